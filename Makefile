@@ -1,0 +1,34 @@
+# One command sets up and runs; one sets up and tests. The venv is made on first use.
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.installed
+
+.PHONY: run app cli test bench species clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: app
+
+app: $(STAMP)
+	$(PY) -m streamlit run app.py --server.headless true
+
+cli: $(STAMP)
+	$(VENV)/bin/treecalc assess data/examples/sample_survey.xlsx
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(PY) benchmarks/benefits.py
+	$(PY) benchmarks/ingest.py
+
+species:
+	$(PYTHON) tools/build_species.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
