@@ -1,0 +1,142 @@
+"""Command line: ``treecalc benefits | survey | assess | water-penalty | excavation``.
+
+The CLI holds no domain logic: it parses arguments, calls the library and
+prints what it returns. Errors are printed as one ``error:`` line (exit 2),
+never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from treecalc.species import UnknownSpecies
+
+#: Modules that add subcommands with ``register(subparsers)``.
+SUBCOMMAND_MODULES = ("treecalc.cli_survey", "treecalc.cli_assess", "treecalc.cli_companions")
+
+
+def _json_default(o: Any) -> Any:
+    import datetime
+    import decimal
+
+    import numpy as np
+
+    if isinstance(o, decimal.Decimal):
+        return str(o)
+    if isinstance(o, (datetime.date, datetime.datetime)):
+        return o.isoformat()
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, np.bool_):
+        return bool(o)
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def dump_json(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, default=_json_default, ensure_ascii=False))
+
+
+def add_benefit_params(p: argparse.ArgumentParser) -> None:
+    """Flags shared by every command that values trees."""
+    p.add_argument("--land-use", help="single_family, multi_family, commercial_industrial, institutional, "
+                                      "park_vacant_other (default: unspecified)")
+    p.add_argument("--home-price", type=float, metavar="USD",
+                   help="median single-family home sale price for the aesthetic benefit "
+                        "(default $500,000: a placeholder the Village sets)")
+    p.add_argument("--large-tree-leaf-area", type=float, metavar="M2",
+                   help="leaf area of the large reference tree (default: BDL OTHER at 40 years, 583.8 m2)")
+    p.add_argument("--price", action="append", default=[], metavar="NAME=USD",
+                   help="override a price of prices.csv, e.g. electricity=0.21 (repeatable)")
+
+
+def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
+    prices = {}
+    for item in a.price:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--price {item!r}: expected NAME=USD")
+        try:
+            prices[name.strip()] = float(value)
+        except ValueError:
+            raise ValueError(f"--price {item!r}: {value!r} is not a number") from None
+    return {"home_price_usd": a.home_price, "large_tree_leaf_area_m2": a.large_tree_leaf_area,
+            "prices": prices or None, "land_use": a.land_use}
+
+
+def _cmd_benefits(a: argparse.Namespace) -> int:
+    from treecalc.benefits import benefits
+
+    kw = benefit_kwargs(a)
+    land_use = kw.pop("land_use")
+    r = benefits(a.species, a.dbh, land_use=land_use, **kw)
+    if a.json:
+        dump_json(r)
+        return 0
+    d = r["dollars"]
+    lines = [
+        f"{r['common_name']} ({r['scientific_name']}, {r['species_code']}), DBH {r['dbh_in']:g} in, "
+        f"land use {r['land_use']}; benefits from i-Tree row {r['itree_code']}",
+        "",
+        f"{'Benefit':<24}{'Amount':>14}  {'Unit':<12}{'USD/yr':>10}",
+        f"{'Stormwater':<24}{r['stormwater_gal']:>14,.1f}  {'gal/yr':<12}{d['stormwater']:>10,.2f}",
+        f"{'Electricity':<24}{r['electricity_kwh']:>14,.2f}  {'kWh/yr':<12}",
+        f"{'Natural gas':<24}{r['natural_gas_therms']:>14,.2f}  {'therms/yr':<12}{d['energy']:>10,.2f}",
+        f"{'Air quality (net)':<24}{r['air_quality_lb']:>14,.3f}  {'lb/yr':<12}{d['air_quality']:>10,.2f}",
+        f"{'CO2 sequestered':<24}{r['co2_sequestered_lb']:>14,.1f}  {'lb/yr':<12}",
+        f"{'CO2 avoided':<24}{r['co2_avoided_lb']:>14,.1f}  {'lb/yr':<12}{d['co2']:>10,.2f}",
+        f"{'CO2 stored to date':<24}{r['co2_stored_lb']:>14,.1f}  {'lb':<12}",
+        f"{'Leaf area increase':<24}{r['leaf_area_increase_m2']:>14,.2f}  {'m2/yr':<12}{d['property']:>10,.2f}",
+        f"{'Total annual benefits':<52}{d['total_annual']:>10,.2f}",
+        "",
+        f"Property value: home price ${r['parameters']['home_price_usd']:,.0f} (placeholder the Village sets), "
+        f"large-tree leaf area {r['parameters']['large_tree_leaf_area_m2']:.1f} m2.",
+        f"Source: {r['source']}.",
+    ] + [f"warning: {w}" for w in r["warnings"]]
+    print("\n".join(lines))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="treecalc", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("benefits", help="annual benefits of one tree (i-Tree Streets, Northeast)")
+    b.add_argument("--species", required=True, help="code, scientific or common name")
+    b.add_argument("--dbh", required=True, type=float, help="DBH, inches")
+    b.add_argument("--json", action="store_true")
+    add_benefit_params(b)
+    b.set_defaults(func=_cmd_benefits)
+    for mod in SUBCOMMAND_MODULES:
+        try:
+            module = importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name != mod:
+                raise
+            continue  # that part of treecalc is not installed in this build
+        module.register(sub)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = build_parser()
+    a = ap.parse_args(argv)
+    try:
+        return int(a.func(a) or 0)
+    except UnknownSpecies as e:
+        print(f"error: unknown species {e.name!r}", file=sys.stderr)
+        if e.suggestions:
+            print("did you mean: " + "; ".join(e.suggestions), file=sys.stderr)
+        return 2
+    except (ValueError, OSError, KeyError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,162 @@
+"""Load the project's data tables once.
+
+Everything here is read from ``data/species/`` (built by
+``tools/build_species.py`` from the i-Tree Streets Northeast resource tables)
+and cached for the life of the process. The loaders return read-only numpy
+arrays so that no model can modify the shared tables by accident.
+
+Set ``TREECALC_DATA`` to point at another ``data`` folder (for example a
+village's edited copy of ``species/local_status.csv``).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+DATA_DIR = Path(os.environ.get("TREECALC_DATA", Path(__file__).resolve().parents[1] / "data"))
+SPECIES_DIR = DATA_DIR / "species"
+EXAMPLES_DIR = DATA_DIR / "examples"
+SAMPLE_SURVEY = EXAMPLES_DIR / "sample_survey.xlsx"
+
+#: DBH class midpoints of every i-Tree Streets resource table, cm.
+DBH_CLASSES_CM = np.array([3.81, 11.43, 22.86, 38.10, 53.34, 68.58, 83.82, 99.06, 114.30])
+DBH_CLASSES_CM.setflags(write=False)
+
+#: Land uses with their own i-Tree Streets tables (energy and avoided emissions),
+#: in the order of the first axis of :attr:`BenefitTables.stack`.
+LAND_USES = (
+    "unspecified",
+    "single_family",
+    "multi_family",
+    "commercial_industrial",
+    "institutional",
+    "park_vacant_other",
+)
+
+SOURCE_NAME = (
+    "i-Tree Streets / National Tree Benefit Calculator resource tables, Northeast climate zone "
+    "(McPherson et al. 2007, Northeast Community Tree Guide, USDA FS PSW-GTR-202), "
+    "as distributed with OpenTreeMap's eco-benefit service"
+)
+
+
+@dataclass(frozen=True)
+class BenefitTables:
+    """All resource tables as one dense array.
+
+    ``stack[factor]`` has shape ``(len(LAND_USES), len(value_rows), 9)``: for
+    factors without land-use variants every land-use slice is the zone table.
+    ``park_vacant_other`` and ``unspecified`` use the zone table (i-Tree
+    Streets publishes variants only for the four built land uses).
+    """
+
+    value_rows: tuple[str, ...]
+    row_index: dict[str, int]
+    stack: dict[str, np.ndarray]
+    units: dict[str, str]
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+@functools.cache
+def benefit_tables() -> BenefitTables:
+    t = pd.read_csv(SPECIES_DIR / "benefit_tables.csv", keep_default_na=False, dtype={"land_use": str})
+    value_rows = tuple(dict.fromkeys(t["value_row"]))
+    row_index = {r: i for i, r in enumerate(value_rows)}
+    classes = [f"{c:.2f}" for c in DBH_CLASSES_CM]
+    t["dbh_key"] = t["dbh_cm"].map(lambda v: f"{float(v):.2f}")
+    stack: dict[str, np.ndarray] = {}
+    units: dict[str, str] = {}
+    for factor, g in t.groupby("factor", sort=False):
+        units[factor] = g["unit"].iloc[0]
+        base = g[g["land_use"] == ""].pivot(index="value_row", columns="dbh_key", values="value")
+        base = base.reindex(index=list(value_rows), columns=classes).to_numpy(float)
+        arr = np.repeat(base[None, :, :], len(LAND_USES), axis=0)
+        for k, lu in enumerate(LAND_USES):
+            v = g[g["land_use"] == lu]
+            if len(v):
+                arr[k] = v.pivot(index="value_row", columns="dbh_key", values="value").reindex(
+                    index=list(value_rows), columns=classes).to_numpy(float)
+        if np.isnan(arr).any():
+            raise ValueError(f"benefit_tables.csv: factor {factor} has missing values")
+        stack[factor] = _readonly(arr)
+    return BenefitTables(value_rows, row_index, stack, units)
+
+
+@functools.cache
+def prices() -> dict[str, float]:
+    """The zone's default benefit prices, USD per unit (see ``prices.csv``)."""
+    p = pd.read_csv(SPECIES_DIR / "prices.csv")
+    return {r.factor_group: float(r.price_usd_per_unit) for r in p.itertuples()}
+
+
+@functools.cache
+def price_units() -> dict[str, str]:
+    p = pd.read_csv(SPECIES_DIR / "prices.csv")
+    return {r.factor_group: f"USD/{r.unit}" for r in p.itertuples()}
+
+
+@functools.cache
+def catalogue() -> pd.DataFrame:
+    """Species catalogue indexed by i-Tree code, with the Village's local status.
+
+    Columns include ``scientific_name``, ``common_name``, ``aliases`` (``"; "``
+    separated), ``value_row``, ``tree_type``, ``leaf_type``, ``leaf_habit``,
+    ``size_class``, the CTLA appraisal parameters, ``native`` (bool) and
+    ``part575`` (``prohibited``/``regulated``/``none``).
+    """
+    cat = pd.read_csv(SPECIES_DIR / "catalogue.csv", keep_default_na=False,
+                      dtype={"code": str, "aliases": str})
+    for c in ("species_rating_pct", "basic_price_usd_per_sqin", "palm_trunk_cost_usd_per_ft",
+              "replacement_cost_usd", "replacement_trunk_area_sqin"):
+        cat[c] = cat[c].astype(float)
+    status_path = SPECIES_DIR / "local_status.csv"
+    if status_path.exists():
+        st = pd.read_csv(status_path, keep_default_na=False, dtype=str)
+        bad = st.loc[~st["native"].str.lower().isin(["yes", "no"]), "code"].tolist()
+        if bad:
+            raise ValueError(f"{status_path}: column 'native' must be yes or no (codes {bad[:5]})")
+        bad = st.loc[~st["part575"].str.lower().isin(["prohibited", "regulated", "none"]), "code"].tolist()
+        if bad:
+            raise ValueError(f"{status_path}: column 'part575' must be prohibited, regulated or none (codes {bad[:5]})")
+        st = st.drop(columns=["scientific_name"], errors="ignore")
+        cat = cat.merge(st, on="code", how="left")
+        cat["native"] = cat["native"].fillna("no").str.lower().eq("yes")
+        cat["part575"] = cat["part575"].fillna("none").str.lower()
+        cat["native_source"] = cat["native_source"].fillna("not in local_status.csv")
+        cat["part575_source"] = cat["part575_source"].fillna("not in local_status.csv")
+    else:  # pragma: no cover - the file is part of the repo
+        cat["native"] = False
+        cat["part575"] = "none"
+        cat["native_source"] = "local_status.csv missing"
+        cat["part575_source"] = "local_status.csv missing"
+    cat["invasive"] = cat["part575"].isin(["prohibited", "regulated"])
+    return cat.set_index("code", drop=False)
+
+
+@functools.cache
+def growth_utd() -> pd.DataFrame:
+    """Urban Tree Database DBH-from-age equations (cm, years), indexed by code."""
+    g = pd.read_csv(SPECIES_DIR / "growth_utd.csv")
+    return g.set_index("species_code")
+
+
+@functools.cache
+def growth_age_class() -> tuple[np.ndarray, np.ndarray]:
+    """i-Tree Streets DBH at age: (ages in years, array[value_row, age] of DBH cm).
+
+    Rows follow :attr:`BenefitTables.value_rows`.
+    """
+    g = pd.read_csv(SPECIES_DIR / "growth_age_class.csv")
+    rows = benefit_tables().value_rows
+    wide = g.pivot(index="value_row", columns="age_yr", values="dbh_cm").reindex(index=list(rows))
+    return _readonly(wide.columns.to_numpy(float)), _readonly(wide.to_numpy(float))

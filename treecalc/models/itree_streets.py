@@ -1,0 +1,191 @@
+"""i-Tree Streets / National Tree Benefit Calculator annual benefits.
+
+Small pure functions over arrays: resource-table interpolation, unit
+conversion, pricing. Every function works on numpy arrays of any length; the
+only loop is over the (fixed, small) list of factors.
+
+References
+----------
+.. [1] McPherson, E.G. et al. (2007). *Northeast Community Tree Guide:
+   Benefits, Costs, and Strategic Planting*. USDA Forest Service, Pacific
+   Southwest Research Station, Gen. Tech. Rep. PSW-GTR-202.
+.. [2] i-Tree Streets v5 Manual, USDA Forest Service et al. (resource units
+   interpolated between DBH class midpoints).
+.. [3] OpenTreeMap ecobenefits service: resource tables for region
+   ``NoEastXXX`` and the interpolation rule (first value below 3.81 cm, last at
+   or above 114.30 cm).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from treecalc import data
+
+CM_PER_IN = 2.54
+GAL_PER_M3 = 264.172
+LB_PER_KG = 2.20462
+KBTU_PER_THERM = 100.0
+
+#: Factors interpolated for every tree, as named in ``benefit_tables.csv``.
+FACTORS = (
+    "hydro_interception", "electricity", "natural_gas",
+    "co2_sequestered", "co2_avoided", "co2_storage", "co2_decomp", "co2_maint",
+    "aq_ozone_dep", "aq_nox_dep", "aq_pm10_dep", "aq_sox_dep",
+    "aq_nox_avoided", "aq_pm10_avoided", "aq_sox_avoided", "aq_voc_avoided", "bvoc",
+    "property_value", "lsa", "cpa",
+)
+
+#: Air-quality factor -> price group of ``prices.csv``.
+AIR_QUALITY_PRICE = {
+    "aq_ozone_dep": "o3", "aq_nox_dep": "nox", "aq_pm10_dep": "pm10", "aq_sox_dep": "sox",
+    "aq_nox_avoided": "nox", "aq_pm10_avoided": "pm10", "aq_sox_avoided": "sox",
+    "aq_voc_avoided": "voc", "bvoc": "voc",
+}
+
+
+def land_use_index(land_use: object) -> np.ndarray:
+    """Index into :data:`treecalc.data.LAND_USES` for each element.
+
+    Blank, ``None`` and NaN mean ``unspecified``. An unknown land use raises
+    ``ValueError`` naming it.
+    """
+    lu = pd.Series(np.atleast_1d(np.asarray(land_use, dtype=object))).fillna("unspecified")
+    lu = lu.astype(str).str.strip().str.lower().replace({"": "unspecified", "nan": "unspecified", "none": "unspecified"})
+    codes = pd.Categorical(lu, categories=data.LAND_USES).codes
+    if (codes < 0).any():
+        bad = sorted(set(lu[codes < 0]))
+        raise ValueError(f"unknown land use {bad}; expected one of {', '.join(data.LAND_USES)}")
+    return codes.astype(np.intp)
+
+
+def interpolate(table: np.ndarray, row: np.ndarray, dbh_cm: np.ndarray,
+                land_use: np.ndarray | int = 0) -> np.ndarray:
+    """Interpolate a resource table at each tree's DBH.
+
+    Parameters
+    ----------
+    table : array, shape (n_land_uses, n_value_rows, 9)
+        One factor's table from :func:`treecalc.data.benefit_tables`.
+    row : int array
+        Value-row index of each tree.
+    dbh_cm : float array
+        DBH in centimetres.
+    land_use : int array or int
+        Land-use index of each tree (see :func:`land_use_index`).
+
+    Returns
+    -------
+    numpy.ndarray
+        The factor per tree, in the table's unit.
+
+    Notes
+    -----
+    Linear between the two neighbouring DBH class midpoints
+    (3.81 ... 114.30 cm); the first value below 3.81 cm; the last value at or
+    above 114.30 cm [3]_.
+    """
+    classes = data.DBH_CLASSES_CM
+    d = np.clip(np.asarray(dbh_cm, dtype=float), classes[0], classes[-1])
+    j = np.clip(np.searchsorted(classes, d, side="right") - 1, 0, len(classes) - 2)
+    frac = (d - classes[j]) / (classes[j + 1] - classes[j])
+    lo = table[land_use, row, j]
+    hi = table[land_use, row, j + 1]
+    return lo + frac * (hi - lo)
+
+
+def value_row_index(value_rows: object) -> np.ndarray:
+    """Index of each value row name (``"ACRU"``, ``"BDL OTHER"``) in the tables."""
+    t = data.benefit_tables()
+    cats = pd.Categorical(np.atleast_1d(np.asarray(value_rows, dtype=object)), categories=t.value_rows)
+    if (cats.codes < 0).any():
+        raise ValueError(f"unknown i-Tree value row(s): {sorted(set(np.asarray(value_rows)[cats.codes < 0]))}")
+    return cats.codes.astype(np.intp)
+
+
+def resource_units(value_row: np.ndarray, dbh_in: np.ndarray, land_use: object = None) -> pd.DataFrame:
+    """Every factor of :data:`FACTORS` per tree, in the tables' own units.
+
+    Parameters
+    ----------
+    value_row : array of str
+        i-Tree value row (``SppValueAssignment``) of each tree.
+    dbh_in : float array
+        DBH, inches.
+    land_use : array of str, str or None
+        Land use per tree (see :data:`treecalc.data.LAND_USES`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One column per factor: m³/yr, kWh/yr, kBtu/yr, kg/yr, kg, m²/yr, m².
+    """
+    t = data.benefit_tables()
+    row = value_row_index(value_row)
+    dbh_cm = np.asarray(dbh_in, dtype=float) * CM_PER_IN
+    lu = land_use_index(land_use if land_use is not None else "unspecified")
+    if lu.size == 1:
+        lu = lu[0]
+    return pd.DataFrame({f: interpolate(t.stack[f], row, dbh_cm, lu) for f in FACTORS})
+
+
+def to_reader_units(units: pd.DataFrame) -> pd.DataFrame:
+    """Convert resource units to the units people read.
+
+    Returns columns ``stormwater_gal`` (gal/yr), ``electricity_kwh`` (kWh/yr),
+    ``natural_gas_therms`` (therms/yr), ``co2_sequestered_lb``,
+    ``co2_avoided_lb`` (lb/yr), ``co2_stored_lb`` (lb, to date),
+    ``air_quality_lb`` (net lb/yr: deposition + avoided + BVOC, the last
+    negative), ``leaf_area_increase_m2`` (m²/yr), ``leaf_area_m2``,
+    ``crown_area_m2``.
+    """
+    aq = sum(units[f] for f in AIR_QUALITY_PRICE) * LB_PER_KG
+    return pd.DataFrame({
+        "stormwater_gal": units["hydro_interception"] * GAL_PER_M3,
+        "electricity_kwh": units["electricity"],
+        "natural_gas_therms": units["natural_gas"] / KBTU_PER_THERM,
+        "air_quality_lb": aq,
+        "co2_sequestered_lb": units["co2_sequestered"] * LB_PER_KG,
+        "co2_avoided_lb": units["co2_avoided"] * LB_PER_KG,
+        "co2_stored_lb": units["co2_storage"] * LB_PER_KG,
+        "leaf_area_increase_m2": units["property_value"],
+        "leaf_area_m2": units["lsa"],
+        "crown_area_m2": units["cpa"],
+    })
+
+
+def resolve_prices(overrides: Mapping[str, float] | None = None) -> dict[str, float]:
+    """The zone's default prices with any overrides applied.
+
+    Keys are those of ``prices.csv``: electricity (USD/kWh), natural_gas
+    (USD/kBtu), hydro_interception (USD/gal), co2, o3, nox, pm10, sox, voc
+    (USD/lb). An unknown key or a negative price raises ``ValueError``.
+    """
+    p = dict(data.prices())
+    for k, v in (overrides or {}).items():
+        if k not in p:
+            raise ValueError(f"unknown price {k!r}; known: {', '.join(p)}")
+        v = float(v)
+        if not np.isfinite(v) or v < 0:
+            raise ValueError(f"price {k} must be a non-negative number, got {v}")
+        p[k] = v
+    return p
+
+
+def dollars(units: pd.DataFrame, prices: Mapping[str, float]) -> pd.DataFrame:
+    """Annual benefit dollars per tree (USD/yr), without the aesthetic benefit.
+
+    ``stormwater`` = gal × USD/gal; ``energy`` = kWh × USD/kWh + kBtu × USD/kBtu;
+    ``air_quality`` = Σ pollutant lb × USD/lb (BVOC emissions count negative);
+    ``co2`` = (sequestered + avoided) lb × USD/lb, as the NTBC reports it.
+    """
+    aq = sum(units[f] * LB_PER_KG * prices[g] for f, g in AIR_QUALITY_PRICE.items())
+    return pd.DataFrame({
+        "stormwater": units["hydro_interception"] * GAL_PER_M3 * prices["hydro_interception"],
+        "energy": units["electricity"] * prices["electricity"] + units["natural_gas"] * prices["natural_gas"],
+        "air_quality": aq,
+        "co2": (units["co2_sequestered"] + units["co2_avoided"]) * LB_PER_KG * prices["co2"],
+    })

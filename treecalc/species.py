@@ -1,0 +1,272 @@
+"""Resolve the species names people write to i-Tree codes.
+
+A name may be an i-Tree code (``ACRU``), a scientific name with or without a
+cultivar, authority, variety or hybrid sign (``Acer rubrum 'October Glory'``,
+``Quercus rubra L.``, ``Platanus × acerifolia``), a common name in any case
+(``red maple``), a catalogue alias, or a genus (``Quercus sp.``). Anything
+else is matched by fuzzy string similarity (rapidfuzz ``QRatio``, the normalised
+Levenshtein similarity); only a
+confident match is accepted, and every fuzzy acceptance carries a warning.
+
+Resolution is done once per distinct string (:func:`resolve_many`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import pandas as pd
+from rapidfuzz import fuzz, process
+
+from treecalc import data
+
+#: Fuzzy matches at or above this score (0-100) are accepted with a warning.
+FUZZY_ACCEPT = 85.0
+#: ...provided the best match beats the best *other* species by this margin.
+FUZZY_MARGIN = 3.0
+
+_RANKS = {"var", "subsp", "ssp", "f", "forma", "cv"}
+_GENUS_WORDS = {"sp", "spp", "species", "sps"}
+
+
+class UnknownSpecies(ValueError):
+    """A name that cannot be resolved confidently; carries three suggestions."""
+
+    def __init__(self, name: str, suggestions: list[str]):
+        self.name = name
+        self.suggestions = suggestions
+        hint = "; ".join(suggestions) if suggestions else "none"
+        super().__init__(f"unknown species {name!r}; closest: {hint}")
+
+
+@dataclass(frozen=True)
+class Resolution:
+    name: str
+    code: str | None
+    method: str  # code | scientific | cultivar | common | alias | genus | fuzzy | unresolved
+    score: float
+    suggestions: list[str] = field(default_factory=list)
+    warning: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.code is not None
+
+
+def _ascii(s: str) -> str:
+    s = unicodedata.normalize("NFKD", s)
+    return "".join(ch for ch in s if not unicodedata.combining(ch))
+
+
+def normalize_common(name: str) -> str:
+    """Lower-case, ASCII, punctuation and hyphens to single spaces."""
+    s = _ascii(str(name)).lower().replace("×", " ")
+    s = re.sub(r"[^a-z0-9]+", " ", s)
+    return s.strip()
+
+
+def scientific_forms(name: str) -> list[str]:
+    """Normalised keys of a scientific name, most specific first.
+
+    ``"Acer platanoides 'Crimson King' L."`` gives
+    ``["acer platanoides crimson king", "acer platanoides"]``;
+    ``"Gleditsia triacanthos var. inermis"`` gives
+    ``["gleditsia triacanthos var inermis", "gleditsia triacanthos"]``;
+    ``"Quercus spp."`` gives ``["quercus sp"]``.
+    """
+    raw = _ascii(str(name)).replace("×", " x ").strip()
+    cultivar = None
+    m = re.search(r"['\"‘’“”]([^'\"‘’“”]+)['\"‘’“”]?", raw)
+    if m:
+        cultivar = normalize_common(m.group(1))
+        raw = raw[: m.start()] + " " + raw[m.end():]
+    m = re.search(r"\bcv\.?\s+([A-Za-z][\w\- ]*)", raw)
+    if m and cultivar is None:
+        cultivar = normalize_common(m.group(1))
+        raw = raw[: m.start()]
+    tokens = re.findall(r"[A-Za-z][A-Za-z\-]*\.?|&|\(|\)", raw)
+    words: list[str] = []
+    rank_tail: list[str] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        bare = t.rstrip(".").lower()
+        if t in ("(", ")", "&"):
+            i += 1
+            continue
+        if not words:
+            words.append(bare)
+        elif bare == "x" and len(words) == 1:
+            pass  # hybrid sign between genus and epithet
+        elif len(words) == 1:
+            if bare in _GENUS_WORDS:
+                return [f"{words[0]} sp"]
+            if t[0].isupper():  # an authority straight after the genus
+                break
+            words.append(bare)
+        elif bare in _RANKS and i + 1 < len(tokens):
+            rank_tail = ["var" if bare in {"var"} else ("subsp" if bare in {"subsp", "ssp"} else bare),
+                         tokens[i + 1].rstrip(".").lower()]
+            i += 2
+            continue
+        else:
+            # anything else after the binomial (authorities, 'L.', notes) ends it
+            if t[0].isupper() or t.endswith("."):
+                i += 1
+                continue
+            # a lower-case third word without a rank: treat as cultivar/variety text
+            if cultivar is None:
+                cultivar = bare
+        i += 1
+    if not words:
+        return []
+    if len(words) == 1:
+        return [f"{words[0]} sp"]
+    binomial = " ".join(words[:2])
+    forms = []
+    if cultivar:
+        forms.append(f"{binomial} {cultivar}")
+    if rank_tail:
+        forms.append(f"{binomial} {' '.join(rank_tail)}")
+    forms.append(binomial)
+    return forms
+
+
+@dataclass(frozen=True)
+class _Index:
+    exact: dict[str, tuple[str, str]]  # key -> (code, method)
+    codes: dict[str, str]              # lower code -> code
+    genus: dict[str, str]              # genus -> genus-row code
+    genus_members: dict[str, list[str]]
+    choices: list[str]                 # fuzzy keys
+    choice_codes: list[str]
+    labels: dict[str, str]
+
+
+@functools.cache
+def _index() -> _Index:
+    cat = data.catalogue()
+    exact: dict[str, tuple[str, str]] = {}
+    genus: dict[str, str] = {}
+    members: dict[str, list[str]] = {}
+
+    def put(key: str, code: str, method: str) -> None:
+        if key and key not in exact:
+            exact[key] = (code, method)
+
+    # Species rows first, cultivar rows after them, genus rows last, so that
+    # "Acer rubrum" names ACRU and not a cultivar row such as ACRUOC: a
+    # cultivar is valued as its species (same value row and rating).
+    def rank(r) -> tuple[int, int, str]:
+        has_cultivar = bool(re.search(r"['\"‘’]", r.scientific_name))
+        return (r.is_genus == "yes", has_cultivar, r.code)
+
+    ordered = sorted(cat.itertuples(), key=rank)
+    for r in ordered:
+        forms = scientific_forms(r.scientific_name)
+        if r.is_genus == "yes":
+            genus[forms[0].split()[0]] = r.code
+        elif not re.search(r"['\"‘’]", r.scientific_name):
+            members.setdefault(forms[-1].split()[0], []).append(r.code)
+    for r in ordered:
+        forms = scientific_forms(r.scientific_name)
+        for f in forms[1:] if re.search(r"['\"‘’]", r.scientific_name) else forms:
+            put(f, r.code, "scientific")
+        put(normalize_common(r.common_name), r.code, "common")
+        for a in filter(None, (x.strip() for x in r.aliases.split(";"))):
+            for f in scientific_forms(a) if a[:1].isupper() and " " in a else []:
+                put(f, r.code, "alias")
+            put(normalize_common(a), r.code, "alias")
+    choices, choice_codes = [], []
+    for key, (code, _) in exact.items():
+        choices.append(key)
+        choice_codes.append(code)
+    labels = {r.code: f"{r.code} {r.scientific_name} ({r.common_name})" for r in cat.itertuples()}
+    codes = {c.lower(): c for c in cat.index}
+    return _Index(exact, codes, genus, members, choices, choice_codes, labels)
+
+
+def _suggest(idx: _Index, key: str, n: int = 3) -> list[tuple[str, float]]:
+    out: list[tuple[str, float]] = []
+    seen: set[str] = set()
+    for _, score, i in process.extract(key, idx.choices, scorer=fuzz.QRatio, limit=40):
+        code = idx.choice_codes[i]
+        if code not in seen:
+            seen.add(code)
+            out.append((code, float(score)))
+        if len(out) >= n:
+            break
+    return out
+
+
+def resolve_one(name: object) -> Resolution:
+    """Resolve one name; never raises (see :func:`resolve` for the raising form)."""
+    idx = _index()
+    text = "" if name is None else str(name).strip()
+    if not text or text.lower() == "nan":
+        return Resolution(text, None, "unresolved", 0.0, [], "no species given")
+    if text.lower() in idx.codes:
+        return Resolution(text, idx.codes[text.lower()], "code", 100.0)
+    forms = scientific_forms(text)
+    first = forms[0].split()[0] if forms else ""
+    if first not in idx.genus and first not in idx.genus_members:
+        forms = []  # not a scientific name (e.g. "Red Mapel"): try common names
+    for k, f in enumerate(forms):
+        if f in idx.exact:
+            code, method = idx.exact[f]
+            if f.endswith(" sp"):
+                return Resolution(text, code, "genus", 100.0, [],
+                                  f"genus only: {text!r} valued as {idx.labels[code]}")
+            return Resolution(text, code, "scientific" if k == len(forms) - 1 or k == 0 else "cultivar", 100.0)
+    key = normalize_common(text)
+    if key in idx.exact:
+        code, method = idx.exact[key]
+        return Resolution(text, code, method, 100.0)
+    # a genus without its own row: one species only, or no decision
+    if forms and forms[0].endswith(" sp"):
+        g = forms[0].split()[0]
+        mem = idx.genus_members.get(g, [])
+        if len(mem) == 1:
+            return Resolution(text, mem[0], "genus", 100.0, [],
+                              f"genus only: {text!r} valued as its only catalogue species {idx.labels[mem[0]]}")
+        sugg = [idx.labels[c] for c in mem[:3]]
+        return Resolution(text, None, "unresolved", 0.0, sugg,
+                          f"genus {g.capitalize()} has no genus row; name the species")
+    best = _suggest(idx, key)
+    sugg = [f"{idx.labels[c]} {s:.0f}%" for c, s in best]
+    if best and best[0][1] >= FUZZY_ACCEPT and (len(best) < 2 or best[0][1] - best[1][1] >= FUZZY_MARGIN):
+        code, score = best[0]
+        cat = data.catalogue()
+        return Resolution(text, code, "fuzzy", score, sugg,
+                          f"fuzzy match: {text!r} → {cat.at[code, 'scientific_name']} ({code}), {score:.0f}%")
+    return Resolution(text, None, "unresolved", best[0][1] if best else 0.0, sugg,
+                      "species not recognised")
+
+
+def resolve(name: object) -> str:
+    """The i-Tree code for ``name``; raises :class:`UnknownSpecies` with suggestions."""
+    r = resolve_one(name)
+    if r.code is None:
+        raise UnknownSpecies(str(name), r.suggestions)
+    return r.code
+
+
+def resolve_many(names: Iterable[object]) -> pd.DataFrame:
+    """Resolve each distinct name once.
+
+    Returns a DataFrame indexed by the distinct input strings with columns
+    ``code`` (None when unresolved), ``method``, ``score``, ``suggestions``
+    (list of str), ``warning``.
+    """
+    distinct = pd.unique(pd.Series(list(names), dtype=object).fillna("").astype(str))
+    rows = [resolve_one(n) for n in distinct]
+    return pd.DataFrame(
+        {"code": [r.code for r in rows], "method": [r.method for r in rows],
+         "score": [r.score for r in rows], "suggestions": [r.suggestions for r in rows],
+         "warning": [r.warning for r in rows]},
+        index=pd.Index(distinct, name="name"),
+    )
