@@ -1,0 +1,50 @@
+"""treecalc app: ``streamlit run app.py`` (or ``make app``).
+
+Opens on the bundled sample survey (``treecalc.data.SAMPLE_SURVEY``); upload
+your own on the Survey page. The app holds no domain logic: every number comes
+from the treecalc library (``read_survey``, ``assess``, ``compute_benefits``,
+``treecalc.water``, ``treecalc.excavation``, ``treecalc.statement``); the
+pages only draw what it returns.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+if str(ROOT) not in sys.path:  # app_support/ next to this file, whatever the working directory
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from app_support import state  # noqa: E402
+
+st.set_page_config(page_title="treecalc", page_icon=":material/park:", layout="wide")
+
+PAGES = {
+    "Trees": [
+        st.Page("treecalc_app/survey.py", title="Survey", icon=":material/upload_file:", default=True),
+        st.Page("treecalc_app/benefits.py", title="Benefits", icon=":material/eco:"),
+    ],
+    "Chapter 208": [
+        st.Page("treecalc_app/permit.py", title="Permit & replacement", icon=":material/forest:"),
+        st.Page("treecalc_app/violations.py", title="Violations & penalties", icon=":material/gavel:"),
+        st.Page("treecalc_app/fund.py", title="Fund & fee schedule", icon=":material/account_balance:"),
+    ],
+    "Companions": [
+        st.Page("treecalc_app/water.py", title="Water bill", icon=":material/water_drop:"),
+        st.Page("treecalc_app/excavation.py", title="Excavation", icon=":material/landscape:"),
+    ],
+}
+
+page = st.navigation(PAGES)
+
+with st.sidebar:
+    src = state.source()
+    if src is None:
+        st.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
+    else:
+        st.caption(f"Survey: **{src.name}**" + (" (bundled sample)" if src.is_sample else " (uploaded)"))
+
+page.run()

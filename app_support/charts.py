@@ -1,0 +1,63 @@
+"""Altair charts of tables the library returns (no computation beyond grouping)."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+BENEFIT_LABELS = {
+    "usd_stormwater": "Stormwater",
+    "usd_energy": "Energy",
+    "usd_air_quality": "Air quality",
+    "usd_co2": "CO₂",
+    "usd_property": "Property / aesthetic",
+}
+
+
+def value_by_species(df: pd.DataFrame, species_col: str, value_col: str, *, top: int = 20,
+                     title: str = "Annual benefits by species") -> alt.Chart:
+    g = (df.groupby(species_col, dropna=False)[value_col].agg(["sum", "count"]).reset_index()
+         .rename(columns={species_col: "Species", "sum": "Value (USD/yr)", "count": "Trees"})
+         .sort_values("Value (USD/yr)", ascending=False).head(top))
+    g["Species"] = g["Species"].astype(str)
+    return (alt.Chart(g, title=title).mark_bar(color="#2e7d32")
+            .encode(x=alt.X("Value (USD/yr):Q", axis=alt.Axis(format="$,.0f")),
+                    y=alt.Y("Species:N", sort="-x"),
+                    tooltip=["Species", alt.Tooltip("Value (USD/yr):Q", format="$,.2f"), "Trees"]))
+
+
+def benefits_by_category(df: pd.DataFrame) -> alt.Chart:
+    cols = [c for c in BENEFIT_LABELS if c in df]
+    g = pd.DataFrame({"Benefit": [BENEFIT_LABELS[c] for c in cols],
+                      "USD/yr": [float(df[c].sum()) for c in cols]})
+    return (alt.Chart(g, title="Annual benefits by category").mark_arc(innerRadius=60)
+            .encode(theta="USD/yr:Q", color=alt.Color("Benefit:N", scale=alt.Scale(scheme="greens")),
+                    tooltip=["Benefit", alt.Tooltip("USD/yr:Q", format="$,.2f")]))
+
+
+def dbh_distribution(df: pd.DataFrame, dbh_col: str = "dbh_in") -> alt.Chart:
+    d = pd.DataFrame({"DBH (in)": pd.to_numeric(df[dbh_col], errors="coerce")}).dropna()
+    return (alt.Chart(d, title="DBH distribution").mark_bar(color="#6d4c41")
+            .encode(x=alt.X("DBH (in):Q", bin=alt.Bin(step=4), title="DBH (in), 4-inch classes"),
+                    y=alt.Y("count():Q", title="Trees"), tooltip=[alt.Tooltip("count():Q", title="Trees")]))
+
+
+def projection(df: pd.DataFrame, *, x: str = "year", y: str = "value_usd", series: str = "series",
+               title: str = "Projected value over 20 years") -> alt.Chart:
+    return (alt.Chart(df, title=title).mark_line(point=True)
+            .encode(x=alt.X(f"{x}:Q", title="Years from now"),
+                    y=alt.Y(f"{y}:Q", title="Value (USD)", axis=alt.Axis(format="$,.0f")),
+                    color=alt.Color(f"{series}:N", title=None),
+                    tooltip=[series, x, alt.Tooltip(f"{y}:Q", format="$,.2f")]))
+
+
+def cut_fill_heatmap(cells: pd.DataFrame, *, x: str = "x", y: str = "y", value: str = "depth_ft",
+                     title: str = "Cut (−) and fill (+), ft") -> alt.Chart:
+    """Proposed minus existing elevation per grid node: red cut, blue fill."""
+    m = float(cells[value].abs().max() or 1.0)
+    return (alt.Chart(cells, title=title).mark_rect()
+            .encode(x=alt.X(f"{x}:O", title="x (ft)", axis=alt.Axis(labelOverlap=True)),
+                    y=alt.Y(f"{y}:O", title="y (ft)", sort="descending", axis=alt.Axis(labelOverlap=True)),
+                    color=alt.Color(f"{value}:Q", title="ft",
+                                    scale=alt.Scale(scheme="redblue", domain=[-m, m])),
+                    tooltip=[x, y, alt.Tooltip(f"{value}:Q", format=".2f")]))

@@ -1,0 +1,243 @@
+"""What the user has chosen, kept across pages, and the cached library calls.
+
+The session holds three things:
+
+* the **survey source**: file name, bytes and their SHA-256 (the bundled
+  sample until something is uploaded);
+* the **read options** passed to ``read_survey`` (a corrected column map);
+* the **assessment options** passed to ``assess`` (site facts, value basis,
+  replacement stock, violation facts, fee schedule, benefit parameters).
+
+``read_survey`` is cached on (file hash, read options) and ``assess`` on
+(file hash, read options, assessment options), so changing a replacement
+species re-runs only ``assess``: the survey is not read again. Widgets keep
+their own ``w_*`` keys; their values are copied into the option dicts, which
+are plain session-state entries and so survive page switches.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from app_support import lib
+
+#: Largest upload the app accepts, MB (the same as ``.streamlit/config.toml``).
+MAX_UPLOAD_MB = 50
+
+SURVEY_TYPES = ["xlsx", "xlsm", "xls", "ods", "csv", "tsv", "txt"]
+
+_SOURCE = "tc_source"
+_READ = "tc_read_opts"
+_OPTS = "tc_opts"
+
+
+class AppError(Exception):
+    """A problem the user can fix; shown as a message, never a traceback."""
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str
+    data: bytes
+    sha256: str
+    is_sample: bool
+
+    @property
+    def size_mb(self) -> float:
+        return len(self.data) / 2**20
+
+
+def make_source(name: str, data: bytes, is_sample: bool = False) -> Source:
+    return Source(name, data, hashlib.sha256(data).hexdigest(), is_sample)
+
+
+def _sample_source() -> Source | None:
+    data = lib.piece("data")
+    if isinstance(data, lib.Missing):
+        return None
+    path = Path(data.SAMPLE_SURVEY)
+    if not path.is_file():
+        return None
+    return _read_sample(str(path), path.stat().st_mtime_ns)
+
+
+@st.cache_data(show_spinner=False, max_entries=2)
+def _read_sample(path: str, mtime_ns: int) -> Source:  # mtime in the key: a regenerated sample is re-read
+    p = Path(path)
+    return make_source(p.name, p.read_bytes(), is_sample=True)
+
+
+# --- survey source -----------------------------------------------------------
+
+def source() -> Source | None:
+    """The survey the app shows: the upload, else the bundled sample."""
+    src = st.session_state.get(_SOURCE)
+    if src is None:
+        src = _sample_source()
+    return src
+
+
+def set_source(name: str, data: bytes) -> Source:
+    if len(data) > MAX_UPLOAD_MB * 2**20:
+        raise AppError(f"{name} is {len(data) / 2**20:.1f} MB; the app takes files up to {MAX_UPLOAD_MB} MB. "
+                       "Split the survey, or run it from the command line: treecalc assess FILE.")
+    if not data:
+        raise AppError(f"{name} is empty.")
+    src = make_source(name, data)
+    if st.session_state.get(_SOURCE) != src:
+        st.session_state[_SOURCE] = src
+        st.session_state[_READ] = {}  # a new file: its own column map
+        opts().pop("site", None)  # ... and its own site facts
+    return src
+
+
+def use_sample() -> None:
+    st.session_state.pop(_SOURCE, None)
+    st.session_state[_READ] = {}
+    opts().pop("site", None)
+
+
+# --- options -------------------------------------------------------------------
+
+def read_opts() -> dict[str, Any]:
+    return st.session_state.setdefault(_READ, {})
+
+
+def opts() -> dict[str, Any]:
+    return st.session_state.setdefault(_OPTS, {})
+
+
+def opt(name: str, default: Any = None) -> Any:
+    return opts().get(name, default)
+
+
+def set_opt(name: str, value: Any) -> None:
+    """Set an assessment option; ``None`` removes it (the library's default)."""
+    if value is None or value == {} or value == []:
+        opts().pop(name, None)
+    else:
+        opts()[name] = value
+
+
+def _canon(d: dict[str, Any]) -> str:
+    return json.dumps(d, sort_keys=True, default=str)
+
+
+# --- cached library calls ------------------------------------------------------
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _read_survey(sha256: str, name: str, read_json: str, _data: bytes) -> Any:
+    """``read_survey`` on the file (cached on its hash + the read options)."""
+    read_survey = lib.piece("read_survey")
+    if isinstance(read_survey, lib.Missing):
+        raise AppError(f"The survey reader is not available yet ({read_survey.reason}).")
+    suffix = Path(name).suffix or ".xlsx"
+    with tempfile.TemporaryDirectory(prefix="treecalc-app-") as tmp:
+        # keep the user's file name: read_survey reports it as the source
+        path = Path(tmp) / (Path(name).name or f"survey{suffix}")
+        path.write_bytes(_data)
+        return read_survey(path, **json.loads(read_json))
+
+
+def survey() -> Any:
+    """The :class:`Survey` of the current source (raises :class:`AppError`)."""
+    src = source()
+    if src is None:
+        raise AppError("No survey yet: upload one on the Survey page (the bundled sample is not there yet).")
+    try:
+        return _read_survey(src.sha256, src.name, _canon(read_opts()), src.data)
+    except AppError:
+        raise
+    except Exception as e:  # the reader's own messages are written for people
+        raise AppError(f"{src.name} could not be read: {e}") from e
+
+
+def assess_kwargs() -> dict[str, Any]:
+    """The keyword arguments of ``assess`` for the current options."""
+    o = copy.deepcopy(opts())
+    kw: dict[str, Any] = {}
+    for k, v in o.items():
+        if k == "benefit":
+            kw.update({bk: bv for bk, bv in v.items() if bv not in (None, {}, "")})
+        elif k.startswith("_"):
+            continue  # app-only bookkeeping
+        else:
+            kw[k] = v
+    return kw
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _assess(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes) -> Any:
+    assess = lib.piece("assess")
+    if isinstance(assess, lib.Missing):
+        raise AppError(f"The law engine is not available yet ({assess.reason}).")
+    sv = _read_survey(sha256, name, read_json, _data)
+    return assess(sv, **json.loads(opts_json))
+
+
+def assessment() -> Any:
+    """``assess`` of the current survey and options (raises :class:`AppError`)."""
+    src = source()
+    sv = survey()  # read errors first, with their own message
+    del sv
+    try:
+        return _assess(src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()), src.data)
+    except AppError:
+        raise
+    except Exception as e:
+        raise AppError(f"The assessment could not be made: {e}") from e
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _statement(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes) -> bytes:
+    statement_bytes = lib.piece("statement_bytes")
+    if isinstance(statement_bytes, lib.Missing):
+        raise AppError(f"The Excel statement is not available yet ({statement_bytes.reason}).")
+    return statement_bytes(_assess(sha256, name, read_json, opts_json, _data))
+
+
+def statement() -> bytes:
+    """The Excel statement of the current assessment, as bytes."""
+    src = source()
+    return _statement(src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()), src.data)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _benefits(sha256: str, name: str, read_json: str, benefit_json: str, _data: bytes) -> Any:
+    compute_benefits = lib.piece("compute_benefits")
+    if isinstance(compute_benefits, lib.Missing):
+        raise AppError(f"The benefit engine is not available ({compute_benefits.reason}).")
+    trees = _read_survey(sha256, name, read_json, _data).trees
+    kw = {k: v for k, v in json.loads(benefit_json).items() if v not in (None, {}, "")}
+    if trees.empty:
+        return trees.iloc[:0]
+    return compute_benefits(trees, **kw)
+
+
+def benefits() -> Any:
+    """``compute_benefits`` of the survey's trees with the sidebar parameters."""
+    src = source()
+    survey()
+    try:
+        return _benefits(src.sha256, src.name, _canon(read_opts()), _canon(opt("benefit", {})), src.data)
+    except AppError:
+        raise
+    except Exception as e:
+        raise AppError(f"The benefits could not be computed: {e}") from e
+
+
+def tmp_upload(name: str, data: bytes) -> str:
+    """Write an uploaded companion file (a grid) to a temp path and return it."""
+    fd, path = tempfile.mkstemp(prefix="treecalc-app-", suffix=Path(name).suffix)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    return path

@@ -1,0 +1,138 @@
+"""Drawing helpers shared by the pages: error guard, downloads, formatting."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from app_support import lib, state
+
+log = logging.getLogger("treecalc.app")
+
+
+def run_page(title: str, body: Callable[[], None], *, caption: str | None = None) -> None:
+    """Draw a page; any error becomes a message (never a traceback).
+
+    Streamlit's own control flow (``st.rerun``, ``st.stop``) derives from
+    ``BaseException`` and passes through.
+    """
+    st.title(title)
+    if caption:
+        st.caption(caption)
+    try:
+        body()
+    except state.AppError as e:
+        st.error(str(e))
+    except Exception as e:  # noqa: BLE001 - the user sees a message, the log keeps the traceback
+        log.exception("page %s failed", title)
+        st.error(f"Something went wrong on this page: {type(e).__name__}: {e}. "
+                 "The other pages still work; try another input or the bundled sample.")
+
+
+def need(*names: str) -> bool:
+    """Say which library pieces are missing; True when all are there."""
+    missing = lib.available(*names)
+    for m in missing:
+        st.info(f"**Not available yet:** the {m.label}. This part of the page appears when it lands. "
+                f"({m.reason})")
+    return not missing
+
+
+def usd(x: Any, cents: bool = False) -> str:
+    """A dollar amount as people read it (``$1,234`` or ``$1,234.56``)."""
+    if x is None:
+        return "—"
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    return f"${v:,.2f}" if cents else f"${v:,.0f}"
+
+
+def num(x: Any, digits: int = 0) -> str:
+    if x is None:
+        return "—"
+    try:
+        return f"{float(x):,.{digits}f}"
+    except (TypeError, ValueError):
+        return str(x)
+
+
+def slug(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", s.lower()).strip("_")
+
+
+def csv_bytes(df: pd.DataFrame) -> bytes:
+    """A table as UTF-8 CSV (with BOM so that Excel reads accents).
+
+    Text cells that a spreadsheet would run as a formula (``=``, ``+``, ``-``,
+    ``@`` first) get a leading apostrophe: CSV injection.
+    """
+    out = df.copy()
+    for c in out.columns:
+        if out[c].dtype == object or pd.api.types.is_string_dtype(out[c]):
+            out[c] = out[c].map(lambda v: "'" + v if isinstance(v, str) and v[:1] in "=+-@\t\r" else v)
+    return out.to_csv(index=False).encode("utf-8-sig")
+
+
+def _statement_or_note() -> bytes:
+    try:
+        return state.statement()
+    except Exception as e:  # noqa: BLE001 - a download cannot show st.error
+        log.exception("statement failed")
+        return f"The Excel statement could not be made: {e}".encode()
+
+
+def downloads(tables: Mapping[str, pd.DataFrame | None], *, key: str, statement: bool = True) -> None:
+    """The Excel statement of the current assessment and the page's tables as CSV."""
+    st.divider()
+    st.subheader("Downloads")
+    cols = st.columns(max(1, len([t for t in tables.values() if t is not None]) + int(statement)))
+    i = 0
+    if statement:
+        with cols[0]:
+            if lib.available("assess", "statement_bytes"):
+                st.button("Excel statement (not available yet)", disabled=True, key=f"{key}_stmt_na")
+            else:
+                src = state.source()
+                stem = slug(src.name.rsplit(".", 1)[0]) if src else "survey"
+                st.download_button(
+                    "Excel statement", data=_statement_or_note, file_name=f"statement_{stem}.xlsx",
+                    mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                    key=f"{key}_stmt", on_click="ignore", icon=":material/table_view:",
+                    help="Summary, trees, replacement plan, fund, penalties, rejected rows, method & sources",
+                )
+        i = 1
+    for name, df in tables.items():
+        if df is None:
+            continue
+        with cols[i]:
+            st.download_button(f"{name} (CSV)", data=csv_bytes(df), file_name=f"{slug(name)}.csv",
+                               mime="text/csv", key=f"{key}_{slug(name)}_csv", on_click="ignore",
+                               icon=":material/download:")
+        i += 1
+
+
+def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = None) -> None:
+    """Downloads for a page: the statement, the assessment's trees and the page's own tables."""
+    tables: dict[str, pd.DataFrame | None] = {}
+    try:
+        a = state.assessment()
+        tables["Trees"] = a.trees
+    except Exception:  # noqa: BLE001 - the page has already said why
+        pass
+    tables.update(extra or {})
+    downloads(tables, key=key)
+
+
+def show_warnings(warnings: Any, title: str = "Warnings") -> None:
+    ws = [str(w) for w in (warnings or [])]
+    if ws:
+        with st.expander(f"{title} ({len(ws)})"):
+            for w in ws:
+                st.markdown(f"- {w}")
