@@ -1,0 +1,45 @@
+"""Tree Preservation Fund in lieu under both bases (§208-22D, §208-24C)."""
+
+from decimal import Decimal
+
+import pytest
+
+from treecalc.fund import load_fee_schedule, in_lieu
+
+
+def test_default_schedule_is_a_labelled_placeholder():
+    s = load_fee_schedule()
+    assert s.basis == "per_tree" and s.placeholder and "Board resolution" in s.label
+    f = in_lieu(s, trees_in_lieu=3, unmet_value_usd=20.0)
+    # 3 trees x $450.00 = $1,350.00
+    assert f["fund_in_lieu_usd"] == 1350.00 and f["fund_in_lieu_exact"] == Decimal("1350.00")
+    assert "PLACEHOLDER" in f["notes"][0]
+    assert any("§208-23C" in n for n in f["notes"]) and any("§208-29H" in n for n in f["notes"])
+
+
+def test_per_tree_override():
+    s = load_fee_schedule(fee_per_tree_usd="312.35")
+    assert not s.placeholder
+    # 7 x $312.35 = $2,186.45 exactly
+    assert in_lieu(s, trees_in_lieu=7, unmet_value_usd=0)["fund_in_lieu_exact"] == Decimal("2186.45")
+
+
+def test_value_basis(tmp_path):
+    p = tmp_path / "fees.toml"
+    p.write_text('basis = "value"\nmultiplier = "1.5"\n')
+    s = load_fee_schedule(p)
+    f = in_lieu(s, trees_in_lieu=4, unmet_value_usd=58.123)
+    # $58.12 unmet value x 1.5 = $87.18
+    assert f["basis"] == "value" and f["fund_in_lieu_exact"] == Decimal("87.18")
+    # from a dict too; multiplier 12 -> 58.12 x 12 = 697.44
+    assert in_lieu(load_fee_schedule({"basis": "value", "multiplier": 12}),
+                   trees_in_lieu=0, unmet_value_usd=58.12)["fund_in_lieu_usd"] == 697.44
+
+
+def test_bad_schedules():
+    with pytest.raises(ValueError):
+        load_fee_schedule({"basis": "per_acre"})
+    with pytest.raises(ValueError):
+        load_fee_schedule({"basis": "per_tree"})          # no fee set
+    with pytest.raises(ValueError):
+        load_fee_schedule(fee_per_tree_usd="-5")

@@ -1,0 +1,134 @@
+"""The § 208-22 planting plan: scipy MILP against brute force, size and invasive refusals."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from treecalc import data
+from treecalc.planting import StockOption, area_per_tree_sqft, plan, prepare_stock
+from treecalc.rules import law
+
+RULES = law("croton_on_hudson")["replacement"]
+SPACING = law("croton_on_hudson")["spacing_ft"]
+
+
+def opt(v, c, area=900.0, code="ACRU"):
+    return StockOption(code, "x", "x", 2.0, float(c), float(v), True, "small", "broadleaf", float(area))
+
+
+def brute(options, R, *, basis, fee, mult, cap=None, area=None, policy):
+    """Every integer plan within bounds; best by (in-lieu, cost) for plant_first, cost for cheapest."""
+    v = [o.value_per_tree_usd for o in options]
+    ranges = [range(0, math.ceil(R / vi) + 1) for vi in v]
+    best = None
+    for xs in itertools.product(*ranges):
+        if cap is not None and sum(xs) > cap:
+            continue
+        if area is not None and sum(x * o.area_sqft for x, o in zip(xs, options)) > area:
+            continue
+        planted = sum(x * vi for x, vi in zip(xs, v))
+        cost = sum(x * o.unit_cost_usd for x, o in zip(xs, options))
+        if basis == "per_tree":
+            y = max(0, math.ceil((R - planted) / v[0] - 1e-9))
+            z, pay = y, y * fee
+        else:
+            z = max(0.0, R - planted)
+            pay = z * mult
+        key = (round(z, 6), round(cost + pay, 6)) if policy == "plant_first" else (round(cost + pay, 6),)
+        if best is None or key < best:
+            best = key
+    return best
+
+
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    vals=st.lists(st.tuples(st.integers(5, 60), st.integers(50, 400)), min_size=1, max_size=3),
+    R=st.integers(1, 150),
+    cap=st.one_of(st.none(), st.integers(0, 6)),
+    basis=st.sampled_from(["per_tree", "value"]),
+    fee=st.integers(10, 600),
+    policy=st.sampled_from(["plant_first", "cheapest"]),
+)
+def test_milp_matches_brute_force(vals, R, cap, basis, fee, policy):
+    options = [opt(v, c) for v, c in vals]
+    mult = fee / 50.0
+    p = plan(options, R, fee_basis=basis, fee_per_tree_usd=fee, multiplier=mult, plantable=cap, policy=policy)
+    # feasibility: planted value + what the fund covers >= R
+    assert p.planted_value_usd + p.covered_by_fund_usd >= R - 1e-6
+    if cap is not None:
+        assert sum(p.counts) <= cap
+    b = brute(options, R, basis=basis, fee=fee, mult=mult, cap=cap, policy=policy)
+    z = p.trees_in_lieu if basis == "per_tree" else p.unmet_value_usd
+    got = (round(z, 6), round(p.planting_cost_usd + p.in_lieu_usd, 6))
+    if policy == "cheapest":
+        got = got[1:]
+    assert got == pytest.approx(b, abs=1e-4)
+
+
+def test_area_constraint_against_brute_force():
+    # small trees take 30 ft x 30 ft = 900 sq ft, large 50 x 50 = 2,500 (§208-6A)
+    assert area_per_tree_sqft("small", SPACING) == 900 and area_per_tree_sqft("large", SPACING) == 2500
+    options = [opt(10, 200, 900), opt(35, 500, 2500)]
+    for A in (0, 1000, 2600, 5000, 9000):
+        p = plan(options, 100, fee_per_tree_usd=300, plantable_area_sqft=A)
+        assert sum(c * o.area_sqft for c, o in zip(p.counts, options)) <= A
+        b = brute(options, 100, basis="per_tree", fee=300, mult=1, area=A, policy="plant_first")
+        assert (p.trees_in_lieu, round(p.planting_cost_usd + p.in_lieu_usd, 6)) == b
+
+
+def test_single_species_no_limit_plants_every_needed_tree():
+    # required $105.62, $9.50 per tree: ceil(105.62 / 9.5) = ceil(11.118) = 12 trees, all planted
+    # even when the fee ($100) is below the unit cost ($450): § 208-22D pays in lieu only for what cannot be planted
+    p = plan([opt(9.5, 450)], 105.62, fee_per_tree_usd=100)
+    assert p.counts == [12] and p.trees_in_lieu == 0 and p.in_lieu_usd == 0
+    assert p.planting_cost_usd == 12 * 450
+    # with room for 5: 5 planted, 12 - 5 = 7 in lieu at $100 = $700
+    p = plan([opt(9.5, 450)], 105.62, fee_per_tree_usd=100, plantable=5)
+    assert p.counts == [5] and p.trees_in_lieu == 7 and p.in_lieu_usd == 700
+    # value basis: unmet 105.62 - 5 x 9.5 = 58.12, x 2.0 = 116.24
+    p = plan([opt(9.5, 450)], 105.62, fee_basis="value", multiplier=2.0, plantable=5)
+    assert p.unmet_value_usd == pytest.approx(58.12) and p.in_lieu_usd == pytest.approx(116.24)
+    assert p.trees_in_lieu == 7   # ceil(58.12 / 9.5) = ceil(6.12) = 7
+
+
+def test_cheapest_policy_may_pay_instead():
+    # after a violation the applicant may pay (§208-22F): fee $100 < cost $450 -> all 12 in lieu
+    p = plan([opt(9.5, 450)], 105.62, fee_per_tree_usd=100, policy="cheapest")
+    assert p.counts == [0] and p.trees_in_lieu == 12 and p.in_lieu_usd == 1200
+
+
+def test_nothing_required():
+    p = plan([opt(9.5, 450)], 0.0, fee_per_tree_usd=100)
+    assert p.counts == [0] and p.in_lieu_usd == 0
+
+
+def _value(codes, dbh):
+    return np.full(len(codes), 10.0)
+
+
+def test_prepare_stock_refuses_invasive_and_undersized():
+    cat = data.catalogue()
+    inv = cat.index[cat["part575"] == "prohibited"][0]
+    conifer = cat.index[(cat["leaf_type"] == "conifer") & ~cat["invasive"] & (cat["is_genus"] == "no")][0]
+    entries = [
+        {"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450},
+        {"species": inv, "dbh_in": 2.0, "unit_cost_usd": 100},
+        {"species": "ACRU", "dbh_in": 1.25, "unit_cost_usd": 200},     # under 1.5 in (§208-22D)
+        {"species": conifer, "height_ft": 4.0, "unit_cost_usd": 200},  # under 5 ft
+        {"species": conifer, "height_ft": 6.0, "unit_cost_usd": 300},  # valued at the 1.5 in default DBH
+    ]
+    ok, report = prepare_stock(entries, RULES, SPACING, _value)
+    assert [o.species_code for o in ok] == ["ACRU", conifer]
+    assert "§208-22E" in report[1]["refusals"][0] and "never accepted" in report[1]["refusals"][0]
+    assert "1.5 in minimum" in report[2]["refusals"][0]
+    assert "5 ft" in report[3]["refusals"][0]
+    assert ok[1].dbh_in == 1.5 and any("default" in n for n in report[4]["notes"])
+    # a waiver of the sizes (the Engineer's, §208-22D) accepts the small ones, never the invasive
+    ok, report = prepare_stock(entries, RULES, SPACING, _value, size_waiver=True)
+    assert len(ok) == 4 and not report[1]["accepted"]

@@ -1,0 +1,109 @@
+"""The Tree Preservation Fund: payments in lieu of replanting (§ 208-22D, § 208-22F, § 208-24).
+
+§ 208-24C leaves the fee or basis of payments in lieu to the Board of Trustees (master fee
+schedule). treecalc reads that basis from a TOML file the Engineer edits
+(``data/law/fee_schedule.toml`` by default):
+
+- ``basis = "per_tree"``: ``fee_per_tree_usd`` for each required replacement tree not planted;
+- ``basis = "value"``: the unmet environmental value times ``multiplier``.
+
+Amounts are exact (:class:`~decimal.Decimal`), rounded to cents half-up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import Any
+
+from treecalc.rules.params import DEFAULT_FEE_SCHEDULE, money, read_toml
+
+CENT = Decimal("0.01")
+SECTION = "§208-24C"
+PLACEHOLDER_LABEL = "PLACEHOLDER, to be set by Board resolution (§208-24C)"
+
+NOTES = [
+    "Payments in lieu go to the Tree Preservation Fund for trees that cannot be planted on site "
+    "(§208-22D) and for replacement after a violation (§208-22F); §208-24B.",
+    "Forfeited bonds and securities are also deposited in the Tree Preservation Fund (§208-23C).",
+    "Monetary penalties collected under §208-29 are deposited in the Tree Fund (§208-29H).",
+]
+
+
+def cents(x: Decimal | float | int) -> Decimal:
+    return Decimal(str(x)).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class FeeSchedule:
+    basis: str
+    fee_per_tree_usd: Decimal
+    multiplier: Decimal
+    placeholder: bool
+    label: str
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"basis": self.basis, "fee_per_tree_usd": float(self.fee_per_tree_usd),
+                "multiplier": float(self.multiplier), "placeholder": self.placeholder,
+                "label": self.label, "source": self.source}
+
+
+def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *,
+                      fee_per_tree_usd: Any = None) -> FeeSchedule:
+    """A fee schedule from a TOML path, a dict, or the default file; ``fee_per_tree_usd`` overrides.
+
+    An override (or a schedule that does not say ``placeholder = true``) is taken as set by
+    the Board; the default file's fee is a placeholder.
+    """
+    if spec is None:
+        raw, source = read_toml(DEFAULT_FEE_SCHEDULE), str(DEFAULT_FEE_SCHEDULE)
+    elif isinstance(spec, dict):
+        raw, source = dict(spec), "given as a dict"
+    else:
+        raw, source = read_toml(spec), str(spec)
+    basis = str(raw.get("basis", "per_tree")).strip().lower()
+    if basis not in ("per_tree", "value"):
+        raise ValueError(f"fee schedule {source}: basis must be 'per_tree' or 'value', got {basis!r}")
+    fee = money(raw.get("fee_per_tree_usd", 0), "fee schedule fee_per_tree_usd")
+    mult = money(raw.get("multiplier", 1), "fee schedule multiplier")
+    placeholder = bool(raw.get("placeholder", False))
+    label = str(raw.get("label", PLACEHOLDER_LABEL if placeholder else "fee schedule"))
+    if fee_per_tree_usd is not None:
+        fee = money(fee_per_tree_usd, "--fee-per-tree")
+        basis, placeholder, label = "per_tree", False, "fee per tree given by the user"
+        source = f"{source}; fee per tree overridden"
+    if basis == "per_tree" and fee == 0:
+        raise ValueError(f"fee schedule {source}: fee_per_tree_usd must be set for basis per_tree")
+    return FeeSchedule(basis, fee, mult, placeholder, label, source)
+
+
+def in_lieu(schedule: FeeSchedule, *, trees_in_lieu: int, unmet_value_usd: float) -> dict[str, Any]:
+    """The payment in lieu for what the planting plan leaves unplanted (the ``fund`` dict)."""
+    if schedule.basis == "per_tree":
+        # fee x each required replacement tree not planted
+        amount = cents(schedule.fee_per_tree_usd * int(trees_in_lieu))
+        how = f"{int(trees_in_lieu)} tree(s) x ${schedule.fee_per_tree_usd:,.2f}"
+    else:
+        # unmet value (rounded to cents first, as reported) x multiplier
+        amount = cents(cents(unmet_value_usd) * schedule.multiplier)
+        how = f"${cents(unmet_value_usd):,} unmet value x {schedule.multiplier}"
+    notes = list(NOTES)
+    if schedule.placeholder:
+        notes.insert(0, f"The fee is a {schedule.label}: not an amount the Board has set.")
+    return {
+        "basis": schedule.basis,
+        "fee_per_tree_usd": float(schedule.fee_per_tree_usd),
+        "multiplier": float(schedule.multiplier),
+        "placeholder": schedule.placeholder,
+        "label": schedule.label,
+        "source": schedule.source,
+        "trees_in_lieu": int(trees_in_lieu),
+        "unmet_value_usd": float(cents(unmet_value_usd)),
+        "fund_in_lieu_usd": float(amount),
+        "fund_in_lieu_exact": amount,
+        "calculation": how,
+        "section": "§208-22D; §208-22F; §208-24",
+        "notes": notes,
+    }
