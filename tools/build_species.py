@@ -201,7 +201,9 @@ def build(source: Path, out: Path) -> None:
     utd = read_rows(src("growth_urban_tree_database.csv"))
     with (out / "growth_utd.csv").open("w", newline="") as fh:
         w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["species_code", "form", "a", "b", "c", "d", "min_age_yr", "max_age_yr", "dbh_unit"])
+        # The source names these min_age / max_age, but their values are DBH (cm):
+        # QURU 2.89687 + 0.91156 x 150 = 139.63 = "max_age". Named for what they hold.
+        w.writerow(["species_code", "form", "a", "b", "c", "d", "min_dbh_cm", "max_dbh_cm", "dbh_unit"])
         for r in utd[1:]:
             if r and r[0].strip():
                 w.writerow([c.strip() for c in r[:8]] + ["cm"])

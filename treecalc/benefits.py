@@ -81,17 +81,88 @@ def make_params(params: BenefitParams | None = None, **kw: Any) -> BenefitParams
     return BenefitParams(**{**base.to_dict(), **fields})
 
 
-def species_codes(species: pd.Series) -> pd.Series:
-    """Resolve a column of species names to i-Tree codes (once per distinct name).
+def species_positions(species: pd.Series) -> np.ndarray:
+    """Catalogue row position of each species name, resolving each distinct name once.
 
     Raises :class:`~treecalc.species.UnknownSpecies` for the first name that
     cannot be resolved confidently.
     """
-    res = resolve_many(species)
+    codes, uniques = pd.factorize(species, use_na_sentinel=False)
+    names = ["" if u is None or u is pd.NA or (isinstance(u, float) and np.isnan(u)) else str(u) for u in uniques]
+    res = resolve_many(names)
     bad = res[res["code"].isna()]
     if len(bad):
         raise UnknownSpecies(str(bad.index[0]), list(bad["suggestions"].iloc[0]))
-    return species.fillna("").astype(str).map(res["code"])
+    return _code_positions(res.loc[names, "code"].to_numpy())[codes]
+
+
+def _code_positions(codes: object) -> np.ndarray:
+    """Catalogue row position of each i-Tree code (distinct codes looked up once)."""
+    cat = data.catalogue()
+    k, uniques = pd.factorize(pd.Series(np.atleast_1d(np.asarray(codes, dtype=object))))
+    pos = cat.index.get_indexer(pd.Index(uniques, dtype=object))
+    if (pos < 0).any() or (k < 0).any():
+        bad = [u for u, q in zip(uniques, pos) if q < 0] or ["(blank)"]
+        raise ValueError(f"unknown i-Tree species code {bad[0]!r}")
+    return pos[k]
+
+
+@functools.cache
+def _code_index() -> dict[str, int]:
+    return {c: i for i, c in enumerate(data.catalogue().index)}
+
+
+@functools.cache
+def _catalogue_value_rows() -> np.ndarray:
+    t = data.benefit_tables()
+    return np.array([t.row_index[v] for v in data.catalogue()["value_row"]], dtype=np.intp)
+
+
+#: Output columns of :func:`benefit_arrays`, in order.
+OUTPUT_COLUMNS = (
+    "stormwater_gal", "electricity_kwh", "natural_gas_therms", "air_quality_lb",
+    "co2_sequestered_lb", "co2_avoided_lb", "co2_stored_lb",
+    "leaf_area_increase_m2", "leaf_area_m2", "crown_area_m2",
+    *(f"usd_{k}" for k in DOLLAR_COLUMNS), "usd_total_annual",
+)
+
+
+def _freeze(p: Mapping[str, Any]) -> tuple:
+    return tuple(sorted((k, _freeze(v) if isinstance(v, Mapping) else v) for k, v in p.items()))
+
+
+@functools.lru_cache(maxsize=32)
+def _derived_tables(key: tuple) -> dict[str, itree_streets.FlatTable]:
+    """Output quantities as (land use, value row, DBH class) tables for one parameter set.
+
+    Unit conversion, pricing and the aesthetic formula are linear in the
+    resource tables, so they are applied to the tables once (41 rows x 9
+    classes x 6 land uses) and each tree then needs one interpolation per
+    output (see :func:`treecalc.models.itree_streets.gather`).
+    """
+    p = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
+    stack = data.benefit_tables().stack
+    reader = itree_streets.to_reader_units(stack)
+    usd = itree_streets.dollars(stack, p["prices"])
+    luf = np.array([p["land_use_factors"][u] for u in data.LAND_USES])[:, None, None]
+    usd["property"] = property_value.aesthetic_value(
+        stack["property_value"], p["home_price_usd"], luf, p["large_tree_leaf_area_m2"], p["sale_price_fraction"])
+    tables = {**reader, **{f"usd_{k}": usd[k] for k in DOLLAR_COLUMNS}}
+    tables["usd_total_annual"] = sum(usd[k] for k in DOLLAR_COLUMNS)
+    return {c: itree_streets.FlatTable.of(tables[c]) for c in OUTPUT_COLUMNS}
+
+
+def benefit_arrays(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray,
+                   p: Mapping[str, Any], out: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """The vectorised core: reader units and dollars from integer indices.
+
+    ``cat_pos`` catalogue positions, ``dbh_in`` inches, ``lu_idx`` land-use
+    indices, ``p`` the resolved parameters (:meth:`BenefitParams.resolved`).
+    Returns one array per name of :data:`OUTPUT_COLUMNS`.
+    """
+    row = _catalogue_value_rows()[cat_pos]
+    dbh_cm = np.asarray(dbh_in, float) * itree_streets.CM_PER_IN
+    return itree_streets.gather(_derived_tables(_freeze(p)), row, dbh_cm, lu_idx, out=out)
 
 
 def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, **kw: Any) -> pd.DataFrame:
@@ -102,7 +173,8 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     frame : DataFrame
         Columns ``dbh_in`` (inches) and ``species_code`` (i-Tree code) or
         ``species`` (any name :mod:`treecalc.species` resolves); optional
-        ``land_use`` (see :data:`treecalc.data.LAND_USES`).
+        ``land_use`` (see :data:`treecalc.data.LAND_USES`; blank means the
+        ``land_use`` parameter, else unspecified).
     params : BenefitParams, optional
         Prices and aesthetic parameters; keyword arguments override fields
         (``home_price_usd=...``, ``prices={"electricity": 0.2}``, ...).
@@ -110,55 +182,48 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     Returns
     -------
     DataFrame, same index as ``frame``
-        ``species_code``, ``value_row``, ``dbh_in``, ``land_use``, the
-        reader units of :func:`treecalc.models.itree_streets.to_reader_units`,
-        and dollars per year ``usd_stormwater``, ``usd_energy``,
-        ``usd_air_quality``, ``usd_co2``, ``usd_property``,
-        ``usd_total_annual``.
+        ``species_code``, ``value_row``, ``land_use`` (categoricals),
+        ``dbh_in``, the reader units of
+        :func:`treecalc.models.itree_streets.to_reader_units`, and dollars per
+        year ``usd_stormwater``, ``usd_energy``, ``usd_air_quality``,
+        ``usd_co2``, ``usd_property``, ``usd_total_annual``.
     """
     p = make_params(params, **kw).resolved()
     if "dbh_in" not in frame:
         raise ValueError("compute_benefits needs a 'dbh_in' column (inches)")
     dbh = pd.to_numeric(frame["dbh_in"], errors="coerce").to_numpy(float)
-    if np.isnan(dbh).any() or (dbh <= 0).any():
-        i = int(np.flatnonzero(np.isnan(dbh) | (dbh <= 0))[0])
+    bad = np.isnan(dbh) | (dbh <= 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"row {frame.index[i]!r}: dbh_in must be a positive number of inches, "
                          f"got {frame['dbh_in'].iloc[i]!r}")
     if "species_code" in frame:
-        codes = frame["species_code"]
+        pos = _code_positions(frame["species_code"].to_numpy(dtype=object))
     elif "species" in frame:
-        codes = species_codes(frame["species"])
+        pos = species_positions(frame["species"])
     else:
         raise ValueError("compute_benefits needs a 'species' or 'species_code' column")
-    cat = data.catalogue()
-    ci = pd.Categorical(codes, categories=cat.index)
-    if (ci.codes < 0).any():
-        bad = pd.Series(codes)[ci.codes < 0].iloc[0]
-        raise ValueError(f"unknown i-Tree species code {bad!r}")
-    value_row = cat["value_row"].to_numpy()[ci.codes]
     if "land_use" in frame:
-        lu = frame["land_use"].astype(object).where(frame["land_use"].notna() & (frame["land_use"].astype(str).str.strip() != ""),
-                                                    p["land_use"])
+        k, uniques = pd.factorize(frame["land_use"], use_na_sentinel=False)
+        blank = [u is None or u is pd.NA or (isinstance(u, float) and np.isnan(u)) or str(u).strip() == ""
+                 for u in uniques]
+        lu_idx = itree_streets.land_use_index(
+            [p["land_use"] if b else u for u, b in zip(uniques, blank)] or [p["land_use"]])[k]
     else:
-        lu = pd.Series(p["land_use"], index=frame.index)
-    lu_idx = itree_streets.land_use_index(lu.to_numpy())
-    units = itree_streets.resource_units(value_row, dbh, np.asarray(data.LAND_USES, dtype=object)[lu_idx])
-    reader = itree_streets.to_reader_units(units)
-    usd = itree_streets.dollars(units, p["prices"])
-    luf = np.array([p["land_use_factors"][u] for u in data.LAND_USES])[lu_idx]
-    usd["property"] = property_value.aesthetic_value(
-        units["property_value"].to_numpy(), p["home_price_usd"], luf,
-        p["large_tree_leaf_area_m2"], p["sale_price_fraction"])
-    out = pd.DataFrame({
-        "species_code": np.asarray(cat.index)[ci.codes],
-        "value_row": value_row,
+        lu_idx = np.full(len(frame), data.LAND_USES.index(p["land_use"]), dtype=np.intp)
+    # one (outputs x trees) block, filled in place: the DataFrame wraps it without a copy
+    block = np.empty((len(OUTPUT_COLUMNS), len(frame)))
+    benefit_arrays(pos, dbh, lu_idx, p, out=block)
+    values = pd.DataFrame(block.T, columns=list(OUTPUT_COLUMNS), index=frame.index, copy=False)
+    cat = data.catalogue()
+    t = data.benefit_tables()
+    ids = pd.DataFrame({
+        "species_code": pd.Categorical.from_codes(pos, categories=cat.index.astype(object)),
+        "value_row": pd.Categorical.from_codes(_catalogue_value_rows()[pos], categories=list(t.value_rows)),
         "dbh_in": dbh,
-        "land_use": np.asarray(data.LAND_USES, dtype=object)[lu_idx],
-    })
-    out = pd.concat([out, reader, usd[list(DOLLAR_COLUMNS)].add_prefix("usd_")], axis=1)
-    out["usd_total_annual"] = usd[list(DOLLAR_COLUMNS)].sum(axis=1).to_numpy()
-    out.index = frame.index
-    return out
+        "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES)),
+    }, index=frame.index)
+    return pd.concat([ids, values], axis=1, copy=False)
 
 
 def benefits(species: str, dbh_in: float, land_use: str | None = None,
@@ -186,9 +251,15 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
         raise UnknownSpecies(str(species), res.suggestions)
     code = res.code
     prm = make_params(params, **kw)
-    frame = pd.DataFrame({"species_code": [code], "dbh_in": [dbh], "land_use": [land_use]})
-    row = compute_benefits(frame, prm).iloc[0]
-    cat = data.catalogue().loc[code]
+    p = prm.resolved()
+    lu_name = str(land_use).strip().lower() if land_use not in (None, "") else p["land_use"]
+    if lu_name not in data.LAND_USES:
+        raise ValueError(f"unknown land use {land_use!r}; expected one of {', '.join(data.LAND_USES)}")
+    pos = _code_index()[code]
+    lu = np.array([data.LAND_USES.index(lu_name)])
+    row = {k: v[0] for k, v in benefit_arrays(np.array([pos]), np.array([dbh]), lu, p).items()}
+    row["land_use"] = lu_name
+    cat = data.catalogue().iloc[pos]
     keys = ("stormwater_gal", "electricity_kwh", "natural_gas_therms", "air_quality_lb",
             "co2_sequestered_lb", "co2_avoided_lb", "co2_stored_lb", "leaf_area_increase_m2")
     return {
@@ -202,6 +273,6 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
         "dollars": {**{k: float(row[f"usd_{k}"]) for k in DOLLAR_COLUMNS},
                     "total_annual": float(row["usd_total_annual"])},
         "warnings": [res.warning] if res.warning else [],
-        "parameters": prm.resolved(),
+        "parameters": p,
         "source": data.SOURCE_NAME,
     }

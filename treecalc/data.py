@@ -145,7 +145,11 @@ def catalogue() -> pd.DataFrame:
 
 @functools.cache
 def growth_utd() -> pd.DataFrame:
-    """Urban Tree Database DBH-from-age equations (cm, years), indexed by code."""
+    """Urban Tree Database DBH-from-age equations (DBH cm, age years), indexed by code.
+
+    ``min_dbh_cm`` / ``max_dbh_cm`` bound the DBH range of each equation (the
+    source calls them min_age / max_age, but they hold DBH).
+    """
     g = pd.read_csv(SPECIES_DIR / "growth_utd.csv")
     return g.set_index("species_code")
 

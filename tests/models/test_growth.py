@@ -47,7 +47,7 @@ def test_utd_inversion_acru():
 def test_utd_min_max_columns_are_dbh_not_age():
     # The documented reading of growth_utd.csv: PYCA 4.13514 + 1.2698*40 = 54.92714 ~ max 54.93
     eq = data.growth_utd().loc["PYCA"]
-    assert growth.utd_dbh_cm("PYCA", 40)[0] == pytest.approx(eq["max_age_yr"], abs=0.005)
+    assert growth.utd_dbh_cm("PYCA", 40)[0] == pytest.approx(eq["max_dbh_cm"], abs=0.005)
 
 
 # --- the i-Tree Streets age-class curve -----------------------------------

@@ -40,12 +40,13 @@ After 150 years every curve is held constant.
 The UTD application range
 -------------------------
 ``growth_utd.csv`` carries the UTD columns "Apps min" / "Apps max" as
-``min_age_yr`` / ``max_age_yr``. Their values are **DBH in cm**, not ages:
+``min_age`` / ``max_age`` in the source (``min_dbh_cm`` / ``max_dbh_cm`` in
+``growth_utd.csv``). Their values are **DBH in cm**, not ages:
 each equals the equation evaluated at a round age (QURU: 2.89687 + 0.91156 ×
-150 = 139.63 = ``max_age_yr``; PYCA: 4.13514 + 1.2698 × 40 = 54.93; ACPL's
-``min_age_yr`` 5.62 is its intercept 5.61705). This module therefore reads
+150 = 139.63 = ``max_age``; PYCA: 4.13514 + 1.2698 × 40 = 54.93; ACPL's
+``min_age`` 5.62 is its intercept 5.61705). This module therefore reads
 them as the DBH range of application and derives ``t_max`` as the first age
-at which the equation reaches ``max_age_yr`` cm (or its peak, if it never
+at which the equation reaches ``max_dbh_cm`` (or its peak, if it never
 does). The lower bound is not used: the equation is used from age 0 (see
 above).
 
@@ -241,7 +242,7 @@ def _curves() -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
         f0, f1 = _utd_raw(form, a, b, c, d, np.array([0.0, 1.0]))
         f[~pos] = np.maximum(f0 + (f1 - f0) * grid[~pos], 0.0)
         # t_max: first age reaching the application range's upper DBH (or the peak)
-        dbh_max = float(eq["max_age_yr"])  # a DBH in cm, see the module notes
+        dbh_max = float(eq["max_dbh_cm"])  # a DBH in cm, see the module notes
         reach = np.flatnonzero(pos & (f >= dbh_max - 0.005))
         k = reach[0] if reach.size else np.flatnonzero(pos)[np.argmax(f[pos])]
         ac = age_class_dbh_cm(cat.loc[code, "value_row"], grid)

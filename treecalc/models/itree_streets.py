@@ -19,6 +19,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -51,15 +52,30 @@ def land_use_index(land_use: object) -> np.ndarray:
     """Index into :data:`treecalc.data.LAND_USES` for each element.
 
     Blank, ``None`` and NaN mean ``unspecified``. An unknown land use raises
-    ``ValueError`` naming it.
+    ``ValueError`` naming it. Each distinct value is looked up once.
     """
-    lu = pd.Series(np.atleast_1d(np.asarray(land_use, dtype=object))).fillna("unspecified")
-    lu = lu.astype(str).str.strip().str.lower().replace({"": "unspecified", "nan": "unspecified", "none": "unspecified"})
-    codes = pd.Categorical(lu, categories=data.LAND_USES).codes
-    if (codes < 0).any():
-        bad = sorted(set(lu[codes < 0]))
-        raise ValueError(f"unknown land use {bad}; expected one of {', '.join(data.LAND_USES)}")
-    return codes.astype(np.intp)
+    codes, uniques = pd.factorize(pd.Series(np.atleast_1d(np.asarray(land_use, dtype=object))), use_na_sentinel=False)
+    lookup = np.empty(len(uniques), dtype=np.intp)
+    for k, u in enumerate(uniques):
+        key = "unspecified" if u is None or (isinstance(u, float) and np.isnan(u)) else str(u).strip().lower()
+        key = {"": "unspecified", "nan": "unspecified", "none": "unspecified"}.get(key, key)
+        if key not in data.LAND_USES:
+            raise ValueError(f"unknown land use {u!r}; expected one of {', '.join(data.LAND_USES)}")
+        lookup[k] = data.LAND_USES.index(key)
+    return lookup[codes]
+
+
+def dbh_positions(dbh_cm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Lower DBH class index ``j`` and fraction ``frac`` of each DBH (cm).
+
+    Clipping implements the rule of [3]_: the first value below 3.81 cm, the
+    last at or above 114.30 cm.
+    """
+    classes = data.DBH_CLASSES_CM
+    d = np.clip(np.asarray(dbh_cm, dtype=float), classes[0], classes[-1])
+    j = np.clip(np.searchsorted(classes, d, side="right") - 1, 0, len(classes) - 2)
+    frac = (d - classes[j]) / (classes[j + 1] - classes[j])
+    return j, frac
 
 
 def interpolate(table: np.ndarray, row: np.ndarray, dbh_cm: np.ndarray,
@@ -88,10 +104,7 @@ def interpolate(table: np.ndarray, row: np.ndarray, dbh_cm: np.ndarray,
     (3.81 ... 114.30 cm); the first value below 3.81 cm; the last value at or
     above 114.30 cm [3]_.
     """
-    classes = data.DBH_CLASSES_CM
-    d = np.clip(np.asarray(dbh_cm, dtype=float), classes[0], classes[-1])
-    j = np.clip(np.searchsorted(classes, d, side="right") - 1, 0, len(classes) - 2)
-    frac = (d - classes[j]) / (classes[j + 1] - classes[j])
+    j, frac = dbh_positions(dbh_cm)
     lo = table[land_use, row, j]
     hi = table[land_use, row, j + 1]
     return lo + frac * (hi - lo)
@@ -100,10 +113,61 @@ def interpolate(table: np.ndarray, row: np.ndarray, dbh_cm: np.ndarray,
 def value_row_index(value_rows: object) -> np.ndarray:
     """Index of each value row name (``"ACRU"``, ``"BDL OTHER"``) in the tables."""
     t = data.benefit_tables()
-    cats = pd.Categorical(np.atleast_1d(np.asarray(value_rows, dtype=object)), categories=t.value_rows)
-    if (cats.codes < 0).any():
-        raise ValueError(f"unknown i-Tree value row(s): {sorted(set(np.asarray(value_rows)[cats.codes < 0]))}")
-    return cats.codes.astype(np.intp)
+    codes, uniques = pd.factorize(pd.Series(np.atleast_1d(np.asarray(value_rows, dtype=object))))
+    bad = [u for u in uniques if u not in t.row_index]
+    if bad or (codes < 0).any():
+        raise ValueError(f"unknown i-Tree value row(s): {bad}")
+    return np.array([t.row_index[u] for u in uniques], dtype=np.intp)[codes]
+
+
+@dataclass(frozen=True)
+class FlatTable:
+    """A (land use, value row, DBH class) table flattened with its slopes.
+
+    ``slope[..., k]`` is the step to class ``k + 1`` (0 for the last class),
+    so a value at fraction ``f`` past class ``k`` is ``value + f * slope``.
+    """
+
+    value: np.ndarray
+    slope: np.ndarray
+    shape: tuple[int, int, int]
+
+    @classmethod
+    def of(cls, table: np.ndarray) -> "FlatTable":
+        slope = np.zeros_like(table, dtype=float)
+        slope[..., :-1] = np.diff(table, axis=-1)
+        return cls(np.ascontiguousarray(table, dtype=float).ravel(), slope.ravel(), table.shape)
+
+
+def gather(tables: Mapping[str, FlatTable], row: np.ndarray, dbh_cm: np.ndarray,
+           land_use: np.ndarray | int = 0, out: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Interpolate several tables at once (the fast form of :func:`interpolate`).
+
+    The DBH position is found once and each table costs one gather of its
+    value and one of its slope. Because interpolation is linear, a table that
+    is a linear combination of resource tables (a price-weighted sum, a unit
+    conversion) interpolates to the same combination of the interpolated
+    factors: derived quantities are computed on the small tables, not per tree.
+
+    ``out``, when given, is a ``(len(tables), n)`` array the results are
+    written into (row k for the k-th table), so no further copy is needed.
+    """
+    j, frac = dbh_positions(dbh_cm)
+    _, n_rows, n_cls = next(iter(tables.values())).shape
+    flat = (np.asarray(land_use, dtype=np.intp) * n_rows + np.asarray(row, dtype=np.intp)) * n_cls + j
+    res = {}
+    for k, (name, t) in enumerate(tables.items()):
+        target = out[k] if out is not None else np.empty(flat.shape)
+        np.take(t.value, flat, out=target)
+        target += frac * t.slope.take(flat)
+        res[name] = target
+    return res
+
+
+def resource_units_idx(row: np.ndarray, dbh_cm: np.ndarray, land_use: np.ndarray | int = 0) -> dict[str, np.ndarray]:
+    """Every factor of :data:`FACTORS` per tree from integer indices."""
+    stack = data.benefit_tables().stack
+    return gather({f: FlatTable.of(stack[f]) for f in FACTORS}, row, dbh_cm, land_use)
 
 
 def resource_units(value_row: np.ndarray, dbh_in: np.ndarray, land_use: object = None) -> pd.DataFrame:
@@ -123,38 +187,37 @@ def resource_units(value_row: np.ndarray, dbh_in: np.ndarray, land_use: object =
     pandas.DataFrame
         One column per factor: m³/yr, kWh/yr, kBtu/yr, kg/yr, kg, m²/yr, m².
     """
-    t = data.benefit_tables()
     row = value_row_index(value_row)
     dbh_cm = np.asarray(dbh_in, dtype=float) * CM_PER_IN
     lu = land_use_index(land_use if land_use is not None else "unspecified")
     if lu.size == 1:
         lu = lu[0]
-    return pd.DataFrame({f: interpolate(t.stack[f], row, dbh_cm, lu) for f in FACTORS})
+    return pd.DataFrame(resource_units_idx(row, dbh_cm, lu))
 
 
-def to_reader_units(units: pd.DataFrame) -> pd.DataFrame:
+def to_reader_units(units: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Convert resource units to the units people read.
 
-    Returns columns ``stormwater_gal`` (gal/yr), ``electricity_kwh`` (kWh/yr),
+    Returns arrays ``stormwater_gal`` (gal/yr), ``electricity_kwh`` (kWh/yr),
     ``natural_gas_therms`` (therms/yr), ``co2_sequestered_lb``,
     ``co2_avoided_lb`` (lb/yr), ``co2_stored_lb`` (lb, to date),
     ``air_quality_lb`` (net lb/yr: deposition + avoided + BVOC, the last
     negative), ``leaf_area_increase_m2`` (m²/yr), ``leaf_area_m2``,
     ``crown_area_m2``.
     """
-    aq = sum(units[f] for f in AIR_QUALITY_PRICE) * LB_PER_KG
-    return pd.DataFrame({
-        "stormwater_gal": units["hydro_interception"] * GAL_PER_M3,
-        "electricity_kwh": units["electricity"],
-        "natural_gas_therms": units["natural_gas"] / KBTU_PER_THERM,
+    aq = sum(np.asarray(units[f]) for f in AIR_QUALITY_PRICE) * LB_PER_KG
+    return {
+        "stormwater_gal": np.asarray(units["hydro_interception"]) * GAL_PER_M3,
+        "electricity_kwh": np.asarray(units["electricity"]),
+        "natural_gas_therms": np.asarray(units["natural_gas"]) / KBTU_PER_THERM,
         "air_quality_lb": aq,
-        "co2_sequestered_lb": units["co2_sequestered"] * LB_PER_KG,
-        "co2_avoided_lb": units["co2_avoided"] * LB_PER_KG,
-        "co2_stored_lb": units["co2_storage"] * LB_PER_KG,
-        "leaf_area_increase_m2": units["property_value"],
-        "leaf_area_m2": units["lsa"],
-        "crown_area_m2": units["cpa"],
-    })
+        "co2_sequestered_lb": np.asarray(units["co2_sequestered"]) * LB_PER_KG,
+        "co2_avoided_lb": np.asarray(units["co2_avoided"]) * LB_PER_KG,
+        "co2_stored_lb": np.asarray(units["co2_storage"]) * LB_PER_KG,
+        "leaf_area_increase_m2": np.asarray(units["property_value"]),
+        "leaf_area_m2": np.asarray(units["lsa"]),
+        "crown_area_m2": np.asarray(units["cpa"]),
+    }
 
 
 def resolve_prices(overrides: Mapping[str, float] | None = None) -> dict[str, float]:
@@ -175,17 +238,18 @@ def resolve_prices(overrides: Mapping[str, float] | None = None) -> dict[str, fl
     return p
 
 
-def dollars(units: pd.DataFrame, prices: Mapping[str, float]) -> pd.DataFrame:
+def dollars(units: Mapping[str, np.ndarray], prices: Mapping[str, float]) -> dict[str, np.ndarray]:
     """Annual benefit dollars per tree (USD/yr), without the aesthetic benefit.
 
     ``stormwater`` = gal × USD/gal; ``energy`` = kWh × USD/kWh + kBtu × USD/kBtu;
     ``air_quality`` = Σ pollutant lb × USD/lb (BVOC emissions count negative);
     ``co2`` = (sequestered + avoided) lb × USD/lb, as the NTBC reports it.
     """
-    aq = sum(units[f] * LB_PER_KG * prices[g] for f, g in AIR_QUALITY_PRICE.items())
-    return pd.DataFrame({
-        "stormwater": units["hydro_interception"] * GAL_PER_M3 * prices["hydro_interception"],
-        "energy": units["electricity"] * prices["electricity"] + units["natural_gas"] * prices["natural_gas"],
+    u = {k: np.asarray(units[k]) for k in units}
+    aq = sum(u[f] * (LB_PER_KG * prices[g]) for f, g in AIR_QUALITY_PRICE.items())
+    return {
+        "stormwater": u["hydro_interception"] * (GAL_PER_M3 * prices["hydro_interception"]),
+        "energy": u["electricity"] * prices["electricity"] + u["natural_gas"] * prices["natural_gas"],
         "air_quality": aq,
-        "co2": (units["co2_sequestered"] + units["co2_avoided"]) * LB_PER_KG * prices["co2"],
-    })
+        "co2": (u["co2_sequestered"] + u["co2_avoided"]) * (LB_PER_KG * prices["co2"]),
+    }

@@ -1,0 +1,72 @@
+"""Time ``compute_benefits`` on 1,000,000 trees against a per-tree Python loop.
+
+Usage::
+
+    python benchmarks/benefits.py [--trees 1000000] [--loop 100000] [--seed 1]
+
+The trees: species drawn uniformly from the catalogue (by scientific name, so
+resolution is part of the work), DBH uniform 1-60 in, land use drawn from the
+six land uses. The loop calls ``treecalc.benefits`` (one tree at a time) on
+the first ``--loop`` trees of the same set; both are timed in one run, after
+one warm-up call that loads the tables.
+
+Goal (issue 2): at most 1.0 s for the million on the project's 2-core
+machine, and at least 50x the per-tree loop (per tree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import pandas as pd
+
+import treecalc
+from treecalc import data
+
+
+def make_trees(n: int, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    cat = data.catalogue()
+    names = cat["scientific_name"].to_numpy()
+    return pd.DataFrame({
+        "species": names[rng.integers(0, len(names), n)],
+        "dbh_in": rng.uniform(1.0, 60.0, n).round(1),
+        "land_use": np.asarray(data.LAND_USES, dtype=object)[rng.integers(0, len(data.LAND_USES), n)],
+    })
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--trees", type=int, default=1_000_000)
+    ap.add_argument("--loop", type=int, default=100_000)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    trees = make_trees(a.trees, a.seed)
+    treecalc.compute_benefits(trees.head(10))  # warm-up: tables and resolver index
+
+    t0 = time.perf_counter()
+    out = treecalc.compute_benefits(trees)
+    t_vec = time.perf_counter() - t0
+
+    sub = trees.head(a.loop)
+    t0 = time.perf_counter()
+    total = 0.0
+    for s, d, lu in zip(sub["species"], sub["dbh_in"], sub["land_use"]):
+        total += treecalc.benefits(s, d, land_use=lu)["dollars"]["total_annual"]
+    t_loop = time.perf_counter() - t0
+
+    check = float(out["usd_total_annual"].head(a.loop).sum())
+    per_vec = t_vec / a.trees
+    per_loop = t_loop / a.loop
+    print(f"compute_benefits: {a.trees:,} trees in {t_vec:.3f} s ({per_vec * 1e9:,.0f} ns/tree)"
+          f"  goal <= 1.0 s: {'met' if t_vec <= 1.0 else 'NOT met'}")
+    print(f"per-tree loop:    {a.loop:,} trees in {t_loop:.3f} s ({per_loop * 1e6:,.1f} us/tree)")
+    ratio = per_loop / per_vec
+    print(f"per-tree ratio:   {ratio:,.0f}x  goal >= 50x: {'met' if ratio >= 50 else 'NOT met'}")
+    print(f"consistency: loop total {total:,.2f} vs vectorised {check:,.2f} USD/yr")
+
+
+if __name__ == "__main__":
+    main()
