@@ -1,0 +1,1060 @@
+"""The Excel statement of an assessment (issue 4, "The statement").
+
+``write_statement(assessment, path_or_buffer)`` writes one ``.xlsx`` workbook;
+``statement_bytes(assessment)`` returns the same workbook as bytes (the app's
+download button). Sheets, in order:
+
+``Summary``
+    Every line of ``assessment.lines`` (section, item, value, unit, note),
+    the permit triggers found, the warnings, and the value of the trees
+    harmed by species with a bar chart of it.
+``Trees``
+    Every tree with its benefits (units in the headers), value, permit
+    triggers, penalty tier and penalty maxima.
+``Replacement plan``
+    The §208-22 requirement, the cheapest planting plan, the stock offered.
+``Fund``
+    The Tree Preservation Fund payment in lieu.
+``Penalties``
+    Civil and criminal maxima, doubling, per-tree penalties (and Wesley Hills).
+``Rejected rows``
+    The survey rows that could not be used, with the reason and the raw text.
+``Method & sources``
+    The method dict flattened (value basis, prices, parameters, data sources,
+    sections applied, readings of damaged text), the survey source, the
+    options, assumptions and warnings.
+
+Formats: money cells ``$#,##0.00``; units in the column headers (``Stormwater
+(gal/yr)``) or in a ``Unit`` column; header rows frozen; auto-filters;
+column widths from the content. No cell of the statement holds a formula.
+
+**Formula injection.** Any text can come from the user (tags, species, notes,
+rejected raw values, option values). Every string is written as an *inline
+string* (``t="inlineStr"``; never a formula, never an error code, whatever it
+starts with), and a string that starts with ``= + - @``, a tab, CR or LF also
+carries the ``quotePrefix`` cell style, the file-format equivalent of typing a
+leading apostrophe: Excel and LibreOffice keep it text even when the cell is
+edited and re-entered. The text itself is unchanged (no visible apostrophe),
+so tags read back exactly. Characters XML cannot hold (C0 controls other than
+tab, LF, CR) are replaced with U+FFFD.
+
+The workbook is written in openpyxl's write-only (streaming) mode so that a
+100,000-tree survey does not hold millions of cell objects in memory.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+import math
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.chart import BarChart, Reference
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+__all__ = ["SHEETS", "write_statement", "statement_bytes", "build_workbook", "safe_text", "needs_quote_prefix"]
+
+#: Sheet names, in order.
+SHEETS = ("Summary", "Trees", "Replacement plan", "Fund", "Penalties", "Rejected rows", "Method & sources")
+
+# ---------------------------------------------------------------------------
+# number formats
+USD = "$#,##0.00"
+USD_RATE = "$#,##0.00####"  # prices per unit (e.g. $0.0045/gal)
+INT = "#,##0"
+NUM0 = "#,##0"
+NUM1 = "#,##0.0"
+NUM2 = "#,##0.00"
+NUM = "#,##0.####"  # a number of unknown precision
+SHARE = "0.0%"  # a share 0..1 shown as a percentage
+DATE = "yyyy-mm-dd"
+DATETIME = "yyyy-mm-dd hh:mm"
+
+#: Characters a spreadsheet may read as the start of a formula (OWASP "CSV injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+_ILLEGAL_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_MAX_CELL_TEXT = 32767
+_WIDTH_SAMPLE = 2000  # rows looked at to size a column
+
+
+def needs_quote_prefix(text: str) -> bool:
+    """True when ``text`` would be taken for a formula if typed into a cell."""
+    return text.startswith(_FORMULA_START)
+
+
+def safe_text(value: Any) -> str:
+    """``value`` as text a worksheet can hold: illegal control characters
+    replaced with U+FFFD, cut to Excel's 32,767 characters."""
+    s = value if isinstance(value, str) else str(value)
+    s = _ILLEGAL_XML.sub("\ufffd", s)
+    return s[:_MAX_CELL_TEXT]
+
+
+# ---------------------------------------------------------------------------
+# values
+
+
+def _missing(v: Any) -> bool:
+    if v is None or v is pd.NA or v is pd.NaT:
+        return True
+    if isinstance(v, (float, np.floating)):
+        return math.isnan(v)
+    return False
+
+
+def _scalar(v: Any) -> Any:
+    """numpy / pandas scalars to Python ones."""
+    if isinstance(v, np.generic):
+        return v.item()
+    if isinstance(v, pd.Timestamp):
+        return None if pd.isna(v) else v.to_pydatetime()
+    return v
+
+
+def _text(v: Any) -> str:
+    """Any value as one line of text (lists joined with '; ')."""
+    v = _scalar(v)
+    if _missing(v):
+        return ""
+    if isinstance(v, bool):
+        return "Yes" if v else "No"
+    if isinstance(v, float):
+        return f"{v:,.2f}" if abs(v) >= 1 else f"{v:g}"
+    if isinstance(v, Mapping):
+        return "; ".join(f"{k}: {_text(x)}" for k, x in v.items())
+    if isinstance(v, (list, tuple, set, frozenset, np.ndarray, pd.Series)):
+        return "; ".join(_text(x) for x in v)
+    if isinstance(v, pd.DataFrame):
+        return f"table of {len(v)} rows"
+    return str(v)
+
+
+def _plain(v: Any) -> Any:
+    """The value a cell receives: None, bool->Yes/No, number, datetime or text."""
+    v = _scalar(v)
+    if _missing(v):
+        return None
+    if isinstance(v, bool):
+        return "Yes" if v else "No"
+    if isinstance(v, (int, float)):
+        if isinstance(v, float) and math.isinf(v):
+            return "∞" if v > 0 else "-∞"
+        return v
+    if isinstance(v, _dt.datetime):
+        return v.replace(tzinfo=None)
+    if isinstance(v, (_dt.date, _dt.time)):
+        return v
+    if isinstance(v, str):
+        return v
+    if isinstance(v, os.PathLike):
+        return os.fspath(v)
+    return _text(v)
+
+
+def _records(x: Any) -> list[dict[str, Any]]:
+    """A table given as a DataFrame, a list of dicts or a dict of lists, as records."""
+    if x is None:
+        return []
+    if isinstance(x, pd.DataFrame):
+        return x.to_dict("records")
+    if isinstance(x, Mapping):
+        vals = list(x.values())
+        if vals and all(isinstance(v, (list, tuple)) for v in vals):
+            n = max(len(v) for v in vals)
+            return [{k: (v[i] if i < len(v) else None) for k, v in x.items()} for i in range(n)]
+        return [dict(x)]
+    out = []
+    for r in x:
+        if isinstance(r, Mapping):
+            out.append(dict(r))
+        elif hasattr(r, "__dict__"):
+            out.append(dict(vars(r)))
+        else:
+            out.append({"value": r})
+    return out
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    if obj is None:
+        return default
+    if isinstance(obj, Mapping):
+        v = obj.get(name, default)
+    else:
+        v = getattr(obj, name, default)
+    return default if v is None else v
+
+
+# ---------------------------------------------------------------------------
+# labels and units
+
+#: Known keys: (label, unit, number format).
+_KEYS: dict[str, tuple[str, str, str | None]] = {
+    # trees
+    "source_row": ("Source row", "", INT),
+    "tag": ("Tag", "", None),
+    "species": ("Species (as surveyed)", "", None),
+    "species_code": ("Species code", "", None),
+    "scientific_name": ("Scientific name", "", None),
+    "common_name": ("Common name", "", None),
+    "value_row": ("i-Tree value row", "", None),
+    "dbh_in": ("DBH", "in", NUM1),
+    "dbh": ("DBH (as written)", "", None),
+    "action": ("Action", "", None),
+    "condition": ("Condition", "", None),
+    "land_use": ("Land use", "", None),
+    "notes": ("Notes", "", None),
+    "stormwater_gal": ("Stormwater", "gal/yr", NUM1),
+    "electricity_kwh": ("Electricity", "kWh/yr", NUM1),
+    "natural_gas_therms": ("Natural gas", "therms/yr", NUM2),
+    "air_quality_lb": ("Air quality", "lb/yr", NUM2),
+    "co2_sequestered_lb": ("CO₂ sequestered", "lb/yr", NUM1),
+    "co2_avoided_lb": ("CO₂ avoided", "lb/yr", NUM1),
+    "co2_stored_lb": ("CO₂ stored", "lb", NUM1),
+    "leaf_area_increase_m2": ("Leaf area increase", "m²/yr", NUM2),
+    "leaf_area_m2": ("Leaf area", "m²", NUM1),
+    "crown_area_m2": ("Crown projection area", "m²", NUM1),
+    "usd_stormwater": ("Stormwater", "$/yr", USD),
+    "usd_energy": ("Energy", "$/yr", USD),
+    "usd_air_quality": ("Air quality", "$/yr", USD),
+    "usd_co2": ("CO₂", "$/yr", USD),
+    "usd_property": ("Property / aesthetic", "$/yr", USD),
+    "usd_total_annual": ("Total annual benefits", "$/yr", USD),
+    "value_usd": ("Value", "$", USD),
+    "harmed": ("Harmed (removed or damaged)", "", None),
+    "counted": ("Counted for replacement", "", None),
+    "exclusion": ("Not counted because", "", None),
+    "permit_triggers": ("Permit triggers", "sections", None),
+    "permit_needed": ("Permit needed", "", None),
+    "offence": ("Offence (no permit held)", "", None),
+    "penalty_tier": ("Civil penalty tier", "", None),
+    "penalty_base_usd": ("Civil penalty, tier maximum", "$", USD),
+    "penalty_max_usd": ("Civil penalty maximum", "$", USD),
+    "criminal_max_usd": ("Criminal fine maximum", "$", USD),
+    "warnings": ("Warnings", "", None),
+    # rejected rows
+    "column": ("Column", "", None),
+    "reason": ("Reason", "", None),
+    "suggestions": ("Suggestions", "", None),
+    "raw": ("Raw row (as written)", "", None),
+    # replacement
+    "required": ("Required", "", None),
+    "percent": ("Percentage of removed value", "%", NUM),
+    "section": ("Section", "", None),
+    "value_basis": ("Value basis", "", None),
+    "removed_value_usd": ("Value of trees removed (counted)", "$", USD),
+    "required_value_usd": ("Value the replacements must carry", "$", USD),
+    "trees_needed": ("Replacement trees needed", "trees", INT),
+    "trees_planted": ("Trees planted", "trees", INT),
+    "trees_in_lieu": ("Trees paid for in lieu", "trees", INT),
+    "planted_value_usd": ("Value planted", "$", USD),
+    "unmet_value_usd": ("Value not met by planting", "$", USD),
+    "planting_cost_usd": ("Planting cost", "$", USD),
+    "native_share": ("Native share of replacements", "share", SHARE),
+    "unit_cost_usd": ("Unit cost", "$", USD),
+    "value_per_tree_usd": ("Value per tree", "$", USD),
+    "count": ("Count", "trees", INT),
+    "native": ("Native", "", None),
+    "height_ft": ("Height", "ft", NUM1),
+    # fund
+    "basis": ("Basis of payment", "", None),
+    "fee_per_tree_usd": ("Fee per tree not planted", "$", USD),
+    "multiplier": ("Multiplier of unmet value", "×", NUM),
+    "placeholder": ("Fee is a placeholder", "", None),
+    "fund_in_lieu_usd": ("Payment in lieu to the Fund", "$", USD),
+    # penalties
+    "civil_penalty_max_usd": ("Civil penalty, maximum", "$", USD),
+    "doubled": ("Doubled (§208-29B(7))", "", None),
+    "doubling_reasons": ("Doubling reasons", "", None),
+    "continuing_days": ("Days of continuing violation", "days", INT),
+    "criminal_fine_max_usd": ("Criminal fine, maximum", "$", USD),
+    "fine_max_usd": ("Fine, maximum", "$", USD),
+    "sections": ("Sections", "", None),
+    "tier": ("Tier", "", None),
+    "rows_read": ("Rows read", "rows", INT),
+}
+
+_SUFFIX_UNITS: tuple[tuple[str, str, str], ...] = (
+    ("_usd_per_tree", "$/tree", USD),
+    ("_usd_per_day", "$/day", USD),
+    ("_usd", "$", USD),
+    ("_pct", "%", NUM),
+    ("_percent", "%", NUM),
+    ("_in", "in", NUM1),
+    ("_ft", "ft", NUM1),
+    ("_m2", "m²", NUM2),
+    ("_acres", "acres", NUM2),
+    ("_gal", "gal", NUM1),
+    ("_kwh", "kWh", NUM1),
+    ("_lb", "lb", NUM2),
+    ("_days", "days", INT),
+    ("_years", "years", NUM),
+    ("_count", "count", INT),
+)
+
+
+def _key_info(key: Any) -> tuple[str, str, str | None]:
+    """(label, unit, number format) of a key, known or inferred from its suffix."""
+    k = str(key)
+    if k in _KEYS:
+        return _KEYS[k]
+    m = re.match(r"^(.*)_usd_per_(\w+)$", k)
+    if m:
+        return (_humanize(m.group(1)), f"$/{m.group(2)}", USD_RATE)
+    for suffix, unit, fmt in _SUFFIX_UNITS:
+        if k.endswith(suffix) and len(k) > len(suffix):
+            return (_humanize(k[: -len(suffix)]), unit, fmt)
+    if k.startswith("usd_"):
+        return (_humanize(k[4:]), "$", USD)
+    return (_humanize(k), "", None)
+
+
+def _humanize(k: str) -> str:
+    s = str(k).replace("_", " ").strip()
+    return s[:1].upper() + s[1:] if s else s
+
+
+def _header(key: Any, unit_override: str | None = None) -> str:
+    label, unit, _ = _key_info(key)
+    unit = unit_override if unit_override is not None else unit
+    return f"{label} ({unit})" if unit and unit != "share" else label
+
+
+def _fmt_for_unit(unit: str, value: Any) -> str | None:
+    """Number format for a value given with a free-text unit (Summary lines)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    u = (unit or "").strip().lower()
+    if u in ("$", "usd", "us$", "dollars") or u.startswith(("usd", "$")):
+        if "/" in u and not u.endswith(("/yr", "/year", "/tree", "/day")):
+            return USD_RATE
+        return USD
+    if u in ("trees", "tree", "rows", "row", "days", "day", "count", "species"):
+        return INT if float(value).is_integer() else NUM
+    if u in ("share", "fraction"):
+        return SHARE
+    if u in ("in", "inches", "ft", "feet"):
+        return NUM1
+    return NUM if isinstance(value, float) else INT
+
+
+# ---------------------------------------------------------------------------
+# the workbook writer
+
+
+class _Book:
+    """A write-only workbook with a few styles and the cell factory."""
+
+    def __init__(self) -> None:
+        self.wb = Workbook(write_only=True)
+        self.bold = Font(bold=True)
+        self.title_font = Font(bold=True, size=13)
+        self.header_font = Font(bold=True, color="FFFFFF")
+        self.header_fill = PatternFill("solid", fgColor="2F5F3A")
+        self.sub_font = Font(bold=True, italic=True)
+        self.header_align = Alignment(wrap_text=True, vertical="top")
+        self.wrap = Alignment(wrap_text=True, vertical="top")
+
+    def sheet(self, title: str):
+        return self.wb.create_sheet(title)
+
+    def cell(self, ws, value: Any, fmt: str | None = None, *, font: Font | None = None) -> Any:
+        """A cell for ``value``; strings are always inline strings (never formulas)."""
+        v = _plain(value)
+        if v is None:
+            if font is None:
+                return None
+            c = WriteOnlyCell(ws)
+            c.font = font
+            return c
+        if isinstance(v, str):
+            s = safe_text(v)
+            c = WriteOnlyCell(ws)
+            c._value = s
+            c.data_type = "s"  # inline string: never a formula or an error code
+            if needs_quote_prefix(s):
+                c.quotePrefix = True
+        else:
+            if font is None and fmt is None and not isinstance(v, (_dt.date, _dt.time)):
+                return v  # a bare number: the fast path
+            c = WriteOnlyCell(ws, value=v)
+            if isinstance(v, _dt.datetime):
+                c.number_format = DATETIME
+            elif isinstance(v, _dt.date):
+                c.number_format = DATE
+            elif fmt:
+                c.number_format = fmt
+        if font is not None:
+            c.font = font
+        return c
+
+    def header_cells(self, ws, headers: Sequence[str]) -> list[Any]:
+        out = []
+        for h in headers:
+            c = self.cell(ws, h, font=self.header_font)
+            c.fill = self.header_fill
+            c.alignment = self.header_align
+            out.append(c)
+        return out
+
+
+class _Grid:
+    """Rows of a small sheet, collected so that widths are known before writing.
+
+    Each row is a list of (value, format, font) triples (or None).
+    """
+
+    def __init__(self) -> None:
+        self.rows: list[list[tuple[Any, str | None, str | None]] | None] = []
+        self.header_rows: set[int] = set()  # 1-based rows written as table headers
+
+    @property
+    def next_row(self) -> int:
+        return len(self.rows) + 1
+
+    def add(self, values: Sequence[Any], fmts: Sequence[str | None] | None = None, font: str | None = None) -> int:
+        fmts = list(fmts or [None] * len(values))
+        self.rows.append([(v, f, font) for v, f in zip(values, fmts + [None] * (len(values) - len(fmts)))])
+        return len(self.rows)
+
+    def blank(self) -> None:
+        self.rows.append([])
+
+    def title(self, text: str) -> int:
+        return self.add([text], font="title")
+
+    def subtitle(self, text: str) -> int:
+        return self.add([text], font="sub")
+
+    def header(self, headers: Sequence[str]) -> int:
+        r = self.add(list(headers), font="header")
+        self.header_rows.add(r)
+        return r
+
+    def widths(self, minimum: int = 8, maximum: int = 60) -> list[float]:
+        w: dict[int, float] = {}
+        for i, row in enumerate(self.rows, 1):
+            if not row:
+                continue
+            if row and row[0][2] in ("title", "sub") and len(row) == 1:
+                continue  # titles overflow into the empty cells to the right
+            for j, (v, f, font) in enumerate(row):
+                n = _display_len(v, f)
+                if font == "header":
+                    n = min(n, 28)  # headers wrap
+                w[j] = max(w.get(j, 0), n)
+        ncol = max(w) + 1 if w else 1
+        return [min(maximum, max(minimum, w.get(j, 0) + 2)) for j in range(ncol)]
+
+    def write(self, book: _Book, ws, *, freeze: str | None = None, auto_filter: str | None = None,
+              widths: Sequence[float] | None = None) -> None:
+        for j, width in enumerate(widths or self.widths(), 1):
+            ws.column_dimensions[get_column_letter(j)].width = width
+        if freeze:
+            ws.freeze_panes = freeze
+        if auto_filter:
+            ws.auto_filter.ref = auto_filter
+        fonts = {"title": book.title_font, "sub": book.sub_font, "bold": book.bold}
+        for row in self.rows:
+            if not row:
+                ws.append([])
+                continue
+            if row[0][2] == "header":
+                ws.append(book.header_cells(ws, [v for v, _, _ in row]))
+                continue
+            ws.append([book.cell(ws, v, f, font=fonts.get(font)) for v, f, font in row])
+
+
+def _display_len(v: Any, fmt: str | None) -> int:
+    v = _plain(v)
+    if v is None:
+        return 0
+    if isinstance(v, (int, float)):
+        if fmt in (USD, USD_RATE):
+            return len(f"${v:,.2f}")
+        if fmt == SHARE:
+            return 6
+        return len(f"{v:,.2f}") if isinstance(v, float) else len(f"{v:,}")
+    if isinstance(v, (_dt.date, _dt.time)):
+        return 16
+    s = str(v)
+    return max((len(line) for line in s.splitlines()), default=0)
+
+
+def _range(first_row: int, last_row: int, ncols: int) -> str:
+    return f"A{first_row}:{get_column_letter(max(1, ncols))}{max(first_row, last_row)}"
+
+
+# ---------------------------------------------------------------------------
+# sheets
+
+
+def _value_basis(a: Any) -> str:
+    rep = _get(a, "replacement", {}) or {}
+    basis = _get(rep, "value_basis") or _get(_get(a, "method", {}), "value_basis") \
+        or _get(_get(a, "options", {}), "value_basis")
+    if isinstance(basis, Mapping):
+        basis = basis.get("name") or basis.get("basis") or _text(basis)
+    return str(basis) if basis else "annual"
+
+
+def _kv_block(grid: _Grid, d: Mapping[str, Any] | None, *, skip: Iterable[str] = (),
+              order: Sequence[str] = (), default_section: str = "", list_rows: Iterable[str] = ()) -> None:
+    """Rows Item | Value | Unit | Section | Note for the scalar entries of ``d``.
+
+    Keys in ``list_rows`` get one row per element (notes, warnings).
+    Nested dicts are flattened ("parent › child").
+    """
+    if not d:
+        return
+    skip = set(skip)
+    list_rows = set(list_rows)
+    keys = [k for k in order if k in d] + [k for k in d if k not in order]
+    for k in keys:
+        if k in skip:
+            continue
+        v = d[k]
+        label, unit, fmt = _key_info(k)
+        if k in list_rows and isinstance(v, (list, tuple)):
+            for x in v:
+                grid.add([label.rstrip("s") if label.endswith("s") else label, _text(x), "text", default_section, ""])
+            continue
+        if isinstance(v, Mapping):
+            for path, x in _flatten(v, [str(k)]):
+                lab = " › ".join(_path_labels(path))
+                _, u2, f2 = _key_info(path[-1])
+                x = _plain(x)
+                grid.add([lab, x, _unit_text(u2, x), default_section, ""], [None, f2 if isinstance(x, (int, float)) else None])
+            continue
+        x = _plain(v) if not isinstance(v, (list, tuple, set)) else _text(v)
+        grid.add([label, x, _unit_text(unit, x), default_section, ""],
+                 [None, fmt if isinstance(x, (int, float)) else None])
+
+
+def _unit_text(unit: str, value: Any) -> str:
+    if unit:
+        return unit
+    if value is None:
+        return ""
+    if isinstance(value, str) and value in ("Yes", "No"):
+        return "yes/no"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "text"
+
+
+def _path_labels(path: Sequence[str]) -> list[str]:
+    """Labels of a flattened path; the last key loses its unit suffix (the unit has its own column)."""
+    out = [p if p.startswith("[") else _humanize(p) for p in path[:-1]]
+    if path:
+        p = path[-1]
+        out.append(p if p.startswith("[") else _key_info(p)[0])
+    return out
+
+
+def _flatten(obj: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
+    """(path, scalar) pairs of a nested structure of dicts, lists and DataFrames."""
+    if isinstance(obj, pd.DataFrame):
+        obj = obj.to_dict("records")
+    if isinstance(obj, pd.Series):
+        obj = obj.to_dict()
+    if isinstance(obj, Mapping):
+        if not obj:
+            yield path, ""
+        for k, v in obj.items():
+            yield from _flatten(v, path + [str(k)])
+    elif isinstance(obj, (list, tuple, set, frozenset, np.ndarray)):
+        items = list(obj)
+        if not items:
+            yield path, ""
+        elif all(not isinstance(x, (Mapping, list, tuple, set, pd.DataFrame)) for x in items) and \
+                sum(len(_text(x)) for x in items) <= 120:
+            yield path, "; ".join(_text(x) for x in items)
+        else:
+            for i, x in enumerate(items, 1):
+                if isinstance(x, Mapping) or isinstance(x, (list, tuple)):
+                    yield from _flatten(x, path + [f"[{i}]"])
+                else:
+                    yield path, x
+    else:
+        yield path, obj
+
+
+def _summary(book: _Book, a: Any) -> None:
+    ws = book.sheet("Summary")
+    g = _Grid()
+    survey = _get(a, "survey")
+    src = _get(survey, "source", {}) or {}
+    file_name = _get(src, "file") or _get(src, "file_name") or _get(src, "name") or _get(src, "path") or ""
+    sheet = _get(src, "sheet") or _get(src, "sheet_name") or ""
+    where = f"{os.path.basename(str(file_name))}" + (f" (sheet {sheet})" if sheet else "") if file_name else ""
+    rows_read = _get(survey, "rows_read")
+    parts = [f"Tree statement — {_get(a, 'jurisdiction', '') or 'jurisdiction not given'}"]
+    if where:
+        parts.append(where)
+    if rows_read is not None:
+        parts.append(f"{rows_read} rows read")
+    parts.append(f"value basis: {_value_basis(a)}")
+    g.title(" — ".join(parts))
+    hdr = g.header(["Section", "Item", "Value", "Unit", "Note"])
+    for line in _records(_get(a, "lines", [])):
+        v = _plain(line.get("value"))
+        if isinstance(line.get("value"), (list, tuple, Mapping)):
+            v = _text(line.get("value"))
+        unit = str(_get(line, "unit", "") or "") or _unit_text("", v)
+        g.add([_get(line, "section", "") or "—", _get(line, "item", ""), v, unit, _get(line, "note", "")],
+              [None, None, _fmt_for_unit(unit, v)])
+    last_line = g.next_row - 1
+
+    permit = _get(a, "permit", {}) or {}
+    triggers = _records(_get(permit, "triggers", []))
+    g.blank()
+    g.subtitle("Permit triggers that hold" + ("" if triggers else ": none"))
+    if triggers:
+        g.header(["Section", "Trigger", "Trees (tags)", "", ""])
+        for t in triggers:
+            g.add([_get(t, "section", ""), _get(t, "text", ""), _text(_get(t, "tags", []))])
+    exc = _get(permit, "exceptions_applied", [])
+    if exc:
+        g.add(["Exceptions applied", _text(exc)])
+
+    warnings = list(_get(a, "warnings", []) or [])
+    if warnings:
+        g.blank()
+        g.subtitle(f"Warnings ({len(warnings)})")
+        for w in warnings:
+            g.add(["Warning", _text(w)])
+
+    # removed value by species (the chart's data)
+    table = _removed_by_species(_get(a, "trees"))
+    g.blank()
+    basis = _value_basis(a)
+    g.subtitle(f"Value of the trees removed or harmed, by species ($, value basis {basis})"
+               + ("" if len(table) else ": no tree harmed"))
+    chart_rows = None
+    if len(table):
+        h = g.header(["Species", "Trees", "Counted for replacement ($)", "Not counted ($)", "Total ($)"])
+        for r in table.itertuples(index=False):
+            g.add([r.label, int(r.trees), float(r.counted), float(r.not_counted), float(r.total)],
+                  [None, INT, USD, USD, USD])
+        chart_rows = (h, g.next_row - 1)
+
+    widths = g.widths()
+    if len(widths) >= 3:
+        widths[1] = max(widths[1], 30)
+        widths[2] = min(max(widths[2], 14), 40)
+    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last_line, 5), widths=widths)
+
+    if chart_rows:
+        h, last = chart_rows
+        top = min(last, h + 25)  # the 25 largest species
+        ch = BarChart()
+        ch.type = "bar"
+        ch.grouping = "stacked"
+        ch.overlap = 100
+        n = last - h
+        ch.title = "Value of trees removed, by species" + (f" (largest 25 of {n})" if n > 25 else "")
+        ch.y_axis.title = f"$ ({basis})"
+        ch.y_axis.numFmt = "$#,##0"
+        ch.x_axis.title = None
+        data = Reference(ws, min_col=3, max_col=4, min_row=h, max_row=top)
+        cats = Reference(ws, min_col=1, min_row=h + 1, max_row=top)
+        ch.add_data(data, titles_from_data=True)
+        ch.set_categories(cats)
+        ch.x_axis.scaling.orientation = "maxMin"  # largest at the top
+        ch.x_axis.delete = False
+        ch.y_axis.delete = False
+        ch.height = max(7.5, 0.6 * (top - h) + 3)
+        ch.width = 18
+        ch.legend.position = "b"
+        ws.add_chart(ch, f"G{hdr}")
+
+
+def _removed_by_species(trees: Any) -> pd.DataFrame:
+    """Species | trees | counted value | not counted value | total of the harmed trees."""
+    cols = ["label", "trees", "counted", "not_counted", "total"]
+    if not isinstance(trees, pd.DataFrame) or trees.empty:
+        return pd.DataFrame(columns=cols)
+    t = trees
+    if "harmed" in t:
+        sel = t["harmed"].fillna(False).astype(bool)
+    elif "action" in t:
+        sel = t["action"].astype(str).str.strip().str.lower().str.startswith("remov")
+    else:
+        sel = pd.Series(True, index=t.index)
+    t = t[sel.to_numpy()]
+    if t.empty:
+        return pd.DataFrame(columns=cols)
+    vcol = "value_usd" if "value_usd" in t else ("usd_total_annual" if "usd_total_annual" in t else None)
+    value = pd.to_numeric(t[vcol], errors="coerce").fillna(0.0) if vcol else pd.Series(0.0, index=t.index)
+    counted = t["counted"].fillna(False).astype(bool) if "counted" in t else pd.Series(True, index=t.index)
+    name = t["species"].astype(object).where(t["species"].notna(), "") .astype(str).str.strip() \
+        if "species" in t else pd.Series("", index=t.index)
+    if "species_code" in t:
+        key = t["species_code"].astype(object).where(t["species_code"].notna(), "").astype(str)
+    else:
+        key = name.str.lower()
+    df = pd.DataFrame({"key": key.to_numpy(), "name": name.to_numpy(), "value": value.to_numpy(float),
+                       "counted": counted.to_numpy(bool)})
+    df["cv"] = np.where(df["counted"], df["value"], 0.0)
+    df["nv"] = np.where(df["counted"], 0.0, df["value"])
+    out = []
+    for k, grp in df.groupby("key", sort=False):
+        names = grp["name"][grp["name"] != ""]
+        nm = names.mode().iloc[0] if len(names) else ""
+        label = f"{nm} ({k})" if nm and k and nm.lower() != k.lower() else (nm or k or "(unknown)")
+        out.append((label, len(grp), grp["cv"].sum(), grp["nv"].sum(), grp["value"].sum()))
+    res = pd.DataFrame(out, columns=cols).sort_values(["total", "label"], ascending=[False, True], kind="stable")
+    return res.reset_index(drop=True)
+
+
+#: Column order on the Trees sheet; unknown columns (flags...) go after ``notes``.
+_TREE_FIRST = ("source_row", "tag", "species", "species_code", "scientific_name", "common_name", "dbh_in",
+               "action", "condition", "land_use", "notes")
+_TREE_LAST = ("value_row", "stormwater_gal", "electricity_kwh", "natural_gas_therms", "air_quality_lb",
+              "co2_sequestered_lb", "co2_avoided_lb", "co2_stored_lb", "leaf_area_increase_m2", "leaf_area_m2",
+              "crown_area_m2", "usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property",
+              "usd_total_annual", "value_usd", "harmed", "counted", "exclusion", "permit_triggers",
+              "permit_needed", "offence", "penalty_tier", "penalty_base_usd", "penalty_max_usd",
+              "criminal_max_usd", "warnings")
+
+
+def _column_cells(book: _Book, ws, s: pd.Series, fmt: str | None) -> list[Any]:
+    """The cells of one column, converted once per column (fast for 100k rows)."""
+    if pd.api.types.is_bool_dtype(s.dtype):
+        vals = s.astype(object).where(s.notna(), None).tolist()
+        return [None if v is None else ("Yes" if v else "No") for v in vals]
+    if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+        arr = s.astype(object).where(s.notna(), None).tolist()
+        if fmt is None:
+            return [None if v is None else _scalar(v) for v in arr]
+        out = []
+        for v in arr:
+            if v is None:
+                out.append(None)
+                continue
+            v = _scalar(v)
+            if isinstance(v, float) and math.isinf(v):
+                out.append(book.cell(ws, v))
+                continue
+            c = WriteOnlyCell(ws, value=v)
+            c.number_format = fmt
+            out.append(c)
+        return out
+    return [book.cell(ws, v, fmt) for v in s.tolist()]
+
+
+def _table_sheet(book: _Book, title: str, heading: str, frame: pd.DataFrame, first: Sequence[str],
+                 last: Sequence[str], headers: Mapping[str, str] | None = None, freeze_col: str = "A",
+                 empty_note: str = "") -> None:
+    """A sheet holding one table (title row 1, header row 2, frozen, filtered)."""
+    ws = book.sheet(title)
+    frame = frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(_records(frame))
+    cols = [c for c in frame.columns if not str(c).startswith("_")]
+    order = [c for c in first if c in cols]
+    order += [c for c in cols if c not in first and c not in last]
+    order += [c for c in last if c in cols]
+    headers = dict(headers or {})
+    head = [headers.get(c) or _header(c) for c in order]
+    fmts = [_key_info(c)[2] for c in order]
+    n = len(frame)
+
+    # widths from the header and a sample of the rows
+    sample = frame.head(_WIDTH_SAMPLE)
+    widths = []
+    for c, h, f in zip(order, head, fmts):
+        w = min(len(h), 24)
+        for v in sample[c].tolist():
+            w = max(w, _display_len(v, f))
+        widths.append(min(60, max(8, w + 2)))
+    for j, wd in enumerate(widths, 1):
+        ws.column_dimensions[get_column_letter(j)].width = wd
+    ws.freeze_panes = f"{freeze_col}3"
+    ws.auto_filter.ref = _range(2, n + 2, len(order))
+
+    ws.append([book.cell(ws, heading if n or not empty_note else f"{heading} — {empty_note}", font=book.title_font)])
+    ws.append(book.header_cells(ws, head) if head else [book.cell(ws, empty_note or "(no columns)")])
+    chunk = 5000
+    for start in range(0, n, chunk):
+        part = frame.iloc[start:start + chunk]
+        columns = [_column_cells(book, ws, part[c], f) for c, f in zip(order, fmts)]
+        for row in zip(*columns):
+            ws.append(list(row))
+
+
+def _trees(book: _Book, a: Any) -> None:
+    trees = _get(a, "trees")
+    if not isinstance(trees, pd.DataFrame):
+        trees = pd.DataFrame(_records(trees))
+    basis = _value_basis(a)
+    n = len(trees)
+    harmed = int(trees["harmed"].fillna(False).astype(bool).sum()) if "harmed" in trees else None
+    heading = f"Trees — {n} surveyed" + (f", {harmed} removed or harmed" if harmed is not None else "") + \
+        "; benefits per year (i-Tree Streets), value, permit triggers, penalty tier; penalties are maxima (\"up to\")"
+    _table_sheet(book, "Trees", heading, trees, _TREE_FIRST, _TREE_LAST,
+                 headers={"value_usd": f"Value ($, {basis})"},
+                 freeze_col="C" if "tag" in trees and "source_row" in trees else "B",
+                 empty_note="no trees")
+
+
+def _replacement(book: _Book, a: Any) -> None:
+    ws = book.sheet("Replacement plan")
+    rep = _get(a, "replacement", {}) or {}
+    g = _Grid()
+    section = _get(rep, "section", "")
+    basis = _value_basis(a)
+    g.title(f"Replacement plan — {section or 'replacement'} — value basis: {basis}")
+    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
+    if not rep:
+        g.add(["Replacement", "not applicable", "text", "", "no replacement rule was applied"])
+    order = ("required", "percent", "value_basis", "removed_value_usd", "required_value_usd", "trees_needed",
+             "trees_planted", "trees_in_lieu", "planted_value_usd", "unmet_value_usd", "planting_cost_usd",
+             "native_share")
+    share = rep.get("native_share") if isinstance(rep, Mapping) else None
+    _kv_block(g, {k: v for k, v in dict(rep).items() if k != "native_share"} if rep else {},
+              skip=("plan", "stock", "warnings", "notes", "section"), order=order, default_section=section)
+    if share is not None and not _missing(_scalar(share)):
+        sv = float(_scalar(share))
+        if sv <= 1.0:
+            g.add([_KEYS["native_share"][0], sv, "share", section, "§208-22C: natives should be the majority"],
+                  [None, SHARE])
+        else:
+            g.add([_KEYS["native_share"][0], sv, "%", section, "§208-22C: natives should be the majority"],
+                  [None, NUM])
+    last_kv = g.next_row - 1
+
+    plan = _records(_get(rep, "plan", []))
+    g.blank()
+    g.subtitle("Planting plan (the cheapest mix that meets the requirement)" + ("" if plan else ": no trees to plant"))
+    plan_hdr = None
+    if plan:
+        keys = ["species_code", "scientific_name", "dbh_in", "unit_cost_usd", "value_per_tree_usd", "count", "native"]
+        keys += [k for k in plan[0] if k not in keys]
+        plan_hdr = g.header([_header(k) for k in keys] + ["Line cost ($)", "Line value ($)"])
+        for p in plan:
+            cnt = _scalar(p.get("count"))
+            cost = _scalar(p.get("unit_cost_usd"))
+            val = _scalar(p.get("value_per_tree_usd"))
+            lc = cnt * cost if isinstance(cnt, (int, float)) and isinstance(cost, (int, float)) else None
+            lv = cnt * val if isinstance(cnt, (int, float)) and isinstance(val, (int, float)) else None
+            g.add([p.get(k) for k in keys] + [lc, lv], [_key_info(k)[2] for k in keys] + [USD, USD])
+    last_plan = g.next_row - 1
+
+    stock = _records(_get(rep, "stock", []))
+    if stock:
+        g.blank()
+        g.subtitle("Replacement stock offered")
+        keys = list(dict.fromkeys(k for s in stock for k in s))
+        g.header([_header(k) for k in keys])
+        for s in stock:
+            g.add([s.get(k) for k in keys], [_key_info(k)[2] for k in keys])
+    for name in ("warnings", "notes"):
+        items = list(_get(rep, name, []) or [])
+        if items:
+            g.blank()
+            g.subtitle(name.capitalize())
+            for x in items:
+                g.add([name[:-1].capitalize(), _text(x)])
+    widths = g.widths()
+    widths[0] = max(widths[0], 30)
+    if plan_hdr:
+        g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(plan_hdr, last_plan, len(g.rows[plan_hdr - 1])),
+                widths=widths)
+    else:
+        g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last_kv, 5), widths=widths)
+
+
+def _fund(book: _Book, a: Any) -> None:
+    ws = book.sheet("Fund")
+    fund = _get(a, "fund", {}) or {}
+    section = _get(fund, "section", "")
+    g = _Grid()
+    g.title(f"Tree Preservation Fund — payment in lieu of planting{f' ({section})' if section else ''}")
+    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
+    if not fund:
+        g.add(["Payment in lieu", "not applicable", "text", "", "no fund rule was applied"])
+    order = ("basis", "fee_per_tree_usd", "multiplier", "placeholder", "trees_in_lieu", "unmet_value_usd",
+             "fund_in_lieu_usd")
+    _kv_block(g, dict(fund), skip=("notes", "section"), order=order, default_section=section)
+    if fund and fund.get("placeholder"):
+        # flag the fee row itself
+        for row in g.rows:
+            if row and row[0][0] == _KEYS["fee_per_tree_usd"][0]:
+                row[4] = ("PLACEHOLDER: the fee is set by Board resolution in the fee schedule", None, None)
+    last = g.next_row - 1
+    notes = [_text(x) for x in (_get(fund, "notes", []) or [])]
+    if isinstance(_get(fund, "notes"), str):
+        notes = [fund["notes"]]
+    juris = str(_get(a, "jurisdiction", "")).lower()
+    if fund and "croton" in juris and not any("forfeit" in n.lower() for n in notes):
+        notes.append("Forfeited bonds (§208-23C) and penalties (§208-29H) are also paid into the Tree "
+                     "Preservation Fund.")
+    if notes:
+        g.blank()
+        g.subtitle("Notes")
+        for n in notes:
+            g.add(["Note", n])
+    widths = g.widths()
+    widths[0] = max(widths[0], 30)
+    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last, 5), widths=widths)
+
+
+def _penalties(book: _Book, a: Any) -> None:
+    ws = book.sheet("Penalties")
+    pen = _get(a, "penalties", {}) or {}
+    g = _Grid()
+    sections = _get(pen, "sections", [])
+    sec_text = _text(sections) if sections else ""
+    g.title("Penalties — maxima (\"up to\"); the court sets the amount" + (f" ({sec_text})" if sec_text else ""))
+    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
+    if not pen:
+        g.add(["Penalties", "not applicable", "text", "", "no penalty rule was applied"])
+    order = ("civil_penalty_max_usd", "doubled", "doubling_reasons", "continuing_days", "criminal_fine_max_usd")
+    _kv_block(g, dict(pen), skip=("per_tree", "notes"), order=order, default_section=sec_text if len(sec_text) < 40 else "")
+    last_kv = g.next_row - 1
+
+    per_tree = _records(_get(pen, "per_tree", []))
+    pt_hdr = None
+    if per_tree:
+        g.blank()
+        g.subtitle("Per tree (offences only: a harmed tree whose removal needed a permit that was not held)")
+        keys = list(dict.fromkeys(k for r in per_tree for k in r))
+        first = [k for k in _TREE_FIRST if k in keys]
+        keys = first + [k for k in keys if k not in first]
+        pt_hdr = g.header([_header(k) for k in keys])
+        for r in per_tree:
+            g.add([r.get(k) for k in keys], [_key_info(k)[2] for k in keys])
+    last_pt = g.next_row - 1
+
+    wh = _get(a, "wesley_hills")
+    if wh:
+        g.blank()
+        g.subtitle("Wesley Hills Chapter 95")
+        g.header(["Item", "Value", "Unit", "Section", "Note"])
+        _kv_block(g, dict(wh) if isinstance(wh, Mapping) else vars(wh), skip=("notes", "warnings"),
+                  default_section=str(_get(wh, "section", "") or "Chapter 95"))
+        for name in ("notes", "warnings"):
+            for x in (_get(wh, name, []) or []):
+                g.add([name[:-1].capitalize(), _text(x)])
+    notes = _get(pen, "notes", []) or []
+    if isinstance(notes, str):
+        notes = [notes]
+    g.blank()
+    g.subtitle("Notes")
+    g.add(["Note", "Every amount here is a maximum (\"up to\"), not an amount assessed."])
+    if "croton" in str(_get(a, "jurisdiction", "")).lower():
+        g.add(["Note", "Each day of a continuing violation is a separate offence (§208-29)."])
+    for n in notes:
+        g.add(["Note", _text(n)])
+    widths = g.widths()
+    widths[0] = max(widths[0], 30)
+    if pt_hdr:
+        ref = _range(pt_hdr, last_pt, len(g.rows[pt_hdr - 1]))
+    else:
+        ref = _range(hdr, last_kv, 5)
+    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=ref, widths=widths)
+
+
+def _rejected(book: _Book, a: Any) -> None:
+    survey = _get(a, "survey")
+    rej = _get(survey, "rejected")
+    if not isinstance(rej, pd.DataFrame):
+        rej = pd.DataFrame(_records(rej)) if rej is not None else pd.DataFrame()
+    if rej.empty and not len(rej.columns):
+        rej = pd.DataFrame(columns=["source_row", "tag", "species", "dbh", "column", "reason", "suggestions", "raw"])
+    n = len(rej)
+    _table_sheet(book, "Rejected rows",
+                 f"Rejected rows — {n} row{'s' if n != 1 else ''} of the survey could not be used (text exactly as written)",
+                 rej, ("source_row", "tag", "species", "dbh", "column", "reason", "suggestions", "raw"), (),
+                 empty_note="none")
+
+
+def _method(book: _Book, a: Any) -> None:
+    ws = book.sheet("Method & sources")
+    g = _Grid()
+    g.title("Method & sources — value basis, prices, parameters, data sources, sections applied, readings of damaged text")
+    hdr = g.header(["Section", "Item", "Value", "Unit"])
+
+    def emit(section: str, obj: Any) -> None:
+        for path, x in _flatten(obj, []):
+            x = _plain(x)
+            _, unit, fmt = _key_info(path[-1]) if path else ("", "", None)
+            item = " › ".join(_path_labels(path))
+            g.add([section, item, x, _unit_text(unit, x) if path else ("text" if x not in (None, "") else "")],
+                  [None, None, fmt if isinstance(x, (int, float)) else None])
+
+    g.add(["Value basis", "", _value_basis(a), "text"])
+    method = _get(a, "method", {}) or {}
+    for k, v in (method.items() if isinstance(method, Mapping) else vars(method).items()):
+        emit(_humanize(k), v)
+    survey = _get(a, "survey")
+    if survey is not None:
+        emit("Survey source", _get(survey, "source", {}) or {})
+        if _get(survey, "rows_read") is not None:
+            g.add(["Survey source", "Rows read", _plain(_get(survey, "rows_read")), "rows"], [None, None, INT])
+        if _get(survey, "site"):
+            emit("Site", _get(survey, "site"))
+    emit("Jurisdiction", _get(a, "jurisdiction", ""))
+    if _get(a, "options"):
+        emit("Options", _get(a, "options"))
+    for x in _get(a, "assumptions", []) or []:
+        g.add(["Assumptions", "", _text(x), "text"])
+    for x in _get(a, "warnings", []) or []:
+        g.add(["Warnings", "", _text(x), "text"])
+    last = g.next_row - 1
+    widths = g.widths(maximum=80)
+    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last, 4), widths=widths)
+
+
+# ---------------------------------------------------------------------------
+# API
+
+
+def build_workbook(assessment: Any) -> Workbook:
+    """The statement as an unsaved write-only :class:`openpyxl.Workbook` (save it once)."""
+    book = _Book()
+    _summary(book, assessment)
+    _trees(book, assessment)
+    _replacement(book, assessment)
+    _fund(book, assessment)
+    _penalties(book, assessment)
+    _rejected(book, assessment)
+    _method(book, assessment)
+    props = book.wb.properties
+    props.title = f"Tree statement — {_get(assessment, 'jurisdiction', '')}"
+    props.creator = "treecalc"
+    return book.wb
+
+
+def write_statement(assessment: Any, path_or_buffer: Any = None) -> bytes | None:
+    """Write the Excel statement of ``assessment``.
+
+    ``path_or_buffer`` is a file path (str or PathLike) or a binary file-like
+    object; with ``None`` the workbook is returned as bytes instead.
+    """
+    wb = build_workbook(assessment)
+    if path_or_buffer is None:
+        buf = io.BytesIO()
+        wb.save(buf)
+        return buf.getvalue()
+    if isinstance(path_or_buffer, (str, os.PathLike)):
+        wb.save(os.fspath(path_or_buffer))
+    else:
+        buf = io.BytesIO()
+        wb.save(buf)
+        path_or_buffer.write(buf.getvalue())
+    return None
+
+
+def statement_bytes(assessment: Any) -> bytes:
+    """The Excel statement as bytes (for a download button)."""
+    out = write_statement(assessment, None)
+    assert out is not None
+    return out
