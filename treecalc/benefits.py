@@ -223,7 +223,7 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         "dbh_in": dbh,
         "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES)),
     }, index=frame.index)
-    return pd.concat([ids, values], axis=1, copy=False)
+    return pd.concat([ids, values], axis=1)
 
 
 def benefits(species: str, dbh_in: float, land_use: str | None = None,
@@ -252,7 +252,8 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
     code = res.code
     prm = make_params(params, **kw)
     p = prm.resolved()
-    lu_name = str(land_use).strip().lower() if land_use not in (None, "") else p["land_use"]
+    blank = land_use is None or (isinstance(land_use, float) and np.isnan(land_use)) or not str(land_use).strip()
+    lu_name = p["land_use"] if blank else str(land_use).strip().lower()
     if lu_name not in data.LAND_USES:
         raise ValueError(f"unknown land use {land_use!r}; expected one of {', '.join(data.LAND_USES)}")
     pos = _code_index()[code]

@@ -79,6 +79,8 @@ def scientific_forms(name: str) -> list[str]:
     ``"Quercus spp."`` gives ``["quercus sp"]``.
     """
     raw = _ascii(str(name)).replace("×", " x ").strip()
+    if raw.isupper():  # "ACER RUBRUM L." from a field export: read as a name, not authorities
+        raw = raw.capitalize()
     cultivar = None
     m = re.search(r"['\"‘’“”]([^'\"‘’“”]+)['\"‘’“”]?", raw)
     if m:
@@ -166,13 +168,21 @@ def _index() -> _Index:
         return (r.is_genus == "yes", has_cultivar, r.code)
 
     ordered = sorted(cat.itertuples(), key=rank)
+    def is_group(r) -> bool:  # i-Tree type groups such as "BDL OTHER"
+        return r.code.endswith(" OTHER")
+
     for r in ordered:
+        if is_group(r):
+            continue
         forms = scientific_forms(r.scientific_name)
         if r.is_genus == "yes":
             genus[forms[0].split()[0]] = r.code
         elif not re.search(r"['\"‘’]", r.scientific_name):
             members.setdefault(forms[-1].split()[0], []).append(r.code)
     for r in ordered:
+        if is_group(r):
+            put(normalize_common(r.scientific_name), r.code, "common")
+            continue
         forms = scientific_forms(r.scientific_name)
         for f in forms[1:] if re.search(r"['\"‘’]", r.scientific_name) else forms:
             put(f, r.code, "scientific")
