@@ -82,3 +82,19 @@ def test_million_style_input_types():
     frame = pd.DataFrame({"species_code": pd.Categorical(["ACRU", "QURU"]), "dbh_in": np.array([10.0, 20.0])})
     out = treecalc.compute_benefits(frame)
     assert list(out["species_code"].astype(str)) == ["ACRU", "QURU"]
+
+
+def test_replacement_value_and_cumulative_are_reported():
+    r = treecalc.benefits("ACRU", 12)
+    # CTLA: TA = pi x 6^2 = 113.097 sq in; [530 + 66 x (113.097 - 7.065)] = 7,528.13;
+    # x species rating 0.90 x condition good 0.80 = 5,420.26
+    assert r["replacement_value_usd"] == pytest.approx(5420.26, abs=0.01)
+    # 20 years: year t valued at the DBH at the start of year t (growth.dbh_path), no mortality
+    from treecalc.models import growth
+
+    path = growth.dbh_path(["ACRU"], [12.0], 20)[0][:20]
+    expected = sum(treecalc.benefits("ACRU", d)["dollars"]["total_annual"] for d in path)
+    assert r["cumulative_usd"] == pytest.approx(expected)
+    assert r["cumulative_usd"] > 20 * r["dollars"]["total_annual"]  # the tree grows
+    r2 = treecalc.benefits("ACRU", 12, mortality_rate=0.05)
+    assert r2["cumulative_usd"] < r["cumulative_usd"]

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc import data
-from treecalc.models import itree_streets, property_value
+from treecalc.models import appraisal, growth, itree_streets, property_value
 from treecalc.species import UnknownSpecies, resolve_many
 
 DOLLAR_COLUMNS = ("stormwater", "energy", "air_quality", "co2", "property")
@@ -227,7 +227,8 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
 
 
 def benefits(species: str, dbh_in: float, land_use: str | None = None,
-             params: BenefitParams | None = None, **kw: Any) -> dict[str, Any]:
+             params: BenefitParams | None = None, *, condition: str = "good", horizon_years: int = 20,
+             mortality_rate: float = 0.0, **kw: Any) -> dict[str, Any]:
     """Annual benefits of one tree, as a JSON-ready dict.
 
     Keys: ``species_code``, ``scientific_name``, ``common_name``,
@@ -235,8 +236,11 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
     ``stormwater_gal``, ``electricity_kwh``, ``natural_gas_therms``,
     ``air_quality_lb``, ``co2_sequestered_lb``, ``co2_avoided_lb``,
     ``co2_stored_lb``, ``leaf_area_increase_m2``, ``dollars`` (stormwater,
-    energy, air_quality, co2, property, total_annual; USD/yr), ``parameters``
-    and ``source``.
+    energy, air_quality, co2, property, total_annual; USD/yr),
+    ``replacement_value_usd`` (CTLA trunk formula at ``condition``, see
+    :mod:`treecalc.models.appraisal`), ``cumulative_usd`` (benefits over
+    ``horizon_years`` with growth and ``mortality_rate``, see
+    :mod:`treecalc.models.growth`), ``warnings``, ``parameters`` and ``source``.
     """
     from treecalc.species import resolve_one
 
@@ -273,6 +277,15 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
         **{k: float(row[k]) for k in keys},
         "dollars": {**{k: float(row[f"usd_{k}"]) for k in DOLLAR_COLUMNS},
                     "total_annual": float(row["usd_total_annual"])},
+        "replacement_value_usd": float(appraisal.replacement_value(np.array([code], dtype=object),
+                                                                   np.array([dbh]), condition)[0]),
+        "replacement_value_condition": condition,
+        "cumulative_usd": float(growth.cumulative_benefits(
+            np.array([code], dtype=object), np.array([dbh]), horizon_years,
+            lambda c, d: benefit_arrays(_code_positions(c), d, np.repeat(lu, len(d)), p)["usd_total_annual"],
+            mortality_rate=mortality_rate)[0]),
+        "cumulative_years": horizon_years,
+        "cumulative_mortality_rate": mortality_rate,
         "warnings": [res.warning] if res.warning else [],
         "parameters": p,
         "source": data.SOURCE_NAME,

@@ -75,7 +75,8 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
 
     kw = benefit_kwargs(a)
     land_use = kw.pop("land_use")
-    r = benefits(a.species, a.dbh, land_use=land_use, **kw)
+    r = benefits(a.species, a.dbh, land_use=land_use, condition=a.condition, horizon_years=a.years,
+                 mortality_rate=a.mortality, **kw)
     if a.json:
         dump_json(r)
         return 0
@@ -95,6 +96,11 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
         f"{'Leaf area increase':<24}{r['leaf_area_increase_m2']:>14,.2f}  {'m2/yr':<12}{d['property']:>10,.2f}",
         f"{'Total annual benefits':<52}{d['total_annual']:>10,.2f}",
         "",
+        f"Benefits over {r['cumulative_years']} years with growth: ${r['cumulative_usd']:,.2f}"
+        f" (annual mortality {r['cumulative_mortality_rate']:.1%})",
+        f"Replacement value (CTLA trunk formula, condition {r['replacement_value_condition']}): "
+        f"${r['replacement_value_usd']:,.2f}",
+        "",
         f"Property value: home price ${r['parameters']['home_price_usd']:,.0f} (placeholder the Village sets), "
         f"large-tree leaf area {r['parameters']['large_tree_leaf_area_m2']:.1f} m2.",
         f"Source: {r['source']}.",
@@ -109,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("benefits", help="annual benefits of one tree (i-Tree Streets, Northeast)")
     b.add_argument("--species", required=True, help="code, scientific or common name")
     b.add_argument("--dbh", required=True, type=float, help="DBH, inches")
+    b.add_argument("--condition", default="good", help="for the replacement value: excellent, very good, good, "
+                                                       "fair, poor, critical, dead (default good)")
+    b.add_argument("--years", type=int, default=20, help="horizon of the cumulative benefits (default 20)")
+    b.add_argument("--mortality", type=float, default=0.0, help="annual mortality rate, 0-1 (default 0)")
     b.add_argument("--json", action="store_true")
     add_benefit_params(b)
     b.set_defaults(func=_cmd_benefits)
