@@ -1,0 +1,134 @@
+"""``treecalc assess``: the tree law applied to a survey, section by section.
+
+No domain logic here: arguments → :func:`treecalc.assessment.assess` → text, JSON or the
+Excel statement (:func:`treecalc.statement.write_statement`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def _site_pairs(items: list[str]) -> dict[str, Any]:
+    site: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--site {item!r}: expected field=value, e.g. subdividable=false")
+        v: Any = value.strip()
+        try:
+            v = float(v) if any(ch in v for ch in ".eE") else int(v)
+        except ValueError:
+            pass
+        site[key.strip()] = v
+    return site
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from treecalc.cli import add_benefit_params
+
+    p = subparsers.add_parser("assess", help="permits, replacement, fund and penalties for a survey "
+                                             "(Croton-on-Hudson Ch. 208, Wesley Hills Ch. 95)")
+    p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
+    p.add_argument("--jurisdiction", help="croton_on_hudson (default) or wesley_hills")
+    p.add_argument("--site", action="append", default=[], metavar="FIELD=VALUE",
+                   help="a site fact, e.g. subdividable=false, has_residence=true, prior_removals_12mo=2, "
+                        "permit_held=true, village_work=true, lot_area_acres=0.8 (repeatable)")
+    p.add_argument("--violation", action="store_true", default=None,
+                   help="apply the §208-22F violation standard (default: when trees were harmed without a permit)")
+    p.add_argument("--application-pending", action="store_true", default=None,
+                   help="a permit application was pending when trees were harmed (§208-29B(7))")
+    p.add_argument("--clear-cutting", action="store_true", default=None,
+                   help="clear cutting has been determined to have taken place (§208-17, §208-29B(7))")
+    p.add_argument("--days", type=int, default=1, metavar="N", help="days of continuing violation (default 1)")
+    p.add_argument("--value-basis", default="annual", metavar="B",
+                   help="annual (default), cumulative:N (N years with growth) or appraised (CTLA)")
+    p.add_argument("--replacement-percent", type=float, metavar="PCT",
+                   help="the Village Engineer's percentage after a violation (§208-22F; default 120)")
+    p.add_argument("--replacement-species", metavar="NAME", help="replacement species (default ACRU, red maple)")
+    p.add_argument("--replacement-dbh", type=float, metavar="IN", help="replacement DBH, inches (default 2)")
+    p.add_argument("--replacement-cost", metavar="USD", help="unit cost of a replacement tree, supplied and planted")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--plantable", type=int, metavar="N", help="how many replacement trees the site can take")
+    g.add_argument("--plantable-area", type=float, metavar="SQFT",
+                   help="plantable area, sq ft (divided by the §208-6 spacing of each size class)")
+    p.add_argument("--fee-schedule", metavar="F.toml", help="fee schedule for payments in lieu (§208-24C)")
+    p.add_argument("--fee-per-tree", metavar="USD", help="fee per replacement tree not planted (overrides the schedule)")
+    p.add_argument("--out", metavar="report.xlsx", help="write the Excel statement")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_benefit_params(p)
+    p.set_defaults(func=_cmd_assess)
+
+
+def _fmt(v: Any, unit: str) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (int, float)) and unit.startswith("USD"):
+        s = f"{v:,.2f}" if isinstance(v, float) else f"{v:,}"
+        return f"${s}" + ("" if unit == "USD" else unit[3:])
+    if isinstance(v, float):
+        return f"{v:,.2f} {unit}".rstrip()
+    if isinstance(v, int):
+        return f"{v:,} {unit}".rstrip()
+    return f"{v} {unit}".rstrip()
+
+
+def render_text(a: Any) -> str:
+    out: list[str] = []
+    current = None
+    for ln in a.lines:
+        head = ln["section"].split("(")[0] if ln["section"].startswith("§") else ln["section"]
+        if head != current:
+            out.append("")
+            current = head
+        note = f"  [{ln['note']}]" if ln["note"] else ""
+        out.append(f"{ln['section']:<16} {ln['item']}: {_fmt(ln['value'], ln['unit'])}{note}")
+    rep = a.replacement
+    for n in rep.get("notes") or []:
+        out.append(f"note: {n}")
+    for n in (a.fund.get("notes") or []) + (a.penalties.get("notes") or []):
+        out.append(f"note: {n}")
+    out.append("")
+    out.append(f"Value basis: {a.options['value_basis_label']}")
+    if a.assumptions:
+        out.append("Assumptions (site facts not given; the conservative reading):")
+        out.extend(f"  - {s}" for s in a.assumptions)
+    if a.warnings:
+        out.extend(f"warning: {w}" for w in a.warnings)
+    return "\n".join(out).lstrip("\n")
+
+
+def _cmd_assess(a: argparse.Namespace) -> int:
+    from treecalc.assessment import assess
+    from treecalc.cli import benefit_kwargs, dump_json
+
+    kw = benefit_kwargs(a)
+    land_use = kw.pop("land_use")
+    if land_use:
+        kw["land_use"] = land_use
+    if a.days < 1:
+        raise ValueError("--days must be 1 or more")
+    path = a.file
+    if path is None:
+        from treecalc import data
+
+        path = data.SAMPLE_SURVEY
+    result = assess(
+        path, jurisdiction=a.jurisdiction, site=_site_pairs(a.site), violation=a.violation,
+        application_pending=a.application_pending, clear_cutting=a.clear_cutting, continuing_days=a.days,
+        value_basis=a.value_basis, replacement_percent=a.replacement_percent,
+        replacement_species=a.replacement_species, replacement_dbh_in=a.replacement_dbh,
+        replacement_cost_usd=a.replacement_cost, plantable=a.plantable, plantable_area_sqft=a.plantable_area,
+        fee_schedule=a.fee_schedule, fee_per_tree_usd=a.fee_per_tree, **kw)
+    if a.out:
+        from treecalc.statement import write_statement  # written by the statement engineer
+
+        write_statement(result, a.out)
+    if a.json:
+        dump_json(result.to_json())
+    else:
+        print(render_text(result))
+        if a.out:
+            print(f"\nstatement written to {a.out}")
+    return 0
