@@ -1,0 +1,165 @@
+"""Site facts: the "Site" sheet (field, value) and ``--site field=value`` overrides.
+
+A fact that is not given is never silently taken as false: it is listed in
+``site_assumptions`` with the value a conservative reading assumes, the one
+that never lowers an obligation (Croton-on-Hudson Chapter 208, Wesley Hills
+Chapter 95).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from treecalc.ingest.errors import SurveyError
+from treecalc.ingest.values import parse_bool
+
+#: Site fields and their types.
+SITE_FIELDS: dict[str, str] = {
+    "jurisdiction": "str",
+    "lot_area_acres": "float",
+    "subdividable": "bool",
+    "has_residence": "bool",
+    "one_family_co_issued": "bool",
+    "site_plan_required": "bool",
+    "prior_removals_12mo": "int",
+    "application_pending": "bool",
+    "prior_violation_within_year": "bool",
+    "village_work": "bool",
+}
+
+JURISDICTIONS = ("croton-on-hudson", "wesley-hills")
+
+#: For a fact not given: (assumed value, why that value is the conservative one).
+#: ``None`` means no value can be assumed: the law engine must take the stricter branch or ask.
+SITE_ASSUMED: dict[str, tuple[object, str]] = {
+    "jurisdiction": (None, "no jurisdiction assumed; give croton-on-hudson or wesley-hills"),
+    "lot_area_acres": (None, "rules that depend on lot area take their stricter branch "
+                             "(e.g. Wesley Hills §95-3A(1)(d) applies as if the lot were 1.5 acres or more)"),
+    "subdividable": (True, "a lot that could be subdivided needs a permit for more removals (Croton §208-19A(2))"),
+    "has_residence": (False, "a parcel without a residential structure needs a permit (Croton §208-19A(2))"),
+    "one_family_co_issued": (False, "no certificate of occupancy for a one-family residence: lot-line trees "
+                                    "are regulated (Wesley Hills §95-3A(1)(e))"),
+    "site_plan_required": (True, "property that would require site plan approval needs a permit "
+                                 "(Croton §208-19A(2))"),
+    "prior_removals_12mo": (3, "taken as 3, so that any further removal exceeds the three-trees-in-12-months "
+                               "threshold (Croton §208-18A, §208-19A(1))"),
+    "application_pending": (True, "removal while an application is pending is penalised more heavily "
+                                  "(Croton §208-29B)"),
+    "prior_violation_within_year": (True, "after a violation replacement is 120% of environmental value "
+                                          "(Croton §208-22F)"),
+    "village_work": (False, "work by the Village itself is not assumed"),
+}
+
+_SITE_SYNONYMS = {
+    "jurisdiction": ["jurisdiction", "village", "municipality", "town", "municipal jurisdiction"],
+    "lot_area_acres": ["lot_area_acres", "lot area", "lot area acres", "lot size", "lot size acres", "acres",
+                       "lot area ac", "area acres", "parcel area"],
+    "subdividable": ["subdividable", "can be subdivided", "capable of subdivision", "subdivisible"],
+    "has_residence": ["has_residence", "residence", "has residence", "residential structure", "house on lot"],
+    "one_family_co_issued": ["one_family_co_issued", "co issued", "certificate of occupancy",
+                             "one family co issued", "one family co"],
+    "site_plan_required": ["site_plan_required", "site plan", "site plan required", "requires site plan"],
+    "prior_removals_12mo": ["prior_removals_12mo", "prior removals", "prior removals 12mo",
+                            "removals last 12 months", "trees removed last 12 months", "prior removals 12 months"],
+    "application_pending": ["application_pending", "application pending", "pending application"],
+    "prior_violation_within_year": ["prior_violation_within_year", "prior violation", "violation within year",
+                                    "prior violation within year", "previous violation"],
+    "village_work": ["village_work", "village work", "work by village", "municipal work"],
+}
+
+
+def _k(t: object) -> str:
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", str(t).lower()).split())
+
+
+_SITE_LOOKUP = {_k(s): f for f, ss in _SITE_SYNONYMS.items() for s in ss}
+
+
+def site_field(name: object) -> str | None:
+    return _SITE_LOOKUP.get(_k(name))
+
+
+def coerce(field: str, value: object) -> object:
+    """The typed value of a site fact; raises ValueError with a clear message."""
+    kind = SITE_FIELDS[field]
+    if kind == "str":
+        k = _k(value).replace(" ", "-")
+        k = re.sub(r"^(the-)?(village|town)-of-", "", k)
+        k = k.removesuffix("-ny").removesuffix("-new-york")
+        for j in JURISDICTIONS:
+            if k == j or k.replace("-", "") == j.replace("-", ""):
+                return j
+        raise ValueError(f"site {field}: {value!r} is not one of {', '.join(JURISDICTIONS)}")
+    if kind == "bool":
+        b = parse_bool(value) if str(value).strip() else None
+        if b is None:
+            raise ValueError(f"site {field}: {value!r} is not yes/no")
+        return b
+    if isinstance(value, bool):
+        raise ValueError(f"site {field}: {value!r} is not a number")
+    try:
+        x = float(str(value).strip().replace(",", ".")) if not isinstance(value, (int, float)) else float(value)
+    except ValueError:
+        raise ValueError(f"site {field}: {value!r} is not a number") from None
+    if math.isnan(x) or x < 0:
+        raise ValueError(f"site {field}: {value!r} must be zero or more")
+    if kind == "int":
+        if not x.is_integer():
+            raise ValueError(f"site {field}: {value!r} is not a whole number")
+        return int(x)
+    return x
+
+
+def read_site_rows(rows: list[list]) -> tuple[dict, list[str]]:
+    """Facts from a Site sheet's rows (field in the first non-blank cell, value in the next)."""
+    site: dict = {}
+    warnings: list[str] = []
+    for i, row in enumerate(rows):
+        cells = [c for c in row if c is not None and str(c).strip() != ""]
+        if not cells:
+            continue
+        name = cells[0]
+        if _k(name) in ("field", "fact", "name", "item", "site field", "parameter"):
+            continue  # the header row
+        f = site_field(name)
+        if f is None:
+            warnings.append(f"Site sheet row {i + 1}: unknown field {str(name)!r} ignored "
+                            f"(fields: {', '.join(SITE_FIELDS)})")
+            continue
+        if len(cells) < 2:
+            continue  # given without a value: not given
+        try:
+            site[f] = coerce(f, cells[1])
+        except ValueError as e:
+            warnings.append(f"Site sheet row {i + 1}: {e}; treated as not given")
+    return site, warnings
+
+
+def apply_overrides(site: dict, overrides: dict | None) -> dict:
+    out = dict(site)
+    for k, v in (overrides or {}).items():
+        f = site_field(k) if k not in SITE_FIELDS else k
+        if f is None:
+            raise SurveyError(f"site: unknown field {k!r}; fields are {', '.join(SITE_FIELDS)}")
+        if v is None:
+            out.pop(f, None)
+            continue
+        try:
+            out[f] = coerce(f, v)
+        except ValueError as e:
+            raise SurveyError(str(e)) from None
+    return out
+
+
+def assumptions(site: dict) -> tuple[list[str], dict]:
+    notes: list[str] = []
+    assumed: dict = {}
+    for f in SITE_FIELDS:
+        if f in site:
+            continue
+        value, why = SITE_ASSUMED[f]
+        assumed[f] = value
+        shown = "no value" if value is None else ("yes" if value is True else "no" if value is False else value)
+        notes.append(f"{f} not given: assumed {shown} ({why})")
+    return notes, assumed

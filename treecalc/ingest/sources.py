@@ -1,0 +1,460 @@
+"""Opening a survey file safely and reading its cells.
+
+Workbooks (xlsx, xlsm, xlsb, xls, ods) are read with python-calamine, which
+never evaluates formulas and returns the values Excel cached. Before calamine
+sees a zip-based workbook, the container is checked without decompressing it
+whole: the file size, the number of members, the total uncompressed size and
+each member's compression ratio (zip bombs), every XML part's prolog through
+defusedxml with DTDs and entities forbidden (billion laughs, external
+entities), and each worksheet's declared ``<dimension>``. Bytes that do not
+match the extension are refused with what the file looks like.
+
+Text files (csv, tsv, txt) are decoded as UTF-8 (with or without BOM),
+UTF-16 (with BOM) or Windows-1252, falling back to Latin-1; the delimiter is
+the one of ``,`` ``;`` tab ``|`` that splits the most lines into the same
+number of fields.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import zipfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import defusedxml
+import defusedxml.ElementTree as DET
+
+from treecalc.ingest.errors import SurveyError
+
+#: Refuse a zip container whose members add up to more than this, uncompressed.
+MAX_UNCOMPRESSED = 1_000_000_000
+#: Refuse a member (over 1 MB uncompressed) compressed more than this ratio.
+MAX_RATIO = 200
+MAX_MEMBERS = 10_000
+#: Refuse a worksheet declaring more rows or columns than these.
+MAX_ROWS = 2_000_000
+MAX_COLS = 1_000
+
+EXTENSIONS = {
+    ".xlsx": "xlsx", ".xlsm": "xlsx", ".xltx": "xlsx", ".xltm": "xlsx", ".xlsb": "xlsb", ".xls": "xls",
+    ".ods": "ods", ".csv": "text", ".tsv": "text", ".txt": "text", ".tab": "text",
+}
+LOOKS = {
+    "xlsx": "an xlsx workbook", "xlsb": "an xlsb (binary) workbook", "xls": "an xls (Excel 97-2003) workbook",
+    "ods": "an OpenDocument spreadsheet", "text": "a text (CSV) file", "pdf": "a PDF document",
+    "html": "an HTML page", "xml": "an XML file (perhaps an Excel 2003 XML spreadsheet)",
+    "docx": "a Word document", "pptx": "a PowerPoint document", "zip": "a zip archive", "image": "an image",
+    "ole": "an OLE2 compound file (an older Office document)", "binary": "binary data", "empty": "an empty file",
+}
+
+
+def _describe_ext(ext: str) -> str:
+    kind = EXTENSIONS.get(ext)
+    return {"text": f"a {ext.lstrip('.').upper()} text file"}.get(kind, f"an {ext.lstrip('.')} workbook")
+
+
+def sniff(data: bytes) -> str:
+    """What the bytes look like: a key of :data:`LOOKS`."""
+    if not data:
+        return "empty"
+    head = data[:8]
+    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                names = set(zf.namelist())
+                if "xl/workbook.xml" in names:
+                    return "xlsx"
+                if "xl/workbook.bin" in names:
+                    return "xlsb"
+                if "mimetype" in names and b"opendocument.spreadsheet" in zf.read("mimetype")[:200]:
+                    return "ods"
+                if any(n.startswith("word/") for n in names):
+                    return "docx"
+                if any(n.startswith("ppt/") for n in names):
+                    return "pptx"
+        except (zipfile.BadZipFile, OSError, ValueError):
+            return "binary"
+        return "zip"
+    if head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+        return "xls"
+    if head.startswith(b"%PDF"):
+        return "pdf"
+    if head.startswith(b"\x89PNG") or head.startswith(b"\xff\xd8\xff") or head[:4] in (b"GIF8", b"II*\x00", b"MM\x00*"):
+        return "image"
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "text"
+    probe = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if probe.startswith(b"<"):
+        if b"<html" in probe or b"<!doctype html" in probe or b"<table" in probe:
+            return "html"
+        return "xml"
+    if b"\x00" in data[:8192]:
+        return "binary"
+    return "text"
+
+
+def read_bytes(path_or_buffer, filename: str | None, max_bytes: int) -> tuple[bytes, str]:
+    """The file's bytes and its name, refusing more than ``max_bytes``
+    (checked on the file system, or after reading at most max_bytes + 1)."""
+    limit_mb = f"{max_bytes / 1e6:g} MB"
+    if isinstance(path_or_buffer, (str, os.PathLike)):
+        p = Path(path_or_buffer)
+        name = filename or p.name
+        try:
+            size = p.stat().st_size
+        except FileNotFoundError:
+            raise SurveyError(f"{p}: no such file") from None
+        except OSError as e:
+            raise SurveyError(f"{p}: cannot open ({e.strerror or e})") from None
+        if p.is_dir():
+            raise SurveyError(f"{p} is a folder, not a survey file")
+        if size > max_bytes:
+            raise SurveyError(f"{name} is {size / 1e6:.1f} MB, over the {limit_mb} limit; "
+                              "split the survey or raise the limit (max_bytes)")
+        with open(p, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    elif isinstance(path_or_buffer, (bytes, bytearray, memoryview)):
+        data = bytes(path_or_buffer)
+        name = filename or "survey"
+    elif hasattr(path_or_buffer, "read"):
+        name = filename or Path(str(getattr(path_or_buffer, "name", "") or "survey")).name
+        data = path_or_buffer.read(max_bytes + 1)
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+    else:
+        raise SurveyError(f"cannot read a survey from {type(path_or_buffer).__name__}; give a path or a file object")
+    if len(data) > max_bytes:
+        raise SurveyError(f"{name} is over the {limit_mb} limit; split the survey or raise the limit (max_bytes)")
+    return data, name
+
+
+# ----------------------------------------------------------------- zip checks
+
+def _forbidden(e: Exception) -> bool:
+    return isinstance(e, (defusedxml.DTDForbidden, defusedxml.EntitiesForbidden,
+                          defusedxml.ExternalReferenceForbidden, defusedxml.NotSupportedError))
+
+
+def _iter_start(zf: zipfile.ZipFile, member: str, name: str):
+    """Start events of one XML part, parsed by defusedxml (no DTD, no entities)."""
+    try:
+        with zf.open(member) as fh:
+            for ev, el in DET.iterparse(fh, events=("start",), forbid_dtd=True):
+                yield el
+    except DET.ParseError as e:
+        raise SurveyError(f"{name} is damaged: part {member!r} is not well-formed XML ({e})") from None
+    except Exception as e:  # noqa: BLE001 - defusedxml's refusals and zip errors
+        if _forbidden(e):
+            raise SurveyError(
+                f"{name} refused: part {member!r} declares a DTD or XML entities "
+                f"(a billion-laughs or external-entity attack); spreadsheets never need them") from None
+        if isinstance(e, (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, RuntimeError)):
+            raise SurveyError(f"{name} is damaged: cannot read part {member!r} ({e})") from None
+        raise
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+_REF = re.compile(r"^\$?([A-Z]{1,3})\$?(\d+)$")
+
+
+def col_index(letters: str) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + (ord(ch) - 64)
+    return n - 1
+
+
+def parse_ref(ref: str) -> tuple[int, int] | None:
+    m = _REF.match(ref.strip().upper())
+    if not m:
+        return None
+    return int(m.group(2)) - 1, col_index(m.group(1))
+
+
+def check_zip(data: bytes, name: str) -> zipfile.ZipFile:
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError) as e:
+        raise SurveyError(f"{name} is damaged: not a readable zip container ({e})") from None
+    infos = zf.infolist()
+    if len(infos) > MAX_MEMBERS:
+        raise SurveyError(f"{name} refused: {len(infos)} parts in the workbook (limit {MAX_MEMBERS})")
+    total = sum(i.file_size for i in infos)
+    if total > MAX_UNCOMPRESSED:
+        raise SurveyError(f"{name} refused: it would expand to {total / 1e6:,.0f} MB "
+                          f"(limit {MAX_UNCOMPRESSED / 1e6:,.0f} MB); this looks like a zip bomb")
+    for i in infos:
+        if i.file_size > 1_000_000 and i.file_size > MAX_RATIO * max(i.compress_size, 1):
+            raise SurveyError(f"{name} refused: part {i.filename!r} expands {i.file_size / max(i.compress_size, 1):,.0f}"
+                              f" times ({i.compress_size:,} → {i.file_size:,} bytes; limit {MAX_RATIO}×); "
+                              "this looks like a zip bomb")
+    for i in infos:
+        if i.filename.lower().endswith((".xml", ".rels", ".vml")) and not i.is_dir():
+            for _ in _iter_start(zf, i.filename, name):
+                break  # the prolog (where a DTD would be) has been parsed
+    return zf
+
+
+def xlsx_sheet_parts(zf: zipfile.ZipFile, name: str) -> dict[str, str]:
+    """Sheet name → part path (``xl/worksheets/sheet1.xml``), from workbook.xml and its rels."""
+    rels: dict[str, str] = {}
+    try:
+        rel_member = "xl/_rels/workbook.xml.rels"
+        if rel_member in zf.namelist():
+            for el in _iter_all(zf, rel_member, name):
+                if _local(el.tag) == "Relationship":
+                    tgt = el.get("Target", "")
+                    path = tgt.lstrip("/") if tgt.startswith("/") else str(PurePosixPath("xl") / tgt)
+                    rels[el.get("Id", "")] = os.path.normpath(path).replace(os.sep, "/")
+        out: dict[str, str] = {}
+        for el in _iter_all(zf, "xl/workbook.xml", name):
+            if _local(el.tag) == "sheet":
+                rid = next((v for k, v in el.attrib.items() if _local(k) == "id"), None)
+                if rid in rels:
+                    out[el.get("name", "")] = rels[rid]
+        return out
+    except KeyError:
+        return {}
+
+
+def _iter_all(zf, member, name):
+    try:
+        with zf.open(member) as fh:
+            for _, el in DET.iterparse(fh, events=("end",), forbid_dtd=True):
+                yield el
+    except DET.ParseError as e:
+        raise SurveyError(f"{name} is damaged: part {member!r} is not well-formed XML ({e})") from None
+
+
+def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str) -> None:
+    names = set(zf.namelist())
+    for sheet, part in parts.items():
+        if part not in names:
+            continue
+        for el in _iter_start(zf, part, name):
+            tag = _local(el.tag)
+            if tag == "dimension":
+                ref = el.get("ref", "")
+                last = ref.split(":")[-1]
+                rc = parse_ref(last)
+                if rc and (rc[0] + 1 > MAX_ROWS or rc[1] + 1 > MAX_COLS):
+                    raise SurveyError(
+                        f"{name} refused: sheet {sheet!r} declares {rc[0] + 1:,} rows × {rc[1] + 1:,} columns "
+                        f"({ref}); limits are {MAX_ROWS:,} rows and {MAX_COLS:,} columns")
+                break
+            if tag == "sheetData":
+                break
+
+
+_FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
+
+
+def formula_cells_without_value(zf: zipfile.ZipFile, part: str, name: str) -> dict[tuple[int, int], str]:
+    """{(row0, col0): formula} of cells holding a formula but no cached value.
+
+    A cheap byte scan first: a sheet without any ``<f>`` element (the usual
+    case, and every 100,000-row export) is not parsed at all.
+    """
+    try:
+        fh = zf.open(part)
+    except KeyError:
+        return {}
+    with fh:
+        tail = b""
+        found = False
+        while chunk := fh.read(1 << 20):
+            if _FORMULA.search(tail + chunk):
+                found = True
+                break
+            tail = chunk[-32:]
+    if not found:
+        return {}
+    out: dict[tuple[int, int], str] = {}
+    row = -1
+    col = -1
+    cell_ref = None
+    formula = None
+    value = None
+    with zf.open(part) as fh:
+        for ev, el in DET.iterparse(fh, events=("start", "end"), forbid_dtd=True):
+            tag = _local(el.tag)
+            if ev == "start":
+                if tag == "row":
+                    r = el.get("r")
+                    row = int(r) - 1 if r and r.isdigit() else row + 1
+                    col = -1
+                elif tag == "c":
+                    rc = parse_ref(el.get("r", "")) if el.get("r") else None
+                    if rc:
+                        row, col = rc
+                    else:
+                        col += 1
+                    cell_ref = (row, col)
+                    formula, value = None, None
+                continue
+            if tag == "f":
+                formula = el.text or ""
+                if not formula and el.get("t") == "shared":
+                    formula = "(shared formula)"
+            elif tag == "v":
+                value = el.text
+            elif tag == "c":
+                if formula is not None and (value is None or value == ""):
+                    out[cell_ref] = formula
+                el.clear()
+            elif tag == "row":
+                el.clear()
+    return out
+
+
+# ----------------------------------------------------------------- workbook
+
+@dataclass
+class Source:
+    """An opened survey file: sheet names and a way to read each sheet's cells."""
+
+    name: str
+    format: str  # xlsx | xlsm | xlsb | xls | ods | csv | tsv | txt
+    sheet_names: list[str]
+    _book: object = None
+    _zip: zipfile.ZipFile | None = None
+    _parts: dict[str, str] = field(default_factory=dict)
+    _text_rows: list[list[str]] | None = None
+    encoding: str | None = None
+    delimiter: str | None = None
+    decimal_comma: bool = False
+    _sheets: dict = field(default_factory=dict)
+
+    def _sheet(self, sheet: str):
+        if sheet not in self._sheets:
+            self._sheets[sheet] = self._book.get_sheet_by_name(sheet)
+        return self._sheets[sheet]
+
+    def rows(self, sheet: str, nrows: int | None = None) -> list[list]:
+        """Cells of a sheet from A1 (row index 0 is spreadsheet row 1)."""
+        if self._text_rows is not None:
+            return self._text_rows if nrows is None else self._text_rows[:nrows]
+        try:
+            sh = self._sheet(sheet)
+            return sh.to_python(skip_empty_area=False, nrows=nrows)
+        except Exception as e:  # noqa: BLE001 - calamine raises its own error types
+            raise SurveyError(f"{self.name}: cannot read sheet {sheet!r} ({type(e).__name__}: {e})") from None
+
+    def merged(self, sheet: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        if self._book is None:
+            return []
+        try:
+            return list(self._sheet(sheet).merged_cell_ranges or [])
+        except Exception:  # noqa: BLE001 - not supported for every format
+            return []
+
+    def formula_cells(self, sheet: str) -> dict[tuple[int, int], str]:
+        if self._zip is None or sheet not in self._parts:
+            return {}
+        return formula_cells_without_value(self._zip, self._parts[sheet], self.name)
+
+
+def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int = 50_000_000) -> Source:
+    data, name = read_bytes(path_or_buffer, filename, max_bytes)
+    ext = Path(name).suffix.lower()
+    kind = sniff(data)
+    expected = EXTENSIONS.get(ext)
+    if kind == "empty":
+        raise SurveyError(f"{name} is empty")
+    if expected is not None and kind != expected:
+        hint = ""
+        if kind in ("xlsx", "xls", "ods", "xlsb", "text"):
+            good = {"xlsx": ".xlsx", "xls": ".xls", "ods": ".ods", "xlsb": ".xlsb", "text": ".csv"}[kind]
+            hint = f"; rename it to {Path(name).stem}{good} if that is what it is"
+        elif kind == "html":
+            hint = "; open it in a spreadsheet program and save it as .xlsx"
+        raise SurveyError(f"{name} is not {_describe_ext(ext)} (looks like {LOOKS.get(kind, kind)}){hint}")
+    if expected is None and kind not in ("xlsx", "xlsb", "xls", "ods", "text"):
+        raise SurveyError(f"{name}: unsupported file (looks like {LOOKS.get(kind, kind)}); "
+                          "give an xlsx, xlsm, xls, ods, csv, tsv or txt survey")
+    if kind == "text":
+        fmt = ext.lstrip(".") if expected == "text" else "csv"
+        return _open_text(data, name, fmt)
+    fmt = ext.lstrip(".") if expected else kind
+    fmt = {"xltx": "xlsx", "xltm": "xlsm"}.get(fmt, fmt)
+    zf = None
+    parts: dict[str, str] = {}
+    if kind in ("xlsx", "xlsb", "ods"):
+        zf = check_zip(data, name)
+        if kind == "xlsx":
+            parts = xlsx_sheet_parts(zf, name)
+            check_dimensions(zf, parts, name)
+    from python_calamine import CalamineWorkbook
+
+    try:
+        book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+        names = list(book.sheet_names)
+    except Exception as e:  # noqa: BLE001
+        what = type(e).__name__
+        if "Password" in what or "password" in str(e).lower() or "encrypt" in str(e).lower():
+            raise SurveyError(f"{name} is password-protected; save an unprotected copy") from None
+        raise SurveyError(f"{name} cannot be read as {LOOKS[kind]} ({what}: {e})") from None
+    return Source(name, fmt, names, _book=book, _zip=zf, _parts=parts)
+
+
+# ----------------------------------------------------------------- text
+
+def decode_text(data: bytes) -> tuple[str, str]:
+    if data.startswith(b"\xff\xfe") or data.startswith(b"\xfe\xff"):
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8-sig"), ("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"
+
+
+def sniff_delimiter(text: str) -> str:
+    lines = [ln for ln in text.splitlines()[:60] if ln.strip()]
+    best, best_score = ",", -1.0
+    for d in ("\t", ";", ",", "|"):
+        counts = [len(r) for r in csv.reader(lines, delimiter=d)]
+        multi = [c for c in counts if c > 1]
+        if not multi:
+            continue
+        mode, n = Counter(multi).most_common(1)[0]
+        score = n + 0.01 * mode
+        if score > best_score:
+            best, best_score = d, score
+    return best
+
+
+_DEC_COMMA_CELL = re.compile(r"^\s*-?\d+,\d+\s*$")
+_DEC_POINT_CELL = re.compile(r"^\s*-?\d+\.\d+\s*$")
+
+
+def _open_text(data: bytes, name: str, fmt: str) -> Source:
+    text, enc = decode_text(data)
+    delim = "\t" if fmt == "tsv" else sniff_delimiter(text)
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim))
+    # decimal comma: a semicolon or tab file whose numbers use commas and never points
+    dec = False
+    if delim == ";":
+        dec = True
+    elif delim in ("\t", "|"):
+        sample = [c for r in rows[:2000] for c in r]
+        commas = sum(1 for c in sample if _DEC_COMMA_CELL.match(c))
+        points = sum(1 for c in sample if _DEC_POINT_CELL.match(c))
+        dec = commas > 0 and points == 0
+    src = Source(name, fmt, [Path(name).stem or "survey"], _text_rows=rows, encoding=enc, delimiter=delim,
+                 decimal_comma=dec)
+    return src

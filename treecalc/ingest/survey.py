@@ -1,0 +1,828 @@
+"""Read a tree survey spreadsheet into accepted trees and rejected rows.
+
+Every data row below the header is either a tree or a rejected row with a
+reason naming its row and column (``rows_read == len(trees) + len(rejected)``
+is checked on every read). Blank rows are skipped and counted in a warning.
+
+Conventions (documented choices):
+
+* **Flags** (street tree, wetland, ...). A present column reads Y/N, Yes/No,
+  X/blank, TRUE/FALSE, 1/0, ✓: a blank cell is False (the X/blank
+  convention). A column that is absent is False for every tree and the flag
+  is listed in ``site_assumptions`` as not surveyed. Text that is not a
+  boolean keeps the row with a warning and the conservative value: True for
+  flags that raise an obligation, False for the three that exempt
+  (``hazardous``, ``dead_or_diseased``, ``good_forestry``).
+* **Action**. Blank is ``retain`` (said once in ``warnings``); text not
+  recognised is taken as ``remove`` (the reading that keeps every obligation)
+  with a warning on the row.
+* **Condition / land use** not recognised: ``''`` with a warning on the row.
+* **DBH** is in inches unless a user option (``dbh_unit``, a ``dbh_cm`` /
+  ``dbh_mm`` column map), a unit column, or the header ("DBH (cm)") says
+  otherwise, in that order; a unit written in a cell ("30 cm") wins for that
+  cell. Several stems combine as sqrt(sum of squares)
+  (:func:`treecalc.ingest.values.combine_stems`).
+* **Tags**. A blank tag becomes ``row-N`` with a warning; a tag already used
+  on an earlier row rejects the later row (tags compare case-insensitively).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from treecalc.ingest import columns as C
+from treecalc.ingest import site as S
+from treecalc.ingest import values as V
+from treecalc.ingest.errors import IngestInvariantError, SurveyError
+from treecalc.ingest.sources import Source, open_source
+from treecalc.species import resolve_many
+
+REJECTION_KINDS = (
+    "totals row", "formula without cached value", "duplicate tag", "missing species", "missing DBH",
+    "DBH not a number", "DBH not positive", "DBH above 250 in", "unresolved species",
+)
+MAX_DBH_IN = 250.0
+WARN_DBH_IN = 100.0
+HEADER_SCAN_ROWS = 30
+
+TREE_COLUMNS = (
+    "source_row", "tag", "species", "species_code", "species_method", "species_score", "dbh_in", "stems",
+    "action", "condition", "land_use", "notes", *C.FLAG_FIELDS, "distance_to_residence_ft", "warnings",
+)
+REJECTED_COLUMNS = ("source_row", "tag", "species", "dbh", "column", "reason", "kind", "suggestions", "raw")
+
+_TOTALS = re.compile(r"^\s*(grand\s+|sub[\s-]?)?(totals?|sum|subtotal|count|average|avg|mean)\b", re.I)
+_TREE_SHEET = re.compile(r"tree|survey|inventory|data|species", re.I)
+_SITE_SHEET = {"site", "site info", "site facts", "site data", "site information", "property", "lot"}
+
+
+@dataclass
+class Survey:
+    """A survey read: accepted ``trees``, ``rejected`` rows, ``site`` facts."""
+
+    trees: pd.DataFrame
+    rejected: pd.DataFrame
+    site: dict
+    site_assumptions: list[str]
+    warnings: list[str]
+    rows_read: int
+    source: dict
+    #: Conservative values assumed for the site facts not given (None: no value can be assumed).
+    site_assumed: dict = field(default_factory=dict)
+
+    def check(self) -> None:
+        if self.rows_read != len(self.trees) + len(self.rejected):
+            raise IngestInvariantError(
+                f"internal error: {self.rows_read} rows read but {len(self.trees)} trees + "
+                f"{len(self.rejected)} rejected")
+
+    def summary(self, max_items: int = 500) -> dict[str, Any]:
+        """Counts, rejection reasons, unresolved names and warnings (``treecalc survey --json``)."""
+        rej = self.rejected
+        reasons = Counter(rej["kind"]) if len(rej) else Counter()
+        unresolved = rej[rej["kind"] == "unresolved species"] if len(rej) else rej
+        names = list(dict.fromkeys(unresolved["species"])) if len(unresolved) else []
+        sugg = {n: [s for s in unresolved.loc[unresolved["species"] == n, "suggestions"].iloc[0].split("; ") if s]
+                for n in names}
+        row_warnings = []
+        if len(self.trees):
+            w = self.trees.loc[self.trees["warnings"] != "", ["source_row", "tag", "warnings"]]
+            row_warnings = [f"row {r} (tag {t}): {m}" for r, t, m in w.itertuples(index=False)]
+        all_warnings = list(self.warnings) + row_warnings
+        rejected_rows = [
+            {"source_row": int(r.source_row), "tag": r.tag, "species": r.species, "dbh": r.dbh, "column": r.column,
+             "kind": r.kind, "reason": r.reason, "suggestions": r.suggestions}
+            for r in rej.head(max_items).itertuples(index=False)
+        ]
+        t = self.trees
+        return {
+            "file": self.source.get("file"),
+            "format": self.source.get("format"),
+            "sheet": self.source.get("sheet"),
+            "header_row": self.source.get("header_row"),
+            "rows_read": int(self.rows_read),
+            "trees": int(len(t)),
+            "rejected": int(len(rej)),
+            "rejected_reasons": {k: int(reasons[k]) for k in REJECTION_KINDS if reasons.get(k)},
+            "rejected_rows": rejected_rows,
+            "unresolved_species": names,
+            "unresolved_suggestions": sugg,
+            "warnings": all_warnings[:max_items] + (
+                [f"... and {len(all_warnings) - max_items} more"] if len(all_warnings) > max_items else []),
+            "actions": {a: int((t["action"] == a).sum()) for a in V.ACTIONS} if len(t) else {},
+            "multi_stem_trees": int((t["stems"] > 1).sum()) if len(t) else 0,
+            "dbh_unit": self.source.get("dbh_unit"),
+            "dbh_unit_source": self.source.get("dbh_unit_source"),
+            "columns": self.source.get("column_map"),
+            "unmapped_columns": self.source.get("unmapped"),
+            "site": self.site,
+            "site_assumptions": list(self.site_assumptions),
+        }
+
+
+# ------------------------------------------------------------------ helpers
+
+def _blank(v: object) -> bool:
+    if v is None:
+        return True
+    if isinstance(v, str):
+        return not v.strip()
+    if isinstance(v, float):
+        return v != v
+    return False
+
+
+def as_text(v: object) -> str:
+    """A cell as the text a user would read: 17.0 → '17', dates as ISO dates."""
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return v.strip()
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, float):
+        if v != v:
+            return ""
+        return str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)
+    if isinstance(v, _dt.datetime):
+        return v.isoformat(sep=" ") if (v.hour, v.minute, v.second) != (0, 0, 0) else v.date().isoformat()
+    if isinstance(v, (_dt.date, _dt.time, _dt.timedelta)):
+        return str(v)
+    return str(v).strip()
+
+
+def _column(rows: list[list], j: int) -> list:
+    return [r[j] if j < len(r) else None for r in rows]
+
+
+def _fill_merges(rows: list[list], merges, limit: int = 2_000_000) -> None:
+    """Copy each merged range's top-left value into its blank cells."""
+    budget = limit
+    for (r0, c0), (r1, c1) in merges:
+        if r0 >= len(rows):
+            continue
+        v = rows[r0][c0] if c0 < len(rows[r0]) else None
+        if _blank(v):
+            continue
+        for r in range(r0, min(r1, len(rows) - 1) + 1):
+            row = rows[r]
+            for c in range(c0, min(c1, len(row) - 1) + 1):
+                if (r, c) != (r0, c0) and _blank(row[c]):
+                    row[c] = v
+                    budget -= 1
+                    if budget <= 0:
+                        return
+
+
+def _pick_sheet(src: Source, sheet) -> tuple[str, C.Mapping | None, list[str]]:
+    names = src.sheet_names
+    if not names:
+        raise SurveyError(f"{src.name} has no sheets")
+    if sheet is not None:
+        if isinstance(sheet, int) and not isinstance(sheet, bool):
+            if not 0 <= sheet < len(names):
+                raise SurveyError(f"{src.name}: no sheet number {sheet} (sheets: {', '.join(names)})")
+            return names[sheet], None, names
+        want = str(sheet).strip()
+        for n in names:
+            if n == want or n.strip().lower() == want.lower():
+                return n, None, names
+        if want.isdigit() and int(want) < len(names):
+            return names[int(want)], None, names
+        raise SurveyError(f"{src.name}: no sheet {want!r} (sheets: {', '.join(names)})")
+    if len(names) == 1:
+        return names[0], None, names
+    site_like = [n for n in names if n.strip().lower() in _SITE_SHEET]
+    candidates = [n for n in names if n not in site_like]
+    ordered = [n for n in candidates if _TREE_SHEET.search(n)] + [n for n in candidates if not _TREE_SHEET.search(n)]
+    return "", None, ordered
+
+
+def _find_in_sheets(src: Source, sheet, column_map) -> tuple[str, list[list], C.Mapping]:
+    chosen, _, ordered = _pick_sheet(src, sheet)
+    tried = [chosen] if chosen else ordered
+    for name in tried:
+        head = src.rows(name, nrows=HEADER_SCAN_ROWS)
+        head = [list(r) for r in head]
+        _fill_merges(head, src.merged(name))
+        m = C.find_header(head, column_map, HEADER_SCAN_ROWS)
+        if m is not None:
+            if len(head) >= HEADER_SCAN_ROWS:
+                rows = src.rows(name)
+                merges = src.merged(name)
+                if merges:
+                    rows = [list(r) for r in rows]
+                    _fill_merges(rows, merges)
+            else:
+                rows = head
+            return name, rows, m
+    where = f"sheet {tried[0]!r}" if len(tried) == 1 else f"any sheet ({', '.join(tried)})"
+    raise SurveyError(f"{src.name}: no header row naming both a species and a DBH column in the first "
+                      f"{HEADER_SCAN_ROWS} rows of {where}; name the columns with a column map "
+                      "(e.g. --map \"Diam. cm=dbh_cm\")")
+
+
+def _species_priority(col: C.Column) -> int:
+    h = C.norm_header(col.header)
+    if re.search(r"botanical|scientific|latin|genus|taxon", h):
+        return 0
+    if re.search(r"common", h) and not re.search(r"botanical|scientific", h):
+        return 2
+    return 1
+
+
+def _species_candidates(text: str) -> list[str]:
+    """The whole text, then its parts: "Red oak / Quercus rubra", "Red oak (Quercus rubra)"."""
+    out = [text]
+    m = re.match(r"^(.*?)\s*[\(\[]([^\)\]]+)[\)\]]\s*(.*)$", text)
+    if m and not re.search(r"['\"‘’]", m.group(2)):
+        inner, outer = m.group(2).strip(), (m.group(1) + " " + m.group(3)).strip()
+        out += [inner, outer]
+    for sep in (" / ", "/", " - ", " – ", " — ", ";", ","):
+        if sep in text:
+            out += [p.strip() for p in text.split(sep) if p.strip()]
+            break
+    return [o for o in dict.fromkeys(out) if o]
+
+
+_METHOD_RANK = {"code": 0, "scientific": 0, "cultivar": 0, "common": 0, "alias": 0, "genus": 1, "fuzzy": 2,
+                "unresolved": 3}
+
+
+def _resolve(species: pd.Series) -> pd.DataFrame:
+    """Resolution per distinct text (best of the whole text and its parts), indexed by text."""
+    distinct = [s for s in pd.unique(species) if s]
+    cands = {s: _species_candidates(s) for s in distinct}
+    every = list(dict.fromkeys(c for cs in cands.values() for c in cs))
+    res = resolve_many(every) if every else pd.DataFrame(columns=["code", "method", "score", "suggestions", "warning"])
+    rows = {}
+    for s, cs in cands.items():
+        best = None
+        for k, c in enumerate(cs):
+            r = res.loc[c]
+            key = (_METHOD_RANK.get(r["method"], 3), -float(r["score"]), k)
+            if best is None or key < best[0]:
+                best = (key, r)
+        r = best[1]
+        if r["code"] is None or (isinstance(r["code"], float) and math.isnan(r["code"])):
+            r = res.loc[s]  # suggestions for the text as written
+        rows[s] = {"code": r["code"] if isinstance(r["code"], str) else None, "method": r["method"],
+                   "score": float(r["score"]), "suggestions": list(r["suggestions"]), "warning": r["warning"]}
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["code", "method", "score", "suggestions", "warning"])
+
+
+# ------------------------------------------------------------------ main
+
+def read_survey(
+    path_or_buffer,
+    *,
+    sheet: str | int | None = None,
+    column_map: dict[str, str] | None = None,
+    dbh_unit: str | None = None,
+    site: dict | None = None,
+    max_bytes: int = 50_000_000,
+    progress: Callable[[float, str], None] | None = None,
+    filename: str | None = None,
+) -> Survey:
+    """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt).
+
+    ``column_map`` maps header text to a field (``{"Diam. cm": "dbh_cm"}``;
+    fields: :data:`treecalc.ingest.columns.FIELDS`); ``dbh_unit`` ('in', 'cm',
+    'mm') overrides what the file says; ``site`` overrides the Site sheet;
+    ``progress(fraction, message)`` is called as the work advances.
+    Raises :class:`SurveyError` for a file it refuses or cannot read.
+    """
+    def tell(f: float, msg: str) -> None:
+        if progress is not None:
+            progress(f, msg)
+
+    if dbh_unit is not None:
+        dbh_unit = V.unit_word(dbh_unit) or str(dbh_unit)
+        if dbh_unit not in V.UNIT_TO_IN:
+            raise SurveyError(f"dbh_unit {dbh_unit!r}: use in, cm or mm")
+    tell(0.0, "opening the file")
+    src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes)
+    tell(0.1, "finding the header row")
+    sheet_name, rows, mapping = _find_in_sheets(src, sheet, column_map)
+    tell(0.35, "reading the cells")
+    warnings: list[str] = list(mapping.warnings)
+    h = mapping.header_row
+    data_rows = rows[h + 1:]
+    header_cells = rows[h]
+    ncols = max((len(r) for r in rows), default=0)
+    headers = [as_text(header_cells[j]) if j < len(header_cells) else "" for j in range(ncols)]
+    col_label = [hd or f"column {_letters(j)}" for j, hd in enumerate(headers)]
+
+    # --- blank rows and totals-by-text (one pass over every cell)
+    keep_idx: list[int] = []
+    first_text: list[str] = []
+    blank_rows = 0
+    for k, r in enumerate(data_rows):
+        ft = None
+        for c in r:
+            if c is None or c == "" or (type(c) is str and not c.strip()) or (type(c) is float and c != c):
+                continue
+            ft = c
+            break
+        if ft is None:
+            blank_rows += 1
+            continue
+        keep_idx.append(k)
+        first_text.append(ft if isinstance(ft, str) else "")
+    # trailing blank rows (formatting below the table) are not worth a warning
+    trailing = 0
+    for r in reversed(data_rows):
+        if any(not _blank(c) for c in r):
+            break
+        trailing += 1
+    if blank_rows - trailing > 0:
+        warnings.append(f"{blank_rows - trailing} blank row(s) inside the table skipped")
+    rows_kept = [data_rows[k] for k in keep_idx]
+    n = len(rows_kept)
+    source_row = np.array(keep_idx, dtype=np.int64) + h + 2  # 1-based spreadsheet row
+
+    def col_values(c: C.Column | None) -> list:
+        return _column(rows_kept, c.index) if c is not None else [None] * n
+
+    def text_series(c: C.Column | None) -> pd.Series:
+        vals = col_values(c)
+        return pd.Series([v.strip() if type(v) is str else as_text(v) for v in vals], dtype=object)
+
+    # --- species
+    sp_cols = sorted(mapping.of("species"), key=_species_priority)
+    species = pd.Series([""] * n, dtype=object)
+    species_col = pd.Series([sp_cols[0].header if sp_cols else ""] * n, dtype=object)
+    for c in reversed(sp_cols):
+        t = text_series(c)
+        has = t != ""
+        species = species.where(~has, t)
+        species_col = species_col.where(~has, c.header)
+
+    # --- tag
+    tag_col = mapping.first("tag")
+    tags = text_series(tag_col)
+    if tag_col is None:
+        warnings.append("no tag column: trees are tagged row-N by their row in the file")
+
+    # --- DBH (main column, stem columns, units)
+    tell(0.45, "reading diameters")
+    dbh_col = mapping.first("dbh")
+    stem_cols = sorted(mapping.of("dbh_stem"), key=lambda c: (c.stem_no or 0, c.index))
+    unit_col = mapping.first("dbh_unit")
+    if dbh_unit:
+        default_unit, unit_source = dbh_unit, "given by the user (dbh_unit)"
+        if unit_col is not None:
+            warnings.append(f"unit column {unit_col.header!r} ignored: dbh_unit={dbh_unit} was given")
+            unit_col = None
+    elif dbh_col is not None and dbh_col.unit in V.UNIT_TO_IN:
+        default_unit, unit_source = dbh_col.unit, f"header {dbh_col.header!r}"
+        if column_map and any(C.norm_header(k) == C.norm_header(dbh_col.header) for k in column_map):
+            unit_source = f"column map {dbh_col.header!r}"
+    elif stem_cols and stem_cols[0].unit in V.UNIT_TO_IN:
+        default_unit, unit_source = stem_cols[0].unit, f"header {stem_cols[0].header!r}"
+    else:
+        default_unit, unit_source = "in", "default (inches)"
+    if unit_col is not None:
+        unit_source = f"unit column {unit_col.header!r} (blank cells: {unit_source})"
+    unit_warn = [""] * n
+    row_unit = [default_unit] * n
+    if unit_col is not None:
+        for k, v in enumerate(col_values(unit_col)):
+            if _blank(v):
+                continue
+            u = V.unit_word(v)
+            if u in V.UNIT_TO_IN:
+                row_unit[k] = u
+            else:
+                unit_warn[k] = f"unit {as_text(v)!r} not recognised; DBH read in {default_unit}"
+    dec = src.decimal_comma
+    cache: dict[tuple[str, str], V.Dbh] = {}
+
+    def read_dbh(vals: list, label: str) -> list[V.Dbh]:
+        out = []
+        for k, v in enumerate(vals):
+            u = row_unit[k]
+            if v is None or (isinstance(v, str) and not v.strip()):
+                out.append(_MISSING)
+            elif isinstance(v, bool):
+                out.append(V.Dbh(error="DBH not a number", detail=f"{as_text(v)} is not a number"))
+            elif isinstance(v, (int, float)):
+                if isinstance(v, float) and v != v:
+                    out.append(_MISSING)
+                else:
+                    out.append(V.Dbh((float(v) * V.UNIT_TO_IN[u],)))
+            elif isinstance(v, str):
+                key = (v, u)
+                d = cache.get(key)
+                if d is None:
+                    d = cache[key] = V.parse_dbh_text(v, u, dec)
+                out.append(d)
+            elif isinstance(v, (_dt.date, _dt.datetime)):
+                out.append(V.Dbh(error="DBH not a number",
+                                 detail=f"{as_text(v)} is a date (a spreadsheet may have turned '12/8' into one)"))
+            else:
+                out.append(V.Dbh(error="DBH not a number", detail=f"{as_text(v)!r} is not a number"))
+        return out
+
+    main = read_dbh(col_values(dbh_col), dbh_col.header if dbh_col else "")
+    stems_read = [(c, read_dbh(col_values(c), c.header)) for c in stem_cols]
+    stem_one = any(c.stem_no == 1 for c in stem_cols)
+    dbh_in = np.full(n, np.nan)
+    n_stems = np.zeros(n, dtype=np.int64)
+    dbh_kind = [""] * n
+    dbh_reason_col = [""] * n
+    dbh_detail = [""] * n
+    dbh_warn = [""] * n
+    dbh_raw = [""] * n
+    main_raw = col_values(dbh_col)
+    stem_raws = [col_values(c) for c, _ in stems_read]
+    for k in range(n):
+        if not stems_read:  # fast path: one plain diameter
+            d = main[k]
+            if not d.error and not d.warning and len(d.stems_in) == 1 and 0 < d.stems_in[0] <= WARN_DBH_IN:
+                dbh_in[k] = d.stems_in[0]
+                n_stems[k] = 1
+                dbh_raw[k] = None
+                continue
+        parts: list[tuple[str, V.Dbh]] = []
+        stems_given = [(c.header, d[k]) for c, d in stems_read if d[k] is not _MISSING]
+        if dbh_col is not None and not (stem_one and stems_given):
+            parts.append((dbh_col.header, main[k]))
+        parts += stems_given
+        raw_bits = [as_text(main_raw[k])] if dbh_col is not None else []
+        raw_bits += [as_text(sr[k]) for sr in stem_raws if not _blank(sr[k])]
+        dbh_raw[k] = ", ".join(b for b in raw_bits if b)
+        present = [(hd, d) for hd, d in parts if d is not _MISSING and d.error != "missing DBH"]
+        if not present:
+            hd, d = parts[0] if parts else (stem_cols[0].header if stem_cols else "DBH", _MISSING)
+            dbh_kind[k], dbh_reason_col[k] = "missing DBH", hd
+            dbh_detail[k] = d.detail or "no DBH given"
+            continue
+        bad = next(((hd, d) for hd, d in present if d.error), None)
+        if bad:
+            dbh_kind[k], dbh_reason_col[k], dbh_detail[k] = bad[1].error, bad[0], bad[1].detail
+            continue
+        stems = [x for _, d in present for x in d.stems_in]
+        hd0 = present[0][0]
+        if any(x <= 0 for x in stems):
+            dbh_kind[k], dbh_reason_col[k] = "DBH not positive", hd0
+            dbh_detail[k] = f"{dbh_raw[k]!r} is not a positive diameter"
+            continue
+        total = V.combine_stems(stems)
+        dbh_in[k] = total
+        n_stems[k] = len(stems)
+        if total > MAX_DBH_IN:
+            dbh_kind[k], dbh_reason_col[k] = "DBH above 250 in", hd0
+            dbh_detail[k] = f"{dbh_raw[k]!r} is {total:.1f} in, above {MAX_DBH_IN:g} in (a typo or the wrong unit?)"
+            continue
+        w = [d.warning for _, d in present if d.warning]
+        if total > WARN_DBH_IN:
+            w.append(f"DBH {total:.1f} in is above {WARN_DBH_IN:g} in: check it")
+        dbh_warn[k] = "; ".join(w)
+    stems_col = mapping.first("stems")
+    if stems_col is not None:
+        for k, v in enumerate(col_values(stems_col)):
+            x = V.parse_number(v)
+            if x is not None and x.is_integer() and x > n_stems[k] >= 1:
+                n_stems[k] = int(x)  # DBH already combined in the file
+
+    # --- rejection, in order: totals, formula, duplicate tag, species/DBH checks, unresolved species
+    tell(0.6, "checking rows")
+    kind = np.array([""] * n, dtype=object)
+    rcol = np.array([""] * n, dtype=object)
+    reason = np.array([""] * n, dtype=object)
+
+    def reject(mask, k_: str, cols, texts) -> None:
+        m = np.asarray(mask, dtype=bool) & (kind == "")
+        kind[m] = k_
+        rcol[m] = np.asarray(cols, dtype=object)[m] if not isinstance(cols, str) else cols
+        reason[m] = np.asarray(texts, dtype=object)[m] if not isinstance(texts, str) else texts
+
+    # totals by text
+    tot_mask = np.array([bool(_TOTALS.match(t)) for t in first_text], dtype=bool)
+    # totals by value: no species, no tag, only numbers, DBH equal to the sum above
+    main_num = np.array([float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else np.nan
+                         for v in main_raw], dtype=float) if dbh_col is not None else np.full(n, np.nan)
+    if n and dbh_col is not None:
+        cum = np.concatenate([[0.0], np.nancumsum(main_num)[:-1]])
+        eq = np.isfinite(main_num) & (np.abs(main_num - cum) <= np.maximum(0.011, 1e-6 * cum)) & (cum > 0)
+        eq &= (species == "").to_numpy() & (tags == "").to_numpy()
+        for i in np.flatnonzero(eq):
+            eq[i] = all(_blank(c) or (isinstance(c, (int, float)) and not isinstance(c, bool))
+                        for c in rows_kept[i])
+        tot_mask |= eq
+    tot_labels = [f"row {sr}: a totals or summary row ({as_text(ft) or 'a row of sums'}), not a tree"
+                  for sr, ft in zip(source_row, first_text)]
+    reject(tot_mask, "totals row", col_label[0] if ncols else "", tot_labels)
+
+    # formulas without a cached value
+    fcells = src.formula_cells(sheet_name)
+    if fcells:
+        mapped = {c.index: c.header for c in mapping.columns}
+        pos = {kk + h + 1: i for i, kk in enumerate(keep_idx)}
+        fm = np.zeros(n, dtype=bool)
+        fcol = np.array([""] * n, dtype=object)
+        ftxt = np.array([""] * n, dtype=object)
+        for (r0, c0), formula in sorted(fcells.items()):
+            i = pos.get(r0)
+            if i is None or c0 not in mapped or fm[i]:
+                continue
+            fm[i] = True
+            fcol[i] = mapped[c0]
+            ftxt[i] = (f"row {source_row[i]}, column {mapped[c0]!r}: formula ={formula} has no cached value "
+                       "(treecalc never evaluates formulas; open and save the file in Excel, or type the value)")
+        reject(fm, "formula without cached value", fcol, ftxt)
+
+    # duplicate tags: the later rows
+    if tag_col is not None:
+        key = tags.str.casefold()
+        candidates = (kind == "") & (tags != "").to_numpy()
+        dup = key.where(candidates).duplicated(keep="first").to_numpy() & candidates
+        if dup.any():
+            first_row = pd.Series(source_row).where(candidates).groupby(key.where(candidates)).transform("first")
+            texts = [f"row {sr}, column {tag_col.header!r}: tag {t!r} already used on row {int(fr)}"
+                     if d else "" for sr, t, fr, d in zip(source_row, tags, first_row.fillna(0), dup)]
+            reject(dup, "duplicate tag", tag_col.header, texts)
+
+    # species present
+    sp_missing = (species == "").to_numpy()
+    sp_label = sp_cols[0].header if sp_cols else "species"
+    reject(sp_missing, "missing species", sp_label,
+           [f"row {sr}, column {sp_label!r}: no species given" for sr in source_row])
+    # DBH
+    for kd in ("missing DBH", "DBH not a number", "DBH not positive", "DBH above 250 in"):
+        m = np.array([x == kd for x in dbh_kind], dtype=bool)
+        if m.any():
+            reject(m, kd, dbh_reason_col,
+                   [f"row {sr}, column {c!r}: {d}" for sr, c, d in zip(source_row, dbh_reason_col, dbh_detail)])
+
+    # species resolution (once per distinct text)
+    tell(0.7, "resolving species")
+    res = _resolve(species[kind == ""])
+    code = species.map(res["code"]) if len(res) else pd.Series([None] * n, dtype=object)
+    unresolved = (kind == "") & code.isna().to_numpy()
+    if unresolved.any():
+        sugg_map = res["suggestions"].map(lambda s: "; ".join(s[:3]))
+        texts = [f"row {sr}, column {c!r}: species {s!r} not recognised"
+                 + (f"; closest: {sugg_map.get(s, '')}" if sugg_map.get(s, "") else "")
+                 for sr, c, s in zip(source_row, species_col, species)]
+        reject(unresolved, "unresolved species", species_col.to_numpy(), texts)
+
+    ok = kind == ""
+    tell(0.8, "building the table")
+
+    # --- other columns (accepted rows only matter, but computed per distinct value)
+    row_warn: list[list[str]] = [[] for _ in range(n)]
+
+    def add_warn(mask, texts) -> None:
+        for i in np.flatnonzero(np.asarray(mask, dtype=bool) & ok):
+            t = texts[i] if not isinstance(texts, str) else texts
+            if t:
+                row_warn[i].append(t)
+
+    # tags
+    gen = (tags == "").to_numpy()
+    tags_final = tags.where(~gen, pd.Series([f"row-{sr}" for sr in source_row], dtype=object))
+    if tag_col is not None:
+        add_warn(gen, [f"no tag in column {tag_col.header!r}; tagged row-{sr}" for sr in source_row])
+
+    # species warnings
+    sp_warn = species.map(res["warning"]).fillna("") if len(res) else pd.Series([""] * n)
+    add_warn(sp_warn.to_numpy() != "", sp_warn.tolist())
+    add_warn(np.array([bool(w) for w in unit_warn]), unit_warn)
+    add_warn(np.array([bool(w) for w in dbh_warn]), dbh_warn)
+
+    # action
+    act_col = mapping.first("action") or mapping.first("remove") or mapping.first("retain")
+    act_vals = col_values(act_col)
+    act_parsed: dict = {}
+    remove_col = act_col is not None and act_col.field == "remove"
+    retain_col = act_col is not None and act_col.field == "retain"
+    actions = []
+    act_warn = []
+    for v in act_vals:
+        kk = (type(v).__name__, v) if not isinstance(v, str) else v
+        if kk not in act_parsed:
+            act_parsed[kk] = V.parse_action(v, remove_column=remove_col, retain_column=retain_col)
+        a = act_parsed[kk]
+        if a is None:
+            actions.append("remove")
+            act_warn.append(f"action {as_text(v)!r} in column {act_col.header!r} not recognised; "
+                            "taken as remove (the reading that keeps every obligation)")
+        else:
+            actions.append(a or "retain")
+            act_warn.append("")
+    actions_arr = np.array(actions, dtype=object)
+    add_warn(np.array([bool(w) for w in act_warn]), act_warn)
+    if act_col is None:
+        warnings.append("no action column (Action, Remove?, Status...): every tree taken as retained")
+    else:
+        blank_act = np.array([_blank(v) for v in act_vals], dtype=bool) & ok
+        if blank_act.any():
+            warnings.append(f"{int(blank_act.sum())} tree(s) with a blank {act_col.header!r} taken as retain")
+
+    # condition
+    cond_col = mapping.first("condition")
+    cond_vals = col_values(cond_col)
+    cond_map: dict = {}
+    conditions, cond_warn = [], []
+    for v in cond_vals:
+        kk = (type(v).__name__, v) if not isinstance(v, str) else v
+        if kk not in cond_map:
+            cond_map[kk] = V.parse_condition(v)
+        c = cond_map[kk]
+        conditions.append(c or "")
+        cond_warn.append("" if c is not None else
+                         f"condition {as_text(v)!r} not recognised (excellent, good, fair, poor, dead); left blank")
+    add_warn(np.array([bool(w) for w in cond_warn]), cond_warn)
+    cond_arr = np.array(conditions, dtype=object)
+    add_warn(cond_arr == "dead", "dead tree")
+
+    # land use
+    lu_col = mapping.first("land_use")
+    lu_vals = col_values(lu_col)
+    lu_map: dict = {}
+    land_uses, lu_warn = [], []
+    for v in lu_vals:
+        kk = (type(v).__name__, v) if not isinstance(v, str) else v
+        if kk not in lu_map:
+            lu_map[kk] = V.parse_land_use(v)
+        lu = lu_map[kk]
+        land_uses.append(lu or "")
+        lu_warn.append("" if lu is not None else f"land use {as_text(v)!r} not recognised; left blank")
+    add_warn(np.array([bool(w) for w in lu_warn]), lu_warn)
+
+    # notes (several notes columns are joined)
+    note_cols = mapping.of("notes")
+    notes = pd.Series([""] * n, dtype=object)
+    for c in note_cols:
+        t = text_series(c)
+        notes = np.where(notes == "", t, np.where(t == "", notes, notes + "; " + t))
+        notes = pd.Series(notes, dtype=object)
+
+    # flags
+    flags: dict[str, pd.Series] = {}
+    not_surveyed = []
+    for f in C.FLAG_FIELDS:
+        fc = mapping.first(f)
+        if fc is None:
+            flags[f] = pd.Series([False] * n, dtype="boolean")
+            not_surveyed.append(f)
+            continue
+        conservative = f not in C.EXEMPTING_FLAGS
+        fmap: dict = {}
+        vals, fw = [], []
+        for v in col_values(fc):
+            kk = (type(v).__name__, v) if not isinstance(v, str) else v
+            if kk not in fmap:
+                fmap[kk] = V.parse_bool(v, risk_words=(f == "hazardous"))
+            b = fmap[kk]
+            if b is None:
+                vals.append(conservative)
+                fw.append(f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; "
+                          f"taken as {'yes' if conservative else 'no'} (the reading that keeps every obligation)")
+            else:
+                vals.append(b)
+                fw.append("")
+        flags[f] = pd.Series(vals, dtype="boolean")
+        add_warn(np.array([bool(w) for w in fw]), fw)
+
+    # distance to residence
+    dist_col = mapping.first("distance_to_residence_ft")
+    dist = np.full(n, np.nan)
+    if dist_col is not None:
+        factor = {"m": 3.28084}.get(dist_col.unit or "ft", 1.0)
+        dmap: dict = {}
+        dw = []
+        for k, v in enumerate(col_values(dist_col)):
+            kk = (type(v).__name__, v) if not isinstance(v, str) else v
+            if kk not in dmap:
+                dmap[kk] = V.parse_number(v, dec)
+            x = dmap[kk]
+            if x is not None and x >= 0:
+                dist[k] = x * factor
+                dw.append("")
+            else:
+                dw.append("" if _blank(v) else
+                          f"distance {as_text(v)!r} in column {dist_col.header!r} is not a number; left blank")
+        add_warn(np.array([bool(w) for w in dw]), dw)
+
+    warn_text = ["; ".join(w) for w in row_warn]
+
+    # --- trees
+    sel = np.flatnonzero(ok)
+    trees = pd.DataFrame({
+        "source_row": source_row[sel].astype("int64"),
+        "tag": tags_final.to_numpy()[sel].astype(object),
+        "species": species.to_numpy()[sel].astype(object),
+        "species_code": code.to_numpy()[sel].astype(object),
+        "species_method": species.map(res["method"]).to_numpy()[sel].astype(object) if len(res) else [],
+        "species_score": species.map(res["score"]).to_numpy(dtype=float)[sel] if len(res) else [],
+        "dbh_in": dbh_in[sel],
+        "stems": n_stems[sel].astype("int64"),
+        "action": actions_arr[sel],
+        "condition": cond_arr[sel],
+        "land_use": np.array(land_uses, dtype=object)[sel],
+        "notes": notes.to_numpy()[sel].astype(object),
+    })
+    for f in C.FLAG_FIELDS:
+        trees[f] = flags[f].iloc[sel].reset_index(drop=True).astype("boolean")
+    trees["distance_to_residence_ft"] = dist[sel]
+    trees["warnings"] = np.array(warn_text, dtype=object)[sel]
+    trees = trees[list(TREE_COLUMNS)].reset_index(drop=True)
+    for c in ("tag", "species", "species_code", "species_method", "action", "condition", "land_use", "notes",
+              "warnings"):
+        trees[c] = trees[c].astype(object)
+
+    # --- rejected
+    rsel = np.flatnonzero(~ok)
+    sugg_text = species.map(res["suggestions"].map(lambda s: "; ".join(s[:3]))).fillna("") if len(res) \
+        else pd.Series([""] * n)
+    rejected = pd.DataFrame({
+        "source_row": source_row[rsel].astype("int64"),
+        "tag": tags.to_numpy()[rsel].astype(object),
+        "species": species.to_numpy()[rsel].astype(object),
+        "dbh": [as_text(main_raw[i]) if dbh_raw[i] is None else dbh_raw[i] for i in rsel],
+        "column": rcol[rsel],
+        "reason": reason[rsel],
+        "kind": kind[rsel],
+        "suggestions": np.where(kind[rsel] == "unresolved species", sugg_text.to_numpy()[rsel], ""),
+        "raw": [_raw_dict(rows_kept[i], col_label) for i in rsel],
+    }, columns=list(REJECTED_COLUMNS))
+    for c in ("tag", "species", "dbh", "column", "reason", "kind", "suggestions", "raw"):
+        rejected[c] = rejected[c].astype(object)
+
+    # --- site
+    site_given, site_warn = {}, []
+    site_sheet = next((s for s in src.sheet_names if s.strip().lower() in _SITE_SHEET and s != sheet_name), None)
+    if site_sheet is not None:
+        site_given, site_warn = S.read_site_rows([list(r) for r in src.rows(site_sheet)])
+        warnings.extend(site_warn)
+    site_final = S.apply_overrides(site_given, site)
+    assumptions, assumed = S.assumptions(site_final)
+    if not_surveyed:
+        assumptions.append(
+            "not surveyed (no column): " + ", ".join(not_surveyed)
+            + " — taken as no for every tree; confirm them on site, since street, wetland, slope, landmark, "
+              "easement, DEC, buffer and lot-line trees carry more obligations")
+    if dist_col is None:
+        assumptions.append("distance_to_residence_ft not surveyed: unknown for every tree (rules that depend "
+                           "on it, Wesley Hills §95-3A(1)(d), take their stricter branch)")
+
+    survey = Survey(
+        trees=trees, rejected=rejected, site=site_final, site_assumptions=assumptions, warnings=warnings,
+        rows_read=n,
+        source={
+            "file": src.name, "format": src.format, "sheet": sheet_name, "sheets": list(src.sheet_names),
+            "header_row": h + 1,
+            "column_map": {c.header: _field_label(c) for c in mapping.columns},
+            "unmapped": list(mapping.unmapped),
+            "dbh_unit": default_unit, "dbh_unit_source": unit_source,
+            "encoding": src.encoding, "delimiter": src.delimiter, "decimal_comma": bool(src.decimal_comma),
+            "site_sheet": site_sheet,
+        },
+        site_assumed=assumed,
+    )
+    survey.check()
+    tell(1.0, f"{len(trees)} trees, {len(rejected)} rejected")
+    return survey
+
+
+_MISSING = V.Dbh(error="missing DBH", detail="no DBH given")
+
+
+def _field_label(c: C.Column) -> str:
+    if c.field == "dbh" and c.unit in V.UNIT_TO_IN:
+        return f"dbh_{c.unit}"
+    if c.field == "dbh_stem":
+        return f"dbh_stem{c.stem_no or ''}"
+    return c.field
+
+
+def _letters(j: int) -> str:
+    s = ""
+    j += 1
+    while j:
+        j, r = divmod(j - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+def _raw_dict(row: list, labels: list[str]) -> dict:
+    out = {}
+    for j, v in enumerate(row):
+        if _blank(v) or j >= len(labels):
+            continue
+        lab = labels[j]
+        out[lab if lab not in out else f"{lab} ({_letters(j)})"] = v if not isinstance(v, (_dt.date, _dt.time)) \
+            else as_text(v)
+    return out

@@ -1,0 +1,316 @@
+"""Cell readers: DBH (units, multi-stem, decimal commas), booleans, actions,
+conditions and land uses.
+
+Every reader here works on one *distinct* cell text and is applied to a whole
+column through a ``{text: parsed}`` map, so a 100,000-row survey costs one
+Python call per distinct value, not per row.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from treecalc import data
+
+#: Conversion to inches.
+UNIT_TO_IN = {"in": 1.0, "cm": 1 / 2.54, "mm": 1 / 25.4}
+
+_UNIT_WORDS = {
+    "in": "in", "in.": "in", "inch": "in", "inches": "in", '"': "in", "″": "in", "”": "in", "''": "in",
+    "cm": "cm", "cm.": "cm", "centimeter": "cm", "centimeters": "cm", "centimetre": "cm", "centimetres": "cm",
+    "mm": "mm", "mm.": "mm", "millimeter": "mm", "millimeters": "mm", "millimetre": "mm", "millimetres": "mm",
+}
+
+
+def unit_word(text: object) -> str | None:
+    """'cm', 'mm' or 'in' for a unit cell such as ``"Inches"``; None otherwise."""
+    if text is None:
+        return None
+    t = str(text).strip().lower()
+    return _UNIT_WORDS.get(t) or _UNIT_WORDS.get(t.rstrip("."))
+
+
+@dataclass(frozen=True)
+class Dbh:
+    """One DBH cell read: the stems in inches, or why it could not be read."""
+
+    stems_in: tuple[float, ...] = ()
+    error: str = ""    # "" | "missing DBH" | "DBH not a number"
+    detail: str = ""   # human text for the reason
+    warning: str = ""  # a reading worth telling (e.g. ambiguous comma)
+
+    @property
+    def dbh_in(self) -> float:
+        return combine_stems(self.stems_in)
+
+
+def combine_stems(stems) -> float:
+    """Combined DBH of a multi-stem tree: the square root of the sum of the
+    squared stem diameters, sqrt(d1² + d2² + ...).
+
+    This is the rule of the i-Tree Eco and i-Tree Streets field manuals
+    (multi-stemmed trees: "the square root of the sum of squared stem
+    diameters") and of the ISA / CTLA *Guide for Plant Appraisal* (10th ed.,
+    equivalent trunk area for multi-stem trees); it keeps the total stem
+    cross-section area. ``"12, 8, 6"`` gives sqrt(144 + 64 + 36) = 15.62 in.
+    """
+    s = [float(x) for x in stems]
+    if not s:
+        return math.nan
+    if len(s) == 1:
+        return s[0]
+    return math.sqrt(sum(x * x for x in s))
+
+
+_APPROX = re.compile(r"^(?:~|approx\.?|approximately|ca\.?|c\.|about|est\.?)\s*", re.I)
+_NUM_UNIT = re.compile(
+    r"""^\s*(?P<num>[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*
+        (?P<unit>in\.?|inch(?:es)?|"|″|”|''|cm\.?|mm\.?)?\s*$""",
+    re.X | re.I,
+)
+_STEM_SEP = re.compile(r"\s*(?:[;/+&|]|\band\b|,\s+|\s+,|,(?=\d+\s*,)|\s+)\s*", re.I)
+_DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
+_BLANKS = {"", "-", "--", "—", "–", "n/a", "na", "none", "nan", "?", "unknown", "tbd", "null"}
+
+
+def is_blank_text(t: str) -> bool:
+    return t.strip() == ""
+
+
+def _one_number(tok: str, unit_in: float, decimal_comma: bool) -> float | None:
+    m = _NUM_UNIT.match(tok)
+    if not m:
+        return None
+    num = m.group("num")
+    if "," in num:
+        if not decimal_comma:
+            return None
+        num = num.replace(",", ".")
+    try:
+        v = float(num)
+    except ValueError:
+        return None
+    u = m.group("unit")
+    factor = UNIT_TO_IN[unit_word(u)] if u else unit_in
+    return v * factor
+
+
+def parse_dbh_text(text: str, unit: str = "in", decimal_comma: bool = False) -> Dbh:
+    """Read a DBH written as text: ``"14"``, ``"14.5 in"``, ``"30 cm"``,
+    ``"14, 10, 6"`` (stems), ``"12/8"``, ``"12 + 8"``, ``"~14"``; with
+    ``decimal_comma`` ``"12,5"`` is 12.5 while ``"12, 5"`` (comma and space)
+    still separates stems. Without it a bare ``"12,5"`` is read as two stems
+    and the reading is reported.
+    """
+    raw = text
+    t = str(text).strip()
+    if t.lower() in _BLANKS:
+        return Dbh(error="missing DBH", detail="no DBH given" if not t else f"{raw!r} gives no DBH")
+    unit_in = UNIT_TO_IN[unit]
+    t2 = _APPROX.sub("", t)
+    v = _one_number(t2, unit_in, decimal_comma)
+    if v is not None:
+        return Dbh((v,))
+    warning = ""
+    if not decimal_comma and re.fullmatch(r"\d+,\d+", t2):
+        warning = (f"DBH {raw!r} read as stems {t2.replace(',', ' and ')} "
+                   "(if the comma is a decimal separator, write it with a point)")
+    parts = [p for p in _STEM_SEP.split(t2) if p]
+    if len(parts) > 1:
+        stems = []
+        for p in parts:
+            x = _one_number(_APPROX.sub("", p), unit_in, decimal_comma)
+            if x is None:
+                return Dbh(error="DBH not a number", detail=f"{raw!r} is not a number")
+            stems.append(x)
+        return Dbh(tuple(stems), warning=warning)
+    return Dbh(error="DBH not a number", detail=f"{raw!r} is not a number")
+
+
+# ---------------------------------------------------------------- booleans
+
+_TRUE = {"y", "yes", "x", "true", "t", "1", "1.0", "✓", "✔", "✔️", "☑", "checked", "on", "*", "yes.", "si", "oui", "ja"}
+_FALSE = {"", "n", "no", "false", "f", "0", "0.0", "-", "--", "—", "–", "none", "off", "unchecked", "n/a", "na", "no."}
+_RISK_TRUE = {"high", "extreme", "imminent", "probable", "severe", "hazard", "hazardous"}
+_RISK_FALSE = {"low", "moderate", "improbable", "possible", "minor"}
+
+
+def parse_bool(value: object, *, risk_words: bool = False) -> bool | None:
+    """True/False for a flag cell, None when the text is not a recognised boolean.
+
+    Accepted: Y/N, Yes/No, X/blank, TRUE/FALSE, 1/0, ✓; with ``risk_words``
+    (the hazard column) also risk ratings: High/Extreme → True, Low/Moderate → False.
+    """
+    if value is None or value is True or value is False:
+        return bool(value) if value is not None else False
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and math.isnan(value):
+            return False
+        if value in (0, 1):
+            return bool(value)
+        return None
+    t = str(value).strip().lower()
+    if t in _TRUE:
+        return True
+    if t in _FALSE:
+        return False
+    if risk_words:
+        if t in _RISK_TRUE:
+            return True
+        if t in _RISK_FALSE:
+            return False
+    return None
+
+
+# ---------------------------------------------------------------- actions
+
+ACTIONS = ("retain", "remove", "removed", "damaged")
+
+
+def _key(t: object) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", str(t).lower()).strip()
+
+
+_ACTION_WORDS = {
+    "remove": ["remove", "removal", "to be removed", "tbr", "proposed removal", "propose removal",
+               "proposed remove", "cut", "to be cut", "r", "rem", "rmv", "take down", "takedown", "fell",
+               "to remove", "remove tree", "removal proposed", "remove proposed", "clear", "demo"],
+    "retain": ["retain", "save", "keep", "preserve", "protect", "to remain", "remain", "existing", "exist",
+               "stay", "retained", "saved", "kept", "preserved", "protected", "no action", "none",
+               "leave", "k", "s", "ret", "retain protect", "to be retained", "to be saved", "prune",
+               "maintain", "no work", "standing"],
+    "removed": ["removed", "already removed", "cut down", "felled", "gone", "stump", "stumped",
+                "was removed", "previously removed", "dead removed", "down", "missing"],
+    "damaged": ["damaged", "topped", "topping", "excessively pruned", "pruned excessively",
+                "over pruned", "overpruned", "injured", "girdled", "wounded", "broken", "damage",
+                "injury", "over-pruned"],
+}
+ACTION_SYNONYMS: dict[str, str] = {_key(w): a for a, ws in _ACTION_WORDS.items() for w in ws}
+
+
+def parse_action(value: object, *, remove_column: bool = False, retain_column: bool = False) -> str | None:
+    """'retain' | 'remove' | 'removed' | 'damaged', '' for blank, None if not recognised.
+
+    Under a yes/no column ("Remove?", "Retain?") a boolean answers the question.
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if remove_column or retain_column:
+        if isinstance(value, str) and not value.strip():
+            return ""
+        b = parse_bool(value)
+        if b is not None:
+            return ("remove" if b else "retain") if remove_column else ("retain" if b else "remove")
+    k = _key(value)
+    if not k:
+        return ""
+    if k in ACTION_SYNONYMS:
+        return ACTION_SYNONYMS[k]
+    # leading word decides ("Remove - hazardous", "Retain & protect", "Removed 2023")
+    for n in (3, 2, 1):
+        head = " ".join(k.split()[:n])
+        if head in ACTION_SYNONYMS and head not in {"r", "k", "s", "down", "clear"}:
+            return ACTION_SYNONYMS[head]
+    return None
+
+
+# ---------------------------------------------------------------- condition
+
+CONDITIONS = ("excellent", "good", "fair", "poor", "dead")
+_CONDITION_WORDS = {
+    "excellent": ["excellent", "e", "exc", "very good", "vg", "ex"],
+    "good": ["good", "g", "gd", "healthy"],
+    "fair": ["fair", "f", "average", "moderate", "ok", "fr"],
+    "poor": ["poor", "p", "pr", "very poor", "vp", "critical", "dying", "declining", "decline", "failing",
+             "hazardous"],
+    "dead": ["dead", "d", "dd", "standing dead", "snag", "deceased"],
+}
+CONDITION_SYNONYMS = {_key(w): c for c, ws in _CONDITION_WORDS.items() for w in ws}
+
+
+def parse_condition(value: object) -> str | None:
+    """One of CONDITIONS, '' for blank, None if not recognised.
+
+    A percentage (``"75%"``, or a number 0-100) is an ISA condition rating
+    (Guide for Plant Appraisal, 10th ed.): 81-100 excellent, 61-80 good,
+    41-60 fair, 6-40 poor (poor and very poor), 0-5 dead.
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, bool):
+        return None
+    num: float | None = None
+    if isinstance(value, (int, float)):
+        num = float(value)
+        if 0 < num < 1:
+            num *= 100  # a fraction formatted as a percentage
+        elif num <= 5 and num.is_integer():
+            return None  # a 1-5 rating: which end is best differs between systems
+    else:
+        t = str(value).strip()
+        if not t:
+            return ""
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*%", t)
+        if m:
+            num = float(m.group(1))
+        else:
+            k = _key(t)
+            if k in CONDITION_SYNONYMS:
+                return CONDITION_SYNONYMS[k]
+            first = k.split()[0] if k else ""
+            if first in CONDITION_SYNONYMS and len(first) > 1:
+                return CONDITION_SYNONYMS[first]
+            return None
+    if num is None or not 0 <= num <= 100:
+        return None
+    return "excellent" if num > 80 else "good" if num > 60 else "fair" if num > 40 else "poor" if num > 5 else "dead"
+
+
+# ---------------------------------------------------------------- land use
+
+_LAND_USE_WORDS = {
+    "single_family": ["single family", "single family residential", "sfr", "sf", "residential",
+                      "one family", "1 family", "single family residence", "res", "house"],
+    "multi_family": ["multi family", "multifamily", "multi family residential", "mfr", "mf", "apartment",
+                     "apartments", "condo", "condominium", "two family", "townhouse"],
+    "commercial_industrial": ["commercial industrial", "commercial", "industrial", "business", "retail",
+                              "office", "comm", "ind", "c i"],
+    "institutional": ["institutional", "institution", "school", "church", "hospital", "government",
+                      "municipal", "public building", "inst"],
+    "park_vacant_other": ["park vacant other", "park", "vacant", "other", "open space", "golf course",
+                          "cemetery", "agriculture", "transportation", "utility", "wetland", "forest", "woodland"],
+    "unspecified": ["unspecified", "unknown", "not specified"],
+}
+LAND_USE_SYNONYMS = {_key(w): lu for lu, ws in _LAND_USE_WORDS.items() for w in ws}
+LAND_USE_SYNONYMS.update({_key(lu): lu for lu in data.LAND_USES})
+
+
+def parse_land_use(value: object) -> str | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    k = _key(value)
+    if not k:
+        return ""
+    return LAND_USE_SYNONYMS.get(k)
+
+
+def parse_number(value: object, decimal_comma: bool = False) -> float | None:
+    """A plain number (distances, counts); None if not a number."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return None if math.isnan(value) else float(value)
+    t = _APPROX.sub("", str(value).strip())
+    t = re.sub(r"\s*(ft|feet|foot|')\.?$", "", t, flags=re.I)
+    if decimal_comma:
+        t = t.replace(",", ".")
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def is_decimal_comma_text(t: str) -> bool:
+    return bool(_DECIMAL_COMMA.match(t))
