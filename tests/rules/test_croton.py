@@ -199,3 +199,18 @@ def test_invasive_and_good_forestry_not_counted():
     assert excl[1] == "invasive (6 NYCRR 575 prohibited) §208-22E" and excl[2] == "good forestry §208-22E"
     counted, _ = C.replacement_scope(t, cat, violation=True)   # after a violation damaged trees count too
     assert counted.tolist() == [True, False, False, True, False]
+
+
+def test_done_and_proposed_removals_are_counted_apart():
+    # 3 removed + 1 proposed: 4 > 3 makes the proposed removal need a permit (§208-19A(1)), but the
+    # 3 already removed were not more than three when they were cut: no (1) for them, and no § 208-18.
+    rows = [{"dbh_in": 6, "action": "removed"}] * 3 + [{"dbh_in": 6, "action": "remove"}]
+    r = triggers(rows)
+    assert r.triggers[:3] == [[], [], []] and r.triggers[3] == ["§208-19A(1)", "§208-19A(8)"]
+    p = pen(rows)
+    assert p.civil_total == 0 and p.criminal_total == 0
+    # with one earlier removal in the 12 months: 3 + 1 = 4 > 3 -> the removed trees broke §208-18A:
+    # 3 offences x tier 1 $500 = $1,500 civil; criminal 3 x $5,000 = $15,000
+    p = pen(rows, prior_removals_12mo=1)
+    assert p.offence.tolist() == [True, True, True, False]
+    assert p.civil_total == 1500 and p.criminal_total == 15000

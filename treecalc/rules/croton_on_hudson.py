@@ -72,6 +72,10 @@ READINGS = [
     "§208-19B: the exceptions of Intro. 4 of 2025 are Village work (B(1)) and right-of-way, fire and "
     "emergency removals (B(2)), with Planning Board approvals deemed permits (§208-19E); dead, diseased "
     "and hazardous trees are standards for granting a permit (§208-19D(1), (5)), not exceptions.",
+    "§208-19A(1) and (8): a tree already removed is judged on the removals already done (with the "
+    "lot's earlier ones); a proposed removal on all removals, proposed included.",
+    "§208-22F: after a violation the 120% standard (or the Engineer's percentage) is applied to every tree "
+    "harmed, proposed removals included, as the violator is then seeking a permit.",
     "§208-29A: each tree removed without a required permit is a separate offence; the § 208-18 maximum "
     "($5,000) is applied per tree when the removals broke § 208-18A (more than three in 12 months) or "
     "§ 208-18C (clear cutting).",
@@ -145,6 +149,7 @@ class PermitResult:
     removals_12mo: int
     clear_cutting: bool
     notes: list[str] = field(default_factory=list)
+    done_removals_12mo: int = 0
 
     @property
     def required(self) -> bool:
@@ -173,10 +178,14 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
 
     # (1) more than three trees within the preceding twelve months: this survey's removals
     # (proposed and done) plus the lot's earlier ones.
+    # A tree already removed or damaged is judged on the removals already done (with the earlier
+    # ones); a proposed removal on all of them, proposed included.
     prior = int(site.get("prior_removals_12mo", 0))
     count = int(removal.sum()) + prior
+    done_count = int((act == "removed").sum()) + prior
     if count > p["more_than_trees_12mo"]:
-        add("§208-19A(1)", harmed, TRIGGER_TEXT["§208-19A(1)"].format(
+        on = ~np.isin(act, DONE) if done_count <= p["more_than_trees_12mo"] else np.ones(len(act), dtype=bool)
+        add("§208-19A(1)", harmed & on, TRIGGER_TEXT["§208-19A(1)"].format(
             n=p["more_than_trees_12mo"], count=count, prior=prior))
     # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
     why = [w for w, on in (("can be subdivided", site.get("subdividable")),
@@ -209,14 +218,16 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
                 if clear_cutting else
                 f"removing {int(removal.sum())} trees ({p['clear_cutting_min_trees']} or more) without a permit "
                 f"would be clear cutting (§208-17)")
-        add("§208-19A(8)", harmed, text)
+        add("§208-19A(8)", harmed if clear_cutting else harmed & ~np.isin(act, DONE), text)
 
     needed = harmed & np.array([bool(t) for t in per_tree], dtype=bool)
     exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]}
                   for k in EXCEPTIONS if site.get(k)]
     if exceptions:
         needed = np.zeros(len(trees), dtype=bool)
-    return PermitResult(per_tree, needed, site_triggers, exceptions, count, bool(clear_cutting))
+    res = PermitResult(per_tree, needed, site_triggers, exceptions, count, bool(clear_cutting))
+    res.done_removals_12mo = done_count
+    return res
 
 
 @dataclass
@@ -289,7 +300,8 @@ def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr
     max_usd = base * factor * days
     # § 208-29A criminal maxima
     crim = law["criminal"]
-    broke_18 = any(t["section"] in ("§208-19A(1)", "§208-19A(8)") for t in pr.site_triggers) and n_off > 0
+    # § 208-18A (more than three trees removed in 12 months without a permit) or § 208-18C (clear cutting)
+    broke_18 = n_off > 0 and (pr.clear_cutting or pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"])
     per = crim["per_tree_usd"]
     sec = "§208-29A"
     if site.get("prior_violation_within_year"):
