@@ -302,7 +302,11 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
     """
     survey = _load_survey(survey)
     site_in = {**(getattr(survey, "site", None) or {}), **(site or {})}
-    assumptions: list[str] = list(getattr(survey, "site_assumptions", None) or [])
+    # The survey reader lists the site facts it was not given with values of its own; the law engine
+    # decides what it assumes for each fact it uses and says so itself (resolve_site), so the
+    # reader's list is only carried for a survey that does not record its site facts apart.
+    assumptions: list[str] = ([] if getattr(survey, "site_assumed", None) is not None
+                              else list(getattr(survey, "site_assumptions", None) or []))
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
     j = jurisdiction or site_in.get("jurisdiction")
     if not j:
@@ -579,7 +583,8 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
     L.append(_line("§208-22B", "Value of the trees removed", replacement["removed_value_usd"], unit))
     L.append(_line(section, "Replacement required", "yes" if required else "no", "", pct_note))
     if required:
-        L.append(_line(section, "Replacement percentage", percent, "%", pct_note))
+        L.append(_line(section, "Replacement percentage", int(percent) if float(percent).is_integer() else percent,
+                       "%", pct_note))
         L.append(_line(section, "Value required of the replacements", required_value, unit,
                        f"{replacement['removed_value_usd']:,.2f} x {percent:g}%"))
         for r in stock_report:

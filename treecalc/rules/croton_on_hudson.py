@@ -31,7 +31,8 @@ SITE_DEFAULTS: dict[str, tuple[Any, str]] = {
                            "give --site subdividable=false if it is not"),
     "has_residence": (False, "the parcel is assumed to have no residential structure (§208-19A(2)); "
                              "give --site has_residence=true if it has one"),
-    "site_plan_required": (False, "no development needing site plan approval is assumed (§208-19A(2))"),
+    "site_plan_required": (True, "the property is assumed to be one that would need site plan approval to be "
+                                 "developed (§208-19A(2)); give --site site_plan_required=false if not"),
     "prior_removals_12mo": (0, "no trees are assumed removed on the lot in the preceding 12 months "
                                "besides this survey's (§208-19A(1))"),
     "application_pending": (False, "no tree removal permit application is assumed pending (§208-29B(7))"),
