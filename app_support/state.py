@@ -4,8 +4,9 @@ The session holds three things:
 
 * the **survey source**: file name, bytes and their SHA-256 (the bundled
   sample until something is uploaded);
-* the **read options** passed to ``read_survey`` (a corrected column map);
-* the **assessment options** passed to ``assess`` (site facts, value basis,
+* the **read options** passed to ``read_survey`` (a corrected column map,
+  edited site facts);
+* the **assessment options** passed to ``assess`` (value basis,
   replacement stock, violation facts, fee schedule, benefit parameters).
 
 ``read_survey`` is cached on (file hash, read options) and ``assess`` on
@@ -17,12 +18,16 @@ are plain session-state entries and so survive page switches.
 
 from __future__ import annotations
 
+import contextvars
 import copy
+import dataclasses
 import hashlib
+import io
 import json
 import os
 import tempfile
 from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -96,14 +101,14 @@ def set_source(name: str, data: bytes) -> Source:
     if st.session_state.get(_SOURCE) != src:
         st.session_state[_SOURCE] = src
         st.session_state[_READ] = {}  # a new file: its own column map
-        opts().pop("site", None)  # ... and its own site facts
+        opts().pop("actions", None)  # ... and its own marked trees
     return src
 
 
 def use_sample() -> None:
     st.session_state.pop(_SOURCE, None)
     st.session_state[_READ] = {}
-    opts().pop("site", None)
+    opts().pop("actions", None)
 
 
 # --- options -------------------------------------------------------------------
@@ -135,26 +140,33 @@ def _canon(d: dict[str, Any]) -> str:
 # --- cached library calls ------------------------------------------------------
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _read_survey(sha256: str, name: str, read_json: str, _data: bytes) -> Any:
+def _read_survey(sha256: str, name: str, read_json: str, _data: bytes, _progress: Any = None) -> Any:
     """``read_survey`` on the file (cached on its hash + the read options)."""
     read_survey = lib.piece("read_survey")
     if isinstance(read_survey, lib.Missing):
         raise AppError(f"The survey reader is not available yet ({read_survey.reason}).")
-    suffix = Path(name).suffix or ".xlsx"
-    with tempfile.TemporaryDirectory(prefix="treecalc-app-") as tmp:
-        # keep the user's file name: read_survey reports it as the source
-        path = Path(tmp) / (Path(name).name or f"survey{suffix}")
-        path.write_bytes(_data)
-        return read_survey(path, **json.loads(read_json))
+    return read_survey(io.BytesIO(_data), filename=name, max_bytes=MAX_UPLOAD_MB * 2**20,
+                       progress=_progress, **json.loads(read_json))
 
 
-def survey() -> Any:
-    """The :class:`Survey` of the current source (raises :class:`AppError`)."""
+def survey(progress: Callable[[float, str], None] | None = None) -> Any:
+    """The :class:`Survey` of the current source (raises :class:`AppError`).
+
+    ``progress(fraction, message)`` is called while a file is read (a cache
+    miss only). It runs outside the cache's element recording, so a progress
+    bar drawn by it is not replayed on later cache hits.
+    """
     src = source()
     if src is None:
         raise AppError("No survey yet: upload one on the Survey page (the bundled sample is not there yet).")
+    cb = None
+    if progress is not None:
+        outside = contextvars.copy_context()  # taken here, outside the cached call
+
+        def cb(f: float, msg: str) -> None:
+            outside.copy().run(progress, f, msg)
     try:
-        return _read_survey(src.sha256, src.name, _canon(read_opts()), src.data)
+        return _read_survey(src.sha256, src.name, _canon(read_opts()), src.data, cb)
     except AppError:
         raise
     except Exception as e:  # the reader's own messages are written for people
@@ -181,7 +193,15 @@ def _assess(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes
     if isinstance(assess, lib.Missing):
         raise AppError(f"The law engine is not available yet ({assess.reason}).")
     sv = _read_survey(sha256, name, read_json, _data)
-    return assess(sv, **json.loads(opts_json))
+    kw = json.loads(opts_json)
+    actions = kw.pop("actions", None)
+    if actions:  # the Engineer marked trees harmed: the same survey with those rows' action changed
+        trees = sv.trees.copy()
+        tags = trees["tag"].astype(str)
+        for tag, action in actions.items():
+            trees.loc[tags == str(tag), "action"] = action
+        sv = dataclasses.replace(sv, trees=trees)
+    return assess(sv, **kw)
 
 
 def assessment() -> Any:

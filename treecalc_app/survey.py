@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import state, ui
+from app_support import lib, state, ui
 
 
 def _upload() -> None:
@@ -41,15 +41,19 @@ def _upload() -> None:
 
 def _columns(sv) -> None:
     source = getattr(sv, "source", None) or {}
-    cmap = source.get("column_map") if isinstance(source, dict) else None
+    cmap = dict(source.get("column_map") or {})
+    for h in source.get("unmapped") or []:
+        cmap.setdefault(h, "ignore")
     if not cmap:
         st.caption("The reader did not report its column map.")
         return
-    fields = source.get("fields") or sorted({str(v) for v in cmap.values() if v})
-    options = ["(ignore)"] + list(dict.fromkeys([*fields, *[str(v) for v in cmap.values() if v]]))
-    df = pd.DataFrame({"Header in the file": list(cmap.keys()),
-                       "Read as": [str(v) if v else "(ignore)" for v in cmap.values()]})
-    st.caption("How each header of the file was read. Correct a field and press *Re-read*.")
+    from treecalc.ingest import FIELDS
+
+    options = list(dict.fromkeys([*FIELDS, *[str(v) for v in cmap.values() if v]]))
+    st.caption(f"Sheet **{source.get('sheet')}**, header on row {source.get('header_row')}; "
+               f"DBH unit {source.get('dbh_unit')} ({source.get('dbh_unit_source')}). "
+               "How each header was read: correct a field and press *Re-read*.")
+    df = pd.DataFrame({"Header in the file": [str(h) for h in cmap], "Read as": [str(v or "ignore") for v in cmap.values()]})
     edited = st.data_editor(
         df, key="w_colmap", hide_index=True, width="stretch", disabled=["Header in the file"],
         column_config={"Read as": st.column_config.SelectboxColumn("Read as", options=options, required=True)})
@@ -57,38 +61,50 @@ def _columns(sv) -> None:
     c1, c2 = st.columns(2)
     if c1.button("Re-read with this mapping", disabled=not changed, key="w_colmap_apply"):
         mapping = dict(state.read_opts().get("column_map", {}))
-        mapping.update({h: (None if f == "(ignore)" else f) for h, f in changed.items()})
+        mapping.update(changed)
         state.read_opts()["column_map"] = mapping
         st.rerun()
     if state.read_opts().get("column_map") and c2.button("Reset the mapping", key="w_colmap_reset"):
         state.read_opts().pop("column_map", None)
+        st.session_state.pop("w_colmap", None)
         st.rerun()
 
 
 def _site(sv) -> None:
+    from treecalc.ingest import SITE_ASSUMED, SITE_FIELDS
+
     site = dict(getattr(sv, "site", {}) or {})
-    assumed = dict(getattr(sv, "site_assumptions", {}) or {})
-    overrides = state.opt("site", {}) or {}
+    overrides = dict(state.read_opts().get("site") or {})
     rows = []
-    for k in dict.fromkeys([*site, *assumed, *overrides]):
-        v = overrides.get(k, site.get(k, assumed.get(k)))
-        how = "edited here" if k in overrides else ("Site sheet" if k in site else "assumed (not given)")
+    for k in SITE_FIELDS:
+        if k in overrides:
+            how = "edited here"
+        elif k in site:
+            how = "Site sheet"
+        else:
+            v, why = SITE_ASSUMED.get(k, (None, ""))
+            how = f"not given: {'no value assumed' if v is None else f'assumed {v}'} ({why})"
+        v = overrides.get(k, site.get(k))
         rows.append({"Fact": k, "Value": "" if v is None else str(v), "From": how})
-    if not rows:
-        st.caption("No site facts were read.")
-        return
     df = pd.DataFrame(rows)
-    st.caption("Site facts from the Site sheet, and the assumptions made where a fact was not given. "
-               "Edit a value to use it in the assessment.")
+    st.caption("Site facts from the Site sheet, and what is assumed where a fact is not given. "
+               "Edit a value (yes/no, a number, croton-on-hudson or wesley-hills) to use it.")
     edited = st.data_editor(df, key="w_site", hide_index=True, width="stretch", disabled=["Fact", "From"])
-    new = {f: v for f, v, v0 in zip(edited["Fact"], edited["Value"], df["Value"]) if str(v) != str(v0)}
-    if new:
-        merged = {**overrides, **{k: (v if v != "" else None) for k, v in new.items()}}
-        state.set_opt("site", {k: v for k, v in merged.items() if v is not None})
+    new = {f: str(v).strip() for f, v, v0 in zip(edited["Fact"], edited["Value"], df["Value"])
+           if str(v).strip() != str(v0).strip()}
+    if new and st.button("Use these site facts", key="w_site_apply"):
+        merged = {**overrides, **new}
+        state.read_opts()["site"] = {k: v for k, v in merged.items() if v != ""}
+        st.session_state.pop("w_site", None)
         st.rerun()
     if overrides and st.button("Forget my edits to the site facts", key="w_site_reset"):
-        state.set_opt("site", None)
+        state.read_opts().pop("site", None)
+        st.session_state.pop("w_site", None)
         st.rerun()
+    if sv.site_assumptions:
+        st.markdown("**Assumptions**")
+        for a in sv.site_assumptions:
+            st.markdown(f"- {a}")
 
 
 def body() -> None:
@@ -99,14 +115,25 @@ def body() -> None:
     if src is None:
         st.info("Upload a survey to begin.")
         return
-    with st.spinner(f"Reading {src.name} ({src.size_mb:,.1f} MB)…", show_time=True):
-        sv = state.survey()
+    bar = st.empty()
+
+    def progress(fraction: float, message: str) -> None:
+        bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Reading {src.name}: {message}")
+
+    try:
+        sv = state.survey(progress)
+    finally:
+        bar.empty()
     trees, rejected = sv.trees, sv.rejected
+    summary = sv.summary()
+    warnings = summary.get("warnings") or list(sv.warnings)
     c = st.columns(4)
     c[0].metric("Rows read", f"{sv.rows_read:,}")
     c[1].metric("Trees", f"{len(trees):,}")
     c[2].metric("Rejected rows", f"{len(rejected):,}")
-    c[3].metric("Warnings", f"{len(sv.warnings):,}")
+    c[3].metric("Warnings", f"{len(warnings):,}")
+    if reasons := summary.get("rejected_reasons"):
+        st.caption("Rejected: " + "; ".join(f"{k} {v}" for k, v in reasons.items()))
 
     tabs = st.tabs(["Trees", "Columns", "Rejected rows", "Species matches", "Site facts", "Warnings"])
     with tabs[0]:
@@ -129,8 +156,8 @@ def body() -> None:
     with tabs[4]:
         _site(sv)
     with tabs[5]:
-        if sv.warnings:
-            for w in sv.warnings:
+        if warnings:
+            for w in warnings:
                 st.markdown(f"- {w}")
         else:
             st.caption("No warnings.")
@@ -138,14 +165,16 @@ def body() -> None:
 
 
 def _fuzzy(trees: pd.DataFrame) -> pd.DataFrame | None:
-    """The trees whose species was matched by similarity (as the reader marked them)."""
-    for col in ("species_method", "species_match"):
-        if col in trees:
-            sel = trees[trees[col].astype(str).str.contains("fuzzy", case=False, na=False)]
-            keep = [c for c in ("source_row", "tag", "species", "species_input", "species_code", "species_score",
-                                "species_method", "warnings") if c in sel]
-            return sel[keep]
-    return None
+    """The trees whose species was matched by similarity or by genus (as the reader marked them)."""
+    if "species_method" not in trees:
+        return None
+    sel = trees[trees["species_method"].astype(str).isin(["fuzzy", "genus"])]
+    cat = lib.piece("data").catalogue()
+    out = sel[[c for c in ("source_row", "tag", "species", "species_code", "species_method", "species_score")
+               if c in sel]].copy()
+    out.insert(4, "matched to", out["species_code"].map(lambda c: f"{cat.at[c, 'common_name']} "
+                                                          f"({cat.at[c, 'scientific_name']})" if c in cat.index else c))
+    return out
 
 
 ui.run_page("Survey", body, caption="What was read from the tree survey, and what was not.")

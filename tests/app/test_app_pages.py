@@ -1,0 +1,224 @@
+"""Every page of the app, headless (Streamlit ``AppTest``), on the sample and on a broken file.
+
+The numbers a page shows (its ``st.metric`` values) must equal what the
+library returns for the same input, and no page may raise.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+PAGES = ["treecalc_app/survey.py", "treecalc_app/benefits.py", "treecalc_app/permit.py",
+         "treecalc_app/violations.py", "treecalc_app/fund.py", "treecalc_app/water.py",
+         "treecalc_app/excavation.py"]
+TIMEOUT = 120
+
+
+def _app() -> AppTest:
+    return AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+
+
+def _ok(at: AppTest, *, errors: bool = False) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    if not errors:
+        assert not at.error, [e.value for e in at.error]
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def amount(text: str) -> float:
+    m = re.search(r"-?[\d,]+(?:\.\d+)?", str(text))
+    assert m, f"no number in {text!r}"
+    return float(m.group(0).replace(",", ""))
+
+
+@pytest.fixture(scope="module")
+def sample():
+    from treecalc.data import SAMPLE_SURVEY
+    from treecalc.ingest import read_survey
+
+    return SAMPLE_SURVEY, read_survey(SAMPLE_SURVEY)
+
+
+@pytest.fixture(scope="module")
+def expected(sample):
+    from treecalc.assessment import assess
+
+    return assess(sample[1])
+
+
+# --- every page renders on the sample -------------------------------------------
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders_on_the_sample(page, sample):
+    at = _app()
+    _ok(at)
+    at.switch_page(page).run()
+    _ok(at)
+    assert at.title, "the page drew nothing"
+    assert not at.info or all("Not available yet" not in i.value for i in at.info), [i.value for i in at.info]
+
+
+def test_survey_page_counts_equal_read_survey(sample):
+    path, sv = sample
+    at = _app()
+    m = metrics(at)
+    assert amount(m["Rows read"]) == sv.rows_read
+    assert amount(m["Trees"]) == len(sv.trees)
+    assert amount(m["Rejected rows"]) == len(sv.rejected)
+    assert sv.rows_read == len(sv.trees) + len(sv.rejected)
+    assert any(path.name in md.value for md in at.markdown)
+
+
+def test_benefits_page_totals_equal_compute_benefits(sample):
+    from treecalc import compute_benefits
+
+    ben = compute_benefits(sample[1].trees)
+    at = _app()
+    at.switch_page("treecalc_app/benefits.py").run()
+    _ok(at)
+    m = metrics(at)
+    assert amount(m["Total (USD/yr)"]) == pytest.approx(ben["usd_total_annual"].sum(), abs=0.005)
+    assert amount(m["Stormwater (USD/yr)"]) == pytest.approx(ben["usd_stormwater"].sum(), abs=0.005)
+
+
+def test_benefits_sidebar_price_reaches_the_numbers(sample):
+    from treecalc import compute_benefits
+
+    at = _app()
+    at.switch_page("treecalc_app/benefits.py").run()
+    at.number_input(key="w_home_price").set_value(250_000.0).run()
+    _ok(at)
+    ben = compute_benefits(sample[1].trees, home_price_usd=250_000.0)
+    assert amount(metrics(at)["Property (USD/yr)"]) == pytest.approx(ben["usd_property"].sum(), abs=0.005)
+
+
+def _permit_numbers(at: AppTest) -> tuple[float, float]:
+    m = metrics(at)
+    return amount(m["Replacement trees required"]), amount(m["Payment in lieu to the Tree Preservation Fund"])
+
+
+def test_permit_page_equals_assess(expected):
+    at = _app()
+    at.switch_page("treecalc_app/permit.py").run()
+    _ok(at)
+    trees, fund = _permit_numbers(at)
+    assert trees == expected.replacement["trees_needed"]
+    assert fund == pytest.approx(float(expected.fund["fund_in_lieu_usd"]), abs=0.005)
+    m = metrics(at)
+    assert amount(m["Required value"]) == pytest.approx(float(expected.replacement["required_value_usd"]), abs=0.005)
+    assert amount(m["Removed value"]) == pytest.approx(float(expected.replacement["removed_value_usd"]), abs=0.005)
+
+
+def test_permit_page_replacement_species_and_plantable(sample):
+    from treecalc.assessment import assess
+
+    at = _app()
+    at.switch_page("treecalc_app/permit.py").run()
+    at.selectbox(key="w_repl_species").set_value("QURU").run()
+    at.radio(key="w_plantable_kind").set_value("A number of trees").run()
+    at.number_input(key="w_plantable").set_value(2).run()
+    _ok(at)
+    want = assess(sample[1], replacement_species="QURU", plantable=2)
+    trees, fund = _permit_numbers(at)
+    assert trees == want.replacement["trees_needed"]
+    assert fund == pytest.approx(float(want.fund["fund_in_lieu_usd"]), abs=0.005)
+    assert amount(metrics(at)["Trees planted"]) == want.replacement["trees_planted"]
+
+
+def test_violation_page_equals_assess(sample):
+    from treecalc.assessment import assess
+
+    at = _app()
+    at.switch_page("treecalc_app/violations.py").run()
+    at.checkbox(key="w_violation").check().run()
+    at.radio(key="w_pending").set_value("Yes").run()
+    at.number_input(key="w_days").set_value(3).run()
+    _ok(at)
+    want = assess(sample[1], violation=True, application_pending=True, continuing_days=3)
+    m = metrics(at)
+    assert amount(m["Civil penalty, maximum"]) == pytest.approx(float(want.penalties["civil_penalty_max_usd"]), abs=0.005)
+    assert amount(m["Criminal fine, maximum"]) == pytest.approx(float(want.penalties["criminal_fine_max_usd"]), abs=0.005)
+    assert m["Doubled (§208-29B(7))"] == ("Yes" if want.penalties["doubled"] else "No")
+    # the options follow the user to the permit page: 120% after a violation
+    at.switch_page("treecalc_app/permit.py").run()
+    _ok(at)
+    trees, fund = _permit_numbers(at)
+    assert trees == want.replacement["trees_needed"]
+    assert fund == pytest.approx(float(want.fund["fund_in_lieu_usd"]), abs=0.005)
+
+
+def test_fund_page_fee_schedule(sample):
+    from treecalc.assessment import assess
+
+    at = _app()
+    at.switch_page("treecalc_app/fund.py").run()
+    at.number_input(key="w_fee_per_tree").set_value(700.0).run()
+    _ok(at, errors=True)
+    want = assess(sample[1], fee_schedule={"basis": "per_tree", "fee_per_tree_usd": "700.00", "multiplier": "1",
+                                           "placeholder": True})
+    m = metrics(at)
+    assert amount(m["Payment in lieu to the Tree Preservation Fund"]) == pytest.approx(
+        float(want.fund["fund_in_lieu_usd"]), abs=0.005)
+
+
+def test_statement_downloads_and_opens(expected):
+    import openpyxl
+
+    from treecalc.statement import statement_bytes
+
+    data = statement_bytes(expected)
+    wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
+    assert "Summary" in wb.sheetnames
+    at = _app()
+    at.switch_page("treecalc_app/permit.py").run()
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Excel statement" in labels, labels
+    assert any(lbl.endswith("(CSV)") for lbl in labels), labels
+
+
+# --- a broken file: messages, never a traceback ---------------------------------
+
+@pytest.mark.parametrize("name,blob", [
+    ("broken.xlsx", b"this is not a workbook at all"),
+    ("empty.csv", b""),
+    ("garbage.csv", bytes(range(256)) * 20),
+])
+def test_broken_file_gives_messages_on_every_page(name, blob):
+    at = _app()
+    at.file_uploader(key="w_upload").set_value((name, blob, "application/octet-stream")).run()
+    _ok(at, errors=True)
+    for page in PAGES:
+        at.switch_page(page).run()
+        _ok(at, errors=True)
+    at.switch_page("treecalc_app/survey.py").run()
+    assert at.error, "the Survey page should say the file could not be read"
+
+
+def test_oversize_upload_is_refused_with_a_message():
+    from app_support.state import MAX_UPLOAD_MB
+
+    at = _app()
+    at.file_uploader(key="w_upload").set_value(("huge.csv", b"0" * (MAX_UPLOAD_MB * 2**20 + 1), "text/csv")).run()
+    _ok(at, errors=True)
+    assert any(f"up to {MAX_UPLOAD_MB} MB" in e.value for e in at.error)
+
+
+def test_back_to_the_sample_after_a_broken_upload(sample):
+    at = _app()
+    at.file_uploader(key="w_upload").set_value(("broken.xlsx", b"nope", "application/octet-stream")).run()
+    at.button(key="w_use_sample").click().run()
+    _ok(at)
+    assert amount(metrics(at)["Trees"]) == len(sample[1].trees)

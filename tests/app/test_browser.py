@@ -1,0 +1,134 @@
+"""End to end in a real browser: ``streamlit run app.py`` driven by Playwright and Debian's Chromium.
+
+The test uploads the bundled sample on the Survey page (through the file
+chooser), opens the Permit & replacement page from the navigation, reads the
+required replacement trees and the payment in lieu off the page and checks
+them against ``assess`` on the same file. A screenshot of the permit page is
+saved under the test's tmp dir and, when ``TREECALC_SCREENSHOT_DIR`` is set,
+there too (``TREECALC_SCREENSHOT_DIR=docs`` refreshes ``docs/permit_page.png``).
+
+No browser is downloaded: Playwright launches ``/usr/bin/chromium`` (``.ci/run``
+installs it with apt-get where missing). The test skips, saying so, only when
+that binary cannot be found.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A ``streamlit run app.py`` on a free localhost port; killed at teardown."""
+    port = _free_port()
+    log = open(tmp_path / "streamlit.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with {proc.returncode}: "
+                                   f"{(tmp_path / 'streamlit.log').read_text(errors='replace')[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("streamlit did not become healthy within 60 s")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+def _amount(text: str) -> float:
+    m = re.search(r"-?[\d,]+(?:\.\d+)?", text)
+    assert m, f"no number in {text!r}"
+    return float(m.group(0).replace(",", ""))
+
+
+def _metric(page, label: str) -> str:
+    metric = page.locator('[data-testid="stMetric"]').filter(
+        has=page.locator('[data-testid="stMetricLabel"]', has_text=label))
+    metric.first.wait_for(timeout=60_000)
+    return metric.first.locator('[data-testid="stMetricValue"]').inner_text()
+
+
+def test_upload_sample_and_read_permit_page(server, tmp_path):
+    if not CHROMIUM.exists():
+        pytest.skip("Chromium not found at /usr/bin/chromium (.ci/run installs it with apt-get where apt is available)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    from treecalc.assessment import assess
+    from treecalc.data import SAMPLE_SURVEY
+    from treecalc.ingest import read_survey
+
+    expected = assess(read_survey(SAMPLE_SURVEY))
+    want_trees = float(expected.replacement["trees_needed"])
+    want_fund = float(expected.fund["fund_in_lieu_usd"])
+
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1800})
+            page.set_default_timeout(60_000)
+            page.goto(server)
+            page.get_by_text("Showing").first.wait_for()
+            with page.expect_file_chooser() as fc:
+                page.locator('[data-testid="stFileUploaderDropzone"] button').first.click()
+            fc.value.set_files(str(SAMPLE_SURVEY))
+            page.get_by_text(f"Showing {SAMPLE_SURVEY.name}").first.wait_for()
+            page.get_by_text("uploaded.").first.wait_for()
+            _metric(page, "Trees")
+
+            page.locator('[data-testid="stSidebarNav"]').get_by_text("Permit & replacement").click()
+            trees_text = _metric(page, "Replacement trees required")
+            fund_text = _metric(page, "Payment in lieu to the Tree Preservation Fund")
+            page.locator('[data-testid="stSpinner"]').wait_for(state="detached")
+            assert page.locator('[data-testid="stException"]').count() == 0
+            assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+
+            shot = tmp_path / "permit_page.png"
+            page.screenshot(path=str(shot), full_page=True)
+            assert shot.stat().st_size > 10_000
+            if out := os.environ.get("TREECALC_SCREENSHOT_DIR"):
+                Path(out).mkdir(parents=True, exist_ok=True)
+                shutil.copy(shot, Path(out) / "permit_page.png")
+        finally:
+            browser.close()
+
+    assert _amount(trees_text) == pytest.approx(want_trees)
+    assert _amount(fund_text) == pytest.approx(want_fund, abs=0.005)

@@ -1,0 +1,89 @@
+"""Fund & fee schedule (the Engineer's view): §208-24C payments in lieu into the Tree Preservation Fund."""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from app_support import state, ui, views
+from app_support.views import get
+
+
+def _default_schedule() -> dict:
+    from treecalc.rules.params import DEFAULT_FEE_SCHEDULE, read_toml
+
+    return read_toml(DEFAULT_FEE_SCHEDULE)
+
+
+def to_toml(d: dict) -> str:
+    """The fee schedule as the TOML file ``assess(fee_schedule=...)`` and ``--fee-schedule`` read."""
+    lines = ["# Tree Preservation Fund: payments in lieu of replanting (§208-22D, §208-22F, §208-24).",
+             "# basis = \"per_tree\": fee_per_tree_usd for each required replacement tree not planted.",
+             "# basis = \"value\":    the unmet environmental value x multiplier.",
+             "# Written by the treecalc app."]
+    for k, v in d.items():
+        if isinstance(v, bool):
+            lines.append(f"{k} = {'true' if v else 'false'}")
+        else:  # money and text as TOML strings (exact decimals); json.dumps escapes like a TOML basic string
+            lines.append(f"{k} = {json.dumps(str(v), ensure_ascii=False)}")
+    return "\n".join(lines) + "\n"
+
+
+def _schedule_controls() -> dict:
+    base = _default_schedule()
+    cur = dict(state.opt("fee_schedule") or base)
+    bases = ["per_tree", "value"]
+    c1, c2, c3 = st.columns(3)
+    basis = c1.radio("Basis of payments in lieu", bases, index=bases.index(str(cur.get("basis", "per_tree"))),
+                     key="w_fee_basis", horizontal=True,
+                     help="per_tree: a fee for each required replacement tree not planted; "
+                          "value: the unmet value times a multiplier.")
+    fee = c2.number_input("Fee per tree (USD)", min_value=0.0, step=25.0,
+                          value=float(cur.get("fee_per_tree_usd", 0) or 0), key="w_fee_per_tree",
+                          disabled=basis != "per_tree")
+    mult = c3.number_input("Multiplier of the unmet value", min_value=0.0, step=0.1,
+                           value=float(cur.get("multiplier", 1) or 1), key="w_fee_multiplier",
+                           disabled=basis != "value")
+    set_by_board = st.checkbox("These amounts were set by Board resolution", key="w_fee_board",
+                               value=not bool(cur.get("placeholder", True)))
+    new = {"basis": basis, "fee_per_tree_usd": f"{fee:.2f}", "multiplier": f"{mult:g}",
+           "placeholder": not set_by_board,
+           "label": ("set by Board resolution (§208-24C)" if set_by_board
+                     else "PLACEHOLDER, to be set by Board resolution (§208-24C)")}
+    same = (new["basis"] == str(base.get("basis")) and float(new["fee_per_tree_usd"]) == float(base.get("fee_per_tree_usd", 0))
+            and float(new["multiplier"]) == float(base.get("multiplier", 1))
+            and new["placeholder"] == bool(base.get("placeholder", False)))
+    state.set_opt("fee_schedule", None if same else new)
+    if new["placeholder"]:
+        st.warning("The fee is a placeholder until the Board sets it (§208-24C); every output says so.")
+    return new
+
+
+def body() -> None:
+    if not ui.need("read_survey", "assess"):
+        return
+    st.subheader("Fee schedule")
+    schedule = _schedule_controls()
+    st.download_button("Fee schedule (TOML)", data=to_toml(schedule).encode(), file_name="fee_schedule.toml",
+                       mime="application/toml", key="fund_toml", on_click="ignore", icon=":material/download:",
+                       help="Use it with `treecalc assess FILE --fee-schedule fee_schedule.toml`.")
+    a = state.assessment()
+    fund = get(a, "fund") or {}
+    st.subheader("Payment in lieu")
+    c = st.columns(3)
+    c[0].metric("Payment in lieu to the Tree Preservation Fund", ui.usd(get(fund, "fund_in_lieu_usd"), cents=True))
+    c[1].metric("Trees paid in lieu", ui.num(get(fund, "trees_in_lieu")))
+    c[2].metric("Unmet value", ui.usd(get(fund, "unmet_value_usd"), cents=True))
+    if get(fund, "calculation"):
+        st.markdown(f"**Calculation:** {get(fund, 'calculation')} ({get(fund, 'section', '§208-24')})")
+    for n in get(fund, "notes") or []:
+        st.markdown(f"- {n}")
+    table = views.kv_table(fund, skip=("notes", "fund_in_lieu_exact"))
+    with st.expander("All fund figures"):
+        st.dataframe(table, width="stretch", hide_index=True)
+    ui.page_downloads("fund", {"Fund": table})
+
+
+ui.run_page("Fund & fee schedule", body,
+            caption="§208-24C: the Board sets the basis of payments in lieu; the Engineer keeps it here.")
