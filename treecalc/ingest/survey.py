@@ -254,8 +254,9 @@ def _species_candidates(text: str) -> list[str]:
     return [o for o in dict.fromkeys(out) if o]
 
 
-_METHOD_RANK = {"code": 0, "scientific": 0, "cultivar": 0, "common": 0, "alias": 0, "genus": 1, "fuzzy": 2,
-                "unresolved": 3}
+# A scientific name beats a common name when a cell gives both and they differ.
+_METHOD_RANK = {"code": 0, "scientific": 0, "cultivar": 0, "common": 1, "alias": 1, "genus": 2, "fuzzy": 3,
+                "unresolved": 4}
 
 
 def _resolve(species: pd.Series) -> pd.DataFrame:
@@ -269,7 +270,7 @@ def _resolve(species: pd.Series) -> pd.DataFrame:
         best = None
         for k, c in enumerate(cs):
             r = res.loc[c]
-            key = (_METHOD_RANK.get(r["method"], 3), -float(r["score"]), k)
+            key = (_METHOD_RANK.get(r["method"], 4), -float(r["score"]), k)
             if best is None or key < best[0]:
                 best = (key, r)
         r = best[1]
@@ -774,7 +775,7 @@ def read_survey(
             "not surveyed (no column): " + ", ".join(not_surveyed)
             + " — taken as no for every tree; confirm them on site, since street, wetland, slope, landmark, "
               "easement, DEC, buffer and lot-line trees carry more obligations")
-    if dist_col is None:
+    if dist_col is None and site_final.get("jurisdiction") != "croton-on-hudson":
         assumptions.append("distance_to_residence_ft not surveyed: unknown for every tree (rules that depend "
                            "on it, Wesley Hills §95-3A(1)(d), take their stricter branch)")
 

@@ -1,0 +1,86 @@
+"""``treecalc survey FILE``: read a survey and report what was read and rejected.
+
+Registered by :mod:`treecalc.cli` through :func:`register`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from treecalc import data
+
+
+def _pairs(items: list[str], flag: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"{flag} {item!r}: expected NAME=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "survey", help="read a tree survey spreadsheet: trees, rejected rows and why",
+        description="Read a survey (xlsx, xlsm, xls, ods, csv, tsv, txt) and print how many rows became "
+                    "trees, every rejected row with its reason, unresolved species with suggestions, "
+                    "warnings and site facts.")
+    p.add_argument("file", nargs="?", default=str(data.SAMPLE_SURVEY),
+                   help="survey file (default: the sample, data/examples/sample_survey.xlsx)")
+    p.add_argument("--sheet", help="sheet name (default: a sheet named like Trees/Survey/Inventory, "
+                                   "else the first with a recognisable header)")
+    p.add_argument("--map", action="append", default=[], metavar="HEADER=FIELD",
+                   help='map a column, e.g. --map "Diam. cm=dbh_cm" (repeatable)')
+    p.add_argument("--dbh-unit", choices=("in", "cm", "mm"), help="unit of the DBH column (overrides the file)")
+    p.add_argument("--site", action="append", default=[], metavar="FIELD=VALUE",
+                   help="a site fact, e.g. --site jurisdiction=wesley-hills (repeatable; wins over the Site sheet)")
+    p.add_argument("--max-mb", type=float, default=50.0, help="refuse files larger than this (default 50)")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.set_defaults(func=run)
+
+
+def run(a: argparse.Namespace) -> int:
+    from treecalc.ingest import SurveyError, read_survey
+
+    try:
+        s = read_survey(a.file, sheet=a.sheet, column_map=_pairs(a.map, "--map") or None, dbh_unit=a.dbh_unit,
+                        site=_pairs(a.site, "--site") or None, max_bytes=int(a.max_mb * 1e6))
+    except SurveyError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    summary = s.summary()
+    if a.json:
+        from treecalc.cli import dump_json
+
+        dump_json(summary)
+        return 0
+    print(format_summary(summary))
+    return 0
+
+
+def format_summary(d: dict) -> str:
+    lines = [
+        f"{d['file']} ({d['format']}), sheet {d['sheet']!r}, header on row {d['header_row']}",
+        f"rows read {d['rows_read']}: {d['trees']} trees, {d['rejected']} rejected",
+        "actions: " + ", ".join(f"{k} {v}" for k, v in d["actions"].items() if v) if d["actions"] else "",
+        f"DBH unit: {d['dbh_unit']} ({d['dbh_unit_source']}); multi-stem trees: {d['multi_stem_trees']}",
+        "columns: " + ", ".join(f"{h!r}→{f}" for h, f in d["columns"].items()),
+    ]
+    if d["unmapped_columns"]:
+        lines.append("columns not used: " + ", ".join(repr(h) for h in d["unmapped_columns"]))
+    if d["rejected_reasons"]:
+        lines += ["", "rejected:"] + [f"  {k}: {v}" for k, v in d["rejected_reasons"].items()]
+        lines += [f"  - {r['reason']}" for r in d["rejected_rows"]]
+    if d["unresolved_species"]:
+        lines += ["", "unresolved species:"]
+        for name in d["unresolved_species"]:
+            sugg = d["unresolved_suggestions"].get(name) or []
+            lines.append(f"  {name!r}" + (f": did you mean {'; '.join(sugg)}" if sugg else ""))
+    if d["warnings"]:
+        lines += ["", "warnings:"] + [f"  - {w}" for w in d["warnings"]]
+    lines += ["", "site: " + (", ".join(f"{k}={v}" for k, v in d["site"].items()) or "nothing given")]
+    if d["site_assumptions"]:
+        lines += ["assumptions:"] + [f"  - {x}" for x in d["site_assumptions"]]
+    return "\n".join(x for x in lines if x is not None)
