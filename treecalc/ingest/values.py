@@ -70,7 +70,6 @@ _NUM_UNIT = re.compile(
         (?P<unit>in\.?|inch(?:es)?|"|″|”|''|cm\.?|mm\.?)?\s*$""",
     re.X | re.I,
 )
-_STEM_SEP = re.compile(r"\s*(?:[;/+&|]|\band\b|,\s+|\s+,|,(?=\d+\s*,)|\s+)\s*", re.I)
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
 _BLANKS = {"", "-", "--", "—", "–", "n/a", "na", "none", "nan", "?", "unknown", "tbd", "null"}
 
@@ -117,16 +116,51 @@ def parse_dbh_text(text: str, unit: str = "in", decimal_comma: bool = False) -> 
     if not decimal_comma and re.fullmatch(r"\d+,\d+", t2):
         warning = (f"DBH {raw!r} read as stems {t2.replace(',', ' and ')} "
                    "(if the comma is a decimal separator, write it with a point)")
-    parts = [p for p in _STEM_SEP.split(t2) if p]
-    if len(parts) > 1:
-        stems = []
-        for p in parts:
-            x = _one_number(_APPROX.sub("", p), unit_in, decimal_comma)
-            if x is None:
-                return Dbh(error="DBH not a number", detail=f"{raw!r} is not a number")
-            stems.append(x)
+    t3 = _fractions(t2)
+    if t3 != t2:
+        v = _one_number(t3, unit_in, decimal_comma)
+        if v is not None:
+            return Dbh((v,))
+    stems = _stems(t3, unit_in, decimal_comma)
+    if stems:
         return Dbh(tuple(stems), warning=warning)
     return Dbh(error="DBH not a number", detail=f"{raw!r} is not a number")
+
+
+_UNIT_RX = r"(?:inch(?:es)?|in\.?|\"|″|”|''|cm\.?|mm\.?)"
+_TOKEN = re.compile(r"(?P<sign>-)?(?P<num>\d+(?:\.\d+)?|\.\d+)(?:\s*(?P<unit>" + _UNIT_RX + r"))?", re.I)
+_TOKEN_DC = re.compile(r"(?P<sign>-)?(?P<num>\d+(?:[.,]\d+)?|[.,]\d+)(?:\s*(?P<unit>" + _UNIT_RX + r"))?", re.I)
+_GAP = re.compile(r"^\s*(?:[;/+&|,x×]|and)?\s*$", re.I)
+_FRACTION = re.compile(r"(\d+)(?:\s+|-)(1|3|5|7)/(2|4|8)\b|(\d+)\s*([½¼¾])")
+
+
+def _fractions(t: str) -> str:
+    """'12 1/2' → '12.5', '12½' → '12.5' (inch fractions)."""
+    def sub(m: re.Match) -> str:
+        if m.group(1):
+            return str(int(m.group(1)) + int(m.group(2)) / int(m.group(3)))
+        return str(int(m.group(4)) + {"½": 0.5, "¼": 0.25, "¾": 0.75}[m.group(5)])
+    return _FRACTION.sub(sub, t)
+
+
+def _stems(t: str, unit_in: float, decimal_comma: bool) -> list[float]:
+    """Stem diameters of '14, 10, 6', '12/8', '12 in + 8 in'; [] if the text is anything else."""
+    if decimal_comma and re.fullmatch(r"\d+(?:,\d+){2,}", t):
+        decimal_comma = False  # '14,10,6' cannot be one decimal number
+    rx = _TOKEN_DC if decimal_comma else _TOKEN
+    out: list[float] = []
+    pos = 0
+    for m in rx.finditer(t):
+        gap = t[pos:m.start()]
+        if not _GAP.match(gap) or (out and (m.group("sign") or not gap)):
+            return []  # text between the numbers, or a range such as '12-14'
+        num = m.group("num").replace(",", ".")
+        v = float(num) * (UNIT_TO_IN[unit_word(m.group("unit"))] if m.group("unit") else unit_in)
+        out.append(-v if m.group("sign") else v)
+        pos = m.end()
+    if not _GAP.match(t[pos:]) or len(out) < 2:
+        return []
+    return out
 
 
 # ---------------------------------------------------------------- booleans

@@ -1,0 +1,126 @@
+"""Each file format reads to the same trees."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+from ingest_builders import HEADER, ROWS, write_text, write_xlsx
+
+from treecalc.ingest import read_survey
+
+
+def _check(s, n=3):
+    assert s.rows_read == len(s.trees) + len(s.rejected) == n
+    assert list(s.trees["species_code"]) == ["ACRU", "QUAL", "ACSA2"]
+    assert list(s.trees["dbh_in"]) == pytest.approx([12, 20.5, 8])
+    assert list(s.trees["action"]) == ["retain", "remove", "retain"]
+    assert list(s.trees["tag"]) == ["1", "2", "3"]
+    assert list(s.trees["source_row"]) == [2, 3, 4]
+
+
+@pytest.mark.parametrize("ext", ["xlsx", "xlsm"])
+def test_xlsx_and_xlsm(tmp_path, ext):
+    p = write_xlsx(tmp_path / f"s.{ext}", [HEADER, *ROWS])
+    s = read_survey(p)
+    _check(s)
+    assert s.source["format"] == ext
+
+
+def test_xls(tmp_path):
+    xlwt = pytest.importorskip("xlwt")
+    wb = xlwt.Workbook()
+    ws = wb.add_sheet("Trees")
+    for i, r in enumerate([HEADER, *ROWS]):
+        for j, v in enumerate(r):
+            ws.write(i, j, v)
+    p = tmp_path / "s.xls"
+    wb.save(str(p))
+    s = read_survey(p)
+    _check(s)
+    assert s.source["format"] == "xls"
+
+
+def test_ods(tmp_path):
+    pytest.importorskip("odf")
+    p = tmp_path / "s.ods"
+    pd.DataFrame(ROWS, columns=HEADER).to_excel(p, engine="odf", index=False, sheet_name="Inventory")
+    s = read_survey(p)
+    _check(s)
+    assert s.source["format"] == "ods"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp1252", "utf-16"])
+def test_csv_encodings(tmp_path, encoding):
+    rows = [HEADER, *ROWS, [4, "Liriodendron tulipifera", 9, "Entfernen — réservé"]]
+    p = write_text(tmp_path / "s.csv", rows, encoding=encoding)
+    s = read_survey(p)
+    assert s.rows_read == 4 and len(s.trees) == 4
+    assert s.source["encoding"].replace("-sig", "") == encoding.replace("-sig", "") or encoding == "utf-8-sig"
+    # the accented text came through intact
+    assert "Entfernen — réservé" in s.trees["warnings"].iloc[3]
+
+
+def test_semicolon_with_decimal_comma(tmp_path):
+    rows = [HEADER, [1, "Acer rubrum", "12,5", "retain"], [2, "Quercus alba", "20,25", "remove"],
+            [3, "Sugar maple", "8", "retain"], [4, "Betula lenta", "14, 10, 6", "retain"]]
+    p = write_text(tmp_path / "s.csv", rows, delimiter=";")
+    s = read_survey(p)
+    assert s.source["delimiter"] == ";" and s.source["decimal_comma"]
+    assert list(s.trees["dbh_in"]) == pytest.approx([12.5, 20.25, 8, (14**2 + 10**2 + 6**2) ** 0.5])
+
+
+@pytest.mark.parametrize("ext", ["tsv", "txt"])
+def test_tab_delimited(tmp_path, ext):
+    p = write_text(tmp_path / f"s.{ext}", [HEADER, *ROWS], delimiter="\t")
+    s = read_survey(p)
+    _check(s)
+    assert s.source["delimiter"] == "\t"
+
+
+def test_tab_file_with_decimal_commas(tmp_path):
+    rows = [HEADER, [1, "Acer rubrum", "12,5", "retain"], [2, "Quercus alba", "7", "remove"]]
+    s = read_survey(write_text(tmp_path / "s.txt", rows, delimiter="\t"))
+    assert s.source["decimal_comma"]
+    assert list(s.trees["dbh_in"]) == pytest.approx([12.5, 7])
+
+
+def test_comma_csv_quoted_comma_is_stems_with_warning(tmp_path):
+    rows = [HEADER, [1, "Acer rubrum", "12,5", "retain"], [2, "Quercus alba", "7.5", "remove"]]
+    s = read_survey(write_text(tmp_path / "s.csv", rows))
+    assert not s.source["decimal_comma"]
+    assert s.trees["dbh_in"].iloc[0] == pytest.approx((144 + 25) ** 0.5)
+    assert "read as stems" in s.trees["warnings"].iloc[0]
+
+
+def test_buffer_with_filename(tmp_path):
+    p = write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS])
+    s = read_survey(io.BytesIO(p.read_bytes()), filename="upload.xlsx")
+    _check(s)
+    assert s.source["file"] == "upload.xlsx"
+    s = read_survey(p.read_bytes())  # bytes, no name: the content decides
+    _check(s)
+
+
+def test_progress_callback(tmp_path):
+    p = write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS])
+    seen = []
+    read_survey(p, progress=lambda f, m: seen.append((f, m)))
+    fr = [f for f, _ in seen]
+    assert fr[0] == 0.0 and fr[-1] == 1.0 and fr == sorted(fr)
+
+
+def test_sheet_selection(tmp_path):
+    p = write_xlsx(tmp_path / "s.xlsx", [["Cover page"], ["nothing here"]], sheet="Cover",
+                   extra={"Notes": [["a", "b"]], "Tree Inventory": [HEADER, *ROWS]})
+    s = read_survey(p)
+    assert s.source["sheet"] == "Tree Inventory"
+    _check(s)
+    s = read_survey(p, sheet="tree inventory")
+    assert s.source["sheet"] == "Tree Inventory"
+    from treecalc.ingest import SurveyError
+    with pytest.raises(SurveyError, match="no sheet 'Nope'"):
+        read_survey(p, sheet="Nope")
+    with pytest.raises(SurveyError, match="no header row"):
+        read_survey(p, sheet="Cover")
