@@ -7,7 +7,8 @@ The public API:
 - :func:`assess` the law engine (Croton-on-Hudson Chapter 208, Wesley Hills Chapter 95).
 """
 
+from treecalc.assessment import Assessment, assess
 from treecalc.benefits import BenefitParams, benefits, compute_benefits
 
-__all__ = ["BenefitParams", "benefits", "compute_benefits"]
+__all__ = ["Assessment", "BenefitParams", "assess", "benefits", "compute_benefits"]
 __version__ = "0.1.0"
