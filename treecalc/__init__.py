@@ -9,6 +9,8 @@ The public API:
 
 from treecalc.assessment import Assessment, assess
 from treecalc.benefits import BenefitParams, benefits, compute_benefits
+from treecalc.ingest import Survey, SurveyError, read_survey
 
-__all__ = ["Assessment", "BenefitParams", "assess", "benefits", "compute_benefits"]
+__all__ = ["Assessment", "BenefitParams", "Survey", "SurveyError", "assess", "benefits", "compute_benefits",
+           "read_survey"]
 __version__ = "0.1.0"

@@ -138,6 +138,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = ap.parse_args(argv)
     try:
         return int(a.func(a) or 0)
+    except BrokenPipeError:  # output piped into `head` and closed early: not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except UnknownSpecies as e:
         print(f"error: unknown species {e.name!r}", file=sys.stderr)
         if e.suggestions:
