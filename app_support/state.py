@@ -261,3 +261,16 @@ def tmp_upload(name: str, data: bytes) -> str:
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     return path
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _projection(sha256: str, name: str, read_json: str, opts_json: str, years: int, _data: bytes) -> Any:
+    from app_support.projection import projection
+
+    return projection(_assess(sha256, name, read_json, opts_json, _data), years)
+
+
+def projection(years: int = 20) -> Any:
+    """Annual benefits, year by year, of the trees removed and of the planting plan."""
+    src = source()
+    return _projection(src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()), years, src.data)

@@ -55,7 +55,7 @@ def species_choices() -> pd.DataFrame:
     cat = data.catalogue()
     cat = cat[cat["scientific_name"].astype(str).str.strip() != ""]
     order = (cat["invasive"].astype(int) * 2 + (~cat["native"]).astype(int))
-    cat = cat.assign(_o=order).sort_values(["_o", "common_name"])
+    cat = cat.assign(_o=order).reset_index(drop=True).sort_values(["_o", "common_name"])
 
     def label(r: Any) -> str:
         tag = ("invasive: NY Part 575 " + r.part575 + ", refused") if r.invasive else ("native" if r.native else "not native")

@@ -45,7 +45,7 @@ def make_survey(n: int, seed: int = 6) -> bytes:
 
     rng = np.random.default_rng(seed)
     cat = data.catalogue()
-    pool = cat[(~cat["invasive"]) & (cat["scientific_name"].astype(str) != "")].sort_values("code")
+    pool = cat[(~cat["invasive"]) & (cat["scientific_name"].astype(str) != "")].reset_index(drop=True).sort_values("code")
     species = pool["common_name"].head(30).to_numpy()
     trees = pd.DataFrame({
         "Tag #": [f"T{i:05d}" for i in range(1, n + 1)],

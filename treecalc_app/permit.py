@@ -20,18 +20,23 @@ def _stock_controls() -> None:
     if mode == "One species":
         state.set_opt("replacement_stock", None)
         cur = state.opt("replacement_species") or DEFAULT
-        c1, c2 = st.columns([3, 1])
+        c1, c2, c3 = st.columns([3, 1, 1])
         sp = c1.selectbox("Replacement species", codes, index=codes.index(cur) if cur in codes else 0,
                           format_func=lambda c: labels.get(c, c), key="w_repl_species",
                           help="Natives first; invasive species (NY Part 575) are refused by §208-22E.")
         dbh = c2.number_input("Size (DBH, in)", min_value=0.1, max_value=60.0, value=state.opt("replacement_dbh_in"),
                                step=0.5, key="w_repl_dbh", placeholder="default",
                                help="Deciduous trees at least 1.5 in DBH; conifers at least 5 ft tall (§208-22D).")
+        cost = c3.number_input("Unit cost (USD)", min_value=0.0, step=25.0, value=state.opt("replacement_cost_usd"),
+                               key="w_repl_cost", placeholder="placeholder",
+                               help="Supplied and planted, per tree; empty: the law engine's labelled placeholder.")
         state.set_opt("replacement_species", None if sp == DEFAULT else sp)
         state.set_opt("replacement_dbh_in", dbh)
+        state.set_opt("replacement_cost_usd", cost)
     else:
         state.set_opt("replacement_species", None)
         state.set_opt("replacement_dbh_in", None)
+        state.set_opt("replacement_cost_usd", None)
         stock = state.opt("replacement_stock") or [{"species": choices["code"].iloc[0], "dbh_in": 2.0,
                                                     "unit_cost_usd": 350.0}]
         df = pd.DataFrame(stock, columns=["species", "dbh_in", "unit_cost_usd"])
@@ -96,12 +101,25 @@ def body() -> None:
 
     for w in get(rep, "warnings") or []:
         st.warning(str(w))
+    if get(fund, "placeholder") and get(rep, "trees_in_lieu"):
+        st.warning(f"The fee in lieu is a {get(fund, 'label')}.")
+    for n in get(rep, "notes") or []:
+        st.caption(f"• {n}")
 
     st.subheader("Permit triggers (§208-19)")
     triggers = get(permit, "triggers") or []
     if triggers:
         for t in triggers:
-            st.markdown(f"- {t if isinstance(t, str) else get(t, 'text', t)}")
+            if isinstance(t, str):
+                st.markdown(f"- {t}")
+            else:
+                tags = get(t, "tags") or []
+                st.markdown(f"- **{get(t, 'section', '')}** {get(t, 'text', '')}"
+                            + (f" — trees {', '.join(map(str, tags[:25]))}{' …' if len(tags) > 25 else ''}" if tags else ""))
+        for e in get(permit, "exceptions_applied") or []:
+            st.markdown(f"- exception **{get(e, 'section', '')}** {get(e, 'text', '')}")
+        if get(permit, "approving_authority"):
+            st.caption(f"Approving authority: {get(permit, 'approving_authority')}")
     else:
         st.caption("No §208-19 trigger holds.")
     trees = get(a, "trees")
@@ -116,6 +134,9 @@ def body() -> None:
     else:
         st.caption("No planting plan: nothing to replace.")
     stock_report = views.frame(get(rep, "stock"))
+    for col in ("refusals", "notes"):
+        if col in stock_report:
+            stock_report[col] = stock_report[col].map(lambda v: "; ".join(map(str, v)) if isinstance(v, list) else v)
     if len(stock_report):
         with st.expander("Stock offered: accepted and refused, with the reasons"):
             st.dataframe(stock_report, width="stretch", hide_index=True)
@@ -125,28 +146,28 @@ def body() -> None:
 
 
 def _trigger_trees(trees: pd.DataFrame | None) -> pd.DataFrame | None:
-    if trees is None or not isinstance(trees, pd.DataFrame):
+    """The trees for which a §208-19 trigger holds, with the sections."""
+    if not isinstance(trees, pd.DataFrame) or "permit_triggers" not in trees:
         return None
-    col = next((c for c in ("permit_triggers", "triggers") if c in trees), None)
-    if col is None:
-        return None
-    has = trees[col].map(lambda v: bool(v) if not isinstance(v, float) else False)
-    keep = [c for c in ("tag", "species", "species_code", "dbh_in", "action", col) if c in trees]
-    out = trees.loc[has, keep].copy()
-    out[col] = out[col].map(lambda v: "; ".join(map(str, v)) if isinstance(v, (list, tuple)) else v)
-    return out
+    has = trees["permit_triggers"].fillna("").astype(str).str.strip() != ""
+    keep = [c for c in ("tag", "species", "species_code", "dbh_in", "action", "permit_needed", "permit_triggers",
+                        "counted", "exclusion", "value_usd") if c in trees]
+    return trees.loc[has, keep]
 
 
 def _projection(a, rep) -> None:
     st.subheader("20 years: replacements against the trees removed")
-    proj = get(a, "projection")
-    if callable(proj):
-        proj = proj(20)
-    df = views.frame(proj) if proj is not None else pd.DataFrame()
-    if df.empty or not {"year", "value_usd", "series"} <= set(df.columns):
-        st.caption("The law engine does not give a projection for this assessment.")
+    if not get(rep, "required"):
+        st.caption("No replacement is required, so there is nothing to project.")
         return
-    st.altair_chart(charts.projection(df), width="stretch")
+    df = state.projection(20)
+    if df.empty:
+        st.caption("Nothing to project.")
+        return
+    st.altair_chart(charts.projection(df, title="Annual benefits over the next 20 years (USD/yr)"), width="stretch")
+    st.caption("Each year's annual benefits (i-Tree Streets, the assessment's prices) of the trees counted toward "
+               "replacement had they stayed, and of the planting plan, both grown with the treecalc growth curves "
+               "(Urban Tree Database / i-Tree Streets age classes).")
 
 
 ui.run_page("Permit & replacement", body,

@@ -42,11 +42,36 @@ def _controls() -> None:
     state.set_opt("replacement_percent", pct)
 
 
+def _mark_harmed() -> None:
+    """Trees the Engineer found harmed (removed or damaged) although the survey says otherwise."""
+    sv = state.survey()
+    trees = sv.trees
+    if not len(trees):
+        return
+    tags = trees["tag"].astype(str).tolist()
+    label = dict(zip(tags, [f"{t} · {s} · {d:g} in · survey: {a}" for t, s, d, a in
+                            zip(tags, trees["species"], trees["dbh_in"], trees["action"])]))
+    current = dict(state.opt("actions") or {})
+    c1, c2 = st.columns([3, 1])
+    removed = c1.multiselect("Trees found removed", tags, default=[t for t, a in current.items() if a == "removed"
+                                                                   and t in label],
+                             format_func=label.get, key="w_marked_removed", placeholder="as the survey says")
+    damaged = c1.multiselect("Trees found damaged (topped, excessively pruned, injured, girdled)", tags,
+                             default=[t for t, a in current.items() if a == "damaged" and t in label],
+                             format_func=label.get, key="w_marked_damaged", placeholder="as the survey says")
+    marks = {t: "removed" for t in removed}
+    marks.update({t: "damaged" for t in damaged if t not in marks})
+    state.set_opt("actions", marks or None)
+    c2.caption("A harmed tree is an offence only when its removal needed a permit (§208-19) and none was held; "
+               "the law engine decides, tree by tree.")
+
+
 def body() -> None:
     if not ui.need("read_survey", "assess"):
         return
     with st.expander("Violation facts", expanded=True):
         _controls()
+        _mark_harmed()
     a = state.assessment()
     pen = get(a, "penalties") or {}
     c = st.columns(3)

@@ -222,3 +222,35 @@ def test_back_to_the_sample_after_a_broken_upload(sample):
     at.button(key="w_use_sample").click().run()
     _ok(at)
     assert amount(metrics(at)["Trees"]) == len(sample[1].trees)
+
+
+def test_marking_trees_harmed_equals_assess_on_the_marked_survey(sample):
+    import dataclasses
+
+    from treecalc.assessment import assess
+
+    sv = sample[1]
+    retained = sv.trees.loc[sv.trees["action"] == "retain", "tag"].astype(str).head(4).tolist()
+    at = _app()
+    at.switch_page("treecalc_app/violations.py").run()
+    at.multiselect(key="w_marked_removed").set_value(retained).run()
+    _ok(at)
+    trees = sv.trees.copy()
+    trees.loc[trees["tag"].astype(str).isin(retained), "action"] = "removed"
+    want = assess(dataclasses.replace(sv, trees=trees))
+    m = metrics(at)
+    assert amount(m["Civil penalty, maximum"]) == pytest.approx(float(want.penalties["civil_penalty_max_usd"]), abs=0.005)
+    assert amount(m["Criminal fine, maximum"]) == pytest.approx(float(want.penalties["criminal_fine_max_usd"]), abs=0.005)
+    assert float(want.penalties["civil_penalty_max_usd"]) > 0, "the sample's retained trees marked removed are offences"
+
+
+def test_permit_page_draws_the_20_year_chart(expected):
+    from app_support.projection import PLANTED, REMOVED, projection
+
+    df = projection(expected, 20)
+    assert set(df["series"]) == {REMOVED, PLANTED}
+    assert (df.groupby("series")["year"].max() == 20).all()
+    at = _app()
+    at.switch_page("treecalc_app/permit.py").run()
+    _ok(at)
+    assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"), "no chart on the permit page"
