@@ -45,6 +45,7 @@ The workbook is written in openpyxl's write-only (streaming) mode so that a
 from __future__ import annotations
 
 import datetime as _dt
+import decimal
 import io
 import math
 import os
@@ -126,6 +127,8 @@ def _text(v: Any) -> str:
         return ""
     if isinstance(v, bool):
         return "Yes" if v else "No"
+    if isinstance(v, decimal.Decimal):
+        return str(v)
     if isinstance(v, float):
         return f"{v:,.2f}" if abs(v) >= 1 else f"{v:g}"
     if isinstance(v, Mapping):
@@ -144,6 +147,8 @@ def _plain(v: Any) -> Any:
         return None
     if isinstance(v, bool):
         return "Yes" if v else "No"
+    if isinstance(v, decimal.Decimal):
+        v = float(v) if v.is_finite() else str(v)
     if isinstance(v, (int, float)):
         if isinstance(v, float) and math.isinf(v):
             return "∞" if v > 0 else "-∞"
@@ -175,6 +180,8 @@ def _records(x: Any) -> list[dict[str, Any]]:
     for r in x:
         if isinstance(r, Mapping):
             out.append(dict(r))
+        elif callable(getattr(r, "to_dict", None)):
+            out.append(dict(r.to_dict()))
         elif hasattr(r, "__dict__"):
             out.append(dict(vars(r)))
         else:
@@ -269,6 +276,18 @@ _KEYS: dict[str, tuple[str, str, str | None]] = {
     "multiplier": ("Multiplier of unmet value", "×", NUM),
     "placeholder": ("Fee is a placeholder", "", None),
     "fund_in_lieu_usd": ("Payment in lieu to the Fund", "$", USD),
+    "fund_in_lieu_exact": ("Payment in lieu, exact", "$", USD),
+    "label": ("Label", "", None),
+    "source": ("Source", "", None),
+    "calculation": ("Calculation", "", None),
+    "covered_by_fund_usd": ("Value the payment stands for", "$", USD),
+    "in_lieu_usd": ("Payment in lieu", "$", USD),
+    "status": ("Status", "", None),
+    "policy": ("Policy", "", None),
+    "size_class": ("Size class", "", None),
+    "leaf_type": ("Leaf type", "", None),
+    "accepted": ("Accepted", "", None),
+    "refusals": ("Refused because", "", None),
     # penalties
     "civil_penalty_max_usd": ("Civil penalty, maximum", "$", USD),
     "doubled": ("Doubled (§208-29B(7))", "", None),
@@ -279,7 +298,26 @@ _KEYS: dict[str, tuple[str, str, str | None]] = {
     "sections": ("Sections", "", None),
     "tier": ("Tier", "", None),
     "rows_read": ("Rows read", "rows", INT),
+    "min_trees": ("Minimum trees for replacement", "trees", INT),
+    "kind": ("Kind", "", None),
+    "criminal_section": ("Criminal fine section", "", None),
+    "species_method": ("Species matched by", "", None),
+    "species_score": ("Species match score", "0-100", NUM1),
+    "stems": ("Stems", "", INT),
+    "benefit_land_use": ("Land use for benefits", "", None),
 }
+
+#: Units of the i-Tree Streets prices (``prices.csv``; see :func:`treecalc.models.itree_streets.resolve_prices`).
+_PRICE_UNITS = {"electricity": "$/kWh", "natural_gas": "$/kBtu", "hydro_interception": "$/gal", "co2": "$/lb",
+                "o3": "$/lb", "nox": "$/lb", "pm10": "$/lb", "sox": "$/lb", "voc": "$/lb"}
+
+#: Headings of the method dict's top-level keys.
+_METHOD_SECTIONS = {"readings": "Readings of damaged text", "sections_applied": "Sections applied",
+                    "data_sources": "Data sources", "benefit_parameters": "Parameters and prices",
+                    "value_basis": "Value basis", "value_basis_label": "Value basis", "law": "Law",
+                    "law_file": "Law", "fee_schedule": "Fee schedule"}
+#: Method keys filed under a sibling's heading: their name is kept as the item.
+_METHOD_KEEP_KEY = {"value_basis_label", "law_file"}
 
 _SUFFIX_UNITS: tuple[tuple[str, str, str], ...] = (
     ("_usd_per_tree", "$/tree", USD),
@@ -287,10 +325,12 @@ _SUFFIX_UNITS: tuple[tuple[str, str, str], ...] = (
     ("_usd", "$", USD),
     ("_pct", "%", NUM),
     ("_percent", "%", NUM),
+    ("_trees", "trees", INT),
     ("_in", "in", NUM1),
     ("_ft", "ft", NUM1),
     ("_m2", "m²", NUM2),
     ("_acres", "acres", NUM2),
+    ("_sqft", "ft²", NUM1),
     ("_gal", "gal", NUM1),
     ("_kwh", "kWh", NUM1),
     ("_lb", "lb", NUM2),
@@ -310,7 +350,14 @@ def _key_info(key: Any) -> tuple[str, str, str | None]:
         return (_humanize(m.group(1)), f"$/{m.group(2)}", USD_RATE)
     for suffix, unit, fmt in _SUFFIX_UNITS:
         if k.endswith(suffix) and len(k) > len(suffix):
-            return (_humanize(k[: -len(suffix)]), unit, fmt)
+            base = _humanize(k[: -len(suffix)])
+            if suffix in ("_pct", "_percent"):
+                base += " percentage"
+            elif suffix == "_trees":
+                base = _humanize(k)
+            return (base, unit, fmt)
+    if k.startswith("trees_") or k == "offences" or "removals" in k or k == "native_planted":
+        return (_humanize(k), "trees", INT)
     if k.startswith("usd_"):
         return (_humanize(k[4:]), "$", USD)
     return (_humanize(k), "", None)
@@ -424,6 +471,10 @@ class _Grid:
         self.rows.append([(v, f, font) for v, f in zip(values, fmts + [None] * (len(values) - len(fmts)))])
         return len(self.rows)
 
+    def note(self, label: str, text: Any) -> int:
+        """A label and a long text that overflows into the empty cells to its right."""
+        return self.add([label, text], font="note")
+
     def blank(self) -> None:
         self.rows.append([])
 
@@ -446,6 +497,8 @@ class _Grid:
             if row and row[0][2] in ("title", "sub") and len(row) == 1:
                 continue  # titles overflow into the empty cells to the right
             for j, (v, f, font) in enumerate(row):
+                if font == "note" and j == len(row) - 1:
+                    continue  # overflows to the right
                 n = _display_len(v, f)
                 if font == "header":
                     n = min(n, 28)  # headers wrap
@@ -454,7 +507,8 @@ class _Grid:
         return [min(maximum, max(minimum, w.get(j, 0) + 2)) for j in range(ncol)]
 
     def write(self, book: _Book, ws, *, freeze: str | None = None, auto_filter: str | None = None,
-              widths: Sequence[float] | None = None) -> None:
+              widths: Sequence[float] | None = None, wrap_cols: Sequence[int] = ()) -> None:
+        """Write the rows; text in the 1-based columns ``wrap_cols`` wraps (long notes, readings)."""
         for j, width in enumerate(widths or self.widths(), 1):
             ws.column_dimensions[get_column_letter(j)].width = width
         if freeze:
@@ -469,7 +523,12 @@ class _Grid:
             if row[0][2] == "header":
                 ws.append(book.header_cells(ws, [v for v, _, _ in row]))
                 continue
-            ws.append([book.cell(ws, v, f, font=fonts.get(font)) for v, f, font in row])
+            cells = [book.cell(ws, v, f, font=fonts.get(font)) for v, f, font in row]
+            for j in wrap_cols:
+                if j <= len(cells) and isinstance(row[j - 1][0], str) and len(row[j - 1][0]) > 40 \
+                        and hasattr(cells[j - 1], "alignment"):
+                    cells[j - 1].alignment = book.wrap
+            ws.append(cells)
 
 
 def _display_len(v: Any, fmt: str | None) -> int:
@@ -496,6 +555,17 @@ def _range(first_row: int, last_row: int, ncols: int) -> str:
 # sheets
 
 
+def _jurisdiction(a: Any) -> str:
+    """The jurisdiction's full name ("Village of Croton-on-Hudson, Chapter 208") or the key as given."""
+    key = str(_get(a, "jurisdiction", "") or "")
+    try:
+        from treecalc.rules.params import JURISDICTIONS, jurisdiction_key
+
+        return JURISDICTIONS.get(jurisdiction_key(key), key)
+    except Exception:  # rules not importable, or an unknown name: show it as given
+        return key
+
+
 def _value_basis(a: Any) -> str:
     rep = _get(a, "replacement", {}) or {}
     basis = _get(rep, "value_basis") or _get(_get(a, "method", {}), "value_basis") \
@@ -506,11 +576,14 @@ def _value_basis(a: Any) -> str:
 
 
 def _kv_block(grid: _Grid, d: Mapping[str, Any] | None, *, skip: Iterable[str] = (),
-              order: Sequence[str] = (), default_section: str = "", list_rows: Iterable[str] = ()) -> None:
+              order: Sequence[str] = (), default_section: str = "", list_rows: Iterable[str] = (),
+              tables: list[tuple[str, list[dict[str, Any]]]] | None = None) -> None:
     """Rows Item | Value | Unit | Section | Note for the scalar entries of ``d``.
 
     Keys in ``list_rows`` get one row per element (notes, warnings).
-    Nested dicts are flattened ("parent › child").
+    Nested dicts are flattened ("parent › child"). A list of dicts is appended
+    to ``tables`` as (label, records), for the caller to write as a table
+    after the block (without ``tables`` it is joined into one cell).
     """
     if not d:
         return
@@ -526,6 +599,10 @@ def _kv_block(grid: _Grid, d: Mapping[str, Any] | None, *, skip: Iterable[str] =
             for x in v:
                 grid.add([label.rstrip("s") if label.endswith("s") else label, _text(x), "text", default_section, ""])
             continue
+        if tables is not None and isinstance(v, (list, tuple)) and v and all(isinstance(x, Mapping) for x in v):
+            tables.append((label, _records(v)))
+            grid.add([label, len(v), "rows", default_section, "see the table below"], [None, INT])
+            continue
         if isinstance(v, Mapping):
             for path, x in _flatten(v, [str(k)]):
                 lab = " › ".join(_path_labels(path))
@@ -538,12 +615,25 @@ def _kv_block(grid: _Grid, d: Mapping[str, Any] | None, *, skip: Iterable[str] =
                  [None, fmt if isinstance(x, (int, float)) else None])
 
 
+def _records_table(g: _Grid, title: str, records: list[dict[str, Any]]) -> tuple[int, int]:
+    """A sub-table: heading, header row, one row per record. Returns (header row, last row)."""
+    g.blank()
+    g.subtitle(title)
+    keys = list(dict.fromkeys(k for r in records for k in r))
+    first = [k for k in _TREE_FIRST if k in keys]
+    keys = first + [k for k in keys if k not in first]
+    h = g.header([_header(k) for k in keys])
+    for r in records:
+        g.add([r.get(k) for k in keys], [_key_info(k)[2] for k in keys])
+    return h, g.next_row - 1
+
+
 def _unit_text(unit: str, value: Any) -> str:
     if unit:
         return unit
     if value is None:
         return ""
-    if isinstance(value, str) and value in ("Yes", "No"):
+    if isinstance(value, str) and value.strip().lower() in ("yes", "no"):
         return "yes/no"
     if isinstance(value, (int, float)):
         return "number"
@@ -567,13 +657,13 @@ def _flatten(obj: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
         obj = obj.to_dict()
     if isinstance(obj, Mapping):
         if not obj:
-            yield path, ""
+            yield path, "(none)"
         for k, v in obj.items():
             yield from _flatten(v, path + [str(k)])
     elif isinstance(obj, (list, tuple, set, frozenset, np.ndarray)):
         items = list(obj)
         if not items:
-            yield path, ""
+            yield path, "(none)"
         elif all(not isinstance(x, (Mapping, list, tuple, set, pd.DataFrame)) for x in items) and \
                 sum(len(_text(x)) for x in items) <= 120:
             yield path, "; ".join(_text(x) for x in items)
@@ -596,7 +686,7 @@ def _summary(book: _Book, a: Any) -> None:
     sheet = _get(src, "sheet") or _get(src, "sheet_name") or ""
     where = f"{os.path.basename(str(file_name))}" + (f" (sheet {sheet})" if sheet else "") if file_name else ""
     rows_read = _get(survey, "rows_read")
-    parts = [f"Tree statement — {_get(a, 'jurisdiction', '') or 'jurisdiction not given'}"]
+    parts = [f"Tree statement — {_jurisdiction(a) or 'jurisdiction not given'}"]
     if where:
         parts.append(where)
     if rows_read is not None:
@@ -630,7 +720,7 @@ def _summary(book: _Book, a: Any) -> None:
         g.blank()
         g.subtitle(f"Warnings ({len(warnings)})")
         for w in warnings:
-            g.add(["Warning", _text(w)])
+            g.note("Warning", _text(w))
 
     # removed value by species (the chart's data)
     table = _removed_by_species(_get(a, "trees"))
@@ -650,7 +740,8 @@ def _summary(book: _Book, a: Any) -> None:
     if len(widths) >= 3:
         widths[1] = max(widths[1], 30)
         widths[2] = min(max(widths[2], 14), 40)
-    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last_line, 5), widths=widths)
+    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last_line, 5), widths=widths,
+            wrap_cols=(3, 5))
 
     if chart_rows:
         h, last = chart_rows
@@ -710,20 +801,20 @@ def _removed_by_species(trees: Any) -> pd.DataFrame:
         names = grp["name"][grp["name"] != ""]
         nm = names.mode().iloc[0] if len(names) else ""
         label = f"{nm} ({k})" if nm and k and nm.lower() != k.lower() else (nm or k or "(unknown)")
-        out.append((label, len(grp), grp["cv"].sum(), grp["nv"].sum(), grp["value"].sum()))
+        out.append((label, len(grp), round(grp["cv"].sum(), 2), round(grp["nv"].sum(), 2), round(grp["value"].sum(), 2)))
     res = pd.DataFrame(out, columns=cols).sort_values(["total", "label"], ascending=[False, True], kind="stable")
     return res.reset_index(drop=True)
 
 
 #: Column order on the Trees sheet; unknown columns (flags...) go after ``notes``.
-_TREE_FIRST = ("source_row", "tag", "species", "species_code", "scientific_name", "common_name", "dbh_in",
-               "action", "condition", "land_use", "notes")
-_TREE_LAST = ("value_row", "stormwater_gal", "electricity_kwh", "natural_gas_therms", "air_quality_lb",
+_TREE_FIRST = ("source_row", "tag", "species", "species_code", "scientific_name", "common_name", "species_method",
+               "species_score", "dbh_in", "stems", "action", "condition", "land_use", "notes")
+_TREE_LAST = ("value_row", "benefit_land_use", "stormwater_gal", "electricity_kwh", "natural_gas_therms", "air_quality_lb",
               "co2_sequestered_lb", "co2_avoided_lb", "co2_stored_lb", "leaf_area_increase_m2", "leaf_area_m2",
               "crown_area_m2", "usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property",
               "usd_total_annual", "value_usd", "harmed", "counted", "exclusion", "permit_triggers",
               "permit_needed", "offence", "penalty_tier", "penalty_base_usd", "penalty_max_usd",
-              "criminal_max_usd", "warnings")
+              "criminal_max_usd", "criminal_section", "warnings")
 
 
 def _column_cells(book: _Book, ws, s: pd.Series, fmt: str | None) -> list[Any]:
@@ -818,8 +909,10 @@ def _replacement(book: _Book, a: Any) -> None:
              "trees_planted", "trees_in_lieu", "planted_value_usd", "unmet_value_usd", "planting_cost_usd",
              "native_share")
     share = rep.get("native_share") if isinstance(rep, Mapping) else None
+    tables: list[tuple[str, list[dict[str, Any]]]] = []
     _kv_block(g, {k: v for k, v in dict(rep).items() if k != "native_share"} if rep else {},
-              skip=("plan", "stock", "warnings", "notes", "section"), order=order, default_section=section)
+              skip=("plan", "stock", "warnings", "notes", "section"), order=order, default_section=section,
+              tables=tables)
     if share is not None and not _missing(_scalar(share)):
         sv = float(_scalar(share))
         if sv <= 1.0:
@@ -849,26 +942,23 @@ def _replacement(book: _Book, a: Any) -> None:
 
     stock = _records(_get(rep, "stock", []))
     if stock:
-        g.blank()
-        g.subtitle("Replacement stock offered")
-        keys = list(dict.fromkeys(k for s in stock for k in s))
-        g.header([_header(k) for k in keys])
-        for s in stock:
-            g.add([s.get(k) for k in keys], [_key_info(k)[2] for k in keys])
+        _records_table(g, "Replacement stock offered (§208-22D minimum sizes)", stock)
+    for label, records in tables:
+        _records_table(g, label, records)
     for name in ("warnings", "notes"):
         items = list(_get(rep, name, []) or [])
         if items:
             g.blank()
             g.subtitle(name.capitalize())
             for x in items:
-                g.add([name[:-1].capitalize(), _text(x)])
+                g.note(name[:-1].capitalize(), _text(x))
     widths = g.widths()
     widths[0] = max(widths[0], 30)
     if plan_hdr:
         g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(plan_hdr, last_plan, len(g.rows[plan_hdr - 1])),
-                widths=widths)
+                widths=widths, wrap_cols=(2, 5))
     else:
-        g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last_kv, 5), widths=widths)
+        g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last_kv, 5), widths=widths, wrap_cols=(2, 5))
 
 
 def _fund(book: _Book, a: Any) -> None:
@@ -887,7 +977,10 @@ def _fund(book: _Book, a: Any) -> None:
         # flag the fee row itself
         for row in g.rows:
             if row and row[0][0] == _KEYS["fee_per_tree_usd"][0]:
-                row[4] = ("PLACEHOLDER: the fee is set by Board resolution in the fee schedule", None, None)
+                label = str(_get(fund, "label") or "")
+                note = label if "placeholder" in label.lower() else \
+                    "PLACEHOLDER: the Board sets the fee by resolution in its fee schedule" + (f" ({label})" if label else "")
+                row[4] = (note, None, None)
     last = g.next_row - 1
     notes = [_text(x) for x in (_get(fund, "notes", []) or [])]
     if isinstance(_get(fund, "notes"), str):
@@ -900,10 +993,10 @@ def _fund(book: _Book, a: Any) -> None:
         g.blank()
         g.subtitle("Notes")
         for n in notes:
-            g.add(["Note", n])
+            g.note("Note", n)
     widths = g.widths()
     widths[0] = max(widths[0], 30)
-    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last, 5), widths=widths)
+    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last, 5), widths=widths, wrap_cols=(2, 5))
 
 
 def _penalties(book: _Book, a: Any) -> None:
@@ -942,24 +1035,27 @@ def _penalties(book: _Book, a: Any) -> None:
                   default_section=str(_get(wh, "section", "") or "Chapter 95"))
         for name in ("notes", "warnings"):
             for x in (_get(wh, name, []) or []):
-                g.add([name[:-1].capitalize(), _text(x)])
+                g.note(name[:-1].capitalize(), _text(x))
     notes = _get(pen, "notes", []) or []
     if isinstance(notes, str):
         notes = [notes]
+    notes = [_text(n) for n in notes]
+    low = " ".join(notes).lower()
+    if "maxim" not in low and "up to" not in low:
+        notes.insert(0, "Every amount here is a maximum (\"up to\"), not an amount assessed.")
+    if "croton" in str(_get(a, "jurisdiction", "")).lower() and "continuing" not in low:
+        notes.append("Each day of a continuing violation is a separate offence (§208-29).")
     g.blank()
     g.subtitle("Notes")
-    g.add(["Note", "Every amount here is a maximum (\"up to\"), not an amount assessed."])
-    if "croton" in str(_get(a, "jurisdiction", "")).lower():
-        g.add(["Note", "Each day of a continuing violation is a separate offence (§208-29)."])
     for n in notes:
-        g.add(["Note", _text(n)])
+        g.note("Note", n)
     widths = g.widths()
     widths[0] = max(widths[0], 30)
     if pt_hdr:
         ref = _range(pt_hdr, last_pt, len(g.rows[pt_hdr - 1]))
     else:
         ref = _range(hdr, last_kv, 5)
-    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=ref, widths=widths)
+    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=ref, widths=widths, wrap_cols=(2, 5))
 
 
 def _rejected(book: _Book, a: Any) -> None:
@@ -972,7 +1068,7 @@ def _rejected(book: _Book, a: Any) -> None:
     n = len(rej)
     _table_sheet(book, "Rejected rows",
                  f"Rejected rows — {n} row{'s' if n != 1 else ''} of the survey could not be used (text exactly as written)",
-                 rej, ("source_row", "tag", "species", "dbh", "column", "reason", "suggestions", "raw"), (),
+                 rej, ("source_row", "tag", "species", "dbh", "column", "reason", "kind", "suggestions", "raw"), (),
                  empty_note="none")
 
 
@@ -982,26 +1078,36 @@ def _method(book: _Book, a: Any) -> None:
     g.title("Method & sources — value basis, prices, parameters, data sources, sections applied, readings of damaged text")
     hdr = g.header(["Section", "Item", "Value", "Unit"])
 
-    def emit(section: str, obj: Any) -> None:
-        for path, x in _flatten(obj, []):
+    def emit(section: str, obj: Any, prefix: Sequence[str] = ()) -> None:
+        for path, x in _flatten(obj, list(prefix)):
             x = _plain(x)
-            _, unit, fmt = _key_info(path[-1]) if path else ("", "", None)
-            item = " › ".join(_path_labels(path))
-            g.add([section, item, x, _unit_text(unit, x) if path else ("text" if x not in (None, "") else "")],
+            unit, fmt = "", None
+            if path:
+                _, unit, fmt = _key_info(path[-1])
+                if len(path) >= 2 and path[-2] == "prices" and path[-1] in _PRICE_UNITS:
+                    unit, fmt = _PRICE_UNITS[path[-1]], USD_RATE
+            if x is None:
+                x, unit = "(not given)", ""
+            g.add([section, " › ".join(_path_labels(path)), x, _unit_text(unit, x)],
                   [None, None, fmt if isinstance(x, (int, float)) else None])
 
-    g.add(["Value basis", "", _value_basis(a), "text"])
     method = _get(a, "method", {}) or {}
-    for k, v in (method.items() if isinstance(method, Mapping) else vars(method).items()):
-        emit(_humanize(k), v)
+    method = dict(method) if isinstance(method, Mapping) else dict(vars(method))
+    if "value_basis" not in method:
+        g.add(["Value basis", "", _value_basis(a), "text"])
+    for k, v in method.items():
+        section = _METHOD_SECTIONS.get(k) or _humanize(k)
+        # a key filed under a heading other than its own keeps its name as the item
+        emit(section, v, [k] if k in _METHOD_KEEP_KEY else [])
     survey = _get(a, "survey")
     if survey is not None:
         emit("Survey source", _get(survey, "source", {}) or {})
         if _get(survey, "rows_read") is not None:
             g.add(["Survey source", "Rows read", _plain(_get(survey, "rows_read")), "rows"], [None, None, INT])
-        if _get(survey, "site"):
-            emit("Site", _get(survey, "site"))
-    emit("Jurisdiction", _get(a, "jurisdiction", ""))
+    site = _get(a, "site") or _get(survey, "site")
+    if site:
+        emit("Site", site)
+    emit("Jurisdiction", _jurisdiction(a))
     if _get(a, "options"):
         emit("Options", _get(a, "options"))
     for x in _get(a, "assumptions", []) or []:
@@ -1009,8 +1115,8 @@ def _method(book: _Book, a: Any) -> None:
     for x in _get(a, "warnings", []) or []:
         g.add(["Warnings", "", _text(x), "text"])
     last = g.next_row - 1
-    widths = g.widths(maximum=80)
-    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last, 4), widths=widths)
+    widths = g.widths(maximum=100)
+    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last, 4), widths=widths, wrap_cols=(3,))
 
 
 # ---------------------------------------------------------------------------
@@ -1028,7 +1134,7 @@ def build_workbook(assessment: Any) -> Workbook:
     _rejected(book, assessment)
     _method(book, assessment)
     props = book.wb.properties
-    props.title = f"Tree statement — {_get(assessment, 'jurisdiction', '')}"
+    props.title = f"Tree statement — {_jurisdiction(assessment)}"
     props.creator = "treecalc"
     return book.wb
 
