@@ -226,6 +226,12 @@ def _find_in_sheets(src: Source, sheet, column_map) -> tuple[str, list[list], C.
                 rows = head
             return name, rows, m
     where = f"sheet {tried[0]!r}" if len(tried) == 1 else f"any sheet ({', '.join(tried)})"
+    if column_map:
+        seen = {C.norm_header(as_text(v)) for name in tried for r in src.rows(name, nrows=HEADER_SCAN_ROWS) for v in r}
+        missing = [k for k in column_map if C.norm_header(k) not in seen]
+        if missing:
+            raise SurveyError(f"{src.name}: column map: {', '.join(repr(m) for m in missing)} not in the header "
+                              f"of {where}")
     raise SurveyError(f"{src.name}: no header row naming both a species and a DBH column in the first "
                       f"{HEADER_SCAN_ROWS} rows of {where}; name the columns with a column map "
                       "(e.g. --map \"Diam. cm=dbh_cm\")")
