@@ -136,3 +136,18 @@ def show_warnings(warnings: Any, title: str = "Warnings") -> None:
         with st.expander(f"{title} ({len(ws)})"):
             for w in ws:
                 st.markdown(f"- {w}")
+
+
+def jurisdiction_note(a: Any) -> None:
+    """Which law the page applies (change it with the jurisdiction site fact on the Survey page)."""
+    try:
+        from treecalc.rules.params import JURISDICTIONS
+
+        name = JURISDICTIONS.get(a.jurisdiction, a.jurisdiction)
+    except Exception:  # noqa: BLE001
+        name = getattr(a, "jurisdiction", "?")
+    st.caption(f"Law applied: **{name}** (set the jurisdiction in the site facts on the Survey page). "
+               f"Value basis: {a.options.get('value_basis_label', a.options.get('value_basis'))}.")
+    wh = getattr(a, "wesley_hills", None)
+    if wh and wh.get("note"):
+        st.info(wh["note"])

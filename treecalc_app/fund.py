@@ -69,6 +69,7 @@ def body() -> None:
                        mime="application/toml", key="fund_toml", on_click="ignore", icon=":material/download:",
                        help="Use it with `treecalc assess FILE --fee-schedule fee_schedule.toml`.")
     a = state.assessment()
+    ui.jurisdiction_note(a)
     fund = get(a, "fund") or {}
     st.subheader("Payment in lieu")
     c = st.columns(3)

@@ -79,6 +79,7 @@ def body() -> None:
     with st.expander("Replacement stock and planting space", expanded=True):
         _stock_controls()
     a = state.assessment()
+    ui.jurisdiction_note(a)
     permit, rep, fund = get(a, "permit") or {}, get(a, "replacement") or {}, get(a, "fund") or {}
 
     c = st.columns(3)

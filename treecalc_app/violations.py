@@ -73,6 +73,7 @@ def body() -> None:
         _controls()
         _mark_harmed()
     a = state.assessment()
+    ui.jurisdiction_note(a)
     pen = get(a, "penalties") or {}
     c = st.columns(3)
     c[0].metric("Civil penalty, maximum", ui.usd(get(pen, "civil_penalty_max_usd"), cents=True),

@@ -254,3 +254,20 @@ def test_permit_page_draws_the_20_year_chart(expected):
     at.switch_page("treecalc_app/permit.py").run()
     _ok(at)
     assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"), "no chart on the permit page"
+
+
+def test_wesley_hills_site_fact_switches_the_law(sample):
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+
+    at = _app()
+    at.session_state["tc_read_opts"] = {"site": {"jurisdiction": "wesley-hills"}}
+    want = assess(read_survey(sample[0], site={"jurisdiction": "wesley-hills"}))
+    assert want.jurisdiction == "wesley_hills"
+    for page in PAGES[:5]:
+        at.switch_page(page).run()
+        _ok(at)
+    at.switch_page("treecalc_app/violations.py").run()
+    m = metrics(at)
+    assert amount(m["Fine, maximum (Wesley Hills Chapter 95)"]) == pytest.approx(float(want.penalties["fine_max_usd"]))
+    assert any(want.wesley_hills["note"] in i.value for i in at.info)
