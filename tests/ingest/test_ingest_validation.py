@@ -1,0 +1,153 @@
+"""Every rejection reason and every kept-with-warning case, with row and column in the reason."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_builders import write_text, write_xlsx
+from openpyxl import Workbook
+
+from treecalc.ingest import REJECTION_KINDS, read_survey
+
+HEADER = ["Tag", "Species", "DBH (in.)", "Condition"]
+
+
+def _read(tmp_path, rows, name="s.csv"):
+    s = read_survey(write_text(tmp_path / name, [HEADER, *rows]))
+    assert s.rows_read == len(s.trees) + len(s.rejected)
+    return s
+
+
+@pytest.mark.parametrize("row, kind, column, text", [
+    (["1", "", "12", ""], "missing species", "Species", "row 2, column 'Species': no species given"),
+    (["1", "Acer rubrum", "", ""], "missing DBH", "DBH (in.)", "row 2, column 'DBH (in.)': no DBH given"),
+    (["1", "Acer rubrum", "n/a", ""], "missing DBH", "DBH (in.)", "'n/a' gives no DBH"),
+    (["1", "Acer rubrum", "twelve", ""], "DBH not a number", "DBH (in.)",
+     "row 2, column 'DBH (in.)': 'twelve' is not a number"),
+    (["1", "Acer rubrum", "0", ""], "DBH not positive", "DBH (in.)", "row 2, column 'DBH (in.)'"),
+    (["1", "Acer rubrum", "-4", ""], "DBH not positive", "DBH (in.)", "not a positive diameter"),
+    (["1", "Acer rubrum", "251", ""], "DBH above 250 in", "DBH (in.)", "above 250 in"),
+    (["1", "Xyzzy plumtree", "12", ""], "unresolved species", "Species", "species 'Xyzzy plumtree' not recognised"),
+])
+def test_rejection_reasons(tmp_path, row, kind, column, text):
+    s = _read(tmp_path, [row])
+    assert len(s.trees) == 0 and len(s.rejected) == 1
+    r = s.rejected.iloc[0]
+    assert r["kind"] == kind and r["column"] == column and text in r["reason"]
+    assert r["source_row"] == 2 and r["raw"]["Species"] == row[1] if row[1] else True
+    assert s.summary()["rejected_reasons"] == {kind: 1}
+
+
+def test_unresolved_species_has_three_suggestions(tmp_path):
+    s = _read(tmp_path, [["1", "Quercus rubbra-ish thing", "12", ""], ["2", "Quercus rubbra-ish thing", "9", ""]])
+    assert list(s.rejected["kind"]) == ["unresolved species"] * 2
+    assert len(s.rejected["suggestions"].iloc[0].split("; ")) == 3
+    summ = s.summary()
+    assert summ["unresolved_species"] == ["Quercus rubbra-ish thing"]
+    assert len(summ["unresolved_suggestions"]["Quercus rubbra-ish thing"]) == 3
+
+
+def test_duplicate_tags_reject_the_later_rows(tmp_path):
+    s = _read(tmp_path, [["5", "Acer rubrum", "12", ""], ["6", "Acer rubrum", "12", ""],
+                         ["5", "Quercus alba", "30", ""], ["5 ", "Quercus alba", "31", ""]])
+    assert list(s.trees["source_row"]) == [2, 3]
+    assert list(s.rejected["kind"]) == ["duplicate tag"] * 2
+    assert s.rejected["reason"].iloc[0] == "row 4, column 'Tag': tag '5' already used on row 2"
+
+
+def test_formula_without_cached_value(tmp_path):
+    # openpyxl writes formulas without a cached value, as a file never opened in Excel would be
+    rows = [HEADER, [1, "Acer rubrum", 12, "good"], [2, "Acer rubrum", "=B2*2", "good"],
+            [3, "Acer rubrum", 9, "=\"go\"&\"od\""]]
+    s = read_survey(write_xlsx(tmp_path / "s.xlsx", rows))
+    assert list(s.rejected["kind"]) == ["formula without cached value"] * 2
+    assert "row 3, column 'DBH (in.)': formula =B2*2 has no cached value" in s.rejected["reason"].iloc[0]
+    assert s.rejected["column"].iloc[1] == "Condition"
+    assert s.rows_read == 3 and len(s.trees) == 1
+
+
+def test_formula_with_cached_value_is_read(tmp_path):
+    # a workbook saved by Excel: <f> with a cached <v>; the value is used, never the formula
+    p = write_xlsx(tmp_path / "s.xlsx", [HEADER, [1, "Acer rubrum", 12, "good"]])
+    import zipfile
+
+    src = zipfile.ZipFile(p)
+    out = tmp_path / "cached.xlsx"
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b'<c r="C2" t="n"><v>12</v></c>', b'<c r="C2"><f>6*2</f><v>12</v></c>')
+                assert b"<f>6*2</f>" in data
+            z.writestr(item, data)
+    s = read_survey(out)
+    assert len(s.trees) == 1 and s.trees["dbh_in"].iloc[0] == 12
+
+
+def test_kept_with_warnings(tmp_path):
+    s = _read(tmp_path, [["1", "Acer rubrum", "120", ""], ["2", "Acer rubrum", "12", "Dead"],
+                         ["3", "Red Mapel", "12", ""], ["4", "Quercus sp.", "12", ""], ["", "Acer rubrum", "8", ""]])
+    assert len(s.trees) == 5 and len(s.rejected) == 0
+    w = list(s.trees["warnings"])
+    assert "above 100 in" in w[0]
+    assert w[1] == "dead tree"
+    assert "fuzzy match: 'Red Mapel' → Acer rubrum (ACRU), 89%" in w[2]
+    assert "genus only" in w[3]
+    assert s.trees["tag"].iloc[4] == "row-6" and "no tag" in w[4]
+    assert s.trees["species_method"].iloc[2] == "fuzzy" and s.trees["species_score"].iloc[2] == pytest.approx(88.9, 0.01)
+
+
+def test_no_tag_column_generates_tags(tmp_path):
+    s = read_survey(write_text(tmp_path / "s.csv", [["Species", "DBH"], ["Acer rubrum", "12"], ["Acer rubrum", "9"]]))
+    assert list(s.trees["tag"]) == ["row-2", "row-3"]
+    assert any("no tag column" in w for w in s.warnings)
+
+
+def test_blank_rows_are_skipped_and_counted(tmp_path):
+    s = _read(tmp_path, [["1", "Acer rubrum", "12", ""], ["", "", "", ""], ["  ", "", "", ""],
+                         ["2", "Acer rubrum", "12", ""]])
+    assert s.rows_read == 2 and list(s.trees["source_row"]) == [2, 5]
+    assert "2 blank row(s) inside the table skipped" in s.warnings
+
+
+def test_all_kinds_at_once_and_invariant(tmp_path):
+    rows = [HEADER, [1, "Acer rubrum", 12, ""], [2, None, 12, ""], [3, "Acer rubrum", None, ""],
+            [4, "Acer rubrum", "big", ""], [5, "Acer rubrum", 0, ""], [6, "Acer rubrum", 400, ""],
+            [1, "Acer rubrum", 12, ""], [7, "Zzzz qqqq", 12, ""], [8, "Acer rubrum", "=1/0", ""],
+            ["Total", None, 500, None]]
+    s = read_survey(write_xlsx(tmp_path / "s.xlsx", rows))
+    assert set(s.rejected["kind"]) == set(REJECTION_KINDS)
+    assert s.rows_read == 10 == len(s.trees) + len(s.rejected)
+    assert all(f"row {r}" in reason for r, reason in zip(s.rejected["source_row"], s.rejected["reason"]))
+    for c in ("source_row", "tag", "species", "dbh", "column", "reason", "suggestions", "raw"):
+        assert c in s.rejected.columns
+
+
+def test_trees_columns_and_dtypes(tmp_path):
+    s = _read(tmp_path, [["1", "Acer rubrum", "12", "good"]])
+    expected = ["source_row", "tag", "species", "species_code", "species_method", "species_score", "dbh_in", "stems",
+                "action", "condition", "land_use", "notes", "street_tree", "wetland", "slope_over_20pct",
+                "excessively_steep_slope", "landmark", "conservation_area", "dec_protected", "regulated_buffer_zone",
+                "hazardous", "dead_or_diseased", "good_forestry", "within_20ft_of_lot_line",
+                "distance_to_residence_ft", "warnings"]
+    assert list(s.trees.columns) == expected
+    assert str(s.trees["street_tree"].dtype) == "boolean"
+    assert s.trees["source_row"].dtype.kind == "i" and s.trees["stems"].dtype.kind == "i"
+
+
+def test_empty_table(tmp_path):
+    s = read_survey(write_text(tmp_path / "s.csv", [HEADER]))
+    assert s.rows_read == 0 and len(s.trees) == 0 and len(s.rejected) == 0
+    assert s.summary()["trees"] == 0
+
+
+def test_excel_date_in_dbh(tmp_path):
+    import datetime as dt
+
+    wb = Workbook()
+    ws = wb.active
+    ws.append(HEADER)
+    ws.append([1, "Acer rubrum", dt.datetime(2025, 12, 8), ""])
+    p = tmp_path / "d.xlsx"
+    wb.save(p)
+    s = read_survey(p)
+    assert s.rejected["kind"].iloc[0] == "DBH not a number" and "is a date" in s.rejected["reason"].iloc[0]
