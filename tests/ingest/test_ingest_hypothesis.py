@@ -1,0 +1,133 @@
+"""Random surveys: every row read is a tree or a rejected row, and nothing raises but SurveyError."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from treecalc.ingest import REJECTION_KINDS, SurveyError, read_survey
+
+HEADERS = {
+    "tag": ["Tag #", "Tree No.", "ID"],
+    "species": ["Species", "Common Name", "Botanical Name", "Scientific name"],
+    "dbh": ["DBH", "D.B.H. (in.)", "Diameter (cm)", "DBH in", "Diameter (mm)"],
+    "stem": ["Stem 2"],
+    "action": ["Action", "Remove?", "Status", "Proposed"],
+    "condition": ["Condition", "Cond."],
+    "notes": ["Notes"],
+    "street": ["Street tree"],
+    "wetland": ["Wetland"],
+    "distance": ["Distance to house (ft)"],
+    "unit": ["Units"],
+}
+SPECIES = ["Acer rubrum", "Red Mapel", "Quercus sp.", "Acer rubrum 'October Glory'", "tree-of-heaven",
+           "Norway maple / Acer platanoides", "Xyzzy", "Pinus", "Quercus", "12", "", "Total"]
+CELL_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)
+JUNK = st.one_of(
+    st.none(), st.just(""), st.just("  "), CELL_TEXT,
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6),
+    st.integers(-10, 400), st.booleans(),
+    st.sampled_from(SPECIES),
+    st.sampled_from(["12, 8, 6", "12,5", "n/a", "twelve", "0", "-3", "251", "30 cm", "Remove", "retain",
+                     "X", "Y", "N", "yes", "dead", "Good", "TBR", "Total", "Sum", "cm", "mm", "in", "=1+1",
+                     "✓", "12/8", "1e400", "nan", "inf", "−5"]),
+)
+
+
+@st.composite
+def surveys(draw):
+    fields = ["species", "dbh"] + draw(st.lists(st.sampled_from(sorted(set(HEADERS) - {"species", "dbh"})),
+                                               unique=True, max_size=6))
+    fields = draw(st.permutations(fields))
+    header = [draw(st.sampled_from(HEADERS[f])) for f in fields]
+    n = draw(st.integers(0, 25))
+    rows = []
+    for _ in range(n):
+        row = []
+        for f in fields:
+            if f == "species":
+                row.append(draw(st.one_of(st.sampled_from(SPECIES), JUNK)))
+            elif f in ("dbh", "stem"):
+                row.append(draw(st.one_of(st.floats(0.5, 60).map(lambda x: round(x, 1)), JUNK)))
+            else:
+                row.append(draw(JUNK))
+        rows.append(row)
+    title = draw(st.lists(st.lists(CELL_TEXT, max_size=2), max_size=3))
+    return title, header, rows
+
+
+def _text(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+def _blank(v) -> bool:
+    return v is None or (isinstance(v, str) and not v.strip())
+
+
+def _check(s, data_rows):
+    assert s.rows_read == len(s.trees) + len(s.rejected)
+    assert set(s.rejected["kind"]) <= set(REJECTION_KINDS)
+    assert s.trees["species_code"].notna().all()
+    assert ((s.trees["dbh_in"] > 0) & (s.trees["dbh_in"] <= 250)).all()
+    assert set(s.trees["action"]) <= {"retain", "remove", "removed", "damaged"}
+    assert not s.trees["tag"].duplicated().any()
+    rows = sorted(list(s.trees["source_row"]) + list(s.rejected["source_row"]))
+    assert len(rows) == len(set(rows))
+    summary = s.summary()
+    assert summary["rows_read"] == summary["trees"] + summary["rejected"]
+    assert sum(summary["rejected_reasons"].values()) == summary["rejected"]
+
+
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+@settings(max_examples=120, **SETTINGS)
+@given(surveys(), st.sampled_from([",", ";", "\t"]), st.sampled_from(["utf-8", "utf-8-sig", "cp1252"]))
+def test_random_csv_surveys(tmp_path_factory, survey, delimiter, encoding):
+    title, header, rows = survey
+    buf = io.StringIO()
+    w = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
+    for r in title + [header] + rows:
+        w.writerow([_text(v) for v in r])
+    try:
+        raw = buf.getvalue().encode(encoding)
+    except UnicodeEncodeError:
+        raw = buf.getvalue().encode("utf-8")
+    try:
+        s = read_survey(raw, filename="random.csv")
+    except SurveyError:
+        return
+    _check(s, rows)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(surveys())
+def test_random_xlsx_surveys(tmp_path_factory, survey):
+    from openpyxl import Workbook
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    title, header, rows = survey
+    wb = Workbook()
+    ws = wb.active
+    for r in title + [header] + rows:
+        ws.append([ILLEGAL_CHARACTERS_RE.sub("", v) if isinstance(v, str) else v for v in r])
+    buf = io.BytesIO()
+    wb.save(buf)
+    try:
+        s = read_survey(buf.getvalue(), filename="random.xlsx")
+    except SurveyError:
+        return
+    _check(s, rows)
+    if s.source["header_row"] == len(title) + 1:
+        # every non-blank row under the header was read
+        expected = sum(1 for r in rows if any(not _blank(v) and not (isinstance(v, float) and math.isnan(v))
+                                              for v in r))
+        assert s.rows_read == expected

@@ -1,0 +1,62 @@
+"""Site facts: the Site sheet, overrides, and conservative assumptions."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_builders import HEADER, ROWS, write_text, write_xlsx
+
+from treecalc.ingest import SITE_FIELDS, SurveyError, read_survey
+
+SITE_ROWS = [["Field", "Value"], ["Jurisdiction", "Village of Croton-on-Hudson"], ["Lot area (acres)", 1.2],
+             ["subdividable", "no"], ["has_residence", "Yes"], ["one_family_co_issued", "Y"],
+             ["site_plan_required", "N"], ["prior_removals_12mo", 2], ["application_pending", "FALSE"],
+             ["prior_violation_within_year", 0], ["village_work", "no"]]
+
+
+def test_site_sheet_read_and_typed(tmp_path):
+    p = write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": SITE_ROWS})
+    s = read_survey(p)
+    assert s.site == {"jurisdiction": "croton-on-hudson", "lot_area_acres": 1.2, "subdividable": False,
+                      "has_residence": True, "one_family_co_issued": True, "site_plan_required": False,
+                      "prior_removals_12mo": 2, "application_pending": False,
+                      "prior_violation_within_year": False, "village_work": False}
+    assert set(s.site) == set(SITE_FIELDS)
+    assert not any(a.split()[0] in SITE_FIELDS for a in s.site_assumptions)
+    assert s.source["site_sheet"] == "Site" and s.source["sheet"] == "Trees"
+
+
+def test_site_override_wins(tmp_path):
+    p = write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": SITE_ROWS})
+    s = read_survey(p, site={"jurisdiction": "wesley-hills", "prior_removals_12mo": "5", "lot_area_acres": None})
+    assert s.site["jurisdiction"] == "wesley-hills" and s.site["prior_removals_12mo"] == 5
+    assert "lot_area_acres" not in s.site
+    assert any(a.startswith("lot_area_acres not given") for a in s.site_assumptions)
+    # Wesley Hills needs the distance to the residence: its absence is an assumption
+    assert any(a.startswith("distance_to_residence_ft not surveyed") for a in s.site_assumptions)
+    with pytest.raises(SurveyError, match="not one of"):
+        read_survey(p, site={"jurisdiction": "Ossining"})
+    with pytest.raises(SurveyError, match="unknown field"):
+        read_survey(p, site={"colour": "green"})
+    with pytest.raises(SurveyError, match="not yes/no"):
+        read_survey(p, site={"subdividable": "perhaps"})
+
+
+def test_missing_facts_are_conservative_assumptions(tmp_path):
+    s = read_survey(write_text(tmp_path / "s.csv", [HEADER, *ROWS]))
+    assert s.site == {}
+    assert s.site_assumed["subdividable"] is True        # more removals need a permit
+    assert s.site_assumed["has_residence"] is False
+    assert s.site_assumed["site_plan_required"] is True
+    assert s.site_assumed["prior_violation_within_year"] is True
+    assert s.site_assumed["village_work"] is False
+    assert s.site_assumed["prior_removals_12mo"] == 3
+    assert s.site_assumed["jurisdiction"] is None
+    for f in SITE_FIELDS:
+        assert any(a.startswith(f"{f} not given") for a in s.site_assumptions)
+
+
+def test_bad_site_sheet_value_is_a_warning(tmp_path):
+    rows = [["jurisdiction", "Atlantis"], ["lot_area_acres", "big"], ["favourite tree", "oak"], ["subdividable"]]
+    s = read_survey(write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": rows}))
+    assert s.site == {}
+    assert sum("Site sheet" in w for w in s.warnings) == 3
