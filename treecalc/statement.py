@@ -290,13 +290,17 @@ _KEYS: dict[str, tuple[str, str, str | None]] = {
     "refusals": ("Refused because", "", None),
     # penalties
     "civil_penalty_max_usd": ("Civil penalty, maximum", "$", USD),
-    "doubled": ("Doubled (§208-29B(7))", "", None),
+    "doubled": ("Per-tree amounts doubled", "", None),
+    "base_usd": ("Civil penalty, tier maximum", "$", USD),
+    "max_usd": ("Civil penalty maximum", "$", USD),
+    "fine_per_tree_usd": ("Fine per tree, maximum", "$", USD),
+    "daily_fine_max_usd": ("Fine per day, other violations, maximum", "$/day", USD),
     "doubling_reasons": ("Doubling reasons", "", None),
     "continuing_days": ("Days of continuing violation", "days", INT),
     "criminal_fine_max_usd": ("Criminal fine, maximum", "$", USD),
     "fine_max_usd": ("Fine, maximum", "$", USD),
     "sections": ("Sections", "", None),
-    "tier": ("Tier", "", None),
+    "tier": ("Tier (section)", "", None),
     "rows_read": ("Rows read", "rows", INT),
     "min_trees": ("Minimum trees for replacement", "trees", INT),
     "kind": ("Kind", "", None),
@@ -305,6 +309,14 @@ _KEYS: dict[str, tuple[str, str, str | None]] = {
     "species_score": ("Species match score", "0-100", NUM1),
     "stems": ("Stems", "", INT),
     "benefit_land_use": ("Land use for benefits", "", None),
+    "area_sqft_per_tree": ("Area per tree (§208-6A spacing)", "ft²", NUM0),
+    "cost_usd": ("Cost", "$", USD),
+    "slope_over_20pct": ("Slope over 20%", "", None),
+    "dec_protected": ("DEC-protected", "", None),
+    "within_20ft_of_lot_line": ("Within 20 ft of a lot line", "", None),
+    "street_tree": ("Street tree", "", None),
+    "dead_or_diseased": ("Dead or diseased", "", None),
+    "good_forestry": ("Good forestry practice", "", None),
 }
 
 #: Units of the i-Tree Streets prices (``prices.csv``; see :func:`treecalc.models.itree_streets.resolve_prices`).
@@ -594,6 +606,10 @@ def _kv_block(grid: _Grid, d: Mapping[str, Any] | None, *, skip: Iterable[str] =
         if k in skip:
             continue
         v = d[k]
+        if _missing(_scalar(v)) if not isinstance(v, (list, tuple, Mapping, pd.DataFrame, np.ndarray)) else False:
+            continue  # not applicable here (e.g. no civil penalty in Wesley Hills)
+        if isinstance(v, (list, tuple)) and not v:
+            continue  # nothing to list (no doubling reasons)
         label, unit, fmt = _key_info(k)
         if k in list_rows and isinstance(v, (list, tuple)):
             for x in v:
@@ -930,14 +946,17 @@ def _replacement(book: _Book, a: Any) -> None:
     if plan:
         keys = ["species_code", "scientific_name", "dbh_in", "unit_cost_usd", "value_per_tree_usd", "count", "native"]
         keys += [k for k in plan[0] if k not in keys]
-        plan_hdr = g.header([_header(k) for k in keys] + ["Line cost ($)", "Line value ($)"])
+        # the plan's own line totals when it gives them, else count x unit amounts
+        own = "cost_usd" in keys or "planted_value_usd" in keys
+        plan_hdr = g.header([_header(k) for k in keys] + ([] if own else ["Line cost ($)", "Line value ($)"]))
         for p in plan:
             cnt = _scalar(p.get("count"))
             cost = _scalar(p.get("unit_cost_usd"))
             val = _scalar(p.get("value_per_tree_usd"))
             lc = cnt * cost if isinstance(cnt, (int, float)) and isinstance(cost, (int, float)) else None
             lv = cnt * val if isinstance(cnt, (int, float)) and isinstance(val, (int, float)) else None
-            g.add([p.get(k) for k in keys] + [lc, lv], [_key_info(k)[2] for k in keys] + [USD, USD])
+            g.add([p.get(k) for k in keys] + ([] if own else [lc, lv]),
+                  [_key_info(k)[2] for k in keys] + ([] if own else [USD, USD]))
     last_plan = g.next_row - 1
 
     stock = _records(_get(rep, "stock", []))
@@ -966,7 +985,8 @@ def _fund(book: _Book, a: Any) -> None:
     fund = _get(a, "fund", {}) or {}
     section = _get(fund, "section", "")
     g = _Grid()
-    g.title(f"Tree Preservation Fund — payment in lieu of planting{f' ({section})' if section else ''}")
+    fund_name = "Tree Preservation Fund" if "croton" in str(_get(a, "jurisdiction", "")).lower() else "Fund"
+    g.title(f"{fund_name} — payment in lieu of planting{f' ({section})' if section else ''}")
     hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
     if not fund:
         g.add(["Payment in lieu", "not applicable", "text", "", "no fund rule was applied"])
@@ -1018,28 +1038,32 @@ def _penalties(book: _Book, a: Any) -> None:
     if per_tree:
         g.blank()
         g.subtitle("Per tree (offences only: a harmed tree whose removal needed a permit that was not held)")
-        keys = list(dict.fromkeys(k for r in per_tree for k in r))
-        first = [k for k in _TREE_FIRST if k in keys]
-        keys = first + [k for k in keys if k not in first]
-        pt_hdr = g.header([_header(k) for k in keys])
-        for r in per_tree:
-            g.add([r.get(k) for k in keys], [_key_info(k)[2] for k in keys])
-    last_pt = g.next_row - 1
+        g.rows.pop()  # _records_table adds its own blank row and heading
+        g.rows.pop()
+        pt_hdr, last_pt = _records_table(
+            g, "Per tree (offences only: a harmed tree whose removal needed a permit that was not held)", per_tree)
+    else:
+        last_pt = g.next_row - 1
 
-    wh = _get(a, "wesley_hills")
-    if wh:
-        g.blank()
-        g.subtitle("Wesley Hills Chapter 95")
-        g.header(["Item", "Value", "Unit", "Section", "Note"])
-        _kv_block(g, dict(wh) if isinstance(wh, Mapping) else vars(wh), skip=("notes", "warnings"),
-                  default_section=str(_get(wh, "section", "") or "Chapter 95"))
-        for name in ("notes", "warnings"):
-            for x in (_get(wh, name, []) or []):
-                g.note(name[:-1].capitalize(), _text(x))
     notes = _get(pen, "notes", []) or []
     if isinstance(notes, str):
         notes = [notes]
     notes = [_text(n) for n in notes]
+    wh = _get(a, "wesley_hills")
+    if wh:
+        wh = dict(wh) if isinstance(wh, Mapping) else dict(vars(wh))
+        g.blank()
+        g.subtitle("Wesley Hills Chapter 95")
+        g.header(["Item", "Value", "Unit", "Section", "Note"])
+        tables: list[tuple[str, list[dict[str, Any]]]] = []
+        _kv_block(g, wh, skip=("notes", "warnings"), default_section=str(_get(wh, "section", "") or "Chapter 95"),
+                  tables=tables)
+        for label, records in tables:
+            _records_table(g, f"Wesley Hills — {label.lower()}", records)
+        for name in ("notes", "warnings"):
+            items = _get(wh, name, []) or []
+            notes += [_text(x) for x in ([items] if isinstance(items, str) else items)]
+    notes = list(dict.fromkeys(notes))
     low = " ".join(notes).lower()
     if "maxim" not in low and "up to" not in low:
         notes.insert(0, "Every amount here is a maximum (\"up to\"), not an amount assessed.")
