@@ -151,3 +151,33 @@ def test_excel_date_in_dbh(tmp_path):
     wb.save(p)
     s = read_survey(p)
     assert s.rejected["kind"].iloc[0] == "DBH not a number" and "is a date" in s.rejected["reason"].iloc[0]
+
+
+def test_formula_byte_scan_matches_xml_parse(tmp_path):
+    import zipfile
+
+    from treecalc.ingest import sources
+
+    rows = [HEADER] + [[i, "Acer rubrum", f"=ROW()*{i}" if i % 3 == 0 else i, "good"] for i in range(1, 40)]
+    p = write_xlsx(tmp_path / "f.xlsx", rows)
+    zf = zipfile.ZipFile(p)
+    fast = sources.formula_cells_without_value(zf, "xl/worksheets/sheet1.xml", "f.xlsx")
+    assert fast == sources._formula_cells_parsed(zf, "xl/worksheets/sheet1.xml")
+    assert len(fast) == 13 and fast[(3, 2)] == "ROW()*3"
+    # a prefixed namespace (as the OpenXML SDK writes), a cached value, a shared formula without one
+    xml = (b'<x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:sheetData>'
+           b'<x:row r="1"><x:c r="A1"><x:f>1+1</x:f><x:v>2</x:v></x:c><x:c r="B1" s="1"/>'
+           b'<x:c r="C1"><x:f t="shared" si="0"/></x:c><x:c r="D1"><x:f>A1&amp;"x"</x:f><x:v/></x:c></x:row>'
+           b'</x:sheetData></x:worksheet>')
+    q = tmp_path / "g.zip"
+    with zipfile.ZipFile(q, "w") as z:
+        z.writestr("s.xml", xml)
+    zq = zipfile.ZipFile(q)
+    fast = sources.formula_cells_without_value(zq, "s.xml", "g")
+    assert fast == {(0, 2): "(shared formula)", (0, 3): 'A1&"x"'}
+    assert fast == sources._formula_cells_parsed(zq, "s.xml")
+
+
+def test_species_on_two_lines(tmp_path):
+    s = _read(tmp_path, [["1", "Red maple\nAcer rubrum", "12", ""]])
+    assert s.trees["species_code"].iloc[0] == "ACRU"

@@ -255,28 +255,70 @@ def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str) -> N
 
 
 _FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
+_CELL = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)c\b([^>]*?)(?<!/)>(.*?)</\1c>", re.S)
+_CELL_END = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?c>")
+_R_ATTR = re.compile(rb"\sr=[\"']([A-Za-z]{1,3}\d+)[\"']")
+_F_EL = re.compile(rb"<(?:[\w.-]+:)?f\b([^>]*?)(?:/>|>(.*?)</(?:[\w.-]+:)?f>)", re.S)
+_V_EL = re.compile(rb"<(?:[\w.-]+:)?v\b[^>]*?(?:/>|>(.*?)</(?:[\w.-]+:)?v>)", re.S)
 
 
 def formula_cells_without_value(zf: zipfile.ZipFile, part: str, name: str) -> dict[tuple[int, int], str]:
     """{(row0, col0): formula} of cells holding a formula but no cached value.
 
-    A cheap byte scan first: a sheet without any ``<f>`` element (the usual
-    case, and every 100,000-row export) is not parsed at all.
+    The sheet XML is streamed; only the stretches that contain an ``<f>``
+    element are split into cells (a sheet without formulas, the usual case,
+    costs one byte search). The XML's prolog has already been parsed by
+    defusedxml with DTDs forbidden (:func:`check_zip`), so no entity can be
+    defined and a byte-level reading of the cells is safe. Cells without an
+    ``r`` reference fall back to a full defusedxml parse.
     """
     try:
         fh = zf.open(part)
     except KeyError:
         return {}
+    out: dict[tuple[int, int], str] = {}
+    carry = b""
     with fh:
-        tail = b""
-        found = False
-        while chunk := fh.read(1 << 20):
-            if _FORMULA.search(tail + chunk):
-                found = True
+        while True:
+            chunk = fh.read(1 << 20)
+            buf = carry + chunk
+            if not chunk:
+                cut = len(buf)
+            else:
+                tail = None
+                for tail in _CELL_END.finditer(buf, max(0, len(buf) - 65536)):
+                    pass
+                if tail is None:
+                    for tail in _CELL_END.finditer(buf):
+                        pass
+                cut = tail.end() if tail is not None else 0
+            done, carry = buf[:cut], buf[cut:]
+            if _FORMULA.search(done):
+                for cm in _CELL.finditer(done):
+                    body = cm.group(3)
+                    if not _FORMULA.search(body):
+                        continue
+                    fm = _F_EL.search(body)
+                    if fm is None:
+                        continue
+                    vm = _V_EL.search(body)
+                    if vm is not None and (vm.group(1) or b"").strip():
+                        continue
+                    rm = _R_ATTR.search(b" " + cm.group(2))
+                    if rm is None:
+                        return _formula_cells_parsed(zf, part)
+                    rc = parse_ref(rm.group(1).decode("ascii"))
+                    text = (fm.group(2) or b"").decode("utf-8", "replace")
+                    text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
+                    if not text and b't="shared"' in fm.group(1):
+                        text = "(shared formula)"
+                    out[rc] = text
+            if not chunk:
                 break
-            tail = chunk[-32:]
-    if not found:
-        return {}
+    return out
+
+
+def _formula_cells_parsed(zf: zipfile.ZipFile, part: str) -> dict[tuple[int, int], str]:
     out: dict[tuple[int, int], str] = {}
     row = -1
     col = -1

@@ -253,7 +253,7 @@ def _species_candidates(text: str) -> list[str]:
     if m and not re.search(r"['\"‘’]", m.group(2)):
         inner, outer = m.group(2).strip(), (m.group(1) + " " + m.group(3)).strip()
         out += [inner, outer]
-    for sep in (" / ", "/", " - ", " – ", " — ", ";", ","):
+    for sep in ("\n", " / ", "/", " - ", " – ", " — ", ";", ","):
         if sep in text:
             out += [p.strip() for p in text.split(sep) if p.strip()]
             break
