@@ -444,3 +444,14 @@ def test_libreoffice_renders_the_sample_statement(tmp_path):
     path = tmp_path / "sample_statement.xlsx"
     write_statement(assess(SAMPLE), path)
     libreoffice_pdf(path, tmp_path)
+
+
+def test_an_empty_assessment_still_makes_every_sheet():
+    a = types.SimpleNamespace(survey=None, jurisdiction="", options={}, trees=pd.DataFrame(), permit={},
+                              replacement={}, fund={}, penalties={}, wesley_hills=None, lines=[], assumptions=[],
+                              warnings=[], method={})
+    wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))
+    assert wb.sheetnames == list(SHEETS)
+    assert wb["Summary"].freeze_panes == "A3"
+    assert "no trees" in wb["Trees"]["A1"].value
+    assert not wb["Summary"]._charts  # nothing harmed, no chart

@@ -472,7 +472,6 @@ class _Grid:
 
     def __init__(self) -> None:
         self.rows: list[list[tuple[Any, str | None, str | None]] | None] = []
-        self.header_rows: set[int] = set()  # 1-based rows written as table headers
 
     @property
     def next_row(self) -> int:
@@ -497,9 +496,7 @@ class _Grid:
         return self.add([text], font="sub")
 
     def header(self, headers: Sequence[str]) -> int:
-        r = self.add(list(headers), font="header")
-        self.header_rows.add(r)
-        return r
+        return self.add(list(headers), font="header")
 
     def widths(self, minimum: int = 8, maximum: int = 60) -> list[float]:
         w: dict[int, float] = {}
