@@ -618,7 +618,7 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
         L.append(_line("§208-29B", "Days of continuing violation", continuing_days, "days", "each day a separate offence"))
     L.append(_line("§208-29B", "Civil penalty, maximum", pen.civil_total, "USD", "up to"))
     L.append(_line("§208-29A", "Criminal fine, maximum", pen.criminal_total, "USD",
-                   "up to; " + (pen.criminal_section[int(np.flatnonzero(pen.offence)[0])] if pen.offence.any() else "")))
+                   "up to" + ("; " + pen.criminal_section[int(np.flatnonzero(pen.offence)[0])] if pen.offence.any() else "")))
     L.append(_line("§208-29H", "Penalties collected", "to the Tree Fund"))
     method["sections_applied"] = ["§208-17", "§208-19A", "§208-19B", "§208-19E", "§208-22A-F", "§208-6A",
                                   "§208-23C", "§208-24", "§208-29A", "§208-29B", "§208-29H"]
