@@ -253,6 +253,8 @@ def _user_map(column_map: dict | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for k, v in (column_map or {}).items():
         f = str(v).strip().lower()
+        if re.fullmatch(r"dbh_stem\d*", f):
+            f = "dbh_stem"
         if f not in FIELDS:
             raise SurveyError(f"column map {k!r}={v!r}: unknown field {v!r}; fields are {', '.join(FIELDS)}")
         out[str(k).strip()] = f

@@ -796,6 +796,8 @@ def read_survey(
             "dbh_unit": default_unit, "dbh_unit_source": unit_source,
             "encoding": src.encoding, "delimiter": src.delimiter, "decimal_comma": bool(src.decimal_comma),
             "site_sheet": site_sheet,
+            "flags_not_surveyed": list(not_surveyed),
+            "distance_surveyed": dist_col is not None,
         },
         site_assumed=assumed,
     )
@@ -810,8 +812,6 @@ _MISSING = V.Dbh(error="missing DBH", detail="no DBH given")
 def _field_label(c: C.Column) -> str:
     if c.field == "dbh" and c.unit in V.UNIT_TO_IN:
         return f"dbh_{c.unit}"
-    if c.field == "dbh_stem":
-        return f"dbh_stem{c.stem_no or ''}"
     return c.field
 
 
