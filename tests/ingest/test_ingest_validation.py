@@ -181,3 +181,17 @@ def test_formula_byte_scan_matches_xml_parse(tmp_path):
 def test_species_on_two_lines(tmp_path):
     s = _read(tmp_path, [["1", "Red maple\nAcer rubrum", "12", ""]])
     assert s.trees["species_code"].iloc[0] == "ACRU"
+
+
+def test_invariant_is_checked_in_code(tmp_path):
+    from treecalc.ingest.errors import IngestInvariantError
+
+    s = _read(tmp_path, [["1", "Acer rubrum", "12", ""]])
+    s.rows_read += 1
+    with pytest.raises(IngestInvariantError, match="internal error"):
+        s.check()
+
+
+def test_diameter_symbol_header(tmp_path):
+    s = read_survey(write_text(tmp_path / "s.csv", [["Tag", "Species", "Ø (cm)"], ["1", "Acer rubrum", "30"]]))
+    assert s.trees["dbh_in"].iloc[0] == pytest.approx(30 / 2.54)

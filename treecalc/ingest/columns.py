@@ -34,7 +34,7 @@ _UNIT_TAIL = re.compile(
 
 
 def norm_header(text: object) -> str:
-    s = str(text).lower().replace("#", " no ").replace("%", " pct ").replace(">", " over ")
+    s = str(text).lower().replace("⌀", " diameter ").replace("ø", " diameter ").replace("#", " no ").replace("%", " pct ").replace(">", " over ")
     s = s.replace("&", " and ").replace("≥", " over ")
     s = re.sub(r"[.'’`]", "", s)
     s = re.sub(r"[^a-z0-9]+", " ", s)
