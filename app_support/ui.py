@@ -123,7 +123,7 @@ def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = N
     tables: dict[str, pd.DataFrame | None] = {}
     try:
         a = state.assessment()
-        tables["Trees"] = a.trees
+        tables["Assessed trees"] = a.trees
     except Exception:  # noqa: BLE001 - the page has already said why
         pass
     tables.update(extra or {})

@@ -94,7 +94,7 @@ def body() -> None:
     c[1].metric("Required value", ui.usd(get(rep, "required_value_usd"), cents=True))
     c[2].metric("Native share of replacements", "—" if get(rep, "native_share") is None
                 else f"{float(get(rep, 'native_share')):.0%}")
-    c = st.columns(4)
+    c = st.columns([1, 1, 1, 2])
     c[0].metric("Replacement trees required", ui.num(get(rep, "trees_needed")))
     c[1].metric("Trees planted", ui.num(get(rep, "trees_planted")))
     c[2].metric("Trees paid in lieu", ui.num(get(rep, "trees_in_lieu")))

@@ -133,7 +133,7 @@ def body() -> None:
     c[2].metric("Rejected rows", f"{len(rejected):,}")
     c[3].metric("Warnings", f"{len(warnings):,}")
     if reasons := summary.get("rejected_reasons"):
-        st.caption("Rejected: " + "; ".join(f"{k} {v}" for k, v in reasons.items()))
+        st.caption("Rejected: " + "; ".join(f"{k}: {v}" for k, v in reasons.items()))
 
     tabs = st.tabs(["Trees", "Columns", "Rejected rows", "Species matches", "Site facts", "Warnings"])
     with tabs[0]:
