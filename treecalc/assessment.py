@@ -305,7 +305,8 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
     # The survey reader lists the site facts it was not given with values of its own; the law engine
     # decides what it assumes for each fact it uses and says so itself (resolve_site), so the
     # reader's list is only carried for a survey that does not record its site facts apart.
-    assumptions: list[str] = ([] if getattr(survey, "site_assumed", None) is not None
+    assumptions: list[str] = (list(getattr(survey, "data_assumptions", None) or [])
+                              if getattr(survey, "site_assumed", None) is not None
                               else list(getattr(survey, "site_assumptions", None) or []))
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
     j = jurisdiction or site_in.get("jurisdiction")

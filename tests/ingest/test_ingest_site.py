@@ -47,9 +47,11 @@ def test_missing_facts_are_conservative_assumptions(tmp_path):
     assert s.site_assumed["subdividable"] is True        # more removals need a permit
     assert s.site_assumed["has_residence"] is False
     assert s.site_assumed["site_plan_required"] is True
-    assert s.site_assumed["prior_violation_within_year"] is True
+    # past acts that would create or aggravate an offence are not presumed (as in the law engine)
+    assert s.site_assumed["prior_violation_within_year"] is False
+    assert s.site_assumed["application_pending"] is False
     assert s.site_assumed["village_work"] is False
-    assert s.site_assumed["prior_removals_12mo"] == 3
+    assert s.site_assumed["prior_removals_12mo"] == 0
     assert s.site_assumed["jurisdiction"] is None
     for f in SITE_FIELDS:
         assert any(a.startswith(f"{f} not given") for a in s.site_assumptions)

@@ -42,12 +42,15 @@ SITE_ASSUMED: dict[str, tuple[object, str]] = {
                                     "are regulated (Wesley Hills §95-3A(1)(e))"),
     "site_plan_required": (True, "property that would require site plan approval needs a permit "
                                  "(Croton §208-19A(2))"),
-    "prior_removals_12mo": (3, "taken as 3, so that any further removal exceeds the three-trees-in-12-months "
-                               "threshold (Croton §208-18A, §208-19A(1))"),
-    "application_pending": (True, "removal while an application is pending is penalised more heavily "
-                                  "(Croton §208-29B)"),
-    "prior_violation_within_year": (True, "after a violation replacement is 120% of environmental value "
-                                          "(Croton §208-22F)"),
+    # Past acts that would make an offence or aggravate one are never presumed: the same
+    # reading as the law engine (treecalc.rules.croton_on_hudson.SITE_DEFAULTS), which
+    # states these again in every assessment. Give the fact when it applies.
+    "prior_removals_12mo": (0, "no earlier removals on the lot in the preceding 12 months are presumed; "
+                               "give the number if there were (Croton §208-19A(1))"),
+    "application_pending": (False, "a pending application is not presumed; it doubles penalties "
+                                   "(Croton §208-29B(7))"),
+    "prior_violation_within_year": (False, "an earlier violation is not presumed; it raises replacement "
+                                           "to 120% (Croton §208-22F) and the criminal maximum (§208-29A)"),
     "village_work": (False, "work by the Village itself is not assumed"),
 }
 

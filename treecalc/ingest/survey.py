@@ -78,6 +78,10 @@ class Survey:
     source: dict
     #: Conservative values assumed for the site facts not given (None: no value can be assumed).
     site_assumed: dict = field(default_factory=dict)
+    #: Assumptions about the survey's own content (flag columns absent, no distance column); also
+    #: listed in ``site_assumptions``. The law engine states its own site-fact assumptions but
+    #: carries these.
+    data_assumptions: list[str] = field(default_factory=list)
 
     def check(self) -> None:
         if self.rows_read != len(self.trees) + len(self.rejected):
@@ -776,17 +780,19 @@ def read_survey(
         warnings.extend(site_warn)
     site_final = S.apply_overrides(site_given, site)
     assumptions, assumed = S.assumptions(site_final)
+    data_assumptions: list[str] = []
     if not_surveyed:
-        assumptions.append(
+        data_assumptions.append(
             "not surveyed (no column): " + ", ".join(not_surveyed)
             + " — taken as no for every tree; confirm them on site, since street, wetland, slope, landmark, "
               "easement, DEC, buffer and lot-line trees carry more obligations")
     if dist_col is None and site_final.get("jurisdiction") != "croton-on-hudson":
-        assumptions.append("distance_to_residence_ft not surveyed: unknown for every tree (rules that depend "
+        data_assumptions.append("distance_to_residence_ft not surveyed: unknown for every tree (rules that depend "
                            "on it, Wesley Hills §95-3A(1)(d), take their stricter branch)")
 
     survey = Survey(
-        trees=trees, rejected=rejected, site=site_final, site_assumptions=assumptions, warnings=warnings,
+        trees=trees, rejected=rejected, site=site_final, site_assumptions=assumptions + data_assumptions,
+        warnings=warnings, data_assumptions=data_assumptions,
         rows_read=n,
         source={
             "file": src.name, "format": src.format, "sheet": sheet_name, "sheets": list(src.sheet_names),
