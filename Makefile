@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: run app cli test bench species clean
+.PHONY: run app cli test bench species sample clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,9 @@ bench: $(STAMP)
 
 species:
 	$(PYTHON) tools/build_species.py
+
+sample: $(STAMP)
+	$(PY) tools/make_sample_survey.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
