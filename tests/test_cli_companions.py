@@ -1,0 +1,180 @@
+"""CLI of the companion modules (``water-penalty``, ``excavation check|volume``), driven through
+an argparse parser built here with ``register`` (independent of the main CLI)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from treecalc.cli_companions import register
+
+
+def run(argv, capsys):
+    ap = argparse.ArgumentParser(prog="treecalc")
+    sub = ap.add_subparsers(dest="command", required=True)
+    register(sub)
+    args = ap.parse_args(argv)
+    rc = args.func(args)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+# --------------------------------------------------------------------------- water-penalty
+def test_water_penalty_json(capsys):
+    rc, out, err = run(["water-penalty", "--amount", "300", "--due", "2026-01-15",
+                        "--payment", "2026-03-10:100", "--as-of", "2026-04-10", "--json"], capsys)
+    assert rc == 0 and err == ""
+    d = json.loads(out)
+    # 15.00 + 3.00 penalties; 100 pays 18.00 of penalties and 82.00 of charge; 1% of 218.00 on 16 Mar
+    assert d["charge_outstanding"] == "218.00"
+    assert d["penalties_outstanding"] == "2.18"
+    assert d["total_due"] == "220.18"
+    assert d["relevy_date"] is None and d["relevy_amount"] is None
+    assert [e["kind"] for e in d["events"]] == ["penalty", "penalty", "payment", "penalty"]
+    assert all(e["section"].startswith("§223-12F") for e in d["events"])
+
+
+def test_water_penalty_relevy_json(capsys):
+    rc, out, _ = run(["water-penalty", "--amount", "300", "--due", "2026-01-15",
+                      "--as-of", "2026-05-01", "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0 and d["relevy_date"] == "2026-04-15" and d["relevy_amount"] == "321.00"
+    assert d["total_due"] == "0.00"
+
+
+def test_water_penalty_table(capsys):
+    rc, out, _ = run(["water-penalty", "--amount", "300", "--due", "2026-01-15",
+                      "--payment", "2026-03-10:100", "--as-of", "2026-04-10"], capsys)
+    assert rc == 0
+    assert "220.18" in out and "§223-12F(2)" in out and "interpretation:" in out
+    assert "2026-04-15" in out  # the scheduled relevy
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["--amount", "300", "--due", "2026-01-15", "--payment", "2026-03-10"], "DATE:AMOUNT"),
+    (["--amount", "300", "--due", "2026-01-15", "--payment", "2026-03-10:abc"], "must be a number"),
+    (["--amount", "-300", "--due", "2026-01-15", "--as-of", "2026-02-01"], "must not be negative"),
+    (["--amount", "300", "--due", "2026-01-15", "--as-of", "2026-01-01"], "before the due date"),
+    (["--amount", "300", "--due", "January"], "YYYY-MM-DD"),
+    (["--due", "2026-01-15"], "--amount and --due are required"),
+])
+def test_water_penalty_errors(argv, msg, capsys):
+    rc, out, err = run(["water-penalty", *argv], capsys)
+    assert rc == 2 and out == ""
+    assert err.startswith("error: ") and msg in err
+    assert "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- excavation check
+def test_check_json(capsys):
+    rc, out, _ = run(["excavation", "check", "--excavate", "600:2.5", "--lot-area", "9000",
+                      "--place-topsoil", "2000:3:seeded", "--json"], capsys)
+    assert rc == 0
+    d = json.loads(out)
+    assert d["permit_required"] is True
+    assert d["triggers"] == ["§120-3A(2)", "§120-3A(4)"]
+    assert d["excavation_cy"] == 55.56  # 600 x 2.5 = 1,500 cu ft / 27
+    assert d["fill_cy"] == 18.52        # topsoil 2,000 x 3/12 = 500 cu ft / 27
+    assert d["exemptions"][0]["applies"] is True
+
+
+def test_check_repeatable_and_no_permit(capsys):
+    rc, out, _ = run(["excavation", "check", "--excavate", "60:5", "--excavate", "60:4.5", "--json"], capsys)
+    assert json.loads(out)["triggers"] == ["§120-3A(1)"]
+    rc, out, _ = run(["excavation", "check", "--fill", "999:1", "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0 and d["permit_required"] is False and d["triggers"] == []
+    rc, out, _ = run(["excavation", "check", "--strip-topsoil", "4001", "--lot-area", "8000"], capsys)
+    assert rc == 0 and "REQUIRED" in out and "§120-3A(3)" in out
+
+
+def test_check_wesley_hills(capsys):
+    rc, out, _ = run(["excavation", "check", "--jurisdiction", "wesley-hills", "--fill", "200:2", "--json"],
+                     capsys)
+    d = json.loads(out)
+    assert rc == 0 and d["triggers"] == ["§95-3A(1)(a)"] and d["waiver_eligible"] is True
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["--excavate", "600"], "AREA_SQFT:DEPTH_FT"),
+    (["--excavate", "600:deep"], "is not a number"),
+    (["--fill=-5:2"], "must not be negative"),
+    (["--place-topsoil", "100:2:maybe"], "seeded"),
+    (["--lot-area", "0"], "must be positive"),
+    (["--jurisdiction", "Ossining"], "unknown jurisdiction"),
+])
+def test_check_errors(argv, msg, capsys):
+    rc, out, err = run(["excavation", "check", *argv], capsys)
+    assert rc == 2 and err.startswith("error: ") and msg in err
+
+
+# --------------------------------------------------------------------------- excavation volume
+@pytest.fixture
+def grid_csv(tmp_path):
+    # the worked grid of test_excavation.py: fill 307.5 cu ft, cut 57.5 cu ft
+    H = np.array([[1, 1, -1], [1, 2, -1], [0, 1, -2]], dtype=float)
+    xx, yy = np.meshgrid([0.0, 10.0, 20.0], [0.0, 10.0, 20.0])
+    p = tmp_path / "grid.csv"
+    pd.DataFrame({"x": xx.ravel(), "y": yy.ravel(), "existing": 100.0,
+                  "proposed": 100.0 + H.ravel()}).to_csv(p, index=False)
+    return p
+
+
+@pytest.fixture
+def sections_csv(tmp_path):
+    p = tmp_path / "sections.csv"
+    p.write_text("station,cut_area,fill_area\n0+00,100,0\n1+00,400,0\n2+50,0,60\n")
+    return p
+
+
+def test_volume_grid_json(grid_csv, capsys):
+    rc, out, _ = run(["excavation", "volume", "--grid", str(grid_csv), "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0
+    assert (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (2.13, 11.39, -9.26)
+
+
+def test_volume_grid_table_and_metric(grid_csv, capsys):
+    rc, out, _ = run(["excavation", "volume", "--grid", str(grid_csv)], capsys)
+    assert rc == 0 and "11.39" in out and "borrow-pit" in out
+    rc, out, _ = run(["excavation", "volume", "--grid", str(grid_csv), "--metric", "--json"], capsys)
+    assert json.loads(out)["fill_cy"] == 402.19  # 307.5 m3 / 0.764554857984
+
+
+def test_volume_sections_json(sections_csv, capsys):
+    rc, out, _ = run(["excavation", "volume", "--sections", str(sections_csv), "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0 and (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (2037.04, 166.67, 1870.37)
+    rc, out, _ = run(["excavation", "volume", "--sections", str(sections_csv), "--prismoidal", "--json"], capsys)
+    d = json.loads(out)
+    assert (d["cut_cy"], d["fill_cy"]) == (1604.94, 111.11)
+
+
+def test_volume_errors(tmp_path, grid_csv, sections_csv, capsys):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("x,y,existing\n0,0,1\n")
+    cases = [
+        (["--grid", str(bad)], "missing column(s) 'proposed'"),
+        (["--grid", str(tmp_path / "nope.csv")], "not found"),
+        (["--grid", str(grid_csv), "--sections", str(sections_csv)], "exactly one"),
+        ([], "exactly one"),
+        (["--grid", str(grid_csv), "--prismoidal"], "--sections"),
+    ]
+    irregular = tmp_path / "irregular.csv"
+    irregular.write_text("x,y,existing,proposed\n0,0,1,2\n10,0,1,2\n25,0,1,2\n0,10,1,2\n10,10,1,2\n25,10,1,2\n")
+    cases.append((["--grid", str(irregular)], "not regular"))
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    cases.append((["--sections", str(empty)], "empty"))
+    for argv, msg in cases:
+        rc, out, err = run(["excavation", "volume", *argv], capsys)
+        assert rc == 2 and err.startswith("error: ") and msg in err, (argv, err)
+
+
+def test_excavation_without_subcommand(capsys):
+    rc, out, err = run(["excavation"], capsys)
+    assert rc == 2 and "error: choose a subcommand" in err

@@ -1,0 +1,461 @@
+"""Excavation and filling: §120-3A thresholds, §120-8, §120-5E, §120-12, Wesley Hills Chapter 95,
+and grid / end-area volumes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal as D
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from treecalc.excavation import (
+    M3_PER_CU_YD,
+    check_permit,
+    end_area_volumes,
+    grid_volumes,
+    grid_volumes_from_frame,
+    parse_station,
+    review_standards,
+    tree_survey_required,
+    violation_penalties,
+    volume_from_grid_csv,
+    volume_from_sections_csv,
+    wesley_hills_building_permit_check,
+    wesley_hills_slope_check,
+    wesley_hills_topsoil_cy,
+    wesley_hills_waiver_eligible,
+    work_time_allowed,
+    work_time_check,
+)
+
+
+def trig(**kw):
+    return check_permit(**kw).triggers
+
+
+# --------------------------------------------------------------------------- §120-3A(1), (2)
+@pytest.mark.parametrize("area,depth,holds", [
+    (100, 4, False),       # exactly 4 ft is not "in excess of four feet"
+    (100, "4.01", True),   # deeper than 4 ft over exactly 100 sq ft ("100 square feet or more")
+    ("99.99", 5, False),   # under 100 sq ft
+    (150, 10, True),
+])
+def test_120_3A_1(area, depth, holds):
+    assert ("§120-3A(1)" in trig(excavations=[(area, depth)])) is holds
+
+
+@pytest.mark.parametrize("area,depth,holds", [
+    (500, 2, False), (500, "2.01", True), (499, 3, False), ("499.99", "2.5", False), (800, 3, True),
+])
+def test_120_3A_2(area, depth, holds):
+    assert ("§120-3A(2)" in trig(excavations=[(area, depth)])) is holds
+
+
+def test_areas_of_one_operation_add_up():
+    # 60 + 60 = 120 sq ft deeper than 4 ft -> (1); a 3-ft piece does not count toward (1)
+    assert "§120-3A(1)" in trig(excavations=[(60, 5), (60, 4.5)])
+    assert "§120-3A(1)" not in trig(excavations=[(60, 5), (60, 3)])
+    # (2) counts everything deeper than 2 ft, including the > 4 ft parts: 300 + 200 = 500
+    assert "§120-3A(2)" in trig(excavations=[(300, 2.5), (200, 5)])
+
+
+# --------------------------------------------------------------------------- §120-3A(3)
+@pytest.mark.parametrize("strip,lot,holds", [
+    (4999, None, False), (5000, None, True),                # no lot area: 5,000 sq ft or more
+    (4999, 20000, False), (5000, 20000, True),              # half lot 10,000 > 5,000: 5,000 is less
+    (4000, 8000, False), ("4000.01", 8000, True),           # half lot 4,000 < 5,000: "more than 50%"
+    (3000, 8000, False),
+    ("4999.99", 10000, False), (5000, 10000, True),         # equal thresholds
+    (5000, 9000, True),                                     # half 4,500: well over
+])
+def test_120_3A_3_whichever_is_less(strip, lot, holds):
+    r = check_permit(strip_topsoil_sqft=strip, lot_area_sqft=lot)
+    assert ("§120-3A(3)" in r.triggers) is holds
+    assert r.permit_required is holds
+
+
+def test_120_3A_3_counts_excavation_and_stripping_regardless_of_depth():
+    # 3,000 sq ft lowered 0.5 ft + 2,000 sq ft stripped = 5,000 sq ft (volume 1,500 cu ft also
+    # trips (4): 1,500 > 1,350)
+    r = check_permit(excavations=[(3000, 0.5)], strip_topsoil_sqft=2000)
+    assert "§120-3A(3)" in r.triggers
+    r = check_permit(excavations=[(2000, 0.1)], strip_topsoil_sqft=2000, lot_area_sqft=7000)
+    assert r.triggers == ["§120-3A(3)"]  # 4,000 > 3,500 = half the lot
+    expl = [e for e in r.explanations if e["section"] == "§120-3A(3)"][0]["explanation"]
+    assert "more than 50% of the lot (3,500 sq ft)" in expl
+
+
+# --------------------------------------------------------------------------- §120-3A(4)
+def test_120_3A_4_volume_boundary():
+    # 675 sq ft x 2 ft = 1,350 cu ft = 50 cu yd exactly: not "in excess of 50 cubic yards";
+    # (2) needs more than 2 ft, (3) needs 5,000 sq ft -> no permit at all.
+    r = check_permit(excavations=[(675, 2)])
+    assert r.triggers == [] and not r.permit_required
+    assert r.excavation_cy == D(50)
+    r = check_permit(excavations=[("675.01", 2)])
+    assert r.triggers == ["§120-3A(4)"]
+    # 0.01 cu ft above in two pieces: 1,000 x 1 + 350.01 x 1 = 1,350.01 cu ft
+    assert trig(excavations=[(1000, 1), ("350.01", 1)]) == ["§120-3A(4)"]
+
+
+# --------------------------------------------------------------------------- §120-3A(5)-(7)
+@pytest.mark.parametrize("area,depth,section,holds", [
+    (100, 4, "§120-3A(5)", False), (100, "4.01", "§120-3A(5)", True), (99, 6, "§120-3A(5)", False),
+    (500, 2, "§120-3A(6)", False), (500, "2.01", "§120-3A(6)", True), (499, 3, "§120-3A(6)", False),
+    ("999.99", "0.5", "§120-3A(7)", False), (1000, "0.1", "§120-3A(7)", True),
+])
+def test_120_3A_fill(area, depth, section, holds):
+    assert (section in trig(fills=[(area, depth)])) is holds
+
+
+def test_fill_only_100sqft_at_4ft_no_permit():
+    r = check_permit(fills=[(100, 4)])
+    assert not r.permit_required and r.fill_cy == D(400) / 27
+
+
+# --------------------------------------------------------------------------- topsoil proviso
+@pytest.mark.parametrize("placement,exempt,holds7", [
+    ((5000, 3, True), True, False),          # at both limits, seeded and mulched: exempt
+    (("5000.01", 3, True), False, True),     # over 5,000 sq ft: counts as fill -> (7)
+    ((4000, "3.01", True), False, True),     # deeper than 3 in -> (7)
+    ((4000, 3, False), False, True),         # not seeded and mulched -> (7)
+    ((900, 3, False), False, False),         # not exempt, but only 900 sq ft of fill: (7) not met
+])
+def test_topsoil_exemption(placement, exempt, holds7):
+    r = check_permit(topsoil_placement=placement)
+    assert ("§120-3A(7)" in r.triggers) is holds7
+    assert r.permit_required is holds7
+    assert r.exemptions[0]["section"] == "§120-3A (topsoil proviso)"
+    assert r.exemptions[0]["applies"] is exempt
+
+
+def test_topsoil_exemption_only_covers_the_topsoil():
+    # exempt topsoil 4,000 sq ft + 600 sq ft of ordinary fill: (7) looks at 600 only
+    r = check_permit(fills=[(600, 1)], topsoil_placement=(4000, 2, True))
+    assert not r.permit_required
+    # topsoil volume is reported: 4,000 x 2/12 = 666.67 cu ft = 24.69 cu yd
+    assert r.to_dict()["topsoil_cy"] == 24.69
+    # non-exempt topsoil adds its area: 600 + 4,000 >= 1,000
+    assert check_permit(fills=[(600, 1)], topsoil_placement=(4000, 4, True)).triggers == ["§120-3A(7)"]
+
+
+def test_permit_check_output():
+    r = check_permit(excavations=[(600, "2.5")], lot_area_sqft=9000)
+    d = r.to_dict()
+    assert d["permit_required"] is True
+    assert d["triggers"] == ["§120-3A(2)", "§120-3A(4)"]  # 1,500 cu ft = 55.56 cu yd
+    assert d["excavation_cy"] == 55.56 and d["fill_cy"] == 0.0
+    assert {e["section"] for e in d["explanations"]} == {f"§120-3A({i})" for i in range(1, 8)}
+    assert any(s["section"] == "§120-8C" for s in d["review_standards"])
+    assert not any(s["section"] == "§120-8A" for s in d["review_standards"])  # only 2.5 ft deep
+    assert any("$2,0" in n and "$2,000" in n for n in d["notes"])
+    assert any("whichever is less" in s for s in d["interpretation"])
+    assert any(s["section"] == "§120-8A" for s in check_permit(excavations=[(10, 5)]).review_standards)
+
+
+@pytest.mark.parametrize("kw,msg", [
+    (dict(excavations=[(-1, 2)]), "excavation 1 area_sqft must not be negative"),
+    (dict(fills=[(10, -2)]), "fill 1 depth_ft must not be negative"),
+    (dict(fills=[(10,)]), "expected \\(area_sqft, depth_ft\\)"),
+    (dict(lot_area_sqft=0), "lot_area_sqft must be positive"),
+    (dict(strip_topsoil_sqft="x"), "strip_topsoil_sqft must be a number"),
+    (dict(jurisdiction="Ossining"), "unknown jurisdiction"),
+    (dict(topsoil_placement=(10, 2)), "topsoil_placement"),
+])
+def test_check_permit_bad_input(kw, msg):
+    with pytest.raises(ValueError, match=msg):
+        check_permit(**kw)
+
+
+# --------------------------------------------------------------------------- §120-8
+def test_review_standards_numbers():
+    def by(items, s):
+        return [i for i in items if i["section"] == s][0]
+
+    assert by(review_standards(4), "§120-8A")["fence_required"] is False
+    assert by(review_standards("4.01"), "§120-8A")["fence_required"] is True
+    assert by(review_standards(0, standing_water_ft=1), "§120-8C")["complies"] is True
+    assert by(review_standards(0, standing_water_ft="1.01"), "§120-8C")["complies"] is False
+    assert by(review_standards(0, standing_water_ft="0.01", after_construction=True), "§120-8C")["complies"] is False
+    assert by(review_standards(0, standing_water_ft=0, after_construction=True), "§120-8C")["complies"] is True
+    assert by(review_standards(0, topsoil_left_in=2), "§120-8E")["complies"] is True
+    assert by(review_standards(0, topsoil_left_in="1.99"), "§120-8E")["complies"] is False
+
+
+# 2026-06-01 is a Monday, 2026-06-06 a Saturday, 2026-06-07 a Sunday.
+@pytest.mark.parametrize("when,ok", [
+    ("2026-06-01T07:59", False), ("2026-06-01T08:00", True), ("2026-06-01T19:59:59", True),
+    ("2026-06-01T20:00", False), ("2026-06-01T23:30", False), ("2026-06-02T00:00", False),
+    ("2026-06-06T08:00", True), ("2026-06-06T19:59", True), ("2026-06-06T20:00", False),
+    ("2026-06-07T08:00", False), ("2026-06-07T09:59", False), ("2026-06-07T10:00", True),
+    ("2026-06-07T19:59", True), ("2026-06-07T20:00", False),
+])
+def test_work_time_allowed_120_8G(when, ok):
+    assert work_time_allowed(dt.datetime.fromisoformat(when)) is ok
+    assert work_time_check(when)["section"] == "§120-8G"
+
+
+def test_work_time_bad_input():
+    with pytest.raises(ValueError):
+        work_time_allowed("tomorrow")
+
+
+# --------------------------------------------------------------------------- §120-5E, §120-12
+@pytest.mark.parametrize("dia,dist,req", [(6, 0, True), (6, 25, True), ("5.99", 0, False), (6, "25.01", False)])
+def test_tree_survey_120_5E(dia, dist, req):
+    r = tree_survey_required(dia, dist)
+    assert r["required"] is req and r["section"] == "§120-5E" and "3 ft" in r["explanation"]
+
+
+def test_penalties_120_12():
+    p = violation_penalties(1, days=3)
+    assert (p["criminal_fine_min_per_day"], p["criminal_fine_max_per_day"]) == (D(500), D(1000))
+    assert p["civil_penalty_max_total"] == D(9000)  # $3,000 x 3 days
+    p = violation_penalties(2)
+    assert (p["criminal_fine_min_per_day"], p["criminal_fine_max_per_day"]) == (D(1000), D(2000))
+    assert p["imprisonment_max_days"] == 15
+    assert any("$2,0" in n for n in p["notes"]) and any("$3,0" in n for n in p["notes"])
+    with pytest.raises(ValueError):
+        violation_penalties(0)
+
+
+# --------------------------------------------------------------------------- Wesley Hills
+def test_wesley_hills_2x_rule():
+    # Cellar 40 x 30 x 9 ft = 10,800 cu ft = 400 cu yd; twice = 800 cu yd.
+    r = wesley_hills_building_permit_check(40, 30, 9, fill_cy=800, excavated_cy=0)
+    assert r.cellar_volume_cy == D(400) and r.limit_cy == D(800)
+    assert r.building_permit_suffices and not r.separate_permit_required
+    r = wesley_hills_building_permit_check(40, 30, 9, fill_cy=0, excavated_cy="800.01")
+    assert r.separate_permit_required
+    assert [e["holds"] for e in r.explanations if e["section"] == "§95-3C(1)"] == [True, False]
+    # fill and removed material are each compared with 2x (not their sum)
+    assert wesley_hills_building_permit_check(40, 30, 9, 700, 700).building_permit_suffices
+
+
+def test_wesley_hills_waiver():
+    # small garage: 20 x 20 x 4 = 1,600 cu ft = 59.26 cu yd, limit 118.52; 99.99 cu yd of fill
+    # alone is within; 130 removed is not, but 130 >= 100 so no waiver.
+    r = wesley_hills_building_permit_check(20, 20, 4, fill_cy=0, excavated_cy=130)
+    assert r.separate_permit_required and not r.waiver_eligible
+    r = wesley_hills_building_permit_check(10, 10, 2, fill_cy=0, excavated_cy="99.99")
+    assert r.separate_permit_required and r.waiver_eligible  # limit 14.81; < 100 cu yd
+    assert wesley_hills_waiver_eligible("99.99") and not wesley_hills_waiver_eligible(100)
+
+
+def test_wesley_hills_check_permit():
+    # 20 x 10 ft cut 2 ft = 400 cu ft = 14.81 cu yd: any operation needs a permit (§95-3A(1)(a))
+    r = check_permit(excavations=[(200, 2)], jurisdiction="Wesley Hills")
+    assert r.permit_required and r.triggers == ["§95-3A(1)(a)"] and r.waiver_eligible is True
+    r = check_permit(excavations=[(1350, 2)], jurisdiction="wesley-hills")  # exactly 100 cu yd
+    assert r.waiver_eligible is False
+    assert not check_permit(jurisdiction="wesley-hills").permit_required
+
+
+@pytest.mark.parametrize("rise,run,rock,retained,ok", [
+    (1, 2, False, False, True), (1, "1.99", False, False, False), (10, 20, False, False, True),
+    (6, 1, True, False, True), ("6.01", 1, True, False, False), (5, 1, False, True, True),
+    (0, 0, False, False, True), (1, 0, False, False, False),
+])
+def test_wesley_hills_slopes(rise, run, rock, retained, ok):
+    r = wesley_hills_slope_check(rise, run, rock=rock, retained=retained)
+    assert r["ok"] is ok and r["section"] == "§95-4E(1)(a)"
+
+
+def test_wesley_hills_topsoil():
+    # 8,100 sq ft x 4 in = 2,700 cu ft = 100 cu yd
+    assert wesley_hills_topsoil_cy(8100) == D(100)
+    assert wesley_hills_topsoil_cy(8100, 6) == D(150)
+    with pytest.raises(ValueError, match="4 in minimum"):
+        wesley_hills_topsoil_cy(100, 3)
+
+
+# --------------------------------------------------------------------------- grid volumes
+# Worked example: 3 x 3 nodes, 10 ft spacing -> four 10 x 10 = 100 sq ft cells.
+# Depth h = proposed - existing (rows are y = 0, 10, 20; columns x = 0, 10, 20):
+#     y=0 : [ 1,  1, -1]
+#     y=10: [ 1,  2, -1]
+#     y=20: [ 0,  1, -2]
+# cell (0,0) corners 1,1,1,2: all fill, 100 x 5/4 = 125 cu ft fill
+# cell (0,1) corners 1,-1,2,-1: P=3, N=2, sum|h|=5 -> fill 100 x 9/20 = 45, cut 100 x 4/20 = 20
+# cell (1,0) corners 1,2,0,1: all fill, 100 x 4/4 = 100 cu ft fill
+# cell (1,1) corners 2,-1,1,-2: P=3, N=3, sum|h|=6 -> fill 100 x 9/24 = 37.5, cut 37.5
+# fill = 125 + 45 + 100 + 37.5 = 307.5 cu ft = 11.3889 cu yd
+# cut  = 20 + 37.5 = 57.5 cu ft = 2.1296 cu yd; net (cut - fill) = -250 cu ft = -9.2593 cu yd
+# check: fill - cut = 100 x (5 + 1 + 4 + 0)/4 = 250 cu ft, the plain borrow-pit net.
+H = np.array([[1, 1, -1], [1, 2, -1], [0, 1, -2]], dtype=float)
+EXIST = np.full((3, 3), 100.0)
+PROP = EXIST + H
+
+
+def test_grid_worked_example_2d():
+    r = grid_volumes([0, 10, 20], [0, 10, 20], EXIST, PROP)
+    assert r.fill_cy == pytest.approx(307.5 / 27)
+    assert r.cut_cy == pytest.approx(57.5 / 27)
+    assert r.net_cy == pytest.approx(-250 / 27)
+    assert r.mixed_cells == 2
+    assert r.cell_fill_cy * 27 == pytest.approx(np.array([[125, 45], [100, 37.5]]))
+    assert r.cell_cut_cy * 27 == pytest.approx(np.array([[0, 20], [0, 37.5]]))
+    # scalar spacings give the same
+    assert grid_volumes(10, 10, EXIST, PROP).fill_cy == pytest.approx(307.5 / 27)
+
+
+def _frame(E, P, step=10.0):
+    ny, nx = E.shape
+    xx, yy = np.meshgrid(np.arange(nx) * step, np.arange(ny) * step)
+    return pd.DataFrame({"x": xx.ravel(), "y": yy.ravel(), "existing": E.ravel(), "proposed": P.ravel()})
+
+
+def test_grid_from_points_any_order_and_csv(tmp_path):
+    df = _frame(EXIST, PROP).sample(frac=1.0, random_state=3)
+    r = grid_volumes_from_frame(df)
+    assert r.fill_cy == pytest.approx(307.5 / 27) and r.cut_cy == pytest.approx(57.5 / 27)
+    p = tmp_path / "grid.csv"
+    df.rename(columns={"x": " X "}).to_csv(p, index=False)
+    r = volume_from_grid_csv(p)
+    assert r.to_dict()["cut_cy"] == 2.13 and r.to_dict()["fill_cy"] == 11.39 and r.to_dict()["net_cy"] == -9.26
+
+
+def test_grid_metric():
+    # same numbers read as metres: 307.5 m3 of fill = 307.5 / 0.764554857984 cu yd
+    r = grid_volumes(10, 10, EXIST, PROP, metric=True)
+    assert r.fill_cy == pytest.approx(307.5 / M3_PER_CU_YD)
+    assert r.fill_cy == pytest.approx(402.19, abs=0.01)
+
+
+def test_grid_errors(tmp_path):
+    with pytest.raises(ValueError, match="not regular"):
+        grid_volumes([0, 10, 25], [0, 10, 20], EXIST, PROP)
+    df = _frame(EXIST, PROP)
+    with pytest.raises(ValueError, match="not complete"):
+        grid_volumes_from_frame(df.iloc[:-1])
+    with pytest.raises(ValueError, match="duplicate"):
+        bad = df.copy()
+        bad.loc[8, ["x", "y"]] = [0.0, 0.0]  # (20, 20) replaced by a second (0, 0)
+        grid_volumes_from_frame(bad)
+    with pytest.raises(ValueError, match="missing column\\(s\\) 'proposed'"):
+        grid_volumes_from_frame(df.drop(columns="proposed"))
+    bad = df.astype(object)
+    bad.loc[4, "existing"] = "n/a"
+    with pytest.raises(ValueError, match="column 'existing' row 6"):
+        grid_volumes_from_frame(bad)
+    with pytest.raises(ValueError, match="same shape"):
+        grid_volumes(10, 10, EXIST, PROP[:2])
+    with pytest.raises(ValueError, match="at least 2 x 2"):
+        grid_volumes(10, 10, EXIST[:1], PROP[:1])
+    with pytest.raises(ValueError, match="not found"):
+        volume_from_grid_csv(tmp_path / "none.csv")
+    irregular = _frame(EXIST, PROP)
+    irregular.loc[irregular.x == 20, "x"] = 25
+    with pytest.raises(ValueError, match="x spacing varies"):
+        grid_volumes_from_frame(irregular)
+
+
+def test_grid_speed_1000x1000():
+    import time
+
+    rng = np.random.default_rng(1)
+    E = rng.normal(100, 2, (1000, 1000))
+    P = E + rng.normal(0, 1, (1000, 1000))
+    t = time.perf_counter()
+    r = grid_volumes(5.0, 5.0, E, P)
+    assert time.perf_counter() - t < 1.0
+    assert r.cut_cy > 0 and r.fill_cy > 0
+
+
+finite = st.floats(min_value=-50, max_value=50, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=80, deadline=None)
+@given(shape=st.tuples(st.integers(2, 7), st.integers(2, 7)), data=st.data(),
+       dx=st.floats(0.5, 50), dy=st.floats(0.5, 50))
+def test_grid_properties(shape, data, dx, dy):
+    E = data.draw(arrays(float, shape, elements=finite))
+    P = data.draw(arrays(float, shape, elements=finite))
+    r = grid_volumes(dx, dy, E, P)
+    assert r.cut_cy >= 0 and r.fill_cy >= 0
+    assert (r.cell_cut_cy >= 0).all() and (r.cell_fill_cy >= 0).all()
+    s = grid_volumes(dx, dy, P, E)  # reversed: cut and fill swap
+    assert s.cut_cy == pytest.approx(r.fill_cy, rel=1e-12, abs=1e-9)
+    assert s.fill_cy == pytest.approx(r.cut_cy, rel=1e-12, abs=1e-9)
+    # fill - cut equals the plain borrow-pit net A * sum(mean corner depth)
+    h = P - E
+    mean = (h[:-1, :-1] + h[:-1, 1:] + h[1:, :-1] + h[1:, 1:]) / 4
+    assert r.fill_cy - r.cut_cy == pytest.approx(dx * dy * mean.sum() / 27, rel=1e-9, abs=1e-6)
+
+
+# --------------------------------------------------------------------------- end areas
+# Worked example (stations 0+00, 1+00, 2+50):
+#   cut areas 100, 400, 0 sq ft; fill areas 0, 0, 60 sq ft
+#   segment 1 (L = 100): cut 100 x (100 + 400)/2 = 25,000 cu ft; fill 0
+#   segment 2 (L = 150): cut 150 x (400 + 0)/2 = 30,000 cu ft; fill 150 x (0 + 60)/2 = 4,500
+#   cut 55,000 cu ft = 2,037.04 cu yd; fill 4,500 cu ft = 166.67 cu yd; net 1,870.37
+# Prismoidal (similar sections, V = L/3 (A1 + A2 + sqrt(A1 A2))):
+#   segment 1 cut: 100/3 x (100 + 400 + 200) = 23,333.33 (correction 100 x (10 - 20)^2 / 6 = 1,666.67)
+#   segment 2 cut: 150/3 x 400 = 20,000 (pyramid); fill: 150/3 x 60 = 3,000
+#   cut 43,333.33 cu ft = 1,604.94 cu yd; fill 3,000 cu ft = 111.11 cu yd
+STATIONS, CUT, FILL = ["0+00", "1+00", "2+50"], [100, 400, 0], [0, 0, 60]
+
+
+def test_end_area_worked_example():
+    r = end_area_volumes(STATIONS, CUT, FILL)
+    assert r.cut_cy == pytest.approx(55000 / 27) and r.fill_cy == pytest.approx(4500 / 27)
+    assert r.to_dict()["cut_cy"] == 2037.04 and r.to_dict()["net_cy"] == 1870.37
+    assert r.segment_cut_cy * 27 == pytest.approx([25000, 30000])
+    p = end_area_volumes(STATIONS, CUT, FILL, prismoidal=True)
+    assert p.cut_cy * 27 == pytest.approx(130000 / 3)
+    assert p.fill_cy * 27 == pytest.approx(3000)
+    assert p.to_dict()["cut_cy"] == 1604.94 and p.to_dict()["fill_cy"] == 111.11
+
+
+def test_end_area_csv_and_metric(tmp_path):
+    f = tmp_path / "sections.csv"
+    pd.DataFrame({"Station": STATIONS, "cut_area": CUT, "fill_area": FILL}).to_csv(f, index=False)
+    assert volume_from_sections_csv(f).cut_cy == pytest.approx(55000 / 27)
+    assert volume_from_sections_csv(f, prismoidal=True).fill_cy == pytest.approx(3000 / 27)
+    r = end_area_volumes([0, 100, 250], CUT, FILL, metric=True)
+    assert r.cut_cy == pytest.approx(55000 / M3_PER_CU_YD)
+
+
+def test_parse_station():
+    assert parse_station("12+50") == 1250.0
+    assert parse_station("0+05.5") == 5.5
+    assert parse_station(" 250 ") == 250.0
+    with pytest.raises(ValueError):
+        parse_station("A+1")
+
+
+def test_end_area_errors(tmp_path):
+    with pytest.raises(ValueError, match="strictly increasing"):
+        end_area_volumes([0, 100, 100], CUT, FILL)
+    with pytest.raises(ValueError, match="negative"):
+        end_area_volumes([0, 100, 200], [1, -1, 0], FILL)
+    with pytest.raises(ValueError, match="same length"):
+        end_area_volumes([0, 100], CUT, FILL)
+    with pytest.raises(ValueError, match="at least two"):
+        end_area_volumes([0], [1], [1])
+    f = tmp_path / "s.csv"
+    f.write_text("station,cut_area\n0,1\n100,2\n")
+    with pytest.raises(ValueError, match="missing column\\(s\\) 'fill_area'"):
+        volume_from_sections_csv(f)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 8), data=st.data())
+def test_end_area_properties(n, data):
+    gaps = data.draw(st.lists(st.floats(0.1, 500), min_size=n - 1, max_size=n - 1))
+    stations = np.concatenate([[0.0], np.cumsum(gaps)])
+    areas = st.lists(st.floats(0, 1e4), min_size=n, max_size=n)
+    c, f = data.draw(areas), data.draw(areas)
+    for prism in (False, True):
+        r = end_area_volumes(stations, c, f, prismoidal=prism)
+        assert r.cut_cy >= 0 and r.fill_cy >= 0
+        s = end_area_volumes(stations, f, c, prismoidal=prism)
+        assert s.cut_cy == pytest.approx(r.fill_cy) and s.fill_cy == pytest.approx(r.cut_cy)
+    # the prismoidal volume never exceeds the end-area volume
+    assert (end_area_volumes(stations, c, f, True).cut_cy
+            <= end_area_volumes(stations, c, f).cut_cy * (1 + 1e-12) + 1e-9)
