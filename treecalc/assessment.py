@@ -84,7 +84,9 @@ class Assessment:
             "rows_read": self.rows_read,
             "trees": int(len(self.trees)),
             "rejected": int(len(self.rejected)),
-            "trees_removed": int(self.trees["harmed"].sum()) if len(self.trees) else 0,
+            # removals proposed and done; a damaged (topped, injured) tree stands, so it is in trees_harmed only
+            "trees_removed": int(self.trees["action"].isin(["remove", "removed"]).sum()) if len(self.trees) else 0,
+            "trees_harmed": int(self.trees["harmed"].sum()) if len(self.trees) else 0,
             "permit_required": bool(self.permit["required"]),
             "permit_triggers": permit_sections,
             "permit_exceptions": [e["section"] for e in self.permit.get("exceptions_applied", [])],

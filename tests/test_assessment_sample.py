@@ -1,0 +1,29 @@
+"""The acceptance run on the bundled sample: `treecalc assess sample --out statement.xlsx`."""
+
+import json
+
+import openpyxl
+
+from treecalc.cli import main
+from treecalc.data import SAMPLE_SURVEY
+
+
+def test_assess_sample_writes_statement_and_accounts_for_every_row(tmp_path, capsys):
+    out = tmp_path / "statement.xlsx"
+    assert main(["assess", str(SAMPLE_SURVEY), "--out", str(out), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    # data/examples/README.md: 40 rows read, 39 trees, 1 rejected (tag 17, DBH 'twelve')
+    assert (d["rows_read"], d["trees"], d["rejected"]) == (40, 39, 1)
+    # ten trees marked Remove + tag 29 Removed; tag 30 Topped is harmed but stands
+    assert d["trees_removed"] == 11 and d["trees_harmed"] == 12
+    assert d["permit_required"] is True and "§208-19A(1)" in d["permit_triggers"]
+    assert d["replacement_percent"] == 90.0
+    assert abs(d["required_value_usd"] - round(0.9 * d["removed_value_usd"], 2)) <= 0.01
+    # with one species and no plantable limit every needed tree is planted
+    r = d["replacement"]
+    assert r["trees_planted"] == r["trees_needed"] and r["trees_in_lieu"] == 0
+    assert r["trees_needed"] * r["value_per_tree_usd"] >= d["required_value_usd"]
+    assert (r["trees_needed"] - 1) * r["value_per_tree_usd"] < d["required_value_usd"]
+    wb = openpyxl.load_workbook(out)
+    assert {"Summary", "Trees", "Rejected rows", "Method & sources"} <= set(wb.sheetnames)
+    assert wb["Trees"].max_row - 2 == 39  # title row + header row above the trees
