@@ -294,3 +294,52 @@ def test_water_page_equals_penalty_schedule_and_meter_test():
     assert m["Bill adjusted"] == ("Yes" if r.adjusted else "No")
     assert amount(m["Adjusted consumption"]) == pytest.approx(float(r.adjusted_consumption), abs=0.005)
     assert m["Test fee refunded"] == "No"
+
+
+def _grid_csv() -> bytes:
+    import numpy as np
+    import pandas as pd
+
+    xs, ys = np.meshgrid(np.arange(0, 200, 10.0), np.arange(0, 150, 10.0))
+    existing = 100 + 0.02 * xs
+    proposed = 101 + 2 * np.sin(xs / 40) * np.cos(ys / 30)
+    return pd.DataFrame({"x": xs.ravel(), "y": ys.ravel(), "existing": existing.ravel(),
+                         "proposed": proposed.ravel()}).to_csv(index=False).encode()
+
+
+def test_excavation_page_equals_the_module(tmp_path):
+    from treecalc import excavation
+
+    at = _app()
+    at.switch_page("treecalc_app/excavation.py").run()
+    _ok(at)
+    m = metrics(at)
+    r = excavation.check_permit([(600.0, 3.0)], [], strip_topsoil_sqft=0.0, lot_area_sqft=20_000.0)
+    assert m["Excavation and filling permit required"] == ("Yes" if r.permit_required else "No")
+    assert amount(m["Excavated, these areas (cu yd)"]) == pytest.approx(float(r.excavation_cy), abs=0.005)
+
+    blob = _grid_csv()
+    at.file_uploader(key="w_grid_upload").set_value(("grid.csv", blob, "text/csv")).run()
+    _ok(at)
+    (tmp_path / "grid.csv").write_bytes(blob)
+    g = excavation.volume_from_grid_csv(tmp_path / "grid.csv")
+    m = metrics(at)
+    assert amount(m["Cut (cu yd)"]) == pytest.approx(g.cut_cy, abs=0.005)
+    assert amount(m["Fill (cu yd)"]) == pytest.approx(g.fill_cy, abs=0.005)
+    assert amount(m["Net (cu yd)"]) == pytest.approx(g.net_cy, abs=0.005)
+    assert g.cut_cy > 0 and g.fill_cy > 0
+    assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"), "no heat map"
+    from app_support.charts import heat_cells
+
+    for limit in (80, 4):  # as drawn, and block-summed: the cells add up to the module's fill - cut
+        cells = heat_cells(g, limit)
+        assert cells["net_cy"].sum() == pytest.approx(g.fill_cy - g.cut_cy, abs=1e-6)
+    assert len(heat_cells(g, 4)) <= 16
+
+
+def test_excavation_broken_grid_is_a_message():
+    at = _app()
+    at.switch_page("treecalc_app/excavation.py").run()
+    at.file_uploader(key="w_grid_upload").set_value(("grid.csv", b"\x00\x01garbage", "text/csv")).run()
+    _ok(at, errors=True)
+    assert any("grid.csv" in e.value for e in at.error)
