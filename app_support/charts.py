@@ -54,14 +54,14 @@ def projection(df: pd.DataFrame, *, x: str = "year", y: str = "value_usd", serie
                     tooltip=[series, x, alt.Tooltip(f"{y}:Q", format="$,.2f")]))
 
 
-def cut_fill_heatmap(cells: pd.DataFrame, *, x: str = "x", y: str = "y", value: str = "depth_ft",
-                     title: str = "Cut (−) and fill (+), ft") -> alt.Chart:
-    """Proposed minus existing elevation per grid node: red cut, blue fill."""
+def cut_fill_heatmap(cells: pd.DataFrame, *, x: str = "x", y: str = "y", value: str = "net_cy",
+                     title: str = "Fill (blue, +) and cut (red, −) per cell, cu yd", unit: str = "cu yd") -> alt.Chart:
+    """Net fill − cut per cell: red cut, blue fill, white balanced."""
     m = float(cells[value].abs().max() or 1.0)
-    return (alt.Chart(cells, title=title).mark_rect()
+    return (alt.Chart(cells, title=title, height=420).mark_rect()
             .encode(x=alt.X(f"{x}:O", title="x (ft)", axis=alt.Axis(labelOverlap=True)),
                     y=alt.Y(f"{y}:O", title="y (ft)", sort="descending", axis=alt.Axis(labelOverlap=True)),
-                    color=alt.Color(f"{value}:Q", title="ft",
+                    color=alt.Color(f"{value}:Q", title=unit,
                                     scale=alt.Scale(scheme="redblue", domain=[-m, m])),
                     tooltip=[x, y, alt.Tooltip(f"{value}:Q", format=".2f")]))
 

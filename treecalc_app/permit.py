@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import charts, lib, state, ui, views
+from app_support import charts, state, ui, views
 from app_support.views import get
 
 DEFAULT = "Default (the law engine's choice)"
