@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import streamlit as st
 
 from app_support import state, ui, views
@@ -14,20 +12,6 @@ def _default_schedule() -> dict:
     from treecalc.rules.params import DEFAULT_FEE_SCHEDULE, read_toml
 
     return read_toml(DEFAULT_FEE_SCHEDULE)
-
-
-def to_toml(d: dict) -> str:
-    """The fee schedule as the TOML file ``assess(fee_schedule=...)`` and ``--fee-schedule`` read."""
-    lines = ["# Tree Preservation Fund: payments in lieu of replanting (§208-22D, §208-22F, §208-24).",
-             "# basis = \"per_tree\": fee_per_tree_usd for each required replacement tree not planted.",
-             "# basis = \"value\":    the unmet environmental value x multiplier.",
-             "# Written by the treecalc app."]
-    for k, v in d.items():
-        if isinstance(v, bool):
-            lines.append(f"{k} = {'true' if v else 'false'}")
-        else:  # money and text as TOML strings (exact decimals); json.dumps escapes like a TOML basic string
-            lines.append(f"{k} = {json.dumps(str(v), ensure_ascii=False)}")
-    return "\n".join(lines) + "\n"
 
 
 def _schedule_controls() -> dict:
@@ -65,7 +49,7 @@ def body() -> None:
         return
     st.subheader("Fee schedule")
     schedule = _schedule_controls()
-    st.download_button("Fee schedule (TOML)", data=to_toml(schedule).encode(), file_name="fee_schedule.toml",
+    st.download_button("Fee schedule (TOML)", data=views.fee_schedule_toml(schedule).encode(), file_name="fee_schedule.toml",
                        mime="application/toml", key="fund_toml", on_click="ignore", icon=":material/download:",
                        help="Use it with `treecalc assess FILE --fee-schedule fee_schedule.toml`.")
     a = state.assessment()

@@ -343,3 +343,16 @@ def test_excavation_broken_grid_is_a_message():
     at.file_uploader(key="w_grid_upload").set_value(("grid.csv", b"\x00\x01garbage", "text/csv")).run()
     _ok(at, errors=True)
     assert any("grid.csv" in e.value for e in at.error)
+
+
+def test_fee_schedule_toml_round_trips_through_the_library(tmp_path):
+    from app_support.views import fee_schedule_toml
+    from treecalc.fund import load_fee_schedule
+
+    d = {"basis": "value", "fee_per_tree_usd": "525.00", "multiplier": "1.5", "placeholder": False,
+         "label": 'set by Board resolution "2026-14" (§208-24C)'}
+    path = tmp_path / "fee_schedule.toml"
+    path.write_text(fee_schedule_toml(d), encoding="utf-8")
+    s = load_fee_schedule(path)
+    assert (s.basis, str(s.fee_per_tree_usd), str(s.multiplier), s.placeholder, s.label) == \
+        ("value", "525.00", "1.5", False, d["label"])

@@ -3,7 +3,8 @@
 The test uploads the bundled sample on the Survey page (through the file
 chooser), opens the Permit & replacement page from the navigation, reads the
 required replacement trees and the payment in lieu off the page and checks
-them against ``assess`` on the same file. A screenshot of the permit page is
+them against ``assess`` on the same file, and downloads the Excel statement
+and opens it. A screenshot of the permit page is
 saved under the test's tmp dir and, when ``TREECALC_SCREENSHOT_DIR`` is set,
 there too (``TREECALC_SCREENSHOT_DIR=docs`` refreshes ``docs/permit_page.png``).
 
@@ -121,6 +122,12 @@ def test_upload_sample_and_read_permit_page(server, tmp_path):
             assert page.locator('[data-testid="stException"]').count() == 0
             assert page.locator('[data-testid="stAlertContentError"]').count() == 0
 
+            # the Excel statement of this assessment downloads and opens
+            with page.expect_download() as dl:
+                page.get_by_role("button", name="Excel statement").click()
+            statement = tmp_path / "statement.xlsx"
+            dl.value.save_as(str(statement))
+
             shot = tmp_path / "permit_page.png"
             page.screenshot(path=str(shot), full_page=True)
             assert shot.stat().st_size > 10_000
@@ -130,5 +137,9 @@ def test_upload_sample_and_read_permit_page(server, tmp_path):
         finally:
             browser.close()
 
+    import openpyxl
+
+    wb = openpyxl.load_workbook(statement, read_only=True)
+    assert "Summary" in wb.sheetnames and "Replacement plan" in wb.sheetnames
     assert _amount(trees_text) == pytest.approx(want_trees)
     assert _amount(fund_text) == pytest.approx(want_fund, abs=0.005)
