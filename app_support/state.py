@@ -101,14 +101,16 @@ def set_source(name: str, data: bytes) -> Source:
     if st.session_state.get(_SOURCE) != src:
         st.session_state[_SOURCE] = src
         st.session_state[_READ] = {}  # a new file: its own column map
-        opts().pop("actions", None)  # ... and its own marked trees
+        for k in EDIT_KEYS:  # ... and its own corrections
+            opts().pop(k, None)
     return src
 
 
 def use_sample() -> None:
     st.session_state.pop(_SOURCE, None)
     st.session_state[_READ] = {}
-    opts().pop("actions", None)
+    for k in EDIT_KEYS:
+        opts().pop(k, None)
 
 
 # --- options -------------------------------------------------------------------
@@ -173,6 +175,31 @@ def survey(progress: Callable[[float, str], None] | None = None) -> Any:
         raise AppError(f"{src.name} could not be read: {e}") from e
 
 
+#: Options that edit the survey's trees before ``assess`` (user input, like editing the spreadsheet).
+EDIT_KEYS = ("actions", "species_fix")
+
+
+def edited_survey(sv: Any, edits: dict[str, Any]) -> Any:
+    """The survey with the user's corrections: ``actions`` {tag: action} (trees found removed or
+    damaged) and ``species_fix`` {source_row: species code} (a species match the user corrected)."""
+    actions, fixes = edits.get("actions"), edits.get("species_fix")
+    if not actions and not fixes:
+        return sv
+    trees = sv.trees.copy()
+    if actions:
+        tags = trees["tag"].astype(str)
+        for tag, action in actions.items():
+            trees.loc[tags == str(tag), "action"] = action
+    if fixes:
+        rows = trees["source_row"].astype(str)
+        for row, code in fixes.items():
+            sel = rows == str(row)
+            trees.loc[sel, "species_code"] = code
+            trees.loc[sel, "species_method"] = "corrected by the user"
+            trees.loc[sel, "species_score"] = 100.0
+    return dataclasses.replace(sv, trees=trees)
+
+
 def assess_kwargs() -> dict[str, Any]:
     """The keyword arguments of ``assess`` for the current options."""
     o = copy.deepcopy(opts())
@@ -192,15 +219,9 @@ def _assess(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes
     assess = lib.piece("assess")
     if isinstance(assess, lib.Missing):
         raise AppError(f"The law engine is not available yet ({assess.reason}).")
-    sv = _read_survey(sha256, name, read_json, _data)
     kw = json.loads(opts_json)
-    actions = kw.pop("actions", None)
-    if actions:  # the Engineer marked trees harmed: the same survey with those rows' action changed
-        trees = sv.trees.copy()
-        tags = trees["tag"].astype(str)
-        for tag, action in actions.items():
-            trees.loc[tags == str(tag), "action"] = action
-        sv = dataclasses.replace(sv, trees=trees)
+    edits = {k: kw.pop(k, None) for k in EDIT_KEYS}
+    sv = edited_survey(_read_survey(sha256, name, read_json, _data), edits)
     return assess(sv, **kw)
 
 
@@ -232,11 +253,11 @@ def statement() -> bytes:
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _benefits(sha256: str, name: str, read_json: str, benefit_json: str, _data: bytes) -> Any:
+def _benefits(sha256: str, name: str, read_json: str, benefit_json: str, edits_json: str, _data: bytes) -> Any:
     compute_benefits = lib.piece("compute_benefits")
     if isinstance(compute_benefits, lib.Missing):
         raise AppError(f"The benefit engine is not available ({compute_benefits.reason}).")
-    trees = _read_survey(sha256, name, read_json, _data).trees
+    trees = edited_survey(_read_survey(sha256, name, read_json, _data), json.loads(edits_json)).trees
     kw = {k: v for k, v in json.loads(benefit_json).items() if v not in (None, {}, "")}
     if trees.empty:
         return trees.iloc[:0]
@@ -248,7 +269,8 @@ def benefits() -> Any:
     src = source()
     survey()
     try:
-        return _benefits(src.sha256, src.name, _canon(read_opts()), _canon(opt("benefit", {})), src.data)
+        return _benefits(src.sha256, src.name, _canon(read_opts()), _canon(opt("benefit", {})),
+                         _canon({k: opt(k) for k in EDIT_KEYS}), src.data)
     except AppError:
         raise
     except Exception as e:

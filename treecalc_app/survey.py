@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import lib, state, ui
+from app_support import state, ui, views
 
 
 def _upload() -> None:
@@ -146,13 +146,7 @@ def body() -> None:
         else:
             st.success("Every row was read.")
     with tabs[3]:
-        fuzzy = _fuzzy(trees)
-        if fuzzy is None or fuzzy.empty:
-            st.caption("No species was matched by a fuzzy match.")
-        else:
-            st.caption("Species matched by similarity: check them. Fix the file (or pick the name) and re-upload "
-                       "if a match is wrong.")
-            st.dataframe(fuzzy, width="stretch", hide_index=True)
+        _species_matches(trees)
     with tabs[4]:
         _site(sv)
     with tabs[5]:
@@ -164,17 +158,48 @@ def body() -> None:
     ui.page_downloads("survey", {"Survey trees": trees, "Rejected rows": rejected})
 
 
-def _fuzzy(trees: pd.DataFrame) -> pd.DataFrame | None:
-    """The trees whose species was matched by similarity or by genus (as the reader marked them)."""
-    if "species_method" not in trees:
-        return None
-    sel = trees[trees["species_method"].astype(str).isin(["fuzzy", "genus"])]
-    cat = lib.piece("data").catalogue()
-    out = sel[[c for c in ("source_row", "tag", "species", "species_code", "species_method", "species_score")
-               if c in sel]].copy()
-    out.insert(4, "matched to", out["species_code"].map(lambda c: f"{cat.at[c, 'common_name']} "
-                                                          f"({cat.at[c, 'scientific_name']})" if c in cat.index else c))
-    return out
+def _species_matches(trees: pd.DataFrame) -> None:
+    """Species matched by similarity or by genus, for the user to confirm or correct."""
+    if "species_method" not in trees or not len(trees):
+        st.caption("No species was matched by similarity.")
+        return
+    fixes = dict(state.opt("species_fix") or {})
+    rows = trees["source_row"].astype(str)
+    sel = trees[trees["species_method"].astype(str).isin(["fuzzy", "genus"]) | rows.isin(list(fixes))]
+    if sel.empty:
+        st.caption("Every species name matched the catalogue exactly (code, scientific, common name or alias).")
+        return
+    choices = views.species_choices()
+    label = dict(zip(choices["code"], choices["label"]))
+    df = pd.DataFrame({
+        "row": sel["source_row"].astype(str).to_numpy(),
+        "tag": sel["tag"].astype(str).to_numpy(),
+        "written": sel["species"].astype(str).to_numpy(),
+        "how": sel["species_method"].astype(str).to_numpy(),
+        "score": sel["species_score"].to_numpy(float),
+        "species": [fixes.get(r, c) for r, c in zip(sel["source_row"].astype(str), sel["species_code"])],
+    })
+    st.caption("Species the reader matched by similarity (or by genus only). Check each one; pick another "
+               "species where the match is wrong and press *Use these species*.")
+    edited = st.data_editor(
+        df, key="w_species_fix", hide_index=True, width="stretch", disabled=["row", "tag", "written", "how", "score"],
+        column_config={"score": st.column_config.NumberColumn("score", format="%.0f%%"),
+                       "species": st.column_config.SelectboxColumn("matched to", options=list(choices["code"]),
+                                                                   format_func=lambda c: label.get(c, c),
+                                                                   required=True)})
+    original = dict(zip(sel["source_row"].astype(str), sel["species_code"]))
+    new = {r: c for r, c in zip(edited["row"], edited["species"]) if c != original.get(r)}
+    c1, c2 = st.columns(2)
+    if c1.button("Use these species", key="w_species_apply", disabled=new == fixes):
+        state.set_opt("species_fix", new or None)
+        st.session_state.pop("w_species_fix", None)
+        st.rerun()
+    if fixes and c2.button("Undo my corrections", key="w_species_reset"):
+        state.set_opt("species_fix", None)
+        st.session_state.pop("w_species_fix", None)
+        st.rerun()
+    if fixes:
+        st.info(f"{len(fixes)} species corrected by you: the benefits, the assessment and the statement use them.")
 
 
 ui.run_page("Survey", body, caption="What was read from the tree survey, and what was not.")

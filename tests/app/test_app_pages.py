@@ -356,3 +356,53 @@ def test_fee_schedule_toml_round_trips_through_the_library(tmp_path):
     s = load_fee_schedule(path)
     assert (s.basis, str(s.fee_per_tree_usd), str(s.multiplier), s.placeholder, s.label) == \
         ("value", "525.00", "1.5", False, d["label"])
+
+
+def _edit(rows: dict[int, dict]) -> dict:
+    return {"edited_rows": rows, "added_rows": [], "deleted_rows": []}
+
+
+def test_correcting_a_fuzzy_species_reaches_benefits_and_assessment(sample):
+    import dataclasses
+
+    from treecalc import compute_benefits
+    from treecalc.assessment import assess
+
+    sv = sample[1]
+    fuzzy = sv.trees[sv.trees["species_method"] == "fuzzy"]
+    assert len(fuzzy), "the sample has a misspelt species"
+    row = str(fuzzy["source_row"].iloc[0])
+    at = _app()
+    at.session_state["w_species_fix"] = _edit({0: {"species": "QURU"}})
+    at.run()
+    at.button(key="w_species_apply").click().run()
+    _ok(at)
+    assert at.session_state["tc_opts"]["species_fix"] == {row: "QURU"}
+    trees = sv.trees.copy()
+    trees.loc[trees["source_row"].astype(str) == row, "species_code"] = "QURU"
+    fixed = dataclasses.replace(sv, trees=trees)
+    at.switch_page("treecalc_app/benefits.py").run()
+    _ok(at)
+    want = compute_benefits(trees)["usd_total_annual"].sum()
+    assert amount(metrics(at)["Total (USD/yr)"]) == pytest.approx(want, abs=0.005)
+    at.switch_page("treecalc_app/permit.py").run()
+    a = assess(fixed)
+    assert amount(metrics(at)["Removed value"]) == pytest.approx(a.replacement["removed_value_usd"], abs=0.005)
+
+
+def test_column_map_correction_re_reads_the_file(sample):
+    from treecalc.ingest import read_survey
+
+    path, sv = sample
+    cmap = sv.source["column_map"]
+    header = next(h for h, f in cmap.items() if f == "condition")
+    at = _app()
+    headers = [str(h) for h in {**cmap, **{h: "ignore" for h in sv.source.get("unmapped") or []}}]
+    at.session_state["w_colmap"] = _edit({headers.index(header): {"Read as": "ignore"}})
+    at.run()
+    at.button(key="w_colmap_apply").click().run()
+    _ok(at)
+    want = read_survey(path, column_map={header: "ignore"})
+    assert at.session_state["tc_read_opts"]["column_map"] == {header: "ignore"}
+    assert amount(metrics(at)["Trees"]) == len(want.trees)
+    assert (want.trees["condition"].fillna("") == "").all()
