@@ -406,3 +406,22 @@ def test_column_map_correction_re_reads_the_file(sample):
     assert at.session_state["tc_read_opts"]["column_map"] == {header: "ignore"}
     assert amount(metrics(at)["Trees"]) == len(want.trees)
     assert (want.trees["condition"].fillna("") == "").all()
+
+
+def test_site_fact_edit_is_read_by_the_reader(sample):
+    from treecalc.assessment import assess
+    from treecalc.ingest import SITE_FIELDS, read_survey
+
+    at = _app()
+    i = list(SITE_FIELDS).index("prior_removals_12mo")
+    at.session_state["w_site"] = _edit({i: {"Value": "5"}})
+    at.run()
+    at.button(key="w_site_apply").click().run()
+    _ok(at)
+    assert at.session_state["tc_read_opts"]["site"]["prior_removals_12mo"] == "5"
+    want = assess(read_survey(sample[0], site={"prior_removals_12mo": "5"}))
+    at.switch_page("treecalc_app/permit.py").run()
+    _ok(at)
+    m = metrics(at)
+    assert amount(m["Replacement trees required"]) == want.replacement["trees_needed"]
+    assert any("5 earlier" in md.value for md in at.markdown), "the trigger text counts the earlier removals"
