@@ -89,9 +89,9 @@ def _metric(page, label: str) -> str:
     return metric.first.locator('[data-testid="stMetricValue"]').inner_text()
 
 
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium "
+                    "(.ci/run installs it with apt-get where apt is available)")
 def test_upload_sample_and_read_permit_page(server, tmp_path):
-    if not CHROMIUM.exists():
-        pytest.skip("Chromium not found at /usr/bin/chromium (.ci/run installs it with apt-get where apt is available)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
     from treecalc.assessment import assess
     from treecalc.data import SAMPLE_SURVEY
