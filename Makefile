@@ -26,6 +26,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/benefits.py
 	$(PY) benchmarks/ingest.py
+	$(PY) benchmarks/excavation_grid.py
+	$(PY) benchmarks/app_permit_update.py
 
 species:
 	$(PYTHON) tools/build_species.py

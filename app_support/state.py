@@ -287,7 +287,7 @@ def tmp_upload(name: str, data: bytes) -> str:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _projection(sha256: str, name: str, read_json: str, opts_json: str, years: int, _data: bytes) -> Any:
-    from app_support.projection import projection
+    from treecalc.projection import projection
 
     return projection(_assess(sha256, name, read_json, opts_json, _data), years)
 

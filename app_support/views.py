@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -64,17 +63,3 @@ def species_choices() -> pd.DataFrame:
 
     return pd.DataFrame({"code": cat["code"].to_numpy(), "label": [label(r) for r in cat.itertuples()],
                          "native": cat["native"].to_numpy(), "invasive": cat["invasive"].to_numpy()})
-
-
-def fee_schedule_toml(d: Mapping[str, Any]) -> str:
-    """The fee schedule as the TOML file ``assess(fee_schedule=...)`` and ``--fee-schedule`` read."""
-    lines = ["# Tree Preservation Fund: payments in lieu of replanting (§208-22D, §208-22F, §208-24).",
-             "# basis = \"per_tree\": fee_per_tree_usd for each required replacement tree not planted.",
-             "# basis = \"value\":    the unmet environmental value x multiplier.",
-             "# Written by the treecalc app."]
-    for k, v in d.items():
-        if isinstance(v, bool):
-            lines.append(f"{k} = {'true' if v else 'false'}")
-        else:  # money and text as TOML strings (exact decimals); json.dumps escapes like a TOML basic string
-            lines.append(f"{k} = {json.dumps(str(v), ensure_ascii=False)}")
-    return "\n".join(lines) + "\n"

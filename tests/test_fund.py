@@ -43,3 +43,15 @@ def test_bad_schedules():
         load_fee_schedule({"basis": "per_tree"})          # no fee set
     with pytest.raises(ValueError):
         load_fee_schedule(fee_per_tree_usd="-5")
+
+
+def test_fee_schedule_toml_round_trips():
+    import tomllib
+
+    from treecalc.fund import fee_schedule_toml, load_fee_schedule
+
+    text = fee_schedule_toml({"basis": "value", "multiplier": "1.25", "fee_per_tree_usd": "600.00",
+                              "placeholder": False, "label": 'set by "Resolution" 12-2026'})
+    s = load_fee_schedule(tomllib.loads(text))
+    assert (s.basis, str(s.multiplier), str(s.fee_per_tree_usd), s.placeholder) == ("value", "1.25", "600.00", False)
+    assert s.label == 'set by "Resolution" 12-2026'

@@ -12,6 +12,9 @@ Amounts are exact (:class:`~decimal.Decimal`), rounded to cents half-up.
 
 from __future__ import annotations
 
+import json
+import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -77,6 +80,25 @@ def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *,
     if basis == "per_tree" and fee == 0:
         raise ValueError(f"fee schedule {source}: fee_per_tree_usd must be set for basis per_tree")
     return FeeSchedule(basis, fee, mult, placeholder, label, source)
+
+
+def fee_schedule_toml(schedule: Mapping[str, Any]) -> str:
+    """The fee schedule as the TOML file :func:`load_fee_schedule` and ``--fee-schedule`` read.
+
+    Money and multipliers are written as strings so they stay exact decimals.
+    """
+    lines = ["# Tree Preservation Fund: payments in lieu of replanting (§208-22D, §208-22F, §208-24).",
+             "# §208-24C: the Board of Trustees sets the fee or basis of payments in lieu.",
+             "# basis = \"per_tree\": fee_per_tree_usd for each required replacement tree not planted.",
+             "# basis = \"value\":    the unmet environmental value x multiplier."]
+    for k, v in schedule.items():
+        if isinstance(v, bool):
+            lines.append(f"{k} = {'true' if v else 'false'}")
+        else:  # json.dumps escapes exactly as a TOML basic string needs
+            lines.append(f"{k} = {json.dumps(str(v), ensure_ascii=False)}")
+    text = "\n".join(lines) + "\n"
+    load_fee_schedule(tomllib.loads(text))  # what is written must read back
+    return text
 
 
 def in_lieu(schedule: FeeSchedule, *, trees_in_lieu: int, unmet_value_usd: float) -> dict[str, Any]:

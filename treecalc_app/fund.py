@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from treecalc.fund import fee_schedule_toml
 from app_support import state, ui, views
 from app_support.views import get
 
@@ -49,7 +50,7 @@ def body() -> None:
         return
     st.subheader("Fee schedule")
     schedule = _schedule_controls()
-    st.download_button("Fee schedule (TOML)", data=views.fee_schedule_toml(schedule).encode(), file_name="fee_schedule.toml",
+    st.download_button("Fee schedule (TOML)", data=fee_schedule_toml(schedule).encode(), file_name="fee_schedule.toml",
                        mime="application/toml", key="fund_toml", on_click="ignore", icon=":material/download:",
                        help="Use it with `treecalc assess FILE --fee-schedule fee_schedule.toml`.")
     a = state.assessment()

@@ -245,7 +245,7 @@ def test_marking_trees_harmed_equals_assess_on_the_marked_survey(sample):
 
 
 def test_permit_page_draws_the_20_year_chart(expected):
-    from app_support.projection import PLANTED, REMOVED, projection
+    from treecalc.projection import PLANTED, REMOVED, projection
 
     df = projection(expected, 20)
     assert set(df["series"]) == {REMOVED, PLANTED}
@@ -346,7 +346,7 @@ def test_excavation_broken_grid_is_a_message():
 
 
 def test_fee_schedule_toml_round_trips_through_the_library(tmp_path):
-    from app_support.views import fee_schedule_toml
+    from treecalc.fund import fee_schedule_toml
     from treecalc.fund import load_fee_schedule
 
     d = {"basis": "value", "fee_per_tree_usd": "525.00", "multiplier": "1.5", "placeholder": False,

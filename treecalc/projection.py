@@ -1,9 +1,9 @@
-"""The 20-year chart of the permit page: replacements against the trees removed.
+"""Projected value: the replacements against the trees removed, year by year.
 
-Only library calls: :func:`treecalc.models.growth.dbh_path` grows each tree
-(the same curves as the ``cumulative:N`` value basis) and
-:func:`treecalc.compute_benefits` values it each year with the assessment's
-own benefit parameters. The series are annual benefits (USD/yr) in each year:
+:func:`treecalc.models.growth.dbh_path` grows each tree (the same curves as
+the ``cumulative:N`` value basis) and :func:`treecalc.compute_benefits`
+values it each year with the assessment's own benefit parameters. The series
+are annual benefits (USD/yr) in each year:
 
 * the trees counted toward replacement, had they stayed;
 * the planting plan (each stock entry times its count), from planting.
@@ -16,15 +16,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from treecalc.benefits import compute_benefits
+from treecalc.models import growth
+
 REMOVED = "Trees removed, had they stayed"
 PLANTED = "Replacement plan"
 
 
 def _annual_by_year(codes: np.ndarray, dbh_in: np.ndarray, weights: np.ndarray, land_use: np.ndarray | None,
                     years: int, params: dict[str, Any]) -> np.ndarray:
-    from treecalc import compute_benefits
-    from treecalc.models import growth
-
     if len(codes) == 0:
         return np.zeros(years + 1)
     path = growth.dbh_path(codes, dbh_in, years)  # (n, years + 1), inches
@@ -38,7 +38,12 @@ def _annual_by_year(codes: np.ndarray, dbh_in: np.ndarray, weights: np.ndarray, 
 
 
 def projection(assessment: Any, years: int = 20) -> pd.DataFrame:
-    """Columns ``year`` (0 = today), ``series``, ``value_usd`` (annual benefits that year)."""
+    """Annual benefits of the removed trees and of the planting plan for ``years`` years.
+
+    Returns a long table with columns ``year`` (0 = today), ``series``
+    (:data:`REMOVED` or :data:`PLANTED`) and ``value_usd`` (USD/yr that year).
+    Trees die of nothing here: no mortality is applied to either series.
+    """
     params = dict(assessment.options.get("benefit_parameters") or {})
     trees = assessment.trees
     counted = trees[trees["counted"].astype(bool)] if "counted" in trees else trees.iloc[:0]
