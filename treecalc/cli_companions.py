@@ -88,12 +88,17 @@ def _cmd_water(a: argparse.Namespace) -> int:
         print(f"relevied to tax bill   {r.relevy_amount:>10}  on {r.relevy_date}")
     elif r.scheduled_relevy_date:
         print(f"relevy to tax bill if unpaid on {r.scheduled_relevy_date}")
+    _print_readings(r)
+    return 0
+
+
+def _print_readings(r: object) -> None:
+    """The notes and the interpretation of unclear text every companion result carries."""
     for n in r.notes:
         print(f"note: {n}")
     print("interpretation:")
     for n in r.interpretation:
         print(f"  - {n}")
-    return 0
 
 
 # --------------------------------------------------------------------------- excavation check
@@ -139,11 +144,7 @@ def _cmd_check(a: argparse.Namespace) -> int:
         print("review standards that apply:")
         for s in r.review_standards:
             print(f"  {s['section']:<8} {s['requirement']}")
-    for n in r.notes:
-        print(f"note: {n}")
-    print("interpretation:")
-    for n in r.interpretation:
-        print(f"  - {n}")
+    _print_readings(r)
     return 0
 
 
