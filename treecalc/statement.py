@@ -1002,10 +1002,6 @@ def _fund(book: _Book, a: Any) -> None:
     notes = [_text(x) for x in (_get(fund, "notes", []) or [])]
     if isinstance(_get(fund, "notes"), str):
         notes = [fund["notes"]]
-    juris = str(_get(a, "jurisdiction", "")).lower()
-    if fund and "croton" in juris and not any("forfeit" in n.lower() for n in notes):
-        notes.append("Forfeited bonds (§208-23C) and penalties (§208-29H) are also paid into the Tree "
-                     "Preservation Fund.")
     if notes:
         g.blank()
         g.subtitle("Notes")
@@ -1061,11 +1057,6 @@ def _penalties(book: _Book, a: Any) -> None:
             items = _get(wh, name, []) or []
             notes += [_text(x) for x in ([items] if isinstance(items, str) else items)]
     notes = list(dict.fromkeys(notes))
-    low = " ".join(notes).lower()
-    if "maxim" not in low and "up to" not in low:
-        notes.insert(0, "Every amount here is a maximum (\"up to\"), not an amount assessed.")
-    if "croton" in str(_get(a, "jurisdiction", "")).lower() and "continuing" not in low:
-        notes.append("Each day of a continuing violation is a separate offence (§208-29).")
     g.blank()
     g.subtitle("Notes")
     for n in notes:
