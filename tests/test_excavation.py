@@ -459,3 +459,10 @@ def test_end_area_properties(n, data):
     # the prismoidal volume never exceeds the end-area volume
     assert (end_area_volumes(stations, c, f, True).cut_cy
             <= end_area_volumes(stations, c, f).cut_cy * (1 + 1e-12) + 1e-9)
+
+
+def test_overflowing_inputs_are_refused_not_returned_as_nan():
+    # 1e308 ft differences overflow float64 in h^2: a clear error, never NaN/inf volumes
+    z = np.zeros((2, 2))
+    with pytest.raises(ValueError, match="overflow"):
+        grid_volumes(10.0, 10.0, z, np.full((2, 2), 1e308))

@@ -291,3 +291,11 @@ def test_meter_tolerance_boundary(err, adjusted, refund):
 def test_meter_bad_input(args):
     with pytest.raises(ValueError):
         meter_test(*args)
+
+
+@pytest.mark.parametrize("amount", ["1e27", "1e12", "-1e400"])
+def test_absurd_amounts_are_refused_not_crashed(amount):
+    with pytest.raises(ValueError, match="too large|negative|finite"):
+        penalty_schedule(amount, "2026-01-15", as_of="2026-04-10")
+    with pytest.raises(ValueError, match="too large"):
+        penalty_schedule("300", "2026-01-15", payments=[("2026-02-01", "1e400")], as_of="2026-04-10")

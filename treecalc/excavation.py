@@ -816,6 +816,13 @@ def _borrow_pit(h: np.ndarray, cell_area: float) -> tuple[np.ndarray, np.ndarray
     return cut, fill
 
 
+def _check_finite_volumes(cut_cy: float, fill_cy: float) -> None:
+    """Refuse inputs so large that the volumes overflow (no NaN or inf reaches a user)."""
+    if not (math.isfinite(cut_cy) and math.isfinite(fill_cy) and math.isfinite(cut_cy - fill_cy)):
+        raise ValueError("the volumes overflow: elevations, areas or spacings are far too large "
+                         "(check the units and the file)")
+
+
 def grid_volumes(x: Any, y: Any, existing: Any, proposed: Any, *, metric: bool = False) -> GridVolumes:
     """Cut and fill between two surfaces on a regular grid (grid / borrow-pit method).
 
@@ -902,6 +909,7 @@ def grid_volumes(x: Any, y: Any, existing: Any, proposed: Any, *, metric: bool =
     fill *= factor
     mixed = int(np.count_nonzero((cut > 0) & (fill > 0)))
     c, f = float(cut.sum()), float(fill.sum())
+    _check_finite_volumes(c, f)
     return GridVolumes(cut_cy=c, fill_cy=f, net_cy=c - f, cell_cut_cy=cut, cell_fill_cy=fill,
                        dx=float(dx), dy=float(dy), nx=int(nx), ny=int(ny), mixed_cells=mixed,
                        units="metres" if metric else "feet", notes=list(GRID_NOTES))
@@ -1082,6 +1090,7 @@ def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: b
     factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
     sc, sf = seg(ca) * factor, seg(fa) * factor
     c, f = float(sc.sum()), float(sf.sum())
+    _check_finite_volumes(c, f)
     notes = ["Average-end-area method: V = L (A1 + A2) / 2 between consecutive stations "
              "(Ghilani & Wolf, Elementary Surveying, ch. 26).",
              "net_cy = cut_cy - fill_cy: positive is surplus material, negative is material to import."]

@@ -78,6 +78,10 @@ INTERPRETATION = [
 
 
 # --------------------------------------------------------------------------- helpers
+#: Largest amount accepted (USD): far above any water bill, far below decimal's precision.
+MAX_AMOUNT = Decimal(10) ** 12
+
+
 def to_decimal(x: Any, name: str = "amount") -> Decimal:
     """``x`` as an exact Decimal (floats through ``str`` so 0.1 stays 0.1); ValueError if not finite."""
     if isinstance(x, bool):
@@ -88,6 +92,9 @@ def to_decimal(x: Any, name: str = "amount") -> Decimal:
         raise ValueError(f"{name} must be a number, got {x!r}") from None
     if not d.is_finite():
         raise ValueError(f"{name} must be a finite number, got {x!r}")
+    if abs(d) >= MAX_AMOUNT:
+        # beyond this the cent arithmetic would exceed decimal's 28-digit precision
+        raise ValueError(f"{name} {x!r} is too large: amounts must be under ${MAX_AMOUNT:,}")
     return d
 
 
