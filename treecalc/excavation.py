@@ -902,8 +902,9 @@ def grid_volumes(x: Any, y: Any, existing: Any, proposed: Any, *, metric: bool =
     if not (np.isfinite(Eg).all() and np.isfinite(Pg).all()):
         raise ValueError("existing and proposed elevations must not contain missing or infinite values")
 
-    h = Pg - Eg
-    cut, fill = _borrow_pit(h, dx * dy)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is refused just below
+        h = Pg - Eg
+        cut, fill = _borrow_pit(h, dx * dy)
     factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
     cut *= factor
     fill *= factor
