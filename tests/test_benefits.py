@@ -98,3 +98,16 @@ def test_replacement_value_and_cumulative_are_reported():
     assert r["cumulative_usd"] > 20 * r["dollars"]["total_annual"]  # the tree grows
     r2 = treecalc.benefits("ACRU", 12, mortality_rate=0.05)
     assert r2["cumulative_usd"] < r["cumulative_usd"]
+
+
+@pytest.mark.parametrize("kw,msg", [
+    ({"home_price_usd": float("nan")}, "home price"),
+    ({"home_price_usd": -1}, "home price"),
+    ({"large_tree_leaf_area_m2": 0}, "leaf area"),
+    ({"land_use_factors": {"multi_family": 1.5}}, "land-use factor"),
+    ({"sale_price_fraction": 2}, "share of the sale price"),
+])
+def test_bad_parameters_are_named_not_silently_replaced(kw, msg):
+    # a leaf area of 0 used to fall back to the default without a word
+    with pytest.raises(ValueError, match=msg):
+        treecalc.benefits("ACRU", 12, **kw)

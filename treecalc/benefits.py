@@ -40,6 +40,22 @@ def default_large_tree_leaf_area_m2() -> float:
     return float(u["lsa"].iloc[0])
 
 
+def _check_number(name: str, value: Any, *, low: float | None = None, high: float | None = None,
+                  strict: bool = False) -> float:
+    """``value`` as a finite float within bounds, else a ValueError that names the parameter."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if low is not None and (v <= low if strict else v < low):
+        raise ValueError(f"{name} must be {'greater than' if strict else 'at least'} {low:g}, got {v:g}")
+    if high is not None and v > high:
+        raise ValueError(f"{name} must be at most {high:g}, got {v:g}")
+    return v
+
+
 @dataclass(frozen=True)
 class BenefitParams:
     """Valuation parameters. Every default is documented in the README."""
@@ -58,10 +74,16 @@ class BenefitParams:
             if k not in luf:
                 raise ValueError(f"unknown land use {k!r} in land_use_factors")
             luf[k] = float(v)
+        for k, v in luf.items():
+            _check_number(f"land-use factor for {k}", v, low=0.0, high=1.0)
+        home = _check_number("home price (USD)", self.home_price_usd, low=0.0)
+        m = (default_large_tree_leaf_area_m2() if self.large_tree_leaf_area_m2 is None
+             else _check_number("large-tree leaf area (m2)", self.large_tree_leaf_area_m2, low=0.0, strict=True))
+        _check_number("share of the sale price", self.sale_price_fraction, low=0.0, high=1.0)
         return {
             "prices": itree_streets.resolve_prices(self.prices),
-            "home_price_usd": float(self.home_price_usd),
-            "large_tree_leaf_area_m2": float(self.large_tree_leaf_area_m2 or default_large_tree_leaf_area_m2()),
+            "home_price_usd": home,
+            "large_tree_leaf_area_m2": m,
             "land_use_factors": luf,
             "sale_price_fraction": float(self.sale_price_fraction),
             "land_use": self.land_use or "unspecified",
