@@ -21,6 +21,19 @@ def _pairs(items: list[str], flag: str) -> dict[str, str]:
     return out
 
 
+def _positive_mb(text: str) -> float:
+    """--max-mb: a positive, finite number of megabytes."""
+    import math
+
+    try:
+        x = float(text)
+    except ValueError:
+        x = math.nan
+    if not math.isfinite(x) or x <= 0 or x * 1e6 < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of megabytes")
+    return x
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "survey", help="read a tree survey spreadsheet: trees, rejected rows and why",
@@ -33,10 +46,11 @@ def register(subparsers) -> None:
                                    "else the first with a recognisable header)")
     p.add_argument("--map", action="append", default=[], metavar="HEADER=FIELD",
                    help='map a column, e.g. --map "Diam. cm=dbh_cm" (repeatable)')
-    p.add_argument("--dbh-unit", choices=("in", "cm", "mm"), help="unit of the DBH column (overrides the file)")
+    p.add_argument("--dbh-unit", choices=("in", "cm", "mm", "ft", "m"),
+                   help="unit of the DBH column (overrides the file)")
     p.add_argument("--site", action="append", default=[], metavar="FIELD=VALUE",
                    help="a site fact, e.g. --site jurisdiction=wesley-hills (repeatable; wins over the Site sheet)")
-    p.add_argument("--max-mb", type=float, default=50.0, help="refuse files larger than this (default 50)")
+    p.add_argument("--max-mb", type=_positive_mb, default=50.0, help="refuse files larger than this (default 50)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(func=run)
 

@@ -110,13 +110,18 @@ def test_blank_rows_are_skipped_and_counted(tmp_path):
 
 
 def test_all_kinds_at_once_and_invariant(tmp_path):
-    rows = [HEADER, [1, "Acer rubrum", 12, ""], [2, None, 12, ""], [3, "Acer rubrum", None, ""],
-            [4, "Acer rubrum", "big", ""], [5, "Acer rubrum", 0, ""], [6, "Acer rubrum", 400, ""],
-            [1, "Acer rubrum", 12, ""], [7, "Zzzz qqqq", 12, ""], [8, "Acer rubrum", "=1/0", ""],
+    header = [*HEADER, "Unit", "Stems"]
+    rows = [header, [1, "Acer rubrum", 12, "", "", ""], [2, None, 12, "", "", ""], [3, "Acer rubrum", None, "", "", ""],
+            [4, "Acer rubrum", "big", "", "", ""], [5, "Acer rubrum", 0, "", "", ""],
+            [6, "Acer rubrum", 400, "", "", ""], [1, "Acer rubrum", 12, "", "", ""],
+            [7, "Zzzz qqqq", 12, "", "", ""], [8, "Acer rubrum", "=1/0", "", "", ""],
+            [9, "Acer rubrum", "#DIV/0!", "", "", ""],  # openpyxl writes an error cell
+            [10, "Acer rubrum", 12, "", "furlong", ""], [11, "Acer rubrum", 12, "", "", 2.5],
             ["Total", None, 500, None]]
     s = read_survey(write_xlsx(tmp_path / "s.xlsx", rows))
-    assert set(s.rejected["kind"]) == set(REJECTION_KINDS)
-    assert s.rows_read == 10 == len(s.trees) + len(s.rejected)
+    # every kind but the CSV-only one
+    assert set(s.rejected["kind"]) == set(REJECTION_KINDS) - {"broken CSV quote"}
+    assert s.rows_read == 13 == len(s.trees) + len(s.rejected)
     assert all(f"row {r}" in reason for r, reason in zip(s.rejected["source_row"], s.rejected["reason"]))
     for c in ("source_row", "tag", "species", "dbh", "column", "reason", "suggestions", "raw"):
         assert c in s.rejected.columns
@@ -162,19 +167,22 @@ def test_formula_byte_scan_matches_xml_parse(tmp_path):
     p = write_xlsx(tmp_path / "f.xlsx", rows)
     zf = zipfile.ZipFile(p)
     fast = sources.formula_cells_without_value(zf, "xl/worksheets/sheet1.xml", "f.xlsx")
-    assert fast == sources._formula_cells_parsed(zf, "xl/worksheets/sheet1.xml")
+    assert (fast, {}) == sources._formula_cells_parsed(zf, "xl/worksheets/sheet1.xml")
     assert len(fast) == 13 and fast[(3, 2)] == "ROW()*3"
     # a prefixed namespace (as the OpenXML SDK writes), a cached value, a shared formula without one
     xml = (b'<x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:sheetData>'
            b'<x:row r="1"><x:c r="A1"><x:f>1+1</x:f><x:v>2</x:v></x:c><x:c r="B1" s="1"/>'
            b'<x:c r="C1"><x:f t="shared" si="0"/></x:c><x:c r="D1"><x:f>A1&amp;"x"</x:f><x:v/></x:c></x:row>'
+           # an error typed in a cell, and one cached from a formula
+           b'<x:row r="2"><x:c r="A2" t="e"><x:v>#N/A</x:v></x:c><x:c r="B2" t="e"><x:f>1/0</x:f>'
+           b'<x:v>#DIV/0!</x:v></x:c></x:row>'
            b'</x:sheetData></x:worksheet>')
     q = tmp_path / "g.zip"
     with zipfile.ZipFile(q, "w") as z:
         z.writestr("s.xml", xml)
     zq = zipfile.ZipFile(q)
-    fast = sources.formula_cells_without_value(zq, "s.xml", "g")
-    assert fast == {(0, 2): "(shared formula)", (0, 3): 'A1&"x"'}
+    fast = sources.special_cells(zq, "s.xml", "g")
+    assert fast == ({(0, 2): "(shared formula)", (0, 3): 'A1&"x"'}, {(1, 0): "#N/A", (1, 1): "#DIV/0!"})
     assert fast == sources._formula_cells_parsed(zq, "s.xml")
 
 

@@ -24,7 +24,7 @@ EXEMPTING_FLAGS = ("hazardous", "dead_or_diseased", "good_forestry")
 
 #: Fields a column can be mapped to (``column_map`` values, ``--map Header=field``).
 FIELDS = (
-    "tag", "species", "dbh", "dbh_in", "dbh_cm", "dbh_mm", "dbh_stem", "dbh_unit", "stems",
+    "tag", "species", "dbh", "dbh_in", "dbh_cm", "dbh_mm", "dbh_ft", "dbh_m", "dbh_stem", "dbh_unit", "stems",
     "action", "remove", "retain", "condition", "land_use", "notes",
     *FLAG_FIELDS, "distance_to_residence_ft", "ignore",
 )
@@ -164,6 +164,12 @@ for _f, _names in SYNONYMS.items():
         _EXACT.setdefault(_name.replace(" ", ""), _f)
 
 _STEM = re.compile(r"^(?:(?:stem|trunk|dbh|diameter|diam|dia)\s*)+(?:no\s*)?(\d{1,2})$|^(\d)(?:st|nd|rd|th)\s*(?:stem|trunk|dbh)$")
+# "Stem DBH", "Trunk diameter", "DBH stem", "DBH per stem": a stem column without a number
+_STEM_WORD = re.compile(r"^(?:stem|trunk)s?\s+(?:dbh|diameter|diam|dia)$|^(?:dbh|diameter|diam|dia)\s+(?:per\s+|of\s+)?(?:stem|trunk)s?$")
+# A diameter that is not the trunk's at breast height: crown, drip line, root zone, stump, a DBH class.
+_NOT_DBH = re.compile(
+    r"\b(?:crown|canopy|drip|dripline|root|roots|zone|stump|spread|class|classes|category|range|radius|"
+    r"tpz|rpz|cpz|branch|limb)\b")
 
 # Word rules for headers no synonym covers ("Tree Species (common)", "DBH measured 2024").
 _RULES: list[tuple[str, re.Pattern]] = [
@@ -209,10 +215,14 @@ def match_header(text: object) -> tuple[str | None, str | None, int | None]:
     m = _STEM.match(h)
     if m:
         return "dbh_stem", unit, int(m.group(1) or m.group(2))
+    if _STEM_WORD.match(h):
+        return "dbh_stem", unit, None
     if not h:
         return None, None, None
     for f, rx in _RULES:
         if rx.search(h):
+            if f == "dbh" and _NOT_DBH.search(h):
+                return None, None, None  # "Crown Diameter (ft)", "DBH Class": not the DBH
             return f, unit if f in ("dbh", "distance_to_residence_ft") else None, None
     return None, None, None
 
@@ -273,7 +283,7 @@ def _map_row(cells: list, user: dict[str, str]) -> list[tuple[str | None, str | 
         else:
             out.append(match_header(t))
             continue
-        unit = {"dbh_in": "in", "dbh_cm": "cm", "dbh_mm": "mm"}.get(f)
+        unit = {"dbh_in": "in", "dbh_cm": "cm", "dbh_mm": "mm", "dbh_ft": "ft", "dbh_m": "m"}.get(f)
         if f == "dbh":
             unit = header_unit(t)[1]
         out.append(("dbh" if unit and f.startswith("dbh_") and f != "dbh_unit" and f != "dbh_stem" else f,
@@ -287,10 +297,14 @@ def _score(matches) -> tuple[int, bool]:
     return len(fields), ("species" in fields and has_dbh)
 
 
-def find_header(rows: list[list], column_map: dict | None = None, scan: int = 30) -> Mapping | None:
+def find_header(rows: list[list], column_map: dict | None = None, scan: int = 30,
+                merged: dict[tuple[int, int], tuple[int, int]] | None = None) -> Mapping | None:
     """Find the header row in the first ``scan`` rows: the row with the most
     cells naming a known field, that names both species and DBH. Title rows
     above it are skipped. Returns None when there is no such row.
+
+    ``merged`` maps a cell filled from a merged range to the range's top-left
+    cell: DBH columns under one merged header are stems of one tree.
     """
     user = _user_map(column_map)
     best = None
@@ -304,10 +318,20 @@ def find_header(rows: list[list], column_map: dict | None = None, scan: int = 30
     if best is None:
         return None
     _, i, matches = best
-    return build_mapping(rows, i, matches, user)
+    return build_mapping(rows, i, matches, user, merged)
 
 
-def build_mapping(rows: list[list], i: int, matches, user: dict[str, str]) -> Mapping:
+def column_letters(j: int) -> str:
+    s = ""
+    j += 1
+    while j:
+        j, r = divmod(j - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+def build_mapping(rows: list[list], i: int, matches, user: dict[str, str],
+                  merged: dict[tuple[int, int], tuple[int, int]] | None = None) -> Mapping:
     header = rows[i]
     cols: list[Column] = []
     unmapped: list[str] = []
@@ -342,9 +366,51 @@ def build_mapping(rows: list[list], i: int, matches, user: dict[str, str]) -> Ma
         warnings.append(f"column {c.header!r} also looks like an action; only {acts[0].header!r} is used")
         m.columns.remove(c)
         unmapped.append(c.header)
-    # several DBH columns: stems
-    dbhs = m.of("dbh")
-    if len(dbhs) > 1:
-        for k, c in enumerate(dbhs[1:], start=2):
-            c.field, c.stem_no = "dbh_stem", k
+    _classify_dbh(m, i, merged or {})
     return m
+
+
+def _same_unit(a: str | None, b: str | None) -> bool:
+    return (a or "in") == (b or "in")
+
+
+def _classify_dbh(m: Mapping, i: int, merged: dict[tuple[int, int], tuple[int, int]]) -> None:
+    """Several DBH columns. Only explicit signs make stems: a stem header
+    ("Stem 2", "DBH 2", "Stem DBH"), or columns under one merged "DBH" header.
+    The same measurement in other units ("DBH (in)" and "DBH (cm)") gives
+    alternatives (``dbh_alt``): the first one given is used, inches first.
+    Two columns both read as DBH in the same unit are ambiguous: refused.
+    """
+    dbhs = m.of("dbh")
+    if len(dbhs) < 2:
+        return
+    # columns under one merged header: the first is the DBH, the others its stems
+    by_col = {c.index: c for c in dbhs}
+    group: list[Column] = []
+    for c in dbhs:
+        origin = merged.get((i, c.index))
+        if origin is not None and origin[0] == i and origin[1] in by_col and origin[1] != c.index:
+            group.append(c)
+    for k, c in enumerate(group, start=2):
+        c.field, c.stem_no = "dbh_stem", k
+    dbhs = m.of("dbh")
+    if len(dbhs) < 2:
+        return
+    main = next((c for c in dbhs if c.unit == "in"), dbhs[0])
+    seen = [main]
+    for c in dbhs:
+        if c is main:
+            continue
+        twin = next((o for o in seen if _same_unit(o.unit, c.unit)), None)
+        if twin is not None:
+            a, b = sorted((twin, c), key=lambda x: x.index)
+            raise SurveyError(
+                f"two columns are both read as DBH: {a.header!r} (column {column_letters(a.index)}) and "
+                f"{b.header!r} (column {column_letters(b.index)}); use --map to choose "
+                f"(e.g. --map \"{b.header}=ignore\", or --map \"{b.header}=dbh_stem\" if it is a second stem)")
+        seen.append(c)
+        c.field = "dbh_alt"
+    # the inch column is the main one: move it first among the DBH columns
+    if main is not dbhs[0]:
+        m.columns.remove(main)
+        m.columns.insert(m.columns.index(dbhs[0]), main)

@@ -114,15 +114,29 @@ def coerce(field: str, value: object) -> object:
     return x
 
 
-def read_site_rows(rows: list[list]) -> tuple[dict, list[str]]:
-    """Facts from a Site sheet's rows (field in the first non-blank cell, value in the next)."""
+class _Special(str):
+    """A cell whose value cannot be read: an Excel error, a formula without a cached value."""
+
+
+def read_site_rows(rows: list[list], special: dict[tuple[int, int], str] | None = None) -> tuple[dict, list[str]]:
+    """Facts from a Site sheet's rows (field in the first non-blank cell, value in the next).
+
+    ``special`` maps cells that hold no readable value ((row, column) from 0)
+    to what they hold ("Excel error #N/A", "formula =B2 has no cached value"):
+    a fact given that way is not taken, and a warning says so.
+    """
     site: dict = {}
     warnings: list[str] = []
+    special = special or {}
     for i, row in enumerate(rows):
-        cells = [c for c in row if c is not None and str(c).strip() != ""]
+        cells = [_Special(special[(i, j)]) if (i, j) in special else c for j, c in enumerate(row)]
+        cells = [c for c in cells if c is not None and str(c).strip() != ""]
         if not cells:
             continue
         name = cells[0]
+        if isinstance(name, _Special):
+            warnings.append(f"Site sheet row {i + 1}: {name}; row ignored")
+            continue
         if _k(name) in ("field", "fact", "name", "item", "site field", "parameter"):
             continue  # the header row
         f = site_field(name)
@@ -132,6 +146,9 @@ def read_site_rows(rows: list[list]) -> tuple[dict, list[str]]:
             continue
         if len(cells) < 2:
             continue  # given without a value: not given
+        if isinstance(cells[1], _Special):
+            warnings.append(f"Site sheet row {i + 1}: {f} is {cells[1]}; treated as not given")
+            continue
         try:
             site[f] = coerce(f, cells[1])
         except ValueError as e:

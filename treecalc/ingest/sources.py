@@ -260,10 +260,21 @@ _CELL_END = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?c>")
 _R_ATTR = re.compile(rb"\sr=[\"']([A-Za-z]{1,3}\d+)[\"']")
 _F_EL = re.compile(rb"<(?:[\w.-]+:)?f\b([^>]*?)(?:/>|>(.*?)</(?:[\w.-]+:)?f>)", re.S)
 _V_EL = re.compile(rb"<(?:[\w.-]+:)?v\b[^>]*?(?:/>|>(.*?)</(?:[\w.-]+:)?v>)", re.S)
+_T_ERR = re.compile(rb"\st\s*=\s*[\"']e[\"']")
+_SPECIAL = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]|\st\s*=\s*[\"']e[\"']")
 
 
 def formula_cells_without_value(zf: zipfile.ZipFile, part: str, name: str) -> dict[tuple[int, int], str]:
-    """{(row0, col0): formula} of cells holding a formula but no cached value.
+    """{(row0, col0): formula} of cells holding a formula but no cached value."""
+    return special_cells(zf, part, name)[0]
+
+
+def special_cells(zf: zipfile.ZipFile, part: str, name: str) -> tuple[dict[tuple[int, int], str],
+                                                                       dict[tuple[int, int], str]]:
+    """({(row0, col0): formula} of cells holding a formula but no cached value,
+    {(row0, col0): "#DIV/0!"} of cells holding an Excel error, typed or cached).
+
+    calamine reads an error cell as a blank; this reading keeps what it was.
 
     The sheet XML is streamed; only the stretches that contain an ``<f>``
     element are split into cells (a sheet without formulas, the usual case,
@@ -275,8 +286,9 @@ def formula_cells_without_value(zf: zipfile.ZipFile, part: str, name: str) -> di
     try:
         fh = zf.open(part)
     except KeyError:
-        return {}
+        return {}, {}
     out: dict[tuple[int, int], str] = {}
+    errors: dict[tuple[int, int], str] = {}
     carry = b""
     with fh:
         while True:
@@ -293,9 +305,18 @@ def formula_cells_without_value(zf: zipfile.ZipFile, part: str, name: str) -> di
                         pass
                 cut = tail.end() if tail is not None else 0
             done, carry = buf[:cut], buf[cut:]
-            if _FORMULA.search(done):
+            if _SPECIAL.search(done):
                 for cm in _CELL.finditer(done):
                     body = cm.group(3)
+                    attrs = b" " + cm.group(2)
+                    if _T_ERR.search(attrs):
+                        rm = _R_ATTR.search(attrs)
+                        if rm is None:
+                            return _formula_cells_parsed(zf, part)
+                        vm = _V_EL.search(body)
+                        err = (vm.group(1) or b"").decode("utf-8", "replace").strip() if vm is not None else ""
+                        errors[parse_ref(rm.group(1).decode("ascii"))] = err[:20] or "#VALUE?"
+                        continue
                     if not _FORMULA.search(body):
                         continue
                     fm = _F_EL.search(body)
@@ -304,7 +325,7 @@ def formula_cells_without_value(zf: zipfile.ZipFile, part: str, name: str) -> di
                     vm = _V_EL.search(body)
                     if vm is not None and (vm.group(1) or b"").strip():
                         continue
-                    rm = _R_ATTR.search(b" " + cm.group(2))
+                    rm = _R_ATTR.search(attrs)
                     if rm is None:
                         return _formula_cells_parsed(zf, part)
                     rc = parse_ref(rm.group(1).decode("ascii"))
@@ -315,16 +336,19 @@ def formula_cells_without_value(zf: zipfile.ZipFile, part: str, name: str) -> di
                     out[rc] = text
             if not chunk:
                 break
-    return out
+    return out, errors
 
 
-def _formula_cells_parsed(zf: zipfile.ZipFile, part: str) -> dict[tuple[int, int], str]:
+def _formula_cells_parsed(zf: zipfile.ZipFile, part: str) -> tuple[dict[tuple[int, int], str],
+                                                                    dict[tuple[int, int], str]]:
     out: dict[tuple[int, int], str] = {}
+    errors: dict[tuple[int, int], str] = {}
     row = -1
     col = -1
     cell_ref = None
     formula = None
     value = None
+    is_error = False
     with zf.open(part) as fh:
         for ev, el in DET.iterparse(fh, events=("start", "end"), forbid_dtd=True):
             tag = _local(el.tag)
@@ -341,6 +365,7 @@ def _formula_cells_parsed(zf: zipfile.ZipFile, part: str) -> dict[tuple[int, int
                         col += 1
                     cell_ref = (row, col)
                     formula, value = None, None
+                    is_error = el.get("t") == "e"
                 continue
             if tag == "f":
                 formula = el.text or ""
@@ -349,12 +374,14 @@ def _formula_cells_parsed(zf: zipfile.ZipFile, part: str) -> dict[tuple[int, int
             elif tag == "v":
                 value = el.text
             elif tag == "c":
-                if formula is not None and (value is None or value == ""):
+                if is_error:
+                    errors[cell_ref] = (value or "").strip()[:20] or "#VALUE?"
+                elif formula is not None and (value is None or value == ""):
                     out[cell_ref] = formula
                 el.clear()
             elif tag == "row":
                 el.clear()
-    return out
+    return out, errors
 
 
 # ----------------------------------------------------------------- workbook
@@ -373,7 +400,12 @@ class Source:
     encoding: str | None = None
     delimiter: str | None = None
     decimal_comma: bool = False
+    #: Text files: {row index: (column index, line)} of rows whose quote never closes.
+    broken_rows: dict[int, tuple[int, int]] = field(default_factory=dict)
+    #: Warnings about the file as a whole (an unclosed quote).
+    warnings: list[str] = field(default_factory=list)
     _sheets: dict = field(default_factory=dict)
+    _special: dict = field(default_factory=dict)
 
     def _sheet(self, sheet: str):
         if sheet not in self._sheets:
@@ -398,10 +430,20 @@ class Source:
         except Exception:  # noqa: BLE001 - not supported for every format
             return []
 
-    def formula_cells(self, sheet: str) -> dict[tuple[int, int], str]:
+    def _special_cells(self, sheet: str):
         if self._zip is None or sheet not in self._parts:
-            return {}
-        return formula_cells_without_value(self._zip, self._parts[sheet], self.name)
+            return {}, {}
+        if sheet not in self._special:
+            self._special[sheet] = special_cells(self._zip, self._parts[sheet], self.name)
+        return self._special[sheet]
+
+    def formula_cells(self, sheet: str) -> dict[tuple[int, int], str]:
+        """{(row0, col0): formula} of the cells with a formula and no cached value (xlsx)."""
+        return self._special_cells(sheet)[0]
+
+    def error_cells(self, sheet: str) -> dict[tuple[int, int], str]:
+        """{(row0, col0): '#N/A'} of the cells holding an Excel error (xlsx; calamine reads them as blank)."""
+        return self._special_cells(sheet)[1]
 
 
 def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int = 50_000_000) -> Source:
@@ -465,6 +507,15 @@ def decode_text(data: bytes) -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"
 
 
+def _allow_fields(size: int) -> None:
+    """Let the csv module read a cell as long as the file (its default limit is 131,072 characters).
+
+    The limit is process-wide; it is only ever raised, and never past the file's own size, which
+    ``max_bytes`` already bounds."""
+    if csv.field_size_limit() < size + 1:
+        csv.field_size_limit(size + 1)
+
+
 def sniff_delimiter(text: str) -> str:
     lines = [ln for ln in text.splitlines()[:60] if ln.strip()]
     best, best_score = ",", -1.0
@@ -484,10 +535,94 @@ _DEC_COMMA_CELL = re.compile(r"^\s*-?\d+,\d+\s*$")
 _DEC_POINT_CELL = re.compile(r"^\s*-?\d+\.\d+\s*$")
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+MAX_BROKEN_QUOTES = 100
+
+
+def _records(text: str, delim: str) -> list[tuple[int, list[str]]]:
+    """(first line, fields) of each CSV record (lines from 1)."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
+    out = []
+    prev = 0
+    for r in reader:
+        out.append((prev + 1, r))
+        prev = reader.line_num
+    return out
+
+
+def _strict_ok(text: str, delim: str) -> bool:
+    """True if the text parses with every quote closed before a delimiter or a line end."""
+    try:
+        for _ in csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True):
+            pass
+    except csv.Error:
+        return False
+    return True
+
+
+def read_csv_rows(text: str, delim: str) -> tuple[list[list[str]], dict[int, tuple[int, int]], list[str]]:
+    """The rows of a CSV text, the rows whose quote never closes, and warnings.
+
+    A quote opened and never closed makes a CSV reader take the following
+    lines into one cell, up to the end of the file or to the next stray
+    quote, and those rows would vanish. A record whose cell runs over several
+    lines is checked: if its quotes do not close properly (a strict reading
+    fails), the record is read again alone, up to the end of the line where
+    the quote opened, and reported ({row index: (column index, line)}); the
+    lines after it are read as usual, so every row is still counted. A
+    well-quoted cell on several lines ("Red maple\nAcer rubrum") is kept.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
+    rows = list(reader)
+    broken: dict[int, tuple[int, int]] = {}
+    warnings: list[str] = []
+    if reader.line_num == len(rows):  # one line per record: no cell runs over a line break
+        return rows, broken, warnings
+    rows = []
+    rest, base = text, 0  # the text still to read; lines before it
+    while rest:
+        recs = _records(rest, delim)
+        lines = io.StringIO(rest, newline="").readlines()
+        bad = None
+        for i, (start, rec) in enumerate(recs):
+            if not any(_LINE_BREAK.search(f) for f in rec):
+                continue
+            end = recs[i + 1][0] - 1 if i + 1 < len(recs) else len(lines)
+            if not _strict_ok("".join(lines[start - 1:end]), delim):
+                bad = i
+                break
+        if bad is None:
+            rows += [r for _, r in recs]
+            break
+        if len(broken) >= MAX_BROKEN_QUOTES:
+            raise SurveyError(f"more than {MAX_BROKEN_QUOTES} quotes are opened and never closed (the last on line "
+                              f"{base + recs[bad][0]}); fix the quoting, or save the file again from a spreadsheet")
+        start, rec = recs[bad]
+        j = next(k for k, f in enumerate(rec) if _LINE_BREAK.search(f))
+        opened = start + sum(len(_LINE_BREAK.findall(f)) for f in rec[:j])
+        alone = list(csv.reader(io.StringIO("".join(lines[start - 1:opened]), newline=""), delimiter=delim))
+        row = alone[0] if alone else []
+        if row:
+            row[-1] = row[-1].rstrip("\r\n")
+        rows += [r for _, r in recs[:bad]]
+        broken[len(rows)] = (max(len(row) - 1, 0), base + opened)
+        rows.append(row)
+        warnings.append(f"line {base + opened}: a quote opened here is never closed (the lines after it would "
+                        "have been read as one cell); the line was read alone and its row rejected")
+        rest, base = "".join(lines[opened:]), base + opened
+    return rows, broken, warnings
+
+
 def _open_text(data: bytes, name: str, fmt: str) -> Source:
     text, enc = decode_text(data)
-    delim = "\t" if fmt == "tsv" else sniff_delimiter(text)
-    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim))
+    _allow_fields(len(text))
+    try:
+        delim = "\t" if fmt == "tsv" else sniff_delimiter(text)
+        rows, broken, warnings = read_csv_rows(text, delim)
+    except SurveyError as e:
+        raise SurveyError(f"{name}: {e}") from None
+    except csv.Error as e:
+        raise SurveyError(f"{name} cannot be read as {LOOKS['text']} ({e})") from None
     # decimal comma: a semicolon or tab file whose numbers use commas and never points
     dec = False
     if delim == ";":
@@ -498,5 +633,5 @@ def _open_text(data: bytes, name: str, fmt: str) -> Source:
         points = sum(1 for c in sample if _DEC_POINT_CELL.match(c))
         dec = commas > 0 and points == 0
     src = Source(name, fmt, [Path(name).stem or "survey"], _text_rows=rows, encoding=enc, delimiter=delim,
-                 decimal_comma=dec)
+                 decimal_comma=dec, broken_rows=broken, warnings=warnings)
     return src

@@ -20,8 +20,19 @@ Conventions (documented choices):
 * **DBH** is in inches unless a user option (``dbh_unit``, a ``dbh_cm`` /
   ``dbh_mm`` column map), a unit column, or the header ("DBH (cm)") says
   otherwise, in that order; a unit written in a cell ("30 cm") wins for that
-  cell. Several stems combine as sqrt(sum of squares)
-  (:func:`treecalc.ingest.values.combine_stems`).
+  cell; units are in, cm, mm, ft and m, and a unit column naming anything else
+  rejects its row. Several stems combine as sqrt(sum of squares)
+  (:func:`treecalc.ingest.values.combine_stems`), but only stems said to be
+  stems: a stem header ("Stem 2", "DBH 2", "Stem DBH") or columns under one
+  merged DBH header. Columns of the same DBH in other units ("DBH (in)",
+  "DBH (cm)") are alternatives: the first given is used, inches first, with a
+  warning when both are given and differ by more than 0.5 in. Two columns both
+  read as DBH in the same unit are refused (SurveyError). A Stems column must
+  hold a whole number from 1 to 50.
+* **Unreadable cells**. An Excel error (#DIV/0!, #N/A, also cached from a
+  formula) or a formula without a cached value in a column that is read
+  rejects its row, naming the cell; a CSV quote that never closes rejects the
+  row where it opened (the lines after it are still read).
 * **Tags**. A blank tag becomes ``row-N`` with a warning; a tag already used
   on an earlier row rejects the later row (tags compare case-insensitively).
 """
@@ -47,8 +58,9 @@ from treecalc.ingest.sources import Source, open_source
 from treecalc.species import resolve_many
 
 REJECTION_KINDS = (
-    "totals row", "formula without cached value", "duplicate tag", "missing species", "missing DBH",
-    "DBH not a number", "DBH not positive", "DBH above 250 in", "unresolved species",
+    "totals row", "broken CSV quote", "formula without cached value", "Excel error", "duplicate tag",
+    "missing species", "unknown DBH unit", "missing DBH", "DBH not a number", "DBH not positive",
+    "DBH above 250 in", "stems not valid", "unresolved species",
 )
 MAX_DBH_IN = 250.0
 WARN_DBH_IN = 100.0
@@ -168,8 +180,10 @@ def _column(rows: list[list], j: int) -> list:
     return [r[j] if j < len(r) else None for r in rows]
 
 
-def _fill_merges(rows: list[list], merges, limit: int = 2_000_000) -> None:
-    """Copy each merged range's top-left value into its blank cells."""
+def _fill_merges(rows: list[list], merges, limit: int = 2_000_000,
+                 filled: dict[tuple[int, int], tuple[int, int]] | None = None) -> None:
+    """Copy each merged range's top-left value into its blank cells (each
+    filled cell is recorded in ``filled`` with the range's top-left cell)."""
     budget = limit
     for (r0, c0), (r1, c1) in merges:
         if r0 >= len(rows):
@@ -182,6 +196,8 @@ def _fill_merges(rows: list[list], merges, limit: int = 2_000_000) -> None:
             for c in range(c0, min(c1, len(row) - 1) + 1):
                 if (r, c) != (r0, c0) and _blank(row[c]):
                     row[c] = v
+                    if filled is not None and r < HEADER_SCAN_ROWS:
+                        filled[(r, c)] = (r0, c0)
                     budget -= 1
                     if budget <= 0:
                         return
@@ -217,8 +233,9 @@ def _find_in_sheets(src: Source, sheet, column_map) -> tuple[str, list[list], C.
     for name in tried:
         head = src.rows(name, nrows=HEADER_SCAN_ROWS)
         head = [list(r) for r in head]
-        _fill_merges(head, src.merged(name))
-        m = C.find_header(head, column_map, HEADER_SCAN_ROWS)
+        filled: dict[tuple[int, int], tuple[int, int]] = {}
+        _fill_merges(head, src.merged(name), filled=filled)
+        m = C.find_header(head, column_map, HEADER_SCAN_ROWS, merged=filled)
         if m is not None:
             if len(head) >= HEADER_SCAN_ROWS:
                 rows = src.rows(name)
@@ -308,7 +325,7 @@ def read_survey(
 
     ``column_map`` maps header text to a field (``{"Diam. cm": "dbh_cm"}``;
     fields: :data:`treecalc.ingest.columns.FIELDS`); ``dbh_unit`` ('in', 'cm',
-    'mm') overrides what the file says; ``site`` overrides the Site sheet;
+    'mm', 'ft', 'm') overrides what the file says; ``site`` overrides the Site sheet;
     ``progress(fraction, message)`` is called as the work advances.
     Raises :class:`SurveyError` for a file it refuses or cannot read.
     """
@@ -319,14 +336,24 @@ def read_survey(
     if dbh_unit is not None:
         dbh_unit = V.unit_word(dbh_unit) or str(dbh_unit)
         if dbh_unit not in V.UNIT_TO_IN:
-            raise SurveyError(f"dbh_unit {dbh_unit!r}: use in, cm or mm")
+            raise SurveyError(f"dbh_unit {dbh_unit!r}: use in, cm, mm, ft or m")
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, (int, float)) or not math.isfinite(max_bytes) \
+            or max_bytes <= 0:
+        raise SurveyError(f"max_bytes {max_bytes!r}: give a positive number of bytes")
+    max_bytes = int(max_bytes)
     tell(0.0, "opening the file")
     src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes)
     tell(0.1, "finding the header row")
     sheet_name, rows, mapping = _find_in_sheets(src, sheet, column_map)
     tell(0.35, "reading the cells")
-    warnings: list[str] = list(mapping.warnings)
+    warnings: list[str] = list(src.warnings) + list(mapping.warnings)
     h = mapping.header_row
+    # a formula without a cached value or an Excel error reads as a blank cell: such a row is not blank
+    mapped_idx = {c.index for c in mapping.columns}
+    fcells, ecells = src.formula_cells(sheet_name), src.error_cells(sheet_name)
+    unreadable_rows = {r0 for (r0, c0) in (*fcells, *ecells) if c0 in mapped_idx and r0 > h}
+    if unreadable_rows and max(unreadable_rows) >= len(rows):
+        rows = list(rows) + [[] for _ in range(max(unreadable_rows) + 1 - len(rows))]
     data_rows = rows[h + 1:]
     header_cells = rows[h]
     ncols = max((len(r) for r in rows), default=0)
@@ -334,10 +361,15 @@ def read_survey(
     col_label = [hd or f"column {_letters(j)}" for j, hd in enumerate(headers)]
 
     # --- blank rows and totals-by-text (one pass over every cell)
+    unreadable = {r0 - h - 1 for r0 in unreadable_rows}
     keep_idx: list[int] = []
     first_text: list[str] = []
     blank_rows = 0
     for k, r in enumerate(data_rows):
+        if k in unreadable:
+            keep_idx.append(k)
+            first_text.append(next((c for c in r if isinstance(c, str) and c.strip()), ""))
+            continue
         ft = None
         for c in r:
             if c is None or c == "" or (type(c) is str and not c.strip()) or (type(c) is float and c != c):
@@ -351,8 +383,8 @@ def read_survey(
         first_text.append(ft if isinstance(ft, str) else "")
     # trailing blank rows (formatting below the table) are not worth a warning
     trailing = 0
-    for r in reversed(data_rows):
-        if any(not _blank(c) for c in r):
+    for k in range(len(data_rows) - 1, -1, -1):
+        if k in unreadable or any(not _blank(c) for c in data_rows[k]):
             break
         trailing += 1
     if blank_rows - trailing > 0:
@@ -384,9 +416,10 @@ def read_survey(
     if tag_col is None:
         warnings.append("no tag column: trees are tagged row-N by their row in the file")
 
-    # --- DBH (main column, stem columns, units)
+    # --- DBH (main column, stem columns, alternative-unit columns, units)
     tell(0.45, "reading diameters")
     dbh_col = mapping.first("dbh")
+    alt_cols = mapping.of("dbh_alt")
     stem_cols = sorted(mapping.of("dbh_stem"), key=lambda c: (c.stem_no or 0, c.index))
     unit_col = mapping.first("dbh_unit")
     if dbh_unit:
@@ -404,28 +437,35 @@ def read_survey(
         default_unit, unit_source = "in", "default (inches)"
     if unit_col is not None:
         unit_source = f"unit column {unit_col.header!r} (blank cells: {unit_source})"
-    unit_warn = [""] * n
+    if alt_cols:
+        unit_source += "; " + ", ".join(f"{c.header!r} in {c.unit}" for c in alt_cols) + " when it is blank"
+    unit_bad = [""] * n
     row_unit = [default_unit] * n
     if unit_col is not None:
+        unit_seen: dict = {}
         for k, v in enumerate(col_values(unit_col)):
             if _blank(v):
                 continue
-            u = V.unit_word(v)
+            kk = (type(v).__name__, v) if not isinstance(v, str) else v
+            if kk not in unit_seen:
+                unit_seen[kk] = V.unit_word(v) if isinstance(v, str) else None
+            u = unit_seen[kk]
             if u in V.UNIT_TO_IN:
                 row_unit[k] = u
             else:
-                unit_warn[k] = f"unit {as_text(v)!r} not recognised; DBH read in {default_unit}"
+                unit_bad[k] = (f"row {source_row[k]}, column {unit_col.header!r}: unknown unit "
+                               f"{V.short(as_text(v))[1:-1]!r} (use in, cm, mm, ft or m)")
     dec = src.decimal_comma
     cache: dict[tuple[str, str], V.Dbh] = {}
 
-    def read_dbh(vals: list, label: str) -> list[V.Dbh]:
+    def read_dbh(vals: list, units: list[str] | None = None) -> list[V.Dbh]:
         out = []
         for k, v in enumerate(vals):
-            u = row_unit[k]
+            u = row_unit[k] if units is None else units[k]
             if v is None or (isinstance(v, str) and not v.strip()):
                 out.append(_MISSING)
             elif isinstance(v, bool):
-                out.append(V.Dbh(error="DBH not a number", detail=f"{as_text(v)} is not a number"))
+                out.append(V.Dbh(error="DBH not a number", detail=f"{as_text(v)} is a true/false value, not a number"))
             elif isinstance(v, (int, float)):
                 if isinstance(v, float) and v != v:
                     out.append(_MISSING)
@@ -440,12 +480,42 @@ def read_survey(
             elif isinstance(v, (_dt.date, _dt.datetime)):
                 out.append(V.Dbh(error="DBH not a number",
                                  detail=f"{as_text(v)} is a date (a spreadsheet may have turned '12/8' into one)"))
+            elif isinstance(v, _dt.time):
+                out.append(V.Dbh(error="DBH not a number", detail=f"{as_text(v)} is a time of day, not a number"))
+            elif isinstance(v, _dt.timedelta):
+                out.append(V.Dbh(error="DBH not a number",
+                                 detail=f"{as_text(v)} is a duration (the cell is formatted as a time), not a number"))
             else:
-                out.append(V.Dbh(error="DBH not a number", detail=f"{as_text(v)!r} is not a number"))
+                out.append(V.Dbh(error="DBH not a number", detail=f"{V.short(as_text(v))} is not a number"))
         return out
 
-    main = read_dbh(col_values(dbh_col), dbh_col.header if dbh_col else "")
-    stems_read = [(c, read_dbh(col_values(c), c.header)) for c in stem_cols]
+    main_raw = col_values(dbh_col)
+    main = read_dbh(main_raw)
+    main_hdr = [dbh_col.header if dbh_col is not None else ""] * n
+    alt_warn = [""] * n
+    if alt_cols:
+        # the same measurement in other units: the first one given is used; disagreement is told
+        main_raw = list(main_raw)
+        alts = [(c, col_values(c)) for c in alt_cols]
+        alts_read = [(c, raw, read_dbh(raw, [c.unit or "in"] * n)) for c, raw in alts]
+        for k in range(n):
+            chosen = None if main[k] is _MISSING or main[k].error == "missing DBH" else \
+                (dbh_col.header, main[k], main_raw[k], row_unit[k])
+            for c, raw, rd in alts_read:
+                d = rd[k]
+                if d is _MISSING or d.error == "missing DBH":
+                    continue
+                if chosen is None:
+                    chosen = (c.header, d, raw[k], c.unit)
+                    main[k], main_hdr[k], main_raw[k] = d, c.header, raw[k]
+                elif not d.error and not chosen[1].error and d.stems_in and chosen[1].stems_in:
+                    a, b = chosen[1].dbh_in, d.dbh_in
+                    if abs(a - b) > 0.5:
+                        alt_warn[k] = (f"column {chosen[0]!r} gives {V.short(as_text(chosen[2]))[1:-1]} "
+                                       f"{chosen[3]} and column {c.header!r} gives {V.short(as_text(raw[k]))[1:-1]} "
+                                       f"{c.unit} = {V.fmt_in(b)} in; they disagree, {V.fmt_in(a)} in used")
+                        break
+    stems_read = [(c, read_dbh(col_values(c))) for c in stem_cols]
     stem_one = any(c.stem_no == 1 for c in stem_cols)
     dbh_in = np.full(n, np.nan)
     n_stems = np.zeros(n, dtype=np.int64)
@@ -454,8 +524,8 @@ def read_survey(
     dbh_detail = [""] * n
     dbh_warn = [""] * n
     dbh_raw = [""] * n
-    main_raw = col_values(dbh_col)
     stem_raws = [col_values(c) for c, _ in stems_read]
+    has_main = dbh_col is not None or bool(alt_cols)
     for k in range(n):
         if not stems_read:  # fast path: one plain diameter
             d = main[k]
@@ -466,10 +536,10 @@ def read_survey(
                 continue
         parts: list[tuple[str, V.Dbh]] = []
         stems_given = [(c.header, d[k]) for c, d in stems_read if d[k] is not _MISSING]
-        if dbh_col is not None and not (stem_one and stems_given):
-            parts.append((dbh_col.header, main[k]))
+        if has_main and not (stem_one and stems_given):
+            parts.append((main_hdr[k], main[k]))
         parts += stems_given
-        raw_bits = [as_text(main_raw[k])] if dbh_col is not None else []
+        raw_bits = [as_text(main_raw[k])] if has_main else []
         raw_bits += [as_text(sr[k]) for sr in stem_raws if not _blank(sr[k])]
         dbh_raw[k] = ", ".join(b for b in raw_bits if b)
         present = [(hd, d) for hd, d in parts if d is not _MISSING and d.error != "missing DBH"]
@@ -486,26 +556,43 @@ def read_survey(
         hd0 = present[0][0]
         if any(x <= 0 for x in stems):
             dbh_kind[k], dbh_reason_col[k] = "DBH not positive", hd0
-            dbh_detail[k] = f"{dbh_raw[k]!r} is not a positive diameter"
+            dbh_detail[k] = f"{V.short(dbh_raw[k])} is not a positive diameter"
             continue
         total = V.combine_stems(stems)
+        if len(stems) > V.MAX_STEMS:
+            dbh_kind[k], dbh_reason_col[k] = "DBH not a number", hd0
+            dbh_detail[k] = f"{V.short(dbh_raw[k])} lists {len(stems)} stems, more than {V.MAX_STEMS}"
+            continue
+        if not total <= MAX_DBH_IN:
+            dbh_kind[k], dbh_reason_col[k] = "DBH above 250 in", hd0
+            dbh_detail[k] = (f"{V.short(dbh_raw[k])} is {V.fmt_in(total)} in, above {MAX_DBH_IN:g} in "
+                             "(a typo or the wrong unit?)")
+            continue
         dbh_in[k] = total
         n_stems[k] = len(stems)
-        if total > MAX_DBH_IN:
-            dbh_kind[k], dbh_reason_col[k] = "DBH above 250 in", hd0
-            dbh_detail[k] = f"{dbh_raw[k]!r} is {total:.1f} in, above {MAX_DBH_IN:g} in (a typo or the wrong unit?)"
-            continue
         w = [d.warning for _, d in present if d.warning]
         if total > WARN_DBH_IN:
             w.append(f"DBH {total:.1f} in is above {WARN_DBH_IN:g} in: check it")
         dbh_warn[k] = "; ".join(w)
+    # a Stems column: a whole number from 1 to MAX_STEMS, or the row is rejected
     stems_col = mapping.first("stems")
+    stems_bad = [""] * n
     if stems_col is not None:
+        stem_seen: dict = {}
         for k, v in enumerate(col_values(stems_col)):
-            x = V.parse_number(v)
-            if x is not None and x.is_integer() and x > n_stems[k] >= 1:
-                n_stems[k] = int(x)  # DBH already combined in the file
-
+            kk = (type(v).__name__, v) if not isinstance(v, str) else v
+            if kk not in stem_seen:
+                stem_seen[kk] = V.parse_stem_count(v, dec)
+            x, why = stem_seen[kk]
+            if why:
+                stems_bad[k] = f"row {source_row[k]}, column {stems_col.header!r}: {why}"
+            elif x is not None and n_stems[k] >= 1:
+                if x > n_stems[k]:
+                    n_stems[k] = x  # DBH already combined in the file
+                elif x < n_stems[k]:
+                    dbh_warn[k] = "; ".join(w for w in (
+                        dbh_warn[k], f"column {stems_col.header!r} says {x} stem(s) but the DBH gives "
+                                     f"{n_stems[k]}; {n_stems[k]} counted") if w)
     # --- rejection, in order: totals, formula, duplicate tag, species/DBH checks, unresolved species
     tell(0.6, "checking rows")
     kind = np.array([""] * n, dtype=object)
@@ -535,8 +622,23 @@ def read_survey(
                   for sr, ft in zip(source_row, first_text)]
     reject(tot_mask, "totals row", col_label[0] if ncols else "", tot_labels)
 
+    # a CSV row whose quote never closes (the reader read it alone; see sources._open_text)
+    if src.broken_rows:
+        pos = {kk + h + 1: i for i, kk in enumerate(keep_idx)}
+        bm = np.zeros(n, dtype=bool)
+        bcol = np.array([""] * n, dtype=object)
+        btxt = np.array([""] * n, dtype=object)
+        for r0, (c0, line) in src.broken_rows.items():
+            i = pos.get(r0)
+            if i is None:
+                continue
+            bm[i] = True
+            bcol[i] = col_label[c0] if c0 < len(col_label) else f"column {_letters(c0)}"
+            btxt[i] = (f"row {source_row[i]}, column {bcol[i]!r}: a quote opened on line {line} is never "
+                       "closed; the row cannot be read reliably (close the quote or remove it)")
+        reject(bm, "broken CSV quote", bcol, btxt)
+
     # formulas without a cached value
-    fcells = src.formula_cells(sheet_name)
     if fcells:
         mapped = {c.index: c.header for c in mapping.columns}
         pos = {kk + h + 1: i for i, kk in enumerate(keep_idx)}
@@ -552,6 +654,22 @@ def read_survey(
             ftxt[i] = (f"row {source_row[i]}, column {mapped[c0]!r}: formula ={formula} has no cached value "
                        "(treecalc never evaluates formulas; open and save the file in Excel, or type the value)")
         reject(fm, "formula without cached value", fcol, ftxt)
+
+    # Excel error values (#DIV/0!, #N/A, ...), typed or cached from a formula, in a column that is read
+    if ecells:
+        mapped = {c.index: c.header for c in mapping.columns}
+        pos = {kk + h + 1: i for i, kk in enumerate(keep_idx)}
+        em = np.zeros(n, dtype=bool)
+        ecol = np.array([""] * n, dtype=object)
+        etxt = np.array([""] * n, dtype=object)
+        for (r0, c0), err in sorted(ecells.items()):
+            i = pos.get(r0)
+            if i is None or c0 not in mapped or em[i]:
+                continue
+            em[i] = True
+            ecol[i] = mapped[c0]
+            etxt[i] = f"row {source_row[i]}, column {mapped[c0]!r}: Excel error {err}"
+        reject(em, "Excel error", ecol, etxt)
 
     # duplicate tags: the later rows
     if tag_col is not None:
@@ -569,6 +687,11 @@ def read_survey(
     sp_label = sp_cols[0].header if sp_cols else "species"
     reject(sp_missing, "missing species", sp_label,
            [f"row {sr}, column {sp_label!r}: no species given" for sr in source_row])
+    # DBH unit column
+    if unit_col is not None:
+        ub = np.array([bool(u) for u in unit_bad], dtype=bool)
+        if ub.any():
+            reject(ub, "unknown DBH unit", unit_col.header, unit_bad)
     # DBH
     for kd in ("missing DBH", "DBH not a number", "DBH not positive", "DBH above 250 in"):
         m = np.array([x == kd for x in dbh_kind], dtype=bool)
@@ -576,16 +699,26 @@ def read_survey(
             reject(m, kd, dbh_reason_col,
                    [f"row {sr}, column {c!r}: {d}" for sr, c, d in zip(source_row, dbh_reason_col, dbh_detail)])
 
-    # species resolution (once per distinct text)
+    # Stems column
+    if stems_col is not None:
+        sb = np.array([bool(x) for x in stems_bad], dtype=bool)
+        if sb.any():
+            reject(sb, "stems not valid", stems_col.header, stems_bad)
+
+    # species resolution (once per distinct text); a number is never a species name
     tell(0.7, "resolving species")
-    res = _resolve(species[kind == ""])
+    numeric_sp = species.map(_is_number_text).to_numpy(dtype=bool)
+    res = _resolve(species[(kind == "") & ~numeric_sp])
     code = species.map(res["code"]) if len(res) else pd.Series([None] * n, dtype=object)
+    code = code.where(~numeric_sp, None)
     unresolved = (kind == "") & code.isna().to_numpy()
     if unresolved.any():
-        sugg_map = res["suggestions"].map(lambda s: "; ".join(s[:3]))
-        texts = [f"row {sr}, column {c!r}: species {s!r} not recognised"
+        sugg_map = res["suggestions"].map(lambda s: "; ".join(s[:3])) if len(res) else pd.Series(dtype=object)
+        texts = [f"row {sr}, column {c!r}: species {V.short(s)} not recognised (a number is not a species name)"
+                 if num else
+                 f"row {sr}, column {c!r}: species {V.short(s)} not recognised"
                  + (f"; closest: {sugg_map.get(s, '')}" if sugg_map.get(s, "") else "")
-                 for sr, c, s in zip(source_row, species_col, species)]
+                 for sr, c, s, num in zip(source_row, species_col, species, numeric_sp)]
         reject(unresolved, "unresolved species", species_col.to_numpy(), texts)
 
     ok = kind == ""
@@ -609,7 +742,24 @@ def read_survey(
     # species warnings
     sp_warn = species.map(res["warning"]).fillna("") if len(res) else pd.Series([""] * n)
     add_warn(sp_warn.to_numpy() != "", sp_warn.tolist())
-    add_warn(np.array([bool(w) for w in unit_warn]), unit_warn)
+    # two species columns naming different species: the first by priority is used, and the row says so
+    if len(sp_cols) > 1:
+        sp_texts = [(c, text_series(c)) for c in sp_cols]
+        known = set(res.index) if len(res) else set()
+        extra = pd.Series([x for _, t in sp_texts for x in pd.unique(t) if x and x not in known
+                           and not _is_number_text(x)], dtype=object)
+        res_all = pd.concat([res, _resolve(extra)]) if len(extra) else res
+        chosen_code = code.to_numpy()
+        chosen_col = species_col.to_numpy()
+        for c, t in sp_texts:
+            other = t.map(res_all["code"]).to_numpy() if len(res_all) else np.array([None] * n, dtype=object)
+            differ = np.array([isinstance(o, str) and isinstance(a, str) and o != a and cc != c.header
+                               for o, a, cc in zip(other, chosen_code, chosen_col)], dtype=bool)
+            if differ.any():
+                add_warn(differ, [f"species columns disagree: {cc!r} gives {V.short(sp)} ({a}) but {c.header!r} "
+                                  f"gives {V.short(tx)} ({o}); {a} used" if d else ""
+                                  for cc, sp, a, tx, o, d in zip(chosen_col, species, chosen_code, t, other, differ)])
+    add_warn(np.array([bool(w) for w in alt_warn]), alt_warn)
     add_warn(np.array([bool(w) for w in dbh_warn]), dbh_warn)
 
     # action
@@ -758,6 +908,7 @@ def read_survey(
     rsel = np.flatnonzero(~ok)
     sugg_text = species.map(res["suggestions"].map(lambda s: "; ".join(s[:3]))).fillna("") if len(res) \
         else pd.Series([""] * n)
+    sugg_text = sugg_text.where(~numeric_sp, "")
     rejected = pd.DataFrame({
         "source_row": source_row[rsel].astype("int64"),
         "tag": tags.to_numpy()[rsel].astype(object),
@@ -776,7 +927,10 @@ def read_survey(
     site_given, site_warn = {}, []
     site_sheet = next((s for s in src.sheet_names if s.strip().lower() in _SITE_SHEET and s != sheet_name), None)
     if site_sheet is not None:
-        site_given, site_warn = S.read_site_rows([list(r) for r in src.rows(site_sheet)])
+        special = {rc: f"an Excel error {e}" for rc, e in src.error_cells(site_sheet).items()}
+        special.update({rc: f"a formula (={f}) without a cached value"
+                        for rc, f in src.formula_cells(site_sheet).items()})
+        site_given, site_warn = S.read_site_rows([list(r) for r in src.rows(site_sheet)], special)
         warnings.extend(site_warn)
     site_final = S.apply_overrides(site_given, site)
     assumptions, assumed = S.assumptions(site_final)
@@ -816,9 +970,16 @@ _MISSING = V.Dbh(error="missing DBH", detail="no DBH given")
 
 
 def _field_label(c: C.Column) -> str:
-    if c.field == "dbh" and c.unit in V.UNIT_TO_IN:
+    if c.field in ("dbh", "dbh_alt") and c.unit in V.UNIT_TO_IN:
         return f"dbh_{c.unit}"
     return c.field
+
+
+_NUMBER_TEXT = re.compile(r"^[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:e[-+]?\d+)?$", re.I)
+
+
+def _is_number_text(t: str) -> bool:
+    return bool(t) and bool(_NUMBER_TEXT.match(t.strip()))
 
 
 def _letters(j: int) -> str:
@@ -836,6 +997,7 @@ def _raw_dict(row: list, labels: list[str]) -> dict:
         if _blank(v) or j >= len(labels):
             continue
         lab = labels[j]
-        out[lab if lab not in out else f"{lab} ({_letters(j)})"] = v if not isinstance(v, (_dt.date, _dt.time)) \
+        # JSON-safe: numbers, text and true/false as they are; dates, times, durations as text
+        out[lab if lab not in out else f"{lab} ({_letters(j)})"] = v if isinstance(v, (str, int, float)) \
             else as_text(v)
     return out

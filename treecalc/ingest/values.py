@@ -14,18 +14,20 @@ from dataclasses import dataclass
 
 from treecalc import data
 
-#: Conversion to inches.
-UNIT_TO_IN = {"in": 1.0, "cm": 1 / 2.54, "mm": 1 / 25.4}
+#: Conversion to inches (1 ft = 12 in; 1 m = 100 / 2.54 = 39.37 in).
+UNIT_TO_IN = {"in": 1.0, "cm": 1 / 2.54, "mm": 1 / 25.4, "ft": 12.0, "m": 100 / 2.54}
 
 _UNIT_WORDS = {
     "in": "in", "in.": "in", "inch": "in", "inches": "in", '"': "in", "″": "in", "”": "in", "''": "in",
     "cm": "cm", "cm.": "cm", "centimeter": "cm", "centimeters": "cm", "centimetre": "cm", "centimetres": "cm",
     "mm": "mm", "mm.": "mm", "millimeter": "mm", "millimeters": "mm", "millimetre": "mm", "millimetres": "mm",
+    "ft": "ft", "ft.": "ft", "foot": "ft", "feet": "ft", "'": "ft",
+    "m": "m", "m.": "m", "meter": "m", "meters": "m", "metre": "m", "metres": "m",
 }
 
 
 def unit_word(text: object) -> str | None:
-    """'cm', 'mm' or 'in' for a unit cell such as ``"Inches"``; None otherwise."""
+    """'in', 'cm', 'mm', 'ft' or 'm' for a unit cell such as ``"Inches"``; None otherwise."""
     if text is None:
         return None
     t = str(text).strip().lower()
@@ -71,6 +73,24 @@ _NUM_UNIT = re.compile(
     re.X | re.I,
 )
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
+# '1.000,5' (thousands point, decimal comma) and '1,000.5' (thousands comma, decimal point)
+_THOUSANDS_DC = re.compile(r"^\d{1,3}(?:\.\d{3})+,\d+$")
+_THOUSANDS_DP = re.compile(r"^\d{1,3}(?:,\d{3})+\.\d+$")
+
+
+def short(text: object, limit: int = 60) -> str:
+    """``repr`` of a cell text, cut to ``limit`` characters (a 100,000-character cell stays readable)."""
+    t = str(text)
+    if len(t) <= limit:
+        return repr(t)
+    return repr(t[:limit]) + f"... ({len(t):,} characters)"
+
+
+def fmt_in(x: float) -> str:
+    """A diameter in inches for a message: '19.7', '1.0e+308', 'infinite'."""
+    if math.isinf(x):
+        return "infinite"
+    return f"{x:.1f}" if abs(x) < 1e6 else f"{x:.3g}"
 _BLANKS = {"", "-", "--", "—", "–", "n/a", "na", "none", "nan", "?", "unknown", "tbd", "null"}
 
 
@@ -109,6 +129,17 @@ def parse_dbh_text(text: str, unit: str = "in", decimal_comma: bool = False) -> 
         return Dbh(error="missing DBH", detail="no DBH given" if not t else f"{raw!r} gives no DBH")
     unit_in = UNIT_TO_IN[unit]
     t2 = _APPROX.sub("", t)
+    if _THOUSANDS_DC.match(t2):
+        if decimal_comma:  # '1.000,5' in a decimal-comma file is 1000.5
+            return Dbh((float(t2.replace(".", "").replace(",", ".")) * unit_in,))
+        return Dbh(error="DBH not a number",
+                   detail=f"{short(raw)} mixes a thousands separator and a decimal comma; write the number plainly")
+    if _THOUSANDS_DP.match(t2):
+        if not decimal_comma:  # '1,000.5' is 1000.5
+            return Dbh((float(t2.replace(",", "")) * unit_in,))
+        return Dbh(error="DBH not a number",
+                   detail=f"{short(raw)} mixes a thousands separator and a decimal point in a decimal-comma file; "
+                          "write the number plainly")
     v = _one_number(t2, unit_in, decimal_comma)
     if v is not None:
         return Dbh((v,))
@@ -124,7 +155,7 @@ def parse_dbh_text(text: str, unit: str = "in", decimal_comma: bool = False) -> 
     stems = _stems(t3, unit_in, decimal_comma)
     if stems:
         return Dbh(tuple(stems), warning=warning)
-    return Dbh(error="DBH not a number", detail=f"{raw!r} is not a number")
+    return Dbh(error="DBH not a number", detail=f"{short(raw)} is not a number")
 
 
 _UNIT_RX = r"(?:inch(?:es)?|in\.?|\"|″|”|''|cm\.?|mm\.?)"
@@ -348,3 +379,34 @@ def parse_number(value: object, decimal_comma: bool = False) -> float | None:
 
 def is_decimal_comma_text(t: str) -> bool:
     return bool(_DECIMAL_COMMA.match(t))
+
+
+#: Most stems a "Stems" cell may give (more is a typo or another column's number).
+MAX_STEMS = 50
+
+
+def parse_stem_count(value: object, decimal_comma: bool = False) -> tuple[int | None, str]:
+    """(stem count or None for blank, "" or why the cell is not a count).
+
+    A count is a whole number from 1 to :data:`MAX_STEMS`; ``2.5``, ``0``,
+    ``-3``, ``inf``, ``1e308`` and text are refused.
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None, ""
+    if isinstance(value, float) and math.isnan(value):
+        return None, ""
+    x = None
+    if not isinstance(value, bool) and isinstance(value, (int, float, str)):
+        x = parse_number(value, decimal_comma)
+    if x is None or not math.isfinite(x) or not x.is_integer() or not 1 <= x <= MAX_STEMS:
+        shown = value if isinstance(value, str) else _plain(value)
+        return None, f"{short(shown)} is not a whole number of stems from 1 to {MAX_STEMS}"
+    return int(x), ""
+
+
+def _plain(v: object) -> str:
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        return str(int(v))
+    return str(v)
