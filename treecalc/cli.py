@@ -43,6 +43,21 @@ def dump_json(obj: Any) -> None:
     print(json.dumps(obj, indent=2, default=_json_default, ensure_ascii=False))
 
 
+def stderr_progress() -> Any:
+    """A ``progress(fraction, message)`` callback drawing one line on a terminal's stderr.
+
+    None when stderr is not a terminal (CI, pipes), so logs stay clean.
+    """
+    if not sys.stderr.isatty():
+        return None
+
+    def show(fraction: float, message: str) -> None:
+        end = "\n" if fraction >= 1 else ""
+        print(f"\r{fraction:4.0%}  {message[:70]:<70}", end=end, file=sys.stderr, flush=True)
+
+    return show
+
+
 def add_benefit_params(p: argparse.ArgumentParser) -> None:
     """Flags shared by every command that values trees."""
     p.add_argument("--land-use", help="single_family, multi_family, commercial_industrial, institutional, "

@@ -56,11 +56,13 @@ def register(subparsers) -> None:
 
 
 def run(a: argparse.Namespace) -> int:
+    from treecalc.cli import stderr_progress
     from treecalc.ingest import SurveyError, read_survey
 
     try:
         s = read_survey(a.file, sheet=a.sheet, column_map=_pairs(a.map, "--map") or None, dbh_unit=a.dbh_unit,
-                        site=_pairs(a.site, "--site") or None, max_bytes=int(a.max_mb * 1e6))
+                        site=_pairs(a.site, "--site") or None, max_bytes=int(a.max_mb * 1e6),
+                        progress=stderr_progress())
     except SurveyError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
