@@ -214,3 +214,85 @@ def test_done_and_proposed_removals_are_counted_apart():
     p = pen(rows, prior_removals_12mo=1)
     assert p.offence.tolist() == [True, True, True, False]
     assert p.civil_total == 1500 and p.criminal_total == 15000
+
+
+# --- review fixes -------------------------------------------------------------------------------
+FOUR_SMALL_REMOVED_AND_ONE_DAMAGED = [{"dbh_in": 6}] * 4 + [{"dbh_in": 20, "action": "damaged"}]
+
+
+def test_damaged_tree_does_not_inherit_removal_triggers_1_and_8():
+    # 4 x 6 in removed + 1 x 20 in damaged, quiet lot (no (2)). Removals 4 > 3 -> (1) on the 4 removals;
+    # 4 removed without a permit -> clear cutting (8) on the 4 removals. The damaged tree stands: it is not
+    # one of the trees "removed" and no part of clear cutting -> no trigger, no permit, no offence.
+    r = triggers(FOUR_SMALL_REMOVED_AND_ONE_DAMAGED)
+    assert r.triggers[:4] == [["§208-19A(1)", "§208-19A(8)"]] * 4 and r.triggers[4] == []
+    assert r.permit_needed.tolist() == [True] * 4 + [False]
+    assert all(t["tags"] == ["1", "2", "3", "4"] for t in r.site_triggers)
+    p = pen(FOUR_SMALL_REMOVED_AND_ONE_DAMAGED)
+    # offences: the 4 removals only. Civil: 4 x $500 (6 in, tier 1) x 2 (doubled: 4 > 3 and clear cutting)
+    # = $4,000 (the damaged 20 in tree would have added $3,000 x 2 had it inherited (1)/(8)).
+    assert p.offence.tolist() == [True] * 4 + [False]
+    assert any("(4)" in x for x in p.doubling_reasons)        # "more than 3 ... (4)", not (5)
+    assert p.civil_total == 4000
+    # criminal: the 4 removals broke §208-18A/C: 4 x $5,000 = $20,000; the damaged tree nothing
+    assert p.criminal_usd.tolist() == [5000] * 4 + [0]
+
+
+def test_damaged_tree_with_its_own_trigger_is_250_not_5000():
+    # same trees on a subdividable parcel: the damaged 20 in tree needs a permit by its own trigger (2)
+    # (8 in or more) -> an offence; the 6 in removals have (1) and (8) only.
+    rows = FOUR_SMALL_REMOVED_AND_ONE_DAMAGED
+    r = triggers(rows, subdividable=True)
+    assert r.triggers[4] == ["§208-19A(2)"]
+    p = pen(rows, subdividable=True)
+    # civil: (4 x $500 + 1 x $3,000 (20 in, tier 3)) x 2 = $10,000; §208-29B(7) lists "damaged", so this
+    # regulated damaged tree counts among the 5 harmed without a permit.
+    assert p.civil_total == 10000
+    # criminal: the 4 removals broke §208-18A/C: 4 x $5,000; the damaged tree broke neither: $250.
+    # 4 x 5,000 + 250 = $20,250
+    assert p.criminal_usd.tolist() == [5000] * 4 + [250] and p.criminal_total == 20250
+    assert p.criminal_section[4] == "§208-29A" and "208-18" in p.criminal_section[0]
+
+
+def test_clear_cutting_counts_earlier_removals_made_without_a_permit():
+    # 2 removed now + 2 earlier removed without a permit = 4 >= 4 -> clear cutting (8) on the 2 removals
+    rows = [{"dbh_in": 6}] * 2 + [{"dbh_in": 6, "action": "damaged"}]
+    r = triggers(rows, prior_removals_without_permit=2)
+    assert r.clear_cutting and r.triggers == [["§208-19A(8)"], ["§208-19A(8)"], []]
+    assert "including 2 earlier" in [t for t in r.site_triggers if t["section"] == "§208-19A(8)"][0]["text"]
+    # 2 now + 2 earlier in 12 months that may have been permitted: (1) (2 + 2 = 4 > 3), but no clear cutting
+    r = triggers(rows, prior_removals_12mo=2)
+    assert not r.clear_cutting and r.triggers == [["§208-19A(1)"], ["§208-19A(1)"], []]
+
+
+def test_clear_cutting_determined_by_the_engineer():
+    # one tree removed, one damaged; the Engineer has determined clear cutting: the sentence says so
+    # (not "1 trees removed ... (4 or more)") and only the removal is tagged (8)
+    t = make_trees([{"dbh_in": 6}, {"dbh_in": 6, "action": "damaged"}])
+    r = C.permit(t, site(), LAW, clear_cutting=True)
+    cc = [x for x in r.site_triggers if x["section"] == "§208-19A(8)"][0]
+    assert cc["text"] == "clear cutting determined by the Village Engineer (§208-17)" and cc["tags"] == ["1"]
+    p = C.penalties(t, site(), LAW, r)
+    # the removal: tier 1 $500 x 2 (clear cutting) = $1,000; the damaged tree: no trigger of its own
+    assert p.civil_total == 1000 and "Village Engineer" in p.doubling_reasons[0]
+
+
+def test_tier_6_includes_threatened_or_endangered():
+    # a 20 in threatened/endangered tree (flag threatened_endangered only): trigger (5), and tier (6)
+    # (a DEC protected native plant, 6 NYCRR 193.3): $7,500 rather than tier (3) $3,000
+    p = pen([{"dbh_in": 20, "threatened_endangered": True}])
+    assert p.tier == ["§208-29B(6)"] and p.base_usd.tolist() == [7500]
+
+
+def test_site_facts_are_parsed_not_truthy():
+    s, _ = C.resolve_site({"violation": "false", "permit_held": "no"}, C.SITE_DEFAULTS)
+    assert s["violation"] is False and s["permit_held"] is False
+    s, assumptions = C.resolve_site({}, C.SITE_DEFAULTS)
+    assert s["violation"] is None and any("§208-22F" in a for a in assumptions)
+    with pytest.raises(ValueError, match="site fact violation"):
+        C.resolve_site({"violation": "perhaps"}, C.SITE_DEFAULTS)
+    for bad in ("inf", "-1", float("nan"), "nan"):
+        with pytest.raises(ValueError, match="lot_area_acres"):
+            C.resolve_site({"lot_area_acres": bad}, C.SITE_DEFAULTS)
+    with pytest.raises(ValueError, match="prior_removals_12mo"):
+        C.resolve_site({"prior_removals_12mo": "inf"}, C.SITE_DEFAULTS)

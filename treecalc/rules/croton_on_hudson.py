@@ -35,6 +35,12 @@ SITE_DEFAULTS: dict[str, tuple[Any, str]] = {
                                  "developed (§208-19A(2)); give --site site_plan_required=false if not"),
     "prior_removals_12mo": (0, "no trees are assumed removed on the lot in the preceding 12 months "
                                "besides this survey's (§208-19A(1))"),
+    "prior_removals_without_permit": (0, "none of the lot's earlier removals is assumed made without a permit "
+                                         "(§208-17 clear cutting counts removals without a permit); give "
+                                         "--site prior_removals_without_permit=N if some were"),
+    "violation": (None, "whether there was a violation is decided from the survey: the §208-22F standard "
+                        "applies when a tree was removed or damaged without a required permit; give "
+                        "--site violation=true/false (or --violation) to decide it"),
     "application_pending": (False, "no tree removal permit application is assumed pending (§208-29B(7))"),
     "prior_violation_within_year": (False, "no earlier violation within one year is assumed (§208-29A)"),
     "permit_held": (False, "no tree removal permit is assumed held for the trees already removed "
@@ -54,7 +60,8 @@ TRIGGER_TEXT = {
     "§208-19A(5)": "threatened or endangered species (NYS DEC), any size",
     "§208-19A(6)": "landmark tree, any size",
     "§208-19A(7)": "{dbh:g} in DBH or more in a regulated buffer zone",
-    "§208-19A(8)": "clear cutting: {count} trees removed without a permit (§208-17, {n} or more)",
+    "§208-19A(8)": "clear cutting: {count} trees removed without a permit{prior} (§208-17, {n} or more)",
+    "§208-19A(8) determined": "clear cutting determined by the Village Engineer (§208-17)",
 }
 
 EXCEPTIONS = {
@@ -74,15 +81,49 @@ READINGS = [
     "emergency removals (B(2)), with Planning Board approvals deemed permits (§208-19E); dead, diseased "
     "and hazardous trees are standards for granting a permit (§208-19D(1), (5)), not exceptions.",
     "§208-19A(1) and (8): a tree already removed is judged on the removals already done (with the "
-    "lot's earlier ones); a proposed removal on all removals, proposed included.",
+    "lot's earlier ones); a proposed removal on all removals, proposed included. Both count removals "
+    "only: a damaged tree that still stands is not one of the 'more than three trees' removed and is no "
+    "part of clear cutting ('the removal of four or more trees'), so it needs a permit (and can be an "
+    "offence) only through a trigger of its own.",
+    "§208-17 CLEAR CUTTING ('removal of four or more trees from a property without ... a current and valid "
+    "tree removal permit') has no 12-month window and counts only removals made without a permit: the "
+    "survey's removals plus the site fact prior_removals_without_permit (default 0). prior_removals_12mo is "
+    "not read for clear cutting, as those removals may have been permitted; it counts for §208-19A(1) and "
+    "§208-18A only. Where the Village Engineer has determined clear cutting (--clear-cutting), that "
+    "determination is applied as given, to the removals only.",
     "§208-22F: after a violation the 120% standard (or the Engineer's percentage) is applied to every tree "
     "harmed, proposed removals included, as the violator is then seeking a permit.",
     "§208-29A: each tree removed without a required permit is a separate offence; the § 208-18 maximum "
-    "($5,000) is applied per tree when the removals broke § 208-18A (more than three in 12 months) or "
-    "§ 208-18C (clear cutting).",
+    "($5,000) is applied per tree only to trees whose removal broke § 208-18A (more than three removed in "
+    "12 months without a permit) or § 208-18C (clear cutting); a damaged tree that is an offence is "
+    "$250 (or $1,000).",
+    "§208-29A 'for a second and each subsequent violation within a one-year period': applied per tree from "
+    "the site fact prior_violation_within_year — when true, every tree of this survey that is an offence is "
+    "taken as a second or later violation, up to $1,000 per tree; otherwise up to $250 per tree, each tree "
+    "a separate offence. The § 208-18 maximum ($5,000) replaces either for the trees whose removal broke "
+    "§ 208-18A or C.",
+    "§208-29B(7) 'more than three (3) regulated trees ... cut down, removed, topped, ... damaged ... without a "
+    "permit': counts the trees of this survey that are offences (a regulated tree harmed without a permit); "
+    "a damaged tree counts only when it needed a permit through a trigger of its own.",
+    "§208-29 offences (the spec, issue 4): a harmed tree is an offence only when its removal needed a permit "
+    "under §208-19 and none was held.",
+    "Not assessed as separate offences by treecalc, to be assessed by the Village Engineer: the chapter's "
+    "other prohibitions — topping or excessive pruning (§208-18D), work on street trees without the "
+    "Department's approval (§208-11, §208-14), harm to a tree while an application is pending (§208-20F; "
+    "assessed here only as the doubling of §208-29B(7)), and attaching objects that injure a tree (§208-18B).",
+    "§208-29B(6) 'trees designated by the New York State Department of Environmental Conservation as a "
+    "protected native plant': threatened and endangered species (survey flag threatened_endangered) are "
+    "protected native plants under 6 NYCRR 193.3, so tier (6) reads threatened_endangered as well as "
+    "dec_protected.",
     "§208-29B(6) 'Designated Buffer Areas' is not defined in Chapter 208: the regulated buffer zone "
     "is not read as one unless data/law/croton_on_hudson.toml says so.",
 ]
+
+
+#: Site facts read as yes/no or as a number whatever their default (a default of None means
+#: "decided elsewhere": the text of the fact is still parsed, never taken by truthiness).
+BOOL_FACTS = frozenset({"violation", "vacant_lot", "subdivision_plans_approved"})
+NUMBER_FACTS = frozenset({"lot_area_acres"})
 
 
 def parse_bool(v: Any) -> bool:
@@ -107,21 +148,46 @@ def resolve_site(site: dict[str, Any], defaults: dict[str, tuple[Any, str]]) -> 
         if v is None or (isinstance(v, float) and np.isnan(v)) or (isinstance(v, str) and not v.strip()):
             out[key] = default
             assumptions.append(text)
-        elif isinstance(default, bool):
-            out[key] = parse_bool(v)
-        elif isinstance(default, int):
+        elif isinstance(default, bool) or key in BOOL_FACTS:
             try:
-                n = float(v)
-            except (TypeError, ValueError):
-                raise ValueError(f"site fact {key}: expected a whole number, got {v!r}") from None
-            if n < 0 or n != int(n):
+                out[key] = parse_bool(v)
+            except ValueError:
+                raise ValueError(f"site fact {key}: expected yes/no (true/false), got {v!r}") from None
+        elif key in NUMBER_FACTS:
+            out[key] = _site_number(key, v)
+        elif isinstance(default, int):
+            n = _site_number(key, v)
+            if n != int(n):
                 raise ValueError(f"site fact {key}: expected a whole number >= 0, got {v!r}")
             out[key] = int(n)
         else:
             out[key] = v
     for key, v in site.items():
-        out.setdefault(key, v)
+        if key in out:
+            continue
+        # facts another jurisdiction reads are still checked, so a bad value is never carried silently
+        if key in NUMBER_FACTS and v is not None and not (isinstance(v, str) and not v.strip()):
+            v = _site_number(key, v)
+        elif key in BOOL_FACTS and v is not None and not (isinstance(v, str) and not v.strip()):
+            try:
+                v = parse_bool(v)
+            except ValueError:
+                raise ValueError(f"site fact {key}: expected yes/no (true/false), got {v!r}") from None
+        out[key] = v
     return out, assumptions
+
+
+def _site_number(key: str, v: Any) -> float:
+    """A finite number >= 0 (site facts are counts and areas); ValueError naming the fact."""
+    if isinstance(v, (bool, np.bool_)):
+        raise ValueError(f"site fact {key}: expected a number >= 0, got {v!r}")
+    try:
+        n = float(str(v).strip().replace(",", "")) if isinstance(v, str) else float(v)
+    except (TypeError, ValueError):
+        raise ValueError(f"site fact {key}: expected a number >= 0, got {v!r}") from None
+    if not np.isfinite(n) or n < 0:
+        raise ValueError(f"site fact {key}: expected a finite number >= 0, got {v!r}")
+    return n
 
 
 def flag(trees: pd.DataFrame, *cols: str) -> np.ndarray:
@@ -151,6 +217,7 @@ class PermitResult:
     clear_cutting: bool
     notes: list[str] = field(default_factory=list)
     done_removals_12mo: int = 0
+    clear_cutting_determined: bool = False   # by the Village Engineer (given), not counted here
 
     @property
     def required(self) -> bool:
@@ -185,8 +252,9 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
     count = int(removal.sum()) + prior
     done_count = int((act == "removed").sum()) + prior
     if count > p["more_than_trees_12mo"]:
+        # "more than three trees" removed: removals only; a damaged tree stands and is not one of them
         on = ~np.isin(act, DONE) if done_count <= p["more_than_trees_12mo"] else np.ones(len(act), dtype=bool)
-        add("§208-19A(1)", harmed & on, TRIGGER_TEXT["§208-19A(1)"].format(
+        add("§208-19A(1)", removal & on, TRIGGER_TEXT["§208-19A(1)"].format(
             n=p["more_than_trees_12mo"], count=count, prior=prior))
     # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
     why = [w for w, on in (("can be subdivided", site.get("subdividable")),
@@ -208,18 +276,28 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
     # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
     add("§208-19A(7)", (d >= p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
         TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]))
-    # (8) clear cutting (§ 208-17): four or more trees removed without a current valid permit.
+    # (8) clear cutting (§ 208-17): "the removal of four or more trees from a property without ... a
+    # current and valid tree removal permit". Removals only (a damaged tree is no part of it); the lot's
+    # earlier removals count only when made without a permit (prior_removals_without_permit).
     done_removed = int((act == "removed").sum())
+    prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
+    determined = clear_cutting is True      # the Village Engineer's determination, applied as given
     if clear_cutting is None:
-        clear_cutting = bool(done_removed >= p["clear_cutting_min_trees"] and not site.get("permit_held", False))
-    proposed_cc = int(removal.sum()) >= p["clear_cutting_min_trees"]
+        clear_cutting = bool(done_removed > 0 and done_removed + prior_np >= p["clear_cutting_min_trees"]
+                             and not site.get("permit_held", False))
+    proposed_cc = int(removal.sum()) + prior_np >= p["clear_cutting_min_trees"]
     if clear_cutting or proposed_cc:
         # Removing four or more trees is clear cutting unless a permit is held: a permit is needed.
-        text = (TRIGGER_TEXT["§208-19A(8)"].format(count=done_removed, n=p["clear_cutting_min_trees"])
-                if clear_cutting else
-                f"removing {int(removal.sum())} trees ({p['clear_cutting_min_trees']} or more) without a permit "
-                f"would be clear cutting (§208-17)")
-        add("§208-19A(8)", harmed if clear_cutting else harmed & ~np.isin(act, DONE), text)
+        prior_txt = f", including {prior_np} earlier" if prior_np else ""
+        if determined:
+            text = TRIGGER_TEXT["§208-19A(8) determined"]
+        elif clear_cutting:
+            text = TRIGGER_TEXT["§208-19A(8)"].format(count=done_removed + prior_np, prior=prior_txt,
+                                                      n=p["clear_cutting_min_trees"])
+        else:
+            text = (f"removing {int(removal.sum()) + prior_np} trees{prior_txt} "
+                    f"({p['clear_cutting_min_trees']} or more) without a permit would be clear cutting (§208-17)")
+        add("§208-19A(8)", removal if clear_cutting else removal & ~np.isin(act, DONE), text)
 
     needed = harmed & np.array([bool(t) for t in per_tree], dtype=bool)
     exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]}
@@ -228,6 +306,7 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
         needed = np.zeros(len(trees), dtype=bool)
     res = PermitResult(per_tree, needed, site_triggers, exceptions, count, bool(clear_cutting))
     res.done_removals_12mo = done_count
+    res.clear_cutting_determined = bool(determined)
     return res
 
 
@@ -265,7 +344,9 @@ def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr
     n = len(trees)
     tier = [""] * n
     base = np.zeros(n, dtype=np.int64)
-    t6_cols = ["conservation_area", "dec_protected"] + (
+    # (6) DEC protected native plants: threatened and endangered species are protected native plants
+    # (6 NYCRR 193.3), the same flag that makes trigger § 208-19A(5)
+    t6_cols = ["conservation_area", "dec_protected", "threatened_endangered"] + (
         ["regulated_buffer_zone"] if pen.get("tier6_includes_regulated_buffer_zone") else [])
     f4 = flag(trees, "street_tree", "wetland", "excessively_steep_slope")
     f5 = flag(trees, "landmark")
@@ -293,7 +374,8 @@ def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr
         reasons.append(f"more than {pen['doubling_more_than_trees']} regulated trees harmed without a permit "
                        f"({n_off}) §208-29B(7)")
     if pr.clear_cutting:
-        reasons.append("clear cutting took place (§208-17) §208-29B(7)")
+        reasons.append("clear cutting determined by the Village Engineer (§208-17) §208-29B(7)"
+                       if pr.clear_cutting_determined else "clear cutting took place (§208-17) §208-29B(7)")
     if application_pending and np.isin(act, DONE).any():
         reasons.append("trees harmed while a permit application was pending (§208-20F) §208-29B(7)")
     doubled = bool(reasons) and n_off > 0
@@ -301,16 +383,18 @@ def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr
     max_usd = base * factor * days
     # § 208-29A criminal maxima
     crim = law["criminal"]
-    # § 208-18A (more than three trees removed in 12 months without a permit) or § 208-18C (clear cutting)
-    broke_18 = n_off > 0 and (pr.clear_cutting or pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"])
+    # § 208-18A (more than three trees removed in 12 months without a permit) or § 208-18C (clear cutting):
+    # broken by the trees whose *removal* made them; a damaged tree broke neither.
+    broke_any = pr.clear_cutting or pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"]
+    broke_18 = offence & (act == "removed") & bool(broke_any)
     per = crim["per_tree_usd"]
     sec = "§208-29A"
     if site.get("prior_violation_within_year"):
         per, sec = crim["repeat_within_year_usd"], "§208-29A (second violation within one year)"
-    if broke_18 and crim["section_208_18_usd"] > per:
-        per, sec = crim["section_208_18_usd"], "§208-29A (violation of §208-18)"
-    criminal = np.where(offence, int(per) * days, 0).astype(np.int64)
-    crim_sec = [sec if o else "" for o in offence]
+    per18 = max(int(per), int(crim["section_208_18_usd"]))
+    sec18 = "§208-29A (violation of §208-18)" if int(crim["section_208_18_usd"]) > int(per) else sec
+    criminal = np.where(offence, np.where(broke_18, per18, int(per)) * days, 0).astype(np.int64)
+    crim_sec = [(sec18 if b else sec) if o else "" for o, b in zip(offence, broke_18)]
     return PenaltyResult(offence, tier, base, max_usd, criminal, crim_sec, doubled, reasons, days)
 
 
