@@ -49,3 +49,53 @@ def test_unknown_facts_are_conservative_and_stated():
 def test_proposed_removal_needs_permit_but_is_no_offence():
     r = ev([{"dbh_in": 12, "action": "remove"}], has_residence=False)
     assert r.permit_needed.tolist() == [True] and r.fine_usd.sum() == 0
+
+
+# --- review fixes -------------------------------------------------------------------------------
+import pytest  # noqa: E402
+
+SMALL_LOT_WITH_CO = {"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": True}
+
+
+def test_damaged_trees_are_not_removals():
+    # Chapter 95 fines "remove a tree for which a clearing permit is required": a damaged 12 in tree on a
+    # vacant lot stands, so no (c) and no fine; the removed one: (c), 1 x $5,000 = $5,000
+    r = ev([{"dbh_in": 12, "action": "damaged"}, {"dbh_in": 12, "action": "removed"}],
+           has_residence=False, lot_area_acres=0.5, one_family_co_issued=True)
+    assert r.triggers == [[], ["§95-3A(1)(c)"]]
+    assert r.offence.tolist() == [False, True] and r.fine_usd.tolist() == [0, 5000]
+
+
+def test_vacant_lot_false_text_is_false():
+    # "false" given as text must not read as True: no (c) for a 12 in tree; small lot with CO so (d), (e) off
+    r = ev([{"dbh_in": 12}], vacant_lot="false", **{**SMALL_LOT_WITH_CO, "has_residence": False})
+    assert r.triggers == [[]] and r.fine_usd.sum() == 0
+    r = ev([{"dbh_in": 12}], vacant_lot="yes", **SMALL_LOT_WITH_CO)
+    assert r.triggers == [["§95-3A(1)(c)"]]
+    with pytest.raises(ValueError, match="vacant_lot"):
+        ev([{"dbh_in": 12}], vacant_lot="sometimes")
+
+
+def test_lot_line_not_surveyed_is_unknown_not_false():
+    # the reader filled within_20ft_of_lot_line with False because the survey had no column:
+    # an 8 in removal on a lot without CO is then assumed within 20 ft -> (e), $5,000, and said so
+    rows = [{"dbh_in": 8, "within_20ft_of_lot_line": False}]
+    s, _ = resolve_site({"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": False},
+                        W.SITE_DEFAULTS)
+    assert W.evaluate(make_trees(rows), s, LAW).triggers == [[]]          # surveyed as not near: no (e)
+    r = W.evaluate(make_trees(rows), s, LAW, flags_not_surveyed=["within_20ft_of_lot_line", "wetland"])
+    assert r.triggers == [["§95-3A(1)(e)"]] and r.fine_usd.sum() == 5000
+    assert any("no lot-line column" in a for a in r.assumptions)
+
+
+def test_exceptions_village_work_and_subdivision_plans():
+    rows = [{"dbh_in": 12, "action": "removed"}]
+    # §95-3D(2): by or for the Village -> the chapter does not apply: trigger reported, no permit, no fine
+    r = ev(rows, village_work=True, has_residence=False, lot_area_acres=0.5, one_family_co_issued=True)
+    assert r.triggers == [["§95-3A(1)(c)"]] and not r.permit_needed.any() and r.fine_usd.sum() == 0
+    assert r.exceptions_applied[0]["section"] == "§95-3D(2)"
+    # §95-3C(2): approved subdivision construction plans deemed a permit: permit needed, deemed held, no fine
+    r = ev(rows, subdivision_plans_approved="true", has_residence=False, lot_area_acres=0.5,
+           one_family_co_issued=True)
+    assert r.permit_needed.tolist() == [True] and r.fine_usd.sum() == 0
+    assert r.exceptions_applied[0]["section"] == "§95-3C(2)"
