@@ -55,3 +55,20 @@ def test_fee_schedule_toml_round_trips():
     s = load_fee_schedule(tomllib.loads(text))
     assert (s.basis, str(s.multiplier), str(s.fee_per_tree_usd), s.placeholder) == ("value", "1.25", "600.00", False)
     assert s.label == 'set by "Resolution" 12-2026'
+
+
+def test_fee_schedule_file_errors_name_the_file(tmp_path):
+    import pytest as _pytest
+
+    from treecalc.fund import load_fee_schedule as _load
+
+    bad = tmp_path / "fees.toml"
+    bad.write_text('basis = "per_tree"\nfee_per_tree_usd = "1"\nmultiplier = = 2\n')
+    with _pytest.raises(ValueError, match=r"fee schedule .*fees\.toml: invalid TOML at line 3: "):
+        _load(bad)
+    with _pytest.raises(ValueError, match=r"fee schedule .*missing\.toml not found"):
+        _load(tmp_path / "missing.toml")
+    neg = tmp_path / "neg.toml"
+    neg.write_text('basis = "per_tree"\nfee_per_tree_usd = "-5"\n')
+    with _pytest.raises(ValueError, match=r"fee schedule .*neg\.toml: fee_per_tree_usd"):
+        _load(neg)

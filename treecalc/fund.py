@@ -13,6 +13,7 @@ Amounts are exact (:class:`~decimal.Decimal`), rounded to cents half-up.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -65,12 +66,12 @@ def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *,
     elif isinstance(spec, dict):
         raw, source = dict(spec), "given as a dict"
     else:
-        raw, source = read_toml(spec), str(spec)
+        raw, source = _read_schedule(spec), str(spec)
     basis = str(raw.get("basis", "per_tree")).strip().lower()
     if basis not in ("per_tree", "value"):
         raise ValueError(f"fee schedule {source}: basis must be 'per_tree' or 'value', got {basis!r}")
-    fee = money(raw.get("fee_per_tree_usd", 0), "fee schedule fee_per_tree_usd")
-    mult = money(raw.get("multiplier", 1), "fee schedule multiplier")
+    fee = money(raw.get("fee_per_tree_usd", 0), f"fee schedule {source}: fee_per_tree_usd")
+    mult = money(raw.get("multiplier", 1), f"fee schedule {source}: multiplier")
     placeholder = bool(raw.get("placeholder", False))
     label = str(raw.get("label", PLACEHOLDER_LABEL if placeholder else "fee schedule"))
     if fee_per_tree_usd is not None:
@@ -80,6 +81,27 @@ def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *,
     if basis == "per_tree" and fee == 0:
         raise ValueError(f"fee schedule {source}: fee_per_tree_usd must be set for basis per_tree")
     return FeeSchedule(basis, fee, mult, placeholder, label, source)
+
+
+def _read_schedule(path: str | Path) -> dict[str, Any]:
+    """The TOML of a fee schedule file; every error names the file (ValueError)."""
+    try:
+        return read_toml(path)
+    except FileNotFoundError:
+        raise ValueError(f"fee schedule {path} not found") from None
+    except IsADirectoryError:
+        raise ValueError(f"fee schedule {path} is a folder, not a TOML file") from None
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        m = re.search(r"^(.*?)\s*\(at line (\d+), column (\d+)\)\s*$", msg)
+        if m:
+            raise ValueError(f"fee schedule {path}: invalid TOML at line {m.group(2)}: {m.group(1)} "
+                             f"(column {m.group(3)})") from None
+        raise ValueError(f"fee schedule {path}: invalid TOML: {msg}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"fee schedule {path}: invalid TOML: not UTF-8 text") from None
+    except OSError as e:
+        raise ValueError(f"fee schedule {path}: cannot be read ({e.strerror or e})") from None
 
 
 def fee_schedule_toml(schedule: Mapping[str, Any]) -> str:

@@ -98,6 +98,9 @@ def prepare_stock(entries: list[dict[str, Any]], rules: dict[str, Any], spacing_
         conifer = c["leaf_type"] == "conifer"
         height = e.get("height_ft")
         height = None if height is None or (isinstance(height, float) and math.isnan(height)) else float(height)
+        if height is not None and not (math.isfinite(height) and height > 0):
+            raise ValueError(f"replacement stock {name!r}: height_ft must be a positive number of feet")
+        row["height_ft"] = height
         dbh = e.get("dbh_in")
         dbh = None if dbh is None or (isinstance(dbh, float) and math.isnan(dbh)) else float(dbh)
         notes: list[str] = []
@@ -142,6 +145,13 @@ def prepare_stock(entries: list[dict[str, Any]], rules: dict[str, Any], spacing_
     return accepted, report
 
 
+def _finite(x: Any) -> bool:
+    try:
+        return math.isfinite(float(x))
+    except (TypeError, ValueError):
+        return False
+
+
 @dataclass
 class Plan:
     counts: list[int]
@@ -160,7 +170,8 @@ def _solve(c: np.ndarray, A: np.ndarray, lb: np.ndarray, ub: np.ndarray, integra
     res = milp(c, constraints=LinearConstraint(A, lb, ub), integrality=integrality,
                bounds=Bounds(np.zeros_like(var_ub), var_ub), options={"presolve": True})
     if res.status != 0 or res.x is None:
-        raise RuntimeError(f"planting plan: MILP solver failed ({res.message})")
+        # inputs are validated before solving; a failure here is still reported as a bad input, not a crash
+        raise ValueError(f"planting plan: no plan found for the inputs given (MILP solver: {res.message})")
     return res.x
 
 
@@ -174,6 +185,22 @@ def plan(options: list[StockOption], required_value_usd: float, *, fee_basis: st
         raise ValueError(f"fee basis must be per_tree or value, got {fee_basis!r}")
     if plantable is not None and plantable_area_sqft is not None:
         raise ValueError("give plantable (a count) or plantable_area_sqft, not both")
+    # validate before solving: a negative or non-finite limit makes the MILP infeasible or unbounded
+    if plantable is not None:
+        if isinstance(plantable, bool) or not _finite(plantable) or float(plantable) < 0 \
+                or float(plantable) != int(float(plantable)):
+            raise ValueError(f"plantable trees must be a whole number >= 0, got {plantable!r}")
+        plantable = int(float(plantable))
+    if plantable_area_sqft is not None and (not _finite(plantable_area_sqft) or float(plantable_area_sqft) < 0):
+        raise ValueError(f"plantable area must be a finite number of square feet >= 0, got {plantable_area_sqft!r}")
+    if not _finite(required_value_usd):
+        raise ValueError(f"required value must be a finite amount, got {required_value_usd!r}")
+    for o in options:
+        if not (_finite(o.value_per_tree_usd) and o.value_per_tree_usd > 0 and _finite(o.unit_cost_usd)):
+            raise ValueError(f"replacement stock {o.species_code}: value per tree and unit cost must be finite, "
+                             f"value > 0")
+    if not (_finite(fee_per_tree_usd) and _finite(multiplier)) or fee_per_tree_usd < 0 or multiplier < 0:
+        raise ValueError("fee per tree and multiplier must be finite amounts >= 0")
     R = max(float(required_value_usd), 0.0)
     n = len(options)
     if R <= 0:
