@@ -44,13 +44,13 @@ def test_acru_12_annual_value_is_117_36():
 
 def test_90_percent_annual():
     # 3 x ACRU 12 in proposed on a subdividable parcel (§208-19A(2)): permit for 3 trees -> §208-22A
-    # removed 3 x 117.36 = 352.08; 90% = 316.872 -> $316.87/yr
-    # replacement ACRU 12 in at 117.36: ceil(316.87 / 117.36) = ceil(2.70) = 3 trees, all planted
+    # removed 3 x 117.36 = 352.08; "at least" 90% = 316.872 -> rounded UP to $316.88/yr
+    # replacement ACRU 12 in at 117.36: ceil(316.88 / 117.36) = ceil(2.70) = 3 trees, all planted
     a = assess(survey(three_acru(), {"subdividable": True}), replacement_stock=STOCK12)
     r = a.replacement
     assert a.permit["required"] and r["required"] and r["section"] == "§208-22A" and r["percent"] == 90
     assert r["removed_value_usd"] == pytest.approx(352.08)
-    assert r["required_value_usd"] == pytest.approx(316.87)
+    assert r["required_value_usd"] == pytest.approx(316.88)
     assert (r["trees_needed"], r["trees_planted"], r["trees_in_lieu"]) == (3, 3, 0)
     assert r["planting_cost_usd"] == 2700.0 and r["native_share"] == 1.0
     j = a.to_json()
@@ -82,10 +82,10 @@ def test_120_percent_after_violation_annual():
 
 
 def test_violation_counts_damaged_and_has_no_three_tree_threshold():
-    # one damaged landmark ACRU 12 in: offence, §208-22F applies to it: 117.36 x 1.2 = 140.832 -> 140.83
+    # one damaged landmark ACRU 12 in: offence, §208-22F applies to it: 117.36 x 1.2 = 140.832 -> up: 140.84
     a = assess(survey([{"species_code": "ACRU", "dbh_in": 12, "action": "damaged", "landmark": True}], QUIET),
                replacement_stock=STOCK12)
-    assert a.replacement["required"] and a.replacement["required_value_usd"] == pytest.approx(140.83)
+    assert a.replacement["required"] and a.replacement["required_value_usd"] == pytest.approx(140.84)
     assert a.trees["penalty_tier"].tolist() == ["§208-29B(5)"] and a.penalties["civil_penalty_max_usd"] == 5000
 
 
@@ -110,24 +110,49 @@ def test_cumulative_basis(violation, pct):
     r = a.replacement
     assert a.options["value_basis"] == "cumulative:10" and "10 years" in a.options["value_basis_label"]
     assert r["removed_value_usd"] == pytest.approx(3 * v12, abs=0.005)
-    assert r["required_value_usd"] == pytest.approx(round(3 * v12 * pct / 100, 2), abs=0.005)
+    assert r["required_value_usd"] == pytest.approx(math.ceil(3 * v12 * pct - 1e-6) / 100, abs=0.005)
     assert r["trees_needed"] == math.ceil(r["required_value_usd"] / v2 - 1e-9)
 
 
-@pytest.mark.parametrize("violation,pct", [(False, 90), (True, 120)])
-def test_appraised_basis(violation, pct):
-    from treecalc.models import appraisal
+@pytest.mark.parametrize("violation,required,needed", [(False, 316.88, 5), (True, 422.50, 7)])
+def test_cumulative_1_year_is_the_annual_value_by_hand(violation, required, needed):
+    # cumulative:1 = sum over t = 1..1 of V(D_0) = this year's annual value (no growth yet):
+    # ACRU 12 in = $117.36, ACRU 2 in = $64.04 (treecalc benefits --species ACRU --dbh 12 / --dbh 2).
+    # removed 3 x 117.36 = 352.08
+    #   90%: 316.872 -> up 316.88; 316.88 / 64.04 = 4.95 -> 5 trees
+    #  120%: 422.496 -> up 422.50; 422.50 / 64.04 = 6.60 -> 7 trees
+    action = "removed" if violation else "remove"
+    a = assess(survey(three_acru(action), {"subdividable": True}), value_basis="cumulative:1",
+               replacement_stock=[{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450}])
+    r = a.replacement
+    assert r["removed_value_usd"] == pytest.approx(352.08)
+    assert r["required_value_usd"] == pytest.approx(required)
+    assert r["stock"][0]["value_per_tree_usd"] == pytest.approx(64.04)
+    assert r["trees_needed"] == needed
 
-    # CTLA value: removed trees at their condition (fair), replacement stock in good condition
-    v12 = round(float(appraisal.replacement_value("ACRU", 12.0, "fair")[0]), 2)
-    v2 = round(float(appraisal.replacement_value("ACRU", 2.0, "good")[0]), 2)
+
+@pytest.mark.parametrize("violation,required,needed", [(False, 10976.02, 29), (True, 14634.69, 39)])
+def test_appraised_basis(violation, required, needed):
+    # CTLA trunk formula (i-Tree Streets Northeast, ACRU: replacement tree $530 at 7.065 sq in, basic price
+    # $66/sq in, species rating 90%); condition good 80%, fair 60%:
+    #   ACRU 12 in fair: [530 + 66 x (pi x 6^2 - 7.065)] x 0.90 x 0.60
+    #                  = [530 + 66 x (113.0973 - 7.065)] x 0.54 = 7528.13 x 0.54 = $4,065.19
+    #   (in good condition: 7528.13 x 0.72 = $5,420.26)
+    #   ACRU 2 in good: trunk area pi = 3.14 < 7.065 -> the replacement tree's cost: 530 x 0.90 x 0.80 = $381.60
+    # removed 3 x 4,065.19 = 12,195.57
+    #   90%: 10,976.013 -> up $10,976.02; 10,976.02 / 381.60 = 28.76 -> 29 trees
+    #  120%: 14,634.684 -> up $14,634.69; 14,634.69 / 381.60 = 38.35 -> 39 trees
     action = "removed" if violation else "remove"
     a = assess(survey(three_acru(action, condition="fair"), {"subdividable": True}), value_basis="appraised",
                replacement_stock=[{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450}])
     r = a.replacement
-    assert r["removed_value_usd"] == pytest.approx(3 * v12, abs=0.005)
-    assert r["required_value_usd"] == pytest.approx(round(3 * v12 * pct / 100, 2), abs=0.005)
-    assert r["trees_needed"] == math.ceil(r["required_value_usd"] / v2 - 1e-9)
+    assert a.trees["value_usd"].tolist() == [4065.19] * 3
+    assert r["removed_value_usd"] == pytest.approx(12195.57)
+    assert r["required_value_usd"] == pytest.approx(required)
+    assert r["stock"][0]["value_per_tree_usd"] == pytest.approx(381.60)
+    assert r["trees_needed"] == needed
+    good = assess(survey(three_acru("remove", condition="good"), {"subdividable": True}), value_basis="appraised")
+    assert good.trees["value_usd"].tolist() == [5420.26] * 3
 
 
 def test_invasive_removed_not_counted_and_refused_as_stock():

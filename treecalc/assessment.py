@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any, Callable
 
@@ -30,7 +30,7 @@ import pandas as pd
 
 from treecalc import data
 from treecalc.benefits import BenefitParams, compute_benefits, make_params
-from treecalc.fund import cents, in_lieu, load_fee_schedule
+from treecalc.fund import in_lieu, load_fee_schedule
 from treecalc.planting import plan as make_plan
 from treecalc.planting import prepare_stock
 from treecalc.rules import croton_on_hudson as croton
@@ -41,6 +41,16 @@ SURVEY_FLAGS = ("street_tree", "wetland", "slope_over_20pct", "excessively_steep
                 "conservation_area", "dec_protected", "regulated_buffer_zone", "hazardous", "dead_or_diseased",
                 "good_forestry", "within_20ft_of_lot_line")
 BENEFIT_SKIP = ("species_code", "dbh_in", "land_use")
+
+#: The reading the spec (issue 4) fixes, and what treecalc therefore leaves to the Engineer: stated in
+#: method["readings"] and in the penalty notes (which the statement writes as given).
+OFFENCE_READING = ("A harmed tree is an offence only when its removal needed a permit under §208-19 and none "
+                   "was held (the reading treecalc applies, issue 4).")
+OTHER_PROHIBITIONS_NOTE = (
+    "Not assessed by treecalc as separate offences; the Village Engineer must assess them: topping or "
+    "excessive pruning (§208-18D), work on street trees without the Department's approval (§208-11, "
+    "§208-14), and harm to a regulated tree while an application is pending (§208-20F; here it only "
+    "doubles the fines, §208-29B(7)).")
 
 
 @dataclass
@@ -156,6 +166,69 @@ def money2(x: float) -> float:
     return float(Decimal(repr(float(x))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
+def required_value(removed_value_usd: float, percent: float) -> float:
+    """The value the replacements must carry: "at least" percent of the value removed (§ 208-22A/F).
+
+    Rounded UP to the cent (exact decimals), so that a plan meeting the rounded figure meets the
+    law's: 11.16 x 90% = 10.044 -> 10.05 (10.04 would fall short of 90%).
+    """
+    exact = Decimal(repr(float(removed_value_usd))) * Decimal(repr(float(percent))) / 100
+    return float(exact.quantize(Decimal("0.01"), rounding=ROUND_CEILING))
+
+
+def _whole_days(days: Any) -> int:
+    """Days of a continuing violation: a whole number >= 1 (ValueError otherwise)."""
+    msg = f"days of continuing violation must be a whole number >= 1, got {days!r}"
+    if isinstance(days, bool):
+        raise ValueError(msg)
+    try:
+        x = float(days)
+    except (TypeError, ValueError):
+        raise ValueError(msg) from None
+    if not math.isfinite(x) or x < 1 or x != int(x):
+        raise ValueError(msg)
+    return int(x)
+
+
+def _positive_percent(pct: Any) -> float:
+    msg = f"replacement percentage must be a finite number > 0, got {pct!r}"
+    if isinstance(pct, bool):
+        raise ValueError(msg)
+    try:
+        x = float(pct)
+    except (TypeError, ValueError):
+        raise ValueError(msg) from None
+    if not math.isfinite(x) or x <= 0:
+        raise ValueError(msg)
+    return x
+
+
+def _plantable_count(n: Any) -> int:
+    msg = f"plantable trees must be a whole number >= 0, got {n!r}"
+    if isinstance(n, bool):
+        raise ValueError(msg)
+    try:
+        x = float(n)
+    except (TypeError, ValueError):
+        raise ValueError(msg) from None
+    if not math.isfinite(x) or x < 0 or x != int(x):
+        raise ValueError(msg)
+    return int(x)
+
+
+def _plantable_area(a: Any) -> float:
+    msg = f"plantable area must be a finite number of square feet >= 0, got {a!r}"
+    if isinstance(a, bool):
+        raise ValueError(msg)
+    try:
+        x = float(a)
+    except (TypeError, ValueError):
+        raise ValueError(msg) from None
+    if not math.isfinite(x) or x < 0:
+        raise ValueError(msg)
+    return x
+
+
 # ------------------------------------------------------------------------------------------
 # value bases
 # ------------------------------------------------------------------------------------------
@@ -165,6 +238,7 @@ def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
     if b == "annual":
         return "annual", None, ("total annual benefits, USD/yr (National Tree Benefit Calculator / "
                                 "i-Tree Streets Northeast, §208-22B)")
+    # (the §208-22B citation is Croton's: Wesley Hills output drops it, see _assess_wesley_hills)
     if b.startswith("cumulative"):
         _, sep, n = b.partition(":")
         try:
@@ -250,7 +324,8 @@ def _condition_for_appraisal(cond: pd.Series) -> tuple[np.ndarray, int]:
 
 
 def _stock_entries(replacement_stock, replacement_species, replacement_dbh_in, replacement_cost_usd,
-                   rules: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+                   rules: dict[str, Any], replacement_height_ft: float | None = None,
+                   ) -> tuple[list[dict[str, Any]], list[str]]:
     assumptions: list[str] = []
     if replacement_stock:
         entries = [dict(e) for e in replacement_stock]
@@ -281,7 +356,7 @@ def _stock_entries(replacement_stock, replacement_species, replacement_dbh_in, r
         cost = d["unit_cost_usd"]
         assumptions.append(f"replacement unit cost not given: ${lawparams.money(cost):,.2f} per tree supplied and "
                            f"planted is a PLACEHOLDER (give --replacement-cost)")
-    return [{"species": species, "dbh_in": dbh, "unit_cost_usd": cost}], assumptions
+    return [{"species": species, "dbh_in": dbh, "height_ft": replacement_height_ft, "unit_cost_usd": cost}], assumptions
 
 
 # ------------------------------------------------------------------------------------------
@@ -292,6 +367,7 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
            clear_cutting: bool | None = None, continuing_days: int = 1, value_basis: str = "annual",
            replacement_percent: float | None = None, replacement_stock: list[dict[str, Any]] | None = None,
            replacement_species: str | None = None, replacement_dbh_in: float | None = None,
+           replacement_height_ft: float | None = None,
            replacement_cost_usd: Any = None, plantable: int | None = None,
            plantable_area_sqft: float | None = None, fee_schedule: Any = None, fee_per_tree_usd: Any = None,
            in_lieu_policy: str = "plant_first", size_waiver: bool = False,
@@ -319,8 +395,20 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
     law = lawparams.law(jkey)
     if application_pending is not None:
         site_in["application_pending"] = bool(application_pending)
-    if int(continuing_days) != continuing_days or continuing_days < 1:
-        raise ValueError(f"days of continuing violation must be a whole number >= 1, got {continuing_days!r}")
+    continuing_days = _whole_days(continuing_days)
+    if replacement_percent is not None:
+        replacement_percent = _positive_percent(replacement_percent)
+    if plantable is not None and plantable_area_sqft is not None:
+        raise ValueError("give plantable (a count) or plantable_area_sqft, not both")
+    if plantable is not None:
+        plantable = _plantable_count(plantable)
+    if plantable_area_sqft is not None:
+        plantable_area_sqft = _plantable_area(plantable_area_sqft)
+    if replacement_height_ft is not None:
+        h = float(replacement_height_ft)
+        if not math.isfinite(h) or h <= 0:
+            raise ValueError(f"replacement height must be a finite number of feet > 0, got {replacement_height_ft!r}")
+        replacement_height_ft = h
     kind, years, basis_label = parse_value_basis(value_basis)
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
@@ -357,6 +445,7 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
         "clear_cutting": clear_cutting, "continuing_days": int(continuing_days),
         "replacement_percent": replacement_percent, "replacement_stock": replacement_stock,
         "replacement_species": replacement_species, "replacement_dbh_in": replacement_dbh_in,
+        "replacement_height_ft": replacement_height_ft,
         "replacement_cost_usd": None if replacement_cost_usd is None else float(lawparams.money(replacement_cost_usd)),
         "plantable": plantable, "plantable_area_sqft": plantable_area_sqft,
         "fee_schedule": fee_schedule if not isinstance(fee_schedule, Path) else str(fee_schedule),
@@ -384,7 +473,7 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
                           continuing_days=int(continuing_days), replacement_percent=replacement_percent,
                           replacement_stock=replacement_stock, replacement_species=replacement_species,
                           replacement_dbh_in=replacement_dbh_in, replacement_cost_usd=replacement_cost_usd,
-                          plantable=plantable, plantable_area_sqft=plantable_area_sqft,
+                          replacement_height_ft=replacement_height_ft, plantable=plantable, plantable_area_sqft=plantable_area_sqft,
                           fee_schedule=fee_schedule, fee_per_tree_usd=fee_per_tree_usd,
                           in_lieu_policy=in_lieu_policy, size_waiver=size_waiver)
 
@@ -416,7 +505,10 @@ def _tags(tags: list[str], limit: int = 12) -> str:
 def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, method, *, value_of, kind,
                    violation, clear_cutting, continuing_days, replacement_percent, replacement_stock,
                    replacement_species, replacement_dbh_in, replacement_cost_usd, plantable, plantable_area_sqft,
+                   replacement_height_ft=None,
                    fee_schedule, fee_per_tree_usd, in_lieu_policy, size_waiver) -> Assessment:
+    if violation is not None:                 # --violation decides it; a site fact "violation" otherwise
+        site_in = {**site_in, "violation": bool(violation)}
     site, site_assumptions = croton.resolve_site(site_in, croton.SITE_DEFAULTS)
     assumptions.extend(site_assumptions)
     cat = data.catalogue()
@@ -435,9 +527,11 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
     trees["criminal_max_usd"] = pen.criminal_usd
     trees["criminal_section"] = pen.criminal_section
     # -- § 208-22 replacement ------------------------------------------------------------------
+    # the site fact is parsed as yes/no by resolve_site ("false" is False), never read by truthiness
+    violation = site.get("violation")
     if violation is None:
-        violation = bool(site_in.get("violation")) if site_in.get("violation") is not None else bool(pen.offence.any())
-        if pen.offence.any() and site_in.get("violation") is None:
+        violation = bool(pen.offence.any())
+        if pen.offence.any():
             assumptions.append("trees were removed or damaged without a required permit: the §208-22F violation "
                                "standard is applied")
     counted, exclusion = croton.replacement_scope(trees, cat, violation=bool(violation))
@@ -465,10 +559,10 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
             warnings.append("a replacement percentage was given but applies only after a violation (§208-22F): "
                             f"{rules['percent']}% (§208-22A) is used")
     removed_value = float(sum(Decimal(repr(v)) for v in trees.loc[counted, "value_usd"])) if n else 0.0
-    required_value = (money2(float(cents(Decimal(repr(removed_value)) * Decimal(repr(percent)) / 100)))
-                      if required else 0.0)
+    # "at least" the percentage: rounded up to the cent, never down
+    required_value_usd = required_value(removed_value, percent) if required else 0.0
     entries, stock_assumptions = _stock_entries(replacement_stock, replacement_species, replacement_dbh_in,
-                                                replacement_cost_usd, rules)
+                                                replacement_cost_usd, rules, replacement_height_ft)
     stock_value = lambda c, d: np.array([money2(x) for x in value_of(c, d)])  # noqa: E731 - stock at good condition
     options_ok, stock_report = prepare_stock(entries, rules, law["spacing_ft"], stock_value, size_waiver=size_waiver)
     schedule = load_fee_schedule(fee_schedule, fee_per_tree_usd=fee_per_tree_usd)
@@ -477,13 +571,18 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
     for r in stock_report:
         for reason in r["refusals"]:
             rep_warnings.append(f"replacement stock {r['species']} refused: {reason}")
+    # what prepare_stock took for a conifer (height, valuation DBH) is an assumption of the plan: say so
+    stock_notes = [f"replacement stock {r.get('species_code') or r['species']}: {note}"
+                   for r in stock_report if r.get("accepted") for note in r.get("notes", [])
+                   if note.startswith("conifer")]
     if required and not options_ok and schedule.basis == "per_tree":
         refused = "; ".join(f"{r['species']}: {', '.join(r['refusals'])}" for r in stock_report)
         raise ValueError(f"no acceptable replacement stock ({refused}); give another replacement species")
     if required:
         assumptions.extend(stock_assumptions)
+        assumptions.extend(stock_notes)
         policy = in_lieu_policy
-        pl = make_plan(options_ok, required_value, fee_basis=schedule.basis,
+        pl = make_plan(options_ok, required_value_usd, fee_basis=schedule.basis,
                        fee_per_tree_usd=float(schedule.fee_per_tree_usd), multiplier=float(schedule.multiplier),
                        plantable=plantable, plantable_area_sqft=plantable_area_sqft, policy=policy)
     else:
@@ -530,7 +629,7 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
         "value_basis_label": options["value_basis_label"],
         "trees_counted": int(counted.sum()), "removals_under_permit": removals_under_permit,
         "min_trees": rules["min_trees"],
-        "removed_value_usd": money2(removed_value), "required_value_usd": required_value,
+        "removed_value_usd": money2(removed_value), "required_value_usd": required_value_usd,
         "excluded": [{"tag": str(t), "species_code": c, "reason": e}
                      for t, c, e, h in zip(trees["tag"], trees["species_code"], exclusion, trees["harmed"]) if e and h],
         "stock": stock_report, "plan": plan_rows,
@@ -555,7 +654,11 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
         "notes": ["maxima: 'up to' — the Planning Board assesses the civil penalty after a hearing (§208-29B) and "
                   "may release or compromise it; the court sets a criminal fine (§208-29A)",
                   "each day of a continuing violation is a separate offence (§208-29A, §208-29B)",
-                  "penalties collected are deposited in the Tree Fund (§208-29H)"],
+                  "penalties collected are deposited in the Tree Fund (§208-29H)",
+                  OFFENCE_READING, OTHER_PROHIBITIONS_NOTE,
+                  "§208-29A: without a second violation within one year (site fact prior_violation_within_year) "
+                  "each tree is a separate offence up to $250; with one, up to $1,000 per tree; the §208-18 "
+                  "maximum ($5,000) only for trees whose removal broke §208-18A or §208-18C"],
         "sections": ["§208-29A", "§208-29B", "§208-29H"],
     }
     permit = {
@@ -588,12 +691,15 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
     if required:
         L.append(_line(section, "Replacement percentage", int(percent) if float(percent).is_integer() else percent,
                        "%", pct_note))
-        L.append(_line(section, "Value required of the replacements", required_value, unit,
-                       f"{replacement['removed_value_usd']:,.2f} x {percent:g}%"))
+        L.append(_line(section, "Value required of the replacements", required_value_usd, unit,
+                       f"{replacement['removed_value_usd']:,.2f} x {percent:g}%, rounded up to the cent (at least)"))
         for r in stock_report:
-            L.append(_line("§208-22D", "Replacement stock", f"{r.get('species_code')} {r.get('dbh_in', 0):g} in",
-                           "", ("accepted; value per tree " + f"{r.get('value_per_tree_usd', 0):,.2f} {unit}; unit cost "
-                                f"${r['unit_cost_usd']:,.2f}") if r["accepted"] else "; ".join(r["refusals"])))
+            extra = [x for x in r.get("notes", []) if x.startswith("conifer")]
+            note = (("accepted; value per tree " + f"{r.get('value_per_tree_usd', 0):,.2f} {unit}; unit cost "
+                     f"${r['unit_cost_usd']:,.2f}") if r["accepted"] else "refused: " + "; ".join(r["refusals"]))
+            L.append(_line("§208-22D", "Replacement stock", f"{r.get('species_code')} {r.get('dbh_in', 0):g} in"
+                           + (f", {r['height_ft']:g} ft" if r.get("height_ft") is not None else ""),
+                           "", "; ".join([note] + extra)))
         for p in plan_rows:
             L.append(_line("§208-22D", f"Plant {p['species_code']} {p['dbh_in']:g} in", p["count"], "trees",
                            f"{p['count']} x {p['value_per_tree_usd']:,.2f} = {p['planted_value_usd']:,.2f} {unit}; "
@@ -625,7 +731,7 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
     L.append(_line("§208-29H", "Penalties collected", "to the Tree Fund"))
     method["sections_applied"] = ["§208-17", "§208-19A", "§208-19B", "§208-19E", "§208-22A-F", "§208-6A",
                                   "§208-23C", "§208-24", "§208-29A", "§208-29B", "§208-29H"]
-    method["readings"] = list(croton.READINGS)
+    method["readings"] = list(croton.READINGS) + [OFFENCE_READING, OTHER_PROHIBITIONS_NOTE]
     method["fee_schedule"] = schedule.to_dict()
     return Assessment(survey=survey, jurisdiction="croton_on_hudson", options=options, trees=trees, permit=permit,
                       replacement=replacement, fund=fund, penalties=penalties, wesley_hills=None, lines=L,
@@ -635,8 +741,18 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
 def _assess_wesley_hills(survey, trees, site_in, law, options, assumptions, warnings, method) -> Assessment:
     site, site_assumptions = croton.resolve_site(site_in, wesley.SITE_DEFAULTS)
     assumptions.extend(site_assumptions)
-    r = wesley.evaluate(trees, site, law)
+    # the §208-22B citation of the value basis is Croton's: a jurisdiction-neutral label here
+    label = options["value_basis_label"].replace(", §208-22B)", ")")
+    options["value_basis_label"] = method["value_basis_label"] = label
+    # flags the survey had no column for were filled with False by the reader: not a survey of them
+    source = getattr(survey, "source", None) or {}
+    not_surveyed = list(source.get("flags_not_surveyed") or []) if isinstance(source, dict) else []
+    r = wesley.evaluate(trees, site, law, flags_not_surveyed=not_surveyed)
     assumptions.extend(r.assumptions)
+    if options.get("replacement_percent") is not None:
+        warnings.append("a replacement percentage was given, but Wesley Hills Chapter 95 has no replacement rule: "
+                        "it is not used")
+    damaged = int((trees["action"] == "damaged").sum())
     trees["permit_triggers"] = ["; ".join(t) for t in r.triggers]
     trees["permit_needed"] = r.permit_needed
     trees["offence"] = r.offence
@@ -648,6 +764,15 @@ def _assess_wesley_hills(survey, trees, site_in, law, options, assumptions, warn
     trees["criminal_max_usd"] = np.zeros(len(trees), dtype=np.int64)
     fine_total = int(r.fine_usd.sum())
     daily = int(law["fine"]["other_per_day_usd"])
+    days = int(options["continuing_days"])
+    wh_notes = ["maxima: 'not more than'; a court sets the fine (or up to 15 days' imprisonment)",
+                f"other violations of Chapter 95 (not the removal of a tree): up to ${daily:,}, each day's continued "
+                f"violation a separate violation ({wesley.OTHER_SECTION}); treecalc assesses no other violation",
+                "penalties A has no per-day clause: each tree removed without a clearing permit is one violation "
+                "(up to $5,000); days of a continuing violation do not multiply it"]
+    if damaged:
+        wh_notes.append(f"{damaged} damaged tree(s) still standing: Chapter 95 regulates and fines the removal of "
+                        "trees only, so they need no clearing permit and are not fined")
     wh = {
         "permit_required": bool(r.permit_needed.any()),
         "triggers": r.site_triggers,
@@ -656,11 +781,14 @@ def _assess_wesley_hills(survey, trees, site_in, law, options, assumptions, warn
         "fine_per_tree_usd": int(law["fine"]["per_tree_usd"]),
         "fine_max_usd": fine_total,
         "daily_fine_max_usd": daily,
+        "continuing_days": days,
+        "other_violation_max_usd": daily * days if days > 1 else None,
+        "exceptions_applied": r.exceptions_applied,
         "note": wesley.NO_REPLACEMENT_RULE,
-        "notes": ["maxima: 'not more than'; a court sets the fine (or up to 15 days' imprisonment)",
-                  f"other violations of Chapter 95: up to ${daily:,} per day ({wesley.OTHER_SECTION})"],
+        "notes": wh_notes,
     }
-    permit = {"required": wh["permit_required"], "triggers": r.site_triggers, "exceptions_applied": [],
+    permit = {"required": wh["permit_required"], "triggers": r.site_triggers,
+              "exceptions_applied": r.exceptions_applied,
               "trees_needing_permit": int(r.permit_needed.sum()),
               "approving_authority": "Planning Board (clearing permit, §95-3A(1))"}
     replacement = {"required": False, "percent": None, "section": "", "value_basis": options["value_basis"],
@@ -677,17 +805,26 @@ def _assess_wesley_hills(survey, trees, site_in, law, options, assumptions, warn
                  "per_tree": [{"tag": str(t), "fine_max_usd": int(f)} for t, f in zip(trees["tag"], r.fine_usd) if f],
                  "fine_max_usd": fine_total, "notes": wh["notes"], "sections": [wesley.PENALTY_SECTION]}
     L = _survey_lines(survey, trees, lawparams.JURISDICTIONS["wesley_hills"])
+    L.append(_line("Ch. 95", "Value basis", options["value_basis_label"], "", "tree values only: Chapter 95 has "
+                   "no replacement-value rule"))
     for t in r.site_triggers:
         L.append(_line(t["section"], "Clearing permit trigger", t["text"], "", _tags(t["tags"])))
+    for e in r.exceptions_applied:
+        L.append(_line(e["section"], "Exception", e["text"]))
     L.append(_line("§95-3A(1)", "Clearing permit required", "yes" if wh["permit_required"] else "no", "",
                    f"{int(r.permit_needed.sum())} tree(s)"))
     L.append(_line("Ch. 95", "Replacement", "none", "", wesley.NO_REPLACEMENT_RULE))
     L.append(_line(wesley.PENALTY_SECTION, "Trees removed without a required clearing permit", wh["offences"], "trees"))
     L.append(_line(wesley.PENALTY_SECTION, "Fine, maximum", fine_total, "USD",
                    f"up to ${wh['fine_per_tree_usd']:,} per tree"))
-    L.append(_line(wesley.OTHER_SECTION, "Other violations, maximum per day", daily, "USD/day", "up to"))
-    method["sections_applied"] = ["§95-3A(1)(c)", "§95-3A(1)(d)", "§95-3A(1)(e)", wesley.PENALTY_SECTION,
-                                  wesley.OTHER_SECTION]
+    L.append(_line(wesley.OTHER_SECTION, "Other violations, maximum per day", daily, "USD/day",
+                   "up to; each day's continued violation a separate violation; not the removal of a tree"))
+    if days > 1:
+        L.append(_line(wesley.OTHER_SECTION, f"Other violation continuing {days} days, maximum", daily * days, "USD",
+                       f"{days} x ${daily:,}, for each other violation the Engineer finds; not applied to the "
+                       f"per-tree fine, which has no per-day clause"))
+    method["sections_applied"] = ["§95-3A(1)(c)", "§95-3A(1)(d)", "§95-3A(1)(e)", "§95-3C(2)", "§95-3D(2)",
+                                  wesley.PENALTY_SECTION, wesley.OTHER_SECTION]
     method["readings"] = list(wesley.READINGS)
     return Assessment(survey=survey, jurisdiction="wesley_hills", options=options, trees=trees, permit=permit,
                       replacement=replacement, fund=fund, penalties=penalties, wesley_hills=wh, lines=L,

@@ -7,6 +7,10 @@ Excel statement (:func:`treecalc.statement.write_statement`).
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import tempfile
+from pathlib import Path
 from typing import Any
 
 
@@ -41,13 +45,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="a permit application was pending when trees were harmed (§208-29B(7))")
     p.add_argument("--clear-cutting", action="store_true", default=None,
                    help="clear cutting has been determined to have taken place (§208-17, §208-29B(7))")
-    p.add_argument("--days", type=int, default=1, metavar="N", help="days of continuing violation (default 1)")
+    p.add_argument("--days", default="1", metavar="N", help="days of continuing violation (default 1)")
     p.add_argument("--value-basis", default="annual", metavar="B",
                    help="annual (default), cumulative:N (N years with growth) or appraised (CTLA)")
     p.add_argument("--replacement-percent", type=float, metavar="PCT",
                    help="the Village Engineer's percentage after a violation (§208-22F; default 120)")
     p.add_argument("--replacement-species", metavar="NAME", help="replacement species (default ACRU, red maple)")
     p.add_argument("--replacement-dbh", type=float, metavar="IN", help="replacement DBH, inches (default 2)")
+    p.add_argument("--replacement-height", type=float, metavar="FT",
+                   help="replacement height, feet (a conifer must be at least 5 ft, §208-22D)")
     p.add_argument("--replacement-cost", metavar="USD", help="unit cost of a replacement tree, supplied and planted")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--plantable", type=int, metavar="N", help="how many replacement trees the site can take")
@@ -99,6 +105,50 @@ def render_text(a: Any) -> str:
     return "\n".join(out).lstrip("\n")
 
 
+def _days(text: Any) -> int:
+    """--days: a whole number >= 1."""
+    try:
+        x = float(str(text).strip())
+    except ValueError:
+        x = float("nan")
+    if not math.isfinite(x) or x < 1 or x != int(x):
+        raise ValueError(f"--days must be a whole number >= 1, got {text!r}")
+    return int(x)
+
+
+def _check_out(path: str) -> None:
+    """--out: an .xlsx file in a folder that exists and can be written."""
+    p = Path(path)
+    if p.suffix.lower() != ".xlsx":
+        raise ValueError(f"--out {path}: the statement is an Excel workbook; give a file name ending in .xlsx")
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise ValueError(f"--out {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {path}: folder {folder} is not writable")
+    if p.is_dir():
+        raise ValueError(f"--out {path} is a folder")
+
+
+def _write_out(result: Any, path: str) -> None:
+    """Build the workbook in memory, write it to a temporary file beside ``path``, then rename it in place."""
+    from treecalc.statement import statement_bytes
+
+    data = statement_bytes(result)
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def _cmd_assess(a: argparse.Namespace) -> int:
     from treecalc.assessment import assess
     from treecalc.cli import benefit_kwargs, dump_json
@@ -107,8 +157,15 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     land_use = kw.pop("land_use")
     if land_use:
         kw["land_use"] = land_use
-    if a.days < 1:
-        raise ValueError("--days must be 1 or more")
+    days = _days(a.days)
+    if a.replacement_percent is not None and not (math.isfinite(a.replacement_percent) and a.replacement_percent > 0):
+        raise ValueError(f"--replacement-percent must be a finite number > 0, got {a.replacement_percent:g}")
+    if a.plantable is not None and a.plantable < 0:
+        raise ValueError(f"--plantable must be a whole number >= 0, got {a.plantable}")
+    if a.plantable_area is not None and not (math.isfinite(a.plantable_area) and a.plantable_area >= 0):
+        raise ValueError(f"--plantable-area must be a finite number of square feet >= 0, got {a.plantable_area:g}")
+    if a.out:
+        _check_out(a.out)   # before any work: a bad path is reported once, cleanly
     path = a.file
     if path is None:
         from treecalc import data
@@ -116,15 +173,14 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         path = data.SAMPLE_SURVEY
     result = assess(
         path, jurisdiction=a.jurisdiction, site=_site_pairs(a.site), violation=a.violation,
-        application_pending=a.application_pending, clear_cutting=a.clear_cutting, continuing_days=a.days,
+        application_pending=a.application_pending, clear_cutting=a.clear_cutting, continuing_days=days,
         value_basis=a.value_basis, replacement_percent=a.replacement_percent,
         replacement_species=a.replacement_species, replacement_dbh_in=a.replacement_dbh,
+        replacement_height_ft=a.replacement_height,
         replacement_cost_usd=a.replacement_cost, plantable=a.plantable, plantable_area_sqft=a.plantable_area,
         fee_schedule=a.fee_schedule, fee_per_tree_usd=a.fee_per_tree, **kw)
     if a.out:
-        from treecalc.statement import write_statement  # written by the statement engineer
-
-        write_statement(result, a.out)
+        _write_out(result, a.out)
     if a.json:
         dump_json(result.to_json())
     else:
