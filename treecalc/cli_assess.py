@@ -171,8 +171,10 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         from treecalc import data
 
         path = data.SAMPLE_SURVEY
+    from treecalc.cli import stderr_progress
+
     result = assess(
-        path, jurisdiction=a.jurisdiction, site=_site_pairs(a.site), violation=a.violation,
+        path, progress=stderr_progress(), jurisdiction=a.jurisdiction, site=_site_pairs(a.site), violation=a.violation,
         application_pending=a.application_pending, clear_cutting=a.clear_cutting, continuing_days=days,
         value_basis=a.value_basis, replacement_percent=a.replacement_percent,
         replacement_species=a.replacement_species, replacement_dbh_in=a.replacement_dbh,
