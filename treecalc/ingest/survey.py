@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest import columns as C
+from treecalc.ingest.columns import column_letters
 from treecalc.ingest import site as S
 from treecalc.ingest import values as V
 from treecalc.ingest.errors import IngestInvariantError, SurveyError
@@ -358,7 +359,7 @@ def read_survey(
     header_cells = rows[h]
     ncols = max((len(r) for r in rows), default=0)
     headers = [as_text(header_cells[j]) if j < len(header_cells) else "" for j in range(ncols)]
-    col_label = [hd or f"column {_letters(j)}" for j, hd in enumerate(headers)]
+    col_label = [hd or f"column {column_letters(j)}" for j, hd in enumerate(headers)]
 
     # --- blank rows and totals-by-text (one pass over every cell)
     unreadable = {r0 - h - 1 for r0 in unreadable_rows}
@@ -633,43 +634,35 @@ def read_survey(
             if i is None:
                 continue
             bm[i] = True
-            bcol[i] = col_label[c0] if c0 < len(col_label) else f"column {_letters(c0)}"
+            bcol[i] = col_label[c0] if c0 < len(col_label) else f"column {column_letters(c0)}"
             btxt[i] = (f"row {source_row[i]}, column {bcol[i]!r}: a quote opened on line {line} is never "
                        "closed; the row cannot be read reliably (close the quote or remove it)")
         reject(bm, "broken CSV quote", bcol, btxt)
 
-    # formulas without a cached value
-    if fcells:
-        mapped = {c.index: c.header for c in mapping.columns}
-        pos = {kk + h + 1: i for i, kk in enumerate(keep_idx)}
-        fm = np.zeros(n, dtype=bool)
-        fcol = np.array([""] * n, dtype=object)
-        ftxt = np.array([""] * n, dtype=object)
-        for (r0, c0), formula in sorted(fcells.items()):
-            i = pos.get(r0)
-            if i is None or c0 not in mapped or fm[i]:
-                continue
-            fm[i] = True
-            fcol[i] = mapped[c0]
-            ftxt[i] = (f"row {source_row[i]}, column {mapped[c0]!r}: formula ={formula} has no cached value "
-                       "(treecalc never evaluates formulas; open and save the file in Excel, or type the value)")
-        reject(fm, "formula without cached value", fcol, ftxt)
+    # cells that cannot be read as values, in a column that is read: the first per row rejects it
+    mapped = {c.index: c.header for c in mapping.columns}
+    pos = {kk + h + 1: i for i, kk in enumerate(keep_idx)}
 
-    # Excel error values (#DIV/0!, #N/A, ...), typed or cached from a formula, in a column that is read
-    if ecells:
-        mapped = {c.index: c.header for c in mapping.columns}
-        pos = {kk + h + 1: i for i, kk in enumerate(keep_idx)}
-        em = np.zeros(n, dtype=bool)
-        ecol = np.array([""] * n, dtype=object)
-        etxt = np.array([""] * n, dtype=object)
-        for (r0, c0), err in sorted(ecells.items()):
+    def reject_cells(cells: dict, kind: str, says: Callable[[Any], str]) -> None:
+        hit = np.zeros(n, dtype=bool)
+        col = np.array([""] * n, dtype=object)
+        txt = np.array([""] * n, dtype=object)
+        for (r0, c0), what in sorted(cells.items()):
             i = pos.get(r0)
-            if i is None or c0 not in mapped or em[i]:
+            if i is None or c0 not in mapped or hit[i]:
                 continue
-            em[i] = True
-            ecol[i] = mapped[c0]
-            etxt[i] = f"row {source_row[i]}, column {mapped[c0]!r}: Excel error {err}"
-        reject(em, "Excel error", ecol, etxt)
+            hit[i] = True
+            col[i] = mapped[c0]
+            txt[i] = f"row {source_row[i]}, column {mapped[c0]!r}: {says(what)}"
+        reject(hit, kind, col, txt)
+
+    if fcells:
+        reject_cells(fcells, "formula without cached value",
+                     lambda formula: f"formula ={formula} has no cached value (treecalc never evaluates "
+                                     "formulas; open and save the file in Excel, or type the value)")
+    # Excel error values (#DIV/0!, #N/A, ...), typed or cached from a formula
+    if ecells:
+        reject_cells(ecells, "Excel error", lambda err: f"Excel error {err}")
 
     # duplicate tags: the later rows
     if tag_col is not None:
@@ -982,15 +975,6 @@ def _is_number_text(t: str) -> bool:
     return bool(t) and bool(_NUMBER_TEXT.match(t.strip()))
 
 
-def _letters(j: int) -> str:
-    s = ""
-    j += 1
-    while j:
-        j, r = divmod(j - 1, 26)
-        s = chr(65 + r) + s
-    return s
-
-
 def _raw_dict(row: list, labels: list[str]) -> dict:
     out = {}
     for j, v in enumerate(row):
@@ -998,6 +982,6 @@ def _raw_dict(row: list, labels: list[str]) -> dict:
             continue
         lab = labels[j]
         # JSON-safe: numbers, text and true/false as they are; dates, times, durations as text
-        out[lab if lab not in out else f"{lab} ({_letters(j)})"] = v if isinstance(v, (str, int, float)) \
+        out[lab if lab not in out else f"{lab} ({column_letters(j)})"] = v if isinstance(v, (str, int, float)) \
             else as_text(v)
     return out
