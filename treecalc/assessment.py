@@ -36,6 +36,7 @@ from treecalc.planting import prepare_stock
 from treecalc.rules import croton_on_hudson as croton
 from treecalc.rules import params as lawparams
 from treecalc.rules import wesley_hills as wesley
+from treecalc.validate import number
 
 SURVEY_FLAGS = ("street_tree", "wetland", "slope_over_20pct", "excessively_steep_slope", "landmark",
                 "conservation_area", "dec_protected", "regulated_buffer_zone", "hazardous", "dead_or_diseased",
@@ -174,59 +175,6 @@ def required_value(removed_value_usd: float, percent: float) -> float:
     """
     exact = Decimal(repr(float(removed_value_usd))) * Decimal(repr(float(percent))) / 100
     return float(exact.quantize(Decimal("0.01"), rounding=ROUND_CEILING))
-
-
-def _whole_days(days: Any) -> int:
-    """Days of a continuing violation: a whole number >= 1 (ValueError otherwise)."""
-    msg = f"days of continuing violation must be a whole number >= 1, got {days!r}"
-    if isinstance(days, bool):
-        raise ValueError(msg)
-    try:
-        x = float(days)
-    except (TypeError, ValueError):
-        raise ValueError(msg) from None
-    if not math.isfinite(x) or x < 1 or x != int(x):
-        raise ValueError(msg)
-    return int(x)
-
-
-def _positive_percent(pct: Any) -> float:
-    msg = f"replacement percentage must be a finite number > 0, got {pct!r}"
-    if isinstance(pct, bool):
-        raise ValueError(msg)
-    try:
-        x = float(pct)
-    except (TypeError, ValueError):
-        raise ValueError(msg) from None
-    if not math.isfinite(x) or x <= 0:
-        raise ValueError(msg)
-    return x
-
-
-def _plantable_count(n: Any) -> int:
-    msg = f"plantable trees must be a whole number >= 0, got {n!r}"
-    if isinstance(n, bool):
-        raise ValueError(msg)
-    try:
-        x = float(n)
-    except (TypeError, ValueError):
-        raise ValueError(msg) from None
-    if not math.isfinite(x) or x < 0 or x != int(x):
-        raise ValueError(msg)
-    return int(x)
-
-
-def _plantable_area(a: Any) -> float:
-    msg = f"plantable area must be a finite number of square feet >= 0, got {a!r}"
-    if isinstance(a, bool):
-        raise ValueError(msg)
-    try:
-        x = float(a)
-    except (TypeError, ValueError):
-        raise ValueError(msg) from None
-    if not math.isfinite(x) or x < 0:
-        raise ValueError(msg)
-    return x
 
 
 # ------------------------------------------------------------------------------------------
@@ -395,15 +343,15 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
     law = lawparams.law(jkey)
     if application_pending is not None:
         site_in["application_pending"] = bool(application_pending)
-    continuing_days = _whole_days(continuing_days)
+    continuing_days = int(number("days of continuing violation", continuing_days, low=1, whole=True))
     if replacement_percent is not None:
-        replacement_percent = _positive_percent(replacement_percent)
+        replacement_percent = number("replacement percentage", replacement_percent, low=0, strict=True)
     if plantable is not None and plantable_area_sqft is not None:
         raise ValueError("give plantable (a count) or plantable_area_sqft, not both")
     if plantable is not None:
-        plantable = _plantable_count(plantable)
+        plantable = int(number("plantable trees", plantable, low=0, whole=True))
     if plantable_area_sqft is not None:
-        plantable_area_sqft = _plantable_area(plantable_area_sqft)
+        plantable_area_sqft = number("plantable area (sq ft)", plantable_area_sqft, low=0)
     if replacement_height_ft is not None:
         h = float(replacement_height_ft)
         if not math.isfinite(h) or h <= 0:

@@ -21,6 +21,7 @@ import pandas as pd
 from treecalc import data
 from treecalc.models import appraisal, growth, itree_streets, property_value
 from treecalc.species import UnknownSpecies, resolve_many
+from treecalc.validate import number
 
 DOLLAR_COLUMNS = ("stormwater", "energy", "air_quality", "co2", "property")
 
@@ -38,22 +39,6 @@ def default_large_tree_leaf_area_m2() -> float:
     d40 = float(np.interp(40.0, ages, dbh[row]))
     u = itree_streets.resource_units(np.array(["BDL OTHER"]), np.array([d40 / itree_streets.CM_PER_IN]))
     return float(u["lsa"].iloc[0])
-
-
-def _check_number(name: str, value: Any, *, low: float | None = None, high: float | None = None,
-                  strict: bool = False) -> float:
-    """``value`` as a finite float within bounds, else a ValueError that names the parameter."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, got {value!r}") from None
-    if not np.isfinite(v):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    if low is not None and (v <= low if strict else v < low):
-        raise ValueError(f"{name} must be {'greater than' if strict else 'at least'} {low:g}, got {v:g}")
-    if high is not None and v > high:
-        raise ValueError(f"{name} must be at most {high:g}, got {v:g}")
-    return v
 
 
 @dataclass(frozen=True)
@@ -75,11 +60,11 @@ class BenefitParams:
                 raise ValueError(f"unknown land use {k!r} in land_use_factors")
             luf[k] = float(v)
         for k, v in luf.items():
-            _check_number(f"land-use factor for {k}", v, low=0.0, high=1.0)
-        home = _check_number("home price (USD)", self.home_price_usd, low=0.0)
+            number(f"land-use factor for {k}", v, low=0.0, high=1.0)
+        home = number("home price (USD)", self.home_price_usd, low=0.0)
         m = (default_large_tree_leaf_area_m2() if self.large_tree_leaf_area_m2 is None
-             else _check_number("large-tree leaf area (m2)", self.large_tree_leaf_area_m2, low=0.0, strict=True))
-        _check_number("share of the sale price", self.sale_price_fraction, low=0.0, high=1.0)
+             else number("large-tree leaf area (m2)", self.large_tree_leaf_area_m2, low=0.0, strict=True))
+        number("share of the sale price", self.sale_price_fraction, low=0.0, high=1.0)
         return {
             "prices": itree_streets.resolve_prices(self.prices),
             "home_price_usd": home,
