@@ -489,6 +489,14 @@ class _Grid:
     def blank(self) -> None:
         self.rows.append([])
 
+    def notes(self, notes: Sequence[str]) -> None:
+        """A "Notes" block after a blank row; nothing when there are none."""
+        if notes:
+            self.blank()
+            self.subtitle("Notes")
+            for n in notes:
+                self.note("Note", n)
+
     def title(self, text: str) -> int:
         return self.add([text], font="title")
 
@@ -1002,11 +1010,7 @@ def _fund(book: _Book, a: Any) -> None:
     notes = [_text(x) for x in (_get(fund, "notes", []) or [])]
     if isinstance(_get(fund, "notes"), str):
         notes = [fund["notes"]]
-    if notes:
-        g.blank()
-        g.subtitle("Notes")
-        for n in notes:
-            g.note("Note", n)
+    g.notes(notes)
     widths = g.widths()
     widths[0] = max(widths[0], 30)
     g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last, 5), widths=widths, wrap_cols=(2, 5))
@@ -1056,11 +1060,7 @@ def _penalties(book: _Book, a: Any) -> None:
         for name in ("notes", "warnings"):
             items = _get(wh, name, []) or []
             notes += [_text(x) for x in ([items] if isinstance(items, str) else items)]
-    notes = list(dict.fromkeys(notes))
-    g.blank()
-    g.subtitle("Notes")
-    for n in notes:
-        g.note("Note", n)
+    g.notes(list(dict.fromkeys(notes)))
     widths = g.widths()
     widths[0] = max(widths[0], 30)
     if pt_hdr:
