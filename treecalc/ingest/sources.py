@@ -140,11 +140,12 @@ def _forbidden(e: Exception) -> bool:
                           defusedxml.ExternalReferenceForbidden, defusedxml.NotSupportedError))
 
 
-def _iter_start(zf: zipfile.ZipFile, member: str, name: str):
-    """Start events of one XML part, parsed by defusedxml (no DTD, no entities)."""
+def _iter_xml(zf: zipfile.ZipFile, member: str, name: str, event: str = "start"):
+    """Elements of one XML part at their ``event`` ("start", or "end" when their content
+    is needed), parsed by defusedxml (no DTD, no entities)."""
     try:
         with zf.open(member) as fh:
-            for ev, el in DET.iterparse(fh, events=("start",), forbid_dtd=True):
+            for _, el in DET.iterparse(fh, events=(event,), forbid_dtd=True):
                 yield el
     except DET.ParseError as e:
         raise SurveyError(f"{name} is damaged: part {member!r} is not well-formed XML ({e})") from None
@@ -198,7 +199,7 @@ def check_zip(data: bytes, name: str) -> zipfile.ZipFile:
                               "this looks like a zip bomb")
     for i in infos:
         if i.filename.lower().endswith((".xml", ".rels", ".vml")) and not i.is_dir():
-            for _ in _iter_start(zf, i.filename, name):
+            for _ in _iter_xml(zf, i.filename, name):
                 break  # the prolog (where a DTD would be) has been parsed
     return zf
 
@@ -209,13 +210,13 @@ def xlsx_sheet_parts(zf: zipfile.ZipFile, name: str) -> dict[str, str]:
     try:
         rel_member = "xl/_rels/workbook.xml.rels"
         if rel_member in zf.namelist():
-            for el in _iter_all(zf, rel_member, name):
+            for el in _iter_xml(zf, rel_member, name, "end"):
                 if _local(el.tag) == "Relationship":
                     tgt = el.get("Target", "")
                     path = tgt.lstrip("/") if tgt.startswith("/") else str(PurePosixPath("xl") / tgt)
                     rels[el.get("Id", "")] = os.path.normpath(path).replace(os.sep, "/")
         out: dict[str, str] = {}
-        for el in _iter_all(zf, "xl/workbook.xml", name):
+        for el in _iter_xml(zf, "xl/workbook.xml", name, "end"):
             if _local(el.tag) == "sheet":
                 rid = next((v for k, v in el.attrib.items() if _local(k) == "id"), None)
                 if rid in rels:
@@ -225,21 +226,12 @@ def xlsx_sheet_parts(zf: zipfile.ZipFile, name: str) -> dict[str, str]:
         return {}
 
 
-def _iter_all(zf, member, name):
-    try:
-        with zf.open(member) as fh:
-            for _, el in DET.iterparse(fh, events=("end",), forbid_dtd=True):
-                yield el
-    except DET.ParseError as e:
-        raise SurveyError(f"{name} is damaged: part {member!r} is not well-formed XML ({e})") from None
-
-
 def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str) -> None:
     names = set(zf.namelist())
     for sheet, part in parts.items():
         if part not in names:
             continue
-        for el in _iter_start(zf, part, name):
+        for el in _iter_xml(zf, part, name):
             tag = _local(el.tag)
             if tag == "dimension":
                 ref = el.get("ref", "")
