@@ -60,7 +60,8 @@ def main() -> None:
     t0 = time.perf_counter()
     total = 0.0
     for s, d, lu in zip(sub["species"], sub["dbh_in"], sub["land_use"]):
-        total += treecalc.benefits(s, d, land_use=lu)["dollars"]["total_annual"]
+        # the same work as compute_benefits: annual benefits only, no appraisal or growth
+        total += treecalc.benefits(s, d, land_use=lu, valuations=False)["dollars"]["total_annual"]
     t_loop = time.perf_counter() - t0
 
     check = float(out["usd_total_annual"].head(a.loop).sum())

@@ -100,23 +100,7 @@ def species_positions(species: pd.Series) -> np.ndarray:
     bad = res[res["code"].isna()]
     if len(bad):
         raise UnknownSpecies(str(bad.index[0]), list(bad["suggestions"].iloc[0]))
-    return _code_positions(res.loc[names, "code"].to_numpy())[codes]
-
-
-def _code_positions(codes: object) -> np.ndarray:
-    """Catalogue row position of each i-Tree code (distinct codes looked up once)."""
-    cat = data.catalogue()
-    k, uniques = pd.factorize(pd.Series(np.atleast_1d(np.asarray(codes, dtype=object))))
-    pos = cat.index.get_indexer(pd.Index(uniques, dtype=object))
-    if (pos < 0).any() or (k < 0).any():
-        bad = [u for u, q in zip(uniques, pos) if q < 0] or ["(blank)"]
-        raise ValueError(f"unknown i-Tree species code {bad[0]!r}")
-    return pos[k]
-
-
-@functools.cache
-def _code_index() -> dict[str, int]:
-    return {c: i for i, c in enumerate(data.catalogue().index)}
+    return data.catalogue_positions(res.loc[names, "code"].to_numpy())[codes]
 
 
 @functools.cache
@@ -205,7 +189,7 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         raise ValueError(f"row {frame.index[i]!r}: dbh_in must be a positive number of inches, "
                          f"got {frame['dbh_in'].iloc[i]!r}")
     if "species_code" in frame:
-        pos = _code_positions(frame["species_code"].to_numpy(dtype=object))
+        pos = data.catalogue_positions(frame["species_code"].to_numpy(dtype=object))
     elif "species" in frame:
         pos = species_positions(frame["species"])
     else:
@@ -235,7 +219,7 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
 
 def benefits(species: str, dbh_in: float, land_use: str | None = None,
              params: BenefitParams | None = None, *, condition: str = "good", horizon_years: int = 20,
-             mortality_rate: float = 0.0, **kw: Any) -> dict[str, Any]:
+             mortality_rate: float = 0.0, valuations: bool = True, **kw: Any) -> dict[str, Any]:
     """Annual benefits of one tree, as a JSON-ready dict.
 
     Keys: ``species_code``, ``scientific_name``, ``common_name``,
@@ -248,6 +232,8 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
     :mod:`treecalc.models.appraisal`), ``cumulative_usd`` (benefits over
     ``horizon_years`` with growth and ``mortality_rate``, see
     :mod:`treecalc.models.growth`), ``warnings``, ``parameters`` and ``source``.
+    ``valuations=False`` leaves out the replacement value and the cumulative
+    benefits (the annual benefits alone, as :func:`compute_benefits` gives).
     """
     from treecalc.species import resolve_one
 
@@ -267,14 +253,14 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
     lu_name = p["land_use"] if blank else str(land_use).strip().lower()
     if lu_name not in data.LAND_USES:
         raise ValueError(f"unknown land use {land_use!r}; expected one of {', '.join(data.LAND_USES)}")
-    pos = _code_index()[code]
+    pos = data.catalogue_lookup()[code]
     lu = np.array([data.LAND_USES.index(lu_name)])
     row = {k: v[0] for k, v in benefit_arrays(np.array([pos]), np.array([dbh]), lu, p).items()}
     row["land_use"] = lu_name
     cat = data.catalogue().iloc[pos]
     keys = ("stormwater_gal", "electricity_kwh", "natural_gas_therms", "air_quality_lb",
             "co2_sequestered_lb", "co2_avoided_lb", "co2_stored_lb", "leaf_area_increase_m2")
-    return {
+    out = {
         "species_code": code,
         "scientific_name": cat["scientific_name"],
         "common_name": cat["common_name"],
@@ -284,16 +270,20 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
         **{k: float(row[k]) for k in keys},
         "dollars": {**{k: float(row[f"usd_{k}"]) for k in DOLLAR_COLUMNS},
                     "total_annual": float(row["usd_total_annual"])},
-        "replacement_value_usd": float(appraisal.replacement_value(np.array([code], dtype=object),
-                                                                   np.array([dbh]), condition)[0]),
-        "replacement_value_condition": condition,
-        "cumulative_usd": float(growth.cumulative_benefits(
-            np.array([code], dtype=object), np.array([dbh]), horizon_years,
-            lambda c, d: benefit_arrays(_code_positions(c), d, np.repeat(lu, len(d)), p)["usd_total_annual"],
-            mortality_rate=mortality_rate)[0]),
-        "cumulative_years": horizon_years,
-        "cumulative_mortality_rate": mortality_rate,
         "warnings": [res.warning] if res.warning else [],
         "parameters": p,
         "source": data.SOURCE_NAME,
     }
+    if valuations:
+        out.update({
+            "replacement_value_usd": float(appraisal.replacement_value(np.array([code], dtype=object),
+                                                                       np.array([dbh]), condition)[0]),
+            "replacement_value_condition": condition,
+            "cumulative_usd": float(growth.cumulative_benefits(
+                np.array([code], dtype=object), np.array([dbh]), horizon_years,
+                lambda c, d: benefit_arrays(np.repeat(pos, len(d)), d, np.repeat(lu, len(d)), p)["usd_total_annual"],
+                mortality_rate=mortality_rate)[0]),
+            "cumulative_years": horizon_years,
+            "cumulative_mortality_rate": mortality_rate,
+        })
+    return out

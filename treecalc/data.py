@@ -164,3 +164,30 @@ def growth_age_class() -> tuple[np.ndarray, np.ndarray]:
     rows = benefit_tables().value_rows
     wide = g.pivot(index="value_row", columns="age_yr", values="dbh_cm").reindex(index=list(rows))
     return _readonly(wide.columns.to_numpy(float)), _readonly(wide.to_numpy(float))
+
+
+def _positions(values: object, lookup: dict[str, int], what: str) -> np.ndarray:
+    """Position of each value in ``lookup``; each distinct value looked up once; unknown raises."""
+    arr = np.atleast_1d(np.asarray(values, dtype=object))
+    k, uniques = pd.factorize(arr.ravel(), use_na_sentinel=False)
+    pos = np.array([lookup.get(str(u), -1) for u in uniques], dtype=np.intp)
+    if (pos < 0).any():
+        bad = sorted({str(u) for u, q in zip(uniques, pos) if q < 0})
+        raise ValueError(f"unknown {what} {bad[:10]}")
+    return pos[k].reshape(arr.shape)
+
+
+@functools.cache
+def catalogue_lookup() -> dict[str, int]:
+    """i-Tree species code -> row of :func:`catalogue`."""
+    return {c: i for i, c in enumerate(catalogue().index)}
+
+
+def catalogue_positions(codes: object) -> np.ndarray:
+    """Row of each i-Tree species code in :func:`catalogue` (ValueError naming unknown codes)."""
+    return _positions(codes, catalogue_lookup(), "i-Tree species code(s)")
+
+
+def value_row_positions(value_rows: object) -> np.ndarray:
+    """Index of each i-Tree value row (``"ACRU"``, ``"BDL OTHER"``) in the benefit and growth tables."""
+    return _positions(value_rows, benefit_tables().row_index, "i-Tree value row(s)")

@@ -227,10 +227,7 @@ def replacement_value(species_code: object, dbh_in: object, condition: object = 
         raise ValueError("dbh_in must be >= 0")
     if np.isnan(loc).any() or (loc < 0).any() or (loc > 1).any():
         raise ValueError("location must be a rating in [0, 1]")
-    pos = cat.index.get_indexer(codes.ravel().astype(str))
-    if (pos < 0).any():
-        raise ValueError(f"unknown i-Tree species code(s) {sorted({str(c) for c in codes.ravel()[pos < 0]})[:10]}")
-    pos = pos.reshape(codes.shape)
+    pos = data.catalogue_positions(codes)
     p = {c: cat[c].to_numpy(float)[pos] for c in (
         "species_rating_pct", "basic_price_usd_per_sqin", "palm_trunk_cost_usd_per_ft",
         "replacement_cost_usd", "replacement_trunk_area_sqin")}

@@ -90,27 +90,6 @@ def _as_codes(species_code: object) -> np.ndarray:
     return np.atleast_1d(np.asarray(species_code, dtype=object))
 
 
-def _catalogue_position(species_code: object) -> np.ndarray:
-    """Row of each code in :func:`treecalc.data.catalogue`; unknown raises."""
-    cat = data.catalogue()
-    codes = _as_codes(species_code)
-    pos = cat.index.get_indexer(codes.astype(str)) if codes.size else np.zeros(0, np.intp)
-    if (pos < 0).any():
-        bad = sorted({str(c) for c in codes[pos < 0]})
-        raise ValueError(f"unknown i-Tree species code(s) {bad[:10]}")
-    return pos.astype(np.intp)
-
-
-def _value_row_index(value_row: object) -> np.ndarray:
-    """Index of each i-Tree value row in :func:`treecalc.data.growth_age_class`."""
-    rows = _as_codes(value_row)
-    idx = pd.Index(data.benefit_tables().value_rows).get_indexer(rows.astype(str)) if rows.size \
-        else np.zeros(0, np.intp)
-    if (idx < 0).any():
-        raise ValueError(f"unknown i-Tree value row(s) {sorted({str(r) for r in rows[idx < 0]})[:10]}")
-    return idx.astype(np.intp)
-
-
 def _utd_raw(form: str, a: float, b: float, c: float, d: float, age: np.ndarray) -> np.ndarray:
     if form == "lin":
         return a + b * age
@@ -211,7 +190,7 @@ def age_class_dbh_cm(value_row: object, age_yr: object) -> np.ndarray:
     .. [2] i-Tree Streets ``dbh_by_age_class``, region NoEastXXX.
     """
     rows, age = np.broadcast_arrays(_as_codes(value_row), np.atleast_1d(np.asarray(age_yr, dtype=float)))
-    idx = _value_row_index(rows.ravel()).reshape(rows.shape)
+    idx = data.value_row_positions(rows.ravel()).reshape(rows.shape)
     ages, table = data.growth_age_class()
     xp = np.concatenate([[0.0], ages])
     out = np.empty(age.shape, dtype=float)
@@ -253,7 +232,7 @@ def _curves() -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     table = np.maximum.accumulate(np.vstack(curves), axis=1)
     if not np.all(table[:, 0] == 0.0):  # pragma: no cover - guards the grid choice
         raise AssertionError("growth curves must start at 0 cm on the age grid")
-    vr = _value_row_index(cat["value_row"].to_numpy(object))
+    vr = data.value_row_positions(cat["value_row"].to_numpy(object))
     curve_of = np.array([utd_row.get(code, v) for code, v in zip(cat.index, vr)], dtype=np.intp)
     table.setflags(write=False)
     curve_of.setflags(write=False)
@@ -262,7 +241,7 @@ def _curves() -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
 
 def _curve_rows(species_code: object) -> np.ndarray:
     curve_of, _, _ = _curves()
-    return curve_of[_catalogue_position(species_code)]
+    return curve_of[data.catalogue_positions(species_code)]
 
 
 def _eval(rows: np.ndarray, age_yr: np.ndarray) -> np.ndarray:

@@ -112,12 +112,7 @@ def interpolate(table: np.ndarray, row: np.ndarray, dbh_cm: np.ndarray,
 
 def value_row_index(value_rows: object) -> np.ndarray:
     """Index of each value row name (``"ACRU"``, ``"BDL OTHER"``) in the tables."""
-    t = data.benefit_tables()
-    codes, uniques = pd.factorize(pd.Series(np.atleast_1d(np.asarray(value_rows, dtype=object))))
-    bad = [u for u in uniques if u not in t.row_index]
-    if bad or (codes < 0).any():
-        raise ValueError(f"unknown i-Tree value row(s): {bad}")
-    return np.array([t.row_index[u] for u in uniques], dtype=np.intp)[codes]
+    return data.value_row_positions(value_rows)
 
 
 @dataclass(frozen=True)
