@@ -389,7 +389,10 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
 
     options = {
         "jurisdiction": jkey, "value_basis": f"{kind}:{years}" if kind == "cumulative" else kind,
-        "value_basis_label": basis_label, "violation": violation, "application_pending": application_pending,
+        "value_basis_label": basis_label,
+        # the unit of every value on the basis: annual benefits are a rate, the others a sum
+        "value_unit": "USD/yr" if kind == "annual" else "USD",
+        "violation": violation, "application_pending": application_pending,
         "clear_cutting": clear_cutting, "continuing_days": int(continuing_days),
         "replacement_percent": replacement_percent, "replacement_stock": replacement_stock,
         "replacement_species": replacement_species, "replacement_dbh_in": replacement_dbh_in,
@@ -627,7 +630,7 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
         L.append(_line(e["section"], "Exception", e["text"]))
     L.append(_line("§208-19", "Tree removal permit required", "yes" if pr.required else "no", "",
                    f"{int(pr.permit_needed.sum())} tree(s) need a permit"))
-    unit = "USD/yr" if kind == "annual" else "USD"
+    unit = options["value_unit"]
     L.append(_line("§208-22", "Trees counted toward replacement", int(counted.sum()), "trees",
                    "after a violation: every tree harmed (§208-22F)" if violation else
                    f"permit for {removals_under_permit} tree(s); replacement when {rules['min_trees']} or more (§208-22A)"))

@@ -57,10 +57,12 @@ def body() -> None:
     ui.jurisdiction_note(a)
     fund = get(a, "fund") or {}
     st.subheader("Payment in lieu")
-    c = st.columns(3)
-    c[0].metric("Payment in lieu to the Tree Preservation Fund", ui.usd(get(fund, "fund_in_lieu_usd"), cents=True))
-    c[1].metric("Trees paid in lieu", ui.num(get(fund, "trees_in_lieu")))
-    c[2].metric("Unmet value", ui.usd(get(fund, "unmet_value_usd"), cents=True))
+    unit = (get(a, "options") or {}).get("value_unit", "USD")  # USD/yr on the annual basis
+    c = st.columns([2, 1, 1])  # labels carry unit and section: room to keep them whole
+    c[0].metric("Payment in lieu to the Tree Preservation Fund (USD, §208-24)",
+                ui.usd(get(fund, "fund_in_lieu_usd"), cents=True))
+    c[1].metric("Trees paid in lieu (trees, §208-22D)", ui.num(get(fund, "trees_in_lieu")))
+    c[2].metric(f"Unmet value ({unit}, §208-22D)", ui.usd(get(fund, "unmet_value_usd"), cents=True))
     if get(fund, "calculation"):
         st.markdown(f"**Calculation:** {get(fund, 'calculation')} ({get(fund, 'section', '§208-24')})")
     for n in get(fund, "notes") or []:

@@ -81,24 +81,26 @@ def body() -> None:
     a = state.assessment()
     ui.jurisdiction_note(a)
     permit, rep, fund = get(a, "permit") or {}, get(a, "replacement") or {}, get(a, "fund") or {}
+    unit = (get(a, "options") or {}).get("value_unit", "USD")  # USD/yr on the annual basis
 
     c = st.columns(3)
-    c[0].metric("Permit required", "Yes" if get(permit, "required") else "No")
-    c[1].metric("Replacement required", "Yes" if get(rep, "required") else "No")
+    c[0].metric("Permit required (§208-19)", "Yes" if get(permit, "required") else "No")
+    c[1].metric("Replacement required (§208-22)", "Yes" if get(rep, "required") else "No")
     pct = get(rep, "percent")
-    c[2].metric("Replacement percentage", "—" if pct is None else f"{float(pct):g}%",
+    c[2].metric("Replacement percentage (§208-22A/F)", "—" if pct is None else f"{float(pct):g}%",
                 help=f"value basis: {get(rep, 'value_basis')}")
     c = st.columns(3)
-    c[0].metric("Removed value", ui.usd(get(rep, "removed_value_usd"), cents=True),
+    c[0].metric(f"Removed value ({unit}, §208-22B)", ui.usd(get(rep, "removed_value_usd"), cents=True),
                 help="Value the percentage applies to (invasive and good-forestry removals excluded).")
-    c[1].metric("Required value", ui.usd(get(rep, "required_value_usd"), cents=True))
-    c[2].metric("Native share of replacements", "—" if get(rep, "native_share") is None
+    c[1].metric(f"Required value ({unit}, §208-22A)", ui.usd(get(rep, "required_value_usd"), cents=True))
+    c[2].metric("Native share of replacements (§208-22C)", "—" if get(rep, "native_share") is None
                 else f"{float(get(rep, 'native_share')):.0%}")
-    c = st.columns([1, 1, 1, 2])
-    c[0].metric("Replacement trees required", ui.num(get(rep, "trees_needed")))
-    c[1].metric("Trees planted", ui.num(get(rep, "trees_planted")))
-    c[2].metric("Trees paid in lieu", ui.num(get(rep, "trees_in_lieu")))
-    c[3].metric("Payment in lieu to the Tree Preservation Fund", ui.usd(get(fund, "fund_in_lieu_usd"), cents=True))
+    c = st.columns(3)  # labels carry unit and section: three to a row keeps them whole
+    c[0].metric("Replacement trees required (trees, §208-22)", ui.num(get(rep, "trees_needed")))
+    c[1].metric("Trees planted (trees, §208-22D)", ui.num(get(rep, "trees_planted")))
+    c[2].metric("Trees paid in lieu (trees, §208-22D)", ui.num(get(rep, "trees_in_lieu")))
+    c = st.columns([2, 1])
+    c[0].metric("Payment in lieu to the Tree Preservation Fund (USD, §208-24)", ui.usd(get(fund, "fund_in_lieu_usd"), cents=True))
 
     for w in get(rep, "warnings") or []:
         st.warning(str(w))

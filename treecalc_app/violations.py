@@ -76,13 +76,13 @@ def body() -> None:
     ui.jurisdiction_note(a)
     pen = get(a, "penalties") or {}
     c = st.columns(3)
-    c[0].metric("Civil penalty, maximum", ui.usd(get(pen, "civil_penalty_max_usd"), cents=True),
+    c[0].metric("Civil penalty, maximum (USD, §208-29B)", ui.usd(get(pen, "civil_penalty_max_usd"), cents=True),
                 help="§208-29B amounts are maxima (\"up to\").")
     c[1].metric("Doubled (§208-29B(7))", "Yes" if get(pen, "doubled") else "No")
-    c[2].metric("Criminal fine, maximum", ui.usd(get(pen, "criminal_fine_max_usd"), cents=True),
+    c[2].metric("Criminal fine, maximum (USD, §208-29A)", ui.usd(get(pen, "criminal_fine_max_usd"), cents=True),
                 help="§208-29A maxima.")
     if get(pen, "fine_max_usd") is not None:
-        st.metric("Fine, maximum (Wesley Hills Chapter 95)", ui.usd(get(pen, "fine_max_usd"), cents=True))
+        st.metric("Fine, maximum (USD, Wesley Hills Chapter 95)", ui.usd(get(pen, "fine_max_usd"), cents=True))
     reasons = get(pen, "doubling_reasons") or []
     if reasons:
         st.markdown("**Why the amounts double**")

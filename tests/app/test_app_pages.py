@@ -35,7 +35,12 @@ def _ok(at: AppTest, *, errors: bool = False) -> None:
 
 
 def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+    """Metric values by label, and by the label without its "(unit, section)" suffix."""
+    out = {}
+    for m in at.metric:
+        out[m.label] = m.value
+        out.setdefault(re.sub(r"\s*\([^()]*§[^()]*\)$", "", m.label), m.value)
+    return out
 
 
 def amount(text: str) -> float:
@@ -269,7 +274,7 @@ def test_wesley_hills_site_fact_switches_the_law(sample):
         _ok(at)
     at.switch_page("treecalc_app/violations.py").run()
     m = metrics(at)
-    assert amount(m["Fine, maximum (Wesley Hills Chapter 95)"]) == pytest.approx(float(want.penalties["fine_max_usd"]))
+    assert amount(m["Fine, maximum (USD, Wesley Hills Chapter 95)"]) == pytest.approx(float(want.penalties["fine_max_usd"]))
     assert any(want.wesley_hills["note"] in i.value for i in at.info)
 
 

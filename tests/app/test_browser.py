@@ -129,6 +129,8 @@ def test_upload_sample_and_read_permit_page(server, tmp_path):
             dl.value.save_as(str(statement))
 
             shot = tmp_path / "permit_page.png"
+            # back to the top (the download scrolled the page), where the figures are
+            page.locator('[data-testid="stMain"]').evaluate("el => el.scrollTo(0, 0)")
             page.screenshot(path=str(shot), full_page=True)
             assert shot.stat().st_size > 10_000
             if out := os.environ.get("TREECALC_SCREENSHOT_DIR"):
