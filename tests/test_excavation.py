@@ -66,7 +66,7 @@ def test_areas_of_one_operation_add_up():
 
 # --------------------------------------------------------------------------- §120-3A(3)
 @pytest.mark.parametrize("strip,lot,holds", [
-    (4999, None, False), (5000, None, True),                # no lot area: 5,000 sq ft or more
+    (4999, None, "unknown"), (5000, None, True),            # no lot area: under 5,000 depends on the lot
     (4999, 20000, False), (5000, 20000, True),              # half lot 10,000 > 5,000: 5,000 is less
     (4000, 8000, False), ("4000.01", 8000, True),           # half lot 4,000 < 5,000: "more than 50%"
     (3000, 8000, False),
@@ -74,17 +74,38 @@ def test_areas_of_one_operation_add_up():
     (5000, 9000, True),                                     # half 4,500: well over
 ])
 def test_120_3A_3_whichever_is_less(strip, lot, holds):
-    r = check_permit(strip_topsoil_sqft=strip, lot_area_sqft=lot)
-    assert ("§120-3A(3)" in r.triggers) is holds
-    assert r.permit_required is holds
+    # stripped 1 in deep: 5,000 x 1/12 = 416.67 cu ft, far under the 1,350 cu ft of (4)
+    r = check_permit(strip_topsoil_sqft=strip, strip_topsoil_depth_in=1, lot_area_sqft=lot)
+    assert ("§120-3A(3)" in r.triggers) is (holds is True)
+    assert r.permit_required == holds
+
+
+def test_strip_topsoil_without_lot_area_is_unknown_not_false():
+    # 4,000 sq ft stripped, no lot area: (3) holds on lots where 4,000 > 50% of the lot, i.e. under
+    # 8,000 sq ft; without the depth the volume of (4) is unknown too. Never "not required".
+    r = check_permit(strip_topsoil_sqft=4000)
+    assert r.permit_required == "unknown" and r.to_dict()["permit_required"] == "unknown"
+    assert any("lot area" in m and "under 8,000 sq ft" in m for m in r.missing_facts)
+    e3 = [e for e in r.explanations if e["section"] == "§120-3A(3)"][0]
+    assert e3["holds"] is None and "8,000 sq ft" in e3["explanation"]
+    # (4): stripping is excavation (§120-2): 1,350 cu ft / 4,000 sq ft = 0.3375 ft = 4.05 in is the limit
+    assert any("4.05 in deep over 4,000 sq ft" in m for m in r.missing_facts)
+    # With a 9,000 sq ft lot and 4 in: 4,000 <= 4,500 (half the lot); 4,000 x 4/12 = 1,333.33 cu ft
+    # <= 1,350 -> not required.
+    r = check_permit(strip_topsoil_sqft=4000, strip_topsoil_depth_in=4, lot_area_sqft=9000)
+    assert r.permit_required is False and r.missing_facts == []
+    # 5 in: 4,000 x 5/12 = 1,666.67 cu ft = 61.73 cu yd > 50 -> §120-3A(4)
+    r = check_permit(strip_topsoil_sqft=4000, strip_topsoil_depth_in=5, lot_area_sqft=9000)
+    assert r.triggers == ["§120-3A(4)"] and r.to_dict()["excavation_cy"] == 61.73
 
 
 def test_120_3A_3_counts_excavation_and_stripping_regardless_of_depth():
     # 3,000 sq ft lowered 0.5 ft + 2,000 sq ft stripped = 5,000 sq ft (volume 1,500 cu ft also
     # trips (4): 1,500 > 1,350)
     r = check_permit(excavations=[(3000, 0.5)], strip_topsoil_sqft=2000)
-    assert "§120-3A(3)" in r.triggers
-    r = check_permit(excavations=[(2000, 0.1)], strip_topsoil_sqft=2000, lot_area_sqft=7000)
+    assert "§120-3A(3)" in r.triggers and r.permit_required is True
+    r = check_permit(excavations=[(2000, 0.1)], strip_topsoil_sqft=2000, strip_topsoil_depth_in=1,
+                     lot_area_sqft=7000)
     assert r.triggers == ["§120-3A(3)"]  # 4,000 > 3,500 = half the lot
     expl = [e for e in r.explanations if e["section"] == "§120-3A(3)"][0]["explanation"]
     assert "more than 50% of the lot (3,500 sq ft)" in expl
@@ -94,8 +115,8 @@ def test_120_3A_3_counts_excavation_and_stripping_regardless_of_depth():
 def test_120_3A_4_volume_boundary():
     # 675 sq ft x 2 ft = 1,350 cu ft = 50 cu yd exactly: not "in excess of 50 cubic yards";
     # (2) needs more than 2 ft, (3) needs 5,000 sq ft -> no permit at all.
-    r = check_permit(excavations=[(675, 2)])
-    assert r.triggers == [] and not r.permit_required
+    r = check_permit(excavations=[(675, 2)], lot_area_sqft=10_000)
+    assert r.triggers == [] and r.permit_required is False
     assert r.excavation_cy == D(50)
     r = check_permit(excavations=[("675.01", 2)])
     assert r.triggers == ["§120-3A(4)"]
@@ -127,7 +148,7 @@ def test_fill_only_100sqft_at_4ft_no_permit():
     ((900, 3, False), False, False),         # not exempt, but only 900 sq ft of fill: (7) not met
 ])
 def test_topsoil_exemption(placement, exempt, holds7):
-    r = check_permit(topsoil_placement=placement)
+    r = check_permit(topsoil_placement=placement, lot_area_sqft=20_000)
     assert ("§120-3A(7)" in r.triggers) is holds7
     assert r.permit_required is holds7
     assert r.exemptions[0]["section"] == "§120-3A (topsoil proviso)"
@@ -137,7 +158,7 @@ def test_topsoil_exemption(placement, exempt, holds7):
 def test_topsoil_exemption_only_covers_the_topsoil():
     # exempt topsoil 4,000 sq ft + 600 sq ft of ordinary fill: (7) looks at 600 only
     r = check_permit(fills=[(600, 1)], topsoil_placement=(4000, 2, True))
-    assert not r.permit_required
+    assert r.permit_required is False
     # topsoil volume is reported: 4,000 x 2/12 = 666.67 cu ft = 24.69 cu yd
     assert r.to_dict()["topsoil_cy"] == 24.69
     # non-exempt topsoil adds its area: 600 + 4,000 >= 1,000
@@ -162,7 +183,11 @@ def test_permit_check_output():
     (dict(excavations=[(-1, 2)]), "excavation 1 area_sqft must not be negative"),
     (dict(fills=[(10, -2)]), "fill 1 depth_ft must not be negative"),
     (dict(fills=[(10,)]), "expected \\(area_sqft, depth_ft\\)"),
-    (dict(lot_area_sqft=0), "lot_area_sqft must be positive"),
+    (dict(lot_area_sqft=0), "lot_area_sqft must be more than 0"),
+    (dict(excavations=[("1e14", "1e14")]), "excavation 1 area_sqft must be from 0 sq ft to 100,000,000"),
+    (dict(excavations=[(100, 2000)]), "excavation 1 depth_ft must be from 0 ft to 1,000 ft"),
+    (dict(excavations=[(6000, 2)], lot_area_sqft=5000), "more than the lot area"),
+    (dict(strip_topsoil_sqft=100, strip_topsoil_depth_in=500), "strip_topsoil_depth_in"),
     (dict(strip_topsoil_sqft="x"), "strip_topsoil_sqft must be a number"),
     (dict(jurisdiction="Ossining"), "unknown jurisdiction"),
     (dict(topsoil_placement=(10, 2)), "topsoil_placement"),

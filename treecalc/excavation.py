@@ -53,6 +53,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from treecalc.units import add_months, bounded, load_law_numbers, to_date
+
 __all__ = [
     "PermitCheck", "check_permit", "review_standards", "work_time_allowed", "work_time_check",
     "tree_survey_required", "violation_penalties", "WesleyHillsCheck",
@@ -128,17 +130,52 @@ def _pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decima
 
 
 # =========================================================================== §120-3A permit
+LAW = load_law_numbers("croton_on_hudson_120_excavation.toml")
+WH_LAW = load_law_numbers("wesley_hills_95_excavation.toml")
+
+#: Bounds of every input (a number outside is refused with a message naming it).
+MAX_AREA_SQFT = 100_000_000  # 3.6 sq mi: larger than any lot this chapter governs
+MAX_DEPTH_FT = 1_000
+MAX_DEPTH_IN = 120
+MAX_WALL_FT = 200
+
+
+def _v(key: str) -> Decimal:
+    return LAW[key].value
+
+
+@dataclass(frozen=True)
+class Earthwork:
+    """Quantities measured between two surfaces, for the §120-3A check (feet, cubic feet).
+
+    ``None`` means the method does not give that quantity (cross-sections give no plan areas);
+    a rule that needs it is then "unknown" unless other work already decides it.
+    """
+
+    cut_cuft: Decimal
+    fill_cuft: Decimal
+    cut_area_sqft: Decimal | None = None
+    cut_area_over_2ft_sqft: Decimal | None = None
+    cut_area_over_4ft_sqft: Decimal | None = None
+    fill_area_sqft: Decimal | None = None
+    fill_area_over_2ft_sqft: Decimal | None = None
+    fill_area_over_4ft_sqft: Decimal | None = None
+    max_cut_ft: Decimal | None = None
+    method: str = ""
+
+
 @dataclass(frozen=True)
 class PermitCheck:
     """Whether an excavation / filling operation needs a permit, and why.
 
+    ``permit_required`` is True, False, or ``"unknown"`` when a rule depends on a fact that was
+    not given (``missing_facts`` names it); it is never False when the answer cannot be told.
     Areas in square feet, volumes in cubic yards (exact Decimals; rounded in ``to_dict``).
-    ``explanations`` lists every rule evaluated (``holds`` True or False) with its section;
-    ``triggers`` the sections that hold.
+    ``explanations`` lists every rule evaluated (``holds`` True, False or None = unknown).
     """
 
     jurisdiction: str
-    permit_required: bool
+    permit_required: bool | str
     triggers: list[str]
     explanations: list[dict[str, Any]]
     excavation_cy: Decimal
@@ -148,50 +185,62 @@ class PermitCheck:
     fill_area_sqft: Decimal
     review_standards: list[dict[str, Any]] = field(default_factory=list)
     exemptions: list[dict[str, Any]] = field(default_factory=list)
-    waiver_eligible: bool | None = None
+    waiver_eligible: bool | str | None = None
     interpretation: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    missing_facts: list[str] = field(default_factory=list)
+    term: dict[str, Any] | None = None
+    building_permit: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "jurisdiction": self.jurisdiction, "permit_required": self.permit_required,
+            "missing_facts": list(self.missing_facts),
             "triggers": list(self.triggers), "explanations": [dict(e) for e in self.explanations],
             "excavation_cy": _r2(self.excavation_cy), "fill_cy": _r2(self.fill_cy),
             "topsoil_cy": _r2(self.topsoil_cy),
             "excavation_area_sqft": float(self.excavation_area_sqft),
             "fill_area_sqft": float(self.fill_area_sqft),
             "exemptions": [dict(e) for e in self.exemptions],
-            "waiver_eligible": self.waiver_eligible,
+            "waiver_eligible": ("not applicable" if self.waiver_eligible is None and self.jurisdiction == "wesley-hills"
+                                else self.waiver_eligible),
+            "building_permit": self.building_permit, "term": self.term,
             "review_standards": [dict(e) for e in self.review_standards],
             "interpretation": list(self.interpretation), "notes": list(self.notes),
         }
 
 
-CROTON_INTERPRETATION = [
-    "§120-3A: each excavation or fill is an area (sq ft) at a uniform depth (ft); areas listed "
-    "separately do not overlap. The area thresholds of (1), (2), (5), (6) and (7) are applied to "
-    "the total area of the operation that is deeper than the depth threshold (pieces are added "
-    "up, so splitting an operation does not avoid a permit).",
-    "§120-3A(1), (2), (5), (6): 'in excess of four/two feet' is strictly deeper than 4/2 ft; 'over "
-    "an area of 100/500 square feet or more' is an area of at least 100/500 sq ft.",
-    "§120-3A(3): 'over an area of 5,000 square feet or more, or over more than 50% of the area "
-    "of the property, whichever is less' is met when the lowered or stripped area is at least "
-    "5,000 sq ft or more than half the lot area (the two conditions together are exactly the "
-    "lower of the two thresholds). The area is every excavation area (any depth > 0) plus the "
-    "topsoil stripping area. Without a lot area only the 5,000 sq ft test can be applied.",
-    "§120-3A(4): 'in excess of 50 cubic yards' is strictly more than 50 cu yd (1,350 cu ft); the "
-    "volume is the sum of area x depth of the excavations (topsoil stripping has no depth given "
-    "and is not included).",
-    "§120-3A(7): 'filling over an area of 1,000 square feet or more, regardless of the depth' is "
-    "a total fill area (any depth > 0) of at least 1,000 sq ft.",
-    "§120-3A topsoil proviso: placing topsoil not exceeding 3 in deep over an area not exceeding "
-    "5,000 sq ft, immediately seeded and mulched, is left out of (5)-(7); otherwise the topsoil "
-    "counts as fill (depth in / 12 ft). The proviso covers only the topsoil placement; other fill "
-    "is tested on its own. fill_cy includes placed topsoil (topsoil_cy shows it separately).",
-    "§120-3A applies whether soil is moved between properties or redistributed on the same land. "
-    "§120-3B (a building permit standing as the permit for foundation-only work) and §120-3C "
-    "(Planning Board approvals incorporating the permit) are not evaluated here.",
-]
+def _croton_interpretation() -> list[str]:
+    L = LAW
+    return [
+        f"{L['deep_cut_area'].section}, {L['cut_area'].section}, {L['lowering_area'].section}, "
+        f"{L['any_fill_area'].section}: each excavation or fill is an area (sq ft) at a uniform depth (ft); areas "
+        "listed separately do not overlap, and the area thresholds apply to the total area of the operation deeper "
+        "than the depth threshold (splitting an operation does not avoid a permit). Measured surfaces give these "
+        "areas exactly from the triangulated difference.",
+        f"'in excess of {_fmt(_v('deep_cut_depth'))}/{_fmt(_v('cut_depth'))} feet' is strictly deeper; 'over an "
+        f"area of {_fmt(_v('deep_cut_area'))}/{_fmt(_v('cut_area'))} square feet or more' is at least that area.",
+        f"{L['lowering_area'].section}: met when the lowered or stripped area is at least "
+        f"{_fmt(_v('lowering_area'))} sq ft or more than {_fmt(_v('lowering_lot_percent'))}% of the lot ('whichever "
+        "is less': the two conditions together are exactly the lower threshold). Without a "
+        "lot area and below the fixed threshold, the answer depends on the lot area and is reported as unknown, "
+        "naming the lot size below which a permit is required.",
+        f"{L['excavation_volume'].section}: 'in excess of {_fmt(_v('excavation_volume'))} cubic yards' is strictly "
+        f"more than {_fmt(_v('excavation_volume') * 27)} cu ft. Stripping topsoil is excavation (§120-2 EXCAVATION: "
+        "'the stripping of topsoil'), so its volume (area x depth) counts; without its depth the volume is unknown.",
+        f"{L['any_fill_area'].section}: filling over {_fmt(_v('any_fill_area'))} sq ft or more at any depth > 0.",
+        f"{L['topsoil_proviso_depth'].section}: placing topsoil not over {_fmt(_v('topsoil_proviso_depth'))} in deep "
+        f"over not more than {_fmt(_v('topsoil_proviso_area'))} sq ft, immediately seeded and mulched, is left out "
+        "of (5)-(7); otherwise it counts as fill (depth in / 12 ft). fill_cy includes placed topsoil.",
+        "§120-3B: excavation for a foundation under a building permit (given as a foundation) is covered by the "
+        "building permit ('a building permit shall constitute the excavation and filling permit ... strictly "
+        "essential for ... the foundation, walls and basement') and is left out of §120-3A; other work is tested "
+        "on its own. The building permit stays subject to §120-8. §120-3C (Planning Board approvals) is not "
+        "evaluated.",
+    ]
+
+
+CROTON_INTERPRETATION = _croton_interpretation()
 
 
 def _norm_jurisdiction(j: str) -> str:
@@ -201,155 +250,360 @@ def _norm_jurisdiction(j: str) -> str:
     return JURISDICTIONS[key]
 
 
-def check_permit(excavations: Iterable[tuple[Any, Any]] | None = None,
-                 fills: Iterable[tuple[Any, Any]] | None = None,
-                 strip_topsoil_sqft: Any = 0, lot_area_sqft: Any = None,
-                 topsoil_placement: tuple[Any, Any, bool] | None = None,
-                 jurisdiction: str = "croton-on-hudson") -> PermitCheck:
-    """Say whether an excavation and filling permit is required, and which items hold.
+@dataclass
+class _Ops:
+    """The operation, validated: areas sq ft, depths ft, topsoil depths in."""
 
-    Parameters
-    ----------
-    excavations : iterable of (area_sqft, depth_ft)
-        Each excavation area (square feet) and its depth of cut (feet).
-    fills : iterable of (area_sqft, depth_ft)
-        Each fill area (square feet) and its depth of fill (feet).
-    strip_topsoil_sqft : number
-        Area where topsoil is stripped (square feet), in addition to the excavations.
-    lot_area_sqft : number, optional
-        Area of the property (square feet), for the half-the-lot test of §120-3A(3).
-    topsoil_placement : (area_sqft, depth_in, seeded_and_mulched), optional
-        Topsoil to be placed: area (square feet), depth (inches), and whether it is
-        immediately seeded and mulched.
-    jurisdiction : {'croton-on-hudson', 'wesley-hills'}
-        Croton-on-Hudson Chapter 120 §120-3A, or Wesley Hills Chapter 95 §95-3A(1)(a) (any
-        operation needs a permit; the waiver under 100 cu yd of §95-3D(1) is reported).
+    exc: list[tuple[Decimal, Decimal]]
+    fil: list[tuple[Decimal, Decimal]]
+    strip: Decimal
+    strip_depth_in: Decimal | None
+    lot: Decimal | None
+    top: tuple[Decimal, Decimal, bool] | None
+    foundations: list[tuple[Decimal, Decimal]]
+    measured: Earthwork | None
 
-    Returns
-    -------
-    PermitCheck
-        ``permit_required``, ``triggers`` (section strings such as "§120-3A(2)"), an explanation
-        for every rule evaluated, ``excavation_cy`` and ``fill_cy`` (cubic yards), the §120-8
-        review standards that apply, the interpretation and notes.
+    @property
+    def any(self) -> bool:
+        m = self.measured
+        return bool(any(a > 0 and d > 0 for a, d in self.exc + self.fil) or self.strip > 0
+                    or (self.top and self.top[0] > 0 and self.top[1] > 0)
+                    or (m is not None and (m.cut_cuft > 0 or m.fill_cuft > 0)))
 
-    Raises
-    ------
-    ValueError
-        Negative areas or depths, a non-positive lot area, an unknown jurisdiction.
+    def strip_cuft(self) -> Decimal | None:
+        if self.strip == 0:
+            return Decimal(0)
+        return None if self.strip_depth_in is None else self.strip * self.strip_depth_in / 12
 
-    References
-    ----------
-    .. [1] Croton-on-Hudson Code §120-3A, §120-8; Wesley Hills Code §95-3A(1), §95-3D(1).
-    """
-    jur = _norm_jurisdiction(jurisdiction)
-    exc = _pairs(excavations, "excavation")
-    fil = _pairs(fills, "fill")
-    strip = _nonneg(strip_topsoil_sqft or 0, "strip_topsoil_sqft")
+    def exc_cuft(self) -> Decimal:
+        """Known excavation volume (topsoil stripping without a depth left out)."""
+        m = self.measured.cut_cuft if self.measured else Decimal(0)
+        return sum((a * d for a, d in self.exc), Decimal(0)) + (self.strip_cuft() or Decimal(0)) + m
+
+    def topsoil_cuft(self) -> Decimal:
+        return self.top[0] * self.top[1] / 12 if self.top else Decimal(0)
+
+    def fill_cuft(self) -> Decimal:
+        m = self.measured.fill_cuft if self.measured else Decimal(0)
+        return sum((a * d for a, d in self.fil), Decimal(0)) + self.topsoil_cuft() + m
+
+
+def _bounded_pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decimal]]:
+    out = []
+    for i, (a, d) in enumerate(_pairs(items, name)):
+        out.append((bounded(a, f"{name} {i + 1} area_sqft", 0, MAX_AREA_SQFT, unit="sq ft"),
+                    bounded(d, f"{name} {i + 1} depth_ft", 0, MAX_DEPTH_FT, unit="ft")))
+    return out
+
+
+def _ops(excavations: Any, fills: Any, strip_topsoil_sqft: Any, strip_topsoil_depth_in: Any, lot_area_sqft: Any,
+         topsoil_placement: Any, foundations: Any, measured: Earthwork | None) -> _Ops:
+    exc = _bounded_pairs(excavations, "excavation")
+    fil = _bounded_pairs(fills, "fill")
+    fnd = _bounded_pairs(foundations, "foundation")
+    strip = bounded(strip_topsoil_sqft or 0, "strip_topsoil_sqft", 0, MAX_AREA_SQFT, unit="sq ft")
+    sdep = (None if strip_topsoil_depth_in is None else
+            bounded(strip_topsoil_depth_in, "strip_topsoil_depth_in", 0, MAX_DEPTH_IN, unit="in"))
     lot = None
     if lot_area_sqft is not None:
-        lot = _num(lot_area_sqft, "lot_area_sqft")
-        if lot <= 0:
-            raise ValueError(f"lot_area_sqft must be positive, got {lot_area_sqft!r}")
-
-    top: tuple[Decimal, Decimal, bool] | None = None
+        lot = bounded(lot_area_sqft, "lot_area_sqft", 0, MAX_AREA_SQFT, lo_open=True, unit="sq ft")
+    top = None
     if topsoil_placement is not None:
         try:
             ta, td, ts = topsoil_placement
         except (TypeError, ValueError):
             raise ValueError("topsoil_placement: expected (area_sqft, depth_in, seeded_and_mulched), "
                              f"got {topsoil_placement!r}") from None
-        top = (_nonneg(ta, "topsoil_placement area_sqft"), _nonneg(td, "topsoil_placement depth_in"),
-               bool(ts))
+        top = (bounded(ta, "topsoil_placement area_sqft", 0, MAX_AREA_SQFT, unit="sq ft"),
+               bounded(td, "topsoil_placement depth_in", 0, MAX_DEPTH_IN, unit="in"), bool(ts))
+    ops = _Ops(exc, fil, strip, sdep, lot, top, fnd, measured)
+    _check_fits_lot(ops)
+    return ops
 
-    exc_cuft = sum((a * d for a, d in exc), Decimal(0))
-    topsoil_cuft = top[0] * top[1] / 12 if top else Decimal(0)
-    fill_cuft = sum((a * d for a, d in fil), Decimal(0)) + topsoil_cuft
-    exc_area = sum((a for a, d in exc if d > 0), Decimal(0))
-    fill_area = sum((a for a, d in fil if d > 0), Decimal(0)) + (top[0] if top and top[1] > 0 else 0)
 
-    if jur == "wesley-hills":
-        return _wesley_hills_check(exc_cuft, fill_cuft, topsoil_cuft, exc_area, fill_area, strip, top)
+def _check_fits_lot(o: _Ops) -> None:
+    """Refuse work larger than the lot (areas listed separately are read as not overlapping)."""
+    if o.lot is None:
+        return
+    sums = {"the excavation, foundation and topsoil-stripping areas": sum((a for a, _ in o.exc + o.foundations),
+                                                                          Decimal(0)) + o.strip,
+            "the fill areas": sum((a for a, _ in o.fil), Decimal(0)) + (o.top[0] if o.top else 0)}
+    for what, total in sums.items():
+        if total > o.lot:
+            raise ValueError(f"{what} add up to {_fmt(total)} sq ft, more than the lot area ({_fmt(o.lot)} sq ft): "
+                             "check the areas and the lot area")
 
-    explanations: list[dict[str, Any]] = []
-    exemptions: list[dict[str, Any]] = []
 
-    def rule(section: str, holds: bool, text: str) -> None:
-        explanations.append({"section": section, "holds": bool(holds), "explanation": text})
+def _unknown(missing: list[str], fact: str) -> None:
+    if fact not in missing:
+        missing.append(fact)
 
-    # §120-3A(1): excavation in excess of four feet over an area of 100 square feet or more.
-    a4 = sum((a for a, d in exc if d > 4), Decimal(0))
-    rule("§120-3A(1)", a4 >= 100,
-         f"excavation deeper than 4 ft over {_fmt(a4)} sq ft (permit if >= 100 sq ft)")
-    # §120-3A(2): excavation in excess of two feet over an area of 500 square feet or more.
-    a2 = sum((a for a, d in exc if d > 2), Decimal(0))
-    rule("§120-3A(2)", a2 >= 500,
-         f"excavation deeper than 2 ft over {_fmt(a2)} sq ft (permit if >= 500 sq ft)")
-    # §120-3A(3): lowering grade / stripping topsoil over 5,000 sq ft or more, or over more than
-    # 50% of the property, whichever is less, regardless of depth.
-    lowered = exc_area + strip
-    if lot is None:
-        holds3 = lowered >= 5000
-        t3 = (f"grade lowered or topsoil stripped over {_fmt(lowered)} sq ft (permit if >= 5,000 sq ft; "
-              "no lot area given, so the 50%-of-lot test was not applied)")
-    else:
-        half = lot / 2
-        holds3 = lowered >= 5000 or lowered > half
-        less = ("5,000 sq ft or more" if Decimal(5000) <= half
-                else f"more than 50% of the lot ({_fmt(half)} sq ft)")
-        t3 = (f"grade lowered or topsoil stripped over {_fmt(lowered)} sq ft; the lesser threshold for a "
-              f"{_fmt(lot)} sq ft lot is {less}")
-    rule("§120-3A(3)", holds3, t3)
-    # §120-3A(4): excavation in excess of 50 cubic yards (1,350 cu ft).
-    rule("§120-3A(4)", exc_cuft > 50 * _D27,
-         f"excavation volume {_fmt(exc_cuft)} cu ft = {_r2(_cy(exc_cuft))} cu yd (permit if more than "
-         "50 cu yd = 1,350 cu ft)")
 
-    # Fill items for (5)-(7), with the topsoil proviso.
-    fill_items = list(fil)
-    if top is not None and top[0] > 0 and top[1] > 0:
-        exempt = top[1] <= 3 and top[0] <= 5000 and top[2]
-        why = (f"topsoil {_fmt(top[1])} in deep over {_fmt(top[0])} sq ft, "
-               f"{'seeded and mulched' if top[2] else 'NOT seeded and mulched'}")
-        if exempt:
-            exemptions.append({"section": "§120-3A (topsoil proviso)", "applies": True,
-                               "explanation": why + ": not over 3 in, not over 5,000 sq ft, seeded "
-                               "and mulched; left out of §120-3A(5)-(7)"})
-        else:
-            fails = [s for s, bad in (("deeper than 3 in", top[1] > 3),
-                                      ("larger than 5,000 sq ft", top[0] > 5000),
-                                      ("not immediately seeded and mulched", not top[2])) if bad]
-            exemptions.append({"section": "§120-3A (topsoil proviso)", "applies": False,
-                               "explanation": why + ": proviso does not apply (" + ", ".join(fails)
-                               + "); counted as fill"})
-            fill_items.append((top[0], top[1] / 12))
-    # §120-3A(5): filling in excess of four feet over an area of 100 square feet or more.
-    f4 = sum((a for a, d in fill_items if d > 4), Decimal(0))
-    rule("§120-3A(5)", f4 >= 100, f"fill deeper than 4 ft over {_fmt(f4)} sq ft (permit if >= 100 sq ft)")
-    # §120-3A(6): filling in excess of two feet over an area of 500 square feet or more.
-    f2 = sum((a for a, d in fill_items if d > 2), Decimal(0))
-    rule("§120-3A(6)", f2 >= 500, f"fill deeper than 2 ft over {_fmt(f2)} sq ft (permit if >= 500 sq ft)")
-    # §120-3A(7): filling over an area of 1,000 square feet or more, regardless of depth.
-    f0 = sum((a for a, d in fill_items if d > 0), Decimal(0))
-    rule("§120-3A(7)", f0 >= 1000, f"fill at any depth over {_fmt(f0)} sq ft (permit if >= 1,000 sq ft)")
+def _area_rule(section: str, known: Decimal, measured: Decimal | None, has_measured: bool, threshold: Decimal,
+               what: str, missing: list[str]) -> dict[str, Any]:
+    """An 'over an area of N square feet or more' rule on known areas plus a measured one."""
+    total = known + (measured or 0)
+    text = f"{what} over {_fmt(total)} sq ft (permit if >= {_fmt(threshold)} sq ft)"
+    if total >= threshold:
+        return {"section": section, "holds": True, "explanation": text}
+    if has_measured and measured is None:
+        _unknown(missing, "plan areas by depth of the measured cut/fill (cross-sections do not give them; use "
+                          "--existing/--proposed surfaces or --grid)")
+        return {"section": section, "holds": None,
+                "explanation": text + "; the measured volumes give no areas by depth, so this cannot be told"}
+    return {"section": section, "holds": False, "explanation": text}
 
-    triggers = [e["section"] for e in explanations if e["holds"]]
-    max_depth = max((d for a, d in exc if a > 0), default=Decimal(0))
-    standards = _applicable_standards(max_depth, bool(exc_area > 0 or strip > 0), bool(fill_area > 0),
-                                      bool(strip > 0))
-    notes = [
-        "§120-5E: the site plan must locate every live tree 6 in or more in diameter measured 3 ft "
-        "above existing ground (not DBH at 4.5 ft) within the grading area and a 25-ft strip around it.",
-        "§120-12: without a required permit, a fine of $500-$1,000 (first offence) or $1,000-$2,000 "
-        "and/or up to 15 days (later offences), and a civil penalty up to $3,000 per violation; each "
-        "day is a separate offence.",
-        *DAMAGED_TEXT_READINGS,
+
+def _rule_lowering(o: _Ops, missing: list[str]) -> dict[str, Any]:
+    sec, fixed, pct = LAW["lowering_area"].section, _v("lowering_area"), _v("lowering_lot_percent")
+    m = o.measured
+    lowered = sum((a for a, d in o.exc if d > 0), Decimal(0)) + o.strip + ((m.cut_area_sqft or 0) if m else 0)
+    head = f"grade lowered or topsoil stripped over {_fmt(lowered)} sq ft"
+    if lowered >= fixed:
+        return {"section": sec, "holds": True, "explanation": f"{head} (permit if >= {_fmt(fixed)} sq ft)"}
+    if m is not None and m.cut_area_sqft is None and m.cut_cuft > 0:
+        _unknown(missing, "the plan area of the measured cut (cross-sections do not give it)")
+        return {"section": sec, "holds": None, "explanation": head + " plus the unmeasured area of the cut"}
+    if o.lot is not None:
+        half = o.lot * pct / 100
+        less = f"{_fmt(fixed)} sq ft or more" if fixed <= half else f"more than {_fmt(pct)}% of the lot ({_fmt(half)} sq ft)"
+        return {"section": sec, "holds": bool(lowered > half),
+                "explanation": f"{head}; the lesser threshold for a {_fmt(o.lot)} sq ft lot is {less}"}
+    if lowered == 0:
+        return {"section": sec, "holds": False, "explanation": head}
+    below = (lowered * 100 / pct).quantize(_CENT)
+    _unknown(missing, f"the lot area (--lot-area): {sec} requires a permit on lots under {_fmt(below)} sq ft")
+    return {"section": sec, "holds": None,
+            "explanation": f"{head}: under {_fmt(fixed)} sq ft, so it depends on the lot area — required if the lot "
+                           f"is under {_fmt(below)} sq ft (more than {_fmt(pct)}% of the property); no lot area given"}
+
+
+def _rule_volume(o: _Ops, missing: list[str]) -> dict[str, Any]:
+    sec, limit = LAW["excavation_volume"].section, _v("excavation_volume") * _D27
+    known = o.exc_cuft()
+    text = (f"excavation volume {_fmt(known)} cu ft = {_r2(_cy(known))} cu yd (permit if more than "
+            f"{_fmt(_v('excavation_volume'))} cu yd = {_fmt(limit)} cu ft)")
+    if o.strip > 0:
+        sv = o.strip_cuft()
+        text += (f"; includes topsoil stripping {_fmt(o.strip)} sq ft x {_fmt(o.strip_depth_in)} in = {_fmt(sv)} cu ft "
+                 "(§120-2: stripping topsoil is excavation)" if sv is not None else
+                 f"; plus topsoil stripping over {_fmt(o.strip)} sq ft of unknown depth")
+    if known > limit:
+        return {"section": sec, "holds": True, "explanation": text}
+    if o.strip_cuft() is None:
+        _unknown(missing, f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN): {sec} counts its "
+                          f"volume; more than {_fmt(((limit - known) * 12 / o.strip).quantize(_CENT))} in deep over {_fmt(o.strip)} "
+                          "sq ft would need a permit")
+        return {"section": sec, "holds": None, "explanation": text}
+    return {"section": sec, "holds": False, "explanation": text}
+
+
+def _topsoil_items(o: _Ops, exemptions: list[dict[str, Any]]) -> list[tuple[Decimal, Decimal]]:
+    """The topsoil placement as a fill item (ft), unless the proviso of §120-3A leaves it out."""
+    top = o.top
+    if top is None or top[0] <= 0 or top[1] <= 0:
+        return []
+    sec, dmax, amax = LAW["topsoil_proviso_depth"].section, _v("topsoil_proviso_depth"), _v("topsoil_proviso_area")
+    why = (f"topsoil {_fmt(top[1])} in deep over {_fmt(top[0])} sq ft, "
+           f"{'seeded and mulched' if top[2] else 'NOT seeded and mulched'}")
+    if top[1] <= dmax and top[0] <= amax and top[2]:
+        exemptions.append({"section": sec, "applies": True,
+                           "explanation": why + f": not over {_fmt(dmax)} in, not over {_fmt(amax)} sq ft, seeded and "
+                                                "mulched; left out of §120-3A(5)-(7)"})
+        return []
+    fails = [s for s, bad in ((f"deeper than {_fmt(dmax)} in", top[1] > dmax),
+                              (f"larger than {_fmt(amax)} sq ft", top[0] > amax),
+                              ("not immediately seeded and mulched", not top[2])) if bad]
+    exemptions.append({"section": sec, "applies": False,
+                       "explanation": why + ": proviso does not apply (" + ", ".join(fails) + "); counted as fill"})
+    return [(top[0], top[1] / 12)]
+
+
+def _croton_rules(o: _Ops, exemptions: list[dict[str, Any]], missing: list[str]) -> list[dict[str, Any]]:
+    m, has_m = o.measured, o.measured is not None
+
+    def over(items: list[tuple[Decimal, Decimal]], depth: Decimal) -> Decimal:
+        return sum((a for a, d in items if d > depth), Decimal(0))
+
+    rules = [
+        _area_rule(LAW["deep_cut_area"].section, over(o.exc, _v("deep_cut_depth")),
+                   m.cut_area_over_4ft_sqft if m else None, has_m, _v("deep_cut_area"),
+                   f"excavation deeper than {_fmt(_v('deep_cut_depth'))} ft", missing),
+        _area_rule(LAW["cut_area"].section, over(o.exc, _v("cut_depth")), m.cut_area_over_2ft_sqft if m else None,
+                   has_m, _v("cut_area"), f"excavation deeper than {_fmt(_v('cut_depth'))} ft", missing),
+        _rule_lowering(o, missing),
+        _rule_volume(o, missing),
     ]
+    fills = o.fil + _topsoil_items(o, exemptions)
+    has_fill_m = has_m and bool(m and m.fill_cuft > 0)
+    rules += [
+        _area_rule(LAW["deep_fill_area"].section, over(fills, _v("deep_fill_depth")),
+                   m.fill_area_over_4ft_sqft if m else None, has_fill_m, _v("deep_fill_area"),
+                   f"fill deeper than {_fmt(_v('deep_fill_depth'))} ft", missing),
+        _area_rule(LAW["fill_area"].section, over(fills, _v("fill_depth")), m.fill_area_over_2ft_sqft if m else None,
+                   has_fill_m, _v("fill_area"), f"fill deeper than {_fmt(_v('fill_depth'))} ft", missing),
+        _area_rule(LAW["any_fill_area"].section, over(fills, Decimal(0)), m.fill_area_sqft if m else None,
+                   has_fill_m, _v("any_fill_area"), "fill at any depth", missing),
+    ]
+    return rules
+
+
+def _foundation_exemption(o: _Ops) -> list[dict[str, Any]]:
+    if not o.foundations:
+        return []
+    cuft = sum((a * d for a, d in o.foundations), Decimal(0))
+    return [{"section": "§120-3B", "applies": True,
+             "explanation": f"foundation excavation {_fmt(sum((a for a, _ in o.foundations), Decimal(0)))} sq ft, "
+                            f"{_fmt(cuft)} cu ft = {_r2(_cy(cuft))} cu yd, under a building permit: the building "
+                            "permit constitutes the excavation and filling permit for it (subject to §120-8); left "
+                            "out of §120-3A"}]
+
+
+def _verdict(rules: list[dict[str, Any]]) -> tuple[bool | str, list[str]]:
+    triggers = [e["section"] for e in rules if e["holds"] is True]
+    if triggers:
+        return True, triggers
+    return ("unknown" if any(e["holds"] is None for e in rules) else False), []
+
+
+def check_permit(excavations: Iterable[tuple[Any, Any]] | None = None,
+                 fills: Iterable[tuple[Any, Any]] | None = None,
+                 strip_topsoil_sqft: Any = 0, lot_area_sqft: Any = None,
+                 topsoil_placement: tuple[Any, Any, bool] | None = None,
+                 jurisdiction: str = "croton-on-hudson", *, strip_topsoil_depth_in: Any = None,
+                 foundations: Iterable[tuple[Any, Any]] | None = None, retaining_wall_height_ft: Any = None,
+                 measured: Earthwork | None = None, cellar: tuple[Any, Any, Any] | None = None,
+                 permit_issued: Any = None, last_work: Any = None, as_of: Any = None) -> PermitCheck:
+    """Say whether an excavation and filling permit is required, which items hold, and what is unknown.
+
+    Parameters
+    ----------
+    excavations, fills : iterable of (area_sqft, depth_ft)
+        Each excavation (cut) or fill area (square feet) and its depth (feet).
+    strip_topsoil_sqft, strip_topsoil_depth_in : number
+        Area where topsoil is stripped (sq ft) and its depth (inches; None = not given).
+    lot_area_sqft : number, optional
+        Area of the property (sq ft), for the half-the-lot test of §120-3A(3).
+    topsoil_placement : (area_sqft, depth_in, seeded_and_mulched), optional
+        Topsoil to be placed.
+    jurisdiction : {'croton-on-hudson', 'wesley-hills'}
+    foundations : iterable of (area_sqft, depth_ft), optional
+        Excavation for a foundation under a building permit (§120-3B).
+    retaining_wall_height_ft : number, optional
+        Height of a retaining wall to be built (§120-8M: over 4 ft needs a building permit).
+    measured : Earthwork, optional
+        Cut and fill measured between two surfaces (:meth:`TinVolumes.earthwork`, ...).
+    cellar : (length_ft, width_ft, depth_ft), optional
+        Wesley Hills: cellar and foundation of the building permit (§95-3C(1)).
+    permit_issued, last_work, as_of : date, optional
+        The permit's term and idle time (§120-10A).
+
+    Returns
+    -------
+    PermitCheck
+        ``permit_required`` True, False or "unknown" (with ``missing_facts``), the rules with their
+        sections, the volumes, exemptions, review standards and readings.
+
+    Raises
+    ------
+    ValueError
+        A number out of its range (named), work larger than the lot, an unknown jurisdiction.
+
+    References
+    ----------
+    .. [1] Croton-on-Hudson Code §120-2, §120-3A, §120-3B, §120-8, §120-10A; Wesley Hills Code
+       §95-3A(1), §95-3C(1), §95-3D(1).
+    """
+    jur = _norm_jurisdiction(jurisdiction)
+    o = _ops(excavations, fills, strip_topsoil_sqft, strip_topsoil_depth_in, lot_area_sqft, topsoil_placement,
+             foundations, measured)
+    if jur == "wesley-hills":
+        return _wesley_hills_check(o, cellar)
+    missing: list[str] = []
+    exemptions = _foundation_exemption(o)
+    rules = _croton_rules(o, exemptions, missing)
+    required, triggers = _verdict(rules)
+    m = o.measured
+    max_depth = max([d for a, d in o.exc if a > 0] + ([m.max_cut_ft] if m and m.max_cut_ft is not None else []),
+                    default=Decimal(0))
+    exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + ((m.cut_area_sqft or 0) if m else 0)
+    fill_area = (sum((a for a, d in o.fil if d > 0), Decimal(0)) + (o.top[0] if o.top and o.top[1] > 0 else 0)
+                 + ((m.fill_area_sqft or 0) if m else 0))
+    standards = _applicable_standards(max_depth, bool(exc_area > 0 or o.strip > 0 or o.foundations),
+                                      bool(fill_area > 0), bool(o.strip > 0))
+    standards += _retaining_wall(retaining_wall_height_ft)
+    notes = [f"§120-5E: the site plan must locate every live tree {_fmt(_v('tree_survey_diameter'))} in or more in "
+             f"diameter measured 3 ft above existing ground (not DBH at 4.5 ft) within the grading area and a "
+             f"{_fmt(_v('tree_survey_strip'))}-ft strip around it.",
+             _penalty_note(), *DAMAGED_TEXT_READINGS]
+    if m is not None:
+        notes.insert(0, f"measured between surfaces ({m.method}): cut {_r2(_cy(m.cut_cuft))} cu yd, fill "
+                        f"{_r2(_cy(m.fill_cuft))} cu yd")
+    if o.foundations and not o.any:
+        notes.insert(0, "only foundation excavation under a building permit was given: the building permit is the "
+                        "excavation and filling permit (§120-3B)")
     return PermitCheck(
-        jurisdiction=jur, permit_required=bool(triggers), triggers=triggers, explanations=explanations,
-        excavation_cy=_cy(exc_cuft), fill_cy=_cy(fill_cuft), topsoil_cy=_cy(topsoil_cuft),
+        jurisdiction=jur, permit_required=required, triggers=triggers, explanations=rules,
+        excavation_cy=_cy(o.exc_cuft()), fill_cy=_cy(o.fill_cuft()), topsoil_cy=_cy(o.topsoil_cuft()),
         excavation_area_sqft=exc_area, fill_area_sqft=fill_area, review_standards=standards,
-        exemptions=exemptions, waiver_eligible=None, interpretation=list(CROTON_INTERPRETATION),
-        notes=notes)
+        exemptions=exemptions, waiver_eligible=None, interpretation=list(CROTON_INTERPRETATION), notes=notes,
+        missing_facts=missing, term=permit_term_check(permit_issued, as_of, last_work) if permit_issued else None)
+
+
+def _penalty_note() -> str:
+    return (f"§120-12: without a required permit, a fine of ${_fmt(_v('fine_first_min'))}-${_fmt(_v('fine_first_max'))} "
+            f"(first offence) or ${_fmt(_v('fine_later_min'))}-${_fmt(_v('fine_later_max'))} and/or up to "
+            f"{_fmt(_v('imprisonment_max'))} days (later offences), and a civil penalty up to "
+            f"${_fmt(_v('civil_penalty_max'))} per violation; each day is a separate offence.")
+
+
+def _retaining_wall(height: Any) -> list[dict[str, Any]]:
+    if height is None:
+        return []
+    h = bounded(height, "retaining_wall_height_ft", 0, MAX_WALL_FT, unit="ft")
+    lim = _v("retaining_wall_height")
+    need = h > lim
+    return [{"section": LAW["retaining_wall_height"].section, "building_permit_required": bool(need),
+             "requirement": f"retaining wall {_fmt(h)} ft high: a building permit is "
+                            f"{'required' if need else 'not required by §120-8M'} (required if more than "
+                            f"{_fmt(lim)} ft); sheet piling and bracing as necessary until permanent supports"}]
+
+
+def permit_term_check(issued: Any, as_of: Any = None, last_work: Any = None) -> dict[str, Any]:
+    """The permit's term and idle time (§120-10A): one year at most; termination after 60 idle days.
+
+    Parameters
+    ----------
+    issued : date
+        The day the permit was issued.
+    as_of : date, optional
+        The day of the check (default today).
+    last_work : date, optional
+        The last day work was done; more than 60 days before ``as_of`` makes the permit subject to
+        termination unless the interruption was due to weather or seasonal conditions.
+    """
+    iss = to_date(issued, "permit_issued")
+    asof = _dt.date.today() if as_of is None else to_date(as_of, "as_of")
+    if asof < iss:
+        raise ValueError(f"as_of ({asof}) is before the permit was issued ({iss})")
+    years, idle = int(_v("permit_term")), int(_v("idle_days"))
+    expires = add_months(iss, 12 * years)
+    out: dict[str, Any] = {"section": LAW["permit_term"].section, "issued": iss.isoformat(),
+                           "expires": expires.isoformat(), "expired": asof >= expires, "idle_days": None,
+                           "subject_to_termination": None}
+    text = [f"the permit runs for no longer than {years} year: from {iss} to {expires} (or a shorter period set by "
+            f"the approving authority); {'expired' if asof >= expires else 'in force'} on {asof}"]
+    if last_work is not None:
+        lw = to_date(last_work, "last_work")
+        if lw > asof or lw < iss:
+            raise ValueError(f"last_work ({lw}) must be between the permit's issue ({iss}) and as_of ({asof})")
+        days = (asof - lw).days
+        out.update(idle_days=days, subject_to_termination=days > idle)
+        text.append(f"work interrupted for {days} days: " + (
+            f"more than {idle} days, so the permit is subject to termination unless the interruption was due to "
+            "the weather or other seasonal conditions" if days > idle else f"not more than {idle} days"))
+    out["explanation"] = "; ".join(text)
+    return out
 
 
 def _applicable_standards(max_exc_depth_ft: Decimal, excavation: bool, fill: bool,
@@ -567,40 +821,64 @@ WESLEY_NOTES = [
 ]
 
 
-def _wesley_hills_check(exc_cuft: Decimal, fill_cuft: Decimal, topsoil_cuft: Decimal, exc_area: Decimal,
-                        fill_area: Decimal, strip: Decimal,
-                        top: tuple[Decimal, Decimal, bool] | None) -> PermitCheck:
-    any_op = exc_cuft > 0 or fill_cuft > 0 or strip > 0 or exc_area > 0 or fill_area > 0
-    total_cy = _cy(exc_cuft + fill_cuft)
-    explanations = [{
-        "section": "§95-3A(1)(a)", "holds": bool(any_op),
-        "explanation": "any landfilling, excavation, regrading, removal, stripping or disturbance of "
-                       "topsoil or earth is an 'operation' needing a clearing, filling or excavation "
-                       "permit from the Planning Board" + ("" if any_op else " (none given)")}]
-    waiver = bool(any_op and total_cy < 100)
-    explanations.append({
-        "section": "§95-3D(1)", "holds": waiver,
-        "explanation": f"material {_r2(total_cy)} cu yd (excavation + fill): the Planning Board may waive "
-                       "the permit for an operation involving less than 100 cu yd"})
+def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitCheck:
+    fnd = sum((a * d for a, d in o.foundations), Decimal(0))
+    exc_cuft, fill_cuft = o.exc_cuft() + fnd, o.fill_cuft()
+    any_op = o.any or fnd > 0
+    sec_op, sec_bp, sec_w = "§95-3A(1)(a)", WH_LAW["cellar_multiple"].section, WH_LAW["waiver_volume"].section
+    wlim = WH_LAW["waiver_volume"].value
+    explanations: list[dict[str, Any]] = [{
+        "section": sec_op, "holds": bool(any_op),
+        "explanation": "any landfilling, excavation, regrading, removal, stripping or disturbance of topsoil or earth "
+                       "is an 'operation' needing a clearing, filling or excavation permit from the Planning Board"
+                       + ("" if any_op else " (none given: not applicable)")}]
+    moved = max(exc_cuft, fill_cuft)
+    waiver: bool | str | None = None
+    missing: list[str] = []
+    if any_op and o.strip_cuft() is None:
+        waiver = "unknown"
+        _unknown(missing, f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN), for the {sec_w} waiver")
+    elif any_op:
+        waiver = bool(_cy(moved) < wlim)
+    if any_op:
+        explanations.append({
+            "section": sec_w, "holds": waiver if isinstance(waiver, bool) else None,
+            "explanation": f"material moved {_r2(_cy(moved))} cu yd (the larger of excavation {_r2(_cy(exc_cuft))} and "
+                           f"fill {_r2(_cy(fill_cuft))} cu yd): the Planning Board may waive the permit for an "
+                           f"operation involving less than {_fmt(wlim)} cu yd"})
+    required: bool | str = bool(any_op)
+    bp = None
+    if cellar is not None and any_op:
+        L, W, D = cellar
+        bp = wesley_hills_building_permit_check(L, W, D, _cy(fill_cuft), _cy(exc_cuft)).to_dict()
+        explanations += [{**e, "holds": e["holds"]} for e in bp["explanations"][:2]]
+        if bp["building_permit_suffices"]:
+            required = False
     notes = [
-        "§95-3C(1): a building permit stands as the permit while added fill and excavated material "
-        "removed each stay within twice the cellar-and-foundation volume; use "
-        "wesley_hills_building_permit_check.",
+        f"{sec_bp}: a building permit stands as the permit while added fill and excavated material removed each "
+        f"stay within {_fmt(WH_LAW['cellar_multiple'].value)} times the cellar-and-foundation volume"
+        + ("" if cellar else " (give the cellar to check it)") + ".",
         "§95-3D(4): the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
         "§95-3A(1)(c)-(e): tree removal triggers (diameter at 54 in) are evaluated by the tree law.",
-        "§95-4E(1): rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H), at least 4 in of "
-        "topsoil over exposed ground.",
+        f"{WH_LAW['slope_rise'].section}: rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H), at least "
+        f"{_fmt(WH_LAW['topsoil_depth'].value)} in of topsoil over exposed ground.",
         *WESLEY_NOTES,
     ]
-    interp = ["§95-3D(1): 'less than 100 cubic yards of material' is read as excavation plus fill "
-              "volume strictly below 100 cu yd; the waiver is the Planning Board's discretion, so "
-              "permit_required stays true and waiver_eligible is reported."]
+    interp = [f"{sec_w}: 'less than {_fmt(wlim)} cubic yards of material' is read as the amount moved (imported, "
+              "exported or excavated): excavated soil placed as fill on the same site is counted once, so the amount "
+              "is the larger of the excavation and the fill volume, strictly below the limit. The waiver is the "
+              "Planning Board's discretion: permit_required stays true and waiver_eligible is reported "
+              "('not applicable' when there is no operation).",
+              f"{sec_bp}: with a cellar given, the excavation volume is taken as removed from the property and the "
+              "fill as added to it (the most it can be); exactly twice the volume is within the rule."]
     return PermitCheck(
-        jurisdiction="wesley-hills", permit_required=bool(any_op),
-        triggers=["§95-3A(1)(a)"] if any_op else [], explanations=explanations,
-        excavation_cy=_cy(exc_cuft), fill_cy=_cy(fill_cuft), topsoil_cy=_cy(topsoil_cuft),
-        excavation_area_sqft=exc_area, fill_area_sqft=fill_area, review_standards=[],
-        exemptions=[], waiver_eligible=waiver, interpretation=interp, notes=notes)
+        jurisdiction="wesley-hills", permit_required=required if not missing or required is False else required,
+        triggers=[sec_op] if required is True else [], explanations=explanations,
+        excavation_cy=_cy(exc_cuft), fill_cy=_cy(fill_cuft), topsoil_cy=_cy(o.topsoil_cuft()),
+        excavation_area_sqft=sum((a for a, d in o.exc if d > 0), Decimal(0)),
+        fill_area_sqft=sum((a for a, d in o.fil if d > 0), Decimal(0)), review_standards=[],
+        exemptions=[], waiver_eligible=waiver, interpretation=interp, notes=notes, missing_facts=missing,
+        building_permit=bp)
 
 
 def wesley_hills_waiver_eligible(material_cy: Any) -> bool:

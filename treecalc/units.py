@@ -90,8 +90,12 @@ def bounded(x: Any, name: str, lo: float, hi: float, *, lo_open: bool = False, u
     low = Decimal(str(lo))
     if d < low or (lo_open and d == low) or d > Decimal(str(hi)):
         u = f" {unit}" if unit else ""
-        rng = f"{'more than' if lo_open else 'from'} {lo:,g}{u} {'and at most' if lo_open else 'to'} {hi:,g}{u}"
-        raise ValueError(f"{name} must be {rng}, got {x!r}")
+
+        def f(v: float) -> str:
+            return f"{Decimal(str(v)).normalize():,f}"
+
+        rng = f"{'more than' if lo_open else 'from'} {f(lo)}{u} {'and at most' if lo_open else 'to'} {f(hi)}{u}"
+        raise ValueError(f"{name} must be {rng}, got {x}")
     return d
 
 
