@@ -147,10 +147,17 @@ def test_check_wesley_hills(capsys):
 
 @pytest.mark.parametrize("argv,msg", [
     (["--excavate", "600"], "AREA_SQFT:DEPTH_FT"),
-    (["--excavate", "600:deep"], "is not a number"),
-    (["--fill=-5:2"], "must not be negative"),
+    (["--excavate", "600:deep"], "--excavate: depth must be a number"),
+    (["--fill=-5:2"], "--fill: area must be from 0 sq ft"),
     (["--place-topsoil", "100:2:maybe"], "seeded"),
-    (["--lot-area", "0"], "must be positive"),
+    (["--lot-area", "0"], "--lot-area: area must be more than 0 sq ft"),
+    (["--excavate", "1e14:1e14"], "--excavate: area must be from 0 sq ft to 100,000,000 sq ft, got 1e14"),
+    (["--excavate", "100:1e14"], "--excavate: depth must be from 0 ft to 1,000 ft"),
+    (["--strip-topsoil", "100:nan"], "--strip-topsoil: depth must be a finite number"),
+    (["--excavate", "9000:2", "--lot-area", "8000"], "more than the lot area"),
+    (["--retaining-wall", "-1"], "--retaining-wall: height must be from 0 ft"),
+    (["--cellar", "40:30"], "LENGTH_FT:WIDTH_FT:DEPTH_FT"),
+    (["--last-work", "2026-01-01"], "--last-work needs --permit-issued"),
     (["--jurisdiction", "Ossining"], "unknown jurisdiction"),
 ])
 def test_check_errors(argv, msg, capsys):
@@ -194,10 +201,13 @@ def test_volume_grid_table_and_metric(grid_csv, capsys):
 def test_volume_sections_json(sections_csv, capsys):
     rc, out, _ = run(["excavation", "volume", "--sections", str(sections_csv), "--json"], capsys)
     d = json.loads(out)
-    assert rc == 0 and (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (2037.04, 166.67, 1870.37)
-    rc, out, _ = run(["excavation", "volume", "--sections", str(sections_csv), "--prismoidal", "--json"], capsys)
-    d = json.loads(out)
-    assert (d["cut_cy"], d["fill_cy"]) == (1604.94, 111.11)
+    # with the grade point of the cut-to-fill section (see test_excavation's worked example)
+    assert rc == 0 and (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (1892.11, 21.74, 1870.37)
+    assert d["transitions"][0]["kind"] == "cut to fill"
+    # the volume feeds §120-3A(4): 1,892.11 > 50 cu yd; sections give no plan areas
+    assert d["permit"]["permit_required"] is True and "§120-3A(4)" in d["permit"]["triggers"]
+    rc, out, err = run(["excavation", "volume", "--sections", str(sections_csv), "--prismoidal", "--json"], capsys)
+    assert rc == 2 and "mid-section areas" in err
 
 
 def test_volume_errors(tmp_path, grid_csv, sections_csv, capsys):

@@ -426,24 +426,61 @@ def test_grid_properties(shape, data, dx, dy):
 STATIONS, CUT, FILL = ["0+00", "1+00", "2+50"], [100, 400, 0], [0, 0, 60]
 
 
-def test_end_area_worked_example():
+def test_end_area_worked_example_with_cut_to_fill_transition():
+    # 0+00 -> 1+00: cut 100 -> 400: 100 x (100 + 400) / 2 = 25,000 cu ft.
+    # 1+00 -> 2+50 changes from all cut (400) to all fill (60): grade point at 150 x 400 / 460 =
+    # 130.4348 ft after 1+00 (station 230.43); cut 130.4348 x 400 / 2 = 26,086.96 cu ft, fill
+    # (150 - 130.4348) x 60 / 2 = 586.96 cu ft. Cut 51,086.96 / 27 = 1,892.11 cu yd; fill 21.74;
+    # net 1,870.37 (the same net as without the grade point: the signed area is linear).
     r = end_area_volumes(STATIONS, CUT, FILL)
-    assert r.cut_cy == pytest.approx(55000 / 27) and r.fill_cy == pytest.approx(4500 / 27)
-    assert r.to_dict()["cut_cy"] == 2037.04 and r.to_dict()["net_cy"] == 1870.37
-    assert r.segment_cut_cy * 27 == pytest.approx([25000, 30000])
-    p = end_area_volumes(STATIONS, CUT, FILL, prismoidal=True)
-    assert p.cut_cy * 27 == pytest.approx(130000 / 3)
-    assert p.fill_cy * 27 == pytest.approx(3000)
-    assert p.to_dict()["cut_cy"] == 1604.94 and p.to_dict()["fill_cy"] == 111.11
+    assert r.segment_cut_cy * 27 == pytest.approx([25000, 150 * 400 / 460 * 200])
+    assert r.fill_cy * 27 == pytest.approx((150 - 150 * 400 / 460) * 30)
+    d = r.to_dict()
+    assert (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (1892.11, 21.74, 1870.37)
+    assert d["transitions"] == [{"from": 100.0, "to": 250.0, "grade_point": pytest.approx(230.4348, abs=1e-4),
+                                 "kind": "cut to fill"}]
+    assert any("zero-area point" in n and "230.43" in n for n in r.notes)
+
+
+def test_prismoidal_wedge_pyramid_and_three_level():
+    # Wedge: area 0 -> 100 sq ft over 100 ft, changing linearly (mid-area 50): V = 100/6 (0 + 200 +
+    # 100) = 5,000 cu ft = 185.19 cu yd (the old frustum formula gave 3,333.33 = 123.46).
+    w = end_area_volumes([0, 100], [0, 100], [0, 0], prismoidal=True, cut_mid_area=[50, np.nan],
+                         fill_mid_area=[0, np.nan])
+    assert w.cut_cy * 27 == pytest.approx(5000) and round(w.cut_cy, 2) == 185.19
+    # Pyramid: a square 0 -> 10 x 10 (mid 5 x 5 = 25): 100/6 (0 + 100 + 100) = 3,333.33 cu ft.
+    p = end_area_volumes([0, 100], [0, 100], [0, 0], prismoidal=True, cut_mid_area=[25, np.nan],
+                         fill_mid_area=[0, np.nan])
+    assert p.cut_cy * 27 == pytest.approx(10000 / 3)
+    # Three-level correction: c 4 -> 2 ft, D 40 -> 30 ft, L 100: C = 100 x 2 x 10 / 12 = 166.67 cu ft
+    # off the end-area 100 x (200 + 120) / 2 = 16,000 -> 15,833.33 cu ft.
+    t = end_area_volumes([0, 100], [200, 120], [0, 0], prismoidal=True, center_height=[4, 2], width=[40, 30])
+    assert t.cut_cy * 27 == pytest.approx(16000 - 2000 / 12)
+    with pytest.raises(ValueError, match="mid-section areas"):
+        end_area_volumes([0, 100], [0, 100], [0, 0], prismoidal=True)
+
+
+def test_metric_stations():
+    # "1+000" = 1,000 m, "1+050" = 1,050 m: 50 m x (10 + 30) / 2 = 1,000 m3 = 1,307.95 cu yd.
+    r = end_area_volumes(["1+000", "1+050"], [10, 30], [0, 0], metric=True)
+    assert list(r.stations) == [1000.0, 1050.0]
+    assert r.cut_cy == pytest.approx(1000 / M3_PER_CU_YD)
+    with pytest.raises(ValueError, match="metric notation"):
+        end_area_volumes(["1+000", "1+050"], [10, 30], [0, 0])
+    with pytest.raises(ValueError, match="feet notation"):
+        end_area_volumes(["10+00", "10+50"], [10, 30], [0, 0], metric=True)
 
 
 def test_end_area_csv_and_metric(tmp_path):
     f = tmp_path / "sections.csv"
     pd.DataFrame({"Station": STATIONS, "cut_area": CUT, "fill_area": FILL}).to_csv(f, index=False)
-    assert volume_from_sections_csv(f).cut_cy == pytest.approx(55000 / 27)
-    assert volume_from_sections_csv(f, prismoidal=True).fill_cy == pytest.approx(3000 / 27)
+    assert volume_from_sections_csv(f).cut_cy == pytest.approx((25000 + 150 * 400 / 460 * 200) / 27)
+    pd.DataFrame({"Station": STATIONS, "cut_area": CUT, "fill_area": FILL, "cut_mid_area": [250, 200, None],
+                  "fill_mid_area": [0, 30, None]}).to_csv(f, index=False)
+    # prismoidal with mid-areas: 100/6 (100 + 1000 + 400) + 150/6 (400 + 800 + 0) = 25,000 + 30,000
+    assert volume_from_sections_csv(f, prismoidal=True).cut_cy == pytest.approx(55000 / 27)
     r = end_area_volumes([0, 100, 250], CUT, FILL, metric=True)
-    assert r.cut_cy == pytest.approx(55000 / M3_PER_CU_YD)
+    assert r.cut_cy == pytest.approx((25000 + 150 * 400 / 460 * 200) / M3_PER_CU_YD)
 
 
 def test_parse_station():
@@ -476,14 +513,19 @@ def test_end_area_properties(n, data):
     stations = np.concatenate([[0.0], np.cumsum(gaps)])
     areas = st.lists(st.floats(0, 1e4), min_size=n, max_size=n)
     c, f = data.draw(areas), data.draw(areas)
-    for prism in (False, True):
-        r = end_area_volumes(stations, c, f, prismoidal=prism)
-        assert r.cut_cy >= 0 and r.fill_cy >= 0
-        s = end_area_volumes(stations, f, c, prismoidal=prism)
-        assert s.cut_cy == pytest.approx(r.fill_cy) and s.fill_cy == pytest.approx(r.cut_cy)
-    # the prismoidal volume never exceeds the end-area volume
-    assert (end_area_volumes(stations, c, f, True).cut_cy
-            <= end_area_volumes(stations, c, f).cut_cy * (1 + 1e-12) + 1e-9)
+    r = end_area_volumes(stations, c, f)
+    assert r.cut_cy >= 0 and r.fill_cy >= 0
+    s = end_area_volumes(stations, f, c)
+    assert s.cut_cy == pytest.approx(r.fill_cy) and s.fill_cy == pytest.approx(r.cut_cy)
+    # grade points move volume between cut and fill but keep the net: sum L (dA1 + dA2) / 2, dA = cut - fill
+    L, d = np.diff(stations), np.asarray(c) - np.asarray(f)
+    assert r.net_cy * 27 == pytest.approx(float((L * (d[:-1] + d[1:]) / 2).sum()), rel=1e-9, abs=1e-6)
+    # prismoidal with linear mid-areas equals the end-area volume without grade points
+    mid_c = np.append((np.asarray(c[:-1]) + np.asarray(c[1:])) / 2, np.nan)
+    mid_f = np.append((np.asarray(f[:-1]) + np.asarray(f[1:])) / 2, np.nan)
+    p = end_area_volumes(stations, c, f, True, cut_mid_area=mid_c, fill_mid_area=mid_f)
+    assert p.cut_cy * 27 == pytest.approx(float((L * (np.asarray(c[:-1]) + np.asarray(c[1:])) / 2).sum()),
+                                          rel=1e-9, abs=1e-6)
 
 
 def test_overflowing_inputs_are_refused_not_returned_as_nan():

@@ -1046,6 +1046,34 @@ class GridVolumes:
     mixed_cells: int
     units: str
     notes: list[str]
+    node_depth: np.ndarray | None = field(default=None, repr=False)  # proposed - existing, (ny, nx), input units
+
+    def earthwork(self) -> Earthwork:
+        """Volumes and plan areas for :func:`check_permit` (``measured=``).
+
+        Areas cut or filled deeper than 2 and 4 ft come from the node depths, each cell split into
+        two triangles with the depth linear on each (the volumes stay the borrow-pit ones).
+        """
+        from treecalc.surfaces import FT_PER_M, SQFT_PER_M2, _area_above
+
+        h = np.asarray(self.node_depth, float)
+        k_len, k_area = (FT_PER_M, SQFT_PER_M2) if self.units == "metres" else (1.0, 1.0)
+        a, b, c, d = h[:-1, :-1].ravel(), h[:-1, 1:].ravel(), h[1:, :-1].ravel(), h[1:, 1:].ravel()
+        tris = np.concatenate([np.column_stack([a, b, d]), np.column_stack([a, d, c])])
+        area = np.full(len(tris), self.dx * self.dy / 2)
+
+        def over(g: np.ndarray, t: float) -> Decimal:
+            return Decimal(repr(round(float(_area_above(g - t / k_len, area).sum() * k_area), 6)))
+
+        def cuft(cy: float) -> Decimal:
+            return Decimal(repr(round(cy * CU_FT_PER_CU_YD, 6)))
+
+        return Earthwork(cut_cuft=cuft(self.cut_cy), fill_cuft=cuft(self.fill_cy), cut_area_sqft=over(-tris, 0),
+                         cut_area_over_2ft_sqft=over(-tris, 2), cut_area_over_4ft_sqft=over(-tris, 4),
+                         fill_area_sqft=over(tris, 0), fill_area_over_2ft_sqft=over(tris, 2),
+                         fill_area_over_4ft_sqft=over(tris, 4),
+                         max_cut_ft=Decimal(repr(round(max(0.0, float((-h).max())) * k_len, 6))),
+                         method="grid (borrow-pit)")
 
     def to_dict(self) -> dict[str, Any]:
         return {"method": "grid (borrow-pit)", "cut_cy": round(self.cut_cy, 2), "fill_cy": round(self.fill_cy, 2),
@@ -1191,7 +1219,7 @@ def grid_volumes(x: Any, y: Any, existing: Any, proposed: Any, *, metric: bool =
     _check_finite_volumes(c, f)
     return GridVolumes(cut_cy=c, fill_cy=f, net_cy=c - f, cell_cut_cy=cut, cell_fill_cy=fill,
                        dx=float(dx), dy=float(dy), nx=int(nx), ny=int(ny), mixed_cells=mixed,
-                       units="metres" if metric else "feet", notes=list(GRID_NOTES))
+                       units="metres" if metric else "feet", notes=list(GRID_NOTES), node_depth=h)
 
 
 def _spacing_arg(v: Any, n: int, name: str) -> float:
@@ -1232,10 +1260,31 @@ def _numeric_column(df: Any, col: str, what: str) -> np.ndarray:
     return s.to_numpy(dtype=float)
 
 
+def _map_grid_headers(df: Any) -> Any:
+    """Surveyor headers mapped to the grid's columns: Easting/Northing -> x/y, EG/FG -> existing/proposed."""
+    from treecalc.surfaces import find_columns
+
+    names = {str(c).strip().lower() for c in df.columns}
+    if {"x", "y", "existing", "proposed"} <= names:
+        return df
+    try:
+        e = find_columns(df.columns, "existing")
+        p = find_columns(df.columns, "proposed")
+    except ValueError:
+        return df  # _columns names what is missing
+    if e["z"] == p["z"]:
+        return df
+    return df.rename(columns={e["x"]: "x", e["y"]: "y", e["z"]: "existing", p["z"]: "proposed"})
+
+
 def grid_volumes_from_frame(df: Any, *, metric: bool = False) -> GridVolumes:
-    """:func:`grid_volumes` from a DataFrame with columns ``x``, ``y``, ``existing``, ``proposed``."""
+    """:func:`grid_volumes` from a DataFrame with columns ``x``, ``y``, ``existing``, ``proposed``.
+
+    Surveyor headers are mapped: Easting/Northing (E/N, POINT_X/POINT_Y) for x/y and EG/FG
+    (existing/proposed grade) for the elevations.
+    """
     what = "grid"
-    df = _columns(df, ["x", "y", "existing", "proposed"], what)
+    df = _columns(_map_grid_headers(df), ["x", "y", "existing", "proposed"], what)
     cols = {c: _numeric_column(df, c, what) for c in ("x", "y", "existing", "proposed")}
     return grid_volumes(cols["x"], cols["y"], cols["existing"], cols["proposed"], metric=metric)
 
@@ -1266,7 +1315,8 @@ def volume_from_grid_csv(path: str | PathLike[str], *, metric: bool = False) -> 
 class EndAreaVolumes:
     """Cut and fill between cross-sections by the average-end-area method (cubic yards).
 
-    ``segment_cut_cy``/``segment_fill_cy`` hold one value per interval between stations.
+    ``segment_cut_cy``/``segment_fill_cy`` hold one value per interval between stations;
+    ``transitions`` the zero-area points inserted where a section changes from cut to fill.
     """
 
     cut_cy: float
@@ -1278,74 +1328,68 @@ class EndAreaVolumes:
     prismoidal: bool
     units: str
     notes: list[str]
+    transitions: list[dict[str, float]] = field(default_factory=list)
+    method: str = "average end area"
+
+    def earthwork(self) -> Earthwork:
+        """Volumes for :func:`check_permit`; cross-sections give no plan areas (those rules may be unknown)."""
+        return Earthwork(cut_cuft=Decimal(repr(round(self.cut_cy * CU_FT_PER_CU_YD, 6))),
+                         fill_cuft=Decimal(repr(round(self.fill_cy * CU_FT_PER_CU_YD, 6))), method=self.method)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"method": "average end area" + (" with prismoidal correction" if self.prismoidal else ""),
+        return {"method": self.method,
                 "cut_cy": round(self.cut_cy, 2), "fill_cy": round(self.fill_cy, 2),
                 "net_cy": round(self.net_cy, 2), "stations": len(self.stations),
                 "segments": [{"from": float(a), "to": float(b), "cut_cy": round(float(c), 2),
                               "fill_cy": round(float(f), 2)}
                              for a, b, c, f in zip(self.stations[:-1], self.stations[1:],
                                                    self.segment_cut_cy, self.segment_fill_cy)],
+                "transitions": [dict(t) for t in self.transitions],
                 "units_in": self.units, "notes": list(self.notes)}
 
 
-def parse_station(s: Any) -> float:
-    """A station as feet: a number, or surveyor's notation '12+50' (= 1,250 ft, '+' after the hundreds)."""
+def _station_notation(t: str) -> str | None:
+    """'feet' for 12+50 (hundreds + feet), 'metric' for 1+000 (kilometres + metres), None for a number."""
+    if "+" not in t[1:]:
+        return None
+    digits = t.lstrip("+-").partition("+")[2].split(".")[0]
+    return "metric" if len(digits) == 3 else "feet"
+
+
+def parse_station(s: Any, metric: bool | None = None) -> float:
+    """A station as a distance: a number, '12+50' (feet: 1,250 ft) or '1+000' (metric: 1,000 m).
+
+    With ``metric`` given, a station in the other notation is refused (feet notation puts two
+    digits after the '+', metric three).
+    """
     if isinstance(s, (int, float, np.integer, np.floating)) and not isinstance(s, bool):
         return float(s)
     t = str(s).strip()
+    kind = _station_notation(t)
+    if kind is not None and metric is not None and (kind == "metric") != metric:
+        raise ValueError(f"station {s!r} is in {kind} notation ("
+                         + ("kilometres+metres): give --metric / metric=True" if kind == "metric" else
+                            "hundreds of feet+feet): with metric input give stations as 1+250 or in metres") + ")")
     try:
-        if "+" in t[1:]:
+        if kind is not None:
             sign = -1.0 if t.startswith("-") else 1.0
-            hundreds, _, rest = t.lstrip("+-").partition("+")
-            return sign * (float(hundreds) * 100 + float(rest))
+            big, _, rest = t.lstrip("+-").partition("+")
+            return sign * (float(big) * (1000 if kind == "metric" else 100) + float(rest))
         return float(t)
     except ValueError:
-        raise ValueError(f"station {s!r} is not a number or NN+NN station") from None
+        raise ValueError(f"station {s!r} is not a number or a 12+50 / 1+000 station") from None
 
 
-def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: bool = False, *,
-                     metric: bool = False) -> EndAreaVolumes:
-    """Cut and fill by the average-end-area method, optionally with a prismoidal correction.
+def _as_array(a: Any, n: int, name: str) -> np.ndarray | None:
+    if a is None:
+        return None
+    v = np.asarray(a, dtype=float)
+    if v.shape != (n,):
+        raise ValueError(f"{name} must have one value per station ({n})")
+    return v
 
-    Parameters
-    ----------
-    stations : array_like
-        Station of each cross-section, feet along the alignment (metres if ``metric``), strictly
-        increasing; numbers or '12+50' strings.
-    cut_area, fill_area : array_like
-        Cut and fill area of each cross-section, square feet (square metres if ``metric``).
-    prismoidal : bool
-        Apply the prismoidal correction for sections of similar shape: V = L/3 (A1 + A2 +
-        sqrt(A1 A2)), i.e. the end-area volume minus L (sqrt(A1) - sqrt(A2))^2 / 6. Where one end
-        area is zero this is the pyramid volume L A / 3.
-    metric : bool
-        Input in metres / square metres; output still in cubic yards.
 
-    Returns
-    -------
-    EndAreaVolumes
-        ``cut_cy``, ``fill_cy``, ``net_cy = cut_cy - fill_cy`` and per-segment volumes.
-
-    Notes
-    -----
-    Average end area: V = L (A1 + A2) / 2 per interval of length L [1]_. The end-area method
-    overestimates a prismoid; the correction used here assumes the two end sections are similar
-    figures (no section widths or centre heights are given, so the three-level correction
-    C = L (c1 - c2)(D1 - D2) / 12 of [1]_ cannot be applied).
-
-    References
-    ----------
-    .. [1] Ghilani, C. D. and Wolf, P. R., *Elementary Surveying*, 13th ed., 2012, ch. 26
-       (average-end-area formula, prismoidal formula and correction).
-    """
-    try:
-        st = np.array([parse_station(s) for s in np.atleast_1d(np.asarray(stations, dtype=object))], dtype=float)
-    except TypeError:
-        raise ValueError("stations must be a sequence") from None
-    ca = np.asarray(cut_area, dtype=float)
-    fa = np.asarray(fill_area, dtype=float)
+def _check_sections(st: np.ndarray, ca: np.ndarray, fa: np.ndarray) -> np.ndarray:
     if ca.shape != st.shape or fa.shape != st.shape:
         raise ValueError("stations, cut_area and fill_area must have the same length")
     if st.size < 2:
@@ -1359,41 +1403,179 @@ def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: b
     if (L <= 0).any():
         i = int(np.flatnonzero(L <= 0)[0])
         raise ValueError(f"stations must be strictly increasing: {st[i]:g} is followed by {st[i + 1]:g}")
+    return L
 
-    def seg(a: np.ndarray) -> np.ndarray:
-        v = L * (a[:-1] + a[1:]) / 2.0
-        if prismoidal:
-            v = v - L * (np.sqrt(a[:-1]) - np.sqrt(a[1:])) ** 2 / 6.0
-        return np.maximum(v, 0.0)
 
+def _transitions(st: np.ndarray, L: np.ndarray, ca: np.ndarray, fa: np.ndarray) -> tuple[np.ndarray, list[dict]]:
+    """Intervals from an all-cut to an all-fill section (or back) and their zero-area (grade) points.
+
+    The grade point is where the signed area (cut - fill), linear between the sections, is zero:
+    at L A1 / (A1 + A2) from the first station.
+    """
+    a1c, a2c, a1f, a2f = ca[:-1], ca[1:], fa[:-1], fa[1:]
+    to_fill = (a1c > 0) & (a1f == 0) & (a2c == 0) & (a2f > 0)
+    to_cut = (a1f > 0) & (a1c == 0) & (a2f == 0) & (a2c > 0)
+    trans = to_fill | to_cut
+    first = np.where(to_fill, a1c, a1f)
+    second = np.where(to_fill, a2f, a2c)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        x0 = np.where(trans, L * first / (first + second), 0.0)
+    out = [{"from": float(st[i]), "to": float(st[i + 1]), "grade_point": float(st[i] + x0[i]),
+            "kind": "cut to fill" if to_fill[i] else "fill to cut"} for i in np.flatnonzero(trans)]
+    return x0, out
+
+
+def _segment_volumes(L: np.ndarray, a: np.ndarray, other: np.ndarray, x0: np.ndarray, trans: np.ndarray,
+                     mid: np.ndarray | None) -> np.ndarray:
+    """One kind (cut or fill) per interval: end area, to the grade point, or prismoidal with mid-areas."""
+    if mid is not None:
+        return L * (a[:-1] + 4 * mid[:-1] + a[1:]) / 6.0  # prismoidal formula V = L/6 (A1 + 4 Am + A2)
+    v = L * (a[:-1] + a[1:]) / 2.0
+    # transition: this kind is non-zero at one end only; it runs from that end to the grade point
+    near = np.where(a[:-1] > 0, x0, L - x0)
+    return np.where(trans, near * (a[:-1] + a[1:]) / 2.0, v)
+
+
+def _three_level_correction(L: np.ndarray, c: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Prismoidal correction C = L (c1 - c2)(D1 - D2) / 12 per interval, applied to cut (c >= 0) or fill (c <= 0)."""
+    corr = L * (np.abs(c[:-1]) - np.abs(c[1:])) * (w[:-1] - w[1:]) / 12.0
+    cut_side = (c[:-1] >= 0) & (c[1:] >= 0)
+    fill_side = (c[:-1] <= 0) & (c[1:] <= 0)
+    return np.where(cut_side, corr, 0.0), np.where(fill_side & ~cut_side, corr, 0.0)
+
+
+PRISMOIDAL_NEEDS = ("--prismoidal needs mid-section areas (columns cut_mid_area, fill_mid_area: the areas halfway to "
+                    "the next station) or centre heights and widths (columns center_height, + cut / - fill, and "
+                    "width between slope stakes) for the correction C = L (c1 - c2)(D1 - D2) / 12")
+
+
+def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: bool = False, *,
+                     metric: bool = False, cut_mid_area: Any = None, fill_mid_area: Any = None,
+                     center_height: Any = None, width: Any = None) -> EndAreaVolumes:
+    """Cut and fill by the average-end-area method, optionally prismoidal.
+
+    Parameters
+    ----------
+    stations : array_like
+        Station of each cross-section, feet along the alignment (metres if ``metric``), strictly
+        increasing; numbers, '12+50' (feet) or '1+000' (metric) strings.
+    cut_area, fill_area : array_like
+        Cut and fill area of each cross-section, square feet (square metres if ``metric``).
+    prismoidal : bool
+        Prismoidal volumes: with ``cut_mid_area``/``fill_mid_area`` (the areas halfway to the next
+        station) V = L/6 (A1 + 4 Am + A2); with ``center_height`` and ``width`` (three-level
+        sections) the end-area volume less the correction L (c1 - c2)(D1 - D2) / 12. One of them
+        is required: without it the correction cannot be computed.
+    metric : bool
+        Input in metres / square metres; output still in cubic yards.
+
+    Returns
+    -------
+    EndAreaVolumes
+        ``cut_cy``, ``fill_cy``, ``net_cy = cut_cy - fill_cy``, per-segment volumes and the
+        zero-area grade points inserted where a section changes from cut to fill.
+
+    Notes
+    -----
+    Average end area: V = L (A1 + A2) / 2 per interval of length L [1]_. Between an all-cut and an
+    all-fill section the cut runs from its section to the grade point (where the signed area is
+    zero, at L A1 / (A1 + A2)) and the fill from there: each volume is a wedge to a zero area.
+    A wedge from 0 to 100 sq ft over 100 ft is 5,000 cu ft = 185.19 cu yd, exactly what the end-area
+    and prismoidal formulas give for areas that change linearly.
+
+    References
+    ----------
+    .. [1] Ghilani, C. D. and Wolf, P. R., *Elementary Surveying*, 13th ed., 2012, ch. 26
+       (average-end-area formula, prismoidal formula and correction).
+    """
+    try:
+        st = np.array([parse_station(s, metric) for s in np.atleast_1d(np.asarray(stations, dtype=object))],
+                      dtype=float)
+    except TypeError:
+        raise ValueError("stations must be a sequence") from None
+    ca, fa = np.asarray(cut_area, dtype=float), np.asarray(fill_area, dtype=float)
+    L = _check_sections(st, ca, fa)
+    n = st.size
+    cm, fm = _as_array(cut_mid_area, n, "cut_mid_area"), _as_array(fill_mid_area, n, "fill_mid_area")
+    ch, wd = _as_array(center_height, n, "center_height"), _as_array(width, n, "width")
+    use_mid = prismoidal and cm is not None and fm is not None
+    use_corr = prismoidal and not use_mid and ch is not None and wd is not None
+    if prismoidal and not (use_mid or use_corr):
+        raise ValueError(PRISMOIDAL_NEEDS)
+    if use_mid and (not np.isfinite(cm[:-1]).all() or not np.isfinite(fm[:-1]).all()
+                    or (cm[:-1] < 0).any() or (fm[:-1] < 0).any()):
+        raise ValueError("cut_mid_area and fill_mid_area must be given (>= 0) for every interval (all rows but the last)")
+    x0, trans_list = _transitions(st, L, ca, fa) if not use_mid else (np.zeros_like(L), [])
+    trans = np.zeros(L.shape, bool) if use_mid else np.isin(st[:-1], [t["from"] for t in trans_list])
+    sc = _segment_volumes(L, ca, fa, x0, trans, cm if use_mid else None)
+    sf = _segment_volumes(L, fa, ca, x0, trans, fm if use_mid else None)
+    if use_corr:
+        cc, cf = _three_level_correction(L, ch, wd)
+        sc, sf = sc - cc, sf - cf
     factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
-    sc, sf = seg(ca) * factor, seg(fa) * factor
+    sc, sf = np.maximum(sc, 0.0) * factor, np.maximum(sf, 0.0) * factor
     c, f = float(sc.sum()), float(sf.sum())
     _check_finite_volumes(c, f)
+    method = ("prismoidal formula (mid-section areas)" if use_mid else
+              "average end area with prismoidal correction (three-level)" if use_corr else "average end area")
+    return EndAreaVolumes(cut_cy=c, fill_cy=f, net_cy=c - f, stations=st, segment_cut_cy=sc, segment_fill_cy=sf,
+                          prismoidal=bool(prismoidal), units="metres" if metric else "feet",
+                          notes=_end_area_notes(use_mid, use_corr, trans_list, metric), transitions=trans_list,
+                          method=method)
+
+
+def _end_area_notes(use_mid: bool, use_corr: bool, trans: list[dict], metric: bool) -> list[str]:
+    u = "m" if metric else "ft"
     notes = ["Average-end-area method: V = L (A1 + A2) / 2 between consecutive stations "
              "(Ghilani & Wolf, Elementary Surveying, ch. 26).",
              "net_cy = cut_cy - fill_cy: positive is surplus material, negative is material to import."]
-    if prismoidal:
-        notes.append("Prismoidal correction for similar end sections: V = L/3 (A1 + A2 + sqrt(A1 A2)) = "
-                     "end-area volume - L (sqrt A1 - sqrt A2)^2 / 6; a zero end gives the pyramid L A / 3.")
-    return EndAreaVolumes(cut_cy=c, fill_cy=f, net_cy=c - f, stations=st, segment_cut_cy=sc,
-                          segment_fill_cy=sf, prismoidal=bool(prismoidal),
-                          units="metres" if metric else "feet", notes=notes)
+    if use_mid:
+        notes.append("Prismoidal formula with the mid-section areas given: V = L/6 (A1 + 4 Am + A2).")
+    if use_corr:
+        notes.append("Prismoidal correction for three-level sections: C = L (c1 - c2)(D1 - D2) / 12 (c centre "
+                     "height, D width between slope stakes) subtracted from the end-area volume.")
+    for t in trans:
+        notes.append(f"section changes {t['kind']} between stations {t['from']:g} and {t['to']:g} {u}: a zero-area "
+                     f"point is inserted at the grade line, station {t['grade_point']:.2f} {u}; each side is a "
+                     "wedge to that point.")
+    return notes
 
 
 def end_area_volumes_from_frame(df: Any, prismoidal: bool = False, *, metric: bool = False) -> EndAreaVolumes:
-    """:func:`end_area_volumes` from a DataFrame with columns ``station``, ``cut_area``, ``fill_area``."""
+    """:func:`end_area_volumes` from a DataFrame with columns ``station``, ``cut_area``, ``fill_area``.
+
+    Optional columns for ``prismoidal``: ``cut_mid_area``, ``fill_mid_area`` or ``center_height``,
+    ``width``.
+    """
+    import pandas as pd
+
     what = "sections"
     df = _columns(df, ["station", "cut_area", "fill_area"], what)
-    st = [parse_station(s) for s in df["station"]]
+    st = [parse_station(s, metric) for s in df["station"]]
+
+    def opt(col: str, all_rows: bool = True) -> np.ndarray | None:
+        if col not in df.columns:
+            return None
+        rows = df[col] if all_rows else df[col].iloc[:-1]
+        if not all_rows:
+            v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=float)
+            if np.isnan(v[:-1]).any():
+                i = int(np.flatnonzero(np.isnan(v[:-1]))[0])
+                raise ValueError(f"{what}: column {col!r} row {i + 2} is not a number: {rows.iloc[i]!r}")
+            return v
+        return _numeric_column(df, col, what)
+
     return end_area_volumes(st, _numeric_column(df, "cut_area", what), _numeric_column(df, "fill_area", what),
-                            prismoidal, metric=metric)
+                            prismoidal, metric=metric, cut_mid_area=opt("cut_mid_area", False),
+                            fill_mid_area=opt("fill_mid_area", False), center_height=opt("center_height"),
+                            width=opt("width"))
 
 
 def volume_from_sections_csv(path: str | PathLike[str], prismoidal: bool = False, *,
                              metric: bool = False) -> EndAreaVolumes:
     """:func:`end_area_volumes` from a CSV with columns ``station``, ``cut_area``, ``fill_area``.
 
-    Stations in feet (numbers or '12+50'), areas in square feet (metres / m2 with ``metric``).
+    Stations in feet (numbers or '12+50') or metres ('1+000' with ``metric``), areas in square feet
+    (m2 with ``metric``); optional prismoidal columns as in :func:`end_area_volumes_from_frame`.
     """
     return end_area_volumes_from_frame(_read_csv(path, "sections"), prismoidal, metric=metric)
