@@ -234,3 +234,54 @@ def test_volume_errors(tmp_path, grid_csv, sections_csv, capsys):
 def test_excavation_without_subcommand(capsys):
     rc, out, err = run(["excavation"], capsys)
     assert rc == 2 and "error: choose a subcommand" in err
+
+
+def test_check_strip_topsoil_without_lot_area_is_unknown(capsys):
+    # 4,000 sq ft stripped: (3) holds on lots under 8,000 sq ft (4,000 > 50%); no lot area given.
+    rc, out, _ = run(["excavation", "check", "--strip-topsoil", "4000", "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0 and d["permit_required"] == "unknown"
+    assert any("under 8,000 sq ft" in m for m in d["missing_facts"])
+    rc, out, _ = run(["excavation", "check", "--strip-topsoil", "4000"], capsys)
+    assert "UNKNOWN" in out and "not required" not in out.splitlines()[0]
+    # 4,000 sq ft x 6 in = 2,000 cu ft = 74.07 cu yd > 50: §120-3A(4), whatever the lot
+    rc, out, _ = run(["excavation", "check", "--strip-topsoil", "4000:6", "--json"], capsys)
+    d = json.loads(out)
+    assert d["permit_required"] is True and d["triggers"] == ["§120-3A(4)"] and d["excavation_cy"] == 74.07
+
+
+def test_check_foundation_wall_term_and_wesley_hills(capsys):
+    rc, out, _ = run(["excavation", "check", "--foundation", "1200:9", "--lot-area", "20000",
+                      "--retaining-wall", "5", "--permit-issued", "2026-03-01", "--last-work", "2026-06-01",
+                      "--as-of", "2026-08-01", "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0 and d["permit_required"] is False and d["exemptions"][0]["section"] == "§120-3B"
+    assert [s["building_permit_required"] for s in d["review_standards"] if s["section"] == "§120-8M"] == [True]
+    assert d["term"]["subject_to_termination"] is True and d["term"]["idle_days"] == 61
+    # Wesley Hills, cellar 40 x 30 x 9 (400 cu yd, limit 800); 1,200 sq ft x 9 ft excavated
+    rc, out, _ = run(["excavation", "check", "--jurisdiction", "wesley-hills", "--excavate", "1200:9",
+                      "--cellar", "40:30:9"], capsys)
+    assert rc == 0 and "building permit suffices" in out and "not required" in out
+    rc, out, _ = run(["excavation", "check", "--jurisdiction", "wesley-hills", "--json"], capsys)
+    assert json.loads(out)["waiver_eligible"] == "not applicable"
+
+
+def test_volume_surfaces_json_and_permit(tmp_path, capsys):
+    # A 40 x 40 ft site at 100 ft; the proposed ground rises to 103 ft at the centre (a pyramid of
+    # fill over four triangles): V = 1,600 x 3 / 3 = 1,600 cu ft = 59.26 cu yd. Filled area 1,600 sq
+    # ft (>= 1,000: §120-3A(7)); deeper than 2 ft: the top third, 1,600 / 9 = 177.78 sq ft (< 500).
+    corners = "0,0,100\n40,0,100\n0,40,100\n40,40,100\n"
+    (tmp_path / "eg.csv").write_text("Easting,Northing,Elevation\n" + corners + "20,20,100\n")
+    (tmp_path / "fg.csv").write_text("Easting,Northing,FG\n" + corners + "20,20,103\n")
+    rc, out, err = run(["excavation", "volume", "--existing", str(tmp_path / "eg.csv"), "--proposed",
+                        str(tmp_path / "fg.csv"), "--lot-area", "10000", "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0, err
+    assert (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (0.0, 59.26, -59.26)
+    assert d["fill_area_sqft"] == 1600.0 and d["fill_area_deeper_than_ft_sqft"]["2"] == 177.78
+    assert d["permit"]["permit_required"] is True and d["permit"]["triggers"] == ["§120-3A(7)"]
+    rc, out, _ = run(["excavation", "volume", "--existing", str(tmp_path / "eg.csv"), "--proposed",
+                      str(tmp_path / "fg.csv"), "--lot-area", "10000"], capsys)
+    assert rc == 0 and "TIN surface to surface" in out and "REQUIRED" in out
+    rc, _, err = run(["excavation", "volume", "--existing", str(tmp_path / "eg.csv")], capsys)
+    assert rc == 2 and "--existing and --proposed go together" in err

@@ -533,3 +533,71 @@ def test_overflowing_inputs_are_refused_not_returned_as_nan():
     z = np.zeros((2, 2))
     with pytest.raises(ValueError, match="overflow"):
         grid_volumes(10.0, 10.0, z, np.full((2, 2), 1e308))
+
+
+# --------------------------------------------------------------------------- §120-3B, 8M, 10A
+def test_120_3B_foundation_under_a_building_permit_is_exempt():
+    # A 40 x 30 ft cellar 9 ft deep = 1,200 sq ft x 9 ft = 10,800 cu ft = 400 cu yd would trip
+    # (1), (2), (4) as plain excavation; as a foundation under a building permit it is covered.
+    plain = check_permit(excavations=[(1200, 9)], lot_area_sqft=20_000)
+    assert plain.permit_required is True and "§120-3A(1)" in plain.triggers
+    r = check_permit(foundations=[(1200, 9)], lot_area_sqft=20_000)
+    assert r.permit_required is False and r.triggers == []
+    assert r.exemptions[0]["section"] == "§120-3B"
+    assert "400.00 cu yd" in r.exemptions[0]["explanation"]
+    # the building permit stays subject to §120-8: 9 ft deep -> the fence of §120-8A
+    assert any(s["section"] == "§120-8A" for s in r.review_standards)
+    # other work is tested on its own: 600 sq ft at 3 ft beside the foundation -> (2), (4)
+    r = check_permit(foundations=[(1200, 9)], excavations=[(600, 3)], lot_area_sqft=20_000)
+    assert r.triggers == ["§120-3A(2)", "§120-3A(4)"]
+
+
+@pytest.mark.parametrize("h,need", [(4, False), ("4.01", True), (12, True)])
+def test_120_8M_retaining_wall(h, need):
+    # "A building permit shall be required if the retaining wall is more than four feet in height."
+    r = check_permit(excavations=[(100, 1)], lot_area_sqft=10_000, retaining_wall_height_ft=h)
+    wall = [s for s in r.review_standards if s["section"] == "§120-8M"][0]
+    assert wall["building_permit_required"] is need
+
+
+def test_120_10A_term_and_idle_days():
+    from treecalc.excavation import permit_term_check
+
+    # Issued 2026-03-01: expires 2027-03-01 (one year). Last work 2026-06-01, as of 2026-07-31: 60
+    # days idle (not more than 60); as of 2026-08-01: 61 days -> subject to termination.
+    t = permit_term_check("2026-03-01", "2026-07-31", "2026-06-01")
+    assert t["expires"] == "2027-03-01" and t["idle_days"] == 60 and t["subject_to_termination"] is False
+    t = permit_term_check("2026-03-01", "2026-08-01", "2026-06-01")
+    assert t["idle_days"] == 61 and t["subject_to_termination"] is True and not t["expired"]
+    assert permit_term_check("2026-03-01", "2027-03-01")["expired"] is True
+    with pytest.raises(ValueError, match="last_work"):
+        permit_term_check("2026-03-01", "2026-08-01", "2026-09-01")
+
+
+def test_wesley_hills_amount_moved_cellar_and_not_applicable():
+    # No operation: the waiver is "not applicable", not False.
+    r = check_permit(jurisdiction="wesley-hills")
+    assert r.permit_required is False and r.to_dict()["waiver_eligible"] == "not applicable"
+    # 1,350 sq ft x 2 ft = 2,700 cu ft = 100 cu yd excavated, the same soil placed as fill 1,350 x 1.5
+    # = 2,025 cu ft = 75 cu yd: moved = max(100, 75) = 100 cu yd -> not "less than 100".
+    r = check_permit(excavations=[(1350, 2)], fills=[(1350, 1.5)], jurisdiction="wesley-hills")
+    assert r.waiver_eligible is False
+    # 90 cu yd cut (2,430 cu ft) and 80 cu yd fill: moved 90 < 100 (not 170)
+    r = check_permit(excavations=[(1215, 2)], fills=[(1080, 2)], jurisdiction="wesley-hills")
+    assert r.waiver_eligible is True and any("amount moved" in s for s in r.interpretation)
+    # Cellar 40 x 30 x 9 = 10,800 cu ft = 400 cu yd, limit 800: 1,200 sq ft x 9 ft excavated
+    # (400 cu yd) and no fill -> the building permit is the permit (§95-3C(1)).
+    r = check_permit(excavations=[(1200, 9)], jurisdiction="wesley-hills", cellar=(40, 30, 9))
+    assert r.permit_required is False and r.building_permit["limit_cy"] == 800.0
+    r = check_permit(excavations=[(4000, 6)], jurisdiction="wesley-hills", cellar=(40, 30, 9))
+    assert r.permit_required is True  # 888.89 cu yd > 800
+
+
+def test_grid_with_surveyor_headers_is_mapped(tmp_path):
+    # Easting/Northing/EG/FG: a 2 x 2 node grid, 10 ft spacing, raised 1 ft everywhere -> 100 cu ft fill.
+    f = tmp_path / "grid.csv"
+    f.write_text("Easting,Northing,EG,FG\n0,0,5,6\n10,0,5,6\n0,10,5,6\n10,10,5,6\n")
+    r = volume_from_grid_csv(f)
+    assert r.fill_cy * 27 == pytest.approx(100) and r.cut_cy == 0
+    e = r.earthwork()
+    assert e.fill_area_sqft == 100 and e.fill_area_over_2ft_sqft == 0

@@ -454,7 +454,7 @@ def _foundation_exemption(o: _Ops) -> list[dict[str, Any]]:
     cuft = sum((a * d for a, d in o.foundations), Decimal(0))
     return [{"section": "§120-3B", "applies": True,
              "explanation": f"foundation excavation {_fmt(sum((a for a, _ in o.foundations), Decimal(0)))} sq ft, "
-                            f"{_fmt(cuft)} cu ft = {_r2(_cy(cuft))} cu yd, under a building permit: the building "
+                            f"{_fmt(cuft)} cu ft = {_r2(_cy(cuft)):,.2f} cu yd, under a building permit: the building "
                             "permit constitutes the excavation and filling permit for it (subject to §120-8); left "
                             "out of §120-3A"}]
 
@@ -524,7 +524,8 @@ def check_permit(excavations: Iterable[tuple[Any, Any]] | None = None,
     rules = _croton_rules(o, exemptions, missing)
     required, triggers = _verdict(rules)
     m = o.measured
-    max_depth = max([d for a, d in o.exc if a > 0] + ([m.max_cut_ft] if m and m.max_cut_ft is not None else []),
+    # §120-3B: the building permit stays subject to §120-8, so foundation depths count for the fence of §120-8A
+    max_depth = max([d for a, d in o.exc + o.foundations if a > 0] + ([m.max_cut_ft] if m and m.max_cut_ft is not None else []),
                     default=Decimal(0))
     exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + ((m.cut_area_sqft or 0) if m else 0)
     fill_area = (sum((a for a, d in o.fil if d > 0), Decimal(0)) + (o.top[0] if o.top and o.top[1] > 0 else 0)
