@@ -1076,6 +1076,25 @@ class GridVolumes:
                          max_cut_ft=Decimal(repr(round(max(0.0, float((-h).max())) * k_len, 6))),
                          method="grid (borrow-pit)")
 
+    def cut_fill_map(self, max_cells: int = 80) -> Any:
+        """Net cut - fill per cell (cu yd; + cut, - fill), block-summed to at most ``max_cells`` per axis.
+
+        A DataFrame with ``x``, ``y`` (block centres from the first node, input units) and ``net_cy``;
+        its sum is ``net_cy`` of the result.
+        """
+        import pandas as pd
+
+        net = np.asarray(self.cell_cut_cy, float) - np.asarray(self.cell_fill_cy, float)
+        ny, nx = net.shape
+        by, bx = max(1, -(-ny // max_cells)), max(1, -(-nx // max_cells))
+        if by > 1 or bx > 1:
+            pad = np.zeros((-(-ny // by) * by, -(-nx // bx) * bx))
+            pad[:ny, :nx] = net
+            net = pad.reshape(pad.shape[0] // by, by, pad.shape[1] // bx, bx).sum(axis=(1, 3))
+        yy, xx = np.mgrid[0:net.shape[0], 0:net.shape[1]]
+        return pd.DataFrame({"x": np.round((xx.ravel() + 0.5) * bx * self.dx, 2),
+                             "y": np.round((yy.ravel() + 0.5) * by * self.dy, 2), "net_cy": net.ravel()})
+
     def to_dict(self) -> dict[str, Any]:
         return {"method": "grid (borrow-pit)", "cut_cy": round(self.cut_cy, 2), "fill_cy": round(self.fill_cy, 2),
                 "net_cy": round(self.net_cy, 2), "nx": self.nx, "ny": self.ny, "dx": self.dx, "dy": self.dy,

@@ -296,6 +296,11 @@ class TinVolumes:
                          fill_area_over_4ft_sqft=d(self.fill_area_over_sqft[4.0]), max_cut_ft=d(self.max_cut_ft),
                          method="TIN surface to surface")
 
+    def cut_fill_map(self, max_cells: int = 80) -> Any:
+        """Net cut - fill (cu yd; + cut, - fill) summed on a raster, for a map (see :func:`cut_fill_raster`)."""
+        p = self.pieces
+        return cut_fill_raster(p[:, 0], p[:, 1], p[:, 2], p[:, 3], max_cells)
+
     def to_dict(self) -> dict[str, Any]:
         return {"method": "TIN surface to surface (Delaunay, exact overlay)",
                 "cut_cy": round(self.cut_cy, 2), "fill_cy": round(self.fill_cy, 2), "net_cy": round(self.net_cy, 2),
