@@ -13,8 +13,9 @@ import argparse
 import datetime as _dt
 import json
 import sys
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["register"]
 
@@ -228,7 +229,8 @@ def _area_depths(values: list[str], flag: str) -> list[tuple[Decimal, Decimal]]:
 def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
     from treecalc.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT, MAX_DEPTH_IN, MAX_WALL_FT
 
-    kw: dict[str, Any] = {"excavations": _area_depths(a.excavate, "--excavate"), "fills": _area_depths(a.fill, "--fill"),
+    kw: dict[str, Any] = {"excavations": _area_depths(a.excavate, "--excavate"),
+                          "fills": _area_depths(a.fill, "--fill"),
                           "foundations": _area_depths(a.foundation, "--foundation"), "jurisdiction": a.jurisdiction}
     if a.place_topsoil:
         bits = _split(a.place_topsoil, "--place-topsoil", (2, 3), "AREA_SQFT:DEPTH_IN[:seeded]")

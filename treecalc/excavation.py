@@ -46,10 +46,11 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from os import PathLike
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -366,7 +367,8 @@ def _rule_lowering(o: _Ops, missing: list[str]) -> dict[str, Any]:
         return {"section": sec, "holds": None, "explanation": head + " plus the unmeasured area of the cut"}
     if o.lot is not None:
         half = o.lot * pct / 100
-        less = f"{_fmt(fixed)} sq ft or more" if fixed <= half else f"more than {_fmt(pct)}% of the lot ({_fmt(half)} sq ft)"
+        less = (f"{_fmt(fixed)} sq ft or more" if fixed <= half
+                else f"more than {_fmt(pct)}% of the lot ({_fmt(half)} sq ft)")
         return {"section": sec, "holds": bool(lowered > half),
                 "explanation": f"{head}; the lesser threshold for a {_fmt(o.lot)} sq ft lot is {less}"}
     if lowered == 0:
@@ -392,7 +394,8 @@ def _rule_volume(o: _Ops, missing: list[str]) -> dict[str, Any]:
         return {"section": sec, "holds": True, "explanation": text}
     if o.strip_cuft() is None:
         _unknown(missing, f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN): {sec} counts its "
-                          f"volume; more than {_fmt(((limit - known) * 12 / o.strip).quantize(_CENT))} in deep over {_fmt(o.strip)} "
+                          f"volume; more than {_fmt(((limit - known) * 12 / o.strip).quantize(_CENT))} in deep "
+                          f"over {_fmt(o.strip)} "
                           "sq ft would need a permit")
         return {"section": sec, "holds": None, "explanation": text}
     return {"section": sec, "holds": False, "explanation": text}
@@ -525,7 +528,8 @@ def check_permit(excavations: Iterable[tuple[Any, Any]] | None = None,
     required, triggers = _verdict(rules)
     m = o.measured
     # §120-3B: the building permit stays subject to §120-8, so foundation depths count for the fence of §120-8A
-    max_depth = max([d for a, d in o.exc + o.foundations if a > 0] + ([m.max_cut_ft] if m and m.max_cut_ft is not None else []),
+    measured_depth = [m.max_cut_ft] if m and m.max_cut_ft is not None else []
+    max_depth = max([d for a, d in o.exc + o.foundations if a > 0] + measured_depth,
                     default=Decimal(0))
     exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + ((m.cut_area_sqft or 0) if m else 0)
     fill_area = (sum((a for a, d in o.fil if d > 0), Decimal(0)) + (o.top[0] if o.top and o.top[1] > 0 else 0)
@@ -552,7 +556,8 @@ def check_permit(excavations: Iterable[tuple[Any, Any]] | None = None,
 
 
 def _penalty_note() -> str:
-    return (f"§120-12: without a required permit, a fine of ${_fmt(_v('fine_first_min'))}-${_fmt(_v('fine_first_max'))} "
+    return (f"§120-12: without a required permit, a fine of ${_fmt(_v('fine_first_min'))}-"
+            f"${_fmt(_v('fine_first_max'))} "
             f"(first offence) or ${_fmt(_v('fine_later_min'))}-${_fmt(_v('fine_later_max'))} and/or up to "
             f"{_fmt(_v('imprisonment_max'))} days (later offences), and a civil penalty up to "
             f"${_fmt(_v('civil_penalty_max'))} per violation; each day is a separate offence.")
@@ -610,7 +615,7 @@ def permit_term_check(issued: Any, as_of: Any = None, last_work: Any = None) -> 
 def _applicable_standards(max_exc_depth_ft: Decimal, excavation: bool, fill: bool,
                           stripping: bool) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    if max_exc_depth_ft > 4:
+    if max_exc_depth_ft > _v("fence_depth"):
         # §120-8A: excavation below surrounding grade deeper than four feet -> fence with gates.
         out.append({"section": "§120-8A", "requirement": "excavation deeper than 4 ft below surrounding "
                     "grade: substantial fence of proper height and strength with gates, locked when "
@@ -667,7 +672,7 @@ def review_standards(max_excavation_depth_ft: Any = 0, standing_water_ft: Any = 
     depth = _nonneg(max_excavation_depth_ft, "max_excavation_depth_ft")
     out: list[dict[str, Any]] = []
     # §120-8A: "to a depth greater than four feet" -> fence (strictly greater).
-    fence_needed = depth > 4
+    fence_needed = depth > _v("fence_depth")
     out.append({"section": "§120-8A", "requirement": "fence with locked gates if deeper than 4 ft",
                 "fence_required": fence_needed,
                 "complies": (True if not fence_needed else fence_provided),
@@ -676,7 +681,7 @@ def review_standards(max_excavation_depth_ft: Any = 0, standing_water_ft: Any = 
     if standing_water_ft is not None:
         w = _nonneg(standing_water_ft, "standing_water_ft")
         # §120-8C: "not greater in depth than one foot" during; "no standing water" after.
-        limit = Decimal(0) if after_construction else Decimal(1)
+        limit = Decimal(0) if after_construction else _v("standing_water_during")
         out.append({"section": "§120-8C", "requirement": "standing water <= 1 ft during construction, "
                     "none after", "complies": w <= limit,
                     "explanation": f"{_fmt(w)} ft of standing water "
@@ -686,7 +691,8 @@ def review_standards(max_excavation_depth_ft: Any = 0, standing_water_ft: Any = 
         t = _nonneg(topsoil_left_in, "topsoil_left_in")
         # §120-8E: "at least two inches of topsoil shall be left".
         out.append({"section": "§120-8E", "requirement": "at least 2 in of topsoil left",
-                    "complies": t >= 2, "explanation": f"{_fmt(t)} in of topsoil left (minimum 2 in)"})
+                    "complies": t >= _v("topsoil_left"),
+                    "explanation": f"{_fmt(t)} in of topsoil left (minimum {_fmt(_v('topsoil_left'))} in)"})
     return out
 
 
@@ -719,10 +725,11 @@ def work_time_check(when: Any) -> dict[str, Any]:
               "including 8:00 p.m., local time; the text's '8:0 a.m.' and '10:0 a.m.' read as "
               "8:00 a.m. and 10:00 a.m.")
     day = dt.strftime("%A")
-    if t >= _dt.time(20, 0) or t < _dt.time(8, 0):
+    start, end, sunday = (_dt.time(int(_v(k))) for k in ("work_start_hour", "work_end_hour", "sunday_start_hour"))
+    if t >= end or t < start:
         return {"allowed": False, "section": "§120-8G", "interpretation": interp,
                 "reason": f"{day} {t:%H:%M} is between 8:00 p.m. and 8:00 a.m."}
-    if dt.weekday() == 6 and t < _dt.time(10, 0):
+    if dt.weekday() == 6 and t < sunday:
         return {"allowed": False, "section": "§120-8G", "interpretation": interp,
                 "reason": f"Sunday {t:%H:%M} is between 8:00 p.m. Saturday and 10:00 a.m. Sunday"}
     return {"allowed": True, "section": "§120-8G", "interpretation": interp,
@@ -765,7 +772,7 @@ def tree_survey_required(diameter_in: Any, distance_outside_grading_area_ft: Any
     """
     d = _nonneg(diameter_in, "diameter_in")
     dist = _nonneg(distance_outside_grading_area_ft, "distance_outside_grading_area_ft")
-    req = d >= 6 and dist <= 25
+    req = d >= _v("tree_survey_diameter") and dist <= _v("tree_survey_strip")
     return {"required": bool(req), "section": "§120-5E",
             "explanation": f"{_fmt(d)} in at 3 ft above ground, {_fmt(dist)} ft outside the grading area: "
                            "survey required for live trees >= 6 in within the grading area or the 25-ft "
@@ -799,13 +806,14 @@ def violation_penalties(offense_number: int = 1, days: int = 1) -> dict[str, Any
         raise ValueError(f"days must be an integer >= 1, got {days!r}")
     # §120-12A: first offence $500-$1,000; second and subsequent $1,000-"$2,0" (read $2,000)
     # or up to 15 days' imprisonment, or both.
-    lo, hi = (Decimal(500), Decimal(1000)) if offense_number == 1 else (Decimal(1000), Decimal(2000))
+    lo, hi = ((_v("fine_first_min"), _v("fine_first_max")) if offense_number == 1
+              else (_v("fine_later_min"), _v("fine_later_max")))
     # §120-12B: civil penalty not to exceed "$3,0" (read $3,000) per violation; each day separate.
-    civil = Decimal(3000)
+    civil = _v("civil_penalty_max")
     return {
         "section_criminal": "§120-12A", "section_civil": "§120-12B",
         "criminal_fine_min_per_day": lo, "criminal_fine_max_per_day": hi,
-        "imprisonment_max_days": 15 if offense_number > 1 else 0,
+        "imprisonment_max_days": int(_v("imprisonment_max")) if offense_number > 1 else 0,
         "civil_penalty_max_per_day": civil,
         "criminal_fine_min_total": lo * days, "criminal_fine_max_total": hi * days,
         "civil_penalty_max_total": civil * days,
@@ -873,7 +881,7 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
               f"{sec_bp}: with a cellar given, the excavation volume is taken as removed from the property and the "
               "fill as added to it (the most it can be); exactly twice the volume is within the rule."]
     return PermitCheck(
-        jurisdiction="wesley-hills", permit_required=required if not missing or required is False else required,
+        jurisdiction="wesley-hills", permit_required=required,
         triggers=[sec_op] if required is True else [], explanations=explanations,
         excavation_cy=_cy(exc_cuft), fill_cy=_cy(fill_cuft), topsoil_cy=_cy(o.topsoil_cuft()),
         excavation_area_sqft=sum((a for a, d in o.exc if d > 0), Decimal(0)),
@@ -884,7 +892,7 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
 
 def wesley_hills_waiver_eligible(material_cy: Any) -> bool:
     """True if the Planning Board may waive the permit: less than 100 cu yd of material (§95-3D(1))."""
-    return _nonneg(material_cy, "material_cy") < 100
+    return _nonneg(material_cy, "material_cy") < WH_LAW["waiver_volume"].value
 
 
 @dataclass(frozen=True)
@@ -945,11 +953,11 @@ def wesley_hills_building_permit_check(cellar_length_ft: Any, cellar_width_ft: A
     f = _nonneg(fill_cy, "fill_cy")
     e = _nonneg(excavated_cy, "excavated_cy")
     vol = _cy(L * W * D)
-    limit = 2 * vol
+    limit = WH_LAW["cellar_multiple"].value * vol
     # §95-3C(1): "does not exceed two times" -> <= 2x, each of fill and removed material.
     fill_ok, exc_ok = f <= limit, e <= limit
     suffices = fill_ok and exc_ok
-    waiver = (f + e) < 100  # §95-3D(1): "less than 100 cubic yards"
+    waiver = (f + e) < WH_LAW["waiver_volume"].value  # §95-3D(1): "less than 100 cubic yards"
     expl = [
         {"section": "§95-3C(1)", "holds": fill_ok,
          "explanation": f"added fill {_r2(f)} cu yd vs 2 x cellar and foundation {_r2(vol)} cu yd = "
@@ -994,7 +1002,7 @@ def wesley_hills_slope_check(rise_ft: Any, run_ft: Any, rock: bool = False,
     """
     rise = _nonneg(rise_ft, "rise_ft")
     run = _nonneg(run_ft, "run_ft")
-    limit = Decimal(6) if rock else Decimal("0.5")
+    limit = WH_LAW["rock_slope"].value if rock else WH_LAW["slope_rise"].value / WH_LAW["slope_run"].value
     if rise == 0:
         ok, ratio = True, Decimal(0)
     elif run == 0:
@@ -1020,8 +1028,8 @@ def wesley_hills_topsoil_cy(exposed_area_sqft: Any, depth_in: Any = 4) -> Decima
     """
     a = _nonneg(exposed_area_sqft, "exposed_area_sqft")
     d = _nonneg(depth_in, "depth_in")
-    if d < 4:
-        raise ValueError(f"depth_in must be at least the 4 in minimum of §95-4E(1)(c), got {depth_in!r}")
+    if d < WH_LAW["topsoil_depth"].value:
+        raise ValueError(f"depth_in must be at least the {_fmt(WH_LAW['topsoil_depth'].value)} in minimum of §95-4E(1)(c), got {depth_in!r}")
     return _cy(a * d / 12)
 
 
@@ -1524,7 +1532,8 @@ def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: b
         raise ValueError(PRISMOIDAL_NEEDS)
     if use_mid and (not np.isfinite(cm[:-1]).all() or not np.isfinite(fm[:-1]).all()
                     or (cm[:-1] < 0).any() or (fm[:-1] < 0).any()):
-        raise ValueError("cut_mid_area and fill_mid_area must be given (>= 0) for every interval (all rows but the last)")
+        raise ValueError("cut_mid_area and fill_mid_area must be given (>= 0) for every interval "
+                         "(all rows but the last)")
     x0, trans_list = _transitions(st, L, ca, fa) if not use_mid else (np.zeros_like(L), [])
     trans = np.zeros(L.shape, bool) if use_mid else np.isin(st[:-1], [t["from"] for t in trans_list])
     sc = _segment_volumes(L, ca, fa, x0, trans, cm if use_mid else None)

@@ -153,7 +153,7 @@ def read_points(source: str | PathLike[str], role: str = "existing") -> np.ndarr
     if not path.exists():
         raise ValueError(f"{role} surface file not found: {text}")
     head = path.read_bytes()[:512].lstrip()
-    is_xml = path.suffix.lower() == ".xml" or head.startswith(b"<") or head.startswith(b"\xef\xbb\xbf<")
+    is_xml = path.suffix.lower() == ".xml" or head.startswith((b"<", b"\xef\xbb\xbf<"))
     pts = _points_from_landxml(path, surface, role) if is_xml else _points_from_csv(path, role)
     return _clean_points(pts, f"{path.name} ({role})")
 
@@ -234,7 +234,7 @@ def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
         except QhullError:
             raise ValueError(f"the {what} points are all on one line: they do not make a surface") from None
         tins.append((tri.simplices, _planes(pts, tri.simplices), shapely.polygons(pts[tri.simplices][:, :, :2])))
-    (se, pe, polys_e), (sp, pp, polys_p) = tins
+    (_, pe, polys_e), (_, pp, polys_p) = tins
     ip, ie = shapely.STRtree(polys_e).query(polys_p, predicate="intersects")
     inter = shapely.intersection(polys_p[ip], polys_e[ie])
     keep = (shapely.get_type_id(inter) == 3) & (shapely.area(inter) > 0)

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import csv
 import datetime as _dt
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from os import PathLike
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from treecalc.units import CENT, add_months, cents, load_law_numbers, parse_money_cents, to_date, to_decimal
 

@@ -8,10 +8,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+import altair as alt
 import pandas as pd
 import streamlit as st
-
-import altair as alt
 
 from app_support import lib, state, ui
 
@@ -299,7 +298,8 @@ def _penalties(exc) -> pd.DataFrame:
     days = c2.number_input("Days", min_value=1, value=1, step=1, key="w_exc_days")
     p = exc.violation_penalties(int(n), int(days))
     c = st.columns(3)
-    c[0].metric("Criminal fine, range", f"{ui.usd(p['criminal_fine_min_total'])} – {ui.usd(p['criminal_fine_max_total'])}")
+    c[0].metric("Criminal fine, range",
+                f"{ui.usd(p['criminal_fine_min_total'])} – {ui.usd(p['criminal_fine_max_total'])}")
     c[1].metric("Civil penalty, maximum", ui.usd(p["civil_penalty_max_total"]))
     c[2].metric("Imprisonment, maximum (days)", f"{p['imprisonment_max_days']}")
     for note in p["notes"]:

@@ -95,7 +95,8 @@ def _schedule() -> pd.DataFrame | None:
     money_metric(c[1], "Penalties outstanding", s.penalties_outstanding)
     money_metric(c[2], "Total due", s.total_due, help="What the water account owes; paying it closes the account.")
     c = st.columns(3)
-    money_metric(c[0], "Penalties assessed", s.penalties_assessed, help="Each penalty rounded to the cent when assessed.")
+    money_metric(c[0], "Penalties assessed", s.penalties_assessed,
+                 help="Each penalty rounded to the cent when assessed.")
     relevied = [b for b in s.bills if b.relevy_date]
     money_metric(c[1], "Still owed on the tax bill", s.relevy_outstanding if relevied else None,
                  help="; ".join(f"{b.bill}: {b.relevy_amount} relevied on {b.relevy_date}" for b in relevied) or None)
