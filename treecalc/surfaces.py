@@ -4,7 +4,7 @@
   X/Y/Z, POINT_X/POINT_Y ... headers) or a LandXML surface (parsed with defusedxml).
 - :func:`tin_volumes`: cut and fill between an existing and a proposed point set. Each set is
   triangulated (Delaunay, scipy); the two TINs are overlaid (every triangle of one clipped by the
-  triangles of the other, shapely), so on each overlay piece both surfaces are planes and the
+  triangles of the other whose bounding boxes meet (shapely STRtree), vectorised Sutherland-Hodgman), so on each overlay piece both surfaces are planes and the
   depth ``proposed - existing`` is linear. Cut and fill are integrated exactly on each piece,
   splitting it where the depth changes sign; the plan areas cut or filled deeper than given
   depths come out the same way, for the permit check of §120-3A.
@@ -222,6 +222,59 @@ def _area_above(g: np.ndarray, area: np.ndarray) -> np.ndarray:
     return np.where(ga <= 0, 0.0, out)
 
 
+def _clip(subject: np.ndarray, clip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Intersections of triangle pairs (Sutherland-Hodgman, vectorised): ``subject``, ``clip`` (n, 3, 2).
+
+    Returns the convex polygons as vertices (n, 7, 2) and their vertex counts (n,) (0-2: no area);
+    a triangle clipped by three half-planes has at most six vertices.
+    """
+    n, K = len(subject), 7
+    c = clip.copy()
+    ccw = ((c[:, 1, 0] - c[:, 0, 0]) * (c[:, 2, 1] - c[:, 0, 1])
+           - (c[:, 1, 1] - c[:, 0, 1]) * (c[:, 2, 0] - c[:, 0, 0])) > 0
+    c[~ccw] = c[~ccw][:, ::-1]  # counter-clockwise clip triangles: "inside" is left of each edge
+    poly = np.zeros((n, K, 2))
+    poly[:, :3] = subject
+    count = np.full(n, 3)
+    rows = np.arange(n)
+    for k in range(3):
+        a, b = c[:, k], c[:, (k + 1) % 3]
+        ex, ey = (b - a)[:, 0:1], (b - a)[:, 1:2]
+        d = ex * (poly[..., 1] - a[:, 1:2]) - ey * (poly[..., 0] - a[:, 0:1])  # (n, K): >= 0 inside
+        out = np.zeros_like(poly)
+        oc = np.zeros(n, dtype=int)
+        for i in range(int(count.max(initial=0))):
+            live = i < count
+            j = np.where(i == 0, count - 1, i - 1)  # previous vertex, cyclic
+            cur, prev = poly[:, i], poly[rows, j]
+            dc, dp = d[:, i], d[rows, j]
+            cin, pin = dc >= 0, dp >= 0
+            cross = live & (cin != pin)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = np.where(cross, dp / (dp - dc), 0.0)[:, None]
+            hit = prev + t * (cur - prev)
+            idx = np.flatnonzero(cross)
+            out[idx, oc[idx]] = hit[idx]
+            oc[idx] += 1
+            idx = np.flatnonzero(live & cin)
+            out[idx, oc[idx]] = cur[idx]
+            oc[idx] += 1
+        poly, count = out, oc
+    return poly, count
+
+
+def _separated(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairs of triangles (n, 3, 2) that an edge of ``b`` separates (all of ``a`` strictly outside it)."""
+    sign = np.sign((b[:, 1, 0] - b[:, 0, 0]) * (b[:, 2, 1] - b[:, 0, 1])
+                   - (b[:, 1, 1] - b[:, 0, 1]) * (b[:, 2, 0] - b[:, 0, 0]))[:, None]
+    out = np.zeros(len(a), bool)
+    for k in range(3):
+        p, q = b[:, k], b[:, (k + 1) % 3]
+        d = ((q - p)[:, 0:1] * (a[..., 1] - p[:, 1:2]) - (q - p)[:, 1:2] * (a[..., 0] - p[:, 0:1])) * sign
+        out |= (d < 0).all(axis=1)
+    return out
+
+
 def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Triangles (k, 3, 2) of the overlay of both TINs, with the existing and proposed z at their corners."""
     import shapely
@@ -233,22 +286,22 @@ def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
             tri = Delaunay(pts[:, :2])
         except QhullError:
             raise ValueError(f"the {what} points are all on one line: they do not make a surface") from None
-        tins.append((tri.simplices, _planes(pts, tri.simplices), shapely.polygons(pts[tri.simplices][:, :, :2])))
-    (_, pe, polys_e), (_, pp, polys_p) = tins
-    ip, ie = shapely.STRtree(polys_e).query(polys_p, predicate="intersects")
-    inter = shapely.intersection(polys_p[ip], polys_e[ie])
-    keep = (shapely.get_type_id(inter) == 3) & (shapely.area(inter) > 0)
-    inter, ip, ie = inter[keep], ip[keep], ie[keep]
-    if len(inter) == 0:
+        xy = pts[tri.simplices][:, :, :2]
+        tins.append((xy, _planes(pts, tri.simplices), shapely.polygons(xy)))
+    (xy_e, pe, polys_e), (xy_p, pp, polys_p) = tins
+    ip, ie = shapely.STRtree(polys_e).query(polys_p)  # pairs whose bounding boxes meet
+    keep = ~_separated(xy_p[ip], xy_e[ie])
+    ip, ie = ip[keep], ie[keep]
+    poly, count = _clip(xy_p[ip], xy_e[ie])
+    tris, owner = [], []
+    for j in range(1, poly.shape[1] - 1):  # fan (0, j, j + 1) of each convex piece
+        m = np.flatnonzero(count > j + 1)
+        tris.append(np.stack([poly[m, 0], poly[m, j], poly[m, j + 1]], axis=1))
+        owner.append(m)
+    tri_xy, piece = np.concatenate(tris), np.concatenate(owner)
+    if len(tri_xy) == 0:
         raise ValueError("the existing and proposed surfaces do not overlap: check that both use the same "
                          "coordinate system and units")
-    coords, owner = shapely.get_coordinates(inter, return_index=True)
-    counts = np.bincount(owner, minlength=len(inter))
-    start = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    local = np.arange(len(coords)) - start[owner]
-    j = np.flatnonzero((local >= 1) & (local <= counts[owner] - 3))  # fan: (first, j, j + 1), closing point left out
-    tri_xy = np.stack([coords[start[owner[j]]], coords[j], coords[j + 1]], axis=1)
-    piece = owner[j]
 
     def z(planes: np.ndarray, which: np.ndarray) -> np.ndarray:
         c = planes[which][:, None, :]
