@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from treecalc import data
-from treecalc.models import appraisal, growth, itree_streets, property_value
+from treecalc.models import appraisal, disclosures, growth, itree_streets, property_value
+from treecalc.models.disclosures import Flag
 from treecalc.species import UnknownSpecies, resolve_many
 from treecalc.validate import number
 
@@ -156,6 +157,122 @@ def benefit_arrays(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray,
     return itree_streets.gather(_derived_tables(_freeze(p)), row, dbh_cm, lu_idx, out=out)
 
 
+@functools.cache
+def _zero_tails() -> dict[str, np.ndarray]:
+    """First DBH class of each value row's zero tail, for the factors that have one (zone tables)."""
+    stack = data.benefit_tables().stack
+    return {f: disclosures.zero_from_class(stack[f][0]) for f in ("property_value", "co2_sequestered")}
+
+
+@functools.cache
+def _catalogue_corrected() -> np.ndarray:
+    cat = data.catalogue()
+    col = cat["correction"] if "correction" in cat else pd.Series("", index=cat.index)
+    return col.fillna("").astype(str).str.len().to_numpy() > 0
+
+
+def land_use_flags(p: Mapping[str, Any]) -> np.ndarray:
+    """Disclosure flags of each land use of :data:`treecalc.data.LAND_USES` under parameters ``p``.
+
+    A land-use factor C the Village set (different from the default) is not
+    flagged unverified; a default other than single-family's is.
+    """
+    out = np.zeros(len(data.LAND_USES), dtype=np.int64)
+    for k, lu in enumerate(data.LAND_USES):
+        f = 0
+        default = property_value.LAND_USE_FACTOR[lu]
+        set_by_village = p["land_use_factors"][lu] != default
+        if lu == "unspecified":
+            f |= Flag.LAND_USE_NOT_GIVEN if not set_by_village else 0
+        elif lu != "single_family" and not set_by_village:
+            f |= Flag.LAND_USE_FACTOR_UNVERIFIED
+            if lu == "commercial_industrial":
+                f |= Flag.COMMERCIAL_NOT_DISTINGUISHED
+        if data.TABLE_LAND_USE[lu] == "institutional":
+            f |= Flag.ENERGY_TABLES_ZERO
+        elif lu == "park_vacant_other":
+            f |= Flag.ENERGY_ZONE_TABLE
+        out[k] = int(f)
+    return out
+
+
+def disclosure_masks(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray,
+                     p: Mapping[str, Any]) -> np.ndarray:
+    """Bit mask of :class:`~treecalc.models.disclosures.Flag` per tree (0: nothing to disclose)."""
+    row = _catalogue_value_rows()[cat_pos]
+    dbh = np.asarray(dbh_in, float)
+    j, frac = itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
+    upper = disclosures.upper_class(j, frac)
+    zt = _zero_tails()
+    return (disclosures.dbh_flags(dbh)
+            | disclosures.table_zero_flags(upper, row, zt["property_value"], Flag.ZERO_PROPERTY_VALUE)
+            | disclosures.table_zero_flags(upper, row, zt["co2_sequestered"], Flag.ZERO_CO2_SEQUESTERED)
+            | land_use_flags(p)[np.asarray(lu_idx, dtype=np.intp)]
+            | np.where(_catalogue_corrected()[cat_pos], int(Flag.SPECIES_CORRECTED), 0))
+
+
+def _cls(k: int) -> str:
+    cm = float(data.DBH_CLASSES_CM[k])
+    return f"{cm:.2f} cm ({cm / itree_streets.CM_PER_IN:g} in)"
+
+
+def disclosure_texts(mask: int, cat_pos: int, lu: str, p: Mapping[str, Any]) -> list[str]:
+    """The sentences of one tree's disclosures, in the order of the flags."""
+    out: list[str] = []
+    cat = data.catalogue().iloc[cat_pos]
+    row = cat["value_row"]
+    r = data.benefit_tables().row_index[row]
+    zt = _zero_tails()
+    c = p["land_use_factors"][lu]
+    if mask & Flag.BEYOND_LAST_CLASS:
+        out.append("DBH over 45 in (114.30 cm), the i-Tree tables' last class: every benefit holds its 45-in value "
+                   "(OpenTreeMap's eco-benefit service extends the last step instead)")
+    if mask & Flag.IMPLAUSIBLE_DBH:
+        out.append("DBH over 100 in is implausible for this model: check the measurement")
+    for flag, factor, what in ((Flag.ZERO_PROPERTY_VALUE, "property_value", "annual leaf-area increase "
+                                "(the property / aesthetic value)"),
+                               (Flag.ZERO_CO2_SEQUESTERED, "co2_sequestered", "CO2 sequestration")):
+        if mask & flag:
+            out.append(f"the source table's {what} for i-Tree row {row} falls to 0 at {_cls(int(zt[factor][r]))}: "
+                       "the dollars shown follow the table; they are not a finding that the tree adds nothing")
+    if mask & Flag.LAND_USE_NOT_GIVEN:
+        out.append("land use not given: valued as a single-family front-yard tree (land-use factor C = 1, as the NTBC does)")
+    if mask & Flag.COMMERCIAL_NOT_DISTINGUISHED:
+        out.append("commercial or industrial not distinguished: the lower factor, industrial / large commercial, is used "
+                   f"(C = {c:g}; small commercial would be "
+                   f"{p['land_use_factors']['small_commercial']:g})")
+    if mask & Flag.LAND_USE_FACTOR_UNVERIFIED:
+        out.append(f"land-use factor C = {c:g} for {lu} (aesthetic benefit) is unverified: no source for it was found; "
+                   "the Village may set it")
+    if mask & Flag.ENERGY_TABLES_ZERO:
+        out.append("institutional / transportation: the source's energy and avoided-emission tables for this land use "
+                   "are all zero, so no energy saving and no avoided CO2 or pollutants are credited")
+    if mask & Flag.ENERGY_ZONE_TABLE:
+        out.append("park / vacant / other: the source has no energy table for this land use; the zone's general "
+                   "table is used, as for a tree of unspecified land use")
+    if mask & Flag.SPECIES_CORRECTED:
+        out.append(f"{cat['common_name']}: {cat['correction']}")
+    return out
+
+
+def disclosure_column(masks: np.ndarray, cat_pos: np.ndarray, lu_idx: np.ndarray, p: Mapping[str, Any],
+                      index: pd.Index | None = None) -> pd.Categorical:
+    """Per-tree disclosure text (``"; "``-joined, ``""`` when none), each distinct case written once."""
+    m = np.asarray(masks, dtype=np.int64)
+    lu_bits = int(Flag.LAND_USE_FACTOR_UNVERIFIED | Flag.COMMERCIAL_NOT_DISTINGUISHED)
+    needs_cat = int(Flag.ZERO_PROPERTY_VALUE | Flag.ZERO_CO2_SEQUESTERED | Flag.SPECIES_CORRECTED)
+    key = ((m << 40) | (np.where(m & lu_bits, np.asarray(lu_idx, np.int64), 0) << 32)
+           | np.where(m & needs_cat, np.asarray(cat_pos, np.int64), 0))
+    codes, uniques = pd.factorize(key)
+    first = np.zeros(len(uniques), dtype=np.intp)
+    first[codes[::-1]] = np.arange(len(codes))[::-1]
+    texts = ["; ".join(disclosure_texts(int(m[i]), int(cat_pos[i]), data.LAND_USES[int(lu_idx[i])], p))
+             for i in first]
+    cats = list(dict.fromkeys(texts))
+    where = np.array([cats.index(t) for t in texts], dtype=np.intp)
+    return pd.Categorical.from_codes(where[codes], categories=cats) if len(codes) else pd.Categorical([], categories=[""])
+
+
 def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, **kw: Any) -> pd.DataFrame:
     """Annual benefits per tree.
 
@@ -177,7 +294,12 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         ``dbh_in``, the reader units of
         :func:`treecalc.models.itree_streets.to_reader_units`, and dollars per
         year ``usd_stormwater``, ``usd_energy``, ``usd_air_quality``,
-        ``usd_co2``, ``usd_property``, ``usd_total_annual``.
+        ``usd_co2``, ``usd_property``, ``usd_total_annual``; ``disclosure_flags``
+        (bit mask of :class:`~treecalc.models.disclosures.Flag`) and
+        ``disclosures`` (the sentences, ``"; "``-joined; ``""`` when none): DBH
+        past the tables' last class or implausible, a source table that falls
+        to zero at the tree's size, an unverified or assumed land-use factor,
+        a land use whose energy tables are zero or borrowed, a corrected species.
     """
     p = make_params(params, **kw).resolved()
     if "dbh_in" not in frame:
@@ -214,7 +336,10 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         "dbh_in": dbh,
         "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES)),
     }, index=frame.index)
-    return pd.concat([ids, values], axis=1)
+    masks = disclosure_masks(pos, dbh, lu_idx, p)
+    notes = pd.DataFrame({"disclosure_flags": masks, "disclosures": disclosure_column(masks, pos, lu_idx, p)},
+                         index=frame.index)
+    return pd.concat([ids, values, notes], axis=1)
 
 
 def benefits(species: str, dbh_in: float, land_use: str | None = None,
@@ -226,7 +351,8 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
     ``itree_code`` (the value row whose tables are used), ``dbh_in``,
     ``stormwater_gal``, ``electricity_kwh``, ``natural_gas_therms``,
     ``air_quality_lb``, ``co2_sequestered_lb``, ``co2_avoided_lb``,
-    ``co2_stored_lb``, ``leaf_area_increase_m2``, ``dollars`` (stormwater,
+    ``co2_stored_lb``, ``leaf_area_increase_m2``, ``disclosures`` (sentences,
+    see :func:`compute_benefits`), ``disclosure_flags``, ``dollars`` (stormwater,
     energy, air_quality, co2, property, total_annual; USD/yr),
     ``replacement_value_usd`` (CTLA trunk formula at ``condition``, see
     :mod:`treecalc.models.appraisal`), ``cumulative_usd`` (benefits over
@@ -257,6 +383,7 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
     lu = np.array([data.LAND_USES.index(lu_name)])
     row = {k: v[0] for k, v in benefit_arrays(np.array([pos]), np.array([dbh]), lu, p).items()}
     row["land_use"] = lu_name
+    mask = disclosure_masks(np.array([pos]), np.array([dbh]), lu, p)[0]
     cat = data.catalogue().iloc[pos]
     keys = ("stormwater_gal", "electricity_kwh", "natural_gas_therms", "air_quality_lb",
             "co2_sequestered_lb", "co2_avoided_lb", "co2_stored_lb", "leaf_area_increase_m2")
@@ -270,6 +397,8 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
         **{k: float(row[k]) for k in keys},
         "dollars": {**{k: float(row[f"usd_{k}"]) for k in DOLLAR_COLUMNS},
                     "total_annual": float(row["usd_total_annual"])},
+        "disclosures": disclosure_texts(int(mask), int(pos), lu_name, p),
+        "disclosure_flags": disclosures.flag_names(int(mask)),
         "warnings": [res.warning] if res.warning else [],
         "parameters": p,
         "source": data.SOURCE_NAME,
