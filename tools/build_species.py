@@ -170,9 +170,8 @@ EXTRA_ALIASES: dict[str, list[str]] = {
 # i-Tree Streets' own; only the tree type and leaf habit (which the law reads) are corrected.
 CORRECTIONS: dict[str, tuple[str, str, str, str]] = {
     "ELUM": ("tree_type", "BES", "BDS",
-             "autumn olive (Elaeagnus umbellata) is a deciduous shrub or small tree (USDA PLANTS; "
-             "New York Flora Atlas); the i-Tree Streets Northeast master list types it BES (broadleaf evergreen "
-             "small). Corrected to BDS (deciduous); benefits still use the source's value row BES OTHER"),
+             "autumn olive is deciduous (USDA PLANTS; New York Flora Atlas) but the i-Tree Streets Northeast "
+             "species list types it evergreen; its benefits still read the source's value row BES OTHER"),
 }
 
 
@@ -255,7 +254,7 @@ def build(source: Path, out: Path) -> None:
             field_name, was, now, reason = CORRECTIONS[code]
             if field_name != "tree_type" or tree_type != was:
                 raise SystemExit(f"{code}: correction expects {field_name} {was!r} in the source, found {tree_type!r}")
-            tree_type, correction = now, f"tree type {was} in the source corrected to {now}: {reason}"
+            tree_type, correction = now, f"typed {was} in the source, corrected to {now}: {reason}"
         value_row = r[col["SppValueAssignment"]].strip()
         if value_row not in rows_known:
             raise SystemExit(f"{code}: value row {value_row!r} has no benefit tables")

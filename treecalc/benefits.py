@@ -273,6 +273,50 @@ def disclosure_column(masks: np.ndarray, cat_pos: np.ndarray, lu_idx: np.ndarray
     return pd.Categorical.from_codes(where[codes], categories=cats) if len(codes) else pd.Categorical([], categories=[""])
 
 
+def method_notes(p: Mapping[str, Any]) -> list[str]:
+    """The science's limits, in sentences for "Method & sources" (``p``: resolved parameters).
+
+    Each names the value in force, so a Village that overrides one reads its own.
+    """
+    prices, luf = p["prices"], p["land_use_factors"]
+    default_hydro = data.prices()["hydro_interception"]
+    zt = _zero_tails()
+    rows = data.benefit_tables().value_rows
+    n_zero = int(((zt["property_value"] < len(data.DBH_CLASSES_CM))
+                  | (zt["co2_sequestered"] < len(data.DBH_CLASSES_CM))).sum())
+    unverified = ", ".join(f"{lu} {luf[lu]:g}" for lu in data.LAND_USES
+                           if lu not in ("unspecified", "single_family")
+                           and luf[lu] == property_value.LAND_USE_FACTOR[lu])
+    hydro = prices["hydro_interception"]
+    notes = [
+        (f"Stormwater is priced at ${hydro:g}/gal"
+         + (": the value of the Northeast zone's price table (prices.csv, as OpenTreeMap distributes it); a review "
+            "found it 4-35 times below every other zone's stormwater price there, so the stormwater dollars are low; "
+            "a local rate can be set (--price hydro_interception=USD)" if hydro == default_hydro
+            else f", set by the user (the zone table's value is ${default_hydro:g}/gal)")),
+        "Aesthetic benefit land-use factors C: single-family 1 (the definition of T); a tree without a land use is "
+        "valued as single-family (C = 1, as the NTBC does)"
+        + (f"; {unverified}: unverified, recorded as the Community Tree Guides' land-use reduction factors without "
+           "a copy of that table to check them; small commercial and industrial / large commercial are kept apart; "
+           "a survey's 'commercial/industrial' takes the lower" if unverified else ""),
+        "Energy and avoided emissions by land use: single-family, multi-family and commercial/industrial (small "
+        "commercial and industrial alike) read the source's own tables; the institutional/transportation tables are "
+        "all zero in the source (no energy saving or avoided emission is credited there); park/vacant/other has no "
+        "table and reads the zone's general table, as an unspecified tree does",
+        "DBH past the tables' last class, 45 in (114.30 cm): every benefit holds its 45-in value (OpenTreeMap's "
+        "eco-benefit service extends the last step instead); DBH over 100 in is flagged implausible; both are "
+        "stated per tree",
+        f"{n_zero} of the {len(rows)} value rows give a property-value driver (annual leaf-area increase) and a CO2 "
+        "sequestration of 0 at their largest classes (e.g. red maple, ACRU: 5.6 m2/yr at 83.82 cm, 0 at 99.06 cm); "
+        "a tree there shows the table's figure, possibly $0, with a per-tree note",
+    ]
+    cat = data.catalogue()
+    if "correction" in cat:
+        for code, note in cat.loc[cat["correction"].fillna("").astype(str) != "", "correction"].items():
+            notes.append(f"Species catalogue, {code} ({cat.at[code, 'common_name']}): {note}")
+    return notes
+
+
 def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, **kw: Any) -> pd.DataFrame:
     """Annual benefits per tree.
 
@@ -294,9 +338,9 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         ``dbh_in``, the reader units of
         :func:`treecalc.models.itree_streets.to_reader_units`, and dollars per
         year ``usd_stormwater``, ``usd_energy``, ``usd_air_quality``,
-        ``usd_co2``, ``usd_property``, ``usd_total_annual``; ``disclosure_flags``
-        (bit mask of :class:`~treecalc.models.disclosures.Flag`) and
-        ``disclosures`` (the sentences, ``"; "``-joined; ``""`` when none): DBH
+        ``usd_co2``, ``usd_property``, ``usd_total_annual``; ``disclosures``
+        (sentences, ``"; "``-joined; ``""`` when none; the flags behind them
+        come from :func:`disclosure_masks`): DBH
         past the tables' last class or implausible, a source table that falls
         to zero at the tree's size, an unverified or assumed land-use factor,
         a land use whose energy tables are zero or borrowed, a corrected species.
@@ -337,8 +381,7 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES)),
     }, index=frame.index)
     masks = disclosure_masks(pos, dbh, lu_idx, p)
-    notes = pd.DataFrame({"disclosure_flags": masks, "disclosures": disclosure_column(masks, pos, lu_idx, p)},
-                         index=frame.index)
+    notes = pd.DataFrame({"disclosures": disclosure_column(masks, pos, lu_idx, p)}, index=frame.index)
     return pd.concat([ids, values, notes], axis=1)
 
 
