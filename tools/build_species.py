@@ -170,8 +170,8 @@ EXTRA_ALIASES: dict[str, list[str]] = {
 # i-Tree Streets' own; only the tree type and leaf habit (which the law reads) are corrected.
 CORRECTIONS: dict[str, tuple[str, str, str, str]] = {
     "ELUM": ("tree_type", "BES", "BDS",
-             "autumn olive is deciduous (USDA PLANTS; New York Flora Atlas) but the i-Tree Streets Northeast "
-             "species list types it evergreen; its benefits still read the source's value row BES OTHER"),
+             ("autumn olive is deciduous (USDA PLANTS; New York Flora Atlas) but the i-Tree Streets Northeast "
+              "species list types it evergreen; its benefits still read the source's value row BES OTHER")),
 }
 
 

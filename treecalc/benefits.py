@@ -132,15 +132,16 @@ def _derived_tables(key: tuple) -> dict[str, itree_streets.FlatTable]:
     classes x 6 land uses) and each tree then needs one interpolation per
     output (see :func:`treecalc.models.itree_streets.gather`).
     """
-    p = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
+    p: dict[str, Any] = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
     stack = data.benefit_tables().stack
     reader = itree_streets.to_reader_units(stack)
     usd = itree_streets.dollars(stack, p["prices"])
     luf = np.array([p["land_use_factors"][u] for u in data.LAND_USES])[:, None, None]
     usd["property"] = property_value.aesthetic_value(
-        stack["property_value"], p["home_price_usd"], luf, p["large_tree_leaf_area_m2"], p["sale_price_fraction"])
+        stack["property_value"], float(p["home_price_usd"]), luf, float(p["large_tree_leaf_area_m2"]),
+        float(p["sale_price_fraction"]))
     tables = {**reader, **{f"usd_{k}": usd[k] for k in DOLLAR_COLUMNS}}
-    tables["usd_total_annual"] = sum(usd[k] for k in DOLLAR_COLUMNS)
+    tables["usd_total_annual"] = np.sum([usd[k] for k in DOLLAR_COLUMNS], axis=0)
     return {c: itree_streets.FlatTable.of(tables[c]) for c in OUTPUT_COLUMNS}
 
 
@@ -229,8 +230,8 @@ def disclosure_texts(mask: int, cat_pos: int, lu: str, p: Mapping[str, Any]) -> 
                    "(OpenTreeMap's eco-benefit service extends the last step instead)")
     if mask & Flag.IMPLAUSIBLE_DBH:
         out.append("DBH over 100 in is implausible for this model: check the measurement")
-    for flag, factor, what in ((Flag.ZERO_PROPERTY_VALUE, "property_value", "annual leaf-area increase "
-                                "(the property / aesthetic value)"),
+    for flag, factor, what in ((Flag.ZERO_PROPERTY_VALUE, "property_value",
+                                "annual leaf-area increase (the property / aesthetic value)"),
                                (Flag.ZERO_CO2_SEQUESTERED, "co2_sequestered", "CO2 sequestration")):
         if mask & flag:
             out.append(f"the source table's {what} for i-Tree row {row} falls to 0 at {_cls(int(zt[factor][r]))}: "
@@ -294,27 +295,46 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
             "found it 4-35 times below every other zone's stormwater price there, so the stormwater dollars are low; "
             "a local rate can be set (--price hydro_interception=USD)" if hydro == default_hydro
             else f", set by the user (the zone table's value is ${default_hydro:g}/gal)")),
-        "Aesthetic benefit land-use factors C: single-family 1 (the definition of T); a tree without a land use is "
-        "valued as single-family (C = 1, as the NTBC does)"
+        ("Aesthetic benefit land-use factors C: single-family 1 (the definition of T); a tree without a land use "
+         "is valued as single-family (C = 1, as the NTBC does)")
         + (f"; {unverified}: unverified, recorded as the Community Tree Guides' land-use reduction factors without "
            "a copy of that table to check them; small commercial and industrial / large commercial are kept apart; "
            "a survey's 'commercial/industrial' takes the lower" if unverified else ""),
-        "Energy and avoided emissions by land use: single-family, multi-family and commercial/industrial (small "
-        "commercial and industrial alike) read the source's own tables; the institutional/transportation tables are "
-        "all zero in the source (no energy saving or avoided emission is credited there); park/vacant/other has no "
-        "table and reads the zone's general table, as an unspecified tree does",
-        "DBH past the tables' last class, 45 in (114.30 cm): every benefit holds its 45-in value (OpenTreeMap's "
-        "eco-benefit service extends the last step instead); DBH over 100 in is flagged implausible; both are "
-        "stated per tree",
-        f"{n_zero} of the {len(rows)} value rows give a property-value driver (annual leaf-area increase) and a CO2 "
-        "sequestration of 0 at their largest classes (e.g. red maple, ACRU: 5.6 m2/yr at 83.82 cm, 0 at 99.06 cm); "
-        "a tree there shows the table's figure, possibly $0, with a per-tree note",
+        ("Energy and avoided emissions by land use: single-family, multi-family and commercial/industrial (small "
+         "commercial and industrial alike) read the source's own tables; the institutional/transportation tables "
+         "are all zero in the source (no energy saving or avoided emission is credited there); park/vacant/other "
+         "has no table and reads the zone's general table, as an unspecified tree does"),
+        ("DBH past the tables' last class, 45 in (114.30 cm): every benefit holds its 45-in value (OpenTreeMap's "
+         "eco-benefit service extends the last step instead); DBH over 100 in is flagged implausible; both are "
+         "stated per tree"),
+        (f"{n_zero} of the {len(rows)} value rows give a property-value driver (annual leaf-area increase) and a "
+         "CO2 sequestration of 0 at their largest classes (e.g. red maple, ACRU: 5.6 m2/yr at 83.82 cm, 0 at "
+         "99.06 cm); a tree there shows the table's figure, possibly $0, with a per-tree note"),
     ]
     cat = data.catalogue()
     if "correction" in cat:
         for code, note in cat.loc[cat["correction"].fillna("").astype(str) != "", "correction"].items():
             notes.append(f"Species catalogue, {code} ({cat.at[code, 'common_name']}): {note}")
     return notes
+
+
+def dollars_by_line(reader: Mapping[str, float], prices: Mapping[str, float]) -> dict[str, float]:
+    """USD/yr of each quantity that has a price, so each dollar stands on the line it values.
+
+    ``electricity`` = kWh × USD/kWh; ``natural_gas`` = therms × 100 kBtu/therm ×
+    USD/kBtu (their sum is ``dollars["energy"]``); ``co2_sequestered`` and
+    ``co2_avoided`` = lb × USD/lb (their sum is ``dollars["co2"]``).
+
+    Examples
+    --------
+    72.05 kWh × $0.1401 = $10.09; 27.4665 therms × 100 × $0.01408 = $38.67.
+    """
+    return {
+        "electricity": reader["electricity_kwh"] * prices["electricity"],
+        "natural_gas": reader["natural_gas_therms"] * itree_streets.KBTU_PER_THERM * prices["natural_gas"],
+        "co2_sequestered": reader["co2_sequestered_lb"] * prices["co2"],
+        "co2_avoided": reader["co2_avoided_lb"] * prices["co2"],
+    }
 
 
 def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, **kw: Any) -> pd.DataFrame:
@@ -397,6 +417,8 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
     ``co2_stored_lb``, ``leaf_area_increase_m2``, ``disclosures`` (sentences,
     see :func:`compute_benefits`), ``disclosure_flags``, ``dollars`` (stormwater,
     energy, air_quality, co2, property, total_annual; USD/yr),
+    ``dollars_by_line`` (energy and CO2 split by the quantity they value, see
+    :func:`dollars_by_line`),
     ``replacement_value_usd`` (CTLA trunk formula at ``condition``, see
     :mod:`treecalc.models.appraisal`), ``cumulative_usd`` (benefits over
     ``horizon_years`` with growth and ``mortality_rate``, see
@@ -440,6 +462,7 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
         **{k: float(row[k]) for k in keys},
         "dollars": {**{k: float(row[f"usd_{k}"]) for k in DOLLAR_COLUMNS},
                     "total_annual": float(row["usd_total_annual"])},
+        "dollars_by_line": dollars_by_line({k: float(row[k]) for k in keys}, p["prices"]),
         "disclosures": disclosure_texts(int(mask), int(pos), lu_name, p),
         "disclosure_flags": disclosures.flag_names(int(mask)),
         "warnings": [res.warning] if res.warning else [],

@@ -99,8 +99,11 @@ def table_zero_flags(upper_class: np.ndarray, row: np.ndarray, zero_from: np.nda
 
 
 def upper_class(j: np.ndarray, frac: np.ndarray) -> np.ndarray:
-    """The highest class an interpolation at (``j``, ``frac``) reads (see ``dbh_positions``)."""
-    return np.asarray(j) + (np.asarray(frac) > 0)
+    """The highest class an interpolation at (``j``, ``frac``) reads (see ``dbh_positions``).
+
+    A fraction below 1e-9 is rounding (33 in × 2.54 = 83.82000000000001 cm sits on a class).
+    """
+    return np.asarray(j) + (np.asarray(frac) > 1e-9)
 
 
 def flag_names(mask: int) -> list[str]:
