@@ -146,16 +146,19 @@ def _derived_tables(key: tuple) -> dict[str, itree_streets.FlatTable]:
 
 
 def benefit_arrays(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray,
-                   p: Mapping[str, Any], out: np.ndarray | None = None) -> dict[str, np.ndarray]:
+                   p: Mapping[str, Any], out: np.ndarray | None = None,
+                   positions: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """The vectorised core: reader units and dollars from integer indices.
 
     ``cat_pos`` catalogue positions, ``dbh_in`` inches, ``lu_idx`` land-use
     indices, ``p`` the resolved parameters (:meth:`BenefitParams.resolved`).
-    Returns one array per name of :data:`OUTPUT_COLUMNS`.
+    Returns one array per name of :data:`OUTPUT_COLUMNS`. ``positions``: the
+    DBH positions (:func:`~treecalc.models.itree_streets.dbh_positions`) if
+    already computed.
     """
     row = _catalogue_value_rows()[cat_pos]
     dbh_cm = np.asarray(dbh_in, float) * itree_streets.CM_PER_IN
-    return itree_streets.gather(_derived_tables(_freeze(p)), row, dbh_cm, lu_idx, out=out)
+    return itree_streets.gather(_derived_tables(_freeze(p)), row, dbh_cm, lu_idx, out=out, positions=positions)
 
 
 @functools.cache
@@ -166,10 +169,17 @@ def _zero_tails() -> dict[str, np.ndarray]:
 
 
 @functools.cache
-def _catalogue_corrected() -> np.ndarray:
+def _catalogue_text() -> dict[str, np.ndarray]:
+    """Catalogue columns the disclosures quote, as plain arrays (fast by position)."""
     cat = data.catalogue()
     col = cat["correction"] if "correction" in cat else pd.Series("", index=cat.index)
-    return col.fillna("").astype(str).str.len().to_numpy() > 0
+    return {"value_row": cat["value_row"].to_numpy(object), "common_name": cat["common_name"].to_numpy(object),
+            "correction": col.fillna("").astype(str).to_numpy(object)}
+
+
+@functools.cache
+def _catalogue_corrected() -> np.ndarray:
+    return np.array([len(c) > 0 for c in _catalogue_text()["correction"]], dtype=bool)
 
 
 def land_use_flags(p: Mapping[str, Any]) -> np.ndarray:
@@ -197,19 +207,39 @@ def land_use_flags(p: Mapping[str, Any]) -> np.ndarray:
     return out
 
 
-def disclosure_masks(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray,
-                     p: Mapping[str, Any]) -> np.ndarray:
-    """Bit mask of :class:`~treecalc.models.disclosures.Flag` per tree (0: nothing to disclose)."""
+@functools.lru_cache(maxsize=32)
+def _flag_table(key: tuple) -> np.ndarray:
+    """Flags by (land use, value row, DBH class read), flattened, for one parameter set."""
+    p: dict[str, Any] = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
+    n_cls = len(data.DBH_CLASSES_CM)
+    zt = _zero_tails()
+    zero = (disclosures.zero_tail_table(zt["property_value"], Flag.ZERO_PROPERTY_VALUE, n_cls)
+            | disclosures.zero_tail_table(zt["co2_sequestered"], Flag.ZERO_CO2_SEQUESTERED, n_cls))
+    return np.ascontiguousarray((land_use_flags(p)[:, None, None] | zero[None, :, :]).ravel())
+
+
+@functools.cache
+def _catalogue_flags() -> np.ndarray:
+    return np.where(_catalogue_corrected(), int(Flag.SPECIES_CORRECTED), 0).astype(np.int64)
+
+
+def disclosure_masks(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray, p: Mapping[str, Any],
+                     positions: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Bit mask of :class:`~treecalc.models.disclosures.Flag` per tree (0: nothing to disclose).
+
+    One lookup per tree in a small (land use, value row, class) table of the
+    land-use and zero-tail flags, plus the DBH and species flags.
+    ``positions``: the DBH positions if already computed.
+    """
     row = _catalogue_value_rows()[cat_pos]
     dbh = np.asarray(dbh_in, float)
-    j, frac = itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
-    upper = disclosures.upper_class(j, frac)
-    zt = _zero_tails()
-    return (disclosures.dbh_flags(dbh)
-            | disclosures.table_zero_flags(upper, row, zt["property_value"], Flag.ZERO_PROPERTY_VALUE)
-            | disclosures.table_zero_flags(upper, row, zt["co2_sequestered"], Flag.ZERO_CO2_SEQUESTERED)
-            | land_use_flags(p)[np.asarray(lu_idx, dtype=np.intp)]
-            | np.where(_catalogue_corrected()[cat_pos], int(Flag.SPECIES_CORRECTED), 0))
+    j, frac = positions if positions is not None else itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
+    n_rows, n_cls = len(data.benefit_tables().value_rows), len(data.DBH_CLASSES_CM)
+    flat = (np.asarray(lu_idx, np.intp) * n_rows + row) * n_cls + disclosures.upper_class(j, frac)
+    mask = _flag_table(_freeze(p)).take(flat)
+    mask |= disclosures.dbh_flags(dbh)
+    mask |= _catalogue_flags().take(cat_pos)
+    return mask
 
 
 def _cls(k: int) -> str:
@@ -220,7 +250,7 @@ def _cls(k: int) -> str:
 def disclosure_texts(mask: int, cat_pos: int, lu: str, p: Mapping[str, Any]) -> list[str]:
     """The sentences of one tree's disclosures, in the order of the flags."""
     out: list[str] = []
-    cat = data.catalogue().iloc[cat_pos]
+    cat = {k: v[cat_pos] for k, v in _catalogue_text().items()}
     row = cat["value_row"]
     r = data.benefit_tables().row_index[row]
     zt = _zero_tails()
@@ -261,16 +291,32 @@ def disclosure_column(masks: np.ndarray, cat_pos: np.ndarray, lu_idx: np.ndarray
     """Per-tree disclosure text (``"; "``-joined, ``""`` when none), each distinct case written once."""
     m = np.asarray(masks, dtype=np.int64)
     lu_bits = int(Flag.LAND_USE_FACTOR_UNVERIFIED | Flag.COMMERCIAL_NOT_DISTINGUISHED)
-    needs_cat = int(Flag.ZERO_PROPERTY_VALUE | Flag.ZERO_CO2_SEQUESTERED | Flag.SPECIES_CORRECTED)
-    key = ((m << 40) | (np.where(m & lu_bits, np.asarray(lu_idx, np.int64), 0) << 32)
-           | np.where(m & needs_cat, np.asarray(cat_pos, np.int64), 0))
-    codes, uniques = pd.factorize(key)
-    first = np.zeros(len(uniques), dtype=np.intp)
-    first[codes[::-1]] = np.arange(len(codes))[::-1]
+    zero_bits = int(Flag.ZERO_PROPERTY_VALUE | Flag.ZERO_CO2_SEQUESTERED)
+    cat_pos = np.asarray(cat_pos, np.int64)
+    # the text depends on the land use (its C), the value row (zero tails) and, for a corrected species, the
+    # species: a dense key over (mask, land use, who), each distinct key written once
+    n_rows, n_lu = len(data.benefit_tables().value_rows), len(data.LAND_USES)
+    n_who = n_rows + len(_catalogue_corrected()) + 1
+    who = np.where(m & int(Flag.SPECIES_CORRECTED), n_rows + 1 + cat_pos,
+                   np.where(m & zero_bits, _catalogue_value_rows()[cat_pos], 0))
+    key = (m * n_lu + np.where(m & lu_bits, np.asarray(lu_idx, np.int64), 0)) * n_who + who
+    size = (int(sum(Flag)) + 1) * n_lu * n_who
+    if len(key) < size // 4:  # few trees: hash the keys
+        codes, uniques = pd.factorize(key)
+        first = np.zeros(len(uniques), dtype=np.intp)
+        first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
+    else:  # many trees: two passes over a dense table of every possible key
+        first_at = np.full(size, -1, dtype=np.int64)
+        first_at[key[::-1]] = np.arange(len(key) - 1, -1, -1)
+        uniq = np.flatnonzero(first_at >= 0)
+        dense = np.zeros(size, dtype=np.intp)
+        dense[uniq] = np.arange(len(uniq))
+        codes, first = dense[key], first_at[uniq]
     texts = ["; ".join(disclosure_texts(int(m[i]), int(cat_pos[i]), data.LAND_USES[int(lu_idx[i])], p))
              for i in first]
     cats = list(dict.fromkeys(texts))
-    where = np.array([cats.index(t) for t in texts], dtype=np.intp)
+    at = {t: k for k, t in enumerate(cats)}
+    where = np.array([at[t] for t in texts], dtype=np.intp)
     return pd.Categorical.from_codes(where[codes], categories=cats) if len(codes) else pd.Categorical([], categories=[""])
 
 
@@ -390,7 +436,8 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         lu_idx = np.full(len(frame), data.LAND_USES.index(p["land_use"]), dtype=np.intp)
     # one (outputs x trees) block, filled in place: the DataFrame wraps it without a copy
     block = np.empty((len(OUTPUT_COLUMNS), len(frame)))
-    benefit_arrays(pos, dbh, lu_idx, p, out=block)
+    positions = itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
+    benefit_arrays(pos, dbh, lu_idx, p, out=block, positions=positions)
     values = pd.DataFrame(block.T, columns=list(OUTPUT_COLUMNS), index=frame.index, copy=False)
     cat = data.catalogue()
     t = data.benefit_tables()
@@ -400,7 +447,7 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         "dbh_in": dbh,
         "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES)),
     }, index=frame.index)
-    masks = disclosure_masks(pos, dbh, lu_idx, p)
+    masks = disclosure_masks(pos, dbh, lu_idx, p, positions=positions)
     notes = pd.DataFrame({"disclosures": disclosure_column(masks, pos, lu_idx, p)}, index=frame.index)
     return pd.concat([ids, values, notes], axis=1)
 
