@@ -223,3 +223,25 @@ def test_disclosures_reach_the_assessment_json_and_method(tmp_path):
     notes = [t.get("disclosures") for t in a.to_json()["per_tree"]]
     assert notes[0] == "" and "DBH over 45 in" in notes[1]
     assert any("Stormwater is priced" in n for n in a.method["science_notes"])
+
+
+def test_disclosures_reach_the_statement(tmp_path):
+    import openpyxl
+
+    from treecalc import statement
+    from treecalc.ingest import read_survey
+
+    path = tmp_path / "survey.csv"
+    pd.DataFrame({"Tree": [1, 2], "Species": ["Red maple", "Autumn olive"], "DBH": [12, 60],
+                  "Action": ["remove", "retain"], "Land use": ["multi-family", "single family"]}).to_csv(path, index=False)
+    out = tmp_path / "statement.xlsx"
+    statement.build_workbook(treecalc.assess(read_survey(path))).save(out)
+    wb = openpyxl.load_workbook(out, read_only=True)
+    rows = [r for r in wb["Trees"].iter_rows(values_only=True) if r]
+    head = next(r for r in rows if "Disclosures" in r)
+    col = head.index("Disclosures")
+    cells = [r[col] for r in rows[rows.index(head) + 1:]]
+    assert "C = 0.75 for multi_family" in cells[0] and "unverified" in cells[0]
+    assert "DBH over 45 in" in cells[1] and "Autumn olive: typed BES in the source" in cells[1]
+    method = [r for r in wb["Method & sources"].iter_rows(values_only=True) if r and r[0] == "Science notes"]
+    assert any("Stormwater is priced at $0.0008/gal" in str(r[2]) for r in method)
