@@ -219,27 +219,57 @@ def _flag_table(key: tuple) -> np.ndarray:
 
 
 @functools.cache
-def _catalogue_flags() -> np.ndarray:
-    return np.where(_catalogue_corrected(), int(Flag.SPECIES_CORRECTED), 0).astype(np.int64)
+def _corrected_index() -> np.ndarray:
+    """Per catalogue position: 0, or k for the k-th species the build corrected."""
+    corr = _catalogue_corrected()
+    idx = np.zeros(len(corr), dtype=np.int64)
+    idx[corr] = np.arange(1, int(corr.sum()) + 1)
+    return idx
+
+
+def _key_sizes() -> tuple[int, int, int]:
+    """(value rows, DBH classes, corrected species + 1): the dimensions of a disclosure key."""
+    return len(data.benefit_tables().value_rows), len(data.DBH_CLASSES_CM), int(_catalogue_corrected().sum()) + 1
+
+
+def disclosure_keys(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray,
+                    positions: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """One small integer per tree naming all its disclosures depend on.
+
+    ``((land use, value row, DBH class read) × DBH range) × corrected species``:
+    fewer than 25,000 values, so the per-tree work is a few array operations and
+    everything else (flags, text) is computed once per distinct key.
+    ``positions``: the DBH positions if already computed.
+    """
+    n_rows, n_cls, n_corr = _key_sizes()
+    cat_pos = np.asarray(cat_pos, dtype=np.intp)
+    dbh = np.asarray(dbh_in, float)
+    j, frac = positions if positions is not None else itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
+    flat = (np.asarray(lu_idx, np.intp) * n_rows + _catalogue_value_rows()[cat_pos]) * n_cls
+    flat += disclosures.upper_class(j, frac)
+    # dbh_flags are the two lowest bits (BEYOND_LAST_CLASS = 1, IMPLAUSIBLE_DBH = 2)
+    return (flat * 4 + disclosures.dbh_flags(dbh)) * n_corr + _corrected_index().take(cat_pos)
+
+
+def _decode(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(flat (land use, row, class) index, DBH flags, corrected-species index) of each key."""
+    n_corr = _key_sizes()[2]
+    rest = key // n_corr
+    return rest // 4, rest % 4, key % n_corr
+
+
+@functools.lru_cache(maxsize=32)
+def _mask_lut(key: tuple) -> np.ndarray:
+    """The flag mask of every possible disclosure key, for one parameter set."""
+    n_rows, n_cls, n_corr = _key_sizes()
+    flat, dbh_bits, corr = _decode(np.arange(len(data.LAND_USES) * n_rows * n_cls * 4 * n_corr, dtype=np.int64))
+    return _flag_table(key).take(flat) | dbh_bits | np.where(corr > 0, int(Flag.SPECIES_CORRECTED), 0)
 
 
 def disclosure_masks(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray, p: Mapping[str, Any],
                      positions: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """Bit mask of :class:`~treecalc.models.disclosures.Flag` per tree (0: nothing to disclose).
-
-    One lookup per tree in a small (land use, value row, class) table of the
-    land-use and zero-tail flags, plus the DBH and species flags.
-    ``positions``: the DBH positions if already computed.
-    """
-    row = _catalogue_value_rows()[cat_pos]
-    dbh = np.asarray(dbh_in, float)
-    j, frac = positions if positions is not None else itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
-    n_rows, n_cls = len(data.benefit_tables().value_rows), len(data.DBH_CLASSES_CM)
-    flat = (np.asarray(lu_idx, np.intp) * n_rows + row) * n_cls + disclosures.upper_class(j, frac)
-    mask = _flag_table(_freeze(p)).take(flat)
-    mask |= disclosures.dbh_flags(dbh)
-    mask |= _catalogue_flags().take(cat_pos)
-    return mask
+    """Bit mask of :class:`~treecalc.models.disclosures.Flag` per tree (0: nothing to disclose)."""
+    return _mask_lut(_freeze(p)).take(disclosure_keys(cat_pos, dbh_in, lu_idx, positions))
 
 
 def _cls(k: int) -> str:
@@ -247,12 +277,15 @@ def _cls(k: int) -> str:
     return f"{cm:.2f} cm ({cm / itree_streets.CM_PER_IN:g} in)"
 
 
-def disclosure_texts(mask: int, cat_pos: int, lu: str, p: Mapping[str, Any]) -> list[str]:
-    """The sentences of one tree's disclosures, in the order of the flags."""
+def disclosure_texts(mask: int, value_row: str, lu: str, p: Mapping[str, Any],
+                     corrected_pos: int | None = None) -> list[str]:
+    """The sentences of one tree's disclosures, in the order of the flags.
+
+    ``value_row`` is the tree's i-Tree row, ``lu`` its land use, ``corrected_pos``
+    its catalogue position when its species was corrected.
+    """
     out: list[str] = []
-    cat = {k: v[cat_pos] for k, v in _catalogue_text().items()}
-    row = cat["value_row"]
-    r = data.benefit_tables().row_index[row]
+    r = data.benefit_tables().row_index[value_row]
     zt = _zero_tails()
     c = p["land_use_factors"][lu]
     if mask & Flag.BEYOND_LAST_CLASS:
@@ -264,8 +297,9 @@ def disclosure_texts(mask: int, cat_pos: int, lu: str, p: Mapping[str, Any]) -> 
                                 "annual leaf-area increase (the property / aesthetic value)"),
                                (Flag.ZERO_CO2_SEQUESTERED, "co2_sequestered", "CO2 sequestration")):
         if mask & flag:
-            out.append(f"the source table's {what} for i-Tree row {row} falls to 0 at {_cls(int(zt[factor][r]))}: "
-                       "the dollars shown follow the table; they are not a finding that the tree adds nothing")
+            out.append(f"the source table's {what} for i-Tree row {value_row} falls to 0 at "
+                       f"{_cls(int(zt[factor][r]))}: the dollars shown follow the table; they are not a finding "
+                       "that the tree adds nothing")
     if mask & Flag.LAND_USE_NOT_GIVEN:
         out.append("land use not given: valued as a single-family front-yard tree (land-use factor C = 1, as the NTBC does)")
     if mask & Flag.COMMERCIAL_NOT_DISTINGUISHED:
@@ -281,43 +315,33 @@ def disclosure_texts(mask: int, cat_pos: int, lu: str, p: Mapping[str, Any]) -> 
     if mask & Flag.ENERGY_ZONE_TABLE:
         out.append("park / vacant / other: the source has no energy table for this land use; the zone's general "
                    "table is used, as for a tree of unspecified land use")
-    if mask & Flag.SPECIES_CORRECTED:
-        out.append(f"{cat['common_name']}: {cat['correction']}")
+    if mask & Flag.SPECIES_CORRECTED and corrected_pos is not None:
+        cat = _catalogue_text()
+        out.append(f"{cat['common_name'][corrected_pos]}: {cat['correction'][corrected_pos]}")
     return out
 
 
-def disclosure_column(masks: np.ndarray, cat_pos: np.ndarray, lu_idx: np.ndarray, p: Mapping[str, Any],
-                      index: pd.Index | None = None) -> pd.Categorical:
-    """Per-tree disclosure text (``"; "``-joined, ``""`` when none), each distinct case written once."""
-    m = np.asarray(masks, dtype=np.int64)
-    lu_bits = int(Flag.LAND_USE_FACTOR_UNVERIFIED | Flag.COMMERCIAL_NOT_DISTINGUISHED)
-    zero_bits = int(Flag.ZERO_PROPERTY_VALUE | Flag.ZERO_CO2_SEQUESTERED)
-    cat_pos = np.asarray(cat_pos, np.int64)
-    # the text depends on the land use (its C), the value row (zero tails) and, for a corrected species, the
-    # species: a dense key over (mask, land use, who), each distinct key written once
-    n_rows, n_lu = len(data.benefit_tables().value_rows), len(data.LAND_USES)
-    n_who = n_rows + len(_catalogue_corrected()) + 1
-    who = np.where(m & int(Flag.SPECIES_CORRECTED), n_rows + 1 + cat_pos,
-                   np.where(m & zero_bits, _catalogue_value_rows()[cat_pos], 0))
-    key = (m * n_lu + np.where(m & lu_bits, np.asarray(lu_idx, np.int64), 0)) * n_who + who
-    size = (int(sum(Flag)) + 1) * n_lu * n_who
-    if len(key) < size // 4:  # few trees: hash the keys
-        codes, uniques = pd.factorize(key)
-        first = np.zeros(len(uniques), dtype=np.intp)
-        first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
-    else:  # many trees: two passes over a dense table of every possible key
-        first_at = np.full(size, -1, dtype=np.int64)
-        first_at[key[::-1]] = np.arange(len(key) - 1, -1, -1)
-        uniq = np.flatnonzero(first_at >= 0)
-        dense = np.zeros(size, dtype=np.intp)
-        dense[uniq] = np.arange(len(uniq))
-        codes, first = dense[key], first_at[uniq]
-    texts = ["; ".join(disclosure_texts(int(m[i]), int(cat_pos[i]), data.LAND_USES[int(lu_idx[i])], p))
-             for i in first]
-    cats = list(dict.fromkeys(texts))
-    at = {t: k for k, t in enumerate(cats)}
-    where = np.array([at[t] for t in texts], dtype=np.intp)
-    return pd.Categorical.from_codes(where[codes], categories=cats) if len(codes) else pd.Categorical([], categories=[""])
+def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
+    """Per-tree disclosure text (``"; "``-joined, ``""`` when none) from :func:`disclosure_keys`.
+
+    Each distinct key is written once; the column is categorical.
+    """
+    keys = np.asarray(keys, dtype=np.int64)
+    lut = _mask_lut(_freeze(p))
+    present = np.flatnonzero(np.bincount(keys, minlength=len(lut)))
+    n_rows, n_cls, _ = _key_sizes()
+    corrected = np.flatnonzero(_catalogue_corrected())
+    flat, _, corr = _decode(present)
+    texts = []
+    for k, f, c in zip(present, flat, corr):
+        lu, row = divmod(int(f) // n_cls, n_rows)
+        texts.append("; ".join(disclosure_texts(int(lut[k]), data.benefit_tables().value_rows[row],
+                                                data.LAND_USES[lu], p, int(corrected[c - 1]) if c else None)))
+    cats = list(dict.fromkeys(texts)) or [""]
+    at = {t: i for i, t in enumerate(cats)}
+    code_of = np.zeros(len(lut), dtype=np.int32)
+    code_of[present] = [at[t] for t in texts]
+    return pd.Categorical.from_codes(code_of.take(keys), categories=cats)
 
 
 def method_notes(p: Mapping[str, Any]) -> list[str]:
@@ -447,8 +471,8 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         "dbh_in": dbh,
         "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES)),
     }, index=frame.index)
-    masks = disclosure_masks(pos, dbh, lu_idx, p, positions=positions)
-    notes = pd.DataFrame({"disclosures": disclosure_column(masks, pos, lu_idx, p)}, index=frame.index)
+    keys = disclosure_keys(pos, dbh, lu_idx, positions=positions)
+    notes = pd.DataFrame({"disclosures": disclosure_column(keys, p)}, index=frame.index)
     return pd.concat([ids, values, notes], axis=1)
 
 
@@ -510,7 +534,7 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
         "dollars": {**{k: float(row[f"usd_{k}"]) for k in DOLLAR_COLUMNS},
                     "total_annual": float(row["usd_total_annual"])},
         "dollars_by_line": dollars_by_line({k: float(row[k]) for k in keys}, p["prices"]),
-        "disclosures": disclosure_texts(int(mask), int(pos), lu_name, p),
+        "disclosures": disclosure_texts(int(mask), cat["value_row"], lu_name, p, int(pos)),
         "disclosure_flags": disclosures.flag_names(int(mask)),
         "warnings": [res.warning] if res.warning else [],
         "parameters": p,
