@@ -1,5 +1,7 @@
 """benefits() / compute_benefits(): the chained models and their parameters."""
 
+import importlib
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -245,3 +247,37 @@ def test_disclosures_reach_the_statement(tmp_path):
     assert "DBH over 45 in" in cells[1] and "Autumn olive: typed BES in the source" in cells[1]
     method = [r for r in wb["Method & sources"].iter_rows(values_only=True) if r and r[0] == "Science notes"]
     assert any("Stormwater is priced at $0.0008/gal" in str(r[2]) for r in method)
+
+
+def test_fast_disclosure_masks_agree_with_the_pure_functions():
+    # the keyed lookup must give, tree by tree, the OR of the pure flag functions
+    B = importlib.import_module("treecalc.benefits")  # treecalc.benefits is also the one-tree function
+    from treecalc import data
+    from treecalc.models import disclosures as D
+    from treecalc.models.itree_streets import dbh_positions
+
+    rng = np.random.default_rng(7)
+    n = 5000
+    pos = rng.integers(0, len(data.catalogue()), n)
+    dbh = rng.choice([1.0, 9.0, 33.0, 36.0, 39.0, 45.0, 50.0, 120.0], n) + rng.choice([0.0, 0.3], n)
+    lu = rng.integers(0, len(data.LAND_USES), n)
+    p = B.make_params(land_use_factors={"multi_family": 0.8}).resolved()
+    row = B._catalogue_value_rows()[pos]
+    j, frac = dbh_positions(dbh * 2.54)
+    up = D.upper_class(j, frac)
+    zt = B._zero_tails()
+    expected = (D.dbh_flags(dbh)
+                | D.table_zero_flags(up, row, zt["property_value"], D.Flag.ZERO_PROPERTY_VALUE)
+                | D.table_zero_flags(up, row, zt["co2_sequestered"], D.Flag.ZERO_CO2_SEQUESTERED)
+                | B.land_use_flags(p)[lu]
+                | np.where(data.catalogue()["correction"].to_numpy()[pos] != "", int(D.Flag.SPECIES_CORRECTED), 0))
+    assert (B.disclosure_masks(pos, dbh, lu, p) == expected).all()
+    # every disclosed tree has text and every tree without a flag has none
+    text = B.disclosure_column(B.disclosure_keys(pos, dbh, lu), p).astype(str)
+    assert ((text != "") == (expected != 0)).all()
+
+
+def test_empty_frame_has_a_disclosures_column():
+    b = treecalc.compute_benefits(pd.DataFrame({"species_code": pd.Series([], dtype=object),
+                                                "dbh_in": pd.Series([], dtype=float)}))
+    assert "disclosures" in b and len(b) == 0
