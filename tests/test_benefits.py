@@ -281,3 +281,20 @@ def test_empty_frame_has_a_disclosures_column():
     b = treecalc.compute_benefits(pd.DataFrame({"species_code": pd.Series([], dtype=object),
                                                 "dbh_in": pd.Series([], dtype=float)}))
     assert "disclosures" in b and len(b) == 0
+
+
+def test_a_survey_says_small_commercial_or_industrial_and_each_gets_its_factor(tmp_path):
+    # ACRU 9 in: L = 7.9 m2/yr; default M = 583.835 m2, home $500,000:
+    # small commercial 7.9 x 4,400 x 0.66 / 583.835 = $39.29; industrial / large commercial x 0.50 = $29.77
+    from treecalc.ingest import read_survey
+
+    path = tmp_path / "survey.csv"
+    pd.DataFrame({"Tree": [1, 2, 3], "Species": ["Red maple"] * 3, "DBH": [9, 9, 9], "Action": ["remove"] * 3,
+                  "Land use": ["Small commercial", "Industrial / large commercial", "Retail"]}).to_csv(path, index=False)
+    t = treecalc.assess(read_survey(path)).trees
+    assert t["benefit_land_use"].astype(str).tolist() == ["small_commercial", "industrial_large_commercial",
+                                                          "commercial_industrial"]
+    assert t["usd_property"].round(2).tolist() == [round(7.9 * 4400 * 0.66 / 583.8354, 2),
+                                                   round(7.9 * 4400 * 0.5 / 583.8354, 2),
+                                                   round(7.9 * 4400 * 0.5 / 583.8354, 2)]
+    assert "not distinguished" in t["disclosures"].iloc[2] and "not distinguished" not in t["disclosures"].iloc[1]
