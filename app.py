@@ -26,6 +26,7 @@ PAGES = {
     "Trees": [
         st.Page("treecalc_app/survey.py", title="Survey", icon=":material/upload_file:", default=True),
         st.Page("treecalc_app/benefits.py", title="Benefits", icon=":material/eco:"),
+        st.Page("treecalc_app/map.py", title="Map", icon=":material/map:"),
     ],
     "Chapter 208": [
         st.Page("treecalc_app/permit.py", title="Permit & replacement", icon=":material/forest:"),
