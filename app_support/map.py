@@ -75,7 +75,8 @@ def points(trees: pd.DataFrame, site: Mapping[str, Any] | None, colour_by: str =
         "latitude_deg": ll["latitude_deg"].to_numpy(), "longitude_deg": ll["longitude_deg"].to_numpy(),
     })
     df["color"] = [list(colours[c]) for c in df["category"]]
-    df["radius_m"] = np.clip(np.nan_to_num(dbh.to_numpy(float), nan=6.0) * 0.08, 0.6, 4.0)  # crown-ish, for legibility
+    # drawn size only (not a crown model): 0.25 m per inch of DBH, 1.5-8 m, 6 in when DBH is not given
+    df["radius_m"] = np.clip(np.nan_to_num(dbh.to_numpy(float), nan=6.0) * 0.25, 1.5, 8.0)
     return df, int((~ok).sum())
 
 
@@ -84,8 +85,9 @@ def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
     import pydeck as pdk
 
     layer = pdk.Layer("ScatterplotLayer", id="trees", data=df, get_position=["east_m", "north_m"],
-                      get_fill_color="color", get_radius="radius_m", radius_units="meters", radius_min_pixels=3,
-                      stroked=True, get_line_color=[40, 40, 40], line_width_min_pixels=1, pickable=True)
+                      get_fill_color="color", get_radius="radius_m", radius_units="meters", radius_min_pixels=5,
+                      stroked=True, get_line_color=[40, 40, 40], line_width_units="pixels", get_line_width=1,
+                      pickable=True)
     span = float(max(np.ptp(df["east_m"]), np.ptp(df["north_m"]), 10.0))
     zoom = float(np.log2(500.0 / (span * 1.2)))  # ~500 px across the trees
     view = pdk.View(type="OrthographicView", controller=True, flip_y=False)
