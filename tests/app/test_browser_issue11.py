@@ -170,7 +170,8 @@ def test_pdf_download_is_the_report_of_the_upload(server, browser, tmp_path):
     page.goto(server)
     _upload(page, tmp_path)
     _nav(page, "Permit & replacement")
-    button = page.get_by_role("button", name="Printable report (PDF)")
+    page.get_by_role("button", name="Printable report (PDF)", exact=True).click()
+    button = page.get_by_role("button", name="Download the printable report (PDF)")
     button.wait_for()
     _no_errors(page)
     with page.expect_download() as dl:

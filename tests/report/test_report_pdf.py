@@ -125,3 +125,15 @@ def test_cli_pdf_bad_name_is_a_clean_error(tmp_path, capsys):
     assert err.startswith("error: --pdf") and "ending in .pdf" in err
     assert main(["assess", "--pdf", str(tmp_path / "nope" / "r.pdf")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_statement_rows_sum_up_an_item_given_once_per_tree():
+    from treecalc.report.pdf import MAX_REPEATED_LINES, statement_rows
+
+    n = MAX_REPEATED_LINES + 5
+    lines = [{"section": "§208-22E", "item": "Not counted", "value": f"tree {i}", "unit": "", "note": "invasive"}
+             for i in range(n)] + [{"section": "§208-24", "item": "Payment in lieu", "value": 900.0, "unit": "USD",
+                                    "note": ""}]
+    rows = statement_rows(lines)
+    assert rows == [("§208-22E", "Not counted", f"{n} trees", "trees", "one line per tree in the Excel statement"),
+                    ("§208-24", "Payment in lieu", "900.00", "USD", "")]

@@ -23,7 +23,9 @@ from fpdf.fonts import FontFace
 from treecalc.report.content import TREE_COLUMNS, penalties, plain_answer, report_data, trees_concerned
 
 #: trees listed one per row at most (the Excel statement lists them all)
-MAX_TREE_ROWS = 400
+MAX_TREE_ROWS = 250
+#: a statement item repeated more often than this (one per tree, e.g. "Not counted") is summed up in one row
+MAX_REPEATED_LINES = 12
 
 _ASCII = str.maketrans({"—": "-", "–": "-", "−": "-", "‘": "'", "’": "'", "“": '"', "”": '"', "…": "...",
                         "•": "-", "≥": ">=", "≤": "<=", "₂": "2", "³": "3", "→": "->", "≈": "~", "\u00a0": " "})
@@ -84,12 +86,12 @@ class _Doc(FPDF):
 
     def para(self, text: str, style: str = "", size: float = 9) -> None:
         self.set_font("helvetica", style, size)
-        self.multi_cell(0, 4.5, _t(text), new_x="LMARGIN", new_y="NEXT")
+        self.multi_cell(0, 4.5, _t(text), new_x="LMARGIN", new_y="NEXT", align="L")
 
     def bullets(self, items: Iterable[Any]) -> None:
         self.set_font("helvetica", "", 9)
         for it in items:
-            self.multi_cell(0, 4.5, _t(f"- {it}"), new_x="LMARGIN", new_y="NEXT")
+            self.multi_cell(0, 4.5, _t(f"- {it}"), new_x="LMARGIN", new_y="NEXT", align="L")
 
     def grid(self, head: Sequence[str], rows: Iterable[Sequence[Any]], widths: Sequence[float] | None = None,
              size: float = 8) -> None:
@@ -214,17 +216,36 @@ def _trees(doc: _Doc, d: Mapping[str, Any]) -> None:
     if not rows:
         doc.para("No tree is removed, harmed or needs a permit.")
         return
-    cols = [(k, h) for k, h in TREE_COLUMNS if any(k in r for r in rows)]
+    unit = (d.get("options") or {}).get("value_unit", "USD")
+    cols = [(k, f"{h} ({unit})" if k == "value_usd" else h) for k, h in TREE_COLUMNS if any(k in r for r in rows)]
     doc.grid([h for _, h in cols], [[r.get(k) for k, _ in cols] for r in rows[:MAX_TREE_ROWS]], size=6.5)
     if len(rows) > MAX_TREE_ROWS:
         doc.para(f"... and {len(rows) - MAX_TREE_ROWS:,} more trees: every tree is in the Excel statement.", "I")
 
 
+def statement_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+    """The statement's lines as rows; an item given once per tree more than ``MAX_REPEATED_LINES`` times becomes
+    one row per section with the count (every tree is in the Trees concerned table and the Excel statement)."""
+    from collections import Counter
+
+    counts = Counter(str(ln.get("item")) for ln in lines)
+    rows: list[tuple[Any, ...]] = []
+    done: set[tuple[str, str]] = set()
+    for ln in lines:
+        item, sec = str(ln.get("item")), str(ln.get("section"))
+        if counts[item] <= MAX_REPEATED_LINES:
+            rows.append((sec, item, _cell(ln.get("value")), ln.get("unit"), ln.get("note")))
+        elif (sec, item) not in done:
+            done.add((sec, item))
+            n = sum(1 for x in lines if str(x.get("item")) == item and str(x.get("section")) == sec)
+            rows.append((sec, item, f"{n:,} trees", "trees", "one line per tree in the Excel statement"))
+    return rows
+
+
 def _statement(doc: _Doc, d: Mapping[str, Any]) -> None:
     doc.h2("The statement, section by section")
-    doc.grid(["Section", "Item", "Value", "Unit", "Note"],
-             [(ln.get("section"), ln.get("item"), _cell(ln.get("value")), ln.get("unit"), ln.get("note"))
-              for ln in d.get("lines") or []], widths=(25, 50, 45, 15, 45), size=7)
+    doc.grid(["Section", "Item", "Value", "Unit", "Note"], statement_rows(list(d.get("lines") or [])),
+             widths=(25, 50, 45, 15, 45), size=7)
 
 
 def _method(doc: _Doc, d: Mapping[str, Any]) -> None:
@@ -260,7 +281,10 @@ def _signatures(doc: _Doc) -> None:
         doc.cell(90, 5, "_" * 45)
         doc.cell(10, 5, "")
         doc.cell(60, 5, "_" * 28, new_x="LMARGIN", new_y="NEXT")
-        doc.para("Signature" + " " * 78 + "Date", size=8)
+        doc.set_font("helvetica", "", 8)
+        doc.cell(90, 4, "Signature")
+        doc.cell(10, 4, "")
+        doc.cell(60, 4, "Date", new_x="LMARGIN", new_y="NEXT")
         doc.ln(4)
         doc.cell(90, 5, "_" * 45, new_x="LMARGIN", new_y="NEXT")
         doc.para("Name (print)", size=8)
