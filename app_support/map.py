@@ -84,7 +84,8 @@ def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
     """A pydeck Deck of the points in an orthographic east/north view: no basemap, no network."""
     import pydeck as pdk
 
-    layer = pdk.Layer("ScatterplotLayer", id="trees", data=df, get_position=["east_m", "north_m"],
+    data = df[["east_m", "north_m", "tag", "species", "dbh", "value", "category", "color", "radius_m"]]
+    layer = pdk.Layer("ScatterplotLayer", id="trees", data=data, get_position=["east_m", "north_m"],
                       get_fill_color="color", get_radius="radius_m", radius_units="meters", radius_min_pixels=5,
                       stroked=True, get_line_color=[40, 40, 40], line_width_units="pixels", get_line_width=1,
                       pickable=True)

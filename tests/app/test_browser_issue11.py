@@ -148,6 +148,15 @@ def test_map_draws_the_trees_without_network_tiles(server, browser, tmp_path):
     px = list(img.get_flattened_data()) if hasattr(img, "get_flattened_data") else list(img.getdata())
     near = {c: sum(1 for p in px if all(abs(p[i] - c[i]) <= 12 for i in range(3))) for c in PALETTE[:2]}
     assert all(n > 20 for n in near.values()), near
+    # hover the one tree already removed (tag 5, orange): its tag, species, DBH and value show
+    orange = [(i % img.width, i // img.width) for i, p in enumerate(px)
+              if all(abs(p[k] - PALETTE[1][k]) <= 12 for k in range(3))]
+    x, y = orange[len(orange) // 2]
+    box = chart.bounding_box()
+    page.mouse.move(box["x"] + x, box["y"] + y)
+    tip = page.locator(".deck-tooltip")
+    tip.wait_for()
+    assert "Tree 5" in tip.inner_text() and "Red maple (ACRU)" in tip.inner_text() and "DBH 10 in" in tip.inner_text()
     # no tile or map style was asked of another host (streamlit fetches the page icon, a material symbol, from
     # fonts.gstatic.com: refused here, it is not the map's)
     assert [u for u in outside if not u.startswith("https://fonts.gstatic.com/")] == [], outside
