@@ -103,6 +103,17 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
     return Project(name, None if sv.get("is_sample") else blob, read_opts, opts)
 
 
+#: options that name a file on the server when given as text: from a link or a project file only the
+#: in-line form (a dict) is taken, so that neither can make the server read a path of its choosing
+_PATH_OPTIONS = ("fee_schedule",)
+
+
+def safe_options(opts: dict[str, Any]) -> dict[str, Any]:
+    """``opts`` without server paths (see ``_PATH_OPTIONS``) and app bookkeeping (``_``-keys)."""
+    return {k: v for k, v in opts.items()
+            if not str(k).startswith("_") and not (k in _PATH_OPTIONS and not isinstance(v, dict))}
+
+
 def _clear_widgets() -> None:
     """Forget widget values so that every control is drawn again from the restored options."""
     for k in list(st.session_state.keys()):
@@ -118,7 +129,7 @@ def apply(p: Project) -> None:
         state.set_source(p.survey_name, p.survey)
         _store_put(state.source())
     st.session_state[state._READ] = dict(p.read_opts)
-    st.session_state[state._OPTS] = dict(p.opts)
+    st.session_state[state._OPTS] = safe_options(p.opts)
     _clear_widgets()
 
 
@@ -185,7 +196,7 @@ def restore_from_url() -> None:
             return
         state.set_source(src.name, src.data)
     st.session_state[state._READ] = read_opts
-    st.session_state[state._OPTS] = opts
+    st.session_state[state._OPTS] = safe_options(opts)
 
 
 def sync_url() -> None:

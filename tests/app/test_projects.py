@@ -70,6 +70,13 @@ def test_oversize_project_is_refused_before_unpacking():
         projects.read_project(blob, max_mb=2)
 
 
+def test_a_link_or_project_cannot_name_a_server_file():
+    opts = {"fee_schedule": "/etc/passwd", "value_basis": "annual", "_internal": 1}
+    assert projects.safe_options(opts) == {"value_basis": "annual"}
+    inline = {"fee_schedule": {"basis": "per_tree", "fee_per_tree_usd": 500}}
+    assert projects.safe_options(inline) == inline
+
+
 def test_url_params_carry_the_upload_and_options():
     src = state.make_source("lot 7.csv", SURVEY)
     q = projects.url_params(src, {"site": {"subdividable": "yes"}}, {"species_fix": {"2": "QURU"}})
