@@ -62,6 +62,9 @@ def test_points_colour_hover_and_deck_without_basemap():
     assert df["color"].iloc[0] == list(tree_map.NONE_COLOUR) and df["color"].iloc[2] != list(tree_map.NONE_COLOUR)
     assert df[["tag", "species", "dbh", "value"]].iloc[0].tolist() == ["1", "Red maple (ACRU)", "10 in", "$10.50"]
     assert df["dbh"].iloc[2] == "—"
+    tiers, _ = tree_map.points(t, None, "penalty_tier")
+    assert tiers["category"].tolist() == ["none", "none", "§208-29B(2)"]
+    assert tiers["color"].iloc[2] == list(tree_map.PALETTE[0])
     spec = tree_map.deck(df, "Offence").to_json()
     assert "mapStyle" not in spec and "mapProvider" not in spec        # nothing to fetch
     assert "OrthographicView" in spec and "ScatterplotLayer" in spec

@@ -306,7 +306,8 @@ def report_pdf(d: Mapping[str, Any], *, survey_name: str | None = None, generate
     doc.para(f"Survey: {name}", "B", 11)
     doc.para(f"Law: {d.get('jurisdiction_name') or d.get('jurisdiction')}")
     doc.para(f"Trees: {_cell(d.get('trees'))} assessed of {_cell(d.get('rows_read'))} rows read "
-             f"({_cell(d.get('rejected'))} rejected); removed or proposed for removal: {_cell(d.get('trees_removed'))}; "
+             f"({_cell(d.get('rejected'))} rejected); removed or proposed for removal: "
+             f"{_cell(d.get('trees_removed'))}; "
              f"harmed: {_cell(d.get('trees_harmed'))}.")
     doc.para(f"Prepared {(generated or _dt.date.today()).isoformat()} with treecalc. Every figure is given with the "
              "section of the law it rests on.", "I", 8)
