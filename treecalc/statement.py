@@ -88,6 +88,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 _ILLEGAL_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _MAX_CELL_TEXT = 32767
 _WIDTH_SAMPLE = 2000  # rows looked at to size a column
+_CHUNK_ROWS = 5000  # rows encoded at a time (bounds the memory of the encoded XML)
 
 
 def needs_quote_prefix(text: str) -> bool:
@@ -518,7 +519,7 @@ class _Book:
 
     def table_rows(self, ws: _StreamSheet, first_row: int, frame: pd.DataFrame, fmts: Sequence[str | None]) -> None:
         """The body of a big table from row ``first_row`` (0-based), column by column, in chunks."""
-        chunk = 5000
+        chunk = _CHUNK_ROWS
         stream = self.stream_rows and ws.can_stream()
         ncol = len(frame.columns)
         if not ncol:
@@ -539,7 +540,7 @@ class _Book:
 
     def grid_rows(self, ws: _StreamSheet, rows: Sequence[Sequence[tuple[Any, str | None, str | None, bool]]]) -> None:
         """Rows from the top of a sheet, each a list of (value, number format, style, wrap) cells."""
-        chunk = 5000
+        chunk = _CHUNK_ROWS
         for start in range(0, len(rows), chunk):
             part = rows[start:start + chunk]
             if not (self.stream_rows and ws.can_stream()):
