@@ -9,11 +9,12 @@ openpyxl. One integration test runs the real ``treecalc.assessment.assess`` on
 from __future__ import annotations
 
 import io
+import math
 import shutil
 import subprocess
 import types
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pandas as pd
@@ -601,7 +602,7 @@ def test_trees_sheet_holds_the_assessment_numbers_exactly(generated):
                 continue
             for src, v in zip(a.trees["source_row"], s.tolist()):
                 got = by_row[src][col[label]]
-                if v is None or v is pd.NA or (isinstance(v, float) and v != v):
+                if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
                     assert got is None, (key, src)
                 elif isinstance(v, bool):
                     assert got == ("Yes" if v else "No"), (key, src)
