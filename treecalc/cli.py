@@ -42,7 +42,14 @@ def _json_default(o: Any) -> Any:
 
 
 def dump_json(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, default=_json_default, ensure_ascii=False))
+    """Print ``obj`` as JSON: indented on a terminal, one line into a pipe or file.
+
+    Indented output goes through the json module's pure-Python encoder (its C
+    encoder does not indent): for a 50,000-tree assessment that is seconds
+    instead of a fraction of one, so output meant for programs is not indented.
+    """
+    indent = 2 if sys.stdout.isatty() else None
+    print(json.dumps(obj, indent=indent, default=_json_default, ensure_ascii=False))
 
 
 def stderr_progress() -> Any:
