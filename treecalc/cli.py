@@ -3,6 +3,10 @@
 The CLI holds no domain logic: it parses arguments, calls the library and
 prints what it returns. Errors are printed as one ``error:`` line (exit 2),
 never as a traceback.
+
+Start-up is kept light: this module and the subcommand modules import only the
+standard library at the top; pandas, numpy, scipy and openpyxl are imported by
+the command that runs, so ``treecalc --help`` answers at once.
 """
 
 from __future__ import annotations
@@ -13,8 +17,6 @@ import json
 import sys
 from collections.abc import Sequence
 from typing import Any
-
-from treecalc.species import UnknownSpecies
 
 #: Modules that add subcommands with ``register(subparsers)``.
 SUBCOMMAND_MODULES = ("treecalc.cli_survey", "treecalc.cli_assess", "treecalc.cli_companions")
@@ -40,7 +42,14 @@ def _json_default(o: Any) -> Any:
 
 
 def dump_json(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, default=_json_default, ensure_ascii=False))
+    """Print ``obj`` as JSON: indented on a terminal, one line into a pipe or file.
+
+    Indented output goes through the json module's pure-Python encoder (its C
+    encoder does not indent): for a 50,000-tree assessment that is seconds
+    instead of a fraction of one, so output meant for programs is not indented.
+    """
+    indent = 2 if sys.stdout.isatty() else None
+    print(json.dumps(obj, indent=indent, default=_json_default, ensure_ascii=False))
 
 
 def stderr_progress() -> Any:
@@ -139,7 +148,15 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="treecalc", description=__doc__.splitlines()[0])
+    from treecalc import __version__
+
+    ap = argparse.ArgumentParser(
+        prog="treecalc",
+        description="Tree survey to environmental value (i-Tree Streets, Northeast), Chapter 208 permits, "
+                    "replacement, Tree Preservation Fund and penalties; companions for water-bill penalties "
+                    "and excavation.",
+        epilog="Run 'treecalc COMMAND --help' for the options of one command.")
+    ap.add_argument("--version", action="version", version=f"treecalc {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
     b = sub.add_parser("benefits", help="annual benefits of one tree (i-Tree Streets, Northeast)")
     b.add_argument("--species", required=True, help="code, scientific or common name")
@@ -172,12 +189,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except UnknownSpecies as e:
-        print(f"error: unknown species {e.name!r}", file=sys.stderr)
-        if e.suggestions:
-            print("did you mean: " + "; ".join(e.suggestions), file=sys.stderr)
-        return 2
     except (ValueError, OSError, KeyError) as e:
+        from treecalc.species import UnknownSpecies  # (a ValueError) imported only when there is an error
+
+        if isinstance(e, UnknownSpecies):
+            print(f"error: unknown species {e.name!r}", file=sys.stderr)
+            if e.suggestions:
+                print("did you mean: " + "; ".join(e.suggestions), file=sys.stderr)
+            return 2
         print(f"error: {e}", file=sys.stderr)
         return 2
 
