@@ -41,10 +41,12 @@ PAGES = {
 page = st.navigation(PAGES)
 
 with st.sidebar:
-    src = state.source()
-    if src is None:
-        st.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
-    else:
-        st.caption(f"Survey: **{src.name}**" + (" (bundled sample)" if src.is_sample else " (uploaded)"))
+    survey_label = st.empty()  # filled after the page ran: an upload on this run is already the source
 
 page.run()
+
+src = state.source()
+if src is None:
+    survey_label.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
+else:
+    survey_label.caption(f"Survey: **{src.name}**" + (" (bundled sample)" if src.is_sample else " (uploaded)"))

@@ -248,8 +248,28 @@ def _statement(sha256: str, name: str, read_json: str, opts_json: str, _data: by
 
 def statement() -> bytes:
     """The Excel statement of the current assessment, as bytes."""
+    return statement_job()()
+
+
+def statement_job() -> Callable[[], bytes]:
+    """A call that makes the Excel statement of the survey and options *as they are now*.
+
+    A download button's deferred ``data`` runs when the user clicks, in the server's
+    request thread, outside the session: ``st.session_state`` is not there and
+    :func:`source` would fall back to the bundled sample. So the survey and the
+    options are taken here, in the script run, and the call only uses what it was given
+    (the statement is cached on survey + options like the assessment).
+    """
     src = source()
-    return _statement(src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()), src.data)
+    if src is None:
+        raise AppError("No survey yet: upload one on the Survey page.")
+    key = (src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()))
+    data = src.data
+
+    def job() -> bytes:
+        return _statement(*key, data)
+
+    return job
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

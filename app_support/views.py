@@ -63,3 +63,162 @@ def species_choices() -> pd.DataFrame:
 
     return pd.DataFrame({"code": cat["code"].to_numpy(), "label": [label(r) for r in cat.itertuples()],
                          "native": cat["native"].to_numpy(), "invasive": cat["invasive"].to_numpy()})
+
+
+# --- labels people read ------------------------------------------------------------
+
+#: Column names of the library's frames -> what a user reads (with the unit).
+COLUMN_LABELS: dict[str, str] = {
+    "source_row": "Row in the file", "tag": "Tag", "species": "Species (as written)",
+    "species_code": "Species code", "common_name": "Species", "scientific_name": "Scientific name",
+    "dbh_in": "DBH (in)", "action": "Action", "condition": "Condition", "land_use": "Land use",
+    "value_usd": "Value (USD)", "usd_total_annual": "Annual benefits (USD/yr)",
+    "usd_stormwater": "Stormwater (USD/yr)", "usd_energy": "Energy (USD/yr)",
+    "usd_air_quality": "Air quality (USD/yr)", "usd_co2": "CO₂ (USD/yr)", "usd_property": "Property (USD/yr)",
+    "stormwater_gal": "Stormwater intercepted (gal/yr)", "electricity_kwh": "Electricity saved (kWh/yr)",
+    "natural_gas_therms": "Natural gas saved (therms/yr)", "air_quality_lb": "Air pollutants removed (lb/yr)",
+    "co2_sequestered_lb": "CO₂ sequestered (lb/yr)", "co2_avoided_lb": "CO₂ avoided (lb/yr)",
+    "co2_stored_lb": "CO₂ stored to date (lb)", "leaf_area_m2": "Leaf area (m²)", "crown_area_m2": "Crown area (m²)",
+    "leaf_area_increase_m2": "Leaf area growth (m²/yr)", "trees": "Trees", "count": "Trees",
+    "harmed": "Harmed", "counted": "Counted toward replacement", "exclusion": "Not counted because",
+    "permit_triggers": "Permit needed because", "permit_needed": "Permit needed", "offence": "Offence",
+    "penalty_tier": "Penalty tier (section)", "penalty_base_usd": "Penalty per tree, base (USD)",
+    "penalty_max_usd": "Penalty, maximum (USD)", "criminal_max_usd": "Criminal fine, maximum (USD)",
+    "criminal_section": "Criminal fine section", "tier": "Penalty tier (section)", "base_usd": "Base (USD)",
+    "max_usd": "Maximum (USD)", "fine_max_usd": "Fine, maximum (USD)",
+    "unit_cost_usd": "Unit cost (USD)", "value_per_tree_usd": "Value per tree", "native": "Native",
+    "size_class": "Size class", "area_sqft_per_tree": "Area per tree (sq ft)",
+    "planted_value_usd": "Value planted", "cost_usd": "Cost (USD)", "accepted": "Accepted",
+    "refusals": "Refused because", "notes": "Notes", "height_ft": "Height (ft)",
+    "species_method": "Species matched by", "species_score": "Match score (%)",
+}
+
+
+def label(name: str) -> str:
+    """A column or fact name as a user reads it: the table above, else the words of the snake_case name."""
+    if name in COLUMN_LABELS:
+        return COLUMN_LABELS[name]
+    words = str(name).replace("_usd", " (USD)").replace("_in", " (in)").replace("_sqft", " (sq ft)")
+    words = words.replace("_ft", " (ft)").replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def labelled(df: pd.DataFrame | None) -> pd.DataFrame | None:
+    """``df`` with readable column labels (for display and CSV; the data are unchanged)."""
+    if df is None:
+        return None
+    return df.rename(columns={c: label(c) for c in df.columns})
+
+
+def yes_no(v: Any) -> str:
+    """A fact's value as a user writes it: True/False -> yes/no."""
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return "" if v is None else str(v)
+
+
+# --- the replacement defaults and the planting space ----------------------------------
+
+@st.cache_data(show_spinner=False)
+def default_stock(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
+    """The law engine's default replacement stock (species, DBH, placeholder unit cost) and its label."""
+    from treecalc.rules.params import law
+
+    d = dict(law(jurisdiction)["replacement"]["default_stock"])
+    d["unit_cost_usd"] = float(d["unit_cost_usd"])
+    data = lib.piece("data")
+    name = d["species"]
+    if not isinstance(data, lib.Missing) and d["species"] in data.catalogue().index:
+        row = data.catalogue().loc[d["species"]]
+        name = f"{row['common_name']} ({row['scientific_name']})"
+    d["label"] = f"Default: {name}, {d['dbh_in']:g} in DBH (the law engine's choice)"
+    return d
+
+
+def plantable_controls() -> None:
+    """How many replacement trees the site can take: one shared option for every page that needs it
+    (``plantable`` or ``plantable_area_sqft``), so the Permit and Fund pages show the same figures."""
+    from app_support import state
+
+    kinds = ["Every tree needed", "A number of trees", "An area (sq ft)"]
+    cur = 1 if state.opt("plantable") is not None else 2 if state.opt("plantable_area_sqft") is not None else 0
+    # the same widget keys on every page: a page switch drops the widgets of the page left, and the next
+    # page draws them again from the shared option
+    kind = st.radio("The site can take (§208-22D: what it cannot take is paid into the fund)", kinds, index=cur,
+                    horizontal=True, key="w_plantable_kind")
+    if kind == kinds[1]:
+        n = st.number_input("Trees the site can take", min_value=0, step=1, value=int(state.opt("plantable") or 0),
+                            key="w_plantable")
+        state.set_opt("plantable", int(n))
+        state.set_opt("plantable_area_sqft", None)
+    elif kind == kinds[2]:
+        a = st.number_input("Plantable area (sq ft)", min_value=0.0, step=100.0,
+                            value=float(state.opt("plantable_area_sqft") or 0.0), key="w_plantable_area",
+                            help="Divided by the §208-6A spacing of each size class.")
+        state.set_opt("plantable_area_sqft", float(a))
+        state.set_opt("plantable", None)
+    else:
+        state.set_opt("plantable", None)
+        state.set_opt("plantable_area_sqft", None)
+
+
+@st.cache_data(show_spinner=False)
+def species_names() -> dict[str, str]:
+    """Species code -> the name a user reads. i-Tree's generic rows ("BDL OTHER") read as
+    "Other broadleaf deciduous tree (large)"."""
+    data = lib.piece("data")
+    if isinstance(data, lib.Missing):
+        return {}
+    cat = data.catalogue()
+    out = {}
+    for code, common, sci in zip(cat.index, cat["common_name"].astype(str), cat["scientific_name"].astype(str)):
+        if common.upper().endswith(" OTHER") and sci.lower().endswith(" other"):
+            words = sci[: -len(" other")].split()  # "Broadleaf Deciduous Large"
+            out[code] = f"Other {' '.join(w.lower() for w in words[:-1])} tree ({words[-1].lower()})"
+        else:
+            out[code] = common
+    return out
+
+
+# --- plain-language equivalents (National Tree Benefit Calculator style) ----------------
+
+#: lb of CO₂ from burning one US gallon of gasoline: 8.887 kg (US EPA, Greenhouse Gas Equivalencies
+#: Calculator — Calculations and References, "gallons of gasoline consumed") = 19.59 lb.
+CO2_LB_PER_GALLON_GASOLINE = 8.887 * 2.20462
+#: lb of CO₂ per mile of an average gasoline passenger vehicle: 3.93e-4 t (US EPA, Greenhouse Gas
+#: Equivalencies Calculator, "miles driven by an average gasoline-powered passenger vehicle").
+CO2_LB_PER_VEHICLE_MILE = 3.93e-4 * 2204.62
+#: kWh a year of an average US residential customer: 10,791 kWh (US EIA, "How much electricity does an
+#: American home use?", 2022).
+HOME_KWH_PER_YEAR = 10_791.0
+#: A standard rain barrel, US gallons.
+RAIN_BARREL_GAL = 55.0
+
+
+def plain_benefits(ben: pd.DataFrame) -> dict[str, str]:
+    """The year's benefits of the trees in ``ben`` (``compute_benefits`` columns) in plain words, with
+    what they are equivalent to. Sums only; every quantity is the benefit engine's."""
+    def s(c: str) -> float:
+        return float(ben[c].sum()) if c in ben else 0.0
+
+    gal, kwh, therms = s("stormwater_gal"), s("electricity_kwh"), s("natural_gas_therms")
+    co2 = s("co2_sequestered_lb") + s("co2_avoided_lb")
+    return {
+        "stormwater": f"**{gal:,.0f} gallons** of rainfall intercepted a year — about "
+                      f"{gal / RAIN_BARREL_GAL:,.0f} rain barrels (55 gal) kept out of the storm drains.",
+        "energy": f"**{kwh:,.0f} kWh** of electricity and **{therms:,.0f} therms** of heating fuel saved a year — "
+                  f"about {kwh / HOME_KWH_PER_YEAR * 365:,.0f} days of an average US home's electricity.",
+        "co2": f"**{co2:,.0f} lb of CO₂** taken up or avoided a year — the CO₂ of "
+               f"{co2 / CO2_LB_PER_GALLON_GASOLINE:,.0f} gallons of gasoline, or "
+               f"{co2 / CO2_LB_PER_VEHICLE_MILE:,.0f} miles in an average car; "
+               f"{s('co2_stored_lb'):,.0f} lb of CO₂ stored in the wood to date.",
+        "air": f"**{s('air_quality_lb'):,.1f} lb** of air pollutants (ozone, NO₂, SO₂, particles) removed or avoided "
+               "a year.",
+    }
+
+
+EQUIVALENTS_SOURCES = ("Equivalents: US EPA Greenhouse Gas Equivalencies Calculator (8.887 kg CO₂ per gallon of "
+                       "gasoline; 3.93×10⁻⁴ t CO₂ per vehicle mile); US EIA (10,791 kWh a year per US home, 2022); "
+                       "a 55-gallon rain barrel.")
