@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app_support import lib, state
+from app_support import lib, state, views
 
 log = logging.getLogger("treecalc.app")
 
@@ -174,7 +174,7 @@ def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = N
     tables: dict[str, pd.DataFrame | None] = {}
     try:
         a = state.assessment()
-        tables["Assessed trees"] = a.trees
+        tables["Assessed trees"] = views.labelled(a.trees)
     except Exception:  # noqa: BLE001 - the page has already said why
         pass
     tables.update(extra or {})

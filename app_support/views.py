@@ -94,6 +94,25 @@ COLUMN_LABELS: dict[str, str] = {
 }
 
 
+#: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer.
+SITE_LABELS: dict[str, str] = {
+    "jurisdiction": "Jurisdiction (croton-on-hudson or wesley-hills)",
+    "lot_area_acres": "Lot area (acres)",
+    "subdividable": "The lot could be subdivided (yes/no)",
+    "has_residence": "A residence stands on the lot (yes/no)",
+    "one_family_co_issued": "Certificate of occupancy for a one-family residence issued (yes/no)",
+    "site_plan_required": "Site plan approval required (yes/no)",
+    "prior_removals_12mo": "Trees removed on the lot in the previous 12 months (trees)",
+    "application_pending": "An application is pending (yes/no)",
+    "prior_violation_within_year": "Another violation within the past year (yes/no)",
+    "village_work": "Work by the Village itself (yes/no)",
+    "violation": "Trees harmed without a permit (yes/no)",
+    "permit_held": "A permit is held (yes/no)",
+    "crs": "Coordinate system of x/y (EPSG code)",
+}
+COLUMN_LABELS.update(SITE_LABELS)
+
+
 def label(name: str) -> str:
     """A column or fact name as a user reads it: the table above, else the words of the snake_case name."""
     if name in COLUMN_LABELS:

@@ -83,14 +83,15 @@ def _site(sv) -> None:
             how = "Site sheet"
         else:
             v, why = SITE_ASSUMED.get(k, (None, ""))
-            how = f"not given: {'no value assumed' if v is None else f'assumed {v}'} ({why})"
+            how = f"not given: {'no value assumed' if v is None else f'assumed {views.yes_no(v)}'} ({why})"
         v = overrides.get(k, site.get(k))
-        rows.append({"Fact": k, "Value": "" if v is None else str(v), "From": how})
+        rows.append({"Fact": views.SITE_LABELS.get(k, views.label(k)), "Value": views.yes_no(v), "From": how})
     df = pd.DataFrame(rows)
+    field = dict(zip(df["Fact"], SITE_FIELDS))  # the label a user reads -> the Site sheet's field
     st.caption("Site facts from the Site sheet, and what is assumed where a fact is not given. "
                "Edit a value (yes/no, a number, croton-on-hudson or wesley-hills) to use it.")
     edited = st.data_editor(df, key="w_site", hide_index=True, width="stretch", disabled=["Fact", "From"])
-    new = {f: str(v).strip() for f, v, v0 in zip(edited["Fact"], edited["Value"], df["Value"])
+    new = {field[f]: str(v).strip() for f, v, v0 in zip(edited["Fact"], edited["Value"], df["Value"])
            if str(v).strip() != str(v0).strip()}
     if new and st.button("Use these site facts", key="w_site_apply"):
         merged = {**overrides, **new}
@@ -137,12 +138,12 @@ def body() -> None:
 
     tabs = st.tabs(["Trees", "Columns", "Rejected rows", "Species matches", "Site facts", "Warnings"])
     with tabs[0]:
-        st.dataframe(trees, width="stretch", hide_index=True)
+        st.dataframe(views.labelled(trees), width="stretch", hide_index=True)
     with tabs[1]:
         _columns(sv)
     with tabs[2]:
         if len(rejected):
-            st.dataframe(rejected, width="stretch", hide_index=True)
+            st.dataframe(views.labelled(rejected), width="stretch", hide_index=True)
         else:
             st.success("Every row was read.")
     with tabs[3]:
@@ -155,7 +156,7 @@ def body() -> None:
                 st.markdown(f"- {w}")
         else:
             st.caption("No warnings.")
-    ui.page_downloads("survey", {"Survey trees": trees, "Rejected rows": rejected})
+    ui.page_downloads("survey", {"Survey trees": views.labelled(trees), "Rejected rows": views.labelled(rejected)})
 
 
 def _species_matches(trees: pd.DataFrame) -> None:
@@ -183,7 +184,10 @@ def _species_matches(trees: pd.DataFrame) -> None:
                "species where the match is wrong and press *Use these species*.")
     edited = st.data_editor(
         df, key="w_species_fix", hide_index=True, width="stretch", disabled=["row", "tag", "written", "how", "score"],
-        column_config={"score": st.column_config.NumberColumn("score", format="%.0f%%"),
+        column_config={"row": st.column_config.TextColumn("Row in the file"), "tag": st.column_config.TextColumn("Tag"),
+                       "written": st.column_config.TextColumn("Species as written"),
+                       "how": st.column_config.TextColumn("Matched by"),
+                       "score": st.column_config.NumberColumn("Match score", format="%.0f%%"),
                        "species": st.column_config.SelectboxColumn("matched to", options=list(choices["code"]),
                                                                    format_func=lambda c: label.get(c, c),
                                                                    required=True)})
