@@ -18,10 +18,14 @@ Method
    time is the assessment with the new species plus drawing the page.
 4. Repeat step 3 for ``--repeats`` distinct species (each a cache miss of the
    assessment, never a hit) and report the median and the maximum.
+5. For the same species, time the bare library call ``assess(survey, replacement_species=...)``
+   outside the app: the rerun minus that is what the app itself costs (drawing, caching,
+   the projection's plan series); the rest is the law engine's.
 
-Goal (issue 6): under 2 s. Exit status 1 when the maximum is above the goal.
+Goal (issue 12): under 1 s on 20,000 trees (issue 6 asked under 2 s on 2,000). Exit status 1 when the
+median is above the goal.
 
-    .venv/bin/python benchmarks/app_permit_update.py [--trees 2000] [--repeats 5]
+    .venv/bin/python benchmarks/app_permit_update.py [--trees 20000] [--repeats 5]
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
-GOAL_S = 2.0
+GOAL_S = 1.0
 
 
 def make_survey(n: int, seed: int = 6) -> bytes:
@@ -67,7 +71,7 @@ def make_survey(n: int, seed: int = 6) -> bytes:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--trees", type=int, default=2000)
+    ap.add_argument("--trees", type=int, default=20_000)
     ap.add_argument("--repeats", type=int, default=5)
     a = ap.parse_args(argv)
 
@@ -97,12 +101,29 @@ def main(argv: list[str] | None = None) -> int:
         _check(at)
         assert at.selectbox(key="w_repl_species").value == code
     med, worst = statistics.median(times), max(times)
-    trees = next(m.value for m in at.metric if m.label == "Replacement trees required")
+    trees = next(m.value for m in at.metric if m.label.startswith("Replacement trees required"))
+    lib_times = _bare_assess(blob, a.trees, codes[1:])
+    lib_med = statistics.median(lib_times)
     print(f"survey: {a.trees:,} trees; upload + read on the Survey page {read_s:.2f} s; "
           f"first permit page (assessment) {first_s:.2f} s")
     print(f"replacement species changed {len(times)} times: median {med:.3f} s, max {worst:.3f} s "
           f"(goal < {GOAL_S:g} s); last: {trees} replacement trees required")
-    return 0 if worst < GOAL_S else 1
+    print(f"of which the law engine, assess() alone on the same survey and species: median {lib_med:.3f} s; "
+          f"the app itself: median {med - lib_med:.3f} s")
+    return 0 if med < GOAL_S else 1
+
+
+def _bare_assess(blob: bytes, n: int, codes: list[str]) -> list[float]:
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+
+    sv = read_survey(io.BytesIO(blob), filename=f"bench_{n}.xlsx")
+    out = []
+    for code in codes:
+        t0 = time.perf_counter()
+        assess(sv, replacement_species=code)
+        out.append(time.perf_counter() - t0)
+    return out
 
 
 def _check(at) -> None:

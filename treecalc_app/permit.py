@@ -271,7 +271,7 @@ def _projection(a, rep) -> None:
     if not get(rep, "required"):
         st.caption("No replacement is required, so there is nothing to project.")
         return
-    df = state.projection(20)
+    df = state.projection(a, 20)
     if df.empty:
         st.caption("Nothing to project.")
         return
