@@ -64,7 +64,7 @@ def body() -> None:
     fund = get(a, "fund") or {}
     st.subheader("Payment in lieu")
     unit = (get(a, "options") or {}).get("value_unit", "USD")  # USD/yr on the annual basis
-    c = st.columns([2, 1, 1])  # labels carry unit and section: room to keep them whole
+    c = st.columns(3)  # three equal columns: each figure keeps the width the headline check measures
     ui.money_metric(c[0], "Payment in lieu to the Tree Preservation Fund (USD, §208-24)", get(fund, "fund_in_lieu_usd"))
     c[1].metric("Trees paid in lieu (trees, §208-22D)", ui.num(get(fund, "trees_in_lieu")))
     ui.money_metric(c[2], f"Unmet value ({unit}, §208-22D)", get(fund, "unmet_value_usd"))
