@@ -186,7 +186,7 @@ def show_warnings(warnings: Any, title: str = "Warnings") -> None:
     if ws:
         with st.expander(f"{title} ({len(ws)})"):
             for w in ws:
-                st.markdown(f"- {w}")
+                st.markdown(f"- {views.readable(w)}")
 
 
 def jurisdiction_note(a: Any) -> None:

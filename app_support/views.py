@@ -238,6 +238,73 @@ def plain_benefits(ben: pd.DataFrame) -> dict[str, str]:
     }
 
 
+#: Site facts in running text, as a user reads them (the reader's and the law engine's notes name them
+#: by their Site-sheet field).
+SITE_WORDS: dict[str, str] = {k: v.split(" (")[0][:1].lower() + v.split(" (")[0][1:]
+                              for k, v in SITE_LABELS.items() if k not in ("jurisdiction", "violation", "crs")}
+
+
+def readable(text: str) -> str:
+    """``text`` with the snake_case site facts it names in words, and True/False as yes/no."""
+    import re
+
+    out = str(text)
+    for k, words in SITE_WORDS.items():
+        out = re.sub(rf"\b{k}\b", f"“{words}”", out)
+    return out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")
+
+
 EQUIVALENTS_SOURCES = ("Equivalents: US EPA Greenhouse Gas Equivalencies Calculator (8.887 kg CO₂ per gallon of "
                        "gasoline; 3.93×10⁻⁴ t CO₂ per vehicle mile); US EIA (10,791 kWh a year per US home, 2022); "
                        "a 55-gallon rain barrel.")
+
+
+# --- offences: definite or conditional (issue 9's keys, read with .get) ---------------------
+
+#: Keys a per-tree offence row may use to say definite or conditional, and the fact it depends on
+#: (issue 9's law engine adds them; read with .get so the page works before and after).
+KIND_KEYS = ("offence_kind", "offence_status", "status", "kind", "certainty")
+DEPENDS_KEYS = ("depends_on", "conditional_on", "assumed_fact", "assumed_facts", "fact", "facts")
+
+
+def _kind(row: dict) -> str | None:
+    for k in KIND_KEYS:
+        v = str(row.get(k) or "").lower()
+        if v in ("definite", "conditional"):
+            return v
+    if "conditional" in row and row["conditional"] is not None:
+        return "conditional" if row["conditional"] else "definite"
+    if "definite" in row and row["definite"] is not None:
+        return "definite" if row["definite"] else "conditional"
+    return None
+
+
+def _depends(row: dict) -> str:
+    for k in DEPENDS_KEYS:
+        v = row.get(k)
+        if v:
+            return readable("; ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v))
+    return ""
+
+
+def offence_rows(a: Any) -> pd.DataFrame:
+    """The offences per tree, with columns "Offence" (definite/conditional) and "Depends on" (the fact)
+    when the law engine says so (issue 9's per-tree rows), read with ``.get``; without them, the rows as
+    they are (no split is invented)."""
+    pen = get(a, "penalties") or {}
+    rows = [dict(r) if isinstance(r, dict) else vars(r) for r in (get(pen, "per_tree") or [])]
+    if not rows:
+        trees = get(a, "trees")
+        if trees is not None and "offence" in trees:
+            cols = [c for c in ("tag", "species_code", "dbh_in", "action", "penalty_tier", "penalty_base_usd",
+                                "penalty_max_usd", "criminal_max_usd") if c in trees]
+            rows = trees.loc[trees["offence"].astype(bool), cols].to_dict(orient="records")
+    if not rows:
+        return pd.DataFrame()
+    kinds = [_kind(r) for r in rows]
+    out = pd.DataFrame([{k: v for k, v in r.items() if k not in KIND_KEYS + DEPENDS_KEYS
+                         and k not in ("conditional", "definite")} for r in rows])
+    if any(k is not None for k in kinds):
+        out.insert(1, "Offence", [("conditional" if k == "conditional" else "definite") for k in kinds])
+        out.insert(2, "Depends on", [_depends(r) if k == "conditional" else "facts given" for r, k in zip(rows, kinds)])
+    return out

@@ -158,7 +158,7 @@ def _cost_card(a) -> None:
         if get(fund, "placeholder") and in_lieu:
             placeholders.append(f"the fee in lieu is a {get(fund, 'label')}")
         for p in placeholders:
-            st.warning(p[:1].upper() + p[1:], icon=":material/priority_high:")
+            st.warning(views.readable(p[:1].upper() + p[1:]), icon=":material/priority_high:")
         first = plan[0] if plan else {}
         st.markdown("**What would change it**")
         st.markdown(
@@ -195,9 +195,9 @@ def _croton_figures(a) -> None:
     c = st.columns([2, 1])
     ui.money_metric(c[0], "Payment in lieu to the Tree Preservation Fund (USD, §208-24)", get(fund, "fund_in_lieu_usd"))
     for w in get(rep, "warnings") or []:
-        st.warning(str(w))
+        st.warning(views.readable(w))
     for n in get(rep, "notes") or []:
-        st.caption(f"• {n}")
+        st.caption(f"• {views.readable(n)}")
 
 
 def _wesley_figures(a) -> None:
@@ -276,6 +276,11 @@ def _projection(a, rep) -> None:
         st.caption("Nothing to project.")
         return
     st.altair_chart(charts.projection(df, title="Annual benefits over the next 20 years (USD/yr)"), width="stretch")
+    with st.expander("The chart as a table (text alternative)"):
+        wide = df.pivot(index="year", columns="series", values="value_usd").reset_index()
+        st.dataframe(wide.rename(columns={"year": "Years from now"}), hide_index=True, width="stretch",
+                     column_config={c: st.column_config.NumberColumn(f"{c} (USD/yr)", format="$%.2f")
+                                    for c in wide.columns if c != "year"})
     st.caption("Each year's annual benefits (i-Tree Streets, the assessment's prices) of the trees counted toward "
                "replacement had they stayed, and of the planting plan, both grown with the treecalc growth curves "
                "(Urban Tree Database / i-Tree Streets age classes).")

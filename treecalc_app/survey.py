@@ -56,7 +56,8 @@ def _columns(sv) -> None:
     df = pd.DataFrame({"Header in the file": [str(h) for h in cmap], "Read as": [str(v or "ignore") for v in cmap.values()]})
     edited = st.data_editor(
         df, key="w_colmap", hide_index=True, width="stretch", disabled=["Header in the file"],
-        column_config={"Read as": st.column_config.SelectboxColumn("Read as", options=options, required=True)})
+        column_config={"Read as": st.column_config.SelectboxColumn("Read as", options=options, required=True,
+                                                                   format_func=views.label)})
     changed = {h: f for h, f, f0 in zip(edited["Header in the file"], edited["Read as"], df["Read as"]) if f != f0}
     c1, c2 = st.columns(2)
     if c1.button("Re-read with this mapping", disabled=not changed, key="w_colmap_apply"):
@@ -105,7 +106,7 @@ def _site(sv) -> None:
     if sv.site_assumptions:
         st.markdown("**Assumptions**")
         for a in sv.site_assumptions:
-            st.markdown(f"- {a}")
+            st.markdown(f"- {views.readable(a)}")
 
 
 def body() -> None:
@@ -153,7 +154,7 @@ def body() -> None:
     with tabs[5]:
         if warnings:
             for w in warnings:
-                st.markdown(f"- {w}")
+                st.markdown(f"- {views.readable(w)}")
         else:
             st.caption("No warnings.")
     ui.page_downloads("survey", {"Survey trees": views.labelled(trees), "Rejected rows": views.labelled(rejected)})

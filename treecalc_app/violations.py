@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
 from app_support import state, ui, views
@@ -118,52 +117,6 @@ def _headline(a: Any) -> None:
                              "kept apart from the definite amount.")
 
 
-#: Keys a per-tree offence row may use to say definite or conditional, and the fact it depends on
-#: (issue 9's law engine adds them; read with .get so the page works before and after).
-KIND_KEYS = ("offence_kind", "offence_status", "status", "kind", "certainty")
-DEPENDS_KEYS = ("depends_on", "conditional_on", "assumed_fact", "assumed_facts", "fact", "facts")
-
-
-def _kind(row: dict) -> str | None:
-    for k in KIND_KEYS:
-        v = str(row.get(k) or "").lower()
-        if v in ("definite", "conditional"):
-            return v
-    if "conditional" in row and row["conditional"] is not None:
-        return "conditional" if row["conditional"] else "definite"
-    if "definite" in row and row["definite"] is not None:
-        return "definite" if row["definite"] else "conditional"
-    return None
-
-
-def _depends(row: dict) -> str:
-    for k in DEPENDS_KEYS:
-        v = row.get(k)
-        if v:
-            return "; ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
-    return ""
-
-
-def _per_tree(a: Any) -> pd.DataFrame:
-    pen = get(a, "penalties") or {}
-    rows = [dict(r) if isinstance(r, dict) else vars(r) for r in (get(pen, "per_tree") or [])]
-    if not rows:
-        trees = get(a, "trees")
-        if trees is not None and "offence" in trees:
-            cols = [c for c in ("tag", "species_code", "dbh_in", "action", "penalty_tier", "penalty_base_usd",
-                                "penalty_max_usd", "criminal_max_usd") if c in trees]
-            rows = trees.loc[trees["offence"].astype(bool), cols].to_dict(orient="records")
-    if not rows:
-        return pd.DataFrame()
-    kinds = [_kind(r) for r in rows]
-    out = pd.DataFrame([{k: v for k, v in r.items() if k not in KIND_KEYS + DEPENDS_KEYS
-                         and k not in ("conditional", "definite")} for r in rows])
-    if any(k is not None for k in kinds):
-        out.insert(1, "Offence", [("conditional" if k == "conditional" else "definite") for k in kinds])
-        out.insert(2, "Depends on", [_depends(r) if k == "conditional" else "facts given" for r, k in zip(rows, kinds)])
-    return out
-
-
 def body() -> None:
     if not ui.need("read_survey", "assess"):
         return
@@ -183,7 +136,7 @@ def body() -> None:
             st.markdown(f"- {r}")
     st.caption("These are maxima: the court sets the penalty up to them.")
 
-    per_tree = _per_tree(a)
+    per_tree = views.offence_rows(a)
     st.subheader("Per tree: definite and conditional offences")
     if len(per_tree):
         if "Offence" not in per_tree:

@@ -241,3 +241,30 @@ def test_donut_uses_a_colour_vision_safe_palette():
     colours = spec["encoding"]["color"]["scale"]["range"]
     assert colours == charts.OKABE_ITO[:5]
     assert spec.get("description"), "the chart has a text description"
+
+
+def test_offences_definite_and_conditional_read_with_get():
+    """Before issue 9 lands: no split is invented; after: each row says which, with the fact it rests on."""
+    from types import SimpleNamespace
+
+    from app_support.views import offence_rows
+
+    before = SimpleNamespace(penalties={"per_tree": [{"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500}]},
+                             trees=None)
+    rows = offence_rows(before)
+    assert "Offence" not in rows and list(rows["tag"]) == ["A1"]
+    after = SimpleNamespace(penalties={"per_tree": [
+        {"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500, "offence_kind": "definite"},
+        {"tag": "A2", "tier": "§208-29B(2)", "max_usd": 1500, "conditional": True,
+         "depends_on": ["has_residence not given: assumed no"]}]}, trees=None)
+    rows = offence_rows(after)
+    assert list(rows["Offence"]) == ["definite", "conditional"]
+    assert list(rows["Depends on"]) == ["facts given", "“a residence stands on the lot” not given: assumed no"]
+    assert "conditional" not in rows and "depends_on" not in rows
+
+
+def test_readable_site_facts():
+    from app_support.views import readable
+
+    assert readable("subdividable not given: assumed True (a violation)") == \
+        "“the lot could be subdivided” not given: assumed yes (a violation)"
