@@ -15,12 +15,20 @@ from app_support import lib, state, views
 log = logging.getLogger("treecalc.app")
 
 
+#: Metric labels name their unit and section, so they are long: let them wrap instead of ending in "…"
+#: (Streamlit keeps them on one line). Values stay on one line; see :func:`money_metric`.
+WRAP_METRIC_LABELS = ("<style>[data-testid='stMetricLabel'] [data-testid='stMarkdownContainer'], "
+                      "[data-testid='stMetricLabel'] p {white-space: normal !important; overflow: visible !important;}"
+                      "</style>")
+
+
 def run_page(title: str, body: Callable[[], None], *, caption: str | None = None) -> None:
     """Draw a page; any error becomes a message (never a traceback).
 
     Streamlit's own control flow (``st.rerun``, ``st.stop``) derives from
     ``BaseException`` and passes through.
     """
+    st.html(WRAP_METRIC_LABELS)
     st.title(title)
     if caption:
         st.caption(caption)

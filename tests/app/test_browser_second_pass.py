@@ -5,8 +5,8 @@
   trees in lieu) with the page.
 * At 1,100 px and at a phone's 390 px, no headline figure is cut off: each metric value's text
   is the full figure or its compact form (``$2.57M``, the exact figure then in the help), and
-  the element does not overflow (``scrollWidth`` <= ``clientWidth``: nothing hidden behind an
-  ellipsis).
+  neither the value nor its label overflows (``scrollWidth`` <= ``clientWidth``: nothing hidden
+  behind an ellipsis).
 
 Uses the ``server`` fixture of ``test_browser.py`` (``streamlit run app.py`` on a free port).
 """
@@ -91,10 +91,15 @@ FIGURE = re.compile(r"^-?\$[\d,]+(\.\d\d)?$|^-?\$\d+(\.\d+)?[KMBT]$|^[\d,]+%?$|^
 
 
 def _headlines(page) -> list[dict]:
-    return page.locator('[data-testid="stMetricValue"]').evaluate_all(
-        """els => els.map(e => {
-            const over = [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1);
-            return {text: e.innerText.trim(), over: over};
+    """Each metric's value text, and whether its value or its label overflows (is cut off)."""
+    return page.locator('[data-testid="stMetric"]').evaluate_all(
+        """els => els.map(m => {
+            const cut = sel => [...m.querySelectorAll(sel)].some(
+                e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1));
+            const v = m.querySelector('[data-testid="stMetricValue"]');
+            return {text: v.innerText.trim(), over: cut('[data-testid="stMetricValue"]'),
+                    label_cut: cut('[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"]'),
+                    label: m.querySelector('[data-testid="stMetricLabel"]').innerText.trim()};
         })""")
 
 
@@ -126,6 +131,7 @@ def test_no_headline_is_cut_off(server, tmp_path, width):
                     seen.append((name, h["text"]))
                     assert FIGURE.match(h["text"]), (name, h["text"])  # a whole figure, no "…"
                     assert not h["over"], (name, width, h["text"])
+                    assert not h["label_cut"], (name, width, h["label"])
         finally:
             browser.close()
     assert any(re.search(r"\d[KM]$", t) for _, t in seen), seen  # the big sums are shown compact
