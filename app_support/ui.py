@@ -151,7 +151,8 @@ def downloads(tables: Mapping[str, pd.DataFrame | None], *, key: str, statement:
     """The Excel statement of the current assessment and the page's tables as CSV."""
     st.divider()
     st.subheader("Downloads")
-    cols = st.columns(max(1, len([t for t in tables.values() if t is not None]) + int(statement)))
+    n = len([t for t in tables.values() if t is not None]) + int(statement)
+    cols = [c for _ in range(-(-n // 2)) for c in st.columns(2)]  # two to a row: labels stay whole at 1,100 px
     i = 0
     if statement:
         with cols[0]:

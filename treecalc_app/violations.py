@@ -120,12 +120,15 @@ def _headline(a: Any) -> None:
 def body() -> None:
     if not ui.need("read_survey", "assess"):
         return
+    head = st.empty()  # which law's penalties, once the assessment says which law applies
     with st.expander("Violation facts", expanded=True):
         in_effect = _controls()
         _mark_harmed()
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     _say_in_effect(in_effect, a)
+    head.caption("Wesley Hills Chapter 95: fines for trees removed without a clearing permit." if _wesley(a) else
+                 "Chapter 208 §208-29: civil tiers, doubling, continuing days and criminal maxima.")
     ui.jurisdiction_note(a)
     pen = get(a, "penalties") or {}
     _headline(a)
@@ -159,9 +162,8 @@ def body() -> None:
     with st.expander("All penalty figures"):
         st.dataframe(other, width="stretch", hide_index=True)
     for n in get(pen, "notes") or []:
-        st.caption(f"• {n}")
+        st.caption(f"• {views.readable(n)}")
     ui.page_downloads("violations", {"Penalties per tree": views.labelled(per_tree) if len(per_tree) else None})
 
 
-ui.run_page("Violations & penalties", body,
-            caption="Chapter 208 §208-29: civil tiers, doubling, continuing days and criminal maxima.")
+ui.run_page("Violations & penalties", body)
