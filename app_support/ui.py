@@ -156,13 +156,17 @@ def downloads(tables: Mapping[str, pd.DataFrame | None], *, key: str, statement:
     i = 0
     if statement:
         with cols[0]:
-            if lib.available("assess", "statement_bytes"):
+            try:
+                job = None if lib.available("assess", "statement_bytes") else state.statement_job()
+            except state.AppError:
+                job = None  # no survey: the page says why
+            if job is None:
                 st.button("Excel statement (not available yet)", disabled=True, key=f"{key}_stmt_na")
             else:
                 src = state.source()
                 stem = slug(src.name.rsplit(".", 1)[0]) if src else "survey"
                 st.download_button(
-                    "Excel statement", data=_statement_or_note(state.statement_job()), file_name=f"statement_{stem}.xlsx",
+                    "Excel statement", data=_statement_or_note(job), file_name=f"statement_{stem}.xlsx",
                     mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                     key=f"{key}_stmt", on_click="ignore", icon=":material/table_view:",
                     help="Summary, trees, replacement plan, fund, penalties, rejected rows, method & sources",

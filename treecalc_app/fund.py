@@ -62,6 +62,11 @@ def body() -> None:
         a = state.assessment()
     ui.jurisdiction_note(a)
     fund = get(a, "fund") or {}
+    if str(get(a, "jurisdiction", "")) == "wesley_hills":
+        st.info("Wesley Hills Chapter 95 has no tree fund and no payment in lieu: the fee schedule above is "
+                "Croton-on-Hudson's (§208-24C) and does not apply.")
+        ui.page_downloads("fund")
+        return
     st.subheader("Payment in lieu")
     unit = (get(a, "options") or {}).get("value_unit", "USD")  # USD/yr on the annual basis
     c = st.columns(3)  # three equal columns: each figure keeps the width the headline check measures
