@@ -37,7 +37,8 @@ def benefits_by_category(df: pd.DataFrame) -> alt.Chart:
     cols = [c for c in BENEFIT_LABELS if c in df]
     g = pd.DataFrame({"Benefit": [BENEFIT_LABELS[c] for c in cols],
                       "USD/yr": [float(df[c].sum()) for c in cols]})
-    return (alt.Chart(g, title="Annual benefits by category", description=_describe(g, "Benefit", "USD/yr")).mark_arc(innerRadius=60)
+    return (alt.Chart(g, title="Annual benefits by category", description=_describe(g, "Benefit", "USD/yr"))
+            .mark_arc(innerRadius=60)
             .encode(theta="USD/yr:Q",
                     color=alt.Color("Benefit:N", sort=list(g["Benefit"]),
                                     scale=alt.Scale(domain=list(g["Benefit"]), range=OKABE_ITO[:len(g)])),

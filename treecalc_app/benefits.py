@@ -34,8 +34,8 @@ def _sidebar() -> None:
             d_lsa = default_large_tree_leaf_area_m2()
             lsa = st.number_input("Leaf area of the large reference tree (m²)", min_value=1.0,
                                   value=float(b.get("large_tree_leaf_area_m2") or d_lsa), key="w_lsa",
-                                  help=f"Default {d_lsa:.1f} m²: i-Tree Streets' generic large broadleaf deciduous tree at "
-                                       "40 years (its growth tables).")
+                                  help=f"Default {d_lsa:.1f} m²: i-Tree Streets' generic large broadleaf "
+                                       "deciduous tree at 40 years (its growth tables).")
             b["large_tree_leaf_area_m2"] = None if abs(lsa - d_lsa) < 1e-9 else lsa
         with st.expander("Prices"):
             defaults = data.prices()
@@ -189,7 +189,8 @@ def body() -> None:
              .join(table.groupby(keys)[[c for c in plain if c in table] + USD_COLS].sum()).reset_index()
              .sort_values("usd_total_annual", ascending=False))
     st.dataframe(views.labelled(by_sp), width="stretch", hide_index=True, column_config=money)
-    ui.page_downloads("benefits", {"Benefits per tree": views.labelled(view), "Benefits by species": views.labelled(by_sp)})
+    ui.page_downloads("benefits", {"Benefits per tree": views.labelled(view),
+                                   "Benefits by species": views.labelled(by_sp)})
 
 
 ui.run_page("Benefits", body, caption="Annual environmental benefits, i-Tree Streets Northeast tables.")

@@ -74,7 +74,8 @@ def body() -> None:
     c[1].metric("Trees paid in lieu (trees, §208-22D)", ui.num(get(fund, "trees_in_lieu")))
     ui.money_metric(c[2], f"Unmet value ({unit}, §208-22D)", get(fund, "unmet_value_usd"))
     if get(fund, "trees_in_lieu") == 0 and state.opt("plantable") is None and state.opt("plantable_area_sqft") is None:
-        st.caption("Every needed tree is planted (no limit on the planting space is set above): nothing is paid in lieu.")
+        st.caption("Every needed tree is planted (no limit on the planting space is set above): "
+                   "nothing is paid in lieu.")
     if get(fund, "calculation"):
         st.markdown(f"**Calculation:** {get(fund, 'calculation')} ({get(fund, 'section', '§208-24')})")
     for n in get(fund, "notes") or []:

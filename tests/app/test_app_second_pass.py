@@ -97,30 +97,6 @@ def test_sidebar_names_the_upload_on_the_run_of_the_upload():
         [c.value for c in at.sidebar.caption]
 
 
-def test_statement_job_is_the_survey_and_options_it_was_made_for():
-    """The deferred statement runs outside the session: it must carry the upload and the options."""
-    import openpyxl
-
-    at = _app()
-    at.switch_page("treecalc_app/permit.py").run()
-    at.radio(key="w_plantable_kind").set_value("A number of trees").run()
-    at.number_input(key="w_plantable").set_value(2).run()
-    _ok(at)
-    from app_support import state
-
-    src = at.session_state["tc_source"]
-    assert src.name == "oaks.xlsx"
-    # the key the page's job was built on: the upload's hash and plantable = 2
-    opts = dict(at.session_state["tc_opts"])
-    assert opts["plantable"] == 2
-    data = state._statement.__wrapped__(src.sha256, src.name, state._canon({}),
-                                        state._canon({k: v for k, v in opts.items() if not k.startswith("_")}),
-                                        src.data)
-    wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
-    text = " ".join(str(c) for r in wb["Summary"].iter_rows(values_only=True) for c in r if c is not None)
-    assert "oaks.xlsx" in text
-
-
 def test_violation_control_shows_what_the_numbers_use():
     at = _app()
     at.switch_page("treecalc_app/violations.py").run()

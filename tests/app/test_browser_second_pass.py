@@ -41,10 +41,10 @@ def _upload(page, path: Path) -> None:
 
 
 def _settle(page) -> None:
+    """Let the rerun finish: no spinner, then a moment for the last elements."""
     page.wait_for_timeout(300)
     page.locator('[data-testid="stSpinner"]').wait_for(state="detached")
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"] [data-testid=\"stStatusWidgetRunningIcon\"]')")
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(800)
 
 
 def _summary(path: Path) -> tuple[str, dict[str, object]]:
@@ -71,6 +71,9 @@ def test_statement_download_is_the_upload_and_options_on_screen(server, tmp_path
             page.get_by_text("A number of trees").first.click()
             page.get_by_label("Trees the site can take").wait_for()
             _settle(page)
+            lieu = page.locator('[data-testid="stMetric"]').filter(
+                has=page.locator('[data-testid="stMetricLabel"]', has_text="Trees paid in lieu (trees, §208-22D)"))
+            sync_api.expect(lieu.first.locator('[data-testid="stMetricValue"]')).to_have_text("7", timeout=60_000)
             fund_text = _metric(page, "Payment in lieu to the Tree Preservation Fund (USD, §208-24)")
             lieu_text = _metric(page, "Trees paid in lieu (trees, §208-22D)")
             with page.expect_download() as dl:
