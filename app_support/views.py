@@ -151,7 +151,7 @@ def default_stock(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
     name = d["species"]
     if not isinstance(data, lib.Missing) and d["species"] in data.catalogue().index:
         row = data.catalogue().loc[d["species"]]
-        name = f"{row['common_name']} ({row['scientific_name']})"
+        name = str(row["common_name"])
     d["label"] = f"Default: {name}, {d['dbh_in']:g} in DBH (the law engine's choice)"
     return d
 

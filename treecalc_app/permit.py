@@ -28,7 +28,7 @@ def _invasive_note(codes: list[str], choices: pd.DataFrame, labels: dict[str, st
 def _one_species(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None:
     codes = [DEFAULT, *choices["code"]]
     cur = state.opt("replacement_species") or state.opt("_last_species") or DEFAULT
-    c1, c2, c3 = st.columns([3, 1, 1])
+    c1, c2, c3 = st.columns([4, 1, 1])
     sp = c1.selectbox("Replacement species", codes, index=codes.index(cur) if cur in codes else 0,
                       format_func=lambda c: d["label"] if c == DEFAULT else labels.get(c, c), key="w_repl_species",
                       help="Natives first; invasive species (NY Part 575) are refused by §208-22E.")
@@ -166,7 +166,8 @@ def _cost_card(a) -> None:
             f"counted ({ui.usd(get(rep, 'removed_value_usd'), cents=True)} {unit}, "
             f"{get(rep, 'section') or '§208-22A'}); each tree kept off the list lowers it by its own value "
             "(the table of triggered trees below).\n"
-            + (f"- *A larger replacement size*: one {first.get('species_code')} of {first.get('dbh_in', 0):g} in "
+            + (f"- *A larger replacement size*: one {first.get('common_name') or first.get('species_code')} of "
+               f"{first.get('dbh_in', 0):g} in "
                f"carries {ui.usd(first.get('value_per_tree_usd'), cents=True)} {unit}; a larger tree carries more, "
                "so fewer are needed (§208-22D), each at a higher price.\n" if first else "")
             + f"- *The planting space*: the site takes {ui.num(planted)} here; every tree it cannot take is paid in "
