@@ -23,7 +23,8 @@ def _tri(label: str, opt: str, key: str, help: str) -> None:
 
 def _controls() -> Any:
     """The violation facts; returns a placeholder under the violation choice for what is in effect."""
-    _tri("Trees were harmed without a permit (the violation standard, §208-22F)", "violation", "w_violation",
+    _tri("Trees were harmed without a permit (Croton-on-Hudson's violation standard, §208-22F)", "violation",
+         "w_violation",
          "As the survey shows: trees marked removed or damaged without a required permit make it a violation; "
          "the replacement is then 120% of their value (§208-22F). The §208-29 penalties follow the trees "
          "harmed without a required permit, tree by tree.")
@@ -67,7 +68,8 @@ def _mark_harmed() -> None:
     marks = {t: "removed" for t in removed}
     marks.update({t: "damaged" for t in damaged if t not in marks})
     state.set_opt("actions", marks or None)
-    c2.caption("A harmed tree is an offence only when its removal needed a permit (§208-19) and none was held; "
+    c2.caption("A harmed tree is an offence only when its removal needed a permit (§208-19; in Wesley Hills a "
+               "clearing permit, §95-3A(1)) and none was held; "
                "the law engine decides, tree by tree.")
 
 
