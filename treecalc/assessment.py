@@ -127,16 +127,24 @@ class Context:
         return _value_fn(kind, years, self.params)
 
     def capital_value_of(self, trees: pd.DataFrame, mask: np.ndarray, basis: str) -> np.ndarray:
-        """The value of the trees in ``mask`` on a capital basis (appraised or cumulative:N), to the cent."""
+        """The value of the trees in ``mask`` on a capital basis (appraised or cumulative:N), to the cent.
+
+        Each distinct (species, DBH, condition or land use) is valued once.
+        """
         t = trees[mask]
         if basis == self.options["value_basis"]:
             return t["value_usd"].to_numpy(float)
         kind, _, _ = parse_value_basis(basis)
         fn = self._basis_fn(basis)
-        codes, d = t["species_code"].to_numpy(object), t["dbh_in"].to_numpy(float)
-        if kind == "appraised":
-            return croton.round_cents(fn(codes, d, condition=_condition_for_appraisal(t["condition"])[0]))
-        return croton.round_cents(fn(codes, d, land_use=t["benefit_land_use"].to_numpy(object)))
+        third = (_condition_for_appraisal(t["condition"])[0] if kind == "appraised"
+                 else t["benefit_land_use"].to_numpy(object))
+        key = pd.DataFrame({"c": t["species_code"].to_numpy(object), "d": t["dbh_in"].to_numpy(float),
+                            "x": pd.Series(third, dtype=object).to_numpy(object)})
+        codes = key.groupby(["c", "d", "x"], sort=False, dropna=False).ngroup().to_numpy()
+        u = key.drop_duplicates(ignore_index=True)   # first appearances: the order ngroup numbers them
+        kw = {"condition": u["x"].to_numpy(object)} if kind == "appraised" else {"land_use": u["x"].to_numpy(object)}
+        values = croton.round_cents(fn(u["c"].to_numpy(object), u["d"].to_numpy(float), **kw))
+        return values[codes]
 
     def stock_capital_value(self, code: str, dbh_in: float, basis: str) -> float:
         """One replacement tree (good condition) on a capital basis, to the cent."""
@@ -371,7 +379,8 @@ def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
             bad = sorted(set(t.loc[unresolved, "species"].astype(str)))[:5]
             raise ValueError(f"species not recognised: {', '.join(map(repr, bad))} (give a species_code column "
                              f"or a name treecalc knows)")
-    t["action"] = t["action"].fillna("retain").astype(str).str.strip().str.lower()
+    act = croton.actions(t)
+    t["action"] = pd.Series(np.where(act == "", "retain", act), index=t.index, dtype=object)
     bad = sorted(set(t["action"].unique()) - set(croton.ACTIONS))
     if bad:
         raise ValueError(f"unknown tree action(s) {bad}: use {', '.join(croton.ACTIONS)}")
@@ -392,10 +401,9 @@ def _value_trees(trees: pd.DataFrame, kind: str, value_of: Callable[..., np.ndar
         trees["usd_total_annual"] = pd.Series(dtype=float)
         return
     ben = compute_benefits(trees[["species_code", "dbh_in", "land_use"]], params)
-    for c in ben.columns:
-        if c not in BENEFIT_SKIP:
-            trees[c] = ben[c].to_numpy()
-    trees["benefit_land_use"] = ben["land_use"].to_numpy()
+    new = ben.drop(columns=[c for c in BENEFIT_SKIP if c in ben]).set_axis(trees.index)
+    new["benefit_land_use"] = ben["land_use"].to_numpy()
+    trees[list(new.columns)] = new   # one assignment for all the benefit columns
     if kind == "annual":
         raw = trees["usd_total_annual"].to_numpy(float)
     elif kind == "cumulative":

@@ -9,7 +9,7 @@ the dicts these replace (the JSON of ``treecalc assess --json`` is built from th
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -19,7 +19,8 @@ class _Fields(Mapping[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         if key in self._names():
-            return getattr(self, key)
+            v = getattr(self, key)
+            return list(v) if isinstance(v, Records) else v   # readers of the old dicts get lists
         raise KeyError(key)
 
     def __iter__(self) -> Iterator[str]:
@@ -166,6 +167,38 @@ class Penalties(_Fields):
     clear_cutting: bool = False
     notes: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
+
+
+class Records(Sequence[dict[str, Any]]):
+    """Rows (one dict each) held as columns, made into dicts only when read (50,000 trees cost no loop)."""
+
+    def __init__(self, columns: Mapping[str, Any]) -> None:
+        import numpy as np
+
+        self._cols = {k: np.asarray(v, dtype=object) for k, v in columns.items()}
+        self._n = len(next(iter(self._cols.values()))) if self._cols else 0
+        self._rows: list[dict[str, Any]] | None = None
+
+    def _materialise(self) -> list[dict[str, Any]]:
+        if self._rows is None:
+            cols = {k: [plain(x) for x in v.tolist()] for k, v in self._cols.items()}
+            self._rows = [dict(zip(cols, vals)) for vals in zip(*cols.values())] if cols else []
+        return self._rows
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._materialise()[i]
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self._materialise())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, Records)) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Records({self._n} rows)"
 
 
 def line(section: str, item: str, value: Any, unit: str = "", note: str = "") -> dict[str, Any]:

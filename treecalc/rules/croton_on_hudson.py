@@ -240,7 +240,33 @@ def dbh(trees: pd.DataFrame) -> np.ndarray:
 
 
 def actions(trees: pd.DataFrame) -> np.ndarray:
-    return trees["action"].fillna("").astype(str).str.strip().str.lower().to_numpy(object)
+    """The action of each tree, stripped and lower case (each distinct spelling normalised once)."""
+    return _norm_text(trees["action"])
+
+
+def _norm_text(s: pd.Series) -> np.ndarray:
+    codes, uniq = pd.factorize(s, use_na_sentinel=True)
+    norm = np.array([str(u).strip().lower() for u in uniq] + [""], dtype=object)
+    return norm[codes]
+
+
+def _labels(pairs: list[tuple[str, np.ndarray]], n: int) -> np.ndarray:
+    """Per tree, the "; "-joined labels whose masks hold (vectorised: one string per distinct combination)."""
+    if not pairs:
+        return np.full(n, "", dtype=object)
+    code = np.zeros(n, dtype=np.int64)
+    for k, (_, mask) in enumerate(pairs):
+        code |= mask.astype(np.int64) << k
+    uniq, inv = np.unique(code, return_inverse=True)
+    texts = np.array(["; ".join(t for k, (t, _) in enumerate(pairs) if (int(u) >> k) & 1) for u in uniq] + [""],
+                     dtype=object)
+    return texts[inv.reshape(-1)] if n else np.full(0, "", dtype=object)
+
+
+def _map_unique(values: np.ndarray, fn: Any) -> np.ndarray:
+    """``fn`` applied once per distinct value, spread back over the array."""
+    codes, uniq = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
+    return np.array([fn(u) for u in uniq] + [""], dtype=object)[codes]
 
 
 def _join(acc: np.ndarray, mask: np.ndarray, text: str) -> np.ndarray:
@@ -290,17 +316,17 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
     n = len(trees)
     d = dbh(trees)
     tags = trees["tag"].astype(str).to_numpy(object) if "tag" in trees else np.arange(n).astype(str)
-    text = _empty(n)
+    pairs: list[tuple[str, np.ndarray]] = []
     given = np.zeros(n, dtype=bool)
     site_triggers: list[dict[str, Any]] = []
     assumed_used: list[str] = []
 
     def add(section: str, mask: np.ndarray, what: str, on_given: bool = True) -> None:
-        nonlocal text, given
+        nonlocal given
         mask = mask & removal
         if not mask.any():
             return
-        text = _join(text, mask, section)
+        pairs.append((section, mask))
         if on_given:
             given = given | mask
         site_triggers.append({"section": section, "text": what, "tags": [str(t) for t in tags[mask]]})
@@ -363,6 +389,7 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
                     f"({p['clear_cutting_min_trees']} or more) without a permit would be clear cutting (§208-17)")
         add("§208-19A(8)", np.ones(n, dtype=bool) if clear_cutting else act == "remove", what)
 
+    text = _labels(pairs, n)
     needed = removal & (text != "")
     exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
     if exceptions:
@@ -426,25 +453,18 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     offence = a | b | c | d
     definite = a_given | b | c | d
     conditional = offence & ~definite
-    sec = _empty(n)
-    sec = _join(sec, a, "§208-19A")
     more_than = pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"]
-    b18 = _empty(n)
-    b18 = _join(b18, a & pr.clear_cutting, "§208-18C")
-    b18 = _join(b18, a & more_than, "§208-18A")
-    b18 = _join(b18, b, "§208-18D")
-    sec = np.where(b18 != "", np.where(sec == "", b18, sec + "; " + b18), sec)
-    sec = _join(sec, b & street, "§208-11")
-    sec = _join(sec, c & ~removed, "§208-5C")
-    sec = _join(sec, c & removed, "§208-5D; §208-14")
-    sec = _join(sec, d, "§208-20F")
+    b18_pairs = [("§208-18C", a & pr.clear_cutting), ("§208-18A", a & more_than), ("§208-18D", b)]
+    b18 = _labels(b18_pairs, n)
+    sec = _labels([("§208-19A", a)] + b18_pairs + [("§208-11", b & street), ("§208-5C", c & ~removed),
+                                                   ("§208-5D; §208-14", c & removed), ("§208-20F", d)], n)
     depends = np.where(conditional, ", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)", "")
-    why = np.where(done & ~offence, np.where(
-        removed, "removal that needed no permit (§208-19A) and broke no other provision",
-        np.where(act == "damaged", "injury or damage is not an offence by itself (§208-29): for the Village "
-                                   "Engineer to assess, no amount", "authorised (permit held)")), "")
-    why = np.where(done & ~offence & (permitted | (street & approved)) & (act != "damaged"),
-                   "authorised: permit held or the Department's written approval given", why)
+    authorised = permitted | (street & approved)
+    why = np.select([~done | offence, act == "damaged", authorised, removed],
+                    ["", "injury or damage is not an offence by itself (§208-29): for the Village Engineer to "
+                         "assess, no amount",
+                     "authorised: permit held or the Department's written approval given",
+                     "removal that needed no permit (§208-19A) and broke no other provision"], "").astype(object)
     return OffenceResult(offence, definite, conditional, sec.astype(object), depends.astype(object),
                          b18.astype(object), why.astype(object))
 
@@ -533,7 +553,7 @@ def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr
     reasons_all = _doubling(law, pr, int(off.offence.sum()), pending_harm)
     f_def = int(pen["doubling_factor"]) if reasons else 1
     f_all = int(pen["doubling_factor"]) if reasons_all else 1
-    per_tree = np.where(off.definite, base * f_def, base * f_all).astype(object) * days
+    per_tree = _times_days(np.where(off.definite, base * f_def, base * f_all), days)
     civil_def = int(base[off.definite].sum()) * f_def * days
     civil_all = int(base[off.offence].sum()) * f_all * days
     # § 208-29A criminal maxima: § 208-18 violations (18A, 18C removals; 18D topping/excessive pruning) up to
@@ -546,9 +566,8 @@ def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr
     per18 = max(per, int(crim["section_208_18_usd"]))
     broke = off.breaks_208_18 != ""
     amount = np.where(off.offence, np.where(broke, per18, per), 0).astype(np.int64)
-    crim_sec = np.where(off.offence, np.where(broke, "§208-29A (violation of " + off.breaks_208_18 + ")",
-                                              sec + " (" + off.sections + ")"), "").astype(object)
-    criminal = amount.astype(object) * days
+    crim_sec = np.where(off.offence, _map_unique(off.sections, lambda t: _criminal_section(str(t), sec)), "")
+    criminal = _times_days(amount, days)
     crim_def = int(amount[off.definite].sum()) * days
     crim_all = int(amount[off.offence].sum()) * days
     # the other reading of "second and each subsequent violation": every definite tree after the first
@@ -561,6 +580,22 @@ def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr
                         criminal_conditional=crim_all - crim_def, criminal_alternative=alt,
                         doubled_if_assumed=bool(reasons_all), conditional_reasons=reasons_all)
     return res
+
+
+def _times_days(per_day: np.ndarray, days: int) -> np.ndarray:
+    """Integer dollars x days: int64 when the product fits, else exact Python ints (never wraps)."""
+    top = int(per_day.max()) if len(per_day) else 0
+    if top * days < 2**62:
+        return per_day.astype(np.int64) * np.int64(days)
+    return per_day.astype(object) * days
+
+
+def _criminal_section(sections: str, plain: str) -> str:
+    """§ 208-29A for one tree: "(violation of §208-18x)" when it broke § 208-18, else the provisions broken."""
+    if not sections:
+        return ""
+    b18 = [x for x in sections.split("; ") if x.startswith("§208-18")]
+    return f"§208-29A (violation of {'; '.join(b18)})" if b18 else f"{plain} ({sections})"
 
 
 def replacement_scope(trees: pd.DataFrame, catalogue: pd.DataFrame, *, violation: bool) -> tuple[np.ndarray, list[str]]:
@@ -581,9 +616,10 @@ def replacement_scope(trees: pd.DataFrame, catalogue: pd.DataFrame, *, violation
 
 def _exclusions(trees: pd.DataFrame, catalogue: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """§ 208-22E per tree: invasive species (6 NYCRR 575), good-forestry removals; and the Part 575 list."""
-    codes = trees["species_code"].astype(str).to_numpy(object)
-    part575 = catalogue["part575"].reindex(codes).fillna("none").to_numpy(object)
-    invasive = catalogue["invasive"].reindex(codes).fillna(False).to_numpy(bool)
+    idx, uniq = pd.factorize(trees["species_code"].astype(object), use_na_sentinel=False)
+    keys = pd.Index([str(u) for u in uniq], dtype=object)
+    part575 = np.append(catalogue["part575"].reindex(keys).fillna("none").to_numpy(object), "none")[idx]
+    invasive = np.append(catalogue["invasive"].reindex(keys).fillna(False).to_numpy(bool), False)[idx]
     return invasive, flag(trees, "good_forestry"), part575
 
 
@@ -621,13 +657,14 @@ def replacement_parts(trees: pd.DataFrame, catalogue: pd.DataFrame, law: dict[st
     under_permit = int(a_cand.sum())
     a_scope = a_cand if under_permit >= law["replacement"]["min_trees"] else np.zeros(len(trees), dtype=bool)
     harmed = np.isin(act, HARMED)
-    why = np.where(harmed & invasive, "invasive (6 NYCRR 575 " + part575 + ") §208-22E",
-                   np.where(harmed & forestry, "good forestry §208-22E", ""))
     rest = harmed & ~excluded & ~f_scope & ~a_scope
-    why = np.where(rest & a_cand, f"permit for {under_permit} tree(s): replacement only for "
-                                  f"{law['replacement']['min_trees']} or more §208-22A", why)
-    why = np.where(rest & ~a_cand & np.isin(act, REMOVALS), "no permit needed for this tree §208-19A", why)
-    why = np.where(rest & ~a_cand & ~np.isin(act, REMOVALS), "harmed, no offence: nothing to replace §208-22F", why)
+    removal = np.isin(act, REMOVALS)
+    why = np.select(
+        [harmed & invasive, harmed & forestry, rest & a_cand, rest & removal, rest],
+        [_map_unique(part575, lambda p: f"invasive (6 NYCRR 575 {p}) §208-22E"), "good forestry §208-22E",
+         f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
+         f"§208-22A", "no permit needed for this tree §208-19A", "harmed, no offence: nothing to replace §208-22F"],
+        "").astype(object)
     return ReplacementParts(f_scope & ~excluded, a_scope & ~excluded, why.astype(object), under_permit,
                             bool(f_scope.any()))
 
@@ -666,7 +703,7 @@ def assess(ctx: Any) -> Any:
     trees = ctx.trees
     law = ctx.law
     pr = permit(trees, site, law, clear_cutting=opts.clear_cutting, assumed=assumed)
-    trees["permit_triggers"] = pr.trigger_text
+    set_text(trees, "permit_triggers", pr.trigger_text)
     trees["permit_needed"] = pr.permit_needed
     off = offences(trees, site, law, pr)
     pen = penalties(trees, site, law, pr, off, application_pending=bool(site.get("application_pending")),
@@ -689,23 +726,32 @@ def _not_given(v: Any) -> bool:
 
 def _tree_columns(trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult) -> None:
     trees["offence"] = off.offence
-    trees["offence_status"] = np.where(off.definite, "definite", np.where(off.conditional, "conditional", ""))
-    trees["offence_sections"] = off.sections
-    trees["offence_depends_on"] = off.depends_on
-    trees["not_offence_reason"] = off.not_offence_reason
-    trees["penalty_tier"] = pen.tier
+    set_text(trees, "offence_status", np.select([off.definite, off.conditional], ["definite", "conditional"], ""))
+    set_text(trees, "offence_sections", off.sections)
+    set_text(trees, "offence_depends_on", off.depends_on)
+    set_text(trees, "not_offence_reason", off.not_offence_reason)
+    set_text(trees, "penalty_tier", pen.tier)
     trees["penalty_base_usd"] = pen.base_usd
     trees["penalty_max_usd"] = _int_column(pen.max_usd)
     trees["criminal_max_usd"] = _int_column(pen.criminal_usd)
-    trees["criminal_section"] = pen.criminal_section
+    set_text(trees, "criminal_section", pen.criminal_section)
+
+
+def set_text(trees: pd.DataFrame, name: str, values: np.ndarray) -> None:
+    """A text column kept as Python objects (no per-value conversion to an Arrow string column)."""
+    trees[name] = pd.Series(np.asarray(values, dtype=object), index=trees.index, dtype=object)
 
 
 def _int_column(values: np.ndarray) -> np.ndarray:
-    """Integer dollars as int64 when they fit, else Python ints (an absurd day count never wraps)."""
-    if not len(values):
-        return np.zeros(0, dtype=np.int64)
-    top = max(values.max(), 0)
-    return values.astype(np.int64) if int(top) < 2**62 else values
+    """Integer dollars: int64 already, or Python ints when a day count makes them too large (never wraps)."""
+    return values
+
+
+def _plain_records(df: pd.DataFrame) -> Any:
+    """Rows as dicts of plain Python values (ints, floats, str), made when read (:class:`Records`)."""
+    from treecalc.results import Records
+
+    return Records({c: df[c].to_numpy(object) for c in df.columns})
 
 
 def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Any:
@@ -730,18 +776,17 @@ def _penalty_findings(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, 
     from treecalc.results import Penalties
 
     act = actions(trees)
-    sel = np.flatnonzero(off.offence)
-    cols = {k: trees[k].to_numpy() for k in ("tag", "species_code", "dbh_in")}
-    per_tree = [{"tag": str(cols["tag"][i]), "species_code": cols["species_code"][i],
-                 "dbh_in": float(cols["dbh_in"][i]), "action": act[i],
-                 "status": "definite" if off.definite[i] else "conditional",
-                 "offence_sections": off.sections[i], "depends_on": off.depends_on[i],
-                 "tier": pen.tier[i], "base_usd": int(pen.base_usd[i]), "max_usd": int(pen.max_usd[i]),
-                 "criminal_max_usd": int(pen.criminal_usd[i]), "criminal_section": pen.criminal_section[i]}
-                for i in sel]
-    not_off = [{"tag": str(cols["tag"][i]), "species_code": cols["species_code"][i], "action": act[i],
-                "reason": off.not_offence_reason[i]}
-               for i in np.flatnonzero(off.not_offence_reason != "")]
+    tags = trees["tag"].to_numpy(object)
+    o, x = off.offence, off.not_offence_reason != ""
+    per_tree = _plain_records(pd.DataFrame({
+        "tag": tags[o], "species_code": trees["species_code"].to_numpy(object)[o],
+        "dbh_in": trees["dbh_in"].to_numpy(float)[o], "action": act[o],
+        "status": np.where(off.definite[o], "definite", "conditional").astype(object),
+        "offence_sections": off.sections[o], "depends_on": off.depends_on[o], "tier": pen.tier[o],
+        "base_usd": pen.base_usd[o], "max_usd": pen.max_usd[o], "criminal_max_usd": pen.criminal_usd[o],
+        "criminal_section": pen.criminal_section[o]}, dtype=object))
+    not_off = _plain_records(pd.DataFrame({"tag": tags[x], "species_code": trees["species_code"].to_numpy(object)[x],
+                                           "action": act[x], "reason": off.not_offence_reason[x]}, dtype=object))
     crim_secs = sorted({s.strip() for x in pen.criminal_section[off.offence] for s in
                         str(x).replace("(", ";").replace(")", ";").replace("violation of", ";").split(";")
                         if s.strip().startswith("§")})
@@ -818,7 +863,7 @@ def _replacement_findings(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr
     opts = ctx.opts
     counted = parts.violation_part | parts.permit_part
     trees["counted"] = counted
-    trees["exclusion"] = parts.exclusion
+    set_text(trees, "exclusion", parts.exclusion)
     part_list = _parts(ctx, trees, law, parts)
     required = bool(part_list)
     required_usd = float(sum(Decimal(str(p.required_value_usd)) for p in part_list))
@@ -840,8 +885,10 @@ def _replacement_findings(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr
                      "permit, or a tree only damaged without an offence, carries nothing")
     rep_notes.append(NOTE_22G)
     ctx.warnings.extend(rep_warnings)
-    excluded = [{"tag": str(t), "species_code": c, "reason": e}
-                for t, c, e in zip(trees["tag"], trees["species_code"], parts.exclusion) if e]
+    ex = parts.exclusion != ""
+    excluded = _plain_records(pd.DataFrame({"tag": trees["tag"].to_numpy(object)[ex],
+                                            "species_code": trees["species_code"].to_numpy(object)[ex],
+                                            "reason": parts.exclusion[ex]}, dtype=object))
     replacement = Replacement(
         required=required, percent=percent, section=section, value_basis=ctx.options["value_basis"],
         value_basis_label=ctx.options["value_basis_label"], removed_value_usd=removed_usd,
