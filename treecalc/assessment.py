@@ -388,9 +388,9 @@ def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
 
 
 def _condition_for_appraisal(cond: pd.Series) -> tuple[np.ndarray, int]:
-    c = cond.fillna("").astype(str).str.strip().str.lower()
-    blank = c.eq("")
-    return c.where(~blank, "good").to_numpy(object), int(blank.sum())
+    c = croton._norm_text(cond)
+    blank = c == ""
+    return np.where(blank, "good", c).astype(object), int(blank.sum())
 
 
 def _value_trees(trees: pd.DataFrame, kind: str, value_of: Callable[..., np.ndarray], params: BenefitParams,

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from decimal import Decimal
 from typing import Any
+
+import numpy as np
 
 
 class _Fields(Mapping[str, Any]):
@@ -173,8 +176,6 @@ class Records(Sequence[dict[str, Any]]):
     """Rows (one dict each) held as columns, made into dicts only when read (50,000 trees cost no loop)."""
 
     def __init__(self, columns: Mapping[str, Any]) -> None:
-        import numpy as np
-
         self._cols = {k: np.asarray(v, dtype=object) for k, v in columns.items()}
         self._n = len(next(iter(self._cols.values()))) if self._cols else 0
         self._rows: list[dict[str, Any]] | None = None
@@ -214,9 +215,6 @@ def tags_text(tags: list[str], limit: int = 12) -> str:
 
 def plain(v: Any) -> Any:
     """A JSON-ready Python value (numpy scalars, Decimals, lists)."""
-    import numpy as np
-    from decimal import Decimal
-
     if isinstance(v, np.bool_):
         return bool(v)
     if isinstance(v, np.integer):

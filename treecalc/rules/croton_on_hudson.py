@@ -315,7 +315,7 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
     removal = np.isin(act, REMOVALS)
     n = len(trees)
     d = dbh(trees)
-    tags = trees["tag"].astype(str).to_numpy(object) if "tag" in trees else np.arange(n).astype(str)
+    tags = trees["tag"].to_numpy(object) if "tag" in trees else np.arange(n)
     pairs: list[tuple[str, np.ndarray]] = []
     given = np.zeros(n, dtype=bool)
     site_triggers: list[dict[str, Any]] = []
@@ -329,7 +329,7 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
         pairs.append((section, mask))
         if on_given:
             given = given | mask
-        site_triggers.append({"section": section, "text": what, "tags": [str(t) for t in tags[mask]]})
+        site_triggers.append({"section": section, "text": what, "tags": tags[mask].astype(str).tolist()})
 
     # (1) more than three trees within the preceding twelve months: this survey's removals
     # (proposed and done) plus the lot's earlier ones. A tree already removed is judged on the
@@ -838,7 +838,7 @@ def _parts(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], parts: Replacemen
     pct_f = float(ctx.opts.replacement_percent) if ctx.opts.replacement_percent is not None \
         else float(rules["violation_percent"])
     out = []
-    tags = trees["tag"].astype(str).to_numpy(object)
+    tags = trees["tag"].to_numpy(object)
     for section, pct, mask, reason in (
             ("§208-22F", pct_f, parts.violation_part,
              "the Village Engineer's percentage §208-22F" if ctx.opts.replacement_percent is not None else
@@ -851,7 +851,7 @@ def _parts(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], parts: Replacemen
         value = cents_sum(trees["value_usd"], mask)
         out.append(ReplacementPart(section=section, percent=pct, trees=int(mask.sum()), value_usd=float(value),
                                    required_value_usd=float(required_value(value, pct)),
-                                   tags=[str(t) for t in tags[mask]], reason=reason))
+                                   tags=tags[mask].astype(str).tolist(), reason=reason))
     return out
 
 
@@ -1104,9 +1104,12 @@ def _lines(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult,
     L.append(L_("§208-22", "Trees counted toward replacement", int(rep.trees_counted), "trees",
                 "120% on trees harmed in offences (§208-22F), 90% on removals proposed under a permit for "
                 f"{law['replacement']['min_trees']} or more trees (§208-22A)"))
-    for e in rep.excluded:
-        L.append(L_(e["reason"].rsplit(" ", 1)[-1], "Not counted", f"tree {e['tag']} ({e['species_code']})", "",
-                    e["reason"]))
+    ex = trees["exclusion"].to_numpy(object)
+    tags = trees["tag"].to_numpy(object)
+    for reason in pd.unique(ex[ex != ""]):        # one line per reason, with its trees
+        sel = ex == reason
+        L.append(L_(str(reason).rsplit(" ", 1)[-1], "Not counted", int(sel.sum()), "trees",
+                    f"{reason}: {_some_tags(tags[sel])}"))
     for p in rep.parts:
         L.append(L_(p.section, f"Value of the trees in {p.section}", p.value_usd, unit, f"{p.trees} tree(s)"))
         L.append(L_(p.section, f"Value required, {p.section}", p.required_value_usd, unit,
@@ -1118,6 +1121,12 @@ def _lines(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult,
     L.append(L_("§208-23C", "Forfeited bonds", "to the Tree Preservation Fund"))
     _lines_penalties(L, trees, off, pen, ctx)
     return L
+
+
+def _some_tags(tags: np.ndarray, limit: int = 12) -> str:
+    """"trees 1, 2, 3" (the first ``limit``, then "and N more")."""
+    head = ", ".join(str(t) for t in tags[:limit])
+    return f"trees {head}" + (f" and {len(tags) - limit} more" if len(tags) > limit else "")
 
 
 def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str) -> None:
