@@ -922,7 +922,7 @@ def _replacement(book: _Book, a: Any) -> None:
     g = _Grid()
     section = _get(rep, "section", "")
     basis = _value_basis(a)
-    g.title(f"Replacement plan — {section or 'replacement'} — value basis: {basis}")
+    g.title(f"Replacement plan — {_jurisdiction(a)} — {section or 'no replacement rule'} — value basis: {basis}")
     hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
     if not rep:
         g.add(["Replacement", "not applicable", "text", "", "no replacement rule was applied"])
@@ -999,7 +999,7 @@ def _fund(book: _Book, a: Any) -> None:
     section = _get(fund, "section", "")
     g = _Grid()
     fund_name = "Tree Preservation Fund" if "croton" in str(_get(a, "jurisdiction", "")).lower() else "Fund"
-    g.title(f"{fund_name} — payment in lieu of planting{f' ({section})' if section else ''}")
+    g.title(f"{fund_name} — {_jurisdiction(a)} — payment in lieu of planting{f' ({section})' if section else ''}")
     hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
     if not fund:
         g.add(["Payment in lieu", "not applicable", "text", "", "no fund rule was applied"])
@@ -1030,7 +1030,8 @@ def _penalties(book: _Book, a: Any) -> None:
     g = _Grid()
     sections = _get(pen, "sections", [])
     sec_text = _text(sections) if sections else ""
-    g.title("Penalties — maxima (\"up to\"); the court sets the amount" + (f" ({sec_text})" if sec_text else ""))
+    g.title(f"Penalties — {_jurisdiction(a)} — maxima (\"up to\") on definite offences; conditional ones apart"
+            + (f" ({sec_text})" if sec_text else ""))
     hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
     if not pen:
         g.add(["Penalties", "not applicable", "text", "", "no penalty rule was applied"])

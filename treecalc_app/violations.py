@@ -83,6 +83,15 @@ def body() -> None:
                 help="§208-29A maxima.")
     if get(pen, "fine_max_usd") is not None:
         st.metric("Fine, maximum (USD, Wesley Hills Chapter 95)", ui.usd(get(pen, "fine_max_usd"), cents=True))
+    # issue 9: offences resting on an assumed fact are summed apart, never in the maxima
+    cond = [(k, lab) for k, lab in (("civil_penalty_conditional_usd", "Civil penalty, conditional offences (USD)"),
+                                    ("criminal_fine_conditional_usd", "Criminal fine, conditional offences (USD)"),
+                                    ("fine_conditional_usd", "Fine, conditional offences (USD, Chapter 95)"))
+            if pen.get(k) is not None]
+    if cond:
+        c = st.columns(len(cond))
+        for col, (k, lab) in zip(c, cond):
+            col.metric(lab, ui.usd(pen.get(k), cents=True), help="only if the assumed facts hold; not in the maximum")
     reasons = get(pen, "doubling_reasons") or []
     if reasons:
         st.markdown("**Why the amounts double**")
@@ -99,11 +108,18 @@ def body() -> None:
             per_tree = trees[ident + cols]
             per_tree = per_tree[per_tree[cols].notna().any(axis=1)]
     st.subheader("Per tree")
-    if len(per_tree):
+    if len(per_tree) and "status" in per_tree:
+        for status, title in (("definite", "Definite offences (facts given)"),
+                              ("conditional", "Conditional offences (rest on an assumed fact)")):
+            part = per_tree[per_tree["status"] == status]
+            st.markdown(f"**{title}: {len(part)}**")
+            if len(part):
+                st.dataframe(part, width="stretch", hide_index=True)
+    elif len(per_tree):
         st.dataframe(per_tree, width="stretch", hide_index=True)
     else:
         st.caption("No tree was harmed without a permit: no penalty.")
-    other = views.kv_table(pen, skip=("per_tree", "trees", "doubling_reasons"))
+    other = views.kv_table(pen, skip=("per_tree", "trees", "doubling_reasons", "not_offences"))
     with st.expander("All penalty figures"):
         st.dataframe(other, width="stretch", hide_index=True)
     ui.page_downloads("violations", {"Penalties per tree": per_tree if len(per_tree) else None})
