@@ -69,7 +69,7 @@ class AssessOptions:
     in_lieu_policy: str = "plant_first"
     size_waiver: bool = False
 
-    def validated(self) -> "AssessOptions":
+    def validated(self) -> AssessOptions:
         o = AssessOptions(**vars(self))
         o.continuing_days = whole_days(self.continuing_days)
         if o.replacement_percent is not None:
@@ -191,8 +191,8 @@ class Assessment:
             "jurisdiction": self.jurisdiction,
             "jurisdiction_name": lawparams.JURISDICTIONS[self.jurisdiction],
             "rows_read": self.rows_read,
-            "trees": int(len(self.trees)),
-            "rejected": int(len(self.rejected)),
+            "trees": len(self.trees),
+            "rejected": len(self.rejected),
             # removals proposed and done; a damaged (topped, injured) tree stands, so it is in trees_harmed only
             "trees_removed": int(self.trees["action"].isin(["remove", "removed"]).sum()) if len(self.trees) else 0,
             "trees_harmed": int(self.trees["harmed"].sum()) if len(self.trees) else 0,
@@ -542,8 +542,8 @@ def _survey_lines(survey: Any, trees: pd.DataFrame, jname: str) -> list[dict[str
     return [
         _line("Survey", "Jurisdiction", jname),
         _line("Survey", "Rows read", int(getattr(survey, "rows_read", len(trees))), "rows"),
-        _line("Survey", "Trees accepted", int(len(trees)), "trees"),
-        _line("Survey", "Rows rejected", int(len(rej)) if isinstance(rej, pd.DataFrame) else 0, "rows",
+        _line("Survey", "Trees accepted", len(trees), "trees"),
+        _line("Survey", "Rows rejected", len(rej) if isinstance(rej, pd.DataFrame) else 0, "rows",
               "see the Rejected rows"),
         *[_line("Survey", f"Trees marked {a.replace('_', ' ')}", int(act.get(a, 0)), "trees")
           for a in croton.ACTIONS if a in ("retain", "remove", "removed", "damaged") or act.get(a, 0)],

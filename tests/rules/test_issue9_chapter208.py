@@ -15,10 +15,10 @@ import pytest
 from openpyxl import Workbook
 
 sys.path.insert(0, str(Path(__file__).parent))
-from rules_helpers import make_trees  # noqa: E402
+from rules_helpers import make_trees
 
-from treecalc.assessment import assess  # noqa: E402
-from treecalc.cli import main  # noqa: E402
+from treecalc.assessment import assess
+from treecalc.cli import main
 
 QUIET = {"subdividable": False, "has_residence": True, "site_plan_required": False}
 STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
@@ -246,3 +246,34 @@ def test_wesley_hills_normal_farming_and_conditional_fines():
     assert a.to_json()["fine_max_usd"] == 0 and not a.permit.required
     assert a.permit.exceptions_applied[0]["section"] == "§95-3D(3)"
     assert all("Ch. 95" in ln["item"] or not ln["item"].startswith("Clearing") for ln in a.lines)
+
+
+def test_cli_json_and_statement_show_definite_conditional_and_parts(tmp_path, capsys):
+    # a user's workbook without a Site sheet: trees 1-2 (12 in, removed) need a permit only through the
+    # assumed §208-19A(2) parcel facts -> conditional; tree 3 (14 in, topped) is definite (§208-18D);
+    # trees 4-6 (6 in on a slope) are proposed removals under a permit for three -> §208-22A 90%.
+    import io
+
+    import openpyxl
+
+    rows = [[1, "Acer rubrum", 12, "Removed", ""], [2, "Acer rubrum", 12, "Stump", ""],
+            [3, "Acer rubrum", 14, "Topped", ""]] + [[i, "Red maple", 6, "Remove", "x"] for i in (4, 5, 6)]
+    path = _xlsx(tmp_path / "survey.xlsx", rows, None)
+    out = tmp_path / "statement.xlsx"
+    assert main(["assess", str(path), "--json", "--out", str(out)]) == 0
+    j = json.loads(capsys.readouterr().out)
+    # definite: tree 3 tier (3) $3,000 (one offence, not doubled); conditional: trees 1-2 tier (2) 2 x $1,500;
+    # with them 3 offences, still not more than three -> +$3,000 conditional
+    assert j["civil_penalty_max_usd"] == 3000 and j["civil_penalty_conditional_usd"] == 3000
+    assert j["fine_conditional_usd"] is None and j["fine_max_usd"] is None
+    # §208-22F: 117.36 + 117.36 + 128.83 = 363.55 x 1.2 = 436.26; §208-22A: 3 x 83.28 = 249.84 x 0.9 = 224.856 -> 224.86
+    p = {x["section"]: x for x in j["replacement_parts"]}
+    assert p["§208-22F"]["required_value_usd"] == 436.26 and p["§208-22A"]["required_value_usd"] == 224.86
+    assert j["required_value_usd"] == pytest.approx(661.12)
+    assert set(p["§208-22F"]) == {"section", "percent", "trees", "value_usd", "required_value_usd"}
+    wb = openpyxl.load_workbook(io.BytesIO(out.read_bytes()), read_only=True)
+    pen = " ".join(str(c) for row in wb["Penalties"].iter_rows(values_only=True) for c in row if c)
+    assert "Definite offences (facts given)" in pen and "Conditional offences" in pen
+    assert "§208-18D" in pen and "subdividable" in pen
+    rep = " ".join(str(c) for row in wb["Replacement plan"].iter_rows(values_only=True) for c in row if c)
+    assert "Replacement parts" in rep and "§208-22F" in rep and "§208-22A" in rep

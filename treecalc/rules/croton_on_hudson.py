@@ -1182,7 +1182,7 @@ def _lines_penalties(L: list[dict[str, Any]], trees: pd.DataFrame, off: OffenceR
                     "listed for the Village Engineer, no amount"))
     tiers = pd.Series(pen.base_usd[off.definite], index=pen.tier[off.definite])
     for tier, g in tiers.groupby(level=0, sort=True):
-        L.append(L_(str(tier), "Civil penalty tier (definite offences)", int(len(g)), "trees",
+        L.append(L_(str(tier), "Civil penalty tier (definite offences)", len(g), "trees",
                     f"up to ${int(g.iloc[0]):,} per tree"))
     for r in pen.doubling_reasons:
         L.append(L_("§208-29B(7)", "Fines per tree doubled", r.replace(" §208-29B(7)", "")))
