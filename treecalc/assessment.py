@@ -34,7 +34,7 @@ from treecalc.fund import load_fee_schedule
 from treecalc.results import Fund, Penalties, Permit, Replacement, line
 from treecalc.rules import croton_on_hudson as croton
 from treecalc.rules import params as lawparams
-from treecalc.rules import wesley_hills as wesley
+from treecalc.rules import rules_module
 from treecalc.validate import number
 
 SURVEY_FLAGS = ("street_tree", "wetland", "slope_over_20pct", "excessively_steep_slope", "landmark",
@@ -420,8 +420,8 @@ def _value_trees(trees: pd.DataFrame, kind: str, value_of: Callable[..., np.ndar
 # ------------------------------------------------------------------------------------------
 # assess
 # ------------------------------------------------------------------------------------------
-#: One registry: the rules module that assesses each jurisdiction (keys as treecalc.rules.params spells them).
-RULES = {"croton_on_hudson": croton, "wesley_hills": wesley}
+#: The rules module that assesses each jurisdiction: one registry, treecalc.rules.rules_module.
+RULES = {key: rules_module(key) for key in lawparams.JURISDICTIONS}
 
 
 def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any] | None = None,

@@ -787,7 +787,7 @@ def _penalty_findings(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, 
         "criminal_section": pen.criminal_section[o]}, dtype=object))
     not_off = _plain_records(pd.DataFrame({"tag": tags[x], "species_code": trees["species_code"].to_numpy(object)[x],
                                            "action": act[x], "reason": off.not_offence_reason[x]}, dtype=object))
-    crim_secs = sorted({s.strip() for x in pen.criminal_section[off.offence] for s in
+    crim_secs = sorted({s.strip() for x in pd.unique(pen.criminal_section[off.offence]) for s in
                         str(x).replace("(", ";").replace(")", ";").replace("violation of", ";").split(";")
                         if s.strip().startswith("§")})
     crim = law["criminal"]
