@@ -43,8 +43,8 @@ SITE_DEFAULTS: dict[str, tuple[Any, str]] = {
                                          "(§208-17 clear cutting counts removals without a permit); give "
                                          "--site prior_removals_without_permit=N if some were"),
     "violation": (None, "whether there was a violation is decided from the survey: the §208-22F standard "
-                        "applies when a tree was removed or damaged without a required permit; give "
-                        "--site violation=true/false (or --violation) to decide it"),
+                        "applies to the trees harmed in offences (§208-29); give --site violation=true/false "
+                        "(or --violation) to decide it"),
     "application_pending": (False, "no tree removal permit application is assumed pending (§208-29B(7))"),
     "prior_violation_within_year": (False, "no earlier violation within one year is assumed (§208-29A)"),
     "permit_held": (False, "no tree removal permit is assumed held for the trees already removed "
@@ -800,7 +800,7 @@ def _penalty_findings(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, 
              "offence rests on an assumed fact, named per tree, and its amount is summed apart "
              "(civil_penalty_conditional_usd); the maxima count definite offences only",
              f"§208-29A 'second and each subsequent violation within a one-year period' is read from the site fact "
-             f"prior_violation_within_year (given: ${int(crim['repeat_within_year_usd']):,} per tree). Other "
+             f"prior_violation_within_year (when given yes: up to ${int(crim['repeat_within_year_usd']):,} per tree). Other "
              f"reading: every tree after the first of this event is a subsequent violation: "
              f"${pen.criminal_alternative:,} (definite offences)"]
     if off.offence.any():
