@@ -277,3 +277,26 @@ def test_cli_json_and_statement_show_definite_conditional_and_parts(tmp_path, ca
     assert "§208-18D" in pen and "subdividable" in pen
     rep = " ".join(str(c) for row in wb["Replacement plan"].iter_rows(values_only=True) for c in row if c)
     assert "Replacement parts" in rep and "§208-22F" in rep and "§208-22A" in rep
+
+
+def test_per_tree_permit_and_department_approval_columns():
+    # tree 1 removed on a slope with its own permit (column permit = yes): authorised, no offence;
+    # tree 2 the same without: an offence, 6 in tier (1) $500; tree 3 a street tree removed with the
+    # Department's approval (per tree) and no trigger: no offence. Civil $500.
+    rows = [{"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "permit": "yes"},
+            {"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "permit": "no"},
+            {"species_code": "ACRU", "dbh_in": 6, "street_tree": True, "department_approval": True}]
+    a = assess(survey(rows, QUIET), replacement_stock=STOCK)
+    assert [r["tag"] for r in a.penalties.per_tree] == ["2"] and a.penalties.civil_penalty_max_usd == 500
+    assert {r["tag"]: r["reason"] for r in a.penalties.not_offences}["1"].startswith("authorised")
+
+
+def test_cli_days_never_print_a_negative_penalty(tmp_path, capsys):
+    # issue 10: one 6 in tree removed on a slope, tier (1) $500 a day x 9,007,199,254,740,991 days
+    # = $4,503,599,627,370,495,500 civil; $250 x days = $2,251,799,813,685,247,750 criminal
+    path = _xlsx(tmp_path / "s.xlsx", [[1, "Acer rubrum", 6, "Removed", "x"]],
+                 [["subdividable", "no"], ["has_residence", "yes"], ["site_plan_required", "no"]])
+    assert main(["assess", str(path), "--json", "--days", "9007199254740991"]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert j["civil_penalty_max_usd"] == 4503599627370495500
+    assert j["criminal_fine_max_usd"] == 2251799813685247750
