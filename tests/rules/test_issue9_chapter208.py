@@ -152,16 +152,17 @@ def test_unknown_site_field_is_an_error_naming_the_closest(tmp_path, capsys):
 
 def test_removed_while_an_application_was_pending_no_flags():
     # §208-20F: "any tree regulated by this chapter" (every species, any size): a 6 in tree with no flags
-    # removed while an application was pending is an offence, tier (1) $500; §208-29B(7) "if any tree is
-    # ... removed ... while an application is pending" doubles it: $1,000. Criminal $250.
+    # removed while an application was pending is an offence, tier (1) $500. Its harm is the offence itself,
+    # so B(7)'s pending clause does not double it again: $500; criminal $250.
     one = [{"species_code": "ACRU", "dbh_in": 6}]
     a = assess(survey(one, {**QUIET, "application_pending": "yes"}), replacement_stock=STOCK)
     assert a.penalties.per_tree[0]["offence_sections"] == "§208-20F"
-    assert a.penalties.civil_penalty_max_usd == 1000 and a.penalties.criminal_fine_max_usd == 250
-    assert any("pending" in r for r in a.penalties.doubling_reasons)
-    # with a second such tree: 2 x $500 x 2 = $2,000
+    assert a.penalties.civil_penalty_max_usd == 500 and a.penalties.criminal_fine_max_usd == 250
+    assert not a.penalties.doubled
+    # with a second such tree, a further tree was harmed while pending: doubled, 2 x $500 x 2 = $2,000
     a = assess(survey(one * 2, QUIET), application_pending=True, replacement_stock=STOCK)
     assert a.penalties.civil_penalty_max_usd == 2000 and a.penalties.doubled
+    assert any("pending" in r for r in a.penalties.doubling_reasons)
     # nothing pending: a lawful removal (no trigger), no offence, nothing to replace
     a = assess(survey(one, QUIET), replacement_stock=STOCK)
     assert a.penalties.offences == 0 and not a.replacement.required
@@ -202,7 +203,8 @@ def test_transplant_is_not_a_removal():
 
 
 def test_penalties_never_wrap_int64():
-    # a landmark in a conservation area (tier (6) $7,500) topped, pending -> doubled $15,000 per day;
+    # a landmark in a conservation area (tier (6) $7,500) topped (§208-18D) while an application was pending
+    # (a harm that broke another provision too) -> doubled $15,000 per day;
     # 9,007,199,254,740,991 days x 15,000 = 135,107,988,821,114,865,000 (> 2**63): exact, positive
     days = 9007199254740991
     rows = [{"species_code": "ACRU", "dbh_in": 6, "action": "topped", "conservation_area": True}]

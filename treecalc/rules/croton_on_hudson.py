@@ -115,8 +115,9 @@ READINGS = [
     "§208-29B: each offence tree at the highest tier that applies ((1)-(6)); B(7) doubles the fines per tree "
     "when more than three regulated trees were harmed without a permit (every tree of (a)-(d), not only "
     "removals), when clear cutting took place, or when any tree was harmed while an application was pending "
-    "(literally 'if any tree is ...': one tree harmed while pending is itself doubled). Days of a continuing "
-    "violation multiply.",
+    "(the harm that is itself the §208-20F offence is not counted again as its aggravation: the pending "
+    "clause doubles when two or more trees were harmed while pending, or a tree harmed while pending broke "
+    "another provision too). Days of a continuing violation multiply.",
     "§208-29A: up to $250 per offence tree; up to $5,000 for each violation of §208-18 (topping or excessive "
     "pruning §208-18D, more than three removals §208-18A, clear cutting §208-18C); up to $1,000 per tree when a "
     "prior violation within one year is given (prior_violation_within_year). The other reading of 'second and "
@@ -421,6 +422,7 @@ class OffenceResult:
     depends_on: np.ndarray       # per tree, the assumed fact(s) a conditional offence rests on
     breaks_208_18: np.ndarray    # per tree, the § 208-18 prohibition it broke ("" if none)
     not_offence_reason: np.ndarray  # per tree harmed that is no offence: why (§208-29 e)
+    other_than_pending: np.ndarray | None = None   # an offence under (a)-(c), besides any § 208-20F
 
 
 def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
@@ -466,7 +468,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
                      "authorised: permit held or the Department's written approval given",
                      "removal that needed no permit (§208-19A) and broke no other provision"], "").astype(object)
     return OffenceResult(offence, definite, conditional, sec.astype(object), depends.astype(object),
-                         b18.astype(object), why.astype(object))
+                         b18.astype(object), why.astype(object), other_than_pending=a | b | c)
 
 
 @dataclass
@@ -548,7 +550,12 @@ def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr
     tier, base = civil_tiers(trees, law)
     tier = np.where(off.offence, tier, "").astype(object)
     base = np.where(off.offence, base, 0).astype(np.int64)
-    pending_harm = site["application_pending"] and bool(np.isin(act, DONE).any())
+    # B(7) "if any tree is ... removed ... while an application is pending": the harm that is itself the
+    # § 208-20F offence is not counted again as its aggravation. It doubles when two or more trees were harmed
+    # while pending, or a tree harmed while pending broke another provision too.
+    done = np.isin(act, DONE)
+    other = off.other_than_pending if off.other_than_pending is not None else off.offence
+    pending_harm = site["application_pending"] and (int(done.sum()) >= 2 or bool((done & other).any()))
     reasons = _doubling(law, pr, int(off.definite.sum()), pending_harm)
     reasons_all = _doubling(law, pr, int(off.offence.sum()), pending_harm)
     f_def = int(pen["doubling_factor"]) if reasons else 1
