@@ -85,7 +85,7 @@ class Replacement(_Fields):
     trees_counted: int = 0
     removals_under_permit: int = 0
     min_trees: int | None = None
-    excluded: list[dict[str, Any]] = field(default_factory=list)
+    excluded: Sequence[dict[str, Any]] = field(default_factory=list)
     stock: list[dict[str, Any]] = field(default_factory=list)
     plan: list[dict[str, Any]] = field(default_factory=list)
     trees_needed: int | None = None
@@ -163,8 +163,8 @@ class Penalties(_Fields):
     offences: int
     offences_definite: int
     offences_conditional: int
-    per_tree: list[dict[str, Any]]
-    not_offences: list[dict[str, Any]] = field(default_factory=list)
+    per_tree: Sequence[dict[str, Any]]
+    not_offences: Sequence[dict[str, Any]] = field(default_factory=list)
     criminal_sections: list[str] = field(default_factory=list)
     criminal_alternative_usd: int | None = None
     clear_cutting: bool = False
