@@ -236,7 +236,9 @@ class Assessment:
                                   for p in (rep.get("parts") or [])],
             "fund_alternative_22f_usd": fund.get("alternative_22f_usd"),
             "offences": int(self.trees["offence"].sum()) if len(self.trees) else 0,
-            "per_tree": _records(self.trees[[c for c in TREE_JSON_COLUMNS if c in self.trees]]),
+            # offence_depends_on is also given as depends_on, the name the offence rows and the PDF report use
+            "per_tree": _records(self.trees[[c for c in TREE_JSON_COLUMNS if c in self.trees]].assign(
+                **({"depends_on": self.trees["offence_depends_on"]} if "offence_depends_on" in self.trees else {}))),
             "rejected_rows": _records(self.rejected),
             "lines": self.lines,
             "assumptions": self.assumptions,
