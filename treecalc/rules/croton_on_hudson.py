@@ -371,7 +371,7 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
     # (8) clear cutting (§ 208-17): "the removal of four or more trees from a property without ... a
     # current and valid tree removal permit". Removals only; the lot's earlier removals count only
     # when made without a permit (prior_removals_without_permit).
-    done_removed = int((act == "removed").sum())
+    done_removed = int(((act == "removed") & ~_tree_yes(trees, "permit")).sum())   # without a permit of their own
     prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
     determined = clear_cutting is True      # the Village Engineer's determination, applied as given
     if clear_cutting is None:
