@@ -191,6 +191,11 @@ def _croton_figures(a) -> None:
     ui.money_metric(c[1], f"Required value ({unit}, §208-22A)", get(rep, "required_value_usd"))
     c[2].metric("Native share of replacements (§208-22C)", "—" if get(rep, "native_share") is None
                 else f"{float(get(rep, 'native_share')):.0%}")
+    parts = rep.get("parts") or []
+    if parts:  # issue 9: 120% on trees harmed in offences (§208-22F) + 90% on proposed removals (§208-22A)
+        st.dataframe(pd.DataFrame([{k: p[k] for k in ("section", "percent", "trees", "value_usd",
+                                                      "required_value_usd")} for p in parts]),
+                     width="stretch", hide_index=True)
     c = st.columns(3)  # labels carry unit and section: three to a row keeps them whole
     c[0].metric("Replacement trees required (trees, §208-22)", ui.num(get(rep, "trees_needed")))
     c[1].metric("Trees planted (trees, §208-22D)", ui.num(get(rep, "trees_planted")))

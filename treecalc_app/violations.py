@@ -118,6 +118,10 @@ def _headline(a: Any) -> None:
                         get(pen, "civil_penalty_conditional_usd"),
                         help="Conditional offences: each rests on a fact that was not given (see the table below); "
                              "kept apart from the definite amount.")
+        if get(pen, "criminal_fine_conditional_usd") is not None:
+            ui.money_metric(c[1], "Criminal fine on assumed facts, maximum (USD, §208-29A)",
+                            get(pen, "criminal_fine_conditional_usd"),
+                            help="Conditional offences only; kept apart from the definite maximum.")
 
 
 def body() -> None:
@@ -160,7 +164,7 @@ def body() -> None:
             st.dataframe(shown, width="stretch", hide_index=True)
     else:
         st.caption("No tree was harmed without a permit: no penalty.")
-    other = views.kv_table(pen, skip=("per_tree", "trees", "doubling_reasons"))
+    other = views.kv_table(pen, skip=("per_tree", "trees", "doubling_reasons", "not_offences"))
     other["Item"] = other["Item"].map(views.label)
     with st.expander("All penalty figures"):
         st.dataframe(other, width="stretch", hide_index=True)

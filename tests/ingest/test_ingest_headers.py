@@ -37,9 +37,9 @@ def test_dbh_headers_and_units(tmp_path, dbh, unit, expected):
 
 @pytest.mark.parametrize("header, value, action", [
     ("Action", "Remove", "remove"), ("Action", "retain", "retain"), ("Status", "Removed", "removed"),
-    ("Proposed", "TBR", "remove"), ("Recommendation", "Preserve", "retain"), ("Proposed Action", "Topped", "damaged"),
+    ("Proposed", "TBR", "remove"), ("Recommendation", "Preserve", "retain"), ("Proposed Action", "Topped", "topped"),
     ("Remove?", "Yes", "remove"), ("Remove?", "N", "retain"), ("Remove?", "X", "remove"), ("Remove?", "", "retain"),
-    ("Action", "felled", "removed"), ("Action", "girdled", "damaged"), ("Action", "pruned excessively", "damaged"),
+    ("Action", "felled", "removed"), ("Action", "girdled", "damaged"), ("Action", "pruned excessively", "excessively_pruned"),
     ("Action", "to be removed", "remove"), ("Action", "Stump", "removed"), ("Action", "save", "retain"),
 ])
 def test_action_headers_and_synonyms(tmp_path, header, value, action):

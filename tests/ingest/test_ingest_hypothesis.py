@@ -77,7 +77,7 @@ def _check(s, data_rows):
     assert set(s.rejected["kind"]) <= set(REJECTION_KINDS)
     assert s.trees["species_code"].notna().all()
     assert ((s.trees["dbh_in"] > 0) & (s.trees["dbh_in"] <= 250)).all()
-    assert set(s.trees["action"]) <= {"retain", "remove", "removed", "damaged"}
+    assert set(s.trees["action"]) <= {"retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant"}
     assert not s.trees["tag"].duplicated().any()
     rows = sorted(list(s.trees["source_row"]) + list(s.rejected["source_row"]))
     assert len(rows) == len(set(rows))

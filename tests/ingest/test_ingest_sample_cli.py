@@ -21,7 +21,8 @@ def test_sample_shows_exactly_the_deliberate_errors(capsys):
     assert d["unresolved_species"] == []
     assert d["warnings"] == ["row 30 (tag 24): fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%"]
     assert d["multi_stem_trees"] == 1
-    assert d["actions"] == {"retain": 27, "remove": 10, "removed": 1, "damaged": 1}
+    assert d["actions"] == {"retain": 27, "remove": 10, "removed": 1, "topped": 1, "excessively_pruned": 0,
+                            "damaged": 0, "transplant": 0}
     assert d["site"]["jurisdiction"] == "croton-on-hudson" and len(d["site"]) == 10
     assert d["unmapped_columns"] == []
 

@@ -231,7 +231,7 @@ def parse_bool(value: object, *, risk_words: bool = False) -> bool | None:
 
 # ---------------------------------------------------------------- actions
 
-ACTIONS = ("retain", "remove", "removed", "damaged")
+ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
 
 
 def _key(t: object) -> str:
@@ -248,15 +248,19 @@ _ACTION_WORDS = {
                "maintain", "no work", "standing"],
     "removed": ["removed", "already removed", "cut down", "felled", "gone", "stump", "stumped",
                 "was removed", "previously removed", "dead removed", "down", "missing"],
-    "damaged": ["damaged", "topped", "topping", "excessively pruned", "pruned excessively",
-                "over pruned", "overpruned", "injured", "girdled", "wounded", "broken", "damage",
-                "injury", "over-pruned"],
+    # issue 9: topping and excessive pruning are offences of their own (§208-18D); transplanting is no removal
+    "topped": ["topped", "topping"],
+    "excessively_pruned": ["excessively pruned", "pruned excessively", "over pruned", "overpruned", "over-pruned",
+                           "excessive pruning", "excessively_pruned"],
+    "damaged": ["damaged", "injured", "girdled", "wounded", "broken", "damage", "injury"],
+    "transplant": ["transplant", "transplanted", "relocate", "relocated", "to be transplanted"],
 }
 ACTION_SYNONYMS: dict[str, str] = {_key(w): a for a, ws in _ACTION_WORDS.items() for w in ws}
 
 
 def parse_action(value: object, *, remove_column: bool = False, retain_column: bool = False) -> str | None:
-    """'retain' | 'remove' | 'removed' | 'damaged', '' for blank, None if not recognised.
+    """One of ACTIONS ('retain', 'remove', 'removed', 'topped', 'excessively_pruned', 'damaged',
+    'transplant'), '' for blank, None if not recognised.
 
     Under a yes/no column ("Remove?", "Retain?") a boolean answers the question.
     """
