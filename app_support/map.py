@@ -26,6 +26,8 @@ def _category(s: pd.Series, column: str) -> pd.Series:
     if column == "offence":
         return s.map(lambda v: "offence" if v is True or v == 1 else ("no offence" if v is False or v == 0 else
                                                                       (str(v) if isinstance(v, str) and v else "none")))
+    if column == "offence_status":  # issue 9: definite / conditional offences; a tree with neither has none
+        return s.map(lambda v: f"{v} offence" if isinstance(v, str) and v else "no offence")
     return s.map(lambda v: "none" if v is None or (isinstance(v, float) and np.isnan(v)) or v == "" else str(v))
 
 

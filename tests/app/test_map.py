@@ -127,7 +127,8 @@ def test_map_page_places_projected_trees(coords_reader):
     at.radio(key="w_map_colour").set_value("Offence (§208-29)").run()
     assert not at.exception
     legend = " ".join(m.value for m in at.markdown)
-    assert "offence (4)" in legend and "no offence (1)" in legend   # 4 removals without a permit, 1 kept
+    # 4 removals without a permit, each resting on facts given (issue 9: definite), 1 kept
+    assert "definite offence (4)" in legend and "no offence (1)" in legend
 
 
 def test_map_page_without_coordinates_says_how_to_add_them():

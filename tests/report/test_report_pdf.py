@@ -62,9 +62,11 @@ def test_sample_pdf_has_survey_name_total_sections_and_signature():
     json.dumps(d)                                         # the report input stays JSON
     text = pdf_text(report_pdf(d))
     assert "Survey: sample_survey.xlsx" in text
-    # the sample plans 16 red maples at the $450 placeholder = $7,200.00 and pays $0 in lieu -> $7,200.00
-    assert d["replacement"]["trees_planted"] == 16 and d["fund_in_lieu_usd"] == 0
-    assert "Total out of pocket: $7,200.00" in text
+    # the sample (issue 9): 120% of the topped street tree's $235.91 = $283.10 (§208-22F) + 90% of the 8
+    # proposed removals' $1,100.91 = $990.82 (§208-22A) -> $1,273.92; a 2 in red maple carries $64.04/yr, so
+    # ceil(1273.92 / 64.04) = ceil(19.89) = 20 trees at the $450 placeholder = $9,000.00, $0 in lieu -> $9,000.00
+    assert d["replacement"]["trees_planted"] == 20 and d["fund_in_lieu_usd"] == 0
+    assert "Total out of pocket: $9,000.00" in text
     for s in ("§208-19A(1)", "§208-22A", "§208-24", "§208-29B", "Readings of unclear law text", "Signature",
               "Village Engineer"):
         assert s in text, s
