@@ -259,6 +259,10 @@ def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
 
         t["species_code"] = species_codes(t["species"])
     t["action"] = t["action"].fillna("retain").astype(str).str.strip().str.lower()
+    # The survey reader's canonical actions (treecalc.ingest.values.ACTIONS) the rules here do not
+    # name apart yet: topping and excessive pruning are injuries (§208-17 INJURY); a transplanted
+    # tree stays on the site in service and is counted as retained.
+    t["action"] = t["action"].replace({"topped": "damaged", "excessively_pruned": "damaged", "transplant": "retain"})
     bad = sorted(set(t["action"]) - {"retain", "remove", "removed", "damaged"})
     if bad:
         raise ValueError(f"unknown tree action(s) {bad}: use retain, remove, removed or damaged")

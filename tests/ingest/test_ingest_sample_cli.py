@@ -19,9 +19,11 @@ def test_sample_shows_exactly_the_deliberate_errors(capsys):
     assert d["rejected_reasons"] == {"DBH not a number": 1}
     assert d["rejected_rows"][0]["reason"] == "row 23, column 'D.B.H. (in.)': 'twelve' is not a number"
     assert d["unresolved_species"] == []
-    assert d["warnings"] == ["row 30 (tag 24): fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%"]
+    assert d["warnings"] == ["fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%: row 30"]
+    assert d["warnings_detail"] == ["row 30 (tag 24): fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%"]
     assert d["multi_stem_trees"] == 1
-    assert d["actions"] == {"retain": 27, "remove": 10, "removed": 1, "damaged": 1}
+    # the sample's "Topped" tree is its own action (§208-17 TOPPING), no longer folded into damaged
+    assert d["actions"] == {"retain": 27, "remove": 10, "removed": 1, "damaged": 0, "topped": 1}
     assert d["site"]["jurisdiction"] == "croton-on-hudson" and len(d["site"]) == 10
     assert d["unmapped_columns"] == []
 
