@@ -63,6 +63,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--fee-per-tree", metavar="USD", help="fee per replacement tree not planted (overrides the schedule)")
     p.add_argument("--out", metavar="report.xlsx", help="write the Excel statement")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    from treecalc.cli_survey import add_species_map
+
+    add_species_map(p)
     add_benefit_params(p)
     p.set_defaults(func=_cmd_assess)
 
@@ -172,6 +175,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
 
         path = data.SAMPLE_SURVEY
     from treecalc.cli import stderr_progress
+    from treecalc.cli_survey import species_map_arg
 
     result = assess(
         path, progress=stderr_progress(), jurisdiction=a.jurisdiction, site=_site_pairs(a.site), violation=a.violation,
@@ -180,7 +184,8 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         replacement_species=a.replacement_species, replacement_dbh_in=a.replacement_dbh,
         replacement_height_ft=a.replacement_height,
         replacement_cost_usd=a.replacement_cost, plantable=a.plantable, plantable_area_sqft=a.plantable_area,
-        fee_schedule=a.fee_schedule, fee_per_tree_usd=a.fee_per_tree, **kw)
+        fee_schedule=a.fee_schedule, fee_per_tree_usd=a.fee_per_tree,
+        species_map=species_map_arg(a.species_map) or None, **kw)
     if a.out:
         _write_out(result, a.out)
     if a.json:

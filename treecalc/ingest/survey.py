@@ -68,12 +68,12 @@ _ROW_REF = re.compile(r"\brow[- ](\d+)\b")
 def group_warnings(per_row: list[tuple[int, str]], first: int = 5) -> list[str]:
     """One line per distinct warning with its count and first rows:
     ``"fuzzy match: 'Red Mapel' → Acer rubrum (ACRU), 90%: 214 rows (4, 9, 17, 20, 31, …)"``.
-    ``per_row`` is (spreadsheet row, warning text); a row's several warnings ("a; b") count apart,
-    and a row number inside a text ("tagged row-12") is read as the same issue for every row."""
+    ``per_row`` is (spreadsheet row, one warning); a row number inside a text ("tagged row-12") is
+    read as the same issue for every row."""
     groups: dict[str, list[int]] = defaultdict(list)
     for row, text in per_row:
-        for part in text.split("; ") if text else []:
-            groups[_ROW_REF.sub(lambda m: m.group(0)[:4] + "N", part)].append(int(row))
+        if text:
+            groups[_ROW_REF.sub(lambda m: m.group(0)[:4] + "N", text)].append(int(row))
     out = []
     for text, rows in groups.items():
         shown = ", ".join(str(r) for r in rows[:first]) + (", …" if len(rows) > first else "")
@@ -98,6 +98,9 @@ class Survey:
     #: listed in ``site_assumptions``. The law engine states its own site-fact assumptions but
     #: carries these.
     data_assumptions: list[str] = field(default_factory=list)
+    #: Each accepted tree's warnings one by one, (spreadsheet row, warning), for grouping; when empty
+    #: (a Survey built elsewhere) each tree's joined ``warnings`` text is one issue.
+    warning_items: list[tuple[int, str]] = field(default_factory=list, repr=False)
 
     def check(self) -> None:
         if self.rows_read != len(self.trees) + len(self.rejected):
@@ -115,10 +118,11 @@ class Survey:
     def grouped_warnings(self) -> list[str]:
         """The survey's warnings, then the trees' warnings one line per distinct issue with its count
         and first rows (:func:`group_warnings`); :meth:`row_warnings` keeps the full list."""
-        if not len(self.trees):
-            return list(self.warnings)
-        w = self.trees.loc[self.trees["warnings"] != "", ["source_row", "warnings"]]
-        return list(self.warnings) + group_warnings(list(w.itertuples(index=False, name=None)))
+        items = self.warning_items
+        if not items and len(self.trees):
+            w = self.trees.loc[self.trees["warnings"] != "", ["source_row", "warnings"]]
+            items = list(w.itertuples(index=False, name=None))
+        return list(self.warnings) + group_warnings(items)
 
     def summary(self, max_items: int = 500) -> dict[str, Any]:
         """Counts, rejection reasons, unresolved names and warnings (``treecalc survey --json``).
@@ -374,17 +378,20 @@ def read_survey(
     blank_act = A.blank_action_warning(acts, table.values(acts.column), rj.ok)
     if blank_act:
         warnings.append(blank_act)
-    trees, not_surveyed = _trees(table, mapping, rj, sp, tags, tag_col, d, acts, bool(src.decimal_comma))
+    trees, not_surveyed, items = _trees(table, mapping, rj, sp, tags, tag_col, d, acts, bool(src.decimal_comma))
     rejected = _rejected(table, rj, sp, tags, d)
     survey = _assemble(src, sheet_name, mapping, table, trees, rejected, site, warnings, not_surveyed, u)
+    survey.warning_items = items
     survey.check()
     tell(1.0, f"{len(trees)} trees, {len(rejected)} rejected")
     return survey
 
 
 def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags: pd.Series,
-           tag_col: C.Column | None, d: D.DbhRead, acts: A.Actions, dec: bool) -> tuple[pd.DataFrame, list[str]]:
-    """The accepted rows as the trees frame (:data:`TREE_COLUMNS`, then coordinates when given)."""
+           tag_col: C.Column | None, d: D.DbhRead, acts: A.Actions, dec: bool
+           ) -> tuple[pd.DataFrame, list[str], list[tuple[int, str]]]:
+    """The accepted rows as the trees frame (:data:`TREE_COLUMNS`, then coordinates when given), the
+    flags not surveyed, and each tree's warnings one by one."""
     n = table.n
     ok = rj.ok
     sel = np.flatnonzero(ok)
@@ -441,7 +448,8 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
     for c in ("tag", "species", "species_code", "species_method", "action", "condition", "land_use", "notes",
               "warnings"):
         trees[c] = trees[c].astype(object)
-    return trees, not_surveyed
+    items = [(int(table.source_row[i]), w) for i in sel for w in row_warn[i]]
+    return trees, not_surveyed, items
 
 
 def _rejected(table: Table, rj: _Rejections, sp: _Species, tags: pd.Series, d: D.DbhRead) -> pd.DataFrame:
