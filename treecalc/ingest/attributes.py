@@ -34,15 +34,9 @@ T = TypeVar("T")
 def parse_distinct(values: list, parse: Callable[[Any], T]) -> list[T]:
     """``[parse(v) for v in values]``, calling ``parse`` once per distinct cell (cells of different
     types stay apart: the number 1 and the text "1" are parsed separately)."""
-    seen: dict = {}
-    out = []
-    for v in values:
-        kk = v if isinstance(v, str) else (type(v).__name__, v)
-        r = seen.get(kk, seen)
-        if r is seen:
-            r = seen[kk] = parse(v)
-        out.append(r)
-    return out
+    keys = [v if type(v) is str else (type(v), v) for v in values]
+    parsed = {k: parse(k if type(k) is str else k[1]) for k in dict.fromkeys(keys)}
+    return [parsed[k] for k in keys]
 
 
 def _mask(texts: list[str]) -> np.ndarray:

@@ -205,8 +205,8 @@ def read_dbh(table: Table, mapping: C.Mapping, u: Units, decimal_comma: bool) ->
     stem_cols = sorted(mapping.of("dbh_stem"), key=lambda c: (c.stem_no or 0, c.index))
     main_raw = table.values(dbh_col)
     main = read_cells(main_raw, u.per_row, decimal_comma, cache)
-    if mapping.of("dbh_alt"):
-        main_raw = list(main_raw)
+    if mapping.of("dbh_alt") or mapping.first("stump_diameter") is not None:
+        main_raw = list(main_raw)  # filled from other columns below: not the table's cached cells
     main_hdr, alt_warn = choose_alternatives(table, mapping, main, main_raw, u.per_row, decimal_comma, cache)
     _stump_diameters(table, mapping, main, main_raw, main_hdr, alt_warn, decimal_comma, cache)
     stems_read = [(c, read_cells(table.values(c), u.per_row, decimal_comma, cache)) for c in stem_cols]

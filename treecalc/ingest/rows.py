@@ -7,7 +7,7 @@ A :class:`Table` holds the data rows kept (blank rows dropped and counted) with 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -28,6 +28,7 @@ class Table:
     first_text: list[str]       # the first text cell of each row ("" when it is a number)
     col_label: list[str]        # header text of each column, or "column C"
     h: int
+    _cache: dict[int, list] = field(default_factory=dict, repr=False)
 
     @property
     def n(self) -> int:
@@ -38,7 +39,10 @@ class Table:
         if c is None:
             return [None] * self.n
         j = c.index
-        return [r[j] if j < len(r) else None for r in self.rows]
+        got = self._cache.get(j)
+        if got is None:
+            got = self._cache[j] = [r[j] if j < len(r) else None for r in self.rows]
+        return got
 
     def text(self, c: Column | None) -> pd.Series:
         """The cells of a column as text ('' when blank)."""
@@ -112,6 +116,6 @@ def totals_rows(table: Table, main_raw: list, has_dbh: bool, species: pd.Series,
     return mask | eq
 
 
-def totals_reasons(table: Table) -> list[str]:
-    return [f"row {sr}: a totals or summary row ({as_text(ft) or 'a row of sums'}), not a tree"
-            for sr, ft in zip(table.source_row, table.first_text)]
+def totals_reason(table: Table, i: int) -> str:
+    return f"row {table.source_row[i]}: a totals or summary row ({as_text(table.first_text[i]) or 'a row of sums'}), " \
+           "not a tree"

@@ -43,7 +43,7 @@ from treecalc.ingest import values as V
 from treecalc.ingest.columns import column_letters
 from treecalc.ingest.errors import IngestInvariantError, SurveyError
 from treecalc.ingest.header import HEADER_SCAN_ROWS, SITE_SHEETS, find_header
-from treecalc.ingest.rows import Table, data_rows, totals_reasons, totals_rows
+from treecalc.ingest.rows import Table, data_rows, totals_reason, totals_rows
 from treecalc.ingest.sources import open_source
 from treecalc.ingest.values import as_text, is_blank
 
@@ -183,12 +183,17 @@ class _Rejections:
         return self.kind == ""
 
     def add(self, mask, kind: str, cols, texts) -> None:
+        """Reject the rows of ``mask`` not rejected yet; ``texts`` is a text per row, one text, or a
+        function of the row position (called for the rejected rows only)."""
         m = np.asarray(mask, dtype=bool) & (self.kind == "")
         if not m.any():
             return
         self.kind[m] = kind
         self.column[m] = np.asarray(cols, dtype=object)[m] if not isinstance(cols, str) else cols
-        self.reason[m] = np.asarray(texts, dtype=object)[m] if not isinstance(texts, str) else texts
+        if callable(texts):
+            self.reason[m] = np.array([texts(i) for i in np.flatnonzero(m)] + [None], dtype=object)[:-1]
+        else:
+            self.reason[m] = np.asarray(texts, dtype=object)[m] if not isinstance(texts, str) else texts
 
     def cells(self, table: Table, mapped: dict[int, str], cells: dict, kind: str, says: Callable[[Any], str]) -> None:
         """The first cell per row of ``cells`` ((grid row, column) → what) in a column that is read."""
@@ -275,7 +280,7 @@ def _species(table: Table, mapping: C.Mapping, species_map: dict[str, str]) -> _
     sources = SP.name_columns(table, mapping)
     text, column = SP.chosen(sources, table.n)
     text, map_warn = SP.apply_species_map(text, species_map)
-    numeric = text.map(SP.is_number_text).to_numpy(dtype=bool)
+    numeric = text.map({t: SP.is_number_text(t) for t in pd.unique(text)}).to_numpy(dtype=bool)
     return _Species(text, column, pd.Series([None] * table.n, dtype=object), SP._empty(), numeric, map_warn, sources)
 
 
@@ -362,12 +367,12 @@ def read_survey(
     tell(0.6, "checking rows")
     rj = _Rejections(n)
     rj.add(totals_rows(table, d.main_raw, mapping.first("dbh") is not None, sp.text, tags), "totals row",
-           table.col_label[0] if table.col_label else "", totals_reasons(table))
+           table.col_label[0] if table.col_label else "", lambda i: totals_reason(table, i))
     _unreadable(rj, table, src, mapping, fcells, ecells)
     _duplicate_tags(rj, table, tag_col, tags)
     sp_label = sp.sources[0][0] if sp.sources else "species"
     rj.add((sp.text == "").to_numpy(), "missing species", sp_label,
-           [f"row {sr}, column {sp_label!r}: no species given" for sr in table.source_row])
+           lambda i: f"row {table.source_row[i]}, column {sp_label!r}: no species given")
     _dbh_rejections(rj, table, u, d, mapping)
     if acts.unknown.any():
         rj.add(acts.unknown, "action not recognised", acts.column.header, acts.reasons)
@@ -395,12 +400,12 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
     n = table.n
     ok = rj.ok
     sel = np.flatnonzero(ok)
-    row_warn: list[list[str]] = [[] for _ in range(n)]
+    row_warn: dict[int, list[str]] = {}
 
     def add_warn(texts: list[str]) -> None:
-        for i in sel:
-            if texts[i]:
-                row_warn[i].append(texts[i])
+        for i in [i for i, t in enumerate(texts) if t]:
+            if ok[i]:
+                row_warn.setdefault(i, []).append(texts[i])
 
     gen = (tags == "").to_numpy()
     tags_final = tags.where(~gen, pd.Series([f"row-{sr}" for sr in table.source_row], dtype=object))
@@ -441,14 +446,17 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
     for f in C.FLAG_FIELDS:
         trees[f] = pd.array(flags[f][sel], dtype="boolean")
     trees["distance_to_residence_ft"] = dist[sel]
-    trees["warnings"] = np.array(["; ".join(w) for w in row_warn], dtype=object)[sel]
+    joined = np.array([""] * n, dtype=object)
+    for i, w in row_warn.items():
+        joined[i] = "; ".join(w)
+    trees["warnings"] = joined[sel]
     trees = trees[list(TREE_COLUMNS)].reset_index(drop=True)
     for f, arr in coords.items():
         trees[f] = arr[sel]
     for c in ("tag", "species", "species_code", "species_method", "action", "condition", "land_use", "notes",
               "warnings"):
         trees[c] = trees[c].astype(object)
-    items = [(int(table.source_row[i]), w) for i in sel for w in row_warn[i]]
+    items = [(int(table.source_row[i]), w) for i in sorted(row_warn) for w in row_warn[i]]
     return trees, not_surveyed, items
 
 
