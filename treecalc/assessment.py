@@ -269,6 +269,17 @@ def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
     return t
 
 
+def _stock_hint(stock_report: list[dict[str, Any]], rules: dict[str, Any]) -> str:
+    """What to change when every replacement stock was refused: the size (§208-22D) when that was
+    the reason, another species otherwise."""
+    reasons = [x for r in stock_report for x in r["refusals"]]
+    if reasons and all("minimum for deciduous" in x for x in reasons):
+        return f"give a replacement DBH of at least {rules['deciduous_min_dbh_in']:g} in (§208-22D)"
+    if reasons and all("conifer" in x for x in reasons):
+        return f"give a conifer replacement height of at least {rules['conifer_min_height_ft']:g} ft (§208-22D)"
+    return "give another replacement species"
+
+
 def _condition_for_appraisal(cond: pd.Series) -> tuple[np.ndarray, int]:
     c = cond.fillna("").astype(str).str.strip().str.lower()
     blank = c.eq("")
@@ -528,13 +539,16 @@ def _assess_croton(survey, trees, site_in, law, options, assumptions, warnings, 
     for r in stock_report:
         for reason in r["refusals"]:
             rep_warnings.append(f"replacement stock {r['species']} refused: {reason}")
+        # a replacement species matched by similarity ("Red Mapel") is said, with what it was taken as
+        rep_warnings.extend(f"replacement species: {note}; check it" for note in r.get("notes", [])
+                            if note.startswith("fuzzy match"))
     # what prepare_stock took for a conifer (height, valuation DBH) is an assumption of the plan: say so
     stock_notes = [f"replacement stock {r.get('species_code') or r['species']}: {note}"
                    for r in stock_report if r.get("accepted") for note in r.get("notes", [])
                    if note.startswith("conifer")]
     if required and not options_ok and schedule.basis == "per_tree":
         refused = "; ".join(f"{r['species']}: {', '.join(r['refusals'])}" for r in stock_report)
-        raise ValueError(f"no acceptable replacement stock ({refused}); give another replacement species")
+        raise ValueError(f"no acceptable replacement stock ({refused}); {_stock_hint(stock_report, rules)}")
     if required:
         assumptions.extend(stock_assumptions)
         assumptions.extend(stock_notes)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--fee-per-tree", metavar="USD", help="fee per replacement tree not planted (overrides the schedule)")
     p.add_argument("--out", metavar="report.xlsx", help="write the Excel statement")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--trees", action="store_true",
+                   help="print a line for every tree (default: trees with the same finding on one line)")
     from treecalc.cli_survey import add_species_map
 
     add_species_map(p)
@@ -83,10 +86,39 @@ def _fmt(v: Any, unit: str) -> str:
     return f"{v} {unit}".rstrip()
 
 
-def render_text(a: Any) -> str:
+_PER_TREE = re.compile(r"^tree (?P<tag>.+?) \((?P<code>[^()]*)\)$")
+
+
+def summarise_lines(lines: list[dict[str, Any]], first: int = 12) -> list[dict[str, Any]]:
+    """The assessment's lines with the per-tree ones ("Not counted: tree 3 (ACPL)") folded into one
+    line per section, statement and note: "Not counted: 608 trees (3, 13, 21, …)"."""
+    out: list[dict[str, Any]] = []
+    groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for ln in lines:
+        m = _PER_TREE.match(ln["value"]) if isinstance(ln["value"], str) else None
+        if not m:
+            out.append(ln)
+            continue
+        key = (ln["section"], ln["item"], ln["note"])
+        g = groups.get(key)
+        if g is None:
+            g = groups[key] = {**ln, "tags": []}
+            out.append(g)
+        g["tags"].append(m.group("tag"))
+    for g in groups.values():
+        tags = g.pop("tags")
+        if len(tags) > 1:
+            shown = ", ".join(tags[:first]) + (", …" if len(tags) > first else "")
+            g["value"] = f"{len(tags):,} trees ({shown})"
+    return out
+
+
+def render_text(a: Any, per_tree: bool = False) -> str:
+    """The assessment as text: a summary (per-tree lines folded, :func:`summarise_lines`), or every
+    line with ``per_tree``."""
     out: list[str] = []
     current = None
-    for ln in a.lines:
+    for ln in a.lines if per_tree else summarise_lines(a.lines):
         head = ln["section"].split("(")[0] if ln["section"].startswith("§") else ln["section"]
         if head != current:
             out.append("")
@@ -191,7 +223,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     if a.json:
         dump_json(result.to_json())
     else:
-        print(render_text(result))
+        print(render_text(result, per_tree=a.trees))
         if a.out:
             print(f"\nstatement written to {a.out}")
     return 0
