@@ -99,8 +99,12 @@ def units(table: Table, mapping: C.Mapping, dbh_unit: str | None, column_map: di
 def read_cells(vals: list, units_: list[str], decimal_comma: bool, cache: dict[tuple[str, str], V.Dbh]) -> list[V.Dbh]:
     """Each DBH cell read in its row's unit (a text cell is parsed once per distinct text and unit)."""
     out = []
+    to_in = V.UNIT_TO_IN
     for v, u in zip(vals, units_):
-        if v is None or (isinstance(v, str) and not v.strip()):
+        t = type(v)
+        if t is float or t is int:  # most cells: a plain number
+            out.append(_MISSING if v != v else V.Dbh((float(v) * to_in[u],)))
+        elif v is None or (isinstance(v, str) and not v.strip()):
             out.append(_MISSING)
         elif isinstance(v, bool):
             out.append(V.Dbh(error="DBH not a number", detail=f"{as_text(v)} is a true/false value, not a number"))

@@ -29,6 +29,7 @@ class Table:
     col_label: list[str]        # header text of each column, or "column C"
     h: int
     _cache: dict[int, list] = field(default_factory=dict, repr=False)
+    _width: int | None = field(default=None, repr=False)  # the shortest row's length
 
     @property
     def n(self) -> int:
@@ -41,12 +42,16 @@ class Table:
         j = c.index
         got = self._cache.get(j)
         if got is None:
-            got = self._cache[j] = [r[j] if j < len(r) else None for r in self.rows]
+            if self._width is None:
+                self._width = min(map(len, self.rows), default=0)
+            got = [r[j] for r in self.rows] if j < self._width else [r[j] if j < len(r) else None for r in self.rows]
+            self._cache[j] = got
         return got
 
     def text(self, c: Column | None) -> pd.Series:
         """The cells of a column as text ('' when blank)."""
-        return pd.Series([v.strip() if type(v) is str else as_text(v) for v in self.values(c)], dtype=object)
+        return pd.Series([v.strip() if type(v) is str else "" if v is None else as_text(v) for v in self.values(c)],
+                         dtype=object)
 
     def positions(self) -> dict[int, int]:
         """Grid row (0-based) → position among the kept rows."""

@@ -280,7 +280,8 @@ def _species(table: Table, mapping: C.Mapping, species_map: dict[str, str]) -> _
     sources = SP.name_columns(table, mapping)
     text, column = SP.chosen(sources, table.n)
     text, map_warn = SP.apply_species_map(text, species_map)
-    numeric = text.map({t: SP.is_number_text(t) for t in pd.unique(text)}).to_numpy(dtype=bool)
+    numeric_of = {t: SP.is_number_text(t) for t in dict.fromkeys(text)}
+    numeric = np.fromiter((numeric_of[t] for t in text), dtype=bool, count=len(text))
     return _Species(text, column, pd.Series([None] * table.n, dtype=object), SP._empty(), numeric, map_warn, sources)
 
 
@@ -288,7 +289,7 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
     """Resolve each distinct text of the rows still accepted; reject the ones not recognised."""
     sp.res = SP.resolve(sp.text[rj.ok & ~sp.numeric])
     if len(sp.res):
-        sp.code = sp.text.map(sp.res["code"]).where(~sp.numeric, None)
+        sp.code = pd.Series(_lookup(sp.text, sp.res["code"], None), dtype=object).where(~sp.numeric, None)
     unresolved = rj.ok & sp.code.isna().to_numpy()
     if unresolved.any():
         sugg = sp.res["suggestions"].map(lambda s: "; ".join(s[:3])) if len(sp.res) else pd.Series(dtype=object)
@@ -297,6 +298,13 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
                  + (f"; closest: {sugg.get(s, '')}" if sugg.get(s, "") else "")
                  for sr, c, s, num in zip(table.source_row, sp.column, sp.text, sp.numeric)]
         rj.add(unresolved, "unresolved species", sp.column.to_numpy(), texts)
+
+
+def _lookup(texts: pd.Series, by_text: pd.Series, default: Any) -> list:
+    """``by_text[t]`` for each text (``default`` when absent), through a dict: each text is
+    resolved once and a 100,000-row column is mapped without building an index."""
+    d = dict(zip(by_text.index, by_text.tolist()))
+    return [d.get(t, default) for t in texts]
 
 
 def _check_options(dbh_unit: str | None, max_bytes: Any) -> tuple[str | None, int]:
@@ -403,6 +411,8 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
     row_warn: dict[int, list[str]] = {}
 
     def add_warn(texts: list[str]) -> None:
+        if not any(texts):
+            return
         for i in [i for i, t in enumerate(texts) if t]:
             if ok[i]:
                 row_warn.setdefault(i, []).append(texts[i])
@@ -414,7 +424,7 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
                   for sr, g in zip(table.source_row, gen)])
     add_warn(sp.map_warn)
     if len(sp.res):
-        add_warn(sp.text.map(sp.res["warning"]).fillna("").tolist())
+        add_warn(_lookup(sp.text, sp.res["warning"], ""))
     add_warn(SP.disagreements(sp.sources, sp.text, sp.column, sp.code, sp.res))
     add_warn(d.warning)
     cond, cond_warn = A.read_condition(table, mapping)
@@ -434,8 +444,8 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
         "tag": tags_final.to_numpy()[sel].astype(object),
         "species": sp.text.to_numpy()[sel].astype(object),
         "species_code": sp.code.to_numpy()[sel].astype(object),
-        "species_method": sp.text.map(sp.res["method"]).to_numpy()[sel].astype(object) if has_res else [],
-        "species_score": sp.text.map(sp.res["score"]).to_numpy(dtype=float)[sel] if has_res else [],
+        "species_method": np.array(_lookup(sp.text, sp.res["method"], None), dtype=object)[sel] if has_res else [],
+        "species_score": np.array(_lookup(sp.text, sp.res["score"], np.nan), dtype=float)[sel] if has_res else [],
         "dbh_in": d.dbh_in[sel],
         "stems": d.stems[sel].astype("int64"),
         "action": acts.action[sel],
@@ -462,11 +472,9 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
 
 def _rejected(table: Table, rj: _Rejections, sp: _Species, tags: pd.Series, d: D.DbhRead) -> pd.DataFrame:
     rsel = np.flatnonzero(~rj.ok)
-    if len(sp.res):
-        sugg = sp.text.map(sp.res["suggestions"].map(lambda s: "; ".join(s[:3]))).fillna("")
-    else:
-        sugg = pd.Series([""] * table.n, dtype=object)
-    sugg = sugg.where(~sp.numeric, "")
+    by_text = dict(zip(sp.res.index, sp.res["suggestions"].tolist())) if len(sp.res) else {}
+    sugg = ["; ".join((by_text.get(sp.text[i]) or [])[:3]) if rj.kind[i] == "unresolved species"
+            and not sp.numeric[i] else "" for i in rsel]
     rejected = pd.DataFrame({
         "source_row": table.source_row[rsel].astype("int64"),
         "tag": tags.to_numpy()[rsel].astype(object),
@@ -475,7 +483,7 @@ def _rejected(table: Table, rj: _Rejections, sp: _Species, tags: pd.Series, d: D
         "column": rj.column[rsel],
         "reason": rj.reason[rsel],
         "kind": rj.kind[rsel],
-        "suggestions": np.where(rj.kind[rsel] == "unresolved species", sugg.to_numpy()[rsel], ""),
+        "suggestions": np.array(sugg + [None], dtype=object)[:-1],
         "raw": [_raw_dict(table.rows[i], table.col_label) for i in rsel],
     }, columns=list(REJECTED_COLUMNS))
     for c in ("tag", "species", "dbh", "column", "reason", "kind", "suggestions", "raw"):
