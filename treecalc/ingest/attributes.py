@@ -56,6 +56,9 @@ def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actio
     """The action of each tree (see the module docstring)."""
     col = mapping.first("action") or mapping.first("remove") or mapping.first("retain")
     n = table.n
+    if col is None:
+        warnings.append("no action column (Action, Remove?, Status...): every tree taken as retained")
+        return Actions(np.array(["retain"] * n, dtype=object), np.zeros(n, dtype=bool), [""] * n, {}, None)
     vals = table.values(col)
     remove_col = col is not None and col.field == "remove"
     retain_col = col is not None and col.field == "retain"
@@ -70,8 +73,6 @@ def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actio
     for k, r in enumerate(read):
         for f in r.facts:
             facts.setdefault(f, np.zeros(n, dtype=bool))[k] = True
-    if col is None:
-        warnings.append("no action column (Action, Remove?, Status...): every tree taken as retained")
     return Actions(action, unknown, reasons, facts, col)
 
 
@@ -85,7 +86,10 @@ def blank_action_warning(acts: Actions, vals: list, ok: np.ndarray) -> str:
 
 def read_condition(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str]]:
     """ISA condition class per row ('' when blank or not recognised) and a warning per row."""
-    vals = table.values(mapping.first("condition"))
+    col = mapping.first("condition")
+    if col is None:
+        return np.array([""] * table.n, dtype=object), [""] * table.n
+    vals = table.values(col)
     read = parse_distinct(vals, V.parse_condition)
     warn = ["" if c is not None else
             f"condition {as_text(v)!r} not recognised (excellent, good, fair, poor, dead); left blank"
@@ -95,7 +99,10 @@ def read_condition(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[s
 
 
 def read_land_use(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str]]:
-    vals = table.values(mapping.first("land_use"))
+    col = mapping.first("land_use")
+    if col is None:
+        return np.array([""] * table.n, dtype=object), [""] * table.n
+    vals = table.values(col)
     read = parse_distinct(vals, V.parse_land_use)
     warn = ["" if lu is not None else f"land use {as_text(v)!r} not recognised; left blank"
             for v, lu in zip(vals, read)]
