@@ -140,8 +140,8 @@ def read_flags(table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray]
         flags[f] = np.array([conservative if b is None else b for b in read], dtype=bool)
         if stated is not None:
             flags[f] |= stated
-        warns.append([f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; taken as "
-                      f"{'yes' if conservative else 'no'} (the reading that keeps every obligation)" if b is None else ""
+        says = f"taken as {'yes' if conservative else 'no'} (the reading that keeps every obligation)"
+        warns.append([f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if b is None else ""
                       for v, b in zip(vals, read)])
     return flags, not_surveyed, warns
 

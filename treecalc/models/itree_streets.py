@@ -19,7 +19,6 @@ References
 from __future__ import annotations
 
 import difflib
-
 from collections.abc import Mapping
 from dataclasses import dataclass
 
