@@ -31,12 +31,39 @@ from treecalc.ingest.values import as_text, is_blank
 T = TypeVar("T")
 
 
+_TEXT_TYPES = {str, type(None)}
+
+
+def distinct(values: list) -> tuple[np.ndarray, list]:
+    """(for each cell, the position of its value among the distinct ones; the distinct cells in the
+    order first seen). Cells of different types stay apart: the number 1, the float 1.0, TRUE and the
+    text "1" are four values."""
+    if set(map(type, values)) <= _TEXT_TYPES:  # the usual column: text and blanks, hashed in C
+        codes, uniq = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
+        return codes, [u if isinstance(u, str) else None for u in uniq]
+    index: dict = {}
+    codes = np.fromiter((index.setdefault(v if type(v) is str else (type(v), v), len(index)) for v in values),
+                        dtype=np.intp, count=len(values))
+    return codes, [k if type(k) is str else k[1] for k in index]
+
+
+def spread(per_value: list, codes: np.ndarray, dtype: Any = object) -> np.ndarray:
+    """The per-distinct-value results laid out per cell."""
+    arr = np.empty(len(per_value), dtype=dtype)
+    for i, x in enumerate(per_value):
+        arr[i] = x
+    return arr[codes]
+
+
 def parse_distinct(values: list, parse: Callable[[Any], T]) -> list[T]:
-    """``[parse(v) for v in values]``, calling ``parse`` once per distinct cell (cells of different
-    types stay apart: the number 1 and the text "1" are parsed separately)."""
-    keys = [v if type(v) is str else (type(v), v) for v in values]
-    parsed = {k: parse(k if type(k) is str else k[1]) for k in dict.fromkeys(keys)}
-    return [parsed[k] for k in keys]
+    """``[parse(v) for v in values]``, calling ``parse`` once per distinct cell (:func:`distinct`)."""
+    codes, uniq = distinct(values)
+    return spread([parse(u) for u in uniq], codes).tolist()
+
+
+def _texts(per_value: list[str], codes: np.ndarray) -> list[str] | None:
+    """Per-cell texts (None when every text is empty: nothing to say)."""
+    return spread(per_value, codes).tolist() if any(per_value) else None
 
 
 def _mask(texts: list[str]) -> np.ndarray:
@@ -62,17 +89,16 @@ def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actio
     vals = table.values(col)
     remove_col = col is not None and col.field == "remove"
     retain_col = col is not None and col.field == "retain"
-    read = parse_distinct(vals, lambda v: V.read_action(v, remove_column=remove_col, retain_column=retain_col))
-    action = np.array([r.action or "retain" if r.action is not None else "" for r in read], dtype=object)
-    unknown = np.array([r.action is None for r in read], dtype=bool)
+    codes, uniq = distinct(vals)
+    read = [V.read_action(v, remove_column=remove_col, retain_column=retain_col) for v in uniq]
+    action = spread([r.action or "retain" if r.action is not None else "" for r in read], codes)
+    unknown = spread([r.action is None for r in read], codes, bool)
     known = V.known_actions_text()
     reasons = [f"row {sr}, column {col.header!r}: action {V.short(as_text(v))} not recognised; "
                f"known actions: {known}" if u else ""
                for sr, v, u in zip(table.source_row, vals, unknown)] if unknown.any() else [""] * n
-    facts: dict[str, np.ndarray] = {}
-    for k, r in enumerate(read):
-        for f in r.facts:
-            facts.setdefault(f, np.zeros(n, dtype=bool))[k] = True
+    facts = {f: spread([f in r.facts for r in read], codes, bool)
+             for f in dict.fromkeys(f for r in read for f in r.facts)}
     return Actions(action, unknown, reasons, facts, col)
 
 
@@ -84,29 +110,28 @@ def blank_action_warning(acts: Actions, vals: list, ok: np.ndarray) -> str:
     return f"{int(blank.sum())} tree(s) with a blank {acts.column.header!r} taken as retain" if blank.any() else ""
 
 
-def read_condition(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str]]:
-    """ISA condition class per row ('' when blank or not recognised) and a warning per row."""
+def read_condition(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:
+    """ISA condition class per row ('' when blank or not recognised) and a warning per row (None: none)."""
     col = mapping.first("condition")
     if col is None:
-        return np.array([""] * table.n, dtype=object), [""] * table.n
-    vals = table.values(col)
-    read = parse_distinct(vals, V.parse_condition)
-    warn = ["" if c is not None else
+        return np.array([""] * table.n, dtype=object), None
+    codes, uniq = distinct(table.values(col))
+    read = [V.parse_condition(v) for v in uniq]
+    warn = ["dead tree" if c == "dead" else "" if c is not None else
             f"condition {as_text(v)!r} not recognised (excellent, good, fair, poor, dead); left blank"
-            for v, c in zip(vals, read)]
-    cond = np.array([c or "" for c in read], dtype=object)
-    return cond, [w or ("dead tree" if c == "dead" else "") for w, c in zip(warn, cond)]
+            for v, c in zip(uniq, read)]
+    return spread([c or "" for c in read], codes), _texts(warn, codes)
 
 
-def read_land_use(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str]]:
+def read_land_use(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:
     col = mapping.first("land_use")
     if col is None:
-        return np.array([""] * table.n, dtype=object), [""] * table.n
-    vals = table.values(col)
-    read = parse_distinct(vals, V.parse_land_use)
+        return np.array([""] * table.n, dtype=object), None
+    codes, uniq = distinct(table.values(col))
+    read = [V.parse_land_use(v) for v in uniq]
     warn = ["" if lu is not None else f"land use {as_text(v)!r} not recognised; left blank"
-            for v, lu in zip(vals, read)]
-    return np.array([lu or "" for lu in read], dtype=object), warn
+            for v, lu in zip(uniq, read)]
+    return spread([lu or "" for lu in read], codes), _texts(warn, codes)
 
 
 def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
@@ -119,7 +144,7 @@ def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
 
 
 def read_flags(table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray]
-               ) -> tuple[dict[str, np.ndarray], list[str], list[list[str]]]:
+               ) -> tuple[dict[str, np.ndarray], list[str], list[list[str] | None]]:
     """Each flag per row, the flags not surveyed (no column), and the warnings of each flag column.
     A flag stated in the action cell ("Remove – hazard", status "Dead") is set on its row."""
     n = table.n
@@ -135,14 +160,14 @@ def read_flags(table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray]
                 not_surveyed.append(f)
             continue
         conservative = f not in C.EXEMPTING_FLAGS
-        vals = table.values(fc)
-        read = parse_distinct(vals, lambda v, f=f: V.parse_bool(v, risk_words=(f == "hazardous")))
-        flags[f] = np.array([conservative if b is None else b for b in read], dtype=bool)
+        codes, uniq = distinct(table.values(fc))
+        read = [V.parse_bool(v, risk_words=(f == "hazardous")) for v in uniq]
+        flags[f] = spread([conservative if b is None else b for b in read], codes, bool)
         if stated is not None:
             flags[f] |= stated
         says = f"taken as {'yes' if conservative else 'no'} (the reading that keeps every obligation)"
-        warns.append([f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if b is None else ""
-                      for v, b in zip(vals, read)])
+        warns.append(_texts([f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if b is None
+                             else "" for v, b in zip(uniq, read)], codes))
     return flags, not_surveyed, warns
 
 

@@ -301,10 +301,10 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
 
 
 def _lookup(texts: pd.Series, by_text: pd.Series, default: Any) -> list:
-    """``by_text[t]`` for each text (``default`` when absent), through a dict: each text is
-    resolved once and a 100,000-row column is mapped without building an index."""
+    """``by_text[t]`` for each text (``default`` when absent): each distinct text is looked up once."""
     d = dict(zip(by_text.index, by_text.tolist()))
-    return [d.get(t, default) for t in texts]
+    codes, uniq = A.distinct(texts.tolist())
+    return A.spread([d.get(t, default) for t in uniq], codes).tolist()
 
 
 def _check_options(dbh_unit: str | None, max_bytes: Any) -> tuple[str | None, int]:
@@ -410,16 +410,17 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
     sel = np.flatnonzero(ok)
     row_warn: dict[int, list[str]] = {}
 
-    def add_warn(texts: list[str]) -> None:
-        if not any(texts):
+    def add_warn(texts: list[str] | None) -> None:
+        if texts is None or not any(texts):
             return
         for i in [i for i, t in enumerate(texts) if t]:
             if ok[i]:
                 row_warn.setdefault(i, []).append(texts[i])
 
     gen = (tags == "").to_numpy()
-    tags_final = tags.where(~gen, pd.Series([f"row-{sr}" for sr in table.source_row], dtype=object))
-    if tag_col is not None:
+    tags_final = tags.to_numpy(dtype=object).copy()
+    tags_final[gen] = [f"row-{sr}" for sr in table.source_row[gen]]
+    if tag_col is not None and gen.any():
         add_warn([f"no tag in column {tag_col.header!r}; tagged row-{sr}" if g else ""
                   for sr, g in zip(table.source_row, gen)])
     add_warn(sp.map_warn)
@@ -441,7 +442,7 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
     has_res = len(sp.res) > 0
     trees = pd.DataFrame({
         "source_row": table.source_row[sel].astype("int64"),
-        "tag": tags_final.to_numpy()[sel].astype(object),
+        "tag": tags_final[sel],
         "species": sp.text.to_numpy()[sel].astype(object),
         "species_code": sp.code.to_numpy()[sel].astype(object),
         "species_method": np.array(_lookup(sp.text, sp.res["method"], None), dtype=object)[sel] if has_res else [],
@@ -466,7 +467,8 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
     for c in ("tag", "species", "species_code", "species_method", "action", "condition", "land_use", "notes",
               "warnings"):
         trees[c] = trees[c].astype(object)
-    items = [(int(table.source_row[i]), w) for i in sorted(row_warn) for w in row_warn[i]]
+    rows = table.source_row.tolist()
+    items = [(rows[i], w) for i in sorted(row_warn) for w in row_warn[i]]
     return trees, not_surveyed, items
 
 
