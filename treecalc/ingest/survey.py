@@ -274,6 +274,7 @@ class _Species:
     numeric: np.ndarray
     map_warn: list[str]
     sources: list[tuple[str, pd.Series]]
+    distinct: tuple[np.ndarray, list] | None = None  # (position of each row's text, the distinct texts)
 
 
 def _species(table: Table, mapping: C.Mapping, species_map: dict[str, str]) -> _Species:
@@ -289,7 +290,7 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
     """Resolve each distinct text of the rows still accepted; reject the ones not recognised."""
     sp.res = SP.resolve(sp.text[rj.ok & ~sp.numeric])
     if len(sp.res):
-        sp.code = pd.Series(_lookup(sp.text, sp.res["code"], None), dtype=object).where(~sp.numeric, None)
+        sp.code = pd.Series(_lookup(sp, sp.res["code"], None), dtype=object).where(~sp.numeric, None)
     unresolved = rj.ok & sp.code.isna().to_numpy()
     if unresolved.any():
         sugg = sp.res["suggestions"].map(lambda s: "; ".join(s[:3])) if len(sp.res) else pd.Series(dtype=object)
@@ -300,10 +301,12 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
         rj.add(unresolved, "unresolved species", sp.column.to_numpy(), texts)
 
 
-def _lookup(texts: pd.Series, by_text: pd.Series, default: Any) -> list:
-    """``by_text[t]`` for each text (``default`` when absent): each distinct text is looked up once."""
+def _lookup(sp: _Species, by_text: pd.Series, default: Any) -> list:
+    """``by_text[t]`` for each row's species text (``default`` when absent), once per distinct text."""
+    if sp.distinct is None:
+        sp.distinct = A.distinct(sp.text.tolist())
+    codes, uniq = sp.distinct
     d = dict(zip(by_text.index, by_text.tolist()))
-    codes, uniq = A.distinct(texts.tolist())
     return A.spread([d.get(t, default) for t in uniq], codes).tolist()
 
 
@@ -425,7 +428,7 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
                   for sr, g in zip(table.source_row, gen)])
     add_warn(sp.map_warn)
     if len(sp.res):
-        add_warn(_lookup(sp.text, sp.res["warning"], ""))
+        add_warn(_lookup(sp, sp.res["warning"], ""))
     add_warn(SP.disagreements(sp.sources, sp.text, sp.column, sp.code, sp.res))
     add_warn(d.warning)
     cond, cond_warn = A.read_condition(table, mapping)
@@ -445,8 +448,8 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
         "tag": tags_final[sel],
         "species": sp.text.to_numpy()[sel].astype(object),
         "species_code": sp.code.to_numpy()[sel].astype(object),
-        "species_method": np.array(_lookup(sp.text, sp.res["method"], None), dtype=object)[sel] if has_res else [],
-        "species_score": np.array(_lookup(sp.text, sp.res["score"], np.nan), dtype=float)[sel] if has_res else [],
+        "species_method": np.array(_lookup(sp, sp.res["method"], None), dtype=object)[sel] if has_res else [],
+        "species_score": np.array(_lookup(sp, sp.res["score"], np.nan), dtype=float)[sel] if has_res else [],
         "dbh_in": d.dbh_in[sel],
         "stems": d.stems[sel].astype("int64"),
         "action": acts.action[sel],
