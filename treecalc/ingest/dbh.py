@@ -102,8 +102,11 @@ def read_cells(vals: list, units_: list[str], decimal_comma: bool, cache: dict[t
     to_in = V.UNIT_TO_IN
     for v, u in zip(vals, units_):
         t = type(v)
-        if t is float or t is int:  # most cells: a plain number
-            out.append(_MISSING if v != v else V.Dbh((float(v) * to_in[u],)))
+        if t is float or t is int:  # most cells: a plain number, read once per distinct value and unit
+            d = cache.get((v, u))
+            if d is None:
+                d = cache[(v, u)] = _MISSING if v != v else V.Dbh((float(v) * to_in[u],))
+            out.append(d)
         elif v is None or (isinstance(v, str) and not v.strip()):
             out.append(_MISSING)
         elif isinstance(v, bool):

@@ -108,7 +108,8 @@ def data_rows(rows: list[list], h: int, unreadable_rows: set[int]) -> tuple[Tabl
 def totals_rows(table: Table, main_raw: list, has_dbh: bool, species: pd.Series, tags: pd.Series) -> np.ndarray:
     """Totals or summary rows: the first text says so ("Total", "Average"), or a row of numbers only,
     without species or tag, whose DBH equals the sum of the DBHs above it."""
-    mask = np.array([bool(_TOTALS.match(t)) for t in table.first_text], dtype=bool)
+    match = {t: bool(_TOTALS.match(t)) for t in dict.fromkeys(table.first_text)}
+    mask = np.array([match[t] for t in table.first_text], dtype=bool)
     if not table.n or not has_dbh:
         return mask
     num = np.array([float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else np.nan
