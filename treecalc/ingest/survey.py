@@ -443,33 +443,32 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
     coords, coord_warn = A.read_coordinates(table, mapping, dec)
     add_warn(coord_warn)
     has_res = len(sp.res) > 0
-    trees = pd.DataFrame({
-        "source_row": table.source_row[sel].astype("int64"),
-        "tag": tags_final[sel],
-        "species": sp.text.to_numpy()[sel].astype(object),
-        "species_code": sp.code.to_numpy()[sel].astype(object),
-        "species_method": np.array(_lookup(sp, sp.res["method"], None), dtype=object)[sel] if has_res else [],
-        "species_score": np.array(_lookup(sp, sp.res["score"], np.nan), dtype=float)[sel] if has_res else [],
-        "dbh_in": d.dbh_in[sel],
-        "stems": d.stems[sel].astype("int64"),
-        "action": acts.action[sel],
-        "condition": cond[sel],
-        "land_use": land_use[sel],
-        "notes": A.read_notes(table, mapping)[sel].astype(object),
-    })
-    for f in C.FLAG_FIELDS:
-        trees[f] = pd.array(flags[f][sel], dtype="boolean")
-    trees["distance_to_residence_ft"] = dist[sel]
     joined = np.array([""] * n, dtype=object)
     for i, w in row_warn.items():
         joined[i] = "; ".join(w)
-    trees["warnings"] = joined[sel]
-    trees = trees[list(TREE_COLUMNS)].reset_index(drop=True)
-    for f, arr in coords.items():
-        trees[f] = arr[sel]
-    for c in ("tag", "species", "species_code", "species_method", "action", "condition", "land_use", "notes",
-              "warnings"):
-        trees[c] = trees[c].astype(object)
+
+    def text(a: Any) -> pd.Series:  # object columns built as such (pandas 3 would infer, then convert, str)
+        return pd.Series(np.asarray(a, dtype=object)[sel] if len(a) else [], dtype=object)
+
+    cols: dict[str, Any] = {
+        "source_row": table.source_row[sel].astype("int64"),
+        "tag": text(tags_final),
+        "species": text(sp.text.to_numpy()),
+        "species_code": text(sp.code.to_numpy()),
+        "species_method": text(_lookup(sp, sp.res["method"], None) if has_res else []),
+        "species_score": np.array(_lookup(sp, sp.res["score"], np.nan), dtype=float)[sel] if has_res else [],
+        "dbh_in": d.dbh_in[sel],
+        "stems": d.stems[sel].astype("int64"),
+        "action": text(acts.action),
+        "condition": text(cond),
+        "land_use": text(land_use),
+        "notes": text(A.read_notes(table, mapping)),
+        **{f: pd.array(flags[f][sel], dtype="boolean") for f in C.FLAG_FIELDS},
+        "distance_to_residence_ft": dist[sel],
+        "warnings": text(joined),
+    }
+    cols.update({f: arr[sel] for f, arr in coords.items()})
+    trees = pd.DataFrame(cols, columns=[*TREE_COLUMNS, *coords])
     rows = table.source_row.tolist()
     items = [(rows[i], w) for i in sorted(row_warn) for w in row_warn[i]]
     return trees, not_surveyed, items
