@@ -28,6 +28,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/ingest.py
 	$(PY) benchmarks/excavation_grid.py
 	$(PY) benchmarks/app_permit_update.py
+	$(PY) benchmarks/end_to_end.py
+	$(PY) benchmarks/scaling.py
 
 species:
 	$(PYTHON) tools/build_species.py

@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:  # app_support/ next to this file, whatever the wo
 
 import streamlit as st  # noqa: E402
 
-from app_support import state  # noqa: E402
+from app_support import projects, state  # noqa: E402
 
 st.set_page_config(page_title="treecalc", page_icon=":material/park:", layout="wide")
 
@@ -26,6 +26,7 @@ PAGES = {
     "Trees": [
         st.Page("treecalc_app/survey.py", title="Survey", icon=":material/upload_file:", default=True),
         st.Page("treecalc_app/benefits.py", title="Benefits", icon=":material/eco:"),
+        st.Page("treecalc_app/map.py", title="Map", icon=":material/map:"),
     ],
     "Chapter 208": [
         st.Page("treecalc_app/permit.py", title="Permit & replacement", icon=":material/forest:"),
@@ -39,6 +40,7 @@ PAGES = {
 }
 
 page = st.navigation(PAGES)
+projects.restore_from_url()  # a reload or a link: the survey and options from the URL
 
 with st.sidebar:
     src = state.source()
@@ -48,3 +50,6 @@ with st.sidebar:
         st.caption(f"Survey: **{src.name}**" + (" (bundled sample)" if src.is_sample else " (uploaded)"))
 
 page.run()
+with st.sidebar:  # after the page: the saved project holds the options the page has just set
+    projects.sidebar()
+projects.sync_url()

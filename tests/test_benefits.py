@@ -1,5 +1,7 @@
 """benefits() / compute_benefits(): the chained models and their parameters."""
 
+import importlib
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -111,3 +113,188 @@ def test_bad_parameters_are_named_not_silently_replaced(kw, msg):
     # a leaf area of 0 used to fall back to the default without a word
     with pytest.raises(ValueError, match=msg):
         treecalc.benefits("ACRU", 12, **kw)
+
+
+# -- the science's limits, disclosed per tree -------------------------------------------------------------------
+
+
+def test_tree_past_the_last_class_holds_the_45in_values_and_says_so():
+    # ACRU hydro_interception at the last class (114.30 cm = 45 in) is 16.5 m3/yr:
+    # 16.5 x 264.172 = 4,358.838 gal/yr, the same at 45 in, 60 in and 120 in (held, not extrapolated)
+    f = pd.DataFrame({"species_code": ["ACRU"] * 4, "dbh_in": [44.0, 45.0, 60.0, 120.0],
+                      "land_use": ["single_family"] * 4})
+    b = treecalc.compute_benefits(f)
+    assert b["stormwater_gal"].iloc[1:].tolist() == pytest.approx([16.5 * 264.172] * 3)
+    assert b["usd_total_annual"].iloc[2] == b["usd_total_annual"].iloc[1]
+    notes = b["disclosures"].astype(str).tolist()
+    assert "DBH over 45 in" not in notes[0] and "DBH over 45 in" not in notes[1]
+    assert "DBH over 45 in (114.30 cm)" in notes[2] and "holds its 45-in value" in notes[2]
+    assert "implausible" not in notes[2]
+    assert "DBH over 100 in is implausible" in notes[3]
+
+
+def test_large_tree_where_the_source_table_is_zero_is_disclosed_not_silent():
+    # ACRU property_value (annual leaf-area increase): 5.6 m2/yr at 83.82 cm (33 in), 0 at 99.06 cm (39 in).
+    # 36 in = 91.44 cm is half-way: L = 5.6 + 0.5 x (0 - 5.6) = 2.8 m2/yr; with M = 500 m2, home $500,000, C = 1:
+    # 2.8 x 0.0088 x 500,000 / 500 = $24.64/yr. At 39 in L = 0: $0, and both are flagged; at 33 in nothing is.
+    f = pd.DataFrame({"species_code": ["ACRU"] * 3, "dbh_in": [33.0, 36.0, 39.0], "land_use": ["single_family"] * 3})
+    b = treecalc.compute_benefits(f, large_tree_leaf_area_m2=500.0)
+    assert b["leaf_area_increase_m2"].tolist() == pytest.approx([5.6, 2.8, 0.0])
+    assert b["usd_property"].tolist() == pytest.approx([5.6 * 4400 / 500, 24.64, 0.0])
+    notes = b["disclosures"].astype(str).tolist()
+    assert notes[0] == ""
+    for n in notes[1:]:
+        assert "annual leaf-area increase" in n and "falls to 0 at 99.06 cm (39 in)" in n
+        assert "CO2 sequestration for i-Tree row ACRU falls to 0 at 99.06 cm" in n
+
+
+def test_land_use_with_unverified_factor_is_labelled_and_a_village_value_is_not():
+    # multi-family C = 0.75 (unverified default). ACRU 12 in, L = 7.75 m2/yr, M = 500:
+    # 7.75 x 0.0088 x 500,000 x 0.75 / 500 = $51.15/yr
+    r = treecalc.benefits("ACRU", 12, "multi_family", large_tree_leaf_area_m2=500.0, valuations=False)
+    assert r["dollars"]["property"] == pytest.approx(51.15)
+    assert "land_use_factor_unverified" in r["disclosure_flags"]
+    assert any("C = 0.75 for multi_family" in x and "unverified" in x for x in r["disclosures"])
+    # the Village sets C = 0.8: 7.75 x 4400 x 0.8 / 500 = $54.56, no longer labelled unverified
+    r = treecalc.benefits("ACRU", 12, "multi_family", large_tree_leaf_area_m2=500.0, valuations=False,
+                          land_use_factors={"multi_family": 0.8})
+    assert r["dollars"]["property"] == pytest.approx(54.56)
+    assert "land_use_factor_unverified" not in r["disclosure_flags"]
+    # single-family is C = 1 by definition: nothing to disclose
+    assert treecalc.benefits("ACRU", 12, "single_family", valuations=False)["disclosures"] == []
+
+
+def test_small_commercial_is_not_industrial():
+    # both read the source's commercial/industrial energy table (ACRU electricity-ci at 22.86 cm = 92.8 kWh);
+    # they differ only in C: L at 9 in (22.86 cm) = 7.9 m2/yr, M = 500:
+    # small commercial 7.9 x 4400 x 0.66 / 500 = $45.8832; industrial / large commercial x 0.50 = $34.76
+    f = pd.DataFrame({"species_code": ["ACRU"] * 3, "dbh_in": [9.0] * 3,
+                      "land_use": ["small_commercial", "industrial_large_commercial", "commercial_industrial"]})
+    b = treecalc.compute_benefits(f, large_tree_leaf_area_m2=500.0)
+    assert b["electricity_kwh"].tolist() == pytest.approx([92.8] * 3)
+    assert b["usd_property"].tolist() == pytest.approx([45.8832, 34.76, 34.76])
+    # a survey that does not say which takes the lower factor, and says so
+    assert "commercial or industrial not distinguished" in b["disclosures"].iloc[2]
+    assert "not distinguished" not in b["disclosures"].iloc[0]
+
+
+def test_institutional_and_park_energy_tables_are_stated():
+    # institutional/transportation energy tables are all zero in the source: 0 kWh, 0 therms, 0 avoided CO2;
+    # park/vacant/other reads the zone table: ACRU electricity at 22.86 cm = 43.5 kWh, as unspecified
+    f = pd.DataFrame({"species_code": ["ACRU"] * 3, "dbh_in": [9.0] * 3,
+                      "land_use": ["institutional", "park_vacant_other", "unspecified"]})
+    b = treecalc.compute_benefits(f)
+    assert b["electricity_kwh"].tolist() == pytest.approx([0.0, 43.5, 43.5])
+    assert b["usd_energy"].iloc[0] == 0 and b["co2_avoided_lb"].iloc[0] == 0
+    assert "tables for this land use are all zero" in b["disclosures"].iloc[0]
+    assert "no energy table for this land use" in b["disclosures"].iloc[1]
+    assert "land use not given" in b["disclosures"].iloc[2]
+
+
+def test_autumn_olive_is_deciduous_with_its_provenance():
+    from treecalc import data
+
+    cat = data.catalogue()
+    assert cat.at["ELUM", "leaf_habit"] == "deciduous" and cat.at["ELUM", "tree_type"] == "BDS"
+    assert cat.at["ELUM", "value_row"] == "BES OTHER"  # benefits stay i-Tree's own
+    assert "typed BES in the source" in cat.at["ELUM", "correction"]
+    assert (cat["correction"] != "").sum() == 1
+    r = treecalc.benefits("Autumn olive", 4, "single_family", valuations=False)
+    assert any(x.startswith("Autumn olive: typed BES") for x in r["disclosures"])
+
+
+def test_method_notes_state_the_stormwater_price_as_the_tables_value():
+    from treecalc.benefits import make_params, method_notes
+
+    notes = method_notes(make_params().resolved())
+    assert notes[0].startswith("Stormwater is priced at $0.0008/gal: the value of the Northeast zone's price table")
+    assert any("31 of the 41 value rows" in n for n in notes)
+    assert any("multi_family 0.75" in n and "unverified" in n for n in notes)
+    assert any("institutional/transportation tables are all zero" in n for n in notes)
+    own = method_notes(make_params(prices={"hydro_interception": 0.01}).resolved())
+    assert own[0] == "Stormwater is priced at $0.01/gal, set by the user (the zone table's value is $0.0008/gal)"
+
+
+def test_disclosures_reach_the_assessment_json_and_method(tmp_path):
+    from treecalc.ingest import read_survey
+
+    path = tmp_path / "survey.csv"
+    pd.DataFrame({"Tree": [1, 2], "Species": ["Red maple", "Red maple"], "DBH": [12, 60],
+                  "Action": ["remove", "retain"], "Land use": ["single family", "single family"]}).to_csv(path, index=False)
+    a = treecalc.assess(read_survey(path))
+    notes = [t.get("disclosures") for t in a.to_json()["per_tree"]]
+    assert notes[0] == "" and "DBH over 45 in" in notes[1]
+    assert any("Stormwater is priced" in n for n in a.method["science_notes"])
+
+
+def test_disclosures_reach_the_statement(tmp_path):
+    import openpyxl
+
+    from treecalc import statement
+    from treecalc.ingest import read_survey
+
+    path = tmp_path / "survey.csv"
+    pd.DataFrame({"Tree": [1, 2], "Species": ["Red maple", "Autumn olive"], "DBH": [12, 60],
+                  "Action": ["remove", "retain"], "Land use": ["multi-family", "single family"]}).to_csv(path, index=False)
+    out = tmp_path / "statement.xlsx"
+    statement.build_workbook(treecalc.assess(read_survey(path))).save(out)
+    wb = openpyxl.load_workbook(out, read_only=True)
+    rows = [r for r in wb["Trees"].iter_rows(values_only=True) if r]
+    head = next(r for r in rows if "Disclosures" in r)
+    col = head.index("Disclosures")
+    cells = [r[col] for r in rows[rows.index(head) + 1:]]
+    assert "C = 0.75 for multi_family" in cells[0] and "unverified" in cells[0]
+    assert "DBH over 45 in" in cells[1] and "Autumn olive: typed BES in the source" in cells[1]
+    method = [r for r in wb["Method & sources"].iter_rows(values_only=True) if r and r[0] == "Science notes"]
+    assert any("Stormwater is priced at $0.0008/gal" in str(r[2]) for r in method)
+
+
+def test_fast_disclosure_masks_agree_with_the_pure_functions():
+    # the keyed lookup must give, tree by tree, the OR of the pure flag functions
+    B = importlib.import_module("treecalc.benefits")  # treecalc.benefits is also the one-tree function
+    from treecalc import data
+    from treecalc.models import disclosures as D
+    from treecalc.models.itree_streets import dbh_positions
+
+    rng = np.random.default_rng(7)
+    n = 5000
+    pos = rng.integers(0, len(data.catalogue()), n)
+    dbh = rng.choice([1.0, 9.0, 33.0, 36.0, 39.0, 45.0, 50.0, 120.0], n) + rng.choice([0.0, 0.3], n)
+    lu = rng.integers(0, len(data.LAND_USES), n)
+    p = B.make_params(land_use_factors={"multi_family": 0.8}).resolved()
+    row = B._catalogue_value_rows()[pos]
+    j, frac = dbh_positions(dbh * 2.54)
+    up = D.upper_class(j, frac)
+    zt = B._zero_tails()
+    expected = (D.dbh_flags(dbh)
+                | D.table_zero_flags(up, row, zt["property_value"], D.Flag.ZERO_PROPERTY_VALUE)
+                | D.table_zero_flags(up, row, zt["co2_sequestered"], D.Flag.ZERO_CO2_SEQUESTERED)
+                | B.land_use_flags(p)[lu]
+                | np.where(data.catalogue()["correction"].to_numpy()[pos] != "", int(D.Flag.SPECIES_CORRECTED), 0))
+    assert (B.disclosure_masks(pos, dbh, lu, p) == expected).all()
+    # every disclosed tree has text and every tree without a flag has none
+    text = B.disclosure_column(B.disclosure_keys(pos, dbh, lu), p).astype(str)
+    assert ((text != "") == (expected != 0)).all()
+
+
+def test_empty_frame_has_a_disclosures_column():
+    b = treecalc.compute_benefits(pd.DataFrame({"species_code": pd.Series([], dtype=object),
+                                                "dbh_in": pd.Series([], dtype=float)}))
+    assert "disclosures" in b and len(b) == 0
+
+
+def test_a_survey_says_small_commercial_or_industrial_and_each_gets_its_factor(tmp_path):
+    # ACRU 9 in: L = 7.9 m2/yr; default M = 583.835 m2, home $500,000:
+    # small commercial 7.9 x 4,400 x 0.66 / 583.835 = $39.29; industrial / large commercial x 0.50 = $29.77
+    from treecalc.ingest import read_survey
+
+    path = tmp_path / "survey.csv"
+    pd.DataFrame({"Tree": [1, 2, 3], "Species": ["Red maple"] * 3, "DBH": [9, 9, 9], "Action": ["remove"] * 3,
+                  "Land use": ["Small commercial", "Industrial / large commercial", "Retail"]}).to_csv(path, index=False)
+    t = treecalc.assess(read_survey(path)).trees
+    assert t["benefit_land_use"].astype(str).tolist() == ["small_commercial", "industrial_large_commercial",
+                                                          "commercial_industrial"]
+    assert t["usd_property"].round(2).tolist() == [round(7.9 * 4400 * 0.66 / 583.8354, 2),
+                                                   round(7.9 * 4400 * 0.5 / 583.8354, 2),
+                                                   round(7.9 * 4400 * 0.5 / 583.8354, 2)]
+    assert "not distinguished" in t["disclosures"].iloc[2] and "not distinguished" not in t["disclosures"].iloc[1]

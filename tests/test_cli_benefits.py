@@ -46,3 +46,58 @@ def test_unknown_species_exits_nonzero_with_suggestions(capsys):
 def test_bad_flags_are_errors_not_tracebacks(capsys, argv, msg):
     rc, _, err = run(capsys, "benefits", "--species", "ACRU", "--dbh", "12", *argv)
     assert rc == 2 and msg in err
+
+
+def _line(out, label):
+    return next(x for x in out.splitlines() if x.startswith(label))
+
+
+def test_each_dollar_stands_on_the_line_of_the_benefit_it_values(capsys):
+    # ACRU 12 in = 30.48 cm, half-way between the 22.86 and 38.10 cm classes (zone tables):
+    # electricity (43.5 + 100.6)/2 = 72.05 kWh x $0.1401 = $10.09
+    # natural gas (1977.8 + 3515.5)/2 = 2746.65 kBtu = 27.47 therms; 2746.65 x $0.01408 = $38.67
+    # energy total 10.0942 + 38.6728 = $48.77
+    # CO2 sequestered (37.9 + 64.2)/2 = 51.05 kg = 112.5 lb x $0.00334 = $0.38
+    # CO2 avoided (59.4 + 137.4)/2 = 98.4 kg = 216.9 lb x $0.00334 = $0.72; CO2 total $1.10
+    rc, out, _ = run(capsys, "benefits", "--species", "ACRU", "--dbh", "12")
+    assert rc == 0
+    assert _line(out, "Energy: electricity").split()[-1] == "10.09"
+    assert _line(out, "Energy: natural gas").split()[-1] == "38.67"
+    assert _line(out, "  Energy, total").split()[-1] == "48.77"
+    assert _line(out, "CO2 sequestered").split()[-1] == "0.38"
+    assert _line(out, "CO2 avoided").split()[-1] == "0.72"
+    assert _line(out, "  CO2, total").split()[-1] == "1.10"
+    # the stock of CO2 is not an annual benefit: no dollars on its line
+    assert _line(out, "CO2 stored to date").split()[-1] == "year)"
+    assert "DBH beyond the model's range" not in out
+
+
+def test_json_dollars_by_line_add_up_to_the_benefit():
+    import treecalc
+
+    r = treecalc.benefits("ACRU", 12, valuations=False)
+    by, d = r["dollars_by_line"], r["dollars"]
+    assert by["electricity"] == pytest.approx(72.05 * 0.1401)
+    assert by["natural_gas"] == pytest.approx(2746.65 * 0.01408)
+    assert by["electricity"] + by["natural_gas"] == pytest.approx(d["energy"])
+    assert by["co2_sequestered"] + by["co2_avoided"] == pytest.approx(d["co2"])
+
+
+@pytest.mark.parametrize("dbh,implausible", [(50, False), (120, True)])
+def test_dbh_beyond_the_model_is_flagged_not_silently_valued(capsys, dbh, implausible):
+    rc, out, _ = run(capsys, "benefits", "--species", "ACRU", "--dbh", str(dbh), "--land-use", "single_family")
+    assert rc == 0
+    head = out.splitlines()[1]
+    assert head.startswith("DBH beyond the model's range: the tables end at 45 in and hold their last value")
+    assert ("over 100 in is implausible" in head) is implausible
+    assert "Limits of the model for this tree:" in out
+    assert "DBH over 45 in (114.30 cm)" in out
+
+
+def test_json_carries_the_disclosures(capsys):
+    rc, out, _ = run(capsys, "benefits", "--species", "ACRU", "--dbh", "60", "--land-use", "institutional", "--json")
+    r = json.loads(out)
+    assert rc == 0
+    assert r["disclosure_flags"] == ["beyond_last_class", "zero_property_value", "zero_co2_sequestered",
+                                     "land_use_factor_unverified", "energy_tables_zero"]
+    assert len(r["disclosures"]) == 5

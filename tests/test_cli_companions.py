@@ -69,6 +69,52 @@ def test_water_penalty_errors(argv, msg, capsys):
     assert "Traceback" not in err
 
 
+def test_water_group_penalty_equals_alias_and_closes_the_account(capsys):
+    # 123.45 due 15 Jan; 16 Jan 5% = 6.1725 -> 6.17; paying 129.62 on 20 Jan closes it: no $0.00
+    # penalties, no relevy, total 0.00, and the alias prints the same JSON.
+    argv = ["--amount", "123.45", "--due", "2026-01-15", "--payment", "2026-01-20:129.62",
+            "--as-of", "2026-06-01", "--json"]
+    rc, out, _ = run(["water", "penalty", *argv], capsys)
+    rc2, out2, _ = run(["water-penalty", *argv], capsys)
+    assert rc == rc2 == 0 and out == out2
+    d = json.loads(out)
+    assert [(e["kind"], e["amount"]) for e in d["events"]] == [("penalty", "6.17"), ("payment", "129.62")]
+    assert d["total_due"] == "0.00" and d["relevy_amount"] is None and d["credit"] == "0.00"
+
+
+def test_water_account_two_bills_and_calendar(capsys, tmp_path):
+    # Bills 100.00 due 15 Jan and 200.00 due 15 Feb, 110.00 paid 20 Feb: as test_water's two-bill
+    # case, account total 206.00.
+    rc, out, _ = run(["water", "penalty", "--bill", "100:2026-01-15:A", "--bill", "200:2026-02-15:B",
+                      "--payment", "2026-02-20:110", "--as-of", "2026-03-01", "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0 and d["total_due"] == "206.00" and [b["total_due"] for b in d["bills"]] == ["0.00", "206.00"]
+    p = tmp_path / "acct.csv"
+    p.write_text("kind,date,amount,bill\nbill,2026-01-15,100,A\nbill,2026-02-15,200,B\npayment,2026-02-20,110,\n")
+    rc, out, _ = run(["water", "penalty", "--csv", str(p), "--as-of", "2026-03-01"], capsys)
+    assert rc == 0 and "account total due          206.00" in out
+    # calendar months: 300.00 due 15 Jan as of 10 Mar: 15.00 + 3.00 (1 Feb) + 3.00 (1 Mar) = 21.00
+    rc, out, _ = run(["water", "penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-03-10",
+                      "--months", "calendar", "--json"], capsys)
+    assert json.loads(out)["penalties_outstanding"] == "21.00"
+
+
+def test_water_meter_test_cli(capsys):
+    # Results +2.1, +1.8, +2.4 -> mean 2.1% (> 1.5: adjusted, fee returned); 12,000 / 1.021 =
+    # 11,753.1831... -> 11,753.18; at 0.0123 $/unit: billed 147.60, corrected 144.564 -> 144.56.
+    rc, out, _ = run(["water", "meter-test", "--billed", "12000", "--result", "2.1", "--result", "1.8",
+                      "--result", "2.4", "--fee", "50", "--rate", "0.0123", "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0 and d["adjusted"] and d["adjusted_consumption"] == "11753.18"
+    assert d["billed_usd"] == "147.60" and d["corrected_usd"] == "144.56" and d["fee_refund"] == "50.00"
+    rc, out, _ = run(["water", "meter-test", "--billed", "12000", "--result", "-3"], capsys)
+    assert rc == 0 and "11,134.67" not in out and "12,371.13" in out  # 12,000 / 0.97 = 12,371.134...
+    rc, _, err = run(["water", "meter-test", "--billed", "100", "--result", "-100"], capsys)
+    assert rc == 2 and "greater than -100" in err
+    rc, _, err = run(["water"], capsys)
+    assert rc == 2 and "penalty or meter-test" in err
+
+
 # --------------------------------------------------------------------------- excavation check
 def test_check_json(capsys):
     rc, out, _ = run(["excavation", "check", "--excavate", "600:2.5", "--lot-area", "9000",
@@ -101,10 +147,17 @@ def test_check_wesley_hills(capsys):
 
 @pytest.mark.parametrize("argv,msg", [
     (["--excavate", "600"], "AREA_SQFT:DEPTH_FT"),
-    (["--excavate", "600:deep"], "is not a number"),
-    (["--fill=-5:2"], "must not be negative"),
+    (["--excavate", "600:deep"], "--excavate: depth must be a number"),
+    (["--fill=-5:2"], "--fill: area must be from 0 sq ft"),
     (["--place-topsoil", "100:2:maybe"], "seeded"),
-    (["--lot-area", "0"], "must be positive"),
+    (["--lot-area", "0"], "--lot-area: area must be more than 0 sq ft"),
+    (["--excavate", "1e14:1e14"], "--excavate: area must be from 0 sq ft to 100,000,000 sq ft, got 1e14"),
+    (["--excavate", "100:1e14"], "--excavate: depth must be from 0 ft to 1,000 ft"),
+    (["--strip-topsoil", "100:nan"], "--strip-topsoil: depth must be a finite number"),
+    (["--excavate", "9000:2", "--lot-area", "8000"], "more than the lot area"),
+    (["--retaining-wall", "-1"], "--retaining-wall: height must be from 0 ft"),
+    (["--cellar", "40:30"], "LENGTH_FT:WIDTH_FT:DEPTH_FT"),
+    (["--last-work", "2026-01-01"], "--last-work needs --permit-issued"),
     (["--jurisdiction", "Ossining"], "unknown jurisdiction"),
 ])
 def test_check_errors(argv, msg, capsys):
@@ -148,10 +201,13 @@ def test_volume_grid_table_and_metric(grid_csv, capsys):
 def test_volume_sections_json(sections_csv, capsys):
     rc, out, _ = run(["excavation", "volume", "--sections", str(sections_csv), "--json"], capsys)
     d = json.loads(out)
-    assert rc == 0 and (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (2037.04, 166.67, 1870.37)
-    rc, out, _ = run(["excavation", "volume", "--sections", str(sections_csv), "--prismoidal", "--json"], capsys)
-    d = json.loads(out)
-    assert (d["cut_cy"], d["fill_cy"]) == (1604.94, 111.11)
+    # with the grade point of the cut-to-fill section (see test_excavation's worked example)
+    assert rc == 0 and (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (1892.11, 21.74, 1870.37)
+    assert d["transitions"][0]["kind"] == "cut to fill"
+    # the volume feeds §120-3A(4): 1,892.11 > 50 cu yd; sections give no plan areas
+    assert d["permit"]["permit_required"] is True and "§120-3A(4)" in d["permit"]["triggers"]
+    rc, out, err = run(["excavation", "volume", "--sections", str(sections_csv), "--prismoidal", "--json"], capsys)
+    assert rc == 2 and "mid-section areas" in err
 
 
 def test_volume_errors(tmp_path, grid_csv, sections_csv, capsys):
@@ -178,3 +234,54 @@ def test_volume_errors(tmp_path, grid_csv, sections_csv, capsys):
 def test_excavation_without_subcommand(capsys):
     rc, out, err = run(["excavation"], capsys)
     assert rc == 2 and "error: choose a subcommand" in err
+
+
+def test_check_strip_topsoil_without_lot_area_is_unknown(capsys):
+    # 4,000 sq ft stripped: (3) holds on lots under 8,000 sq ft (4,000 > 50%); no lot area given.
+    rc, out, _ = run(["excavation", "check", "--strip-topsoil", "4000", "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0 and d["permit_required"] == "unknown"
+    assert any("under 8,000 sq ft" in m for m in d["missing_facts"])
+    rc, out, _ = run(["excavation", "check", "--strip-topsoil", "4000"], capsys)
+    assert "UNKNOWN" in out and "not required" not in out.splitlines()[0]
+    # 4,000 sq ft x 6 in = 2,000 cu ft = 74.07 cu yd > 50: §120-3A(4), whatever the lot
+    rc, out, _ = run(["excavation", "check", "--strip-topsoil", "4000:6", "--json"], capsys)
+    d = json.loads(out)
+    assert d["permit_required"] is True and d["triggers"] == ["§120-3A(4)"] and d["excavation_cy"] == 74.07
+
+
+def test_check_foundation_wall_term_and_wesley_hills(capsys):
+    rc, out, _ = run(["excavation", "check", "--foundation", "1200:9", "--lot-area", "20000",
+                      "--retaining-wall", "5", "--permit-issued", "2026-03-01", "--last-work", "2026-06-01",
+                      "--as-of", "2026-08-01", "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0 and d["permit_required"] is False and d["exemptions"][0]["section"] == "§120-3B"
+    assert [s["building_permit_required"] for s in d["review_standards"] if s["section"] == "§120-8M"] == [True]
+    assert d["term"]["subject_to_termination"] is True and d["term"]["idle_days"] == 61
+    # Wesley Hills, cellar 40 x 30 x 9 (400 cu yd, limit 800); 1,200 sq ft x 9 ft excavated
+    rc, out, _ = run(["excavation", "check", "--jurisdiction", "wesley-hills", "--excavate", "1200:9",
+                      "--cellar", "40:30:9"], capsys)
+    assert rc == 0 and "building permit suffices" in out and "not required" in out
+    rc, out, _ = run(["excavation", "check", "--jurisdiction", "wesley-hills", "--json"], capsys)
+    assert json.loads(out)["waiver_eligible"] == "not applicable"
+
+
+def test_volume_surfaces_json_and_permit(tmp_path, capsys):
+    # A 40 x 40 ft site at 100 ft; the proposed ground rises to 103 ft at the centre (a pyramid of
+    # fill over four triangles): V = 1,600 x 3 / 3 = 1,600 cu ft = 59.26 cu yd. Filled area 1,600 sq
+    # ft (>= 1,000: §120-3A(7)); deeper than 2 ft: the top third, 1,600 / 9 = 177.78 sq ft (< 500).
+    corners = "0,0,100\n40,0,100\n0,40,100\n40,40,100\n"
+    (tmp_path / "eg.csv").write_text("Easting,Northing,Elevation\n" + corners + "20,20,100\n")
+    (tmp_path / "fg.csv").write_text("Easting,Northing,FG\n" + corners + "20,20,103\n")
+    rc, out, err = run(["excavation", "volume", "--existing", str(tmp_path / "eg.csv"), "--proposed",
+                        str(tmp_path / "fg.csv"), "--lot-area", "10000", "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0, err
+    assert (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (0.0, 59.26, -59.26)
+    assert d["fill_area_sqft"] == 1600.0 and d["fill_area_deeper_than_ft_sqft"]["2"] == 177.78
+    assert d["permit"]["permit_required"] is True and d["permit"]["triggers"] == ["§120-3A(7)"]
+    rc, out, _ = run(["excavation", "volume", "--existing", str(tmp_path / "eg.csv"), "--proposed",
+                      str(tmp_path / "fg.csv"), "--lot-area", "10000"], capsys)
+    assert rc == 0 and "TIN surface to surface" in out and "REQUIRED" in out
+    rc, _, err = run(["excavation", "volume", "--existing", str(tmp_path / "eg.csv")], capsys)
+    assert rc == 2 and "--existing and --proposed go together" in err

@@ -66,7 +66,7 @@ def test_areas_of_one_operation_add_up():
 
 # --------------------------------------------------------------------------- §120-3A(3)
 @pytest.mark.parametrize("strip,lot,holds", [
-    (4999, None, False), (5000, None, True),                # no lot area: 5,000 sq ft or more
+    (4999, None, "unknown"), (5000, None, True),            # no lot area: under 5,000 depends on the lot
     (4999, 20000, False), (5000, 20000, True),              # half lot 10,000 > 5,000: 5,000 is less
     (4000, 8000, False), ("4000.01", 8000, True),           # half lot 4,000 < 5,000: "more than 50%"
     (3000, 8000, False),
@@ -74,17 +74,38 @@ def test_areas_of_one_operation_add_up():
     (5000, 9000, True),                                     # half 4,500: well over
 ])
 def test_120_3A_3_whichever_is_less(strip, lot, holds):
-    r = check_permit(strip_topsoil_sqft=strip, lot_area_sqft=lot)
-    assert ("§120-3A(3)" in r.triggers) is holds
-    assert r.permit_required is holds
+    # stripped 1 in deep: 5,000 x 1/12 = 416.67 cu ft, far under the 1,350 cu ft of (4)
+    r = check_permit(strip_topsoil_sqft=strip, strip_topsoil_depth_in=1, lot_area_sqft=lot)
+    assert ("§120-3A(3)" in r.triggers) is (holds is True)
+    assert r.permit_required == holds
+
+
+def test_strip_topsoil_without_lot_area_is_unknown_not_false():
+    # 4,000 sq ft stripped, no lot area: (3) holds on lots where 4,000 > 50% of the lot, i.e. under
+    # 8,000 sq ft; without the depth the volume of (4) is unknown too. Never "not required".
+    r = check_permit(strip_topsoil_sqft=4000)
+    assert r.permit_required == "unknown" and r.to_dict()["permit_required"] == "unknown"
+    assert any("lot area" in m and "under 8,000 sq ft" in m for m in r.missing_facts)
+    e3 = [e for e in r.explanations if e["section"] == "§120-3A(3)"][0]
+    assert e3["holds"] is None and "8,000 sq ft" in e3["explanation"]
+    # (4): stripping is excavation (§120-2): 1,350 cu ft / 4,000 sq ft = 0.3375 ft = 4.05 in is the limit
+    assert any("4.05 in deep over 4,000 sq ft" in m for m in r.missing_facts)
+    # With a 9,000 sq ft lot and 4 in: 4,000 <= 4,500 (half the lot); 4,000 x 4/12 = 1,333.33 cu ft
+    # <= 1,350 -> not required.
+    r = check_permit(strip_topsoil_sqft=4000, strip_topsoil_depth_in=4, lot_area_sqft=9000)
+    assert r.permit_required is False and r.missing_facts == []
+    # 5 in: 4,000 x 5/12 = 1,666.67 cu ft = 61.73 cu yd > 50 -> §120-3A(4)
+    r = check_permit(strip_topsoil_sqft=4000, strip_topsoil_depth_in=5, lot_area_sqft=9000)
+    assert r.triggers == ["§120-3A(4)"] and r.to_dict()["excavation_cy"] == 61.73
 
 
 def test_120_3A_3_counts_excavation_and_stripping_regardless_of_depth():
     # 3,000 sq ft lowered 0.5 ft + 2,000 sq ft stripped = 5,000 sq ft (volume 1,500 cu ft also
     # trips (4): 1,500 > 1,350)
     r = check_permit(excavations=[(3000, 0.5)], strip_topsoil_sqft=2000)
-    assert "§120-3A(3)" in r.triggers
-    r = check_permit(excavations=[(2000, 0.1)], strip_topsoil_sqft=2000, lot_area_sqft=7000)
+    assert "§120-3A(3)" in r.triggers and r.permit_required is True
+    r = check_permit(excavations=[(2000, 0.1)], strip_topsoil_sqft=2000, strip_topsoil_depth_in=1,
+                     lot_area_sqft=7000)
     assert r.triggers == ["§120-3A(3)"]  # 4,000 > 3,500 = half the lot
     expl = [e for e in r.explanations if e["section"] == "§120-3A(3)"][0]["explanation"]
     assert "more than 50% of the lot (3,500 sq ft)" in expl
@@ -94,8 +115,8 @@ def test_120_3A_3_counts_excavation_and_stripping_regardless_of_depth():
 def test_120_3A_4_volume_boundary():
     # 675 sq ft x 2 ft = 1,350 cu ft = 50 cu yd exactly: not "in excess of 50 cubic yards";
     # (2) needs more than 2 ft, (3) needs 5,000 sq ft -> no permit at all.
-    r = check_permit(excavations=[(675, 2)])
-    assert r.triggers == [] and not r.permit_required
+    r = check_permit(excavations=[(675, 2)], lot_area_sqft=10_000)
+    assert r.triggers == [] and r.permit_required is False
     assert r.excavation_cy == D(50)
     r = check_permit(excavations=[("675.01", 2)])
     assert r.triggers == ["§120-3A(4)"]
@@ -127,7 +148,7 @@ def test_fill_only_100sqft_at_4ft_no_permit():
     ((900, 3, False), False, False),         # not exempt, but only 900 sq ft of fill: (7) not met
 ])
 def test_topsoil_exemption(placement, exempt, holds7):
-    r = check_permit(topsoil_placement=placement)
+    r = check_permit(topsoil_placement=placement, lot_area_sqft=20_000)
     assert ("§120-3A(7)" in r.triggers) is holds7
     assert r.permit_required is holds7
     assert r.exemptions[0]["section"] == "§120-3A (topsoil proviso)"
@@ -137,7 +158,7 @@ def test_topsoil_exemption(placement, exempt, holds7):
 def test_topsoil_exemption_only_covers_the_topsoil():
     # exempt topsoil 4,000 sq ft + 600 sq ft of ordinary fill: (7) looks at 600 only
     r = check_permit(fills=[(600, 1)], topsoil_placement=(4000, 2, True))
-    assert not r.permit_required
+    assert r.permit_required is False
     # topsoil volume is reported: 4,000 x 2/12 = 666.67 cu ft = 24.69 cu yd
     assert r.to_dict()["topsoil_cy"] == 24.69
     # non-exempt topsoil adds its area: 600 + 4,000 >= 1,000
@@ -162,7 +183,11 @@ def test_permit_check_output():
     (dict(excavations=[(-1, 2)]), "excavation 1 area_sqft must not be negative"),
     (dict(fills=[(10, -2)]), "fill 1 depth_ft must not be negative"),
     (dict(fills=[(10,)]), "expected \\(area_sqft, depth_ft\\)"),
-    (dict(lot_area_sqft=0), "lot_area_sqft must be positive"),
+    (dict(lot_area_sqft=0), "lot_area_sqft must be more than 0"),
+    (dict(excavations=[("1e14", "1e14")]), "excavation 1 area_sqft must be from 0 sq ft to 100,000,000"),
+    (dict(excavations=[(100, 2000)]), "excavation 1 depth_ft must be from 0 ft to 1,000 ft"),
+    (dict(excavations=[(6000, 2)], lot_area_sqft=5000), "more than the lot area"),
+    (dict(strip_topsoil_sqft=100, strip_topsoil_depth_in=500), "strip_topsoil_depth_in"),
     (dict(strip_topsoil_sqft="x"), "strip_topsoil_sqft must be a number"),
     (dict(jurisdiction="Ossining"), "unknown jurisdiction"),
     (dict(topsoil_placement=(10, 2)), "topsoil_placement"),
@@ -401,24 +426,61 @@ def test_grid_properties(shape, data, dx, dy):
 STATIONS, CUT, FILL = ["0+00", "1+00", "2+50"], [100, 400, 0], [0, 0, 60]
 
 
-def test_end_area_worked_example():
+def test_end_area_worked_example_with_cut_to_fill_transition():
+    # 0+00 -> 1+00: cut 100 -> 400: 100 x (100 + 400) / 2 = 25,000 cu ft.
+    # 1+00 -> 2+50 changes from all cut (400) to all fill (60): grade point at 150 x 400 / 460 =
+    # 130.4348 ft after 1+00 (station 230.43); cut 130.4348 x 400 / 2 = 26,086.96 cu ft, fill
+    # (150 - 130.4348) x 60 / 2 = 586.96 cu ft. Cut 51,086.96 / 27 = 1,892.11 cu yd; fill 21.74;
+    # net 1,870.37 (the same net as without the grade point: the signed area is linear).
     r = end_area_volumes(STATIONS, CUT, FILL)
-    assert r.cut_cy == pytest.approx(55000 / 27) and r.fill_cy == pytest.approx(4500 / 27)
-    assert r.to_dict()["cut_cy"] == 2037.04 and r.to_dict()["net_cy"] == 1870.37
-    assert r.segment_cut_cy * 27 == pytest.approx([25000, 30000])
-    p = end_area_volumes(STATIONS, CUT, FILL, prismoidal=True)
-    assert p.cut_cy * 27 == pytest.approx(130000 / 3)
-    assert p.fill_cy * 27 == pytest.approx(3000)
-    assert p.to_dict()["cut_cy"] == 1604.94 and p.to_dict()["fill_cy"] == 111.11
+    assert r.segment_cut_cy * 27 == pytest.approx([25000, 150 * 400 / 460 * 200])
+    assert r.fill_cy * 27 == pytest.approx((150 - 150 * 400 / 460) * 30)
+    d = r.to_dict()
+    assert (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (1892.11, 21.74, 1870.37)
+    assert d["transitions"] == [{"from": 100.0, "to": 250.0, "grade_point": pytest.approx(230.4348, abs=1e-4),
+                                 "kind": "cut to fill"}]
+    assert any("zero-area point" in n and "230.43" in n for n in r.notes)
+
+
+def test_prismoidal_wedge_pyramid_and_three_level():
+    # Wedge: area 0 -> 100 sq ft over 100 ft, changing linearly (mid-area 50): V = 100/6 (0 + 200 +
+    # 100) = 5,000 cu ft = 185.19 cu yd (the old frustum formula gave 3,333.33 = 123.46).
+    w = end_area_volumes([0, 100], [0, 100], [0, 0], prismoidal=True, cut_mid_area=[50, np.nan],
+                         fill_mid_area=[0, np.nan])
+    assert w.cut_cy * 27 == pytest.approx(5000) and round(w.cut_cy, 2) == 185.19
+    # Pyramid: a square 0 -> 10 x 10 (mid 5 x 5 = 25): 100/6 (0 + 100 + 100) = 3,333.33 cu ft.
+    p = end_area_volumes([0, 100], [0, 100], [0, 0], prismoidal=True, cut_mid_area=[25, np.nan],
+                         fill_mid_area=[0, np.nan])
+    assert p.cut_cy * 27 == pytest.approx(10000 / 3)
+    # Three-level correction: c 4 -> 2 ft, D 40 -> 30 ft, L 100: C = 100 x 2 x 10 / 12 = 166.67 cu ft
+    # off the end-area 100 x (200 + 120) / 2 = 16,000 -> 15,833.33 cu ft.
+    t = end_area_volumes([0, 100], [200, 120], [0, 0], prismoidal=True, center_height=[4, 2], width=[40, 30])
+    assert t.cut_cy * 27 == pytest.approx(16000 - 2000 / 12)
+    with pytest.raises(ValueError, match="mid-section areas"):
+        end_area_volumes([0, 100], [0, 100], [0, 0], prismoidal=True)
+
+
+def test_metric_stations():
+    # "1+000" = 1,000 m, "1+050" = 1,050 m: 50 m x (10 + 30) / 2 = 1,000 m3 = 1,307.95 cu yd.
+    r = end_area_volumes(["1+000", "1+050"], [10, 30], [0, 0], metric=True)
+    assert list(r.stations) == [1000.0, 1050.0]
+    assert r.cut_cy == pytest.approx(1000 / M3_PER_CU_YD)
+    with pytest.raises(ValueError, match="metric notation"):
+        end_area_volumes(["1+000", "1+050"], [10, 30], [0, 0])
+    with pytest.raises(ValueError, match="feet notation"):
+        end_area_volumes(["10+00", "10+50"], [10, 30], [0, 0], metric=True)
 
 
 def test_end_area_csv_and_metric(tmp_path):
     f = tmp_path / "sections.csv"
     pd.DataFrame({"Station": STATIONS, "cut_area": CUT, "fill_area": FILL}).to_csv(f, index=False)
-    assert volume_from_sections_csv(f).cut_cy == pytest.approx(55000 / 27)
-    assert volume_from_sections_csv(f, prismoidal=True).fill_cy == pytest.approx(3000 / 27)
+    assert volume_from_sections_csv(f).cut_cy == pytest.approx((25000 + 150 * 400 / 460 * 200) / 27)
+    pd.DataFrame({"Station": STATIONS, "cut_area": CUT, "fill_area": FILL, "cut_mid_area": [250, 200, None],
+                  "fill_mid_area": [0, 30, None]}).to_csv(f, index=False)
+    # prismoidal with mid-areas: 100/6 (100 + 1000 + 400) + 150/6 (400 + 800 + 0) = 25,000 + 30,000
+    assert volume_from_sections_csv(f, prismoidal=True).cut_cy == pytest.approx(55000 / 27)
     r = end_area_volumes([0, 100, 250], CUT, FILL, metric=True)
-    assert r.cut_cy == pytest.approx(55000 / M3_PER_CU_YD)
+    assert r.cut_cy == pytest.approx((25000 + 150 * 400 / 460 * 200) / M3_PER_CU_YD)
 
 
 def test_parse_station():
@@ -451,14 +513,19 @@ def test_end_area_properties(n, data):
     stations = np.concatenate([[0.0], np.cumsum(gaps)])
     areas = st.lists(st.floats(0, 1e4), min_size=n, max_size=n)
     c, f = data.draw(areas), data.draw(areas)
-    for prism in (False, True):
-        r = end_area_volumes(stations, c, f, prismoidal=prism)
-        assert r.cut_cy >= 0 and r.fill_cy >= 0
-        s = end_area_volumes(stations, f, c, prismoidal=prism)
-        assert s.cut_cy == pytest.approx(r.fill_cy) and s.fill_cy == pytest.approx(r.cut_cy)
-    # the prismoidal volume never exceeds the end-area volume
-    assert (end_area_volumes(stations, c, f, True).cut_cy
-            <= end_area_volumes(stations, c, f).cut_cy * (1 + 1e-12) + 1e-9)
+    r = end_area_volumes(stations, c, f)
+    assert r.cut_cy >= 0 and r.fill_cy >= 0
+    s = end_area_volumes(stations, f, c)
+    assert s.cut_cy == pytest.approx(r.fill_cy) and s.fill_cy == pytest.approx(r.cut_cy)
+    # grade points move volume between cut and fill but keep the net: sum L (dA1 + dA2) / 2, dA = cut - fill
+    L, d = np.diff(stations), np.asarray(c) - np.asarray(f)
+    assert r.net_cy * 27 == pytest.approx(float((L * (d[:-1] + d[1:]) / 2).sum()), rel=1e-9, abs=1e-6)
+    # prismoidal with linear mid-areas equals the end-area volume without grade points
+    mid_c = np.append((np.asarray(c[:-1]) + np.asarray(c[1:])) / 2, np.nan)
+    mid_f = np.append((np.asarray(f[:-1]) + np.asarray(f[1:])) / 2, np.nan)
+    p = end_area_volumes(stations, c, f, True, cut_mid_area=mid_c, fill_mid_area=mid_f)
+    assert p.cut_cy * 27 == pytest.approx(float((L * (np.asarray(c[:-1]) + np.asarray(c[1:])) / 2).sum()),
+                                          rel=1e-9, abs=1e-6)
 
 
 def test_overflowing_inputs_are_refused_not_returned_as_nan():
@@ -466,3 +533,71 @@ def test_overflowing_inputs_are_refused_not_returned_as_nan():
     z = np.zeros((2, 2))
     with pytest.raises(ValueError, match="overflow"):
         grid_volumes(10.0, 10.0, z, np.full((2, 2), 1e308))
+
+
+# --------------------------------------------------------------------------- §120-3B, 8M, 10A
+def test_120_3B_foundation_under_a_building_permit_is_exempt():
+    # A 40 x 30 ft cellar 9 ft deep = 1,200 sq ft x 9 ft = 10,800 cu ft = 400 cu yd would trip
+    # (1), (2), (4) as plain excavation; as a foundation under a building permit it is covered.
+    plain = check_permit(excavations=[(1200, 9)], lot_area_sqft=20_000)
+    assert plain.permit_required is True and "§120-3A(1)" in plain.triggers
+    r = check_permit(foundations=[(1200, 9)], lot_area_sqft=20_000)
+    assert r.permit_required is False and r.triggers == []
+    assert r.exemptions[0]["section"] == "§120-3B"
+    assert "400.00 cu yd" in r.exemptions[0]["explanation"]
+    # the building permit stays subject to §120-8: 9 ft deep -> the fence of §120-8A
+    assert any(s["section"] == "§120-8A" for s in r.review_standards)
+    # other work is tested on its own: 600 sq ft at 3 ft beside the foundation -> (2), (4)
+    r = check_permit(foundations=[(1200, 9)], excavations=[(600, 3)], lot_area_sqft=20_000)
+    assert r.triggers == ["§120-3A(2)", "§120-3A(4)"]
+
+
+@pytest.mark.parametrize("h,need", [(4, False), ("4.01", True), (12, True)])
+def test_120_8M_retaining_wall(h, need):
+    # "A building permit shall be required if the retaining wall is more than four feet in height."
+    r = check_permit(excavations=[(100, 1)], lot_area_sqft=10_000, retaining_wall_height_ft=h)
+    wall = [s for s in r.review_standards if s["section"] == "§120-8M"][0]
+    assert wall["building_permit_required"] is need
+
+
+def test_120_10A_term_and_idle_days():
+    from treecalc.excavation import permit_term_check
+
+    # Issued 2026-03-01: expires 2027-03-01 (one year). Last work 2026-06-01, as of 2026-07-31: 60
+    # days idle (not more than 60); as of 2026-08-01: 61 days -> subject to termination.
+    t = permit_term_check("2026-03-01", "2026-07-31", "2026-06-01")
+    assert t["expires"] == "2027-03-01" and t["idle_days"] == 60 and t["subject_to_termination"] is False
+    t = permit_term_check("2026-03-01", "2026-08-01", "2026-06-01")
+    assert t["idle_days"] == 61 and t["subject_to_termination"] is True and not t["expired"]
+    assert permit_term_check("2026-03-01", "2027-03-01")["expired"] is True
+    with pytest.raises(ValueError, match="last_work"):
+        permit_term_check("2026-03-01", "2026-08-01", "2026-09-01")
+
+
+def test_wesley_hills_amount_moved_cellar_and_not_applicable():
+    # No operation: the waiver is "not applicable", not False.
+    r = check_permit(jurisdiction="wesley-hills")
+    assert r.permit_required is False and r.to_dict()["waiver_eligible"] == "not applicable"
+    # 1,350 sq ft x 2 ft = 2,700 cu ft = 100 cu yd excavated, the same soil placed as fill 1,350 x 1.5
+    # = 2,025 cu ft = 75 cu yd: moved = max(100, 75) = 100 cu yd -> not "less than 100".
+    r = check_permit(excavations=[(1350, 2)], fills=[(1350, 1.5)], jurisdiction="wesley-hills")
+    assert r.waiver_eligible is False
+    # 90 cu yd cut (2,430 cu ft) and 80 cu yd fill: moved 90 < 100 (not 170)
+    r = check_permit(excavations=[(1215, 2)], fills=[(1080, 2)], jurisdiction="wesley-hills")
+    assert r.waiver_eligible is True and any("amount moved" in s for s in r.interpretation)
+    # Cellar 40 x 30 x 9 = 10,800 cu ft = 400 cu yd, limit 800: 1,200 sq ft x 9 ft excavated
+    # (400 cu yd) and no fill -> the building permit is the permit (§95-3C(1)).
+    r = check_permit(excavations=[(1200, 9)], jurisdiction="wesley-hills", cellar=(40, 30, 9))
+    assert r.permit_required is False and r.building_permit["limit_cy"] == 800.0
+    r = check_permit(excavations=[(4000, 6)], jurisdiction="wesley-hills", cellar=(40, 30, 9))
+    assert r.permit_required is True  # 888.89 cu yd > 800
+
+
+def test_grid_with_surveyor_headers_is_mapped(tmp_path):
+    # Easting/Northing/EG/FG: a 2 x 2 node grid, 10 ft spacing, raised 1 ft everywhere -> 100 cu ft fill.
+    f = tmp_path / "grid.csv"
+    f.write_text("Easting,Northing,EG,FG\n0,0,5,6\n10,0,5,6\n0,10,5,6\n10,10,5,6\n")
+    r = volume_from_grid_csv(f)
+    assert r.fill_cy * 27 == pytest.approx(100) and r.cut_cy == 0
+    e = r.earthwork()
+    assert e.fill_area_sqft == 100 and e.fill_area_over_2ft_sqft == 0

@@ -9,10 +9,12 @@ openpyxl. One integration test runs the real ``treecalc.assessment.assess`` on
 from __future__ import annotations
 
 import io
+import math
 import shutil
 import subprocess
 import types
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pandas as pd
@@ -456,3 +458,212 @@ def test_an_empty_assessment_still_makes_every_sheet():
     assert wb["Summary"].freeze_panes == "A3"
     assert "no trees" in wb["Trees"]["A1"].value
     assert not wb["Summary"]._charts  # nothing harmed, no chart
+
+
+# ---------------------------------------------------------------------------
+# issue 12: the XlsxWriter statement writes the same cells, whichever path wrote them
+
+SURVEY_SPECIES = ["Acer rubrum", "Red maple", "Sugar Mapel", "Quercus alba", "White oak", "Norway maple",
+                  "Ailanthus altissima", "Liriodendron tulipifera", "Pinus strobus", "Black cherry",
+                  "Acer rubrum 'October Glory'", "Cornus florida"]
+
+
+def write_generated_survey(path: Path, n: int = 2000) -> None:
+    """A realistic survey of ``n`` trees: title row, header with units, misspellings, multi-stem DBH,
+    flags, every action spelling the surveys use, and tags/notes a spreadsheet would take for formulas."""
+    import random
+
+    import xlsxwriter
+
+    rnd = random.Random(12)
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet("Trees")
+    ws.write_string(0, 0, "Generated survey")
+    for j, h in enumerate(["Tag #", "Species", "DBH (in)", "Condition", "Action", "Street Tree", "Landmark",
+                           "Notes"]):
+        ws.write_string(1, j, h)
+    actions = ["Retain", "Remove", "Removed", "Topped", "retain", ""]
+    for i in range(n):
+        r = i + 2
+        ws.write_string(r, 0, ["=1+1", "-7", "@x"][i % 3] if i % 97 == 0 else f"T{i + 1}")
+        ws.write_string(r, 1, SURVEY_SPECIES[rnd.randrange(len(SURVEY_SPECIES))])
+        if i % 41 == 0:
+            ws.write_string(r, 2, f"{rnd.randint(4, 20)}, {rnd.randint(3, 12)}")
+        else:
+            ws.write_number(r, 2, round(rnd.uniform(2, 48), 1))
+        ws.write_string(r, 3, rnd.choice(["Good", "Fair", "Poor"]))
+        ws.write_string(r, 4, rnd.choice(actions))
+        if i % 13 == 0:
+            ws.write_string(r, 5, "X")
+        if i % 211 == 0:
+            ws.write_string(r, 6, "Y")
+        if i % 29 == 0:
+            ws.write_string(r, 7, "+call arborist" if i % 58 == 0 else "near drive")
+    wb.close()
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """(path, assessment) of a generated 2,000-tree survey."""
+    from treecalc.assessment import assess
+
+    path = tmp_path_factory.mktemp("gen") / "survey_2000.xlsx"
+    write_generated_survey(path)
+    return path, assess(path)
+
+
+def _cells(data: bytes) -> dict[str, Any]:
+    """Everything a reader sees in a statement: per sheet the cells (value, number format, quote prefix,
+    bold, fill), freeze panes, filter, column widths and chart count."""
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    out = {}
+    for ws in wb.worksheets:
+        cells = {}
+        for row in ws.iter_rows():
+            for c in row:
+                v = c.value
+                if isinstance(v, str):
+                    v = v.replace("_x000D_", "\r")  # XlsxWriter's escape of CR; Excel reads it as CR
+                if v is None and not c.has_style:
+                    continue
+                cells[c.coordinate] = (v, c.number_format if v is not None else None, bool(c.quotePrefix),
+                                       bool(c.font.b), c.fill.fgColor.rgb if c.fill.fill_type else None)
+        out[ws.title] = {"cells": cells, "freeze": ws.freeze_panes, "filter": ws.auto_filter.ref,
+                         "widths": {k: d.width for k, d in ws.column_dimensions.items() if d.width},
+                         "charts": len(ws._charts)}
+    return out
+
+
+def _assert_same(got: dict[str, Any], want: dict[str, Any]) -> None:
+    assert list(got) == list(want) == list(SHEETS)
+    for name in SHEETS:
+        g, w = got[name], want[name]
+        assert {k: g[k] for k in ("freeze", "filter", "widths", "charts")} == \
+            {k: w[k] for k in ("freeze", "filter", "widths", "charts")}, name
+        assert g["cells"].keys() == w["cells"].keys(), name
+        for coord, (gv, *gstyle) in g["cells"].items():
+            wv, *wstyle = w["cells"][coord]
+            assert gstyle == wstyle, (name, coord, gv)
+            if isinstance(wv, (int, float)) and isinstance(gv, (int, float)):
+                # the per-cell path writes 16 significant digits (XlsxWriter's "%.16G"), the streamed one repr
+                assert gv == pytest.approx(wv, rel=1e-15, abs=0), (name, coord)
+            else:
+                assert gv == wv, (name, coord)
+
+
+def _both(a: Any) -> tuple[bytes, bytes]:
+    streamed, per_cell = io.BytesIO(), io.BytesIO()
+    statement.build_workbook(a, streamed, stream_rows=True)
+    statement.build_workbook(a, per_cell, stream_rows=False)
+    return streamed.getvalue(), per_cell.getvalue()
+
+
+def test_streamed_rows_equal_the_per_cell_writer_on_the_stand_in(monkeypatch):
+    """The rows encoded a column at a time are the cells XlsxWriter's own write_* calls make: same values,
+    number formats, quote prefixes, bold, fills, panes, filters, widths and chart. Chunks of 2 rows make
+    every chunk boundary show."""
+    monkeypatch.setattr(statement, "_CHUNK_ROWS", 2)
+    a = stand_in(trees=stand_in().trees.assign(
+        when=pd.to_datetime(["2024-05-01", None, "2024-05-03 10:30", "2024-05-04", "2024-05-05"], format="ISO8601"),
+        stems=pd.array([1, None, 2, 1, 3], dtype="Int64"), ratio=[0.5, float("inf"), None, 1e-9, 12345678.123456789]))
+    streamed, per_cell = _both(a)
+    _assert_same(_cells(streamed), _cells(per_cell))
+
+
+def test_streamed_rows_equal_the_per_cell_writer_on_real_assessments(generated):
+    from treecalc.assessment import assess
+
+    for a in (generated[1], assess(SAMPLE)):
+        streamed, per_cell = _both(a)
+        _assert_same(_cells(streamed), _cells(per_cell))
+
+
+def _trees_sheet(data: bytes) -> tuple[list[str], list[tuple]]:
+    ws = openpyxl.load_workbook(io.BytesIO(data), read_only=True)["Trees"]
+    rows = list(ws.iter_rows(values_only=True))
+    return list(rows[1]), rows[2:]
+
+
+def test_trees_sheet_holds_the_assessment_numbers_exactly(generated):
+    """Every number of the assessment's trees frame is in the Trees sheet unchanged (floats written with
+    repr: exact to the last bit), every flag as Yes/No, every missing value as an empty cell."""
+    from treecalc.assessment import assess
+
+    for a in (generated[1], assess(SAMPLE)):
+        head, rows = _trees_sheet(statement_bytes(a))
+        assert len(rows) == len(a.trees)
+        col = {h: j for j, h in enumerate(head)}
+        by_row = {r[col["Source row"]]: r for r in rows}
+        checked = 0
+        for key in a.trees.columns:
+            label = statement._header(key) if key != "value_usd" else f"Value ($, {statement._value_basis(a)})"
+            s = a.trees[key]
+            if label not in col:
+                continue
+            for src, v in zip(a.trees["source_row"], s.tolist()):
+                got = by_row[src][col[label]]
+                if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+                    assert got is None, (key, src)
+                elif isinstance(v, bool):
+                    assert got == ("Yes" if v else "No"), (key, src)
+                elif isinstance(v, (int, float)):
+                    assert got == v and float(got).hex() == float(v).hex(), (key, src, got, v)
+                    checked += 1
+                elif isinstance(v, str):
+                    assert got == (v or None), (key, src)
+        assert checked >= 20 * len(a.trees)  # benefits, dollars, DBH, penalties: all compared
+
+
+def test_summary_lines_equal_the_assessment_on_a_generated_survey(generated):
+    _, a = generated
+    ws = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))["Summary"]
+    assert len(a.lines) > 5
+    for i, line in enumerate(a.lines, start=3):
+        v = line["value"]
+        if isinstance(v, bool):
+            assert ws.cell(i, 3).value == ("Yes" if v else "No")
+        elif isinstance(v, (int, float)):
+            assert ws.cell(i, 3).value == pytest.approx(v, rel=1e-15), line["item"]
+        assert ws.cell(i, 2).value == line["item"]
+
+
+def test_cli_json_is_the_library_json(generated, capsys):
+    """``treecalc assess --json`` prints exactly ``Assessment.to_json()`` (the CLI's lazy imports change
+    nothing): on the generated 2,000-tree survey and the sample."""
+    import json
+
+    from treecalc.assessment import assess
+    from treecalc.cli import _json_default, main
+
+    for path, a in ((generated[0], generated[1]), (SAMPLE, assess(SAMPLE))):
+        capsys.readouterr()
+        assert main(["assess", str(path), "--json"]) == 0
+        got = json.loads(capsys.readouterr().out)
+        want = json.loads(json.dumps(a.to_json(), default=_json_default))
+        assert got == want
+
+
+def test_empty_text_stays_empty_and_gets_no_apostrophe():
+    """An empty string is no formula: its cell is empty, with no quote prefix and no visible apostrophe."""
+    trees = pd.DataFrame({"tag": ["", "T2", "=1"], "notes": ["", None, " "], "dbh_in": [4.0, 5.0, 6.0]})
+    ws = openpyxl.load_workbook(io.BytesIO(statement_bytes(stand_in(trees=trees))))["Trees"]
+    assert [ws.cell(r, 1).value for r in (3, 4, 5)] == [None, "T2", "=1"]
+    assert not ws.cell(3, 1).quotePrefix and ws.cell(5, 1).quotePrefix
+    assert ws.cell(3, 3).value is None and ws.cell(5, 3).value == " "
+    assert not statement.needs_quote_prefix("")
+    for row in ws.iter_rows():
+        assert all(c.value != "'" for c in row)
+
+
+def test_the_statement_is_streamed_in_constant_memory(generated):
+    """XlsxWriter's constant_memory mode: strings are inline (no shared-string table holding every
+    tree's text) and rows reach the file in order."""
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(statement_bytes(generated[1]))) as z:
+        assert "xl/sharedStrings.xml" not in z.namelist()
+        xml = z.read("xl/worksheets/sheet2.xml").decode()
+    import re
+
+    rows = [int(r) for r in re.findall(r'<row r="(\d+)"', xml)]
+    assert rows == sorted(rows) and len(rows) == len(set(rows)) == len(generated[1].trees) + 2

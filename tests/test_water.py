@@ -117,9 +117,17 @@ def test_carried_past_15_april_relevy():
     assert r.relevy_amount == D("321.00")
     assert r.total_due == D("0.00")
     assert r.events[-1].section.startswith("§223-12F(2)")
-    # A payment to the water account after the relevy is a credit (the lien is on the tax bill).
+    # A payment after the relevy goes toward the amount relevied (shown as such), not to a credit:
+    # 321.00 relevied - 321.00 paid = 0.00 still owed on the tax bill; no credit.
     r = penalty_schedule("300", DUE, [("2026-05-01", "321")], as_of="2026-07-01")
-    assert r.relevy_amount == D("321.00") and r.credit == D("321.00") and r.total_due == D("0.00")
+    assert r.relevy_amount == D("321.00") and r.credit == D("0.00") and r.total_due == D("0.00")
+    assert r.relevy_outstanding == D("0.00")
+    pay = r.events[-1]
+    assert pay.kind == "payment" and pay.to_relevied == D("321.00") and pay.to_credit == D("0.00")
+    assert "relevied to the tax bill" in pay.description
+    # Paying 21.00 only: 300.00 still owed on the tax bill.
+    r = penalty_schedule("300", DUE, [("2026-05-01", "21")], as_of="2026-07-01")
+    assert r.relevy_outstanding == D("300.00") and r.credit == D("0.00")
 
 
 def test_payment_on_relevy_day_counts_before_transfer():
@@ -163,15 +171,87 @@ def test_period_dates_clamped_to_month_end():
     assert period_start_dates(dt.date(2028, 1, 30), dt.date(2028, 3, 1))[1] == dt.date(2028, 2, 29)
 
 
-def test_exact_decimal_rounded_only_at_end():
-    # 123.45 due 15 Jan, unpaid, as of 20 Feb: 5% = 6.1725, 1% = 1.2345 (exact, not rounded);
-    # penalties 7.4070 -> 7.41; total 130.8570 -> 130.86.
+def test_each_penalty_is_rounded_to_the_cent_when_assessed():
+    # 123.45 due 15 Jan, unpaid, as of 20 Feb: 5% = 6.1725 -> 6.17, 1% = 1.2345 -> 1.23 (half up,
+    # at assessment); penalties 6.17 + 1.23 = 7.40; total 123.45 + 7.40 = 130.85.
     r = penalty_schedule("123.45", DUE, [], as_of="2026-02-20")
-    assert [e.amount for e in r.events] == [D("6.1725"), D("1.2345")]
-    assert r.penalties_outstanding == D("7.41")
-    assert r.total_due == D("130.86")
+    assert [e.amount for e in r.events] == [D("6.17"), D("1.23")]
+    assert r.penalties_outstanding == D("7.40")
+    assert r.total_due == D("130.85")
     d = r.to_dict()
-    assert d["events"][0]["amount"] == "6.17" and d["total_due"] == "130.86"
+    assert d["events"][0]["amount"] == "6.17" and d["total_due"] == "130.85"
+
+
+def test_paying_the_displayed_total_closes_the_account():
+    # 123.45 due 15 Jan; 16 Jan +5% = 6.1725 -> 6.17; total 129.62. Paid 129.62 on 20 Jan:
+    # 6.17 to penalties, 123.45 to the charge -> nothing left; no later penalty, no relevy.
+    r = penalty_schedule("123.45", DUE, [("2026-01-20", "129.62")], as_of="2026-06-01")
+    assert kinds(r) == [("2026-01-16", "penalty"), ("2026-01-20", "payment")]
+    assert r.total_due == D("0.00") and r.credit == D("0.00") and r.relevy_amount is None
+    # The displayed total on any date, paid that day, leaves 0.00 (as of 16 Mar: 123.45 + 6.17 +
+    # 1.23 + 1.23 = 132.08).
+    shown = penalty_schedule("123.45", DUE, [], as_of="2026-03-16").total_due
+    assert shown == D("132.08")
+    r = penalty_schedule("123.45", DUE, [("2026-03-16", shown)], as_of="2026-12-31")
+    assert r.total_due == D("0.00") and r.credit == D("0.00") and r.relevy_amount is None
+
+
+def test_small_bill_lines_sum_to_total():
+    # 1.50 due 15 Jan, as of 16 Mar: 16 Jan 5% of 1.50 = 0.075 -> 0.08; 16 Feb 1% = 0.015 -> 0.02;
+    # 16 Mar 0.02. Lines 0.08 + 0.02 + 0.02 = 0.12 = penalties; total 1.50 + 0.12 = 1.62.
+    r = penalty_schedule("1.50", DUE, [], as_of="2026-03-16")
+    assert [e.amount for e in r.events] == [D("0.08"), D("0.02"), D("0.02")]
+    assert r.penalties_assessed == D("0.12") == sum(e.amount for e in r.events)
+    assert r.total_due == D("1.62")
+
+
+def test_calendar_month_reading_on_a_15_january_bill():
+    # 300.00 due 15 Jan 2026, --months calendar, as of 10 Mar: 16 Jan +5% = 15.00, 1 Feb +1% =
+    # 3.00, 1 Mar +1% = 3.00 -> 21.00; the anniversary reading has only 16 Jan and 16 Feb = 18.00.
+    r = penalty_schedule("300", DUE, [], as_of="2026-03-10", months="calendar")
+    assert kinds(r) == [("2026-01-16", "penalty"), ("2026-02-01", "penalty"), ("2026-03-01", "penalty")]
+    assert r.penalties_outstanding == D("21.00") and r.months == "calendar"
+    assert any("calendar" in s and "§223-12F(2)" in s for s in r.interpretation)
+    a = penalty_schedule("300", DUE, [], as_of="2026-03-10")
+    assert a.penalties_outstanding == D("18.00") and a.months == "anniversary"
+    with pytest.raises(ValueError, match="anniversary' or 'calendar"):
+        penalty_schedule("300", DUE, [], as_of="2026-03-10", months="lunar")
+
+
+def test_two_bill_account_with_one_payment():
+    # Bill A 100.00 due 15 Jan, bill B 200.00 due 15 Feb; one payment 110.00 on 20 Feb.
+    # 16 Jan: A +5.00. 16 Feb: A +1% of 100.00 = 1.00 (A penalties 6.00); B +5% = 10.00.
+    # 20 Feb 110.00: A penalties 6.00, A charge 100.00, then B's penalties 4.00 of 10.00.
+    # As of 1 Mar: A 0.00; B charge 200.00 + penalties 6.00 = 206.00; account 206.00.
+    from treecalc.water import account_statement
+
+    s = account_statement([("100", "2026-01-15", "A"), ("200", "2026-02-15", "B")],
+                          [("2026-02-20", "110")], as_of="2026-03-01")
+    a, b = s.bills
+    assert (a.bill, a.total_due, a.penalties_assessed, a.payments_total) == ("A", D("0.00"), D("6.00"), D("106.00"))
+    assert (b.bill, b.charge_outstanding, b.penalties_outstanding) == ("B", D("200.00"), D("6.00"))
+    assert s.total_due == D("206.00") and s.credit == D("0.00") and s.payments_total == D("110.00")
+    pays = [e for e in s.events if e.kind == "payment"]
+    assert [(e.bill, e.to_penalties, e.to_charge) for e in pays] == [("A", D("6.00"), D("100.00")),
+                                                                    ("B", D("4.00"), D("0.00"))]
+    assert sum(e.amount for e in pays) == D("110.00")
+
+
+def test_account_csv(tmp_path):
+    from treecalc.water import account_statement, read_account_csv
+
+    p = tmp_path / "account.csv"
+    p.write_text("Kind,Date,Amount,Bill\nbill,2026-01-15,100.00,A\nbill,2026-02-15,200.00,B\n"
+                 "payment,2026-02-20,110.00,\n")
+    bills, pays = read_account_csv(p)
+    s = account_statement(bills, pays, as_of="2026-03-01")
+    assert s.total_due == D("206.00")  # as the two-bill case above
+    p.write_text("kind,date,amount\nbill,2026-01-15,100\nrefund,2026-02-01,5\n")
+    with pytest.raises(ValueError, match="row 3: kind must be 'bill' or 'payment'"):
+        read_account_csv(p)
+    p.write_text("kind,date,amount\nbill,2026-01-15,100.005\n")
+    with pytest.raises(ValueError, match="row 2 amount .* fraction of a cent"):
+        read_account_csv(p)
 
 
 def test_overpayment_goes_to_credit():
@@ -237,7 +317,7 @@ def test_balance_never_negative_and_payments_fully_applied(amount, due_off, pays
         assert e.charge_after >= 0 and e.penalties_after >= 0 and e.credit_after >= 0
         if e.kind == "payment":
             # fully applied: penalties, then charge, then credit
-            assert e.to_penalties + e.to_charge + e.to_credit == e.amount
+            assert e.to_penalties + e.to_charge + e.to_relevied + e.to_credit == e.amount
             assert min(e.to_penalties, e.to_charge, e.to_credit) >= 0
             assert e.to_penalties == min(e.amount, pens_before)
             if e.to_charge > 0:
@@ -247,13 +327,16 @@ def test_balance_never_negative_and_payments_fully_applied(amount, due_off, pays
                 assert e.penalties_after == 0 and e.charge_after == 0
         pens_before, charge_before = e.penalties_after, e.charge_after
     assert r.total_due >= 0 and r.credit >= 0
+    # the event lines add up to the totals, to the cent
+    assert sum((e.amount for e in r.events if e.kind == "penalty"), D(0)) == r.penalties_assessed
+    assert all(e.amount == e.amount.quantize(D("0.01")) for e in r.events)
     # conservation (exact): charge + penalties assessed - payments = what is left + relevied - credit
     assessed = sum((e.amount for e in r.events if e.kind == "penalty"), D(0))
     paid = sum((e.amount for e in r.events if e.kind == "payment"), D(0))
     moved = sum((e.amount for e in r.events if e.kind == "relevy"), D(0))
     last = r.events[-1] if r.events else None
     left = (last.charge_after + last.penalties_after - last.credit_after) if last else amount
-    assert amount + assessed - paid == left + moved
+    assert amount + assessed - paid == left + moved - (moved - r.relevy_outstanding)
     # events are in date order
     assert [e.date for e in r.events] == sorted(e.date for e in r.events)
 
@@ -299,3 +382,28 @@ def test_absurd_amounts_are_refused_not_crashed(amount):
         penalty_schedule(amount, "2026-01-15", as_of="2026-04-10")
     with pytest.raises(ValueError, match="too large"):
         penalty_schedule("300", "2026-01-15", payments=[("2026-02-01", "1e400")], as_of="2026-04-10")
+
+
+@settings(max_examples=120, deadline=None)
+@given(bills=st.lists(st.tuples(money, st.integers(0, 200)), min_size=1, max_size=4),
+       pays=st.lists(st.tuples(st.integers(-20, 700), money), max_size=6),
+       asof_off=st.integers(0, 800), months=st.sampled_from(["anniversary", "calendar"]))
+def test_account_lines_sum_to_totals_to_the_cent(bills, pays, asof_off, months):
+    # For any bills and payments: every line is whole cents; penalties lines = penalties assessed;
+    # each payment is fully applied (its parts sum to it); and exactly
+    # bills + penalties - payments = water total + tax-bill remainder - credit.
+    from treecalc.water import account_statement
+
+    start = dt.date(2025, 1, 1)
+    bl = [(a, start + dt.timedelta(days=o), f"b{i}") for i, (a, o) in enumerate(bills)]
+    py = [(start + dt.timedelta(days=o), a) for o, a in pays]
+    s = account_statement(bl, py, as_of=start + dt.timedelta(days=asof_off), months=months)
+    assert all(e.amount == e.amount.quantize(D("0.01")) for e in s.events)
+    assert sum((e.amount for e in s.events if e.kind == "penalty"), D(0)) == s.penalties_assessed
+    for b in s.bills:
+        assert sum((e.amount for e in b.events if e.kind == "penalty"), D(0)) == b.penalties_assessed
+        assert b.total_due == b.charge_outstanding + b.penalties_outstanding >= 0
+    applied = sum((e.amount for e in s.events if e.kind == "payment"), D(0))
+    assert applied == s.payments_total == sum((a for d, a in py if d <= s.as_of), D(0))
+    billed = sum((a for a, _, _ in bl), D(0))
+    assert billed + s.penalties_assessed - s.payments_total == s.total_due + s.relevy_outstanding - s.credit

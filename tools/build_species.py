@@ -164,6 +164,17 @@ EXTRA_ALIASES: dict[str, list[str]] = {
 }
 
 
+# Corrections to the source species list: code -> (field, source value, corrected value, reason).
+# Each is written to the catalogue's ``correction`` column so every output that shows the species can say so.
+# The benefit value row (``SppValueAssignment``) is kept as the source assigns it, so the benefits stay
+# i-Tree Streets' own; only the tree type and leaf habit (which the law reads) are corrected.
+CORRECTIONS: dict[str, tuple[str, str, str, str]] = {
+    "ELUM": ("tree_type", "BES", "BDS",
+             ("autumn olive is deciduous (USDA PLANTS; New York Flora Atlas) but the i-Tree Streets Northeast "
+              "species list types it evergreen; its benefits still read the source's value row BES OTHER")),
+}
+
+
 def build(source: Path, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     rows_known = set(value_rows(source))
@@ -238,6 +249,12 @@ def build(source: Path, out: Path) -> None:
             # GIBI(F) in the list carries its common name in the type column;
             # the female ginkgo is a large broadleaf deciduous like GIBI.
             tree_type = "BDL"
+        correction = ""
+        if code in CORRECTIONS:
+            field_name, was, now, reason = CORRECTIONS[code]
+            if field_name != "tree_type" or tree_type != was:
+                raise SystemExit(f"{code}: correction expects {field_name} {was!r} in the source, found {tree_type!r}")
+            tree_type, correction = now, f"typed {was} in the source, corrected to {now}: {reason}"
         value_row = r[col["SppValueAssignment"]].strip()
         if value_row not in rows_known:
             raise SystemExit(f"{code}: value row {value_row!r} has no benefit tables")
@@ -263,6 +280,7 @@ def build(source: Path, out: Path) -> None:
             "replacement_cost_usd": r[col["Replacement Cost ($)"]].strip(),
             "replacement_trunk_area_sqin": r[col["TAr (sq Inches)"]].strip(),
             "region": r[col["region"]].strip(),
+            "correction": correction,
         })
     fields = list(cat_rows[0])
     with (out / "catalogue.csv").open("w", newline="") as fh:

@@ -5,12 +5,64 @@ The public API:
 - :func:`benefits` one tree, :func:`compute_benefits` many (i-Tree Streets, Northeast).
 - :func:`read_survey` a spreadsheet into trees + rejected rows.
 - :func:`assess` the law engine (Croton-on-Hudson Chapter 208, Wesley Hills Chapter 95).
+
+The names are imported on first use (PEP 562 module ``__getattr__``), so that
+``import treecalc`` and ``treecalc --help`` do not load pandas, numpy and scipy.
 """
 
-from treecalc.assessment import Assessment, assess
-from treecalc.benefits import BenefitParams, benefits, compute_benefits
-from treecalc.ingest import Survey, SurveyError, read_survey
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
+    from treecalc.assessment import Assessment, assess
+    from treecalc.benefits import BenefitParams, benefits, compute_benefits
+    from treecalc.ingest import Survey, SurveyError, read_survey
+
+#: Public name -> the module that defines it.
+_LAZY = {"Assessment": "treecalc.assessment", "assess": "treecalc.assessment",
+         "BenefitParams": "treecalc.benefits",
+         "compute_benefits": "treecalc.benefits",
+         "Survey": "treecalc.ingest", "SurveyError": "treecalc.ingest", "read_survey": "treecalc.ingest"}
 
 __all__ = ["Assessment", "BenefitParams", "Survey", "SurveyError", "assess", "benefits", "compute_benefits",
            "read_survey"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'treecalc' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """``treecalc.benefits`` is the function, as it was when this package imported it eagerly.
+
+    Importing the submodule ``treecalc.benefits`` makes Python set the package
+    attribute ``benefits`` to that module; this property keeps the name for the
+    function whichever is imported first.
+    """
+
+    @property
+    def benefits(self) -> Any:
+        from treecalc.benefits import benefits as function
+
+        return function
+
+    @benefits.setter
+    def benefits(self, value: Any) -> None:  # the import system storing the submodule: ignored
+        pass
+
+
+sys.modules[__name__].__class__ = _Package

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc import data
-from treecalc.benefits import BenefitParams, compute_benefits, make_params
+from treecalc.benefits import BenefitParams, compute_benefits, make_params, method_notes
 from treecalc.fund import in_lieu, load_fee_schedule
 from treecalc.planting import plan as make_plan
 from treecalc.planting import prepare_stock
@@ -136,7 +136,7 @@ class Assessment:
 
 
 TREE_JSON_COLUMNS = ("source_row", "tag", "species", "species_code", "dbh_in", "action", "condition",
-                     "value_usd", "usd_total_annual", "harmed", "counted", "exclusion", "permit_triggers",
+                     "value_usd", "usd_total_annual", "disclosures", "harmed", "counted", "exclusion", "permit_triggers",
                      "permit_needed", "offence", "penalty_tier", "penalty_base_usd", "penalty_max_usd",
                      "criminal_max_usd")
 
@@ -425,6 +425,7 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
         "value_basis": options["value_basis"], "value_basis_label": basis_label,
         "benefit_parameters": resolved_params, "data_sources": [data.SOURCE_NAME],
         "law": f"{law['name']}, {law['chapter']}", "law_file": str(lawparams.LAW_DIR / f"{jkey}.toml"),
+        "science_notes": method_notes(resolved_params),
     }
     if kind == "cumulative":
         method["data_sources"].append("growth: Urban Tree Database (McPherson et al. 2016) and i-Tree Streets "

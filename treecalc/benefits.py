@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from treecalc import data
-from treecalc.models import appraisal, growth, itree_streets, property_value
+from treecalc.models import appraisal, disclosures, growth, itree_streets, property_value
+from treecalc.models.disclosures import Flag
 from treecalc.species import UnknownSpecies, resolve_many
 from treecalc.validate import number
 
@@ -131,29 +132,280 @@ def _derived_tables(key: tuple) -> dict[str, itree_streets.FlatTable]:
     classes x 6 land uses) and each tree then needs one interpolation per
     output (see :func:`treecalc.models.itree_streets.gather`).
     """
-    p = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
+    p: dict[str, Any] = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
     stack = data.benefit_tables().stack
     reader = itree_streets.to_reader_units(stack)
     usd = itree_streets.dollars(stack, p["prices"])
     luf = np.array([p["land_use_factors"][u] for u in data.LAND_USES])[:, None, None]
     usd["property"] = property_value.aesthetic_value(
-        stack["property_value"], p["home_price_usd"], luf, p["large_tree_leaf_area_m2"], p["sale_price_fraction"])
+        stack["property_value"], float(p["home_price_usd"]), luf, float(p["large_tree_leaf_area_m2"]),
+        float(p["sale_price_fraction"]))
     tables = {**reader, **{f"usd_{k}": usd[k] for k in DOLLAR_COLUMNS}}
-    tables["usd_total_annual"] = sum(usd[k] for k in DOLLAR_COLUMNS)
+    tables["usd_total_annual"] = np.sum([usd[k] for k in DOLLAR_COLUMNS], axis=0)
     return {c: itree_streets.FlatTable.of(tables[c]) for c in OUTPUT_COLUMNS}
 
 
 def benefit_arrays(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray,
-                   p: Mapping[str, Any], out: np.ndarray | None = None) -> dict[str, np.ndarray]:
+                   p: Mapping[str, Any], out: np.ndarray | None = None,
+                   positions: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """The vectorised core: reader units and dollars from integer indices.
 
     ``cat_pos`` catalogue positions, ``dbh_in`` inches, ``lu_idx`` land-use
     indices, ``p`` the resolved parameters (:meth:`BenefitParams.resolved`).
-    Returns one array per name of :data:`OUTPUT_COLUMNS`.
+    Returns one array per name of :data:`OUTPUT_COLUMNS`. ``positions``: the
+    DBH positions (:func:`~treecalc.models.itree_streets.dbh_positions`) if
+    already computed.
     """
     row = _catalogue_value_rows()[cat_pos]
     dbh_cm = np.asarray(dbh_in, float) * itree_streets.CM_PER_IN
-    return itree_streets.gather(_derived_tables(_freeze(p)), row, dbh_cm, lu_idx, out=out)
+    return itree_streets.gather(_derived_tables(_freeze(p)), row, dbh_cm, lu_idx, out=out, positions=positions)
+
+
+@functools.cache
+def _zero_tails() -> dict[str, np.ndarray]:
+    """First DBH class of each value row's zero tail, for the factors that have one (zone tables)."""
+    stack = data.benefit_tables().stack
+    return {f: disclosures.zero_from_class(stack[f][0]) for f in ("property_value", "co2_sequestered")}
+
+
+@functools.cache
+def _catalogue_text() -> dict[str, np.ndarray]:
+    """Catalogue text columns (names, value row, correction) as plain arrays, fast by position."""
+    cat = data.catalogue()
+    col = cat["correction"] if "correction" in cat else pd.Series("", index=cat.index)
+    return {"value_row": cat["value_row"].to_numpy(object), "common_name": cat["common_name"].to_numpy(object),
+            "scientific_name": cat["scientific_name"].to_numpy(object),
+            "correction": col.fillna("").astype(str).to_numpy(object)}
+
+
+@functools.cache
+def _catalogue_corrected() -> np.ndarray:
+    return np.array([len(c) > 0 for c in _catalogue_text()["correction"]], dtype=bool)
+
+
+def land_use_flags(p: Mapping[str, Any]) -> np.ndarray:
+    """Disclosure flags of each land use of :data:`treecalc.data.LAND_USES` under parameters ``p``.
+
+    A land-use factor C the Village set (different from the default) is not
+    flagged unverified; a default other than single-family's is.
+    """
+    out = np.zeros(len(data.LAND_USES), dtype=np.int64)
+    for k, lu in enumerate(data.LAND_USES):
+        f = 0
+        default = property_value.LAND_USE_FACTOR[lu]
+        set_by_village = p["land_use_factors"][lu] != default
+        if lu == "unspecified":
+            f |= Flag.LAND_USE_NOT_GIVEN if not set_by_village else 0
+        elif lu != "single_family" and not set_by_village:
+            f |= Flag.LAND_USE_FACTOR_UNVERIFIED
+            if lu == "commercial_industrial":
+                f |= Flag.COMMERCIAL_NOT_DISTINGUISHED
+        if data.TABLE_LAND_USE[lu] == "institutional":
+            f |= Flag.ENERGY_TABLES_ZERO
+        elif lu == "park_vacant_other":
+            f |= Flag.ENERGY_ZONE_TABLE
+        out[k] = int(f)
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def _flag_table(key: tuple) -> np.ndarray:
+    """Flags by (land use, value row, DBH class read), flattened, for one parameter set."""
+    p: dict[str, Any] = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
+    n_cls = len(data.DBH_CLASSES_CM)
+    zt = _zero_tails()
+    zero = (disclosures.zero_tail_table(zt["property_value"], Flag.ZERO_PROPERTY_VALUE, n_cls)
+            | disclosures.zero_tail_table(zt["co2_sequestered"], Flag.ZERO_CO2_SEQUESTERED, n_cls))
+    return np.ascontiguousarray((land_use_flags(p)[:, None, None] | zero[None, :, :]).ravel())
+
+
+@functools.cache
+def _corrected_index() -> np.ndarray:
+    """Per catalogue position: 0, or k for the k-th species the build corrected."""
+    corr = _catalogue_corrected()
+    idx = np.zeros(len(corr), dtype=np.int64)
+    idx[corr] = np.arange(1, int(corr.sum()) + 1)
+    return idx
+
+
+def _key_sizes() -> tuple[int, int, int]:
+    """(value rows, DBH classes, corrected species + 1): the dimensions of a disclosure key."""
+    return len(data.benefit_tables().value_rows), len(data.DBH_CLASSES_CM), int(_catalogue_corrected().sum()) + 1
+
+
+def disclosure_keys(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray,
+                    positions: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """One small integer per tree naming all its disclosures depend on.
+
+    ``((land use, value row, DBH class read) × DBH range) × corrected species``:
+    fewer than 25,000 values, so the per-tree work is a few array operations and
+    everything else (flags, text) is computed once per distinct key.
+    ``positions``: the DBH positions if already computed.
+    """
+    n_rows, n_cls, n_corr = _key_sizes()
+    cat_pos = np.asarray(cat_pos, dtype=np.intp)
+    dbh = np.asarray(dbh_in, float)
+    j, frac = positions if positions is not None else itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
+    flat = (np.asarray(lu_idx, np.intp) * n_rows + _catalogue_value_rows()[cat_pos]) * n_cls
+    flat += disclosures.upper_class(j, frac)
+    # dbh_flags are the two lowest bits (BEYOND_LAST_CLASS = 1, IMPLAUSIBLE_DBH = 2)
+    return (flat * 4 + disclosures.dbh_flags(dbh)) * n_corr + _corrected_index().take(cat_pos)
+
+
+def _decode(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(flat (land use, row, class) index, DBH flags, corrected-species index) of each key."""
+    n_corr = _key_sizes()[2]
+    rest = key // n_corr
+    return rest // 4, rest % 4, key % n_corr
+
+
+@functools.lru_cache(maxsize=32)
+def _mask_lut(key: tuple) -> np.ndarray:
+    """The flag mask of every possible disclosure key, for one parameter set."""
+    n_rows, n_cls, n_corr = _key_sizes()
+    flat, dbh_bits, corr = _decode(np.arange(len(data.LAND_USES) * n_rows * n_cls * 4 * n_corr, dtype=np.int64))
+    return _flag_table(key).take(flat) | dbh_bits | np.where(corr > 0, int(Flag.SPECIES_CORRECTED), 0)
+
+
+def disclosure_masks(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray, p: Mapping[str, Any],
+                     positions: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Bit mask of :class:`~treecalc.models.disclosures.Flag` per tree (0: nothing to disclose)."""
+    return _mask_lut(_freeze(p)).take(disclosure_keys(cat_pos, dbh_in, lu_idx, positions))
+
+
+def _cls(k: int) -> str:
+    cm = float(data.DBH_CLASSES_CM[k])
+    return f"{cm:.2f} cm ({cm / itree_streets.CM_PER_IN:g} in)"
+
+
+def disclosure_texts(mask: int, value_row: str, lu: str, p: Mapping[str, Any],
+                     corrected_pos: int | None = None) -> list[str]:
+    """The sentences of one tree's disclosures, in the order of the flags.
+
+    ``value_row`` is the tree's i-Tree row, ``lu`` its land use, ``corrected_pos``
+    its catalogue position when its species was corrected.
+    """
+    out: list[str] = []
+    r = data.benefit_tables().row_index[value_row]
+    zt = _zero_tails()
+    c = p["land_use_factors"][lu]
+    if mask & Flag.BEYOND_LAST_CLASS:
+        out.append("DBH over 45 in (114.30 cm), the i-Tree tables' last class: every benefit holds its 45-in value "
+                   "(OpenTreeMap's eco-benefit service extends the last step instead)")
+    if mask & Flag.IMPLAUSIBLE_DBH:
+        out.append("DBH over 100 in is implausible for this model: check the measurement")
+    for flag, factor, what in ((Flag.ZERO_PROPERTY_VALUE, "property_value",
+                                "annual leaf-area increase (the property / aesthetic value)"),
+                               (Flag.ZERO_CO2_SEQUESTERED, "co2_sequestered", "CO2 sequestration")):
+        if mask & flag:
+            out.append(f"the source table's {what} for i-Tree row {value_row} falls to 0 at "
+                       f"{_cls(int(zt[factor][r]))}: the dollars shown follow the table; they are not a finding "
+                       "that the tree adds nothing")
+    if mask & Flag.LAND_USE_NOT_GIVEN:
+        out.append("land use not given: valued as a single-family front-yard tree (land-use factor C = 1, as the NTBC does)")
+    if mask & Flag.COMMERCIAL_NOT_DISTINGUISHED:
+        out.append("commercial or industrial not distinguished: the lower factor, industrial / large commercial, is used "
+                   f"(C = {c:g}; small commercial would be "
+                   f"{p['land_use_factors']['small_commercial']:g})")
+    if mask & Flag.LAND_USE_FACTOR_UNVERIFIED:
+        out.append(f"land-use factor C = {c:g} for {lu} (aesthetic benefit) is unverified: no source for it was found; "
+                   "the Village may set it")
+    if mask & Flag.ENERGY_TABLES_ZERO:
+        out.append("institutional / transportation: the source's energy and avoided-emission tables for this land use "
+                   "are all zero, so no energy saving and no avoided CO2 or pollutants are credited")
+    if mask & Flag.ENERGY_ZONE_TABLE:
+        out.append("park / vacant / other: the source has no energy table for this land use; the zone's general "
+                   "table is used, as for a tree of unspecified land use")
+    if mask & Flag.SPECIES_CORRECTED and corrected_pos is not None:
+        cat = _catalogue_text()
+        out.append(f"{cat['common_name'][corrected_pos]}: {cat['correction'][corrected_pos]}")
+    return out
+
+
+def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
+    """Per-tree disclosure text (``"; "``-joined, ``""`` when none) from :func:`disclosure_keys`.
+
+    Each distinct key is written once; the column is categorical.
+    """
+    keys = np.asarray(keys, dtype=np.int64)
+    lut = _mask_lut(_freeze(p))
+    present = np.flatnonzero(np.bincount(keys, minlength=len(lut)))
+    n_rows, n_cls, _ = _key_sizes()
+    corrected = np.flatnonzero(_catalogue_corrected())
+    flat, _, corr = _decode(present)
+    texts = []
+    for k, f, c in zip(present, flat, corr):
+        lu, row = divmod(int(f) // n_cls, n_rows)
+        texts.append("; ".join(disclosure_texts(int(lut[k]), data.benefit_tables().value_rows[row],
+                                                data.LAND_USES[lu], p, int(corrected[c - 1]) if c else None)))
+    cats = list(dict.fromkeys(texts)) or [""]
+    at = {t: i for i, t in enumerate(cats)}
+    code_of = np.zeros(len(lut), dtype=np.int32)
+    code_of[present] = [at[t] for t in texts]
+    return pd.Categorical.from_codes(code_of.take(keys), categories=cats)
+
+
+def method_notes(p: Mapping[str, Any]) -> list[str]:
+    """The science's limits, in sentences for "Method & sources" (``p``: resolved parameters).
+
+    Each names the value in force, so a Village that overrides one reads its own.
+    """
+    prices, luf = p["prices"], p["land_use_factors"]
+    default_hydro = data.prices()["hydro_interception"]
+    zt = _zero_tails()
+    rows = data.benefit_tables().value_rows
+    n_zero = int(((zt["property_value"] < len(data.DBH_CLASSES_CM))
+                  | (zt["co2_sequestered"] < len(data.DBH_CLASSES_CM))).sum())
+    unverified = ", ".join(f"{lu} {luf[lu]:g}" for lu in data.LAND_USES
+                           if lu not in ("unspecified", "single_family")
+                           and luf[lu] == property_value.LAND_USE_FACTOR[lu])
+    hydro = prices["hydro_interception"]
+    notes = [
+        (f"Stormwater is priced at ${hydro:g}/gal"
+         + (": the value of the Northeast zone's price table (prices.csv, as OpenTreeMap distributes it); a review "
+            "found it 4-35 times below every other zone's stormwater price there, so the stormwater dollars are low; "
+            "a local rate can be set (--price hydro_interception=USD)" if hydro == default_hydro
+            else f", set by the user (the zone table's value is ${default_hydro:g}/gal)")),
+        ("Aesthetic benefit land-use factors C: single-family 1 (the definition of T); a tree without a land use "
+         "is valued as single-family (C = 1, as the NTBC does)")
+        + (f"; {unverified}: unverified, recorded as the Community Tree Guides' land-use reduction factors without "
+           "a copy of that table to check them; small commercial and industrial / large commercial are kept apart; "
+           "a survey's 'commercial/industrial' takes the lower" if unverified else ""),
+        ("Energy and avoided emissions by land use: single-family, multi-family and commercial/industrial (small "
+         "commercial and industrial alike) read the source's own tables; the institutional/transportation tables "
+         "are all zero in the source (no energy saving or avoided emission is credited there); park/vacant/other "
+         "has no table and reads the zone's general table, as an unspecified tree does"),
+        ("DBH past the tables' last class, 45 in (114.30 cm): every benefit holds its 45-in value (OpenTreeMap's "
+         "eco-benefit service extends the last step instead), also for a tree grown past it in a cumulative "
+         "valuation; DBH over 100 in is flagged implausible; both are stated per tree"),
+        (f"{n_zero} of the {len(rows)} value rows give a property-value driver (annual leaf-area increase) and a "
+         "CO2 sequestration of 0 at their largest classes (e.g. red maple, ACRU: 5.6 m2/yr at 83.82 cm, 0 at "
+         "99.06 cm); a tree there shows the table's figure, possibly $0, with a per-tree note"),
+    ]
+    cat = data.catalogue()
+    if "correction" in cat:
+        for code, note in cat.loc[cat["correction"].fillna("").astype(str) != "", "correction"].items():
+            notes.append(f"Species catalogue, {code} ({cat.at[code, 'common_name']}): {note}")
+    return notes
+
+
+def dollars_by_line(reader: Mapping[str, float], prices: Mapping[str, float]) -> dict[str, float]:
+    """USD/yr of each quantity that has a price, so each dollar stands on the line it values.
+
+    ``electricity`` = kWh × USD/kWh; ``natural_gas`` = therms × 100 kBtu/therm ×
+    USD/kBtu (their sum is ``dollars["energy"]``); ``co2_sequestered`` and
+    ``co2_avoided`` = lb × USD/lb (their sum is ``dollars["co2"]``).
+
+    Examples
+    --------
+    72.05 kWh × $0.1401 = $10.09; 27.4665 therms × 100 × $0.01408 = $38.67.
+    """
+    return {
+        "electricity": reader["electricity_kwh"] * prices["electricity"],
+        "natural_gas": reader["natural_gas_therms"] * itree_streets.KBTU_PER_THERM * prices["natural_gas"],
+        "co2_sequestered": reader["co2_sequestered_lb"] * prices["co2"],
+        "co2_avoided": reader["co2_avoided_lb"] * prices["co2"],
+    }
 
 
 def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, **kw: Any) -> pd.DataFrame:
@@ -177,7 +429,12 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         ``dbh_in``, the reader units of
         :func:`treecalc.models.itree_streets.to_reader_units`, and dollars per
         year ``usd_stormwater``, ``usd_energy``, ``usd_air_quality``,
-        ``usd_co2``, ``usd_property``, ``usd_total_annual``.
+        ``usd_co2``, ``usd_property``, ``usd_total_annual``; ``disclosures``
+        (sentences, ``"; "``-joined; ``""`` when none; the flags behind them
+        come from :func:`disclosure_masks`): DBH
+        past the tables' last class or implausible, a source table that falls
+        to zero at the tree's size, an unverified or assumed land-use factor,
+        a land use whose energy tables are zero or borrowed, a corrected species.
     """
     p = make_params(params, **kw).resolved()
     if "dbh_in" not in frame:
@@ -204,7 +461,8 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         lu_idx = np.full(len(frame), data.LAND_USES.index(p["land_use"]), dtype=np.intp)
     # one (outputs x trees) block, filled in place: the DataFrame wraps it without a copy
     block = np.empty((len(OUTPUT_COLUMNS), len(frame)))
-    benefit_arrays(pos, dbh, lu_idx, p, out=block)
+    positions = itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
+    benefit_arrays(pos, dbh, lu_idx, p, out=block, positions=positions)
     values = pd.DataFrame(block.T, columns=list(OUTPUT_COLUMNS), index=frame.index, copy=False)
     cat = data.catalogue()
     t = data.benefit_tables()
@@ -214,7 +472,9 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         "dbh_in": dbh,
         "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES)),
     }, index=frame.index)
-    return pd.concat([ids, values], axis=1)
+    keys = disclosure_keys(pos, dbh, lu_idx, positions=positions)
+    notes = pd.DataFrame({"disclosures": disclosure_column(keys, p)}, index=frame.index)
+    return pd.concat([ids, values, notes], axis=1)
 
 
 def benefits(species: str, dbh_in: float, land_use: str | None = None,
@@ -226,8 +486,11 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
     ``itree_code`` (the value row whose tables are used), ``dbh_in``,
     ``stormwater_gal``, ``electricity_kwh``, ``natural_gas_therms``,
     ``air_quality_lb``, ``co2_sequestered_lb``, ``co2_avoided_lb``,
-    ``co2_stored_lb``, ``leaf_area_increase_m2``, ``dollars`` (stormwater,
+    ``co2_stored_lb``, ``leaf_area_increase_m2``, ``disclosures`` (sentences,
+    see :func:`compute_benefits`), ``disclosure_flags``, ``dollars`` (stormwater,
     energy, air_quality, co2, property, total_annual; USD/yr),
+    ``dollars_by_line`` (energy and CO2 split by the quantity they value, see
+    :func:`dollars_by_line`),
     ``replacement_value_usd`` (CTLA trunk formula at ``condition``, see
     :mod:`treecalc.models.appraisal`), ``cumulative_usd`` (benefits over
     ``horizon_years`` with growth and ``mortality_rate``, see
@@ -257,7 +520,8 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
     lu = np.array([data.LAND_USES.index(lu_name)])
     row = {k: v[0] for k, v in benefit_arrays(np.array([pos]), np.array([dbh]), lu, p).items()}
     row["land_use"] = lu_name
-    cat = data.catalogue().iloc[pos]
+    mask = disclosure_masks(np.array([pos]), np.array([dbh]), lu, p)[0]
+    cat = {k: v[pos] for k, v in _catalogue_text().items()}  # plain arrays: a pandas row costs ~1 ms
     keys = ("stormwater_gal", "electricity_kwh", "natural_gas_therms", "air_quality_lb",
             "co2_sequestered_lb", "co2_avoided_lb", "co2_stored_lb", "leaf_area_increase_m2")
     out = {
@@ -270,6 +534,9 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
         **{k: float(row[k]) for k in keys},
         "dollars": {**{k: float(row[f"usd_{k}"]) for k in DOLLAR_COLUMNS},
                     "total_annual": float(row["usd_total_annual"])},
+        "dollars_by_line": dollars_by_line({k: float(row[k]) for k in keys}, p["prices"]),
+        "disclosures": disclosure_texts(int(mask), cat["value_row"], lu_name, p, int(pos)),
+        "disclosure_flags": disclosures.flag_names(int(mask)),
         "warnings": [res.warning] if res.warning else [],
         "parameters": p,
         "source": data.SOURCE_NAME,

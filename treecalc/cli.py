@@ -3,6 +3,10 @@
 The CLI holds no domain logic: it parses arguments, calls the library and
 prints what it returns. Errors are printed as one ``error:`` line (exit 2),
 never as a traceback.
+
+Start-up is kept light: this module and the subcommand modules import only the
+standard library at the top; pandas, numpy, scipy and openpyxl are imported by
+the command that runs, so ``treecalc --help`` answers at once.
 """
 
 from __future__ import annotations
@@ -13,8 +17,6 @@ import json
 import sys
 from collections.abc import Sequence
 from typing import Any
-
-from treecalc.species import UnknownSpecies
 
 #: Modules that add subcommands with ``register(subparsers)``.
 SUBCOMMAND_MODULES = ("treecalc.cli_survey", "treecalc.cli_assess", "treecalc.cli_companions")
@@ -40,7 +42,14 @@ def _json_default(o: Any) -> Any:
 
 
 def dump_json(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, default=_json_default, ensure_ascii=False))
+    """Print ``obj`` as JSON: indented on a terminal, one line into a pipe or file.
+
+    Indented output goes through the json module's pure-Python encoder (its C
+    encoder does not indent): for a 50,000-tree assessment that is seconds
+    instead of a fraction of one, so output meant for programs is not indented.
+    """
+    indent = 2 if sys.stdout.isatty() else None
+    print(json.dumps(obj, indent=indent, default=_json_default, ensure_ascii=False))
 
 
 def stderr_progress() -> Any:
@@ -60,8 +69,9 @@ def stderr_progress() -> Any:
 
 def add_benefit_params(p: argparse.ArgumentParser) -> None:
     """Flags shared by every command that values trees."""
-    p.add_argument("--land-use", help="single_family, multi_family, commercial_industrial, institutional, "
-                                      "park_vacant_other (default: unspecified)")
+    p.add_argument("--land-use", help="single_family, multi_family, small_commercial, industrial_large_commercial, "
+                                      "commercial_industrial (not said which), institutional, park_vacant_other "
+                                      "(default: unspecified)")
     p.add_argument("--home-price", type=float, metavar="USD",
                    help="median single-family home sale price for the aesthetic benefit "
                         "(default $500,000: a placeholder the Village sets)")
@@ -95,21 +105,31 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
     if a.json:
         dump_json(r)
         return 0
-    d = r["dollars"]
+    d, by, flags = r["dollars"], r["dollars_by_line"], r.get("disclosure_flags", [])
+
+    def line(label: str, amount: float | None, fmt: str, unit: str, usd: float | None) -> str:
+        a = "" if amount is None else format(amount, fmt)
+        return f"{label:<26}{a:>14}  {unit:<12}{'' if usd is None else format(usd, ',.2f'):>10}"
+
     lines = [
         f"{r['common_name']} ({r['scientific_name']}, {r['species_code']}), DBH {r['dbh_in']:g} in, "
         f"land use {r['land_use']}; benefits from i-Tree row {r['itree_code']}",
+        *(["DBH beyond the model's range: the tables end at 45 in and hold their last value"
+           + ("; over 100 in is implausible, check the measurement" if "implausible_dbh" in flags else "")]
+          if "beyond_last_class" in flags else []),
         "",
-        f"{'Benefit':<24}{'Amount':>14}  {'Unit':<12}{'USD/yr':>10}",
-        f"{'Stormwater':<24}{r['stormwater_gal']:>14,.1f}  {'gal/yr':<12}{d['stormwater']:>10,.2f}",
-        f"{'Electricity':<24}{r['electricity_kwh']:>14,.2f}  {'kWh/yr':<12}",
-        f"{'Natural gas':<24}{r['natural_gas_therms']:>14,.2f}  {'therms/yr':<12}{d['energy']:>10,.2f}",
-        f"{'Air quality (net)':<24}{r['air_quality_lb']:>14,.3f}  {'lb/yr':<12}{d['air_quality']:>10,.2f}",
-        f"{'CO2 sequestered':<24}{r['co2_sequestered_lb']:>14,.1f}  {'lb/yr':<12}",
-        f"{'CO2 avoided':<24}{r['co2_avoided_lb']:>14,.1f}  {'lb/yr':<12}{d['co2']:>10,.2f}",
-        f"{'CO2 stored to date':<24}{r['co2_stored_lb']:>14,.1f}  {'lb':<12}",
-        f"{'Leaf area increase':<24}{r['leaf_area_increase_m2']:>14,.2f}  {'m2/yr':<12}{d['property']:>10,.2f}",
-        f"{'Total annual benefits':<52}{d['total_annual']:>10,.2f}",
+        f"{'Benefit':<26}{'Amount':>14}  {'Unit':<12}{'USD/yr':>10}",
+        line("Stormwater", r["stormwater_gal"], ",.1f", "gal/yr", d["stormwater"]),
+        line("Energy: electricity", r["electricity_kwh"], ",.2f", "kWh/yr", by["electricity"]),
+        line("Energy: natural gas", r["natural_gas_therms"], ",.2f", "therms/yr", by["natural_gas"]),
+        line("  Energy, total", None, "", "", d["energy"]),
+        line("Air quality (net)", r["air_quality_lb"], ",.3f", "lb/yr", d["air_quality"]),
+        line("CO2 sequestered", r["co2_sequestered_lb"], ",.1f", "lb/yr", by["co2_sequestered"]),
+        line("CO2 avoided", r["co2_avoided_lb"], ",.1f", "lb/yr", by["co2_avoided"]),
+        line("  CO2, total", None, "", "", d["co2"]),
+        line("Property / aesthetic", r["leaf_area_increase_m2"], ",.2f", "m2/yr leaf", d["property"]),
+        line("Total annual benefits", None, "", "", d["total_annual"]),
+        line("CO2 stored to date", r["co2_stored_lb"], ",.1f", "lb", None) + "  (a stock, not valued per year)",
         "",
         f"Benefits over {r['cumulative_years']} years with growth: ${r['cumulative_usd']:,.2f}"
         f" (annual mortality {r['cumulative_mortality_rate']:.1%})",
@@ -119,13 +139,24 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
         f"Property value: home price ${r['parameters']['home_price_usd']:,.0f} (placeholder the Village sets), "
         f"large-tree leaf area {r['parameters']['large_tree_leaf_area_m2']:.1f} m2.",
         f"Source: {r['source']}.",
-    ] + [f"warning: {w}" for w in r["warnings"]]
+    ]
+    if r.get("disclosures"):
+        lines += ["", "Limits of the model for this tree:"] + [f"  - {x}" for x in r["disclosures"]]
+    lines += [f"warning: {w}" for w in r["warnings"]]
     print("\n".join(lines))
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="treecalc", description=__doc__.splitlines()[0])
+    from treecalc import __version__
+
+    ap = argparse.ArgumentParser(
+        prog="treecalc",
+        description="Tree survey to environmental value (i-Tree Streets, Northeast), Chapter 208 permits, "
+                    "replacement, Tree Preservation Fund and penalties; companions for water-bill penalties "
+                    "and excavation.",
+        epilog="Run 'treecalc COMMAND --help' for the options of one command.")
+    ap.add_argument("--version", action="version", version=f"treecalc {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
     b = sub.add_parser("benefits", help="annual benefits of one tree (i-Tree Streets, Northeast)")
     b.add_argument("--species", required=True, help="code, scientific or common name")
@@ -158,12 +189,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except UnknownSpecies as e:
-        print(f"error: unknown species {e.name!r}", file=sys.stderr)
-        if e.suggestions:
-            print("did you mean: " + "; ".join(e.suggestions), file=sys.stderr)
-        return 2
     except (ValueError, OSError, KeyError) as e:
+        from treecalc.species import UnknownSpecies  # (a ValueError) imported only when there is an error
+
+        if isinstance(e, UnknownSpecies):
+            print(f"error: unknown species {e.name!r}", file=sys.stderr)
+            if e.suggestions:
+                print("did you mean: " + "; ".join(e.suggestions), file=sys.stderr)
+            return 2
         print(f"error: {e}", file=sys.stderr)
         return 2
 

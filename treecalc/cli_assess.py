@@ -64,6 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--fee-per-tree", metavar="USD", help="fee per replacement tree not planted (overrides the schedule)")
     p.add_argument("--out", metavar="report.xlsx", help="write the Excel statement")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--pdf", metavar="report.pdf", help="write the printable report (PDF) to attach and sign")
     p.add_argument("--trees", action="store_true",
                    help="print a line for every tree (default: trees with the same finding on one line)")
     from treecalc.cli_survey import add_species_map
@@ -151,18 +152,19 @@ def _days(text: Any) -> int:
     return int(x)
 
 
-def _check_out(path: str) -> None:
-    """--out: an .xlsx file in a folder that exists and can be written."""
+def _check_out(path: str, suffix: str = ".xlsx", flag: str = "--out",
+               what: str = "the statement is an Excel workbook") -> None:
+    """--out (an .xlsx) or --pdf (a .pdf): a file in a folder that exists and can be written."""
     p = Path(path)
-    if p.suffix.lower() != ".xlsx":
-        raise ValueError(f"--out {path}: the statement is an Excel workbook; give a file name ending in .xlsx")
+    if p.suffix.lower() != suffix:
+        raise ValueError(f"{flag} {path}: {what}; give a file name ending in {suffix}")
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
-        raise ValueError(f"--out {path}: folder {folder} does not exist")
+        raise ValueError(f"{flag} {path}: folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise ValueError(f"--out {path}: folder {folder} is not writable")
+        raise ValueError(f"{flag} {path}: folder {folder} is not writable")
     if p.is_dir():
-        raise ValueError(f"--out {path} is a folder")
+        raise ValueError(f"{flag} {path} is a folder")
 
 
 def _write_out(result: Any, path: str) -> None:
@@ -201,6 +203,8 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         raise ValueError(f"--plantable-area must be a finite number of square feet >= 0, got {a.plantable_area:g}")
     if a.out:
         _check_out(a.out)   # before any work: a bad path is reported once, cleanly
+    if getattr(a, "pdf", None):
+        _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
     path = a.file
     if path is None:
         from treecalc import data
@@ -220,10 +224,16 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         species_map=species_map_arg(a.species_map) or None, **kw)
     if a.out:
         _write_out(result, a.out)
+    if getattr(a, "pdf", None):
+        from treecalc.report import write_pdf
+
+        write_pdf(result, a.pdf, survey_name=Path(path).name)
     if a.json:
         dump_json(result.to_json())
     else:
         print(render_text(result, per_tree=a.trees))
         if a.out:
             print(f"\nstatement written to {a.out}")
+        if getattr(a, "pdf", None):
+            print(f"report written to {a.pdf}")
     return 0

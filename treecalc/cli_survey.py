@@ -8,8 +8,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from treecalc import data
-
 
 def _pairs(items: list[str], flag: str) -> dict[str, str]:
     out: dict[str, str] = {}
@@ -76,7 +74,7 @@ def register(subparsers) -> None:
         description="Read a survey (xlsx, xlsm, xls, ods, csv, tsv, txt) and print how many rows became "
                     "trees, every rejected row with its reason, unresolved species with suggestions, "
                     "warnings and site facts.")
-    p.add_argument("file", nargs="?", default=str(data.SAMPLE_SURVEY),
+    p.add_argument("file", nargs="?",
                    help="survey file (default: the sample, data/examples/sample_survey.xlsx)")
     p.add_argument("--sheet", help="sheet name (default: a sheet named like Trees/Survey/Inventory, "
                                    "else the first with a recognisable header)")
@@ -93,11 +91,12 @@ def register(subparsers) -> None:
 
 
 def run(a: argparse.Namespace) -> int:
+    from treecalc import data
     from treecalc.cli import stderr_progress
     from treecalc.ingest import SurveyError, read_survey
 
     try:
-        s = read_survey(a.file, sheet=a.sheet, column_map=_pairs(a.map, "--map") or None, dbh_unit=a.dbh_unit,
+        s = read_survey(a.file or data.SAMPLE_SURVEY, sheet=a.sheet, column_map=_pairs(a.map, "--map") or None, dbh_unit=a.dbh_unit,
                         site=_pairs(a.site, "--site") or None, max_bytes=int(a.max_mb * 1e6),
                         progress=stderr_progress(), species_map=species_map_arg(a.species_map) or None)
     except SurveyError as e:

@@ -28,8 +28,11 @@ SAMPLE_SURVEY = EXAMPLES_DIR / "sample_survey.xlsx"
 DBH_CLASSES_CM = np.array([3.81, 11.43, 22.86, 38.10, 53.34, 68.58, 83.82, 99.06, 114.30])
 DBH_CLASSES_CM.setflags(write=False)
 
-#: Land uses with their own i-Tree Streets tables (energy and avoided emissions),
-#: in the order of the first axis of :attr:`BenefitTables.stack`.
+#: Land uses, in the order of the first axis of :attr:`BenefitTables.stack`.
+#: i-Tree Streets keeps small commercial apart from industrial / large
+#: commercial (they differ in the aesthetic land-use factor C) although both
+#: read the source's one commercial/industrial energy table (``*-ci``).
+#: ``commercial_industrial`` is a survey that does not say which of the two.
 LAND_USES = (
     "unspecified",
     "single_family",
@@ -37,7 +40,25 @@ LAND_USES = (
     "commercial_industrial",
     "institutional",
     "park_vacant_other",
+    "small_commercial",
+    "industrial_large_commercial",
 )
+
+#: The land-use variant of ``benefit_tables.csv`` each land use reads; ``""``
+#: is the zone table. The source has variants for single-family (``*-sfr``),
+#: multi-family (``*-mfr``), commercial/industrial (``*-ci``) and
+#: institutional/transportation (``*-it``, all zero in the Northeast source);
+#: park/vacant/other has none, so it reads the zone table like an unspecified tree.
+TABLE_LAND_USE = {
+    "unspecified": "",
+    "single_family": "single_family",
+    "multi_family": "multi_family",
+    "commercial_industrial": "commercial_industrial",
+    "institutional": "institutional",
+    "park_vacant_other": "",
+    "small_commercial": "commercial_industrial",
+    "industrial_large_commercial": "commercial_industrial",
+}
 
 SOURCE_NAME = (
     "i-Tree Streets / National Tree Benefit Calculator resource tables, Northeast climate zone "
@@ -52,8 +73,10 @@ class BenefitTables:
 
     ``stack[factor]`` has shape ``(len(LAND_USES), len(value_rows), 9)``: for
     factors without land-use variants every land-use slice is the zone table.
-    ``park_vacant_other`` and ``unspecified`` use the zone table (i-Tree
-    Streets publishes variants only for the four built land uses).
+    Each land use reads the variant :data:`TABLE_LAND_USE` names:
+    ``park_vacant_other`` and ``unspecified`` the zone table (i-Tree Streets
+    publishes variants only for the four built land uses), small commercial
+    and industrial / large commercial the one commercial/industrial variant.
     """
 
     value_rows: tuple[str, ...]
@@ -82,7 +105,7 @@ def benefit_tables() -> BenefitTables:
         base = base.reindex(index=list(value_rows), columns=classes).to_numpy(float)
         arr = np.repeat(base[None, :, :], len(LAND_USES), axis=0)
         for k, lu in enumerate(LAND_USES):
-            v = g[g["land_use"] == lu]
+            v = g[g["land_use"] == TABLE_LAND_USE[lu]] if TABLE_LAND_USE[lu] else g.iloc[:0]
             if len(v):
                 arr[k] = v.pivot(index="value_row", columns="dbh_key", values="value").reindex(
                     index=list(value_rows), columns=classes).to_numpy(float)

@@ -46,12 +46,15 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from os import PathLike
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
+
+from treecalc.units import add_months, bounded, load_law_numbers, to_date
 
 __all__ = [
     "PermitCheck", "check_permit", "review_standards", "work_time_allowed", "work_time_check",
@@ -128,17 +131,52 @@ def _pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decima
 
 
 # =========================================================================== §120-3A permit
+LAW = load_law_numbers("croton_on_hudson_120_excavation.toml")
+WH_LAW = load_law_numbers("wesley_hills_95_excavation.toml")
+
+#: Bounds of every input (a number outside is refused with a message naming it).
+MAX_AREA_SQFT = 100_000_000  # 3.6 sq mi: larger than any lot this chapter governs
+MAX_DEPTH_FT = 1_000
+MAX_DEPTH_IN = 120
+MAX_WALL_FT = 200
+
+
+def _v(key: str) -> Decimal:
+    return LAW[key].value
+
+
+@dataclass(frozen=True)
+class Earthwork:
+    """Quantities measured between two surfaces, for the §120-3A check (feet, cubic feet).
+
+    ``None`` means the method does not give that quantity (cross-sections give no plan areas);
+    a rule that needs it is then "unknown" unless other work already decides it.
+    """
+
+    cut_cuft: Decimal
+    fill_cuft: Decimal
+    cut_area_sqft: Decimal | None = None
+    cut_area_over_2ft_sqft: Decimal | None = None
+    cut_area_over_4ft_sqft: Decimal | None = None
+    fill_area_sqft: Decimal | None = None
+    fill_area_over_2ft_sqft: Decimal | None = None
+    fill_area_over_4ft_sqft: Decimal | None = None
+    max_cut_ft: Decimal | None = None
+    method: str = ""
+
+
 @dataclass(frozen=True)
 class PermitCheck:
     """Whether an excavation / filling operation needs a permit, and why.
 
+    ``permit_required`` is True, False, or ``"unknown"`` when a rule depends on a fact that was
+    not given (``missing_facts`` names it); it is never False when the answer cannot be told.
     Areas in square feet, volumes in cubic yards (exact Decimals; rounded in ``to_dict``).
-    ``explanations`` lists every rule evaluated (``holds`` True or False) with its section;
-    ``triggers`` the sections that hold.
+    ``explanations`` lists every rule evaluated (``holds`` True, False or None = unknown).
     """
 
     jurisdiction: str
-    permit_required: bool
+    permit_required: bool | str
     triggers: list[str]
     explanations: list[dict[str, Any]]
     excavation_cy: Decimal
@@ -148,50 +186,62 @@ class PermitCheck:
     fill_area_sqft: Decimal
     review_standards: list[dict[str, Any]] = field(default_factory=list)
     exemptions: list[dict[str, Any]] = field(default_factory=list)
-    waiver_eligible: bool | None = None
+    waiver_eligible: bool | str | None = None
     interpretation: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    missing_facts: list[str] = field(default_factory=list)
+    term: dict[str, Any] | None = None
+    building_permit: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "jurisdiction": self.jurisdiction, "permit_required": self.permit_required,
+            "missing_facts": list(self.missing_facts),
             "triggers": list(self.triggers), "explanations": [dict(e) for e in self.explanations],
             "excavation_cy": _r2(self.excavation_cy), "fill_cy": _r2(self.fill_cy),
             "topsoil_cy": _r2(self.topsoil_cy),
             "excavation_area_sqft": float(self.excavation_area_sqft),
             "fill_area_sqft": float(self.fill_area_sqft),
             "exemptions": [dict(e) for e in self.exemptions],
-            "waiver_eligible": self.waiver_eligible,
+            "waiver_eligible": ("not applicable" if self.waiver_eligible is None and self.jurisdiction == "wesley-hills"
+                                else self.waiver_eligible),
+            "building_permit": self.building_permit, "term": self.term,
             "review_standards": [dict(e) for e in self.review_standards],
             "interpretation": list(self.interpretation), "notes": list(self.notes),
         }
 
 
-CROTON_INTERPRETATION = [
-    "§120-3A: each excavation or fill is an area (sq ft) at a uniform depth (ft); areas listed "
-    "separately do not overlap. The area thresholds of (1), (2), (5), (6) and (7) are applied to "
-    "the total area of the operation that is deeper than the depth threshold (pieces are added "
-    "up, so splitting an operation does not avoid a permit).",
-    "§120-3A(1), (2), (5), (6): 'in excess of four/two feet' is strictly deeper than 4/2 ft; 'over "
-    "an area of 100/500 square feet or more' is an area of at least 100/500 sq ft.",
-    "§120-3A(3): 'over an area of 5,000 square feet or more, or over more than 50% of the area "
-    "of the property, whichever is less' is met when the lowered or stripped area is at least "
-    "5,000 sq ft or more than half the lot area (the two conditions together are exactly the "
-    "lower of the two thresholds). The area is every excavation area (any depth > 0) plus the "
-    "topsoil stripping area. Without a lot area only the 5,000 sq ft test can be applied.",
-    "§120-3A(4): 'in excess of 50 cubic yards' is strictly more than 50 cu yd (1,350 cu ft); the "
-    "volume is the sum of area x depth of the excavations (topsoil stripping has no depth given "
-    "and is not included).",
-    "§120-3A(7): 'filling over an area of 1,000 square feet or more, regardless of the depth' is "
-    "a total fill area (any depth > 0) of at least 1,000 sq ft.",
-    "§120-3A topsoil proviso: placing topsoil not exceeding 3 in deep over an area not exceeding "
-    "5,000 sq ft, immediately seeded and mulched, is left out of (5)-(7); otherwise the topsoil "
-    "counts as fill (depth in / 12 ft). The proviso covers only the topsoil placement; other fill "
-    "is tested on its own. fill_cy includes placed topsoil (topsoil_cy shows it separately).",
-    "§120-3A applies whether soil is moved between properties or redistributed on the same land. "
-    "§120-3B (a building permit standing as the permit for foundation-only work) and §120-3C "
-    "(Planning Board approvals incorporating the permit) are not evaluated here.",
-]
+def _croton_interpretation() -> list[str]:
+    L = LAW
+    return [
+        f"{L['deep_cut_area'].section}, {L['cut_area'].section}, {L['lowering_area'].section}, "
+        f"{L['any_fill_area'].section}: each excavation or fill is an area (sq ft) at a uniform depth (ft); areas "
+        "listed separately do not overlap, and the area thresholds apply to the total area of the operation deeper "
+        "than the depth threshold (splitting an operation does not avoid a permit). Measured surfaces give these "
+        "areas exactly from the triangulated difference.",
+        f"'in excess of {_fmt(_v('deep_cut_depth'))}/{_fmt(_v('cut_depth'))} feet' is strictly deeper; 'over an "
+        f"area of {_fmt(_v('deep_cut_area'))}/{_fmt(_v('cut_area'))} square feet or more' is at least that area.",
+        f"{L['lowering_area'].section}: met when the lowered or stripped area is at least "
+        f"{_fmt(_v('lowering_area'))} sq ft or more than {_fmt(_v('lowering_lot_percent'))}% of the lot ('whichever "
+        "is less': the two conditions together are exactly the lower threshold). Without a "
+        "lot area and below the fixed threshold, the answer depends on the lot area and is reported as unknown, "
+        "naming the lot size below which a permit is required.",
+        f"{L['excavation_volume'].section}: 'in excess of {_fmt(_v('excavation_volume'))} cubic yards' is strictly "
+        f"more than {_fmt(_v('excavation_volume') * 27)} cu ft. Stripping topsoil is excavation (§120-2 EXCAVATION: "
+        "'the stripping of topsoil'), so its volume (area x depth) counts; without its depth the volume is unknown.",
+        f"{L['any_fill_area'].section}: filling over {_fmt(_v('any_fill_area'))} sq ft or more at any depth > 0.",
+        f"{L['topsoil_proviso_depth'].section}: placing topsoil not over {_fmt(_v('topsoil_proviso_depth'))} in deep "
+        f"over not more than {_fmt(_v('topsoil_proviso_area'))} sq ft, immediately seeded and mulched, is left out "
+        "of (5)-(7); otherwise it counts as fill (depth in / 12 ft). fill_cy includes placed topsoil.",
+        "§120-3B: excavation for a foundation under a building permit (given as a foundation) is covered by the "
+        "building permit ('a building permit shall constitute the excavation and filling permit ... strictly "
+        "essential for ... the foundation, walls and basement') and is left out of §120-3A; other work is tested "
+        "on its own. The building permit stays subject to §120-8. §120-3C (Planning Board approvals) is not "
+        "evaluated.",
+    ]
+
+
+CROTON_INTERPRETATION = _croton_interpretation()
 
 
 def _norm_jurisdiction(j: str) -> str:
@@ -201,161 +251,371 @@ def _norm_jurisdiction(j: str) -> str:
     return JURISDICTIONS[key]
 
 
-def check_permit(excavations: Iterable[tuple[Any, Any]] | None = None,
-                 fills: Iterable[tuple[Any, Any]] | None = None,
-                 strip_topsoil_sqft: Any = 0, lot_area_sqft: Any = None,
-                 topsoil_placement: tuple[Any, Any, bool] | None = None,
-                 jurisdiction: str = "croton-on-hudson") -> PermitCheck:
-    """Say whether an excavation and filling permit is required, and which items hold.
+@dataclass
+class _Ops:
+    """The operation, validated: areas sq ft, depths ft, topsoil depths in."""
 
-    Parameters
-    ----------
-    excavations : iterable of (area_sqft, depth_ft)
-        Each excavation area (square feet) and its depth of cut (feet).
-    fills : iterable of (area_sqft, depth_ft)
-        Each fill area (square feet) and its depth of fill (feet).
-    strip_topsoil_sqft : number
-        Area where topsoil is stripped (square feet), in addition to the excavations.
-    lot_area_sqft : number, optional
-        Area of the property (square feet), for the half-the-lot test of §120-3A(3).
-    topsoil_placement : (area_sqft, depth_in, seeded_and_mulched), optional
-        Topsoil to be placed: area (square feet), depth (inches), and whether it is
-        immediately seeded and mulched.
-    jurisdiction : {'croton-on-hudson', 'wesley-hills'}
-        Croton-on-Hudson Chapter 120 §120-3A, or Wesley Hills Chapter 95 §95-3A(1)(a) (any
-        operation needs a permit; the waiver under 100 cu yd of §95-3D(1) is reported).
+    exc: list[tuple[Decimal, Decimal]]
+    fil: list[tuple[Decimal, Decimal]]
+    strip: Decimal
+    strip_depth_in: Decimal | None
+    lot: Decimal | None
+    top: tuple[Decimal, Decimal, bool] | None
+    foundations: list[tuple[Decimal, Decimal]]
+    measured: Earthwork | None
 
-    Returns
-    -------
-    PermitCheck
-        ``permit_required``, ``triggers`` (section strings such as "§120-3A(2)"), an explanation
-        for every rule evaluated, ``excavation_cy`` and ``fill_cy`` (cubic yards), the §120-8
-        review standards that apply, the interpretation and notes.
+    @property
+    def any(self) -> bool:
+        m = self.measured
+        return bool(any(a > 0 and d > 0 for a, d in self.exc + self.fil) or self.strip > 0
+                    or (self.top and self.top[0] > 0 and self.top[1] > 0)
+                    or (m is not None and (m.cut_cuft > 0 or m.fill_cuft > 0)))
 
-    Raises
-    ------
-    ValueError
-        Negative areas or depths, a non-positive lot area, an unknown jurisdiction.
+    def strip_cuft(self) -> Decimal | None:
+        if self.strip == 0:
+            return Decimal(0)
+        return None if self.strip_depth_in is None else self.strip * self.strip_depth_in / 12
 
-    References
-    ----------
-    .. [1] Croton-on-Hudson Code §120-3A, §120-8; Wesley Hills Code §95-3A(1), §95-3D(1).
-    """
-    jur = _norm_jurisdiction(jurisdiction)
-    exc = _pairs(excavations, "excavation")
-    fil = _pairs(fills, "fill")
-    strip = _nonneg(strip_topsoil_sqft or 0, "strip_topsoil_sqft")
+    def exc_cuft(self) -> Decimal:
+        """Known excavation volume (topsoil stripping without a depth left out)."""
+        m = self.measured.cut_cuft if self.measured else Decimal(0)
+        return sum((a * d for a, d in self.exc), Decimal(0)) + (self.strip_cuft() or Decimal(0)) + m
+
+    def topsoil_cuft(self) -> Decimal:
+        return self.top[0] * self.top[1] / 12 if self.top else Decimal(0)
+
+    def fill_cuft(self) -> Decimal:
+        m = self.measured.fill_cuft if self.measured else Decimal(0)
+        return sum((a * d for a, d in self.fil), Decimal(0)) + self.topsoil_cuft() + m
+
+
+def _bounded_pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decimal]]:
+    out = []
+    for i, (a, d) in enumerate(_pairs(items, name)):
+        out.append((bounded(a, f"{name} {i + 1} area_sqft", 0, MAX_AREA_SQFT, unit="sq ft"),
+                    bounded(d, f"{name} {i + 1} depth_ft", 0, MAX_DEPTH_FT, unit="ft")))
+    return out
+
+
+def _ops(excavations: Any, fills: Any, strip_topsoil_sqft: Any, strip_topsoil_depth_in: Any, lot_area_sqft: Any,
+         topsoil_placement: Any, foundations: Any, measured: Earthwork | None) -> _Ops:
+    exc = _bounded_pairs(excavations, "excavation")
+    fil = _bounded_pairs(fills, "fill")
+    fnd = _bounded_pairs(foundations, "foundation")
+    strip = bounded(strip_topsoil_sqft or 0, "strip_topsoil_sqft", 0, MAX_AREA_SQFT, unit="sq ft")
+    sdep = (None if strip_topsoil_depth_in is None else
+            bounded(strip_topsoil_depth_in, "strip_topsoil_depth_in", 0, MAX_DEPTH_IN, unit="in"))
     lot = None
     if lot_area_sqft is not None:
-        lot = _num(lot_area_sqft, "lot_area_sqft")
-        if lot <= 0:
-            raise ValueError(f"lot_area_sqft must be positive, got {lot_area_sqft!r}")
-
-    top: tuple[Decimal, Decimal, bool] | None = None
+        lot = bounded(lot_area_sqft, "lot_area_sqft", 0, MAX_AREA_SQFT, lo_open=True, unit="sq ft")
+    top = None
     if topsoil_placement is not None:
         try:
             ta, td, ts = topsoil_placement
         except (TypeError, ValueError):
             raise ValueError("topsoil_placement: expected (area_sqft, depth_in, seeded_and_mulched), "
                              f"got {topsoil_placement!r}") from None
-        top = (_nonneg(ta, "topsoil_placement area_sqft"), _nonneg(td, "topsoil_placement depth_in"),
-               bool(ts))
+        top = (bounded(ta, "topsoil_placement area_sqft", 0, MAX_AREA_SQFT, unit="sq ft"),
+               bounded(td, "topsoil_placement depth_in", 0, MAX_DEPTH_IN, unit="in"), bool(ts))
+    ops = _Ops(exc, fil, strip, sdep, lot, top, fnd, measured)
+    _check_fits_lot(ops)
+    return ops
 
-    exc_cuft = sum((a * d for a, d in exc), Decimal(0))
-    topsoil_cuft = top[0] * top[1] / 12 if top else Decimal(0)
-    fill_cuft = sum((a * d for a, d in fil), Decimal(0)) + topsoil_cuft
-    exc_area = sum((a for a, d in exc if d > 0), Decimal(0))
-    fill_area = sum((a for a, d in fil if d > 0), Decimal(0)) + (top[0] if top and top[1] > 0 else 0)
 
-    if jur == "wesley-hills":
-        return _wesley_hills_check(exc_cuft, fill_cuft, topsoil_cuft, exc_area, fill_area, strip, top)
+def _check_fits_lot(o: _Ops) -> None:
+    """Refuse work larger than the lot (areas listed separately are read as not overlapping)."""
+    if o.lot is None:
+        return
+    sums = {"the excavation, foundation and topsoil-stripping areas": sum((a for a, _ in o.exc + o.foundations),
+                                                                          Decimal(0)) + o.strip,
+            "the fill areas": sum((a for a, _ in o.fil), Decimal(0)) + (o.top[0] if o.top else 0)}
+    for what, total in sums.items():
+        if total > o.lot:
+            raise ValueError(f"{what} add up to {_fmt(total)} sq ft, more than the lot area ({_fmt(o.lot)} sq ft): "
+                             "check the areas and the lot area")
 
-    explanations: list[dict[str, Any]] = []
-    exemptions: list[dict[str, Any]] = []
 
-    def rule(section: str, holds: bool, text: str) -> None:
-        explanations.append({"section": section, "holds": bool(holds), "explanation": text})
+def _unknown(missing: list[str], fact: str) -> None:
+    if fact not in missing:
+        missing.append(fact)
 
-    # §120-3A(1): excavation in excess of four feet over an area of 100 square feet or more.
-    a4 = sum((a for a, d in exc if d > 4), Decimal(0))
-    rule("§120-3A(1)", a4 >= 100,
-         f"excavation deeper than 4 ft over {_fmt(a4)} sq ft (permit if >= 100 sq ft)")
-    # §120-3A(2): excavation in excess of two feet over an area of 500 square feet or more.
-    a2 = sum((a for a, d in exc if d > 2), Decimal(0))
-    rule("§120-3A(2)", a2 >= 500,
-         f"excavation deeper than 2 ft over {_fmt(a2)} sq ft (permit if >= 500 sq ft)")
-    # §120-3A(3): lowering grade / stripping topsoil over 5,000 sq ft or more, or over more than
-    # 50% of the property, whichever is less, regardless of depth.
-    lowered = exc_area + strip
-    if lot is None:
-        holds3 = lowered >= 5000
-        t3 = (f"grade lowered or topsoil stripped over {_fmt(lowered)} sq ft (permit if >= 5,000 sq ft; "
-              "no lot area given, so the 50%-of-lot test was not applied)")
-    else:
-        half = lot / 2
-        holds3 = lowered >= 5000 or lowered > half
-        less = ("5,000 sq ft or more" if Decimal(5000) <= half
-                else f"more than 50% of the lot ({_fmt(half)} sq ft)")
-        t3 = (f"grade lowered or topsoil stripped over {_fmt(lowered)} sq ft; the lesser threshold for a "
-              f"{_fmt(lot)} sq ft lot is {less}")
-    rule("§120-3A(3)", holds3, t3)
-    # §120-3A(4): excavation in excess of 50 cubic yards (1,350 cu ft).
-    rule("§120-3A(4)", exc_cuft > 50 * _D27,
-         f"excavation volume {_fmt(exc_cuft)} cu ft = {_r2(_cy(exc_cuft))} cu yd (permit if more than "
-         "50 cu yd = 1,350 cu ft)")
 
-    # Fill items for (5)-(7), with the topsoil proviso.
-    fill_items = list(fil)
-    if top is not None and top[0] > 0 and top[1] > 0:
-        exempt = top[1] <= 3 and top[0] <= 5000 and top[2]
-        why = (f"topsoil {_fmt(top[1])} in deep over {_fmt(top[0])} sq ft, "
-               f"{'seeded and mulched' if top[2] else 'NOT seeded and mulched'}")
-        if exempt:
-            exemptions.append({"section": "§120-3A (topsoil proviso)", "applies": True,
-                               "explanation": why + ": not over 3 in, not over 5,000 sq ft, seeded "
-                               "and mulched; left out of §120-3A(5)-(7)"})
-        else:
-            fails = [s for s, bad in (("deeper than 3 in", top[1] > 3),
-                                      ("larger than 5,000 sq ft", top[0] > 5000),
-                                      ("not immediately seeded and mulched", not top[2])) if bad]
-            exemptions.append({"section": "§120-3A (topsoil proviso)", "applies": False,
-                               "explanation": why + ": proviso does not apply (" + ", ".join(fails)
-                               + "); counted as fill"})
-            fill_items.append((top[0], top[1] / 12))
-    # §120-3A(5): filling in excess of four feet over an area of 100 square feet or more.
-    f4 = sum((a for a, d in fill_items if d > 4), Decimal(0))
-    rule("§120-3A(5)", f4 >= 100, f"fill deeper than 4 ft over {_fmt(f4)} sq ft (permit if >= 100 sq ft)")
-    # §120-3A(6): filling in excess of two feet over an area of 500 square feet or more.
-    f2 = sum((a for a, d in fill_items if d > 2), Decimal(0))
-    rule("§120-3A(6)", f2 >= 500, f"fill deeper than 2 ft over {_fmt(f2)} sq ft (permit if >= 500 sq ft)")
-    # §120-3A(7): filling over an area of 1,000 square feet or more, regardless of depth.
-    f0 = sum((a for a, d in fill_items if d > 0), Decimal(0))
-    rule("§120-3A(7)", f0 >= 1000, f"fill at any depth over {_fmt(f0)} sq ft (permit if >= 1,000 sq ft)")
+def _area_rule(section: str, known: Decimal, measured: Decimal | None, has_measured: bool, threshold: Decimal,
+               what: str, missing: list[str]) -> dict[str, Any]:
+    """An 'over an area of N square feet or more' rule on known areas plus a measured one."""
+    total = known + (measured or 0)
+    text = f"{what} over {_fmt(total)} sq ft (permit if >= {_fmt(threshold)} sq ft)"
+    if total >= threshold:
+        return {"section": section, "holds": True, "explanation": text}
+    if has_measured and measured is None:
+        _unknown(missing, "plan areas by depth of the measured cut/fill (cross-sections do not give them; use "
+                          "--existing/--proposed surfaces or --grid)")
+        return {"section": section, "holds": None,
+                "explanation": text + "; the measured volumes give no areas by depth, so this cannot be told"}
+    return {"section": section, "holds": False, "explanation": text}
 
-    triggers = [e["section"] for e in explanations if e["holds"]]
-    max_depth = max((d for a, d in exc if a > 0), default=Decimal(0))
-    standards = _applicable_standards(max_depth, bool(exc_area > 0 or strip > 0), bool(fill_area > 0),
-                                      bool(strip > 0))
-    notes = [
-        "§120-5E: the site plan must locate every live tree 6 in or more in diameter measured 3 ft "
-        "above existing ground (not DBH at 4.5 ft) within the grading area and a 25-ft strip around it.",
-        "§120-12: without a required permit, a fine of $500-$1,000 (first offence) or $1,000-$2,000 "
-        "and/or up to 15 days (later offences), and a civil penalty up to $3,000 per violation; each "
-        "day is a separate offence.",
-        *DAMAGED_TEXT_READINGS,
+
+def _rule_lowering(o: _Ops, missing: list[str]) -> dict[str, Any]:
+    sec, fixed, pct = LAW["lowering_area"].section, _v("lowering_area"), _v("lowering_lot_percent")
+    m = o.measured
+    lowered = sum((a for a, d in o.exc if d > 0), Decimal(0)) + o.strip + ((m.cut_area_sqft or 0) if m else 0)
+    head = f"grade lowered or topsoil stripped over {_fmt(lowered)} sq ft"
+    if lowered >= fixed:
+        return {"section": sec, "holds": True, "explanation": f"{head} (permit if >= {_fmt(fixed)} sq ft)"}
+    if m is not None and m.cut_area_sqft is None and m.cut_cuft > 0:
+        _unknown(missing, "the plan area of the measured cut (cross-sections do not give it)")
+        return {"section": sec, "holds": None, "explanation": head + " plus the unmeasured area of the cut"}
+    if o.lot is not None:
+        half = o.lot * pct / 100
+        less = (f"{_fmt(fixed)} sq ft or more" if fixed <= half
+                else f"more than {_fmt(pct)}% of the lot ({_fmt(half)} sq ft)")
+        return {"section": sec, "holds": bool(lowered > half),
+                "explanation": f"{head}; the lesser threshold for a {_fmt(o.lot)} sq ft lot is {less}"}
+    if lowered == 0:
+        return {"section": sec, "holds": False, "explanation": head}
+    below = (lowered * 100 / pct).quantize(_CENT)
+    _unknown(missing, f"the lot area (--lot-area): {sec} requires a permit on lots under {_fmt(below)} sq ft")
+    return {"section": sec, "holds": None,
+            "explanation": f"{head}: under {_fmt(fixed)} sq ft, so it depends on the lot area — required if the lot "
+                           f"is under {_fmt(below)} sq ft (more than {_fmt(pct)}% of the property); no lot area given"}
+
+
+def _rule_volume(o: _Ops, missing: list[str]) -> dict[str, Any]:
+    sec, limit = LAW["excavation_volume"].section, _v("excavation_volume") * _D27
+    known = o.exc_cuft()
+    text = (f"excavation volume {_fmt(known)} cu ft = {_r2(_cy(known))} cu yd (permit if more than "
+            f"{_fmt(_v('excavation_volume'))} cu yd = {_fmt(limit)} cu ft)")
+    if o.strip > 0:
+        sv = o.strip_cuft()
+        text += (f"; includes topsoil stripping {_fmt(o.strip)} sq ft x {_fmt(o.strip_depth_in)} in = {_fmt(sv)} cu ft "
+                 "(§120-2: stripping topsoil is excavation)" if sv is not None else
+                 f"; plus topsoil stripping over {_fmt(o.strip)} sq ft of unknown depth")
+    if known > limit:
+        return {"section": sec, "holds": True, "explanation": text}
+    if o.strip_cuft() is None:
+        _unknown(missing, f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN): {sec} counts its "
+                          f"volume; more than {_fmt(((limit - known) * 12 / o.strip).quantize(_CENT))} in deep "
+                          f"over {_fmt(o.strip)} "
+                          "sq ft would need a permit")
+        return {"section": sec, "holds": None, "explanation": text}
+    return {"section": sec, "holds": False, "explanation": text}
+
+
+def _topsoil_items(o: _Ops, exemptions: list[dict[str, Any]]) -> list[tuple[Decimal, Decimal]]:
+    """The topsoil placement as a fill item (ft), unless the proviso of §120-3A leaves it out."""
+    top = o.top
+    if top is None or top[0] <= 0 or top[1] <= 0:
+        return []
+    sec, dmax, amax = LAW["topsoil_proviso_depth"].section, _v("topsoil_proviso_depth"), _v("topsoil_proviso_area")
+    why = (f"topsoil {_fmt(top[1])} in deep over {_fmt(top[0])} sq ft, "
+           f"{'seeded and mulched' if top[2] else 'NOT seeded and mulched'}")
+    if top[1] <= dmax and top[0] <= amax and top[2]:
+        exemptions.append({"section": sec, "applies": True,
+                           "explanation": why + f": not over {_fmt(dmax)} in, not over {_fmt(amax)} sq ft, seeded and "
+                                                "mulched; left out of §120-3A(5)-(7)"})
+        return []
+    fails = [s for s, bad in ((f"deeper than {_fmt(dmax)} in", top[1] > dmax),
+                              (f"larger than {_fmt(amax)} sq ft", top[0] > amax),
+                              ("not immediately seeded and mulched", not top[2])) if bad]
+    exemptions.append({"section": sec, "applies": False,
+                       "explanation": why + ": proviso does not apply (" + ", ".join(fails) + "); counted as fill"})
+    return [(top[0], top[1] / 12)]
+
+
+def _croton_rules(o: _Ops, exemptions: list[dict[str, Any]], missing: list[str]) -> list[dict[str, Any]]:
+    m, has_m = o.measured, o.measured is not None
+
+    def over(items: list[tuple[Decimal, Decimal]], depth: Decimal) -> Decimal:
+        return sum((a for a, d in items if d > depth), Decimal(0))
+
+    rules = [
+        _area_rule(LAW["deep_cut_area"].section, over(o.exc, _v("deep_cut_depth")),
+                   m.cut_area_over_4ft_sqft if m else None, has_m, _v("deep_cut_area"),
+                   f"excavation deeper than {_fmt(_v('deep_cut_depth'))} ft", missing),
+        _area_rule(LAW["cut_area"].section, over(o.exc, _v("cut_depth")), m.cut_area_over_2ft_sqft if m else None,
+                   has_m, _v("cut_area"), f"excavation deeper than {_fmt(_v('cut_depth'))} ft", missing),
+        _rule_lowering(o, missing),
+        _rule_volume(o, missing),
     ]
+    fills = o.fil + _topsoil_items(o, exemptions)
+    has_fill_m = has_m and bool(m and m.fill_cuft > 0)
+    rules += [
+        _area_rule(LAW["deep_fill_area"].section, over(fills, _v("deep_fill_depth")),
+                   m.fill_area_over_4ft_sqft if m else None, has_fill_m, _v("deep_fill_area"),
+                   f"fill deeper than {_fmt(_v('deep_fill_depth'))} ft", missing),
+        _area_rule(LAW["fill_area"].section, over(fills, _v("fill_depth")), m.fill_area_over_2ft_sqft if m else None,
+                   has_fill_m, _v("fill_area"), f"fill deeper than {_fmt(_v('fill_depth'))} ft", missing),
+        _area_rule(LAW["any_fill_area"].section, over(fills, Decimal(0)), m.fill_area_sqft if m else None,
+                   has_fill_m, _v("any_fill_area"), "fill at any depth", missing),
+    ]
+    return rules
+
+
+def _foundation_exemption(o: _Ops) -> list[dict[str, Any]]:
+    if not o.foundations:
+        return []
+    cuft = sum((a * d for a, d in o.foundations), Decimal(0))
+    return [{"section": "§120-3B", "applies": True,
+             "explanation": f"foundation excavation {_fmt(sum((a for a, _ in o.foundations), Decimal(0)))} sq ft, "
+                            f"{_fmt(cuft)} cu ft = {_r2(_cy(cuft)):,.2f} cu yd, under a building permit: the building "
+                            "permit constitutes the excavation and filling permit for it (subject to §120-8); left "
+                            "out of §120-3A"}]
+
+
+def _verdict(rules: list[dict[str, Any]]) -> tuple[bool | str, list[str]]:
+    triggers = [e["section"] for e in rules if e["holds"] is True]
+    if triggers:
+        return True, triggers
+    return ("unknown" if any(e["holds"] is None for e in rules) else False), []
+
+
+def check_permit(excavations: Iterable[tuple[Any, Any]] | None = None,
+                 fills: Iterable[tuple[Any, Any]] | None = None,
+                 strip_topsoil_sqft: Any = 0, lot_area_sqft: Any = None,
+                 topsoil_placement: tuple[Any, Any, bool] | None = None,
+                 jurisdiction: str = "croton-on-hudson", *, strip_topsoil_depth_in: Any = None,
+                 foundations: Iterable[tuple[Any, Any]] | None = None, retaining_wall_height_ft: Any = None,
+                 measured: Earthwork | None = None, cellar: tuple[Any, Any, Any] | None = None,
+                 permit_issued: Any = None, last_work: Any = None, as_of: Any = None) -> PermitCheck:
+    """Say whether an excavation and filling permit is required, which items hold, and what is unknown.
+
+    Parameters
+    ----------
+    excavations, fills : iterable of (area_sqft, depth_ft)
+        Each excavation (cut) or fill area (square feet) and its depth (feet).
+    strip_topsoil_sqft, strip_topsoil_depth_in : number
+        Area where topsoil is stripped (sq ft) and its depth (inches; None = not given).
+    lot_area_sqft : number, optional
+        Area of the property (sq ft), for the half-the-lot test of §120-3A(3).
+    topsoil_placement : (area_sqft, depth_in, seeded_and_mulched), optional
+        Topsoil to be placed.
+    jurisdiction : {'croton-on-hudson', 'wesley-hills'}
+    foundations : iterable of (area_sqft, depth_ft), optional
+        Excavation for a foundation under a building permit (§120-3B).
+    retaining_wall_height_ft : number, optional
+        Height of a retaining wall to be built (§120-8M: over 4 ft needs a building permit).
+    measured : Earthwork, optional
+        Cut and fill measured between two surfaces (:meth:`TinVolumes.earthwork`, ...).
+    cellar : (length_ft, width_ft, depth_ft), optional
+        Wesley Hills: cellar and foundation of the building permit (§95-3C(1)).
+    permit_issued, last_work, as_of : date, optional
+        The permit's term and idle time (§120-10A).
+
+    Returns
+    -------
+    PermitCheck
+        ``permit_required`` True, False or "unknown" (with ``missing_facts``), the rules with their
+        sections, the volumes, exemptions, review standards and readings.
+
+    Raises
+    ------
+    ValueError
+        A number out of its range (named), work larger than the lot, an unknown jurisdiction.
+
+    References
+    ----------
+    .. [1] Croton-on-Hudson Code §120-2, §120-3A, §120-3B, §120-8, §120-10A; Wesley Hills Code
+       §95-3A(1), §95-3C(1), §95-3D(1).
+    """
+    jur = _norm_jurisdiction(jurisdiction)
+    o = _ops(excavations, fills, strip_topsoil_sqft, strip_topsoil_depth_in, lot_area_sqft, topsoil_placement,
+             foundations, measured)
+    if jur == "wesley-hills":
+        return _wesley_hills_check(o, cellar)
+    missing: list[str] = []
+    exemptions = _foundation_exemption(o)
+    rules = _croton_rules(o, exemptions, missing)
+    required, triggers = _verdict(rules)
+    m = o.measured
+    # §120-3B: the building permit stays subject to §120-8, so foundation depths count for the fence of §120-8A
+    measured_depth = [m.max_cut_ft] if m and m.max_cut_ft is not None else []
+    max_depth = max([d for a, d in o.exc + o.foundations if a > 0] + measured_depth,
+                    default=Decimal(0))
+    exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + ((m.cut_area_sqft or 0) if m else 0)
+    fill_area = (sum((a for a, d in o.fil if d > 0), Decimal(0)) + (o.top[0] if o.top and o.top[1] > 0 else 0)
+                 + ((m.fill_area_sqft or 0) if m else 0))
+    standards = _applicable_standards(max_depth, bool(exc_area > 0 or o.strip > 0 or o.foundations),
+                                      bool(fill_area > 0), bool(o.strip > 0))
+    standards += _retaining_wall(retaining_wall_height_ft)
+    notes = [f"§120-5E: the site plan must locate every live tree {_fmt(_v('tree_survey_diameter'))} in or more in "
+             f"diameter measured 3 ft above existing ground (not DBH at 4.5 ft) within the grading area and a "
+             f"{_fmt(_v('tree_survey_strip'))}-ft strip around it.",
+             _penalty_note(), *DAMAGED_TEXT_READINGS]
+    if m is not None:
+        notes.insert(0, f"measured between surfaces ({m.method}): cut {_r2(_cy(m.cut_cuft))} cu yd, fill "
+                        f"{_r2(_cy(m.fill_cuft))} cu yd")
+    if o.foundations and not o.any:
+        notes.insert(0, "only foundation excavation under a building permit was given: the building permit is the "
+                        "excavation and filling permit (§120-3B)")
     return PermitCheck(
-        jurisdiction=jur, permit_required=bool(triggers), triggers=triggers, explanations=explanations,
-        excavation_cy=_cy(exc_cuft), fill_cy=_cy(fill_cuft), topsoil_cy=_cy(topsoil_cuft),
+        jurisdiction=jur, permit_required=required, triggers=triggers, explanations=rules,
+        excavation_cy=_cy(o.exc_cuft()), fill_cy=_cy(o.fill_cuft()), topsoil_cy=_cy(o.topsoil_cuft()),
         excavation_area_sqft=exc_area, fill_area_sqft=fill_area, review_standards=standards,
-        exemptions=exemptions, waiver_eligible=None, interpretation=list(CROTON_INTERPRETATION),
-        notes=notes)
+        exemptions=exemptions, waiver_eligible=None, interpretation=list(CROTON_INTERPRETATION), notes=notes,
+        missing_facts=missing, term=permit_term_check(permit_issued, as_of, last_work) if permit_issued else None)
+
+
+def _penalty_note() -> str:
+    return (f"§120-12: without a required permit, a fine of ${_fmt(_v('fine_first_min'))}-"
+            f"${_fmt(_v('fine_first_max'))} "
+            f"(first offence) or ${_fmt(_v('fine_later_min'))}-${_fmt(_v('fine_later_max'))} and/or up to "
+            f"{_fmt(_v('imprisonment_max'))} days (later offences), and a civil penalty up to "
+            f"${_fmt(_v('civil_penalty_max'))} per violation; each day is a separate offence.")
+
+
+def _retaining_wall(height: Any) -> list[dict[str, Any]]:
+    if height is None:
+        return []
+    h = bounded(height, "retaining_wall_height_ft", 0, MAX_WALL_FT, unit="ft")
+    lim = _v("retaining_wall_height")
+    need = h > lim
+    return [{"section": LAW["retaining_wall_height"].section, "building_permit_required": bool(need),
+             "requirement": f"retaining wall {_fmt(h)} ft high: a building permit is "
+                            f"{'required' if need else 'not required by §120-8M'} (required if more than "
+                            f"{_fmt(lim)} ft); sheet piling and bracing as necessary until permanent supports"}]
+
+
+def permit_term_check(issued: Any, as_of: Any = None, last_work: Any = None) -> dict[str, Any]:
+    """The permit's term and idle time (§120-10A): one year at most; termination after 60 idle days.
+
+    Parameters
+    ----------
+    issued : date
+        The day the permit was issued.
+    as_of : date, optional
+        The day of the check (default today).
+    last_work : date, optional
+        The last day work was done; more than 60 days before ``as_of`` makes the permit subject to
+        termination unless the interruption was due to weather or seasonal conditions.
+    """
+    iss = to_date(issued, "permit_issued")
+    asof = _dt.date.today() if as_of is None else to_date(as_of, "as_of")
+    if asof < iss:
+        raise ValueError(f"as_of ({asof}) is before the permit was issued ({iss})")
+    years, idle = int(_v("permit_term")), int(_v("idle_days"))
+    expires = add_months(iss, 12 * years)
+    out: dict[str, Any] = {"section": LAW["permit_term"].section, "issued": iss.isoformat(),
+                           "expires": expires.isoformat(), "expired": asof >= expires, "idle_days": None,
+                           "subject_to_termination": None}
+    text = [f"the permit runs for no longer than {years} year: from {iss} to {expires} (or a shorter period set by "
+            f"the approving authority); {'expired' if asof >= expires else 'in force'} on {asof}"]
+    if last_work is not None:
+        lw = to_date(last_work, "last_work")
+        if lw > asof or lw < iss:
+            raise ValueError(f"last_work ({lw}) must be between the permit's issue ({iss}) and as_of ({asof})")
+        days = (asof - lw).days
+        out.update(idle_days=days, subject_to_termination=days > idle)
+        text.append(f"work interrupted for {days} days: " + (
+            f"more than {idle} days, so the permit is subject to termination unless the interruption was due to "
+            "the weather or other seasonal conditions" if days > idle else f"not more than {idle} days"))
+    out["explanation"] = "; ".join(text)
+    return out
 
 
 def _applicable_standards(max_exc_depth_ft: Decimal, excavation: bool, fill: bool,
                           stripping: bool) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    if max_exc_depth_ft > 4:
+    if max_exc_depth_ft > _v("fence_depth"):
         # §120-8A: excavation below surrounding grade deeper than four feet -> fence with gates.
         out.append({"section": "§120-8A", "requirement": "excavation deeper than 4 ft below surrounding "
                     "grade: substantial fence of proper height and strength with gates, locked when "
@@ -412,7 +672,7 @@ def review_standards(max_excavation_depth_ft: Any = 0, standing_water_ft: Any = 
     depth = _nonneg(max_excavation_depth_ft, "max_excavation_depth_ft")
     out: list[dict[str, Any]] = []
     # §120-8A: "to a depth greater than four feet" -> fence (strictly greater).
-    fence_needed = depth > 4
+    fence_needed = depth > _v("fence_depth")
     out.append({"section": "§120-8A", "requirement": "fence with locked gates if deeper than 4 ft",
                 "fence_required": fence_needed,
                 "complies": (True if not fence_needed else fence_provided),
@@ -421,7 +681,7 @@ def review_standards(max_excavation_depth_ft: Any = 0, standing_water_ft: Any = 
     if standing_water_ft is not None:
         w = _nonneg(standing_water_ft, "standing_water_ft")
         # §120-8C: "not greater in depth than one foot" during; "no standing water" after.
-        limit = Decimal(0) if after_construction else Decimal(1)
+        limit = Decimal(0) if after_construction else _v("standing_water_during")
         out.append({"section": "§120-8C", "requirement": "standing water <= 1 ft during construction, "
                     "none after", "complies": w <= limit,
                     "explanation": f"{_fmt(w)} ft of standing water "
@@ -431,7 +691,8 @@ def review_standards(max_excavation_depth_ft: Any = 0, standing_water_ft: Any = 
         t = _nonneg(topsoil_left_in, "topsoil_left_in")
         # §120-8E: "at least two inches of topsoil shall be left".
         out.append({"section": "§120-8E", "requirement": "at least 2 in of topsoil left",
-                    "complies": t >= 2, "explanation": f"{_fmt(t)} in of topsoil left (minimum 2 in)"})
+                    "complies": t >= _v("topsoil_left"),
+                    "explanation": f"{_fmt(t)} in of topsoil left (minimum {_fmt(_v('topsoil_left'))} in)"})
     return out
 
 
@@ -464,10 +725,11 @@ def work_time_check(when: Any) -> dict[str, Any]:
               "including 8:00 p.m., local time; the text's '8:0 a.m.' and '10:0 a.m.' read as "
               "8:00 a.m. and 10:00 a.m.")
     day = dt.strftime("%A")
-    if t >= _dt.time(20, 0) or t < _dt.time(8, 0):
+    start, end, sunday = (_dt.time(int(_v(k))) for k in ("work_start_hour", "work_end_hour", "sunday_start_hour"))
+    if t >= end or t < start:
         return {"allowed": False, "section": "§120-8G", "interpretation": interp,
                 "reason": f"{day} {t:%H:%M} is between 8:00 p.m. and 8:00 a.m."}
-    if dt.weekday() == 6 and t < _dt.time(10, 0):
+    if dt.weekday() == 6 and t < sunday:
         return {"allowed": False, "section": "§120-8G", "interpretation": interp,
                 "reason": f"Sunday {t:%H:%M} is between 8:00 p.m. Saturday and 10:00 a.m. Sunday"}
     return {"allowed": True, "section": "§120-8G", "interpretation": interp,
@@ -510,7 +772,7 @@ def tree_survey_required(diameter_in: Any, distance_outside_grading_area_ft: Any
     """
     d = _nonneg(diameter_in, "diameter_in")
     dist = _nonneg(distance_outside_grading_area_ft, "distance_outside_grading_area_ft")
-    req = d >= 6 and dist <= 25
+    req = d >= _v("tree_survey_diameter") and dist <= _v("tree_survey_strip")
     return {"required": bool(req), "section": "§120-5E",
             "explanation": f"{_fmt(d)} in at 3 ft above ground, {_fmt(dist)} ft outside the grading area: "
                            "survey required for live trees >= 6 in within the grading area or the 25-ft "
@@ -544,13 +806,14 @@ def violation_penalties(offense_number: int = 1, days: int = 1) -> dict[str, Any
         raise ValueError(f"days must be an integer >= 1, got {days!r}")
     # §120-12A: first offence $500-$1,000; second and subsequent $1,000-"$2,0" (read $2,000)
     # or up to 15 days' imprisonment, or both.
-    lo, hi = (Decimal(500), Decimal(1000)) if offense_number == 1 else (Decimal(1000), Decimal(2000))
+    lo, hi = ((_v("fine_first_min"), _v("fine_first_max")) if offense_number == 1
+              else (_v("fine_later_min"), _v("fine_later_max")))
     # §120-12B: civil penalty not to exceed "$3,0" (read $3,000) per violation; each day separate.
-    civil = Decimal(3000)
+    civil = _v("civil_penalty_max")
     return {
         "section_criminal": "§120-12A", "section_civil": "§120-12B",
         "criminal_fine_min_per_day": lo, "criminal_fine_max_per_day": hi,
-        "imprisonment_max_days": 15 if offense_number > 1 else 0,
+        "imprisonment_max_days": int(_v("imprisonment_max")) if offense_number > 1 else 0,
         "civil_penalty_max_per_day": civil,
         "criminal_fine_min_total": lo * days, "criminal_fine_max_total": hi * days,
         "civil_penalty_max_total": civil * days,
@@ -567,45 +830,69 @@ WESLEY_NOTES = [
 ]
 
 
-def _wesley_hills_check(exc_cuft: Decimal, fill_cuft: Decimal, topsoil_cuft: Decimal, exc_area: Decimal,
-                        fill_area: Decimal, strip: Decimal,
-                        top: tuple[Decimal, Decimal, bool] | None) -> PermitCheck:
-    any_op = exc_cuft > 0 or fill_cuft > 0 or strip > 0 or exc_area > 0 or fill_area > 0
-    total_cy = _cy(exc_cuft + fill_cuft)
-    explanations = [{
-        "section": "§95-3A(1)(a)", "holds": bool(any_op),
-        "explanation": "any landfilling, excavation, regrading, removal, stripping or disturbance of "
-                       "topsoil or earth is an 'operation' needing a clearing, filling or excavation "
-                       "permit from the Planning Board" + ("" if any_op else " (none given)")}]
-    waiver = bool(any_op and total_cy < 100)
-    explanations.append({
-        "section": "§95-3D(1)", "holds": waiver,
-        "explanation": f"material {_r2(total_cy)} cu yd (excavation + fill): the Planning Board may waive "
-                       "the permit for an operation involving less than 100 cu yd"})
+def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitCheck:
+    fnd = sum((a * d for a, d in o.foundations), Decimal(0))
+    exc_cuft, fill_cuft = o.exc_cuft() + fnd, o.fill_cuft()
+    any_op = o.any or fnd > 0
+    sec_op, sec_bp, sec_w = "§95-3A(1)(a)", WH_LAW["cellar_multiple"].section, WH_LAW["waiver_volume"].section
+    wlim = WH_LAW["waiver_volume"].value
+    explanations: list[dict[str, Any]] = [{
+        "section": sec_op, "holds": bool(any_op),
+        "explanation": "any landfilling, excavation, regrading, removal, stripping or disturbance of topsoil or earth "
+                       "is an 'operation' needing a clearing, filling or excavation permit from the Planning Board"
+                       + ("" if any_op else " (none given: not applicable)")}]
+    moved = max(exc_cuft, fill_cuft)
+    waiver: bool | str | None = None
+    missing: list[str] = []
+    if any_op and o.strip_cuft() is None:
+        waiver = "unknown"
+        _unknown(missing, f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN), for the {sec_w} waiver")
+    elif any_op:
+        waiver = bool(_cy(moved) < wlim)
+    if any_op:
+        explanations.append({
+            "section": sec_w, "holds": waiver if isinstance(waiver, bool) else None,
+            "explanation": f"material moved {_r2(_cy(moved))} cu yd (the larger of excavation {_r2(_cy(exc_cuft))} and "
+                           f"fill {_r2(_cy(fill_cuft))} cu yd): the Planning Board may waive the permit for an "
+                           f"operation involving less than {_fmt(wlim)} cu yd"})
+    required: bool | str = bool(any_op)
+    bp = None
+    if cellar is not None and any_op:
+        L, W, D = cellar
+        bp = wesley_hills_building_permit_check(L, W, D, _cy(fill_cuft), _cy(exc_cuft)).to_dict()
+        explanations += [{**e, "holds": e["holds"]} for e in bp["explanations"][:2]]
+        if bp["building_permit_suffices"]:
+            required = False
     notes = [
-        "§95-3C(1): a building permit stands as the permit while added fill and excavated material "
-        "removed each stay within twice the cellar-and-foundation volume; use "
-        "wesley_hills_building_permit_check.",
+        f"{sec_bp}: a building permit stands as the permit while added fill and excavated material removed each "
+        f"stay within {_fmt(WH_LAW['cellar_multiple'].value)} times the cellar-and-foundation volume"
+        + ("" if cellar else " (give the cellar to check it)") + ".",
         "§95-3D(4): the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
         "§95-3A(1)(c)-(e): tree removal triggers (diameter at 54 in) are evaluated by the tree law.",
-        "§95-4E(1): rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H), at least 4 in of "
-        "topsoil over exposed ground.",
+        f"{WH_LAW['slope_rise'].section}: rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H), at least "
+        f"{_fmt(WH_LAW['topsoil_depth'].value)} in of topsoil over exposed ground.",
         *WESLEY_NOTES,
     ]
-    interp = ["§95-3D(1): 'less than 100 cubic yards of material' is read as excavation plus fill "
-              "volume strictly below 100 cu yd; the waiver is the Planning Board's discretion, so "
-              "permit_required stays true and waiver_eligible is reported."]
+    interp = [f"{sec_w}: 'less than {_fmt(wlim)} cubic yards of material' is read as the amount moved (imported, "
+              "exported or excavated): excavated soil placed as fill on the same site is counted once, so the amount "
+              "is the larger of the excavation and the fill volume, strictly below the limit. The waiver is the "
+              "Planning Board's discretion: permit_required stays true and waiver_eligible is reported "
+              "('not applicable' when there is no operation).",
+              f"{sec_bp}: with a cellar given, the excavation volume is taken as removed from the property and the "
+              "fill as added to it (the most it can be); exactly twice the volume is within the rule."]
     return PermitCheck(
-        jurisdiction="wesley-hills", permit_required=bool(any_op),
-        triggers=["§95-3A(1)(a)"] if any_op else [], explanations=explanations,
-        excavation_cy=_cy(exc_cuft), fill_cy=_cy(fill_cuft), topsoil_cy=_cy(topsoil_cuft),
-        excavation_area_sqft=exc_area, fill_area_sqft=fill_area, review_standards=[],
-        exemptions=[], waiver_eligible=waiver, interpretation=interp, notes=notes)
+        jurisdiction="wesley-hills", permit_required=required,
+        triggers=[sec_op] if required is True else [], explanations=explanations,
+        excavation_cy=_cy(exc_cuft), fill_cy=_cy(fill_cuft), topsoil_cy=_cy(o.topsoil_cuft()),
+        excavation_area_sqft=sum((a for a, d in o.exc if d > 0), Decimal(0)),
+        fill_area_sqft=sum((a for a, d in o.fil if d > 0), Decimal(0)), review_standards=[],
+        exemptions=[], waiver_eligible=waiver, interpretation=interp, notes=notes, missing_facts=missing,
+        building_permit=bp)
 
 
 def wesley_hills_waiver_eligible(material_cy: Any) -> bool:
     """True if the Planning Board may waive the permit: less than 100 cu yd of material (§95-3D(1))."""
-    return _nonneg(material_cy, "material_cy") < 100
+    return _nonneg(material_cy, "material_cy") < WH_LAW["waiver_volume"].value
 
 
 @dataclass(frozen=True)
@@ -666,11 +953,11 @@ def wesley_hills_building_permit_check(cellar_length_ft: Any, cellar_width_ft: A
     f = _nonneg(fill_cy, "fill_cy")
     e = _nonneg(excavated_cy, "excavated_cy")
     vol = _cy(L * W * D)
-    limit = 2 * vol
+    limit = WH_LAW["cellar_multiple"].value * vol
     # §95-3C(1): "does not exceed two times" -> <= 2x, each of fill and removed material.
     fill_ok, exc_ok = f <= limit, e <= limit
     suffices = fill_ok and exc_ok
-    waiver = (f + e) < 100  # §95-3D(1): "less than 100 cubic yards"
+    waiver = (f + e) < WH_LAW["waiver_volume"].value  # §95-3D(1): "less than 100 cubic yards"
     expl = [
         {"section": "§95-3C(1)", "holds": fill_ok,
          "explanation": f"added fill {_r2(f)} cu yd vs 2 x cellar and foundation {_r2(vol)} cu yd = "
@@ -715,7 +1002,7 @@ def wesley_hills_slope_check(rise_ft: Any, run_ft: Any, rock: bool = False,
     """
     rise = _nonneg(rise_ft, "rise_ft")
     run = _nonneg(run_ft, "run_ft")
-    limit = Decimal(6) if rock else Decimal("0.5")
+    limit = WH_LAW["rock_slope"].value if rock else WH_LAW["slope_rise"].value / WH_LAW["slope_run"].value
     if rise == 0:
         ok, ratio = True, Decimal(0)
     elif run == 0:
@@ -741,8 +1028,8 @@ def wesley_hills_topsoil_cy(exposed_area_sqft: Any, depth_in: Any = 4) -> Decima
     """
     a = _nonneg(exposed_area_sqft, "exposed_area_sqft")
     d = _nonneg(depth_in, "depth_in")
-    if d < 4:
-        raise ValueError(f"depth_in must be at least the 4 in minimum of §95-4E(1)(c), got {depth_in!r}")
+    if d < WH_LAW["topsoil_depth"].value:
+        raise ValueError(f"depth_in must be at least the {_fmt(WH_LAW['topsoil_depth'].value)} in minimum of §95-4E(1)(c), got {depth_in!r}")
     return _cy(a * d / 12)
 
 
@@ -768,6 +1055,53 @@ class GridVolumes:
     mixed_cells: int
     units: str
     notes: list[str]
+    node_depth: np.ndarray | None = field(default=None, repr=False)  # proposed - existing, (ny, nx), input units
+
+    def earthwork(self) -> Earthwork:
+        """Volumes and plan areas for :func:`check_permit` (``measured=``).
+
+        Areas cut or filled deeper than 2 and 4 ft come from the node depths, each cell split into
+        two triangles with the depth linear on each (the volumes stay the borrow-pit ones).
+        """
+        from treecalc.surfaces import FT_PER_M, SQFT_PER_M2, _area_above
+
+        h = np.asarray(self.node_depth, float)
+        k_len, k_area = (FT_PER_M, SQFT_PER_M2) if self.units == "metres" else (1.0, 1.0)
+        a, b, c, d = h[:-1, :-1].ravel(), h[:-1, 1:].ravel(), h[1:, :-1].ravel(), h[1:, 1:].ravel()
+        tris = np.concatenate([np.column_stack([a, b, d]), np.column_stack([a, d, c])])
+        area = np.full(len(tris), self.dx * self.dy / 2)
+
+        def over(g: np.ndarray, t: float) -> Decimal:
+            return Decimal(repr(round(float(_area_above(g - t / k_len, area).sum() * k_area), 6)))
+
+        def cuft(cy: float) -> Decimal:
+            return Decimal(repr(round(cy * CU_FT_PER_CU_YD, 6)))
+
+        return Earthwork(cut_cuft=cuft(self.cut_cy), fill_cuft=cuft(self.fill_cy), cut_area_sqft=over(-tris, 0),
+                         cut_area_over_2ft_sqft=over(-tris, 2), cut_area_over_4ft_sqft=over(-tris, 4),
+                         fill_area_sqft=over(tris, 0), fill_area_over_2ft_sqft=over(tris, 2),
+                         fill_area_over_4ft_sqft=over(tris, 4),
+                         max_cut_ft=Decimal(repr(round(max(0.0, float((-h).max())) * k_len, 6))),
+                         method="grid (borrow-pit)")
+
+    def cut_fill_map(self, max_cells: int = 80) -> Any:
+        """Net cut - fill per cell (cu yd; + cut, - fill), block-summed to at most ``max_cells`` per axis.
+
+        A DataFrame with ``x``, ``y`` (block centres from the first node, input units) and ``net_cy``;
+        its sum is ``net_cy`` of the result.
+        """
+        import pandas as pd
+
+        net = np.asarray(self.cell_cut_cy, float) - np.asarray(self.cell_fill_cy, float)
+        ny, nx = net.shape
+        by, bx = max(1, -(-ny // max_cells)), max(1, -(-nx // max_cells))
+        if by > 1 or bx > 1:
+            pad = np.zeros((-(-ny // by) * by, -(-nx // bx) * bx))
+            pad[:ny, :nx] = net
+            net = pad.reshape(pad.shape[0] // by, by, pad.shape[1] // bx, bx).sum(axis=(1, 3))
+        yy, xx = np.mgrid[0:net.shape[0], 0:net.shape[1]]
+        return pd.DataFrame({"x": np.round((xx.ravel() + 0.5) * bx * self.dx, 2),
+                             "y": np.round((yy.ravel() + 0.5) * by * self.dy, 2), "net_cy": net.ravel()})
 
     def to_dict(self) -> dict[str, Any]:
         return {"method": "grid (borrow-pit)", "cut_cy": round(self.cut_cy, 2), "fill_cy": round(self.fill_cy, 2),
@@ -913,7 +1247,7 @@ def grid_volumes(x: Any, y: Any, existing: Any, proposed: Any, *, metric: bool =
     _check_finite_volumes(c, f)
     return GridVolumes(cut_cy=c, fill_cy=f, net_cy=c - f, cell_cut_cy=cut, cell_fill_cy=fill,
                        dx=float(dx), dy=float(dy), nx=int(nx), ny=int(ny), mixed_cells=mixed,
-                       units="metres" if metric else "feet", notes=list(GRID_NOTES))
+                       units="metres" if metric else "feet", notes=list(GRID_NOTES), node_depth=h)
 
 
 def _spacing_arg(v: Any, n: int, name: str) -> float:
@@ -954,10 +1288,31 @@ def _numeric_column(df: Any, col: str, what: str) -> np.ndarray:
     return s.to_numpy(dtype=float)
 
 
+def _map_grid_headers(df: Any) -> Any:
+    """Surveyor headers mapped to the grid's columns: Easting/Northing -> x/y, EG/FG -> existing/proposed."""
+    from treecalc.surfaces import find_columns
+
+    names = {str(c).strip().lower() for c in df.columns}
+    if {"x", "y", "existing", "proposed"} <= names:
+        return df
+    try:
+        e = find_columns(df.columns, "existing")
+        p = find_columns(df.columns, "proposed")
+    except ValueError:
+        return df  # _columns names what is missing
+    if e["z"] == p["z"]:
+        return df
+    return df.rename(columns={e["x"]: "x", e["y"]: "y", e["z"]: "existing", p["z"]: "proposed"})
+
+
 def grid_volumes_from_frame(df: Any, *, metric: bool = False) -> GridVolumes:
-    """:func:`grid_volumes` from a DataFrame with columns ``x``, ``y``, ``existing``, ``proposed``."""
+    """:func:`grid_volumes` from a DataFrame with columns ``x``, ``y``, ``existing``, ``proposed``.
+
+    Surveyor headers are mapped: Easting/Northing (E/N, POINT_X/POINT_Y) for x/y and EG/FG
+    (existing/proposed grade) for the elevations.
+    """
     what = "grid"
-    df = _columns(df, ["x", "y", "existing", "proposed"], what)
+    df = _columns(_map_grid_headers(df), ["x", "y", "existing", "proposed"], what)
     cols = {c: _numeric_column(df, c, what) for c in ("x", "y", "existing", "proposed")}
     return grid_volumes(cols["x"], cols["y"], cols["existing"], cols["proposed"], metric=metric)
 
@@ -988,7 +1343,8 @@ def volume_from_grid_csv(path: str | PathLike[str], *, metric: bool = False) -> 
 class EndAreaVolumes:
     """Cut and fill between cross-sections by the average-end-area method (cubic yards).
 
-    ``segment_cut_cy``/``segment_fill_cy`` hold one value per interval between stations.
+    ``segment_cut_cy``/``segment_fill_cy`` hold one value per interval between stations;
+    ``transitions`` the zero-area points inserted where a section changes from cut to fill.
     """
 
     cut_cy: float
@@ -1000,74 +1356,68 @@ class EndAreaVolumes:
     prismoidal: bool
     units: str
     notes: list[str]
+    transitions: list[dict[str, float]] = field(default_factory=list)
+    method: str = "average end area"
+
+    def earthwork(self) -> Earthwork:
+        """Volumes for :func:`check_permit`; cross-sections give no plan areas (those rules may be unknown)."""
+        return Earthwork(cut_cuft=Decimal(repr(round(self.cut_cy * CU_FT_PER_CU_YD, 6))),
+                         fill_cuft=Decimal(repr(round(self.fill_cy * CU_FT_PER_CU_YD, 6))), method=self.method)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"method": "average end area" + (" with prismoidal correction" if self.prismoidal else ""),
+        return {"method": self.method,
                 "cut_cy": round(self.cut_cy, 2), "fill_cy": round(self.fill_cy, 2),
                 "net_cy": round(self.net_cy, 2), "stations": len(self.stations),
                 "segments": [{"from": float(a), "to": float(b), "cut_cy": round(float(c), 2),
                               "fill_cy": round(float(f), 2)}
                              for a, b, c, f in zip(self.stations[:-1], self.stations[1:],
                                                    self.segment_cut_cy, self.segment_fill_cy)],
+                "transitions": [dict(t) for t in self.transitions],
                 "units_in": self.units, "notes": list(self.notes)}
 
 
-def parse_station(s: Any) -> float:
-    """A station as feet: a number, or surveyor's notation '12+50' (= 1,250 ft, '+' after the hundreds)."""
+def _station_notation(t: str) -> str | None:
+    """'feet' for 12+50 (hundreds + feet), 'metric' for 1+000 (kilometres + metres), None for a number."""
+    if "+" not in t[1:]:
+        return None
+    digits = t.lstrip("+-").partition("+")[2].split(".")[0]
+    return "metric" if len(digits) == 3 else "feet"
+
+
+def parse_station(s: Any, metric: bool | None = None) -> float:
+    """A station as a distance: a number, '12+50' (feet: 1,250 ft) or '1+000' (metric: 1,000 m).
+
+    With ``metric`` given, a station in the other notation is refused (feet notation puts two
+    digits after the '+', metric three).
+    """
     if isinstance(s, (int, float, np.integer, np.floating)) and not isinstance(s, bool):
         return float(s)
     t = str(s).strip()
+    kind = _station_notation(t)
+    if kind is not None and metric is not None and (kind == "metric") != metric:
+        raise ValueError(f"station {s!r} is in {kind} notation ("
+                         + ("kilometres+metres): give --metric / metric=True" if kind == "metric" else
+                            "hundreds of feet+feet): with metric input give stations as 1+250 or in metres") + ")")
     try:
-        if "+" in t[1:]:
+        if kind is not None:
             sign = -1.0 if t.startswith("-") else 1.0
-            hundreds, _, rest = t.lstrip("+-").partition("+")
-            return sign * (float(hundreds) * 100 + float(rest))
+            big, _, rest = t.lstrip("+-").partition("+")
+            return sign * (float(big) * (1000 if kind == "metric" else 100) + float(rest))
         return float(t)
     except ValueError:
-        raise ValueError(f"station {s!r} is not a number or NN+NN station") from None
+        raise ValueError(f"station {s!r} is not a number or a 12+50 / 1+000 station") from None
 
 
-def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: bool = False, *,
-                     metric: bool = False) -> EndAreaVolumes:
-    """Cut and fill by the average-end-area method, optionally with a prismoidal correction.
+def _as_array(a: Any, n: int, name: str) -> np.ndarray | None:
+    if a is None:
+        return None
+    v = np.asarray(a, dtype=float)
+    if v.shape != (n,):
+        raise ValueError(f"{name} must have one value per station ({n})")
+    return v
 
-    Parameters
-    ----------
-    stations : array_like
-        Station of each cross-section, feet along the alignment (metres if ``metric``), strictly
-        increasing; numbers or '12+50' strings.
-    cut_area, fill_area : array_like
-        Cut and fill area of each cross-section, square feet (square metres if ``metric``).
-    prismoidal : bool
-        Apply the prismoidal correction for sections of similar shape: V = L/3 (A1 + A2 +
-        sqrt(A1 A2)), i.e. the end-area volume minus L (sqrt(A1) - sqrt(A2))^2 / 6. Where one end
-        area is zero this is the pyramid volume L A / 3.
-    metric : bool
-        Input in metres / square metres; output still in cubic yards.
 
-    Returns
-    -------
-    EndAreaVolumes
-        ``cut_cy``, ``fill_cy``, ``net_cy = cut_cy - fill_cy`` and per-segment volumes.
-
-    Notes
-    -----
-    Average end area: V = L (A1 + A2) / 2 per interval of length L [1]_. The end-area method
-    overestimates a prismoid; the correction used here assumes the two end sections are similar
-    figures (no section widths or centre heights are given, so the three-level correction
-    C = L (c1 - c2)(D1 - D2) / 12 of [1]_ cannot be applied).
-
-    References
-    ----------
-    .. [1] Ghilani, C. D. and Wolf, P. R., *Elementary Surveying*, 13th ed., 2012, ch. 26
-       (average-end-area formula, prismoidal formula and correction).
-    """
-    try:
-        st = np.array([parse_station(s) for s in np.atleast_1d(np.asarray(stations, dtype=object))], dtype=float)
-    except TypeError:
-        raise ValueError("stations must be a sequence") from None
-    ca = np.asarray(cut_area, dtype=float)
-    fa = np.asarray(fill_area, dtype=float)
+def _check_sections(st: np.ndarray, ca: np.ndarray, fa: np.ndarray) -> np.ndarray:
     if ca.shape != st.shape or fa.shape != st.shape:
         raise ValueError("stations, cut_area and fill_area must have the same length")
     if st.size < 2:
@@ -1081,41 +1431,180 @@ def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: b
     if (L <= 0).any():
         i = int(np.flatnonzero(L <= 0)[0])
         raise ValueError(f"stations must be strictly increasing: {st[i]:g} is followed by {st[i + 1]:g}")
+    return L
 
-    def seg(a: np.ndarray) -> np.ndarray:
-        v = L * (a[:-1] + a[1:]) / 2.0
-        if prismoidal:
-            v = v - L * (np.sqrt(a[:-1]) - np.sqrt(a[1:])) ** 2 / 6.0
-        return np.maximum(v, 0.0)
 
+def _transitions(st: np.ndarray, L: np.ndarray, ca: np.ndarray, fa: np.ndarray) -> tuple[np.ndarray, list[dict]]:
+    """Intervals from an all-cut to an all-fill section (or back) and their zero-area (grade) points.
+
+    The grade point is where the signed area (cut - fill), linear between the sections, is zero:
+    at L A1 / (A1 + A2) from the first station.
+    """
+    a1c, a2c, a1f, a2f = ca[:-1], ca[1:], fa[:-1], fa[1:]
+    to_fill = (a1c > 0) & (a1f == 0) & (a2c == 0) & (a2f > 0)
+    to_cut = (a1f > 0) & (a1c == 0) & (a2f == 0) & (a2c > 0)
+    trans = to_fill | to_cut
+    first = np.where(to_fill, a1c, a1f)
+    second = np.where(to_fill, a2f, a2c)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        x0 = np.where(trans, L * first / (first + second), 0.0)
+    out = [{"from": float(st[i]), "to": float(st[i + 1]), "grade_point": float(st[i] + x0[i]),
+            "kind": "cut to fill" if to_fill[i] else "fill to cut"} for i in np.flatnonzero(trans)]
+    return x0, out
+
+
+def _segment_volumes(L: np.ndarray, a: np.ndarray, other: np.ndarray, x0: np.ndarray, trans: np.ndarray,
+                     mid: np.ndarray | None) -> np.ndarray:
+    """One kind (cut or fill) per interval: end area, to the grade point, or prismoidal with mid-areas."""
+    if mid is not None:
+        return L * (a[:-1] + 4 * mid[:-1] + a[1:]) / 6.0  # prismoidal formula V = L/6 (A1 + 4 Am + A2)
+    v = L * (a[:-1] + a[1:]) / 2.0
+    # transition: this kind is non-zero at one end only; it runs from that end to the grade point
+    near = np.where(a[:-1] > 0, x0, L - x0)
+    return np.where(trans, near * (a[:-1] + a[1:]) / 2.0, v)
+
+
+def _three_level_correction(L: np.ndarray, c: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Prismoidal correction C = L (c1 - c2)(D1 - D2) / 12 per interval, applied to cut (c >= 0) or fill (c <= 0)."""
+    corr = L * (np.abs(c[:-1]) - np.abs(c[1:])) * (w[:-1] - w[1:]) / 12.0
+    cut_side = (c[:-1] >= 0) & (c[1:] >= 0)
+    fill_side = (c[:-1] <= 0) & (c[1:] <= 0)
+    return np.where(cut_side, corr, 0.0), np.where(fill_side & ~cut_side, corr, 0.0)
+
+
+PRISMOIDAL_NEEDS = ("--prismoidal needs mid-section areas (columns cut_mid_area, fill_mid_area: the areas halfway to "
+                    "the next station) or centre heights and widths (columns center_height, + cut / - fill, and "
+                    "width between slope stakes) for the correction C = L (c1 - c2)(D1 - D2) / 12")
+
+
+def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: bool = False, *,
+                     metric: bool = False, cut_mid_area: Any = None, fill_mid_area: Any = None,
+                     center_height: Any = None, width: Any = None) -> EndAreaVolumes:
+    """Cut and fill by the average-end-area method, optionally prismoidal.
+
+    Parameters
+    ----------
+    stations : array_like
+        Station of each cross-section, feet along the alignment (metres if ``metric``), strictly
+        increasing; numbers, '12+50' (feet) or '1+000' (metric) strings.
+    cut_area, fill_area : array_like
+        Cut and fill area of each cross-section, square feet (square metres if ``metric``).
+    prismoidal : bool
+        Prismoidal volumes: with ``cut_mid_area``/``fill_mid_area`` (the areas halfway to the next
+        station) V = L/6 (A1 + 4 Am + A2); with ``center_height`` and ``width`` (three-level
+        sections) the end-area volume less the correction L (c1 - c2)(D1 - D2) / 12. One of them
+        is required: without it the correction cannot be computed.
+    metric : bool
+        Input in metres / square metres; output still in cubic yards.
+
+    Returns
+    -------
+    EndAreaVolumes
+        ``cut_cy``, ``fill_cy``, ``net_cy = cut_cy - fill_cy``, per-segment volumes and the
+        zero-area grade points inserted where a section changes from cut to fill.
+
+    Notes
+    -----
+    Average end area: V = L (A1 + A2) / 2 per interval of length L [1]_. Between an all-cut and an
+    all-fill section the cut runs from its section to the grade point (where the signed area is
+    zero, at L A1 / (A1 + A2)) and the fill from there: each volume is a wedge to a zero area.
+    A wedge from 0 to 100 sq ft over 100 ft is 5,000 cu ft = 185.19 cu yd, exactly what the end-area
+    and prismoidal formulas give for areas that change linearly.
+
+    References
+    ----------
+    .. [1] Ghilani, C. D. and Wolf, P. R., *Elementary Surveying*, 13th ed., 2012, ch. 26
+       (average-end-area formula, prismoidal formula and correction).
+    """
+    try:
+        st = np.array([parse_station(s, metric) for s in np.atleast_1d(np.asarray(stations, dtype=object))],
+                      dtype=float)
+    except TypeError:
+        raise ValueError("stations must be a sequence") from None
+    ca, fa = np.asarray(cut_area, dtype=float), np.asarray(fill_area, dtype=float)
+    L = _check_sections(st, ca, fa)
+    n = st.size
+    cm, fm = _as_array(cut_mid_area, n, "cut_mid_area"), _as_array(fill_mid_area, n, "fill_mid_area")
+    ch, wd = _as_array(center_height, n, "center_height"), _as_array(width, n, "width")
+    use_mid = prismoidal and cm is not None and fm is not None
+    use_corr = prismoidal and not use_mid and ch is not None and wd is not None
+    if prismoidal and not (use_mid or use_corr):
+        raise ValueError(PRISMOIDAL_NEEDS)
+    if use_mid and (not np.isfinite(cm[:-1]).all() or not np.isfinite(fm[:-1]).all()
+                    or (cm[:-1] < 0).any() or (fm[:-1] < 0).any()):
+        raise ValueError("cut_mid_area and fill_mid_area must be given (>= 0) for every interval "
+                         "(all rows but the last)")
+    x0, trans_list = _transitions(st, L, ca, fa) if not use_mid else (np.zeros_like(L), [])
+    trans = np.zeros(L.shape, bool) if use_mid else np.isin(st[:-1], [t["from"] for t in trans_list])
+    sc = _segment_volumes(L, ca, fa, x0, trans, cm if use_mid else None)
+    sf = _segment_volumes(L, fa, ca, x0, trans, fm if use_mid else None)
+    if use_corr:
+        cc, cf = _three_level_correction(L, ch, wd)
+        sc, sf = sc - cc, sf - cf
     factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
-    sc, sf = seg(ca) * factor, seg(fa) * factor
+    sc, sf = np.maximum(sc, 0.0) * factor, np.maximum(sf, 0.0) * factor
     c, f = float(sc.sum()), float(sf.sum())
     _check_finite_volumes(c, f)
+    method = ("prismoidal formula (mid-section areas)" if use_mid else
+              "average end area with prismoidal correction (three-level)" if use_corr else "average end area")
+    return EndAreaVolumes(cut_cy=c, fill_cy=f, net_cy=c - f, stations=st, segment_cut_cy=sc, segment_fill_cy=sf,
+                          prismoidal=bool(prismoidal), units="metres" if metric else "feet",
+                          notes=_end_area_notes(use_mid, use_corr, trans_list, metric), transitions=trans_list,
+                          method=method)
+
+
+def _end_area_notes(use_mid: bool, use_corr: bool, trans: list[dict], metric: bool) -> list[str]:
+    u = "m" if metric else "ft"
     notes = ["Average-end-area method: V = L (A1 + A2) / 2 between consecutive stations "
              "(Ghilani & Wolf, Elementary Surveying, ch. 26).",
              "net_cy = cut_cy - fill_cy: positive is surplus material, negative is material to import."]
-    if prismoidal:
-        notes.append("Prismoidal correction for similar end sections: V = L/3 (A1 + A2 + sqrt(A1 A2)) = "
-                     "end-area volume - L (sqrt A1 - sqrt A2)^2 / 6; a zero end gives the pyramid L A / 3.")
-    return EndAreaVolumes(cut_cy=c, fill_cy=f, net_cy=c - f, stations=st, segment_cut_cy=sc,
-                          segment_fill_cy=sf, prismoidal=bool(prismoidal),
-                          units="metres" if metric else "feet", notes=notes)
+    if use_mid:
+        notes.append("Prismoidal formula with the mid-section areas given: V = L/6 (A1 + 4 Am + A2).")
+    if use_corr:
+        notes.append("Prismoidal correction for three-level sections: C = L (c1 - c2)(D1 - D2) / 12 (c centre "
+                     "height, D width between slope stakes) subtracted from the end-area volume.")
+    for t in trans:
+        notes.append(f"section changes {t['kind']} between stations {t['from']:g} and {t['to']:g} {u}: a zero-area "
+                     f"point is inserted at the grade line, station {t['grade_point']:.2f} {u}; each side is a "
+                     "wedge to that point.")
+    return notes
 
 
 def end_area_volumes_from_frame(df: Any, prismoidal: bool = False, *, metric: bool = False) -> EndAreaVolumes:
-    """:func:`end_area_volumes` from a DataFrame with columns ``station``, ``cut_area``, ``fill_area``."""
+    """:func:`end_area_volumes` from a DataFrame with columns ``station``, ``cut_area``, ``fill_area``.
+
+    Optional columns for ``prismoidal``: ``cut_mid_area``, ``fill_mid_area`` or ``center_height``,
+    ``width``.
+    """
+    import pandas as pd
+
     what = "sections"
     df = _columns(df, ["station", "cut_area", "fill_area"], what)
-    st = [parse_station(s) for s in df["station"]]
+    st = [parse_station(s, metric) for s in df["station"]]
+
+    def opt(col: str, all_rows: bool = True) -> np.ndarray | None:
+        if col not in df.columns:
+            return None
+        rows = df[col] if all_rows else df[col].iloc[:-1]
+        if not all_rows:
+            v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=float)
+            if np.isnan(v[:-1]).any():
+                i = int(np.flatnonzero(np.isnan(v[:-1]))[0])
+                raise ValueError(f"{what}: column {col!r} row {i + 2} is not a number: {rows.iloc[i]!r}")
+            return v
+        return _numeric_column(df, col, what)
+
     return end_area_volumes(st, _numeric_column(df, "cut_area", what), _numeric_column(df, "fill_area", what),
-                            prismoidal, metric=metric)
+                            prismoidal, metric=metric, cut_mid_area=opt("cut_mid_area", False),
+                            fill_mid_area=opt("fill_mid_area", False), center_height=opt("center_height"),
+                            width=opt("width"))
 
 
 def volume_from_sections_csv(path: str | PathLike[str], prismoidal: bool = False, *,
                              metric: bool = False) -> EndAreaVolumes:
     """:func:`end_area_volumes` from a CSV with columns ``station``, ``cut_area``, ``fill_area``.
 
-    Stations in feet (numbers or '12+50'), areas in square feet (metres / m2 with ``metric``).
+    Stations in feet (numbers or '12+50') or metres ('1+000' with ``metric``), areas in square feet
+    (m2 with ``metric``); optional prismoidal columns as in :func:`end_area_volumes_from_frame`.
     """
     return end_area_volumes_from_frame(_read_csv(path, "sections"), prismoidal, metric=metric)

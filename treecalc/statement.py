@@ -38,8 +38,14 @@ edited and re-entered. The text itself is unchanged (no visible apostrophe),
 so tags read back exactly. Characters XML cannot hold (C0 controls other than
 tab, LF, CR) are replaced with U+FFFD.
 
-The workbook is written in openpyxl's write-only (streaming) mode so that a
-100,000-tree survey does not hold millions of cell objects in memory.
+The workbook is written with XlsxWriter in ``constant_memory`` mode: rows go
+to disk in order, so a 100,000-tree survey never holds millions of cells in
+memory (strings are then inline strings). The small sheets are written one
+XlsxWriter call per cell; the body of the Trees and Rejected rows tables is
+encoded a column at a time and streamed into XlsxWriter's row file as whole
+rows (:class:`_StreamSheet`), because one call per cell costs ~5 µs and a
+50,000-tree Trees sheet has ~2.5 million cells (issue 12: 8 s for the whole
+statement). Both paths write the same cells (a test compares them).
 """
 
 from __future__ import annotations
@@ -55,11 +61,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.chart import BarChart, Reference
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.utils import get_column_letter
+import xlsxwriter
+from xlsxwriter.utility import xl_col_to_name
+from xlsxwriter.worksheet import Worksheet
 
 __all__ = ["SHEETS", "write_statement", "statement_bytes", "build_workbook", "safe_text", "needs_quote_prefix"]
 
@@ -84,6 +88,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 _ILLEGAL_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _MAX_CELL_TEXT = 32767
 _WIDTH_SAMPLE = 2000  # rows looked at to size a column
+_CHUNK_ROWS = 5000  # rows encoded at a time (bounds the memory of the encoded XML)
 
 
 def needs_quote_prefix(text: str) -> bool:
@@ -408,60 +413,241 @@ def _fmt_for_unit(unit: str, value: Any) -> str | None:
 # the workbook writer
 
 
+class _StreamSheet(Worksheet):
+    """An XlsxWriter worksheet that also takes whole rows as ready-made ``<row>`` XML.
+
+    In ``constant_memory`` mode XlsxWriter streams rows to a temporary file; the
+    body of a 50,000-tree table is encoded a column at a time (see
+    :func:`_xml_column`) and appended to that stream here, which is 5-6× faster
+    than one ``write_*`` call per cell. The hooks used (``_write_single_row``,
+    ``_check_dimensions``, ``previous_row``, ``fh``) are XlsxWriter's own
+    streaming machinery; :meth:`can_stream` says whether they are there, and
+    the per-cell path is used when they are not.
+    """
+
+    def can_stream(self) -> bool:
+        return bool(self.constant_memory) and all(
+            hasattr(self, n) for n in ("_write_single_row", "_check_dimensions", "previous_row", "fh"))
+
+    def append_rows_xml(self, first_row: int, last_row: int, last_col: int, xml: str) -> None:
+        """Append rows ``first_row..last_row`` (0-based) given as ``<row>`` elements."""
+        self._write_single_row(first_row)  # flush the row XlsxWriter holds; it now expects first_row
+        self._check_dimensions(first_row, 0)
+        self._check_dimensions(last_row, last_col)
+        self.fh.write(xml)
+        self.previous_row = last_row + 1  # the next row written through the public API follows these
+
+
+#: Cell styles of the statement (XlsxWriter format properties).
+_STYLES: dict[str, dict[str, Any]] = {
+    "title": {"bold": True, "font_size": 13},
+    "sub": {"bold": True, "italic": True},
+    "bold": {"bold": True},
+    "header": {"bold": True, "font_color": "#FFFFFF", "bg_color": "#2F5F3A", "pattern": 1, "text_wrap": True,
+               "valign": "top"},
+}
+_TIME = "h:mm:ss"
+_EXCEL_EPOCH = _dt.datetime(1899, 12, 30)
+
+
 class _Book:
-    """A write-only workbook with a few styles and the cell factory."""
+    """An XlsxWriter workbook (``constant_memory``: rows stream to disk in order) with the statement's styles.
 
-    def __init__(self) -> None:
-        self.wb = Workbook(write_only=True)
-        self.bold = Font(bold=True)
-        self.title_font = Font(bold=True, size=13)
-        self.header_font = Font(bold=True, color="FFFFFF")
-        self.header_fill = PatternFill("solid", fgColor="2F5F3A")
-        self.sub_font = Font(bold=True, italic=True)
-        self.header_align = Alignment(wrap_text=True, vertical="top")
-        self.wrap = Alignment(wrap_text=True, vertical="top")
+    Every string is written with ``write_string`` (never ``write``, which would
+    take ``=...`` for a formula), and the workbook is told not to turn strings
+    into formulas, URLs or numbers. In ``constant_memory`` mode strings are
+    inline strings. A string that :func:`needs_quote_prefix` carries the
+    ``quotePrefix`` style.
+    """
 
-    def sheet(self, title: str):
-        return self.wb.create_sheet(title)
+    def __init__(self, target: Any, *, stream_rows: bool = True) -> None:
+        self.wb = xlsxwriter.Workbook(target, {
+            "constant_memory": True, "strings_to_formulas": False, "strings_to_urls": False,
+            "strings_to_numbers": False})
+        self.stream_rows = stream_rows
+        self._formats: dict[tuple[str | None, str | None, bool, bool], Any] = {}
 
-    def cell(self, ws, value: Any, fmt: str | None = None, *, font: Font | None = None) -> Any:
-        """A cell for ``value``; strings are always inline strings (never formulas)."""
+    def format(self, style: str | None = None, num: str | None = None, *, quote: bool = False,
+               wrap: bool = False) -> Any:
+        """The (cached) XlsxWriter format of a style, number format, quote prefix and wrap; None for none."""
+        key = (style, num, quote, wrap)
+        if key not in self._formats:
+            props: dict[str, Any] = dict(_STYLES.get(style or "", {}))
+            if num:
+                props["num_format"] = num
+            if quote:
+                props["quote_prefix"] = True
+            if wrap:
+                props.update(text_wrap=True, valign="top")
+            self._formats[key] = self.wb.add_format(props) if props else None
+        return self._formats[key]
+
+    def sheet(self, title: str) -> _StreamSheet:
+        return self.wb.add_worksheet(title, worksheet_class=_StreamSheet)
+
+    def layout(self, ws: _StreamSheet, widths: Sequence[float], freeze: str | None, auto_filter: str | None) -> None:
+        for j, width in enumerate(widths):
+            ws.set_column(j, j, width)
+        if freeze:
+            ws.freeze_panes(freeze)
+        if auto_filter:
+            ws.autofilter(auto_filter)
+
+    def cell(self, ws: _StreamSheet, row: int, col: int, value: Any, fmt: str | None = None, *,
+             style: str | None = None, wrap: bool = False) -> None:
+        """Write ``value`` at (row, col), 0-based; strings always as strings (never formulas)."""
         v = _plain(value)
-        if v is None:
-            if font is None:
-                return None
-            c = WriteOnlyCell(ws)
-            c.font = font
-            return c
+        if v is None or (isinstance(v, str) and not v):
+            if style:
+                ws.write_blank(row, col, None, self.format(style))
+            return
         if isinstance(v, str):
             s = safe_text(v)
-            c = WriteOnlyCell(ws)
-            c._value = s
-            c.data_type = "s"  # inline string: never a formula or an error code
-            if needs_quote_prefix(s):
-                c.quotePrefix = True
+            ws.write_string(row, col, s, self.format(style, quote=needs_quote_prefix(s), wrap=wrap))
+        elif isinstance(v, _dt.datetime):
+            ws.write_datetime(row, col, v, self.format(style, DATETIME))
+        elif isinstance(v, _dt.date):
+            ws.write_datetime(row, col, v, self.format(style, DATE))
+        elif isinstance(v, _dt.time):
+            ws.write_datetime(row, col, v, self.format(style, _TIME))
         else:
-            if font is None and fmt is None and not isinstance(v, (_dt.date, _dt.time)):
-                return v  # a bare number: the fast path
-            c = WriteOnlyCell(ws, value=v)
-            if isinstance(v, _dt.datetime):
-                c.number_format = DATETIME
-            elif isinstance(v, _dt.date):
-                c.number_format = DATE
-            elif fmt:
-                c.number_format = fmt
-        if font is not None:
-            c.font = font
-        return c
+            ws.write_number(row, col, v, self.format(style, fmt))
 
-    def header_cells(self, ws, headers: Sequence[str]) -> list[Any]:
-        out = []
-        for h in headers:
-            c = self.cell(ws, h, font=self.header_font)
-            c.fill = self.header_fill
-            c.alignment = self.header_align
-            out.append(c)
-        return out
+    def header_cells(self, ws: _StreamSheet, row: int, headers: Sequence[Any]) -> None:
+        for j, h in enumerate(headers):
+            self.cell(ws, row, j, h, style="header")
+
+    def table_rows(self, ws: _StreamSheet, first_row: int, frame: pd.DataFrame, fmts: Sequence[str | None]) -> None:
+        """The body of a big table from row ``first_row`` (0-based), column by column, in chunks."""
+        chunk = _CHUNK_ROWS
+        stream = self.stream_rows and ws.can_stream()
+        ncol = len(frame.columns)
+        if not ncol:
+            return
+        for start in range(0, len(frame), chunk):
+            part = frame.iloc[start:start + chunk]
+            r0 = first_row + start
+            if stream:
+                cols = [_xml_column(self, part.iloc[:, j], j, r0, fmts[j]) for j in range(ncol)]
+                xml = "".join([f'<row r="{r0 + i + 1}">{"".join(cells)}</row>' for i, cells in enumerate(zip(*cols))])
+                ws.append_rows_xml(r0, r0 + len(part) - 1, max(ncol - 1, 0), xml)
+                continue
+            values = [_column_values(part.iloc[:, j]) for j in range(ncol)]
+            for i, row in enumerate(zip(*values)):
+                for j, v in enumerate(row):
+                    if v is not None:
+                        self.cell(ws, r0 + i, j, v, fmts[j])
+
+    def grid_rows(self, ws: _StreamSheet, rows: Sequence[Sequence[tuple[Any, str | None, str | None, bool]]]) -> None:
+        """Rows from the top of a sheet, each a list of (value, number format, style, wrap) cells."""
+        chunk = _CHUNK_ROWS
+        for start in range(0, len(rows), chunk):
+            part = rows[start:start + chunk]
+            if not (self.stream_rows and ws.can_stream()):
+                for i, row in enumerate(part, start):
+                    for j, (v, f, style, wrap) in enumerate(row):
+                        self.cell(ws, i, j, v, f, style=style, wrap=wrap)
+                continue
+            xml = []
+            for i, row in enumerate(part, start + 1):
+                cells = [(j, _xml_value(self, v, f, style, wrap)) for j, (v, f, style, wrap) in enumerate(row)]
+                body = "".join([f'<c r="{xl_col_to_name(j)}{i}"{c}' for j, c in cells if c])
+                if body:
+                    xml.append(f'<row r="{i}">{body}</row>')
+            ncol = max((len(r) for r in part), default=1)
+            ws.append_rows_xml(start, start + len(part) - 1, max(ncol - 1, 0), "".join(xml))
+
+    def bar_chart(self, ws: _StreamSheet, *, title: str, value_axis: str, categories: str,
+                  series: Sequence[tuple[str, str]], anchor: str, height_cm: float, width_cm: float) -> None:
+        """A stacked horizontal bar chart, largest category at the top; ranges are A1 references."""
+        ch = self.wb.add_chart({"type": "bar", "subtype": "stacked"})
+        for name, values in series:
+            ch.add_series({"name": name, "categories": categories, "values": values, "overlap": 100})
+        ch.set_title({"name": title})
+        ch.set_x_axis({"name": value_axis, "num_format": "$#,##0"})  # a bar chart's x axis is its value axis
+        ch.set_y_axis({"reverse": True})
+        ch.set_legend({"position": "bottom"})
+        px_per_cm = 96 / 2.54
+        ch.set_size({"width": round(width_cm * px_per_cm), "height": round(height_cm * px_per_cm)})
+        ws.insert_chart(anchor, ch)
+
+    def close(self, title: str) -> None:
+        self.wb.set_properties({"title": title, "author": "treecalc"})
+        self.wb.close()
+
+
+def _excel_serial(v: _dt.date | _dt.time) -> float:
+    """Days since 1899-12-30 (Excel's 1900 date system; a time is a fraction of a day)."""
+    if isinstance(v, _dt.time):
+        return (v.hour * 3600 + v.minute * 60 + v.second + v.microsecond / 1e6) / 86400
+    if not isinstance(v, _dt.datetime):
+        v = _dt.datetime(v.year, v.month, v.day)
+    return (v.replace(tzinfo=None) - _EXCEL_EPOCH) / _dt.timedelta(days=1)
+
+
+def _column_values(s: pd.Series) -> list[Any]:
+    """A column as Python values, None where missing; booleans as Yes/No."""
+    vals = s.astype(object).where(s.notna(), None).tolist()
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return [None if v is None else ("Yes" if v else "No") for v in vals]
+    return vals
+
+
+def _xml_escape(s: str) -> str:
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return s.replace("\r", "&#13;") if "\r" in s else s  # a raw CR would be read back as LF
+
+
+def _xml_value(book: _Book, v: Any, fmt: str | None, style: str | None = None, wrap: bool = False) -> str:
+    """The part of a ``<c>`` element after its ``r`` attribute, or "" for no cell (what :meth:`_Book.cell` writes)."""
+    if v.__class__ is not str:
+        v = _plain(v)
+    if v is None or (isinstance(v, str) and not v):
+        return f' s="{book.format(style)._get_xf_index()}"/>' if style else ""
+    if isinstance(v, str):
+        s = safe_text(v)
+        f = book.format(style, quote=needs_quote_prefix(s), wrap=wrap)
+        sty = f' s="{f._get_xf_index()}"' if f is not None else ""
+        space = ' xml:space="preserve"' if s[0].isspace() or s[-1].isspace() else ""
+        return f'{sty} t="inlineStr"><is><t{space}>{_xml_escape(s)}</t></is></c>'
+    if isinstance(v, (_dt.date, _dt.time)):
+        fmt = DATETIME if isinstance(v, _dt.datetime) else DATE if isinstance(v, _dt.date) else _TIME
+        v = _excel_serial(v)
+    f = book.format(style, fmt)
+    sty = f' s="{f._get_xf_index()}"' if f is not None else ""
+    return f"{sty}><v>{v!r}</v></c>"
+
+
+def _xml_column(book: _Book, s: pd.Series, col: int, first_row: int, fmt: str | None) -> list[str]:
+    """``<c>`` elements of one column from row ``first_row`` (0-based); "" where the cell is empty.
+
+    Numbers are written exactly (``repr``); other values are encoded once per
+    distinct value (a column of species names has a few dozen).
+    """
+    letter = xl_col_to_name(col)
+    rows = range(first_row + 1, first_row + 1 + len(s))
+    dtype = s.dtype
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+        arr = s.to_numpy(dtype=float, na_value=np.nan)
+        if not np.isinf(arr).any():
+            f = book.format(num=fmt)
+            head = f' s="{f._get_xf_index()}"><v>' if f is not None else "><v>"
+            vals = s.astype(object).where(s.notna(), None).tolist()
+            return ["" if v is None else f'<c r="{letter}{r}"{head}{v!r}</v></c>' for r, v in zip(rows, vals)]
+    cells = []
+    seen: dict[tuple[type, Any], str] = {}
+    for r, v in zip(rows, _column_values(s)):
+        if v is None:
+            cells.append("")
+            continue
+        try:
+            body = seen[(v.__class__, v)]
+        except KeyError:
+            body = seen[(v.__class__, v)] = _xml_value(book, v, fmt)
+        except TypeError:  # unhashable (a list of warnings)
+            body = _xml_value(book, v, fmt)
+        cells.append(f'<c r="{letter}{r}"{body}' if body else "")
+    return cells
 
 
 class _Grid:
@@ -508,7 +694,7 @@ class _Grid:
 
     def widths(self, minimum: int = 8, maximum: int = 60) -> list[float]:
         w: dict[int, float] = {}
-        for i, row in enumerate(self.rows, 1):
+        for i, row in enumerate(self.rows[:_WIDTH_SAMPLE], 1):
             if not row:
                 continue
             if row and row[0][2] in ("title", "sub") and len(row) == 1:
@@ -526,26 +712,16 @@ class _Grid:
     def write(self, book: _Book, ws, *, freeze: str | None = None, auto_filter: str | None = None,
               widths: Sequence[float] | None = None, wrap_cols: Sequence[int] = ()) -> None:
         """Write the rows; text in the 1-based columns ``wrap_cols`` wraps (long notes, readings)."""
-        for j, width in enumerate(widths or self.widths(), 1):
-            ws.column_dimensions[get_column_letter(j)].width = width
-        if freeze:
-            ws.freeze_panes = freeze
-        if auto_filter:
-            ws.auto_filter.ref = auto_filter
-        fonts = {"title": book.title_font, "sub": book.sub_font, "bold": book.bold}
+        book.layout(ws, widths or self.widths(), freeze, auto_filter)
+        wrap = {j - 1 for j in wrap_cols}
+        rows = []
         for row in self.rows:
-            if not row:
-                ws.append([])
-                continue
-            if row[0][2] == "header":
-                ws.append(book.header_cells(ws, [v for v, _, _ in row]))
-                continue
-            cells = [book.cell(ws, v, f, font=fonts.get(font)) for v, f, font in row]
-            for j in wrap_cols:
-                if j <= len(cells) and isinstance(row[j - 1][0], str) and len(row[j - 1][0]) > 40 \
-                        and hasattr(cells[j - 1], "alignment"):
-                    cells[j - 1].alignment = book.wrap
-            ws.append(cells)
+            header = bool(row) and row[0][2] == "header"
+            rows.append([(v, None if header else f,
+                          "header" if header else font if font in ("title", "sub", "bold") else None,
+                          j in wrap and not header and isinstance(v, str) and len(v) > 40)
+                         for j, (v, f, font) in enumerate(row or [])])
+        book.grid_rows(ws, rows)
 
 
 def _display_len(v: Any, fmt: str | None) -> int:
@@ -565,7 +741,7 @@ def _display_len(v: Any, fmt: str | None) -> int:
 
 
 def _range(first_row: int, last_row: int, ncols: int) -> str:
-    return f"A{first_row}:{get_column_letter(max(1, ncols))}{max(first_row, last_row)}"
+    return f"A{first_row}:{xl_col_to_name(max(1, ncols) - 1)}{max(first_row, last_row)}"
 
 
 # ---------------------------------------------------------------------------
@@ -767,26 +943,11 @@ def _summary(book: _Book, a: Any) -> None:
     if chart_rows:
         h, last = chart_rows
         top = min(last, h + 25)  # the 25 largest species
-        ch = BarChart()
-        ch.type = "bar"
-        ch.grouping = "stacked"
-        ch.overlap = 100
         n = last - h
-        ch.title = "Value of trees removed, by species" + (f" (largest 25 of {n})" if n > 25 else "")
-        ch.y_axis.title = f"$ ({basis})"
-        ch.y_axis.numFmt = "$#,##0"
-        ch.x_axis.title = None
-        data = Reference(ws, min_col=3, max_col=4, min_row=h, max_row=top)
-        cats = Reference(ws, min_col=1, min_row=h + 1, max_row=top)
-        ch.add_data(data, titles_from_data=True)
-        ch.set_categories(cats)
-        ch.x_axis.scaling.orientation = "maxMin"  # largest at the top
-        ch.x_axis.delete = False
-        ch.y_axis.delete = False
-        ch.height = max(7.5, 0.6 * (top - h) + 3)
-        ch.width = 18
-        ch.legend.position = "b"
-        ws.add_chart(ch, f"G{hdr}")
+        book.bar_chart(ws, title="Value of trees removed, by species" + (f" (largest 25 of {n})" if n > 25 else ""),
+                       value_axis=f"$ ({basis})", categories=f"='Summary'!$A${h + 1}:$A${top}",
+                       series=[(f"='Summary'!${c}${h}", f"='Summary'!${c}${h + 1}:${c}${top}") for c in "CD"],
+                       anchor=f"G{hdr}", height_cm=max(7.5, 0.6 * (top - h) + 3), width_cm=18)
 
 
 def _removed_by_species(trees: Any) -> pd.DataFrame:
@@ -838,31 +999,6 @@ _TREE_LAST = ("value_row", "benefit_land_use", "stormwater_gal", "electricity_kw
               "criminal_max_usd", "criminal_section", "warnings")
 
 
-def _column_cells(book: _Book, ws, s: pd.Series, fmt: str | None) -> list[Any]:
-    """The cells of one column, converted once per column (fast for 100k rows)."""
-    if pd.api.types.is_bool_dtype(s.dtype):
-        vals = s.astype(object).where(s.notna(), None).tolist()
-        return [None if v is None else ("Yes" if v else "No") for v in vals]
-    if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
-        arr = s.astype(object).where(s.notna(), None).tolist()
-        if fmt is None:
-            return [None if v is None else _scalar(v) for v in arr]
-        out = []
-        for v in arr:
-            if v is None:
-                out.append(None)
-                continue
-            v = _scalar(v)
-            if isinstance(v, float) and math.isinf(v):
-                out.append(book.cell(ws, v))
-                continue
-            c = WriteOnlyCell(ws, value=v)
-            c.number_format = fmt
-            out.append(c)
-        return out
-    return [book.cell(ws, v, fmt) for v in s.tolist()]
-
-
 def _table_sheet(book: _Book, title: str, heading: str, frame: pd.DataFrame, first: Sequence[str],
                  last: Sequence[str], headers: Mapping[str, str] | None = None, freeze_col: str = "A",
                  empty_note: str = "") -> None:
@@ -886,19 +1022,13 @@ def _table_sheet(book: _Book, title: str, heading: str, frame: pd.DataFrame, fir
         for v in sample[c].tolist():
             w = max(w, _display_len(v, f))
         widths.append(min(60, max(8, w + 2)))
-    for j, wd in enumerate(widths, 1):
-        ws.column_dimensions[get_column_letter(j)].width = wd
-    ws.freeze_panes = f"{freeze_col}3"
-    ws.auto_filter.ref = _range(2, n + 2, len(order))
-
-    ws.append([book.cell(ws, heading if n or not empty_note else f"{heading} — {empty_note}", font=book.title_font)])
-    ws.append(book.header_cells(ws, head) if head else [book.cell(ws, empty_note or "(no columns)")])
-    chunk = 5000
-    for start in range(0, n, chunk):
-        part = frame.iloc[start:start + chunk]
-        columns = [_column_cells(book, ws, part[c], f) for c, f in zip(order, fmts)]
-        for row in zip(*columns):
-            ws.append(list(row))
+    book.layout(ws, widths, f"{freeze_col}3", _range(2, n + 2, len(order)))
+    book.cell(ws, 0, 0, heading if n or not empty_note else f"{heading} — {empty_note}", style="title")
+    if head:
+        book.header_cells(ws, 1, head)
+    else:
+        book.cell(ws, 1, 0, empty_note or "(no columns)")
+    book.table_rows(ws, 2, frame[order], fmts)
 
 
 def _trees(book: _Book, a: Any) -> None:
@@ -1135,9 +1265,13 @@ def _method(book: _Book, a: Any) -> None:
 # API
 
 
-def build_workbook(assessment: Any) -> Workbook:
-    """The statement as an unsaved write-only :class:`openpyxl.Workbook` (save it once)."""
-    book = _Book()
+def build_workbook(assessment: Any, target: Any, *, stream_rows: bool = True) -> None:
+    """Write the statement of ``assessment`` to ``target`` (a path or a seekable binary buffer).
+
+    ``stream_rows=False`` writes the big tables one XlsxWriter call per cell
+    instead of streaming whole rows (slower; the tests compare the two).
+    """
+    book = _Book(target, stream_rows=stream_rows)
     _summary(book, assessment)
     _trees(book, assessment)
     _replacement(book, assessment)
@@ -1145,10 +1279,7 @@ def build_workbook(assessment: Any) -> Workbook:
     _penalties(book, assessment)
     _rejected(book, assessment)
     _method(book, assessment)
-    props = book.wb.properties
-    props.title = f"Tree statement — {_jurisdiction(assessment)}"
-    props.creator = "treecalc"
-    return book.wb
+    book.close(f"Tree statement — {_jurisdiction(assessment)}")
 
 
 def write_statement(assessment: Any, path_or_buffer: Any = None) -> bytes | None:
@@ -1157,17 +1288,14 @@ def write_statement(assessment: Any, path_or_buffer: Any = None) -> bytes | None
     ``path_or_buffer`` is a file path (str or PathLike) or a binary file-like
     object; with ``None`` the workbook is returned as bytes instead.
     """
-    wb = build_workbook(assessment)
-    if path_or_buffer is None:
-        buf = io.BytesIO()
-        wb.save(buf)
-        return buf.getvalue()
     if isinstance(path_or_buffer, (str, os.PathLike)):
-        wb.save(os.fspath(path_or_buffer))
-    else:
-        buf = io.BytesIO()
-        wb.save(buf)
-        path_or_buffer.write(buf.getvalue())
+        build_workbook(assessment, os.fspath(path_or_buffer))
+        return None
+    buf = io.BytesIO()
+    build_workbook(assessment, buf)
+    if path_or_buffer is None:
+        return buf.getvalue()
+    path_or_buffer.write(buf.getvalue())
     return None
 
 

@@ -1,14 +1,17 @@
-"""Water bills: late-payment penalties (§223-12F) and the meter accuracy test (§223-6G).
+"""Water accounts: late-payment penalties (§223-12F) and the meter accuracy test (§223-6G).
 
 Village of Croton-on-Hudson, Chapter 223 (Water), Article I, Water Service Regulations.
 
-- :func:`penalty_schedule`: every penalty, payment and relevy event of one water bill, in
-  order, and the balance (charge, penalties, total, credit) as of a date (§223-12F).
-- :func:`meter_test`: whether a disputed bill is adjusted after a meter test, the adjusted
-  consumption for the tested period, and whether the test fee is refunded (§223-6G).
+- :func:`account_statement`: several bills on one account, payments applied oldest bill first
+  (its penalties, then its charge, then the next bill), each bill's penalties and relevy to the
+  tax bill, and the balance per bill and for the account as of a date (§223-12F).
+- :func:`penalty_schedule`: the same for one bill (the statement of that bill).
+- :func:`read_account_csv`: bills and payments from a CSV (``kind,date,amount[,bill]``).
+- :func:`meter_test`: the bill after a meter accuracy test of several flow rates (§223-6G).
 
-Money is exact (:class:`decimal.Decimal`); amounts are rounded to cents (half-up) only in the
-totals and in :meth:`PenaltySchedule.to_dict`.
+Money is in exact cents: each penalty is rounded to the cent (half up) when it is assessed, so
+the event lines add up to the totals and paying the displayed total closes the account. The
+rates, dates and tolerance come from ``data/law/croton_on_hudson_223_water.toml``.
 
 References
 ----------
@@ -19,120 +22,100 @@ References
 
 from __future__ import annotations
 
-import calendar
+import csv
 import datetime as _dt
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import Any, Iterable
+from decimal import ROUND_HALF_UP, Decimal
+from os import PathLike
+from typing import Any
+
+from treecalc.units import CENT, add_months, cents, load_law_numbers, parse_money_cents, to_date, to_decimal
 
 __all__ = [
-    "PenaltyEvent", "PenaltySchedule", "MeterTestResult", "penalty_schedule", "meter_test",
-    "relevy_date_for", "period_start_dates", "to_decimal", "cents",
+    "PenaltyEvent", "PenaltySchedule", "AccountStatement", "MeterTestResult", "penalty_schedule",
+    "account_statement", "read_account_csv", "meter_test", "relevy_date_for", "period_start_dates",
+    "to_decimal", "cents", "MONTH_READINGS", "LAW",
 ]
 
-CENT = Decimal("0.01")
-ZERO = Decimal("0")
-
-# §223-12F(2): "a penalty of 5% of the amount due shall be assessed"
-FIRST_PENALTY_RATE = Decimal("0.05")
-# §223-12F(2): "a further penalty of 1% ... for each succeeding month or any portion thereof"
-MONTHLY_PENALTY_RATE = Decimal("0.01")
-# §223-12F(2): "on the next succeeding April 15 ... more than 60 days overdue"
-RELEVY_MONTH, RELEVY_DAY = 4, 15
-RELEVY_MIN_DAYS_OVERDUE = 61  # "more than 60 days" = at least 61 whole days
-# §223-6G: "an error in registration (more than 1.5%, plus or minus)"
-METER_TOLERANCE_PCT = Decimal("1.5")
-
-SEC_NO_PENALTY = "§223-12F(1)(a)"
-SEC_PENALTY = "§223-12F(2)"
-SEC_PARTIAL = "§223-12F(2) (partial payments)"
-SEC_RELEVY = "§223-12F(2) (relevy to Village tax bill)"
-SEC_METER = "§223-6G"
-
-INTERPRETATION = [
-    f"{SEC_NO_PENALTY}: no penalty is assessed if the whole water charge is paid on or before the "
-    "due date set forth on the bill.",
-    f"{SEC_PENALTY}: on the day after the due date, 5% of the water charge then unpaid is added "
-    "('5% of the amount due').",
-    f"{SEC_PENALTY}: 'each succeeding month or any portion thereof' is read as periods starting one, "
-    "two, ... calendar months after the day after the due date (due 15 Jan: +5% on 16 Jan, +1% on "
-    "16 Feb, +1% on 16 Mar, ...), each counted from that first day and clamped to the last day of "
-    "a shorter month (due 30 Jan: 31 Jan, 28/29 Feb, 31 Mar). A period is charged if any part of "
-    "the water charge is unpaid at its start; the 1% is taken on the unpaid water charge at that "
-    "moment, not on penalties (no compounding).",
-    f"{SEC_PARTIAL}: partial payments are applied first to outstanding penalties, then to the water "
-    "charge; any excess is shown as a credit. A penalty falling on a day is assessed at the start "
-    "of that day, before payments received that day (a payment on the day after the due date is "
-    "late).",
-    f"{SEC_RELEVY}: 'more than 60 days overdue' on 15 April is read as the due date falling at "
-    "least 61 days before that 15 April (e.g. due on or before 13 February in a common year, 14 "
-    "February in a leap year). A bill due later than that, or on/after 15 April, is relevied on "
-    "the following year's 15 April. On the relevy date (after that day's penalty and payments) "
-    "the whole unpaid water charge and all penalties thereon are transferred to the Village tax "
-    "bill and become a lien; no further penalties accrue on the water account for what was "
-    "transferred. Payments to the water account after the relevy are shown as a credit (the "
-    "transferred amount is collected with the tax bill).",
-    "Arithmetic is exact; totals are rounded to cents half-up only at the end, so the rounded "
-    "event amounts may differ from the totals by a cent.",
-]
-
-
-# --------------------------------------------------------------------------- helpers
-#: Largest amount accepted (USD): far above any water bill, far below decimal's precision.
+ZERO = Decimal("0.00")
+LAW = load_law_numbers("croton_on_hudson_223_water.toml")
+FIRST_PENALTY_RATE = LAW["first_penalty_rate"].value / 100
+MONTHLY_PENALTY_RATE = LAW["monthly_penalty_rate"].value / 100
+RELEVY_MONTH, RELEVY_DAY = int(LAW["relevy_month"].value), int(LAW["relevy_day"].value)
+RELEVY_MIN_DAYS_OVERDUE = int(LAW["relevy_overdue_days"].value) + 1  # "more than 60" = at least 61
+METER_TOLERANCE_PCT = LAW["meter_tolerance"].value
 MAX_AMOUNT = Decimal(10) ** 12
 
+SEC_NO_PENALTY = "§223-12F(1)(a)"
+SEC_PENALTY = LAW["first_penalty_rate"].section
+SEC_PARTIAL = f"{SEC_PENALTY} (partial payments)"
+SEC_RELEVY = f"{LAW['relevy_overdue_days'].section} (relevy to Village tax bill)"
+SEC_METER = LAW["meter_tolerance"].section
 
-def to_decimal(x: Any, name: str = "amount") -> Decimal:
-    """``x`` as an exact Decimal (floats through ``str`` so 0.1 stays 0.1); ValueError if not finite."""
-    if isinstance(x, bool):
-        raise ValueError(f"{name} must be a number, got {x!r}")
-    try:
-        d = x if isinstance(x, Decimal) else Decimal(str(x).strip().replace(",", "").lstrip("$"))
-    except (InvalidOperation, ValueError):
-        raise ValueError(f"{name} must be a number, got {x!r}") from None
-    if not d.is_finite():
-        raise ValueError(f"{name} must be a finite number, got {x!r}")
-    if abs(d) >= MAX_AMOUNT:
-        # beyond this the cent arithmetic would exceed decimal's 28-digit precision
-        raise ValueError(f"{name} {x!r} is too large: amounts must be under ${MAX_AMOUNT:,}")
-    return d
+MONTH_READINGS = {
+    "anniversary": "each succeeding month is counted from the day after the due date (due 15 Jan: +5% on "
+                   "16 Jan, +1% on 16 Feb, 16 Mar, ...), clamped to the last day of a shorter month",
+    "calendar": "each succeeding month is a calendar month: +1% on the first day of every calendar month "
+                "after the month of the 5% penalty (due 15 Jan: +5% on 16 Jan, +1% on 1 Feb, 1 Mar, ...), "
+                "as a clerk whose billing posts on the first of the month reads it",
+}
 
 
-def cents(x: Decimal) -> Decimal:
-    """Round to cents, half-up (the only rounding step)."""
-    return x.quantize(CENT, rounding=ROUND_HALF_UP)
+def _pct(n: Any) -> str:
+    return f"{n.value.normalize():f}%"
 
 
-def _to_date(x: Any, name: str) -> _dt.date:
-    if isinstance(x, _dt.datetime):
-        return x.date()
-    if isinstance(x, _dt.date):
-        return x
-    if isinstance(x, str):
-        try:
-            return _dt.date.fromisoformat(x.strip())
-        except ValueError:
-            raise ValueError(f"{name} must be a date YYYY-MM-DD, got {x!r}") from None
-    raise ValueError(f"{name} must be a date, got {x!r}")
+def _interpretation(months: str) -> list[str]:
+    """The readings of §223-12F, built from the law's numbers in data/law."""
+    lf, lm, lr = LAW["first_penalty_rate"], LAW["monthly_penalty_rate"], LAW["relevy_overdue_days"]
+    return [
+        f"{SEC_NO_PENALTY}: no penalty is assessed if the whole water charge is paid on or before the due "
+        "date set forth on the bill.",
+        f"{lf.section}: on the day after the due date, {_pct(lf)} of the water charge then unpaid is added "
+        f"('{lf.text}').",
+        f"{lm.section}: 'each succeeding month or any portion thereof' — months reading '{months}': "
+        f"{MONTH_READINGS[months]}. A month is charged if any part of the water charge is unpaid at its "
+        f"start; the {_pct(lm)} is taken on the unpaid water charge, not on penalties (no compounding).",
+        f"{lm.section}: each penalty is rounded to the cent, half up, when it is assessed; every line of the "
+        "statement is in cents and the lines add up to the totals.",
+        f"{SEC_PARTIAL}: payments are applied to the oldest bill first: its penalties, then its water "
+        "charge (the text: 'applied first to penalties'), then the next bill; what exceeds everything owed "
+        "is a credit. A penalty falling on a day is assessed before payments received that day.",
+        f"{lr.section}: '{lr.text}' on {RELEVY_DAY} April is read as the due date falling at least "
+        f"{RELEVY_MIN_DAYS_OVERDUE} days before that {RELEVY_DAY} April; otherwise the following year's. On "
+        "the relevy date (after that day's penalty and payments) the bill's unpaid charge and penalties are "
+        "transferred to the Village tax bill (a lien); no further penalty accrues on the water account for "
+        "them. Payments received afterwards go toward the amount relevied (shown as such); any tax-bill "
+        "interest is the tax collector's and is not computed here.",
+    ]
 
 
-def _add_months(d: _dt.date, months: int) -> _dt.date:
-    """``d`` plus whole calendar months, clamped to the last day of the target month."""
-    m = d.month - 1 + months
-    y, m = d.year + m // 12, m % 12 + 1
-    return _dt.date(y, m, min(d.day, calendar.monthrange(y, m)[1]))
+INTERPRETATION = _interpretation("anniversary")
 
 
-def period_start_dates(due_date: _dt.date, until: _dt.date) -> list[_dt.date]:
+# --------------------------------------------------------------------------- dates
+def _check_months(months: str) -> str:
+    m = str(months).strip().lower()
+    if m not in MONTH_READINGS:
+        raise ValueError(f"months must be 'anniversary' or 'calendar', got {months!r}")
+    return m
+
+
+def period_start_dates(due_date: _dt.date, until: _dt.date, months: str = "anniversary") -> list[_dt.date]:
     """Start dates of the penalty periods of §223-12F(2) up to and including ``until``.
 
-    The first is the day after the due date (5%); then one, two, ... calendar months after
-    that first day (1% each), clamped to the month's last day.
+    The first is the day after the due date (5%). Then (1% each), by ``months``:
+    ``'anniversary'`` one, two, ... calendar months after that first day, clamped to the month's
+    last day; ``'calendar'`` the first day of each calendar month after the first day's month.
     """
+    months = _check_months(months)
     first = due_date + _dt.timedelta(days=1)
-    out, k = [], 0
+    out: list[_dt.date] = []
+    anchor = first if months == "anniversary" else first.replace(day=1)
+    k = 0
     while True:
-        d = _add_months(first, k)
+        d = first if k == 0 else add_months(anchor, k)
         if d > until:
             return out
         out.append(d)
@@ -156,11 +139,12 @@ def relevy_date_for(due_date: _dt.date) -> _dt.date:
 # --------------------------------------------------------------------------- results
 @dataclass(frozen=True)
 class PenaltyEvent:
-    """One event of a water bill: a penalty, a payment, or the relevy to the tax bill.
+    """One event of a water account: a penalty, a payment (or its part for one bill), or a relevy.
 
-    Amounts are exact Decimals in US dollars (rounded in :meth:`to_dict`). For a payment,
-    ``to_penalties + to_charge + to_credit == amount``; for the relevy, ``amount`` is what was
-    transferred to the Village tax bill.
+    Amounts are US dollars in exact cents. For a payment ``to_penalties + to_charge +
+    to_relevied + to_credit == amount``; for the relevy, ``amount`` is what was transferred to the
+    Village tax bill. ``*_after`` are the bill's balances after the event (``credit_after`` the
+    account's); ``bill`` names the bill (None for a payment that went wholly to credit).
     """
 
     date: _dt.date
@@ -176,6 +160,9 @@ class PenaltyEvent:
     to_credit: Decimal = ZERO
     base: Decimal | None = None  # the unpaid charge a penalty was computed on
     rate: Decimal | None = None
+    bill: str | None = None
+    to_relevied: Decimal = ZERO
+    relevied_after: Decimal = ZERO
 
     @property
     def total_after(self) -> Decimal:
@@ -183,29 +170,29 @@ class PenaltyEvent:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
-            "date": self.date.isoformat(), "kind": self.kind, "section": self.section,
-            "description": self.description, "amount": str(cents(self.amount)),
-            "charge_after": str(cents(self.charge_after)),
-            "penalties_after": str(cents(self.penalties_after)),
-            "total_after": str(cents(self.total_after)),
-            "credit_after": str(cents(self.credit_after)),
+            "date": self.date.isoformat(), "bill": self.bill, "kind": self.kind, "section": self.section,
+            "description": self.description, "amount": str(self.amount),
+            "charge_after": str(self.charge_after), "penalties_after": str(self.penalties_after),
+            "total_after": str(self.total_after), "relevied_after": str(self.relevied_after),
+            "credit_after": str(self.credit_after),
         }
         if self.kind == "payment":
-            d.update(to_penalties=str(cents(self.to_penalties)), to_charge=str(cents(self.to_charge)),
-                     to_credit=str(cents(self.to_credit)))
+            d.update(to_penalties=str(self.to_penalties), to_charge=str(self.to_charge),
+                     to_relevied=str(self.to_relevied), to_credit=str(self.to_credit))
         if self.kind == "penalty":
-            d.update(base=str(cents(self.base or ZERO)), rate_pct=str((self.rate or ZERO) * 100))
+            d.update(base=str(self.base or ZERO), rate_pct=f"{((self.rate or ZERO) * 100).normalize():f}")
         return d
 
 
 @dataclass(frozen=True)
 class PenaltySchedule:
-    """The schedule and balance of one water bill as of ``as_of`` (§223-12F).
+    """The statement of one water bill as of ``as_of`` (§223-12F), in exact cents.
 
-    ``charge_outstanding``, ``penalties_outstanding`` and ``total_due`` are what remains on the
-    water account (after any relevy); ``relevy_amount`` is what was transferred to the Village
-    tax bill on ``relevy_date`` (None if no relevy by ``as_of``); ``scheduled_relevy_date`` is
-    the 15 April on which the bill would be relevied if still unpaid. Dollars, rounded to cents.
+    ``charge_outstanding``, ``penalties_outstanding`` and ``total_due`` remain on the water account;
+    ``relevy_amount`` was transferred to the Village tax bill on ``relevy_date`` and
+    ``relevy_outstanding`` of it is still unpaid; ``scheduled_relevy_date`` is the 15 April on which
+    the bill will be relevied if still unpaid. ``events`` are this bill's (for a one-bill
+    statement, also payments that went wholly to credit).
     """
 
     amount: Decimal
@@ -223,12 +210,15 @@ class PenaltySchedule:
     scheduled_relevy_date: _dt.date | None
     interpretation: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    relevy_outstanding: Decimal = ZERO
+    months: str = "anniversary"
+    bill: str = "bill 1"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: Decimals as strings with 2 decimals, dates ISO."""
+        """JSON-ready: amounts as strings in cents, dates ISO."""
         return {
-            "amount": str(cents(self.amount)), "due_date": self.due_date.isoformat(),
-            "as_of": self.as_of.isoformat(),
+            "bill": self.bill, "amount": str(self.amount), "due_date": self.due_date.isoformat(),
+            "as_of": self.as_of.isoformat(), "months": self.months,
             "charge_outstanding": str(self.charge_outstanding),
             "penalties_outstanding": str(self.penalties_outstanding),
             "total_due": str(self.total_due), "credit": str(self.credit),
@@ -236,6 +226,7 @@ class PenaltySchedule:
             "payments_total": str(self.payments_total),
             "relevy_date": self.relevy_date.isoformat() if self.relevy_date else None,
             "relevy_amount": None if self.relevy_amount is None else str(self.relevy_amount),
+            "relevy_outstanding": str(self.relevy_outstanding),
             "scheduled_relevy_date": (self.scheduled_relevy_date.isoformat()
                                       if self.scheduled_relevy_date else None),
             "events": [e.to_dict() for e in self.events],
@@ -243,148 +234,383 @@ class PenaltySchedule:
         }
 
 
-# --------------------------------------------------------------------------- schedule
-def penalty_schedule(amount: Any, due_date: Any, payments: Iterable[tuple[Any, Any]] | None = None,
-                     as_of: Any = None) -> PenaltySchedule:
-    """Penalties, payments and relevy of one water bill, and its balance as of a date.
+@dataclass(frozen=True)
+class AccountStatement:
+    """Several bills on one water account as of ``as_of``: per bill and totals, exact cents.
 
-    Parameters
-    ----------
-    amount : Decimal, str, int or float
-        The water charge on the bill, US dollars (>= 0).
-    due_date : datetime.date or ISO str
-        The due date set forth on the bill.
-    payments : iterable of (date, amount), optional
-        Payments received, each a date and a positive amount in US dollars. Payments on the
-        same date are applied in the order given; payments after ``as_of`` are ignored (noted).
-    as_of : datetime.date or ISO str, optional
-        The date of the balance (default: today). Must not be before ``due_date``.
-
-    Returns
-    -------
-    PenaltySchedule
-        Events in date order (within a day: penalty, then payments, then relevy), balances in
-        dollars rounded to cents, the relevy date and amount, and the interpretation used.
-
-    Raises
-    ------
-    ValueError
-        Negative amount, non-positive payment, a bad date, or ``as_of`` before ``due_date``.
-
-    References
-    ----------
-    .. [1] Croton-on-Hudson Code §223-12F(1)(a) and (2).
+    ``total_due`` is what the water account owes; ``relevy_outstanding`` what remains of the
+    amounts relevied to the tax bill; ``credit`` payments beyond everything owed.
     """
-    charge0 = to_decimal(amount, "amount")
-    if charge0 < 0:
-        raise ValueError(f"amount must not be negative, got {amount!r}")
-    due = _to_date(due_date, "due_date")
-    asof = _dt.date.today() if as_of is None else _to_date(as_of, "as_of")
-    if asof < due:
-        raise ValueError(f"as_of ({asof.isoformat()}) is before the due date ({due.isoformat()})")
 
-    notes: list[str] = []
+    as_of: _dt.date
+    months: str
+    bills: list[PenaltySchedule]
+    events: list[PenaltyEvent]
+    charge_outstanding: Decimal
+    penalties_outstanding: Decimal
+    total_due: Decimal
+    relevy_outstanding: Decimal
+    credit: Decimal
+    penalties_assessed: Decimal
+    payments_total: Decimal
+    interpretation: list[str]
+    notes: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "as_of": self.as_of.isoformat(), "months": self.months,
+            "charge_outstanding": str(self.charge_outstanding),
+            "penalties_outstanding": str(self.penalties_outstanding), "total_due": str(self.total_due),
+            "relevy_outstanding": str(self.relevy_outstanding), "credit": str(self.credit),
+            "penalties_assessed": str(self.penalties_assessed), "payments_total": str(self.payments_total),
+            "bills": [b.to_dict() for b in self.bills], "events": [e.to_dict() for e in self.events],
+            "interpretation": list(self.interpretation), "notes": list(self.notes),
+        }
+
+
+# --------------------------------------------------------------------------- the ledger
+@dataclass
+class _Bill:
+    """Mutable state of one bill while the account is walked day by day."""
+
+    label: str
+    amount: Decimal
+    due: _dt.date
+    periods: dict[_dt.date, int]
+    relevy_on: _dt.date
+    charge: Decimal = ZERO
+    pens: Decimal = ZERO
+    relevied: Decimal = ZERO  # unpaid part of what went to the tax bill
+    assessed: Decimal = ZERO
+    paid: Decimal = ZERO
+    relevy_date: _dt.date | None = None
+    relevy_amount: Decimal | None = None
+    events: list[PenaltyEvent] = field(default_factory=list)
+
+    def owed(self) -> Decimal:
+        return self.pens + self.charge + self.relevied
+
+
+class _Account:
+    def __init__(self, bills: list[_Bill]):
+        self.bills = bills
+        self.credit = ZERO
+        self.paid = ZERO
+        self.events: list[PenaltyEvent] = []
+
+    def _add(self, b: _Bill | None, e: PenaltyEvent) -> None:
+        self.events.append(e)
+        if b is not None:
+            b.events.append(e)
+
+    def penalty(self, b: _Bill, day: _dt.date) -> None:
+        # §223-12F(2): 5% the day after the due date, then 1% for each succeeding month or portion
+        # thereof, on the unpaid water charge at the start of the period; rounded to the cent now.
+        n = b.periods.get(day)
+        if n is None or b.charge <= 0 or b.relevy_date is not None:
+            return
+        rate = FIRST_PENALTY_RATE if n == 0 else MONTHLY_PENALTY_RATE
+        pen = (b.charge * rate).quantize(CENT, rounding=ROUND_HALF_UP)
+        b.pens += pen
+        b.assessed += pen
+        what = (f"{_pct(LAW['first_penalty_rate'])} of the unpaid water charge {b.charge}, not paid by the "
+                f"due date" if n == 0 else
+                f"{_pct(LAW['monthly_penalty_rate'])} of the unpaid water charge {b.charge} for succeeding "
+                f"month {n} (or portion)")
+        self._add(b, PenaltyEvent(day, "penalty", SEC_PENALTY, what, pen, b.charge, b.pens, self.credit,
+                                  base=b.charge, rate=rate, bill=b.label))
+
+    def payment(self, day: _dt.date, amount: Decimal) -> None:
+        # §223-12F(2): "such payments shall be applied first to penalties"; oldest bill first (reading).
+        self.paid += amount
+        left = amount
+        last: tuple[_Bill, dict[str, Decimal]] | None = None
+        parts: list[tuple[_Bill, dict[str, Decimal]]] = []
+        for b in self.bills:
+            if left <= 0:
+                break
+            if b.owed() <= 0:
+                continue
+            to_r = min(left, b.relevied)
+            to_p = min(left - to_r, b.pens)
+            to_c = min(left - to_r - to_p, b.charge)
+            b.relevied, b.pens, b.charge = b.relevied - to_r, b.pens - to_p, b.charge - to_c
+            b.paid += to_r + to_p + to_c
+            left -= to_r + to_p + to_c
+            last = (b, {"r": to_r, "p": to_p, "c": to_c, "cr": ZERO})
+            parts.append(last)
+        self.credit += left
+        if last is not None:
+            last[1]["cr"] = left
+        for b, a in parts or [(None, {"r": ZERO, "p": ZERO, "c": ZERO, "cr": left})]:
+            self._payment_event(day, amount, b, a)
+
+    def _payment_event(self, day: _dt.date, amount: Decimal, b: _Bill | None, a: dict[str, Decimal]) -> None:
+        part = a["r"] + a["p"] + a["c"] + a["cr"]
+        bits = [f"{a['p']} to penalties", f"{a['c']} to the water charge"]
+        if a["r"]:
+            bits.insert(0, f"{a['r']} to the amount relevied to the tax bill")
+        bits.append(f"{a['cr']} to credit")
+        whole = "" if part == amount else f" (part of a payment of {amount})"
+        desc = f"payment {part}{whole}" + (f" on {b.label}" if b else "") + ": " + ", ".join(bits)
+        self._add(b, PenaltyEvent(day, "payment", SEC_PARTIAL, desc, part,
+                                  b.charge if b else ZERO, b.pens if b else ZERO, self.credit,
+                                  to_penalties=a["p"], to_charge=a["c"], to_credit=a["cr"],
+                                  bill=b.label if b else None, to_relevied=a["r"],
+                                  relevied_after=b.relevied if b else ZERO))
+
+    def relevy(self, b: _Bill, day: _dt.date) -> None:
+        # §223-12F(2): on the next succeeding April 15 unpaid rents and penalties more than 60 days
+        # overdue are added to the Village tax bills and become a lien.
+        if day != b.relevy_on or b.relevy_date is not None or b.charge + b.pens <= 0:
+            return
+        moved = b.charge + b.pens
+        desc = (f"water charge {b.charge} and penalties {b.pens}, more than "
+                f"{LAW['relevy_overdue_days'].value} days overdue ({(day - b.due).days} days), transferred "
+                "to the Village tax bill (lien)")
+        b.charge, b.pens, b.relevied = ZERO, ZERO, b.relevied + moved
+        b.relevy_date, b.relevy_amount = day, moved
+        self._add(b, PenaltyEvent(day, "relevy", SEC_RELEVY, desc, moved, ZERO, ZERO, self.credit,
+                                  bill=b.label, relevied_after=b.relevied))
+
+
+# --------------------------------------------------------------------------- inputs
+def _payments(payments: Iterable[Any] | None, asof: _dt.date, notes: list[str]) -> list[tuple[_dt.date, Decimal]]:
     pays: list[tuple[_dt.date, Decimal, int]] = []
     for i, p in enumerate(payments or []):
         try:
             pd_, pa_ = p
         except (TypeError, ValueError):
             raise ValueError(f"payment {i + 1}: expected (date, amount), got {p!r}") from None
-        pdate = _to_date(pd_, f"payment {i + 1} date")
-        pamt = to_decimal(pa_, f"payment {i + 1} amount")
+        pdate = to_date(pd_, f"payment {i + 1} date")
+        pamt = parse_money_cents(pa_, f"payment {i + 1} amount")
         if pamt <= 0:
             raise ValueError(f"payment {i + 1} amount must be positive, got {pa_!r}")
         if pdate > asof:
-            notes.append(f"payment of {cents(pamt)} on {pdate.isoformat()} is after as_of "
+            notes.append(f"payment of {pamt} on {pdate.isoformat()} is after the statement date "
                          f"({asof.isoformat()}) and was not applied")
             continue
         pays.append((pdate, pamt, i))
     pays.sort(key=lambda t: (t[0], t[2]))
+    return [(d, a) for d, a, _ in pays]
 
-    charge, pens, credit = charge0, ZERO, ZERO
-    assessed, paid = ZERO, ZERO
-    events: list[PenaltyEvent] = []
-    relevy_on = relevy_date_for(due)
-    relevied_date: _dt.date | None = None
-    relevied_amount: Decimal | None = None
 
-    def apply_payment(d: _dt.date, amt: Decimal) -> None:
-        # §223-12F(2): "such payments shall be applied first to penalties", then the charge,
-        # then (our reading) a credit for any excess.
-        nonlocal charge, pens, credit, paid
-        paid += amt
-        to_p = min(amt, pens)
-        pens -= to_p
-        to_c = min(amt - to_p, charge)
-        charge -= to_c
-        to_cr = amt - to_p - to_c
-        credit += to_cr
-        desc = (f"payment {cents(amt)}: {cents(to_p)} to penalties, {cents(to_c)} to the water "
-                f"charge, {cents(to_cr)} to credit")
-        events.append(PenaltyEvent(d, "payment", SEC_PARTIAL, desc, amt, charge, pens, credit,
-                                   to_penalties=to_p, to_charge=to_c, to_credit=to_cr))
+def _bills(bills: Iterable[Any], asof: _dt.date, months: str) -> list[_Bill]:
+    out: list[_Bill] = []
+    for i, b in enumerate(bills):
+        try:
+            amt, due, *rest = b
+        except (TypeError, ValueError):
+            raise ValueError(f"bill {i + 1}: expected (amount, due date[, label]), got {b!r}") from None
+        amount = parse_money_cents(amt, f"bill {i + 1} amount")
+        if amount < 0:
+            raise ValueError(f"bill {i + 1} amount must not be negative, got {amt!r}")
+        d = to_date(due, f"bill {i + 1} due date")
+        label = str(rest[0]) if rest and rest[0] else f"bill due {d.isoformat()}"
+        periods = {p: n for n, p in enumerate(period_start_dates(d, asof, months))}
+        out.append(_Bill(label, amount, d, periods, relevy_date_for(d), charge=amount))
+    if not out:
+        raise ValueError("an account needs at least one bill")
+    labels = [b.label for b in out]
+    if len(set(labels)) != len(labels):
+        raise ValueError("two bills have the same label: give each bill its own label or due date")
+    out.sort(key=lambda b: b.due)  # oldest bill first (stable for equal due dates)
+    return out
 
-    # Payments on or before the due date (no penalty yet can exist).
+
+# --------------------------------------------------------------------------- statements
+def _walk(acct: _Account, pays: list[tuple[_dt.date, Decimal]], asof: _dt.date) -> None:
+    """Every day on which something happens, in order: penalties, then payments, then relevies."""
+    days = {d for b in acct.bills for d in b.periods} | {d for d, _ in pays}
+    days |= {b.relevy_on for b in acct.bills if b.relevy_on <= asof}
     k = 0
-    while k < len(pays) and pays[k][0] <= due:
-        apply_payment(pays[k][0], pays[k][1])
-        k += 1
-
-    # Walk the days on which something can happen: period starts, payment dates, relevy date.
-    periods = period_start_dates(due, asof)
-    period_set = {d: n for n, d in enumerate(periods)}
-    days = sorted(set(periods) | {p[0] for p in pays[k:]}
-                  | ({relevy_on} if relevy_on <= asof else set()))
-    for day in days:
-        n = period_set.get(day)
-        if n is not None and charge > 0 and relevied_date is None:
-            # §223-12F(2): 5% the day after the due date, then 1% for each succeeding month or
-            # portion thereof, on the unpaid water charge at the start of the period.
-            rate = FIRST_PENALTY_RATE if n == 0 else MONTHLY_PENALTY_RATE
-            pen = charge * rate
-            pens += pen
-            assessed += pen
-            what = ("5% of the unpaid water charge, not paid by the due date" if n == 0 else
-                    f"1% of the unpaid water charge for succeeding month {n} (or portion) unpaid")
-            events.append(PenaltyEvent(day, "penalty", SEC_PENALTY, what, pen, charge, pens, credit,
-                                       base=charge, rate=rate))
+    for day in sorted(days):
+        for b in acct.bills:
+            acct.penalty(b, day)
         while k < len(pays) and pays[k][0] == day:
-            apply_payment(day, pays[k][1])
+            acct.payment(day, pays[k][1])
             k += 1
-        if day == relevy_on and relevied_date is None and charge + pens > 0:
-            # §223-12F(2): on the next succeeding April 15 unpaid rents and penalties more than
-            # 60 days overdue are added to the Village tax bills and become a lien.
-            moved = charge + pens
-            desc = (f"water charge {cents(charge)} and penalties {cents(pens)}, more than 60 days "
-                    f"overdue ({(day - due).days} days), transferred to the Village tax bill (lien)")
-            charge, pens = ZERO, ZERO
-            relevied_date, relevied_amount = day, moved
-            events.append(PenaltyEvent(day, "relevy", SEC_RELEVY, desc, moved, charge, pens, credit))
+        for b in acct.bills:
+            acct.relevy(b, day)
 
-    if charge0 == 0:
-        notes.append("the bill is for $0.00: nothing can be owed")
-    elif not any(e.kind == "penalty" for e in events) and charge == 0 and relevied_date is None:
-        notes.append(f"{SEC_NO_PENALTY}: paid in full by the due date; no penalty assessed")
+
+def _bill_schedule(b: _Bill, asof: _dt.date, credit: Decimal, months: str,
+                   events: list[PenaltyEvent] | None = None, notes: list[str] | None = None) -> PenaltySchedule:
+    notes = list(notes or [])
+    if b.amount == 0:
+        notes.append(f"{b.label} is for $0.00: nothing can be owed")
+    elif b.assessed == 0 and b.charge == 0 and b.relevy_date is None:
+        notes.append(f"{SEC_NO_PENALTY}: {b.label} paid in full by the due date; no penalty assessed")
     scheduled = None
-    if relevied_date is None and charge + pens > 0:
-        scheduled = relevy_on
-        notes.append(f"{SEC_RELEVY}: if still unpaid on {relevy_on.isoformat()}, the unpaid charge and "
-                     "penalties will be transferred to the Village tax bill")
-    if relevied_date is not None:
-        notes.append(f"{SEC_RELEVY}: {cents(relevied_amount or ZERO)} was transferred to the Village tax "
-                     f"bill on {relevied_date.isoformat()}; it is collected with the taxes, not in total_due")
-    if credit > 0:
-        notes.append(f"payments exceed what the water account owed: credit of {cents(credit)}")
-
+    if b.relevy_date is None and b.charge + b.pens > 0:
+        scheduled = b.relevy_on
+        notes.append(f"{SEC_RELEVY}: if {b.label} is still unpaid on {b.relevy_on.isoformat()}, its unpaid "
+                     "charge and penalties will be transferred to the Village tax bill")
+    if b.relevy_date is not None:
+        notes.append(f"{SEC_RELEVY}: {b.relevy_amount} of {b.label} was transferred to the Village tax bill on "
+                     f"{b.relevy_date.isoformat()}; {b.relevied} of it is still unpaid (collected with the "
+                     "taxes, not in total_due)")
     return PenaltySchedule(
-        amount=charge0, due_date=due, as_of=asof, events=events,
-        charge_outstanding=cents(charge), penalties_outstanding=cents(pens),
-        total_due=cents(charge + pens), credit=cents(credit),
-        penalties_assessed=cents(assessed), payments_total=cents(paid),
-        relevy_date=relevied_date,
-        relevy_amount=None if relevied_amount is None else cents(relevied_amount),
-        scheduled_relevy_date=scheduled, interpretation=list(INTERPRETATION), notes=notes,
-    )
+        amount=b.amount, due_date=b.due, as_of=asof, events=list(b.events if events is None else events),
+        charge_outstanding=b.charge, penalties_outstanding=b.pens, total_due=b.charge + b.pens,
+        credit=credit, penalties_assessed=b.assessed, payments_total=b.paid, relevy_date=b.relevy_date,
+        relevy_amount=b.relevy_amount, scheduled_relevy_date=scheduled,
+        interpretation=_interpretation(months), notes=notes, relevy_outstanding=b.relevied, months=months,
+        bill=b.label)
+
+
+def account_statement(bills: Iterable[Any], payments: Iterable[tuple[Any, Any]] | None = None,
+                      as_of: Any = None, months: str = "anniversary") -> AccountStatement:
+    """Penalties, payments and relevies of several bills on one water account, as of a date.
+
+    Parameters
+    ----------
+    bills : iterable of (amount, due_date[, label])
+        Each bill's water charge (US dollars in cents, >= 0) and the due date set forth on it.
+    payments : iterable of (date, amount), optional
+        Payments received (US dollars in cents, > 0). Payments after ``as_of`` are not applied (noted).
+    as_of : datetime.date or ISO str, optional
+        The date of the statement (default: today).
+    months : {'anniversary', 'calendar'}
+        The reading of "each succeeding month" in §223-12F(2) (see :data:`MONTH_READINGS`).
+
+    Returns
+    -------
+    AccountStatement
+        Per bill (:class:`PenaltySchedule`) and account totals, every event, exact cents.
+
+    References
+    ----------
+    .. [1] Croton-on-Hudson Code §223-12F(1)(a) and (2).
+    """
+    months = _check_months(months)
+    asof = _dt.date.today() if as_of is None else to_date(as_of, "as_of")
+    notes: list[str] = []
+    pays = _payments(payments, asof, notes)
+    acct = _Account(_bills(bills, asof, months))
+    _walk(acct, pays, asof)
+    scheds = [_bill_schedule(b, asof, ZERO, months) for b in acct.bills]
+    if acct.credit > 0:
+        notes.append(f"payments exceed what the account owed: credit of {acct.credit}")
+    not_due = [b.label for b in acct.bills if b.due >= asof]
+    if not_due:
+        notes.append(f"not yet late on {asof.isoformat()}: {', '.join(not_due)}")
+    total = sum((b.charge + b.pens for b in acct.bills), ZERO)
+    return AccountStatement(
+        as_of=asof, months=months, bills=scheds, events=acct.events,
+        charge_outstanding=sum((b.charge for b in acct.bills), ZERO),
+        penalties_outstanding=sum((b.pens for b in acct.bills), ZERO), total_due=total,
+        relevy_outstanding=sum((b.relevied for b in acct.bills), ZERO), credit=acct.credit,
+        penalties_assessed=sum((b.assessed for b in acct.bills), ZERO), payments_total=acct.paid,
+        interpretation=_interpretation(months), notes=notes)
+
+
+def penalty_schedule(amount: Any, due_date: Any, payments: Iterable[tuple[Any, Any]] | None = None,
+                     as_of: Any = None, months: str = "anniversary") -> PenaltySchedule:
+    """Penalties, payments and relevy of one water bill, and its balance as of a date.
+
+    Parameters
+    ----------
+    amount : Decimal, str, int or float
+        The water charge on the bill, US dollars in cents (>= 0).
+    due_date : datetime.date or ISO str
+        The due date set forth on the bill.
+    payments : iterable of (date, amount), optional
+        Payments received, each a date and a positive amount in US dollars and cents. Payments
+        on the same date are applied in the order given; payments after ``as_of`` are ignored (noted).
+    as_of : datetime.date or ISO str, optional
+        The date of the balance (default: today). Must not be before ``due_date``.
+    months : {'anniversary', 'calendar'}
+        The reading of "each succeeding month" (§223-12F(2)).
+
+    Returns
+    -------
+    PenaltySchedule
+        Events in date order (within a day: penalty, then payments, then relevy), balances in
+        exact cents, the relevy date and amount, and the readings used.
+
+    Raises
+    ------
+    ValueError
+        Negative amount, non-positive payment, a fraction of a cent, a bad date, or ``as_of``
+        before ``due_date``.
+
+    References
+    ----------
+    .. [1] Croton-on-Hudson Code §223-12F(1)(a) and (2).
+    """
+    due = to_date(due_date, "due_date")
+    amt = parse_money_cents(amount, "amount")
+    if amt < 0:
+        raise ValueError(f"amount must not be negative, got {amount!r}")
+    asof = _dt.date.today() if as_of is None else to_date(as_of, "as_of")
+    if asof < due:
+        raise ValueError(f"as_of ({asof.isoformat()}) is before the due date ({due.isoformat()})")
+    s = account_statement([(amt, due, "bill 1")], payments, as_of=asof, months=months)
+    b = s.bills[0]
+    notes = [n for n in s.notes if not n.startswith("not yet late")]
+    return _bill_schedule_from(b, s, notes)
+
+
+def _bill_schedule_from(b: PenaltySchedule, s: AccountStatement, notes: list[str]) -> PenaltySchedule:
+    """The one bill of ``s`` with the account's events (payments wholly to credit included) and credit."""
+    return PenaltySchedule(
+        amount=b.amount, due_date=b.due_date, as_of=b.as_of, events=list(s.events),
+        charge_outstanding=b.charge_outstanding, penalties_outstanding=b.penalties_outstanding,
+        total_due=b.total_due, credit=s.credit, penalties_assessed=b.penalties_assessed,
+        payments_total=s.payments_total, relevy_date=b.relevy_date, relevy_amount=b.relevy_amount,
+        scheduled_relevy_date=b.scheduled_relevy_date, interpretation=list(s.interpretation),
+        notes=[*b.notes, *notes], relevy_outstanding=b.relevy_outstanding, months=s.months, bill=b.bill)
+
+
+# --------------------------------------------------------------------------- CSV accounts
+_KIND = ("kind", "type", "entry")
+_DATE = ("date", "due", "due_date")
+_AMOUNT = ("amount", "amount_usd", "usd")
+_LABEL = ("bill", "label", "account", "reference")
+
+
+def read_account_csv(path: str | PathLike[str]) -> tuple[list[tuple[Decimal, _dt.date, str | None]],
+                                                          list[tuple[_dt.date, Decimal]]]:
+    """Bills and payments of one account from a CSV with columns ``kind,date,amount[,bill]``.
+
+    ``kind`` is ``bill`` (``date`` is its due date) or ``payment``; amounts in US dollars and
+    cents. Every row is a bill or a payment; anything else is refused naming the row.
+    """
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            rows = list(csv.DictReader(f))
+    except FileNotFoundError:
+        raise ValueError(f"account file not found: {path}") from None
+    except (UnicodeDecodeError, csv.Error) as e:
+        raise ValueError(f"account file {path} is not a readable CSV: {e}") from None
+    if not rows:
+        raise ValueError(f"account file {path} has no rows")
+    cols = {str(c).strip().lower(): c for c in rows[0] if c is not None}
+
+    def col(names: Sequence[str], required: bool = True) -> str | None:
+        for n in names:
+            if n in cols:
+                return cols[n]
+        if required:
+            raise ValueError(f"account file {path}: no column {names[0]!r} (found: {', '.join(cols) or 'none'})")
+        return None
+
+    ck, cd, ca, cl = col(_KIND), col(_DATE), col(_AMOUNT), col(_LABEL, required=False)
+    bills: list[tuple[Decimal, _dt.date, str | None]] = []
+    pays: list[tuple[_dt.date, Decimal]] = []
+    for i, r in enumerate(rows, start=2):
+        kind = str(r.get(ck) or "").strip().lower()
+        where = f"account file row {i}"
+        d = to_date(str(r.get(cd) or ""), f"{where} date")
+        a = parse_money_cents(str(r.get(ca) or ""), f"{where} amount")
+        if kind == "bill":
+            bills.append((a, d, (str(r.get(cl)).strip() or None) if cl and r.get(cl) else None))
+        elif kind == "payment":
+            pays.append((d, a))
+        else:
+            raise ValueError(f"{where}: kind must be 'bill' or 'payment', got {r.get(ck)!r}")
+    return bills, pays
 
 
 # --------------------------------------------------------------------------- meter test
@@ -392,7 +618,8 @@ def penalty_schedule(amount: Any, due_date: Any, payments: Iterable[tuple[Any, A
 class MeterTestResult:
     """Outcome of a meter accuracy test on a disputed account (§223-6G).
 
-    Consumption in the billing unit of the bill (e.g. cubic feet or gallons); fee in US dollars.
+    Consumption in the billing unit of the bill (e.g. cubic feet or gallons), rounded to 0.01 of
+    that unit; money in US dollars and cents.
     """
 
     billed_consumption: Decimal
@@ -404,67 +631,113 @@ class MeterTestResult:
     fee_refund: Decimal
     section: str
     notes: list[str]
+    results_pct: tuple[Decimal, ...] = ()
+    rate_usd: Decimal | None = None
+    billed_usd: Decimal | None = None
+    corrected_usd: Decimal | None = None
+
+    @property
+    def bill_change_usd(self) -> Decimal | None:
+        return None if self.corrected_usd is None or self.billed_usd is None else self.corrected_usd - self.billed_usd
 
     def to_dict(self) -> dict[str, Any]:
+        def s(x: Decimal | None) -> str | None:
+            return None if x is None else str(x)
+
         return {
             "billed_consumption": str(self.billed_consumption),
+            "results_pct": [str(r) for r in self.results_pct],
             "registration_error_pct": str(self.registration_error_pct),
+            "tolerance_pct": str(METER_TOLERANCE_PCT),
             "adjusted": self.adjusted, "adjusted_consumption": str(self.adjusted_consumption),
             "consumption_change": str(self.consumption_change),
-            "fee_refunded": self.fee_refunded, "fee_refund": str(cents(self.fee_refund)),
+            "rate_usd_per_unit": s(self.rate_usd), "billed_usd": s(self.billed_usd),
+            "corrected_usd": s(self.corrected_usd), "bill_change_usd": s(self.bill_change_usd),
+            "fee_refunded": self.fee_refunded, "fee_refund": str(self.fee_refund),
             "section": self.section, "notes": list(self.notes),
         }
 
 
-def meter_test(billed_consumption: Any, registration_error_pct: Any, test_fee: Any) -> MeterTestResult:
+def _meter_results(registration_error_pct: Any) -> tuple[Decimal, ...]:
+    items = (list(registration_error_pct) if isinstance(registration_error_pct, (list, tuple))
+             else [registration_error_pct])
+    if not items:
+        raise ValueError("the meter test needs at least one flow-rate result")
+    out = []
+    for i, x in enumerate(items):
+        name = "registration_error_pct" if len(items) == 1 else f"flow-rate result {i + 1} (error %)"
+        e = to_decimal(x, name, limit=Decimal(10) ** 6)
+        if e <= -100:
+            raise ValueError(f"{name} must be greater than -100 (a meter cannot register less than nothing), "
+                             f"got {x!r}")
+        out.append(e)
+    return tuple(out)
+
+
+def _meter_notes(n_results: int, tol: str) -> list[str]:
+    return [
+        f"{SEC_METER}: the bill is increased or decreased only when the registration error is more than {tol} "
+        f"(plus or minus); an error of exactly {tol} is read as no error (the text says 'less than {tol}' is no "
+        f"error and 'more than {tol}' is an error, and is silent on exactly {tol}): no adjustment, fee retained.",
+        f"{SEC_METER}: the error is the average of the {n_results} flow-rate result(s) as the test reports them "
+        "(arithmetic mean of the percent errors, each + when the meter over-registers).",
+        f"{SEC_METER}: the corrected consumption is billed / (1 + error/100), i.e. what actually passed through "
+        "the meter, rounded to 0.01 of the billing unit, for the tested (disputed) billing period only: 'no "
+        "retroactive reimbursement shall be made ... for previous billing period(s)'.",
+        f"{SEC_METER}: the test fee is returned only if the meter over-registers by more than {tol} (positive "
+        "error); otherwise the Department retains it.",
+    ]
+
+
+def meter_test(billed_consumption: Any, registration_error_pct: Any, test_fee: Any,
+               rate_usd_per_unit: Any = None) -> MeterTestResult:
     """Adjust a disputed bill after a meter accuracy test (§223-6G).
 
     Parameters
     ----------
     billed_consumption : number
         Consumption billed for the tested (disputed) period, in the bill's unit (>= 0).
-    registration_error_pct : number
-        Tested registration error in percent: positive = the meter over-registers (records
-        more than passed through it), negative = under-registers. Must be > -100.
+    registration_error_pct : number or sequence of numbers
+        Tested registration error in percent, or one per flow rate tested (averaged): positive =
+        the meter over-registers, negative = under-registers. Each must be > -100.
     test_fee : number
-        The fee paid for the test, US dollars (>= 0).
+        The fee paid for the test, US dollars and cents (>= 0).
+    rate_usd_per_unit : number, optional
+        The water rate, US dollars per billing unit: gives the billed and corrected bill.
 
     Returns
     -------
     MeterTestResult
-        ``adjusted`` when ``|error| > 1.5``; ``adjusted_consumption = billed / (1 + error/100)``
-        (the true consumption) for the tested period only; ``fee_refunded`` when over-registering
-        by more than 1.5%.
+        ``adjusted`` when ``|mean error| > 1.5``; ``adjusted_consumption = billed / (1 + error/100)``
+        for the tested period only; the corrected bill in cents when a rate is given;
+        ``fee_refunded`` when over-registering by more than 1.5%.
 
     References
     ----------
     .. [1] Croton-on-Hudson Code §223-6G.
     """
     billed = to_decimal(billed_consumption, "billed_consumption")
-    err = to_decimal(registration_error_pct, "registration_error_pct")
-    fee = to_decimal(test_fee, "test_fee")
+    results = _meter_results(registration_error_pct)
+    fee = parse_money_cents(test_fee, "test_fee")
     if billed < 0:
         raise ValueError(f"billed_consumption must not be negative, got {billed_consumption!r}")
     if fee < 0:
         raise ValueError(f"test_fee must not be negative, got {test_fee!r}")
+    err = sum(results, Decimal(0)) / len(results)
     if err <= -100:
-        raise ValueError(f"registration_error_pct must be greater than -100, got {registration_error_pct!r}")
+        raise ValueError(f"the average registration error must be greater than -100%, got {err}")
     # §223-6G: "an error in registration (more than 1.5%, plus or minus)" -> bill adjusted.
     adjusted = abs(err) > METER_TOLERANCE_PCT
-    true = billed / (1 + err / 100) if adjusted else billed
+    true = (billed / (1 + err / 100)).quantize(CENT, rounding=ROUND_HALF_UP) if adjusted else billed
     # §223-6G: "over-registering by more than the aforesaid allowable rate" -> test fee returned.
     refunded = err > METER_TOLERANCE_PCT
-    notes = [
-        f"{SEC_METER}: the bill is increased or decreased only when the registration error is more "
-        "than 1.5% (plus or minus); an error of exactly 1.5% is read as no error (the text says "
-        "'less than 1.5%' is no error and 'more than 1.5%' is an error, and is silent on exactly "
-        "1.5%): no adjustment and the fee is retained.",
-        f"{SEC_METER}: the adjusted consumption is billed / (1 + error/100), i.e. what actually "
-        "passed through the meter, for the tested (disputed) billing period only: 'no retroactive "
-        "reimbursement shall be made ... for previous billing period(s)'.",
-        f"{SEC_METER}: the test fee is returned only if the meter over-registers by more than 1.5% "
-        "(positive error); otherwise the Department retains it.",
-        "adjusted_consumption is exact to 28 significant digits; round it to the billing unit.",
-    ]
-    return MeterTestResult(billed, err, adjusted, true, true - billed, refunded,
-                           fee if refunded else ZERO, SEC_METER, notes)
+    rate = billed_usd = corrected = None
+    if rate_usd_per_unit is not None:
+        rate = to_decimal(rate_usd_per_unit, "rate_usd_per_unit")
+        if rate < 0:
+            raise ValueError(f"rate_usd_per_unit must not be negative, got {rate_usd_per_unit!r}")
+        billed_usd, corrected = cents(billed * rate), cents(true * rate)
+    notes = _meter_notes(len(results), f"{METER_TOLERANCE_PCT.normalize():f}%")
+    return MeterTestResult(billed, err.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP), adjusted, true,
+                           true - billed, refunded, fee if refunded else ZERO, SEC_METER, notes,
+                           results_pct=results, rate_usd=rate, billed_usd=billed_usd, corrected_usd=corrected)

@@ -8,70 +8,132 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
-from app_support import charts, lib, state, ui
+from app_support import lib, state, ui
 
 MAX_HEATMAP_CELLS = 80  # per axis: larger grids are shown block-summed (display only)
+VERDICT = {True: "Yes", False: "No", "unknown": "Unknown"}
+
+
+def compact(x: float, unit: str = "") -> str:
+    """A figure that fits a metric card: 1,234.56 up to 999,999.99, then 2.57M / 1.20B."""
+    v = float(x)
+    for div, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if abs(v) >= div:
+            return f"{v / div:,.2f}{suffix}{unit}"
+    return f"{v:,.2f}{unit}"
+
+
+def volume_metric(col: Any, label: str, value: float, help: str | None = None) -> None:
+    short, exact = compact(value), f"{value:,.2f}"
+    tip = " ".join(t for t in (help, None if short == exact else f"Exactly {exact} cu yd.") if t) or None
+    col.metric(label, short, help=tip)
+
+
+def next_workday(today: dt.date | None = None) -> dt.date:
+    """Today, or the next Monday if today is a Sunday (the §120-8G check should not open on a Sunday)."""
+    d = today or dt.date.today()
+    return d + dt.timedelta(days=1) if d.weekday() == 6 else d
+
+
+def cut_fill_chart(cells: pd.DataFrame, unit: str) -> alt.Chart:
+    """Net cut − fill per cell: cut positive (red), fill negative (blue), as the Net figure."""
+    m = float(cells["net_cy"].abs().max() or 1.0)
+    return (alt.Chart(cells, title="Cut (+, red) and fill (−, blue) per cell, cu yd: net = cut − fill", height=420)
+            .mark_rect()
+            .encode(x=alt.X("x:O", title=f"x ({unit})", axis=alt.Axis(labelOverlap=True)),
+                    y=alt.Y("y:O", title=f"y ({unit})", sort="descending", axis=alt.Axis(labelOverlap=True)),
+                    color=alt.Color("net_cy:Q", title="cut − fill (cu yd)",
+                                    scale=alt.Scale(scheme="redblue", domain=[-m, m], reverse=True)),
+                    tooltip=["x", "y", alt.Tooltip("net_cy:Q", title="cut − fill (cu yd)", format=",.2f")]))
 
 
 def _pairs(df: pd.DataFrame) -> list[tuple[float, float]]:
     return [(float(r.area_sqft), float(r.depth_ft)) for r in df.dropna().itertuples()]
 
 
-def _permit(exc) -> pd.DataFrame | None:
-    st.subheader("Is a permit required?")
+def _area_table(label: str, key: str, rows: dict[str, list[float]]) -> pd.DataFrame:
+    cfg = {"area_sqft": st.column_config.NumberColumn("Area (sq ft)", min_value=0.0, max_value=1e8, required=True),
+           "depth_ft": st.column_config.NumberColumn("Depth (ft)", min_value=0.0, max_value=1000.0, required=True)}
+    st.markdown(f"**{label}**")
+    return st.data_editor(pd.DataFrame({k: pd.Series(v, dtype=float) for k, v in rows.items()}), num_rows="dynamic",
+                          key=key, hide_index=True, width="stretch", column_config=cfg)
+
+
+def _permit_inputs() -> dict[str, Any]:
     jur = st.radio("Jurisdiction", ["croton-on-hudson", "wesley-hills"], horizontal=True, key="w_exc_jur",
                    format_func={"croton-on-hudson": "Croton-on-Hudson, Chapter 120 (§120-3A)",
                                 "wesley-hills": "Wesley Hills, Chapter 95 (§95-3)"}.get)
-    c1, c2 = st.columns(2)
-    cfg = {"area_sqft": st.column_config.NumberColumn("Area (sq ft)", min_value=0.0, required=True),
-           "depth_ft": st.column_config.NumberColumn("Depth (ft)", min_value=0.0, required=True)}
-    with c1:
-        st.markdown("**Excavation areas**")
-        exc_df = st.data_editor(pd.DataFrame({"area_sqft": [600.0], "depth_ft": [3.0]}), num_rows="dynamic",
-                                key="w_exc_areas", hide_index=True, width="stretch", column_config=cfg)
-    with c2:
-        st.markdown("**Fill areas**")
-        fill_df = st.data_editor(pd.DataFrame({"area_sqft": pd.Series([], dtype=float),
-                                               "depth_ft": pd.Series([], dtype=float)}),
-                                 num_rows="dynamic", key="w_fill_areas", hide_index=True, width="stretch",
-                                 column_config=cfg)
     c1, c2, c3 = st.columns(3)
-    strip = c1.number_input("Topsoil stripped (sq ft)", min_value=0.0, value=0.0, step=100.0, key="w_exc_strip")
-    lot = c2.number_input("Lot area (sq ft)", min_value=0.0, value=20_000.0, step=1000.0, key="w_exc_lot",
-                          help="For §120-3A(3): 5,000 sq ft or half the lot, whichever is less. 0: not given.")
-    place = c3.checkbox("Topsoil is placed", key="w_exc_place")
-    topsoil = None
-    if place:
+    with c1:
+        exc_df = _area_table("Excavation areas", "w_exc_areas", {"area_sqft": [600.0], "depth_ft": [3.0]})
+    with c2:
+        fill_df = _area_table("Fill areas", "w_fill_areas", {"area_sqft": [], "depth_ft": []})
+    with c3:
+        fnd_df = _area_table("Foundation under a building permit (§120-3B)", "w_exc_found",
+                             {"area_sqft": [], "depth_ft": []})
+    c1, c2, c3, c4 = st.columns(4)
+    strip = c1.number_input("Topsoil stripped (sq ft)", min_value=0.0, max_value=1e8, value=0.0, step=100.0,
+                            key="w_exc_strip")
+    sdepth = c2.number_input("Stripped depth (in)", min_value=0.0, max_value=120.0, value=0.0, step=0.5,
+                             key="w_exc_strip_depth", help="0: not given (§120-2: stripping topsoil is excavation, "
+                                                           "so its volume counts toward §120-3A(4)).")
+    lot = c3.number_input("Lot area (sq ft)", min_value=0.0, max_value=1e8, value=20_000.0, step=1000.0,
+                          key="w_exc_lot", help="For §120-3A(3): 5,000 sq ft or half the lot, whichever is less. "
+                                                "0: not given (the answer may then be Unknown).")
+    wall = c4.number_input("Retaining wall height (ft)", min_value=0.0, max_value=200.0, value=0.0, step=0.5,
+                           key="w_exc_wall", help="§120-8M: over 4 ft needs a building permit. 0: none.")
+    kw: dict[str, Any] = {"excavations": _pairs(exc_df), "fills": _pairs(fill_df), "foundations": _pairs(fnd_df),
+                          "strip_topsoil_sqft": strip, "strip_topsoil_depth_in": sdepth if strip and sdepth else None,
+                          "lot_area_sqft": lot or None, "jurisdiction": jur,
+                          "retaining_wall_height_ft": wall or None}
+    if st.checkbox("Topsoil is placed", key="w_exc_place"):
         c1, c2, c3 = st.columns(3)
-        ta = c1.number_input("Topsoil area (sq ft)", min_value=0.0, value=2_000.0, step=100.0, key="w_exc_top_area")
-        td = c2.number_input("Topsoil depth (in)", min_value=0.0, value=3.0, step=0.5, key="w_exc_top_depth")
-        ts = c3.checkbox("Seeded and mulched", value=True, key="w_exc_top_seeded")
-        topsoil = (ta, td, ts)
-    r = exc.check_permit(_pairs(exc_df), _pairs(fill_df), strip_topsoil_sqft=strip,
-                         lot_area_sqft=lot or None, topsoil_placement=topsoil, jurisdiction=jur)
+        kw["topsoil_placement"] = (
+            c1.number_input("Topsoil area (sq ft)", min_value=0.0, max_value=1e8, value=2_000.0, step=100.0,
+                            key="w_exc_top_area"),
+            c2.number_input("Topsoil depth (in)", min_value=0.0, max_value=120.0, value=3.0, step=0.5,
+                            key="w_exc_top_depth"),
+            c3.checkbox("Seeded and mulched", value=True, key="w_exc_top_seeded"))
+    return kw
+
+
+def show_check(r: Any) -> pd.DataFrame:
+    """The verdict, the rules (holds: yes / no / unknown) and the readings of a permit check."""
     c = st.columns(3)
-    c[0].metric("Excavation and filling permit required", "Yes" if r.permit_required else "No")
-    c[1].metric("Excavated, these areas (cu yd)", f"{float(r.excavation_cy):,.2f}")
-    c[2].metric("Filled, these areas (cu yd)", f"{float(r.fill_cy):,.2f}")
+    c[0].metric("Excavation and filling permit required", VERDICT[r.permit_required],
+                help="Unknown: a rule depends on a fact not given (below)." if r.permit_required == "unknown" else None)
+    volume_metric(c[1], "Excavated, these areas (cu yd)", float(r.excavation_cy))
+    volume_metric(c[2], "Filled, these areas (cu yd)", float(r.fill_cy))
+    for m in r.missing_facts:
+        st.warning(f"Missing fact — {m}")
     if r.triggers:
         st.markdown("**Items that hold:** " + ", ".join(r.triggers))
-    table = pd.DataFrame([dict(e) for e in r.explanations])
+    table = pd.DataFrame([{"Section": e["section"], "Holds": {True: "yes", False: "no", None: "unknown"}[e["holds"]],
+                           "Why": e["explanation"]} for e in r.explanations])
     if len(table):
         st.dataframe(table, width="stretch", hide_index=True)
     for e in r.exemptions:
         st.info(f"{e.get('section', '')}: {e.get('explanation', e)}")
-    if r.waiver_eligible is not None:
-        st.caption(f"Planning Board waiver (§95-3D(1), under 100 cu yd): "
-                   f"{'possible' if r.waiver_eligible else 'not possible'}.")
-    with st.expander("Review standards that apply, interpretation and notes"):
+    if r.jurisdiction == "wesley-hills":
+        w = r.to_dict()["waiver_eligible"]
+        st.caption(f"Planning Board waiver (§95-3D(1), under 100 cu yd moved): "
+                   f"{w if isinstance(w, str) else ('possible' if w else 'not possible')}.")
+    with st.expander("Review standards that apply, readings and notes"):
         for s in r.review_standards:
             st.markdown(f"- **{s.get('section', '')}** {s.get('requirement', s.get('explanation', ''))}")
         for line in [*r.interpretation, *r.notes]:
             st.markdown(f"- {line}")
     return table
+
+
+def _permit(exc: Any) -> pd.DataFrame | None:
+    st.subheader("Is a permit required?")
+    r = exc.check_permit(**_permit_inputs())
+    return show_check(r)
 
 
 def _standards(exc) -> pd.DataFrame:
@@ -88,7 +150,7 @@ def _standards(exc) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     st.dataframe(table, width="stretch", hide_index=True)
     c1, c2 = st.columns(2)
-    day = c1.date_input("Work on", value=dt.date(2026, 6, 7), key="w_std_day")
+    day = c1.date_input("Work on", value=next_workday(), key="w_std_day")
     at = c2.time_input("at", value=dt.time(9, 30), key="w_std_time", step=900)
     w = exc.work_time_check(dt.datetime.combine(day, at))
     (st.success if w["allowed"] else st.warning)(f"{w['section']}: {'allowed' if w['allowed'] else 'not allowed'} — "
@@ -115,60 +177,90 @@ def _sections(sha: str, name: str, prismoidal: bool, metric: bool, _data: bytes)
         Path(path).unlink(missing_ok=True)
 
 
+@st.cache_data(show_spinner=False, max_entries=4)
+def _tin(sha: str, names: tuple[str, str], metric: bool, _data: tuple[bytes, bytes]) -> Any:
+    paths = [state.tmp_upload(n, d) for n, d in zip(names, _data)]
+    try:
+        from treecalc.surfaces import volume_between_files
+
+        return volume_between_files(paths[0], paths[1], metric=metric)
+    finally:
+        for p in paths:
+            Path(p).unlink(missing_ok=True)
+
+
+METHODS = ["Grid (borrow-pit)", "Cross-sections (average end area)", "Two surfaces (TIN: points or LandXML)"]
+
+
+def _load_volume(kind: str, metric: bool) -> tuple[Any, str] | None:
+    """The uploaded file(s) for the chosen method, measured; None (with a caption or error) otherwise."""
+    if kind == METHODS[0]:
+        up = st.file_uploader("Grid CSV: x, y, existing, proposed (or Easting, Northing, EG, FG); regular spacing",
+                              type=["csv", "txt"], key="w_grid_upload")
+        ups = [up]
+    elif kind == METHODS[1]:
+        prism = st.checkbox("Prismoidal (needs cut_mid_area/fill_mid_area or center_height/width columns)",
+                            key="w_vol_prism")
+        up = st.file_uploader("Sections CSV: station, cut_area, fill_area (feet and square feet; 1+000 stations with "
+                              "metres)", type=["csv", "txt"], key="w_sections_upload")
+        ups = [up]
+    else:
+        c1, c2 = st.columns(2)
+        ups = [c1.file_uploader("Existing ground: points (Easting, Northing, Elevation or EG) or LandXML",
+                                type=["csv", "txt", "xml"], key="w_tin_existing"),
+               c2.file_uploader("Proposed ground: points (Easting, Northing, Elevation or FG) or LandXML",
+                                type=["csv", "txt", "xml"], key="w_tin_proposed")]
+    if any(u is None for u in ups):
+        st.caption("Upload the file(s) to see cut, fill, the map and whether a permit is needed.")
+        return None
+    data = [u.getvalue() for u in ups]
+    sha = hashlib.sha256(b"".join(data)).hexdigest()
+    try:
+        if kind == METHODS[0]:
+            return _grid(sha, ups[0].name, metric, data[0]), ups[0].name
+        if kind == METHODS[1]:
+            return _sections(sha, ups[0].name, prism, metric, data[0]), ups[0].name
+        return _tin(sha, (ups[0].name, ups[1].name), metric, tuple(data)), f"{ups[0].name} → {ups[1].name}"
+    except (ValueError, OSError) as e:
+        st.error(f"{', '.join(u.name for u in ups)}: {e}")
+        return None
+
+
 def _volumes() -> dict[str, pd.DataFrame | None]:
-    st.subheader("Volumes from a grading plan")
-    kind = st.radio("Method", ["Grid (borrow-pit)", "Cross-sections (average end area)"], horizontal=True,
-                    key="w_vol_kind")
+    st.subheader("Volumes from a grading plan, and the permit they need")
+    kind = st.radio("Method", METHODS, horizontal=True, key="w_vol_kind")
     metric = st.checkbox("Metres in (cubic yards out)", key="w_vol_metric")
     out: dict[str, pd.DataFrame | None] = {}
-    if kind.startswith("Grid"):
-        up = st.file_uploader("Grid CSV: columns x, y, existing, proposed (feet, regular spacing)", type=["csv", "txt"],
-                              key="w_grid_upload")
-        if up is None:
-            st.caption("Upload a grid to see cut and fill and the heat map.")
-            return out
-        data = up.getvalue()
-        try:
-            g = _grid(hashlib.sha256(data).hexdigest(), up.name, metric, data)
-        except (ValueError, OSError) as e:
-            st.error(f"{up.name}: {e}")
-            return out
-        c = st.columns(4)
-        c[0].metric("Cut (cu yd)", f"{g.cut_cy:,.2f}")
-        c[1].metric("Fill (cu yd)", f"{g.fill_cy:,.2f}")
-        c[2].metric("Net (cu yd)", f"{g.net_cy:,.2f}", help="cut − fill: positive is surplus, negative to import")
-        c[3].metric("Cells", f"{(g.nx - 1) * (g.ny - 1):,}", help=f"{g.mixed_cells:,} change sign")
-        cells = charts.heat_cells(g, MAX_HEATMAP_CELLS)
-        st.altair_chart(charts.cut_fill_heatmap(cells, value="net_cy",
-                                                title="Fill (blue, +) and cut (red, −) per cell, cu yd"),
-                        width="stretch")
-        st.caption(f"Cells of {g.dx:g} × {g.dy:g} {'m' if metric else 'ft'}; coordinates from the first node"
-                   + ("; shown summed in blocks" if len(cells) < (g.nx - 1) * (g.ny - 1) else "") + ".")
-        with st.expander("Method"):
-            for n in g.notes:
-                st.markdown(f"- {n}")
-        out["Grid volumes"] = pd.DataFrame([{k: v for k, v in g.to_dict().items() if k != "notes"}])
-        out["Grid cells"] = cells
-    else:
-        prism = st.checkbox("Prismoidal correction", key="w_vol_prism")
-        up = st.file_uploader("Sections CSV: columns station, cut_area, fill_area (feet, square feet)",
-                              type=["csv", "txt"], key="w_sections_upload")
-        if up is None:
-            st.caption("Upload cross-sections to see cut and fill.")
-            return out
-        data = up.getvalue()
-        try:
-            s = _sections(hashlib.sha256(data).hexdigest(), up.name, prism, metric, data)
-        except (ValueError, OSError) as e:
-            st.error(f"{up.name}: {e}")
-            return out
-        c = st.columns(3)
-        c[0].metric("Cut (cu yd)", f"{s.cut_cy:,.2f}")
-        c[1].metric("Fill (cu yd)", f"{s.fill_cy:,.2f}")
-        c[2].metric("Net (cu yd)", f"{s.net_cy:,.2f}")
-        seg = pd.DataFrame(s.to_dict()["segments"])
-        st.dataframe(seg, width="stretch", hide_index=True)
-        out["Section volumes"] = seg
+    got = _load_volume(kind, metric)
+    if got is None:
+        return out
+    r, name = got
+    c = st.columns(3)
+    volume_metric(c[0], "Cut (cu yd)", r.cut_cy)
+    volume_metric(c[1], "Fill (cu yd)", r.fill_cy)
+    volume_metric(c[2], "Net (cu yd)", r.net_cy, help="cut − fill: positive is surplus to export, negative to import "
+                                                      "(the map's colours use the same sign).")
+    if hasattr(r, "cut_fill_map"):
+        cells = r.cut_fill_map(MAX_HEATMAP_CELLS)
+        st.altair_chart(cut_fill_chart(cells, "m" if metric else "ft"), width="stretch")
+        st.caption(f"{name}: cells summed for display; the cells add up to the Net figure.")
+        out["Cut and fill map"] = cells
+    if hasattr(r, "transitions") and r.transitions:
+        st.info("Sections change from cut to fill: zero-area points inserted at the grade line, stations "
+                + ", ".join(f"{t['grade_point']:.2f}" for t in r.transitions) + ".")
+    with st.expander("Method"):
+        for n in r.notes:
+            st.markdown(f"- {n}")
+    d = r.to_dict()
+    if "segments" in d:
+        out["Section volumes"] = pd.DataFrame(d["segments"])
+        st.dataframe(out["Section volumes"], width="stretch", hide_index=True)
+    out["Volumes"] = pd.DataFrame([{k: v for k, v in d.items() if not isinstance(v, (list, dict))}])
+    st.markdown("**Does this grading need a permit?** (§120-3A from the measured volumes and areas)")
+    lot = st.number_input("Lot area (sq ft)", min_value=0.0, max_value=1e8, value=20_000.0, step=1000.0,
+                          key="w_vol_lot", help="0: not given.")
+    check = lib.piece("excavation").check_permit(measured=r.earthwork(), lot_area_sqft=lot or None)
+    out["Permit items from the volumes"] = show_check(check)
     return out
 
 
@@ -206,7 +298,8 @@ def _penalties(exc) -> pd.DataFrame:
     days = c2.number_input("Days", min_value=1, value=1, step=1, key="w_exc_days")
     p = exc.violation_penalties(int(n), int(days))
     c = st.columns(3)
-    c[0].metric("Criminal fine, range", f"{ui.usd(p['criminal_fine_min_total'])} – {ui.usd(p['criminal_fine_max_total'])}")
+    c[0].metric("Criminal fine, range",
+                f"{ui.usd(p['criminal_fine_min_total'])} – {ui.usd(p['criminal_fine_max_total'])}")
     c[1].metric("Civil penalty, maximum", ui.usd(p["civil_penalty_max_total"]))
     c[2].metric("Imprisonment, maximum (days)", f"{p['imprisonment_max_days']}")
     for note in p["notes"]:
@@ -232,7 +325,8 @@ def body() -> None:
                     tables[name] = fn(exc)
             except ValueError as e:  # the module's messages are written for people
                 st.error(str(e))
-    ui.page_downloads("excavation", tables)
+    # This page's own tables only: the tree statement and the assessed trees belong to the tree pages.
+    ui.downloads(tables, key="excavation", statement=False)
 
 
 ui.run_page("Excavation", body,

@@ -6,6 +6,7 @@ import streamlit as st
 
 from treecalc.fund import fee_schedule_toml
 from app_support import state, ui, views
+from app_support import printable  # the PDF report (issue 11)
 from app_support.views import get
 
 
@@ -71,6 +72,7 @@ def body() -> None:
     with st.expander("All fund figures"):
         st.dataframe(table, width="stretch", hide_index=True)
     ui.page_downloads("fund", {"Fund": table})
+    printable.pdf_button("fund")  # the printable report (issue 11)
 
 
 ui.run_page("Fund & fee schedule", body,

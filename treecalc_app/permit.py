@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from app_support import charts, state, ui, views
+from app_support import printable  # the PDF report (issue 11)
 from app_support.views import get
 
 DEFAULT = "Default (the law engine's choice)"
@@ -146,6 +147,7 @@ def body() -> None:
 
     _projection(a, rep)
     ui.page_downloads("permit", {"Triggered trees": per_tree, "Planting plan": plan if len(plan) else None})
+    printable.pdf_button("permit")  # the printable report (issue 11)
 
 
 def _trigger_trees(trees: pd.DataFrame | None) -> pd.DataFrame | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_support import state, ui, views
+from app_support import printable  # the PDF report (issue 11)
 from app_support.views import get
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
@@ -107,6 +108,7 @@ def body() -> None:
     with st.expander("All penalty figures"):
         st.dataframe(other, width="stretch", hide_index=True)
     ui.page_downloads("violations", {"Penalties per tree": per_tree if len(per_tree) else None})
+    printable.pdf_button("violations")  # the printable report (issue 11)
 
 
 ui.run_page("Violations & penalties", body,

@@ -136,7 +136,8 @@ class FlatTable:
 
 
 def gather(tables: Mapping[str, FlatTable], row: np.ndarray, dbh_cm: np.ndarray,
-           land_use: np.ndarray | int = 0, out: np.ndarray | None = None) -> dict[str, np.ndarray]:
+           land_use: np.ndarray | int = 0, out: np.ndarray | None = None,
+           positions: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """Interpolate several tables at once (the fast form of :func:`interpolate`).
 
     The DBH position is found once and each table costs one gather of its
@@ -147,8 +148,10 @@ def gather(tables: Mapping[str, FlatTable], row: np.ndarray, dbh_cm: np.ndarray,
 
     ``out``, when given, is a ``(len(tables), n)`` array the results are
     written into (row k for the k-th table), so no further copy is needed.
+    ``positions``, when given, is :func:`dbh_positions` of ``dbh_cm`` already
+    computed (the caller reuses it for other lookups).
     """
-    j, frac = dbh_positions(dbh_cm)
+    j, frac = positions if positions is not None else dbh_positions(dbh_cm)
     _, n_rows, n_cls = next(iter(tables.values())).shape
     flat = (np.asarray(land_use, dtype=np.intp) * n_rows + np.asarray(row, dtype=np.intp)) * n_cls + j
     res = {}

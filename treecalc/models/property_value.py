@@ -19,16 +19,41 @@ import numpy as np
 SALE_PRICE_FRACTION = 0.0088
 
 #: Land-use factor C: the share of the single-family value a tree on each land
-#: use receives (Community Tree Guides' land-use reduction factors [2]_).
-#: ``unspecified`` follows the NTBC, which values every tree as a
-#: single-family front-yard tree. The Village may set its own.
+#: use receives. Single-family is 1 by the definition of T (the value of a
+#: large front-yard tree of a single-family home [2]_); ``unspecified`` follows
+#: the NTBC, which values every tree as a single-family front-yard tree (an
+#: assumption treecalc discloses per tree). **Every other value is
+#: unverified**: they were recorded as the Community Tree Guides' land-use
+#: reduction factors, but no copy of that table could be found to check them
+#: (see :data:`LAND_USE_FACTOR_STATUS`). i-Tree Streets keeps small commercial
+#: apart from industrial / large commercial; ``commercial_industrial`` (a survey
+#: that does not say which) takes the lower of the two, so an unstated fact
+#: never raises a value. The Village may set every factor.
 LAND_USE_FACTOR = {
     "unspecified": 1.00,
     "single_family": 1.00,
     "multi_family": 0.75,
-    "commercial_industrial": 0.66,
+    "commercial_industrial": 0.50,
     "institutional": 0.50,
     "park_vacant_other": 0.50,
+    "small_commercial": 0.66,
+    "industrial_large_commercial": 0.50,
+}
+
+#: Where each default of :data:`LAND_USE_FACTOR` comes from, as every output states it.
+UNVERIFIED = ("unverified: recorded as the Community Tree Guides' land-use reduction factor without a copy "
+              "of the table at hand; searches of the i-Tree Streets / Tree Guide texts and of OpenTreeMap's "
+              "eco-benefit code (which applies no land-use factor) found no statement of it")
+LAND_USE_FACTOR_STATUS = {
+    "unspecified": "assumed: land use not given, valued as a single-family front-yard tree (C = 1), as the NTBC does",
+    "single_family": "1 by definition: T is the value a large front-yard tree adds to a single-family home [2]",
+    "multi_family": UNVERIFIED,
+    "commercial_industrial": ("commercial or industrial not distinguished: the industrial / large commercial "
+                              "factor (the lower) is used; " + UNVERIFIED),
+    "institutional": UNVERIFIED,
+    "park_vacant_other": UNVERIFIED,
+    "small_commercial": UNVERIFIED,
+    "industrial_large_commercial": UNVERIFIED,
 }
 
 #: Default home price (USD). **Placeholder set by the Village**: the local

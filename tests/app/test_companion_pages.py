@@ -1,0 +1,155 @@
+"""Water and Excavation pages (Streamlit AppTest): the page's numbers are the library's, no tree
+downloads, signs that agree between figures and map, and inputs a surveyor would upload."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from decimal import Decimal as D
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+TIMEOUT = 120
+
+
+def _page(page: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def _helps(at: AppTest) -> dict[str, str]:
+    return {m.label: m.proto.help for m in at.metric}
+
+
+def _num(text: str) -> float:
+    return float(str(text).replace("$", "").replace(",", ""))
+
+
+def _downloads(at: AppTest) -> list[str]:
+    return [b.proto.label for b in at.get("download_button")]
+
+
+def _rows(rows: list[dict]) -> dict:
+    return {"edited_rows": {}, "added_rows": rows, "deleted_rows": []}
+
+
+@pytest.mark.parametrize("page", ["treecalc_app/water.py", "treecalc_app/excavation.py"])
+def test_companion_pages_offer_no_tree_statement_or_assessed_trees(page):
+    at = _page(page)
+    labels = _downloads(at)
+    assert labels, "the page's own tables are still offered"
+    assert not any("statement" in lb.lower() or "assessed trees" in lb.lower() for lb in labels), labels
+
+
+def test_water_calendar_months_two_bills_and_meter_digits():
+    from treecalc import water
+
+    at = _page("treecalc_app/water.py")
+    at.number_input(key="w_water_amount").set_value(100.0)
+    at.date_input(key="w_water_due").set_value(dt.date(2026, 1, 15))
+    at.date_input(key="w_water_asof").set_value(dt.date(2026, 3, 10))
+    at.session_state["w_water_bills"] = _rows([{"due": "2026-02-15", "amount_usd": 200.0}])
+    at.session_state["w_water_payments"] = _rows([{"date": "2026-02-20", "amount_usd": 110.0}])
+    at.radio(key="w_water_months").set_value("calendar").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    s = water.account_statement([("100", "2026-01-15"), ("200", "2026-02-15")], [("2026-02-20", "110")],
+                                as_of="2026-03-10", months="calendar")
+    m = _metrics(at)
+    # calendar: A +5.00 (16 Jan) +1.00 (1 Feb); B +10.00 (16 Feb); 110 pays A 106.00 and B 4.00;
+    # 1 Mar: A paid, B +2.00 -> B 200.00 + 8.00 = 208.00
+    assert s.total_due == D("208.00")
+    assert _num(m["Total due"]) == float(s.total_due)
+    assert _num(m["Penalties outstanding"]) == float(s.penalties_outstanding) == 8.0
+    # meter: results 2.0, 1.8, 2.4 -> mean 2.0667%; 12,000 / 1.020667 = 11,757.02 (two decimals only)
+    at.text_input(key="w_meter_more").set_value("1.8, 2.4")
+    at.number_input(key="w_meter_rate").set_value(0.01).run()
+    m = _metrics(at)
+    r = water.meter_test("12000.0", ["2.0", "1.8", "2.4"], "50.00", "0.01")
+    assert m["Adjusted consumption"] == f"{r.adjusted_consumption:,.2f}" == "11,757.02"
+    assert _num(m["Corrected bill"]) == float(r.corrected_usd) == 117.57
+
+
+def test_water_headline_is_compact_with_the_exact_figure_in_help():
+    at = _page("treecalc_app/water.py")
+    at.number_input(key="w_water_amount").set_value(2_450_000.0)
+    at.date_input(key="w_water_due").set_value(dt.date(2026, 1, 15))
+    at.date_input(key="w_water_asof").set_value(dt.date(2026, 1, 20)).run()
+    # 2,450,000.00 + 5% = 2,572,500.00 -> "$2.57M", exact in the help text
+    m, h = _metrics(at), _helps(at)
+    assert m["Total due"] == "$2.57M" and "$2,572,500.00" in h["Total due"]
+
+
+def _grid_surveyor_csv() -> bytes:
+    xs, ys = np.meshgrid(np.arange(0, 100, 10.0), np.arange(0, 80, 10.0))
+    eg = 100 + 0.02 * xs
+    fg = 100.5 + np.sin(xs / 30) * np.cos(ys / 25)
+    return pd.DataFrame({"Easting": xs.ravel(), "Northing": ys.ravel(), "EG": eg.ravel(),
+                         "FG": fg.ravel()}).to_csv(index=False).encode()
+
+
+def test_excavation_surveyor_grid_is_mapped_and_signs_agree(tmp_path):
+    from treecalc import excavation
+
+    at = _page("treecalc_app/excavation.py")
+    day = at.date_input(key="w_std_day").value
+    assert day.weekday() != 6, "the work-hours check must not open on a Sunday"
+    blob = _grid_surveyor_csv()
+    at.file_uploader(key="w_grid_upload").set_value(("survey.csv", blob, "text/csv")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    (tmp_path / "g.csv").write_bytes(blob)
+    g = excavation.volume_from_grid_csv(tmp_path / "g.csv")
+    m = _metrics(at)
+    assert _num(m["Net (cu yd)"]) == pytest.approx(g.net_cy, abs=0.005)
+    assert g.cut_cy > 0 and g.fill_cy > 0
+    cells = g.cut_fill_map(80)
+    # the map's values are cut - fill, the same sign as the Net figure
+    assert cells["net_cy"].sum() == pytest.approx(g.cut_cy - g.fill_cy, abs=1e-6)
+    charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    import json
+
+    spec = json.loads(charts[0].proto.spec)
+    color = spec["encoding"]["color"]
+    # legend: cut - fill, red for + (redblue reversed), as the Net figure's sign
+    assert color["title"] == "cut − fill (cu yd)" and color["scale"]["reverse"] is True
+
+
+def test_excavation_tin_upload_and_unknown_permit(tmp_path):
+    from treecalc.surfaces import volume_between_files
+
+    corners = "0,0,100\n40,0,100\n0,40,100\n40,40,100\n"
+    eg = ("Easting,Northing,Elevation\n" + corners + "20,20,100\n").encode()
+    fg = ("Easting,Northing,FG\n" + corners + "20,20,103\n").encode()
+    at = _page("treecalc_app/excavation.py")
+    at.radio(key="w_vol_kind").set_value("Two surfaces (TIN: points or LandXML)").run()
+    at.file_uploader(key="w_tin_existing").set_value(("eg.csv", eg, "text/csv"))
+    at.file_uploader(key="w_tin_proposed").set_value(("fg.csv", fg, "text/csv")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    (tmp_path / "eg.csv").write_bytes(eg)
+    (tmp_path / "fg.csv").write_bytes(fg)
+    r = volume_between_files(tmp_path / "eg.csv", tmp_path / "fg.csv")
+    m = _metrics(at)
+    assert _num(m["Fill (cu yd)"]) == pytest.approx(r.fill_cy, abs=0.005) and round(r.fill_cy, 2) == 59.26
+    assert _num(m["Net (cu yd)"]) == pytest.approx(-59.26, abs=0.005)
+    # Permit tab: 4,000 sq ft stripped, no lot area -> Unknown, with the missing fact
+    at.data_editor(key="w_exc_areas")  # present
+    at.session_state["w_exc_areas"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [0]}
+    at.number_input(key="w_exc_strip").set_value(4000.0)
+    at.number_input(key="w_exc_lot").set_value(0.0).run()
+    labels = [mm.label for mm in at.metric]
+    verdicts = [mm.value for mm in at.metric if mm.label == "Excavation and filling permit required"]
+    assert "Unknown" in verdicts, (labels, verdicts)
+    assert any("8,000 sq ft" in w.value for w in at.warning)

@@ -1,0 +1,139 @@
+"""The tree map: coordinates to WGS84 (treecalc.geo), the points and colours (app_support.map), the Map page."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).parent / "coords"))
+
+from app_support import map as tree_map  # noqa: E402
+from treecalc.geo import local_metres, to_wgs84, tree_lonlat  # noqa: E402
+
+
+def _trees(**cols) -> pd.DataFrame:
+    base = {"tag": ["1", "2", "3"], "species": ["Red maple"] * 3, "species_code": ["ACRU"] * 3,
+            "dbh_in": [10.0, 12.5, np.nan], "action": ["remove", "retain", "removed"],
+            "offence": [False, False, True], "penalty_tier": [None, None, "§208-29B(2)"],
+            "value_usd": [10.5, 20.0, np.nan]}
+    base.update(cols)
+    return pd.DataFrame(base)
+
+
+def test_epsg2263_feet_become_metres_on_the_ground():
+    # EPSG:2263 (NY Long Island, US survey ft): 100 ft east = 100 x 1200/3937 = 30.48 m east; the
+    # equirectangular drawing on the mean radius is ~0.26 % short at 40.85° N (ellipsoid), so 0.5 % tolerance
+    lon, lat = to_wgs84([1_000_000, 1_000_100], [250_000, 250_000], "EPSG:2263")
+    assert 40.4 < lat[0] < 41.0 and -74.3 < lon[0] < -73.6          # in New York City
+    east, north = local_metres(lon, lat)
+    assert east[1] - east[0] == pytest.approx(30.48, rel=0.005)
+    assert abs(north[1] - north[0]) < 0.05
+
+
+def test_latitude_longitude_used_as_given_and_bad_ones_dropped():
+    t = _trees(latitude=[41.2, 91.0, "n/a"], longitude=[-73.9, -73.9, -73.9])
+    ll = tree_lonlat(t)
+    assert ll["latitude_deg"].iloc[0] == 41.2 and ll["longitude_deg"].iloc[0] == -73.9
+    assert ll["latitude_deg"].isna().tolist() == [False, True, True]   # 91° N and text: not placed
+    df, missing = tree_map.points(t, None)
+    assert len(df) == 1 and missing == 2
+
+
+def test_no_coordinates_is_no_map_and_xy_without_crs_is_a_clear_error():
+    assert tree_lonlat(_trees()) is None
+    assert tree_map.points(_trees(), None)[0].empty
+    with pytest.raises(ValueError, match="no site fact crs"):
+        tree_lonlat(_trees(x=[1, 2, 3], y=[1, 2, 3]), {})
+    with pytest.raises(ValueError, match="EPSG:99999"):
+        tree_lonlat(_trees(x=[1, 2, 3], y=[1, 2, 3]), {"crs": "EPSG:99999"})
+
+
+def test_points_colour_hover_and_deck_without_basemap():
+    t = _trees(latitude=[41.2, 41.2001, 41.2002], longitude=[-73.9, -73.9001, -73.9002])
+    df, _ = tree_map.points(t, None, "offence")
+    assert df["category"].tolist() == ["no offence", "no offence", "offence"]
+    assert df["color"].iloc[0] == list(tree_map.NONE_COLOUR) and df["color"].iloc[2] != list(tree_map.NONE_COLOUR)
+    assert df[["tag", "species", "dbh", "value"]].iloc[0].tolist() == ["1", "Red maple (ACRU)", "10 in", "$10.50"]
+    assert df["dbh"].iloc[2] == "—"
+    tiers, _ = tree_map.points(t, None, "penalty_tier")
+    assert tiers["category"].tolist() == ["none", "none", "§208-29B(2)"]
+    assert tiers["color"].iloc[2] == list(tree_map.PALETTE[0])
+    spec = tree_map.deck(df, "Offence").to_json()
+    assert "mapStyle" not in spec and "mapProvider" not in spec        # nothing to fetch
+    assert "OrthographicView" in spec and "ScatterplotLayer" in spec
+    leg = tree_map.legend(df)
+    assert dict(zip(leg["category"], leg["trees"])) == {"no offence": 2, "offence": 1}
+
+
+def test_coordinates_stay_in_the_statements_trees_sheet():
+    import openpyxl
+
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+    from treecalc.statement import statement_bytes
+
+    sv = read_survey(io.BytesIO(b"Tag,Species,DBH (in),Action\n1,Red maple,12,remove\n2,Red maple,10,retain\n"),
+                     filename="s.csv")
+    sv.trees["latitude"] = [41.2, 41.2001]
+    sv.trees["longitude"] = [-73.9, -73.9001]
+    wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(assess(sv))), read_only=True)
+    rows = list(wb["Trees"].iter_rows(values_only=True))
+    head = [str(h).lower() for h in rows[1]]
+    lat = next(i for i, h in enumerate(head) if "latitude" in h)
+    lon = next(i for i, h in enumerate(head) if "longitude" in h)
+    assert [r[lat] for r in rows[2:]] == [41.2, 41.2001] and [r[lon] for r in rows[2:]] == [-73.9, -73.9001]
+
+
+# --- the Map page (AppTest) -------------------------------------------------------
+
+def _survey_with_xy() -> bytes:
+    return (b"Tag,Species,DBH (in),Action,X,Y\n"
+            b"1,Red maple,12,removed,1000000,250000\n2,Red maple,12,removed,1000050,250000\n"
+            b"3,Red maple,12,removed,1000100,250000\n4,Red maple,12,removed,1000100,250060\n"
+            b"5,Pin oak,20,retain,1000000,250080\n")
+
+
+@pytest.fixture
+def coords_reader(monkeypatch):
+    import coords_reader as cr
+
+    import treecalc.ingest as ingest
+
+    monkeypatch.setattr(ingest, "read_survey", ingest.read_survey)  # restored after the test
+    cr.install()
+
+
+def test_map_page_places_projected_trees(coords_reader):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at.file_uploader(key="w_upload").set_value(("lot 7 xy.csv", _survey_with_xy(), "text/csv")).run()
+    at.session_state["tc_read_opts"] = {"site": {"crs": "EPSG:2263"}}
+    at.switch_page("treecalc_app/map.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error and not at.warning, [w.value for w in at.warning]
+    assert any("5 trees placed" in c.value for c in at.caption)
+    charts = at.get("deck_gl_json_chart")
+    assert len(charts) == 1
+    spec = charts[0].proto.json
+    assert '"tag": "4"' in spec and "mapStyle" not in spec
+    at.radio(key="w_map_colour").set_value("Offence (§208-29)").run()
+    assert not at.exception
+    legend = " ".join(m.value for m in at.markdown)
+    assert "offence (4)" in legend and "no offence (1)" in legend   # 4 removals without a permit, 1 kept
+
+
+def test_map_page_without_coordinates_says_how_to_add_them():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at.switch_page("treecalc_app/map.py").run()
+    assert not at.exception
+    assert any("no tree coordinates" in i.value for i in at.info)

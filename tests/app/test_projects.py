@@ -1,0 +1,126 @@
+"""Projects: the project file round trip, its errors, and the URL's query parameters (AppTest)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from app_support import projects, state  # noqa: E402
+
+SURVEY = (b"Tag,Species,DBH (in),Action\n1,Red mapel,12,remove\n2,Pin oak,14,remove\n3,Red maple,8,retain\n"
+          b"4,Red maple,9,remove\n5,Red maple,10,remove\n")
+
+
+def test_project_file_round_trip():
+    src = state.make_source("lot 7.csv", SURVEY)
+    read_opts = {"column_map": {"Action": "action"}, "site": {"subdividable": "yes", "prior_removals_12mo": "2"}}
+    opts = {"species_fix": {"2": "QURU"}, "replacement_cost_usd": 525.0, "benefit": {"land_use": "single_family"},
+            "replacement_stock": [{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 350.0}]}
+    data = projects.project_bytes(src, read_opts, opts)
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        assert sorted(z.namelist()) == ["project.json", "survey/lot 7.csv"]
+        assert json.loads(z.read("project.json"))["survey"]["sha256"] == src.sha256
+    p = projects.read_project(data)
+    assert (p.survey_name, p.survey, p.read_opts, p.opts) == ("lot 7.csv", SURVEY, read_opts, opts)
+
+
+def test_sample_project_keeps_no_copy_of_the_survey_on_open():
+    src = state.make_source("sample_survey.xlsx", b"xlsx bytes", is_sample=True)
+    p = projects.read_project(projects.project_bytes(src, {}, {"value_basis": "appraised"}))
+    assert p.survey is None and p.opts == {"value_basis": "appraised"}
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for k, v in files.items():
+            z.writestr(k, v)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("blob,message", [
+    (b"not a zip", "not a treecalc project file"),
+    (_zip({"a.txt": b"x"}), "no project.json"),
+    (_zip({"project.json": b"{nope"}), "could not be read"),
+    (_zip({"project.json": b'{"format": "other"}'}), "not a treecalc project"),
+    (_zip({"project.json": b'{"format": "treecalc-project", "version": 99}'}), "newer treecalc"),
+    (_zip({"project.json": json.dumps({"format": "treecalc-project", "version": 1,
+                                       "survey": {"name": "a.csv", "file": "survey/a.csv"}}).encode()}),
+     "not in the file"),
+    (_zip({"project.json": json.dumps({"format": "treecalc-project", "version": 1,
+                                       "survey": {"name": "a.csv", "file": "survey/a.csv", "sha256": "0" * 64}}).encode(),
+           "survey/a.csv": b"Tag\n1\n"}), "does not match"),
+])
+def test_bad_project_files_say_why(blob, message):
+    with pytest.raises(projects.ProjectError, match=message):
+        projects.read_project(blob)
+
+
+def test_oversize_project_is_refused_before_unpacking():
+    blob = _zip({"project.json": b'{"format": "treecalc-project", "version": 1}', "survey/big.csv": b"0" * (3 * 2**20)})
+    with pytest.raises(projects.ProjectError, match="larger than 2 MB"):
+        projects.read_project(blob, max_mb=2)
+
+
+def test_a_link_or_project_cannot_name_a_server_file():
+    opts = {"fee_schedule": "/etc/passwd", "value_basis": "annual", "_internal": 1}
+    assert projects.safe_options(opts) == {"value_basis": "annual"}
+    inline = {"fee_schedule": {"basis": "per_tree", "fee_per_tree_usd": 500}}
+    assert projects.safe_options(inline) == inline
+
+
+def test_url_params_carry_the_upload_and_options():
+    src = state.make_source("lot 7.csv", SURVEY)
+    q = projects.url_params(src, {"site": {"subdividable": "yes"}}, {"species_fix": {"2": "QURU"}})
+    assert q == {"survey": src.sha256, "read": '{"site":{"subdividable":"yes"}}', "opts": '{"species_fix":{"2":"QURU"}}'}
+    sample = state.make_source("s.xlsx", b"x", is_sample=True)
+    assert projects.url_params(sample, {}, {}) == {}
+
+
+# --- in the app (AppTest) --------------------------------------------------------------------
+
+def _app():
+    from streamlit.testing.v1 import AppTest
+
+    return AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+
+
+def test_options_reach_the_url_and_a_new_session_restores_them():
+    at = _app().run()
+    at.file_uploader(key="w_upload").set_value(("lot 7.csv", SURVEY, "text/csv")).run()
+    at.session_state["tc_read_opts"] = {"site": {"prior_removals_12mo": "2"}}
+    at.session_state["tc_opts"] = {"species_fix": {"2": "QURU"}}
+    at.run()
+    assert not at.exception
+    q = dict(at.query_params)
+    sha = state.make_source("lot 7.csv", SURVEY).sha256
+    assert q["survey"] == [sha] or q["survey"] == sha
+    # a reload is a new session with the same URL
+    fresh = _app()
+    for k, v in q.items():
+        fresh.query_params[k] = v[0] if isinstance(v, list) else v
+    fresh.run()
+    assert not fresh.exception
+    assert fresh.session_state["tc_source"].name == "lot 7.csv"
+    assert fresh.session_state["tc_read_opts"] == {"site": {"prior_removals_12mo": "2"}}
+    assert fresh.session_state["tc_opts"] == {"species_fix": {"2": "QURU"}}
+
+
+def test_open_project_in_the_sidebar_restores_survey_and_options():
+    data = projects.project_bytes(state.make_source("lot 7.csv", SURVEY), {"site": {"prior_removals_12mo": "2"}},
+                                  {"species_fix": {"2": "QURU"}, "value_basis": "appraised"})
+    at = _app().run()
+    at.file_uploader(key="w_project_open").set_value(("lot 7.treecalc.zip", data, "application/zip")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.session_state["tc_source"].name == "lot 7.csv"
+    assert at.session_state["tc_opts"]["species_fix"] == {"2": "QURU"}
+    assert at.session_state["tc_read_opts"]["site"] == {"prior_removals_12mo": "2"}
+    assert any("Survey: **lot 7.csv**" in c.value for c in at.sidebar.caption)

@@ -1,0 +1,139 @@
+"""The printable report (treecalc.report): the plain answer, the penalties apart, and the PDF's text."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from treecalc.cli import main
+from treecalc.report import penalties, plain_answer, report_data, report_pdf
+
+pypdf = pytest.importorskip("pypdf", reason="pypdf (dev dependency) reads the PDF back")
+
+
+def pdf_text(data: bytes) -> str:
+    assert data[:5] == b"%PDF-", "not a PDF"
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    assert len(reader.pages) >= 1
+    return "\n".join(p.extract_text() for p in reader.pages)
+
+
+def _json(**over):
+    d = {"jurisdiction": "croton_on_hudson", "permit_required": True, "fund_in_lieu_usd": 900.0,
+         "fund_placeholder": True, "assumptions": [], "lines": [],
+         "replacement": {"trees_needed": 4, "trees_planted": 2, "trees_in_lieu": 2, "planting_cost_usd": 1800.0}}
+    d.update(over)
+    return d
+
+
+def test_plain_answer_adds_planting_cost_and_fund_payment():
+    p = plain_answer(_json())
+    # 2 trees planted at $900 = $1,800 (§208-22D) + 2 in lieu x $450 = $900 (§208-24) -> $2,700
+    assert p["total_usd"] == 2700.0
+    assert p["trees_to_plant"] == 2 and p["trees_in_lieu"] == 2
+    assert p["sections"]["fund_in_lieu_usd"] == "§208-24"
+    assert any("§208-24C" in s for s in p["placeholders"])
+
+
+def test_plain_answer_undetermined_fund_is_no_total():
+    d = _json(fund_in_lieu_usd=None)
+    assert plain_answer(d)["total_usd"] is None           # trees in lieu but no fee: not a $0 total
+    d["replacement"] = {"trees_needed": 0, "trees_planted": 0, "trees_in_lieu": 0, "planting_cost_usd": None}
+    assert plain_answer(d)["total_usd"] == 0.0            # nothing to plant, nothing in lieu: nothing to pay
+
+
+def test_penalties_keep_definite_and_conditional_apart():
+    before = penalties(_json(civil_penalty_max_usd=4500, criminal_fine_max_usd=750))
+    assert before["definite"] == [("§208-29B", "Civil penalty, maximum", 4500.0),
+                                  ("§208-29A", "Criminal fine, maximum", 750.0)]
+    assert before["conditional"] == []                    # issue 9's keys absent: nothing invented
+    after = penalties(_json(civil_penalty_max_usd=4500, civil_penalty_conditional_usd=3000))
+    assert after["conditional"] == [("§208-29B", "Civil penalty, maximum, if the conditions hold", 3000.0)]
+
+
+def test_sample_pdf_has_survey_name_total_sections_and_signature():
+    from treecalc.assessment import assess
+    from treecalc.data import SAMPLE_SURVEY
+
+    a = assess(SAMPLE_SURVEY)
+    d = report_data(a)
+    json.dumps(d)                                         # the report input stays JSON
+    text = pdf_text(report_pdf(d))
+    assert "Survey: sample_survey.xlsx" in text
+    # the sample plans 16 red maples at the $450 placeholder = $7,200.00 and pays $0 in lieu -> $7,200.00
+    assert d["replacement"]["trees_planted"] == 16 and d["fund_in_lieu_usd"] == 0
+    assert "Total out of pocket: $7,200.00" in text
+    for s in ("§208-19A(1)", "§208-22A", "§208-24", "§208-29B", "Readings of unclear law text", "Signature",
+              "Village Engineer"):
+        assert s in text, s
+    assert a.method["readings"][0][:30] in text.replace("\n", " ")
+
+
+def test_pdf_reads_issue9_keys_when_present():
+    from treecalc.assessment import assess
+    from treecalc.data import SAMPLE_SURVEY
+
+    d = report_data(assess(SAMPLE_SURVEY), "my site.xlsx")
+    d["civil_penalty_conditional_usd"] = 12345.0
+    d["replacement_parts"] = [{"section": "§208-22F", "percent": 120, "trees": 2, "value_usd": 10.0,
+                               "required_value_usd": 12.0}]
+    text = pdf_text(report_pdf(d))
+    assert "Survey: my site.xlsx" in text
+    assert "if the conditions hold" in text and "12,345.00" in text
+    assert "§208-22F" in text
+
+
+def test_wesley_hills_report_does_not_cite_chapter_208_for_its_answer():
+    from treecalc.assessment import assess
+    from treecalc.data import SAMPLE_SURVEY
+
+    text = pdf_text(report_pdf(report_data(assess(SAMPLE_SURVEY, jurisdiction="wesley_hills"))))
+    answer = text.split("What this permit costs you")[1].split("Permit triggers")[0]
+    assert "§208" not in answer and "§95-3A(1)" in answer
+    assert "Tree Preservation Fund (§208-24)" not in text
+
+
+def _survey_csv(tmp_path):
+    p = tmp_path / "Hudson St lot 7.csv"
+    p.write_text("Tag,Species,DBH (in),Action\n101,Red maple,12,removed\n102,Red maple,12,removed\n"
+                 "103,Red maple,12,removed\n104,Red maple,8,retain\n")
+    return p
+
+
+def test_cli_writes_the_pdf(tmp_path, capsys):
+    survey = _survey_csv(tmp_path)
+    out = tmp_path / "report.pdf"
+    rc = main(["assess", str(survey), "--site", "subdividable=true", "--replacement-species", "ACRU",
+               "--replacement-dbh", "12", "--replacement-cost", "900", "--plantable", "2", "--pdf", str(out),
+               "--json"])
+    assert rc == 0
+    j = json.loads(capsys.readouterr().out)              # --json output stays pure JSON
+    # 120% of 3 x 117.36 = 422.50 -> 4 trees of 12 in; 2 planted x $900 = $1,800; 2 in lieu x $450 = $900
+    assert j["replacement"]["planting_cost_usd"] == 1800.0 and j["fund_in_lieu_usd"] == 900.0
+    text = pdf_text(out.read_bytes())
+    assert "Survey: Hudson St lot 7.csv" in text
+    assert "Total out of pocket: $2,700.00" in text
+    assert "Offences (trees harmed without a required permit): 3" in text
+    assert "$4,500.00" in text or "4,500.00" in text    # 3 x $1,500 civil maximum (§208-29B(2))
+
+
+def test_cli_pdf_bad_name_is_a_clean_error(tmp_path, capsys):
+    assert main(["assess", str(_survey_csv(tmp_path)), "--pdf", str(tmp_path / "report.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --pdf") and "ending in .pdf" in err
+    assert main(["assess", "--pdf", str(tmp_path / "nope" / "r.pdf")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_statement_rows_sum_up_an_item_given_once_per_tree():
+    from treecalc.report.pdf import MAX_REPEATED_LINES, statement_rows
+
+    n = MAX_REPEATED_LINES + 5
+    lines = [{"section": "§208-22E", "item": "Not counted", "value": f"tree {i}", "unit": "", "note": "invasive"}
+             for i in range(n)] + [{"section": "§208-24", "item": "Payment in lieu", "value": 900.0, "unit": "USD",
+                                    "note": ""}]
+    rows = statement_rows(lines)
+    assert rows == [("§208-22E", "Not counted", f"{n} trees", "trees", "one line per tree in the Excel statement"),
+                    ("§208-24", "Payment in lieu", "900.00", "USD", "")]

@@ -1,0 +1,132 @@
+"""What the printable report says, taken from the assessment's JSON (``Assessment.to_json()``).
+
+Pure functions of that dict: no law is applied here, figures are only picked, labelled with
+their section and, for the applicant's plain answer, added up (planting cost + payment in lieu).
+Keys that issue 9 adds (``civil_penalty_conditional_usd``, ``fine_conditional_usd``,
+``replacement_parts``) are read with ``.get`` so the report works before and after them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def report_data(assessment: Any, survey_name: str | None = None) -> dict[str, Any]:
+    """``assessment.to_json()`` plus what the report prints that the JSON does not carry (yet).
+
+    Adds ``survey_name`` (the file's name) and ``method`` (readings, sections applied, data
+    sources, the law) when the JSON has no such key; everything stays JSON-serialisable.
+    """
+    d = dict(assessment.to_json())
+    if survey_name is None:
+        src = getattr(getattr(assessment, "survey", None), "source", None) or {}
+        survey_name = src.get("file") if isinstance(src, Mapping) else None
+    d.setdefault("survey_name", survey_name)
+    m = getattr(assessment, "method", None) or {}
+    d.setdefault("method", {k: m.get(k) for k in ("law", "value_basis_label", "sections_applied", "readings",
+                                                 "data_sources") if m.get(k) is not None})
+    return d
+
+
+def _num(x: Any) -> float | None:
+    try:
+        return None if x is None or isinstance(x, bool) else float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
+    """What the permit costs the applicant: trees to plant and their cost, the fund payment, the total.
+
+    ``total_usd`` = planting cost (§208-22D) + payment in lieu to the Tree Preservation Fund (§208-24);
+    ``None`` when either is not determined. Penalties are not part of it (they are not a permit cost).
+    ``placeholders`` says which figure rests on a placeholder rather than a given price.
+    """
+    rep = d.get("replacement") or {}
+    planted = rep.get("trees_planted")
+    cost = _num(rep.get("planting_cost_usd"))
+    if cost is None and not planted:
+        cost = 0.0  # nothing to plant costs nothing
+    fund = _num(d.get("fund_in_lieu_usd"))
+    if fund is None and not rep.get("trees_in_lieu"):
+        fund = 0.0
+    total = None if cost is None or fund is None else round(cost + fund, 2)
+    placeholders = []
+    if planted and any("PLACEHOLDER" in str(s) and "cost" in str(s) for s in d.get("assumptions") or []):
+        placeholders.append("the unit cost of a replacement tree is a placeholder: give your nursery's price")
+    if d.get("fund_placeholder") and rep.get("trees_in_lieu"):
+        placeholders.append("the fee per tree paid in lieu is a placeholder until the Board sets it (§208-24C)")
+    lines = d.get("lines") or []
+    croton = d.get("jurisdiction", "croton_on_hudson") == "croton_on_hudson"
+    sec = {k: section_of(lines, item, default if croton else "-") for k, item, default in (
+        ("permit_required", "Tree removal permit required", "§208-19"),
+        ("trees_needed", "Replacement trees needed", "§208-22A"),
+        ("trees_to_plant", "Trees planted", "§208-22D"),
+        ("planting_cost_usd", "Planting cost", "§208-22D"),
+        ("trees_in_lieu", "Trees not planted", "§208-22D"),
+        ("fund_in_lieu_usd", "Payment in lieu", "§208-24"))}
+    if not croton:
+        sec["permit_required"] = section_of(lines, "Clearing permit required", "-")
+    return {
+        "sections": sec,
+        "permit_required": d.get("permit_required"),
+        "trees_needed": rep.get("trees_needed"),
+        "trees_to_plant": planted,
+        "trees_in_lieu": rep.get("trees_in_lieu"),
+        "planting_cost_usd": cost,
+        "fund_in_lieu_usd": fund,
+        "total_usd": total,
+        "placeholders": placeholders,
+    }
+
+
+def section_of(lines: Any, item_start: str, default: str) -> str:
+    """The section of the first statement line whose item starts with ``item_start`` (else ``default``)."""
+    for ln in lines or []:
+        if str(ln.get("item", "")).startswith(item_start):
+            return str(ln.get("section") or default)
+    return default
+
+
+def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | None]]]:
+    """The penalties as (section, item, USD) rows: ``definite`` and ``conditional`` kept apart.
+
+    Definite: the maxima for offences the facts given establish. Conditional: the maxima that
+    hold only if a fact not given turns out so (issue 9's ``*_conditional_usd`` keys; absent
+    before it lands, then the list is empty).
+    """
+    lines = list(d.get("lines") or [])
+    civil = section_of(lines, "Civil penalty", "§208-29B")
+    criminal = section_of(lines, "Criminal fine", "§208-29A")
+    fine = section_of(lines, "Fine", "Ch. 95 penalties A")
+    definite, conditional = [], []
+    for key, sec, item, out in (
+        ("civil_penalty_max_usd", civil, "Civil penalty, maximum", definite),
+        ("criminal_fine_max_usd", criminal, "Criminal fine, maximum", definite),
+        ("fine_max_usd", fine, "Fine, maximum", definite),
+        ("civil_penalty_conditional_usd", civil, "Civil penalty, maximum, if the conditions hold", conditional),
+        ("fine_conditional_usd", fine, "Fine, maximum, if the conditions hold", conditional),
+    ):
+        if d.get(key) is not None:
+            out.append((sec, item, _num(d.get(key))))
+    return {"definite": definite, "conditional": conditional}
+
+
+#: per-tree columns the report prints, in order, when present (issue 9 may add the offence status keys)
+TREE_COLUMNS = (("tag", "Tag"), ("species_code", "Species"), ("dbh_in", "DBH (in)"), ("action", "Action"),
+                ("value_usd", "Value"), ("permit_triggers", "Permit triggers (§208-19)"),
+                ("counted", "Counted (§208-22)"), ("exclusion", "Not counted because"),
+                ("offence", "Offence (§208-29)"), ("offence_status", "Definite / conditional"),
+                ("depends_on", "Depends on"), ("penalty_tier", "Penalty tier"),
+                ("penalty_max_usd", "Penalty max (USD)"))
+
+
+def trees_concerned(d: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The per-tree rows the permit is about: harmed or removed, needing a permit, or an offence."""
+    out = []
+    for r in d.get("per_tree") or []:
+        if (r.get("harmed") or r.get("permit_needed") or r.get("offence") or str(r.get("permit_triggers") or "")
+                or r.get("action") in ("remove", "removed")):
+            out.append(dict(r))
+    return out

@@ -1,0 +1,331 @@
+"""The printable report: one PDF for the applicant to attach and the Village Engineer to sign.
+
+Built with fpdf2 (pure Python, no office suite) from the assessment's JSON dict only
+(:func:`treecalc.report.content.report_data`). Every figure is printed beside its section.
+
+References
+----------
+fpdf2 documentation, "Tables": https://py-pdf.github.io/fpdf2/Tables.html
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from fpdf import FPDF
+from fpdf.fonts import FontFace
+
+from treecalc.report.content import TREE_COLUMNS, penalties, plain_answer, report_data, trees_concerned
+
+#: trees listed one per row at most (the Excel statement lists them all)
+MAX_TREE_ROWS = 250
+#: a statement item repeated more often than this (one per tree, e.g. "Not counted") is summed up in one row
+MAX_REPEATED_LINES = 12
+
+_ASCII = str.maketrans({"—": "-", "–": "-", "−": "-", "‘": "'", "’": "'", "“": '"', "”": '"', "…": "...",
+                        "•": "-", "≥": ">=", "≤": "<=", "₂": "2", "³": "3", "→": "->", "≈": "~", "\u00a0": " "})
+
+
+def _t(x: Any) -> str:
+    """Text the PDF's core fonts can draw (Latin-1: § and × are in it; dashes and ₂ are mapped)."""
+    s = "" if x is None else str(x)
+    return s.translate(_ASCII).encode("latin-1", "replace").decode("latin-1")
+
+
+def usd(x: Any) -> str:
+    if x is None:
+        return "not determined"
+    try:
+        return f"${float(x):,.2f}"
+    except (TypeError, ValueError):
+        return str(x)
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:,.2f}"
+    if isinstance(v, (list, tuple)):
+        return "; ".join(map(str, v))
+    return str(v)
+
+
+class _Doc(FPDF):
+    title_text = "Tree report"
+
+    def header(self) -> None:
+        self.set_font("helvetica", "I", 8)
+        self.cell(0, 5, _t(self.title_text), align="R")
+        self.ln(7)
+
+    def footer(self) -> None:
+        self.set_y(-12)
+        self.set_font("helvetica", "I", 8)
+        self.cell(0, 5, f"page {self.page_no()} of {{nb}}", align="C")
+
+    def h1(self, text: str) -> None:
+        self.set_font("helvetica", "B", 16)
+        self.multi_cell(0, 8, _t(text), new_x="LMARGIN", new_y="NEXT")
+        self.ln(1)
+
+    def h2(self, text: str) -> None:
+        if self.get_y() > self.h - 45:
+            self.add_page()
+        self.ln(3)
+        self.set_font("helvetica", "B", 12)
+        self.multi_cell(0, 7, _t(text), new_x="LMARGIN", new_y="NEXT")
+        self.set_font("helvetica", "", 9)
+
+    def para(self, text: str, style: str = "", size: float = 9) -> None:
+        self.set_font("helvetica", style, size)
+        self.multi_cell(0, 4.5, _t(text), new_x="LMARGIN", new_y="NEXT", align="L")
+
+    def bullets(self, items: Iterable[Any]) -> None:
+        self.set_font("helvetica", "", 9)
+        for it in items:
+            self.multi_cell(0, 4.5, _t(f"- {it}"), new_x="LMARGIN", new_y="NEXT", align="L")
+
+    def grid(self, head: Sequence[str], rows: Iterable[Sequence[Any]], widths: Sequence[float] | None = None,
+             size: float = 8) -> None:
+        self.set_font("helvetica", "", size)
+        with self.table(col_widths=widths, text_align="LEFT", line_height=1.25 * size * 0.3528 + 1,
+                        headings_style=FontFace(emphasis="BOLD", fill_color=(225, 235, 225)), padding=0.8) as tb:
+            r = tb.row()
+            for h in head:
+                r.cell(_t(h))
+            for row in rows:
+                r = tb.row()
+                for v in row:
+                    r.cell(_t(_cell(v)))
+        self.ln(2)
+
+
+def _answer(doc: _Doc, d: Mapping[str, Any]) -> None:
+    p = plain_answer(d)
+    doc.h2("What this permit costs you")
+    s = p["sections"]
+    rows = [
+        (s["permit_required"], "Permit required", _cell(p["permit_required"])),
+        (s["trees_needed"], "Replacement trees required", _cell(p["trees_needed"])),
+        (s["trees_to_plant"], "Replacement trees to plant", _cell(p["trees_to_plant"])),
+        (s["planting_cost_usd"], "Cost of planting them (supplied and planted)", usd(p["planting_cost_usd"])),
+        (s["trees_in_lieu"], "Trees the site cannot take (paid in lieu)", _cell(p["trees_in_lieu"])),
+        (s["fund_in_lieu_usd"], "Payment to the Tree Preservation Fund", usd(p["fund_in_lieu_usd"])),
+    ]
+    rows = [r for r in rows if r[0] != "-"]  # a figure the law applied does not have (Wesley Hills: no fund)
+    total_sec = " + ".join(x for x in (s["planting_cost_usd"], s["fund_in_lieu_usd"]) if x != "-") or "no charge"
+    rows.append((total_sec, "Total out of pocket", usd(p["total_usd"])))
+    doc.grid(["Section", "Item", "Amount"], rows, widths=(30, 100, 50), size=9)
+    doc.para(f"Total out of pocket: {usd(p['total_usd'])} (planting cost + payment in lieu; penalties, if any, "
+             "are not part of it: see Penalties).", "B")
+    for ph in p["placeholders"]:
+        doc.para(f"Note: {ph}.", "I")
+
+
+def _triggers(doc: _Doc, d: Mapping[str, Any]) -> None:
+    doc.h2("Permit triggers" + (" (§208-19)" if d.get("jurisdiction", "croton_on_hudson") == "croton_on_hudson"
+                                else ""))
+    lines = [ln for ln in d.get("lines") or [] if "trigger" in str(ln.get("item", "")).lower()
+             or "permit required" in str(ln.get("item", "")).lower()]
+    if lines:
+        doc.grid(["Section", "Item", "What holds", "Trees (tags)"],
+                 [(ln.get("section"), ln.get("item"), ln.get("value"), ln.get("note")) for ln in lines],
+                 widths=(25, 35, 75, 45))
+    else:
+        doc.para("No permit trigger holds.")
+    if d.get("permit_exceptions"):
+        doc.para("Exceptions applied: " + ", ".join(map(str, d["permit_exceptions"])))
+
+
+def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
+    rep = d.get("replacement") or {}
+    unit = (d.get("options") or {}).get("value_unit", "USD")
+    croton = d.get("jurisdiction", "croton_on_hudson") == "croton_on_hudson"
+    doc.h2("Replacement and the planting plan" + (" (§208-22)" if croton else ""))
+    if not croton:
+        doc.para("; ".join(f"{ln.get('section')}: {ln.get('item')}: {_cell(ln.get('value'))} {ln.get('note') or ''}"
+                           for ln in d.get("lines") or [] if str(ln.get("item", "")).startswith("Replacement")))
+        return
+    doc.grid(["Section", "Item", "Value"], [
+        ("§208-22A", "Replacement required", _cell(d.get("replacement_required"))),
+        ("§208-22B", f"Value of the trees removed ({unit})", _cell(d.get("removed_value_usd"))),
+        ("§208-22A/F", "Replacement percentage", f"{_cell(d.get('replacement_percent'))}%"),
+        ("§208-22A", f"Value required of the replacements ({unit})", _cell(d.get("required_value_usd"))),
+        ("§208-22C", "Native share of the replacements",
+         "" if rep.get("native_share") is None else f"{float(rep['native_share']):.0%}"),
+    ], widths=(30, 100, 50))
+    parts = d.get("replacement_parts") or []
+    if parts:
+        doc.para("The required value, part by part:", "B")
+        doc.grid(["Section", "Percent", "Trees", f"Value ({unit})", f"Required ({unit})"],
+                 [(p.get("section"), p.get("percent"), p.get("trees"), p.get("value_usd"), p.get("required_value_usd"))
+                  for p in parts])
+    plan = rep.get("plan") or []
+    if plan:
+        doc.grid(["Species", "DBH (in)", "Trees", "Unit cost (USD)", f"Value per tree ({unit})",
+                  f"Value planted ({unit})", "Cost (USD)"],
+                 [(f"{p.get('species_code')} {p.get('common_name') or ''}".strip(), p.get("dbh_in"), p.get("count"),
+                   p.get("unit_cost_usd"), p.get("value_per_tree_usd"), p.get("planted_value_usd"), p.get("cost_usd"))
+                  for p in plan], widths=(48, 18, 16, 24, 26, 26, 22))
+        doc.para("Plan: the cheapest mix of the stock offered that carries the required value (§208-22A, D).")
+    else:
+        doc.para("No planting plan: nothing to replace.")
+
+
+def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
+    if d.get("jurisdiction", "croton_on_hudson") != "croton_on_hudson":
+        return  # no fund in this law
+    doc.h2("Tree Preservation Fund (§208-24)")
+    rows = [(ln.get("section"), ln.get("item"), _cell(ln.get("value")), ln.get("note"))
+            for ln in d.get("lines") or [] if str(ln.get("section", "")).startswith("§208-24")
+            or str(ln.get("section", "")).startswith("§208-23")]
+    if not rows:
+        rows = [("§208-24", "Payment in lieu to the Tree Preservation Fund", usd(d.get("fund_in_lieu_usd")), "")]
+    doc.grid(["Section", "Item", "Value", "Note"], rows, widths=(25, 65, 35, 55))
+    if d.get("fund_placeholder"):
+        doc.para("The fee per tree is a placeholder until the Village Board sets it by resolution (§208-24C).", "I")
+
+
+def _penalties(doc: _Doc, d: Mapping[str, Any]) -> None:
+    pen = penalties(d)
+    doc.h2("Penalties")
+    doc.para(f"Offences (trees harmed without a required permit): {_cell(d.get('offences'))}.")
+    doc.para("Definite (on the facts given):", "B")
+    doc.grid(["Section", "Item", "Up to (USD)"], pen["definite"] or [("", "none", "")], widths=(40, 100, 40))
+    doc.para("Conditional (only if a fact not given turns out so):", "B")
+    if pen["conditional"]:
+        doc.grid(["Section", "Item", "Up to (USD)"], pen["conditional"], widths=(40, 100, 40))
+    elif "civil_penalty_conditional_usd" in d or "fine_conditional_usd" in d:
+        doc.para("None.")
+    else:
+        doc.para("This version of the assessment does not separate conditional penalties; a fact that was not "
+                 "given creates no offence and no charge.")
+
+
+def _trees(doc: _Doc, d: Mapping[str, Any]) -> None:
+    rows = trees_concerned(d)
+    doc.h2(f"Trees concerned ({len(rows)})")
+    if not rows:
+        doc.para("No tree is removed, harmed or needs a permit.")
+        return
+    unit = (d.get("options") or {}).get("value_unit", "USD")
+    cols = [(k, f"{h} ({unit})" if k == "value_usd" else h) for k, h in TREE_COLUMNS if any(k in r for r in rows)]
+    doc.grid([h for _, h in cols], [[r.get(k) for k, _ in cols] for r in rows[:MAX_TREE_ROWS]], size=6.5)
+    if len(rows) > MAX_TREE_ROWS:
+        doc.para(f"... and {len(rows) - MAX_TREE_ROWS:,} more trees: every tree is in the Excel statement.", "I")
+
+
+def statement_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+    """The statement's lines as rows; an item given once per tree more than ``MAX_REPEATED_LINES`` times becomes
+    one row per section with the count (every tree is in the Trees concerned table and the Excel statement)."""
+    from collections import Counter
+
+    counts = Counter(str(ln.get("item")) for ln in lines)
+    rows: list[tuple[Any, ...]] = []
+    done: set[tuple[str, str]] = set()
+    for ln in lines:
+        item, sec = str(ln.get("item")), str(ln.get("section"))
+        if counts[item] <= MAX_REPEATED_LINES:
+            rows.append((sec, item, _cell(ln.get("value")), ln.get("unit"), ln.get("note")))
+        elif (sec, item) not in done:
+            done.add((sec, item))
+            n = sum(1 for x in lines if str(x.get("item")) == item and str(x.get("section")) == sec)
+            rows.append((sec, item, f"{n:,} trees", "trees", "one line per tree in the Excel statement"))
+    return rows
+
+
+def _statement(doc: _Doc, d: Mapping[str, Any]) -> None:
+    doc.h2("The statement, section by section")
+    doc.grid(["Section", "Item", "Value", "Unit", "Note"], statement_rows(list(d.get("lines") or [])),
+             widths=(25, 50, 45, 15, 45), size=7)
+
+
+def _method(doc: _Doc, d: Mapping[str, Any]) -> None:
+    m = d.get("method") or {}
+    doc.h2("Readings, method and assumptions")
+    doc.para(f"Value basis: {d.get('value_basis_label') or d.get('value_basis')}")
+    if m.get("law"):
+        doc.para(f"Law: {m['law']}")
+    if m.get("sections_applied"):
+        doc.para("Sections applied: " + ", ".join(map(str, m["sections_applied"])))
+    if m.get("readings"):
+        doc.para("Readings of unclear law text:", "B")
+        doc.bullets(m["readings"])
+    if m.get("data_sources"):
+        doc.para("Data sources:", "B")
+        doc.bullets(m["data_sources"])
+    if d.get("assumptions"):
+        doc.para("Assumptions (facts not given):", "B")
+        doc.bullets(d["assumptions"])
+    if d.get("warnings"):
+        doc.para("Warnings:", "B")
+        doc.bullets(d["warnings"])
+
+
+def _signatures(doc: _Doc) -> None:
+    if doc.get_y() > doc.h - 80:
+        doc.add_page()
+    doc.h2("Signatures")
+    for who in ("Applicant (or the applicant's arborist)", "Village Engineer"):
+        doc.ln(4)
+        doc.para(who, "B")
+        doc.ln(8)
+        doc.cell(90, 5, "_" * 45)
+        doc.cell(10, 5, "")
+        doc.cell(60, 5, "_" * 28, new_x="LMARGIN", new_y="NEXT")
+        doc.set_font("helvetica", "", 8)
+        doc.cell(90, 4, "Signature")
+        doc.cell(10, 4, "")
+        doc.cell(60, 4, "Date", new_x="LMARGIN", new_y="NEXT")
+        doc.ln(4)
+        doc.cell(90, 5, "_" * 45, new_x="LMARGIN", new_y="NEXT")
+        doc.para("Name (print)", size=8)
+    doc.ln(3)
+    doc.para("Engineer's decision:  [ ] approved   [ ] approved with conditions   [ ] denied", size=9)
+
+
+def report_pdf(d: Mapping[str, Any], *, survey_name: str | None = None, generated: _dt.date | None = None) -> bytes:
+    """The report of an assessment's JSON dict (``Assessment.to_json()`` or :func:`report_data`), as PDF bytes."""
+    name = survey_name or d.get("survey_name") or "survey"
+    doc = _Doc(format="letter")
+    doc.title_text = f"treecalc - {name}"
+    doc.set_title(_t(f"Tree report: {name}"))
+    doc.set_creator("treecalc")
+    doc.set_auto_page_break(True, margin=15)
+    doc.alias_nb_pages()
+    doc.add_page()
+    doc.h1("Tree removal: permit, replacement, fund and penalties")
+    doc.para(f"Survey: {name}", "B", 11)
+    doc.para(f"Law: {d.get('jurisdiction_name') or d.get('jurisdiction')}")
+    doc.para(f"Trees: {_cell(d.get('trees'))} assessed of {_cell(d.get('rows_read'))} rows read "
+             f"({_cell(d.get('rejected'))} rejected); removed or proposed for removal: "
+             f"{_cell(d.get('trees_removed'))}; "
+             f"harmed: {_cell(d.get('trees_harmed'))}.")
+    doc.para(f"Prepared {(generated or _dt.date.today()).isoformat()} with treecalc. Every figure is given with the "
+             "section of the law it rests on.", "I", 8)
+    for part in (_answer, _triggers, _plan, _fund, _penalties, _trees, _statement, _method):
+        part(doc, d)
+    _signatures(doc)
+    return bytes(doc.output())
+
+
+def write_pdf(assessment: Any, path: str | os.PathLike[str], survey_name: str | None = None) -> None:
+    """Write the report of ``assessment`` to ``path`` (via a temporary file renamed in place)."""
+    data = report_pdf(report_data(assessment, survey_name))
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
