@@ -43,13 +43,16 @@ page = st.navigation(PAGES)
 projects.restore_from_url()  # a reload or a link: the survey and options from the URL
 
 with st.sidebar:
-    src = state.source()
-    if src is None:
-        st.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
-    else:
-        st.caption(f"Survey: **{src.name}**" + (" (bundled sample)" if src.is_sample else " (uploaded)"))
+    survey_label = st.empty()  # filled after the page ran: an upload on this run is already the source
 
 page.run()
+
+src = state.source()
+if src is None:
+    survey_label.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
+else:
+    survey_label.caption(f"Survey: **{src.name}**" + (" (bundled sample)" if src.is_sample else " (uploaded)"))
+
 with st.sidebar:  # after the page: the saved project holds the options the page has just set
     projects.sidebar()
 projects.sync_url()

@@ -8,6 +8,10 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+#: Okabe & Ito (2008), "Color Universal Design": eight colours told apart with every common colour-vision
+#: deficiency (protan, deutan, tritan). Categories take them in this order.
+OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"]
+
 BENEFIT_LABELS = {
     "usd_stormwater": "Stormwater",
     "usd_energy": "Energy",
@@ -33,9 +37,31 @@ def benefits_by_category(df: pd.DataFrame) -> alt.Chart:
     cols = [c for c in BENEFIT_LABELS if c in df]
     g = pd.DataFrame({"Benefit": [BENEFIT_LABELS[c] for c in cols],
                       "USD/yr": [float(df[c].sum()) for c in cols]})
-    return (alt.Chart(g, title="Annual benefits by category").mark_arc(innerRadius=60)
-            .encode(theta="USD/yr:Q", color=alt.Color("Benefit:N", scale=alt.Scale(scheme="greens")),
+    return (alt.Chart(g, title="Annual benefits by category", description=_describe(g, "Benefit", "USD/yr"))
+            .mark_arc(innerRadius=60)
+            .encode(theta="USD/yr:Q",
+                    color=alt.Color("Benefit:N", sort=list(g["Benefit"]),
+                                    scale=alt.Scale(domain=list(g["Benefit"]), range=OKABE_ITO[:len(g)])),
                     tooltip=["Benefit", alt.Tooltip("USD/yr:Q", format="$,.2f")]))
+
+
+def _describe(g: pd.DataFrame, name: str, value: str) -> str:
+    """A one-line text alternative of a chart of ``g`` (the chart's ARIA description)."""
+    return "; ".join(f"{n}: ${v:,.0f}" for n, v in zip(g[name], g[value]))
+
+
+def table_of(df: pd.DataFrame, *, cols: dict[str, str] | None = None) -> pd.DataFrame:
+    """A chart's data as a table (the text alternative drawn beside every chart)."""
+    out = df if cols is None else df[list(cols)].rename(columns=cols)
+    return out.reset_index(drop=True)
+
+
+def category_table(df: pd.DataFrame) -> pd.DataFrame:
+    """The donut's numbers: annual benefits by category (USD/yr) and their share."""
+    cols = [c for c in BENEFIT_LABELS if c in df]
+    v = [float(df[c].sum()) for c in cols]
+    tot = sum(v) or 1.0
+    return pd.DataFrame({"Benefit": [BENEFIT_LABELS[c] for c in cols], "USD/yr": v, "Share": [x / tot for x in v]})
 
 
 def dbh_distribution(df: pd.DataFrame, dbh_col: str = "dbh_in") -> alt.Chart:
@@ -50,7 +76,8 @@ def projection(df: pd.DataFrame, *, x: str = "year", y: str = "value_usd", serie
     return (alt.Chart(df, title=title).mark_line(point=True)
             .encode(x=alt.X(f"{x}:Q", title="Years from now"),
                     y=alt.Y(f"{y}:Q", title="Value (USD)", axis=alt.Axis(format="$,.0f")),
-                    color=alt.Color(f"{series}:N", title=None),
+                    color=alt.Color(f"{series}:N", title=None, scale=alt.Scale(range=[OKABE_ITO[5], OKABE_ITO[4]])),
+                    strokeDash=alt.StrokeDash(f"{series}:N", title=None),  # told apart without colour too
                     tooltip=[series, x, alt.Tooltip(f"{y}:Q", format="$,.2f")]))
 
 

@@ -43,6 +43,8 @@ SURVEY_TYPES = ["xlsx", "xlsm", "xls", "ods", "csv", "tsv", "txt"]
 _SOURCE = "tc_source"
 _READ = "tc_read_opts"
 _OPTS = "tc_opts"
+_MEMO_ASSESS = "tc_memo_assessment"
+_MEMO_SURVEY = "tc_memo_survey"
 
 
 class AppError(Exception):
@@ -167,8 +169,14 @@ def survey(progress: Callable[[float, str], None] | None = None) -> Any:
 
         def cb(f: float, msg: str) -> None:
             outside.copy().run(progress, f, msg)
+    key = (src.sha256, src.name, _canon(read_opts()))
+    memo = st.session_state.get(_MEMO_SURVEY)
+    if memo is not None and memo[0] == key:
+        return memo[1]  # this session's survey: not another unpickled copy of the cached one
     try:
-        return _read_survey(src.sha256, src.name, _canon(read_opts()), src.data, cb)
+        sv = _read_survey(*key, src.data, cb)
+        st.session_state[_MEMO_SURVEY] = (key, sv)
+        return sv
     except AppError:
         raise
     except Exception as e:  # the reader's own messages are written for people
@@ -214,24 +222,41 @@ def assess_kwargs() -> dict[str, Any]:
     return kw
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _assess(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes) -> Any:
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _assess(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes, _survey: Any = None) -> Any:
+    """``assess`` cached on survey + options. A resource, not data: a 20,000-tree assessment is 10 MB,
+    and pickling it in and out of ``st.cache_data`` cost a fifth of a second per option change. The
+    object is shared by the sessions that ask for the same survey and options: the app only reads it."""
     assess = lib.piece("assess")
     if isinstance(assess, lib.Missing):
         raise AppError(f"The law engine is not available yet ({assess.reason}).")
     kw = json.loads(opts_json)
     edits = {k: kw.pop(k, None) for k in EDIT_KEYS}
-    sv = edited_survey(_read_survey(sha256, name, read_json, _data), edits)
-    return assess(sv, **kw)
+    sv = _survey if _survey is not None else _read_survey(sha256, name, read_json, _data)
+    return assess(edited_survey(sv, edits), **kw)
+
+
+def _memo(name: str, key: tuple, make: Callable[[], Any]) -> Any:
+    """The session's last result of ``make`` for ``key``: one object per rerun, not a fresh unpickled copy of
+    the cached one at every call (a 20,000-tree assessment is 10 MB). Callers only read it."""
+    memo = st.session_state.get(name)
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    value = make()
+    st.session_state[name] = (key, value)
+    return value
 
 
 def assessment() -> Any:
     """``assess`` of the current survey and options (raises :class:`AppError`)."""
     src = source()
+    key = (src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs())) if src is not None else None
+    memo = st.session_state.get(_MEMO_ASSESS)
+    if memo is not None and memo[0] == key:
+        return memo[1]
     sv = survey()  # read errors first, with their own message
-    del sv
     try:
-        return _assess(src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()), src.data)
+        return _memo(_MEMO_ASSESS, key, lambda: _assess(*key, src.data, sv))
     except AppError:
         raise
     except Exception as e:
@@ -248,8 +273,28 @@ def _statement(sha256: str, name: str, read_json: str, opts_json: str, _data: by
 
 def statement() -> bytes:
     """The Excel statement of the current assessment, as bytes."""
+    return statement_job()()
+
+
+def statement_job() -> Callable[[], bytes]:
+    """A call that makes the Excel statement of the survey and options *as they are now*.
+
+    A download button's deferred ``data`` runs when the user clicks, in the server's
+    request thread, outside the session: ``st.session_state`` is not there and
+    :func:`source` would fall back to the bundled sample. So the survey and the
+    options are taken here, in the script run, and the call only uses what it was given
+    (the statement is cached on survey + options like the assessment).
+    """
     src = source()
-    return _statement(src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()), src.data)
+    if src is None:
+        raise AppError("No survey yet: upload one on the Survey page.")
+    key = (src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()))
+    data = src.data
+
+    def job() -> bytes:
+        return _statement(*key, data)
+
+    return job
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -286,13 +331,35 @@ def tmp_upload(name: str, data: bytes) -> str:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _projection(sha256: str, name: str, read_json: str, opts_json: str, years: int, _data: bytes) -> Any:
-    from treecalc.projection import projection
+def _projection_part(trees: Any, params_json: str, years: int) -> Any:
+    """``treecalc.projection.projection`` of some trees (``counted``) or of a plan, alone.
 
-    return projection(_assess(sha256, name, read_json, opts_json, _data), years)
+    The page's projection is two series that change apart: the trees removed (they change with the
+    survey and the violation facts) and the planting plan (it changes with the replacement species).
+    Cached on each one's own input (``st.cache_data`` hashes the frame), a species change recomputes
+    only the plan's series.
+    """
+    from types import SimpleNamespace
+
+    from treecalc.projection import projection as _proj
+
+    trees, plan = trees
+    view = SimpleNamespace(options={"benefit_parameters": json.loads(params_json)}, trees=trees,
+                           replacement={"plan": plan})
+    return _proj(view, years)
 
 
-def projection(years: int = 20) -> Any:
+def projection(a: Any = None, years: int = 20) -> Any:
     """Annual benefits, year by year, of the trees removed and of the planting plan."""
-    src = source()
-    return _projection(src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()), years, src.data)
+    import pandas as pd
+
+    a = assessment() if a is None else a
+    params = _canon(dict(a.options.get("benefit_parameters") or {}))
+    trees = a.trees
+    cols = [c for c in ("species_code", "dbh_in", "benefit_land_use") if c in trees]
+    counted = (trees.loc[trees["counted"].astype(bool), cols].reset_index(drop=True).assign(counted=True)
+               if "counted" in trees else trees.iloc[:0])
+    plan = [{k: p[k] for k in ("species_code", "dbh_in", "count")} for p in (a.replacement.get("plan") or [])]
+    removed = _projection_part((counted, []), params, years)
+    planted = _projection_part((counted.iloc[:0], plan), params, years)
+    return pd.concat([removed, planted], ignore_index=True)

@@ -10,9 +10,16 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app_support import lib, state
+from app_support import lib, state, views
 
 log = logging.getLogger("treecalc.app")
+
+
+#: Metric labels name their unit and section, so they are long: let them wrap instead of ending in "…"
+#: (Streamlit keeps them on one line). Values stay on one line; see :func:`money_metric`.
+WRAP_METRIC_LABELS = ("<style>[data-testid='stMetricLabel'] [data-testid='stMarkdownContainer'], "
+                      "[data-testid='stMetricLabel'] p {white-space: normal !important; overflow: visible !important;}"
+                      "</style>")
 
 
 def run_page(title: str, body: Callable[[], None], *, caption: str | None = None) -> None:
@@ -21,6 +28,7 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
     Streamlit's own control flow (``st.rerun``, ``st.stop``) derives from
     ``BaseException`` and passes through.
     """
+    st.html(WRAP_METRIC_LABELS)
     st.title(title)
     if caption:
         st.caption(caption)
@@ -54,6 +62,41 @@ def usd(x: Any, cents: bool = False) -> str:
     return f"${v:,.2f}" if cents else f"${v:,.0f}"
 
 
+def compact_usd(x: Any) -> str:
+    """A dollar amount in three significant figures with a unit: ``$2.57M``, ``$28.4K``, ``$940``.
+
+    For headline figures that must fit a narrow column (1,100 px, a phone);
+    :func:`money_metric` puts the exact figure in the help text beside it.
+    """
+    if x is None:
+        return "—"
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    sign, a = ("-" if v < 0 else ""), abs(v)
+    for div, unit in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if a >= div * 0.9995:  # 999,950 is $1.00M, not $1000K
+            return f"{sign}${a / div:.3g}{unit}"
+    return f"{sign}${a:,.0f}"
+
+
+#: Longest headline figure shown in full; a longer one is shown compact (``$2.57M``). Three metrics to a
+#: row at 1,100 px leave a column about 11 characters of the metric font wide (measured in Chromium).
+HEADLINE_CHARS = 10
+
+
+def money_metric(where: Any, label: str, x: Any, *, cents: bool = True, help: str | None = None,
+                 max_chars: int = HEADLINE_CHARS) -> None:
+    """``st.metric`` of a dollar amount that fits its column: compact when the full figure is long,
+    the exact figure then first in the help text ("Exactly $2,566,123.45.")."""
+    full = usd(x, cents=cents)
+    if len(full) <= max_chars:
+        where.metric(label, full, help=help)
+        return
+    where.metric(label, compact_usd(x), help=f"Exactly {full}." + (f" {help}" if help else ""))
+
+
 def num(x: Any, digits: int = 0) -> str:
     if x is None:
         return "—"
@@ -67,6 +110,12 @@ def slug(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", s.lower()).strip("_")
 
 
+#: First characters that make a spreadsheet run a cell as a formula (the statement's guard,
+#: ``treecalc.statement.needs_quote_prefix``, uses the same). ``str.startswith`` of a tuple: the empty
+#: text is never dangerous (``"" in "=+-"`` is True, which put a lone ``'`` in every empty cell).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
 def csv_bytes(df: pd.DataFrame) -> bytes:
     """A table as UTF-8 CSV (with BOM so that Excel reads accents).
 
@@ -76,33 +125,48 @@ def csv_bytes(df: pd.DataFrame) -> bytes:
     out = df.copy()
     for c in out.columns:
         if out[c].dtype == object or pd.api.types.is_string_dtype(out[c]):
-            out[c] = out[c].map(lambda v: "'" + v if isinstance(v, str) and v[:1] in "=+-@\t\r" else v)
+            out[c] = out[c].map(lambda v: "'" + v if isinstance(v, str) and v.startswith(FORMULA_START) else v)
     return out.to_csv(index=False).encode("utf-8-sig")
 
 
-def _statement_or_note() -> bytes:
-    try:
-        return state.statement()
-    except Exception as e:  # noqa: BLE001 - a download cannot show st.error
-        log.exception("statement failed")
-        return f"The Excel statement could not be made: {e}".encode()
+def _statement_or_note(job: Callable[[], bytes]) -> Callable[[], bytes]:
+    """The deferred download of the statement ``job`` (taken in the script run: see ``state.statement_job``)."""
+
+    def data() -> bytes:
+        try:
+            return job()
+        except Exception as e:  # noqa: BLE001 - a download cannot show st.error
+            log.exception("statement failed")
+            return f"The Excel statement could not be made: {e}".encode()
+
+    return data
+
+
+def _csv_job(df: pd.DataFrame) -> Callable[[], bytes]:
+    """The CSV of ``df``, made when the user clicks (a 20,000-row table is not written on every rerun)."""
+    return lambda: csv_bytes(df)
 
 
 def downloads(tables: Mapping[str, pd.DataFrame | None], *, key: str, statement: bool = True) -> None:
     """The Excel statement of the current assessment and the page's tables as CSV."""
     st.divider()
     st.subheader("Downloads")
-    cols = st.columns(max(1, len([t for t in tables.values() if t is not None]) + int(statement)))
+    n = len([t for t in tables.values() if t is not None]) + int(statement)
+    cols = [c for _ in range(-(-n // 2)) for c in st.columns(2)]  # two to a row: labels stay whole at 1,100 px
     i = 0
     if statement:
         with cols[0]:
-            if lib.available("assess", "statement_bytes"):
+            try:
+                job = None if lib.available("assess", "statement_bytes") else state.statement_job()
+            except state.AppError:
+                job = None  # no survey: the page says why
+            if job is None:
                 st.button("Excel statement (not available yet)", disabled=True, key=f"{key}_stmt_na")
             else:
                 src = state.source()
                 stem = slug(src.name.rsplit(".", 1)[0]) if src else "survey"
                 st.download_button(
-                    "Excel statement", data=_statement_or_note, file_name=f"statement_{stem}.xlsx",
+                    "Excel statement", data=_statement_or_note(job), file_name=f"statement_{stem}.xlsx",
                     mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                     key=f"{key}_stmt", on_click="ignore", icon=":material/table_view:",
                     help="Summary, trees, replacement plan, fund, penalties, rejected rows, method & sources",
@@ -112,7 +176,7 @@ def downloads(tables: Mapping[str, pd.DataFrame | None], *, key: str, statement:
         if df is None:
             continue
         with cols[i]:
-            st.download_button(f"{name} (CSV)", data=csv_bytes(df), file_name=f"{slug(name)}.csv",
+            st.download_button(f"{name} (CSV)", data=_csv_job(df), file_name=f"{slug(name)}.csv",
                                mime="text/csv", key=f"{key}_{slug(name)}_csv", on_click="ignore",
                                icon=":material/download:")
         i += 1
@@ -123,7 +187,7 @@ def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = N
     tables: dict[str, pd.DataFrame | None] = {}
     try:
         a = state.assessment()
-        tables["Assessed trees"] = a.trees
+        tables["Assessed trees"] = views.labelled(a.trees)
     except Exception:  # noqa: BLE001 - the page has already said why
         pass
     tables.update(extra or {})
@@ -135,7 +199,7 @@ def show_warnings(warnings: Any, title: str = "Warnings") -> None:
     if ws:
         with st.expander(f"{title} ({len(ws)})"):
             for w in ws:
-                st.markdown(f"- {w}")
+                st.markdown(f"- {views.readable(w)}")
 
 
 def jurisdiction_note(a: Any) -> None:

@@ -63,3 +63,248 @@ def species_choices() -> pd.DataFrame:
 
     return pd.DataFrame({"code": cat["code"].to_numpy(), "label": [label(r) for r in cat.itertuples()],
                          "native": cat["native"].to_numpy(), "invasive": cat["invasive"].to_numpy()})
+
+
+# --- labels people read ------------------------------------------------------------
+
+#: Column names of the library's frames -> what a user reads (with the unit).
+COLUMN_LABELS: dict[str, str] = {
+    "source_row": "Row in the file", "tag": "Tag", "species": "Species (as written)",
+    "species_code": "Species code", "common_name": "Species", "scientific_name": "Scientific name",
+    "dbh_in": "DBH (in)", "action": "Action", "condition": "Condition", "land_use": "Land use",
+    "value_usd": "Value (USD)", "usd_total_annual": "Annual benefits (USD/yr)",
+    "usd_stormwater": "Stormwater (USD/yr)", "usd_energy": "Energy (USD/yr)",
+    "usd_air_quality": "Air quality (USD/yr)", "usd_co2": "CO₂ (USD/yr)", "usd_property": "Property (USD/yr)",
+    "stormwater_gal": "Stormwater intercepted (gal/yr)", "electricity_kwh": "Electricity saved (kWh/yr)",
+    "natural_gas_therms": "Natural gas saved (therms/yr)", "air_quality_lb": "Air pollutants removed (lb/yr)",
+    "co2_sequestered_lb": "CO₂ sequestered (lb/yr)", "co2_avoided_lb": "CO₂ avoided (lb/yr)",
+    "co2_stored_lb": "CO₂ stored to date (lb)", "leaf_area_m2": "Leaf area (m²)", "crown_area_m2": "Crown area (m²)",
+    "leaf_area_increase_m2": "Leaf area growth (m²/yr)", "trees": "Trees", "count": "Trees",
+    "harmed": "Harmed", "counted": "Counted toward replacement", "exclusion": "Not counted because",
+    "permit_triggers": "Permit needed because", "permit_needed": "Permit needed", "offence": "Offence",
+    "penalty_tier": "Penalty tier (section)", "penalty_base_usd": "Penalty per tree, base (USD)",
+    "penalty_max_usd": "Penalty, maximum (USD)", "criminal_max_usd": "Criminal fine, maximum (USD)",
+    "criminal_section": "Criminal fine section", "tier": "Penalty tier (section)", "base_usd": "Base (USD)",
+    "max_usd": "Maximum (USD)", "fine_max_usd": "Fine, maximum (USD)",
+    "unit_cost_usd": "Unit cost (USD)", "value_per_tree_usd": "Value per tree", "native": "Native",
+    "size_class": "Size class", "area_sqft_per_tree": "Area per tree (sq ft)",
+    "planted_value_usd": "Value planted", "cost_usd": "Cost (USD)", "accepted": "Accepted",
+    "refusals": "Refused because", "notes": "Notes", "height_ft": "Height (ft)",
+    "species_method": "Species matched by", "species_score": "Match score (%)",
+}
+
+
+#: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer.
+SITE_LABELS: dict[str, str] = {
+    "jurisdiction": "Jurisdiction (croton-on-hudson or wesley-hills)",
+    "lot_area_acres": "Lot area (acres)",
+    "subdividable": "The lot could be subdivided (yes/no)",
+    "has_residence": "A residence stands on the lot (yes/no)",
+    "one_family_co_issued": "Certificate of occupancy for a one-family residence issued (yes/no)",
+    "site_plan_required": "Site plan approval required (yes/no)",
+    "prior_removals_12mo": "Trees removed on the lot in the previous 12 months (trees)",
+    "application_pending": "An application is pending (yes/no)",
+    "prior_violation_within_year": "Another violation within the past year (yes/no)",
+    "village_work": "Work by the Village itself (yes/no)",
+    "violation": "Trees harmed without a permit (yes/no)",
+    "permit_held": "A permit is held (yes/no)",
+    "crs": "Coordinate system of x/y (EPSG code)",
+}
+COLUMN_LABELS.update(SITE_LABELS)
+
+
+def label(name: str) -> str:
+    """A column or fact name as a user reads it: the table above, else the words of the snake_case name."""
+    if name in COLUMN_LABELS:
+        return COLUMN_LABELS[name]
+    words = str(name).replace("_usd", " (USD)").replace("_in", " (in)").replace("_sqft", " (sq ft)")
+    words = words.replace("_ft", " (ft)").replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def labelled(df: pd.DataFrame | None) -> pd.DataFrame | None:
+    """``df`` with readable column labels (for display and CSV; the data are unchanged)."""
+    if df is None:
+        return None
+    return df.rename(columns={c: label(c) for c in df.columns})
+
+
+def yes_no(v: Any) -> str:
+    """A fact's value as a user writes it: True/False -> yes/no."""
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return "" if v is None else str(v)
+
+
+# --- the replacement defaults and the planting space ----------------------------------
+
+@st.cache_data(show_spinner=False)
+def default_stock(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
+    """The law engine's default replacement stock (species, DBH, placeholder unit cost) and its label."""
+    from treecalc.rules.params import law
+
+    d = dict(law(jurisdiction)["replacement"]["default_stock"])
+    d["unit_cost_usd"] = float(d["unit_cost_usd"])
+    data = lib.piece("data")
+    name = d["species"]
+    if not isinstance(data, lib.Missing) and d["species"] in data.catalogue().index:
+        row = data.catalogue().loc[d["species"]]
+        name = str(row["common_name"])
+    d["label"] = f"Default: {name}, {d['dbh_in']:g} in DBH (the law engine's choice)"
+    return d
+
+
+def plantable_controls() -> None:
+    """How many replacement trees the site can take: one shared option for every page that needs it
+    (``plantable`` or ``plantable_area_sqft``), so the Permit and Fund pages show the same figures."""
+    from app_support import state
+
+    kinds = ["Every tree needed", "A number of trees", "An area (sq ft)"]
+    cur = 1 if state.opt("plantable") is not None else 2 if state.opt("plantable_area_sqft") is not None else 0
+    # the same widget keys on every page: a page switch drops the widgets of the page left, and the next
+    # page draws them again from the shared option
+    kind = st.radio("The site can take (§208-22D: what it cannot take is paid into the fund)", kinds, index=cur,
+                    horizontal=True, key="w_plantable_kind")
+    if kind == kinds[1]:
+        n = st.number_input("Trees the site can take", min_value=0, step=1, value=int(state.opt("plantable") or 0),
+                            key="w_plantable")
+        state.set_opt("plantable", int(n))
+        state.set_opt("plantable_area_sqft", None)
+    elif kind == kinds[2]:
+        a = st.number_input("Plantable area (sq ft)", min_value=0.0, step=100.0,
+                            value=float(state.opt("plantable_area_sqft") or 0.0), key="w_plantable_area",
+                            help="Divided by the §208-6A spacing of each size class.")
+        state.set_opt("plantable_area_sqft", float(a))
+        state.set_opt("plantable", None)
+    else:
+        state.set_opt("plantable", None)
+        state.set_opt("plantable_area_sqft", None)
+
+
+@st.cache_data(show_spinner=False)
+def species_names() -> dict[str, str]:
+    """Species code -> the name a user reads. i-Tree's generic rows ("BDL OTHER") read as
+    "Other broadleaf deciduous tree (large)"."""
+    data = lib.piece("data")
+    if isinstance(data, lib.Missing):
+        return {}
+    cat = data.catalogue()
+    out = {}
+    for code, common, sci in zip(cat.index, cat["common_name"].astype(str), cat["scientific_name"].astype(str)):
+        if common.upper().endswith(" OTHER") and sci.lower().endswith(" other"):
+            words = sci[: -len(" other")].split()  # "Broadleaf Deciduous Large"
+            out[code] = f"Other {' '.join(w.lower() for w in words[:-1])} tree ({words[-1].lower()})"
+        else:
+            out[code] = common
+    return out
+
+
+# --- plain-language equivalents (National Tree Benefit Calculator style) ----------------
+
+#: lb of CO₂ from burning one US gallon of gasoline: 8.887 kg (US EPA, Greenhouse Gas Equivalencies
+#: Calculator — Calculations and References, "gallons of gasoline consumed") = 19.59 lb.
+CO2_LB_PER_GALLON_GASOLINE = 8.887 * 2.20462
+#: lb of CO₂ per mile of an average gasoline passenger vehicle: 3.93e-4 t (US EPA, Greenhouse Gas
+#: Equivalencies Calculator, "miles driven by an average gasoline-powered passenger vehicle").
+CO2_LB_PER_VEHICLE_MILE = 3.93e-4 * 2204.62
+#: kWh a year of an average US residential customer: 10,791 kWh (US EIA, "How much electricity does an
+#: American home use?", 2022).
+HOME_KWH_PER_YEAR = 10_791.0
+#: A standard rain barrel, US gallons.
+RAIN_BARREL_GAL = 55.0
+
+
+def plain_benefits(ben: pd.DataFrame) -> dict[str, str]:
+    """The year's benefits of the trees in ``ben`` (``compute_benefits`` columns) in plain words, with
+    what they are equivalent to. Sums only; every quantity is the benefit engine's."""
+    def s(c: str) -> float:
+        return float(ben[c].sum()) if c in ben else 0.0
+
+    gal, kwh, therms = s("stormwater_gal"), s("electricity_kwh"), s("natural_gas_therms")
+    co2 = s("co2_sequestered_lb") + s("co2_avoided_lb")
+    return {
+        "stormwater": f"**{gal:,.0f} gallons** of rainfall intercepted a year — about "
+                      f"{gal / RAIN_BARREL_GAL:,.0f} rain barrels (55 gal) kept out of the storm drains.",
+        "energy": f"**{kwh:,.0f} kWh** of electricity and **{therms:,.0f} therms** of heating fuel saved a year — "
+                  f"about {kwh / HOME_KWH_PER_YEAR * 365:,.0f} days of an average US home's electricity.",
+        "co2": f"**{co2:,.0f} lb of CO₂** taken up or avoided a year — the CO₂ of "
+               f"{co2 / CO2_LB_PER_GALLON_GASOLINE:,.0f} gallons of gasoline, or "
+               f"{co2 / CO2_LB_PER_VEHICLE_MILE:,.0f} miles in an average car; "
+               f"{s('co2_stored_lb'):,.0f} lb of CO₂ stored in the wood to date.",
+        "air": f"**{s('air_quality_lb'):,.1f} lb** of air pollutants (ozone, NO₂, SO₂, particles) removed or avoided "
+               "a year.",
+    }
+
+
+#: Site facts in running text, as a user reads them (the reader's and the law engine's notes name them
+#: by their Site-sheet field).
+SITE_WORDS: dict[str, str] = {k: v.split(" (")[0][:1].lower() + v.split(" (")[0][1:]
+                              for k, v in SITE_LABELS.items() if k not in ("jurisdiction", "violation", "crs")}
+
+
+def readable(text: str) -> str:
+    """``text`` with the snake_case site facts it names in words, and True/False as yes/no."""
+    import re
+
+    out = str(text)
+    for k, words in SITE_WORDS.items():
+        out = re.sub(rf"\b{k}\b", f"“{words}”", out)
+    return out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")
+
+
+EQUIVALENTS_SOURCES = ("Equivalents: US EPA Greenhouse Gas Equivalencies Calculator (8.887 kg CO₂ per gallon of "
+                       "gasoline; 3.93×10⁻⁴ t CO₂ per vehicle mile); US EIA (10,791 kWh a year per US home, 2022); "
+                       "a 55-gallon rain barrel.")
+
+
+# --- offences: definite or conditional (issue 9's keys, read with .get) ---------------------
+
+#: Keys a per-tree offence row may use to say definite or conditional, and the fact it depends on
+#: (issue 9's law engine adds them; read with .get so the page works before and after).
+KIND_KEYS = ("offence_kind", "offence_status", "status", "kind", "certainty")
+DEPENDS_KEYS = ("depends_on", "conditional_on", "assumed_fact", "assumed_facts", "fact", "facts")
+
+
+def _kind(row: dict) -> str | None:
+    for k in KIND_KEYS:
+        v = str(row.get(k) or "").lower()
+        if v in ("definite", "conditional"):
+            return v
+    if "conditional" in row and row["conditional"] is not None:
+        return "conditional" if row["conditional"] else "definite"
+    if "definite" in row and row["definite"] is not None:
+        return "definite" if row["definite"] else "conditional"
+    return None
+
+
+def _depends(row: dict) -> str:
+    for k in DEPENDS_KEYS:
+        v = row.get(k)
+        if v:
+            return readable("; ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v))
+    return ""
+
+
+def offence_rows(a: Any) -> pd.DataFrame:
+    """The offences per tree, with columns "Offence" (definite/conditional) and "Depends on" (the fact)
+    when the law engine says so (issue 9's per-tree rows), read with ``.get``; without them, the rows as
+    they are (no split is invented)."""
+    pen = get(a, "penalties") or {}
+    rows = [dict(r) if isinstance(r, dict) else vars(r) for r in (get(pen, "per_tree") or [])]
+    if not rows:
+        trees = get(a, "trees")
+        if trees is not None and "offence" in trees:
+            cols = [c for c in ("tag", "species_code", "dbh_in", "action", "penalty_tier", "penalty_base_usd",
+                                "penalty_max_usd", "criminal_max_usd") if c in trees]
+            rows = trees.loc[trees["offence"].astype(bool), cols].to_dict(orient="records")
+    if not rows:
+        return pd.DataFrame()
+    kinds = [_kind(r) for r in rows]
+    out = pd.DataFrame([{k: v for k, v in r.items() if k not in KIND_KEYS + DEPENDS_KEYS
+                         and k not in ("conditional", "definite")} for r in rows])
+    if any(k is not None for k in kinds):
+        out.insert(1, "Offence", [("conditional" if k == "conditional" else "definite") for k in kinds])
+        out.insert(2, "Depends on", [_depends(r) if k == "conditional" else "facts given" for r, k in zip(rows, kinds)])
+    return out

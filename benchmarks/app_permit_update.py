@@ -18,10 +18,15 @@ Method
    time is the assessment with the new species plus drawing the page.
 4. Repeat step 3 for ``--repeats`` distinct species (each a cache miss of the
    assessment, never a hit) and report the median and the maximum.
+5. Right after each rerun (under the same load), time the bare library call
+   ``assess(survey, replacement_species=...)`` outside the app: the rerun minus
+   that is what the app itself costs (drawing, caching, the projection's plan
+   series); the rest is the law engine's.
 
-Goal (issue 6): under 2 s. Exit status 1 when the maximum is above the goal.
+Goal (issue 12): under 1 s on 20,000 trees (issue 6 asked under 2 s on 2,000). Exit status 1 when the
+median is above the goal.
 
-    .venv/bin/python benchmarks/app_permit_update.py [--trees 2000] [--repeats 5]
+    .venv/bin/python benchmarks/app_permit_update.py [--trees 20000] [--repeats 5]
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
-GOAL_S = 2.0
+GOAL_S = 1.0
 
 
 def make_survey(n: int, seed: int = 6) -> bytes:
@@ -67,7 +72,7 @@ def make_survey(n: int, seed: int = 6) -> bytes:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--trees", type=int, default=2000)
+    ap.add_argument("--trees", type=int, default=20_000)
     ap.add_argument("--repeats", type=int, default=5)
     a = ap.parse_args(argv)
 
@@ -88,7 +93,11 @@ def main(argv: list[str] | None = None) -> int:
     first_s = time.perf_counter() - t0
     _check(at)
     codes = [c for c in views.species_choices().query("native and not invasive")["code"]][: a.repeats + 1]
-    times = []
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+
+    sv = read_survey(io.BytesIO(blob), filename=f"bench_{a.trees}.xlsx")
+    times, lib_times = [], []
     for code in codes[1:]:
         at.selectbox(key="w_repl_species").set_value(code)
         t0 = time.perf_counter()
@@ -96,13 +105,19 @@ def main(argv: list[str] | None = None) -> int:
         times.append(time.perf_counter() - t0)
         _check(at)
         assert at.selectbox(key="w_repl_species").value == code
+        t0 = time.perf_counter()  # right after, under the same load: the law engine alone
+        assess(sv, replacement_species=code)
+        lib_times.append(time.perf_counter() - t0)
     med, worst = statistics.median(times), max(times)
-    trees = next(m.value for m in at.metric if m.label == "Replacement trees required")
+    trees = next(m.value for m in at.metric if m.label.startswith("Replacement trees required"))
+    lib_med = statistics.median(lib_times)
     print(f"survey: {a.trees:,} trees; upload + read on the Survey page {read_s:.2f} s; "
           f"first permit page (assessment) {first_s:.2f} s")
     print(f"replacement species changed {len(times)} times: median {med:.3f} s, max {worst:.3f} s "
           f"(goal < {GOAL_S:g} s); last: {trees} replacement trees required")
-    return 0 if worst < GOAL_S else 1
+    print(f"of which the law engine, assess() alone on the same survey and species: median {lib_med:.3f} s; "
+          f"the app itself: median {med - lib_med:.3f} s")
+    return 0 if med < GOAL_S else 1
 
 
 def _check(at) -> None:

@@ -81,12 +81,19 @@ def test_120_percent_after_violation_annual():
     assert a.replacement["required_value_usd"] == pytest.approx(528.12) and a.replacement["trees_needed"] == 5
 
 
-def test_violation_counts_damaged_and_has_no_three_tree_threshold():
-    # one damaged landmark ACRU 12 in: offence, §208-22F applies to it: 117.36 x 1.2 = 140.832 -> up: 140.84
-    a = assess(survey([{"species_code": "ACRU", "dbh_in": 12, "action": "damaged", "landmark": True}], QUIET),
+def test_violation_counts_topped_and_has_no_three_tree_threshold():
+    # one TOPPED landmark ACRU 12 in: an offence by itself (§208-18D), §208-22F applies to it:
+    # 117.36 x 1.2 = 140.832 -> up: 140.84; civil: landmark tier (5) $5,000; criminal §208-18D $5,000
+    a = assess(survey([{"species_code": "ACRU", "dbh_in": 12, "action": "topped", "landmark": True}], QUIET),
                replacement_stock=STOCK12)
     assert a.replacement["required"] and a.replacement["required_value_usd"] == pytest.approx(140.84)
     assert a.trees["penalty_tier"].tolist() == ["§208-29B(5)"] and a.penalties["civil_penalty_max_usd"] == 5000
+    assert a.penalties["criminal_fine_max_usd"] == 5000
+    # only DAMAGED (injured), no other provision broken: not an offence by itself, nothing to replace
+    a = assess(survey([{"species_code": "ACRU", "dbh_in": 12, "action": "damaged", "landmark": True}], QUIET),
+               replacement_stock=STOCK12)
+    assert not a.replacement["required"] and a.penalties["civil_penalty_max_usd"] == 0
+    assert "not an offence by itself" in a.penalties["not_offences"][0]["reason"]
 
 
 def _cumulative(code, dbh, years):
@@ -179,11 +186,14 @@ def test_plantable_limit_sends_the_rest_to_the_fund_both_bases(tmp_path):
     assert any("PLACEHOLDER" in w for w in a.warnings)
     # --fee-per-tree 312.50: 2 x 312.50 = 625.00
     assert assess(s, replacement_stock=STOCK12, plantable=2, fee_per_tree_usd="312.50").fund["fund_in_lieu_usd"] == 625.0
-    # value basis x 2: unmet 422.50 - 234.72 = 187.78 x 2 = 375.56
+    # value basis x 2 (issue 9: a capital sum, the schedule's value_basis, appraised by default):
+    # unmet 422.50 - 234.72 = 187.78 USD/yr = 187.78 / 117.36 = 1.6000 replacement ACRU 12 in trees;
+    # each appraised (CTLA, good) at $5,420.26: 187.78 x 5420.26 / 117.36 = 8,672.601 -> $8,672.60; x 2 = $17,345.20
     f = tmp_path / "fees.toml"
     f.write_text('basis = "value"\nmultiplier = "2"\n')
     a = assess(s, replacement_stock=STOCK12, plantable=2, fee_schedule=f)
-    assert a.fund["unmet_value_usd"] == pytest.approx(187.78) and a.fund["fund_in_lieu_usd"] == pytest.approx(375.56)
+    assert a.fund["unmet_value_usd"] == pytest.approx(187.78) and a.fund["fund_in_lieu_usd"] == 17345.20
+    assert a.fund["capital_value_basis"] == "appraised"
 
 
 def test_native_share_warning():

@@ -77,14 +77,16 @@ def test_wesley_vacant_lot_false_as_text():
 def test_wesley_damaged_not_fined_and_lot_line_not_surveyed():
     # lot with a residence, 0.5 acre, no CO. Tree 1: 8 in removed; tree 2: 12 in damaged.
     # The survey had no lot-line column (the reader filled False): tree 1 is assumed within 20 ft -> (e),
-    # $5,000. Tree 2 is damaged, not removed: no trigger, no fine. Total 1 x $5,000 = $5,000.
+    # $5,000, but on an assumed fact: conditional (issue 9), not in fine_max_usd. Tree 2 is damaged, not
+    # removed: no trigger, no fine.
     rows = [{"species_code": "ACRU", "dbh_in": 8, "action": "removed", "within_20ft_of_lot_line": False},
             {"species_code": "ACRU", "dbh_in": 12, "action": "damaged", "within_20ft_of_lot_line": False}]
     s = survey(rows, {"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": False},
                source={"flags_not_surveyed": ["within_20ft_of_lot_line"]})
     a = assess(s, jurisdiction="wesley_hills")
     assert a.trees["permit_triggers"].tolist() == ["§95-3A(1)(e)", ""]
-    assert a.to_json()["fine_max_usd"] == 5000
+    assert a.to_json()["fine_max_usd"] == 0 and a.to_json()["fine_conditional_usd"] == 5000
+    assert a.to_json()["offence_rows"][0]["depends_on"].startswith("within_20ft_of_lot_line not given")
     assert any("no lot-line column" in x for x in a.assumptions)
     assert any("damaged tree" in x for x in a.wesley_hills["notes"])
 
@@ -152,7 +154,7 @@ def test_readings_and_notes_state_the_offence_rule_and_what_is_left_to_the_engin
     readings = " ".join(a.method["readings"])
     assert "second and each subsequent violation" in readings and "$1,000 per tree" in readings
     assert OFFENCE_READING in a.method["readings"] and OTHER_PROHIBITIONS_NOTE in a.method["readings"]
-    assert "§208-18D" in OTHER_PROHIBITIONS_NOTE and "§208-20F" in OTHER_PROHIBITIONS_NOTE
+    assert "§208-18B" in OTHER_PROHIBITIONS_NOTE and "§208-18D" in OFFENCE_READING and "§208-20F" in OFFENCE_READING
     assert OFFENCE_READING in a.penalties["notes"] and OTHER_PROHIBITIONS_NOTE in a.penalties["notes"]
     # the statement writes them (Penalties notes and Method & sources)
     import io

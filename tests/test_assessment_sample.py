@@ -17,8 +17,15 @@ def test_assess_sample_writes_statement_and_accounts_for_every_row(tmp_path, cap
     # ten trees marked Remove + tag 29 Removed; tag 30 Topped is harmed but stands
     assert d["trees_removed"] == 11 and d["trees_harmed"] == 12
     assert d["permit_required"] is True and "§208-19A(1)" in d["permit_triggers"]
-    assert d["replacement_percent"] == 90.0
-    assert abs(d["required_value_usd"] - round(0.9 * d["removed_value_usd"], 2)) <= 0.01
+    # issue 9: two parts — 120% on tag 30 (a topped street tree: §208-18D, §208-11, §208-5C) and 90% on the
+    # eight proposed removals that need a permit (§208-22A); tag 29 needed no permit and carries nothing
+    parts = {p["section"]: p for p in d["replacement_parts"]}
+    assert set(parts) == {"§208-22F", "§208-22A"} and d["replacement_percent"] is None
+    assert parts["§208-22F"]["percent"] == 120 and parts["§208-22A"]["percent"] == 90
+    assert abs(d["required_value_usd"] - sum(p["required_value_usd"] for p in parts.values())) < 0.005
+    assert [r["tag"] for r in d["offence_rows"]] == ["30"] and d["offence_rows"][0]["status"] == "definite"
+    # tier (4) street tree $4,000; §208-18D $5,000
+    assert d["civil_penalty_max_usd"] == 4000 and d["criminal_fine_max_usd"] == 5000
     # with one species and no plantable limit every needed tree is planted
     r = d["replacement"]
     assert r["trees_planted"] == r["trees_needed"] and r["trees_in_lieu"] == 0

@@ -72,3 +72,17 @@ def test_fee_schedule_file_errors_name_the_file(tmp_path):
     neg.write_text('basis = "per_tree"\nfee_per_tree_usd = "-5"\n')
     with _pytest.raises(ValueError, match=r"fee schedule .*neg\.toml: fee_per_tree_usd"):
         _load(neg)
+
+
+def test_value_basis_names_a_capital_basis(tmp_path):
+    # issue 9: a payment "equivalent to the value of the trees which cannot be planted" is a capital sum:
+    # the schedule's value_basis is appraised (default) or cumulative:N, never annual $/yr
+    assert load_fee_schedule({"basis": "value"}).value_basis == "appraised"
+    assert load_fee_schedule({"basis": "value", "value_basis": "Cumulative:25"}).value_basis == "cumulative:25"
+    for bad in ("annual", "cumulative:0", "cumulative", "yearly"):
+        with pytest.raises(ValueError, match="value_basis"):
+            load_fee_schedule({"basis": "value", "value_basis": bad})
+    # the caller's capital sum is what is charged: $8,672.60 x 2 = $17,345.20
+    f = in_lieu(load_fee_schedule({"basis": "value", "multiplier": 2}), trees_in_lieu=0, unmet_value_usd=187.78,
+                unmet_capital_usd=Decimal("8672.60"))
+    assert f["fund_in_lieu_exact"] == Decimal("17345.20") and f["capital_value_basis"] == "appraised"

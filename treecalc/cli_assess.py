@@ -39,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--jurisdiction", help="croton_on_hudson (default) or wesley_hills")
     p.add_argument("--site", action="append", default=[], metavar="FIELD=VALUE",
                    help="a site fact, e.g. subdividable=false, has_residence=true, prior_removals_12mo=2, "
-                        "permit_held=true, village_work=true, lot_area_acres=0.8 (repeatable)")
+                        "permit_held=true, department_approval=true, village_work=true, lot_area_acres=0.8, "
+                        "normal_farming=true (repeatable; the Site sheet takes the same fields)")
     p.add_argument("--violation", action="store_true", default=None,
                    help="apply the §208-22F violation standard (default: when trees were harmed without a permit)")
     p.add_argument("--application-pending", action="store_true", default=None,
@@ -127,6 +128,8 @@ def render_text(a: Any, per_tree: bool = False) -> str:
         note = f"  [{ln['note']}]" if ln["note"] else ""
         out.append(f"{ln['section']:<16} {ln['item']}: {_fmt(ln['value'], ln['unit'])}{note}")
     rep = a.replacement
+    for n in a.permit.get("notes") or []:
+        out.append(f"note: {n}")
     for n in rep.get("notes") or []:
         out.append(f"note: {n}")
     for n in (a.fund.get("notes") or []) + (a.penalties.get("notes") or []):

@@ -5,7 +5,11 @@ schedule). treecalc reads that basis from a TOML file the Engineer edits
 (``data/law/fee_schedule.toml`` by default):
 
 - ``basis = "per_tree"``: ``fee_per_tree_usd`` for each required replacement tree not planted;
-- ``basis = "value"``: the unmet environmental value times ``multiplier``.
+- ``basis = "value"``: the value of the trees which cannot be planted, as a capital sum, times
+  ``multiplier``. The schedule names its capital basis, ``value_basis = "appraised"`` (CTLA, the
+  default) or ``"cumulative:N"``, independent of the assessment's value basis: an annual $/yr
+  figure is never charged as a one-off payment (§ 208-22D "a payment ... in the sum or sums
+  equivalent to the value of the trees which cannot be planted").
 
 Amounts are exact (:class:`~decimal.Decimal`), rounded to cents half-up.
 """
@@ -47,11 +51,12 @@ class FeeSchedule:
     placeholder: bool
     label: str
     source: str
+    value_basis: str = "appraised"
 
     def to_dict(self) -> dict[str, Any]:
         return {"basis": self.basis, "fee_per_tree_usd": float(self.fee_per_tree_usd),
                 "multiplier": float(self.multiplier), "placeholder": self.placeholder,
-                "label": self.label, "source": self.source}
+                "label": self.label, "source": self.source, "value_basis": self.value_basis}
 
 
 def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *,
@@ -78,9 +83,22 @@ def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *,
         fee = money(fee_per_tree_usd, "--fee-per-tree")
         basis, placeholder, label = "per_tree", False, "fee per tree given by the user"
         source = f"{source}; fee per tree overridden"
+    value_basis = _capital_basis(raw.get("value_basis", "appraised"), source)
     if basis == "per_tree" and fee == 0:
         raise ValueError(f"fee schedule {source}: fee_per_tree_usd must be set for basis per_tree")
-    return FeeSchedule(basis, fee, mult, placeholder, label, source)
+    return FeeSchedule(basis, fee, mult, placeholder, label, source, value_basis)
+
+
+def _capital_basis(value: Any, source: str) -> str:
+    """``appraised`` or ``cumulative:N``: a capital sum, never the annual $/yr basis."""
+    b = str(value).strip().lower()
+    if b in ("appraised", "appraisal", "ctla"):
+        return "appraised"
+    head, sep, n = b.partition(":")
+    if head == "cumulative" and sep and n.strip().isdigit() and int(n) >= 1:
+        return f"cumulative:{int(n)}"
+    raise ValueError(f"fee schedule {source}: value_basis must be 'appraised' or 'cumulative:N' (a capital sum; "
+                     f"an annual $/yr value is never charged as a one-off payment), got {value!r}")
 
 
 def _read_schedule(path: str | Path) -> dict[str, Any]:
@@ -112,7 +130,8 @@ def fee_schedule_toml(schedule: Mapping[str, Any]) -> str:
     lines = ["# Tree Preservation Fund: payments in lieu of replanting (§208-22D, §208-22F, §208-24).",
              "# §208-24C: the Board of Trustees sets the fee or basis of payments in lieu.",
              "# basis = \"per_tree\": fee_per_tree_usd for each required replacement tree not planted.",
-             "# basis = \"value\":    the unmet environmental value x multiplier."]
+             "# basis = \"value\":    the value of the trees not planted, on the capital basis value_basis",
+             "#                    (appraised, the default, or cumulative:N), x multiplier."]
     for k, v in schedule.items():
         if isinstance(v, bool):
             lines.append(f"{k} = {'true' if v else 'false'}")
@@ -123,16 +142,25 @@ def fee_schedule_toml(schedule: Mapping[str, Any]) -> str:
     return text
 
 
-def in_lieu(schedule: FeeSchedule, *, trees_in_lieu: int, unmet_value_usd: float) -> dict[str, Any]:
-    """The payment in lieu for what the planting plan leaves unplanted (the ``fund`` dict)."""
+def in_lieu(schedule: FeeSchedule, *, trees_in_lieu: int, unmet_value_usd: float,
+            unmet_capital_usd: Decimal | float | None = None, capital_how: str = "") -> dict[str, Any]:
+    """The payment in lieu for what the planting plan leaves unplanted (the ``fund`` dict).
+
+    On the value basis the payment is ``unmet_capital_usd`` (the unplanted trees' value on the
+    schedule's capital basis, worked out by the caller) x multiplier; without it, the unmet value
+    is taken as already a capital sum.
+    """
+    capital = None
     if schedule.basis == "per_tree":
         # fee x each required replacement tree not planted
         amount = cents(schedule.fee_per_tree_usd * int(trees_in_lieu))
         how = f"{int(trees_in_lieu)} tree(s) x ${schedule.fee_per_tree_usd:,.2f}"
     else:
-        # unmet value (rounded to cents first, as reported) x multiplier
-        amount = cents(cents(unmet_value_usd) * schedule.multiplier)
-        how = f"${cents(unmet_value_usd):,} unmet value x {schedule.multiplier}"
+        # the unplanted trees' capital value (rounded to cents first, as reported) x multiplier
+        capital = cents(unmet_value_usd if unmet_capital_usd is None else unmet_capital_usd)
+        amount = cents(capital * schedule.multiplier)
+        how = (f"${capital:,} value of the trees not planted ({schedule.value_basis}) x {schedule.multiplier}"
+               + (f"; {capital_how}" if capital_how else ""))
     notes = list(NOTES)
     if schedule.placeholder:
         notes.insert(0, f"The fee is a {schedule.label}: not an amount the Board has set.")
@@ -145,6 +173,8 @@ def in_lieu(schedule: FeeSchedule, *, trees_in_lieu: int, unmet_value_usd: float
         "source": schedule.source,
         "trees_in_lieu": int(trees_in_lieu),
         "unmet_value_usd": float(cents(unmet_value_usd)),
+        "capital_value_basis": schedule.value_basis if schedule.basis == "value" else None,
+        "unmet_capital_usd": None if capital is None else float(capital),
         "fund_in_lieu_usd": float(amount),
         "fund_in_lieu_exact": amount,
         "calculation": how,

@@ -1052,7 +1052,7 @@ def _replacement(book: _Book, a: Any) -> None:
     g = _Grid()
     section = _get(rep, "section", "")
     basis = _value_basis(a)
-    g.title(f"Replacement plan — {section or 'replacement'} — value basis: {basis}")
+    g.title(f"Replacement plan — {_jurisdiction(a)} — {section or 'no replacement rule'} — value basis: {basis}")
     hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
     if not rep:
         g.add(["Replacement", "not applicable", "text", "", "no replacement rule was applied"])
@@ -1062,8 +1062,16 @@ def _replacement(book: _Book, a: Any) -> None:
     share = rep.get("native_share") if isinstance(rep, Mapping) else None
     tables: list[tuple[str, list[dict[str, Any]]]] = []
     _kv_block(g, {k: v for k, v in dict(rep).items() if k != "native_share"} if rep else {},
-              skip=("plan", "stock", "warnings", "notes", "section"), order=order, default_section=section,
-              tables=tables)
+              skip=("plan", "stock", "warnings", "notes", "section", "parts", "excluded"), order=order,
+              default_section=section, tables=tables)
+    # issue 9: the parts of §208-22 (120% on trees harmed in offences, 90% on removals proposed under a permit)
+    parts = [{k: v for k, v in p.items() if k != "tags"} for p in _records(_get(rep, "parts", []))]
+    if parts:
+        tables.insert(0, ("Replacement parts (§208-22F: trees harmed in offences; §208-22A: proposed removals "
+                          "under a permit for three or more trees)", parts))
+    excluded = _records(_get(rep, "excluded", []))
+    if excluded:
+        tables.append(("Trees harmed, not counted (with the reason)", excluded))
     if share is not None and not _missing(_scalar(share)):
         sv = float(_scalar(share))
         if sv <= 1.0:
@@ -1121,7 +1129,7 @@ def _fund(book: _Book, a: Any) -> None:
     section = _get(fund, "section", "")
     g = _Grid()
     fund_name = "Tree Preservation Fund" if "croton" in str(_get(a, "jurisdiction", "")).lower() else "Fund"
-    g.title(f"{fund_name} — payment in lieu of planting{f' ({section})' if section else ''}")
+    g.title(f"{fund_name} — {_jurisdiction(a)} — payment in lieu of planting{f' ({section})' if section else ''}")
     hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
     if not fund:
         g.add(["Payment in lieu", "not applicable", "text", "", "no fund rule was applied"])
@@ -1152,25 +1160,38 @@ def _penalties(book: _Book, a: Any) -> None:
     g = _Grid()
     sections = _get(pen, "sections", [])
     sec_text = _text(sections) if sections else ""
-    g.title("Penalties — maxima (\"up to\"); the court sets the amount" + (f" ({sec_text})" if sec_text else ""))
+    g.title(f"Penalties — {_jurisdiction(a)} — maxima (\"up to\") on definite offences; conditional ones apart"
+            + (f" ({sec_text})" if sec_text else ""))
     hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
     if not pen:
         g.add(["Penalties", "not applicable", "text", "", "no penalty rule was applied"])
-    order = ("civil_penalty_max_usd", "doubled", "doubling_reasons", "continuing_days", "criminal_fine_max_usd")
-    _kv_block(g, dict(pen), skip=("per_tree", "notes"), order=order, default_section=sec_text if len(sec_text) < 40 else "")
+    order = ("civil_penalty_max_usd", "civil_penalty_conditional_usd", "criminal_fine_max_usd",
+             "criminal_fine_conditional_usd", "fine_max_usd", "fine_conditional_usd", "offences_definite",
+             "offences_conditional", "doubled", "doubling_reasons", "continuing_days", "criminal_sections",
+             "criminal_alternative_usd")
+    _kv_block(g, dict(pen), skip=("per_tree", "not_offences", "notes"), order=order,
+              default_section=sec_text if len(sec_text) < 40 else "")
     last_kv = g.next_row - 1
 
+    # issue 9: definite offences (facts given) and conditional ones (an assumed fact) apart, each tree with
+    # its own sections; then the trees harmed that are no offence, with the reason
     per_tree = _records(_get(pen, "per_tree", []))
+    groups = [("Definite offences (facts given): each tree with the sections it broke",
+               [r for r in per_tree if r.get("status", "definite") == "definite"]),
+              ("Conditional offences (rest on a fact that was assumed; not in the maxima)",
+               [r for r in per_tree if r.get("status") == "conditional"]),
+              ("Harmed, not an offence (listed for the Engineer, no amount)",
+               _records(_get(pen, "not_offences", [])))]
     pt_hdr = None
-    if per_tree:
-        g.blank()
-        g.subtitle("Per tree (offences only: a harmed tree whose removal needed a permit that was not held)")
-        g.rows.pop()  # _records_table adds its own blank row and heading
-        g.rows.pop()
-        pt_hdr, last_pt = _records_table(
-            g, "Per tree (offences only: a harmed tree whose removal needed a permit that was not held)", per_tree)
-    else:
-        last_pt = g.next_row - 1
+    last_pt = g.next_row - 1
+    for title, rows in groups:
+        if rows:
+            h, last = _records_table(g, title, rows)
+            if pt_hdr is None:
+                pt_hdr, last_pt = h, last
+        elif per_tree or title.startswith("Definite"):
+            g.blank()
+            g.subtitle(f"{title}: none")
 
     notes = _get(pen, "notes", []) or []
     if isinstance(notes, str):

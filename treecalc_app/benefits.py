@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import charts, lib, state, ui
+from app_support import charts, lib, state, ui, views
 
 USD_COLS = ["usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property", "usd_total_annual"]
 
@@ -14,19 +14,7 @@ def _sidebar() -> None:
     """Value basis, prices and aesthetic parameters, with their defaults and sources."""
     data = lib.piece("data")
     with st.sidebar:
-        st.subheader("Valuation")
-        basis = str(state.opt("value_basis", "annual"))
-        kinds = ["annual", "cumulative", "appraised"]
-        kind = st.radio("Value basis", kinds, index=kinds.index(basis.split(":")[0]) if basis.split(":")[0] in kinds else 0,
-                        key="w_basis_kind", horizontal=True,
-                        help="annual: total annual benefits in dollars (the NTBC figure, §208-22B); cumulative: "
-                             "benefits over N years with growth; appraised: the CTLA replacement value.")
-        if kind == "cumulative":
-            years = st.number_input("Years", 1, 100, int(basis.split(":")[1]) if ":" in basis else 20, key="w_basis_years")
-            state.set_opt("value_basis", f"cumulative:{int(years)}")
-        else:
-            state.set_opt("value_basis", None if kind == "annual" else kind)
-
+        st.subheader("Benefit parameters")
         b = dict(state.opt("benefit", {}) or {})
         with st.expander("Aesthetic / property value"):
             from treecalc.models import property_value as pv  # defaults are the library's
@@ -46,7 +34,8 @@ def _sidebar() -> None:
             d_lsa = default_large_tree_leaf_area_m2()
             lsa = st.number_input("Leaf area of the large reference tree (m²)", min_value=1.0,
                                   value=float(b.get("large_tree_leaf_area_m2") or d_lsa), key="w_lsa",
-                                  help=f"Default {d_lsa:.1f} m²: BDL OTHER at 40 years (i-Tree Streets growth tables).")
+                                  help=f"Default {d_lsa:.1f} m²: i-Tree Streets' generic large broadleaf "
+                                       "deciduous tree at 40 years (its growth tables).")
             b["large_tree_leaf_area_m2"] = None if abs(lsa - d_lsa) < 1e-9 else lsa
         with st.expander("Prices"):
             defaults = data.prices()
@@ -73,50 +62,135 @@ def _sidebar() -> None:
         st.caption(f"Source: {getattr(data, 'SOURCE_NAME', 'i-Tree Streets')}")
 
 
+def _basis_control() -> None:
+    """The value basis the law compares (§208-22B), here where its values are shown."""
+    basis = str(state.opt("value_basis", "annual"))
+    kinds = {"annual": "Annual benefits (USD/yr)", "cumulative": "Benefits over a lifetime of years (USD)",
+             "appraised": "Appraised replacement value (CTLA, USD)"}
+    c1, c2 = st.columns([3, 1])
+    cur = basis.split(":")[0]
+    kind = c1.radio("Value basis (§208-22B: what the replacement must carry)", list(kinds),
+                    index=list(kinds).index(cur) if cur in kinds else 0, format_func=kinds.get,
+                    key="w_basis_kind", horizontal=True,
+                    help="Annual: the National Tree Benefit Calculator's total annual benefits (§208-22B). "
+                         "Over N years: each year's benefits as the tree grows, summed (no mortality, no "
+                         "discounting). Appraised: the CTLA replacement value. The permit, fund and statement use it.")
+    if kind == "cumulative":
+        years = c2.number_input("Years", 1, 100, int(basis.split(":")[1]) if ":" in basis else 20, key="w_basis_years")
+        state.set_opt("value_basis", f"cumulative:{int(years)}")
+    else:
+        state.set_opt("value_basis", None if kind == "annual" else kind)
+
+
+def _cards(ben: pd.DataFrame, title: str) -> None:
+    words = views.plain_benefits(ben)
+    with st.container(border=True):
+        st.markdown(f"#### {title}")
+        c = st.columns(2)
+        c[0].markdown(":material/water_drop: " + words["stormwater"])
+        c[1].markdown(":material/bolt: " + words["energy"])
+        c = st.columns(2)
+        c[0].markdown(":material/co2: " + words["co2"])
+        c[1].markdown(":material/air: " + words["air"])
+
+
+def _totals(ben: pd.DataFrame) -> None:
+    labels = ["Total", "Stormwater", "Energy", "Air quality", "CO₂", "Property"]
+    keys = ["usd_total_annual", *USD_COLS[:-1]]
+    for row in range(2):  # three to a row: the figures stay whole at 1,100 px
+        c = st.columns(3)
+        for col, label, key in zip(c, labels[3 * row:3 * row + 3], keys[3 * row:3 * row + 3]):
+            ui.money_metric(col, f"{label} (USD/yr)", ben[key].sum())
+
+
+def _on_the_basis(table: pd.DataFrame) -> None:
+    """The value on the law's basis (annual, over N years, appraised), in total and by species."""
+    st.subheader("Value on the law's basis")
+    _basis_control()
+    with st.spinner("Valuing the trees on this basis…"):
+        a = state.assessment()
+    opts = a.options
+    st.caption(f"Value basis: **{opts.get('value_basis_label')}**.")
+    vals = a.trees["value_usd"].to_numpy(float) if len(a.trees) == len(table) else None
+    if vals is None:
+        st.caption("The assessment's trees do not line up with the survey's: shown on the Permit page.")
+        return
+    unit = opts.get("value_unit", "USD")
+    c = st.columns(3)
+    ui.money_metric(c[0], f"All trees on this basis ({unit})", vals.sum(),
+                    help="The sum of each tree's value rounded to the cent, as the law engine compares them.")
+    t = table.assign(value_usd=vals)
+    by = (t.groupby("common_name")["value_usd"].agg(["sum", "count"]).sort_values("sum", ascending=False)
+          .reset_index().rename(columns={"common_name": "Species", "sum": f"Value ({unit})", "count": "Trees"}))
+    with st.expander(f"Value on this basis by species ({len(by)} species)"):
+        st.dataframe(by, width="stretch", hide_index=True,
+                     column_config={f"Value ({unit})": st.column_config.NumberColumn(format="$%.2f")})
+
+
+def _charts(table: pd.DataFrame, ben: pd.DataFrame) -> None:
+    c1, c2 = st.columns(2)
+    c1.altair_chart(charts.value_by_species(table, "common_name", "usd_total_annual"), width="stretch")
+    c2.altair_chart(charts.benefits_by_category(ben), width="stretch")
+    st.altair_chart(charts.dbh_distribution(ben), width="stretch")
+    with st.expander("The charts as tables (text alternative)"):
+        cat = charts.category_table(ben)
+        st.dataframe(cat, hide_index=True, width="stretch",
+                     column_config={"USD/yr": st.column_config.NumberColumn(format="$%.2f"),
+                                    "Share": st.column_config.NumberColumn(format="percent")})
+        dbh = pd.to_numeric(ben["dbh_in"], errors="coerce")
+        classes = (dbh // 4 * 4).value_counts().sort_index()
+        st.dataframe(pd.DataFrame({"DBH class (in)": [f"{lo:g}–{lo + 4:g}" for lo in classes.index],
+                                   "Trees": classes.to_numpy()}), hide_index=True, width="stretch")
+        st.caption("Annual benefits by species: the *By species* table below.")
+
+
 def body() -> None:
     if not ui.need("read_survey", "compute_benefits"):
         return
     _sidebar()
     sv = state.survey()
-    ben = state.benefits()
+    with st.spinner("Computing the benefits…"):
+        ben = state.benefits()
     if ben.empty:
         st.warning("The survey has no trees to value.")
         return
     ident = [c for c in ("tag", "species") if c in sv.trees]
     table = pd.concat([sv.trees[ident], ben], axis=1)
-    cat = lib.piece("data").catalogue()
-    table.insert(len(ident), "common_name", table["species_code"].map(cat["common_name"]))
+    names = views.species_names()
+    table.insert(len(ident), "common_name", table["species_code"].map(names).fillna(table["species_code"]))
 
-    c = st.columns(6)
-    labels = ["Total", "Stormwater", "Energy", "Air quality", "CO₂", "Property"]
-    for col, label, key in zip(c, labels, ["usd_total_annual", *USD_COLS[:-1]]):
-        col.metric(f"{label} (USD/yr)", ui.usd(ben[key].sum(), cents=True))
-    st.caption(f"{len(ben):,} trees; value basis for the law: **{state.opt('value_basis', 'annual')}** "
-               "(the benefits here are annual).")
-
-    c1, c2 = st.columns(2)
-    c1.altair_chart(charts.value_by_species(table, "common_name", "usd_total_annual"), width="stretch")
-    c2.altair_chart(charts.benefits_by_category(ben), width="stretch")
-    st.altair_chart(charts.dbh_distribution(ben), width="stretch")
+    _cards(ben, f"What these {len(ben):,} trees do each year")
+    _totals(ben)
+    st.caption(f"{len(ben):,} trees; annual benefits (i-Tree Streets Northeast). " + views.EQUIVALENTS_SOURCES)
+    names_sorted = sorted(table["common_name"].dropna().astype(str).unique())
+    one = st.selectbox("The same answer for one species", names_sorted, index=None, key="w_ben_one",
+                       placeholder="Choose a species")
+    if one:
+        sel = (table["common_name"] == one).to_numpy()
+        _cards(ben[sel], f"What the {int(sel.sum()):,} {one} trees do each year")
+    _charts(table, ben)
+    _on_the_basis(table)
 
     st.subheader("Per tree")
     f1, f2 = st.columns(2)
-    names = sorted(table["common_name"].dropna().astype(str).unique())
-    pick = f1.multiselect("Species", names, key="w_ben_species", placeholder="All species")
+    pick = f1.multiselect("Species", names_sorted, key="w_ben_species", placeholder="All species")
     lo, hi = float(ben["dbh_in"].min()), float(ben["dbh_in"].max())
     rng = f2.slider("DBH (in)", lo, max(hi, lo + 1), (lo, max(hi, lo + 1)), key="w_ben_dbh") if hi > lo else (lo, hi)
     view = table[table["dbh_in"].between(*rng)]
     if pick:
         view = view[view["common_name"].isin(pick)]
-    money = {c: st.column_config.NumberColumn(format="$%.2f") for c in USD_COLS}
-    st.dataframe(view, width="stretch", hide_index=True, column_config=money)
+    money = {views.label(c): st.column_config.NumberColumn(format="$%.2f") for c in USD_COLS}
+    st.dataframe(views.labelled(view), width="stretch", hide_index=True, column_config=money)
 
     st.subheader("By species")
-    by_sp = (table.groupby(["species_code", "common_name"])[["dbh_in"]].count().rename(columns={"dbh_in": "trees"})
-             .join(table.groupby(["species_code", "common_name"])[USD_COLS].sum()).reset_index()
+    plain = ["stormwater_gal", "electricity_kwh", "co2_sequestered_lb", "co2_avoided_lb", "air_quality_lb"]
+    keys = ["species_code", "common_name"]
+    by_sp = (table.groupby(keys)[["dbh_in"]].count().rename(columns={"dbh_in": "trees"})
+             .join(table.groupby(keys)[[c for c in plain if c in table] + USD_COLS].sum()).reset_index()
              .sort_values("usd_total_annual", ascending=False))
-    st.dataframe(by_sp, width="stretch", hide_index=True, column_config=money)
-    ui.page_downloads("benefits", {"Benefits per tree": view, "Benefits by species": by_sp})
+    st.dataframe(views.labelled(by_sp), width="stretch", hide_index=True, column_config=money)
+    ui.page_downloads("benefits", {"Benefits per tree": views.labelled(view),
+                                   "Benefits by species": views.labelled(by_sp)})
 
 
 ui.run_page("Benefits", body, caption="Annual environmental benefits, i-Tree Streets Northeast tables.")

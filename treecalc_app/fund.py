@@ -23,6 +23,7 @@ def _schedule_controls() -> dict:
     c1, c2, c3 = st.columns(3)
     basis = c1.radio("Basis of payments in lieu", bases, index=bases.index(str(cur.get("basis", "per_tree"))),
                      key="w_fee_basis", horizontal=True,
+                     format_func={"per_tree": "A fee per tree", "value": "The unmet value"}.get,
                      help="per_tree: a fee for each required replacement tree not planted; "
                           "value: the unmet value times a multiplier.")
     fee = c2.number_input("Fee per tree (USD)", min_value=0.0, step=25.0,
@@ -54,21 +55,34 @@ def body() -> None:
     st.download_button("Fee schedule (TOML)", data=fee_schedule_toml(schedule).encode(), file_name="fee_schedule.toml",
                        mime="application/toml", key="fund_toml", on_click="ignore", icon=":material/download:",
                        help="Use it with `treecalc assess FILE --fee-schedule fee_schedule.toml`.")
-    a = state.assessment()
+    st.subheader("Planting space on the site")
+    st.caption("The same setting as on the Permit page: the fund is paid for the replacement trees the site "
+               "cannot take (§208-22D).")
+    views.plantable_controls()
+    with st.spinner("Assessing the survey…"):
+        a = state.assessment()
     ui.jurisdiction_note(a)
     fund = get(a, "fund") or {}
+    if str(get(a, "jurisdiction", "")) == "wesley_hills":
+        st.info("Wesley Hills Chapter 95 has no tree fund and no payment in lieu: the fee schedule above is "
+                "Croton-on-Hudson's (§208-24C) and does not apply.")
+        ui.page_downloads("fund")
+        return
     st.subheader("Payment in lieu")
     unit = (get(a, "options") or {}).get("value_unit", "USD")  # USD/yr on the annual basis
-    c = st.columns([2, 1, 1])  # labels carry unit and section: room to keep them whole
-    c[0].metric("Payment in lieu to the Tree Preservation Fund (USD, §208-24)",
-                ui.usd(get(fund, "fund_in_lieu_usd"), cents=True))
+    c = st.columns(3)  # three equal columns: each figure keeps the width the headline check measures
+    ui.money_metric(c[0], "Payment in lieu to the Tree Preservation Fund (USD, §208-24)", get(fund, "fund_in_lieu_usd"))
     c[1].metric("Trees paid in lieu (trees, §208-22D)", ui.num(get(fund, "trees_in_lieu")))
-    c[2].metric(f"Unmet value ({unit}, §208-22D)", ui.usd(get(fund, "unmet_value_usd"), cents=True))
+    ui.money_metric(c[2], f"Unmet value ({unit}, §208-22D)", get(fund, "unmet_value_usd"))
+    if get(fund, "trees_in_lieu") == 0 and state.opt("plantable") is None and state.opt("plantable_area_sqft") is None:
+        st.caption("Every needed tree is planted (no limit on the planting space is set above): "
+                   "nothing is paid in lieu.")
     if get(fund, "calculation"):
         st.markdown(f"**Calculation:** {get(fund, 'calculation')} ({get(fund, 'section', '§208-24')})")
     for n in get(fund, "notes") or []:
         st.markdown(f"- {n}")
     table = views.kv_table(fund, skip=("notes", "fund_in_lieu_exact"))
+    table["Item"] = table["Item"].map(views.label)
     with st.expander("All fund figures"):
         st.dataframe(table, width="stretch", hide_index=True)
     ui.page_downloads("fund", {"Fund": table})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pandas as pd
 import streamlit as st
 
@@ -9,108 +11,218 @@ from app_support import charts, state, ui, views
 from app_support import printable  # the PDF report (issue 11)
 from app_support.views import get
 
-DEFAULT = "Default (the law engine's choice)"
+DEFAULT = "__default__"  # the law engine's default stock (its label says which species and size)
+STOCK_COLUMNS = ["species", "dbh_in", "unit_cost_usd"]
+
+
+def _invasive_note(codes: list[str], choices: pd.DataFrame, labels: dict[str, str]) -> list[str]:
+    """Say inline that invasive species are refused (§208-22E); return the codes that are not invasive."""
+    invasive = set(choices.loc[choices["invasive"], "code"])
+    bad = [c for c in codes if c in invasive]
+    for c in bad:
+        st.error(f"**{labels.get(c, c)}** is listed as invasive (NY Part 575): §208-22E does not accept it as "
+                 "replacement stock. The figures below leave it out; choose another species.",
+                 icon=":material/block:")
+    return [c for c in codes if c not in invasive]
+
+
+def _one_species(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None:
+    codes = [DEFAULT, *choices["code"]]
+    cur = state.opt("replacement_species") or state.opt("_last_species") or DEFAULT
+    c1, c2, c3 = st.columns([4, 1, 1])
+    sp = c1.selectbox("Replacement species", codes, index=codes.index(cur) if cur in codes else 0,
+                      format_func=lambda c: d["label"] if c == DEFAULT else labels.get(c, c), key="w_repl_species",
+                      help="Natives first; invasive species (NY Part 575) are refused by §208-22E.")
+    dbh = c2.number_input("Size (DBH, in)", min_value=0.1, max_value=60.0, value=state.opt("replacement_dbh_in"),
+                          step=0.5, key="w_repl_dbh", placeholder=f"{d['dbh_in']:g} (default)",
+                          help="Deciduous trees at least 1.5 in DBH; conifers at least 5 ft tall (§208-22D).")
+    cost = c3.number_input("Unit cost (USD)", min_value=0.0, step=25.0, value=state.opt("replacement_cost_usd"),
+                           key="w_repl_cost", placeholder=f"{d['unit_cost_usd']:,.0f} (placeholder)",
+                           help=f"Supplied and planted, per tree; empty: ${d['unit_cost_usd']:,.2f}, the law "
+                                "engine's labelled PLACEHOLDER (give the real quote).")
+    ok = _invasive_note([] if sp == DEFAULT else [sp], choices, labels)
+    state.set_opt("replacement_species", ok[0] if ok else None)
+    state.set_opt("_last_species", None if sp == DEFAULT else sp)  # kept when the stock becomes a list
+    state.set_opt("replacement_dbh_in", dbh)
+    state.set_opt("replacement_cost_usd", cost)
+
+
+def _stock_list(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None:
+    if "w_stock" not in st.session_state or "tc_stock_base" not in st.session_state:
+        # the editor's edits are kept relative to the table it was first given: keep that table fixed
+        first = state.opt("replacement_stock") or [{
+            "species": state.opt("_last_species") or d["species"],  # the species chosen above carries over
+            "dbh_in": state.opt("replacement_dbh_in") or d["dbh_in"],
+            "unit_cost_usd": state.opt("replacement_cost_usd") or d["unit_cost_usd"]}]
+        st.session_state["tc_stock_base"] = pd.DataFrame(first, columns=STOCK_COLUMNS)
+    st.caption("One row per kind of tree you can plant: the cheapest mix that carries the required value is found. "
+               f"Unit cost ${d['unit_cost_usd']:,.2f} is a PLACEHOLDER until you give the nursery's price.")
+    edited = st.data_editor(
+        st.session_state["tc_stock_base"], key="w_stock", num_rows="dynamic", hide_index=True, width="stretch",
+        column_config={
+            "species": st.column_config.SelectboxColumn("Species", options=list(choices["code"]), required=True,
+                                                        help="natives first; invasives are refused (§208-22E)"),
+            "dbh_in": st.column_config.NumberColumn("DBH (in)", min_value=0.1, step=0.5, required=True,
+                                                    default=d["dbh_in"]),
+            "unit_cost_usd": st.column_config.NumberColumn(
+                f"Unit cost (USD; ${d['unit_cost_usd']:,.0f} placeholder)", min_value=0.0, format="$%.2f",
+                default=d["unit_cost_usd"], help="supplied and planted, per tree"),
+        })
+    rows = [{"species": r.species, "dbh_in": float(r.dbh_in),
+             "unit_cost_usd": float(r.unit_cost_usd) if pd.notna(r.unit_cost_usd) else d["unit_cost_usd"]}
+            for r in edited.dropna(subset=["species", "dbh_in"]).itertuples()]
+    ok = set(_invasive_note(list(dict.fromkeys(r["species"] for r in rows)), choices, labels))
+    rows = [r for r in rows if r["species"] in ok]
+    state.set_opt("replacement_stock", rows or None)
+    if rows:
+        state.set_opt("_last_species", rows[0]["species"])
 
 
 def _stock_controls() -> None:
     choices = views.species_choices()
     labels = dict(zip(choices["code"], choices["label"]))
-    codes = [DEFAULT, *choices["code"]]
-    mode = st.radio("Replacement stock", ["One species", "A stock list"], horizontal=True, key="w_stock_mode",
+    d = views.default_stock()
+    modes = ["One species", "A stock list"]
+    mode = st.radio("Replacement stock", modes, horizontal=True, key="w_stock_mode",
                     index=1 if state.opt("replacement_stock") else 0)
-    if mode == "One species":
+    if mode == modes[0]:
+        st.session_state.pop("tc_stock_base", None)
         state.set_opt("replacement_stock", None)
-        cur = state.opt("replacement_species") or DEFAULT
-        c1, c2, c3 = st.columns([3, 1, 1])
-        sp = c1.selectbox("Replacement species", codes, index=codes.index(cur) if cur in codes else 0,
-                          format_func=lambda c: labels.get(c, c), key="w_repl_species",
-                          help="Natives first; invasive species (NY Part 575) are refused by §208-22E.")
-        dbh = c2.number_input("Size (DBH, in)", min_value=0.1, max_value=60.0, value=state.opt("replacement_dbh_in"),
-                               step=0.5, key="w_repl_dbh", placeholder="default",
-                               help="Deciduous trees at least 1.5 in DBH; conifers at least 5 ft tall (§208-22D).")
-        cost = c3.number_input("Unit cost (USD)", min_value=0.0, step=25.0, value=state.opt("replacement_cost_usd"),
-                               key="w_repl_cost", placeholder="placeholder",
-                               help="Supplied and planted, per tree; empty: the law engine's labelled placeholder.")
-        state.set_opt("replacement_species", None if sp == DEFAULT else sp)
-        state.set_opt("replacement_dbh_in", dbh)
-        state.set_opt("replacement_cost_usd", cost)
+        _one_species(choices, labels, d)
     else:
         state.set_opt("replacement_species", None)
         state.set_opt("replacement_dbh_in", None)
         state.set_opt("replacement_cost_usd", None)
-        stock = state.opt("replacement_stock") or [{"species": choices["code"].iloc[0], "dbh_in": 2.0,
-                                                    "unit_cost_usd": 350.0}]
-        df = pd.DataFrame(stock, columns=["species", "dbh_in", "unit_cost_usd"])
-        st.caption("One row per kind of tree you can plant: the cheapest mix that carries the required value is found.")
-        edited = st.data_editor(
-            df, key="w_stock", num_rows="dynamic", hide_index=True, width="stretch",
-            column_config={
-                "species": st.column_config.SelectboxColumn("Species", options=list(choices["code"]), required=True,
-                                                            help="natives first; invasives are refused"),
-                "dbh_in": st.column_config.NumberColumn("DBH (in)", min_value=0.1, step=0.5, required=True),
-                "unit_cost_usd": st.column_config.NumberColumn("Unit cost (USD)", min_value=0.0, format="$%.2f",
-                                                               required=True),
-            })
-        rows = [{"species": r.species, "dbh_in": float(r.dbh_in), "unit_cost_usd": float(r.unit_cost_usd)}
-                for r in edited.dropna().itertuples()]
-        state.set_opt("replacement_stock", rows or None)
+        _stock_list(choices, labels, d)
+    views.plantable_controls()
 
-    kinds = ["Every tree needed", "A number of trees", "An area (sq ft)"]
-    cur = 1 if state.opt("plantable") is not None else 2 if state.opt("plantable_area_sqft") is not None else 0
-    kind = st.radio("The site can take", kinds, index=cur, horizontal=True, key="w_plantable_kind")
-    if kind == kinds[1]:
-        n = st.number_input("Trees the site can take", min_value=0, step=1, value=int(state.opt("plantable") or 0),
-                            key="w_plantable")
-        state.set_opt("plantable", int(n))
-        state.set_opt("plantable_area_sqft", None)
-    elif kind == kinds[2]:
-        a = st.number_input("Plantable area (sq ft)", min_value=0.0, step=100.0,
-                            value=float(state.opt("plantable_area_sqft") or 0.0), key="w_plantable_area",
-                            help="Divided by the §208-6 spacing of each size class.")
-        state.set_opt("plantable_area_sqft", float(a))
-        state.set_opt("plantable", None)
-    else:
-        state.set_opt("plantable", None)
-        state.set_opt("plantable_area_sqft", None)
+
+def _is_wesley(a) -> bool:
+    return str(get(a, "jurisdiction", "")) == "wesley_hills"
 
 
 def body() -> None:
     if not ui.need("read_survey", "assess"):
         return
+    head = st.container()  # the law's name, once the assessment says which law applies
     with st.expander("Replacement stock and planting space", expanded=True):
         _stock_controls()
-    a = state.assessment()
+    with st.spinner("Assessing the survey…"):
+        a = state.assessment()
+    with head:
+        if _is_wesley(a):
+            st.caption("Chapter 95 of the Village of Wesley Hills: §95-3 clearing permit triggers. Chapter 95 has "
+                       "no replacement rule and no tree fund.")
+        else:
+            st.caption("Chapter 208 of Croton-on-Hudson: §208-19 permit triggers, §208-22 replacement, "
+                       "the cheapest plan.")
     ui.jurisdiction_note(a)
+    if _is_wesley(a):
+        _wesley_figures(a)
+    else:
+        _cost_card(a)
+        _croton_figures(a)
+    per_tree = _triggers(a)
+    plan = _plan(a)
+    if not _is_wesley(a):
+        _projection(a, get(a, "replacement") or {})
+    ui.page_downloads("permit", {"Triggered trees": views.labelled(per_tree),
+                                 "Planting plan": views.labelled(plan) if len(plan) else None})
+    printable.pdf_button("permit")  # the printable report (issue 11)
+
+
+def _cost_card(a) -> None:
+    """The applicant's answer: what this permit costs me, each figure with its section, and what would change it."""
+    rep, fund = get(a, "replacement") or {}, get(a, "fund") or {}
+    unit = (get(a, "options") or {}).get("value_unit", "USD")
+    with st.container(border=True):
+        st.markdown("#### What will this permit cost me?")
+        if not get(rep, "required"):
+            st.markdown(f"**No replacement is required** ({get(rep, 'percent_note') or '§208-22A'}): nothing to plant "
+                        "and nothing to pay into the Tree Preservation Fund.")
+            return
+        planted, in_lieu = get(rep, "trees_planted") or 0, get(rep, "trees_in_lieu") or 0
+        plant_cost, pay = get(rep, "planting_cost_usd") or 0.0, get(fund, "fund_in_lieu_usd") or 0.0
+        total = float(Decimal(str(plant_cost)) + Decimal(str(pay)))  # two cent amounts: exact
+        c = st.columns(3)
+        ui.money_metric(c[0], f"Plant {ui.num(planted)} replacement trees (§208-22D)", plant_cost,
+                        help="Supplied and planted, at the unit cost of the stock.")
+        ui.money_metric(c[1], f"Pay for {ui.num(in_lieu)} trees in lieu (§208-24)", pay,
+                        help="Into the Tree Preservation Fund, for the trees the site cannot take (§208-22D).")
+        ui.money_metric(c[2], "Total out of pocket (§208-22D + §208-24)", total,
+                        help="Planting cost plus the payment in lieu. Permit fees are not included.")
+        plan = get(rep, "plan") or []
+        if plan:
+            st.markdown("**Plant:** " + "; ".join(
+                f"{p['count']:,} × {p.get('common_name') or p['species_code']} {p['dbh_in']:g} in DBH at "
+                f"{ui.usd(p['unit_cost_usd'], cents=True)} = {ui.usd(p['cost_usd'], cents=True)}" for p in plan))
+        placeholders = [s for s in (get(a, "assumptions") or []) if "PLACEHOLDER" in s or "placeholder" in s]
+        if get(fund, "placeholder") and in_lieu:
+            placeholders.append(f"the fee in lieu is a {get(fund, 'label')}")
+        for p in placeholders:
+            st.warning(views.readable(p[:1].upper() + p[1:]), icon=":material/priority_high:")
+        first = plan[0] if plan else {}
+        st.markdown("**What would change it**")
+        st.markdown(
+            f"- *Fewer removals*: the replacement must carry {ui.num(get(rep, 'percent'))}% of the value of the trees "
+            f"counted ({ui.usd(get(rep, 'removed_value_usd'), cents=True)} {unit}, "
+            f"{get(rep, 'section') or '§208-22A'}); each tree kept off the list lowers it by its own value "
+            "(the table of triggered trees below).\n"
+            + (f"- *A larger replacement size*: one {first.get('common_name') or first.get('species_code')} of "
+               f"{first.get('dbh_in', 0):g} in "
+               f"carries {ui.usd(first.get('value_per_tree_usd'), cents=True)} {unit}; a larger tree carries more, "
+               "so fewer are needed (§208-22D), each at a higher price.\n" if first else "")
+            + f"- *The planting space*: the site takes {ui.num(planted)} here; every tree it cannot take is paid in "
+              "lieu (§208-22D, §208-24). Set what it can take under *Replacement stock and planting space*.")
+
+
+def _croton_figures(a) -> None:
     permit, rep, fund = get(a, "permit") or {}, get(a, "replacement") or {}, get(a, "fund") or {}
     unit = (get(a, "options") or {}).get("value_unit", "USD")  # USD/yr on the annual basis
-
     c = st.columns(3)
     c[0].metric("Permit required (§208-19)", "Yes" if get(permit, "required") else "No")
     c[1].metric("Replacement required (§208-22)", "Yes" if get(rep, "required") else "No")
     pct = get(rep, "percent")
     c[2].metric("Replacement percentage (§208-22A/F)", "—" if pct is None else f"{float(pct):g}%",
-                help=f"value basis: {get(rep, 'value_basis')}")
+                help=f"value basis: {get(rep, 'value_basis_label') or get(rep, 'value_basis')}")
     c = st.columns(3)
-    c[0].metric(f"Removed value ({unit}, §208-22B)", ui.usd(get(rep, "removed_value_usd"), cents=True),
-                help="Value the percentage applies to (invasive and good-forestry removals excluded).")
-    c[1].metric(f"Required value ({unit}, §208-22A)", ui.usd(get(rep, "required_value_usd"), cents=True))
+    ui.money_metric(c[0], f"Removed value ({unit}, §208-22B)", get(rep, "removed_value_usd"),
+                    help="Value the percentage applies to (invasive and good-forestry removals excluded).")
+    ui.money_metric(c[1], f"Required value ({unit}, §208-22A)", get(rep, "required_value_usd"))
     c[2].metric("Native share of replacements (§208-22C)", "—" if get(rep, "native_share") is None
                 else f"{float(get(rep, 'native_share')):.0%}")
+    parts = rep.get("parts") or []
+    if parts:  # issue 9: 120% on trees harmed in offences (§208-22F) + 90% on proposed removals (§208-22A)
+        st.dataframe(pd.DataFrame([{k: p[k] for k in ("section", "percent", "trees", "value_usd",
+                                                      "required_value_usd")} for p in parts]),
+                     width="stretch", hide_index=True)
     c = st.columns(3)  # labels carry unit and section: three to a row keeps them whole
     c[0].metric("Replacement trees required (trees, §208-22)", ui.num(get(rep, "trees_needed")))
     c[1].metric("Trees planted (trees, §208-22D)", ui.num(get(rep, "trees_planted")))
     c[2].metric("Trees paid in lieu (trees, §208-22D)", ui.num(get(rep, "trees_in_lieu")))
     c = st.columns([2, 1])
-    c[0].metric("Payment in lieu to the Tree Preservation Fund (USD, §208-24)", ui.usd(get(fund, "fund_in_lieu_usd"), cents=True))
-
+    ui.money_metric(c[0], "Payment in lieu to the Tree Preservation Fund (USD, §208-24)", get(fund, "fund_in_lieu_usd"))
     for w in get(rep, "warnings") or []:
-        st.warning(str(w))
-    if get(fund, "placeholder") and get(rep, "trees_in_lieu"):
-        st.warning(f"The fee in lieu is a {get(fund, 'label')}.")
+        st.warning(views.readable(w))
     for n in get(rep, "notes") or []:
+        st.caption(f"• {views.readable(n)}")
+
+
+def _wesley_figures(a) -> None:
+    permit, wh = get(a, "permit") or {}, get(a, "wesley_hills") or {}
+    c = st.columns(3)
+    c[0].metric("Clearing permit required (Wesley Hills §95-3A(1))", "Yes" if get(permit, "required") else "No")
+    c[1].metric("Trees needing a clearing permit (trees, §95-3A(1))", ui.num(get(permit, "trees_needing_permit")))
+    c[2].metric("Replacement (Chapter 95)", "None", help=get(wh, "note"))
+    for n in get(get(a, "replacement") or {}, "notes") or []:
         st.caption(f"• {n}")
 
-    st.subheader("Permit triggers (§208-19)")
+
+def _triggers(a) -> pd.DataFrame | None:
+    permit = get(a, "permit") or {}
+    wesley = _is_wesley(a)
+    st.subheader("Clearing permit triggers (Wesley Hills Chapter 95, §95-3)" if wesley
+                 else "Permit triggers (§208-19)")
     triggers = get(permit, "triggers") or []
     if triggers:
         for t in triggers:
@@ -125,16 +237,21 @@ def body() -> None:
         if get(permit, "approving_authority"):
             st.caption(f"Approving authority: {get(permit, 'approving_authority')}")
     else:
-        st.caption("No §208-19 trigger holds.")
-    trees = get(a, "trees")
-    per_tree = _trigger_trees(trees)
+        st.caption("No §95-3 trigger holds." if wesley else "No §208-19 trigger holds.")
+    per_tree = _trigger_trees(get(a, "trees"))
     if per_tree is not None and len(per_tree):
-        st.dataframe(per_tree, width="stretch", hide_index=True)
+        st.dataframe(views.labelled(per_tree), width="stretch", hide_index=True)
+    return per_tree
 
+
+def _plan(a) -> pd.DataFrame:
+    if _is_wesley(a):
+        return pd.DataFrame()
+    rep = get(a, "replacement") or {}
     st.subheader("Planting plan (§208-22)")
     plan = views.frame(get(rep, "plan"))
     if len(plan):
-        st.dataframe(plan, width="stretch", hide_index=True)
+        st.dataframe(views.labelled(plan), width="stretch", hide_index=True)
     else:
         st.caption("No planting plan: nothing to replace.")
     stock_report = views.frame(get(rep, "stock"))
@@ -143,11 +260,8 @@ def body() -> None:
             stock_report[col] = stock_report[col].map(lambda v: "; ".join(map(str, v)) if isinstance(v, list) else v)
     if len(stock_report):
         with st.expander("Stock offered: accepted and refused, with the reasons"):
-            st.dataframe(stock_report, width="stretch", hide_index=True)
-
-    _projection(a, rep)
-    ui.page_downloads("permit", {"Triggered trees": per_tree, "Planting plan": plan if len(plan) else None})
-    printable.pdf_button("permit")  # the printable report (issue 11)
+            st.dataframe(views.labelled(stock_report), width="stretch", hide_index=True)
+    return plan
 
 
 def _trigger_trees(trees: pd.DataFrame | None) -> pd.DataFrame | None:
@@ -165,15 +279,19 @@ def _projection(a, rep) -> None:
     if not get(rep, "required"):
         st.caption("No replacement is required, so there is nothing to project.")
         return
-    df = state.projection(20)
+    df = state.projection(a, 20)
     if df.empty:
         st.caption("Nothing to project.")
         return
     st.altair_chart(charts.projection(df, title="Annual benefits over the next 20 years (USD/yr)"), width="stretch")
+    with st.expander("The chart as a table (text alternative)"):
+        wide = df.pivot(index="year", columns="series", values="value_usd").reset_index()
+        st.dataframe(wide.rename(columns={"year": "Years from now"}), hide_index=True, width="stretch",
+                     column_config={c: st.column_config.NumberColumn(f"{c} (USD/yr)", format="$%.2f")
+                                    for c in wide.columns if c != "year"})
     st.caption("Each year's annual benefits (i-Tree Streets, the assessment's prices) of the trees counted toward "
                "replacement had they stayed, and of the planting plan, both grown with the treecalc growth curves "
                "(Urban Tree Database / i-Tree Streets age classes).")
 
 
-ui.run_page("Permit & replacement", body,
-            caption="Chapter 208 of Croton-on-Hudson: §208-19 permit triggers, §208-22 replacement, the cheapest plan.")
+ui.run_page("Permit & replacement", body)

@@ -56,7 +56,8 @@ def _columns(sv) -> None:
     df = pd.DataFrame({"Header in the file": [str(h) for h in cmap], "Read as": [str(v or "ignore") for v in cmap.values()]})
     edited = st.data_editor(
         df, key="w_colmap", hide_index=True, width="stretch", disabled=["Header in the file"],
-        column_config={"Read as": st.column_config.SelectboxColumn("Read as", options=options, required=True)})
+        column_config={"Read as": st.column_config.SelectboxColumn("Read as", options=options, required=True,
+                                                                   format_func=views.label)})
     changed = {h: f for h, f, f0 in zip(edited["Header in the file"], edited["Read as"], df["Read as"]) if f != f0}
     c1, c2 = st.columns(2)
     if c1.button("Re-read with this mapping", disabled=not changed, key="w_colmap_apply"):
@@ -83,14 +84,15 @@ def _site(sv) -> None:
             how = "Site sheet"
         else:
             v, why = SITE_ASSUMED.get(k, (None, ""))
-            how = f"not given: {'no value assumed' if v is None else f'assumed {v}'} ({why})"
+            how = f"not given: {'no value assumed' if v is None else f'assumed {views.yes_no(v)}'} ({why})"
         v = overrides.get(k, site.get(k))
-        rows.append({"Fact": k, "Value": "" if v is None else str(v), "From": how})
+        rows.append({"Fact": views.SITE_LABELS.get(k, views.label(k)), "Value": views.yes_no(v), "From": how})
     df = pd.DataFrame(rows)
+    field = dict(zip(df["Fact"], SITE_FIELDS))  # the label a user reads -> the Site sheet's field
     st.caption("Site facts from the Site sheet, and what is assumed where a fact is not given. "
                "Edit a value (yes/no, a number, croton-on-hudson or wesley-hills) to use it.")
     edited = st.data_editor(df, key="w_site", hide_index=True, width="stretch", disabled=["Fact", "From"])
-    new = {f: str(v).strip() for f, v, v0 in zip(edited["Fact"], edited["Value"], df["Value"])
+    new = {field[f]: str(v).strip() for f, v, v0 in zip(edited["Fact"], edited["Value"], df["Value"])
            if str(v).strip() != str(v0).strip()}
     if new and st.button("Use these site facts", key="w_site_apply"):
         merged = {**overrides, **new}
@@ -104,7 +106,7 @@ def _site(sv) -> None:
     if sv.site_assumptions:
         st.markdown("**Assumptions**")
         for a in sv.site_assumptions:
-            st.markdown(f"- {a}")
+            st.markdown(f"- {views.readable(a)}")
 
 
 def body() -> None:
@@ -137,12 +139,12 @@ def body() -> None:
 
     tabs = st.tabs(["Trees", "Columns", "Rejected rows", "Species matches", "Site facts", "Warnings"])
     with tabs[0]:
-        st.dataframe(trees, width="stretch", hide_index=True)
+        st.dataframe(views.labelled(trees), width="stretch", hide_index=True)
     with tabs[1]:
         _columns(sv)
     with tabs[2]:
         if len(rejected):
-            st.dataframe(rejected, width="stretch", hide_index=True)
+            st.dataframe(views.labelled(rejected), width="stretch", hide_index=True)
         else:
             st.success("Every row was read.")
     with tabs[3]:
@@ -152,10 +154,10 @@ def body() -> None:
     with tabs[5]:
         if warnings:
             for w in warnings:
-                st.markdown(f"- {w}")
+                st.markdown(f"- {views.readable(w)}")
         else:
             st.caption("No warnings.")
-    ui.page_downloads("survey", {"Survey trees": trees, "Rejected rows": rejected})
+    ui.page_downloads("survey", {"Survey trees": views.labelled(trees), "Rejected rows": views.labelled(rejected)})
 
 
 def _species_matches(trees: pd.DataFrame) -> None:
@@ -183,7 +185,10 @@ def _species_matches(trees: pd.DataFrame) -> None:
                "species where the match is wrong and press *Use these species*.")
     edited = st.data_editor(
         df, key="w_species_fix", hide_index=True, width="stretch", disabled=["row", "tag", "written", "how", "score"],
-        column_config={"score": st.column_config.NumberColumn("score", format="%.0f%%"),
+        column_config={"row": st.column_config.TextColumn("Row in the file"), "tag": st.column_config.TextColumn("Tag"),
+                       "written": st.column_config.TextColumn("Species as written"),
+                       "how": st.column_config.TextColumn("Matched by"),
+                       "score": st.column_config.NumberColumn("Match score", format="%.0f%%"),
                        "species": st.column_config.SelectboxColumn("matched to", options=list(choices["code"]),
                                                                    format_func=lambda c: label.get(c, c),
                                                                    required=True)})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from app_support import state, ui, views
@@ -12,6 +14,7 @@ TRI = {"As the survey shows": None, "Yes": True, "No": False}
 
 
 def _tri(label: str, opt: str, key: str, help: str) -> None:
+    """Three states: as the survey shows (the option left out), yes, no."""
     cur = state.opt(opt)
     names = list(TRI)
     idx = next(i for i, v in enumerate(TRI.values()) if v is cur) if cur in (True, False, None) else 0
@@ -19,12 +22,14 @@ def _tri(label: str, opt: str, key: str, help: str) -> None:
     state.set_opt(opt, TRI[v])
 
 
-def _controls() -> None:
-    v = st.checkbox("Trees were harmed without a permit (a violation)", value=bool(state.opt("violation")),
-                    key="w_violation",
-                    help="Trees marked removed or damaged in the survey are the harmed trees; the replacement "
-                         "becomes 120% of their value (§208-22F) and the §208-29 penalties apply.")
-    state.set_opt("violation", True if v else None)
+def _controls() -> Any:
+    """The violation facts; returns a placeholder under the violation choice for what is in effect."""
+    _tri("Trees were harmed without a permit (Croton-on-Hudson's violation standard, §208-22F)", "violation",
+         "w_violation",
+         "As the survey shows: trees marked removed or damaged without a required permit make it a violation; "
+         "the replacement is then 120% of their value (§208-22F). The §208-29 penalties follow the trees "
+         "harmed without a required permit, tree by tree.")
+    in_effect = st.empty()
     c1, c2 = st.columns(2)
     with c1:
         _tri("An application was pending", "application_pending", "w_pending",
@@ -41,6 +46,7 @@ def _controls() -> None:
                           value=state.opt("replacement_percent"), step=10.0, key="w_repl_pct", placeholder="the law's",
                           help="Leave empty for the law's 90% (permit) or 120% (after a violation).")
     state.set_opt("replacement_percent", pct)
+    return in_effect
 
 
 def _mark_harmed() -> None:
@@ -63,27 +69,76 @@ def _mark_harmed() -> None:
     marks = {t: "removed" for t in removed}
     marks.update({t: "damaged" for t in damaged if t not in marks})
     state.set_opt("actions", marks or None)
-    c2.caption("A harmed tree is an offence only when its removal needed a permit (§208-19) and none was held; "
+    c2.caption("A harmed tree is an offence only when its removal needed a permit (§208-19; in Wesley Hills a "
+               "clearing permit, §95-3A(1)) and none was held; "
                "the law engine decides, tree by tree.")
+
+
+def _say_in_effect(where: Any, a: Any) -> None:
+    """What the numbers use: the violation standard in effect and the trees harmed without a permit."""
+    rep, pen = get(a, "replacement") or {}, get(a, "penalties") or {}
+    if _wesley(a):
+        where.caption("Wesley Hills Chapter 95 has no violation standard for replacement; its fines follow the trees "
+                      "removed without a clearing permit.")
+        return
+    offences = int(get(pen, "offences") or 0)
+    chosen = state.opt("violation")
+    how = "as the survey shows" if chosen is None else "as you set it"
+    on = bool(get(rep, "violation"))
+    where.info(f"In effect ({how}): **{'a violation' if on else 'no violation'}** — "
+               f"{offences:,} tree(s) harmed without a required permit (§208-29). "
+               + ("The replacement standard is §208-22F." if on else "The replacement standard is §208-22A."),
+               icon=":material/gavel:")
+
+
+def _wesley(a: Any) -> bool:
+    return str(get(a, "jurisdiction", "")) == "wesley_hills"
+
+
+def _headline(a: Any) -> None:
+    pen = get(a, "penalties") or {}
+    if _wesley(a):
+        c = st.columns(2)
+        ui.money_metric(c[0], "Fine, maximum (USD, Wesley Hills Chapter 95)", get(pen, "fine_max_usd"), cents=False,
+                        help="Definite offences: removals that rest only on facts given.")
+        if get(pen, "fine_conditional_usd") is not None:
+            ui.money_metric(c[1], "Fine on assumed facts, maximum (USD, Chapter 95)", get(pen, "fine_conditional_usd"),
+                            cents=False, help="Conditional offences: each rests on a fact that was not given.")
+        return
+    c = st.columns(3)
+    ui.money_metric(c[0], "Civil penalty, maximum (USD, §208-29B)", get(pen, "civil_penalty_max_usd"),
+                    help="§208-29B amounts are maxima (\"up to\"); definite offences only once conditional "
+                         "offences are reported apart.")
+    c[1].metric("Doubled (§208-29B(7))", "Yes" if get(pen, "doubled") else "No")
+    ui.money_metric(c[2], "Criminal fine, maximum (USD, §208-29A)", get(pen, "criminal_fine_max_usd"),
+                    help="§208-29A maxima.")
+    if get(pen, "civil_penalty_conditional_usd") is not None:
+        c = st.columns(3)
+        ui.money_metric(c[0], "Civil penalty on assumed facts, maximum (USD, §208-29B)",
+                        get(pen, "civil_penalty_conditional_usd"),
+                        help="Conditional offences: each rests on a fact that was not given (see the table below); "
+                             "kept apart from the definite amount.")
+        if get(pen, "criminal_fine_conditional_usd") is not None:
+            ui.money_metric(c[1], "Criminal fine on assumed facts, maximum (USD, §208-29A)",
+                            get(pen, "criminal_fine_conditional_usd"),
+                            help="Conditional offences only; kept apart from the definite maximum.")
 
 
 def body() -> None:
     if not ui.need("read_survey", "assess"):
         return
+    head = st.empty()  # which law's penalties, once the assessment says which law applies
     with st.expander("Violation facts", expanded=True):
-        _controls()
+        in_effect = _controls()
         _mark_harmed()
-    a = state.assessment()
+    with st.spinner("Assessing the survey…"):
+        a = state.assessment()
+    _say_in_effect(in_effect, a)
+    head.caption("Wesley Hills Chapter 95: fines for trees removed without a clearing permit." if _wesley(a) else
+                 "Chapter 208 §208-29: civil tiers, doubling, continuing days and criminal maxima.")
     ui.jurisdiction_note(a)
     pen = get(a, "penalties") or {}
-    c = st.columns(3)
-    c[0].metric("Civil penalty, maximum (USD, §208-29B)", ui.usd(get(pen, "civil_penalty_max_usd"), cents=True),
-                help="§208-29B amounts are maxima (\"up to\").")
-    c[1].metric("Doubled (§208-29B(7))", "Yes" if get(pen, "doubled") else "No")
-    c[2].metric("Criminal fine, maximum (USD, §208-29A)", ui.usd(get(pen, "criminal_fine_max_usd"), cents=True),
-                help="§208-29A maxima.")
-    if get(pen, "fine_max_usd") is not None:
-        st.metric("Fine, maximum (USD, Wesley Hills Chapter 95)", ui.usd(get(pen, "fine_max_usd"), cents=True))
+    _headline(a)
     reasons = get(pen, "doubling_reasons") or []
     if reasons:
         st.markdown("**Why the amounts double**")
@@ -91,25 +146,32 @@ def body() -> None:
             st.markdown(f"- {r}")
     st.caption("These are maxima: the court sets the penalty up to them.")
 
-    per_tree = views.frame(get(pen, "per_tree") or get(pen, "trees"))
-    if per_tree.empty:
-        trees = get(a, "trees")
-        cols = [c for c in trees.columns if any(k in c for k in ("tier", "penalty"))] if trees is not None else []
-        if cols:
-            ident = [c for c in ("tag", "species", "species_code", "dbh_in", "action") if c in trees]
-            per_tree = trees[ident + cols]
-            per_tree = per_tree[per_tree[cols].notna().any(axis=1)]
-    st.subheader("Per tree")
+    per_tree = views.offence_rows(a)
+    st.subheader("Per tree: definite and conditional offences")
     if len(per_tree):
-        st.dataframe(per_tree, width="stretch", hide_index=True)
+        if "Offence" not in per_tree:
+            st.caption("The law engine does not yet say which offences rest on assumed facts: every offence is "
+                       "listed together.")
+        shown = views.labelled(per_tree)
+        if "Offence" in per_tree:
+            for kind, title in (("definite", "Definite: the facts given make the offence"),
+                                ("conditional", "Conditional: the offence holds only if the assumed fact is true")):
+                part = shown[per_tree["Offence"] == kind]
+                st.markdown(f"**{title}** ({len(part):,} trees)")
+                if len(part):
+                    st.dataframe(part, width="stretch", hide_index=True)
+        else:
+            st.dataframe(shown, width="stretch", hide_index=True)
     else:
         st.caption("No tree was harmed without a permit: no penalty.")
-    other = views.kv_table(pen, skip=("per_tree", "trees", "doubling_reasons"))
+    other = views.kv_table(pen, skip=("per_tree", "trees", "doubling_reasons", "not_offences"))
+    other["Item"] = other["Item"].map(views.label)
     with st.expander("All penalty figures"):
         st.dataframe(other, width="stretch", hide_index=True)
-    ui.page_downloads("violations", {"Penalties per tree": per_tree if len(per_tree) else None})
+    for n in get(pen, "notes") or []:
+        st.caption(f"• {views.readable(n)}")
+    ui.page_downloads("violations", {"Penalties per tree": views.labelled(per_tree) if len(per_tree) else None})
     printable.pdf_button("violations")  # the printable report (issue 11)
 
 
-ui.run_page("Violations & penalties", body,
-            caption="Chapter 208 §208-29: civil tiers, doubling, continuing days and criminal maxima.")
+ui.run_page("Violations & penalties", body)

@@ -35,11 +35,22 @@ def _ok(at: AppTest, *, errors: bool = False) -> None:
 
 
 def metrics(at: AppTest) -> dict[str, str]:
-    """Metric values by label, and by the label without its "(unit, section)" suffix."""
+    """Metric values by label, and by the label without its "(unit, section)" suffix.
+
+    A compact headline ("$2.57M") carries the exact figure first in its help ("Exactly $2,566,123.45."):
+    that is the value returned, after checking that the compact form is the exact figure rounded.
+    """
     out = {}
     for m in at.metric:
-        out[m.label] = m.value
-        out.setdefault(re.sub(r"\s*\([^()]*§[^()]*\)$", "", m.label), m.value)
+        value = m.value
+        exact = re.match(r"Exactly (\S+)\.(?:\s|$)", m.proto.help or "")
+        if exact:
+            from app_support.ui import compact_usd
+
+            assert compact_usd(amount(exact.group(1))) == value, (m.label, value, exact.group(1))
+            value = exact.group(1)
+        out[m.label] = value
+        out.setdefault(re.sub(r"\s*\([^()]*§[^()]*\)$", "", m.label), value)
     return out
 
 
@@ -148,7 +159,7 @@ def test_violation_page_equals_assess(sample):
 
     at = _app()
     at.switch_page("treecalc_app/violations.py").run()
-    at.checkbox(key="w_violation").check().run()
+    at.radio(key="w_violation").set_value("Yes").run()
     at.radio(key="w_pending").set_value("Yes").run()
     at.number_input(key="w_days").set_value(3).run()
     _ok(at)

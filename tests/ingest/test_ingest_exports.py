@@ -114,7 +114,8 @@ def test_census_status_is_not_an_action(tmp_path):
     assert t.loc["180686", "street_tree"] == False and t["street_tree"].sum() == 9  # noqa: E712
     assert t.loc["180683", "condition"] == "fair" and t.loc["180684", "condition"] == "good"
     assert t.loc["180683", "latitude"] == pytest.approx(40.72309) and t.loc["180683", "x"] == 1027431
-    assert s.summary()["actions"] == {"retain": 9, "remove": 0, "removed": 1, "damaged": 0}
+    assert s.summary()["actions"] == {"retain": 9, "remove": 0, "removed": 1, "topped": 0, "excessively_pruned": 0,
+                                      "damaged": 0, "transplant": 0}
 
 
 def test_census_assessment_values_the_stump_at_its_stump_diameter(tmp_path):

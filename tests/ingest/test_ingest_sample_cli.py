@@ -22,8 +22,8 @@ def test_sample_shows_exactly_the_deliberate_errors(capsys):
     assert d["warnings"] == ["fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%: row 30"]
     assert d["warnings_detail"] == ["row 30 (tag 24): fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%"]
     assert d["multi_stem_trees"] == 1
-    # the sample's "Topped" tree is its own action (§208-17 TOPPING), no longer folded into damaged
-    assert d["actions"] == {"retain": 27, "remove": 10, "removed": 1, "damaged": 0, "topped": 1}
+    assert d["actions"] == {"retain": 27, "remove": 10, "removed": 1, "topped": 1, "excessively_pruned": 0,
+                            "damaged": 0, "transplant": 0}
     assert d["site"]["jurisdiction"] == "croton-on-hudson" and len(d["site"]) == 10
     assert d["unmapped_columns"] == []
 

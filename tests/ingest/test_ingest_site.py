@@ -20,8 +20,8 @@ def test_site_sheet_read_and_typed(tmp_path):
                       "has_residence": True, "one_family_co_issued": True, "site_plan_required": False,
                       "prior_removals_12mo": 2, "application_pending": False,
                       "prior_violation_within_year": False, "village_work": False}
-    assert set(s.site) == set(SITE_FIELDS)
-    assert not any(a.split()[0] in SITE_FIELDS for a in s.site_assumptions)
+    assert set(s.site) <= set(SITE_FIELDS)
+    assert not any(a.split()[0] in s.site for a in s.site_assumptions)
     assert s.source["site_sheet"] == "Site" and s.source["sheet"] == "Trees"
 
 
@@ -35,7 +35,7 @@ def test_site_override_wins(tmp_path):
     assert any(a.startswith("distance_to_residence_ft not surveyed") for a in s.site_assumptions)
     with pytest.raises(SurveyError, match="not one of"):
         read_survey(p, site={"jurisdiction": "Ossining"})
-    with pytest.raises(SurveyError, match="unknown field"):
+    with pytest.raises(SurveyError, match="unknown site field"):
         read_survey(p, site={"colour": "green"})
     with pytest.raises(SurveyError, match="not yes/no"):
         read_survey(p, site={"subdividable": "perhaps"})
@@ -58,7 +58,26 @@ def test_missing_facts_are_conservative_assumptions(tmp_path):
 
 
 def test_bad_site_sheet_value_is_a_warning(tmp_path):
-    rows = [["jurisdiction", "Atlantis"], ["lot_area_acres", "big"], ["favourite tree", "oak"], ["subdividable"]]
+    rows = [["jurisdiction", "Atlantis"], ["lot_area_acres", "big"], ["Address", "1 Oak Lane"], ["subdividable"]]
     s = read_survey(write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": rows}))
-    assert s.site == {}
-    assert sum("Site sheet" in w for w in s.warnings) == 3
+    assert s.site == {"address": "1 Oak Lane"}   # a descriptive row is kept as text, read by no rule
+    assert sum("Site sheet" in w for w in s.warnings) == 2
+
+
+def test_unknown_site_field_is_an_error_naming_the_closest(tmp_path):
+    # issue 9: a misspelt fact is never silently dropped (it could decide an offence)
+    rows = [["subdividible", "no"]]
+    with pytest.raises(SurveyError, match="Site sheet row 1: unknown site field 'subdividible': did you mean "
+                                          "'subdividable'"):
+        read_survey(write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": rows}))
+    with pytest.raises(SurveyError, match="did you mean 'permit_held'"):
+        read_survey(write_text(tmp_path / "s.csv", [HEADER, *ROWS]), site={"permit_hled": "yes"})
+
+
+def test_every_law_fact_is_a_site_sheet_field(tmp_path):
+    # issue 9: every fact --site accepts is read from the Site sheet too (permit_held was ignored before)
+    rows = [["permit_held", "yes"], ["department_approval", "no"], ["prior_removals_without_permit", 2],
+            ["normal_farming", "no"], ["violation", "no"]]
+    s = read_survey(write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": rows}))
+    assert s.site == {"permit_held": True, "department_approval": False, "prior_removals_without_permit": 2,
+                      "normal_farming": False, "violation": False}

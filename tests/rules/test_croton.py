@@ -146,11 +146,15 @@ def test_doubling_more_than_three_regulated_trees():
     assert any("more than 3" in r for r in p.doubling_reasons)
 
 
-def test_doubling_more_than_three_damaged_trees_without_clear_cutting():
-    # 4 damaged (not removed) regulated trees: no clear cutting, but 4 > 3 -> doubled: 4 x 500 x 2 = 4,000
-    p = pen([{"dbh_in": 6, "slope_over_20pct": True, "action": "damaged"}] * 4)
+def test_doubling_more_than_three_topped_trees_without_clear_cutting():
+    # issue 9: 4 TOPPED 6 in trees (offences (b), §208-18D, any size or place): no clear cutting (nothing
+    # removed), but 4 > 3 regulated trees harmed -> doubled: 4 x $500 x 2 = $4,000; criminal 4 x $5,000 (§208-18D)
+    p = pen([{"dbh_in": 6, "action": "topped"}] * 4)
     assert p.doubled and p.doubling_reasons == [r for r in p.doubling_reasons if "more than 3" in r]
-    assert p.civil_total == 4000
+    assert p.civil_total == 4000 and p.criminal_total == 20000
+    # 4 only DAMAGED (injured) trees: no offence by itself (§208-29 e): nothing, not doubled
+    p = pen([{"dbh_in": 6, "slope_over_20pct": True, "action": "damaged"}] * 4)
+    assert not p.doubled and p.civil_total == 0 and not p.offence.any()
 
 
 def test_doubling_clear_cutting_alone():
@@ -238,20 +242,21 @@ def test_damaged_tree_does_not_inherit_removal_triggers_1_and_8():
     assert p.criminal_usd.tolist() == [5000] * 4 + [0]
 
 
-def test_damaged_tree_with_its_own_trigger_is_250_not_5000():
-    # same trees on a subdividable parcel: the damaged 20 in tree needs a permit by its own trigger (2)
-    # (8 in or more) -> an offence; the 6 in removals have (1) and (8) only.
+def test_damaged_tree_is_no_offence_but_a_topped_one_is_5000():
+    # issue 9: permit triggers concern removals only; the damaged 20 in tree has none even on a subdividable
+    # parcel, and injury is no offence by itself -> civil 4 x $500 x 2 = $4,000, criminal 4 x $5,000 = $20,000
     rows = FOUR_SMALL_REMOVED_AND_ONE_DAMAGED
     r = triggers(rows, subdividable=True)
-    assert r.triggers[4] == ["§208-19A(2)"]
+    assert r.triggers[4] == []
     p = pen(rows, subdividable=True)
-    # civil: (4 x $500 + 1 x $3,000 (20 in, tier 3)) x 2 = $10,000; §208-29B(7) lists "damaged", so this
-    # regulated damaged tree counts among the 5 harmed without a permit.
+    assert p.civil_total == 4000 and p.criminal_total == 20000
+    # TOPPED instead: an offence (§208-18D), tier (3) 20 in $3,000; 5 offences > 3 and clear cutting -> doubled:
+    # civil (4 x 500 + 3,000) x 2 = $10,000; criminal 4 x $5,000 (§208-18A/C) + $5,000 (§208-18D) = $25,000
+    rows = [{"dbh_in": 6}] * 4 + [{"dbh_in": 20, "action": "topped"}]
+    p = pen(rows, subdividable=True)
     assert p.civil_total == 10000
-    # criminal: the 4 removals broke §208-18A/C: 4 x $5,000; the damaged tree broke neither: $250.
-    # 4 x 5,000 + 250 = $20,250
-    assert p.criminal_usd.tolist() == [5000] * 4 + [250] and p.criminal_total == 20250
-    assert p.criminal_section[4] == "§208-29A" and "208-18" in p.criminal_section[0]
+    assert p.criminal_usd.tolist() == [5000] * 5 and p.criminal_total == 25000
+    assert "§208-18D" in p.criminal_section[4] and "§208-18C" in p.criminal_section[0]
 
 
 def test_clear_cutting_counts_earlier_removals_made_without_a_permit():

@@ -8,6 +8,7 @@ Chapter 95).
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 
@@ -26,7 +27,21 @@ SITE_FIELDS: dict[str, str] = {
     "application_pending": "bool",
     "prior_violation_within_year": "bool",
     "village_work": "bool",
+    # issue 9: every fact the law engines read (treecalc.rules.*.SITE_DEFAULTS) is a Site sheet field too
+    "permit_held": "bool",
+    "department_approval": "bool",
+    "prior_removals_without_permit": "int",
+    "violation": "bool",
+    "row_or_emergency": "bool",
+    "planning_board_approval": "bool",
+    "vacant_lot": "bool",
+    "subdivision_plans_approved": "bool",
+    "normal_farming": "bool",
+    "crs": "text",
 }
+
+#: Descriptive rows a Site sheet often carries: kept as text, read by no rule.
+INFO_FIELDS = ("address", "owner", "applicant", "parcel", "tax_id", "surveyor", "survey_date", "project", "notes")
 
 JURISDICTIONS = ("croton-on-hudson", "wesley-hills")
 
@@ -52,6 +67,22 @@ SITE_ASSUMED: dict[str, tuple[object, str]] = {
     "prior_violation_within_year": (False, "an earlier violation is not presumed; it raises replacement "
                                            "to 120% (Croton §208-22F) and the criminal maximum (§208-29A)"),
     "village_work": (False, "work by the Village itself is not assumed"),
+    "permit_held": (False, "a permit is not presumed held for work already done; it is the owner's to show "
+                           "(Croton §208-19, §208-29; Wesley Hills §95-3A)"),
+    "department_approval": (False, "the Department's written approval for street-tree work is not presumed "
+                                   "(Croton §208-5C/D, §208-14)"),
+    "prior_removals_without_permit": (0, "no earlier removals without a permit are presumed (Croton §208-17 "
+                                         "clear cutting)"),
+    "violation": (None, "decided from the survey: the §208-22F standard applies to trees harmed in offences "
+                        "(Croton §208-22F)"),
+    "row_or_emergency": (False, "right-of-way, fire or emergency work is not assumed (Croton §208-19B(2))"),
+    "planning_board_approval": (False, "an approved plat or site plan covering the removals is not assumed "
+                                       "(Croton §208-19E)"),
+    "vacant_lot": (None, "read from has_residence (Wesley Hills §95-3A(1)(c))"),
+    "subdivision_plans_approved": (False, "approved subdivision construction plans are not assumed "
+                                          "(Wesley Hills §95-3C(2))"),
+    "normal_farming": (False, "normal farming or horticultural use is not assumed (Wesley Hills §95-3D(3))"),
+    "crs": (None, "no projected coordinate system stated"),
 }
 
 _SITE_SYNONYMS = {
@@ -69,6 +100,20 @@ _SITE_SYNONYMS = {
     "prior_violation_within_year": ["prior_violation_within_year", "prior violation", "violation within year",
                                     "prior violation within year", "previous violation"],
     "village_work": ["village_work", "village work", "work by village", "municipal work"],
+    "permit_held": ["permit_held", "permit held", "permit", "tree removal permit", "permit issued", "has permit"],
+    "department_approval": ["department_approval", "department approval", "dpw approval",
+                            "street tree approval", "written approval"],
+    "prior_removals_without_permit": ["prior_removals_without_permit", "prior removals without permit",
+                                      "earlier removals without permit", "removals without permit"],
+    "violation": ["violation", "violation found"],
+    "row_or_emergency": ["row_or_emergency", "right of way or emergency", "emergency", "right of way work"],
+    "planning_board_approval": ["planning_board_approval", "planning board approval", "approved site plan",
+                                "approved subdivision plat"],
+    "vacant_lot": ["vacant_lot", "vacant lot", "vacant"],
+    "subdivision_plans_approved": ["subdivision_plans_approved", "subdivision plans approved",
+                                   "approved subdivision plans"],
+    "normal_farming": ["normal_farming", "normal farming", "farming", "agricultural use", "horticultural use"],
+    "crs": ["crs", "coordinate system", "epsg", "spatial reference", "projection"],
 }
 
 
@@ -79,13 +124,55 @@ def _k(t: object) -> str:
 _SITE_LOOKUP = {_k(s): f for f, ss in _SITE_SYNONYMS.items() for s in ss}
 
 
+_INFO_LOOKUP = {_k(f): f for f in INFO_FIELDS} | {"tax id": "tax_id", "parcel id": "parcel", "sbl": "parcel",
+                                                  "date": "survey_date", "survey date": "survey_date",
+                                                  "property address": "address", "site address": "address",
+                                                  "project name": "project", "note": "notes", "comments": "notes"}
+
+
 def site_field(name: object) -> str | None:
     return _SITE_LOOKUP.get(_k(name))
+
+
+def unknown_field_message(name: object) -> str:
+    """``unknown site field 'subdividible': did you mean 'subdividable'?`` (the closest known field)."""
+    key = _k(name)
+    names = list(_SITE_LOOKUP) + list(_INFO_LOOKUP)
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
+    if not close:
+        close = difflib.get_close_matches(key.replace(" ", ""), [n.replace(" ", "") for n in names], n=1, cutoff=0.6)
+        close = [next(n for n in names if n.replace(" ", "") == close[0])] if close else []
+    hint = ""
+    if close:
+        best = _SITE_LOOKUP.get(close[0]) or _INFO_LOOKUP[close[0]]
+        hint = f": did you mean {best!r}?"
+    return f"unknown site field {str(name)!r}{hint} (fields: {', '.join(SITE_FIELDS)})"
+
+
+def check_site(site: dict | None, *, where: str = "--site") -> dict:
+    """Site facts given as overrides, each a known field (synonyms accepted) with a typed value.
+
+    An unknown field or a bad value is a ``ValueError`` naming it and the closest known field.
+    """
+    out: dict = {}
+    for k, v in (site or {}).items():
+        f = k if k in SITE_FIELDS else site_field(k)
+        if f is None:
+            raise ValueError(f"{where}: {unknown_field_message(k)}")
+        if v is None or (isinstance(v, str) and not v.strip()):
+            continue
+        try:
+            out[f] = coerce(f, v)
+        except ValueError as e:
+            raise ValueError(f"{where}: site fact {f}: {str(e).replace(f'site {f}: ', '')}") from None
+    return out
 
 
 def coerce(field: str, value: object) -> object:
     """The typed value of a site fact; raises ValueError with a clear message."""
     kind = SITE_FIELDS[field]
+    if kind == "text":
+        return str(value).strip()
     if kind == "str":
         k = _k(value).replace(" ", "-")
         k = re.sub(r"^(the-)?(village|town)-of-", "", k)
@@ -140,10 +227,12 @@ def read_site_rows(rows: list[list], special: dict[tuple[int, int], str] | None 
         if _k(name) in ("field", "fact", "name", "item", "site field", "parameter"):
             continue  # the header row
         f = site_field(name)
-        if f is None:
-            warnings.append(f"Site sheet row {i + 1}: unknown field {str(name)!r} ignored "
-                            f"(fields: {', '.join(SITE_FIELDS)})")
+        if f is None and _k(name) in _INFO_LOOKUP:
+            if len(cells) >= 2 and not isinstance(cells[1], _Special):
+                site[_INFO_LOOKUP[_k(name)]] = str(cells[1]).strip()
             continue
+        if f is None:
+            raise SurveyError(f"Site sheet row {i + 1}: {unknown_field_message(name)}")
         if len(cells) < 2:
             continue  # given without a value: not given
         if isinstance(cells[1], _Special):
@@ -161,7 +250,7 @@ def apply_overrides(site: dict, overrides: dict | None) -> dict:
     for k, v in (overrides or {}).items():
         f = site_field(k) if k not in SITE_FIELDS else k
         if f is None:
-            raise SurveyError(f"site: unknown field {k!r}; fields are {', '.join(SITE_FIELDS)}")
+            raise SurveyError(f"site: {unknown_field_message(k)}")
         if v is None:
             out.pop(f, None)
             continue

@@ -539,12 +539,11 @@ def _assemble(src, sheet_name: str, mapping: C.Mapping, table: Table, trees: pd.
 
 
 def _action_counts(t: pd.DataFrame) -> dict[str, int]:
-    """Trees per action: retain, remove, removed and damaged always, the other actions when used."""
+    """Trees per canonical action (:data:`treecalc.ingest.values.ACTIONS`), zeros included."""
     if not len(t):
         return {}
     counts = t["action"].value_counts()
-    return {a: int(counts.get(a, 0)) for a in V.ACTIONS
-            if a in ("retain", "remove", "removed", "damaged") or counts.get(a, 0)}
+    return {a: int(counts.get(a, 0)) for a in V.ACTIONS}
 
 
 def _field_label(c: C.Column) -> str:

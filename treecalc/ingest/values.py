@@ -285,9 +285,10 @@ _ACTION_WORDS = {
     "removed": ["removed", "already removed", "cut down", "felled", "gone", "stump", "stumped",
                 "was removed", "previously removed", "dead removed", "down", "missing", "removed stump",
                 "stump only", "stump remaining"],
+    # topping and excessive pruning are offences of their own (§208-18D); transplanting is no removal
     "topped": ["topped", "topping", "tree topped"],
     "excessively_pruned": ["excessively pruned", "pruned excessively", "over pruned", "overpruned",
-                           "excessive pruning", "over pruning", "overpruning"],
+                           "excessive pruning", "over pruning", "overpruning", "excessively_pruned"],
     "damaged": ["damaged", "injured", "girdled", "girdling", "wounded", "broken", "damage", "injury"],
     "transplant": ["transplant", "transplanted", "relocate", "relocated", "relocation", "move", "to be relocated",
                    "to be transplanted", "transplant proposed"],

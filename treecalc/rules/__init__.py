@@ -2,9 +2,22 @@
 
 - :mod:`treecalc.rules.croton_on_hudson`: Chapter 208 (Local Law Intro. No. 4 of 2025).
 - :mod:`treecalc.rules.wesley_hills`: Chapter 95, § 95-3A(1)(c)-(e) and its fines.
-- :mod:`treecalc.rules.params`: the TOML loader.
+- :mod:`treecalc.rules.params`: the TOML loader, the names and the one key spelling
+  (:func:`jurisdiction_key` accepts ``croton-on-hudson``, ``croton_on_hudson``, ``Croton on Hudson`` ...).
+
+:func:`rules_module` is the one registry: key -> the module whose ``assess(ctx)`` applies that law.
 """
+
+from types import ModuleType
 
 from treecalc.rules.params import JURISDICTIONS, jurisdiction_key, law
 
-__all__ = ["JURISDICTIONS", "jurisdiction_key", "law"]
+
+def rules_module(jurisdiction: str) -> ModuleType:
+    """The rules module of a jurisdiction (any accepted spelling); ValueError if unknown."""
+    import importlib
+
+    return importlib.import_module(f"treecalc.rules.{jurisdiction_key(jurisdiction)}")
+
+
+__all__ = ["JURISDICTIONS", "jurisdiction_key", "law", "rules_module"]

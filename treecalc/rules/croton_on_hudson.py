@@ -1,27 +1,31 @@
-"""Croton-on-Hudson Chapter 208 (Local Law Intro. No. 4 of 2025): permits, replacement scope, penalties.
+"""Croton-on-Hudson Chapter 208 (Local Law Intro. No. 4 of 2025): permits, offences, replacement, penalties.
 
 Pure rules on a table of trees and a dict of site facts; every number comes from
 ``data/law/croton_on_hudson.toml`` and every finding names its section. Valuation
-(what a tree is worth) is not here: see :mod:`treecalc.assessment`.
+(what a tree is worth) is not here: see :mod:`treecalc.assessment`, which values the
+trees and calls :func:`assess`.
 
 Tree ``action`` values: ``retain``; ``remove`` (proposed: a permit application);
-``removed`` and ``damaged`` (done: harmed already). A tree is *harmed* when its
-action is remove, removed or damaged; an *offence* needs a harm already done
-(removed/damaged) to a tree whose removal needed a permit (§ 208-19) with no
-permit held.
+``removed``, ``topped``, ``excessively_pruned``, ``damaged`` (done: harmed already);
+``transplant`` (moved, not removed: no harm assessed). The module follows the chapter:
+permit triggers (§ 208-19), offences (§ 208-5, -11, -14, -18, -20F through § 208-29),
+civil and criminal penalties (§ 208-29B, A), replacement (§ 208-22) and the fund (§ 208-24).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-HARMED = ("remove", "removed", "damaged")
-DONE = ("removed", "damaged")
+ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
+HARMED = ("remove", "removed", "topped", "excessively_pruned", "damaged")   # proposed or done
+DONE = ("removed", "topped", "excessively_pruned", "damaged")              # harm already done
 REMOVALS = ("remove", "removed")
+PRUNING = ("topped", "excessively_pruned")                                 # § 208-18D
 
 #: Site facts this module reads, with the reading assumed when a fact is not given.
 #: The default is the *conservative* reading (the one under which the law protects
@@ -39,12 +43,15 @@ SITE_DEFAULTS: dict[str, tuple[Any, str]] = {
                                          "(§208-17 clear cutting counts removals without a permit); give "
                                          "--site prior_removals_without_permit=N if some were"),
     "violation": (None, "whether there was a violation is decided from the survey: the §208-22F standard "
-                        "applies when a tree was removed or damaged without a required permit; give "
-                        "--site violation=true/false (or --violation) to decide it"),
+                        "applies to the trees harmed in offences (§208-29); give --site violation=true/false "
+                        "(or --violation) to decide it"),
     "application_pending": (False, "no tree removal permit application is assumed pending (§208-29B(7))"),
     "prior_violation_within_year": (False, "no earlier violation within one year is assumed (§208-29A)"),
     "permit_held": (False, "no tree removal permit is assumed held for the trees already removed "
-                           "or damaged (§208-19, §208-29)"),
+                           "or harmed (§208-19, §208-29): a permit is the owner's to show; give "
+                           "permit_held=yes (Site sheet or --site) or a per-tree permit column"),
+    "department_approval": (False, "the Department's written approval is assumed not given for work on street "
+                                   "trees (§208-5C/D, §208-14); give department_approval=yes if it was"),
     "village_work": (False, "the work is assumed not done by or for the Village (§208-19B(1))"),
     "row_or_emergency": (False, "the removal is assumed not right-of-way maintenance, fire control "
                                 "or an emergency (§208-19B(2))"),
@@ -82,42 +89,72 @@ READINGS = [
     "and hazardous trees are standards for granting a permit (§208-19D(1), (5)), not exceptions.",
     "§208-19A(1) and (8): a tree already removed is judged on the removals already done (with the "
     "lot's earlier ones); a proposed removal on all removals, proposed included. Both count removals "
-    "only: a damaged tree that still stands is not one of the 'more than three trees' removed and is no "
-    "part of clear cutting ('the removal of four or more trees'), so it needs a permit (and can be an "
-    "offence) only through a trigger of its own.",
+    "only: a topped or damaged tree still stands and is no part of 'more than three trees' removed or of "
+    "clear cutting ('the removal of four or more trees').",
     "§208-17 CLEAR CUTTING ('removal of four or more trees from a property without ... a current and valid "
     "tree removal permit') has no 12-month window and counts only removals made without a permit: the "
-    "survey's removals plus the site fact prior_removals_without_permit (default 0). prior_removals_12mo is "
-    "not read for clear cutting, as those removals may have been permitted; it counts for §208-19A(1) and "
-    "§208-18A only. Where the Village Engineer has determined clear cutting (--clear-cutting), that "
-    "determination is applied as given, to the removals only.",
-    "§208-22F: after a violation the 120% standard (or the Engineer's percentage) is applied to every tree "
-    "harmed, proposed removals included, as the violator is then seeking a permit.",
-    "§208-29A: each tree removed without a required permit is a separate offence; the § 208-18 maximum "
-    "($5,000) is applied per tree only to trees whose removal broke § 208-18A (more than three removed in "
-    "12 months without a permit) or § 208-18C (clear cutting); a damaged tree that is an offence is "
-    "$250 (or $1,000).",
-    "§208-29A 'for a second and each subsequent violation within a one-year period': applied per tree from "
-    "the site fact prior_violation_within_year — when true, every tree of this survey that is an offence is "
-    "taken as a second or later violation, up to $1,000 per tree; otherwise up to $250 per tree, each tree "
-    "a separate offence. The § 208-18 maximum ($5,000) replaces either for the trees whose removal broke "
-    "§ 208-18A or C.",
-    "§208-29B(7) 'more than three (3) regulated trees ... cut down, removed, topped, ... damaged ... without a "
-    "permit': counts the trees of this survey that are offences (a regulated tree harmed without a permit); "
-    "a damaged tree counts only when it needed a permit through a trigger of its own.",
-    "§208-29 offences (the spec, issue 4): a harmed tree is an offence only when its removal needed a permit "
-    "under §208-19 and none was held.",
-    "Not assessed as separate offences by treecalc, to be assessed by the Village Engineer: the chapter's "
-    "other prohibitions — topping or excessive pruning (§208-18D), work on street trees without the "
-    "Department's approval (§208-11, §208-14), harm to a tree while an application is pending (§208-20F; "
-    "assessed here only as the doubling of §208-29B(7)), and attaching objects that injure a tree (§208-18B).",
+    "survey's removals plus the site fact prior_removals_without_permit (default 0). Where the Village "
+    "Engineer has determined clear cutting (--clear-cutting), that determination is applied as given.",
+    "§208-29A/B reach anyone who 'otherwise violates any of the provisions of this chapter'. A harmed tree is "
+    "an offence when, without authorisation: (a) it was removed and §208-19A required a permit (clear cutting "
+    "§208-18C, more than three §208-18A); (b) it was topped or excessively pruned — 25% or more of its leaf, "
+    "stem or root area (§208-17) — whatever its size or place (§208-18D; street and public trees also "
+    "§208-11); (c) it is a street/public tree pruned, removed or otherwise disturbed without the Department's "
+    "written approval (§208-5C/D, §208-14); (d) it was harmed in any way while a permit application was "
+    "pending (§208-20F: 'any tree regulated by this chapter'; the TREE definition covers every species, so no "
+    "size or flag is needed); (e) any other injury or damage is not an offence by itself: it is listed for the "
+    "Engineer with the reason and no amount.",
+    "Authorisation: the site fact permit_held (a current, valid permit covering the work) or a per-tree "
+    "permit column authorises (a), (b) and (d); the Department's written approval (site fact or per-tree "
+    "department_approval) authorises (c). A permit or approval not given is taken as not held (it is the "
+    "owner's to show) and the assumption is stated. A transplanted tree is not a removal.",
+    "Penalties only on established facts: an offence whose permit trigger rests on a site fact that was "
+    "assumed (the parcel facts of §208-19A(2)) is conditional: listed with the fact it depends on, its amount "
+    "summed apart (civil_penalty_conditional_usd, criminal_fine_conditional_usd). The maxima count definite "
+    "offences only. The permit preview keeps the reading that needs a permit.",
+    "§208-29B: each offence tree at the highest tier that applies ((1)-(6)); B(7) doubles the fines per tree "
+    "when more than three regulated trees were harmed without a permit (every tree of (a)-(d), not only "
+    "removals), when clear cutting took place, or when any tree was harmed while an application was pending "
+    "(the harm that is itself the §208-20F offence is not counted again as its aggravation: the pending "
+    "clause doubles when two or more trees were harmed while pending, or a tree harmed while pending broke "
+    "another provision too). Days of a continuing violation multiply.",
+    "§208-29A: up to $250 per offence tree; up to $5,000 for each violation of §208-18 (topping or excessive "
+    "pruning §208-18D, more than three removals §208-18A, clear cutting §208-18C); up to $1,000 per tree when a "
+    "prior violation within one year is given (prior_violation_within_year). The other reading of 'second and "
+    "each subsequent violation' (every tree after the first of the same event at $1,000) is stated as a note "
+    "with its figure.",
+    "§208-22: required value = 120% (or the Engineer's percentage, §208-22F) of the value of the trees harmed "
+    "in offences plus 90% (§208-22A) of the value of the trees proposed for removal under a permit covering "
+    "three or more trees. A lawful removal that needs no permit carries nothing; a tree only damaged without "
+    "an offence carries nothing. The §208-22E exclusions (invasive, good forestry) apply to both parts.",
+    "§208-22D/F, §208-24: a payment 'equivalent to the value of the trees which cannot be planted' is a "
+    "capital sum. With fee-schedule basis value, the schedule names its capital basis (value_basis = "
+    "appraised, the default, or cumulative:N), independent of the assessment's value basis; an annual $/yr "
+    "figure is never charged as a one-off payment. The §208-22F alternative payment (120% of the harmed trees' "
+    "value) is on the same capital basis.",
     "§208-29B(6) 'trees designated by the New York State Department of Environmental Conservation as a "
     "protected native plant': threatened and endangered species (survey flag threatened_endangered) are "
     "protected native plants under 6 NYCRR 193.3, so tier (6) reads threatened_endangered as well as "
     "dec_protected.",
     "§208-29B(6) 'Designated Buffer Areas' is not defined in Chapter 208: the regulated buffer zone "
     "is not read as one unless data/law/croton_on_hudson.toml says so.",
+    "Multi-stem trees: the legal DBH thresholds use √Σd² of the stems (the TREE definition says 'in "
+    "combination' without a method).",
+    "§208-18B (attaching objects that injure a tree) is not assessed: the survey does not record it.",
 ]
+
+OTHER_PROHIBITIONS_208 = ("Not assessed by treecalc: attaching objects that injure a tree (§208-18B), which the "
+                          "survey does not record; other damage or injury is listed for the Village Engineer "
+                          "with no amount (§208-29).")
+
+SECTIONS_APPLIED = ["§208-5C", "§208-5D", "§208-11", "§208-14", "§208-17", "§208-18A", "§208-18C", "§208-18D",
+                    "§208-19A", "§208-19B", "§208-19E", "§208-20F", "§208-22A-G", "§208-6A", "§208-23C", "§208-24",
+                    "§208-29A", "§208-29B", "§208-29F", "§208-29H"]
+
+OFFENCE_READING_208 = ("§208-29: a harmed tree is an offence when, without authorisation, it was removed where "
+                       "§208-19A required a permit, topped or excessively pruned (§208-18D), a street tree "
+                       "disturbed without the Department's approval (§208-5C/D, §208-14), or harmed while an "
+                       "application was pending (§208-20F); other damage is listed for the Engineer, no amount.")
 
 
 #: Site facts read as yes/no or as a number whatever their default (a default of None means
@@ -204,13 +241,50 @@ def dbh(trees: pd.DataFrame) -> np.ndarray:
 
 
 def actions(trees: pd.DataFrame) -> np.ndarray:
-    return trees["action"].fillna("").astype(str).str.strip().str.lower().to_numpy(object)
+    """The action of each tree, stripped and lower case (each distinct spelling normalised once)."""
+    return _norm_text(trees["action"])
+
+
+def _norm_text(s: pd.Series) -> np.ndarray:
+    codes, uniq = pd.factorize(s, use_na_sentinel=True)
+    norm = np.array([str(u).strip().lower() for u in uniq] + [""], dtype=object)
+    return norm[codes]
+
+
+def _labels(pairs: list[tuple[str, np.ndarray]], n: int) -> np.ndarray:
+    """Per tree, the "; "-joined labels whose masks hold (vectorised: one string per distinct combination)."""
+    if not pairs:
+        return np.full(n, "", dtype=object)
+    code = np.zeros(n, dtype=np.int64)
+    for k, (_, mask) in enumerate(pairs):
+        code |= mask.astype(np.int64) << k
+    uniq, inv = np.unique(code, return_inverse=True)
+    texts = np.array(["; ".join(t for k, (t, _) in enumerate(pairs) if (int(u) >> k) & 1) for u in uniq] + [""],
+                     dtype=object)
+    return texts[inv.reshape(-1)] if n else np.full(0, "", dtype=object)
+
+
+def _map_unique(values: np.ndarray, fn: Any) -> np.ndarray:
+    """``fn`` applied once per distinct value, spread back over the array."""
+    codes, uniq = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
+    return np.array([fn(u) for u in uniq] + [""], dtype=object)[codes]
+
+
+def _join(acc: np.ndarray, mask: np.ndarray, text: str) -> np.ndarray:
+    """Append ``text`` ("; "-separated) to the strings of ``acc`` where ``mask`` holds (vectorised)."""
+    if not mask.any():
+        return acc
+    return np.where(mask, np.where(acc == "", text, acc + ("; " + text)), acc)
+
+
+def _empty(n: int) -> np.ndarray:
+    return np.full(n, "", dtype=object)
 
 
 @dataclass
 class PermitResult:
-    triggers: list[list[str]]            # per tree, section strings
-    permit_needed: np.ndarray            # per tree (harmed trees only)
+    trigger_text: np.ndarray             # per tree, "; "-joined sections (removals only)
+    permit_needed: np.ndarray            # per tree (removals only)
     site_triggers: list[dict[str, Any]]  # {section, text, tags}
     exceptions_applied: list[dict[str, str]]
     removals_12mo: int
@@ -218,51 +292,69 @@ class PermitResult:
     notes: list[str] = field(default_factory=list)
     done_removals_12mo: int = 0
     clear_cutting_determined: bool = False   # by the Village Engineer (given), not counted here
+    needed_on_given_facts: np.ndarray | None = None   # a trigger that rests on facts given, not assumed
+    assumed_facts: list[str] = field(default_factory=list)  # the §208-19A(2) facts a trigger rests on, assumed
 
     @property
     def required(self) -> bool:
         return bool(self.permit_needed.any())
 
+    @property
+    def triggers(self) -> list[list[str]]:
+        return [t.split("; ") if t else [] for t in self.trigger_text]
+
 
 def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
-           clear_cutting: bool | None = None) -> PermitResult:
-    """§ 208-19A triggers per harmed tree and for the site; § 208-19B/E exceptions."""
+           clear_cutting: bool | None = None, assumed: frozenset[str] | set[str] = frozenset()) -> PermitResult:
+    """§ 208-19A triggers per removal (proposed or done) and for the site; § 208-19B/E exceptions.
+
+    ``assumed``: the site facts that were not given (:func:`resolve_site` filled them in). A tree
+    needs a permit "on given facts" when a trigger holds that rests on no assumed fact.
+    """
     p = law["permit"]
     act = actions(trees)
-    harmed = np.isin(act, HARMED)
     removal = np.isin(act, REMOVALS)
+    n = len(trees)
     d = dbh(trees)
-    tags = trees["tag"].astype(str).to_numpy(object) if "tag" in trees else np.arange(len(trees)).astype(str)
-    per_tree: list[list[str]] = [[] for _ in range(len(trees))]
+    tags = trees["tag"].to_numpy(object) if "tag" in trees else np.arange(n)
+    pairs: list[tuple[str, np.ndarray]] = []
+    given = np.zeros(n, dtype=bool)
     site_triggers: list[dict[str, Any]] = []
+    assumed_used: list[str] = []
 
-    def add(section: str, mask: np.ndarray, text: str) -> None:
-        mask = mask & harmed
+    def add(section: str, mask: np.ndarray, what: str, on_given: bool = True) -> None:
+        nonlocal given
+        mask = mask & removal
         if not mask.any():
             return
-        for i in np.flatnonzero(mask):
-            per_tree[i].append(section)
-        site_triggers.append({"section": section, "text": text, "tags": [str(t) for t in tags[mask]]})
+        pairs.append((section, mask))
+        if on_given:
+            given = given | mask
+        site_triggers.append({"section": section, "text": what, "tags": tags[mask].astype(str).tolist()})
 
     # (1) more than three trees within the preceding twelve months: this survey's removals
-    # (proposed and done) plus the lot's earlier ones.
-    # A tree already removed or damaged is judged on the removals already done (with the earlier
-    # ones); a proposed removal on all of them, proposed included.
+    # (proposed and done) plus the lot's earlier ones. A tree already removed is judged on the
+    # removals already done (with the earlier ones); a proposed removal on all of them.
     prior = int(site.get("prior_removals_12mo", 0))
     count = int(removal.sum()) + prior
     done_count = int((act == "removed").sum()) + prior
     if count > p["more_than_trees_12mo"]:
-        # "more than three trees" removed: removals only; a damaged tree stands and is not one of them
-        on = ~np.isin(act, DONE) if done_count <= p["more_than_trees_12mo"] else np.ones(len(act), dtype=bool)
-        add("§208-19A(1)", removal & on, TRIGGER_TEXT["§208-19A(1)"].format(
-            n=p["more_than_trees_12mo"], count=count, prior=prior))
+        on = (act != "removed") if done_count <= p["more_than_trees_12mo"] else np.ones(n, dtype=bool)
+        add("§208-19A(1)", on, TRIGGER_TEXT["§208-19A(1)"].format(n=p["more_than_trees_12mo"], count=count,
+                                                                    prior=prior))
     # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
-    why = [w for w, on in (("can be subdivided", site.get("subdividable")),
-                           ("has no residential structure", not site.get("has_residence", False)),
-                           ("would need site plan approval", site.get("site_plan_required"))) if on]
-    if why:
+    reasons = [(w, k) for w, k, on in (("can be subdivided", "subdividable", site.get("subdividable")),
+                                       ("has no residential structure", "has_residence",
+                                        not site.get("has_residence", False)),
+                                       ("would need site plan approval", "site_plan_required",
+                                        site.get("site_plan_required"))) if on]
+    if reasons:
+        on_given = any(k not in assumed for _, k in reasons)
+        if not on_given:
+            assumed_used = [k for _, k in reasons]
         add("§208-19A(2)", d >= p["parcel_min_dbh_in"], TRIGGER_TEXT["§208-19A(2)"].format(
-            dbh=p["parcel_min_dbh_in"], why=", ".join(why)))
+            dbh=p["parcel_min_dbh_in"], why=", ".join(w for w, _ in reasons))
+            + ("" if on_given else " (assumed: " + ", ".join(assumed_used) + " not given)"), on_given)
     # (3) 4 in or more on slopes over 20%
     add("§208-19A(3)", (d >= p["slope_min_dbh_in"]) & flag(trees, "slope_over_20pct", "excessively_steep_slope"),
         TRIGGER_TEXT["§208-19A(3)"].format(dbh=p["slope_min_dbh_in"], slope=p["slope_percent"]))
@@ -277,9 +369,9 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
     add("§208-19A(7)", (d >= p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
         TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]))
     # (8) clear cutting (§ 208-17): "the removal of four or more trees from a property without ... a
-    # current and valid tree removal permit". Removals only (a damaged tree is no part of it); the lot's
-    # earlier removals count only when made without a permit (prior_removals_without_permit).
-    done_removed = int((act == "removed").sum())
+    # current and valid tree removal permit". Removals only; the lot's earlier removals count only
+    # when made without a permit (prior_removals_without_permit).
+    done_removed = int(((act == "removed") & ~_tree_yes(trees, "permit")).sum())   # without a permit of their own
     prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
     determined = clear_cutting is True      # the Village Engineer's determination, applied as given
     if clear_cutting is None:
@@ -287,139 +379,850 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
                              and not site.get("permit_held", False))
     proposed_cc = int(removal.sum()) + prior_np >= p["clear_cutting_min_trees"]
     if clear_cutting or proposed_cc:
-        # Removing four or more trees is clear cutting unless a permit is held: a permit is needed.
         prior_txt = f", including {prior_np} earlier" if prior_np else ""
         if determined:
-            text = TRIGGER_TEXT["§208-19A(8) determined"]
+            what = TRIGGER_TEXT["§208-19A(8) determined"]
         elif clear_cutting:
-            text = TRIGGER_TEXT["§208-19A(8)"].format(count=done_removed + prior_np, prior=prior_txt,
+            what = TRIGGER_TEXT["§208-19A(8)"].format(count=done_removed + prior_np, prior=prior_txt,
                                                       n=p["clear_cutting_min_trees"])
         else:
-            text = (f"removing {int(removal.sum()) + prior_np} trees{prior_txt} "
+            what = (f"removing {int(removal.sum()) + prior_np} trees{prior_txt} "
                     f"({p['clear_cutting_min_trees']} or more) without a permit would be clear cutting (§208-17)")
-        add("§208-19A(8)", removal if clear_cutting else removal & ~np.isin(act, DONE), text)
+        add("§208-19A(8)", np.ones(n, dtype=bool) if clear_cutting else act == "remove", what)
 
-    needed = harmed & np.array([bool(t) for t in per_tree], dtype=bool)
-    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]}
-                  for k in EXCEPTIONS if site.get(k)]
+    text = _labels(pairs, n)
+    needed = removal & (text != "")
+    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
     if exceptions:
-        needed = np.zeros(len(trees), dtype=bool)
-    res = PermitResult(per_tree, needed, site_triggers, exceptions, count, bool(clear_cutting))
-    res.done_removals_12mo = done_count
-    res.clear_cutting_determined = bool(determined)
-    return res
+        needed = np.zeros(n, dtype=bool)
+    return PermitResult(text, needed, site_triggers, exceptions, count, bool(clear_cutting),
+                        done_removals_12mo=done_count, clear_cutting_determined=bool(determined),
+                        needed_on_given_facts=needed & given, assumed_facts=assumed_used)
+
+
+def _tree_yes(trees: pd.DataFrame, col: str) -> np.ndarray:
+    """A per-tree yes/no column (``permit``, ``department_approval``): True only where it says yes."""
+    if col not in trees:
+        return np.zeros(len(trees), dtype=bool)
+    s = trees[col]
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return s.astype("boolean").fillna(False).to_numpy(bool)
+    txt = s.astype(object).where(s.notna(), "").astype(str).str.strip().str.lower()
+    return txt.isin(["1", "true", "yes", "y", "t", "x", "1.0"]).to_numpy(bool)
+
+
+@dataclass
+class OffenceResult:
+    """§ 208-29: which harmed trees are offences (a-d of issue 9's reading) and on what."""
+
+    offence: np.ndarray          # per tree
+    definite: np.ndarray         # an offence resting only on facts given
+    conditional: np.ndarray      # an offence resting on an assumed fact
+    sections: np.ndarray         # per tree, the provisions broken ("; "-joined)
+    depends_on: np.ndarray       # per tree, the assumed fact(s) a conditional offence rests on
+    breaks_208_18: np.ndarray    # per tree, the § 208-18 prohibition it broke ("" if none)
+    not_offence_reason: np.ndarray  # per tree harmed that is no offence: why (§208-29 e)
+    other_than_pending: np.ndarray | None = None   # an offence under (a)-(c), besides any § 208-20F
+
+
+def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
+    """The trees harmed without authorisation that § 208-29A/B reach ("otherwise violates any of the provisions").
+
+    a. removed where § 208-19A required a permit (clear cutting § 208-18C, more than three § 208-18A);
+    b. topped or excessively pruned, any size or place (§ 208-18D; street/public trees § 208-11 too);
+    c. a street/public tree pruned, removed or otherwise disturbed without the Department's written
+       approval (§ 208-5C/D, § 208-14);
+    d. any tree harmed while a permit application was pending (§ 208-20F);
+    e. any other injury or damage is no offence by itself: listed with the reason, no amount.
+
+    Authorisation: the site fact ``permit_held`` or a per-tree ``permit`` column (a, b, d);
+    the Department's written approval (site fact or per-tree ``department_approval``) for c.
+    """
+    act = actions(trees)
+    n = len(trees)
+    done = np.isin(act, DONE)
+    removed = act == "removed"
+    pruned = np.isin(act, PRUNING)
+    permitted = bool(site.get("permit_held", False)) | _tree_yes(trees, "permit")
+    approved = bool(site.get("department_approval", False)) | _tree_yes(trees, "department_approval")
+    street = flag(trees, "street_tree")
+    pending = bool(site.get("application_pending", False))
+    a = removed & pr.permit_needed & ~permitted
+    a_given = a & (pr.needed_on_given_facts if pr.needed_on_given_facts is not None else pr.permit_needed)
+    b = pruned & ~permitted
+    c = street & done & ~approved
+    d = done & ~permitted if pending else np.zeros(n, dtype=bool)
+    offence = a | b | c | d
+    definite = a_given | b | c | d
+    conditional = offence & ~definite
+    more_than = pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"]
+    b18_pairs = [("§208-18C", a & pr.clear_cutting), ("§208-18A", a & more_than), ("§208-18D", b)]
+    b18 = _labels(b18_pairs, n)
+    sec = _labels([("§208-19A", a)] + b18_pairs + [("§208-11", b & street), ("§208-5C", c & ~removed),
+                                                   ("§208-5D; §208-14", c & removed), ("§208-20F", d)], n)
+    depends = np.where(conditional, ", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)", "")
+    authorised = permitted | (street & approved)
+    why = np.select([~done | offence, act == "damaged", authorised, removed],
+                    ["", "injury or damage is not an offence by itself (§208-29): for the Village Engineer to "
+                         "assess, no amount",
+                     "authorised: permit held or the Department's written approval given",
+                     "removal that needed no permit (§208-19A) and broke no other provision"], "").astype(object)
+    return OffenceResult(offence, definite, conditional, sec.astype(object), depends.astype(object),
+                         b18.astype(object), why.astype(object), other_than_pending=a | b | c)
 
 
 @dataclass
 class PenaltyResult:
     offence: np.ndarray
-    tier: list[str]
+    tier: np.ndarray
     base_usd: np.ndarray        # integer dollars per tree, before doubling
-    max_usd: np.ndarray         # after doubling x days
-    criminal_usd: np.ndarray    # per tree x days
-    criminal_section: list[str]
+    max_usd: np.ndarray         # per tree after doubling x days (Python ints: never wraps)
+    criminal_usd: np.ndarray    # per tree x days (Python ints)
+    criminal_section: np.ndarray
     doubled: bool
     doubling_reasons: list[str]
     days: int
+    civil_total: int = 0                  # definite offences only
+    civil_conditional: int = 0            # added if the assumed facts hold
+    criminal_total: int = 0
+    criminal_conditional: int = 0
+    criminal_alternative: int = 0         # "second and each subsequent" read per tree of one event
+    doubled_if_assumed: bool = False
+    conditional_reasons: list[str] = field(default_factory=list)
 
-    @property
-    def civil_total(self) -> int:
-        return int(self.max_usd.sum())
 
-    @property
-    def criminal_total(self) -> int:
-        return int(self.criminal_usd.sum())
-
-
-def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult, *,
-              application_pending: bool = False, continuing_days: int = 1) -> PenaltyResult:
-    """§ 208-29B civil maxima per tree (highest tier, doubling (7), days) and § 208-29A criminal maxima."""
-    if int(continuing_days) != continuing_days or continuing_days < 1:
-        raise ValueError(f"continuing_days must be a whole number >= 1, got {continuing_days!r}")
-    days = int(continuing_days)
+def civil_tiers(trees: pd.DataFrame, law: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """§ 208-29B(1)-(6): the highest tier that applies to each tree (section, integer dollars)."""
     pen = law["penalty"]
-    act = actions(trees)
     d = dbh(trees)
-    offence = np.isin(act, DONE) & pr.permit_needed & (not site.get("permit_held", False))
     n = len(trees)
-    tier = [""] * n
-    base = np.zeros(n, dtype=np.int64)
     # (6) DEC protected native plants: threatened and endangered species are protected native plants
     # (6 NYCRR 193.3), the same flag that makes trigger § 208-19A(5)
     t6_cols = ["conservation_area", "dec_protected", "threatened_endangered"] + (
         ["regulated_buffer_zone"] if pen.get("tier6_includes_regulated_buffer_zone") else [])
-    f4 = flag(trees, "street_tree", "wetland", "excessively_steep_slope")
-    f5 = flag(trees, "landmark")
-    f6 = flag(trees, *t6_cols)
-    for i in np.flatnonzero(offence):
-        # (1) up to and including 8 in; (2) over 8 through 12 in; (3) over 12 in
-        if d[i] <= pen["tier1_max_dbh_in"]:
-            cands = [("§208-29B(1)", pen["tier1_usd"])]
-        elif d[i] <= pen["tier2_max_dbh_in"]:
-            cands = [("§208-29B(2)", pen["tier2_usd"])]
-        else:
-            cands = [("§208-29B(3)", pen["tier3_usd"])]
-        if f4[i]:
-            cands.append(("§208-29B(4)", pen["tier4_usd"]))  # street tree / wetland / excessively steep slope
-        if f5[i]:
-            cands.append(("§208-29B(5)", pen["tier5_usd"]))  # landmark
-        if f6[i]:
-            cands.append(("§208-29B(6)", pen["tier6_usd"]))  # conservation easement / buffer / DEC protected
-        sec, amount = max(cands, key=lambda c: c[1])  # the highest tier that applies
-        tier[i], base[i] = sec, int(amount)
-    # (7) doubling
+    size = np.select([d <= pen["tier1_max_dbh_in"], d <= pen["tier2_max_dbh_in"]],
+                     [pen["tier1_usd"], pen["tier2_usd"]], pen["tier3_usd"]).astype(np.int64)
+    size_sec = np.select([d <= pen["tier1_max_dbh_in"], d <= pen["tier2_max_dbh_in"]],
+                         ["§208-29B(1)", "§208-29B(2)"], "§208-29B(3)").astype(object)
+    amounts = np.column_stack([size,
+                               np.where(flag(trees, "street_tree", "wetland", "excessively_steep_slope"),
+                                        int(pen["tier4_usd"]), 0),
+                               np.where(flag(trees, "landmark"), int(pen["tier5_usd"]), 0),
+                               np.where(flag(trees, *t6_cols), int(pen["tier6_usd"]), 0)]).astype(np.int64)
+    pick = amounts.argmax(axis=1) if n else np.zeros(0, dtype=int)
+    labels = np.array(["", "§208-29B(4)", "§208-29B(5)", "§208-29B(6)"], dtype=object)[pick]
+    labels = np.where(pick == 0, size_sec, labels)
+    return labels.astype(object), amounts[np.arange(n), pick] if n else np.zeros(0, dtype=np.int64)
+
+
+def _doubling(law: dict[str, Any], pr: PermitResult, n_off: int, pending_harm: bool) -> list[str]:
+    """§ 208-29B(7): the reasons the fines per tree are doubled (empty: not doubled)."""
+    pen = law["penalty"]
     reasons = []
-    n_off = int(offence.sum())
     if n_off > pen["doubling_more_than_trees"]:
         reasons.append(f"more than {pen['doubling_more_than_trees']} regulated trees harmed without a permit "
                        f"({n_off}) §208-29B(7)")
     if pr.clear_cutting:
         reasons.append("clear cutting determined by the Village Engineer (§208-17) §208-29B(7)"
                        if pr.clear_cutting_determined else "clear cutting took place (§208-17) §208-29B(7)")
-    if application_pending and np.isin(act, DONE).any():
+    if pending_harm:
         reasons.append("trees harmed while a permit application was pending (§208-20F) §208-29B(7)")
-    doubled = bool(reasons) and n_off > 0
-    factor = pen["doubling_factor"] if doubled else 1
-    max_usd = base * factor * days
-    # § 208-29A criminal maxima
+    return reasons if n_off else []
+
+
+def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult,
+              off: OffenceResult | None = None, *, application_pending: bool = False,
+              continuing_days: int = 1) -> PenaltyResult:
+    """§ 208-29B civil maxima per tree (highest tier, doubling (7), days) and § 208-29A criminal maxima.
+
+    Definite offences make the maxima; conditional ones (resting on an assumed fact) are summed
+    apart, with the doubling they would bring. Money is summed in Python integers: a day count
+    of any size never wraps.
+    """
+    if int(continuing_days) != continuing_days or continuing_days < 1:
+        raise ValueError(f"continuing_days must be a whole number >= 1, got {continuing_days!r}")
+    days = int(continuing_days)
+    site = {**site, "application_pending": bool(application_pending or site.get("application_pending"))}
+    if off is None:
+        off = offences(trees, site, law, pr)
+    pen = law["penalty"]
+    act = actions(trees)
+    tier, base = civil_tiers(trees, law)
+    tier = np.where(off.offence, tier, "").astype(object)
+    base = np.where(off.offence, base, 0).astype(np.int64)
+    # B(7) "if any tree is ... removed ... while an application is pending": the harm that is itself the
+    # § 208-20F offence is not counted again as its aggravation. It doubles when two or more trees were harmed
+    # while pending, or a tree harmed while pending broke another provision too.
+    done = np.isin(act, DONE)
+    other = off.other_than_pending if off.other_than_pending is not None else off.offence
+    pending_harm = site["application_pending"] and (int(done.sum()) >= 2 or bool((done & other).any()))
+    reasons = _doubling(law, pr, int(off.definite.sum()), pending_harm)
+    reasons_all = _doubling(law, pr, int(off.offence.sum()), pending_harm)
+    f_def = int(pen["doubling_factor"]) if reasons else 1
+    f_all = int(pen["doubling_factor"]) if reasons_all else 1
+    per_tree = _times_days(np.where(off.definite, base * f_def, base * f_all), days)
+    civil_def = int(base[off.definite].sum()) * f_def * days
+    civil_all = int(base[off.offence].sum()) * f_all * days
+    # § 208-29A criminal maxima: § 208-18 violations (18A, 18C removals; 18D topping/excessive pruning) up to
+    # $5,000 per tree; otherwise $250, or $1,000 for a second violation within one year (given)
     crim = law["criminal"]
-    # § 208-18A (more than three trees removed in 12 months without a permit) or § 208-18C (clear cutting):
-    # broken by the trees whose *removal* made them; a damaged tree broke neither.
-    broke_any = pr.clear_cutting or pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"]
-    broke_18 = offence & (act == "removed") & bool(broke_any)
-    per = crim["per_tree_usd"]
+    per = int(crim["per_tree_usd"])
     sec = "§208-29A"
     if site.get("prior_violation_within_year"):
-        per, sec = crim["repeat_within_year_usd"], "§208-29A (second violation within one year)"
-    per18 = max(int(per), int(crim["section_208_18_usd"]))
-    sec18 = "§208-29A (violation of §208-18)" if int(crim["section_208_18_usd"]) > int(per) else sec
-    criminal = np.where(offence, np.where(broke_18, per18, int(per)) * days, 0).astype(np.int64)
-    crim_sec = [(sec18 if b else sec) if o else "" for o, b in zip(offence, broke_18)]
-    return PenaltyResult(offence, tier, base, max_usd, criminal, crim_sec, doubled, reasons, days)
+        per, sec = int(crim["repeat_within_year_usd"]), "§208-29A (second violation within one year)"
+    per18 = max(per, int(crim["section_208_18_usd"]))
+    broke = off.breaks_208_18 != ""
+    amount = np.where(off.offence, np.where(broke, per18, per), 0).astype(np.int64)
+    crim_sec = np.where(off.offence, _map_unique(off.sections, lambda t: _criminal_section(str(t), sec)), "")
+    criminal = _times_days(amount, days)
+    crim_def = int(amount[off.definite].sum()) * days
+    crim_all = int(amount[off.offence].sum()) * days
+    # the other reading of "second and each subsequent violation": every definite tree after the first
+    # of this event (not a § 208-18 violation) at the repeat maximum
+    k = int((off.definite & ~broke).sum())
+    alt = (int(amount[off.definite & broke].sum())
+           + (per + int(crim["repeat_within_year_usd"]) * (k - 1) if k else 0)) * days
+    res = PenaltyResult(off.offence, tier, base, per_tree, criminal, crim_sec, bool(reasons), reasons, days,
+                        civil_total=civil_def, civil_conditional=civil_all - civil_def, criminal_total=crim_def,
+                        criminal_conditional=crim_all - crim_def, criminal_alternative=alt,
+                        doubled_if_assumed=bool(reasons_all), conditional_reasons=reasons_all)
+    return res
+
+
+def _times_days(per_day: np.ndarray, days: int) -> np.ndarray:
+    """Integer dollars x days: int64 when the product fits, else exact Python ints (never wraps)."""
+    top = int(per_day.max()) if len(per_day) else 0
+    if top * days < 2**62:
+        return per_day.astype(np.int64) * np.int64(days)
+    return per_day.astype(object) * days
+
+
+def _criminal_section(sections: str, plain: str) -> str:
+    """§ 208-29A for one tree: "(violation of §208-18x)" when it broke § 208-18, else the provisions broken."""
+    if not sections:
+        return ""
+    b18 = [x for x in sections.split("; ") if x.startswith("§208-18")]
+    return f"§208-29A (violation of {'; '.join(b18)})" if b18 else f"{plain} ({sections})"
 
 
 def replacement_scope(trees: pd.DataFrame, catalogue: pd.DataFrame, *, violation: bool) -> tuple[np.ndarray, list[str]]:
-    """Trees counted toward § 208-22 and the reason each harmed tree is not.
+    """Trees § 208-22 may count (harmed, not excluded by E) and the reason each harmed tree is not.
 
-    Without a violation (A) the trees removed under the permit count; after a violation (F)
-    every tree cut, removed or damaged. Invasive species and good-forestry removals are not
-    counted (E).
+    Kept for callers of the old scope: :func:`replacement_parts` decides the parts.
     """
     act = actions(trees)
     scope = np.isin(act, HARMED) if violation else np.isin(act, REMOVALS)
-    codes = trees["species_code"].astype(str).to_numpy(object)
-    part575 = catalogue["part575"].reindex(codes).fillna("none").to_numpy(object)
-    invasive = catalogue["invasive"].reindex(codes).fillna(False).to_numpy(bool)
-    forestry = flag(trees, "good_forestry")
-    exclusion = [""] * len(trees)
-    for i in range(len(trees)):
-        if not np.isin(act[i], HARMED):
+    invasive, forestry, part575 = _exclusions(trees, catalogue)
+    harmed = np.isin(act, HARMED)
+    exclusion = np.where(harmed & invasive, "invasive (6 NYCRR 575 " + part575 + ") §208-22E",
+                         np.where(harmed & forestry, "good forestry §208-22E",
+                                  np.where(harmed & ~scope, "damaged, not removed: counted only after a violation "
+                                                            "§208-22A/F", "")))
+    return scope & ~invasive & ~forestry, list(exclusion)
+
+
+def _exclusions(trees: pd.DataFrame, catalogue: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """§ 208-22E per tree: invasive species (6 NYCRR 575), good-forestry removals; and the Part 575 list."""
+    idx, uniq = pd.factorize(trees["species_code"].astype(object), use_na_sentinel=False)
+    keys = pd.Index([str(u) for u in uniq], dtype=object)
+    part575 = np.append(catalogue["part575"].reindex(keys).fillna("none").to_numpy(object), "none")[idx]
+    invasive = np.append(catalogue["invasive"].reindex(keys).fillna(False).to_numpy(bool), False)[idx]
+    return invasive, flag(trees, "good_forestry"), part575
+
+
+@dataclass
+class ReplacementParts:
+    """§ 208-22: the trees counted in each part, and why each harmed tree is not counted."""
+
+    violation_part: np.ndarray     # § 208-22F: trees harmed in offences (or all harmed, violation given)
+    permit_part: np.ndarray        # § 208-22A: proposed removals under a permit for three or more trees
+    exclusion: np.ndarray          # per tree: why a harmed tree is not counted
+    removals_under_permit: int
+    violation: bool
+
+
+def replacement_parts(trees: pd.DataFrame, catalogue: pd.DataFrame, law: dict[str, Any], pr: PermitResult,
+                      off: OffenceResult, *, violation: bool | None) -> ReplacementParts:
+    """§ 208-22F 120% on the trees harmed in offences, § 208-22A 90% on removals proposed under a permit.
+
+    ``violation``: None decides from the offences; True (the Engineer found a violation) puts every
+    tree harmed (done) in the F part; False puts none there, and removals already made that needed a
+    permit join the A part. A lawful removal that needs no permit carries nothing, nor does a tree
+    only damaged without an offence. § 208-22E exclusions apply to both parts.
+    """
+    act = actions(trees)
+    invasive, forestry, part575 = _exclusions(trees, catalogue)
+    excluded = invasive | forestry
+    done = np.isin(act, DONE)
+    if violation is None:
+        f_scope = off.offence.copy()
+    elif violation:
+        f_scope = done.copy()
+    else:
+        f_scope = np.zeros(len(trees), dtype=bool)
+    a_cand = np.isin(act, ("remove",) if violation is not False else REMOVALS) & pr.permit_needed & ~f_scope
+    under_permit = int(a_cand.sum())
+    a_scope = a_cand if under_permit >= law["replacement"]["min_trees"] else np.zeros(len(trees), dtype=bool)
+    harmed = np.isin(act, HARMED)
+    rest = harmed & ~excluded & ~f_scope & ~a_scope
+    removal = np.isin(act, REMOVALS)
+    why = np.select(
+        [harmed & invasive, harmed & forestry, rest & a_cand, rest & removal, rest],
+        [_map_unique(part575, lambda p: f"invasive (6 NYCRR 575 {p}) §208-22E"), "good forestry §208-22E",
+         f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
+         f"§208-22A", "no permit needed for this tree §208-19A", "harmed, no offence: nothing to replace §208-22F"],
+        "").astype(object)
+    return ReplacementParts(f_scope & ~excluded, a_scope & ~excluded, why.astype(object), under_permit,
+                            bool(f_scope.any()))
+
+
+# ------------------------------------------------------------------------------------------
+# the assessment under Chapter 208: findings and statement lines
+# ------------------------------------------------------------------------------------------
+NOTE_29F = ("§208-29F: no building permit, temporary certificate of occupancy or certificate of occupancy is "
+            "issued for the property while a violation of Chapter 208 served is open")
+NOTE_MULTISTEM = ("multi-stem trees: the legal DBH thresholds are applied to √Σd² of the stems (the TREE "
+                  "definition says 'in combination' without a method; the reading treecalc applies)")
+NOTE_STREET_APPROVAL = ("§208-14, §208-5D: removing a street/public tree needs the Department's written "
+                        "approval besides any permit")
+NOTE_21F = ("§208-21F: work on a tree over 12 in DBH or a landmark tree is done by a licensed tree company")
+NOTE_20C = "§208-20C: trees of 22 in DBH or more in the areas to be disturbed are individually identified and marked"
+NOTE_22G = ("§208-22G: the owner warrants the replacements for three years; replacements that die are replanted "
+            "in the next growing season")
+NOTE_18E = "§208-18E: a prohibited invasive species (6 NYCRR Part 575) may never be installed or planted"
+
+
+def assess(ctx: Any) -> Any:
+    """Chapter 208 on a valued survey (``ctx``: :class:`treecalc.assessment.Context`) -> Assessment parts.
+
+    Returns ``(permit, replacement, fund, penalties, lines, site)`` as typed findings
+    (:mod:`treecalc.results`).
+    """
+    from treecalc import data
+
+    opts = ctx.opts
+    site_in = dict(ctx.site_in)
+    if opts.violation is not None:           # --violation decides it; a site fact "violation" otherwise
+        site_in["violation"] = bool(opts.violation)
+    site, site_assumptions = resolve_site(site_in, SITE_DEFAULTS)
+    assumed = frozenset(k for k in SITE_DEFAULTS if _not_given(site_in.get(k)))
+    ctx.assumptions.extend(site_assumptions)
+    trees = ctx.trees
+    law = ctx.law
+    pr = permit(trees, site, law, clear_cutting=opts.clear_cutting, assumed=assumed)
+    set_text(trees, "permit_triggers", pr.trigger_text)
+    trees["permit_needed"] = pr.permit_needed
+    off = offences(trees, site, law, pr)
+    pen = penalties(trees, site, law, pr, off, application_pending=bool(site.get("application_pending")),
+                    continuing_days=opts.continuing_days)
+    _tree_columns(trees, off, pen)
+    if off.conditional.any():
+        ctx.assumptions.append(f"{int(off.conditional.sum())} offence(s) rest on site facts not given "
+                               f"({', '.join(pr.assumed_facts)}): conditional, their penalties summed apart")
+    parts = replacement_parts(trees, data.catalogue(), law, pr, off, violation=site.get("violation"))
+    penalties_f = _penalty_findings(trees, site, law, pr, off, pen)
+    replacement, fund = _replacement_findings(ctx, trees, law, pr, parts)
+    permit_f = _permit_findings(trees, pr)
+    lines = _lines(ctx, trees, law, pr, off, pen, replacement, fund)
+    return permit_f, replacement, fund, penalties_f, lines, site
+
+
+def _not_given(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and np.isnan(v)) or (isinstance(v, str) and not v.strip())
+
+
+def _tree_columns(trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult) -> None:
+    trees["offence"] = off.offence
+    set_text(trees, "offence_status", np.select([off.definite, off.conditional], ["definite", "conditional"], ""))
+    set_text(trees, "offence_sections", off.sections)
+    set_text(trees, "offence_depends_on", off.depends_on)
+    set_text(trees, "not_offence_reason", off.not_offence_reason)
+    set_text(trees, "penalty_tier", pen.tier)
+    trees["penalty_base_usd"] = pen.base_usd
+    trees["penalty_max_usd"] = _int_column(pen.max_usd)
+    trees["criminal_max_usd"] = _int_column(pen.criminal_usd)
+    set_text(trees, "criminal_section", pen.criminal_section)
+
+
+def set_text(trees: pd.DataFrame, name: str, values: np.ndarray) -> None:
+    """A text column kept as Python objects (no per-value conversion to an Arrow string column)."""
+    trees[name] = pd.Series(np.asarray(values, dtype=object), index=trees.index, dtype=object)
+
+
+def _int_column(values: np.ndarray) -> np.ndarray:
+    """Integer dollars: int64 already, or Python ints when a day count makes them too large (never wraps)."""
+    return values
+
+
+def _plain_records(df: pd.DataFrame) -> Any:
+    """Rows as dicts of plain Python values (ints, floats, str), made when read (:class:`Records`)."""
+    from treecalc.results import Records
+
+    return Records({c: df[c].to_numpy(object) for c in df.columns})
+
+
+def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Any:
+    from treecalc.results import Permit
+
+    notes = []
+    street_prop = flag(trees, "street_tree") & (actions(trees) == "remove")
+    if street_prop.any():
+        notes.append(NOTE_STREET_APPROVAL + f" ({int(street_prop.sum())} street tree(s) proposed)")
+    if pr.assumed_facts and pr.required:
+        notes.append("§208-19A(2) applied on parcel facts not given (" + ", ".join(pr.assumed_facts) + "): the "
+                     "permit preview keeps the reading that needs a permit; penalties on it are conditional")
+    return Permit(required=pr.required, triggers=pr.site_triggers, exceptions_applied=pr.exceptions_applied,
+                  trees_needing_permit=int(pr.permit_needed.sum()),
+                  approving_authority="Village Engineer, or the Planning Board where a site plan, subdivision, "
+                                      "wetlands or steep slopes application is pending (§208-19C)",
+                  removals_12mo=pr.removals_12mo, clear_cutting=pr.clear_cutting, notes=notes)
+
+
+def _penalty_findings(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult,
+                      off: OffenceResult, pen: PenaltyResult) -> Any:
+    from treecalc.results import Penalties
+
+    act = actions(trees)
+    tags = trees["tag"].to_numpy(object)
+    o, x = off.offence, off.not_offence_reason != ""
+    per_tree = _plain_records(pd.DataFrame({
+        "tag": tags[o], "species_code": trees["species_code"].to_numpy(object)[o],
+        "dbh_in": trees["dbh_in"].to_numpy(float)[o], "action": act[o],
+        "status": np.where(off.definite[o], "definite", "conditional").astype(object),
+        "offence_sections": off.sections[o], "depends_on": off.depends_on[o], "tier": pen.tier[o],
+        "base_usd": pen.base_usd[o], "max_usd": pen.max_usd[o], "criminal_max_usd": pen.criminal_usd[o],
+        "criminal_section": pen.criminal_section[o]}, dtype=object))
+    not_off = _plain_records(pd.DataFrame({"tag": tags[x], "species_code": trees["species_code"].to_numpy(object)[x],
+                                           "action": act[x], "reason": off.not_offence_reason[x]}, dtype=object))
+    crim_secs = sorted({s.strip() for x in pd.unique(pen.criminal_section[off.offence]) for s in
+                        str(x).replace("(", ";").replace(")", ";").replace("violation of", ";").split(";")
+                        if s.strip().startswith("§")})
+    crim = law["criminal"]
+    notes = ["maxima: 'up to' — the Planning Board assesses the civil penalty after a hearing (§208-29B) and "
+             "may release or compromise it; the court sets a criminal fine (§208-29A)",
+             "each day of a continuing violation is a separate offence (§208-29A, §208-29B)",
+             "penalties collected are deposited in the Tree Fund (§208-29H)",
+             OFFENCE_READING_208, OTHER_PROHIBITIONS_208,
+             "definite offences rest only on facts given (survey columns, the Site sheet, flags); a conditional "
+             "offence rests on an assumed fact, named per tree, and its amount is summed apart "
+             "(civil_penalty_conditional_usd); the maxima count definite offences only",
+             f"§208-29A 'second and each subsequent violation within a one-year period' is read from the site fact "
+             f"prior_violation_within_year (when given yes: up to ${int(crim['repeat_within_year_usd']):,} per tree). Other "
+             f"reading: every tree after the first of this event is a subsequent violation: "
+             f"${pen.criminal_alternative:,} (definite offences)"]
+    if off.offence.any():
+        notes.append(NOTE_29F)
+    if pen.civil_conditional and pen.doubled_if_assumed and not pen.doubled:
+        notes.append("the conditional offences would also double the fines per tree (§208-29B(7)): "
+                     + "; ".join(pen.conditional_reasons))
+    return Penalties(
+        civil_penalty_max_usd=pen.civil_total, civil_penalty_conditional_usd=pen.civil_conditional,
+        criminal_fine_max_usd=pen.criminal_total, criminal_fine_conditional_usd=pen.criminal_conditional,
+        fine_max_usd=None, fine_conditional_usd=None, doubled=pen.doubled, doubling_reasons=pen.doubling_reasons,
+        continuing_days=pen.days, offences=int(off.offence.sum()), offences_definite=int(off.definite.sum()),
+        offences_conditional=int(off.conditional.sum()), per_tree=per_tree, not_offences=not_off,
+        criminal_sections=["§208-29A"] + [s for s in crim_secs if s != "§208-29A"],
+        criminal_alternative_usd=pen.criminal_alternative, clear_cutting=pr.clear_cutting, notes=notes,
+        sections=["§208-29A", "§208-29B", "§208-29F", "§208-29H"])
+
+
+def cents_sum(values: Any, mask: np.ndarray) -> Decimal:
+    """The exact sum of amounts already rounded to cents (integer cents, no binary drift)."""
+    v = np.asarray(values, dtype=float)[mask]
+    return Decimal(int(np.rint(v * 100).astype(np.int64).sum())) / 100
+
+
+def required_value(value_usd: Decimal | float, percent: float) -> Decimal:
+    """"At least" ``percent`` of a value, rounded UP to the cent (§ 208-22A/F): 10.044 -> 10.05."""
+    exact = Decimal(str(value_usd)) * Decimal(repr(float(percent))) / 100
+    return exact.quantize(Decimal("0.01"), rounding=ROUND_CEILING)
+
+
+def _parts(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], parts: ReplacementParts) -> list[Any]:
+    from treecalc.results import ReplacementPart
+
+    rules = law["replacement"]
+    pct_f = float(ctx.opts.replacement_percent) if ctx.opts.replacement_percent is not None \
+        else float(rules["violation_percent"])
+    out = []
+    tags = trees["tag"].to_numpy(object)
+    for section, pct, mask, reason in (
+            ("§208-22F", pct_f, parts.violation_part,
+             "the Village Engineer's percentage §208-22F" if ctx.opts.replacement_percent is not None else
+             f"{rules['violation_percent']}% of the value of the trees harmed in offences §208-22F"),
+            ("§208-22A", float(rules["percent"]), parts.permit_part,
+             f"{rules['percent']}% of the value of the trees proposed for removal under a permit for "
+             f"{parts.removals_under_permit} trees ({rules['min_trees']} or more) §208-22A")):
+        if not mask.any():
             continue
-        if invasive[i]:
-            exclusion[i] = f"invasive (6 NYCRR 575 {part575[i]}) §208-22E"
-        elif forestry[i]:
-            exclusion[i] = "good forestry §208-22E"
-        elif not scope[i]:
-            exclusion[i] = "damaged, not removed: counted only after a violation §208-22A/F"
-    counted = scope & ~invasive & ~forestry
-    return counted, exclusion
+        value = cents_sum(trees["value_usd"], mask)
+        out.append(ReplacementPart(section=section, percent=pct, trees=int(mask.sum()), value_usd=float(value),
+                                   required_value_usd=float(required_value(value, pct)),
+                                   tags=tags[mask].astype(str).tolist(), reason=reason))
+    return out
+
+
+def _replacement_findings(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult,
+                          parts: ReplacementParts) -> tuple[Any, Any]:
+    from treecalc.results import Replacement
+
+    rules = law["replacement"]
+    opts = ctx.opts
+    counted = parts.violation_part | parts.permit_part
+    trees["counted"] = counted
+    set_text(trees, "exclusion", parts.exclusion)
+    part_list = _parts(ctx, trees, law, parts)
+    required = bool(part_list)
+    required_usd = float(sum(Decimal(str(p.required_value_usd)) for p in part_list))
+    removed_usd = float(sum(Decimal(str(p.value_usd)) for p in part_list))
+    if opts.replacement_percent is not None and not parts.violation_part.any():
+        ctx.warnings.append("a replacement percentage was given but applies only after a violation (§208-22F): "
+                            f"{rules['percent']}% (§208-22A) is used")
+    section = "; ".join(p.section for p in part_list) or ("§208-22F" if parts.violation else "§208-22A")
+    percent = part_list[0].percent if len(part_list) == 1 else None
+    pct_note = "; ".join(f"{p.section}: {p.reason}" for p in part_list) or "nothing to replace"
+    plan_out = plan_replacement(ctx, law, required_usd if required else 0.0, required)
+    fund = _fund_findings(ctx, trees, parts, plan_out, required, part_list)
+    pl, rep_warnings, rep_notes = plan_out["plan"], plan_out["warnings"], plan_out["notes"]
+    if parts.violation_part.any() and required:
+        rep_notes.append("§208-22F: the applicant may instead pay the Tree Preservation Fund a sum equivalent to "
+                         f"{part_list[0].percent:g}% of the value destroyed, or combine planting and payment")
+    rep_notes.append("§208-22: 120% (or the Engineer's percentage) only on the trees harmed in offences, 90% on "
+                     "the removals proposed under a permit for three or more trees; a lawful removal that needs no "
+                     "permit, or a tree only damaged without an offence, carries nothing")
+    rep_notes.append(NOTE_22G)
+    ctx.warnings.extend(rep_warnings)
+    ex = parts.exclusion != ""
+    excluded = _plain_records(pd.DataFrame({"tag": trees["tag"].to_numpy(object)[ex],
+                                            "species_code": trees["species_code"].to_numpy(object)[ex],
+                                            "reason": parts.exclusion[ex]}, dtype=object))
+    replacement = Replacement(
+        required=required, percent=percent, section=section, value_basis=ctx.options["value_basis"],
+        value_basis_label=ctx.options["value_basis_label"], removed_value_usd=removed_usd,
+        required_value_usd=required_usd if required else 0.0, parts=part_list, percent_note=pct_note,
+        violation=parts.violation, trees_counted=int(counted.sum()),
+        removals_under_permit=parts.removals_under_permit, min_trees=rules["min_trees"], excluded=excluded,
+        stock=plan_out["stock"], plan=plan_out["rows"],
+        trees_needed=plan_out["trees_needed"] if required else 0, trees_planted=plan_out["planted"],
+        trees_in_lieu=int(pl.trees_in_lieu) if required else 0,
+        planted_value_usd=money2(pl.planted_value_usd), unmet_value_usd=money2(pl.unmet_value_usd),
+        planting_cost_usd=money2(pl.planting_cost_usd), native_share=plan_out["native_share"],
+        native_planted=plan_out["native_planted"], policy=pl.policy, status=pl.status,
+        warnings=rep_warnings, notes=rep_notes)
+    return replacement, fund
+
+
+def money2(x: float) -> float:
+    """Round to cents, half up, as every reported amount is."""
+    return float(Decimal(repr(float(x))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The replacement stock offered (§ 208-22C/D), with what was assumed for what was not given."""
+    from treecalc import data
+    from treecalc.rules.params import money
+
+    assumptions: list[str] = []
+    if opts.replacement_stock:
+        entries = [dict(e) for e in opts.replacement_stock]
+        for e in entries:
+            if e.get("unit_cost_usd") is None:
+                e["unit_cost_usd"] = rules["default_stock"]["unit_cost_usd"]
+                assumptions.append(f"replacement {e.get('species')}: unit cost not given, the placeholder "
+                                   f"${money(e['unit_cost_usd']):,.2f} is used")
+        return entries, assumptions
+    d = rules["default_stock"]
+    species = opts.replacement_species or d["species"]
+    if opts.replacement_species is None:
+        assumptions.append(f"replacement species not given: {d['species']} (red maple, native) is assumed (§208-22C)")
+    dbh_in = opts.replacement_dbh_in
+    if dbh_in is None and opts.replacement_species is None:
+        dbh_in = d["dbh_in"]
+        assumptions.append(f"replacement size not given: {d['dbh_in']:g} in DBH is assumed (§208-22D minimum "
+                           f"{rules['deciduous_min_dbh_in']:g} in)")
+    elif dbh_in is None:
+        from treecalc.species import resolve_one
+
+        code = resolve_one(str(species)).code
+        if code and data.catalogue().loc[code, "leaf_type"] != "conifer":
+            dbh_in = d["dbh_in"]
+            assumptions.append(f"replacement size not given: {d['dbh_in']:g} in DBH is assumed")
+    cost = opts.replacement_cost_usd
+    if cost is None:
+        cost = d["unit_cost_usd"]
+        assumptions.append(f"replacement unit cost not given: ${money(cost):,.2f} per tree supplied and "
+                           f"planted is a PLACEHOLDER (give --replacement-cost)")
+    return [{"species": species, "dbh_in": dbh_in, "height_ft": opts.replacement_height_ft,
+             "unit_cost_usd": cost}], assumptions
+
+
+
+def _stock_hint(stock_report: list[dict[str, Any]], rules: dict[str, Any]) -> str:
+    """What to change when every replacement stock was refused: the size (§208-22D) when that was
+    the reason, another species otherwise."""
+    reasons = [x for r in stock_report for x in r["refusals"]]
+    if reasons and all("minimum for deciduous" in x for x in reasons):
+        return f"give a replacement DBH of at least {rules['deciduous_min_dbh_in']:g} in (§208-22D)"
+    if reasons and all("conifer" in x for x in reasons):
+        return f"give a conifer replacement height of at least {rules['conifer_min_height_ft']:g} ft (§208-22D)"
+    return "give another replacement species"
+
+
+def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, required: bool) -> dict[str, Any]:
+    """§ 208-22C/D: the stock offered, the cheapest planting plan meeting the value, what goes in lieu."""
+    from treecalc.planting import plan as make_plan
+    from treecalc.planting import prepare_stock
+
+    opts, rules = ctx.opts, law["replacement"]
+    entries, stock_assumptions = _stock_entries(opts, rules)
+
+    def stock_value(c: Any, d: Any) -> np.ndarray:   # stock at good condition, rounded to cents
+        return round_cents(ctx.value_of(c, d))
+
+    options_ok, stock_report = prepare_stock(entries, rules, law["spacing_ft"], stock_value,
+                                             size_waiver=opts.size_waiver)
+    schedule = ctx.schedule
+    warnings = [f"replacement stock {r['species']} refused: {reason}" for r in stock_report for reason in r["refusals"]]
+    # a replacement species matched by similarity ("Red Mapel") is said, with what it was taken as
+    warnings += [f"replacement species: {note}; check it" for r in stock_report for note in r.get("notes", [])
+                 if note.startswith("fuzzy match")]
+    notes: list[str] = []
+    stock_notes = [f"replacement stock {r.get('species_code') or r['species']}: {note}"
+                   for r in stock_report if r.get("accepted") for note in r.get("notes", [])
+                   if note.startswith("conifer")]
+    if required and not options_ok and schedule.basis == "per_tree":
+        refused = "; ".join(f"{r['species']}: {', '.join(r['refusals'])}" for r in stock_report)
+        raise ValueError(f"no acceptable replacement stock ({refused}); {_stock_hint(stock_report, rules)}")
+    if required:
+        ctx.assumptions.extend(stock_assumptions + stock_notes)
+        pl = make_plan(options_ok, required_usd, fee_basis=schedule.basis,
+                       fee_per_tree_usd=float(schedule.fee_per_tree_usd), multiplier=float(schedule.multiplier),
+                       plantable=opts.plantable, plantable_area_sqft=opts.plantable_area_sqft,
+                       policy=opts.in_lieu_policy)
+    else:
+        pl = make_plan(options_ok, 0.0)
+    rows = [{"species_code": o.species_code, "scientific_name": o.scientific_name, "common_name": o.common_name,
+             "dbh_in": o.dbh_in, "unit_cost_usd": o.unit_cost_usd, "value_per_tree_usd": o.value_per_tree_usd,
+             "count": int(k), "native": o.native, "size_class": o.size_class, "area_sqft_per_tree": o.area_sqft,
+             "planted_value_usd": money2(o.value_per_tree_usd * k), "cost_usd": money2(o.unit_cost_usd * k)}
+            for o, k in zip(options_ok, pl.counts) if k]
+    planted = int(sum(pl.counts))
+    native_planted = int(sum(k for o, k in zip(options_ok, pl.counts) if o.native))
+    if planted and native_planted * 2 <= planted:
+        warnings.append(f"native species are not the majority of the replacements ({native_planted} of {planted}): "
+                        "replacement trees should predominantly be native (§208-22C)")
+    limited = opts.plantable is not None or opts.plantable_area_sqft is not None
+    if required and not limited:
+        notes.append("no limit on plantable trees given: every needed tree is planted")
+    if required and limited and pl.trees_in_lieu:
+        notes.append(f"the site can take {planted} tree(s): the rest goes to the Tree Preservation Fund (§208-22D)")
+    if opts.plantable_area_sqft is not None:
+        notes.append("plantable area divided by the §208-6A spacing of each tree's size class "
+                     f"(small {law['spacing_ft']['small']} ft, medium {law['spacing_ft']['medium']} ft, "
+                     f"large {law['spacing_ft']['large']} ft apart; spacing² per tree)")
+    if options_ok and required:
+        notes.append(f"a tree paid for in lieu stands for the value of one {options_ok[0].species_code} "
+                     f"({options_ok[0].value_per_tree_usd:,.2f} on this basis), the first accepted stock entry")
+    if ctx.kind == "annual":
+        notes.append("the value compared is annual benefits (USD/yr): removed and replacement trees on the same basis")
+    if any("invasive" in w or "575" in w for w in warnings):
+        notes.append(NOTE_18E)
+    return {"plan": pl, "rows": rows, "stock": stock_report, "planted": planted, "native_planted": native_planted,
+            "native_share": (native_planted / planted) if planted else None, "options": options_ok,
+            "trees_needed": planted + int(pl.trees_in_lieu), "warnings": warnings, "notes": notes}
+
+
+def round_cents(x: Any) -> np.ndarray:
+    """Half-up to the cent on integer cents, as arrays (1.005 -> 1.01, as Decimal("1.005") rounds)."""
+    c = np.round(np.asarray(x, dtype=float) * 100, 6)
+    return np.floor(c + 0.5) / 100
+
+
+def _fund_findings(ctx: Any, trees: pd.DataFrame, parts: ReplacementParts, plan_out: dict[str, Any],
+                   required: bool, part_list: list[Any]) -> Any:
+    """§ 208-22D/F, § 208-24: the payment in lieu, on the fee schedule's capital basis when it is "value"."""
+    from treecalc.fund import in_lieu
+    from treecalc.results import Fund
+
+    schedule = ctx.schedule
+    pl = plan_out["plan"]
+    unmet = pl.unmet_value_usd if required else 0.0
+    capital = None
+    how_capital = ""
+    if schedule.basis == "value" and required and unmet > 0:
+        capital, how_capital = _capital_unmet(ctx, plan_out["options"], unmet)
+    f = in_lieu(schedule, trees_in_lieu=pl.trees_in_lieu if required else 0, unmet_value_usd=unmet,
+                unmet_capital_usd=capital, capital_how=how_capital)
+    if f["placeholder"] and required and pl.trees_in_lieu:
+        ctx.warnings.append(f"the fee in lieu is a {schedule.label}")
+    alt, alt_how = None, ""
+    f_part = next((p for p in part_list if p.section == "§208-22F"), None)
+    if f_part is not None:
+        values = ctx.capital_value_of(trees, parts.violation_part, schedule.value_basis)
+        base = cents_sum(values, np.ones(len(values), dtype=bool))
+        alt = float(required_value(base, f_part.percent))
+        alt_how = (f"{f_part.percent:g}% of ${base:,.2f}, the value of the {f_part.trees} tree(s) harmed in "
+                   f"offences on the capital basis {schedule.value_basis} (§208-22F, §208-24), rounded up to the cent")
+    return Fund(basis=f["basis"], fund_in_lieu_usd=f["fund_in_lieu_usd"], section=f["section"],
+                fee_per_tree_usd=f["fee_per_tree_usd"], multiplier=f["multiplier"], placeholder=f["placeholder"],
+                label=f["label"], source=f["source"], trees_in_lieu=f["trees_in_lieu"],
+                unmet_value_usd=f["unmet_value_usd"], capital_value_basis=f.get("capital_value_basis"),
+                fund_in_lieu_exact=f["fund_in_lieu_exact"], calculation=f["calculation"],
+                alternative_22f_usd=alt, alternative_22f_calculation=alt_how, notes=f["notes"])
+
+
+def _capital_unmet(ctx: Any, options_ok: list[Any], unmet: float) -> tuple[Decimal, str]:
+    """The unmet value as a capital sum: the replacement trees it stands for, each at its capital value.
+
+    § 208-22D: a payment "equivalent to the value of the trees which cannot be planted". The plan's
+    unmet value (on the assessment's basis) is a number of the first accepted stock tree; each is
+    valued on the fee schedule's capital basis (never an annual $/yr figure as a one-off sum).
+    """
+    basis = ctx.schedule.value_basis
+    if not options_ok:
+        raise ValueError("a fee in lieu on the value basis needs an accepted replacement stock entry to value")
+    o = options_ok[0]
+    ref = Decimal(str(o.value_per_tree_usd))
+    cap = Decimal(str(float(ctx.stock_capital_value(o.species_code, o.dbh_in, basis))))
+    if ctx.options["value_basis"] == basis:
+        return Decimal(str(unmet)), f"unmet value on the capital basis {basis}"
+    trees_eq = Decimal(str(unmet)) / ref
+    amount = (trees_eq * cap).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return amount, (f"unmet {unmet:,.2f} {ctx.options['value_unit']} = {trees_eq:.4f} x {o.species_code} "
+                    f"{o.dbh_in:g} in (at {ref:,.2f}); each worth ${cap:,.2f} on the capital basis {basis}")
+
+
+def _site_notes(trees: pd.DataFrame) -> list[str]:
+    """Notes every output carries when they apply (§208-21F, §208-20C, multi-stem DBH)."""
+    act = actions(trees)
+    d = dbh(trees)
+    work = act != "retain"
+    notes = []
+    if (work & ((d > 12) | flag(trees, "landmark"))).any():
+        notes.append(NOTE_21F)
+    if ((act == "remove") & (d >= 22)).any():
+        notes.append(NOTE_20C)
+    if "stems" in trees and (pd.to_numeric(trees["stems"], errors="coerce").fillna(1) > 1).any():
+        notes.append(NOTE_MULTISTEM)
+    return notes
+
+
+def _lines(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult, off: OffenceResult,
+           pen: PenaltyResult, rep: Any, fund: Any) -> list[dict[str, Any]]:
+    from treecalc.results import line as L_
+    from treecalc.results import tags_text
+
+    L = list(ctx.survey_lines)
+    unit = ctx.options["value_unit"]
+    L.append(L_("§208-22B", "Value basis", ctx.options["value_basis_label"], "", "every value below is on this basis"))
+    for t in pr.site_triggers:
+        L.append(L_(t["section"], "Permit trigger", t["text"], "", tags_text(t["tags"])))
+    for e in pr.exceptions_applied:
+        L.append(L_(e["section"], "Exception", e["text"]))
+    L.append(L_("§208-19", "Tree removal permit required", "yes" if pr.required else "no", "",
+                f"{int(pr.permit_needed.sum())} tree(s) need a permit"))
+    if (flag(trees, "street_tree") & (actions(trees) == "remove")).any():
+        L.append(L_("§208-14; §208-5D", "Department's written approval", "required", "", NOTE_STREET_APPROVAL))
+    L.append(L_("§208-22", "Trees counted toward replacement", int(rep.trees_counted), "trees",
+                "120% on trees harmed in offences (§208-22F), 90% on removals proposed under a permit for "
+                f"{law['replacement']['min_trees']} or more trees (§208-22A)"))
+    ex = trees["exclusion"].to_numpy(object)
+    tags = trees["tag"].to_numpy(object)
+    for reason in pd.unique(ex[ex != ""]):        # one line per reason, with its trees
+        sel = ex == reason
+        L.append(L_(str(reason).rsplit(" ", 1)[-1], "Not counted", int(sel.sum()), "trees",
+                    f"{reason}: {_some_tags(tags[sel])}"))
+    for p in rep.parts:
+        L.append(L_(p.section, f"Value of the trees in {p.section}", p.value_usd, unit, f"{p.trees} tree(s)"))
+        L.append(L_(p.section, f"Value required, {p.section}", p.required_value_usd, unit,
+                    f"{p.value_usd:,.2f} x {p.percent:g}%, rounded up to the cent (at least); {p.reason}"))
+    L.append(L_("§208-22B", "Value of the trees removed", rep.removed_value_usd, unit))
+    L.append(L_(rep.section, "Replacement required", "yes" if rep.required else "no", "", rep.percent_note))
+    if rep.required:
+        _lines_replacement(L, rep, fund, unit)
+    L.append(L_("§208-23C", "Forfeited bonds", "to the Tree Preservation Fund"))
+    _lines_penalties(L, trees, off, pen, ctx)
+    return L
+
+
+def _some_tags(tags: np.ndarray, limit: int = 12) -> str:
+    """"trees 1, 2, 3" (the first ``limit``, then "and N more")."""
+    head = ", ".join(str(t) for t in tags[:limit])
+    return f"trees {head}" + (f" and {len(tags) - limit} more" if len(tags) > limit else "")
+
+
+def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str) -> None:
+    from treecalc.results import line as L_
+
+    if rep.percent is not None:
+        L.append(L_(rep.section, "Replacement percentage", int(rep.percent) if float(rep.percent).is_integer()
+                    else rep.percent, "%", rep.percent_note))
+    L.append(L_(rep.section, "Value required of the replacements", rep.required_value_usd, unit,
+                " + ".join(f"{p.required_value_usd:,.2f} ({p.section})" for p in rep.parts)))
+    for r in rep.stock:
+        extra = [x for x in r.get("notes", []) if x.startswith("conifer")]
+        note = (("accepted; value per tree " + f"{r.get('value_per_tree_usd', 0):,.2f} {unit}; unit cost "
+                 f"${r['unit_cost_usd']:,.2f}") if r["accepted"] else "refused: " + "; ".join(r["refusals"]))
+        L.append(L_("§208-22D", "Replacement stock", f"{r.get('species_code')} {r.get('dbh_in', 0):g} in"
+                    + (f", {r['height_ft']:g} ft" if r.get("height_ft") is not None else ""),
+                    "", "; ".join([note] + extra)))
+    for p in rep.plan:
+        L.append(L_("§208-22D", f"Plant {p['species_code']} {p['dbh_in']:g} in", p["count"], "trees",
+                    f"{p['count']} x {p['value_per_tree_usd']:,.2f} = {p['planted_value_usd']:,.2f} {unit}; "
+                    f"cost ${p['cost_usd']:,.2f}"))
+    L.append(L_(rep.section, "Replacement trees needed", rep.trees_needed, "trees"))
+    L.append(L_("§208-22D", "Trees planted", rep.trees_planted, "trees"))
+    L.append(L_("§208-22D", "Trees not planted (in lieu)", rep.trees_in_lieu, "trees"))
+    L.append(L_("§208-22D", "Planting cost", rep.planting_cost_usd, "USD"))
+    if rep.native_share is not None:
+        L.append(L_("§208-22C", "Native share of the replacements", round(rep.native_share * 100, 1), "%",
+                    f"{rep.native_planted} of {rep.trees_planted}"))
+    L.append(L_("§208-24C", "Basis of payment in lieu", fund.basis, "", fund.label if fund.placeholder else fund.source))
+    L.append(L_("§208-24", "Payment in lieu to the Tree Preservation Fund", fund.fund_in_lieu_usd, "USD",
+                fund.calculation))
+    if fund.alternative_22f_usd is not None:
+        L.append(L_("§208-22F", "Or: payment in place of the §208-22F replacement", fund.alternative_22f_usd, "USD",
+                    fund.alternative_22f_calculation))
+    L.append(L_("§208-22G", "Warranty of the replacements", "three years", "", NOTE_22G))
+
+
+def _lines_penalties(L: list[dict[str, Any]], trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult,
+                     ctx: Any) -> None:
+    from treecalc.results import line as L_
+
+    L.append(L_("§208-29", "Offences, definite (facts given)", int(off.definite.sum()), "trees",
+                "a–d: removal needing a permit (§208-19A, §208-18A/C), topping or excessive pruning (§208-18D), "
+                "street tree without the Department's approval (§208-5C/D, §208-14), harm while an application "
+                "was pending (§208-20F)"))
+    L.append(L_("§208-29", "Offences, conditional (on assumed facts)", int(off.conditional.sum()), "trees",
+                "; ".join(sorted(set(off.depends_on[off.conditional]))) or "none"))
+    for sec, grp in pd.Series(off.sections[off.offence]).value_counts().sort_index().items():
+        L.append(L_(str(sec), "Trees harmed in breach of", int(grp), "trees"))
+    e = int(((off.not_offence_reason != "") & (actions(trees) == "damaged")).sum())
+    if e:
+        L.append(L_("§208-29", "Damaged, not an offence by itself", e, "trees",
+                    "listed for the Village Engineer, no amount"))
+    tiers = pd.Series(pen.base_usd[off.definite], index=pen.tier[off.definite])
+    for tier, g in tiers.groupby(level=0, sort=True):
+        L.append(L_(str(tier), "Civil penalty tier (definite offences)", len(g), "trees",
+                    f"up to ${int(g.iloc[0]):,} per tree"))
+    for r in pen.doubling_reasons:
+        L.append(L_("§208-29B(7)", "Fines per tree doubled", r.replace(" §208-29B(7)", "")))
+    if pen.days > 1:
+        L.append(L_("§208-29B", "Days of continuing violation", pen.days, "days", "each day a separate offence"))
+    L.append(L_("§208-29B", "Civil penalty, maximum", pen.civil_total, "USD", "up to; definite offences only"))
+    L.append(L_("§208-29B", "Civil penalty, conditional offences", pen.civil_conditional, "USD",
+                "up to, only if the assumed facts hold; not in the maximum"))
+    secs = sorted(set(pen.criminal_section[off.definite]))
+    L.append(L_("§208-29A", "Criminal fine, maximum", pen.criminal_total, "USD",
+                "up to; definite offences only; " + ("; ".join(secs) if secs else "no offence")))
+    L.append(L_("§208-29A", "Criminal fine, conditional offences", pen.criminal_conditional, "USD",
+                "up to, only if the assumed facts hold"))
+    L.append(L_("§208-29A", "Criminal fine, other reading of 'subsequent violation'", pen.criminal_alternative, "USD",
+                "every tree after the first of this event at the repeat maximum"))
+    if off.offence.any():
+        L.append(L_("§208-29F", "Building permit / certificate of occupancy", "withheld while the violation is open",
+                    "", NOTE_29F))
+    L.append(L_("§208-29H", "Penalties collected", "to the Tree Fund"))
+    for n in _site_notes(trees):
+        L.append(L_(n.split(":")[0] if n.startswith("§") else "§208-17", "Note", n))

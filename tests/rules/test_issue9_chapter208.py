@@ -1,0 +1,304 @@
+"""Issue 9: every offence Chapter 208 defines, 120% only on what was harmed, penalties only on given facts.
+
+Each expected figure is worked out by hand in a comment. Annual values are the National Tree Benefit
+Calculator figures of the benefit engine, default parameters (``treecalc benefits --species ACRU --dbh D``):
+ACRU 3.9 in $72.26, 4.0 in $72.69, 6 in $83.28, 10 in $105.89, 12 in $117.36, 12.1 in $117.93, 14 in $128.83 /yr.
+"""
+
+import json
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+from openpyxl import Workbook
+
+sys.path.insert(0, str(Path(__file__).parent))
+from rules_helpers import make_trees
+
+from treecalc.assessment import assess
+from treecalc.cli import main
+
+QUIET = {"subdividable": False, "has_residence": True, "site_plan_required": False}
+STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
+
+
+def survey(rows, site=None):
+    return SimpleNamespace(trees=make_trees(rows), rejected=pd.DataFrame(), site=dict(site or {}),
+                           site_assumptions=[], warnings=[], rows_read=len(rows), source={})
+
+
+def parts(a):
+    return {p["section"]: p for p in a.to_json()["replacement_parts"]}
+
+
+def test_three_removed_on_a_slope_12_1_4_0_3_9():
+    # §208-19A(3): 4 in or more on a slope over 20% -> 12.1 and 4.0 need a permit, 3.9 does not.
+    # civil §208-29B: 12.1 in > 12 -> tier (3) $3,000; 4.0 in <= 8 -> tier (1) $500; 3.9: lawful, nothing.
+    #   2 offences (not more than 3), 3 removals (no clear cutting) -> not doubled: $3,500
+    # criminal §208-29A: 2 x $250 = $500
+    # §208-22F 120% of the first two only: (117.93 + 72.69) = 190.62 x 1.2 = 228.744 -> up $228.75
+    rows = [{"species_code": "ACRU", "dbh_in": d, "slope_over_20pct": True} for d in (12.1, 4.0, 3.9)]
+    a = assess(survey(rows, QUIET), replacement_stock=STOCK)
+    j = a.to_json()
+    assert j["civil_penalty_max_usd"] == 3500 and not j["civil_penalty_doubled"]
+    assert j["criminal_fine_max_usd"] == 500 and j["civil_penalty_conditional_usd"] == 0
+    assert list(parts(a)) == ["§208-22F"]
+    f = parts(a)["§208-22F"]
+    assert (f["trees"], f["value_usd"], f["required_value_usd"]) == (2, 190.62, 228.75)
+    assert j["required_value_usd"] == 228.75
+    assert a.trees["exclusion"].iloc[2] == "no permit needed for this tree §208-19A"
+    assert [r["tag"] for r in j["not_offences"]] == ["3"]
+
+
+def test_two_removed_and_three_proposed_on_a_slope():
+    # 5 ACRU 6 in on a slope: every one needs a permit (§208-19A(3)).
+    # §208-22F: the 2 removed, 2 x 83.28 = 166.56 x 120% = 199.872 -> up $199.88
+    # §208-22A: the 3 proposed (a permit for 3 trees), 3 x 83.28 = 249.84 x 90% = 224.856 -> up $224.86
+    # required = 199.88 + 224.86 = $424.74; civil 2 x $500 = $1,000 (2 offences, not doubled)
+    rows = [{"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "action": a}
+            for a in ("removed", "removed", "remove", "remove", "remove")]
+    a = assess(survey(rows, QUIET), replacement_stock=STOCK)
+    p = parts(a)
+    assert (p["§208-22F"]["trees"], p["§208-22F"]["percent"], p["§208-22F"]["required_value_usd"]) == (2, 120, 199.88)
+    assert (p["§208-22A"]["trees"], p["§208-22A"]["percent"], p["§208-22A"]["required_value_usd"]) == (3, 90, 224.86)
+    assert a.replacement.required_value_usd == pytest.approx(424.74)
+    assert a.penalties.civil_penalty_max_usd == 1000
+    # only two proposed: a permit for fewer than three trees carries no §208-22A part
+    a = assess(survey(rows[:4], QUIET), replacement_stock=STOCK)
+    assert list(parts(a)) == ["§208-22F"] and "fewer" not in a.trees["exclusion"].iloc[3]
+    assert "3 or more §208-22A" in a.trees["exclusion"].iloc[3]
+
+
+def test_topped_tree_topped_street_tree_removed_street_tree():
+    # (b) topped 14 in: §208-18D, tier (3) $3,000, criminal §208-18D $5,000
+    # (b)+(c) topped street tree 10 in: §208-18D, §208-11, §208-5C; tier (4) $4,000; criminal $5,000
+    # (c) removed street tree 6 in (no permit trigger): §208-5D, §208-14; tier (4) $4,000; criminal $250
+    # 3 offences (not more than 3), no clear cutting, nothing pending: not doubled.
+    # civil 3,000 + 4,000 + 4,000 = $11,000; criminal 5,000 + 5,000 + 250 = $10,250
+    # §208-22F on all three: (128.83 + 105.89 + 83.28) = 318.00 x 1.2 = $381.60
+    rows = [{"species_code": "ACRU", "dbh_in": 14, "action": "topped"},
+            {"species_code": "ACRU", "dbh_in": 10, "action": "topped", "street_tree": True},
+            {"species_code": "ACRU", "dbh_in": 6, "action": "removed", "street_tree": True}]
+    a = assess(survey(rows, QUIET), replacement_stock=STOCK)
+    j = a.to_json()
+    assert [r["max_usd"] for r in j["offence_rows"]] == [3000, 4000, 4000]
+    assert [r["criminal_max_usd"] for r in j["offence_rows"]] == [5000, 5000, 250]
+    assert j["civil_penalty_max_usd"] == 11000 and j["criminal_fine_max_usd"] == 10250
+    assert not j["civil_penalty_doubled"]
+    secs = [r["offence_sections"] for r in j["offence_rows"]]
+    assert secs == ["§208-18D", "§208-18D; §208-11; §208-5C", "§208-5D; §208-14"]
+    # each tree its own criminal sections, and the total cites every section it sums
+    assert [r["criminal_section"] for r in j["offence_rows"]] == [
+        "§208-29A (violation of §208-18D)", "§208-29A (violation of §208-18D)", "§208-29A (§208-5D; §208-14)"]
+    assert {"§208-18D", "§208-5D", "§208-14"} <= set(a.penalties.criminal_sections)
+    assert parts(a)["§208-22F"]["required_value_usd"] == 381.60
+    # the Department's written approval (given) authorises the street-tree work (c), not the topping (b)
+    a = assess(survey(rows, {**QUIET, "department_approval": "yes"}), replacement_stock=STOCK)
+    assert [r["tag"] for r in a.penalties.per_tree] == ["1", "2"]
+    assert a.penalties.per_tree[1]["offence_sections"] == "§208-18D; §208-11"
+
+
+def test_three_removed_on_a_slope_and_one_topped_double():
+    # 3 ACRU 6 in removed on a slope (tier (1) $500 each) + 1 ACRU 14 in topped (tier (3) $3,000):
+    # 4 regulated trees harmed without a permit, more than three -> §208-29B(7) doubles every fine:
+    # (3 x 500 + 3,000) x 2 = $9,000. Criminal: 3 x $250 + $5,000 (§208-18D) = $5,750 (never doubled)
+    rows = [{"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True}] * 3 + \
+           [{"species_code": "ACRU", "dbh_in": 14, "action": "topped"}]
+    a = assess(survey(rows, QUIET), replacement_stock=STOCK)
+    assert a.penalties.doubled and any("(4)" in r for r in a.penalties.doubling_reasons)
+    assert a.penalties.civil_penalty_max_usd == 9000 and a.penalties.criminal_fine_max_usd == 5750
+
+
+def _xlsx(path, trees, site_rows):
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Trees"
+    ws.append(["Tag", "Species", "DBH (in)", "Action", "Slope > 20%"])
+    for r in trees:
+        ws.append(r)
+    if site_rows is not None:
+        s = wb.create_sheet("Site")
+        s.append(["Field", "Value"])
+        for r in site_rows:
+            s.append(r)
+    wb.save(path)
+    return path
+
+
+def test_permit_held_in_the_site_sheet_means_no_offence(tmp_path):
+    # a user's workbook: 2 red maples removed on a slope; the Site sheet says a permit was held.
+    trees = [[1, "Acer rubrum", 10, "Stump", "x"], [2, "Red maple", 6, "Removed", "x"]]
+    base = [["Jurisdiction", "Croton-on-Hudson"], ["subdividable", "no"], ["has_residence", "yes"],
+            ["site_plan_required", "no"]]
+    held = assess(_xlsx(tmp_path / "held.xlsx", trees, base + [["permit_held", "yes"]]), replacement_stock=STOCK)
+    assert held.to_json()["offences"] == 0 and held.penalties.civil_penalty_max_usd == 0
+    assert not held.replacement.required
+    # the same workbook without the row: two offences, 10 in tier (2) $1,500 + 6 in tier (1) $500 = $2,000
+    not_held = assess(_xlsx(tmp_path / "not.xlsx", trees, base), replacement_stock=STOCK)
+    assert not_held.penalties.civil_penalty_max_usd == 2000
+    assert any("permit_held" in s or "no tree removal permit is assumed held" in s for s in not_held.assumptions)
+
+
+def test_unknown_site_field_is_an_error_naming_the_closest(tmp_path, capsys):
+    path = _xlsx(tmp_path / "s.xlsx", [[1, "Acer rubrum", 10, "Removed", ""]], [["subdividible", "no"]])
+    assert main(["assess", str(path)]) == 2
+    assert "did you mean 'subdividable'" in capsys.readouterr().err
+    path = _xlsx(tmp_path / "t.xlsx", [[1, "Acer rubrum", 10, "Removed", ""]], None)
+    assert main(["assess", str(path), "--site", "permitheld=yes"]) == 2
+    assert "did you mean 'permit_held'" in capsys.readouterr().err
+
+
+def test_removed_while_an_application_was_pending_no_flags():
+    # §208-20F: "any tree regulated by this chapter" (every species, any size): a 6 in tree with no flags
+    # removed while an application was pending is an offence, tier (1) $500. Its harm is the offence itself,
+    # so B(7)'s pending clause does not double it again: $500; criminal $250.
+    one = [{"species_code": "ACRU", "dbh_in": 6}]
+    a = assess(survey(one, {**QUIET, "application_pending": "yes"}), replacement_stock=STOCK)
+    assert a.penalties.per_tree[0]["offence_sections"] == "§208-20F"
+    assert a.penalties.civil_penalty_max_usd == 500 and a.penalties.criminal_fine_max_usd == 250
+    assert not a.penalties.doubled
+    # with a second such tree, a further tree was harmed while pending: doubled, 2 x $500 x 2 = $2,000
+    a = assess(survey(one * 2, QUIET), application_pending=True, replacement_stock=STOCK)
+    assert a.penalties.civil_penalty_max_usd == 2000 and a.penalties.doubled
+    assert any("pending" in r for r in a.penalties.doubling_reasons)
+    # nothing pending: a lawful removal (no trigger), no offence, nothing to replace
+    a = assess(survey(one, QUIET), replacement_stock=STOCK)
+    assert a.penalties.offences == 0 and not a.replacement.required
+
+
+def test_no_site_facts_at_all_gives_conditional_offences_only():
+    # 3 ACRU 12 in removed, no site facts: only §208-19A(2) (8 in or more on a parcel assumed subdividable,
+    # without a residence, needing site plan approval) makes them need a permit -> conditional offences.
+    # maxima (definite) $0; conditional civil 3 x $1,500 (tier (2)) = $4,500, criminal 3 x $250 = $750.
+    rows = [{"species_code": "ACRU", "dbh_in": 12}] * 3
+    a = assess(survey(rows), replacement_stock=STOCK)
+    j = a.to_json()
+    assert j["civil_penalty_max_usd"] == 0 and j["criminal_fine_max_usd"] == 0
+    assert j["civil_penalty_conditional_usd"] == 4500 and j["criminal_fine_conditional_usd"] == 750
+    assert j["offences_conditional"] == 3 and j["offences_definite"] == 0
+    assert all(r["status"] == "conditional" and "subdividable" in r["depends_on"] for r in j["offence_rows"])
+    # the permit preview keeps the reading that needs a permit; replacement still at 120%
+    assert j["permit_required"] and parts(a)["§208-22F"]["required_value_usd"] == pytest.approx(422.50)
+    assert any("jurisdiction not given" in s for s in a.assumptions)
+    # 4 removals without a permit are clear cutting (§208-17, §208-19A(8)) whatever the parcel facts: definite.
+    # 3 x 12 in tier (2) + 1 x 6 in tier (1), doubled (more than 3; clear cutting): (4,500 + 500) x 2 = $10,000
+    a = assess(survey(rows + [{"species_code": "ACRU", "dbh_in": 6}]), replacement_stock=STOCK)
+    assert a.penalties.civil_penalty_max_usd == 10000 and a.penalties.civil_penalty_conditional_usd == 0
+    # 2 x 12 in removed (conditional) + 2 x 6 in topped (definite, §208-18D): definite alone 2 x $500 = $1,000,
+    # not doubled; if the assumed facts hold, 4 offences double all: (2 x 1,500 + 2 x 500) x 2 = $8,000,
+    # so the conditional offences add 8,000 - 1,000 = $7,000
+    mixed = rows[:2] + [{"species_code": "ACRU", "dbh_in": 6, "action": "topped"}] * 2
+    a = assess(survey(mixed), replacement_stock=STOCK)
+    assert a.penalties.civil_penalty_max_usd == 1000 and not a.penalties.doubled
+    assert a.penalties.civil_penalty_conditional_usd == 7000
+    assert any("would also double" in n for n in a.penalties.notes)
+
+
+def test_transplant_is_not_a_removal():
+    rows = [{"species_code": "ACRU", "dbh_in": 12, "action": "transplant", "slope_over_20pct": True}]
+    a = assess(survey(rows, QUIET))
+    assert not a.permit.required and a.penalties.offences == 0 and not a.replacement.required
+
+
+def test_penalties_never_wrap_int64():
+    # a landmark in a conservation area (tier (6) $7,500) topped (§208-18D) while an application was pending
+    # (a harm that broke another provision too) -> doubled $15,000 per day;
+    # 9,007,199,254,740,991 days x 15,000 = 135,107,988,821,114,865,000 (> 2**63): exact, positive
+    days = 9007199254740991
+    rows = [{"species_code": "ACRU", "dbh_in": 6, "action": "topped", "conservation_area": True}]
+    a = assess(survey(rows, {**QUIET, "application_pending": True}), continuing_days=days, replacement_stock=STOCK)
+    assert a.penalties.civil_penalty_max_usd == 15000 * days == 135107988821114865000
+    assert a.penalties.criminal_fine_max_usd == 5000 * days
+    assert a.penalties.per_tree[0]["max_usd"] == 15000 * days
+    json.dumps(a.to_json())
+
+
+def test_survey_without_species_codes_is_resolved_by_name():
+    # issue 15: a survey whose trees carry names only (no species_code column) is assessed, not an ImportError
+    t = make_trees([{"species": "Acer rubrum", "dbh_in": 12, "action": "remove"}]).drop(columns="species_code")
+    a = assess(SimpleNamespace(trees=t, rejected=pd.DataFrame(), site=dict(QUIET), site_assumptions=[],
+                               warnings=[], rows_read=1, source={}))
+    assert a.trees["species_code"].tolist() == ["ACRU"] and a.trees["value_usd"].tolist() == [117.36]
+    t2 = make_trees([{"species": "Not a tree", "dbh_in": 12}]).drop(columns="species_code")
+    with pytest.raises(ValueError, match="species not recognised"):
+        assess(SimpleNamespace(trees=t2, rejected=pd.DataFrame(), site={}, site_assumptions=[], warnings=[],
+                               rows_read=1, source={}))
+
+
+def test_outputs_carry_the_notes_that_apply():
+    rows = [{"species_code": "ACRU", "dbh_in": 14, "action": "topped"},
+            {"species_code": "ACRU", "dbh_in": 24, "action": "remove", "street_tree": True}]
+    a = assess(survey(rows, QUIET), replacement_stock=STOCK)
+    text = " ".join(f"{ln['section']} {ln['item']} {ln['value']} {ln['note']}" for ln in a.lines)
+    for sec in ("§208-29F", "§208-21F", "§208-20C", "§208-14", "§208-22G"):
+        assert sec in text, sec
+    assert any("§208-14" in n for n in a.permit.notes)
+
+
+def test_wesley_hills_normal_farming_and_conditional_fines():
+    # 12 in removed on a lot whose facts are given: vacant (no residence) -> (c) definite: $5,000.
+    site = {"has_residence": False, "lot_area_acres": 0.5, "one_family_co_issued": True}
+    rows = [{"species_code": "ACRU", "dbh_in": 12, "within_20ft_of_lot_line": False}]
+    a = assess(survey(rows, site), jurisdiction="wesley-hills")
+    assert a.to_json()["fine_max_usd"] == 5000 and a.to_json()["fine_conditional_usd"] == 0
+    # §95-3D(3) normal farming use given: the chapter does not limit it -> no permit, no fine
+    a = assess(survey(rows, {**site, "normal_farming": "yes"}), jurisdiction="wesley_hills")
+    assert a.to_json()["fine_max_usd"] == 0 and not a.permit.required
+    assert a.permit.exceptions_applied[0]["section"] == "§95-3D(3)"
+    assert all("Ch. 95" in ln["item"] or not ln["item"].startswith("Clearing") for ln in a.lines)
+
+
+def test_cli_json_and_statement_show_definite_conditional_and_parts(tmp_path, capsys):
+    # a user's workbook without a Site sheet: trees 1-2 (12 in, removed) need a permit only through the
+    # assumed §208-19A(2) parcel facts -> conditional; tree 3 (14 in, topped) is definite (§208-18D);
+    # trees 4-6 (6 in on a slope) are proposed removals under a permit for three -> §208-22A 90%.
+    import io
+
+    import openpyxl
+
+    rows = [[1, "Acer rubrum", 12, "Removed", ""], [2, "Acer rubrum", 12, "Stump", ""],
+            [3, "Acer rubrum", 14, "Topped", ""]] + [[i, "Red maple", 6, "Remove", "x"] for i in (4, 5, 6)]
+    path = _xlsx(tmp_path / "survey.xlsx", rows, None)
+    out = tmp_path / "statement.xlsx"
+    assert main(["assess", str(path), "--json", "--out", str(out)]) == 0
+    j = json.loads(capsys.readouterr().out)
+    # definite: tree 3 tier (3) $3,000 (one offence, not doubled); conditional: trees 1-2 tier (2) 2 x $1,500;
+    # with them 3 offences, still not more than three -> +$3,000 conditional
+    assert j["civil_penalty_max_usd"] == 3000 and j["civil_penalty_conditional_usd"] == 3000
+    assert j["fine_conditional_usd"] is None and j["fine_max_usd"] is None
+    # §208-22F: 117.36 + 117.36 + 128.83 = 363.55 x 1.2 = 436.26; §208-22A: 3 x 83.28 = 249.84 x 0.9 = 224.856 -> 224.86
+    p = {x["section"]: x for x in j["replacement_parts"]}
+    assert p["§208-22F"]["required_value_usd"] == 436.26 and p["§208-22A"]["required_value_usd"] == 224.86
+    assert j["required_value_usd"] == pytest.approx(661.12)
+    assert set(p["§208-22F"]) == {"section", "percent", "trees", "value_usd", "required_value_usd"}
+    wb = openpyxl.load_workbook(io.BytesIO(out.read_bytes()), read_only=True)
+    pen = " ".join(str(c) for row in wb["Penalties"].iter_rows(values_only=True) for c in row if c)
+    assert "Definite offences (facts given)" in pen and "Conditional offences" in pen
+    assert "§208-18D" in pen and "subdividable" in pen
+    rep = " ".join(str(c) for row in wb["Replacement plan"].iter_rows(values_only=True) for c in row if c)
+    assert "Replacement parts" in rep and "§208-22F" in rep and "§208-22A" in rep
+
+
+def test_per_tree_permit_and_department_approval_columns():
+    # tree 1 removed on a slope with its own permit (column permit = yes): authorised, no offence;
+    # tree 2 the same without: an offence, 6 in tier (1) $500; tree 3 a street tree removed with the
+    # Department's approval (per tree) and no trigger: no offence. Civil $500.
+    rows = [{"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "permit": "yes"},
+            {"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "permit": "no"},
+            {"species_code": "ACRU", "dbh_in": 6, "street_tree": True, "department_approval": True}]
+    a = assess(survey(rows, QUIET), replacement_stock=STOCK)
+    assert [r["tag"] for r in a.penalties.per_tree] == ["2"] and a.penalties.civil_penalty_max_usd == 500
+    assert {r["tag"]: r["reason"] for r in a.penalties.not_offences}["1"].startswith("authorised")
+
+
+def test_cli_days_never_print_a_negative_penalty(tmp_path, capsys):
+    # issue 10: one 6 in tree removed on a slope, tier (1) $500 a day x 9,007,199,254,740,991 days
+    # = $4,503,599,627,370,495,500 civil; $250 x days = $2,251,799,813,685,247,750 criminal
+    path = _xlsx(tmp_path / "s.xlsx", [[1, "Acer rubrum", 6, "Removed", "x"]],
+                 [["subdividable", "no"], ["has_residence", "yes"], ["site_plan_required", "no"]])
+    assert main(["assess", str(path), "--json", "--days", "9007199254740991"]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert j["civil_penalty_max_usd"] == 4503599627370495500
+    assert j["criminal_fine_max_usd"] == 2251799813685247750

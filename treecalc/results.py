@@ -1,0 +1,228 @@
+"""Typed findings of a tree-law assessment: permit, replacement (with its parts), fund, penalties.
+
+Each jurisdiction's rules module (:mod:`treecalc.rules.croton_on_hudson`,
+:mod:`treecalc.rules.wesley_hills`) returns these; the statement, the CLI, the app and the
+projection read their fields. Every finding is also a read-only mapping of its field names,
+so ``finding["key"]`` and ``finding.get("key")`` keep working for readers written against
+the dicts these replace (the JSON of ``treecalc assess --json`` is built from the same fields).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+
+class _Fields(Mapping[str, Any]):
+    """A dataclass readable as a mapping of its fields (in declaration order)."""
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._names():
+            v = getattr(self, key)
+            return list(v) if isinstance(v, Records) else v   # readers of the old dicts get lists
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: (v.to_dict() if isinstance(v, _Fields) else
+                    [x.to_dict() if isinstance(x, _Fields) else x for x in v] if isinstance(v, list) else v)
+                for k, v in self.items()}
+
+
+@dataclass(eq=False)
+class Permit(_Fields):
+    """The permit the removals need (§208-19 Croton; §95-3A(1) Wesley Hills)."""
+
+    required: bool
+    triggers: list[dict[str, Any]]
+    exceptions_applied: list[dict[str, str]]
+    trees_needing_permit: int
+    approving_authority: str
+    removals_12mo: int | None = None
+    clear_cutting: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class ReplacementPart(_Fields):
+    """One part of the replacement requirement: a section, its percentage and the trees it covers."""
+
+    section: str
+    percent: float
+    trees: int
+    value_usd: float
+    required_value_usd: float
+    tags: list[str] = field(default_factory=list)
+    reason: str = ""
+
+
+@dataclass(eq=False)
+class Replacement(_Fields):
+    """§208-22: the value the replacements must carry, its parts, and the planting plan."""
+
+    required: bool
+    percent: float | None
+    section: str
+    value_basis: str
+    value_basis_label: str
+    removed_value_usd: float | None
+    required_value_usd: float | None
+    parts: list[ReplacementPart] = field(default_factory=list)
+    percent_note: str = ""
+    violation: bool = False
+    trees_counted: int = 0
+    removals_under_permit: int = 0
+    min_trees: int | None = None
+    excluded: Sequence[dict[str, Any]] = field(default_factory=list)
+    stock: list[dict[str, Any]] = field(default_factory=list)
+    plan: list[dict[str, Any]] = field(default_factory=list)
+    trees_needed: int | None = None
+    trees_planted: int | None = None
+    trees_in_lieu: int | None = None
+    planted_value_usd: float | None = None
+    unmet_value_usd: float | None = None
+    planting_cost_usd: float | None = None
+    native_share: float | None = None
+    native_planted: int | None = None
+    policy: str = ""
+    status: str = ""
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Fund(_Fields):
+    """§208-22D/F, §208-24: the payment in lieu to the Tree Preservation Fund."""
+
+    basis: str | None
+    fund_in_lieu_usd: float | None
+    section: str = ""
+    fee_per_tree_usd: float | None = None
+    multiplier: float | None = None
+    placeholder: bool = False
+    label: str = ""
+    source: str = ""
+    trees_in_lieu: int | None = None
+    unmet_value_usd: float | None = None
+    capital_value_basis: str | None = None
+    fund_in_lieu_exact: Any = None
+    calculation: str = ""
+    alternative_22f_usd: float | None = None
+    alternative_22f_calculation: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class OffenceRow(_Fields):
+    """One tree harmed: its offence (definite or conditional) or why it is none, with its sections."""
+
+    tag: str
+    species_code: str
+    dbh_in: float
+    action: str
+    status: str                 # "definite", "conditional" or "not an offence"
+    offence_sections: str       # the sections broken (§208-19A/18D/5C/20F ...)
+    depends_on: str             # for a conditional offence: the assumed fact(s) it rests on
+    tier: str
+    base_usd: int
+    max_usd: int
+    criminal_max_usd: int
+    criminal_section: str
+    reason: str = ""
+
+
+@dataclass(eq=False)
+class Penalties(_Fields):
+    """§208-29 civil and criminal maxima (Croton) or Chapter 95 fines (Wesley Hills).
+
+    ``*_max_usd`` count definite offences only (facts given); ``*_conditional_usd`` is what
+    the offences resting on an assumed fact would add.
+    """
+
+    civil_penalty_max_usd: int | None
+    civil_penalty_conditional_usd: int | None
+    criminal_fine_max_usd: int | None
+    criminal_fine_conditional_usd: int | None
+    fine_max_usd: int | None
+    fine_conditional_usd: int | None
+    doubled: bool
+    doubling_reasons: list[str]
+    continuing_days: int
+    offences: int
+    offences_definite: int
+    offences_conditional: int
+    per_tree: Sequence[dict[str, Any]]
+    not_offences: Sequence[dict[str, Any]] = field(default_factory=list)
+    criminal_sections: list[str] = field(default_factory=list)
+    criminal_alternative_usd: int | None = None
+    clear_cutting: bool = False
+    notes: list[str] = field(default_factory=list)
+    sections: list[str] = field(default_factory=list)
+
+
+class Records(Sequence[dict[str, Any]]):
+    """Rows (one dict each) held as columns, made into dicts only when read (50,000 trees cost no loop)."""
+
+    def __init__(self, columns: Mapping[str, Any]) -> None:
+        self._cols = {k: np.asarray(v, dtype=object) for k, v in columns.items()}
+        self._n = len(next(iter(self._cols.values()))) if self._cols else 0
+        self._rows: list[dict[str, Any]] | None = None
+
+    def _materialise(self) -> list[dict[str, Any]]:
+        if self._rows is None:
+            cols = {k: [plain(x) for x in v.tolist()] for k, v in self._cols.items()}
+            self._rows = [dict(zip(cols, vals)) for vals in zip(*cols.values())] if cols else []
+        return self._rows
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._materialise()[i]
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self._materialise())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, Records)) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Records({self._n} rows)"
+
+
+def line(section: str, item: str, value: Any, unit: str = "", note: str = "") -> dict[str, Any]:
+    """One statement line (section, item, value, unit, note)."""
+    return {"section": section, "item": item, "value": plain(value), "unit": unit, "note": note}
+
+
+def tags_text(tags: list[str], limit: int = 12) -> str:
+    if len(tags) <= limit:
+        return "trees " + ", ".join(tags)
+    return "trees " + ", ".join(tags[:limit]) + f" and {len(tags) - limit} more"
+
+
+def plain(v: Any) -> Any:
+    """A JSON-ready Python value (numpy scalars, Decimals, lists)."""
+    if isinstance(v, np.bool_):
+        return bool(v)
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    if isinstance(v, Decimal):
+        return float(v)
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    return v
