@@ -115,6 +115,19 @@ def summarise_lines(lines: list[dict[str, Any]], first: int = 12) -> list[dict[s
     return out
 
 
+def tree_lines(trees: Any) -> list[str]:
+    """One line per tree: tag, species, DBH, action, value, and what the law found for it."""
+    cols = [c for c in ("permit_triggers", "exclusion", "offence_sections", "offence_status") if c in trees]
+    out = ["", "Trees (tag, species, DBH, action, value, findings):"]
+    for r in trees.itertuples(index=False):
+        value = getattr(r, "value_usd", None)
+        found = "; ".join(str(getattr(r, c)) for c in cols if str(getattr(r, c, "") or "").strip())
+        out.append(f"  tree {r.tag!s:<10} {r.species_code!s:<9} {r.dbh_in:6.1f} in  {r.action:<18} "
+                   + (f"${value:,.2f}" if isinstance(value, (int, float)) and value == value else "")
+                   + (f"  [{found}]" if found else ""))
+    return out
+
+
 def render_text(a: Any, per_tree: bool = False) -> str:
     """The assessment as text: a summary (per-tree lines folded, :func:`summarise_lines`), or every
     line with ``per_tree``."""
@@ -141,6 +154,8 @@ def render_text(a: Any, per_tree: bool = False) -> str:
         out.extend(f"  - {s}" for s in a.assumptions)
     if a.warnings:
         out.extend(f"warning: {w}" for w in a.warnings)
+    if per_tree and len(getattr(a, "trees", ())):
+        out.extend(tree_lines(a.trees))
     return "\n".join(out).lstrip("\n")
 
 
