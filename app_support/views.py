@@ -91,6 +91,9 @@ COLUMN_LABELS: dict[str, str] = {
     "planted_value_usd": "Value planted", "cost_usd": "Cost (USD)", "accepted": "Accepted",
     "refusals": "Refused because", "notes": "Notes", "height_ft": "Height (ft)",
     "species_method": "Species matched by", "species_score": "Match score (%)",
+    "section": "Section", "percent": "Percent (%)", "required_value_usd": "Required value (USD)",
+    "offence_status": "Offence", "offence_sections": "Sections", "offence_depends_on": "Depends on",
+    "not_offence_reason": "Not an offence because", "disclosures": "Science notes",
 }
 
 

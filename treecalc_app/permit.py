@@ -193,8 +193,8 @@ def _croton_figures(a) -> None:
                 else f"{float(get(rep, 'native_share')):.0%}")
     parts = rep.get("parts") or []
     if parts:  # issue 9: 120% on trees harmed in offences (§208-22F) + 90% on proposed removals (§208-22A)
-        st.dataframe(pd.DataFrame([{k: p[k] for k in ("section", "percent", "trees", "value_usd",
-                                                      "required_value_usd")} for p in parts]),
+        st.dataframe(views.labelled(pd.DataFrame([{k: p[k] for k in ("section", "percent", "trees", "value_usd",
+                                                                     "required_value_usd")} for p in parts])),
                      width="stretch", hide_index=True)
     c = st.columns(3)  # labels carry unit and section: three to a row keeps them whole
     c[0].metric("Replacement trees required (trees, §208-22)", ui.num(get(rep, "trees_needed")))
