@@ -20,7 +20,7 @@ def fake_survey(monkeypatch):
     rows = [{"species_code": "ACRU", "dbh_in": 12, "action": "removed"}] * 3
     s = SimpleNamespace(trees=make_trees(rows), rejected=pd.DataFrame(), site={}, site_assumptions=[],
                         warnings=[], rows_read=3)
-    monkeypatch.setattr(assessment, "_load_survey", lambda path, progress=None: s)
+    monkeypatch.setattr(assessment, "_load_survey", lambda path, progress=None, species_map=None: s)
     return s
 
 

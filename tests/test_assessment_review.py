@@ -180,7 +180,7 @@ def test_conifer_height_assumption_surfaced_and_short_conifer_refused():
 @pytest.fixture
 def fake_survey(monkeypatch):
     s = survey(three_acru("removed"))
-    monkeypatch.setattr(assessment, "_load_survey", lambda path, progress=None: s)
+    monkeypatch.setattr(assessment, "_load_survey", lambda path, progress=None, species_map=None: s)
     return s
 
 

@@ -237,7 +237,7 @@ def test_disclosures_reach_the_statement(tmp_path):
     pd.DataFrame({"Tree": [1, 2], "Species": ["Red maple", "Autumn olive"], "DBH": [12, 60],
                   "Action": ["remove", "retain"], "Land use": ["multi-family", "single family"]}).to_csv(path, index=False)
     out = tmp_path / "statement.xlsx"
-    statement.build_workbook(treecalc.assess(read_survey(path))).save(out)
+    statement.build_workbook(treecalc.assess(read_survey(path)), out)
     wb = openpyxl.load_workbook(out, read_only=True)
     rows = [r for r in wb["Trees"].iter_rows(values_only=True) if r]
     head = next(r for r in rows if "Disclosures" in r)

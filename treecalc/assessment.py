@@ -349,11 +349,11 @@ def _value_fn(kind: str, years: int | None, params: BenefitParams) -> Callable[.
 # ------------------------------------------------------------------------------------------
 # the survey
 # ------------------------------------------------------------------------------------------
-def _load_survey(survey: Any, progress: Any = None) -> Any:
+def _load_survey(survey: Any, progress: Any = None, species_map: dict[str, str] | None = None) -> Any:
     if isinstance(survey, (str, Path)):
         from treecalc.ingest import read_survey  # written alongside; imported when needed
 
-        return read_survey(survey, progress=progress)
+        return read_survey(survey, progress=progress, species_map=species_map)
     if not hasattr(survey, "trees"):
         raise TypeError("assess() needs a Survey (with .trees) or the path of a survey file")
     return survey
@@ -435,14 +435,16 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
            replacement_cost_usd: Any = None, plantable: int | None = None,
            plantable_area_sqft: float | None = None, fee_schedule: Any = None, fee_per_tree_usd: Any = None,
            in_lieu_policy: str = "plant_first", size_waiver: bool = False,
-           benefit_params: BenefitParams | None = None, progress: Any = None, **benefit_kw: Any) -> Assessment:
+           benefit_params: BenefitParams | None = None, progress: Any = None,
+           species_map: dict[str, str] | None = None, **benefit_kw: Any) -> Assessment:
     """Apply the tree law to a survey. See the module docstring and :class:`Assessment`.
 
     ``survey`` is a :class:`treecalc.ingest.Survey` (or any object with ``trees``,
     ``rejected``, ``site``, ``site_assumptions``, ``warnings``, ``rows_read``) or the path of
     a survey file. ``site`` overrides the survey's site facts; every field must be one
     :data:`treecalc.ingest.SITE_FIELDS` knows (an unknown one is an error naming the closest).
-    The keyword options are gathered in :class:`AssessOptions`.
+    The keyword options are gathered in :class:`AssessOptions`. ``species_map`` corrects species
+    texts in bulk when a file is read (see :func:`treecalc.ingest.read_survey`).
     """
     opts = AssessOptions(violation=violation, application_pending=application_pending, clear_cutting=clear_cutting,
                          continuing_days=continuing_days, value_basis=value_basis,
@@ -455,7 +457,7 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
     from treecalc.ingest.site import check_site
 
     given = check_site(site or {}, where="--site")   # before any work: a misspelt fact is an error
-    survey = _load_survey(survey, progress)  # progress(fraction, message) while a file is read
+    survey = _load_survey(survey, progress, species_map)  # progress(fraction, message) while a file is read
     site_in = {**(getattr(survey, "site", None) or {}), **given}
     # The survey reader lists the site facts it was not given with values of its own; the law engine
     # decides what it assumes for each fact it uses and says so itself (resolve_site), so the

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", metavar="report.xlsx", help="write the Excel statement")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--pdf", metavar="report.pdf", help="write the printable report (PDF) to attach and sign")
+    p.add_argument("--trees", action="store_true",
+                   help="print a line for every tree (default: trees with the same finding on one line)")
+    from treecalc.cli_survey import add_species_map
+
+    add_species_map(p)
     add_benefit_params(p)
     p.set_defaults(func=_cmd_assess)
 
@@ -82,10 +88,52 @@ def _fmt(v: Any, unit: str) -> str:
     return f"{v} {unit}".rstrip()
 
 
-def render_text(a: Any) -> str:
+_PER_TREE = re.compile(r"^tree (?P<tag>.+?) \((?P<code>[^()]*)\)$")
+
+
+def summarise_lines(lines: list[dict[str, Any]], first: int = 12) -> list[dict[str, Any]]:
+    """The assessment's lines with the per-tree ones ("Not counted: tree 3 (ACPL)") folded into one
+    line per section, statement and note: "Not counted: 608 trees (3, 13, 21, …)"."""
+    out: list[dict[str, Any]] = []
+    groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for ln in lines:
+        m = _PER_TREE.match(ln["value"]) if isinstance(ln["value"], str) else None
+        if not m:
+            out.append(ln)
+            continue
+        key = (ln["section"], ln["item"], ln["note"])
+        g = groups.get(key)
+        if g is None:
+            g = groups[key] = {**ln, "tags": []}
+            out.append(g)
+        g["tags"].append(m.group("tag"))
+    for g in groups.values():
+        tags = g.pop("tags")
+        if len(tags) > 1:
+            shown = ", ".join(tags[:first]) + (", …" if len(tags) > first else "")
+            g["value"] = f"{len(tags):,} trees ({shown})"
+    return out
+
+
+def tree_lines(trees: Any) -> list[str]:
+    """One line per tree: tag, species, DBH, action, value, and what the law found for it."""
+    cols = [c for c in ("permit_triggers", "exclusion", "offence_sections", "offence_status") if c in trees]
+    out = ["", "Trees (tag, species, DBH, action, value, findings):"]
+    for r in trees.itertuples(index=False):
+        value = getattr(r, "value_usd", None)
+        found = "; ".join(str(getattr(r, c)) for c in cols if str(getattr(r, c, "") or "").strip())
+        out.append(f"  tree {r.tag!s:<10} {r.species_code!s:<9} {r.dbh_in:6.1f} in  {r.action:<18} "
+                   + (f"${value:,.2f}" if isinstance(value, (int, float)) and value == value else "")
+                   + (f"  [{found}]" if found else ""))
+    return out
+
+
+def render_text(a: Any, per_tree: bool = False) -> str:
+    """The assessment as text: a summary (per-tree lines folded, :func:`summarise_lines`), or every
+    line with ``per_tree``."""
     out: list[str] = []
     current = None
-    for ln in a.lines:
+    for ln in a.lines if per_tree else summarise_lines(a.lines):
         head = ln["section"].split("(")[0] if ln["section"].startswith("§") else ln["section"]
         if head != current:
             out.append("")
@@ -106,6 +154,8 @@ def render_text(a: Any) -> str:
         out.extend(f"  - {s}" for s in a.assumptions)
     if a.warnings:
         out.extend(f"warning: {w}" for w in a.warnings)
+    if per_tree and len(getattr(a, "trees", ())):
+        out.extend(tree_lines(a.trees))
     return "\n".join(out).lstrip("\n")
 
 
@@ -179,6 +229,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
 
         path = data.SAMPLE_SURVEY
     from treecalc.cli import stderr_progress
+    from treecalc.cli_survey import species_map_arg
 
     result = assess(
         path, progress=stderr_progress(), jurisdiction=a.jurisdiction, site=_site_pairs(a.site), violation=a.violation,
@@ -187,7 +238,8 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         replacement_species=a.replacement_species, replacement_dbh_in=a.replacement_dbh,
         replacement_height_ft=a.replacement_height,
         replacement_cost_usd=a.replacement_cost, plantable=a.plantable, plantable_area_sqft=a.plantable_area,
-        fee_schedule=a.fee_schedule, fee_per_tree_usd=a.fee_per_tree, **kw)
+        fee_schedule=a.fee_schedule, fee_per_tree_usd=a.fee_per_tree,
+        species_map=species_map_arg(a.species_map) or None, **kw)
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):
@@ -197,7 +249,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     if a.json:
         dump_json(result.to_json())
     else:
-        print(render_text(result))
+        print(render_text(result, per_tree=a.trees))
         if a.out:
             print(f"\nstatement written to {a.out}")
         if getattr(a, "pdf", None):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import re
 import sys
 from collections.abc import Callable
 from decimal import Decimal
@@ -25,14 +26,26 @@ def _error(msg: str) -> int:
     return 2
 
 
+#: The library's parameter names as the command line spells them (an error names the flag to fix).
+_FLAGS = {"due_date": "--due", "as_of": "--as-of", "amount": "--amount", "payment": "--payment"}
+_LEADING_NAME = re.compile(r"^([a-z_]+)\b")
+
+
+def _flag_names(msg: str) -> str:
+    """'due_date must be a date ...' → '--due must be a date ...'."""
+    return _LEADING_NAME.sub(lambda m: _FLAGS.get(m.group(1), m.group(1)), msg, count=1)
+
+
 def _guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """Turn bad input (ValueError, OSError, KeyError) into ``error: ...`` and exit code 2."""
 
     def run(args: argparse.Namespace) -> int:
         try:
             return fn(args)
-        except (ValueError, OSError, KeyError) as e:
-            return _error(str(e).strip("'\"") or e.__class__.__name__)
+        except KeyError as e:  # str() of a KeyError is the repr of its key: say the key itself
+            return _error(str(e.args[0]) if e.args else e.__class__.__name__)
+        except (ValueError, OSError) as e:
+            return _error(_flag_names(str(e)) or e.__class__.__name__)
 
     run.__name__ = fn.__name__
     run.__doc__ = fn.__doc__

@@ -19,6 +19,42 @@ def _pairs(items: list[str], flag: str) -> dict[str, str]:
     return out
 
 
+def species_map_arg(items: list[str]) -> dict[str, str]:
+    """--species-map: "TEXT=SPECIES" pairs, or CSV files of two columns (the text as written, the
+    species to read it as; a first row naming the columns is skipped). Every row with the same text
+    is corrected at once."""
+    import csv
+    from pathlib import Path
+
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if sep and key.strip():
+            out[key.strip()] = value.strip()
+            if not value.strip():
+                raise ValueError(f"--species-map {item!r}: give the species after '=', e.g. \"Oak sp.=Quercus\"")
+            continue
+        path = Path(item)
+        if not path.is_file():
+            raise ValueError(f"--species-map {item!r}: expected TEXT=SPECIES (e.g. \"Oak sp.=Quercus\") or a CSV "
+                             "file of two columns")
+        with path.open(newline="", encoding="utf-8-sig") as f:
+            for n, row in enumerate(csv.reader(f), start=1):
+                cells = [c.strip() for c in row]
+                if not any(cells) or (n == 1 and len(cells) >= 2 and cells[1].lower() in {"species", "to", "as"}):
+                    continue
+                if len(cells) < 2 or not cells[0] or not cells[1]:
+                    raise ValueError(f"--species-map {item}: line {n} needs two cells, the text and the species")
+                out[cells[0]] = cells[1]
+    return out
+
+
+def add_species_map(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--species-map", action="append", default=[], metavar="TEXT=SPECIES|FILE.csv",
+                   help='read every row whose species is TEXT as SPECIES, e.g. --species-map "Oak sp.=Quercus" '
+                        "(repeatable), or a CSV file of two columns: text, species")
+
+
 def _positive_mb(text: str) -> float:
     """--max-mb: a positive, finite number of megabytes."""
     import math
@@ -48,6 +84,7 @@ def register(subparsers) -> None:
                    help="unit of the DBH column (overrides the file)")
     p.add_argument("--site", action="append", default=[], metavar="FIELD=VALUE",
                    help="a site fact, e.g. --site jurisdiction=wesley-hills (repeatable; wins over the Site sheet)")
+    add_species_map(p)
     p.add_argument("--max-mb", type=_positive_mb, default=50.0, help="refuse files larger than this (default 50)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(func=run)
@@ -61,7 +98,7 @@ def run(a: argparse.Namespace) -> int:
     try:
         s = read_survey(a.file or data.SAMPLE_SURVEY, sheet=a.sheet, column_map=_pairs(a.map, "--map") or None, dbh_unit=a.dbh_unit,
                         site=_pairs(a.site, "--site") or None, max_bytes=int(a.max_mb * 1e6),
-                        progress=stderr_progress())
+                        progress=stderr_progress(), species_map=species_map_arg(a.species_map) or None)
     except SurveyError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -238,14 +238,10 @@ def resolve_one(name: object) -> Resolution:
         return Resolution(text, code, method, 100.0)
     # a genus without its own row: one species only, or no decision
     if forms and forms[0].endswith(" sp"):
-        g = forms[0].split()[0]
-        mem = idx.genus_members.get(g, [])
-        if len(mem) == 1:
-            return Resolution(text, mem[0], "genus", 100.0, [],
-                              f"genus only: {text!r} valued as its only catalogue species {idx.labels[mem[0]]}")
-        sugg = [idx.labels[c] for c in mem[:3]]
-        return Resolution(text, None, "unresolved", 0.0, sugg,
-                          f"genus {g.capitalize()} has no genus row; name the species")
+        return _genus_without_row(idx, text, forms[0].split()[0])
+    common_genus = _common_genus(idx, text)
+    if common_genus is not None:
+        return common_genus
     best = _suggest(idx, key)
     sugg = [f"{idx.labels[c]} {s:.0f}%" for c, s in best]
     if best and best[0][1] >= FUZZY_ACCEPT and (len(best) < 2 or best[0][1] - best[1][1] >= FUZZY_MARGIN):
@@ -255,6 +251,46 @@ def resolve_one(name: object) -> Resolution:
                           f"fuzzy match: {text!r} → {cat.at[code, 'scientific_name']} ({code}), {score:.0f}%")
     return Resolution(text, None, "unresolved", best[0][1] if best else 0.0, sugg,
                       "species not recognised")
+
+
+def _genus_without_row(idx: _Index, text: str, g: str) -> Resolution:
+    """A genus the catalogue has no genus row for ("Morus sp."): its only species, or the i-Tree type
+    group its species all share ("BDM OTHER"); otherwise unresolved with its species as suggestions."""
+    mem = idx.genus_members.get(g, [])
+    if len(mem) == 1:
+        return Resolution(text, mem[0], "genus", 100.0, [],
+                          f"genus only: {text!r} valued as its only catalogue species {idx.labels[mem[0]]}")
+    types = set(data.catalogue().loc[mem, "tree_type"]) if mem else set()
+    group = f"{next(iter(types))} OTHER" if len(types) == 1 else ""
+    if group in idx.labels:
+        return Resolution(text, group, "genus", 100.0, [],
+                          f"genus only: {text!r} has no genus row; its catalogue species ("
+                          f"{', '.join(mem)}) are all {next(iter(types))}, valued as {idx.labels[group]}")
+    sugg = [idx.labels[c] for c in mem[:3]]
+    return Resolution(text, None, "unresolved", 0.0, sugg,
+                      f"genus {g.capitalize()} has no genus row; name the species")
+
+
+_GENUS_TAIL = re.compile(r"^(?P<head>.+?)[\s,]+(?:sp|spp|sps|species)\.?$", re.I)
+
+
+def _common_genus(idx: _Index, text: str) -> Resolution | None:
+    """A common name with a genus mark, "Oak sp.", "Maple spp.": the genus of what the common name names."""
+    m = _GENUS_TAIL.match(text.strip())
+    if not m:
+        return None
+    hit = idx.exact.get(normalize_common(m.group("head")))
+    if hit is None:
+        return None
+    sci = data.catalogue().at[hit[0], "scientific_name"]
+    forms = scientific_forms(sci)
+    g = forms[-1].split()[0] if forms else ""
+    if not g or hit[0].endswith(" OTHER"):
+        return None
+    if g in idx.genus:
+        code = idx.genus[g]
+        return Resolution(text, code, "genus", 100.0, [], f"genus only: {text!r} valued as {idx.labels[code]}")
+    return _genus_without_row(idx, text, g)
 
 
 def resolve(name: object) -> str:

@@ -56,10 +56,11 @@ def test_csv_encodings(tmp_path, encoding):
     rows = [HEADER, *ROWS, [4, "Liriodendron tulipifera", 9, "Entfernen — réservé"]]
     p = write_text(tmp_path / "s.csv", rows, encoding=encoding)
     s = read_survey(p)
-    assert s.rows_read == 4 and len(s.trees) == 4
+    # an action word treecalc does not know rejects its row (never a removal)
+    assert s.rows_read == 4 and len(s.trees) == 3 and list(s.rejected["kind"]) == ["action not recognised"]
     assert s.source["encoding"].replace("-sig", "") == encoding.replace("-sig", "") or encoding == "utf-8-sig"
     # the accented text came through intact
-    assert "Entfernen — réservé" in s.trees["warnings"].iloc[3]
+    assert "Entfernen — réservé" in s.rejected["reason"].iloc[0]
 
 
 def test_semicolon_with_decimal_comma(tmp_path):

@@ -40,6 +40,8 @@ def test_dbh_headers_and_units(tmp_path, dbh, unit, expected):
     ("Proposed", "TBR", "remove"), ("Recommendation", "Preserve", "retain"), ("Proposed Action", "Topped", "topped"),
     ("Remove?", "Yes", "remove"), ("Remove?", "N", "retain"), ("Remove?", "X", "remove"), ("Remove?", "", "retain"),
     ("Action", "felled", "removed"), ("Action", "girdled", "damaged"), ("Action", "pruned excessively", "excessively_pruned"),
+    ("Action", "Transplant", "transplant"), ("Action", "Relocate", "transplant"), ("Action", "Removed – stump", "removed"),
+    ("Action", "Over-pruned", "excessively_pruned"), ("Action", "Injured", "damaged"), ("Status", "Alive", "retain"),
     ("Action", "to be removed", "remove"), ("Action", "Stump", "removed"), ("Action", "save", "retain"),
 ])
 def test_action_headers_and_synonyms(tmp_path, header, value, action):
@@ -57,11 +59,25 @@ def test_blank_action_is_retain_said_once(tmp_path):
     assert sum("taken as retain" in w for w in s.warnings) == 1
 
 
-def test_unknown_action_is_remove_with_warning(tmp_path):
-    p = write_text(tmp_path / "s.csv", [["Tag", "Species", "DBH", "Action"], ["1", "Acer rubrum", "15", "maybe?"]])
+def test_unknown_action_rejects_the_row_with_the_known_actions(tmp_path):
+    # an action word treecalc does not know never becomes a removal: the row is rejected and says what is known
+    p = write_text(tmp_path / "s.csv", [["Tag", "Species", "DBH", "Action"], ["1", "Acer rubrum", "15", "maybe?"],
+                                        ["2", "Acer rubrum", "15", "Retain"]])
     s = read_survey(p)
-    assert s.trees["action"].iloc[0] == "remove"
-    assert "not recognised" in s.trees["warnings"].iloc[0]
+    assert list(s.trees["tag"]) == ["2"] and s.rows_read == 2
+    r = s.rejected.iloc[0]
+    assert r["kind"] == "action not recognised" and r["column"] == "Action"
+    assert "'maybe?' not recognised" in r["reason"] and "transplant" in r["reason"] and "retain" in r["reason"]
+
+
+def test_action_cell_states_facts(tmp_path):
+    # "Remove – hazard" is a removal of a hazardous tree; a status "Dead" is a retained dead tree
+    p = write_text(tmp_path / "s.csv", [["Tag", "Species", "DBH", "Action"], ["1", "Acer rubrum", "15", "Remove – hazard"],
+                                        ["2", "Acer rubrum", "15", "Dead"], ["3", "Acer rubrum", "15", "Remove"]])
+    s = read_survey(p)
+    assert list(s.trees["action"]) == ["remove", "retain", "remove"]
+    assert list(s.trees["hazardous"]) == [True, False, False]
+    assert list(s.trees["dead_or_diseased"]) == [False, True, False]
 
 
 @pytest.mark.parametrize("header", ["Condition", "Cond.", "Health"])
@@ -167,8 +183,8 @@ def test_column_map(tmp_path):
     assert s.source["column_map"]["Diam. cm"] == "dbh_cm"
     with pytest.raises(SurveyError, match="not in the header"):
         read_survey(p, column_map={"Nope": "dbh"})
-    with pytest.raises(SurveyError, match="unknown field"):
-        read_survey(p, column_map={"Tree": "genus"})
+    with pytest.raises(SurveyError, match="unknown field 'speces'; did you mean 'species'"):
+        read_survey(p, column_map={"Tree": "speces"})
 
 
 def test_common_and_botanical_columns(tmp_path):

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treecalc.ingest import REJECTION_KINDS, SurveyError, read_survey
+from treecalc.ingest.values import ACTIONS
 
 HEADERS = {
     "tag": ["Tag #", "Tree No.", "ID"],
@@ -23,9 +24,15 @@ HEADERS = {
     "wetland": ["Wetland"],
     "distance": ["Distance to house (ft)"],
     "unit": ["Units"],
+    "genus": ["GENUS"],
+    "cultivar": ["CULTIVAR"],
+    "stump": ["stump_diam"],
+    "coordinates": ["Latitude", "POINT_X", "Easting"],
+    "curb": ["curb_loc"],
 }
 SPECIES = ["Acer rubrum", "Red Mapel", "Quercus sp.", "Acer rubrum 'October Glory'", "tree-of-heaven",
-           "Norway maple / Acer platanoides", "Xyzzy", "Pinus", "Quercus", "12", "", "Total"]
+           "Norway maple / Acer platanoides", "Xyzzy", "Pinus", "Quercus", "12", "", "Total",
+           "Oak sp.", "Mulberry / Morus sp.", "Maple, Norway", "platanoides", "sp."]
 CELL_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)
 JUNK = st.one_of(
     st.none(), st.just(""), st.just("  "), CELL_TEXT,
@@ -34,7 +41,8 @@ JUNK = st.one_of(
     st.sampled_from(SPECIES),
     st.sampled_from(["12, 8, 6", "12,5", "n/a", "twelve", "0", "-3", "251", "30 cm", "Remove", "retain",
                      "X", "Y", "N", "yes", "dead", "Good", "TBR", "Total", "Sum", "cm", "mm", "in", "=1+1",
-                     "✓", "12/8", "1e400", "nan", "inf", "−5"]),
+                     "✓", "12/8", "1e400", "nan", "inf", "−5", "Transplant", "Stump", "Alive", "OnCurb",
+                     "Remove – hazard", "Topped", "Over-pruned", "Girdled", "Crimson King", "40.7", "-73.9"]),
 )
 
 
@@ -77,7 +85,7 @@ def _check(s, data_rows):
     assert set(s.rejected["kind"]) <= set(REJECTION_KINDS)
     assert s.trees["species_code"].notna().all()
     assert ((s.trees["dbh_in"] > 0) & (s.trees["dbh_in"] <= 250)).all()
-    assert set(s.trees["action"]) <= {"retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant"}
+    assert set(s.trees["action"]) <= set(ACTIONS)
     assert not s.trees["tag"].duplicated().any()
     rows = sorted(list(s.trees["source_row"]) + list(s.rejected["source_row"]))
     assert len(rows) == len(set(rows))

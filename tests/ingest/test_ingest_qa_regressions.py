@@ -79,13 +79,20 @@ def test_inch_column_comes_first_even_when_it_is_second():
 # 2 ------------------------------------------------------------------ diameters that are not the DBH
 
 @pytest.mark.parametrize("header", ["Crown Diameter (ft)", "Canopy Diameter", "Drip Line Diameter (ft)",
-                                    "Root Zone Diameter", "Stump Diameter", "DBH Class"])
+                                    "Root Zone Diameter", "DBH Class"])
 def test_other_diameters_are_not_dbh(header):
     assert match_header(header)[0] is None
     s = _csv(f"Tag,Species,DBH,{header}\n1,red maple,12,30\n")
     # the DBH column alone: 12 in, one stem; the other diameter is listed as not used
     assert s.trees["dbh_in"].iloc[0] == 12.0 and s.trees["stems"].iloc[0] == 1
     assert header in s.summary()["unmapped_columns"]
+
+
+def test_stump_diameter_is_not_the_dbh_of_a_standing_tree():
+    # a stump diameter column is read (for stumps), but a tree with a DBH keeps its DBH
+    assert match_header("Stump Diameter")[0] == "stump_diameter"
+    s = _csv("Tag,Species,DBH,Stump Diameter\n1,red maple,12,30\n")
+    assert s.trees["dbh_in"].iloc[0] == 12.0 and s.trees["stems"].iloc[0] == 1
 
 
 @pytest.mark.parametrize("header", ["Diameter", "Diameter (in)", "Trunk Diameter", "Diam."])

@@ -19,7 +19,8 @@ def test_sample_shows_exactly_the_deliberate_errors(capsys):
     assert d["rejected_reasons"] == {"DBH not a number": 1}
     assert d["rejected_rows"][0]["reason"] == "row 23, column 'D.B.H. (in.)': 'twelve' is not a number"
     assert d["unresolved_species"] == []
-    assert d["warnings"] == ["row 30 (tag 24): fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%"]
+    assert d["warnings"] == ["fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%: row 30"]
+    assert d["warnings_detail"] == ["row 30 (tag 24): fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%"]
     assert d["multi_stem_trees"] == 1
     assert d["actions"] == {"retain": 27, "remove": 10, "removed": 1, "topped": 1, "excessively_pruned": 0,
                             "damaged": 0, "transplant": 0}

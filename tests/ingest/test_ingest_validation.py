@@ -110,7 +110,7 @@ def test_blank_rows_are_skipped_and_counted(tmp_path):
 
 
 def test_all_kinds_at_once_and_invariant(tmp_path):
-    header = [*HEADER, "Unit", "Stems"]
+    header = [*HEADER, "Unit", "Stems", "Action"]
     rows = [header, [1, "Acer rubrum", 12, "", "", ""], [2, None, 12, "", "", ""], [3, "Acer rubrum", None, "", "", ""],
             [4, "Acer rubrum", "big", "", "", ""], [5, "Acer rubrum", 0, "", "", ""],
             [6, "Acer rubrum", 400, "", "", ""], [1, "Acer rubrum", 12, "", "", ""],
@@ -118,10 +118,11 @@ def test_all_kinds_at_once_and_invariant(tmp_path):
             [9, "Acer rubrum", "#DIV/0!", "", "", ""],  # openpyxl writes an error cell
             [10, "Acer rubrum", 12, "", "furlong", ""], [11, "Acer rubrum", 12, "", "", 2.5],
             ["Total", None, 500, None]]
+    rows.insert(12, [12, "Acer rubrum", 12, "", "", "", "maybe"])  # an action word treecalc does not know
     s = read_survey(write_xlsx(tmp_path / "s.xlsx", rows))
     # every kind but the CSV-only one
     assert set(s.rejected["kind"]) == set(REJECTION_KINDS) - {"broken CSV quote"}
-    assert s.rows_read == 13 == len(s.trees) + len(s.rejected)
+    assert s.rows_read == 14 == len(s.trees) + len(s.rejected)
     assert all(f"row {r}" in reason for r, reason in zip(s.rejected["source_row"], s.rejected["reason"]))
     for c in ("source_row", "tag", "species", "dbh", "column", "reason", "suggestions", "raw"):
         assert c in s.rejected.columns

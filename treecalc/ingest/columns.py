@@ -9,6 +9,7 @@ first and remembered.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -26,8 +27,11 @@ EXEMPTING_FLAGS = ("hazardous", "dead_or_diseased", "good_forestry")
 FIELDS = (
     "tag", "species", "dbh", "dbh_in", "dbh_cm", "dbh_mm", "dbh_ft", "dbh_m", "dbh_stem", "dbh_unit", "stems",
     "action", "remove", "retain", "condition", "land_use", "notes",
-    *FLAG_FIELDS, "distance_to_residence_ft", "ignore",
+    *FLAG_FIELDS, "distance_to_residence_ft", "genus", "cultivar", "stump_diameter", "latitude", "longitude",
+    "x", "y", "ignore",
 )
+#: Coordinate fields: WGS84 degrees (latitude, longitude) or projected (x, y, e.g. POINT_X/POINT_Y).
+COORDINATE_FIELDS = ("latitude", "longitude", "x", "y")
 
 _UNIT_TAIL = re.compile(
     r"(?:\s|^)(?:in|inch|inches|cm|mm|centimeters?|centimetres?|millimeters?|millimetres?|ft|feet|m|meters?|metres?)$")
@@ -72,6 +76,7 @@ SYNONYMS: dict[str, list[str]] = {
     "tag": _n("tag", "tag #", "tag no", "tag number", "tree tag", "tree tag #", "tree #", "tree no", "tree number",
               "tree id", "id", "#", "no", "number", "tree", "site id", "asset id", "inventory id", "inventory #",
               "tree ref", "ref", "reference", "label", "point id", "item", "item #", "tree num", "treeid", "tag id",
+              "tree n", "tree n°", "objectid", "object id", "fid", "tree_id", "asset no", "tree asset id",
               "unique id", "record id", "plot tree", "tree tag number", "survey #", "survey no", "map #", "map id",
               "key", "tree key", "no tree"),
     "species": _n("species", "common name", "botanical name", "scientific name", "botanical", "genus species",
@@ -79,13 +84,24 @@ SYNONYMS: dict[str, list[str]] = {
                   "species botanical name", "species scientific name", "species latin", "common botanical",
                   "botanical common", "latin name", "tree type", "type", "spp", "sp", "species code",
                   "species (common / botanical)", "species (botanical / common)", "common", "name", "tree name",
-                  "genus", "genus and species", "taxon", "species common", "species botanical",
+                  "genus and species", "taxon", "spc latin", "spc common", "spc_latin", "spc_common",
+                  "species common", "species botanical",
                   "species scientific", "common species", "scientific", "species_name", "species description",
                   "specie", "tree species common name", "tree species botanical name"),
     "dbh": _n("dbh", "d b h", "diameter", "trunk diam", "trunk diameter", "diam", "dbh in", "tree dbh", "size",
               "dsh", "diameter at breast height", "stem diameter", "trunk dia", "dia", "caliper", "dbh total",
               "total dbh", "combined dbh", "dbh combined", "trunk size", "tree diameter", "dbh size",
               "diameter breast height", "dbh inches", "dbh measurement", "measured dbh", "dbh_in"),
+    "genus": _n("genus", "genus name", "tree genus"),
+    "cultivar": _n("cultivar", "cultivar name", "cv", "variety", "cultivar variety"),
+    "stump_diameter": _n("stump diam", "stump diameter", "stump dbh", "stump_diam", "stump dia", "stump size"),
+    "latitude": _n("latitude", "lat", "y lat", "lat y", "gps latitude", "latitude wgs84", "lat dd"),
+    "longitude": _n("longitude", "lon", "long", "lng", "x long", "long x", "gps longitude", "longitude wgs84",
+                    "lon dd"),
+    "x": _n("point x", "point_x", "x coordinate", "x coord", "easting", "x", "x sp", "x_sp", "xcoord",
+            "x coordinate ft"),
+    "y": _n("point y", "point_y", "y coordinate", "y coord", "northing", "y", "y sp", "y_sp", "ycoord",
+            "y coordinate ft"),
     "dbh_unit": _n("unit", "units", "dbh unit", "dbh units", "diameter unit", "diameter units", "unit of measure",
                    "uom"),
     "stems": _n("stems", "no stems", "number of stems", "stem count", "num stems", "multi stem count",
@@ -110,7 +126,8 @@ SYNONYMS: dict[str, list[str]] = {
                 "field notes", "additional notes", "other", "misc", "inspector comments"),
     "street_tree": _n("street tree", "street", "row", "right of way", "in row", "public tree", "row tree",
                       "village tree", "municipal tree", "city tree", "street trees", "in right of way",
-                      "public right of way", "within row", "street tree y n", "public", "village row",
+                      "public right of way", "within row", "street tree y n", "public", "curb loc", "curb location",
+                      "curb_loc", "on curb", "village row",
                       "street public tree", "public street tree", "street row"),
     "wetland": _n("wetland", "wetlands", "wetland buffer", "watercourse", "wetland watercourse", "in wetland",
                   "in wetland buffer", "wetland or watercourse", "wetland watercourse buffer",
@@ -199,6 +216,9 @@ _RULES: list[tuple[str, re.Pattern]] = [
 ]
 
 
+_UNIT_FIELDS = ("dbh", "distance_to_residence_ft", "stump_diameter")
+
+
 def match_header(text: object) -> tuple[str | None, str | None, int | None]:
     """(field or None, unit or None, stem number or None) for one header cell."""
     if text is None:
@@ -211,7 +231,7 @@ def match_header(text: object) -> tuple[str | None, str | None, int | None]:
     for cand in (full, h, full.replace(" ", ""), h.replace(" ", "")):
         if cand in _EXACT:
             f = _EXACT[cand]
-            return f, unit if f in ("dbh", "distance_to_residence_ft") else None, None
+            return f, unit if f in _UNIT_FIELDS else None, None
     m = _STEM.match(h)
     if m:
         return "dbh_stem", unit, int(m.group(1) or m.group(2))
@@ -266,7 +286,9 @@ def _user_map(column_map: dict | None) -> dict[str, str]:
         if re.fullmatch(r"dbh_stem\d*", f):
             f = "dbh_stem"
         if f not in FIELDS:
-            raise SurveyError(f"column map {k!r}={v!r}: unknown field {v!r}; fields are {', '.join(FIELDS)}")
+            close = difflib.get_close_matches(f, FIELDS, n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise SurveyError(f"column map {k!r}={v!r}: unknown field {v!r}; {hint}fields are {', '.join(FIELDS)}")
         out[str(k).strip()] = f
     return out
 
@@ -294,7 +316,7 @@ def _map_row(cells: list, user: dict[str, str]) -> list[tuple[str | None, str | 
 def _score(matches) -> tuple[int, bool]:
     fields = {m[0] for m in matches if m[0] and m[0] != "ignore"}
     has_dbh = bool(fields & {"dbh", "dbh_stem"})
-    return len(fields), ("species" in fields and has_dbh)
+    return len(fields), (bool(fields & {"species", "genus"}) and has_dbh)
 
 
 def find_header(rows: list[list], column_map: dict | None = None, scan: int = 30,
@@ -355,7 +377,8 @@ def build_mapping(rows: list[list], i: int, matches, user: dict[str, str],
                           f"(row {i + 1}: {', '.join(repr(h) for h in heads)})")
     m = Mapping(i, cols, unmapped, warnings)
     # one column per single-valued field; the extra ones are reported
-    for f in ("tag", "dbh_unit", "stems", "condition", "land_use", "distance_to_residence_ft", *FLAG_FIELDS):
+    for f in ("tag", "dbh_unit", "stems", "condition", "land_use", "distance_to_residence_ft", *FLAG_FIELDS,
+              "genus", "cultivar", "stump_diameter", *COORDINATE_FIELDS):
         extra = m.of(f)[1:]
         for c in extra:
             warnings.append(f"column {c.header!r} also looks like {f}; only {m.first(f).header!r} is used")

@@ -297,7 +297,8 @@ def special_cells(zf: zipfile.ZipFile, part: str, name: str) -> tuple[dict[tuple
                         pass
                 cut = tail.end() if tail is not None else 0
             done, carry = buf[:cut], buf[cut:]
-            if _SPECIAL.search(done):
+            # bytes.find first: the regex costs ~20 ms per MB, the plain searches a tenth of that
+            if (b"<f" in done or b":f" in done or b'"e' in done or b"'e" in done) and _SPECIAL.search(done):
                 for cm in _CELL.finditer(done):
                     body = cm.group(3)
                     attrs = b" " + cm.group(2)

@@ -8,6 +8,7 @@ Python call per distinct value, not per row.
 
 from __future__ import annotations
 
+import datetime as _dt
 import math
 import re
 from dataclasses import dataclass
@@ -76,6 +77,36 @@ _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
 # '1.000,5' (thousands point, decimal comma) and '1,000.5' (thousands comma, decimal point)
 _THOUSANDS_DC = re.compile(r"^\d{1,3}(?:\.\d{3})+,\d+$")
 _THOUSANDS_DP = re.compile(r"^\d{1,3}(?:,\d{3})+\.\d+$")
+
+
+def is_blank(v: object) -> bool:
+    """A cell with nothing in it: None, NaN, or text of spaces only."""
+    if v is None:
+        return True
+    if isinstance(v, str):
+        return not v.strip()
+    if isinstance(v, float):
+        return v != v
+    return False
+
+
+def as_text(v: object) -> str:
+    """A cell as the text a user would read: 17.0 → '17', dates as ISO dates."""
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return v.strip()
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, float):
+        if v != v:
+            return ""
+        return str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)
+    if isinstance(v, _dt.datetime):
+        return v.isoformat(sep=" ") if (v.hour, v.minute, v.second) != (0, 0, 0) else v.date().isoformat()
+    if isinstance(v, (_dt.date, _dt.time, _dt.timedelta)):
+        return str(v)
+    return str(v).strip()
 
 
 def short(text: object, limit: int = 60) -> str:
@@ -196,8 +227,10 @@ def _stems(t: str, unit_in: float, decimal_comma: bool) -> list[float]:
 
 # ---------------------------------------------------------------- booleans
 
-_TRUE = {"y", "yes", "x", "true", "t", "1", "1.0", "✓", "✔", "✔️", "☑", "checked", "on", "*", "yes.", "si", "oui", "ja"}
-_FALSE = {"", "n", "no", "false", "f", "0", "0.0", "-", "--", "—", "–", "none", "off", "unchecked", "n/a", "na", "no."}
+_TRUE = {"y", "yes", "x", "true", "t", "1", "1.0", "✓", "✔", "✔️", "☑", "checked", "on", "*", "yes.", "si", "oui", "ja",
+         "oncurb", "on curb"}  # NYC Street Tree Census curb_loc: OnCurb is a street tree
+_FALSE = {"", "n", "no", "false", "f", "0", "0.0", "-", "--", "—", "–", "none", "off", "unchecked", "n/a", "na", "no.",
+          "offsetfromcurb", "offset from curb"}
 _RISK_TRUE = {"high", "extreme", "imminent", "probable", "severe", "hazard", "hazardous"}
 _RISK_FALSE = {"low", "moderate", "improbable", "possible", "minor"}
 
@@ -231,6 +264,7 @@ def parse_bool(value: object, *, risk_words: bool = False) -> bool | None:
 
 # ---------------------------------------------------------------- actions
 
+#: The canonical survey actions (the trees frame column ``action``; shared with the rules).
 ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
 
 
@@ -245,22 +279,55 @@ _ACTION_WORDS = {
     "retain": ["retain", "save", "keep", "preserve", "protect", "to remain", "remain", "existing", "exist",
                "stay", "retained", "saved", "kept", "preserved", "protected", "no action", "none",
                "leave", "k", "s", "ret", "retain protect", "to be retained", "to be saved", "prune",
-               "maintain", "no work", "standing"],
+               "maintain", "no work", "standing",
+               # status words of municipal inventories (NYC Street Tree Census: Alive / Dead / Stump)
+               "alive", "living", "live", "healthy", "dead", "standing dead", "dying"],
     "removed": ["removed", "already removed", "cut down", "felled", "gone", "stump", "stumped",
-                "was removed", "previously removed", "dead removed", "down", "missing"],
-    # issue 9: topping and excessive pruning are offences of their own (§208-18D); transplanting is no removal
-    "topped": ["topped", "topping"],
-    "excessively_pruned": ["excessively pruned", "pruned excessively", "over pruned", "overpruned", "over-pruned",
-                           "excessive pruning", "excessively_pruned"],
-    "damaged": ["damaged", "injured", "girdled", "wounded", "broken", "damage", "injury"],
-    "transplant": ["transplant", "transplanted", "relocate", "relocated", "to be transplanted"],
+                "was removed", "previously removed", "dead removed", "down", "missing", "removed stump",
+                "stump only", "stump remaining"],
+    # topping and excessive pruning are offences of their own (§208-18D); transplanting is no removal
+    "topped": ["topped", "topping", "tree topped"],
+    "excessively_pruned": ["excessively pruned", "pruned excessively", "over pruned", "overpruned",
+                           "excessive pruning", "over pruning", "overpruning", "excessively_pruned"],
+    "damaged": ["damaged", "injured", "girdled", "girdling", "wounded", "broken", "damage", "injury"],
+    "transplant": ["transplant", "transplanted", "relocate", "relocated", "relocation", "move", "to be relocated",
+                   "to be transplanted", "transplant proposed"],
 }
 ACTION_SYNONYMS: dict[str, str] = {_key(w): a for a, ws in _ACTION_WORDS.items() for w in ws}
+#: Words in an action cell that state a fact besides the action ("Remove – hazard", "Dead").
+_ACTION_FACTS = {"hazard": "hazardous", "hazardous": "hazardous", "dangerous": "hazardous",
+                 "dead": "dead_or_diseased", "diseased": "dead_or_diseased", "dying": "dead_or_diseased"}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action cell read: the canonical action ('' blank, None not recognised) and the facts it states."""
+
+    action: str | None
+    facts: tuple[str, ...] = ()
+
+
+def known_actions_text() -> str:
+    """The action words treecalc knows, one example per action, for an error message."""
+    return ("retain (keep, save, alive), remove (cut, TBR), removed (stump, felled), topped, "
+            "excessively pruned, damaged (injured, girdled), transplant (relocate)")
+
+
+def read_action(value: object, *, remove_column: bool = False, retain_column: bool = False) -> Action:
+    """Read one action cell: ``Action('remove', ('hazardous',))`` for "Remove – hazard",
+    ``Action('retain', ('dead_or_diseased',))`` for a status "Dead", ``Action(None)`` for a word
+    treecalc does not know. Under a yes/no column ("Remove?", "Retain?") a boolean answers the question.
+    """
+    a = parse_action(value, remove_column=remove_column, retain_column=retain_column)
+    if not a:
+        return Action(a)
+    words = _key(value).split() if isinstance(value, str) else []
+    facts = tuple(dict.fromkeys(_ACTION_FACTS[w] for w in words if w in _ACTION_FACTS))
+    return Action(a, facts)
 
 
 def parse_action(value: object, *, remove_column: bool = False, retain_column: bool = False) -> str | None:
-    """One of ACTIONS ('retain', 'remove', 'removed', 'topped', 'excessively_pruned', 'damaged',
-    'transplant'), '' for blank, None if not recognised.
+    """One of :data:`ACTIONS`, '' for blank, None if not recognised.
 
     Under a yes/no column ("Remove?", "Retain?") a boolean answers the question.
     """
@@ -277,10 +344,10 @@ def parse_action(value: object, *, remove_column: bool = False, retain_column: b
         return ""
     if k in ACTION_SYNONYMS:
         return ACTION_SYNONYMS[k]
-    # leading word decides ("Remove - hazardous", "Retain & protect", "Removed 2023")
+    # leading word decides ("Remove - hazardous", "Retain & protect", "Removed 2023", "Removed – stump")
     for n in (3, 2, 1):
         head = " ".join(k.split()[:n])
-        if head in ACTION_SYNONYMS and head not in {"r", "k", "s", "down", "clear"}:
+        if head in ACTION_SYNONYMS and head not in {"r", "k", "s", "down", "clear", "move", "live"}:
             return ACTION_SYNONYMS[head]
     return None
 

@@ -18,6 +18,7 @@ References
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -228,7 +229,9 @@ def resolve_prices(overrides: Mapping[str, float] | None = None) -> dict[str, fl
     p = dict(data.prices())
     for k, v in (overrides or {}).items():
         if k not in p:
-            raise ValueError(f"unknown price {k!r}; known: {', '.join(p)}")
+            close = difflib.get_close_matches(str(k), list(p), n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise ValueError(f"unknown price {k!r}{hint} known: {', '.join(p)}")
         v = float(v)
         if not np.isfinite(v) or v < 0:
             raise ValueError(f"price {k} must be a non-negative number, got {v}")

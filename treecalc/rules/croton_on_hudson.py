@@ -956,6 +956,18 @@ def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any
              "unit_cost_usd": cost}], assumptions
 
 
+
+def _stock_hint(stock_report: list[dict[str, Any]], rules: dict[str, Any]) -> str:
+    """What to change when every replacement stock was refused: the size (§208-22D) when that was
+    the reason, another species otherwise."""
+    reasons = [x for r in stock_report for x in r["refusals"]]
+    if reasons and all("minimum for deciduous" in x for x in reasons):
+        return f"give a replacement DBH of at least {rules['deciduous_min_dbh_in']:g} in (§208-22D)"
+    if reasons and all("conifer" in x for x in reasons):
+        return f"give a conifer replacement height of at least {rules['conifer_min_height_ft']:g} ft (§208-22D)"
+    return "give another replacement species"
+
+
 def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, required: bool) -> dict[str, Any]:
     """§ 208-22C/D: the stock offered, the cheapest planting plan meeting the value, what goes in lieu."""
     from treecalc.planting import plan as make_plan
@@ -971,13 +983,16 @@ def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, require
                                              size_waiver=opts.size_waiver)
     schedule = ctx.schedule
     warnings = [f"replacement stock {r['species']} refused: {reason}" for r in stock_report for reason in r["refusals"]]
+    # a replacement species matched by similarity ("Red Mapel") is said, with what it was taken as
+    warnings += [f"replacement species: {note}; check it" for r in stock_report for note in r.get("notes", [])
+                 if note.startswith("fuzzy match")]
     notes: list[str] = []
     stock_notes = [f"replacement stock {r.get('species_code') or r['species']}: {note}"
                    for r in stock_report if r.get("accepted") for note in r.get("notes", [])
                    if note.startswith("conifer")]
     if required and not options_ok and schedule.basis == "per_tree":
         refused = "; ".join(f"{r['species']}: {', '.join(r['refusals'])}" for r in stock_report)
-        raise ValueError(f"no acceptable replacement stock ({refused}); give another replacement species")
+        raise ValueError(f"no acceptable replacement stock ({refused}); {_stock_hint(stock_report, rules)}")
     if required:
         ctx.assumptions.extend(stock_assumptions + stock_notes)
         pl = make_plan(options_ok, required_usd, fee_basis=schedule.basis,

@@ -1,0 +1,217 @@
+"""Stage 5 of the read: what the survey says about each tree besides species and DBH —
+action, condition, land use, notes, flags, distance to the residence, coordinates.
+
+Every reader applies a one-cell parser once per distinct cell (:func:`parse_distinct`).
+
+* **Action**. Blank is ``retain`` (said once in the warnings). A status word of a municipal
+  inventory is a status, not an action: Alive → retain, Dead → retain and dead_or_diseased,
+  Stump → removed. "Remove – hazard" is remove and hazardous. A word treecalc does not know
+  rejects the row with the list of known actions: it never becomes a removal.
+* **Flags**. Y/N, Yes/No, X/blank, TRUE/FALSE, 1/0, ✓, and the census ``curb_loc`` OnCurb /
+  OffsetFromCurb; a blank cell is False. Text that is not a boolean keeps the row with a warning
+  and the conservative value (True for flags that raise an obligation, False for the exemptions).
+* **Coordinates** are kept as given: latitude/longitude in WGS84 degrees, x/y projected; a cell
+  that is not a number, or a latitude/longitude out of range, is left blank with a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+import pandas as pd
+
+from treecalc.ingest import columns as C
+from treecalc.ingest import values as V
+from treecalc.ingest.rows import Table
+from treecalc.ingest.values import as_text, is_blank
+
+T = TypeVar("T")
+
+
+_TEXT_TYPES = {str, type(None)}
+
+
+def distinct(values: list) -> tuple[np.ndarray, list]:
+    """(for each cell, the position of its value among the distinct ones; the distinct cells in the
+    order first seen). Cells of different types stay apart: the number 1, the float 1.0, TRUE and the
+    text "1" are four values."""
+    if set(map(type, values)) <= _TEXT_TYPES:  # the usual column: text and blanks, hashed in C
+        codes, uniq = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
+        return codes, [u if isinstance(u, str) else None for u in uniq]
+    index: dict = {}
+    codes = np.fromiter((index.setdefault(v if type(v) is str else (type(v), v), len(index)) for v in values),
+                        dtype=np.intp, count=len(values))
+    return codes, [k if type(k) is str else k[1] for k in index]
+
+
+def spread(per_value: list, codes: np.ndarray, dtype: Any = object) -> np.ndarray:
+    """The per-distinct-value results laid out per cell."""
+    arr = np.empty(len(per_value), dtype=dtype)
+    for i, x in enumerate(per_value):
+        arr[i] = x
+    return arr[codes]
+
+
+def parse_distinct(values: list, parse: Callable[[Any], T]) -> list[T]:
+    """``[parse(v) for v in values]``, calling ``parse`` once per distinct cell (:func:`distinct`)."""
+    codes, uniq = distinct(values)
+    return spread([parse(u) for u in uniq], codes).tolist()
+
+
+def _texts(per_value: list[str], codes: np.ndarray) -> list[str] | None:
+    """Per-cell texts (None when every text is empty: nothing to say)."""
+    return spread(per_value, codes).tolist() if any(per_value) else None
+
+
+def _mask(texts: list[str]) -> np.ndarray:
+    return np.fromiter((bool(t) for t in texts), dtype=bool, count=len(texts))
+
+
+@dataclass
+class Actions:
+    action: np.ndarray             # canonical action per row ('' where unknown: the row is rejected)
+    unknown: np.ndarray            # rows whose action word is not known
+    reasons: list[str]             # the rejection text of those rows
+    facts: dict[str, np.ndarray]   # flags stated in the action cell ("Remove – hazard", "Dead")
+    column: C.Column | None
+
+
+def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actions:
+    """The action of each tree (see the module docstring)."""
+    col = mapping.first("action") or mapping.first("remove") or mapping.first("retain")
+    n = table.n
+    if col is None:
+        warnings.append("no action column (Action, Remove?, Status...): every tree taken as retained")
+        return Actions(np.array(["retain"] * n, dtype=object), np.zeros(n, dtype=bool), [""] * n, {}, None)
+    vals = table.values(col)
+    remove_col = col is not None and col.field == "remove"
+    retain_col = col is not None and col.field == "retain"
+    codes, uniq = distinct(vals)
+    read = [V.read_action(v, remove_column=remove_col, retain_column=retain_col) for v in uniq]
+    action = spread([r.action or "retain" if r.action is not None else "" for r in read], codes)
+    unknown = spread([r.action is None for r in read], codes, bool)
+    known = V.known_actions_text()
+    reasons = [f"row {sr}, column {col.header!r}: action {V.short(as_text(v))} not recognised; "
+               f"known actions: {known}" if u else ""
+               for sr, v, u in zip(table.source_row, vals, unknown)] if unknown.any() else [""] * n
+    facts = {f: spread([f in r.facts for r in read], codes, bool)
+             for f in dict.fromkeys(f for r in read for f in r.facts)}
+    return Actions(action, unknown, reasons, facts, col)
+
+
+def blank_action_warning(acts: Actions, vals: list, ok: np.ndarray) -> str:
+    """The one warning counting the accepted trees whose action cell is blank."""
+    if acts.column is None:
+        return ""
+    blank = np.array([is_blank(v) for v in vals], dtype=bool) & ok
+    return f"{int(blank.sum())} tree(s) with a blank {acts.column.header!r} taken as retain" if blank.any() else ""
+
+
+def read_condition(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:
+    """ISA condition class per row ('' when blank or not recognised) and a warning per row (None: none)."""
+    col = mapping.first("condition")
+    if col is None:
+        return np.array([""] * table.n, dtype=object), None
+    codes, uniq = distinct(table.values(col))
+    read = [V.parse_condition(v) for v in uniq]
+    warn = ["dead tree" if c == "dead" else "" if c is not None else
+            f"condition {as_text(v)!r} not recognised (excellent, good, fair, poor, dead); left blank"
+            for v, c in zip(uniq, read)]
+    return spread([c or "" for c in read], codes), _texts(warn, codes)
+
+
+def read_land_use(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:
+    col = mapping.first("land_use")
+    if col is None:
+        return np.array([""] * table.n, dtype=object), None
+    codes, uniq = distinct(table.values(col))
+    read = [V.parse_land_use(v) for v in uniq]
+    warn = ["" if lu is not None else f"land use {as_text(v)!r} not recognised; left blank"
+            for v, lu in zip(uniq, read)]
+    return spread([lu or "" for lu in read], codes), _texts(warn, codes)
+
+
+def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
+    """Notes; several notes columns are joined with '; '."""
+    notes = pd.Series([""] * table.n, dtype=object)
+    for c in mapping.of("notes"):
+        t = table.text(c)
+        notes = pd.Series(np.where(notes == "", t, np.where(t == "", notes, notes + "; " + t)), dtype=object)
+    return notes.to_numpy()
+
+
+def read_flags(table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray]
+               ) -> tuple[dict[str, np.ndarray], list[str], list[list[str] | None]]:
+    """Each flag per row, the flags not surveyed (no column), and the warnings of each flag column.
+    A flag stated in the action cell ("Remove – hazard", status "Dead") is set on its row."""
+    n = table.n
+    flags: dict[str, np.ndarray] = {}
+    not_surveyed: list[str] = []
+    warns: list[list[str]] = []
+    for f in C.FLAG_FIELDS:
+        fc = mapping.first(f)
+        stated = facts.get(f)
+        if fc is None:
+            flags[f] = stated.copy() if stated is not None else np.zeros(n, dtype=bool)
+            if stated is None or not stated.any():
+                not_surveyed.append(f)
+            continue
+        conservative = f not in C.EXEMPTING_FLAGS
+        codes, uniq = distinct(table.values(fc))
+        read = [V.parse_bool(v, risk_words=(f == "hazardous")) for v in uniq]
+        flags[f] = spread([conservative if b is None else b for b in read], codes, bool)
+        if stated is not None:
+            flags[f] |= stated
+        says = f"taken as {'yes' if conservative else 'no'} (the reading that keeps every obligation)"
+        warns.append(_texts([f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if b is None
+                             else "" for v, b in zip(uniq, read)], codes))
+    return flags, not_surveyed, warns
+
+
+def read_distance(table: Table, mapping: C.Mapping, decimal_comma: bool) -> tuple[np.ndarray, list[str]]:
+    """Distance to the residence in feet (NaN when blank or not a number, with a warning)."""
+    col = mapping.first("distance_to_residence_ft")
+    dist = np.full(table.n, np.nan)
+    if col is None:
+        return dist, [""] * table.n
+    factor = {"m": 3.28084}.get(col.unit or "ft", 1.0)
+    vals = table.values(col)
+    read = parse_distinct(vals, lambda v: V.parse_number(v, decimal_comma))
+    warn = [""] * table.n
+    for k, (v, x) in enumerate(zip(vals, read)):
+        if x is not None and x >= 0:
+            dist[k] = x * factor
+        elif not is_blank(v):
+            warn[k] = f"distance {as_text(v)!r} in column {col.header!r} is not a number; left blank"
+    return dist, warn
+
+
+_COORD_RANGE = {"latitude": 90.0, "longitude": 180.0}
+
+
+def read_coordinates(table: Table, mapping: C.Mapping, decimal_comma: bool
+                     ) -> tuple[dict[str, np.ndarray], list[str]]:
+    """The coordinate columns the survey has (latitude, longitude, x, y), as floats; a warning per
+    row for a cell that is not a number or a latitude/longitude out of range (left blank)."""
+    out: dict[str, np.ndarray] = {}
+    warn = [""] * table.n
+    for f in C.COORDINATE_FIELDS:
+        col = mapping.first(f)
+        if col is None:
+            continue
+        vals = table.values(col)
+        read = parse_distinct(vals, lambda v: V.parse_number(v, decimal_comma))
+        arr = np.array([np.nan if x is None else float(x) for x in read], dtype=float)
+        limit = _COORD_RANGE.get(f)
+        bad = ~np.isfinite(arr) | ((np.abs(arr) > limit) if limit else False)
+        given = np.array([not is_blank(v) for v in vals], dtype=bool)
+        for k in np.flatnonzero(bad & given):
+            w = f"{f} {V.short(as_text(vals[k]))} in column {col.header!r} is not " + (
+                f"a {f} (-{limit:g} to {limit:g} degrees)" if limit and np.isfinite(arr[k]) else "a number")
+            warn[k] = "; ".join(x for x in (warn[k], w + "; left blank") if x)
+        arr[bad] = np.nan
+        out[f] = arr
+    return out, warn
