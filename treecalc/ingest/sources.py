@@ -30,6 +30,8 @@ import defusedxml
 import defusedxml.ElementTree as DET
 
 from treecalc.ingest.errors import SurveyError
+from treecalc.ingest.limits import DEFAULT as DEFAULT_LIMITS
+from treecalc.ingest.limits import Limits, refuse
 
 #: Refuse a zip container whose members add up to more than this, uncompressed.
 MAX_UNCOMPRESSED = 1_000_000_000
@@ -226,7 +228,9 @@ def xlsx_sheet_parts(zf: zipfile.ZipFile, name: str) -> dict[str, str]:
         return {}
 
 
-def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str) -> None:
+def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str, lim: Limits = DEFAULT_LIMITS) -> None:
+    """Refuse a worksheet whose declared ``<dimension>`` is beyond the row or column limit, or
+    whose rectangle is beyond the cell limit (a reader allocates what the sheet declares)."""
     names = set(zf.namelist())
     for sheet, part in parts.items():
         if part not in names:
@@ -237,13 +241,194 @@ def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str) -> N
                 ref = el.get("ref", "")
                 last = ref.split(":")[-1]
                 rc = parse_ref(last)
-                if rc and (rc[0] + 1 > MAX_ROWS or rc[1] + 1 > MAX_COLS):
+                max_rows, max_cols = min(MAX_ROWS, lim.rows), min(MAX_COLS, lim.columns)
+                if rc and (rc[0] + 1 > max_rows or rc[1] + 1 > max_cols):
                     raise SurveyError(
                         f"{name} refused: sheet {sheet!r} declares {rc[0] + 1:,} rows × {rc[1] + 1:,} columns "
-                        f"({ref}); limits are {MAX_ROWS:,} rows and {MAX_COLS:,} columns")
+                        f"({ref}); limits are {max_rows:,} rows and {max_cols:,} columns (rows, columns)")
+                if rc and (rc[0] + 1) * (rc[1] + 1) > lim.cells:
+                    raise refuse(name, f"sheet {sheet!r} declares {rc[0] + 1:,} rows × {rc[1] + 1:,} columns "
+                                       f"({ref}) = {(rc[0] + 1) * (rc[1] + 1):,} cells", "cells", lim.cells)
                 break
             if tag == "sheetData":
                 break
+
+
+# ----------------------------------------------------------------- pre-flight (true extents)
+#
+# A native reader allocates the whole used rectangle of a sheet (calamine asks for rows × columns × 32
+# bytes: 550 GB for one cell at XFD1048576, and aborts the process when it cannot have it). Before a
+# workbook reaches it, each sheet's XML is streamed here, a megabyte at a time, to learn its true
+# extent. The XML prologs were parsed by defusedxml with DTDs forbidden (:func:`check_zip`), so no
+# entity can be defined and a byte-level reading of the tags is safe; it is also ten times faster
+# than building elements, which matters for a sheet of a million trees.
+
+_SCAN_CHUNK = 1 << 20
+_X_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^>]*)>")
+_X_CELL_REF = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c\s[^>]*?\br\s*=\s*[\"']\$?([A-Za-z]{1,3})\$?(\d{1,9})[\"']")
+_X_CELL_OPEN = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c(?=[\s/>])")
+_X_ROW_REF = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?row\s[^>]*?\br\s*=\s*[\"'](\d{1,9})[\"']")
+_X_R = re.compile(rb"\br\s*=\s*[\"']\$?([A-Za-z]{0,3})\$?(\d{0,9})[\"']")
+_SI = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si(?=[\s/>])")
+_ODS_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(table-row|table-cell|covered-table-cell|table)(?=[\s/>])([^>]*)>")
+_ODS_NAME = re.compile(rb"\bname\s*=\s*\"([^\"]*)\"")
+_ODS_ROWS_REP = re.compile(rb"number-rows-repeated\s*=\s*[\"'](\d{1,12})[\"']")
+_ODS_COLS_REP = re.compile(rb"number-columns-repeated\s*=\s*[\"'](\d{1,12})[\"']")
+
+
+def _chunks(zf: zipfile.ZipFile, member: str, name: str):
+    """(offset, bytes) of a zip part, cut after a ``>`` so that no tag is split."""
+    try:
+        fh = zf.open(member)
+    except KeyError:
+        return
+    carry, offset = b"", 0
+    try:
+        with fh:
+            while True:
+                chunk = fh.read(_SCAN_CHUNK)
+                buf = carry + chunk
+                cut = len(buf) if not chunk else buf.rfind(b">") + 1
+                if cut <= 0 and len(buf) > _SCAN_CHUNK:
+                    cut = len(buf)  # a megabyte of text without a tag: no tag to keep whole
+                done, carry = buf[:cut], buf[cut:]
+                if done:
+                    yield offset, done
+                    offset += len(done)
+                if not chunk:
+                    break
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, RuntimeError) as e:
+        raise SurveyError(f"{name} is damaged: cannot read part {member!r} ({e})") from None
+
+
+def _ref(row0: int, col0: int) -> str:
+    from treecalc.ingest.columns import column_letters
+
+    return f"{column_letters(col0)}{row0 + 1}"
+
+
+def _check_extent(name: str, sheet: str, last_row: int, last_col: int, lim: Limits) -> None:
+    rows, cols = last_row + 1, last_col + 1
+    where = f"sheet {sheet!r} has a cell at {_ref(last_row, last_col)}" if last_col >= 0 else f"sheet {sheet!r}"
+    if rows > lim.rows:
+        raise refuse(name, f"{where}: {rows:,} rows", "rows", lim.rows)
+    if cols > lim.columns:
+        raise refuse(name, f"{where}: {cols:,} columns", "columns", lim.columns)
+    if rows * cols > lim.cells:
+        raise refuse(name, f"{where}, so its used area is {rows:,} rows × {cols:,} columns = {rows * cols:,} cells "
+                           "(a cell far below or right of the table? delete the rows and columns after it)",
+                     "cells", lim.cells)
+
+
+def _big(digits: list[bytes]) -> int:
+    """The largest of decimal digit strings, without converting each."""
+    return int(max(digits, key=lambda d: (len(d.lstrip(b"0")), d.lstrip(b"0")))) if digits else -1
+
+
+def xlsx_extent(zf: zipfile.ZipFile, part: str, sheet: str, name: str, lim: Limits) -> tuple[int, int, int]:
+    """(last row, last column, cells) of a worksheet part (0-based), refusing it beyond ``lim``."""
+    row, col, last_row, last_col, cells = -1, -1, -1, -1, 0
+    for _, done in _chunks(zf, part, name):
+        refs = _X_CELL_REF.findall(done)
+        n_open = len(_X_CELL_OPEN.findall(done))
+        cells += n_open
+        if n_open == len(refs):  # every cell says where it is (the usual case): extents by maxima
+            if refs:
+                letters = max((r[0].upper() for r in refs), key=lambda x: (len(x), x)).decode("ascii")
+                last_col = max(last_col, col_index(letters))
+                row = _big([r[1] for r in refs]) - 1
+            last_row = max(last_row, row, _big(_X_ROW_REF.findall(done)) - 1)
+        else:  # cells placed by their order: follow them one by one
+            for m in _X_TAG.finditer(done):
+                rm = _X_R.search(m.group(2))
+                if m.group(1) == b"row":
+                    row = int(rm.group(2)) - 1 if rm and rm.group(2) else row + 1
+                    col = -1
+                    continue
+                if rm and rm.group(1):
+                    col = col_index(rm.group(1).decode("ascii").upper())
+                else:
+                    col += 1
+                if rm and rm.group(2):
+                    row = int(rm.group(2)) - 1
+                last_row, last_col = max(last_row, row), max(last_col, col)
+        _check_extent(name, sheet, last_row, last_col, lim)
+    return last_row, last_col, cells
+
+
+def shared_strings_extent(zf: zipfile.ZipFile, name: str, lim: Limits) -> tuple[int, int]:
+    """(strings, bytes) of xl/sharedStrings.xml, refusing too many, too much or one too long."""
+    member = next((n for n in zf.namelist() if n.lower() == "xl/sharedstrings.xml"), None)
+    if member is None:
+        return 0, 0
+    count, size, last, longest = 0, 0, -1, 0
+    max_bytes = lim.strings_mb * 1e6
+    # one string's XML: its characters (up to 4 bytes each in UTF-8, 5 when escaped) and rich-text runs
+    max_one = lim.text * 6 + 4096
+    for offset, done in _chunks(zf, member, name):
+        size = offset + len(done)
+        for m in _SI.finditer(done):
+            pos = offset + m.start()
+            if last >= 0:
+                longest = max(longest, pos - last)
+            last = pos
+            count += 1
+        if count > lim.strings:
+            raise refuse(name, f"its shared-strings part holds more than {count:,} distinct strings",
+                         "strings", lim.strings)
+        if size > max_bytes:
+            raise refuse(name, f"its shared strings are more than {size / 1e6:,.0f} MB", "strings_mb",
+                         lim.strings_mb)
+        if longest > max_one:
+            raise refuse(name, f"one of its strings is about {longest:,} bytes long", "text", lim.text)
+    return count, size
+
+
+def ods_extent(zf: zipfile.ZipFile, name: str, lim: Limits) -> dict[str, tuple[int, int]]:
+    """{sheet: (last row, last column)} of an OpenDocument spreadsheet's content.xml, counting
+    ``number-rows-repeated`` and ``number-columns-repeated`` of cells holding something (the empty
+    rows and columns repeated below and right of every sheet are not used area), refusing beyond ``lim``."""
+    out: dict[str, tuple[int, int]] = {}
+    sheet, row, rep_r, col, last_row, last_col = "", -1, 1, 0, -1, -1
+    for _, done in _chunks(zf, "content.xml", name):
+        for m in _ODS_TAG.finditer(done):
+            tag, attrs = m.group(1), m.group(2)
+            if tag == b"table":
+                nm = _ODS_NAME.search(attrs)
+                sheet = nm.group(1).decode("utf-8", "replace") if nm else f"sheet {len(out) + 1}"
+                row, rep_r, col, last_row, last_col = -1, 1, 0, -1, -1
+                continue
+            if tag == b"table-row":
+                rr = _ODS_ROWS_REP.search(attrs)
+                row += rep_r
+                rep_r = int(rr.group(1)) if rr else 1
+                col = 0
+                continue
+            cr = _ODS_COLS_REP.search(attrs)
+            rep_c = int(cr.group(1)) if cr else 1
+            empty = attrs.rstrip().endswith(b"/") and b"value-type" not in attrs
+            if not empty:
+                last_row = max(last_row, row + rep_r - 1)
+                last_col = max(last_col, col + rep_c - 1)
+            col += rep_c
+            if not empty:
+                _check_extent(name, sheet, last_row, last_col, lim)
+        if sheet:
+            out[sheet] = (last_row, last_col)
+    return out
+
+
+def preflight(zf: zipfile.ZipFile, kind: str, parts: dict[str, str], name: str, lim: Limits) -> None:
+    """Refuse a workbook whose true extent or strings go beyond ``lim`` (xlsx and ods; the binary
+    formats xlsb and xls are bounded by the isolated reader, :mod:`treecalc.ingest.limits`)."""
+    if kind == "xlsx":
+        names = set(zf.namelist())
+        for sheet, part in parts.items():
+            if part in names:
+                xlsx_extent(zf, part, sheet, name, lim)
+        shared_strings_extent(zf, name, lim)
+    elif kind == "ods":
+        ods_extent(zf, name, lim)
 
 
 _FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
@@ -398,6 +583,8 @@ class Source:
     warnings: list[str] = field(default_factory=list)
     _sheets: dict = field(default_factory=dict)
     _special: dict = field(default_factory=dict)
+    #: {sheet: "hidden" | "very hidden"} of the workbook's sheets a user does not see.
+    hidden: dict[str, str] = field(default_factory=dict)
 
     def _sheet(self, sheet: str):
         if sheet not in self._sheets:
@@ -438,13 +625,24 @@ class Source:
         return self._special_cells(sheet)[1]
 
 
-def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int = 50_000_000) -> Source:
+def _encrypted(data: bytes) -> bool:
+    """An OLE2 compound file holding an ``EncryptedPackage`` stream: what Excel writes for a
+    password-protected xlsx/xlsm/xlsb (ECMA-376 agile or standard encryption)."""
+    return data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" and "EncryptedPackage".encode("utf-16-le") in data[:1 << 20]
+
+
+def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int = 50_000_000,
+                limits: Limits | None = None) -> Source:
+    lim = limits or DEFAULT_LIMITS
     data, name = read_bytes(path_or_buffer, filename, max_bytes)
     ext = Path(name).suffix.lower()
     kind = sniff(data)
     expected = EXTENSIONS.get(ext)
     if kind == "empty":
         raise SurveyError(f"{name} is empty")
+    if _encrypted(data):
+        raise SurveyError(f"{name} is password-protected (encrypted); open it in Excel and save a copy without "
+                          "the password (File > Info > Protect Workbook > Encrypt with Password, clear it)")
     if expected is not None and kind != expected:
         hint = ""
         if kind in ("xlsx", "xls", "ods", "xlsb", "text"):
@@ -467,18 +665,21 @@ def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int =
         zf = check_zip(data, name)
         if kind == "xlsx":
             parts = xlsx_sheet_parts(zf, name)
-            check_dimensions(zf, parts, name)
-    from python_calamine import CalamineWorkbook
+            check_dimensions(zf, parts, name, lim)
+        preflight(zf, kind, parts, name, lim)
+    from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
     try:
         book = CalamineWorkbook.from_filelike(io.BytesIO(data))
         names = list(book.sheet_names)
+        hidden = {m.name: ("very hidden" if m.visible == SheetVisibleEnum.VeryHidden else "hidden")
+                  for m in book.sheets_metadata if m.visible != SheetVisibleEnum.Visible}
     except Exception as e:  # noqa: BLE001
         what = type(e).__name__
         if "Password" in what or "password" in str(e).lower() or "encrypt" in str(e).lower():
-            raise SurveyError(f"{name} is password-protected; save an unprotected copy") from None
+            raise SurveyError(f"{name} is password-protected; open it and save a copy without the password") from None
         raise SurveyError(f"{name} cannot be read as {LOOKS[kind]} ({what}: {e})") from None
-    return Source(name, fmt, names, _book=book, _zip=zf, _parts=parts)
+    return Source(name, fmt, names, _book=book, _zip=zf, _parts=parts, hidden=hidden)
 
 
 # ----------------------------------------------------------------- text
