@@ -108,12 +108,16 @@ def refuse(name: str, what: str, limit_name: str, limit: Any) -> SurveyError:
 
 # ------------------------------------------------------------------ isolation
 
+def _cap(memory_bytes: int) -> int:
+    """The address space the child may have: ``memory_bytes``, or less when this process is itself limited."""
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    return memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+
+
 def _child(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, memory_bytes: int) -> None:
     """Runs in the child: limit the address space, run ``fn``, send back ("ok", result) or ("error", text)."""
     try:
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        cap = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        resource.setrlimit(resource.RLIMIT_AS, (_cap(memory_bytes), resource.getrlimit(resource.RLIMIT_AS)[1]))
     except (ValueError, OSError):
         pass
 
@@ -192,7 +196,8 @@ def run_isolated(fn: Callable[..., Any], args: tuple, kwargs: dict, *, name: str
     if payload is None or payload[0] == "memory":
         code = proc.exitcode
         died = f" (the reader died: signal {signal.Signals(-code).name})" if code is not None and code < 0 else ""
-        raise SurveyError(f"{name} could not be read: it needs more than {limits.memory_gb:g} GB of memory{died}; "
+        raise SurveyError(f"{name} could not be read: it needs more than {_cap(memory_bytes) / 2**30:.3g} GB of "
+                          f"memory{died}; "
                           "the file is damaged or hostile, or far larger than a survey (raise --limit memory_gb=N "
                           "if it really is this large)")
     kind, value = payload
