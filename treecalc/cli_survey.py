@@ -23,12 +23,14 @@ def _pairs(items: list[str], flag: str) -> dict[str, str]:
 
 def _positive_mb(text: str) -> float:
     """--max-mb: a positive number of megabytes within :data:`treecalc.validate.RANGES` ``["max_mb"]``."""
-    from treecalc.validate import in_range
+    from treecalc.validate import RANGES, in_range
 
     try:
         x = in_range("--max-mb", text, "max_mb")
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e).removeprefix("--max-mb ")) from None
+    except ValueError:
+        r = RANGES["max_mb"]
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of megabytes up to {r.high:,g} "
+                                         f"({r.why})") from None
     if x * 1e6 < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is less than one byte")
     return x

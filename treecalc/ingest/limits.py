@@ -57,8 +57,8 @@ class Limits:
     #: Tags, notes and names of a million trees.
     strings: int = 3_000_000
     strings_mb: float = 200.0
-    #: Excel's own limit on the characters in a cell.
-    text: int = 32_767
+    #: Characters in one cell: Excel stops at 32,767, a CSV may carry long notes (a 200,000-character cell is read).
+    text: int = 1_000_000
     memory_gb: float = 4.0
     seconds: float = 300.0
 

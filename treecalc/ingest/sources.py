@@ -656,7 +656,7 @@ def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int =
                           "give an xlsx, xlsm, xls, ods, csv, tsv or txt survey")
     if kind == "text":
         fmt = ext.lstrip(".") if expected == "text" else "csv"
-        return _open_text(data, name, fmt)
+        return _open_text(data, name, fmt, lim)
     fmt = ext.lstrip(".") if expected else kind
     fmt = {"xltx": "xlsx", "xltm": "xlsm"}.get(fmt, fmt)
     zf = None
@@ -806,16 +806,33 @@ def read_csv_rows(text: str, delim: str) -> tuple[list[list[str]], dict[int, tup
     return rows, broken, warnings
 
 
-def _open_text(data: bytes, name: str, fmt: str) -> Source:
+def _text_extent(text: str, delim: str, name: str, lim: Limits) -> None:
+    """Refuse a text file beyond the row or cell limit before it is split into cells (a 5-million-line
+    CSV took 8 GB as lists of cells): lines and delimiters are counted, an upper bound of rows and cells."""
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if lines > lim.rows:
+        raise refuse(name, f"it has {lines:,} lines", "rows", lim.rows)
+    cells = text.count(delim) + lines
+    if cells > lim.cells:
+        raise refuse(name, f"it has about {cells:,} cells ({lines:,} lines)", "cells", lim.cells)
+
+
+def _open_text(data: bytes, name: str, fmt: str, lim: Limits = DEFAULT_LIMITS) -> Source:
     text, enc = decode_text(data)
     _allow_fields(len(text))
     try:
         delim = "\t" if fmt == "tsv" else sniff_delimiter(text)
+        _text_extent(text, delim, name, lim)
         rows, broken, warnings = read_csv_rows(text, delim)
     except SurveyError as e:
-        raise SurveyError(f"{name}: {e}") from None
+        raise SurveyError(str(e) if str(e).startswith(name) else f"{name}: {e}") from None
     except csv.Error as e:
         raise SurveyError(f"{name} cannot be read as {LOOKS['text']} ({e})") from None
+    longest = max((len(c) for r in rows for c in r), default=0)
+    if longest > lim.text:
+        where = next((i, j) for i, r in enumerate(rows) for j, c in enumerate(r) if len(c) == longest)
+        raise refuse(name, f"the cell in row {where[0] + 1}, column {where[1] + 1} holds {longest:,} characters",
+                     "text", lim.text)
     # decimal comma: a semicolon or tab file whose numbers use commas and never points
     dec = False
     if delim == ";":
