@@ -44,12 +44,13 @@ def _cells(rows: list[list], start: int = 1) -> bytes:
     return b"".join(out)
 
 
-def xlsx(path: Path, sheet_data: bytes, dimension: bytes | None = None, shared: bytes | None = None) -> Path:
+def xlsx(path: Path, sheet_data: bytes, dimension: bytes | None = None, shared: bytes | None = None,
+         level: int = 9) -> Path:
     """A minimal xlsx: one sheet "Trees" with ``sheet_data`` (the XML inside <sheetData>)."""
     dim = b'<dimension ref="%s"/>' % dimension if dimension is not None else b""
     sheet = b'<?xml version="1.0" encoding="UTF-8"?><worksheet %s>%s<sheetData>%s</sheetData></worksheet>' % (
         MAIN_NS, dim, sheet_data)
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as z:
         z.writestr("[Content_Types].xml", CT % (SST_CT if shared is not None else b""))
         z.writestr("_rels/.rels", RELS)
         z.writestr("xl/workbook.xml", WB)
@@ -75,7 +76,7 @@ def shared_strings_bomb(path: Path, n: int) -> Path:
     """``n`` distinct short strings (a counter: compresses about 15 times, under any zip-bomb ratio)."""
     body = b"".join(b"<si><t>%x</t></si>" % i for i in range(n))
     sst = b'<?xml version="1.0" encoding="UTF-8"?><sst %s count="%d" uniqueCount="%d">%s</sst>' % (MAIN_NS, n, n, body)
-    return xlsx(path, _cells(SURVEY), dimension=b"A1:C3", shared=sst)
+    return xlsx(path, _cells(SURVEY), dimension=b"A1:C3", shared=sst, level=1)
 
 
 ODS_CONTENT = (b'<?xml version="1.0" encoding="UTF-8"?><office:document-content '

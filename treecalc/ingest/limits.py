@@ -120,6 +120,11 @@ def _child(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, memory_
         resource.setrlimit(resource.RLIMIT_AS, (_cap(memory_bytes), resource.getrlimit(resource.RLIMIT_AS)[1]))
     except (ValueError, OSError):
         pass
+    try:  # a native reader's abort prints its own backtrace: the parent says what happened instead
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+    except OSError:
+        pass
 
     def progress(f: float, msg: str) -> None:
         conn.send(("progress", (f, msg)))

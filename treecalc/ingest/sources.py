@@ -270,6 +270,7 @@ _X_CELL_OPEN = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c(?=[\s/>])")
 _X_ROW_REF = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?row\s[^>]*?\br\s*=\s*[\"'](\d{1,9})[\"']")
 _X_R = re.compile(rb"\br\s*=\s*[\"']\$?([A-Za-z]{0,3})\$?(\d{0,9})[\"']")
 _SI = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si(?=[\s/>])")
+_SI_PREFIXED = re.compile(rb"<[A-Za-z_][\w.-]*:si(?=[\s/>])")
 _ODS_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(table-row|table-cell|covered-table-cell|table)(?=[\s/>])([^>]*)>")
 _ODS_NAME = re.compile(rb"\bname\s*=\s*\"([^\"]*)\"")
 _ODS_ROWS_REP = re.compile(rb"number-rows-repeated\s*=\s*[\"'](\d{1,12})[\"']")
@@ -367,12 +368,23 @@ def shared_strings_extent(zf: zipfile.ZipFile, name: str, lim: Limits) -> tuple[
     max_one = lim.text * 6 + 4096
     for offset, done in _chunks(zf, member, name):
         size = offset + len(done)
-        for m in _SI.finditer(done):
-            pos = offset + m.start()
-            if last >= 0:
-                longest = max(longest, pos - last)
-            last = pos
-            count += 1
+        if max_one < 2 * _SCAN_CHUNK:  # a low text limit: every gap between strings is measured
+            for m in _SI.finditer(done):
+                pos = offset + m.start()
+                if last >= 0:
+                    longest = max(longest, pos - last)
+                last = pos
+                count += 1
+        else:  # gaps inside a chunk are shorter than the limit: count at C speed, measure across chunks
+            n = done.count(b"<si>") + done.count(b"<si ") + done.count(b"<si/") + len(_SI_PREFIXED.findall(done))
+            if n:
+                first, final = _SI.search(done), done.rfind(b"<si") if b"<si" in done else -1
+                if last >= 0 and first is not None:
+                    longest = max(longest, offset + first.start() - last)
+                last = offset + max(final, first.start() if first is not None else 0)
+                count += n
+            elif last >= 0:
+                longest = max(longest, size - last)
         if count > lim.strings:
             raise refuse(name, f"its shared-strings part holds more than {count:,} distinct strings",
                          "strings", lim.strings)
