@@ -88,7 +88,7 @@ def sniff(data: bytes) -> str:
         return "pdf"
     if head.startswith(b"\x89PNG") or head.startswith(b"\xff\xd8\xff") or head[:4] in (b"GIF8", b"II*\x00", b"MM\x00*"):
         return "image"
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:4] == b"\x00\x00\xfe\xff":
         return "text"
     probe = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if probe.startswith(b"<"):
@@ -697,6 +697,16 @@ def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int =
 # ----------------------------------------------------------------- text
 
 def decode_text(data: bytes) -> tuple[str, str]:
+    """The text and its encoding: UTF-32 or UTF-16 by their BOM, UTF-8, else Windows-1252 / Latin-1.
+
+    A file whose lines are partly UTF-8 and partly Windows-1252 (two exports pasted together) is
+    decoded line by line, each in its own encoding; the encoding is then ``"mixed: ..."`` (see
+    :func:`mixed_lines`)."""
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):  # before UTF-16: its BOM starts the same
+        try:
+            return data.decode("utf-32"), "utf-32"
+        except UnicodeDecodeError as e:
+            raise SurveyError(f"the file starts as UTF-32 but byte {e.start} is not UTF-32; save it as UTF-8") from None
     if data.startswith(b"\xff\xfe") or data.startswith(b"\xfe\xff"):
         try:
             return data.decode("utf-16"), "utf-16"
@@ -706,10 +716,35 @@ def decode_text(data: bytes) -> tuple[str, str]:
         return data.decode("utf-8-sig"), ("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8")
     except UnicodeDecodeError:
         pass
+    mixed = mixed_lines(data)
+    if mixed is not None:
+        return mixed
     try:
         return data.decode("cp1252"), "cp1252"
     except UnicodeDecodeError:
         return data.decode("latin-1"), "latin-1"
+
+
+def mixed_lines(data: bytes) -> tuple[str, str] | None:
+    """Text of a file whose lines are some UTF-8 (with non-ASCII characters) and some not, each line
+    decoded in its own encoding (UTF-8, else Windows-1252, else Latin-1), and ``"mixed: UTF-8 and
+    Windows-1252 (lines 3, 7)"``; None when the file is not mixed (one encoding for every line)."""
+    lines = data.splitlines(keepends=True)
+    utf8, other, out = 0, [], []
+    for no, ln in enumerate(lines, start=1):
+        try:
+            out.append(ln.decode("utf-8"))
+            utf8 += not ln.isascii()
+        except UnicodeDecodeError:
+            try:
+                out.append(ln.decode("cp1252"))
+            except UnicodeDecodeError:
+                out.append(ln.decode("latin-1"))
+            other.append(no)
+    if not utf8 or not other:
+        return None
+    shown = ", ".join(map(str, other[:10])) + (" ..." if len(other) > 10 else "")
+    return "".join(out).lstrip("\ufeff"), f"mixed: UTF-8 and Windows-1252 (line(s) {shown})"
 
 
 def _allow_fields(size: int) -> None:
@@ -830,7 +865,10 @@ def _text_extent(text: str, delim: str, name: str, lim: Limits) -> None:
 
 
 def _open_text(data: bytes, name: str, fmt: str, lim: Limits = DEFAULT_LIMITS) -> Source:
-    text, enc = decode_text(data)
+    try:
+        text, enc = decode_text(data)
+    except SurveyError as e:
+        raise SurveyError(f"{name}: {e}") from None
     _allow_fields(len(text))
     try:
         delim = "\t" if fmt == "tsv" else sniff_delimiter(text)
@@ -854,6 +892,9 @@ def _open_text(data: bytes, name: str, fmt: str, lim: Limits = DEFAULT_LIMITS) -
         commas = sum(1 for c in sample if _DEC_COMMA_CELL.match(c))
         points = sum(1 for c in sample if _DEC_POINT_CELL.match(c))
         dec = commas > 0 and points == 0
+    if enc.startswith("mixed"):
+        warnings.append(f"{name} mixes encodings: {enc[7:]} are not UTF-8 like the rest; each line was decoded in "
+                        "its own encoding (check the accented names on those lines)")
     src = Source(name, fmt, [Path(name).stem or "survey"], _text_rows=rows, encoding=enc, delimiter=delim,
                  decimal_comma=dec, broken_rows=broken, warnings=warnings)
     return src

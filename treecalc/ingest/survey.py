@@ -389,6 +389,13 @@ def read_survey(
     ncols = max((len(r) for r in rows), default=0)
     headers = [as_text(header_cells[j]) if j < len(header_cells) else "" for j in range(ncols)]
     col_label = [hd or f"column {column_letters(j)}" for j, hd in enumerate(headers)]
+    # cells right of the header's last named column are not read: say so, naming the rows
+    width = max((j + 1 for j, hd in enumerate(headers) if hd), default=0)
+    beyond = [k + h + 2 for k, r in enumerate(data_rows) if len(r) > width and any(not _blank(c) for c in r[width:])]
+    if beyond:
+        warnings.append(f"{len(beyond)} row(s) have cells right of the header (after column "
+                        f"{column_letters(max(width - 1, 0))}), which has no name there, so they were not read: row(s) "
+                        + ", ".join(map(str, beyond[:10])) + (" ..." if len(beyond) > 10 else ""))
 
     # --- blank rows and totals-by-text (one pass over every cell)
     unreadable = {r0 - h - 1 for r0 in unreadable_rows}
@@ -635,8 +642,13 @@ def read_survey(
         rcol[m] = np.asarray(cols, dtype=object)[m] if not isinstance(cols, str) else cols
         reason[m] = np.asarray(texts, dtype=object)[m] if not isinstance(texts, str) else texts
 
-    # totals by text
+    # totals by text; not a tree tagged "Total-1" or the like, whose species and DBH are given and valid
     tot_mask = np.array([bool(_TOTALS.match(t)) for t in first_text], dtype=bool)
+    if tot_mask.any():
+        for i in np.flatnonzero(tot_mask):
+            sp_i = species.iat[i]
+            if sp_i and not _TOTALS.match(sp_i) and not _is_number_text(sp_i) and dbh_kind[i] == "":
+                tot_mask[i] = False
     # totals by value: no species, no tag, only numbers, DBH equal to the sum above
     main_num = np.array([float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else np.nan
                          for v in main_raw], dtype=float) if dbh_col is not None else np.full(n, np.nan)
