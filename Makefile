@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/ingest.py
 	$(PY) benchmarks/excavation_grid.py
 	$(PY) benchmarks/app_permit_update.py
+	$(PY) benchmarks/hostile.py
 
 species:
 	$(PYTHON) tools/build_species.py

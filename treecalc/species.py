@@ -58,6 +58,8 @@ class Resolution:
 
 
 def _ascii(s: str) -> str:
+    if s.isascii():  # nothing to fold (the usual case; a survey of 20,000 names calls this 60,000 times)
+        return s
     s = unicodedata.normalize("NFKD", s)
     return "".join(ch for ch in s if not unicodedata.combining(ch))
 
@@ -214,17 +216,23 @@ def _suggest_batch(idx: _Index, keys: list[str], n: int = 3) -> dict[str, list[t
         part = keys[start:start + 2000]
         m = process.cdist(part, idx.choices, scorer=fuzz.QRatio, workers=-1, dtype=np.float64)
         k = min(40, m.shape[1])
-        top = np.argpartition(-m, k - 1, axis=1)[:, :k] if k else np.zeros((len(part), 0), dtype=int)
-        for key, scores, cand in zip(part, m, top):
+        if not k:
+            out.update({key: [] for key in part})
+            continue
+        cand = np.argpartition(-m, k - 1, axis=1)[:, :k]
+        sc = np.take_along_axis(m, cand, 1)
+        order = np.lexsort((cand, -sc), axis=-1)  # best score first, then catalogue order, as process.extract
+        cand, sc = np.take_along_axis(cand, order, 1).tolist(), np.take_along_axis(sc, order, 1).tolist()
+        for key, idxs, scores in zip(part, cand, sc):
             best: list[tuple[str, float]] = []
             seen: set[str] = set()
-            for i in sorted(cand.tolist(), key=lambda j: (-scores[j], j)):  # as process.extract orders them
-                if scores[i] <= 0:
+            for i, score in zip(idxs, scores):
+                if score <= 0:
                     break
                 code = idx.choice_codes[i]
                 if code not in seen:
                     seen.add(code)
-                    best.append((code, float(scores[i])))
+                    best.append((code, score))
                 if len(best) >= n:
                     break
             out[key] = best
