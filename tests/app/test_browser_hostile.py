@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ingest"))
-from hostile_builders import far_cell_xlsx  # noqa: E402
-from test_browser import CHROMIUM, LAUNCH_ARGS, ROOT, _free_port, _metric  # noqa: E402
+from hostile_builders import far_cell_xlsx
+from test_browser import CHROMIUM, LAUNCH_ARGS, ROOT, _free_port, _metric
 
 RAISED = "columns=20000,cells=1e12,rows=2000000"
 
@@ -39,7 +39,7 @@ def _serve(tmp_path: Path, limits: str | None):
     env.pop("TREECALC_LIMITS", None)
     if limits:
         env["TREECALC_LIMITS"] = limits
-    log = open(tmp_path / "streamlit.log", "wb")
+    log = (tmp_path / "streamlit.log").open("wb")  # the server's log, closed at teardown
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",

@@ -18,6 +18,7 @@ native reader ask for 550 GB) from taking the process down:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing as mp
 import os
@@ -152,10 +153,8 @@ def _context() -> Any:
         return mp.get_context("fork")
     if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
-        try:
+        with contextlib.suppress(Exception):  # preload is an optimisation
             ctx.set_forkserver_preload(["treecalc.ingest"])
-        except Exception:  # noqa: BLE001 - preload is an optimisation
-            pass
         return ctx
     return mp.get_context("spawn")
 

@@ -350,8 +350,8 @@ def read_survey(
             filename = filename or getattr(path_or_buffer, "name", None)
             path_or_buffer = path_or_buffer.read()
         shown = filename or (str(path_or_buffer) if isinstance(path_or_buffer, (str, os.PathLike)) else "survey")
-        kw = dict(sheet=sheet, column_map=column_map, dbh_unit=dbh_unit, site=site, max_bytes=max_bytes,
-                  filename=filename, limits=limits)
+        kw = {"sheet": sheet, "column_map": column_map, "dbh_unit": dbh_unit, "site": site, "max_bytes": max_bytes,
+              "filename": filename, "limits": limits}
         return run_isolated(read_survey, (path_or_buffer,), kw, name=os.path.basename(shown),
                             limits=limits or Limits(), progress=progress)
 
