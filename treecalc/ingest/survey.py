@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -55,6 +56,7 @@ from treecalc.ingest.columns import column_letters
 from treecalc.ingest import site as S
 from treecalc.ingest import values as V
 from treecalc.ingest.errors import IngestInvariantError, SurveyError
+from treecalc.ingest.limits import Limits
 from treecalc.ingest.sources import Source, open_source
 from treecalc.species import resolve_many
 
@@ -107,9 +109,12 @@ class Survey:
         rej = self.rejected
         reasons = Counter(rej["kind"]) if len(rej) else Counter()
         unresolved = rej[rej["kind"] == "unresolved species"] if len(rej) else rej
-        names = list(dict.fromkeys(unresolved["species"])) if len(unresolved) else []
-        sugg = {n: [s for s in unresolved.loc[unresolved["species"] == n, "suggestions"].iloc[0].split("; ") if s]
-                for n in names}
+        # one pass: the first row's suggestions for each name (a scan per name was quadratic)
+        first: dict[str, str] = {}
+        for n, sg in zip(unresolved["species"], unresolved["suggestions"]) if len(unresolved) else ():
+            first.setdefault(n, sg)
+        names = list(first)
+        sugg = {n: [s for s in str(first[n]).split("; ") if s] for n in names}
         row_warnings = []
         if len(self.trees):
             w = self.trees.loc[self.trees["warnings"] != "", ["source_row", "tag", "warnings"]]
@@ -225,6 +230,7 @@ def _pick_sheet(src: Source, sheet) -> tuple[str, C.Mapping | None, list[str]]:
     site_like = [n for n in names if n.strip().lower() in _SITE_SHEET]
     candidates = [n for n in names if n not in site_like]
     ordered = [n for n in candidates if _TREE_SHEET.search(n)] + [n for n in candidates if not _TREE_SHEET.search(n)]
+    ordered.sort(key=lambda n: n in src.hidden)  # a sheet the user sees before a hidden one
     return "", None, ordered
 
 
@@ -293,17 +299,19 @@ def _resolve(species: pd.Series) -> pd.DataFrame:
     cands = {s: _species_candidates(s) for s in distinct}
     every = list(dict.fromkeys(c for cs in cands.values() for c in cs))
     res = resolve_many(every) if every else pd.DataFrame(columns=["code", "method", "score", "suggestions", "warning"])
+    # one conversion: a pandas row lookup per candidate was the slow part
+    recs = {k: dict(zip(res.columns, v)) for k, v in zip(res.index, zip(*(res[c].tolist() for c in res.columns)))}
     rows = {}
     for s, cs in cands.items():
         best = None
         for k, c in enumerate(cs):
-            r = res.loc[c]
+            r = recs[c]
             key = (_METHOD_RANK.get(r["method"], 4), -float(r["score"]), k)
             if best is None or key < best[0]:
                 best = (key, r)
         r = best[1]
         if r["code"] is None or (isinstance(r["code"], float) and math.isnan(r["code"])):
-            r = res.loc[s]  # suggestions for the text as written
+            r = recs[s]  # suggestions for the text as written
         rows[s] = {"code": r["code"] if isinstance(r["code"], str) else None, "method": r["method"],
                    "score": float(r["score"]), "suggestions": list(r["suggestions"]), "warning": r["warning"]}
     return pd.DataFrame.from_dict(rows, orient="index", columns=["code", "method", "score", "suggestions", "warning"])
@@ -321,6 +329,8 @@ def read_survey(
     max_bytes: int = 50_000_000,
     progress: Callable[[float, str], None] | None = None,
     filename: str | None = None,
+    limits: Limits | None = None,
+    isolated: bool = False,
 ) -> Survey:
     """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt).
 
@@ -328,8 +338,23 @@ def read_survey(
     fields: :data:`treecalc.ingest.columns.FIELDS`); ``dbh_unit`` ('in', 'cm',
     'mm', 'ft', 'm') overrides what the file says; ``site`` overrides the Site sheet;
     ``progress(fraction, message)`` is called as the work advances.
+    ``limits`` bound what the file may hold (:class:`treecalc.ingest.limits.Limits`; refused beyond);
+    ``isolated`` reads it in a child process bounded in memory and time (the command line and the app
+    do, so that a file that crashes a native reader cannot take them down).
     Raises :class:`SurveyError` for a file it refuses or cannot read.
     """
+    if isolated:  # the whole read in a bounded child process (treecalc.ingest.limits)
+        from treecalc.ingest.limits import run_isolated
+
+        if hasattr(path_or_buffer, "read"):
+            filename = filename or getattr(path_or_buffer, "name", None)
+            path_or_buffer = path_or_buffer.read()
+        shown = filename or (str(path_or_buffer) if isinstance(path_or_buffer, (str, os.PathLike)) else "survey")
+        kw = {"sheet": sheet, "column_map": column_map, "dbh_unit": dbh_unit, "site": site, "max_bytes": max_bytes,
+              "filename": filename, "limits": limits}
+        return run_isolated(read_survey, (path_or_buffer,), kw, name=os.path.basename(shown),
+                            limits=limits or Limits(), progress=progress)
+
     def tell(f: float, msg: str) -> None:
         if progress is not None:
             progress(f, msg)
@@ -343,11 +368,15 @@ def read_survey(
         raise SurveyError(f"max_bytes {max_bytes!r}: give a positive number of bytes")
     max_bytes = int(max_bytes)
     tell(0.0, "opening the file")
-    src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes)
+    src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes, limits=limits)
     tell(0.1, "finding the header row")
     sheet_name, rows, mapping = _find_in_sheets(src, sheet, column_map)
     tell(0.35, "reading the cells")
     warnings: list[str] = list(src.warnings) + list(mapping.warnings)
+    if sheet_name in src.hidden:
+        warnings.append(f"sheet {sheet_name!r} is {src.hidden[sheet_name]} in the workbook (you may not see it in "
+                        "Excel); it was read as the tree sheet" + (" because it was asked for" if sheet is not None
+                                                                   else ": no visible sheet has a survey header"))
     h = mapping.header_row
     # a formula without a cached value or an Excel error reads as a blank cell: such a row is not blank
     mapped_idx = {c.index for c in mapping.columns}
@@ -360,6 +389,13 @@ def read_survey(
     ncols = max((len(r) for r in rows), default=0)
     headers = [as_text(header_cells[j]) if j < len(header_cells) else "" for j in range(ncols)]
     col_label = [hd or f"column {column_letters(j)}" for j, hd in enumerate(headers)]
+    # cells right of the header's last named column are not read: say so, naming the rows
+    width = max((j + 1 for j, hd in enumerate(headers) if hd), default=0)
+    beyond = [k + h + 2 for k, r in enumerate(data_rows) if len(r) > width and any(not _blank(c) for c in r[width:])]
+    if beyond:
+        warnings.append(f"{len(beyond)} row(s) have cells right of the header (after column "
+                        f"{column_letters(max(width - 1, 0))}), which has no name there, so they were not read: row(s) "
+                        + ", ".join(map(str, beyond[:10])) + (" ..." if len(beyond) > 10 else ""))
 
     # --- blank rows and totals-by-text (one pass over every cell)
     unreadable = {r0 - h - 1 for r0 in unreadable_rows}
@@ -606,8 +642,13 @@ def read_survey(
         rcol[m] = np.asarray(cols, dtype=object)[m] if not isinstance(cols, str) else cols
         reason[m] = np.asarray(texts, dtype=object)[m] if not isinstance(texts, str) else texts
 
-    # totals by text
+    # totals by text; not a tree tagged "Total-1" or the like, whose species and DBH are given and valid
     tot_mask = np.array([bool(_TOTALS.match(t)) for t in first_text], dtype=bool)
+    if tot_mask.any():
+        for i in np.flatnonzero(tot_mask):
+            sp_i = species.iat[i]
+            if sp_i and not _TOTALS.match(sp_i) and not _is_number_text(sp_i) and dbh_kind[i] == "":
+                tot_mask[i] = False
     # totals by value: no species, no tag, only numbers, DBH equal to the sum above
     main_num = np.array([float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else np.nan
                          for v in main_raw], dtype=float) if dbh_col is not None else np.full(n, np.nan)
@@ -706,7 +747,7 @@ def read_survey(
     code = code.where(~numeric_sp, None)
     unresolved = (kind == "") & code.isna().to_numpy()
     if unresolved.any():
-        sugg_map = res["suggestions"].map(lambda s: "; ".join(s[:3])) if len(res) else pd.Series(dtype=object)
+        sugg_map = {k: "; ".join(v[:3]) for k, v in res["suggestions"].items()} if len(res) else {}
         texts = [f"row {sr}, column {c!r}: species {V.short(s)} not recognised (a number is not a species name)"
                  if num else
                  f"row {sr}, column {c!r}: species {V.short(s)} not recognised"
