@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/app_permit_update.py
 	$(PY) benchmarks/end_to_end.py
 	$(PY) benchmarks/scaling.py
+	$(PY) benchmarks/hostile.py
 
 species:
 	$(PYTHON) tools/build_species.py

@@ -149,8 +149,12 @@ def _read_survey(sha256: str, name: str, read_json: str, _data: bytes, _progress
     read_survey = lib.piece("read_survey")
     if isinstance(read_survey, lib.Missing):
         raise AppError(f"The survey reader is not available yet ({read_survey.reason}).")
+    from treecalc.ingest.limits import Limits
+
+    # isolated: read in a child process bounded in memory and time, so that a hostile upload (a 1.7 KB
+    # workbook that makes the native reader abort) costs its uploader a message, not every session the server
     return read_survey(io.BytesIO(_data), filename=name, max_bytes=MAX_UPLOAD_MB * 2**20,
-                       progress=_progress, **json.loads(read_json))
+                       progress=_progress, isolated=True, limits=Limits.from_env(), **json.loads(read_json))
 
 
 def survey(progress: Callable[[float, str], None] | None = None) -> Any:

@@ -21,6 +21,10 @@ def fake_survey(monkeypatch):
     s = SimpleNamespace(trees=make_trees(rows), rejected=pd.DataFrame(), site={}, site_assumptions=[],
                         warnings=[], rows_read=3)
     monkeypatch.setattr(assessment, "_load_survey", lambda path, progress=None, species_map=None: s)
+    import treecalc.ingest
+
+    # the CLI reads the survey itself, in a bounded child process (treecalc.ingest.limits)
+    monkeypatch.setattr(treecalc.ingest, "read_survey", lambda path, **kw: s)
     return s
 
 

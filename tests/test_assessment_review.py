@@ -181,6 +181,10 @@ def test_conifer_height_assumption_surfaced_and_short_conifer_refused():
 def fake_survey(monkeypatch):
     s = survey(three_acru("removed"))
     monkeypatch.setattr(assessment, "_load_survey", lambda path, progress=None, species_map=None: s)
+    import treecalc.ingest
+
+    # the CLI reads the survey itself, in a bounded child process (treecalc.ingest.limits)
+    monkeypatch.setattr(treecalc.ingest, "read_survey", lambda path, **kw: s)
     return s
 
 

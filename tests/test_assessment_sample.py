@@ -34,3 +34,17 @@ def test_assess_sample_writes_statement_and_accounts_for_every_row(tmp_path, cap
     wb = openpyxl.load_workbook(out)
     assert {"Summary", "Trees", "Rejected rows", "Method & sources"} <= set(wb.sheetnames)
     assert wb["Trees"].max_row - 2 == 39  # title row + header row above the trees
+
+
+def test_statement_file_takes_the_users_umask(tmp_path, capsys):
+    """Issue 10: the statement was written 0600 (mkstemp's mode); it is a document to share."""
+    import os
+    import stat
+
+    out = tmp_path / "statement.xlsx"
+    old = os.umask(0o022)
+    try:
+        assert main(["assess", str(SAMPLE_SURVEY), "--out", str(out)]) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644  # 0666 & ~022

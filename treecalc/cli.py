@@ -18,6 +18,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from treecalc.validate import in_range  # standard library only: --help stays fast
+
 #: Modules that add subcommands with ``register(subparsers)``.
 SUBCOMMAND_MODULES = ("treecalc.cli_survey", "treecalc.cli_assess", "treecalc.cli_companions")
 
@@ -88,9 +90,14 @@ def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
         if not sep:
             raise ValueError(f"--price {item!r}: expected NAME=USD")
         try:
-            prices[name.strip()] = float(value)
+            float(value)
         except ValueError:
             raise ValueError(f"--price {item!r}: {value!r} is not a number") from None
+        prices[name.strip()] = in_range(f"--price {name.strip()}", value, "price_usd")
+    if a.home_price is not None:
+        in_range("--home-price", a.home_price, "home_price_usd")
+    if a.large_tree_leaf_area is not None:
+        in_range("--large-tree-leaf-area", a.large_tree_leaf_area, "leaf_area_m2")
     return {"home_price_usd": a.home_price, "large_tree_leaf_area_m2": a.large_tree_leaf_area,
             "prices": prices or None, "land_use": a.land_use}
 
@@ -98,6 +105,9 @@ def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
 def _cmd_benefits(a: argparse.Namespace) -> int:
     from treecalc.benefits import benefits
 
+    in_range("--dbh", a.dbh, "dbh_in")
+    in_range("--years", a.years, "years")
+    in_range("--mortality", a.mortality, "fraction")
     kw = benefit_kwargs(a)
     land_use = kw.pop("land_use")
     r = benefits(a.species, a.dbh, land_use=land_use, condition=a.condition, horizon_years=a.years,

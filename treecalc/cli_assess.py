@@ -7,7 +7,6 @@ Excel statement (:func:`treecalc.statement.write_statement`).
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import re
 import tempfile
@@ -64,6 +63,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--fee-schedule", metavar="F.toml", help="fee schedule for payments in lieu (§208-24C)")
     p.add_argument("--fee-per-tree", metavar="USD", help="fee per replacement tree not planted (overrides the schedule)")
     p.add_argument("--out", metavar="report.xlsx", help="write the Excel statement")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=N",
+                   help="raise a limit on what the survey file may hold: rows, columns, cells, strings, strings_mb, "
+                        "text, memory_gb, seconds (repeatable; see treecalc.ingest.limits)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--pdf", metavar="report.pdf", help="write the printable report (PDF) to attach and sign")
     p.add_argument("--trees", action="store_true",
@@ -160,14 +162,31 @@ def render_text(a: Any, per_tree: bool = False) -> str:
 
 
 def _days(text: Any) -> int:
-    """--days: a whole number >= 1."""
-    try:
-        x = float(str(text).strip())
-    except ValueError:
-        x = float("nan")
-    if not math.isfinite(x) or x < 1 or x != int(x):
-        raise ValueError(f"--days must be a whole number >= 1, got {text!r}")
-    return int(x)
+    """--days: a whole number of days within :data:`treecalc.validate.RANGES` ``["days"]``."""
+    from treecalc.validate import in_range
+
+    return int(in_range("--days", text, "days"))
+
+
+def _check_numbers(a: argparse.Namespace) -> None:
+    """Every number given within its plausible range (:data:`treecalc.validate.RANGES`), naming the flag."""
+    from treecalc.validate import in_range, small_file
+
+    checks = (("--replacement-percent", a.replacement_percent, "percent"), ("--plantable", a.plantable, "plantable"),
+              ("--plantable-area", a.plantable_area, "area_sqft"), ("--replacement-dbh", a.replacement_dbh, "dbh_in"),
+              ("--replacement-height", a.replacement_height, "height_ft"),
+              ("--replacement-cost", a.replacement_cost, "usd"), ("--fee-per-tree", a.fee_per_tree, "usd"))
+    for flag, value, kind in checks:
+        if value is not None:
+            in_range(flag, value, kind)
+    basis = str(a.value_basis or "").strip().lower()
+    if basis.startswith("cumulative:"):
+        in_range("--value-basis cumulative:N (years)", basis.partition(":")[2], "cumulative_years")
+    from treecalc.assessment import parse_value_basis
+
+    parse_value_basis(a.value_basis)  # before the survey is read: a bad basis is said at once
+    if a.fee_schedule:
+        small_file("--fee-schedule", a.fee_schedule, 1_000_000)
 
 
 def _check_out(path: str, suffix: str = ".xlsx", flag: str = "--out",
@@ -195,6 +214,9 @@ def _write_out(result: Any, path: str) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        umask = os.umask(0)  # mkstemp makes the file 0600; the statement gets the user's usual mode (0644)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, p)
     except BaseException:
         try:
@@ -213,12 +235,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     if land_use:
         kw["land_use"] = land_use
     days = _days(a.days)
-    if a.replacement_percent is not None and not (math.isfinite(a.replacement_percent) and a.replacement_percent > 0):
-        raise ValueError(f"--replacement-percent must be a finite number > 0, got {a.replacement_percent:g}")
-    if a.plantable is not None and a.plantable < 0:
-        raise ValueError(f"--plantable must be a whole number >= 0, got {a.plantable}")
-    if a.plantable_area is not None and not (math.isfinite(a.plantable_area) and a.plantable_area >= 0):
-        raise ValueError(f"--plantable-area must be a finite number of square feet >= 0, got {a.plantable_area:g}")
+    _check_numbers(a)
     if a.out:
         _check_out(a.out)   # before any work: a bad path is reported once, cleanly
     if getattr(a, "pdf", None):
@@ -230,16 +247,21 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         path = data.SAMPLE_SURVEY
     from treecalc.cli import stderr_progress
     from treecalc.cli_survey import species_map_arg
+    from treecalc.ingest import read_survey
+    from treecalc.ingest.limits import Limits
 
+    # the survey is read in a bounded child process (treecalc.ingest.limits): a hostile file cannot take us down
+    survey = read_survey(path, progress=stderr_progress(), isolated=True,
+                         limits=Limits.parse(a.limit, Limits.from_env()),
+                         species_map=species_map_arg(a.species_map) or None)
     result = assess(
-        path, progress=stderr_progress(), jurisdiction=a.jurisdiction, site=_site_pairs(a.site), violation=a.violation,
+        survey, progress=stderr_progress(), jurisdiction=a.jurisdiction, site=_site_pairs(a.site), violation=a.violation,
         application_pending=a.application_pending, clear_cutting=a.clear_cutting, continuing_days=days,
         value_basis=a.value_basis, replacement_percent=a.replacement_percent,
         replacement_species=a.replacement_species, replacement_dbh_in=a.replacement_dbh,
         replacement_height_ft=a.replacement_height,
         replacement_cost_usd=a.replacement_cost, plantable=a.plantable, plantable_area_sqft=a.plantable_area,
-        fee_schedule=a.fee_schedule, fee_per_tree_usd=a.fee_per_tree,
-        species_map=species_map_arg(a.species_map) or None, **kw)
+        fee_schedule=a.fee_schedule, fee_per_tree_usd=a.fee_per_tree, **kw)
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):

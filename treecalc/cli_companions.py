@@ -63,12 +63,20 @@ def _split(value: str, flag: str, parts: tuple[int, int], form: str) -> list[str
     return [b.strip() for b in bits]
 
 
+#: The plausible range (treecalc.validate.RANGES) of each part of an excavation flag.
+_KINDS = {"area": "area_sqft", "depth": "depth_ft"}
+
+
 def _float(s: str, flag: str, what: str) -> float:
+    from treecalc.validate import in_range
+
     try:
         v = float(s.replace(",", ""))
     except ValueError:
         raise ValueError(f"{flag}: {what} {s!r} is not a number") from None
-    return v
+    kind = "depth_in" if flag == "--place-topsoil" and what == "depth" else _KINDS.get(what)
+    # the upper bound here; a negative or missing number is left to the library's own message
+    return in_range(f"{flag} ({what})", v, kind) if kind and v >= 0 else v
 
 
 # --------------------------------------------------------------------------- water

@@ -56,15 +56,17 @@ def add_species_map(p: argparse.ArgumentParser) -> None:
 
 
 def _positive_mb(text: str) -> float:
-    """--max-mb: a positive, finite number of megabytes."""
-    import math
+    """--max-mb: a positive number of megabytes within :data:`treecalc.validate.RANGES` ``["max_mb"]``."""
+    from treecalc.validate import RANGES, in_range
 
     try:
-        x = float(text)
+        x = in_range("--max-mb", text, "max_mb")
     except ValueError:
-        x = math.nan
-    if not math.isfinite(x) or x <= 0 or x * 1e6 < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of megabytes")
+        r = RANGES["max_mb"]
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of megabytes up to {r.high:,g} "
+                                         f"({r.why})") from None
+    if x * 1e6 < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is less than one byte")
     return x
 
 
@@ -86,6 +88,9 @@ def register(subparsers) -> None:
                    help="a site fact, e.g. --site jurisdiction=wesley-hills (repeatable; wins over the Site sheet)")
     add_species_map(p)
     p.add_argument("--max-mb", type=_positive_mb, default=50.0, help="refuse files larger than this (default 50)")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=N",
+                   help="raise a limit on what the file may hold: rows, columns, cells, strings, strings_mb, text, "
+                        "memory_gb, seconds (repeatable; see treecalc.ingest.limits)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(func=run)
 
@@ -94,11 +99,14 @@ def run(a: argparse.Namespace) -> int:
     from treecalc import data
     from treecalc.cli import stderr_progress
     from treecalc.ingest import SurveyError, read_survey
+    from treecalc.ingest.limits import Limits
 
+    limits = Limits.parse(a.limit, Limits.from_env())
     try:
         s = read_survey(a.file or data.SAMPLE_SURVEY, sheet=a.sheet, column_map=_pairs(a.map, "--map") or None, dbh_unit=a.dbh_unit,
                         site=_pairs(a.site, "--site") or None, max_bytes=int(a.max_mb * 1e6),
-                        progress=stderr_progress(), species_map=species_map_arg(a.species_map) or None)
+                        progress=stderr_progress(), species_map=species_map_arg(a.species_map) or None,
+                        limits=limits, isolated=True)
     except SurveyError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

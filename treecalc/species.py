@@ -58,6 +58,8 @@ class Resolution:
 
 
 def _ascii(s: str) -> str:
+    if s.isascii():  # nothing to fold (the usual case; a survey of 20,000 names calls this 60,000 times)
+        return s
     s = unicodedata.normalize("NFKD", s)
     return "".join(ch for ch in s if not unicodedata.combining(ch))
 
@@ -200,7 +202,46 @@ def _index() -> _Index:
     return _Index(exact, codes, genus, members, choices, choice_codes, labels)
 
 
+#: Suggestions computed in one batch by :func:`resolve_many` ({normalised key: [(code, score)]}).
+_BATCH: dict[str, list[tuple[str, float]]] = {}
+
+
+def _suggest_batch(idx: _Index, keys: list[str], n: int = 3) -> dict[str, list[tuple[str, float]]]:
+    """:func:`_suggest` of many keys at once (one score matrix per 2,000 keys: five times faster than
+    a search per key, which kept a survey of 20,000 distinct unknown names reading for many seconds)."""
+    import numpy as np
+
+    out: dict[str, list[tuple[str, float]]] = {}
+    for start in range(0, len(keys), 2000):
+        part = keys[start:start + 2000]
+        m = process.cdist(part, idx.choices, scorer=fuzz.QRatio, workers=-1, dtype=np.float64)
+        k = min(40, m.shape[1])
+        if not k:
+            out.update({key: [] for key in part})
+            continue
+        cand = np.argpartition(-m, k - 1, axis=1)[:, :k]
+        sc = np.take_along_axis(m, cand, 1)
+        order = np.lexsort((cand, -sc), axis=-1)  # best score first, then catalogue order, as process.extract
+        cand, sc = np.take_along_axis(cand, order, 1).tolist(), np.take_along_axis(sc, order, 1).tolist()
+        for key, idxs, scores in zip(part, cand, sc):
+            best: list[tuple[str, float]] = []
+            seen: set[str] = set()
+            for i, score in zip(idxs, scores):
+                if score <= 0:
+                    break
+                code = idx.choice_codes[i]
+                if code not in seen:
+                    seen.add(code)
+                    best.append((code, score))
+                if len(best) >= n:
+                    break
+            out[key] = best
+    return out
+
+
 def _suggest(idx: _Index, key: str, n: int = 3) -> list[tuple[str, float]]:
+    if n == 3 and key in _BATCH:
+        return _BATCH[key]
     out: list[tuple[str, float]] = []
     seen: set[str] = set()
     for _, score, i in process.extract(key, idx.choices, scorer=fuzz.QRatio, limit=40):
@@ -309,7 +350,14 @@ def resolve_many(names: Iterable[object]) -> pd.DataFrame:
     (list of str), ``warning``.
     """
     distinct = pd.unique(pd.Series(list(names), dtype=object).fillna("").astype(str))
-    rows = [resolve_one(n) for n in distinct]
+    if len(distinct) > 200:  # many names: their fuzzy suggestions in one batch
+        _BATCH.clear()
+        _BATCH.update(_suggest_batch(_index(), list(dict.fromkeys(normalize_common(str(n).strip())
+                                                                  for n in distinct))))
+    try:
+        rows = [resolve_one(n) for n in distinct]
+    finally:
+        _BATCH.clear()
     return pd.DataFrame(
         {"code": [r.code for r in rows], "method": [r.method for r in rows],
          "score": [r.score for r in rows], "suggestions": [r.suggestions for r in rows],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -29,3 +30,78 @@ def number(name: str, value: Any, *, low: float | None = None, high: float | Non
     if high is not None and v > high:
         raise ValueError(f"{name} must be {kind}at most {high:g}, got {v:g}")
     return v
+
+
+# ------------------------------------------------------------------ plausible ranges
+#
+# Each number a user gives has a documented plausible range; a value outside it is refused with a
+# message naming the flag (exit 2 on the command line) instead of overflowing, wrapping or running
+# for ever. The ranges are wide — they stop absurd input (``--days 1e20``, ``--home-price 1e300``),
+# not unusual cases — and each says why it stops where it does.
+
+@dataclass(frozen=True)
+class Range:
+    low: float
+    high: float
+    unit: str
+    why: str
+    whole: bool = False
+    strict_low: bool = False
+
+
+RANGES: dict[str, Range] = {
+    "days": Range(1, 36_500, "days", "a continuing violation of up to 100 years", whole=True),
+    "percent": Range(0, 1_000, "%", "a replacement percentage up to ten times the value", strict_low=True),
+    "price_usd": Range(0, 1_000_000, "USD per unit", "a unit price (per kWh, therm, gallon or lb) of at most $1M"),
+    "home_price_usd": Range(1_000, 1_000_000_000, "USD", "a median home price from $1,000 to $1 billion"),
+    "leaf_area_m2": Range(0, 100_000, "m²", "the leaf area of one tree (the largest are a few thousand m²)",
+                          strict_low=True),
+    "plantable": Range(0, 10_000_000, "trees", "replacement trees a site can take", whole=True),
+    "area_sqft": Range(0, 1_000_000_000, "sq ft", "an area of up to 1 billion sq ft (36 square miles)"),
+    "depth_ft": Range(0, 1_000, "ft", "an excavation or fill depth of up to 1,000 ft"),
+    "depth_in": Range(0, 12_000, "in", "a topsoil depth of up to 1,000 ft"),
+    "cumulative_years": Range(1, 200, "years", "benefits with growth over up to 200 years", whole=True),
+    "years": Range(1, 200, "years", "a horizon of up to 200 years", whole=True),
+    "usd": Range(0, 1_000_000_000, "USD", "an amount of money up to $1 billion"),
+    "dbh_in": Range(0, 250, "in", "a trunk diameter up to 250 in (the largest trees are ~450 in around)",
+                    strict_low=True),
+    "height_ft": Range(0, 400, "ft", "a tree height up to 400 ft", strict_low=True),
+    "fraction": Range(0, 1, "", "a rate from 0 to 1"),
+    "max_mb": Range(0, 10_000, "MB", "a file size limit of up to 10 GB", strict_low=True),
+}
+
+
+def in_range(flag: str, value: Any, kind: str) -> float:
+    """``value`` checked against :data:`RANGES` ``[kind]``; a ``ValueError`` naming ``flag`` and the range."""
+    r = RANGES[kind]
+    text = str(value).strip() if isinstance(value, str) else value
+    try:
+        if isinstance(text, bool):
+            raise TypeError
+        v = float(text.replace(",", "").lstrip("$")) if isinstance(text, str) else float(text)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{flag} must be a {'whole ' if r.whole else ''}number, got {value!r}") from None
+    def shown(x: float) -> str:
+        return f"{int(x):,}" if x == int(x) else f"{x:,g}"
+
+    lo = f"greater than {shown(r.low)} and at most" if r.strict_low else f"from {shown(r.low)} to"
+    span = f"{lo} {shown(r.high)} {r.unit}".rstrip()
+    if not math.isfinite(v) or (v <= r.low if r.strict_low else v < r.low) or v > r.high \
+            or (r.whole and v != int(v)):
+        raise ValueError(f"{flag} must be {'a whole number ' if r.whole else ''}{span} ({r.why}), got {value!r}")
+    return float(int(v)) if r.whole else v
+
+
+def small_file(flag: str, path: Any, max_bytes: int) -> None:
+    """``path`` must be a regular file of at most ``max_bytes`` (not ``/dev/zero``, a fifo or a folder)."""
+    import os
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return  # a file that is not there: the reader of the file says so in its own words
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{flag} {path}: not a regular file")
+    if st.st_size > max_bytes:
+        raise ValueError(f"{flag} {path}: {st.st_size:,} bytes, over the {max_bytes:,}-byte limit for this file")

@@ -51,14 +51,14 @@ def test_ods(tmp_path):
     assert s.source["format"] == "ods"
 
 
-@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp1252", "utf-16"])
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp1252", "utf-16", "utf-32"])
 def test_csv_encodings(tmp_path, encoding):
     rows = [HEADER, *ROWS, [4, "Liriodendron tulipifera", 9, "Entfernen — réservé"]]
     p = write_text(tmp_path / "s.csv", rows, encoding=encoding)
     s = read_survey(p)
     # an action word treecalc does not know rejects its row (never a removal)
     assert s.rows_read == 4 and len(s.trees) == 3 and list(s.rejected["kind"]) == ["action not recognised"]
-    assert s.source["encoding"].replace("-sig", "") == encoding.replace("-sig", "") or encoding == "utf-8-sig"
+    assert s.source["encoding"] == encoding  # utf-8-sig: the BOM was seen and said
     # the accented text came through intact
     assert "Entfernen — réservé" in s.rejected["reason"].iloc[0]
 
@@ -125,3 +125,45 @@ def test_sheet_selection(tmp_path):
         read_survey(p, sheet="Nope")
     with pytest.raises(SurveyError, match="no header row"):
         read_survey(p, sheet="Cover")
+
+
+def test_utf32_big_endian_is_read_not_misread_as_utf16(tmp_path):
+    p = write_text(tmp_path / "s.csv", [HEADER, *ROWS], encoding="utf-32-be")
+    p.write_bytes(b"\x00\x00\xfe\xff" + p.read_bytes())  # with its BOM, as editors write it
+    s = read_survey(p)
+    assert s.source["encoding"] == "utf-32" and list(s.trees["species_code"]) == ["ACRU", "QUAL", "ACSA2"]
+
+
+def test_mixed_encodings_are_reported_and_each_line_decoded(tmp_path):
+    # two exports pasted together: line 2 in UTF-8, line 3 in Windows-1252
+    data = ("Tag,Species,DBH,Action\n1,Acer rubrum,12,réservé\n").encode() + \
+        "2,Quercus alba,20,élagué\n".encode("cp1252")
+    p = tmp_path / "mixed.csv"
+    p.write_bytes(data)
+    s = read_survey(p)
+    assert s.source["encoding"] == "mixed: UTF-8 and Windows-1252 (line(s) 3)"
+    assert any("mixes encodings" in w and "line(s) 3" in w for w in s.warnings)
+    assert "réservé" in s.trees["warnings"].iloc[0] and "élagué" in s.trees["warnings"].iloc[1]
+
+
+def test_cells_right_of_the_header_are_reported(tmp_path):
+    rows = [HEADER, [1, "Acer rubrum", 12, "retain", None, "stray"], [2, "Quercus alba", 20, "remove"]]
+    s = read_survey(write_text(tmp_path / "s.csv", rows))
+    assert len(s.trees) == 2
+    assert any(w.startswith("1 row(s) have cells right of the header (after column D)") and w.endswith("row(s) 2")
+               for w in s.warnings), s.warnings
+
+
+@pytest.mark.parametrize("cell,inches", [("3 ft", 36.0), ("0.3 m", 30 / 2.54), ("2'", 24.0), ("1.5 metres", 150 / 2.54)])
+def test_dbh_with_a_foot_or_metre_unit_in_the_cell(tmp_path, cell, inches):
+    # 3 ft = 3 × 12 = 36 in; 0.3 m = 30 cm = 30 / 2.54 = 11.81 in; 1.5 m = 150 / 2.54 = 59.06 in
+    s = read_survey(write_text(tmp_path / "s.csv", [HEADER, [1, "Acer rubrum", cell, "retain"]]))
+    assert s.trees["dbh_in"].iloc[0] == pytest.approx(inches)
+
+
+@pytest.mark.parametrize("tag", ["Total-1", "TOTAL 7", "Sum-3"])
+def test_a_tree_tagged_like_a_total_is_a_tree(tmp_path, tag):
+    rows = [HEADER, [tag, "Acer rubrum", 12, "retain"], ["Total", None, 12, None], ["Total", "Total", 12, None]]
+    s = read_survey(write_text(tmp_path / "s.csv", rows))
+    assert list(s.trees["tag"]) == [tag]
+    assert list(s.rejected["kind"]) == ["totals row", "totals row"]  # the real totals rows still are

@@ -65,6 +65,7 @@ def pick_sheet(src: Source, sheet: str | int | None) -> tuple[str, list[str]]:
         return names[0], names
     candidates = [n for n in names if n.strip().lower() not in SITE_SHEETS]
     ordered = [n for n in candidates if _TREE_SHEET.search(n)] + [n for n in candidates if not _TREE_SHEET.search(n)]
+    ordered.sort(key=lambda n: n in src.hidden)  # a sheet the user sees before a hidden one
     return "", ordered
 
 

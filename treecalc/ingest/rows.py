@@ -15,7 +15,7 @@ import pandas as pd
 from treecalc.ingest.columns import Column, column_letters
 from treecalc.ingest.values import as_text, is_blank
 
-_TOTALS = re.compile(r"^\s*(grand\s+|sub[\s-]?)?(totals?|sum|subtotal|count|average|avg|mean)\b", re.I)
+TOTALS_TEXT = re.compile(r"^\s*(grand\s+|sub[\s-]?)?(totals?|sum|subtotal|count|average|avg|mean)\b", re.I)
 
 
 @dataclass
@@ -66,6 +66,17 @@ def _first_value(r: list) -> object:
     return None
 
 
+def _beyond_header(under: list[list], headers: list[str], h: int) -> list[str]:
+    """Cells right of the header's last named column are not read: say so, naming the rows."""
+    width = max((j + 1 for j, hd in enumerate(headers) if hd), default=0)
+    beyond = [k + h + 2 for k, r in enumerate(under) if len(r) > width and any(not is_blank(c) for c in r[width:])]
+    if not beyond:
+        return []
+    return [f"{len(beyond)} row(s) have cells right of the header (after column "
+            f"{column_letters(max(width - 1, 0))}), which has no name there, so they were not read: row(s) "
+            + ", ".join(map(str, beyond[:10])) + (" ..." if len(beyond) > 10 else "")]
+
+
 def data_rows(rows: list[list], h: int, unreadable_rows: set[int]) -> tuple[Table, list[str]]:
     """The rows under header row ``h``: blank rows skipped (a warning counts those inside the table),
     rows with an unreadable cell (``unreadable_rows``, grid rows) always kept."""
@@ -77,6 +88,7 @@ def data_rows(rows: list[list], h: int, unreadable_rows: set[int]) -> tuple[Tabl
     ncols = max((len(r) for r in rows), default=0)
     headers = [as_text(header_cells[j]) if j < len(header_cells) else "" for j in range(ncols)]
     col_label = [hd or f"column {column_letters(j)}" for j, hd in enumerate(headers)]
+    warnings += _beyond_header(under, headers, h)
     unreadable = {r0 - h - 1 for r0 in unreadable_rows}
     keep_idx: list[int] = []
     first_text: list[str] = []
@@ -108,7 +120,7 @@ def data_rows(rows: list[list], h: int, unreadable_rows: set[int]) -> tuple[Tabl
 def totals_rows(table: Table, main_raw: list, has_dbh: bool, species: pd.Series, tags: pd.Series) -> np.ndarray:
     """Totals or summary rows: the first text says so ("Total", "Average"), or a row of numbers only,
     without species or tag, whose DBH equals the sum of the DBHs above it."""
-    match = {t: bool(_TOTALS.match(t)) for t in dict.fromkeys(table.first_text)}
+    match = {t: bool(TOTALS_TEXT.match(t)) for t in dict.fromkeys(table.first_text)}
     mask = np.array([match[t] for t in table.first_text], dtype=bool)
     if not table.n or not has_dbh:
         return mask

@@ -30,6 +30,8 @@ import defusedxml
 import defusedxml.ElementTree as DET
 
 from treecalc.ingest.errors import SurveyError
+from treecalc.ingest.limits import DEFAULT as DEFAULT_LIMITS
+from treecalc.ingest.limits import Limits, refuse
 
 #: Refuse a zip container whose members add up to more than this, uncompressed.
 MAX_UNCOMPRESSED = 1_000_000_000
@@ -86,7 +88,7 @@ def sniff(data: bytes) -> str:
         return "pdf"
     if head.startswith(b"\x89PNG") or head.startswith(b"\xff\xd8\xff") or head[:4] in (b"GIF8", b"II*\x00", b"MM\x00*"):
         return "image"
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:4] == b"\x00\x00\xfe\xff":
         return "text"
     probe = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if probe.startswith(b"<"):
@@ -226,7 +228,9 @@ def xlsx_sheet_parts(zf: zipfile.ZipFile, name: str) -> dict[str, str]:
         return {}
 
 
-def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str) -> None:
+def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str, lim: Limits = DEFAULT_LIMITS) -> None:
+    """Refuse a worksheet whose declared ``<dimension>`` is beyond the row or column limit, or
+    whose rectangle is beyond the cell limit (a reader allocates what the sheet declares)."""
     names = set(zf.namelist())
     for sheet, part in parts.items():
         if part not in names:
@@ -237,13 +241,206 @@ def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str) -> N
                 ref = el.get("ref", "")
                 last = ref.split(":")[-1]
                 rc = parse_ref(last)
-                if rc and (rc[0] + 1 > MAX_ROWS or rc[1] + 1 > MAX_COLS):
+                max_rows, max_cols = min(MAX_ROWS, lim.rows), min(MAX_COLS, lim.columns)
+                if rc and (rc[0] + 1 > max_rows or rc[1] + 1 > max_cols):
                     raise SurveyError(
                         f"{name} refused: sheet {sheet!r} declares {rc[0] + 1:,} rows × {rc[1] + 1:,} columns "
-                        f"({ref}); limits are {MAX_ROWS:,} rows and {MAX_COLS:,} columns")
+                        f"({ref}); limits are {max_rows:,} rows and {max_cols:,} columns (rows, columns)")
+                if rc and (rc[0] + 1) * (rc[1] + 1) > lim.cells:
+                    raise refuse(name, f"sheet {sheet!r} declares {rc[0] + 1:,} rows × {rc[1] + 1:,} columns "
+                                       f"({ref}) = {(rc[0] + 1) * (rc[1] + 1):,} cells", "cells", lim.cells)
                 break
             if tag == "sheetData":
                 break
+
+
+# ----------------------------------------------------------------- pre-flight (true extents)
+#
+# A native reader allocates the whole used rectangle of a sheet (calamine asks for rows × columns × 32
+# bytes: 550 GB for one cell at XFD1048576, and aborts the process when it cannot have it). Before a
+# workbook reaches it, each sheet's XML is streamed here, a megabyte at a time, to learn its true
+# extent. The XML prologs were parsed by defusedxml with DTDs forbidden (:func:`check_zip`), so no
+# entity can be defined and a byte-level reading of the tags is safe; it is also ten times faster
+# than building elements, which matters for a sheet of a million trees.
+
+_SCAN_CHUNK = 1 << 20
+_X_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^>]*)>")
+_X_CELL_REF = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c\s[^>]*?\br\s*=\s*[\"']\$?([A-Za-z]{1,3})\$?(\d{1,9})[\"']")
+_X_CELL_OPEN = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c(?=[\s/>])")
+_X_ROW_REF = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?row\s[^>]*?\br\s*=\s*[\"'](\d{1,9})[\"']")
+_X_R = re.compile(rb"\br\s*=\s*[\"']\$?([A-Za-z]{0,3})\$?(\d{0,9})[\"']")
+_SI = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si(?=[\s/>])")
+_SI_PREFIXED = re.compile(rb"<[A-Za-z_][\w.-]*:si(?=[\s/>])")
+_ODS_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(table-row|table-cell|covered-table-cell|table)(?=[\s/>])([^>]*)>")
+_ODS_NAME = re.compile(rb"\bname\s*=\s*\"([^\"]*)\"")
+_ODS_ROWS_REP = re.compile(rb"number-rows-repeated\s*=\s*[\"'](\d{1,12})[\"']")
+_ODS_COLS_REP = re.compile(rb"number-columns-repeated\s*=\s*[\"'](\d{1,12})[\"']")
+
+
+def _chunks(zf: zipfile.ZipFile, member: str, name: str):
+    """(offset, bytes) of a zip part, cut after a ``>`` so that no tag is split."""
+    try:
+        fh = zf.open(member)
+    except KeyError:
+        return
+    carry, offset = b"", 0
+    try:
+        with fh:
+            while True:
+                chunk = fh.read(_SCAN_CHUNK)
+                buf = carry + chunk
+                cut = len(buf) if not chunk else buf.rfind(b">") + 1
+                if cut <= 0 and len(buf) > _SCAN_CHUNK:
+                    cut = len(buf)  # a megabyte of text without a tag: no tag to keep whole
+                done, carry = buf[:cut], buf[cut:]
+                if done:
+                    yield offset, done
+                    offset += len(done)
+                if not chunk:
+                    break
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, RuntimeError) as e:
+        raise SurveyError(f"{name} is damaged: cannot read part {member!r} ({e})") from None
+
+
+def _ref(row0: int, col0: int) -> str:
+    from treecalc.ingest.columns import column_letters
+
+    return f"{column_letters(col0)}{row0 + 1}"
+
+
+def _check_extent(name: str, sheet: str, last_row: int, last_col: int, lim: Limits) -> None:
+    rows, cols = last_row + 1, last_col + 1
+    where = f"sheet {sheet!r} has a cell at {_ref(last_row, last_col)}" if last_col >= 0 else f"sheet {sheet!r}"
+    if rows > lim.rows:
+        raise refuse(name, f"{where}: {rows:,} rows", "rows", lim.rows)
+    if cols > lim.columns:
+        raise refuse(name, f"{where}: {cols:,} columns", "columns", lim.columns)
+    if rows * cols > lim.cells:
+        raise refuse(name, f"{where}, so its used area is {rows:,} rows × {cols:,} columns = {rows * cols:,} cells "
+                           "(a cell far below or right of the table? delete the rows and columns after it)",
+                     "cells", lim.cells)
+
+
+def _big(digits: list[bytes]) -> int:
+    """The largest of decimal digit strings, without converting each."""
+    return int(max(digits, key=lambda d: (len(d.lstrip(b"0")), d.lstrip(b"0")))) if digits else -1
+
+
+def xlsx_extent(zf: zipfile.ZipFile, part: str, sheet: str, name: str, lim: Limits) -> tuple[int, int, int]:
+    """(last row, last column, cells) of a worksheet part (0-based), refusing it beyond ``lim``."""
+    row, col, last_row, last_col, cells = -1, -1, -1, -1, 0
+    for _, done in _chunks(zf, part, name):
+        refs = _X_CELL_REF.findall(done)
+        n_open = len(_X_CELL_OPEN.findall(done))
+        cells += n_open
+        if n_open == len(refs):  # every cell says where it is (the usual case): extents by maxima
+            if refs:
+                letters = max((r[0].upper() for r in refs), key=lambda x: (len(x), x)).decode("ascii")
+                last_col = max(last_col, col_index(letters))
+                row = _big([r[1] for r in refs]) - 1
+            last_row = max(last_row, row, _big(_X_ROW_REF.findall(done)) - 1)
+        else:  # cells placed by their order: follow them one by one
+            for m in _X_TAG.finditer(done):
+                rm = _X_R.search(m.group(2))
+                if m.group(1) == b"row":
+                    row = int(rm.group(2)) - 1 if rm and rm.group(2) else row + 1
+                    col = -1
+                    continue
+                if rm and rm.group(1):
+                    col = col_index(rm.group(1).decode("ascii").upper())
+                else:
+                    col += 1
+                if rm and rm.group(2):
+                    row = int(rm.group(2)) - 1
+                last_row, last_col = max(last_row, row), max(last_col, col)
+        _check_extent(name, sheet, last_row, last_col, lim)
+    return last_row, last_col, cells
+
+
+def shared_strings_extent(zf: zipfile.ZipFile, name: str, lim: Limits) -> tuple[int, int]:
+    """(strings, bytes) of xl/sharedStrings.xml, refusing too many, too much or one too long."""
+    member = next((n for n in zf.namelist() if n.lower() == "xl/sharedstrings.xml"), None)
+    if member is None:
+        return 0, 0
+    count, size, last, longest = 0, 0, -1, 0
+    max_bytes = lim.strings_mb * 1e6
+    # one string's XML: its characters (up to 4 bytes each in UTF-8, 5 when escaped) and rich-text runs
+    max_one = lim.text * 6 + 4096
+    for offset, done in _chunks(zf, member, name):
+        size = offset + len(done)
+        if max_one < 2 * _SCAN_CHUNK:  # a low text limit: every gap between strings is measured
+            for m in _SI.finditer(done):
+                pos = offset + m.start()
+                if last >= 0:
+                    longest = max(longest, pos - last)
+                last = pos
+                count += 1
+        else:  # gaps inside a chunk are shorter than the limit: count at C speed, measure across chunks
+            n = done.count(b"<si>") + done.count(b"<si ") + done.count(b"<si/") + len(_SI_PREFIXED.findall(done))
+            if n:
+                first, final = _SI.search(done), done.rfind(b"<si") if b"<si" in done else -1
+                if last >= 0 and first is not None:
+                    longest = max(longest, offset + first.start() - last)
+                last = offset + max(final, first.start() if first is not None else 0)
+                count += n
+            elif last >= 0:
+                longest = max(longest, size - last)
+        if count > lim.strings:
+            raise refuse(name, f"its shared-strings part holds more than {count:,} distinct strings",
+                         "strings", lim.strings)
+        if size > max_bytes:
+            raise refuse(name, f"its shared strings are more than {size / 1e6:,.0f} MB", "strings_mb",
+                         lim.strings_mb)
+        if longest > max_one:
+            raise refuse(name, f"one of its strings is about {longest:,} bytes long", "text", lim.text)
+    return count, size
+
+
+def ods_extent(zf: zipfile.ZipFile, name: str, lim: Limits) -> dict[str, tuple[int, int]]:
+    """{sheet: (last row, last column)} of an OpenDocument spreadsheet's content.xml, counting
+    ``number-rows-repeated`` and ``number-columns-repeated`` of cells holding something (the empty
+    rows and columns repeated below and right of every sheet are not used area), refusing beyond ``lim``."""
+    out: dict[str, tuple[int, int]] = {}
+    sheet, row, rep_r, col, last_row, last_col = "", -1, 1, 0, -1, -1
+    for _, done in _chunks(zf, "content.xml", name):
+        for m in _ODS_TAG.finditer(done):
+            tag, attrs = m.group(1), m.group(2)
+            if tag == b"table":
+                nm = _ODS_NAME.search(attrs)
+                sheet = nm.group(1).decode("utf-8", "replace") if nm else f"sheet {len(out) + 1}"
+                row, rep_r, col, last_row, last_col = -1, 1, 0, -1, -1
+                continue
+            if tag == b"table-row":
+                rr = _ODS_ROWS_REP.search(attrs)
+                row += rep_r
+                rep_r = int(rr.group(1)) if rr else 1
+                col = 0
+                continue
+            cr = _ODS_COLS_REP.search(attrs)
+            rep_c = int(cr.group(1)) if cr else 1
+            empty = attrs.rstrip().endswith(b"/") and b"value-type" not in attrs
+            if not empty:
+                last_row = max(last_row, row + rep_r - 1)
+                last_col = max(last_col, col + rep_c - 1)
+            col += rep_c
+            if not empty:
+                _check_extent(name, sheet, last_row, last_col, lim)
+        if sheet:
+            out[sheet] = (last_row, last_col)
+    return out
+
+
+def preflight(zf: zipfile.ZipFile, kind: str, parts: dict[str, str], name: str, lim: Limits) -> None:
+    """Refuse a workbook whose true extent or strings go beyond ``lim`` (xlsx and ods; the binary
+    formats xlsb and xls are bounded by the isolated reader, :mod:`treecalc.ingest.limits`)."""
+    if kind == "xlsx":
+        names = set(zf.namelist())
+        for sheet, part in parts.items():
+            if part in names:
+                xlsx_extent(zf, part, sheet, name, lim)
+        shared_strings_extent(zf, name, lim)
+    elif kind == "ods":
+        ods_extent(zf, name, lim)
 
 
 _FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
@@ -399,6 +596,8 @@ class Source:
     warnings: list[str] = field(default_factory=list)
     _sheets: dict = field(default_factory=dict)
     _special: dict = field(default_factory=dict)
+    #: {sheet: "hidden" | "very hidden"} of the workbook's sheets a user does not see.
+    hidden: dict[str, str] = field(default_factory=dict)
 
     def _sheet(self, sheet: str):
         if sheet not in self._sheets:
@@ -439,13 +638,24 @@ class Source:
         return self._special_cells(sheet)[1]
 
 
-def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int = 50_000_000) -> Source:
+def _encrypted(data: bytes) -> bool:
+    """An OLE2 compound file holding an ``EncryptedPackage`` stream: what Excel writes for a
+    password-protected xlsx/xlsm/xlsb (ECMA-376 agile or standard encryption)."""
+    return data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" and "EncryptedPackage".encode("utf-16-le") in data[:1 << 20]
+
+
+def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int = 50_000_000,
+                limits: Limits | None = None) -> Source:
+    lim = limits or DEFAULT_LIMITS
     data, name = read_bytes(path_or_buffer, filename, max_bytes)
     ext = Path(name).suffix.lower()
     kind = sniff(data)
     expected = EXTENSIONS.get(ext)
     if kind == "empty":
         raise SurveyError(f"{name} is empty")
+    if _encrypted(data):
+        raise SurveyError(f"{name} is password-protected (encrypted); open it in Excel and save a copy without "
+                          "the password (File > Info > Protect Workbook > Encrypt with Password, clear it)")
     if expected is not None and kind != expected:
         hint = ""
         if kind in ("xlsx", "xls", "ods", "xlsb", "text"):
@@ -459,7 +669,7 @@ def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int =
                           "give an xlsx, xlsm, xls, ods, csv, tsv or txt survey")
     if kind == "text":
         fmt = ext.lstrip(".") if expected == "text" else "csv"
-        return _open_text(data, name, fmt)
+        return _open_text(data, name, fmt, lim)
     fmt = ext.lstrip(".") if expected else kind
     fmt = {"xltx": "xlsx", "xltm": "xlsm"}.get(fmt, fmt)
     zf = None
@@ -468,23 +678,36 @@ def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int =
         zf = check_zip(data, name)
         if kind == "xlsx":
             parts = xlsx_sheet_parts(zf, name)
-            check_dimensions(zf, parts, name)
-    from python_calamine import CalamineWorkbook
+            check_dimensions(zf, parts, name, lim)
+        preflight(zf, kind, parts, name, lim)
+    from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
     try:
         book = CalamineWorkbook.from_filelike(io.BytesIO(data))
         names = list(book.sheet_names)
+        hidden = {m.name: ("very hidden" if m.visible == SheetVisibleEnum.VeryHidden else "hidden")
+                  for m in book.sheets_metadata if m.visible != SheetVisibleEnum.Visible}
     except Exception as e:  # noqa: BLE001
         what = type(e).__name__
         if "Password" in what or "password" in str(e).lower() or "encrypt" in str(e).lower():
-            raise SurveyError(f"{name} is password-protected; save an unprotected copy") from None
+            raise SurveyError(f"{name} is password-protected; open it and save a copy without the password") from None
         raise SurveyError(f"{name} cannot be read as {LOOKS[kind]} ({what}: {e})") from None
-    return Source(name, fmt, names, _book=book, _zip=zf, _parts=parts)
+    return Source(name, fmt, names, _book=book, _zip=zf, _parts=parts, hidden=hidden)
 
 
 # ----------------------------------------------------------------- text
 
 def decode_text(data: bytes) -> tuple[str, str]:
+    """The text and its encoding: UTF-32 or UTF-16 by their BOM, UTF-8, else Windows-1252 / Latin-1.
+
+    A file whose lines are partly UTF-8 and partly Windows-1252 (two exports pasted together) is
+    decoded line by line, each in its own encoding; the encoding is then ``"mixed: ..."`` (see
+    :func:`mixed_lines`)."""
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):  # before UTF-16: its BOM starts the same
+        try:
+            return data.decode("utf-32"), "utf-32"
+        except UnicodeDecodeError as e:
+            raise SurveyError(f"the file starts as UTF-32 but byte {e.start} is not UTF-32; save it as UTF-8") from None
     if data.startswith(b"\xff\xfe") or data.startswith(b"\xfe\xff"):
         try:
             return data.decode("utf-16"), "utf-16"
@@ -494,10 +717,35 @@ def decode_text(data: bytes) -> tuple[str, str]:
         return data.decode("utf-8-sig"), ("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8")
     except UnicodeDecodeError:
         pass
+    mixed = mixed_lines(data)
+    if mixed is not None:
+        return mixed
     try:
         return data.decode("cp1252"), "cp1252"
     except UnicodeDecodeError:
         return data.decode("latin-1"), "latin-1"
+
+
+def mixed_lines(data: bytes) -> tuple[str, str] | None:
+    """Text of a file whose lines are some UTF-8 (with non-ASCII characters) and some not, each line
+    decoded in its own encoding (UTF-8, else Windows-1252, else Latin-1), and ``"mixed: UTF-8 and
+    Windows-1252 (lines 3, 7)"``; None when the file is not mixed (one encoding for every line)."""
+    lines = data.splitlines(keepends=True)
+    utf8, other, out = 0, [], []
+    for no, ln in enumerate(lines, start=1):
+        try:
+            out.append(ln.decode("utf-8"))
+            utf8 += not ln.isascii()
+        except UnicodeDecodeError:
+            try:
+                out.append(ln.decode("cp1252"))
+            except UnicodeDecodeError:
+                out.append(ln.decode("latin-1"))
+            other.append(no)
+    if not utf8 or not other:
+        return None
+    shown = ", ".join(map(str, other[:10])) + (" ..." if len(other) > 10 else "")
+    return "".join(out).lstrip("\ufeff"), f"mixed: UTF-8 and Windows-1252 (line(s) {shown})"
 
 
 def _allow_fields(size: int) -> None:
@@ -606,16 +854,36 @@ def read_csv_rows(text: str, delim: str) -> tuple[list[list[str]], dict[int, tup
     return rows, broken, warnings
 
 
-def _open_text(data: bytes, name: str, fmt: str) -> Source:
-    text, enc = decode_text(data)
+def _text_extent(text: str, delim: str, name: str, lim: Limits) -> None:
+    """Refuse a text file beyond the row or cell limit before it is split into cells (a 5-million-line
+    CSV took 8 GB as lists of cells): lines and delimiters are counted, an upper bound of rows and cells."""
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if lines > lim.rows:
+        raise refuse(name, f"it has {lines:,} lines", "rows", lim.rows)
+    cells = text.count(delim) + lines
+    if cells > lim.cells:
+        raise refuse(name, f"it has about {cells:,} cells ({lines:,} lines)", "cells", lim.cells)
+
+
+def _open_text(data: bytes, name: str, fmt: str, lim: Limits = DEFAULT_LIMITS) -> Source:
+    try:
+        text, enc = decode_text(data)
+    except SurveyError as e:
+        raise SurveyError(f"{name}: {e}") from None
     _allow_fields(len(text))
     try:
         delim = "\t" if fmt == "tsv" else sniff_delimiter(text)
+        _text_extent(text, delim, name, lim)
         rows, broken, warnings = read_csv_rows(text, delim)
     except SurveyError as e:
-        raise SurveyError(f"{name}: {e}") from None
+        raise SurveyError(str(e) if str(e).startswith(name) else f"{name}: {e}") from None
     except csv.Error as e:
         raise SurveyError(f"{name} cannot be read as {LOOKS['text']} ({e})") from None
+    longest = max((len(c) for r in rows for c in r), default=0)
+    if longest > lim.text:
+        where = next((i, j) for i, r in enumerate(rows) for j, c in enumerate(r) if len(c) == longest)
+        raise refuse(name, f"the cell in row {where[0] + 1}, column {where[1] + 1} holds {longest:,} characters",
+                     "text", lim.text)
     # decimal comma: a semicolon or tab file whose numbers use commas and never points
     dec = False
     if delim == ";":
@@ -625,6 +893,9 @@ def _open_text(data: bytes, name: str, fmt: str) -> Source:
         commas = sum(1 for c in sample if _DEC_COMMA_CELL.match(c))
         points = sum(1 for c in sample if _DEC_POINT_CELL.match(c))
         dec = commas > 0 and points == 0
+    if enc.startswith("mixed"):
+        warnings.append(f"{name} mixes encodings: {enc[7:]} are not UTF-8 like the rest; each line was decoded in "
+                        "its own encoding (check the accented names on those lines)")
     src = Source(name, fmt, [Path(name).stem or "survey"], _text_rows=rows, encoding=enc, delimiter=delim,
                  decimal_comma=dec, broken_rows=broken, warnings=warnings)
     return src

@@ -79,17 +79,19 @@ def resolve(texts: pd.Series | list[str]) -> pd.DataFrame:
     cands = {s: candidates(s) for s in distinct}
     every = list(dict.fromkeys(c for cs in cands.values() for c in cs))
     res = resolve_many(every) if every else _empty()
+    # one conversion: a pandas row lookup per candidate was the slow part
+    recs = {k: dict(zip(res.columns, v)) for k, v in zip(res.index, zip(*(res[c].tolist() for c in res.columns)))}
     rows = {}
     for s, cs in cands.items():
         best = None
         for k, c in enumerate(cs):
-            r = res.loc[c]
+            r = recs[c]
             key = (_METHOD_RANK.get(r["method"], 4), -float(r["score"]), k)
             if best is None or key < best[0]:
                 best = (key, r)
         r = best[1]
         if r["code"] is None or (isinstance(r["code"], float) and math.isnan(r["code"])):
-            r = res.loc[s]  # suggestions for the text as written
+            r = recs[s]  # suggestions for the text as written
         rows[s] = {"code": r["code"] if isinstance(r["code"], str) else None, "method": r["method"],
                    "score": float(r["score"]), "suggestions": list(r["suggestions"]), "warning": r["warning"]}
     return pd.DataFrame.from_dict(rows, orient="index", columns=_RES_COLUMNS) if rows else _empty()

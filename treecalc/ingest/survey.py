@@ -25,6 +25,7 @@ becomes ``row-N``; a tag already used rejects the later row.
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -43,7 +44,8 @@ from treecalc.ingest import values as V
 from treecalc.ingest.columns import column_letters
 from treecalc.ingest.errors import IngestInvariantError, SurveyError
 from treecalc.ingest.header import HEADER_SCAN_ROWS, SITE_SHEETS, find_header
-from treecalc.ingest.rows import Table, data_rows, totals_reason, totals_rows
+from treecalc.ingest.limits import Limits
+from treecalc.ingest.rows import TOTALS_TEXT, Table, data_rows, totals_reason, totals_rows
 from treecalc.ingest.sources import open_source
 from treecalc.ingest.values import as_text, is_blank
 
@@ -131,9 +133,12 @@ class Survey:
         rej = self.rejected
         reasons = Counter(rej["kind"]) if len(rej) else Counter()
         unresolved = rej[rej["kind"] == "unresolved species"] if len(rej) else rej
-        names = list(dict.fromkeys(unresolved["species"])) if len(unresolved) else []
-        sugg = {n: [s for s in unresolved.loc[unresolved["species"] == n, "suggestions"].iloc[0].split("; ") if s]
-                for n in names}
+        # one pass: the first row's suggestions for each name (a scan per name was quadratic)
+        first: dict[str, str] = {}
+        for n, sg in zip(unresolved["species"], unresolved["suggestions"]) if len(unresolved) else ():
+            first.setdefault(n, sg)
+        names = list(first)
+        sugg = {n: [s for s in str(first[n]).split("; ") if s] for n in names}
         detail = list(self.warnings) + self.row_warnings()
         rejected_rows = [
             {"source_row": int(r.source_row), "tag": r.tag, "species": r.species, "dbh": r.dbh, "column": r.column,
@@ -293,7 +298,7 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
         sp.code = pd.Series(_lookup(sp, sp.res["code"], None), dtype=object).where(~sp.numeric, None)
     unresolved = rj.ok & sp.code.isna().to_numpy()
     if unresolved.any():
-        sugg = sp.res["suggestions"].map(lambda s: "; ".join(s[:3])) if len(sp.res) else pd.Series(dtype=object)
+        sugg = {k: "; ".join(v[:3]) for k, v in sp.res["suggestions"].items()} if len(sp.res) else {}
         texts = [f"row {sr}, column {c!r}: species {V.short(s)} not recognised (a number is not a species name)"
                  if num else f"row {sr}, column {c!r}: species {V.short(s)} not recognised"
                  + (f"; closest: {sugg.get(s, '')}" if sugg.get(s, "") else "")
@@ -310,6 +315,17 @@ def _lookup(sp: _Species, by_text: pd.Series, default: Any) -> list:
     return A.spread([d.get(t, default) for t in uniq], codes).tolist()
 
 
+def _totals(table: Table, d: D.DbhRead, mapping: C.Mapping, sp: _Species, tags: pd.Series) -> np.ndarray:
+    """Totals rows (:func:`rows.totals_rows`), but not a tree tagged "Total-1" or the like whose species
+    and DBH are given and valid."""
+    mask = totals_rows(table, d.main_raw, mapping.first("dbh") is not None, sp.text, tags)
+    for i in np.flatnonzero(mask):
+        s = sp.text.iat[i]
+        if s and not TOTALS_TEXT.match(s) and not SP.is_number_text(s) and d.kind[i] == "":
+            mask[i] = False
+    return mask
+
+
 def _check_options(dbh_unit: str | None, max_bytes: Any) -> tuple[str | None, int]:
     if dbh_unit is not None:
         dbh_unit = V.unit_word(dbh_unit) or str(dbh_unit)
@@ -319,6 +335,19 @@ def _check_options(dbh_unit: str | None, max_bytes: Any) -> tuple[str | None, in
             or max_bytes <= 0:
         raise SurveyError(f"max_bytes {max_bytes!r}: give a positive number of bytes")
     return dbh_unit, int(max_bytes)
+
+
+def _read_isolated(path_or_buffer, *, progress, limits: Limits | None, filename: str | None,
+                   kw: dict[str, Any]) -> Survey:
+    """:func:`read_survey` in a child process bounded in memory and time (:func:`limits.run_isolated`)."""
+    from treecalc.ingest.limits import run_isolated
+
+    if hasattr(path_or_buffer, "read"):
+        filename = filename or getattr(path_or_buffer, "name", None)
+        path_or_buffer = path_or_buffer.read()
+    shown = filename or (str(path_or_buffer) if isinstance(path_or_buffer, (str, os.PathLike)) else "survey")
+    return run_isolated(read_survey, (path_or_buffer,), {**kw, "filename": filename, "limits": limits},
+                        name=os.path.basename(shown), limits=limits or Limits(), progress=progress)
 
 
 def read_survey(
@@ -332,6 +361,8 @@ def read_survey(
     progress: Callable[[float, str], None] | None = None,
     filename: str | None = None,
     species_map: dict[str, str] | None = None,
+    limits: Limits | None = None,
+    isolated: bool = False,
 ) -> Survey:
     """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt).
 
@@ -341,8 +372,16 @@ def read_survey(
     ``species_map`` corrects species texts in bulk (``{"Oak sp.": "Quercus"}``: every row
     whose species reads "Oak sp.", in any case, is read as "Quercus");
     ``progress(fraction, message)`` is called as the work advances.
+    ``limits`` bound what the file may hold (:class:`treecalc.ingest.limits.Limits`; refused beyond);
+    ``isolated`` reads it in a child process bounded in memory and time (the command line and the app
+    do, so that a file that crashes a native reader cannot take them down).
     Raises :class:`SurveyError` for a file it refuses or cannot read.
     """
+    if isolated:  # the whole read in a bounded child process (treecalc.ingest.limits)
+        return _read_isolated(path_or_buffer, progress=progress, limits=limits, filename=filename,
+                              kw={"sheet": sheet, "column_map": column_map, "dbh_unit": dbh_unit, "site": site,
+                                  "max_bytes": max_bytes, "species_map": species_map})
+
     def tell(f: float, msg: str) -> None:
         if progress is not None:
             progress(f, msg)
@@ -350,11 +389,15 @@ def read_survey(
     dbh_unit, max_bytes = _check_options(dbh_unit, max_bytes)
     fixes = SP.parse_species_map(species_map)
     tell(0.0, "opening the file")
-    src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes)
+    src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes, limits=limits)
     tell(0.1, "finding the header row")
     sheet_name, rows, mapping = find_header(src, sheet, column_map)
     tell(0.35, "reading the cells")
     warnings: list[str] = list(src.warnings) + list(mapping.warnings)
+    if sheet_name in src.hidden:
+        warnings.append(f"sheet {sheet_name!r} is {src.hidden[sheet_name]} in the workbook (you may not see it in "
+                        "Excel); it was read as the tree sheet" + (" because it was asked for" if sheet is not None
+                                                                   else ": no visible sheet has a survey header"))
     h = mapping.header_row
     # a formula without a cached value or an Excel error reads as a blank cell: such a row is not blank
     mapped_idx = {c.index for c in mapping.columns}
@@ -377,7 +420,7 @@ def read_survey(
     # --- rejection, in order: totals, unreadable cells, duplicate tag, species/DBH/action checks, species
     tell(0.6, "checking rows")
     rj = _Rejections(n)
-    rj.add(totals_rows(table, d.main_raw, mapping.first("dbh") is not None, sp.text, tags), "totals row",
+    rj.add(_totals(table, d, mapping, sp, tags), "totals row",
            table.col_label[0] if table.col_label else "", lambda i: totals_reason(table, i))
     _unreadable(rj, table, src, mapping, fcells, ecells)
     _duplicate_tags(rj, table, tag_col, tags)

@@ -22,7 +22,7 @@ _UNIT_WORDS = {
     "in": "in", "in.": "in", "inch": "in", "inches": "in", '"': "in", "″": "in", "”": "in", "''": "in",
     "cm": "cm", "cm.": "cm", "centimeter": "cm", "centimeters": "cm", "centimetre": "cm", "centimetres": "cm",
     "mm": "mm", "mm.": "mm", "millimeter": "mm", "millimeters": "mm", "millimetre": "mm", "millimetres": "mm",
-    "ft": "ft", "ft.": "ft", "foot": "ft", "feet": "ft", "'": "ft",
+    "ft": "ft", "ft.": "ft", "foot": "ft", "feet": "ft", "'": "ft", "′": "ft",
     "m": "m", "m.": "m", "meter": "m", "meters": "m", "metre": "m", "metres": "m",
 }
 
@@ -70,7 +70,7 @@ def combine_stems(stems) -> float:
 _APPROX = re.compile(r"^(?:~|approx\.?|approximately|ca\.?|c\.|about|est\.?)\s*", re.I)
 _NUM_UNIT = re.compile(
     r"""^\s*(?P<num>[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*
-        (?P<unit>in\.?|inch(?:es)?|"|″|”|''|cm\.?|mm\.?)?\s*$""",
+        (?P<unit>in\.?|inch(?:es)?|"|″|”|''|cm\.?|mm\.?|ft\.?|feet|foot|'|′|m\.?|met(?:er|re)s?)?\s*$""",
     re.X | re.I,
 )
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")

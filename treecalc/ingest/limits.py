@@ -1,0 +1,210 @@
+"""Bounds on what a survey file may hold, and reading it where a failure cannot hurt the caller.
+
+Two layers keep a hostile or broken file (a 1.7 KB workbook whose one far-away cell makes a
+native reader ask for 550 GB) from taking the process down:
+
+* **Limits** (:class:`Limits`): the extent of every sheet (rows, columns, the rectangle a reader
+  allocates), the distinct strings and their total size, and the longest cell text are measured
+  *before* a native reader sees the file (:func:`treecalc.ingest.sources.preflight`), and a file
+  beyond a limit is refused with a message naming the limit and how to raise it. The defaults are
+  generous for real surveys (a million trees); ``--limit NAME=VALUE`` on the command line and the
+  ``TREECALC_LIMITS`` environment variable (``rows=2000000,cells=50000000``; the app reads it)
+  raise them.
+* **Isolation** (:func:`run_isolated`): the read runs in a child process with an address-space
+  limit (``resource.setrlimit(RLIMIT_AS)``) and a timeout, so a crash, an abort or a blow-up in a
+  parser becomes a :class:`~treecalc.ingest.errors.SurveyError` ("the file could not be read: it
+  needs more than 4 GB of memory") and the command line or the app carries on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import multiprocessing as mp
+import os
+import pickle
+import resource
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from treecalc.ingest.errors import SurveyError
+
+#: Names accepted by ``--limit NAME=VALUE`` and ``TREECALC_LIMITS``, with what each bounds.
+LIMIT_NAMES = {
+    "rows": "rows of a sheet (its last used row)",
+    "columns": "columns of a sheet (its last used column)",
+    "cells": "cells of a sheet's used rectangle (rows × columns, which a reader allocates)",
+    "strings": "distinct strings of a workbook (xlsx shared strings)",
+    "strings_mb": "total size of a workbook's shared strings, MB",
+    "text": "characters in one cell",
+    "memory_gb": "memory of the isolated reader, GB (its address space)",
+    "seconds": "time of the isolated reader, seconds",
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a survey file may hold. Defaults: generous for a survey of a million trees."""
+
+    #: Excel's own sheet has 1,048,576 rows; a million trees and a header fit.
+    rows: int = 1_048_576
+    #: Excel has 16,384 columns; a survey has tens.
+    columns: int = 1_000
+    #: A million trees × 20 columns: ~0.7 GB in a reader that allocates the rectangle.
+    cells: int = 20_000_000
+    #: Tags, notes and names of a million trees.
+    strings: int = 3_000_000
+    strings_mb: float = 200.0
+    #: Characters in one cell: Excel stops at 32,767, a CSV may carry long notes (a 200,000-character cell is read).
+    text: int = 1_000_000
+    memory_gb: float = 4.0
+    seconds: float = 300.0
+
+    def with_(self, **changes: Any) -> Limits:
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def parse(cls, items: list[str] | str | None, base: Limits | None = None, flag: str = "--limit") -> Limits:
+        """``["rows=2000000", "cells=5e7"]`` or ``"rows=2000000,cells=5e7"`` over ``base`` (ValueError naming
+        ``flag`` for a name not in :data:`LIMIT_NAMES` or a value that is not a positive number)."""
+        out = base or cls()
+        if not items:
+            return out
+        if isinstance(items, str):
+            items = [x for x in items.replace(";", ",").split(",") if x.strip()]
+        changes: dict[str, Any] = {}
+        for item in items:
+            name, sep, value = item.partition("=")
+            name = name.strip().lower().replace("-", "_")
+            if not sep or name not in LIMIT_NAMES:
+                raise ValueError(f"{flag} {item!r}: expected NAME=VALUE with NAME one of {', '.join(LIMIT_NAMES)}")
+            try:
+                x = float(value)
+            except ValueError:
+                x = float("nan")
+            if not (0 < x < 1e15):
+                raise ValueError(f"{flag} {item!r}: the value must be a positive number below 1e15")
+            changes[name] = x if isinstance(getattr(out, name), float) else max(1, int(x))
+        return out.with_(**changes)
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        """The defaults, raised by ``TREECALC_LIMITS`` (``rows=2000000,cells=5e7``)."""
+        return cls.parse(os.environ.get("TREECALC_LIMITS"), flag="TREECALC_LIMITS")
+
+
+DEFAULT = Limits()
+
+
+def refuse(name: str, what: str, limit_name: str, limit: Any) -> SurveyError:
+    """The refusal of a file beyond a limit, naming the limit and how to raise it."""
+    shown = f"{limit:,}" if isinstance(limit, int) else f"{limit:g}"
+    return SurveyError(f"{name} refused: {what}, over the limit of {shown} {LIMIT_NAMES[limit_name].split(' (')[0]}"
+                       f" ({limit_name}); if the survey really is this large, raise it with "
+                       f"--limit {limit_name}=N (app: TREECALC_LIMITS={limit_name}=N)")
+
+
+# ------------------------------------------------------------------ isolation
+
+def _cap(memory_bytes: int) -> int:
+    """The address space the child may have: ``memory_bytes``, or less when this process is itself limited."""
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    return memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+
+
+def _child(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, memory_bytes: int) -> None:
+    """Runs in the child: limit the address space, run ``fn``, send back ("ok", result) or ("error", text)."""
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (_cap(memory_bytes), resource.getrlimit(resource.RLIMIT_AS)[1]))
+    except (ValueError, OSError):
+        pass
+    try:  # a native reader's abort prints its own backtrace: the parent says what happened instead
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+    except OSError:
+        pass
+
+    def progress(f: float, msg: str) -> None:
+        conn.send(("progress", (f, msg)))
+
+    try:
+        result = fn(*args, progress=progress, **kwargs)
+        payload = pickle.dumps(("ok", result), protocol=pickle.HIGHEST_PROTOCOL)
+    except SurveyError as e:
+        payload = pickle.dumps(("error", str(e)))
+    except MemoryError:
+        payload = pickle.dumps(("memory", ""))
+    except Exception as e:  # noqa: BLE001 - reported to the parent as a refusal, never a traceback
+        payload = pickle.dumps(("error", f"could not be read ({type(e).__name__}: {e})"))
+    conn.send_bytes(payload)
+    conn.close()
+
+
+def _context() -> Any:
+    """fork where the caller has one thread (the command line: fast, no re-import); forkserver otherwise
+    (a server such as the app has threads, and forking a threaded process can deadlock the child)."""
+    import threading
+
+    methods = mp.get_all_start_methods()
+    if threading.active_count() == 1 and "fork" in methods:
+        return mp.get_context("fork")
+    if "forkserver" in methods:
+        ctx = mp.get_context("forkserver")
+        with contextlib.suppress(Exception):  # preload is an optimisation
+            ctx.set_forkserver_preload(["treecalc.ingest"])
+        return ctx
+    return mp.get_context("spawn")
+
+
+def run_isolated(fn: Callable[..., Any], args: tuple, kwargs: dict, *, name: str, limits: Limits = DEFAULT,
+                 progress: Callable[[float, str], None] | None = None) -> Any:
+    """``fn(*args, progress=..., **kwargs)`` in a child process limited to ``limits.memory_gb`` of address
+    space and ``limits.seconds`` of time; its :class:`SurveyError` is raised here, and a child that runs
+    out of memory, dies (an abort in a native reader) or overruns becomes a SurveyError naming ``name``."""
+    ctx = _context()
+    parent, child = ctx.Pipe(duplex=False)
+    memory_bytes = int(limits.memory_gb * 2**30)
+    proc = ctx.Process(target=_child, args=(child, fn, args, kwargs, memory_bytes), daemon=True)
+    proc.start()
+    child.close()
+    deadline = time.monotonic() + limits.seconds
+    payload = None
+    try:
+        while payload is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SurveyError(f"{name} could not be read: it took longer than {limits.seconds:g} s "
+                                  "(the reader was stopped; raise --limit seconds=N if the survey is this large)")
+            if not parent.poll(min(left, 0.2)):
+                if not proc.is_alive() and not parent.poll(0):
+                    break
+                continue
+            try:
+                msg = parent.recv_bytes()
+            except EOFError:
+                break
+            kind, value = pickle.loads(msg)
+            if kind == "progress":
+                if progress is not None:
+                    progress(*value)
+                continue
+            payload = (kind, value)
+    finally:
+        if proc.is_alive() and payload is None:
+            proc.kill()
+        proc.join(5)
+        parent.close()
+    if payload is None or payload[0] == "memory":
+        code = proc.exitcode
+        died = f" (the reader died: signal {signal.Signals(-code).name})" if code is not None and code < 0 else ""
+        raise SurveyError(f"{name} could not be read: it needs more than {_cap(memory_bytes) / 2**30:.3g} GB of "
+                          f"memory{died}; "
+                          "the file is damaged or hostile, or far larger than a survey (raise --limit memory_gb=N "
+                          "if it really is this large)")
+    kind, value = payload
+    if kind == "ok":
+        return value
+    raise SurveyError(value if value.startswith(name) else f"{name}: {value}")
