@@ -143,7 +143,10 @@ def test_mixed_encodings_are_reported_and_each_line_decoded(tmp_path):
     s = read_survey(p)
     assert s.source["encoding"] == "mixed: UTF-8 and Windows-1252 (line(s) 3)"
     assert any("mixes encodings" in w and "line(s) 3" in w for w in s.warnings)
-    assert "réservé" in s.trees["warnings"].iloc[0] and "élagué" in s.trees["warnings"].iloc[1]
+    # neither word is a known action, so both rows are rejected (never a removal); each reason quotes its
+    # word decoded in its own encoding
+    assert len(s.trees) == 0 and list(s.rejected["kind"]) == ["action not recognised"] * 2
+    assert "réservé" in s.rejected["reason"].iloc[0] and "élagué" in s.rejected["reason"].iloc[1]
 
 
 def test_cells_right_of_the_header_are_reported(tmp_path):
