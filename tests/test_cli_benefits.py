@@ -26,8 +26,9 @@ def test_benefits_json(capsys):
 
 
 def test_benefits_table_and_params(capsys):
-    rc, out, _ = run(capsys, "benefits", "--species", "ACRU", "--dbh", "12", "--home-price", "250000",
-                     "--land-use", "single_family")
+    rc, out, _ = run(
+        capsys, "benefits", "--species", "ACRU", "--dbh", "12", "--home-price", "250000", "--land-use", "single_family"
+    )
     assert rc == 0
     assert "Red maple" in out and "gal/yr" in out and "$250,000" in out
 
@@ -38,11 +39,14 @@ def test_unknown_species_exits_nonzero_with_suggestions(capsys):
     assert "unknown species" in err and err.count("%") == 3
 
 
-@pytest.mark.parametrize("argv,msg", [
-    (["--land-use", "farm"], "unknown land use"),
-    (["--price", "gold=3"], "unknown price"),
-    (["--price", "co2"], "expected NAME=USD"),
-])
+@pytest.mark.parametrize(
+    "argv,msg",
+    [
+        (["--land-use", "farm"], "unknown land use"),
+        (["--price", "gold=3"], "unknown price"),
+        (["--price", "co2"], "expected NAME=USD"),
+    ],
+)
 def test_bad_flags_are_errors_not_tracebacks(capsys, argv, msg):
     rc, _, err = run(capsys, "benefits", "--species", "ACRU", "--dbh", "12", *argv)
     assert rc == 2 and msg in err
@@ -98,6 +102,11 @@ def test_json_carries_the_disclosures(capsys):
     rc, out, _ = run(capsys, "benefits", "--species", "ACRU", "--dbh", "60", "--land-use", "institutional", "--json")
     r = json.loads(out)
     assert rc == 0
-    assert r["disclosure_flags"] == ["beyond_last_class", "zero_property_value", "zero_co2_sequestered",
-                                     "land_use_factor_unverified", "energy_tables_zero"]
+    assert r["disclosure_flags"] == [
+        "beyond_last_class",
+        "zero_property_value",
+        "zero_co2_sequestered",
+        "land_use_factor_unverified",
+        "energy_tables_zero",
+    ]
     assert len(r["disclosures"]) == 5
