@@ -793,3 +793,40 @@ def test_adversarial_survey_through_the_cli_renders_literally_in_libreoffice(tmp
     # calamine reads the survey's "_x005F_x0041_" as the text "_x0041_"; BEL becomes U+FFFD
     assert got == {'=HYPERLINK("http://x")': 'note & <b> "q"', "_x0041_": "bell\ufffd and tab\tinside",
                    "+1+1": "<r>&</r>", "@SUM(A1)": "🌳 emoji", "-5": "x\ufffdy", "T7": "=1+1"}
+
+
+def test_every_column_type_streams_as_the_per_cell_writer_does(monkeypatch):
+    """Arrow-backed strings/ints/bools, nullable booleans, categoricals (text and numbers), -0.0, 1e308,
+    5e-324, inf, mixed object columns (int, text, float, bool, None, Decimal, date, list), naive and
+    tz-aware timestamps, timedeltas and a Python int past 2**64: both writer paths give the same cells.
+    Dates before 1900-03-01 were a day late on the streamed path: Excel's 1900 system counts a
+    29 February 1900 that never was, so 1900-01-15 is serial 15 (days since 1899-12-31), not 16."""
+    import datetime as dt
+    import decimal
+
+    monkeypatch.setattr(statement, "_CHUNK_ROWS", 3)
+    n = 8
+    trees = pd.DataFrame({
+        "tag": pd.Series(["a", None, "c", "=x", " sp ", "d", "e", "f"], dtype="string[pyarrow]"),
+        "cat": pd.Categorical(["x", "y", None, "x", "=y", "x", "y", "x"]),
+        "catnum": pd.Categorical([1.5, 2.0, None, 1.5, 2.0, 1.5, 1.5, 2.0]),
+        "ai": pd.Series([1, None, 3, 4, 5, 6, 7, 2**60], dtype="int64[pyarrow]"),
+        "ab": pd.Series([True, None, False, True, True, False, True, False], dtype="bool[pyarrow]"),
+        "nb": pd.Series([True, None, False, True, True, False, True, False], dtype="boolean"),
+        "fl": [-0.0, 1e308, 5e-324, float("nan"), float("inf"), -1.5, 0.1, 1 / 3],
+        "mixed": pd.Series([1, "two", 3.5, True, None, decimal.Decimal("1.10"), dt.date(2024, 1, 2), ["a", "b"]],
+                           dtype=object),
+        "when": pd.to_datetime(["1900-01-15", "1900-02-28", None, "1900-03-01", "2024-05-05 10:30", "1950-01-01",
+                                "2000-02-29", "2024-01-01"], format="ISO8601"),
+        "tz": pd.to_datetime(["2024-05-01 12:00"] * n).tz_localize("America/New_York"),
+        "td": pd.to_timedelta([1, 2, None, 4, 5, 6, 7, 8], unit="h"),
+        "pint": pd.Series([10**20, -5, 0, 7, 8, 9, 1, 2], dtype=object),
+        "dbh_in": [4.0] * n,
+    })
+    streamed, per_cell = _both(stand_in(trees=trees))
+    _assert_same(_cells(streamed), _cells(per_cell))
+    ws = openpyxl.load_workbook(io.BytesIO(streamed))["Trees"]
+    col = [c.value for c in ws[2]].index("When") + 1
+    assert [ws.cell(r, col).value for r in (3, 4, 6)] == [dt.datetime(1900, 1, 15), dt.datetime(1900, 2, 28),
+                                                         dt.datetime(1900, 3, 1)]
+    assert statement._excel_serial(dt.date(1900, 1, 1)) == 1 and statement._excel_serial(dt.date(1900, 3, 1)) == 61

@@ -610,12 +610,18 @@ class _Book:
 
 
 def _excel_serial(v: _dt.date | _dt.time) -> float:
-    """Days since 1899-12-30 (Excel's 1900 date system; a time is a fraction of a day)."""
+    """Excel's serial date (1900 date system; a time is a fraction of a day).
+
+    Excel counts a 29 February 1900 that never was, so serials from 1900-03-01
+    on are days since 1899-12-30, and earlier ones days since 1899-12-31 (the
+    rule XlsxWriter's ``write_datetime`` applies; 1900-01-01 is 1).
+    """
     if isinstance(v, _dt.time):
         return (v.hour * 3600 + v.minute * 60 + v.second + v.microsecond / 1e6) / 86400
     if not isinstance(v, _dt.datetime):
         v = _dt.datetime(v.year, v.month, v.day)
-    return (v.replace(tzinfo=None) - _EXCEL_EPOCH) / _dt.timedelta(days=1)
+    days = (v.replace(tzinfo=None) - _EXCEL_EPOCH) / _dt.timedelta(days=1)
+    return days if days >= 61 else days - 1  # 61 = 1900-03-01
 
 
 def _column_values(s: pd.Series) -> list[Any]:
