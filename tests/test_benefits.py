@@ -75,6 +75,12 @@ def test_errors_name_the_problem():
         treecalc.benefits("ACRU", 0)
     with pytest.raises(ValueError, match="row 1"):
         treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU", "ACRU"], "dbh_in": [3, "x"]}))
+    # an infinite DBH was valued (as 45 in, $144.46/yr for ACRU) by compute_benefits while benefits() refused it
+    for bad in (float("inf"), "inf", -float("inf")):
+        with pytest.raises(ValueError, match="row 0: dbh_in must be a positive number"):
+            treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [bad]}))
+    with pytest.raises(ValueError, match="positive"):
+        treecalc.benefits("ACRU", float("inf"))
     with pytest.raises(TypeError, match="unknown benefit parameter"):
         treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [3]}), colour="red")
 
@@ -237,7 +243,7 @@ def test_disclosures_reach_the_statement(tmp_path):
     pd.DataFrame({"Tree": [1, 2], "Species": ["Red maple", "Autumn olive"], "DBH": [12, 60],
                   "Action": ["remove", "retain"], "Land use": ["multi-family", "single family"]}).to_csv(path, index=False)
     out = tmp_path / "statement.xlsx"
-    statement.build_workbook(treecalc.assess(read_survey(path))).save(out)
+    statement.build_workbook(treecalc.assess(read_survey(path)), out)  # issue 12: XlsxWriter writes to a target
     wb = openpyxl.load_workbook(out, read_only=True)
     rows = [r for r in wb["Trees"].iter_rows(values_only=True) if r]
     head = next(r for r in rows if "Disclosures" in r)

@@ -440,7 +440,7 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     if "dbh_in" not in frame:
         raise ValueError("compute_benefits needs a 'dbh_in' column (inches)")
     dbh = pd.to_numeric(frame["dbh_in"], errors="coerce").to_numpy(float)
-    bad = np.isnan(dbh) | (dbh <= 0)
+    bad = ~np.isfinite(dbh) | (dbh <= 0)  # an infinite DBH is no measurement (benefits() refuses it too)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"row {frame.index[i]!r}: dbh_in must be a positive number of inches, "
