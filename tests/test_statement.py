@@ -804,6 +804,8 @@ def test_every_column_type_streams_as_the_per_cell_writer_does(monkeypatch):
     import datetime as dt
     import decimal
 
+    import pyarrow as pa
+
     monkeypatch.setattr(statement, "_CHUNK_ROWS", 3)
     n = 8
     trees = pd.DataFrame({
@@ -821,6 +823,10 @@ def test_every_column_type_streams_as_the_per_cell_writer_does(monkeypatch):
         "tz": pd.to_datetime(["2024-05-01 12:00"] * n).tz_localize("America/New_York"),
         "td": pd.to_timedelta([1, 2, None, 4, 5, 6, 7, 8], unit="h"),
         "pint": pd.Series([10**20, -5, 0, 7, 8, 9, 1, 2], dtype=object),
+        # exact cents as an Arrow decimal column: numeric, but its values are Decimal objects (the streamed
+        # path wrote <v>Decimal('1000.10')</v>: a sheet no reader could open)
+        "penalty_max_usd": pd.array([decimal.Decimal("1000.10"), None] + [decimal.Decimal("0.01")] * 6,
+                                    dtype=pd.ArrowDtype(pa.decimal128(10, 2))),
         "dbh_in": [4.0] * n,
     })
     streamed, per_cell = _both(stand_in(trees=trees))
@@ -830,3 +836,6 @@ def test_every_column_type_streams_as_the_per_cell_writer_does(monkeypatch):
     assert [ws.cell(r, col).value for r in (3, 4, 6)] == [dt.datetime(1900, 1, 15), dt.datetime(1900, 2, 28),
                                                          dt.datetime(1900, 3, 1)]
     assert statement._excel_serial(dt.date(1900, 1, 1)) == 1 and statement._excel_serial(dt.date(1900, 3, 1)) == 61
+    col = [c.value for c in ws[2]].index("Civil penalty maximum ($)") + 1
+    assert [ws.cell(r, col).value for r in (3, 4, 5)] == [1000.10, None, 0.01]
+    assert ws.cell(3, col).number_format == "$#,##0.00"

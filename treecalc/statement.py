@@ -668,7 +668,8 @@ def _xml_column(book: _Book, s: pd.Series, col: int, first_row: int, fmt: str | 
     letter = xl_col_to_name(col)
     rows = range(first_row + 1, first_row + 1 + len(s))
     dtype = s.dtype
-    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+    # integers and floats only: a numeric Arrow decimal column (kind "O") holds Decimal objects, whose repr is no number
+    if getattr(dtype, "kind", "O") in "iuf":
         arr = s.to_numpy(dtype=float, na_value=np.nan)
         if not np.isinf(arr).any():
             f = book.format(num=fmt)
