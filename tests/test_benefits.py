@@ -195,6 +195,12 @@ def test_institutional_and_park_energy_tables_are_stated():
     assert "tables for this land use are all zero" in b["disclosures"].iloc[0]
     assert "no energy table for this land use" in b["disclosures"].iloc[1]
     assert "land use not given" in b["disclosures"].iloc[2]
+    # ... and it does not say the unspecified tree is valued as a single-family one: its energy is the zone
+    # table's 43.5 kWh at 22.86 cm, not the single-family table's 45.2 kWh (electricity-sfr.csv, ACRU)
+    sf = treecalc.compute_benefits(f.assign(land_use="single_family"))
+    assert sf["electricity_kwh"].iloc[0] == pytest.approx(45.2)
+    assert "valued as a single-family" not in b["disclosures"].iloc[2]
+    assert "C = 1" in b["disclosures"].iloc[2] and "general tables" in b["disclosures"].iloc[2]
 
 
 def test_autumn_olive_is_deciduous_with_its_provenance():

@@ -302,7 +302,8 @@ def disclosure_texts(mask: int, value_row: str, lu: str, p: Mapping[str, Any],
                        f"{_cls(int(zt[factor][r]))}: the dollars shown follow the table; they are not a finding "
                        "that the tree adds nothing")
     if mask & Flag.LAND_USE_NOT_GIVEN:
-        out.append("land use not given: valued as a single-family front-yard tree (land-use factor C = 1, as the NTBC does)")
+        out.append("land use not given: the aesthetic benefit takes the single-family factor C = 1 (as the NTBC does); "
+                   "energy and avoided emissions read the zone's general tables, not the single-family ones")
     if mask & Flag.COMMERCIAL_NOT_DISTINGUISHED:
         out.append("commercial or industrial not distinguished: the lower factor, industrial / large commercial, is used "
                    f"(C = {c:g}; small commercial would be "
@@ -367,7 +368,7 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
             "a local rate can be set (--price hydro_interception=USD)" if hydro == default_hydro
             else f", set by the user (the zone table's value is ${default_hydro:g}/gal)")),
         ("Aesthetic benefit land-use factors C: single-family 1 (the definition of T); a tree without a land use "
-         "is valued as single-family (C = 1, as the NTBC does)")
+         "takes the single-family factor (C = 1, as the NTBC does) but the zone's general energy tables")
         + (f"; {unverified}: unverified, recorded as the Community Tree Guides' land-use reduction factors without "
            "a copy of that table to check them; small commercial and industrial / large commercial are kept apart; "
            "a survey's 'commercial/industrial' takes the lower" if unverified else ""),
