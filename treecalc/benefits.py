@@ -378,7 +378,9 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
          "has no table and reads the zone's general table, as an unspecified tree does"),
         ("DBH past the tables' last class, 45 in (114.30 cm): every benefit holds its 45-in value (OpenTreeMap's "
          "eco-benefit service extends the last step instead), also for a tree grown past it in a cumulative "
-         "valuation; DBH over 100 in is flagged implausible; both are stated per tree"),
+         "valuation; DBH over 100 in is flagged implausible; a tree measured past 45 in or over 100 in is stated per "
+         "tree (the per-tree notes read the measured DBH: a tree that only grows past 45 in, or into a zero class "
+         "below, during a cumulative valuation has no note of its own)"),
         (f"{n_zero} of the {len(rows)} value rows give a property-value driver (annual leaf-area increase) and a "
          "CO2 sequestration of 0 at their largest classes (e.g. red maple, ACRU: 5.6 m2/yr at 83.82 cm, 0 at "
          "99.06 cm); a tree there shows the table's figure, possibly $0, with a per-tree note"),
