@@ -839,3 +839,47 @@ def test_every_column_type_streams_as_the_per_cell_writer_does(monkeypatch):
     col = [c.value for c in ws[2]].index("Civil penalty maximum ($)") + 1
     assert [ws.cell(r, col).value for r in (3, 4, 5)] == [1000.10, None, 0.01]
     assert ws.cell(3, col).number_format == "$#,##0.00"
+
+
+@pytest.mark.parametrize("options", [
+    dict(value_basis="cumulative:10", replacement_percent=150, plantable=3, land_use="small_commercial",
+         prices={"electricity": 0.25}, home_price_usd=700000.0, fee_per_tree_usd=600),
+    dict(jurisdiction="wesley_hills", value_basis="appraised", land_use="institutional"),
+])
+def test_a_generated_survey_with_options_changed_is_written_as_assessed(tmp_path, options):
+    """Not the sample and not the defaults: the Trees sheet holds every number, flag and text of the
+    assessment's trees (value column on the chosen basis, the disclosures of the chosen land use), and
+    both writer paths agree."""
+    from treecalc.assessment import assess
+
+    path = tmp_path / "survey.xlsx"
+    write_generated_survey(path, n=300)
+    a = assess(path, **options)
+    streamed, per_cell = _both(a)
+    _assert_same(_cells(streamed), _cells(per_cell))
+    head, rows = _trees_sheet(streamed)
+    col = {h: j for j, h in enumerate(head)}
+    basis = statement._value_basis(a)
+    assert f"Value ($, {basis})" in col and basis == options["value_basis"]
+    by_row = {r[col["Source row"]]: r for r in rows}
+    assert len(by_row) == len(a.trees) == len(rows)
+    checked = 0
+    for key in a.trees.columns:
+        label = statement._header(key) if key != "value_usd" else f"Value ($, {basis})"
+        if label not in col:
+            continue
+        for src, v in zip(a.trees["source_row"], a.trees[key].tolist()):
+            got = by_row[src][col[label]]
+            if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+                assert got is None, (key, src)
+            elif isinstance(v, bool):
+                assert got == ("Yes" if v else "No"), (key, src)
+            elif isinstance(v, (int, float)):
+                assert got == v, (key, src, got, v)
+                checked += 1
+            elif isinstance(v, str):
+                assert got == (v or None), (key, src)
+                checked += key == "disclosures"
+    assert checked >= 20 * len(a.trees)
+    lu = options["land_use"]
+    assert all(f"for {lu}" in (r[col["Disclosures"]] or "") for r in rows)  # every tree's C is unverified
