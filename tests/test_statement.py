@@ -842,9 +842,9 @@ def test_every_column_type_streams_as_the_per_cell_writer_does(monkeypatch):
 
 
 @pytest.mark.parametrize("options", [
-    dict(value_basis="cumulative:10", replacement_percent=150, plantable=3, land_use="small_commercial",
-         prices={"electricity": 0.25}, home_price_usd=700000.0, fee_per_tree_usd=600),
-    dict(jurisdiction="wesley_hills", value_basis="appraised", land_use="institutional"),
+    {"value_basis": "cumulative:10", "replacement_percent": 150, "plantable": 3, "land_use": "small_commercial",
+     "prices": {"electricity": 0.25}, "home_price_usd": 700000.0, "fee_per_tree_usd": 600},
+    {"jurisdiction": "wesley_hills", "value_basis": "appraised", "land_use": "institutional"},
 ])
 def test_a_generated_survey_with_options_changed_is_written_as_assessed(tmp_path, options):
     """Not the sample and not the defaults: the Trees sheet holds every number, flag and text of the
