@@ -302,7 +302,8 @@ def disclosure_texts(mask: int, value_row: str, lu: str, p: Mapping[str, Any],
                        f"{_cls(int(zt[factor][r]))}: the dollars shown follow the table; they are not a finding "
                        "that the tree adds nothing")
     if mask & Flag.LAND_USE_NOT_GIVEN:
-        out.append("land use not given: valued as a single-family front-yard tree (land-use factor C = 1, as the NTBC does)")
+        out.append("land use not given: the aesthetic benefit takes the single-family factor C = 1 (as the NTBC does); "
+                   "energy and avoided emissions read the zone's general tables, not the single-family ones")
     if mask & Flag.COMMERCIAL_NOT_DISTINGUISHED:
         out.append("commercial or industrial not distinguished: the lower factor, industrial / large commercial, is used "
                    f"(C = {c:g}; small commercial would be "
@@ -367,7 +368,7 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
             "a local rate can be set (--price hydro_interception=USD)" if hydro == default_hydro
             else f", set by the user (the zone table's value is ${default_hydro:g}/gal)")),
         ("Aesthetic benefit land-use factors C: single-family 1 (the definition of T); a tree without a land use "
-         "is valued as single-family (C = 1, as the NTBC does)")
+         "takes the single-family factor (C = 1, as the NTBC does) but the zone's general energy tables")
         + (f"; {unverified}: unverified, recorded as the Community Tree Guides' land-use reduction factors without "
            "a copy of that table to check them; small commercial and industrial / large commercial are kept apart; "
            "a survey's 'commercial/industrial' takes the lower" if unverified else ""),
@@ -377,7 +378,9 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
          "has no table and reads the zone's general table, as an unspecified tree does"),
         ("DBH past the tables' last class, 45 in (114.30 cm): every benefit holds its 45-in value (OpenTreeMap's "
          "eco-benefit service extends the last step instead), also for a tree grown past it in a cumulative "
-         "valuation; DBH over 100 in is flagged implausible; both are stated per tree"),
+         "valuation; DBH over 100 in is flagged implausible; a tree measured past 45 in or over 100 in is stated per "
+         "tree (the per-tree notes read the measured DBH: a tree that only grows past 45 in, or into a zero class "
+         "below, during a cumulative valuation has no note of its own)"),
         (f"{n_zero} of the {len(rows)} value rows give a property-value driver (annual leaf-area increase) and a "
          "CO2 sequestration of 0 at their largest classes (e.g. red maple, ACRU: 5.6 m2/yr at 83.82 cm, 0 at "
          "99.06 cm); a tree there shows the table's figure, possibly $0, with a per-tree note"),
@@ -440,7 +443,7 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     if "dbh_in" not in frame:
         raise ValueError("compute_benefits needs a 'dbh_in' column (inches)")
     dbh = pd.to_numeric(frame["dbh_in"], errors="coerce").to_numpy(float)
-    bad = np.isnan(dbh) | (dbh <= 0)
+    bad = ~np.isfinite(dbh) | (dbh <= 0)  # an infinite DBH is no measurement (benefits() refuses it too)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"row {frame.index[i]!r}: dbh_in must be a positive number of inches, "
