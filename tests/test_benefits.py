@@ -95,6 +95,12 @@ def test_errors_name_the_problem():
         treecalc.benefits("ACRU", 0)
     with pytest.raises(ValueError, match="row 1"):
         treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU", "ACRU"], "dbh_in": [3, "x"]}))
+    # an infinite DBH was valued (as 45 in, $144.46/yr for ACRU) by compute_benefits while benefits() refused it
+    for bad in (float("inf"), "inf", -float("inf")):
+        with pytest.raises(ValueError, match="row 0: dbh_in must be a positive number"):
+            treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [bad]}))
+    with pytest.raises(ValueError, match="positive"):
+        treecalc.benefits("ACRU", float("inf"))
     with pytest.raises(TypeError, match="unknown benefit parameter"):
         treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [3]}), colour="red")
 
@@ -229,6 +235,12 @@ def test_institutional_and_park_energy_tables_are_stated():
     assert "tables for this land use are all zero" in b["disclosures"].iloc[0]
     assert "no energy table for this land use" in b["disclosures"].iloc[1]
     assert "land use not given" in b["disclosures"].iloc[2]
+    # ... and it does not say the unspecified tree is valued as a single-family one: its energy is the zone
+    # table's 43.5 kWh at 22.86 cm, not the single-family table's 45.2 kWh (electricity-sfr.csv, ACRU)
+    sf = treecalc.compute_benefits(f.assign(land_use="single_family"))
+    assert sf["electricity_kwh"].iloc[0] == pytest.approx(45.2)
+    assert "valued as a single-family" not in b["disclosures"].iloc[2]
+    assert "C = 1" in b["disclosures"].iloc[2] and "general tables" in b["disclosures"].iloc[2]
 
 
 def test_autumn_olive_is_deciduous_with_its_provenance():
@@ -291,7 +303,7 @@ def test_disclosures_reach_the_statement(tmp_path):
         }
     ).to_csv(path, index=False)
     out = tmp_path / "statement.xlsx"
-    statement.build_workbook(treecalc.assess(read_survey(path)), out)
+    statement.build_workbook(treecalc.assess(read_survey(path)), out)  # issue 12: XlsxWriter writes to a target
     wb = openpyxl.load_workbook(out, read_only=True)
     rows = [r for r in wb["Trees"].iter_rows(values_only=True) if r]
     head = next(r for r in rows if "Disclosures" in r)

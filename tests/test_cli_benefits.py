@@ -33,6 +33,44 @@ def test_benefits_table_and_params(capsys):
     assert "Red maple" in out and "gal/yr" in out and "$250,000" in out
 
 
+def test_a_home_price_given_is_not_called_a_placeholder(capsys):
+    """--home-price 250000 was printed as "$250,000 (placeholder the Village sets)": the user's own figure
+    labelled a placeholder. Given: "as given"; not given: the $500,000 default is the placeholder."""
+    _, out, _ = run(
+        capsys,
+        "benefits",
+        "--species",
+        "ACRU",
+        "--dbh",
+        "12",
+        "--home-price",
+        "250000",
+        "--large-tree-leaf-area",
+        "600",
+    )
+    line = _line(out, "Property value:")
+    assert "$250,000 (as given)" in line and "placeholder" not in line and "600.0 m2 (as given)" in line
+    _, out, _ = run(capsys, "benefits", "--species", "ACRU", "--dbh", "12")
+    line = _line(out, "Property value:")
+    assert "$500,000 (placeholder the Village sets)" in line and "as given" not in line
+    # ACRU 12 in: L = (7.9 + 7.6)/2 = 7.75 m2/yr; A = 7.75 x 0.0088 x 250,000 x C 1 / 600 = $28.42/yr
+    _, out, _ = run(
+        capsys,
+        "benefits",
+        "--species",
+        "ACRU",
+        "--dbh",
+        "12",
+        "--home-price",
+        "250000",
+        "--large-tree-leaf-area",
+        "600",
+        "--land-use",
+        "single_family",
+    )
+    assert _line(out, "Property / aesthetic").split()[-1] == "28.42"
+
+
 def test_unknown_species_exits_nonzero_with_suggestions(capsys):
     rc, _, err = run(capsys, "benefits", "--species", "Dragon tree", "--dbh", "12")
     assert rc == 2

@@ -842,3 +842,269 @@ def test_the_statement_is_streamed_in_constant_memory(generated):
 
     rows = [int(r) for r in re.findall(r'<row r="(\d+)"', xml)]
     assert rows == sorted(rows) and len(rows) == len(set(rows)) == len(generated[1].trees) + 2
+
+
+# ---------------------------------------------------------------------------
+# review of issue 12: text XML cannot hold, OOXML escapes, Excel's limits (both writer paths)
+
+
+def _ooxml_unescape(s: str) -> str:
+    """What Excel shows for cell text (ECMA-376 ST_Xstring: ``_xHHHH_`` is the character HHHH)."""
+    import re
+
+    return re.sub(r"_x([0-9a-fA-F]{4})_", lambda m: chr(int(m.group(1), 16)), s)
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_text_xml_cannot_hold_never_breaks_the_file(stream):
+    """U+FFFE / U+FFFF are not XML characters: written as they were, the Trees sheet was not well-formed and
+    neither openpyxl nor Excel could open the statement (the CLI still said "statement written"). A lone
+    surrogate (from JSON or surrogate-escaped text) raised UnicodeEncodeError. "<r>...</r>" text went through
+    XlsxWriter's per-cell path as raw rich-text XML ("<r>&</r>": not well-formed). Each is now replaced by
+    U+FFFD (the first three) or written escaped, on both paths; a literal "_x0041_" is escaped as
+    "_x005F_x0041_" so Excel shows "_x0041_", not "A"."""
+    tags = ["a\ufffeb", "x\uffff", "a\ud800b", "<r>&</r>", "_x0041_", "T6"]
+    want = ["a\ufffdb", "x\ufffd", "a\ufffdb", "<r>&</r>", "_x0041_", "T6"]
+    trees = pd.DataFrame({"tag": pd.Series(tags, dtype=object), "<r>&</r>": ["v"] * 6, "dbh_in": [4.0] * 6})
+    buf = io.BytesIO()
+    statement.build_workbook(stand_in(trees=trees), buf, stream_rows=stream)
+    ws = openpyxl.load_workbook(io.BytesIO(buf.getvalue()))["Trees"]  # raised "not well-formed" before
+    assert [_ooxml_unescape(ws.cell(r, 1).value) for r in range(3, 9)] == want
+    assert ws.cell(2, 3).value == "<r>&</r>"  # a header written by XlsxWriter's own call, not raw XML
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_text_over_excels_limit_is_cut_in_utf16_units_and_says_so(stream):
+    """Excel's 32,767-character limit counts UTF-16 units: 20,000 emoji are 40,000 units. The streamed path
+    cut at 32,767 code points (kept all 40,000 units, over the limit); the per-cell path cut silently.
+    Now both keep 32,767 units at most, end with a note that the text was cut, and agree."""
+    text = "🌳" * 20000
+    trees = pd.DataFrame({"tag": ["T1"], "notes": [text], "dbh_in": [4.0]})
+    buf = io.BytesIO()
+    statement.build_workbook(stand_in(trees=trees), buf, stream_rows=stream)
+    got = openpyxl.load_workbook(io.BytesIO(buf.getvalue()))["Trees"].cell(3, 3).value  # Tag, DBH, Notes
+    assert len(got.encode("utf-16-le")) // 2 <= 32767
+    assert got.endswith(statement._CUT_MARK)
+    # (32,767 - len(mark)) units of 2 each: the whole emoji that fit, none split
+    room = 32767 - len(statement._CUT_MARK)
+    assert got == "🌳" * (room // 2) + statement._CUT_MARK
+    assert statement.safe_text("x" * 32767) == "x" * 32767  # exactly at the limit: unchanged
+
+
+def test_a_sheet_over_excels_size_is_a_clear_error(monkeypatch, tmp_path):
+    """XlsxWriter drops cells past row 1,048,576 / column 16,384 silently (write_* returns -1), and the
+    streamed rows were appended past the limit regardless (a file Excel refuses). With the limits lowered
+    (60 trees + title + header = 62 rows > 61), writing raises a ValueError naming the sheet, and the CLI
+    reports it as an error (exit 2), writing no file."""
+    many = stand_in(trees=pd.DataFrame({"tag": [f"T{i}" for i in range(60)], "dbh_in": [4.0] * 60}))
+    monkeypatch.setattr(statement, "_MAX_ROWS", 61)
+    with pytest.raises(ValueError, match="'Trees' sheet would need 62 rows"):  # 60 trees + title + header
+        statement_bytes(many)
+    monkeypatch.setattr(statement, "_MAX_ROWS", 1_048_576)
+    monkeypatch.setattr(statement, "_MAX_COLS", 3)
+    with pytest.raises(ValueError, match="16,384|3 columns"):
+        statement_bytes(stand_in())
+    monkeypatch.setattr(statement, "_MAX_COLS", 16_384)
+    statement_bytes(stand_in())  # at Excel's real limits the stand-in fits
+
+    from treecalc.cli import main
+
+    survey = tmp_path / "survey.xlsx"
+    write_generated_survey(survey, n=30)
+    monkeypatch.setattr(statement, "_MAX_ROWS", 20)
+    out = tmp_path / "statement.xlsx"
+    assert main(["assess", str(survey), "--out", str(out)]) == 2
+    assert not out.exists()
+
+
+def write_adversarial_survey(path: Path) -> list[list[Any]]:
+    """A survey whose text a spreadsheet or XML would misread; returns its rows (header first)."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Trees"
+    rows = [
+        ["Tag", "Species", "DBH (in)", "Condition", "Action", "Notes"],
+        ['=HYPERLINK("http://x")', "Red mapel", 12, "Good", "Remove", 'note & <b> "q"'],
+        ["_x005F_x0041_", "Acer rubrum", 40, "Good", "Remove", "bell_x0007_ and tab\tinside"],
+        ["+1+1", "Sugar maple", 8, "Good", "Retain", "<r>&</r>"],
+        ["@SUM(A1)", "Norway maple", 20, "Poor", "Remove", "🌳 emoji"],
+        ["-5", "Quercus rubra", 110, "Good", "Remove", "x\ufffey"],
+        ["T7", "White oak", 50, "Fair", "Removed", "=1+1"],
+    ]
+    for r in rows:
+        ws.append(r)
+    for row in ws.iter_rows():
+        for c in row:
+            if isinstance(c.value, str) and c.value.startswith("="):
+                c.data_type = "s"  # the survey holds these as text, as a user's would
+    wb.save(path)
+    return rows
+
+
+@pytest.mark.slow
+def test_adversarial_survey_through_the_cli_renders_literally_in_libreoffice(tmp_path):
+    """``treecalc assess FILE --out x.xlsx`` on a survey with formula-like tags, XML specials, a BEL, an
+    emoji and U+FFFE: the statement opens in openpyxl and LibreOffice, and LibreOffice's own CSV of the
+    Trees sheet shows every tag and note literally (no formula evaluated, "_x0041_" not read as "A")."""
+    import csv
+    import os
+
+    from treecalc.cli import main
+
+    survey = tmp_path / "adversarial.xlsx"
+    write_adversarial_survey(survey)
+    out = tmp_path / "st.xlsx"
+    assert main(["assess", str(survey), "--out", str(out)]) == 0
+    openpyxl.load_workbook(out)  # well-formed (U+FFFE made it unreadable before)
+    exe = shutil.which("libreoffice") or shutil.which("soffice")
+    if not exe:
+        pytest.skip("LibreOffice is not installed")
+    filt = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,2"  # sheet 2 = Trees
+    subprocess.run(
+        [
+            exe,
+            "--headless",
+            f"-env:UserInstallation=file://{tmp_path}/lo-profile",
+            "--convert-to",
+            filt,
+            "--outdir",
+            str(tmp_path / "csv"),
+            str(out),
+        ],
+        check=True,
+        timeout=55,
+        capture_output=True,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    rows = list(csv.reader((tmp_path / "csv" / "st-Trees.csv").open(encoding="utf-8")))
+    head = rows[1]
+    tag, notes = head.index("Tag"), head.index("Notes")
+    got = {r[tag]: r[notes] for r in rows[2:]}
+    # calamine reads the survey's "_x005F_x0041_" as the text "_x0041_"; BEL becomes U+FFFD
+    assert got == {
+        '=HYPERLINK("http://x")': 'note & <b> "q"',
+        "_x0041_": "bell\ufffd and tab\tinside",
+        "+1+1": "<r>&</r>",
+        "@SUM(A1)": "🌳 emoji",
+        "-5": "x\ufffdy",
+        "T7": "=1+1",
+    }
+
+
+def test_every_column_type_streams_as_the_per_cell_writer_does(monkeypatch):
+    """Arrow-backed strings/ints/bools, nullable booleans, categoricals (text and numbers), -0.0, 1e308,
+    5e-324, inf, mixed object columns (int, text, float, bool, None, Decimal, date, list), naive and
+    tz-aware timestamps, timedeltas and a Python int past 2**64: both writer paths give the same cells.
+    Dates before 1900-03-01 were a day late on the streamed path: Excel's 1900 system counts a
+    29 February 1900 that never was, so 1900-01-15 is serial 15 (days since 1899-12-31), not 16."""
+    import datetime as dt
+    import decimal
+
+    import pyarrow as pa
+
+    monkeypatch.setattr(statement, "_CHUNK_ROWS", 3)
+    n = 8
+    trees = pd.DataFrame(
+        {
+            "tag": pd.Series(["a", None, "c", "=x", " sp ", "d", "e", "f"], dtype="string[pyarrow]"),
+            "cat": pd.Categorical(["x", "y", None, "x", "=y", "x", "y", "x"]),
+            "catnum": pd.Categorical([1.5, 2.0, None, 1.5, 2.0, 1.5, 1.5, 2.0]),
+            "ai": pd.Series([1, None, 3, 4, 5, 6, 7, 2**60], dtype="int64[pyarrow]"),
+            "ab": pd.Series([True, None, False, True, True, False, True, False], dtype="bool[pyarrow]"),
+            "nb": pd.Series([True, None, False, True, True, False, True, False], dtype="boolean"),
+            "fl": [-0.0, 1e308, 5e-324, float("nan"), float("inf"), -1.5, 0.1, 1 / 3],
+            "mixed": pd.Series(
+                [1, "two", 3.5, True, None, decimal.Decimal("1.10"), dt.date(2024, 1, 2), ["a", "b"]], dtype=object
+            ),
+            "when": pd.to_datetime(
+                [
+                    "1900-01-15",
+                    "1900-02-28",
+                    None,
+                    "1900-03-01",
+                    "2024-05-05 10:30",
+                    "1950-01-01",
+                    "2000-02-29",
+                    "2024-01-01",
+                ],
+                format="ISO8601",
+            ),
+            "tz": pd.to_datetime(["2024-05-01 12:00"] * n).tz_localize("America/New_York"),
+            "td": pd.to_timedelta([1, 2, None, 4, 5, 6, 7, 8], unit="h"),
+            "pint": pd.Series([10**20, -5, 0, 7, 8, 9, 1, 2], dtype=object),
+            # exact cents as an Arrow decimal column: numeric, but its values are Decimal objects (the streamed
+            # path wrote <v>Decimal('1000.10')</v>: a sheet no reader could open)
+            "penalty_max_usd": pd.array(
+                [decimal.Decimal("1000.10"), None] + [decimal.Decimal("0.01")] * 6,
+                dtype=pd.ArrowDtype(pa.decimal128(10, 2)),
+            ),
+            "dbh_in": [4.0] * n,
+        }
+    )
+    streamed, per_cell = _both(stand_in(trees=trees))
+    _assert_same(_cells(streamed), _cells(per_cell))
+    ws = openpyxl.load_workbook(io.BytesIO(streamed))["Trees"]
+    col = [c.value for c in ws[2]].index("When") + 1
+    assert [ws.cell(r, col).value for r in (3, 4, 6)] == [
+        dt.datetime(1900, 1, 15),
+        dt.datetime(1900, 2, 28),
+        dt.datetime(1900, 3, 1),
+    ]
+    assert statement._excel_serial(dt.date(1900, 1, 1)) == 1 and statement._excel_serial(dt.date(1900, 3, 1)) == 61
+    col = [c.value for c in ws[2]].index("Civil penalty maximum ($)") + 1
+    assert [ws.cell(r, col).value for r in (3, 4, 5)] == [1000.10, None, 0.01]
+    assert ws.cell(3, col).number_format == "$#,##0.00"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {
+            "value_basis": "cumulative:10",
+            "replacement_percent": 150,
+            "plantable": 3,
+            "land_use": "small_commercial",
+            "prices": {"electricity": 0.25},
+            "home_price_usd": 700000.0,
+            "fee_per_tree_usd": 600,
+        },
+        {"jurisdiction": "wesley_hills", "value_basis": "appraised", "land_use": "institutional"},
+    ],
+)
+def test_a_generated_survey_with_options_changed_is_written_as_assessed(tmp_path, options):
+    """Not the sample and not the defaults: the Trees sheet holds every number, flag and text of the
+    assessment's trees (value column on the chosen basis, the disclosures of the chosen land use), and
+    both writer paths agree."""
+    from treecalc.assessment import assess
+
+    path = tmp_path / "survey.xlsx"
+    write_generated_survey(path, n=300)
+    a = assess(path, **options)
+    streamed, per_cell = _both(a)
+    _assert_same(_cells(streamed), _cells(per_cell))
+    head, rows = _trees_sheet(streamed)
+    col = {h: j for j, h in enumerate(head)}
+    basis = statement._value_basis(a)
+    assert f"Value ($, {basis})" in col and basis == options["value_basis"]
+    by_row = {r[col["Source row"]]: r for r in rows}
+    assert len(by_row) == len(a.trees) == len(rows)
+    checked = 0
+    for key in a.trees.columns:
+        label = statement._header(key) if key != "value_usd" else f"Value ($, {basis})"
+        if label not in col:
+            continue
+        for src, v in zip(a.trees["source_row"], a.trees[key].tolist()):
+            got = by_row[src][col[label]]
+            if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+                assert got is None, (key, src)
+            elif isinstance(v, bool):
+                assert got == ("Yes" if v else "No"), (key, src)
+            elif isinstance(v, (int, float)):
+                assert got == v, (key, src, got, v)
+                checked += 1
+            elif isinstance(v, str):
+                assert got == (v or None), (key, src)
+                checked += key == "disclosures"
+    assert checked >= 20 * len(a.trees)
+    lu = options["land_use"]
+    assert all(f"for {lu}" in (r[col["Disclosures"]] or "") for r in rows)  # every tree's C is unverified

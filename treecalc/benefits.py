@@ -339,7 +339,8 @@ def disclosure_texts(
             )
     if mask & Flag.LAND_USE_NOT_GIVEN:
         out.append(
-            "land use not given: valued as a single-family front-yard tree (land-use factor C = 1, as the NTBC does)"
+            "land use not given: the aesthetic benefit takes the single-family factor C = 1 (as the NTBC does); "
+            "energy and avoided emissions read the zone's general tables, not the single-family ones"
         )
     if mask & Flag.COMMERCIAL_NOT_DISTINGUISHED:
         out.append(
@@ -431,7 +432,7 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
         ),
         (
             "Aesthetic benefit land-use factors C: single-family 1 (the definition of T); a tree without a land use "
-            "is valued as single-family (C = 1, as the NTBC does)"
+            "takes the single-family factor (C = 1, as the NTBC does) but the zone's general energy tables"
         )
         + (
             f"; {unverified}: unverified, recorded as the Community Tree Guides' land-use reduction factors without "
@@ -449,7 +450,9 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
         (
             "DBH past the tables' last class, 45 in (114.30 cm): every benefit holds its 45-in value (OpenTreeMap's "
             "eco-benefit service extends the last step instead), also for a tree grown past it in a cumulative "
-            "valuation; DBH over 100 in is flagged implausible; both are stated per tree"
+            "valuation; DBH over 100 in is flagged implausible; a tree measured past 45 in or over 100 in is stated per "
+            "tree (the per-tree notes read the measured DBH: a tree that only grows past 45 in, or into a zero class "
+            "below, during a cumulative valuation has no note of its own)"
         ),
         (
             f"{n_zero} of the {len(rows)} value rows give a property-value driver (annual leaf-area increase) and a "
@@ -515,7 +518,7 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     if "dbh_in" not in frame:
         raise ValueError("compute_benefits needs a 'dbh_in' column (inches)")
     dbh = pd.to_numeric(frame["dbh_in"], errors="coerce").to_numpy(float)
-    bad = np.isnan(dbh) | (dbh <= 0)
+    bad = ~np.isfinite(dbh) | (dbh <= 0)  # an infinite DBH is no measurement (benefits() refuses it too)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(

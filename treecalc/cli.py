@@ -178,8 +178,11 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
         f"Replacement value (CTLA trunk formula, condition {r['replacement_value_condition']}): "
         f"${r['replacement_value_usd']:,.2f}",
         "",
-        f"Property value: home price ${r['parameters']['home_price_usd']:,.0f} (placeholder the Village sets), "
-        f"large-tree leaf area {r['parameters']['large_tree_leaf_area_m2']:.1f} m2.",
+        # a value given on the command line is the user's, not the placeholder
+        f"Property value: home price ${r['parameters']['home_price_usd']:,.0f} "
+        f"({'as given' if a.home_price is not None else 'placeholder the Village sets'}), "
+        f"large-tree leaf area {r['parameters']['large_tree_leaf_area_m2']:.1f} m2"
+        f"{' (as given)' if a.large_tree_leaf_area is not None else ''}.",
         f"Source: {r['source']}.",
     ]
     if r.get("disclosures"):

@@ -85,8 +85,16 @@ DATETIME = "yyyy-mm-dd hh:mm"
 
 #: Characters a spreadsheet may read as the start of a formula (OWASP "CSV injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
-_ILLEGAL_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-_MAX_CELL_TEXT = 32767
+#: What XML 1.0 cannot hold: C0 controls other than tab/LF/CR, lone surrogates (not encodable as UTF-8),
+#: and the non-characters U+FFFE, U+FFFF (a worksheet holding one is not well-formed: the file will not open).
+_ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+#: OOXML reads ``_xHHHH_`` in cell text as the character HHHH; a literal one is escaped as ``_x005F_xHHHH_``.
+_OOXML_ESCAPE = re.compile(r"(_x[0-9a-fA-F]{4}_)")
+_MAX_CELL_TEXT = 32767  # Excel's limit, in UTF-16 code units (an emoji counts 2)
+_CUT_MARK = " … [cut: an Excel cell holds 32,767 characters]"
+#: Excel's sheet size (an .xlsx sheet cannot hold more; XlsxWriter silently drops what does not fit).
+_MAX_ROWS = 1_048_576
+_MAX_COLS = 16_384
 _WIDTH_SAMPLE = 2000  # rows looked at to size a column
 _CHUNK_ROWS = 5000  # rows encoded at a time (bounds the memory of the encoded XML)
 
@@ -97,11 +105,20 @@ def needs_quote_prefix(text: str) -> bool:
 
 
 def safe_text(value: Any) -> str:
-    """``value`` as text a worksheet can hold: illegal control characters
-    replaced with U+FFFD, cut to Excel's 32,767 characters."""
+    """``value`` as text a worksheet can hold: characters XML cannot hold (C0
+    controls, lone surrogates, U+FFFE, U+FFFF) replaced with U+FFFD; text over
+    Excel's 32,767 characters (UTF-16 units) cut, with a note that it was."""
     s = value if isinstance(value, str) else str(value)
     s = _ILLEGAL_XML.sub("\ufffd", s)
-    return s[:_MAX_CELL_TEXT]
+    if len(s) > _MAX_CELL_TEXT // 2 and _utf16_len(s) > _MAX_CELL_TEXT:
+        # cut to the limit in UTF-16 units (an emoji is 2), never inside a pair, and say so: nothing is lost silently
+        room = _MAX_CELL_TEXT - len(_CUT_MARK)
+        s = s.encode("utf-16-le")[: 2 * room].decode("utf-16-le", errors="ignore") + _CUT_MARK
+    return s
+
+
+def _utf16_len(s: str) -> int:
+    return len(s) + sum(1 for ch in s if ord(ch) > 0xFFFF)
 
 
 # ---------------------------------------------------------------------------
@@ -542,7 +559,13 @@ class _Book:
             return
         if isinstance(v, str):
             s = safe_text(v)
-            ws.write_string(row, col, s, self.format(style, quote=needs_quote_prefix(s), wrap=wrap))
+            f = self.format(style, quote=needs_quote_prefix(s), wrap=wrap)
+            if s.startswith("<r>") and s.endswith("</r>"):
+                # XlsxWriter (constant_memory) copies such a string into the file as raw rich-text XML, unescaped:
+                # "<r>&</r>" would make the sheet unreadable. Plain runs of the same text are escaped.
+                ws.write_rich_string(row, col, s[:1], s[1:-1], s[-1:], *([f] if f is not None else []))
+                return
+            ws.write_string(row, col, s, f)
         elif isinstance(v, _dt.datetime):
             ws.write_datetime(row, col, v, self.format(style, DATETIME))
         elif isinstance(v, _dt.date):
@@ -551,6 +574,16 @@ class _Book:
             ws.write_datetime(row, col, v, self.format(style, _TIME))
         else:
             ws.write_number(row, col, v, self.format(style, fmt))
+
+    @staticmethod
+    def check_size(ws: _StreamSheet, rows: int, cols: int) -> None:
+        """A clear error when a sheet would exceed Excel's size (XlsxWriter would drop the excess silently)."""
+        if rows > _MAX_ROWS or cols > _MAX_COLS:
+            raise ValueError(
+                f"the statement's {ws.name!r} sheet would need {rows:,} rows and {cols:,} columns; an Excel sheet "
+                f"holds at most {_MAX_ROWS:,} rows and {_MAX_COLS:,} columns: split the survey, or use the JSON "
+                "output (--json), which has no such limit"
+            )
 
     def header_cells(self, ws: _StreamSheet, row: int, headers: Sequence[Any]) -> None:
         for j, h in enumerate(headers):
@@ -580,6 +613,7 @@ class _Book:
     def grid_rows(self, ws: _StreamSheet, rows: Sequence[Sequence[tuple[Any, str | None, str | None, bool]]]) -> None:
         """Rows from the top of a sheet, each a list of (value, number format, style, wrap) cells."""
         chunk = _CHUNK_ROWS
+        self.check_size(ws, len(rows), max((len(r) for r in rows), default=0))
         for start in range(0, len(rows), chunk):
             part = rows[start : start + chunk]
             if not (self.stream_rows and ws.can_stream()):
@@ -626,12 +660,18 @@ class _Book:
 
 
 def _excel_serial(v: _dt.date | _dt.time) -> float:
-    """Days since 1899-12-30 (Excel's 1900 date system; a time is a fraction of a day)."""
+    """Excel's serial date (1900 date system; a time is a fraction of a day).
+
+    Excel counts a 29 February 1900 that never was, so serials from 1900-03-01
+    on are days since 1899-12-30, and earlier ones days since 1899-12-31 (the
+    rule XlsxWriter's ``write_datetime`` applies; 1900-01-01 is 1).
+    """
     if isinstance(v, _dt.time):
         return (v.hour * 3600 + v.minute * 60 + v.second + v.microsecond / 1e6) / 86400
     if not isinstance(v, _dt.datetime):
         v = _dt.datetime(v.year, v.month, v.day)
-    return (v.replace(tzinfo=None) - _EXCEL_EPOCH) / _dt.timedelta(days=1)
+    days = (v.replace(tzinfo=None) - _EXCEL_EPOCH) / _dt.timedelta(days=1)
+    return days if days >= 61 else days - 1  # 61 = 1900-03-01
 
 
 def _column_values(s: pd.Series) -> list[Any]:
@@ -643,6 +683,8 @@ def _column_values(s: pd.Series) -> list[Any]:
 
 
 def _xml_escape(s: str) -> str:
+    if "_x" in s:
+        s = _OOXML_ESCAPE.sub(r"_x005F\1", s)  # as XlsxWriter does: a literal "_x0041_" must not read as "A"
     s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return s.replace("\r", "&#13;") if "\r" in s else s  # a raw CR would be read back as LF
 
@@ -676,7 +718,8 @@ def _xml_column(book: _Book, s: pd.Series, col: int, first_row: int, fmt: str | 
     letter = xl_col_to_name(col)
     rows = range(first_row + 1, first_row + 1 + len(s))
     dtype = s.dtype
-    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+    # integers and floats only: a numeric Arrow decimal column (kind "O") holds Decimal objects, whose repr is no number
+    if getattr(dtype, "kind", "O") in "iuf":
         arr = s.to_numpy(dtype=float, na_value=np.nan)
         if not np.isinf(arr).any():
             f = book.format(num=fmt)
@@ -1164,6 +1207,7 @@ def _table_sheet(
     head = [headers.get(c) or _header(c) for c in order]
     fmts = [_key_info(c)[2] for c in order]
     n = len(frame)
+    book.check_size(ws, n + 2, len(order))  # title, header, one row per record
 
     # widths from the header and a sample of the rows
     sample = frame.head(_WIDTH_SAMPLE)
