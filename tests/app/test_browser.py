@@ -138,7 +138,7 @@ def test_upload_sample_and_read_permit_page(server, tmp_path):
             page.goto(server)
             page.get_by_text("Showing").first.wait_for()
             with page.expect_file_chooser() as fc:
-                page.locator('[data-testid="stFileUploaderDropzone"] button').first.click()
+                page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
             fc.value.set_files(str(SAMPLE_SURVEY))
             page.get_by_text(f"Showing {SAMPLE_SURVEY.name}").first.wait_for()
             page.get_by_text("uploaded.").first.wait_for()

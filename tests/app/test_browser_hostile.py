@@ -97,7 +97,9 @@ def test_far_cell_upload_is_refused_and_the_server_lives(tmp_path, limits, says)
                 before = _metric(other, "Trees")
 
                 with attacker.expect_file_chooser() as fc:
-                    attacker.locator('[data-testid="stFileUploaderDropzone"] button').first.click()
+                    attacker.locator(
+                        '[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button'
+                    ).first.click()
                 t0 = time.monotonic()
                 fc.value.set_files(str(bad))
                 error = attacker.locator('[data-testid="stAlertContentError"]').filter(has_text="far.xlsx")

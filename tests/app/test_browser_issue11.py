@@ -148,7 +148,7 @@ def _upload(page, tmp_path, name: str = NAME, data: bytes = SURVEY) -> None:
     f.write_bytes(data)
     page.get_by_text("Showing").first.wait_for()
     with page.expect_file_chooser() as fc:
-        page.locator('[data-testid="stFileUploaderDropzone"] button').first.click()
+        page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
     fc.value.set_files(str(f))
     page.get_by_text(f"Showing {name}").first.wait_for()
 

@@ -35,7 +35,7 @@ def _open(p, url: str, width: int, height: int = 1600):
 
 def _upload(page, path: Path) -> None:
     with page.expect_file_chooser() as fc:
-        page.locator('[data-testid="stFileUploaderDropzone"] button').first.click()
+        page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
     fc.value.set_files(str(path))
     page.get_by_text(f"Showing {path.name}").first.wait_for()
 
