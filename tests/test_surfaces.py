@@ -134,3 +134,34 @@ def test_point_csv_headers(tmp_path):
     (tmp_path / "line.csv").write_text("x,y,z\n0,0,1\n1,1,1\n2,2,1\n")
     with pytest.raises(ValueError, match="on one line"):
         volume_between_files(tmp_path / "line.csv", tmp_path / "line.csv")
+
+
+def _units_xml(units: str, pts: dict[str, list[tuple[float, float, float]]]) -> str:
+    body = _landxml({k: np.asarray(v, float) for k, v in pts.items()})
+    return body.replace('version="1.2">', f'version="1.2"><Units>{units}</Units>', 1)
+
+
+def test_landxml_declared_metres_are_not_read_as_feet(tmp_path):
+    # A LandXML pair in metres (<Units><Metric linearUnit="meter"/>): 10 m x 10 m lowered 1 m =
+    # 100 m3 = 100 / 0.764554857984 = 130.795 cu yd. Read as feet it would be 100 cu ft = 3.70 cu
+    # yd (35 times too small), so without --metric the file is refused, naming the unit and flag.
+    sq = [(0, 0, 100), (10, 0, 100), (0, 10, 100), (10, 10, 100)]
+    lo = [(x, y, z - 1) for x, y, z in sq]
+    f = tmp_path / "m.xml"
+    f.write_text(_units_xml('<Metric linearUnit="meter" areaUnit="squareMeter" volumeUnit="cubicMeter"/>',
+                            {"EG": sq, "FG": lo}))
+    with pytest.raises(ValueError, match="metres.*--metric"):
+        volume_between_files(f, f)
+    r = volume_between_files(f, f, metric=True)
+    assert r.cut_cy == pytest.approx(100 / 0.764554857984) and r.fill_cy == 0
+    # feet declared (US survey foot) but --metric given: refused too
+    g = tmp_path / "ft.xml"
+    g.write_text(_units_xml('<Imperial linearUnit="USSurveyFoot"/>', {"EG": sq, "FG": lo}))
+    with pytest.raises(ValueError, match="feet"):
+        volume_between_files(g, g, metric=True)
+    assert volume_between_files(g, g).cut_cy * 27 == pytest.approx(100)  # 100 cu ft
+    # a unit treecalc does not convert is refused rather than misread
+    h = tmp_path / "mm.xml"
+    h.write_text(_units_xml('<Metric linearUnit="millimeter"/>', {"EG": sq, "FG": lo}))
+    with pytest.raises(ValueError, match="millimeter"):
+        volume_between_files(h, h, metric=True)

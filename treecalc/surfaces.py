@@ -96,7 +96,29 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _points_from_landxml(path: Path, surface: str | None, role: str) -> np.ndarray:
+_FEET_UNITS = ("foot", "ussurveyfoot", "internationalfoot", "feet", "usfoot")
+_METRE_UNITS = ("meter", "metre", "meters", "metres")
+
+
+def _landxml_units(root: Any, fname: str) -> str | None:
+    """'feet' or 'metres' as declared by ``<Units><Metric|Imperial linearUnit=...>``; None if not declared.
+
+    A declared unit other than feet or metres (millimetres, inches, ...) is refused, not misread.
+    """
+    for el in root.iter():
+        if _local(el.tag) in ("Metric", "Imperial") and el.get("linearUnit"):
+            unit = el.get("linearUnit", "")
+            key = unit.strip().lower().replace(" ", "")
+            if key in _FEET_UNITS:
+                return "feet"
+            if key in _METRE_UNITS:
+                return "metres"
+            raise ValueError(f"{fname}: the LandXML file declares linearUnit={unit!r}; only feet and metres are "
+                             "read (convert the file to feet, or to metres and pass --metric)")
+    return None
+
+
+def _points_from_landxml(path: Path, surface: str | None, role: str, metric: bool | None = None) -> np.ndarray:
     from defusedxml import ElementTree as ET
     from defusedxml.common import DefusedXmlException
 
@@ -104,6 +126,11 @@ def _points_from_landxml(path: Path, surface: str | None, role: str) -> np.ndarr
         root = ET.parse(str(path)).getroot()
     except (ET.ParseError, DefusedXmlException) as e:
         raise ValueError(f"{path.name}: not a readable LandXML file: {e}") from None
+    declared = _landxml_units(root, path.name)
+    if metric is not None and declared is not None and (declared == "metres") != metric:
+        raise ValueError(f"{path.name}: the LandXML file declares its units in {declared}, but the volumes were asked "
+                         f"in {'metres (--metric)' if metric else 'feet'}: "
+                         + ("pass --metric (metric=True)" if declared == "metres" else "leave out --metric"))
     surfaces = [el for el in root.iter() if _local(el.tag) == "Surface"]
     if not surfaces:
         raise ValueError(f"{path.name}: no <Surface> in the LandXML file")
@@ -139,10 +166,12 @@ def _pick_surface(names: list[str], surface: str | None, role: str, fname: str) 
     raise ValueError(f"{fname} has several surfaces ({', '.join(names)}): name one as FILE#SURFACE")
 
 
-def read_points(source: str | PathLike[str], role: str = "existing") -> np.ndarray:
+def read_points(source: str | PathLike[str], role: str = "existing", metric: bool | None = None) -> np.ndarray:
     """Points (n, 3) of x, y, z from a CSV or LandXML file (``path#SurfaceName`` picks a surface).
 
-    Raises ValueError naming the file and the row or element at fault.
+    With ``metric`` given (False: feet, True: metres), a LandXML file that declares other units in
+    ``<Units>`` is refused rather than misread. Raises ValueError naming the file and the row or
+    element at fault.
     """
     text = str(source)
     surface = None
@@ -154,7 +183,7 @@ def read_points(source: str | PathLike[str], role: str = "existing") -> np.ndarr
         raise ValueError(f"{role} surface file not found: {text}")
     head = path.read_bytes()[:512].lstrip()
     is_xml = path.suffix.lower() == ".xml" or head.startswith((b"<", b"\xef\xbb\xbf<"))
-    pts = _points_from_landxml(path, surface, role) if is_xml else _points_from_csv(path, role)
+    pts = _points_from_landxml(path, surface, role, metric) if is_xml else _points_from_csv(path, role)
     return _clean_points(pts, f"{path.name} ({role})")
 
 
@@ -437,7 +466,8 @@ def tin_volumes(existing: Any, proposed: Any, *, metric: bool = False) -> TinVol
 def volume_between_files(existing: str | PathLike[str], proposed: str | PathLike[str], *,
                          metric: bool = False) -> TinVolumes:
     """:func:`tin_volumes` from two files, each a point CSV or a LandXML surface (``FILE#NAME``)."""
-    return tin_volumes(read_points(existing, "existing"), read_points(proposed, "proposed"), metric=metric)
+    return tin_volumes(read_points(existing, "existing", metric), read_points(proposed, "proposed", metric),
+                       metric=metric)
 
 
 def cut_fill_raster(x: np.ndarray, y: np.ndarray, cut_cy: np.ndarray, fill_cy: np.ndarray,
