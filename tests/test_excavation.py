@@ -601,3 +601,11 @@ def test_grid_with_surveyor_headers_is_mapped(tmp_path):
     assert r.fill_cy * 27 == pytest.approx(100) and r.cut_cy == 0
     e = r.earthwork()
     assert e.fill_area_sqft == 100 and e.fill_area_over_2ft_sqft == 0
+
+
+def test_a_decimal_comma_in_an_area_is_refused():
+    # '1,5' ft read as 15 ft deep would turn a 1.5 ft cut into a §120-3A(1) trigger (> 4 ft).
+    with pytest.raises(ValueError, match="comma"):
+        check_permit(excavations=[(200, "1,5")])
+    # '1,200' sq ft is a thousands separator: 1,200 x 3 ft = 3,600 cu ft = 133.33 cu yd
+    assert round(float(check_permit(excavations=[("1,200", 3)]).excavation_cy), 2) == 133.33

@@ -407,3 +407,20 @@ def test_account_lines_sum_to_totals_to_the_cent(bills, pays, asof_off, months):
     assert applied == s.payments_total == sum((a for d, a in py if d <= s.as_of), D(0))
     billed = sum((a for a, _, _ in bl), D(0))
     assert billed + s.penalties_assessed - s.payments_total == s.total_due + s.relevy_outstanding - s.credit
+
+
+@pytest.mark.parametrize("text", ["1,50", "100,5", "1,0,0", "12,34.56"])
+def test_a_decimal_comma_is_refused_not_read_as_thousands(text):
+    # '1,50' (a European 1.50) was read as 150.00 by stripping the comma: a bill 100 times too big
+    # (5% penalty 7.50 instead of 0.08). A comma is only a thousands separator (groups of three).
+    with pytest.raises(ValueError, match="comma"):
+        penalty_schedule(text, "2026-01-15", as_of="2026-02-01")
+    with pytest.raises(ValueError, match="payment 1 amount.*comma"):
+        penalty_schedule("300", "2026-01-15", payments=[("2026-01-20", text)], as_of="2026-02-01")
+
+
+def test_thousands_separators_still_read():
+    # '1,234.50' and '$12,000' are thousands separators: 5% of 1,234.50 = 61.725 -> 61.73 (half up).
+    r = penalty_schedule("1,234.50", "2026-01-15", as_of="2026-01-16")
+    assert r.amount == D("1234.50") and r.penalties_assessed == D("61.73")
+    assert penalty_schedule("$12,000", "2026-01-15", as_of="2026-01-15").amount == D("12000.00")

@@ -50,14 +50,6 @@ def _split(value: str, flag: str, parts: tuple[int, int], form: str) -> list[str
     return [b.strip() for b in bits]
 
 
-def _float(s: str, flag: str, what: str) -> float:
-    try:
-        v = float(s.replace(",", ""))
-    except ValueError:
-        raise ValueError(f"{flag}: {what} {s!r} is not a number") from None
-    return v
-
-
 # --------------------------------------------------------------------------- water
 def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     from treecalc.water import read_account_csv

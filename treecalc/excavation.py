@@ -48,13 +48,13 @@ import datetime as _dt
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from os import PathLike
 from typing import Any
 
 import numpy as np
 
-from treecalc.units import add_months, bounded, load_law_numbers, to_date
+from treecalc.units import add_months, bounded, load_law_numbers, to_date, to_decimal
 
 __all__ = [
     "PermitCheck", "check_permit", "review_standards", "work_time_allowed", "work_time_check",
@@ -85,15 +85,7 @@ JURISDICTIONS = {"croton-on-hudson": "croton-on-hudson", "croton": "croton-on-hu
 # =========================================================================== helpers
 def _num(x: Any, name: str) -> Decimal:
     """``x`` as an exact Decimal (floats via ``str``); ValueError naming ``name`` otherwise."""
-    if isinstance(x, bool):
-        raise ValueError(f"{name} must be a number, got {x!r}")
-    try:
-        d = x if isinstance(x, Decimal) else Decimal(str(x).strip().replace(",", ""))
-    except (InvalidOperation, ValueError):
-        raise ValueError(f"{name} must be a number, got {x!r}") from None
-    if not d.is_finite():
-        raise ValueError(f"{name} must be a finite number, got {x!r}")
-    return d
+    return to_decimal(x, name, limit=None)  # a decimal comma is refused, never read as thousands
 
 
 def _nonneg(x: Any, name: str) -> Decimal:

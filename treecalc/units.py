@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as _dt
+import re
 import tomllib
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -32,15 +33,35 @@ MAX_MONEY = Decimal(10) ** 12
 LAW_DIR = Path(__file__).resolve().parent.parent / "data" / "law"
 
 
+_THOUSANDS = re.compile(r"[+-]?\$?\d{1,3}(,\d{3})+(\.\d*)?([eE][+-]?\d+)?")
+
+
+def _number_text(x: Any, name: str) -> str:
+    """User text of a number without '$' and thousands separators.
+
+    A comma is read only as a thousands separator (1,234.50): '1,50' (a decimal comma) is refused,
+    never read as 150.
+    """
+    t = str(x).strip()
+    if "," in t:
+        if not _THOUSANDS.fullmatch(t.replace(" ", "")):
+            raise ValueError(f"{name} {x!r}: a comma is read only as a thousands separator (1,234.50); "
+                             "write decimals with a point (1.50)")
+        t = t.replace(",", "")
+    return t.replace("$", "")
+
+
 def to_decimal(x: Any, name: str = "amount", limit: Decimal | None = MAX_MONEY) -> Decimal:
     """``x`` as an exact Decimal (floats through ``str`` so 0.1 stays 0.1; '$1,234.50' accepted).
 
-    Raises ValueError naming ``name`` if ``x`` is not a finite number or ``|x| >= limit``.
+    Raises ValueError naming ``name`` if ``x`` is not a finite number, has a decimal comma, or
+    ``|x| >= limit``.
     """
     if isinstance(x, bool):
         raise ValueError(f"{name} must be a number, got {x!r}")
+    t = None if isinstance(x, Decimal) else _number_text(x, name)
     try:
-        d = x if isinstance(x, Decimal) else Decimal(str(x).strip().replace(",", "").replace("$", ""))
+        d = x if t is None else Decimal(t)
     except (InvalidOperation, ValueError):
         raise ValueError(f"{name} must be a number, got {x!r}") from None
     if not d.is_finite():
