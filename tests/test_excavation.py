@@ -609,3 +609,18 @@ def test_a_decimal_comma_in_an_area_is_refused():
         check_permit(excavations=[(200, "1,5")])
     # '1,200' sq ft is a thousands separator: 1,200 x 3 ft = 3,600 cu ft = 133.33 cu yd
     assert round(float(check_permit(excavations=[("1,200", 3)]).excavation_cy), 2) == 133.33
+
+
+def test_sections_csv_extra_values_semicolons_and_blank_lines(tmp_path):
+    # Every row one value longer than the header made pandas take the station as the row index
+    # and shift the columns. Refused, naming the row; ';' files are read; blank lines skipped and
+    # rows numbered as in the file. 10 sq ft over 100 ft = 1,000 cu ft = 37.04 cu yd.
+    p = tmp_path / "s.csv"
+    p.write_text("station,cut_area,fill_area\n0,10,0,7\n100,10,0,7\n")
+    with pytest.raises(ValueError, match="row 2.*4 values.*3 columns"):
+        volume_from_sections_csv(p)
+    p.write_bytes("\ufeffstation;cut_area;fill_area\n0;10;0\n\n100;10;0\n".encode())
+    assert round(volume_from_sections_csv(p).cut_cy, 2) == 37.04
+    p.write_text("station,cut_area,fill_area\n0,10,0\n\n100,x,0\n")
+    with pytest.raises(ValueError, match="row 4 is not a number"):
+        volume_from_sections_csv(p)

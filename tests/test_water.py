@@ -424,3 +424,33 @@ def test_thousands_separators_still_read():
     r = penalty_schedule("1,234.50", "2026-01-15", as_of="2026-01-16")
     assert r.amount == D("1234.50") and r.penalties_assessed == D("61.73")
     assert penalty_schedule("$12,000", "2026-01-15", as_of="2026-01-15").amount == D("12000.00")
+
+
+def test_account_csv_extra_values_are_refused_not_dropped(tmp_path):
+    # 'bill,2026-01-15,1,000.00' (an unquoted thousands separator) split into amount '1' and an
+    # unnamed '000.00' that the reader dropped: a $1,000 bill read as $1.00. Refused, naming the row.
+    from treecalc.water import read_account_csv
+
+    p = tmp_path / "account.csv"
+    p.write_text("kind,date,amount\nbill,2026-01-15,1,000.00\n")
+    with pytest.raises(ValueError, match="row 2.*4 values.*3 columns"):
+        read_account_csv(p)
+    # a trailing empty field (a spreadsheet's trailing comma) is harmless
+    p.write_text("kind,date,amount\nbill,2026-01-15,1000.00,\n")
+    assert read_account_csv(p)[0][0][0] == D("1000.00")
+
+
+def test_account_csv_semicolons_and_bom(tmp_path):
+    # A spreadsheet's export with a BOM and ';' separators: the same account as test_account_csv
+    # (100 due 15 Jan, 200 due 15 Feb, 110 paid 20 Feb -> 206.00 due on 1 March).
+    from treecalc.water import account_statement, read_account_csv
+
+    p = tmp_path / "account.csv"
+    p.write_bytes("\ufeffkind;date;amount;bill\nbill;2026-01-15;100.00;A\nbill;2026-02-15;200.00;B\n\n"
+                  "payment;2026-02-20;110.00;\n".encode())
+    bills, pays = read_account_csv(p)
+    assert account_statement(bills, pays, as_of="2026-03-01").total_due == D("206.00")
+    # a decimal comma in a ';' file is refused (never read as 10,000 cents)
+    p.write_text("kind;date;amount\nbill;2026-01-15;100,50\n")
+    with pytest.raises(ValueError, match="row 2 amount.*comma"):
+        read_account_csv(p)

@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from treecalc.units import add_months, bounded, load_law_numbers, to_date, to_decimal
+from treecalc.units import add_months, bounded, load_law_numbers, read_csv_table, to_date, to_decimal
 
 __all__ = [
     "PermitCheck", "check_permit", "review_standards", "work_time_allowed", "work_time_check",
@@ -1269,6 +1269,12 @@ def _columns(df: Any, required: Sequence[str], what: str) -> Any:
     return df
 
 
+def _line(df: Any, pos: int) -> Any:
+    """The file row of position ``pos`` (header = row 1); frames from :func:`read_csv_table` skip blank lines."""
+    idx = df.index[pos]
+    return idx + 2 if isinstance(idx, (int, np.integer)) else pos + 2
+
+
 def _numeric_column(df: Any, col: str, what: str) -> np.ndarray:
     import pandas as pd
 
@@ -1276,7 +1282,7 @@ def _numeric_column(df: Any, col: str, what: str) -> np.ndarray:
     bad = s.isna()
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
-        raise ValueError(f"{what}: column {col!r} row {row + 2} is not a number: {df[col].iloc[row]!r}")
+        raise ValueError(f"{what}: column {col!r} row {_line(df, row)} is not a number: {df[col].iloc[row]!r}")
     return s.to_numpy(dtype=float)
 
 
@@ -1310,16 +1316,7 @@ def grid_volumes_from_frame(df: Any, *, metric: bool = False) -> GridVolumes:
 
 
 def _read_csv(path: str | PathLike[str], what: str) -> Any:
-    import pandas as pd
-
-    try:
-        return pd.read_csv(path, skipinitialspace=True, dtype=str)
-    except FileNotFoundError:
-        raise ValueError(f"{what} file not found: {path}") from None
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{what} file is empty: {path}") from None
-    except (pd.errors.ParserError, UnicodeDecodeError) as e:
-        raise ValueError(f"{what} file {path} is not a readable CSV: {e}") from None
+    return read_csv_table(path, what)
 
 
 def volume_from_grid_csv(path: str | PathLike[str], *, metric: bool = False) -> GridVolumes:
@@ -1582,7 +1579,7 @@ def end_area_volumes_from_frame(df: Any, prismoidal: bool = False, *, metric: bo
             v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=float)
             if np.isnan(v[:-1]).any():
                 i = int(np.flatnonzero(np.isnan(v[:-1]))[0])
-                raise ValueError(f"{what}: column {col!r} row {i + 2} is not a number: {rows.iloc[i]!r}")
+                raise ValueError(f"{what}: column {col!r} row {_line(df, i)} is not a number: {rows.iloc[i]!r}")
             return v
         return _numeric_column(df, col, what)
 

@@ -73,12 +73,9 @@ def find_columns(columns: Any, role: str = "existing") -> dict[str, Any]:
 def _points_from_csv(path: Path, role: str) -> np.ndarray:
     import pandas as pd
 
-    try:
-        df = pd.read_csv(path, skipinitialspace=True, dtype=str)
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{path.name}: the file is empty") from None
-    except (pd.errors.ParserError, UnicodeDecodeError) as e:
-        raise ValueError(f"{path.name}: not a readable CSV: {e}") from None
+    from treecalc.units import read_csv_table
+
+    df = read_csv_table(path, f"{role} surface")
     cols = find_columns(df.columns, role)
     out = np.empty((len(df), 3))
     for j, axis in enumerate("xyz"):
@@ -86,7 +83,7 @@ def _points_from_csv(path: Path, role: str) -> np.ndarray:
         bad = s.isna().to_numpy()
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"{path.name}: row {i + 2} column {cols[axis]!r} is not a number: "
+            raise ValueError(f"{path.name}: row {int(df.index[i]) + 2} column {cols[axis]!r} is not a number: "
                              f"{df[cols[axis]].iloc[i]!r}")
         out[:, j] = s.to_numpy(dtype=float)
     return out

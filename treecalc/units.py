@@ -4,6 +4,8 @@
   to the cent) from user text, with a message naming the flag or column on bad input.
 - :func:`to_date`, :func:`add_months`: ISO dates and calendar-month arithmetic.
 - :func:`bounded`: a number in a stated range, refused with a message naming the input.
+- :func:`read_csv_table`: a user's CSV as text cells (BOM, ',' ';' or tab), rows longer than the
+  header refused naming the row.
 - :class:`LawNumber`, :func:`load_law_numbers`: a number of the law with its unit and section,
   read from ``data/law/*.toml`` (each entry ``{value, unit, section, text}``).
 
@@ -15,17 +17,19 @@ References
 from __future__ import annotations
 
 import calendar
+import csv
 import datetime as _dt
 import re
 import tomllib
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
 __all__ = ["CENT", "MAX_MONEY", "to_decimal", "cents", "parse_money_cents", "to_date", "add_months",
-           "bounded", "LawNumber", "load_law_numbers", "LAW_DIR"]
+           "bounded", "read_csv_table", "LawNumber", "load_law_numbers", "LAW_DIR"]
 
 CENT = Decimal("0.01")
 #: Largest amount of money accepted (USD): far above any bill, far below decimal's precision.
@@ -118,6 +122,62 @@ def bounded(x: Any, name: str, lo: float, hi: float, *, lo_open: bool = False, u
         rng = f"{'more than' if lo_open else 'from'} {f(lo)}{u} {'and at most' if lo_open else 'to'} {f(hi)}{u}"
         raise ValueError(f"{name} must be {rng}, got {x}")
     return d
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252")  # a spreadsheet's Windows export
+
+
+def read_csv_table(path: str | PathLike[str], what: str) -> Any:
+    """A CSV as a DataFrame of stripped text cells; ``index + 2`` is each row's line in the file.
+
+    UTF-8 (with or without BOM) or Windows-1252; the separator (',', ';' or tab) is the one the
+    header uses most. Blank lines are skipped; a row with more values than the header is refused
+    naming the row (an unquoted '1,000.00' or a decimal comma would otherwise shift or drop values);
+    a trailing empty value is allowed. Raises ValueError naming ``what`` and the file.
+    """
+    import io
+
+    import pandas as pd
+
+    name = Path(path).name
+    try:
+        text = _decode(Path(path).read_bytes())
+    except FileNotFoundError:
+        raise ValueError(f"{what} file not found: {path}") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{what} file {name} is not text (UTF-8 or Windows-1252): {e}") from None
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    if not first:
+        raise ValueError(f"{what} file is empty: {name}")
+    sep = max((",", ";", "\t"), key=first.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    header: list[str] | None = None
+    rows, lines = [], []
+    try:
+        for row in reader:
+            cells = [c.strip() for c in row]
+            if not any(cells):
+                continue
+            if header is None:
+                header = cells
+                dup = sorted({c for c in header if header.count(c) > 1 and c})
+                if dup:
+                    raise ValueError(f"{what} file {name}: column(s) {', '.join(map(repr, dup))} appear twice")
+                continue
+            if len(cells) > len(header) and any(cells[len(header):]):
+                raise ValueError(f"{what} file {name} row {reader.line_num}: {len(cells)} values but "
+                                 f"{len(header)} columns ({', '.join(header)}); quote a value with a comma "
+                                 "('1,000.00') and write decimals with a point")
+            rows.append((cells + [""] * len(header))[:len(header)])
+            lines.append(reader.line_num - 2)
+    except csv.Error as e:
+        raise ValueError(f"{what} file {name} is not a readable CSV: {e}") from None
+    assert header is not None
+    return pd.DataFrame(rows, columns=header, index=lines, dtype=str)
 
 
 @dataclass(frozen=True)
