@@ -285,3 +285,18 @@ def test_volume_surfaces_json_and_permit(tmp_path, capsys):
     assert rc == 0 and "TIN surface to surface" in out and "REQUIRED" in out
     rc, _, err = run(["excavation", "volume", "--existing", str(tmp_path / "eg.csv")], capsys)
     assert rc == 2 and "--existing and --proposed go together" in err
+
+
+@pytest.mark.parametrize("argv,msg", [
+    # due 31 Dec 9999: the 15 April relevy after it is in year 10000 -> OverflowError traceback before
+    (["water", "penalty", "--amount", "100", "--due", "9999-12-31", "--as-of", "9999-12-31"], "due_date"),
+    # 'year 10000 is out of range' named no flag
+    (["water", "penalty", "--amount", "100", "--due", "0001-01-01", "--as-of", "9999-12-31"], "due_date"),
+    (["water", "penalty", "--amount", "100", "--due", "2026-01-15", "--as-of", "9999-12-31"], "as_of"),
+    (["water", "penalty", "--amount", "100", "--due", "2026-01-15", "--payment", "9999-12-31:5"], "payment 1 date"),
+    (["excavation", "check", "--excavate", "10:1", "--permit-issued", "9999-12-31", "--as-of", "9999-12-31"],
+     "permit_issued"),
+])
+def test_dates_out_of_range_are_refused_naming_the_input(argv, msg, capsys):
+    rc, out, err = run(argv, capsys)
+    assert rc == 2 and out == "" and msg in err and "1900" in err

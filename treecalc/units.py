@@ -88,18 +88,30 @@ def parse_money_cents(x: Any, name: str = "amount") -> Decimal:
     return d.quantize(CENT)
 
 
+#: Dates accepted: a water bill or a permit far outside these years is a typing error, and date
+#: arithmetic (a relevy on the next 15 April, a one-year term) must not overflow year 9999.
+MIN_YEAR, MAX_YEAR = 1900, 2200
+
+
 def to_date(x: Any, name: str = "date") -> _dt.date:
-    """A date from a ``date``, a ``datetime`` or ISO text ``YYYY-MM-DD``; ValueError naming ``name``."""
+    """A date from a ``date``, a ``datetime`` or ISO text ``YYYY-MM-DD``, in the years 1900-2200.
+
+    Raises ValueError naming ``name``.
+    """
     if isinstance(x, _dt.datetime):
-        return x.date()
-    if isinstance(x, _dt.date):
-        return x
-    if isinstance(x, str):
+        d = x.date()
+    elif isinstance(x, _dt.date):
+        d = x
+    elif isinstance(x, str):
         try:
-            return _dt.date.fromisoformat(x.strip())
+            d = _dt.date.fromisoformat(x.strip())
         except ValueError:
             raise ValueError(f"{name} must be a date YYYY-MM-DD, got {x!r}") from None
-    raise ValueError(f"{name} must be a date, got {x!r}")
+    else:
+        raise ValueError(f"{name} must be a date, got {x!r}")
+    if not MIN_YEAR <= d.year <= MAX_YEAR:
+        raise ValueError(f"{name} {d.isoformat()} is outside the years {MIN_YEAR}-{MAX_YEAR}")
+    return d
 
 
 def add_months(d: _dt.date, months: int) -> _dt.date:
