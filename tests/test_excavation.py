@@ -624,3 +624,17 @@ def test_sections_csv_extra_values_semicolons_and_blank_lines(tmp_path):
     p.write_text("station,cut_area,fill_area\n0,10,0\n\n100,x,0\n")
     with pytest.raises(ValueError, match="row 4 is not a number"):
         volume_from_sections_csv(p)
+
+
+def test_wesley_hills_one_check_gives_one_waiver_answer():
+    # Cut 1,500 sq ft x 1 ft = 55.56 cu yd and fill 1,500 x 1 = 55.56 cu yd, cellar 30 x 30 x 1 ft
+    # (33.33 cu yd, limit 66.67). The top-level waiver (amount moved = max = 55.56 < 100) said yes
+    # while building_permit.waiver_eligible in the same JSON said no (55.56 + 55.56 = 111.11 >= 100).
+    r = check_permit(excavations=[(1500, 1)], fills=[(1500, 1)], jurisdiction="wesley-hills", cellar=(30, 30, 1))
+    d = r.to_dict()
+    assert d["waiver_eligible"] is True
+    assert d["building_permit"]["waiver_eligible"] == d["waiver_eligible"]
+    waiver_lines = [e for e in d["explanations"] + d["building_permit"]["explanations"] if e["section"] == "§95-3D(1)"]
+    assert waiver_lines and all(e["holds"] is True for e in waiver_lines)
+    # the reading's alternative is stated: imported fill would make 111.11 cu yd
+    assert any("111.11" in e["explanation"] for e in d["explanations"] if e["section"] == "§95-3D(1)")

@@ -842,17 +842,23 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
     elif any_op:
         waiver = bool(_cy(moved) < wlim)
     if any_op:
+        both = exc_cuft + fill_cuft
+        alt = (f"; if the fill were imported rather than the excavated soil, {_r2(_cy(both))} cu yd would be moved"
+               if exc_cuft > 0 and fill_cuft > 0 else "")
         explanations.append({
             "section": sec_w, "holds": waiver if isinstance(waiver, bool) else None,
             "explanation": f"material moved {_r2(_cy(moved))} cu yd (the larger of excavation {_r2(_cy(exc_cuft))} and "
                            f"fill {_r2(_cy(fill_cuft))} cu yd): the Planning Board may waive the permit for an "
-                           f"operation involving less than {_fmt(wlim)} cu yd"})
+                           f"operation involving less than {_fmt(wlim)} cu yd{alt}"})
     required: bool | str = bool(any_op)
     bp = None
     if cellar is not None and any_op:
         L, W, D = cellar
         bp = wesley_hills_building_permit_check(L, W, D, _cy(fill_cuft), _cy(exc_cuft)).to_dict()
-        explanations += [{**e, "holds": e["holds"]} for e in bp["explanations"][:2]]
+        # one waiver answer per check: the amount moved above, not fill + removed of the same soil
+        bp["explanations"] = bp["explanations"][:2]
+        bp["waiver_eligible"] = waiver
+        explanations += [{**e, "holds": e["holds"]} for e in bp["explanations"]]
         if bp["building_permit_suffices"]:
             required = False
     notes = [
