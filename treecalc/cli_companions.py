@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import re
 import sys
 from collections.abc import Callable
 from decimal import Decimal
@@ -25,14 +26,36 @@ def _error(msg: str) -> int:
     return 2
 
 
+#: The library names a bad input by its parameter; the CLI shows the flag the user typed.
+_FLAGS = [
+    (r"billed_consumption\b", "--billed"), (r"registration_error_pct\b", "--result"),
+    (r"flow-rate result (\d+) \(error %\)", r"--result \1"), (r"the average registration error", "the average of --result"),
+    (r"test_fee\b", "--fee"), (r"rate_usd_per_unit\b", "--rate"), (r"amount\b", "--amount"),
+    (r"due_date\b", "--due"), (r"as_of\b", "--as-of"), (r"payment (\d+)\b", r"--payment \1"),
+    (r"bill (\d+)\b", r"--bill \1"), (r"permit_issued\b", "--permit-issued"), (r"last_work\b", "--last-work"),
+    (r"lot_area_sqft\b", "--lot-area"), (r"retaining_wall_height_ft\b", "--retaining-wall"),
+]
+
+
+def _as_flags(msg: str) -> str:
+    """``msg`` with the parameter name it starts with replaced by the CLI flag."""
+    for pat, flag in _FLAGS:
+        new, n = re.subn("^" + pat, flag, msg, count=1)
+        if n:
+            return new
+    return msg
+
+
 def _guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Turn bad input (ValueError, OSError, KeyError) into ``error: ...`` and exit code 2."""
+    """Turn bad input (ValueError, OSError, KeyError) into ``error: ...`` naming the flag, and exit code 2."""
 
     def run(args: argparse.Namespace) -> int:
         try:
             return fn(args)
-        except (ValueError, OSError, KeyError) as e:
-            return _error(str(e).strip("'\"") or e.__class__.__name__)
+        except KeyError as e:
+            return _error(_as_flags(str(e).strip("'\"")) or e.__class__.__name__)
+        except (ValueError, OSError) as e:
+            return _error(_as_flags(str(e)) or e.__class__.__name__)
 
     run.__name__ = fn.__name__
     run.__doc__ = fn.__doc__
