@@ -165,3 +165,24 @@ def test_landxml_declared_metres_are_not_read_as_feet(tmp_path):
     h.write_text(_units_xml('<Metric linearUnit="millimeter"/>', {"EG": sq, "FG": lo}))
     with pytest.raises(ValueError, match="millimeter"):
         volume_between_files(h, h, metric=True)
+
+
+def test_surfaces_that_only_touch_do_not_overlap():
+    # Two triangles sharing only an edge (or a corner) cover no common area: that was returned as
+    # 0 cu yd cut and fill over 0 sq ft (and a permit check of "nothing"), not as an error.
+    e = np.array([[0, 0, 1], [10, 0, 1], [0, 10, 1]], float)
+    for p in ([[10, 0, 0], [20, 0, 0], [10, 10, 0]], [[10, 0, 0], [20, 0, 0], [20, 10, 0]]):
+        with pytest.raises(ValueError, match="do not overlap"):
+            tin_volumes(e, np.array(p, float))
+
+
+def test_partial_overlap_is_stated():
+    # Existing 0..20 x 0..10 ft (200 sq ft), proposed 10..30 x 0..10 ft, 1 ft lower: they share
+    # 10 x 10 = 100 sq ft -> 100 cu ft = 3.70 cu yd of cut; half of each surface (100 sq ft, 50%)
+    # lies outside the other and is not counted, which the notes must say.
+    e = np.array([[0, 0, 5], [20, 0, 5], [0, 10, 5], [20, 10, 5]], float)
+    p = np.array([[10, 0, 4], [30, 0, 4], [10, 10, 4], [30, 10, 4]], float)
+    r = tin_volumes(e, p)
+    assert r.area_sqft == pytest.approx(100) and r.cut_cy * 27 == pytest.approx(100)
+    assert any("existing surface" in n and "100.00 sq ft (50%)" in n for n in r.notes)
+    assert any("proposed surface" in n and "100.00 sq ft (50%)" in n for n in r.notes)

@@ -301,8 +301,15 @@ def _separated(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Triangles (k, 3, 2) of the overlay of both TINs, with the existing and proposed z at their corners."""
+def _tri_area(xy: np.ndarray) -> np.ndarray:
+    """Plan areas of triangles (k, 3, 2)."""
+    v, w = xy[:, 1] - xy[:, 0], xy[:, 2] - xy[:, 0]
+    return 0.5 * np.abs(v[:, 0] * w[:, 1] - v[:, 1] * w[:, 0])
+
+
+def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]:
+    """Triangles (k, 3, 2) of the overlay of both TINs, with the existing and proposed z at their corners,
+    and the plan areas the existing and the proposed TIN cover."""
     import shapely
     from scipy.spatial import Delaunay, QhullError
 
@@ -325,7 +332,9 @@ def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
         tris.append(np.stack([poly[m, 0], poly[m, j], poly[m, j + 1]], axis=1))
         owner.append(m)
     tri_xy, piece = np.concatenate(tris), np.concatenate(owner)
-    if len(tri_xy) == 0:
+    covered = (float(_tri_area(xy_e).sum()), float(_tri_area(xy_p).sum()))
+    # pieces of no area (TINs that only touch along an edge or at a corner) are no overlap
+    if len(tri_xy) == 0 or _tri_area(tri_xy).sum() <= 1e-9 * min(covered):
         raise ValueError("the existing and proposed surfaces do not overlap: check that both use the same "
                          "coordinate system and units")
 
@@ -333,7 +342,7 @@ def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
         c = planes[which][:, None, :]
         return c[..., 0] * tri_xy[..., 0] + c[..., 1] * tri_xy[..., 1] + c[..., 2]
 
-    return tri_xy, z(pe, ie[piece]), z(pp, ip[piece])
+    return tri_xy, z(pe, ie[piece]), z(pp, ip[piece]), covered
 
 
 # --------------------------------------------------------------------------- result
@@ -427,10 +436,8 @@ def tin_volumes(existing: Any, proposed: Any, *, metric: bool = False) -> TinVol
     e = _clean_points(existing, "existing surface")
     p = _clean_points(proposed, "proposed surface")
     origin = np.array([*e[:, :2].min(axis=0), 0.0])  # local coordinates: state-plane eastings keep their precision
-    tri_xy, ze, zp = _overlay(e - origin, p - origin)
-    v = tri_xy[:, 1] - tri_xy[:, 0]
-    w = tri_xy[:, 2] - tri_xy[:, 0]
-    area = 0.5 * np.abs(v[:, 0] * w[:, 1] - v[:, 1] * w[:, 0])
+    tri_xy, ze, zp, covered = _overlay(e - origin, p - origin)
+    area = _tri_area(tri_xy)
     h = zp - ze
     # depths within rounding noise of zero are zero (a flat area left as is must not show as cut or fill)
     h = np.where(np.abs(h) <= 1e-9 * (1.0 + np.abs(ze).max()), 0.0, h)
@@ -453,11 +460,24 @@ def tin_volumes(existing: Any, proposed: Any, *, metric: bool = False) -> TinVol
              "Volumes cover only the plan area both surfaces cover: "
              f"{float(area.sum() * k_area):,.2f} sq ft.",
              "net_cy = cut_cy - fill_cy: positive is surplus material to export, negative is material to import."]
+    notes += _coverage_notes(float(area.sum()), covered, k_area)
     return TinVolumes(cut_cy=c, fill_cy=f, net_cy=c - f, area_sqft=float(area.sum() * k_area),
                       cut_area_sqft=cut_over[0.0], fill_area_sqft=fill_over[0.0], cut_area_over_sqft=cut_over,
                       fill_area_over_sqft=fill_over, max_cut_ft=float(max(0.0, (-h).max()) * k_len),
                       max_fill_ft=float(max(0.0, h.max()) * k_len), n_existing=len(e), n_proposed=len(p),
                       units="metres" if metric else "feet", pieces=pieces, notes=notes)
+
+
+def _coverage_notes(overlap: float, covered: tuple[float, float], k_area: float) -> list[str]:
+    """Say how much of each surface lies outside the other (not counted in the volumes)."""
+    out = []
+    for (what, other), total in zip((("existing", "proposed"), ("proposed", "existing")), covered):
+        left = total - overlap
+        if left > 1e-6 * total:
+            out.append(f"{left * k_area:,.2f} sq ft ({100 * left / total:.0f}%) of the {what} surface lies outside "
+                       f"the {other} surface and is not counted: survey both over the same area for the whole "
+                       "earthwork.")
+    return out
 
 
 def volume_between_files(existing: str | PathLike[str], proposed: str | PathLike[str], *,
