@@ -638,3 +638,16 @@ def test_wesley_hills_one_check_gives_one_waiver_answer():
     assert waiver_lines and all(e["holds"] is True for e in waiver_lines)
     # the reading's alternative is stated: imported fill would make 111.11 cu yd
     assert any("111.11" in e["explanation"] for e in d["explanations"] if e["section"] == "§95-3D(1)")
+
+
+def test_overflowing_sections_are_refused_without_numpy_warnings():
+    # Areas of 1e308 sq ft: (A1 + A2) / 2 overflows. The error was right but numpy printed three
+    # RuntimeWarnings with source lines to the clerk's terminal first.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="overflow"):
+            end_area_volumes([0, 100], [1e308, 1e308], [0, 0])
+        with pytest.raises(ValueError, match="overflow"):
+            end_area_volumes([0, 1e308], [10, 10], [0, 0])

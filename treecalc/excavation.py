@@ -1529,16 +1529,18 @@ def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: b
                     or (cm[:-1] < 0).any() or (fm[:-1] < 0).any()):
         raise ValueError("cut_mid_area and fill_mid_area must be given (>= 0) for every interval "
                          "(all rows but the last)")
-    x0, trans_list = _transitions(st, L, ca, fa) if not use_mid else (np.zeros_like(L), [])
-    trans = np.zeros(L.shape, bool) if use_mid else np.isin(st[:-1], [t["from"] for t in trans_list])
-    sc = _segment_volumes(L, ca, fa, x0, trans, cm if use_mid else None)
-    sf = _segment_volumes(L, fa, ca, x0, trans, fm if use_mid else None)
-    if use_corr:
-        cc, cf = _three_level_correction(L, ch, wd)
-        sc, sf = sc - cc, sf - cf
-    factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
-    sc, sf = np.maximum(sc, 0.0) * factor, np.maximum(sf, 0.0) * factor
-    c, f = float(sc.sum()), float(sf.sum())
+    # overflow of absurd inputs is caught by _check_finite_volumes (a message, not numpy warnings)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        x0, trans_list = _transitions(st, L, ca, fa) if not use_mid else (np.zeros_like(L), [])
+        trans = np.zeros(L.shape, bool) if use_mid else np.isin(st[:-1], [t["from"] for t in trans_list])
+        sc = _segment_volumes(L, ca, fa, x0, trans, cm if use_mid else None)
+        sf = _segment_volumes(L, fa, ca, x0, trans, fm if use_mid else None)
+        if use_corr:
+            cc, cf = _three_level_correction(L, ch, wd)
+            sc, sf = sc - cc, sf - cf
+        factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
+        sc, sf = np.maximum(sc, 0.0) * factor, np.maximum(sf, 0.0) * factor
+        c, f = float(sc.sum()), float(sf.sum())
     _check_finite_volumes(c, f)
     method = ("prismoidal formula (mid-section areas)" if use_mid else
               "average end area with prismoidal correction (three-level)" if use_corr else "average end area")
