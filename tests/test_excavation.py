@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal as D
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -651,3 +652,31 @@ def test_overflowing_sections_are_refused_without_numpy_warnings():
             end_area_volumes([0, 100], [1e308, 1e308], [0, 0])
         with pytest.raises(ValueError, match="overflow"):
             end_area_volumes([0, 1e308], [10, 10], [0, 0])
+
+
+ORDINANCES = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "ordinances"
+
+
+@pytest.mark.skipif(not (Path("/work/shared/ordinances").exists() or ORDINANCES.exists()),
+                    reason="the ordinance texts are not on this machine")
+@pytest.mark.parametrize("toml_name,text_file", [
+    ("croton_on_hudson_223_water.toml", "001_0c9dbbc0a401b0cd.txt"),
+    ("croton_on_hudson_120_excavation.toml", "000_93ddf96a0c457a74.txt"),
+    ("wesley_hills_95_excavation.toml", "004_408e8ed1e5666e02.txt"),
+])
+def test_law_numbers_quote_the_ordinance_verbatim(toml_name, text_file):
+    # Every 'text' of a companion law number is a quotation: each part (between ' ... ') must occur
+    # in the ordinance as received, apart from a stated reading of damaged text in parentheses.
+    # (Wesley Hills' topsoil and slope entries were paraphrases: 'at least four inches of topsoil
+    # over exposed ground' is not in Chapter 95, which says 'A minimum of four inches of topsoil'.)
+    import re
+    import tomllib
+
+    base = Path("/work/shared/ordinances") if Path("/work/shared/ordinances").exists() else ORDINANCES
+    law = " ".join((base / text_file).read_text(encoding="utf-8").split()).lower()
+    entries = tomllib.loads((Path(__file__).resolve().parent.parent / "data" / "law" / toml_name).read_text())
+    for key, e in entries.items():
+        quote = re.sub(r"\s*\((damaged text|read)[^)]*\)", "", e["text"])
+        for part in quote.split(" ... "):
+            part = " ".join(part.split()).lower()
+            assert part in law, f"{toml_name} [{key}]: {part!r} is not in {text_file}"

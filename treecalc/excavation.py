@@ -867,8 +867,9 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
         + ("" if cellar else " (give the cellar to check it)") + ".",
         "§95-3D(4): the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
         "§95-3A(1)(c)-(e): tree removal triggers (diameter at 54 in) are evaluated by the tree law.",
-        f"{WH_LAW['slope_rise'].section}: rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H), at least "
-        f"{_fmt(WH_LAW['topsoil_depth'].value)} in of topsoil over exposed ground.",
+        f"{WH_LAW['slope_rise'].section}: rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H); "
+        f"{WH_LAW['topsoil_depth'].section}: at least {_fmt(WH_LAW['topsoil_depth'].value)} in of topsoil over "
+        "exposed ground.",
         *WESLEY_NOTES,
     ]
     interp = [f"{sec_w}: 'less than {_fmt(wlim)} cubic yards of material' is read as the amount moved (imported, "
