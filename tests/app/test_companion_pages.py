@@ -166,3 +166,17 @@ def test_excavation_lot_area_is_not_assumed():
     at.number_input(key="w_exc_strip").set_value(4000.0).run()
     verdicts = [mm.value for mm in at.metric if mm.label == "Excavation and filling permit required"]
     assert verdicts[0] == "Unknown", verdicts
+
+
+def test_meter_results_with_a_decimal_comma_are_refused_not_split():
+    # "1,8" typed for 1.8% was split at the comma into results 1 and 8: with the first result 2.0
+    # the average became (2 + 1 + 8) / 3 = 3.67% and a 1.9% meter was "adjusted". Refused now;
+    # "1.8; 2.4" and "1.8 2.4" are separators like "1.8, 2.4": mean (2 + 1.8 + 2.4) / 3 = 2.0667%.
+    at = _page("treecalc_app/water.py")
+    at.text_input(key="w_meter_more").set_value("1,8").run()
+    assert any("comma" in e.value for e in at.error), [e.value for e in at.error]
+    assert "Adjusted consumption" not in _metrics(at)
+    for text in ("1.8; 2.4", "1.8 2.4", "1.8, 2.4"):
+        at.text_input(key="w_meter_more").set_value(text).run()
+        assert not at.error, [e.value for e in at.error]
+        assert _metrics(at)["Adjusted consumption"] == "11,757.02"
