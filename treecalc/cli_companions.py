@@ -75,6 +75,7 @@ def _split(value: str, flag: str, parts: tuple[int, int], form: str) -> list[str
 
 # --------------------------------------------------------------------------- water
 def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
+    from treecalc.units import parse_money_cents
     from treecalc.water import read_account_csv
 
     bills: list[Any] = []
@@ -87,6 +88,8 @@ def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
         bills.append((a.amount, a.due, None))
     for b in a.bill or []:
         amt, due, *label = _split(b, "--bill", (2, 3), "AMOUNT:DUE[:LABEL], e.g. 123.45:2026-01-15")
+        if parse_money_cents(amt, f"--bill {b!r}: amount") < 0:
+            raise ValueError(f"--bill {b!r}: the amount must not be negative")
         bills.append((amt, due, label[0] if label else None))
     for p in a.payment or []:
         d, amt = _split(p, "--payment", (2, 2), "DATE:AMOUNT, e.g. 2026-03-10:100")

@@ -607,6 +607,10 @@ def read_account_csv(path: str | PathLike[str]) -> tuple[list[tuple[Decimal, _dt
         where = f"account file row {i}"
         d = to_date(str(r.get(cd) or ""), f"{where} date")
         a = parse_money_cents(str(r.get(ca) or ""), f"{where} amount")
+        if kind == "bill" and a < 0:
+            raise ValueError(f"{where} amount must not be negative, got {r.get(ca)!r}")
+        if kind == "payment" and a <= 0:
+            raise ValueError(f"{where} amount of a payment must be positive, got {r.get(ca)!r}")
         if kind == "bill":
             bills.append((a, d, (str(r.get(cl)).strip() or None) if cl and r.get(cl) else None))
         elif kind == "payment":
