@@ -314,7 +314,8 @@ def test_dates_out_of_range_are_refused_naming_the_input(argv, msg, capsys):
     (["water", "penalty", "--amount", "5", "--due", "2026-01-15", "--as-of", "x"], "--as-of must be a date"),
     (["water", "penalty", "--amount", "5", "--due", "2026-01-15", "--payment", "2026-02-01:0"],
      "--payment 1 amount must be positive"),
-    (["water", "penalty", "--bill", "5:2026-01-15", "--bill", "x:2026-02-15"], "--bill 'x:2026-02-15': amount must be a number"),
+    (["water", "penalty", "--bill", "5:2026-01-15", "--bill", "x:2026-02-15"],
+     "--bill 'x:2026-02-15': amount must be a number"),
     (["excavation", "check", "--excavate", "10:1", "--permit-issued", "2026-05-01", "--as-of", "2026-04-01"],
      "--as-of (2026-04-01) is before"),
 ])

@@ -29,7 +29,8 @@ def _error(msg: str) -> int:
 #: The library names a bad input by its parameter; the CLI shows the flag the user typed.
 _FLAGS = [
     (r"billed_consumption\b", "--billed"), (r"registration_error_pct\b", "--result"),
-    (r"flow-rate result (\d+) \(error %\)", r"--result \1"), (r"the average registration error", "the average of --result"),
+    (r"flow-rate result (\d+) \(error %\)", r"--result \1"),
+    (r"the average registration error", "the average of --result"),
     (r"test_fee\b", "--fee"), (r"rate_usd_per_unit\b", "--rate"), (r"amount\b", "--amount"),
     (r"due_date\b", "--due"), (r"as_of\b", "--as-of"), (r"payment (\d+)\b", r"--payment \1"),
     (r"bill (\d+)\b", r"--bill \1"), (r"permit_issued\b", "--permit-issued"), (r"last_work\b", "--last-work"),
