@@ -81,7 +81,7 @@ def _permit_inputs() -> dict[str, Any]:
     sdepth = c2.number_input("Stripped depth (in)", min_value=0.0, max_value=120.0, value=0.0, step=0.5,
                              key="w_exc_strip_depth", help="0: not given (§120-2: stripping topsoil is excavation, "
                                                            "so its volume counts toward §120-3A(4)).")
-    lot = c3.number_input("Lot area (sq ft)", min_value=0.0, max_value=1e8, value=20_000.0, step=1000.0,
+    lot = c3.number_input("Lot area (sq ft)", min_value=0.0, max_value=1e8, value=0.0, step=1000.0,
                           key="w_exc_lot", help="For §120-3A(3): 5,000 sq ft or half the lot, whichever is less. "
                                                 "0: not given (the answer may then be Unknown).")
     wall = c4.number_input("Retaining wall height (ft)", min_value=0.0, max_value=200.0, value=0.0, step=0.5,
@@ -257,7 +257,7 @@ def _volumes() -> dict[str, pd.DataFrame | None]:
         st.dataframe(out["Section volumes"], width="stretch", hide_index=True)
     out["Volumes"] = pd.DataFrame([{k: v for k, v in d.items() if not isinstance(v, (list, dict))}])
     st.markdown("**Does this grading need a permit?** (§120-3A from the measured volumes and areas)")
-    lot = st.number_input("Lot area (sq ft)", min_value=0.0, max_value=1e8, value=20_000.0, step=1000.0,
+    lot = st.number_input("Lot area (sq ft)", min_value=0.0, max_value=1e8, value=0.0, step=1000.0,
                           key="w_vol_lot", help="0: not given.")
     check = lib.piece("excavation").check_permit(measured=r.earthwork(), lot_area_sqft=lot or None)
     out["Permit items from the volumes"] = show_check(check)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -133,12 +134,14 @@ def _meter() -> pd.DataFrame | None:
     err = c2.number_input("Registration error, first flow rate (%)", min_value=-99.0, max_value=1000.0, value=2.0,
                           step=0.1, key="w_meter_error", help="Positive: the meter over-registers.")
     more = c3.text_input("Other flow-rate results (%)", key="w_meter_more", placeholder="e.g. 1.8, 2.4",
-                         help="The test's other results, separated by commas; all are averaged.")
+                         help="The test's other results, separated by spaces, ';' or ', '; decimals with a point; "
+                              "all are averaged.")
     c1, c2 = st.columns(2)
     fee = c1.number_input("Test fee paid (USD)", min_value=0.0, max_value=1e6, value=50.0, step=5.0, key="w_meter_fee")
     rate = c2.number_input("Water rate (USD per unit), optional", min_value=0.0, max_value=1e4, value=0.0,
                            step=0.001, format="%.4f", key="w_meter_rate", help="0: no dollar figures.")
-    results = [f"{err}"] + [b.strip() for b in more.split(",") if b.strip()]
+    # separated by spaces, ';' or ', ' -- a comma between digits ("1,8") is a decimal comma and is refused
+    results = [f"{err}"] + [b.rstrip(",") for b in re.split(r"[;\s]+", more.strip()) if b.rstrip(",")]
     try:
         r = water.meter_test(f"{billed}", results, f"{fee:.2f}", f"{rate}" if rate else None)
     except ValueError as e:
