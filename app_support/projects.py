@@ -52,9 +52,15 @@ def _dumps(d: Any) -> str:
 
 def project_bytes(src: state.Source | None, read_opts: dict[str, Any], opts: dict[str, Any]) -> bytes:
     """The project file (a zip) of a survey source and the options."""
-    meta = {"format": FORMAT, "version": VERSION, "read_options": read_opts, "options": opts,
-            "survey": None if src is None else {"name": src.name, "sha256": src.sha256, "is_sample": src.is_sample,
-                                                "file": f"survey/{src.name}"}}
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        "read_options": read_opts,
+        "options": opts,
+        "survey": None
+        if src is None
+        else {"name": src.name, "sha256": src.sha256, "is_sample": src.is_sample, "file": f"survey/{src.name}"},
+    }
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("project.json", json.dumps(meta, indent=1, sort_keys=True, default=str))
@@ -74,8 +80,10 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
         if "project.json" not in names:
             raise ProjectError("This zip is not a treecalc project: it has no project.json.")
         if sum(i.file_size for i in z.infolist()) > (max_mb + 1) * 2**20:
-            raise ProjectError(f"The project's survey is larger than {max_mb} MB once unpacked; the app takes surveys "
-                               f"up to {max_mb} MB.")
+            raise ProjectError(
+                f"The project's survey is larger than {max_mb} MB once unpacked; the app takes surveys "
+                f"up to {max_mb} MB."
+            )
         try:
             meta = json.loads(z.read("project.json"))
         except ValueError as e:
@@ -83,8 +91,10 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             raise ProjectError("project.json is not a treecalc project (no format: treecalc-project).")
         if int(meta.get("version") or 0) > VERSION:
-            raise ProjectError(f"This project was saved by a newer treecalc (version {meta.get('version')}); "
-                               f"this one reads version {VERSION}.")
+            raise ProjectError(
+                f"This project was saved by a newer treecalc (version {meta.get('version')}); "
+                f"this one reads version {VERSION}."
+            )
         read_opts, opts = meta.get("read_options") or {}, meta.get("options") or {}
         if not isinstance(read_opts, dict) or not isinstance(opts, dict):
             raise ProjectError("project.json: read_options and options must be objects.")
@@ -98,8 +108,9 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
     import hashlib
 
     if sv.get("sha256") and hashlib.sha256(blob).hexdigest() != sv["sha256"]:
-        raise ProjectError(f"The survey {name} in the project does not match its recorded SHA-256: the file was "
-                           "altered or damaged.")
+        raise ProjectError(
+            f"The survey {name} in the project does not match its recorded SHA-256: the file was altered or damaged."
+        )
     return Project(name, None if sv.get("is_sample") else blob, read_opts, opts)
 
 
@@ -110,8 +121,11 @@ _PATH_OPTIONS = ("fee_schedule",)
 
 def safe_options(opts: dict[str, Any]) -> dict[str, Any]:
     """``opts`` without server paths (see ``_PATH_OPTIONS``) and app bookkeeping (``_``-keys)."""
-    return {k: v for k, v in opts.items()
-            if not str(k).startswith("_") and not (k in _PATH_OPTIONS and not isinstance(v, dict))}
+    return {
+        k: v
+        for k, v in opts.items()
+        if not str(k).startswith("_") and not (k in _PATH_OPTIONS and not isinstance(v, dict))
+    }
 
 
 def _clear_widgets() -> None:
@@ -134,6 +148,7 @@ def apply(p: Project) -> None:
 
 
 # --- surveys kept for reloads and links -----------------------------------------------
+
 
 @st.cache_resource(show_spinner=False)
 def _store() -> tuple[OrderedDict[str, state.Source], threading.Lock]:
@@ -158,6 +173,7 @@ def _store_get(sha256: str) -> state.Source | None:
 
 
 # --- the URL's query parameters ---------------------------------------------------------
+
 
 def url_params(src: state.Source | None, read_opts: dict[str, Any], opts: dict[str, Any]) -> dict[str, str]:
     """The query parameters of a view: ``survey`` (an upload's SHA-256), ``read`` and ``opts`` (JSON)."""
@@ -191,8 +207,10 @@ def restore_from_url() -> None:
     if sha:
         src = _store_get(sha)
         if src is None:
-            st.session_state[_NOTE] = ("The survey of this link is no longer held by the server (it was restarted). "
-                                       "Upload it again or open the project file; the bundled sample is shown.")
+            st.session_state[_NOTE] = (
+                "The survey of this link is no longer held by the server (it was restarted). "
+                "Upload it again or open the project file; the bundled sample is shown."
+            )
             return
         state.set_source(src.name, src.data)
     st.session_state[state._READ] = read_opts
@@ -226,12 +244,23 @@ def sidebar() -> None:
         src = state.source()
         stem = (src.name.rsplit(".", 1)[0] if src else "survey").replace(" ", "_")
         data = _project_file(src.sha256 if src else "", _dumps(state.read_opts()), _dumps(state.opts()), src)
-        st.download_button("Save project", data=data, file_name=f"{stem}.treecalc.zip", mime="application/zip",
-                           key="w_project_save", on_click="ignore", icon=":material/save:",
-                           help="One file with the survey, the column map, species corrections, site facts and "
-                                "every option. Open it here later to carry on.")
-        up = st.file_uploader("Open project", type=["zip"], key="w_project_open",
-                              help="A file saved with Save project: restores the survey and everything chosen.")
+        st.download_button(
+            "Save project",
+            data=data,
+            file_name=f"{stem}.treecalc.zip",
+            mime="application/zip",
+            key="w_project_save",
+            on_click="ignore",
+            icon=":material/save:",
+            help="One file with the survey, the column map, species corrections, site facts and "
+            "every option. Open it here later to carry on.",
+        )
+        up = st.file_uploader(
+            "Open project",
+            type=["zip"],
+            key="w_project_open",
+            help="A file saved with Save project: restores the survey and everything chosen.",
+        )
         if up is not None and st.session_state.get("tc_project_id") != up.file_id:
             st.session_state["tc_project_id"] = up.file_id
             try:

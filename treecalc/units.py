@@ -23,13 +23,25 @@ import re
 import tomllib
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from functools import lru_cache
+from functools import cache
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CENT", "MAX_MONEY", "to_decimal", "cents", "parse_money_cents", "to_date", "add_months",
-           "bounded", "read_csv_table", "LawNumber", "load_law_numbers", "LAW_DIR"]
+__all__ = [
+    "CENT",
+    "MAX_MONEY",
+    "to_decimal",
+    "cents",
+    "parse_money_cents",
+    "to_date",
+    "add_months",
+    "bounded",
+    "read_csv_table",
+    "LawNumber",
+    "load_law_numbers",
+    "LAW_DIR",
+]
 
 CENT = Decimal("0.01")
 #: Largest amount of money accepted (USD): far above any bill, far below decimal's precision.
@@ -49,8 +61,10 @@ def _number_text(x: Any, name: str) -> str:
     t = str(x).strip()
     if "," in t:
         if not _THOUSANDS.fullmatch(t.replace(" ", "")):
-            raise ValueError(f"{name} {x!r}: a comma is read only as a thousands separator (1,234.50); "
-                             "write decimals with a point (1.50)")
+            raise ValueError(
+                f"{name} {x!r}: a comma is read only as a thousands separator (1,234.50); "
+                "write decimals with a point (1.50)"
+            )
         t = t.replace(",", "")
     return t.replace("$", "")
 
@@ -180,11 +194,13 @@ def read_csv_table(path: str | PathLike[str], what: str) -> Any:
                 if dup:
                     raise ValueError(f"{what} file {name}: column(s) {', '.join(map(repr, dup))} appear twice")
                 continue
-            if len(cells) > len(header) and any(cells[len(header):]):
-                raise ValueError(f"{what} file {name} row {reader.line_num}: {len(cells)} values but "
-                                 f"{len(header)} columns ({', '.join(header)}); quote a value with a comma "
-                                 "('1,000.00') and write decimals with a point")
-            rows.append((cells + [""] * len(header))[:len(header)])
+            if len(cells) > len(header) and any(cells[len(header) :]):
+                raise ValueError(
+                    f"{what} file {name} row {reader.line_num}: {len(cells)} values but "
+                    f"{len(header)} columns ({', '.join(header)}); quote a value with a comma "
+                    "('1,000.00') and write decimals with a point"
+                )
+            rows.append((cells + [""] * len(header))[: len(header)])
             lines.append(reader.line_num - 2)
     except csv.Error as e:
         raise ValueError(f"{what} file {name} is not a readable CSV: {e}") from None
@@ -205,7 +221,7 @@ class LawNumber:
         return f"{self.value.normalize():f} {self.unit} ({self.section})"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_law_numbers(filename: str) -> dict[str, LawNumber]:
     """The numbers in ``data/law/<filename>``: every table with ``value``, ``unit`` and ``section``.
 
@@ -221,6 +237,7 @@ def load_law_numbers(filename: str) -> dict[str, LawNumber]:
         missing = [k for k in ("value", "unit", "section") if k not in entry]
         if missing:
             raise ValueError(f"{path.name}: [{key}] lacks {', '.join(missing)}")
-        out[key] = LawNumber(Decimal(str(entry["value"])), str(entry["unit"]), str(entry["section"]),
-                             str(entry.get("text", "")))
+        out[key] = LawNumber(
+            Decimal(str(entry["value"])), str(entry["unit"]), str(entry["section"]), str(entry.get("text", ""))
+        )
     return out

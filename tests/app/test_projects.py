@@ -15,15 +15,21 @@ sys.path.insert(0, str(ROOT))
 
 from app_support import projects, state  # noqa: E402
 
-SURVEY = (b"Tag,Species,DBH (in),Action\n1,Red mapel,12,remove\n2,Pin oak,14,remove\n3,Red maple,8,retain\n"
-          b"4,Red maple,9,remove\n5,Red maple,10,remove\n")
+SURVEY = (
+    b"Tag,Species,DBH (in),Action\n1,Red mapel,12,remove\n2,Pin oak,14,remove\n3,Red maple,8,retain\n"
+    b"4,Red maple,9,remove\n5,Red maple,10,remove\n"
+)
 
 
 def test_project_file_round_trip():
     src = state.make_source("lot 7.csv", SURVEY)
     read_opts = {"column_map": {"Action": "action"}, "site": {"subdividable": "yes", "prior_removals_12mo": "2"}}
-    opts = {"species_fix": {"2": "QURU"}, "replacement_cost_usd": 525.0, "benefit": {"land_use": "single_family"},
-            "replacement_stock": [{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 350.0}]}
+    opts = {
+        "species_fix": {"2": "QURU"},
+        "replacement_cost_usd": 525.0,
+        "benefit": {"land_use": "single_family"},
+        "replacement_stock": [{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 350.0}],
+    }
     data = projects.project_bytes(src, read_opts, opts)
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         assert sorted(z.namelist()) == ["project.json", "survey/lot 7.csv"]
@@ -46,19 +52,45 @@ def _zip(files: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("blob,message", [
-    (b"not a zip", "not a treecalc project file"),
-    (_zip({"a.txt": b"x"}), "no project.json"),
-    (_zip({"project.json": b"{nope"}), "could not be read"),
-    (_zip({"project.json": b'{"format": "other"}'}), "not a treecalc project"),
-    (_zip({"project.json": b'{"format": "treecalc-project", "version": 99}'}), "newer treecalc"),
-    (_zip({"project.json": json.dumps({"format": "treecalc-project", "version": 1,
-                                       "survey": {"name": "a.csv", "file": "survey/a.csv"}}).encode()}),
-     "not in the file"),
-    (_zip({"project.json": json.dumps({"format": "treecalc-project", "version": 1,
-                                       "survey": {"name": "a.csv", "file": "survey/a.csv", "sha256": "0" * 64}}).encode(),
-           "survey/a.csv": b"Tag\n1\n"}), "does not match"),
-])
+@pytest.mark.parametrize(
+    "blob,message",
+    [
+        (b"not a zip", "not a treecalc project file"),
+        (_zip({"a.txt": b"x"}), "no project.json"),
+        (_zip({"project.json": b"{nope"}), "could not be read"),
+        (_zip({"project.json": b'{"format": "other"}'}), "not a treecalc project"),
+        (_zip({"project.json": b'{"format": "treecalc-project", "version": 99}'}), "newer treecalc"),
+        (
+            _zip(
+                {
+                    "project.json": json.dumps(
+                        {
+                            "format": "treecalc-project",
+                            "version": 1,
+                            "survey": {"name": "a.csv", "file": "survey/a.csv"},
+                        }
+                    ).encode()
+                }
+            ),
+            "not in the file",
+        ),
+        (
+            _zip(
+                {
+                    "project.json": json.dumps(
+                        {
+                            "format": "treecalc-project",
+                            "version": 1,
+                            "survey": {"name": "a.csv", "file": "survey/a.csv", "sha256": "0" * 64},
+                        }
+                    ).encode(),
+                    "survey/a.csv": b"Tag\n1\n",
+                }
+            ),
+            "does not match",
+        ),
+    ],
+)
 def test_bad_project_files_say_why(blob, message):
     with pytest.raises(projects.ProjectError, match=message):
         projects.read_project(blob)
@@ -80,12 +112,17 @@ def test_a_link_or_project_cannot_name_a_server_file():
 def test_url_params_carry_the_upload_and_options():
     src = state.make_source("lot 7.csv", SURVEY)
     q = projects.url_params(src, {"site": {"subdividable": "yes"}}, {"species_fix": {"2": "QURU"}})
-    assert q == {"survey": src.sha256, "read": '{"site":{"subdividable":"yes"}}', "opts": '{"species_fix":{"2":"QURU"}}'}
+    assert q == {
+        "survey": src.sha256,
+        "read": '{"site":{"subdividable":"yes"}}',
+        "opts": '{"species_fix":{"2":"QURU"}}',
+    }
     sample = state.make_source("s.xlsx", b"x", is_sample=True)
     assert projects.url_params(sample, {}, {}) == {}
 
 
 # --- in the app (AppTest) --------------------------------------------------------------------
+
 
 def _app():
     from streamlit.testing.v1 import AppTest
@@ -115,8 +152,11 @@ def test_options_reach_the_url_and_a_new_session_restores_them():
 
 
 def test_open_project_in_the_sidebar_restores_survey_and_options():
-    data = projects.project_bytes(state.make_source("lot 7.csv", SURVEY), {"site": {"prior_removals_12mo": "2"}},
-                                  {"species_fix": {"2": "QURU"}, "value_basis": "appraised"})
+    data = projects.project_bytes(
+        state.make_source("lot 7.csv", SURVEY),
+        {"site": {"prior_removals_12mo": "2"}},
+        {"species_fix": {"2": "QURU"}, "value_basis": "appraised"},
+    )
     at = _app().run()
     at.file_uploader(key="w_project_open").set_value(("lot 7.treecalc.zip", data, "application/zip")).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
