@@ -425,3 +425,71 @@ def test_volume_surfaces_json_and_permit(tmp_path, capsys):
     assert rc == 0 and "TIN surface to surface" in out and "REQUIRED" in out
     rc, _, err = run(["excavation", "volume", "--existing", str(tmp_path / "eg.csv")], capsys)
     assert rc == 2 and "--existing and --proposed go together" in err
+
+
+@pytest.mark.parametrize(
+    "argv,msg",
+    [
+        # due 31 Dec 9999: the 15 April relevy after it is in year 10000 -> OverflowError traceback before
+        (["water", "penalty", "--amount", "100", "--due", "9999-12-31", "--as-of", "9999-12-31"], "--due"),
+        # 'year 10000 is out of range' named no flag
+        (["water", "penalty", "--amount", "100", "--due", "0001-01-01", "--as-of", "9999-12-31"], "--due"),
+        (["water", "penalty", "--amount", "100", "--due", "2026-01-15", "--as-of", "9999-12-31"], "--as-of"),
+        (["water", "penalty", "--amount", "100", "--due", "2026-01-15", "--payment", "9999-12-31:5"], "payment 1 date"),
+        (
+            ["excavation", "check", "--excavate", "10:1", "--permit-issued", "9999-12-31", "--as-of", "9999-12-31"],
+            "--permit-issued",
+        ),
+    ],
+)
+def test_dates_out_of_range_are_refused_naming_the_input(argv, msg, capsys):
+    rc, out, err = run(argv, capsys)
+    assert rc == 2 and out == "" and msg in err and "1900" in err
+
+
+@pytest.mark.parametrize(
+    "argv,msg",
+    [
+        # the library's parameter names (billed_consumption, test_fee, ...) are shown as the flags typed
+        (["water", "meter-test", "--billed", "-1", "--result", "2"], "--billed must not be negative, got '-1'"),
+        (["water", "meter-test", "--billed", "100", "--result", "2", "--result", "-101"], "--result 2 must be"),
+        (["water", "meter-test", "--billed", "100", "--result", "nan"], "--result must be a finite number"),
+        (["water", "meter-test", "--billed", "100", "--result", "2", "--fee", "-5"], "--fee must not be negative"),
+        (["water", "meter-test", "--billed", "100", "--result", "2", "--rate", "x"], "--rate must be a number"),
+        (["water", "penalty", "--amount", "-5", "--due", "2026-01-15"], "--amount must not be negative, got '-5'"),
+        (["water", "penalty", "--amount", "5", "--due", "2026-02-30"], "--due must be a date"),
+        (["water", "penalty", "--amount", "5", "--due", "2026-01-15", "--as-of", "x"], "--as-of must be a date"),
+        (
+            ["water", "penalty", "--amount", "5", "--due", "2026-01-15", "--payment", "2026-02-01:0"],
+            "--payment 1 amount must be positive",
+        ),
+        (
+            ["water", "penalty", "--bill", "5:2026-01-15", "--bill", "x:2026-02-15"],
+            "--bill 'x:2026-02-15': amount must be a number",
+        ),
+        (
+            ["excavation", "check", "--excavate", "10:1", "--permit-issued", "2026-05-01", "--as-of", "2026-04-01"],
+            "--as-of (2026-04-01) is before",
+        ),
+    ],
+)
+def test_errors_name_the_flag_typed(argv, msg, capsys):
+    rc, out, err = run(argv, capsys)
+    assert rc == 2 and out == "" and msg in err, err
+
+
+def test_bad_amounts_are_named_where_they_were_typed(tmp_path, capsys):
+    # A negative bill in the CSV was reported as '--bill 1 amount ...' (a flag never typed);
+    # with --amount and --bill together, '--bill 2' meant the first --bill. Each names its source.
+    f = tmp_path / "acct.csv"
+    f.write_text("kind,date,amount\nbill,2026-01-15,100\nbill,2026-02-15,-5\n")
+    rc, out, err = run(["water", "penalty", "--csv", str(f), "--as-of", "2026-03-01"], capsys)
+    assert rc == 2 and "row 3" in err and "negative" in err and "--bill" not in err, err
+    f.write_text("kind,date,amount\nbill,2026-01-15,100\npayment,2026-02-15,0\n")
+    rc, out, err = run(["water", "penalty", "--csv", str(f), "--as-of", "2026-03-01"], capsys)
+    assert rc == 2 and "row 3" in err and "positive" in err, err
+    rc, out, err = run(
+        ["water", "penalty", "--amount", "5", "--due", "2026-01-15", "--bill=-1:2026-02-15", "--as-of", "2026-03-01"],
+        capsys,
+    )
+    assert rc == 2 and "--bill '-1:2026-02-15'" in err and "negative" in err, err

@@ -153,3 +153,69 @@ def test_point_csv_headers(tmp_path):
     (tmp_path / "line.csv").write_text("x,y,z\n0,0,1\n1,1,1\n2,2,1\n")
     with pytest.raises(ValueError, match="on one line"):
         volume_between_files(tmp_path / "line.csv", tmp_path / "line.csv")
+
+
+def _units_xml(units: str, pts: dict[str, list[tuple[float, float, float]]]) -> str:
+    body = _landxml({k: np.asarray(v, float) for k, v in pts.items()})
+    return body.replace('version="1.2">', f'version="1.2"><Units>{units}</Units>', 1)
+
+
+def test_landxml_declared_metres_are_not_read_as_feet(tmp_path):
+    # A LandXML pair in metres (<Units><Metric linearUnit="meter"/>): 10 m x 10 m lowered 1 m =
+    # 100 m3 = 100 / 0.764554857984 = 130.795 cu yd. Read as feet it would be 100 cu ft = 3.70 cu
+    # yd (35 times too small), so without --metric the file is refused, naming the unit and flag.
+    sq = [(0, 0, 100), (10, 0, 100), (0, 10, 100), (10, 10, 100)]
+    lo = [(x, y, z - 1) for x, y, z in sq]
+    f = tmp_path / "m.xml"
+    f.write_text(
+        _units_xml('<Metric linearUnit="meter" areaUnit="squareMeter" volumeUnit="cubicMeter"/>', {"EG": sq, "FG": lo})
+    )
+    with pytest.raises(ValueError, match="metres.*--metric"):
+        volume_between_files(f, f)
+    r = volume_between_files(f, f, metric=True)
+    assert r.cut_cy == pytest.approx(100 / 0.764554857984) and r.fill_cy == 0
+    # feet declared (US survey foot) but --metric given: refused too
+    g = tmp_path / "ft.xml"
+    g.write_text(_units_xml('<Imperial linearUnit="USSurveyFoot"/>', {"EG": sq, "FG": lo}))
+    with pytest.raises(ValueError, match="feet"):
+        volume_between_files(g, g, metric=True)
+    assert volume_between_files(g, g).cut_cy * 27 == pytest.approx(100)  # 100 cu ft
+    # a unit treecalc does not convert is refused rather than misread
+    h = tmp_path / "mm.xml"
+    h.write_text(_units_xml('<Metric linearUnit="millimeter"/>', {"EG": sq, "FG": lo}))
+    with pytest.raises(ValueError, match="millimeter"):
+        volume_between_files(h, h, metric=True)
+
+
+def test_surfaces_that_only_touch_do_not_overlap():
+    # Two triangles sharing only an edge (or a corner) cover no common area: that was returned as
+    # 0 cu yd cut and fill over 0 sq ft (and a permit check of "nothing"), not as an error.
+    e = np.array([[0, 0, 1], [10, 0, 1], [0, 10, 1]], float)
+    for p in ([[10, 0, 0], [20, 0, 0], [10, 10, 0]], [[10, 0, 0], [20, 0, 0], [20, 10, 0]]):
+        with pytest.raises(ValueError, match="do not overlap"):
+            tin_volumes(e, np.array(p, float))
+
+
+def test_partial_overlap_is_stated():
+    # Existing 0..20 x 0..10 ft (200 sq ft), proposed 10..30 x 0..10 ft, 1 ft lower: they share
+    # 10 x 10 = 100 sq ft -> 100 cu ft = 3.70 cu yd of cut; half of each surface (100 sq ft, 50%)
+    # lies outside the other and is not counted, which the notes must say.
+    e = np.array([[0, 0, 5], [20, 0, 5], [0, 10, 5], [20, 10, 5]], float)
+    p = np.array([[10, 0, 4], [30, 0, 4], [10, 10, 4], [30, 10, 4]], float)
+    r = tin_volumes(e, p)
+    assert r.area_sqft == pytest.approx(100) and r.cut_cy * 27 == pytest.approx(100)
+    assert any("existing surface" in n and "100.00 sq ft (50%)" in n for n in r.notes)
+    assert any("proposed surface" in n and "100.00 sq ft (50%)" in n for n in r.notes)
+
+
+def test_too_many_points_are_refused_before_triangulating():
+    # 20,000 + 20,000 points take 4.4 s and 0.37 GB, 100,000 + 100,000 take 21 s and 1.35 GB
+    # (measured); the former limit of 2,000,000 would have needed ~27 GB on a 23 GB machine, so it
+    # was a crash, not a refusal. Over 200,000 points per surface are refused at once.
+    from treecalc.surfaces import MAX_POINTS
+
+    assert MAX_POINTS == 200_000
+    rng = np.random.default_rng(1)
+    big = np.column_stack([rng.uniform(0, 1e4, (MAX_POINTS + 1, 2)), np.zeros(MAX_POINTS + 1)])
+    with pytest.raises(ValueError, match="at most 200,000"):
+        tin_volumes(big, big[:10])

@@ -449,3 +449,52 @@ def test_account_lines_sum_to_totals_to_the_cent(bills, pays, asof_off, months):
     assert applied == s.payments_total == sum((a for d, a in py if d <= s.as_of), D(0))
     billed = sum((a for a, _, _ in bl), D(0))
     assert billed + s.penalties_assessed - s.payments_total == s.total_due + s.relevy_outstanding - s.credit
+
+
+@pytest.mark.parametrize("text", ["1,50", "100,5", "1,0,0", "12,34.56"])
+def test_a_decimal_comma_is_refused_not_read_as_thousands(text):
+    # '1,50' (a European 1.50) was read as 150.00 by stripping the comma: a bill 100 times too big
+    # (5% penalty 7.50 instead of 0.08). A comma is only a thousands separator (groups of three).
+    with pytest.raises(ValueError, match="comma"):
+        penalty_schedule(text, "2026-01-15", as_of="2026-02-01")
+    with pytest.raises(ValueError, match="payment 1 amount.*comma"):
+        penalty_schedule("300", "2026-01-15", payments=[("2026-01-20", text)], as_of="2026-02-01")
+
+
+def test_thousands_separators_still_read():
+    # '1,234.50' and '$12,000' are thousands separators: 5% of 1,234.50 = 61.725 -> 61.73 (half up).
+    r = penalty_schedule("1,234.50", "2026-01-15", as_of="2026-01-16")
+    assert r.amount == D("1234.50") and r.penalties_assessed == D("61.73")
+    assert penalty_schedule("$12,000", "2026-01-15", as_of="2026-01-15").amount == D("12000.00")
+
+
+def test_account_csv_extra_values_are_refused_not_dropped(tmp_path):
+    # 'bill,2026-01-15,1,000.00' (an unquoted thousands separator) split into amount '1' and an
+    # unnamed '000.00' that the reader dropped: a $1,000 bill read as $1.00. Refused, naming the row.
+    from treecalc.water import read_account_csv
+
+    p = tmp_path / "account.csv"
+    p.write_text("kind,date,amount\nbill,2026-01-15,1,000.00\n")
+    with pytest.raises(ValueError, match="row 2.*4 values.*3 columns"):
+        read_account_csv(p)
+    # a trailing empty field (a spreadsheet's trailing comma) is harmless
+    p.write_text("kind,date,amount\nbill,2026-01-15,1000.00,\n")
+    assert read_account_csv(p)[0][0][0] == D("1000.00")
+
+
+def test_account_csv_semicolons_and_bom(tmp_path):
+    # A spreadsheet's export with a BOM and ';' separators: the same account as test_account_csv
+    # (100 due 15 Jan, 200 due 15 Feb, 110 paid 20 Feb -> 206.00 due on 1 March).
+    from treecalc.water import account_statement, read_account_csv
+
+    p = tmp_path / "account.csv"
+    p.write_bytes(
+        "\ufeffkind;date;amount;bill\nbill;2026-01-15;100.00;A\nbill;2026-02-15;200.00;B\n\n"
+        "payment;2026-02-20;110.00;\n".encode()
+    )
+    bills, pays = read_account_csv(p)
+    assert account_statement(bills, pays, as_of="2026-03-01").total_due == D("206.00")
+    # a decimal comma in a ';' file is refused (never read as 10,000 cents)
+    p.write_text("kind;date;amount\nbill;2026-01-15;100,50\n")
+    with pytest.raises(ValueError, match="row 2 amount.*comma"):
+        read_account_csv(p)

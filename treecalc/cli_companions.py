@@ -26,26 +26,45 @@ def _error(msg: str) -> int:
     return 2
 
 
-#: The library's parameter names as the command line spells them (an error names the flag to fix).
-_FLAGS = {"due_date": "--due", "as_of": "--as-of", "amount": "--amount", "payment": "--payment"}
-_LEADING_NAME = re.compile(r"^([a-z_]+)\b")
+#: The library names a bad input by its parameter; the CLI shows the flag the user typed.
+_FLAGS = [
+    (r"billed_consumption\b", "--billed"),
+    (r"registration_error_pct\b", "--result"),
+    (r"flow-rate result (\d+) \(error %\)", r"--result \1"),
+    (r"the average registration error", "the average of --result"),
+    (r"test_fee\b", "--fee"),
+    (r"rate_usd_per_unit\b", "--rate"),
+    (r"amount\b", "--amount"),
+    (r"due_date\b", "--due"),
+    (r"as_of\b", "--as-of"),
+    (r"payment (\d+)\b", r"--payment \1"),
+    (r"bill (\d+)\b", r"--bill \1"),
+    (r"permit_issued\b", "--permit-issued"),
+    (r"last_work\b", "--last-work"),
+    (r"lot_area_sqft\b", "--lot-area"),
+    (r"retaining_wall_height_ft\b", "--retaining-wall"),
+]
 
 
-def _flag_names(msg: str) -> str:
-    """'due_date must be a date ...' → '--due must be a date ...'."""
-    return _LEADING_NAME.sub(lambda m: _FLAGS.get(m.group(1), m.group(1)), msg, count=1)
+def _as_flags(msg: str) -> str:
+    """``msg`` with the parameter name it starts with replaced by the CLI flag."""
+    for pat, flag in _FLAGS:
+        new, n = re.subn("^" + pat, flag, msg, count=1)
+        if n:
+            return new
+    return msg
 
 
 def _guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Turn bad input (ValueError, OSError, KeyError) into ``error: ...`` and exit code 2."""
+    """Turn bad input (ValueError, OSError, KeyError) into ``error: ...`` naming the flag, and exit code 2."""
 
     def run(args: argparse.Namespace) -> int:
         try:
             return fn(args)
-        except KeyError as e:  # str() of a KeyError is the repr of its key: say the key itself
-            return _error(str(e.args[0]) if e.args else e.__class__.__name__)
+        except KeyError as e:
+            return _error(_as_flags(str(e).strip("'\"")) or e.__class__.__name__)
         except (ValueError, OSError) as e:
-            return _error(_flag_names(str(e)) or e.__class__.__name__)
+            return _error(_as_flags(str(e)) or e.__class__.__name__)
 
     run.__name__ = fn.__name__
     run.__doc__ = fn.__doc__
@@ -63,24 +82,9 @@ def _split(value: str, flag: str, parts: tuple[int, int], form: str) -> list[str
     return [b.strip() for b in bits]
 
 
-#: The plausible range (treecalc.validate.RANGES) of each part of an excavation flag.
-_KINDS = {"area": "area_sqft", "depth": "depth_ft"}
-
-
-def _float(s: str, flag: str, what: str) -> float:
-    from treecalc.validate import in_range
-
-    try:
-        v = float(s.replace(",", ""))
-    except ValueError:
-        raise ValueError(f"{flag}: {what} {s!r} is not a number") from None
-    kind = "depth_in" if flag == "--place-topsoil" and what == "depth" else _KINDS.get(what)
-    # the upper bound here; a negative or missing number is left to the library's own message
-    return in_range(f"{flag} ({what})", v, kind) if kind and v >= 0 else v
-
-
 # --------------------------------------------------------------------------- water
 def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
+    from treecalc.units import parse_money_cents
     from treecalc.water import read_account_csv
 
     bills: list[Any] = []
@@ -93,6 +97,8 @@ def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
         bills.append((a.amount, a.due, None))
     for b in a.bill or []:
         amt, due, *label = _split(b, "--bill", (2, 3), "AMOUNT:DUE[:LABEL], e.g. 123.45:2026-01-15")
+        if parse_money_cents(amt, f"--bill {b!r}: amount") < 0:
+            raise ValueError(f"--bill {b!r}: the amount must not be negative")
         bills.append((amt, due, label[0] if label else None))
     for p in a.payment or []:
         d, amt = _split(p, "--payment", (2, 2), "DATE:AMOUNT, e.g. 2026-03-10:100")

@@ -48,13 +48,13 @@ import datetime as _dt
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from os import PathLike
 from typing import Any
 
 import numpy as np
 
-from treecalc.units import add_months, bounded, load_law_numbers, to_date
+from treecalc.units import add_months, bounded, load_law_numbers, read_csv_table, to_date, to_decimal
 
 __all__ = [
     "PermitCheck",
@@ -106,15 +106,7 @@ JURISDICTIONS = {
 # =========================================================================== helpers
 def _num(x: Any, name: str) -> Decimal:
     """``x`` as an exact Decimal (floats via ``str``); ValueError naming ``name`` otherwise."""
-    if isinstance(x, bool):
-        raise ValueError(f"{name} must be a number, got {x!r}")
-    try:
-        d = x if isinstance(x, Decimal) else Decimal(str(x).strip().replace(",", ""))
-    except (InvalidOperation, ValueError):
-        raise ValueError(f"{name} must be a number, got {x!r}") from None
-    if not d.is_finite():
-        raise ValueError(f"{name} must be a finite number, got {x!r}")
-    return d
+    return to_decimal(x, name, limit=None)  # a decimal comma is refused, never read as thousands
 
 
 def _nonneg(x: Any, name: str) -> Decimal:
@@ -1125,13 +1117,19 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
     elif any_op:
         waiver = bool(_cy(moved) < wlim)
     if any_op:
+        both = exc_cuft + fill_cuft
+        alt = (
+            f"; if the fill were imported rather than the excavated soil, {_r2(_cy(both))} cu yd would be moved"
+            if exc_cuft > 0 and fill_cuft > 0
+            else ""
+        )
         explanations.append(
             {
                 "section": sec_w,
                 "holds": waiver if isinstance(waiver, bool) else None,
                 "explanation": f"material moved {_r2(_cy(moved))} cu yd (the larger of excavation {_r2(_cy(exc_cuft))} and "
                 f"fill {_r2(_cy(fill_cuft))} cu yd): the Planning Board may waive the permit for an "
-                f"operation involving less than {_fmt(wlim)} cu yd",
+                f"operation involving less than {_fmt(wlim)} cu yd{alt}",
             }
         )
     required: bool | str = bool(any_op)
@@ -1139,7 +1137,10 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
     if cellar is not None and any_op:
         L, W, D = cellar
         bp = wesley_hills_building_permit_check(L, W, D, _cy(fill_cuft), _cy(exc_cuft)).to_dict()
-        explanations += [{**e, "holds": e["holds"]} for e in bp["explanations"][:2]]
+        # one waiver answer per check: the amount moved above, not fill + removed of the same soil
+        bp["explanations"] = bp["explanations"][:2]
+        bp["waiver_eligible"] = waiver
+        explanations += [{**e, "holds": e["holds"]} for e in bp["explanations"]]
         if bp["building_permit_suffices"]:
             required = False
     notes = [
@@ -1149,8 +1150,9 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
         + ".",
         "§95-3D(4): the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
         "§95-3A(1)(c)-(e): tree removal triggers (diameter at 54 in) are evaluated by the tree law.",
-        f"{WH_LAW['slope_rise'].section}: rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H), at least "
-        f"{_fmt(WH_LAW['topsoil_depth'].value)} in of topsoil over exposed ground.",
+        f"{WH_LAW['slope_rise'].section}: rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H); "
+        f"{WH_LAW['topsoil_depth'].section}: at least {_fmt(WH_LAW['topsoil_depth'].value)} in of topsoil over "
+        "exposed ground.",
         *WESLEY_NOTES,
     ]
     interp = [
@@ -1627,6 +1629,12 @@ def _columns(df: Any, required: Sequence[str], what: str) -> Any:
     return df
 
 
+def _line(df: Any, pos: int) -> Any:
+    """The file row of position ``pos`` (header = row 1); frames from :func:`read_csv_table` skip blank lines."""
+    idx = df.index[pos]
+    return idx + 2 if isinstance(idx, (int, np.integer)) else pos + 2
+
+
 def _numeric_column(df: Any, col: str, what: str) -> np.ndarray:
     import pandas as pd
 
@@ -1634,7 +1642,7 @@ def _numeric_column(df: Any, col: str, what: str) -> np.ndarray:
     bad = s.isna()
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
-        raise ValueError(f"{what}: column {col!r} row {row + 2} is not a number: {df[col].iloc[row]!r}")
+        raise ValueError(f"{what}: column {col!r} row {_line(df, row)} is not a number: {df[col].iloc[row]!r}")
     return s.to_numpy(dtype=float)
 
 
@@ -1668,16 +1676,7 @@ def grid_volumes_from_frame(df: Any, *, metric: bool = False) -> GridVolumes:
 
 
 def _read_csv(path: str | PathLike[str], what: str) -> Any:
-    import pandas as pd
-
-    try:
-        return pd.read_csv(path, skipinitialspace=True, dtype=str)
-    except FileNotFoundError:
-        raise ValueError(f"{what} file not found: {path}") from None
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{what} file is empty: {path}") from None
-    except (pd.errors.ParserError, UnicodeDecodeError) as e:
-        raise ValueError(f"{what} file {path} is not a readable CSV: {e}") from None
+    return read_csv_table(path, what)
 
 
 def volume_from_grid_csv(path: str | PathLike[str], *, metric: bool = False) -> GridVolumes:
@@ -1920,16 +1919,18 @@ def end_area_volumes(
         raise ValueError(
             "cut_mid_area and fill_mid_area must be given (>= 0) for every interval (all rows but the last)"
         )
-    x0, trans_list = _transitions(st, L, ca, fa) if not use_mid else (np.zeros_like(L), [])
-    trans = np.zeros(L.shape, bool) if use_mid else np.isin(st[:-1], [t["from"] for t in trans_list])
-    sc = _segment_volumes(L, ca, fa, x0, trans, cm if use_mid else None)
-    sf = _segment_volumes(L, fa, ca, x0, trans, fm if use_mid else None)
-    if use_corr:
-        cc, cf = _three_level_correction(L, ch, wd)
-        sc, sf = sc - cc, sf - cf
-    factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
-    sc, sf = np.maximum(sc, 0.0) * factor, np.maximum(sf, 0.0) * factor
-    c, f = float(sc.sum()), float(sf.sum())
+    # overflow of absurd inputs is caught by _check_finite_volumes (a message, not numpy warnings)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        x0, trans_list = _transitions(st, L, ca, fa) if not use_mid else (np.zeros_like(L), [])
+        trans = np.zeros(L.shape, bool) if use_mid else np.isin(st[:-1], [t["from"] for t in trans_list])
+        sc = _segment_volumes(L, ca, fa, x0, trans, cm if use_mid else None)
+        sf = _segment_volumes(L, fa, ca, x0, trans, fm if use_mid else None)
+        if use_corr:
+            cc, cf = _three_level_correction(L, ch, wd)
+            sc, sf = sc - cc, sf - cf
+        factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
+        sc, sf = np.maximum(sc, 0.0) * factor, np.maximum(sf, 0.0) * factor
+        c, f = float(sc.sum()), float(sf.sum())
     _check_finite_volumes(c, f)
     method = (
         "prismoidal formula (mid-section areas)"
@@ -1996,7 +1997,7 @@ def end_area_volumes_from_frame(df: Any, prismoidal: bool = False, *, metric: bo
             v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=float)
             if np.isnan(v[:-1]).any():
                 i = int(np.flatnonzero(np.isnan(v[:-1]))[0])
-                raise ValueError(f"{what}: column {col!r} row {i + 2} is not a number: {rows.iloc[i]!r}")
+                raise ValueError(f"{what}: column {col!r} row {_line(df, i)} is not a number: {rows.iloc[i]!r}")
             return v
         return _numeric_column(df, col, what)
 

@@ -4,6 +4,8 @@
   to the cent) from user text, with a message naming the flag or column on bad input.
 - :func:`to_date`, :func:`add_months`: ISO dates and calendar-month arithmetic.
 - :func:`bounded`: a number in a stated range, refused with a message naming the input.
+- :func:`read_csv_table`: a user's CSV as text cells (BOM, ',' ';' or tab), rows longer than the
+  header refused naming the row.
 - :class:`LawNumber`, :func:`load_law_numbers`: a number of the law with its unit and section,
   read from ``data/law/*.toml`` (each entry ``{value, unit, section, text}``).
 
@@ -15,11 +17,14 @@ References
 from __future__ import annotations
 
 import calendar
+import csv
 import datetime as _dt
+import re
 import tomllib
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import cache
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +37,7 @@ __all__ = [
     "to_date",
     "add_months",
     "bounded",
+    "read_csv_table",
     "LawNumber",
     "load_law_numbers",
     "LAW_DIR",
@@ -43,15 +49,37 @@ MAX_MONEY = Decimal(10) ** 12
 LAW_DIR = Path(__file__).resolve().parent.parent / "data" / "law"
 
 
+_THOUSANDS = re.compile(r"[+-]?\$?\d{1,3}(,\d{3})+(\.\d*)?([eE][+-]?\d+)?")
+
+
+def _number_text(x: Any, name: str) -> str:
+    """User text of a number without '$' and thousands separators.
+
+    A comma is read only as a thousands separator (1,234.50): '1,50' (a decimal comma) is refused,
+    never read as 150.
+    """
+    t = str(x).strip()
+    if "," in t:
+        if not _THOUSANDS.fullmatch(t.replace(" ", "")):
+            raise ValueError(
+                f"{name} {x!r}: a comma is read only as a thousands separator (1,234.50); "
+                "write decimals with a point (1.50)"
+            )
+        t = t.replace(",", "")
+    return t.replace("$", "")
+
+
 def to_decimal(x: Any, name: str = "amount", limit: Decimal | None = MAX_MONEY) -> Decimal:
     """``x`` as an exact Decimal (floats through ``str`` so 0.1 stays 0.1; '$1,234.50' accepted).
 
-    Raises ValueError naming ``name`` if ``x`` is not a finite number or ``|x| >= limit``.
+    Raises ValueError naming ``name`` if ``x`` is not a finite number, has a decimal comma, or
+    ``|x| >= limit``.
     """
     if isinstance(x, bool):
         raise ValueError(f"{name} must be a number, got {x!r}")
+    t = None if isinstance(x, Decimal) else _number_text(x, name)
     try:
-        d = x if isinstance(x, Decimal) else Decimal(str(x).strip().replace(",", "").replace("$", ""))
+        d = x if t is None else Decimal(t)
     except (InvalidOperation, ValueError):
         raise ValueError(f"{name} must be a number, got {x!r}") from None
     if not d.is_finite():
@@ -74,18 +102,30 @@ def parse_money_cents(x: Any, name: str = "amount") -> Decimal:
     return d.quantize(CENT)
 
 
+#: Dates accepted: a water bill or a permit far outside these years is a typing error, and date
+#: arithmetic (a relevy on the next 15 April, a one-year term) must not overflow year 9999.
+MIN_YEAR, MAX_YEAR = 1900, 2200
+
+
 def to_date(x: Any, name: str = "date") -> _dt.date:
-    """A date from a ``date``, a ``datetime`` or ISO text ``YYYY-MM-DD``; ValueError naming ``name``."""
+    """A date from a ``date``, a ``datetime`` or ISO text ``YYYY-MM-DD``, in the years 1900-2200.
+
+    Raises ValueError naming ``name``.
+    """
     if isinstance(x, _dt.datetime):
-        return x.date()
-    if isinstance(x, _dt.date):
-        return x
-    if isinstance(x, str):
+        d = x.date()
+    elif isinstance(x, _dt.date):
+        d = x
+    elif isinstance(x, str):
         try:
-            return _dt.date.fromisoformat(x.strip())
+            d = _dt.date.fromisoformat(x.strip())
         except ValueError:
             raise ValueError(f"{name} must be a date YYYY-MM-DD, got {x!r}") from None
-    raise ValueError(f"{name} must be a date, got {x!r}")
+    else:
+        raise ValueError(f"{name} must be a date, got {x!r}")
+    if not MIN_YEAR <= d.year <= MAX_YEAR:
+        raise ValueError(f"{name} {d.isoformat()} is outside the years {MIN_YEAR}-{MAX_YEAR}")
+    return d
 
 
 def add_months(d: _dt.date, months: int) -> _dt.date:
@@ -108,6 +148,64 @@ def bounded(x: Any, name: str, lo: float, hi: float, *, lo_open: bool = False, u
         rng = f"{'more than' if lo_open else 'from'} {f(lo)}{u} {'and at most' if lo_open else 'to'} {f(hi)}{u}"
         raise ValueError(f"{name} must be {rng}, got {x}")
     return d
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252")  # a spreadsheet's Windows export
+
+
+def read_csv_table(path: str | PathLike[str], what: str) -> Any:
+    """A CSV as a DataFrame of stripped text cells; ``index + 2`` is each row's line in the file.
+
+    UTF-8 (with or without BOM) or Windows-1252; the separator (',', ';' or tab) is the one the
+    header uses most. Blank lines are skipped; a row with more values than the header is refused
+    naming the row (an unquoted '1,000.00' or a decimal comma would otherwise shift or drop values);
+    a trailing empty value is allowed. Raises ValueError naming ``what`` and the file.
+    """
+    import io
+
+    import pandas as pd
+
+    name = Path(path).name
+    try:
+        text = _decode(Path(path).read_bytes())
+    except FileNotFoundError:
+        raise ValueError(f"{what} file not found: {path}") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{what} file {name} is not text (UTF-8 or Windows-1252): {e}") from None
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    if not first:
+        raise ValueError(f"{what} file is empty: {name}")
+    sep = max((",", ";", "\t"), key=first.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    header: list[str] | None = None
+    rows, lines = [], []
+    try:
+        for row in reader:
+            cells = [c.strip() for c in row]
+            if not any(cells):
+                continue
+            if header is None:
+                header = cells
+                dup = sorted({c for c in header if header.count(c) > 1 and c})
+                if dup:
+                    raise ValueError(f"{what} file {name}: column(s) {', '.join(map(repr, dup))} appear twice")
+                continue
+            if len(cells) > len(header) and any(cells[len(header) :]):
+                raise ValueError(
+                    f"{what} file {name} row {reader.line_num}: {len(cells)} values but "
+                    f"{len(header)} columns ({', '.join(header)}); quote a value with a comma "
+                    "('1,000.00') and write decimals with a point"
+                )
+            rows.append((cells + [""] * len(header))[: len(header)])
+            lines.append(reader.line_num - 2)
+    except csv.Error as e:
+        raise ValueError(f"{what} file {name} is not a readable CSV: {e}") from None
+    assert header is not None
+    return pd.DataFrame(rows, columns=header, index=lines, dtype=str)
 
 
 @dataclass(frozen=True)

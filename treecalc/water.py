@@ -22,7 +22,6 @@ References
 
 from __future__ import annotations
 
-import csv
 import datetime as _dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +29,16 @@ from decimal import ROUND_HALF_UP, Decimal
 from os import PathLike
 from typing import Any
 
-from treecalc.units import CENT, add_months, cents, load_law_numbers, parse_money_cents, to_date, to_decimal
+from treecalc.units import (
+    CENT,
+    add_months,
+    cents,
+    load_law_numbers,
+    parse_money_cents,
+    read_csv_table,
+    to_date,
+    to_decimal,
+)
 
 __all__ = [
     "PenaltyEvent",
@@ -700,16 +708,11 @@ def read_account_csv(
     ``kind`` is ``bill`` (``date`` is its due date) or ``payment``; amounts in US dollars and
     cents. Every row is a bill or a payment; anything else is refused naming the row.
     """
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as f:
-            rows = list(csv.DictReader(f))
-    except FileNotFoundError:
-        raise ValueError(f"account file not found: {path}") from None
-    except (UnicodeDecodeError, csv.Error) as e:
-        raise ValueError(f"account file {path} is not a readable CSV: {e}") from None
-    if not rows:
+    df = read_csv_table(path, "account")
+    if not len(df):
         raise ValueError(f"account file {path} has no rows")
-    cols = {str(c).strip().lower(): c for c in rows[0] if c is not None}
+    cols = {str(c).strip().lower(): c for c in df.columns}
+    rows = [(int(i) + 2, r) for i, r in zip(df.index, df.to_dict("records"))]
 
     def col(names: Sequence[str], required: bool = True) -> str | None:
         for n in names:
@@ -722,11 +725,15 @@ def read_account_csv(
     ck, cd, ca, cl = col(_KIND), col(_DATE), col(_AMOUNT), col(_LABEL, required=False)
     bills: list[tuple[Decimal, _dt.date, str | None]] = []
     pays: list[tuple[_dt.date, Decimal]] = []
-    for i, r in enumerate(rows, start=2):
+    for i, r in rows:
         kind = str(r.get(ck) or "").strip().lower()
         where = f"account file row {i}"
         d = to_date(str(r.get(cd) or ""), f"{where} date")
         a = parse_money_cents(str(r.get(ca) or ""), f"{where} amount")
+        if kind == "bill" and a < 0:
+            raise ValueError(f"{where} amount must not be negative, got {r.get(ca)!r}")
+        if kind == "payment" and a <= 0:
+            raise ValueError(f"{where} amount of a payment must be positive, got {r.get(ca)!r}")
         if kind == "bill":
             bills.append((a, d, (str(r.get(cl)).strip() or None) if cl and r.get(cl) else None))
         elif kind == "payment":

@@ -113,7 +113,7 @@ def _permit_inputs() -> dict[str, Any]:
         "Lot area (sq ft)",
         min_value=0.0,
         max_value=1e8,
-        value=20_000.0,
+        value=0.0,
         step=1000.0,
         key="w_exc_lot",
         help="For §120-3A(3): 5,000 sq ft or half the lot, whichever is less. "
@@ -347,13 +347,7 @@ def _volumes() -> dict[str, pd.DataFrame | None]:
     out["Volumes"] = pd.DataFrame([{k: v for k, v in d.items() if not isinstance(v, (list, dict))}])
     st.markdown("**Does this grading need a permit?** (§120-3A from the measured volumes and areas)")
     lot = st.number_input(
-        "Lot area (sq ft)",
-        min_value=0.0,
-        max_value=1e8,
-        value=20_000.0,
-        step=1000.0,
-        key="w_vol_lot",
-        help="0: not given.",
+        "Lot area (sq ft)", min_value=0.0, max_value=1e8, value=0.0, step=1000.0, key="w_vol_lot", help="0: not given."
     )
     check = lib.piece("excavation").check_permit(measured=r.earthwork(), lot_area_sqft=lot or None)
     out["Permit items from the volumes"] = show_check(check)

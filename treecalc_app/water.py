@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -215,7 +216,7 @@ def _meter() -> pd.DataFrame | None:
         "Other flow-rate results (%)",
         key="w_meter_more",
         placeholder="e.g. 1.8, 2.4",
-        help="The test's other results, separated by commas; all are averaged.",
+        help="The test's other results, separated by spaces, ';' or ', '; decimals with a point; all are averaged.",
     )
     c1, c2 = st.columns(2)
     fee = c1.number_input("Test fee paid (USD)", min_value=0.0, max_value=1e6, value=50.0, step=5.0, key="w_meter_fee")
@@ -229,7 +230,8 @@ def _meter() -> pd.DataFrame | None:
         key="w_meter_rate",
         help="0: no dollar figures.",
     )
-    results = [f"{err}"] + [b.strip() for b in more.split(",") if b.strip()]
+    # separated by spaces, ';' or ', ' -- a comma between digits ("1,8") is a decimal comma and is refused
+    results = [f"{err}"] + [b.rstrip(",") for b in re.split(r"[;\s]+", more.strip()) if b.rstrip(",")]
     try:
         r = water.meter_test(f"{billed}", results, f"{fee:.2f}", f"{rate}" if rate else None)
     except ValueError as e:

@@ -148,6 +148,7 @@ def test_excavation_tin_upload_and_unknown_permit(tmp_path):
     m = _metrics(at)
     assert _num(m["Fill (cu yd)"]) == pytest.approx(r.fill_cy, abs=0.005) and round(r.fill_cy, 2) == 59.26
     assert _num(m["Net (cu yd)"]) == pytest.approx(-59.26, abs=0.005)
+    assert at.number_input(key="w_vol_lot").value == 0.0  # the lot area is not assumed
     # Permit tab: 4,000 sq ft stripped, no lot area -> Unknown, with the missing fact
     at.data_editor(key="w_exc_areas")  # present
     at.session_state["w_exc_areas"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [0]}
@@ -157,3 +158,29 @@ def test_excavation_tin_upload_and_unknown_permit(tmp_path):
     verdicts = [mm.value for mm in at.metric if mm.label == "Excavation and filling permit required"]
     assert "Unknown" in verdicts, (labels, verdicts)
     assert any("8,000 sq ft" in w.value for w in at.warning)
+
+
+def test_excavation_lot_area_is_not_assumed():
+    # The Permit and Volumes tabs opened with a lot of 20,000 sq ft already filled in: a fact nobody
+    # gave. With it, 4,000 sq ft stripped reads "not required" (half of 20,000 is 10,000 > 4,000 and
+    # 4,000 < 5,000); without it §120-3A(3) is Unknown (required on lots under 8,000 sq ft).
+    at = _page("treecalc_app/excavation.py")
+    assert at.number_input(key="w_exc_lot").value == 0.0
+    at.session_state["w_exc_areas"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [0]}
+    at.number_input(key="w_exc_strip").set_value(4000.0).run()
+    verdicts = [mm.value for mm in at.metric if mm.label == "Excavation and filling permit required"]
+    assert verdicts[0] == "Unknown", verdicts
+
+
+def test_meter_results_with_a_decimal_comma_are_refused_not_split():
+    # "1,8" typed for 1.8% was split at the comma into results 1 and 8: with the first result 2.0
+    # the average became (2 + 1 + 8) / 3 = 3.67% and a 1.9% meter was "adjusted". Refused now;
+    # "1.8; 2.4" and "1.8 2.4" are separators like "1.8, 2.4": mean (2 + 1.8 + 2.4) / 3 = 2.0667%.
+    at = _page("treecalc_app/water.py")
+    at.text_input(key="w_meter_more").set_value("1,8").run()
+    assert any("comma" in e.value for e in at.error), [e.value for e in at.error]
+    assert "Adjusted consumption" not in _metrics(at)
+    for text in ("1.8; 2.4", "1.8 2.4", "1.8, 2.4"):
+        at.text_input(key="w_meter_more").set_value(text).run()
+        assert not at.error, [e.value for e in at.error]
+        assert _metrics(at)["Adjusted consumption"] == "11,757.02"
