@@ -15,6 +15,7 @@ Worked by hand from the tables and the law (the law engine gives the same):
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -244,3 +245,21 @@ def test_readable_site_facts():
 
     assert readable("subdividable not given: assumed True (a violation)") == \
         "“the lot could be subdivided” not given: assumed yes (a violation)"
+
+
+def test_the_law_engines_notes_name_the_apps_controls_not_command_line_options():
+    # the permit page showed "... is a PLACEHOLDER (give --replacement-cost)": a flag of the command line,
+    # which an app user has no way to give; the Survey page's site facts and the Unit cost box set the same
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+
+    from app_support import views
+
+    csv = b"Tag,Species,DBH (in),Action\n1,Red maple,12,remove\n2,Pin oak,14,remove\n3,Sugar maple,9,remove\n" \
+          b"4,Red maple,9,remove\n"
+    a = assess(read_survey(io.BytesIO(csv), filename="no_site.csv"))
+    texts = [*a.assumptions, *a.warnings, *(a.replacement.get("notes") or [])]
+    assert any("--replacement-cost" in t for t in texts)  # the engine's words, as the CLI reads them
+    shown = [views.readable(t) for t in texts]
+    assert not [t for t in shown if re.search(r"(?<!\w)--[a-z]", t)], shown
+    assert any("give the Unit cost on the Permit page" in t for t in shown)
