@@ -213,7 +213,7 @@ def _benefit(v: Any) -> dict[str, Any]:
 
 #: each option the app sets, with the check of what its control accepts
 _OPTION_CHECKS: dict[str, Callable[[Any], Any]] = {
-    "value_basis": _value_basis, "replacement_species": _text, "replacement_dbh_in": _number(0.1, 60),
+    "value_basis": _value_basis, "replacement_species": _text, "_last_species": _text, "replacement_dbh_in": _number(0.1, 60),
     "replacement_cost_usd": _number(0), "replacement_percent": _number(0, 1000), "replacement_stock": _stock,
     "plantable": _number(0, whole=True), "plantable_area_sqft": _number(0), "continuing_days": _number(1, whole=True),
     "violation": _flag, "application_pending": _flag, "clear_cutting": _flag, "fee_schedule": _fee_schedule,
@@ -234,6 +234,8 @@ def checked(given: Any, checks: dict[str, Callable[[Any], Any]]) -> tuple[dict[s
         return {}, ["(not a set of options)"]
     out, left = {}, []
     for k, v in given.items():
+        if str(k).startswith("_") and k not in checks:
+            continue  # the app's own bookkeeping of another version: not an option, nothing to say
         try:
             out[k] = checks[k](v)
         except (KeyError, TypeError, ValueError, AttributeError, RecursionError):

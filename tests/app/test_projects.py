@@ -181,6 +181,17 @@ def test_options_from_outside_are_taken_only_in_the_form_their_controls_take():
 PAGES = ["survey", "benefits", "map", "permit", "violations", "fund"]
 
 
+def test_a_link_the_app_wrote_restores_without_a_note():
+    # the app's own URL carries its bookkeeping (_last_species: the species carried to a stock list)
+    at = _app()
+    at.query_params["opts"] = json.dumps({"_last_species": "QUAL", "replacement_species": "QUAL",
+                                          "continuing_days": 3, "_other": 1})
+    at.run()
+    assert not at.exception and not at.sidebar.warning, [w.value for w in at.sidebar.warning]
+    assert at.session_state["tc_opts"] == {"_last_species": "QUAL", "replacement_species": "QUAL",
+                                           "continuing_days": 3}
+
+
 def test_a_crafted_link_never_stops_a_page():
     """Options of the wrong type or out of range once stopped the page that draws their control
     ("Something went wrong on this page: TypeError ..."), for the whole session; now they are left out
