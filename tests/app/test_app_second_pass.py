@@ -174,6 +174,21 @@ def test_wesley_hills_permit_page_says_chapter_95():
     assert not any("Croton" in c.value for c in at.caption if "Law applied" not in c.value)
 
 
+def test_wesley_hills_permit_page_offers_no_croton_replacement_or_fund_controls():
+    # Chapter 95 has no replacement rule and no fund, yet the page offered the replacement stock and
+    # "The site can take (§208-22D: what it cannot take is paid into the fund)" above "no replacement rule"
+    at = _app(survey_bytes(["Remove"] * 5, {"jurisdiction": "wesley-hills", "lot_area_acres": 2}), "wh.xlsx")
+    at.switch_page("treecalc_app/permit.py").run()
+    _ok(at)
+    assert not [r.label for r in at.radio if "§208" in r.label or r.key in ("w_stock_mode", "w_plantable_kind")]
+    assert not [e.label for e in at.expander if "Replacement stock" in e.label]
+    assert not [s.label for s in at.selectbox if s.key == "w_repl_species"]
+    # ... and a Croton survey still has them
+    at = _app()
+    at.switch_page("treecalc_app/permit.py").run()
+    assert [e.label for e in at.expander if "Replacement stock" in e.label]
+
+
 def test_no_raw_identifiers_in_the_tables_people_read():
     at = _app()
     for page in ("treecalc_app/survey.py", "treecalc_app/permit.py", "treecalc_app/benefits.py",
