@@ -258,6 +258,20 @@ CLI_WORDS: tuple[tuple[str, str], ...] = (
 )
 
 
+def survey_is_wesley() -> bool:
+    """Wesley Hills by the survey's jurisdiction site fact, known before the assessment (the controls drawn
+    above it feed it). Anything unclear counts as Croton-on-Hudson: the assessment then says what it applies."""
+    from app_support import state
+
+    try:
+        from treecalc.rules.params import jurisdiction_key
+
+        j = (getattr(state.survey(), "site", None) or {}).get("jurisdiction")
+        return bool(j) and jurisdiction_key(j) == "wesley_hills"
+    except Exception:  # noqa: BLE001 - no survey or an unknown name: the assessment's own message follows
+        return False
+
+
 def readable(text: str) -> str:
     """``text`` with the snake_case site facts it names in words, True/False as yes/no, and the command
     line's options (``give --replacement-cost``) as the controls of the app that set them."""

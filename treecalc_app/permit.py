@@ -101,23 +101,12 @@ def _is_wesley(a) -> bool:
     return str(get(a, "jurisdiction", "")) == "wesley_hills"
 
 
-def _survey_is_wesley() -> bool:
-    """Wesley Hills by the survey's jurisdiction site fact, known before the assessment (the controls above
-    it feed it). Anything unclear counts as Croton-on-Hudson: the assessment then says what it applies."""
-    try:
-        from treecalc.rules.params import jurisdiction_key
-
-        j = (getattr(state.survey(), "site", None) or {}).get("jurisdiction")
-        return bool(j) and jurisdiction_key(j) == "wesley_hills"
-    except Exception:  # noqa: BLE001 - no survey or an unknown name: the assessment's own message follows
-        return False
-
 
 def body() -> None:
     if not ui.need("read_survey", "assess"):
         return
     head = st.container()  # the law's name, once the assessment says which law applies
-    if not _survey_is_wesley():  # Chapter 95 has no replacement and no fund: nothing to choose
+    if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund: nothing to choose
         with st.expander("Replacement stock and planting space", expanded=True):
             _stock_controls()
     with st.spinner("Assessing the survey…"):

@@ -183,10 +183,21 @@ def test_wesley_hills_permit_page_offers_no_croton_replacement_or_fund_controls(
     assert not [r.label for r in at.radio if "§208" in r.label or r.key in ("w_stock_mode", "w_plantable_kind")]
     assert not [e.label for e in at.expander if "Replacement stock" in e.label]
     assert not [s.label for s in at.selectbox if s.key == "w_repl_species"]
+    # nor the Violations page Croton's violation standard, doubling, clear cutting, days or percentage
+    at.switch_page("treecalc_app/violations.py").run()
+    _ok(at)
+    assert not [w.label for w in [*at.radio, *at.number_input] if w.key in (
+        "w_violation", "w_pending", "w_clear_cutting", "w_days", "w_repl_pct")]
+    assert [m.label for m in at.multiselect if m.key == "w_marked_removed"]  # trees found removed: both laws
+    at.switch_page("treecalc_app/fund.py").run()
+    _ok(at)
+    assert not [r.label for r in at.radio if r.key == "w_plantable_kind"]
     # ... and a Croton survey still has them
     at = _app()
     at.switch_page("treecalc_app/permit.py").run()
     assert [e.label for e in at.expander if "Replacement stock" in e.label]
+    at.switch_page("treecalc_app/violations.py").run()
+    assert len([r for r in at.radio if r.key in ("w_violation", "w_pending", "w_clear_cutting")]) == 3
 
 
 def test_no_raw_identifiers_in_the_tables_people_read():
