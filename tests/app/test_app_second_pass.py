@@ -289,3 +289,16 @@ def test_the_law_engines_notes_name_the_apps_controls_not_command_line_options()
     shown = [views.readable(t) for t in texts]
     assert not [t for t in shown if re.search(r"(?<!\w)--[a-z]", t)], shown
     assert any("give the Unit cost on the Permit page" in t for t in shown)
+
+
+def test_no_statement_download_when_the_assessment_fails():
+    # a fee of $0 per tree set on the Fund page makes the law engine refuse the schedule; the Survey page
+    # still offered "Excel statement", whose click saved the error text under statement_*.xlsx
+    at = _app()
+    at.session_state["tc_opts"] = {"fee_schedule": {"basis": "per_tree", "fee_per_tree_usd": "0.00",
+                                                    "multiplier": "1", "placeholder": True, "label": "x"}}
+    at.run()
+    assert not at.exception
+    assert not [d.proto.label for d in at.get("download_button") if "Excel statement" in d.proto.label]
+    assert [b.label for b in at.button if b.label.startswith("Excel statement (") and b.disabled]
+    assert any("fee_per_tree_usd must be set" in c.value for c in at.caption)
