@@ -150,3 +150,14 @@ def test_penalty_maxima_carry_the_section_of_the_maximum_not_of_the_first_tier()
     pen = penalties(_json(lines=lines, civil_penalty_max_usd=208000, criminal_fine_max_usd=190000))
     assert pen["definite"] == [("§208-29B", "Civil penalty, maximum", 208000.0),
                                ("§208-29A", "Criminal fine, maximum", 190000.0)]
+
+
+def test_fund_basis_in_words_not_its_toml_key():
+    # the report printed "Basis of payment in lieu per_tree" (the fee schedule's key) for the applicant
+    lines = [{"section": "§208-24C", "item": "Basis of payment in lieu", "value": "per_tree",
+              "note": "PLACEHOLDER, to be set by Board resolution (§208-24C)"},
+             {"section": "§208-24", "item": "Payment in lieu to the Tree Preservation Fund", "value": 900.0,
+              "note": "2 tree(s) x $450.00"}]
+    text = pdf_text(report_pdf(_json(lines=lines, survey_name="lot.csv")))
+    assert "per_tree" not in text
+    assert "a fee per tree not planted" in text.replace("\n", " ")
