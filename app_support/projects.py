@@ -41,6 +41,14 @@ class ProjectError(state.AppError):
     """A project file that cannot be opened (said in plain words)."""
 
 
+def _file_name(name: str) -> str:
+    """A survey's name as a plain file name: no folders (``../../x.csv`` would be written back as a zip member
+    outside ``survey/`` by Save project), no control characters, at most 120 characters."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    base = "".join(ch for ch in base if ch.isprintable()).strip().lstrip(".")
+    return base[-120:] or "survey"
+
+
 def _member(z: zipfile.ZipFile, name: str) -> bytes:
     """A member's bytes; a damaged or lying member (bad CRC, sizes that do not match, encryption, an unknown
     compression) is a :class:`ProjectError`. Reading stops at the size the zip declares (checked beforehand)."""
@@ -109,7 +117,7 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
             return Project("", None, read_opts, opts)
         if not isinstance(sv, dict) or not all(isinstance(sv.get(k, ""), str) for k in ("name", "file", "sha256")):
             raise ProjectError("project.json: the survey entry is not a name, a file in the project and its SHA-256.")
-        name, member = sv.get("name") or "survey", sv.get("file") or ""
+        name, member = _file_name(sv.get("name") or "survey"), sv.get("file") or ""
         if member not in names:
             raise ProjectError(f"The project names the survey {member[:200]!r}, which is not in the file.")
         blob = _member(z, member)

@@ -51,6 +51,11 @@ def need(*names: str) -> bool:
     return not missing
 
 
+def md_text(s: str) -> str:
+    """``s`` shown as itself in Markdown: a file name like ``![x](http://…).csv`` is not an image to fetch."""
+    return re.sub(r"([\\`*\[\]<>()!|~$])", r"\\\1", str(s))
+
+
 def usd(x: Any, cents: bool = False) -> str:
     """A dollar amount as people read it (``$1,234`` or ``$1,234.56``)."""
     if x is None:

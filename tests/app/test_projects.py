@@ -215,3 +215,21 @@ def _first_run_warnings(opts):
     at = _app()
     at.query_params["opts"] = json.dumps(opts)
     return at.run().sidebar.warning
+
+
+def test_a_projects_survey_name_is_a_plain_file_name_shown_as_itself():
+    # a crafted name: folders (Save project wrote it back as the member survey/../../x, outside survey/ for
+    # an unzip tool) and Markdown (an image the sidebar caption would fetch from another server)
+    name = "../../![t](http://198.51.100.7/t.png)lot_1.csv"
+    meta = {"format": "treecalc-project", "version": 1, "survey": {"name": name, "file": "survey/a.csv"}}
+    p = projects.read_project(_zip({"project.json": json.dumps(meta).encode(), "survey/a.csv": SURVEY}))
+    assert p.survey_name == "t.png)lot_1.csv"
+    with zipfile.ZipFile(io.BytesIO(projects.project_bytes(state.make_source(p.survey_name, SURVEY), {}, {}))) as z:
+        assert all(n == "project.json" or n.startswith("survey/") and ".." not in n for n in z.namelist())
+    at = _app().run()
+    at.file_uploader(key="w_project_open").set_value(
+        ("x.treecalc.zip", projects.project_bytes(state.make_source("![t](t.png)*lot*.csv", SURVEY),
+                                                  {}, {}), "application/zip")).run()
+    assert not at.exception
+    shown = [c.value for c in at.sidebar.caption if c.value.startswith("Survey:")]
+    assert shown == [r"Survey: **\!\[t\]\(t.png\)\*lot\*.csv** (uploaded)"]
