@@ -51,7 +51,9 @@ src = state.source()
 if src is None:
     survey_label.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
 else:
-    survey_label.caption(f"Survey: **{ui.md_text(src.name)}**" + (" (bundled sample)" if src.is_sample else " (uploaded)"))
+    survey_label.caption(
+        f"Survey: **{ui.md_text(src.name)}**" + (" (bundled sample)" if src.is_sample else " (uploaded)")
+    )
 
 with st.sidebar:  # after the page: the saved project holds the options the page has just set
     projects.sidebar()

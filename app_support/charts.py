@@ -21,28 +21,45 @@ BENEFIT_LABELS = {
 }
 
 
-def value_by_species(df: pd.DataFrame, species_col: str, value_col: str, *, top: int = 20,
-                     title: str = "Annual benefits by species") -> alt.Chart:
-    g = (df.groupby(species_col, dropna=False)[value_col].agg(["sum", "count"]).reset_index()
-         .rename(columns={species_col: "Species", "sum": "Value (USD/yr)", "count": "Trees"})
-         .sort_values("Value (USD/yr)", ascending=False).head(top))
+def value_by_species(
+    df: pd.DataFrame, species_col: str, value_col: str, *, top: int = 20, title: str = "Annual benefits by species"
+) -> alt.Chart:
+    g = (
+        df.groupby(species_col, dropna=False)[value_col]
+        .agg(["sum", "count"])
+        .reset_index()
+        .rename(columns={species_col: "Species", "sum": "Value (USD/yr)", "count": "Trees"})
+        .sort_values("Value (USD/yr)", ascending=False)
+        .head(top)
+    )
     g["Species"] = g["Species"].astype(str)
-    return (alt.Chart(g, title=title).mark_bar(color="#2e7d32")
-            .encode(x=alt.X("Value (USD/yr):Q", axis=alt.Axis(format="$,.0f")),
-                    y=alt.Y("Species:N", sort="-x"),
-                    tooltip=["Species", alt.Tooltip("Value (USD/yr):Q", format="$,.2f"), "Trees"]))
+    return (
+        alt.Chart(g, title=title)
+        .mark_bar(color="#2e7d32")
+        .encode(
+            x=alt.X("Value (USD/yr):Q", axis=alt.Axis(format="$,.0f")),
+            y=alt.Y("Species:N", sort="-x"),
+            tooltip=["Species", alt.Tooltip("Value (USD/yr):Q", format="$,.2f"), "Trees"],
+        )
+    )
 
 
 def benefits_by_category(df: pd.DataFrame) -> alt.Chart:
     cols = [c for c in BENEFIT_LABELS if c in df]
-    g = pd.DataFrame({"Benefit": [BENEFIT_LABELS[c] for c in cols],
-                      "USD/yr": [float(df[c].sum()) for c in cols]})
-    return (alt.Chart(g, title="Annual benefits by category", description=_describe(g, "Benefit", "USD/yr"))
-            .mark_arc(innerRadius=60)
-            .encode(theta="USD/yr:Q",
-                    color=alt.Color("Benefit:N", sort=list(g["Benefit"]),
-                                    scale=alt.Scale(domain=list(g["Benefit"]), range=OKABE_ITO[:len(g)])),
-                    tooltip=["Benefit", alt.Tooltip("USD/yr:Q", format="$,.2f")]))
+    g = pd.DataFrame({"Benefit": [BENEFIT_LABELS[c] for c in cols], "USD/yr": [float(df[c].sum()) for c in cols]})
+    return (
+        alt.Chart(g, title="Annual benefits by category", description=_describe(g, "Benefit", "USD/yr"))
+        .mark_arc(innerRadius=60)
+        .encode(
+            theta="USD/yr:Q",
+            color=alt.Color(
+                "Benefit:N",
+                sort=list(g["Benefit"]),
+                scale=alt.Scale(domain=list(g["Benefit"]), range=OKABE_ITO[: len(g)]),
+            ),
+            tooltip=["Benefit", alt.Tooltip("USD/yr:Q", format="$,.2f")],
+        )
+    )
 
 
 def _describe(g: pd.DataFrame, name: str, value: str) -> str:
@@ -66,31 +83,59 @@ def category_table(df: pd.DataFrame) -> pd.DataFrame:
 
 def dbh_distribution(df: pd.DataFrame, dbh_col: str = "dbh_in") -> alt.Chart:
     d = pd.DataFrame({"DBH (in)": pd.to_numeric(df[dbh_col], errors="coerce")}).dropna()
-    return (alt.Chart(d, title="DBH distribution").mark_bar(color="#6d4c41")
-            .encode(x=alt.X("DBH (in):Q", bin=alt.Bin(step=4), title="DBH (in), 4-inch classes"),
-                    y=alt.Y("count():Q", title="Trees"), tooltip=[alt.Tooltip("count():Q", title="Trees")]))
+    return (
+        alt.Chart(d, title="DBH distribution")
+        .mark_bar(color="#6d4c41")
+        .encode(
+            x=alt.X("DBH (in):Q", bin=alt.Bin(step=4), title="DBH (in), 4-inch classes"),
+            y=alt.Y("count():Q", title="Trees"),
+            tooltip=[alt.Tooltip("count():Q", title="Trees")],
+        )
+    )
 
 
-def projection(df: pd.DataFrame, *, x: str = "year", y: str = "value_usd", series: str = "series",
-               title: str = "Projected value over 20 years") -> alt.Chart:
-    return (alt.Chart(df, title=title).mark_line(point=True)
-            .encode(x=alt.X(f"{x}:Q", title="Years from now"),
-                    y=alt.Y(f"{y}:Q", title="Value (USD)", axis=alt.Axis(format="$,.0f")),
-                    color=alt.Color(f"{series}:N", title=None, scale=alt.Scale(range=[OKABE_ITO[5], OKABE_ITO[4]])),
-                    strokeDash=alt.StrokeDash(f"{series}:N", title=None),  # told apart without colour too
-                    tooltip=[series, x, alt.Tooltip(f"{y}:Q", format="$,.2f")]))
+def projection(
+    df: pd.DataFrame,
+    *,
+    x: str = "year",
+    y: str = "value_usd",
+    series: str = "series",
+    title: str = "Projected value over 20 years",
+) -> alt.Chart:
+    return (
+        alt.Chart(df, title=title)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X(f"{x}:Q", title="Years from now"),
+            y=alt.Y(f"{y}:Q", title="Value (USD)", axis=alt.Axis(format="$,.0f")),
+            color=alt.Color(f"{series}:N", title=None, scale=alt.Scale(range=[OKABE_ITO[5], OKABE_ITO[4]])),
+            strokeDash=alt.StrokeDash(f"{series}:N", title=None),  # told apart without colour too
+            tooltip=[series, x, alt.Tooltip(f"{y}:Q", format="$,.2f")],
+        )
+    )
 
 
-def cut_fill_heatmap(cells: pd.DataFrame, *, x: str = "x", y: str = "y", value: str = "net_cy",
-                     title: str = "Fill (blue, +) and cut (red, −) per cell, cu yd", unit: str = "cu yd") -> alt.Chart:
+def cut_fill_heatmap(
+    cells: pd.DataFrame,
+    *,
+    x: str = "x",
+    y: str = "y",
+    value: str = "net_cy",
+    title: str = "Fill (blue, +) and cut (red, −) per cell, cu yd",
+    unit: str = "cu yd",
+) -> alt.Chart:
     """Net fill − cut per cell: red cut, blue fill, white balanced."""
     m = float(cells[value].abs().max() or 1.0)
-    return (alt.Chart(cells, title=title, height=420).mark_rect()
-            .encode(x=alt.X(f"{x}:O", title="x (ft)", axis=alt.Axis(labelOverlap=True)),
-                    y=alt.Y(f"{y}:O", title="y (ft)", sort="descending", axis=alt.Axis(labelOverlap=True)),
-                    color=alt.Color(f"{value}:Q", title=unit,
-                                    scale=alt.Scale(scheme="redblue", domain=[-m, m])),
-                    tooltip=[x, y, alt.Tooltip(f"{value}:Q", format=".2f")]))
+    return (
+        alt.Chart(cells, title=title, height=420)
+        .mark_rect()
+        .encode(
+            x=alt.X(f"{x}:O", title="x (ft)", axis=alt.Axis(labelOverlap=True)),
+            y=alt.Y(f"{y}:O", title="y (ft)", sort="descending", axis=alt.Axis(labelOverlap=True)),
+            color=alt.Color(f"{value}:Q", title=unit, scale=alt.Scale(scheme="redblue", domain=[-m, m])),
+            tooltip=[x, y, alt.Tooltip(f"{value}:Q", format=".2f")],
+        )
+    )
 
 
 def heat_cells(g: Any, max_cells: int = 80) -> pd.DataFrame:
@@ -108,7 +153,11 @@ def heat_cells(g: Any, max_cells: int = 80) -> pd.DataFrame:
         pad = np.zeros((-(-ny // by) * by, -(-nx // bx) * bx))
         pad[:ny, :nx] = net
         net = pad.reshape(pad.shape[0] // by, by, pad.shape[1] // bx, bx).sum(axis=(1, 3))
-    yy, xx = np.mgrid[0:net.shape[0], 0:net.shape[1]]
-    return pd.DataFrame({"x": np.round((xx.ravel() + 0.5) * bx * g.dx, 2),
-                         "y": np.round((yy.ravel() + 0.5) * by * g.dy, 2),
-                         "net_cy": net.ravel()})
+    yy, xx = np.mgrid[0 : net.shape[0], 0 : net.shape[1]]
+    return pd.DataFrame(
+        {
+            "x": np.round((xx.ravel() + 0.5) * bx * g.dx, 2),
+            "y": np.round((yy.ravel() + 0.5) * by * g.dy, 2),
+            "net_cy": net.ravel(),
+        }
+    )

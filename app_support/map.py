@@ -14,8 +14,16 @@ import numpy as np
 import pandas as pd
 
 #: Okabe & Ito (2008) colour-blind-safe palette (RGB), then greys for "none"/"unknown"
-PALETTE = [(0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233), (213, 94, 0),
-           (240, 228, 66), (0, 0, 0)]
+PALETTE = [
+    (0, 114, 178),
+    (230, 159, 0),
+    (0, 158, 115),
+    (204, 121, 167),
+    (86, 180, 233),
+    (213, 94, 0),
+    (240, 228, 66),
+    (0, 0, 0),
+]
 NONE_COLOUR = (170, 170, 170)
 
 #: what the trees can be coloured by: label -> column of the assessment's trees
@@ -24,8 +32,13 @@ COLOUR_BY = {"Action": "action", "Offence (§208-29)": "offence", "Penalty tier"
 
 def _category(s: pd.Series, column: str) -> pd.Series:
     if column == "offence":
-        return s.map(lambda v: "offence" if v is True or v == 1 else ("no offence" if v is False or v == 0 else
-                                                                      (str(v) if isinstance(v, str) and v else "none")))
+        return s.map(
+            lambda v: (
+                "offence"
+                if v is True or v == 1
+                else ("no offence" if v is False or v == 0 else (str(v) if isinstance(v, str) and v else "none"))
+            )
+        )
     if column == "offence_status":  # issue 9: definite / conditional offences; a tree with neither has none
         return s.map(lambda v: f"{v} offence" if isinstance(v, str) and v else "no offence")
     return s.map(lambda v: "none" if v is None or (isinstance(v, float) and np.isnan(v)) or v == "" else str(v))
@@ -66,16 +79,23 @@ def points(trees: pd.DataFrame, site: Mapping[str, Any] | None, colour_by: str =
     colours = colour_table(cat)
     dbh = pd.to_numeric(t.get("dbh_in"), errors="coerce") if "dbh_in" in t else pd.Series(np.nan, index=t.index)
     value = pd.to_numeric(t["value_usd"], errors="coerce") if "value_usd" in t else pd.Series(np.nan, index=t.index)
-    df = pd.DataFrame({
-        "east_m": east, "north_m": north,
-        "tag": t["tag"].astype(str).to_numpy() if "tag" in t else "",
-        "species": (t["species"].astype(str) + (" (" + t["species_code"].astype(str) + ")" if "species_code" in t
-                                                else "")).to_numpy() if "species" in t else "",
-        "dbh": [("—" if np.isnan(v) else f"{v:g} in") for v in dbh.to_numpy(float)],
-        "value": [("—" if np.isnan(v) else f"${v:,.2f}") for v in value.to_numpy(float)],
-        "category": cat.to_numpy(),
-        "latitude_deg": ll["latitude_deg"].to_numpy(), "longitude_deg": ll["longitude_deg"].to_numpy(),
-    })
+    df = pd.DataFrame(
+        {
+            "east_m": east,
+            "north_m": north,
+            "tag": t["tag"].astype(str).to_numpy() if "tag" in t else "",
+            "species": (
+                t["species"].astype(str) + (" (" + t["species_code"].astype(str) + ")" if "species_code" in t else "")
+            ).to_numpy()
+            if "species" in t
+            else "",
+            "dbh": [("—" if np.isnan(v) else f"{v:g} in") for v in dbh.to_numpy(float)],
+            "value": [("—" if np.isnan(v) else f"${v:,.2f}") for v in value.to_numpy(float)],
+            "category": cat.to_numpy(),
+            "latitude_deg": ll["latitude_deg"].to_numpy(),
+            "longitude_deg": ll["longitude_deg"].to_numpy(),
+        }
+    )
     df["color"] = [list(colours[c]) for c in df["category"]]
     # drawn size only (not a crown model): 0.25 m per inch of DBH, 1.5-8 m, 6 in when DBH is not given
     df["radius_m"] = np.clip(np.nan_to_num(dbh.to_numpy(float), nan=6.0) * 0.25, 1.5, 8.0)
@@ -89,22 +109,37 @@ def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
     import pydeck as pdk
 
     data = df[["east_m", "north_m", "tag", "species", "dbh", "value", "category", "color", "radius_m"]]
-    layer = pdk.Layer("ScatterplotLayer", id="trees", data=data, get_position=["east_m", "north_m"],
-                      get_fill_color="color", get_radius="radius_m", radius_units="meters", radius_min_pixels=5,
-                      stroked=True, get_line_color=[40, 40, 40], line_width_units="pixels", get_line_width=1,
-                      pickable=True)
+    layer = pdk.Layer(
+        "ScatterplotLayer",
+        id="trees",
+        data=data,
+        get_position=["east_m", "north_m"],
+        get_fill_color="color",
+        get_radius="radius_m",
+        radius_units="meters",
+        radius_min_pixels=5,
+        stroked=True,
+        get_line_color=[40, 40, 40],
+        line_width_units="pixels",
+        get_line_width=1,
+        pickable=True,
+    )
     span = float(max(np.ptp(df["east_m"]), np.ptp(df["north_m"]), 10.0))
     zoom = float(np.log2(500.0 / (span * 1.2)))  # ~500 px across the trees
     view = pdk.View(type="OrthographicView", controller=True, flip_y=False)
     state = pdk.ViewState(target=[0, 0, 0], zoom=zoom, min_zoom=zoom - 4, max_zoom=zoom + 8)
-    tip = {"html": "<b>Tree {tag}</b><br/>{species}<br/>DBH {dbh}<br/>Value {value}<br/>"
-                   f"{colour_label}: {{category}}", "style": {"fontSize": "13px"}}
-    return pdk.Deck(layers=[layer], views=[view], initial_view_state=state, map_provider=None, map_style=None,
-                    tooltip=tip)
+    tip = {
+        "html": "<b>Tree {tag}</b><br/>{species}<br/>DBH {dbh}<br/>Value {value}<br/>"
+        f"{colour_label}: {{category}}",
+        "style": {"fontSize": "13px"},
+    }
+    return pdk.Deck(
+        layers=[layer], views=[view], initial_view_state=state, map_provider=None, map_style=None, tooltip=tip
+    )
 
 
 def legend(df: pd.DataFrame) -> pd.DataFrame:
     """The colour key with the count of trees per category (also the map's text alternative)."""
     g = df.groupby("category", sort=False).agg(trees=("tag", "size"), color=("color", "first")).reset_index()
-    g["colour"] = ["#%02x%02x%02x" % tuple(c) for c in g["color"]]
+    g["colour"] = [f"#{c[0]:02x}{c[1]:02x}{c[2]:02x}" for c in g["color"]]
     return g.drop(columns="color").sort_values("trees", ascending=False)

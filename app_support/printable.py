@@ -40,15 +40,26 @@ def pdf_button(key: str) -> None:
     slot = st.empty()
     ready = st.session_state.get(_READY)
     if not (ready and ready[0] == k):
-        if not slot.button("Printable report (PDF)", key=f"{key}_pdf_make", icon=":material/picture_as_pdf:",
-                           help="Build the PDF of what this page shows: the plain answer, triggers, planting plan, "
-                                "fund, penalties, readings and method, each figure with its section, and "
-                                "signature lines, to attach to the application."):
+        if not slot.button(
+            "Printable report (PDF)",
+            key=f"{key}_pdf_make",
+            icon=":material/picture_as_pdf:",
+            help="Build the PDF of what this page shows: the plain answer, triggers, planting plan, "
+            "fund, penalties, readings and method, each figure with its section, and "
+            "signature lines, to attach to the application.",
+        ):
             return
         with st.spinner("Building the printable report ..."):
             ready = (k, pdf_bytes())
         st.session_state[_READY] = ready
     stem = "".join(ch if ch.isalnum() else "_" for ch in k[1].rsplit(".", 1)[0]).strip("_") or "survey"
-    slot.download_button("Download the printable report (PDF)", data=ready[1], file_name=f"report_{stem}.pdf",
-                         mime="application/pdf", key=f"{key}_pdf", on_click="ignore", icon=":material/download:",
-                         help="The report of the survey and options on screen.")
+    slot.download_button(
+        "Download the printable report (PDF)",
+        data=ready[1],
+        file_name=f"report_{stem}.pdf",
+        mime="application/pdf",
+        key=f"{key}_pdf",
+        on_click="ignore",
+        icon=":material/download:",
+        help="The report of the survey and options on screen.",
+    )

@@ -72,9 +72,15 @@ def _dumps(d: Any) -> str:
 
 def project_bytes(src: state.Source | None, read_opts: dict[str, Any], opts: dict[str, Any]) -> bytes:
     """The project file (a zip) of a survey source and the options."""
-    meta = {"format": FORMAT, "version": VERSION, "read_options": read_opts, "options": opts,
-            "survey": None if src is None else {"name": src.name, "sha256": src.sha256, "is_sample": src.is_sample,
-                                                "file": f"survey/{src.name}"}}
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        "read_options": read_opts,
+        "options": opts,
+        "survey": None
+        if src is None
+        else {"name": src.name, "sha256": src.sha256, "is_sample": src.is_sample, "file": f"survey/{src.name}"},
+    }
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("project.json", json.dumps(meta, indent=1, sort_keys=True, default=str))
@@ -94,8 +100,10 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
         if "project.json" not in names:
             raise ProjectError("This zip is not a treecalc project: it has no project.json.")
         if sum(i.file_size for i in z.infolist()) > (max_mb + 1) * 2**20:
-            raise ProjectError(f"The project's survey is larger than {max_mb} MB once unpacked; the app takes surveys "
-                               f"up to {max_mb} MB.")
+            raise ProjectError(
+                f"The project's survey is larger than {max_mb} MB once unpacked; the app takes surveys "
+                f"up to {max_mb} MB."
+            )
         try:
             meta = json.loads(_member(z, "project.json"))
         except ValueError as e:
@@ -107,8 +115,10 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
         if not isinstance(meta.get("version", 1), int) or isinstance(meta.get("version"), bool):
             raise ProjectError("project.json: its version is not a whole number.")
         if int(meta.get("version") or 0) > VERSION:
-            raise ProjectError(f"This project was saved by a newer treecalc (version {meta.get('version')}); "
-                               f"this one reads version {VERSION}.")
+            raise ProjectError(
+                f"This project was saved by a newer treecalc (version {meta.get('version')}); "
+                f"this one reads version {VERSION}."
+            )
         read_opts, opts = meta.get("read_options") or {}, meta.get("options") or {}
         if not isinstance(read_opts, dict) or not isinstance(opts, dict):
             raise ProjectError("project.json: read_options and options must be objects.")
@@ -124,8 +134,9 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
     import hashlib
 
     if sv.get("sha256") and hashlib.sha256(blob).hexdigest() != sv["sha256"]:
-        raise ProjectError(f"The survey {name} in the project does not match its recorded SHA-256: the file was "
-                           "altered or damaged.")
+        raise ProjectError(
+            f"The survey {name} in the project does not match its recorded SHA-256: the file was altered or damaged."
+        )
     return Project(name, None if sv.get("is_sample") else blob, read_opts, opts)
 
 
@@ -135,6 +146,7 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
 # key could reach the law engine (``benefit: {fee_schedule: "/etc/passwd"}`` named a server file).
 # A fee schedule is taken in its in-line form (a dict) only, never as a path.
 
+
 def _number(lo: float | None = None, hi: float | None = None, whole: bool = False) -> Callable[[Any], Any]:
     def check(v: Any) -> Any:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
@@ -142,6 +154,7 @@ def _number(lo: float | None = None, hi: float | None = None, whole: bool = Fals
         if (lo is not None and v < lo) or (hi is not None and v > hi) or (whole and v != int(v)):
             raise ValueError("out of range")
         return int(v) if whole else float(v)
+
     return check
 
 
@@ -168,13 +181,15 @@ def _one_of(*allowed: str) -> Callable[[Any], str]:
         if v not in allowed:
             raise ValueError("not one of the choices")
         return v
+
     return check
 
 
 def _value_basis(v: Any) -> str:
     kind, _, years = _text(v).partition(":")
-    if kind not in ("annual", "cumulative", "appraised") or (years and (kind != "cumulative" or not years.isdigit()
-                                                                       or not 1 <= int(years) <= 100)):
+    if kind not in ("annual", "cumulative", "appraised") or (
+        years and (kind != "cumulative" or not years.isdigit() or not 1 <= int(years) <= 100)
+    ):
         raise ValueError("not a value basis")
     return v
 
@@ -187,8 +202,13 @@ def _stock(v: Any) -> list[dict[str, Any]]:
         if not isinstance(r, dict) or not {"species", "dbh_in"} <= set(r) <= {"species", "dbh_in", "unit_cost_usd"}:
             raise ValueError("not a stock row")
         cost = r.get("unit_cost_usd")
-        rows.append({"species": _text(r["species"]), "dbh_in": _number(0.1, 60)(r["dbh_in"]),
-                     "unit_cost_usd": None if cost is None else _number(0)(cost)})
+        rows.append(
+            {
+                "species": _text(r["species"]),
+                "dbh_in": _number(0.1, 60)(r["dbh_in"]),
+                "unit_cost_usd": None if cost is None else _number(0)(cost),
+            }
+        )
     return rows
 
 
@@ -212,8 +232,12 @@ def _fee_schedule(v: Any) -> dict[str, Any]:
 
 
 def _benefit(v: Any) -> dict[str, Any]:
-    checks = {"home_price_usd": _number(0), "large_tree_leaf_area_m2": _number(1), "land_use": _text,
-              "prices": lambda p: _mapping(p, _number(0), 100)}
+    checks = {
+        "home_price_usd": _number(0),
+        "large_tree_leaf_area_m2": _number(1),
+        "land_use": _text,
+        "prices": lambda p: _mapping(p, _number(0), 100),
+    }
     if not isinstance(v, dict) or not set(v) <= set(checks):
         raise ValueError("not the benefit parameters")
     return {k: checks[k](x) for k, x in v.items()}
@@ -221,13 +245,25 @@ def _benefit(v: Any) -> dict[str, Any]:
 
 #: each option the app sets, with the check of what its control accepts
 _OPTION_CHECKS: dict[str, Callable[[Any], Any]] = {
-    "value_basis": _value_basis, "replacement_species": _text, "_last_species": _text, "replacement_dbh_in": _number(0.1, 60),
-    "replacement_cost_usd": _number(0), "replacement_percent": _number(0, 1000), "replacement_stock": _stock,
-    "plantable": _number(0, whole=True), "plantable_area_sqft": _number(0), "continuing_days": _number(1, whole=True),
-    "violation": _flag, "application_pending": _flag, "clear_cutting": _flag, "fee_schedule": _fee_schedule,
-    "benefit": _benefit, "species_fix": lambda v: _mapping(v, _text),
-    "actions": lambda v: _mapping(v, _one_of("retain", "remove", "removed", "damaged", "topped",
-                                             "excessively_pruned", "transplant")),
+    "value_basis": _value_basis,
+    "replacement_species": _text,
+    "_last_species": _text,
+    "replacement_dbh_in": _number(0.1, 60),
+    "replacement_cost_usd": _number(0),
+    "replacement_percent": _number(0, 1000),
+    "replacement_stock": _stock,
+    "plantable": _number(0, whole=True),
+    "plantable_area_sqft": _number(0),
+    "continuing_days": _number(1, whole=True),
+    "violation": _flag,
+    "application_pending": _flag,
+    "clear_cutting": _flag,
+    "fee_schedule": _fee_schedule,
+    "benefit": _benefit,
+    "species_fix": lambda v: _mapping(v, _text),
+    "actions": lambda v: _mapping(
+        v, _one_of("retain", "remove", "removed", "damaged", "topped", "excessively_pruned", "transplant")
+    ),
 }
 #: the read options the app sets (the Survey page's column map and site facts)
 _READ_CHECKS: dict[str, Callable[[Any], Any]] = {
@@ -293,6 +329,7 @@ def _take_options(read_opts: Any, opts: Any, whose: str) -> None:
 
 # --- surveys kept for reloads and links -----------------------------------------------
 
+
 @st.cache_resource(show_spinner=False)
 def _store() -> tuple[OrderedDict[str, state.Source], threading.Lock]:
     return OrderedDict(), threading.Lock()
@@ -316,6 +353,7 @@ def _store_get(sha256: str) -> state.Source | None:
 
 
 # --- the URL's query parameters ---------------------------------------------------------
+
 
 def url_params(src: state.Source | None, read_opts: dict[str, Any], opts: dict[str, Any]) -> dict[str, str]:
     """The query parameters of a view: ``survey`` (an upload's SHA-256), ``read`` and ``opts`` (JSON)."""
@@ -349,8 +387,10 @@ def restore_from_url() -> None:
     if sha:
         src = _store_get(sha)
         if src is None:
-            st.session_state[_NOTE] = ("The survey of this link is no longer held by the server (it was restarted). "
-                                       "Upload it again or open the project file; the bundled sample is shown.")
+            st.session_state[_NOTE] = (
+                "The survey of this link is no longer held by the server (it was restarted). "
+                "Upload it again or open the project file; the bundled sample is shown."
+            )
             return
         state.set_source(src.name, src.data)
     _take_options(read_opts, opts, "The link")
@@ -383,12 +423,23 @@ def sidebar() -> None:
         src = state.source()
         stem = (src.name.rsplit(".", 1)[0] if src else "survey").replace(" ", "_")
         data = _project_file(src.sha256 if src else "", _dumps(state.read_opts()), _dumps(state.opts()), src)
-        st.download_button("Save project", data=data, file_name=f"{stem}.treecalc.zip", mime="application/zip",
-                           key="w_project_save", on_click="ignore", icon=":material/save:",
-                           help="One file with the survey, the column map, species corrections, site facts and "
-                                "every option. Open it here later to carry on.")
-        up = st.file_uploader("Open project", type=["zip"], key="w_project_open",
-                              help="A file saved with Save project: restores the survey and everything chosen.")
+        st.download_button(
+            "Save project",
+            data=data,
+            file_name=f"{stem}.treecalc.zip",
+            mime="application/zip",
+            key="w_project_save",
+            on_click="ignore",
+            icon=":material/save:",
+            help="One file with the survey, the column map, species corrections, site facts and "
+            "every option. Open it here later to carry on.",
+        )
+        up = st.file_uploader(
+            "Open project",
+            type=["zip"],
+            key="w_project_open",
+            help="A file saved with Save project: restores the survey and everything chosen.",
+        )
         if up is not None and st.session_state.get("tc_project_id") != up.file_id:
             st.session_state["tc_project_id"] = up.file_id
             try:

@@ -26,8 +26,8 @@ import io
 import json
 import os
 import tempfile
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +85,7 @@ def _read_sample(path: str, mtime_ns: int) -> Source:  # mtime in the key: a reg
 
 # --- survey source -----------------------------------------------------------
 
+
 def source() -> Source | None:
     """The survey the app shows: the upload, else the bundled sample."""
     src = st.session_state.get(_SOURCE)
@@ -95,8 +96,10 @@ def source() -> Source | None:
 
 def set_source(name: str, data: bytes) -> Source:
     if len(data) > MAX_UPLOAD_MB * 2**20:
-        raise AppError(f"{name} is {len(data) / 2**20:.1f} MB; the app takes files up to {MAX_UPLOAD_MB} MB. "
-                       "Split the survey, or run it from the command line: treecalc assess FILE.")
+        raise AppError(
+            f"{name} is {len(data) / 2**20:.1f} MB; the app takes files up to {MAX_UPLOAD_MB} MB. "
+            "Split the survey, or run it from the command line: treecalc assess FILE."
+        )
     if not data:
         raise AppError(f"{name} is empty.")
     src = make_source(name, data)
@@ -116,6 +119,7 @@ def use_sample() -> None:
 
 
 # --- options -------------------------------------------------------------------
+
 
 def read_opts() -> dict[str, Any]:
     return st.session_state.setdefault(_READ, {})
@@ -143,6 +147,7 @@ def _canon(d: dict[str, Any]) -> str:
 
 # --- cached library calls ------------------------------------------------------
 
+
 @st.cache_data(show_spinner=False, max_entries=8)
 def _read_survey(sha256: str, name: str, read_json: str, _data: bytes, _progress: Any = None) -> Any:
     """``read_survey`` on the file (cached on its hash + the read options)."""
@@ -153,8 +158,15 @@ def _read_survey(sha256: str, name: str, read_json: str, _data: bytes, _progress
 
     # isolated: read in a child process bounded in memory and time, so that a hostile upload (a 1.7 KB
     # workbook that makes the native reader abort) costs its uploader a message, not every session the server
-    return read_survey(io.BytesIO(_data), filename=name, max_bytes=MAX_UPLOAD_MB * 2**20,
-                       progress=_progress, isolated=True, limits=Limits.from_env(), **json.loads(read_json))
+    return read_survey(
+        io.BytesIO(_data),
+        filename=name,
+        max_bytes=MAX_UPLOAD_MB * 2**20,
+        progress=_progress,
+        isolated=True,
+        limits=Limits.from_env(),
+        **json.loads(read_json),
+    )
 
 
 def survey(progress: Callable[[float, str], None] | None = None) -> Any:
@@ -173,6 +185,7 @@ def survey(progress: Callable[[float, str], None] | None = None) -> Any:
 
         def cb(f: float, msg: str) -> None:
             outside.copy().run(progress, f, msg)
+
     key = (src.sha256, src.name, _canon(read_opts()))
     memo = st.session_state.get(_MEMO_SURVEY)
     if memo is not None and memo[0] == key:
@@ -318,8 +331,14 @@ def benefits() -> Any:
     src = source()
     survey()
     try:
-        return _benefits(src.sha256, src.name, _canon(read_opts()), _canon(opt("benefit", {})),
-                         _canon({k: opt(k) for k in EDIT_KEYS}), src.data)
+        return _benefits(
+            src.sha256,
+            src.name,
+            _canon(read_opts()),
+            _canon(opt("benefit", {})),
+            _canon({k: opt(k) for k in EDIT_KEYS}),
+            src.data,
+        )
     except AppError:
         raise
     except Exception as e:
@@ -348,8 +367,9 @@ def _projection_part(trees: Any, params_json: str, years: int) -> Any:
     from treecalc.projection import projection as _proj
 
     trees, plan = trees
-    view = SimpleNamespace(options={"benefit_parameters": json.loads(params_json)}, trees=trees,
-                           replacement={"plan": plan})
+    view = SimpleNamespace(
+        options={"benefit_parameters": json.loads(params_json)}, trees=trees, replacement={"plan": plan}
+    )
     return _proj(view, years)
 
 
@@ -361,8 +381,11 @@ def projection(a: Any = None, years: int = 20) -> Any:
     params = _canon(dict(a.options.get("benefit_parameters") or {}))
     trees = a.trees
     cols = [c for c in ("species_code", "dbh_in", "benefit_land_use") if c in trees]
-    counted = (trees.loc[trees["counted"].astype(bool), cols].reset_index(drop=True).assign(counted=True)
-               if "counted" in trees else trees.iloc[:0])
+    counted = (
+        trees.loc[trees["counted"].astype(bool), cols].reset_index(drop=True).assign(counted=True)
+        if "counted" in trees
+        else trees.iloc[:0]
+    )
     plan = [{k: p[k] for k in ("species_code", "dbh_in", "count")} for p in (a.replacement.get("plan") or [])]
     removed = _projection_part((counted, []), params, years)
     planted = _projection_part((counted.iloc[:0], plan), params, years)

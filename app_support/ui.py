@@ -17,9 +17,11 @@ log = logging.getLogger("treecalc.app")
 
 #: Metric labels name their unit and section, so they are long: let them wrap instead of ending in "…"
 #: (Streamlit keeps them on one line). Values stay on one line; see :func:`money_metric`.
-WRAP_METRIC_LABELS = ("<style>[data-testid='stMetricLabel'] [data-testid='stMarkdownContainer'], "
-                      "[data-testid='stMetricLabel'] p {white-space: normal !important; overflow: visible !important;}"
-                      "</style>")
+WRAP_METRIC_LABELS = (
+    "<style>[data-testid='stMetricLabel'] [data-testid='stMarkdownContainer'], "
+    "[data-testid='stMetricLabel'] p {white-space: normal !important; overflow: visible !important;}"
+    "</style>"
+)
 
 
 def run_page(title: str, body: Callable[[], None], *, caption: str | None = None) -> None:
@@ -38,16 +40,17 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
         st.error(str(e))
     except Exception as e:  # noqa: BLE001 - the user sees a message, the log keeps the traceback
         log.exception("page %s failed", title)
-        st.error(f"Something went wrong on this page: {type(e).__name__}: {e}. "
-                 "The other pages still work; try another input or the bundled sample.")
+        st.error(
+            f"Something went wrong on this page: {type(e).__name__}: {e}. "
+            "The other pages still work; try another input or the bundled sample."
+        )
 
 
 def need(*names: str) -> bool:
     """Say which library pieces are missing; True when all are there."""
     missing = lib.available(*names)
     for m in missing:
-        st.info(f"**Not available yet:** the {m.label}. This part of the page appears when it lands. "
-                f"({m.reason})")
+        st.info(f"**Not available yet:** the {m.label}. This part of the page appears when it lands. ({m.reason})")
     return not missing
 
 
@@ -91,8 +94,9 @@ def compact_usd(x: Any) -> str:
 HEADLINE_CHARS = 10
 
 
-def money_metric(where: Any, label: str, x: Any, *, cents: bool = True, help: str | None = None,
-                 max_chars: int = HEADLINE_CHARS) -> None:
+def money_metric(
+    where: Any, label: str, x: Any, *, cents: bool = True, help: str | None = None, max_chars: int = HEADLINE_CHARS
+) -> None:
     """``st.metric`` of a dollar amount that fits its column: compact when the full figure is long,
     the exact figure then first in the help text ("Exactly $2,566,123.45.")."""
     full = usd(x, cents=cents)
@@ -175,9 +179,13 @@ def downloads(tables: Mapping[str, pd.DataFrame | None], *, key: str, statement:
                 src = state.source()
                 stem = slug(src.name.rsplit(".", 1)[0]) if src else "survey"
                 st.download_button(
-                    "Excel statement", data=_statement_or_note(job), file_name=f"statement_{stem}.xlsx",
+                    "Excel statement",
+                    data=_statement_or_note(job),
+                    file_name=f"statement_{stem}.xlsx",
                     mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                    key=f"{key}_stmt", on_click="ignore", icon=":material/table_view:",
+                    key=f"{key}_stmt",
+                    on_click="ignore",
+                    icon=":material/table_view:",
                     help="Summary, trees, replacement plan, fund, penalties, rejected rows, method & sources",
                 )
         i = 1
@@ -185,9 +193,15 @@ def downloads(tables: Mapping[str, pd.DataFrame | None], *, key: str, statement:
         if df is None:
             continue
         with cols[i]:
-            st.download_button(f"{name} (CSV)", data=_csv_job(df), file_name=f"{slug(name)}.csv",
-                               mime="text/csv", key=f"{key}_{slug(name)}_csv", on_click="ignore",
-                               icon=":material/download:")
+            st.download_button(
+                f"{name} (CSV)",
+                data=_csv_job(df),
+                file_name=f"{slug(name)}.csv",
+                mime="text/csv",
+                key=f"{key}_{slug(name)}_csv",
+                on_click="ignore",
+                icon=":material/download:",
+            )
         i += 1
 
 
@@ -219,8 +233,10 @@ def jurisdiction_note(a: Any) -> None:
         name = JURISDICTIONS.get(a.jurisdiction, a.jurisdiction)
     except Exception:  # noqa: BLE001
         name = getattr(a, "jurisdiction", "?")
-    st.caption(f"Law applied: **{name}** (set the jurisdiction in the site facts on the Survey page). "
-               f"Value basis: {a.options.get('value_basis_label', a.options.get('value_basis'))}.")
+    st.caption(
+        f"Law applied: **{name}** (set the jurisdiction in the site facts on the Survey page). "
+        f"Value basis: {a.options.get('value_basis_label', a.options.get('value_basis'))}."
+    )
     wh = getattr(a, "wesley_hills", None)
     if wh and wh.get("note"):
         st.info(wh["note"])

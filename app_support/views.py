@@ -37,8 +37,11 @@ def frame(x: Any) -> pd.DataFrame:
 
 def kv_table(d: Mapping[str, Any] | None, skip: tuple[str, ...] = ()) -> pd.DataFrame:
     """A two-column table (item, value) of a dict's scalar entries."""
-    rows = [{"Item": k, "Value": v if isinstance(v, (int, float, str, bool)) or v is None else str(v)}
-            for k, v in (d or {}).items() if k not in skip and not isinstance(v, (list, dict, pd.DataFrame))]
+    rows = [
+        {"Item": k, "Value": v if isinstance(v, (int, float, str, bool)) or v is None else str(v)}
+        for k, v in (d or {}).items()
+        if k not in skip and not isinstance(v, (list, dict, pd.DataFrame))
+    ]
     df = pd.DataFrame(rows, columns=["Item", "Value"])
     df["Value"] = df["Value"].astype(str)
     return df
@@ -54,46 +57,96 @@ def species_choices() -> pd.DataFrame:
     data = lib.piece("data")
     cat = data.catalogue()
     cat = cat[cat["scientific_name"].astype(str).str.strip() != ""]
-    order = (cat["invasive"].astype(int) * 2 + (~cat["native"]).astype(int))
+    order = cat["invasive"].astype(int) * 2 + (~cat["native"]).astype(int)
     cat = cat.assign(_o=order).reset_index(drop=True).sort_values(["_o", "common_name"])
 
     def label(r: Any) -> str:
-        tag = ("invasive: NY Part 575 " + r.part575 + ", refused") if r.invasive else ("native" if r.native else "not native")
+        tag = (
+            ("invasive: NY Part 575 " + r.part575 + ", refused")
+            if r.invasive
+            else ("native" if r.native else "not native")
+        )
         return f"{r.common_name} ({r.scientific_name}) · {tag}"
 
-    return pd.DataFrame({"code": cat["code"].to_numpy(), "label": [label(r) for r in cat.itertuples()],
-                         "native": cat["native"].to_numpy(), "invasive": cat["invasive"].to_numpy()})
+    return pd.DataFrame(
+        {
+            "code": cat["code"].to_numpy(),
+            "label": [label(r) for r in cat.itertuples()],
+            "native": cat["native"].to_numpy(),
+            "invasive": cat["invasive"].to_numpy(),
+        }
+    )
 
 
 # --- labels people read ------------------------------------------------------------
 
 #: Column names of the library's frames -> what a user reads (with the unit).
 COLUMN_LABELS: dict[str, str] = {
-    "source_row": "Row in the file", "tag": "Tag", "species": "Species (as written)",
-    "species_code": "Species code", "common_name": "Species", "scientific_name": "Scientific name",
-    "dbh_in": "DBH (in)", "action": "Action", "condition": "Condition", "land_use": "Land use",
-    "value_usd": "Value (USD)", "usd_total_annual": "Annual benefits (USD/yr)",
-    "usd_stormwater": "Stormwater (USD/yr)", "usd_energy": "Energy (USD/yr)",
-    "usd_air_quality": "Air quality (USD/yr)", "usd_co2": "CO₂ (USD/yr)", "usd_property": "Property (USD/yr)",
-    "stormwater_gal": "Stormwater intercepted (gal/yr)", "electricity_kwh": "Electricity saved (kWh/yr)",
-    "natural_gas_therms": "Natural gas saved (therms/yr)", "air_quality_lb": "Air pollutants removed (lb/yr)",
-    "co2_sequestered_lb": "CO₂ sequestered (lb/yr)", "co2_avoided_lb": "CO₂ avoided (lb/yr)",
-    "co2_stored_lb": "CO₂ stored to date (lb)", "leaf_area_m2": "Leaf area (m²)", "crown_area_m2": "Crown area (m²)",
-    "leaf_area_increase_m2": "Leaf area growth (m²/yr)", "trees": "Trees", "count": "Trees",
-    "harmed": "Harmed", "counted": "Counted toward replacement", "exclusion": "Not counted because",
-    "permit_triggers": "Permit needed because", "permit_needed": "Permit needed", "offence": "Offence",
-    "penalty_tier": "Penalty tier (section)", "penalty_base_usd": "Penalty per tree, base (USD)",
-    "penalty_max_usd": "Penalty, maximum (USD)", "criminal_max_usd": "Criminal fine, maximum (USD)",
-    "criminal_section": "Criminal fine section", "tier": "Penalty tier (section)", "base_usd": "Base (USD)",
-    "max_usd": "Maximum (USD)", "fine_max_usd": "Fine, maximum (USD)",
-    "unit_cost_usd": "Unit cost (USD)", "value_per_tree_usd": "Value per tree", "native": "Native",
-    "size_class": "Size class", "area_sqft_per_tree": "Area per tree (sq ft)",
-    "planted_value_usd": "Value planted", "cost_usd": "Cost (USD)", "accepted": "Accepted",
-    "refusals": "Refused because", "notes": "Notes", "height_ft": "Height (ft)",
-    "species_method": "Species matched by", "species_score": "Match score (%)",
-    "section": "Section", "percent": "Percent (%)", "required_value_usd": "Required value (USD)",
-    "offence_status": "Offence", "offence_sections": "Sections", "offence_depends_on": "Depends on",
-    "not_offence_reason": "Not an offence because", "disclosures": "Science notes",
+    "source_row": "Row in the file",
+    "tag": "Tag",
+    "species": "Species (as written)",
+    "species_code": "Species code",
+    "common_name": "Species",
+    "scientific_name": "Scientific name",
+    "dbh_in": "DBH (in)",
+    "action": "Action",
+    "condition": "Condition",
+    "land_use": "Land use",
+    "value_usd": "Value (USD)",
+    "usd_total_annual": "Annual benefits (USD/yr)",
+    "usd_stormwater": "Stormwater (USD/yr)",
+    "usd_energy": "Energy (USD/yr)",
+    "usd_air_quality": "Air quality (USD/yr)",
+    "usd_co2": "CO₂ (USD/yr)",
+    "usd_property": "Property (USD/yr)",
+    "stormwater_gal": "Stormwater intercepted (gal/yr)",
+    "electricity_kwh": "Electricity saved (kWh/yr)",
+    "natural_gas_therms": "Natural gas saved (therms/yr)",
+    "air_quality_lb": "Air pollutants removed (lb/yr)",
+    "co2_sequestered_lb": "CO₂ sequestered (lb/yr)",
+    "co2_avoided_lb": "CO₂ avoided (lb/yr)",
+    "co2_stored_lb": "CO₂ stored to date (lb)",
+    "leaf_area_m2": "Leaf area (m²)",
+    "crown_area_m2": "Crown area (m²)",
+    "leaf_area_increase_m2": "Leaf area growth (m²/yr)",
+    "trees": "Trees",
+    "count": "Trees",
+    "harmed": "Harmed",
+    "counted": "Counted toward replacement",
+    "exclusion": "Not counted because",
+    "permit_triggers": "Permit needed because",
+    "permit_needed": "Permit needed",
+    "offence": "Offence",
+    "penalty_tier": "Penalty tier (section)",
+    "penalty_base_usd": "Penalty per tree, base (USD)",
+    "penalty_max_usd": "Penalty, maximum (USD)",
+    "criminal_max_usd": "Criminal fine, maximum (USD)",
+    "criminal_section": "Criminal fine section",
+    "tier": "Penalty tier (section)",
+    "base_usd": "Base (USD)",
+    "max_usd": "Maximum (USD)",
+    "fine_max_usd": "Fine, maximum (USD)",
+    "unit_cost_usd": "Unit cost (USD)",
+    "value_per_tree_usd": "Value per tree",
+    "native": "Native",
+    "size_class": "Size class",
+    "area_sqft_per_tree": "Area per tree (sq ft)",
+    "planted_value_usd": "Value planted",
+    "cost_usd": "Cost (USD)",
+    "accepted": "Accepted",
+    "refusals": "Refused because",
+    "notes": "Notes",
+    "height_ft": "Height (ft)",
+    "species_method": "Species matched by",
+    "species_score": "Match score (%)",
+    "section": "Section",
+    "percent": "Percent (%)",
+    "required_value_usd": "Required value (USD)",
+    "offence_status": "Offence",
+    "offence_sections": "Sections",
+    "offence_depends_on": "Depends on",
+    "not_offence_reason": "Not an offence because",
+    "disclosures": "Science notes",
 }
 
 
@@ -143,6 +196,7 @@ def yes_no(v: Any) -> str:
 
 # --- the replacement defaults and the planting space ----------------------------------
 
+
 @st.cache_data(show_spinner=False)
 def default_stock(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
     """The law engine's default replacement stock (species, DBH, placeholder unit cost) and its label."""
@@ -168,17 +222,28 @@ def plantable_controls() -> None:
     cur = 1 if state.opt("plantable") is not None else 2 if state.opt("plantable_area_sqft") is not None else 0
     # the same widget keys on every page: a page switch drops the widgets of the page left, and the next
     # page draws them again from the shared option
-    kind = st.radio("The site can take (§208-22D: what it cannot take is paid into the fund)", kinds, index=cur,
-                    horizontal=True, key="w_plantable_kind")
+    kind = st.radio(
+        "The site can take (§208-22D: what it cannot take is paid into the fund)",
+        kinds,
+        index=cur,
+        horizontal=True,
+        key="w_plantable_kind",
+    )
     if kind == kinds[1]:
-        n = st.number_input("Trees the site can take", min_value=0, step=1, value=int(state.opt("plantable") or 0),
-                            key="w_plantable")
+        n = st.number_input(
+            "Trees the site can take", min_value=0, step=1, value=int(state.opt("plantable") or 0), key="w_plantable"
+        )
         state.set_opt("plantable", int(n))
         state.set_opt("plantable_area_sqft", None)
     elif kind == kinds[2]:
-        a = st.number_input("Plantable area (sq ft)", min_value=0.0, step=100.0,
-                            value=float(state.opt("plantable_area_sqft") or 0.0), key="w_plantable_area",
-                            help="Divided by the §208-6A spacing of each size class.")
+        a = st.number_input(
+            "Plantable area (sq ft)",
+            min_value=0.0,
+            step=100.0,
+            value=float(state.opt("plantable_area_sqft") or 0.0),
+            key="w_plantable_area",
+            help="Divided by the §208-6A spacing of each size class.",
+        )
         state.set_opt("plantable_area_sqft", float(a))
         state.set_opt("plantable", None)
     else:
@@ -222,6 +287,7 @@ RAIN_BARREL_GAL = 55.0
 def plain_benefits(ben: pd.DataFrame) -> dict[str, str]:
     """The year's benefits of the trees in ``ben`` (``compute_benefits`` columns) in plain words, with
     what they are equivalent to. Sums only; every quantity is the benefit engine's."""
+
     def s(c: str) -> float:
         return float(ben[c].sum()) if c in ben else 0.0
 
@@ -229,22 +295,25 @@ def plain_benefits(ben: pd.DataFrame) -> dict[str, str]:
     co2 = s("co2_sequestered_lb") + s("co2_avoided_lb")
     return {
         "stormwater": f"**{gal:,.0f} gallons** of rainfall intercepted a year — about "
-                      f"{gal / RAIN_BARREL_GAL:,.0f} rain barrels (55 gal) kept out of the storm drains.",
+        f"{gal / RAIN_BARREL_GAL:,.0f} rain barrels (55 gal) kept out of the storm drains.",
         "energy": f"**{kwh:,.0f} kWh** of electricity and **{therms:,.0f} therms** of heating fuel saved a year — "
-                  f"about {kwh / HOME_KWH_PER_YEAR * 365:,.0f} days of an average US home's electricity.",
+        f"about {kwh / HOME_KWH_PER_YEAR * 365:,.0f} days of an average US home's electricity.",
         "co2": f"**{co2:,.0f} lb of CO₂** taken up or avoided a year — the CO₂ of "
-               f"{co2 / CO2_LB_PER_GALLON_GASOLINE:,.0f} gallons of gasoline, or "
-               f"{co2 / CO2_LB_PER_VEHICLE_MILE:,.0f} miles in an average car; "
-               f"{s('co2_stored_lb'):,.0f} lb of CO₂ stored in the wood to date.",
+        f"{co2 / CO2_LB_PER_GALLON_GASOLINE:,.0f} gallons of gasoline, or "
+        f"{co2 / CO2_LB_PER_VEHICLE_MILE:,.0f} miles in an average car; "
+        f"{s('co2_stored_lb'):,.0f} lb of CO₂ stored in the wood to date.",
         "air": f"**{s('air_quality_lb'):,.1f} lb** of air pollutants (ozone, NO₂, SO₂, particles) removed or avoided "
-               "a year.",
+        "a year.",
     }
 
 
 #: Site facts in running text, as a user reads them (the reader's and the law engine's notes name them
 #: by their Site-sheet field).
-SITE_WORDS: dict[str, str] = {k: v.split(" (")[0][:1].lower() + v.split(" (")[0][1:]
-                              for k, v in SITE_LABELS.items() if k not in ("jurisdiction", "violation", "crs")}
+SITE_WORDS: dict[str, str] = {
+    k: v.split(" (")[0][:1].lower() + v.split(" (")[0][1:]
+    for k, v in SITE_LABELS.items()
+    if k not in ("jurisdiction", "violation", "crs")
+}
 
 
 #: The command line's options, named in the law engine's notes, as the app's controls that set the same thing
@@ -284,16 +353,21 @@ def readable(text: str) -> str:
     for pattern, words in CLI_WORDS:
         out = re.sub(pattern, words, out)
     # a site fact without words of its own (vacant_lot) before "in the site facts": its field name in words
-    out = re.sub(r"\b([a-z]+(?:_[a-z0-9]+)+)(?= (?:to|=) .{0,12}in the site facts)",
-                 lambda m: m.group(1) if m.group(1) in SITE_WORDS else f"“{m.group(1).replace('_', ' ')}”", out)
+    out = re.sub(
+        r"\b([a-z]+(?:_[a-z0-9]+)+)(?= (?:to|=) .{0,12}in the site facts)",
+        lambda m: m.group(1) if m.group(1) in SITE_WORDS else f"“{m.group(1).replace('_', ' ')}”",
+        out,
+    )
     for k, words in SITE_WORDS.items():
         out = re.sub(rf"\b{k}\b", f"“{words}”", out)
     return out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")
 
 
-EQUIVALENTS_SOURCES = ("Equivalents: US EPA Greenhouse Gas Equivalencies Calculator (8.887 kg CO₂ per gallon of "
-                       "gasoline; 3.93×10⁻⁴ t CO₂ per vehicle mile); US EIA (10,791 kWh a year per US home, 2022); "
-                       "a 55-gallon rain barrel.")
+EQUIVALENTS_SOURCES = (
+    "Equivalents: US EPA Greenhouse Gas Equivalencies Calculator (8.887 kg CO₂ per gallon of "
+    "gasoline; 3.93×10⁻⁴ t CO₂ per vehicle mile); US EIA (10,791 kWh a year per US home, 2022); "
+    "a 55-gallon rain barrel."
+)
 
 
 # --- offences: definite or conditional (issue 9's keys, read with .get) ---------------------
@@ -333,14 +407,30 @@ def offence_rows(a: Any) -> pd.DataFrame:
     if not rows:
         trees = get(a, "trees")
         if trees is not None and "offence" in trees:
-            cols = [c for c in ("tag", "species_code", "dbh_in", "action", "penalty_tier", "penalty_base_usd",
-                                "penalty_max_usd", "criminal_max_usd") if c in trees]
+            cols = [
+                c
+                for c in (
+                    "tag",
+                    "species_code",
+                    "dbh_in",
+                    "action",
+                    "penalty_tier",
+                    "penalty_base_usd",
+                    "penalty_max_usd",
+                    "criminal_max_usd",
+                )
+                if c in trees
+            ]
             rows = trees.loc[trees["offence"].astype(bool), cols].to_dict(orient="records")
     if not rows:
         return pd.DataFrame()
     kinds = [_kind(r) for r in rows]
-    out = pd.DataFrame([{k: v for k, v in r.items() if k not in KIND_KEYS + DEPENDS_KEYS
-                         and k not in ("conditional", "definite")} for r in rows])
+    out = pd.DataFrame(
+        [
+            {k: v for k, v in r.items() if k not in KIND_KEYS + DEPENDS_KEYS and k not in ("conditional", "definite")}
+            for r in rows
+        ]
+    )
     if any(k is not None for k in kinds):
         out.insert(1, "Offence", [("conditional" if k == "conditional" else "definite") for k in kinds])
         out.insert(2, "Depends on", [_depends(r) if k == "conditional" else "facts given" for r, k in zip(rows, kinds)])

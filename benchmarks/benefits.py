@@ -37,11 +37,13 @@ def make_trees(n: int, seed: int) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     cat = data.catalogue()
     names = cat["scientific_name"].to_numpy()
-    return pd.DataFrame({
-        "species": names[rng.integers(0, len(names), n)],
-        "dbh_in": rng.uniform(1.0, 60.0, n).round(1),
-        "land_use": np.asarray(data.LAND_USES, dtype=object)[rng.integers(0, len(data.LAND_USES), n)],
-    })
+    return pd.DataFrame(
+        {
+            "species": names[rng.integers(0, len(names), n)],
+            "dbh_in": rng.uniform(1.0, 60.0, n).round(1),
+            "land_use": np.asarray(data.LAND_USES, dtype=object)[rng.integers(0, len(data.LAND_USES), n)],
+        }
+    )
 
 
 def main() -> None:
@@ -61,8 +63,9 @@ def main() -> None:
         runs.append(time.perf_counter() - t0)
     t_vec = sorted(runs)[len(runs) // 2]  # the median run
 
-    by_code = trees.assign(species_code=data.catalogue().set_index("scientific_name")["code"]
-                           .reindex(trees["species"]).to_numpy()).drop(columns="species")
+    by_code = trees.assign(
+        species_code=data.catalogue().set_index("scientific_name")["code"].reindex(trees["species"]).to_numpy()
+    ).drop(columns="species")
     treecalc.compute_benefits(by_code.head(10))
     code_runs, code_cpu = [], []
     for _ in range(a.repeat):
@@ -84,13 +87,17 @@ def main() -> None:
     check = float(out["usd_total_annual"].head(a.loop).sum())
     per_vec = t_vec / a.trees
     per_loop = t_loop / a.loop
-    print(f"compute_benefits: {a.trees:,} trees in {t_vec:.3f} s, median of {a.repeat} "
-          f"(first {runs[0]:.3f} s) ({per_vec * 1e9:,.0f} ns/tree)"
-          f"  goal <= 1.0 s: {'met' if t_vec <= 1.0 else 'NOT met'}")
-    print(f"species codes given: {a.trees:,} trees in {t_code:.3f} s wall, {cpu_code:.3f} s CPU, "
-          f"median of {a.repeat}  "
-          f"goal <= 0.15 s: {'met' if t_code <= 0.15 else 'NOT met'}  "
-          f"(peer: OpenTreeMap Go engine 0.46-0.57 s for 1,000,000 on this machine)")
+    print(
+        f"compute_benefits: {a.trees:,} trees in {t_vec:.3f} s, median of {a.repeat} "
+        f"(first {runs[0]:.3f} s) ({per_vec * 1e9:,.0f} ns/tree)"
+        f"  goal <= 1.0 s: {'met' if t_vec <= 1.0 else 'NOT met'}"
+    )
+    print(
+        f"species codes given: {a.trees:,} trees in {t_code:.3f} s wall, {cpu_code:.3f} s CPU, "
+        f"median of {a.repeat}  "
+        f"goal <= 0.15 s: {'met' if t_code <= 0.15 else 'NOT met'}  "
+        f"(peer: OpenTreeMap Go engine 0.46-0.57 s for 1,000,000 on this machine)"
+    )
     print(f"per-tree loop:    {a.loop:,} trees in {t_loop:.3f} s ({per_loop * 1e6:,.1f} us/tree)")
     ratio = per_loop / per_vec
     print(f"per-tree ratio:   {ratio:,.0f}x  goal >= 50x: {'met' if ratio >= 50 else 'NOT met'}")

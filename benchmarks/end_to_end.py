@@ -36,15 +36,50 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECIES = [
-    "Acer rubrum", "Acer rubrum 'October Glory'", "Red maple", "Sugar maple", "Acer saccharum",
-    "Quercus rubra", "Northern red oak", "Quercus alba", "White oak", "Quercus palustris", "Pin oak",
-    "Liriodendron tulipifera", "Tulip tree", "Betula lenta", "Black birch", "Tsuga canadensis",
-    "Eastern hemlock", "Fagus grandifolia", "American beech", "Acer platanoides", "Norway maple",
-    "Ailanthus altissima", "Tree-of-heaven", "Prunus serotina", "Black cherry", "Carya ovata",
-    "Pinus strobus", "Cornus florida", "Quercus sp.", "Red Mapel", "Sugar Mapel",
+    "Acer rubrum",
+    "Acer rubrum 'October Glory'",
+    "Red maple",
+    "Sugar maple",
+    "Acer saccharum",
+    "Quercus rubra",
+    "Northern red oak",
+    "Quercus alba",
+    "White oak",
+    "Quercus palustris",
+    "Pin oak",
+    "Liriodendron tulipifera",
+    "Tulip tree",
+    "Betula lenta",
+    "Black birch",
+    "Tsuga canadensis",
+    "Eastern hemlock",
+    "Fagus grandifolia",
+    "American beech",
+    "Acer platanoides",
+    "Norway maple",
+    "Ailanthus altissima",
+    "Tree-of-heaven",
+    "Prunus serotina",
+    "Black cherry",
+    "Carya ovata",
+    "Pinus strobus",
+    "Cornus florida",
+    "Quercus sp.",
+    "Red Mapel",
+    "Sugar Mapel",
 ]
-HEADER = ["Tag #", "Species", "D.B.H. (in.)", "Condition", "Action", "Street Tree", "Wetland Buffer",
-          "Slope >20%", "Landmark", "Notes"]
+HEADER = [
+    "Tag #",
+    "Species",
+    "D.B.H. (in.)",
+    "Condition",
+    "Action",
+    "Street Tree",
+    "Wetland Buffer",
+    "Slope >20%",
+    "Landmark",
+    "Notes",
+]
 
 
 def write_survey(path: Path, rows: int, seed: int = 1) -> None:
@@ -136,8 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     path = folder / f"survey_{a.trees}.xlsx"
     t0 = time.perf_counter()
     write_survey(path, a.trees)
-    print(f"survey: {a.trees:,} trees written to {path.name} in {time.perf_counter() - t0:.2f} s "
-          f"({path.stat().st_size / 1e6:.1f} MB); medians of {a.repeat} runs; wall and CPU time (shared machine)")
+    print(
+        f"survey: {a.trees:,} trees written to {path.name} in {time.perf_counter() - t0:.2f} s "
+        f"({path.stat().st_size / 1e6:.1f} MB); medians of {a.repeat} runs; wall and CPU time (shared machine)"
+    )
 
     import pandas as pd
 
@@ -148,21 +185,32 @@ def main(argv: list[str] | None = None) -> int:
     bare, bare_cpu, _ = timed(lambda: pd.read_excel(path, engine="calamine", header=None), a.repeat)
     line("bare calamine read", bare, bare_cpu)
     rd, rd_cpu, survey = timed(lambda: read_survey(path), a.repeat)
-    line("read_survey", rd, rd_cpu, extra=f"  {rd / bare:.2f}x the bare read (CPU {rd_cpu / bare_cpu:.2f}x), "
-                                         f"{verdict(rd / bare, 1.5, 'x')}")
+    line(
+        "read_survey",
+        rd,
+        rd_cpu,
+        extra=f"  {rd / bare:.2f}x the bare read (CPU {rd_cpu / bare_cpu:.2f}x), {verdict(rd / bare, 1.5, 'x')}",
+    )
     assess(survey)  # warm: tables and resolver
     asv, asv_cpu, result = timed(lambda: assess(survey), a.repeat)
     line("assess", asv, asv_cpu, 0.25)
     rss_before = peak_rss_mb()
     st, st_cpu, data = timed(lambda: statement_bytes(result), a.repeat)
-    line("statement_bytes", st, st_cpu, 8, f"; {len(data) / 1e6:.1f} MB; peak RSS {peak_rss_mb():.0f} MB "
-                                           f"(before: {rss_before:.0f} MB)  {verdict(peak_rss_mb(), 500, ' MB')}")
+    line(
+        "statement_bytes",
+        st,
+        st_cpu,
+        8,
+        f"; {len(data) / 1e6:.1f} MB; peak RSS {peak_rss_mb():.0f} MB "
+        f"(before: {rss_before:.0f} MB)  {verdict(peak_rss_mb(), 500, ' MB')}",
+    )
     for args, goal, label in (
-            (["--help"], 0.3, "treecalc --help"),
-            (["assess", "--help"], 0.3, "treecalc assess --help"),
-            (["--version"], 0.3, "treecalc --version"),
-            (["assess", str(path), "--json"], 3, "treecalc assess --json"),
-            (["assess", str(path), "--out", str(folder / "statement.xlsx")], 10, "treecalc assess --out")):
+        (["--help"], 0.3, "treecalc --help"),
+        (["assess", "--help"], 0.3, "treecalc assess --help"),
+        (["--version"], 0.3, "treecalc --version"),
+        (["assess", str(path), "--json"], 3, "treecalc assess --json"),
+        (["assess", str(path), "--out", str(folder / "statement.xlsx")], 10, "treecalc assess --out"),
+    ):
         med, cpu, rc = run_cli(args, a.repeat)
         line(label, med, cpu, goal, f"  (exit {rc})" if rc else "")
     return 0

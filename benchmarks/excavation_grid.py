@@ -46,8 +46,10 @@ def main() -> None:
         t = time.perf_counter()
         r = grid_volumes(x, x, existing, proposed)
         times.append(time.perf_counter() - t)
-    print(f"grid_volumes, {n} x {n} nodes ({(n - 1) ** 2:,} cells, {r.mixed_cells:,} changing sign): "
-          f"median {statistics.median(times):.3f} s over {a.repeat} runs (min {min(times):.3f} s)")
+    print(
+        f"grid_volumes, {n} x {n} nodes ({(n - 1) ** 2:,} cells, {r.mixed_cells:,} changing sign): "
+        f"median {statistics.median(times):.3f} s over {a.repeat} runs (min {min(times):.3f} s)"
+    )
     print(f"  cut {r.cut_cy:,.1f} cu yd, fill {r.fill_cy:,.1f} cu yd, net {r.net_cy:,.1f} cu yd")
 
     if a.points:

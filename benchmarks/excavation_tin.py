@@ -24,8 +24,10 @@ def main() -> None:
     t = time.perf_counter()
     r = tin_volumes(existing, proposed)
     dt = time.perf_counter() - t
-    print(f"{N:,} + {N:,} points: cut {r.cut_cy:,.1f} cu yd, fill {r.fill_cy:,.1f} cu yd in {dt:.2f} s "
-          f"(goal < {GOAL_S:g} s: {'met' if dt < GOAL_S else 'NOT met'})")
+    print(
+        f"{N:,} + {N:,} points: cut {r.cut_cy:,.1f} cu yd, fill {r.fill_cy:,.1f} cu yd in {dt:.2f} s "
+        f"(goal < {GOAL_S:g} s: {'met' if dt < GOAL_S else 'NOT met'})"
+    )
 
 
 if __name__ == "__main__":

@@ -41,13 +41,20 @@ def main(argv=None) -> int:
         d = s.summary()
         dt, cpu = time.perf_counter() - t, time.process_time() - c
         assert d["rejected"] == n and len(d["unresolved_species"]) == n
-        print(f"{n:>7,} distinct unknown names: read and summarised in {dt:.2f} s ({cpu:.2f} s of CPU; "
-              "on a shared machine the CPU time is the fairer figure)")
+        print(
+            f"{n:>7,} distinct unknown names: read and summarised in {dt:.2f} s ({cpu:.2f} s of CPU; "
+            "on a shared machine the CPU time is the fairer figure)"
+        )
     ok &= min(dt, cpu) < 3.0
     with tempfile.TemporaryDirectory() as tmp:
         far = hb.far_cell_xlsx(Path(tmp) / "far.xlsx")
-        for label, kw in (("pre-flight", {}), ("isolated reader, limits raised", {
-                "isolated": True, "limits": Limits(columns=20_000, cells=10**12, rows=2_000_000, memory_gb=2)})):
+        for label, kw in (
+            ("pre-flight", {}),
+            (
+                "isolated reader, limits raised",
+                {"isolated": True, "limits": Limits(columns=20_000, cells=10**12, rows=2_000_000, memory_gb=2)},
+            ),
+        ):
             t = time.perf_counter()
             try:
                 read_survey(far, **kw)

@@ -76,27 +76,39 @@ def main(argv: list[str] | None = None) -> int:
         for n in a.sizes:
             path = Path(tmp) / f"survey_{n}.xlsx"
             write_survey(path, n)
-            proc = subprocess.run([sys.executable, __file__, "--child", str(path), "--repeat", str(a.repeat)],
-                                  capture_output=True, text=True, check=True)
+            proc = subprocess.run(
+                [sys.executable, __file__, "--child", str(path), "--repeat", str(a.repeat)],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             results[n] = r = json.loads(proc.stdout.strip().splitlines()[-1])
-            print(f"{n:>8,}  " + "  ".join(f"{r[s]['s']:>14.3f} /{r[s]['cpu']:>6.2f}{r[s]['rss_mb']:>9.0f}"
-                                           for s in STAGES), flush=True)
+            print(
+                f"{n:>8,}  "
+                + "  ".join(f"{r[s]['s']:>14.3f} /{r[s]['cpu']:>6.2f}{r[s]['rss_mb']:>9.0f}" for s in STAGES),
+                flush=True,
+            )
 
-    print("\nCPU time per tree (us/tree) and its growth from the previous size (CPU: the wall time of a shared "
-          "machine measures the queue)")
+    print(
+        "\nCPU time per tree (us/tree) and its growth from the previous size (CPU: the wall time of a shared "
+        "machine measures the queue)"
+    )
     sizes = sorted(results)
     for s in STAGES:
         per = {n: results[n][s]["cpu"] / n * 1e6 for n in sizes}
-        cells = [f"{n:,}: {per[n]:.1f}" + (f" ({per[n] / per[m]:.2f}x)" if m else "")
-                 for m, n in zip([None, *sizes], sizes)]
+        cells = [
+            f"{n:,}: {per[n]:.1f}" + (f" ({per[n] / per[m]:.2f}x)" if m else "") for m, n in zip([None, *sizes], sizes)
+        ]
         print(f"  {s:<10} " + "; ".join(cells))
 
     if 10_000 in results and 100_000 in results:
         for s in STAGES:
             growth = (results[100_000][s]["cpu"] / 100_000) / (results[10_000][s]["cpu"] / 10_000)
 
-            print(f"linear check {s:<10} per-tree time 100,000 vs 10,000: {growth:.2f}x  "
-                  f"goal <= 1.5x: {'met' if growth <= 1.5 else 'NOT met'}")
+            print(
+                f"linear check {s:<10} per-tree time 100,000 vs 10,000: {growth:.2f}x  "
+                f"goal <= 1.5x: {'met' if growth <= 1.5 else 'NOT met'}"
+            )
     print("machine shared with other engineers: times are medians of --repeat runs and vary with load")
     return 0  # the check is printed; a loaded machine must not fail `make bench`
 

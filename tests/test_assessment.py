@@ -28,9 +28,14 @@ STOCK12 = [{"species": "ACRU", "dbh_in": 12, "unit_cost_usd": 900}]
 
 
 def survey(rows, site=None, rejected=None):
-    return SimpleNamespace(trees=make_trees(rows), rejected=rejected if rejected is not None else pd.DataFrame(),
-                           site=dict(site or {}), site_assumptions=["from ingest"], warnings=["ingest warning"],
-                           rows_read=len(rows) + (0 if rejected is None else len(rejected)))
+    return SimpleNamespace(
+        trees=make_trees(rows),
+        rejected=rejected if rejected is not None else pd.DataFrame(),
+        site=dict(site or {}),
+        site_assumptions=["from ingest"],
+        warnings=["ingest warning"],
+        rows_read=len(rows) + (0 if rejected is None else len(rejected)),
+    )
 
 
 def three_acru(action="remove", **flags):
@@ -74,24 +79,29 @@ def test_120_percent_after_violation_annual():
     assert r["required_value_usd"] == pytest.approx(422.50) and r["trees_needed"] == 4
     # penalties: 3 offences, 12 in = tier 2 $1,500 each; 3 > 3 false, 3 removals no clear cutting -> $4,500
     assert a.penalties["civil_penalty_max_usd"] == 4500 and not a.penalties["doubled"]
-    assert a.penalties["criminal_fine_max_usd"] == 750   # 3 x $250
+    assert a.penalties["criminal_fine_max_usd"] == 750  # 3 x $250
     # the Engineer's percentage: 150% -> 528.12; ceil(528.12 / 117.36) = ceil(4.5) = 5
-    a = assess(survey(three_acru("removed"), {"subdividable": True}), replacement_stock=STOCK12,
-               replacement_percent=150)
+    a = assess(
+        survey(three_acru("removed"), {"subdividable": True}), replacement_stock=STOCK12, replacement_percent=150
+    )
     assert a.replacement["required_value_usd"] == pytest.approx(528.12) and a.replacement["trees_needed"] == 5
 
 
 def test_violation_counts_topped_and_has_no_three_tree_threshold():
     # one TOPPED landmark ACRU 12 in: an offence by itself (§208-18D), §208-22F applies to it:
     # 117.36 x 1.2 = 140.832 -> up: 140.84; civil: landmark tier (5) $5,000; criminal §208-18D $5,000
-    a = assess(survey([{"species_code": "ACRU", "dbh_in": 12, "action": "topped", "landmark": True}], QUIET),
-               replacement_stock=STOCK12)
+    a = assess(
+        survey([{"species_code": "ACRU", "dbh_in": 12, "action": "topped", "landmark": True}], QUIET),
+        replacement_stock=STOCK12,
+    )
     assert a.replacement["required"] and a.replacement["required_value_usd"] == pytest.approx(140.84)
     assert a.trees["penalty_tier"].tolist() == ["§208-29B(5)"] and a.penalties["civil_penalty_max_usd"] == 5000
     assert a.penalties["criminal_fine_max_usd"] == 5000
     # only DAMAGED (injured), no other provision broken: not an offence by itself, nothing to replace
-    a = assess(survey([{"species_code": "ACRU", "dbh_in": 12, "action": "damaged", "landmark": True}], QUIET),
-               replacement_stock=STOCK12)
+    a = assess(
+        survey([{"species_code": "ACRU", "dbh_in": 12, "action": "damaged", "landmark": True}], QUIET),
+        replacement_stock=STOCK12,
+    )
     assert not a.replacement["required"] and a.penalties["civil_penalty_max_usd"] == 0
     assert "not an offence by itself" in a.penalties["not_offences"][0]["reason"]
 
@@ -112,8 +122,11 @@ def test_cumulative_basis(violation, pct):
     v12 = round(_cumulative("ACRU", 12.0, 10), 2)
     v2 = round(_cumulative("ACRU", 2.0, 10), 2)
     action = "removed" if violation else "remove"
-    a = assess(survey(three_acru(action), {"subdividable": True}), value_basis="cumulative:10",
-               replacement_stock=[{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450}])
+    a = assess(
+        survey(three_acru(action), {"subdividable": True}),
+        value_basis="cumulative:10",
+        replacement_stock=[{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450}],
+    )
     r = a.replacement
     assert a.options["value_basis"] == "cumulative:10" and "10 years" in a.options["value_basis_label"]
     assert r["removed_value_usd"] == pytest.approx(3 * v12, abs=0.005)
@@ -129,8 +142,11 @@ def test_cumulative_1_year_is_the_annual_value_by_hand(violation, required, need
     #   90%: 316.872 -> up 316.88; 316.88 / 64.04 = 4.95 -> 5 trees
     #  120%: 422.496 -> up 422.50; 422.50 / 64.04 = 6.60 -> 7 trees
     action = "removed" if violation else "remove"
-    a = assess(survey(three_acru(action), {"subdividable": True}), value_basis="cumulative:1",
-               replacement_stock=[{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450}])
+    a = assess(
+        survey(three_acru(action), {"subdividable": True}),
+        value_basis="cumulative:1",
+        replacement_stock=[{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450}],
+    )
     r = a.replacement
     assert r["removed_value_usd"] == pytest.approx(352.08)
     assert r["required_value_usd"] == pytest.approx(required)
@@ -150,8 +166,11 @@ def test_appraised_basis(violation, required, needed):
     #   90%: 10,976.013 -> up $10,976.02; 10,976.02 / 381.60 = 28.76 -> 29 trees
     #  120%: 14,634.684 -> up $14,634.69; 14,634.69 / 381.60 = 38.35 -> 39 trees
     action = "removed" if violation else "remove"
-    a = assess(survey(three_acru(action, condition="fair"), {"subdividable": True}), value_basis="appraised",
-               replacement_stock=[{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450}])
+    a = assess(
+        survey(three_acru(action, condition="fair"), {"subdividable": True}),
+        value_basis="appraised",
+        replacement_stock=[{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450}],
+    )
     r = a.replacement
     assert a.trees["value_usd"].tolist() == [4065.19] * 3
     assert r["removed_value_usd"] == pytest.approx(12195.57)
@@ -166,8 +185,10 @@ def test_invasive_removed_not_counted_and_refused_as_stock():
     cat = data.catalogue()
     inv = cat.index[(cat["part575"] == "prohibited") & (cat["leaf_type"] != "conifer")][0]
     rows = three_acru() + [{"species_code": inv, "dbh_in": 12, "action": "remove"}]
-    a = assess(survey(rows, {"subdividable": True}),
-               replacement_stock=STOCK12 + [{"species": inv, "dbh_in": 3, "unit_cost_usd": 10}])
+    a = assess(
+        survey(rows, {"subdividable": True}),
+        replacement_stock=STOCK12 + [{"species": inv, "dbh_in": 3, "unit_cost_usd": 10}],
+    )
     # the invasive is not counted: removed value is still 3 x 117.36 = 352.08
     assert a.replacement["removed_value_usd"] == pytest.approx(352.08)
     assert a.trees["exclusion"].iloc[3] == "invasive (6 NYCRR 575 prohibited) §208-22E"
@@ -185,7 +206,9 @@ def test_plantable_limit_sends_the_rest_to_the_fund_both_bases(tmp_path):
     assert a.fund["fund_in_lieu_usd"] == 900.0 and a.fund["placeholder"]
     assert any("PLACEHOLDER" in w for w in a.warnings)
     # --fee-per-tree 312.50: 2 x 312.50 = 625.00
-    assert assess(s, replacement_stock=STOCK12, plantable=2, fee_per_tree_usd="312.50").fund["fund_in_lieu_usd"] == 625.0
+    assert (
+        assess(s, replacement_stock=STOCK12, plantable=2, fee_per_tree_usd="312.50").fund["fund_in_lieu_usd"] == 625.0
+    )
     # value basis x 2 (issue 9: a capital sum, the schedule's value_basis, appraised by default):
     # unmet 422.50 - 234.72 = 187.78 USD/yr = 187.78 / 117.36 = 1.6000 replacement ACRU 12 in trees;
     # each appraised (CTLA, good) at $5,420.26: 187.78 x 5420.26 / 117.36 = 8,672.601 -> $8,672.60; x 2 = $17,345.20
@@ -199,10 +222,13 @@ def test_plantable_limit_sends_the_rest_to_the_fund_both_bases(tmp_path):
 def test_native_share_warning():
     # a non-native, non-invasive broadleaf only: natives 0 of n are not the majority (§208-22C)
     cat = data.catalogue()
-    exotic = cat.index[~cat["native"] & ~cat["invasive"] & (cat["leaf_type"] == "broadleaf")
-                       & (cat["is_genus"] == "no")][0]
-    a = assess(survey(three_acru(), {"subdividable": True}),
-               replacement_stock=[{"species": exotic, "dbh_in": 12, "unit_cost_usd": 400}])
+    exotic = cat.index[
+        ~cat["native"] & ~cat["invasive"] & (cat["leaf_type"] == "broadleaf") & (cat["is_genus"] == "no")
+    ][0]
+    a = assess(
+        survey(three_acru(), {"subdividable": True}),
+        replacement_stock=[{"species": exotic, "dbh_in": 12, "unit_cost_usd": 400}],
+    )
     assert a.replacement["native_share"] == 0.0
     assert any("§208-22C" in w for w in a.warnings)
 
@@ -234,7 +260,7 @@ def test_assumptions_and_warnings_carried():
     a = assess(survey(three_acru()))
     assert "from ingest" in a.assumptions and "ingest warning" in a.warnings
     assert any("subdivided" in s for s in a.assumptions)
-    assert any("PLACEHOLDER" in s for s in a.assumptions)   # default replacement cost
+    assert any("PLACEHOLDER" in s for s in a.assumptions)  # default replacement cost
 
 
 def test_every_line_names_a_section():
@@ -245,10 +271,14 @@ def test_every_line_names_a_section():
 
 
 def test_wesley_hills():
-    rows = [{"species_code": "ACRU", "dbh_in": 12, "action": "removed", "within_20ft_of_lot_line": False},
-            {"species_code": "ACRU", "dbh_in": 8, "action": "removed", "within_20ft_of_lot_line": True}]
-    a = assess(survey(rows, {"has_residence": False, "lot_area_acres": 0.5, "one_family_co_issued": False}),
-               jurisdiction="Wesley Hills")
+    rows = [
+        {"species_code": "ACRU", "dbh_in": 12, "action": "removed", "within_20ft_of_lot_line": False},
+        {"species_code": "ACRU", "dbh_in": 8, "action": "removed", "within_20ft_of_lot_line": True},
+    ]
+    a = assess(
+        survey(rows, {"has_residence": False, "lot_area_acres": 0.5, "one_family_co_issued": False}),
+        jurisdiction="Wesley Hills",
+    )
     j = a.to_json()
     # tree 1: 12 in on a vacant lot (c); tree 2: 8 in within 20 ft, no CO (e): 2 x $5,000
     assert j["jurisdiction"] == "wesley_hills" and j["fine_max_usd"] == 10000
@@ -262,8 +292,10 @@ def test_all_stock_refused_is_an_error():
     cat = data.catalogue()
     inv = cat.index[(cat["part575"] == "prohibited") & (cat["leaf_type"] != "conifer")][0]
     with pytest.raises(ValueError, match="§208-22E"):
-        assess(survey(three_acru(), {"subdividable": True}),
-               replacement_stock=[{"species": inv, "dbh_in": 3, "unit_cost_usd": 10}])
+        assess(
+            survey(three_acru(), {"subdividable": True}),
+            replacement_stock=[{"species": inv, "dbh_in": 3, "unit_cost_usd": 10}],
+        )
 
 
 def test_bad_options():

@@ -18,8 +18,9 @@ from treecalc.cli import main  # noqa: E402
 @pytest.fixture
 def fake_survey(monkeypatch):
     rows = [{"species_code": "ACRU", "dbh_in": 12, "action": "removed"}] * 3
-    s = SimpleNamespace(trees=make_trees(rows), rejected=pd.DataFrame(), site={}, site_assumptions=[],
-                        warnings=[], rows_read=3)
+    s = SimpleNamespace(
+        trees=make_trees(rows), rejected=pd.DataFrame(), site={}, site_assumptions=[], warnings=[], rows_read=3
+    )
     monkeypatch.setattr(assessment, "_load_survey", lambda path, progress=None, species_map=None: s)
     import treecalc.ingest
 
@@ -29,20 +30,53 @@ def fake_survey(monkeypatch):
 
 
 def test_json(fake_survey, capsys):
-    rc = main(["assess", "x.xlsx", "--json", "--site", "subdividable=true", "--replacement-species", "ACRU",
-               "--replacement-dbh", "12", "--replacement-cost", "900", "--plantable", "2"])
+    rc = main(
+        [
+            "assess",
+            "x.xlsx",
+            "--json",
+            "--site",
+            "subdividable=true",
+            "--replacement-species",
+            "ACRU",
+            "--replacement-dbh",
+            "12",
+            "--replacement-cost",
+            "900",
+            "--plantable",
+            "2",
+        ]
+    )
     assert rc == 0
     j = json.loads(capsys.readouterr().out)
-    for key in ("jurisdiction", "rows_read", "trees", "rejected", "trees_removed", "permit_required",
-                "permit_triggers", "replacement_required", "replacement_percent", "value_basis",
-                "removed_value_usd", "required_value_usd", "replacement", "fund_in_lieu_usd",
-                "civil_penalty_max_usd", "civil_penalty_doubled", "criminal_fine_max_usd", "fine_max_usd",
-                "lines", "assumptions", "warnings"):
+    for key in (
+        "jurisdiction",
+        "rows_read",
+        "trees",
+        "rejected",
+        "trees_removed",
+        "permit_required",
+        "permit_triggers",
+        "replacement_required",
+        "replacement_percent",
+        "value_basis",
+        "removed_value_usd",
+        "required_value_usd",
+        "replacement",
+        "fund_in_lieu_usd",
+        "civil_penalty_max_usd",
+        "civil_penalty_doubled",
+        "criminal_fine_max_usd",
+        "fine_max_usd",
+        "lines",
+        "assumptions",
+        "warnings",
+    ):
         assert key in j
     # 120% of 3 x 117.36 = 422.50; 2 planted, 2 in lieu x $450 placeholder = $900
     assert j["required_value_usd"] == 422.5 and j["replacement"]["trees_in_lieu"] == 2
     assert j["fund_in_lieu_usd"] == 900.0
-    assert j["civil_penalty_max_usd"] == 4500   # 3 x $1,500 (§208-29B(2))
+    assert j["civil_penalty_max_usd"] == 4500  # 3 x $1,500 (§208-29B(2))
 
 
 def test_text(fake_survey, capsys):

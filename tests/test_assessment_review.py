@@ -28,8 +28,15 @@ STOCK12 = [{"species": "ACRU", "dbh_in": 12, "unit_cost_usd": 900}]
 
 
 def survey(rows, site=None, source=None):
-    return SimpleNamespace(trees=make_trees(rows), rejected=pd.DataFrame(), site=dict(site or {}),
-                           site_assumptions=[], warnings=[], rows_read=len(rows), source=source or {})
+    return SimpleNamespace(
+        trees=make_trees(rows),
+        rejected=pd.DataFrame(),
+        site=dict(site or {}),
+        site_assumptions=[],
+        warnings=[],
+        rows_read=len(rows),
+        source=source or {},
+    )
 
 
 def three_acru(action="remove"):
@@ -40,8 +47,9 @@ def three_acru(action="remove"):
 def test_four_removed_one_damaged_end_to_end():
     # 4 ACRU 6 in removed + 1 ACRU 20 in damaged on a quiet lot. (1) and (8) tag the 4 removals only.
     # civil: 4 x $500 x 2 (4 > 3; clear cutting) = $4,000; criminal: 4 x $5,000 (§208-18A/C) = $20,000
-    rows = [{"species_code": "ACRU", "dbh_in": 6, "action": "removed"}] * 4 + \
-           [{"species_code": "ACRU", "dbh_in": 20, "action": "damaged"}]
+    rows = [{"species_code": "ACRU", "dbh_in": 6, "action": "removed"}] * 4 + [
+        {"species_code": "ACRU", "dbh_in": 20, "action": "damaged"}
+    ]
     a = assess(survey(rows, QUIET), replacement_stock=STOCK12)
     assert a.trees["permit_triggers"].tolist() == ["§208-19A(1); §208-19A(8)"] * 4 + [""]
     assert a.trees["offence"].tolist() == [True] * 4 + [False]
@@ -52,8 +60,7 @@ def test_four_removed_one_damaged_end_to_end():
 def test_violation_false_as_text_applies_90_not_120():
     # 3 ACRU 12 in removed without a permit on a subdividable lot, but the site fact says violation=false:
     # §208-22A 90%: 3 x 117.36 = 352.08 x 0.9 = 316.872 -> up 316.88 (120% would be 422.50)
-    a = assess(survey(three_acru("removed"), {"subdividable": "true", "violation": "false"}),
-               replacement_stock=STOCK12)
+    a = assess(survey(three_acru("removed"), {"subdividable": "true", "violation": "false"}), replacement_stock=STOCK12)
     assert a.replacement["section"] == "§208-22A" and a.replacement["required_value_usd"] == pytest.approx(316.88)
     a = assess(survey(three_acru("removed"), {"subdividable": True, "violation": "yes"}), replacement_stock=STOCK12)
     assert a.replacement["section"] == "§208-22F" and a.replacement["required_value_usd"] == pytest.approx(422.50)
@@ -64,8 +71,12 @@ def test_violation_false_as_text_applies_90_not_120():
 def test_wesley_vacant_lot_false_as_text():
     # 12 in removed, vacant_lot "false", small lot with a CO: no (c), (d), (e): no fine
     rows = [{"species_code": "ACRU", "dbh_in": 12, "action": "removed"}]
-    a = assess(survey(rows, {"vacant_lot": "false", "has_residence": False, "lot_area_acres": "0.5",
-                             "one_family_co_issued": True}), jurisdiction="wesley_hills")
+    a = assess(
+        survey(
+            rows, {"vacant_lot": "false", "has_residence": False, "lot_area_acres": "0.5", "one_family_co_issued": True}
+        ),
+        jurisdiction="wesley_hills",
+    )
     assert a.to_json()["fine_max_usd"] == 0 and a.to_json()["permit_triggers"] == []
     with pytest.raises(ValueError, match="lot_area_acres"):
         assess(survey(rows, {"lot_area_acres": "inf"}), jurisdiction="wesley_hills")
@@ -79,10 +90,15 @@ def test_wesley_damaged_not_fined_and_lot_line_not_surveyed():
     # The survey had no lot-line column (the reader filled False): tree 1 is assumed within 20 ft -> (e),
     # $5,000, but on an assumed fact: conditional (issue 9), not in fine_max_usd. Tree 2 is damaged, not
     # removed: no trigger, no fine.
-    rows = [{"species_code": "ACRU", "dbh_in": 8, "action": "removed", "within_20ft_of_lot_line": False},
-            {"species_code": "ACRU", "dbh_in": 12, "action": "damaged", "within_20ft_of_lot_line": False}]
-    s = survey(rows, {"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": False},
-               source={"flags_not_surveyed": ["within_20ft_of_lot_line"]})
+    rows = [
+        {"species_code": "ACRU", "dbh_in": 8, "action": "removed", "within_20ft_of_lot_line": False},
+        {"species_code": "ACRU", "dbh_in": 12, "action": "damaged", "within_20ft_of_lot_line": False},
+    ]
+    s = survey(
+        rows,
+        {"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": False},
+        source={"flags_not_surveyed": ["within_20ft_of_lot_line"]},
+    )
     a = assess(s, jurisdiction="wesley_hills")
     assert a.trees["permit_triggers"].tolist() == ["§95-3A(1)(e)", ""]
     assert a.to_json()["fine_max_usd"] == 0 and a.to_json()["fine_conditional_usd"] == 5000
@@ -92,14 +108,21 @@ def test_wesley_damaged_not_fined_and_lot_line_not_surveyed():
 
 
 # -- 5. validation ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("kw,match", [
-    ({"replacement_percent": 0}, "replacement percentage"), ({"replacement_percent": -10}, "replacement percentage"),
-    ({"replacement_percent": float("nan")}, "replacement percentage"),
-    ({"replacement_percent": float("inf")}, "replacement percentage"),
-    ({"plantable": -1}, "plantable"), ({"plantable": 1.5}, "plantable"),
-    ({"plantable_area_sqft": -100.0}, "plantable area"), ({"plantable_area_sqft": float("inf")}, "plantable area"),
-    ({"continuing_days": 1.5}, "whole number"), ({"continuing_days": 0}, "whole number"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        ({"replacement_percent": 0}, "replacement percentage"),
+        ({"replacement_percent": -10}, "replacement percentage"),
+        ({"replacement_percent": float("nan")}, "replacement percentage"),
+        ({"replacement_percent": float("inf")}, "replacement percentage"),
+        ({"plantable": -1}, "plantable"),
+        ({"plantable": 1.5}, "plantable"),
+        ({"plantable_area_sqft": -100.0}, "plantable area"),
+        ({"plantable_area_sqft": float("inf")}, "plantable area"),
+        ({"continuing_days": 1.5}, "whole number"),
+        ({"continuing_days": 0}, "whole number"),
+    ],
+)
 def test_bad_numbers_are_value_errors(kw, match):
     with pytest.raises(ValueError, match=match):
         assess(survey(three_acru("removed"), {"subdividable": True}), replacement_stock=STOCK12, **kw)
@@ -202,20 +225,40 @@ def test_out_bad_folder_and_extension_are_one_clean_error(fake_survey, capfd, tm
 def test_cli_validation_messages(fake_survey, capsys, tmp_path):
     bad = tmp_path / "fees.toml"
     bad.write_text('basis = "per_tree"\nfee_per_tree_usd = "1"\nmultiplier = = 2\n')
-    for args, msg in ([["--days", "2.5"], "--days must be a whole number"],
-                      [["--replacement-percent", "nan"], "--replacement-percent"],
-                      [["--plantable", "-1"], "--plantable"],
-                      [["--plantable-area", "-5"], "--plantable-area"],
-                      [["--fee-schedule", str(bad)], f"fee schedule {bad}: invalid TOML at line 3"],
-                      [["--fee-schedule", str(tmp_path / "nope.toml")], f"fee schedule {tmp_path / 'nope.toml'} not found"],
-                      [["--site", "violation=maybe"], "site fact violation"]):
+    for args, msg in (
+        [["--days", "2.5"], "--days must be a whole number"],
+        [["--replacement-percent", "nan"], "--replacement-percent"],
+        [["--plantable", "-1"], "--plantable"],
+        [["--plantable-area", "-5"], "--plantable-area"],
+        [["--fee-schedule", str(bad)], f"fee schedule {bad}: invalid TOML at line 3"],
+        [["--fee-schedule", str(tmp_path / "nope.toml")], f"fee schedule {tmp_path / 'nope.toml'} not found"],
+        [["--site", "violation=maybe"], "site fact violation"],
+    ):
         assert main(["assess", "x.xlsx", *args]) == 2, args
         assert msg in capsys.readouterr().err, args
 
 
 def test_cli_replacement_height(fake_survey, capsys):
-    assert main(["assess", "x.xlsx", "--json", "--site", "subdividable=true", "--replacement-species", "pine",
-                 "--replacement-dbh", "2", "--replacement-height", "6", "--replacement-cost", "300"]) == 0
+    assert (
+        main(
+            [
+                "assess",
+                "x.xlsx",
+                "--json",
+                "--site",
+                "subdividable=true",
+                "--replacement-species",
+                "pine",
+                "--replacement-dbh",
+                "2",
+                "--replacement-height",
+                "6",
+                "--replacement-cost",
+                "300",
+            ]
+        )
+        == 0
+    )
     j = json.loads(capsys.readouterr().out)
     assert j["replacement"]["species_code"] == "PI2" and j["options"]["replacement_height_ft"] == 6.0
     assert math.isfinite(j["required_value_usd"])

@@ -27,15 +27,29 @@ def test_red_maple_12in_dollars_by_hand():
     assert d["co2"] == pytest.approx(149.45 * 2.20462 * 0.00334)
     # property: L = (7.9 + 7.6)/2 = 7.75 m2/yr; 7.75 x 0.0088 x 500,000 x 1.0 / 583.835 = 58.41
     assert d["property"] == pytest.approx(7.75 * 4400 / 583.8354, rel=1e-6)
-    assert d["total_annual"] == pytest.approx(sum(d[k] for k in ("stormwater", "energy", "air_quality", "co2", "property")))
+    assert d["total_annual"] == pytest.approx(
+        sum(d[k] for k in ("stormwater", "energy", "air_quality", "co2", "property"))
+    )
     assert round(d["total_annual"], 2) == 117.36
 
 
 def test_json_keys():
     r = treecalc.benefits("ACRU", 12)
-    for k in ("species_code", "scientific_name", "common_name", "itree_code", "dbh_in", "stormwater_gal",
-              "electricity_kwh", "natural_gas_therms", "air_quality_lb", "co2_sequestered_lb", "co2_avoided_lb",
-              "co2_stored_lb", "leaf_area_increase_m2"):
+    for k in (
+        "species_code",
+        "scientific_name",
+        "common_name",
+        "itree_code",
+        "dbh_in",
+        "stormwater_gal",
+        "electricity_kwh",
+        "natural_gas_therms",
+        "air_quality_lb",
+        "co2_sequestered_lb",
+        "co2_avoided_lb",
+        "co2_stored_lb",
+        "leaf_area_increase_m2",
+    ):
         assert k in r
     assert set(r["dollars"]) == {"stormwater", "energy", "air_quality", "co2", "property", "total_annual"}
 
@@ -43,8 +57,9 @@ def test_json_keys():
 def test_parameters_change_the_property_value():
     base = treecalc.benefits("ACRU", 12)["dollars"]["property"]
     assert treecalc.benefits("ACRU", 12, home_price_usd=1_000_000)["dollars"]["property"] == pytest.approx(2 * base)
-    assert treecalc.benefits("ACRU", 12, large_tree_leaf_area_m2=583.8354330708662 / 2)["dollars"]["property"] == \
-        pytest.approx(2 * base)
+    assert treecalc.benefits("ACRU", 12, large_tree_leaf_area_m2=583.8354330708662 / 2)["dollars"][
+        "property"
+    ] == pytest.approx(2 * base)
     # multi-family: C = 0.75
     mf = treecalc.benefits("ACRU", 12, land_use="multi_family")["dollars"]["property"]
     assert mf == pytest.approx(0.75 * base)
@@ -58,8 +73,13 @@ def test_tulip_tree_values_come_from_bdl_other():
 
 
 def test_compute_benefits_equals_single_tree_calls():
-    frame = pd.DataFrame({"species": ["Red maple", "Quercus rubra", "ginkgo", "Red maple"],
-                          "dbh_in": [12, 30.5, 4, 60], "land_use": ["", "single_family", None, "institutional"]})
+    frame = pd.DataFrame(
+        {
+            "species": ["Red maple", "Quercus rubra", "ginkgo", "Red maple"],
+            "dbh_in": [12, 30.5, 4, 60],
+            "land_use": ["", "single_family", None, "institutional"],
+        }
+    )
     out = treecalc.compute_benefits(frame)
     for i, row in frame.iterrows():
         one = treecalc.benefits(row["species"], row["dbh_in"], land_use=row["land_use"])
@@ -75,6 +95,12 @@ def test_errors_name_the_problem():
         treecalc.benefits("ACRU", 0)
     with pytest.raises(ValueError, match="row 1"):
         treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU", "ACRU"], "dbh_in": [3, "x"]}))
+    # an infinite DBH was valued (as 45 in, $144.46/yr for ACRU) by compute_benefits while benefits() refused it
+    for bad in (float("inf"), "inf", -float("inf")):
+        with pytest.raises(ValueError, match="row 0: dbh_in must be a positive number"):
+            treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [bad]}))
+    with pytest.raises(ValueError, match="positive"):
+        treecalc.benefits("ACRU", float("inf"))
     with pytest.raises(TypeError, match="unknown benefit parameter"):
         treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [3]}), colour="red")
 
@@ -102,13 +128,16 @@ def test_replacement_value_and_cumulative_are_reported():
     assert r2["cumulative_usd"] < r["cumulative_usd"]
 
 
-@pytest.mark.parametrize("kw,msg", [
-    ({"home_price_usd": float("nan")}, "home price"),
-    ({"home_price_usd": -1}, "home price"),
-    ({"large_tree_leaf_area_m2": 0}, "leaf area"),
-    ({"land_use_factors": {"multi_family": 1.5}}, "land-use factor"),
-    ({"sale_price_fraction": 2}, "share of the sale price"),
-])
+@pytest.mark.parametrize(
+    "kw,msg",
+    [
+        ({"home_price_usd": float("nan")}, "home price"),
+        ({"home_price_usd": -1}, "home price"),
+        ({"large_tree_leaf_area_m2": 0}, "leaf area"),
+        ({"land_use_factors": {"multi_family": 1.5}}, "land-use factor"),
+        ({"sale_price_fraction": 2}, "share of the sale price"),
+    ],
+)
 def test_bad_parameters_are_named_not_silently_replaced(kw, msg):
     # a leaf area of 0 used to fall back to the default without a word
     with pytest.raises(ValueError, match=msg):
@@ -121,8 +150,9 @@ def test_bad_parameters_are_named_not_silently_replaced(kw, msg):
 def test_tree_past_the_last_class_holds_the_45in_values_and_says_so():
     # ACRU hydro_interception at the last class (114.30 cm = 45 in) is 16.5 m3/yr:
     # 16.5 x 264.172 = 4,358.838 gal/yr, the same at 45 in, 60 in and 120 in (held, not extrapolated)
-    f = pd.DataFrame({"species_code": ["ACRU"] * 4, "dbh_in": [44.0, 45.0, 60.0, 120.0],
-                      "land_use": ["single_family"] * 4})
+    f = pd.DataFrame(
+        {"species_code": ["ACRU"] * 4, "dbh_in": [44.0, 45.0, 60.0, 120.0], "land_use": ["single_family"] * 4}
+    )
     b = treecalc.compute_benefits(f)
     assert b["stormwater_gal"].iloc[1:].tolist() == pytest.approx([16.5 * 264.172] * 3)
     assert b["usd_total_annual"].iloc[2] == b["usd_total_annual"].iloc[1]
@@ -156,8 +186,14 @@ def test_land_use_with_unverified_factor_is_labelled_and_a_village_value_is_not(
     assert "land_use_factor_unverified" in r["disclosure_flags"]
     assert any("C = 0.75 for multi_family" in x and "unverified" in x for x in r["disclosures"])
     # the Village sets C = 0.8: 7.75 x 4400 x 0.8 / 500 = $54.56, no longer labelled unverified
-    r = treecalc.benefits("ACRU", 12, "multi_family", large_tree_leaf_area_m2=500.0, valuations=False,
-                          land_use_factors={"multi_family": 0.8})
+    r = treecalc.benefits(
+        "ACRU",
+        12,
+        "multi_family",
+        large_tree_leaf_area_m2=500.0,
+        valuations=False,
+        land_use_factors={"multi_family": 0.8},
+    )
     assert r["dollars"]["property"] == pytest.approx(54.56)
     assert "land_use_factor_unverified" not in r["disclosure_flags"]
     # single-family is C = 1 by definition: nothing to disclose
@@ -168,8 +204,13 @@ def test_small_commercial_is_not_industrial():
     # both read the source's commercial/industrial energy table (ACRU electricity-ci at 22.86 cm = 92.8 kWh);
     # they differ only in C: L at 9 in (22.86 cm) = 7.9 m2/yr, M = 500:
     # small commercial 7.9 x 4400 x 0.66 / 500 = $45.8832; industrial / large commercial x 0.50 = $34.76
-    f = pd.DataFrame({"species_code": ["ACRU"] * 3, "dbh_in": [9.0] * 3,
-                      "land_use": ["small_commercial", "industrial_large_commercial", "commercial_industrial"]})
+    f = pd.DataFrame(
+        {
+            "species_code": ["ACRU"] * 3,
+            "dbh_in": [9.0] * 3,
+            "land_use": ["small_commercial", "industrial_large_commercial", "commercial_industrial"],
+        }
+    )
     b = treecalc.compute_benefits(f, large_tree_leaf_area_m2=500.0)
     assert b["electricity_kwh"].tolist() == pytest.approx([92.8] * 3)
     assert b["usd_property"].tolist() == pytest.approx([45.8832, 34.76, 34.76])
@@ -181,14 +222,25 @@ def test_small_commercial_is_not_industrial():
 def test_institutional_and_park_energy_tables_are_stated():
     # institutional/transportation energy tables are all zero in the source: 0 kWh, 0 therms, 0 avoided CO2;
     # park/vacant/other reads the zone table: ACRU electricity at 22.86 cm = 43.5 kWh, as unspecified
-    f = pd.DataFrame({"species_code": ["ACRU"] * 3, "dbh_in": [9.0] * 3,
-                      "land_use": ["institutional", "park_vacant_other", "unspecified"]})
+    f = pd.DataFrame(
+        {
+            "species_code": ["ACRU"] * 3,
+            "dbh_in": [9.0] * 3,
+            "land_use": ["institutional", "park_vacant_other", "unspecified"],
+        }
+    )
     b = treecalc.compute_benefits(f)
     assert b["electricity_kwh"].tolist() == pytest.approx([0.0, 43.5, 43.5])
     assert b["usd_energy"].iloc[0] == 0 and b["co2_avoided_lb"].iloc[0] == 0
     assert "tables for this land use are all zero" in b["disclosures"].iloc[0]
     assert "no energy table for this land use" in b["disclosures"].iloc[1]
     assert "land use not given" in b["disclosures"].iloc[2]
+    # ... and it does not say the unspecified tree is valued as a single-family one: its energy is the zone
+    # table's 43.5 kWh at 22.86 cm, not the single-family table's 45.2 kWh (electricity-sfr.csv, ACRU)
+    sf = treecalc.compute_benefits(f.assign(land_use="single_family"))
+    assert sf["electricity_kwh"].iloc[0] == pytest.approx(45.2)
+    assert "valued as a single-family" not in b["disclosures"].iloc[2]
+    assert "C = 1" in b["disclosures"].iloc[2] and "general tables" in b["disclosures"].iloc[2]
 
 
 def test_autumn_olive_is_deciduous_with_its_provenance():
@@ -219,8 +271,15 @@ def test_disclosures_reach_the_assessment_json_and_method(tmp_path):
     from treecalc.ingest import read_survey
 
     path = tmp_path / "survey.csv"
-    pd.DataFrame({"Tree": [1, 2], "Species": ["Red maple", "Red maple"], "DBH": [12, 60],
-                  "Action": ["remove", "retain"], "Land use": ["single family", "single family"]}).to_csv(path, index=False)
+    pd.DataFrame(
+        {
+            "Tree": [1, 2],
+            "Species": ["Red maple", "Red maple"],
+            "DBH": [12, 60],
+            "Action": ["remove", "retain"],
+            "Land use": ["single family", "single family"],
+        }
+    ).to_csv(path, index=False)
     a = treecalc.assess(read_survey(path))
     notes = [t.get("disclosures") for t in a.to_json()["per_tree"]]
     assert notes[0] == "" and "DBH over 45 in" in notes[1]
@@ -234,15 +293,22 @@ def test_disclosures_reach_the_statement(tmp_path):
     from treecalc.ingest import read_survey
 
     path = tmp_path / "survey.csv"
-    pd.DataFrame({"Tree": [1, 2], "Species": ["Red maple", "Autumn olive"], "DBH": [12, 60],
-                  "Action": ["remove", "retain"], "Land use": ["multi-family", "single family"]}).to_csv(path, index=False)
+    pd.DataFrame(
+        {
+            "Tree": [1, 2],
+            "Species": ["Red maple", "Autumn olive"],
+            "DBH": [12, 60],
+            "Action": ["remove", "retain"],
+            "Land use": ["multi-family", "single family"],
+        }
+    ).to_csv(path, index=False)
     out = tmp_path / "statement.xlsx"
-    statement.build_workbook(treecalc.assess(read_survey(path)), out)
+    statement.build_workbook(treecalc.assess(read_survey(path)), out)  # issue 12: XlsxWriter writes to a target
     wb = openpyxl.load_workbook(out, read_only=True)
     rows = [r for r in wb["Trees"].iter_rows(values_only=True) if r]
     head = next(r for r in rows if "Disclosures" in r)
     col = head.index("Disclosures")
-    cells = [r[col] for r in rows[rows.index(head) + 1:]]
+    cells = [r[col] for r in rows[rows.index(head) + 1 :]]
     assert "C = 0.75 for multi_family" in cells[0] and "unverified" in cells[0]
     assert "DBH over 45 in" in cells[1] and "Autumn olive: typed BES in the source" in cells[1]
     method = [r for r in wb["Method & sources"].iter_rows(values_only=True) if r and r[0] == "Science notes"]
@@ -266,11 +332,13 @@ def test_fast_disclosure_masks_agree_with_the_pure_functions():
     j, frac = dbh_positions(dbh * 2.54)
     up = D.upper_class(j, frac)
     zt = B._zero_tails()
-    expected = (D.dbh_flags(dbh)
-                | D.table_zero_flags(up, row, zt["property_value"], D.Flag.ZERO_PROPERTY_VALUE)
-                | D.table_zero_flags(up, row, zt["co2_sequestered"], D.Flag.ZERO_CO2_SEQUESTERED)
-                | B.land_use_flags(p)[lu]
-                | np.where(data.catalogue()["correction"].to_numpy()[pos] != "", int(D.Flag.SPECIES_CORRECTED), 0))
+    expected = (
+        D.dbh_flags(dbh)
+        | D.table_zero_flags(up, row, zt["property_value"], D.Flag.ZERO_PROPERTY_VALUE)
+        | D.table_zero_flags(up, row, zt["co2_sequestered"], D.Flag.ZERO_CO2_SEQUESTERED)
+        | B.land_use_flags(p)[lu]
+        | np.where(data.catalogue()["correction"].to_numpy()[pos] != "", int(D.Flag.SPECIES_CORRECTED), 0)
+    )
     assert (B.disclosure_masks(pos, dbh, lu, p) == expected).all()
     # every disclosed tree has text and every tree without a flag has none
     text = B.disclosure_column(B.disclosure_keys(pos, dbh, lu), p).astype(str)
@@ -278,8 +346,9 @@ def test_fast_disclosure_masks_agree_with_the_pure_functions():
 
 
 def test_empty_frame_has_a_disclosures_column():
-    b = treecalc.compute_benefits(pd.DataFrame({"species_code": pd.Series([], dtype=object),
-                                                "dbh_in": pd.Series([], dtype=float)}))
+    b = treecalc.compute_benefits(
+        pd.DataFrame({"species_code": pd.Series([], dtype=object), "dbh_in": pd.Series([], dtype=float)})
+    )
     assert "disclosures" in b and len(b) == 0
 
 
@@ -289,12 +358,24 @@ def test_a_survey_says_small_commercial_or_industrial_and_each_gets_its_factor(t
     from treecalc.ingest import read_survey
 
     path = tmp_path / "survey.csv"
-    pd.DataFrame({"Tree": [1, 2, 3], "Species": ["Red maple"] * 3, "DBH": [9, 9, 9], "Action": ["remove"] * 3,
-                  "Land use": ["Small commercial", "Industrial / large commercial", "Retail"]}).to_csv(path, index=False)
+    pd.DataFrame(
+        {
+            "Tree": [1, 2, 3],
+            "Species": ["Red maple"] * 3,
+            "DBH": [9, 9, 9],
+            "Action": ["remove"] * 3,
+            "Land use": ["Small commercial", "Industrial / large commercial", "Retail"],
+        }
+    ).to_csv(path, index=False)
     t = treecalc.assess(read_survey(path)).trees
-    assert t["benefit_land_use"].astype(str).tolist() == ["small_commercial", "industrial_large_commercial",
-                                                          "commercial_industrial"]
-    assert t["usd_property"].round(2).tolist() == [round(7.9 * 4400 * 0.66 / 583.8354, 2),
-                                                   round(7.9 * 4400 * 0.5 / 583.8354, 2),
-                                                   round(7.9 * 4400 * 0.5 / 583.8354, 2)]
+    assert t["benefit_land_use"].astype(str).tolist() == [
+        "small_commercial",
+        "industrial_large_commercial",
+        "commercial_industrial",
+    ]
+    assert t["usd_property"].round(2).tolist() == [
+        round(7.9 * 4400 * 0.66 / 583.8354, 2),
+        round(7.9 * 4400 * 0.5 / 583.8354, 2),
+        round(7.9 * 4400 * 0.5 / 583.8354, 2),
+    ]
     assert "not distinguished" in t["disclosures"].iloc[2] and "not distinguished" not in t["disclosures"].iloc[1]

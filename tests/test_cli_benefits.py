@@ -26,10 +26,49 @@ def test_benefits_json(capsys):
 
 
 def test_benefits_table_and_params(capsys):
-    rc, out, _ = run(capsys, "benefits", "--species", "ACRU", "--dbh", "12", "--home-price", "250000",
-                     "--land-use", "single_family")
+    rc, out, _ = run(
+        capsys, "benefits", "--species", "ACRU", "--dbh", "12", "--home-price", "250000", "--land-use", "single_family"
+    )
     assert rc == 0
     assert "Red maple" in out and "gal/yr" in out and "$250,000" in out
+
+
+def test_a_home_price_given_is_not_called_a_placeholder(capsys):
+    """--home-price 250000 was printed as "$250,000 (placeholder the Village sets)": the user's own figure
+    labelled a placeholder. Given: "as given"; not given: the $500,000 default is the placeholder."""
+    _, out, _ = run(
+        capsys,
+        "benefits",
+        "--species",
+        "ACRU",
+        "--dbh",
+        "12",
+        "--home-price",
+        "250000",
+        "--large-tree-leaf-area",
+        "600",
+    )
+    line = _line(out, "Property value:")
+    assert "$250,000 (as given)" in line and "placeholder" not in line and "600.0 m2 (as given)" in line
+    _, out, _ = run(capsys, "benefits", "--species", "ACRU", "--dbh", "12")
+    line = _line(out, "Property value:")
+    assert "$500,000 (placeholder the Village sets)" in line and "as given" not in line
+    # ACRU 12 in: L = (7.9 + 7.6)/2 = 7.75 m2/yr; A = 7.75 x 0.0088 x 250,000 x C 1 / 600 = $28.42/yr
+    _, out, _ = run(
+        capsys,
+        "benefits",
+        "--species",
+        "ACRU",
+        "--dbh",
+        "12",
+        "--home-price",
+        "250000",
+        "--large-tree-leaf-area",
+        "600",
+        "--land-use",
+        "single_family",
+    )
+    assert _line(out, "Property / aesthetic").split()[-1] == "28.42"
 
 
 def test_unknown_species_exits_nonzero_with_suggestions(capsys):
@@ -38,11 +77,14 @@ def test_unknown_species_exits_nonzero_with_suggestions(capsys):
     assert "unknown species" in err and err.count("%") == 3
 
 
-@pytest.mark.parametrize("argv,msg", [
-    (["--land-use", "farm"], "unknown land use"),
-    (["--price", "gold=3"], "unknown price"),
-    (["--price", "co2"], "expected NAME=USD"),
-])
+@pytest.mark.parametrize(
+    "argv,msg",
+    [
+        (["--land-use", "farm"], "unknown land use"),
+        (["--price", "gold=3"], "unknown price"),
+        (["--price", "co2"], "expected NAME=USD"),
+    ],
+)
 def test_bad_flags_are_errors_not_tracebacks(capsys, argv, msg):
     rc, _, err = run(capsys, "benefits", "--species", "ACRU", "--dbh", "12", *argv)
     assert rc == 2 and msg in err
@@ -98,6 +140,11 @@ def test_json_carries_the_disclosures(capsys):
     rc, out, _ = run(capsys, "benefits", "--species", "ACRU", "--dbh", "60", "--land-use", "institutional", "--json")
     r = json.loads(out)
     assert rc == 0
-    assert r["disclosure_flags"] == ["beyond_last_class", "zero_property_value", "zero_co2_sequestered",
-                                     "land_use_factor_unverified", "energy_tables_zero"]
+    assert r["disclosure_flags"] == [
+        "beyond_last_class",
+        "zero_property_value",
+        "zero_co2_sequestered",
+        "land_use_factor_unverified",
+        "energy_tables_zero",
+    ]
     assert len(r["disclosures"]) == 5

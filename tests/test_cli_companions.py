@@ -25,8 +25,21 @@ def run(argv, capsys):
 
 # --------------------------------------------------------------------------- water-penalty
 def test_water_penalty_json(capsys):
-    rc, out, err = run(["water-penalty", "--amount", "300", "--due", "2026-01-15",
-                        "--payment", "2026-03-10:100", "--as-of", "2026-04-10", "--json"], capsys)
+    rc, out, err = run(
+        [
+            "water-penalty",
+            "--amount",
+            "300",
+            "--due",
+            "2026-01-15",
+            "--payment",
+            "2026-03-10:100",
+            "--as-of",
+            "2026-04-10",
+            "--json",
+        ],
+        capsys,
+    )
     assert rc == 0 and err == ""
     d = json.loads(out)
     # 15.00 + 3.00 penalties; 100 pays 18.00 of penalties and 82.00 of charge; 1% of 218.00 on 16 Mar
@@ -39,29 +52,45 @@ def test_water_penalty_json(capsys):
 
 
 def test_water_penalty_relevy_json(capsys):
-    rc, out, _ = run(["water-penalty", "--amount", "300", "--due", "2026-01-15",
-                      "--as-of", "2026-05-01", "--json"], capsys)
+    rc, out, _ = run(
+        ["water-penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-05-01", "--json"], capsys
+    )
     d = json.loads(out)
     assert rc == 0 and d["relevy_date"] == "2026-04-15" and d["relevy_amount"] == "321.00"
     assert d["total_due"] == "0.00"
 
 
 def test_water_penalty_table(capsys):
-    rc, out, _ = run(["water-penalty", "--amount", "300", "--due", "2026-01-15",
-                      "--payment", "2026-03-10:100", "--as-of", "2026-04-10"], capsys)
+    rc, out, _ = run(
+        [
+            "water-penalty",
+            "--amount",
+            "300",
+            "--due",
+            "2026-01-15",
+            "--payment",
+            "2026-03-10:100",
+            "--as-of",
+            "2026-04-10",
+        ],
+        capsys,
+    )
     assert rc == 0
     assert "220.18" in out and "§223-12F(2)" in out and "interpretation:" in out
     assert "2026-04-15" in out  # the scheduled relevy
 
 
-@pytest.mark.parametrize("argv,msg", [
-    (["--amount", "300", "--due", "2026-01-15", "--payment", "2026-03-10"], "DATE:AMOUNT"),
-    (["--amount", "300", "--due", "2026-01-15", "--payment", "2026-03-10:abc"], "must be a number"),
-    (["--amount", "-300", "--due", "2026-01-15", "--as-of", "2026-02-01"], "must not be negative"),
-    (["--amount", "300", "--due", "2026-01-15", "--as-of", "2026-01-01"], "before the due date"),
-    (["--amount", "300", "--due", "January"], "YYYY-MM-DD"),
-    (["--due", "2026-01-15"], "--amount and --due are required"),
-])
+@pytest.mark.parametrize(
+    "argv,msg",
+    [
+        (["--amount", "300", "--due", "2026-01-15", "--payment", "2026-03-10"], "DATE:AMOUNT"),
+        (["--amount", "300", "--due", "2026-01-15", "--payment", "2026-03-10:abc"], "must be a number"),
+        (["--amount", "-300", "--due", "2026-01-15", "--as-of", "2026-02-01"], "must not be negative"),
+        (["--amount", "300", "--due", "2026-01-15", "--as-of", "2026-01-01"], "before the due date"),
+        (["--amount", "300", "--due", "January"], "YYYY-MM-DD"),
+        (["--due", "2026-01-15"], "--amount and --due are required"),
+    ],
+)
 def test_water_penalty_errors(argv, msg, capsys):
     rc, out, err = run(["water-penalty", *argv], capsys)
     assert rc == 2 and out == ""
@@ -72,8 +101,17 @@ def test_water_penalty_errors(argv, msg, capsys):
 def test_water_group_penalty_equals_alias_and_closes_the_account(capsys):
     # 123.45 due 15 Jan; 16 Jan 5% = 6.1725 -> 6.17; paying 129.62 on 20 Jan closes it: no $0.00
     # penalties, no relevy, total 0.00, and the alias prints the same JSON.
-    argv = ["--amount", "123.45", "--due", "2026-01-15", "--payment", "2026-01-20:129.62",
-            "--as-of", "2026-06-01", "--json"]
+    argv = [
+        "--amount",
+        "123.45",
+        "--due",
+        "2026-01-15",
+        "--payment",
+        "2026-01-20:129.62",
+        "--as-of",
+        "2026-06-01",
+        "--json",
+    ]
     rc, out, _ = run(["water", "penalty", *argv], capsys)
     rc2, out2, _ = run(["water-penalty", *argv], capsys)
     assert rc == rc2 == 0 and out == out2
@@ -85,8 +123,22 @@ def test_water_group_penalty_equals_alias_and_closes_the_account(capsys):
 def test_water_account_two_bills_and_calendar(capsys, tmp_path):
     # Bills 100.00 due 15 Jan and 200.00 due 15 Feb, 110.00 paid 20 Feb: as test_water's two-bill
     # case, account total 206.00.
-    rc, out, _ = run(["water", "penalty", "--bill", "100:2026-01-15:A", "--bill", "200:2026-02-15:B",
-                      "--payment", "2026-02-20:110", "--as-of", "2026-03-01", "--json"], capsys)
+    rc, out, _ = run(
+        [
+            "water",
+            "penalty",
+            "--bill",
+            "100:2026-01-15:A",
+            "--bill",
+            "200:2026-02-15:B",
+            "--payment",
+            "2026-02-20:110",
+            "--as-of",
+            "2026-03-01",
+            "--json",
+        ],
+        capsys,
+    )
     d = json.loads(out)
     assert rc == 0 and d["total_due"] == "206.00" and [b["total_due"] for b in d["bills"]] == ["0.00", "206.00"]
     p = tmp_path / "acct.csv"
@@ -94,16 +146,48 @@ def test_water_account_two_bills_and_calendar(capsys, tmp_path):
     rc, out, _ = run(["water", "penalty", "--csv", str(p), "--as-of", "2026-03-01"], capsys)
     assert rc == 0 and "account total due          206.00" in out
     # calendar months: 300.00 due 15 Jan as of 10 Mar: 15.00 + 3.00 (1 Feb) + 3.00 (1 Mar) = 21.00
-    rc, out, _ = run(["water", "penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-03-10",
-                      "--months", "calendar", "--json"], capsys)
+    rc, out, _ = run(
+        [
+            "water",
+            "penalty",
+            "--amount",
+            "300",
+            "--due",
+            "2026-01-15",
+            "--as-of",
+            "2026-03-10",
+            "--months",
+            "calendar",
+            "--json",
+        ],
+        capsys,
+    )
     assert json.loads(out)["penalties_outstanding"] == "21.00"
 
 
 def test_water_meter_test_cli(capsys):
     # Results +2.1, +1.8, +2.4 -> mean 2.1% (> 1.5: adjusted, fee returned); 12,000 / 1.021 =
     # 11,753.1831... -> 11,753.18; at 0.0123 $/unit: billed 147.60, corrected 144.564 -> 144.56.
-    rc, out, _ = run(["water", "meter-test", "--billed", "12000", "--result", "2.1", "--result", "1.8",
-                      "--result", "2.4", "--fee", "50", "--rate", "0.0123", "--json"], capsys)
+    rc, out, _ = run(
+        [
+            "water",
+            "meter-test",
+            "--billed",
+            "12000",
+            "--result",
+            "2.1",
+            "--result",
+            "1.8",
+            "--result",
+            "2.4",
+            "--fee",
+            "50",
+            "--rate",
+            "0.0123",
+            "--json",
+        ],
+        capsys,
+    )
     d = json.loads(out)
     assert rc == 0 and d["adjusted"] and d["adjusted_consumption"] == "11753.18"
     assert d["billed_usd"] == "147.60" and d["corrected_usd"] == "144.56" and d["fee_refund"] == "50.00"
@@ -117,14 +201,26 @@ def test_water_meter_test_cli(capsys):
 
 # --------------------------------------------------------------------------- excavation check
 def test_check_json(capsys):
-    rc, out, _ = run(["excavation", "check", "--excavate", "600:2.5", "--lot-area", "9000",
-                      "--place-topsoil", "2000:3:seeded", "--json"], capsys)
+    rc, out, _ = run(
+        [
+            "excavation",
+            "check",
+            "--excavate",
+            "600:2.5",
+            "--lot-area",
+            "9000",
+            "--place-topsoil",
+            "2000:3:seeded",
+            "--json",
+        ],
+        capsys,
+    )
     assert rc == 0
     d = json.loads(out)
     assert d["permit_required"] is True
     assert d["triggers"] == ["§120-3A(2)", "§120-3A(4)"]
     assert d["excavation_cy"] == 55.56  # 600 x 2.5 = 1,500 cu ft / 27
-    assert d["fill_cy"] == 18.52        # topsoil 2,000 x 3/12 = 500 cu ft / 27
+    assert d["fill_cy"] == 18.52  # topsoil 2,000 x 3/12 = 500 cu ft / 27
     assert d["exemptions"][0]["applies"] is True
 
 
@@ -139,27 +235,29 @@ def test_check_repeatable_and_no_permit(capsys):
 
 
 def test_check_wesley_hills(capsys):
-    rc, out, _ = run(["excavation", "check", "--jurisdiction", "wesley-hills", "--fill", "200:2", "--json"],
-                     capsys)
+    rc, out, _ = run(["excavation", "check", "--jurisdiction", "wesley-hills", "--fill", "200:2", "--json"], capsys)
     d = json.loads(out)
     assert rc == 0 and d["triggers"] == ["§95-3A(1)(a)"] and d["waiver_eligible"] is True
 
 
-@pytest.mark.parametrize("argv,msg", [
-    (["--excavate", "600"], "AREA_SQFT:DEPTH_FT"),
-    (["--excavate", "600:deep"], "--excavate: depth must be a number"),
-    (["--fill=-5:2"], "--fill: area must be from 0 sq ft"),
-    (["--place-topsoil", "100:2:maybe"], "seeded"),
-    (["--lot-area", "0"], "--lot-area: area must be more than 0 sq ft"),
-    (["--excavate", "1e14:1e14"], "--excavate: area must be from 0 sq ft to 100,000,000 sq ft, got 1e14"),
-    (["--excavate", "100:1e14"], "--excavate: depth must be from 0 ft to 1,000 ft"),
-    (["--strip-topsoil", "100:nan"], "--strip-topsoil: depth must be a finite number"),
-    (["--excavate", "9000:2", "--lot-area", "8000"], "more than the lot area"),
-    (["--retaining-wall", "-1"], "--retaining-wall: height must be from 0 ft"),
-    (["--cellar", "40:30"], "LENGTH_FT:WIDTH_FT:DEPTH_FT"),
-    (["--last-work", "2026-01-01"], "--last-work needs --permit-issued"),
-    (["--jurisdiction", "Ossining"], "unknown jurisdiction"),
-])
+@pytest.mark.parametrize(
+    "argv,msg",
+    [
+        (["--excavate", "600"], "AREA_SQFT:DEPTH_FT"),
+        (["--excavate", "600:deep"], "--excavate: depth must be a number"),
+        (["--fill=-5:2"], "--fill: area must be from 0 sq ft"),
+        (["--place-topsoil", "100:2:maybe"], "seeded"),
+        (["--lot-area", "0"], "--lot-area: area must be more than 0 sq ft"),
+        (["--excavate", "1e14:1e14"], "--excavate: area must be from 0 sq ft to 100,000,000 sq ft, got 1e14"),
+        (["--excavate", "100:1e14"], "--excavate: depth must be from 0 ft to 1,000 ft"),
+        (["--strip-topsoil", "100:nan"], "--strip-topsoil: depth must be a finite number"),
+        (["--excavate", "9000:2", "--lot-area", "8000"], "more than the lot area"),
+        (["--retaining-wall", "-1"], "--retaining-wall: height must be from 0 ft"),
+        (["--cellar", "40:30"], "LENGTH_FT:WIDTH_FT:DEPTH_FT"),
+        (["--last-work", "2026-01-01"], "--last-work needs --permit-issued"),
+        (["--jurisdiction", "Ossining"], "unknown jurisdiction"),
+    ],
+)
 def test_check_errors(argv, msg, capsys):
     rc, out, err = run(["excavation", "check", *argv], capsys)
     assert rc == 2 and err.startswith("error: ") and msg in err
@@ -172,8 +270,9 @@ def grid_csv(tmp_path):
     H = np.array([[1, 1, -1], [1, 2, -1], [0, 1, -2]], dtype=float)
     xx, yy = np.meshgrid([0.0, 10.0, 20.0], [0.0, 10.0, 20.0])
     p = tmp_path / "grid.csv"
-    pd.DataFrame({"x": xx.ravel(), "y": yy.ravel(), "existing": 100.0,
-                  "proposed": 100.0 + H.ravel()}).to_csv(p, index=False)
+    pd.DataFrame({"x": xx.ravel(), "y": yy.ravel(), "existing": 100.0, "proposed": 100.0 + H.ravel()}).to_csv(
+        p, index=False
+    )
     return p
 
 
@@ -251,16 +350,34 @@ def test_check_strip_topsoil_without_lot_area_is_unknown(capsys):
 
 
 def test_check_foundation_wall_term_and_wesley_hills(capsys):
-    rc, out, _ = run(["excavation", "check", "--foundation", "1200:9", "--lot-area", "20000",
-                      "--retaining-wall", "5", "--permit-issued", "2026-03-01", "--last-work", "2026-06-01",
-                      "--as-of", "2026-08-01", "--json"], capsys)
+    rc, out, _ = run(
+        [
+            "excavation",
+            "check",
+            "--foundation",
+            "1200:9",
+            "--lot-area",
+            "20000",
+            "--retaining-wall",
+            "5",
+            "--permit-issued",
+            "2026-03-01",
+            "--last-work",
+            "2026-06-01",
+            "--as-of",
+            "2026-08-01",
+            "--json",
+        ],
+        capsys,
+    )
     d = json.loads(out)
     assert rc == 0 and d["permit_required"] is False and d["exemptions"][0]["section"] == "§120-3B"
     assert [s["building_permit_required"] for s in d["review_standards"] if s["section"] == "§120-8M"] == [True]
     assert d["term"]["subject_to_termination"] is True and d["term"]["idle_days"] == 61
     # Wesley Hills, cellar 40 x 30 x 9 (400 cu yd, limit 800); 1,200 sq ft x 9 ft excavated
-    rc, out, _ = run(["excavation", "check", "--jurisdiction", "wesley-hills", "--excavate", "1200:9",
-                      "--cellar", "40:30:9"], capsys)
+    rc, out, _ = run(
+        ["excavation", "check", "--jurisdiction", "wesley-hills", "--excavate", "1200:9", "--cellar", "40:30:9"], capsys
+    )
     assert rc == 0 and "building permit suffices" in out and "not required" in out
     rc, out, _ = run(["excavation", "check", "--jurisdiction", "wesley-hills", "--json"], capsys)
     assert json.loads(out)["waiver_eligible"] == "not applicable"
@@ -273,15 +390,38 @@ def test_volume_surfaces_json_and_permit(tmp_path, capsys):
     corners = "0,0,100\n40,0,100\n0,40,100\n40,40,100\n"
     (tmp_path / "eg.csv").write_text("Easting,Northing,Elevation\n" + corners + "20,20,100\n")
     (tmp_path / "fg.csv").write_text("Easting,Northing,FG\n" + corners + "20,20,103\n")
-    rc, out, err = run(["excavation", "volume", "--existing", str(tmp_path / "eg.csv"), "--proposed",
-                        str(tmp_path / "fg.csv"), "--lot-area", "10000", "--json"], capsys)
+    rc, out, err = run(
+        [
+            "excavation",
+            "volume",
+            "--existing",
+            str(tmp_path / "eg.csv"),
+            "--proposed",
+            str(tmp_path / "fg.csv"),
+            "--lot-area",
+            "10000",
+            "--json",
+        ],
+        capsys,
+    )
     d = json.loads(out)
     assert rc == 0, err
     assert (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (0.0, 59.26, -59.26)
     assert d["fill_area_sqft"] == 1600.0 and d["fill_area_deeper_than_ft_sqft"]["2"] == 177.78
     assert d["permit"]["permit_required"] is True and d["permit"]["triggers"] == ["§120-3A(7)"]
-    rc, out, _ = run(["excavation", "volume", "--existing", str(tmp_path / "eg.csv"), "--proposed",
-                      str(tmp_path / "fg.csv"), "--lot-area", "10000"], capsys)
+    rc, out, _ = run(
+        [
+            "excavation",
+            "volume",
+            "--existing",
+            str(tmp_path / "eg.csv"),
+            "--proposed",
+            str(tmp_path / "fg.csv"),
+            "--lot-area",
+            "10000",
+        ],
+        capsys,
+    )
     assert rc == 0 and "TIN surface to surface" in out and "REQUIRED" in out
     rc, _, err = run(["excavation", "volume", "--existing", str(tmp_path / "eg.csv")], capsys)
     assert rc == 2 and "--existing and --proposed go together" in err

@@ -18,8 +18,9 @@ def _survey(path, n: int = 600):
         w = csv.writer(f)
         w.writerow(["Tag", "Species", "DBH", "Action"])
         for i in range(1, n + 1):
-            w.writerow([i, ["Acer platanoides", "Ailanthus altissima", "Acer rubrum"][i % 3], rnd.randint(6, 30),
-                        "Remove"])
+            w.writerow(
+                [i, ["Acer platanoides", "Ailanthus altissima", "Acer rubrum"][i % 3], rnd.randint(6, 30), "Remove"]
+            )
     return path
 
 

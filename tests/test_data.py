@@ -17,8 +17,13 @@ def test_dbh_classes_are_the_published_midpoints_and_read_only():
 
 def test_every_land_use_reads_a_known_table():
     assert set(data.TABLE_LAND_USE) == set(data.LAND_USES)
-    assert set(data.TABLE_LAND_USE.values()) <= {"", "single_family", "multi_family", "commercial_industrial",
-                                                 "institutional"}
+    assert set(data.TABLE_LAND_USE.values()) <= {
+        "",
+        "single_family",
+        "multi_family",
+        "commercial_industrial",
+        "institutional",
+    }
 
 
 def test_stack_shape_and_read_only():
@@ -31,14 +36,20 @@ def test_stack_shape_and_read_only():
     assert t.units["hydro_interception"] == "m3/yr" and t.units["co2_storage"] == "kg"
 
 
-@pytest.mark.parametrize("land_use,kwh", [
-    # ACRU electricity at 22.86 cm (9 in), from electricity.csv, electricity-sfr.csv, -mfr, -ci, -it:
-    ("unspecified", 43.5), ("single_family", 45.2), ("multi_family", 22.6), ("commercial_industrial", 92.8),
-    ("institutional", 0.0),
-    ("park_vacant_other", 43.5),            # no table of its own: the zone table
-    ("small_commercial", 92.8),             # both read the one commercial/industrial table
-    ("industrial_large_commercial", 92.8),
-])
+@pytest.mark.parametrize(
+    "land_use,kwh",
+    [
+        # ACRU electricity at 22.86 cm (9 in), from electricity.csv, electricity-sfr.csv, -mfr, -ci, -it:
+        ("unspecified", 43.5),
+        ("single_family", 45.2),
+        ("multi_family", 22.6),
+        ("commercial_industrial", 92.8),
+        ("institutional", 0.0),
+        ("park_vacant_other", 43.5),  # no table of its own: the zone table
+        ("small_commercial", 92.8),  # both read the one commercial/industrial table
+        ("industrial_large_commercial", 92.8),
+    ],
+)
 def test_land_use_slices_read_the_source_variant(land_use, kwh):
     t = data.benefit_tables()
     assert t.stack["electricity"][data.LAND_USES.index(land_use), t.row_index["ACRU"], 2] == kwh

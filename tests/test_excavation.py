@@ -39,19 +39,29 @@ def trig(**kw):
 
 
 # --------------------------------------------------------------------------- §120-3A(1), (2)
-@pytest.mark.parametrize("area,depth,holds", [
-    (100, 4, False),       # exactly 4 ft is not "in excess of four feet"
-    (100, "4.01", True),   # deeper than 4 ft over exactly 100 sq ft ("100 square feet or more")
-    ("99.99", 5, False),   # under 100 sq ft
-    (150, 10, True),
-])
+@pytest.mark.parametrize(
+    "area,depth,holds",
+    [
+        (100, 4, False),  # exactly 4 ft is not "in excess of four feet"
+        (100, "4.01", True),  # deeper than 4 ft over exactly 100 sq ft ("100 square feet or more")
+        ("99.99", 5, False),  # under 100 sq ft
+        (150, 10, True),
+    ],
+)
 def test_120_3A_1(area, depth, holds):
     assert ("§120-3A(1)" in trig(excavations=[(area, depth)])) is holds
 
 
-@pytest.mark.parametrize("area,depth,holds", [
-    (500, 2, False), (500, "2.01", True), (499, 3, False), ("499.99", "2.5", False), (800, 3, True),
-])
+@pytest.mark.parametrize(
+    "area,depth,holds",
+    [
+        (500, 2, False),
+        (500, "2.01", True),
+        (499, 3, False),
+        ("499.99", "2.5", False),
+        (800, 3, True),
+    ],
+)
 def test_120_3A_2(area, depth, holds):
     assert ("§120-3A(2)" in trig(excavations=[(area, depth)])) is holds
 
@@ -65,14 +75,21 @@ def test_areas_of_one_operation_add_up():
 
 
 # --------------------------------------------------------------------------- §120-3A(3)
-@pytest.mark.parametrize("strip,lot,holds", [
-    (4999, None, "unknown"), (5000, None, True),            # no lot area: under 5,000 depends on the lot
-    (4999, 20000, False), (5000, 20000, True),              # half lot 10,000 > 5,000: 5,000 is less
-    (4000, 8000, False), ("4000.01", 8000, True),           # half lot 4,000 < 5,000: "more than 50%"
-    (3000, 8000, False),
-    ("4999.99", 10000, False), (5000, 10000, True),         # equal thresholds
-    (5000, 9000, True),                                     # half 4,500: well over
-])
+@pytest.mark.parametrize(
+    "strip,lot,holds",
+    [
+        (4999, None, "unknown"),
+        (5000, None, True),  # no lot area: under 5,000 depends on the lot
+        (4999, 20000, False),
+        (5000, 20000, True),  # half lot 10,000 > 5,000: 5,000 is less
+        (4000, 8000, False),
+        ("4000.01", 8000, True),  # half lot 4,000 < 5,000: "more than 50%"
+        (3000, 8000, False),
+        ("4999.99", 10000, False),
+        (5000, 10000, True),  # equal thresholds
+        (5000, 9000, True),  # half 4,500: well over
+    ],
+)
 def test_120_3A_3_whichever_is_less(strip, lot, holds):
     # stripped 1 in deep: 5,000 x 1/12 = 416.67 cu ft, far under the 1,350 cu ft of (4)
     r = check_permit(strip_topsoil_sqft=strip, strip_topsoil_depth_in=1, lot_area_sqft=lot)
@@ -104,8 +121,7 @@ def test_120_3A_3_counts_excavation_and_stripping_regardless_of_depth():
     # trips (4): 1,500 > 1,350)
     r = check_permit(excavations=[(3000, 0.5)], strip_topsoil_sqft=2000)
     assert "§120-3A(3)" in r.triggers and r.permit_required is True
-    r = check_permit(excavations=[(2000, 0.1)], strip_topsoil_sqft=2000, strip_topsoil_depth_in=1,
-                     lot_area_sqft=7000)
+    r = check_permit(excavations=[(2000, 0.1)], strip_topsoil_sqft=2000, strip_topsoil_depth_in=1, lot_area_sqft=7000)
     assert r.triggers == ["§120-3A(3)"]  # 4,000 > 3,500 = half the lot
     expl = [e for e in r.explanations if e["section"] == "§120-3A(3)"][0]["explanation"]
     assert "more than 50% of the lot (3,500 sq ft)" in expl
@@ -125,11 +141,19 @@ def test_120_3A_4_volume_boundary():
 
 
 # --------------------------------------------------------------------------- §120-3A(5)-(7)
-@pytest.mark.parametrize("area,depth,section,holds", [
-    (100, 4, "§120-3A(5)", False), (100, "4.01", "§120-3A(5)", True), (99, 6, "§120-3A(5)", False),
-    (500, 2, "§120-3A(6)", False), (500, "2.01", "§120-3A(6)", True), (499, 3, "§120-3A(6)", False),
-    ("999.99", "0.5", "§120-3A(7)", False), (1000, "0.1", "§120-3A(7)", True),
-])
+@pytest.mark.parametrize(
+    "area,depth,section,holds",
+    [
+        (100, 4, "§120-3A(5)", False),
+        (100, "4.01", "§120-3A(5)", True),
+        (99, 6, "§120-3A(5)", False),
+        (500, 2, "§120-3A(6)", False),
+        (500, "2.01", "§120-3A(6)", True),
+        (499, 3, "§120-3A(6)", False),
+        ("999.99", "0.5", "§120-3A(7)", False),
+        (1000, "0.1", "§120-3A(7)", True),
+    ],
+)
 def test_120_3A_fill(area, depth, section, holds):
     assert (section in trig(fills=[(area, depth)])) is holds
 
@@ -140,13 +164,16 @@ def test_fill_only_100sqft_at_4ft_no_permit():
 
 
 # --------------------------------------------------------------------------- topsoil proviso
-@pytest.mark.parametrize("placement,exempt,holds7", [
-    ((5000, 3, True), True, False),          # at both limits, seeded and mulched: exempt
-    (("5000.01", 3, True), False, True),     # over 5,000 sq ft: counts as fill -> (7)
-    ((4000, "3.01", True), False, True),     # deeper than 3 in -> (7)
-    ((4000, 3, False), False, True),         # not seeded and mulched -> (7)
-    ((900, 3, False), False, False),         # not exempt, but only 900 sq ft of fill: (7) not met
-])
+@pytest.mark.parametrize(
+    "placement,exempt,holds7",
+    [
+        ((5000, 3, True), True, False),  # at both limits, seeded and mulched: exempt
+        (("5000.01", 3, True), False, True),  # over 5,000 sq ft: counts as fill -> (7)
+        ((4000, "3.01", True), False, True),  # deeper than 3 in -> (7)
+        ((4000, 3, False), False, True),  # not seeded and mulched -> (7)
+        ((900, 3, False), False, False),  # not exempt, but only 900 sq ft of fill: (7) not met
+    ],
+)
 def test_topsoil_exemption(placement, exempt, holds7):
     r = check_permit(topsoil_placement=placement, lot_area_sqft=20_000)
     assert ("§120-3A(7)" in r.triggers) is holds7
@@ -179,19 +206,22 @@ def test_permit_check_output():
     assert any(s["section"] == "§120-8A" for s in check_permit(excavations=[(10, 5)]).review_standards)
 
 
-@pytest.mark.parametrize("kw,msg", [
-    (dict(excavations=[(-1, 2)]), "excavation 1 area_sqft must not be negative"),
-    (dict(fills=[(10, -2)]), "fill 1 depth_ft must not be negative"),
-    (dict(fills=[(10,)]), "expected \\(area_sqft, depth_ft\\)"),
-    (dict(lot_area_sqft=0), "lot_area_sqft must be more than 0"),
-    (dict(excavations=[("1e14", "1e14")]), "excavation 1 area_sqft must be from 0 sq ft to 100,000,000"),
-    (dict(excavations=[(100, 2000)]), "excavation 1 depth_ft must be from 0 ft to 1,000 ft"),
-    (dict(excavations=[(6000, 2)], lot_area_sqft=5000), "more than the lot area"),
-    (dict(strip_topsoil_sqft=100, strip_topsoil_depth_in=500), "strip_topsoil_depth_in"),
-    (dict(strip_topsoil_sqft="x"), "strip_topsoil_sqft must be a number"),
-    (dict(jurisdiction="Ossining"), "unknown jurisdiction"),
-    (dict(topsoil_placement=(10, 2)), "topsoil_placement"),
-])
+@pytest.mark.parametrize(
+    "kw,msg",
+    [
+        (dict(excavations=[(-1, 2)]), "excavation 1 area_sqft must not be negative"),
+        (dict(fills=[(10, -2)]), "fill 1 depth_ft must not be negative"),
+        (dict(fills=[(10,)]), "expected \\(area_sqft, depth_ft\\)"),
+        (dict(lot_area_sqft=0), "lot_area_sqft must be more than 0"),
+        (dict(excavations=[("1e14", "1e14")]), "excavation 1 area_sqft must be from 0 sq ft to 100,000,000"),
+        (dict(excavations=[(100, 2000)]), "excavation 1 depth_ft must be from 0 ft to 1,000 ft"),
+        (dict(excavations=[(6000, 2)], lot_area_sqft=5000), "more than the lot area"),
+        (dict(strip_topsoil_sqft=100, strip_topsoil_depth_in=500), "strip_topsoil_depth_in"),
+        (dict(strip_topsoil_sqft="x"), "strip_topsoil_sqft must be a number"),
+        (dict(jurisdiction="Ossining"), "unknown jurisdiction"),
+        (dict(topsoil_placement=(10, 2)), "topsoil_placement"),
+    ],
+)
 def test_check_permit_bad_input(kw, msg):
     with pytest.raises(ValueError, match=msg):
         check_permit(**kw)
@@ -213,13 +243,25 @@ def test_review_standards_numbers():
 
 
 # 2026-06-01 is a Monday, 2026-06-06 a Saturday, 2026-06-07 a Sunday.
-@pytest.mark.parametrize("when,ok", [
-    ("2026-06-01T07:59", False), ("2026-06-01T08:00", True), ("2026-06-01T19:59:59", True),
-    ("2026-06-01T20:00", False), ("2026-06-01T23:30", False), ("2026-06-02T00:00", False),
-    ("2026-06-06T08:00", True), ("2026-06-06T19:59", True), ("2026-06-06T20:00", False),
-    ("2026-06-07T08:00", False), ("2026-06-07T09:59", False), ("2026-06-07T10:00", True),
-    ("2026-06-07T19:59", True), ("2026-06-07T20:00", False),
-])
+@pytest.mark.parametrize(
+    "when,ok",
+    [
+        ("2026-06-01T07:59", False),
+        ("2026-06-01T08:00", True),
+        ("2026-06-01T19:59:59", True),
+        ("2026-06-01T20:00", False),
+        ("2026-06-01T23:30", False),
+        ("2026-06-02T00:00", False),
+        ("2026-06-06T08:00", True),
+        ("2026-06-06T19:59", True),
+        ("2026-06-06T20:00", False),
+        ("2026-06-07T08:00", False),
+        ("2026-06-07T09:59", False),
+        ("2026-06-07T10:00", True),
+        ("2026-06-07T19:59", True),
+        ("2026-06-07T20:00", False),
+    ],
+)
 def test_work_time_allowed_120_8G(when, ok):
     assert work_time_allowed(dt.datetime.fromisoformat(when)) is ok
     assert work_time_check(when)["section"] == "§120-8G"
@@ -281,11 +323,19 @@ def test_wesley_hills_check_permit():
     assert not check_permit(jurisdiction="wesley-hills").permit_required
 
 
-@pytest.mark.parametrize("rise,run,rock,retained,ok", [
-    (1, 2, False, False, True), (1, "1.99", False, False, False), (10, 20, False, False, True),
-    (6, 1, True, False, True), ("6.01", 1, True, False, False), (5, 1, False, True, True),
-    (0, 0, False, False, True), (1, 0, False, False, False),
-])
+@pytest.mark.parametrize(
+    "rise,run,rock,retained,ok",
+    [
+        (1, 2, False, False, True),
+        (1, "1.99", False, False, False),
+        (10, 20, False, False, True),
+        (6, 1, True, False, True),
+        ("6.01", 1, True, False, False),
+        (5, 1, False, True, True),
+        (0, 0, False, False, True),
+        (1, 0, False, False, False),
+    ],
+)
 def test_wesley_hills_slopes(rise, run, rock, retained, ok):
     r = wesley_hills_slope_check(rise, run, rock=rock, retained=retained)
     assert r["ok"] is ok and r["section"] == "§95-4E(1)(a)"
@@ -396,8 +446,9 @@ finite = st.floats(min_value=-50, max_value=50, allow_nan=False, allow_infinity=
 
 
 @settings(max_examples=80, deadline=None)
-@given(shape=st.tuples(st.integers(2, 7), st.integers(2, 7)), data=st.data(),
-       dx=st.floats(0.5, 50), dy=st.floats(0.5, 50))
+@given(
+    shape=st.tuples(st.integers(2, 7), st.integers(2, 7)), data=st.data(), dx=st.floats(0.5, 50), dy=st.floats(0.5, 50)
+)
 def test_grid_properties(shape, data, dx, dy):
     E = data.draw(arrays(float, shape, elements=finite))
     P = data.draw(arrays(float, shape, elements=finite))
@@ -437,20 +488,23 @@ def test_end_area_worked_example_with_cut_to_fill_transition():
     assert r.fill_cy * 27 == pytest.approx((150 - 150 * 400 / 460) * 30)
     d = r.to_dict()
     assert (d["cut_cy"], d["fill_cy"], d["net_cy"]) == (1892.11, 21.74, 1870.37)
-    assert d["transitions"] == [{"from": 100.0, "to": 250.0, "grade_point": pytest.approx(230.4348, abs=1e-4),
-                                 "kind": "cut to fill"}]
+    assert d["transitions"] == [
+        {"from": 100.0, "to": 250.0, "grade_point": pytest.approx(230.4348, abs=1e-4), "kind": "cut to fill"}
+    ]
     assert any("zero-area point" in n and "230.43" in n for n in r.notes)
 
 
 def test_prismoidal_wedge_pyramid_and_three_level():
     # Wedge: area 0 -> 100 sq ft over 100 ft, changing linearly (mid-area 50): V = 100/6 (0 + 200 +
     # 100) = 5,000 cu ft = 185.19 cu yd (the old frustum formula gave 3,333.33 = 123.46).
-    w = end_area_volumes([0, 100], [0, 100], [0, 0], prismoidal=True, cut_mid_area=[50, np.nan],
-                         fill_mid_area=[0, np.nan])
+    w = end_area_volumes(
+        [0, 100], [0, 100], [0, 0], prismoidal=True, cut_mid_area=[50, np.nan], fill_mid_area=[0, np.nan]
+    )
     assert w.cut_cy * 27 == pytest.approx(5000) and round(w.cut_cy, 2) == 185.19
     # Pyramid: a square 0 -> 10 x 10 (mid 5 x 5 = 25): 100/6 (0 + 100 + 100) = 3,333.33 cu ft.
-    p = end_area_volumes([0, 100], [0, 100], [0, 0], prismoidal=True, cut_mid_area=[25, np.nan],
-                         fill_mid_area=[0, np.nan])
+    p = end_area_volumes(
+        [0, 100], [0, 100], [0, 0], prismoidal=True, cut_mid_area=[25, np.nan], fill_mid_area=[0, np.nan]
+    )
     assert p.cut_cy * 27 == pytest.approx(10000 / 3)
     # Three-level correction: c 4 -> 2 ft, D 40 -> 30 ft, L 100: C = 100 x 2 x 10 / 12 = 166.67 cu ft
     # off the end-area 100 x (200 + 120) / 2 = 16,000 -> 15,833.33 cu ft.
@@ -475,8 +529,15 @@ def test_end_area_csv_and_metric(tmp_path):
     f = tmp_path / "sections.csv"
     pd.DataFrame({"Station": STATIONS, "cut_area": CUT, "fill_area": FILL}).to_csv(f, index=False)
     assert volume_from_sections_csv(f).cut_cy == pytest.approx((25000 + 150 * 400 / 460 * 200) / 27)
-    pd.DataFrame({"Station": STATIONS, "cut_area": CUT, "fill_area": FILL, "cut_mid_area": [250, 200, None],
-                  "fill_mid_area": [0, 30, None]}).to_csv(f, index=False)
+    pd.DataFrame(
+        {
+            "Station": STATIONS,
+            "cut_area": CUT,
+            "fill_area": FILL,
+            "cut_mid_area": [250, 200, None],
+            "fill_mid_area": [0, 30, None],
+        }
+    ).to_csv(f, index=False)
     # prismoidal with mid-areas: 100/6 (100 + 1000 + 400) + 150/6 (400 + 800 + 0) = 25,000 + 30,000
     assert volume_from_sections_csv(f, prismoidal=True).cut_cy == pytest.approx(55000 / 27)
     r = end_area_volumes([0, 100, 250], CUT, FILL, metric=True)
@@ -524,8 +585,9 @@ def test_end_area_properties(n, data):
     mid_c = np.append((np.asarray(c[:-1]) + np.asarray(c[1:])) / 2, np.nan)
     mid_f = np.append((np.asarray(f[:-1]) + np.asarray(f[1:])) / 2, np.nan)
     p = end_area_volumes(stations, c, f, True, cut_mid_area=mid_c, fill_mid_area=mid_f)
-    assert p.cut_cy * 27 == pytest.approx(float((L * (np.asarray(c[:-1]) + np.asarray(c[1:])) / 2).sum()),
-                                          rel=1e-9, abs=1e-6)
+    assert p.cut_cy * 27 == pytest.approx(
+        float((L * (np.asarray(c[:-1]) + np.asarray(c[1:])) / 2).sum()), rel=1e-9, abs=1e-6
+    )
 
 
 def test_overflowing_inputs_are_refused_not_returned_as_nan():

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from treecalc.fund import load_fee_schedule, in_lieu
+from treecalc.fund import in_lieu, load_fee_schedule
 
 
 def test_default_schedule_is_a_labelled_placeholder():
@@ -32,15 +32,19 @@ def test_value_basis(tmp_path):
     # $58.12 unmet value x 1.5 = $87.18
     assert f["basis"] == "value" and f["fund_in_lieu_exact"] == Decimal("87.18")
     # from a dict too; multiplier 12 -> 58.12 x 12 = 697.44
-    assert in_lieu(load_fee_schedule({"basis": "value", "multiplier": 12}),
-                   trees_in_lieu=0, unmet_value_usd=58.12)["fund_in_lieu_usd"] == 697.44
+    assert (
+        in_lieu(load_fee_schedule({"basis": "value", "multiplier": 12}), trees_in_lieu=0, unmet_value_usd=58.12)[
+            "fund_in_lieu_usd"
+        ]
+        == 697.44
+    )
 
 
 def test_bad_schedules():
     with pytest.raises(ValueError):
         load_fee_schedule({"basis": "per_acre"})
     with pytest.raises(ValueError):
-        load_fee_schedule({"basis": "per_tree"})          # no fee set
+        load_fee_schedule({"basis": "per_tree"})  # no fee set
     with pytest.raises(ValueError):
         load_fee_schedule(fee_per_tree_usd="-5")
 
@@ -50,8 +54,15 @@ def test_fee_schedule_toml_round_trips():
 
     from treecalc.fund import fee_schedule_toml, load_fee_schedule
 
-    text = fee_schedule_toml({"basis": "value", "multiplier": "1.25", "fee_per_tree_usd": "600.00",
-                              "placeholder": False, "label": 'set by "Resolution" 12-2026'})
+    text = fee_schedule_toml(
+        {
+            "basis": "value",
+            "multiplier": "1.25",
+            "fee_per_tree_usd": "600.00",
+            "placeholder": False,
+            "label": 'set by "Resolution" 12-2026',
+        }
+    )
     s = load_fee_schedule(tomllib.loads(text))
     assert (s.basis, str(s.multiplier), str(s.fee_per_tree_usd), s.placeholder) == ("value", "1.25", "600.00", False)
     assert s.label == 'set by "Resolution" 12-2026'
@@ -83,6 +94,10 @@ def test_value_basis_names_a_capital_basis(tmp_path):
         with pytest.raises(ValueError, match="value_basis"):
             load_fee_schedule({"basis": "value", "value_basis": bad})
     # the caller's capital sum is what is charged: $8,672.60 x 2 = $17,345.20
-    f = in_lieu(load_fee_schedule({"basis": "value", "multiplier": 2}), trees_in_lieu=0, unmet_value_usd=187.78,
-                unmet_capital_usd=Decimal("8672.60"))
+    f = in_lieu(
+        load_fee_schedule({"basis": "value", "multiplier": 2}),
+        trees_in_lieu=0,
+        unmet_value_usd=187.78,
+        unmet_capital_usd=Decimal("8672.60"),
+    )
     assert f["fund_in_lieu_exact"] == Decimal("17345.20") and f["capital_value_basis"] == "appraised"

@@ -44,8 +44,6 @@ def brute(options, R, *, basis, fee, mult, cap=None, area=None, policy):
     return best
 
 
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     vals=st.lists(st.tuples(st.integers(5, 60), st.integers(50, 400)), min_size=1, max_size=3),
@@ -94,7 +92,7 @@ def test_single_species_no_limit_plants_every_needed_tree():
     # value basis: unmet 105.62 - 5 x 9.5 = 58.12, x 2.0 = 116.24
     p = plan([opt(9.5, 450)], 105.62, fee_basis="value", multiplier=2.0, plantable=5)
     assert p.unmet_value_usd == pytest.approx(58.12) and p.in_lieu_usd == pytest.approx(116.24)
-    assert p.trees_in_lieu == 7   # ceil(58.12 / 9.5) = ceil(6.12) = 7
+    assert p.trees_in_lieu == 7  # ceil(58.12 / 9.5) = ceil(6.12) = 7
 
 
 def test_cheapest_policy_may_pay_instead():
@@ -119,7 +117,7 @@ def test_prepare_stock_refuses_invasive_and_undersized():
     entries = [
         {"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450},
         {"species": inv, "dbh_in": 2.0, "unit_cost_usd": 100},
-        {"species": "ACRU", "dbh_in": 1.25, "unit_cost_usd": 200},     # under 1.5 in (§208-22D)
+        {"species": "ACRU", "dbh_in": 1.25, "unit_cost_usd": 200},  # under 1.5 in (§208-22D)
         {"species": conifer, "height_ft": 4.0, "unit_cost_usd": 200},  # under 5 ft
         {"species": conifer, "height_ft": 6.0, "unit_cost_usd": 300},  # valued at the 1.5 in default DBH
     ]

@@ -7,8 +7,10 @@ from treecalc import data
 from treecalc.species import UnknownSpecies, resolve, resolve_many, resolve_one, scientific_forms
 
 
-@pytest.mark.parametrize("name", ["Red Maple", "ACRU", "acer rubrum", "Acer rubrum 'October Glory'",
-                                  "ACER RUBRUM L.", "Acer rubrum cv. Red Sunset"])
+@pytest.mark.parametrize(
+    "name",
+    ["Red Maple", "ACRU", "acer rubrum", "Acer rubrum 'October Glory'", "ACER RUBRUM L.", "Acer rubrum cv. Red Sunset"],
+)
 def test_red_maple_forms(name):
     assert resolve(name) == "ACRU"
 
@@ -18,11 +20,19 @@ def test_tulip_tree_uses_bdl_other():
     assert data.catalogue().at["LITU", "value_row"] == "BDL OTHER"
 
 
-@pytest.mark.parametrize("name,code", [
-    ("Platanus × acerifolia", "PLAC"), ("Platanus x acerifolia", "PLAC"), ("Platanus hybrida", "PLAC"),
-    ("Gleditsia triacanthos var. inermis", "GLTR"), ("Thornless honeylocust", "GLTR"),
-    ("Quercus rubra L.", "QURU"), ("northern red oak", "QURU"), ("Tsuga canadensis (L.) Carrière", "TSCA"),
-])
+@pytest.mark.parametrize(
+    "name,code",
+    [
+        ("Platanus × acerifolia", "PLAC"),
+        ("Platanus x acerifolia", "PLAC"),
+        ("Platanus hybrida", "PLAC"),
+        ("Gleditsia triacanthos var. inermis", "GLTR"),
+        ("Thornless honeylocust", "GLTR"),
+        ("Quercus rubra L.", "QURU"),
+        ("northern red oak", "QURU"),
+        ("Tsuga canadensis (L.) Carrière", "TSCA"),
+    ],
+)
 def test_synonyms_and_authorities(name, code):
     assert resolve(name) == code
 
@@ -55,9 +65,14 @@ def test_resolve_many_once_per_distinct_name():
 
 
 def test_scientific_forms():
-    assert scientific_forms("Acer platanoides 'Crimson King' L.") == ["acer platanoides crimson king", "acer platanoides"]
+    assert scientific_forms("Acer platanoides 'Crimson King' L.") == [
+        "acer platanoides crimson king",
+        "acer platanoides",
+    ]
     assert scientific_forms("Gleditsia triacanthos var. inermis") == [
-        "gleditsia triacanthos var inermis", "gleditsia triacanthos"]
+        "gleditsia triacanthos var inermis",
+        "gleditsia triacanthos",
+    ]
     assert scientific_forms("Quercus spp.") == ["quercus sp"]
 
 

@@ -31,57 +31,64 @@ INJECTIONS = ['=HYPERLINK("http://x")', "+1+1", "-2", "@SUM(A1)", "\t=1+1", "\r=
 
 def stand_in(**over):
     """An object with exactly the attributes of the Assessment contract."""
-    trees = pd.DataFrame({
-        "source_row": [2, 3, 4, 5, 6],
-        "tag": ['=HYPERLINK("http://x")', "+1+1", "-2", "@SUM(A1)", "T5"],
-        "species": ["Red maple", "red maple", "Norway maple", "White oak", "Sugar maple"],
-        "species_code": ["ACRU", "ACRU", "ACPL", "QUAL", "ACSA2"],
-        "dbh_in": [8.0, 12.0, 10.0, 30.5, 4.0],
-        "action": ["remove", "remove", "remove", "remove", "retain"],
-        "condition": ["good", "fair", "poor", "good", "good"],
-        "land_use": ["single_family"] * 5,
-        "notes": ["=cmd|' /C calc'!A0", "", None, "landmark\x07 oak", "ok"],
-        "landmark": [False, False, False, True, False],
-        "stormwater_gal": [300.5, 600.0, 500.0, 3000.0, 100.0],
-        "electricity_kwh": [50.0, 90.0, 70.0, 300.0, 20.0],
-        "natural_gas_therms": [5.0, 9.0, 7.0, 30.0, 2.0],
-        "air_quality_lb": [0.5, 0.9, 0.7, 3.0, 0.2],
-        "co2_sequestered_lb": [40.0, 80.0, 60.0, 300.0, 10.0],
-        "co2_avoided_lb": [30.0, 60.0, 50.0, 200.0, 10.0],
-        "co2_stored_lb": [500.0, 1500.0, 1000.0, 20000.0, 100.0],
-        "leaf_area_increase_m2": [1.0, 2.0, 1.5, 4.0, 0.5],
-        "usd_stormwater": [3.0, 6.0, 5.0, 30.0, 1.0],
-        "usd_energy": [10.0, 20.0, 15.0, 60.0, 4.0],
-        "usd_air_quality": [1.0, 2.0, 1.5, 6.0, 0.5],
-        "usd_co2": [0.5, 1.0, 0.8, 3.0, 0.2],
-        "usd_property": [40.0, 80.0, 60.0, 150.0, 20.0],
-        "usd_total_annual": [54.5, 109.0, 82.3, 249.0, 25.7],
-        "value_usd": [54.5, 109.0, 82.3, 249.0, 25.7],
-        "harmed": [True, True, True, True, False],
-        "counted": [True, True, False, True, False],
-        "exclusion": ["", "", "invasive (§208-22E)", "", ""],
-        "permit_triggers": [["§208-19A(1)"], ["§208-19A(1)"], ["§208-19A(1)"], ["§208-19A(1)", "§208-19A(6)"], []],
-        "permit_needed": [True, True, True, True, False],
-        "offence": [True, True, True, True, False],
-        "penalty_tier": [1, 2, 2, 5, None],
-        "penalty_base_usd": [500.0, 1500.0, 1500.0, 5000.0, None],
-        "penalty_max_usd": [1000.0, 3000.0, 3000.0, 10000.0, None],
-        "criminal_max_usd": [250.0, 250.0, 250.0, 250.0, None],
-        "warnings": [[], ["species read as 'Acer rubrum'"], [], [], []],
-    })
-    rejected = pd.DataFrame({
-        "source_row": [7, 8],
-        "tag": ["=1+1", "T8"],
-        "species": ["@evil", "Unknownus treeus"],
-        "dbh": ["-12", "twelve"],
-        "column": ["dbh", "species"],
-        "reason": ["DBH must be positive", "unknown species"],
-        "suggestions": [[], ["Tilia americana", "Tilia cordata"]],
-        "raw": [{"Tag": "=1+1", "DBH": "-12"}, {"Tag": "T8", "Species": "Unknownus treeus"}],
-    })
-    survey = types.SimpleNamespace(rejected=rejected, rows_read=7,
-                                   source={"file": "/tmp/survey.xlsx", "sheet": "Trees"},
-                                   site={"prior_removals_12mo": 1, "slope_over_20pct": False})
+    trees = pd.DataFrame(
+        {
+            "source_row": [2, 3, 4, 5, 6],
+            "tag": ['=HYPERLINK("http://x")', "+1+1", "-2", "@SUM(A1)", "T5"],
+            "species": ["Red maple", "red maple", "Norway maple", "White oak", "Sugar maple"],
+            "species_code": ["ACRU", "ACRU", "ACPL", "QUAL", "ACSA2"],
+            "dbh_in": [8.0, 12.0, 10.0, 30.5, 4.0],
+            "action": ["remove", "remove", "remove", "remove", "retain"],
+            "condition": ["good", "fair", "poor", "good", "good"],
+            "land_use": ["single_family"] * 5,
+            "notes": ["=cmd|' /C calc'!A0", "", None, "landmark\x07 oak", "ok"],
+            "landmark": [False, False, False, True, False],
+            "stormwater_gal": [300.5, 600.0, 500.0, 3000.0, 100.0],
+            "electricity_kwh": [50.0, 90.0, 70.0, 300.0, 20.0],
+            "natural_gas_therms": [5.0, 9.0, 7.0, 30.0, 2.0],
+            "air_quality_lb": [0.5, 0.9, 0.7, 3.0, 0.2],
+            "co2_sequestered_lb": [40.0, 80.0, 60.0, 300.0, 10.0],
+            "co2_avoided_lb": [30.0, 60.0, 50.0, 200.0, 10.0],
+            "co2_stored_lb": [500.0, 1500.0, 1000.0, 20000.0, 100.0],
+            "leaf_area_increase_m2": [1.0, 2.0, 1.5, 4.0, 0.5],
+            "usd_stormwater": [3.0, 6.0, 5.0, 30.0, 1.0],
+            "usd_energy": [10.0, 20.0, 15.0, 60.0, 4.0],
+            "usd_air_quality": [1.0, 2.0, 1.5, 6.0, 0.5],
+            "usd_co2": [0.5, 1.0, 0.8, 3.0, 0.2],
+            "usd_property": [40.0, 80.0, 60.0, 150.0, 20.0],
+            "usd_total_annual": [54.5, 109.0, 82.3, 249.0, 25.7],
+            "value_usd": [54.5, 109.0, 82.3, 249.0, 25.7],
+            "harmed": [True, True, True, True, False],
+            "counted": [True, True, False, True, False],
+            "exclusion": ["", "", "invasive (§208-22E)", "", ""],
+            "permit_triggers": [["§208-19A(1)"], ["§208-19A(1)"], ["§208-19A(1)"], ["§208-19A(1)", "§208-19A(6)"], []],
+            "permit_needed": [True, True, True, True, False],
+            "offence": [True, True, True, True, False],
+            "penalty_tier": [1, 2, 2, 5, None],
+            "penalty_base_usd": [500.0, 1500.0, 1500.0, 5000.0, None],
+            "penalty_max_usd": [1000.0, 3000.0, 3000.0, 10000.0, None],
+            "criminal_max_usd": [250.0, 250.0, 250.0, 250.0, None],
+            "warnings": [[], ["species read as 'Acer rubrum'"], [], [], []],
+        }
+    )
+    rejected = pd.DataFrame(
+        {
+            "source_row": [7, 8],
+            "tag": ["=1+1", "T8"],
+            "species": ["@evil", "Unknownus treeus"],
+            "dbh": ["-12", "twelve"],
+            "column": ["dbh", "species"],
+            "reason": ["DBH must be positive", "unknown species"],
+            "suggestions": [[], ["Tilia americana", "Tilia cordata"]],
+            "raw": [{"Tag": "=1+1", "DBH": "-12"}, {"Tag": "T8", "Species": "Unknownus treeus"}],
+        }
+    )
+    survey = types.SimpleNamespace(
+        rejected=rejected,
+        rows_read=7,
+        source={"file": "/tmp/survey.xlsx", "sheet": "Trees"},
+        site={"prior_removals_12mo": 1, "slope_over_20pct": False},
+    )
     lines = [
         {"section": "§208-19A", "item": "Permit required", "value": True, "unit": "yes/no", "note": "4 trees removed"},
         {"section": "§208-22A", "item": "Replacement percentage", "value": 90, "unit": "%", "note": ""},
@@ -97,44 +104,106 @@ def stand_in(**over):
         jurisdiction="croton_on_hudson",
         options={"value_basis": "annual", "violation": False, "plantable": 3, "site": {"note": "+SUM(1)"}},
         trees=trees,
-        permit={"required": True,
-                "triggers": [{"section": "§208-19A(1)", "text": "more than three trees in 12 months",
-                              "tags": ['=HYPERLINK("http://x")', "+1+1", "-2", "@SUM(A1)"]},
-                             {"section": "§208-19A(6)", "text": "landmark tree", "tags": ["@SUM(A1)"]}],
-                "exceptions_applied": []},
-        replacement={"required": True, "percent": 90, "section": "§208-22A", "value_basis": "annual",
-                     "removed_value_usd": 412.5, "required_value_usd": 371.25,
-                     "stock": [{"species_code": "ACSA2", "scientific_name": "Acer saccharum", "dbh_in": 1.5,
-                                "unit_cost_usd": 350.0, "native": True},
-                               {"species_code": "QURU", "scientific_name": "Quercus rubra", "dbh_in": 2.0,
-                                "unit_cost_usd": 400.0, "native": True}],
-                     "plan": [{"species_code": "ACSA2", "scientific_name": "Acer saccharum", "dbh_in": 1.5,
-                               "unit_cost_usd": 350.0, "value_per_tree_usd": 80.0, "count": 2, "native": True},
-                              {"species_code": "QURU", "scientific_name": "Quercus rubra", "dbh_in": 2.0,
-                               "unit_cost_usd": 400.0, "value_per_tree_usd": 95.0, "count": 1, "native": True}],
-                     "trees_needed": 5, "trees_planted": 3, "trees_in_lieu": 2, "planted_value_usd": 255.0,
-                     "unmet_value_usd": 116.25, "planting_cost_usd": 1100.0, "native_share": 1.0,
-                     "warnings": [], "notes": ["Invasive removals are not counted (§208-22E)."]},
-        fund={"basis": "per_tree", "fee_per_tree_usd": 500.0, "multiplier": None, "placeholder": True,
-              "trees_in_lieu": 2, "unmet_value_usd": 116.25, "fund_in_lieu_usd": 1000.0,
-              "section": "§208-24C", "notes": ["Fee set by Board resolution.",
-                                               "Forfeited bonds are also deposited in the Fund (§208-23C)."]},
-        penalties={"civil_penalty_max_usd": 17000.0, "doubled": True,
-                   "doubling_reasons": ["more than three regulated trees harmed without a permit"],
-                   "continuing_days": 0, "criminal_fine_max_usd": 1000.0,
-                   "per_tree": [{"tag": "-2", "dbh_in": 10.0, "tier": 2, "base_usd": 1500.0, "max_usd": 3000.0}],
-                   "notes": ["Amounts are maxima."], "sections": ["§208-29A", "§208-29B"]},
+        permit={
+            "required": True,
+            "triggers": [
+                {
+                    "section": "§208-19A(1)",
+                    "text": "more than three trees in 12 months",
+                    "tags": ['=HYPERLINK("http://x")', "+1+1", "-2", "@SUM(A1)"],
+                },
+                {"section": "§208-19A(6)", "text": "landmark tree", "tags": ["@SUM(A1)"]},
+            ],
+            "exceptions_applied": [],
+        },
+        replacement={
+            "required": True,
+            "percent": 90,
+            "section": "§208-22A",
+            "value_basis": "annual",
+            "removed_value_usd": 412.5,
+            "required_value_usd": 371.25,
+            "stock": [
+                {
+                    "species_code": "ACSA2",
+                    "scientific_name": "Acer saccharum",
+                    "dbh_in": 1.5,
+                    "unit_cost_usd": 350.0,
+                    "native": True,
+                },
+                {
+                    "species_code": "QURU",
+                    "scientific_name": "Quercus rubra",
+                    "dbh_in": 2.0,
+                    "unit_cost_usd": 400.0,
+                    "native": True,
+                },
+            ],
+            "plan": [
+                {
+                    "species_code": "ACSA2",
+                    "scientific_name": "Acer saccharum",
+                    "dbh_in": 1.5,
+                    "unit_cost_usd": 350.0,
+                    "value_per_tree_usd": 80.0,
+                    "count": 2,
+                    "native": True,
+                },
+                {
+                    "species_code": "QURU",
+                    "scientific_name": "Quercus rubra",
+                    "dbh_in": 2.0,
+                    "unit_cost_usd": 400.0,
+                    "value_per_tree_usd": 95.0,
+                    "count": 1,
+                    "native": True,
+                },
+            ],
+            "trees_needed": 5,
+            "trees_planted": 3,
+            "trees_in_lieu": 2,
+            "planted_value_usd": 255.0,
+            "unmet_value_usd": 116.25,
+            "planting_cost_usd": 1100.0,
+            "native_share": 1.0,
+            "warnings": [],
+            "notes": ["Invasive removals are not counted (§208-22E)."],
+        },
+        fund={
+            "basis": "per_tree",
+            "fee_per_tree_usd": 500.0,
+            "multiplier": None,
+            "placeholder": True,
+            "trees_in_lieu": 2,
+            "unmet_value_usd": 116.25,
+            "fund_in_lieu_usd": 1000.0,
+            "section": "§208-24C",
+            "notes": ["Fee set by Board resolution.", "Forfeited bonds are also deposited in the Fund (§208-23C)."],
+        },
+        penalties={
+            "civil_penalty_max_usd": 17000.0,
+            "doubled": True,
+            "doubling_reasons": ["more than three regulated trees harmed without a permit"],
+            "continuing_days": 0,
+            "criminal_fine_max_usd": 1000.0,
+            "per_tree": [{"tag": "-2", "dbh_in": 10.0, "tier": 2, "base_usd": 1500.0, "max_usd": 3000.0}],
+            "notes": ["Amounts are maxima."],
+            "sections": ["§208-29A", "§208-29B"],
+        },
         wesley_hills=None,
         lines=lines,
         assumptions=["Conifer replacements valued at 1.5 in DBH."],
         warnings=["Norway maple is invasive: not counted.", "=WARN()"],
-        method={"value_basis": {"name": "annual", "description": "total annual benefits (NTBC)"},
-                "prices": {"electricity_usd_per_kwh": 0.2, "hydro_interception_usd_per_gal": 0.0045},
-                "parameters": {"home_price_usd": 500000.0, "large_tree_leaf_area_m2": 583.8},
-                "data_sources": ["i-Tree Streets Northeast resource tables", "Croton-on-Hudson Chapter 208"],
-                "sections_applied": ["§208-19A", "§208-22A", "§208-24C", "§208-29B"],
-                "readings": [{"source_row": 3, "column": "species", "raw": "red mapel", "read_as": "Acer rubrum",
-                              "score": 91.0}]},
+        method={
+            "value_basis": {"name": "annual", "description": "total annual benefits (NTBC)"},
+            "prices": {"electricity_usd_per_kwh": 0.2, "hydro_interception_usd_per_gal": 0.0045},
+            "parameters": {"home_price_usd": 500000.0, "large_tree_leaf_area_m2": 583.8},
+            "data_sources": ["i-Tree Streets Northeast resource tables", "Croton-on-Hudson Chapter 208"],
+            "sections_applied": ["§208-19A", "§208-22A", "§208-24C", "§208-29B"],
+            "readings": [
+                {"source_row": 3, "column": "species", "raw": "red mapel", "read_as": "Acer rubrum", "score": 91.0}
+            ],
+        },
     )
     for k, v in over.items():
         setattr(a, k, v)
@@ -185,8 +254,12 @@ def test_summary_lines_equal_the_assessment_and_name_section_and_unit(book):
 
 
 def test_summary_line_without_unit_gets_one(tmp_path):
-    a = stand_in(lines=[{"section": "§208-19A", "item": "Permit required", "value": False},
-                        {"section": "§208-22", "item": "Trees", "value": 3, "unit": None}])
+    a = stand_in(
+        lines=[
+            {"section": "§208-19A", "item": "Permit required", "value": False},
+            {"section": "§208-22", "item": "Trees", "value": 3, "unit": None},
+        ]
+    )
     ws = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))["Summary"]
     assert [ws.cell(3, j).value for j in range(1, 5)] == ["§208-19A", "Permit required", "No", "yes/no"]
     assert ws.cell(4, 4).value == "number"
@@ -208,14 +281,33 @@ def test_freeze_panes_and_filters(book):
 def test_trees_headers_units_and_formats(book):
     ws = book["Trees"]
     head = header_row(ws)
-    for h in ("Source row", "Tag", "Species (as surveyed)", "DBH (in)", "Notes", "Landmark",
-              "Stormwater (gal/yr)", "Electricity (kWh/yr)", "Natural gas (therms/yr)", "CO₂ stored (lb)",
-              "Total annual benefits ($/yr)", "Value ($, annual)", "Permit triggers (sections)",
-              "Civil penalty tier", "Civil penalty maximum ($)", "Criminal fine maximum ($)"):
+    for h in (
+        "Source row",
+        "Tag",
+        "Species (as surveyed)",
+        "DBH (in)",
+        "Notes",
+        "Landmark",
+        "Stormwater (gal/yr)",
+        "Electricity (kWh/yr)",
+        "Natural gas (therms/yr)",
+        "CO₂ stored (lb)",
+        "Total annual benefits ($/yr)",
+        "Value ($, annual)",
+        "Permit triggers (sections)",
+        "Civil penalty tier",
+        "Civil penalty maximum ($)",
+        "Criminal fine maximum ($)",
+    ):
         assert h in head, h
     # a sensible order: identity, then flags, then benefits, value, law
-    assert head.index("Tag") < head.index("Landmark") < head.index("Stormwater (gal/yr)") \
-        < head.index("Value ($, annual)") < head.index("Civil penalty maximum ($)")
+    assert (
+        head.index("Tag")
+        < head.index("Landmark")
+        < head.index("Stormwater (gal/yr)")
+        < head.index("Value ($, annual)")
+        < head.index("Civil penalty maximum ($)")
+    )
     col = {h: i + 1 for i, h in enumerate(head)}
     r = find_row(ws, col["Source row"], 5)  # the white oak
     assert r[col["Value ($, annual)"] - 1].value == pytest.approx(249.0)
@@ -265,13 +357,19 @@ def test_injection_in_the_xml_is_an_inline_string(tmp_path):
                 xml = z.read(name).decode()
                 assert "<f>" not in xml and "<f " not in xml, name
         sheet2 = z.read("xl/worksheets/sheet2.xml").decode()
-    assert 't="inlineStr"' in sheet2 and "=HYPERLINK(&quot;http://x&quot;)" in sheet2.replace('"', "&quot;") \
+    assert (
+        't="inlineStr"' in sheet2
+        and "=HYPERLINK(&quot;http://x&quot;)" in sheet2.replace('"', "&quot;")
         or '=HYPERLINK("http://x")' in sheet2
+    )
 
 
 def test_every_user_string_is_safe_for_any_leading_character():
-    wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(stand_in(
-        trees=pd.DataFrame({"tag": INJECTIONS, "dbh_in": [1.0] * len(INJECTIONS)})))))
+    wb = openpyxl.load_workbook(
+        io.BytesIO(
+            statement_bytes(stand_in(trees=pd.DataFrame({"tag": INJECTIONS, "dbh_in": [1.0] * len(INJECTIONS)})))
+        )
+    )
     ws = wb["Trees"]
     got = [ws.cell(r, 1).value for r in range(3, 3 + len(INJECTIONS))]
     # CR at the start of a cell is normalised to LF by XML parsers; the rest is exact
@@ -360,13 +458,24 @@ def test_robust_to_a_sparse_assessment():
     """Wesley Hills style: no replacement, no fund, few columns, nothing rejected."""
     a = types.SimpleNamespace(
         survey=types.SimpleNamespace(rejected=pd.DataFrame(), rows_read=1, source={}, site={}),
-        jurisdiction="wesley_hills", options={},
+        jurisdiction="wesley_hills",
+        options={},
         trees=pd.DataFrame({"tag": ["1"], "dbh_in": [12.0], "harmed": [True]}),
         permit={"required": False, "triggers": [], "exceptions_applied": []},
-        replacement={}, fund={}, penalties={},
-        wesley_hills={"permit_required": True, "fine_max_usd": 5000.0, "section": "§95-4",
-                      "notes": ["Wesley Hills has no replacement-value rule."]},
-        lines=[], assumptions=[], warnings=[], method={})
+        replacement={},
+        fund={},
+        penalties={},
+        wesley_hills={
+            "permit_required": True,
+            "fine_max_usd": 5000.0,
+            "section": "§95-4",
+            "notes": ["Wesley Hills has no replacement-value rule."],
+        },
+        lines=[],
+        assumptions=[],
+        warnings=[],
+        method={},
+    )
     wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))
     assert wb.sheetnames == list(SHEETS)
     ws = wb["Penalties"]
@@ -394,17 +503,43 @@ def libreoffice_pdf(xlsx: Path, tmp_path: Path) -> Path:
     """Render ``xlsx`` to PDF with LibreOffice (headless, a private profile); skip when it is not installed."""
     import os
 
-    exe = shutil.which("libreoffice") or shutil.which("soffice") or next(
-        (str(p) for p in (Path("/usr/lib/libreoffice/program/soffice"), Path("/opt/libreoffice/program/soffice"),
-                          *sorted(Path("/opt").glob("libreoffice*/program/soffice"))) if p.exists()), None)
+    exe = (
+        shutil.which("libreoffice")
+        or shutil.which("soffice")
+        or next(
+            (
+                str(p)
+                for p in (
+                    Path("/usr/lib/libreoffice/program/soffice"),
+                    Path("/opt/libreoffice/program/soffice"),
+                    *sorted(Path("/opt").glob("libreoffice*/program/soffice")),
+                )
+                if p.exists()
+            ),
+            None,
+        )
+    )
     if not exe:
         if os.environ.get("CI") or os.environ.get("TREECALC_REQUIRE_LIBREOFFICE"):  # .ci/run installs it: a failure
             pytest.fail("libreoffice not found (PATH, /usr/lib/libreoffice, /opt) although CI installs it")
         pytest.skip("libreoffice is not installed (not on PATH); cannot check that it renders the statement")
     out = tmp_path / "pdf"
-    subprocess.run([exe, "--headless", f"-env:UserInstallation=file://{tmp_path}/lo-profile",
-                    "--convert-to", "pdf", "--outdir", str(out), str(xlsx)],
-                   check=True, timeout=55, capture_output=True, env={**os.environ, "HOME": str(tmp_path)})
+    subprocess.run(
+        [
+            exe,
+            "--headless",
+            f"-env:UserInstallation=file://{tmp_path}/lo-profile",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(out),
+            str(xlsx),
+        ],
+        check=True,
+        timeout=55,
+        capture_output=True,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
     pdf = out / (xlsx.stem + ".pdf")
     assert pdf.exists() and pdf.stat().st_size > 1000
     assert pdf.read_bytes()[:5] == b"%PDF-"
@@ -454,9 +589,21 @@ def test_libreoffice_renders_the_sample_statement(tmp_path):
 
 
 def test_an_empty_assessment_still_makes_every_sheet():
-    a = types.SimpleNamespace(survey=None, jurisdiction="", options={}, trees=pd.DataFrame(), permit={},
-                              replacement={}, fund={}, penalties={}, wesley_hills=None, lines=[], assumptions=[],
-                              warnings=[], method={})
+    a = types.SimpleNamespace(
+        survey=None,
+        jurisdiction="",
+        options={},
+        trees=pd.DataFrame(),
+        permit={},
+        replacement={},
+        fund={},
+        penalties={},
+        wesley_hills=None,
+        lines=[],
+        assumptions=[],
+        warnings=[],
+        method={},
+    )
     wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))
     assert wb.sheetnames == list(SHEETS)
     assert wb["Summary"].freeze_panes == "A3"
@@ -467,9 +614,20 @@ def test_an_empty_assessment_still_makes_every_sheet():
 # ---------------------------------------------------------------------------
 # issue 12: the XlsxWriter statement writes the same cells, whichever path wrote them
 
-SURVEY_SPECIES = ["Acer rubrum", "Red maple", "Sugar Mapel", "Quercus alba", "White oak", "Norway maple",
-                  "Ailanthus altissima", "Liriodendron tulipifera", "Pinus strobus", "Black cherry",
-                  "Acer rubrum 'October Glory'", "Cornus florida"]
+SURVEY_SPECIES = [
+    "Acer rubrum",
+    "Red maple",
+    "Sugar Mapel",
+    "Quercus alba",
+    "White oak",
+    "Norway maple",
+    "Ailanthus altissima",
+    "Liriodendron tulipifera",
+    "Pinus strobus",
+    "Black cherry",
+    "Acer rubrum 'October Glory'",
+    "Cornus florida",
+]
 
 
 def write_generated_survey(path: Path, n: int = 2000) -> None:
@@ -483,8 +641,7 @@ def write_generated_survey(path: Path, n: int = 2000) -> None:
     wb = xlsxwriter.Workbook(str(path))
     ws = wb.add_worksheet("Trees")
     ws.write_string(0, 0, "Generated survey")
-    for j, h in enumerate(["Tag #", "Species", "DBH (in)", "Condition", "Action", "Street Tree", "Landmark",
-                           "Notes"]):
+    for j, h in enumerate(["Tag #", "Species", "DBH (in)", "Condition", "Action", "Street Tree", "Landmark", "Notes"]):
         ws.write_string(1, j, h)
     actions = ["Retain", "Remove", "Removed", "Topped", "retain", ""]
     for i in range(n):
@@ -530,11 +687,20 @@ def _cells(data: bytes) -> dict[str, Any]:
                     v = v.replace("_x000D_", "\r")  # XlsxWriter's escape of CR; Excel reads it as CR
                 if v is None and not c.has_style:
                     continue
-                cells[c.coordinate] = (v, c.number_format if v is not None else None, bool(c.quotePrefix),
-                                       bool(c.font.b), c.fill.fgColor.rgb if c.fill.fill_type else None)
-        out[ws.title] = {"cells": cells, "freeze": ws.freeze_panes, "filter": ws.auto_filter.ref,
-                         "widths": {k: d.width for k, d in ws.column_dimensions.items() if d.width},
-                         "charts": len(ws._charts)}
+                cells[c.coordinate] = (
+                    v,
+                    c.number_format if v is not None else None,
+                    bool(c.quotePrefix),
+                    bool(c.font.b),
+                    c.fill.fgColor.rgb if c.fill.fill_type else None,
+                )
+        out[ws.title] = {
+            "cells": cells,
+            "freeze": ws.freeze_panes,
+            "filter": ws.auto_filter.ref,
+            "widths": {k: d.width for k, d in ws.column_dimensions.items() if d.width},
+            "charts": len(ws._charts),
+        }
     return out
 
 
@@ -542,8 +708,9 @@ def _assert_same(got: dict[str, Any], want: dict[str, Any]) -> None:
     assert list(got) == list(want) == list(SHEETS)
     for name in SHEETS:
         g, w = got[name], want[name]
-        assert {k: g[k] for k in ("freeze", "filter", "widths", "charts")} == \
-            {k: w[k] for k in ("freeze", "filter", "widths", "charts")}, name
+        assert {k: g[k] for k in ("freeze", "filter", "widths", "charts")} == {
+            k: w[k] for k in ("freeze", "filter", "widths", "charts")
+        }, name
         assert g["cells"].keys() == w["cells"].keys(), name
         for coord, (gv, *gstyle) in g["cells"].items():
             wv, *wstyle = w["cells"][coord]
@@ -567,9 +734,13 @@ def test_streamed_rows_equal_the_per_cell_writer_on_the_stand_in(monkeypatch):
     number formats, quote prefixes, bold, fills, panes, filters, widths and chart. Chunks of 2 rows make
     every chunk boundary show."""
     monkeypatch.setattr(statement, "_CHUNK_ROWS", 2)
-    a = stand_in(trees=stand_in().trees.assign(
-        when=pd.to_datetime(["2024-05-01", None, "2024-05-03 10:30", "2024-05-04", "2024-05-05"], format="ISO8601"),
-        stems=pd.array([1, None, 2, 1, 3], dtype="Int64"), ratio=[0.5, float("inf"), None, 1e-9, 12345678.123456789]))
+    a = stand_in(
+        trees=stand_in().trees.assign(
+            when=pd.to_datetime(["2024-05-01", None, "2024-05-03 10:30", "2024-05-04", "2024-05-05"], format="ISO8601"),
+            stems=pd.array([1, None, 2, 1, 3], dtype="Int64"),
+            ratio=[0.5, float("inf"), None, 1e-9, 12345678.123456789],
+        )
+    )
     streamed, per_cell = _both(a)
     _assert_same(_cells(streamed), _cells(per_cell))
 
@@ -671,3 +842,269 @@ def test_the_statement_is_streamed_in_constant_memory(generated):
 
     rows = [int(r) for r in re.findall(r'<row r="(\d+)"', xml)]
     assert rows == sorted(rows) and len(rows) == len(set(rows)) == len(generated[1].trees) + 2
+
+
+# ---------------------------------------------------------------------------
+# review of issue 12: text XML cannot hold, OOXML escapes, Excel's limits (both writer paths)
+
+
+def _ooxml_unescape(s: str) -> str:
+    """What Excel shows for cell text (ECMA-376 ST_Xstring: ``_xHHHH_`` is the character HHHH)."""
+    import re
+
+    return re.sub(r"_x([0-9a-fA-F]{4})_", lambda m: chr(int(m.group(1), 16)), s)
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_text_xml_cannot_hold_never_breaks_the_file(stream):
+    """U+FFFE / U+FFFF are not XML characters: written as they were, the Trees sheet was not well-formed and
+    neither openpyxl nor Excel could open the statement (the CLI still said "statement written"). A lone
+    surrogate (from JSON or surrogate-escaped text) raised UnicodeEncodeError. "<r>...</r>" text went through
+    XlsxWriter's per-cell path as raw rich-text XML ("<r>&</r>": not well-formed). Each is now replaced by
+    U+FFFD (the first three) or written escaped, on both paths; a literal "_x0041_" is escaped as
+    "_x005F_x0041_" so Excel shows "_x0041_", not "A"."""
+    tags = ["a\ufffeb", "x\uffff", "a\ud800b", "<r>&</r>", "_x0041_", "T6"]
+    want = ["a\ufffdb", "x\ufffd", "a\ufffdb", "<r>&</r>", "_x0041_", "T6"]
+    trees = pd.DataFrame({"tag": pd.Series(tags, dtype=object), "<r>&</r>": ["v"] * 6, "dbh_in": [4.0] * 6})
+    buf = io.BytesIO()
+    statement.build_workbook(stand_in(trees=trees), buf, stream_rows=stream)
+    ws = openpyxl.load_workbook(io.BytesIO(buf.getvalue()))["Trees"]  # raised "not well-formed" before
+    assert [_ooxml_unescape(ws.cell(r, 1).value) for r in range(3, 9)] == want
+    assert ws.cell(2, 3).value == "<r>&</r>"  # a header written by XlsxWriter's own call, not raw XML
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_text_over_excels_limit_is_cut_in_utf16_units_and_says_so(stream):
+    """Excel's 32,767-character limit counts UTF-16 units: 20,000 emoji are 40,000 units. The streamed path
+    cut at 32,767 code points (kept all 40,000 units, over the limit); the per-cell path cut silently.
+    Now both keep 32,767 units at most, end with a note that the text was cut, and agree."""
+    text = "🌳" * 20000
+    trees = pd.DataFrame({"tag": ["T1"], "notes": [text], "dbh_in": [4.0]})
+    buf = io.BytesIO()
+    statement.build_workbook(stand_in(trees=trees), buf, stream_rows=stream)
+    got = openpyxl.load_workbook(io.BytesIO(buf.getvalue()))["Trees"].cell(3, 3).value  # Tag, DBH, Notes
+    assert len(got.encode("utf-16-le")) // 2 <= 32767
+    assert got.endswith(statement._CUT_MARK)
+    # (32,767 - len(mark)) units of 2 each: the whole emoji that fit, none split
+    room = 32767 - len(statement._CUT_MARK)
+    assert got == "🌳" * (room // 2) + statement._CUT_MARK
+    assert statement.safe_text("x" * 32767) == "x" * 32767  # exactly at the limit: unchanged
+
+
+def test_a_sheet_over_excels_size_is_a_clear_error(monkeypatch, tmp_path):
+    """XlsxWriter drops cells past row 1,048,576 / column 16,384 silently (write_* returns -1), and the
+    streamed rows were appended past the limit regardless (a file Excel refuses). With the limits lowered
+    (60 trees + title + header = 62 rows > 61), writing raises a ValueError naming the sheet, and the CLI
+    reports it as an error (exit 2), writing no file."""
+    many = stand_in(trees=pd.DataFrame({"tag": [f"T{i}" for i in range(60)], "dbh_in": [4.0] * 60}))
+    monkeypatch.setattr(statement, "_MAX_ROWS", 61)
+    with pytest.raises(ValueError, match="'Trees' sheet would need 62 rows"):  # 60 trees + title + header
+        statement_bytes(many)
+    monkeypatch.setattr(statement, "_MAX_ROWS", 1_048_576)
+    monkeypatch.setattr(statement, "_MAX_COLS", 3)
+    with pytest.raises(ValueError, match="16,384|3 columns"):
+        statement_bytes(stand_in())
+    monkeypatch.setattr(statement, "_MAX_COLS", 16_384)
+    statement_bytes(stand_in())  # at Excel's real limits the stand-in fits
+
+    from treecalc.cli import main
+
+    survey = tmp_path / "survey.xlsx"
+    write_generated_survey(survey, n=30)
+    monkeypatch.setattr(statement, "_MAX_ROWS", 20)
+    out = tmp_path / "statement.xlsx"
+    assert main(["assess", str(survey), "--out", str(out)]) == 2
+    assert not out.exists()
+
+
+def write_adversarial_survey(path: Path) -> list[list[Any]]:
+    """A survey whose text a spreadsheet or XML would misread; returns its rows (header first)."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Trees"
+    rows = [
+        ["Tag", "Species", "DBH (in)", "Condition", "Action", "Notes"],
+        ['=HYPERLINK("http://x")', "Red mapel", 12, "Good", "Remove", 'note & <b> "q"'],
+        ["_x005F_x0041_", "Acer rubrum", 40, "Good", "Remove", "bell_x0007_ and tab\tinside"],
+        ["+1+1", "Sugar maple", 8, "Good", "Retain", "<r>&</r>"],
+        ["@SUM(A1)", "Norway maple", 20, "Poor", "Remove", "🌳 emoji"],
+        ["-5", "Quercus rubra", 110, "Good", "Remove", "x\ufffey"],
+        ["T7", "White oak", 50, "Fair", "Removed", "=1+1"],
+    ]
+    for r in rows:
+        ws.append(r)
+    for row in ws.iter_rows():
+        for c in row:
+            if isinstance(c.value, str) and c.value.startswith("="):
+                c.data_type = "s"  # the survey holds these as text, as a user's would
+    wb.save(path)
+    return rows
+
+
+@pytest.mark.slow
+def test_adversarial_survey_through_the_cli_renders_literally_in_libreoffice(tmp_path):
+    """``treecalc assess FILE --out x.xlsx`` on a survey with formula-like tags, XML specials, a BEL, an
+    emoji and U+FFFE: the statement opens in openpyxl and LibreOffice, and LibreOffice's own CSV of the
+    Trees sheet shows every tag and note literally (no formula evaluated, "_x0041_" not read as "A")."""
+    import csv
+    import os
+
+    from treecalc.cli import main
+
+    survey = tmp_path / "adversarial.xlsx"
+    write_adversarial_survey(survey)
+    out = tmp_path / "st.xlsx"
+    assert main(["assess", str(survey), "--out", str(out)]) == 0
+    openpyxl.load_workbook(out)  # well-formed (U+FFFE made it unreadable before)
+    exe = shutil.which("libreoffice") or shutil.which("soffice")
+    if not exe:
+        pytest.skip("LibreOffice is not installed")
+    filt = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,2"  # sheet 2 = Trees
+    subprocess.run(
+        [
+            exe,
+            "--headless",
+            f"-env:UserInstallation=file://{tmp_path}/lo-profile",
+            "--convert-to",
+            filt,
+            "--outdir",
+            str(tmp_path / "csv"),
+            str(out),
+        ],
+        check=True,
+        timeout=55,
+        capture_output=True,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    rows = list(csv.reader((tmp_path / "csv" / "st-Trees.csv").open(encoding="utf-8")))
+    head = rows[1]
+    tag, notes = head.index("Tag"), head.index("Notes")
+    got = {r[tag]: r[notes] for r in rows[2:]}
+    # calamine reads the survey's "_x005F_x0041_" as the text "_x0041_"; BEL becomes U+FFFD
+    assert got == {
+        '=HYPERLINK("http://x")': 'note & <b> "q"',
+        "_x0041_": "bell\ufffd and tab\tinside",
+        "+1+1": "<r>&</r>",
+        "@SUM(A1)": "🌳 emoji",
+        "-5": "x\ufffdy",
+        "T7": "=1+1",
+    }
+
+
+def test_every_column_type_streams_as_the_per_cell_writer_does(monkeypatch):
+    """Arrow-backed strings/ints/bools, nullable booleans, categoricals (text and numbers), -0.0, 1e308,
+    5e-324, inf, mixed object columns (int, text, float, bool, None, Decimal, date, list), naive and
+    tz-aware timestamps, timedeltas and a Python int past 2**64: both writer paths give the same cells.
+    Dates before 1900-03-01 were a day late on the streamed path: Excel's 1900 system counts a
+    29 February 1900 that never was, so 1900-01-15 is serial 15 (days since 1899-12-31), not 16."""
+    import datetime as dt
+    import decimal
+
+    import pyarrow as pa
+
+    monkeypatch.setattr(statement, "_CHUNK_ROWS", 3)
+    n = 8
+    trees = pd.DataFrame(
+        {
+            "tag": pd.Series(["a", None, "c", "=x", " sp ", "d", "e", "f"], dtype="string[pyarrow]"),
+            "cat": pd.Categorical(["x", "y", None, "x", "=y", "x", "y", "x"]),
+            "catnum": pd.Categorical([1.5, 2.0, None, 1.5, 2.0, 1.5, 1.5, 2.0]),
+            "ai": pd.Series([1, None, 3, 4, 5, 6, 7, 2**60], dtype="int64[pyarrow]"),
+            "ab": pd.Series([True, None, False, True, True, False, True, False], dtype="bool[pyarrow]"),
+            "nb": pd.Series([True, None, False, True, True, False, True, False], dtype="boolean"),
+            "fl": [-0.0, 1e308, 5e-324, float("nan"), float("inf"), -1.5, 0.1, 1 / 3],
+            "mixed": pd.Series(
+                [1, "two", 3.5, True, None, decimal.Decimal("1.10"), dt.date(2024, 1, 2), ["a", "b"]], dtype=object
+            ),
+            "when": pd.to_datetime(
+                [
+                    "1900-01-15",
+                    "1900-02-28",
+                    None,
+                    "1900-03-01",
+                    "2024-05-05 10:30",
+                    "1950-01-01",
+                    "2000-02-29",
+                    "2024-01-01",
+                ],
+                format="ISO8601",
+            ),
+            "tz": pd.to_datetime(["2024-05-01 12:00"] * n).tz_localize("America/New_York"),
+            "td": pd.to_timedelta([1, 2, None, 4, 5, 6, 7, 8], unit="h"),
+            "pint": pd.Series([10**20, -5, 0, 7, 8, 9, 1, 2], dtype=object),
+            # exact cents as an Arrow decimal column: numeric, but its values are Decimal objects (the streamed
+            # path wrote <v>Decimal('1000.10')</v>: a sheet no reader could open)
+            "penalty_max_usd": pd.array(
+                [decimal.Decimal("1000.10"), None] + [decimal.Decimal("0.01")] * 6,
+                dtype=pd.ArrowDtype(pa.decimal128(10, 2)),
+            ),
+            "dbh_in": [4.0] * n,
+        }
+    )
+    streamed, per_cell = _both(stand_in(trees=trees))
+    _assert_same(_cells(streamed), _cells(per_cell))
+    ws = openpyxl.load_workbook(io.BytesIO(streamed))["Trees"]
+    col = [c.value for c in ws[2]].index("When") + 1
+    assert [ws.cell(r, col).value for r in (3, 4, 6)] == [
+        dt.datetime(1900, 1, 15),
+        dt.datetime(1900, 2, 28),
+        dt.datetime(1900, 3, 1),
+    ]
+    assert statement._excel_serial(dt.date(1900, 1, 1)) == 1 and statement._excel_serial(dt.date(1900, 3, 1)) == 61
+    col = [c.value for c in ws[2]].index("Civil penalty maximum ($)") + 1
+    assert [ws.cell(r, col).value for r in (3, 4, 5)] == [1000.10, None, 0.01]
+    assert ws.cell(3, col).number_format == "$#,##0.00"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {
+            "value_basis": "cumulative:10",
+            "replacement_percent": 150,
+            "plantable": 3,
+            "land_use": "small_commercial",
+            "prices": {"electricity": 0.25},
+            "home_price_usd": 700000.0,
+            "fee_per_tree_usd": 600,
+        },
+        {"jurisdiction": "wesley_hills", "value_basis": "appraised", "land_use": "institutional"},
+    ],
+)
+def test_a_generated_survey_with_options_changed_is_written_as_assessed(tmp_path, options):
+    """Not the sample and not the defaults: the Trees sheet holds every number, flag and text of the
+    assessment's trees (value column on the chosen basis, the disclosures of the chosen land use), and
+    both writer paths agree."""
+    from treecalc.assessment import assess
+
+    path = tmp_path / "survey.xlsx"
+    write_generated_survey(path, n=300)
+    a = assess(path, **options)
+    streamed, per_cell = _both(a)
+    _assert_same(_cells(streamed), _cells(per_cell))
+    head, rows = _trees_sheet(streamed)
+    col = {h: j for j, h in enumerate(head)}
+    basis = statement._value_basis(a)
+    assert f"Value ($, {basis})" in col and basis == options["value_basis"]
+    by_row = {r[col["Source row"]]: r for r in rows}
+    assert len(by_row) == len(a.trees) == len(rows)
+    checked = 0
+    for key in a.trees.columns:
+        label = statement._header(key) if key != "value_usd" else f"Value ($, {basis})"
+        if label not in col:
+            continue
+        for src, v in zip(a.trees["source_row"], a.trees[key].tolist()):
+            got = by_row[src][col[label]]
+            if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+                assert got is None, (key, src)
+            elif isinstance(v, bool):
+                assert got == ("Yes" if v else "No"), (key, src)
+            elif isinstance(v, (int, float)):
+                assert got == v, (key, src, got, v)
+                checked += 1
+            elif isinstance(v, str):
+                assert got == (v or None), (key, src)
+                checked += key == "disclosures"
+    assert checked >= 20 * len(a.trees)
+    lu = options["land_use"]
+    assert all(f"for {lu}" in (r[col["Disclosures"]] or "") for r in rows)  # every tree's C is unverified

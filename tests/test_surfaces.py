@@ -26,8 +26,14 @@ def pit_points() -> tuple[np.ndarray, np.ndarray]:
     rim = [(a, 0) for a in xs] + [(a, 40) for a in xs] + [(0, b) for b in ys[1:-1]] + [(30, b) for b in ys[1:-1]]
     floor_edge = [(min(max(a, 0.1), 29.9), min(max(b, 0.1), 39.9)) for a, b in rim]
     ix, iy = np.meshgrid(xs[1:-1], ys[1:-1])
-    P = np.vstack([E[outside], [(a, b, 100.0) for a, b in rim], [(a, b, 92.0) for a, b in floor_edge],
-                   np.column_stack([ix.ravel(), iy.ravel(), np.full(ix.size, 92.0)])])
+    P = np.vstack(
+        [
+            E[outside],
+            [(a, b, 100.0) for a, b in rim],
+            [(a, b, 92.0) for a, b in floor_edge],
+            np.column_stack([ix.ravel(), iy.ravel(), np.full(ix.size, 92.0)]),
+        ]
+    )
     return E, P
 
 
@@ -53,8 +59,16 @@ def test_pit_30_by_40_by_8():
 
 
 @settings(max_examples=40, deadline=None)
-@given(a=st.floats(-0.2, 0.2), b=st.floats(-0.2, 0.2), c=st.floats(-5, 5), d=st.floats(-0.2, 0.2),
-       e=st.floats(-0.2, 0.2), f=st.floats(-5, 5), n=st.integers(0, 40), seed=st.integers(0, 10_000))
+@given(
+    a=st.floats(-0.2, 0.2),
+    b=st.floats(-0.2, 0.2),
+    c=st.floats(-5, 5),
+    d=st.floats(-0.2, 0.2),
+    e=st.floats(-0.2, 0.2),
+    f=st.floats(-5, 5),
+    n=st.integers(0, 40),
+    seed=st.integers(0, 10_000),
+)
 def test_tin_cut_minus_fill_equals_the_exact_volume_between_two_planes(a, b, c, d, e, f, n, seed):
     # Over the square [0, 60] x [0, 40] both surfaces are planes, sampled at the corners plus random
     # points (different in each set). cut - fill = integral of (existing - proposed)
@@ -79,8 +93,10 @@ def _landxml(name_pts: dict[str, np.ndarray]) -> str:
     for name, p in name_pts.items():
         pts = "".join(f'<P id="{i + 1}">{y} {x} {z}</P>' for i, (x, y, z) in enumerate(p))
         surfaces.append(f'<Surface name="{name}"><Definition surfType="TIN"><Pnts>{pts}</Pnts></Definition></Surface>')
-    return ('<?xml version="1.0"?><LandXML xmlns="http://www.landxml.org/schema/LandXML-1.2" version="1.2">'
-            f'<Surfaces>{"".join(surfaces)}</Surfaces></LandXML>')
+    return (
+        '<?xml version="1.0"?><LandXML xmlns="http://www.landxml.org/schema/LandXML-1.2" version="1.2">'
+        f"<Surfaces>{''.join(surfaces)}</Surfaces></LandXML>"
+    )
 
 
 def test_landxml_surface_pair(tmp_path):
@@ -103,9 +119,11 @@ def test_landxml_surface_pair(tmp_path):
 
 
 def test_landxml_is_parsed_safely(tmp_path):
-    bomb = ('<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>'
-            '<LandXML><Surfaces><Surface name="s"><Definition><Pnts><P>&b;</P></Pnts></Definition></Surface>'
-            '</Surfaces></LandXML>')
+    bomb = (
+        '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>'
+        '<LandXML><Surfaces><Surface name="s"><Definition><Pnts><P>&b;</P></Pnts></Definition></Surface>'
+        "</Surfaces></LandXML>"
+    )
     (tmp_path / "bomb.xml").write_text(bomb)
     with pytest.raises(ValueError, match="not a readable LandXML"):
         read_points(tmp_path / "bomb.xml")
@@ -116,8 +134,9 @@ def test_point_csv_headers(tmp_path):
     E, P = pit_points()
     import pandas as pd
 
-    pd.DataFrame({"Point": range(len(E)), "Northing": E[:, 1], "Easting": E[:, 0],
-                  "Elevation (ft)": E[:, 2]}).to_csv(tmp_path / "eg.csv", index=False)
+    pd.DataFrame({"Point": range(len(E)), "Northing": E[:, 1], "Easting": E[:, 0], "Elevation (ft)": E[:, 2]}).to_csv(
+        tmp_path / "eg.csv", index=False
+    )
     pd.DataFrame({"POINT_X": P[:, 0], "POINT_Y": P[:, 1], "Z": P[:, 2]}).to_csv(tmp_path / "fg.csv", index=False)
     assert round(volume_between_files(tmp_path / "eg.csv", tmp_path / "fg.csv").cut_cy, 2) == 353.49
     both = pd.DataFrame({"E": [0, 10, 0, 10], "N": [0, 0, 10, 10], "EG": [5, 5, 5, 5], "FG": [6, 6, 6, 6]})

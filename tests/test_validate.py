@@ -7,12 +7,20 @@ import pytest
 from treecalc.validate import number
 
 
-@pytest.mark.parametrize("value,kw,msg", [
-    ("abc", {}, "must be a number"), (True, {}, "must be a number"), (float("nan"), {}, "finite"),
-    ("inf", {}, "finite"), (-1, {"low": 0}, "at least 0"), (0, {"low": 0, "strict": True}, "greater than 0"),
-    (2, {"high": 1}, "at most 1"), (1.5, {"whole": True}, "whole number"),
-    (0, {"low": 1, "whole": True}, "a whole number at least 1"),
-])
+@pytest.mark.parametrize(
+    "value,kw,msg",
+    [
+        ("abc", {}, "must be a number"),
+        (True, {}, "must be a number"),
+        (float("nan"), {}, "finite"),
+        ("inf", {}, "finite"),
+        (-1, {"low": 0}, "at least 0"),
+        (0, {"low": 0, "strict": True}, "greater than 0"),
+        (2, {"high": 1}, "at most 1"),
+        (1.5, {"whole": True}, "whole number"),
+        (0, {"low": 1, "whole": True}, "a whole number at least 1"),
+    ],
+)
 def test_refusals_name_the_parameter(value, kw, msg):
     with pytest.raises(ValueError, match=msg) as e:
         number("days", value, **kw)

@@ -111,8 +111,12 @@ def test_carried_past_15_april_relevy():
     # 15 Apr 2026 is 90 days after the due date (> 60): 300.00 + 21.00 = 321.00 go to the tax
     # bill; no 1% on 16 Apr or later on the water account.
     r = penalty_schedule("300", DUE, [], as_of="2026-07-01")
-    assert kinds(r) == [("2026-01-16", "penalty"), ("2026-02-16", "penalty"), ("2026-03-16", "penalty"),
-                        ("2026-04-15", "relevy")]
+    assert kinds(r) == [
+        ("2026-01-16", "penalty"),
+        ("2026-02-16", "penalty"),
+        ("2026-03-16", "penalty"),
+        ("2026-04-15", "relevy"),
+    ]
     assert r.relevy_date == dt.date(2026, 4, 15)
     assert r.relevy_amount == D("321.00")
     assert r.total_due == D("0.00")
@@ -150,15 +154,18 @@ def test_bill_due_less_than_61_days_before_april_waits_a_year():
     assert r.relevy_amount == D("354.00")
 
 
-@pytest.mark.parametrize("due,relevy", [
-    ("2026-02-13", "2026-04-15"),  # 61 days before 15 Apr 2026: more than 60 days overdue
-    ("2026-02-14", "2027-04-15"),  # 60 days: not more than 60
-    ("2028-02-14", "2028-04-15"),  # leap year: 14 Feb is 61 days before
-    ("2028-02-15", "2029-04-15"),
-    ("2026-04-15", "2027-04-15"),  # due on 15 April: the *next* 15 April
-    ("2026-04-16", "2027-04-15"),
-    ("2025-12-31", "2026-04-15"),
-])
+@pytest.mark.parametrize(
+    "due,relevy",
+    [
+        ("2026-02-13", "2026-04-15"),  # 61 days before 15 Apr 2026: more than 60 days overdue
+        ("2026-02-14", "2027-04-15"),  # 60 days: not more than 60
+        ("2028-02-14", "2028-04-15"),  # leap year: 14 Feb is 61 days before
+        ("2028-02-15", "2029-04-15"),
+        ("2026-04-15", "2027-04-15"),  # due on 15 April: the *next* 15 April
+        ("2026-04-16", "2027-04-15"),
+        ("2025-12-31", "2026-04-15"),
+    ],
+)
 def test_relevy_date_boundary(due, relevy):
     assert relevy_date_for(dt.date.fromisoformat(due)) == dt.date.fromisoformat(relevy)
 
@@ -166,7 +173,11 @@ def test_relevy_date_boundary(due, relevy):
 def test_period_dates_clamped_to_month_end():
     # due 30 Jan: first day late 31 Jan; +1 month -> 28 Feb (clamped), +2 -> 31 Mar, +3 -> 30 Apr
     assert period_start_dates(dt.date(2026, 1, 30), dt.date(2026, 4, 30)) == [
-        dt.date(2026, 1, 31), dt.date(2026, 2, 28), dt.date(2026, 3, 31), dt.date(2026, 4, 30)]
+        dt.date(2026, 1, 31),
+        dt.date(2026, 2, 28),
+        dt.date(2026, 3, 31),
+        dt.date(2026, 4, 30),
+    ]
     # leap year
     assert period_start_dates(dt.date(2028, 1, 30), dt.date(2028, 3, 1))[1] == dt.date(2028, 2, 29)
 
@@ -225,15 +236,18 @@ def test_two_bill_account_with_one_payment():
     # As of 1 Mar: A 0.00; B charge 200.00 + penalties 6.00 = 206.00; account 206.00.
     from treecalc.water import account_statement
 
-    s = account_statement([("100", "2026-01-15", "A"), ("200", "2026-02-15", "B")],
-                          [("2026-02-20", "110")], as_of="2026-03-01")
+    s = account_statement(
+        [("100", "2026-01-15", "A"), ("200", "2026-02-15", "B")], [("2026-02-20", "110")], as_of="2026-03-01"
+    )
     a, b = s.bills
     assert (a.bill, a.total_due, a.penalties_assessed, a.payments_total) == ("A", D("0.00"), D("6.00"), D("106.00"))
     assert (b.bill, b.charge_outstanding, b.penalties_outstanding) == ("B", D("200.00"), D("6.00"))
     assert s.total_due == D("206.00") and s.credit == D("0.00") and s.payments_total == D("110.00")
     pays = [e for e in s.events if e.kind == "payment"]
-    assert [(e.bill, e.to_penalties, e.to_charge) for e in pays] == [("A", D("6.00"), D("100.00")),
-                                                                    ("B", D("4.00"), D("0.00"))]
+    assert [(e.bill, e.to_penalties, e.to_charge) for e in pays] == [
+        ("A", D("6.00"), D("100.00")),
+        ("B", D("4.00"), D("0.00")),
+    ]
     assert sum(e.amount for e in pays) == D("110.00")
 
 
@@ -241,8 +255,9 @@ def test_account_csv(tmp_path):
     from treecalc.water import account_statement, read_account_csv
 
     p = tmp_path / "account.csv"
-    p.write_text("Kind,Date,Amount,Bill\nbill,2026-01-15,100.00,A\nbill,2026-02-15,200.00,B\n"
-                 "payment,2026-02-20,110.00,\n")
+    p.write_text(
+        "Kind,Date,Amount,Bill\nbill,2026-01-15,100.00,A\nbill,2026-02-15,200.00,B\npayment,2026-02-20,110.00,\n"
+    )
     bills, pays = read_account_csv(p)
     s = account_statement(bills, pays, as_of="2026-03-01")
     assert s.total_due == D("206.00")  # as the two-bill case above
@@ -264,12 +279,24 @@ def test_to_dict_is_json_ready():
     import json
 
     d = penalty_schedule("300", "2026-01-15", [("2026-03-10", "100")], as_of="2026-04-10").to_dict()
-    for k in ("charge_outstanding", "penalties_outstanding", "total_due", "events", "relevy_date",
-              "relevy_amount", "interpretation"):
+    for k in (
+        "charge_outstanding",
+        "penalties_outstanding",
+        "total_due",
+        "events",
+        "relevy_date",
+        "relevy_amount",
+        "interpretation",
+    ):
         assert k in d
     assert d["total_due"] == "220.18" and d["relevy_date"] is None and d["relevy_amount"] is None
-    assert d["events"][0] == {**d["events"][0], "date": "2026-01-16", "kind": "penalty",
-                              "section": "§223-12F(2)", "amount": "15.00"}
+    assert d["events"][0] == {
+        **d["events"][0],
+        "date": "2026-01-16",
+        "kind": "penalty",
+        "section": "§223-12F(2)",
+        "amount": "15.00",
+    }
     json.dumps(d)
     assert any("more than 60 days" in s for s in d["interpretation"])
 
@@ -280,16 +307,19 @@ def test_payments_after_as_of_ignored_with_note():
     assert any("not applied" in n for n in r.notes)
 
 
-@pytest.mark.parametrize("kw,msg", [
-    (dict(amount="-1"), "must not be negative"),
-    (dict(amount="abc"), "must be a number"),
-    (dict(as_of="2026-01-14"), "before the due date"),
-    (dict(payments=[("2026-02-01", "0")]), "must be positive"),
-    (dict(payments=[("2026-02-01", "-5")]), "must be positive"),
-    (dict(payments=[("2026/02/01", "5")]), "YYYY-MM-DD"),
-    (dict(payments=[("2026-02-01",)]), "expected (date, amount)"),
-    (dict(due_date="15 Jan"), "YYYY-MM-DD"),
-])
+@pytest.mark.parametrize(
+    "kw,msg",
+    [
+        (dict(amount="-1"), "must not be negative"),
+        (dict(amount="abc"), "must be a number"),
+        (dict(as_of="2026-01-14"), "before the due date"),
+        (dict(payments=[("2026-02-01", "0")]), "must be positive"),
+        (dict(payments=[("2026-02-01", "-5")]), "must be positive"),
+        (dict(payments=[("2026/02/01", "5")]), "YYYY-MM-DD"),
+        (dict(payments=[("2026-02-01",)]), "expected (date, amount)"),
+        (dict(due_date="15 Jan"), "YYYY-MM-DD"),
+    ],
+)
 def test_bad_input(kw, msg):
     args = dict(amount="300", due_date="2026-01-15", payments=[], as_of="2026-03-01")
     args.update(kw)
@@ -302,10 +332,12 @@ money = st.integers(min_value=1, max_value=500_000).map(lambda c: D(c) / 100)
 
 
 @settings(max_examples=150, deadline=None)
-@given(amount=money,
-       due_off=st.integers(0, 400),
-       pays=st.lists(st.tuples(st.integers(-20, 800), money), max_size=6),
-       asof_off=st.integers(0, 900))
+@given(
+    amount=money,
+    due_off=st.integers(0, 400),
+    pays=st.lists(st.tuples(st.integers(-20, 800), money), max_size=6),
+    asof_off=st.integers(0, 900),
+)
 def test_balance_never_negative_and_payments_fully_applied(amount, due_off, pays, asof_off):
     due = dt.date(2025, 1, 1) + dt.timedelta(days=due_off)
     as_of = due + dt.timedelta(days=asof_off)
@@ -359,10 +391,17 @@ def test_meter_under_registering():
     assert r.adjusted_consumption == D("10000") and r.fee_refund == D("0")
 
 
-@pytest.mark.parametrize("err,adjusted,refund", [
-    ("1.5", False, False), ("-1.5", False, False), ("1.51", True, True), ("-1.51", True, False),
-    ("1.49", False, False), ("0", False, False),
-])
+@pytest.mark.parametrize(
+    "err,adjusted,refund",
+    [
+        ("1.5", False, False),
+        ("-1.5", False, False),
+        ("1.51", True, True),
+        ("-1.51", True, False),
+        ("1.49", False, False),
+        ("0", False, False),
+    ],
+)
 def test_meter_tolerance_boundary(err, adjusted, refund):
     r = meter_test(1000, err, 50)
     assert r.adjusted is adjusted and r.fee_refunded is refund
@@ -385,9 +424,12 @@ def test_absurd_amounts_are_refused_not_crashed(amount):
 
 
 @settings(max_examples=120, deadline=None)
-@given(bills=st.lists(st.tuples(money, st.integers(0, 200)), min_size=1, max_size=4),
-       pays=st.lists(st.tuples(st.integers(-20, 700), money), max_size=6),
-       asof_off=st.integers(0, 800), months=st.sampled_from(["anniversary", "calendar"]))
+@given(
+    bills=st.lists(st.tuples(money, st.integers(0, 200)), min_size=1, max_size=4),
+    pays=st.lists(st.tuples(st.integers(-20, 700), money), max_size=6),
+    asof_off=st.integers(0, 800),
+    months=st.sampled_from(["anniversary", "calendar"]),
+)
 def test_account_lines_sum_to_totals_to_the_cent(bills, pays, asof_off, months):
     # For any bills and payments: every line is whole cents; penalties lines = penalties assessed;
     # each payment is fully applied (its parts sum to it); and exactly

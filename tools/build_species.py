@@ -128,7 +128,13 @@ def tree_type_parts(tree_type: str) -> dict[str, str]:
 # Synonyms in current use and other common names. Keys are i-Tree codes.
 # Misspellings are deliberately absent: the fuzzy resolver handles them.
 EXTRA_ALIASES: dict[str, list[str]] = {
-    "PLAC": ["Platanus x acerifolia", "Platanus × acerifolia", "Platanus acerifolia", "London plane", "London plane tree"],
+    "PLAC": [
+        "Platanus x acerifolia",
+        "Platanus × acerifolia",
+        "Platanus acerifolia",
+        "London plane",
+        "London plane tree",
+    ],
     "GLTR": ["Gleditsia triacanthos var. inermis", "Thornless honeylocust", "Honey locust", "Thornless honey locust"],
     "LITU": ["Tulip poplar", "Tuliptree", "Yellow poplar", "Tulip-tree", "Yellow-poplar", "Tulip magnolia"],
     "ACRU": ["Swamp maple", "Scarlet maple"],
@@ -169,9 +175,15 @@ EXTRA_ALIASES: dict[str, list[str]] = {
 # The benefit value row (``SppValueAssignment``) is kept as the source assigns it, so the benefits stay
 # i-Tree Streets' own; only the tree type and leaf habit (which the law reads) are corrected.
 CORRECTIONS: dict[str, tuple[str, str, str, str]] = {
-    "ELUM": ("tree_type", "BES", "BDS",
-             ("autumn olive is deciduous (USDA PLANTS; New York Flora Atlas) but the i-Tree Streets Northeast "
-              "species list types it evergreen; its benefits still read the source's value row BES OTHER")),
+    "ELUM": (
+        "tree_type",
+        "BES",
+        "BDS",
+        (
+            "autumn olive is deciduous (USDA PLANTS; New York Flora Atlas) but the i-Tree Streets Northeast "
+            "species list types it evergreen; its benefits still read the source's value row BES OTHER"
+        ),
+    ),
 }
 
 
@@ -265,23 +277,25 @@ def build(source: Path, out: Path) -> None:
             sci = f"{genus} sp."
             aliases += [f"{genus} spp.", f"{genus} species", genus]
         aliases += EXTRA_ALIASES.get(code, [])
-        cat_rows.append({
-            "code": code,
-            "scientific_name": sci,
-            "common_name": common,
-            "aliases": "; ".join(dict.fromkeys(aliases)),
-            "is_genus": "yes" if is_genus else "no",
-            "tree_type": tree_type,
-            "value_row": value_row,
-            **tree_type_parts(tree_type),
-            "species_rating_pct": r[col["Species Rating (%)"]].strip(),
-            "basic_price_usd_per_sqin": r[col["Basic Price ($/sq in)"]].strip(),
-            "palm_trunk_cost_usd_per_ft": r[col["Palm Trunk Cost($/ft)"]].strip(),
-            "replacement_cost_usd": r[col["Replacement Cost ($)"]].strip(),
-            "replacement_trunk_area_sqin": r[col["TAr (sq Inches)"]].strip(),
-            "region": r[col["region"]].strip(),
-            "correction": correction,
-        })
+        cat_rows.append(
+            {
+                "code": code,
+                "scientific_name": sci,
+                "common_name": common,
+                "aliases": "; ".join(dict.fromkeys(aliases)),
+                "is_genus": "yes" if is_genus else "no",
+                "tree_type": tree_type,
+                "value_row": value_row,
+                **tree_type_parts(tree_type),
+                "species_rating_pct": r[col["Species Rating (%)"]].strip(),
+                "basic_price_usd_per_sqin": r[col["Basic Price ($/sq in)"]].strip(),
+                "palm_trunk_cost_usd_per_ft": r[col["Palm Trunk Cost($/ft)"]].strip(),
+                "replacement_cost_usd": r[col["Replacement Cost ($)"]].strip(),
+                "replacement_trunk_area_sqin": r[col["TAr (sq Inches)"]].strip(),
+                "region": r[col["region"]].strip(),
+                "correction": correction,
+            }
+        )
     fields = list(cat_rows[0])
     with (out / "catalogue.csv").open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=fields, lineterminator="\n")

@@ -23,13 +23,26 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from treecalc.ingest import Survey, SurveyError, read_survey
 
 #: Public name -> the module that defines it.
-_LAZY = {"Assessment": "treecalc.assessment", "assess": "treecalc.assessment",
-         "BenefitParams": "treecalc.benefits",
-         "compute_benefits": "treecalc.benefits",
-         "Survey": "treecalc.ingest", "SurveyError": "treecalc.ingest", "read_survey": "treecalc.ingest"}
+_LAZY = {
+    "Assessment": "treecalc.assessment",
+    "assess": "treecalc.assessment",
+    "BenefitParams": "treecalc.benefits",
+    "compute_benefits": "treecalc.benefits",
+    "Survey": "treecalc.ingest",
+    "SurveyError": "treecalc.ingest",
+    "read_survey": "treecalc.ingest",
+}
 
-__all__ = ["Assessment", "BenefitParams", "Survey", "SurveyError", "assess", "benefits", "compute_benefits",
-           "read_survey"]
+__all__ = [
+    "Assessment",
+    "BenefitParams",
+    "Survey",
+    "SurveyError",
+    "assess",
+    "benefits",
+    "compute_benefits",
+    "read_survey",
+]
 __version__ = "0.1.0"
 
 

@@ -20,10 +20,11 @@ Value bases (shown on every output):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -37,9 +38,20 @@ from treecalc.rules import params as lawparams
 from treecalc.rules import rules_module
 from treecalc.validate import number
 
-SURVEY_FLAGS = ("street_tree", "wetland", "slope_over_20pct", "excessively_steep_slope", "landmark",
-                "conservation_area", "dec_protected", "regulated_buffer_zone", "hazardous", "dead_or_diseased",
-                "good_forestry", "within_20ft_of_lot_line")
+SURVEY_FLAGS = (
+    "street_tree",
+    "wetland",
+    "slope_over_20pct",
+    "excessively_steep_slope",
+    "landmark",
+    "conservation_area",
+    "dec_protected",
+    "regulated_buffer_zone",
+    "hazardous",
+    "dead_or_diseased",
+    "good_forestry",
+    "within_20ft_of_lot_line",
+)
 BENEFIT_SKIP = ("species_code", "dbh_in", "land_use")
 
 #: The offence reading (issue 9), stated in method["readings"] and in the penalty notes.
@@ -83,8 +95,9 @@ class AssessOptions:
         if o.replacement_height_ft is not None:
             h = float(o.replacement_height_ft)
             if not math.isfinite(h) or h <= 0:
-                raise ValueError(f"replacement height must be a finite number of feet > 0, got "
-                                 f"{self.replacement_height_ft!r}")
+                raise ValueError(
+                    f"replacement height must be a finite number of feet > 0, got {self.replacement_height_ft!r}"
+                )
             o.replacement_height_ft = h
         return o
 
@@ -120,7 +133,7 @@ class Context:
     params: BenefitParams
     schedule: Any = None
     survey_lines: list[dict[str, Any]] = field(default_factory=list)
-    wesley_hills: dict[str, Any] | None = None     # Chapter 95's own summary, set by its rules module
+    wesley_hills: dict[str, Any] | None = None  # Chapter 95's own summary, set by its rules module
 
     def _basis_fn(self, basis: str) -> Callable[..., np.ndarray]:
         kind, years, _ = parse_value_basis(basis)
@@ -136,12 +149,20 @@ class Context:
             return t["value_usd"].to_numpy(float)
         kind, _, _ = parse_value_basis(basis)
         fn = self._basis_fn(basis)
-        third = (_condition_for_appraisal(t["condition"])[0] if kind == "appraised"
-                 else t["benefit_land_use"].to_numpy(object))
-        key = pd.DataFrame({"c": t["species_code"].to_numpy(object), "d": t["dbh_in"].to_numpy(float),
-                            "x": pd.Series(third, dtype=object).to_numpy(object)})
+        third = (
+            _condition_for_appraisal(t["condition"])[0]
+            if kind == "appraised"
+            else t["benefit_land_use"].to_numpy(object)
+        )
+        key = pd.DataFrame(
+            {
+                "c": t["species_code"].to_numpy(object),
+                "d": t["dbh_in"].to_numpy(float),
+                "x": pd.Series(third, dtype=object).to_numpy(object),
+            }
+        )
         codes = key.groupby(["c", "d", "x"], sort=False, dropna=False).ngroup().to_numpy()
-        u = key.drop_duplicates(ignore_index=True)   # first appearances: the order ngroup numbers them
+        u = key.drop_duplicates(ignore_index=True)  # first appearances: the order ngroup numbers them
         kw = {"condition": u["x"].to_numpy(object)} if kind == "appraised" else {"land_use": u["x"].to_numpy(object)}
         values = croton.round_cents(fn(u["c"].to_numpy(object), u["d"].to_numpy(float), **kw))
         return values[codes]
@@ -231,14 +252,18 @@ class Assessment:
             "offences_conditional": pen.get("offences_conditional"),
             "offence_rows": _plain(list(pen.get("per_tree") or [])),
             "not_offences": _plain(list(pen.get("not_offences") or [])),
-            "replacement_parts": [{k: _plain(p[k]) for k in ("section", "percent", "trees", "value_usd",
-                                                             "required_value_usd")}
-                                  for p in (rep.get("parts") or [])],
+            "replacement_parts": [
+                {k: _plain(p[k]) for k in ("section", "percent", "trees", "value_usd", "required_value_usd")}
+                for p in (rep.get("parts") or [])
+            ],
             "fund_alternative_22f_usd": fund.get("alternative_22f_usd"),
             "offences": int(self.trees["offence"].sum()) if len(self.trees) else 0,
             # offence_depends_on is also given as depends_on, the name the offence rows and the PDF report use
-            "per_tree": _records(self.trees[[c for c in TREE_JSON_COLUMNS if c in self.trees]].assign(
-                **({"depends_on": self.trees["offence_depends_on"]} if "offence_depends_on" in self.trees else {}))),
+            "per_tree": _records(
+                self.trees[[c for c in TREE_JSON_COLUMNS if c in self.trees]].assign(
+                    **({"depends_on": self.trees["offence_depends_on"]} if "offence_depends_on" in self.trees else {})
+                )
+            ),
             "rejected_rows": _records(self.rejected),
             "lines": self.lines,
             "assumptions": self.assumptions,
@@ -247,11 +272,33 @@ class Assessment:
         }
 
 
-TREE_JSON_COLUMNS = ("source_row", "tag", "species", "species_code", "dbh_in", "action", "condition",
-                     "value_usd", "usd_total_annual", "disclosures", "harmed", "counted", "exclusion", "permit_triggers",
-                     "permit_needed", "offence", "offence_status", "offence_sections", "offence_depends_on",
-                     "not_offence_reason", "penalty_tier", "penalty_base_usd", "penalty_max_usd",
-                     "criminal_max_usd", "criminal_section")
+TREE_JSON_COLUMNS = (
+    "source_row",
+    "tag",
+    "species",
+    "species_code",
+    "dbh_in",
+    "action",
+    "condition",
+    "value_usd",
+    "usd_total_annual",
+    "disclosures",
+    "harmed",
+    "counted",
+    "exclusion",
+    "permit_triggers",
+    "permit_needed",
+    "offence",
+    "offence_status",
+    "offence_sections",
+    "offence_depends_on",
+    "not_offence_reason",
+    "penalty_tier",
+    "penalty_base_usd",
+    "penalty_max_usd",
+    "criminal_max_usd",
+    "criminal_section",
+)
 
 
 def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
@@ -299,8 +346,11 @@ def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
     """``"annual"`` / ``"cumulative:N"`` / ``"appraised"`` → (kind, years, label)."""
     b = str(basis or "annual").strip().lower()
     if b == "annual":
-        return "annual", None, ("total annual benefits, USD/yr (National Tree Benefit Calculator / "
-                                "i-Tree Streets Northeast, §208-22B)")
+        return (
+            "annual",
+            None,
+            ("total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets Northeast, §208-22B)"),
+        )
     # (the §208-22B citation is Croton's: Wesley Hills output drops it, see _assess_wesley_hills)
     if b.startswith("cumulative"):
         _, sep, n = b.partition(":")
@@ -310,7 +360,11 @@ def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
             years = -1
         if years < 1:
             raise ValueError(f"value basis {basis!r}: use cumulative:N with N a whole number of years >= 1")
-        return "cumulative", years, f"benefits over {years} years with growth, USD (i-Tree Streets benefits, UTD growth)"
+        return (
+            "cumulative",
+            years,
+            f"benefits over {years} years with growth, USD (i-Tree Streets benefits, UTD growth)",
+        )
     if b in ("appraised", "appraisal", "ctla"):
         return "appraised", None, "CTLA replacement value, USD (trunk formula as i-Tree Streets reports it)"
     raise ValueError(f"unknown value basis {basis!r}: use annual, cumulative:N or appraised")
@@ -320,8 +374,7 @@ def _value_fn(kind: str, years: int | None, params: BenefitParams) -> Callable[.
     """value(codes, dbh_in, land_use=None, condition=None) -> USD per tree on the basis."""
 
     def annual(codes, dbh, land_use=None):
-        frame = pd.DataFrame({"species_code": np.asarray(codes, dtype=object),
-                              "dbh_in": np.asarray(dbh, dtype=float)})
+        frame = pd.DataFrame({"species_code": np.asarray(codes, dtype=object), "dbh_in": np.asarray(dbh, dtype=float)})
         if land_use is not None:
             frame["land_use"] = np.asarray(land_use, dtype=object)
         return compute_benefits(frame, params)["usd_total_annual"].to_numpy(float)
@@ -334,14 +387,22 @@ def _value_fn(kind: str, years: int | None, params: BenefitParams) -> Callable[.
         if kind == "cumulative":
             from treecalc.models import growth
 
-            return np.asarray(growth.cumulative_benefits(
-                np.asarray(codes, dtype=object), np.asarray(dbh, dtype=float), years,
-                lambda c, d: annual(c, d, land_use)), dtype=float)
+            return np.asarray(
+                growth.cumulative_benefits(
+                    np.asarray(codes, dtype=object),
+                    np.asarray(dbh, dtype=float),
+                    years,
+                    lambda c, d: annual(c, d, land_use),
+                ),
+                dtype=float,
+            )
         from treecalc.models import appraisal
 
         cond = "good" if condition is None else condition
-        return np.asarray(appraisal.replacement_value(np.asarray(codes, dtype=object),
-                                                      np.asarray(dbh, dtype=float), cond), dtype=float)
+        return np.asarray(
+            appraisal.replacement_value(np.asarray(codes, dtype=object), np.asarray(dbh, dtype=float), cond),
+            dtype=float,
+        )
 
     return value
 
@@ -361,8 +422,16 @@ def _load_survey(survey: Any, progress: Any = None, species_map: dict[str, str] 
 
 def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
     t = trees.copy()
-    defaults = {"tag": "", "species": "", "action": "retain", "condition": "", "land_use": "", "notes": "",
-                "distance_to_residence_ft": np.nan, "warnings": ""}
+    defaults = {
+        "tag": "",
+        "species": "",
+        "action": "retain",
+        "condition": "",
+        "land_use": "",
+        "notes": "",
+        "distance_to_residence_ft": np.nan,
+        "warnings": "",
+    }
     for c, v in defaults.items():
         if c not in t:
             t[c] = v
@@ -379,8 +448,10 @@ def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
         unresolved = t["species_code"].isna() | t["species_code"].astype(str).eq("")
         if unresolved.any():
             bad = sorted(set(t.loc[unresolved, "species"].astype(str)))[:5]
-            raise ValueError(f"species not recognised: {', '.join(map(repr, bad))} (give a species_code column "
-                             f"or a name treecalc knows)")
+            raise ValueError(
+                f"species not recognised: {', '.join(map(repr, bad))} (give a species_code column "
+                f"or a name treecalc knows)"
+            )
     act = croton.actions(t)
     t["action"] = pd.Series(np.where(act == "", "retain", act), index=t.index, dtype=object)
     bad = sorted(set(t["action"].unique()) - set(croton.ACTIONS))
@@ -395,8 +466,9 @@ def _condition_for_appraisal(cond: pd.Series) -> tuple[np.ndarray, int]:
     return np.where(blank, "good", c).astype(object), int(blank.sum())
 
 
-def _value_trees(trees: pd.DataFrame, kind: str, value_of: Callable[..., np.ndarray], params: BenefitParams,
-                 assumptions: list[str]) -> None:
+def _value_trees(
+    trees: pd.DataFrame, kind: str, value_of: Callable[..., np.ndarray], params: BenefitParams, assumptions: list[str]
+) -> None:
     """Benefits per tree and ``value_usd`` on the value basis, rounded half-up to the cent as arrays."""
     if not len(trees):
         trees["value_usd"] = pd.Series(dtype=float)
@@ -405,12 +477,15 @@ def _value_trees(trees: pd.DataFrame, kind: str, value_of: Callable[..., np.ndar
     ben = compute_benefits(trees[["species_code", "dbh_in", "land_use"]], params)
     new = ben.drop(columns=[c for c in BENEFIT_SKIP if c in ben]).set_axis(trees.index)
     new["benefit_land_use"] = ben["land_use"].to_numpy()
-    trees[list(new.columns)] = new   # one assignment for all the benefit columns
+    trees[list(new.columns)] = new  # one assignment for all the benefit columns
     if kind == "annual":
         raw = trees["usd_total_annual"].to_numpy(float)
     elif kind == "cumulative":
-        raw = value_of(trees["species_code"].to_numpy(object), trees["dbh_in"].to_numpy(float),
-                       land_use=trees["benefit_land_use"].to_numpy(object))
+        raw = value_of(
+            trees["species_code"].to_numpy(object),
+            trees["dbh_in"].to_numpy(float),
+            land_use=trees["benefit_land_use"].to_numpy(object),
+        )
     else:
         cond, blanks = _condition_for_appraisal(trees["condition"])
         if blanks:
@@ -426,17 +501,33 @@ def _value_trees(trees: pd.DataFrame, kind: str, value_of: Callable[..., np.ndar
 RULES = {key: rules_module(key) for key in lawparams.JURISDICTIONS}
 
 
-def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any] | None = None,
-           violation: bool | None = None, application_pending: bool | None = None,
-           clear_cutting: bool | None = None, continuing_days: int = 1, value_basis: str = "annual",
-           replacement_percent: float | None = None, replacement_stock: list[dict[str, Any]] | None = None,
-           replacement_species: str | None = None, replacement_dbh_in: float | None = None,
-           replacement_height_ft: float | None = None,
-           replacement_cost_usd: Any = None, plantable: int | None = None,
-           plantable_area_sqft: float | None = None, fee_schedule: Any = None, fee_per_tree_usd: Any = None,
-           in_lieu_policy: str = "plant_first", size_waiver: bool = False,
-           benefit_params: BenefitParams | None = None, progress: Any = None,
-           species_map: dict[str, str] | None = None, **benefit_kw: Any) -> Assessment:
+def assess(
+    survey: Any,
+    *,
+    jurisdiction: str | None = None,
+    site: dict[str, Any] | None = None,
+    violation: bool | None = None,
+    application_pending: bool | None = None,
+    clear_cutting: bool | None = None,
+    continuing_days: int = 1,
+    value_basis: str = "annual",
+    replacement_percent: float | None = None,
+    replacement_stock: list[dict[str, Any]] | None = None,
+    replacement_species: str | None = None,
+    replacement_dbh_in: float | None = None,
+    replacement_height_ft: float | None = None,
+    replacement_cost_usd: Any = None,
+    plantable: int | None = None,
+    plantable_area_sqft: float | None = None,
+    fee_schedule: Any = None,
+    fee_per_tree_usd: Any = None,
+    in_lieu_policy: str = "plant_first",
+    size_waiver: bool = False,
+    benefit_params: BenefitParams | None = None,
+    progress: Any = None,
+    species_map: dict[str, str] | None = None,
+    **benefit_kw: Any,
+) -> Assessment:
     """Apply the tree law to a survey. See the module docstring and :class:`Assessment`.
 
     ``survey`` is a :class:`treecalc.ingest.Survey` (or any object with ``trees``,
@@ -446,31 +537,46 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
     The keyword options are gathered in :class:`AssessOptions`. ``species_map`` corrects species
     texts in bulk when a file is read (see :func:`treecalc.ingest.read_survey`).
     """
-    opts = AssessOptions(violation=violation, application_pending=application_pending, clear_cutting=clear_cutting,
-                         continuing_days=continuing_days, value_basis=value_basis,
-                         replacement_percent=replacement_percent, replacement_stock=replacement_stock,
-                         replacement_species=replacement_species, replacement_dbh_in=replacement_dbh_in,
-                         replacement_height_ft=replacement_height_ft, replacement_cost_usd=replacement_cost_usd,
-                         plantable=plantable, plantable_area_sqft=plantable_area_sqft, fee_schedule=fee_schedule,
-                         fee_per_tree_usd=fee_per_tree_usd, in_lieu_policy=in_lieu_policy,
-                         size_waiver=size_waiver).validated()
+    opts = AssessOptions(
+        violation=violation,
+        application_pending=application_pending,
+        clear_cutting=clear_cutting,
+        continuing_days=continuing_days,
+        value_basis=value_basis,
+        replacement_percent=replacement_percent,
+        replacement_stock=replacement_stock,
+        replacement_species=replacement_species,
+        replacement_dbh_in=replacement_dbh_in,
+        replacement_height_ft=replacement_height_ft,
+        replacement_cost_usd=replacement_cost_usd,
+        plantable=plantable,
+        plantable_area_sqft=plantable_area_sqft,
+        fee_schedule=fee_schedule,
+        fee_per_tree_usd=fee_per_tree_usd,
+        in_lieu_policy=in_lieu_policy,
+        size_waiver=size_waiver,
+    ).validated()
     from treecalc.ingest.site import check_site
 
-    given = check_site(site or {}, where="--site")   # before any work: a misspelt fact is an error
+    given = check_site(site or {}, where="--site")  # before any work: a misspelt fact is an error
     survey = _load_survey(survey, progress, species_map)  # progress(fraction, message) while a file is read
     site_in = {**(getattr(survey, "site", None) or {}), **given}
     # The survey reader lists the site facts it was not given with values of its own; the law engine
     # decides what it assumes for each fact it uses and says so itself (resolve_site), so the
     # reader's list is only carried for a survey that does not record its site facts apart.
-    assumptions: list[str] = (list(getattr(survey, "data_assumptions", None) or [])
-                              if getattr(survey, "site_assumed", None) is not None
-                              else list(getattr(survey, "site_assumptions", None) or []))
+    assumptions: list[str] = (
+        list(getattr(survey, "data_assumptions", None) or [])
+        if getattr(survey, "site_assumed", None) is not None
+        else list(getattr(survey, "site_assumptions", None) or [])
+    )
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
     j = jurisdiction or site_in.get("jurisdiction")
     if not j:
         j = "croton_on_hudson"
-        assumptions.append("jurisdiction not given: the survey is assessed under Croton-on-Hudson Chapter 208 "
-                           "(give --jurisdiction or the Site sheet's jurisdiction)")
+        assumptions.append(
+            "jurisdiction not given: the survey is assessed under Croton-on-Hudson Chapter 208 "
+            "(give --jurisdiction or the Site sheet's jurisdiction)"
+        )
     jkey = lawparams.jurisdiction_key(j)
     law = lawparams.law(jkey)
     if opts.application_pending is not None:
@@ -484,19 +590,35 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
     trees["harmed"] = trees["action"].isin(croton.HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
     method = {
-        "value_basis": options["value_basis"], "value_basis_label": basis_label,
-        "benefit_parameters": resolved_params, "data_sources": [data.SOURCE_NAME],
-        "law": f"{law['name']}, {law['chapter']}", "law_file": str(lawparams.LAW_DIR / f"{jkey}.toml"),
+        "value_basis": options["value_basis"],
+        "value_basis_label": basis_label,
+        "benefit_parameters": resolved_params,
+        "data_sources": [data.SOURCE_NAME],
+        "law": f"{law['name']}, {law['chapter']}",
+        "law_file": str(lawparams.LAW_DIR / f"{jkey}.toml"),
         "science_notes": method_notes(resolved_params),
     }
     if kind == "cumulative":
-        method["data_sources"].append("growth: Urban Tree Database (McPherson et al. 2016) and i-Tree Streets "
-                                      "age-class curves; no mortality, no discounting")
+        method["data_sources"].append(
+            "growth: Urban Tree Database (McPherson et al. 2016) and i-Tree Streets "
+            "age-class curves; no mortality, no discounting"
+        )
     if kind == "appraised":
         method["data_sources"].append("CTLA trunk formula with i-Tree Streets Northeast appraisal parameters")
-    ctx = Context(survey=survey, trees=trees, site_in=site_in, law=law, opts=opts, options=options,
-                  assumptions=assumptions, warnings=warnings, method=method, value_of=value_of, kind=kind,
-                  params=params)
+    ctx = Context(
+        survey=survey,
+        trees=trees,
+        site_in=site_in,
+        law=law,
+        opts=opts,
+        options=options,
+        assumptions=assumptions,
+        warnings=warnings,
+        method=method,
+        value_of=value_of,
+        kind=kind,
+        params=params,
+    )
     ctx.survey_lines = _survey_lines(survey, trees, lawparams.JURISDICTIONS[jkey])
     if jkey == "croton_on_hudson":
         ctx.schedule = load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd)
@@ -504,35 +626,65 @@ def assess(survey: Any, *, jurisdiction: str | None = None, site: dict[str, Any]
     permit, replacement, fund, penalties, lines, site_out = RULES[jkey].assess(ctx)
     method["sections_applied"] = list(RULES[jkey].SECTIONS_APPLIED)
     method["readings"] = list(RULES[jkey].READINGS) + (
-        [OFFENCE_READING, OTHER_PROHIBITIONS_NOTE] if jkey == "croton_on_hudson" else [])
+        [OFFENCE_READING, OTHER_PROHIBITIONS_NOTE] if jkey == "croton_on_hudson" else []
+    )
     if not len(trees):
         warnings.append("the survey has no trees")
     wh = ctx.wesley_hills
-    return Assessment(survey=survey, jurisdiction=jkey, options=options, trees=trees, permit=permit,
-                      replacement=replacement, fund=fund, penalties=penalties, wesley_hills=wh, lines=lines,
-                      assumptions=_dedupe(assumptions), warnings=_dedupe(warnings), method=method, site=site_out)
+    return Assessment(
+        survey=survey,
+        jurisdiction=jkey,
+        options=options,
+        trees=trees,
+        permit=permit,
+        replacement=replacement,
+        fund=fund,
+        penalties=penalties,
+        wesley_hills=wh,
+        lines=lines,
+        assumptions=_dedupe(assumptions),
+        warnings=_dedupe(warnings),
+        method=method,
+        site=site_out,
+    )
 
 
-def _options_dict(opts: AssessOptions, jkey: str, kind: str, years: int | None, basis_label: str,
-                  site: dict[str, Any] | None, resolved_params: Any) -> dict[str, Any]:
+def _options_dict(
+    opts: AssessOptions,
+    jkey: str,
+    kind: str,
+    years: int | None,
+    basis_label: str,
+    site: dict[str, Any] | None,
+    resolved_params: Any,
+) -> dict[str, Any]:
     """The options as the JSON and the statement show them."""
     fs = opts.fee_schedule
     return {
-        "jurisdiction": jkey, "value_basis": f"{kind}:{years}" if kind == "cumulative" else kind,
+        "jurisdiction": jkey,
+        "value_basis": f"{kind}:{years}" if kind == "cumulative" else kind,
         "value_basis_label": basis_label,
         # the unit of every value on the basis: annual benefits are a rate, the others a sum
         "value_unit": "USD/yr" if kind == "annual" else "USD",
-        "violation": opts.violation, "application_pending": opts.application_pending,
-        "clear_cutting": opts.clear_cutting, "continuing_days": opts.continuing_days,
-        "replacement_percent": opts.replacement_percent, "replacement_stock": opts.replacement_stock,
-        "replacement_species": opts.replacement_species, "replacement_dbh_in": opts.replacement_dbh_in,
+        "violation": opts.violation,
+        "application_pending": opts.application_pending,
+        "clear_cutting": opts.clear_cutting,
+        "continuing_days": opts.continuing_days,
+        "replacement_percent": opts.replacement_percent,
+        "replacement_stock": opts.replacement_stock,
+        "replacement_species": opts.replacement_species,
+        "replacement_dbh_in": opts.replacement_dbh_in,
         "replacement_height_ft": opts.replacement_height_ft,
-        "replacement_cost_usd": None if opts.replacement_cost_usd is None
+        "replacement_cost_usd": None
+        if opts.replacement_cost_usd is None
         else float(lawparams.money(opts.replacement_cost_usd)),
-        "plantable": opts.plantable, "plantable_area_sqft": opts.plantable_area_sqft,
+        "plantable": opts.plantable,
+        "plantable_area_sqft": opts.plantable_area_sqft,
         "fee_schedule": fs if not isinstance(fs, Path) else str(fs),
         "fee_per_tree_usd": None if opts.fee_per_tree_usd is None else float(lawparams.money(opts.fee_per_tree_usd)),
-        "in_lieu_policy": opts.in_lieu_policy, "size_waiver": opts.size_waiver, "site": dict(site or {}),
+        "in_lieu_policy": opts.in_lieu_policy,
+        "size_waiver": opts.size_waiver,
+        "site": dict(site or {}),
         "benefit_parameters": resolved_params,
     }
 
@@ -548,10 +700,14 @@ def _survey_lines(survey: Any, trees: pd.DataFrame, jname: str) -> list[dict[str
         _line("Survey", "Jurisdiction", jname),
         _line("Survey", "Rows read", int(getattr(survey, "rows_read", len(trees))), "rows"),
         _line("Survey", "Trees accepted", len(trees), "trees"),
-        _line("Survey", "Rows rejected", len(rej) if isinstance(rej, pd.DataFrame) else 0, "rows",
-              "see the Rejected rows"),
-        *[_line("Survey", f"Trees marked {a.replace('_', ' ')}", int(act.get(a, 0)), "trees")
-          for a in croton.ACTIONS if a in ("retain", "remove", "removed", "damaged") or act.get(a, 0)],
+        _line(
+            "Survey", "Rows rejected", len(rej) if isinstance(rej, pd.DataFrame) else 0, "rows", "see the Rejected rows"
+        ),
+        *[
+            _line("Survey", f"Trees marked {a.replace('_', ' ')}", int(act.get(a, 0)), "trees")
+            for a in croton.ACTIONS
+            if a in ("retain", "remove", "removed", "damaged") or act.get(a, 0)
+        ],
     ]
 
 

@@ -63,8 +63,11 @@ class BenefitParams:
         for k, v in luf.items():
             number(f"land-use factor for {k}", v, low=0.0, high=1.0)
         home = number("home price (USD)", self.home_price_usd, low=0.0)
-        m = (default_large_tree_leaf_area_m2() if self.large_tree_leaf_area_m2 is None
-             else number("large-tree leaf area (m2)", self.large_tree_leaf_area_m2, low=0.0, strict=True))
+        m = (
+            default_large_tree_leaf_area_m2()
+            if self.large_tree_leaf_area_m2 is None
+            else number("large-tree leaf area (m2)", self.large_tree_leaf_area_m2, low=0.0, strict=True)
+        )
         number("share of the sale price", self.sale_price_fraction, low=0.0, high=1.0)
         return {
             "prices": itree_streets.resolve_prices(self.prices),
@@ -112,10 +115,18 @@ def _catalogue_value_rows() -> np.ndarray:
 
 #: Output columns of :func:`benefit_arrays`, in order.
 OUTPUT_COLUMNS = (
-    "stormwater_gal", "electricity_kwh", "natural_gas_therms", "air_quality_lb",
-    "co2_sequestered_lb", "co2_avoided_lb", "co2_stored_lb",
-    "leaf_area_increase_m2", "leaf_area_m2", "crown_area_m2",
-    *(f"usd_{k}" for k in DOLLAR_COLUMNS), "usd_total_annual",
+    "stormwater_gal",
+    "electricity_kwh",
+    "natural_gas_therms",
+    "air_quality_lb",
+    "co2_sequestered_lb",
+    "co2_avoided_lb",
+    "co2_stored_lb",
+    "leaf_area_increase_m2",
+    "leaf_area_m2",
+    "crown_area_m2",
+    *(f"usd_{k}" for k in DOLLAR_COLUMNS),
+    "usd_total_annual",
 )
 
 
@@ -138,16 +149,25 @@ def _derived_tables(key: tuple) -> dict[str, itree_streets.FlatTable]:
     usd = itree_streets.dollars(stack, p["prices"])
     luf = np.array([p["land_use_factors"][u] for u in data.LAND_USES])[:, None, None]
     usd["property"] = property_value.aesthetic_value(
-        stack["property_value"], float(p["home_price_usd"]), luf, float(p["large_tree_leaf_area_m2"]),
-        float(p["sale_price_fraction"]))
+        stack["property_value"],
+        float(p["home_price_usd"]),
+        luf,
+        float(p["large_tree_leaf_area_m2"]),
+        float(p["sale_price_fraction"]),
+    )
     tables = {**reader, **{f"usd_{k}": usd[k] for k in DOLLAR_COLUMNS}}
     tables["usd_total_annual"] = np.sum([usd[k] for k in DOLLAR_COLUMNS], axis=0)
     return {c: itree_streets.FlatTable.of(tables[c]) for c in OUTPUT_COLUMNS}
 
 
-def benefit_arrays(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray,
-                   p: Mapping[str, Any], out: np.ndarray | None = None,
-                   positions: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+def benefit_arrays(
+    cat_pos: np.ndarray,
+    dbh_in: np.ndarray,
+    lu_idx: np.ndarray,
+    p: Mapping[str, Any],
+    out: np.ndarray | None = None,
+    positions: tuple[np.ndarray, np.ndarray] | None = None,
+) -> dict[str, np.ndarray]:
     """The vectorised core: reader units and dollars from integer indices.
 
     ``cat_pos`` catalogue positions, ``dbh_in`` inches, ``lu_idx`` land-use
@@ -173,9 +193,12 @@ def _catalogue_text() -> dict[str, np.ndarray]:
     """Catalogue text columns (names, value row, correction) as plain arrays, fast by position."""
     cat = data.catalogue()
     col = cat["correction"] if "correction" in cat else pd.Series("", index=cat.index)
-    return {"value_row": cat["value_row"].to_numpy(object), "common_name": cat["common_name"].to_numpy(object),
-            "scientific_name": cat["scientific_name"].to_numpy(object),
-            "correction": col.fillna("").astype(str).to_numpy(object)}
+    return {
+        "value_row": cat["value_row"].to_numpy(object),
+        "common_name": cat["common_name"].to_numpy(object),
+        "scientific_name": cat["scientific_name"].to_numpy(object),
+        "correction": col.fillna("").astype(str).to_numpy(object),
+    }
 
 
 @functools.cache
@@ -214,8 +237,9 @@ def _flag_table(key: tuple) -> np.ndarray:
     p: dict[str, Any] = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
     n_cls = len(data.DBH_CLASSES_CM)
     zt = _zero_tails()
-    zero = (disclosures.zero_tail_table(zt["property_value"], Flag.ZERO_PROPERTY_VALUE, n_cls)
-            | disclosures.zero_tail_table(zt["co2_sequestered"], Flag.ZERO_CO2_SEQUESTERED, n_cls))
+    zero = disclosures.zero_tail_table(
+        zt["property_value"], Flag.ZERO_PROPERTY_VALUE, n_cls
+    ) | disclosures.zero_tail_table(zt["co2_sequestered"], Flag.ZERO_CO2_SEQUESTERED, n_cls)
     return np.ascontiguousarray((land_use_flags(p)[:, None, None] | zero[None, :, :]).ravel())
 
 
@@ -233,8 +257,9 @@ def _key_sizes() -> tuple[int, int, int]:
     return len(data.benefit_tables().value_rows), len(data.DBH_CLASSES_CM), int(_catalogue_corrected().sum()) + 1
 
 
-def disclosure_keys(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray,
-                    positions: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+def disclosure_keys(
+    cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray, positions: tuple[np.ndarray, np.ndarray] | None = None
+) -> np.ndarray:
     """One small integer per tree naming all its disclosures depend on.
 
     ``((land use, value row, DBH class read) × DBH range) × corrected species``:
@@ -267,8 +292,13 @@ def _mask_lut(key: tuple) -> np.ndarray:
     return _flag_table(key).take(flat) | dbh_bits | np.where(corr > 0, int(Flag.SPECIES_CORRECTED), 0)
 
 
-def disclosure_masks(cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray, p: Mapping[str, Any],
-                     positions: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+def disclosure_masks(
+    cat_pos: np.ndarray,
+    dbh_in: np.ndarray,
+    lu_idx: np.ndarray,
+    p: Mapping[str, Any],
+    positions: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
     """Bit mask of :class:`~treecalc.models.disclosures.Flag` per tree (0: nothing to disclose)."""
     return _mask_lut(_freeze(p)).take(disclosure_keys(cat_pos, dbh_in, lu_idx, positions))
 
@@ -278,8 +308,9 @@ def _cls(k: int) -> str:
     return f"{cm:.2f} cm ({cm / itree_streets.CM_PER_IN:g} in)"
 
 
-def disclosure_texts(mask: int, value_row: str, lu: str, p: Mapping[str, Any],
-                     corrected_pos: int | None = None) -> list[str]:
+def disclosure_texts(
+    mask: int, value_row: str, lu: str, p: Mapping[str, Any], corrected_pos: int | None = None
+) -> list[str]:
     """The sentences of one tree's disclosures, in the order of the flags.
 
     ``value_row`` is the tree's i-Tree row, ``lu`` its land use, ``corrected_pos``
@@ -290,32 +321,48 @@ def disclosure_texts(mask: int, value_row: str, lu: str, p: Mapping[str, Any],
     zt = _zero_tails()
     c = p["land_use_factors"][lu]
     if mask & Flag.BEYOND_LAST_CLASS:
-        out.append("DBH over 45 in (114.30 cm), the i-Tree tables' last class: every benefit holds its 45-in value "
-                   "(OpenTreeMap's eco-benefit service extends the last step instead)")
+        out.append(
+            "DBH over 45 in (114.30 cm), the i-Tree tables' last class: every benefit holds its 45-in value "
+            "(OpenTreeMap's eco-benefit service extends the last step instead)"
+        )
     if mask & Flag.IMPLAUSIBLE_DBH:
         out.append("DBH over 100 in is implausible for this model: check the measurement")
-    for flag, factor, what in ((Flag.ZERO_PROPERTY_VALUE, "property_value",
-                                "annual leaf-area increase (the property / aesthetic value)"),
-                               (Flag.ZERO_CO2_SEQUESTERED, "co2_sequestered", "CO2 sequestration")):
+    for flag, factor, what in (
+        (Flag.ZERO_PROPERTY_VALUE, "property_value", "annual leaf-area increase (the property / aesthetic value)"),
+        (Flag.ZERO_CO2_SEQUESTERED, "co2_sequestered", "CO2 sequestration"),
+    ):
         if mask & flag:
-            out.append(f"the source table's {what} for i-Tree row {value_row} falls to 0 at "
-                       f"{_cls(int(zt[factor][r]))}: the dollars shown follow the table; they are not a finding "
-                       "that the tree adds nothing")
+            out.append(
+                f"the source table's {what} for i-Tree row {value_row} falls to 0 at "
+                f"{_cls(int(zt[factor][r]))}: the dollars shown follow the table; they are not a finding "
+                "that the tree adds nothing"
+            )
     if mask & Flag.LAND_USE_NOT_GIVEN:
-        out.append("land use not given: valued as a single-family front-yard tree (land-use factor C = 1, as the NTBC does)")
+        out.append(
+            "land use not given: the aesthetic benefit takes the single-family factor C = 1 (as the NTBC does); "
+            "energy and avoided emissions read the zone's general tables, not the single-family ones"
+        )
     if mask & Flag.COMMERCIAL_NOT_DISTINGUISHED:
-        out.append("commercial or industrial not distinguished: the lower factor, industrial / large commercial, is used "
-                   f"(C = {c:g}; small commercial would be "
-                   f"{p['land_use_factors']['small_commercial']:g})")
+        out.append(
+            "commercial or industrial not distinguished: the lower factor, industrial / large commercial, is used "
+            f"(C = {c:g}; small commercial would be "
+            f"{p['land_use_factors']['small_commercial']:g})"
+        )
     if mask & Flag.LAND_USE_FACTOR_UNVERIFIED:
-        out.append(f"land-use factor C = {c:g} for {lu} (aesthetic benefit) is unverified: no source for it was found; "
-                   "the Village may set it")
+        out.append(
+            f"land-use factor C = {c:g} for {lu} (aesthetic benefit) is unverified: no source for it was found; "
+            "the Village may set it"
+        )
     if mask & Flag.ENERGY_TABLES_ZERO:
-        out.append("institutional / transportation: the source's energy and avoided-emission tables for this land use "
-                   "are all zero, so no energy saving and no avoided CO2 or pollutants are credited")
+        out.append(
+            "institutional / transportation: the source's energy and avoided-emission tables for this land use "
+            "are all zero, so no energy saving and no avoided CO2 or pollutants are credited"
+        )
     if mask & Flag.ENERGY_ZONE_TABLE:
-        out.append("park / vacant / other: the source has no energy table for this land use; the zone's general "
-                   "table is used, as for a tree of unspecified land use")
+        out.append(
+            "park / vacant / other: the source has no energy table for this land use; the zone's general "
+            "table is used, as for a tree of unspecified land use"
+        )
     if mask & Flag.SPECIES_CORRECTED and corrected_pos is not None:
         cat = _catalogue_text()
         out.append(f"{cat['common_name'][corrected_pos]}: {cat['correction'][corrected_pos]}")
@@ -336,8 +383,17 @@ def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
     texts = []
     for k, f, c in zip(present, flat, corr):
         lu, row = divmod(int(f) // n_cls, n_rows)
-        texts.append("; ".join(disclosure_texts(int(lut[k]), data.benefit_tables().value_rows[row],
-                                                data.LAND_USES[lu], p, int(corrected[c - 1]) if c else None)))
+        texts.append(
+            "; ".join(
+                disclosure_texts(
+                    int(lut[k]),
+                    data.benefit_tables().value_rows[row],
+                    data.LAND_USES[lu],
+                    p,
+                    int(corrected[c - 1]) if c else None,
+                )
+            )
+        )
     cats = list(dict.fromkeys(texts)) or [""]
     at = {t: i for i, t in enumerate(cats)}
     code_of = np.zeros(len(lut), dtype=np.int32)
@@ -354,33 +410,55 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
     default_hydro = data.prices()["hydro_interception"]
     zt = _zero_tails()
     rows = data.benefit_tables().value_rows
-    n_zero = int(((zt["property_value"] < len(data.DBH_CLASSES_CM))
-                  | (zt["co2_sequestered"] < len(data.DBH_CLASSES_CM))).sum())
-    unverified = ", ".join(f"{lu} {luf[lu]:g}" for lu in data.LAND_USES
-                           if lu not in ("unspecified", "single_family")
-                           and luf[lu] == property_value.LAND_USE_FACTOR[lu])
+    n_zero = int(
+        ((zt["property_value"] < len(data.DBH_CLASSES_CM)) | (zt["co2_sequestered"] < len(data.DBH_CLASSES_CM))).sum()
+    )
+    unverified = ", ".join(
+        f"{lu} {luf[lu]:g}"
+        for lu in data.LAND_USES
+        if lu not in ("unspecified", "single_family") and luf[lu] == property_value.LAND_USE_FACTOR[lu]
+    )
     hydro = prices["hydro_interception"]
     notes = [
-        (f"Stormwater is priced at ${hydro:g}/gal"
-         + (": the value of the Northeast zone's price table (prices.csv, as OpenTreeMap distributes it); a review "
-            "found it 4-35 times below every other zone's stormwater price there, so the stormwater dollars are low; "
-            "a local rate can be set (--price hydro_interception=USD)" if hydro == default_hydro
-            else f", set by the user (the zone table's value is ${default_hydro:g}/gal)")),
-        ("Aesthetic benefit land-use factors C: single-family 1 (the definition of T); a tree without a land use "
-         "is valued as single-family (C = 1, as the NTBC does)")
-        + (f"; {unverified}: unverified, recorded as the Community Tree Guides' land-use reduction factors without "
-           "a copy of that table to check them; small commercial and industrial / large commercial are kept apart; "
-           "a survey's 'commercial/industrial' takes the lower" if unverified else ""),
-        ("Energy and avoided emissions by land use: single-family, multi-family and commercial/industrial (small "
-         "commercial and industrial alike) read the source's own tables; the institutional/transportation tables "
-         "are all zero in the source (no energy saving or avoided emission is credited there); park/vacant/other "
-         "has no table and reads the zone's general table, as an unspecified tree does"),
-        ("DBH past the tables' last class, 45 in (114.30 cm): every benefit holds its 45-in value (OpenTreeMap's "
-         "eco-benefit service extends the last step instead), also for a tree grown past it in a cumulative "
-         "valuation; DBH over 100 in is flagged implausible; both are stated per tree"),
-        (f"{n_zero} of the {len(rows)} value rows give a property-value driver (annual leaf-area increase) and a "
-         "CO2 sequestration of 0 at their largest classes (e.g. red maple, ACRU: 5.6 m2/yr at 83.82 cm, 0 at "
-         "99.06 cm); a tree there shows the table's figure, possibly $0, with a per-tree note"),
+        (
+            f"Stormwater is priced at ${hydro:g}/gal"
+            + (
+                ": the value of the Northeast zone's price table (prices.csv, as OpenTreeMap distributes it); a review "
+                "found it 4-35 times below every other zone's stormwater price there, so the stormwater dollars are low; "
+                "a local rate can be set (--price hydro_interception=USD)"
+                if hydro == default_hydro
+                else f", set by the user (the zone table's value is ${default_hydro:g}/gal)"
+            )
+        ),
+        (
+            "Aesthetic benefit land-use factors C: single-family 1 (the definition of T); a tree without a land use "
+            "takes the single-family factor (C = 1, as the NTBC does) but the zone's general energy tables"
+        )
+        + (
+            f"; {unverified}: unverified, recorded as the Community Tree Guides' land-use reduction factors without "
+            "a copy of that table to check them; small commercial and industrial / large commercial are kept apart; "
+            "a survey's 'commercial/industrial' takes the lower"
+            if unverified
+            else ""
+        ),
+        (
+            "Energy and avoided emissions by land use: single-family, multi-family and commercial/industrial (small "
+            "commercial and industrial alike) read the source's own tables; the institutional/transportation tables "
+            "are all zero in the source (no energy saving or avoided emission is credited there); park/vacant/other "
+            "has no table and reads the zone's general table, as an unspecified tree does"
+        ),
+        (
+            "DBH past the tables' last class, 45 in (114.30 cm): every benefit holds its 45-in value (OpenTreeMap's "
+            "eco-benefit service extends the last step instead), also for a tree grown past it in a cumulative "
+            "valuation; DBH over 100 in is flagged implausible; a tree measured past 45 in or over 100 in is stated per "
+            "tree (the per-tree notes read the measured DBH: a tree that only grows past 45 in, or into a zero class "
+            "below, during a cumulative valuation has no note of its own)"
+        ),
+        (
+            f"{n_zero} of the {len(rows)} value rows give a property-value driver (annual leaf-area increase) and a "
+            "CO2 sequestration of 0 at their largest classes (e.g. red maple, ACRU: 5.6 m2/yr at 83.82 cm, 0 at "
+            "99.06 cm); a tree there shows the table's figure, possibly $0, with a per-tree note"
+        ),
     ]
     cat = data.catalogue()
     if "correction" in cat:
@@ -440,11 +518,12 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     if "dbh_in" not in frame:
         raise ValueError("compute_benefits needs a 'dbh_in' column (inches)")
     dbh = pd.to_numeric(frame["dbh_in"], errors="coerce").to_numpy(float)
-    bad = np.isnan(dbh) | (dbh <= 0)
+    bad = ~np.isfinite(dbh) | (dbh <= 0)  # an infinite DBH is no measurement (benefits() refuses it too)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"row {frame.index[i]!r}: dbh_in must be a positive number of inches, "
-                         f"got {frame['dbh_in'].iloc[i]!r}")
+        raise ValueError(
+            f"row {frame.index[i]!r}: dbh_in must be a positive number of inches, got {frame['dbh_in'].iloc[i]!r}"
+        )
     if "species_code" in frame:
         pos = data.catalogue_positions(frame["species_code"].to_numpy(dtype=object))
     elif "species" in frame:
@@ -453,10 +532,12 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         raise ValueError("compute_benefits needs a 'species' or 'species_code' column")
     if "land_use" in frame:
         k, uniques = pd.factorize(frame["land_use"], use_na_sentinel=False)
-        blank = [u is None or u is pd.NA or (isinstance(u, float) and np.isnan(u)) or str(u).strip() == ""
-                 for u in uniques]
+        blank = [
+            u is None or u is pd.NA or (isinstance(u, float) and np.isnan(u)) or str(u).strip() == "" for u in uniques
+        ]
         lu_idx = itree_streets.land_use_index(
-            [p["land_use"] if b else u for u, b in zip(uniques, blank)] or [p["land_use"]])[k]
+            [p["land_use"] if b else u for u, b in zip(uniques, blank)] or [p["land_use"]]
+        )[k]
     else:
         lu_idx = np.full(len(frame), data.LAND_USES.index(p["land_use"]), dtype=np.intp)
     # one (outputs x trees) block, filled in place: the DataFrame wraps it without a copy
@@ -466,20 +547,32 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     values = pd.DataFrame(block.T, columns=list(OUTPUT_COLUMNS), index=frame.index, copy=False)
     cat = data.catalogue()
     t = data.benefit_tables()
-    ids = pd.DataFrame({
-        "species_code": pd.Categorical.from_codes(pos, categories=cat.index.astype(object)),
-        "value_row": pd.Categorical.from_codes(_catalogue_value_rows()[pos], categories=list(t.value_rows)),
-        "dbh_in": dbh,
-        "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES)),
-    }, index=frame.index)
+    ids = pd.DataFrame(
+        {
+            "species_code": pd.Categorical.from_codes(pos, categories=cat.index.astype(object)),
+            "value_row": pd.Categorical.from_codes(_catalogue_value_rows()[pos], categories=list(t.value_rows)),
+            "dbh_in": dbh,
+            "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES)),
+        },
+        index=frame.index,
+    )
     keys = disclosure_keys(pos, dbh, lu_idx, positions=positions)
     notes = pd.DataFrame({"disclosures": disclosure_column(keys, p)}, index=frame.index)
     return pd.concat([ids, values, notes], axis=1)
 
 
-def benefits(species: str, dbh_in: float, land_use: str | None = None,
-             params: BenefitParams | None = None, *, condition: str = "good", horizon_years: int = 20,
-             mortality_rate: float = 0.0, valuations: bool = True, **kw: Any) -> dict[str, Any]:
+def benefits(
+    species: str,
+    dbh_in: float,
+    land_use: str | None = None,
+    params: BenefitParams | None = None,
+    *,
+    condition: str = "good",
+    horizon_years: int = 20,
+    mortality_rate: float = 0.0,
+    valuations: bool = True,
+    **kw: Any,
+) -> dict[str, Any]:
     """Annual benefits of one tree, as a JSON-ready dict.
 
     Keys: ``species_code``, ``scientific_name``, ``common_name``,
@@ -522,8 +615,16 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
     row["land_use"] = lu_name
     mask = disclosure_masks(np.array([pos]), np.array([dbh]), lu, p)[0]
     cat = {k: v[pos] for k, v in _catalogue_text().items()}  # plain arrays: a pandas row costs ~1 ms
-    keys = ("stormwater_gal", "electricity_kwh", "natural_gas_therms", "air_quality_lb",
-            "co2_sequestered_lb", "co2_avoided_lb", "co2_stored_lb", "leaf_area_increase_m2")
+    keys = (
+        "stormwater_gal",
+        "electricity_kwh",
+        "natural_gas_therms",
+        "air_quality_lb",
+        "co2_sequestered_lb",
+        "co2_avoided_lb",
+        "co2_stored_lb",
+        "leaf_area_increase_m2",
+    )
     out = {
         "species_code": code,
         "scientific_name": cat["scientific_name"],
@@ -532,8 +633,10 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
         "dbh_in": dbh,
         "land_use": row["land_use"],
         **{k: float(row[k]) for k in keys},
-        "dollars": {**{k: float(row[f"usd_{k}"]) for k in DOLLAR_COLUMNS},
-                    "total_annual": float(row["usd_total_annual"])},
+        "dollars": {
+            **{k: float(row[f"usd_{k}"]) for k in DOLLAR_COLUMNS},
+            "total_annual": float(row["usd_total_annual"]),
+        },
         "dollars_by_line": dollars_by_line({k: float(row[k]) for k in keys}, p["prices"]),
         "disclosures": disclosure_texts(int(mask), cat["value_row"], lu_name, p, int(pos)),
         "disclosure_flags": disclosures.flag_names(int(mask)),
@@ -542,15 +645,25 @@ def benefits(species: str, dbh_in: float, land_use: str | None = None,
         "source": data.SOURCE_NAME,
     }
     if valuations:
-        out.update({
-            "replacement_value_usd": float(appraisal.replacement_value(np.array([code], dtype=object),
-                                                                       np.array([dbh]), condition)[0]),
-            "replacement_value_condition": condition,
-            "cumulative_usd": float(growth.cumulative_benefits(
-                np.array([code], dtype=object), np.array([dbh]), horizon_years,
-                lambda c, d: benefit_arrays(np.repeat(pos, len(d)), d, np.repeat(lu, len(d)), p)["usd_total_annual"],
-                mortality_rate=mortality_rate)[0]),
-            "cumulative_years": horizon_years,
-            "cumulative_mortality_rate": mortality_rate,
-        })
+        out.update(
+            {
+                "replacement_value_usd": float(
+                    appraisal.replacement_value(np.array([code], dtype=object), np.array([dbh]), condition)[0]
+                ),
+                "replacement_value_condition": condition,
+                "cumulative_usd": float(
+                    growth.cumulative_benefits(
+                        np.array([code], dtype=object),
+                        np.array([dbh]),
+                        horizon_years,
+                        lambda c, d: benefit_arrays(np.repeat(pos, len(d)), d, np.repeat(lu, len(d)), p)[
+                            "usd_total_annual"
+                        ],
+                        mortality_rate=mortality_rate,
+                    )[0]
+                ),
+                "cumulative_years": horizon_years,
+                "cumulative_mortality_rate": mortality_rate,
+            }
+        )
     return out

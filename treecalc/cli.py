@@ -71,16 +71,32 @@ def stderr_progress() -> Any:
 
 def add_benefit_params(p: argparse.ArgumentParser) -> None:
     """Flags shared by every command that values trees."""
-    p.add_argument("--land-use", help="single_family, multi_family, small_commercial, industrial_large_commercial, "
-                                      "commercial_industrial (not said which), institutional, park_vacant_other "
-                                      "(default: unspecified)")
-    p.add_argument("--home-price", type=float, metavar="USD",
-                   help="median single-family home sale price for the aesthetic benefit "
-                        "(default $500,000: a placeholder the Village sets)")
-    p.add_argument("--large-tree-leaf-area", type=float, metavar="M2",
-                   help="leaf area of the large reference tree (default: BDL OTHER at 40 years, 583.8 m2)")
-    p.add_argument("--price", action="append", default=[], metavar="NAME=USD",
-                   help="override a price of prices.csv, e.g. electricity=0.21 (repeatable)")
+    p.add_argument(
+        "--land-use",
+        help="single_family, multi_family, small_commercial, industrial_large_commercial, "
+        "commercial_industrial (not said which), institutional, park_vacant_other "
+        "(default: unspecified)",
+    )
+    p.add_argument(
+        "--home-price",
+        type=float,
+        metavar="USD",
+        help="median single-family home sale price for the aesthetic benefit "
+        "(default $500,000: a placeholder the Village sets)",
+    )
+    p.add_argument(
+        "--large-tree-leaf-area",
+        type=float,
+        metavar="M2",
+        help="leaf area of the large reference tree (default: BDL OTHER at 40 years, 583.8 m2)",
+    )
+    p.add_argument(
+        "--price",
+        action="append",
+        default=[],
+        metavar="NAME=USD",
+        help="override a price of prices.csv, e.g. electricity=0.21 (repeatable)",
+    )
 
 
 def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
@@ -98,8 +114,12 @@ def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
         in_range("--home-price", a.home_price, "home_price_usd")
     if a.large_tree_leaf_area is not None:
         in_range("--large-tree-leaf-area", a.large_tree_leaf_area, "leaf_area_m2")
-    return {"home_price_usd": a.home_price, "large_tree_leaf_area_m2": a.large_tree_leaf_area,
-            "prices": prices or None, "land_use": a.land_use}
+    return {
+        "home_price_usd": a.home_price,
+        "large_tree_leaf_area_m2": a.large_tree_leaf_area,
+        "prices": prices or None,
+        "land_use": a.land_use,
+    }
 
 
 def _cmd_benefits(a: argparse.Namespace) -> int:
@@ -110,8 +130,15 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
     in_range("--mortality", a.mortality, "fraction")
     kw = benefit_kwargs(a)
     land_use = kw.pop("land_use")
-    r = benefits(a.species, a.dbh, land_use=land_use, condition=a.condition, horizon_years=a.years,
-                 mortality_rate=a.mortality, **kw)
+    r = benefits(
+        a.species,
+        a.dbh,
+        land_use=land_use,
+        condition=a.condition,
+        horizon_years=a.years,
+        mortality_rate=a.mortality,
+        **kw,
+    )
     if a.json:
         dump_json(r)
         return 0
@@ -124,9 +151,14 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
     lines = [
         f"{r['common_name']} ({r['scientific_name']}, {r['species_code']}), DBH {r['dbh_in']:g} in, "
         f"land use {r['land_use']}; benefits from i-Tree row {r['itree_code']}",
-        *(["DBH beyond the model's range: the tables end at 45 in and hold their last value"
-           + ("; over 100 in is implausible, check the measurement" if "implausible_dbh" in flags else "")]
-          if "beyond_last_class" in flags else []),
+        *(
+            [
+                "DBH beyond the model's range: the tables end at 45 in and hold their last value"
+                + ("; over 100 in is implausible, check the measurement" if "implausible_dbh" in flags else "")
+            ]
+            if "beyond_last_class" in flags
+            else []
+        ),
         "",
         f"{'Benefit':<26}{'Amount':>14}  {'Unit':<12}{'USD/yr':>10}",
         line("Stormwater", r["stormwater_gal"], ",.1f", "gal/yr", d["stormwater"]),
@@ -146,8 +178,11 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
         f"Replacement value (CTLA trunk formula, condition {r['replacement_value_condition']}): "
         f"${r['replacement_value_usd']:,.2f}",
         "",
-        f"Property value: home price ${r['parameters']['home_price_usd']:,.0f} (placeholder the Village sets), "
-        f"large-tree leaf area {r['parameters']['large_tree_leaf_area_m2']:.1f} m2.",
+        # a value given on the command line is the user's, not the placeholder
+        f"Property value: home price ${r['parameters']['home_price_usd']:,.0f} "
+        f"({'as given' if a.home_price is not None else 'placeholder the Village sets'}), "
+        f"large-tree leaf area {r['parameters']['large_tree_leaf_area_m2']:.1f} m2"
+        f"{' (as given)' if a.large_tree_leaf_area is not None else ''}.",
         f"Source: {r['source']}.",
     ]
     if r.get("disclosures"):
@@ -163,16 +198,20 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="treecalc",
         description="Tree survey to environmental value (i-Tree Streets, Northeast), Chapter 208 permits, "
-                    "replacement, Tree Preservation Fund and penalties; companions for water-bill penalties "
-                    "and excavation.",
-        epilog="Run 'treecalc COMMAND --help' for the options of one command.")
+        "replacement, Tree Preservation Fund and penalties; companions for water-bill penalties "
+        "and excavation.",
+        epilog="Run 'treecalc COMMAND --help' for the options of one command.",
+    )
     ap.add_argument("--version", action="version", version=f"treecalc {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
     b = sub.add_parser("benefits", help="annual benefits of one tree (i-Tree Streets, Northeast)")
     b.add_argument("--species", required=True, help="code, scientific or common name")
     b.add_argument("--dbh", required=True, type=float, help="DBH, inches")
-    b.add_argument("--condition", default="good", help="for the replacement value: excellent, very good, good, "
-                                                       "fair, poor, critical, dead (default good)")
+    b.add_argument(
+        "--condition",
+        default="good",
+        help="for the replacement value: excellent, very good, good, fair, poor, critical, dead (default good)",
+    )
     b.add_argument("--years", type=int, default=20, help="horizon of the cumulative benefits (default 20)")
     b.add_argument("--mortality", type=float, default=0.0, help="annual mortality rate, 0-1 (default 0)")
     b.add_argument("--json", action="store_true")

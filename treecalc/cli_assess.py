@@ -32,44 +32,89 @@ def _site_pairs(items: list[str]) -> dict[str, Any]:
 def register(subparsers: argparse._SubParsersAction) -> None:
     from treecalc.cli import add_benefit_params
 
-    p = subparsers.add_parser("assess", help="permits, replacement, fund and penalties for a survey "
-                                             "(Croton-on-Hudson Ch. 208, Wesley Hills Ch. 95)")
+    p = subparsers.add_parser(
+        "assess",
+        help="permits, replacement, fund and penalties for a survey (Croton-on-Hudson Ch. 208, Wesley Hills Ch. 95)",
+    )
     p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
     p.add_argument("--jurisdiction", help="croton_on_hudson (default) or wesley_hills")
-    p.add_argument("--site", action="append", default=[], metavar="FIELD=VALUE",
-                   help="a site fact, e.g. subdividable=false, has_residence=true, prior_removals_12mo=2, "
-                        "permit_held=true, department_approval=true, village_work=true, lot_area_acres=0.8, "
-                        "normal_farming=true (repeatable; the Site sheet takes the same fields)")
-    p.add_argument("--violation", action="store_true", default=None,
-                   help="apply the §208-22F violation standard (default: when trees were harmed without a permit)")
-    p.add_argument("--application-pending", action="store_true", default=None,
-                   help="a permit application was pending when trees were harmed (§208-29B(7))")
-    p.add_argument("--clear-cutting", action="store_true", default=None,
-                   help="clear cutting has been determined to have taken place (§208-17, §208-29B(7))")
+    p.add_argument(
+        "--site",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="a site fact, e.g. subdividable=false, has_residence=true, prior_removals_12mo=2, "
+        "permit_held=true, department_approval=true, village_work=true, lot_area_acres=0.8, "
+        "normal_farming=true (repeatable; the Site sheet takes the same fields)",
+    )
+    p.add_argument(
+        "--violation",
+        action="store_true",
+        default=None,
+        help="apply the §208-22F violation standard (default: when trees were harmed without a permit)",
+    )
+    p.add_argument(
+        "--application-pending",
+        action="store_true",
+        default=None,
+        help="a permit application was pending when trees were harmed (§208-29B(7))",
+    )
+    p.add_argument(
+        "--clear-cutting",
+        action="store_true",
+        default=None,
+        help="clear cutting has been determined to have taken place (§208-17, §208-29B(7))",
+    )
     p.add_argument("--days", default="1", metavar="N", help="days of continuing violation (default 1)")
-    p.add_argument("--value-basis", default="annual", metavar="B",
-                   help="annual (default), cumulative:N (N years with growth) or appraised (CTLA)")
-    p.add_argument("--replacement-percent", type=float, metavar="PCT",
-                   help="the Village Engineer's percentage after a violation (§208-22F; default 120)")
+    p.add_argument(
+        "--value-basis",
+        default="annual",
+        metavar="B",
+        help="annual (default), cumulative:N (N years with growth) or appraised (CTLA)",
+    )
+    p.add_argument(
+        "--replacement-percent",
+        type=float,
+        metavar="PCT",
+        help="the Village Engineer's percentage after a violation (§208-22F; default 120)",
+    )
     p.add_argument("--replacement-species", metavar="NAME", help="replacement species (default ACRU, red maple)")
     p.add_argument("--replacement-dbh", type=float, metavar="IN", help="replacement DBH, inches (default 2)")
-    p.add_argument("--replacement-height", type=float, metavar="FT",
-                   help="replacement height, feet (a conifer must be at least 5 ft, §208-22D)")
+    p.add_argument(
+        "--replacement-height",
+        type=float,
+        metavar="FT",
+        help="replacement height, feet (a conifer must be at least 5 ft, §208-22D)",
+    )
     p.add_argument("--replacement-cost", metavar="USD", help="unit cost of a replacement tree, supplied and planted")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--plantable", type=int, metavar="N", help="how many replacement trees the site can take")
-    g.add_argument("--plantable-area", type=float, metavar="SQFT",
-                   help="plantable area, sq ft (divided by the §208-6 spacing of each size class)")
+    g.add_argument(
+        "--plantable-area",
+        type=float,
+        metavar="SQFT",
+        help="plantable area, sq ft (divided by the §208-6 spacing of each size class)",
+    )
     p.add_argument("--fee-schedule", metavar="F.toml", help="fee schedule for payments in lieu (§208-24C)")
-    p.add_argument("--fee-per-tree", metavar="USD", help="fee per replacement tree not planted (overrides the schedule)")
+    p.add_argument(
+        "--fee-per-tree", metavar="USD", help="fee per replacement tree not planted (overrides the schedule)"
+    )
     p.add_argument("--out", metavar="report.xlsx", help="write the Excel statement")
-    p.add_argument("--limit", action="append", default=[], metavar="NAME=N",
-                   help="raise a limit on what the survey file may hold: rows, columns, cells, strings, strings_mb, "
-                        "text, memory_gb, seconds (repeatable; see treecalc.ingest.limits)")
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=N",
+        help="raise a limit on what the survey file may hold: rows, columns, cells, strings, strings_mb, "
+        "text, memory_gb, seconds (repeatable; see treecalc.ingest.limits)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--pdf", metavar="report.pdf", help="write the printable report (PDF) to attach and sign")
-    p.add_argument("--trees", action="store_true",
-                   help="print a line for every tree (default: trees with the same finding on one line)")
+    p.add_argument(
+        "--trees",
+        action="store_true",
+        help="print a line for every tree (default: trees with the same finding on one line)",
+    )
     from treecalc.cli_survey import add_species_map
 
     add_species_map(p)
@@ -124,9 +169,11 @@ def tree_lines(trees: Any) -> list[str]:
     for r in trees.itertuples(index=False):
         value = getattr(r, "value_usd", None)
         found = "; ".join(str(getattr(r, c)) for c in cols if str(getattr(r, c, "") or "").strip())
-        out.append(f"  tree {r.tag!s:<10} {r.species_code!s:<9} {r.dbh_in:6.1f} in  {r.action:<18} "
-                   + (f"${value:,.2f}" if isinstance(value, (int, float)) and value == value else "")
-                   + (f"  [{found}]" if found else ""))
+        out.append(
+            f"  tree {r.tag!s:<10} {r.species_code!s:<9} {r.dbh_in:6.1f} in  {r.action:<18} "
+            + (f"${value:,.2f}" if isinstance(value, (int, float)) and value == value else "")
+            + (f"  [{found}]" if found else "")
+        )
     return out
 
 
@@ -172,10 +219,15 @@ def _check_numbers(a: argparse.Namespace) -> None:
     """Every number given within its plausible range (:data:`treecalc.validate.RANGES`), naming the flag."""
     from treecalc.validate import in_range, small_file
 
-    checks = (("--replacement-percent", a.replacement_percent, "percent"), ("--plantable", a.plantable, "plantable"),
-              ("--plantable-area", a.plantable_area, "area_sqft"), ("--replacement-dbh", a.replacement_dbh, "dbh_in"),
-              ("--replacement-height", a.replacement_height, "height_ft"),
-              ("--replacement-cost", a.replacement_cost, "usd"), ("--fee-per-tree", a.fee_per_tree, "usd"))
+    checks = (
+        ("--replacement-percent", a.replacement_percent, "percent"),
+        ("--plantable", a.plantable, "plantable"),
+        ("--plantable-area", a.plantable_area, "area_sqft"),
+        ("--replacement-dbh", a.replacement_dbh, "dbh_in"),
+        ("--replacement-height", a.replacement_height, "height_ft"),
+        ("--replacement-cost", a.replacement_cost, "usd"),
+        ("--fee-per-tree", a.fee_per_tree, "usd"),
+    )
     for flag, value, kind in checks:
         if value is not None:
             in_range(flag, value, kind)
@@ -189,8 +241,9 @@ def _check_numbers(a: argparse.Namespace) -> None:
         small_file("--fee-schedule", a.fee_schedule, 1_000_000)
 
 
-def _check_out(path: str, suffix: str = ".xlsx", flag: str = "--out",
-               what: str = "the statement is an Excel workbook") -> None:
+def _check_out(
+    path: str, suffix: str = ".xlsx", flag: str = "--out", what: str = "the statement is an Excel workbook"
+) -> None:
     """--out (an .xlsx) or --pdf (a .pdf): a file in a folder that exists and can be written."""
     p = Path(path)
     if p.suffix.lower() != suffix:
@@ -237,7 +290,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     days = _days(a.days)
     _check_numbers(a)
     if a.out:
-        _check_out(a.out)   # before any work: a bad path is reported once, cleanly
+        _check_out(a.out)  # before any work: a bad path is reported once, cleanly
     if getattr(a, "pdf", None):
         _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
     path = a.file
@@ -251,17 +304,34 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     from treecalc.ingest.limits import Limits
 
     # the survey is read in a bounded child process (treecalc.ingest.limits): a hostile file cannot take us down
-    survey = read_survey(path, progress=stderr_progress(), isolated=True,
-                         limits=Limits.parse(a.limit, Limits.from_env()),
-                         species_map=species_map_arg(a.species_map) or None)
+    survey = read_survey(
+        path,
+        progress=stderr_progress(),
+        isolated=True,
+        limits=Limits.parse(a.limit, Limits.from_env()),
+        species_map=species_map_arg(a.species_map) or None,
+    )
     result = assess(
-        survey, progress=stderr_progress(), jurisdiction=a.jurisdiction, site=_site_pairs(a.site), violation=a.violation,
-        application_pending=a.application_pending, clear_cutting=a.clear_cutting, continuing_days=days,
-        value_basis=a.value_basis, replacement_percent=a.replacement_percent,
-        replacement_species=a.replacement_species, replacement_dbh_in=a.replacement_dbh,
+        survey,
+        progress=stderr_progress(),
+        jurisdiction=a.jurisdiction,
+        site=_site_pairs(a.site),
+        violation=a.violation,
+        application_pending=a.application_pending,
+        clear_cutting=a.clear_cutting,
+        continuing_days=days,
+        value_basis=a.value_basis,
+        replacement_percent=a.replacement_percent,
+        replacement_species=a.replacement_species,
+        replacement_dbh_in=a.replacement_dbh,
         replacement_height_ft=a.replacement_height,
-        replacement_cost_usd=a.replacement_cost, plantable=a.plantable, plantable_area_sqft=a.plantable_area,
-        fee_schedule=a.fee_schedule, fee_per_tree_usd=a.fee_per_tree, **kw)
+        replacement_cost_usd=a.replacement_cost,
+        plantable=a.plantable,
+        plantable_area_sqft=a.plantable_area,
+        fee_schedule=a.fee_schedule,
+        fee_per_tree_usd=a.fee_per_tree,
+        **kw,
+    )
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):

@@ -118,13 +118,19 @@ def _cmd_water(a: argparse.Namespace) -> int:
     if a.json:
         _dump(r.to_dict())
         return 0
-    print(f"Water account, {len(scheds)} bill(s), as of {r.as_of}  (Croton-on-Hudson §223-12F; months: "
-          f"{r.months}, §223-12F(2))")
-    print(f"{'date':<10}  {'bill':<20}  {'kind':<8}  {'amount':>10}  {'charge':>10}  {'penalties':>10}  "
-          f"{'tax bill':>9}  {'credit':>9}")
+    print(
+        f"Water account, {len(scheds)} bill(s), as of {r.as_of}  (Croton-on-Hudson §223-12F; months: "
+        f"{r.months}, §223-12F(2))"
+    )
+    print(
+        f"{'date':<10}  {'bill':<20}  {'kind':<8}  {'amount':>10}  {'charge':>10}  {'penalties':>10}  "
+        f"{'tax bill':>9}  {'credit':>9}"
+    )
     for e in r.events:
-        print(f"{e.date.isoformat():<10}  {(e.bill or '-')[:20]:<20}  {e.kind:<8}  {e.amount:>10}  "
-              f"{e.charge_after:>10}  {e.penalties_after:>10}  {e.relevied_after:>9}  {e.credit_after:>9}")
+        print(
+            f"{e.date.isoformat():<10}  {(e.bill or '-')[:20]:<20}  {e.kind:<8}  {e.amount:>10}  "
+            f"{e.charge_after:>10}  {e.penalties_after:>10}  {e.relevied_after:>9}  {e.credit_after:>9}"
+        )
         print(f"{'':<10}  {e.section}: {e.description}")
     if not r.events:
         print("(no events)")
@@ -135,8 +141,10 @@ def _cmd_water(a: argparse.Namespace) -> int:
         print(f"  penalties outstanding  {b.penalties_outstanding:>10}   (assessed {b.penalties_assessed})")
         print(f"  total due              {b.total_due:>10}")
         if b.relevy_date:
-            print(f"  relevied to tax bill   {b.relevy_amount:>10}  on {b.relevy_date}; still unpaid "
-                  f"{b.relevy_outstanding}")
+            print(
+                f"  relevied to tax bill   {b.relevy_amount:>10}  on {b.relevy_date}; still unpaid "
+                f"{b.relevy_outstanding}"
+            )
         elif b.scheduled_relevy_date:
             print(f"  relevy to tax bill if unpaid on {b.scheduled_relevy_date}")
     if len(scheds) > 1:
@@ -160,8 +168,10 @@ def _cmd_meter(a: argparse.Namespace) -> int:
         _dump(r.to_dict())
         return 0
     d = r.to_dict()
-    print(f"Meter test ({r.section}): results {', '.join(f'{x:+}%' for x in r.results_pct)}; "
-          f"average error {r.registration_error_pct.quantize(Decimal('0.01')):+}% (tolerance ±{d['tolerance_pct']}%)")
+    print(
+        f"Meter test ({r.section}): results {', '.join(f'{x:+}%' for x in r.results_pct)}; "
+        f"average error {r.registration_error_pct.quantize(Decimal('0.01')):+}% (tolerance ±{d['tolerance_pct']}%)"
+    )
     print(f"bill adjusted          {'yes' if r.adjusted else 'no'}")
     print(f"billed consumption     {r.billed_consumption:>14,}")
     print(f"corrected consumption  {r.adjusted_consumption:>14,}   (change {r.consumption_change:+,})")
@@ -185,35 +195,65 @@ def _water_help(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace
 def _penalty_args(w: argparse.ArgumentParser) -> None:
     w.add_argument("--amount", help="water charge on the bill, USD (with --due)")
     w.add_argument("--due", help="due date on the bill, YYYY-MM-DD")
-    w.add_argument("--bill", action="append", default=[], metavar="AMOUNT:DUE[:LABEL]",
-                   help="a bill on the account, e.g. 123.45:2026-01-15 (repeatable)")
+    w.add_argument(
+        "--bill",
+        action="append",
+        default=[],
+        metavar="AMOUNT:DUE[:LABEL]",
+        help="a bill on the account, e.g. 123.45:2026-01-15 (repeatable)",
+    )
     w.add_argument("--csv", metavar="FILE", help="CSV of bills and payments: kind,date,amount[,bill]")
-    w.add_argument("--payment", action="append", default=[], metavar="DATE:AMOUNT",
-                   help="a payment, e.g. 2026-03-10:100 (repeatable); oldest bill first")
+    w.add_argument(
+        "--payment",
+        action="append",
+        default=[],
+        metavar="DATE:AMOUNT",
+        help="a payment, e.g. 2026-03-10:100 (repeatable); oldest bill first",
+    )
     w.add_argument("--as-of", dest="as_of", help="statement date, YYYY-MM-DD (default today)")
-    w.add_argument("--months", choices=["anniversary", "calendar"], default="anniversary",
-                   help="§223-12F(2) 'each succeeding month': counted from the day after the due date "
-                        "(anniversary, default) or the first of each calendar month (calendar)")
+    w.add_argument(
+        "--months",
+        choices=["anniversary", "calendar"],
+        default="anniversary",
+        help="§223-12F(2) 'each succeeding month': counted from the day after the due date "
+        "(anniversary, default) or the first of each calendar month (calendar)",
+    )
     w.add_argument("--json", action="store_true", help="print JSON")
     w.set_defaults(func=_cmd_water)
 
 
 def _register_water(subparsers: Any) -> None:
-    desc = ("Penalties, partial payments and relevy to the tax bill of the bills on a water account "
-            "(Croton-on-Hudson Chapter 223, §223-12F).")
-    _penalty_args(subparsers.add_parser(
-        "water-penalty", help="late-payment penalties of a water bill (alias of 'water penalty')", description=desc))
-    w = subparsers.add_parser("water", help="water account penalties and the meter test (Chapter 223)",
-                              description="Water: penalties (§223-12F) and the meter test (§223-6G).")
+    desc = (
+        "Penalties, partial payments and relevy to the tax bill of the bills on a water account "
+        "(Croton-on-Hudson Chapter 223, §223-12F)."
+    )
+    _penalty_args(
+        subparsers.add_parser(
+            "water-penalty", help="late-payment penalties of a water bill (alias of 'water penalty')", description=desc
+        )
+    )
+    w = subparsers.add_parser(
+        "water",
+        help="water account penalties and the meter test (Chapter 223)",
+        description="Water: penalties (§223-12F) and the meter test (§223-6G).",
+    )
     sub = w.add_subparsers(dest="water_command", metavar="{penalty,meter-test}")
     w.set_defaults(func=_water_help(w))
     _penalty_args(sub.add_parser("penalty", help="penalties and balance of a water account", description=desc))
-    m = sub.add_parser("meter-test", help="the bill after a meter accuracy test (§223-6G)",
-                       description="Meter accuracy test (Croton-on-Hudson §223-6G): the flow-rate results are "
-                                   "averaged; outside ±1.5%% the tested period's bill is corrected.")
+    m = sub.add_parser(
+        "meter-test",
+        help="the bill after a meter accuracy test (§223-6G)",
+        description="Meter accuracy test (Croton-on-Hudson §223-6G): the flow-rate results are "
+        "averaged; outside ±1.5%% the tested period's bill is corrected.",
+    )
     m.add_argument("--billed", required=True, help="consumption billed for the tested period (bill's unit)")
-    m.add_argument("--result", action="append", default=[], metavar="PCT",
-                   help="registration error at one tested flow rate, %% (+ over-registers; repeatable)")
+    m.add_argument(
+        "--result",
+        action="append",
+        default=[],
+        metavar="PCT",
+        help="registration error at one tested flow rate, %% (+ over-registers; repeatable)",
+    )
     m.add_argument("--fee", default="0", help="test fee paid, USD (default 0)")
     m.add_argument("--rate", help="water rate, USD per billing unit: gives the corrected bill in dollars")
     m.add_argument("--json", action="store_true", help="print JSON")
@@ -250,19 +290,27 @@ def _area_depths(values: list[str], flag: str) -> list[tuple[Decimal, Decimal]]:
 def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
     from treecalc.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT, MAX_DEPTH_IN, MAX_WALL_FT
 
-    kw: dict[str, Any] = {"excavations": _area_depths(a.excavate, "--excavate"),
-                          "fills": _area_depths(a.fill, "--fill"),
-                          "foundations": _area_depths(a.foundation, "--foundation"), "jurisdiction": a.jurisdiction}
+    kw: dict[str, Any] = {
+        "excavations": _area_depths(a.excavate, "--excavate"),
+        "fills": _area_depths(a.fill, "--fill"),
+        "foundations": _area_depths(a.foundation, "--foundation"),
+        "jurisdiction": a.jurisdiction,
+    }
     if a.place_topsoil:
         bits = _split(a.place_topsoil, "--place-topsoil", (2, 3), "AREA_SQFT:DEPTH_IN[:seeded]")
         seeded = False
         if len(bits) == 3:
             if bits[2].lower() not in ("seeded", "seeded-and-mulched", "yes", "y", "true", "1"):
-                raise ValueError(f"--place-topsoil {a.place_topsoil!r}: the third part must be 'seeded' "
-                                 "(topsoil immediately seeded and mulched)")
+                raise ValueError(
+                    f"--place-topsoil {a.place_topsoil!r}: the third part must be 'seeded' "
+                    "(topsoil immediately seeded and mulched)"
+                )
             seeded = True
-        kw["topsoil_placement"] = (_bnum(bits[0], "--place-topsoil", "area", MAX_AREA_SQFT, "sq ft"),
-                                   _bnum(bits[1], "--place-topsoil", "depth", MAX_DEPTH_IN, "in"), seeded)
+        kw["topsoil_placement"] = (
+            _bnum(bits[0], "--place-topsoil", "area", MAX_AREA_SQFT, "sq ft"),
+            _bnum(bits[1], "--place-topsoil", "depth", MAX_DEPTH_IN, "in"),
+            seeded,
+        )
     if a.strip_topsoil is not None:
         bits = _split(a.strip_topsoil, "--strip-topsoil", (1, 2), "AREA_SQFT[:DEPTH_IN]")
         kw["strip_topsoil_sqft"] = _bnum(bits[0], "--strip-topsoil", "area", MAX_AREA_SQFT, "sq ft")
@@ -274,8 +322,9 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
         kw["retaining_wall_height_ft"] = _bnum(a.retaining_wall, "--retaining-wall", "height", MAX_WALL_FT, "ft")
     if getattr(a, "cellar", None):
         bits = _split(a.cellar, "--cellar", (3, 3), "LENGTH_FT:WIDTH_FT:DEPTH_FT")
-        kw["cellar"] = tuple(_bnum(b, "--cellar", w, MAX_DEPTH_FT, "ft") for b, w in zip(bits, ("length", "width",
-                                                                                                "depth")))
+        kw["cellar"] = tuple(
+            _bnum(b, "--cellar", w, MAX_DEPTH_FT, "ft") for b, w in zip(bits, ("length", "width", "depth"))
+        )
     if getattr(a, "permit_issued", None):
         kw.update(permit_issued=a.permit_issued, last_work=a.last_work, as_of=a.as_of)
     elif getattr(a, "last_work", None):
@@ -302,8 +351,10 @@ def _print_check(r: Any) -> None:
         print(f"  waiver possible (§95-3D(1)): {w if isinstance(w, str) else ('yes' if w else 'no')}")
     if r.building_permit:
         bp = r.building_permit
-        print(f"  §95-3C(1): building permit {'suffices' if bp['building_permit_suffices'] else 'does not suffice'}"
-              f" (limit {bp['limit_cy']:,.2f} cu yd = 2 x cellar {bp['cellar_volume_cy']:,.2f} cu yd)")
+        print(
+            f"  §95-3C(1): building permit {'suffices' if bp['building_permit_suffices'] else 'does not suffice'}"
+            f" (limit {bp['limit_cy']:,.2f} cu yd = 2 x cellar {bp['cellar_volume_cy']:,.2f} cu yd)"
+        )
     if r.term:
         print(f"  {r.term['section']}: {r.term['explanation']}")
     if r.review_standards:
@@ -340,14 +391,18 @@ def _volume(a: argparse.Namespace) -> tuple[Any, str]:
     u = "m" if a.metric else "ft"
     if a.grid:
         r = ex.volume_from_grid_csv(a.grid, metric=a.metric)
-        return r, (f"Grid (borrow-pit) method: {r.nx} x {r.ny} nodes, spacing {r.dx:g} x {r.dy:g} {u}, "
-                   f"{r.mixed_cells} cells changing between cut and fill")
+        return r, (
+            f"Grid (borrow-pit) method: {r.nx} x {r.ny} nodes, spacing {r.dx:g} x {r.dy:g} {u}, "
+            f"{r.mixed_cells} cells changing between cut and fill"
+        )
     if a.sections:
         r = ex.volume_from_sections_csv(a.sections, prismoidal=a.prismoidal, metric=a.metric)
         return r, f"{r.method[0].upper()}{r.method[1:]}: {len(r.stations)} sections"
     r = volume_between_files(a.existing, a.proposed, metric=a.metric)
-    return r, (f"TIN surface to surface: {r.n_existing:,} existing and {r.n_proposed:,} proposed points, "
-               f"{r.area_sqft:,.2f} sq ft covered by both")
+    return r, (
+        f"TIN surface to surface: {r.n_existing:,} existing and {r.n_proposed:,} proposed points, "
+        f"{r.area_sqft:,.2f} sq ft covered by both"
+    )
 
 
 @_guard
@@ -389,46 +444,79 @@ def register(subparsers: Any) -> None:
     _register_water(subparsers)
 
     e = subparsers.add_parser(
-        "excavation", help="excavation/fill permit check and earthwork volumes (Chapter 120 / 95)",
+        "excavation",
+        help="excavation/fill permit check and earthwork volumes (Chapter 120 / 95)",
         description="Excavation and filling: permit check (Croton-on-Hudson §120-3A, Wesley Hills "
-                    "§95-3) and cut/fill volumes (grid or average end area).")
+        "§95-3) and cut/fill volumes (grid or average end area).",
+    )
     sub = e.add_subparsers(dest="excavation_command", metavar="{check,volume}")
     e.set_defaults(func=_cmd_excavation_help(e))
 
     c = sub.add_parser("check", help="is an excavation and filling permit required?")
-    c.add_argument("--jurisdiction", default="croton-on-hudson",
-                   help="croton-on-hudson (default) or wesley-hills")
-    c.add_argument("--excavate", action="append", default=[], metavar="AREA_SQFT:DEPTH_FT",
-                   help="an excavation area and depth (repeatable)")
-    c.add_argument("--fill", action="append", default=[], metavar="AREA_SQFT:DEPTH_FT",
-                   help="a fill area and depth (repeatable)")
-    c.add_argument("--strip-topsoil", dest="strip_topsoil", metavar="AREA_SQFT[:DEPTH_IN]",
-                   help="area where topsoil is stripped, and its depth in inches (stripping is excavation, §120-2)")
-    c.add_argument("--foundation", action="append", default=[], metavar="AREA_SQFT:DEPTH_FT",
-                   help="excavation for a foundation under a building permit (§120-3B; repeatable)")
-    c.add_argument("--retaining-wall", dest="retaining_wall", metavar="HEIGHT_FT",
-                   help="height of a retaining wall to be built (§120-8M)")
+    c.add_argument("--jurisdiction", default="croton-on-hudson", help="croton-on-hudson (default) or wesley-hills")
+    c.add_argument(
+        "--excavate",
+        action="append",
+        default=[],
+        metavar="AREA_SQFT:DEPTH_FT",
+        help="an excavation area and depth (repeatable)",
+    )
+    c.add_argument(
+        "--fill", action="append", default=[], metavar="AREA_SQFT:DEPTH_FT", help="a fill area and depth (repeatable)"
+    )
+    c.add_argument(
+        "--strip-topsoil",
+        dest="strip_topsoil",
+        metavar="AREA_SQFT[:DEPTH_IN]",
+        help="area where topsoil is stripped, and its depth in inches (stripping is excavation, §120-2)",
+    )
+    c.add_argument(
+        "--foundation",
+        action="append",
+        default=[],
+        metavar="AREA_SQFT:DEPTH_FT",
+        help="excavation for a foundation under a building permit (§120-3B; repeatable)",
+    )
+    c.add_argument(
+        "--retaining-wall",
+        dest="retaining_wall",
+        metavar="HEIGHT_FT",
+        help="height of a retaining wall to be built (§120-8M)",
+    )
     c.add_argument("--cellar", metavar="L:W:D", help="Wesley Hills: cellar and foundation, feet (§95-3C(1))")
     c.add_argument("--permit-issued", dest="permit_issued", metavar="DATE", help="permit issue date (§120-10A)")
     c.add_argument("--last-work", dest="last_work", metavar="DATE", help="last day of work (§120-10A)")
     c.add_argument("--as-of", dest="as_of", metavar="DATE", help="date of the term check (default today)")
     c.add_argument("--lot-area", dest="lot_area", metavar="AREA_SQFT", help="lot area")
-    c.add_argument("--place-topsoil", dest="place_topsoil", metavar="AREA_SQFT:DEPTH_IN[:seeded]",
-                   help="topsoil placement; add ':seeded' if immediately seeded and mulched")
+    c.add_argument(
+        "--place-topsoil",
+        dest="place_topsoil",
+        metavar="AREA_SQFT:DEPTH_IN[:seeded]",
+        help="topsoil placement; add ':seeded' if immediately seeded and mulched",
+    )
     c.add_argument("--json", action="store_true", help="print JSON")
     c.set_defaults(func=_cmd_check)
 
     v = sub.add_parser("volume", help="cut and fill volumes in cubic yards")
-    v.add_argument("--grid", metavar="FILE",
-                   help="CSV with x, y, existing, proposed (or Easting, Northing, EG, FG); feet, regular grid")
-    v.add_argument("--existing", metavar="FILE", help="existing ground: point CSV (Easting/Northing/Elevation or "
-                                                      "EG) or LandXML surface (FILE#NAME picks one)")
+    v.add_argument(
+        "--grid",
+        metavar="FILE",
+        help="CSV with x, y, existing, proposed (or Easting, Northing, EG, FG); feet, regular grid",
+    )
+    v.add_argument(
+        "--existing",
+        metavar="FILE",
+        help="existing ground: point CSV (Easting/Northing/Elevation or EG) or LandXML surface (FILE#NAME picks one)",
+    )
     v.add_argument("--proposed", metavar="FILE", help="proposed ground: point CSV (... FG) or LandXML surface")
     v.add_argument("--lot-area", dest="lot_area", metavar="AREA_SQFT", help="lot area for the §120-3A check")
     v.add_argument("--jurisdiction", default="croton-on-hudson", help="croton-on-hudson (default) or wesley-hills")
     v.add_argument("--sections", metavar="FILE", help="CSV with station, cut_area, fill_area (feet, sq ft)")
     v.add_argument("--metric", action="store_true", help="input in metres / square metres (output cu yd)")
-    v.add_argument("--prismoidal", action="store_true",
-                   help="prismoidal volumes (--sections with cut_mid_area/fill_mid_area or center_height/width)")
+    v.add_argument(
+        "--prismoidal",
+        action="store_true",
+        help="prismoidal volumes (--sections with cut_mid_area/fill_mid_area or center_height/width)",
+    )
     v.add_argument("--json", action="store_true", help="print JSON")
     v.set_defaults(func=_cmd_volume)

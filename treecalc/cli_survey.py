@@ -36,8 +36,9 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
             continue
         path = Path(item)
         if not path.is_file():
-            raise ValueError(f"--species-map {item!r}: expected TEXT=SPECIES (e.g. \"Oak sp.=Quercus\") or a CSV "
-                             "file of two columns")
+            raise ValueError(
+                f'--species-map {item!r}: expected TEXT=SPECIES (e.g. "Oak sp.=Quercus") or a CSV file of two columns'
+            )
         with path.open(newline="", encoding="utf-8-sig") as f:
             for n, row in enumerate(csv.reader(f), start=1):
                 cells = [c.strip() for c in row]
@@ -50,9 +51,14 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
 
 
 def add_species_map(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--species-map", action="append", default=[], metavar="TEXT=SPECIES|FILE.csv",
-                   help='read every row whose species is TEXT as SPECIES, e.g. --species-map "Oak sp.=Quercus" '
-                        "(repeatable), or a CSV file of two columns: text, species")
+    p.add_argument(
+        "--species-map",
+        action="append",
+        default=[],
+        metavar="TEXT=SPECIES|FILE.csv",
+        help='read every row whose species is TEXT as SPECIES, e.g. --species-map "Oak sp.=Quercus" '
+        "(repeatable), or a CSV file of two columns: text, species",
+    )
 
 
 def _positive_mb(text: str) -> float:
@@ -63,8 +69,9 @@ def _positive_mb(text: str) -> float:
         x = in_range("--max-mb", text, "max_mb")
     except ValueError:
         r = RANGES["max_mb"]
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of megabytes up to {r.high:,g} "
-                                         f"({r.why})") from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a positive number of megabytes up to {r.high:,g} ({r.why})"
+        ) from None
     if x * 1e6 < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is less than one byte")
     return x
@@ -72,25 +79,45 @@ def _positive_mb(text: str) -> float:
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "survey", help="read a tree survey spreadsheet: trees, rejected rows and why",
+        "survey",
+        help="read a tree survey spreadsheet: trees, rejected rows and why",
         description="Read a survey (xlsx, xlsm, xls, ods, csv, tsv, txt) and print how many rows became "
-                    "trees, every rejected row with its reason, unresolved species with suggestions, "
-                    "warnings and site facts.")
-    p.add_argument("file", nargs="?",
-                   help="survey file (default: the sample, data/examples/sample_survey.xlsx)")
-    p.add_argument("--sheet", help="sheet name (default: a sheet named like Trees/Survey/Inventory, "
-                                   "else the first with a recognisable header)")
-    p.add_argument("--map", action="append", default=[], metavar="HEADER=FIELD",
-                   help='map a column, e.g. --map "Diam. cm=dbh_cm" (repeatable)')
-    p.add_argument("--dbh-unit", choices=("in", "cm", "mm", "ft", "m"),
-                   help="unit of the DBH column (overrides the file)")
-    p.add_argument("--site", action="append", default=[], metavar="FIELD=VALUE",
-                   help="a site fact, e.g. --site jurisdiction=wesley-hills (repeatable; wins over the Site sheet)")
+        "trees, every rejected row with its reason, unresolved species with suggestions, "
+        "warnings and site facts.",
+    )
+    p.add_argument("file", nargs="?", help="survey file (default: the sample, data/examples/sample_survey.xlsx)")
+    p.add_argument(
+        "--sheet",
+        help="sheet name (default: a sheet named like Trees/Survey/Inventory, "
+        "else the first with a recognisable header)",
+    )
+    p.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        metavar="HEADER=FIELD",
+        help='map a column, e.g. --map "Diam. cm=dbh_cm" (repeatable)',
+    )
+    p.add_argument(
+        "--dbh-unit", choices=("in", "cm", "mm", "ft", "m"), help="unit of the DBH column (overrides the file)"
+    )
+    p.add_argument(
+        "--site",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="a site fact, e.g. --site jurisdiction=wesley-hills (repeatable; wins over the Site sheet)",
+    )
     add_species_map(p)
     p.add_argument("--max-mb", type=_positive_mb, default=50.0, help="refuse files larger than this (default 50)")
-    p.add_argument("--limit", action="append", default=[], metavar="NAME=N",
-                   help="raise a limit on what the file may hold: rows, columns, cells, strings, strings_mb, text, "
-                        "memory_gb, seconds (repeatable; see treecalc.ingest.limits)")
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=N",
+        help="raise a limit on what the file may hold: rows, columns, cells, strings, strings_mb, text, "
+        "memory_gb, seconds (repeatable; see treecalc.ingest.limits)",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(func=run)
 
@@ -103,10 +130,18 @@ def run(a: argparse.Namespace) -> int:
 
     limits = Limits.parse(a.limit, Limits.from_env())
     try:
-        s = read_survey(a.file or data.SAMPLE_SURVEY, sheet=a.sheet, column_map=_pairs(a.map, "--map") or None, dbh_unit=a.dbh_unit,
-                        site=_pairs(a.site, "--site") or None, max_bytes=int(a.max_mb * 1e6),
-                        progress=stderr_progress(), species_map=species_map_arg(a.species_map) or None,
-                        limits=limits, isolated=True)
+        s = read_survey(
+            a.file or data.SAMPLE_SURVEY,
+            sheet=a.sheet,
+            column_map=_pairs(a.map, "--map") or None,
+            dbh_unit=a.dbh_unit,
+            site=_pairs(a.site, "--site") or None,
+            max_bytes=int(a.max_mb * 1e6),
+            progress=stderr_progress(),
+            species_map=species_map_arg(a.species_map) or None,
+            limits=limits,
+            isolated=True,
+        )
     except SurveyError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -107,8 +107,11 @@ def benefit_tables() -> BenefitTables:
         for k, lu in enumerate(LAND_USES):
             v = g[g["land_use"] == TABLE_LAND_USE[lu]] if TABLE_LAND_USE[lu] else g.iloc[:0]
             if len(v):
-                arr[k] = v.pivot(index="value_row", columns="dbh_key", values="value").reindex(
-                    index=list(value_rows), columns=classes).to_numpy(float)
+                arr[k] = (
+                    v.pivot(index="value_row", columns="dbh_key", values="value")
+                    .reindex(index=list(value_rows), columns=classes)
+                    .to_numpy(float)
+                )
         if np.isnan(arr).any():
             raise ValueError(f"benefit_tables.csv: factor {factor} has missing values")
         stack[factor] = _readonly(arr)
@@ -137,10 +140,14 @@ def catalogue() -> pd.DataFrame:
     ``size_class``, the CTLA appraisal parameters, ``native`` (bool) and
     ``part575`` (``prohibited``/``regulated``/``none``).
     """
-    cat = pd.read_csv(SPECIES_DIR / "catalogue.csv", keep_default_na=False,
-                      dtype={"code": str, "aliases": str})
-    for c in ("species_rating_pct", "basic_price_usd_per_sqin", "palm_trunk_cost_usd_per_ft",
-              "replacement_cost_usd", "replacement_trunk_area_sqin"):
+    cat = pd.read_csv(SPECIES_DIR / "catalogue.csv", keep_default_na=False, dtype={"code": str, "aliases": str})
+    for c in (
+        "species_rating_pct",
+        "basic_price_usd_per_sqin",
+        "palm_trunk_cost_usd_per_ft",
+        "replacement_cost_usd",
+        "replacement_trunk_area_sqin",
+    ):
         cat[c] = cat[c].astype(float)
     status_path = SPECIES_DIR / "local_status.csv"
     if status_path.exists():

@@ -57,18 +57,35 @@ import numpy as np
 from treecalc.units import add_months, bounded, load_law_numbers, to_date
 
 __all__ = [
-    "PermitCheck", "check_permit", "review_standards", "work_time_allowed", "work_time_check",
-    "tree_survey_required", "violation_penalties", "WesleyHillsCheck",
-    "wesley_hills_building_permit_check", "wesley_hills_waiver_eligible",
-    "wesley_hills_slope_check", "wesley_hills_topsoil_cy", "GridVolumes", "grid_volumes",
-    "grid_volumes_from_frame", "volume_from_grid_csv", "EndAreaVolumes", "end_area_volumes",
-    "end_area_volumes_from_frame", "volume_from_sections_csv", "parse_station",
-    "CU_FT_PER_CU_YD", "M3_PER_CU_YD", "DAMAGED_TEXT_READINGS",
+    "PermitCheck",
+    "check_permit",
+    "review_standards",
+    "work_time_allowed",
+    "work_time_check",
+    "tree_survey_required",
+    "violation_penalties",
+    "WesleyHillsCheck",
+    "wesley_hills_building_permit_check",
+    "wesley_hills_waiver_eligible",
+    "wesley_hills_slope_check",
+    "wesley_hills_topsoil_cy",
+    "GridVolumes",
+    "grid_volumes",
+    "grid_volumes_from_frame",
+    "volume_from_grid_csv",
+    "EndAreaVolumes",
+    "end_area_volumes",
+    "end_area_volumes_from_frame",
+    "volume_from_sections_csv",
+    "parse_station",
+    "CU_FT_PER_CU_YD",
+    "M3_PER_CU_YD",
+    "DAMAGED_TEXT_READINGS",
 ]
 
 CU_FT_PER_CU_YD = 27
 #: 1 yd = 0.9144 m exactly, so 1 cu yd = 0.9144**3 m3 = 0.764554857984 m3.
-M3_PER_CU_YD = 0.9144 ** 3
+M3_PER_CU_YD = 0.9144**3
 _D27 = Decimal(27)
 _CENT = Decimal("0.01")
 
@@ -78,8 +95,12 @@ DAMAGED_TEXT_READINGS = [
     "CPLR 'Article 7' (§120-9A, §120-12D) = Article 78. Check against the official code.",
 ]
 
-JURISDICTIONS = {"croton-on-hudson": "croton-on-hudson", "croton": "croton-on-hudson",
-                 "wesley-hills": "wesley-hills", "wesleyhills": "wesley-hills"}
+JURISDICTIONS = {
+    "croton-on-hudson": "croton-on-hudson",
+    "croton": "croton-on-hudson",
+    "wesley-hills": "wesley-hills",
+    "wesleyhills": "wesley-hills",
+}
 
 
 # =========================================================================== helpers
@@ -195,19 +216,27 @@ class PermitCheck:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "jurisdiction": self.jurisdiction, "permit_required": self.permit_required,
+            "jurisdiction": self.jurisdiction,
+            "permit_required": self.permit_required,
             "missing_facts": list(self.missing_facts),
-            "triggers": list(self.triggers), "explanations": [dict(e) for e in self.explanations],
-            "excavation_cy": _r2(self.excavation_cy), "fill_cy": _r2(self.fill_cy),
+            "triggers": list(self.triggers),
+            "explanations": [dict(e) for e in self.explanations],
+            "excavation_cy": _r2(self.excavation_cy),
+            "fill_cy": _r2(self.fill_cy),
             "topsoil_cy": _r2(self.topsoil_cy),
             "excavation_area_sqft": float(self.excavation_area_sqft),
             "fill_area_sqft": float(self.fill_area_sqft),
             "exemptions": [dict(e) for e in self.exemptions],
-            "waiver_eligible": ("not applicable" if self.waiver_eligible is None and self.jurisdiction == "wesley-hills"
-                                else self.waiver_eligible),
-            "building_permit": self.building_permit, "term": self.term,
+            "waiver_eligible": (
+                "not applicable"
+                if self.waiver_eligible is None and self.jurisdiction == "wesley-hills"
+                else self.waiver_eligible
+            ),
+            "building_permit": self.building_permit,
+            "term": self.term,
             "review_standards": [dict(e) for e in self.review_standards],
-            "interpretation": list(self.interpretation), "notes": list(self.notes),
+            "interpretation": list(self.interpretation),
+            "notes": list(self.notes),
         }
 
 
@@ -267,9 +296,12 @@ class _Ops:
     @property
     def any(self) -> bool:
         m = self.measured
-        return bool(any(a > 0 and d > 0 for a, d in self.exc + self.fil) or self.strip > 0
-                    or (self.top and self.top[0] > 0 and self.top[1] > 0)
-                    or (m is not None and (m.cut_cuft > 0 or m.fill_cuft > 0)))
+        return bool(
+            any(a > 0 and d > 0 for a, d in self.exc + self.fil)
+            or self.strip > 0
+            or (self.top and self.top[0] > 0 and self.top[1] > 0)
+            or (m is not None and (m.cut_cuft > 0 or m.fill_cuft > 0))
+        )
 
     def strip_cuft(self) -> Decimal | None:
         if self.strip == 0:
@@ -292,19 +324,34 @@ class _Ops:
 def _bounded_pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decimal]]:
     out = []
     for i, (a, d) in enumerate(_pairs(items, name)):
-        out.append((bounded(a, f"{name} {i + 1} area_sqft", 0, MAX_AREA_SQFT, unit="sq ft"),
-                    bounded(d, f"{name} {i + 1} depth_ft", 0, MAX_DEPTH_FT, unit="ft")))
+        out.append(
+            (
+                bounded(a, f"{name} {i + 1} area_sqft", 0, MAX_AREA_SQFT, unit="sq ft"),
+                bounded(d, f"{name} {i + 1} depth_ft", 0, MAX_DEPTH_FT, unit="ft"),
+            )
+        )
     return out
 
 
-def _ops(excavations: Any, fills: Any, strip_topsoil_sqft: Any, strip_topsoil_depth_in: Any, lot_area_sqft: Any,
-         topsoil_placement: Any, foundations: Any, measured: Earthwork | None) -> _Ops:
+def _ops(
+    excavations: Any,
+    fills: Any,
+    strip_topsoil_sqft: Any,
+    strip_topsoil_depth_in: Any,
+    lot_area_sqft: Any,
+    topsoil_placement: Any,
+    foundations: Any,
+    measured: Earthwork | None,
+) -> _Ops:
     exc = _bounded_pairs(excavations, "excavation")
     fil = _bounded_pairs(fills, "fill")
     fnd = _bounded_pairs(foundations, "foundation")
     strip = bounded(strip_topsoil_sqft or 0, "strip_topsoil_sqft", 0, MAX_AREA_SQFT, unit="sq ft")
-    sdep = (None if strip_topsoil_depth_in is None else
-            bounded(strip_topsoil_depth_in, "strip_topsoil_depth_in", 0, MAX_DEPTH_IN, unit="in"))
+    sdep = (
+        None
+        if strip_topsoil_depth_in is None
+        else bounded(strip_topsoil_depth_in, "strip_topsoil_depth_in", 0, MAX_DEPTH_IN, unit="in")
+    )
     lot = None
     if lot_area_sqft is not None:
         lot = bounded(lot_area_sqft, "lot_area_sqft", 0, MAX_AREA_SQFT, lo_open=True, unit="sq ft")
@@ -313,10 +360,14 @@ def _ops(excavations: Any, fills: Any, strip_topsoil_sqft: Any, strip_topsoil_de
         try:
             ta, td, ts = topsoil_placement
         except (TypeError, ValueError):
-            raise ValueError("topsoil_placement: expected (area_sqft, depth_in, seeded_and_mulched), "
-                             f"got {topsoil_placement!r}") from None
-        top = (bounded(ta, "topsoil_placement area_sqft", 0, MAX_AREA_SQFT, unit="sq ft"),
-               bounded(td, "topsoil_placement depth_in", 0, MAX_DEPTH_IN, unit="in"), bool(ts))
+            raise ValueError(
+                f"topsoil_placement: expected (area_sqft, depth_in, seeded_and_mulched), got {topsoil_placement!r}"
+            ) from None
+        top = (
+            bounded(ta, "topsoil_placement area_sqft", 0, MAX_AREA_SQFT, unit="sq ft"),
+            bounded(td, "topsoil_placement depth_in", 0, MAX_DEPTH_IN, unit="in"),
+            bool(ts),
+        )
     ops = _Ops(exc, fil, strip, sdep, lot, top, fnd, measured)
     _check_fits_lot(ops)
     return ops
@@ -326,13 +377,17 @@ def _check_fits_lot(o: _Ops) -> None:
     """Refuse work larger than the lot (areas listed separately are read as not overlapping)."""
     if o.lot is None:
         return
-    sums = {"the excavation, foundation and topsoil-stripping areas": sum((a for a, _ in o.exc + o.foundations),
-                                                                          Decimal(0)) + o.strip,
-            "the fill areas": sum((a for a, _ in o.fil), Decimal(0)) + (o.top[0] if o.top else 0)}
+    sums = {
+        "the excavation, foundation and topsoil-stripping areas": sum((a for a, _ in o.exc + o.foundations), Decimal(0))
+        + o.strip,
+        "the fill areas": sum((a for a, _ in o.fil), Decimal(0)) + (o.top[0] if o.top else 0),
+    }
     for what, total in sums.items():
         if total > o.lot:
-            raise ValueError(f"{what} add up to {_fmt(total)} sq ft, more than the lot area ({_fmt(o.lot)} sq ft): "
-                             "check the areas and the lot area")
+            raise ValueError(
+                f"{what} add up to {_fmt(total)} sq ft, more than the lot area ({_fmt(o.lot)} sq ft): "
+                "check the areas and the lot area"
+            )
 
 
 def _unknown(missing: list[str], fact: str) -> None:
@@ -340,18 +395,31 @@ def _unknown(missing: list[str], fact: str) -> None:
         missing.append(fact)
 
 
-def _area_rule(section: str, known: Decimal, measured: Decimal | None, has_measured: bool, threshold: Decimal,
-               what: str, missing: list[str]) -> dict[str, Any]:
+def _area_rule(
+    section: str,
+    known: Decimal,
+    measured: Decimal | None,
+    has_measured: bool,
+    threshold: Decimal,
+    what: str,
+    missing: list[str],
+) -> dict[str, Any]:
     """An 'over an area of N square feet or more' rule on known areas plus a measured one."""
     total = known + (measured or 0)
     text = f"{what} over {_fmt(total)} sq ft (permit if >= {_fmt(threshold)} sq ft)"
     if total >= threshold:
         return {"section": section, "holds": True, "explanation": text}
     if has_measured and measured is None:
-        _unknown(missing, "plan areas by depth of the measured cut/fill (cross-sections do not give them; use "
-                          "--existing/--proposed surfaces or --grid)")
-        return {"section": section, "holds": None,
-                "explanation": text + "; the measured volumes give no areas by depth, so this cannot be told"}
+        _unknown(
+            missing,
+            "plan areas by depth of the measured cut/fill (cross-sections do not give them; use "
+            "--existing/--proposed surfaces or --grid)",
+        )
+        return {
+            "section": section,
+            "holds": None,
+            "explanation": text + "; the measured volumes give no areas by depth, so this cannot be told",
+        }
     return {"section": section, "holds": False, "explanation": text}
 
 
@@ -367,36 +435,53 @@ def _rule_lowering(o: _Ops, missing: list[str]) -> dict[str, Any]:
         return {"section": sec, "holds": None, "explanation": head + " plus the unmeasured area of the cut"}
     if o.lot is not None:
         half = o.lot * pct / 100
-        less = (f"{_fmt(fixed)} sq ft or more" if fixed <= half
-                else f"more than {_fmt(pct)}% of the lot ({_fmt(half)} sq ft)")
-        return {"section": sec, "holds": bool(lowered > half),
-                "explanation": f"{head}; the lesser threshold for a {_fmt(o.lot)} sq ft lot is {less}"}
+        less = (
+            f"{_fmt(fixed)} sq ft or more"
+            if fixed <= half
+            else f"more than {_fmt(pct)}% of the lot ({_fmt(half)} sq ft)"
+        )
+        return {
+            "section": sec,
+            "holds": bool(lowered > half),
+            "explanation": f"{head}; the lesser threshold for a {_fmt(o.lot)} sq ft lot is {less}",
+        }
     if lowered == 0:
         return {"section": sec, "holds": False, "explanation": head}
     below = (lowered * 100 / pct).quantize(_CENT)
     _unknown(missing, f"the lot area (--lot-area): {sec} requires a permit on lots under {_fmt(below)} sq ft")
-    return {"section": sec, "holds": None,
-            "explanation": f"{head}: under {_fmt(fixed)} sq ft, so it depends on the lot area — required if the lot "
-                           f"is under {_fmt(below)} sq ft (more than {_fmt(pct)}% of the property); no lot area given"}
+    return {
+        "section": sec,
+        "holds": None,
+        "explanation": f"{head}: under {_fmt(fixed)} sq ft, so it depends on the lot area — required if the lot "
+        f"is under {_fmt(below)} sq ft (more than {_fmt(pct)}% of the property); no lot area given",
+    }
 
 
 def _rule_volume(o: _Ops, missing: list[str]) -> dict[str, Any]:
     sec, limit = LAW["excavation_volume"].section, _v("excavation_volume") * _D27
     known = o.exc_cuft()
-    text = (f"excavation volume {_fmt(known)} cu ft = {_r2(_cy(known))} cu yd (permit if more than "
-            f"{_fmt(_v('excavation_volume'))} cu yd = {_fmt(limit)} cu ft)")
+    text = (
+        f"excavation volume {_fmt(known)} cu ft = {_r2(_cy(known))} cu yd (permit if more than "
+        f"{_fmt(_v('excavation_volume'))} cu yd = {_fmt(limit)} cu ft)"
+    )
     if o.strip > 0:
         sv = o.strip_cuft()
-        text += (f"; includes topsoil stripping {_fmt(o.strip)} sq ft x {_fmt(o.strip_depth_in)} in = {_fmt(sv)} cu ft "
-                 "(§120-2: stripping topsoil is excavation)" if sv is not None else
-                 f"; plus topsoil stripping over {_fmt(o.strip)} sq ft of unknown depth")
+        text += (
+            f"; includes topsoil stripping {_fmt(o.strip)} sq ft x {_fmt(o.strip_depth_in)} in = {_fmt(sv)} cu ft "
+            "(§120-2: stripping topsoil is excavation)"
+            if sv is not None
+            else f"; plus topsoil stripping over {_fmt(o.strip)} sq ft of unknown depth"
+        )
     if known > limit:
         return {"section": sec, "holds": True, "explanation": text}
     if o.strip_cuft() is None:
-        _unknown(missing, f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN): {sec} counts its "
-                          f"volume; more than {_fmt(((limit - known) * 12 / o.strip).quantize(_CENT))} in deep "
-                          f"over {_fmt(o.strip)} "
-                          "sq ft would need a permit")
+        _unknown(
+            missing,
+            f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN): {sec} counts its "
+            f"volume; more than {_fmt(((limit - known) * 12 / o.strip).quantize(_CENT))} in deep "
+            f"over {_fmt(o.strip)} "
+            "sq ft would need a permit",
+        )
         return {"section": sec, "holds": None, "explanation": text}
     return {"section": sec, "holds": False, "explanation": text}
 
@@ -407,18 +492,36 @@ def _topsoil_items(o: _Ops, exemptions: list[dict[str, Any]]) -> list[tuple[Deci
     if top is None or top[0] <= 0 or top[1] <= 0:
         return []
     sec, dmax, amax = LAW["topsoil_proviso_depth"].section, _v("topsoil_proviso_depth"), _v("topsoil_proviso_area")
-    why = (f"topsoil {_fmt(top[1])} in deep over {_fmt(top[0])} sq ft, "
-           f"{'seeded and mulched' if top[2] else 'NOT seeded and mulched'}")
+    why = (
+        f"topsoil {_fmt(top[1])} in deep over {_fmt(top[0])} sq ft, "
+        f"{'seeded and mulched' if top[2] else 'NOT seeded and mulched'}"
+    )
     if top[1] <= dmax and top[0] <= amax and top[2]:
-        exemptions.append({"section": sec, "applies": True,
-                           "explanation": why + f": not over {_fmt(dmax)} in, not over {_fmt(amax)} sq ft, seeded and "
-                                                "mulched; left out of §120-3A(5)-(7)"})
+        exemptions.append(
+            {
+                "section": sec,
+                "applies": True,
+                "explanation": why + f": not over {_fmt(dmax)} in, not over {_fmt(amax)} sq ft, seeded and "
+                "mulched; left out of §120-3A(5)-(7)",
+            }
+        )
         return []
-    fails = [s for s, bad in ((f"deeper than {_fmt(dmax)} in", top[1] > dmax),
-                              (f"larger than {_fmt(amax)} sq ft", top[0] > amax),
-                              ("not immediately seeded and mulched", not top[2])) if bad]
-    exemptions.append({"section": sec, "applies": False,
-                       "explanation": why + ": proviso does not apply (" + ", ".join(fails) + "); counted as fill"})
+    fails = [
+        s
+        for s, bad in (
+            (f"deeper than {_fmt(dmax)} in", top[1] > dmax),
+            (f"larger than {_fmt(amax)} sq ft", top[0] > amax),
+            ("not immediately seeded and mulched", not top[2]),
+        )
+        if bad
+    ]
+    exemptions.append(
+        {
+            "section": sec,
+            "applies": False,
+            "explanation": why + ": proviso does not apply (" + ", ".join(fails) + "); counted as fill",
+        }
+    )
     return [(top[0], top[1] / 12)]
 
 
@@ -429,24 +532,57 @@ def _croton_rules(o: _Ops, exemptions: list[dict[str, Any]], missing: list[str])
         return sum((a for a, d in items if d > depth), Decimal(0))
 
     rules = [
-        _area_rule(LAW["deep_cut_area"].section, over(o.exc, _v("deep_cut_depth")),
-                   m.cut_area_over_4ft_sqft if m else None, has_m, _v("deep_cut_area"),
-                   f"excavation deeper than {_fmt(_v('deep_cut_depth'))} ft", missing),
-        _area_rule(LAW["cut_area"].section, over(o.exc, _v("cut_depth")), m.cut_area_over_2ft_sqft if m else None,
-                   has_m, _v("cut_area"), f"excavation deeper than {_fmt(_v('cut_depth'))} ft", missing),
+        _area_rule(
+            LAW["deep_cut_area"].section,
+            over(o.exc, _v("deep_cut_depth")),
+            m.cut_area_over_4ft_sqft if m else None,
+            has_m,
+            _v("deep_cut_area"),
+            f"excavation deeper than {_fmt(_v('deep_cut_depth'))} ft",
+            missing,
+        ),
+        _area_rule(
+            LAW["cut_area"].section,
+            over(o.exc, _v("cut_depth")),
+            m.cut_area_over_2ft_sqft if m else None,
+            has_m,
+            _v("cut_area"),
+            f"excavation deeper than {_fmt(_v('cut_depth'))} ft",
+            missing,
+        ),
         _rule_lowering(o, missing),
         _rule_volume(o, missing),
     ]
     fills = o.fil + _topsoil_items(o, exemptions)
     has_fill_m = has_m and bool(m and m.fill_cuft > 0)
     rules += [
-        _area_rule(LAW["deep_fill_area"].section, over(fills, _v("deep_fill_depth")),
-                   m.fill_area_over_4ft_sqft if m else None, has_fill_m, _v("deep_fill_area"),
-                   f"fill deeper than {_fmt(_v('deep_fill_depth'))} ft", missing),
-        _area_rule(LAW["fill_area"].section, over(fills, _v("fill_depth")), m.fill_area_over_2ft_sqft if m else None,
-                   has_fill_m, _v("fill_area"), f"fill deeper than {_fmt(_v('fill_depth'))} ft", missing),
-        _area_rule(LAW["any_fill_area"].section, over(fills, Decimal(0)), m.fill_area_sqft if m else None,
-                   has_fill_m, _v("any_fill_area"), "fill at any depth", missing),
+        _area_rule(
+            LAW["deep_fill_area"].section,
+            over(fills, _v("deep_fill_depth")),
+            m.fill_area_over_4ft_sqft if m else None,
+            has_fill_m,
+            _v("deep_fill_area"),
+            f"fill deeper than {_fmt(_v('deep_fill_depth'))} ft",
+            missing,
+        ),
+        _area_rule(
+            LAW["fill_area"].section,
+            over(fills, _v("fill_depth")),
+            m.fill_area_over_2ft_sqft if m else None,
+            has_fill_m,
+            _v("fill_area"),
+            f"fill deeper than {_fmt(_v('fill_depth'))} ft",
+            missing,
+        ),
+        _area_rule(
+            LAW["any_fill_area"].section,
+            over(fills, Decimal(0)),
+            m.fill_area_sqft if m else None,
+            has_fill_m,
+            _v("any_fill_area"),
+            "fill at any depth",
+            missing,
+        ),
     ]
     return rules
 
@@ -455,11 +591,16 @@ def _foundation_exemption(o: _Ops) -> list[dict[str, Any]]:
     if not o.foundations:
         return []
     cuft = sum((a * d for a, d in o.foundations), Decimal(0))
-    return [{"section": "§120-3B", "applies": True,
-             "explanation": f"foundation excavation {_fmt(sum((a for a, _ in o.foundations), Decimal(0)))} sq ft, "
-                            f"{_fmt(cuft)} cu ft = {_r2(_cy(cuft)):,.2f} cu yd, under a building permit: the building "
-                            "permit constitutes the excavation and filling permit for it (subject to §120-8); left "
-                            "out of §120-3A"}]
+    return [
+        {
+            "section": "§120-3B",
+            "applies": True,
+            "explanation": f"foundation excavation {_fmt(sum((a for a, _ in o.foundations), Decimal(0)))} sq ft, "
+            f"{_fmt(cuft)} cu ft = {_r2(_cy(cuft)):,.2f} cu yd, under a building permit: the building "
+            "permit constitutes the excavation and filling permit for it (subject to §120-8); left "
+            "out of §120-3A",
+        }
+    ]
 
 
 def _verdict(rules: list[dict[str, Any]]) -> tuple[bool | str, list[str]]:
@@ -469,14 +610,23 @@ def _verdict(rules: list[dict[str, Any]]) -> tuple[bool | str, list[str]]:
     return ("unknown" if any(e["holds"] is None for e in rules) else False), []
 
 
-def check_permit(excavations: Iterable[tuple[Any, Any]] | None = None,
-                 fills: Iterable[tuple[Any, Any]] | None = None,
-                 strip_topsoil_sqft: Any = 0, lot_area_sqft: Any = None,
-                 topsoil_placement: tuple[Any, Any, bool] | None = None,
-                 jurisdiction: str = "croton-on-hudson", *, strip_topsoil_depth_in: Any = None,
-                 foundations: Iterable[tuple[Any, Any]] | None = None, retaining_wall_height_ft: Any = None,
-                 measured: Earthwork | None = None, cellar: tuple[Any, Any, Any] | None = None,
-                 permit_issued: Any = None, last_work: Any = None, as_of: Any = None) -> PermitCheck:
+def check_permit(
+    excavations: Iterable[tuple[Any, Any]] | None = None,
+    fills: Iterable[tuple[Any, Any]] | None = None,
+    strip_topsoil_sqft: Any = 0,
+    lot_area_sqft: Any = None,
+    topsoil_placement: tuple[Any, Any, bool] | None = None,
+    jurisdiction: str = "croton-on-hudson",
+    *,
+    strip_topsoil_depth_in: Any = None,
+    foundations: Iterable[tuple[Any, Any]] | None = None,
+    retaining_wall_height_ft: Any = None,
+    measured: Earthwork | None = None,
+    cellar: tuple[Any, Any, Any] | None = None,
+    permit_issued: Any = None,
+    last_work: Any = None,
+    as_of: Any = None,
+) -> PermitCheck:
     """Say whether an excavation and filling permit is required, which items hold, and what is unknown.
 
     Parameters
@@ -518,8 +668,16 @@ def check_permit(excavations: Iterable[tuple[Any, Any]] | None = None,
        §95-3A(1), §95-3C(1), §95-3D(1).
     """
     jur = _norm_jurisdiction(jurisdiction)
-    o = _ops(excavations, fills, strip_topsoil_sqft, strip_topsoil_depth_in, lot_area_sqft, topsoil_placement,
-             foundations, measured)
+    o = _ops(
+        excavations,
+        fills,
+        strip_topsoil_sqft,
+        strip_topsoil_depth_in,
+        lot_area_sqft,
+        topsoil_placement,
+        foundations,
+        measured,
+    )
     if jur == "wesley-hills":
         return _wesley_hills_check(o, cellar)
     missing: list[str] = []
@@ -529,38 +687,64 @@ def check_permit(excavations: Iterable[tuple[Any, Any]] | None = None,
     m = o.measured
     # §120-3B: the building permit stays subject to §120-8, so foundation depths count for the fence of §120-8A
     measured_depth = [m.max_cut_ft] if m and m.max_cut_ft is not None else []
-    max_depth = max([d for a, d in o.exc + o.foundations if a > 0] + measured_depth,
-                    default=Decimal(0))
+    max_depth = max([d for a, d in o.exc + o.foundations if a > 0] + measured_depth, default=Decimal(0))
     exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + ((m.cut_area_sqft or 0) if m else 0)
-    fill_area = (sum((a for a, d in o.fil if d > 0), Decimal(0)) + (o.top[0] if o.top and o.top[1] > 0 else 0)
-                 + ((m.fill_area_sqft or 0) if m else 0))
-    standards = _applicable_standards(max_depth, bool(exc_area > 0 or o.strip > 0 or o.foundations),
-                                      bool(fill_area > 0), bool(o.strip > 0))
+    fill_area = (
+        sum((a for a, d in o.fil if d > 0), Decimal(0))
+        + (o.top[0] if o.top and o.top[1] > 0 else 0)
+        + ((m.fill_area_sqft or 0) if m else 0)
+    )
+    standards = _applicable_standards(
+        max_depth, bool(exc_area > 0 or o.strip > 0 or o.foundations), bool(fill_area > 0), bool(o.strip > 0)
+    )
     standards += _retaining_wall(retaining_wall_height_ft)
-    notes = [f"§120-5E: the site plan must locate every live tree {_fmt(_v('tree_survey_diameter'))} in or more in "
-             f"diameter measured 3 ft above existing ground (not DBH at 4.5 ft) within the grading area and a "
-             f"{_fmt(_v('tree_survey_strip'))}-ft strip around it.",
-             _penalty_note(), *DAMAGED_TEXT_READINGS]
+    notes = [
+        f"§120-5E: the site plan must locate every live tree {_fmt(_v('tree_survey_diameter'))} in or more in "
+        f"diameter measured 3 ft above existing ground (not DBH at 4.5 ft) within the grading area and a "
+        f"{_fmt(_v('tree_survey_strip'))}-ft strip around it.",
+        _penalty_note(),
+        *DAMAGED_TEXT_READINGS,
+    ]
     if m is not None:
-        notes.insert(0, f"measured between surfaces ({m.method}): cut {_r2(_cy(m.cut_cuft))} cu yd, fill "
-                        f"{_r2(_cy(m.fill_cuft))} cu yd")
+        notes.insert(
+            0,
+            f"measured between surfaces ({m.method}): cut {_r2(_cy(m.cut_cuft))} cu yd, fill "
+            f"{_r2(_cy(m.fill_cuft))} cu yd",
+        )
     if o.foundations and not o.any:
-        notes.insert(0, "only foundation excavation under a building permit was given: the building permit is the "
-                        "excavation and filling permit (§120-3B)")
+        notes.insert(
+            0,
+            "only foundation excavation under a building permit was given: the building permit is the "
+            "excavation and filling permit (§120-3B)",
+        )
     return PermitCheck(
-        jurisdiction=jur, permit_required=required, triggers=triggers, explanations=rules,
-        excavation_cy=_cy(o.exc_cuft()), fill_cy=_cy(o.fill_cuft()), topsoil_cy=_cy(o.topsoil_cuft()),
-        excavation_area_sqft=exc_area, fill_area_sqft=fill_area, review_standards=standards,
-        exemptions=exemptions, waiver_eligible=None, interpretation=list(CROTON_INTERPRETATION), notes=notes,
-        missing_facts=missing, term=permit_term_check(permit_issued, as_of, last_work) if permit_issued else None)
+        jurisdiction=jur,
+        permit_required=required,
+        triggers=triggers,
+        explanations=rules,
+        excavation_cy=_cy(o.exc_cuft()),
+        fill_cy=_cy(o.fill_cuft()),
+        topsoil_cy=_cy(o.topsoil_cuft()),
+        excavation_area_sqft=exc_area,
+        fill_area_sqft=fill_area,
+        review_standards=standards,
+        exemptions=exemptions,
+        waiver_eligible=None,
+        interpretation=list(CROTON_INTERPRETATION),
+        notes=notes,
+        missing_facts=missing,
+        term=permit_term_check(permit_issued, as_of, last_work) if permit_issued else None,
+    )
 
 
 def _penalty_note() -> str:
-    return (f"§120-12: without a required permit, a fine of ${_fmt(_v('fine_first_min'))}-"
-            f"${_fmt(_v('fine_first_max'))} "
-            f"(first offence) or ${_fmt(_v('fine_later_min'))}-${_fmt(_v('fine_later_max'))} and/or up to "
-            f"{_fmt(_v('imprisonment_max'))} days (later offences), and a civil penalty up to "
-            f"${_fmt(_v('civil_penalty_max'))} per violation; each day is a separate offence.")
+    return (
+        f"§120-12: without a required permit, a fine of ${_fmt(_v('fine_first_min'))}-"
+        f"${_fmt(_v('fine_first_max'))} "
+        f"(first offence) or ${_fmt(_v('fine_later_min'))}-${_fmt(_v('fine_later_max'))} and/or up to "
+        f"{_fmt(_v('imprisonment_max'))} days (later offences), and a civil penalty up to "
+        f"${_fmt(_v('civil_penalty_max'))} per violation; each day is a separate offence."
+    )
 
 
 def _retaining_wall(height: Any) -> list[dict[str, Any]]:
@@ -569,10 +753,15 @@ def _retaining_wall(height: Any) -> list[dict[str, Any]]:
     h = bounded(height, "retaining_wall_height_ft", 0, MAX_WALL_FT, unit="ft")
     lim = _v("retaining_wall_height")
     need = h > lim
-    return [{"section": LAW["retaining_wall_height"].section, "building_permit_required": bool(need),
-             "requirement": f"retaining wall {_fmt(h)} ft high: a building permit is "
-                            f"{'required' if need else 'not required by §120-8M'} (required if more than "
-                            f"{_fmt(lim)} ft); sheet piling and bracing as necessary until permanent supports"}]
+    return [
+        {
+            "section": LAW["retaining_wall_height"].section,
+            "building_permit_required": bool(need),
+            "requirement": f"retaining wall {_fmt(h)} ft high: a building permit is "
+            f"{'required' if need else 'not required by §120-8M'} (required if more than "
+            f"{_fmt(lim)} ft); sheet piling and bracing as necessary until permanent supports",
+        }
+    ]
 
 
 def permit_term_check(issued: Any, as_of: Any = None, last_work: Any = None) -> dict[str, Any]:
@@ -594,56 +783,98 @@ def permit_term_check(issued: Any, as_of: Any = None, last_work: Any = None) -> 
         raise ValueError(f"as_of ({asof}) is before the permit was issued ({iss})")
     years, idle = int(_v("permit_term")), int(_v("idle_days"))
     expires = add_months(iss, 12 * years)
-    out: dict[str, Any] = {"section": LAW["permit_term"].section, "issued": iss.isoformat(),
-                           "expires": expires.isoformat(), "expired": asof >= expires, "idle_days": None,
-                           "subject_to_termination": None}
-    text = [f"the permit runs for no longer than {years} year: from {iss} to {expires} (or a shorter period set by "
-            f"the approving authority); {'expired' if asof >= expires else 'in force'} on {asof}"]
+    out: dict[str, Any] = {
+        "section": LAW["permit_term"].section,
+        "issued": iss.isoformat(),
+        "expires": expires.isoformat(),
+        "expired": asof >= expires,
+        "idle_days": None,
+        "subject_to_termination": None,
+    }
+    text = [
+        f"the permit runs for no longer than {years} year: from {iss} to {expires} (or a shorter period set by "
+        f"the approving authority); {'expired' if asof >= expires else 'in force'} on {asof}"
+    ]
     if last_work is not None:
         lw = to_date(last_work, "last_work")
         if lw > asof or lw < iss:
             raise ValueError(f"last_work ({lw}) must be between the permit's issue ({iss}) and as_of ({asof})")
         days = (asof - lw).days
         out.update(idle_days=days, subject_to_termination=days > idle)
-        text.append(f"work interrupted for {days} days: " + (
-            f"more than {idle} days, so the permit is subject to termination unless the interruption was due to "
-            "the weather or other seasonal conditions" if days > idle else f"not more than {idle} days"))
+        text.append(
+            f"work interrupted for {days} days: "
+            + (
+                f"more than {idle} days, so the permit is subject to termination unless the interruption was due to "
+                "the weather or other seasonal conditions"
+                if days > idle
+                else f"not more than {idle} days"
+            )
+        )
     out["explanation"] = "; ".join(text)
     return out
 
 
-def _applicable_standards(max_exc_depth_ft: Decimal, excavation: bool, fill: bool,
-                          stripping: bool) -> list[dict[str, Any]]:
+def _applicable_standards(
+    max_exc_depth_ft: Decimal, excavation: bool, fill: bool, stripping: bool
+) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if max_exc_depth_ft > _v("fence_depth"):
         # §120-8A: excavation below surrounding grade deeper than four feet -> fence with gates.
-        out.append({"section": "§120-8A", "requirement": "excavation deeper than 4 ft below surrounding "
-                    "grade: substantial fence of proper height and strength with gates, locked when "
-                    "the property is not being worked (permanent fence if the authority requires)"})
+        out.append(
+            {
+                "section": "§120-8A",
+                "requirement": "excavation deeper than 4 ft below surrounding "
+                "grade: substantial fence of proper height and strength with gates, locked when "
+                "the property is not being worked (permanent fence if the authority requires)",
+            }
+        )
     if excavation:
         # §120-8C: standing water at most one foot during construction, none after.
-        out.append({"section": "§120-8C", "requirement": "excavations drained: standing water at most "
-                    "1 ft deep during construction, none after construction"})
+        out.append(
+            {
+                "section": "§120-8C",
+                "requirement": "excavations drained: standing water at most "
+                "1 ft deep during construction, none after construction",
+            }
+        )
     if fill:
-        out.append({"section": "§120-8D", "requirement": "clean fill, smooth transition to adjoining "
-                    "grade, reseeded"})
+        out.append({"section": "§120-8D", "requirement": "clean fill, smooth transition to adjoining grade, reseeded"})
     if stripping:
         # §120-8E: at least two inches of topsoil left where topsoil is removed.
-        out.append({"section": "§120-8E", "requirement": "at least 2 in of topsoil left on the surface "
-                    "from which topsoil is removed; reseeded and mulched"})
+        out.append(
+            {
+                "section": "§120-8E",
+                "requirement": "at least 2 in of topsoil left on the surface "
+                "from which topsoil is removed; reseeded and mulched",
+            }
+        )
     if excavation or fill or stripping:
         # §120-8G: hours.
-        out.append({"section": "§120-8G", "requirement": "no work 8:00 p.m.-8:00 a.m. any day, nor "
-                    "8:00 p.m. Saturday-10:00 a.m. Sunday (text reads '8:0 a.m.', '10:0 a.m.')"})
-        out.append({"section": "§120-8H", "requirement": "slopes no steeper than the permanent stable "
-                    "slope of the material; exposed slopes seeded or protected"})
+        out.append(
+            {
+                "section": "§120-8G",
+                "requirement": "no work 8:00 p.m.-8:00 a.m. any day, nor "
+                "8:00 p.m. Saturday-10:00 a.m. Sunday (text reads '8:0 a.m.', '10:0 a.m.')",
+            }
+        )
+        out.append(
+            {
+                "section": "§120-8H",
+                "requirement": "slopes no steeper than the permanent stable "
+                "slope of the material; exposed slopes seeded or protected",
+            }
+        )
     return out
 
 
 # =========================================================================== §120-8
-def review_standards(max_excavation_depth_ft: Any = 0, standing_water_ft: Any = None,
-                     after_construction: bool = False, topsoil_left_in: Any = None,
-                     fence_provided: bool | None = None) -> list[dict[str, Any]]:
+def review_standards(
+    max_excavation_depth_ft: Any = 0,
+    standing_water_ft: Any = None,
+    after_construction: bool = False,
+    topsoil_left_in: Any = None,
+    fence_provided: bool | None = None,
+) -> list[dict[str, Any]]:
     """Check the numeric review standards of §120-8 on given values.
 
     Parameters
@@ -673,26 +904,41 @@ def review_standards(max_excavation_depth_ft: Any = 0, standing_water_ft: Any = 
     out: list[dict[str, Any]] = []
     # §120-8A: "to a depth greater than four feet" -> fence (strictly greater).
     fence_needed = depth > _v("fence_depth")
-    out.append({"section": "§120-8A", "requirement": "fence with locked gates if deeper than 4 ft",
-                "fence_required": fence_needed,
-                "complies": (True if not fence_needed else fence_provided),
-                "explanation": f"excavation {_fmt(depth)} ft deep: fence "
-                               f"{'required' if fence_needed else 'not required'} (required if > 4 ft)"})
+    out.append(
+        {
+            "section": "§120-8A",
+            "requirement": "fence with locked gates if deeper than 4 ft",
+            "fence_required": fence_needed,
+            "complies": (True if not fence_needed else fence_provided),
+            "explanation": f"excavation {_fmt(depth)} ft deep: fence "
+            f"{'required' if fence_needed else 'not required'} (required if > 4 ft)",
+        }
+    )
     if standing_water_ft is not None:
         w = _nonneg(standing_water_ft, "standing_water_ft")
         # §120-8C: "not greater in depth than one foot" during; "no standing water" after.
         limit = Decimal(0) if after_construction else _v("standing_water_during")
-        out.append({"section": "§120-8C", "requirement": "standing water <= 1 ft during construction, "
-                    "none after", "complies": w <= limit,
-                    "explanation": f"{_fmt(w)} ft of standing water "
-                                   f"{'after' if after_construction else 'during'} construction "
-                                   f"(limit {_fmt(limit)} ft)"})
+        out.append(
+            {
+                "section": "§120-8C",
+                "requirement": "standing water <= 1 ft during construction, none after",
+                "complies": w <= limit,
+                "explanation": f"{_fmt(w)} ft of standing water "
+                f"{'after' if after_construction else 'during'} construction "
+                f"(limit {_fmt(limit)} ft)",
+            }
+        )
     if topsoil_left_in is not None:
         t = _nonneg(topsoil_left_in, "topsoil_left_in")
         # §120-8E: "at least two inches of topsoil shall be left".
-        out.append({"section": "§120-8E", "requirement": "at least 2 in of topsoil left",
-                    "complies": t >= _v("topsoil_left"),
-                    "explanation": f"{_fmt(t)} in of topsoil left (minimum {_fmt(_v('topsoil_left'))} in)"})
+        out.append(
+            {
+                "section": "§120-8E",
+                "requirement": "at least 2 in of topsoil left",
+                "complies": t >= _v("topsoil_left"),
+                "explanation": f"{_fmt(t)} in of topsoil left (minimum {_fmt(_v('topsoil_left'))} in)",
+            }
+        )
     return out
 
 
@@ -721,19 +967,33 @@ def work_time_check(when: Any) -> dict[str, Any]:
     """
     dt = _to_datetime(when)
     t = dt.time()
-    interp = ("§120-8G read as: work allowed from 8:00 a.m. (Sunday 10:00 a.m.) up to but not "
-              "including 8:00 p.m., local time; the text's '8:0 a.m.' and '10:0 a.m.' read as "
-              "8:00 a.m. and 10:00 a.m.")
+    interp = (
+        "§120-8G read as: work allowed from 8:00 a.m. (Sunday 10:00 a.m.) up to but not "
+        "including 8:00 p.m., local time; the text's '8:0 a.m.' and '10:0 a.m.' read as "
+        "8:00 a.m. and 10:00 a.m."
+    )
     day = dt.strftime("%A")
     start, end, sunday = (_dt.time(int(_v(k))) for k in ("work_start_hour", "work_end_hour", "sunday_start_hour"))
     if t >= end or t < start:
-        return {"allowed": False, "section": "§120-8G", "interpretation": interp,
-                "reason": f"{day} {t:%H:%M} is between 8:00 p.m. and 8:00 a.m."}
+        return {
+            "allowed": False,
+            "section": "§120-8G",
+            "interpretation": interp,
+            "reason": f"{day} {t:%H:%M} is between 8:00 p.m. and 8:00 a.m.",
+        }
     if dt.weekday() == 6 and t < sunday:
-        return {"allowed": False, "section": "§120-8G", "interpretation": interp,
-                "reason": f"Sunday {t:%H:%M} is between 8:00 p.m. Saturday and 10:00 a.m. Sunday"}
-    return {"allowed": True, "section": "§120-8G", "interpretation": interp,
-            "reason": f"{day} {t:%H:%M} is within the allowed hours"}
+        return {
+            "allowed": False,
+            "section": "§120-8G",
+            "interpretation": interp,
+            "reason": f"Sunday {t:%H:%M} is between 8:00 p.m. Saturday and 10:00 a.m. Sunday",
+        }
+    return {
+        "allowed": True,
+        "section": "§120-8G",
+        "interpretation": interp,
+        "reason": f"{day} {t:%H:%M} is within the allowed hours",
+    }
 
 
 def work_time_allowed(when: Any) -> bool:
@@ -773,10 +1033,13 @@ def tree_survey_required(diameter_in: Any, distance_outside_grading_area_ft: Any
     d = _nonneg(diameter_in, "diameter_in")
     dist = _nonneg(distance_outside_grading_area_ft, "distance_outside_grading_area_ft")
     req = d >= _v("tree_survey_diameter") and dist <= _v("tree_survey_strip")
-    return {"required": bool(req), "section": "§120-5E",
-            "explanation": f"{_fmt(d)} in at 3 ft above ground, {_fmt(dist)} ft outside the grading area: "
-                           "survey required for live trees >= 6 in within the grading area or the 25-ft "
-                           "strip around it (diameter at 3 ft, not DBH at 4.5 ft)"}
+    return {
+        "required": bool(req),
+        "section": "§120-5E",
+        "explanation": f"{_fmt(d)} in at 3 ft above ground, {_fmt(dist)} ft outside the grading area: "
+        "survey required for live trees >= 6 in within the grading area or the 25-ft "
+        "strip around it (diameter at 3 ft, not DBH at 4.5 ft)",
+    }
 
 
 def violation_penalties(offense_number: int = 1, days: int = 1) -> dict[str, Any]:
@@ -806,20 +1069,28 @@ def violation_penalties(offense_number: int = 1, days: int = 1) -> dict[str, Any
         raise ValueError(f"days must be an integer >= 1, got {days!r}")
     # §120-12A: first offence $500-$1,000; second and subsequent $1,000-"$2,0" (read $2,000)
     # or up to 15 days' imprisonment, or both.
-    lo, hi = ((_v("fine_first_min"), _v("fine_first_max")) if offense_number == 1
-              else (_v("fine_later_min"), _v("fine_later_max")))
+    lo, hi = (
+        (_v("fine_first_min"), _v("fine_first_max"))
+        if offense_number == 1
+        else (_v("fine_later_min"), _v("fine_later_max"))
+    )
     # §120-12B: civil penalty not to exceed "$3,0" (read $3,000) per violation; each day separate.
     civil = _v("civil_penalty_max")
     return {
-        "section_criminal": "§120-12A", "section_civil": "§120-12B",
-        "criminal_fine_min_per_day": lo, "criminal_fine_max_per_day": hi,
+        "section_criminal": "§120-12A",
+        "section_civil": "§120-12B",
+        "criminal_fine_min_per_day": lo,
+        "criminal_fine_max_per_day": hi,
         "imprisonment_max_days": int(_v("imprisonment_max")) if offense_number > 1 else 0,
         "civil_penalty_max_per_day": civil,
-        "criminal_fine_min_total": lo * days, "criminal_fine_max_total": hi * days,
+        "criminal_fine_min_total": lo * days,
+        "criminal_fine_max_total": hi * days,
         "civil_penalty_max_total": civil * days,
-        "notes": ["§120-12A: the extracted text reads '$2,0'; read as $2,000.",
-                  "§120-12B: the extracted text reads '$3,0'; read as $3,000.",
-                  "Each day's continuance is a separate offence (§120-12A) / violation (§120-12B)."],
+        "notes": [
+            "§120-12A: the extracted text reads '$2,0'; read as $2,000.",
+            "§120-12B: the extracted text reads '$3,0'; read as $3,000.",
+            "Each day's continuance is a separate offence (§120-12A) / violation (§120-12B).",
+        ],
     }
 
 
@@ -836,11 +1107,15 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
     any_op = o.any or fnd > 0
     sec_op, sec_bp, sec_w = "§95-3A(1)(a)", WH_LAW["cellar_multiple"].section, WH_LAW["waiver_volume"].section
     wlim = WH_LAW["waiver_volume"].value
-    explanations: list[dict[str, Any]] = [{
-        "section": sec_op, "holds": bool(any_op),
-        "explanation": "any landfilling, excavation, regrading, removal, stripping or disturbance of topsoil or earth "
-                       "is an 'operation' needing a clearing, filling or excavation permit from the Planning Board"
-                       + ("" if any_op else " (none given: not applicable)")}]
+    explanations: list[dict[str, Any]] = [
+        {
+            "section": sec_op,
+            "holds": bool(any_op),
+            "explanation": "any landfilling, excavation, regrading, removal, stripping or disturbance of topsoil or earth "
+            "is an 'operation' needing a clearing, filling or excavation permit from the Planning Board"
+            + ("" if any_op else " (none given: not applicable)"),
+        }
+    ]
     moved = max(exc_cuft, fill_cuft)
     waiver: bool | str | None = None
     missing: list[str] = []
@@ -850,11 +1125,15 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
     elif any_op:
         waiver = bool(_cy(moved) < wlim)
     if any_op:
-        explanations.append({
-            "section": sec_w, "holds": waiver if isinstance(waiver, bool) else None,
-            "explanation": f"material moved {_r2(_cy(moved))} cu yd (the larger of excavation {_r2(_cy(exc_cuft))} and "
-                           f"fill {_r2(_cy(fill_cuft))} cu yd): the Planning Board may waive the permit for an "
-                           f"operation involving less than {_fmt(wlim)} cu yd"})
+        explanations.append(
+            {
+                "section": sec_w,
+                "holds": waiver if isinstance(waiver, bool) else None,
+                "explanation": f"material moved {_r2(_cy(moved))} cu yd (the larger of excavation {_r2(_cy(exc_cuft))} and "
+                f"fill {_r2(_cy(fill_cuft))} cu yd): the Planning Board may waive the permit for an "
+                f"operation involving less than {_fmt(wlim)} cu yd",
+            }
+        )
     required: bool | str = bool(any_op)
     bp = None
     if cellar is not None and any_op:
@@ -866,28 +1145,41 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
     notes = [
         f"{sec_bp}: a building permit stands as the permit while added fill and excavated material removed each "
         f"stay within {_fmt(WH_LAW['cellar_multiple'].value)} times the cellar-and-foundation volume"
-        + ("" if cellar else " (give the cellar to check it)") + ".",
+        + ("" if cellar else " (give the cellar to check it)")
+        + ".",
         "§95-3D(4): the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
         "§95-3A(1)(c)-(e): tree removal triggers (diameter at 54 in) are evaluated by the tree law.",
         f"{WH_LAW['slope_rise'].section}: rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H), at least "
         f"{_fmt(WH_LAW['topsoil_depth'].value)} in of topsoil over exposed ground.",
         *WESLEY_NOTES,
     ]
-    interp = [f"{sec_w}: 'less than {_fmt(wlim)} cubic yards of material' is read as the amount moved (imported, "
-              "exported or excavated): excavated soil placed as fill on the same site is counted once, so the amount "
-              "is the larger of the excavation and the fill volume, strictly below the limit. The waiver is the "
-              "Planning Board's discretion: permit_required stays true and waiver_eligible is reported "
-              "('not applicable' when there is no operation).",
-              f"{sec_bp}: with a cellar given, the excavation volume is taken as removed from the property and the "
-              "fill as added to it (the most it can be); exactly twice the volume is within the rule."]
+    interp = [
+        f"{sec_w}: 'less than {_fmt(wlim)} cubic yards of material' is read as the amount moved (imported, "
+        "exported or excavated): excavated soil placed as fill on the same site is counted once, so the amount "
+        "is the larger of the excavation and the fill volume, strictly below the limit. The waiver is the "
+        "Planning Board's discretion: permit_required stays true and waiver_eligible is reported "
+        "('not applicable' when there is no operation).",
+        f"{sec_bp}: with a cellar given, the excavation volume is taken as removed from the property and the "
+        "fill as added to it (the most it can be); exactly twice the volume is within the rule.",
+    ]
     return PermitCheck(
-        jurisdiction="wesley-hills", permit_required=required,
-        triggers=[sec_op] if required is True else [], explanations=explanations,
-        excavation_cy=_cy(exc_cuft), fill_cy=_cy(fill_cuft), topsoil_cy=_cy(o.topsoil_cuft()),
+        jurisdiction="wesley-hills",
+        permit_required=required,
+        triggers=[sec_op] if required is True else [],
+        explanations=explanations,
+        excavation_cy=_cy(exc_cuft),
+        fill_cy=_cy(fill_cuft),
+        topsoil_cy=_cy(o.topsoil_cuft()),
         excavation_area_sqft=sum((a for a, d in o.exc if d > 0), Decimal(0)),
-        fill_area_sqft=sum((a for a, d in o.fil if d > 0), Decimal(0)), review_standards=[],
-        exemptions=[], waiver_eligible=waiver, interpretation=interp, notes=notes, missing_facts=missing,
-        building_permit=bp)
+        fill_area_sqft=sum((a for a, d in o.fil if d > 0), Decimal(0)),
+        review_standards=[],
+        exemptions=[],
+        waiver_eligible=waiver,
+        interpretation=interp,
+        notes=notes,
+        missing_facts=missing,
+        building_permit=bp,
+    )
 
 
 def wesley_hills_waiver_eligible(material_cy: Any) -> bool:
@@ -913,16 +1205,22 @@ class WesleyHillsCheck:
     notes: list[str]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"cellar_volume_cy": _r2(self.cellar_volume_cy), "limit_cy": _r2(self.limit_cy),
-                "fill_cy": _r2(self.fill_cy), "excavated_cy": _r2(self.excavated_cy),
-                "building_permit_suffices": self.building_permit_suffices,
-                "separate_permit_required": self.separate_permit_required,
-                "waiver_eligible": self.waiver_eligible,
-                "explanations": [dict(e) for e in self.explanations], "notes": list(self.notes)}
+        return {
+            "cellar_volume_cy": _r2(self.cellar_volume_cy),
+            "limit_cy": _r2(self.limit_cy),
+            "fill_cy": _r2(self.fill_cy),
+            "excavated_cy": _r2(self.excavated_cy),
+            "building_permit_suffices": self.building_permit_suffices,
+            "separate_permit_required": self.separate_permit_required,
+            "waiver_eligible": self.waiver_eligible,
+            "explanations": [dict(e) for e in self.explanations],
+            "notes": list(self.notes),
+        }
 
 
-def wesley_hills_building_permit_check(cellar_length_ft: Any, cellar_width_ft: Any, cellar_depth_ft: Any,
-                                       fill_cy: Any, excavated_cy: Any) -> WesleyHillsCheck:
+def wesley_hills_building_permit_check(
+    cellar_length_ft: Any, cellar_width_ft: Any, cellar_depth_ft: Any, fill_cy: Any, excavated_cy: Any
+) -> WesleyHillsCheck:
     """Whether a building permit stands as the filling/excavation permit (Wesley Hills §95-3C(1)).
 
     Parameters
@@ -959,15 +1257,24 @@ def wesley_hills_building_permit_check(cellar_length_ft: Any, cellar_width_ft: A
     suffices = fill_ok and exc_ok
     waiver = (f + e) < WH_LAW["waiver_volume"].value  # §95-3D(1): "less than 100 cubic yards"
     expl = [
-        {"section": "§95-3C(1)", "holds": fill_ok,
-         "explanation": f"added fill {_r2(f)} cu yd vs 2 x cellar and foundation {_r2(vol)} cu yd = "
-                        f"{_r2(limit)} cu yd ({'within' if fill_ok else 'exceeds'})"},
-        {"section": "§95-3C(1)", "holds": exc_ok,
-         "explanation": f"excavated material removed {_r2(e)} cu yd vs limit {_r2(limit)} cu yd "
-                        f"({'within' if exc_ok else 'exceeds'})"},
-        {"section": "§95-3D(1)", "holds": waiver,
-         "explanation": f"operation involves {_r2(f + e)} cu yd (fill + removed): the Planning Board "
-                        f"{'may' if waiver else 'may not'} waive the permit (less than 100 cu yd)"},
+        {
+            "section": "§95-3C(1)",
+            "holds": fill_ok,
+            "explanation": f"added fill {_r2(f)} cu yd vs 2 x cellar and foundation {_r2(vol)} cu yd = "
+            f"{_r2(limit)} cu yd ({'within' if fill_ok else 'exceeds'})",
+        },
+        {
+            "section": "§95-3C(1)",
+            "holds": exc_ok,
+            "explanation": f"excavated material removed {_r2(e)} cu yd vs limit {_r2(limit)} cu yd "
+            f"({'within' if exc_ok else 'exceeds'})",
+        },
+        {
+            "section": "§95-3D(1)",
+            "holds": waiver,
+            "explanation": f"operation involves {_r2(f + e)} cu yd (fill + removed): the Planning Board "
+            f"{'may' if waiver else 'may not'} waive the permit (less than 100 cu yd)",
+        },
     ]
     notes = [
         f"cellar and foundation volume {_fmt(L)} x {_fmt(W)} x {_fmt(D)} ft = {_fmt(L * W * D)} cu ft = "
@@ -982,8 +1289,7 @@ def wesley_hills_building_permit_check(cellar_length_ft: Any, cellar_width_ft: A
     return WesleyHillsCheck(vol, limit, f, e, suffices, not suffices, waiver, expl, notes)
 
 
-def wesley_hills_slope_check(rise_ft: Any, run_ft: Any, rock: bool = False,
-                             retained: bool = False) -> dict[str, Any]:
+def wesley_hills_slope_check(rise_ft: Any, run_ft: Any, rock: bool = False, retained: bool = False) -> dict[str, Any]:
     """Check a finished slope against Wesley Hills §95-4E(1)(a).
 
     Parameters
@@ -1013,10 +1319,14 @@ def wesley_hills_slope_check(rise_ft: Any, run_ft: Any, rock: bool = False,
     if retained and not rock:
         ok = True
     what = "rock: no steeper than 6V:1H" if rock else "no steeper than 1V:2H"
-    return {"ok": bool(ok), "section": "§95-4E(1)(a)", "max_rise_per_run": float(limit),
-            "rise_per_run": None if ratio is None else float(ratio),
-            "explanation": f"slope {_fmt(rise)} ft rise over {_fmt(run)} ft run; {what}"
-                           + ("; supported by a retaining wall or foundation" if retained and not rock else "")}
+    return {
+        "ok": bool(ok),
+        "section": "§95-4E(1)(a)",
+        "max_rise_per_run": float(limit),
+        "rise_per_run": None if ratio is None else float(ratio),
+        "explanation": f"slope {_fmt(rise)} ft rise over {_fmt(run)} ft run; {what}"
+        + ("; supported by a retaining wall or foundation" if retained and not rock else ""),
+    }
 
 
 def wesley_hills_topsoil_cy(exposed_area_sqft: Any, depth_in: Any = 4) -> Decimal:
@@ -1029,7 +1339,9 @@ def wesley_hills_topsoil_cy(exposed_area_sqft: Any, depth_in: Any = 4) -> Decima
     a = _nonneg(exposed_area_sqft, "exposed_area_sqft")
     d = _nonneg(depth_in, "depth_in")
     if d < WH_LAW["topsoil_depth"].value:
-        raise ValueError(f"depth_in must be at least the {_fmt(WH_LAW['topsoil_depth'].value)} in minimum of §95-4E(1)(c), got {depth_in!r}")
+        raise ValueError(
+            f"depth_in must be at least the {_fmt(WH_LAW['topsoil_depth'].value)} in minimum of §95-4E(1)(c), got {depth_in!r}"
+        )
     return _cy(a * d / 12)
 
 
@@ -1077,12 +1389,18 @@ class GridVolumes:
         def cuft(cy: float) -> Decimal:
             return Decimal(repr(round(cy * CU_FT_PER_CU_YD, 6)))
 
-        return Earthwork(cut_cuft=cuft(self.cut_cy), fill_cuft=cuft(self.fill_cy), cut_area_sqft=over(-tris, 0),
-                         cut_area_over_2ft_sqft=over(-tris, 2), cut_area_over_4ft_sqft=over(-tris, 4),
-                         fill_area_sqft=over(tris, 0), fill_area_over_2ft_sqft=over(tris, 2),
-                         fill_area_over_4ft_sqft=over(tris, 4),
-                         max_cut_ft=Decimal(repr(round(max(0.0, float((-h).max())) * k_len, 6))),
-                         method="grid (borrow-pit)")
+        return Earthwork(
+            cut_cuft=cuft(self.cut_cy),
+            fill_cuft=cuft(self.fill_cy),
+            cut_area_sqft=over(-tris, 0),
+            cut_area_over_2ft_sqft=over(-tris, 2),
+            cut_area_over_4ft_sqft=over(-tris, 4),
+            fill_area_sqft=over(tris, 0),
+            fill_area_over_2ft_sqft=over(tris, 2),
+            fill_area_over_4ft_sqft=over(tris, 4),
+            max_cut_ft=Decimal(repr(round(max(0.0, float((-h).max())) * k_len, 6))),
+            method="grid (borrow-pit)",
+        )
 
     def cut_fill_map(self, max_cells: int = 80) -> Any:
         """Net cut - fill per cell (cu yd; + cut, - fill), block-summed to at most ``max_cells`` per axis.
@@ -1099,15 +1417,30 @@ class GridVolumes:
             pad = np.zeros((-(-ny // by) * by, -(-nx // bx) * bx))
             pad[:ny, :nx] = net
             net = pad.reshape(pad.shape[0] // by, by, pad.shape[1] // bx, bx).sum(axis=(1, 3))
-        yy, xx = np.mgrid[0:net.shape[0], 0:net.shape[1]]
-        return pd.DataFrame({"x": np.round((xx.ravel() + 0.5) * bx * self.dx, 2),
-                             "y": np.round((yy.ravel() + 0.5) * by * self.dy, 2), "net_cy": net.ravel()})
+        yy, xx = np.mgrid[0 : net.shape[0], 0 : net.shape[1]]
+        return pd.DataFrame(
+            {
+                "x": np.round((xx.ravel() + 0.5) * bx * self.dx, 2),
+                "y": np.round((yy.ravel() + 0.5) * by * self.dy, 2),
+                "net_cy": net.ravel(),
+            }
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"method": "grid (borrow-pit)", "cut_cy": round(self.cut_cy, 2), "fill_cy": round(self.fill_cy, 2),
-                "net_cy": round(self.net_cy, 2), "nx": self.nx, "ny": self.ny, "dx": self.dx, "dy": self.dy,
-                "cells": (self.nx - 1) * (self.ny - 1), "mixed_cells": self.mixed_cells,
-                "units_in": self.units, "notes": list(self.notes)}
+        return {
+            "method": "grid (borrow-pit)",
+            "cut_cy": round(self.cut_cy, 2),
+            "fill_cy": round(self.fill_cy, 2),
+            "net_cy": round(self.net_cy, 2),
+            "nx": self.nx,
+            "ny": self.ny,
+            "dx": self.dx,
+            "dy": self.dy,
+            "cells": (self.nx - 1) * (self.ny - 1),
+            "mixed_cells": self.mixed_cells,
+            "units_in": self.units,
+            "notes": list(self.notes),
+        }
 
 
 GRID_NOTES = [
@@ -1153,8 +1486,9 @@ def _borrow_pit(h: np.ndarray, cell_area: float) -> tuple[np.ndarray, np.ndarray
 def _check_finite_volumes(cut_cy: float, fill_cy: float) -> None:
     """Refuse inputs so large that the volumes overflow (no NaN or inf reaches a user)."""
     if not (math.isfinite(cut_cy) and math.isfinite(fill_cy) and math.isfinite(cut_cy - fill_cy)):
-        raise ValueError("the volumes overflow: elevations, areas or spacings are far too large "
-                         "(check the units and the file)")
+        raise ValueError(
+            "the volumes overflow: elevations, areas or spacings are far too large (check the units and the file)"
+        )
 
 
 def grid_volumes(x: Any, y: Any, existing: Any, proposed: Any, *, metric: bool = False) -> GridVolumes:
@@ -1220,8 +1554,10 @@ def grid_volumes(x: Any, y: Any, existing: Any, proposed: Any, *, metric: bool =
         dx = _axis_spacing(xs, "x")
         dy = _axis_spacing(ys, "y")
         if X.size != nx * ny:
-            raise ValueError(f"grid is not complete: {X.size} nodes given for {nx} x values x {ny} y values "
-                             f"= {nx * ny} nodes (missing or duplicate nodes)")
+            raise ValueError(
+                f"grid is not complete: {X.size} nodes given for {nx} x values x {ny} y values "
+                f"= {nx * ny} nodes (missing or duplicate nodes)"
+            )
         flat = iy * nx + ix
         if np.bincount(flat, minlength=nx * ny).max() > 1:
             raise ValueError("grid has duplicate nodes (the same x, y more than once)")
@@ -1245,9 +1581,21 @@ def grid_volumes(x: Any, y: Any, existing: Any, proposed: Any, *, metric: bool =
     mixed = int(np.count_nonzero((cut > 0) & (fill > 0)))
     c, f = float(cut.sum()), float(fill.sum())
     _check_finite_volumes(c, f)
-    return GridVolumes(cut_cy=c, fill_cy=f, net_cy=c - f, cell_cut_cy=cut, cell_fill_cy=fill,
-                       dx=float(dx), dy=float(dy), nx=int(nx), ny=int(ny), mixed_cells=mixed,
-                       units="metres" if metric else "feet", notes=list(GRID_NOTES), node_depth=h)
+    return GridVolumes(
+        cut_cy=c,
+        fill_cy=f,
+        net_cy=c - f,
+        cell_cut_cy=cut,
+        cell_fill_cy=fill,
+        dx=float(dx),
+        dy=float(dy),
+        nx=int(nx),
+        ny=int(ny),
+        mixed_cells=mixed,
+        units="metres" if metric else "feet",
+        notes=list(GRID_NOTES),
+        node_depth=h,
+    )
 
 
 def _spacing_arg(v: Any, n: int, name: str) -> float:
@@ -1270,8 +1618,10 @@ def _columns(df: Any, required: Sequence[str], what: str) -> Any:
     df = df.rename(columns={c: str(c).strip().lower() for c in df.columns})
     missing = [c for c in required if c not in df.columns]
     if missing:
-        raise ValueError(f"{what}: missing column(s) {', '.join(repr(m) for m in missing)} "
-                         f"(found: {', '.join(map(str, df.columns)) or 'none'})")
+        raise ValueError(
+            f"{what}: missing column(s) {', '.join(repr(m) for m in missing)} "
+            f"(found: {', '.join(map(str, df.columns)) or 'none'})"
+        )
     if len(df) == 0:
         raise ValueError(f"{what}: no rows")
     return df
@@ -1361,19 +1711,27 @@ class EndAreaVolumes:
 
     def earthwork(self) -> Earthwork:
         """Volumes for :func:`check_permit`; cross-sections give no plan areas (those rules may be unknown)."""
-        return Earthwork(cut_cuft=Decimal(repr(round(self.cut_cy * CU_FT_PER_CU_YD, 6))),
-                         fill_cuft=Decimal(repr(round(self.fill_cy * CU_FT_PER_CU_YD, 6))), method=self.method)
+        return Earthwork(
+            cut_cuft=Decimal(repr(round(self.cut_cy * CU_FT_PER_CU_YD, 6))),
+            fill_cuft=Decimal(repr(round(self.fill_cy * CU_FT_PER_CU_YD, 6))),
+            method=self.method,
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"method": self.method,
-                "cut_cy": round(self.cut_cy, 2), "fill_cy": round(self.fill_cy, 2),
-                "net_cy": round(self.net_cy, 2), "stations": len(self.stations),
-                "segments": [{"from": float(a), "to": float(b), "cut_cy": round(float(c), 2),
-                              "fill_cy": round(float(f), 2)}
-                             for a, b, c, f in zip(self.stations[:-1], self.stations[1:],
-                                                   self.segment_cut_cy, self.segment_fill_cy)],
-                "transitions": [dict(t) for t in self.transitions],
-                "units_in": self.units, "notes": list(self.notes)}
+        return {
+            "method": self.method,
+            "cut_cy": round(self.cut_cy, 2),
+            "fill_cy": round(self.fill_cy, 2),
+            "net_cy": round(self.net_cy, 2),
+            "stations": len(self.stations),
+            "segments": [
+                {"from": float(a), "to": float(b), "cut_cy": round(float(c), 2), "fill_cy": round(float(f), 2)}
+                for a, b, c, f in zip(self.stations[:-1], self.stations[1:], self.segment_cut_cy, self.segment_fill_cy)
+            ],
+            "transitions": [dict(t) for t in self.transitions],
+            "units_in": self.units,
+            "notes": list(self.notes),
+        }
 
 
 def _station_notation(t: str) -> str | None:
@@ -1395,9 +1753,15 @@ def parse_station(s: Any, metric: bool | None = None) -> float:
     t = str(s).strip()
     kind = _station_notation(t)
     if kind is not None and metric is not None and (kind == "metric") != metric:
-        raise ValueError(f"station {s!r} is in {kind} notation ("
-                         + ("kilometres+metres): give --metric / metric=True" if kind == "metric" else
-                            "hundreds of feet+feet): with metric input give stations as 1+250 or in metres") + ")")
+        raise ValueError(
+            f"station {s!r} is in {kind} notation ("
+            + (
+                "kilometres+metres): give --metric / metric=True"
+                if kind == "metric"
+                else "hundreds of feet+feet): with metric input give stations as 1+250 or in metres"
+            )
+            + ")"
+        )
     try:
         if kind is not None:
             sign = -1.0 if t.startswith("-") else 1.0
@@ -1448,13 +1812,21 @@ def _transitions(st: np.ndarray, L: np.ndarray, ca: np.ndarray, fa: np.ndarray) 
     second = np.where(to_fill, a2f, a2c)
     with np.errstate(invalid="ignore", divide="ignore"):
         x0 = np.where(trans, L * first / (first + second), 0.0)
-    out = [{"from": float(st[i]), "to": float(st[i + 1]), "grade_point": float(st[i] + x0[i]),
-            "kind": "cut to fill" if to_fill[i] else "fill to cut"} for i in np.flatnonzero(trans)]
+    out = [
+        {
+            "from": float(st[i]),
+            "to": float(st[i + 1]),
+            "grade_point": float(st[i] + x0[i]),
+            "kind": "cut to fill" if to_fill[i] else "fill to cut",
+        }
+        for i in np.flatnonzero(trans)
+    ]
     return x0, out
 
 
-def _segment_volumes(L: np.ndarray, a: np.ndarray, other: np.ndarray, x0: np.ndarray, trans: np.ndarray,
-                     mid: np.ndarray | None) -> np.ndarray:
+def _segment_volumes(
+    L: np.ndarray, a: np.ndarray, other: np.ndarray, x0: np.ndarray, trans: np.ndarray, mid: np.ndarray | None
+) -> np.ndarray:
     """One kind (cut or fill) per interval: end area, to the grade point, or prismoidal with mid-areas."""
     if mid is not None:
         return L * (a[:-1] + 4 * mid[:-1] + a[1:]) / 6.0  # prismoidal formula V = L/6 (A1 + 4 Am + A2)
@@ -1472,14 +1844,25 @@ def _three_level_correction(L: np.ndarray, c: np.ndarray, w: np.ndarray) -> tupl
     return np.where(cut_side, corr, 0.0), np.where(fill_side & ~cut_side, corr, 0.0)
 
 
-PRISMOIDAL_NEEDS = ("--prismoidal needs mid-section areas (columns cut_mid_area, fill_mid_area: the areas halfway to "
-                    "the next station) or centre heights and widths (columns center_height, + cut / - fill, and "
-                    "width between slope stakes) for the correction C = L (c1 - c2)(D1 - D2) / 12")
+PRISMOIDAL_NEEDS = (
+    "--prismoidal needs mid-section areas (columns cut_mid_area, fill_mid_area: the areas halfway to "
+    "the next station) or centre heights and widths (columns center_height, + cut / - fill, and "
+    "width between slope stakes) for the correction C = L (c1 - c2)(D1 - D2) / 12"
+)
 
 
-def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: bool = False, *,
-                     metric: bool = False, cut_mid_area: Any = None, fill_mid_area: Any = None,
-                     center_height: Any = None, width: Any = None) -> EndAreaVolumes:
+def end_area_volumes(
+    stations: Any,
+    cut_area: Any,
+    fill_area: Any,
+    prismoidal: bool = False,
+    *,
+    metric: bool = False,
+    cut_mid_area: Any = None,
+    fill_mid_area: Any = None,
+    center_height: Any = None,
+    width: Any = None,
+) -> EndAreaVolumes:
     """Cut and fill by the average-end-area method, optionally prismoidal.
 
     Parameters
@@ -1517,8 +1900,9 @@ def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: b
        (average-end-area formula, prismoidal formula and correction).
     """
     try:
-        st = np.array([parse_station(s, metric) for s in np.atleast_1d(np.asarray(stations, dtype=object))],
-                      dtype=float)
+        st = np.array(
+            [parse_station(s, metric) for s in np.atleast_1d(np.asarray(stations, dtype=object))], dtype=float
+        )
     except TypeError:
         raise ValueError("stations must be a sequence") from None
     ca, fa = np.asarray(cut_area, dtype=float), np.asarray(fill_area, dtype=float)
@@ -1530,10 +1914,12 @@ def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: b
     use_corr = prismoidal and not use_mid and ch is not None and wd is not None
     if prismoidal and not (use_mid or use_corr):
         raise ValueError(PRISMOIDAL_NEEDS)
-    if use_mid and (not np.isfinite(cm[:-1]).all() or not np.isfinite(fm[:-1]).all()
-                    or (cm[:-1] < 0).any() or (fm[:-1] < 0).any()):
-        raise ValueError("cut_mid_area and fill_mid_area must be given (>= 0) for every interval "
-                         "(all rows but the last)")
+    if use_mid and (
+        not np.isfinite(cm[:-1]).all() or not np.isfinite(fm[:-1]).all() or (cm[:-1] < 0).any() or (fm[:-1] < 0).any()
+    ):
+        raise ValueError(
+            "cut_mid_area and fill_mid_area must be given (>= 0) for every interval (all rows but the last)"
+        )
     x0, trans_list = _transitions(st, L, ca, fa) if not use_mid else (np.zeros_like(L), [])
     trans = np.zeros(L.shape, bool) if use_mid else np.isin(st[:-1], [t["from"] for t in trans_list])
     sc = _segment_volumes(L, ca, fa, x0, trans, cm if use_mid else None)
@@ -1545,28 +1931,48 @@ def end_area_volumes(stations: Any, cut_area: Any, fill_area: Any, prismoidal: b
     sc, sf = np.maximum(sc, 0.0) * factor, np.maximum(sf, 0.0) * factor
     c, f = float(sc.sum()), float(sf.sum())
     _check_finite_volumes(c, f)
-    method = ("prismoidal formula (mid-section areas)" if use_mid else
-              "average end area with prismoidal correction (three-level)" if use_corr else "average end area")
-    return EndAreaVolumes(cut_cy=c, fill_cy=f, net_cy=c - f, stations=st, segment_cut_cy=sc, segment_fill_cy=sf,
-                          prismoidal=bool(prismoidal), units="metres" if metric else "feet",
-                          notes=_end_area_notes(use_mid, use_corr, trans_list, metric), transitions=trans_list,
-                          method=method)
+    method = (
+        "prismoidal formula (mid-section areas)"
+        if use_mid
+        else "average end area with prismoidal correction (three-level)"
+        if use_corr
+        else "average end area"
+    )
+    return EndAreaVolumes(
+        cut_cy=c,
+        fill_cy=f,
+        net_cy=c - f,
+        stations=st,
+        segment_cut_cy=sc,
+        segment_fill_cy=sf,
+        prismoidal=bool(prismoidal),
+        units="metres" if metric else "feet",
+        notes=_end_area_notes(use_mid, use_corr, trans_list, metric),
+        transitions=trans_list,
+        method=method,
+    )
 
 
 def _end_area_notes(use_mid: bool, use_corr: bool, trans: list[dict], metric: bool) -> list[str]:
     u = "m" if metric else "ft"
-    notes = ["Average-end-area method: V = L (A1 + A2) / 2 between consecutive stations "
-             "(Ghilani & Wolf, Elementary Surveying, ch. 26).",
-             "net_cy = cut_cy - fill_cy: positive is surplus material, negative is material to import."]
+    notes = [
+        "Average-end-area method: V = L (A1 + A2) / 2 between consecutive stations "
+        "(Ghilani & Wolf, Elementary Surveying, ch. 26).",
+        "net_cy = cut_cy - fill_cy: positive is surplus material, negative is material to import.",
+    ]
     if use_mid:
         notes.append("Prismoidal formula with the mid-section areas given: V = L/6 (A1 + 4 Am + A2).")
     if use_corr:
-        notes.append("Prismoidal correction for three-level sections: C = L (c1 - c2)(D1 - D2) / 12 (c centre "
-                     "height, D width between slope stakes) subtracted from the end-area volume.")
+        notes.append(
+            "Prismoidal correction for three-level sections: C = L (c1 - c2)(D1 - D2) / 12 (c centre "
+            "height, D width between slope stakes) subtracted from the end-area volume."
+        )
     for t in trans:
-        notes.append(f"section changes {t['kind']} between stations {t['from']:g} and {t['to']:g} {u}: a zero-area "
-                     f"point is inserted at the grade line, station {t['grade_point']:.2f} {u}; each side is a "
-                     "wedge to that point.")
+        notes.append(
+            f"section changes {t['kind']} between stations {t['from']:g} and {t['to']:g} {u}: a zero-area "
+            f"point is inserted at the grade line, station {t['grade_point']:.2f} {u}; each side is a "
+            "wedge to that point."
+        )
     return notes
 
 
@@ -1594,14 +2000,22 @@ def end_area_volumes_from_frame(df: Any, prismoidal: bool = False, *, metric: bo
             return v
         return _numeric_column(df, col, what)
 
-    return end_area_volumes(st, _numeric_column(df, "cut_area", what), _numeric_column(df, "fill_area", what),
-                            prismoidal, metric=metric, cut_mid_area=opt("cut_mid_area", False),
-                            fill_mid_area=opt("fill_mid_area", False), center_height=opt("center_height"),
-                            width=opt("width"))
+    return end_area_volumes(
+        st,
+        _numeric_column(df, "cut_area", what),
+        _numeric_column(df, "fill_area", what),
+        prismoidal,
+        metric=metric,
+        cut_mid_area=opt("cut_mid_area", False),
+        fill_mid_area=opt("fill_mid_area", False),
+        center_height=opt("center_height"),
+        width=opt("width"),
+    )
 
 
-def volume_from_sections_csv(path: str | PathLike[str], prismoidal: bool = False, *,
-                             metric: bool = False) -> EndAreaVolumes:
+def volume_from_sections_csv(
+    path: str | PathLike[str], prismoidal: bool = False, *, metric: bool = False
+) -> EndAreaVolumes:
     """:func:`end_area_volumes` from a CSV with columns ``station``, ``cut_area``, ``fill_area``.
 
     Stations in feet (numbers or '12+50') or metres ('1+000' with ``metric``), areas in square feet

@@ -54,13 +54,18 @@ class FeeSchedule:
     value_basis: str = "appraised"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"basis": self.basis, "fee_per_tree_usd": float(self.fee_per_tree_usd),
-                "multiplier": float(self.multiplier), "placeholder": self.placeholder,
-                "label": self.label, "source": self.source, "value_basis": self.value_basis}
+        return {
+            "basis": self.basis,
+            "fee_per_tree_usd": float(self.fee_per_tree_usd),
+            "multiplier": float(self.multiplier),
+            "placeholder": self.placeholder,
+            "label": self.label,
+            "source": self.source,
+            "value_basis": self.value_basis,
+        }
 
 
-def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *,
-                      fee_per_tree_usd: Any = None) -> FeeSchedule:
+def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *, fee_per_tree_usd: Any = None) -> FeeSchedule:
     """A fee schedule from a TOML path, a dict, or the default file; ``fee_per_tree_usd`` overrides.
 
     An override (or a schedule that does not say ``placeholder = true``) is taken as set by
@@ -97,8 +102,10 @@ def _capital_basis(value: Any, source: str) -> str:
     head, sep, n = b.partition(":")
     if head == "cumulative" and sep and n.strip().isdigit() and int(n) >= 1:
         return f"cumulative:{int(n)}"
-    raise ValueError(f"fee schedule {source}: value_basis must be 'appraised' or 'cumulative:N' (a capital sum; "
-                     f"an annual $/yr value is never charged as a one-off payment), got {value!r}")
+    raise ValueError(
+        f"fee schedule {source}: value_basis must be 'appraised' or 'cumulative:N' (a capital sum; "
+        f"an annual $/yr value is never charged as a one-off payment), got {value!r}"
+    )
 
 
 def _read_schedule(path: str | Path) -> dict[str, Any]:
@@ -113,8 +120,9 @@ def _read_schedule(path: str | Path) -> dict[str, Any]:
         msg = str(e)
         m = re.search(r"^(.*?)\s*\(at line (\d+), column (\d+)\)\s*$", msg)
         if m:
-            raise ValueError(f"fee schedule {path}: invalid TOML at line {m.group(2)}: {m.group(1)} "
-                             f"(column {m.group(3)})") from None
+            raise ValueError(
+                f"fee schedule {path}: invalid TOML at line {m.group(2)}: {m.group(1)} (column {m.group(3)})"
+            ) from None
         raise ValueError(f"fee schedule {path}: invalid TOML: {msg}") from None
     except UnicodeDecodeError:
         raise ValueError(f"fee schedule {path}: invalid TOML: not UTF-8 text") from None
@@ -127,11 +135,13 @@ def fee_schedule_toml(schedule: Mapping[str, Any]) -> str:
 
     Money and multipliers are written as strings so they stay exact decimals.
     """
-    lines = ["# Tree Preservation Fund: payments in lieu of replanting (§208-22D, §208-22F, §208-24).",
-             "# §208-24C: the Board of Trustees sets the fee or basis of payments in lieu.",
-             "# basis = \"per_tree\": fee_per_tree_usd for each required replacement tree not planted.",
-             "# basis = \"value\":    the value of the trees not planted, on the capital basis value_basis",
-             "#                    (appraised, the default, or cumulative:N), x multiplier."]
+    lines = [
+        "# Tree Preservation Fund: payments in lieu of replanting (§208-22D, §208-22F, §208-24).",
+        "# §208-24C: the Board of Trustees sets the fee or basis of payments in lieu.",
+        '# basis = "per_tree": fee_per_tree_usd for each required replacement tree not planted.',
+        '# basis = "value":    the value of the trees not planted, on the capital basis value_basis',
+        "#                    (appraised, the default, or cumulative:N), x multiplier.",
+    ]
     for k, v in schedule.items():
         if isinstance(v, bool):
             lines.append(f"{k} = {'true' if v else 'false'}")
@@ -142,8 +152,14 @@ def fee_schedule_toml(schedule: Mapping[str, Any]) -> str:
     return text
 
 
-def in_lieu(schedule: FeeSchedule, *, trees_in_lieu: int, unmet_value_usd: float,
-            unmet_capital_usd: Decimal | float | None = None, capital_how: str = "") -> dict[str, Any]:
+def in_lieu(
+    schedule: FeeSchedule,
+    *,
+    trees_in_lieu: int,
+    unmet_value_usd: float,
+    unmet_capital_usd: Decimal | float | None = None,
+    capital_how: str = "",
+) -> dict[str, Any]:
     """The payment in lieu for what the planting plan leaves unplanted (the ``fund`` dict).
 
     On the value basis the payment is ``unmet_capital_usd`` (the unplanted trees' value on the
@@ -159,8 +175,9 @@ def in_lieu(schedule: FeeSchedule, *, trees_in_lieu: int, unmet_value_usd: float
         # the unplanted trees' capital value (rounded to cents first, as reported) x multiplier
         capital = cents(unmet_value_usd if unmet_capital_usd is None else unmet_capital_usd)
         amount = cents(capital * schedule.multiplier)
-        how = (f"${capital:,} value of the trees not planted ({schedule.value_basis}) x {schedule.multiplier}"
-               + (f"; {capital_how}" if capital_how else ""))
+        how = f"${capital:,} value of the trees not planted ({schedule.value_basis}) x {schedule.multiplier}" + (
+            f"; {capital_how}" if capital_how else ""
+        )
     notes = list(NOTES)
     if schedule.placeholder:
         notes.insert(0, f"The fee is a {schedule.label}: not an amount the Board has set.")

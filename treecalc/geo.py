@@ -29,8 +29,10 @@ def to_wgs84(x: Any, y: Any, crs: str) -> tuple[np.ndarray, np.ndarray]:
     try:
         src = CRS.from_user_input(str(crs).strip())
     except CRSError as e:
-        raise ValueError(f"site fact crs={crs!r} is not a coordinate reference system pyproj knows "
-                         f"(give an EPSG code such as EPSG:2263): {e}") from e
+        raise ValueError(
+            f"site fact crs={crs!r} is not a coordinate reference system pyproj knows "
+            f"(give an EPSG code such as EPSG:2263): {e}"
+        ) from e
     t = Transformer.from_crs(src, "EPSG:4326", always_xy=True)
     lon, lat = t.transform(np.asarray(x, float), np.asarray(y, float))
     return np.asarray(lon, float), np.asarray(lat, float)
@@ -49,10 +51,13 @@ def tree_lonlat(trees: pd.DataFrame, site: Mapping[str, Any] | None = None) -> p
     elif {"x", "y"} <= set(trees.columns):
         crs = (site or {}).get("crs")
         if not crs:
-            raise ValueError("the survey has x/y coordinates but no site fact crs (e.g. crs = EPSG:2263): "
-                             "give it in the Site sheet or the site facts to place the trees")
-        lon, lat = to_wgs84(pd.to_numeric(trees["x"], errors="coerce"), pd.to_numeric(trees["y"], errors="coerce"),
-                            str(crs))
+            raise ValueError(
+                "the survey has x/y coordinates but no site fact crs (e.g. crs = EPSG:2263): "
+                "give it in the Site sheet or the site facts to place the trees"
+            )
+        lon, lat = to_wgs84(
+            pd.to_numeric(trees["x"], errors="coerce"), pd.to_numeric(trees["y"], errors="coerce"), str(crs)
+        )
     else:
         return None
     bad = ~(np.isfinite(lat) & np.isfinite(lon) & (np.abs(lat) <= 90) & (np.abs(lon) <= 180))

@@ -25,8 +25,9 @@ accepted stock entry, the primary replacement species.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
@@ -63,9 +64,14 @@ def area_per_tree_sqft(size_class: str, spacing_ft: dict[str, float]) -> float:
     return s * s
 
 
-def prepare_stock(entries: list[dict[str, Any]], rules: dict[str, Any], spacing_ft: dict[str, float],
-                  value_fn: Callable[[np.ndarray, np.ndarray], np.ndarray], *,
-                  size_waiver: bool = False) -> tuple[list[StockOption], list[dict[str, Any]]]:
+def prepare_stock(
+    entries: list[dict[str, Any]],
+    rules: dict[str, Any],
+    spacing_ft: dict[str, float],
+    value_fn: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    *,
+    size_waiver: bool = False,
+) -> tuple[list[StockOption], list[dict[str, Any]]]:
     """Validate replacement stock (§ 208-22D sizes, § 208-22E no invasives) and value each tree.
 
     Returns the accepted options and a list describing every entry (accepted or refused,
@@ -77,9 +83,15 @@ def prepare_stock(entries: list[dict[str, Any]], rules: dict[str, Any], spacing_
     pending: list[tuple[int, dict[str, Any], Any, float, float | None, list[str]]] = []
     for k, e in enumerate(entries):
         name = e.get("species") or e.get("species_code")
-        row: dict[str, Any] = {"species": name, "dbh_in": e.get("dbh_in"), "height_ft": e.get("height_ft"),
-                               "unit_cost_usd": e.get("unit_cost_usd"), "accepted": False, "refusals": [],
-                               "notes": []}
+        row: dict[str, Any] = {
+            "species": name,
+            "dbh_in": e.get("dbh_in"),
+            "height_ft": e.get("height_ft"),
+            "unit_cost_usd": e.get("unit_cost_usd"),
+            "accepted": False,
+            "refusals": [],
+            "notes": [],
+        }
         report.append(row)
         res = resolve_one(str(name or ""))
         if res.code is None:
@@ -107,41 +119,63 @@ def prepare_stock(entries: list[dict[str, Any]], rules: dict[str, Any], spacing_
         if conifer:
             # § 208-22D: conifers at least five feet tall; benefits need a DBH
             if height is not None and height < rules["conifer_min_height_ft"] and not size_waiver:
-                row["refusals"].append(f"conifer {height:g} ft is under the {rules['conifer_min_height_ft']:g} ft "
-                                       f"minimum §208-22D")
+                row["refusals"].append(
+                    f"conifer {height:g} ft is under the {rules['conifer_min_height_ft']:g} ft minimum §208-22D"
+                )
             if height is None:
-                notes.append(f"conifer height not given: taken to meet the {rules['conifer_min_height_ft']:g} ft "
-                             f"minimum §208-22D")
+                notes.append(
+                    f"conifer height not given: taken to meet the {rules['conifer_min_height_ft']:g} ft "
+                    f"minimum §208-22D"
+                )
             if dbh is None:
                 dbh = float(rules["conifer_default_dbh_in"])
-                notes.append(f"conifer valued at {dbh:g} in DBH, the documented default for a "
-                             f"{rules['conifer_min_height_ft']:g} ft conifer (data/law/croton_on_hudson.toml)")
+                notes.append(
+                    f"conifer valued at {dbh:g} in DBH, the documented default for a "
+                    f"{rules['conifer_min_height_ft']:g} ft conifer (data/law/croton_on_hudson.toml)"
+                )
         else:
             if dbh is None:
                 raise ValueError(f"replacement stock {name!r}: dbh_in is required for a deciduous tree")
             if dbh < rules["deciduous_min_dbh_in"] and not size_waiver:
-                row["refusals"].append(f"{dbh:g} in DBH is under the {rules['deciduous_min_dbh_in']:g} in minimum "
-                                       f"for deciduous trees §208-22D")
+                row["refusals"].append(
+                    f"{dbh:g} in DBH is under the {rules['deciduous_min_dbh_in']:g} in minimum "
+                    f"for deciduous trees §208-22D"
+                )
         if dbh is None or dbh <= 0:
             raise ValueError(f"replacement stock {name!r}: dbh_in must be a positive number of inches")
         row["dbh_in"] = dbh
         row["notes"].extend(notes)
         pending.append((k, row, c, dbh, height, notes))
     if pending:
-        values = np.asarray(value_fn(np.array([p[2].name for p in pending], dtype=object),
-                                     np.array([p[3] for p in pending], dtype=float)), dtype=float)
-    for (k, row, c, dbh, height, notes), v in zip(pending, values if pending else []):
+        values = np.asarray(
+            value_fn(
+                np.array([p[2].name for p in pending], dtype=object), np.array([p[3] for p in pending], dtype=float)
+            ),
+            dtype=float,
+        )
+    for (_k, row, c, dbh, height, notes), v in zip(pending, values if pending else []):
         row["value_per_tree_usd"] = float(v)
         if not v > 0:
             row["refusals"].append("no positive value per tree on this value basis")
         if row["refusals"]:
             continue
         row["accepted"] = True
-        accepted.append(StockOption(
-            species_code=str(c.name), scientific_name=c["scientific_name"], common_name=c["common_name"],
-            dbh_in=dbh, unit_cost_usd=float(row["unit_cost_usd"]), value_per_tree_usd=float(v),
-            native=bool(c["native"]), size_class=str(c["size_class"]), leaf_type=str(c["leaf_type"]),
-            area_sqft=area_per_tree_sqft(c["size_class"], spacing_ft), height_ft=height, notes=notes))
+        accepted.append(
+            StockOption(
+                species_code=str(c.name),
+                scientific_name=c["scientific_name"],
+                common_name=c["common_name"],
+                dbh_in=dbh,
+                unit_cost_usd=float(row["unit_cost_usd"]),
+                value_per_tree_usd=float(v),
+                native=bool(c["native"]),
+                size_class=str(c["size_class"]),
+                leaf_type=str(c["leaf_type"]),
+                area_sqft=area_per_tree_sqft(c["size_class"], spacing_ft),
+                height_ft=height,
+                notes=notes,
+            )
+        )
     return accepted, report
 
 
@@ -156,8 +190,8 @@ def _finite(x: Any) -> bool:
 class Plan:
     counts: list[int]
     trees_in_lieu: int
-    unmet_value_usd: float        # required value not carried by planted trees
-    covered_by_fund_usd: float    # value the payment stands for (v_ref * y, or u)
+    unmet_value_usd: float  # required value not carried by planted trees
+    covered_by_fund_usd: float  # value the payment stands for (v_ref * y, or u)
     planted_value_usd: float
     planting_cost_usd: float
     in_lieu_usd: float
@@ -165,19 +199,33 @@ class Plan:
     policy: str
 
 
-def _solve(c: np.ndarray, A: np.ndarray, lb: np.ndarray, ub: np.ndarray, integrality: np.ndarray,
-           var_ub: np.ndarray) -> np.ndarray:
-    res = milp(c, constraints=LinearConstraint(A, lb, ub), integrality=integrality,
-               bounds=Bounds(np.zeros_like(var_ub), var_ub), options={"presolve": True})
+def _solve(
+    c: np.ndarray, A: np.ndarray, lb: np.ndarray, ub: np.ndarray, integrality: np.ndarray, var_ub: np.ndarray
+) -> np.ndarray:
+    res = milp(
+        c,
+        constraints=LinearConstraint(A, lb, ub),
+        integrality=integrality,
+        bounds=Bounds(np.zeros_like(var_ub), var_ub),
+        options={"presolve": True},
+    )
     if res.status != 0 or res.x is None:
         # inputs are validated before solving; a failure here is still reported as a bad input, not a crash
         raise ValueError(f"planting plan: no plan found for the inputs given (MILP solver: {res.message})")
     return res.x
 
 
-def plan(options: list[StockOption], required_value_usd: float, *, fee_basis: str = "per_tree",
-         fee_per_tree_usd: float = 0.0, multiplier: float = 1.0, plantable: int | None = None,
-         plantable_area_sqft: float | None = None, policy: str = "plant_first") -> Plan:
+def plan(
+    options: list[StockOption],
+    required_value_usd: float,
+    *,
+    fee_basis: str = "per_tree",
+    fee_per_tree_usd: float = 0.0,
+    multiplier: float = 1.0,
+    plantable: int | None = None,
+    plantable_area_sqft: float | None = None,
+    policy: str = "plant_first",
+) -> Plan:
     """The cheapest plan meeting ``required_value_usd`` (see the module docstring)."""
     if policy not in ("plant_first", "cheapest"):
         raise ValueError(f"policy must be plant_first or cheapest, got {policy!r}")
@@ -187,8 +235,12 @@ def plan(options: list[StockOption], required_value_usd: float, *, fee_basis: st
         raise ValueError("give plantable (a count) or plantable_area_sqft, not both")
     # validate before solving: a negative or non-finite limit makes the MILP infeasible or unbounded
     if plantable is not None:
-        if isinstance(plantable, bool) or not _finite(plantable) or float(plantable) < 0 \
-                or float(plantable) != int(float(plantable)):
+        if (
+            isinstance(plantable, bool)
+            or not _finite(plantable)
+            or float(plantable) < 0
+            or float(plantable) != int(float(plantable))
+        ):
             raise ValueError(f"plantable trees must be a whole number >= 0, got {plantable!r}")
         plantable = int(float(plantable))
     if plantable_area_sqft is not None and (not _finite(plantable_area_sqft) or float(plantable_area_sqft) < 0):
@@ -197,8 +249,9 @@ def plan(options: list[StockOption], required_value_usd: float, *, fee_basis: st
         raise ValueError(f"required value must be a finite amount, got {required_value_usd!r}")
     for o in options:
         if not (_finite(o.value_per_tree_usd) and o.value_per_tree_usd > 0 and _finite(o.unit_cost_usd)):
-            raise ValueError(f"replacement stock {o.species_code}: value per tree and unit cost must be finite, "
-                             f"value > 0")
+            raise ValueError(
+                f"replacement stock {o.species_code}: value per tree and unit cost must be finite, value > 0"
+            )
     if not (_finite(fee_per_tree_usd) and _finite(multiplier)) or fee_per_tree_usd < 0 or multiplier < 0:
         raise ValueError("fee per tree and multiplier must be finite amounts >= 0")
     R = max(float(required_value_usd), 0.0)
@@ -228,14 +281,19 @@ def plan(options: list[StockOption], required_value_usd: float, *, fee_basis: st
     rows = [np.append(v, z_val)]
     lb, ub = [R - 1e-9 * max(R, 1.0)], [np.inf]
     if plantable is not None:
-        rows.append(np.append(np.ones(n), 0.0)); lb.append(-np.inf); ub.append(float(plantable))
+        rows.append(np.append(np.ones(n), 0.0))
+        lb.append(-np.inf)
+        ub.append(float(plantable))
     if plantable_area_sqft is not None:
-        rows.append(np.append(area, 0.0)); lb.append(-np.inf); ub.append(float(plantable_area_sqft))
+        rows.append(np.append(area, 0.0))
+        lb.append(-np.inf)
+        ub.append(float(plantable_area_sqft))
     A = np.array(rows)
     total_cost = np.append(cost, z_cost)
     if policy == "plant_first":
         # stage 1: as little as possible goes to the fund (§ 208-22D: only what cannot be planted)
-        z_only = np.zeros(n + 1); z_only[-1] = 1.0
+        z_only = np.zeros(n + 1)
+        z_only[-1] = 1.0
         x1 = _solve(z_only, A, np.array(lb), np.array(ub), integrality, var_ub)
         z_star = x1[-1]
         var_ub[-1] = round(z_star) if z_int else z_star + 1e-6 * max(R, 1.0)
@@ -251,5 +309,4 @@ def plan(options: list[StockOption], required_value_usd: float, *, fee_basis: st
         trees_in_lieu = math.ceil(unmet / v_ref - EPS) if unmet > 0 else 0
         covered, pay = unmet, unmet * float(multiplier)
     status = "met by planting" if trees_in_lieu == 0 and unmet <= 1e-9 else "planting and payment in lieu"
-    return Plan(counts, trees_in_lieu, unmet, covered, planted_value, float(np.dot(cost, counts)), pay,
-                status, policy)
+    return Plan(counts, trees_in_lieu, unmet, covered, planted_value, float(np.dot(cost, counts)), pay, status, policy)

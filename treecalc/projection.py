@@ -23,14 +23,19 @@ REMOVED = "Trees removed, had they stayed"
 PLANTED = "Replacement plan"
 
 
-def _annual_by_year(codes: np.ndarray, dbh_in: np.ndarray, weights: np.ndarray, land_use: np.ndarray | None,
-                    years: int, params: dict[str, Any]) -> np.ndarray:
+def _annual_by_year(
+    codes: np.ndarray,
+    dbh_in: np.ndarray,
+    weights: np.ndarray,
+    land_use: np.ndarray | None,
+    years: int,
+    params: dict[str, Any],
+) -> np.ndarray:
     if len(codes) == 0:
         return np.zeros(years + 1)
     path = growth.dbh_path(codes, dbh_in, years)  # (n, years + 1), inches
     n = len(codes)
-    frame = pd.DataFrame({"species_code": np.repeat(codes, years + 1),
-                          "dbh_in": np.maximum(path.ravel(), 0.1)})
+    frame = pd.DataFrame({"species_code": np.repeat(codes, years + 1), "dbh_in": np.maximum(path.ravel(), 0.1)})
     if land_use is not None:
         frame["land_use"] = np.repeat(land_use, years + 1)
     usd = compute_benefits(frame, **params)["usd_total_annual"].to_numpy(float).reshape(n, years + 1)
@@ -51,11 +56,23 @@ def projection(assessment: Any, years: int = 20) -> pd.DataFrame:
     out = []
     if len(counted):
         lu = counted["benefit_land_use"].to_numpy(object) if "benefit_land_use" in counted else None
-        v = _annual_by_year(counted["species_code"].to_numpy(object), counted["dbh_in"].to_numpy(float),
-                            np.ones(len(counted)), lu, years, params)
+        v = _annual_by_year(
+            counted["species_code"].to_numpy(object),
+            counted["dbh_in"].to_numpy(float),
+            np.ones(len(counted)),
+            lu,
+            years,
+            params,
+        )
         out.append(pd.DataFrame({"year": np.arange(years + 1), "series": REMOVED, "value_usd": v}))
     if len(plan):
-        v = _annual_by_year(plan["species_code"].to_numpy(object), plan["dbh_in"].to_numpy(float),
-                            plan["count"].to_numpy(float), None, years, params)
+        v = _annual_by_year(
+            plan["species_code"].to_numpy(object),
+            plan["dbh_in"].to_numpy(float),
+            plan["count"].to_numpy(float),
+            None,
+            years,
+            params,
+        )
         out.append(pd.DataFrame({"year": np.arange(years + 1), "series": PLANTED, "value_usd": v}))
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame(columns=["year", "series", "value_usd"])

@@ -23,7 +23,7 @@ class _Fields(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         if key in self._names():
             v = getattr(self, key)
-            return list(v) if isinstance(v, Records) else v   # readers of the old dicts get lists
+            return list(v) if isinstance(v, Records) else v  # readers of the old dicts get lists
         raise KeyError(key)
 
     def __iter__(self) -> Iterator[str]:
@@ -36,9 +36,16 @@ class _Fields(Mapping[str, Any]):
         return tuple(f.name for f in fields(self))  # type: ignore[arg-type]
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: (v.to_dict() if isinstance(v, _Fields) else
-                    [x.to_dict() if isinstance(x, _Fields) else x for x in v] if isinstance(v, list) else v)
-                for k, v in self.items()}
+        return {
+            k: (
+                v.to_dict()
+                if isinstance(v, _Fields)
+                else [x.to_dict() if isinstance(x, _Fields) else x for x in v]
+                if isinstance(v, list)
+                else v
+            )
+            for k, v in self.items()
+        }
 
 
 @dataclass(eq=False)
@@ -132,9 +139,9 @@ class OffenceRow(_Fields):
     species_code: str
     dbh_in: float
     action: str
-    status: str                 # "definite", "conditional" or "not an offence"
-    offence_sections: str       # the sections broken (§208-19A/18D/5C/20F ...)
-    depends_on: str             # for a conditional offence: the assumed fact(s) it rests on
+    status: str  # "definite", "conditional" or "not an offence"
+    offence_sections: str  # the sections broken (§208-19A/18D/5C/20F ...)
+    depends_on: str  # for a conditional offence: the assumed fact(s) it rests on
     tier: str
     base_usd: int
     max_usd: int

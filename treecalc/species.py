@@ -87,7 +87,7 @@ def scientific_forms(name: str) -> list[str]:
     m = re.search(r"['\"‘’“”]([^'\"‘’“”]+)['\"‘’“”]?", raw)
     if m:
         cultivar = normalize_common(m.group(1))
-        raw = raw[: m.start()] + " " + raw[m.end():]
+        raw = raw[: m.start()] + " " + raw[m.end() :]
     m = re.search(r"\bcv\.?\s+([A-Za-z][\w\- ]*)", raw)
     if m and cultivar is None:
         cultivar = normalize_common(m.group(1))
@@ -113,8 +113,10 @@ def scientific_forms(name: str) -> list[str]:
                 break
             words.append(bare)
         elif bare in _RANKS and i + 1 < len(tokens):
-            rank_tail = ["var" if bare in {"var"} else ("subsp" if bare in {"subsp", "ssp"} else bare),
-                         tokens[i + 1].rstrip(".").lower()]
+            rank_tail = [
+                "var" if bare in {"var"} else ("subsp" if bare in {"subsp", "ssp"} else bare),
+                tokens[i + 1].rstrip(".").lower(),
+            ]
             i += 2
             continue
         else:
@@ -143,10 +145,10 @@ def scientific_forms(name: str) -> list[str]:
 @dataclass(frozen=True)
 class _Index:
     exact: dict[str, tuple[str, str]]  # key -> (code, method)
-    codes: dict[str, str]              # lower code -> code
-    genus: dict[str, str]              # genus -> genus-row code
+    codes: dict[str, str]  # lower code -> code
+    genus: dict[str, str]  # genus -> genus-row code
     genus_members: dict[str, list[str]]
-    choices: list[str]                 # fuzzy keys
+    choices: list[str]  # fuzzy keys
     choice_codes: list[str]
     labels: dict[str, str]
 
@@ -170,6 +172,7 @@ def _index() -> _Index:
         return (r.is_genus == "yes", has_cultivar, r.code)
 
     ordered = sorted(cat.itertuples(), key=rank)
+
     def is_group(r) -> bool:  # i-Tree type groups such as "BDL OTHER"
         return r.code.endswith(" OTHER")
 
@@ -213,7 +216,7 @@ def _suggest_batch(idx: _Index, keys: list[str], n: int = 3) -> dict[str, list[t
 
     out: dict[str, list[tuple[str, float]]] = {}
     for start in range(0, len(keys), 2000):
-        part = keys[start:start + 2000]
+        part = keys[start : start + 2000]
         m = process.cdist(part, idx.choices, scorer=fuzz.QRatio, workers=-1, dtype=np.float64)
         k = min(40, m.shape[1])
         if not k:
@@ -270,8 +273,7 @@ def resolve_one(name: object) -> Resolution:
         if f in idx.exact:
             code, method = idx.exact[f]
             if f.endswith(" sp"):
-                return Resolution(text, code, "genus", 100.0, [],
-                                  f"genus only: {text!r} valued as {idx.labels[code]}")
+                return Resolution(text, code, "genus", 100.0, [], f"genus only: {text!r} valued as {idx.labels[code]}")
             return Resolution(text, code, "scientific" if k == len(forms) - 1 or k == 0 else "cultivar", 100.0)
     key = normalize_common(text)
     if key in idx.exact:
@@ -288,10 +290,15 @@ def resolve_one(name: object) -> Resolution:
     if best and best[0][1] >= FUZZY_ACCEPT and (len(best) < 2 or best[0][1] - best[1][1] >= FUZZY_MARGIN):
         code, score = best[0]
         cat = data.catalogue()
-        return Resolution(text, code, "fuzzy", score, sugg,
-                          f"fuzzy match: {text!r} → {cat.at[code, 'scientific_name']} ({code}), {score:.0f}%")
-    return Resolution(text, None, "unresolved", best[0][1] if best else 0.0, sugg,
-                      "species not recognised")
+        return Resolution(
+            text,
+            code,
+            "fuzzy",
+            score,
+            sugg,
+            f"fuzzy match: {text!r} → {cat.at[code, 'scientific_name']} ({code}), {score:.0f}%",
+        )
+    return Resolution(text, None, "unresolved", best[0][1] if best else 0.0, sugg, "species not recognised")
 
 
 def _genus_without_row(idx: _Index, text: str, g: str) -> Resolution:
@@ -299,17 +306,28 @@ def _genus_without_row(idx: _Index, text: str, g: str) -> Resolution:
     group its species all share ("BDM OTHER"); otherwise unresolved with its species as suggestions."""
     mem = idx.genus_members.get(g, [])
     if len(mem) == 1:
-        return Resolution(text, mem[0], "genus", 100.0, [],
-                          f"genus only: {text!r} valued as its only catalogue species {idx.labels[mem[0]]}")
+        return Resolution(
+            text,
+            mem[0],
+            "genus",
+            100.0,
+            [],
+            f"genus only: {text!r} valued as its only catalogue species {idx.labels[mem[0]]}",
+        )
     types = set(data.catalogue().loc[mem, "tree_type"]) if mem else set()
     group = f"{next(iter(types))} OTHER" if len(types) == 1 else ""
     if group in idx.labels:
-        return Resolution(text, group, "genus", 100.0, [],
-                          f"genus only: {text!r} has no genus row; its catalogue species ("
-                          f"{', '.join(mem)}) are all {next(iter(types))}, valued as {idx.labels[group]}")
+        return Resolution(
+            text,
+            group,
+            "genus",
+            100.0,
+            [],
+            f"genus only: {text!r} has no genus row; its catalogue species ("
+            f"{', '.join(mem)}) are all {next(iter(types))}, valued as {idx.labels[group]}",
+        )
     sugg = [idx.labels[c] for c in mem[:3]]
-    return Resolution(text, None, "unresolved", 0.0, sugg,
-                      f"genus {g.capitalize()} has no genus row; name the species")
+    return Resolution(text, None, "unresolved", 0.0, sugg, f"genus {g.capitalize()} has no genus row; name the species")
 
 
 _GENUS_TAIL = re.compile(r"^(?P<head>.+?)[\s,]+(?:sp|spp|sps|species)\.?$", re.I)
@@ -352,15 +370,18 @@ def resolve_many(names: Iterable[object]) -> pd.DataFrame:
     distinct = pd.unique(pd.Series(list(names), dtype=object).fillna("").astype(str))
     if len(distinct) > 200:  # many names: their fuzzy suggestions in one batch
         _BATCH.clear()
-        _BATCH.update(_suggest_batch(_index(), list(dict.fromkeys(normalize_common(str(n).strip())
-                                                                  for n in distinct))))
+        _BATCH.update(_suggest_batch(_index(), list(dict.fromkeys(normalize_common(str(n).strip()) for n in distinct))))
     try:
         rows = [resolve_one(n) for n in distinct]
     finally:
         _BATCH.clear()
     return pd.DataFrame(
-        {"code": [r.code for r in rows], "method": [r.method for r in rows],
-         "score": [r.score for r in rows], "suggestions": [r.suggestions for r in rows],
-         "warning": [r.warning for r in rows]},
+        {
+            "code": [r.code for r in rows],
+            "method": [r.method for r in rows],
+            "score": [r.score for r in rows],
+            "suggestions": [r.suggestions for r in rows],
+            "warning": [r.warning for r in rows],
+        },
         index=pd.Index(distinct, name="name"),
     )

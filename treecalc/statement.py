@@ -85,8 +85,16 @@ DATETIME = "yyyy-mm-dd hh:mm"
 
 #: Characters a spreadsheet may read as the start of a formula (OWASP "CSV injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
-_ILLEGAL_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-_MAX_CELL_TEXT = 32767
+#: What XML 1.0 cannot hold: C0 controls other than tab/LF/CR, lone surrogates (not encodable as UTF-8),
+#: and the non-characters U+FFFE, U+FFFF (a worksheet holding one is not well-formed: the file will not open).
+_ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+#: OOXML reads ``_xHHHH_`` in cell text as the character HHHH; a literal one is escaped as ``_x005F_xHHHH_``.
+_OOXML_ESCAPE = re.compile(r"(_x[0-9a-fA-F]{4}_)")
+_MAX_CELL_TEXT = 32767  # Excel's limit, in UTF-16 code units (an emoji counts 2)
+_CUT_MARK = " … [cut: an Excel cell holds 32,767 characters]"
+#: Excel's sheet size (an .xlsx sheet cannot hold more; XlsxWriter silently drops what does not fit).
+_MAX_ROWS = 1_048_576
+_MAX_COLS = 16_384
 _WIDTH_SAMPLE = 2000  # rows looked at to size a column
 _CHUNK_ROWS = 5000  # rows encoded at a time (bounds the memory of the encoded XML)
 
@@ -97,11 +105,20 @@ def needs_quote_prefix(text: str) -> bool:
 
 
 def safe_text(value: Any) -> str:
-    """``value`` as text a worksheet can hold: illegal control characters
-    replaced with U+FFFD, cut to Excel's 32,767 characters."""
+    """``value`` as text a worksheet can hold: characters XML cannot hold (C0
+    controls, lone surrogates, U+FFFE, U+FFFF) replaced with U+FFFD; text over
+    Excel's 32,767 characters (UTF-16 units) cut, with a note that it was."""
     s = value if isinstance(value, str) else str(value)
     s = _ILLEGAL_XML.sub("\ufffd", s)
-    return s[:_MAX_CELL_TEXT]
+    if len(s) > _MAX_CELL_TEXT // 2 and _utf16_len(s) > _MAX_CELL_TEXT:
+        # cut to the limit in UTF-16 units (an emoji is 2), never inside a pair, and say so: nothing is lost silently
+        room = _MAX_CELL_TEXT - len(_CUT_MARK)
+        s = s.encode("utf-16-le")[: 2 * room].decode("utf-16-le", errors="ignore") + _CUT_MARK
+    return s
+
+
+def _utf16_len(s: str) -> int:
+    return len(s) + sum(1 for ch in s if ord(ch) > 0xFFFF)
 
 
 # ---------------------------------------------------------------------------
@@ -325,14 +342,30 @@ _KEYS: dict[str, tuple[str, str, str | None]] = {
 }
 
 #: Units of the i-Tree Streets prices (``prices.csv``; see :func:`treecalc.models.itree_streets.resolve_prices`).
-_PRICE_UNITS = {"electricity": "$/kWh", "natural_gas": "$/kBtu", "hydro_interception": "$/gal", "co2": "$/lb",
-                "o3": "$/lb", "nox": "$/lb", "pm10": "$/lb", "sox": "$/lb", "voc": "$/lb"}
+_PRICE_UNITS = {
+    "electricity": "$/kWh",
+    "natural_gas": "$/kBtu",
+    "hydro_interception": "$/gal",
+    "co2": "$/lb",
+    "o3": "$/lb",
+    "nox": "$/lb",
+    "pm10": "$/lb",
+    "sox": "$/lb",
+    "voc": "$/lb",
+}
 
 #: Headings of the method dict's top-level keys.
-_METHOD_SECTIONS = {"readings": "Readings of damaged text", "sections_applied": "Sections applied",
-                    "data_sources": "Data sources", "benefit_parameters": "Parameters and prices",
-                    "value_basis": "Value basis", "value_basis_label": "Value basis", "law": "Law",
-                    "law_file": "Law", "fee_schedule": "Fee schedule"}
+_METHOD_SECTIONS = {
+    "readings": "Readings of damaged text",
+    "sections_applied": "Sections applied",
+    "data_sources": "Data sources",
+    "benefit_parameters": "Parameters and prices",
+    "value_basis": "Value basis",
+    "value_basis_label": "Value basis",
+    "law": "Law",
+    "law_file": "Law",
+    "fee_schedule": "Fee schedule",
+}
 #: Method keys filed under a sibling's heading: their name is kept as the item.
 _METHOD_KEEP_KEY = {"value_basis_label", "law_file"}
 
@@ -427,7 +460,8 @@ class _StreamSheet(Worksheet):
 
     def can_stream(self) -> bool:
         return bool(self.constant_memory) and all(
-            hasattr(self, n) for n in ("_write_single_row", "_check_dimensions", "previous_row", "fh"))
+            hasattr(self, n) for n in ("_write_single_row", "_check_dimensions", "previous_row", "fh")
+        )
 
     def append_rows_xml(self, first_row: int, last_row: int, last_col: int, xml: str) -> None:
         """Append rows ``first_row..last_row`` (0-based) given as ``<row>`` elements."""
@@ -443,8 +477,14 @@ _STYLES: dict[str, dict[str, Any]] = {
     "title": {"bold": True, "font_size": 13},
     "sub": {"bold": True, "italic": True},
     "bold": {"bold": True},
-    "header": {"bold": True, "font_color": "#FFFFFF", "bg_color": "#2F5F3A", "pattern": 1, "text_wrap": True,
-               "valign": "top"},
+    "header": {
+        "bold": True,
+        "font_color": "#FFFFFF",
+        "bg_color": "#2F5F3A",
+        "pattern": 1,
+        "text_wrap": True,
+        "valign": "top",
+    },
 }
 _TIME = "h:mm:ss"
 _EXCEL_EPOCH = _dt.datetime(1899, 12, 30)
@@ -461,14 +501,21 @@ class _Book:
     """
 
     def __init__(self, target: Any, *, stream_rows: bool = True) -> None:
-        self.wb = xlsxwriter.Workbook(target, {
-            "constant_memory": True, "strings_to_formulas": False, "strings_to_urls": False,
-            "strings_to_numbers": False})
+        self.wb = xlsxwriter.Workbook(
+            target,
+            {
+                "constant_memory": True,
+                "strings_to_formulas": False,
+                "strings_to_urls": False,
+                "strings_to_numbers": False,
+            },
+        )
         self.stream_rows = stream_rows
         self._formats: dict[tuple[str | None, str | None, bool, bool], Any] = {}
 
-    def format(self, style: str | None = None, num: str | None = None, *, quote: bool = False,
-               wrap: bool = False) -> Any:
+    def format(
+        self, style: str | None = None, num: str | None = None, *, quote: bool = False, wrap: bool = False
+    ) -> Any:
         """The (cached) XlsxWriter format of a style, number format, quote prefix and wrap; None for none."""
         key = (style, num, quote, wrap)
         if key not in self._formats:
@@ -493,8 +540,17 @@ class _Book:
         if auto_filter:
             ws.autofilter(auto_filter)
 
-    def cell(self, ws: _StreamSheet, row: int, col: int, value: Any, fmt: str | None = None, *,
-             style: str | None = None, wrap: bool = False) -> None:
+    def cell(
+        self,
+        ws: _StreamSheet,
+        row: int,
+        col: int,
+        value: Any,
+        fmt: str | None = None,
+        *,
+        style: str | None = None,
+        wrap: bool = False,
+    ) -> None:
         """Write ``value`` at (row, col), 0-based; strings always as strings (never formulas)."""
         v = _plain(value)
         if v is None or (isinstance(v, str) and not v):
@@ -503,7 +559,13 @@ class _Book:
             return
         if isinstance(v, str):
             s = safe_text(v)
-            ws.write_string(row, col, s, self.format(style, quote=needs_quote_prefix(s), wrap=wrap))
+            f = self.format(style, quote=needs_quote_prefix(s), wrap=wrap)
+            if s.startswith("<r>") and s.endswith("</r>"):
+                # XlsxWriter (constant_memory) copies such a string into the file as raw rich-text XML, unescaped:
+                # "<r>&</r>" would make the sheet unreadable. Plain runs of the same text are escaped.
+                ws.write_rich_string(row, col, s[:1], s[1:-1], s[-1:], *([f] if f is not None else []))
+                return
+            ws.write_string(row, col, s, f)
         elif isinstance(v, _dt.datetime):
             ws.write_datetime(row, col, v, self.format(style, DATETIME))
         elif isinstance(v, _dt.date):
@@ -512,6 +574,16 @@ class _Book:
             ws.write_datetime(row, col, v, self.format(style, _TIME))
         else:
             ws.write_number(row, col, v, self.format(style, fmt))
+
+    @staticmethod
+    def check_size(ws: _StreamSheet, rows: int, cols: int) -> None:
+        """A clear error when a sheet would exceed Excel's size (XlsxWriter would drop the excess silently)."""
+        if rows > _MAX_ROWS or cols > _MAX_COLS:
+            raise ValueError(
+                f"the statement's {ws.name!r} sheet would need {rows:,} rows and {cols:,} columns; an Excel sheet "
+                f"holds at most {_MAX_ROWS:,} rows and {_MAX_COLS:,} columns: split the survey, or use the JSON "
+                "output (--json), which has no such limit"
+            )
 
     def header_cells(self, ws: _StreamSheet, row: int, headers: Sequence[Any]) -> None:
         for j, h in enumerate(headers):
@@ -525,7 +597,7 @@ class _Book:
         if not ncol:
             return
         for start in range(0, len(frame), chunk):
-            part = frame.iloc[start:start + chunk]
+            part = frame.iloc[start : start + chunk]
             r0 = first_row + start
             if stream:
                 cols = [_xml_column(self, part.iloc[:, j], j, r0, fmts[j]) for j in range(ncol)]
@@ -541,8 +613,9 @@ class _Book:
     def grid_rows(self, ws: _StreamSheet, rows: Sequence[Sequence[tuple[Any, str | None, str | None, bool]]]) -> None:
         """Rows from the top of a sheet, each a list of (value, number format, style, wrap) cells."""
         chunk = _CHUNK_ROWS
+        self.check_size(ws, len(rows), max((len(r) for r in rows), default=0))
         for start in range(0, len(rows), chunk):
-            part = rows[start:start + chunk]
+            part = rows[start : start + chunk]
             if not (self.stream_rows and ws.can_stream()):
                 for i, row in enumerate(part, start):
                     for j, (v, f, style, wrap) in enumerate(row):
@@ -557,8 +630,18 @@ class _Book:
             ncol = max((len(r) for r in part), default=1)
             ws.append_rows_xml(start, start + len(part) - 1, max(ncol - 1, 0), "".join(xml))
 
-    def bar_chart(self, ws: _StreamSheet, *, title: str, value_axis: str, categories: str,
-                  series: Sequence[tuple[str, str]], anchor: str, height_cm: float, width_cm: float) -> None:
+    def bar_chart(
+        self,
+        ws: _StreamSheet,
+        *,
+        title: str,
+        value_axis: str,
+        categories: str,
+        series: Sequence[tuple[str, str]],
+        anchor: str,
+        height_cm: float,
+        width_cm: float,
+    ) -> None:
         """A stacked horizontal bar chart, largest category at the top; ranges are A1 references."""
         ch = self.wb.add_chart({"type": "bar", "subtype": "stacked"})
         for name, values in series:
@@ -577,12 +660,18 @@ class _Book:
 
 
 def _excel_serial(v: _dt.date | _dt.time) -> float:
-    """Days since 1899-12-30 (Excel's 1900 date system; a time is a fraction of a day)."""
+    """Excel's serial date (1900 date system; a time is a fraction of a day).
+
+    Excel counts a 29 February 1900 that never was, so serials from 1900-03-01
+    on are days since 1899-12-30, and earlier ones days since 1899-12-31 (the
+    rule XlsxWriter's ``write_datetime`` applies; 1900-01-01 is 1).
+    """
     if isinstance(v, _dt.time):
         return (v.hour * 3600 + v.minute * 60 + v.second + v.microsecond / 1e6) / 86400
     if not isinstance(v, _dt.datetime):
         v = _dt.datetime(v.year, v.month, v.day)
-    return (v.replace(tzinfo=None) - _EXCEL_EPOCH) / _dt.timedelta(days=1)
+    days = (v.replace(tzinfo=None) - _EXCEL_EPOCH) / _dt.timedelta(days=1)
+    return days if days >= 61 else days - 1  # 61 = 1900-03-01
 
 
 def _column_values(s: pd.Series) -> list[Any]:
@@ -594,6 +683,8 @@ def _column_values(s: pd.Series) -> list[Any]:
 
 
 def _xml_escape(s: str) -> str:
+    if "_x" in s:
+        s = _OOXML_ESCAPE.sub(r"_x005F\1", s)  # as XlsxWriter does: a literal "_x0041_" must not read as "A"
     s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return s.replace("\r", "&#13;") if "\r" in s else s  # a raw CR would be read back as LF
 
@@ -627,7 +718,8 @@ def _xml_column(book: _Book, s: pd.Series, col: int, first_row: int, fmt: str | 
     letter = xl_col_to_name(col)
     rows = range(first_row + 1, first_row + 1 + len(s))
     dtype = s.dtype
-    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+    # integers and floats only: a numeric Arrow decimal column (kind "O") holds Decimal objects, whose repr is no number
+    if getattr(dtype, "kind", "O") in "iuf":
         arr = s.to_numpy(dtype=float, na_value=np.nan)
         if not np.isinf(arr).any():
             f = book.format(num=fmt)
@@ -694,7 +786,7 @@ class _Grid:
 
     def widths(self, minimum: int = 8, maximum: int = 60) -> list[float]:
         w: dict[int, float] = {}
-        for i, row in enumerate(self.rows[:_WIDTH_SAMPLE], 1):
+        for row in self.rows[:_WIDTH_SAMPLE]:
             if not row:
                 continue
             if row and row[0][2] in ("title", "sub") and len(row) == 1:
@@ -709,18 +801,33 @@ class _Grid:
         ncol = max(w) + 1 if w else 1
         return [min(maximum, max(minimum, w.get(j, 0) + 2)) for j in range(ncol)]
 
-    def write(self, book: _Book, ws, *, freeze: str | None = None, auto_filter: str | None = None,
-              widths: Sequence[float] | None = None, wrap_cols: Sequence[int] = ()) -> None:
+    def write(
+        self,
+        book: _Book,
+        ws,
+        *,
+        freeze: str | None = None,
+        auto_filter: str | None = None,
+        widths: Sequence[float] | None = None,
+        wrap_cols: Sequence[int] = (),
+    ) -> None:
         """Write the rows; text in the 1-based columns ``wrap_cols`` wraps (long notes, readings)."""
         book.layout(ws, widths or self.widths(), freeze, auto_filter)
         wrap = {j - 1 for j in wrap_cols}
         rows = []
         for row in self.rows:
             header = bool(row) and row[0][2] == "header"
-            rows.append([(v, None if header else f,
-                          "header" if header else font if font in ("title", "sub", "bold") else None,
-                          j in wrap and not header and isinstance(v, str) and len(v) > 40)
-                         for j, (v, f, font) in enumerate(row or [])])
+            rows.append(
+                [
+                    (
+                        v,
+                        None if header else f,
+                        "header" if header else font if font in ("title", "sub", "bold") else None,
+                        j in wrap and not header and isinstance(v, str) and len(v) > 40,
+                    )
+                    for j, (v, f, font) in enumerate(row or [])
+                ]
+            )
         book.grid_rows(ws, rows)
 
 
@@ -761,16 +868,26 @@ def _jurisdiction(a: Any) -> str:
 
 def _value_basis(a: Any) -> str:
     rep = _get(a, "replacement", {}) or {}
-    basis = _get(rep, "value_basis") or _get(_get(a, "method", {}), "value_basis") \
+    basis = (
+        _get(rep, "value_basis")
+        or _get(_get(a, "method", {}), "value_basis")
         or _get(_get(a, "options", {}), "value_basis")
+    )
     if isinstance(basis, Mapping):
         basis = basis.get("name") or basis.get("basis") or _text(basis)
     return str(basis) if basis else "annual"
 
 
-def _kv_block(grid: _Grid, d: Mapping[str, Any] | None, *, skip: Iterable[str] = (),
-              order: Sequence[str] = (), default_section: str = "", list_rows: Iterable[str] = (),
-              tables: list[tuple[str, list[dict[str, Any]]]] | None = None) -> None:
+def _kv_block(
+    grid: _Grid,
+    d: Mapping[str, Any] | None,
+    *,
+    skip: Iterable[str] = (),
+    order: Sequence[str] = (),
+    default_section: str = "",
+    list_rows: Iterable[str] = (),
+    tables: list[tuple[str, list[dict[str, Any]]]] | None = None,
+) -> None:
     """Rows Item | Value | Unit | Section | Note for the scalar entries of ``d``.
 
     Keys in ``list_rows`` get one row per element (notes, warnings).
@@ -805,11 +922,15 @@ def _kv_block(grid: _Grid, d: Mapping[str, Any] | None, *, skip: Iterable[str] =
                 lab = " › ".join(_path_labels(path))
                 _, u2, f2 = _key_info(path[-1])
                 x = _plain(x)
-                grid.add([lab, x, _unit_text(u2, x), default_section, ""], [None, f2 if isinstance(x, (int, float)) else None])
+                grid.add(
+                    [lab, x, _unit_text(u2, x), default_section, ""],
+                    [None, f2 if isinstance(x, (int, float)) else None],
+                )
             continue
         x = _plain(v) if not isinstance(v, (list, tuple, set)) else _text(v)
-        grid.add([label, x, _unit_text(unit, x), default_section, ""],
-                 [None, fmt if isinstance(x, (int, float)) else None])
+        grid.add(
+            [label, x, _unit_text(unit, x), default_section, ""], [None, fmt if isinstance(x, (int, float)) else None]
+        )
 
 
 def _records_table(g: _Grid, title: str, records: list[dict[str, Any]]) -> tuple[int, int]:
@@ -861,8 +982,10 @@ def _flatten(obj: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
         items = list(obj)
         if not items:
             yield path, "(none)"
-        elif all(not isinstance(x, (Mapping, list, tuple, set, pd.DataFrame)) for x in items) and \
-                sum(len(_text(x)) for x in items) <= 120:
+        elif (
+            all(not isinstance(x, (Mapping, list, tuple, set, pd.DataFrame)) for x in items)
+            and sum(len(_text(x)) for x in items) <= 120
+        ):
             yield path, "; ".join(_text(x) for x in items)
         else:
             for i, x in enumerate(items, 1):
@@ -896,8 +1019,10 @@ def _summary(book: _Book, a: Any) -> None:
         if isinstance(line.get("value"), (list, tuple, Mapping)):
             v = _text(line.get("value"))
         unit = str(_get(line, "unit", "") or "") or _unit_text("", v)
-        g.add([_get(line, "section", "") or "—", _get(line, "item", ""), v, unit, _get(line, "note", "")],
-              [None, None, _fmt_for_unit(unit, v)])
+        g.add(
+            [_get(line, "section", "") or "—", _get(line, "item", ""), v, unit, _get(line, "note", "")],
+            [None, None, _fmt_for_unit(unit, v)],
+        )
     last_line = g.next_row - 1
 
     permit = _get(a, "permit", {}) or {}
@@ -923,31 +1048,40 @@ def _summary(book: _Book, a: Any) -> None:
     table = _removed_by_species(_get(a, "trees"))
     g.blank()
     basis = _value_basis(a)
-    g.subtitle(f"Value of the trees removed or harmed, by species ($, value basis {basis})"
-               + ("" if len(table) else ": no tree harmed"))
+    g.subtitle(
+        f"Value of the trees removed or harmed, by species ($, value basis {basis})"
+        + ("" if len(table) else ": no tree harmed")
+    )
     chart_rows = None
     if len(table):
         h = g.header(["Species", "Trees", "Counted for replacement ($)", "Not counted ($)", "Total ($)"])
         for r in table.itertuples(index=False):
-            g.add([r.label, int(r.trees), float(r.counted), float(r.not_counted), float(r.total)],
-                  [None, INT, USD, USD, USD])
+            g.add(
+                [r.label, int(r.trees), float(r.counted), float(r.not_counted), float(r.total)],
+                [None, INT, USD, USD, USD],
+            )
         chart_rows = (h, g.next_row - 1)
 
     widths = g.widths()
     if len(widths) >= 3:
         widths[1] = max(widths[1], 30)
         widths[2] = min(max(widths[2], 14), 40)
-    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last_line, 5), widths=widths,
-            wrap_cols=(3, 5))
+    g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last_line, 5), widths=widths, wrap_cols=(3, 5))
 
     if chart_rows:
         h, last = chart_rows
         top = min(last, h + 25)  # the 25 largest species
         n = last - h
-        book.bar_chart(ws, title="Value of trees removed, by species" + (f" (largest 25 of {n})" if n > 25 else ""),
-                       value_axis=f"$ ({basis})", categories=f"='Summary'!$A${h + 1}:$A${top}",
-                       series=[(f"='Summary'!${c}${h}", f"='Summary'!${c}${h + 1}:${c}${top}") for c in "CD"],
-                       anchor=f"G{hdr}", height_cm=max(7.5, 0.6 * (top - h) + 3), width_cm=18)
+        book.bar_chart(
+            ws,
+            title="Value of trees removed, by species" + (f" (largest 25 of {n})" if n > 25 else ""),
+            value_axis=f"$ ({basis})",
+            categories=f"='Summary'!$A${h + 1}:$A${top}",
+            series=[(f"='Summary'!${c}${h}", f"='Summary'!${c}${h + 1}:${c}${top}") for c in "CD"],
+            anchor=f"G{hdr}",
+            height_cm=max(7.5, 0.6 * (top - h) + 3),
+            width_cm=18,
+        )
 
 
 def _removed_by_species(trees: Any) -> pd.DataFrame:
@@ -968,14 +1102,23 @@ def _removed_by_species(trees: Any) -> pd.DataFrame:
     vcol = "value_usd" if "value_usd" in t else ("usd_total_annual" if "usd_total_annual" in t else None)
     value = pd.to_numeric(t[vcol], errors="coerce").fillna(0.0) if vcol else pd.Series(0.0, index=t.index)
     counted = t["counted"].fillna(False).astype(bool) if "counted" in t else pd.Series(True, index=t.index)
-    name = t["species"].astype(object).where(t["species"].notna(), "") .astype(str).str.strip() \
-        if "species" in t else pd.Series("", index=t.index)
+    name = (
+        t["species"].astype(object).where(t["species"].notna(), "").astype(str).str.strip()
+        if "species" in t
+        else pd.Series("", index=t.index)
+    )
     if "species_code" in t:
         key = t["species_code"].astype(object).where(t["species_code"].notna(), "").astype(str)
     else:
         key = name.str.lower()
-    df = pd.DataFrame({"key": key.to_numpy(), "name": name.to_numpy(), "value": value.to_numpy(float),
-                       "counted": counted.to_numpy(bool)})
+    df = pd.DataFrame(
+        {
+            "key": key.to_numpy(),
+            "name": name.to_numpy(),
+            "value": value.to_numpy(float),
+            "counted": counted.to_numpy(bool),
+        }
+    )
     df["cv"] = np.where(df["counted"], df["value"], 0.0)
     df["nv"] = np.where(df["counted"], 0.0, df["value"])
     out = []
@@ -983,25 +1126,76 @@ def _removed_by_species(trees: Any) -> pd.DataFrame:
         names = grp["name"][grp["name"] != ""]
         nm = names.mode().iloc[0] if len(names) else ""
         label = f"{nm} ({k})" if nm and k and nm.lower() != k.lower() else (nm or k or "(unknown)")
-        out.append((label, len(grp), round(grp["cv"].sum(), 2), round(grp["nv"].sum(), 2), round(grp["value"].sum(), 2)))
+        out.append(
+            (label, len(grp), round(grp["cv"].sum(), 2), round(grp["nv"].sum(), 2), round(grp["value"].sum(), 2))
+        )
     res = pd.DataFrame(out, columns=cols).sort_values(["total", "label"], ascending=[False, True], kind="stable")
     return res.reset_index(drop=True)
 
 
 #: Column order on the Trees sheet; unknown columns (flags...) go after ``notes``.
-_TREE_FIRST = ("source_row", "tag", "species", "species_code", "scientific_name", "common_name", "species_method",
-               "species_score", "dbh_in", "stems", "action", "condition", "land_use", "notes")
-_TREE_LAST = ("value_row", "benefit_land_use", "stormwater_gal", "electricity_kwh", "natural_gas_therms", "air_quality_lb",
-              "co2_sequestered_lb", "co2_avoided_lb", "co2_stored_lb", "leaf_area_increase_m2", "leaf_area_m2",
-              "crown_area_m2", "usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property",
-              "usd_total_annual", "value_usd", "harmed", "counted", "exclusion", "permit_triggers",
-              "permit_needed", "offence", "penalty_tier", "penalty_base_usd", "penalty_max_usd",
-              "criminal_max_usd", "criminal_section", "warnings")
+_TREE_FIRST = (
+    "source_row",
+    "tag",
+    "species",
+    "species_code",
+    "scientific_name",
+    "common_name",
+    "species_method",
+    "species_score",
+    "dbh_in",
+    "stems",
+    "action",
+    "condition",
+    "land_use",
+    "notes",
+)
+_TREE_LAST = (
+    "value_row",
+    "benefit_land_use",
+    "stormwater_gal",
+    "electricity_kwh",
+    "natural_gas_therms",
+    "air_quality_lb",
+    "co2_sequestered_lb",
+    "co2_avoided_lb",
+    "co2_stored_lb",
+    "leaf_area_increase_m2",
+    "leaf_area_m2",
+    "crown_area_m2",
+    "usd_stormwater",
+    "usd_energy",
+    "usd_air_quality",
+    "usd_co2",
+    "usd_property",
+    "usd_total_annual",
+    "value_usd",
+    "harmed",
+    "counted",
+    "exclusion",
+    "permit_triggers",
+    "permit_needed",
+    "offence",
+    "penalty_tier",
+    "penalty_base_usd",
+    "penalty_max_usd",
+    "criminal_max_usd",
+    "criminal_section",
+    "warnings",
+)
 
 
-def _table_sheet(book: _Book, title: str, heading: str, frame: pd.DataFrame, first: Sequence[str],
-                 last: Sequence[str], headers: Mapping[str, str] | None = None, freeze_col: str = "A",
-                 empty_note: str = "") -> None:
+def _table_sheet(
+    book: _Book,
+    title: str,
+    heading: str,
+    frame: pd.DataFrame,
+    first: Sequence[str],
+    last: Sequence[str],
+    headers: Mapping[str, str] | None = None,
+    freeze_col: str = "A",
+    empty_note: str = "",
+) -> None:
     """A sheet holding one table (title row 1, header row 2, frozen, filtered)."""
     ws = book.sheet(title)
     frame = frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(_records(frame))
@@ -1013,6 +1207,7 @@ def _table_sheet(book: _Book, title: str, heading: str, frame: pd.DataFrame, fir
     head = [headers.get(c) or _header(c) for c in order]
     fmts = [_key_info(c)[2] for c in order]
     n = len(frame)
+    book.check_size(ws, n + 2, len(order))  # title, header, one row per record
 
     # widths from the header and a sample of the rows
     sample = frame.head(_WIDTH_SAMPLE)
@@ -1038,12 +1233,22 @@ def _trees(book: _Book, a: Any) -> None:
     basis = _value_basis(a)
     n = len(trees)
     harmed = int(trees["harmed"].fillna(False).astype(bool).sum()) if "harmed" in trees else None
-    heading = f"Trees — {n} surveyed" + (f", {harmed} removed or harmed" if harmed is not None else "") + \
-        "; benefits per year (i-Tree Streets), value, permit triggers, penalty tier; penalties are maxima (\"up to\")"
-    _table_sheet(book, "Trees", heading, trees, _TREE_FIRST, _TREE_LAST,
-                 headers={"value_usd": f"Value ($, {basis})"},
-                 freeze_col="C" if "tag" in trees and "source_row" in trees else "B",
-                 empty_note="no trees")
+    heading = (
+        f"Trees — {n} surveyed"
+        + (f", {harmed} removed or harmed" if harmed is not None else "")
+        + '; benefits per year (i-Tree Streets), value, permit triggers, penalty tier; penalties are maxima ("up to")'
+    )
+    _table_sheet(
+        book,
+        "Trees",
+        heading,
+        trees,
+        _TREE_FIRST,
+        _TREE_LAST,
+        headers={"value_usd": f"Value ($, {basis})"},
+        freeze_col="C" if "tag" in trees and "source_row" in trees else "B",
+        empty_note="no trees",
+    )
 
 
 def _replacement(book: _Book, a: Any) -> None:
@@ -1056,30 +1261,53 @@ def _replacement(book: _Book, a: Any) -> None:
     hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
     if not rep:
         g.add(["Replacement", "not applicable", "text", "", "no replacement rule was applied"])
-    order = ("required", "percent", "value_basis", "removed_value_usd", "required_value_usd", "trees_needed",
-             "trees_planted", "trees_in_lieu", "planted_value_usd", "unmet_value_usd", "planting_cost_usd",
-             "native_share")
+    order = (
+        "required",
+        "percent",
+        "value_basis",
+        "removed_value_usd",
+        "required_value_usd",
+        "trees_needed",
+        "trees_planted",
+        "trees_in_lieu",
+        "planted_value_usd",
+        "unmet_value_usd",
+        "planting_cost_usd",
+        "native_share",
+    )
     share = rep.get("native_share") if isinstance(rep, Mapping) else None
     tables: list[tuple[str, list[dict[str, Any]]]] = []
-    _kv_block(g, {k: v for k, v in dict(rep).items() if k != "native_share"} if rep else {},
-              skip=("plan", "stock", "warnings", "notes", "section", "parts", "excluded"), order=order,
-              default_section=section, tables=tables)
+    _kv_block(
+        g,
+        {k: v for k, v in dict(rep).items() if k != "native_share"} if rep else {},
+        skip=("plan", "stock", "warnings", "notes", "section", "parts", "excluded"),
+        order=order,
+        default_section=section,
+        tables=tables,
+    )
     # issue 9: the parts of §208-22 (120% on trees harmed in offences, 90% on removals proposed under a permit)
     parts = [{k: v for k, v in p.items() if k != "tags"} for p in _records(_get(rep, "parts", []))]
     if parts:
-        tables.insert(0, ("Replacement parts (§208-22F: trees harmed in offences; §208-22A: proposed removals "
-                          "under a permit for three or more trees)", parts))
+        tables.insert(
+            0,
+            (
+                "Replacement parts (§208-22F: trees harmed in offences; §208-22A: proposed removals "
+                "under a permit for three or more trees)",
+                parts,
+            ),
+        )
     excluded = _records(_get(rep, "excluded", []))
     if excluded:
         tables.append(("Trees harmed, not counted (with the reason)", excluded))
     if share is not None and not _missing(_scalar(share)):
         sv = float(_scalar(share))
         if sv <= 1.0:
-            g.add([_KEYS["native_share"][0], sv, "share", section, "§208-22C: natives should be the majority"],
-                  [None, SHARE])
+            g.add(
+                [_KEYS["native_share"][0], sv, "share", section, "§208-22C: natives should be the majority"],
+                [None, SHARE],
+            )
         else:
-            g.add([_KEYS["native_share"][0], sv, "%", section, "§208-22C: natives should be the majority"],
-                  [None, NUM])
+            g.add([_KEYS["native_share"][0], sv, "%", section, "§208-22C: natives should be the majority"], [None, NUM])
     last_kv = g.next_row - 1
 
     plan = _records(_get(rep, "plan", []))
@@ -1098,8 +1326,10 @@ def _replacement(book: _Book, a: Any) -> None:
             val = _scalar(p.get("value_per_tree_usd"))
             lc = cnt * cost if isinstance(cnt, (int, float)) and isinstance(cost, (int, float)) else None
             lv = cnt * val if isinstance(cnt, (int, float)) and isinstance(val, (int, float)) else None
-            g.add([p.get(k) for k in keys] + ([] if own else [lc, lv]),
-                  [_key_info(k)[2] for k in keys] + ([] if own else [USD, USD]))
+            g.add(
+                [p.get(k) for k in keys] + ([] if own else [lc, lv]),
+                [_key_info(k)[2] for k in keys] + ([] if own else [USD, USD]),
+            )
     last_plan = g.next_row - 1
 
     stock = _records(_get(rep, "stock", []))
@@ -1117,8 +1347,14 @@ def _replacement(book: _Book, a: Any) -> None:
     widths = g.widths()
     widths[0] = max(widths[0], 30)
     if plan_hdr:
-        g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(plan_hdr, last_plan, len(g.rows[plan_hdr - 1])),
-                widths=widths, wrap_cols=(2, 5))
+        g.write(
+            book,
+            ws,
+            freeze=f"A{hdr + 1}",
+            auto_filter=_range(plan_hdr, last_plan, len(g.rows[plan_hdr - 1])),
+            widths=widths,
+            wrap_cols=(2, 5),
+        )
     else:
         g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last_kv, 5), widths=widths, wrap_cols=(2, 5))
 
@@ -1133,16 +1369,27 @@ def _fund(book: _Book, a: Any) -> None:
     hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
     if not fund:
         g.add(["Payment in lieu", "not applicable", "text", "", "no fund rule was applied"])
-    order = ("basis", "fee_per_tree_usd", "multiplier", "placeholder", "trees_in_lieu", "unmet_value_usd",
-             "fund_in_lieu_usd")
+    order = (
+        "basis",
+        "fee_per_tree_usd",
+        "multiplier",
+        "placeholder",
+        "trees_in_lieu",
+        "unmet_value_usd",
+        "fund_in_lieu_usd",
+    )
     _kv_block(g, dict(fund), skip=("notes", "section"), order=order, default_section=section)
     if fund and fund.get("placeholder"):
         # flag the fee row itself
         for row in g.rows:
             if row and row[0][0] == _KEYS["fee_per_tree_usd"][0]:
                 label = str(_get(fund, "label") or "")
-                note = label if "placeholder" in label.lower() else \
-                    "PLACEHOLDER: the Board sets the fee by resolution in its fee schedule" + (f" ({label})" if label else "")
+                note = (
+                    label
+                    if "placeholder" in label.lower()
+                    else "PLACEHOLDER: the Board sets the fee by resolution in its fee schedule"
+                    + (f" ({label})" if label else "")
+                )
                 row[4] = (note, None, None)
     last = g.next_row - 1
     notes = [_text(x) for x in (_get(fund, "notes", []) or [])]
@@ -1160,28 +1407,51 @@ def _penalties(book: _Book, a: Any) -> None:
     g = _Grid()
     sections = _get(pen, "sections", [])
     sec_text = _text(sections) if sections else ""
-    g.title(f"Penalties — {_jurisdiction(a)} — maxima (\"up to\") on definite offences; conditional ones apart"
-            + (f" ({sec_text})" if sec_text else ""))
+    g.title(
+        f'Penalties — {_jurisdiction(a)} — maxima ("up to") on definite offences; conditional ones apart'
+        + (f" ({sec_text})" if sec_text else "")
+    )
     hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
     if not pen:
         g.add(["Penalties", "not applicable", "text", "", "no penalty rule was applied"])
-    order = ("civil_penalty_max_usd", "civil_penalty_conditional_usd", "criminal_fine_max_usd",
-             "criminal_fine_conditional_usd", "fine_max_usd", "fine_conditional_usd", "offences_definite",
-             "offences_conditional", "doubled", "doubling_reasons", "continuing_days", "criminal_sections",
-             "criminal_alternative_usd")
-    _kv_block(g, dict(pen), skip=("per_tree", "not_offences", "notes"), order=order,
-              default_section=sec_text if len(sec_text) < 40 else "")
+    order = (
+        "civil_penalty_max_usd",
+        "civil_penalty_conditional_usd",
+        "criminal_fine_max_usd",
+        "criminal_fine_conditional_usd",
+        "fine_max_usd",
+        "fine_conditional_usd",
+        "offences_definite",
+        "offences_conditional",
+        "doubled",
+        "doubling_reasons",
+        "continuing_days",
+        "criminal_sections",
+        "criminal_alternative_usd",
+    )
+    _kv_block(
+        g,
+        dict(pen),
+        skip=("per_tree", "not_offences", "notes"),
+        order=order,
+        default_section=sec_text if len(sec_text) < 40 else "",
+    )
     last_kv = g.next_row - 1
 
     # issue 9: definite offences (facts given) and conditional ones (an assumed fact) apart, each tree with
     # its own sections; then the trees harmed that are no offence, with the reason
     per_tree = _records(_get(pen, "per_tree", []))
-    groups = [("Definite offences (facts given): each tree with the sections it broke",
-               [r for r in per_tree if r.get("status", "definite") == "definite"]),
-              ("Conditional offences (rest on a fact that was assumed; not in the maxima)",
-               [r for r in per_tree if r.get("status") == "conditional"]),
-              ("Harmed, not an offence (listed for the Engineer, no amount)",
-               _records(_get(pen, "not_offences", [])))]
+    groups = [
+        (
+            "Definite offences (facts given): each tree with the sections it broke",
+            [r for r in per_tree if r.get("status", "definite") == "definite"],
+        ),
+        (
+            "Conditional offences (rest on a fact that was assumed; not in the maxima)",
+            [r for r in per_tree if r.get("status") == "conditional"],
+        ),
+        ("Harmed, not an offence (listed for the Engineer, no amount)", _records(_get(pen, "not_offences", []))),
+    ]
     pt_hdr = None
     last_pt = g.next_row - 1
     for title, rows in groups:
@@ -1204,8 +1474,13 @@ def _penalties(book: _Book, a: Any) -> None:
         g.subtitle("Wesley Hills Chapter 95")
         g.header(["Item", "Value", "Unit", "Section", "Note"])
         tables: list[tuple[str, list[dict[str, Any]]]] = []
-        _kv_block(g, wh, skip=("notes", "warnings"), default_section=str(_get(wh, "section", "") or "Chapter 95"),
-                  tables=tables)
+        _kv_block(
+            g,
+            wh,
+            skip=("notes", "warnings"),
+            default_section=str(_get(wh, "section", "") or "Chapter 95"),
+            tables=tables,
+        )
         for label, records in tables:
             _records_table(g, f"Wesley Hills — {label.lower()}", records)
         for name in ("notes", "warnings"):
@@ -1229,16 +1504,23 @@ def _rejected(book: _Book, a: Any) -> None:
     if rej.empty and not len(rej.columns):
         rej = pd.DataFrame(columns=["source_row", "tag", "species", "dbh", "column", "reason", "suggestions", "raw"])
     n = len(rej)
-    _table_sheet(book, "Rejected rows",
-                 f"Rejected rows — {n} row{'s' if n != 1 else ''} of the survey could not be used (text exactly as written)",
-                 rej, ("source_row", "tag", "species", "dbh", "column", "reason", "kind", "suggestions", "raw"), (),
-                 empty_note="none")
+    _table_sheet(
+        book,
+        "Rejected rows",
+        f"Rejected rows — {n} row{'s' if n != 1 else ''} of the survey could not be used (text exactly as written)",
+        rej,
+        ("source_row", "tag", "species", "dbh", "column", "reason", "kind", "suggestions", "raw"),
+        (),
+        empty_note="none",
+    )
 
 
 def _method(book: _Book, a: Any) -> None:
     ws = book.sheet("Method & sources")
     g = _Grid()
-    g.title("Method & sources — value basis, prices, parameters, data sources, sections applied, readings of damaged text")
+    g.title(
+        "Method & sources — value basis, prices, parameters, data sources, sections applied, readings of damaged text"
+    )
     hdr = g.header(["Section", "Item", "Value", "Unit"])
 
     def emit(section: str, obj: Any, prefix: Sequence[str] = ()) -> None:
@@ -1251,8 +1533,10 @@ def _method(book: _Book, a: Any) -> None:
                     unit, fmt = _PRICE_UNITS[path[-1]], USD_RATE
             if x is None:
                 x, unit = "(not given)", ""
-            g.add([section, " › ".join(_path_labels(path)), x, _unit_text(unit, x)],
-                  [None, None, fmt if isinstance(x, (int, float)) else None])
+            g.add(
+                [section, " › ".join(_path_labels(path)), x, _unit_text(unit, x)],
+                [None, None, fmt if isinstance(x, (int, float)) else None],
+            )
 
     method = _get(a, "method", {}) or {}
     method = dict(method) if isinstance(method, Mapping) else dict(vars(method))

@@ -35,8 +35,8 @@ import numpy as np
 __all__ = ["TinVolumes", "read_points", "tin_volumes", "volume_between_files", "cut_fill_raster"]
 
 CU_FT_PER_CU_YD = 27.0
-M3_PER_CU_YD = 0.9144 ** 3
-SQFT_PER_M2 = 1 / 0.3048 ** 2
+M3_PER_CU_YD = 0.9144**3
+SQFT_PER_M2 = 1 / 0.3048**2
 FT_PER_M = 1 / 0.3048
 MAX_POINTS = 2_000_000
 MAX_COORD = 1e9
@@ -64,8 +64,10 @@ def find_columns(columns: Any, role: str = "existing") -> dict[str, Any]:
     for axis, names in (("x", _X), ("y", _Y), ("z", _Z_EXISTING if role == "existing" else _Z_PROPOSED)):
         hit = next((keys[n] for n in names if n in keys), None)
         if hit is None:
-            raise ValueError(f"no {axis} column for the {role} surface (looked for {', '.join(names[:5])}; found: "
-                             f"{', '.join(map(str, columns)) or 'none'})")
+            raise ValueError(
+                f"no {axis} column for the {role} surface (looked for {', '.join(names[:5])}; found: "
+                f"{', '.join(map(str, columns)) or 'none'})"
+            )
         out[axis] = hit
     return out
 
@@ -86,8 +88,9 @@ def _points_from_csv(path: Path, role: str) -> np.ndarray:
         bad = s.isna().to_numpy()
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"{path.name}: row {i + 2} column {cols[axis]!r} is not a number: "
-                             f"{df[cols[axis]].iloc[i]!r}")
+            raise ValueError(
+                f"{path.name}: row {i + 2} column {cols[axis]!r} is not a number: {df[cols[axis]].iloc[i]!r}"
+            )
         out[:, j] = s.to_numpy(dtype=float)
     return out
 
@@ -117,8 +120,10 @@ def _points_from_landxml(path: Path, surface: str | None, role: str) -> np.ndarr
         try:
             n, e, z = (float(b) for b in bits[:3])
         except ValueError:
-            raise ValueError(f"{path.name}: point {p.get('id', '?')} of {names[pick]!r} is not 'northing easting "
-                             f"elevation': {p.text!r}") from None
+            raise ValueError(
+                f"{path.name}: point {p.get('id', '?')} of {names[pick]!r} is not 'northing easting "
+                f"elevation': {p.text!r}"
+            ) from None
         rows.append((e, n, z))  # LandXML lists northing first
     if not rows:
         raise ValueError(f"{path.name}: surface {names[pick]!r} has no points (<Pnts><P>)")
@@ -178,8 +183,10 @@ def _clean_points(pts: np.ndarray, what: str) -> np.ndarray:
         clash = np.flatnonzero(zmax - zmin > 1e-9)
         if len(clash):
             x, y = xy[clash[0]]
-            raise ValueError(f"{what}: the point x={x:g}, y={y:g} is given with different elevations "
-                             f"({zmin[clash[0]]:g} and {zmax[clash[0]]:g}); a surface has one elevation per point")
+            raise ValueError(
+                f"{what}: the point x={x:g}, y={y:g} is given with different elevations "
+                f"({zmin[clash[0]]:g} and {zmax[clash[0]]:g}); a surface has one elevation per point"
+            )
         pts = np.column_stack([xy, zmin])
     if len(pts) < 3:
         raise ValueError(f"{what}: a surface needs at least 3 points, got {len(pts)}")
@@ -201,8 +208,8 @@ def _positive_part(h: np.ndarray, area: np.ndarray) -> np.ndarray:
     total = area * (ha + hb + hc) / 3
     out = np.zeros_like(area)
     with np.errstate(divide="ignore", invalid="ignore"):
-        one = area * ha ** 3 / (3 * (ha - hb) * (ha - hc))              # only ha > 0
-        two = total + area * (-hc) ** 3 / (3 * (ha - hc) * (hb - hc))   # ha, hb > 0 > hc
+        one = area * ha**3 / (3 * (ha - hb) * (ha - hc))  # only ha > 0
+        two = total + area * (-hc) ** 3 / (3 * (ha - hc) * (hb - hc))  # ha, hb > 0 > hc
     out = np.where(hc >= 0, total, out)
     out = np.where((ha > 0) & (hb <= 0), one, out)
     out = np.where((hb > 0) & (hc < 0), two, out)
@@ -214,8 +221,8 @@ def _area_above(g: np.ndarray, area: np.ndarray) -> np.ndarray:
     s = -np.sort(-g, axis=1)
     ga, gb, gc = s[:, 0], s[:, 1], s[:, 2]
     with np.errstate(divide="ignore", invalid="ignore"):
-        one = area * ga ** 2 / ((ga - gb) * (ga - gc))
-        two = area - area * gc ** 2 / ((ga - gc) * (gb - gc))
+        one = area * ga**2 / ((ga - gb) * (ga - gc))
+        two = area - area * gc**2 / ((ga - gc) * (gb - gc))
     out = np.where(gc > 0, area, 0.0)
     out = np.where((ga > 0) & (gb <= 0), one, out)
     out = np.where((gb > 0) & (gc <= 0), two, out)
@@ -230,8 +237,9 @@ def _clip(subject: np.ndarray, clip: np.ndarray) -> tuple[np.ndarray, np.ndarray
     """
     n, K = len(subject), 7
     c = clip.copy()
-    ccw = ((c[:, 1, 0] - c[:, 0, 0]) * (c[:, 2, 1] - c[:, 0, 1])
-           - (c[:, 1, 1] - c[:, 0, 1]) * (c[:, 2, 0] - c[:, 0, 0])) > 0
+    ccw = (
+        (c[:, 1, 0] - c[:, 0, 0]) * (c[:, 2, 1] - c[:, 0, 1]) - (c[:, 1, 1] - c[:, 0, 1]) * (c[:, 2, 0] - c[:, 0, 0])
+    ) > 0
     c[~ccw] = c[~ccw][:, ::-1]  # counter-clockwise clip triangles: "inside" is left of each edge
     poly = np.zeros((n, K, 2))
     poly[:, :3] = subject
@@ -265,8 +273,9 @@ def _clip(subject: np.ndarray, clip: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 def _separated(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Pairs of triangles (n, 3, 2) that an edge of ``b`` separates (all of ``a`` strictly outside it)."""
-    sign = np.sign((b[:, 1, 0] - b[:, 0, 0]) * (b[:, 2, 1] - b[:, 0, 1])
-                   - (b[:, 1, 1] - b[:, 0, 1]) * (b[:, 2, 0] - b[:, 0, 0]))[:, None]
+    sign = np.sign(
+        (b[:, 1, 0] - b[:, 0, 0]) * (b[:, 2, 1] - b[:, 0, 1]) - (b[:, 1, 1] - b[:, 0, 1]) * (b[:, 2, 0] - b[:, 0, 0])
+    )[:, None]
     out = np.zeros(len(a), bool)
     for k in range(3):
         p, q = b[:, k], b[:, (k + 1) % 3]
@@ -300,8 +309,10 @@ def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
         owner.append(m)
     tri_xy, piece = np.concatenate(tris), np.concatenate(owner)
     if len(tri_xy) == 0:
-        raise ValueError("the existing and proposed surfaces do not overlap: check that both use the same "
-                         "coordinate system and units")
+        raise ValueError(
+            "the existing and proposed surfaces do not overlap: check that both use the same "
+            "coordinate system and units"
+        )
 
     def z(planes: np.ndarray, which: np.ndarray) -> np.ndarray:
         c = planes[which][:, None, :]
@@ -342,12 +353,18 @@ class TinVolumes:
         def d(x: float) -> Decimal:
             return Decimal(repr(round(x, 6)))
 
-        return Earthwork(cut_cuft=d(self.cut_cy * CU_FT_PER_CU_YD), fill_cuft=d(self.fill_cy * CU_FT_PER_CU_YD),
-                         cut_area_sqft=d(self.cut_area_sqft), cut_area_over_2ft_sqft=d(self.cut_area_over_sqft[2.0]),
-                         cut_area_over_4ft_sqft=d(self.cut_area_over_sqft[4.0]), fill_area_sqft=d(self.fill_area_sqft),
-                         fill_area_over_2ft_sqft=d(self.fill_area_over_sqft[2.0]),
-                         fill_area_over_4ft_sqft=d(self.fill_area_over_sqft[4.0]), max_cut_ft=d(self.max_cut_ft),
-                         method="TIN surface to surface")
+        return Earthwork(
+            cut_cuft=d(self.cut_cy * CU_FT_PER_CU_YD),
+            fill_cuft=d(self.fill_cy * CU_FT_PER_CU_YD),
+            cut_area_sqft=d(self.cut_area_sqft),
+            cut_area_over_2ft_sqft=d(self.cut_area_over_sqft[2.0]),
+            cut_area_over_4ft_sqft=d(self.cut_area_over_sqft[4.0]),
+            fill_area_sqft=d(self.fill_area_sqft),
+            fill_area_over_2ft_sqft=d(self.fill_area_over_sqft[2.0]),
+            fill_area_over_4ft_sqft=d(self.fill_area_over_sqft[4.0]),
+            max_cut_ft=d(self.max_cut_ft),
+            method="TIN surface to surface",
+        )
 
     def cut_fill_map(self, max_cells: int = 80) -> Any:
         """Net cut - fill (cu yd; + cut, - fill) summed on a raster, for a map (see :func:`cut_fill_raster`)."""
@@ -355,15 +372,23 @@ class TinVolumes:
         return cut_fill_raster(p[:, 0], p[:, 1], p[:, 2], p[:, 3], max_cells)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"method": "TIN surface to surface (Delaunay, exact overlay)",
-                "cut_cy": round(self.cut_cy, 2), "fill_cy": round(self.fill_cy, 2), "net_cy": round(self.net_cy, 2),
-                "area_sqft": round(self.area_sqft, 2), "cut_area_sqft": round(self.cut_area_sqft, 2),
-                "fill_area_sqft": round(self.fill_area_sqft, 2),
-                "cut_area_deeper_than_ft_sqft": {f"{k:g}": round(v, 2) for k, v in self.cut_area_over_sqft.items()},
-                "fill_area_deeper_than_ft_sqft": {f"{k:g}": round(v, 2) for k, v in self.fill_area_over_sqft.items()},
-                "max_cut_ft": round(self.max_cut_ft, 3), "max_fill_ft": round(self.max_fill_ft, 3),
-                "points_existing": self.n_existing, "points_proposed": self.n_proposed,
-                "units_in": self.units, "notes": list(self.notes)}
+        return {
+            "method": "TIN surface to surface (Delaunay, exact overlay)",
+            "cut_cy": round(self.cut_cy, 2),
+            "fill_cy": round(self.fill_cy, 2),
+            "net_cy": round(self.net_cy, 2),
+            "area_sqft": round(self.area_sqft, 2),
+            "cut_area_sqft": round(self.cut_area_sqft, 2),
+            "fill_area_sqft": round(self.fill_area_sqft, 2),
+            "cut_area_deeper_than_ft_sqft": {f"{k:g}": round(v, 2) for k, v in self.cut_area_over_sqft.items()},
+            "fill_area_deeper_than_ft_sqft": {f"{k:g}": round(v, 2) for k, v in self.fill_area_over_sqft.items()},
+            "max_cut_ft": round(self.max_cut_ft, 3),
+            "max_fill_ft": round(self.max_fill_ft, 3),
+            "points_existing": self.n_existing,
+            "points_proposed": self.n_proposed,
+            "units_in": self.units,
+            "notes": list(self.notes),
+        }
 
 
 DEPTHS_FT = (0.0, 2.0, 4.0)
@@ -421,27 +446,40 @@ def tin_volumes(existing: Any, proposed: Any, *, metric: bool = False) -> TinVol
         raise ValueError("the volumes overflow: coordinates or elevations are far too large (check the units)")
     centroid = tri_xy.mean(axis=1) + origin[:2]
     pieces = np.column_stack([centroid, cut * k_vol, fill * k_vol])
-    notes = ["Existing and proposed points are each triangulated (Delaunay) and the two TINs overlaid; on every "
-             "overlay piece the depth is linear and cut and fill are integrated exactly (split where the depth "
-             "changes sign).",
-             "Volumes cover only the plan area both surfaces cover: "
-             f"{float(area.sum() * k_area):,.2f} sq ft.",
-             "net_cy = cut_cy - fill_cy: positive is surplus material to export, negative is material to import."]
-    return TinVolumes(cut_cy=c, fill_cy=f, net_cy=c - f, area_sqft=float(area.sum() * k_area),
-                      cut_area_sqft=cut_over[0.0], fill_area_sqft=fill_over[0.0], cut_area_over_sqft=cut_over,
-                      fill_area_over_sqft=fill_over, max_cut_ft=float(max(0.0, (-h).max()) * k_len),
-                      max_fill_ft=float(max(0.0, h.max()) * k_len), n_existing=len(e), n_proposed=len(p),
-                      units="metres" if metric else "feet", pieces=pieces, notes=notes)
+    notes = [
+        "Existing and proposed points are each triangulated (Delaunay) and the two TINs overlaid; on every "
+        "overlay piece the depth is linear and cut and fill are integrated exactly (split where the depth "
+        "changes sign).",
+        f"Volumes cover only the plan area both surfaces cover: {float(area.sum() * k_area):,.2f} sq ft.",
+        "net_cy = cut_cy - fill_cy: positive is surplus material to export, negative is material to import.",
+    ]
+    return TinVolumes(
+        cut_cy=c,
+        fill_cy=f,
+        net_cy=c - f,
+        area_sqft=float(area.sum() * k_area),
+        cut_area_sqft=cut_over[0.0],
+        fill_area_sqft=fill_over[0.0],
+        cut_area_over_sqft=cut_over,
+        fill_area_over_sqft=fill_over,
+        max_cut_ft=float(max(0.0, (-h).max()) * k_len),
+        max_fill_ft=float(max(0.0, h.max()) * k_len),
+        n_existing=len(e),
+        n_proposed=len(p),
+        units="metres" if metric else "feet",
+        pieces=pieces,
+        notes=notes,
+    )
 
 
-def volume_between_files(existing: str | PathLike[str], proposed: str | PathLike[str], *,
-                         metric: bool = False) -> TinVolumes:
+def volume_between_files(
+    existing: str | PathLike[str], proposed: str | PathLike[str], *, metric: bool = False
+) -> TinVolumes:
     """:func:`tin_volumes` from two files, each a point CSV or a LandXML surface (``FILE#NAME``)."""
     return tin_volumes(read_points(existing, "existing"), read_points(proposed, "proposed"), metric=metric)
 
 
-def cut_fill_raster(x: np.ndarray, y: np.ndarray, cut_cy: np.ndarray, fill_cy: np.ndarray,
-                    max_cells: int = 80) -> Any:
+def cut_fill_raster(x: np.ndarray, y: np.ndarray, cut_cy: np.ndarray, fill_cy: np.ndarray, max_cells: int = 80) -> Any:
     """Net cut - fill (cu yd) summed on a raster of at most ``max_cells`` per axis, for a map.
 
     Returns a DataFrame with ``x``, ``y`` (cell centres, input units) and ``net_cy`` (cut - fill:

@@ -19,12 +19,23 @@ import datetime as _dt
 import tomllib
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CENT", "MAX_MONEY", "to_decimal", "cents", "parse_money_cents", "to_date", "add_months",
-           "bounded", "LawNumber", "load_law_numbers", "LAW_DIR"]
+__all__ = [
+    "CENT",
+    "MAX_MONEY",
+    "to_decimal",
+    "cents",
+    "parse_money_cents",
+    "to_date",
+    "add_months",
+    "bounded",
+    "LawNumber",
+    "load_law_numbers",
+    "LAW_DIR",
+]
 
 CENT = Decimal("0.01")
 #: Largest amount of money accepted (USD): far above any bill, far below decimal's precision.
@@ -112,7 +123,7 @@ class LawNumber:
         return f"{self.value.normalize():f} {self.unit} ({self.section})"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_law_numbers(filename: str) -> dict[str, LawNumber]:
     """The numbers in ``data/law/<filename>``: every table with ``value``, ``unit`` and ``section``.
 
@@ -128,6 +139,7 @@ def load_law_numbers(filename: str) -> dict[str, LawNumber]:
         missing = [k for k in ("value", "unit", "section") if k not in entry]
         if missing:
             raise ValueError(f"{path.name}: [{key}] lacks {', '.join(missing)}")
-        out[key] = LawNumber(Decimal(str(entry["value"])), str(entry["unit"]), str(entry["section"]),
-                             str(entry.get("text", "")))
+        out[key] = LawNumber(
+            Decimal(str(entry["value"])), str(entry["unit"]), str(entry["section"]), str(entry.get("text", ""))
+        )
     return out

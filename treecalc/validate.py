@@ -7,8 +7,15 @@ from dataclasses import dataclass
 from typing import Any
 
 
-def number(name: str, value: Any, *, low: float | None = None, high: float | None = None,
-           strict: bool = False, whole: bool = False) -> float:
+def number(
+    name: str,
+    value: Any,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    strict: bool = False,
+    whole: bool = False,
+) -> float:
     """``value`` as a finite float within bounds, else a ``ValueError`` naming ``name``.
 
     ``low`` is inclusive unless ``strict``; ``high`` is inclusive; ``whole``
@@ -39,6 +46,7 @@ def number(name: str, value: Any, *, low: float | None = None, high: float | Non
 # for ever. The ranges are wide — they stop absurd input (``--days 1e20``, ``--home-price 1e300``),
 # not unusual cases — and each says why it stops where it does.
 
+
 @dataclass(frozen=True)
 class Range:
     low: float
@@ -54,8 +62,9 @@ RANGES: dict[str, Range] = {
     "percent": Range(0, 1_000, "%", "a replacement percentage up to ten times the value", strict_low=True),
     "price_usd": Range(0, 1_000_000, "USD per unit", "a unit price (per kWh, therm, gallon or lb) of at most $1M"),
     "home_price_usd": Range(1_000, 1_000_000_000, "USD", "a median home price from $1,000 to $1 billion"),
-    "leaf_area_m2": Range(0, 100_000, "m²", "the leaf area of one tree (the largest are a few thousand m²)",
-                          strict_low=True),
+    "leaf_area_m2": Range(
+        0, 100_000, "m²", "the leaf area of one tree (the largest are a few thousand m²)", strict_low=True
+    ),
     "plantable": Range(0, 10_000_000, "trees", "replacement trees a site can take", whole=True),
     "area_sqft": Range(0, 1_000_000_000, "sq ft", "an area of up to 1 billion sq ft (36 square miles)"),
     "depth_ft": Range(0, 1_000, "ft", "an excavation or fill depth of up to 1,000 ft"),
@@ -63,8 +72,9 @@ RANGES: dict[str, Range] = {
     "cumulative_years": Range(1, 200, "years", "benefits with growth over up to 200 years", whole=True),
     "years": Range(1, 200, "years", "a horizon of up to 200 years", whole=True),
     "usd": Range(0, 1_000_000_000, "USD", "an amount of money up to $1 billion"),
-    "dbh_in": Range(0, 250, "in", "a trunk diameter up to 250 in (the largest trees are ~450 in around)",
-                    strict_low=True),
+    "dbh_in": Range(
+        0, 250, "in", "a trunk diameter up to 250 in (the largest trees are ~450 in around)", strict_low=True
+    ),
     "height_ft": Range(0, 400, "ft", "a tree height up to 400 ft", strict_low=True),
     "fraction": Range(0, 1, "", "a rate from 0 to 1"),
     "max_mb": Range(0, 10_000, "MB", "a file size limit of up to 10 GB", strict_low=True),
@@ -81,13 +91,13 @@ def in_range(flag: str, value: Any, kind: str) -> float:
         v = float(text.replace(",", "").lstrip("$")) if isinstance(text, str) else float(text)
     except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{flag} must be a {'whole ' if r.whole else ''}number, got {value!r}") from None
+
     def shown(x: float) -> str:
         return f"{int(x):,}" if x == int(x) else f"{x:,g}"
 
     lo = f"greater than {shown(r.low)} and at most" if r.strict_low else f"from {shown(r.low)} to"
     span = f"{lo} {shown(r.high)} {r.unit}".rstrip()
-    if not math.isfinite(v) or (v <= r.low if r.strict_low else v < r.low) or v > r.high \
-            or (r.whole and v != int(v)):
+    if not math.isfinite(v) or (v <= r.low if r.strict_low else v < r.low) or v > r.high or (r.whole and v != int(v)):
         raise ValueError(f"{flag} must be {'a whole number ' if r.whole else ''}{span} ({r.why}), got {value!r}")
     return float(int(v)) if r.whole else v
 

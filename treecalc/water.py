@@ -33,9 +33,20 @@ from typing import Any
 from treecalc.units import CENT, add_months, cents, load_law_numbers, parse_money_cents, to_date, to_decimal
 
 __all__ = [
-    "PenaltyEvent", "PenaltySchedule", "AccountStatement", "MeterTestResult", "penalty_schedule",
-    "account_statement", "read_account_csv", "meter_test", "relevy_date_for", "period_start_dates",
-    "to_decimal", "cents", "MONTH_READINGS", "LAW",
+    "PenaltyEvent",
+    "PenaltySchedule",
+    "AccountStatement",
+    "MeterTestResult",
+    "penalty_schedule",
+    "account_statement",
+    "read_account_csv",
+    "meter_test",
+    "relevy_date_for",
+    "period_start_dates",
+    "to_decimal",
+    "cents",
+    "MONTH_READINGS",
+    "LAW",
 ]
 
 ZERO = Decimal("0.00")
@@ -55,10 +66,10 @@ SEC_METER = LAW["meter_tolerance"].section
 
 MONTH_READINGS = {
     "anniversary": "each succeeding month is counted from the day after the due date (due 15 Jan: +5% on "
-                   "16 Jan, +1% on 16 Feb, 16 Mar, ...), clamped to the last day of a shorter month",
+    "16 Jan, +1% on 16 Feb, 16 Mar, ...), clamped to the last day of a shorter month",
     "calendar": "each succeeding month is a calendar month: +1% on the first day of every calendar month "
-                "after the month of the 5% penalty (due 15 Jan: +5% on 16 Jan, +1% on 1 Feb, 1 Mar, ...), "
-                "as a clerk whose billing posts on the first of the month reads it",
+    "after the month of the 5% penalty (due 15 Jan: +5% on 16 Jan, +1% on 1 Feb, 1 Mar, ...), "
+    "as a clerk whose billing posts on the first of the month reads it",
 }
 
 
@@ -170,15 +181,25 @@ class PenaltyEvent:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
-            "date": self.date.isoformat(), "bill": self.bill, "kind": self.kind, "section": self.section,
-            "description": self.description, "amount": str(self.amount),
-            "charge_after": str(self.charge_after), "penalties_after": str(self.penalties_after),
-            "total_after": str(self.total_after), "relevied_after": str(self.relevied_after),
+            "date": self.date.isoformat(),
+            "bill": self.bill,
+            "kind": self.kind,
+            "section": self.section,
+            "description": self.description,
+            "amount": str(self.amount),
+            "charge_after": str(self.charge_after),
+            "penalties_after": str(self.penalties_after),
+            "total_after": str(self.total_after),
+            "relevied_after": str(self.relevied_after),
             "credit_after": str(self.credit_after),
         }
         if self.kind == "payment":
-            d.update(to_penalties=str(self.to_penalties), to_charge=str(self.to_charge),
-                     to_relevied=str(self.to_relevied), to_credit=str(self.to_credit))
+            d.update(
+                to_penalties=str(self.to_penalties),
+                to_charge=str(self.to_charge),
+                to_relevied=str(self.to_relevied),
+                to_credit=str(self.to_credit),
+            )
         if self.kind == "penalty":
             d.update(base=str(self.base or ZERO), rate_pct=f"{((self.rate or ZERO) * 100).normalize():f}")
         return d
@@ -217,20 +238,24 @@ class PenaltySchedule:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: amounts as strings in cents, dates ISO."""
         return {
-            "bill": self.bill, "amount": str(self.amount), "due_date": self.due_date.isoformat(),
-            "as_of": self.as_of.isoformat(), "months": self.months,
+            "bill": self.bill,
+            "amount": str(self.amount),
+            "due_date": self.due_date.isoformat(),
+            "as_of": self.as_of.isoformat(),
+            "months": self.months,
             "charge_outstanding": str(self.charge_outstanding),
             "penalties_outstanding": str(self.penalties_outstanding),
-            "total_due": str(self.total_due), "credit": str(self.credit),
+            "total_due": str(self.total_due),
+            "credit": str(self.credit),
             "penalties_assessed": str(self.penalties_assessed),
             "payments_total": str(self.payments_total),
             "relevy_date": self.relevy_date.isoformat() if self.relevy_date else None,
             "relevy_amount": None if self.relevy_amount is None else str(self.relevy_amount),
             "relevy_outstanding": str(self.relevy_outstanding),
-            "scheduled_relevy_date": (self.scheduled_relevy_date.isoformat()
-                                      if self.scheduled_relevy_date else None),
+            "scheduled_relevy_date": (self.scheduled_relevy_date.isoformat() if self.scheduled_relevy_date else None),
             "events": [e.to_dict() for e in self.events],
-            "interpretation": list(self.interpretation), "notes": list(self.notes),
+            "interpretation": list(self.interpretation),
+            "notes": list(self.notes),
         }
 
 
@@ -258,13 +283,19 @@ class AccountStatement:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "as_of": self.as_of.isoformat(), "months": self.months,
+            "as_of": self.as_of.isoformat(),
+            "months": self.months,
             "charge_outstanding": str(self.charge_outstanding),
-            "penalties_outstanding": str(self.penalties_outstanding), "total_due": str(self.total_due),
-            "relevy_outstanding": str(self.relevy_outstanding), "credit": str(self.credit),
-            "penalties_assessed": str(self.penalties_assessed), "payments_total": str(self.payments_total),
-            "bills": [b.to_dict() for b in self.bills], "events": [e.to_dict() for e in self.events],
-            "interpretation": list(self.interpretation), "notes": list(self.notes),
+            "penalties_outstanding": str(self.penalties_outstanding),
+            "total_due": str(self.total_due),
+            "relevy_outstanding": str(self.relevy_outstanding),
+            "credit": str(self.credit),
+            "penalties_assessed": str(self.penalties_assessed),
+            "payments_total": str(self.payments_total),
+            "bills": [b.to_dict() for b in self.bills],
+            "events": [e.to_dict() for e in self.events],
+            "interpretation": list(self.interpretation),
+            "notes": list(self.notes),
         }
 
 
@@ -313,12 +344,28 @@ class _Account:
         pen = (b.charge * rate).quantize(CENT, rounding=ROUND_HALF_UP)
         b.pens += pen
         b.assessed += pen
-        what = (f"{_pct(LAW['first_penalty_rate'])} of the unpaid water charge {b.charge}, not paid by the "
-                f"due date" if n == 0 else
-                f"{_pct(LAW['monthly_penalty_rate'])} of the unpaid water charge {b.charge} for succeeding "
-                f"month {n} (or portion)")
-        self._add(b, PenaltyEvent(day, "penalty", SEC_PENALTY, what, pen, b.charge, b.pens, self.credit,
-                                  base=b.charge, rate=rate, bill=b.label))
+        what = (
+            f"{_pct(LAW['first_penalty_rate'])} of the unpaid water charge {b.charge}, not paid by the due date"
+            if n == 0
+            else f"{_pct(LAW['monthly_penalty_rate'])} of the unpaid water charge {b.charge} for succeeding "
+            f"month {n} (or portion)"
+        )
+        self._add(
+            b,
+            PenaltyEvent(
+                day,
+                "penalty",
+                SEC_PENALTY,
+                what,
+                pen,
+                b.charge,
+                b.pens,
+                self.credit,
+                base=b.charge,
+                rate=rate,
+                bill=b.label,
+            ),
+        )
 
     def payment(self, day: _dt.date, amount: Decimal) -> None:
         # §223-12F(2): "such payments shall be applied first to penalties"; oldest bill first (reading).
@@ -353,11 +400,25 @@ class _Account:
         bits.append(f"{a['cr']} to credit")
         whole = "" if part == amount else f" (part of a payment of {amount})"
         desc = f"payment {part}{whole}" + (f" on {b.label}" if b else "") + ": " + ", ".join(bits)
-        self._add(b, PenaltyEvent(day, "payment", SEC_PARTIAL, desc, part,
-                                  b.charge if b else ZERO, b.pens if b else ZERO, self.credit,
-                                  to_penalties=a["p"], to_charge=a["c"], to_credit=a["cr"],
-                                  bill=b.label if b else None, to_relevied=a["r"],
-                                  relevied_after=b.relevied if b else ZERO))
+        self._add(
+            b,
+            PenaltyEvent(
+                day,
+                "payment",
+                SEC_PARTIAL,
+                desc,
+                part,
+                b.charge if b else ZERO,
+                b.pens if b else ZERO,
+                self.credit,
+                to_penalties=a["p"],
+                to_charge=a["c"],
+                to_credit=a["cr"],
+                bill=b.label if b else None,
+                to_relevied=a["r"],
+                relevied_after=b.relevied if b else ZERO,
+            ),
+        )
 
     def relevy(self, b: _Bill, day: _dt.date) -> None:
         # §223-12F(2): on the next succeeding April 15 unpaid rents and penalties more than 60 days
@@ -365,13 +426,19 @@ class _Account:
         if day != b.relevy_on or b.relevy_date is not None or b.charge + b.pens <= 0:
             return
         moved = b.charge + b.pens
-        desc = (f"water charge {b.charge} and penalties {b.pens}, more than "
-                f"{LAW['relevy_overdue_days'].value} days overdue ({(day - b.due).days} days), transferred "
-                "to the Village tax bill (lien)")
+        desc = (
+            f"water charge {b.charge} and penalties {b.pens}, more than "
+            f"{LAW['relevy_overdue_days'].value} days overdue ({(day - b.due).days} days), transferred "
+            "to the Village tax bill (lien)"
+        )
         b.charge, b.pens, b.relevied = ZERO, ZERO, b.relevied + moved
         b.relevy_date, b.relevy_amount = day, moved
-        self._add(b, PenaltyEvent(day, "relevy", SEC_RELEVY, desc, moved, ZERO, ZERO, self.credit,
-                                  bill=b.label, relevied_after=b.relevied))
+        self._add(
+            b,
+            PenaltyEvent(
+                day, "relevy", SEC_RELEVY, desc, moved, ZERO, ZERO, self.credit, bill=b.label, relevied_after=b.relevied
+            ),
+        )
 
 
 # --------------------------------------------------------------------------- inputs
@@ -387,8 +454,10 @@ def _payments(payments: Iterable[Any] | None, asof: _dt.date, notes: list[str]) 
         if pamt <= 0:
             raise ValueError(f"payment {i + 1} amount must be positive, got {pa_!r}")
         if pdate > asof:
-            notes.append(f"payment of {pamt} on {pdate.isoformat()} is after the statement date "
-                         f"({asof.isoformat()}) and was not applied")
+            notes.append(
+                f"payment of {pamt} on {pdate.isoformat()} is after the statement date "
+                f"({asof.isoformat()}) and was not applied"
+            )
             continue
         pays.append((pdate, pamt, i))
     pays.sort(key=lambda t: (t[0], t[2]))
@@ -434,8 +503,14 @@ def _walk(acct: _Account, pays: list[tuple[_dt.date, Decimal]], asof: _dt.date) 
             acct.relevy(b, day)
 
 
-def _bill_schedule(b: _Bill, asof: _dt.date, credit: Decimal, months: str,
-                   events: list[PenaltyEvent] | None = None, notes: list[str] | None = None) -> PenaltySchedule:
+def _bill_schedule(
+    b: _Bill,
+    asof: _dt.date,
+    credit: Decimal,
+    months: str,
+    events: list[PenaltyEvent] | None = None,
+    notes: list[str] | None = None,
+) -> PenaltySchedule:
     notes = list(notes or [])
     if b.amount == 0:
         notes.append(f"{b.label} is for $0.00: nothing can be owed")
@@ -444,23 +519,44 @@ def _bill_schedule(b: _Bill, asof: _dt.date, credit: Decimal, months: str,
     scheduled = None
     if b.relevy_date is None and b.charge + b.pens > 0:
         scheduled = b.relevy_on
-        notes.append(f"{SEC_RELEVY}: if {b.label} is still unpaid on {b.relevy_on.isoformat()}, its unpaid "
-                     "charge and penalties will be transferred to the Village tax bill")
+        notes.append(
+            f"{SEC_RELEVY}: if {b.label} is still unpaid on {b.relevy_on.isoformat()}, its unpaid "
+            "charge and penalties will be transferred to the Village tax bill"
+        )
     if b.relevy_date is not None:
-        notes.append(f"{SEC_RELEVY}: {b.relevy_amount} of {b.label} was transferred to the Village tax bill on "
-                     f"{b.relevy_date.isoformat()}; {b.relevied} of it is still unpaid (collected with the "
-                     "taxes, not in total_due)")
+        notes.append(
+            f"{SEC_RELEVY}: {b.relevy_amount} of {b.label} was transferred to the Village tax bill on "
+            f"{b.relevy_date.isoformat()}; {b.relevied} of it is still unpaid (collected with the "
+            "taxes, not in total_due)"
+        )
     return PenaltySchedule(
-        amount=b.amount, due_date=b.due, as_of=asof, events=list(b.events if events is None else events),
-        charge_outstanding=b.charge, penalties_outstanding=b.pens, total_due=b.charge + b.pens,
-        credit=credit, penalties_assessed=b.assessed, payments_total=b.paid, relevy_date=b.relevy_date,
-        relevy_amount=b.relevy_amount, scheduled_relevy_date=scheduled,
-        interpretation=_interpretation(months), notes=notes, relevy_outstanding=b.relevied, months=months,
-        bill=b.label)
+        amount=b.amount,
+        due_date=b.due,
+        as_of=asof,
+        events=list(b.events if events is None else events),
+        charge_outstanding=b.charge,
+        penalties_outstanding=b.pens,
+        total_due=b.charge + b.pens,
+        credit=credit,
+        penalties_assessed=b.assessed,
+        payments_total=b.paid,
+        relevy_date=b.relevy_date,
+        relevy_amount=b.relevy_amount,
+        scheduled_relevy_date=scheduled,
+        interpretation=_interpretation(months),
+        notes=notes,
+        relevy_outstanding=b.relevied,
+        months=months,
+        bill=b.label,
+    )
 
 
-def account_statement(bills: Iterable[Any], payments: Iterable[tuple[Any, Any]] | None = None,
-                      as_of: Any = None, months: str = "anniversary") -> AccountStatement:
+def account_statement(
+    bills: Iterable[Any],
+    payments: Iterable[tuple[Any, Any]] | None = None,
+    as_of: Any = None,
+    months: str = "anniversary",
+) -> AccountStatement:
     """Penalties, payments and relevies of several bills on one water account, as of a date.
 
     Parameters
@@ -497,16 +593,29 @@ def account_statement(bills: Iterable[Any], payments: Iterable[tuple[Any, Any]] 
         notes.append(f"not yet late on {asof.isoformat()}: {', '.join(not_due)}")
     total = sum((b.charge + b.pens for b in acct.bills), ZERO)
     return AccountStatement(
-        as_of=asof, months=months, bills=scheds, events=acct.events,
+        as_of=asof,
+        months=months,
+        bills=scheds,
+        events=acct.events,
         charge_outstanding=sum((b.charge for b in acct.bills), ZERO),
-        penalties_outstanding=sum((b.pens for b in acct.bills), ZERO), total_due=total,
-        relevy_outstanding=sum((b.relevied for b in acct.bills), ZERO), credit=acct.credit,
-        penalties_assessed=sum((b.assessed for b in acct.bills), ZERO), payments_total=acct.paid,
-        interpretation=_interpretation(months), notes=notes)
+        penalties_outstanding=sum((b.pens for b in acct.bills), ZERO),
+        total_due=total,
+        relevy_outstanding=sum((b.relevied for b in acct.bills), ZERO),
+        credit=acct.credit,
+        penalties_assessed=sum((b.assessed for b in acct.bills), ZERO),
+        payments_total=acct.paid,
+        interpretation=_interpretation(months),
+        notes=notes,
+    )
 
 
-def penalty_schedule(amount: Any, due_date: Any, payments: Iterable[tuple[Any, Any]] | None = None,
-                     as_of: Any = None, months: str = "anniversary") -> PenaltySchedule:
+def penalty_schedule(
+    amount: Any,
+    due_date: Any,
+    payments: Iterable[tuple[Any, Any]] | None = None,
+    as_of: Any = None,
+    months: str = "anniversary",
+) -> PenaltySchedule:
     """Penalties, payments and relevy of one water bill, and its balance as of a date.
 
     Parameters
@@ -555,12 +664,25 @@ def penalty_schedule(amount: Any, due_date: Any, payments: Iterable[tuple[Any, A
 def _bill_schedule_from(b: PenaltySchedule, s: AccountStatement, notes: list[str]) -> PenaltySchedule:
     """The one bill of ``s`` with the account's events (payments wholly to credit included) and credit."""
     return PenaltySchedule(
-        amount=b.amount, due_date=b.due_date, as_of=b.as_of, events=list(s.events),
-        charge_outstanding=b.charge_outstanding, penalties_outstanding=b.penalties_outstanding,
-        total_due=b.total_due, credit=s.credit, penalties_assessed=b.penalties_assessed,
-        payments_total=s.payments_total, relevy_date=b.relevy_date, relevy_amount=b.relevy_amount,
-        scheduled_relevy_date=b.scheduled_relevy_date, interpretation=list(s.interpretation),
-        notes=[*b.notes, *notes], relevy_outstanding=b.relevy_outstanding, months=s.months, bill=b.bill)
+        amount=b.amount,
+        due_date=b.due_date,
+        as_of=b.as_of,
+        events=list(s.events),
+        charge_outstanding=b.charge_outstanding,
+        penalties_outstanding=b.penalties_outstanding,
+        total_due=b.total_due,
+        credit=s.credit,
+        penalties_assessed=b.penalties_assessed,
+        payments_total=s.payments_total,
+        relevy_date=b.relevy_date,
+        relevy_amount=b.relevy_amount,
+        scheduled_relevy_date=b.scheduled_relevy_date,
+        interpretation=list(s.interpretation),
+        notes=[*b.notes, *notes],
+        relevy_outstanding=b.relevy_outstanding,
+        months=s.months,
+        bill=b.bill,
+    )
 
 
 # --------------------------------------------------------------------------- CSV accounts
@@ -570,8 +692,9 @@ _AMOUNT = ("amount", "amount_usd", "usd")
 _LABEL = ("bill", "label", "account", "reference")
 
 
-def read_account_csv(path: str | PathLike[str]) -> tuple[list[tuple[Decimal, _dt.date, str | None]],
-                                                          list[tuple[_dt.date, Decimal]]]:
+def read_account_csv(
+    path: str | PathLike[str],
+) -> tuple[list[tuple[Decimal, _dt.date, str | None]], list[tuple[_dt.date, Decimal]]]:
     """Bills and payments of one account from a CSV with columns ``kind,date,amount[,bill]``.
 
     ``kind`` is ``bill`` (``date`` is its due date) or ``payment``; amounts in US dollars and
@@ -649,18 +772,24 @@ class MeterTestResult:
             "results_pct": [str(r) for r in self.results_pct],
             "registration_error_pct": str(self.registration_error_pct),
             "tolerance_pct": str(METER_TOLERANCE_PCT),
-            "adjusted": self.adjusted, "adjusted_consumption": str(self.adjusted_consumption),
+            "adjusted": self.adjusted,
+            "adjusted_consumption": str(self.adjusted_consumption),
             "consumption_change": str(self.consumption_change),
-            "rate_usd_per_unit": s(self.rate_usd), "billed_usd": s(self.billed_usd),
-            "corrected_usd": s(self.corrected_usd), "bill_change_usd": s(self.bill_change_usd),
-            "fee_refunded": self.fee_refunded, "fee_refund": str(self.fee_refund),
-            "section": self.section, "notes": list(self.notes),
+            "rate_usd_per_unit": s(self.rate_usd),
+            "billed_usd": s(self.billed_usd),
+            "corrected_usd": s(self.corrected_usd),
+            "bill_change_usd": s(self.bill_change_usd),
+            "fee_refunded": self.fee_refunded,
+            "fee_refund": str(self.fee_refund),
+            "section": self.section,
+            "notes": list(self.notes),
         }
 
 
 def _meter_results(registration_error_pct: Any) -> tuple[Decimal, ...]:
-    items = (list(registration_error_pct) if isinstance(registration_error_pct, (list, tuple))
-             else [registration_error_pct])
+    items = (
+        list(registration_error_pct) if isinstance(registration_error_pct, (list, tuple)) else [registration_error_pct]
+    )
     if not items:
         raise ValueError("the meter test needs at least one flow-rate result")
     out = []
@@ -668,8 +797,7 @@ def _meter_results(registration_error_pct: Any) -> tuple[Decimal, ...]:
         name = "registration_error_pct" if len(items) == 1 else f"flow-rate result {i + 1} (error %)"
         e = to_decimal(x, name, limit=Decimal(10) ** 6)
         if e <= -100:
-            raise ValueError(f"{name} must be greater than -100 (a meter cannot register less than nothing), "
-                             f"got {x!r}")
+            raise ValueError(f"{name} must be greater than -100 (a meter cannot register less than nothing), got {x!r}")
         out.append(e)
     return tuple(out)
 
@@ -689,8 +817,9 @@ def _meter_notes(n_results: int, tol: str) -> list[str]:
     ]
 
 
-def meter_test(billed_consumption: Any, registration_error_pct: Any, test_fee: Any,
-               rate_usd_per_unit: Any = None) -> MeterTestResult:
+def meter_test(
+    billed_consumption: Any, registration_error_pct: Any, test_fee: Any, rate_usd_per_unit: Any = None
+) -> MeterTestResult:
     """Adjust a disputed bill after a meter accuracy test (§223-6G).
 
     Parameters
@@ -738,6 +867,18 @@ def meter_test(billed_consumption: Any, registration_error_pct: Any, test_fee: A
             raise ValueError(f"rate_usd_per_unit must not be negative, got {rate_usd_per_unit!r}")
         billed_usd, corrected = cents(billed * rate), cents(true * rate)
     notes = _meter_notes(len(results), f"{METER_TOLERANCE_PCT.normalize():f}%")
-    return MeterTestResult(billed, err.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP), adjusted, true,
-                           true - billed, refunded, fee if refunded else ZERO, SEC_METER, notes,
-                           results_pct=results, rate_usd=rate, billed_usd=billed_usd, corrected_usd=corrected)
+    return MeterTestResult(
+        billed,
+        err.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP),
+        adjusted,
+        true,
+        true - billed,
+        refunded,
+        fee if refunded else ZERO,
+        SEC_METER,
+        notes,
+        results_pct=results,
+        rate_usd=rate,
+        billed_usd=billed_usd,
+        corrected_usd=corrected,
+    )

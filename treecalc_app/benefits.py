@@ -19,23 +19,35 @@ def _sidebar() -> None:
         with st.expander("Aesthetic / property value"):
             from treecalc.models import property_value as pv  # defaults are the library's
 
-            home = st.number_input("Median home sale price (USD)", min_value=0.0,
-                                   value=float(b.get("home_price_usd") or pv.DEFAULT_HOME_PRICE_USD), step=10_000.0,
-                                   key="w_home_price",
-                                   help=f"Default ${pv.DEFAULT_HOME_PRICE_USD:,.0f}: a placeholder the Village sets "
-                                        "(McPherson et al. 2007).")
+            home = st.number_input(
+                "Median home sale price (USD)",
+                min_value=0.0,
+                value=float(b.get("home_price_usd") or pv.DEFAULT_HOME_PRICE_USD),
+                step=10_000.0,
+                key="w_home_price",
+                help=f"Default ${pv.DEFAULT_HOME_PRICE_USD:,.0f}: a placeholder the Village sets "
+                "(McPherson et al. 2007).",
+            )
             b["home_price_usd"] = None if home == pv.DEFAULT_HOME_PRICE_USD else home
             lus = list(getattr(data, "LAND_USES", ["unspecified"]))
-            lu = st.selectbox("Land use of trees without one", lus,
-                              index=lus.index(b["land_use"]) if b.get("land_use") in lus else 0, key="w_land_use")
+            lu = st.selectbox(
+                "Land use of trees without one",
+                lus,
+                index=lus.index(b["land_use"]) if b.get("land_use") in lus else 0,
+                key="w_land_use",
+            )
             b["land_use"] = None if lu == "unspecified" else lu
             from treecalc.benefits import default_large_tree_leaf_area_m2
 
             d_lsa = default_large_tree_leaf_area_m2()
-            lsa = st.number_input("Leaf area of the large reference tree (m²)", min_value=1.0,
-                                  value=float(b.get("large_tree_leaf_area_m2") or d_lsa), key="w_lsa",
-                                  help=f"Default {d_lsa:.1f} m²: i-Tree Streets' generic large broadleaf "
-                                       "deciduous tree at 40 years (its growth tables).")
+            lsa = st.number_input(
+                "Leaf area of the large reference tree (m²)",
+                min_value=1.0,
+                value=float(b.get("large_tree_leaf_area_m2") or d_lsa),
+                key="w_lsa",
+                help=f"Default {d_lsa:.1f} m²: i-Tree Streets' generic large broadleaf "
+                "deciduous tree at 40 years (its growth tables).",
+            )
             b["large_tree_leaf_area_m2"] = None if abs(lsa - d_lsa) < 1e-9 else lsa
         with st.expander("Prices"):
             defaults = data.prices()
@@ -43,9 +55,14 @@ def _sidebar() -> None:
             st.caption("Zone defaults from data/species/prices.csv (i-Tree Streets Northeast, McPherson et al. 2007).")
             prices = dict(b.get("prices") or {})
             for name, default in defaults.items():
-                v = st.number_input(f"{name} ({units.get(name, 'USD')})", min_value=0.0,
-                                    value=float(prices.get(name, default)), format="%.5f", key=f"w_price_{name}",
-                                    help=f"default {default:g}")
+                v = st.number_input(
+                    f"{name} ({units.get(name, 'USD')})",
+                    min_value=0.0,
+                    value=float(prices.get(name, default)),
+                    format="%.5f",
+                    key=f"w_price_{name}",
+                    help=f"default {default:g}",
+                )
                 if abs(v - default) > 1e-12:
                     prices[name] = v
                 else:
@@ -65,16 +82,24 @@ def _sidebar() -> None:
 def _basis_control() -> None:
     """The value basis the law compares (§208-22B), here where its values are shown."""
     basis = str(state.opt("value_basis", "annual"))
-    kinds = {"annual": "Annual benefits (USD/yr)", "cumulative": "Benefits over a lifetime of years (USD)",
-             "appraised": "Appraised replacement value (CTLA, USD)"}
+    kinds = {
+        "annual": "Annual benefits (USD/yr)",
+        "cumulative": "Benefits over a lifetime of years (USD)",
+        "appraised": "Appraised replacement value (CTLA, USD)",
+    }
     c1, c2 = st.columns([3, 1])
     cur = basis.split(":")[0]
-    kind = c1.radio("Value basis (§208-22B: what the replacement must carry)", list(kinds),
-                    index=list(kinds).index(cur) if cur in kinds else 0, format_func=kinds.get,
-                    key="w_basis_kind", horizontal=True,
-                    help="Annual: the National Tree Benefit Calculator's total annual benefits (§208-22B). "
-                         "Over N years: each year's benefits as the tree grows, summed (no mortality, no "
-                         "discounting). Appraised: the CTLA replacement value. The permit, fund and statement use it.")
+    kind = c1.radio(
+        "Value basis (§208-22B: what the replacement must carry)",
+        list(kinds),
+        index=list(kinds).index(cur) if cur in kinds else 0,
+        format_func=kinds.get,
+        key="w_basis_kind",
+        horizontal=True,
+        help="Annual: the National Tree Benefit Calculator's total annual benefits (§208-22B). "
+        "Over N years: each year's benefits as the tree grows, summed (no mortality, no "
+        "discounting). Appraised: the CTLA replacement value. The permit, fund and statement use it.",
+    )
     if kind == "cumulative":
         years = c2.number_input("Years", 1, 100, int(basis.split(":")[1]) if ":" in basis else 20, key="w_basis_years")
         state.set_opt("value_basis", f"cumulative:{int(years)}")
@@ -99,7 +124,7 @@ def _totals(ben: pd.DataFrame) -> None:
     keys = ["usd_total_annual", *USD_COLS[:-1]]
     for row in range(2):  # three to a row: the figures stay whole at 1,100 px
         c = st.columns(3)
-        for col, label, key in zip(c, labels[3 * row:3 * row + 3], keys[3 * row:3 * row + 3]):
+        for col, label, key in zip(c, labels[3 * row : 3 * row + 3], keys[3 * row : 3 * row + 3]):
             ui.money_metric(col, f"{label} (USD/yr)", ben[key].sum())
 
 
@@ -117,14 +142,27 @@ def _on_the_basis(table: pd.DataFrame) -> None:
         return
     unit = opts.get("value_unit", "USD")
     c = st.columns(3)
-    ui.money_metric(c[0], f"All trees on this basis ({unit})", vals.sum(),
-                    help="The sum of each tree's value rounded to the cent, as the law engine compares them.")
+    ui.money_metric(
+        c[0],
+        f"All trees on this basis ({unit})",
+        vals.sum(),
+        help="The sum of each tree's value rounded to the cent, as the law engine compares them.",
+    )
     t = table.assign(value_usd=vals)
-    by = (t.groupby("common_name")["value_usd"].agg(["sum", "count"]).sort_values("sum", ascending=False)
-          .reset_index().rename(columns={"common_name": "Species", "sum": f"Value ({unit})", "count": "Trees"}))
+    by = (
+        t.groupby("common_name")["value_usd"]
+        .agg(["sum", "count"])
+        .sort_values("sum", ascending=False)
+        .reset_index()
+        .rename(columns={"common_name": "Species", "sum": f"Value ({unit})", "count": "Trees"})
+    )
     with st.expander(f"Value on this basis by species ({len(by)} species)"):
-        st.dataframe(by, width="stretch", hide_index=True,
-                     column_config={f"Value ({unit})": st.column_config.NumberColumn(format="$%.2f")})
+        st.dataframe(
+            by,
+            width="stretch",
+            hide_index=True,
+            column_config={f"Value ({unit})": st.column_config.NumberColumn(format="$%.2f")},
+        )
 
 
 def _charts(table: pd.DataFrame, ben: pd.DataFrame) -> None:
@@ -134,13 +172,24 @@ def _charts(table: pd.DataFrame, ben: pd.DataFrame) -> None:
     st.altair_chart(charts.dbh_distribution(ben), width="stretch")
     with st.expander("The charts as tables (text alternative)"):
         cat = charts.category_table(ben)
-        st.dataframe(cat, hide_index=True, width="stretch",
-                     column_config={"USD/yr": st.column_config.NumberColumn(format="$%.2f"),
-                                    "Share": st.column_config.NumberColumn(format="percent")})
+        st.dataframe(
+            cat,
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "USD/yr": st.column_config.NumberColumn(format="$%.2f"),
+                "Share": st.column_config.NumberColumn(format="percent"),
+            },
+        )
         dbh = pd.to_numeric(ben["dbh_in"], errors="coerce")
         classes = (dbh // 4 * 4).value_counts().sort_index()
-        st.dataframe(pd.DataFrame({"DBH class (in)": [f"{lo:g}–{lo + 4:g}" for lo in classes.index],
-                                   "Trees": classes.to_numpy()}), hide_index=True, width="stretch")
+        st.dataframe(
+            pd.DataFrame(
+                {"DBH class (in)": [f"{lo:g}–{lo + 4:g}" for lo in classes.index], "Trees": classes.to_numpy()}
+            ),
+            hide_index=True,
+            width="stretch",
+        )
         st.caption("Annual benefits by species: the *By species* table below.")
 
 
@@ -163,8 +212,9 @@ def body() -> None:
     _totals(ben)
     st.caption(f"{len(ben):,} trees; annual benefits (i-Tree Streets Northeast). " + views.EQUIVALENTS_SOURCES)
     names_sorted = sorted(table["common_name"].dropna().astype(str).unique())
-    one = st.selectbox("The same answer for one species", names_sorted, index=None, key="w_ben_one",
-                       placeholder="Choose a species")
+    one = st.selectbox(
+        "The same answer for one species", names_sorted, index=None, key="w_ben_one", placeholder="Choose a species"
+    )
     if one:
         sel = (table["common_name"] == one).to_numpy()
         _cards(ben[sel], f"What the {int(sel.sum()):,} {one} trees do each year")
@@ -185,12 +235,18 @@ def body() -> None:
     st.subheader("By species")
     plain = ["stormwater_gal", "electricity_kwh", "co2_sequestered_lb", "co2_avoided_lb", "air_quality_lb"]
     keys = ["species_code", "common_name"]
-    by_sp = (table.groupby(keys)[["dbh_in"]].count().rename(columns={"dbh_in": "trees"})
-             .join(table.groupby(keys)[[c for c in plain if c in table] + USD_COLS].sum()).reset_index()
-             .sort_values("usd_total_annual", ascending=False))
+    by_sp = (
+        table.groupby(keys)[["dbh_in"]]
+        .count()
+        .rename(columns={"dbh_in": "trees"})
+        .join(table.groupby(keys)[[c for c in plain if c in table] + USD_COLS].sum())
+        .reset_index()
+        .sort_values("usd_total_annual", ascending=False)
+    )
     st.dataframe(views.labelled(by_sp), width="stretch", hide_index=True, column_config=money)
-    ui.page_downloads("benefits", {"Benefits per tree": views.labelled(view),
-                                   "Benefits by species": views.labelled(by_sp)})
+    ui.page_downloads(
+        "benefits", {"Benefits per tree": views.labelled(view), "Benefits by species": views.labelled(by_sp)}
+    )
 
 
 ui.run_page("Benefits", body, caption="Annual environmental benefits, i-Tree Streets Northeast tables.")

@@ -42,13 +42,18 @@ def next_workday(today: dt.date | None = None) -> dt.date:
 def cut_fill_chart(cells: pd.DataFrame, unit: str) -> alt.Chart:
     """Net cut − fill per cell: cut positive (red), fill negative (blue), as the Net figure."""
     m = float(cells["net_cy"].abs().max() or 1.0)
-    return (alt.Chart(cells, title="Cut (+, red) and fill (−, blue) per cell, cu yd: net = cut − fill", height=420)
-            .mark_rect()
-            .encode(x=alt.X("x:O", title=f"x ({unit})", axis=alt.Axis(labelOverlap=True)),
-                    y=alt.Y("y:O", title=f"y ({unit})", sort="descending", axis=alt.Axis(labelOverlap=True)),
-                    color=alt.Color("net_cy:Q", title="cut − fill (cu yd)",
-                                    scale=alt.Scale(scheme="redblue", domain=[-m, m], reverse=True)),
-                    tooltip=["x", "y", alt.Tooltip("net_cy:Q", title="cut − fill (cu yd)", format=",.2f")]))
+    return (
+        alt.Chart(cells, title="Cut (+, red) and fill (−, blue) per cell, cu yd: net = cut − fill", height=420)
+        .mark_rect()
+        .encode(
+            x=alt.X("x:O", title=f"x ({unit})", axis=alt.Axis(labelOverlap=True)),
+            y=alt.Y("y:O", title=f"y ({unit})", sort="descending", axis=alt.Axis(labelOverlap=True)),
+            color=alt.Color(
+                "net_cy:Q", title="cut − fill (cu yd)", scale=alt.Scale(scheme="redblue", domain=[-m, m], reverse=True)
+            ),
+            tooltip=["x", "y", alt.Tooltip("net_cy:Q", title="cut − fill (cu yd)", format=",.2f")],
+        )
+    )
 
 
 def _pairs(df: pd.DataFrame) -> list[tuple[float, float]]:
@@ -56,72 +61,131 @@ def _pairs(df: pd.DataFrame) -> list[tuple[float, float]]:
 
 
 def _area_table(label: str, key: str, rows: dict[str, list[float]]) -> pd.DataFrame:
-    cfg = {"area_sqft": st.column_config.NumberColumn("Area (sq ft)", min_value=0.0, max_value=1e8, required=True),
-           "depth_ft": st.column_config.NumberColumn("Depth (ft)", min_value=0.0, max_value=1000.0, required=True)}
+    cfg = {
+        "area_sqft": st.column_config.NumberColumn("Area (sq ft)", min_value=0.0, max_value=1e8, required=True),
+        "depth_ft": st.column_config.NumberColumn("Depth (ft)", min_value=0.0, max_value=1000.0, required=True),
+    }
     st.markdown(f"**{label}**")
-    return st.data_editor(pd.DataFrame({k: pd.Series(v, dtype=float) for k, v in rows.items()}), num_rows="dynamic",
-                          key=key, hide_index=True, width="stretch", column_config=cfg)
+    return st.data_editor(
+        pd.DataFrame({k: pd.Series(v, dtype=float) for k, v in rows.items()}),
+        num_rows="dynamic",
+        key=key,
+        hide_index=True,
+        width="stretch",
+        column_config=cfg,
+    )
 
 
 def _permit_inputs() -> dict[str, Any]:
-    jur = st.radio("Jurisdiction", ["croton-on-hudson", "wesley-hills"], horizontal=True, key="w_exc_jur",
-                   format_func={"croton-on-hudson": "Croton-on-Hudson, Chapter 120 (§120-3A)",
-                                "wesley-hills": "Wesley Hills, Chapter 95 (§95-3)"}.get)
+    jur = st.radio(
+        "Jurisdiction",
+        ["croton-on-hudson", "wesley-hills"],
+        horizontal=True,
+        key="w_exc_jur",
+        format_func={
+            "croton-on-hudson": "Croton-on-Hudson, Chapter 120 (§120-3A)",
+            "wesley-hills": "Wesley Hills, Chapter 95 (§95-3)",
+        }.get,
+    )
     c1, c2, c3 = st.columns(3)
     with c1:
         exc_df = _area_table("Excavation areas", "w_exc_areas", {"area_sqft": [600.0], "depth_ft": [3.0]})
     with c2:
         fill_df = _area_table("Fill areas", "w_fill_areas", {"area_sqft": [], "depth_ft": []})
     with c3:
-        fnd_df = _area_table("Foundation under a building permit (§120-3B)", "w_exc_found",
-                             {"area_sqft": [], "depth_ft": []})
+        fnd_df = _area_table(
+            "Foundation under a building permit (§120-3B)", "w_exc_found", {"area_sqft": [], "depth_ft": []}
+        )
     c1, c2, c3, c4 = st.columns(4)
-    strip = c1.number_input("Topsoil stripped (sq ft)", min_value=0.0, max_value=1e8, value=0.0, step=100.0,
-                            key="w_exc_strip")
-    sdepth = c2.number_input("Stripped depth (in)", min_value=0.0, max_value=120.0, value=0.0, step=0.5,
-                             key="w_exc_strip_depth", help="0: not given (§120-2: stripping topsoil is excavation, "
-                                                           "so its volume counts toward §120-3A(4)).")
-    lot = c3.number_input("Lot area (sq ft)", min_value=0.0, max_value=1e8, value=20_000.0, step=1000.0,
-                          key="w_exc_lot", help="For §120-3A(3): 5,000 sq ft or half the lot, whichever is less. "
-                                                "0: not given (the answer may then be Unknown).")
-    wall = c4.number_input("Retaining wall height (ft)", min_value=0.0, max_value=200.0, value=0.0, step=0.5,
-                           key="w_exc_wall", help="§120-8M: over 4 ft needs a building permit. 0: none.")
-    kw: dict[str, Any] = {"excavations": _pairs(exc_df), "fills": _pairs(fill_df), "foundations": _pairs(fnd_df),
-                          "strip_topsoil_sqft": strip, "strip_topsoil_depth_in": sdepth if strip and sdepth else None,
-                          "lot_area_sqft": lot or None, "jurisdiction": jur,
-                          "retaining_wall_height_ft": wall or None}
+    strip = c1.number_input(
+        "Topsoil stripped (sq ft)", min_value=0.0, max_value=1e8, value=0.0, step=100.0, key="w_exc_strip"
+    )
+    sdepth = c2.number_input(
+        "Stripped depth (in)",
+        min_value=0.0,
+        max_value=120.0,
+        value=0.0,
+        step=0.5,
+        key="w_exc_strip_depth",
+        help="0: not given (§120-2: stripping topsoil is excavation, so its volume counts toward §120-3A(4)).",
+    )
+    lot = c3.number_input(
+        "Lot area (sq ft)",
+        min_value=0.0,
+        max_value=1e8,
+        value=20_000.0,
+        step=1000.0,
+        key="w_exc_lot",
+        help="For §120-3A(3): 5,000 sq ft or half the lot, whichever is less. "
+        "0: not given (the answer may then be Unknown).",
+    )
+    wall = c4.number_input(
+        "Retaining wall height (ft)",
+        min_value=0.0,
+        max_value=200.0,
+        value=0.0,
+        step=0.5,
+        key="w_exc_wall",
+        help="§120-8M: over 4 ft needs a building permit. 0: none.",
+    )
+    kw: dict[str, Any] = {
+        "excavations": _pairs(exc_df),
+        "fills": _pairs(fill_df),
+        "foundations": _pairs(fnd_df),
+        "strip_topsoil_sqft": strip,
+        "strip_topsoil_depth_in": sdepth if strip and sdepth else None,
+        "lot_area_sqft": lot or None,
+        "jurisdiction": jur,
+        "retaining_wall_height_ft": wall or None,
+    }
     if st.checkbox("Topsoil is placed", key="w_exc_place"):
         c1, c2, c3 = st.columns(3)
         kw["topsoil_placement"] = (
-            c1.number_input("Topsoil area (sq ft)", min_value=0.0, max_value=1e8, value=2_000.0, step=100.0,
-                            key="w_exc_top_area"),
-            c2.number_input("Topsoil depth (in)", min_value=0.0, max_value=120.0, value=3.0, step=0.5,
-                            key="w_exc_top_depth"),
-            c3.checkbox("Seeded and mulched", value=True, key="w_exc_top_seeded"))
+            c1.number_input(
+                "Topsoil area (sq ft)", min_value=0.0, max_value=1e8, value=2_000.0, step=100.0, key="w_exc_top_area"
+            ),
+            c2.number_input(
+                "Topsoil depth (in)", min_value=0.0, max_value=120.0, value=3.0, step=0.5, key="w_exc_top_depth"
+            ),
+            c3.checkbox("Seeded and mulched", value=True, key="w_exc_top_seeded"),
+        )
     return kw
 
 
 def show_check(r: Any) -> pd.DataFrame:
     """The verdict, the rules (holds: yes / no / unknown) and the readings of a permit check."""
     c = st.columns(3)
-    c[0].metric("Excavation and filling permit required", VERDICT[r.permit_required],
-                help="Unknown: a rule depends on a fact not given (below)." if r.permit_required == "unknown" else None)
+    c[0].metric(
+        "Excavation and filling permit required",
+        VERDICT[r.permit_required],
+        help="Unknown: a rule depends on a fact not given (below)." if r.permit_required == "unknown" else None,
+    )
     volume_metric(c[1], "Excavated, these areas (cu yd)", float(r.excavation_cy))
     volume_metric(c[2], "Filled, these areas (cu yd)", float(r.fill_cy))
     for m in r.missing_facts:
         st.warning(f"Missing fact — {m}")
     if r.triggers:
         st.markdown("**Items that hold:** " + ", ".join(r.triggers))
-    table = pd.DataFrame([{"Section": e["section"], "Holds": {True: "yes", False: "no", None: "unknown"}[e["holds"]],
-                           "Why": e["explanation"]} for e in r.explanations])
+    table = pd.DataFrame(
+        [
+            {
+                "Section": e["section"],
+                "Holds": {True: "yes", False: "no", None: "unknown"}[e["holds"]],
+                "Why": e["explanation"],
+            }
+            for e in r.explanations
+        ]
+    )
     if len(table):
         st.dataframe(table, width="stretch", hide_index=True)
     for e in r.exemptions:
         st.info(f"{e.get('section', '')}: {e.get('explanation', e)}")
     if r.jurisdiction == "wesley-hills":
         w = r.to_dict()["waiver_eligible"]
-        st.caption(f"Planning Board waiver (§95-3D(1), under 100 cu yd moved): "
-                   f"{w if isinstance(w, str) else ('possible' if w else 'not possible')}.")
+        st.caption(
+            f"Planning Board waiver (§95-3D(1), under 100 cu yd moved): "
+            f"{w if isinstance(w, str) else ('possible' if w else 'not possible')}."
+        )
     with st.expander("Review standards that apply, readings and notes"):
         for s in r.review_standards:
             st.markdown(f"- **{s.get('section', '')}** {s.get('requirement', s.get('explanation', ''))}")
@@ -139,22 +203,25 @@ def _permit(exc: Any) -> pd.DataFrame | None:
 def _standards(exc) -> pd.DataFrame:
     st.subheader("Review standards (§120-8) and work hours (§120-8G)")
     c1, c2, c3, c4 = st.columns(4)
-    depth = c1.number_input("Deepest excavation below surrounding grade (ft)", min_value=0.0, value=5.0,
-                            step=0.5, key="w_std_depth")
+    depth = c1.number_input(
+        "Deepest excavation below surrounding grade (ft)", min_value=0.0, value=5.0, step=0.5, key="w_std_depth"
+    )
     water = c2.number_input("Standing water (ft)", min_value=0.0, value=0.5, step=0.1, key="w_std_water")
     after = c3.checkbox("Measured after construction", key="w_std_after")
     topsoil = c4.number_input("Topsoil left (in)", min_value=0.0, value=2.0, step=0.5, key="w_std_topsoil")
     fence = st.checkbox("A fence with locked gates is in place", value=True, key="w_std_fence")
-    rows = exc.review_standards(depth, standing_water_ft=water, after_construction=after,
-                                topsoil_left_in=topsoil, fence_provided=fence)
+    rows = exc.review_standards(
+        depth, standing_water_ft=water, after_construction=after, topsoil_left_in=topsoil, fence_provided=fence
+    )
     table = pd.DataFrame(rows)
     st.dataframe(table, width="stretch", hide_index=True)
     c1, c2 = st.columns(2)
     day = c1.date_input("Work on", value=next_workday(), key="w_std_day")
     at = c2.time_input("at", value=dt.time(9, 30), key="w_std_time", step=900)
     w = exc.work_time_check(dt.datetime.combine(day, at))
-    (st.success if w["allowed"] else st.warning)(f"{w['section']}: {'allowed' if w['allowed'] else 'not allowed'} — "
-                                                 f"{w['reason']}.")
+    (st.success if w["allowed"] else st.warning)(
+        f"{w['section']}: {'allowed' if w['allowed'] else 'not allowed'} — {w['reason']}."
+    )
     st.caption(w["interpretation"])
     return table
 
@@ -195,21 +262,36 @@ METHODS = ["Grid (borrow-pit)", "Cross-sections (average end area)", "Two surfac
 def _load_volume(kind: str, metric: bool) -> tuple[Any, str] | None:
     """The uploaded file(s) for the chosen method, measured; None (with a caption or error) otherwise."""
     if kind == METHODS[0]:
-        up = st.file_uploader("Grid CSV: x, y, existing, proposed (or Easting, Northing, EG, FG); regular spacing",
-                              type=["csv", "txt"], key="w_grid_upload")
+        up = st.file_uploader(
+            "Grid CSV: x, y, existing, proposed (or Easting, Northing, EG, FG); regular spacing",
+            type=["csv", "txt"],
+            key="w_grid_upload",
+        )
         ups = [up]
     elif kind == METHODS[1]:
-        prism = st.checkbox("Prismoidal (needs cut_mid_area/fill_mid_area or center_height/width columns)",
-                            key="w_vol_prism")
-        up = st.file_uploader("Sections CSV: station, cut_area, fill_area (feet and square feet; 1+000 stations with "
-                              "metres)", type=["csv", "txt"], key="w_sections_upload")
+        prism = st.checkbox(
+            "Prismoidal (needs cut_mid_area/fill_mid_area or center_height/width columns)", key="w_vol_prism"
+        )
+        up = st.file_uploader(
+            "Sections CSV: station, cut_area, fill_area (feet and square feet; 1+000 stations with metres)",
+            type=["csv", "txt"],
+            key="w_sections_upload",
+        )
         ups = [up]
     else:
         c1, c2 = st.columns(2)
-        ups = [c1.file_uploader("Existing ground: points (Easting, Northing, Elevation or EG) or LandXML",
-                                type=["csv", "txt", "xml"], key="w_tin_existing"),
-               c2.file_uploader("Proposed ground: points (Easting, Northing, Elevation or FG) or LandXML",
-                                type=["csv", "txt", "xml"], key="w_tin_proposed")]
+        ups = [
+            c1.file_uploader(
+                "Existing ground: points (Easting, Northing, Elevation or EG) or LandXML",
+                type=["csv", "txt", "xml"],
+                key="w_tin_existing",
+            ),
+            c2.file_uploader(
+                "Proposed ground: points (Easting, Northing, Elevation or FG) or LandXML",
+                type=["csv", "txt", "xml"],
+                key="w_tin_proposed",
+            ),
+        ]
     if any(u is None for u in ups):
         st.caption("Upload the file(s) to see cut, fill, the map and whether a permit is needed.")
         return None
@@ -238,16 +320,23 @@ def _volumes() -> dict[str, pd.DataFrame | None]:
     c = st.columns(3)
     volume_metric(c[0], "Cut (cu yd)", r.cut_cy)
     volume_metric(c[1], "Fill (cu yd)", r.fill_cy)
-    volume_metric(c[2], "Net (cu yd)", r.net_cy, help="cut − fill: positive is surplus to export, negative to import "
-                                                      "(the map's colours use the same sign).")
+    volume_metric(
+        c[2],
+        "Net (cu yd)",
+        r.net_cy,
+        help="cut − fill: positive is surplus to export, negative to import (the map's colours use the same sign).",
+    )
     if hasattr(r, "cut_fill_map"):
         cells = r.cut_fill_map(MAX_HEATMAP_CELLS)
         st.altair_chart(cut_fill_chart(cells, "m" if metric else "ft"), width="stretch")
         st.caption(f"{name}: cells summed for display; the cells add up to the Net figure.")
         out["Cut and fill map"] = cells
     if hasattr(r, "transitions") and r.transitions:
-        st.info("Sections change from cut to fill: zero-area points inserted at the grade line, stations "
-                + ", ".join(f"{t['grade_point']:.2f}" for t in r.transitions) + ".")
+        st.info(
+            "Sections change from cut to fill: zero-area points inserted at the grade line, stations "
+            + ", ".join(f"{t['grade_point']:.2f}" for t in r.transitions)
+            + "."
+        )
     with st.expander("Method"):
         for n in r.notes:
             st.markdown(f"- {n}")
@@ -257,8 +346,15 @@ def _volumes() -> dict[str, pd.DataFrame | None]:
         st.dataframe(out["Section volumes"], width="stretch", hide_index=True)
     out["Volumes"] = pd.DataFrame([{k: v for k, v in d.items() if not isinstance(v, (list, dict))}])
     st.markdown("**Does this grading need a permit?** (§120-3A from the measured volumes and areas)")
-    lot = st.number_input("Lot area (sq ft)", min_value=0.0, max_value=1e8, value=20_000.0, step=1000.0,
-                          key="w_vol_lot", help="0: not given.")
+    lot = st.number_input(
+        "Lot area (sq ft)",
+        min_value=0.0,
+        max_value=1e8,
+        value=20_000.0,
+        step=1000.0,
+        key="w_vol_lot",
+        help="0: not given.",
+    )
     check = lib.piece("excavation").check_permit(measured=r.earthwork(), lot_area_sqft=lot or None)
     out["Permit items from the volumes"] = show_check(check)
     return out
@@ -285,8 +381,9 @@ def _wesley_hills(exc) -> pd.DataFrame:
     rock = c[2].checkbox("Fast rock", key="w_wh_rock")
     area = c[3].number_input("Exposed area to topsoil (sq ft)", min_value=0.0, value=5_000.0, key="w_wh_area")
     s = exc.wesley_hills_slope_check(rise, run, rock=rock)
-    (st.success if s["ok"] else st.warning)(f"{s['section']}: {'complies' if s['ok'] else 'too steep'} — "
-                                            f"{s['explanation']}.")
+    (st.success if s["ok"] else st.warning)(
+        f"{s['section']}: {'complies' if s['ok'] else 'too steep'} — {s['explanation']}."
+    )
     st.metric("Topsoil needed, 4 in (cu yd)", f"{float(exc.wesley_hills_topsoil_cy(area)):,.2f}")
     return table
 
@@ -298,14 +395,16 @@ def _penalties(exc) -> pd.DataFrame:
     days = c2.number_input("Days", min_value=1, value=1, step=1, key="w_exc_days")
     p = exc.violation_penalties(int(n), int(days))
     c = st.columns(3)
-    c[0].metric("Criminal fine, range",
-                f"{ui.usd(p['criminal_fine_min_total'])} – {ui.usd(p['criminal_fine_max_total'])}")
+    c[0].metric(
+        "Criminal fine, range", f"{ui.usd(p['criminal_fine_min_total'])} – {ui.usd(p['criminal_fine_max_total'])}"
+    )
     c[1].metric("Civil penalty, maximum", ui.usd(p["civil_penalty_max_total"]))
     c[2].metric("Imprisonment, maximum (days)", f"{p['imprisonment_max_days']}")
     for note in p["notes"]:
         st.caption(f"• {note}")
-    return pd.DataFrame([{k: (str(v) if not isinstance(v, (int, float, str)) else v)
-                          for k, v in p.items() if k != "notes"}])
+    return pd.DataFrame(
+        [{k: (str(v) if not isinstance(v, (int, float, str)) else v) for k, v in p.items() if k != "notes"}]
+    )
 
 
 def body() -> None:
@@ -314,8 +413,13 @@ def body() -> None:
     exc = lib.piece("excavation")
     tables: dict[str, pd.DataFrame | None] = {}
     tabs = st.tabs(["Permit", "Volumes", "Review standards", "Wesley Hills", "Penalties"])
-    sections = [("Permit items", _permit), (None, None), ("Review standards", _standards),
-                ("Wesley Hills", _wesley_hills), ("Penalties", _penalties)]
+    sections = [
+        ("Permit items", _permit),
+        (None, None),
+        ("Review standards", _standards),
+        ("Wesley Hills", _wesley_hills),
+        ("Penalties", _penalties),
+    ]
     for tab, (name, fn) in zip(tabs, sections):
         with tab:
             try:
@@ -329,5 +433,6 @@ def body() -> None:
     ui.downloads(tables, key="excavation", statement=False)
 
 
-ui.run_page("Excavation", body,
-            caption="Excavation and filling: Croton-on-Hudson Chapter 120 and Wesley Hills Chapter 95.")
+ui.run_page(
+    "Excavation", body, caption="Excavation and filling: Croton-on-Hudson Chapter 120 and Wesley Hills Chapter 95."
+)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from treecalc.fund import fee_schedule_toml
-from app_support import state, ui, views
-from app_support import printable  # the PDF report (issue 11)
+from app_support import (
+    printable,  # the PDF report (issue 11)
+    state,
+    ui,
+    views,
+)
 from app_support.views import get
+from treecalc.fund import fee_schedule_toml
 
 
 def _default_schedule() -> dict:
@@ -21,26 +25,52 @@ def _schedule_controls() -> dict:
     cur = dict(state.opt("fee_schedule") or base)
     bases = ["per_tree", "value"]
     c1, c2, c3 = st.columns(3)
-    basis = c1.radio("Basis of payments in lieu", bases, index=bases.index(str(cur.get("basis", "per_tree"))),
-                     key="w_fee_basis", horizontal=True,
-                     format_func={"per_tree": "A fee per tree", "value": "The unmet value"}.get,
-                     help="per_tree: a fee for each required replacement tree not planted; "
-                          "value: the unmet value times a multiplier.")
-    fee = c2.number_input("Fee per tree (USD)", min_value=0.0, step=25.0,
-                          value=float(cur.get("fee_per_tree_usd", 0) or 0), key="w_fee_per_tree",
-                          disabled=basis != "per_tree")
-    mult = c3.number_input("Multiplier of the unmet value", min_value=0.0, step=0.1,
-                           value=float(cur.get("multiplier", 1) or 1), key="w_fee_multiplier",
-                           disabled=basis != "value")
-    set_by_board = st.checkbox("These amounts were set by Board resolution", key="w_fee_board",
-                               value=not bool(cur.get("placeholder", True)))
-    new = {"basis": basis, "fee_per_tree_usd": f"{fee:.2f}", "multiplier": f"{mult:g}",
-           "placeholder": not set_by_board,
-           "label": ("set by Board resolution (§208-24C)" if set_by_board
-                     else "PLACEHOLDER, to be set by Board resolution (§208-24C)")}
-    same = (new["basis"] == str(base.get("basis")) and float(new["fee_per_tree_usd"]) == float(base.get("fee_per_tree_usd", 0))
-            and float(new["multiplier"]) == float(base.get("multiplier", 1))
-            and new["placeholder"] == bool(base.get("placeholder", False)))
+    basis = c1.radio(
+        "Basis of payments in lieu",
+        bases,
+        index=bases.index(str(cur.get("basis", "per_tree"))),
+        key="w_fee_basis",
+        horizontal=True,
+        format_func={"per_tree": "A fee per tree", "value": "The unmet value"}.get,
+        help="per_tree: a fee for each required replacement tree not planted; "
+        "value: the unmet value times a multiplier.",
+    )
+    fee = c2.number_input(
+        "Fee per tree (USD)",
+        min_value=0.0,
+        step=25.0,
+        value=float(cur.get("fee_per_tree_usd", 0) or 0),
+        key="w_fee_per_tree",
+        disabled=basis != "per_tree",
+    )
+    mult = c3.number_input(
+        "Multiplier of the unmet value",
+        min_value=0.0,
+        step=0.1,
+        value=float(cur.get("multiplier", 1) or 1),
+        key="w_fee_multiplier",
+        disabled=basis != "value",
+    )
+    set_by_board = st.checkbox(
+        "These amounts were set by Board resolution", key="w_fee_board", value=not bool(cur.get("placeholder", True))
+    )
+    new = {
+        "basis": basis,
+        "fee_per_tree_usd": f"{fee:.2f}",
+        "multiplier": f"{mult:g}",
+        "placeholder": not set_by_board,
+        "label": (
+            "set by Board resolution (§208-24C)"
+            if set_by_board
+            else "PLACEHOLDER, to be set by Board resolution (§208-24C)"
+        ),
+    }
+    same = (
+        new["basis"] == str(base.get("basis"))
+        and float(new["fee_per_tree_usd"]) == float(base.get("fee_per_tree_usd", 0))
+        and float(new["multiplier"]) == float(base.get("multiplier", 1))
+        and new["placeholder"] == bool(base.get("placeholder", False))
+    )
     state.set_opt("fee_schedule", None if same else new)
     if new["placeholder"]:
         st.warning("The fee is a placeholder until the Board sets it (§208-24C); every output says so.")
@@ -52,21 +82,32 @@ def body() -> None:
         return
     st.subheader("Fee schedule")
     schedule = _schedule_controls()
-    st.download_button("Fee schedule (TOML)", data=fee_schedule_toml(schedule).encode(), file_name="fee_schedule.toml",
-                       mime="application/toml", key="fund_toml", on_click="ignore", icon=":material/download:",
-                       help="Use it with `treecalc assess FILE --fee-schedule fee_schedule.toml`.")
+    st.download_button(
+        "Fee schedule (TOML)",
+        data=fee_schedule_toml(schedule).encode(),
+        file_name="fee_schedule.toml",
+        mime="application/toml",
+        key="fund_toml",
+        on_click="ignore",
+        icon=":material/download:",
+        help="Use it with `treecalc assess FILE --fee-schedule fee_schedule.toml`.",
+    )
     if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund
         st.subheader("Planting space on the site")
-        st.caption("The same setting as on the Permit page: the fund is paid for the replacement trees the site "
-                   "cannot take (§208-22D).")
+        st.caption(
+            "The same setting as on the Permit page: the fund is paid for the replacement trees the site "
+            "cannot take (§208-22D)."
+        )
         views.plantable_controls()
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     ui.jurisdiction_note(a)
     fund = get(a, "fund") or {}
     if str(get(a, "jurisdiction", "")) == "wesley_hills":
-        st.info("Wesley Hills Chapter 95 has no tree fund and no payment in lieu: the fee schedule above is "
-                "Croton-on-Hudson's (§208-24C) and does not apply.")
+        st.info(
+            "Wesley Hills Chapter 95 has no tree fund and no payment in lieu: the fee schedule above is "
+            "Croton-on-Hudson's (§208-24C) and does not apply."
+        )
         ui.page_downloads("fund")
         return
     st.subheader("Payment in lieu")
@@ -76,8 +117,9 @@ def body() -> None:
     c[1].metric("Trees paid in lieu (trees, §208-22D)", ui.num(get(fund, "trees_in_lieu")))
     ui.money_metric(c[2], f"Unmet value ({unit}, §208-22D)", get(fund, "unmet_value_usd"))
     if get(fund, "trees_in_lieu") == 0 and state.opt("plantable") is None and state.opt("plantable_area_sqft") is None:
-        st.caption("Every needed tree is planted (no limit on the planting space is set above): "
-                   "nothing is paid in lieu.")
+        st.caption(
+            "Every needed tree is planted (no limit on the planting space is set above): nothing is paid in lieu."
+        )
     if get(fund, "calculation"):
         st.markdown(f"**Calculation:** {get(fund, 'calculation')} ({get(fund, 'section', '§208-24')})")
     for n in get(fund, "notes") or []:
@@ -90,5 +132,8 @@ def body() -> None:
     printable.pdf_button("fund")  # the printable report (issue 11)
 
 
-ui.run_page("Fund & fee schedule", body,
-            caption="§208-24C: the Board sets the basis of payments in lieu; the Engineer keeps it here.")
+ui.run_page(
+    "Fund & fee schedule",
+    body,
+    caption="§208-24C: the Board sets the basis of payments in lieu; the Engineer keeps it here.",
+)

@@ -26,24 +26,42 @@ def body() -> None:
         st.warning(str(e))
         return
     if df.empty:
-        st.info("This survey has no tree coordinates. Add latitude/longitude columns (WGS84), or x/y "
-                "(e.g. Easting/Northing) with the site fact crs (e.g. EPSG:2263), to see the trees on a map."
-                + (f" {missing:,} trees have coordinates that are missing or out of range." if missing else ""))
+        st.info(
+            "This survey has no tree coordinates. Add latitude/longitude columns (WGS84), or x/y "
+            "(e.g. Easting/Northing) with the site fact crs (e.g. EPSG:2263), to see the trees on a map."
+            + (f" {missing:,} trees have coordinates that are missing or out of range." if missing else "")
+        )
         return
-    st.caption(f"{len(df):,} trees placed (north up, metres from the trees' centre; no background map is loaded). "
-               "Hover a tree for its tag, species, DBH and value."
-               + (f" {missing:,} trees without usable coordinates are not shown." if missing else ""))
+    st.caption(
+        f"{len(df):,} trees placed (north up, metres from the trees' centre; no background map is loaded). "
+        "Hover a tree for its tag, species, DBH and value."
+        + (f" {missing:,} trees without usable coordinates are not shown." if missing else "")
+    )
     st.pydeck_chart(tree_map.deck(df, label), height=520, key="w_map_deck")
     leg = tree_map.legend(df)
-    st.markdown("  ".join(f"<span style='color:{c}'>●</span> {cat} ({n:,})"
-                          for cat, n, c in zip(leg["category"], leg["trees"], leg["colour"])),
-                unsafe_allow_html=True)
+    st.markdown(
+        "  ".join(
+            f"<span style='color:{c}'>●</span> {cat} ({n:,})"
+            for cat, n, c in zip(leg["category"], leg["trees"], leg["colour"])
+        ),
+        unsafe_allow_html=True,
+    )
     with st.expander("The trees on the map, as a table"):
-        st.dataframe(df[["tag", "species", "dbh", "value", "category", "latitude_deg", "longitude_deg"]]
-                     .rename(columns={"tag": "Tag", "species": "Species", "dbh": "DBH", "value": "Value",
-                                      "category": label, "latitude_deg": "Latitude (°)",
-                                      "longitude_deg": "Longitude (°)"}),
-                     hide_index=True, width="stretch")
+        st.dataframe(
+            df[["tag", "species", "dbh", "value", "category", "latitude_deg", "longitude_deg"]].rename(
+                columns={
+                    "tag": "Tag",
+                    "species": "Species",
+                    "dbh": "DBH",
+                    "value": "Value",
+                    "category": label,
+                    "latitude_deg": "Latitude (°)",
+                    "longitude_deg": "Longitude (°)",
+                }
+            ),
+            hide_index=True,
+            width="stretch",
+        )
 
 
 ui.run_page("Map", body, caption="Where the trees stand, and what the law says of each.")

@@ -7,8 +7,13 @@ from decimal import Decimal
 import pandas as pd
 import streamlit as st
 
-from app_support import charts, state, ui, views
-from app_support import printable  # the PDF report (issue 11)
+from app_support import (
+    charts,
+    printable,  # the PDF report (issue 11)
+    state,
+    ui,
+    views,
+)
 from app_support.views import get
 
 DEFAULT = "__default__"  # the law engine's default stock (its label says which species and size)
@@ -20,9 +25,11 @@ def _invasive_note(codes: list[str], choices: pd.DataFrame, labels: dict[str, st
     invasive = set(choices.loc[choices["invasive"], "code"])
     bad = [c for c in codes if c in invasive]
     for c in bad:
-        st.error(f"**{labels.get(c, c)}** is listed as invasive (NY Part 575): §208-22E does not accept it as "
-                 "replacement stock. The figures below leave it out; choose another species.",
-                 icon=":material/block:")
+        st.error(
+            f"**{labels.get(c, c)}** is listed as invasive (NY Part 575): §208-22E does not accept it as "
+            "replacement stock. The figures below leave it out; choose another species.",
+            icon=":material/block:",
+        )
     return [c for c in codes if c not in invasive]
 
 
@@ -30,16 +37,34 @@ def _one_species(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None
     codes = [DEFAULT, *choices["code"]]
     cur = state.opt("replacement_species") or state.opt("_last_species") or DEFAULT
     c1, c2, c3 = st.columns([4, 1, 1])
-    sp = c1.selectbox("Replacement species", codes, index=codes.index(cur) if cur in codes else 0,
-                      format_func=lambda c: d["label"] if c == DEFAULT else labels.get(c, c), key="w_repl_species",
-                      help="Natives first; invasive species (NY Part 575) are refused by §208-22E.")
-    dbh = c2.number_input("Size (DBH, in)", min_value=0.1, max_value=60.0, value=state.opt("replacement_dbh_in"),
-                          step=0.5, key="w_repl_dbh", placeholder=f"{d['dbh_in']:g} (default)",
-                          help="Deciduous trees at least 1.5 in DBH; conifers at least 5 ft tall (§208-22D).")
-    cost = c3.number_input("Unit cost (USD)", min_value=0.0, step=25.0, value=state.opt("replacement_cost_usd"),
-                           key="w_repl_cost", placeholder=f"{d['unit_cost_usd']:,.0f} (placeholder)",
-                           help=f"Supplied and planted, per tree; empty: ${d['unit_cost_usd']:,.2f}, the law "
-                                "engine's labelled PLACEHOLDER (give the real quote).")
+    sp = c1.selectbox(
+        "Replacement species",
+        codes,
+        index=codes.index(cur) if cur in codes else 0,
+        format_func=lambda c: d["label"] if c == DEFAULT else labels.get(c, c),
+        key="w_repl_species",
+        help="Natives first; invasive species (NY Part 575) are refused by §208-22E.",
+    )
+    dbh = c2.number_input(
+        "Size (DBH, in)",
+        min_value=0.1,
+        max_value=60.0,
+        value=state.opt("replacement_dbh_in"),
+        step=0.5,
+        key="w_repl_dbh",
+        placeholder=f"{d['dbh_in']:g} (default)",
+        help="Deciduous trees at least 1.5 in DBH; conifers at least 5 ft tall (§208-22D).",
+    )
+    cost = c3.number_input(
+        "Unit cost (USD)",
+        min_value=0.0,
+        step=25.0,
+        value=state.opt("replacement_cost_usd"),
+        key="w_repl_cost",
+        placeholder=f"{d['unit_cost_usd']:,.0f} (placeholder)",
+        help=f"Supplied and planted, per tree; empty: ${d['unit_cost_usd']:,.2f}, the law "
+        "engine's labelled PLACEHOLDER (give the real quote).",
+    )
     ok = _invasive_note([] if sp == DEFAULT else [sp], choices, labels)
     state.set_opt("replacement_species", ok[0] if ok else None)
     state.set_opt("_last_species", None if sp == DEFAULT else sp)  # kept when the stock becomes a list
@@ -50,27 +75,51 @@ def _one_species(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None
 def _stock_list(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None:
     if "w_stock" not in st.session_state or "tc_stock_base" not in st.session_state:
         # the editor's edits are kept relative to the table it was first given: keep that table fixed
-        first = state.opt("replacement_stock") or [{
-            "species": state.opt("_last_species") or d["species"],  # the species chosen above carries over
-            "dbh_in": state.opt("replacement_dbh_in") or d["dbh_in"],
-            "unit_cost_usd": state.opt("replacement_cost_usd") or d["unit_cost_usd"]}]
+        first = state.opt("replacement_stock") or [
+            {
+                "species": state.opt("_last_species") or d["species"],  # the species chosen above carries over
+                "dbh_in": state.opt("replacement_dbh_in") or d["dbh_in"],
+                "unit_cost_usd": state.opt("replacement_cost_usd") or d["unit_cost_usd"],
+            }
+        ]
         st.session_state["tc_stock_base"] = pd.DataFrame(first, columns=STOCK_COLUMNS)
-    st.caption("One row per kind of tree you can plant: the cheapest mix that carries the required value is found. "
-               f"Unit cost ${d['unit_cost_usd']:,.2f} is a PLACEHOLDER until you give the nursery's price.")
+    st.caption(
+        "One row per kind of tree you can plant: the cheapest mix that carries the required value is found. "
+        f"Unit cost ${d['unit_cost_usd']:,.2f} is a PLACEHOLDER until you give the nursery's price."
+    )
     edited = st.data_editor(
-        st.session_state["tc_stock_base"], key="w_stock", num_rows="dynamic", hide_index=True, width="stretch",
+        st.session_state["tc_stock_base"],
+        key="w_stock",
+        num_rows="dynamic",
+        hide_index=True,
+        width="stretch",
         column_config={
-            "species": st.column_config.SelectboxColumn("Species", options=list(choices["code"]), required=True,
-                                                        help="natives first; invasives are refused (§208-22E)"),
-            "dbh_in": st.column_config.NumberColumn("DBH (in)", min_value=0.1, step=0.5, required=True,
-                                                    default=d["dbh_in"]),
+            "species": st.column_config.SelectboxColumn(
+                "Species",
+                options=list(choices["code"]),
+                required=True,
+                help="natives first; invasives are refused (§208-22E)",
+            ),
+            "dbh_in": st.column_config.NumberColumn(
+                "DBH (in)", min_value=0.1, step=0.5, required=True, default=d["dbh_in"]
+            ),
             "unit_cost_usd": st.column_config.NumberColumn(
-                f"Unit cost (USD; ${d['unit_cost_usd']:,.0f} placeholder)", min_value=0.0, format="$%.2f",
-                default=d["unit_cost_usd"], help="supplied and planted, per tree"),
-        })
-    rows = [{"species": r.species, "dbh_in": float(r.dbh_in),
-             "unit_cost_usd": float(r.unit_cost_usd) if pd.notna(r.unit_cost_usd) else d["unit_cost_usd"]}
-            for r in edited.dropna(subset=["species", "dbh_in"]).itertuples()]
+                f"Unit cost (USD; ${d['unit_cost_usd']:,.0f} placeholder)",
+                min_value=0.0,
+                format="$%.2f",
+                default=d["unit_cost_usd"],
+                help="supplied and planted, per tree",
+            ),
+        },
+    )
+    rows = [
+        {
+            "species": r.species,
+            "dbh_in": float(r.dbh_in),
+            "unit_cost_usd": float(r.unit_cost_usd) if pd.notna(r.unit_cost_usd) else d["unit_cost_usd"],
+        }
+        for r in edited.dropna(subset=["species", "dbh_in"]).itertuples()
+    ]
     ok = set(_invasive_note(list(dict.fromkeys(r["species"] for r in rows)), choices, labels))
     rows = [r for r in rows if r["species"] in ok]
     state.set_opt("replacement_stock", rows or None)
@@ -83,8 +132,13 @@ def _stock_controls() -> None:
     labels = dict(zip(choices["code"], choices["label"]))
     d = views.default_stock()
     modes = ["One species", "A stock list"]
-    mode = st.radio("Replacement stock", modes, horizontal=True, key="w_stock_mode",
-                    index=1 if state.opt("replacement_stock") else 0)
+    mode = st.radio(
+        "Replacement stock",
+        modes,
+        horizontal=True,
+        key="w_stock_mode",
+        index=1 if state.opt("replacement_stock") else 0,
+    )
     if mode == modes[0]:
         st.session_state.pop("tc_stock_base", None)
         state.set_opt("replacement_stock", None)
@@ -101,7 +155,6 @@ def _is_wesley(a) -> bool:
     return str(get(a, "jurisdiction", "")) == "wesley_hills"
 
 
-
 def body() -> None:
     if not ui.need("read_survey", "assess"):
         return
@@ -113,11 +166,14 @@ def body() -> None:
         a = state.assessment()
     with head:
         if _is_wesley(a):
-            st.caption("Chapter 95 of the Village of Wesley Hills: §95-3 clearing permit triggers. Chapter 95 has "
-                       "no replacement rule and no tree fund.")
+            st.caption(
+                "Chapter 95 of the Village of Wesley Hills: §95-3 clearing permit triggers. Chapter 95 has "
+                "no replacement rule and no tree fund."
+            )
         else:
-            st.caption("Chapter 208 of Croton-on-Hudson: §208-19 permit triggers, §208-22 replacement, "
-                       "the cheapest plan.")
+            st.caption(
+                "Chapter 208 of Croton-on-Hudson: §208-19 permit triggers, §208-22 replacement, the cheapest plan."
+            )
     ui.jurisdiction_note(a)
     if _is_wesley(a):
         _wesley_figures(a)
@@ -128,8 +184,10 @@ def body() -> None:
     plan = _plan(a)
     if not _is_wesley(a):
         _projection(a, get(a, "replacement") or {})
-    ui.page_downloads("permit", {"Triggered trees": views.labelled(per_tree),
-                                 "Planting plan": views.labelled(plan) if len(plan) else None})
+    ui.page_downloads(
+        "permit",
+        {"Triggered trees": views.labelled(per_tree), "Planting plan": views.labelled(plan) if len(plan) else None},
+    )
     printable.pdf_button("permit")  # the printable report (issue 11)
 
 
@@ -140,24 +198,43 @@ def _cost_card(a) -> None:
     with st.container(border=True):
         st.markdown("#### What will this permit cost me?")
         if not get(rep, "required"):
-            st.markdown(f"**No replacement is required** ({get(rep, 'percent_note') or '§208-22A'}): nothing to plant "
-                        "and nothing to pay into the Tree Preservation Fund.")
+            st.markdown(
+                f"**No replacement is required** ({get(rep, 'percent_note') or '§208-22A'}): nothing to plant "
+                "and nothing to pay into the Tree Preservation Fund."
+            )
             return
         planted, in_lieu = get(rep, "trees_planted") or 0, get(rep, "trees_in_lieu") or 0
         plant_cost, pay = get(rep, "planting_cost_usd") or 0.0, get(fund, "fund_in_lieu_usd") or 0.0
         total = float(Decimal(str(plant_cost)) + Decimal(str(pay)))  # two cent amounts: exact
         c = st.columns(3)
-        ui.money_metric(c[0], f"Plant {ui.num(planted)} replacement trees (§208-22D)", plant_cost,
-                        help="Supplied and planted, at the unit cost of the stock.")
-        ui.money_metric(c[1], f"Pay for {ui.num(in_lieu)} trees in lieu (§208-24)", pay,
-                        help="Into the Tree Preservation Fund, for the trees the site cannot take (§208-22D).")
-        ui.money_metric(c[2], "Total out of pocket (§208-22D + §208-24)", total,
-                        help="Planting cost plus the payment in lieu. Permit fees are not included.")
+        ui.money_metric(
+            c[0],
+            f"Plant {ui.num(planted)} replacement trees (§208-22D)",
+            plant_cost,
+            help="Supplied and planted, at the unit cost of the stock.",
+        )
+        ui.money_metric(
+            c[1],
+            f"Pay for {ui.num(in_lieu)} trees in lieu (§208-24)",
+            pay,
+            help="Into the Tree Preservation Fund, for the trees the site cannot take (§208-22D).",
+        )
+        ui.money_metric(
+            c[2],
+            "Total out of pocket (§208-22D + §208-24)",
+            total,
+            help="Planting cost plus the payment in lieu. Permit fees are not included.",
+        )
         plan = get(rep, "plan") or []
         if plan:
-            st.markdown("**Plant:** " + "; ".join(
-                f"{p['count']:,} × {p.get('common_name') or p['species_code']} {p['dbh_in']:g} in DBH at "
-                f"{ui.usd(p['unit_cost_usd'], cents=True)} = {ui.usd(p['cost_usd'], cents=True)}" for p in plan))
+            st.markdown(
+                "**Plant:** "
+                + "; ".join(
+                    f"{p['count']:,} × {p.get('common_name') or p['species_code']} {p['dbh_in']:g} in DBH at "
+                    f"{ui.usd(p['unit_cost_usd'], cents=True)} = {ui.usd(p['cost_usd'], cents=True)}"
+                    for p in plan
+                )
+            )
         placeholders = [s for s in (get(a, "assumptions") or []) if "PLACEHOLDER" in s or "placeholder" in s]
         if get(fund, "placeholder") and in_lieu:
             placeholders.append(f"the fee in lieu is a {get(fund, 'label')}")
@@ -170,12 +247,17 @@ def _cost_card(a) -> None:
             f"counted ({ui.usd(get(rep, 'removed_value_usd'), cents=True)} {unit}, "
             f"{get(rep, 'section') or '§208-22A'}); each tree kept off the list lowers it by its own value "
             "(the table of triggered trees below).\n"
-            + (f"- *A larger replacement size*: one {first.get('common_name') or first.get('species_code')} of "
-               f"{first.get('dbh_in', 0):g} in "
-               f"carries {ui.usd(first.get('value_per_tree_usd'), cents=True)} {unit}; a larger tree carries more, "
-               "so fewer are needed (§208-22D), each at a higher price.\n" if first else "")
+            + (
+                f"- *A larger replacement size*: one {first.get('common_name') or first.get('species_code')} of "
+                f"{first.get('dbh_in', 0):g} in "
+                f"carries {ui.usd(first.get('value_per_tree_usd'), cents=True)} {unit}; a larger tree carries more, "
+                "so fewer are needed (§208-22D), each at a higher price.\n"
+                if first
+                else ""
+            )
             + f"- *The planting space*: the site takes {ui.num(planted)} here; every tree it cannot take is paid in "
-              "lieu (§208-22D, §208-24). Set what it can take under *Replacement stock and planting space*.")
+            "lieu (§208-22D, §208-24). Set what it can take under *Replacement stock and planting space*."
+        )
 
 
 def _croton_figures(a) -> None:
@@ -185,19 +267,37 @@ def _croton_figures(a) -> None:
     c[0].metric("Permit required (§208-19)", "Yes" if get(permit, "required") else "No")
     c[1].metric("Replacement required (§208-22)", "Yes" if get(rep, "required") else "No")
     pct = get(rep, "percent")
-    c[2].metric("Replacement percentage (§208-22A/F)", "—" if pct is None else f"{float(pct):g}%",
-                help=f"value basis: {get(rep, 'value_basis_label') or get(rep, 'value_basis')}")
+    c[2].metric(
+        "Replacement percentage (§208-22A/F)",
+        "—" if pct is None else f"{float(pct):g}%",
+        help=f"value basis: {get(rep, 'value_basis_label') or get(rep, 'value_basis')}",
+    )
     c = st.columns(3)
-    ui.money_metric(c[0], f"Removed value ({unit}, §208-22B)", get(rep, "removed_value_usd"),
-                    help="Value the percentage applies to (invasive and good-forestry removals excluded).")
+    ui.money_metric(
+        c[0],
+        f"Removed value ({unit}, §208-22B)",
+        get(rep, "removed_value_usd"),
+        help="Value the percentage applies to (invasive and good-forestry removals excluded).",
+    )
     ui.money_metric(c[1], f"Required value ({unit}, §208-22A)", get(rep, "required_value_usd"))
-    c[2].metric("Native share of replacements (§208-22C)", "—" if get(rep, "native_share") is None
-                else f"{float(get(rep, 'native_share')):.0%}")
+    c[2].metric(
+        "Native share of replacements (§208-22C)",
+        "—" if get(rep, "native_share") is None else f"{float(get(rep, 'native_share')):.0%}",
+    )
     parts = rep.get("parts") or []
     if parts:  # issue 9: 120% on trees harmed in offences (§208-22F) + 90% on proposed removals (§208-22A)
-        st.dataframe(views.labelled(pd.DataFrame([{k: p[k] for k in ("section", "percent", "trees", "value_usd",
-                                                                     "required_value_usd")} for p in parts])),
-                     width="stretch", hide_index=True)
+        st.dataframe(
+            views.labelled(
+                pd.DataFrame(
+                    [
+                        {k: p[k] for k in ("section", "percent", "trees", "value_usd", "required_value_usd")}
+                        for p in parts
+                    ]
+                )
+            ),
+            width="stretch",
+            hide_index=True,
+        )
     c = st.columns(3)  # labels carry unit and section: three to a row keeps them whole
     c[0].metric("Replacement trees required (trees, §208-22)", ui.num(get(rep, "trees_needed")))
     c[1].metric("Trees planted (trees, §208-22D)", ui.num(get(rep, "trees_planted")))
@@ -223,8 +323,7 @@ def _wesley_figures(a) -> None:
 def _triggers(a) -> pd.DataFrame | None:
     permit = get(a, "permit") or {}
     wesley = _is_wesley(a)
-    st.subheader("Clearing permit triggers (Wesley Hills Chapter 95, §95-3)" if wesley
-                 else "Permit triggers (§208-19)")
+    st.subheader("Clearing permit triggers (Wesley Hills Chapter 95, §95-3)" if wesley else "Permit triggers (§208-19)")
     triggers = get(permit, "triggers") or []
     if triggers:
         for t in triggers:
@@ -232,8 +331,10 @@ def _triggers(a) -> pd.DataFrame | None:
                 st.markdown(f"- {t}")
             else:
                 tags = get(t, "tags") or []
-                st.markdown(f"- **{get(t, 'section', '')}** {get(t, 'text', '')}"
-                            + (f" — trees {', '.join(map(str, tags[:25]))}{' …' if len(tags) > 25 else ''}" if tags else ""))
+                st.markdown(
+                    f"- **{get(t, 'section', '')}** {get(t, 'text', '')}"
+                    + (f" — trees {', '.join(map(str, tags[:25]))}{' …' if len(tags) > 25 else ''}" if tags else "")
+                )
         for e in get(permit, "exceptions_applied") or []:
             st.markdown(f"- exception **{get(e, 'section', '')}** {get(e, 'text', '')}")
         if get(permit, "approving_authority"):
@@ -271,8 +372,22 @@ def _trigger_trees(trees: pd.DataFrame | None) -> pd.DataFrame | None:
     if not isinstance(trees, pd.DataFrame) or "permit_triggers" not in trees:
         return None
     has = trees["permit_triggers"].fillna("").astype(str).str.strip() != ""
-    keep = [c for c in ("tag", "species", "species_code", "dbh_in", "action", "permit_needed", "permit_triggers",
-                        "counted", "exclusion", "value_usd") if c in trees]
+    keep = [
+        c
+        for c in (
+            "tag",
+            "species",
+            "species_code",
+            "dbh_in",
+            "action",
+            "permit_needed",
+            "permit_triggers",
+            "counted",
+            "exclusion",
+            "value_usd",
+        )
+        if c in trees
+    ]
     return trees.loc[has, keep]
 
 
@@ -288,12 +403,19 @@ def _projection(a, rep) -> None:
     st.altair_chart(charts.projection(df, title="Annual benefits over the next 20 years (USD/yr)"), width="stretch")
     with st.expander("The chart as a table (text alternative)"):
         wide = df.pivot(index="year", columns="series", values="value_usd").reset_index()
-        st.dataframe(wide.rename(columns={"year": "Years from now"}), hide_index=True, width="stretch",
-                     column_config={c: st.column_config.NumberColumn(f"{c} (USD/yr)", format="$%.2f")
-                                    for c in wide.columns if c != "year"})
-    st.caption("Each year's annual benefits (i-Tree Streets, the assessment's prices) of the trees counted toward "
-               "replacement had they stayed, and of the planting plan, both grown with the treecalc growth curves "
-               "(Urban Tree Database / i-Tree Streets age classes).")
+        st.dataframe(
+            wide.rename(columns={"year": "Years from now"}),
+            hide_index=True,
+            width="stretch",
+            column_config={
+                c: st.column_config.NumberColumn(f"{c} (USD/yr)", format="$%.2f") for c in wide.columns if c != "year"
+            },
+        )
+    st.caption(
+        "Each year's annual benefits (i-Tree Streets, the assessment's prices) of the trees counted toward "
+        "replacement had they stayed, and of the planting plan, both grown with the treecalc growth curves "
+        "(Urban Tree Database / i-Tree Streets age classes)."
+    )
 
 
 ui.run_page("Permit & replacement", body)

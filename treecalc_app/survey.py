@@ -11,15 +11,18 @@ from app_support import state, ui, views
 def _upload() -> None:
     up = st.file_uploader(
         f"Upload a tree survey ({', '.join(state.SURVEY_TYPES)}; up to {state.MAX_UPLOAD_MB} MB)",
-        type=state.SURVEY_TYPES, key="w_upload",
+        type=state.SURVEY_TYPES,
+        key="w_upload",
         help="A Trees/Survey/Inventory sheet with a header row (title rows above it are fine) and, "
-             "optionally, a Site sheet of field/value pairs.")
+        "optionally, a Site sheet of field/value pairs.",
+    )
     if up is not None and st.session_state.get("tc_upload_id") != up.file_id:
         st.session_state["tc_upload_id"] = up.file_id
         if up.size > state.MAX_UPLOAD_MB * 2**20:
             st.session_state["tc_upload_error"] = (
                 f"{up.name} is {up.size / 2**20:.1f} MB: the app takes surveys up to {state.MAX_UPLOAD_MB} MB. "
-                "Split the survey, or use the command line (treecalc assess FILE).")
+                "Split the survey, or use the command line (treecalc assess FILE)."
+            )
         else:
             st.session_state.pop("tc_upload_error", None)
             try:
@@ -31,8 +34,10 @@ def _upload() -> None:
     src = state.source()
     c1, c2 = st.columns([3, 1])
     if src is not None:
-        c1.markdown(f"Showing **{ui.md_text(src.name)}** ({src.size_mb * 1024:,.0f} KB)"
-                    + (", the bundled sample survey." if src.is_sample else ", uploaded."))
+        c1.markdown(
+            f"Showing **{ui.md_text(src.name)}** ({src.size_mb * 1024:,.0f} KB)"
+            + (", the bundled sample survey." if src.is_sample else ", uploaded.")
+        )
         if not src.is_sample and c2.button("Back to the sample", key="w_use_sample"):
             state.use_sample()
             st.session_state.pop("tc_upload_error", None)
@@ -50,14 +55,26 @@ def _columns(sv) -> None:
     from treecalc.ingest import FIELDS
 
     options = list(dict.fromkeys([*FIELDS, *[str(v) for v in cmap.values() if v]]))
-    st.caption(f"Sheet **{source.get('sheet')}**, header on row {source.get('header_row')}; "
-               f"DBH unit {source.get('dbh_unit')} ({source.get('dbh_unit_source')}). "
-               "How each header was read: correct a field and press *Re-read*.")
-    df = pd.DataFrame({"Header in the file": [str(h) for h in cmap], "Read as": [str(v or "ignore") for v in cmap.values()]})
+    st.caption(
+        f"Sheet **{source.get('sheet')}**, header on row {source.get('header_row')}; "
+        f"DBH unit {source.get('dbh_unit')} ({source.get('dbh_unit_source')}). "
+        "How each header was read: correct a field and press *Re-read*."
+    )
+    df = pd.DataFrame(
+        {"Header in the file": [str(h) for h in cmap], "Read as": [str(v or "ignore") for v in cmap.values()]}
+    )
     edited = st.data_editor(
-        df, key="w_colmap", hide_index=True, width="stretch", disabled=["Header in the file"],
-        column_config={"Read as": st.column_config.SelectboxColumn("Read as", options=options, required=True,
-                                                                   format_func=views.label)})
+        df,
+        key="w_colmap",
+        hide_index=True,
+        width="stretch",
+        disabled=["Header in the file"],
+        column_config={
+            "Read as": st.column_config.SelectboxColumn(
+                "Read as", options=options, required=True, format_func=views.label
+            )
+        },
+    )
     changed = {h: f for h, f, f0 in zip(edited["Header in the file"], edited["Read as"], df["Read as"]) if f != f0}
     c1, c2 = st.columns(2)
     if c1.button("Re-read with this mapping", disabled=not changed, key="w_colmap_apply"):
@@ -89,11 +106,16 @@ def _site(sv) -> None:
         rows.append({"Fact": views.SITE_LABELS.get(k, views.label(k)), "Value": views.yes_no(v), "From": how})
     df = pd.DataFrame(rows)
     field = dict(zip(df["Fact"], SITE_FIELDS))  # the label a user reads -> the Site sheet's field
-    st.caption("Site facts from the Site sheet, and what is assumed where a fact is not given. "
-               "Edit a value (yes/no, a number, croton-on-hudson or wesley-hills) to use it.")
+    st.caption(
+        "Site facts from the Site sheet, and what is assumed where a fact is not given. "
+        "Edit a value (yes/no, a number, croton-on-hudson or wesley-hills) to use it."
+    )
     edited = st.data_editor(df, key="w_site", hide_index=True, width="stretch", disabled=["Fact", "From"])
-    new = {field[f]: str(v).strip() for f, v, v0 in zip(edited["Fact"], edited["Value"], df["Value"])
-           if str(v).strip() != str(v0).strip()}
+    new = {
+        field[f]: str(v).strip()
+        for f, v, v0 in zip(edited["Fact"], edited["Value"], df["Value"])
+        if str(v).strip() != str(v0).strip()
+    }
     if new and st.button("Use these site facts", key="w_site_apply"):
         merged = {**overrides, **new}
         state.read_opts()["site"] = {k: v for k, v in merged.items() if v != ""}
@@ -173,25 +195,37 @@ def _species_matches(trees: pd.DataFrame) -> None:
         return
     choices = views.species_choices()
     label = dict(zip(choices["code"], choices["label"]))
-    df = pd.DataFrame({
-        "row": sel["source_row"].astype(str).to_numpy(),
-        "tag": sel["tag"].astype(str).to_numpy(),
-        "written": sel["species"].astype(str).to_numpy(),
-        "how": sel["species_method"].astype(str).to_numpy(),
-        "score": sel["species_score"].to_numpy(float),
-        "species": [fixes.get(r, c) for r, c in zip(sel["source_row"].astype(str), sel["species_code"])],
-    })
-    st.caption("Species the reader matched by similarity (or by genus only). Check each one; pick another "
-               "species where the match is wrong and press *Use these species*.")
+    df = pd.DataFrame(
+        {
+            "row": sel["source_row"].astype(str).to_numpy(),
+            "tag": sel["tag"].astype(str).to_numpy(),
+            "written": sel["species"].astype(str).to_numpy(),
+            "how": sel["species_method"].astype(str).to_numpy(),
+            "score": sel["species_score"].to_numpy(float),
+            "species": [fixes.get(r, c) for r, c in zip(sel["source_row"].astype(str), sel["species_code"])],
+        }
+    )
+    st.caption(
+        "Species the reader matched by similarity (or by genus only). Check each one; pick another "
+        "species where the match is wrong and press *Use these species*."
+    )
     edited = st.data_editor(
-        df, key="w_species_fix", hide_index=True, width="stretch", disabled=["row", "tag", "written", "how", "score"],
-        column_config={"row": st.column_config.TextColumn("Row in the file"), "tag": st.column_config.TextColumn("Tag"),
-                       "written": st.column_config.TextColumn("Species as written"),
-                       "how": st.column_config.TextColumn("Matched by"),
-                       "score": st.column_config.NumberColumn("Match score", format="%.0f%%"),
-                       "species": st.column_config.SelectboxColumn("matched to", options=list(choices["code"]),
-                                                                   format_func=lambda c: label.get(c, c),
-                                                                   required=True)})
+        df,
+        key="w_species_fix",
+        hide_index=True,
+        width="stretch",
+        disabled=["row", "tag", "written", "how", "score"],
+        column_config={
+            "row": st.column_config.TextColumn("Row in the file"),
+            "tag": st.column_config.TextColumn("Tag"),
+            "written": st.column_config.TextColumn("Species as written"),
+            "how": st.column_config.TextColumn("Matched by"),
+            "score": st.column_config.NumberColumn("Match score", format="%.0f%%"),
+            "species": st.column_config.SelectboxColumn(
+                "matched to", options=list(choices["code"]), format_func=lambda c: label.get(c, c), required=True
+            ),
+        },
+    )
     original = dict(zip(sel["source_row"].astype(str), sel["species_code"]))
     new = {r: c for r, c in zip(edited["row"], edited["species"]) if c != original.get(r)}
     c1, c2 = st.columns(2)

@@ -6,8 +6,12 @@ from typing import Any
 
 import streamlit as st
 
-from app_support import state, ui, views
-from app_support import printable  # the PDF report (issue 11)
+from app_support import (
+    printable,  # the PDF report (issue 11)
+    state,
+    ui,
+    views,
+)
 from app_support.views import get
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
@@ -24,27 +28,50 @@ def _tri(label: str, opt: str, key: str, help: str) -> None:
 
 def _controls() -> Any:
     """The violation facts; returns a placeholder under the violation choice for what is in effect."""
-    _tri("Trees were harmed without a permit (Croton-on-Hudson's violation standard, §208-22F)", "violation",
-         "w_violation",
-         "As the survey shows: trees marked removed or damaged without a required permit make it a violation; "
-         "the replacement is then 120% of their value (§208-22F). The §208-29 penalties follow the trees "
-         "harmed without a required permit, tree by tree.")
+    _tri(
+        "Trees were harmed without a permit (Croton-on-Hudson's violation standard, §208-22F)",
+        "violation",
+        "w_violation",
+        "As the survey shows: trees marked removed or damaged without a required permit make it a violation; "
+        "the replacement is then 120% of their value (§208-22F). The §208-29 penalties follow the trees "
+        "harmed without a required permit, tree by tree.",
+    )
     in_effect = st.empty()
     c1, c2 = st.columns(2)
     with c1:
-        _tri("An application was pending", "application_pending", "w_pending",
-             "§208-29B(7): every per-tree amount doubles when a tree was harmed while an application was pending.")
+        _tri(
+            "An application was pending",
+            "application_pending",
+            "w_pending",
+            "§208-29B(7): every per-tree amount doubles when a tree was harmed while an application was pending.",
+        )
     with c2:
-        _tri("Clear cutting took place", "clear_cutting", "w_clear_cutting",
-             "§208-17: four or more trees without a permit; doubles the per-tree amounts (§208-29B(7)).")
+        _tri(
+            "Clear cutting took place",
+            "clear_cutting",
+            "w_clear_cutting",
+            "§208-17: four or more trees without a permit; doubles the per-tree amounts (§208-29B(7)).",
+        )
     c1, c2 = st.columns(2)
-    days = c1.number_input("Days the violation continued", min_value=1, step=1,
-                           value=int(state.opt("continuing_days", 1)), key="w_days",
-                           help="Each day of a continuing violation is a separate offence (§208-29).")
+    days = c1.number_input(
+        "Days the violation continued",
+        min_value=1,
+        step=1,
+        value=int(state.opt("continuing_days", 1)),
+        key="w_days",
+        help="Each day of a continuing violation is a separate offence (§208-29).",
+    )
     state.set_opt("continuing_days", None if int(days) == 1 else int(days))
-    pct = c2.number_input("Replacement percentage set by the Village Engineer", min_value=0.0, max_value=1000.0,
-                          value=state.opt("replacement_percent"), step=10.0, key="w_repl_pct", placeholder="the law's",
-                          help="Leave empty for the law's 90% (permit) or 120% (after a violation).")
+    pct = c2.number_input(
+        "Replacement percentage set by the Village Engineer",
+        min_value=0.0,
+        max_value=1000.0,
+        value=state.opt("replacement_percent"),
+        step=10.0,
+        key="w_repl_pct",
+        placeholder="the law's",
+        help="Leave empty for the law's 90% (permit) or 120% (after a violation).",
+    )
     state.set_opt("replacement_percent", pct)
     return in_effect
 
@@ -56,39 +83,62 @@ def _mark_harmed() -> None:
     if not len(trees):
         return
     tags = trees["tag"].astype(str).tolist()
-    label = dict(zip(tags, [f"{t} · {s} · {d:g} in · survey: {a}" for t, s, d, a in
-                            zip(tags, trees["species"], trees["dbh_in"], trees["action"])]))
+    label = dict(
+        zip(
+            tags,
+            [
+                f"{t} · {s} · {d:g} in · survey: {a}"
+                for t, s, d, a in zip(tags, trees["species"], trees["dbh_in"], trees["action"])
+            ],
+        )
+    )
     current = dict(state.opt("actions") or {})
     c1, c2 = st.columns([3, 1])
-    removed = c1.multiselect("Trees found removed", tags, default=[t for t, a in current.items() if a == "removed"
-                                                                   and t in label],
-                             format_func=label.get, key="w_marked_removed", placeholder="as the survey says")
-    damaged = c1.multiselect("Trees found damaged (topped, excessively pruned, injured, girdled)", tags,
-                             default=[t for t, a in current.items() if a == "damaged" and t in label],
-                             format_func=label.get, key="w_marked_damaged", placeholder="as the survey says")
+    removed = c1.multiselect(
+        "Trees found removed",
+        tags,
+        default=[t for t, a in current.items() if a == "removed" and t in label],
+        format_func=label.get,
+        key="w_marked_removed",
+        placeholder="as the survey says",
+    )
+    damaged = c1.multiselect(
+        "Trees found damaged (topped, excessively pruned, injured, girdled)",
+        tags,
+        default=[t for t, a in current.items() if a == "damaged" and t in label],
+        format_func=label.get,
+        key="w_marked_damaged",
+        placeholder="as the survey says",
+    )
     marks = {t: "removed" for t in removed}
     marks.update({t: "damaged" for t in damaged if t not in marks})
     state.set_opt("actions", marks or None)
-    c2.caption("A harmed tree is an offence only when its removal needed a permit (§208-19; in Wesley Hills a "
-               "clearing permit, §95-3A(1)) and none was held; "
-               "the law engine decides, tree by tree.")
+    c2.caption(
+        "A harmed tree is an offence only when its removal needed a permit (§208-19; in Wesley Hills a "
+        "clearing permit, §95-3A(1)) and none was held; "
+        "the law engine decides, tree by tree."
+    )
 
 
 def _say_in_effect(where: Any, a: Any) -> None:
     """What the numbers use: the violation standard in effect and the trees harmed without a permit."""
     rep, pen = get(a, "replacement") or {}, get(a, "penalties") or {}
     if _wesley(a):
-        where.caption("Wesley Hills Chapter 95 has no violation standard for replacement; its fines follow the trees "
-                      "removed without a clearing permit.")
+        where.caption(
+            "Wesley Hills Chapter 95 has no violation standard for replacement; its fines follow the trees "
+            "removed without a clearing permit."
+        )
         return
     offences = int(get(pen, "offences") or 0)
     chosen = state.opt("violation")
     how = "as the survey shows" if chosen is None else "as you set it"
     on = bool(get(rep, "violation"))
-    where.info(f"In effect ({how}): **{'a violation' if on else 'no violation'}** — "
-               f"{offences:,} tree(s) harmed without a required permit (§208-29). "
-               + ("The replacement standard is §208-22F." if on else "The replacement standard is §208-22A."),
-               icon=":material/gavel:")
+    where.info(
+        f"In effect ({how}): **{'a violation' if on else 'no violation'}** — "
+        f"{offences:,} tree(s) harmed without a required permit (§208-29). "
+        + ("The replacement standard is §208-22F." if on else "The replacement standard is §208-22A."),
+        icon=":material/gavel:",
+    )
 
 
 def _wesley(a: Any) -> bool:
@@ -99,29 +149,50 @@ def _headline(a: Any) -> None:
     pen = get(a, "penalties") or {}
     if _wesley(a):
         c = st.columns(2)
-        ui.money_metric(c[0], "Fine, maximum (USD, Wesley Hills Chapter 95)", get(pen, "fine_max_usd"), cents=False,
-                        help="Definite offences: removals that rest only on facts given.")
+        ui.money_metric(
+            c[0],
+            "Fine, maximum (USD, Wesley Hills Chapter 95)",
+            get(pen, "fine_max_usd"),
+            cents=False,
+            help="Definite offences: removals that rest only on facts given.",
+        )
         if get(pen, "fine_conditional_usd") is not None:
-            ui.money_metric(c[1], "Fine on assumed facts, maximum (USD, Chapter 95)", get(pen, "fine_conditional_usd"),
-                            cents=False, help="Conditional offences: each rests on a fact that was not given.")
+            ui.money_metric(
+                c[1],
+                "Fine on assumed facts, maximum (USD, Chapter 95)",
+                get(pen, "fine_conditional_usd"),
+                cents=False,
+                help="Conditional offences: each rests on a fact that was not given.",
+            )
         return
     c = st.columns(3)
-    ui.money_metric(c[0], "Civil penalty, maximum (USD, §208-29B)", get(pen, "civil_penalty_max_usd"),
-                    help="§208-29B amounts are maxima (\"up to\"); definite offences only once conditional "
-                         "offences are reported apart.")
+    ui.money_metric(
+        c[0],
+        "Civil penalty, maximum (USD, §208-29B)",
+        get(pen, "civil_penalty_max_usd"),
+        help='§208-29B amounts are maxima ("up to"); definite offences only once conditional '
+        "offences are reported apart.",
+    )
     c[1].metric("Doubled (§208-29B(7))", "Yes" if get(pen, "doubled") else "No")
-    ui.money_metric(c[2], "Criminal fine, maximum (USD, §208-29A)", get(pen, "criminal_fine_max_usd"),
-                    help="§208-29A maxima.")
+    ui.money_metric(
+        c[2], "Criminal fine, maximum (USD, §208-29A)", get(pen, "criminal_fine_max_usd"), help="§208-29A maxima."
+    )
     if get(pen, "civil_penalty_conditional_usd") is not None:
         c = st.columns(3)
-        ui.money_metric(c[0], "Civil penalty on assumed facts, maximum (USD, §208-29B)",
-                        get(pen, "civil_penalty_conditional_usd"),
-                        help="Conditional offences: each rests on a fact that was not given (see the table below); "
-                             "kept apart from the definite amount.")
+        ui.money_metric(
+            c[0],
+            "Civil penalty on assumed facts, maximum (USD, §208-29B)",
+            get(pen, "civil_penalty_conditional_usd"),
+            help="Conditional offences: each rests on a fact that was not given (see the table below); "
+            "kept apart from the definite amount.",
+        )
         if get(pen, "criminal_fine_conditional_usd") is not None:
-            ui.money_metric(c[1], "Criminal fine on assumed facts, maximum (USD, §208-29A)",
-                            get(pen, "criminal_fine_conditional_usd"),
-                            help="Conditional offences only; kept apart from the definite maximum.")
+            ui.money_metric(
+                c[1],
+                "Criminal fine on assumed facts, maximum (USD, §208-29A)",
+                get(pen, "criminal_fine_conditional_usd"),
+                help="Conditional offences only; kept apart from the definite maximum.",
+            )
 
 
 def body() -> None:
@@ -135,8 +206,11 @@ def body() -> None:
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     _say_in_effect(in_effect, a)
-    head.caption("Wesley Hills Chapter 95: fines for trees removed without a clearing permit." if _wesley(a) else
-                 "Chapter 208 §208-29: civil tiers, doubling, continuing days and criminal maxima.")
+    head.caption(
+        "Wesley Hills Chapter 95: fines for trees removed without a clearing permit."
+        if _wesley(a)
+        else "Chapter 208 §208-29: civil tiers, doubling, continuing days and criminal maxima."
+    )
     ui.jurisdiction_note(a)
     pen = get(a, "penalties") or {}
     _headline(a)
@@ -151,12 +225,16 @@ def body() -> None:
     st.subheader("Per tree: definite and conditional offences")
     if len(per_tree):
         if "Offence" not in per_tree:
-            st.caption("The law engine does not yet say which offences rest on assumed facts: every offence is "
-                       "listed together.")
+            st.caption(
+                "The law engine does not yet say which offences rest on assumed facts: every offence is "
+                "listed together."
+            )
         shown = views.labelled(per_tree)
         if "Offence" in per_tree:
-            for kind, title in (("definite", "Definite: the facts given make the offence"),
-                                ("conditional", "Conditional: the offence holds only if the assumed fact is true")):
+            for kind, title in (
+                ("definite", "Definite: the facts given make the offence"),
+                ("conditional", "Conditional: the offence holds only if the assumed fact is true"),
+            ):
                 part = shown[per_tree["Offence"] == kind]
                 st.markdown(f"**{title}** ({len(part):,} trees)")
                 if len(part):

@@ -11,8 +11,10 @@ import streamlit as st
 
 from app_support import lib, ui
 
-MONTHS = {"anniversary": "Counted from the day after the due date (16 Jan, 16 Feb, ...)",
-          "calendar": "First of each calendar month (16 Jan, 1 Feb, 1 Mar, ...)"}
+MONTHS = {
+    "anniversary": "Counted from the day after the due date (16 Jan, 16 Feb, ...)",
+    "calendar": "First of each calendar month (16 Jan, 1 Feb, 1 Mar, ...)",
+}
 
 
 def compact_usd(x: Any) -> str:
@@ -39,29 +41,53 @@ def money_metric(col: Any, label: str, value: Any, help: str | None = None) -> N
 
 def _bills(due_default: dt.date) -> list[tuple[str, dt.date, str]]:
     c1, c2 = st.columns(2)
-    amount = c1.number_input("Water charge on the bill (USD)", min_value=0.0, max_value=1e9, value=300.0,
-                             step=10.0, format="%.2f", key="w_water_amount")
+    amount = c1.number_input(
+        "Water charge on the bill (USD)",
+        min_value=0.0,
+        max_value=1e9,
+        value=300.0,
+        step=10.0,
+        format="%.2f",
+        key="w_water_amount",
+    )
     due = c2.date_input("Due date", value=due_default, key="w_water_due")
     bills = [(f"{amount:.2f}", due, "bill 1")]
     with st.expander("More bills on this account"):
         st.caption("Payments go to the oldest bill first: its penalties, then its charge, then the next bill.")
         more = st.data_editor(
             pd.DataFrame({"due": pd.Series([], dtype="object"), "amount_usd": pd.Series([], dtype=float)}),
-            num_rows="dynamic", key="w_water_bills", hide_index=True, width="stretch",
-            column_config={"due": st.column_config.DateColumn("Due date", required=True),
-                           "amount_usd": st.column_config.NumberColumn("Water charge (USD)", min_value=0.0,
-                                                                       max_value=1e9, format="$%.2f",
-                                                                       required=True)})
+            num_rows="dynamic",
+            key="w_water_bills",
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "due": st.column_config.DateColumn("Due date", required=True),
+                "amount_usd": st.column_config.NumberColumn(
+                    "Water charge (USD)", min_value=0.0, max_value=1e9, format="$%.2f", required=True
+                ),
+            },
+        )
         for i, r in enumerate(more.dropna().itertuples(), start=2):
             bills.append((f"{float(r.amount_usd):.2f}", pd.Timestamp(r.due).date(), f"bill {i}"))
     return bills
 
 
 def _events_table(events: list[Any]) -> pd.DataFrame:
-    rows = [{"Date": e.date, "Bill": e.bill or "—", "Event": e.kind, "Amount (USD)": float(e.amount),
-             "Charge after": float(e.charge_after), "Penalties after": float(e.penalties_after),
-             "On the tax bill after": float(e.relevied_after), "Credit after": float(e.credit_after),
-             "Section": e.section, "What": e.description} for e in events]
+    rows = [
+        {
+            "Date": e.date,
+            "Bill": e.bill or "—",
+            "Event": e.kind,
+            "Amount (USD)": float(e.amount),
+            "Charge after": float(e.charge_after),
+            "Penalties after": float(e.penalties_after),
+            "On the tax bill after": float(e.relevied_after),
+            "Credit after": float(e.credit_after),
+            "Section": e.section,
+            "What": e.description,
+        }
+        for e in events
+    ]
     return pd.DataFrame(rows)
 
 
@@ -72,15 +98,27 @@ def _schedule() -> pd.DataFrame | None:
     c1, c2 = st.columns(2)
     due = min(b[1] for b in bills)
     as_of = c1.date_input("Balance as of", value=max(dt.date.today(), due), key="w_water_asof")
-    months = c2.radio("Each succeeding month (§223-12F(2))", list(MONTHS), format_func=MONTHS.get,
-                      key="w_water_months", help="How 'each succeeding month or any portion thereof' is counted.")
+    months = c2.radio(
+        "Each succeeding month (§223-12F(2))",
+        list(MONTHS),
+        format_func=MONTHS.get,
+        key="w_water_months",
+        help="How 'each succeeding month or any portion thereof' is counted.",
+    )
     st.caption("Payments received (date and amount); add rows as needed.")
     payments = st.data_editor(
         pd.DataFrame({"date": pd.Series([], dtype="object"), "amount_usd": pd.Series([], dtype=float)}),
-        num_rows="dynamic", key="w_water_payments", hide_index=True, width="stretch",
-        column_config={"date": st.column_config.DateColumn("Date", required=True),
-                       "amount_usd": st.column_config.NumberColumn("Amount (USD)", min_value=0.01, max_value=1e9,
-                                                                   format="$%.2f", required=True)})
+        num_rows="dynamic",
+        key="w_water_payments",
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "date": st.column_config.DateColumn("Date", required=True),
+            "amount_usd": st.column_config.NumberColumn(
+                "Amount (USD)", min_value=0.01, max_value=1e9, format="$%.2f", required=True
+            ),
+        },
+    )
     pays = [(pd.Timestamp(r.date).date(), f"{float(r.amount_usd):.2f}") for r in payments.dropna().itertuples()]
     if as_of < due:
         st.error("The balance date is before the due date: nothing is owed before the due date (§223-12F(1)(a)).")
@@ -95,27 +133,54 @@ def _schedule() -> pd.DataFrame | None:
     money_metric(c[1], "Penalties outstanding", s.penalties_outstanding)
     money_metric(c[2], "Total due", s.total_due, help="What the water account owes; paying it closes the account.")
     c = st.columns(3)
-    money_metric(c[0], "Penalties assessed", s.penalties_assessed,
-                 help="Each penalty rounded to the cent when assessed.")
+    money_metric(
+        c[0], "Penalties assessed", s.penalties_assessed, help="Each penalty rounded to the cent when assessed."
+    )
     relevied = [b for b in s.bills if b.relevy_date]
-    money_metric(c[1], "Still owed on the tax bill", s.relevy_outstanding if relevied else None,
-                 help="; ".join(f"{b.bill}: {b.relevy_amount} relevied on {b.relevy_date}" for b in relevied) or None)
+    money_metric(
+        c[1],
+        "Still owed on the tax bill",
+        s.relevy_outstanding if relevied else None,
+        help="; ".join(f"{b.bill}: {b.relevy_amount} relevied on {b.relevy_date}" for b in relevied) or None,
+    )
     nxt = [b.relevy_date or b.scheduled_relevy_date for b in s.bills if b.relevy_date or b.scheduled_relevy_date]
-    c[2].metric("Relevy date", str(min(nxt)) if nxt else "—",
-                help="15 April: water rents and penalties more than 60 days overdue go to the Village tax bill")
+    c[2].metric(
+        "Relevy date",
+        str(min(nxt)) if nxt else "—",
+        help="15 April: water rents and penalties more than 60 days overdue go to the Village tax bill",
+    )
     if s.credit:
         st.info(f"Credit on the account: {ui.usd(s.credit, cents=True)}")
     if len(s.bills) > 1:
-        st.dataframe(pd.DataFrame([{"Bill": b.bill, "Due": b.due_date, "Charge (USD)": float(b.amount),
-                                    "Total due (USD)": float(b.total_due),
-                                    "On the tax bill (USD)": float(b.relevy_outstanding)} for b in s.bills]),
-                     width="stretch", hide_index=True)
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        "Bill": b.bill,
+                        "Due": b.due_date,
+                        "Charge (USD)": float(b.amount),
+                        "Total due (USD)": float(b.total_due),
+                        "On the tax bill (USD)": float(b.relevy_outstanding),
+                    }
+                    for b in s.bills
+                ]
+            ),
+            width="stretch",
+            hide_index=True,
+        )
     events = _events_table(s.events)
     st.markdown("**Events**")
     if len(events):
-        st.dataframe(events, width="stretch", hide_index=True,
-                     column_config={k: st.column_config.NumberColumn(format="$%.2f") for k in events.columns
-                                    if "USD" in k or k.endswith("after")})
+        st.dataframe(
+            events,
+            width="stretch",
+            hide_index=True,
+            column_config={
+                k: st.column_config.NumberColumn(format="$%.2f")
+                for k in events.columns
+                if "USD" in k or k.endswith("after")
+            },
+        )
     else:
         st.caption("No penalty, payment or relevy by that date.")
     with st.expander("How §223-12F is read"):
@@ -128,16 +193,42 @@ def _meter() -> pd.DataFrame | None:
     water = lib.piece("water")
     st.subheader("Meter accuracy test (§223-6G)")
     c1, c2, c3 = st.columns(3)
-    billed = c1.number_input("Billed consumption, tested period", min_value=0.0, max_value=1e12, value=12_000.0,
-                             step=100.0, key="w_meter_billed", help="In the bill's unit (cubic feet or gallons).")
-    err = c2.number_input("Registration error, first flow rate (%)", min_value=-99.0, max_value=1000.0, value=2.0,
-                          step=0.1, key="w_meter_error", help="Positive: the meter over-registers.")
-    more = c3.text_input("Other flow-rate results (%)", key="w_meter_more", placeholder="e.g. 1.8, 2.4",
-                         help="The test's other results, separated by commas; all are averaged.")
+    billed = c1.number_input(
+        "Billed consumption, tested period",
+        min_value=0.0,
+        max_value=1e12,
+        value=12_000.0,
+        step=100.0,
+        key="w_meter_billed",
+        help="In the bill's unit (cubic feet or gallons).",
+    )
+    err = c2.number_input(
+        "Registration error, first flow rate (%)",
+        min_value=-99.0,
+        max_value=1000.0,
+        value=2.0,
+        step=0.1,
+        key="w_meter_error",
+        help="Positive: the meter over-registers.",
+    )
+    more = c3.text_input(
+        "Other flow-rate results (%)",
+        key="w_meter_more",
+        placeholder="e.g. 1.8, 2.4",
+        help="The test's other results, separated by commas; all are averaged.",
+    )
     c1, c2 = st.columns(2)
     fee = c1.number_input("Test fee paid (USD)", min_value=0.0, max_value=1e6, value=50.0, step=5.0, key="w_meter_fee")
-    rate = c2.number_input("Water rate (USD per unit), optional", min_value=0.0, max_value=1e4, value=0.0,
-                           step=0.001, format="%.4f", key="w_meter_rate", help="0: no dollar figures.")
+    rate = c2.number_input(
+        "Water rate (USD per unit), optional",
+        min_value=0.0,
+        max_value=1e4,
+        value=0.0,
+        step=0.001,
+        format="%.4f",
+        key="w_meter_rate",
+        help="0: no dollar figures.",
+    )
     results = [f"{err}"] + [b.strip() for b in more.split(",") if b.strip()]
     try:
         r = water.meter_test(f"{billed}", results, f"{fee:.2f}", f"{rate}" if rate else None)
@@ -145,12 +236,22 @@ def _meter() -> pd.DataFrame | None:
         st.error(str(e))
         return None
     c = st.columns(4)
-    c[0].metric("Bill adjusted", "Yes" if r.adjusted else "No",
-                help=f"Average error {r.registration_error_pct.quantize(Decimal('0.01')):+}% (limit ±1.5%)")
-    c[1].metric("Adjusted consumption", f"{r.adjusted_consumption:,.2f}",
-                help=f"change {r.consumption_change:+,.2f}; tested period only")
-    money_metric(c[2], "Corrected bill", r.corrected_usd,
-                 help=None if r.corrected_usd is None else f"billed {r.billed_usd}, change {r.bill_change_usd:+}")
+    c[0].metric(
+        "Bill adjusted",
+        "Yes" if r.adjusted else "No",
+        help=f"Average error {r.registration_error_pct.quantize(Decimal('0.01')):+}% (limit ±1.5%)",
+    )
+    c[1].metric(
+        "Adjusted consumption",
+        f"{r.adjusted_consumption:,.2f}",
+        help=f"change {r.consumption_change:+,.2f}; tested period only",
+    )
+    money_metric(
+        c[2],
+        "Corrected bill",
+        r.corrected_usd,
+        help=None if r.corrected_usd is None else f"billed {r.billed_usd}, change {r.bill_change_usd:+}",
+    )
     c[3].metric("Test fee refunded", ui.usd(r.fee_refund, cents=True) if r.fee_refunded else "No")
     for n in r.notes:
         st.caption(f"• {n}")

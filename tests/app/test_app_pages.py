@@ -18,9 +18,15 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-PAGES = ["treecalc_app/survey.py", "treecalc_app/benefits.py", "treecalc_app/permit.py",
-         "treecalc_app/violations.py", "treecalc_app/fund.py", "treecalc_app/water.py",
-         "treecalc_app/excavation.py"]
+PAGES = [
+    "treecalc_app/survey.py",
+    "treecalc_app/benefits.py",
+    "treecalc_app/permit.py",
+    "treecalc_app/violations.py",
+    "treecalc_app/fund.py",
+    "treecalc_app/water.py",
+    "treecalc_app/excavation.py",
+]
 TIMEOUT = 120
 
 
@@ -76,6 +82,7 @@ def expected(sample):
 
 
 # --- every page renders on the sample -------------------------------------------
+
 
 @pytest.mark.parametrize("page", PAGES)
 def test_page_renders_on_the_sample(page, sample):
@@ -165,8 +172,12 @@ def test_violation_page_equals_assess(sample):
     _ok(at)
     want = assess(sample[1], violation=True, application_pending=True, continuing_days=3)
     m = metrics(at)
-    assert amount(m["Civil penalty, maximum"]) == pytest.approx(float(want.penalties["civil_penalty_max_usd"]), abs=0.005)
-    assert amount(m["Criminal fine, maximum"]) == pytest.approx(float(want.penalties["criminal_fine_max_usd"]), abs=0.005)
+    assert amount(m["Civil penalty, maximum"]) == pytest.approx(
+        float(want.penalties["civil_penalty_max_usd"]), abs=0.005
+    )
+    assert amount(m["Criminal fine, maximum"]) == pytest.approx(
+        float(want.penalties["criminal_fine_max_usd"]), abs=0.005
+    )
     assert m["Doubled (§208-29B(7))"] == ("Yes" if want.penalties["doubled"] else "No")
     # the options follow the user to the permit page: 120% after a violation
     at.switch_page("treecalc_app/permit.py").run()
@@ -183,11 +194,14 @@ def test_fund_page_fee_schedule(sample):
     at.switch_page("treecalc_app/fund.py").run()
     at.number_input(key="w_fee_per_tree").set_value(700.0).run()
     _ok(at, errors=True)
-    want = assess(sample[1], fee_schedule={"basis": "per_tree", "fee_per_tree_usd": "700.00", "multiplier": "1",
-                                           "placeholder": True})
+    want = assess(
+        sample[1],
+        fee_schedule={"basis": "per_tree", "fee_per_tree_usd": "700.00", "multiplier": "1", "placeholder": True},
+    )
     m = metrics(at)
     assert amount(m["Payment in lieu to the Tree Preservation Fund"]) == pytest.approx(
-        float(want.fund["fund_in_lieu_usd"]), abs=0.005)
+        float(want.fund["fund_in_lieu_usd"]), abs=0.005
+    )
 
 
 def test_statement_downloads_and_opens(expected):
@@ -207,11 +221,15 @@ def test_statement_downloads_and_opens(expected):
 
 # --- a broken file: messages, never a traceback ---------------------------------
 
-@pytest.mark.parametrize("name,blob", [
-    ("broken.xlsx", b"this is not a workbook at all"),
-    ("empty.csv", b""),
-    ("garbage.csv", bytes(range(256)) * 20),
-])
+
+@pytest.mark.parametrize(
+    "name,blob",
+    [
+        ("broken.xlsx", b"this is not a workbook at all"),
+        ("empty.csv", b""),
+        ("garbage.csv", bytes(range(256)) * 20),
+    ],
+)
 def test_broken_file_gives_messages_on_every_page(name, blob):
     at = _app()
     at.file_uploader(key="w_upload").set_value((name, blob, "application/octet-stream")).run()
@@ -255,8 +273,12 @@ def test_marking_trees_harmed_equals_assess_on_the_marked_survey(sample):
     trees.loc[trees["tag"].astype(str).isin(retained), "action"] = "removed"
     want = assess(dataclasses.replace(sv, trees=trees))
     m = metrics(at)
-    assert amount(m["Civil penalty, maximum"]) == pytest.approx(float(want.penalties["civil_penalty_max_usd"]), abs=0.005)
-    assert amount(m["Criminal fine, maximum"]) == pytest.approx(float(want.penalties["criminal_fine_max_usd"]), abs=0.005)
+    assert amount(m["Civil penalty, maximum"]) == pytest.approx(
+        float(want.penalties["civil_penalty_max_usd"]), abs=0.005
+    )
+    assert amount(m["Criminal fine, maximum"]) == pytest.approx(
+        float(want.penalties["criminal_fine_max_usd"]), abs=0.005
+    )
     assert float(want.penalties["civil_penalty_max_usd"]) > 0, "the sample's retained trees marked removed are offences"
 
 
@@ -285,7 +307,9 @@ def test_wesley_hills_site_fact_switches_the_law(sample):
         _ok(at)
     at.switch_page("treecalc_app/violations.py").run()
     m = metrics(at)
-    assert amount(m["Fine, maximum (USD, Wesley Hills Chapter 95)"]) == pytest.approx(float(want.penalties["fine_max_usd"]))
+    assert amount(m["Fine, maximum (USD, Wesley Hills Chapter 95)"]) == pytest.approx(
+        float(want.penalties["fine_max_usd"])
+    )
     assert any(want.wesley_hills["note"] in i.value for i in at.info)
 
 
@@ -319,8 +343,11 @@ def _grid_csv() -> bytes:
     xs, ys = np.meshgrid(np.arange(0, 200, 10.0), np.arange(0, 150, 10.0))
     existing = 100 + 0.02 * xs
     proposed = 101 + 2 * np.sin(xs / 40) * np.cos(ys / 30)
-    return pd.DataFrame({"x": xs.ravel(), "y": ys.ravel(), "existing": existing.ravel(),
-                         "proposed": proposed.ravel()}).to_csv(index=False).encode()
+    return (
+        pd.DataFrame({"x": xs.ravel(), "y": ys.ravel(), "existing": existing.ravel(), "proposed": proposed.ravel()})
+        .to_csv(index=False)
+        .encode()
+    )
 
 
 def test_excavation_page_equals_the_module(tmp_path):
@@ -362,16 +389,25 @@ def test_excavation_broken_grid_is_a_message():
 
 
 def test_fee_schedule_toml_round_trips_through_the_library(tmp_path):
-    from treecalc.fund import fee_schedule_toml
-    from treecalc.fund import load_fee_schedule
+    from treecalc.fund import fee_schedule_toml, load_fee_schedule
 
-    d = {"basis": "value", "fee_per_tree_usd": "525.00", "multiplier": "1.5", "placeholder": False,
-         "label": 'set by Board resolution "2026-14" (§208-24C)'}
+    d = {
+        "basis": "value",
+        "fee_per_tree_usd": "525.00",
+        "multiplier": "1.5",
+        "placeholder": False,
+        "label": 'set by Board resolution "2026-14" (§208-24C)',
+    }
     path = tmp_path / "fee_schedule.toml"
     path.write_text(fee_schedule_toml(d), encoding="utf-8")
     s = load_fee_schedule(path)
-    assert (s.basis, str(s.fee_per_tree_usd), str(s.multiplier), s.placeholder, s.label) == \
-        ("value", "525.00", "1.5", False, d["label"])
+    assert (s.basis, str(s.fee_per_tree_usd), str(s.multiplier), s.placeholder, s.label) == (
+        "value",
+        "525.00",
+        "1.5",
+        False,
+        d["label"],
+    )
 
 
 def _edit(rows: dict[int, dict]) -> dict:

@@ -34,15 +34,22 @@ SITE = {"jurisdiction": "croton-on-hudson", "has_residence": "no", "subdividable
 
 def survey_bytes(actions: list[str], site: dict | None = None, species: str = "Red oak") -> bytes:
     n = len(actions)
-    trees = pd.DataFrame({"Tag": [f"A{i}" for i in range(1, n + 1)], "Species": [species] * n,
-                          "DBH (in)": [10.0 + i for i in range(n)], "Action": actions,
-                          "Notes": [""] * n})
+    trees = pd.DataFrame(
+        {
+            "Tag": [f"A{i}" for i in range(1, n + 1)],
+            "Species": [species] * n,
+            "DBH (in)": [10.0 + i for i in range(n)],
+            "Action": actions,
+            "Notes": [""] * n,
+        }
+    )
     buf = io.BytesIO()
     with pd.ExcelWriter(buf, engine="openpyxl") as xw:
         trees.to_excel(xw, sheet_name="Trees", index=False)
         s = site or SITE
-        pd.DataFrame({"field": list(s), "value": list(s.values())}).to_excel(xw, sheet_name="Site", index=False,
-                                                                             header=False)
+        pd.DataFrame({"field": list(s), "value": list(s.values())}).to_excel(
+            xw, sheet_name="Site", index=False, header=False
+        )
     return buf.getvalue()
 
 
@@ -63,6 +70,7 @@ def _ok(at: AppTest) -> None:
 
 # --- helpers --------------------------------------------------------------------
 
+
 def test_csv_leaves_empty_text_alone_and_guards_formulas():
     from app_support.ui import csv_bytes
 
@@ -73,8 +81,18 @@ def test_csv_leaves_empty_text_alone_and_guards_formulas():
     assert "'" not in text[5]
 
 
-@pytest.mark.parametrize("x,want", [(2_566_123.45, "$2.57M"), (28_000, "$28K"), (28_450.5, "$28.5K"),
-                                    (940, "$940"), (999_950, "$1M"), (-4_500_000, "-$4.5M"), (None, "—")])
+@pytest.mark.parametrize(
+    "x,want",
+    [
+        (2_566_123.45, "$2.57M"),
+        (28_000, "$28K"),
+        (28_450.5, "$28.5K"),
+        (940, "$940"),
+        (999_950, "$1M"),
+        (-4_500_000, "-$4.5M"),
+        (None, "—"),
+    ],
+)
 def test_compact_usd(x, want):
     from app_support.ui import compact_usd
 
@@ -92,10 +110,12 @@ def test_default_stock_says_which_species_size_and_placeholder_cost():
 
 # --- defects ---------------------------------------------------------------------
 
+
 def test_sidebar_names_the_upload_on_the_run_of_the_upload():
     at = _app()
-    assert any("oaks.xlsx" in c.value and "uploaded" in c.value for c in at.sidebar.caption), \
-        [c.value for c in at.sidebar.caption]
+    assert any("oaks.xlsx" in c.value and "uploaded" in c.value for c in at.sidebar.caption), [
+        c.value for c in at.sidebar.caption
+    ]
 
 
 def test_violation_control_shows_what_the_numbers_use():
@@ -186,8 +206,11 @@ def test_wesley_hills_permit_page_offers_no_croton_replacement_or_fund_controls(
     # nor the Violations page Croton's violation standard, doubling, clear cutting, days or percentage
     at.switch_page("treecalc_app/violations.py").run()
     _ok(at)
-    assert not [w.label for w in [*at.radio, *at.number_input] if w.key in (
-        "w_violation", "w_pending", "w_clear_cutting", "w_days", "w_repl_pct")]
+    assert not [
+        w.label
+        for w in [*at.radio, *at.number_input]
+        if w.key in ("w_violation", "w_pending", "w_clear_cutting", "w_days", "w_repl_pct")
+    ]
     assert [m.label for m in at.multiselect if m.key == "w_marked_removed"]  # trees found removed: both laws
     at.switch_page("treecalc_app/fund.py").run()
     _ok(at)
@@ -202,14 +225,19 @@ def test_wesley_hills_permit_page_offers_no_croton_replacement_or_fund_controls(
 
 def test_no_raw_identifiers_in_the_tables_people_read():
     at = _app()
-    for page in ("treecalc_app/survey.py", "treecalc_app/permit.py", "treecalc_app/benefits.py",
-                 "treecalc_app/violations.py"):
+    for page in (
+        "treecalc_app/survey.py",
+        "treecalc_app/permit.py",
+        "treecalc_app/benefits.py",
+        "treecalc_app/violations.py",
+    ):
         at.switch_page(page).run()
         _ok(at)
         for df in at.dataframe:
             cols = [str(c) for c in df.value.columns]
-            raw = [c for c in cols if c in ("source_row", "dbh_in") or c.startswith("usd_") or
-                   (c.islower() and "_" in c)]
+            raw = [
+                c for c in cols if c in ("source_row", "dbh_in") or c.startswith("usd_") or (c.islower() and "_" in c)
+            ]
             assert not raw, (page, raw)
 
 
@@ -252,14 +280,26 @@ def test_offences_definite_and_conditional_read_with_get():
 
     from app_support.views import offence_rows
 
-    before = SimpleNamespace(penalties={"per_tree": [{"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500}]},
-                             trees=None)
+    before = SimpleNamespace(
+        penalties={"per_tree": [{"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500}]}, trees=None
+    )
     rows = offence_rows(before)
     assert "Offence" not in rows and list(rows["tag"]) == ["A1"]
-    after = SimpleNamespace(penalties={"per_tree": [
-        {"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500, "offence_kind": "definite"},
-        {"tag": "A2", "tier": "§208-29B(2)", "max_usd": 1500, "conditional": True,
-         "depends_on": ["has_residence not given: assumed no"]}]}, trees=None)
+    after = SimpleNamespace(
+        penalties={
+            "per_tree": [
+                {"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500, "offence_kind": "definite"},
+                {
+                    "tag": "A2",
+                    "tier": "§208-29B(2)",
+                    "max_usd": 1500,
+                    "conditional": True,
+                    "depends_on": ["has_residence not given: assumed no"],
+                },
+            ]
+        },
+        trees=None,
+    )
     rows = offence_rows(after)
     assert list(rows["Offence"]) == ["definite", "conditional"]
     assert list(rows["Depends on"]) == ["facts given", "“a residence stands on the lot” not given: assumed no"]
@@ -269,20 +309,23 @@ def test_offences_definite_and_conditional_read_with_get():
 def test_readable_site_facts():
     from app_support.views import readable
 
-    assert readable("subdividable not given: assumed True (a violation)") == \
-        "“the lot could be subdivided” not given: assumed yes (a violation)"
+    assert (
+        readable("subdividable not given: assumed True (a violation)")
+        == "“the lot could be subdivided” not given: assumed yes (a violation)"
+    )
 
 
 def test_the_law_engines_notes_name_the_apps_controls_not_command_line_options():
     # the permit page showed "... is a PLACEHOLDER (give --replacement-cost)": a flag of the command line,
     # which an app user has no way to give; the Survey page's site facts and the Unit cost box set the same
+    from app_support import views
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey
 
-    from app_support import views
-
-    csv = b"Tag,Species,DBH (in),Action\n1,Red maple,12,remove\n2,Pin oak,14,remove\n3,Sugar maple,9,remove\n" \
-          b"4,Red maple,9,remove\n"
+    csv = (
+        b"Tag,Species,DBH (in),Action\n1,Red maple,12,remove\n2,Pin oak,14,remove\n3,Sugar maple,9,remove\n"
+        b"4,Red maple,9,remove\n"
+    )
     a = assess(read_survey(io.BytesIO(csv), filename="no_site.csv"))
     texts = [*a.assumptions, *a.warnings, *(a.replacement.get("notes") or [])]
     assert any("--replacement-cost" in t for t in texts)  # the engine's words, as the CLI reads them
@@ -295,8 +338,15 @@ def test_no_statement_download_when_the_assessment_fails():
     # a fee of $0 per tree set on the Fund page makes the law engine refuse the schedule; the Survey page
     # still offered "Excel statement", whose click saved the error text under statement_*.xlsx
     at = _app()
-    at.session_state["tc_opts"] = {"fee_schedule": {"basis": "per_tree", "fee_per_tree_usd": "0.00",
-                                                    "multiplier": "1", "placeholder": True, "label": "x"}}
+    at.session_state["tc_opts"] = {
+        "fee_schedule": {
+            "basis": "per_tree",
+            "fee_per_tree_usd": "0.00",
+            "multiplier": "1",
+            "placeholder": True,
+            "label": "x",
+        }
+    }
     at.run()
     assert not at.exception
     assert not [d.proto.label for d in at.get("download_button") if "Excel statement" in d.proto.label]

@@ -29,8 +29,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run"]
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def _free_port() -> int:
@@ -45,17 +52,36 @@ def server(tmp_path):
     port = _free_port()
     log = open(tmp_path / "streamlit.log", "wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {proc.returncode}: "
-                                   f"{(tmp_path / 'streamlit.log').read_text(errors='replace')[-2000:]}")
+                raise RuntimeError(
+                    f"streamlit exited with {proc.returncode}: "
+                    f"{(tmp_path / 'streamlit.log').read_text(errors='replace')[-2000:]}"
+                )
             try:
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
                     if r.read().strip() == b"ok":
@@ -84,13 +110,16 @@ def _amount(text: str) -> float:
 
 def _metric(page, label: str) -> str:
     metric = page.locator('[data-testid="stMetric"]').filter(
-        has=page.locator('[data-testid="stMetricLabel"]', has_text=label))
+        has=page.locator('[data-testid="stMetricLabel"]', has_text=label)
+    )
     metric.first.wait_for(timeout=60_000)
     return metric.first.locator('[data-testid="stMetricValue"]').inner_text()
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium "
-                    "(.ci/run installs it with apt-get where apt is available)")
+@pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="Chromium not found at /usr/bin/chromium (.ci/run installs it with apt-get where apt is available)",
+)
 def test_upload_sample_and_read_permit_page(server, tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
     from treecalc.assessment import assess
@@ -109,7 +138,7 @@ def test_upload_sample_and_read_permit_page(server, tmp_path):
             page.goto(server)
             page.get_by_text("Showing").first.wait_for()
             with page.expect_file_chooser() as fc:
-                page.locator('[data-testid="stFileUploaderDropzone"] button').first.click()
+                page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
             fc.value.set_files(str(SAMPLE_SURVEY))
             page.get_by_text(f"Showing {SAMPLE_SURVEY.name}").first.wait_for()
             page.get_by_text("uploaded.").first.wait_for()

@@ -41,9 +41,28 @@ def _serve(tmp_path: Path, limits: str | None):
         env["TREECALC_LIMITS"] = limits
     log = (tmp_path / "streamlit.log").open("wb")  # the server's log, closed at teardown
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -78,7 +97,9 @@ def test_far_cell_upload_is_refused_and_the_server_lives(tmp_path, limits, says)
                 before = _metric(other, "Trees")
 
                 with attacker.expect_file_chooser() as fc:
-                    attacker.locator('[data-testid="stFileUploaderDropzone"] button').first.click()
+                    attacker.locator(
+                        '[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button'
+                    ).first.click()
                 t0 = time.monotonic()
                 fc.value.set_files(str(bad))
                 error = attacker.locator('[data-testid="stAlertContentError"]').filter(has_text="far.xlsx")

@@ -24,16 +24,28 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-background-networking", "--disable-component-update",
-               "--disable-sync", "--no-first-run", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+]
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium"),
+]
 
-SURVEY = (b"Tag,Species,DBH (in),Action,Latitude,Longitude\n"
-          b"1,Red mapel,12,remove,41.2000,-73.9000\n2,Pin oak,14,remove,41.2002,-73.9003\n"
-          b"3,Red maple,8,retain,41.2004,-73.9001\n4,Red maple,9,remove,41.2001,-73.9006\n"
-          b"5,Red maple,10,removed,41.2005,-73.9004\n")
+SURVEY = (
+    b"Tag,Species,DBH (in),Action,Latitude,Longitude\n"
+    b"1,Red mapel,12,remove,41.2000,-73.9000\n2,Pin oak,14,remove,41.2002,-73.9003\n"
+    b"3,Red maple,8,retain,41.2004,-73.9001\n4,Red maple,9,remove,41.2001,-73.9006\n"
+    b"5,Red maple,10,removed,41.2005,-73.9004\n"
+)
 NAME = "Birch Lane lot 12.csv"
 
 
@@ -47,19 +59,43 @@ def _free_port() -> int:
 def server(tmp_path):
     port = _free_port()
     log = open(tmp_path / "streamlit.log", "wb")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(Path(__file__).parent / "coords"), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            [str(Path(__file__).parent / "coords"), *filter(None, [os.environ.get("PYTHONPATH")])]
+        ),
+    }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited: {(tmp_path / 'streamlit.log').read_text(errors='replace')[-2000:]}")
+                raise RuntimeError(
+                    f"streamlit exited: {(tmp_path / 'streamlit.log').read_text(errors='replace')[-2000:]}"
+                )
             try:
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
                     if r.read().strip() == b"ok":
@@ -112,7 +148,7 @@ def _upload(page, tmp_path, name: str = NAME, data: bytes = SURVEY) -> None:
     f.write_bytes(data)
     page.get_by_text("Showing").first.wait_for()
     with page.expect_file_chooser() as fc:
-        page.locator('[data-testid="stFileUploaderDropzone"] button').first.click()
+        page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
     fc.value.set_files(str(f))
     page.get_by_text(f"Showing {name}").first.wait_for()
 
@@ -149,8 +185,11 @@ def test_map_draws_the_trees_without_network_tiles(server, browser, tmp_path):
     near = {c: sum(1 for p in px if all(abs(p[i] - c[i]) <= 12 for i in range(3))) for c in PALETTE[:2]}
     assert all(n > 20 for n in near.values()), near
     # hover the one tree already removed (tag 5, orange): its tag, species, DBH and value show
-    orange = [(i % img.width, i // img.width) for i, p in enumerate(px)
-              if all(abs(p[k] - PALETTE[1][k]) <= 12 for k in range(3))]
+    orange = [
+        (i % img.width, i // img.width)
+        for i, p in enumerate(px)
+        if all(abs(p[k] - PALETTE[1][k]) <= 12 for k in range(3))
+    ]
     x, y = orange[len(orange) // 2]
     box = chart.bounding_box()
     page.mouse.move(box["x"] + x, box["y"] + y)
@@ -201,9 +240,13 @@ def test_project_save_reload_open_restores_correction_and_site_facts(server, bro
     page.get_by_text("Survey:").first.wait_for()
     page.wait_for_function("() => new URLSearchParams(location.search).has('survey')")
     q = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
-    link = f"{server}/?" + urllib.parse.urlencode({
-        "survey": q["survey"][0], "read": json.dumps({"site": {"prior_removals_12mo": "2"}}),
-        "opts": json.dumps({"species_fix": {"2": "QURU"}})})
+    link = f"{server}/?" + urllib.parse.urlencode(
+        {
+            "survey": q["survey"][0],
+            "read": json.dumps({"site": {"prior_removals_12mo": "2"}}),
+            "opts": json.dumps({"species_fix": {"2": "QURU"}}),
+        }
+    )
     page.goto(link)
     page.get_by_text("1 species corrected by you").first.wait_for(state="attached")  # in the Species tab
 
@@ -218,7 +261,7 @@ def test_project_save_reload_open_restores_correction_and_site_facts(server, bro
     page.reload()
     page.get_by_text("1 species corrected by you").first.wait_for(state="attached")  # in the Species tab
     _nav(page, "Permit & replacement")
-    page.get_by_text("including 2 earlier").first.wait_for()     # the site fact prior_removals_12mo = 2
+    page.get_by_text("including 2 earlier").first.wait_for()  # the site fact prior_removals_12mo = 2
 
     # a fresh start (no URL state): the sample; then Open project restores everything
     page.goto(server)

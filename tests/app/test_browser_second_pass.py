@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _amount, _metric, server  # noqa: F401 - fixture
 from tests.app.test_app_second_pass import BLOB
+from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _amount, _metric
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
 
@@ -35,7 +35,7 @@ def _open(p, url: str, width: int, height: int = 1600):
 
 def _upload(page, path: Path) -> None:
     with page.expect_file_chooser() as fc:
-        page.locator('[data-testid="stFileUploaderDropzone"] button').first.click()
+        page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
     fc.value.set_files(str(path))
     page.get_by_text(f"Showing {path.name}").first.wait_for()
 
@@ -72,7 +72,8 @@ def test_statement_download_is_the_upload_and_options_on_screen(server, tmp_path
             page.get_by_label("Trees the site can take").wait_for()
             _settle(page)
             lieu = page.locator('[data-testid="stMetric"]').filter(
-                has=page.locator('[data-testid="stMetricLabel"]', has_text="Trees paid in lieu (trees, §208-22D)"))
+                has=page.locator('[data-testid="stMetricLabel"]', has_text="Trees paid in lieu (trees, §208-22D)")
+            )
             sync_api.expect(lieu.first.locator('[data-testid="stMetricValue"]')).to_have_text("7", timeout=60_000)
             fund_text = _metric(page, "Payment in lieu to the Tree Preservation Fund (USD, §208-24)")
             lieu_text = _metric(page, "Trees paid in lieu (trees, §208-22D)")
@@ -103,7 +104,8 @@ def _headlines(page) -> list[dict]:
             return {text: v.innerText.trim(), over: cut('[data-testid="stMetricValue"]'),
                     label_cut: cut('[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"]'),
                     label: m.querySelector('[data-testid="stMetricLabel"]').innerText.trim()};
-        })""")
+        })"""
+    )
 
 
 @pytest.mark.parametrize("width", [1100, 390])

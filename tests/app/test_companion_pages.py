@@ -66,8 +66,9 @@ def test_water_calendar_months_two_bills_and_meter_digits():
     at.session_state["w_water_payments"] = _rows([{"date": "2026-02-20", "amount_usd": 110.0}])
     at.radio(key="w_water_months").set_value("calendar").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    s = water.account_statement([("100", "2026-01-15"), ("200", "2026-02-15")], [("2026-02-20", "110")],
-                                as_of="2026-03-10", months="calendar")
+    s = water.account_statement(
+        [("100", "2026-01-15"), ("200", "2026-02-15")], [("2026-02-20", "110")], as_of="2026-03-10", months="calendar"
+    )
     m = _metrics(at)
     # calendar: A +5.00 (16 Jan) +1.00 (1 Feb); B +10.00 (16 Feb); 110 pays A 106.00 and B 4.00;
     # 1 Mar: A paid, B +2.00 -> B 200.00 + 8.00 = 208.00
@@ -97,8 +98,11 @@ def _grid_surveyor_csv() -> bytes:
     xs, ys = np.meshgrid(np.arange(0, 100, 10.0), np.arange(0, 80, 10.0))
     eg = 100 + 0.02 * xs
     fg = 100.5 + np.sin(xs / 30) * np.cos(ys / 25)
-    return pd.DataFrame({"Easting": xs.ravel(), "Northing": ys.ravel(), "EG": eg.ravel(),
-                         "FG": fg.ravel()}).to_csv(index=False).encode()
+    return (
+        pd.DataFrame({"Easting": xs.ravel(), "Northing": ys.ravel(), "EG": eg.ravel(), "FG": fg.ravel()})
+        .to_csv(index=False)
+        .encode()
+    )
 
 
 def test_excavation_surveyor_grid_is_mapped_and_signs_agree(tmp_path):

@@ -19,10 +19,16 @@ from treecalc.geo import local_metres, to_wgs84, tree_lonlat  # noqa: E402
 
 
 def _trees(**cols) -> pd.DataFrame:
-    base = {"tag": ["1", "2", "3"], "species": ["Red maple"] * 3, "species_code": ["ACRU"] * 3,
-            "dbh_in": [10.0, 12.5, np.nan], "action": ["remove", "retain", "removed"],
-            "offence": [False, False, True], "penalty_tier": [None, None, "§208-29B(2)"],
-            "value_usd": [10.5, 20.0, np.nan]}
+    base = {
+        "tag": ["1", "2", "3"],
+        "species": ["Red maple"] * 3,
+        "species_code": ["ACRU"] * 3,
+        "dbh_in": [10.0, 12.5, np.nan],
+        "action": ["remove", "retain", "removed"],
+        "offence": [False, False, True],
+        "penalty_tier": [None, None, "§208-29B(2)"],
+        "value_usd": [10.5, 20.0, np.nan],
+    }
     base.update(cols)
     return pd.DataFrame(base)
 
@@ -31,7 +37,7 @@ def test_epsg2263_feet_become_metres_on_the_ground():
     # EPSG:2263 (NY Long Island, US survey ft): 100 ft east = 100 x 1200/3937 = 30.48 m east; the
     # equirectangular drawing on the mean radius is ~0.26 % short at 40.85° N (ellipsoid), so 0.5 % tolerance
     lon, lat = to_wgs84([1_000_000, 1_000_100], [250_000, 250_000], "EPSG:2263")
-    assert 40.4 < lat[0] < 41.0 and -74.3 < lon[0] < -73.6          # in New York City
+    assert 40.4 < lat[0] < 41.0 and -74.3 < lon[0] < -73.6  # in New York City
     east, north = local_metres(lon, lat)
     assert east[1] - east[0] == pytest.approx(30.48, rel=0.005)
     assert abs(north[1] - north[0]) < 0.05
@@ -41,7 +47,7 @@ def test_latitude_longitude_used_as_given_and_bad_ones_dropped():
     t = _trees(latitude=[41.2, 91.0, "n/a"], longitude=[-73.9, -73.9, -73.9])
     ll = tree_lonlat(t)
     assert ll["latitude_deg"].iloc[0] == 41.2 and ll["longitude_deg"].iloc[0] == -73.9
-    assert ll["latitude_deg"].isna().tolist() == [False, True, True]   # 91° N and text: not placed
+    assert ll["latitude_deg"].isna().tolist() == [False, True, True]  # 91° N and text: not placed
     df, missing = tree_map.points(t, None)
     assert len(df) == 1 and missing == 2
 
@@ -66,7 +72,7 @@ def test_points_colour_hover_and_deck_without_basemap():
     assert tiers["category"].tolist() == ["none", "none", "§208-29B(2)"]
     assert tiers["color"].iloc[2] == list(tree_map.PALETTE[0])
     spec = tree_map.deck(df, "Offence").to_json()
-    assert "mapStyle" not in spec and "mapProvider" not in spec        # nothing to fetch
+    assert "mapStyle" not in spec and "mapProvider" not in spec  # nothing to fetch
     assert "OrthographicView" in spec and "ScatterplotLayer" in spec
     leg = tree_map.legend(df)
     assert dict(zip(leg["category"], leg["trees"])) == {"no offence": 2, "offence": 1}
@@ -79,8 +85,9 @@ def test_coordinates_stay_in_the_statements_trees_sheet():
     from treecalc.ingest import read_survey
     from treecalc.statement import statement_bytes
 
-    sv = read_survey(io.BytesIO(b"Tag,Species,DBH (in),Action\n1,Red maple,12,remove\n2,Red maple,10,retain\n"),
-                     filename="s.csv")
+    sv = read_survey(
+        io.BytesIO(b"Tag,Species,DBH (in),Action\n1,Red maple,12,remove\n2,Red maple,10,retain\n"), filename="s.csv"
+    )
     sv.trees["latitude"] = [41.2, 41.2001]
     sv.trees["longitude"] = [-73.9, -73.9001]
     wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(assess(sv))), read_only=True)
@@ -93,11 +100,14 @@ def test_coordinates_stay_in_the_statements_trees_sheet():
 
 # --- the Map page (AppTest) -------------------------------------------------------
 
+
 def _survey_with_xy() -> bytes:
-    return (b"Tag,Species,DBH (in),Action,X,Y\n"
-            b"1,Red maple,12,removed,1000000,250000\n2,Red maple,12,removed,1000050,250000\n"
-            b"3,Red maple,12,removed,1000100,250000\n4,Red maple,12,removed,1000100,250060\n"
-            b"5,Pin oak,20,retain,1000000,250080\n")
+    return (
+        b"Tag,Species,DBH (in),Action,X,Y\n"
+        b"1,Red maple,12,removed,1000000,250000\n2,Red maple,12,removed,1000050,250000\n"
+        b"3,Red maple,12,removed,1000100,250000\n4,Red maple,12,removed,1000100,250060\n"
+        b"5,Pin oak,20,retain,1000000,250080\n"
+    )
 
 
 @pytest.fixture
@@ -147,4 +157,4 @@ def test_trees_the_law_speaks_of_are_drawn_over_the_others():
     t = t.iloc[::-1].reset_index(drop=True)  # the offence (tag 3) first in the survey
     df, _ = tree_map.points(t, None, "offence")
     assert df["category"].tolist() == ["no offence", "no offence", "offence"]
-    assert df["tag"].tolist() == ["2", "1", "3"]        # the survey's order kept within each group
+    assert df["tag"].tolist() == ["2", "1", "3"]  # the survey's order kept within each group

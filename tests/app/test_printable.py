@@ -13,8 +13,10 @@ sys.path.insert(0, str(ROOT))
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf (dev dependency) reads the PDF back")
 
-SURVEY = (b"Tag,Species,DBH (in),Action\n101,Red maple,12,removed\n102,Red maple,12,removed\n"
-          b"103,Red maple,12,removed\n104,Red maple,8,retain\n")
+SURVEY = (
+    b"Tag,Species,DBH (in),Action\n101,Red maple,12,removed\n102,Red maple,12,removed\n"
+    b"103,Red maple,12,removed\n104,Red maple,8,retain\n"
+)
 
 
 def _served(url: str) -> bytes:

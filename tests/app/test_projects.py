@@ -15,15 +15,21 @@ sys.path.insert(0, str(ROOT))
 
 from app_support import projects, state  # noqa: E402
 
-SURVEY = (b"Tag,Species,DBH (in),Action\n1,Red mapel,12,remove\n2,Pin oak,14,remove\n3,Red maple,8,retain\n"
-          b"4,Red maple,9,remove\n5,Red maple,10,remove\n")
+SURVEY = (
+    b"Tag,Species,DBH (in),Action\n1,Red mapel,12,remove\n2,Pin oak,14,remove\n3,Red maple,8,retain\n"
+    b"4,Red maple,9,remove\n5,Red maple,10,remove\n"
+)
 
 
 def test_project_file_round_trip():
     src = state.make_source("lot 7.csv", SURVEY)
     read_opts = {"column_map": {"Action": "action"}, "site": {"subdividable": "yes", "prior_removals_12mo": "2"}}
-    opts = {"species_fix": {"2": "QURU"}, "replacement_cost_usd": 525.0, "benefit": {"land_use": "single_family"},
-            "replacement_stock": [{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 350.0}]}
+    opts = {
+        "species_fix": {"2": "QURU"},
+        "replacement_cost_usd": 525.0,
+        "benefit": {"land_use": "single_family"},
+        "replacement_stock": [{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 350.0}],
+    }
     data = projects.project_bytes(src, read_opts, opts)
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         assert sorted(z.namelist()) == ["project.json", "survey/lot 7.csv"]
@@ -46,19 +52,45 @@ def _zip(files: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("blob,message", [
-    (b"not a zip", "not a treecalc project file"),
-    (_zip({"a.txt": b"x"}), "no project.json"),
-    (_zip({"project.json": b"{nope"}), "could not be read"),
-    (_zip({"project.json": b'{"format": "other"}'}), "not a treecalc project"),
-    (_zip({"project.json": b'{"format": "treecalc-project", "version": 99}'}), "newer treecalc"),
-    (_zip({"project.json": json.dumps({"format": "treecalc-project", "version": 1,
-                                       "survey": {"name": "a.csv", "file": "survey/a.csv"}}).encode()}),
-     "not in the file"),
-    (_zip({"project.json": json.dumps({"format": "treecalc-project", "version": 1,
-                                       "survey": {"name": "a.csv", "file": "survey/a.csv", "sha256": "0" * 64}}).encode(),
-           "survey/a.csv": b"Tag\n1\n"}), "does not match"),
-])
+@pytest.mark.parametrize(
+    "blob,message",
+    [
+        (b"not a zip", "not a treecalc project file"),
+        (_zip({"a.txt": b"x"}), "no project.json"),
+        (_zip({"project.json": b"{nope"}), "could not be read"),
+        (_zip({"project.json": b'{"format": "other"}'}), "not a treecalc project"),
+        (_zip({"project.json": b'{"format": "treecalc-project", "version": 99}'}), "newer treecalc"),
+        (
+            _zip(
+                {
+                    "project.json": json.dumps(
+                        {
+                            "format": "treecalc-project",
+                            "version": 1,
+                            "survey": {"name": "a.csv", "file": "survey/a.csv"},
+                        }
+                    ).encode()
+                }
+            ),
+            "not in the file",
+        ),
+        (
+            _zip(
+                {
+                    "project.json": json.dumps(
+                        {
+                            "format": "treecalc-project",
+                            "version": 1,
+                            "survey": {"name": "a.csv", "file": "survey/a.csv", "sha256": "0" * 64},
+                        }
+                    ).encode(),
+                    "survey/a.csv": b"Tag\n1\n",
+                }
+            ),
+            "does not match",
+        ),
+    ],
+)
 def test_bad_project_files_say_why(blob, message):
     with pytest.raises(projects.ProjectError, match=message):
         projects.read_project(blob)
@@ -80,12 +112,17 @@ def test_a_link_or_project_cannot_name_a_server_file():
 def test_url_params_carry_the_upload_and_options():
     src = state.make_source("lot 7.csv", SURVEY)
     q = projects.url_params(src, {"site": {"subdividable": "yes"}}, {"species_fix": {"2": "QURU"}})
-    assert q == {"survey": src.sha256, "read": '{"site":{"subdividable":"yes"}}', "opts": '{"species_fix":{"2":"QURU"}}'}
+    assert q == {
+        "survey": src.sha256,
+        "read": '{"site":{"subdividable":"yes"}}',
+        "opts": '{"species_fix":{"2":"QURU"}}',
+    }
     sample = state.make_source("s.xlsx", b"x", is_sample=True)
     assert projects.url_params(sample, {}, {}) == {}
 
 
 # --- in the app (AppTest) --------------------------------------------------------------------
+
 
 def _app():
     from streamlit.testing.v1 import AppTest
@@ -115,8 +152,11 @@ def test_options_reach_the_url_and_a_new_session_restores_them():
 
 
 def test_open_project_in_the_sidebar_restores_survey_and_options():
-    data = projects.project_bytes(state.make_source("lot 7.csv", SURVEY), {"site": {"prior_removals_12mo": "2"}},
-                                  {"species_fix": {"2": "QURU"}, "value_basis": "appraised"})
+    data = projects.project_bytes(
+        state.make_source("lot 7.csv", SURVEY),
+        {"site": {"prior_removals_12mo": "2"}},
+        {"species_fix": {"2": "QURU"}, "value_basis": "appraised"},
+    )
     at = _app().run()
     at.file_uploader(key="w_project_open").set_value(("lot 7.treecalc.zip", data, "application/zip")).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
@@ -128,29 +168,41 @@ def test_open_project_in_the_sidebar_restores_survey_and_options():
 
 # --- crafted files and links (review of issue 11) ------------------------------------------------------
 
+
 def _meta(**kw) -> bytes:
     return json.dumps({"format": "treecalc-project", "version": 1, **kw}).encode()
 
 
 def _bad_crc_zip() -> bytes:
     """A project whose survey's recorded CRC-32 is wrong (a damaged or hand-made zip)."""
-    blob = bytearray(_zip({"project.json": _meta(survey={"name": "a.csv", "file": "survey/a.csv"}),
-                           "survey/a.csv": b"Tag,Species,DBH\n1,Red maple,10\n"}))
+    blob = bytearray(
+        _zip(
+            {
+                "project.json": _meta(survey={"name": "a.csv", "file": "survey/a.csv"}),
+                "survey/a.csv": b"Tag,Species,DBH\n1,Red maple,10\n",
+            }
+        )
+    )
     for sig, crc_at in ((b"PK\x03\x04", 14), (b"PK\x01\x02", 16)):  # local header, central directory
         name_at = blob.find(b"survey/a.csv", blob.find(sig))
         blob[blob.rfind(sig, 0, name_at) + crc_at] ^= 0xFF
     return bytes(blob)
 
 
-@pytest.mark.parametrize("blob,message", [
-    (_zip({"project.json": _meta(version="abc")}), "version is not a whole number"),
-    (_zip({"project.json": _meta(survey=["survey/a.csv"])}), "survey entry is not"),
-    (_zip({"project.json": _meta(survey="/etc/passwd")}), "survey entry is not"),
-    (_zip({"project.json": _meta(survey={"name": {"a": 1}, "file": "survey/a.csv"}), "survey/a.csv": b"x"}),
-     "survey entry is not"),
-    (_zip({"project.json": b"[" * 100_000 + b"]" * 100_000}), "nested"),
-    (_bad_crc_zip(), "damaged"),
-])
+@pytest.mark.parametrize(
+    "blob,message",
+    [
+        (_zip({"project.json": _meta(version="abc")}), "version is not a whole number"),
+        (_zip({"project.json": _meta(survey=["survey/a.csv"])}), "survey entry is not"),
+        (_zip({"project.json": _meta(survey="/etc/passwd")}), "survey entry is not"),
+        (
+            _zip({"project.json": _meta(survey={"name": {"a": 1}, "file": "survey/a.csv"}), "survey/a.csv": b"x"}),
+            "survey entry is not",
+        ),
+        (_zip({"project.json": b"[" * 100_000 + b"]" * 100_000}), "nested"),
+        (_bad_crc_zip(), "damaged"),
+    ],
+)
 def test_crafted_project_files_are_refused_in_plain_words(blob, message):
     # before the review these raised ValueError, AttributeError, RecursionError and zipfile.BadZipFile,
     # which the sidebar (it catches the app's own errors only) showed as a failure, not a message
@@ -159,23 +211,45 @@ def test_crafted_project_files_are_refused_in_plain_words(blob, message):
 
 
 def test_options_from_outside_are_taken_only_in_the_form_their_controls_take():
-    good = {"replacement_dbh_in": 3.0, "continuing_days": 4, "violation": True, "value_basis": "cumulative:30",
-            "benefit": {"home_price_usd": 500_000.0, "prices": {"electricity": 0.2}},
-            "replacement_stock": [{"species": "QUAL", "dbh_in": 2.5, "unit_cost_usd": None}],
-            "fee_schedule": {"basis": "per_tree", "fee_per_tree_usd": "500.00", "placeholder": False},
-            "species_fix": {"4": "ACRU"}, "actions": {"7": "removed"}}
+    good = {
+        "replacement_dbh_in": 3.0,
+        "continuing_days": 4,
+        "violation": True,
+        "value_basis": "cumulative:30",
+        "benefit": {"home_price_usd": 500_000.0, "prices": {"electricity": 0.2}},
+        "replacement_stock": [{"species": "QUAL", "dbh_in": 2.5, "unit_cost_usd": None}],
+        "fee_schedule": {"basis": "per_tree", "fee_per_tree_usd": "500.00", "placeholder": False},
+        "species_fix": {"4": "ACRU"},
+        "actions": {"7": "removed"},
+    }
     assert projects.checked(good, projects._OPTION_CHECKS) == (good, [])
-    bad = {"replacement_dbh_in": "x", "continuing_days": "many", "plantable": -5, "replacement_percent": "lots",
-           "value_basis": "cumulative:abc", "benefit": [1, 2], "species_fix": [1], "actions": "x",
-           "replacement_stock": "abc", "fee_schedule": {"basis": "gold"}, "violation": "maybe", "sheet": 3}
+    bad = {
+        "replacement_dbh_in": "x",
+        "continuing_days": "many",
+        "plantable": -5,
+        "replacement_percent": "lots",
+        "value_basis": "cumulative:abc",
+        "benefit": [1, 2],
+        "species_fix": [1],
+        "actions": "x",
+        "replacement_stock": "abc",
+        "fee_schedule": {"basis": "gold"},
+        "violation": "maybe",
+        "sheet": 3,
+    }
     assert projects.checked(bad, projects._OPTION_CHECKS) == ({}, list(bad))
     # a server path hidden one level down (assess_kwargs spreads the benefit parameters into assess)
     assert projects.safe_options({"benefit": {"fee_schedule": "/etc/passwd"}}) == {}
-    read = {"column_map": {"Diam": "dbh_in"}, "site": {"lot_area_acres": "1.2", "village_work": False},
-            "max_bytes": 10**12, "path_or_buffer": "/etc/passwd"}
+    read = {
+        "column_map": {"Diam": "dbh_in"},
+        "site": {"lot_area_acres": "1.2", "village_work": False},
+        "max_bytes": 10**12,
+        "path_or_buffer": "/etc/passwd",
+    }
     assert projects.checked(read, projects._READ_CHECKS) == (
         {"column_map": {"Diam": "dbh_in"}, "site": {"lot_area_acres": "1.2", "village_work": False}},
-        ["max_bytes", "path_or_buffer"])
+        ["max_bytes", "path_or_buffer"],
+    )
 
 
 PAGES = ["survey", "benefits", "map", "permit", "violations", "fund"]
@@ -184,21 +258,30 @@ PAGES = ["survey", "benefits", "map", "permit", "violations", "fund"]
 def test_a_link_the_app_wrote_restores_without_a_note():
     # the app's own URL carries its bookkeeping (_last_species: the species carried to a stock list)
     at = _app()
-    at.query_params["opts"] = json.dumps({"_last_species": "QUAL", "replacement_species": "QUAL",
-                                          "continuing_days": 3, "_other": 1})
+    at.query_params["opts"] = json.dumps(
+        {"_last_species": "QUAL", "replacement_species": "QUAL", "continuing_days": 3, "_other": 1}
+    )
     at.run()
     assert not at.exception and not at.sidebar.warning, [w.value for w in at.sidebar.warning]
-    assert at.session_state["tc_opts"] == {"_last_species": "QUAL", "replacement_species": "QUAL",
-                                           "continuing_days": 3}
+    assert at.session_state["tc_opts"] == {"_last_species": "QUAL", "replacement_species": "QUAL", "continuing_days": 3}
 
 
 def test_a_crafted_link_never_stops_a_page():
     """Options of the wrong type or out of range once stopped the page that draws their control
     ("Something went wrong on this page: TypeError ..."), for the whole session; now they are left out
     and the sidebar says which."""
-    bad = {"replacement_dbh_in": "x", "continuing_days": "many", "plantable": -5, "replacement_percent": "lots",
-           "value_basis": "cumulative:abc", "benefit": [1, 2], "species_fix": [1], "actions": "x",
-           "fee_schedule": {"basis": "gold"}, "replacement_cost_usd": [1]}
+    bad = {
+        "replacement_dbh_in": "x",
+        "continuing_days": "many",
+        "plantable": -5,
+        "replacement_percent": "lots",
+        "value_basis": "cumulative:abc",
+        "benefit": [1, 2],
+        "species_fix": [1],
+        "actions": "x",
+        "fee_schedule": {"basis": "gold"},
+        "replacement_cost_usd": [1],
+    }
     for page in PAGES:
         at = _app()
         at.query_params["opts"] = json.dumps(bad)
@@ -228,8 +311,12 @@ def test_a_projects_survey_name_is_a_plain_file_name_shown_as_itself():
         assert all(n == "project.json" or n.startswith("survey/") and ".." not in n for n in z.namelist())
     at = _app().run()
     at.file_uploader(key="w_project_open").set_value(
-        ("x.treecalc.zip", projects.project_bytes(state.make_source("![t](t.png)*lot*.csv", SURVEY),
-                                                  {}, {}), "application/zip")).run()
+        (
+            "x.treecalc.zip",
+            projects.project_bytes(state.make_source("![t](t.png)*lot*.csv", SURVEY), {}, {}),
+            "application/zip",
+        )
+    ).run()
     assert not at.exception
     shown = [c.value for c in at.sidebar.caption if c.value.startswith("Survey:")]
     assert shown == [r"Survey: **\!\[t\]\(t.png\)\*lot\*.csv** (uploaded)"]

@@ -63,9 +63,12 @@ def test_gis_export_with_split_name_columns_resolves_every_tree_to_its_species(t
 
 
 def test_split_columns_genus_only_and_real_disagreement(tmp_path):
-    rows = [GIS_HEADER, [1, "Quercus", "", "", "Oak", 10, "", "", ""],
-            [2, "Acer", "sp.", "", "", 12, "", "", ""],
-            [3, "Acer", "rubrum", "", "Sugar maple", 14, "", "", ""]]
+    rows = [
+        GIS_HEADER,
+        [1, "Quercus", "", "", "Oak", 10, "", "", ""],
+        [2, "Acer", "sp.", "", "", 12, "", "", ""],
+        [3, "Acer", "rubrum", "", "Sugar maple", 14, "", "", ""],
+    ]
     s = read_survey(write_text(tmp_path / "gis.csv", rows))
     assert list(s.trees["species_code"]) == ["QU", "AC", "ACRU"]
     w = list(s.trees["warnings"])
@@ -75,28 +78,138 @@ def test_split_columns_genus_only_and_real_disagreement(tmp_path):
 
 # ------------------------------------------------------------------ a census-shaped municipal inventory
 
-CENSUS_HEADER = ["tree_id", "block_id", "created_at", "tree_dbh", "stump_diam", "curb_loc", "status", "health",
-                 "spc_latin", "spc_common", "steward", "guards", "sidewalk", "problems", "address", "zipcode",
-                 "latitude", "longitude", "x_sp", "y_sp"]
+CENSUS_HEADER = [
+    "tree_id",
+    "block_id",
+    "created_at",
+    "tree_dbh",
+    "stump_diam",
+    "curb_loc",
+    "status",
+    "health",
+    "spc_latin",
+    "spc_common",
+    "steward",
+    "guards",
+    "sidewalk",
+    "problems",
+    "address",
+    "zipcode",
+    "latitude",
+    "longitude",
+    "x_sp",
+    "y_sp",
+]
 
 
 def _census_rows() -> list[list]:
-    live = [("Platanus x acerifolia", "London planetree", 21), ("Gleditsia triacanthos var. inermis",
-                                                                "honeylocust", 9),
-            ("Quercus palustris", "pin oak", 16), ("Acer rubrum", "red maple", 11), ("Tilia cordata",
-                                                                                      "littleleaf linden", 7),
-            ("Pyrus calleryana", "Callery pear", 6), ("Zelkova serrata", "Japanese zelkova", 12)]
+    live = [
+        ("Platanus x acerifolia", "London planetree", 21),
+        ("Gleditsia triacanthos var. inermis", "honeylocust", 9),
+        ("Quercus palustris", "pin oak", 16),
+        ("Acer rubrum", "red maple", 11),
+        ("Tilia cordata", "littleleaf linden", 7),
+        ("Pyrus calleryana", "Callery pear", 6),
+        ("Zelkova serrata", "Japanese zelkova", 12),
+    ]
     rows = [CENSUS_HEADER]
     for k, (lat, com, d) in enumerate(live):
-        rows.append([180683 + k, 348711, "08/27/2015", d, 0, "OnCurb" if k != 3 else "OffsetFromCurb", "Alive",
-                     "Good" if k % 2 else "Fair", lat, com, "None", "None", "NoDamage", "None",
-                     f"{100 + k} MAIN ST", 11375, 40.72309 + k / 1e4, -73.84422 - k / 1e4, 1027431 + k, 202756 + k])
-    rows.append([180690, 348711, "08/27/2015", 14, 0, "OnCurb", "Dead", "", "Acer saccharinum", "silver maple",
-                 "", "", "", "", "110 MAIN ST", 11375, 40.7231, -73.8443, 1027440, 202760])
-    rows.append([180691, 348711, "08/27/2015", 8, 0, "OnCurb", "Dead", "", "Acer platanoides", "Norway maple",
-                 "", "", "", "", "112 MAIN ST", 11375, 40.7232, -73.8444, 1027441, 202761])
-    rows.append([180692, 348711, "08/27/2015", 0, 16, "OnCurb", "Stump", "", "Quercus rubra", "northern red oak",
-                 "", "", "", "", "114 MAIN ST", 11375, 40.7233, -73.8445, 1027442, 202762])
+        rows.append(
+            [
+                180683 + k,
+                348711,
+                "08/27/2015",
+                d,
+                0,
+                "OnCurb" if k != 3 else "OffsetFromCurb",
+                "Alive",
+                "Good" if k % 2 else "Fair",
+                lat,
+                com,
+                "None",
+                "None",
+                "NoDamage",
+                "None",
+                f"{100 + k} MAIN ST",
+                11375,
+                40.72309 + k / 1e4,
+                -73.84422 - k / 1e4,
+                1027431 + k,
+                202756 + k,
+            ]
+        )
+    rows.append(
+        [
+            180690,
+            348711,
+            "08/27/2015",
+            14,
+            0,
+            "OnCurb",
+            "Dead",
+            "",
+            "Acer saccharinum",
+            "silver maple",
+            "",
+            "",
+            "",
+            "",
+            "110 MAIN ST",
+            11375,
+            40.7231,
+            -73.8443,
+            1027440,
+            202760,
+        ]
+    )
+    rows.append(
+        [
+            180691,
+            348711,
+            "08/27/2015",
+            8,
+            0,
+            "OnCurb",
+            "Dead",
+            "",
+            "Acer platanoides",
+            "Norway maple",
+            "",
+            "",
+            "",
+            "",
+            "112 MAIN ST",
+            11375,
+            40.7232,
+            -73.8444,
+            1027441,
+            202761,
+        ]
+    )
+    rows.append(
+        [
+            180692,
+            348711,
+            "08/27/2015",
+            0,
+            16,
+            "OnCurb",
+            "Stump",
+            "",
+            "Quercus rubra",
+            "northern red oak",
+            "",
+            "",
+            "",
+            "",
+            "114 MAIN ST",
+            11375,
+            40.7233,
+            -73.8445,
+            1027442,
+            202762,
+        ]
+    )
     return rows
 
 
@@ -114,8 +227,15 @@ def test_census_status_is_not_an_action(tmp_path):
     assert t.loc["180686", "street_tree"] == False and t["street_tree"].sum() == 9  # noqa: E712
     assert t.loc["180683", "condition"] == "fair" and t.loc["180684", "condition"] == "good"
     assert t.loc["180683", "latitude"] == pytest.approx(40.72309) and t.loc["180683", "x"] == 1027431
-    assert s.summary()["actions"] == {"retain": 9, "remove": 0, "removed": 1, "topped": 0, "excessively_pruned": 0,
-                                      "damaged": 0, "transplant": 0}
+    assert s.summary()["actions"] == {
+        "retain": 9,
+        "remove": 0,
+        "removed": 1,
+        "topped": 0,
+        "excessively_pruned": 0,
+        "damaged": 0,
+        "transplant": 0,
+    }
 
 
 def test_census_assessment_values_the_stump_at_its_stump_diameter(tmp_path):
@@ -130,9 +250,16 @@ def test_census_assessment_values_the_stump_at_its_stump_diameter(tmp_path):
 
 # ------------------------------------------------------------------ genus-only notations
 
+
 def test_genus_only_notations_resolve_to_the_genus(tmp_path):
-    rows = [["Tag", "Species", "DBH"], [1, "Oak sp.", 10], [2, "Maple spp.", 12], [3, "Quercus spp.", 14],
-            [4, "Mulberry / Morus sp.", 9], [5, "oak SP", 8]]
+    rows = [
+        ["Tag", "Species", "DBH"],
+        [1, "Oak sp.", 10],
+        [2, "Maple spp.", 12],
+        [3, "Quercus spp.", 14],
+        [4, "Mulberry / Morus sp.", 9],
+        [5, "oak SP", 8],
+    ]
     s = read_survey(write_text(tmp_path / "g.csv", rows))
     assert len(s.rejected) == 0
     # QU Quercus sp. (Oak), AC Acer sp. (Maple); Morus has no genus row, and its two catalogue
@@ -143,6 +270,7 @@ def test_genus_only_notations_resolve_to_the_genus(tmp_path):
 
 
 # ------------------------------------------------------------------ grouped warnings
+
 
 def _big_rows(n: int = 2000) -> list[list]:
     rnd = random.Random(13)
@@ -184,16 +312,35 @@ def test_group_warnings_counts_each_issue_of_a_row():
 
 # ------------------------------------------------------------------ bulk species fixes
 
+
 def test_species_map_fixes_every_row_with_the_same_text(tmp_path, capsys):
-    rows = [["Tag", "Species", "DBH"], [1, "Oak sp.", 10], [2, "oak SP.", 12], [3, "Acer rubrum", 14],
-            [4, "Mystery tree", 9], [5, "Mystery tree", 11]]
+    rows = [
+        ["Tag", "Species", "DBH"],
+        [1, "Oak sp.", 10],
+        [2, "oak SP.", 12],
+        [3, "Acer rubrum", 14],
+        [4, "Mystery tree", 9],
+        [5, "Mystery tree", 11],
+    ]
     p = write_text(tmp_path / "s.csv", rows)
     s = read_survey(p, species_map={"Oak sp.": "Quercus rubra", "Mystery tree": "Tilia americana"})
     assert list(s.trees["species_code"]) == ["QURU", "QURU", "ACRU", "TIAM", "TIAM"]
     assert "species 'Oak sp.' read as 'Quercus rubra' (species map)" in s.trees["warnings"].iloc[0]
     # the CLI: --species-map repeatable, and a CSV map file
-    assert main(["survey", str(p), "--json", "--species-map", "Oak sp.=Quercus rubra",
-                 "--species-map", "Mystery tree=Tilia americana"]) == 0
+    assert (
+        main(
+            [
+                "survey",
+                str(p),
+                "--json",
+                "--species-map",
+                "Oak sp.=Quercus rubra",
+                "--species-map",
+                "Mystery tree=Tilia americana",
+            ]
+        )
+        == 0
+    )
     d = json.loads(capsys.readouterr().out)
     assert d["trees"] == 5 and d["rejected"] == 0
     mp = tmp_path / "fixes.csv"

@@ -64,8 +64,13 @@ def test_csv_encodings(tmp_path, encoding):
 
 
 def test_semicolon_with_decimal_comma(tmp_path):
-    rows = [HEADER, [1, "Acer rubrum", "12,5", "retain"], [2, "Quercus alba", "20,25", "remove"],
-            [3, "Sugar maple", "8", "retain"], [4, "Betula lenta", "14, 10, 6", "retain"]]
+    rows = [
+        HEADER,
+        [1, "Acer rubrum", "12,5", "retain"],
+        [2, "Quercus alba", "20,25", "remove"],
+        [3, "Sugar maple", "8", "retain"],
+        [4, "Betula lenta", "14, 10, 6", "retain"],
+    ]
     p = write_text(tmp_path / "s.csv", rows, delimiter=";")
     s = read_survey(p)
     assert s.source["delimiter"] == ";" and s.source["decimal_comma"]
@@ -113,14 +118,19 @@ def test_progress_callback(tmp_path):
 
 
 def test_sheet_selection(tmp_path):
-    p = write_xlsx(tmp_path / "s.xlsx", [["Cover page"], ["nothing here"]], sheet="Cover",
-                   extra={"Notes": [["a", "b"]], "Tree Inventory": [HEADER, *ROWS]})
+    p = write_xlsx(
+        tmp_path / "s.xlsx",
+        [["Cover page"], ["nothing here"]],
+        sheet="Cover",
+        extra={"Notes": [["a", "b"]], "Tree Inventory": [HEADER, *ROWS]},
+    )
     s = read_survey(p)
     assert s.source["sheet"] == "Tree Inventory"
     _check(s)
     s = read_survey(p, sheet="tree inventory")
     assert s.source["sheet"] == "Tree Inventory"
     from treecalc.ingest import SurveyError
+
     with pytest.raises(SurveyError, match="no sheet 'Nope'"):
         read_survey(p, sheet="Nope")
     with pytest.raises(SurveyError, match="no header row"):
@@ -136,8 +146,9 @@ def test_utf32_big_endian_is_read_not_misread_as_utf16(tmp_path):
 
 def test_mixed_encodings_are_reported_and_each_line_decoded(tmp_path):
     # two exports pasted together: line 2 in UTF-8, line 3 in Windows-1252
-    data = ("Tag,Species,DBH,Action\n1,Acer rubrum,12,réservé\n").encode() + \
-        "2,Quercus alba,20,élagué\n".encode("cp1252")
+    data = ("Tag,Species,DBH,Action\n1,Acer rubrum,12,réservé\n").encode() + "2,Quercus alba,20,élagué\n".encode(
+        "cp1252"
+    )
     p = tmp_path / "mixed.csv"
     p.write_bytes(data)
     s = read_survey(p)
@@ -153,11 +164,15 @@ def test_cells_right_of_the_header_are_reported(tmp_path):
     rows = [HEADER, [1, "Acer rubrum", 12, "retain", None, "stray"], [2, "Quercus alba", 20, "remove"]]
     s = read_survey(write_text(tmp_path / "s.csv", rows))
     assert len(s.trees) == 2
-    assert any(w.startswith("1 row(s) have cells right of the header (after column D)") and w.endswith("row(s) 2")
-               for w in s.warnings), s.warnings
+    assert any(
+        w.startswith("1 row(s) have cells right of the header (after column D)") and w.endswith("row(s) 2")
+        for w in s.warnings
+    ), s.warnings
 
 
-@pytest.mark.parametrize("cell,inches", [("3 ft", 36.0), ("0.3 m", 30 / 2.54), ("2'", 24.0), ("1.5 metres", 150 / 2.54)])
+@pytest.mark.parametrize(
+    "cell,inches", [("3 ft", 36.0), ("0.3 m", 30 / 2.54), ("2'", 24.0), ("1.5 metres", 150 / 2.54)]
+)
 def test_dbh_with_a_foot_or_metre_unit_in_the_cell(tmp_path, cell, inches):
     # 3 ft = 3 × 12 = 36 in; 0.3 m = 30 cm = 30 / 2.54 = 11.81 in; 1.5 m = 150 / 2.54 = 59.06 in
     s = read_survey(write_text(tmp_path / "s.csv", [HEADER, [1, "Acer rubrum", cell, "retain"]]))

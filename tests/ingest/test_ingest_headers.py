@@ -14,8 +14,9 @@ ROW = ["7", "Quercus rubra", "15", "Remove", "Good", "ROW tree"]
 
 
 @pytest.mark.parametrize("tag", ["Tag #", "Tree No.", "ID", "Tree ID", "Tree #", "Tag"])
-@pytest.mark.parametrize("species", ["Species", "Common Name", "Botanical Name", "Scientific name",
-                                     "Genus species", "Botanical"])
+@pytest.mark.parametrize(
+    "species", ["Species", "Common Name", "Botanical Name", "Scientific name", "Genus species", "Botanical"]
+)
 def test_tag_and_species_headers(tmp_path, tag, species):
     p = write_text(tmp_path / "s.csv", [[tag, species, "DBH"], ["7", "Quercus rubra", "15"]])
     s = read_survey(p)
@@ -23,11 +24,21 @@ def test_tag_and_species_headers(tmp_path, tag, species):
     assert s.trees["tag"].iloc[0] == "7" and s.trees["species_code"].iloc[0] == "QURU"
 
 
-@pytest.mark.parametrize("dbh, unit, expected", [
-    ("DBH", "in", 15), ("D.B.H. (in.)", "in", 15), ("DBH in", "in", 15), ("DBH (in)", "in", 15),
-    ("Diameter", "in", 15), ("Trunk Diam", "in", 15), ("DBH (cm)", "cm", 15 / 2.54),
-    ("Diameter (cm)", "cm", 15 / 2.54), ("Diameter (mm)", "mm", 15 / 25.4), ('DBH (")', "in", 15),
-])
+@pytest.mark.parametrize(
+    "dbh, unit, expected",
+    [
+        ("DBH", "in", 15),
+        ("D.B.H. (in.)", "in", 15),
+        ("DBH in", "in", 15),
+        ("DBH (in)", "in", 15),
+        ("Diameter", "in", 15),
+        ("Trunk Diam", "in", 15),
+        ("DBH (cm)", "cm", 15 / 2.54),
+        ("Diameter (cm)", "cm", 15 / 2.54),
+        ("Diameter (mm)", "mm", 15 / 25.4),
+        ('DBH (")', "in", 15),
+    ],
+)
 def test_dbh_headers_and_units(tmp_path, dbh, unit, expected):
     p = write_text(tmp_path / "s.csv", [["Tag", "Species", dbh], ["1", "Acer rubrum", "15"]])
     s = read_survey(p)
@@ -35,25 +46,56 @@ def test_dbh_headers_and_units(tmp_path, dbh, unit, expected):
     assert s.trees["dbh_in"].iloc[0] == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("header, value, action", [
-    ("Action", "Remove", "remove"), ("Action", "retain", "retain"), ("Status", "Removed", "removed"),
-    ("Proposed", "TBR", "remove"), ("Recommendation", "Preserve", "retain"), ("Proposed Action", "Topped", "topped"),
-    ("Remove?", "Yes", "remove"), ("Remove?", "N", "retain"), ("Remove?", "X", "remove"), ("Remove?", "", "retain"),
-    ("Action", "felled", "removed"), ("Action", "girdled", "damaged"), ("Action", "pruned excessively", "excessively_pruned"),
-    ("Action", "Transplant", "transplant"), ("Action", "Relocate", "transplant"), ("Action", "Removed – stump", "removed"),
-    ("Action", "Over-pruned", "excessively_pruned"), ("Action", "Injured", "damaged"), ("Status", "Alive", "retain"),
-    ("Action", "to be removed", "remove"), ("Action", "Stump", "removed"), ("Action", "save", "retain"),
-])
+@pytest.mark.parametrize(
+    "header, value, action",
+    [
+        ("Action", "Remove", "remove"),
+        ("Action", "retain", "retain"),
+        ("Status", "Removed", "removed"),
+        ("Proposed", "TBR", "remove"),
+        ("Recommendation", "Preserve", "retain"),
+        ("Proposed Action", "Topped", "topped"),
+        ("Remove?", "Yes", "remove"),
+        ("Remove?", "N", "retain"),
+        ("Remove?", "X", "remove"),
+        ("Remove?", "", "retain"),
+        ("Action", "felled", "removed"),
+        ("Action", "girdled", "damaged"),
+        ("Action", "pruned excessively", "excessively_pruned"),
+        ("Action", "Transplant", "transplant"),
+        ("Action", "Relocate", "transplant"),
+        ("Action", "Removed – stump", "removed"),
+        ("Action", "Over-pruned", "excessively_pruned"),
+        ("Action", "Injured", "damaged"),
+        ("Status", "Alive", "retain"),
+        ("Action", "to be removed", "remove"),
+        ("Action", "Stump", "removed"),
+        ("Action", "save", "retain"),
+    ],
+)
 def test_action_headers_and_synonyms(tmp_path, header, value, action):
-    p = write_text(tmp_path / "s.csv", [["Tag", "Species", "DBH", header], ["1", "Acer rubrum", "15", value],
-                                        ["2", "Acer rubrum", "9", "retain" if "?" not in header else "no"]])
+    p = write_text(
+        tmp_path / "s.csv",
+        [
+            ["Tag", "Species", "DBH", header],
+            ["1", "Acer rubrum", "15", value],
+            ["2", "Acer rubrum", "9", "retain" if "?" not in header else "no"],
+        ],
+    )
     s = read_survey(p)
     assert s.trees["action"].iloc[0] == action
 
 
 def test_blank_action_is_retain_said_once(tmp_path):
-    p = write_text(tmp_path / "s.csv", [["Tag", "Species", "DBH", "Action"], ["1", "Acer rubrum", "15", ""],
-                                        ["2", "Acer rubrum", "9", ""], ["3", "Acer rubrum", "9", "remove"]])
+    p = write_text(
+        tmp_path / "s.csv",
+        [
+            ["Tag", "Species", "DBH", "Action"],
+            ["1", "Acer rubrum", "15", ""],
+            ["2", "Acer rubrum", "9", ""],
+            ["3", "Acer rubrum", "9", "remove"],
+        ],
+    )
     s = read_survey(p)
     assert list(s.trees["action"]) == ["retain", "retain", "remove"]
     assert sum("taken as retain" in w for w in s.warnings) == 1
@@ -61,8 +103,14 @@ def test_blank_action_is_retain_said_once(tmp_path):
 
 def test_unknown_action_rejects_the_row_with_the_known_actions(tmp_path):
     # an action word treecalc does not know never becomes a removal: the row is rejected and says what is known
-    p = write_text(tmp_path / "s.csv", [["Tag", "Species", "DBH", "Action"], ["1", "Acer rubrum", "15", "maybe?"],
-                                        ["2", "Acer rubrum", "15", "Retain"]])
+    p = write_text(
+        tmp_path / "s.csv",
+        [
+            ["Tag", "Species", "DBH", "Action"],
+            ["1", "Acer rubrum", "15", "maybe?"],
+            ["2", "Acer rubrum", "15", "Retain"],
+        ],
+    )
     s = read_survey(p)
     assert list(s.trees["tag"]) == ["2"] and s.rows_read == 2
     r = s.rejected.iloc[0]
@@ -72,8 +120,15 @@ def test_unknown_action_rejects_the_row_with_the_known_actions(tmp_path):
 
 def test_action_cell_states_facts(tmp_path):
     # "Remove – hazard" is a removal of a hazardous tree; a status "Dead" is a retained dead tree
-    p = write_text(tmp_path / "s.csv", [["Tag", "Species", "DBH", "Action"], ["1", "Acer rubrum", "15", "Remove – hazard"],
-                                        ["2", "Acer rubrum", "15", "Dead"], ["3", "Acer rubrum", "15", "Remove"]])
+    p = write_text(
+        tmp_path / "s.csv",
+        [
+            ["Tag", "Species", "DBH", "Action"],
+            ["1", "Acer rubrum", "15", "Remove – hazard"],
+            ["2", "Acer rubrum", "15", "Dead"],
+            ["3", "Acer rubrum", "15", "Remove"],
+        ],
+    )
     s = read_survey(p)
     assert list(s.trees["action"]) == ["remove", "retain", "remove"]
     assert list(s.trees["hazardous"]) == [True, False, False]
@@ -82,22 +137,49 @@ def test_action_cell_states_facts(tmp_path):
 
 @pytest.mark.parametrize("header", ["Condition", "Cond.", "Health"])
 def test_condition_headers(tmp_path, header):
-    p = write_text(tmp_path / "s.csv", [["Tag", "Species", "DBH", header],
-                                        ["1", "Acer rubrum", "15", "Good"], ["2", "Acer rubrum", "15", "P"],
-                                        ["3", "Acer rubrum", "15", "75%"], ["4", "Acer rubrum", "15", ""]])
+    p = write_text(
+        tmp_path / "s.csv",
+        [
+            ["Tag", "Species", "DBH", header],
+            ["1", "Acer rubrum", "15", "Good"],
+            ["2", "Acer rubrum", "15", "P"],
+            ["3", "Acer rubrum", "15", "75%"],
+            ["4", "Acer rubrum", "15", ""],
+        ],
+    )
     s = read_survey(p)
     assert list(s.trees["condition"]) == ["good", "poor", "good", ""]
 
 
 def test_every_flag_and_boolean_spelling(tmp_path):
-    header = ["Tag", "Species", "DBH", "Street tree", "Wetland", "Steep slope", "Excessively steep slope",
-              "Landmark", "Conservation easement", "DEC protected", "Regulated buffer zone", "Hazardous",
-              "Dead or diseased", "Good forestry", "Within 20 ft of lot line", "Distance to house (ft)",
-              "Land Use", "Notes", "Comments"]
+    header = [
+        "Tag",
+        "Species",
+        "DBH",
+        "Street tree",
+        "Wetland",
+        "Steep slope",
+        "Excessively steep slope",
+        "Landmark",
+        "Conservation easement",
+        "DEC protected",
+        "Regulated buffer zone",
+        "Hazardous",
+        "Dead or diseased",
+        "Good forestry",
+        "Within 20 ft of lot line",
+        "Distance to house (ft)",
+        "Land Use",
+        "Notes",
+        "Comments",
+    ]
     yes = ["Y", "Yes", "X", "TRUE", "1", "✓", "x", "yes", "High", "y", "true", "1"]
     no = ["N", "No", "", "FALSE", "0", "", "", "no", "Low", "n", "false", "0"]
-    rows = [header, ["1", "Acer rubrum", "15", *yes, "85", "Single family", "near drive", "check roots"],
-            ["2", "Acer rubrum", "15", *no, "250.5", "park", "", ""]]
+    rows = [
+        header,
+        ["1", "Acer rubrum", "15", *yes, "85", "Single family", "near drive", "check roots"],
+        ["2", "Acer rubrum", "15", *no, "250.5", "park", "", ""],
+    ]
     s = read_survey(write_text(tmp_path / "s.csv", rows))
     from treecalc.ingest import FLAG_FIELDS
 
@@ -116,8 +198,8 @@ def test_unrecognised_flag_text_is_conservative(tmp_path):
     rows = [["Tag", "Species", "DBH", "Wetland", "Hazardous"], ["1", "Acer rubrum", "15", "maybe", "perhaps"]]
     s = read_survey(write_text(tmp_path / "s.csv", rows))
     t = s.trees.iloc[0]
-    assert t["wetland"] is True or bool(t["wetland"]) is True   # raises obligations: True
-    assert bool(t["hazardous"]) is False                         # would exempt: False
+    assert t["wetland"] is True or bool(t["wetland"]) is True  # raises obligations: True
+    assert bool(t["hazardous"]) is False  # would exempt: False
     assert "wetland: 'maybe'" in t["warnings"] and "hazardous: 'perhaps'" in t["warnings"]
 
 
@@ -129,10 +211,16 @@ def test_absent_flags_are_false_and_listed(tmp_path):
 
 
 def test_title_rows_and_merged_header(tmp_path):
-    rows = [["Acme Tree Care"], ["Tree Survey — 12 Example Lane"], ["Date: 2025-04-14"], [],
-            ["Tag #", "Species", "DBH", None, "Notes"],
-            [None, None, "Stem 1", "Stem 2", None],
-            [1, "Acer rubrum", 12, 8, "two stems"], [2, "Quercus alba", 20, None, ""]]
+    rows = [
+        ["Acme Tree Care"],
+        ["Tree Survey — 12 Example Lane"],
+        ["Date: 2025-04-14"],
+        [],
+        ["Tag #", "Species", "DBH", None, "Notes"],
+        [None, None, "Stem 1", "Stem 2", None],
+        [1, "Acer rubrum", 12, 8, "two stems"],
+        [2, "Quercus alba", 20, None, ""],
+    ]
     p = write_xlsx(tmp_path / "s.xlsx", rows, merges=["A1:E1", "A2:E2", "C5:D5"])
     s = read_survey(p)
     assert s.source["header_row"] == 5
@@ -150,8 +238,11 @@ def test_multistem_string(tmp_path):
 
 
 def test_stem_columns(tmp_path):
-    rows = [["Tag", "Species", "Stem 1", "Stem 2", "Stem 3"], ["1", "Acer rubrum", "12", "8", "6"],
-            ["2", "Acer rubrum", "10", "", ""]]
+    rows = [
+        ["Tag", "Species", "Stem 1", "Stem 2", "Stem 3"],
+        ["1", "Acer rubrum", "12", "8", "6"],
+        ["2", "Acer rubrum", "10", "", ""],
+    ]
     s = read_survey(write_text(tmp_path / "s.csv", rows))
     assert list(s.trees["dbh_in"]) == pytest.approx([math.sqrt(244), 10])
     assert list(s.trees["stems"]) == [3, 1]
@@ -161,12 +252,18 @@ def test_stem_columns(tmp_path):
 
 
 def test_unit_column_and_user_unit(tmp_path):
-    rows = [["Tag", "Species", "DBH", "Unit"], ["1", "Acer rubrum", "30", "cm"], ["2", "Acer rubrum", "300", "mm"],
-            ["3", "Acer rubrum", "12", "in"], ["4", "Acer rubrum", "12", ""]]
+    rows = [
+        ["Tag", "Species", "DBH", "Unit"],
+        ["1", "Acer rubrum", "30", "cm"],
+        ["2", "Acer rubrum", "300", "mm"],
+        ["3", "Acer rubrum", "12", "in"],
+        ["4", "Acer rubrum", "12", ""],
+    ]
     s = read_survey(write_text(tmp_path / "s.csv", rows))
     assert list(s.trees["dbh_in"]) == pytest.approx([30 / 2.54, 300 / 25.4, 12, 12])
-    s = read_survey(write_text(tmp_path / "t.csv", [["Tag", "Species", "DBH"], ["1", "Acer rubrum", "30"]]),
-                    dbh_unit="cm")
+    s = read_survey(
+        write_text(tmp_path / "t.csv", [["Tag", "Species", "DBH"], ["1", "Acer rubrum", "30"]]), dbh_unit="cm"
+    )
     assert s.trees["dbh_in"].iloc[0] == pytest.approx(30 / 2.54)
     assert s.source["dbh_unit_source"].startswith("given by the user")
     # a unit written in the cell wins for that cell
@@ -188,15 +285,22 @@ def test_column_map(tmp_path):
 
 
 def test_common_and_botanical_columns(tmp_path):
-    rows = [["Tag", "Common Name", "Botanical Name", "DBH"], ["1", "red maple", "Quercus rubra", "10"],
-            ["2", "Sugar maple", "", "10"]]
+    rows = [
+        ["Tag", "Common Name", "Botanical Name", "DBH"],
+        ["1", "red maple", "Quercus rubra", "10"],
+        ["2", "Sugar maple", "", "10"],
+    ]
     s = read_survey(write_text(tmp_path / "s.csv", rows))
     assert list(s.trees["species_code"]) == ["QURU", "ACSA2"]  # the botanical name wins when both are given
 
 
 def test_species_common_slash_botanical(tmp_path):
-    rows = [["Tag", "Species", "DBH"], ["1", "Red maple / Acer rubrum 'October Glory'", "10"],
-            ["2", "Pin oak (Quercus palustris)", "10"], ["3", "Quercus sp.", "10"]]
+    rows = [
+        ["Tag", "Species", "DBH"],
+        ["1", "Red maple / Acer rubrum 'October Glory'", "10"],
+        ["2", "Pin oak (Quercus palustris)", "10"],
+        ["3", "Quercus sp.", "10"],
+    ]
     s = read_survey(write_text(tmp_path / "s.csv", rows))
     assert list(s.trees["species_code"]) == ["ACRU", "QUPA", "QU"]
     assert "genus only" in s.trees["warnings"].iloc[2]

@@ -31,26 +31,87 @@ HEADERS = {
     "coordinates": ["Latitude", "POINT_X", "Easting"],
     "curb": ["curb_loc"],
 }
-SPECIES = ["Acer rubrum", "Red Mapel", "Quercus sp.", "Acer rubrum 'October Glory'", "tree-of-heaven",
-           "Norway maple / Acer platanoides", "Xyzzy", "Pinus", "Quercus", "12", "", "Total",
-           "Oak sp.", "Mulberry / Morus sp.", "Maple, Norway", "platanoides", "sp."]
+SPECIES = [
+    "Acer rubrum",
+    "Red Mapel",
+    "Quercus sp.",
+    "Acer rubrum 'October Glory'",
+    "tree-of-heaven",
+    "Norway maple / Acer platanoides",
+    "Xyzzy",
+    "Pinus",
+    "Quercus",
+    "12",
+    "",
+    "Total",
+    "Oak sp.",
+    "Mulberry / Morus sp.",
+    "Maple, Norway",
+    "platanoides",
+    "sp.",
+]
 CELL_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)
 JUNK = st.one_of(
-    st.none(), st.just(""), st.just("  "), CELL_TEXT,
+    st.none(),
+    st.just(""),
+    st.just("  "),
+    CELL_TEXT,
     st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6),
-    st.integers(-10, 400), st.booleans(),
+    st.integers(-10, 400),
+    st.booleans(),
     st.sampled_from(SPECIES),
-    st.sampled_from(["12, 8, 6", "12,5", "n/a", "twelve", "0", "-3", "251", "30 cm", "Remove", "retain",
-                     "X", "Y", "N", "yes", "dead", "Good", "TBR", "Total", "Sum", "cm", "mm", "in", "=1+1",
-                     "✓", "12/8", "1e400", "nan", "inf", "−5", "Transplant", "Stump", "Alive", "OnCurb",
-                     "Remove – hazard", "Topped", "Over-pruned", "Girdled", "Crimson King", "40.7", "-73.9"]),
+    st.sampled_from(
+        [
+            "12, 8, 6",
+            "12,5",
+            "n/a",
+            "twelve",
+            "0",
+            "-3",
+            "251",
+            "30 cm",
+            "Remove",
+            "retain",
+            "X",
+            "Y",
+            "N",
+            "yes",
+            "dead",
+            "Good",
+            "TBR",
+            "Total",
+            "Sum",
+            "cm",
+            "mm",
+            "in",
+            "=1+1",
+            "✓",
+            "12/8",
+            "1e400",
+            "nan",
+            "inf",
+            "−5",
+            "Transplant",
+            "Stump",
+            "Alive",
+            "OnCurb",
+            "Remove – hazard",
+            "Topped",
+            "Over-pruned",
+            "Girdled",
+            "Crimson King",
+            "40.7",
+            "-73.9",
+        ]
+    ),
 )
 
 
 @st.composite
 def surveys(draw):
-    fields = ["species", "dbh"] + draw(st.lists(st.sampled_from(sorted(set(HEADERS) - {"species", "dbh"})),
-                                               unique=True, max_size=6))
+    fields = ["species", "dbh"] + draw(
+        st.lists(st.sampled_from(sorted(set(HEADERS) - {"species", "dbh"})), unique=True, max_size=6)
+    )
     fields = draw(st.permutations(fields))
     header = [draw(st.sampled_from(HEADERS[f])) for f in fields]
     n = draw(st.integers(0, 25))
@@ -143,13 +204,19 @@ def test_random_xlsx_surveys(tmp_path_factory, survey):
     _check(s, rows)
     if s.source["header_row"] == len(title) + 1:
         # every non-blank row under the header was read
-        expected = sum(1 for r in rows if any(not _blank(v) and not (isinstance(v, float) and math.isnan(v))
-                                              for v in r))
+        expected = sum(
+            1 for r in rows if any(not _blank(v) and not (isinstance(v, float) and math.isnan(v)) for v in r)
+        )
         assert s.rows_read == expected
 
 
-KNOWN = {"Acer rubrum": "ACRU", "Quercus alba": "QUAL", "Sugar maple": "ACSA2", "Ailanthus altissima": "AIAL",
-         "Betula lenta": "BELE"}
+KNOWN = {
+    "Acer rubrum": "ACRU",
+    "Quercus alba": "QUAL",
+    "Sugar maple": "ACSA2",
+    "Ailanthus altissima": "AIAL",
+    "Betula lenta": "BELE",
+}
 
 
 @st.composite
@@ -159,11 +226,16 @@ def valid_surveys(draw):
     species = draw(st.lists(st.sampled_from(sorted(KNOWN)), min_size=n, max_size=n))
     dbh = draw(st.lists(st.integers(10, 600).map(lambda x: x / 10), min_size=n, max_size=n))
     extra = draw(st.sampled_from([None, "Action", "Condition", "Notes"]))
-    header = ["Tag", draw(st.sampled_from(["Species", "Botanical Name", "Common Name"])),
-              draw(st.sampled_from(["DBH", "DBH (in)", "D.B.H."]))] + ([extra] if extra else [])
+    header = [
+        "Tag",
+        draw(st.sampled_from(["Species", "Botanical Name", "Common Name"])),
+        draw(st.sampled_from(["DBH", "DBH (in)", "D.B.H."])),
+    ] + ([extra] if extra else [])
     fill = {"Action": ["retain", "remove"], "Condition": ["good", "fair"], "Notes": ["near drive", ""]}
-    rows = [[f"T{i + 1}", sp, d] + ([draw(st.sampled_from(fill[extra]))] if extra else [])
-            for i, (sp, d) in enumerate(zip(species, dbh))]
+    rows = [
+        [f"T{i + 1}", sp, d] + ([draw(st.sampled_from(fill[extra]))] if extra else [])
+        for i, (sp, d) in enumerate(zip(species, dbh))
+    ]
     return header, rows
 
 

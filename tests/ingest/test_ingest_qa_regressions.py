@@ -47,14 +47,16 @@ def _patch_cell(data: bytes, part: str, ref: str, new_cell: str) -> bytes:
         for info in src.infolist():
             body = src.read(info.filename)
             if info.filename == part:
-                body, n = re.subn(rb'<c r="' + ref.encode() + rb'"[^>]*?(?:/>|>.*?</c>)', new_cell.encode(), body,
-                                  count=1, flags=re.S)
+                body, n = re.subn(
+                    rb'<c r="' + ref.encode() + rb'"[^>]*?(?:/>|>.*?</c>)', new_cell.encode(), body, count=1, flags=re.S
+                )
                 assert n == 1
             dst.writestr(info, body)
     return out.getvalue()
 
 
 # 1 ------------------------------------------------------------------ DBH (in) and DBH (cm) are alternatives
+
 
 def test_inch_and_cm_columns_are_alternatives_not_stems():
     s = _csv("Tag,Species,DBH (in),DBH (cm)\n1,red maple,12,50\n2,red maple,,50\n3,red maple,12,30.6\n")
@@ -78,8 +80,10 @@ def test_inch_column_comes_first_even_when_it_is_second():
 
 # 2 ------------------------------------------------------------------ diameters that are not the DBH
 
-@pytest.mark.parametrize("header", ["Crown Diameter (ft)", "Canopy Diameter", "Drip Line Diameter (ft)",
-                                    "Root Zone Diameter", "DBH Class"])
+
+@pytest.mark.parametrize(
+    "header", ["Crown Diameter (ft)", "Canopy Diameter", "Drip Line Diameter (ft)", "Root Zone Diameter", "DBH Class"]
+)
 def test_other_diameters_are_not_dbh(header):
     assert match_header(header)[0] is None
     s = _csv(f"Tag,Species,DBH,{header}\n1,red maple,12,30\n")
@@ -102,11 +106,15 @@ def test_trunk_diameters_are_still_dbh(header):
 
 # 3 ------------------------------------------------------------------ feet and metres
 
-@pytest.mark.parametrize("header, value, unit, inches", [
-    ("DBH (ft)", "1.5", "ft", 18.0),            # 1.5 ft × 12 = 18 in
-    ("Diameter (ft)", "2", "ft", 24.0),         # 2 ft × 12 = 24 in
-    ("DBH (m)", "0.5", "m", 0.5 * 39.3701),     # 0.5 m × 39.37 = 19.69 in
-])
+
+@pytest.mark.parametrize(
+    "header, value, unit, inches",
+    [
+        ("DBH (ft)", "1.5", "ft", 18.0),  # 1.5 ft × 12 = 18 in
+        ("Diameter (ft)", "2", "ft", 24.0),  # 2 ft × 12 = 24 in
+        ("DBH (m)", "0.5", "m", 0.5 * 39.3701),  # 0.5 m × 39.37 = 19.69 in
+    ],
+)
 def test_feet_and_metres_in_the_header(header, value, unit, inches):
     s = _csv(f"Tag,Species,{header}\n1,red maple,{value}\n")
     assert s.trees["dbh_in"].iloc[0] == pytest.approx(inches, abs=1e-3)
@@ -124,10 +132,14 @@ def test_unit_column_feet_converts_and_an_unknown_unit_rejects():
 
 # 4 ------------------------------------------------------------------ two DBH headers
 
+
 def test_two_identical_dbh_headers_are_refused():
     # before: sqrt(12² + 30²) = 32.3 in, silently
-    with pytest.raises(SurveyError, match=r"two columns are both read as DBH: 'DBH' \(column C\) and 'DBH' "
-                                          r"\(column D\); use --map to choose"):
+    with pytest.raises(
+        SurveyError,
+        match=r"two columns are both read as DBH: 'DBH' \(column C\) and 'DBH' "
+        r"\(column D\); use --map to choose",
+    ):
         _csv("Tag,Species,DBH,DBH\n1,red maple,12,30\n")
 
 
@@ -146,6 +158,7 @@ def test_stem_like_headers_combine(h2):
 
 # 5 ------------------------------------------------------------------ a huge CSV cell
 
+
 def test_csv_cell_over_the_csv_field_limit():
     big = "x" * 200_000
     s = _csv(f"Tag,Species,DBH,Notes\n1,red maple,12,{big}\n2,red maple,{big},\n")
@@ -157,6 +170,7 @@ def test_csv_cell_over_the_csv_field_limit():
 
 # 6 ------------------------------------------------------------------ the Stems column
 
+
 @pytest.mark.parametrize("value", ["1e308", "inf", "-3", "2.5", "0", "1e6", "many", "51"])
 def test_stems_must_be_a_whole_number_from_1_to_50(value):
     s = _csv(f"Tag,Species,DBH,Stems\n1,red maple,12,{value}\n")
@@ -166,7 +180,7 @@ def test_stems_must_be_a_whole_number_from_1_to_50(value):
 
 
 def test_stems_column_counts_combined_stems():
-    s = _csv("Tag,Species,DBH,Stems\n1,red maple,12,3\n2,red maple,12,\n3,red maple,\"12, 5\",1\n")
+    s = _csv('Tag,Species,DBH,Stems\n1,red maple,12,3\n2,red maple,12,\n3,red maple,"12, 5",1\n')
     # 3 stems already combined into 12 in; blank: 1 stem; '12, 5' gives 2 stems (13 in) although Stems says 1
     assert list(s.trees["stems"]) == [3, 1, 2]
     assert s.trees["dbh_in"].iloc[2] == pytest.approx(13.0)
@@ -175,10 +189,17 @@ def test_stems_column_counts_combined_stems():
 
 # 7 ------------------------------------------------------------------ non-numeric cell types in an xlsx DBH
 
+
 def test_non_numeric_xlsx_dbh_cells_are_rejected_and_json_safe():
-    rows = [["Tag", "Species", "DBH"], [1, "red maple", dt.timedelta(days=1, hours=2)],
-            [2, "red maple", dt.date(2024, 1, 2)], [3, "red maple", dt.time(12, 30)], [4, "red maple", True],
-            [5, "red maple", dt.datetime(2024, 1, 2, 3, 4)], [6, "red maple", 12]]
+    rows = [
+        ["Tag", "Species", "DBH"],
+        [1, "red maple", dt.timedelta(days=1, hours=2)],
+        [2, "red maple", dt.date(2024, 1, 2)],
+        [3, "red maple", dt.time(12, 30)],
+        [4, "red maple", True],
+        [5, "red maple", dt.datetime(2024, 1, 2, 3, 4)],
+        [6, "red maple", 12],
+    ]
     s = read_survey(_xlsx_bytes(rows), filename="s.xlsx")
     assert len(s.trees) == 1 and s.rows_read == 6
     assert list(s.rejected["kind"]) == ["DBH not a number"] * 5
@@ -191,29 +212,42 @@ def test_non_numeric_xlsx_dbh_cells_are_rejected_and_json_safe():
 
 # 8 ------------------------------------------------------------------ Excel errors
 
+
 def test_excel_errors_are_named():
-    rows = [["Tag", "Species", "DBH"], [1, "red maple", "#DIV/0!"], [2, "red maple", "#N/A"],
-            [3, "red maple", 12], [4, "red maple", 14]]
+    rows = [
+        ["Tag", "Species", "DBH"],
+        [1, "red maple", "#DIV/0!"],
+        [2, "red maple", "#N/A"],
+        [3, "red maple", 12],
+        [4, "red maple", 14],
+    ]
     data = _xlsx_bytes(rows)  # openpyxl writes '#DIV/0!' and '#N/A' as error cells
     # row 5: a formula whose cached value is an error
     data = _patch_cell(data, "xl/worksheets/sheet1.xml", "C5", '<c r="C5" t="e"><f>1/0</f><v>#DIV/0!</v></c>')
     s = read_survey(data, filename="s.xlsx")
     assert list(s.trees["source_row"]) == [4]
     assert list(s.rejected["kind"]) == ["Excel error"] * 3
-    assert list(s.rejected["reason"]) == ["row 2, column 'DBH': Excel error #DIV/0!",
-                                          "row 3, column 'DBH': Excel error #N/A",
-                                          "row 5, column 'DBH': Excel error #DIV/0!"]
+    assert list(s.rejected["reason"]) == [
+        "row 2, column 'DBH': Excel error #DIV/0!",
+        "row 3, column 'DBH': Excel error #N/A",
+        "row 5, column 'DBH': Excel error #DIV/0!",
+    ]
 
 
 def test_site_sheet_errors_and_uncached_formulas_warn():
     rows = [["Tag", "Species", "DBH"], [1, "red maple", 12]]
-    site = [["Field", "Value"], ["jurisdiction", "croton-on-hudson"], ["lot_area_acres", "#N/A"],
-            ["has_residence", "=B9"]]
+    site = [
+        ["Field", "Value"],
+        ["jurisdiction", "croton-on-hudson"],
+        ["lot_area_acres", "#N/A"],
+        ["has_residence", "=B9"],
+    ]
     s = read_survey(_xlsx_bytes(rows, {"Site": site}), filename="s.xlsx")
     assert s.site == {"jurisdiction": "croton-on-hudson"}
     assert "Site sheet row 3: lot_area_acres is an Excel error #N/A; treated as not given" in s.warnings
-    assert any(w.startswith("Site sheet row 4: has_residence is a formula (=B9) without a cached value")
-               for w in s.warnings)
+    assert any(
+        w.startswith("Site sheet row 4: has_residence is a formula (=B9) without a cached value") for w in s.warnings
+    )
 
 
 def test_formula_row_otherwise_blank_is_counted():
@@ -224,6 +258,7 @@ def test_formula_row_otherwise_blank_is_counted():
 
 
 # 9 ------------------------------------------------------------------ a quote that never closes
+
 
 def test_unclosed_quote_rejects_its_row_and_keeps_the_rest():
     s = _csv('Tag,Species,DBH,Action\n1,"red maple,12,remove\n2,white oak,20,retain\n')
@@ -249,6 +284,7 @@ def test_well_quoted_multiline_cell_is_kept():
 
 # 10 ----------------------------------------------------------------- two species columns
 
+
 def test_two_species_columns_that_disagree_warn():
     s = _csv("Tag,Species Code,Species,DBH\n1,QUAL,red maple,12\n2,ACRU,red maple,12\n")
     # row 2: QUAL (white oak) and red maple (ACRU) differ: the first column is kept, with a warning
@@ -259,6 +295,7 @@ def test_two_species_columns_that_disagree_warn():
 
 
 # 11 ----------------------------------------------------------------- thousands separators
+
 
 def test_thousands_point_and_decimal_comma():
     s = _csv('Tag,Species,DBH\n1,red maple,"1.000,5"\n')
@@ -272,6 +309,7 @@ def test_thousands_point_and_decimal_comma():
 
 
 # 12 ----------------------------------------------------------------- small ones
+
 
 def test_huge_dbh_message_is_short():
     s = read_survey(_xlsx_bytes([["Tag", "Species", "DBH"], [1, "red maple", 1e308]]), filename="s.xlsx")

@@ -99,9 +99,11 @@ def test_billion_laughs_in_ods_refused(tmp_path):
 
 
 def test_external_entity_refused(tmp_path, good_xlsx):
-    xxe = (b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
-           b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
-           b'<row r="1"><c r="A1" t="inlineStr"><is><t>&e;</t></is></c></row></sheetData></worksheet>')
+    xxe = (
+        b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
+        b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+        b'<row r="1"><c r="A1" t="inlineStr"><is><t>&e;</t></is></c></row></sheetData></worksheet>'
+    )
     p = _rewrite(good_xlsx, tmp_path / "xxe.xlsx", {"xl/worksheets/sheet1.xml": xxe})
     _timed_refusal(p, "DTD or XML entities")
 
@@ -202,9 +204,15 @@ def cli(tmp_path, *args: str, env: dict | None = None) -> tuple[int, str, str, f
     """``treecalc ARGS`` under a 3 GB address space: (exit code, stdout, stderr, seconds, peak bytes)."""
     peak_file = tmp_path / "peak"
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", RUN.format(limit=AS_LIMIT), str(peak_file), *args],
-                          capture_output=True, text=True, timeout=30, cwd=tmp_path, check=False,
-                          env={**os.environ, **(env or {})})
+    proc = subprocess.run(
+        [sys.executable, "-c", RUN.format(limit=AS_LIMIT), str(peak_file), *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
     dt = time.perf_counter() - t
     peak = int(peak_file.read_text()) if peak_file.exists() else -1
     assert proc.returncode in (0, 2), f"exit {proc.returncode}: {proc.stderr[-2000:]}"
@@ -243,8 +251,14 @@ def test_far_cell_past_raised_limits_dies_in_the_isolated_reader_only(tmp_path):
     # the limits raised past the file: the native reader does see it, and aborts, in the child process;
     # the command says why and exits 2
     p = hb.far_cell_xlsx(tmp_path / "far.xlsx")
-    err = refused(tmp_path, p, "far.xlsx could not be read: it needs more than", "GB of memory", "SIGABRT",
-                  extra=("--limit", "columns=20000", "--limit", "cells=1e12", "--limit", "rows=2e6"))
+    err = refused(
+        tmp_path,
+        p,
+        "far.xlsx could not be read: it needs more than",
+        "GB of memory",
+        "SIGABRT",
+        extra=("--limit", "columns=20000", "--limit", "cells=1e12", "--limit", "rows=2e6"),
+    )
     assert "3 GB" in err  # the child's address space is capped by the 3 GB this process was given
 
 
@@ -339,7 +353,10 @@ ABSURD_FLAGS = [
     (["assess", "--value-basis", "cumulative:10000000"], "--value-basis cumulative:N (years) must be"),
     (["assess", "--fee-schedule", "/dev/zero"], "--fee-schedule /dev/zero: not a regular file"),
     (["assess", "--replacement-cost", "1e300"], "--replacement-cost must be"),
-    (["excavation", "check", "--excavate", "1e308:1e308"], "--excavate: area must be from 0 sq ft to 100,000,000 sq ft"),
+    (
+        ["excavation", "check", "--excavate", "1e308:1e308"],
+        "--excavate: area must be from 0 sq ft to 100,000,000 sq ft",
+    ),
     (["excavation", "check", "--fill", "100:1e300"], "--fill: depth must be from 0 ft to 1,000 ft"),
     (["survey", "--max-mb", "1e300"], "--max-mb"),
     (["survey", "--limit", "rows=1e300"], "--limit 'rows=1e300'"),

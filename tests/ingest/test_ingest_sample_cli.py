@@ -22,8 +22,15 @@ def test_sample_shows_exactly_the_deliberate_errors(capsys):
     assert d["warnings"] == ["fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%: row 30"]
     assert d["warnings_detail"] == ["row 30 (tag 24): fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%"]
     assert d["multi_stem_trees"] == 1
-    assert d["actions"] == {"retain": 27, "remove": 10, "removed": 1, "topped": 1, "excessively_pruned": 0,
-                            "damaged": 0, "transplant": 0}
+    assert d["actions"] == {
+        "retain": 27,
+        "remove": 10,
+        "removed": 1,
+        "topped": 1,
+        "excessively_pruned": 0,
+        "damaged": 0,
+        "transplant": 0,
+    }
     assert d["site"]["jurisdiction"] == "croton-on-hudson" and len(d["site"]) == 10
     assert d["unmapped_columns"] == []
 
@@ -48,8 +55,22 @@ def test_default_file_is_the_sample(capsys):
 
 def test_cli_options(tmp_path, capsys):
     p = write_text(tmp_path / "s.csv", [["No", "Tree", "Diam. cm"], ["1", "Acer rubrum", "30"]])
-    assert main(["survey", str(p), "--map", "Tree=species", "--map", "Diam. cm=dbh_cm", "--json",
-                 "--site", "jurisdiction=wesley-hills"]) == 0
+    assert (
+        main(
+            [
+                "survey",
+                str(p),
+                "--map",
+                "Tree=species",
+                "--map",
+                "Diam. cm=dbh_cm",
+                "--json",
+                "--site",
+                "jurisdiction=wesley-hills",
+            ]
+        )
+        == 0
+    )
     d = json.loads(capsys.readouterr().out)
     assert d["trees"] == 1 and d["site"] == {"jurisdiction": "wesley-hills"}
     p2 = write_text(tmp_path / "t.csv", [HEADER, *ROWS])
@@ -64,12 +85,15 @@ def test_unresolved_listed_in_text_output(tmp_path, capsys):
     assert "unresolved species:" in out and "did you mean" in out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["survey", "/no/such/file.xlsx"], "no such file"),
-    (["survey", "--site", "jurisdiction"], "expected NAME=VALUE"),
-    (["survey", "--site", "jurisdiction=atlantis"], "not one of"),
-    (["survey", "--map", "Nope=dbh"], "not in the header"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["survey", "/no/such/file.xlsx"], "no such file"),
+        (["survey", "--site", "jurisdiction"], "expected NAME=VALUE"),
+        (["survey", "--site", "jurisdiction=atlantis"], "not one of"),
+        (["survey", "--map", "Nope=dbh"], "not in the header"),
+    ],
+)
 def test_errors_exit_2_without_traceback(capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -87,8 +111,9 @@ def test_sample_generator_is_deterministic(tmp_path):
     import importlib.util
     import zipfile
 
-    spec = importlib.util.spec_from_file_location("make_sample_survey",
-                                                  data.DATA_DIR.parent / "tools" / "make_sample_survey.py")
+    spec = importlib.util.spec_from_file_location(
+        "make_sample_survey", data.DATA_DIR.parent / "tools" / "make_sample_survey.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     out = mod.build(tmp_path / "again.xlsx")

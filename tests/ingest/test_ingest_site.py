@@ -7,19 +7,36 @@ from ingest_builders import HEADER, ROWS, write_text, write_xlsx
 
 from treecalc.ingest import SITE_FIELDS, SurveyError, read_survey
 
-SITE_ROWS = [["Field", "Value"], ["Jurisdiction", "Village of Croton-on-Hudson"], ["Lot area (acres)", 1.2],
-             ["subdividable", "no"], ["has_residence", "Yes"], ["one_family_co_issued", "Y"],
-             ["site_plan_required", "N"], ["prior_removals_12mo", 2], ["application_pending", "FALSE"],
-             ["prior_violation_within_year", 0], ["village_work", "no"]]
+SITE_ROWS = [
+    ["Field", "Value"],
+    ["Jurisdiction", "Village of Croton-on-Hudson"],
+    ["Lot area (acres)", 1.2],
+    ["subdividable", "no"],
+    ["has_residence", "Yes"],
+    ["one_family_co_issued", "Y"],
+    ["site_plan_required", "N"],
+    ["prior_removals_12mo", 2],
+    ["application_pending", "FALSE"],
+    ["prior_violation_within_year", 0],
+    ["village_work", "no"],
+]
 
 
 def test_site_sheet_read_and_typed(tmp_path):
     p = write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": SITE_ROWS})
     s = read_survey(p)
-    assert s.site == {"jurisdiction": "croton-on-hudson", "lot_area_acres": 1.2, "subdividable": False,
-                      "has_residence": True, "one_family_co_issued": True, "site_plan_required": False,
-                      "prior_removals_12mo": 2, "application_pending": False,
-                      "prior_violation_within_year": False, "village_work": False}
+    assert s.site == {
+        "jurisdiction": "croton-on-hudson",
+        "lot_area_acres": 1.2,
+        "subdividable": False,
+        "has_residence": True,
+        "one_family_co_issued": True,
+        "site_plan_required": False,
+        "prior_removals_12mo": 2,
+        "application_pending": False,
+        "prior_violation_within_year": False,
+        "village_work": False,
+    }
     assert set(s.site) <= set(SITE_FIELDS)
     assert not any(a.split()[0] in s.site for a in s.site_assumptions)
     assert s.source["site_sheet"] == "Site" and s.source["sheet"] == "Trees"
@@ -44,7 +61,7 @@ def test_site_override_wins(tmp_path):
 def test_missing_facts_are_conservative_assumptions(tmp_path):
     s = read_survey(write_text(tmp_path / "s.csv", [HEADER, *ROWS]))
     assert s.site == {}
-    assert s.site_assumed["subdividable"] is True        # more removals need a permit
+    assert s.site_assumed["subdividable"] is True  # more removals need a permit
     assert s.site_assumed["has_residence"] is False
     assert s.site_assumed["site_plan_required"] is True
     # past acts that would create or aggravate an offence are not presumed (as in the law engine)
@@ -60,15 +77,16 @@ def test_missing_facts_are_conservative_assumptions(tmp_path):
 def test_bad_site_sheet_value_is_a_warning(tmp_path):
     rows = [["jurisdiction", "Atlantis"], ["lot_area_acres", "big"], ["Address", "1 Oak Lane"], ["subdividable"]]
     s = read_survey(write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": rows}))
-    assert s.site == {"address": "1 Oak Lane"}   # a descriptive row is kept as text, read by no rule
+    assert s.site == {"address": "1 Oak Lane"}  # a descriptive row is kept as text, read by no rule
     assert sum("Site sheet" in w for w in s.warnings) == 2
 
 
 def test_unknown_site_field_is_an_error_naming_the_closest(tmp_path):
     # issue 9: a misspelt fact is never silently dropped (it could decide an offence)
     rows = [["subdividible", "no"]]
-    with pytest.raises(SurveyError, match="Site sheet row 1: unknown site field 'subdividible': did you mean "
-                                          "'subdividable'"):
+    with pytest.raises(
+        SurveyError, match="Site sheet row 1: unknown site field 'subdividible': did you mean 'subdividable'"
+    ):
         read_survey(write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": rows}))
     with pytest.raises(SurveyError, match="did you mean 'permit_held'"):
         read_survey(write_text(tmp_path / "s.csv", [HEADER, *ROWS]), site={"permit_hled": "yes"})
@@ -76,8 +94,18 @@ def test_unknown_site_field_is_an_error_naming_the_closest(tmp_path):
 
 def test_every_law_fact_is_a_site_sheet_field(tmp_path):
     # issue 9: every fact --site accepts is read from the Site sheet too (permit_held was ignored before)
-    rows = [["permit_held", "yes"], ["department_approval", "no"], ["prior_removals_without_permit", 2],
-            ["normal_farming", "no"], ["violation", "no"]]
+    rows = [
+        ["permit_held", "yes"],
+        ["department_approval", "no"],
+        ["prior_removals_without_permit", 2],
+        ["normal_farming", "no"],
+        ["violation", "no"],
+    ]
     s = read_survey(write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": rows}))
-    assert s.site == {"permit_held": True, "department_approval": False, "prior_removals_without_permit": 2,
-                      "normal_farming": False, "violation": False}
+    assert s.site == {
+        "permit_held": True,
+        "department_approval": False,
+        "prior_removals_without_permit": 2,
+        "normal_farming": False,
+        "violation": False,
+    }

@@ -36,16 +36,23 @@ def test_parse_distinct_calls_the_parser_once_per_distinct_cell():
 
 
 def test_data_rows_skips_blank_rows_and_numbers_the_rest():
-    grid = [["Tag", "Species", "DBH"], [1, "Acer rubrum", 12], [None, "", None], [2, "Quercus alba", 20],
-            [None, None, None]]
+    grid = [
+        ["Tag", "Species", "DBH"],
+        [1, "Acer rubrum", 12],
+        [None, "", None],
+        [2, "Quercus alba", 20],
+        [None, None, None],
+    ]
     table, warnings = data_rows(grid, 0, set())
     # the blank row inside the table is counted; the trailing one is not worth a warning
     assert table.n == 2 and list(table.source_row) == [2, 4] and warnings == ["1 blank row(s) inside the table skipped"]
 
 
 def test_totals_rows_by_text_and_by_value():
-    table, mapping, _ = _table(["Tag", "Species", "DBH"], [[1, "Acer rubrum", 12], [2, "Quercus alba", 20],
-                                                           [None, None, 32], ["Total", None, 32]])
+    table, mapping, _ = _table(
+        ["Tag", "Species", "DBH"],
+        [[1, "Acer rubrum", 12], [2, "Quercus alba", 20], [None, None, 32], ["Total", None, 32]],
+    )
     species, tags = table.text(mapping.first("species")), table.text(mapping.first("tag"))
     # row 3: 32 = 12 + 20 with no species or tag (a row of sums); row 4 says "Total"
     mask = totals_rows(table, table.values(mapping.first("dbh")), True, species, tags)
@@ -53,9 +60,15 @@ def test_totals_rows_by_text_and_by_value():
 
 
 def test_dbh_stems_units_and_the_stump():
-    table, mapping, _ = _table(["Tag", "Species", "DBH (cm)", "Stem 2", "stump_diam"],
-                               [[1, "Acer rubrum", 30, None, 0], [2, "Acer rubrum", 30, 40, 0],
-                                [3, "Acer rubrum", 0, None, 16], [4, "Acer rubrum", "twelve", None, 0]])
+    table, mapping, _ = _table(
+        ["Tag", "Species", "DBH (cm)", "Stem 2", "stump_diam"],
+        [
+            [1, "Acer rubrum", 30, None, 0],
+            [2, "Acer rubrum", 30, 40, 0],
+            [3, "Acer rubrum", 0, None, 16],
+            [4, "Acer rubrum", "twelve", None, 0],
+        ],
+    )
     warnings: list[str] = []
     u = D.units(table, mapping, None, None, warnings)
     assert u.default == "cm" and u.source == "header 'DBH (cm)'"
@@ -69,10 +82,17 @@ def test_dbh_stems_units_and_the_stump():
 
 
 def test_actions_status_words_and_unknown_words():
-    table, mapping, _ = _table(["Tag", "Species", "DBH", "status"],
-                               [[1, "Acer rubrum", 12, "Alive"], [2, "Acer rubrum", 12, "Dead"],
-                                [3, "Acer rubrum", 12, "Stump"], [4, "Acer rubrum", 12, "Remove – hazard"],
-                                [5, "Acer rubrum", 12, "Relocate"], [6, "Acer rubrum", 12, "Pollard?"]])
+    table, mapping, _ = _table(
+        ["Tag", "Species", "DBH", "status"],
+        [
+            [1, "Acer rubrum", 12, "Alive"],
+            [2, "Acer rubrum", 12, "Dead"],
+            [3, "Acer rubrum", 12, "Stump"],
+            [4, "Acer rubrum", 12, "Remove – hazard"],
+            [5, "Acer rubrum", 12, "Relocate"],
+            [6, "Acer rubrum", 12, "Pollard?"],
+        ],
+    )
     acts = A.read_actions(table, mapping, [])
     assert list(acts.action) == ["retain", "retain", "removed", "remove", "transplant", ""]
     assert list(acts.unknown) == [False] * 5 + [True]
@@ -85,8 +105,10 @@ def test_actions_status_words_and_unknown_words():
 
 
 def test_coordinates_are_kept_and_checked():
-    table, mapping, _ = _table(["Tag", "Species", "DBH", "Latitude", "Longitude", "POINT_X"],
-                               [[1, "Acer rubrum", 12, 41.2, -73.9, 641000.5], [2, "Acer rubrum", 12, 141.2, "w", None]])
+    table, mapping, _ = _table(
+        ["Tag", "Species", "DBH", "Latitude", "Longitude", "POINT_X"],
+        [[1, "Acer rubrum", 12, 41.2, -73.9, 641000.5], [2, "Acer rubrum", 12, 141.2, "w", None]],
+    )
     coords, warn = A.read_coordinates(table, mapping, False)
     assert list(coords) == ["latitude", "longitude", "x"]
     assert coords["latitude"][0] == 41.2 and np.isnan(coords["latitude"][1]) and np.isnan(coords["x"][1])
@@ -95,10 +117,15 @@ def test_coordinates_are_kept_and_checked():
 
 
 def test_split_names_are_joined():
-    table, mapping, _ = _table(["GENUS", "SPECIES", "CULTIVAR", "COMMON_NAME", "DBH"],
-                               [["Acer", "platanoides", "Crimson King", "Maple, Norway", 10],
-                                ["Quercus", "", "", "Oak", 10], ["Acer", "Acer rubrum", "", "", 10],
-                                ["", "", "", "Sugar maple", 10]])
+    table, mapping, _ = _table(
+        ["GENUS", "SPECIES", "CULTIVAR", "COMMON_NAME", "DBH"],
+        [
+            ["Acer", "platanoides", "Crimson King", "Maple, Norway", 10],
+            ["Quercus", "", "", "Oak", 10],
+            ["Acer", "Acer rubrum", "", "", 10],
+            ["", "", "", "Sugar maple", 10],
+        ],
+    )
     sources = SP.name_columns(table, mapping)
     assert [label for label, _ in sources] == ["GENUS + SPECIES + CULTIVAR", "COMMON_NAME"]
     text, column = SP.chosen(sources, table.n)
@@ -107,9 +134,9 @@ def test_split_names_are_joined():
 
 
 def test_same_taxon_and_inverted_common_names():
-    assert SP.same_taxon("ACPL", "ACPLCR")       # a cultivar confirms its species
-    assert SP.same_taxon("QU", "QURU")           # a genus confirms its species
-    assert not SP.same_taxon("ACRU", "ACSA2")    # red maple is not sugar maple
+    assert SP.same_taxon("ACPL", "ACPLCR")  # a cultivar confirms its species
+    assert SP.same_taxon("QU", "QURU")  # a genus confirms its species
+    assert not SP.same_taxon("ACRU", "ACSA2")  # red maple is not sugar maple
     assert "Norway Maple" in SP.candidates("Maple, Norway")
     res = SP.resolve(["Maple, Norway"])
     assert res.loc["Maple, Norway", "code"] == "ACPL"
@@ -124,10 +151,18 @@ def test_species_map_is_applied_case_insensitively():
     assert warn == ["species 'oak SP.' read as 'Quercus rubra' (species map)", "", ""]
 
 
-@pytest.mark.parametrize("text, action, facts", [
-    ("Remove – hazard", "remove", ("hazardous",)), ("Removed – stump", "removed", ()),
-    ("Topped", "topped", ()), ("Over-pruned", "excessively_pruned", ()), ("Girdled", "damaged", ()),
-    ("Transplant", "transplant", ()), ("Dead", "retain", ("dead_or_diseased",)), ("maybe", None, ()),
-])
+@pytest.mark.parametrize(
+    "text, action, facts",
+    [
+        ("Remove – hazard", "remove", ("hazardous",)),
+        ("Removed – stump", "removed", ()),
+        ("Topped", "topped", ()),
+        ("Over-pruned", "excessively_pruned", ()),
+        ("Girdled", "damaged", ()),
+        ("Transplant", "transplant", ()),
+        ("Dead", "retain", ("dead_or_diseased",)),
+        ("maybe", None, ()),
+    ],
+)
 def test_read_action(text, action, facts):
     assert V.read_action(text) == V.Action(action, facts)

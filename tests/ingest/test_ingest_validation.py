@@ -17,17 +17,24 @@ def _read(tmp_path, rows, name="s.csv"):
     return s
 
 
-@pytest.mark.parametrize("row, kind, column, text", [
-    (["1", "", "12", ""], "missing species", "Species", "row 2, column 'Species': no species given"),
-    (["1", "Acer rubrum", "", ""], "missing DBH", "DBH (in.)", "row 2, column 'DBH (in.)': no DBH given"),
-    (["1", "Acer rubrum", "n/a", ""], "missing DBH", "DBH (in.)", "'n/a' gives no DBH"),
-    (["1", "Acer rubrum", "twelve", ""], "DBH not a number", "DBH (in.)",
-     "row 2, column 'DBH (in.)': 'twelve' is not a number"),
-    (["1", "Acer rubrum", "0", ""], "DBH not positive", "DBH (in.)", "row 2, column 'DBH (in.)'"),
-    (["1", "Acer rubrum", "-4", ""], "DBH not positive", "DBH (in.)", "not a positive diameter"),
-    (["1", "Acer rubrum", "251", ""], "DBH above 250 in", "DBH (in.)", "above 250 in"),
-    (["1", "Xyzzy plumtree", "12", ""], "unresolved species", "Species", "species 'Xyzzy plumtree' not recognised"),
-])
+@pytest.mark.parametrize(
+    "row, kind, column, text",
+    [
+        (["1", "", "12", ""], "missing species", "Species", "row 2, column 'Species': no species given"),
+        (["1", "Acer rubrum", "", ""], "missing DBH", "DBH (in.)", "row 2, column 'DBH (in.)': no DBH given"),
+        (["1", "Acer rubrum", "n/a", ""], "missing DBH", "DBH (in.)", "'n/a' gives no DBH"),
+        (
+            ["1", "Acer rubrum", "twelve", ""],
+            "DBH not a number",
+            "DBH (in.)",
+            "row 2, column 'DBH (in.)': 'twelve' is not a number",
+        ),
+        (["1", "Acer rubrum", "0", ""], "DBH not positive", "DBH (in.)", "row 2, column 'DBH (in.)'"),
+        (["1", "Acer rubrum", "-4", ""], "DBH not positive", "DBH (in.)", "not a positive diameter"),
+        (["1", "Acer rubrum", "251", ""], "DBH above 250 in", "DBH (in.)", "above 250 in"),
+        (["1", "Xyzzy plumtree", "12", ""], "unresolved species", "Species", "species 'Xyzzy plumtree' not recognised"),
+    ],
+)
 def test_rejection_reasons(tmp_path, row, kind, column, text):
     s = _read(tmp_path, [row])
     assert len(s.trees) == 0 and len(s.rejected) == 1
@@ -47,8 +54,15 @@ def test_unresolved_species_has_three_suggestions(tmp_path):
 
 
 def test_duplicate_tags_reject_the_later_rows(tmp_path):
-    s = _read(tmp_path, [["5", "Acer rubrum", "12", ""], ["6", "Acer rubrum", "12", ""],
-                         ["5", "Quercus alba", "30", ""], ["5 ", "Quercus alba", "31", ""]])
+    s = _read(
+        tmp_path,
+        [
+            ["5", "Acer rubrum", "12", ""],
+            ["6", "Acer rubrum", "12", ""],
+            ["5", "Quercus alba", "30", ""],
+            ["5 ", "Quercus alba", "31", ""],
+        ],
+    )
     assert list(s.trees["source_row"]) == [2, 3]
     assert list(s.rejected["kind"]) == ["duplicate tag"] * 2
     assert s.rejected["reason"].iloc[0] == "row 4, column 'Tag': tag '5' already used on row 2"
@@ -56,8 +70,12 @@ def test_duplicate_tags_reject_the_later_rows(tmp_path):
 
 def test_formula_without_cached_value(tmp_path):
     # openpyxl writes formulas without a cached value, as a file never opened in Excel would be
-    rows = [HEADER, [1, "Acer rubrum", 12, "good"], [2, "Acer rubrum", "=B2*2", "good"],
-            [3, "Acer rubrum", 9, "=\"go\"&\"od\""]]
+    rows = [
+        HEADER,
+        [1, "Acer rubrum", 12, "good"],
+        [2, "Acer rubrum", "=B2*2", "good"],
+        [3, "Acer rubrum", 9, '="go"&"od"'],
+    ]
     s = read_survey(write_xlsx(tmp_path / "s.xlsx", rows))
     assert list(s.rejected["kind"]) == ["formula without cached value"] * 2
     assert "row 3, column 'DBH (in.)': formula =B2*2 has no cached value" in s.rejected["reason"].iloc[0]
@@ -84,8 +102,16 @@ def test_formula_with_cached_value_is_read(tmp_path):
 
 
 def test_kept_with_warnings(tmp_path):
-    s = _read(tmp_path, [["1", "Acer rubrum", "120", ""], ["2", "Acer rubrum", "12", "Dead"],
-                         ["3", "Red Mapel", "12", ""], ["4", "Quercus sp.", "12", ""], ["", "Acer rubrum", "8", ""]])
+    s = _read(
+        tmp_path,
+        [
+            ["1", "Acer rubrum", "120", ""],
+            ["2", "Acer rubrum", "12", "Dead"],
+            ["3", "Red Mapel", "12", ""],
+            ["4", "Quercus sp.", "12", ""],
+            ["", "Acer rubrum", "8", ""],
+        ],
+    )
     assert len(s.trees) == 5 and len(s.rejected) == 0
     w = list(s.trees["warnings"])
     assert "above 100 in" in w[0]
@@ -93,7 +119,9 @@ def test_kept_with_warnings(tmp_path):
     assert "fuzzy match: 'Red Mapel' → Acer rubrum (ACRU), 89%" in w[2]
     assert "genus only" in w[3]
     assert s.trees["tag"].iloc[4] == "row-6" and "no tag" in w[4]
-    assert s.trees["species_method"].iloc[2] == "fuzzy" and s.trees["species_score"].iloc[2] == pytest.approx(88.9, 0.01)
+    assert s.trees["species_method"].iloc[2] == "fuzzy" and s.trees["species_score"].iloc[2] == pytest.approx(
+        88.9, 0.01
+    )
 
 
 def test_no_tag_column_generates_tags(tmp_path):
@@ -103,21 +131,31 @@ def test_no_tag_column_generates_tags(tmp_path):
 
 
 def test_blank_rows_are_skipped_and_counted(tmp_path):
-    s = _read(tmp_path, [["1", "Acer rubrum", "12", ""], ["", "", "", ""], ["  ", "", "", ""],
-                         ["2", "Acer rubrum", "12", ""]])
+    s = _read(
+        tmp_path, [["1", "Acer rubrum", "12", ""], ["", "", "", ""], ["  ", "", "", ""], ["2", "Acer rubrum", "12", ""]]
+    )
     assert s.rows_read == 2 and list(s.trees["source_row"]) == [2, 5]
     assert "2 blank row(s) inside the table skipped" in s.warnings
 
 
 def test_all_kinds_at_once_and_invariant(tmp_path):
     header = [*HEADER, "Unit", "Stems", "Action"]
-    rows = [header, [1, "Acer rubrum", 12, "", "", ""], [2, None, 12, "", "", ""], [3, "Acer rubrum", None, "", "", ""],
-            [4, "Acer rubrum", "big", "", "", ""], [5, "Acer rubrum", 0, "", "", ""],
-            [6, "Acer rubrum", 400, "", "", ""], [1, "Acer rubrum", 12, "", "", ""],
-            [7, "Zzzz qqqq", 12, "", "", ""], [8, "Acer rubrum", "=1/0", "", "", ""],
-            [9, "Acer rubrum", "#DIV/0!", "", "", ""],  # openpyxl writes an error cell
-            [10, "Acer rubrum", 12, "", "furlong", ""], [11, "Acer rubrum", 12, "", "", 2.5],
-            ["Total", None, 500, None]]
+    rows = [
+        header,
+        [1, "Acer rubrum", 12, "", "", ""],
+        [2, None, 12, "", "", ""],
+        [3, "Acer rubrum", None, "", "", ""],
+        [4, "Acer rubrum", "big", "", "", ""],
+        [5, "Acer rubrum", 0, "", "", ""],
+        [6, "Acer rubrum", 400, "", "", ""],
+        [1, "Acer rubrum", 12, "", "", ""],
+        [7, "Zzzz qqqq", 12, "", "", ""],
+        [8, "Acer rubrum", "=1/0", "", "", ""],
+        [9, "Acer rubrum", "#DIV/0!", "", "", ""],  # openpyxl writes an error cell
+        [10, "Acer rubrum", 12, "", "furlong", ""],
+        [11, "Acer rubrum", 12, "", "", 2.5],
+        ["Total", None, 500, None],
+    ]
     rows.insert(12, [12, "Acer rubrum", 12, "", "", "", "maybe"])  # an action word treecalc does not know
     s = read_survey(write_xlsx(tmp_path / "s.xlsx", rows))
     # every kind but the CSV-only one
@@ -130,11 +168,34 @@ def test_all_kinds_at_once_and_invariant(tmp_path):
 
 def test_trees_columns_and_dtypes(tmp_path):
     s = _read(tmp_path, [["1", "Acer rubrum", "12", "good"]])
-    expected = ["source_row", "tag", "species", "species_code", "species_method", "species_score", "dbh_in", "stems",
-                "action", "condition", "land_use", "notes", "street_tree", "wetland", "slope_over_20pct",
-                "excessively_steep_slope", "landmark", "conservation_area", "dec_protected", "regulated_buffer_zone",
-                "hazardous", "dead_or_diseased", "good_forestry", "within_20ft_of_lot_line",
-                "distance_to_residence_ft", "warnings"]
+    expected = [
+        "source_row",
+        "tag",
+        "species",
+        "species_code",
+        "species_method",
+        "species_score",
+        "dbh_in",
+        "stems",
+        "action",
+        "condition",
+        "land_use",
+        "notes",
+        "street_tree",
+        "wetland",
+        "slope_over_20pct",
+        "excessively_steep_slope",
+        "landmark",
+        "conservation_area",
+        "dec_protected",
+        "regulated_buffer_zone",
+        "hazardous",
+        "dead_or_diseased",
+        "good_forestry",
+        "within_20ft_of_lot_line",
+        "distance_to_residence_ft",
+        "warnings",
+    ]
     assert list(s.trees.columns) == expected
     assert str(s.trees["street_tree"].dtype) == "boolean"
     assert s.trees["source_row"].dtype.kind == "i" and s.trees["stems"].dtype.kind == "i"
@@ -171,13 +232,15 @@ def test_formula_byte_scan_matches_xml_parse(tmp_path):
     assert (fast, {}) == sources._formula_cells_parsed(zf, "xl/worksheets/sheet1.xml")
     assert len(fast) == 13 and fast[(3, 2)] == "ROW()*3"
     # a prefixed namespace (as the OpenXML SDK writes), a cached value, a shared formula without one
-    xml = (b'<x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:sheetData>'
-           b'<x:row r="1"><x:c r="A1"><x:f>1+1</x:f><x:v>2</x:v></x:c><x:c r="B1" s="1"/>'
-           b'<x:c r="C1"><x:f t="shared" si="0"/></x:c><x:c r="D1"><x:f>A1&amp;"x"</x:f><x:v/></x:c></x:row>'
-           # an error typed in a cell, and one cached from a formula
-           b'<x:row r="2"><x:c r="A2" t="e"><x:v>#N/A</x:v></x:c><x:c r="B2" t="e"><x:f>1/0</x:f>'
-           b'<x:v>#DIV/0!</x:v></x:c></x:row>'
-           b'</x:sheetData></x:worksheet>')
+    xml = (
+        b'<x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:sheetData>'
+        b'<x:row r="1"><x:c r="A1"><x:f>1+1</x:f><x:v>2</x:v></x:c><x:c r="B1" s="1"/>'
+        b'<x:c r="C1"><x:f t="shared" si="0"/></x:c><x:c r="D1"><x:f>A1&amp;"x"</x:f><x:v/></x:c></x:row>'
+        # an error typed in a cell, and one cached from a formula
+        b'<x:row r="2"><x:c r="A2" t="e"><x:v>#N/A</x:v></x:c><x:c r="B2" t="e"><x:f>1/0</x:f>'
+        b"<x:v>#DIV/0!</x:v></x:c></x:row>"
+        b"</x:sheetData></x:worksheet>"
+    )
     q = tmp_path / "g.zip"
     with zipfile.ZipFile(q, "w") as z:
         z.writestr("s.xml", xml)

@@ -27,8 +27,7 @@ def test_smaller_than_replacement_size():
     # 0 in (a stump-size record) gets the same floor, never negative
     assert appraisal.replacement_value("ACRU", [2.0, 0.0]) == pytest.approx([381.60, 381.60])
     # exactly at the replacement size: 3 in -> TA = 7.0686 ~ TAr -> 530 + 66*(7.06858-7.065005)
-    assert appraisal.replacement_value("ACRU", 3.0) == pytest.approx(
-        [(530 + 66 * (np.pi * 2.25 - TAR)) * 0.72])
+    assert appraisal.replacement_value("ACRU", 3.0) == pytest.approx([(530 + 66 * (np.pi * 2.25 - TAR)) * 0.72])
 
 
 def test_location_and_numeric_condition():
@@ -72,19 +71,22 @@ def test_palms():
     # 10 ft, Hr = 0, good: (540 + 240) * 0.70 * 0.80 = 436.80
     # no height: floor 540 * 0.70 * 0.80 = 302.40 (DBH ignored)
     # Hr = 4 ft: (540 + 24*6) * 0.56 = 383.04
-    assert appraisal.replacement_value(["BUCA", "BUCA"], [5.0, 30.0], height_ft=[10.0, np.nan]) == \
-        pytest.approx([436.80, 302.40])
+    assert appraisal.replacement_value(["BUCA", "BUCA"], [5.0, 30.0], height_ft=[10.0, np.nan]) == pytest.approx(
+        [436.80, 302.40]
+    )
     assert appraisal.replacement_value("BUCA", 5.0) == pytest.approx([302.40])
-    assert appraisal.replacement_value("BUCA", 5.0, height_ft=10.0, palm_replacement_height_ft=4.0) == \
-        pytest.approx([383.04])
+    assert appraisal.replacement_value("BUCA", 5.0, height_ft=10.0, palm_replacement_height_ft=4.0) == pytest.approx(
+        [383.04]
+    )
 
 
 def test_adjusted_trunk_area_option():
     # 40 in: ATA = -0.335*1600 + 69.3*40 - 1087 = 1149.0 sq in (TA would be 1256.64)
     # (530 + 66*(1149 - 7.065005)) * 0.72 = 54646.35
     assert appraisal.adjusted_trunk_area_sqin([20.0, 40.0]) == pytest.approx([np.pi * 100, 1149.0])
-    assert appraisal.replacement_value("ACRU", 40.0, adjust_large_trees=True) == \
-        pytest.approx([(530 + 66 * (1149.0 - TAR)) * 0.72])
+    assert appraisal.replacement_value("ACRU", 40.0, adjust_large_trees=True) == pytest.approx(
+        [(530 + 66 * (1149.0 - TAR)) * 0.72]
+    )
 
 
 def test_vectorised_matches_scalar():

@@ -9,12 +9,14 @@ from treecalc.models.itree_streets import dbh_positions
 
 
 def test_zero_from_class_finds_the_zero_tail():
-    t = np.array([
-        [8.0, 8.0, 7.9, 7.6, 7.2, 6.6, 5.6, 0.0, 0.0],   # ACRU property value: zero from class 7 (99.06 cm)
-        [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],   # never zero: 9 (none)
-        [0.0] * 9,                                       # zero throughout: nothing to lose, 9
-        [0.0, 1.0, 0.0, 2.0, 3.0, 0.0, 4.0, 5.0, 0.0],   # only the last class: 8
-    ])
+    t = np.array(
+        [
+            [8.0, 8.0, 7.9, 7.6, 7.2, 6.6, 5.6, 0.0, 0.0],  # ACRU property value: zero from class 7 (99.06 cm)
+            [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],  # never zero: 9 (none)
+            [0.0] * 9,  # zero throughout: nothing to lose, 9
+            [0.0, 1.0, 0.0, 2.0, 3.0, 0.0, 4.0, 5.0, 0.0],  # only the last class: 8
+        ]
+    )
     assert d.zero_from_class(t).tolist() == [7, 9, 9, 8]
 
 
@@ -28,9 +30,9 @@ def test_the_source_has_31_rows_with_zero_tails():
 
 def test_dbh_flags():
     got = d.dbh_flags(np.array([12.0, 45.0, 45.01, 100.0, 100.5]))
-    B, I = int(Flag.BEYOND_LAST_CLASS), int(Flag.IMPLAUSIBLE_DBH)
+    B, IMP = int(Flag.BEYOND_LAST_CLASS), int(Flag.IMPLAUSIBLE_DBH)
     # 45 in is the last class itself (read exactly); 100 in is beyond but not yet implausible
-    assert got.tolist() == [0, 0, B, B, B | I]
+    assert got.tolist() == [0, 0, B, B, B | IMP]
 
 
 def test_upper_class_and_zero_flags():
@@ -46,6 +48,8 @@ def test_upper_class_and_zero_flags():
 
 
 def test_flag_names():
-    assert d.flag_names(int(Flag.BEYOND_LAST_CLASS | Flag.ENERGY_TABLES_ZERO)) == ["beyond_last_class",
-                                                                                   "energy_tables_zero"]
+    assert d.flag_names(int(Flag.BEYOND_LAST_CLASS | Flag.ENERGY_TABLES_ZERO)) == [
+        "beyond_last_class",
+        "energy_tables_zero",
+    ]
     assert d.flag_names(0) == []

@@ -205,8 +205,9 @@ def _catalogue_20yr() -> dict[str, np.ndarray]:
 
     dbhs = np.array([0.0, 1.0, 6.0, 24.0, 60.0])
     codes = np.repeat(np.array(CODES, dtype=object), len(dbhs))
-    tot = growth.cumulative_benefits(codes, np.tile(dbhs, len(CODES)), 20, annual,
-                                     mortality_rate=0.02, discount_rate=0.03)
+    tot = growth.cumulative_benefits(
+        codes, np.tile(dbhs, len(CODES)), 20, annual, mortality_rate=0.02, discount_rate=0.03
+    )
     return dict(zip(CODES, tot.reshape(len(CODES), len(dbhs))))
 
 
@@ -218,8 +219,7 @@ def test_catalogue_20yr_benefits_finite_non_negative(code):
 
 # --- properties ------------------------------------------------------------
 @settings(max_examples=200, deadline=None)
-@given(code=st.sampled_from(CODES), dbh=st.floats(0.0, 80.0),
-       y1=st.floats(0.0, 200.0), y2=st.floats(0.0, 200.0))
+@given(code=st.sampled_from(CODES), dbh=st.floats(0.0, 80.0), y1=st.floats(0.0, 200.0), y2=st.floats(0.0, 200.0))
 def test_dbh_after_monotone_and_never_below_start(code, dbh, y1, y2):
     lo, hi = sorted((y1, y2))
     a, b = growth.dbh_after(code, dbh, [lo, hi])

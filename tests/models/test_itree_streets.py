@@ -1,7 +1,6 @@
 """i-Tree Streets interpolation and units, against the published tables by hand."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from treecalc import data

@@ -21,9 +21,15 @@ def pdf_text(data: bytes) -> str:
 
 
 def _json(**over):
-    d = {"jurisdiction": "croton_on_hudson", "permit_required": True, "fund_in_lieu_usd": 900.0,
-         "fund_placeholder": True, "assumptions": [], "lines": [],
-         "replacement": {"trees_needed": 4, "trees_planted": 2, "trees_in_lieu": 2, "planting_cost_usd": 1800.0}}
+    d = {
+        "jurisdiction": "croton_on_hudson",
+        "permit_required": True,
+        "fund_in_lieu_usd": 900.0,
+        "fund_placeholder": True,
+        "assumptions": [],
+        "lines": [],
+        "replacement": {"trees_needed": 4, "trees_planted": 2, "trees_in_lieu": 2, "planting_cost_usd": 1800.0},
+    }
     d.update(over)
     return d
 
@@ -39,16 +45,18 @@ def test_plain_answer_adds_planting_cost_and_fund_payment():
 
 def test_plain_answer_undetermined_fund_is_no_total():
     d = _json(fund_in_lieu_usd=None)
-    assert plain_answer(d)["total_usd"] is None           # trees in lieu but no fee: not a $0 total
+    assert plain_answer(d)["total_usd"] is None  # trees in lieu but no fee: not a $0 total
     d["replacement"] = {"trees_needed": 0, "trees_planted": 0, "trees_in_lieu": 0, "planting_cost_usd": None}
-    assert plain_answer(d)["total_usd"] == 0.0            # nothing to plant, nothing in lieu: nothing to pay
+    assert plain_answer(d)["total_usd"] == 0.0  # nothing to plant, nothing in lieu: nothing to pay
 
 
 def test_penalties_keep_definite_and_conditional_apart():
     before = penalties(_json(civil_penalty_max_usd=4500, criminal_fine_max_usd=750))
-    assert before["definite"] == [("§208-29B", "Civil penalty, maximum", 4500.0),
-                                  ("§208-29A", "Criminal fine, maximum", 750.0)]
-    assert before["conditional"] == []                    # issue 9's keys absent: nothing invented
+    assert before["definite"] == [
+        ("§208-29B", "Civil penalty, maximum", 4500.0),
+        ("§208-29A", "Criminal fine, maximum", 750.0),
+    ]
+    assert before["conditional"] == []  # issue 9's keys absent: nothing invented
     after = penalties(_json(civil_penalty_max_usd=4500, civil_penalty_conditional_usd=3000))
     assert after["conditional"] == [("§208-29B", "Civil penalty, maximum, if the conditions hold", 3000.0)]
 
@@ -59,7 +67,7 @@ def test_sample_pdf_has_survey_name_total_sections_and_signature():
 
     a = assess(SAMPLE_SURVEY)
     d = report_data(a)
-    json.dumps(d)                                         # the report input stays JSON
+    json.dumps(d)  # the report input stays JSON
     text = pdf_text(report_pdf(d))
     assert "Survey: sample_survey.xlsx" in text
     # the sample (issue 9): 120% of the topped street tree's $235.91 = $283.10 (§208-22F) + 90% of the 8
@@ -67,8 +75,15 @@ def test_sample_pdf_has_survey_name_total_sections_and_signature():
     # ceil(1273.92 / 64.04) = ceil(19.89) = 20 trees at the $450 placeholder = $9,000.00, $0 in lieu -> $9,000.00
     assert d["replacement"]["trees_planted"] == 20 and d["fund_in_lieu_usd"] == 0
     assert "Total out of pocket: $9,000.00" in text
-    for s in ("§208-19A(1)", "§208-22A", "§208-24", "§208-29B", "Readings of unclear law text", "Signature",
-              "Village Engineer"):
+    for s in (
+        "§208-19A(1)",
+        "§208-22A",
+        "§208-24",
+        "§208-29B",
+        "Readings of unclear law text",
+        "Signature",
+        "Village Engineer",
+    ):
         assert s in text, s
     assert a.method["readings"][0][:30] in text.replace("\n", " ")
 
@@ -79,8 +94,9 @@ def test_pdf_reads_issue9_keys_when_present():
 
     d = report_data(assess(SAMPLE_SURVEY), "my site.xlsx")
     d["civil_penalty_conditional_usd"] = 12345.0
-    d["replacement_parts"] = [{"section": "§208-22F", "percent": 120, "trees": 2, "value_usd": 10.0,
-                               "required_value_usd": 12.0}]
+    d["replacement_parts"] = [
+        {"section": "§208-22F", "percent": 120, "trees": 2, "value_usd": 10.0, "required_value_usd": 12.0}
+    ]
     text = pdf_text(report_pdf(d))
     assert "Survey: my site.xlsx" in text
     assert "if the conditions hold" in text and "12,345.00" in text
@@ -99,26 +115,44 @@ def test_wesley_hills_report_does_not_cite_chapter_208_for_its_answer():
 
 def _survey_csv(tmp_path):
     p = tmp_path / "Hudson St lot 7.csv"
-    p.write_text("Tag,Species,DBH (in),Action\n101,Red maple,12,removed\n102,Red maple,12,removed\n"
-                 "103,Red maple,12,removed\n104,Red maple,8,retain\n")
+    p.write_text(
+        "Tag,Species,DBH (in),Action\n101,Red maple,12,removed\n102,Red maple,12,removed\n"
+        "103,Red maple,12,removed\n104,Red maple,8,retain\n"
+    )
     return p
 
 
 def test_cli_writes_the_pdf(tmp_path, capsys):
     survey = _survey_csv(tmp_path)
     out = tmp_path / "report.pdf"
-    rc = main(["assess", str(survey), "--site", "subdividable=true", "--replacement-species", "ACRU",
-               "--replacement-dbh", "12", "--replacement-cost", "900", "--plantable", "2", "--pdf", str(out),
-               "--json"])
+    rc = main(
+        [
+            "assess",
+            str(survey),
+            "--site",
+            "subdividable=true",
+            "--replacement-species",
+            "ACRU",
+            "--replacement-dbh",
+            "12",
+            "--replacement-cost",
+            "900",
+            "--plantable",
+            "2",
+            "--pdf",
+            str(out),
+            "--json",
+        ]
+    )
     assert rc == 0
-    j = json.loads(capsys.readouterr().out)              # --json output stays pure JSON
+    j = json.loads(capsys.readouterr().out)  # --json output stays pure JSON
     # 120% of 3 x 117.36 = 422.50 -> 4 trees of 12 in; 2 planted x $900 = $1,800; 2 in lieu x $450 = $900
     assert j["replacement"]["planting_cost_usd"] == 1800.0 and j["fund_in_lieu_usd"] == 900.0
     text = pdf_text(out.read_bytes())
     assert "Survey: Hudson St lot 7.csv" in text
     assert "Total out of pocket: $2,700.00" in text
     assert "Offences (trees harmed without a required permit): 3" in text
-    assert "$4,500.00" in text or "4,500.00" in text    # 3 x $1,500 civil maximum (§208-29B(2))
+    assert "$4,500.00" in text or "4,500.00" in text  # 3 x $1,500 civil maximum (§208-29B(2))
 
 
 def test_cli_pdf_bad_name_is_a_clean_error(tmp_path, capsys):
@@ -133,33 +167,50 @@ def test_statement_rows_sum_up_an_item_given_once_per_tree():
     from treecalc.report.pdf import MAX_REPEATED_LINES, statement_rows
 
     n = MAX_REPEATED_LINES + 5
-    lines = [{"section": "§208-22E", "item": "Not counted", "value": f"tree {i}", "unit": "", "note": "invasive"}
-             for i in range(n)] + [{"section": "§208-24", "item": "Payment in lieu", "value": 900.0, "unit": "USD",
-                                    "note": ""}]
+    lines = [
+        {"section": "§208-22E", "item": "Not counted", "value": f"tree {i}", "unit": "", "note": "invasive"}
+        for i in range(n)
+    ] + [{"section": "§208-24", "item": "Payment in lieu", "value": 900.0, "unit": "USD", "note": ""}]
     rows = statement_rows(lines)
-    assert rows == [("§208-22E", "Not counted", f"{n} trees", "trees", "one line per tree in the Excel statement"),
-                    ("§208-24", "Payment in lieu", "900.00", "USD", "")]
+    assert rows == [
+        ("§208-22E", "Not counted", f"{n} trees", "trees", "one line per tree in the Excel statement"),
+        ("§208-24", "Payment in lieu", "900.00", "USD", ""),
+    ]
 
 
 def test_penalty_maxima_carry_the_section_of_the_maximum_not_of_the_first_tier():
     # the statement lists the tiers first: "Civil penalty tier" §208-29B(1) ... then "Civil penalty, maximum"
     # §208-29B; the report printed the total's section as §208-29B(1) (the $500-per-tree tier) while the page
     # and the statement say §208-29B
-    lines = [{"section": "§208-29B(1)", "item": "Civil penalty tier", "value": 4},
-             {"section": "§208-29B(2)", "item": "Civil penalty tier", "value": 4},
-             {"section": "§208-29B", "item": "Civil penalty, maximum", "value": 208000},
-             {"section": "§208-29A", "item": "Criminal fine, maximum", "value": 190000}]
+    lines = [
+        {"section": "§208-29B(1)", "item": "Civil penalty tier", "value": 4},
+        {"section": "§208-29B(2)", "item": "Civil penalty tier", "value": 4},
+        {"section": "§208-29B", "item": "Civil penalty, maximum", "value": 208000},
+        {"section": "§208-29A", "item": "Criminal fine, maximum", "value": 190000},
+    ]
     pen = penalties(_json(lines=lines, civil_penalty_max_usd=208000, criminal_fine_max_usd=190000))
-    assert pen["definite"] == [("§208-29B", "Civil penalty, maximum", 208000.0),
-                               ("§208-29A", "Criminal fine, maximum", 190000.0)]
+    assert pen["definite"] == [
+        ("§208-29B", "Civil penalty, maximum", 208000.0),
+        ("§208-29A", "Criminal fine, maximum", 190000.0),
+    ]
 
 
 def test_fund_basis_in_words_not_its_toml_key():
     # the report printed "Basis of payment in lieu per_tree" (the fee schedule's key) for the applicant
-    lines = [{"section": "§208-24C", "item": "Basis of payment in lieu", "value": "per_tree",
-              "note": "PLACEHOLDER, to be set by Board resolution (§208-24C)"},
-             {"section": "§208-24", "item": "Payment in lieu to the Tree Preservation Fund", "value": 900.0,
-              "note": "2 tree(s) x $450.00"}]
+    lines = [
+        {
+            "section": "§208-24C",
+            "item": "Basis of payment in lieu",
+            "value": "per_tree",
+            "note": "PLACEHOLDER, to be set by Board resolution (§208-24C)",
+        },
+        {
+            "section": "§208-24",
+            "item": "Payment in lieu to the Tree Preservation Fund",
+            "value": 900.0,
+            "note": "2 tree(s) x $450.00",
+        },
+    ]
     text = pdf_text(report_pdf(_json(lines=lines, survey_name="lot.csv")))
     assert "per_tree" not in text
     assert "a fee per tree not planted" in text.replace("\n", " ")

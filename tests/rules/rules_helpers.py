@@ -1,18 +1,39 @@
 import pandas as pd
 
-FLAGS = ("street_tree", "wetland", "slope_over_20pct", "excessively_steep_slope", "landmark",
-         "conservation_area", "dec_protected", "regulated_buffer_zone", "hazardous", "dead_or_diseased",
-         "good_forestry", "within_20ft_of_lot_line")
+FLAGS = (
+    "street_tree",
+    "wetland",
+    "slope_over_20pct",
+    "excessively_steep_slope",
+    "landmark",
+    "conservation_area",
+    "dec_protected",
+    "regulated_buffer_zone",
+    "hazardous",
+    "dead_or_diseased",
+    "good_forestry",
+    "within_20ft_of_lot_line",
+)
 
 
 def make_trees(rows):
     """rows: list of dicts with at least species_code, dbh_in, action; flags default False."""
     out = []
     for i, r in enumerate(rows):
-        base = {"source_row": i + 2, "tag": str(i + 1), "species": r.get("species_code", "ACRU"),
-                "species_code": "ACRU", "dbh_in": 10.0, "stems": 1, "action": "removed",
-                "condition": "good", "land_use": "", "notes": "", "distance_to_residence_ft": float("nan"),
-                "warnings": ""}
+        base = {
+            "source_row": i + 2,
+            "tag": str(i + 1),
+            "species": r.get("species_code", "ACRU"),
+            "species_code": "ACRU",
+            "dbh_in": 10.0,
+            "stems": 1,
+            "action": "removed",
+            "condition": "good",
+            "land_use": "",
+            "notes": "",
+            "distance_to_residence_ft": float("nan"),
+            "warnings": "",
+        }
         base.update({f: False for f in FLAGS})
         base.update(r)
         out.append(base)
@@ -20,5 +41,3 @@ def make_trees(rows):
     for f in FLAGS:
         df[f] = df[f].astype("boolean")
     return df
-
-

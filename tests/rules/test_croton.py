@@ -1,11 +1,11 @@
 """Chapter 208 rules: every § 208-19A trigger, every § 208-29B tier and boundary, doubling (7), § 208-29A."""
 
 import pytest
+from rules_helpers import make_trees
 
 from treecalc import data
 from treecalc.rules import croton_on_hudson as C
 from treecalc.rules import law
-from rules_helpers import make_trees
 
 LAW = law("croton_on_hudson")
 # A residential lot that cannot be subdivided: trigger (2) off, so each test turns on one trigger.
@@ -47,8 +47,10 @@ def test_unknown_site_facts_assume_the_conservative_reading():
     assert r.triggers[0] == ["§208-19A(2)"]
 
 
-@pytest.mark.parametrize("col,section", [("slope_over_20pct", "§208-19A(3)"), ("wetland", "§208-19A(4)"),
-                                         ("regulated_buffer_zone", "§208-19A(7)")])
+@pytest.mark.parametrize(
+    "col,section",
+    [("slope_over_20pct", "§208-19A(3)"), ("wetland", "§208-19A(4)"), ("regulated_buffer_zone", "§208-19A(7)")],
+)
 def test_triggers_3_4_7_at_4in(col, section):
     # 4.0 in is "four inches or more" -> trigger; 3.9 in is not
     r = triggers([{"dbh_in": 4.0, "action": "remove", col: True}, {"dbh_in": 3.9, "action": "remove", col: True}])
@@ -76,12 +78,14 @@ def test_retained_trees_never_trigger():
     assert r.triggers == [[]] and not r.required
 
 
-@pytest.mark.parametrize("fact,section", [("village_work", "§208-19B(1)"), ("row_or_emergency", "§208-19B(2)"),
-                                          ("planning_board_approval", "§208-19E")])
+@pytest.mark.parametrize(
+    "fact,section",
+    [("village_work", "§208-19B(1)"), ("row_or_emergency", "§208-19B(2)"), ("planning_board_approval", "§208-19E")],
+)
 def test_exceptions(fact, section):
     r = triggers([{"dbh_in": 20, "action": "removed", "landmark": True}], **{fact: True})
-    assert r.triggers == [["§208-19A(6)"]]          # the trigger is still reported
-    assert not r.required                            # but no permit is needed
+    assert r.triggers == [["§208-19A(6)"]]  # the trigger is still reported
+    assert not r.required  # but no permit is needed
     assert r.exceptions_applied[0]["section"] == section
 
 
@@ -94,11 +98,17 @@ def pen(rows, **kw):
     return C.penalties(t, s, LAW, pr, application_pending=pending, continuing_days=days)
 
 
-@pytest.mark.parametrize("dbh,tier,usd", [
-    (4.0, "§208-29B(1)", 500), (8.0, "§208-29B(1)", 500),       # up to and including 8 in
-    (8.01, "§208-29B(2)", 1500), (12.0, "§208-29B(2)", 1500),   # over 8 through 12 in
-    (12.01, "§208-29B(3)", 3000), (40.0, "§208-29B(3)", 3000),  # over 12 in
-])
+@pytest.mark.parametrize(
+    "dbh,tier,usd",
+    [
+        (4.0, "§208-29B(1)", 500),
+        (8.0, "§208-29B(1)", 500),  # up to and including 8 in
+        (8.01, "§208-29B(2)", 1500),
+        (12.0, "§208-29B(2)", 1500),  # over 8 through 12 in
+        (12.01, "§208-29B(3)", 3000),
+        (40.0, "§208-29B(3)", 3000),  # over 12 in
+    ],
+)
 def test_size_tiers_and_boundaries(dbh, tier, usd):
     # one tree on a slope > 20% (trigger (3)), removed without a permit: one offence, no doubling
     p = pen([{"dbh_in": dbh, "slope_over_20pct": True}])
@@ -107,11 +117,17 @@ def test_size_tiers_and_boundaries(dbh, tier, usd):
     assert not p.doubled
 
 
-@pytest.mark.parametrize("flag,tier,usd", [
-    ("street_tree", "§208-29B(4)", 4000), ("wetland", "§208-29B(4)", 4000),
-    ("excessively_steep_slope", "§208-29B(4)", 4000), ("landmark", "§208-29B(5)", 5000),
-    ("conservation_area", "§208-29B(6)", 7500), ("dec_protected", "§208-29B(6)", 7500),
-])
+@pytest.mark.parametrize(
+    "flag,tier,usd",
+    [
+        ("street_tree", "§208-29B(4)", 4000),
+        ("wetland", "§208-29B(4)", 4000),
+        ("excessively_steep_slope", "§208-29B(4)", 4000),
+        ("landmark", "§208-29B(5)", 5000),
+        ("conservation_area", "§208-29B(6)", 7500),
+        ("dec_protected", "§208-29B(6)", 7500),
+    ],
+)
 def test_special_tiers_highest_applies(flag, tier, usd):
     # a 20 in tree is tier 3 ($3,000) by size; the special tier is higher, so it applies.
     # street_tree alone triggers no permit, so the tree is also put on a slope (trigger (3)).
@@ -193,15 +209,19 @@ def test_criminal_maxima():
 def test_invasive_and_good_forestry_not_counted():
     cat = data.catalogue()
     inv = cat.index[cat["part575"] == "prohibited"][0]
-    t = make_trees([{"species_code": "ACRU", "action": "remove"},
-                    {"species_code": inv, "action": "remove"},
-                    {"species_code": "ACRU", "action": "remove", "good_forestry": True},
-                    {"species_code": "ACRU", "action": "damaged"},
-                    {"species_code": "ACRU", "action": "retain"}])
+    t = make_trees(
+        [
+            {"species_code": "ACRU", "action": "remove"},
+            {"species_code": inv, "action": "remove"},
+            {"species_code": "ACRU", "action": "remove", "good_forestry": True},
+            {"species_code": "ACRU", "action": "damaged"},
+            {"species_code": "ACRU", "action": "retain"},
+        ]
+    )
     counted, excl = C.replacement_scope(t, cat, violation=False)
     assert counted.tolist() == [True, False, False, False, False]
     assert excl[1] == "invasive (6 NYCRR 575 prohibited) §208-22E" and excl[2] == "good forestry §208-22E"
-    counted, _ = C.replacement_scope(t, cat, violation=True)   # after a violation damaged trees count too
+    counted, _ = C.replacement_scope(t, cat, violation=True)  # after a violation damaged trees count too
     assert counted.tolist() == [True, False, False, True, False]
 
 
@@ -236,7 +256,7 @@ def test_damaged_tree_does_not_inherit_removal_triggers_1_and_8():
     # offences: the 4 removals only. Civil: 4 x $500 (6 in, tier 1) x 2 (doubled: 4 > 3 and clear cutting)
     # = $4,000 (the damaged 20 in tree would have added $3,000 x 2 had it inherited (1)/(8)).
     assert p.offence.tolist() == [True] * 4 + [False]
-    assert any("(4)" in x for x in p.doubling_reasons)        # "more than 3 ... (4)", not (5)
+    assert any("(4)" in x for x in p.doubling_reasons)  # "more than 3 ... (4)", not (5)
     assert p.civil_total == 4000
     # criminal: the 4 removals broke §208-18A/C: 4 x $5,000 = $20,000; the damaged tree nothing
     assert p.criminal_usd.tolist() == [5000] * 4 + [0]

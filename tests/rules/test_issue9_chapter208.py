@@ -25,8 +25,15 @@ STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
 
 
 def survey(rows, site=None):
-    return SimpleNamespace(trees=make_trees(rows), rejected=pd.DataFrame(), site=dict(site or {}),
-                           site_assumptions=[], warnings=[], rows_read=len(rows), source={})
+    return SimpleNamespace(
+        trees=make_trees(rows),
+        rejected=pd.DataFrame(),
+        site=dict(site or {}),
+        site_assumptions=[],
+        warnings=[],
+        rows_read=len(rows),
+        source={},
+    )
 
 
 def parts(a):
@@ -57,8 +64,10 @@ def test_two_removed_and_three_proposed_on_a_slope():
     # §208-22F: the 2 removed, 2 x 83.28 = 166.56 x 120% = 199.872 -> up $199.88
     # §208-22A: the 3 proposed (a permit for 3 trees), 3 x 83.28 = 249.84 x 90% = 224.856 -> up $224.86
     # required = 199.88 + 224.86 = $424.74; civil 2 x $500 = $1,000 (2 offences, not doubled)
-    rows = [{"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "action": a}
-            for a in ("removed", "removed", "remove", "remove", "remove")]
+    rows = [
+        {"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "action": a}
+        for a in ("removed", "removed", "remove", "remove", "remove")
+    ]
     a = assess(survey(rows, QUIET), replacement_stock=STOCK)
     p = parts(a)
     assert (p["§208-22F"]["trees"], p["§208-22F"]["percent"], p["§208-22F"]["required_value_usd"]) == (2, 120, 199.88)
@@ -78,9 +87,11 @@ def test_topped_tree_topped_street_tree_removed_street_tree():
     # 3 offences (not more than 3), no clear cutting, nothing pending: not doubled.
     # civil 3,000 + 4,000 + 4,000 = $11,000; criminal 5,000 + 5,000 + 250 = $10,250
     # §208-22F on all three: (128.83 + 105.89 + 83.28) = 318.00 x 1.2 = $381.60
-    rows = [{"species_code": "ACRU", "dbh_in": 14, "action": "topped"},
-            {"species_code": "ACRU", "dbh_in": 10, "action": "topped", "street_tree": True},
-            {"species_code": "ACRU", "dbh_in": 6, "action": "removed", "street_tree": True}]
+    rows = [
+        {"species_code": "ACRU", "dbh_in": 14, "action": "topped"},
+        {"species_code": "ACRU", "dbh_in": 10, "action": "topped", "street_tree": True},
+        {"species_code": "ACRU", "dbh_in": 6, "action": "removed", "street_tree": True},
+    ]
     a = assess(survey(rows, QUIET), replacement_stock=STOCK)
     j = a.to_json()
     assert [r["max_usd"] for r in j["offence_rows"]] == [3000, 4000, 4000]
@@ -91,7 +102,10 @@ def test_topped_tree_topped_street_tree_removed_street_tree():
     assert secs == ["§208-18D", "§208-18D; §208-11; §208-5C", "§208-5D; §208-14"]
     # each tree its own criminal sections, and the total cites every section it sums
     assert [r["criminal_section"] for r in j["offence_rows"]] == [
-        "§208-29A (violation of §208-18D)", "§208-29A (violation of §208-18D)", "§208-29A (§208-5D; §208-14)"]
+        "§208-29A (violation of §208-18D)",
+        "§208-29A (violation of §208-18D)",
+        "§208-29A (§208-5D; §208-14)",
+    ]
     assert {"§208-18D", "§208-5D", "§208-14"} <= set(a.penalties.criminal_sections)
     assert parts(a)["§208-22F"]["required_value_usd"] == 381.60
     # the Department's written approval (given) authorises the street-tree work (c), not the topping (b)
@@ -104,8 +118,9 @@ def test_three_removed_on_a_slope_and_one_topped_double():
     # 3 ACRU 6 in removed on a slope (tier (1) $500 each) + 1 ACRU 14 in topped (tier (3) $3,000):
     # 4 regulated trees harmed without a permit, more than three -> §208-29B(7) doubles every fine:
     # (3 x 500 + 3,000) x 2 = $9,000. Criminal: 3 x $250 + $5,000 (§208-18D) = $5,750 (never doubled)
-    rows = [{"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True}] * 3 + \
-           [{"species_code": "ACRU", "dbh_in": 14, "action": "topped"}]
+    rows = [{"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True}] * 3 + [
+        {"species_code": "ACRU", "dbh_in": 14, "action": "topped"}
+    ]
     a = assess(survey(rows, QUIET), replacement_stock=STOCK)
     assert a.penalties.doubled and any("(4)" in r for r in a.penalties.doubling_reasons)
     assert a.penalties.civil_penalty_max_usd == 9000 and a.penalties.criminal_fine_max_usd == 5750
@@ -130,8 +145,12 @@ def _xlsx(path, trees, site_rows):
 def test_permit_held_in_the_site_sheet_means_no_offence(tmp_path):
     # a user's workbook: 2 red maples removed on a slope; the Site sheet says a permit was held.
     trees = [[1, "Acer rubrum", 10, "Stump", "x"], [2, "Red maple", 6, "Removed", "x"]]
-    base = [["Jurisdiction", "Croton-on-Hudson"], ["subdividable", "no"], ["has_residence", "yes"],
-            ["site_plan_required", "no"]]
+    base = [
+        ["Jurisdiction", "Croton-on-Hudson"],
+        ["subdividable", "no"],
+        ["has_residence", "yes"],
+        ["site_plan_required", "no"],
+    ]
     held = assess(_xlsx(tmp_path / "held.xlsx", trees, base + [["permit_held", "yes"]]), replacement_stock=STOCK)
     assert held.to_json()["offences"] == 0 and held.penalties.civil_penalty_max_usd == 0
     assert not held.replacement.required
@@ -218,18 +237,26 @@ def test_penalties_never_wrap_int64():
 def test_survey_without_species_codes_is_resolved_by_name():
     # issue 15: a survey whose trees carry names only (no species_code column) is assessed, not an ImportError
     t = make_trees([{"species": "Acer rubrum", "dbh_in": 12, "action": "remove"}]).drop(columns="species_code")
-    a = assess(SimpleNamespace(trees=t, rejected=pd.DataFrame(), site=dict(QUIET), site_assumptions=[],
-                               warnings=[], rows_read=1, source={}))
+    a = assess(
+        SimpleNamespace(
+            trees=t, rejected=pd.DataFrame(), site=dict(QUIET), site_assumptions=[], warnings=[], rows_read=1, source={}
+        )
+    )
     assert a.trees["species_code"].tolist() == ["ACRU"] and a.trees["value_usd"].tolist() == [117.36]
     t2 = make_trees([{"species": "Not a tree", "dbh_in": 12}]).drop(columns="species_code")
     with pytest.raises(ValueError, match="species not recognised"):
-        assess(SimpleNamespace(trees=t2, rejected=pd.DataFrame(), site={}, site_assumptions=[], warnings=[],
-                               rows_read=1, source={}))
+        assess(
+            SimpleNamespace(
+                trees=t2, rejected=pd.DataFrame(), site={}, site_assumptions=[], warnings=[], rows_read=1, source={}
+            )
+        )
 
 
 def test_outputs_carry_the_notes_that_apply():
-    rows = [{"species_code": "ACRU", "dbh_in": 14, "action": "topped"},
-            {"species_code": "ACRU", "dbh_in": 24, "action": "remove", "street_tree": True}]
+    rows = [
+        {"species_code": "ACRU", "dbh_in": 14, "action": "topped"},
+        {"species_code": "ACRU", "dbh_in": 24, "action": "remove", "street_tree": True},
+    ]
     a = assess(survey(rows, QUIET), replacement_stock=STOCK)
     text = " ".join(f"{ln['section']} {ln['item']} {ln['value']} {ln['note']}" for ln in a.lines)
     for sec in ("§208-29F", "§208-21F", "§208-20C", "§208-14", "§208-22G"):
@@ -258,8 +285,11 @@ def test_cli_json_and_statement_show_definite_conditional_and_parts(tmp_path, ca
 
     import openpyxl
 
-    rows = [[1, "Acer rubrum", 12, "Removed", ""], [2, "Acer rubrum", 12, "Stump", ""],
-            [3, "Acer rubrum", 14, "Topped", ""]] + [[i, "Red maple", 6, "Remove", "x"] for i in (4, 5, 6)]
+    rows = [
+        [1, "Acer rubrum", 12, "Removed", ""],
+        [2, "Acer rubrum", 12, "Stump", ""],
+        [3, "Acer rubrum", 14, "Topped", ""],
+    ] + [[i, "Red maple", 6, "Remove", "x"] for i in (4, 5, 6)]
     path = _xlsx(tmp_path / "survey.xlsx", rows, None)
     out = tmp_path / "statement.xlsx"
     assert main(["assess", str(path), "--json", "--out", str(out)]) == 0
@@ -285,9 +315,11 @@ def test_per_tree_permit_and_department_approval_columns():
     # tree 1 removed on a slope with its own permit (column permit = yes): authorised, no offence;
     # tree 2 the same without: an offence, 6 in tier (1) $500; tree 3 a street tree removed with the
     # Department's approval (per tree) and no trigger: no offence. Civil $500.
-    rows = [{"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "permit": "yes"},
-            {"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "permit": "no"},
-            {"species_code": "ACRU", "dbh_in": 6, "street_tree": True, "department_approval": True}]
+    rows = [
+        {"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "permit": "yes"},
+        {"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "permit": "no"},
+        {"species_code": "ACRU", "dbh_in": 6, "street_tree": True, "department_approval": True},
+    ]
     a = assess(survey(rows, QUIET), replacement_stock=STOCK)
     assert [r["tag"] for r in a.penalties.per_tree] == ["2"] and a.penalties.civil_penalty_max_usd == 500
     assert {r["tag"]: r["reason"] for r in a.penalties.not_offences}["1"].startswith("authorised")
@@ -296,8 +328,11 @@ def test_per_tree_permit_and_department_approval_columns():
 def test_cli_days_never_print_a_negative_penalty(tmp_path, capsys):
     # issue 10: one 6 in tree removed on a slope, tier (1) $500 a day x 9,007,199,254,740,991 days
     # = $4,503,599,627,370,495,500 civil; $250 x days = $2,251,799,813,685,247,750 criminal
-    path = _xlsx(tmp_path / "s.xlsx", [[1, "Acer rubrum", 6, "Removed", "x"]],
-                 [["subdividable", "no"], ["has_residence", "yes"], ["site_plan_required", "no"]])
+    path = _xlsx(
+        tmp_path / "s.xlsx",
+        [[1, "Acer rubrum", 6, "Removed", "x"]],
+        [["subdividable", "no"], ["has_residence", "yes"], ["site_plan_required", "no"]],
+    )
     # the command line refuses a count of days beyond its documented range (issue 10: 1 to 36,500) ...
     assert main(["assess", str(path), "--json", "--days", "9007199254740991"]) == 2
     assert "--days must be a whole number from 1 to 36,500" in capsys.readouterr().err

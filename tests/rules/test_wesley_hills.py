@@ -1,9 +1,10 @@
 """Wesley Hills § 95-3A(1)(c)-(e) and the $5,000-per-tree fine."""
 
+from rules_helpers import make_trees
+
 from treecalc.rules import law
 from treecalc.rules import wesley_hills as W
 from treecalc.rules.croton_on_hudson import resolve_site
-from rules_helpers import make_trees
 
 LAW = law("wesley_hills")
 
@@ -31,8 +32,11 @@ def test_d_large_lot_far_from_residence():
 
 
 def test_e_lot_line_without_co():
-    rows = [{"dbh_in": 6.0, "within_20ft_of_lot_line": True}, {"dbh_in": 5.9, "within_20ft_of_lot_line": True},
-            {"dbh_in": 8.0, "within_20ft_of_lot_line": False}]
+    rows = [
+        {"dbh_in": 6.0, "within_20ft_of_lot_line": True},
+        {"dbh_in": 5.9, "within_20ft_of_lot_line": True},
+        {"dbh_in": 8.0, "within_20ft_of_lot_line": False},
+    ]
     r = ev(rows, has_residence=True, lot_area_acres=0.5, one_family_co_issued=False)
     assert r.triggers == [["§95-3A(1)(e)"], [], []]
     r = ev(rows, has_residence=True, lot_area_acres=0.5, one_family_co_issued=True)
@@ -60,8 +64,12 @@ SMALL_LOT_WITH_CO = {"has_residence": True, "lot_area_acres": 0.5, "one_family_c
 def test_damaged_trees_are_not_removals():
     # Chapter 95 fines "remove a tree for which a clearing permit is required": a damaged 12 in tree on a
     # vacant lot stands, so no (c) and no fine; the removed one: (c), 1 x $5,000 = $5,000
-    r = ev([{"dbh_in": 12, "action": "damaged"}, {"dbh_in": 12, "action": "removed"}],
-           has_residence=False, lot_area_acres=0.5, one_family_co_issued=True)
+    r = ev(
+        [{"dbh_in": 12, "action": "damaged"}, {"dbh_in": 12, "action": "removed"}],
+        has_residence=False,
+        lot_area_acres=0.5,
+        one_family_co_issued=True,
+    )
     assert r.triggers == [[], ["§95-3A(1)(c)"]]
     assert r.offence.tolist() == [False, True] and r.fine_usd.tolist() == [0, 5000]
 
@@ -80,9 +88,8 @@ def test_lot_line_not_surveyed_is_unknown_not_false():
     # the reader filled within_20ft_of_lot_line with False because the survey had no column:
     # an 8 in removal on a lot without CO is then assumed within 20 ft -> (e), $5,000, and said so
     rows = [{"dbh_in": 8, "within_20ft_of_lot_line": False}]
-    s, _ = resolve_site({"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": False},
-                        W.SITE_DEFAULTS)
-    assert W.evaluate(make_trees(rows), s, LAW).triggers == [[]]          # surveyed as not near: no (e)
+    s, _ = resolve_site({"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": False}, W.SITE_DEFAULTS)
+    assert W.evaluate(make_trees(rows), s, LAW).triggers == [[]]  # surveyed as not near: no (e)
     r = W.evaluate(make_trees(rows), s, LAW, flags_not_surveyed=["within_20ft_of_lot_line", "wetland"])
     assert r.triggers == [["§95-3A(1)(e)"]] and r.fine_usd.sum() == 5000
     assert any("no lot-line column" in a for a in r.assumptions)
@@ -95,7 +102,6 @@ def test_exceptions_village_work_and_subdivision_plans():
     assert r.triggers == [["§95-3A(1)(c)"]] and not r.permit_needed.any() and r.fine_usd.sum() == 0
     assert r.exceptions_applied[0]["section"] == "§95-3D(2)"
     # §95-3C(2): approved subdivision construction plans deemed a permit: permit needed, deemed held, no fine
-    r = ev(rows, subdivision_plans_approved="true", has_residence=False, lot_area_acres=0.5,
-           one_family_co_issued=True)
+    r = ev(rows, subdivision_plans_approved="true", has_residence=False, lot_area_acres=0.5, one_family_co_issued=True)
     assert r.permit_needed.tolist() == [True] and r.fine_usd.sum() == 0
     assert r.exceptions_applied[0]["section"] == "§95-3C(2)"

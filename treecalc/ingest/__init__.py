@@ -9,5 +9,14 @@ from treecalc.ingest.site import SITE_ASSUMED, SITE_FIELDS
 from treecalc.ingest.survey import REJECTION_KINDS, Survey, read_survey
 from treecalc.ingest.values import combine_stems
 
-__all__ = ["read_survey", "Survey", "SurveyError", "SITE_FIELDS", "SITE_ASSUMED", "FLAG_FIELDS", "FIELDS",
-           "REJECTION_KINDS", "combine_stems"]
+__all__ = [
+    "read_survey",
+    "Survey",
+    "SurveyError",
+    "SITE_FIELDS",
+    "SITE_ASSUMED",
+    "FLAG_FIELDS",
+    "FIELDS",
+    "REJECTION_KINDS",
+    "combine_stems",
+]

@@ -42,8 +42,11 @@ def distinct(values: list) -> tuple[np.ndarray, list]:
         codes, uniq = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
         return codes, [u if isinstance(u, str) else None for u in uniq]
     index: dict = {}
-    codes = np.fromiter((index.setdefault(v if type(v) is str else (type(v), v), len(index)) for v in values),
-                        dtype=np.intp, count=len(values))
+    codes = np.fromiter(
+        (index.setdefault(v if type(v) is str else (type(v), v), len(index)) for v in values),
+        dtype=np.intp,
+        count=len(values),
+    )
     return codes, [k if type(k) is str else k[1] for k in index]
 
 
@@ -72,10 +75,10 @@ def _mask(texts: list[str]) -> np.ndarray:
 
 @dataclass
 class Actions:
-    action: np.ndarray             # canonical action per row ('' where unknown: the row is rejected)
-    unknown: np.ndarray            # rows whose action word is not known
-    reasons: list[str]             # the rejection text of those rows
-    facts: dict[str, np.ndarray]   # flags stated in the action cell ("Remove – hazard", "Dead")
+    action: np.ndarray  # canonical action per row ('' where unknown: the row is rejected)
+    unknown: np.ndarray  # rows whose action word is not known
+    reasons: list[str]  # the rejection text of those rows
+    facts: dict[str, np.ndarray]  # flags stated in the action cell ("Remove – hazard", "Dead")
     column: C.Column | None
 
 
@@ -94,11 +97,19 @@ def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actio
     action = spread([r.action or "retain" if r.action is not None else "" for r in read], codes)
     unknown = spread([r.action is None for r in read], codes, bool)
     known = V.known_actions_text()
-    reasons = [f"row {sr}, column {col.header!r}: action {V.short(as_text(v))} not recognised; "
-               f"known actions: {known}" if u else ""
-               for sr, v, u in zip(table.source_row, vals, unknown)] if unknown.any() else [""] * n
-    facts = {f: spread([f in r.facts for r in read], codes, bool)
-             for f in dict.fromkeys(f for r in read for f in r.facts)}
+    reasons = (
+        [
+            f"row {sr}, column {col.header!r}: action {V.short(as_text(v))} not recognised; known actions: {known}"
+            if u
+            else ""
+            for sr, v, u in zip(table.source_row, vals, unknown)
+        ]
+        if unknown.any()
+        else [""] * n
+    )
+    facts = {
+        f: spread([f in r.facts for r in read], codes, bool) for f in dict.fromkeys(f for r in read for f in r.facts)
+    }
     return Actions(action, unknown, reasons, facts, col)
 
 
@@ -117,9 +128,14 @@ def read_condition(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[s
         return np.array([""] * table.n, dtype=object), None
     codes, uniq = distinct(table.values(col))
     read = [V.parse_condition(v) for v in uniq]
-    warn = ["dead tree" if c == "dead" else "" if c is not None else
-            f"condition {as_text(v)!r} not recognised (excellent, good, fair, poor, dead); left blank"
-            for v, c in zip(uniq, read)]
+    warn = [
+        "dead tree"
+        if c == "dead"
+        else ""
+        if c is not None
+        else f"condition {as_text(v)!r} not recognised (excellent, good, fair, poor, dead); left blank"
+        for v, c in zip(uniq, read)
+    ]
     return spread([c or "" for c in read], codes), _texts(warn, codes)
 
 
@@ -129,8 +145,9 @@ def read_land_use(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[st
         return np.array([""] * table.n, dtype=object), None
     codes, uniq = distinct(table.values(col))
     read = [V.parse_land_use(v) for v in uniq]
-    warn = ["" if lu is not None else f"land use {as_text(v)!r} not recognised; left blank"
-            for v, lu in zip(uniq, read)]
+    warn = [
+        "" if lu is not None else f"land use {as_text(v)!r} not recognised; left blank" for v, lu in zip(uniq, read)
+    ]
     return spread([lu or "" for lu in read], codes), _texts(warn, codes)
 
 
@@ -143,8 +160,9 @@ def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
     return notes.to_numpy()
 
 
-def read_flags(table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray]
-               ) -> tuple[dict[str, np.ndarray], list[str], list[list[str] | None]]:
+def read_flags(
+    table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray]
+) -> tuple[dict[str, np.ndarray], list[str], list[list[str] | None]]:
     """Each flag per row, the flags not surveyed (no column), and the warnings of each flag column.
     A flag stated in the action cell ("Remove – hazard", status "Dead") is set on its row."""
     n = table.n
@@ -166,8 +184,15 @@ def read_flags(table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray]
         if stated is not None:
             flags[f] |= stated
         says = f"taken as {'yes' if conservative else 'no'} (the reading that keeps every obligation)"
-        warns.append(_texts([f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if b is None
-                             else "" for v, b in zip(uniq, read)], codes))
+        warns.append(
+            _texts(
+                [
+                    f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if b is None else ""
+                    for v, b in zip(uniq, read)
+                ],
+                codes,
+            )
+        )
     return flags, not_surveyed, warns
 
 
@@ -192,8 +217,7 @@ def read_distance(table: Table, mapping: C.Mapping, decimal_comma: bool) -> tupl
 _COORD_RANGE = {"latitude": 90.0, "longitude": 180.0}
 
 
-def read_coordinates(table: Table, mapping: C.Mapping, decimal_comma: bool
-                     ) -> tuple[dict[str, np.ndarray], list[str]]:
+def read_coordinates(table: Table, mapping: C.Mapping, decimal_comma: bool) -> tuple[dict[str, np.ndarray], list[str]]:
     """The coordinate columns the survey has (latitude, longitude, x, y), as floats; a warning per
     row for a cell that is not a number or a latitude/longitude out of range (left blank)."""
     out: dict[str, np.ndarray] = {}
@@ -210,7 +234,8 @@ def read_coordinates(table: Table, mapping: C.Mapping, decimal_comma: bool
         given = np.array([not is_blank(v) for v in vals], dtype=bool)
         for k in np.flatnonzero(bad & given):
             w = f"{f} {V.short(as_text(vals[k]))} in column {col.header!r} is not " + (
-                f"a {f} (-{limit:g} to {limit:g} degrees)" if limit and np.isfinite(arr[k]) else "a number")
+                f"a {f} (-{limit:g} to {limit:g} degrees)" if limit and np.isfinite(arr[k]) else "a number"
+            )
             warn[k] = "; ".join(x for x in (warn[k], w + "; left blank") if x)
         arr[bad] = np.nan
         out[f] = arr

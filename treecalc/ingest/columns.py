@@ -16,29 +16,70 @@ from dataclasses import dataclass, field
 from treecalc.ingest.errors import SurveyError
 
 FLAG_FIELDS = (
-    "street_tree", "wetland", "slope_over_20pct", "excessively_steep_slope", "landmark",
-    "conservation_area", "dec_protected", "regulated_buffer_zone", "hazardous", "dead_or_diseased",
-    "good_forestry", "within_20ft_of_lot_line",
+    "street_tree",
+    "wetland",
+    "slope_over_20pct",
+    "excessively_steep_slope",
+    "landmark",
+    "conservation_area",
+    "dec_protected",
+    "regulated_buffer_zone",
+    "hazardous",
+    "dead_or_diseased",
+    "good_forestry",
+    "within_20ft_of_lot_line",
 )
 #: Flags whose True value *lowers* an obligation (exemptions); every other flag raises one.
 EXEMPTING_FLAGS = ("hazardous", "dead_or_diseased", "good_forestry")
 
 #: Fields a column can be mapped to (``column_map`` values, ``--map Header=field``).
 FIELDS = (
-    "tag", "species", "dbh", "dbh_in", "dbh_cm", "dbh_mm", "dbh_ft", "dbh_m", "dbh_stem", "dbh_unit", "stems",
-    "action", "remove", "retain", "condition", "land_use", "notes",
-    *FLAG_FIELDS, "distance_to_residence_ft", "genus", "cultivar", "stump_diameter", "latitude", "longitude",
-    "x", "y", "ignore",
+    "tag",
+    "species",
+    "dbh",
+    "dbh_in",
+    "dbh_cm",
+    "dbh_mm",
+    "dbh_ft",
+    "dbh_m",
+    "dbh_stem",
+    "dbh_unit",
+    "stems",
+    "action",
+    "remove",
+    "retain",
+    "condition",
+    "land_use",
+    "notes",
+    *FLAG_FIELDS,
+    "distance_to_residence_ft",
+    "genus",
+    "cultivar",
+    "stump_diameter",
+    "latitude",
+    "longitude",
+    "x",
+    "y",
+    "ignore",
 )
 #: Coordinate fields: WGS84 degrees (latitude, longitude) or projected (x, y, e.g. POINT_X/POINT_Y).
 COORDINATE_FIELDS = ("latitude", "longitude", "x", "y")
 
 _UNIT_TAIL = re.compile(
-    r"(?:\s|^)(?:in|inch|inches|cm|mm|centimeters?|centimetres?|millimeters?|millimetres?|ft|feet|m|meters?|metres?)$")
+    r"(?:\s|^)(?:in|inch|inches|cm|mm|centimeters?|centimetres?|millimeters?|millimetres?|ft|feet|m|meters?|metres?)$"
+)
 
 
 def norm_header(text: object) -> str:
-    s = str(text).lower().replace("⌀", " diameter ").replace("ø", " diameter ").replace("#", " no ").replace("%", " pct ").replace(">", " over ")
+    s = (
+        str(text)
+        .lower()
+        .replace("⌀", " diameter ")
+        .replace("ø", " diameter ")
+        .replace("#", " no ")
+        .replace("%", " pct ")
+        .replace(">", " over ")
+    )
     s = s.replace("&", " and ").replace("≥", " over ")
     s = re.sub(r"[.'’`]", "", s)
     s = re.sub(r"[^a-z0-9]+", " ", s)
@@ -73,105 +114,476 @@ def _n(*names: str) -> list[str]:
 
 
 SYNONYMS: dict[str, list[str]] = {
-    "tag": _n("tag", "tag #", "tag no", "tag number", "tree tag", "tree tag #", "tree #", "tree no", "tree number",
-              "tree id", "id", "#", "no", "number", "tree", "site id", "asset id", "inventory id", "inventory #",
-              "tree ref", "ref", "reference", "label", "point id", "item", "item #", "tree num", "treeid", "tag id",
-              "tree n", "tree n°", "objectid", "object id", "fid", "tree_id", "asset no", "tree asset id",
-              "unique id", "record id", "plot tree", "tree tag number", "survey #", "survey no", "map #", "map id",
-              "key", "tree key", "no tree"),
-    "species": _n("species", "common name", "botanical name", "scientific name", "botanical", "genus species",
-                  "species name", "tree species", "species common botanical", "species common name",
-                  "species botanical name", "species scientific name", "species latin", "common botanical",
-                  "botanical common", "latin name", "tree type", "type", "spp", "sp", "species code",
-                  "species (common / botanical)", "species (botanical / common)", "common", "name", "tree name",
-                  "genus and species", "taxon", "spc latin", "spc common", "spc_latin", "spc_common",
-                  "species common", "species botanical",
-                  "species scientific", "common species", "scientific", "species_name", "species description",
-                  "specie", "tree species common name", "tree species botanical name"),
-    "dbh": _n("dbh", "d b h", "diameter", "trunk diam", "trunk diameter", "diam", "dbh in", "tree dbh", "size",
-              "dsh", "diameter at breast height", "stem diameter", "trunk dia", "dia", "caliper", "dbh total",
-              "total dbh", "combined dbh", "dbh combined", "trunk size", "tree diameter", "dbh size",
-              "diameter breast height", "dbh inches", "dbh measurement", "measured dbh", "dbh_in"),
+    "tag": _n(
+        "tag",
+        "tag #",
+        "tag no",
+        "tag number",
+        "tree tag",
+        "tree tag #",
+        "tree #",
+        "tree no",
+        "tree number",
+        "tree id",
+        "id",
+        "#",
+        "no",
+        "number",
+        "tree",
+        "site id",
+        "asset id",
+        "inventory id",
+        "inventory #",
+        "tree ref",
+        "ref",
+        "reference",
+        "label",
+        "point id",
+        "item",
+        "item #",
+        "tree num",
+        "treeid",
+        "tag id",
+        "tree n",
+        "tree n°",
+        "objectid",
+        "object id",
+        "fid",
+        "tree_id",
+        "asset no",
+        "tree asset id",
+        "unique id",
+        "record id",
+        "plot tree",
+        "tree tag number",
+        "survey #",
+        "survey no",
+        "map #",
+        "map id",
+        "key",
+        "tree key",
+        "no tree",
+    ),
+    "species": _n(
+        "species",
+        "common name",
+        "botanical name",
+        "scientific name",
+        "botanical",
+        "genus species",
+        "species name",
+        "tree species",
+        "species common botanical",
+        "species common name",
+        "species botanical name",
+        "species scientific name",
+        "species latin",
+        "common botanical",
+        "botanical common",
+        "latin name",
+        "tree type",
+        "type",
+        "spp",
+        "sp",
+        "species code",
+        "species (common / botanical)",
+        "species (botanical / common)",
+        "common",
+        "name",
+        "tree name",
+        "genus and species",
+        "taxon",
+        "spc latin",
+        "spc common",
+        "spc_latin",
+        "spc_common",
+        "species common",
+        "species botanical",
+        "species scientific",
+        "common species",
+        "scientific",
+        "species_name",
+        "species description",
+        "specie",
+        "tree species common name",
+        "tree species botanical name",
+    ),
+    "dbh": _n(
+        "dbh",
+        "d b h",
+        "diameter",
+        "trunk diam",
+        "trunk diameter",
+        "diam",
+        "dbh in",
+        "tree dbh",
+        "size",
+        "dsh",
+        "diameter at breast height",
+        "stem diameter",
+        "trunk dia",
+        "dia",
+        "caliper",
+        "dbh total",
+        "total dbh",
+        "combined dbh",
+        "dbh combined",
+        "trunk size",
+        "tree diameter",
+        "dbh size",
+        "diameter breast height",
+        "dbh inches",
+        "dbh measurement",
+        "measured dbh",
+        "dbh_in",
+    ),
     "genus": _n("genus", "genus name", "tree genus"),
     "cultivar": _n("cultivar", "cultivar name", "cv", "variety", "cultivar variety"),
     "stump_diameter": _n("stump diam", "stump diameter", "stump dbh", "stump_diam", "stump dia", "stump size"),
     "latitude": _n("latitude", "lat", "y lat", "lat y", "gps latitude", "latitude wgs84", "lat dd"),
-    "longitude": _n("longitude", "lon", "long", "lng", "x long", "long x", "gps longitude", "longitude wgs84",
-                    "lon dd"),
-    "x": _n("point x", "point_x", "x coordinate", "x coord", "easting", "x", "x sp", "x_sp", "xcoord",
-            "x coordinate ft"),
-    "y": _n("point y", "point_y", "y coordinate", "y coord", "northing", "y", "y sp", "y_sp", "ycoord",
-            "y coordinate ft"),
-    "dbh_unit": _n("unit", "units", "dbh unit", "dbh units", "diameter unit", "diameter units", "unit of measure",
-                   "uom"),
-    "stems": _n("stems", "no stems", "number of stems", "stem count", "num stems", "multi stem count",
-                "trunks", "no of stems", "stems no", "no trunks", "number of trunks", "trunk count"),
-    "action": _n("action", "status", "proposed", "proposed action", "recommendation", "recommended action",
-                 "treatment", "disposition", "retain remove", "remove retain", "save remove", "remove save",
-                 "retain or remove", "work", "maintenance", "proposed treatment", "tree action", "recommendations",
-                 "proposed status", "removal status", "action required", "plan", "proposal", "disposal",
-                 "tree status", "proposed work", "work recommended", "recommended work", "prescription"),
-    "remove": _n("remove", "remove?", "removal", "to be removed", "remove y n", "removal y n", "remove yes no",
-                 "to remove", "removed y n", "tbr", "proposed removal", "removal proposed", "cut",
-                 "remove tree", "for removal", "tree to be removed"),
-    "retain": _n("retain", "retain?", "save", "save?", "keep", "preserve", "to be retained", "retain y n",
-                 "save y n", "to remain", "protect"),
-    "condition": _n("condition", "cond", "health", "condition rating", "overall condition", "tree condition",
-                    "vigor", "condition class", "health condition", "tree health", "condition pct",
-                    "condition rating pct", "health rating", "vitality", "overall health"),
-    "land_use": _n("land use", "landuse", "land use type", "site type", "location type", "lu", "land use class",
-                   "property type", "land use category", "zoning use"),
-    "notes": _n("notes", "note", "comments", "comment", "remarks", "remark", "observations", "observation",
-                "description", "memo", "details", "defects", "notes comments", "comments notes", "arborist notes",
-                "field notes", "additional notes", "other", "misc", "inspector comments"),
-    "street_tree": _n("street tree", "street", "row", "right of way", "in row", "public tree", "row tree",
-                      "village tree", "municipal tree", "city tree", "street trees", "in right of way",
-                      "public right of way", "within row", "street tree y n", "public", "curb loc", "curb location",
-                      "curb_loc", "on curb", "village row",
-                      "street public tree", "public street tree", "street row"),
-    "wetland": _n("wetland", "wetlands", "wetland buffer", "watercourse", "wetland watercourse", "in wetland",
-                  "in wetland buffer", "wetland or watercourse", "wetland watercourse buffer",
-                  "wetland or watercourse buffer", "wetland or buffer", "wetland buffer zone", "wetland y n",
-                  "watercourse buffer", "within wetland buffer", "wetland area", "stream buffer", "wetland/buffer",
-                  "227 3", "wetland 227 3"),
-    "slope_over_20pct": _n("slope", "slope 20", "slope >20%", "slope > 20%", "slope over 20", "slope over 20 pct",
-                           "slope over 20 percent", "steep slope", "steep slopes", "slope gt 20", "slope 20 pct",
-                           "on slope", "slopes over 20", "slope over 20pct", "slope 20pct", "steep", "slopes",
-                           "slopes >20%", "on steep slope", "slope >20 %", "slope > 20 pct"),
-    "excessively_steep_slope": _n("excessively steep slope", "excessively steep", "very steep slope",
-                                  "very steep", "excessive slope", "excessively steep slopes",
-                                  "excessively steep slope y n"),
-    "landmark": _n("landmark", "landmark tree", "heritage tree", "historic tree", "landmark y n", "heritage",
-                   "landmark heritage"),
-    "conservation_area": _n("conservation area", "conservation easement", "easement", "conservation",
-                            "designated buffer", "designated buffer area", "conservation buffer",
-                            "conservation easement area", "conservation easement or buffer",
-                            "easement buffer", "in easement", "conservation easement designated buffer"),
-    "dec_protected": _n("dec protected", "dec", "protected native plant", "endangered", "threatened",
-                        "threatened endangered", "threatened or endangered", "protected plant", "protected species",
-                        "t e", "t and e", "rare", "dec listed", "nys protected", "protected native",
-                        "dec protected native plant", "endangered species"),
-    "regulated_buffer_zone": _n("regulated buffer zone", "buffer zone", "regulated buffer", "buffer",
-                                "in buffer zone", "perimeter buffer", "rbz", "regulated buffer zone y n"),
-    "hazardous": _n("hazard", "hazardous", "hazard tree", "high risk", "risk", "hazardous tree", "dangerous",
-                    "risk rating", "risk level", "hazard rating", "imminent hazard", "hazard y n", "risk assessment"),
-    "dead_or_diseased": _n("dead or diseased", "dead diseased", "diseased", "dead", "dead dying",
-                           "dead/diseased", "dead or dying", "dead/dying", "dead or diseased y n", "disease",
-                           "dead dying diseased"),
-    "good_forestry": _n("good forestry", "good forestry practice", "forestry", "silvicultural",
-                        "good forestry practice 208 22e", "forestry practice", "silviculture",
-                        "forestry removal", "good forestry removal"),
-    "within_20ft_of_lot_line": _n("within 20 ft of lot line", "within 20ft of lot line", "within 20 of lot line",
-                                  "within 20 feet of lot line", "near lot line", "lot line", "20 ft lot line",
-                                  "within 20 ft of property line", "within 20ft of property line",
-                                  "near property line", "property line", "lot line 20 ft", "within 20 lot line",
-                                  "within 20 ft lot line", "lot line 20", "20 ft of lot line"),
-    "distance_to_residence_ft": _n("distance to residence", "distance to house", "distance to dwelling",
-                                   "dist to house", "distance to home", "distance from house",
-                                   "distance from residence", "dist to residence", "distance to residence ft",
-                                   "distance to house ft", "distance to structure", "distance to building",
-                                   "dist from house", "distance house", "residence distance", "house distance",
-                                   "distance to dwelling ft", "dist to dwelling", "distance from dwelling"),
+    "longitude": _n(
+        "longitude", "lon", "long", "lng", "x long", "long x", "gps longitude", "longitude wgs84", "lon dd"
+    ),
+    "x": _n(
+        "point x", "point_x", "x coordinate", "x coord", "easting", "x", "x sp", "x_sp", "xcoord", "x coordinate ft"
+    ),
+    "y": _n(
+        "point y", "point_y", "y coordinate", "y coord", "northing", "y", "y sp", "y_sp", "ycoord", "y coordinate ft"
+    ),
+    "dbh_unit": _n(
+        "unit", "units", "dbh unit", "dbh units", "diameter unit", "diameter units", "unit of measure", "uom"
+    ),
+    "stems": _n(
+        "stems",
+        "no stems",
+        "number of stems",
+        "stem count",
+        "num stems",
+        "multi stem count",
+        "trunks",
+        "no of stems",
+        "stems no",
+        "no trunks",
+        "number of trunks",
+        "trunk count",
+    ),
+    "action": _n(
+        "action",
+        "status",
+        "proposed",
+        "proposed action",
+        "recommendation",
+        "recommended action",
+        "treatment",
+        "disposition",
+        "retain remove",
+        "remove retain",
+        "save remove",
+        "remove save",
+        "retain or remove",
+        "work",
+        "maintenance",
+        "proposed treatment",
+        "tree action",
+        "recommendations",
+        "proposed status",
+        "removal status",
+        "action required",
+        "plan",
+        "proposal",
+        "disposal",
+        "tree status",
+        "proposed work",
+        "work recommended",
+        "recommended work",
+        "prescription",
+    ),
+    "remove": _n(
+        "remove",
+        "remove?",
+        "removal",
+        "to be removed",
+        "remove y n",
+        "removal y n",
+        "remove yes no",
+        "to remove",
+        "removed y n",
+        "tbr",
+        "proposed removal",
+        "removal proposed",
+        "cut",
+        "remove tree",
+        "for removal",
+        "tree to be removed",
+    ),
+    "retain": _n(
+        "retain",
+        "retain?",
+        "save",
+        "save?",
+        "keep",
+        "preserve",
+        "to be retained",
+        "retain y n",
+        "save y n",
+        "to remain",
+        "protect",
+    ),
+    "condition": _n(
+        "condition",
+        "cond",
+        "health",
+        "condition rating",
+        "overall condition",
+        "tree condition",
+        "vigor",
+        "condition class",
+        "health condition",
+        "tree health",
+        "condition pct",
+        "condition rating pct",
+        "health rating",
+        "vitality",
+        "overall health",
+    ),
+    "land_use": _n(
+        "land use",
+        "landuse",
+        "land use type",
+        "site type",
+        "location type",
+        "lu",
+        "land use class",
+        "property type",
+        "land use category",
+        "zoning use",
+    ),
+    "notes": _n(
+        "notes",
+        "note",
+        "comments",
+        "comment",
+        "remarks",
+        "remark",
+        "observations",
+        "observation",
+        "description",
+        "memo",
+        "details",
+        "defects",
+        "notes comments",
+        "comments notes",
+        "arborist notes",
+        "field notes",
+        "additional notes",
+        "other",
+        "misc",
+        "inspector comments",
+    ),
+    "street_tree": _n(
+        "street tree",
+        "street",
+        "row",
+        "right of way",
+        "in row",
+        "public tree",
+        "row tree",
+        "village tree",
+        "municipal tree",
+        "city tree",
+        "street trees",
+        "in right of way",
+        "public right of way",
+        "within row",
+        "street tree y n",
+        "public",
+        "curb loc",
+        "curb location",
+        "curb_loc",
+        "on curb",
+        "village row",
+        "street public tree",
+        "public street tree",
+        "street row",
+    ),
+    "wetland": _n(
+        "wetland",
+        "wetlands",
+        "wetland buffer",
+        "watercourse",
+        "wetland watercourse",
+        "in wetland",
+        "in wetland buffer",
+        "wetland or watercourse",
+        "wetland watercourse buffer",
+        "wetland or watercourse buffer",
+        "wetland or buffer",
+        "wetland buffer zone",
+        "wetland y n",
+        "watercourse buffer",
+        "within wetland buffer",
+        "wetland area",
+        "stream buffer",
+        "wetland/buffer",
+        "227 3",
+        "wetland 227 3",
+    ),
+    "slope_over_20pct": _n(
+        "slope",
+        "slope 20",
+        "slope >20%",
+        "slope > 20%",
+        "slope over 20",
+        "slope over 20 pct",
+        "slope over 20 percent",
+        "steep slope",
+        "steep slopes",
+        "slope gt 20",
+        "slope 20 pct",
+        "on slope",
+        "slopes over 20",
+        "slope over 20pct",
+        "slope 20pct",
+        "steep",
+        "slopes",
+        "slopes >20%",
+        "on steep slope",
+        "slope >20 %",
+        "slope > 20 pct",
+    ),
+    "excessively_steep_slope": _n(
+        "excessively steep slope",
+        "excessively steep",
+        "very steep slope",
+        "very steep",
+        "excessive slope",
+        "excessively steep slopes",
+        "excessively steep slope y n",
+    ),
+    "landmark": _n(
+        "landmark", "landmark tree", "heritage tree", "historic tree", "landmark y n", "heritage", "landmark heritage"
+    ),
+    "conservation_area": _n(
+        "conservation area",
+        "conservation easement",
+        "easement",
+        "conservation",
+        "designated buffer",
+        "designated buffer area",
+        "conservation buffer",
+        "conservation easement area",
+        "conservation easement or buffer",
+        "easement buffer",
+        "in easement",
+        "conservation easement designated buffer",
+    ),
+    "dec_protected": _n(
+        "dec protected",
+        "dec",
+        "protected native plant",
+        "endangered",
+        "threatened",
+        "threatened endangered",
+        "threatened or endangered",
+        "protected plant",
+        "protected species",
+        "t e",
+        "t and e",
+        "rare",
+        "dec listed",
+        "nys protected",
+        "protected native",
+        "dec protected native plant",
+        "endangered species",
+    ),
+    "regulated_buffer_zone": _n(
+        "regulated buffer zone",
+        "buffer zone",
+        "regulated buffer",
+        "buffer",
+        "in buffer zone",
+        "perimeter buffer",
+        "rbz",
+        "regulated buffer zone y n",
+    ),
+    "hazardous": _n(
+        "hazard",
+        "hazardous",
+        "hazard tree",
+        "high risk",
+        "risk",
+        "hazardous tree",
+        "dangerous",
+        "risk rating",
+        "risk level",
+        "hazard rating",
+        "imminent hazard",
+        "hazard y n",
+        "risk assessment",
+    ),
+    "dead_or_diseased": _n(
+        "dead or diseased",
+        "dead diseased",
+        "diseased",
+        "dead",
+        "dead dying",
+        "dead/diseased",
+        "dead or dying",
+        "dead/dying",
+        "dead or diseased y n",
+        "disease",
+        "dead dying diseased",
+    ),
+    "good_forestry": _n(
+        "good forestry",
+        "good forestry practice",
+        "forestry",
+        "silvicultural",
+        "good forestry practice 208 22e",
+        "forestry practice",
+        "silviculture",
+        "forestry removal",
+        "good forestry removal",
+    ),
+    "within_20ft_of_lot_line": _n(
+        "within 20 ft of lot line",
+        "within 20ft of lot line",
+        "within 20 of lot line",
+        "within 20 feet of lot line",
+        "near lot line",
+        "lot line",
+        "20 ft lot line",
+        "within 20 ft of property line",
+        "within 20ft of property line",
+        "near property line",
+        "property line",
+        "lot line 20 ft",
+        "within 20 lot line",
+        "within 20 ft lot line",
+        "lot line 20",
+        "20 ft of lot line",
+    ),
+    "distance_to_residence_ft": _n(
+        "distance to residence",
+        "distance to house",
+        "distance to dwelling",
+        "dist to house",
+        "distance to home",
+        "distance from house",
+        "distance from residence",
+        "dist to residence",
+        "distance to residence ft",
+        "distance to house ft",
+        "distance to structure",
+        "distance to building",
+        "dist from house",
+        "distance house",
+        "residence distance",
+        "house distance",
+        "distance to dwelling ft",
+        "dist to dwelling",
+        "distance from dwelling",
+    ),
 }
 
 _EXACT: dict[str, str] = {}
@@ -180,13 +592,18 @@ for _f, _names in SYNONYMS.items():
         _EXACT.setdefault(_name, _f)
         _EXACT.setdefault(_name.replace(" ", ""), _f)
 
-_STEM = re.compile(r"^(?:(?:stem|trunk|dbh|diameter|diam|dia)\s*)+(?:no\s*)?(\d{1,2})$|^(\d)(?:st|nd|rd|th)\s*(?:stem|trunk|dbh)$")
+_STEM = re.compile(
+    r"^(?:(?:stem|trunk|dbh|diameter|diam|dia)\s*)+(?:no\s*)?(\d{1,2})$|^(\d)(?:st|nd|rd|th)\s*(?:stem|trunk|dbh)$"
+)
 # "Stem DBH", "Trunk diameter", "DBH stem", "DBH per stem": a stem column without a number
-_STEM_WORD = re.compile(r"^(?:stem|trunk)s?\s+(?:dbh|diameter|diam|dia)$|^(?:dbh|diameter|diam|dia)\s+(?:per\s+|of\s+)?(?:stem|trunk)s?$")
+_STEM_WORD = re.compile(
+    r"^(?:stem|trunk)s?\s+(?:dbh|diameter|diam|dia)$|^(?:dbh|diameter|diam|dia)\s+(?:per\s+|of\s+)?(?:stem|trunk)s?$"
+)
 # A diameter that is not the trunk's at breast height: crown, drip line, root zone, stump, a DBH class.
 _NOT_DBH = re.compile(
     r"\b(?:crown|canopy|drip|dripline|root|roots|zone|stump|spread|class|classes|category|range|radius|"
-    r"tpz|rpz|cpz|branch|limb)\b")
+    r"tpz|rpz|cpz|branch|limb)\b"
+)
 
 # Word rules for headers no synonym covers ("Tree Species (common)", "DBH measured 2024").
 _RULES: list[tuple[str, re.Pattern]] = [
@@ -308,8 +725,7 @@ def _map_row(cells: list, user: dict[str, str]) -> list[tuple[str | None, str | 
         unit = {"dbh_in": "in", "dbh_cm": "cm", "dbh_mm": "mm", "dbh_ft": "ft", "dbh_m": "m"}.get(f)
         if f == "dbh":
             unit = header_unit(t)[1]
-        out.append(("dbh" if unit and f.startswith("dbh_") and f != "dbh_unit" and f != "dbh_stem" else f,
-                    unit, None))
+        out.append(("dbh" if unit and f.startswith("dbh_") and f != "dbh_unit" and f != "dbh_stem" else f, unit, None))
     return out
 
 
@@ -319,8 +735,12 @@ def _score(matches) -> tuple[int, bool]:
     return len(fields), (bool(fields & {"species", "genus"}) and has_dbh)
 
 
-def find_header(rows: list[list], column_map: dict | None = None, scan: int = 30,
-                merged: dict[tuple[int, int], tuple[int, int]] | None = None) -> Mapping | None:
+def find_header(
+    rows: list[list],
+    column_map: dict | None = None,
+    scan: int = 30,
+    merged: dict[tuple[int, int], tuple[int, int]] | None = None,
+) -> Mapping | None:
     """Find the header row in the first ``scan`` rows: the row with the most
     cells naming a known field, that names both species and DBH. Title rows
     above it are skipped. Returns None when there is no such row.
@@ -352,8 +772,13 @@ def column_letters(j: int) -> str:
     return s
 
 
-def build_mapping(rows: list[list], i: int, matches, user: dict[str, str],
-                  merged: dict[tuple[int, int], tuple[int, int]] | None = None) -> Mapping:
+def build_mapping(
+    rows: list[list],
+    i: int,
+    matches,
+    user: dict[str, str],
+    merged: dict[tuple[int, int], tuple[int, int]] | None = None,
+) -> Mapping:
     header = rows[i]
     cols: list[Column] = []
     unmapped: list[str] = []
@@ -373,12 +798,25 @@ def build_mapping(rows: list[list], i: int, matches, user: dict[str, str],
     missing = [k for k in user if norm_header(k) not in seen_user]
     if missing:
         heads = [_cell_text(v) for v in header if _cell_text(v)]
-        raise SurveyError(f"column map: {', '.join(repr(m) for m in missing)} not in the header row "
-                          f"(row {i + 1}: {', '.join(repr(h) for h in heads)})")
+        raise SurveyError(
+            f"column map: {', '.join(repr(m) for m in missing)} not in the header row "
+            f"(row {i + 1}: {', '.join(repr(h) for h in heads)})"
+        )
     m = Mapping(i, cols, unmapped, warnings)
     # one column per single-valued field; the extra ones are reported
-    for f in ("tag", "dbh_unit", "stems", "condition", "land_use", "distance_to_residence_ft", *FLAG_FIELDS,
-              "genus", "cultivar", "stump_diameter", *COORDINATE_FIELDS):
+    for f in (
+        "tag",
+        "dbh_unit",
+        "stems",
+        "condition",
+        "land_use",
+        "distance_to_residence_ft",
+        *FLAG_FIELDS,
+        "genus",
+        "cultivar",
+        "stump_diameter",
+        *COORDINATE_FIELDS,
+    ):
         extra = m.of(f)[1:]
         for c in extra:
             warnings.append(f"column {c.header!r} also looks like {f}; only {m.first(f).header!r} is used")
@@ -430,7 +868,8 @@ def _classify_dbh(m: Mapping, i: int, merged: dict[tuple[int, int], tuple[int, i
             raise SurveyError(
                 f"two columns are both read as DBH: {a.header!r} (column {column_letters(a.index)}) and "
                 f"{b.header!r} (column {column_letters(b.index)}); use --map to choose "
-                f"(e.g. --map \"{b.header}=ignore\", or --map \"{b.header}=dbh_stem\" if it is a second stem)")
+                f'(e.g. --map "{b.header}=ignore", or --map "{b.header}=dbh_stem" if it is a second stem)'
+            )
         seen.append(c)
         c.field = "dbh_alt"
     # the inch column is the main one: move it first among the DBH columns

@@ -35,7 +35,7 @@ class Units:
     source: str
     column: C.Column | None
     per_row: list[str]
-    bad: list[str]   # a rejection text per row whose unit cell is not a unit ("" otherwise)
+    bad: list[str]  # a rejection text per row whose unit cell is not a unit ("" otherwise)
 
 
 @dataclass
@@ -48,13 +48,14 @@ class DbhRead:
     column: list[str]
     detail: list[str]
     warning: list[str]
-    raw: list            # the cells read, as text (None on the fast path: the main cell)
+    raw: list  # the cells read, as text (None on the fast path: the main cell)
     main_raw: list
     stems_bad: list[str] = field(default_factory=list)
 
 
-def units(table: Table, mapping: C.Mapping, dbh_unit: str | None, column_map: dict | None,
-          warnings: list[str]) -> Units:
+def units(
+    table: Table, mapping: C.Mapping, dbh_unit: str | None, column_map: dict | None, warnings: list[str]
+) -> Units:
     """The unit of each row's DBH and where it comes from."""
     dbh_col = mapping.first("dbh")
     stem_cols = sorted(mapping.of("dbh_stem"), key=lambda c: (c.stem_no or 0, c.index))
@@ -91,8 +92,10 @@ def units(table: Table, mapping: C.Mapping, dbh_unit: str | None, column_map: di
             if u in V.UNIT_TO_IN:
                 per_row[k] = u
             else:
-                bad[k] = (f"row {table.source_row[k]}, column {unit_col.header!r}: unknown unit "
-                          f"{V.short(as_text(v))[1:-1]!r} (use in, cm, mm, ft or m)")
+                bad[k] = (
+                    f"row {table.source_row[k]}, column {unit_col.header!r}: unknown unit "
+                    f"{V.short(as_text(v))[1:-1]!r} (use in, cm, mm, ft or m)"
+                )
     return Units(default, source, unit_col, per_row, bad)
 
 
@@ -125,13 +128,16 @@ def read_cells(vals: list, units_: list[str], decimal_comma: bool, cache: dict[t
 
 def _not_a_number(v: object) -> V.Dbh:
     if isinstance(v, (_dt.date, _dt.datetime)):
-        return V.Dbh(error="DBH not a number",
-                     detail=f"{as_text(v)} is a date (a spreadsheet may have turned '12/8' into one)")
+        return V.Dbh(
+            error="DBH not a number", detail=f"{as_text(v)} is a date (a spreadsheet may have turned '12/8' into one)"
+        )
     if isinstance(v, _dt.time):
         return V.Dbh(error="DBH not a number", detail=f"{as_text(v)} is a time of day, not a number")
     if isinstance(v, _dt.timedelta):
-        return V.Dbh(error="DBH not a number",
-                     detail=f"{as_text(v)} is a duration (the cell is formatted as a time), not a number")
+        return V.Dbh(
+            error="DBH not a number",
+            detail=f"{as_text(v)} is a duration (the cell is formatted as a time), not a number",
+        )
     return V.Dbh(error="DBH not a number", detail=f"{V.short(as_text(v))} is not a number")
 
 
@@ -139,8 +145,15 @@ def _given(d: V.Dbh) -> bool:
     return d is not _MISSING and d.error != "missing DBH"
 
 
-def choose_alternatives(table: Table, mapping: C.Mapping, main: list[V.Dbh], main_raw: list, row_unit: list[str],
-                        decimal_comma: bool, cache: dict) -> tuple[list[str], list[str]]:
+def choose_alternatives(
+    table: Table,
+    mapping: C.Mapping,
+    main: list[V.Dbh],
+    main_raw: list,
+    row_unit: list[str],
+    decimal_comma: bool,
+    cache: dict,
+) -> tuple[list[str], list[str]]:
     """Fill ``main`` (and ``main_raw``) from the alternative-unit columns where the main DBH is blank;
     returns the header each DBH came from and a warning per row where given columns disagree."""
     n = table.n
@@ -150,8 +163,11 @@ def choose_alternatives(table: Table, mapping: C.Mapping, main: list[V.Dbh], mai
     alt_cols = mapping.of("dbh_alt")
     if not alt_cols:
         return main_hdr, alt_warn
-    alts = [(c, raw, read_cells(raw, [c.unit or "in"] * n, decimal_comma, cache))
-            for c in alt_cols for raw in [table.values(c)]]
+    alts = [
+        (c, raw, read_cells(raw, [c.unit or "in"] * n, decimal_comma, cache))
+        for c in alt_cols
+        for raw in [table.values(c)]
+    ]
     for k in range(n):
         chosen = (dbh_col.header, main[k], main_raw[k], row_unit[k]) if _given(main[k]) else None
         for c, raw, rd in alts:
@@ -164,9 +180,11 @@ def choose_alternatives(table: Table, mapping: C.Mapping, main: list[V.Dbh], mai
             elif not d.error and not chosen[1].error and d.stems_in and chosen[1].stems_in:
                 a, b = chosen[1].dbh_in, d.dbh_in
                 if abs(a - b) > 0.5:
-                    alt_warn[k] = (f"column {chosen[0]!r} gives {V.short(as_text(chosen[2]))[1:-1]} "
-                                   f"{chosen[3]} and column {c.header!r} gives {V.short(as_text(raw[k]))[1:-1]} "
-                                   f"{c.unit} = {V.fmt_in(b)} in; they disagree, {V.fmt_in(a)} in used")
+                    alt_warn[k] = (
+                        f"column {chosen[0]!r} gives {V.short(as_text(chosen[2]))[1:-1]} "
+                        f"{chosen[3]} and column {c.header!r} gives {V.short(as_text(raw[k]))[1:-1]} "
+                        f"{c.unit} = {V.fmt_in(b)} in; they disagree, {V.fmt_in(a)} in used"
+                    )
                     break
     return main_hdr, alt_warn
 
@@ -187,15 +205,23 @@ def _combine_row(k: int, parts: list[tuple[str, V.Dbh]], raw_text: str, stem_hdr
     hd0 = present[0][0]
     total = V.combine_stems(stems)
     if any(x <= 0 for x in stems):
-        out.kind[k], out.column[k], out.detail[k] = ("DBH not positive", hd0,
-                                                     f"{V.short(raw_text)} is not a positive diameter")
+        out.kind[k], out.column[k], out.detail[k] = (
+            "DBH not positive",
+            hd0,
+            f"{V.short(raw_text)} is not a positive diameter",
+        )
     elif len(stems) > V.MAX_STEMS:
         out.kind[k], out.column[k], out.detail[k] = (
-            "DBH not a number", hd0, f"{V.short(raw_text)} lists {len(stems)} stems, more than {V.MAX_STEMS}")
+            "DBH not a number",
+            hd0,
+            f"{V.short(raw_text)} lists {len(stems)} stems, more than {V.MAX_STEMS}",
+        )
     elif not total <= MAX_DBH_IN:
         out.kind[k], out.column[k], out.detail[k] = (
-            "DBH above 250 in", hd0,
-            f"{V.short(raw_text)} is {V.fmt_in(total)} in, above {MAX_DBH_IN:g} in (a typo or the wrong unit?)")
+            "DBH above 250 in",
+            hd0,
+            f"{V.short(raw_text)} is {V.fmt_in(total)} in, above {MAX_DBH_IN:g} in (a typo or the wrong unit?)",
+        )
     else:
         out.dbh_in[k], out.stems[k] = total, len(stems)
         w = [d.warning for _, d in present if d.warning]
@@ -220,13 +246,26 @@ def read_dbh(table: Table, mapping: C.Mapping, u: Units, decimal_comma: bool) ->
     stem_raws = [table.values(c) for c in stem_cols]
     stem_one = any(c.stem_no == 1 for c in stem_cols)
     has_main = dbh_col is not None or bool(mapping.of("dbh_alt"))
-    out = DbhRead(np.full(n, np.nan), np.zeros(n, dtype=np.int64), [""] * n, [""] * n, [""] * n, list(alt_warn),
-                  [""] * n, main_raw)
+    out = DbhRead(
+        np.full(n, np.nan),
+        np.zeros(n, dtype=np.int64),
+        [""] * n,
+        [""] * n,
+        [""] * n,
+        list(alt_warn),
+        [""] * n,
+        main_raw,
+    )
     stem_hdr = stem_cols[0].header if stem_cols else "DBH"
     for k in range(n):
         d = main[k]
-        if not stems_read and not d.error and not d.warning and len(d.stems_in) == 1 \
-                and 0 < d.stems_in[0] <= WARN_DBH_IN:  # fast path: one plain diameter
+        if (
+            not stems_read
+            and not d.error
+            and not d.warning
+            and len(d.stems_in) == 1
+            and 0 < d.stems_in[0] <= WARN_DBH_IN
+        ):  # fast path: one plain diameter
             out.dbh_in[k], out.stems[k], out.raw[k] = d.stems_in[0], 1, None
             continue
         stems_given = [(c.header, s[k]) for c, s in stems_read if s[k] is not _MISSING]
@@ -240,8 +279,16 @@ def read_dbh(table: Table, mapping: C.Mapping, u: Units, decimal_comma: bool) ->
     return out
 
 
-def _stump_diameters(table: Table, mapping: C.Mapping, main: list[V.Dbh], main_raw: list, main_hdr: list[str],
-                     warn: list[str], decimal_comma: bool, cache: dict) -> None:
+def _stump_diameters(
+    table: Table,
+    mapping: C.Mapping,
+    main: list[V.Dbh],
+    main_raw: list,
+    main_hdr: list[str],
+    warn: list[str],
+    decimal_comma: bool,
+    cache: dict,
+) -> None:
     """§208-17: a stump's DBH is taken at the highest measurable point of the stump. Where the DBH is
     blank or 0 and a stump diameter column gives a positive one, that diameter is the DBH."""
     col = mapping.first("stump_diameter")
@@ -257,9 +304,16 @@ def _stump_diameters(table: Table, mapping: C.Mapping, main: list[V.Dbh], main_r
         if _given(d) and not (not d.error and d.stems_in and d.dbh_in == 0):
             continue
         main[k], main_raw[k], main_hdr[k] = s, raw[k], col.header
-        warn[k] = "; ".join(w for w in (warn[k], f"stump: DBH {V.fmt_in(s.dbh_in)} in taken from column "
-                                                 f"{col.header!r} (§208-17: DBH at the highest measurable point "
-                                                 "of the remaining stump)") if w)
+        warn[k] = "; ".join(
+            w
+            for w in (
+                warn[k],
+                f"stump: DBH {V.fmt_in(s.dbh_in)} in taken from column "
+                f"{col.header!r} (§208-17: DBH at the highest measurable point "
+                "of the remaining stump)",
+            )
+            if w
+        )
 
 
 def _stems_column(table: Table, mapping: C.Mapping, out: DbhRead, decimal_comma: bool) -> list[str]:
@@ -280,9 +334,15 @@ def _stems_column(table: Table, mapping: C.Mapping, out: DbhRead, decimal_comma:
             if x > out.stems[k]:
                 out.stems[k] = x  # DBH already combined in the file
             elif x < out.stems[k]:
-                out.warning[k] = "; ".join(w for w in (
-                    out.warning[k], f"column {col.header!r} says {x} stem(s) but the DBH gives "
-                                    f"{out.stems[k]}; {out.stems[k]} counted") if w)
+                out.warning[k] = "; ".join(
+                    w
+                    for w in (
+                        out.warning[k],
+                        f"column {col.header!r} says {x} stem(s) but the DBH gives "
+                        f"{out.stems[k]}; {out.stems[k]} counted",
+                    )
+                    if w
+                )
     return bad
 
 

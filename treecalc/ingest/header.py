@@ -21,8 +21,9 @@ _TREE_SHEET = re.compile(r"tree|survey|inventory|data|species", re.I)
 SITE_SHEETS = {"site", "site info", "site facts", "site data", "site information", "property", "lot"}
 
 
-def fill_merges(rows: list[list], merges, limit: int = 2_000_000,
-                filled: dict[tuple[int, int], tuple[int, int]] | None = None) -> None:
+def fill_merges(
+    rows: list[list], merges, limit: int = 2_000_000, filled: dict[tuple[int, int], tuple[int, int]] | None = None
+) -> None:
     """Copy each merged range's top-left value into its blank cells (each
     filled cell is recorded in ``filled`` with the range's top-left cell)."""
     budget = limit
@@ -94,8 +95,11 @@ def find_header(src: Source, sheet: str | int | None, column_map: dict | None) -
         seen = {C.norm_header(as_text(v)) for name in tried for r in src.rows(name, nrows=HEADER_SCAN_ROWS) for v in r}
         missing = [k for k in column_map if C.norm_header(k) not in seen]
         if missing:
-            raise SurveyError(f"{src.name}: column map: {', '.join(repr(m) for m in missing)} not in the header "
-                              f"of {where}")
-    raise SurveyError(f"{src.name}: no header row naming both a species and a DBH column in the first "
-                      f"{HEADER_SCAN_ROWS} rows of {where}; name the columns with a column map "
-                      "(e.g. --map \"Diam. cm=dbh_cm\")")
+            raise SurveyError(
+                f"{src.name}: column map: {', '.join(repr(m) for m in missing)} not in the header of {where}"
+            )
+    raise SurveyError(
+        f"{src.name}: no header row naming both a species and a DBH column in the first "
+        f"{HEADER_SCAN_ROWS} rows of {where}; name the columns with a column map "
+        '(e.g. --map "Diam. cm=dbh_cm")'
+    )

@@ -102,12 +102,15 @@ DEFAULT = Limits()
 def refuse(name: str, what: str, limit_name: str, limit: Any) -> SurveyError:
     """The refusal of a file beyond a limit, naming the limit and how to raise it."""
     shown = f"{limit:,}" if isinstance(limit, int) else f"{limit:g}"
-    return SurveyError(f"{name} refused: {what}, over the limit of {shown} {LIMIT_NAMES[limit_name].split(' (')[0]}"
-                       f" ({limit_name}); if the survey really is this large, raise it with "
-                       f"--limit {limit_name}=N (app: TREECALC_LIMITS={limit_name}=N)")
+    return SurveyError(
+        f"{name} refused: {what}, over the limit of {shown} {LIMIT_NAMES[limit_name].split(' (')[0]}"
+        f" ({limit_name}); if the survey really is this large, raise it with "
+        f"--limit {limit_name}=N (app: TREECALC_LIMITS={limit_name}=N)"
+    )
 
 
 # ------------------------------------------------------------------ isolation
+
 
 def _cap(memory_bytes: int) -> int:
     """The address space the child may have: ``memory_bytes``, or less when this process is itself limited."""
@@ -159,8 +162,15 @@ def _context() -> Any:
     return mp.get_context("spawn")
 
 
-def run_isolated(fn: Callable[..., Any], args: tuple, kwargs: dict, *, name: str, limits: Limits = DEFAULT,
-                 progress: Callable[[float, str], None] | None = None) -> Any:
+def run_isolated(
+    fn: Callable[..., Any],
+    args: tuple,
+    kwargs: dict,
+    *,
+    name: str,
+    limits: Limits = DEFAULT,
+    progress: Callable[[float, str], None] | None = None,
+) -> Any:
     """``fn(*args, progress=..., **kwargs)`` in a child process limited to ``limits.memory_gb`` of address
     space and ``limits.seconds`` of time; its :class:`SurveyError` is raised here, and a child that runs
     out of memory, dies (an abort in a native reader) or overruns becomes a SurveyError naming ``name``."""
@@ -176,8 +186,10 @@ def run_isolated(fn: Callable[..., Any], args: tuple, kwargs: dict, *, name: str
         while payload is None:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise SurveyError(f"{name} could not be read: it took longer than {limits.seconds:g} s "
-                                  "(the reader was stopped; raise --limit seconds=N if the survey is this large)")
+                raise SurveyError(
+                    f"{name} could not be read: it took longer than {limits.seconds:g} s "
+                    "(the reader was stopped; raise --limit seconds=N if the survey is this large)"
+                )
             if not parent.poll(min(left, 0.2)):
                 if not proc.is_alive() and not parent.poll(0):
                     break
@@ -200,10 +212,12 @@ def run_isolated(fn: Callable[..., Any], args: tuple, kwargs: dict, *, name: str
     if payload is None or payload[0] == "memory":
         code = proc.exitcode
         died = f" (the reader died: signal {signal.Signals(-code).name})" if code is not None and code < 0 else ""
-        raise SurveyError(f"{name} could not be read: it needs more than {_cap(memory_bytes) / 2**30:.3g} GB of "
-                          f"memory{died}; "
-                          "the file is damaged or hostile, or far larger than a survey (raise --limit memory_gb=N "
-                          "if it really is this large)")
+        raise SurveyError(
+            f"{name} could not be read: it needs more than {_cap(memory_bytes) / 2**30:.3g} GB of "
+            f"memory{died}; "
+            "the file is damaged or hostile, or far larger than a survey (raise --limit memory_gb=N "
+            "if it really is this large)"
+        )
     kind, value = payload
     if kind == "ok":
         return value

@@ -23,10 +23,10 @@ class Table:
     """The data rows kept under the header row ``h`` (0-based in the grid)."""
 
     rows: list[list]
-    source_row: np.ndarray      # 1-based spreadsheet row of each kept row
-    keep_idx: list[int]         # index of each kept row among the rows under the header
-    first_text: list[str]       # the first text cell of each row ("" when it is a number)
-    col_label: list[str]        # header text of each column, or "column C"
+    source_row: np.ndarray  # 1-based spreadsheet row of each kept row
+    keep_idx: list[int]  # index of each kept row among the rows under the header
+    first_text: list[str]  # the first text cell of each row ("" when it is a number)
+    col_label: list[str]  # header text of each column, or "column C"
     h: int
     _cache: dict[int, list] = field(default_factory=dict, repr=False)
     _width: int | None = field(default=None, repr=False)  # the shortest row's length
@@ -50,8 +50,9 @@ class Table:
 
     def text(self, c: Column | None) -> pd.Series:
         """The cells of a column as text ('' when blank)."""
-        return pd.Series([v.strip() if type(v) is str else "" if v is None else as_text(v) for v in self.values(c)],
-                         dtype=object)
+        return pd.Series(
+            [v.strip() if type(v) is str else "" if v is None else as_text(v) for v in self.values(c)], dtype=object
+        )
 
     def positions(self) -> dict[int, int]:
         """Grid row (0-based) → position among the kept rows."""
@@ -72,9 +73,12 @@ def _beyond_header(under: list[list], headers: list[str], h: int) -> list[str]:
     beyond = [k + h + 2 for k, r in enumerate(under) if len(r) > width and any(not is_blank(c) for c in r[width:])]
     if not beyond:
         return []
-    return [f"{len(beyond)} row(s) have cells right of the header (after column "
-            f"{column_letters(max(width - 1, 0))}), which has no name there, so they were not read: row(s) "
-            + ", ".join(map(str, beyond[:10])) + (" ..." if len(beyond) > 10 else "")]
+    return [
+        f"{len(beyond)} row(s) have cells right of the header (after column "
+        f"{column_letters(max(width - 1, 0))}), which has no name there, so they were not read: row(s) "
+        + ", ".join(map(str, beyond[:10]))
+        + (" ..." if len(beyond) > 10 else "")
+    ]
 
 
 def data_rows(rows: list[list], h: int, unreadable_rows: set[int]) -> tuple[Table, list[str]]:
@@ -83,7 +87,7 @@ def data_rows(rows: list[list], h: int, unreadable_rows: set[int]) -> tuple[Tabl
     warnings: list[str] = []
     if unreadable_rows and max(unreadable_rows) >= len(rows):
         rows = list(rows) + [[] for _ in range(max(unreadable_rows) + 1 - len(rows))]
-    under = rows[h + 1:]
+    under = rows[h + 1 :]
     header_cells = rows[h]
     ncols = max((len(r) for r in rows), default=0)
     headers = [as_text(header_cells[j]) if j < len(header_cells) else "" for j in range(ncols)]
@@ -112,8 +116,9 @@ def data_rows(rows: list[list], h: int, unreadable_rows: set[int]) -> tuple[Tabl
         trailing += 1
     if blank_rows - trailing > 0:
         warnings.append(f"{blank_rows - trailing} blank row(s) inside the table skipped")
-    table = Table([under[k] for k in keep_idx], np.array(keep_idx, dtype=np.int64) + h + 2, keep_idx, first_text,
-                  col_label, h)
+    table = Table(
+        [under[k] for k in keep_idx], np.array(keep_idx, dtype=np.int64) + h + 2, keep_idx, first_text, col_label, h
+    )
     return table, warnings
 
 
@@ -124,8 +129,9 @@ def totals_rows(table: Table, main_raw: list, has_dbh: bool, species: pd.Series,
     mask = np.array([match[t] for t in table.first_text], dtype=bool)
     if not table.n or not has_dbh:
         return mask
-    num = np.array([float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else np.nan
-                    for v in main_raw], dtype=float)
+    num = np.array(
+        [float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else np.nan for v in main_raw], dtype=float
+    )
     cum = np.concatenate([[0.0], np.nancumsum(num)[:-1]])
     eq = np.isfinite(num) & (np.abs(num - cum) <= np.maximum(0.011, 1e-6 * cum)) & (cum > 0)
     eq &= (species == "").to_numpy() & (tags == "").to_numpy()
@@ -135,5 +141,7 @@ def totals_rows(table: Table, main_raw: list, has_dbh: bool, species: pd.Series,
 
 
 def totals_reason(table: Table, i: int) -> str:
-    return f"row {table.source_row[i]}: a totals or summary row ({as_text(table.first_text[i]) or 'a row of sums'}), " \
-           "not a tree"
+    return (
+        f"row {table.source_row[i]}: a totals or summary row ({as_text(table.first_text[i]) or 'a row of sums'}), "
+        "not a tree"
+    )

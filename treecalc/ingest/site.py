@@ -49,69 +49,133 @@ JURISDICTIONS = ("croton-on-hudson", "wesley-hills")
 #: ``None`` means no value can be assumed: the law engine must take the stricter branch or ask.
 SITE_ASSUMED: dict[str, tuple[object, str]] = {
     "jurisdiction": (None, "no jurisdiction assumed; give croton-on-hudson or wesley-hills"),
-    "lot_area_acres": (None, "rules that depend on lot area take their stricter branch "
-                             "(e.g. Wesley Hills §95-3A(1)(d) applies as if the lot were 1.5 acres or more)"),
+    "lot_area_acres": (
+        None,
+        "rules that depend on lot area take their stricter branch "
+        "(e.g. Wesley Hills §95-3A(1)(d) applies as if the lot were 1.5 acres or more)",
+    ),
     "subdividable": (True, "a lot that could be subdivided needs a permit for more removals (Croton §208-19A(2))"),
     "has_residence": (False, "a parcel without a residential structure needs a permit (Croton §208-19A(2))"),
-    "one_family_co_issued": (False, "no certificate of occupancy for a one-family residence: lot-line trees "
-                                    "are regulated (Wesley Hills §95-3A(1)(e))"),
-    "site_plan_required": (True, "property that would require site plan approval needs a permit "
-                                 "(Croton §208-19A(2))"),
+    "one_family_co_issued": (
+        False,
+        "no certificate of occupancy for a one-family residence: lot-line trees "
+        "are regulated (Wesley Hills §95-3A(1)(e))",
+    ),
+    "site_plan_required": (True, "property that would require site plan approval needs a permit (Croton §208-19A(2))"),
     # Past acts that would make an offence or aggravate one are never presumed: the same
     # reading as the law engine (treecalc.rules.croton_on_hudson.SITE_DEFAULTS), which
     # states these again in every assessment. Give the fact when it applies.
-    "prior_removals_12mo": (0, "no earlier removals on the lot in the preceding 12 months are presumed; "
-                               "give the number if there were (Croton §208-19A(1))"),
-    "application_pending": (False, "a pending application is not presumed; it doubles penalties "
-                                   "(Croton §208-29B(7))"),
-    "prior_violation_within_year": (False, "an earlier violation is not presumed; it raises replacement "
-                                           "to 120% (Croton §208-22F) and the criminal maximum (§208-29A)"),
+    "prior_removals_12mo": (
+        0,
+        "no earlier removals on the lot in the preceding 12 months are presumed; "
+        "give the number if there were (Croton §208-19A(1))",
+    ),
+    "application_pending": (False, "a pending application is not presumed; it doubles penalties (Croton §208-29B(7))"),
+    "prior_violation_within_year": (
+        False,
+        "an earlier violation is not presumed; it raises replacement "
+        "to 120% (Croton §208-22F) and the criminal maximum (§208-29A)",
+    ),
     "village_work": (False, "work by the Village itself is not assumed"),
-    "permit_held": (False, "a permit is not presumed held for work already done; it is the owner's to show "
-                           "(Croton §208-19, §208-29; Wesley Hills §95-3A)"),
-    "department_approval": (False, "the Department's written approval for street-tree work is not presumed "
-                                   "(Croton §208-5C/D, §208-14)"),
-    "prior_removals_without_permit": (0, "no earlier removals without a permit are presumed (Croton §208-17 "
-                                         "clear cutting)"),
-    "violation": (None, "decided from the survey: the §208-22F standard applies to trees harmed in offences "
-                        "(Croton §208-22F)"),
+    "permit_held": (
+        False,
+        "a permit is not presumed held for work already done; it is the owner's to show "
+        "(Croton §208-19, §208-29; Wesley Hills §95-3A)",
+    ),
+    "department_approval": (
+        False,
+        "the Department's written approval for street-tree work is not presumed (Croton §208-5C/D, §208-14)",
+    ),
+    "prior_removals_without_permit": (
+        0,
+        "no earlier removals without a permit are presumed (Croton §208-17 clear cutting)",
+    ),
+    "violation": (
+        None,
+        "decided from the survey: the §208-22F standard applies to trees harmed in offences (Croton §208-22F)",
+    ),
     "row_or_emergency": (False, "right-of-way, fire or emergency work is not assumed (Croton §208-19B(2))"),
-    "planning_board_approval": (False, "an approved plat or site plan covering the removals is not assumed "
-                                       "(Croton §208-19E)"),
+    "planning_board_approval": (
+        False,
+        "an approved plat or site plan covering the removals is not assumed (Croton §208-19E)",
+    ),
     "vacant_lot": (None, "read from has_residence (Wesley Hills §95-3A(1)(c))"),
-    "subdivision_plans_approved": (False, "approved subdivision construction plans are not assumed "
-                                          "(Wesley Hills §95-3C(2))"),
+    "subdivision_plans_approved": (
+        False,
+        "approved subdivision construction plans are not assumed (Wesley Hills §95-3C(2))",
+    ),
     "normal_farming": (False, "normal farming or horticultural use is not assumed (Wesley Hills §95-3D(3))"),
     "crs": (None, "no projected coordinate system stated"),
 }
 
 _SITE_SYNONYMS = {
     "jurisdiction": ["jurisdiction", "village", "municipality", "town", "municipal jurisdiction"],
-    "lot_area_acres": ["lot_area_acres", "lot area", "lot area acres", "lot size", "lot size acres", "acres",
-                       "lot area ac", "area acres", "parcel area"],
+    "lot_area_acres": [
+        "lot_area_acres",
+        "lot area",
+        "lot area acres",
+        "lot size",
+        "lot size acres",
+        "acres",
+        "lot area ac",
+        "area acres",
+        "parcel area",
+    ],
     "subdividable": ["subdividable", "can be subdivided", "capable of subdivision", "subdivisible"],
     "has_residence": ["has_residence", "residence", "has residence", "residential structure", "house on lot"],
-    "one_family_co_issued": ["one_family_co_issued", "co issued", "certificate of occupancy",
-                             "one family co issued", "one family co"],
+    "one_family_co_issued": [
+        "one_family_co_issued",
+        "co issued",
+        "certificate of occupancy",
+        "one family co issued",
+        "one family co",
+    ],
     "site_plan_required": ["site_plan_required", "site plan", "site plan required", "requires site plan"],
-    "prior_removals_12mo": ["prior_removals_12mo", "prior removals", "prior removals 12mo",
-                            "removals last 12 months", "trees removed last 12 months", "prior removals 12 months"],
+    "prior_removals_12mo": [
+        "prior_removals_12mo",
+        "prior removals",
+        "prior removals 12mo",
+        "removals last 12 months",
+        "trees removed last 12 months",
+        "prior removals 12 months",
+    ],
     "application_pending": ["application_pending", "application pending", "pending application"],
-    "prior_violation_within_year": ["prior_violation_within_year", "prior violation", "violation within year",
-                                    "prior violation within year", "previous violation"],
+    "prior_violation_within_year": [
+        "prior_violation_within_year",
+        "prior violation",
+        "violation within year",
+        "prior violation within year",
+        "previous violation",
+    ],
     "village_work": ["village_work", "village work", "work by village", "municipal work"],
     "permit_held": ["permit_held", "permit held", "permit", "tree removal permit", "permit issued", "has permit"],
-    "department_approval": ["department_approval", "department approval", "dpw approval",
-                            "street tree approval", "written approval"],
-    "prior_removals_without_permit": ["prior_removals_without_permit", "prior removals without permit",
-                                      "earlier removals without permit", "removals without permit"],
+    "department_approval": [
+        "department_approval",
+        "department approval",
+        "dpw approval",
+        "street tree approval",
+        "written approval",
+    ],
+    "prior_removals_without_permit": [
+        "prior_removals_without_permit",
+        "prior removals without permit",
+        "earlier removals without permit",
+        "removals without permit",
+    ],
     "violation": ["violation", "violation found"],
     "row_or_emergency": ["row_or_emergency", "right of way or emergency", "emergency", "right of way work"],
-    "planning_board_approval": ["planning_board_approval", "planning board approval", "approved site plan",
-                                "approved subdivision plat"],
+    "planning_board_approval": [
+        "planning_board_approval",
+        "planning board approval",
+        "approved site plan",
+        "approved subdivision plat",
+    ],
     "vacant_lot": ["vacant_lot", "vacant lot", "vacant"],
-    "subdivision_plans_approved": ["subdivision_plans_approved", "subdivision plans approved",
-                                   "approved subdivision plans"],
+    "subdivision_plans_approved": [
+        "subdivision_plans_approved",
+        "subdivision plans approved",
+        "approved subdivision plans",
+    ],
     "normal_farming": ["normal_farming", "normal farming", "farming", "agricultural use", "horticultural use"],
     "crs": ["crs", "coordinate system", "epsg", "spatial reference", "projection"],
 }
@@ -124,10 +188,18 @@ def _k(t: object) -> str:
 _SITE_LOOKUP = {_k(s): f for f, ss in _SITE_SYNONYMS.items() for s in ss}
 
 
-_INFO_LOOKUP = {_k(f): f for f in INFO_FIELDS} | {"tax id": "tax_id", "parcel id": "parcel", "sbl": "parcel",
-                                                  "date": "survey_date", "survey date": "survey_date",
-                                                  "property address": "address", "site address": "address",
-                                                  "project name": "project", "note": "notes", "comments": "notes"}
+_INFO_LOOKUP = {_k(f): f for f in INFO_FIELDS} | {
+    "tax id": "tax_id",
+    "parcel id": "parcel",
+    "sbl": "parcel",
+    "date": "survey_date",
+    "survey date": "survey_date",
+    "property address": "address",
+    "site address": "address",
+    "project name": "project",
+    "note": "notes",
+    "comments": "notes",
+}
 
 
 def site_field(name: object) -> str | None:

@@ -43,15 +43,34 @@ MAX_ROWS = 2_000_000
 MAX_COLS = 1_000
 
 EXTENSIONS = {
-    ".xlsx": "xlsx", ".xlsm": "xlsx", ".xltx": "xlsx", ".xltm": "xlsx", ".xlsb": "xlsb", ".xls": "xls",
-    ".ods": "ods", ".csv": "text", ".tsv": "text", ".txt": "text", ".tab": "text",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
+    ".xltx": "xlsx",
+    ".xltm": "xlsx",
+    ".xlsb": "xlsb",
+    ".xls": "xls",
+    ".ods": "ods",
+    ".csv": "text",
+    ".tsv": "text",
+    ".txt": "text",
+    ".tab": "text",
 }
 LOOKS = {
-    "xlsx": "an xlsx workbook", "xlsb": "an xlsb (binary) workbook", "xls": "an xls (Excel 97-2003) workbook",
-    "ods": "an OpenDocument spreadsheet", "text": "a text (CSV) file", "pdf": "a PDF document",
-    "html": "an HTML page", "xml": "an XML file (perhaps an Excel 2003 XML spreadsheet)",
-    "docx": "a Word document", "pptx": "a PowerPoint document", "zip": "a zip archive", "image": "an image",
-    "ole": "an OLE2 compound file (an older Office document)", "binary": "binary data", "empty": "an empty file",
+    "xlsx": "an xlsx workbook",
+    "xlsb": "an xlsb (binary) workbook",
+    "xls": "an xls (Excel 97-2003) workbook",
+    "ods": "an OpenDocument spreadsheet",
+    "text": "a text (CSV) file",
+    "pdf": "a PDF document",
+    "html": "an HTML page",
+    "xml": "an XML file (perhaps an Excel 2003 XML spreadsheet)",
+    "docx": "a Word document",
+    "pptx": "a PowerPoint document",
+    "zip": "a zip archive",
+    "image": "an image",
+    "ole": "an OLE2 compound file (an older Office document)",
+    "binary": "binary data",
+    "empty": "an empty file",
 }
 
 
@@ -116,8 +135,10 @@ def read_bytes(path_or_buffer, filename: str | None, max_bytes: int) -> tuple[by
         if p.is_dir():
             raise SurveyError(f"{p} is a folder, not a survey file")
         if size > max_bytes:
-            raise SurveyError(f"{name} is {size / 1e6:.1f} MB, over the {limit_mb} limit; "
-                              "split the survey or raise the limit (max_bytes)")
+            raise SurveyError(
+                f"{name} is {size / 1e6:.1f} MB, over the {limit_mb} limit; "
+                "split the survey or raise the limit (max_bytes)"
+            )
         with open(p, "rb") as fh:
             data = fh.read(max_bytes + 1)
     elif isinstance(path_or_buffer, (bytes, bytearray, memoryview)):
@@ -137,9 +158,17 @@ def read_bytes(path_or_buffer, filename: str | None, max_bytes: int) -> tuple[by
 
 # ----------------------------------------------------------------- zip checks
 
+
 def _forbidden(e: Exception) -> bool:
-    return isinstance(e, (defusedxml.DTDForbidden, defusedxml.EntitiesForbidden,
-                          defusedxml.ExternalReferenceForbidden, defusedxml.NotSupportedError))
+    return isinstance(
+        e,
+        (
+            defusedxml.DTDForbidden,
+            defusedxml.EntitiesForbidden,
+            defusedxml.ExternalReferenceForbidden,
+            defusedxml.NotSupportedError,
+        ),
+    )
 
 
 def _iter_xml(zf: zipfile.ZipFile, member: str, name: str, event: str = "start"):
@@ -155,7 +184,8 @@ def _iter_xml(zf: zipfile.ZipFile, member: str, name: str, event: str = "start")
         if _forbidden(e):
             raise SurveyError(
                 f"{name} refused: part {member!r} declares a DTD or XML entities "
-                f"(a billion-laughs or external-entity attack); spreadsheets never need them") from None
+                f"(a billion-laughs or external-entity attack); spreadsheets never need them"
+            ) from None
         if isinstance(e, (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, RuntimeError)):
             raise SurveyError(f"{name} is damaged: cannot read part {member!r} ({e})") from None
         raise
@@ -192,13 +222,17 @@ def check_zip(data: bytes, name: str) -> zipfile.ZipFile:
         raise SurveyError(f"{name} refused: {len(infos)} parts in the workbook (limit {MAX_MEMBERS})")
     total = sum(i.file_size for i in infos)
     if total > MAX_UNCOMPRESSED:
-        raise SurveyError(f"{name} refused: it would expand to {total / 1e6:,.0f} MB "
-                          f"(limit {MAX_UNCOMPRESSED / 1e6:,.0f} MB); this looks like a zip bomb")
+        raise SurveyError(
+            f"{name} refused: it would expand to {total / 1e6:,.0f} MB "
+            f"(limit {MAX_UNCOMPRESSED / 1e6:,.0f} MB); this looks like a zip bomb"
+        )
     for i in infos:
         if i.file_size > 1_000_000 and i.file_size > MAX_RATIO * max(i.compress_size, 1):
-            raise SurveyError(f"{name} refused: part {i.filename!r} expands {i.file_size / max(i.compress_size, 1):,.0f}"
-                              f" times ({i.compress_size:,} → {i.file_size:,} bytes; limit {MAX_RATIO}×); "
-                              "this looks like a zip bomb")
+            raise SurveyError(
+                f"{name} refused: part {i.filename!r} expands {i.file_size / max(i.compress_size, 1):,.0f}"
+                f" times ({i.compress_size:,} → {i.file_size:,} bytes; limit {MAX_RATIO}×); "
+                "this looks like a zip bomb"
+            )
     for i in infos:
         if i.filename.lower().endswith((".xml", ".rels", ".vml")) and not i.is_dir():
             for _ in _iter_xml(zf, i.filename, name):
@@ -245,10 +279,16 @@ def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str, lim:
                 if rc and (rc[0] + 1 > max_rows or rc[1] + 1 > max_cols):
                     raise SurveyError(
                         f"{name} refused: sheet {sheet!r} declares {rc[0] + 1:,} rows × {rc[1] + 1:,} columns "
-                        f"({ref}); limits are {max_rows:,} rows and {max_cols:,} columns (rows, columns)")
+                        f"({ref}); limits are {max_rows:,} rows and {max_cols:,} columns (rows, columns)"
+                    )
                 if rc and (rc[0] + 1) * (rc[1] + 1) > lim.cells:
-                    raise refuse(name, f"sheet {sheet!r} declares {rc[0] + 1:,} rows × {rc[1] + 1:,} columns "
-                                       f"({ref}) = {(rc[0] + 1) * (rc[1] + 1):,} cells", "cells", lim.cells)
+                    raise refuse(
+                        name,
+                        f"sheet {sheet!r} declares {rc[0] + 1:,} rows × {rc[1] + 1:,} columns "
+                        f"({ref}) = {(rc[0] + 1) * (rc[1] + 1):,} cells",
+                        "cells",
+                        lim.cells,
+                    )
                 break
             if tag == "sheetData":
                 break
@@ -316,9 +356,13 @@ def _check_extent(name: str, sheet: str, last_row: int, last_col: int, lim: Limi
     if cols > lim.columns:
         raise refuse(name, f"{where}: {cols:,} columns", "columns", lim.columns)
     if rows * cols > lim.cells:
-        raise refuse(name, f"{where}, so its used area is {rows:,} rows × {cols:,} columns = {rows * cols:,} cells "
-                           "(a cell far below or right of the table? delete the rows and columns after it)",
-                     "cells", lim.cells)
+        raise refuse(
+            name,
+            f"{where}, so its used area is {rows:,} rows × {cols:,} columns = {rows * cols:,} cells "
+            "(a cell far below or right of the table? delete the rows and columns after it)",
+            "cells",
+            lim.cells,
+        )
 
 
 def _big(digits: list[bytes]) -> int:
@@ -386,11 +430,11 @@ def shared_strings_extent(zf: zipfile.ZipFile, name: str, lim: Limits) -> tuple[
             elif last >= 0:
                 longest = max(longest, size - last)
         if count > lim.strings:
-            raise refuse(name, f"its shared-strings part holds more than {count:,} distinct strings",
-                         "strings", lim.strings)
+            raise refuse(
+                name, f"its shared-strings part holds more than {count:,} distinct strings", "strings", lim.strings
+            )
         if size > max_bytes:
-            raise refuse(name, f"its shared strings are more than {size / 1e6:,.0f} MB", "strings_mb",
-                         lim.strings_mb)
+            raise refuse(name, f"its shared strings are more than {size / 1e6:,.0f} MB", "strings_mb", lim.strings_mb)
         if longest > max_one:
             raise refuse(name, f"one of its strings is about {longest:,} bytes long", "text", lim.text)
     return count, size
@@ -458,8 +502,9 @@ def formula_cells_without_value(zf: zipfile.ZipFile, part: str, name: str) -> di
     return special_cells(zf, part, name)[0]
 
 
-def special_cells(zf: zipfile.ZipFile, part: str, name: str) -> tuple[dict[tuple[int, int], str],
-                                                                       dict[tuple[int, int], str]]:
+def special_cells(
+    zf: zipfile.ZipFile, part: str, name: str
+) -> tuple[dict[tuple[int, int], str], dict[tuple[int, int], str]]:
     """({(row0, col0): formula} of cells holding a formula but no cached value,
     {(row0, col0): "#DIV/0!"} of cells holding an Excel error, typed or cached).
 
@@ -486,13 +531,14 @@ def special_cells(zf: zipfile.ZipFile, part: str, name: str) -> tuple[dict[tuple
             if not chunk:
                 cut = len(buf)
             else:
-                tail = None
-                for tail in _CELL_END.finditer(buf, max(0, len(buf) - 65536)):
+                # the last cell end in the buffer (looked for in its last 64 KB first)
+                last = None
+                for last in _CELL_END.finditer(buf, max(0, len(buf) - 65536)):  # noqa: B007 - keeps the last
                     pass
-                if tail is None:
-                    for tail in _CELL_END.finditer(buf):
+                if last is None:
+                    for last in _CELL_END.finditer(buf):  # noqa: B007 - keeps the last
                         pass
-                cut = tail.end() if tail is not None else 0
+                cut = last.end() if last is not None else 0
             done, carry = buf[:cut], buf[cut:]
             # bytes.find first: the regex costs ~20 ms per MB, the plain searches a tenth of that
             if (b"<f" in done or b":f" in done or b'"e' in done or b"'e" in done) and _SPECIAL.search(done):
@@ -529,8 +575,9 @@ def special_cells(zf: zipfile.ZipFile, part: str, name: str) -> tuple[dict[tuple
     return out, errors
 
 
-def _formula_cells_parsed(zf: zipfile.ZipFile, part: str) -> tuple[dict[tuple[int, int], str],
-                                                                    dict[tuple[int, int], str]]:
+def _formula_cells_parsed(
+    zf: zipfile.ZipFile, part: str
+) -> tuple[dict[tuple[int, int], str], dict[tuple[int, int], str]]:
     out: dict[tuple[int, int], str] = {}
     errors: dict[tuple[int, int], str] = {}
     row = -1
@@ -575,6 +622,7 @@ def _formula_cells_parsed(zf: zipfile.ZipFile, part: str) -> tuple[dict[tuple[in
 
 
 # ----------------------------------------------------------------- workbook
+
 
 @dataclass
 class Source:
@@ -641,11 +689,12 @@ class Source:
 def _encrypted(data: bytes) -> bool:
     """An OLE2 compound file holding an ``EncryptedPackage`` stream: what Excel writes for a
     password-protected xlsx/xlsm/xlsb (ECMA-376 agile or standard encryption)."""
-    return data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" and "EncryptedPackage".encode("utf-16-le") in data[:1 << 20]
+    return data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" and "EncryptedPackage".encode("utf-16-le") in data[: 1 << 20]
 
 
-def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int = 50_000_000,
-                limits: Limits | None = None) -> Source:
+def open_source(
+    path_or_buffer, *, filename: str | None = None, max_bytes: int = 50_000_000, limits: Limits | None = None
+) -> Source:
     lim = limits or DEFAULT_LIMITS
     data, name = read_bytes(path_or_buffer, filename, max_bytes)
     ext = Path(name).suffix.lower()
@@ -654,8 +703,10 @@ def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int =
     if kind == "empty":
         raise SurveyError(f"{name} is empty")
     if _encrypted(data):
-        raise SurveyError(f"{name} is password-protected (encrypted); open it in Excel and save a copy without "
-                          "the password (File > Info > Protect Workbook > Encrypt with Password, clear it)")
+        raise SurveyError(
+            f"{name} is password-protected (encrypted); open it in Excel and save a copy without "
+            "the password (File > Info > Protect Workbook > Encrypt with Password, clear it)"
+        )
     if expected is not None and kind != expected:
         hint = ""
         if kind in ("xlsx", "xls", "ods", "xlsb", "text"):
@@ -665,8 +716,10 @@ def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int =
             hint = "; open it in a spreadsheet program and save it as .xlsx"
         raise SurveyError(f"{name} is not {_describe_ext(ext)} (looks like {LOOKS.get(kind, kind)}){hint}")
     if expected is None and kind not in ("xlsx", "xlsb", "xls", "ods", "text"):
-        raise SurveyError(f"{name}: unsupported file (looks like {LOOKS.get(kind, kind)}); "
-                          "give an xlsx, xlsm, xls, ods, csv, tsv or txt survey")
+        raise SurveyError(
+            f"{name}: unsupported file (looks like {LOOKS.get(kind, kind)}); "
+            "give an xlsx, xlsm, xls, ods, csv, tsv or txt survey"
+        )
     if kind == "text":
         fmt = ext.lstrip(".") if expected == "text" else "csv"
         return _open_text(data, name, fmt, lim)
@@ -685,8 +738,11 @@ def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int =
     try:
         book = CalamineWorkbook.from_filelike(io.BytesIO(data))
         names = list(book.sheet_names)
-        hidden = {m.name: ("very hidden" if m.visible == SheetVisibleEnum.VeryHidden else "hidden")
-                  for m in book.sheets_metadata if m.visible != SheetVisibleEnum.Visible}
+        hidden = {
+            m.name: ("very hidden" if m.visible == SheetVisibleEnum.VeryHidden else "hidden")
+            for m in book.sheets_metadata
+            if m.visible != SheetVisibleEnum.Visible
+        }
     except Exception as e:  # noqa: BLE001
         what = type(e).__name__
         if "Password" in what or "password" in str(e).lower() or "encrypt" in str(e).lower():
@@ -696,6 +752,7 @@ def open_source(path_or_buffer, *, filename: str | None = None, max_bytes: int =
 
 
 # ----------------------------------------------------------------- text
+
 
 def decode_text(data: bytes) -> tuple[str, str]:
     """The text and its encoding: UTF-32 or UTF-16 by their BOM, UTF-8, else Windows-1252 / Latin-1.
@@ -829,27 +886,31 @@ def read_csv_rows(text: str, delim: str) -> tuple[list[list[str]], dict[int, tup
             if not any(_LINE_BREAK.search(f) for f in rec):
                 continue
             end = recs[i + 1][0] - 1 if i + 1 < len(recs) else len(lines)
-            if not _strict_ok("".join(lines[start - 1:end]), delim):
+            if not _strict_ok("".join(lines[start - 1 : end]), delim):
                 bad = i
                 break
         if bad is None:
             rows += [r for _, r in recs]
             break
         if len(broken) >= MAX_BROKEN_QUOTES:
-            raise SurveyError(f"more than {MAX_BROKEN_QUOTES} quotes are opened and never closed (the last on line "
-                              f"{base + recs[bad][0]}); fix the quoting, or save the file again from a spreadsheet")
+            raise SurveyError(
+                f"more than {MAX_BROKEN_QUOTES} quotes are opened and never closed (the last on line "
+                f"{base + recs[bad][0]}); fix the quoting, or save the file again from a spreadsheet"
+            )
         start, rec = recs[bad]
         j = next(k for k, f in enumerate(rec) if _LINE_BREAK.search(f))
         opened = start + sum(len(_LINE_BREAK.findall(f)) for f in rec[:j])
-        alone = list(csv.reader(io.StringIO("".join(lines[start - 1:opened]), newline=""), delimiter=delim))
+        alone = list(csv.reader(io.StringIO("".join(lines[start - 1 : opened]), newline=""), delimiter=delim))
         row = alone[0] if alone else []
         if row:
             row[-1] = row[-1].rstrip("\r\n")
         rows += [r for _, r in recs[:bad]]
         broken[len(rows)] = (max(len(row) - 1, 0), base + opened)
         rows.append(row)
-        warnings.append(f"line {base + opened}: a quote opened here is never closed (the lines after it would "
-                        "have been read as one cell); the line was read alone and its row rejected")
+        warnings.append(
+            f"line {base + opened}: a quote opened here is never closed (the lines after it would "
+            "have been read as one cell); the line was read alone and its row rejected"
+        )
         rest, base = "".join(lines[opened:]), base + opened
     return rows, broken, warnings
 
@@ -882,8 +943,12 @@ def _open_text(data: bytes, name: str, fmt: str, lim: Limits = DEFAULT_LIMITS) -
     longest = max((len(c) for r in rows for c in r), default=0)
     if longest > lim.text:
         where = next((i, j) for i, r in enumerate(rows) for j, c in enumerate(r) if len(c) == longest)
-        raise refuse(name, f"the cell in row {where[0] + 1}, column {where[1] + 1} holds {longest:,} characters",
-                     "text", lim.text)
+        raise refuse(
+            name,
+            f"the cell in row {where[0] + 1}, column {where[1] + 1} holds {longest:,} characters",
+            "text",
+            lim.text,
+        )
     # decimal comma: a semicolon or tab file whose numbers use commas and never points
     dec = False
     if delim == ";":
@@ -894,8 +959,19 @@ def _open_text(data: bytes, name: str, fmt: str, lim: Limits = DEFAULT_LIMITS) -
         points = sum(1 for c in sample if _DEC_POINT_CELL.match(c))
         dec = commas > 0 and points == 0
     if enc.startswith("mixed"):
-        warnings.append(f"{name} mixes encodings: {enc[7:]} are not UTF-8 like the rest; each line was decoded in "
-                        "its own encoding (check the accented names on those lines)")
-    src = Source(name, fmt, [Path(name).stem or "survey"], _text_rows=rows, encoding=enc, delimiter=delim,
-                 decimal_comma=dec, broken_rows=broken, warnings=warnings)
+        warnings.append(
+            f"{name} mixes encodings: {enc[7:]} are not UTF-8 like the rest; each line was decoded in "
+            "its own encoding (check the accented names on those lines)"
+        )
+    src = Source(
+        name,
+        fmt,
+        [Path(name).stem or "survey"],
+        _text_rows=rows,
+        encoding=enc,
+        delimiter=delim,
+        decimal_comma=dec,
+        broken_rows=broken,
+        warnings=warnings,
+    )
     return src

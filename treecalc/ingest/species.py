@@ -30,11 +30,18 @@ from treecalc.ingest.rows import Table
 from treecalc.species import resolve_many, scientific_forms
 
 # A scientific name beats a common name when a cell gives both and they differ.
-_METHOD_RANK = {"code": 0, "scientific": 0, "cultivar": 0, "common": 1, "alias": 1, "genus": 2, "fuzzy": 3,
-                "unresolved": 4}
+_METHOD_RANK = {
+    "code": 0,
+    "scientific": 0,
+    "cultivar": 0,
+    "common": 1,
+    "alias": 1,
+    "genus": 2,
+    "fuzzy": 3,
+    "unresolved": 4,
+}
 _RES_COLUMNS = ["code", "method", "score", "suggestions", "warning"]
-_EPITHET_HEADERS = {"species", "sp", "spp", "specie", "species name", "epithet", "specific epithet",
-                    "species epithet"}
+_EPITHET_HEADERS = {"species", "sp", "spp", "specie", "species name", "epithet", "specific epithet", "species epithet"}
 _NUMBER_TEXT = re.compile(r"^[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:e[-+]?\d+)?$", re.I)
 
 
@@ -92,8 +99,13 @@ def resolve(texts: pd.Series | list[str]) -> pd.DataFrame:
         r = best[1]
         if r["code"] is None or (isinstance(r["code"], float) and math.isnan(r["code"])):
             r = recs[s]  # suggestions for the text as written
-        rows[s] = {"code": r["code"] if isinstance(r["code"], str) else None, "method": r["method"],
-                   "score": float(r["score"]), "suggestions": list(r["suggestions"]), "warning": r["warning"]}
+        rows[s] = {
+            "code": r["code"] if isinstance(r["code"], str) else None,
+            "method": r["method"],
+            "score": float(r["score"]),
+            "suggestions": list(r["suggestions"]),
+            "warning": r["warning"],
+        }
     return pd.DataFrame.from_dict(rows, orient="index", columns=_RES_COLUMNS) if rows else _empty()
 
 
@@ -160,8 +172,9 @@ def apply_species_map(species: pd.Series, fixes: dict[str, str]) -> tuple[pd.Ser
         return species, [""] * len(species)
     mapped = species.map(lambda s: fixes.get(s.casefold()) if s else None)
     hit = mapped.notna().to_numpy()
-    warn = [f"species {V.short(s)} read as {V.short(m)} (species map)" if h else ""
-            for s, m, h in zip(species, mapped, hit)]
+    warn = [
+        f"species {V.short(s)} read as {V.short(m)} (species map)" if h else "" for s, m, h in zip(species, mapped, hit)
+    ]
     return species.where(~hit, mapped), warn
 
 
@@ -187,8 +200,9 @@ def same_taxon(a: str, b: str) -> bool:
     return bool(ga) and ga == gb
 
 
-def disagreements(sources: list[tuple[str, pd.Series]], species: pd.Series, column: pd.Series,
-                  code: pd.Series, res: pd.DataFrame) -> list[str]:
+def disagreements(
+    sources: list[tuple[str, pd.Series]], species: pd.Series, column: pd.Series, code: pd.Series, res: pd.DataFrame
+) -> list[str]:
     """A warning per row whose species columns name different taxa (the chosen one is used)."""
     n = len(species)
     warn = [""] * n
@@ -210,6 +224,8 @@ def disagreements(sources: list[tuple[str, pd.Series]], species: pd.Series, colu
             if same is None:
                 same = cache[(o, a)] = same_taxon(o, a)
             if not same:
-                warn[k] = (f"species columns disagree: {cols[k]!r} gives {V.short(species[k])} ({a}) but {label!r} "
-                           f"gives {V.short(t[k])} ({o}); {a} used")
+                warn[k] = (
+                    f"species columns disagree: {cols[k]!r} gives {V.short(species[k])} ({a}) but {label!r} "
+                    f"gives {V.short(t[k])} ({o}); {a} used"
+                )
     return warn

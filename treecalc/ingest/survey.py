@@ -50,18 +50,50 @@ from treecalc.ingest.sources import open_source
 from treecalc.ingest.values import as_text, is_blank
 
 REJECTION_KINDS = (
-    "totals row", "broken CSV quote", "formula without cached value", "Excel error", "duplicate tag",
-    "missing species", "unknown DBH unit", "missing DBH", "DBH not a number", "DBH not positive",
-    "DBH above 250 in", "stems not valid", "action not recognised", "unresolved species",
+    "totals row",
+    "broken CSV quote",
+    "formula without cached value",
+    "Excel error",
+    "duplicate tag",
+    "missing species",
+    "unknown DBH unit",
+    "missing DBH",
+    "DBH not a number",
+    "DBH not positive",
+    "DBH above 250 in",
+    "stems not valid",
+    "action not recognised",
+    "unresolved species",
 )
 MAX_DBH_IN = D.MAX_DBH_IN
 WARN_DBH_IN = D.WARN_DBH_IN
-__all__ = ["read_survey", "Survey", "REJECTION_KINDS", "TREE_COLUMNS", "REJECTED_COLUMNS", "HEADER_SCAN_ROWS",
-           "group_warnings", "as_text"]
+__all__ = [
+    "read_survey",
+    "Survey",
+    "REJECTION_KINDS",
+    "TREE_COLUMNS",
+    "REJECTED_COLUMNS",
+    "HEADER_SCAN_ROWS",
+    "group_warnings",
+    "as_text",
+]
 
 TREE_COLUMNS = (
-    "source_row", "tag", "species", "species_code", "species_method", "species_score", "dbh_in", "stems",
-    "action", "condition", "land_use", "notes", *C.FLAG_FIELDS, "distance_to_residence_ft", "warnings",
+    "source_row",
+    "tag",
+    "species",
+    "species_code",
+    "species_method",
+    "species_score",
+    "dbh_in",
+    "stems",
+    "action",
+    "condition",
+    "land_use",
+    "notes",
+    *C.FLAG_FIELDS,
+    "distance_to_residence_ft",
+    "warnings",
 )
 REJECTED_COLUMNS = ("source_row", "tag", "species", "dbh", "column", "reason", "kind", "suggestions", "raw")
 _ROW_REF = re.compile(r"\brow[- ](\d+)\b")
@@ -108,7 +140,8 @@ class Survey:
         if self.rows_read != len(self.trees) + len(self.rejected):
             raise IngestInvariantError(
                 f"internal error: {self.rows_read} rows read but {len(self.trees)} trees + "
-                f"{len(self.rejected)} rejected")
+                f"{len(self.rejected)} rejected"
+            )
 
     def row_warnings(self) -> list[str]:
         """Every tree's warnings, one line per tree: ``"row 4 (tag 12): ..."`` (the detail view)."""
@@ -141,8 +174,16 @@ class Survey:
         sugg = {n: [s for s in str(first[n]).split("; ") if s] for n in names}
         detail = list(self.warnings) + self.row_warnings()
         rejected_rows = [
-            {"source_row": int(r.source_row), "tag": r.tag, "species": r.species, "dbh": r.dbh, "column": r.column,
-             "kind": r.kind, "reason": r.reason, "suggestions": r.suggestions}
+            {
+                "source_row": int(r.source_row),
+                "tag": r.tag,
+                "species": r.species,
+                "dbh": r.dbh,
+                "column": r.column,
+                "kind": r.kind,
+                "reason": r.reason,
+                "suggestions": r.suggestions,
+            }
             for r in rej.head(max_items).itertuples(index=False)
         ]
         t = self.trees
@@ -231,14 +272,23 @@ def _unreadable(rj: _Rejections, table: Table, src, mapping: C.Mapping, fcells: 
                 continue
             bm[i] = True
             bcol[i] = table.col_label[c0] if c0 < len(table.col_label) else f"column {column_letters(c0)}"
-            btxt[i] = (f"row {table.source_row[i]}, column {bcol[i]!r}: a quote opened on line {line} is never "
-                       "closed; the row cannot be read reliably (close the quote or remove it)")
+            btxt[i] = (
+                f"row {table.source_row[i]}, column {bcol[i]!r}: a quote opened on line {line} is never "
+                "closed; the row cannot be read reliably (close the quote or remove it)"
+            )
         rj.add(bm, "broken CSV quote", bcol, btxt)
     mapped = {c.index: c.header for c in mapping.columns}
     if fcells:
-        rj.cells(table, mapped, fcells, "formula without cached value",
-                 lambda formula: f"formula ={formula} has no cached value (treecalc never evaluates "
-                                 "formulas; open and save the file in Excel, or type the value)")
+        rj.cells(
+            table,
+            mapped,
+            fcells,
+            "formula without cached value",
+            lambda formula: (
+                f"formula ={formula} has no cached value (treecalc never evaluates "
+                "formulas; open and save the file in Excel, or type the value)"
+            ),
+        )
     if ecells:  # Excel error values (#DIV/0!, #N/A, ...), typed or cached from a formula
         rj.cells(table, mapped, ecells, "Excel error", lambda err: f"Excel error {err}")
 
@@ -251,8 +301,10 @@ def _duplicate_tags(rj: _Rejections, table: Table, tag_col: C.Column | None, tag
     dup = key.where(cand).duplicated(keep="first").to_numpy() & cand
     if dup.any():
         first_row = pd.Series(table.source_row).where(cand).groupby(key.where(cand)).transform("first")
-        texts = [f"row {sr}, column {tag_col.header!r}: tag {t!r} already used on row {int(fr)}" if d else ""
-                 for sr, t, fr, d in zip(table.source_row, tags, first_row.fillna(0), dup)]
+        texts = [
+            f"row {sr}, column {tag_col.header!r}: tag {t!r} already used on row {int(fr)}" if d else ""
+            for sr, t, fr, d in zip(table.source_row, tags, first_row.fillna(0), dup)
+        ]
         rj.add(dup, "duplicate tag", tag_col.header, texts)
 
 
@@ -263,8 +315,12 @@ def _dbh_rejections(rj: _Rejections, table: Table, u: D.Units, d: D.DbhRead, map
     for kd in D.DBH_REJECTIONS:
         m = kinds == kd
         if m.any():
-            rj.add(m, kd, d.column, [f"row {sr}, column {c!r}: {x}"
-                                     for sr, c, x in zip(table.source_row, d.column, d.detail)])
+            rj.add(
+                m,
+                kd,
+                d.column,
+                [f"row {sr}, column {c!r}: {x}" for sr, c, x in zip(table.source_row, d.column, d.detail)],
+            )
     stems_col = mapping.first("stems")
     if stems_col is not None:
         rj.add(A._mask(d.stems_bad), "stems not valid", stems_col.header, d.stems_bad)
@@ -299,10 +355,13 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
     unresolved = rj.ok & sp.code.isna().to_numpy()
     if unresolved.any():
         sugg = {k: "; ".join(v[:3]) for k, v in sp.res["suggestions"].items()} if len(sp.res) else {}
-        texts = [f"row {sr}, column {c!r}: species {V.short(s)} not recognised (a number is not a species name)"
-                 if num else f"row {sr}, column {c!r}: species {V.short(s)} not recognised"
-                 + (f"; closest: {sugg.get(s, '')}" if sugg.get(s, "") else "")
-                 for sr, c, s, num in zip(table.source_row, sp.column, sp.text, sp.numeric)]
+        texts = [
+            f"row {sr}, column {c!r}: species {V.short(s)} not recognised (a number is not a species name)"
+            if num
+            else f"row {sr}, column {c!r}: species {V.short(s)} not recognised"
+            + (f"; closest: {sugg.get(s, '')}" if sugg.get(s, "") else "")
+            for sr, c, s, num in zip(table.source_row, sp.column, sp.text, sp.numeric)
+        ]
         rj.add(unresolved, "unresolved species", sp.column.to_numpy(), texts)
 
 
@@ -331,14 +390,19 @@ def _check_options(dbh_unit: str | None, max_bytes: Any) -> tuple[str | None, in
         dbh_unit = V.unit_word(dbh_unit) or str(dbh_unit)
         if dbh_unit not in V.UNIT_TO_IN:
             raise SurveyError(f"dbh_unit {dbh_unit!r}: use in, cm, mm, ft or m")
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, (int, float)) or not math.isfinite(max_bytes) \
-            or max_bytes <= 0:
+    if (
+        isinstance(max_bytes, bool)
+        or not isinstance(max_bytes, (int, float))
+        or not math.isfinite(max_bytes)
+        or max_bytes <= 0
+    ):
         raise SurveyError(f"max_bytes {max_bytes!r}: give a positive number of bytes")
     return dbh_unit, int(max_bytes)
 
 
-def _read_isolated(path_or_buffer, *, progress, limits: Limits | None, filename: str | None,
-                   kw: dict[str, Any]) -> Survey:
+def _read_isolated(
+    path_or_buffer, *, progress, limits: Limits | None, filename: str | None, kw: dict[str, Any]
+) -> Survey:
     """:func:`read_survey` in a child process bounded in memory and time (:func:`limits.run_isolated`)."""
     from treecalc.ingest.limits import run_isolated
 
@@ -346,8 +410,14 @@ def _read_isolated(path_or_buffer, *, progress, limits: Limits | None, filename:
         filename = filename or getattr(path_or_buffer, "name", None)
         path_or_buffer = path_or_buffer.read()
     shown = filename or (str(path_or_buffer) if isinstance(path_or_buffer, (str, os.PathLike)) else "survey")
-    return run_isolated(read_survey, (path_or_buffer,), {**kw, "filename": filename, "limits": limits},
-                        name=os.path.basename(shown), limits=limits or Limits(), progress=progress)
+    return run_isolated(
+        read_survey,
+        (path_or_buffer,),
+        {**kw, "filename": filename, "limits": limits},
+        name=os.path.basename(shown),
+        limits=limits or Limits(),
+        progress=progress,
+    )
 
 
 def read_survey(
@@ -378,9 +448,20 @@ def read_survey(
     Raises :class:`SurveyError` for a file it refuses or cannot read.
     """
     if isolated:  # the whole read in a bounded child process (treecalc.ingest.limits)
-        return _read_isolated(path_or_buffer, progress=progress, limits=limits, filename=filename,
-                              kw={"sheet": sheet, "column_map": column_map, "dbh_unit": dbh_unit, "site": site,
-                                  "max_bytes": max_bytes, "species_map": species_map})
+        return _read_isolated(
+            path_or_buffer,
+            progress=progress,
+            limits=limits,
+            filename=filename,
+            kw={
+                "sheet": sheet,
+                "column_map": column_map,
+                "dbh_unit": dbh_unit,
+                "site": site,
+                "max_bytes": max_bytes,
+                "species_map": species_map,
+            },
+        )
 
     def tell(f: float, msg: str) -> None:
         if progress is not None:
@@ -395,9 +476,11 @@ def read_survey(
     tell(0.35, "reading the cells")
     warnings: list[str] = list(src.warnings) + list(mapping.warnings)
     if sheet_name in src.hidden:
-        warnings.append(f"sheet {sheet_name!r} is {src.hidden[sheet_name]} in the workbook (you may not see it in "
-                        "Excel); it was read as the tree sheet" + (" because it was asked for" if sheet is not None
-                                                                   else ": no visible sheet has a survey header"))
+        warnings.append(
+            f"sheet {sheet_name!r} is {src.hidden[sheet_name]} in the workbook (you may not see it in "
+            "Excel); it was read as the tree sheet"
+            + (" because it was asked for" if sheet is not None else ": no visible sheet has a survey header")
+        )
     h = mapping.header_row
     # a formula without a cached value or an Excel error reads as a blank cell: such a row is not blank
     mapped_idx = {c.index for c in mapping.columns}
@@ -420,13 +503,21 @@ def read_survey(
     # --- rejection, in order: totals, unreadable cells, duplicate tag, species/DBH/action checks, species
     tell(0.6, "checking rows")
     rj = _Rejections(n)
-    rj.add(_totals(table, d, mapping, sp, tags), "totals row",
-           table.col_label[0] if table.col_label else "", lambda i: totals_reason(table, i))
+    rj.add(
+        _totals(table, d, mapping, sp, tags),
+        "totals row",
+        table.col_label[0] if table.col_label else "",
+        lambda i: totals_reason(table, i),
+    )
     _unreadable(rj, table, src, mapping, fcells, ecells)
     _duplicate_tags(rj, table, tag_col, tags)
     sp_label = sp.sources[0][0] if sp.sources else "species"
-    rj.add((sp.text == "").to_numpy(), "missing species", sp_label,
-           lambda i: f"row {table.source_row[i]}, column {sp_label!r}: no species given")
+    rj.add(
+        (sp.text == "").to_numpy(),
+        "missing species",
+        sp_label,
+        lambda i: f"row {table.source_row[i]}, column {sp_label!r}: no species given",
+    )
     _dbh_rejections(rj, table, u, d, mapping)
     if acts.unknown.any():
         rj.add(acts.unknown, "action not recognised", acts.column.header, acts.reasons)
@@ -446,9 +537,17 @@ def read_survey(
     return survey
 
 
-def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags: pd.Series,
-           tag_col: C.Column | None, d: D.DbhRead, acts: A.Actions, dec: bool
-           ) -> tuple[pd.DataFrame, list[str], list[tuple[int, str]]]:
+def _trees(
+    table: Table,
+    mapping: C.Mapping,
+    rj: _Rejections,
+    sp: _Species,
+    tags: pd.Series,
+    tag_col: C.Column | None,
+    d: D.DbhRead,
+    acts: A.Actions,
+    dec: bool,
+) -> tuple[pd.DataFrame, list[str], list[tuple[int, str]]]:
     """The accepted rows as the trees frame (:data:`TREE_COLUMNS`, then coordinates when given), the
     flags not surveyed, and each tree's warnings one by one."""
     n = table.n
@@ -467,8 +566,12 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
     tags_final = tags.to_numpy(dtype=object).copy()
     tags_final[gen] = [f"row-{sr}" for sr in table.source_row[gen]]
     if tag_col is not None and gen.any():
-        add_warn([f"no tag in column {tag_col.header!r}; tagged row-{sr}" if g else ""
-                  for sr, g in zip(table.source_row, gen)])
+        add_warn(
+            [
+                f"no tag in column {tag_col.header!r}; tagged row-{sr}" if g else ""
+                for sr, g in zip(table.source_row, gen)
+            ]
+        )
     add_warn(sp.map_warn)
     if len(sp.res):
         add_warn(_lookup(sp, sp.res["warning"], ""))
@@ -520,34 +623,52 @@ def _trees(table: Table, mapping: C.Mapping, rj: _Rejections, sp: _Species, tags
 def _rejected(table: Table, rj: _Rejections, sp: _Species, tags: pd.Series, d: D.DbhRead) -> pd.DataFrame:
     rsel = np.flatnonzero(~rj.ok)
     by_text = dict(zip(sp.res.index, sp.res["suggestions"].tolist())) if len(sp.res) else {}
-    sugg = ["; ".join((by_text.get(sp.text[i]) or [])[:3]) if rj.kind[i] == "unresolved species"
-            and not sp.numeric[i] else "" for i in rsel]
-    rejected = pd.DataFrame({
-        "source_row": table.source_row[rsel].astype("int64"),
-        "tag": tags.to_numpy()[rsel].astype(object),
-        "species": sp.text.to_numpy()[rsel].astype(object),
-        "dbh": [as_text(d.main_raw[i]) if d.raw[i] is None else d.raw[i] for i in rsel],
-        "column": rj.column[rsel],
-        "reason": rj.reason[rsel],
-        "kind": rj.kind[rsel],
-        "suggestions": np.array(sugg + [None], dtype=object)[:-1],
-        "raw": [_raw_dict(table.rows[i], table.col_label) for i in rsel],
-    }, columns=list(REJECTED_COLUMNS))
+    sugg = [
+        "; ".join((by_text.get(sp.text[i]) or [])[:3])
+        if rj.kind[i] == "unresolved species" and not sp.numeric[i]
+        else ""
+        for i in rsel
+    ]
+    rejected = pd.DataFrame(
+        {
+            "source_row": table.source_row[rsel].astype("int64"),
+            "tag": tags.to_numpy()[rsel].astype(object),
+            "species": sp.text.to_numpy()[rsel].astype(object),
+            "dbh": [as_text(d.main_raw[i]) if d.raw[i] is None else d.raw[i] for i in rsel],
+            "column": rj.column[rsel],
+            "reason": rj.reason[rsel],
+            "kind": rj.kind[rsel],
+            "suggestions": np.array(sugg + [None], dtype=object)[:-1],
+            "raw": [_raw_dict(table.rows[i], table.col_label) for i in rsel],
+        },
+        columns=list(REJECTED_COLUMNS),
+    )
     for c in ("tag", "species", "dbh", "column", "reason", "kind", "suggestions", "raw"):
         rejected[c] = rejected[c].astype(object)
     return rejected
 
 
-def _assemble(src, sheet_name: str, mapping: C.Mapping, table: Table, trees: pd.DataFrame, rejected: pd.DataFrame,
-              site: dict | None, warnings: list[str], not_surveyed: list[str], u: D.Units) -> Survey:
+def _assemble(
+    src,
+    sheet_name: str,
+    mapping: C.Mapping,
+    table: Table,
+    trees: pd.DataFrame,
+    rejected: pd.DataFrame,
+    site: dict | None,
+    warnings: list[str],
+    not_surveyed: list[str],
+    u: D.Units,
+) -> Survey:
     """The Survey: trees and rejected rows with the site facts (Site sheet, then ``site``) and the
     assumptions about what the survey does not say."""
     site_given: dict = {}
     site_sheet = next((s for s in src.sheet_names if s.strip().lower() in SITE_SHEETS and s != sheet_name), None)
     if site_sheet is not None:
         special = {rc: f"an Excel error {e}" for rc, e in src.error_cells(site_sheet).items()}
-        special.update({rc: f"a formula (={f}) without a cached value"
-                        for rc, f in src.formula_cells(site_sheet).items()})
+        special.update(
+            {rc: f"a formula (={f}) without a cached value" for rc, f in src.formula_cells(site_sheet).items()}
+        )
         site_given, site_warn = S.read_site_rows([list(r) for r in src.rows(site_sheet)], special)
         warnings.extend(site_warn)
     site_final = S.apply_overrides(site_given, site)
@@ -556,22 +677,37 @@ def _assemble(src, sheet_name: str, mapping: C.Mapping, table: Table, trees: pd.
     data_assumptions: list[str] = []
     if not_surveyed:
         data_assumptions.append(
-            "not surveyed (no column): " + ", ".join(not_surveyed)
+            "not surveyed (no column): "
+            + ", ".join(not_surveyed)
             + " — taken as no for every tree; confirm them on site, since street, wetland, slope, landmark, "
-              "easement, DEC, buffer and lot-line trees carry more obligations")
+            "easement, DEC, buffer and lot-line trees carry more obligations"
+        )
     if dist_col is None and site_final.get("jurisdiction") != "croton-on-hudson":
-        data_assumptions.append("distance_to_residence_ft not surveyed: unknown for every tree (rules that depend "
-                                "on it, Wesley Hills §95-3A(1)(d), take their stricter branch)")
+        data_assumptions.append(
+            "distance_to_residence_ft not surveyed: unknown for every tree (rules that depend "
+            "on it, Wesley Hills §95-3A(1)(d), take their stricter branch)"
+        )
     return Survey(
-        trees=trees, rejected=rejected, site=site_final, site_assumptions=assumptions + data_assumptions,
-        warnings=warnings, data_assumptions=data_assumptions, rows_read=table.n,
+        trees=trees,
+        rejected=rejected,
+        site=site_final,
+        site_assumptions=assumptions + data_assumptions,
+        warnings=warnings,
+        data_assumptions=data_assumptions,
+        rows_read=table.n,
         source={
-            "file": src.name, "format": src.format, "sheet": sheet_name, "sheets": list(src.sheet_names),
+            "file": src.name,
+            "format": src.format,
+            "sheet": sheet_name,
+            "sheets": list(src.sheet_names),
             "header_row": mapping.header_row + 1,
             "column_map": {c.header: _field_label(c) for c in mapping.columns},
             "unmapped": list(mapping.unmapped),
-            "dbh_unit": u.default, "dbh_unit_source": u.source,
-            "encoding": src.encoding, "delimiter": src.delimiter, "decimal_comma": bool(src.decimal_comma),
+            "dbh_unit": u.default,
+            "dbh_unit_source": u.source,
+            "encoding": src.encoding,
+            "delimiter": src.delimiter,
+            "decimal_comma": bool(src.decimal_comma),
             "site_sheet": site_sheet,
             "flags_not_surveyed": list(not_surveyed),
             "distance_surveyed": dist_col is not None,
@@ -602,6 +738,7 @@ def _raw_dict(row: list, labels: list[str]) -> dict:
             continue
         lab = labels[j]
         # JSON-safe: numbers, text and true/false as they are; dates, times, durations as text
-        out[lab if lab not in out else f"{lab} ({column_letters(j)})"] = v if isinstance(v, (str, int, float)) \
-            else as_text(v)
+        out[lab if lab not in out else f"{lab} ({column_letters(j)})"] = (
+            v if isinstance(v, (str, int, float)) else as_text(v)
+        )
     return out

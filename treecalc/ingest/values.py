@@ -19,11 +19,38 @@ from treecalc import data
 UNIT_TO_IN = {"in": 1.0, "cm": 1 / 2.54, "mm": 1 / 25.4, "ft": 12.0, "m": 100 / 2.54}
 
 _UNIT_WORDS = {
-    "in": "in", "in.": "in", "inch": "in", "inches": "in", '"': "in", "″": "in", "”": "in", "''": "in",
-    "cm": "cm", "cm.": "cm", "centimeter": "cm", "centimeters": "cm", "centimetre": "cm", "centimetres": "cm",
-    "mm": "mm", "mm.": "mm", "millimeter": "mm", "millimeters": "mm", "millimetre": "mm", "millimetres": "mm",
-    "ft": "ft", "ft.": "ft", "foot": "ft", "feet": "ft", "'": "ft", "′": "ft",
-    "m": "m", "m.": "m", "meter": "m", "meters": "m", "metre": "m", "metres": "m",
+    "in": "in",
+    "in.": "in",
+    "inch": "in",
+    "inches": "in",
+    '"': "in",
+    "″": "in",
+    "”": "in",
+    "''": "in",
+    "cm": "cm",
+    "cm.": "cm",
+    "centimeter": "cm",
+    "centimeters": "cm",
+    "centimetre": "cm",
+    "centimetres": "cm",
+    "mm": "mm",
+    "mm.": "mm",
+    "millimeter": "mm",
+    "millimeters": "mm",
+    "millimetre": "mm",
+    "millimetres": "mm",
+    "ft": "ft",
+    "ft.": "ft",
+    "foot": "ft",
+    "feet": "ft",
+    "'": "ft",
+    "′": "ft",
+    "m": "m",
+    "m.": "m",
+    "meter": "m",
+    "meters": "m",
+    "metre": "m",
+    "metres": "m",
 }
 
 
@@ -40,8 +67,8 @@ class Dbh:
     """One DBH cell read: the stems in inches, or why it could not be read."""
 
     stems_in: tuple[float, ...] = ()
-    error: str = ""    # "" | "missing DBH" | "DBH not a number"
-    detail: str = ""   # human text for the reason
+    error: str = ""  # "" | "missing DBH" | "DBH not a number"
+    detail: str = ""  # human text for the reason
     warning: str = ""  # a reading worth telling (e.g. ambiguous comma)
 
     @property
@@ -122,6 +149,8 @@ def fmt_in(x: float) -> str:
     if math.isinf(x):
         return "infinite"
     return f"{x:.1f}" if abs(x) < 1e6 else f"{x:.3g}"
+
+
 _BLANKS = {"", "-", "--", "—", "–", "n/a", "na", "none", "nan", "?", "unknown", "tbd", "null"}
 
 
@@ -163,21 +192,27 @@ def parse_dbh_text(text: str, unit: str = "in", decimal_comma: bool = False) -> 
     if _THOUSANDS_DC.match(t2):
         if decimal_comma:  # '1.000,5' in a decimal-comma file is 1000.5
             return Dbh((float(t2.replace(".", "").replace(",", ".")) * unit_in,))
-        return Dbh(error="DBH not a number",
-                   detail=f"{short(raw)} mixes a thousands separator and a decimal comma; write the number plainly")
+        return Dbh(
+            error="DBH not a number",
+            detail=f"{short(raw)} mixes a thousands separator and a decimal comma; write the number plainly",
+        )
     if _THOUSANDS_DP.match(t2):
         if not decimal_comma:  # '1,000.5' is 1000.5
             return Dbh((float(t2.replace(",", "")) * unit_in,))
-        return Dbh(error="DBH not a number",
-                   detail=f"{short(raw)} mixes a thousands separator and a decimal point in a decimal-comma file; "
-                          "write the number plainly")
+        return Dbh(
+            error="DBH not a number",
+            detail=f"{short(raw)} mixes a thousands separator and a decimal point in a decimal-comma file; "
+            "write the number plainly",
+        )
     v = _one_number(t2, unit_in, decimal_comma)
     if v is not None:
         return Dbh((v,))
     warning = ""
     if not decimal_comma and re.fullmatch(r"\d+,\d+", t2):
-        warning = (f"DBH {raw!r} read as stems {t2.replace(',', ' and ')} "
-                   "(if the comma is a decimal separator, write it with a point)")
+        warning = (
+            f"DBH {raw!r} read as stems {t2.replace(',', ' and ')} "
+            "(if the comma is a decimal separator, write it with a point)"
+        )
     t3 = _fractions(t2)
     if t3 != t2:
         v = _one_number(t3, unit_in, decimal_comma)
@@ -198,10 +233,12 @@ _FRACTION = re.compile(r"(\d+)(?:\s+|-)(1|3|5|7)/(2|4|8)\b|(\d+)\s*([½¼¾])")
 
 def _fractions(t: str) -> str:
     """'12 1/2' → '12.5', '12½' → '12.5' (inch fractions)."""
+
     def sub(m: re.Match) -> str:
         if m.group(1):
             return str(int(m.group(1)) + int(m.group(2)) / int(m.group(3)))
         return str(int(m.group(4)) + {"½": 0.5, "¼": 0.25, "¾": 0.75}[m.group(5)])
+
     return _FRACTION.sub(sub, t)
 
 
@@ -213,7 +250,7 @@ def _stems(t: str, unit_in: float, decimal_comma: bool) -> list[float]:
     out: list[float] = []
     pos = 0
     for m in rx.finditer(t):
-        gap = t[pos:m.start()]
+        gap = t[pos : m.start()]
         if not _GAP.match(gap) or (out and (m.group("sign") or not gap)):
             return []  # text between the numbers, or a range such as '12-14'
         num = m.group("num").replace(",", ".")
@@ -227,10 +264,49 @@ def _stems(t: str, unit_in: float, decimal_comma: bool) -> list[float]:
 
 # ---------------------------------------------------------------- booleans
 
-_TRUE = {"y", "yes", "x", "true", "t", "1", "1.0", "✓", "✔", "✔️", "☑", "checked", "on", "*", "yes.", "si", "oui", "ja",
-         "oncurb", "on curb"}  # NYC Street Tree Census curb_loc: OnCurb is a street tree
-_FALSE = {"", "n", "no", "false", "f", "0", "0.0", "-", "--", "—", "–", "none", "off", "unchecked", "n/a", "na", "no.",
-          "offsetfromcurb", "offset from curb"}
+_TRUE = {
+    "y",
+    "yes",
+    "x",
+    "true",
+    "t",
+    "1",
+    "1.0",
+    "✓",
+    "✔",
+    "✔️",
+    "☑",
+    "checked",
+    "on",
+    "*",
+    "yes.",
+    "si",
+    "oui",
+    "ja",
+    "oncurb",
+    "on curb",
+}  # NYC Street Tree Census curb_loc: OnCurb is a street tree
+_FALSE = {
+    "",
+    "n",
+    "no",
+    "false",
+    "f",
+    "0",
+    "0.0",
+    "-",
+    "--",
+    "—",
+    "–",
+    "none",
+    "off",
+    "unchecked",
+    "n/a",
+    "na",
+    "no.",
+    "offsetfromcurb",
+    "offset from curb",
+}
 _RISK_TRUE = {"high", "extreme", "imminent", "probable", "severe", "hazard", "hazardous"}
 _RISK_FALSE = {"low", "moderate", "improbable", "possible", "minor"}
 
@@ -273,30 +349,119 @@ def _key(t: object) -> str:
 
 
 _ACTION_WORDS = {
-    "remove": ["remove", "removal", "to be removed", "tbr", "proposed removal", "propose removal",
-               "proposed remove", "cut", "to be cut", "r", "rem", "rmv", "take down", "takedown", "fell",
-               "to remove", "remove tree", "removal proposed", "remove proposed", "clear", "demo"],
-    "retain": ["retain", "save", "keep", "preserve", "protect", "to remain", "remain", "existing", "exist",
-               "stay", "retained", "saved", "kept", "preserved", "protected", "no action", "none",
-               "leave", "k", "s", "ret", "retain protect", "to be retained", "to be saved", "prune",
-               "maintain", "no work", "standing",
-               # status words of municipal inventories (NYC Street Tree Census: Alive / Dead / Stump)
-               "alive", "living", "live", "healthy", "dead", "standing dead", "dying"],
-    "removed": ["removed", "already removed", "cut down", "felled", "gone", "stump", "stumped",
-                "was removed", "previously removed", "dead removed", "down", "missing", "removed stump",
-                "stump only", "stump remaining"],
+    "remove": [
+        "remove",
+        "removal",
+        "to be removed",
+        "tbr",
+        "proposed removal",
+        "propose removal",
+        "proposed remove",
+        "cut",
+        "to be cut",
+        "r",
+        "rem",
+        "rmv",
+        "take down",
+        "takedown",
+        "fell",
+        "to remove",
+        "remove tree",
+        "removal proposed",
+        "remove proposed",
+        "clear",
+        "demo",
+    ],
+    "retain": [
+        "retain",
+        "save",
+        "keep",
+        "preserve",
+        "protect",
+        "to remain",
+        "remain",
+        "existing",
+        "exist",
+        "stay",
+        "retained",
+        "saved",
+        "kept",
+        "preserved",
+        "protected",
+        "no action",
+        "none",
+        "leave",
+        "k",
+        "s",
+        "ret",
+        "retain protect",
+        "to be retained",
+        "to be saved",
+        "prune",
+        "maintain",
+        "no work",
+        "standing",
+        # status words of municipal inventories (NYC Street Tree Census: Alive / Dead / Stump)
+        "alive",
+        "living",
+        "live",
+        "healthy",
+        "dead",
+        "standing dead",
+        "dying",
+    ],
+    "removed": [
+        "removed",
+        "already removed",
+        "cut down",
+        "felled",
+        "gone",
+        "stump",
+        "stumped",
+        "was removed",
+        "previously removed",
+        "dead removed",
+        "down",
+        "missing",
+        "removed stump",
+        "stump only",
+        "stump remaining",
+    ],
     # topping and excessive pruning are offences of their own (§208-18D); transplanting is no removal
     "topped": ["topped", "topping", "tree topped"],
-    "excessively_pruned": ["excessively pruned", "pruned excessively", "over pruned", "overpruned",
-                           "excessive pruning", "over pruning", "overpruning", "excessively_pruned"],
+    "excessively_pruned": [
+        "excessively pruned",
+        "pruned excessively",
+        "over pruned",
+        "overpruned",
+        "excessive pruning",
+        "over pruning",
+        "overpruning",
+        "excessively_pruned",
+    ],
     "damaged": ["damaged", "injured", "girdled", "girdling", "wounded", "broken", "damage", "injury"],
-    "transplant": ["transplant", "transplanted", "relocate", "relocated", "relocation", "move", "to be relocated",
-                   "to be transplanted", "transplant proposed"],
+    "transplant": [
+        "transplant",
+        "transplanted",
+        "relocate",
+        "relocated",
+        "relocation",
+        "move",
+        "to be relocated",
+        "to be transplanted",
+        "transplant proposed",
+    ],
 }
 ACTION_SYNONYMS: dict[str, str] = {_key(w): a for a, ws in _ACTION_WORDS.items() for w in ws}
 #: Words in an action cell that state a fact besides the action ("Remove – hazard", "Dead").
-_ACTION_FACTS = {"hazard": "hazardous", "hazardous": "hazardous", "dangerous": "hazardous",
-                 "dead": "dead_or_diseased", "diseased": "dead_or_diseased", "dying": "dead_or_diseased"}
+_ACTION_FACTS = {
+    "hazard": "hazardous",
+    "hazardous": "hazardous",
+    "dangerous": "hazardous",
+    "dead": "dead_or_diseased",
+    "diseased": "dead_or_diseased",
+    "dying": "dead_or_diseased",
+}
 
 
 @dataclass(frozen=True)
@@ -309,8 +474,10 @@ class Action:
 
 def known_actions_text() -> str:
     """The action words treecalc knows, one example per action, for an error message."""
-    return ("retain (keep, save, alive), remove (cut, TBR), removed (stump, felled), topped, "
-            "excessively pruned, damaged (injured, girdled), transplant (relocate)")
+    return (
+        "retain (keep, save, alive), remove (cut, TBR), removed (stump, felled), topped, "
+        "excessively pruned, damaged (injured, girdled), transplant (relocate)"
+    )
 
 
 def read_action(value: object, *, remove_column: bool = False, retain_column: bool = False) -> Action:
@@ -359,8 +526,7 @@ _CONDITION_WORDS = {
     "excellent": ["excellent", "e", "exc", "very good", "vg", "ex"],
     "good": ["good", "g", "gd", "healthy"],
     "fair": ["fair", "f", "average", "moderate", "ok", "fr"],
-    "poor": ["poor", "p", "pr", "very poor", "vp", "critical", "dying", "declining", "decline", "failing",
-             "hazardous"],
+    "poor": ["poor", "p", "pr", "very poor", "vp", "critical", "dying", "declining", "decline", "failing", "hazardous"],
     "dead": ["dead", "d", "dd", "standing dead", "snag", "deceased"],
 }
 CONDITION_SYNONYMS = {_key(w): c for c, ws in _CONDITION_WORDS.items() for w in ws}
@@ -407,16 +573,68 @@ def parse_condition(value: object) -> str | None:
 # ---------------------------------------------------------------- land use
 
 _LAND_USE_WORDS = {
-    "single_family": ["single family", "single family residential", "sfr", "sf", "residential",
-                      "one family", "1 family", "single family residence", "res", "house"],
-    "multi_family": ["multi family", "multifamily", "multi family residential", "mfr", "mf", "apartment",
-                     "apartments", "condo", "condominium", "two family", "townhouse"],
-    "commercial_industrial": ["commercial industrial", "commercial", "industrial", "business", "retail",
-                              "office", "comm", "ind", "c i"],
-    "institutional": ["institutional", "institution", "school", "church", "hospital", "government",
-                      "municipal", "public building", "inst"],
-    "park_vacant_other": ["park vacant other", "park", "vacant", "other", "open space", "golf course",
-                          "cemetery", "agriculture", "transportation", "utility", "wetland", "forest", "woodland"],
+    "single_family": [
+        "single family",
+        "single family residential",
+        "sfr",
+        "sf",
+        "residential",
+        "one family",
+        "1 family",
+        "single family residence",
+        "res",
+        "house",
+    ],
+    "multi_family": [
+        "multi family",
+        "multifamily",
+        "multi family residential",
+        "mfr",
+        "mf",
+        "apartment",
+        "apartments",
+        "condo",
+        "condominium",
+        "two family",
+        "townhouse",
+    ],
+    "commercial_industrial": [
+        "commercial industrial",
+        "commercial",
+        "industrial",
+        "business",
+        "retail",
+        "office",
+        "comm",
+        "ind",
+        "c i",
+    ],
+    "institutional": [
+        "institutional",
+        "institution",
+        "school",
+        "church",
+        "hospital",
+        "government",
+        "municipal",
+        "public building",
+        "inst",
+    ],
+    "park_vacant_other": [
+        "park vacant other",
+        "park",
+        "vacant",
+        "other",
+        "open space",
+        "golf course",
+        "cemetery",
+        "agriculture",
+        "transportation",
+        "utility",
+        "wetland",
+        "forest",
+        "woodland",
+    ],
     "unspecified": ["unspecified", "unknown", "not specified"],
 }
 LAND_USE_SYNONYMS = {_key(w): lu for lu, ws in _LAND_USE_WORDS.items() for w in ws}

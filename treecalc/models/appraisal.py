@@ -113,8 +113,13 @@ def condition_factor(condition: object) -> np.ndarray:
     out = np.empty(c.shape, dtype=float)
     flat, res = c.ravel(), out.ravel()
     # numbers (not NaN, which counts as blank) are ratings; everything else a class name
-    is_num = np.array([isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-                       and not np.isnan(v) for v in flat], dtype=bool)
+    is_num = np.array(
+        [
+            isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) and not np.isnan(v)
+            for v in flat
+        ],
+        dtype=bool,
+    )
     if is_num.any():
         num = flat[is_num].astype(float)
         if (num < 0).any() or (num > 1).any():
@@ -134,10 +139,16 @@ def condition_factor(condition: object) -> np.ndarray:
     return res.reshape(c.shape)
 
 
-def ctla_trunk_formula(dbh_in: object, replacement_cost_usd: object, basic_price_usd_per_sqin: object,
-                       replacement_trunk_area_sqin: object, species_rating: object,
-                       condition_rating: object, location_rating: object = 1.0,
-                       adjust_large_trees: bool = False) -> np.ndarray:
+def ctla_trunk_formula(
+    dbh_in: object,
+    replacement_cost_usd: object,
+    basic_price_usd_per_sqin: object,
+    replacement_trunk_area_sqin: object,
+    species_rating: object,
+    condition_rating: object,
+    location_rating: object = 1.0,
+    adjust_large_trees: bool = False,
+) -> np.ndarray:
     """CTLA trunk formula value, USD (all arguments broadcast).
 
     ``[C_r + P_b × max(TA − TA_r, 0)] × S × K × L``; ratings are fractions.
@@ -153,16 +164,26 @@ def ctla_trunk_formula(dbh_in: object, replacement_cost_usd: object, basic_price
     **$381.60**.
     """
     ta = adjusted_trunk_area_sqin(dbh_in) if adjust_large_trees else trunk_area_sqin(dbh_in)
-    basic = (np.asarray(replacement_cost_usd, dtype=float)
-             + np.asarray(basic_price_usd_per_sqin, dtype=float)
-             * np.maximum(ta - np.asarray(replacement_trunk_area_sqin, dtype=float), 0.0))
-    return basic * np.asarray(species_rating, float) * np.asarray(condition_rating, float) \
+    basic = np.asarray(replacement_cost_usd, dtype=float) + np.asarray(
+        basic_price_usd_per_sqin, dtype=float
+    ) * np.maximum(ta - np.asarray(replacement_trunk_area_sqin, dtype=float), 0.0)
+    return (
+        basic
+        * np.asarray(species_rating, float)
+        * np.asarray(condition_rating, float)
         * np.asarray(location_rating, float)
+    )
 
 
-def ctla_palm_formula(height_ft: object, replacement_cost_usd: object, palm_trunk_cost_usd_per_ft: object,
-                      replacement_height_ft: object, species_rating: object, condition_rating: object,
-                      location_rating: object = 1.0) -> np.ndarray:
+def ctla_palm_formula(
+    height_ft: object,
+    replacement_cost_usd: object,
+    palm_trunk_cost_usd_per_ft: object,
+    replacement_height_ft: object,
+    species_rating: object,
+    condition_rating: object,
+    location_rating: object = 1.0,
+) -> np.ndarray:
     """CTLA palm value, USD: ``[C_r + P_palm × max(H − H_r, 0)] × S × K × L``.
 
     A NaN height counts as H <= H_r (the replacement-cost floor).
@@ -173,18 +194,27 @@ def ctla_palm_formula(height_ft: object, replacement_cost_usd: object, palm_trun
     H_r = 0, good: (540 + 240) × 0.70 × 0.80 = **$436.80**; no height:
     540 × 0.70 × 0.80 = **$302.40**.
     """
-    extra = np.nan_to_num(np.asarray(height_ft, dtype=float) - np.asarray(replacement_height_ft, dtype=float),
-                          nan=0.0)
-    basic = np.asarray(replacement_cost_usd, float) + np.asarray(palm_trunk_cost_usd_per_ft, float) \
-        * np.maximum(extra, 0.0)
-    return basic * np.asarray(species_rating, float) * np.asarray(condition_rating, float) \
+    extra = np.nan_to_num(np.asarray(height_ft, dtype=float) - np.asarray(replacement_height_ft, dtype=float), nan=0.0)
+    basic = np.asarray(replacement_cost_usd, float) + np.asarray(palm_trunk_cost_usd_per_ft, float) * np.maximum(
+        extra, 0.0
+    )
+    return (
+        basic
+        * np.asarray(species_rating, float)
+        * np.asarray(condition_rating, float)
         * np.asarray(location_rating, float)
+    )
 
 
-def replacement_value(species_code: object, dbh_in: object, condition: object = "good",
-                      location: object = 1.0, height_ft: object = None,
-                      palm_replacement_height_ft: float = 0.0,
-                      adjust_large_trees: bool = False) -> np.ndarray:
+def replacement_value(
+    species_code: object,
+    dbh_in: object,
+    condition: object = "good",
+    location: object = 1.0,
+    height_ft: object = None,
+    palm_replacement_height_ft: float = 0.0,
+    adjust_large_trees: bool = False,
+) -> np.ndarray:
     """Replacement value of each tree as i-Tree Streets reports it, USD.
 
     Parameters
@@ -220,21 +250,40 @@ def replacement_value(species_code: object, dbh_in: object, condition: object = 
     codes = np.atleast_1d(np.asarray(species_code, dtype=object))
     heights = np.nan if height_ft is None else np.asarray(height_ft, dtype=float)
     codes, dbh, cond, loc, h = np.broadcast_arrays(
-        codes, np.atleast_1d(np.asarray(dbh_in, dtype=float)),
+        codes,
+        np.atleast_1d(np.asarray(dbh_in, dtype=float)),
         np.atleast_1d(np.asarray(condition, dtype=object)),
-        np.atleast_1d(np.asarray(location, dtype=float)), np.atleast_1d(heights))
+        np.atleast_1d(np.asarray(location, dtype=float)),
+        np.atleast_1d(heights),
+    )
     if (dbh < 0).any():
         raise ValueError("dbh_in must be >= 0")
     if np.isnan(loc).any() or (loc < 0).any() or (loc > 1).any():
         raise ValueError("location must be a rating in [0, 1]")
     pos = data.catalogue_positions(codes)
-    p = {c: cat[c].to_numpy(float)[pos] for c in (
-        "species_rating_pct", "basic_price_usd_per_sqin", "palm_trunk_cost_usd_per_ft",
-        "replacement_cost_usd", "replacement_trunk_area_sqin")}
+    p = {
+        c: cat[c].to_numpy(float)[pos]
+        for c in (
+            "species_rating_pct",
+            "basic_price_usd_per_sqin",
+            "palm_trunk_cost_usd_per_ft",
+            "replacement_cost_usd",
+            "replacement_trunk_area_sqin",
+        )
+    }
     s = p["species_rating_pct"] / 100.0
     k = condition_factor(cond)
-    tree = ctla_trunk_formula(dbh, p["replacement_cost_usd"], p["basic_price_usd_per_sqin"],
-                              p["replacement_trunk_area_sqin"], s, k, loc, adjust_large_trees)
-    palm = ctla_palm_formula(h, p["replacement_cost_usd"], p["palm_trunk_cost_usd_per_ft"],
-                             palm_replacement_height_ft, s, k, loc)
+    tree = ctla_trunk_formula(
+        dbh,
+        p["replacement_cost_usd"],
+        p["basic_price_usd_per_sqin"],
+        p["replacement_trunk_area_sqin"],
+        s,
+        k,
+        loc,
+        adjust_large_trees,
+    )
+    palm = ctla_palm_formula(
+        h, p["replacement_cost_usd"], p["palm_trunk_cost_usd_per_ft"], palm_replacement_height_ft, s, k, loc
+    )
     return np.where(p["palm_trunk_cost_usd_per_ft"] > 0, palm, tree)

@@ -266,8 +266,11 @@ def growth_source(species_code: object) -> np.ndarray:
     labels = []
     for n in names:
         kind, key = n.split(":", 1)
-        labels.append(f"Urban Tree Database ({key}, {utd.loc[key, 'form']})" if kind == "utd"
-                      else f"i-Tree Streets age class ({key})")
+        labels.append(
+            f"Urban Tree Database ({key}, {utd.loc[key, 'form']})"
+            if kind == "utd"
+            else f"i-Tree Streets age class ({key})"
+        )
     return np.asarray(labels, dtype=object)[rows]
 
 
@@ -380,9 +383,11 @@ def dbh_after(species_code: object, dbh_in: object, years: object) -> np.ndarray
     ACRU 8.65546 in (age 20 on the UTD cubic) after 10 years: f(30) =
     2.64166 + 38.1228 − 15.822 + 3.24 = 28.18246 cm = 11.09546 in.
     """
-    codes, dbh, yrs = np.broadcast_arrays(_as_codes(species_code),
-                                          np.atleast_1d(np.asarray(dbh_in, dtype=float)),
-                                          np.atleast_1d(np.asarray(years, dtype=float)))
+    codes, dbh, yrs = np.broadcast_arrays(
+        _as_codes(species_code),
+        np.atleast_1d(np.asarray(dbh_in, dtype=float)),
+        np.atleast_1d(np.asarray(years, dtype=float)),
+    )
     if (dbh < 0).any():
         raise ValueError("dbh_in must be >= 0")
     if (yrs < 0).any() or np.isnan(yrs).any():

@@ -34,18 +34,39 @@ KBTU_PER_THERM = 100.0
 
 #: Factors interpolated for every tree, as named in ``benefit_tables.csv``.
 FACTORS = (
-    "hydro_interception", "electricity", "natural_gas",
-    "co2_sequestered", "co2_avoided", "co2_storage", "co2_decomp", "co2_maint",
-    "aq_ozone_dep", "aq_nox_dep", "aq_pm10_dep", "aq_sox_dep",
-    "aq_nox_avoided", "aq_pm10_avoided", "aq_sox_avoided", "aq_voc_avoided", "bvoc",
-    "property_value", "lsa", "cpa",
+    "hydro_interception",
+    "electricity",
+    "natural_gas",
+    "co2_sequestered",
+    "co2_avoided",
+    "co2_storage",
+    "co2_decomp",
+    "co2_maint",
+    "aq_ozone_dep",
+    "aq_nox_dep",
+    "aq_pm10_dep",
+    "aq_sox_dep",
+    "aq_nox_avoided",
+    "aq_pm10_avoided",
+    "aq_sox_avoided",
+    "aq_voc_avoided",
+    "bvoc",
+    "property_value",
+    "lsa",
+    "cpa",
 )
 
 #: Air-quality factor -> price group of ``prices.csv``.
 AIR_QUALITY_PRICE = {
-    "aq_ozone_dep": "o3", "aq_nox_dep": "nox", "aq_pm10_dep": "pm10", "aq_sox_dep": "sox",
-    "aq_nox_avoided": "nox", "aq_pm10_avoided": "pm10", "aq_sox_avoided": "sox",
-    "aq_voc_avoided": "voc", "bvoc": "voc",
+    "aq_ozone_dep": "o3",
+    "aq_nox_dep": "nox",
+    "aq_pm10_dep": "pm10",
+    "aq_sox_dep": "sox",
+    "aq_nox_avoided": "nox",
+    "aq_pm10_avoided": "pm10",
+    "aq_sox_avoided": "sox",
+    "aq_voc_avoided": "voc",
+    "bvoc": "voc",
 }
 
 
@@ -79,8 +100,7 @@ def dbh_positions(dbh_cm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return j, frac
 
 
-def interpolate(table: np.ndarray, row: np.ndarray, dbh_cm: np.ndarray,
-                land_use: np.ndarray | int = 0) -> np.ndarray:
+def interpolate(table: np.ndarray, row: np.ndarray, dbh_cm: np.ndarray, land_use: np.ndarray | int = 0) -> np.ndarray:
     """Interpolate a resource table at each tree's DBH.
 
     Parameters
@@ -129,15 +149,20 @@ class FlatTable:
     shape: tuple[int, int, int]
 
     @classmethod
-    def of(cls, table: np.ndarray) -> "FlatTable":
+    def of(cls, table: np.ndarray) -> FlatTable:
         slope = np.zeros_like(table, dtype=float)
         slope[..., :-1] = np.diff(table, axis=-1)
         return cls(np.ascontiguousarray(table, dtype=float).ravel(), slope.ravel(), table.shape)
 
 
-def gather(tables: Mapping[str, FlatTable], row: np.ndarray, dbh_cm: np.ndarray,
-           land_use: np.ndarray | int = 0, out: np.ndarray | None = None,
-           positions: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+def gather(
+    tables: Mapping[str, FlatTable],
+    row: np.ndarray,
+    dbh_cm: np.ndarray,
+    land_use: np.ndarray | int = 0,
+    out: np.ndarray | None = None,
+    positions: tuple[np.ndarray, np.ndarray] | None = None,
+) -> dict[str, np.ndarray]:
     """Interpolate several tables at once (the fast form of :func:`interpolate`).
 
     The DBH position is found once and each table costs one gather of its

@@ -41,15 +41,19 @@ LAND_USE_FACTOR = {
 }
 
 #: Where each default of :data:`LAND_USE_FACTOR` comes from, as every output states it.
-UNVERIFIED = ("unverified: recorded as the Community Tree Guides' land-use reduction factor without a copy "
-              "of the table at hand; searches of the i-Tree Streets / Tree Guide texts and of OpenTreeMap's "
-              "eco-benefit code (which applies no land-use factor) found no statement of it")
+UNVERIFIED = (
+    "unverified: recorded as the Community Tree Guides' land-use reduction factor without a copy "
+    "of the table at hand; searches of the i-Tree Streets / Tree Guide texts and of OpenTreeMap's "
+    "eco-benefit code (which applies no land-use factor) found no statement of it"
+)
 LAND_USE_FACTOR_STATUS = {
     "unspecified": "assumed: land use not given, valued as a single-family front-yard tree (C = 1), as the NTBC does",
     "single_family": "1 by definition: T is the value a large front-yard tree adds to a single-family home [2]",
     "multi_family": UNVERIFIED,
-    "commercial_industrial": ("commercial or industrial not distinguished: the industrial / large commercial "
-                              "factor (the lower) is used; " + UNVERIFIED),
+    "commercial_industrial": (
+        "commercial or industrial not distinguished: the industrial / large commercial "
+        "factor (the lower) is used; " + UNVERIFIED
+    ),
     "institutional": UNVERIFIED,
     "park_vacant_other": UNVERIFIED,
     "small_commercial": UNVERIFIED,
@@ -61,9 +65,13 @@ LAND_USE_FACTOR_STATUS = {
 DEFAULT_HOME_PRICE_USD = 500_000.0
 
 
-def aesthetic_value(leaf_area_increase_m2: np.ndarray, home_price_usd: float,
-                    land_use_factor: np.ndarray | float, large_tree_leaf_area_m2: float,
-                    sale_price_fraction: float = SALE_PRICE_FRACTION) -> np.ndarray:
+def aesthetic_value(
+    leaf_area_increase_m2: np.ndarray,
+    home_price_usd: float,
+    land_use_factor: np.ndarray | float,
+    large_tree_leaf_area_m2: float,
+    sale_price_fraction: float = SALE_PRICE_FRACTION,
+) -> np.ndarray:
     """Annual aesthetic / property value, USD per tree per year.
 
     ``A = L × (T × C) / M`` with ``T = sale_price_fraction × home_price``.
@@ -95,5 +103,8 @@ def aesthetic_value(leaf_area_increase_m2: np.ndarray, home_price_usd: float,
         raise ValueError("large_tree_leaf_area_m2 must be positive")
     if home_price_usd < 0:
         raise ValueError("home_price_usd must not be negative")
-    return np.asarray(leaf_area_increase_m2, float) * (sale_price_fraction * home_price_usd
-                                                        * np.asarray(land_use_factor, float)) / large_tree_leaf_area_m2
+    return (
+        np.asarray(leaf_area_increase_m2, float)
+        * (sale_price_fraction * home_price_usd * np.asarray(land_use_factor, float))
+        / large_tree_leaf_area_m2
+    )

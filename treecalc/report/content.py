@@ -24,8 +24,14 @@ def report_data(assessment: Any, survey_name: str | None = None) -> dict[str, An
         survey_name = src.get("file") if isinstance(src, Mapping) else None
     d.setdefault("survey_name", survey_name)
     m = getattr(assessment, "method", None) or {}
-    d.setdefault("method", {k: m.get(k) for k in ("law", "value_basis_label", "sections_applied", "readings",
-                                                 "data_sources") if m.get(k) is not None})
+    d.setdefault(
+        "method",
+        {
+            k: m.get(k)
+            for k in ("law", "value_basis_label", "sections_applied", "readings", "data_sources")
+            if m.get(k) is not None
+        },
+    )
     return d
 
 
@@ -59,13 +65,17 @@ def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
         placeholders.append("the fee per tree paid in lieu is a placeholder until the Board sets it (§208-24C)")
     lines = d.get("lines") or []
     croton = d.get("jurisdiction", "croton_on_hudson") == "croton_on_hudson"
-    sec = {k: section_of(lines, item, default if croton else "-") for k, item, default in (
-        ("permit_required", "Tree removal permit required", "§208-19"),
-        ("trees_needed", "Replacement trees needed", "§208-22A"),
-        ("trees_to_plant", "Trees planted", "§208-22D"),
-        ("planting_cost_usd", "Planting cost", "§208-22D"),
-        ("trees_in_lieu", "Trees not planted", "§208-22D"),
-        ("fund_in_lieu_usd", "Payment in lieu", "§208-24"))}
+    sec = {
+        k: section_of(lines, item, default if croton else "-")
+        for k, item, default in (
+            ("permit_required", "Tree removal permit required", "§208-19"),
+            ("trees_needed", "Replacement trees needed", "§208-22A"),
+            ("trees_to_plant", "Trees planted", "§208-22D"),
+            ("planting_cost_usd", "Planting cost", "§208-22D"),
+            ("trees_in_lieu", "Trees not planted", "§208-22D"),
+            ("fund_in_lieu_usd", "Payment in lieu", "§208-24"),
+        )
+    }
     if not croton:
         sec["permit_required"] = section_of(lines, "Clearing permit required", "-")
     return {
@@ -115,19 +125,33 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
 
 
 #: per-tree columns the report prints, in order, when present (issue 9 may add the offence status keys)
-TREE_COLUMNS = (("tag", "Tag"), ("species_code", "Species"), ("dbh_in", "DBH (in)"), ("action", "Action"),
-                ("value_usd", "Value"), ("permit_triggers", "Permit triggers (§208-19)"),
-                ("counted", "Counted (§208-22)"), ("exclusion", "Not counted because"),
-                ("offence", "Offence (§208-29)"), ("offence_status", "Definite / conditional"),
-                ("depends_on", "Depends on"), ("penalty_tier", "Penalty tier"),
-                ("penalty_max_usd", "Penalty max (USD)"))
+TREE_COLUMNS = (
+    ("tag", "Tag"),
+    ("species_code", "Species"),
+    ("dbh_in", "DBH (in)"),
+    ("action", "Action"),
+    ("value_usd", "Value"),
+    ("permit_triggers", "Permit triggers (§208-19)"),
+    ("counted", "Counted (§208-22)"),
+    ("exclusion", "Not counted because"),
+    ("offence", "Offence (§208-29)"),
+    ("offence_status", "Definite / conditional"),
+    ("depends_on", "Depends on"),
+    ("penalty_tier", "Penalty tier"),
+    ("penalty_max_usd", "Penalty max (USD)"),
+)
 
 
 def trees_concerned(d: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The per-tree rows the permit is about: harmed or removed, needing a permit, or an offence."""
     out = []
     for r in d.get("per_tree") or []:
-        if (r.get("harmed") or r.get("permit_needed") or r.get("offence") or str(r.get("permit_triggers") or "")
-                or r.get("action") in ("remove", "removed")):
+        if (
+            r.get("harmed")
+            or r.get("permit_needed")
+            or r.get("offence")
+            or str(r.get("permit_triggers") or "")
+            or r.get("action") in ("remove", "removed")
+        ):
             out.append(dict(r))
     return out

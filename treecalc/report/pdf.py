@@ -27,8 +27,26 @@ MAX_TREE_ROWS = 250
 #: a statement item repeated more often than this (one per tree, e.g. "Not counted") is summed up in one row
 MAX_REPEATED_LINES = 12
 
-_ASCII = str.maketrans({"—": "-", "–": "-", "−": "-", "‘": "'", "’": "'", "“": '"', "”": '"', "…": "...",
-                        "•": "-", "≥": ">=", "≤": "<=", "₂": "2", "³": "3", "→": "->", "≈": "~", "\u00a0": " "})
+_ASCII = str.maketrans(
+    {
+        "—": "-",
+        "–": "-",
+        "−": "-",
+        "‘": "'",
+        "’": "'",
+        "“": '"',
+        "”": '"',
+        "…": "...",
+        "•": "-",
+        "≥": ">=",
+        "≤": "<=",
+        "₂": "2",
+        "³": "3",
+        "→": "->",
+        "≈": "~",
+        "\u00a0": " ",
+    }
+)
 
 
 def _t(x: Any) -> str:
@@ -93,11 +111,17 @@ class _Doc(FPDF):
         for it in items:
             self.multi_cell(0, 4.5, _t(f"- {it}"), new_x="LMARGIN", new_y="NEXT", align="L")
 
-    def grid(self, head: Sequence[str], rows: Iterable[Sequence[Any]], widths: Sequence[float] | None = None,
-             size: float = 8) -> None:
+    def grid(
+        self, head: Sequence[str], rows: Iterable[Sequence[Any]], widths: Sequence[float] | None = None, size: float = 8
+    ) -> None:
         self.set_font("helvetica", "", size)
-        with self.table(col_widths=widths, text_align="LEFT", line_height=1.25 * size * 0.3528 + 1,
-                        headings_style=FontFace(emphasis="BOLD", fill_color=(225, 235, 225)), padding=0.8) as tb:
+        with self.table(
+            col_widths=widths,
+            text_align="LEFT",
+            line_height=1.25 * size * 0.3528 + 1,
+            headings_style=FontFace(emphasis="BOLD", fill_color=(225, 235, 225)),
+            padding=0.8,
+        ) as tb:
             r = tb.row()
             for h in head:
                 r.cell(_t(h))
@@ -124,21 +148,30 @@ def _answer(doc: _Doc, d: Mapping[str, Any]) -> None:
     total_sec = " + ".join(x for x in (s["planting_cost_usd"], s["fund_in_lieu_usd"]) if x != "-") or "no charge"
     rows.append((total_sec, "Total out of pocket", usd(p["total_usd"])))
     doc.grid(["Section", "Item", "Amount"], rows, widths=(30, 100, 50), size=9)
-    doc.para(f"Total out of pocket: {usd(p['total_usd'])} (planting cost + payment in lieu; penalties, if any, "
-             "are not part of it: see Penalties).", "B")
+    doc.para(
+        f"Total out of pocket: {usd(p['total_usd'])} (planting cost + payment in lieu; penalties, if any, "
+        "are not part of it: see Penalties).",
+        "B",
+    )
     for ph in p["placeholders"]:
         doc.para(f"Note: {ph}.", "I")
 
 
 def _triggers(doc: _Doc, d: Mapping[str, Any]) -> None:
-    doc.h2("Permit triggers" + (" (§208-19)" if d.get("jurisdiction", "croton_on_hudson") == "croton_on_hudson"
-                                else ""))
-    lines = [ln for ln in d.get("lines") or [] if "trigger" in str(ln.get("item", "")).lower()
-             or "permit required" in str(ln.get("item", "")).lower()]
+    doc.h2(
+        "Permit triggers" + (" (§208-19)" if d.get("jurisdiction", "croton_on_hudson") == "croton_on_hudson" else "")
+    )
+    lines = [
+        ln
+        for ln in d.get("lines") or []
+        if "trigger" in str(ln.get("item", "")).lower() or "permit required" in str(ln.get("item", "")).lower()
+    ]
     if lines:
-        doc.grid(["Section", "Item", "What holds", "Trees (tags)"],
-                 [(ln.get("section"), ln.get("item"), ln.get("value"), ln.get("note")) for ln in lines],
-                 widths=(25, 35, 75, 45))
+        doc.grid(
+            ["Section", "Item", "What holds", "Trees (tags)"],
+            [(ln.get("section"), ln.get("item"), ln.get("value"), ln.get("note")) for ln in lines],
+            widths=(25, 35, 75, 45),
+        )
     else:
         doc.para("No permit trigger holds.")
     if d.get("permit_exceptions"):
@@ -151,30 +184,65 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
     croton = d.get("jurisdiction", "croton_on_hudson") == "croton_on_hudson"
     doc.h2("Replacement and the planting plan" + (" (§208-22)" if croton else ""))
     if not croton:
-        doc.para("; ".join(f"{ln.get('section')}: {ln.get('item')}: {_cell(ln.get('value'))} {ln.get('note') or ''}"
-                           for ln in d.get("lines") or [] if str(ln.get("item", "")).startswith("Replacement")))
+        doc.para(
+            "; ".join(
+                f"{ln.get('section')}: {ln.get('item')}: {_cell(ln.get('value'))} {ln.get('note') or ''}"
+                for ln in d.get("lines") or []
+                if str(ln.get("item", "")).startswith("Replacement")
+            )
+        )
         return
-    doc.grid(["Section", "Item", "Value"], [
-        ("§208-22A", "Replacement required", _cell(d.get("replacement_required"))),
-        ("§208-22B", f"Value of the trees removed ({unit})", _cell(d.get("removed_value_usd"))),
-        ("§208-22A/F", "Replacement percentage", f"{_cell(d.get('replacement_percent'))}%"),
-        ("§208-22A", f"Value required of the replacements ({unit})", _cell(d.get("required_value_usd"))),
-        ("§208-22C", "Native share of the replacements",
-         "" if rep.get("native_share") is None else f"{float(rep['native_share']):.0%}"),
-    ], widths=(30, 100, 50))
+    doc.grid(
+        ["Section", "Item", "Value"],
+        [
+            ("§208-22A", "Replacement required", _cell(d.get("replacement_required"))),
+            ("§208-22B", f"Value of the trees removed ({unit})", _cell(d.get("removed_value_usd"))),
+            ("§208-22A/F", "Replacement percentage", f"{_cell(d.get('replacement_percent'))}%"),
+            ("§208-22A", f"Value required of the replacements ({unit})", _cell(d.get("required_value_usd"))),
+            (
+                "§208-22C",
+                "Native share of the replacements",
+                "" if rep.get("native_share") is None else f"{float(rep['native_share']):.0%}",
+            ),
+        ],
+        widths=(30, 100, 50),
+    )
     parts = d.get("replacement_parts") or []
     if parts:
         doc.para("The required value, part by part:", "B")
-        doc.grid(["Section", "Percent", "Trees", f"Value ({unit})", f"Required ({unit})"],
-                 [(p.get("section"), p.get("percent"), p.get("trees"), p.get("value_usd"), p.get("required_value_usd"))
-                  for p in parts])
+        doc.grid(
+            ["Section", "Percent", "Trees", f"Value ({unit})", f"Required ({unit})"],
+            [
+                (p.get("section"), p.get("percent"), p.get("trees"), p.get("value_usd"), p.get("required_value_usd"))
+                for p in parts
+            ],
+        )
     plan = rep.get("plan") or []
     if plan:
-        doc.grid(["Species", "DBH (in)", "Trees", "Unit cost (USD)", f"Value per tree ({unit})",
-                  f"Value planted ({unit})", "Cost (USD)"],
-                 [(f"{p.get('species_code')} {p.get('common_name') or ''}".strip(), p.get("dbh_in"), p.get("count"),
-                   p.get("unit_cost_usd"), p.get("value_per_tree_usd"), p.get("planted_value_usd"), p.get("cost_usd"))
-                  for p in plan], widths=(48, 18, 16, 24, 26, 26, 22))
+        doc.grid(
+            [
+                "Species",
+                "DBH (in)",
+                "Trees",
+                "Unit cost (USD)",
+                f"Value per tree ({unit})",
+                f"Value planted ({unit})",
+                "Cost (USD)",
+            ],
+            [
+                (
+                    f"{p.get('species_code')} {p.get('common_name') or ''}".strip(),
+                    p.get("dbh_in"),
+                    p.get("count"),
+                    p.get("unit_cost_usd"),
+                    p.get("value_per_tree_usd"),
+                    p.get("planted_value_usd"),
+                    p.get("cost_usd"),
+                )
+                for p in plan
+            ],
+            widths=(48, 18, 16, 24, 26, 26, 22),
+        )
         doc.para("Plan: the cheapest mix of the stock offered that carries the required value (§208-22A, D).")
     else:
         doc.para("No planting plan: nothing to replace.")
@@ -194,9 +262,11 @@ def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
     if d.get("jurisdiction", "croton_on_hudson") != "croton_on_hudson":
         return  # no fund in this law
     doc.h2("Tree Preservation Fund (§208-24)")
-    rows = [(ln.get("section"), ln.get("item"), _line_value(ln), ln.get("note"))
-            for ln in d.get("lines") or [] if str(ln.get("section", "")).startswith("§208-24")
-            or str(ln.get("section", "")).startswith("§208-23")]
+    rows = [
+        (ln.get("section"), ln.get("item"), _line_value(ln), ln.get("note"))
+        for ln in d.get("lines") or []
+        if str(ln.get("section", "")).startswith("§208-24") or str(ln.get("section", "")).startswith("§208-23")
+    ]
     if not rows:
         rows = [("§208-24", "Payment in lieu to the Tree Preservation Fund", usd(d.get("fund_in_lieu_usd")), "")]
     doc.grid(["Section", "Item", "Value", "Note"], rows, widths=(25, 65, 35, 55))
@@ -216,8 +286,10 @@ def _penalties(doc: _Doc, d: Mapping[str, Any]) -> None:
     elif "civil_penalty_conditional_usd" in d or "fine_conditional_usd" in d:
         doc.para("None.")
     else:
-        doc.para("This version of the assessment does not separate conditional penalties; a fact that was not "
-                 "given creates no offence and no charge.")
+        doc.para(
+            "This version of the assessment does not separate conditional penalties; a fact that was not "
+            "given creates no offence and no charge."
+        )
 
 
 def _trees(doc: _Doc, d: Mapping[str, Any]) -> None:
@@ -254,8 +326,12 @@ def statement_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
 
 def _statement(doc: _Doc, d: Mapping[str, Any]) -> None:
     doc.h2("The statement, section by section")
-    doc.grid(["Section", "Item", "Value", "Unit", "Note"], statement_rows(list(d.get("lines") or [])),
-             widths=(25, 50, 45, 15, 45), size=7)
+    doc.grid(
+        ["Section", "Item", "Value", "Unit", "Note"],
+        statement_rows(list(d.get("lines") or [])),
+        widths=(25, 50, 45, 15, 45),
+        size=7,
+    )
 
 
 def _method(doc: _Doc, d: Mapping[str, Any]) -> None:
@@ -315,12 +391,18 @@ def report_pdf(d: Mapping[str, Any], *, survey_name: str | None = None, generate
     doc.h1("Tree removal: permit, replacement, fund and penalties")
     doc.para(f"Survey: {name}", "B", 11)
     doc.para(f"Law: {d.get('jurisdiction_name') or d.get('jurisdiction')}")
-    doc.para(f"Trees: {_cell(d.get('trees'))} assessed of {_cell(d.get('rows_read'))} rows read "
-             f"({_cell(d.get('rejected'))} rejected); removed or proposed for removal: "
-             f"{_cell(d.get('trees_removed'))}; "
-             f"harmed: {_cell(d.get('trees_harmed'))}.")
-    doc.para(f"Prepared {(generated or _dt.date.today()).isoformat()} with treecalc. Every figure is given with the "
-             "section of the law it rests on.", "I", 8)
+    doc.para(
+        f"Trees: {_cell(d.get('trees'))} assessed of {_cell(d.get('rows_read'))} rows read "
+        f"({_cell(d.get('rejected'))} rejected); removed or proposed for removal: "
+        f"{_cell(d.get('trees_removed'))}; "
+        f"harmed: {_cell(d.get('trees_harmed'))}."
+    )
+    doc.para(
+        f"Prepared {(generated or _dt.date.today()).isoformat()} with treecalc. Every figure is given with the "
+        "section of the law it rests on.",
+        "I",
+        8,
+    )
     for part in (_answer, _triggers, _plan, _fund, _penalties, _trees, _statement, _method):
         part(doc, d)
     _signatures(doc)

@@ -22,41 +22,68 @@ import numpy as np
 import pandas as pd
 
 ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
-HARMED = ("remove", "removed", "topped", "excessively_pruned", "damaged")   # proposed or done
-DONE = ("removed", "topped", "excessively_pruned", "damaged")              # harm already done
+HARMED = ("remove", "removed", "topped", "excessively_pruned", "damaged")  # proposed or done
+DONE = ("removed", "topped", "excessively_pruned", "damaged")  # harm already done
 REMOVALS = ("remove", "removed")
-PRUNING = ("topped", "excessively_pruned")                                 # § 208-18D
+PRUNING = ("topped", "excessively_pruned")  # § 208-18D
 
 #: Site facts this module reads, with the reading assumed when a fact is not given.
 #: The default is the *conservative* reading (the one under which the law protects
 #: the trees), except where no such reading exists (counts of earlier events).
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = {
-    "subdividable": (True, "the parcel is assumed capable of being subdivided (§208-19A(2)); "
-                           "give --site subdividable=false if it is not"),
-    "has_residence": (False, "the parcel is assumed to have no residential structure (§208-19A(2)); "
-                             "give --site has_residence=true if it has one"),
-    "site_plan_required": (True, "the property is assumed to be one that would need site plan approval to be "
-                                 "developed (§208-19A(2)); give --site site_plan_required=false if not"),
-    "prior_removals_12mo": (0, "no trees are assumed removed on the lot in the preceding 12 months "
-                               "besides this survey's (§208-19A(1))"),
-    "prior_removals_without_permit": (0, "none of the lot's earlier removals is assumed made without a permit "
-                                         "(§208-17 clear cutting counts removals without a permit); give "
-                                         "--site prior_removals_without_permit=N if some were"),
-    "violation": (None, "whether there was a violation is decided from the survey: the §208-22F standard "
-                        "applies to the trees harmed in offences (§208-29); give --site violation=true/false "
-                        "(or --violation) to decide it"),
+    "subdividable": (
+        True,
+        "the parcel is assumed capable of being subdivided (§208-19A(2)); give --site subdividable=false if it is not",
+    ),
+    "has_residence": (
+        False,
+        "the parcel is assumed to have no residential structure (§208-19A(2)); "
+        "give --site has_residence=true if it has one",
+    ),
+    "site_plan_required": (
+        True,
+        "the property is assumed to be one that would need site plan approval to be "
+        "developed (§208-19A(2)); give --site site_plan_required=false if not",
+    ),
+    "prior_removals_12mo": (
+        0,
+        "no trees are assumed removed on the lot in the preceding 12 months besides this survey's (§208-19A(1))",
+    ),
+    "prior_removals_without_permit": (
+        0,
+        "none of the lot's earlier removals is assumed made without a permit "
+        "(§208-17 clear cutting counts removals without a permit); give "
+        "--site prior_removals_without_permit=N if some were",
+    ),
+    "violation": (
+        None,
+        "whether there was a violation is decided from the survey: the §208-22F standard "
+        "applies to the trees harmed in offences (§208-29); give --site violation=true/false "
+        "(or --violation) to decide it",
+    ),
     "application_pending": (False, "no tree removal permit application is assumed pending (§208-29B(7))"),
     "prior_violation_within_year": (False, "no earlier violation within one year is assumed (§208-29A)"),
-    "permit_held": (False, "no tree removal permit is assumed held for the trees already removed "
-                           "or harmed (§208-19, §208-29): a permit is the owner's to show; give "
-                           "permit_held=yes (Site sheet or --site) or a per-tree permit column"),
-    "department_approval": (False, "the Department's written approval is assumed not given for work on street "
-                                   "trees (§208-5C/D, §208-14); give department_approval=yes if it was"),
+    "permit_held": (
+        False,
+        "no tree removal permit is assumed held for the trees already removed "
+        "or harmed (§208-19, §208-29): a permit is the owner's to show; give "
+        "permit_held=yes (Site sheet or --site) or a per-tree permit column",
+    ),
+    "department_approval": (
+        False,
+        "the Department's written approval is assumed not given for work on street "
+        "trees (§208-5C/D, §208-14); give department_approval=yes if it was",
+    ),
     "village_work": (False, "the work is assumed not done by or for the Village (§208-19B(1))"),
-    "row_or_emergency": (False, "the removal is assumed not right-of-way maintenance, fire control "
-                                "or an emergency (§208-19B(2))"),
-    "planning_board_approval": (False, "the removal is assumed not part of an approved subdivision plat, "
-                                       "site plan, wetlands or steep slope permit (§208-19E)"),
+    "row_or_emergency": (
+        False,
+        "the removal is assumed not right-of-way maintenance, fire control or an emergency (§208-19B(2))",
+    ),
+    "planning_board_approval": (
+        False,
+        "the removal is assumed not part of an approved subdivision plat, "
+        "site plan, wetlands or steep slope permit (§208-19E)",
+    ),
 }
 
 TRIGGER_TEXT = {
@@ -73,10 +100,15 @@ TRIGGER_TEXT = {
 
 EXCEPTIONS = {
     "village_work": ("§208-19B(1)", "work done by or on behalf of the Village: no permit required"),
-    "row_or_emergency": ("§208-19B(2)", "right-of-way maintenance, fire control or emergency removal by "
-                                        "the appropriate agency: no permit required"),
-    "planning_board_approval": ("§208-19E", "removal in conjunction with an approved subdivision plat, site "
-                                            "plan, wetlands or steep slope permit: no separate permit required"),
+    "row_or_emergency": (
+        "§208-19B(2)",
+        "right-of-way maintenance, fire control or emergency removal by the appropriate agency: no permit required",
+    ),
+    "planning_board_approval": (
+        "§208-19E",
+        "removal in conjunction with an approved subdivision plat, site "
+        "plan, wetlands or steep slope permit: no separate permit required",
+    ),
 }
 
 READINGS = [
@@ -143,18 +175,41 @@ READINGS = [
     "§208-18B (attaching objects that injure a tree) is not assessed: the survey does not record it.",
 ]
 
-OTHER_PROHIBITIONS_208 = ("Not assessed by treecalc: attaching objects that injure a tree (§208-18B), which the "
-                          "survey does not record; other damage or injury is listed for the Village Engineer "
-                          "with no amount (§208-29).")
+OTHER_PROHIBITIONS_208 = (
+    "Not assessed by treecalc: attaching objects that injure a tree (§208-18B), which the "
+    "survey does not record; other damage or injury is listed for the Village Engineer "
+    "with no amount (§208-29)."
+)
 
-SECTIONS_APPLIED = ["§208-5C", "§208-5D", "§208-11", "§208-14", "§208-17", "§208-18A", "§208-18C", "§208-18D",
-                    "§208-19A", "§208-19B", "§208-19E", "§208-20F", "§208-22A-G", "§208-6A", "§208-23C", "§208-24",
-                    "§208-29A", "§208-29B", "§208-29F", "§208-29H"]
+SECTIONS_APPLIED = [
+    "§208-5C",
+    "§208-5D",
+    "§208-11",
+    "§208-14",
+    "§208-17",
+    "§208-18A",
+    "§208-18C",
+    "§208-18D",
+    "§208-19A",
+    "§208-19B",
+    "§208-19E",
+    "§208-20F",
+    "§208-22A-G",
+    "§208-6A",
+    "§208-23C",
+    "§208-24",
+    "§208-29A",
+    "§208-29B",
+    "§208-29F",
+    "§208-29H",
+]
 
-OFFENCE_READING_208 = ("§208-29: a harmed tree is an offence when, without authorisation, it was removed where "
-                       "§208-19A required a permit, topped or excessively pruned (§208-18D), a street tree "
-                       "disturbed without the Department's approval (§208-5C/D, §208-14), or harmed while an "
-                       "application was pending (§208-20F); other damage is listed for the Engineer, no amount.")
+OFFENCE_READING_208 = (
+    "§208-29: a harmed tree is an offence when, without authorisation, it was removed where "
+    "§208-19A required a permit, topped or excessively pruned (§208-18D), a street tree "
+    "disturbed without the Department's approval (§208-5C/D, §208-14), or harmed while an "
+    "application was pending (§208-20F); other damage is listed for the Engineer, no amount."
+)
 
 
 #: Site facts read as yes/no or as a number whatever their default (a default of None means
@@ -259,8 +314,9 @@ def _labels(pairs: list[tuple[str, np.ndarray]], n: int) -> np.ndarray:
     for k, (_, mask) in enumerate(pairs):
         code |= mask.astype(np.int64) << k
     uniq, inv = np.unique(code, return_inverse=True)
-    texts = np.array(["; ".join(t for k, (t, _) in enumerate(pairs) if (int(u) >> k) & 1) for u in uniq] + [""],
-                     dtype=object)
+    texts = np.array(
+        ["; ".join(t for k, (t, _) in enumerate(pairs) if (int(u) >> k) & 1) for u in uniq] + [""], dtype=object
+    )
     return texts[inv.reshape(-1)] if n else np.full(0, "", dtype=object)
 
 
@@ -283,16 +339,16 @@ def _empty(n: int) -> np.ndarray:
 
 @dataclass
 class PermitResult:
-    trigger_text: np.ndarray             # per tree, "; "-joined sections (removals only)
-    permit_needed: np.ndarray            # per tree (removals only)
+    trigger_text: np.ndarray  # per tree, "; "-joined sections (removals only)
+    permit_needed: np.ndarray  # per tree (removals only)
     site_triggers: list[dict[str, Any]]  # {section, text, tags}
     exceptions_applied: list[dict[str, str]]
     removals_12mo: int
     clear_cutting: bool
     notes: list[str] = field(default_factory=list)
     done_removals_12mo: int = 0
-    clear_cutting_determined: bool = False   # by the Village Engineer (given), not counted here
-    needed_on_given_facts: np.ndarray | None = None   # a trigger that rests on facts given, not assumed
+    clear_cutting_determined: bool = False  # by the Village Engineer (given), not counted here
+    needed_on_given_facts: np.ndarray | None = None  # a trigger that rests on facts given, not assumed
     assumed_facts: list[str] = field(default_factory=list)  # the §208-19A(2) facts a trigger rests on, assumed
 
     @property
@@ -304,8 +360,14 @@ class PermitResult:
         return [t.split("; ") if t else [] for t in self.trigger_text]
 
 
-def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
-           clear_cutting: bool | None = None, assumed: frozenset[str] | set[str] = frozenset()) -> PermitResult:
+def permit(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    law: dict[str, Any],
+    *,
+    clear_cutting: bool | None = None,
+    assumed: frozenset[str] | set[str] = frozenset(),
+) -> PermitResult:
     """§ 208-19A triggers per removal (proposed or done) and for the site; § 208-19B/E exceptions.
 
     ``assumed``: the site facts that were not given (:func:`resolve_site` filled them in). A tree
@@ -340,54 +402,78 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
     done_count = int((act == "removed").sum()) + prior
     if count > p["more_than_trees_12mo"]:
         on = (act != "removed") if done_count <= p["more_than_trees_12mo"] else np.ones(n, dtype=bool)
-        add("§208-19A(1)", on, TRIGGER_TEXT["§208-19A(1)"].format(n=p["more_than_trees_12mo"], count=count,
-                                                                    prior=prior))
+        add(
+            "§208-19A(1)", on, TRIGGER_TEXT["§208-19A(1)"].format(n=p["more_than_trees_12mo"], count=count, prior=prior)
+        )
     # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
-    reasons = [(w, k) for w, k, on in (("can be subdivided", "subdividable", site.get("subdividable")),
-                                       ("has no residential structure", "has_residence",
-                                        not site.get("has_residence", False)),
-                                       ("would need site plan approval", "site_plan_required",
-                                        site.get("site_plan_required"))) if on]
+    reasons = [
+        (w, k)
+        for w, k, on in (
+            ("can be subdivided", "subdividable", site.get("subdividable")),
+            ("has no residential structure", "has_residence", not site.get("has_residence", False)),
+            ("would need site plan approval", "site_plan_required", site.get("site_plan_required")),
+        )
+        if on
+    ]
     if reasons:
         on_given = any(k not in assumed for _, k in reasons)
         if not on_given:
             assumed_used = [k for _, k in reasons]
-        add("§208-19A(2)", d >= p["parcel_min_dbh_in"], TRIGGER_TEXT["§208-19A(2)"].format(
-            dbh=p["parcel_min_dbh_in"], why=", ".join(w for w, _ in reasons))
-            + ("" if on_given else " (assumed: " + ", ".join(assumed_used) + " not given)"), on_given)
+        add(
+            "§208-19A(2)",
+            d >= p["parcel_min_dbh_in"],
+            TRIGGER_TEXT["§208-19A(2)"].format(dbh=p["parcel_min_dbh_in"], why=", ".join(w for w, _ in reasons))
+            + ("" if on_given else " (assumed: " + ", ".join(assumed_used) + " not given)"),
+            on_given,
+        )
     # (3) 4 in or more on slopes over 20%
-    add("§208-19A(3)", (d >= p["slope_min_dbh_in"]) & flag(trees, "slope_over_20pct", "excessively_steep_slope"),
-        TRIGGER_TEXT["§208-19A(3)"].format(dbh=p["slope_min_dbh_in"], slope=p["slope_percent"]))
+    add(
+        "§208-19A(3)",
+        (d >= p["slope_min_dbh_in"]) & flag(trees, "slope_over_20pct", "excessively_steep_slope"),
+        TRIGGER_TEXT["§208-19A(3)"].format(dbh=p["slope_min_dbh_in"], slope=p["slope_percent"]),
+    )
     # (4) 4 in or more within a wetland, watercourse or wetland/watercourse buffer
-    add("§208-19A(4)", (d >= p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
-        TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]))
+    add(
+        "§208-19A(4)",
+        (d >= p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
+        TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]),
+    )
     # (5) threatened or endangered species, regardless of size
     add("§208-19A(5)", flag(trees, "threatened_endangered", "dec_protected"), TRIGGER_TEXT["§208-19A(5)"])
     # (6) landmark trees, regardless of size
     add("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"])
     # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
-    add("§208-19A(7)", (d >= p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
-        TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]))
+    add(
+        "§208-19A(7)",
+        (d >= p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
+        TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]),
+    )
     # (8) clear cutting (§ 208-17): "the removal of four or more trees from a property without ... a
     # current and valid tree removal permit". Removals only; the lot's earlier removals count only
     # when made without a permit (prior_removals_without_permit).
-    done_removed = int(((act == "removed") & ~_tree_yes(trees, "permit")).sum())   # without a permit of their own
+    done_removed = int(((act == "removed") & ~_tree_yes(trees, "permit")).sum())  # without a permit of their own
     prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
-    determined = clear_cutting is True      # the Village Engineer's determination, applied as given
+    determined = clear_cutting is True  # the Village Engineer's determination, applied as given
     if clear_cutting is None:
-        clear_cutting = bool(done_removed > 0 and done_removed + prior_np >= p["clear_cutting_min_trees"]
-                             and not site.get("permit_held", False))
+        clear_cutting = bool(
+            done_removed > 0
+            and done_removed + prior_np >= p["clear_cutting_min_trees"]
+            and not site.get("permit_held", False)
+        )
     proposed_cc = int(removal.sum()) + prior_np >= p["clear_cutting_min_trees"]
     if clear_cutting or proposed_cc:
         prior_txt = f", including {prior_np} earlier" if prior_np else ""
         if determined:
             what = TRIGGER_TEXT["§208-19A(8) determined"]
         elif clear_cutting:
-            what = TRIGGER_TEXT["§208-19A(8)"].format(count=done_removed + prior_np, prior=prior_txt,
-                                                      n=p["clear_cutting_min_trees"])
+            what = TRIGGER_TEXT["§208-19A(8)"].format(
+                count=done_removed + prior_np, prior=prior_txt, n=p["clear_cutting_min_trees"]
+            )
         else:
-            what = (f"removing {int(removal.sum()) + prior_np} trees{prior_txt} "
-                    f"({p['clear_cutting_min_trees']} or more) without a permit would be clear cutting (§208-17)")
+            what = (
+                f"removing {int(removal.sum()) + prior_np} trees{prior_txt} "
+                f"({p['clear_cutting_min_trees']} or more) without a permit would be clear cutting (§208-17)"
+            )
         add("§208-19A(8)", np.ones(n, dtype=bool) if clear_cutting else act == "remove", what)
 
     text = _labels(pairs, n)
@@ -395,9 +481,18 @@ def permit(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
     exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
     if exceptions:
         needed = np.zeros(n, dtype=bool)
-    return PermitResult(text, needed, site_triggers, exceptions, count, bool(clear_cutting),
-                        done_removals_12mo=done_count, clear_cutting_determined=bool(determined),
-                        needed_on_given_facts=needed & given, assumed_facts=assumed_used)
+    return PermitResult(
+        text,
+        needed,
+        site_triggers,
+        exceptions,
+        count,
+        bool(clear_cutting),
+        done_removals_12mo=done_count,
+        clear_cutting_determined=bool(determined),
+        needed_on_given_facts=needed & given,
+        assumed_facts=assumed_used,
+    )
 
 
 def _tree_yes(trees: pd.DataFrame, col: str) -> np.ndarray:
@@ -415,14 +510,14 @@ def _tree_yes(trees: pd.DataFrame, col: str) -> np.ndarray:
 class OffenceResult:
     """§ 208-29: which harmed trees are offences (a-d of issue 9's reading) and on what."""
 
-    offence: np.ndarray          # per tree
-    definite: np.ndarray         # an offence resting only on facts given
-    conditional: np.ndarray      # an offence resting on an assumed fact
-    sections: np.ndarray         # per tree, the provisions broken ("; "-joined)
-    depends_on: np.ndarray       # per tree, the assumed fact(s) a conditional offence rests on
-    breaks_208_18: np.ndarray    # per tree, the § 208-18 prohibition it broke ("" if none)
+    offence: np.ndarray  # per tree
+    definite: np.ndarray  # an offence resting only on facts given
+    conditional: np.ndarray  # an offence resting on an assumed fact
+    sections: np.ndarray  # per tree, the provisions broken ("; "-joined)
+    depends_on: np.ndarray  # per tree, the assumed fact(s) a conditional offence rests on
+    breaks_208_18: np.ndarray  # per tree, the § 208-18 prohibition it broke ("" if none)
     not_offence_reason: np.ndarray  # per tree harmed that is no offence: why (§208-29 e)
-    other_than_pending: np.ndarray | None = None   # an offence under (a)-(c), besides any § 208-20F
+    other_than_pending: np.ndarray | None = None  # an offence under (a)-(c), besides any § 208-20F
 
 
 def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
@@ -458,35 +553,52 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     more_than = pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"]
     b18_pairs = [("§208-18C", a & pr.clear_cutting), ("§208-18A", a & more_than), ("§208-18D", b)]
     b18 = _labels(b18_pairs, n)
-    sec = _labels([("§208-19A", a)] + b18_pairs + [("§208-11", b & street), ("§208-5C", c & ~removed),
-                                                   ("§208-5D; §208-14", c & removed), ("§208-20F", d)], n)
+    sec = _labels(
+        [("§208-19A", a)]
+        + b18_pairs
+        + [("§208-11", b & street), ("§208-5C", c & ~removed), ("§208-5D; §208-14", c & removed), ("§208-20F", d)],
+        n,
+    )
     depends = np.where(conditional, ", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)", "")
     authorised = permitted | (street & approved)
-    why = np.select([~done | offence, act == "damaged", authorised, removed],
-                    ["", "injury or damage is not an offence by itself (§208-29): for the Village Engineer to "
-                         "assess, no amount",
-                     "authorised: permit held or the Department's written approval given",
-                     "removal that needed no permit (§208-19A) and broke no other provision"], "").astype(object)
-    return OffenceResult(offence, definite, conditional, sec.astype(object), depends.astype(object),
-                         b18.astype(object), why.astype(object), other_than_pending=a | b | c)
+    why = np.select(
+        [~done | offence, act == "damaged", authorised, removed],
+        [
+            "",
+            "injury or damage is not an offence by itself (§208-29): for the Village Engineer to assess, no amount",
+            "authorised: permit held or the Department's written approval given",
+            "removal that needed no permit (§208-19A) and broke no other provision",
+        ],
+        "",
+    ).astype(object)
+    return OffenceResult(
+        offence,
+        definite,
+        conditional,
+        sec.astype(object),
+        depends.astype(object),
+        b18.astype(object),
+        why.astype(object),
+        other_than_pending=a | b | c,
+    )
 
 
 @dataclass
 class PenaltyResult:
     offence: np.ndarray
     tier: np.ndarray
-    base_usd: np.ndarray        # integer dollars per tree, before doubling
-    max_usd: np.ndarray         # per tree after doubling x days (Python ints: never wraps)
-    criminal_usd: np.ndarray    # per tree x days (Python ints)
+    base_usd: np.ndarray  # integer dollars per tree, before doubling
+    max_usd: np.ndarray  # per tree after doubling x days (Python ints: never wraps)
+    criminal_usd: np.ndarray  # per tree x days (Python ints)
     criminal_section: np.ndarray
     doubled: bool
     doubling_reasons: list[str]
     days: int
-    civil_total: int = 0                  # definite offences only
-    civil_conditional: int = 0            # added if the assumed facts hold
+    civil_total: int = 0  # definite offences only
+    civil_conditional: int = 0  # added if the assumed facts hold
     criminal_total: int = 0
     criminal_conditional: int = 0
-    criminal_alternative: int = 0         # "second and each subsequent" read per tree of one event
+    criminal_alternative: int = 0  # "second and each subsequent" read per tree of one event
     doubled_if_assumed: bool = False
     conditional_reasons: list[str] = field(default_factory=list)
 
@@ -499,16 +611,24 @@ def civil_tiers(trees: pd.DataFrame, law: dict[str, Any]) -> tuple[np.ndarray, n
     # (6) DEC protected native plants: threatened and endangered species are protected native plants
     # (6 NYCRR 193.3), the same flag that makes trigger § 208-19A(5)
     t6_cols = ["conservation_area", "dec_protected", "threatened_endangered"] + (
-        ["regulated_buffer_zone"] if pen.get("tier6_includes_regulated_buffer_zone") else [])
-    size = np.select([d <= pen["tier1_max_dbh_in"], d <= pen["tier2_max_dbh_in"]],
-                     [pen["tier1_usd"], pen["tier2_usd"]], pen["tier3_usd"]).astype(np.int64)
-    size_sec = np.select([d <= pen["tier1_max_dbh_in"], d <= pen["tier2_max_dbh_in"]],
-                         ["§208-29B(1)", "§208-29B(2)"], "§208-29B(3)").astype(object)
-    amounts = np.column_stack([size,
-                               np.where(flag(trees, "street_tree", "wetland", "excessively_steep_slope"),
-                                        int(pen["tier4_usd"]), 0),
-                               np.where(flag(trees, "landmark"), int(pen["tier5_usd"]), 0),
-                               np.where(flag(trees, *t6_cols), int(pen["tier6_usd"]), 0)]).astype(np.int64)
+        ["regulated_buffer_zone"] if pen.get("tier6_includes_regulated_buffer_zone") else []
+    )
+    size = np.select(
+        [d <= pen["tier1_max_dbh_in"], d <= pen["tier2_max_dbh_in"]],
+        [pen["tier1_usd"], pen["tier2_usd"]],
+        pen["tier3_usd"],
+    ).astype(np.int64)
+    size_sec = np.select(
+        [d <= pen["tier1_max_dbh_in"], d <= pen["tier2_max_dbh_in"]], ["§208-29B(1)", "§208-29B(2)"], "§208-29B(3)"
+    ).astype(object)
+    amounts = np.column_stack(
+        [
+            size,
+            np.where(flag(trees, "street_tree", "wetland", "excessively_steep_slope"), int(pen["tier4_usd"]), 0),
+            np.where(flag(trees, "landmark"), int(pen["tier5_usd"]), 0),
+            np.where(flag(trees, *t6_cols), int(pen["tier6_usd"]), 0),
+        ]
+    ).astype(np.int64)
     pick = amounts.argmax(axis=1) if n else np.zeros(0, dtype=int)
     labels = np.array(["", "§208-29B(4)", "§208-29B(5)", "§208-29B(6)"], dtype=object)[pick]
     labels = np.where(pick == 0, size_sec, labels)
@@ -520,19 +640,30 @@ def _doubling(law: dict[str, Any], pr: PermitResult, n_off: int, pending_harm: b
     pen = law["penalty"]
     reasons = []
     if n_off > pen["doubling_more_than_trees"]:
-        reasons.append(f"more than {pen['doubling_more_than_trees']} regulated trees harmed without a permit "
-                       f"({n_off}) §208-29B(7)")
+        reasons.append(
+            f"more than {pen['doubling_more_than_trees']} regulated trees harmed without a permit ({n_off}) §208-29B(7)"
+        )
     if pr.clear_cutting:
-        reasons.append("clear cutting determined by the Village Engineer (§208-17) §208-29B(7)"
-                       if pr.clear_cutting_determined else "clear cutting took place (§208-17) §208-29B(7)")
+        reasons.append(
+            "clear cutting determined by the Village Engineer (§208-17) §208-29B(7)"
+            if pr.clear_cutting_determined
+            else "clear cutting took place (§208-17) §208-29B(7)"
+        )
     if pending_harm:
         reasons.append("trees harmed while a permit application was pending (§208-20F) §208-29B(7)")
     return reasons if n_off else []
 
 
-def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult,
-              off: OffenceResult | None = None, *, application_pending: bool = False,
-              continuing_days: int = 1) -> PenaltyResult:
+def penalties(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    law: dict[str, Any],
+    pr: PermitResult,
+    off: OffenceResult | None = None,
+    *,
+    application_pending: bool = False,
+    continuing_days: int = 1,
+) -> PenaltyResult:
     """§ 208-29B civil maxima per tree (highest tier, doubling (7), days) and § 208-29A criminal maxima.
 
     Definite offences make the maxima; conditional ones (resting on an assumed fact) are summed
@@ -580,12 +711,27 @@ def penalties(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr
     # the other reading of "second and each subsequent violation": every definite tree after the first
     # of this event (not a § 208-18 violation) at the repeat maximum
     k = int((off.definite & ~broke).sum())
-    alt = (int(amount[off.definite & broke].sum())
-           + (per + int(crim["repeat_within_year_usd"]) * (k - 1) if k else 0)) * days
-    res = PenaltyResult(off.offence, tier, base, per_tree, criminal, crim_sec, bool(reasons), reasons, days,
-                        civil_total=civil_def, civil_conditional=civil_all - civil_def, criminal_total=crim_def,
-                        criminal_conditional=crim_all - crim_def, criminal_alternative=alt,
-                        doubled_if_assumed=bool(reasons_all), conditional_reasons=reasons_all)
+    alt = (
+        int(amount[off.definite & broke].sum()) + (per + int(crim["repeat_within_year_usd"]) * (k - 1) if k else 0)
+    ) * days
+    res = PenaltyResult(
+        off.offence,
+        tier,
+        base,
+        per_tree,
+        criminal,
+        crim_sec,
+        bool(reasons),
+        reasons,
+        days,
+        civil_total=civil_def,
+        civil_conditional=civil_all - civil_def,
+        criminal_total=crim_def,
+        criminal_conditional=crim_all - crim_def,
+        criminal_alternative=alt,
+        doubled_if_assumed=bool(reasons_all),
+        conditional_reasons=reasons_all,
+    )
     return res
 
 
@@ -614,10 +760,15 @@ def replacement_scope(trees: pd.DataFrame, catalogue: pd.DataFrame, *, violation
     scope = np.isin(act, HARMED) if violation else np.isin(act, REMOVALS)
     invasive, forestry, part575 = _exclusions(trees, catalogue)
     harmed = np.isin(act, HARMED)
-    exclusion = np.where(harmed & invasive, "invasive (6 NYCRR 575 " + part575 + ") §208-22E",
-                         np.where(harmed & forestry, "good forestry §208-22E",
-                                  np.where(harmed & ~scope, "damaged, not removed: counted only after a violation "
-                                                            "§208-22A/F", "")))
+    exclusion = np.where(
+        harmed & invasive,
+        "invasive (6 NYCRR 575 " + part575 + ") §208-22E",
+        np.where(
+            harmed & forestry,
+            "good forestry §208-22E",
+            np.where(harmed & ~scope, "damaged, not removed: counted only after a violation §208-22A/F", ""),
+        ),
+    )
     return scope & ~invasive & ~forestry, list(exclusion)
 
 
@@ -634,15 +785,22 @@ def _exclusions(trees: pd.DataFrame, catalogue: pd.DataFrame) -> tuple[np.ndarra
 class ReplacementParts:
     """§ 208-22: the trees counted in each part, and why each harmed tree is not counted."""
 
-    violation_part: np.ndarray     # § 208-22F: trees harmed in offences (or all harmed, violation given)
-    permit_part: np.ndarray        # § 208-22A: proposed removals under a permit for three or more trees
-    exclusion: np.ndarray          # per tree: why a harmed tree is not counted
+    violation_part: np.ndarray  # § 208-22F: trees harmed in offences (or all harmed, violation given)
+    permit_part: np.ndarray  # § 208-22A: proposed removals under a permit for three or more trees
+    exclusion: np.ndarray  # per tree: why a harmed tree is not counted
     removals_under_permit: int
     violation: bool
 
 
-def replacement_parts(trees: pd.DataFrame, catalogue: pd.DataFrame, law: dict[str, Any], pr: PermitResult,
-                      off: OffenceResult, *, violation: bool | None) -> ReplacementParts:
+def replacement_parts(
+    trees: pd.DataFrame,
+    catalogue: pd.DataFrame,
+    law: dict[str, Any],
+    pr: PermitResult,
+    off: OffenceResult,
+    *,
+    violation: bool | None,
+) -> ReplacementParts:
     """§ 208-22F 120% on the trees harmed in offences, § 208-22A 90% on removals proposed under a permit.
 
     ``violation``: None decides from the offences; True (the Engineer found a violation) puts every
@@ -668,27 +826,41 @@ def replacement_parts(trees: pd.DataFrame, catalogue: pd.DataFrame, law: dict[st
     removal = np.isin(act, REMOVALS)
     why = np.select(
         [harmed & invasive, harmed & forestry, rest & a_cand, rest & removal, rest],
-        [_map_unique(part575, lambda p: f"invasive (6 NYCRR 575 {p}) §208-22E"), "good forestry §208-22E",
-         f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
-         f"§208-22A", "no permit needed for this tree §208-19A", "harmed, no offence: nothing to replace §208-22F"],
-        "").astype(object)
-    return ReplacementParts(f_scope & ~excluded, a_scope & ~excluded, why.astype(object), under_permit,
-                            bool(f_scope.any()))
+        [
+            _map_unique(part575, lambda p: f"invasive (6 NYCRR 575 {p}) §208-22E"),
+            "good forestry §208-22E",
+            f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
+            f"§208-22A",
+            "no permit needed for this tree §208-19A",
+            "harmed, no offence: nothing to replace §208-22F",
+        ],
+        "",
+    ).astype(object)
+    return ReplacementParts(
+        f_scope & ~excluded, a_scope & ~excluded, why.astype(object), under_permit, bool(f_scope.any())
+    )
 
 
 # ------------------------------------------------------------------------------------------
 # the assessment under Chapter 208: findings and statement lines
 # ------------------------------------------------------------------------------------------
-NOTE_29F = ("§208-29F: no building permit, temporary certificate of occupancy or certificate of occupancy is "
-            "issued for the property while a violation of Chapter 208 served is open")
-NOTE_MULTISTEM = ("multi-stem trees: the legal DBH thresholds are applied to √Σd² of the stems (the TREE "
-                  "definition says 'in combination' without a method; the reading treecalc applies)")
-NOTE_STREET_APPROVAL = ("§208-14, §208-5D: removing a street/public tree needs the Department's written "
-                        "approval besides any permit")
-NOTE_21F = ("§208-21F: work on a tree over 12 in DBH or a landmark tree is done by a licensed tree company")
+NOTE_29F = (
+    "§208-29F: no building permit, temporary certificate of occupancy or certificate of occupancy is "
+    "issued for the property while a violation of Chapter 208 served is open"
+)
+NOTE_MULTISTEM = (
+    "multi-stem trees: the legal DBH thresholds are applied to √Σd² of the stems (the TREE "
+    "definition says 'in combination' without a method; the reading treecalc applies)"
+)
+NOTE_STREET_APPROVAL = (
+    "§208-14, §208-5D: removing a street/public tree needs the Department's written approval besides any permit"
+)
+NOTE_21F = "§208-21F: work on a tree over 12 in DBH or a landmark tree is done by a licensed tree company"
 NOTE_20C = "§208-20C: trees of 22 in DBH or more in the areas to be disturbed are individually identified and marked"
-NOTE_22G = ("§208-22G: the owner warrants the replacements for three years; replacements that die are replanted "
-            "in the next growing season")
+NOTE_22G = (
+    "§208-22G: the owner warrants the replacements for three years; replacements that die are replanted "
+    "in the next growing season"
+)
 NOTE_18E = "§208-18E: a prohibited invasive species (6 NYCRR Part 575) may never be installed or planted"
 
 
@@ -702,7 +874,7 @@ def assess(ctx: Any) -> Any:
 
     opts = ctx.opts
     site_in = dict(ctx.site_in)
-    if opts.violation is not None:           # --violation decides it; a site fact "violation" otherwise
+    if opts.violation is not None:  # --violation decides it; a site fact "violation" otherwise
         site_in["violation"] = bool(opts.violation)
     site, site_assumptions = resolve_site(site_in, SITE_DEFAULTS)
     assumed = frozenset(k for k in SITE_DEFAULTS if _not_given(site_in.get(k)))
@@ -713,12 +885,21 @@ def assess(ctx: Any) -> Any:
     set_text(trees, "permit_triggers", pr.trigger_text)
     trees["permit_needed"] = pr.permit_needed
     off = offences(trees, site, law, pr)
-    pen = penalties(trees, site, law, pr, off, application_pending=bool(site.get("application_pending")),
-                    continuing_days=opts.continuing_days)
+    pen = penalties(
+        trees,
+        site,
+        law,
+        pr,
+        off,
+        application_pending=bool(site.get("application_pending")),
+        continuing_days=opts.continuing_days,
+    )
     _tree_columns(trees, off, pen)
     if off.conditional.any():
-        ctx.assumptions.append(f"{int(off.conditional.sum())} offence(s) rest on site facts not given "
-                               f"({', '.join(pr.assumed_facts)}): conditional, their penalties summed apart")
+        ctx.assumptions.append(
+            f"{int(off.conditional.sum())} offence(s) rest on site facts not given "
+            f"({', '.join(pr.assumed_facts)}): conditional, their penalties summed apart"
+        )
     parts = replacement_parts(trees, data.catalogue(), law, pr, off, violation=site.get("violation"))
     penalties_f = _penalty_findings(trees, site, law, pr, off, pen)
     replacement, fund = _replacement_findings(ctx, trees, law, pr, parts)
@@ -769,61 +950,118 @@ def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Any:
     if street_prop.any():
         notes.append(NOTE_STREET_APPROVAL + f" ({int(street_prop.sum())} street tree(s) proposed)")
     if pr.assumed_facts and pr.required:
-        notes.append("§208-19A(2) applied on parcel facts not given (" + ", ".join(pr.assumed_facts) + "): the "
-                     "permit preview keeps the reading that needs a permit; penalties on it are conditional")
-    return Permit(required=pr.required, triggers=pr.site_triggers, exceptions_applied=pr.exceptions_applied,
-                  trees_needing_permit=int(pr.permit_needed.sum()),
-                  approving_authority="Village Engineer, or the Planning Board where a site plan, subdivision, "
-                                      "wetlands or steep slopes application is pending (§208-19C)",
-                  removals_12mo=pr.removals_12mo, clear_cutting=pr.clear_cutting, notes=notes)
+        notes.append(
+            "§208-19A(2) applied on parcel facts not given (" + ", ".join(pr.assumed_facts) + "): the "
+            "permit preview keeps the reading that needs a permit; penalties on it are conditional"
+        )
+    return Permit(
+        required=pr.required,
+        triggers=pr.site_triggers,
+        exceptions_applied=pr.exceptions_applied,
+        trees_needing_permit=int(pr.permit_needed.sum()),
+        approving_authority="Village Engineer, or the Planning Board where a site plan, subdivision, "
+        "wetlands or steep slopes application is pending (§208-19C)",
+        removals_12mo=pr.removals_12mo,
+        clear_cutting=pr.clear_cutting,
+        notes=notes,
+    )
 
 
-def _penalty_findings(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult,
-                      off: OffenceResult, pen: PenaltyResult) -> Any:
+def _penalty_findings(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    law: dict[str, Any],
+    pr: PermitResult,
+    off: OffenceResult,
+    pen: PenaltyResult,
+) -> Any:
     from treecalc.results import Penalties
 
     act = actions(trees)
     tags = trees["tag"].to_numpy(object)
     o, x = off.offence, off.not_offence_reason != ""
-    per_tree = _plain_records(pd.DataFrame({
-        "tag": tags[o], "species_code": trees["species_code"].to_numpy(object)[o],
-        "dbh_in": trees["dbh_in"].to_numpy(float)[o], "action": act[o],
-        "status": np.where(off.definite[o], "definite", "conditional").astype(object),
-        "offence_sections": off.sections[o], "depends_on": off.depends_on[o], "tier": pen.tier[o],
-        "base_usd": pen.base_usd[o], "max_usd": pen.max_usd[o], "criminal_max_usd": pen.criminal_usd[o],
-        "criminal_section": pen.criminal_section[o]}, dtype=object))
-    not_off = _plain_records(pd.DataFrame({"tag": tags[x], "species_code": trees["species_code"].to_numpy(object)[x],
-                                           "action": act[x], "reason": off.not_offence_reason[x]}, dtype=object))
-    crim_secs = sorted({s.strip() for x in pd.unique(pen.criminal_section[off.offence]) for s in
-                        str(x).replace("(", ";").replace(")", ";").replace("violation of", ";").split(";")
-                        if s.strip().startswith("§")})
+    per_tree = _plain_records(
+        pd.DataFrame(
+            {
+                "tag": tags[o],
+                "species_code": trees["species_code"].to_numpy(object)[o],
+                "dbh_in": trees["dbh_in"].to_numpy(float)[o],
+                "action": act[o],
+                "status": np.where(off.definite[o], "definite", "conditional").astype(object),
+                "offence_sections": off.sections[o],
+                "depends_on": off.depends_on[o],
+                "tier": pen.tier[o],
+                "base_usd": pen.base_usd[o],
+                "max_usd": pen.max_usd[o],
+                "criminal_max_usd": pen.criminal_usd[o],
+                "criminal_section": pen.criminal_section[o],
+            },
+            dtype=object,
+        )
+    )
+    not_off = _plain_records(
+        pd.DataFrame(
+            {
+                "tag": tags[x],
+                "species_code": trees["species_code"].to_numpy(object)[x],
+                "action": act[x],
+                "reason": off.not_offence_reason[x],
+            },
+            dtype=object,
+        )
+    )
+    crim_secs = sorted(
+        {
+            s.strip()
+            for x in pd.unique(pen.criminal_section[off.offence])
+            for s in str(x).replace("(", ";").replace(")", ";").replace("violation of", ";").split(";")
+            if s.strip().startswith("§")
+        }
+    )
     crim = law["criminal"]
-    notes = ["maxima: 'up to' — the Planning Board assesses the civil penalty after a hearing (§208-29B) and "
-             "may release or compromise it; the court sets a criminal fine (§208-29A)",
-             "each day of a continuing violation is a separate offence (§208-29A, §208-29B)",
-             "penalties collected are deposited in the Tree Fund (§208-29H)",
-             OFFENCE_READING_208, OTHER_PROHIBITIONS_208,
-             "definite offences rest only on facts given (survey columns, the Site sheet, flags); a conditional "
-             "offence rests on an assumed fact, named per tree, and its amount is summed apart "
-             "(civil_penalty_conditional_usd); the maxima count definite offences only",
-             f"§208-29A 'second and each subsequent violation within a one-year period' is read from the site fact "
-             f"prior_violation_within_year (when given yes: up to ${int(crim['repeat_within_year_usd']):,} per tree). Other "
-             f"reading: every tree after the first of this event is a subsequent violation: "
-             f"${pen.criminal_alternative:,} (definite offences)"]
+    notes = [
+        "maxima: 'up to' — the Planning Board assesses the civil penalty after a hearing (§208-29B) and "
+        "may release or compromise it; the court sets a criminal fine (§208-29A)",
+        "each day of a continuing violation is a separate offence (§208-29A, §208-29B)",
+        "penalties collected are deposited in the Tree Fund (§208-29H)",
+        OFFENCE_READING_208,
+        OTHER_PROHIBITIONS_208,
+        "definite offences rest only on facts given (survey columns, the Site sheet, flags); a conditional "
+        "offence rests on an assumed fact, named per tree, and its amount is summed apart "
+        "(civil_penalty_conditional_usd); the maxima count definite offences only",
+        f"§208-29A 'second and each subsequent violation within a one-year period' is read from the site fact "
+        f"prior_violation_within_year (when given yes: up to ${int(crim['repeat_within_year_usd']):,} per tree). Other "
+        f"reading: every tree after the first of this event is a subsequent violation: "
+        f"${pen.criminal_alternative:,} (definite offences)",
+    ]
     if off.offence.any():
         notes.append(NOTE_29F)
     if pen.civil_conditional and pen.doubled_if_assumed and not pen.doubled:
-        notes.append("the conditional offences would also double the fines per tree (§208-29B(7)): "
-                     + "; ".join(pen.conditional_reasons))
+        notes.append(
+            "the conditional offences would also double the fines per tree (§208-29B(7)): "
+            + "; ".join(pen.conditional_reasons)
+        )
     return Penalties(
-        civil_penalty_max_usd=pen.civil_total, civil_penalty_conditional_usd=pen.civil_conditional,
-        criminal_fine_max_usd=pen.criminal_total, criminal_fine_conditional_usd=pen.criminal_conditional,
-        fine_max_usd=None, fine_conditional_usd=None, doubled=pen.doubled, doubling_reasons=pen.doubling_reasons,
-        continuing_days=pen.days, offences=int(off.offence.sum()), offences_definite=int(off.definite.sum()),
-        offences_conditional=int(off.conditional.sum()), per_tree=per_tree, not_offences=not_off,
+        civil_penalty_max_usd=pen.civil_total,
+        civil_penalty_conditional_usd=pen.civil_conditional,
+        criminal_fine_max_usd=pen.criminal_total,
+        criminal_fine_conditional_usd=pen.criminal_conditional,
+        fine_max_usd=None,
+        fine_conditional_usd=None,
+        doubled=pen.doubled,
+        doubling_reasons=pen.doubling_reasons,
+        continuing_days=pen.days,
+        offences=int(off.offence.sum()),
+        offences_definite=int(off.definite.sum()),
+        offences_conditional=int(off.conditional.sum()),
+        per_tree=per_tree,
+        not_offences=not_off,
         criminal_sections=["§208-29A"] + [s for s in crim_secs if s != "§208-29A"],
-        criminal_alternative_usd=pen.criminal_alternative, clear_cutting=pr.clear_cutting, notes=notes,
-        sections=["§208-29A", "§208-29B", "§208-29F", "§208-29H"])
+        criminal_alternative_usd=pen.criminal_alternative,
+        clear_cutting=pr.clear_cutting,
+        notes=notes,
+        sections=["§208-29A", "§208-29B", "§208-29F", "§208-29H"],
+    )
 
 
 def cents_sum(values: Any, mask: np.ndarray) -> Decimal:
@@ -833,7 +1071,7 @@ def cents_sum(values: Any, mask: np.ndarray) -> Decimal:
 
 
 def required_value(value_usd: Decimal | float, percent: float) -> Decimal:
-    """"At least" ``percent`` of a value, rounded UP to the cent (§ 208-22A/F): 10.044 -> 10.05."""
+    """ "At least" ``percent`` of a value, rounded UP to the cent (§ 208-22A/F): 10.044 -> 10.05."""
     exact = Decimal(str(value_usd)) * Decimal(repr(float(percent))) / 100
     return exact.quantize(Decimal("0.01"), rounding=ROUND_CEILING)
 
@@ -842,28 +1080,50 @@ def _parts(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], parts: Replacemen
     from treecalc.results import ReplacementPart
 
     rules = law["replacement"]
-    pct_f = float(ctx.opts.replacement_percent) if ctx.opts.replacement_percent is not None \
+    pct_f = (
+        float(ctx.opts.replacement_percent)
+        if ctx.opts.replacement_percent is not None
         else float(rules["violation_percent"])
+    )
     out = []
     tags = trees["tag"].to_numpy(object)
     for section, pct, mask, reason in (
-            ("§208-22F", pct_f, parts.violation_part,
-             "the Village Engineer's percentage §208-22F" if ctx.opts.replacement_percent is not None else
-             f"{rules['violation_percent']}% of the value of the trees harmed in offences §208-22F"),
-            ("§208-22A", float(rules["percent"]), parts.permit_part,
-             f"{rules['percent']}% of the value of the trees proposed for removal under a permit for "
-             f"{parts.removals_under_permit} trees ({rules['min_trees']} or more) §208-22A")):
+        (
+            "§208-22F",
+            pct_f,
+            parts.violation_part,
+            "the Village Engineer's percentage §208-22F"
+            if ctx.opts.replacement_percent is not None
+            else f"{rules['violation_percent']}% of the value of the trees harmed in offences §208-22F",
+        ),
+        (
+            "§208-22A",
+            float(rules["percent"]),
+            parts.permit_part,
+            f"{rules['percent']}% of the value of the trees proposed for removal under a permit for "
+            f"{parts.removals_under_permit} trees ({rules['min_trees']} or more) §208-22A",
+        ),
+    ):
         if not mask.any():
             continue
         value = cents_sum(trees["value_usd"], mask)
-        out.append(ReplacementPart(section=section, percent=pct, trees=int(mask.sum()), value_usd=float(value),
-                                   required_value_usd=float(required_value(value, pct)),
-                                   tags=tags[mask].astype(str).tolist(), reason=reason))
+        out.append(
+            ReplacementPart(
+                section=section,
+                percent=pct,
+                trees=int(mask.sum()),
+                value_usd=float(value),
+                required_value_usd=float(required_value(value, pct)),
+                tags=tags[mask].astype(str).tolist(),
+                reason=reason,
+            )
+        )
     return out
 
 
-def _replacement_findings(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult,
-                          parts: ReplacementParts) -> tuple[Any, Any]:
+def _replacement_findings(
+    ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult, parts: ReplacementParts
+) -> tuple[Any, Any]:
     from treecalc.results import Replacement
 
     rules = law["replacement"]
@@ -876,8 +1136,10 @@ def _replacement_findings(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr
     required_usd = float(sum(Decimal(str(p.required_value_usd)) for p in part_list))
     removed_usd = float(sum(Decimal(str(p.value_usd)) for p in part_list))
     if opts.replacement_percent is not None and not parts.violation_part.any():
-        ctx.warnings.append("a replacement percentage was given but applies only after a violation (§208-22F): "
-                            f"{rules['percent']}% (§208-22A) is used")
+        ctx.warnings.append(
+            "a replacement percentage was given but applies only after a violation (§208-22F): "
+            f"{rules['percent']}% (§208-22A) is used"
+        )
     section = "; ".join(p.section for p in part_list) or ("§208-22F" if parts.violation else "§208-22A")
     percent = part_list[0].percent if len(part_list) == 1 else None
     pct_note = "; ".join(f"{p.section}: {p.reason}" for p in part_list) or "nothing to replace"
@@ -885,30 +1147,58 @@ def _replacement_findings(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr
     fund = _fund_findings(ctx, trees, parts, plan_out, required, part_list)
     pl, rep_warnings, rep_notes = plan_out["plan"], plan_out["warnings"], plan_out["notes"]
     if parts.violation_part.any() and required:
-        rep_notes.append("§208-22F: the applicant may instead pay the Tree Preservation Fund a sum equivalent to "
-                         f"{part_list[0].percent:g}% of the value destroyed, or combine planting and payment")
-    rep_notes.append("§208-22: 120% (or the Engineer's percentage) only on the trees harmed in offences, 90% on "
-                     "the removals proposed under a permit for three or more trees; a lawful removal that needs no "
-                     "permit, or a tree only damaged without an offence, carries nothing")
+        rep_notes.append(
+            "§208-22F: the applicant may instead pay the Tree Preservation Fund a sum equivalent to "
+            f"{part_list[0].percent:g}% of the value destroyed, or combine planting and payment"
+        )
+    rep_notes.append(
+        "§208-22: 120% (or the Engineer's percentage) only on the trees harmed in offences, 90% on "
+        "the removals proposed under a permit for three or more trees; a lawful removal that needs no "
+        "permit, or a tree only damaged without an offence, carries nothing"
+    )
     rep_notes.append(NOTE_22G)
     ctx.warnings.extend(rep_warnings)
     ex = parts.exclusion != ""
-    excluded = _plain_records(pd.DataFrame({"tag": trees["tag"].to_numpy(object)[ex],
-                                            "species_code": trees["species_code"].to_numpy(object)[ex],
-                                            "reason": parts.exclusion[ex]}, dtype=object))
+    excluded = _plain_records(
+        pd.DataFrame(
+            {
+                "tag": trees["tag"].to_numpy(object)[ex],
+                "species_code": trees["species_code"].to_numpy(object)[ex],
+                "reason": parts.exclusion[ex],
+            },
+            dtype=object,
+        )
+    )
     replacement = Replacement(
-        required=required, percent=percent, section=section, value_basis=ctx.options["value_basis"],
-        value_basis_label=ctx.options["value_basis_label"], removed_value_usd=removed_usd,
-        required_value_usd=required_usd if required else 0.0, parts=part_list, percent_note=pct_note,
-        violation=parts.violation, trees_counted=int(counted.sum()),
-        removals_under_permit=parts.removals_under_permit, min_trees=rules["min_trees"], excluded=excluded,
-        stock=plan_out["stock"], plan=plan_out["rows"],
-        trees_needed=plan_out["trees_needed"] if required else 0, trees_planted=plan_out["planted"],
+        required=required,
+        percent=percent,
+        section=section,
+        value_basis=ctx.options["value_basis"],
+        value_basis_label=ctx.options["value_basis_label"],
+        removed_value_usd=removed_usd,
+        required_value_usd=required_usd if required else 0.0,
+        parts=part_list,
+        percent_note=pct_note,
+        violation=parts.violation,
+        trees_counted=int(counted.sum()),
+        removals_under_permit=parts.removals_under_permit,
+        min_trees=rules["min_trees"],
+        excluded=excluded,
+        stock=plan_out["stock"],
+        plan=plan_out["rows"],
+        trees_needed=plan_out["trees_needed"] if required else 0,
+        trees_planted=plan_out["planted"],
         trees_in_lieu=int(pl.trees_in_lieu) if required else 0,
-        planted_value_usd=money2(pl.planted_value_usd), unmet_value_usd=money2(pl.unmet_value_usd),
-        planting_cost_usd=money2(pl.planting_cost_usd), native_share=plan_out["native_share"],
-        native_planted=plan_out["native_planted"], policy=pl.policy, status=pl.status,
-        warnings=rep_warnings, notes=rep_notes)
+        planted_value_usd=money2(pl.planted_value_usd),
+        unmet_value_usd=money2(pl.unmet_value_usd),
+        planting_cost_usd=money2(pl.planting_cost_usd),
+        native_share=plan_out["native_share"],
+        native_planted=plan_out["native_planted"],
+        policy=pl.policy,
+        status=pl.status,
+        warnings=rep_warnings,
+        notes=rep_notes,
+    )
     return replacement, fund
 
 
@@ -928,8 +1218,10 @@ def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any
         for e in entries:
             if e.get("unit_cost_usd") is None:
                 e["unit_cost_usd"] = rules["default_stock"]["unit_cost_usd"]
-                assumptions.append(f"replacement {e.get('species')}: unit cost not given, the placeholder "
-                                   f"${money(e['unit_cost_usd']):,.2f} is used")
+                assumptions.append(
+                    f"replacement {e.get('species')}: unit cost not given, the placeholder "
+                    f"${money(e['unit_cost_usd']):,.2f} is used"
+                )
         return entries, assumptions
     d = rules["default_stock"]
     species = opts.replacement_species or d["species"]
@@ -938,8 +1230,10 @@ def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any
     dbh_in = opts.replacement_dbh_in
     if dbh_in is None and opts.replacement_species is None:
         dbh_in = d["dbh_in"]
-        assumptions.append(f"replacement size not given: {d['dbh_in']:g} in DBH is assumed (§208-22D minimum "
-                           f"{rules['deciduous_min_dbh_in']:g} in)")
+        assumptions.append(
+            f"replacement size not given: {d['dbh_in']:g} in DBH is assumed (§208-22D minimum "
+            f"{rules['deciduous_min_dbh_in']:g} in)"
+        )
     elif dbh_in is None:
         from treecalc.species import resolve_one
 
@@ -950,11 +1244,13 @@ def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any
     cost = opts.replacement_cost_usd
     if cost is None:
         cost = d["unit_cost_usd"]
-        assumptions.append(f"replacement unit cost not given: ${money(cost):,.2f} per tree supplied and "
-                           f"planted is a PLACEHOLDER (give --replacement-cost)")
-    return [{"species": species, "dbh_in": dbh_in, "height_ft": opts.replacement_height_ft,
-             "unit_cost_usd": cost}], assumptions
-
+        assumptions.append(
+            f"replacement unit cost not given: ${money(cost):,.2f} per tree supplied and "
+            f"planted is a PLACEHOLDER (give --replacement-cost)"
+        )
+    return [
+        {"species": species, "dbh_in": dbh_in, "height_ft": opts.replacement_height_ft, "unit_cost_usd": cost}
+    ], assumptions
 
 
 def _stock_hint(stock_report: list[dict[str, Any]], rules: dict[str, Any]) -> str:
@@ -976,60 +1272,103 @@ def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, require
     opts, rules = ctx.opts, law["replacement"]
     entries, stock_assumptions = _stock_entries(opts, rules)
 
-    def stock_value(c: Any, d: Any) -> np.ndarray:   # stock at good condition, rounded to cents
+    def stock_value(c: Any, d: Any) -> np.ndarray:  # stock at good condition, rounded to cents
         return round_cents(ctx.value_of(c, d))
 
-    options_ok, stock_report = prepare_stock(entries, rules, law["spacing_ft"], stock_value,
-                                             size_waiver=opts.size_waiver)
+    options_ok, stock_report = prepare_stock(
+        entries, rules, law["spacing_ft"], stock_value, size_waiver=opts.size_waiver
+    )
     schedule = ctx.schedule
     warnings = [f"replacement stock {r['species']} refused: {reason}" for r in stock_report for reason in r["refusals"]]
     # a replacement species matched by similarity ("Red Mapel") is said, with what it was taken as
-    warnings += [f"replacement species: {note}; check it" for r in stock_report for note in r.get("notes", [])
-                 if note.startswith("fuzzy match")]
+    warnings += [
+        f"replacement species: {note}; check it"
+        for r in stock_report
+        for note in r.get("notes", [])
+        if note.startswith("fuzzy match")
+    ]
     notes: list[str] = []
-    stock_notes = [f"replacement stock {r.get('species_code') or r['species']}: {note}"
-                   for r in stock_report if r.get("accepted") for note in r.get("notes", [])
-                   if note.startswith("conifer")]
+    stock_notes = [
+        f"replacement stock {r.get('species_code') or r['species']}: {note}"
+        for r in stock_report
+        if r.get("accepted")
+        for note in r.get("notes", [])
+        if note.startswith("conifer")
+    ]
     if required and not options_ok and schedule.basis == "per_tree":
         refused = "; ".join(f"{r['species']}: {', '.join(r['refusals'])}" for r in stock_report)
         raise ValueError(f"no acceptable replacement stock ({refused}); {_stock_hint(stock_report, rules)}")
     if required:
         ctx.assumptions.extend(stock_assumptions + stock_notes)
-        pl = make_plan(options_ok, required_usd, fee_basis=schedule.basis,
-                       fee_per_tree_usd=float(schedule.fee_per_tree_usd), multiplier=float(schedule.multiplier),
-                       plantable=opts.plantable, plantable_area_sqft=opts.plantable_area_sqft,
-                       policy=opts.in_lieu_policy)
+        pl = make_plan(
+            options_ok,
+            required_usd,
+            fee_basis=schedule.basis,
+            fee_per_tree_usd=float(schedule.fee_per_tree_usd),
+            multiplier=float(schedule.multiplier),
+            plantable=opts.plantable,
+            plantable_area_sqft=opts.plantable_area_sqft,
+            policy=opts.in_lieu_policy,
+        )
     else:
         pl = make_plan(options_ok, 0.0)
-    rows = [{"species_code": o.species_code, "scientific_name": o.scientific_name, "common_name": o.common_name,
-             "dbh_in": o.dbh_in, "unit_cost_usd": o.unit_cost_usd, "value_per_tree_usd": o.value_per_tree_usd,
-             "count": int(k), "native": o.native, "size_class": o.size_class, "area_sqft_per_tree": o.area_sqft,
-             "planted_value_usd": money2(o.value_per_tree_usd * k), "cost_usd": money2(o.unit_cost_usd * k)}
-            for o, k in zip(options_ok, pl.counts) if k]
+    rows = [
+        {
+            "species_code": o.species_code,
+            "scientific_name": o.scientific_name,
+            "common_name": o.common_name,
+            "dbh_in": o.dbh_in,
+            "unit_cost_usd": o.unit_cost_usd,
+            "value_per_tree_usd": o.value_per_tree_usd,
+            "count": int(k),
+            "native": o.native,
+            "size_class": o.size_class,
+            "area_sqft_per_tree": o.area_sqft,
+            "planted_value_usd": money2(o.value_per_tree_usd * k),
+            "cost_usd": money2(o.unit_cost_usd * k),
+        }
+        for o, k in zip(options_ok, pl.counts)
+        if k
+    ]
     planted = int(sum(pl.counts))
     native_planted = int(sum(k for o, k in zip(options_ok, pl.counts) if o.native))
     if planted and native_planted * 2 <= planted:
-        warnings.append(f"native species are not the majority of the replacements ({native_planted} of {planted}): "
-                        "replacement trees should predominantly be native (§208-22C)")
+        warnings.append(
+            f"native species are not the majority of the replacements ({native_planted} of {planted}): "
+            "replacement trees should predominantly be native (§208-22C)"
+        )
     limited = opts.plantable is not None or opts.plantable_area_sqft is not None
     if required and not limited:
         notes.append("no limit on plantable trees given: every needed tree is planted")
     if required and limited and pl.trees_in_lieu:
         notes.append(f"the site can take {planted} tree(s): the rest goes to the Tree Preservation Fund (§208-22D)")
     if opts.plantable_area_sqft is not None:
-        notes.append("plantable area divided by the §208-6A spacing of each tree's size class "
-                     f"(small {law['spacing_ft']['small']} ft, medium {law['spacing_ft']['medium']} ft, "
-                     f"large {law['spacing_ft']['large']} ft apart; spacing² per tree)")
+        notes.append(
+            "plantable area divided by the §208-6A spacing of each tree's size class "
+            f"(small {law['spacing_ft']['small']} ft, medium {law['spacing_ft']['medium']} ft, "
+            f"large {law['spacing_ft']['large']} ft apart; spacing² per tree)"
+        )
     if options_ok and required:
-        notes.append(f"a tree paid for in lieu stands for the value of one {options_ok[0].species_code} "
-                     f"({options_ok[0].value_per_tree_usd:,.2f} on this basis), the first accepted stock entry")
+        notes.append(
+            f"a tree paid for in lieu stands for the value of one {options_ok[0].species_code} "
+            f"({options_ok[0].value_per_tree_usd:,.2f} on this basis), the first accepted stock entry"
+        )
     if ctx.kind == "annual":
         notes.append("the value compared is annual benefits (USD/yr): removed and replacement trees on the same basis")
     if any("invasive" in w or "575" in w for w in warnings):
         notes.append(NOTE_18E)
-    return {"plan": pl, "rows": rows, "stock": stock_report, "planted": planted, "native_planted": native_planted,
-            "native_share": (native_planted / planted) if planted else None, "options": options_ok,
-            "trees_needed": planted + int(pl.trees_in_lieu), "warnings": warnings, "notes": notes}
+    return {
+        "plan": pl,
+        "rows": rows,
+        "stock": stock_report,
+        "planted": planted,
+        "native_planted": native_planted,
+        "native_share": (native_planted / planted) if planted else None,
+        "options": options_ok,
+        "trees_needed": planted + int(pl.trees_in_lieu),
+        "warnings": warnings,
+        "notes": notes,
+    }
 
 
 def round_cents(x: Any) -> np.ndarray:
@@ -1038,8 +1377,14 @@ def round_cents(x: Any) -> np.ndarray:
     return np.floor(c + 0.5) / 100
 
 
-def _fund_findings(ctx: Any, trees: pd.DataFrame, parts: ReplacementParts, plan_out: dict[str, Any],
-                   required: bool, part_list: list[Any]) -> Any:
+def _fund_findings(
+    ctx: Any,
+    trees: pd.DataFrame,
+    parts: ReplacementParts,
+    plan_out: dict[str, Any],
+    required: bool,
+    part_list: list[Any],
+) -> Any:
     """§ 208-22D/F, § 208-24: the payment in lieu, on the fee schedule's capital basis when it is "value"."""
     from treecalc.fund import in_lieu
     from treecalc.results import Fund
@@ -1051,8 +1396,13 @@ def _fund_findings(ctx: Any, trees: pd.DataFrame, parts: ReplacementParts, plan_
     how_capital = ""
     if schedule.basis == "value" and required and unmet > 0:
         capital, how_capital = _capital_unmet(ctx, plan_out["options"], unmet)
-    f = in_lieu(schedule, trees_in_lieu=pl.trees_in_lieu if required else 0, unmet_value_usd=unmet,
-                unmet_capital_usd=capital, capital_how=how_capital)
+    f = in_lieu(
+        schedule,
+        trees_in_lieu=pl.trees_in_lieu if required else 0,
+        unmet_value_usd=unmet,
+        unmet_capital_usd=capital,
+        capital_how=how_capital,
+    )
     if f["placeholder"] and required and pl.trees_in_lieu:
         ctx.warnings.append(f"the fee in lieu is a {schedule.label}")
     alt, alt_how = None, ""
@@ -1061,14 +1411,28 @@ def _fund_findings(ctx: Any, trees: pd.DataFrame, parts: ReplacementParts, plan_
         values = ctx.capital_value_of(trees, parts.violation_part, schedule.value_basis)
         base = cents_sum(values, np.ones(len(values), dtype=bool))
         alt = float(required_value(base, f_part.percent))
-        alt_how = (f"{f_part.percent:g}% of ${base:,.2f}, the value of the {f_part.trees} tree(s) harmed in "
-                   f"offences on the capital basis {schedule.value_basis} (§208-22F, §208-24), rounded up to the cent")
-    return Fund(basis=f["basis"], fund_in_lieu_usd=f["fund_in_lieu_usd"], section=f["section"],
-                fee_per_tree_usd=f["fee_per_tree_usd"], multiplier=f["multiplier"], placeholder=f["placeholder"],
-                label=f["label"], source=f["source"], trees_in_lieu=f["trees_in_lieu"],
-                unmet_value_usd=f["unmet_value_usd"], capital_value_basis=f.get("capital_value_basis"),
-                fund_in_lieu_exact=f["fund_in_lieu_exact"], calculation=f["calculation"],
-                alternative_22f_usd=alt, alternative_22f_calculation=alt_how, notes=f["notes"])
+        alt_how = (
+            f"{f_part.percent:g}% of ${base:,.2f}, the value of the {f_part.trees} tree(s) harmed in "
+            f"offences on the capital basis {schedule.value_basis} (§208-22F, §208-24), rounded up to the cent"
+        )
+    return Fund(
+        basis=f["basis"],
+        fund_in_lieu_usd=f["fund_in_lieu_usd"],
+        section=f["section"],
+        fee_per_tree_usd=f["fee_per_tree_usd"],
+        multiplier=f["multiplier"],
+        placeholder=f["placeholder"],
+        label=f["label"],
+        source=f["source"],
+        trees_in_lieu=f["trees_in_lieu"],
+        unmet_value_usd=f["unmet_value_usd"],
+        capital_value_basis=f.get("capital_value_basis"),
+        fund_in_lieu_exact=f["fund_in_lieu_exact"],
+        calculation=f["calculation"],
+        alternative_22f_usd=alt,
+        alternative_22f_calculation=alt_how,
+        notes=f["notes"],
+    )
 
 
 def _capital_unmet(ctx: Any, options_ok: list[Any], unmet: float) -> tuple[Decimal, str]:
@@ -1088,8 +1452,10 @@ def _capital_unmet(ctx: Any, options_ok: list[Any], unmet: float) -> tuple[Decim
         return Decimal(str(unmet)), f"unmet value on the capital basis {basis}"
     trees_eq = Decimal(str(unmet)) / ref
     amount = (trees_eq * cap).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return amount, (f"unmet {unmet:,.2f} {ctx.options['value_unit']} = {trees_eq:.4f} x {o.species_code} "
-                    f"{o.dbh_in:g} in (at {ref:,.2f}); each worth ${cap:,.2f} on the capital basis {basis}")
+    return amount, (
+        f"unmet {unmet:,.2f} {ctx.options['value_unit']} = {trees_eq:.4f} x {o.species_code} "
+        f"{o.dbh_in:g} in (at {ref:,.2f}); each worth ${cap:,.2f} on the capital basis {basis}"
+    )
 
 
 def _site_notes(trees: pd.DataFrame) -> list[str]:
@@ -1107,8 +1473,16 @@ def _site_notes(trees: pd.DataFrame) -> list[str]:
     return notes
 
 
-def _lines(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult, off: OffenceResult,
-           pen: PenaltyResult, rep: Any, fund: Any) -> list[dict[str, Any]]:
+def _lines(
+    ctx: Any,
+    trees: pd.DataFrame,
+    law: dict[str, Any],
+    pr: PermitResult,
+    off: OffenceResult,
+    pen: PenaltyResult,
+    rep: Any,
+    fund: Any,
+) -> list[dict[str, Any]]:
     from treecalc.results import line as L_
     from treecalc.results import tags_text
 
@@ -1119,23 +1493,51 @@ def _lines(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult,
         L.append(L_(t["section"], "Permit trigger", t["text"], "", tags_text(t["tags"])))
     for e in pr.exceptions_applied:
         L.append(L_(e["section"], "Exception", e["text"]))
-    L.append(L_("§208-19", "Tree removal permit required", "yes" if pr.required else "no", "",
-                f"{int(pr.permit_needed.sum())} tree(s) need a permit"))
+    L.append(
+        L_(
+            "§208-19",
+            "Tree removal permit required",
+            "yes" if pr.required else "no",
+            "",
+            f"{int(pr.permit_needed.sum())} tree(s) need a permit",
+        )
+    )
     if (flag(trees, "street_tree") & (actions(trees) == "remove")).any():
         L.append(L_("§208-14; §208-5D", "Department's written approval", "required", "", NOTE_STREET_APPROVAL))
-    L.append(L_("§208-22", "Trees counted toward replacement", int(rep.trees_counted), "trees",
-                "120% on trees harmed in offences (§208-22F), 90% on removals proposed under a permit for "
-                f"{law['replacement']['min_trees']} or more trees (§208-22A)"))
+    L.append(
+        L_(
+            "§208-22",
+            "Trees counted toward replacement",
+            int(rep.trees_counted),
+            "trees",
+            "120% on trees harmed in offences (§208-22F), 90% on removals proposed under a permit for "
+            f"{law['replacement']['min_trees']} or more trees (§208-22A)",
+        )
+    )
     ex = trees["exclusion"].to_numpy(object)
     tags = trees["tag"].to_numpy(object)
-    for reason in pd.unique(ex[ex != ""]):        # one line per reason, with its trees
+    for reason in pd.unique(ex[ex != ""]):  # one line per reason, with its trees
         sel = ex == reason
-        L.append(L_(str(reason).rsplit(" ", 1)[-1], "Not counted", int(sel.sum()), "trees",
-                    f"{reason}: {_some_tags(tags[sel])}"))
+        L.append(
+            L_(
+                str(reason).rsplit(" ", 1)[-1],
+                "Not counted",
+                int(sel.sum()),
+                "trees",
+                f"{reason}: {_some_tags(tags[sel])}",
+            )
+        )
     for p in rep.parts:
         L.append(L_(p.section, f"Value of the trees in {p.section}", p.value_usd, unit, f"{p.trees} tree(s)"))
-        L.append(L_(p.section, f"Value required, {p.section}", p.required_value_usd, unit,
-                    f"{p.value_usd:,.2f} x {p.percent:g}%, rounded up to the cent (at least); {p.reason}"))
+        L.append(
+            L_(
+                p.section,
+                f"Value required, {p.section}",
+                p.required_value_usd,
+                unit,
+                f"{p.value_usd:,.2f} x {p.percent:g}%, rounded up to the cent (at least); {p.reason}",
+            )
+        )
     L.append(L_("§208-22B", "Value of the trees removed", rep.removed_value_usd, unit))
     L.append(L_(rep.section, "Replacement required", "yes" if rep.required else "no", "", rep.percent_note))
     if rep.required:
@@ -1146,7 +1548,7 @@ def _lines(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult,
 
 
 def _some_tags(tags: np.ndarray, limit: int = 12) -> str:
-    """"trees 1, 2, 3" (the first ``limit``, then "and N more")."""
+    """ "trees 1, 2, 3" (the first ``limit``, then "and N more")."""
     head = ", ".join(str(t) for t in tags[:limit])
     return f"trees {head}" + (f" and {len(tags) - limit} more" if len(tags) > limit else "")
 
@@ -1155,74 +1557,183 @@ def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str) 
     from treecalc.results import line as L_
 
     if rep.percent is not None:
-        L.append(L_(rep.section, "Replacement percentage", int(rep.percent) if float(rep.percent).is_integer()
-                    else rep.percent, "%", rep.percent_note))
-    L.append(L_(rep.section, "Value required of the replacements", rep.required_value_usd, unit,
-                " + ".join(f"{p.required_value_usd:,.2f} ({p.section})" for p in rep.parts)))
+        L.append(
+            L_(
+                rep.section,
+                "Replacement percentage",
+                int(rep.percent) if float(rep.percent).is_integer() else rep.percent,
+                "%",
+                rep.percent_note,
+            )
+        )
+    L.append(
+        L_(
+            rep.section,
+            "Value required of the replacements",
+            rep.required_value_usd,
+            unit,
+            " + ".join(f"{p.required_value_usd:,.2f} ({p.section})" for p in rep.parts),
+        )
+    )
     for r in rep.stock:
         extra = [x for x in r.get("notes", []) if x.startswith("conifer")]
-        note = (("accepted; value per tree " + f"{r.get('value_per_tree_usd', 0):,.2f} {unit}; unit cost "
-                 f"${r['unit_cost_usd']:,.2f}") if r["accepted"] else "refused: " + "; ".join(r["refusals"]))
-        L.append(L_("§208-22D", "Replacement stock", f"{r.get('species_code')} {r.get('dbh_in', 0):g} in"
-                    + (f", {r['height_ft']:g} ft" if r.get("height_ft") is not None else ""),
-                    "", "; ".join([note] + extra)))
+        note = (
+            (
+                "accepted; value per tree " + f"{r.get('value_per_tree_usd', 0):,.2f} {unit}; unit cost "
+                f"${r['unit_cost_usd']:,.2f}"
+            )
+            if r["accepted"]
+            else "refused: " + "; ".join(r["refusals"])
+        )
+        L.append(
+            L_(
+                "§208-22D",
+                "Replacement stock",
+                f"{r.get('species_code')} {r.get('dbh_in', 0):g} in"
+                + (f", {r['height_ft']:g} ft" if r.get("height_ft") is not None else ""),
+                "",
+                "; ".join([note] + extra),
+            )
+        )
     for p in rep.plan:
-        L.append(L_("§208-22D", f"Plant {p['species_code']} {p['dbh_in']:g} in", p["count"], "trees",
-                    f"{p['count']} x {p['value_per_tree_usd']:,.2f} = {p['planted_value_usd']:,.2f} {unit}; "
-                    f"cost ${p['cost_usd']:,.2f}"))
+        L.append(
+            L_(
+                "§208-22D",
+                f"Plant {p['species_code']} {p['dbh_in']:g} in",
+                p["count"],
+                "trees",
+                f"{p['count']} x {p['value_per_tree_usd']:,.2f} = {p['planted_value_usd']:,.2f} {unit}; "
+                f"cost ${p['cost_usd']:,.2f}",
+            )
+        )
     L.append(L_(rep.section, "Replacement trees needed", rep.trees_needed, "trees"))
     L.append(L_("§208-22D", "Trees planted", rep.trees_planted, "trees"))
     L.append(L_("§208-22D", "Trees not planted (in lieu)", rep.trees_in_lieu, "trees"))
     L.append(L_("§208-22D", "Planting cost", rep.planting_cost_usd, "USD"))
     if rep.native_share is not None:
-        L.append(L_("§208-22C", "Native share of the replacements", round(rep.native_share * 100, 1), "%",
-                    f"{rep.native_planted} of {rep.trees_planted}"))
-    L.append(L_("§208-24C", "Basis of payment in lieu", fund.basis, "", fund.label if fund.placeholder else fund.source))
-    L.append(L_("§208-24", "Payment in lieu to the Tree Preservation Fund", fund.fund_in_lieu_usd, "USD",
-                fund.calculation))
+        L.append(
+            L_(
+                "§208-22C",
+                "Native share of the replacements",
+                round(rep.native_share * 100, 1),
+                "%",
+                f"{rep.native_planted} of {rep.trees_planted}",
+            )
+        )
+    L.append(
+        L_("§208-24C", "Basis of payment in lieu", fund.basis, "", fund.label if fund.placeholder else fund.source)
+    )
+    L.append(
+        L_("§208-24", "Payment in lieu to the Tree Preservation Fund", fund.fund_in_lieu_usd, "USD", fund.calculation)
+    )
     if fund.alternative_22f_usd is not None:
-        L.append(L_("§208-22F", "Or: payment in place of the §208-22F replacement", fund.alternative_22f_usd, "USD",
-                    fund.alternative_22f_calculation))
+        L.append(
+            L_(
+                "§208-22F",
+                "Or: payment in place of the §208-22F replacement",
+                fund.alternative_22f_usd,
+                "USD",
+                fund.alternative_22f_calculation,
+            )
+        )
     L.append(L_("§208-22G", "Warranty of the replacements", "three years", "", NOTE_22G))
 
 
-def _lines_penalties(L: list[dict[str, Any]], trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult,
-                     ctx: Any) -> None:
+def _lines_penalties(
+    L: list[dict[str, Any]], trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult, ctx: Any
+) -> None:
     from treecalc.results import line as L_
 
-    L.append(L_("§208-29", "Offences, definite (facts given)", int(off.definite.sum()), "trees",
-                "a–d: removal needing a permit (§208-19A, §208-18A/C), topping or excessive pruning (§208-18D), "
-                "street tree without the Department's approval (§208-5C/D, §208-14), harm while an application "
-                "was pending (§208-20F)"))
-    L.append(L_("§208-29", "Offences, conditional (on assumed facts)", int(off.conditional.sum()), "trees",
-                "; ".join(sorted(set(off.depends_on[off.conditional]))) or "none"))
+    L.append(
+        L_(
+            "§208-29",
+            "Offences, definite (facts given)",
+            int(off.definite.sum()),
+            "trees",
+            "a–d: removal needing a permit (§208-19A, §208-18A/C), topping or excessive pruning (§208-18D), "
+            "street tree without the Department's approval (§208-5C/D, §208-14), harm while an application "
+            "was pending (§208-20F)",
+        )
+    )
+    L.append(
+        L_(
+            "§208-29",
+            "Offences, conditional (on assumed facts)",
+            int(off.conditional.sum()),
+            "trees",
+            "; ".join(sorted(set(off.depends_on[off.conditional]))) or "none",
+        )
+    )
     for sec, grp in pd.Series(off.sections[off.offence]).value_counts().sort_index().items():
         L.append(L_(str(sec), "Trees harmed in breach of", int(grp), "trees"))
     e = int(((off.not_offence_reason != "") & (actions(trees) == "damaged")).sum())
     if e:
-        L.append(L_("§208-29", "Damaged, not an offence by itself", e, "trees",
-                    "listed for the Village Engineer, no amount"))
+        L.append(
+            L_("§208-29", "Damaged, not an offence by itself", e, "trees", "listed for the Village Engineer, no amount")
+        )
     tiers = pd.Series(pen.base_usd[off.definite], index=pen.tier[off.definite])
     for tier, g in tiers.groupby(level=0, sort=True):
-        L.append(L_(str(tier), "Civil penalty tier (definite offences)", len(g), "trees",
-                    f"up to ${int(g.iloc[0]):,} per tree"))
+        L.append(
+            L_(
+                str(tier),
+                "Civil penalty tier (definite offences)",
+                len(g),
+                "trees",
+                f"up to ${int(g.iloc[0]):,} per tree",
+            )
+        )
     for r in pen.doubling_reasons:
         L.append(L_("§208-29B(7)", "Fines per tree doubled", r.replace(" §208-29B(7)", "")))
     if pen.days > 1:
         L.append(L_("§208-29B", "Days of continuing violation", pen.days, "days", "each day a separate offence"))
     L.append(L_("§208-29B", "Civil penalty, maximum", pen.civil_total, "USD", "up to; definite offences only"))
-    L.append(L_("§208-29B", "Civil penalty, conditional offences", pen.civil_conditional, "USD",
-                "up to, only if the assumed facts hold; not in the maximum"))
+    L.append(
+        L_(
+            "§208-29B",
+            "Civil penalty, conditional offences",
+            pen.civil_conditional,
+            "USD",
+            "up to, only if the assumed facts hold; not in the maximum",
+        )
+    )
     secs = sorted(set(pen.criminal_section[off.definite]))
-    L.append(L_("§208-29A", "Criminal fine, maximum", pen.criminal_total, "USD",
-                "up to; definite offences only; " + ("; ".join(secs) if secs else "no offence")))
-    L.append(L_("§208-29A", "Criminal fine, conditional offences", pen.criminal_conditional, "USD",
-                "up to, only if the assumed facts hold"))
-    L.append(L_("§208-29A", "Criminal fine, other reading of 'subsequent violation'", pen.criminal_alternative, "USD",
-                "every tree after the first of this event at the repeat maximum"))
+    L.append(
+        L_(
+            "§208-29A",
+            "Criminal fine, maximum",
+            pen.criminal_total,
+            "USD",
+            "up to; definite offences only; " + ("; ".join(secs) if secs else "no offence"),
+        )
+    )
+    L.append(
+        L_(
+            "§208-29A",
+            "Criminal fine, conditional offences",
+            pen.criminal_conditional,
+            "USD",
+            "up to, only if the assumed facts hold",
+        )
+    )
+    L.append(
+        L_(
+            "§208-29A",
+            "Criminal fine, other reading of 'subsequent violation'",
+            pen.criminal_alternative,
+            "USD",
+            "every tree after the first of this event at the repeat maximum",
+        )
+    )
     if off.offence.any():
-        L.append(L_("§208-29F", "Building permit / certificate of occupancy", "withheld while the violation is open",
-                    "", NOTE_29F))
+        L.append(
+            L_(
+                "§208-29F",
+                "Building permit / certificate of occupancy",
+                "withheld while the violation is open",
+                "",
+                NOTE_29F,
+            )
+        )
     L.append(L_("§208-29H", "Penalties collected", "to the Tree Fund"))
     for n in _site_notes(trees):
         L.append(L_(n.split(":")[0] if n.startswith("§") else "§208-17", "Note", n))

@@ -24,10 +24,14 @@ JURISDICTIONS = {
     "wesley_hills": "Village of Wesley Hills, Chapter 95",
 }
 _ALIASES = {
-    "croton": "croton_on_hudson", "croton on hudson": "croton_on_hudson",
-    "croton-on-hudson": "croton_on_hudson", "croton_on_hudson": "croton_on_hudson",
+    "croton": "croton_on_hudson",
+    "croton on hudson": "croton_on_hudson",
+    "croton-on-hudson": "croton_on_hudson",
+    "croton_on_hudson": "croton_on_hudson",
     "village of croton-on-hudson": "croton_on_hudson",
-    "wesley hills": "wesley_hills", "wesley_hills": "wesley_hills", "wesley-hills": "wesley_hills",
+    "wesley hills": "wesley_hills",
+    "wesley_hills": "wesley_hills",
+    "wesley-hills": "wesley_hills",
     "village of wesley hills": "wesley_hills",
 }
 

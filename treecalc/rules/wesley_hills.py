@@ -17,35 +17,58 @@ import pandas as pd
 from treecalc.rules.croton_on_hudson import REMOVALS, _join, actions, dbh, parse_bool, resolve_site
 
 NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
-PENALTY_SECTION = "Ch. 95 penalties A"   # the section number is not in the extracted text
+PENALTY_SECTION = "Ch. 95 penalties A"  # the section number is not in the extracted text
 OTHER_SECTION = "Ch. 95 penalties B"
 
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = {
     "has_residence": (False, "the lot is assumed vacant: no existing residence (§95-3A(1)(c))"),
-    "vacant_lot": (None, "'vacant lot' (§95-3A(1)(c)) is read from has_residence: a lot without an existing "
-                         "residence is vacant; give --site vacant_lot=true/false to decide it"),
-    "lot_area_acres": (None, "the lot area is assumed to be 1.5 acres or more (§95-3A(1)(d)); "
-                             "give --site lot_area_acres=N"),
-    "one_family_co_issued": (False, "no certificate of occupancy for a one-family residence is assumed "
-                                    "issued (§95-3A(1)(e))"),
+    "vacant_lot": (
+        None,
+        "'vacant lot' (§95-3A(1)(c)) is read from has_residence: a lot without an existing "
+        "residence is vacant; give --site vacant_lot=true/false to decide it",
+    ),
+    "lot_area_acres": (
+        None,
+        "the lot area is assumed to be 1.5 acres or more (§95-3A(1)(d)); give --site lot_area_acres=N",
+    ),
+    "one_family_co_issued": (
+        False,
+        "no certificate of occupancy for a one-family residence is assumed issued (§95-3A(1)(e))",
+    ),
     "permit_held": (False, "no clearing permit is assumed held for the trees already removed"),
-    "village_work": (False, "the removals are assumed not operations conducted by or for the Village of Wesley "
-                            "Hills (§95-3D(2))"),
-    "subdivision_plans_approved": (False, "the removals are assumed not covered by approved subdivision "
-                                          "construction plans deemed a permit (§95-3C(2))"),
-    "normal_farming": (False, "the removals are assumed not part of the normal use of land for farming, gardening "
-                              "or similar agricultural or horticultural uses (§95-3D(3))"),
+    "village_work": (
+        False,
+        "the removals are assumed not operations conducted by or for the Village of Wesley Hills (§95-3D(2))",
+    ),
+    "subdivision_plans_approved": (
+        False,
+        "the removals are assumed not covered by approved subdivision construction plans deemed a permit (§95-3C(2))",
+    ),
+    "normal_farming": (
+        False,
+        "the removals are assumed not part of the normal use of land for farming, gardening "
+        "or similar agricultural or horticultural uses (§95-3D(3))",
+    ),
 }
 
 EXCEPTIONS = {
-    "village_work": ("§95-3D(2)", "operations conducted by or for the Village of Wesley Hills: Chapter 95 does "
-                                  "not apply, no clearing permit required"),
-    "normal_farming": ("§95-3D(3)", "normal use of land for farming, gardening or similar agricultural or "
-                                    "horticultural uses: Chapter 95 does not prohibit or limit it"),
-    "subdivision_plans_approved": ("§95-3C(2)", "approved subdivision construction plans deemed a duly issued "
-                                                "permit (removals within the street rights-of-way, slope rights "
-                                                "and drainage areas, or shown on the approved, bonded grading "
-                                                "plan)"),
+    "village_work": (
+        "§95-3D(2)",
+        "operations conducted by or for the Village of Wesley Hills: Chapter 95 does "
+        "not apply, no clearing permit required",
+    ),
+    "normal_farming": (
+        "§95-3D(3)",
+        "normal use of land for farming, gardening or similar agricultural or "
+        "horticultural uses: Chapter 95 does not prohibit or limit it",
+    ),
+    "subdivision_plans_approved": (
+        "§95-3C(2)",
+        "approved subdivision construction plans deemed a duly issued "
+        "permit (removals within the street rights-of-way, slope rights "
+        "and drainage areas, or shown on the approved, bonded grading "
+        "plan)",
+    ),
 }
 
 READINGS = [
@@ -76,8 +99,16 @@ READINGS = [
     "counts definite offences only. The clearing-permit preview keeps the reading that needs a permit.",
 ]
 
-SECTIONS_APPLIED = ["§95-3A(1)(c)", "§95-3A(1)(d)", "§95-3A(1)(e)", "§95-3C(2)", "§95-3D(2)", "§95-3D(3)",
-                    PENALTY_SECTION, OTHER_SECTION]
+SECTIONS_APPLIED = [
+    "§95-3A(1)(c)",
+    "§95-3A(1)(d)",
+    "§95-3A(1)(e)",
+    "§95-3C(2)",
+    "§95-3D(2)",
+    "§95-3D(3)",
+    PENALTY_SECTION,
+    OTHER_SECTION,
+]
 
 
 @dataclass
@@ -89,12 +120,18 @@ class WesleyHillsResult:
     site_triggers: list[dict[str, Any]]
     assumptions: list[str]
     exceptions_applied: list[dict[str, str]] = field(default_factory=list)
-    definite: np.ndarray | None = None       # an offence on facts given
-    depends_on: np.ndarray | None = None     # per tree: the assumed fact(s) a conditional offence rests on
+    definite: np.ndarray | None = None  # an offence on facts given
+    depends_on: np.ndarray | None = None  # per tree: the assumed fact(s) a conditional offence rests on
 
 
-def evaluate(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
-             flags_not_surveyed: Any = (), assumed: Any = frozenset()) -> WesleyHillsResult:
+def evaluate(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    law: dict[str, Any],
+    *,
+    flags_not_surveyed: Any = (),
+    assumed: Any = frozenset(),
+) -> WesleyHillsResult:
     """§ 95-3A(1)(c)-(e) per removal and the fines of penalties A.
 
     ``flags_not_surveyed``: flag names the survey had no column for (the reader fills them with
@@ -130,46 +167,84 @@ def evaluate(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], *,
     vacant = (not parse_bool(site.get("has_residence", False))) if vacant is None else parse_bool(vacant)
     # (c) 10 in or more on any vacant lot
     if vacant:
-        add("§95-3A(1)(c)", d >= p["vacant_lot_min_dbh_in"], f"{p['vacant_lot_min_dbh_in']:g} in or more on a vacant lot",
-            "vacant lot (has_residence not given, §95-3A(1)(c))" if vacant_assumed else "")
+        add(
+            "§95-3A(1)(c)",
+            d >= p["vacant_lot_min_dbh_in"],
+            f"{p['vacant_lot_min_dbh_in']:g} in or more on a vacant lot",
+            "vacant lot (has_residence not given, §95-3A(1)(c))" if vacant_assumed else "",
+        )
     _large_lot(add, trees, site, p, d, harmed, assumptions, assumed)
     _lot_line(add, trees, site, p, d, harmed, assumptions, assumed, flags_not_surveyed)
     needed = harmed & (text != "")
     exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
     if site.get("village_work") or site.get("normal_farming"):
-        needed = np.zeros(n, dtype=bool)       # § 95-3D(2), (3): the chapter does not apply / limit
+        needed = np.zeros(n, dtype=bool)  # § 95-3D(2), (3): the chapter does not apply / limit
     held = bool(site.get("permit_held", False)) or bool(site.get("subdivision_plans_approved"))
     offence = needed & (act == "removed") & (not held)
     definite = offence & given
     fine = np.where(offence, int(law["fine"]["per_tree_usd"]), 0).astype(np.int64)
-    return WesleyHillsResult([t.split("; ") if t else [] for t in text], needed, offence, fine, site_triggers, assumptions, exceptions,
-                             definite=definite, depends_on=np.where(offence & ~definite, depends, ""))
+    return WesleyHillsResult(
+        [t.split("; ") if t else [] for t in text],
+        needed,
+        offence,
+        fine,
+        site_triggers,
+        assumptions,
+        exceptions,
+        definite=definite,
+        depends_on=np.where(offence & ~definite, depends, ""),
+    )
 
 
-def _large_lot(add: Any, trees: pd.DataFrame, site: dict[str, Any], p: dict[str, Any], d: np.ndarray,
-               harmed: np.ndarray, assumptions: list[str], assumed: Any) -> None:
+def _large_lot(
+    add: Any,
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    p: dict[str, Any],
+    d: np.ndarray,
+    harmed: np.ndarray,
+    assumptions: list[str],
+    assumed: Any,
+) -> None:
     """(d) lot of 1.5 acres or more: 10 in or more farther than 200 ft from an existing one-family residence."""
     area = site.get("lot_area_acres")
     if area is not None and float(area) < p["large_lot_min_acres"]:
         return
-    dist = (pd.to_numeric(trees["distance_to_residence_ft"], errors="coerce").to_numpy(float)
-            if "distance_to_residence_ft" in trees else np.full(len(trees), np.nan))
+    dist = (
+        pd.to_numeric(trees["distance_to_residence_ft"], errors="coerce").to_numpy(float)
+        if "distance_to_residence_ft" in trees
+        else np.full(len(trees), np.nan)
+    )
     unknown = np.isnan(dist) & harmed & (d >= p["large_lot_min_dbh_in"])
     if unknown.any():
-        assumptions.append(f"{int(unknown.sum())} tree(s) without distance_to_residence_ft are assumed farther "
-                           f"than {p['large_lot_residence_distance_ft']:g} ft from a residence (§95-3A(1)(d))")
+        assumptions.append(
+            f"{int(unknown.sum())} tree(s) without distance_to_residence_ft are assumed farther "
+            f"than {p['large_lot_residence_distance_ft']:g} ft from a residence (§95-3A(1)(d))"
+        )
     far = np.isnan(dist) | (dist > p["large_lot_residence_distance_ft"])
     dep = np.where(np.isnan(dist), "distance_to_residence_ft not given (§95-3A(1)(d))", "")
     if area is None:
-        dep = np.where(dep == "", "lot_area_acres not given (§95-3A(1)(d))",
-                       "lot_area_acres and " + dep.astype(object))
-    add("§95-3A(1)(d)", (d >= p["large_lot_min_dbh_in"]) & far,
+        dep = np.where(dep == "", "lot_area_acres not given (§95-3A(1)(d))", "lot_area_acres and " + dep.astype(object))
+    add(
+        "§95-3A(1)(d)",
+        (d >= p["large_lot_min_dbh_in"]) & far,
         f"{p['large_lot_min_dbh_in']:g} in or more, farther than {p['large_lot_residence_distance_ft']:g} ft "
-        f"from a one-family residence, on a lot of {p['large_lot_min_acres']:g} acres or more", dep.astype(object))
+        f"from a one-family residence, on a lot of {p['large_lot_min_acres']:g} acres or more",
+        dep.astype(object),
+    )
 
 
-def _lot_line(add: Any, trees: pd.DataFrame, site: dict[str, Any], p: dict[str, Any], d: np.ndarray,
-              harmed: np.ndarray, assumptions: list[str], assumed: Any, flags_not_surveyed: Any) -> None:
+def _lot_line(
+    add: Any,
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    p: dict[str, Any],
+    d: np.ndarray,
+    harmed: np.ndarray,
+    assumptions: list[str],
+    assumed: Any,
+    flags_not_surveyed: Any,
+) -> None:
     """(e) 6 in or more within 20 ft of a lot line on a lot without a one-family certificate of occupancy."""
     if site.get("one_family_co_issued", False):
         return
@@ -184,16 +259,23 @@ def _lot_line(add: Any, trees: pd.DataFrame, site: dict[str, Any], p: dict[str, 
         near = np.ones(n, dtype=bool)
     unknown = blank & harmed & (d >= p["lot_line_min_dbh_in"])
     if unknown.any():
-        why = ("the survey has no lot-line column: " if not_surveyed else "")
-        assumptions.append(f"{why}{int(unknown.sum())} tree(s) without within_20ft_of_lot_line are assumed "
-                           f"within {p['lot_line_distance_ft']:g} ft of a lot line (§95-3A(1)(e))")
+        why = "the survey has no lot-line column: " if not_surveyed else ""
+        assumptions.append(
+            f"{why}{int(unknown.sum())} tree(s) without within_20ft_of_lot_line are assumed "
+            f"within {p['lot_line_distance_ft']:g} ft of a lot line (§95-3A(1)(e))"
+        )
     dep = np.where(blank, "within_20ft_of_lot_line not given (§95-3A(1)(e))", "").astype(object)
     if "one_family_co_issued" in assumed:
-        dep = np.where(dep == "", "one_family_co_issued not given (§95-3A(1)(e))",
-                       dep + "; one_family_co_issued not given").astype(object)
-    add("§95-3A(1)(e)", (d >= p["lot_line_min_dbh_in"]) & near,
+        dep = np.where(
+            dep == "", "one_family_co_issued not given (§95-3A(1)(e))", dep + "; one_family_co_issued not given"
+        ).astype(object)
+    add(
+        "§95-3A(1)(e)",
+        (d >= p["lot_line_min_dbh_in"]) & near,
         f"{p['lot_line_min_dbh_in']:g} in or more within {p['lot_line_distance_ft']:g} ft of a lot line, "
-        f"no one-family certificate of occupancy", dep)
+        f"no one-family certificate of occupancy",
+        dep,
+    )
 
 
 def assess(ctx: Any) -> Any:
@@ -217,8 +299,9 @@ def assess(ctx: Any) -> Any:
     r = evaluate(trees, site, law, flags_not_surveyed=not_surveyed, assumed=assumed)
     ctx.assumptions.extend(r.assumptions)
     if ctx.opts.replacement_percent is not None:
-        ctx.warnings.append("a replacement percentage was given, but Wesley Hills Chapter 95 has no replacement "
-                            "rule: it is not used")
+        ctx.warnings.append(
+            "a replacement percentage was given, but Wesley Hills Chapter 95 has no replacement rule: it is not used"
+        )
     _tree_columns(trees, r)
     definite = r.definite if r.definite is not None else r.offence
     per = int(law["fine"]["per_tree_usd"])
@@ -226,23 +309,54 @@ def assess(ctx: Any) -> Any:
     fine_cond = int((r.offence & ~definite).sum()) * per
     wh = _summary(ctx, r, law, fine_def, fine_cond)
     ctx.wesley_hills = wh
-    permit = Permit(required=wh["permit_required"], triggers=r.site_triggers, exceptions_applied=r.exceptions_applied,
-                    trees_needing_permit=int(r.permit_needed.sum()),
-                    approving_authority="Planning Board (clearing permit, Wesley Hills Chapter 95, §95-3A(1))")
-    replacement = Replacement(required=False, percent=None, section="", value_basis=options["value_basis"],
-                              value_basis_label=options["value_basis_label"], removed_value_usd=None,
-                              required_value_usd=None, notes=[NO_REPLACEMENT_RULE + ": no replacement is computed"])
-    fund = Fund(basis=None, fund_in_lieu_usd=None, notes=["Wesley Hills Chapter 95 has no tree fund or payment in lieu"])
+    permit = Permit(
+        required=wh["permit_required"],
+        triggers=r.site_triggers,
+        exceptions_applied=r.exceptions_applied,
+        trees_needing_permit=int(r.permit_needed.sum()),
+        approving_authority="Planning Board (clearing permit, Wesley Hills Chapter 95, §95-3A(1))",
+    )
+    replacement = Replacement(
+        required=False,
+        percent=None,
+        section="",
+        value_basis=options["value_basis"],
+        value_basis_label=options["value_basis_label"],
+        removed_value_usd=None,
+        required_value_usd=None,
+        notes=[NO_REPLACEMENT_RULE + ": no replacement is computed"],
+    )
+    fund = Fund(
+        basis=None, fund_in_lieu_usd=None, notes=["Wesley Hills Chapter 95 has no tree fund or payment in lieu"]
+    )
     tags, depends = trees["tag"].astype(str).to_numpy(object), r.depends_on
-    per_tree = [{"tag": str(tags[i]), "fine_max_usd": int(r.fine_usd[i]),
-                 "status": "definite" if definite[i] else "conditional", "offence_sections": PENALTY_SECTION,
-                 "depends_on": str(depends[i]) if depends is not None else ""} for i in np.flatnonzero(r.offence)]
-    penalties = Penalties(civil_penalty_max_usd=None, civil_penalty_conditional_usd=None, criminal_fine_max_usd=None,
-                          criminal_fine_conditional_usd=None, fine_max_usd=fine_def, fine_conditional_usd=fine_cond,
-                          doubled=False, doubling_reasons=[], continuing_days=ctx.opts.continuing_days,
-                          offences=int(r.offence.sum()), offences_definite=int(definite.sum()),
-                          offences_conditional=int((r.offence & ~definite).sum()), per_tree=per_tree,
-                          notes=wh["notes"], sections=[PENALTY_SECTION])
+    per_tree = [
+        {
+            "tag": str(tags[i]),
+            "fine_max_usd": int(r.fine_usd[i]),
+            "status": "definite" if definite[i] else "conditional",
+            "offence_sections": PENALTY_SECTION,
+            "depends_on": str(depends[i]) if depends is not None else "",
+        }
+        for i in np.flatnonzero(r.offence)
+    ]
+    penalties = Penalties(
+        civil_penalty_max_usd=None,
+        civil_penalty_conditional_usd=None,
+        criminal_fine_max_usd=None,
+        criminal_fine_conditional_usd=None,
+        fine_max_usd=fine_def,
+        fine_conditional_usd=fine_cond,
+        doubled=False,
+        doubling_reasons=[],
+        continuing_days=ctx.opts.continuing_days,
+        offences=int(r.offence.sum()),
+        offences_definite=int(definite.sum()),
+        offences_conditional=int((r.offence & ~definite).sum()),
+        per_tree=per_tree,
+        notes=wh["notes"],
+        sections=[PENALTY_SECTION],
+    )
     return permit, replacement, fund, penalties, _lines(ctx, r, wh), site
 
 
@@ -271,16 +385,20 @@ def _summary(ctx: Any, r: WesleyHillsResult, law: dict[str, Any], fine_def: int,
     damaged = int(trees["action"].isin(["damaged", "topped", "excessively_pruned"]).sum())
     daily = int(law["fine"]["other_per_day_usd"])
     days = int(ctx.opts.continuing_days)
-    notes = ["Wesley Hills Chapter 95: maxima 'not more than'; a court sets the fine (or up to 15 days' imprisonment)",
-             f"Chapter 95 other violations (not the removal of a tree): up to ${daily:,}, each day's continued "
-             f"violation a separate violation ({OTHER_SECTION}); treecalc assesses no other violation",
-             "Chapter 95 penalties A has no per-day clause: each tree removed without a clearing permit is one "
-             "violation (up to $5,000); days of a continuing violation do not multiply it",
-             "Chapter 95: fine_max_usd counts definite offences (facts given); a removal fined only through an "
-             "assumed fact is conditional and summed apart (fine_conditional_usd)"]
+    notes = [
+        "Wesley Hills Chapter 95: maxima 'not more than'; a court sets the fine (or up to 15 days' imprisonment)",
+        f"Chapter 95 other violations (not the removal of a tree): up to ${daily:,}, each day's continued "
+        f"violation a separate violation ({OTHER_SECTION}); treecalc assesses no other violation",
+        "Chapter 95 penalties A has no per-day clause: each tree removed without a clearing permit is one "
+        "violation (up to $5,000); days of a continuing violation do not multiply it",
+        "Chapter 95: fine_max_usd counts definite offences (facts given); a removal fined only through an "
+        "assumed fact is conditional and summed apart (fine_conditional_usd)",
+    ]
     if damaged:
-        notes.append(f"{damaged} damaged tree(s) (topped, pruned or injured) still standing: Wesley Hills Chapter 95 regulates and "
-                     "fines the removal of trees only, so they need no clearing permit and are not fined")
+        notes.append(
+            f"{damaged} damaged tree(s) (topped, pruned or injured) still standing: Wesley Hills Chapter 95 regulates and "
+            "fines the removal of trees only, so they need no clearing permit and are not fined"
+        )
     return {
         "permit_required": bool(r.permit_needed.any()),
         "triggers": r.site_triggers,
@@ -303,25 +421,68 @@ def _lines(ctx: Any, r: WesleyHillsResult, wh: dict[str, Any]) -> list[dict[str,
 
     daily, days = wh["daily_fine_max_usd"], wh["continuing_days"]
     L = list(ctx.survey_lines)
-    L.append(line("Ch. 95", "Value basis", ctx.options["value_basis_label"], "", "tree values only: Wesley Hills "
-                  "Chapter 95 has no replacement-value rule"))
+    L.append(
+        line(
+            "Ch. 95",
+            "Value basis",
+            ctx.options["value_basis_label"],
+            "",
+            "tree values only: Wesley Hills Chapter 95 has no replacement-value rule",
+        )
+    )
     for t in r.site_triggers:
-        L.append(line(t["section"], "Clearing permit trigger (Wesley Hills Ch. 95)", t["text"], "",
-                      tags_text(t["tags"])))
+        L.append(
+            line(t["section"], "Clearing permit trigger (Wesley Hills Ch. 95)", t["text"], "", tags_text(t["tags"]))
+        )
     for e in r.exceptions_applied:
         L.append(line(e["section"], "Exception (Wesley Hills Ch. 95)", e["text"]))
-    L.append(line("§95-3A(1)", "Clearing permit required (Wesley Hills Ch. 95)",
-                  "yes" if wh["permit_required"] else "no", "", f"{int(r.permit_needed.sum())} tree(s)"))
+    L.append(
+        line(
+            "§95-3A(1)",
+            "Clearing permit required (Wesley Hills Ch. 95)",
+            "yes" if wh["permit_required"] else "no",
+            "",
+            f"{int(r.permit_needed.sum())} tree(s)",
+        )
+    )
     L.append(line("Ch. 95", "Replacement", "none", "", NO_REPLACEMENT_RULE))
     L.append(line(PENALTY_SECTION, "Trees removed without a required clearing permit", wh["offences"], "trees"))
-    L.append(line(PENALTY_SECTION, "Fine, maximum", wh["fine_max_usd"], "USD",
-                  f"up to ${wh['fine_per_tree_usd']:,} per tree; definite offences only"))
-    L.append(line(PENALTY_SECTION, "Fine, conditional offences (on assumed facts)", wh["fine_conditional_usd"], "USD",
-                  "up to, only if the assumed facts hold; not in the maximum"))
-    L.append(line(OTHER_SECTION, "Other violations, maximum per day", daily, "USD/day",
-                  "up to; each day's continued violation a separate violation; not the removal of a tree"))
+    L.append(
+        line(
+            PENALTY_SECTION,
+            "Fine, maximum",
+            wh["fine_max_usd"],
+            "USD",
+            f"up to ${wh['fine_per_tree_usd']:,} per tree; definite offences only",
+        )
+    )
+    L.append(
+        line(
+            PENALTY_SECTION,
+            "Fine, conditional offences (on assumed facts)",
+            wh["fine_conditional_usd"],
+            "USD",
+            "up to, only if the assumed facts hold; not in the maximum",
+        )
+    )
+    L.append(
+        line(
+            OTHER_SECTION,
+            "Other violations, maximum per day",
+            daily,
+            "USD/day",
+            "up to; each day's continued violation a separate violation; not the removal of a tree",
+        )
+    )
     if days > 1:
-        L.append(line(OTHER_SECTION, f"Other violation continuing {days} days, maximum", daily * days, "USD",
-                      f"{days} x ${daily:,}, for each other violation the Engineer finds; not applied to the "
-                      f"per-tree fine, which has no per-day clause"))
+        L.append(
+            line(
+                OTHER_SECTION,
+                f"Other violation continuing {days} days, maximum",
+                daily * days,
+                "USD",
+                f"{days} x ${daily:,}, for each other violation the Engineer finds; not applied to the "
+                f"per-tree fine, which has no per-day clause",
+            )
+        )
     return L
