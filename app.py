@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:  # app_support/ next to this file, whatever the wo
 
 import streamlit as st  # noqa: E402
 
-from app_support import projects, state  # noqa: E402
+from app_support import projects, state, ui  # noqa: E402
 
 st.set_page_config(page_title="treecalc", page_icon=":material/park:", layout="wide")
 
@@ -51,7 +51,9 @@ src = state.source()
 if src is None:
     survey_label.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
 else:
-    survey_label.caption(f"Survey: **{src.name}**" + (" (bundled sample)" if src.is_sample else " (uploaded)"))
+    survey_label.caption(
+        f"Survey: **{ui.md_text(src.name)}**" + (" (bundled sample)" if src.is_sample else " (uploaded)")
+    )
 
 with st.sidebar:  # after the page: the saved project holds the options the page has just set
     projects.sidebar()

@@ -99,7 +99,9 @@ def points(trees: pd.DataFrame, site: Mapping[str, Any] | None, colour_by: str =
     df["color"] = [list(colours[c]) for c in df["category"]]
     # drawn size only (not a crown model): 0.25 m per inch of DBH, 1.5-8 m, 6 in when DBH is not given
     df["radius_m"] = np.clip(np.nan_to_num(dbh.to_numpy(float), nan=6.0) * 0.25, 1.5, 8.0)
-    return df, int((~ok).sum())
+    # drawn in row order: the grey trees first, so that those the law speaks of are never covered by them
+    grey = df["color"].map(lambda c: tuple(c) == NONE_COLOUR).to_numpy()
+    return df.iloc[np.argsort(~grey, kind="stable")].reset_index(drop=True), int((~ok).sum())
 
 
 def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import threading
 import zipfile
+import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +39,23 @@ _NOTE = "tc_url_note"
 
 class ProjectError(state.AppError):
     """A project file that cannot be opened (said in plain words)."""
+
+
+def _file_name(name: str) -> str:
+    """A survey's name as a plain file name: no folders (``../../x.csv`` would be written back as a zip member
+    outside ``survey/`` by Save project), no control characters, at most 120 characters."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    base = "".join(ch for ch in base if ch.isprintable()).strip().lstrip(".")
+    return base[-120:] or "survey"
+
+
+def _member(z: zipfile.ZipFile, name: str) -> bytes:
+    """A member's bytes; a damaged or lying member (bad CRC, sizes that do not match, encryption, an unknown
+    compression) is a :class:`ProjectError`. Reading stops at the size the zip declares (checked beforehand)."""
+    try:
+        return z.read(name)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError) as e:
+        raise ProjectError(f"The project file is damaged: {name[:200]} could not be unpacked ({str(e)[:200]}).") from e
 
 
 @dataclass(frozen=True)
@@ -85,11 +105,15 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
                 f"up to {max_mb} MB."
             )
         try:
-            meta = json.loads(z.read("project.json"))
+            meta = json.loads(_member(z, "project.json"))
         except ValueError as e:
-            raise ProjectError(f"project.json could not be read: {e}") from e
+            raise ProjectError(f"project.json could not be read: {str(e)[:200]}") from e
+        except RecursionError as e:
+            raise ProjectError("project.json could not be read: it is nested thousands of levels deep.") from e
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             raise ProjectError("project.json is not a treecalc project (no format: treecalc-project).")
+        if not isinstance(meta.get("version", 1), int) or isinstance(meta.get("version"), bool):
+            raise ProjectError("project.json: its version is not a whole number.")
         if int(meta.get("version") or 0) > VERSION:
             raise ProjectError(
                 f"This project was saved by a newer treecalc (version {meta.get('version')}); "
@@ -101,10 +125,12 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
         sv = meta.get("survey")
         if not sv:
             return Project("", None, read_opts, opts)
-        name, member = str(sv.get("name") or "survey"), str(sv.get("file") or "")
+        if not isinstance(sv, dict) or not all(isinstance(sv.get(k, ""), str) for k in ("name", "file", "sha256")):
+            raise ProjectError("project.json: the survey entry is not a name, a file in the project and its SHA-256.")
+        name, member = _file_name(sv.get("name") or "survey"), sv.get("file") or ""
         if member not in names:
-            raise ProjectError(f"The project names the survey {member!r}, which is not in the file.")
-        blob = z.read(member)
+            raise ProjectError(f"The project names the survey {member[:200]!r}, which is not in the file.")
+        blob = _member(z, member)
     import hashlib
 
     if sv.get("sha256") and hashlib.sha256(blob).hexdigest() != sv["sha256"]:
@@ -114,18 +140,163 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
     return Project(name, None if sv.get("is_sample") else blob, read_opts, opts)
 
 
-#: options that name a file on the server when given as text: from a link or a project file only the
-#: in-line form (a dict) is taken, so that neither can make the server read a path of its choosing
-_PATH_OPTIONS = ("fee_schedule",)
+# --- options from outside (a link or a project file) -----------------------------------------
+# Only the options the app itself sets are taken, each only in the form and range its control accepts:
+# a value of another type or out of range would stop the page that draws the control, and an unknown
+# key could reach the law engine (``benefit: {fee_schedule: "/etc/passwd"}`` named a server file).
+# A fee schedule is taken in its in-line form (a dict) only, never as a path.
+
+
+def _number(lo: float | None = None, hi: float | None = None, whole: bool = False) -> Callable[[Any], Any]:
+    def check(v: Any) -> Any:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise ValueError("not a number")
+        if (lo is not None and v < lo) or (hi is not None and v > hi) or (whole and v != int(v)):
+            raise ValueError("out of range")
+        return int(v) if whole else float(v)
+
+    return check
+
+
+def _text(v: Any) -> str:
+    if not isinstance(v, str) or len(v) > 500:
+        raise ValueError("not a short text")
+    return v
+
+
+def _flag(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError("not true or false")
+    return v
+
+
+def _mapping(value: Any, check: Callable[[Any], Any], max_items: int = 100_000) -> dict[str, Any]:
+    if not isinstance(value, dict) or len(value) > max_items:
+        raise ValueError("not a table")
+    return {_text(k): check(v) for k, v in value.items()}
+
+
+def _one_of(*allowed: str) -> Callable[[Any], str]:
+    def check(v: Any) -> str:
+        if v not in allowed:
+            raise ValueError("not one of the choices")
+        return v
+
+    return check
+
+
+def _value_basis(v: Any) -> str:
+    kind, _, years = _text(v).partition(":")
+    if kind not in ("annual", "cumulative", "appraised") or (
+        years and (kind != "cumulative" or not years.isdigit() or not 1 <= int(years) <= 100)
+    ):
+        raise ValueError("not a value basis")
+    return v
+
+
+def _stock(v: Any) -> list[dict[str, Any]]:
+    if not isinstance(v, list) or not 0 < len(v) <= 500:
+        raise ValueError("not a stock list")
+    rows = []
+    for r in v:
+        if not isinstance(r, dict) or not {"species", "dbh_in"} <= set(r) <= {"species", "dbh_in", "unit_cost_usd"}:
+            raise ValueError("not a stock row")
+        cost = r.get("unit_cost_usd")
+        rows.append(
+            {
+                "species": _text(r["species"]),
+                "dbh_in": _number(0.1, 60)(r["dbh_in"]),
+                "unit_cost_usd": None if cost is None else _number(0)(cost),
+            }
+        )
+    return rows
+
+
+def _fee_schedule(v: Any) -> dict[str, Any]:
+    if not isinstance(v, dict) or not set(v) <= {"basis", "fee_per_tree_usd", "multiplier", "placeholder", "label"}:
+        raise ValueError("not an in-line fee schedule")
+    out = dict(v)
+    if "basis" in v:
+        _one_of("per_tree", "value")(v["basis"])
+    for k in ("fee_per_tree_usd", "multiplier"):
+        if k in v:
+            try:
+                _number(0)(float(v[k]) if isinstance(v[k], str) else v[k])
+            except (TypeError, ValueError):
+                raise ValueError(f"{k} is not an amount") from None
+    if "placeholder" in v:
+        _flag(v["placeholder"])
+    if "label" in v:
+        _text(v["label"])
+    return out
+
+
+def _benefit(v: Any) -> dict[str, Any]:
+    checks = {
+        "home_price_usd": _number(0),
+        "large_tree_leaf_area_m2": _number(1),
+        "land_use": _text,
+        "prices": lambda p: _mapping(p, _number(0), 100),
+    }
+    if not isinstance(v, dict) or not set(v) <= set(checks):
+        raise ValueError("not the benefit parameters")
+    return {k: checks[k](x) for k, x in v.items()}
+
+
+#: each option the app sets, with the check of what its control accepts
+_OPTION_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "value_basis": _value_basis,
+    "replacement_species": _text,
+    "_last_species": _text,
+    "replacement_dbh_in": _number(0.1, 60),
+    "replacement_cost_usd": _number(0),
+    "replacement_percent": _number(0, 1000),
+    "replacement_stock": _stock,
+    "plantable": _number(0, whole=True),
+    "plantable_area_sqft": _number(0),
+    "continuing_days": _number(1, whole=True),
+    "violation": _flag,
+    "application_pending": _flag,
+    "clear_cutting": _flag,
+    "fee_schedule": _fee_schedule,
+    "benefit": _benefit,
+    "species_fix": lambda v: _mapping(v, _text),
+    "actions": lambda v: _mapping(
+        v, _one_of("retain", "remove", "removed", "damaged", "topped", "excessively_pruned", "transplant")
+    ),
+}
+#: the read options the app sets (the Survey page's column map and site facts)
+_READ_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "column_map": lambda v: _mapping(v, _text, 1000),
+    "site": lambda v: _mapping(v, lambda x: x if x is None or isinstance(x, (bool, int, float)) else _text(x), 200),
+}
+
+
+def checked(given: Any, checks: dict[str, Callable[[Any], Any]]) -> tuple[dict[str, Any], list[str]]:
+    """The entries of ``given`` that the app sets, in the form its controls take, and the keys left out."""
+    if not isinstance(given, dict):
+        return {}, ["(not a set of options)"]
+    out, left = {}, []
+    for k, v in given.items():
+        if str(k).startswith("_") and k not in checks:
+            continue  # the app's own bookkeeping of another version: not an option, nothing to say
+        try:
+            out[k] = checks[k](v)
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
+            left.append(str(k)[:40])
+    return out, left
 
 
 def safe_options(opts: dict[str, Any]) -> dict[str, Any]:
-    """``opts`` without server paths (see ``_PATH_OPTIONS``) and app bookkeeping (``_``-keys)."""
-    return {
-        k: v
-        for k, v in opts.items()
-        if not str(k).startswith("_") and not (k in _PATH_OPTIONS and not isinstance(v, dict))
-    }
+    """``opts`` as the app's controls take them (see :func:`checked`): no server paths, no bookkeeping."""
+    return checked(opts, _OPTION_CHECKS)[0]
+
+
+def _left_out_note(what: str, left: list[str]) -> str | None:
+    if not left:
+        return None
+    names = ", ".join(left[:8]) + (f" and {len(left) - 8} more" if len(left) > 8 else "")
+    return f"{what}: these options were not understood and are left out: {names}."
 
 
 def _clear_widgets() -> None:
@@ -142,9 +313,18 @@ def apply(p: Project) -> None:
     else:
         state.set_source(p.survey_name, p.survey)
         _store_put(state.source())
-    st.session_state[state._READ] = dict(p.read_opts)
-    st.session_state[state._OPTS] = safe_options(p.opts)
+    _take_options(p.read_opts, p.opts, "The project")
     _clear_widgets()
+
+
+def _take_options(read_opts: Any, opts: Any, whose: str) -> None:
+    """Make checked options the session's (see :func:`checked`); say which were left out."""
+    read_opts, left_read = checked(read_opts, _READ_CHECKS)
+    opts, left = checked(opts, _OPTION_CHECKS)
+    st.session_state[state._READ] = read_opts
+    st.session_state[state._OPTS] = opts
+    if note := _left_out_note(whose, left_read + left):
+        st.session_state[_NOTE] = note
 
 
 # --- surveys kept for reloads and links -----------------------------------------------
@@ -200,7 +380,7 @@ def restore_from_url() -> None:
         opts = json.loads(q.get("opts") or "{}")
         if not isinstance(read_opts, dict) or not isinstance(opts, dict):
             raise ValueError("not objects")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
         st.session_state[_NOTE] = "The link's options could not be read; the app starts afresh."
         return
     sha = q.get("survey")
@@ -213,8 +393,7 @@ def restore_from_url() -> None:
             )
             return
         state.set_source(src.name, src.data)
-    st.session_state[state._READ] = read_opts
-    st.session_state[state._OPTS] = safe_options(opts)
+    _take_options(read_opts, opts, "The link")
 
 
 def sync_url() -> None:

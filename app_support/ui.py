@@ -54,6 +54,11 @@ def need(*names: str) -> bool:
     return not missing
 
 
+def md_text(s: str) -> str:
+    """``s`` shown as itself in Markdown: a file name like ``![x](http://…).csv`` is not an image to fetch."""
+    return re.sub(r"([\\`*\[\]<>()!|~$])", r"\\\1", str(s))
+
+
 def usd(x: Any, cents: bool = False) -> str:
     """A dollar amount as people read it (``$1,234`` or ``$1,234.56``)."""
     if x is None:
@@ -160,12 +165,16 @@ def downloads(tables: Mapping[str, pd.DataFrame | None], *, key: str, statement:
     i = 0
     if statement:
         with cols[0]:
+            why = "not available yet"
             try:
                 job = None if lib.available("assess", "statement_bytes") else state.statement_job()
-            except state.AppError:
-                job = None  # no survey: the page says why
+                if job is not None:
+                    state.assessment()  # memoised: made for the page already. A failed one has no statement
+            except state.AppError as e:
+                job, why = None, "the assessment could not be made"  # the page says why, in full
+                st.caption(f"Excel statement: {e}")
             if job is None:
-                st.button("Excel statement (not available yet)", disabled=True, key=f"{key}_stmt_na")
+                st.button(f"Excel statement ({why})", disabled=True, key=f"{key}_stmt_na")
             else:
                 src = state.source()
                 stem = slug(src.name.rsplit(".", 1)[0]) if src else "survey"

@@ -316,11 +316,48 @@ SITE_WORDS: dict[str, str] = {
 }
 
 
+#: The command line's options, named in the law engine's notes, as the app's controls that set the same thing
+CLI_WORDS: tuple[tuple[str, str], ...] = (
+    (r"give --replacement-cost\b", "give the Unit cost on the Permit page"),
+    (r"give --site ([a-z_0-9]+)=(\S+?)(?=[),;]|\s|$)", r"set \1 to \2 in the site facts on the Survey page"),
+    (r"--site ([a-z_0-9]+)=(\S+?)(?=[),;]|\s|$)", r"\1 = \2 in the site facts on the Survey page"),
+    (r"(\bto|=) true/false in the site facts", r"\1 yes or no in the site facts"),
+    (r"(\bto|=) true in the site facts", r"\1 yes in the site facts"),
+    (r"(\bto|=) false in the site facts", r"\1 no in the site facts"),
+    (r"\(or --violation\)", "(or “Trees were harmed without a permit” on the Violations page)"),
+    (r"--clear-cutting\b", "“Clear cutting took place” on the Violations page"),
+    (r"--fee-(?:schedule|per-tree)\b", "the fee schedule on the Fund page"),
+)
+
+
+def survey_is_wesley() -> bool:
+    """Wesley Hills by the survey's jurisdiction site fact, known before the assessment (the controls drawn
+    above it feed it). Anything unclear counts as Croton-on-Hudson: the assessment then says what it applies."""
+    from app_support import state
+
+    try:
+        from treecalc.rules.params import jurisdiction_key
+
+        j = (getattr(state.survey(), "site", None) or {}).get("jurisdiction")
+        return bool(j) and jurisdiction_key(j) == "wesley_hills"
+    except Exception:  # noqa: BLE001 - no survey or an unknown name: the assessment's own message follows
+        return False
+
+
 def readable(text: str) -> str:
-    """``text`` with the snake_case site facts it names in words, and True/False as yes/no."""
+    """``text`` with the snake_case site facts it names in words, True/False as yes/no, and the command
+    line's options (``give --replacement-cost``) as the controls of the app that set them."""
     import re
 
     out = str(text)
+    for pattern, words in CLI_WORDS:
+        out = re.sub(pattern, words, out)
+    # a site fact without words of its own (vacant_lot) before "in the site facts": its field name in words
+    out = re.sub(
+        r"\b([a-z]+(?:_[a-z0-9]+)+)(?= (?:to|=) .{0,12}in the site facts)",
+        lambda m: m.group(1) if m.group(1) in SITE_WORDS else f"“{m.group(1).replace('_', ' ')}”",
+        out,
+    )
     for k, words in SITE_WORDS.items():
         out = re.sub(rf"\b{k}\b", f"“{words}”", out)
     return out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")

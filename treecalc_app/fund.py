@@ -92,12 +92,13 @@ def body() -> None:
         icon=":material/download:",
         help="Use it with `treecalc assess FILE --fee-schedule fee_schedule.toml`.",
     )
-    st.subheader("Planting space on the site")
-    st.caption(
-        "The same setting as on the Permit page: the fund is paid for the replacement trees the site "
-        "cannot take (§208-22D)."
-    )
-    views.plantable_controls()
+    if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund
+        st.subheader("Planting space on the site")
+        st.caption(
+            "The same setting as on the Permit page: the fund is paid for the replacement trees the site "
+            "cannot take (§208-22D)."
+        )
+        views.plantable_controls()
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     ui.jurisdiction_note(a)

@@ -159,8 +159,9 @@ def body() -> None:
     if not ui.need("read_survey", "assess"):
         return
     head = st.container()  # the law's name, once the assessment says which law applies
-    with st.expander("Replacement stock and planting space", expanded=True):
-        _stock_controls()
+    if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund: nothing to choose
+        with st.expander("Replacement stock and planting space", expanded=True):
+            _stock_controls()
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     with head:

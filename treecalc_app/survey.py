@@ -35,7 +35,7 @@ def _upload() -> None:
     c1, c2 = st.columns([3, 1])
     if src is not None:
         c1.markdown(
-            f"Showing **{src.name}** ({src.size_mb * 1024:,.0f} KB)"
+            f"Showing **{ui.md_text(src.name)}** ({src.size_mb * 1024:,.0f} KB)"
             + (", the bundled sample survey." if src.is_sample else ", uploaded.")
         )
         if not src.is_sample and c2.button("Back to the sample", key="w_use_sample"):

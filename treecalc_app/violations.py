@@ -200,7 +200,8 @@ def body() -> None:
         return
     head = st.empty()  # which law's penalties, once the assessment says which law applies
     with st.expander("Violation facts", expanded=True):
-        in_effect = _controls()
+        # Chapter 95 has no violation standard, doubling, clear cutting, per-day count or replacement percentage
+        in_effect = st.empty() if views.survey_is_wesley() else _controls()
         _mark_harmed()
     with st.spinner("Assessing the survey…"):
         a = state.assessment()

@@ -15,6 +15,7 @@ Worked by hand from the tables and the law (the law engine gives the same):
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -193,6 +194,35 @@ def test_wesley_hills_permit_page_says_chapter_95():
     assert not any("Croton" in c.value for c in at.caption if "Law applied" not in c.value)
 
 
+def test_wesley_hills_permit_page_offers_no_croton_replacement_or_fund_controls():
+    # Chapter 95 has no replacement rule and no fund, yet the page offered the replacement stock and
+    # "The site can take (§208-22D: what it cannot take is paid into the fund)" above "no replacement rule"
+    at = _app(survey_bytes(["Remove"] * 5, {"jurisdiction": "wesley-hills", "lot_area_acres": 2}), "wh.xlsx")
+    at.switch_page("treecalc_app/permit.py").run()
+    _ok(at)
+    assert not [r.label for r in at.radio if "§208" in r.label or r.key in ("w_stock_mode", "w_plantable_kind")]
+    assert not [e.label for e in at.expander if "Replacement stock" in e.label]
+    assert not [s.label for s in at.selectbox if s.key == "w_repl_species"]
+    # nor the Violations page Croton's violation standard, doubling, clear cutting, days or percentage
+    at.switch_page("treecalc_app/violations.py").run()
+    _ok(at)
+    assert not [
+        w.label
+        for w in [*at.radio, *at.number_input]
+        if w.key in ("w_violation", "w_pending", "w_clear_cutting", "w_days", "w_repl_pct")
+    ]
+    assert [m.label for m in at.multiselect if m.key == "w_marked_removed"]  # trees found removed: both laws
+    at.switch_page("treecalc_app/fund.py").run()
+    _ok(at)
+    assert not [r.label for r in at.radio if r.key == "w_plantable_kind"]
+    # ... and a Croton survey still has them
+    at = _app()
+    at.switch_page("treecalc_app/permit.py").run()
+    assert [e.label for e in at.expander if "Replacement stock" in e.label]
+    at.switch_page("treecalc_app/violations.py").run()
+    assert len([r for r in at.radio if r.key in ("w_violation", "w_pending", "w_clear_cutting")]) == 3
+
+
 def test_no_raw_identifiers_in_the_tables_people_read():
     at = _app()
     for page in (
@@ -283,3 +313,42 @@ def test_readable_site_facts():
         readable("subdividable not given: assumed True (a violation)")
         == "“the lot could be subdivided” not given: assumed yes (a violation)"
     )
+
+
+def test_the_law_engines_notes_name_the_apps_controls_not_command_line_options():
+    # the permit page showed "... is a PLACEHOLDER (give --replacement-cost)": a flag of the command line,
+    # which an app user has no way to give; the Survey page's site facts and the Unit cost box set the same
+    from app_support import views
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+
+    csv = (
+        b"Tag,Species,DBH (in),Action\n1,Red maple,12,remove\n2,Pin oak,14,remove\n3,Sugar maple,9,remove\n"
+        b"4,Red maple,9,remove\n"
+    )
+    a = assess(read_survey(io.BytesIO(csv), filename="no_site.csv"))
+    texts = [*a.assumptions, *a.warnings, *(a.replacement.get("notes") or [])]
+    assert any("--replacement-cost" in t for t in texts)  # the engine's words, as the CLI reads them
+    shown = [views.readable(t) for t in texts]
+    assert not [t for t in shown if re.search(r"(?<!\w)--[a-z]", t)], shown
+    assert any("give the Unit cost on the Permit page" in t for t in shown)
+
+
+def test_no_statement_download_when_the_assessment_fails():
+    # a fee of $0 per tree set on the Fund page makes the law engine refuse the schedule; the Survey page
+    # still offered "Excel statement", whose click saved the error text under statement_*.xlsx
+    at = _app()
+    at.session_state["tc_opts"] = {
+        "fee_schedule": {
+            "basis": "per_tree",
+            "fee_per_tree_usd": "0.00",
+            "multiplier": "1",
+            "placeholder": True,
+            "label": "x",
+        }
+    }
+    at.run()
+    assert not at.exception
+    assert not [d.proto.label for d in at.get("download_button") if "Excel statement" in d.proto.label]
+    assert [b.label for b in at.button if b.label.startswith("Excel statement (") and b.disabled]
+    assert any("fee_per_tree_usd must be set" in c.value for c in at.caption)

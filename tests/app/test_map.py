@@ -148,3 +148,13 @@ def test_map_page_without_coordinates_says_how_to_add_them():
     at.switch_page("treecalc_app/map.py").run()
     assert not at.exception
     assert any("no tree coordinates" in i.value for i in at.info)
+
+
+def test_trees_the_law_speaks_of_are_drawn_over_the_others():
+    # pydeck draws the rows in order: on a dense 2,000-tree survey the grey "none" trees listed after an
+    # offence covered it (most of the 128 tier-(3) trees were hidden). Grey first, coloured on top.
+    t = _trees(latitude=[41.2, 41.2001, 41.2002], longitude=[-73.9, -73.9001, -73.9002])
+    t = t.iloc[::-1].reset_index(drop=True)  # the offence (tag 3) first in the survey
+    df, _ = tree_map.points(t, None, "offence")
+    assert df["category"].tolist() == ["no offence", "no offence", "offence"]
+    assert df["tag"].tolist() == ["2", "1", "3"]  # the survey's order kept within each group

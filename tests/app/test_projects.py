@@ -164,3 +164,159 @@ def test_open_project_in_the_sidebar_restores_survey_and_options():
     assert at.session_state["tc_opts"]["species_fix"] == {"2": "QURU"}
     assert at.session_state["tc_read_opts"]["site"] == {"prior_removals_12mo": "2"}
     assert any("Survey: **lot 7.csv**" in c.value for c in at.sidebar.caption)
+
+
+# --- crafted files and links (review of issue 11) ------------------------------------------------------
+
+
+def _meta(**kw) -> bytes:
+    return json.dumps({"format": "treecalc-project", "version": 1, **kw}).encode()
+
+
+def _bad_crc_zip() -> bytes:
+    """A project whose survey's recorded CRC-32 is wrong (a damaged or hand-made zip)."""
+    blob = bytearray(
+        _zip(
+            {
+                "project.json": _meta(survey={"name": "a.csv", "file": "survey/a.csv"}),
+                "survey/a.csv": b"Tag,Species,DBH\n1,Red maple,10\n",
+            }
+        )
+    )
+    for sig, crc_at in ((b"PK\x03\x04", 14), (b"PK\x01\x02", 16)):  # local header, central directory
+        name_at = blob.find(b"survey/a.csv", blob.find(sig))
+        blob[blob.rfind(sig, 0, name_at) + crc_at] ^= 0xFF
+    return bytes(blob)
+
+
+@pytest.mark.parametrize(
+    "blob,message",
+    [
+        (_zip({"project.json": _meta(version="abc")}), "version is not a whole number"),
+        (_zip({"project.json": _meta(survey=["survey/a.csv"])}), "survey entry is not"),
+        (_zip({"project.json": _meta(survey="/etc/passwd")}), "survey entry is not"),
+        (
+            _zip({"project.json": _meta(survey={"name": {"a": 1}, "file": "survey/a.csv"}), "survey/a.csv": b"x"}),
+            "survey entry is not",
+        ),
+        (_zip({"project.json": b"[" * 100_000 + b"]" * 100_000}), "nested"),
+        (_bad_crc_zip(), "damaged"),
+    ],
+)
+def test_crafted_project_files_are_refused_in_plain_words(blob, message):
+    # before the review these raised ValueError, AttributeError, RecursionError and zipfile.BadZipFile,
+    # which the sidebar (it catches the app's own errors only) showed as a failure, not a message
+    with pytest.raises(projects.ProjectError, match=message):
+        projects.read_project(blob)
+
+
+def test_options_from_outside_are_taken_only_in_the_form_their_controls_take():
+    good = {
+        "replacement_dbh_in": 3.0,
+        "continuing_days": 4,
+        "violation": True,
+        "value_basis": "cumulative:30",
+        "benefit": {"home_price_usd": 500_000.0, "prices": {"electricity": 0.2}},
+        "replacement_stock": [{"species": "QUAL", "dbh_in": 2.5, "unit_cost_usd": None}],
+        "fee_schedule": {"basis": "per_tree", "fee_per_tree_usd": "500.00", "placeholder": False},
+        "species_fix": {"4": "ACRU"},
+        "actions": {"7": "removed"},
+    }
+    assert projects.checked(good, projects._OPTION_CHECKS) == (good, [])
+    bad = {
+        "replacement_dbh_in": "x",
+        "continuing_days": "many",
+        "plantable": -5,
+        "replacement_percent": "lots",
+        "value_basis": "cumulative:abc",
+        "benefit": [1, 2],
+        "species_fix": [1],
+        "actions": "x",
+        "replacement_stock": "abc",
+        "fee_schedule": {"basis": "gold"},
+        "violation": "maybe",
+        "sheet": 3,
+    }
+    assert projects.checked(bad, projects._OPTION_CHECKS) == ({}, list(bad))
+    # a server path hidden one level down (assess_kwargs spreads the benefit parameters into assess)
+    assert projects.safe_options({"benefit": {"fee_schedule": "/etc/passwd"}}) == {}
+    read = {
+        "column_map": {"Diam": "dbh_in"},
+        "site": {"lot_area_acres": "1.2", "village_work": False},
+        "max_bytes": 10**12,
+        "path_or_buffer": "/etc/passwd",
+    }
+    assert projects.checked(read, projects._READ_CHECKS) == (
+        {"column_map": {"Diam": "dbh_in"}, "site": {"lot_area_acres": "1.2", "village_work": False}},
+        ["max_bytes", "path_or_buffer"],
+    )
+
+
+PAGES = ["survey", "benefits", "map", "permit", "violations", "fund"]
+
+
+def test_a_link_the_app_wrote_restores_without_a_note():
+    # the app's own URL carries its bookkeeping (_last_species: the species carried to a stock list)
+    at = _app()
+    at.query_params["opts"] = json.dumps(
+        {"_last_species": "QUAL", "replacement_species": "QUAL", "continuing_days": 3, "_other": 1}
+    )
+    at.run()
+    assert not at.exception and not at.sidebar.warning, [w.value for w in at.sidebar.warning]
+    assert at.session_state["tc_opts"] == {"_last_species": "QUAL", "replacement_species": "QUAL", "continuing_days": 3}
+
+
+def test_a_crafted_link_never_stops_a_page():
+    """Options of the wrong type or out of range once stopped the page that draws their control
+    ("Something went wrong on this page: TypeError ..."), for the whole session; now they are left out
+    and the sidebar says which."""
+    bad = {
+        "replacement_dbh_in": "x",
+        "continuing_days": "many",
+        "plantable": -5,
+        "replacement_percent": "lots",
+        "value_basis": "cumulative:abc",
+        "benefit": [1, 2],
+        "species_fix": [1],
+        "actions": "x",
+        "fee_schedule": {"basis": "gold"},
+        "replacement_cost_usd": [1],
+    }
+    for page in PAGES:
+        at = _app()
+        at.query_params["opts"] = json.dumps(bad)
+        at.run()
+        if page != "survey":
+            at.switch_page(f"treecalc_app/{page}.py").run()
+        assert not at.exception, page
+        errors = [e.value for e in at.error]
+        assert not any("went wrong" in e for e in errors), (page, errors)
+    assert any("left out" in w.value and "replacement_dbh_in" in w.value for w in _first_run_warnings(bad))
+
+
+def _first_run_warnings(opts):
+    at = _app()
+    at.query_params["opts"] = json.dumps(opts)
+    return at.run().sidebar.warning
+
+
+def test_a_projects_survey_name_is_a_plain_file_name_shown_as_itself():
+    # a crafted name: folders (Save project wrote it back as the member survey/../../x, outside survey/ for
+    # an unzip tool) and Markdown (an image the sidebar caption would fetch from another server)
+    name = "../../![t](http://198.51.100.7/t.png)lot_1.csv"
+    meta = {"format": "treecalc-project", "version": 1, "survey": {"name": name, "file": "survey/a.csv"}}
+    p = projects.read_project(_zip({"project.json": json.dumps(meta).encode(), "survey/a.csv": SURVEY}))
+    assert p.survey_name == "t.png)lot_1.csv"
+    with zipfile.ZipFile(io.BytesIO(projects.project_bytes(state.make_source(p.survey_name, SURVEY), {}, {}))) as z:
+        assert all(n == "project.json" or n.startswith("survey/") and ".." not in n for n in z.namelist())
+    at = _app().run()
+    at.file_uploader(key="w_project_open").set_value(
+        (
+            "x.treecalc.zip",
+            projects.project_bytes(state.make_source("![t](t.png)*lot*.csv", SURVEY), {}, {}),
+            "application/zip",
+        )
+    ).run()
+    assert not at.exception
+    shown = [c.value for c in at.sidebar.caption if c.value.startswith("Survey:")]
+    assert shown == [r"Survey: **\!\[t\]\(t.png\)\*lot\*.csv** (uploaded)"]

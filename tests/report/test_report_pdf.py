@@ -176,3 +176,41 @@ def test_statement_rows_sum_up_an_item_given_once_per_tree():
         ("§208-22E", "Not counted", f"{n} trees", "trees", "one line per tree in the Excel statement"),
         ("§208-24", "Payment in lieu", "900.00", "USD", ""),
     ]
+
+
+def test_penalty_maxima_carry_the_section_of_the_maximum_not_of_the_first_tier():
+    # the statement lists the tiers first: "Civil penalty tier" §208-29B(1) ... then "Civil penalty, maximum"
+    # §208-29B; the report printed the total's section as §208-29B(1) (the $500-per-tree tier) while the page
+    # and the statement say §208-29B
+    lines = [
+        {"section": "§208-29B(1)", "item": "Civil penalty tier", "value": 4},
+        {"section": "§208-29B(2)", "item": "Civil penalty tier", "value": 4},
+        {"section": "§208-29B", "item": "Civil penalty, maximum", "value": 208000},
+        {"section": "§208-29A", "item": "Criminal fine, maximum", "value": 190000},
+    ]
+    pen = penalties(_json(lines=lines, civil_penalty_max_usd=208000, criminal_fine_max_usd=190000))
+    assert pen["definite"] == [
+        ("§208-29B", "Civil penalty, maximum", 208000.0),
+        ("§208-29A", "Criminal fine, maximum", 190000.0),
+    ]
+
+
+def test_fund_basis_in_words_not_its_toml_key():
+    # the report printed "Basis of payment in lieu per_tree" (the fee schedule's key) for the applicant
+    lines = [
+        {
+            "section": "§208-24C",
+            "item": "Basis of payment in lieu",
+            "value": "per_tree",
+            "note": "PLACEHOLDER, to be set by Board resolution (§208-24C)",
+        },
+        {
+            "section": "§208-24",
+            "item": "Payment in lieu to the Tree Preservation Fund",
+            "value": 900.0,
+            "note": "2 tree(s) x $450.00",
+        },
+    ]
+    text = pdf_text(report_pdf(_json(lines=lines, survey_name="lot.csv")))
+    assert "per_tree" not in text
+    assert "a fee per tree not planted" in text.replace("\n", " ")

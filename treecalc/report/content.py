@@ -107,9 +107,10 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
     before it lands, then the list is empty).
     """
     lines = list(d.get("lines") or [])
-    civil = section_of(lines, "Civil penalty", "§208-29B")
-    criminal = section_of(lines, "Criminal fine", "§208-29A")
-    fine = section_of(lines, "Fine", "Ch. 95 penalties A")
+    # the maximum's own line: the tiers ("Civil penalty tier", §208-29B(1) ...) come first in the statement
+    civil = section_of(lines, "Civil penalty, maximum", "§208-29B")
+    criminal = section_of(lines, "Criminal fine, maximum", "§208-29A")
+    fine = section_of(lines, "Fine, maximum", "Ch. 95 penalties A")
     definite, conditional = [], []
     for key, sec, item, out in (
         ("civil_penalty_max_usd", civil, "Civil penalty, maximum", definite),

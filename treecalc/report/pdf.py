@@ -248,12 +248,22 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
         doc.para("No planting plan: nothing to replace.")
 
 
+#: the fee schedule's basis (its TOML key's values) in words
+BASIS_WORDS = {"per_tree": "a fee per tree not planted", "value": "the unmet value times a multiplier"}
+
+
+def _line_value(ln: Mapping[str, Any]) -> str:
+    """A statement line's value as the report prints it (the fee schedule's basis in words)."""
+    v = ln.get("value")
+    return _cell(BASIS_WORDS.get(str(v), v) if str(ln.get("item")).startswith("Basis of payment") else v)
+
+
 def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
     if d.get("jurisdiction", "croton_on_hudson") != "croton_on_hudson":
         return  # no fund in this law
     doc.h2("Tree Preservation Fund (§208-24)")
     rows = [
-        (ln.get("section"), ln.get("item"), _cell(ln.get("value")), ln.get("note"))
+        (ln.get("section"), ln.get("item"), _line_value(ln), ln.get("note"))
         for ln in d.get("lines") or []
         if str(ln.get("section", "")).startswith("§208-24") or str(ln.get("section", "")).startswith("§208-23")
     ]
@@ -306,7 +316,7 @@ def statement_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
     for ln in lines:
         item, sec = str(ln.get("item")), str(ln.get("section"))
         if counts[item] <= MAX_REPEATED_LINES:
-            rows.append((sec, item, _cell(ln.get("value")), ln.get("unit"), ln.get("note")))
+            rows.append((sec, item, _line_value(ln), ln.get("unit"), ln.get("note")))
         elif (sec, item) not in done:
             done.add((sec, item))
             n = sum(1 for x in lines if str(x.get("item")) == item and str(x.get("section")) == sec)
