@@ -327,6 +327,10 @@ CLI_WORDS: tuple[tuple[str, str], ...] = (
     (r"\(or --violation\)", "(or “Trees were harmed without a permit” on the Violations page)"),
     (r"--clear-cutting\b", "“Clear cutting took place” on the Violations page"),
     (r"--fee-(?:schedule|per-tree)\b", "the fee schedule on the Fund page"),
+    (r"give --jurisdiction or the Site sheet", "give the jurisdiction in the site facts on the Survey page"),
+    (r"--jurisdiction\b", "the jurisdiction in the site facts on the Survey page"),
+    (r"\(Site sheet or --site\)", "(the site facts on the Survey page)"),
+    (r"--site\b", "the site facts on the Survey page"),
 )
 
 
