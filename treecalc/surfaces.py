@@ -107,6 +107,8 @@ def _points_from_landxml(path: Path, surface: str | None, role: str) -> np.ndarr
         root = ET.parse(str(path)).getroot()
     except (ET.ParseError, DefusedXmlException) as e:
         raise ValueError(f"{path.name}: not a readable LandXML file: {e}") from None
+    if root is None:
+        raise ValueError(f"{path.name}: not a readable LandXML file: no root element")
     surfaces = [el for el in root.iter() if _local(el.tag) == "Surface"]
     if not surfaces:
         raise ValueError(f"{path.name}: no <Surface> in the LandXML file")
@@ -118,13 +120,13 @@ def _points_from_landxml(path: Path, surface: str | None, role: str) -> np.ndarr
             continue
         bits = (p.text or "").split()
         try:
-            n, e, z = (float(b) for b in bits[:3])
+            north, east, z = (float(b) for b in bits[:3])
         except ValueError:
             raise ValueError(
                 f"{path.name}: point {p.get('id', '?')} of {names[pick]!r} is not 'northing easting "
                 f"elevation': {p.text!r}"
             ) from None
-        rows.append((e, n, z))  # LandXML lists northing first
+        rows.append((east, north, z))  # LandXML lists northing first
     if not rows:
         raise ValueError(f"{path.name}: surface {names[pick]!r} has no points (<Pnts><P>)")
     return np.asarray(rows, dtype=float)

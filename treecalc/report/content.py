@@ -110,7 +110,8 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
     civil = section_of(lines, "Civil penalty", "§208-29B")
     criminal = section_of(lines, "Criminal fine", "§208-29A")
     fine = section_of(lines, "Fine", "Ch. 95 penalties A")
-    definite, conditional = [], []
+    definite: list[tuple[str, str, float | None]] = []
+    conditional: list[tuple[str, str, float | None]] = []
     for key, sec, item, out in (
         ("civil_penalty_max_usd", civil, "Civil penalty, maximum", definite),
         ("criminal_fine_max_usd", criminal, "Criminal fine, maximum", definite),
