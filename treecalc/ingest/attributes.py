@@ -168,7 +168,7 @@ def read_flags(
     n = table.n
     flags: dict[str, np.ndarray] = {}
     not_surveyed: list[str] = []
-    warns: list[list[str]] = []
+    warns: list[list[str] | None] = []
     for f in C.FLAG_FIELDS:
         fc = mapping.first(f)
         stated = facts.get(f)

@@ -519,7 +519,7 @@ def read_survey(
         lambda i: f"row {table.source_row[i]}, column {sp_label!r}: no species given",
     )
     _dbh_rejections(rj, table, u, d, mapping)
-    if acts.unknown.any():
+    if acts.unknown.any() and acts.column is not None:  # a row's action is unknown only where there is a column
         rj.add(acts.unknown, "action not recognised", acts.column.header, acts.reasons)
     tell(0.7, "resolving species")
     _resolve_species(rj, table, sp)
