@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: run app cli test bench species sample clean
+.PHONY: run app cli lint test bench species sample clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,14 @@ app: $(STAMP)
 cli: $(STAMP)
 	$(VENV)/bin/treecalc assess data/examples/sample_survey.xlsx
 
-test: $(STAMP)
+# Lint and types (config in pyproject.toml: [tool.ruff], [tool.mypy] with files = ["treecalc"]).
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+# What CI runs (.ci/run): lint and types first, then the tests.
+test: lint
 	$(PY) -m pytest -q
 
 bench: $(STAMP)

@@ -14,9 +14,9 @@ import datetime as _dt
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 __all__ = ["register"]
 
@@ -266,7 +266,17 @@ def _register_water(subparsers: Any) -> None:
     m.set_defaults(func=_cmd_meter)
 
 
-def _print_readings(r: object) -> None:
+class _Readings(Protocol):
+    """What every companion result carries: notes and the interpretation of unclear text."""
+
+    @property
+    def notes(self) -> Sequence[str]: ...
+
+    @property
+    def interpretation(self) -> Sequence[str]: ...
+
+
+def _print_readings(r: _Readings) -> None:
     """The notes and the interpretation of unclear text every companion result carries."""
     for n in r.notes:
         print(f"note: {n}")
@@ -402,12 +412,12 @@ def _volume(a: argparse.Namespace) -> tuple[Any, str]:
             f"{r.mixed_cells} cells changing between cut and fill"
         )
     if a.sections:
-        r = ex.volume_from_sections_csv(a.sections, prismoidal=a.prismoidal, metric=a.metric)
-        return r, f"{r.method[0].upper()}{r.method[1:]}: {len(r.stations)} sections"
-    r = volume_between_files(a.existing, a.proposed, metric=a.metric)
-    return r, (
-        f"TIN surface to surface: {r.n_existing:,} existing and {r.n_proposed:,} proposed points, "
-        f"{r.area_sqft:,.2f} sq ft covered by both"
+        s = ex.volume_from_sections_csv(a.sections, prismoidal=a.prismoidal, metric=a.metric)
+        return s, f"{s.method[0].upper()}{s.method[1:]}: {len(s.stations)} sections"
+    t = volume_between_files(a.existing, a.proposed, metric=a.metric)
+    return t, (
+        f"TIN surface to surface: {t.n_existing:,} existing and {t.n_proposed:,} proposed points, "
+        f"{t.area_sqft:,.2f} sq ft covered by both"
     )
 
 

@@ -461,7 +461,7 @@ def _rule_volume(o: _Ops, missing: list[str]) -> dict[str, Any]:
         text += (
             f"; includes topsoil stripping {_fmt(o.strip)} sq ft x {_fmt(o.strip_depth_in)} in = {_fmt(sv)} cu ft "
             "(§120-2: stripping topsoil is excavation)"
-            if sv is not None
+            if sv is not None and o.strip_depth_in is not None
             else f"; plus topsoil stripping over {_fmt(o.strip)} sq ft of unknown depth"
         )
     if known > limit:
@@ -1913,8 +1913,16 @@ def end_area_volumes(
     use_corr = prismoidal and not use_mid and ch is not None and wd is not None
     if prismoidal and not (use_mid or use_corr):
         raise ValueError(PRISMOIDAL_NEEDS)
-    if use_mid and (
-        not np.isfinite(cm[:-1]).all() or not np.isfinite(fm[:-1]).all() or (cm[:-1] < 0).any() or (fm[:-1] < 0).any()
+    if (
+        use_mid
+        and cm is not None
+        and fm is not None
+        and (
+            not np.isfinite(cm[:-1]).all()
+            or not np.isfinite(fm[:-1]).all()
+            or (cm[:-1] < 0).any()
+            or (fm[:-1] < 0).any()
+        )
     ):
         raise ValueError(
             "cut_mid_area and fill_mid_area must be given (>= 0) for every interval (all rows but the last)"
@@ -1925,7 +1933,7 @@ def end_area_volumes(
         trans = np.zeros(L.shape, bool) if use_mid else np.isin(st[:-1], [t["from"] for t in trans_list])
         sc = _segment_volumes(L, ca, fa, x0, trans, cm if use_mid else None)
         sf = _segment_volumes(L, fa, ca, x0, trans, fm if use_mid else None)
-        if use_corr:
+        if use_corr and ch is not None and wd is not None:
             cc, cf = _three_level_correction(L, ch, wd)
             sc, sf = sc - cc, sf - cf
         factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD

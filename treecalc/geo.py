@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 
-def to_wgs84(x: Any, y: Any, crs: str) -> tuple[np.ndarray, np.ndarray]:
+def to_wgs84(x: ArrayLike, y: ArrayLike, crs: str) -> tuple[np.ndarray, np.ndarray]:
     """Projected ``x``, ``y`` in ``crs`` to WGS84 (longitude_deg, latitude_deg); axis order x=east, y=north.
 
     Raises ``ValueError`` naming the CRS when pyproj does not know it.

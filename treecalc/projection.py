@@ -11,13 +11,16 @@ are annual benefits (USD/yr) in each year:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from treecalc.benefits import compute_benefits
 from treecalc.models import growth
+
+if TYPE_CHECKING:
+    from treecalc.assessment import Assessment
 
 REMOVED = "Trees removed, had they stayed"
 PLANTED = "Replacement plan"
@@ -42,7 +45,7 @@ def _annual_by_year(
     return (usd * weights[:, None]).sum(axis=0)
 
 
-def projection(assessment: Any, years: int = 20) -> pd.DataFrame:
+def projection(assessment: Assessment, years: int = 20) -> pd.DataFrame:
     """Annual benefits of the removed trees and of the planting plan for ``years`` years.
 
     Returns a long table with columns ``year`` (0 = today), ``series``

@@ -816,7 +816,7 @@ class _Grid:
         wrap = {j - 1 for j in wrap_cols}
         rows = []
         for row in self.rows:
-            header = bool(row) and row[0][2] == "header"
+            header = bool(row and row[0][2] == "header")
             rows.append(
                 [
                     (
@@ -1351,7 +1351,7 @@ def _replacement(book: _Book, a: Any) -> None:
             book,
             ws,
             freeze=f"A{hdr + 1}",
-            auto_filter=_range(plan_hdr, last_plan, len(g.rows[plan_hdr - 1])),
+            auto_filter=_range(plan_hdr, last_plan, len(g.rows[plan_hdr - 1] or ())),
             widths=widths,
             wrap_cols=(2, 5),
         )
@@ -1490,7 +1490,7 @@ def _penalties(book: _Book, a: Any) -> None:
     widths = g.widths()
     widths[0] = max(widths[0], 30)
     if pt_hdr:
-        ref = _range(pt_hdr, last_pt, len(g.rows[pt_hdr - 1]))
+        ref = _range(pt_hdr, last_pt, len(g.rows[pt_hdr - 1] or ()))
     else:
         ref = _range(hdr, last_kv, 5)
     g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=ref, widths=widths, wrap_cols=(2, 5))

@@ -28,9 +28,15 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:  # pandas and the excavation rules are imported where used: reading points needs neither
+    import pandas as pd
+
+    from treecalc.excavation import Earthwork
 
 __all__ = ["TinVolumes", "read_points", "tin_volumes", "volume_between_files", "cut_fill_raster"]
 
@@ -129,6 +135,8 @@ def _points_from_landxml(path: Path, surface: str | None, role: str, metric: boo
         root = ET.parse(str(path)).getroot()
     except (ET.ParseError, DefusedXmlException) as e:
         raise ValueError(f"{path.name}: not a readable LandXML file: {e}") from None
+    if root is None:
+        raise ValueError(f"{path.name}: not a readable LandXML file: no root element")
     declared = _landxml_units(root, path.name)
     if metric is not None and declared is not None and (declared == "metres") != metric:
         raise ValueError(
@@ -147,13 +155,13 @@ def _points_from_landxml(path: Path, surface: str | None, role: str, metric: boo
             continue
         bits = (p.text or "").split()
         try:
-            n, e, z = (float(b) for b in bits[:3])
+            north, east, z = (float(b) for b in bits[:3])
         except ValueError:
             raise ValueError(
                 f"{path.name}: point {p.get('id', '?')} of {names[pick]!r} is not 'northing easting "
                 f"elevation': {p.text!r}"
             ) from None
-        rows.append((e, n, z))  # LandXML lists northing first
+        rows.append((east, north, z))  # LandXML lists northing first
     if not rows:
         raise ValueError(f"{path.name}: surface {names[pick]!r} has no points (<Pnts><P>)")
     return np.asarray(rows, dtype=float)
@@ -194,8 +202,8 @@ def read_points(source: str | PathLike[str], role: str = "existing", metric: boo
     return _clean_points(pts, f"{path.name} ({role})")
 
 
-def _clean_points(pts: np.ndarray, what: str) -> np.ndarray:
-    pts = np.asarray(pts, dtype=float)
+def _clean_points(points: ArrayLike, what: str) -> np.ndarray:
+    pts = np.asarray(points, dtype=float)
     if pts.ndim != 2 or pts.shape[1] != 3:
         raise ValueError(f"{what}: expected points of x, y, z, got shape {pts.shape}")
     if not np.isfinite(pts).all():
@@ -386,10 +394,11 @@ class TinVolumes:
     n_existing: int
     n_proposed: int
     units: str
-    pieces: Any = field(repr=False, default=None)
+    #: Per overlay piece: x, y (centroid), cut and fill (cu yd); for the map.
+    pieces: np.ndarray | None = field(repr=False, default=None)
     notes: list[str] = field(default_factory=list)
 
-    def earthwork(self) -> Any:
+    def earthwork(self) -> Earthwork:
         """The quantities of this result for :func:`treecalc.excavation.check_permit` (``measured=``)."""
         from treecalc.excavation import Earthwork
 
@@ -409,9 +418,11 @@ class TinVolumes:
             method="TIN surface to surface",
         )
 
-    def cut_fill_map(self, max_cells: int = 80) -> Any:
+    def cut_fill_map(self, max_cells: int = 80) -> pd.DataFrame:
         """Net cut - fill (cu yd; + cut, - fill) summed on a raster, for a map (see :func:`cut_fill_raster`)."""
         p = self.pieces
+        if p is None:
+            raise ValueError("this result carries no overlay pieces to map")
         return cut_fill_raster(p[:, 0], p[:, 1], p[:, 2], p[:, 3], max_cells)
 
     def to_dict(self) -> dict[str, Any]:
@@ -437,7 +448,7 @@ class TinVolumes:
 DEPTHS_FT = (0.0, 2.0, 4.0)
 
 
-def tin_volumes(existing: Any, proposed: Any, *, metric: bool = False) -> TinVolumes:
+def tin_volumes(existing: ArrayLike, proposed: ArrayLike, *, metric: bool = False) -> TinVolumes:
     """Cut and fill between an existing and a proposed surface, each given as points (x, y, z).
 
     Parameters
@@ -537,7 +548,9 @@ def volume_between_files(
     )
 
 
-def cut_fill_raster(x: np.ndarray, y: np.ndarray, cut_cy: np.ndarray, fill_cy: np.ndarray, max_cells: int = 80) -> Any:
+def cut_fill_raster(
+    x: np.ndarray, y: np.ndarray, cut_cy: np.ndarray, fill_cy: np.ndarray, max_cells: int = 80
+) -> pd.DataFrame:
     """Net cut - fill (cu yd) summed on a raster of at most ``max_cells`` per axis, for a map.
 
     Returns a DataFrame with ``x``, ``y`` (cell centres, input units) and ``net_cy`` (cut - fill:

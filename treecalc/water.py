@@ -380,7 +380,7 @@ class _Account:
         self.paid += amount
         left = amount
         last: tuple[_Bill, dict[str, Decimal]] | None = None
-        parts: list[tuple[_Bill, dict[str, Decimal]]] = []
+        parts: list[tuple[_Bill | None, dict[str, Decimal]]] = []
         for b in self.bills:
             if left <= 0:
                 break
@@ -397,8 +397,8 @@ class _Account:
         self.credit += left
         if last is not None:
             last[1]["cr"] = left
-        for b, a in parts or [(None, {"r": ZERO, "p": ZERO, "c": ZERO, "cr": left})]:
-            self._payment_event(day, amount, b, a)
+        for bill, a in parts or [(None, {"r": ZERO, "p": ZERO, "c": ZERO, "cr": left})]:
+            self._payment_event(day, amount, bill, a)
 
     def _payment_event(self, day: _dt.date, amount: Decimal, b: _Bill | None, a: dict[str, Decimal]) -> None:
         part = a["r"] + a["p"] + a["c"] + a["cr"]

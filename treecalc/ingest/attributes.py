@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
+from numpy.typing import DTypeLike
 
 from treecalc.ingest import columns as C
 from treecalc.ingest import values as V
@@ -50,7 +51,7 @@ def distinct(values: list) -> tuple[np.ndarray, list]:
     return codes, [k if type(k) is str else k[1] for k in index]
 
 
-def spread(per_value: list, codes: np.ndarray, dtype: Any = object) -> np.ndarray:
+def spread(per_value: list, codes: np.ndarray, dtype: DTypeLike = object) -> np.ndarray:
     """The per-distinct-value results laid out per cell."""
     arr = np.empty(len(per_value), dtype=dtype)
     for i, x in enumerate(per_value):
@@ -168,7 +169,7 @@ def read_flags(
     n = table.n
     flags: dict[str, np.ndarray] = {}
     not_surveyed: list[str] = []
-    warns: list[list[str]] = []
+    warns: list[list[str] | None] = []
     for f in C.FLAG_FIELDS:
         fc = mapping.first(f)
         stated = facts.get(f)

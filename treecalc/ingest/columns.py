@@ -817,9 +817,9 @@ def build_mapping(
         "stump_diameter",
         *COORDINATE_FIELDS,
     ):
-        extra = m.of(f)[1:]
-        for c in extra:
-            warnings.append(f"column {c.header!r} also looks like {f}; only {m.first(f).header!r} is used")
+        same = m.of(f)
+        for c in same[1:]:
+            warnings.append(f"column {c.header!r} also looks like {f}; only {same[0].header!r} is used")
             m.columns.remove(c)
             unmapped.append(c.header)
     acts = m.of("action") + m.of("remove") + m.of("retain")

@@ -169,7 +169,9 @@ def choose_alternatives(
         for raw in [table.values(c)]
     ]
     for k in range(n):
-        chosen = (dbh_col.header, main[k], main_raw[k], row_unit[k]) if _given(main[k]) else None
+        chosen: tuple[str, V.Dbh, object, str | None] | None = (
+            (main_hdr[k], main[k], main_raw[k], row_unit[k]) if _given(main[k]) else None
+        )
         for c, raw, rd in alts:
             d = rd[k]
             if not _given(d):

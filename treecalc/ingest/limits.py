@@ -99,7 +99,7 @@ class Limits:
 DEFAULT = Limits()
 
 
-def refuse(name: str, what: str, limit_name: str, limit: Any) -> SurveyError:
+def refuse(name: str, what: str, limit_name: str, limit: float) -> SurveyError:
     """The refusal of a file beyond a limit, naming the limit and how to raise it."""
     shown = f"{limit:,}" if isinstance(limit, int) else f"{limit:g}"
     return SurveyError(

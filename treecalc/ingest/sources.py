@@ -25,6 +25,7 @@ import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 import defusedxml
 import defusedxml.ElementTree as DET
@@ -32,6 +33,9 @@ import defusedxml.ElementTree as DET
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.limits import DEFAULT as DEFAULT_LIMITS
 from treecalc.ingest.limits import Limits, refuse
+
+if TYPE_CHECKING:  # imported where a workbook is opened: calamine is not loaded for text files
+    from python_calamine import CalamineSheet, CalamineWorkbook
 
 #: Refuse a zip container whose members add up to more than this, uncompressed.
 MAX_UNCOMPRESSED = 1_000_000_000
@@ -75,7 +79,7 @@ LOOKS = {
 
 
 def _describe_ext(ext: str) -> str:
-    kind = EXTENSIONS.get(ext)
+    kind = EXTENSIONS.get(ext, "")
     return {"text": f"a {ext.lstrip('.').upper()} text file"}.get(kind, f"an {ext.lstrip('.')} workbook")
 
 
@@ -551,7 +555,10 @@ def special_cells(
                             return _formula_cells_parsed(zf, part)
                         vm = _V_EL.search(body)
                         err = (vm.group(1) or b"").decode("utf-8", "replace").strip() if vm is not None else ""
-                        errors[parse_ref(rm.group(1).decode("ascii"))] = err[:20] or "#VALUE?"
+                        rc = parse_ref(rm.group(1).decode("ascii"))
+                        if rc is None:
+                            return _formula_cells_parsed(zf, part)
+                        errors[rc] = err[:20] or "#VALUE?"
                         continue
                     if not _FORMULA.search(body):
                         continue
@@ -565,6 +572,8 @@ def special_cells(
                     if rm is None:
                         return _formula_cells_parsed(zf, part)
                     rc = parse_ref(rm.group(1).decode("ascii"))
+                    if rc is None:
+                        return _formula_cells_parsed(zf, part)
                     text = (fm.group(2) or b"").decode("utf-8", "replace")
                     text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
                     if not text and b't="shared"' in fm.group(1):
@@ -582,7 +591,7 @@ def _formula_cells_parsed(
     errors: dict[tuple[int, int], str] = {}
     row = -1
     col = -1
-    cell_ref = None
+    cell_ref = (row, col)
     formula = None
     value = None
     is_error = False
@@ -631,7 +640,7 @@ class Source:
     name: str
     format: str  # xlsx | xlsm | xlsb | xls | ods | csv | tsv | txt
     sheet_names: list[str]
-    _book: object = None
+    _book: CalamineWorkbook | None = None
     _zip: zipfile.ZipFile | None = None
     _parts: dict[str, str] = field(default_factory=dict)
     _text_rows: list[list[str]] | None = None
@@ -642,13 +651,15 @@ class Source:
     broken_rows: dict[int, tuple[int, int]] = field(default_factory=dict)
     #: Warnings about the file as a whole (an unclosed quote).
     warnings: list[str] = field(default_factory=list)
-    _sheets: dict = field(default_factory=dict)
+    _sheets: dict[str, CalamineSheet] = field(default_factory=dict)
     _special: dict = field(default_factory=dict)
     #: {sheet: "hidden" | "very hidden"} of the workbook's sheets a user does not see.
     hidden: dict[str, str] = field(default_factory=dict)
 
-    def _sheet(self, sheet: str):
+    def _sheet(self, sheet: str) -> CalamineSheet:
         if sheet not in self._sheets:
+            if self._book is None:
+                raise SurveyError(f"{self.name}: no workbook to read sheet {sheet!r} from")
             self._sheets[sheet] = self._book.get_sheet_by_name(sheet)
         return self._sheets[sheet]
 

@@ -90,13 +90,11 @@ def resolve(texts: pd.Series | list[str]) -> pd.DataFrame:
     recs = {k: dict(zip(res.columns, v)) for k, v in zip(res.index, zip(*(res[c].tolist() for c in res.columns)))}
     rows = {}
     for s, cs in cands.items():
-        best = None
-        for k, c in enumerate(cs):
-            r = recs[c]
-            key = (_METHOD_RANK.get(r["method"], 4), -float(r["score"]), k)
-            if best is None or key < best[0]:
-                best = (key, r)
-        r = best[1]
+        # cs always holds s itself; the best method, then score, then the first candidate
+        k_best = min(
+            range(len(cs)), key=lambda k: (_METHOD_RANK.get(recs[cs[k]]["method"], 4), -float(recs[cs[k]]["score"]), k)
+        )
+        r = recs[cs[k_best]]
         if r["code"] is None or (isinstance(r["code"], float) and math.isnan(r["code"])):
             r = recs[s]  # suggestions for the text as written
         rows[s] = {

@@ -365,7 +365,7 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
         rj.add(unresolved, "unresolved species", sp.column.to_numpy(), texts)
 
 
-def _lookup(sp: _Species, by_text: pd.Series, default: Any) -> list:
+def _lookup(sp: _Species, by_text: pd.Series, default: object) -> list:
     """``by_text[t]`` for each row's species text (``default`` when absent), once per distinct text."""
     if sp.distinct is None:
         sp.distinct = A.distinct(sp.text.tolist())
@@ -385,7 +385,7 @@ def _totals(table: Table, d: D.DbhRead, mapping: C.Mapping, sp: _Species, tags: 
     return mask
 
 
-def _check_options(dbh_unit: str | None, max_bytes: Any) -> tuple[str | None, int]:
+def _check_options(dbh_unit: str | None, max_bytes: object) -> tuple[str | None, int]:
     if dbh_unit is not None:
         dbh_unit = V.unit_word(dbh_unit) or str(dbh_unit)
         if dbh_unit not in V.UNIT_TO_IN:
@@ -519,7 +519,7 @@ def read_survey(
         lambda i: f"row {table.source_row[i]}, column {sp_label!r}: no species given",
     )
     _dbh_rejections(rj, table, u, d, mapping)
-    if acts.unknown.any():
+    if acts.unknown.any() and acts.column is not None:  # a row's action is unknown only where there is a column
         rj.add(acts.unknown, "action not recognised", acts.column.header, acts.reasons)
     tell(0.7, "resolving species")
     _resolve_species(rj, table, sp)

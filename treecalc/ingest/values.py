@@ -62,6 +62,14 @@ def unit_word(text: object) -> str | None:
     return _UNIT_WORDS.get(t) or _UNIT_WORDS.get(t.rstrip("."))
 
 
+def _inches_per(unit: str) -> float:
+    """Inches per unit for a unit the number patterns matched (their units are those of ``unit_word``)."""
+    word = unit_word(unit)
+    if word is None:
+        raise ValueError(f"not a length unit: {unit!r}")
+    return UNIT_TO_IN[word]
+
+
 @dataclass(frozen=True)
 class Dbh:
     """One DBH cell read: the stems in inches, or why it could not be read."""
@@ -172,7 +180,7 @@ def _one_number(tok: str, unit_in: float, decimal_comma: bool) -> float | None:
     except ValueError:
         return None
     u = m.group("unit")
-    factor = UNIT_TO_IN[unit_word(u)] if u else unit_in
+    factor = _inches_per(u) if u else unit_in
     return v * factor
 
 
@@ -254,7 +262,7 @@ def _stems(t: str, unit_in: float, decimal_comma: bool) -> list[float]:
         if not _GAP.match(gap) or (out and (m.group("sign") or not gap)):
             return []  # text between the numbers, or a range such as '12-14'
         num = m.group("num").replace(",", ".")
-        v = float(num) * (UNIT_TO_IN[unit_word(m.group("unit"))] if m.group("unit") else unit_in)
+        v = float(num) * (_inches_per(m.group("unit")) if m.group("unit") else unit_in)
         out.append(-v if m.group("sign") else v)
         pos = m.end()
     if not _GAP.match(t[pos:]) or len(out) < 2:

@@ -397,7 +397,7 @@ def dbh_after(species_code: object, dbh_in: object, years: object) -> np.ndarray
     return np.fmax(_eval(rows, age0 + yrs) / CM_PER_IN, dbh) if dbh.size else dbh.copy()
 
 
-def _n_years(years: object) -> int:
+def _n_years(years: float) -> int:
     y = float(years)
     if not np.isfinite(y) or y < 0 or y != int(y):
         raise ValueError(f"years must be a whole number >= 0, got {years!r}")

@@ -229,7 +229,7 @@ def to_reader_units(units: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     negative), ``leaf_area_increase_m2`` (m²/yr), ``leaf_area_m2``,
     ``crown_area_m2``.
     """
-    aq = sum(np.asarray(units[f]) for f in AIR_QUALITY_PRICE) * LB_PER_KG
+    aq = np.asarray(sum(np.asarray(units[f]) for f in AIR_QUALITY_PRICE)) * LB_PER_KG
     return {
         "stormwater_gal": np.asarray(units["hydro_interception"]) * GAL_PER_M3,
         "electricity_kwh": np.asarray(units["electricity"]),

@@ -8,11 +8,14 @@ Keys that issue 9 adds (``civil_penalty_conditional_usd``, ``fine_conditional_us
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from treecalc.assessment import Assessment
 
 
-def report_data(assessment: Any, survey_name: str | None = None) -> dict[str, Any]:
+def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[str, Any]:
     """``assessment.to_json()`` plus what the report prints that the JSON does not carry (yet).
 
     Adds ``survey_name`` (the file's name) and ``method`` (readings, sections applied, data
@@ -35,7 +38,7 @@ def report_data(assessment: Any, survey_name: str | None = None) -> dict[str, An
     return d
 
 
-def _num(x: Any) -> float | None:
+def _num(x: Any) -> float | None:  # any JSON value: a number, text, or something that is neither
     try:
         return None if x is None or isinstance(x, bool) else float(x)
     except (TypeError, ValueError):
@@ -91,7 +94,7 @@ def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def section_of(lines: Any, item_start: str, default: str) -> str:
+def section_of(lines: Iterable[Mapping[str, Any]] | None, item_start: str, default: str) -> str:
     """The section of the first statement line whose item starts with ``item_start`` (else ``default``)."""
     for ln in lines or []:
         if str(ln.get("item", "")).startswith(item_start):
@@ -111,7 +114,8 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
     civil = section_of(lines, "Civil penalty, maximum", "§208-29B")
     criminal = section_of(lines, "Criminal fine, maximum", "§208-29A")
     fine = section_of(lines, "Fine, maximum", "Ch. 95 penalties A")
-    definite, conditional = [], []
+    definite: list[tuple[str, str, float | None]] = []
+    conditional: list[tuple[str, str, float | None]] = []
     for key, sec, item, out in (
         ("civil_penalty_max_usd", civil, "Civil penalty, maximum", definite),
         ("criminal_fine_max_usd", criminal, "Criminal fine, maximum", definite),

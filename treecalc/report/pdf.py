@@ -15,12 +15,15 @@ import os
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from treecalc.report.content import TREE_COLUMNS, penalties, plain_answer, report_data, trees_concerned
+
+if TYPE_CHECKING:
+    from treecalc.assessment import Assessment
 
 #: trees listed one per row at most (the Excel statement lists them all)
 MAX_TREE_ROWS = 250
@@ -409,7 +412,7 @@ def report_pdf(d: Mapping[str, Any], *, survey_name: str | None = None, generate
     return bytes(doc.output())
 
 
-def write_pdf(assessment: Any, path: str | os.PathLike[str], survey_name: str | None = None) -> None:
+def write_pdf(assessment: Assessment, path: str | os.PathLike[str], survey_name: str | None = None) -> None:
     """Write the report of ``assessment`` to ``path`` (via a temporary file renamed in place)."""
     data = report_pdf(report_data(assessment, survey_name))
     p = Path(path)
