@@ -36,6 +36,14 @@ def plain(v: Any) -> Any:
 
 
 _NATIVE = (str, int, float, bool, type(None))
+_NATIVE_SET = frozenset(_NATIVE)
+
+
+def plain_rows(rows: Any) -> list[Any]:
+    """``plain(list(rows))`` for rows (dicts) most of whose values are plain already: such a row is kept as it is
+    (its values' types are checked in C, ``map``), only the others are converted value by value."""
+    native = _NATIVE_SET.__contains__
+    return [r if type(r) is dict and all(map(native, map(type, r.values()))) else plain(r) for r in (rows or [])]
 
 
 def _column(s: pd.Series) -> list[Any]:
@@ -124,8 +132,8 @@ def assessment_json(a: Assessment) -> dict[str, Any]:
         "fine_conditional_usd": pen.get("fine_conditional_usd") if not croton_j else None,
         "offences_definite": pen.get("offences_definite"),
         "offences_conditional": pen.get("offences_conditional"),
-        "offence_rows": plain(list(pen.get("per_tree") or [])),
-        "not_offences": plain(list(pen.get("not_offences") or [])),
+        "offence_rows": plain_rows(pen.get("per_tree")),
+        "not_offences": plain_rows(pen.get("not_offences")),
         "replacement_parts": [
             {k: plain(p[k]) for k in ("section", "percent", "trees", "value_usd", "required_value_usd")}
             for p in (rep.get("parts") or [])
