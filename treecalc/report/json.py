@@ -39,9 +39,18 @@ _NATIVE = (str, int, float, bool, type(None))
 _NATIVE_SET = frozenset(_NATIVE)
 
 
+def _plain_values(values: list[Any]) -> list[Any]:
+    """``plain`` of each value, skipping the (most) values that are plain already."""
+    return [v if type(v) in _NATIVE_SET else plain(v) for v in values]
+
+
 def plain_rows(rows: Any) -> list[Any]:
     """``plain(list(rows))`` for rows (dicts) most of whose values are plain already: such a row is kept as it is
     (its values' types are checked in C, ``map``), only the others are converted value by value."""
+    cols = getattr(rows, "_cols", None)  # treecalc.results.Records: rows held as columns, made plain column-wise
+    if isinstance(cols, dict) and cols and len(rows) == len(next(iter(cols.values()))):
+        values = [_plain_values(np.asarray(v, dtype=object).tolist()) for v in cols.values()]
+        return [dict(zip(cols, row)) for row in zip(*values)]
     native = _NATIVE_SET.__contains__
     return [r if type(r) is dict and all(map(native, map(type, r.values()))) else plain(r) for r in (rows or [])]
 
@@ -55,7 +64,7 @@ def _column(s: pd.Series) -> list[Any]:
             values[i] = None
     if s.dtype == object or not isinstance(s.dtype, np.dtype):
         # objects may be numpy scalars, Decimals, lists: convert those only (most are str/int/float already)
-        values = [v if type(v) in _NATIVE else plain(v) for v in values]
+        values = _plain_values(values)
     return values
 
 
