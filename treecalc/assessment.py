@@ -201,75 +201,10 @@ class Assessment:
         return r if isinstance(r, pd.DataFrame) else pd.DataFrame()
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of ``treecalc assess --json`` (see the issue's Interface)."""
-        rep, fund, pen = self.replacement, self.fund, self.penalties
-        plan = rep.get("plan") or []
-        first = plan[0] if plan else (rep.get("stock") or [{}])[0]
-        permit_sections = list(dict.fromkeys(t["section"] for t in self.permit["triggers"]))
-        croton_j = self.jurisdiction == "croton_on_hudson"
-        wh = self.wesley_hills or {}
-        return {
-            "jurisdiction": self.jurisdiction,
-            "jurisdiction_name": lawparams.JURISDICTIONS[self.jurisdiction],
-            "rows_read": self.rows_read,
-            "trees": len(self.trees),
-            "rejected": len(self.rejected),
-            # removals proposed and done; a damaged (topped, injured) tree stands, so it is in trees_harmed only
-            "trees_removed": int(self.trees["action"].isin(["remove", "removed"]).sum()) if len(self.trees) else 0,
-            "trees_harmed": int(self.trees["harmed"].sum()) if len(self.trees) else 0,
-            "permit_required": bool(self.permit["required"]),
-            "permit_triggers": permit_sections,
-            "permit_exceptions": [e["section"] for e in self.permit.get("exceptions_applied", [])],
-            "replacement_required": bool(rep.get("required")),
-            "replacement_percent": rep.get("percent"),
-            "value_basis": self.options["value_basis"],
-            "value_basis_label": self.options["value_basis_label"],
-            "removed_value_usd": rep.get("removed_value_usd"),
-            "required_value_usd": rep.get("required_value_usd"),
-            "replacement": {
-                "species_code": first.get("species_code"),
-                "dbh_in": first.get("dbh_in"),
-                "value_per_tree_usd": first.get("value_per_tree_usd"),
-                "trees_needed": rep.get("trees_needed"),
-                "trees_planted": rep.get("trees_planted"),
-                "trees_in_lieu": rep.get("trees_in_lieu"),
-                "planting_cost_usd": rep.get("planting_cost_usd"),
-                "native_share": rep.get("native_share"),
-                "plan": plan,
-            },
-            "fund_in_lieu_usd": fund.get("fund_in_lieu_usd"),
-            "fund_basis": fund.get("basis"),
-            "fund_placeholder": fund.get("placeholder"),
-            "civil_penalty_max_usd": pen.get("civil_penalty_max_usd") if croton_j else None,
-            "civil_penalty_doubled": pen.get("doubled") if croton_j else None,
-            "criminal_fine_max_usd": pen.get("criminal_fine_max_usd") if croton_j else None,
-            "fine_max_usd": wh.get("fine_max_usd") if not croton_j else None,
-            # issue 9: offences resting on an assumed fact, summed apart from the maxima (definite offences)
-            "civil_penalty_conditional_usd": pen.get("civil_penalty_conditional_usd") if croton_j else None,
-            "criminal_fine_conditional_usd": pen.get("criminal_fine_conditional_usd") if croton_j else None,
-            "fine_conditional_usd": pen.get("fine_conditional_usd") if not croton_j else None,
-            "offences_definite": pen.get("offences_definite"),
-            "offences_conditional": pen.get("offences_conditional"),
-            "offence_rows": _plain(list(pen.get("per_tree") or [])),
-            "not_offences": _plain(list(pen.get("not_offences") or [])),
-            "replacement_parts": [
-                {k: _plain(p[k]) for k in ("section", "percent", "trees", "value_usd", "required_value_usd")}
-                for p in (rep.get("parts") or [])
-            ],
-            "fund_alternative_22f_usd": fund.get("alternative_22f_usd"),
-            "offences": int(self.trees["offence"].sum()) if len(self.trees) else 0,
-            # offence_depends_on is also given as depends_on, the name the offence rows and the PDF report use
-            "per_tree": _records(
-                self.trees[[c for c in TREE_JSON_COLUMNS if c in self.trees]].assign(
-                    **({"depends_on": self.trees["offence_depends_on"]} if "offence_depends_on" in self.trees else {})
-                )
-            ),
-            "rejected_rows": _records(self.rejected),
-            "lines": self.lines,
-            "assumptions": self.assumptions,
-            "warnings": self.warnings,
-            "options": {k: v for k, v in self.options.items() if k != "benefit_params"},
-        }
+        """The JSON object of ``treecalc assess --json`` (see the issue's Interface): :func:`treecalc.report.json.assessment_json`."""
+        from treecalc.report.json import assessment_json
+
+        return assessment_json(self)
 
 
 TREE_JSON_COLUMNS = (
@@ -299,29 +234,6 @@ TREE_JSON_COLUMNS = (
     "criminal_max_usd",
     "criminal_section",
 )
-
-
-def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
-    if df is None or not len(df):
-        return []
-    out = df.astype(object).where(df.notna(), None)
-    return [{k: _plain(v) for k, v in r.items()} for r in out.to_dict(orient="records")]
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, (np.bool_,)):
-        return bool(v)
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, np.floating):
-        return float(v)
-    if isinstance(v, Decimal):
-        return float(v)
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _plain(x) for k, x in v.items()}
-    return v
 
 
 def money2(x: float) -> float:

@@ -24,6 +24,7 @@ import re
 import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -382,11 +383,11 @@ def xlsx_extent(zf: zipfile.ZipFile, part: str, sheet: str, name: str, lim: Limi
         n_open = len(_X_CELL_OPEN.findall(done))
         cells += n_open
         if n_open == len(refs):  # every cell says where it is (the usual case): extents by maxima
-            if refs:
-                letters = max((r[0].upper() for r in refs), key=lambda x: (len(x), x)).decode("ascii")
-                last_col = max(last_col, col_index(letters))
-                row = _big([r[1] for r in refs]) - 1
-            last_row = max(last_row, row, _big(_X_ROW_REF.findall(done)) - 1)
+            if refs:  # the patterns take at most 3 letters and 9 digits: int() and a set are safe and fast (in C)
+                letters = max({x.upper() for x in set(map(itemgetter(0), refs))}, key=lambda x: (len(x), x))
+                last_col = max(last_col, col_index(letters.decode("ascii")))
+                row = max(map(int, map(itemgetter(1), refs))) - 1
+            last_row = max(last_row, row, max(map(int, _X_ROW_REF.findall(done)), default=0) - 1)
         else:  # cells placed by their order: follow them one by one
             for m in _X_TAG.finditer(done):
                 rm = _X_R.search(m.group(2))

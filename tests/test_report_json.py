@@ -1,0 +1,129 @@
+"""The assessment's JSON built column-wise (treecalc/report/json.py, issue 12) is the JSON built row by row.
+
+The reference below is the per-row conversion ``Assessment.to_json`` used before (``DataFrame.to_dict``
+records, each value made plain); the columnar builder must give the same text, key order included,
+on the bundled sample and on a generated 2,000-tree survey with rejected rows, in both jurisdictions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from treecalc.assessment import TREE_JSON_COLUMNS, assess
+from treecalc.data import SAMPLE_SURVEY
+from treecalc.report.json import records
+
+
+def _ref_plain(v: Any) -> Any:
+    if isinstance(v, np.bool_):
+        return bool(v)
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, (np.floating, Decimal)):
+        return float(v)
+    if isinstance(v, (list, tuple)):
+        return [_ref_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _ref_plain(x) for k, x in v.items()}
+    return v
+
+
+def _ref_records(df: pd.DataFrame | None) -> list[dict[str, Any]]:
+    """The per-row conversion the columnar one replaces."""
+    if df is None or not len(df):
+        return []
+    out = df.astype(object).where(df.notna(), None)
+    return [{k: _ref_plain(v) for k, v in r.items()} for r in out.to_dict(orient="records")]
+
+
+def _text(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, default=str)
+
+
+def _write_survey(path: Path, n: int = 2000) -> None:
+    """A realistic survey: title row, header with units, misspelt species, multi-stem and bad DBH, flags, actions."""
+    import xlsxwriter
+
+    rnd = random.Random(7)
+    species = ["Acer rubrum", "Red Mapel", "Quercus rubra", "White oak", "Tsuga canadensis", "Ailanthus altissima"]
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet("Trees")
+    ws.write_string(0, 0, "Generated survey")
+    for j, h in enumerate(["Tag #", "Species", "DBH (in)", "Condition", "Action", "Street Tree", "Landmark", "Notes"]):
+        ws.write_string(1, j, h)
+    for i in range(n):
+        r = i + 2
+        ws.write_string(r, 0, f"T{i + 1}")
+        ws.write_string(r, 1, rnd.choice(species))
+        if i % 41 == 0:
+            ws.write_string(r, 2, f"{rnd.randint(4, 20)}, {rnd.randint(3, 12)}")
+        elif i % 97 == 0:
+            ws.write_string(r, 2, "twelve")  # rejected: the rejected_rows records
+        else:
+            ws.write_number(r, 2, round(rnd.uniform(2, 48), 1))
+        ws.write_string(r, 3, rnd.choice(["Good", "Fair", "Poor"]))
+        ws.write_string(r, 4, rnd.choice(["Retain", "Remove", "Removed", "Topped", "retain", ""]))
+        if i % 13 == 0:
+            ws.write_string(r, 5, "X")
+        if i % 211 == 0:
+            ws.write_string(r, 6, "Y")
+        if i % 29 == 0:
+            ws.write_string(r, 7, "near drive")
+    wb.close()
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("json") / "survey_2000.xlsx"
+    _write_survey(path)
+    return path
+
+
+@pytest.mark.parametrize("jurisdiction", ["croton_on_hudson", "wesley_hills"])
+@pytest.mark.parametrize("which", ["sample", "generated"])
+def test_json_is_the_row_by_row_json(which: str, jurisdiction: str, generated: Path) -> None:
+    a = assess(SAMPLE_SURVEY if which == "sample" else generated, jurisdiction=jurisdiction)
+    new = a.to_json()
+    trees = a.trees[[c for c in TREE_JSON_COLUMNS if c in a.trees]]
+    if "offence_depends_on" in a.trees:
+        trees = trees.assign(depends_on=a.trees["offence_depends_on"])
+    expected = dict(new)
+    expected["per_tree"] = _ref_records(trees)
+    expected["rejected_rows"] = _ref_records(a.rejected)
+    expected["offence_rows"] = _ref_plain(list(a.penalties.get("per_tree") or []))
+    expected["not_offences"] = _ref_plain(list(a.penalties.get("not_offences") or []))
+    assert _text(new) == _text(expected)
+    # the test can fail: it sees every tree and the rejected rows (sample: 39 trees, tag 17 'twelve' rejected)
+    assert len(new["per_tree"]) == len(a.trees) > 0 and new["rejected_rows"]
+    if which == "sample":
+        assert (new["trees"], new["rejected"]) == (39, 1)
+
+
+def test_records_keep_types_and_missing_values() -> None:
+    """Each dtype's values come out as the row-wise conversion gives them: ints stay ints, NaN/NaT/NA become None,
+    numpy scalars and Decimals inside object columns become Python numbers, lists stay lists."""
+    df = pd.DataFrame(
+        {
+            "i": np.array([1, 2, 3], dtype=np.int64),
+            "f": [1.5, np.nan, 2.0],
+            "b": [True, False, True],
+            "o": [np.int64(4), Decimal("2.50"), None],
+            "l": [["§208-19A(1)"], [], ["a", np.float64(1.25)]],
+            "n": pd.array([1, None, 3], dtype="Int64"),
+            "s": pd.array(["x", None, "z"], dtype="string"),
+            "t": pd.to_datetime(["2024-01-02", None, "2024-03-04"]),
+        }
+    )
+    got = records(df)
+    assert _text(got) == _text(_ref_records(df))
+    assert got[1] == {"i": 2, "f": None, "b": False, "o": 2.5, "l": [], "n": None, "s": None, "t": None}
+    assert type(got[0]["i"]) is int and type(got[0]["o"]) is int and got[2]["l"] == ["a", 1.25]
+    assert records(None) == [] and records(df.iloc[:0]) == []

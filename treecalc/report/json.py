@@ -1,0 +1,158 @@
+"""The assessment's JSON object (``treecalc assess --json``, ``Assessment.to_json()``), the public contract.
+
+Built column by column from the assessment's frames: a 50,000-tree survey's ``per_tree`` list is
+made from one Python list per column (``Series.tolist``) zipped into dicts, with the per-value
+conversion (:func:`plain`) only on the columns that hold Python objects. The object is the same,
+key for key and value for value, as the per-row conversion it replaces (``tests/test_report_json.py``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+if TYPE_CHECKING:
+    from treecalc.assessment import Assessment
+
+
+def plain(v: Any) -> Any:
+    """A JSON-ready Python value: numpy scalars and Decimals as Python numbers, lists and dicts recursively."""
+    if isinstance(v, np.bool_):
+        return bool(v)
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    if isinstance(v, Decimal):
+        return float(v)
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: plain(x) for k, x in v.items()}
+    return v
+
+
+_NATIVE = (str, int, float, bool, type(None))
+_NATIVE_SET = frozenset(_NATIVE)
+
+
+def _plain_values(values: list[Any]) -> list[Any]:
+    """``plain`` of each value, skipping the (most) values that are plain already."""
+    return [v if type(v) in _NATIVE_SET else plain(v) for v in values]
+
+
+def plain_rows(rows: Any) -> list[Any]:
+    """``plain(list(rows))`` for rows (dicts) most of whose values are plain already: such a row is kept as it is
+    (its values' types are checked in C, ``map``), only the others are converted value by value."""
+    cols = getattr(rows, "_cols", None)  # treecalc.results.Records: rows held as columns, made plain column-wise
+    if isinstance(cols, dict) and cols and len(rows) == len(next(iter(cols.values()))):
+        values = [_plain_values(np.asarray(v, dtype=object).tolist()) for v in cols.values()]
+        return [dict(zip(cols, row)) for row in zip(*values)]
+    native = _NATIVE_SET.__contains__
+    return [r if type(r) is dict and all(map(native, map(type, r.values()))) else plain(r) for r in (rows or [])]
+
+
+def _column(s: pd.Series) -> list[Any]:
+    """One column as plain Python values, a missing value (NaN, NaT, NA) as None."""
+    missing = s.isna().to_numpy()
+    values = s.astype(object).tolist()
+    if missing.any():
+        for i in np.flatnonzero(missing).tolist():
+            values[i] = None
+    if s.dtype == object or not isinstance(s.dtype, np.dtype):
+        # objects may be numpy scalars, Decimals, lists: convert those only (most are str/int/float already)
+        values = _plain_values(values)
+    return values
+
+
+def records(df: pd.DataFrame | None) -> list[dict[str, Any]]:
+    """The rows of ``df`` as dicts of plain Python values (None for a missing value), built column-wise."""
+    if df is None or not len(df):
+        return []
+    names = list(df.columns)
+    columns = [_column(df.iloc[:, j]) for j in range(df.shape[1])]
+    if not columns:
+        return [{} for _ in range(len(df))]
+    return [dict(zip(names, row)) for row in zip(*columns)]
+
+
+def _per_tree(trees: pd.DataFrame, tree_columns: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The per-tree rows; ``offence_depends_on`` is also given as ``depends_on`` (the offence rows' name)."""
+    frame = trees[[c for c in tree_columns if c in trees]]
+    if "offence_depends_on" in trees:
+        frame = frame.assign(depends_on=trees["offence_depends_on"])
+    return records(frame)
+
+
+def assessment_json(a: Assessment) -> dict[str, Any]:
+    """The JSON object of ``treecalc assess --json`` (see issue 2's Interface; issue 9's keys)."""
+    from treecalc.assessment import TREE_JSON_COLUMNS
+    from treecalc.rules import params as lawparams
+
+    rep, fund, pen = a.replacement, a.fund, a.penalties
+    plan = rep.get("plan") or []
+    first = plan[0] if plan else (rep.get("stock") or [{}])[0]
+    permit_sections = list(dict.fromkeys(t["section"] for t in a.permit["triggers"]))
+    croton_j = a.jurisdiction == "croton_on_hudson"
+    wh = a.wesley_hills or {}
+    n = len(a.trees)
+    return {
+        "jurisdiction": a.jurisdiction,
+        "jurisdiction_name": lawparams.JURISDICTIONS[a.jurisdiction],
+        "rows_read": a.rows_read,
+        "trees": n,
+        "rejected": len(a.rejected),
+        # removals proposed and done; a damaged (topped, injured) tree stands, so it is in trees_harmed only
+        "trees_removed": int(a.trees["action"].isin(["remove", "removed"]).sum()) if n else 0,
+        "trees_harmed": int(a.trees["harmed"].sum()) if n else 0,
+        "permit_required": bool(a.permit["required"]),
+        "permit_triggers": permit_sections,
+        "permit_exceptions": [e["section"] for e in a.permit.get("exceptions_applied", [])],
+        "replacement_required": bool(rep.get("required")),
+        "replacement_percent": rep.get("percent"),
+        "value_basis": a.options["value_basis"],
+        "value_basis_label": a.options["value_basis_label"],
+        "removed_value_usd": rep.get("removed_value_usd"),
+        "required_value_usd": rep.get("required_value_usd"),
+        "replacement": {
+            "species_code": first.get("species_code"),
+            "dbh_in": first.get("dbh_in"),
+            "value_per_tree_usd": first.get("value_per_tree_usd"),
+            "trees_needed": rep.get("trees_needed"),
+            "trees_planted": rep.get("trees_planted"),
+            "trees_in_lieu": rep.get("trees_in_lieu"),
+            "planting_cost_usd": rep.get("planting_cost_usd"),
+            "native_share": rep.get("native_share"),
+            "plan": plan,
+        },
+        "fund_in_lieu_usd": fund.get("fund_in_lieu_usd"),
+        "fund_basis": fund.get("basis"),
+        "fund_placeholder": fund.get("placeholder"),
+        "civil_penalty_max_usd": pen.get("civil_penalty_max_usd") if croton_j else None,
+        "civil_penalty_doubled": pen.get("doubled") if croton_j else None,
+        "criminal_fine_max_usd": pen.get("criminal_fine_max_usd") if croton_j else None,
+        "fine_max_usd": wh.get("fine_max_usd") if not croton_j else None,
+        # issue 9: offences resting on an assumed fact, summed apart from the maxima (definite offences)
+        "civil_penalty_conditional_usd": pen.get("civil_penalty_conditional_usd") if croton_j else None,
+        "criminal_fine_conditional_usd": pen.get("criminal_fine_conditional_usd") if croton_j else None,
+        "fine_conditional_usd": pen.get("fine_conditional_usd") if not croton_j else None,
+        "offences_definite": pen.get("offences_definite"),
+        "offences_conditional": pen.get("offences_conditional"),
+        "offence_rows": plain_rows(pen.get("per_tree")),
+        "not_offences": plain_rows(pen.get("not_offences")),
+        "replacement_parts": [
+            {k: plain(p[k]) for k in ("section", "percent", "trees", "value_usd", "required_value_usd")}
+            for p in (rep.get("parts") or [])
+        ],
+        "fund_alternative_22f_usd": fund.get("alternative_22f_usd"),
+        "offences": int(a.trees["offence"].sum()) if n else 0,
+        "per_tree": _per_tree(a.trees, TREE_JSON_COLUMNS),
+        "rejected_rows": records(a.rejected),
+        "lines": a.lines,
+        "assumptions": a.assumptions,
+        "warnings": a.warnings,
+        "options": {k: v for k, v in a.options.items() if k != "benefit_params"},
+    }
