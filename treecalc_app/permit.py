@@ -156,8 +156,6 @@ def _is_wesley(a) -> bool:
 
 
 def body() -> None:
-    if not ui.need("read_survey", "assess"):
-        return
     head = st.container()  # the law's name, once the assessment says which law applies
     with st.expander("Replacement stock and planting space", expanded=True):
         _stock_controls()

@@ -30,7 +30,7 @@ def _site_pairs(items: list[str]) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from treecalc.cli import add_benefit_params
+    from treecalc.cli.common import add_benefit_params
 
     p = subparsers.add_parser(
         "assess",
@@ -115,7 +115,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print a line for every tree (default: trees with the same finding on one line)",
     )
-    from treecalc.cli_survey import add_species_map
+    from treecalc.cli.survey import add_species_map
 
     add_species_map(p)
     add_benefit_params(p)
@@ -281,7 +281,7 @@ def _write_out(result: Any, path: str) -> None:
 
 def _cmd_assess(a: argparse.Namespace) -> int:
     from treecalc.assessment import assess
-    from treecalc.cli import benefit_kwargs, dump_json
+    from treecalc.cli.common import benefit_kwargs, dump_json
 
     kw = benefit_kwargs(a)
     land_use = kw.pop("land_use")
@@ -298,8 +298,8 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         from treecalc import data
 
         path = data.SAMPLE_SURVEY
-    from treecalc.cli import stderr_progress
-    from treecalc.cli_survey import species_map_arg
+    from treecalc.cli.common import stderr_progress
+    from treecalc.cli.survey import species_map_arg
     from treecalc.ingest import read_survey
     from treecalc.ingest.limits import Limits
 

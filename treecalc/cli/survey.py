@@ -124,7 +124,7 @@ def register(subparsers) -> None:
 
 def run(a: argparse.Namespace) -> int:
     from treecalc import data
-    from treecalc.cli import stderr_progress
+    from treecalc.cli.common import stderr_progress
     from treecalc.ingest import SurveyError, read_survey
     from treecalc.ingest.limits import Limits
 
@@ -147,7 +147,7 @@ def run(a: argparse.Namespace) -> int:
         return 2
     summary = s.summary()
     if a.json:
-        from treecalc.cli import dump_json
+        from treecalc.cli.common import dump_json
 
         dump_json(summary)
         return 0

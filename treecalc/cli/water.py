@@ -1,85 +1,21 @@
-"""CLI subcommands for the companion modules: ``water penalty|meter-test`` (``water-penalty`` is an
-alias of ``water penalty``) and ``excavation check|volume``.
+"""``treecalc water penalty|meter-test`` (``water-penalty`` is an alias of ``water penalty``).
 
-``register(subparsers)`` adds the subcommands to the main parser; each sets ``func`` to a
-callable ``(args) -> int``. Bad input prints one ``error: ...`` line to stderr and returns 2
-(never a traceback). No domain logic lives here: see :mod:`treecalc.water` and
-:mod:`treecalc.excavation`.
+Bad input prints one ``error: ...`` line to stderr and returns 2 (never a traceback). No domain
+logic lives here: see :mod:`treecalc.water`.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import json
-import re
-import sys
-from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
+
+from treecalc.cli.common import choose_subcommand, dump_indented, guard, print_readings, split_parts
 
 __all__ = ["register"]
 
 
-def _error(msg: str) -> int:
-    print(f"error: {msg}", file=sys.stderr)
-    return 2
-
-
-#: The library's parameter names as the command line spells them (an error names the flag to fix).
-_FLAGS = {"due_date": "--due", "as_of": "--as-of", "amount": "--amount", "payment": "--payment"}
-_LEADING_NAME = re.compile(r"^([a-z_]+)\b")
-
-
-def _flag_names(msg: str) -> str:
-    """'due_date must be a date ...' → '--due must be a date ...'."""
-    return _LEADING_NAME.sub(lambda m: _FLAGS.get(m.group(1), m.group(1)), msg, count=1)
-
-
-def _guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Turn bad input (ValueError, OSError, KeyError) into ``error: ...`` and exit code 2."""
-
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return fn(args)
-        except KeyError as e:  # str() of a KeyError is the repr of its key: say the key itself
-            return _error(str(e.args[0]) if e.args else e.__class__.__name__)
-        except (ValueError, OSError) as e:
-            return _error(_flag_names(str(e)) or e.__class__.__name__)
-
-    run.__name__ = fn.__name__
-    run.__doc__ = fn.__doc__
-    return run
-
-
-def _dump(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, ensure_ascii=False))
-
-
-def _split(value: str, flag: str, parts: tuple[int, int], form: str) -> list[str]:
-    bits = value.split(":")
-    if not parts[0] <= len(bits) <= parts[1] or any(not b.strip() for b in bits):
-        raise ValueError(f"{flag} {value!r}: expected {form}")
-    return [b.strip() for b in bits]
-
-
-#: The plausible range (treecalc.validate.RANGES) of each part of an excavation flag.
-_KINDS = {"area": "area_sqft", "depth": "depth_ft"}
-
-
-def _float(s: str, flag: str, what: str) -> float:
-    from treecalc.validate import in_range
-
-    try:
-        v = float(s.replace(",", ""))
-    except ValueError:
-        raise ValueError(f"{flag}: {what} {s!r} is not a number") from None
-    kind = "depth_in" if flag == "--place-topsoil" and what == "depth" else _KINDS.get(what)
-    # the upper bound here; a negative or missing number is left to the library's own message
-    return in_range(f"{flag} ({what})", v, kind) if kind and v >= 0 else v
-
-
-# --------------------------------------------------------------------------- water
 def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     from treecalc.water import read_account_csv
 
@@ -92,17 +28,17 @@ def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
             raise ValueError("--amount and --due are required together (or use --bill AMOUNT:DUE)")
         bills.append((a.amount, a.due, None))
     for b in a.bill or []:
-        amt, due, *label = _split(b, "--bill", (2, 3), "AMOUNT:DUE[:LABEL], e.g. 123.45:2026-01-15")
+        amt, due, *label = split_parts(b, "--bill", (2, 3), "AMOUNT:DUE[:LABEL], e.g. 123.45:2026-01-15")
         bills.append((amt, due, label[0] if label else None))
     for p in a.payment or []:
-        d, amt = _split(p, "--payment", (2, 2), "DATE:AMOUNT, e.g. 2026-03-10:100")
+        d, amt = split_parts(p, "--payment", (2, 2), "DATE:AMOUNT, e.g. 2026-03-10:100")
         payments.append((d, amt))
     if not bills:
         raise ValueError("give a bill: --amount and --due, --bill AMOUNT:DUE (repeatable) or --csv FILE")
     return bills, payments
 
 
-@_guard
+@guard
 def _cmd_water(a: argparse.Namespace) -> int:
     from treecalc.water import account_statement, penalty_schedule
 
@@ -116,7 +52,7 @@ def _cmd_water(a: argparse.Namespace) -> int:
         r = account_statement(bills, payments, as_of=as_of, months=a.months)
         scheds = r.bills
     if a.json:
-        _dump(r.to_dict())
+        dump_indented(r.to_dict())
         return 0
     print(
         f"Water account, {len(scheds)} bill(s), as of {r.as_of}  (Croton-on-Hudson §223-12F; months: "
@@ -153,11 +89,11 @@ def _cmd_water(a: argparse.Namespace) -> int:
         print(f"still owed on tax bill {r.relevy_outstanding:>10}")
     if r.credit:
         print(f"credit                 {r.credit:>10}")
-    _print_readings(r)
+    print_readings(r)
     return 0
 
 
-@_guard
+@guard
 def _cmd_meter(a: argparse.Namespace) -> int:
     from treecalc.water import meter_test
 
@@ -165,7 +101,7 @@ def _cmd_meter(a: argparse.Namespace) -> int:
         raise ValueError("give at least one --result PCT (the registration error at a tested flow rate)")
     r = meter_test(a.billed, list(a.result), a.fee, a.rate)
     if a.json:
-        _dump(r.to_dict())
+        dump_indented(r.to_dict())
         return 0
     d = r.to_dict()
     print(
@@ -182,14 +118,6 @@ def _cmd_meter(a: argparse.Namespace) -> int:
     for n in r.notes:
         print(f"note: {n}")
     return 0
-
-
-def _water_help(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    def run(a: argparse.Namespace) -> int:
-        parser.print_help(sys.stderr)
-        return _error("choose a subcommand: penalty or meter-test")
-
-    return run
 
 
 def _penalty_args(w: argparse.ArgumentParser) -> None:
@@ -222,7 +150,8 @@ def _penalty_args(w: argparse.ArgumentParser) -> None:
     w.set_defaults(func=_cmd_water)
 
 
-def _register_water(subparsers: Any) -> None:
+def register(subparsers: Any) -> None:
+    """Add ``water-penalty`` and ``water`` (``penalty``, ``meter-test``) to ``subparsers``."""
     desc = (
         "Penalties, partial payments and relevy to the tax bill of the bills on a water account "
         "(Croton-on-Hudson Chapter 223, §223-12F)."
@@ -238,7 +167,7 @@ def _register_water(subparsers: Any) -> None:
         description="Water: penalties (§223-12F) and the meter test (§223-6G).",
     )
     sub = w.add_subparsers(dest="water_command", metavar="{penalty,meter-test}")
-    w.set_defaults(func=_water_help(w))
+    w.set_defaults(func=choose_subcommand(w, "penalty or meter-test"))
     _penalty_args(sub.add_parser("penalty", help="penalties and balance of a water account", description=desc))
     m = sub.add_parser(
         "meter-test",
@@ -258,265 +187,3 @@ def _register_water(subparsers: Any) -> None:
     m.add_argument("--rate", help="water rate, USD per billing unit: gives the corrected bill in dollars")
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(func=_cmd_meter)
-
-
-def _print_readings(r: object) -> None:
-    """The notes and the interpretation of unclear text every companion result carries."""
-    for n in r.notes:
-        print(f"note: {n}")
-    print("interpretation:")
-    for n in r.interpretation:
-        print(f"  - {n}")
-
-
-# --------------------------------------------------------------------------- excavation check
-def _bnum(s: str, flag: str, what: str, hi: float, unit: str, lo_open: bool = False) -> Decimal:
-    """A number from a flag, within 0..hi (refused naming the flag)."""
-    from treecalc.units import bounded
-
-    return bounded(s, f"{flag}: {what}", 0, hi, lo_open=lo_open, unit=unit)
-
-
-def _area_depths(values: list[str], flag: str) -> list[tuple[Decimal, Decimal]]:
-    from treecalc.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT
-
-    out = []
-    for v in values or []:
-        area, depth = _split(v, flag, (2, 2), "AREA_SQFT:DEPTH_FT")
-        out.append((_bnum(area, flag, "area", MAX_AREA_SQFT, "sq ft"), _bnum(depth, flag, "depth", MAX_DEPTH_FT, "ft")))
-    return out
-
-
-def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
-    from treecalc.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT, MAX_DEPTH_IN, MAX_WALL_FT
-
-    kw: dict[str, Any] = {
-        "excavations": _area_depths(a.excavate, "--excavate"),
-        "fills": _area_depths(a.fill, "--fill"),
-        "foundations": _area_depths(a.foundation, "--foundation"),
-        "jurisdiction": a.jurisdiction,
-    }
-    if a.place_topsoil:
-        bits = _split(a.place_topsoil, "--place-topsoil", (2, 3), "AREA_SQFT:DEPTH_IN[:seeded]")
-        seeded = False
-        if len(bits) == 3:
-            if bits[2].lower() not in ("seeded", "seeded-and-mulched", "yes", "y", "true", "1"):
-                raise ValueError(
-                    f"--place-topsoil {a.place_topsoil!r}: the third part must be 'seeded' "
-                    "(topsoil immediately seeded and mulched)"
-                )
-            seeded = True
-        kw["topsoil_placement"] = (
-            _bnum(bits[0], "--place-topsoil", "area", MAX_AREA_SQFT, "sq ft"),
-            _bnum(bits[1], "--place-topsoil", "depth", MAX_DEPTH_IN, "in"),
-            seeded,
-        )
-    if a.strip_topsoil is not None:
-        bits = _split(a.strip_topsoil, "--strip-topsoil", (1, 2), "AREA_SQFT[:DEPTH_IN]")
-        kw["strip_topsoil_sqft"] = _bnum(bits[0], "--strip-topsoil", "area", MAX_AREA_SQFT, "sq ft")
-        if len(bits) == 2:
-            kw["strip_topsoil_depth_in"] = _bnum(bits[1], "--strip-topsoil", "depth", MAX_DEPTH_IN, "in")
-    if a.lot_area is not None:
-        kw["lot_area_sqft"] = _bnum(a.lot_area, "--lot-area", "area", MAX_AREA_SQFT, "sq ft", lo_open=True)
-    if getattr(a, "retaining_wall", None) is not None:
-        kw["retaining_wall_height_ft"] = _bnum(a.retaining_wall, "--retaining-wall", "height", MAX_WALL_FT, "ft")
-    if getattr(a, "cellar", None):
-        bits = _split(a.cellar, "--cellar", (3, 3), "LENGTH_FT:WIDTH_FT:DEPTH_FT")
-        kw["cellar"] = tuple(
-            _bnum(b, "--cellar", w, MAX_DEPTH_FT, "ft") for b, w in zip(bits, ("length", "width", "depth"))
-        )
-    if getattr(a, "permit_issued", None):
-        kw.update(permit_issued=a.permit_issued, last_work=a.last_work, as_of=a.as_of)
-    elif getattr(a, "last_work", None):
-        raise ValueError("--last-work needs --permit-issued (§120-10A counts from the permit)")
-    return kw
-
-
-def _print_check(r: Any) -> None:
-    verdict = {True: "REQUIRED", False: "not required", "unknown": "UNKNOWN (depends on facts not given)"}
-    print(f"Excavation and filling permit ({r.jurisdiction}): {verdict[r.permit_required]}")
-    print(f"triggers: {', '.join(r.triggers) if r.triggers else 'none'}")
-    for m in r.missing_facts:
-        print(f"missing fact: {m}")
-    d = r.to_dict()
-    print(f"excavation {d['excavation_cy']:,.2f} cu yd, fill {d['fill_cy']:,.2f} cu yd")
-    print()
-    for e in r.explanations:
-        mark = {True: "x", False: " ", None: "?"}[e["holds"]]
-        print(f"  [{mark}] {e['section']:<14} {e['explanation']}")
-    for e in r.exemptions:
-        print(f"  {'exempt' if e['applies'] else 'no exemption'}: {e['section']}: {e['explanation']}")
-    if r.jurisdiction == "wesley-hills":
-        w = d["waiver_eligible"]
-        print(f"  waiver possible (§95-3D(1)): {w if isinstance(w, str) else ('yes' if w else 'no')}")
-    if r.building_permit:
-        bp = r.building_permit
-        print(
-            f"  §95-3C(1): building permit {'suffices' if bp['building_permit_suffices'] else 'does not suffice'}"
-            f" (limit {bp['limit_cy']:,.2f} cu yd = 2 x cellar {bp['cellar_volume_cy']:,.2f} cu yd)"
-        )
-    if r.term:
-        print(f"  {r.term['section']}: {r.term['explanation']}")
-    if r.review_standards:
-        print("review standards that apply:")
-        for s in r.review_standards:
-            print(f"  {s['section']:<8} {s['requirement']}")
-
-
-@_guard
-def _cmd_check(a: argparse.Namespace) -> int:
-    from treecalc.excavation import check_permit
-
-    r = check_permit(**_check_kwargs(a))
-    if a.json:
-        _dump(r.to_dict())
-        return 0
-    _print_check(r)
-    _print_readings(r)
-    return 0
-
-
-# --------------------------------------------------------------------------- excavation volume
-def _volume(a: argparse.Namespace) -> tuple[Any, str]:
-    from treecalc import excavation as ex
-    from treecalc.surfaces import volume_between_files
-
-    methods = [m for m in ("grid", "sections", "existing") if getattr(a, m)]
-    if bool(a.existing) != bool(a.proposed):
-        raise ValueError("--existing and --proposed go together (two surfaces)")
-    if len(methods) != 1:
-        raise ValueError("give exactly one of --grid FILE, --sections FILE or --existing FILE --proposed FILE")
-    if a.prismoidal and not a.sections:
-        raise ValueError("--prismoidal applies to --sections (average end area), not --grid or surfaces")
-    u = "m" if a.metric else "ft"
-    if a.grid:
-        r = ex.volume_from_grid_csv(a.grid, metric=a.metric)
-        return r, (
-            f"Grid (borrow-pit) method: {r.nx} x {r.ny} nodes, spacing {r.dx:g} x {r.dy:g} {u}, "
-            f"{r.mixed_cells} cells changing between cut and fill"
-        )
-    if a.sections:
-        r = ex.volume_from_sections_csv(a.sections, prismoidal=a.prismoidal, metric=a.metric)
-        return r, f"{r.method[0].upper()}{r.method[1:]}: {len(r.stations)} sections"
-    r = volume_between_files(a.existing, a.proposed, metric=a.metric)
-    return r, (
-        f"TIN surface to surface: {r.n_existing:,} existing and {r.n_proposed:,} proposed points, "
-        f"{r.area_sqft:,.2f} sq ft covered by both"
-    )
-
-
-@_guard
-def _cmd_volume(a: argparse.Namespace) -> int:
-    from treecalc.excavation import check_permit
-
-    r, head = _volume(a)
-    kw: dict[str, Any] = {"jurisdiction": a.jurisdiction}
-    if a.lot_area is not None:
-        from treecalc.excavation import MAX_AREA_SQFT
-
-        kw["lot_area_sqft"] = _bnum(a.lot_area, "--lot-area", "area", MAX_AREA_SQFT, "sq ft", lo_open=True)
-    permit = check_permit(measured=r.earthwork(), **kw)
-    if a.json:
-        _dump({**r.to_dict(), "permit": permit.to_dict()})
-        return 0
-    print(head)
-    print(f"cut   {r.cut_cy:>14,.2f} cu yd")
-    print(f"fill  {r.fill_cy:>14,.2f} cu yd")
-    print(f"net   {r.net_cy:>14,.2f} cu yd  (cut - fill; positive = surplus)")
-    for n in r.notes:
-        print(f"note: {n}")
-    print()
-    _print_check(permit)
-    return 0
-
-
-def _cmd_excavation_help(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    def run(a: argparse.Namespace) -> int:
-        parser.print_help(sys.stderr)
-        return _error("choose a subcommand: check or volume")
-
-    return run
-
-
-# --------------------------------------------------------------------------- register
-def register(subparsers: Any) -> None:
-    """Add ``water-penalty`` and ``excavation`` (``check``, ``volume``) to ``subparsers``."""
-    _register_water(subparsers)
-
-    e = subparsers.add_parser(
-        "excavation",
-        help="excavation/fill permit check and earthwork volumes (Chapter 120 / 95)",
-        description="Excavation and filling: permit check (Croton-on-Hudson §120-3A, Wesley Hills "
-        "§95-3) and cut/fill volumes (grid or average end area).",
-    )
-    sub = e.add_subparsers(dest="excavation_command", metavar="{check,volume}")
-    e.set_defaults(func=_cmd_excavation_help(e))
-
-    c = sub.add_parser("check", help="is an excavation and filling permit required?")
-    c.add_argument("--jurisdiction", default="croton-on-hudson", help="croton-on-hudson (default) or wesley-hills")
-    c.add_argument(
-        "--excavate",
-        action="append",
-        default=[],
-        metavar="AREA_SQFT:DEPTH_FT",
-        help="an excavation area and depth (repeatable)",
-    )
-    c.add_argument(
-        "--fill", action="append", default=[], metavar="AREA_SQFT:DEPTH_FT", help="a fill area and depth (repeatable)"
-    )
-    c.add_argument(
-        "--strip-topsoil",
-        dest="strip_topsoil",
-        metavar="AREA_SQFT[:DEPTH_IN]",
-        help="area where topsoil is stripped, and its depth in inches (stripping is excavation, §120-2)",
-    )
-    c.add_argument(
-        "--foundation",
-        action="append",
-        default=[],
-        metavar="AREA_SQFT:DEPTH_FT",
-        help="excavation for a foundation under a building permit (§120-3B; repeatable)",
-    )
-    c.add_argument(
-        "--retaining-wall",
-        dest="retaining_wall",
-        metavar="HEIGHT_FT",
-        help="height of a retaining wall to be built (§120-8M)",
-    )
-    c.add_argument("--cellar", metavar="L:W:D", help="Wesley Hills: cellar and foundation, feet (§95-3C(1))")
-    c.add_argument("--permit-issued", dest="permit_issued", metavar="DATE", help="permit issue date (§120-10A)")
-    c.add_argument("--last-work", dest="last_work", metavar="DATE", help="last day of work (§120-10A)")
-    c.add_argument("--as-of", dest="as_of", metavar="DATE", help="date of the term check (default today)")
-    c.add_argument("--lot-area", dest="lot_area", metavar="AREA_SQFT", help="lot area")
-    c.add_argument(
-        "--place-topsoil",
-        dest="place_topsoil",
-        metavar="AREA_SQFT:DEPTH_IN[:seeded]",
-        help="topsoil placement; add ':seeded' if immediately seeded and mulched",
-    )
-    c.add_argument("--json", action="store_true", help="print JSON")
-    c.set_defaults(func=_cmd_check)
-
-    v = sub.add_parser("volume", help="cut and fill volumes in cubic yards")
-    v.add_argument(
-        "--grid",
-        metavar="FILE",
-        help="CSV with x, y, existing, proposed (or Easting, Northing, EG, FG); feet, regular grid",
-    )
-    v.add_argument(
-        "--existing",
-        metavar="FILE",
-        help="existing ground: point CSV (Easting/Northing/Elevation or EG) or LandXML surface (FILE#NAME picks one)",
-    )
-    v.add_argument("--proposed", metavar="FILE", help="proposed ground: point CSV (... FG) or LandXML surface")
-    v.add_argument("--lot-area", dest="lot_area", metavar="AREA_SQFT", help="lot area for the §120-3A check")
-    v.add_argument("--jurisdiction", default="croton-on-hudson", help="croton-on-hudson (default) or wesley-hills")
-    v.add_argument("--sections", metavar="FILE", help="CSV with station, cut_area, fill_area (feet, sq ft)")
-    v.add_argument("--metric", action="store_true", help="input in metres / square metres (output cu yd)")
-    v.add_argument(
-        "--prismoidal",
-        action="store_true",
-        help="prismoidal volumes (--sections with cut_mid_area/fill_mid_area or center_height/width)",
-    )
-    v.add_argument("--json", action="store_true", help="print JSON")
-    v.set_defaults(func=_cmd_volume)

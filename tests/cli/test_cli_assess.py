@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "rules"))
+sys.path.insert(0, str(Path(__file__).parent.parent / "rules"))
 from rules_helpers import make_trees  # noqa: E402
 
 import treecalc.assessment as assessment  # noqa: E402
