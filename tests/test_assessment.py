@@ -344,9 +344,13 @@ def test_four_removed_one_damaged_end_to_end():
 def test_violation_false_as_text_applies_90_not_120():
     # 3 ACRU 12 in removed without a permit on a subdividable lot, but the site fact says violation=false:
     # §208-22A 90%: 3 x 117.36 = 352.08 x 0.9 = 316.872 -> up 316.88 (120% would be 422.50)
-    a = assess(bare_survey(three_acru("removed"), {"subdividable": "true", "violation": "false"}), replacement_stock=STOCK12)
+    a = assess(
+        bare_survey(three_acru("removed"), {"subdividable": "true", "violation": "false"}), replacement_stock=STOCK12
+    )
     assert a.replacement["section"] == "§208-22A" and a.replacement["required_value_usd"] == pytest.approx(316.88)
-    a = assess(bare_survey(three_acru("removed"), {"subdividable": True, "violation": "yes"}), replacement_stock=STOCK12)
+    a = assess(
+        bare_survey(three_acru("removed"), {"subdividable": True, "violation": "yes"}), replacement_stock=STOCK12
+    )
     assert a.replacement["section"] == "§208-22F" and a.replacement["required_value_usd"] == pytest.approx(422.50)
     with pytest.raises(ValueError, match="site fact violation"):
         assess(bare_survey(three_acru("removed"), {"violation": "dunno"}))
