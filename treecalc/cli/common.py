@@ -58,6 +58,11 @@ def stderr_progress() -> Any:
     return show
 
 
+def repeatable(p: argparse.ArgumentParser | argparse._ArgumentGroup, flag: str, metavar: str, help: str) -> None:
+    """A flag given any number of times: its values as a list, ``[]`` when it is not given."""
+    p.add_argument(flag, action="append", default=[], metavar=metavar, help=help)
+
+
 def add_benefit_params(p: argparse.ArgumentParser) -> None:
     """Flags shared by every command that values trees."""
     p.add_argument(
@@ -79,13 +84,7 @@ def add_benefit_params(p: argparse.ArgumentParser) -> None:
         metavar="M2",
         help="leaf area of the large reference tree (default: BDL OTHER at 40 years, 583.8 m2)",
     )
-    p.add_argument(
-        "--price",
-        action="append",
-        default=[],
-        metavar="NAME=USD",
-        help="override a price of prices.csv, e.g. electricity=0.21 (repeatable)",
-    )
+    repeatable(p, "--price", "NAME=USD", "override a price of prices.csv, e.g. electricity=0.21 (repeatable)")
 
 
 def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:

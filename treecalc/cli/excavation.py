@@ -10,7 +10,7 @@ import argparse
 from decimal import Decimal
 from typing import Any
 
-from treecalc.cli.common import choose_subcommand, dump_indented, guard, print_readings, split_parts
+from treecalc.cli.common import choose_subcommand, dump_indented, guard, print_readings, repeatable, split_parts
 
 __all__ = ["register"]
 
@@ -188,28 +188,19 @@ def register(subparsers: Any) -> None:
 
     c = sub.add_parser("check", help="is an excavation and filling permit required?")
     c.add_argument("--jurisdiction", default="croton-on-hudson", help="croton-on-hudson (default) or wesley-hills")
-    c.add_argument(
-        "--excavate",
-        action="append",
-        default=[],
-        metavar="AREA_SQFT:DEPTH_FT",
-        help="an excavation area and depth (repeatable)",
-    )
-    c.add_argument(
-        "--fill", action="append", default=[], metavar="AREA_SQFT:DEPTH_FT", help="a fill area and depth (repeatable)"
-    )
+    repeatable(c, "--excavate", "AREA_SQFT:DEPTH_FT", "an excavation area and depth (repeatable)")
+    repeatable(c, "--fill", "AREA_SQFT:DEPTH_FT", "a fill area and depth (repeatable)")
     c.add_argument(
         "--strip-topsoil",
         dest="strip_topsoil",
         metavar="AREA_SQFT[:DEPTH_IN]",
         help="area where topsoil is stripped, and its depth in inches (stripping is excavation, §120-2)",
     )
-    c.add_argument(
+    repeatable(
+        c,
         "--foundation",
-        action="append",
-        default=[],
-        metavar="AREA_SQFT:DEPTH_FT",
-        help="excavation for a foundation under a building permit (§120-3B; repeatable)",
+        "AREA_SQFT:DEPTH_FT",
+        "excavation for a foundation under a building permit (§120-3B; repeatable)",
     )
     c.add_argument(
         "--retaining-wall",

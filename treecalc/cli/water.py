@@ -11,7 +11,7 @@ import datetime as _dt
 from decimal import Decimal
 from typing import Any
 
-from treecalc.cli.common import choose_subcommand, dump_indented, guard, print_readings, split_parts
+from treecalc.cli.common import choose_subcommand, dump_indented, guard, print_readings, repeatable, split_parts
 
 __all__ = ["register"]
 
@@ -123,21 +123,9 @@ def _cmd_meter(a: argparse.Namespace) -> int:
 def _penalty_args(w: argparse.ArgumentParser) -> None:
     w.add_argument("--amount", help="water charge on the bill, USD (with --due)")
     w.add_argument("--due", help="due date on the bill, YYYY-MM-DD")
-    w.add_argument(
-        "--bill",
-        action="append",
-        default=[],
-        metavar="AMOUNT:DUE[:LABEL]",
-        help="a bill on the account, e.g. 123.45:2026-01-15 (repeatable)",
-    )
+    repeatable(w, "--bill", "AMOUNT:DUE[:LABEL]", "a bill on the account, e.g. 123.45:2026-01-15 (repeatable)")
     w.add_argument("--csv", metavar="FILE", help="CSV of bills and payments: kind,date,amount[,bill]")
-    w.add_argument(
-        "--payment",
-        action="append",
-        default=[],
-        metavar="DATE:AMOUNT",
-        help="a payment, e.g. 2026-03-10:100 (repeatable); oldest bill first",
-    )
+    repeatable(w, "--payment", "DATE:AMOUNT", "a payment, e.g. 2026-03-10:100 (repeatable); oldest bill first")
     w.add_argument("--as-of", dest="as_of", help="statement date, YYYY-MM-DD (default today)")
     w.add_argument(
         "--months",
@@ -176,13 +164,7 @@ def register(subparsers: Any) -> None:
         "averaged; outside ±1.5%% the tested period's bill is corrected.",
     )
     m.add_argument("--billed", required=True, help="consumption billed for the tested period (bill's unit)")
-    m.add_argument(
-        "--result",
-        action="append",
-        default=[],
-        metavar="PCT",
-        help="registration error at one tested flow rate, %% (+ over-registers; repeatable)",
-    )
+    repeatable(m, "--result", "PCT", "registration error at one tested flow rate, %% (+ over-registers; repeatable)")
     m.add_argument("--fee", default="0", help="test fee paid, USD (default 0)")
     m.add_argument("--rate", help="water rate, USD per billing unit: gives the corrected bill in dollars")
     m.add_argument("--json", action="store_true", help="print JSON")
