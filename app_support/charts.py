@@ -67,12 +67,6 @@ def _describe(g: pd.DataFrame, name: str, value: str) -> str:
     return "; ".join(f"{n}: ${v:,.0f}" for n, v in zip(g[name], g[value]))
 
 
-def table_of(df: pd.DataFrame, *, cols: dict[str, str] | None = None) -> pd.DataFrame:
-    """A chart's data as a table (the text alternative drawn beside every chart)."""
-    out = df if cols is None else df[list(cols)].rename(columns=cols)
-    return out.reset_index(drop=True)
-
-
 def category_table(df: pd.DataFrame) -> pd.DataFrame:
     """The donut's numbers: annual benefits by category (USD/yr) and their share."""
     cols = [c for c in BENEFIT_LABELS if c in df]
@@ -111,29 +105,6 @@ def projection(
             color=alt.Color(f"{series}:N", title=None, scale=alt.Scale(range=[OKABE_ITO[5], OKABE_ITO[4]])),
             strokeDash=alt.StrokeDash(f"{series}:N", title=None),  # told apart without colour too
             tooltip=[series, x, alt.Tooltip(f"{y}:Q", format="$,.2f")],
-        )
-    )
-
-
-def cut_fill_heatmap(
-    cells: pd.DataFrame,
-    *,
-    x: str = "x",
-    y: str = "y",
-    value: str = "net_cy",
-    title: str = "Fill (blue, +) and cut (red, −) per cell, cu yd",
-    unit: str = "cu yd",
-) -> alt.Chart:
-    """Net fill − cut per cell: red cut, blue fill, white balanced."""
-    m = float(cells[value].abs().max() or 1.0)
-    return (
-        alt.Chart(cells, title=title, height=420)
-        .mark_rect()
-        .encode(
-            x=alt.X(f"{x}:O", title="x (ft)", axis=alt.Axis(labelOverlap=True)),
-            y=alt.Y(f"{y}:O", title="y (ft)", sort="descending", axis=alt.Axis(labelOverlap=True)),
-            color=alt.Color(f"{value}:Q", title=unit, scale=alt.Scale(scheme="redblue", domain=[-m, m])),
-            tooltip=[x, y, alt.Tooltip(f"{value}:Q", format=".2f")],
         )
     )
 

@@ -33,8 +33,6 @@ from typing import Any
 
 import streamlit as st
 
-from app_support import lib
-
 #: Largest upload the app accepts, MB (the same as ``.streamlit/config.toml``).
 MAX_UPLOAD_MB = 50
 
@@ -68,9 +66,8 @@ def make_source(name: str, data: bytes, is_sample: bool = False) -> Source:
 
 
 def _sample_source() -> Source | None:
-    data = lib.piece("data")
-    if isinstance(data, lib.Missing):
-        return None
+    from treecalc import data
+
     path = Path(data.SAMPLE_SURVEY)
     if not path.is_file():
         return None
@@ -151,9 +148,7 @@ def _canon(d: dict[str, Any]) -> str:
 @st.cache_data(show_spinner=False, max_entries=8)
 def _read_survey(sha256: str, name: str, read_json: str, _data: bytes, _progress: Any = None) -> Any:
     """``read_survey`` on the file (cached on its hash + the read options)."""
-    read_survey = lib.piece("read_survey")
-    if isinstance(read_survey, lib.Missing):
-        raise AppError(f"The survey reader is not available yet ({read_survey.reason}).")
+    from treecalc.ingest import read_survey
     from treecalc.ingest.limits import Limits
 
     # isolated: read in a child process bounded in memory and time, so that a hostile upload (a 1.7 KB
@@ -244,9 +239,8 @@ def _assess(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes
     """``assess`` cached on survey + options. A resource, not data: a 20,000-tree assessment is 10 MB,
     and pickling it in and out of ``st.cache_data`` cost a fifth of a second per option change. The
     object is shared by the sessions that ask for the same survey and options: the app only reads it."""
-    assess = lib.piece("assess")
-    if isinstance(assess, lib.Missing):
-        raise AppError(f"The law engine is not available yet ({assess.reason}).")
+    from treecalc.assessment import assess
+
     kw = json.loads(opts_json)
     edits = {k: kw.pop(k, None) for k in EDIT_KEYS}
     sv = _survey if _survey is not None else _read_survey(sha256, name, read_json, _data)
@@ -282,9 +276,8 @@ def assessment() -> Any:
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _statement(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes) -> bytes:
-    statement_bytes = lib.piece("statement_bytes")
-    if isinstance(statement_bytes, lib.Missing):
-        raise AppError(f"The Excel statement is not available yet ({statement_bytes.reason}).")
+    from treecalc.statement import statement_bytes
+
     return statement_bytes(_assess(sha256, name, read_json, opts_json, _data))
 
 
@@ -316,9 +309,8 @@ def statement_job() -> Callable[[], bytes]:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _benefits(sha256: str, name: str, read_json: str, benefit_json: str, edits_json: str, _data: bytes) -> Any:
-    compute_benefits = lib.piece("compute_benefits")
-    if isinstance(compute_benefits, lib.Missing):
-        raise AppError(f"The benefit engine is not available ({compute_benefits.reason}).")
+    from treecalc.benefits import compute_benefits
+
     trees = edited_survey(_read_survey(sha256, name, read_json, _data), json.loads(edits_json)).trees
     kw = {k: v for k, v in json.loads(benefit_json).items() if v not in (None, {}, "")}
     if trees.empty:

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app_support import lib, state, views
+from app_support import state, views
 
 log = logging.getLogger("treecalc.app")
 
@@ -44,14 +44,6 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
             f"Something went wrong on this page: {type(e).__name__}: {e}. "
             "The other pages still work; try another input or the bundled sample."
         )
-
-
-def need(*names: str) -> bool:
-    """Say which library pieces are missing; True when all are there."""
-    missing = lib.available(*names)
-    for m in missing:
-        st.info(f"**Not available yet:** the {m.label}. This part of the page appears when it lands. ({m.reason})")
-    return not missing
 
 
 def md_text(s: str) -> str:
@@ -167,7 +159,7 @@ def downloads(tables: Mapping[str, pd.DataFrame | None], *, key: str, statement:
         with cols[0]:
             why = "not available yet"
             try:
-                job = None if lib.available("assess", "statement_bytes") else state.statement_job()
+                job = state.statement_job()
                 if job is not None:
                     state.assessment()  # memoised: made for the page already. A failed one has no statement
             except state.AppError as e:
@@ -215,14 +207,6 @@ def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = N
         pass
     tables.update(extra or {})
     downloads(tables, key=key)
-
-
-def show_warnings(warnings: Any, title: str = "Warnings") -> None:
-    ws = [str(w) for w in (warnings or [])]
-    if ws:
-        with st.expander(f"{title} ({len(ws)})"):
-            for w in ws:
-                st.markdown(f"- {views.readable(w)}")
 
 
 def jurisdiction_note(a: Any) -> None:

@@ -8,8 +8,6 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app_support import lib
-
 
 def get(obj: Any, name: str, default: Any = None) -> Any:
     """``obj[name]`` for a mapping, ``obj.name`` otherwise."""
@@ -54,7 +52,8 @@ def species_choices() -> pd.DataFrame:
     The labels only say what the catalogue says (native, NY Part 575 status);
     the law engine decides what it accepts and gives its reason.
     """
-    data = lib.piece("data")
+    from treecalc import data
+
     cat = data.catalogue()
     cat = cat[cat["scientific_name"].astype(str).str.strip() != ""]
     order = cat["invasive"].astype(int) * 2 + (~cat["native"]).astype(int)
@@ -204,9 +203,10 @@ def default_stock(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
 
     d = dict(law(jurisdiction)["replacement"]["default_stock"])
     d["unit_cost_usd"] = float(d["unit_cost_usd"])
-    data = lib.piece("data")
+    from treecalc import data
+
     name = d["species"]
-    if not isinstance(data, lib.Missing) and d["species"] in data.catalogue().index:
+    if d["species"] in data.catalogue().index:
         row = data.catalogue().loc[d["species"]]
         name = str(row["common_name"])
     d["label"] = f"Default: {name}, {d['dbh_in']:g} in DBH (the law engine's choice)"
@@ -255,9 +255,8 @@ def plantable_controls() -> None:
 def species_names() -> dict[str, str]:
     """Species code -> the name a user reads. i-Tree's generic rows ("BDL OTHER") read as
     "Other broadleaf deciduous tree (large)"."""
-    data = lib.piece("data")
-    if isinstance(data, lib.Missing):
-        return {}
+    from treecalc import data
+
     cat = data.catalogue()
     out = {}
     for code, common, sci in zip(cat.index, cat["common_name"].astype(str), cat["scientific_name"].astype(str)):

@@ -808,7 +808,8 @@ def test_cli_json_is_the_library_json(generated, capsys):
     import json
 
     from treecalc.assessment import assess
-    from treecalc.cli import _json_default, main
+    from treecalc.cli import main
+    from treecalc.cli.common import _json_default
 
     for path, a in ((generated[0], generated[1]), (SAMPLE, assess(SAMPLE))):
         capsys.readouterr()

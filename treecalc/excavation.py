@@ -602,6 +602,52 @@ def _verdict(rules: list[dict[str, Any]]) -> tuple[bool | str, list[str]]:
     return ("unknown" if any(e["holds"] is None for e in rules) else False), []
 
 
+def _croton_areas_and_standards(
+    o: _Ops, retaining_wall_height_ft: Any
+) -> tuple[Decimal, Decimal, list[dict[str, Any]]]:
+    """Excavated and filled areas (sq ft) and the §120-8 review standards they bring."""
+    m = o.measured
+    # §120-3B: the building permit stays subject to §120-8, so foundation depths count for the fence of §120-8A
+    measured_depth = [m.max_cut_ft] if m and m.max_cut_ft is not None else []
+    max_depth = max([d for a, d in o.exc + o.foundations if a > 0] + measured_depth, default=Decimal(0))
+    exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + ((m.cut_area_sqft or 0) if m else 0)
+    fill_area = (
+        sum((a for a, d in o.fil if d > 0), Decimal(0))
+        + (o.top[0] if o.top and o.top[1] > 0 else 0)
+        + ((m.fill_area_sqft or 0) if m else 0)
+    )
+    standards = _applicable_standards(
+        max_depth, bool(exc_area > 0 or o.strip > 0 or o.foundations), bool(fill_area > 0), bool(o.strip > 0)
+    )
+    standards += _retaining_wall(retaining_wall_height_ft)
+    return exc_area, fill_area, standards
+
+
+def _croton_notes(o: _Ops) -> list[str]:
+    """The notes of a Croton-on-Hudson check: the §120-5E tree survey, the penalty, the readings."""
+    notes = [
+        f"§120-5E: the site plan must locate every live tree {_fmt(_v('tree_survey_diameter'))} in or more in "
+        f"diameter measured 3 ft above existing ground (not DBH at 4.5 ft) within the grading area and a "
+        f"{_fmt(_v('tree_survey_strip'))}-ft strip around it.",
+        _penalty_note(),
+        *DAMAGED_TEXT_READINGS,
+    ]
+    m = o.measured
+    if m is not None:
+        notes.insert(
+            0,
+            f"measured between surfaces ({m.method}): cut {_r2(_cy(m.cut_cuft))} cu yd, fill "
+            f"{_r2(_cy(m.fill_cuft))} cu yd",
+        )
+    if o.foundations and not o.any:
+        notes.insert(
+            0,
+            "only foundation excavation under a building permit was given: the building permit is the "
+            "excavation and filling permit (§120-3B)",
+        )
+    return notes
+
+
 def check_permit(
     excavations: Iterable[tuple[Any, Any]] | None = None,
     fills: Iterable[tuple[Any, Any]] | None = None,
@@ -676,39 +722,8 @@ def check_permit(
     exemptions = _foundation_exemption(o)
     rules = _croton_rules(o, exemptions, missing)
     required, triggers = _verdict(rules)
-    m = o.measured
-    # §120-3B: the building permit stays subject to §120-8, so foundation depths count for the fence of §120-8A
-    measured_depth = [m.max_cut_ft] if m and m.max_cut_ft is not None else []
-    max_depth = max([d for a, d in o.exc + o.foundations if a > 0] + measured_depth, default=Decimal(0))
-    exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + ((m.cut_area_sqft or 0) if m else 0)
-    fill_area = (
-        sum((a for a, d in o.fil if d > 0), Decimal(0))
-        + (o.top[0] if o.top and o.top[1] > 0 else 0)
-        + ((m.fill_area_sqft or 0) if m else 0)
-    )
-    standards = _applicable_standards(
-        max_depth, bool(exc_area > 0 or o.strip > 0 or o.foundations), bool(fill_area > 0), bool(o.strip > 0)
-    )
-    standards += _retaining_wall(retaining_wall_height_ft)
-    notes = [
-        f"§120-5E: the site plan must locate every live tree {_fmt(_v('tree_survey_diameter'))} in or more in "
-        f"diameter measured 3 ft above existing ground (not DBH at 4.5 ft) within the grading area and a "
-        f"{_fmt(_v('tree_survey_strip'))}-ft strip around it.",
-        _penalty_note(),
-        *DAMAGED_TEXT_READINGS,
-    ]
-    if m is not None:
-        notes.insert(
-            0,
-            f"measured between surfaces ({m.method}): cut {_r2(_cy(m.cut_cuft))} cu yd, fill "
-            f"{_r2(_cy(m.fill_cuft))} cu yd",
-        )
-    if o.foundations and not o.any:
-        notes.insert(
-            0,
-            "only foundation excavation under a building permit was given: the building permit is the "
-            "excavation and filling permit (§120-3B)",
-        )
+    exc_area, fill_area, standards = _croton_areas_and_standards(o, retaining_wall_height_ft)
+    notes = _croton_notes(o)
     return PermitCheck(
         jurisdiction=jur,
         permit_required=required,

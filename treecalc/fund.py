@@ -28,7 +28,6 @@ from typing import Any
 from treecalc.rules.params import DEFAULT_FEE_SCHEDULE, money, read_toml
 
 CENT = Decimal("0.01")
-SECTION = "§208-24C"
 PLACEHOLDER_LABEL = "PLACEHOLDER, to be set by Board resolution (§208-24C)"
 
 NOTES = [

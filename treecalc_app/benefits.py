@@ -5,14 +5,15 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import charts, lib, state, ui, views
+from app_support import charts, state, ui, views
 
 USD_COLS = ["usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property", "usd_total_annual"]
 
 
 def _sidebar() -> None:
     """Value basis, prices and aesthetic parameters, with their defaults and sources."""
-    data = lib.piece("data")
+    from treecalc import data
+
     with st.sidebar:
         st.subheader("Benefit parameters")
         b = dict(state.opt("benefit", {}) or {})
@@ -194,8 +195,6 @@ def _charts(table: pd.DataFrame, ben: pd.DataFrame) -> None:
 
 
 def body() -> None:
-    if not ui.need("read_survey", "compute_benefits"):
-        return
     _sidebar()
     sv = state.survey()
     with st.spinner("Computing the benefits…"):

@@ -12,7 +12,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from app_support import lib, state, ui
+from app_support import state, ui
+from treecalc import excavation
 
 MAX_HEATMAP_CELLS = 80  # per axis: larger grids are shown block-summed (display only)
 VERDICT = {True: "Yes", False: "No", "unknown": "Unknown"}
@@ -230,7 +231,7 @@ def _standards(exc) -> pd.DataFrame:
 def _grid(sha: str, name: str, metric: bool, _data: bytes) -> Any:
     path = state.tmp_upload(name, _data)
     try:
-        return lib.piece("excavation").volume_from_grid_csv(path, metric=metric)
+        return excavation.volume_from_grid_csv(path, metric=metric)
     finally:
         Path(path).unlink(missing_ok=True)
 
@@ -239,7 +240,7 @@ def _grid(sha: str, name: str, metric: bool, _data: bytes) -> Any:
 def _sections(sha: str, name: str, prismoidal: bool, metric: bool, _data: bytes) -> Any:
     path = state.tmp_upload(name, _data)
     try:
-        return lib.piece("excavation").volume_from_sections_csv(path, prismoidal, metric=metric)
+        return excavation.volume_from_sections_csv(path, prismoidal, metric=metric)
     finally:
         Path(path).unlink(missing_ok=True)
 
@@ -349,7 +350,7 @@ def _volumes() -> dict[str, pd.DataFrame | None]:
     lot = st.number_input(
         "Lot area (sq ft)", min_value=0.0, max_value=1e8, value=0.0, step=1000.0, key="w_vol_lot", help="0: not given."
     )
-    check = lib.piece("excavation").check_permit(measured=r.earthwork(), lot_area_sqft=lot or None)
+    check = excavation.check_permit(measured=r.earthwork(), lot_area_sqft=lot or None)
     out["Permit items from the volumes"] = show_check(check)
     return out
 
@@ -402,9 +403,7 @@ def _penalties(exc) -> pd.DataFrame:
 
 
 def body() -> None:
-    if not ui.need("excavation"):
-        return
-    exc = lib.piece("excavation")
+    exc = excavation
     tables: dict[str, pd.DataFrame | None] = {}
     tabs = st.tabs(["Permit", "Volumes", "Review standards", "Wesley Hills", "Penalties"])
     sections = [

@@ -78,8 +78,6 @@ def _schedule_controls() -> dict:
 
 
 def body() -> None:
-    if not ui.need("read_survey", "assess"):
-        return
     st.subheader("Fee schedule")
     schedule = _schedule_controls()
     st.download_button(

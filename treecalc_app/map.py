@@ -16,8 +16,6 @@ def _site(a) -> dict:
 
 
 def body() -> None:
-    if not ui.need("read_survey", "assess"):
-        return
     a = state.assessment()
     label = st.radio("Colour the trees by", list(tree_map.COLOUR_BY), horizontal=True, key="w_map_colour")
     try:

@@ -156,8 +156,6 @@ def _is_wesley(a) -> bool:
 
 
 def body() -> None:
-    if not ui.need("read_survey", "assess"):
-        return
     head = st.container()  # the law's name, once the assessment says which law applies
     if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund: nothing to choose
         with st.expander("Replacement stock and planting space", expanded=True):

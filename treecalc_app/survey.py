@@ -133,8 +133,6 @@ def _site(sv) -> None:
 
 def body() -> None:
     _upload()
-    if not ui.need("read_survey"):
-        return
     src = state.source()
     if src is None:
         st.info("Upload a survey to begin.")

@@ -196,8 +196,6 @@ def _headline(a: Any) -> None:
 
 
 def body() -> None:
-    if not ui.need("read_survey", "assess"):
-        return
     head = st.empty()  # which law's penalties, once the assessment says which law applies
     with st.expander("Violation facts", expanded=True):
         # Chapter 95 has no violation standard, doubling, clear cutting, per-day count or replacement percentage

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app_support import lib, ui
+from app_support import ui
 
 MONTHS = {
     "anniversary": "Counted from the day after the due date (16 Jan, 16 Feb, ...)",
@@ -93,7 +93,8 @@ def _events_table(events: list[Any]) -> pd.DataFrame:
 
 
 def _schedule() -> pd.DataFrame | None:
-    water = lib.piece("water")
+    from treecalc import water
+
     st.subheader("Late payment (§223-12F)")
     bills = _bills(dt.date(2026, 1, 15))
     c1, c2 = st.columns(2)
@@ -191,7 +192,8 @@ def _schedule() -> pd.DataFrame | None:
 
 
 def _meter() -> pd.DataFrame | None:
-    water = lib.piece("water")
+    from treecalc import water
+
     st.subheader("Meter accuracy test (§223-6G)")
     c1, c2, c3 = st.columns(3)
     billed = c1.number_input(
@@ -263,8 +265,6 @@ def _meter() -> pd.DataFrame | None:
 
 
 def body() -> None:
-    if not ui.need("water"):
-        return
     events = _schedule()
     st.divider()
     meter = _meter()

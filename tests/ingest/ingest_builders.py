@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import zipfile
 from pathlib import Path
 
 from openpyxl import Workbook
@@ -39,3 +41,43 @@ def write_text(path: Path, rows, delimiter: str = ",", encoding: str = "utf-8") 
         w.writerow(["" if v is None else v for v in r])
     path.write_bytes(buf.getvalue().encode(encoding))
     return path
+
+
+def read_csv_text(text: str, **kw):
+    """read_survey on CSV text; every row read comes out as a tree or a rejected row."""
+    from treecalc.ingest import read_survey
+
+    s = read_survey(text.encode("utf-8"), filename="s.csv", **kw)
+    assert s.rows_read == len(s.trees) + len(s.rejected)
+    return s
+
+
+def xlsx_bytes(rows, extra: dict | None = None) -> bytes:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Trees"
+    for r in rows:
+        ws.append(list(r))
+    for name, srows in (extra or {}).items():
+        sh = wb.create_sheet(name)
+        for r in srows:
+            sh.append(list(r))
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def patch_cell(data: bytes, part: str, ref: str, new_cell: str) -> bytes:
+    """Replace one cell of a sheet part with hand-written XML (a formula with a cached error)."""
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            body = src.read(info.filename)
+            if info.filename == part:
+                body, n = re.subn(
+                    rb'<c r="' + ref.encode() + rb'"[^>]*?(?:/>|>.*?</c>)', new_cell.encode(), body, count=1, flags=re.S
+                )
+                assert n == 1
+            dst.writestr(info, body)
+    return out.getvalue()

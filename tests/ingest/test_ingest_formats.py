@@ -6,7 +6,7 @@ import io
 
 import pandas as pd
 import pytest
-from ingest_builders import HEADER, ROWS, write_text, write_xlsx
+from ingest_builders import HEADER, ROWS, read_csv_text, write_text, write_xlsx
 
 from treecalc.ingest import read_survey
 
@@ -185,3 +185,46 @@ def test_a_tree_tagged_like_a_total_is_a_tree(tmp_path, tag):
     s = read_survey(write_text(tmp_path / "s.csv", rows))
     assert list(s.trees["tag"]) == [tag]
     assert list(s.rejected["kind"]) == ["totals row", "totals row"]  # the real totals rows still are
+
+
+# ======================================================== regressions from the QA report on survey ingest
+# (formerly tests/ingest/test_ingest_qa_regressions.py; numbered as in the report)
+
+
+# 5 ------------------------------------------------------------------ a huge CSV cell
+
+
+def test_csv_cell_over_the_csv_field_limit():
+    big = "x" * 200_000
+    s = read_csv_text(f"Tag,Species,DBH,Notes\n1,red maple,12,{big}\n2,red maple,{big},\n")
+    # row 2 is a tree with its long note; row 3's DBH is 200,000 characters: rejected, the reason kept short
+    assert len(s.trees) == 1 and len(s.trees["notes"].iloc[0]) == 200_000
+    reason = s.rejected["reason"].iloc[0]
+    assert s.rejected["kind"].iloc[0] == "DBH not a number" and len(reason) < 200 and "200,000 characters" in reason
+
+
+# 9 ------------------------------------------------------------------ a quote that never closes
+
+
+def test_unclosed_quote_rejects_its_row_and_keeps_the_rest():
+    s = read_csv_text('Tag,Species,DBH,Action\n1,"red maple,12,remove\n2,white oak,20,retain\n')
+    # before: rows_read 1 (the quote swallowed line 3). Now line 2 is read alone and rejected, line 3 is a tree.
+    assert s.rows_read == 2 and list(s.trees["tag"]) == ["2"]
+    r = s.rejected.iloc[0]
+    assert r["kind"] == "broken CSV quote" and r["column"] == "Species"
+    assert r["reason"].startswith("row 2, column 'Species': a quote opened on line 2 is never closed")
+    assert any(w.startswith("line 2: a quote opened here is never closed") for w in s.warnings)
+
+
+def test_stray_quote_closed_later_is_caught_too():
+    s = read_csv_text(
+        'Tag,Species,DBH\n0,sugar maple,5\n1,"red maple,12\n2,white oak,20\n3,"pin oak,5\n4,white oak,20\n'
+    )
+    # lines 3 and 5 open quotes; line 5's quote sloppily "closes" line 3's: both rows rejected, 3 trees, 5 rows
+    assert s.rows_read == 5 and list(s.trees["tag"]) == ["0", "2", "4"]
+    assert list(s.rejected["source_row"]) == [3, 5]
+
+
+def test_well_quoted_multiline_cell_is_kept():
+    s = read_csv_text('Tag,Species,DBH\n1,"Red maple\nAcer rubrum",12\n2,white oak,20\n')
+    assert s.rows_read == 2 and len(s.trees) == 2 and not len(s.rejected)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from ingest_builders import write_text, write_xlsx
+from ingest_builders import read_csv_text, write_text, write_xlsx
 
 from treecalc.ingest import SurveyError, read_survey
 from treecalc.ingest.columns import match_header
@@ -330,3 +330,146 @@ def test_match_header_units():
     assert match_header("Stem 2") == ("dbh_stem", None, 2)
     assert match_header("Distance to house (m)")[:2] == ("distance_to_residence_ft", "m")
     assert match_header("Whatever")[0] is None
+
+
+# ======================================================== regressions from the QA report on survey ingest
+# (formerly tests/ingest/test_ingest_qa_regressions.py; numbered as in the report)
+
+
+# 1 ------------------------------------------------------------------ DBH (in) and DBH (cm) are alternatives
+
+
+def test_inch_and_cm_columns_are_alternatives_not_stems():
+    s = read_csv_text("Tag,Species,DBH (in),DBH (cm)\n1,red maple,12,50\n2,red maple,,50\n3,red maple,12,30.6\n")
+    # row 2: 12 in is used; 50 cm = 50 / 2.54 = 19.69 in disagrees by 7.7 in (> 0.5 in): a warning.
+    #        (Before: sqrt(12² + 50²) = 51.4 in, the cm column read as a second stem in inches.)
+    # row 3: the inch cell is blank: 50 / 2.54 = 19.685 in.
+    # row 4: 30.6 cm = 12.05 in, within 0.5 in of 12 in: no warning.
+    assert list(s.trees["dbh_in"]) == pytest.approx([12.0, 19.685, 12.0], abs=1e-3)
+    assert list(s.trees["stems"]) == [1, 1, 1]
+    w = list(s.trees["warnings"])
+    assert "50 cm = 19.7 in" in w[0] and "disagree" in w[0] and "12.0 in used" in w[0]
+    assert w[1] == "" and w[2] == ""
+    assert s.summary()["columns"] == {"Tag": "tag", "Species": "species", "DBH (in)": "dbh_in", "DBH (cm)": "dbh_cm"}
+
+
+def test_inch_column_comes_first_even_when_it_is_second():
+    s = read_csv_text("Tag,Species,DBH (cm),DBH (in)\n1,red maple,50,12\n2,red maple,50,\n")
+    # the inch column is preferred: 12 in; row 3 falls back on 50 cm = 19.69 in
+    assert list(s.trees["dbh_in"]) == pytest.approx([12.0, 50 / 2.54])
+
+
+# 2 ------------------------------------------------------------------ diameters that are not the DBH
+
+
+@pytest.mark.parametrize(
+    "header", ["Crown Diameter (ft)", "Canopy Diameter", "Drip Line Diameter (ft)", "Root Zone Diameter", "DBH Class"]
+)
+def test_other_diameters_are_not_dbh(header):
+    assert match_header(header)[0] is None
+    s = read_csv_text(f"Tag,Species,DBH,{header}\n1,red maple,12,30\n")
+    # the DBH column alone: 12 in, one stem; the other diameter is listed as not used
+    assert s.trees["dbh_in"].iloc[0] == 12.0 and s.trees["stems"].iloc[0] == 1
+    assert header in s.summary()["unmapped_columns"]
+
+
+def test_stump_diameter_is_not_the_dbh_of_a_standing_tree():
+    # a stump diameter column is read (for stumps), but a tree with a DBH keeps its DBH
+    assert match_header("Stump Diameter")[0] == "stump_diameter"
+    s = read_csv_text("Tag,Species,DBH,Stump Diameter\n1,red maple,12,30\n")
+    assert s.trees["dbh_in"].iloc[0] == 12.0 and s.trees["stems"].iloc[0] == 1
+
+
+@pytest.mark.parametrize("header", ["Diameter", "Diameter (in)", "Trunk Diameter", "Diam."])
+def test_trunk_diameters_are_still_dbh(header):
+    assert match_header(header)[0] == "dbh"
+
+
+# 3 ------------------------------------------------------------------ feet and metres
+
+
+@pytest.mark.parametrize(
+    "header, value, unit, inches",
+    [
+        ("DBH (ft)", "1.5", "ft", 18.0),  # 1.5 ft × 12 = 18 in
+        ("Diameter (ft)", "2", "ft", 24.0),  # 2 ft × 12 = 24 in
+        ("DBH (m)", "0.5", "m", 0.5 * 39.3701),  # 0.5 m × 39.37 = 19.69 in
+    ],
+)
+def test_feet_and_metres_in_the_header(header, value, unit, inches):
+    s = read_csv_text(f"Tag,Species,{header}\n1,red maple,{value}\n")
+    assert s.trees["dbh_in"].iloc[0] == pytest.approx(inches, abs=1e-3)
+    assert s.source["dbh_unit"] == unit
+
+
+def test_unit_column_feet_converts_and_an_unknown_unit_rejects():
+    s = read_csv_text("Tag,Species,DBH,Unit\n1,red maple,1.5,ft\n2,red maple,0.3,m\n3,red maple,2,furlong\n")
+    # 1.5 ft = 18 in; 0.3 m = 11.81 in; 'furlong' is no DBH unit: the row is rejected
+    assert list(s.trees["dbh_in"]) == pytest.approx([18.0, 0.3 * 100 / 2.54])
+    r = s.rejected.iloc[0]
+    assert r["kind"] == "unknown DBH unit" and r["column"] == "Unit"
+    assert r["reason"].startswith("row 4, column 'Unit': unknown unit 'furlong'")
+
+
+# 4 ------------------------------------------------------------------ two DBH headers
+
+
+def test_two_identical_dbh_headers_are_refused():
+    # before: sqrt(12² + 30²) = 32.3 in, silently
+    with pytest.raises(
+        SurveyError,
+        match=r"two columns are both read as DBH: 'DBH' \(column C\) and 'DBH' "
+        r"\(column D\); use --map to choose",
+    ):
+        read_csv_text("Tag,Species,DBH,DBH\n1,red maple,12,30\n")
+
+
+def test_the_map_resolves_two_dbh_headers():
+    s = read_csv_text("Tag,Species,DBH,Diameter\n1,red maple,12,30\n", column_map={"Diameter": "dbh_stem"})
+    # mapped as a second stem: sqrt(12² + 30²) = sqrt(1044) = 32.31 in, 2 stems
+    assert s.trees["dbh_in"].iloc[0] == pytest.approx(32.3110, abs=1e-4) and s.trees["stems"].iloc[0] == 2
+
+
+@pytest.mark.parametrize("h2", ["Stem 2", "DBH 2", "Stem DBH", "DBH stem 2"])
+def test_stem_like_headers_combine(h2):
+    s = read_csv_text(f"Tag,Species,DBH,{h2}\n1,red maple,12,5\n")
+    # sqrt(12² + 5²) = sqrt(169) = 13 in, 2 stems
+    assert s.trees["dbh_in"].iloc[0] == pytest.approx(13.0) and s.trees["stems"].iloc[0] == 2
+
+
+# 6 ------------------------------------------------------------------ the Stems column
+
+
+@pytest.mark.parametrize("value", ["1e308", "inf", "-3", "2.5", "0", "1e6", "many", "51"])
+def test_stems_must_be_a_whole_number_from_1_to_50(value):
+    s = read_csv_text(f"Tag,Species,DBH,Stems\n1,red maple,12,{value}\n")
+    r = s.rejected.iloc[0]
+    assert len(s.trees) == 0 and r["kind"] == "stems not valid" and r["column"] == "Stems"
+    assert r["reason"] == f"row 2, column 'Stems': {value!r} is not a whole number of stems from 1 to 50"
+
+
+def test_stems_column_counts_combined_stems():
+    s = read_csv_text('Tag,Species,DBH,Stems\n1,red maple,12,3\n2,red maple,12,\n3,red maple,"12, 5",1\n')
+    # 3 stems already combined into 12 in; blank: 1 stem; '12, 5' gives 2 stems (13 in) although Stems says 1
+    assert list(s.trees["stems"]) == [3, 1, 2]
+    assert s.trees["dbh_in"].iloc[2] == pytest.approx(13.0)
+    assert "says 1 stem(s) but the DBH gives 2" in s.trees["warnings"].iloc[2]
+
+
+# 10 ----------------------------------------------------------------- two species columns
+
+
+def test_two_species_columns_that_disagree_warn():
+    s = read_csv_text("Tag,Species Code,Species,DBH\n1,QUAL,red maple,12\n2,ACRU,red maple,12\n")
+    # row 2: QUAL (white oak) and red maple (ACRU) differ: the first column is kept, with a warning
+    assert list(s.trees["species_code"]) == ["QUAL", "ACRU"]
+    w = s.trees["warnings"].iloc[0]
+    assert "species columns disagree" in w and "'QUAL'" in w and "'red maple' (ACRU)" in w
+    assert s.trees["warnings"].iloc[1] == ""
+
+
+def test_xlsx_dimension_merge_header_still_stems(tmp_path):
+    # a merged "DBH" header over two columns groups them as stems: sqrt(12² + 8²) = 14.42 in
+    rows = [["Tag", "Species", "DBH", None], [1, "red maple", 12, 8]]
+    s = read_survey(write_xlsx(tmp_path / "m.xlsx", rows, merges=["C1:D1"]))
+    assert s.trees["dbh_in"].iloc[0] == pytest.approx(14.4222, abs=1e-4) and s.trees["stems"].iloc[0] == 2

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+
 import pytest
-from ingest_builders import write_text, write_xlsx
+from ingest_builders import patch_cell, read_csv_text, write_text, write_xlsx, xlsx_bytes
 from openpyxl import Workbook
 
 from treecalc.ingest import REJECTION_KINDS, read_survey
@@ -267,3 +270,104 @@ def test_invariant_is_checked_in_code(tmp_path):
 def test_diameter_symbol_header(tmp_path):
     s = read_survey(write_text(tmp_path / "s.csv", [["Tag", "Species", "Ø (cm)"], ["1", "Acer rubrum", "30"]]))
     assert s.trees["dbh_in"].iloc[0] == pytest.approx(30 / 2.54)
+
+
+# ======================================================== regressions from the QA report on survey ingest
+# (formerly tests/ingest/test_ingest_qa_regressions.py; numbered as in the report)
+
+
+# 7 ------------------------------------------------------------------ non-numeric cell types in an xlsx DBH
+
+
+def test_non_numeric_xlsx_dbh_cells_are_rejected_and_json_safe():
+    rows = [
+        ["Tag", "Species", "DBH"],
+        [1, "red maple", dt.timedelta(days=1, hours=2)],
+        [2, "red maple", dt.date(2024, 1, 2)],
+        [3, "red maple", dt.time(12, 30)],
+        [4, "red maple", True],
+        [5, "red maple", dt.datetime(2024, 1, 2, 3, 4)],
+        [6, "red maple", 12],
+    ]
+    s = read_survey(xlsx_bytes(rows), filename="s.xlsx")
+    assert len(s.trees) == 1 and s.rows_read == 6
+    assert list(s.rejected["kind"]) == ["DBH not a number"] * 5
+    reasons = list(s.rejected["reason"])
+    assert "is a duration" in reasons[0] and "is a date" in reasons[1] and "time of day" in reasons[2]
+    assert "true/false" in reasons[3] and "is a date" in reasons[4]
+    json.dumps(s.rejected.to_dict("records"))  # the raw cells too (a timedelta used to break this)
+    json.dumps(s.summary())
+
+
+# 8 ------------------------------------------------------------------ Excel errors
+
+
+def test_excel_errors_are_named():
+    rows = [
+        ["Tag", "Species", "DBH"],
+        [1, "red maple", "#DIV/0!"],
+        [2, "red maple", "#N/A"],
+        [3, "red maple", 12],
+        [4, "red maple", 14],
+    ]
+    data = xlsx_bytes(rows)  # openpyxl writes '#DIV/0!' and '#N/A' as error cells
+    # row 5: a formula whose cached value is an error
+    data = patch_cell(data, "xl/worksheets/sheet1.xml", "C5", '<c r="C5" t="e"><f>1/0</f><v>#DIV/0!</v></c>')
+    s = read_survey(data, filename="s.xlsx")
+    assert list(s.trees["source_row"]) == [4]
+    assert list(s.rejected["kind"]) == ["Excel error"] * 3
+    assert list(s.rejected["reason"]) == [
+        "row 2, column 'DBH': Excel error #DIV/0!",
+        "row 3, column 'DBH': Excel error #N/A",
+        "row 5, column 'DBH': Excel error #DIV/0!",
+    ]
+
+
+def test_site_sheet_errors_and_uncached_formulas_warn():
+    rows = [["Tag", "Species", "DBH"], [1, "red maple", 12]]
+    site = [
+        ["Field", "Value"],
+        ["jurisdiction", "croton-on-hudson"],
+        ["lot_area_acres", "#N/A"],
+        ["has_residence", "=B9"],
+    ]
+    s = read_survey(xlsx_bytes(rows, {"Site": site}), filename="s.xlsx")
+    assert s.site == {"jurisdiction": "croton-on-hudson"}
+    assert "Site sheet row 3: lot_area_acres is an Excel error #N/A; treated as not given" in s.warnings
+    assert any(
+        w.startswith("Site sheet row 4: has_residence is a formula (=B9) without a cached value") for w in s.warnings
+    )
+
+
+def test_formula_row_otherwise_blank_is_counted():
+    # a row whose only cell is a formula without a cached value reads as blank: it must still be counted
+    data = xlsx_bytes([["Species", "DBH"], [None, "=0"]])
+    s = read_survey(data, filename="s.xlsx")
+    assert s.rows_read == 1 and s.rejected["kind"].iloc[0] == "formula without cached value"
+
+
+# 11 ----------------------------------------------------------------- thousands separators
+
+
+def test_thousands_point_and_decimal_comma():
+    s = read_csv_text('Tag,Species,DBH\n1,red maple,"1.000,5"\n')
+    # a comma file: '1.000,5' is not stems 1 and 5 but an ambiguous number
+    r = s.rejected.iloc[0]
+    assert r["kind"] == "DBH not a number" and "mixes a thousands separator and a decimal comma" in r["reason"]
+    s = read_csv_text("Tag;Species;DBH\n1;red maple;1.000,5\n2;red maple;12,5\n")
+    # a semicolon (decimal-comma) file: 1000.5 in (above 250 in: rejected as such), and 12.5 in
+    assert s.rejected["kind"].iloc[0] == "DBH above 250 in" and "1000.5 in" in s.rejected["reason"].iloc[0]
+    assert s.trees["dbh_in"].iloc[0] == pytest.approx(12.5)
+
+
+def test_huge_dbh_message_is_short():
+    s = read_survey(xlsx_bytes([["Tag", "Species", "DBH"], [1, "red maple", 1e308]]), filename="s.xlsx")
+    reason = s.rejected["reason"].iloc[0]
+    assert s.rejected["kind"].iloc[0] == "DBH above 250 in" and "1e+308 in" in reason and len(reason) < 150
+
+
+def test_numeric_species_has_no_suggestions():
+    s = read_csv_text("Tag,Species,DBH\n1,12,12\n")
+    r = s.rejected.iloc[0]
+    assert r["reason"] == "row 2, column 'Species': species '12' not recognised (a number is not a species name)"
+    assert r["suggestions"] == "" and s.summary()["unresolved_suggestions"] == {"12": []}

@@ -108,7 +108,6 @@ _NUM_UNIT = re.compile(
         (?P<unit>in\.?|inch(?:es)?|"|″|”|''|cm\.?|mm\.?|ft\.?|feet|foot|'|′|m\.?|met(?:er|re)s?)?\s*$""",
     re.X | re.I,
 )
-_DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
 # '1.000,5' (thousands point, decimal comma) and '1,000.5' (thousands comma, decimal point)
 _THOUSANDS_DC = re.compile(r"^\d{1,3}(?:\.\d{3})+,\d+$")
 _THOUSANDS_DP = re.compile(r"^\d{1,3}(?:,\d{3})+\.\d+$")
@@ -160,10 +159,6 @@ def fmt_in(x: float) -> str:
 
 
 _BLANKS = {"", "-", "--", "—", "–", "n/a", "na", "none", "nan", "?", "unknown", "tbd", "null"}
-
-
-def is_blank_text(t: str) -> bool:
-    return t.strip() == ""
 
 
 def _one_number(tok: str, unit_in: float, decimal_comma: bool) -> float | None:
@@ -672,10 +667,6 @@ def parse_number(value: object, decimal_comma: bool = False) -> float | None:
         return float(t)
     except ValueError:
         return None
-
-
-def is_decimal_comma_text(t: str) -> bool:
-    return bool(_DECIMAL_COMMA.match(t))
 
 
 #: Most stems a "Stems" cell may give (more is a typo or another column's number).

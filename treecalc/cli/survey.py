@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from treecalc.cli.common import repeatable
+
 
 def _pairs(items: list[str], flag: str) -> dict[str, str]:
     out: dict[str, str] = {}
@@ -51,13 +53,22 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
 
 
 def add_species_map(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
+    repeatable(
+        p,
         "--species-map",
-        action="append",
-        default=[],
-        metavar="TEXT=SPECIES|FILE.csv",
-        help='read every row whose species is TEXT as SPECIES, e.g. --species-map "Oak sp.=Quercus" '
+        "TEXT=SPECIES|FILE.csv",
+        'read every row whose species is TEXT as SPECIES, e.g. --species-map "Oak sp.=Quercus" '
         "(repeatable), or a CSV file of two columns: text, species",
+    )
+
+
+def add_limits(p: argparse.ArgumentParser) -> None:
+    repeatable(
+        p,
+        "--limit",
+        "NAME=N",
+        "raise a limit on what the survey file may hold: rows, columns, cells, strings, strings_mb, text, "
+        "memory_gb, seconds (repeatable; see treecalc.ingest.limits)",
     )
 
 
@@ -91,40 +102,26 @@ def register(subparsers) -> None:
         help="sheet name (default: a sheet named like Trees/Survey/Inventory, "
         "else the first with a recognisable header)",
     )
-    p.add_argument(
-        "--map",
-        action="append",
-        default=[],
-        metavar="HEADER=FIELD",
-        help='map a column, e.g. --map "Diam. cm=dbh_cm" (repeatable)',
-    )
+    repeatable(p, "--map", "HEADER=FIELD", 'map a column, e.g. --map "Diam. cm=dbh_cm" (repeatable)')
     p.add_argument(
         "--dbh-unit", choices=("in", "cm", "mm", "ft", "m"), help="unit of the DBH column (overrides the file)"
     )
-    p.add_argument(
+    repeatable(
+        p,
         "--site",
-        action="append",
-        default=[],
-        metavar="FIELD=VALUE",
-        help="a site fact, e.g. --site jurisdiction=wesley-hills (repeatable; wins over the Site sheet)",
+        "FIELD=VALUE",
+        "a site fact, e.g. --site jurisdiction=wesley-hills (repeatable; wins over the Site sheet)",
     )
     add_species_map(p)
     p.add_argument("--max-mb", type=_positive_mb, default=50.0, help="refuse files larger than this (default 50)")
-    p.add_argument(
-        "--limit",
-        action="append",
-        default=[],
-        metavar="NAME=N",
-        help="raise a limit on what the file may hold: rows, columns, cells, strings, strings_mb, text, "
-        "memory_gb, seconds (repeatable; see treecalc.ingest.limits)",
-    )
+    add_limits(p)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(func=run)
 
 
 def run(a: argparse.Namespace) -> int:
     from treecalc import data
-    from treecalc.cli import stderr_progress
+    from treecalc.cli.common import stderr_progress
     from treecalc.ingest import SurveyError, read_survey
     from treecalc.ingest.limits import Limits
 
@@ -147,7 +144,7 @@ def run(a: argparse.Namespace) -> int:
         return 2
     summary = s.summary()
     if a.json:
-        from treecalc.cli import dump_json
+        from treecalc.cli.common import dump_json
 
         dump_json(summary)
         return 0

@@ -1,4 +1,4 @@
-"""Issue 9: every offence Chapter 208 defines, 120% only on what was harmed, penalties only on given facts.
+"""Chapter 208 offences: every offence Chapter 208 defines, 120% only on what was harmed, penalties only on given facts.
 
 Each expected figure is worked out by hand in a comment. Annual values are the National Tree Benefit
 Calculator figures of the benefit engine, default parameters (``treecalc benefits --species ACRU --dbh D``):

@@ -1,6 +1,7 @@
 """``treecalc assess``: text and JSON output (the survey reader is stood in for)."""
 
 import json
+import math
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -8,7 +9,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "rules"))
+sys.path.insert(0, str(Path(__file__).parent.parent / "rules"))
 from rules_helpers import make_trees  # noqa: E402
 
 import treecalc.assessment as assessment  # noqa: E402
@@ -19,7 +20,13 @@ from treecalc.cli import main  # noqa: E402
 def fake_survey(monkeypatch):
     rows = [{"species_code": "ACRU", "dbh_in": 12, "action": "removed"}] * 3
     s = SimpleNamespace(
-        trees=make_trees(rows), rejected=pd.DataFrame(), site={}, site_assumptions=[], warnings=[], rows_read=3
+        trees=make_trees(rows),
+        rejected=pd.DataFrame(),
+        site={},
+        site_assumptions=[],
+        warnings=[],
+        rows_read=3,
+        source={},
     )
     monkeypatch.setattr(assessment, "_load_survey", lambda path, progress=None, species_map=None: s)
     import treecalc.ingest
@@ -89,3 +96,57 @@ def test_text(fake_survey, capsys):
 def test_errors_are_one_line(fake_survey, capsys):
     assert main(["assess", "x.xlsx", "--value-basis", "yearly"]) == 2
     assert capsys.readouterr().err.startswith("error: unknown value basis")
+
+
+# -- --out (from the review of the law engine) ----------------------------------------------------------------------------------
+def test_out_bad_folder_and_extension_are_one_clean_error(fake_survey, capfd, tmp_path):
+    assert main(["assess", "x.xlsx", "--out", str(tmp_path / "missing" / "x.xlsx")]) == 2
+    err = capfd.readouterr().err
+    assert err.startswith("error: --out") and "does not exist" in err and "Exception ignored" not in err
+    assert main(["assess", "x.xlsx", "--out", str(tmp_path / "x.csv")]) == 2
+    assert ".xlsx" in capfd.readouterr().err and not (tmp_path / "x.csv").exists()
+    out = tmp_path / "s.xlsx"
+    assert main(["assess", "x.xlsx", "--out", str(out)]) == 0
+    assert out.read_bytes()[:2] == b"PK" and [p.name for p in tmp_path.iterdir()] == ["s.xlsx"]
+
+
+def test_cli_validation_messages(fake_survey, capsys, tmp_path):
+    bad = tmp_path / "fees.toml"
+    bad.write_text('basis = "per_tree"\nfee_per_tree_usd = "1"\nmultiplier = = 2\n')
+    for args, msg in (
+        [["--days", "2.5"], "--days must be a whole number"],
+        [["--replacement-percent", "nan"], "--replacement-percent"],
+        [["--plantable", "-1"], "--plantable"],
+        [["--plantable-area", "-5"], "--plantable-area"],
+        [["--fee-schedule", str(bad)], f"fee schedule {bad}: invalid TOML at line 3"],
+        [["--fee-schedule", str(tmp_path / "nope.toml")], f"fee schedule {tmp_path / 'nope.toml'} not found"],
+        [["--site", "violation=maybe"], "site fact violation"],
+    ):
+        assert main(["assess", "x.xlsx", *args]) == 2, args
+        assert msg in capsys.readouterr().err, args
+
+
+def test_cli_replacement_height(fake_survey, capsys):
+    assert (
+        main(
+            [
+                "assess",
+                "x.xlsx",
+                "--json",
+                "--site",
+                "subdividable=true",
+                "--replacement-species",
+                "pine",
+                "--replacement-dbh",
+                "2",
+                "--replacement-height",
+                "6",
+                "--replacement-cost",
+                "300",
+            ]
+        )
+        == 0
+    )
+    j = json.loads(capsys.readouterr().out)
+    assert j["replacement"]["species_code"] == "PI2" and j["options"]["replacement_height_ft"] == 6.0
+    assert math.isfinite(j["required_value_usd"])

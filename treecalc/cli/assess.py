@@ -30,7 +30,8 @@ def _site_pairs(items: list[str]) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from treecalc.cli import add_benefit_params
+    from treecalc.cli.common import add_benefit_params, repeatable
+    from treecalc.cli.survey import add_limits
 
     p = subparsers.add_parser(
         "assess",
@@ -38,12 +39,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
     p.add_argument("--jurisdiction", help="croton_on_hudson (default) or wesley_hills")
-    p.add_argument(
+    repeatable(
+        p,
         "--site",
-        action="append",
-        default=[],
-        metavar="FIELD=VALUE",
-        help="a site fact, e.g. subdividable=false, has_residence=true, prior_removals_12mo=2, "
+        "FIELD=VALUE",
+        "a site fact, e.g. subdividable=false, has_residence=true, prior_removals_12mo=2, "
         "permit_held=true, department_approval=true, village_work=true, lot_area_acres=0.8, "
         "normal_farming=true (repeatable; the Site sheet takes the same fields)",
     )
@@ -100,14 +100,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--fee-per-tree", metavar="USD", help="fee per replacement tree not planted (overrides the schedule)"
     )
     p.add_argument("--out", metavar="report.xlsx", help="write the Excel statement")
-    p.add_argument(
-        "--limit",
-        action="append",
-        default=[],
-        metavar="NAME=N",
-        help="raise a limit on what the survey file may hold: rows, columns, cells, strings, strings_mb, "
-        "text, memory_gb, seconds (repeatable; see treecalc.ingest.limits)",
-    )
+    add_limits(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--pdf", metavar="report.pdf", help="write the printable report (PDF) to attach and sign")
     p.add_argument(
@@ -115,7 +108,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print a line for every tree (default: trees with the same finding on one line)",
     )
-    from treecalc.cli_survey import add_species_map
+    from treecalc.cli.survey import add_species_map
 
     add_species_map(p)
     add_benefit_params(p)
@@ -281,7 +274,7 @@ def _write_out(result: Any, path: str) -> None:
 
 def _cmd_assess(a: argparse.Namespace) -> int:
     from treecalc.assessment import assess
-    from treecalc.cli import benefit_kwargs, dump_json
+    from treecalc.cli.common import benefit_kwargs, dump_json
 
     kw = benefit_kwargs(a)
     land_use = kw.pop("land_use")
@@ -298,8 +291,8 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         from treecalc import data
 
         path = data.SAMPLE_SURVEY
-    from treecalc.cli import stderr_progress
-    from treecalc.cli_survey import species_map_arg
+    from treecalc.cli.common import stderr_progress
+    from treecalc.cli.survey import species_map_arg
     from treecalc.ingest import read_survey
     from treecalc.ingest.limits import Limits
 

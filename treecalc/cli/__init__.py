@@ -1,0 +1,62 @@
+"""Command line: ``treecalc benefits | survey | assess | water | water-penalty | excavation``.
+
+One module per command (:mod:`treecalc.cli.benefits`, ``survey``, ``assess``, ``water``,
+``excavation``), each with ``register(subparsers)``; what they share is in
+:mod:`treecalc.cli.common`. The CLI holds no domain logic: it parses arguments, calls the library
+and prints what it returns. Errors are printed as one ``error:`` line (exit 2), never as a
+traceback.
+
+Start-up is kept light: these modules import only the standard library at the top; pandas,
+numpy, scipy and openpyxl are imported by the command that runs, so ``treecalc --help`` answers
+at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from treecalc.cli import assess, benefits, excavation, survey, water
+from treecalc.cli.common import dump_json
+
+__all__ = ["build_parser", "dump_json", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from treecalc import __version__
+
+    ap = argparse.ArgumentParser(
+        prog="treecalc",
+        description="Tree survey to environmental value (i-Tree Streets, Northeast), Chapter 208 permits, "
+        "replacement, Tree Preservation Fund and penalties; companions for water-bill penalties "
+        "and excavation.",
+        epilog="Run 'treecalc COMMAND --help' for the options of one command.",
+    )
+    ap.add_argument("--version", action="version", version=f"treecalc {__version__}")
+    sub = ap.add_subparsers(dest="command", required=True)
+    for command in (benefits, survey, assess, water, excavation):
+        command.register(sub)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = build_parser()
+    a = ap.parse_args(argv)
+    try:
+        return int(a.func(a) or 0)
+    except BrokenPipeError:  # output piped into `head` and closed early: not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (ValueError, OSError, KeyError) as e:
+        from treecalc.species import UnknownSpecies  # (a ValueError) imported only when there is an error
+
+        if isinstance(e, UnknownSpecies):
+            print(f"error: unknown species {e.name!r}", file=sys.stderr)
+            if e.suggestions:
+                print("did you mean: " + "; ".join(e.suggestions), file=sys.stderr)
+            return 2
+        print(f"error: {e}", file=sys.stderr)
+        return 2

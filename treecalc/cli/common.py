@@ -1,0 +1,202 @@
+"""What the CLI's commands share: JSON output, progress, the benefit flags, ``error:`` lines.
+
+Standard library only at the top, so ``treecalc --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+
+def _json_default(o: Any) -> Any:
+    import datetime
+    import decimal
+
+    import numpy as np
+
+    if isinstance(o, decimal.Decimal):
+        return str(o)
+    if isinstance(o, (datetime.date, datetime.datetime)):
+        return o.isoformat()
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, np.bool_):
+        return bool(o)
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def dump_json(obj: Any) -> None:
+    """Print ``obj`` as JSON: indented on a terminal, one line into a pipe or file.
+
+    Indented output goes through the json module's pure-Python encoder (its C
+    encoder does not indent): for a 50,000-tree assessment that is seconds
+    instead of a fraction of one, so output meant for programs is not indented.
+    """
+    indent = 2 if sys.stdout.isatty() else None
+    print(json.dumps(obj, indent=indent, default=_json_default, ensure_ascii=False))
+
+
+def stderr_progress() -> Any:
+    """A ``progress(fraction, message)`` callback drawing one line on a terminal's stderr.
+
+    None when stderr is not a terminal (CI, pipes), so logs stay clean.
+    """
+    if not sys.stderr.isatty():
+        return None
+
+    def show(fraction: float, message: str) -> None:
+        end = "\n" if fraction >= 1 else ""
+        print(f"\r{fraction:4.0%}  {message[:70]:<70}", end=end, file=sys.stderr, flush=True)
+
+    return show
+
+
+def repeatable(p: argparse.ArgumentParser | argparse._ArgumentGroup, flag: str, metavar: str, help: str) -> None:
+    """A flag given any number of times: its values as a list, ``[]`` when it is not given."""
+    p.add_argument(flag, action="append", default=[], metavar=metavar, help=help)
+
+
+def add_benefit_params(p: argparse.ArgumentParser) -> None:
+    """Flags shared by every command that values trees."""
+    p.add_argument(
+        "--land-use",
+        help="single_family, multi_family, small_commercial, industrial_large_commercial, "
+        "commercial_industrial (not said which), institutional, park_vacant_other "
+        "(default: unspecified)",
+    )
+    p.add_argument(
+        "--home-price",
+        type=float,
+        metavar="USD",
+        help="median single-family home sale price for the aesthetic benefit "
+        "(default $500,000: a placeholder the Village sets)",
+    )
+    p.add_argument(
+        "--large-tree-leaf-area",
+        type=float,
+        metavar="M2",
+        help="leaf area of the large reference tree (default: BDL OTHER at 40 years, 583.8 m2)",
+    )
+    repeatable(p, "--price", "NAME=USD", "override a price of prices.csv, e.g. electricity=0.21 (repeatable)")
+
+
+def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
+    from treecalc.validate import in_range
+
+    prices = {}
+    for item in a.price:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--price {item!r}: expected NAME=USD")
+        try:
+            float(value)
+        except ValueError:
+            raise ValueError(f"--price {item!r}: {value!r} is not a number") from None
+        prices[name.strip()] = in_range(f"--price {name.strip()}", value, "price_usd")
+    if a.home_price is not None:
+        in_range("--home-price", a.home_price, "home_price_usd")
+    if a.large_tree_leaf_area is not None:
+        in_range("--large-tree-leaf-area", a.large_tree_leaf_area, "leaf_area_m2")
+    return {
+        "home_price_usd": a.home_price,
+        "large_tree_leaf_area_m2": a.large_tree_leaf_area,
+        "prices": prices or None,
+        "land_use": a.land_use,
+    }
+
+
+def error(msg: str) -> int:
+    print(f"error: {msg}", file=sys.stderr)
+    return 2
+
+
+#: The library names a bad input by its parameter; the CLI shows the flag the user typed.
+_FLAGS = [
+    (r"billed_consumption\b", "--billed"),
+    (r"registration_error_pct\b", "--result"),
+    (r"flow-rate result (\d+) \(error %\)", r"--result \1"),
+    (r"the average registration error", "the average of --result"),
+    (r"test_fee\b", "--fee"),
+    (r"rate_usd_per_unit\b", "--rate"),
+    (r"amount\b", "--amount"),
+    (r"due_date\b", "--due"),
+    (r"as_of\b", "--as-of"),
+    (r"payment (\d+)\b", r"--payment \1"),
+    (r"bill (\d+)\b", r"--bill \1"),
+    (r"permit_issued\b", "--permit-issued"),
+    (r"last_work\b", "--last-work"),
+    (r"lot_area_sqft\b", "--lot-area"),
+    (r"retaining_wall_height_ft\b", "--retaining-wall"),
+]
+
+
+def _as_flags(msg: str) -> str:
+    """``msg`` with the parameter name it starts with replaced by the CLI flag."""
+    for pat, flag in _FLAGS:
+        new, n = re.subn("^" + pat, flag, msg, count=1)
+        if n:
+            return new
+    return msg
+
+
+def guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Turn bad input (ValueError, OSError, KeyError) into ``error: ...`` and exit code 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return fn(args)
+        except KeyError as e:  # str() of a KeyError is the repr of its key: say the key itself
+            return error(_as_flags(str(e.args[0]) if e.args else "") or e.__class__.__name__)
+        except (ValueError, OSError) as e:
+            return error(_as_flags(str(e)) or e.__class__.__name__)
+
+    run.__name__ = fn.__name__
+    run.__doc__ = fn.__doc__
+    return run
+
+
+def dump_indented(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def split_parts(value: str, flag: str, parts: tuple[int, int], form: str) -> list[str]:
+    bits = value.split(":")
+    if not parts[0] <= len(bits) <= parts[1] or any(not b.strip() for b in bits):
+        raise ValueError(f"{flag} {value!r}: expected {form}")
+    return [b.strip() for b in bits]
+
+
+class HasReadings(Protocol):
+    """A companion result: its notes and its readings of unclear text."""
+
+    @property
+    def notes(self) -> Sequence[str]: ...
+
+    @property
+    def interpretation(self) -> Sequence[str]: ...
+
+
+def print_readings(r: HasReadings) -> None:
+    """The notes and the interpretation of unclear text every companion result carries."""
+    for n in r.notes:
+        print(f"note: {n}")
+    print("interpretation:")
+    for n in r.interpretation:
+        print(f"  - {n}")
+
+
+def choose_subcommand(parser: argparse.ArgumentParser, choices: str) -> Callable[[argparse.Namespace], int]:
+    """The ``func`` of a command given without its subcommand: its help, then an error (exit 2)."""
+
+    def run(a: argparse.Namespace) -> int:
+        parser.print_help(sys.stderr)
+        return error(f"choose a subcommand: {choices}")
+
+    return run

@@ -1,0 +1,247 @@
+"""``treecalc excavation check|volume``: the excavation and filling permit and earthwork volumes.
+
+Bad input prints one ``error: ...`` line to stderr and returns 2 (never a traceback). No domain
+logic lives here: see :mod:`treecalc.excavation`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from decimal import Decimal
+from typing import Any
+
+from treecalc.cli.common import choose_subcommand, dump_indented, guard, print_readings, repeatable, split_parts
+
+__all__ = ["register"]
+
+
+def _bnum(s: str, flag: str, what: str, hi: float, unit: str, lo_open: bool = False) -> Decimal:
+    """A number from a flag, within 0..hi (refused naming the flag)."""
+    from treecalc.units import bounded
+
+    return bounded(s, f"{flag}: {what}", 0, hi, lo_open=lo_open, unit=unit)
+
+
+def _area_depths(values: list[str], flag: str) -> list[tuple[Decimal, Decimal]]:
+    from treecalc.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT
+
+    out = []
+    for v in values or []:
+        area, depth = split_parts(v, flag, (2, 2), "AREA_SQFT:DEPTH_FT")
+        out.append((_bnum(area, flag, "area", MAX_AREA_SQFT, "sq ft"), _bnum(depth, flag, "depth", MAX_DEPTH_FT, "ft")))
+    return out
+
+
+def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
+    from treecalc.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT, MAX_DEPTH_IN, MAX_WALL_FT
+
+    kw: dict[str, Any] = {
+        "excavations": _area_depths(a.excavate, "--excavate"),
+        "fills": _area_depths(a.fill, "--fill"),
+        "foundations": _area_depths(a.foundation, "--foundation"),
+        "jurisdiction": a.jurisdiction,
+    }
+    if a.place_topsoil:
+        bits = split_parts(a.place_topsoil, "--place-topsoil", (2, 3), "AREA_SQFT:DEPTH_IN[:seeded]")
+        seeded = False
+        if len(bits) == 3:
+            if bits[2].lower() not in ("seeded", "seeded-and-mulched", "yes", "y", "true", "1"):
+                raise ValueError(
+                    f"--place-topsoil {a.place_topsoil!r}: the third part must be 'seeded' "
+                    "(topsoil immediately seeded and mulched)"
+                )
+            seeded = True
+        kw["topsoil_placement"] = (
+            _bnum(bits[0], "--place-topsoil", "area", MAX_AREA_SQFT, "sq ft"),
+            _bnum(bits[1], "--place-topsoil", "depth", MAX_DEPTH_IN, "in"),
+            seeded,
+        )
+    if a.strip_topsoil is not None:
+        bits = split_parts(a.strip_topsoil, "--strip-topsoil", (1, 2), "AREA_SQFT[:DEPTH_IN]")
+        kw["strip_topsoil_sqft"] = _bnum(bits[0], "--strip-topsoil", "area", MAX_AREA_SQFT, "sq ft")
+        if len(bits) == 2:
+            kw["strip_topsoil_depth_in"] = _bnum(bits[1], "--strip-topsoil", "depth", MAX_DEPTH_IN, "in")
+    if a.lot_area is not None:
+        kw["lot_area_sqft"] = _bnum(a.lot_area, "--lot-area", "area", MAX_AREA_SQFT, "sq ft", lo_open=True)
+    if getattr(a, "retaining_wall", None) is not None:
+        kw["retaining_wall_height_ft"] = _bnum(a.retaining_wall, "--retaining-wall", "height", MAX_WALL_FT, "ft")
+    if getattr(a, "cellar", None):
+        bits = split_parts(a.cellar, "--cellar", (3, 3), "LENGTH_FT:WIDTH_FT:DEPTH_FT")
+        kw["cellar"] = tuple(
+            _bnum(b, "--cellar", w, MAX_DEPTH_FT, "ft") for b, w in zip(bits, ("length", "width", "depth"))
+        )
+    if getattr(a, "permit_issued", None):
+        kw.update(permit_issued=a.permit_issued, last_work=a.last_work, as_of=a.as_of)
+    elif getattr(a, "last_work", None):
+        raise ValueError("--last-work needs --permit-issued (§120-10A counts from the permit)")
+    return kw
+
+
+def _print_check(r: Any) -> None:
+    verdict = {True: "REQUIRED", False: "not required", "unknown": "UNKNOWN (depends on facts not given)"}
+    print(f"Excavation and filling permit ({r.jurisdiction}): {verdict[r.permit_required]}")
+    print(f"triggers: {', '.join(r.triggers) if r.triggers else 'none'}")
+    for m in r.missing_facts:
+        print(f"missing fact: {m}")
+    d = r.to_dict()
+    print(f"excavation {d['excavation_cy']:,.2f} cu yd, fill {d['fill_cy']:,.2f} cu yd")
+    print()
+    for e in r.explanations:
+        mark = {True: "x", False: " ", None: "?"}[e["holds"]]
+        print(f"  [{mark}] {e['section']:<14} {e['explanation']}")
+    for e in r.exemptions:
+        print(f"  {'exempt' if e['applies'] else 'no exemption'}: {e['section']}: {e['explanation']}")
+    if r.jurisdiction == "wesley-hills":
+        w = d["waiver_eligible"]
+        print(f"  waiver possible (§95-3D(1)): {w if isinstance(w, str) else ('yes' if w else 'no')}")
+    if r.building_permit:
+        bp = r.building_permit
+        print(
+            f"  §95-3C(1): building permit {'suffices' if bp['building_permit_suffices'] else 'does not suffice'}"
+            f" (limit {bp['limit_cy']:,.2f} cu yd = 2 x cellar {bp['cellar_volume_cy']:,.2f} cu yd)"
+        )
+    if r.term:
+        print(f"  {r.term['section']}: {r.term['explanation']}")
+    if r.review_standards:
+        print("review standards that apply:")
+        for s in r.review_standards:
+            print(f"  {s['section']:<8} {s['requirement']}")
+
+
+@guard
+def _cmd_check(a: argparse.Namespace) -> int:
+    from treecalc.excavation import check_permit
+
+    r = check_permit(**_check_kwargs(a))
+    if a.json:
+        dump_indented(r.to_dict())
+        return 0
+    _print_check(r)
+    print_readings(r)
+    return 0
+
+
+# --------------------------------------------------------------------------- excavation volume
+def _volume(a: argparse.Namespace) -> tuple[Any, str]:
+    from treecalc import excavation as ex
+    from treecalc.surfaces import volume_between_files
+
+    methods = [m for m in ("grid", "sections", "existing") if getattr(a, m)]
+    if bool(a.existing) != bool(a.proposed):
+        raise ValueError("--existing and --proposed go together (two surfaces)")
+    if len(methods) != 1:
+        raise ValueError("give exactly one of --grid FILE, --sections FILE or --existing FILE --proposed FILE")
+    if a.prismoidal and not a.sections:
+        raise ValueError("--prismoidal applies to --sections (average end area), not --grid or surfaces")
+    u = "m" if a.metric else "ft"
+    if a.grid:
+        g = ex.volume_from_grid_csv(a.grid, metric=a.metric)
+        return g, (
+            f"Grid (borrow-pit) method: {g.nx} x {g.ny} nodes, spacing {g.dx:g} x {g.dy:g} {u}, "
+            f"{g.mixed_cells} cells changing between cut and fill"
+        )
+    if a.sections:
+        s = ex.volume_from_sections_csv(a.sections, prismoidal=a.prismoidal, metric=a.metric)
+        return s, f"{s.method[0].upper()}{s.method[1:]}: {len(s.stations)} sections"
+    t = volume_between_files(a.existing, a.proposed, metric=a.metric)
+    return t, (
+        f"TIN surface to surface: {t.n_existing:,} existing and {t.n_proposed:,} proposed points, "
+        f"{t.area_sqft:,.2f} sq ft covered by both"
+    )
+
+
+@guard
+def _cmd_volume(a: argparse.Namespace) -> int:
+    from treecalc.excavation import check_permit
+
+    r, head = _volume(a)
+    kw: dict[str, Any] = {"jurisdiction": a.jurisdiction}
+    if a.lot_area is not None:
+        from treecalc.excavation import MAX_AREA_SQFT
+
+        kw["lot_area_sqft"] = _bnum(a.lot_area, "--lot-area", "area", MAX_AREA_SQFT, "sq ft", lo_open=True)
+    permit = check_permit(measured=r.earthwork(), **kw)
+    if a.json:
+        dump_indented({**r.to_dict(), "permit": permit.to_dict()})
+        return 0
+    print(head)
+    print(f"cut   {r.cut_cy:>14,.2f} cu yd")
+    print(f"fill  {r.fill_cy:>14,.2f} cu yd")
+    print(f"net   {r.net_cy:>14,.2f} cu yd  (cut - fill; positive = surplus)")
+    for n in r.notes:
+        print(f"note: {n}")
+    print()
+    _print_check(permit)
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``excavation`` (``check``, ``volume``) to ``subparsers``."""
+    e = subparsers.add_parser(
+        "excavation",
+        help="excavation/fill permit check and earthwork volumes (Chapter 120 / 95)",
+        description="Excavation and filling: permit check (Croton-on-Hudson §120-3A, Wesley Hills "
+        "§95-3) and cut/fill volumes (grid or average end area).",
+    )
+    sub = e.add_subparsers(dest="excavation_command", metavar="{check,volume}")
+    e.set_defaults(func=choose_subcommand(e, "check or volume"))
+
+    c = sub.add_parser("check", help="is an excavation and filling permit required?")
+    c.add_argument("--jurisdiction", default="croton-on-hudson", help="croton-on-hudson (default) or wesley-hills")
+    repeatable(c, "--excavate", "AREA_SQFT:DEPTH_FT", "an excavation area and depth (repeatable)")
+    repeatable(c, "--fill", "AREA_SQFT:DEPTH_FT", "a fill area and depth (repeatable)")
+    c.add_argument(
+        "--strip-topsoil",
+        dest="strip_topsoil",
+        metavar="AREA_SQFT[:DEPTH_IN]",
+        help="area where topsoil is stripped, and its depth in inches (stripping is excavation, §120-2)",
+    )
+    repeatable(
+        c,
+        "--foundation",
+        "AREA_SQFT:DEPTH_FT",
+        "excavation for a foundation under a building permit (§120-3B; repeatable)",
+    )
+    c.add_argument(
+        "--retaining-wall",
+        dest="retaining_wall",
+        metavar="HEIGHT_FT",
+        help="height of a retaining wall to be built (§120-8M)",
+    )
+    c.add_argument("--cellar", metavar="L:W:D", help="Wesley Hills: cellar and foundation, feet (§95-3C(1))")
+    c.add_argument("--permit-issued", dest="permit_issued", metavar="DATE", help="permit issue date (§120-10A)")
+    c.add_argument("--last-work", dest="last_work", metavar="DATE", help="last day of work (§120-10A)")
+    c.add_argument("--as-of", dest="as_of", metavar="DATE", help="date of the term check (default today)")
+    c.add_argument("--lot-area", dest="lot_area", metavar="AREA_SQFT", help="lot area")
+    c.add_argument(
+        "--place-topsoil",
+        dest="place_topsoil",
+        metavar="AREA_SQFT:DEPTH_IN[:seeded]",
+        help="topsoil placement; add ':seeded' if immediately seeded and mulched",
+    )
+    c.add_argument("--json", action="store_true", help="print JSON")
+    c.set_defaults(func=_cmd_check)
+
+    v = sub.add_parser("volume", help="cut and fill volumes in cubic yards")
+    v.add_argument(
+        "--grid",
+        metavar="FILE",
+        help="CSV with x, y, existing, proposed (or Easting, Northing, EG, FG); feet, regular grid",
+    )
+    v.add_argument(
+        "--existing",
+        metavar="FILE",
+        help="existing ground: point CSV (Easting/Northing/Elevation or EG) or LandXML surface (FILE#NAME picks one)",
+    )
+    v.add_argument("--proposed", metavar="FILE", help="proposed ground: point CSV (... FG) or LandXML surface")
+    v.add_argument("--lot-area", dest="lot_area", metavar="AREA_SQFT", help="lot area for the §120-3A check")
+    v.add_argument("--jurisdiction", default="croton-on-hudson", help="croton-on-hudson (default) or wesley-hills")
+    v.add_argument("--sections", metavar="FILE", help="CSV with station, cut_area, fill_area (feet, sq ft)")
+    v.add_argument("--metric", action="store_true", help="input in metres / square metres (output cu yd)")
+    v.add_argument(
+        "--prismoidal",
+        action="store_true",
+        help="prismoidal volumes (--sections with cut_mid_area/fill_mid_area or center_height/width)",
+    )
+    v.add_argument("--json", action="store_true", help="print JSON")
+    v.set_defaults(func=_cmd_volume)

@@ -1,0 +1,174 @@
+"""``treecalc water penalty|meter-test`` (``water-penalty`` is an alias of ``water penalty``).
+
+Bad input prints one ``error: ...`` line to stderr and returns 2 (never a traceback). No domain
+logic lives here: see :mod:`treecalc.water`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+from decimal import Decimal
+from typing import Any
+
+from treecalc.cli.common import choose_subcommand, dump_indented, guard, print_readings, repeatable, split_parts
+
+__all__ = ["register"]
+
+
+def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
+    from treecalc.units import parse_money_cents
+    from treecalc.water import read_account_csv
+
+    bills: list[Any] = []
+    payments: list[Any] = []
+    if a.csv:
+        bills, payments = read_account_csv(a.csv)
+    if a.amount is not None or a.due is not None:
+        if a.amount is None or a.due is None:
+            raise ValueError("--amount and --due are required together (or use --bill AMOUNT:DUE)")
+        bills.append((a.amount, a.due, None))
+    for b in a.bill or []:
+        amt, due, *label = split_parts(b, "--bill", (2, 3), "AMOUNT:DUE[:LABEL], e.g. 123.45:2026-01-15")
+        if parse_money_cents(amt, f"--bill {b!r}: amount") < 0:
+            raise ValueError(f"--bill {b!r}: the amount must not be negative")
+        bills.append((amt, due, label[0] if label else None))
+    for p in a.payment or []:
+        d, amt = split_parts(p, "--payment", (2, 2), "DATE:AMOUNT, e.g. 2026-03-10:100")
+        payments.append((d, amt))
+    if not bills:
+        raise ValueError("give a bill: --amount and --due, --bill AMOUNT:DUE (repeatable) or --csv FILE")
+    return bills, payments
+
+
+@guard
+def _cmd_water(a: argparse.Namespace) -> int:
+    from treecalc.water import account_statement, penalty_schedule
+
+    bills, payments = _bills_and_payments(a)
+    as_of = a.as_of or _dt.date.today()
+    if len(bills) == 1 and not a.csv:
+        amt, due, _ = bills[0]
+        r: Any = penalty_schedule(amt, due, payments, as_of=as_of, months=a.months)
+        scheds = [r]
+    else:
+        r = account_statement(bills, payments, as_of=as_of, months=a.months)
+        scheds = r.bills
+    if a.json:
+        dump_indented(r.to_dict())
+        return 0
+    print(
+        f"Water account, {len(scheds)} bill(s), as of {r.as_of}  (Croton-on-Hudson §223-12F; months: "
+        f"{r.months}, §223-12F(2))"
+    )
+    print(
+        f"{'date':<10}  {'bill':<20}  {'kind':<8}  {'amount':>10}  {'charge':>10}  {'penalties':>10}  "
+        f"{'tax bill':>9}  {'credit':>9}"
+    )
+    for e in r.events:
+        print(
+            f"{e.date.isoformat():<10}  {(e.bill or '-')[:20]:<20}  {e.kind:<8}  {e.amount:>10}  "
+            f"{e.charge_after:>10}  {e.penalties_after:>10}  {e.relevied_after:>9}  {e.credit_after:>9}"
+        )
+        print(f"{'':<10}  {e.section}: {e.description}")
+    if not r.events:
+        print("(no events)")
+    for b in scheds:
+        print()
+        print(f"{b.bill}: {b.amount} due {b.due_date}")
+        print(f"  charge outstanding     {b.charge_outstanding:>10}")
+        print(f"  penalties outstanding  {b.penalties_outstanding:>10}   (assessed {b.penalties_assessed})")
+        print(f"  total due              {b.total_due:>10}")
+        if b.relevy_date:
+            print(
+                f"  relevied to tax bill   {b.relevy_amount:>10}  on {b.relevy_date}; still unpaid "
+                f"{b.relevy_outstanding}"
+            )
+        elif b.scheduled_relevy_date:
+            print(f"  relevy to tax bill if unpaid on {b.scheduled_relevy_date}")
+    if len(scheds) > 1:
+        print()
+        print(f"account total due      {r.total_due:>10}")
+        print(f"still owed on tax bill {r.relevy_outstanding:>10}")
+    if r.credit:
+        print(f"credit                 {r.credit:>10}")
+    print_readings(r)
+    return 0
+
+
+@guard
+def _cmd_meter(a: argparse.Namespace) -> int:
+    from treecalc.water import meter_test
+
+    if not a.result:
+        raise ValueError("give at least one --result PCT (the registration error at a tested flow rate)")
+    r = meter_test(a.billed, list(a.result), a.fee, a.rate)
+    if a.json:
+        dump_indented(r.to_dict())
+        return 0
+    d = r.to_dict()
+    print(
+        f"Meter test ({r.section}): results {', '.join(f'{x:+}%' for x in r.results_pct)}; "
+        f"average error {r.registration_error_pct.quantize(Decimal('0.01')):+}% (tolerance ±{d['tolerance_pct']}%)"
+    )
+    print(f"bill adjusted          {'yes' if r.adjusted else 'no'}")
+    print(f"billed consumption     {r.billed_consumption:>14,}")
+    print(f"corrected consumption  {r.adjusted_consumption:>14,}   (change {r.consumption_change:+,})")
+    if r.corrected_usd is not None:
+        print(f"billed amount          {r.billed_usd:>14,}   at {r.rate_usd} USD per unit")
+        print(f"corrected bill         {r.corrected_usd:>14,}   (change {r.bill_change_usd:+,})")
+    print(f"test fee refunded      {r.fee_refund if r.fee_refunded else 'no'}")
+    for n in r.notes:
+        print(f"note: {n}")
+    return 0
+
+
+def _penalty_args(w: argparse.ArgumentParser) -> None:
+    w.add_argument("--amount", help="water charge on the bill, USD (with --due)")
+    w.add_argument("--due", help="due date on the bill, YYYY-MM-DD")
+    repeatable(w, "--bill", "AMOUNT:DUE[:LABEL]", "a bill on the account, e.g. 123.45:2026-01-15 (repeatable)")
+    w.add_argument("--csv", metavar="FILE", help="CSV of bills and payments: kind,date,amount[,bill]")
+    repeatable(w, "--payment", "DATE:AMOUNT", "a payment, e.g. 2026-03-10:100 (repeatable); oldest bill first")
+    w.add_argument("--as-of", dest="as_of", help="statement date, YYYY-MM-DD (default today)")
+    w.add_argument(
+        "--months",
+        choices=["anniversary", "calendar"],
+        default="anniversary",
+        help="§223-12F(2) 'each succeeding month': counted from the day after the due date "
+        "(anniversary, default) or the first of each calendar month (calendar)",
+    )
+    w.add_argument("--json", action="store_true", help="print JSON")
+    w.set_defaults(func=_cmd_water)
+
+
+def register(subparsers: Any) -> None:
+    """Add ``water-penalty`` and ``water`` (``penalty``, ``meter-test``) to ``subparsers``."""
+    desc = (
+        "Penalties, partial payments and relevy to the tax bill of the bills on a water account "
+        "(Croton-on-Hudson Chapter 223, §223-12F)."
+    )
+    _penalty_args(
+        subparsers.add_parser(
+            "water-penalty", help="late-payment penalties of a water bill (alias of 'water penalty')", description=desc
+        )
+    )
+    w = subparsers.add_parser(
+        "water",
+        help="water account penalties and the meter test (Chapter 223)",
+        description="Water: penalties (§223-12F) and the meter test (§223-6G).",
+    )
+    sub = w.add_subparsers(dest="water_command", metavar="{penalty,meter-test}")
+    w.set_defaults(func=choose_subcommand(w, "penalty or meter-test"))
+    _penalty_args(sub.add_parser("penalty", help="penalties and balance of a water account", description=desc))
+    m = sub.add_parser(
+        "meter-test",
+        help="the bill after a meter accuracy test (§223-6G)",
+        description="Meter accuracy test (Croton-on-Hudson §223-6G): the flow-rate results are "
+        "averaged; outside ±1.5%% the tested period's bill is corrected.",
+    )
+    m.add_argument("--billed", required=True, help="consumption billed for the tested period (bill's unit)")
+    repeatable(m, "--result", "PCT", "registration error at one tested flow rate, %% (+ over-registers; repeatable)")
+    m.add_argument("--fee", default="0", help="test fee paid, USD (default 0)")
+    m.add_argument("--rate", help="water rate, USD per billing unit: gives the corrected bill in dollars")
+    m.add_argument("--json", action="store_true", help="print JSON")
+    m.set_defaults(func=_cmd_meter)
