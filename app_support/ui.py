@@ -219,7 +219,7 @@ def show_warnings(warnings: Any, title: str = "Warnings") -> None:
 def jurisdiction_note(a: Any) -> None:
     """Which law the page applies (change it with the jurisdiction site fact on the Survey page)."""
     try:
-        from treecalc.rules.params import JURISDICTIONS
+        from treecalc.rules.law_data import JURISDICTIONS
 
         name = JURISDICTIONS.get(a.jurisdiction, a.jurisdiction)
     except Exception:  # noqa: BLE001

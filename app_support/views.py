@@ -200,7 +200,7 @@ def yes_no(v: Any) -> str:
 @st.cache_data(show_spinner=False)
 def default_stock(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
     """The law engine's default replacement stock (species, DBH, placeholder unit cost) and its label."""
-    from treecalc.rules.params import law
+    from treecalc.rules.law_data import law
 
     d = dict(law(jurisdiction)["replacement"]["default_stock"])
     d["unit_cost_usd"] = float(d["unit_cost_usd"])

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from decimal import ROUND_CEILING, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +33,12 @@ from treecalc import data
 from treecalc.benefits import BenefitParams, compute_benefits, make_params, method_notes
 from treecalc.fund import load_fee_schedule
 from treecalc.results import Fund, Penalties, Permit, Replacement, line
+from treecalc.results import plain as _plain
+from treecalc.results import records as _records
 from treecalc.rules import croton_on_hudson as croton
-from treecalc.rules import params as lawparams
+from treecalc.rules import law_data as lawparams
 from treecalc.rules import rules_module
-from treecalc.validate import number
+from treecalc.units import money, number
 
 SURVEY_FLAGS = (
     "street_tree",
@@ -299,34 +301,6 @@ TREE_JSON_COLUMNS = (
     "criminal_max_usd",
     "criminal_section",
 )
-
-
-def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
-    if df is None or not len(df):
-        return []
-    out = df.astype(object).where(df.notna(), None)
-    return [{k: _plain(v) for k, v in r.items()} for r in out.to_dict(orient="records")]
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, (np.bool_,)):
-        return bool(v)
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, np.floating):
-        return float(v)
-    if isinstance(v, Decimal):
-        return float(v)
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _plain(x) for k, x in v.items()}
-    return v
-
-
-def money2(x: float) -> float:
-    """Round to cents, half up, as every reported amount is."""
-    return float(Decimal(repr(float(x))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 def required_value(removed_value_usd: float, percent: float) -> float:
@@ -675,13 +649,11 @@ def _options_dict(
         "replacement_species": opts.replacement_species,
         "replacement_dbh_in": opts.replacement_dbh_in,
         "replacement_height_ft": opts.replacement_height_ft,
-        "replacement_cost_usd": None
-        if opts.replacement_cost_usd is None
-        else float(lawparams.money(opts.replacement_cost_usd)),
+        "replacement_cost_usd": None if opts.replacement_cost_usd is None else float(money(opts.replacement_cost_usd)),
         "plantable": opts.plantable,
         "plantable_area_sqft": opts.plantable_area_sqft,
         "fee_schedule": fs if not isinstance(fs, Path) else str(fs),
-        "fee_per_tree_usd": None if opts.fee_per_tree_usd is None else float(lawparams.money(opts.fee_per_tree_usd)),
+        "fee_per_tree_usd": None if opts.fee_per_tree_usd is None else float(money(opts.fee_per_tree_usd)),
         "in_lieu_policy": opts.in_lieu_policy,
         "size_waiver": opts.size_waiver,
         "site": dict(site or {}),

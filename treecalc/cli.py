@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from treecalc.validate import in_range  # standard library only: --help stays fast
+from treecalc.units import in_range  # standard library only: --help stays fast
 
 #: Modules that add subcommands with ``register(subparsers)``.
 SUBCOMMAND_MODULES = ("treecalc.cli_survey", "treecalc.cli_assess", "treecalc.cli_companions")

@@ -210,14 +210,14 @@ def render_text(a: Any, per_tree: bool = False) -> str:
 
 def _days(text: Any) -> int:
     """--days: a whole number of days within :data:`treecalc.validate.RANGES` ``["days"]``."""
-    from treecalc.validate import in_range
+    from treecalc.units import in_range
 
     return int(in_range("--days", text, "days"))
 
 
 def _check_numbers(a: argparse.Namespace) -> None:
     """Every number given within its plausible range (:data:`treecalc.validate.RANGES`), naming the flag."""
-    from treecalc.validate import in_range, small_file
+    from treecalc.units import in_range, small_file
 
     checks = (
         ("--replacement-percent", a.replacement_percent, "percent"),

@@ -68,7 +68,7 @@ _KINDS = {"area": "area_sqft", "depth": "depth_ft"}
 
 
 def _float(s: str, flag: str, what: str) -> float:
-    from treecalc.validate import in_range
+    from treecalc.units import in_range
 
     try:
         v = float(s.replace(",", ""))
@@ -346,7 +346,7 @@ def _print_check(r: Any) -> None:
         print(f"  [{mark}] {e['section']:<14} {e['explanation']}")
     for e in r.exemptions:
         print(f"  {'exempt' if e['applies'] else 'no exemption'}: {e['section']}: {e['explanation']}")
-    if r.jurisdiction == "wesley-hills":
+    if r.jurisdiction == "wesley_hills":
         w = d["waiver_eligible"]
         print(f"  waiver possible (§95-3D(1)): {w if isinstance(w, str) else ('yes' if w else 'no')}")
     if r.building_permit:

@@ -65,6 +65,8 @@ import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
 
+from treecalc.results import records as _records
+
 __all__ = ["SHEETS", "write_statement", "statement_bytes", "build_workbook", "safe_text", "needs_quote_prefix"]
 
 #: Sheet names, in order.
@@ -162,8 +164,8 @@ def _text(v: Any) -> str:
     return str(v)
 
 
-def _plain(v: Any) -> Any:
-    """The value a cell receives: None, bool->Yes/No, number, datetime or text."""
+def _cell(v: Any) -> Any:
+    """The value a spreadsheet cell receives: None, bool->Yes/No, number, datetime or text."""
     v = _scalar(v)
     if _missing(v):
         return None
@@ -184,31 +186,6 @@ def _plain(v: Any) -> Any:
     if isinstance(v, os.PathLike):
         return os.fspath(v)
     return _text(v)
-
-
-def _records(x: Any) -> list[dict[str, Any]]:
-    """A table given as a DataFrame, a list of dicts or a dict of lists, as records."""
-    if x is None:
-        return []
-    if isinstance(x, pd.DataFrame):
-        return x.to_dict("records")
-    if isinstance(x, Mapping):
-        vals = list(x.values())
-        if vals and all(isinstance(v, (list, tuple)) for v in vals):
-            n = max(len(v) for v in vals)
-            return [{k: (v[i] if i < len(v) else None) for k, v in x.items()} for i in range(n)]
-        return [dict(x)]
-    out = []
-    for r in x:
-        if isinstance(r, Mapping):
-            out.append(dict(r))
-        elif callable(getattr(r, "to_dict", None)):
-            out.append(dict(r.to_dict()))
-        elif hasattr(r, "__dict__"):
-            out.append(dict(vars(r)))
-        else:
-            out.append({"value": r})
-    return out
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -552,7 +529,7 @@ class _Book:
         wrap: bool = False,
     ) -> None:
         """Write ``value`` at (row, col), 0-based; strings always as strings (never formulas)."""
-        v = _plain(value)
+        v = _cell(value)
         if v is None or (isinstance(v, str) and not v):
             if style:
                 ws.write_blank(row, col, None, self.format(style))
@@ -692,7 +669,7 @@ def _xml_escape(s: str) -> str:
 def _xml_value(book: _Book, v: Any, fmt: str | None, style: str | None = None, wrap: bool = False) -> str:
     """The part of a ``<c>`` element after its ``r`` attribute, or "" for no cell (what :meth:`_Book.cell` writes)."""
     if v.__class__ is not str:
-        v = _plain(v)
+        v = _cell(v)
     if v is None or (isinstance(v, str) and not v):
         return f' s="{book.format(style)._get_xf_index()}"/>' if style else ""
     if isinstance(v, str):
@@ -832,7 +809,7 @@ class _Grid:
 
 
 def _display_len(v: Any, fmt: str | None) -> int:
-    v = _plain(v)
+    v = _cell(v)
     if v is None:
         return 0
     if isinstance(v, (int, float)):
@@ -859,7 +836,7 @@ def _jurisdiction(a: Any) -> str:
     """The jurisdiction's full name ("Village of Croton-on-Hudson, Chapter 208") or the key as given."""
     key = str(_get(a, "jurisdiction", "") or "")
     try:
-        from treecalc.rules.params import JURISDICTIONS, jurisdiction_key
+        from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key
 
         return JURISDICTIONS.get(jurisdiction_key(key), key)
     except Exception:  # rules not importable, or an unknown name: show it as given
@@ -921,13 +898,13 @@ def _kv_block(
             for path, x in _flatten(v, [str(k)]):
                 lab = " › ".join(_path_labels(path))
                 _, u2, f2 = _key_info(path[-1])
-                x = _plain(x)
+                x = _cell(x)
                 grid.add(
                     [lab, x, _unit_text(u2, x), default_section, ""],
                     [None, f2 if isinstance(x, (int, float)) else None],
                 )
             continue
-        x = _plain(v) if not isinstance(v, (list, tuple, set)) else _text(v)
+        x = _cell(v) if not isinstance(v, (list, tuple, set)) else _text(v)
         grid.add(
             [label, x, _unit_text(unit, x), default_section, ""], [None, fmt if isinstance(x, (int, float)) else None]
         )
@@ -1015,7 +992,7 @@ def _summary(book: _Book, a: Any) -> None:
     g.title(" — ".join(parts))
     hdr = g.header(["Section", "Item", "Value", "Unit", "Note"])
     for line in _records(_get(a, "lines", [])):
-        v = _plain(line.get("value"))
+        v = _cell(line.get("value"))
         if isinstance(line.get("value"), (list, tuple, Mapping)):
             v = _text(line.get("value"))
         unit = str(_get(line, "unit", "") or "") or _unit_text("", v)
@@ -1525,7 +1502,7 @@ def _method(book: _Book, a: Any) -> None:
 
     def emit(section: str, obj: Any, prefix: Sequence[str] = ()) -> None:
         for path, x in _flatten(obj, list(prefix)):
-            x = _plain(x)
+            x = _cell(x)
             unit, fmt = "", None
             if path:
                 _, unit, fmt = _key_info(path[-1])
@@ -1550,7 +1527,7 @@ def _method(book: _Book, a: Any) -> None:
     if survey is not None:
         emit("Survey source", _get(survey, "source", {}) or {})
         if _get(survey, "rows_read") is not None:
-            g.add(["Survey source", "Rows read", _plain(_get(survey, "rows_read")), "rows"], [None, None, INT])
+            g.add(["Survey source", "Rows read", _cell(_get(survey, "rows_read")), "rows"], [None, None, INT])
     site = _get(a, "site") or _get(survey, "site")
     if site:
         emit("Site", site)

@@ -14,6 +14,7 @@ import re
 
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.values import parse_bool
+from treecalc.rules.law_data import JURISDICTION_CHOICES, jurisdiction_key
 
 #: Site fields and their types.
 SITE_FIELDS: dict[str, str] = {
@@ -43,7 +44,6 @@ SITE_FIELDS: dict[str, str] = {
 #: Descriptive rows a Site sheet often carries: kept as text, read by no rule.
 INFO_FIELDS = ("address", "owner", "applicant", "parcel", "tax_id", "surveyor", "survey_date", "project", "notes")
 
-JURISDICTIONS = ("croton-on-hudson", "wesley-hills")
 
 #: For a fact not given: (assumed value, why that value is the conservative one).
 #: ``None`` means no value can be assumed: the law engine must take the stricter branch or ask.
@@ -246,13 +246,10 @@ def coerce(field: str, value: object) -> object:
     if kind == "text":
         return str(value).strip()
     if kind == "str":
-        k = _k(value).replace(" ", "-")
-        k = re.sub(r"^(the-)?(village|town)-of-", "", k)
-        k = k.removesuffix("-ny").removesuffix("-new-york")
-        for j in JURISDICTIONS:
-            if k == j or k.replace("-", "") == j.replace("-", ""):
-                return j
-        raise ValueError(f"site {field}: {value!r} is not one of {', '.join(JURISDICTIONS)}")
+        try:
+            return jurisdiction_key(str(value))  # the one key spelling: croton_on_hudson, wesley_hills
+        except ValueError:
+            raise ValueError(f"site {field}: {value!r} is not one of {JURISDICTION_CHOICES}") from None
     if kind == "bool":
         b = parse_bool(value) if str(value).strip() else None
         if b is None:

@@ -682,7 +682,7 @@ def _assemble(
             + " — taken as no for every tree; confirm them on site, since street, wetland, slope, landmark, "
             "easement, DEC, buffer and lot-line trees carry more obligations"
         )
-    if dist_col is None and site_final.get("jurisdiction") != "croton-on-hudson":
+    if dist_col is None and site_final.get("jurisdiction") != "croton_on_hudson":
         data_assumptions.append(
             "distance_to_residence_ft not surveyed: unknown for every tree (rules that depend "
             "on it, Wesley Hills §95-3A(1)(d), take their stricter branch)"

@@ -15,11 +15,13 @@ civil and criminal penalties (§ 208-29B, A), replacement (§ 208-22) and the fu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from treecalc.units import cents, round2
 
 ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
 HARMED = ("remove", "removed", "topped", "excessively_pruned", "damaged")  # proposed or done
@@ -1189,9 +1191,9 @@ def _replacement_findings(
         trees_needed=plan_out["trees_needed"] if required else 0,
         trees_planted=plan_out["planted"],
         trees_in_lieu=int(pl.trees_in_lieu) if required else 0,
-        planted_value_usd=money2(pl.planted_value_usd),
-        unmet_value_usd=money2(pl.unmet_value_usd),
-        planting_cost_usd=money2(pl.planting_cost_usd),
+        planted_value_usd=round2(pl.planted_value_usd),
+        unmet_value_usd=round2(pl.unmet_value_usd),
+        planting_cost_usd=round2(pl.planting_cost_usd),
         native_share=plan_out["native_share"],
         native_planted=plan_out["native_planted"],
         policy=pl.policy,
@@ -1202,15 +1204,10 @@ def _replacement_findings(
     return replacement, fund
 
 
-def money2(x: float) -> float:
-    """Round to cents, half up, as every reported amount is."""
-    return float(Decimal(repr(float(x))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
-
-
 def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     """The replacement stock offered (§ 208-22C/D), with what was assumed for what was not given."""
     from treecalc import data
-    from treecalc.rules.params import money
+    from treecalc.units import money
 
     assumptions: list[str] = []
     if opts.replacement_stock:
@@ -1324,8 +1321,8 @@ def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, require
             "native": o.native,
             "size_class": o.size_class,
             "area_sqft_per_tree": o.area_sqft,
-            "planted_value_usd": money2(o.value_per_tree_usd * k),
-            "cost_usd": money2(o.unit_cost_usd * k),
+            "planted_value_usd": round2(o.value_per_tree_usd * k),
+            "cost_usd": round2(o.unit_cost_usd * k),
         }
         for o, k in zip(options_ok, pl.counts)
         if k
@@ -1451,7 +1448,7 @@ def _capital_unmet(ctx: Any, options_ok: list[Any], unmet: float) -> tuple[Decim
     if ctx.options["value_basis"] == basis:
         return Decimal(str(unmet)), f"unmet value on the capital basis {basis}"
     trees_eq = Decimal(str(unmet)) / ref
-    amount = (trees_eq * cap).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    amount = cents(trees_eq * cap)
     return amount, (
         f"unmet {unmet:,.2f} {ctx.options['value_unit']} = {trees_eq:.4f} x {o.species_code} "
         f"{o.dbh_in:g} in (at {ref:,.2f}); each worth ${cap:,.2f} on the capital basis {basis}"

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from treecalc.validate import number
+from treecalc.units import number
 
 
 @pytest.mark.parametrize(
@@ -33,7 +33,7 @@ def test_accepted_values():
 
 
 def test_plausible_ranges_name_the_flag_and_the_range():
-    from treecalc.validate import RANGES, in_range
+    from treecalc.units import RANGES, in_range
 
     assert in_range("--days", "36500", "days") == 36_500  # 100 years, the top of the range
     assert in_range("--home-price", "$750,000", "home_price_usd") == 750_000
@@ -52,7 +52,7 @@ def test_plausible_ranges_name_the_flag_and_the_range():
 
 
 def test_small_file_refuses_devices_and_big_files(tmp_path):
-    from treecalc.validate import small_file
+    from treecalc.units import small_file
 
     with pytest.raises(ValueError, match="--fee-schedule /dev/zero: not a regular file"):
         small_file("--fee-schedule", "/dev/zero", 1_000)
