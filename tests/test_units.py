@@ -61,3 +61,85 @@ def test_small_file_refuses_devices_and_big_files(tmp_path):
     with pytest.raises(ValueError, match="1,001 bytes, over the 1,000-byte limit"):
         small_file("--fee-schedule", big, 1_000)
     small_file("--fee-schedule", tmp_path / "absent.toml", 1_000)  # left to the reader's own message
+
+
+# --------------------------------------------------------------------------- money, dates, jurisdictions
+def test_money_rounds_half_up_to_the_cent_exactly():
+    from decimal import Decimal
+
+    from treecalc.units import cents, money, round2
+
+    # 2.675 is 2.67499999... as a binary float; through its repr it is the decimal 2.675 -> 2.68 (half up)
+    assert round2(2.675) == 2.68
+    assert round2(Decimal("0.005")) == 0.01  # half up, not half even (0.00)
+    assert round2(Decimal("1234.5649")) == 1234.56
+    assert cents(Decimal("10") / 3) == Decimal("3.33")  # 3.333... -> 3.33
+    assert cents(0.125) == Decimal("0.13")  # 0.125 exact in binary; half up -> 0.13
+    assert money("$1,450.50") == Decimal("1450.50")
+    for bad in ("-1", "abc", True, "inf"):
+        with pytest.raises(ValueError, match="fee: expected"):
+            money(bad, "fee")
+
+
+def test_date_times_and_nonnegative_numbers_name_the_input():
+    import datetime as dt
+
+    from treecalc.units import nonneg, to_datetime
+
+    assert to_datetime("2026-03-07T19:59") == dt.datetime(2026, 3, 7, 19, 59)
+    with pytest.raises(ValueError, match="date-time YYYY-MM-DDTHH:MM"):
+        to_datetime("yesterday")
+    with pytest.raises(ValueError, match="depth_ft must not be negative"):
+        nonneg("-0.5", "depth_ft")
+
+
+def test_one_range_table_for_the_companions():
+    from treecalc import excavation
+    from treecalc.units import RANGES, within
+
+    # the excavation bounds are rows of the one table, not a table of their own
+    assert excavation.MAX_AREA_SQFT == RANGES["earthwork_area_sqft"].high == 100_000_000
+    assert excavation.MAX_DEPTH_IN == RANGES["depth_in"].high == 120
+    with pytest.raises(ValueError, match="wall must be from 0 ft to 200 ft, got 201"):
+        within("201", "wall", "wall_height_ft")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["croton-on-hudson", "croton_on_hudson", "Croton on Hudson", "Village of Croton-on-Hudson, NY", "croton"],
+)
+def test_jurisdiction_spellings_give_one_key(name):
+    from treecalc.rules.law_data import jurisdiction_key
+
+    assert jurisdiction_key(name) == "croton_on_hudson"
+
+
+def test_survey_and_excavation_keep_the_one_key(tmp_path):
+    from treecalc.excavation import check_permit
+    from treecalc.ingest.site import coerce
+    from treecalc.rules.law_data import jurisdiction_key
+
+    assert coerce("jurisdiction", "wesley-hills") == coerce("jurisdiction", "wesley_hills") == "wesley_hills"
+    assert check_permit(jurisdiction="wesley-hills").jurisdiction == "wesley_hills"
+    with pytest.raises(ValueError, match="not one of croton-on-hudson, wesley-hills"):
+        jurisdiction_key("Ossining")
+
+
+@pytest.mark.parametrize(
+    "field,value,says",
+    [
+        ("lot_area_acres", "1e308", "from 0 to 100,000 acres"),
+        ("prior_removals_12mo", "1e12", "a whole number from 0 to 10,000,000 trees"),
+    ],
+)
+def test_site_facts_have_a_plausible_range(field, value, says):
+    from treecalc.ingest.site import coerce
+    from treecalc.rules.croton_on_hudson import SITE_DEFAULTS, resolve_site
+
+    with pytest.raises(ValueError, match=f"site {field} must be {re.escape(says)}"):
+        coerce(field, value)
+    with pytest.raises(ValueError, match=f"site fact {field} must be {re.escape(says)}"):
+        resolve_site({field: value}, SITE_DEFAULTS)
+    assert coerce("lot_area_acres", "100000") == 100_000.0  # the top of the range is accepted
+    with pytest.raises(ValueError, match="site lot_area_acres must be from 0 to 100,000 acres"):
+        coerce("lot_area_acres", "inf")

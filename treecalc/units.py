@@ -44,6 +44,7 @@ __all__ = [
     "within",
     "Range",
     "RANGES",
+    "SITE_RANGES",
     "in_range",
     "number",
     "small_file",
@@ -238,6 +239,15 @@ RANGES: dict[str, Range] = {
     "height_ft": Range(0, 400, "ft", "a tree height up to 400 ft", strict_low=True),
     "fraction": Range(0, 1, "", "a rate from 0 to 1"),
     "max_mb": Range(0, 10_000, "MB", "a file size limit of up to 10 GB", strict_low=True),
+    "lot_area_acres": Range(0, 100_000, "acres", "about 156 square miles, beyond any village lot"),
+    "tree_count": Range(0, 10_000_000, "trees", "a count of trees on one lot", whole=True),
+}
+
+#: Numeric site facts (``--site``, the Site sheet) and their range in :data:`RANGES`.
+SITE_RANGES = {
+    "lot_area_acres": "lot_area_acres",
+    "prior_removals_12mo": "tree_count",
+    "prior_removals_without_permit": "tree_count",
 }
 
 

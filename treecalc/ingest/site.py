@@ -15,6 +15,7 @@ import re
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.values import parse_bool
 from treecalc.rules.law_data import JURISDICTION_CHOICES, jurisdiction_key
+from treecalc.units import SITE_RANGES, in_range
 
 #: Site fields and their types.
 SITE_FIELDS: dict[str, str] = {
@@ -263,6 +264,8 @@ def coerce(field: str, value: object) -> object:
         raise ValueError(f"site {field}: {value!r} is not a number") from None
     if math.isnan(x) or x < 0:
         raise ValueError(f"site {field}: {value!r} must be zero or more")
+    if field in SITE_RANGES:  # the one table of plausible ranges: lot_area_acres=1e308 is refused
+        in_range(f"site {field}", x, SITE_RANGES[field])
     if kind == "int":
         if not x.is_integer():
             raise ValueError(f"site {field}: {value!r} is not a whole number")

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.units import cents, round2
+from treecalc.units import SITE_RANGES, cents, in_range, round2
 
 ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
 HARMED = ("remove", "removed", "topped", "excessively_pruned", "damaged")  # proposed or done
@@ -221,16 +221,13 @@ NUMBER_FACTS = frozenset({"lot_area_acres"})
 
 
 def parse_bool(v: Any) -> bool:
-    if isinstance(v, (bool, np.bool_)):
-        return bool(v)
-    if isinstance(v, (int, float)) and v in (0, 1):
-        return bool(v)
-    s = str(v).strip().lower()
-    if s in ("1", "true", "yes", "y", "t", "on"):
-        return True
-    if s in ("0", "false", "no", "n", "f", "off", ""):
-        return False
-    raise ValueError(f"expected true or false, got {v!r}")
+    """A site fact's yes/no (the survey's one reading of yes/no: :func:`treecalc.ingest.values.parse_bool`)."""
+    from treecalc.ingest.values import parse_bool as read_yes_no
+
+    b = read_yes_no(bool(v) if isinstance(v, np.bool_) else v)
+    if b is None:
+        raise ValueError(f"expected true or false, got {v!r}")
+    return b
 
 
 def resolve_site(site: dict[str, Any], defaults: dict[str, tuple[Any, str]]) -> tuple[dict[str, Any], list[str]]:
@@ -281,6 +278,8 @@ def _site_number(key: str, v: Any) -> float:
         raise ValueError(f"site fact {key}: expected a number >= 0, got {v!r}") from None
     if not np.isfinite(n) or n < 0:
         raise ValueError(f"site fact {key}: expected a finite number >= 0, got {v!r}")
+    if key in SITE_RANGES:  # a plausible range (treecalc.units.RANGES): 1e308 acres is refused, not computed
+        in_range(f"site fact {key}", n, SITE_RANGES[key])
     return n
 
 
@@ -453,6 +452,38 @@ def permit(
     # (8) clear cutting (§ 208-17): "the removal of four or more trees from a property without ... a
     # current and valid tree removal permit". Removals only; the lot's earlier removals count only
     # when made without a permit (prior_removals_without_permit).
+    clear_cutting, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
+    if cc is not None:
+        add("§208-19A(8)", *cc)
+
+    text = _labels(pairs, n)
+    needed = removal & (text != "")
+    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
+    if exceptions:
+        needed = np.zeros(n, dtype=bool)
+    return PermitResult(
+        text,
+        needed,
+        site_triggers,
+        exceptions,
+        count,
+        bool(clear_cutting),
+        done_removals_12mo=done_count,
+        clear_cutting_determined=bool(determined),
+        needed_on_given_facts=needed & given,
+        assumed_facts=assumed_used,
+    )
+
+
+def _clear_cutting(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    p: dict[str, Any],
+    act: np.ndarray,
+    removal: np.ndarray,
+    clear_cutting: bool | None,
+) -> tuple[bool, bool, tuple[np.ndarray, str] | None]:
+    """§208-19A(8)/§208-17: (clear cutting found, determined by the Engineer, (trees, trigger text) or None)."""
     done_removed = int(((act == "removed") & ~_tree_yes(trees, "permit")).sum())  # without a permit of their own
     prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
     determined = clear_cutting is True  # the Village Engineer's determination, applied as given
@@ -476,25 +507,13 @@ def permit(
                 f"removing {int(removal.sum()) + prior_np} trees{prior_txt} "
                 f"({p['clear_cutting_min_trees']} or more) without a permit would be clear cutting (§208-17)"
             )
-        add("§208-19A(8)", np.ones(n, dtype=bool) if clear_cutting else act == "remove", what)
+        return (
+            bool(clear_cutting),
+            determined,
+            (np.ones(len(act), dtype=bool) if clear_cutting else act == "remove", what),
+        )
 
-    text = _labels(pairs, n)
-    needed = removal & (text != "")
-    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
-    if exceptions:
-        needed = np.zeros(n, dtype=bool)
-    return PermitResult(
-        text,
-        needed,
-        site_triggers,
-        exceptions,
-        count,
-        bool(clear_cutting),
-        done_removals_12mo=done_count,
-        clear_cutting_determined=bool(determined),
-        needed_on_given_facts=needed & given,
-        assumed_facts=assumed_used,
-    )
+    return bool(clear_cutting), determined, None
 
 
 def _tree_yes(trees: pd.DataFrame, col: str) -> np.ndarray:
