@@ -34,3 +34,16 @@ def test_read_survey_gives_the_contracted_frame(tmp_path):
     pd.DataFrame({"Tag": [1, 2], "Species": ["Acer rubrum", "Quercus alba"], "DBH": [12, 20]}).to_csv(p, index=False)
     trees = read_survey(p).trees
     assert tuple(trees.columns[: len(schema.TREE_COLUMNS)]) == schema.TREE_COLUMNS
+
+
+def test_site_defaults_have_one_source():
+    from treecalc.ingest.site import SITE_ASSUMED
+    from treecalc.rules import croton_on_hudson as C
+    from treecalc.rules import wesley_hills as W
+
+    for defaults in (C.SITE_DEFAULTS, W.SITE_DEFAULTS):
+        assert {k: v for k, (v, _) in defaults.items()} == {k: SITE_ASSUMED[k][0] for k in defaults}
+    # each chapter keeps its own words: Wesley Hills assumes a lot of 1.5 acres or more (§95-3A(1)(d))
+    assert W.SITE_DEFAULTS["lot_area_acres"] == (None, W._SITE_WHY["lot_area_acres"])
+    assert "§95-3A(1)(d)" in W.SITE_DEFAULTS["lot_area_acres"][1]
+    assert C.SITE_DEFAULTS["subdividable"][0] is True  # the stricter branch of §208-19A(2)

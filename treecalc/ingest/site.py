@@ -241,6 +241,12 @@ def check_site(site: dict | None, *, where: str = "--site") -> dict:
     return out
 
 
+def site_defaults(why: dict[str, str]) -> dict[str, tuple[object, str]]:
+    """A law engine's defaults: the one assumed value of each fact (:data:`SITE_ASSUMED`) with the
+    engine's own words for why it is assumed (each chapter cites its own sections)."""
+    return {k: (SITE_ASSUMED[k][0], text) for k, text in why.items()}
+
+
 def coerce(field: str, value: object) -> object:
     """The typed value of a site fact; raises ValueError with a clear message."""
     kind = SITE_FIELDS[field]
