@@ -143,3 +143,13 @@ def test_site_facts_have_a_plausible_range(field, value, says):
     assert coerce("lot_area_acres", "100000") == 100_000.0  # the top of the range is accepted
     with pytest.raises(ValueError, match="site lot_area_acres must be from 0 to 100,000 acres"):
         coerce("lot_area_acres", "inf")
+
+
+def test_at_least_a_percentage_rounds_up_to_the_cent():
+    from decimal import Decimal
+
+    from treecalc.units import percent_of_up
+
+    assert percent_of_up(11.16, 90) == Decimal("10.05")  # 11.16 x 0.9 = 10.044 -> up to 10.05
+    assert percent_of_up(Decimal("10.00"), 120) == Decimal("12.00")  # exact: no rounding
+    assert percent_of_up(0.01, 50) == Decimal("0.01")  # 0.005 -> up to 0.01

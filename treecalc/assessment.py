@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,7 @@ from treecalc.rules import croton_on_hudson as croton
 from treecalc.rules import law_data as lawparams
 from treecalc.rules import rules_module
 from treecalc.schema import BENEFIT_SKIP, FLAG_FIELDS, TREE_JSON_COLUMNS
-from treecalc.units import money, number
+from treecalc.units import money, number, percent_of_up
 
 SURVEY_FLAGS = FLAG_FIELDS  # the one list: treecalc.schema
 
@@ -267,8 +266,7 @@ def required_value(removed_value_usd: float, percent: float) -> float:
     Rounded UP to the cent (exact decimals), so that a plan meeting the rounded figure meets the
     law's: 11.16 x 90% = 10.044 -> 10.05 (10.04 would fall short of 90%).
     """
-    exact = Decimal(repr(float(removed_value_usd))) * Decimal(repr(float(percent))) / 100
-    return float(exact.quantize(Decimal("0.01"), rounding=ROUND_CEILING))
+    return float(percent_of_up(float(removed_value_usd), percent))
 
 
 # ------------------------------------------------------------------------------------------

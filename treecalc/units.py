@@ -23,7 +23,7 @@ import os
 import stat
 import tomllib
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ __all__ = [
     "to_decimal",
     "cents",
     "round2",
+    "percent_of_up",
     "money",
     "nonneg",
     "to_datetime",
@@ -87,6 +88,12 @@ def cents(x: Decimal | float | int) -> Decimal:
 def round2(x: Decimal | float | int) -> float:
     """An amount as reported: rounded to the cent, half up (:func:`cents`), as a float."""
     return float(cents(x if isinstance(x, Decimal) else float(x)))
+
+
+def percent_of_up(value: Decimal | float, percent: float) -> Decimal:
+    """``percent`` % of ``value`` rounded UP to the cent ("at least" a share): 11.16 x 90% = 10.044 -> 10.05."""
+    d = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
+    return (d * Decimal(repr(float(percent))) / 100).quantize(CENT, rounding=ROUND_CEILING)
 
 
 def money(value: Any, what: str = "amount") -> Decimal:

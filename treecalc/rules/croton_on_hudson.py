@@ -15,14 +15,14 @@ civil and criminal penalties (§ 208-29B, A), replacement (§ 208-22) and the fu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, Decimal
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from treecalc.ingest.site import site_defaults
-from treecalc.units import SITE_RANGES, cents, in_range, round2
+from treecalc.units import SITE_RANGES, cents, in_range, percent_of_up, round2
 
 ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
 HARMED = ("remove", "removed", "topped", "excessively_pruned", "damaged")  # proposed or done
@@ -1068,8 +1068,7 @@ def cents_sum(values: Any, mask: np.ndarray) -> Decimal:
 
 def required_value(value_usd: Decimal | float, percent: float) -> Decimal:
     """ "At least" ``percent`` of a value, rounded UP to the cent (§ 208-22A/F): 10.044 -> 10.05."""
-    exact = Decimal(str(value_usd)) * Decimal(repr(float(percent))) / 100
-    return exact.quantize(Decimal("0.01"), rounding=ROUND_CEILING)
+    return percent_of_up(value_usd if isinstance(value_usd, Decimal) else Decimal(str(value_usd)), percent)
 
 
 def _parts(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], parts: ReplacementParts) -> list[Any]:
