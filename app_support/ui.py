@@ -212,7 +212,7 @@ def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = N
 def jurisdiction_note(a: Any) -> None:
     """Which law the page applies (change it with the jurisdiction site fact on the Survey page)."""
     try:
-        from treecalc.rules.params import JURISDICTIONS
+        from treecalc.rules.law_data import JURISDICTIONS
 
         name = JURISDICTIONS.get(a.jurisdiction, a.jurisdiction)
     except Exception:  # noqa: BLE001

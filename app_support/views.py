@@ -8,6 +8,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from treecalc.schema import COLUMNS
+
 
 def get(obj: Any, name: str, default: Any = None) -> Any:
     """``obj[name]`` for a mapping, ``obj.name`` otherwise."""
@@ -80,73 +82,7 @@ def species_choices() -> pd.DataFrame:
 # --- labels people read ------------------------------------------------------------
 
 #: Column names of the library's frames -> what a user reads (with the unit).
-COLUMN_LABELS: dict[str, str] = {
-    "source_row": "Row in the file",
-    "tag": "Tag",
-    "species": "Species (as written)",
-    "species_code": "Species code",
-    "common_name": "Species",
-    "scientific_name": "Scientific name",
-    "dbh_in": "DBH (in)",
-    "action": "Action",
-    "condition": "Condition",
-    "land_use": "Land use",
-    "value_usd": "Value (USD)",
-    "usd_total_annual": "Annual benefits (USD/yr)",
-    "usd_stormwater": "Stormwater (USD/yr)",
-    "usd_energy": "Energy (USD/yr)",
-    "usd_air_quality": "Air quality (USD/yr)",
-    "usd_co2": "CO₂ (USD/yr)",
-    "usd_property": "Property (USD/yr)",
-    "stormwater_gal": "Stormwater intercepted (gal/yr)",
-    "electricity_kwh": "Electricity saved (kWh/yr)",
-    "natural_gas_therms": "Natural gas saved (therms/yr)",
-    "air_quality_lb": "Air pollutants removed (lb/yr)",
-    "co2_sequestered_lb": "CO₂ sequestered (lb/yr)",
-    "co2_avoided_lb": "CO₂ avoided (lb/yr)",
-    "co2_stored_lb": "CO₂ stored to date (lb)",
-    "leaf_area_m2": "Leaf area (m²)",
-    "crown_area_m2": "Crown area (m²)",
-    "leaf_area_increase_m2": "Leaf area growth (m²/yr)",
-    "trees": "Trees",
-    "count": "Trees",
-    "harmed": "Harmed",
-    "counted": "Counted toward replacement",
-    "exclusion": "Not counted because",
-    "permit_triggers": "Permit needed because",
-    "permit_needed": "Permit needed",
-    "offence": "Offence",
-    "penalty_tier": "Penalty tier (section)",
-    "penalty_base_usd": "Penalty per tree, base (USD)",
-    "penalty_max_usd": "Penalty, maximum (USD)",
-    "criminal_max_usd": "Criminal fine, maximum (USD)",
-    "criminal_section": "Criminal fine section",
-    "tier": "Penalty tier (section)",
-    "base_usd": "Base (USD)",
-    "max_usd": "Maximum (USD)",
-    "fine_max_usd": "Fine, maximum (USD)",
-    "unit_cost_usd": "Unit cost (USD)",
-    "value_per_tree_usd": "Value per tree",
-    "native": "Native",
-    "size_class": "Size class",
-    "area_sqft_per_tree": "Area per tree (sq ft)",
-    "planted_value_usd": "Value planted",
-    "cost_usd": "Cost (USD)",
-    "accepted": "Accepted",
-    "refusals": "Refused because",
-    "notes": "Notes",
-    "height_ft": "Height (ft)",
-    "species_method": "Species matched by",
-    "species_score": "Match score (%)",
-    "section": "Section",
-    "percent": "Percent (%)",
-    "required_value_usd": "Required value (USD)",
-    "offence_status": "Offence",
-    "offence_sections": "Sections",
-    "offence_depends_on": "Depends on",
-    "not_offence_reason": "Not an offence because",
-    "disclosures": "Science notes",
-}
+COLUMN_LABELS: dict[str, str] = {k: c.app for k, c in COLUMNS.items() if c.app is not None}  # treecalc.schema
 
 
 #: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer.
@@ -199,7 +135,7 @@ def yes_no(v: Any) -> str:
 @st.cache_data(show_spinner=False)
 def default_stock(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
     """The law engine's default replacement stock (species, DBH, placeholder unit cost) and its label."""
-    from treecalc.rules.params import law
+    from treecalc.rules.law_data import law
 
     d = dict(law(jurisdiction)["replacement"]["default_stock"])
     d["unit_cost_usd"] = float(d["unit_cost_usd"])
@@ -339,7 +275,7 @@ def survey_is_wesley() -> bool:
     from app_support import state
 
     try:
-        from treecalc.rules.params import jurisdiction_key
+        from treecalc.rules.law_data import jurisdiction_key
 
         j = (getattr(state.survey(), "site", None) or {}).get("jurisdiction")
         return bool(j) and jurisdiction_key(j) == "wesley_hills"

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -34,25 +33,12 @@ from treecalc.benefits import BenefitParams, compute_benefits, make_params, meth
 from treecalc.fund import load_fee_schedule
 from treecalc.results import Fund, Penalties, Permit, Replacement, line
 from treecalc.rules import croton_on_hudson as croton
-from treecalc.rules import params as lawparams
+from treecalc.rules import law_data as lawparams
 from treecalc.rules import rules_module
-from treecalc.validate import number
+from treecalc.schema import BENEFIT_SKIP, FLAG_FIELDS
+from treecalc.units import money, number, percent_of_up
 
-SURVEY_FLAGS = (
-    "street_tree",
-    "wetland",
-    "slope_over_20pct",
-    "excessively_steep_slope",
-    "landmark",
-    "conservation_area",
-    "dec_protected",
-    "regulated_buffer_zone",
-    "hazardous",
-    "dead_or_diseased",
-    "good_forestry",
-    "within_20ft_of_lot_line",
-)
-BENEFIT_SKIP = ("species_code", "dbh_in", "land_use")
+SURVEY_FLAGS = FLAG_FIELDS  # the one list: treecalc.schema
 
 #: The offence reading (issue 9), stated in method["readings"] and in the penalty notes.
 OFFENCE_READING = croton.OFFENCE_READING_208
@@ -207,48 +193,13 @@ class Assessment:
         return assessment_json(self)
 
 
-TREE_JSON_COLUMNS = (
-    "source_row",
-    "tag",
-    "species",
-    "species_code",
-    "dbh_in",
-    "action",
-    "condition",
-    "value_usd",
-    "usd_total_annual",
-    "disclosures",
-    "harmed",
-    "counted",
-    "exclusion",
-    "permit_triggers",
-    "permit_needed",
-    "offence",
-    "offence_status",
-    "offence_sections",
-    "offence_depends_on",
-    "not_offence_reason",
-    "penalty_tier",
-    "penalty_base_usd",
-    "penalty_max_usd",
-    "criminal_max_usd",
-    "criminal_section",
-)
-
-
-def money2(x: float) -> float:
-    """Round to cents, half up, as every reported amount is."""
-    return float(Decimal(repr(float(x))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
-
-
 def required_value(removed_value_usd: float, percent: float) -> float:
     """The value the replacements must carry: "at least" percent of the value removed (§ 208-22A/F).
 
     Rounded UP to the cent (exact decimals), so that a plan meeting the rounded figure meets the
     law's: 11.16 x 90% = 10.044 -> 10.05 (10.04 would fall short of 90%).
     """
-    exact = Decimal(repr(float(removed_value_usd))) * Decimal(repr(float(percent))) / 100
-    return float(exact.quantize(Decimal("0.01"), rounding=ROUND_CEILING))
+    return float(percent_of_up(float(removed_value_usd), percent))
 
 
 # ------------------------------------------------------------------------------------------
@@ -473,23 +424,9 @@ def assess(
     given = check_site(site or {}, where="--site")  # before any work: a misspelt fact is an error
     survey = _load_survey(survey, progress, species_map)  # progress(fraction, message) while a file is read
     site_in = {**(getattr(survey, "site", None) or {}), **given}
-    # The survey reader lists the site facts it was not given with values of its own; the law engine
-    # decides what it assumes for each fact it uses and says so itself (resolve_site), so the
-    # reader's list is only carried for a survey that does not record its site facts apart.
-    assumptions: list[str] = (
-        list(getattr(survey, "data_assumptions", None) or [])
-        if getattr(survey, "site_assumed", None) is not None
-        else list(getattr(survey, "site_assumptions", None) or [])
-    )
+    assumptions = _survey_assumptions(survey)
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
-    j = jurisdiction or site_in.get("jurisdiction")
-    if not j:
-        j = "croton_on_hudson"
-        assumptions.append(
-            "jurisdiction not given: the survey is assessed under Croton-on-Hudson Chapter 208 "
-            "(give --jurisdiction or the Site sheet's jurisdiction)"
-        )
-    jkey = lawparams.jurisdiction_key(j)
+    jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
     law = lawparams.law(jkey)
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
@@ -501,22 +438,7 @@ def assess(
     _value_trees(trees, kind, value_of, params, assumptions)
     trees["harmed"] = trees["action"].isin(croton.HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
-    method = {
-        "value_basis": options["value_basis"],
-        "value_basis_label": basis_label,
-        "benefit_parameters": resolved_params,
-        "data_sources": [data.SOURCE_NAME],
-        "law": f"{law['name']}, {law['chapter']}",
-        "law_file": str(lawparams.LAW_DIR / f"{jkey}.toml"),
-        "science_notes": method_notes(resolved_params),
-    }
-    if kind == "cumulative":
-        method["data_sources"].append(
-            "growth: Urban Tree Database (McPherson et al. 2016) and i-Tree Streets "
-            "age-class curves; no mortality, no discounting"
-        )
-    if kind == "appraised":
-        method["data_sources"].append("CTLA trunk formula with i-Tree Streets Northeast appraisal parameters")
+    method = _method(kind, basis_label, options, resolved_params, law, jkey)
     ctx = Context(
         survey=survey,
         trees=trees,
@@ -561,6 +483,52 @@ def assess(
     )
 
 
+def _survey_assumptions(survey: Any) -> list[str]:
+    """What the survey reader assumed that the law engine does not state again itself.
+
+    The reader lists the site facts it was not given with values of its own; the law engine
+    decides what it assumes for each fact it uses and says so itself (resolve_site), so the
+    reader's list is only carried for a survey that does not record its site facts apart.
+    """
+    if getattr(survey, "site_assumed", None) is not None:
+        return list(getattr(survey, "data_assumptions", None) or [])
+    return list(getattr(survey, "site_assumptions", None) or [])
+
+
+def _jurisdiction(j: str | None, assumptions: list[str]) -> str:
+    """The one key of the jurisdiction given, or Croton-on-Hudson's, said as an assumption."""
+    if not j:
+        assumptions.append(
+            "jurisdiction not given: the survey is assessed under Croton-on-Hudson Chapter 208 "
+            "(give --jurisdiction or the Site sheet's jurisdiction)"
+        )
+        return "croton_on_hudson"
+    return lawparams.jurisdiction_key(j)
+
+
+def _method(
+    kind: str, basis_label: str, options: dict[str, Any], resolved_params: Any, law: dict[str, Any], jkey: str
+) -> dict[str, Any]:
+    """The method and sources of an assessment (the statement's Method & sources)."""
+    method: dict[str, Any] = {
+        "value_basis": options["value_basis"],
+        "value_basis_label": basis_label,
+        "benefit_parameters": resolved_params,
+        "data_sources": [data.SOURCE_NAME],
+        "law": f"{law['name']}, {law['chapter']}",
+        "law_file": str(lawparams.LAW_DIR / f"{jkey}.toml"),
+        "science_notes": method_notes(resolved_params),
+    }
+    if kind == "cumulative":
+        method["data_sources"].append(
+            "growth: Urban Tree Database (McPherson et al. 2016) and i-Tree Streets "
+            "age-class curves; no mortality, no discounting"
+        )
+    if kind == "appraised":
+        method["data_sources"].append("CTLA trunk formula with i-Tree Streets Northeast appraisal parameters")
+    return method
+
+
 def _options_dict(
     opts: AssessOptions,
     jkey: str,
@@ -587,13 +555,11 @@ def _options_dict(
         "replacement_species": opts.replacement_species,
         "replacement_dbh_in": opts.replacement_dbh_in,
         "replacement_height_ft": opts.replacement_height_ft,
-        "replacement_cost_usd": None
-        if opts.replacement_cost_usd is None
-        else float(lawparams.money(opts.replacement_cost_usd)),
+        "replacement_cost_usd": None if opts.replacement_cost_usd is None else float(money(opts.replacement_cost_usd)),
         "plantable": opts.plantable,
         "plantable_area_sqft": opts.plantable_area_sqft,
         "fee_schedule": fs if not isinstance(fs, Path) else str(fs),
-        "fee_per_tree_usd": None if opts.fee_per_tree_usd is None else float(lawparams.money(opts.fee_per_tree_usd)),
+        "fee_per_tree_usd": None if opts.fee_per_tree_usd is None else float(money(opts.fee_per_tree_usd)),
         "in_lieu_policy": opts.in_lieu_policy,
         "size_waiver": opts.size_waiver,
         "site": dict(site or {}),

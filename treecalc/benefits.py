@@ -22,7 +22,7 @@ from treecalc import data
 from treecalc.models import appraisal, disclosures, growth, itree_streets, property_value
 from treecalc.models.disclosures import Flag
 from treecalc.species import UnknownSpecies, resolve_many
-from treecalc.validate import number
+from treecalc.units import number
 
 DOLLAR_COLUMNS = ("stormwater", "energy", "air_quality", "co2", "property")
 

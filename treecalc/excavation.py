@@ -48,13 +48,24 @@ import datetime as _dt
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from os import PathLike
 from typing import Any
 
 import numpy as np
 
-from treecalc.units import add_months, bounded, load_law_numbers, read_csv_table, to_date, to_decimal
+from treecalc.units import (
+    CENT,
+    RANGES,
+    add_months,
+    bounded,
+    load_law_numbers,
+    nonneg,
+    read_csv_table,
+    round2,
+    to_date,
+    to_datetime,
+)
 
 __all__ = [
     "PermitCheck",
@@ -87,7 +98,7 @@ CU_FT_PER_CU_YD = 27
 #: 1 yd = 0.9144 m exactly, so 1 cu yd = 0.9144**3 m3 = 0.764554857984 m3.
 M3_PER_CU_YD = 0.9144**3
 _D27 = Decimal(27)
-_CENT = Decimal("0.01")
+_CENT = CENT
 
 DAMAGED_TEXT_READINGS = [
     "Damaged numbers in the extracted text of Chapter 120, read as: '$2,0' (§120-12A) = $2,000; "
@@ -95,34 +106,11 @@ DAMAGED_TEXT_READINGS = [
     "CPLR 'Article 7' (§120-9A, §120-12D) = Article 78. Check against the official code.",
 ]
 
-JURISDICTIONS = {
-    "croton-on-hudson": "croton-on-hudson",
-    "croton": "croton-on-hudson",
-    "wesley-hills": "wesley-hills",
-    "wesleyhills": "wesley-hills",
-}
-
 
 # =========================================================================== helpers
-def _num(x: Any, name: str) -> Decimal:
-    """``x`` as an exact Decimal (floats via ``str``); ValueError naming ``name`` otherwise."""
-    return to_decimal(x, name, limit=None)  # a decimal comma is refused, never read as thousands
-
-
-def _nonneg(x: Any, name: str) -> Decimal:
-    d = _num(x, name)
-    if d < 0:
-        raise ValueError(f"{name} must not be negative, got {x!r}")
-    return d
-
-
 def _cy(cu_ft: Decimal) -> Decimal:
     """Cubic feet to cubic yards, exact to 28 significant digits."""
     return cu_ft / _D27
-
-
-def _r2(d: Decimal) -> float:
-    return float(d.quantize(_CENT, rounding=ROUND_HALF_UP))
 
 
 def _fmt(d: Decimal) -> str:
@@ -139,7 +127,7 @@ def _pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decima
             a, d = it
         except (TypeError, ValueError):
             raise ValueError(f"{name} {i + 1}: expected (area_sqft, depth_ft), got {it!r}") from None
-        out.append((_nonneg(a, f"{name} {i + 1} area_sqft"), _nonneg(d, f"{name} {i + 1} depth_ft")))
+        out.append((nonneg(a, f"{name} {i + 1} area_sqft"), nonneg(d, f"{name} {i + 1} depth_ft")))
     return out
 
 
@@ -148,10 +136,11 @@ LAW = load_law_numbers("croton_on_hudson_120_excavation.toml")
 WH_LAW = load_law_numbers("wesley_hills_95_excavation.toml")
 
 #: Bounds of every input (a number outside is refused with a message naming it).
-MAX_AREA_SQFT = 100_000_000  # 3.6 sq mi: larger than any lot this chapter governs
-MAX_DEPTH_FT = 1_000
-MAX_DEPTH_IN = 120
-MAX_WALL_FT = 200
+#: (the one table of plausible ranges: :data:`treecalc.units.RANGES`)
+MAX_AREA_SQFT = int(RANGES["earthwork_area_sqft"].high)  # 3.6 sq mi: larger than any lot this chapter governs
+MAX_DEPTH_FT = int(RANGES["depth_ft"].high)
+MAX_DEPTH_IN = int(RANGES["depth_in"].high)
+MAX_WALL_FT = int(RANGES["wall_height_ft"].high)
 
 
 def _v(key: str) -> Decimal:
@@ -213,15 +202,15 @@ class PermitCheck:
             "missing_facts": list(self.missing_facts),
             "triggers": list(self.triggers),
             "explanations": [dict(e) for e in self.explanations],
-            "excavation_cy": _r2(self.excavation_cy),
-            "fill_cy": _r2(self.fill_cy),
-            "topsoil_cy": _r2(self.topsoil_cy),
+            "excavation_cy": round2(self.excavation_cy),
+            "fill_cy": round2(self.fill_cy),
+            "topsoil_cy": round2(self.topsoil_cy),
             "excavation_area_sqft": float(self.excavation_area_sqft),
             "fill_area_sqft": float(self.fill_area_sqft),
             "exemptions": [dict(e) for e in self.exemptions],
             "waiver_eligible": (
                 "not applicable"
-                if self.waiver_eligible is None and self.jurisdiction == "wesley-hills"
+                if self.waiver_eligible is None and self.jurisdiction == "wesley_hills"
                 else self.waiver_eligible
             ),
             "building_permit": self.building_permit,
@@ -266,10 +255,10 @@ CROTON_INTERPRETATION = _croton_interpretation()
 
 
 def _norm_jurisdiction(j: str) -> str:
-    key = str(j).strip().lower().replace("_", "-").replace(" ", "-")
-    if key not in JURISDICTIONS:
-        raise ValueError(f"unknown jurisdiction {j!r}: expected 'croton-on-hudson' or 'wesley-hills'")
-    return JURISDICTIONS[key]
+    """The one key spelling (``croton_on_hudson``, ``wesley_hills``) of any accepted name."""
+    from treecalc.rules.law_data import jurisdiction_key
+
+    return jurisdiction_key(j)
 
 
 @dataclass
@@ -453,7 +442,7 @@ def _rule_volume(o: _Ops, missing: list[str]) -> dict[str, Any]:
     sec, limit = LAW["excavation_volume"].section, _v("excavation_volume") * _D27
     known = o.exc_cuft()
     text = (
-        f"excavation volume {_fmt(known)} cu ft = {_r2(_cy(known))} cu yd (permit if more than "
+        f"excavation volume {_fmt(known)} cu ft = {round2(_cy(known))} cu yd (permit if more than "
         f"{_fmt(_v('excavation_volume'))} cu yd = {_fmt(limit)} cu ft)"
     )
     if o.strip > 0:
@@ -588,7 +577,7 @@ def _foundation_exemption(o: _Ops) -> list[dict[str, Any]]:
             "section": "§120-3B",
             "applies": True,
             "explanation": f"foundation excavation {_fmt(sum((a for a, _ in o.foundations), Decimal(0)))} sq ft, "
-            f"{_fmt(cuft)} cu ft = {_r2(_cy(cuft)):,.2f} cu yd, under a building permit: the building "
+            f"{_fmt(cuft)} cu ft = {round2(_cy(cuft)):,.2f} cu yd, under a building permit: the building "
             "permit constitutes the excavation and filling permit for it (subject to §120-8); left "
             "out of §120-3A",
         }
@@ -636,8 +625,8 @@ def _croton_notes(o: _Ops) -> list[str]:
     if m is not None:
         notes.insert(
             0,
-            f"measured between surfaces ({m.method}): cut {_r2(_cy(m.cut_cuft))} cu yd, fill "
-            f"{_r2(_cy(m.fill_cuft))} cu yd",
+            f"measured between surfaces ({m.method}): cut {round2(_cy(m.cut_cuft))} cu yd, fill "
+            f"{round2(_cy(m.fill_cuft))} cu yd",
         )
     if o.foundations and not o.any:
         notes.insert(
@@ -654,7 +643,7 @@ def check_permit(
     strip_topsoil_sqft: Any = 0,
     lot_area_sqft: Any = None,
     topsoil_placement: tuple[Any, Any, bool] | None = None,
-    jurisdiction: str = "croton-on-hudson",
+    jurisdiction: str = "croton_on_hudson",
     *,
     strip_topsoil_depth_in: Any = None,
     foundations: Iterable[tuple[Any, Any]] | None = None,
@@ -677,7 +666,7 @@ def check_permit(
         Area of the property (sq ft), for the half-the-lot test of §120-3A(3).
     topsoil_placement : (area_sqft, depth_in, seeded_and_mulched), optional
         Topsoil to be placed.
-    jurisdiction : {'croton-on-hudson', 'wesley-hills'}
+    jurisdiction : {'croton_on_hudson', 'wesley_hills'} (``croton-on-hudson`` etc. accepted)
     foundations : iterable of (area_sqft, depth_ft), optional
         Excavation for a foundation under a building permit (§120-3B).
     retaining_wall_height_ft : number, optional
@@ -716,7 +705,7 @@ def check_permit(
         foundations,
         measured,
     )
-    if jur == "wesley-hills":
+    if jur == "wesley_hills":
         return _wesley_hills_check(o, cellar)
     missing: list[str] = []
     exemptions = _foundation_exemption(o)
@@ -907,7 +896,7 @@ def review_standards(
     ----------
     .. [1] Croton-on-Hudson Code §120-8A, C, E.
     """
-    depth = _nonneg(max_excavation_depth_ft, "max_excavation_depth_ft")
+    depth = nonneg(max_excavation_depth_ft, "max_excavation_depth_ft")
     out: list[dict[str, Any]] = []
     # §120-8A: "to a depth greater than four feet" -> fence (strictly greater).
     fence_needed = depth > _v("fence_depth")
@@ -922,7 +911,7 @@ def review_standards(
         }
     )
     if standing_water_ft is not None:
-        w = _nonneg(standing_water_ft, "standing_water_ft")
+        w = nonneg(standing_water_ft, "standing_water_ft")
         # §120-8C: "not greater in depth than one foot" during; "no standing water" after.
         limit = Decimal(0) if after_construction else _v("standing_water_during")
         out.append(
@@ -936,7 +925,7 @@ def review_standards(
             }
         )
     if topsoil_left_in is not None:
-        t = _nonneg(topsoil_left_in, "topsoil_left_in")
+        t = nonneg(topsoil_left_in, "topsoil_left_in")
         # §120-8E: "at least two inches of topsoil shall be left".
         out.append(
             {
@@ -947,17 +936,6 @@ def review_standards(
             }
         )
     return out
-
-
-def _to_datetime(when: Any) -> _dt.datetime:
-    if isinstance(when, _dt.datetime):
-        return when
-    if isinstance(when, str):
-        try:
-            return _dt.datetime.fromisoformat(when.strip())
-        except ValueError:
-            raise ValueError(f"expected a date-time YYYY-MM-DDTHH:MM, got {when!r}") from None
-    raise ValueError(f"expected a datetime, got {when!r}")
 
 
 def work_time_check(when: Any) -> dict[str, Any]:
@@ -972,7 +950,7 @@ def work_time_check(when: Any) -> dict[str, Any]:
     dict
         ``allowed`` (bool), ``section``, ``reason``, ``interpretation``.
     """
-    dt = _to_datetime(when)
+    dt = to_datetime(when)
     t = dt.time()
     interp = (
         "§120-8G read as: work allowed from 8:00 a.m. (Sunday 10:00 a.m.) up to but not "
@@ -1037,8 +1015,8 @@ def tree_survey_required(diameter_in: Any, distance_outside_grading_area_ft: Any
         ``required`` (bool), ``section`` and ``explanation``: live trees 6 in or larger within
         the grading area or the 25-ft-wide boundary strip around it.
     """
-    d = _nonneg(diameter_in, "diameter_in")
-    dist = _nonneg(distance_outside_grading_area_ft, "distance_outside_grading_area_ft")
+    d = nonneg(diameter_in, "diameter_in")
+    dist = nonneg(distance_outside_grading_area_ft, "distance_outside_grading_area_ft")
     req = d >= _v("tree_survey_diameter") and dist <= _v("tree_survey_strip")
     return {
         "required": bool(req),
@@ -1134,7 +1112,7 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
     if any_op:
         both = exc_cuft + fill_cuft
         alt = (
-            f"; if the fill were imported rather than the excavated soil, {_r2(_cy(both))} cu yd would be moved"
+            f"; if the fill were imported rather than the excavated soil, {round2(_cy(both))} cu yd would be moved"
             if exc_cuft > 0 and fill_cuft > 0
             else ""
         )
@@ -1142,8 +1120,8 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
             {
                 "section": sec_w,
                 "holds": waiver if isinstance(waiver, bool) else None,
-                "explanation": f"material moved {_r2(_cy(moved))} cu yd (the larger of excavation {_r2(_cy(exc_cuft))} and "
-                f"fill {_r2(_cy(fill_cuft))} cu yd): the Planning Board may waive the permit for an "
+                "explanation": f"material moved {round2(_cy(moved))} cu yd (the larger of excavation {round2(_cy(exc_cuft))} and "
+                f"fill {round2(_cy(fill_cuft))} cu yd): the Planning Board may waive the permit for an "
                 f"operation involving less than {_fmt(wlim)} cu yd{alt}",
             }
         )
@@ -1180,7 +1158,7 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
         "fill as added to it (the most it can be); exactly twice the volume is within the rule.",
     ]
     return PermitCheck(
-        jurisdiction="wesley-hills",
+        jurisdiction="wesley_hills",
         permit_required=required,
         triggers=[sec_op] if required is True else [],
         explanations=explanations,
@@ -1201,7 +1179,7 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
 
 def wesley_hills_waiver_eligible(material_cy: Any) -> bool:
     """True if the Planning Board may waive the permit: less than 100 cu yd of material (§95-3D(1))."""
-    return _nonneg(material_cy, "material_cy") < WH_LAW["waiver_volume"].value
+    return nonneg(material_cy, "material_cy") < WH_LAW["waiver_volume"].value
 
 
 @dataclass(frozen=True)
@@ -1223,10 +1201,10 @@ class WesleyHillsCheck:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "cellar_volume_cy": _r2(self.cellar_volume_cy),
-            "limit_cy": _r2(self.limit_cy),
-            "fill_cy": _r2(self.fill_cy),
-            "excavated_cy": _r2(self.excavated_cy),
+            "cellar_volume_cy": round2(self.cellar_volume_cy),
+            "limit_cy": round2(self.limit_cy),
+            "fill_cy": round2(self.fill_cy),
+            "excavated_cy": round2(self.excavated_cy),
             "building_permit_suffices": self.building_permit_suffices,
             "separate_permit_required": self.separate_permit_required,
             "waiver_eligible": self.waiver_eligible,
@@ -1262,11 +1240,11 @@ def wesley_hills_building_permit_check(
     .. [1] Wesley Hills Code §95-3C(1) ("does not exceed two times the volume of the cellar and
        foundation") and §95-3D(1) ("less than 100 cubic yards of material").
     """
-    L = _nonneg(cellar_length_ft, "cellar_length_ft")
-    W = _nonneg(cellar_width_ft, "cellar_width_ft")
-    D = _nonneg(cellar_depth_ft, "cellar_depth_ft")
-    f = _nonneg(fill_cy, "fill_cy")
-    e = _nonneg(excavated_cy, "excavated_cy")
+    L = nonneg(cellar_length_ft, "cellar_length_ft")
+    W = nonneg(cellar_width_ft, "cellar_width_ft")
+    D = nonneg(cellar_depth_ft, "cellar_depth_ft")
+    f = nonneg(fill_cy, "fill_cy")
+    e = nonneg(excavated_cy, "excavated_cy")
     vol = _cy(L * W * D)
     limit = WH_LAW["cellar_multiple"].value * vol
     # §95-3C(1): "does not exceed two times" -> <= 2x, each of fill and removed material.
@@ -1277,25 +1255,25 @@ def wesley_hills_building_permit_check(
         {
             "section": "§95-3C(1)",
             "holds": fill_ok,
-            "explanation": f"added fill {_r2(f)} cu yd vs 2 x cellar and foundation {_r2(vol)} cu yd = "
-            f"{_r2(limit)} cu yd ({'within' if fill_ok else 'exceeds'})",
+            "explanation": f"added fill {round2(f)} cu yd vs 2 x cellar and foundation {round2(vol)} cu yd = "
+            f"{round2(limit)} cu yd ({'within' if fill_ok else 'exceeds'})",
         },
         {
             "section": "§95-3C(1)",
             "holds": exc_ok,
-            "explanation": f"excavated material removed {_r2(e)} cu yd vs limit {_r2(limit)} cu yd "
+            "explanation": f"excavated material removed {round2(e)} cu yd vs limit {round2(limit)} cu yd "
             f"({'within' if exc_ok else 'exceeds'})",
         },
         {
             "section": "§95-3D(1)",
             "holds": waiver,
-            "explanation": f"operation involves {_r2(f + e)} cu yd (fill + removed): the Planning Board "
+            "explanation": f"operation involves {round2(f + e)} cu yd (fill + removed): the Planning Board "
             f"{'may' if waiver else 'may not'} waive the permit (less than 100 cu yd)",
         },
     ]
     notes = [
         f"cellar and foundation volume {_fmt(L)} x {_fmt(W)} x {_fmt(D)} ft = {_fmt(L * W * D)} cu ft = "
-        f"{_r2(vol)} cu yd (outside dimensions, cellar floor to top of foundation)",
+        f"{round2(vol)} cu yd (outside dimensions, cellar floor to top of foundation)",
         "§95-3C(1) read as: the fill added and the excavated material removed are each compared with "
         "twice the volume ('shall specify ... the maximum volumes of added fill and/or excavated "
         "material'); exactly 2x is within the rule ('does not exceed').",
@@ -1323,8 +1301,8 @@ def wesley_hills_slope_check(rise_ft: Any, run_ft: Any, rock: bool = False, reta
     dict
         ``ok``, ``section``, ``max_rise_per_run`` (0.5 or 6), ``rise_per_run`` and explanation.
     """
-    rise = _nonneg(rise_ft, "rise_ft")
-    run = _nonneg(run_ft, "run_ft")
+    rise = nonneg(rise_ft, "rise_ft")
+    run = nonneg(run_ft, "run_ft")
     limit = WH_LAW["rock_slope"].value if rock else WH_LAW["slope_rise"].value / WH_LAW["slope_run"].value
     if rise == 0:
         ok, ratio = True, Decimal(0)
@@ -1353,8 +1331,8 @@ def wesley_hills_topsoil_cy(exposed_area_sqft: Any, depth_in: Any = 4) -> Decima
     Rock, roads, driveways, parking places, garden spaces and surfaces below high-water marks
     are excepted by the rule and should be left out of the area.
     """
-    a = _nonneg(exposed_area_sqft, "exposed_area_sqft")
-    d = _nonneg(depth_in, "depth_in")
+    a = nonneg(exposed_area_sqft, "exposed_area_sqft")
+    d = nonneg(depth_in, "depth_in")
     if d < WH_LAW["topsoil_depth"].value:
         raise ValueError(
             f"depth_in must be at least the {_fmt(WH_LAW['topsoil_depth'].value)} in minimum of §95-4E(1)(c), got {depth_in!r}"

@@ -21,13 +21,13 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from treecalc.rules.params import DEFAULT_FEE_SCHEDULE, money, read_toml
+from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE, read_toml
+from treecalc.units import cents, money
 
-CENT = Decimal("0.01")
 PLACEHOLDER_LABEL = "PLACEHOLDER, to be set by Board resolution (§208-24C)"
 
 NOTES = [
@@ -36,10 +36,6 @@ NOTES = [
     "Forfeited bonds and securities are also deposited in the Tree Preservation Fund (§208-23C).",
     "Monetary penalties collected under §208-29 are deposited in the Tree Fund (§208-29H).",
 ]
-
-
-def cents(x: Decimal | float | int) -> Decimal:
-    return Decimal(str(x)).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)

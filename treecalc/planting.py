@@ -33,8 +33,8 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from treecalc import data
-from treecalc.rules.params import money
 from treecalc.species import UnknownSpecies, resolve_one
+from treecalc.units import money
 
 EPS = 1e-7
 

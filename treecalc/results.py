@@ -232,4 +232,37 @@ def plain(v: Any) -> Any:
         return float(v)
     if isinstance(v, (list, tuple)):
         return [plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: plain(x) for k, x in v.items()}
     return v
+
+
+def records(x: Any) -> list[dict[str, Any]]:
+    """A table (DataFrame, :class:`Records`, list of dicts or objects, dict of lists) as plain records.
+
+    A DataFrame's missing cells become None and its numpy scalars Python values (:func:`plain`).
+    """
+    if x is None:
+        return []
+    if hasattr(x, "to_dict") and hasattr(x, "columns"):  # a DataFrame (pandas not imported here)
+        if not len(x):
+            return []
+        out = x.astype(object).where(x.notna(), None)
+        return [{k: plain(v) for k, v in r.items()} for r in out.to_dict(orient="records")]
+    if isinstance(x, Mapping):
+        vals = list(x.values())
+        if vals and all(isinstance(v, (list, tuple)) for v in vals):
+            n = max(len(v) for v in vals)
+            return [{k: (v[i] if i < len(v) else None) for k, v in x.items()} for i in range(n)]
+        return [dict(x)]
+    rows: list[dict[str, Any]] = []
+    for r in x:
+        if isinstance(r, Mapping):
+            rows.append(dict(r))
+        elif callable(getattr(r, "to_dict", None)):
+            rows.append(dict(r.to_dict()))
+        elif hasattr(r, "__dict__"):
+            rows.append(dict(vars(r)))
+        else:
+            rows.append({"value": r})
+    return rows

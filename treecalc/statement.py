@@ -65,6 +65,9 @@ import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
 
+from treecalc.results import records as _records
+from treecalc.schema import COLUMNS, INT, NUM, NUM1, NUM2, SHARE, USD, USD_RATE
+
 __all__ = ["SHEETS", "write_statement", "statement_bytes", "build_workbook", "safe_text", "needs_quote_prefix"]
 
 #: Sheet names, in order.
@@ -72,14 +75,7 @@ SHEETS = ("Summary", "Trees", "Replacement plan", "Fund", "Penalties", "Rejected
 
 # ---------------------------------------------------------------------------
 # number formats
-USD = "$#,##0.00"
-USD_RATE = "$#,##0.00####"  # prices per unit (e.g. $0.0045/gal)
-INT = "#,##0"
-NUM0 = "#,##0"
-NUM1 = "#,##0.0"
-NUM2 = "#,##0.00"
-NUM = "#,##0.####"  # a number of unknown precision
-SHARE = "0.0%"  # a share 0..1 shown as a percentage
+# (the formats of named columns: treecalc.schema, which names each column's label and unit once)
 DATE = "yyyy-mm-dd"
 DATETIME = "yyyy-mm-dd hh:mm"
 
@@ -162,8 +158,8 @@ def _text(v: Any) -> str:
     return str(v)
 
 
-def _plain(v: Any) -> Any:
-    """The value a cell receives: None, bool->Yes/No, number, datetime or text."""
+def _cell(v: Any) -> Any:
+    """The value a spreadsheet cell receives: None, bool->Yes/No, number, datetime or text."""
     v = _scalar(v)
     if _missing(v):
         return None
@@ -186,31 +182,6 @@ def _plain(v: Any) -> Any:
     return _text(v)
 
 
-def _records(x: Any) -> list[dict[str, Any]]:
-    """A table given as a DataFrame, a list of dicts or a dict of lists, as records."""
-    if x is None:
-        return []
-    if isinstance(x, pd.DataFrame):
-        return x.to_dict("records")
-    if isinstance(x, Mapping):
-        vals = list(x.values())
-        if vals and all(isinstance(v, (list, tuple)) for v in vals):
-            n = max(len(v) for v in vals)
-            return [{k: (v[i] if i < len(v) else None) for k, v in x.items()} for i in range(n)]
-        return [dict(x)]
-    out = []
-    for r in x:
-        if isinstance(r, Mapping):
-            out.append(dict(r))
-        elif callable(getattr(r, "to_dict", None)):
-            out.append(dict(r.to_dict()))
-        elif hasattr(r, "__dict__"):
-            out.append(dict(vars(r)))
-        else:
-            out.append({"value": r})
-    return out
-
-
 def _get(obj: Any, name: str, default: Any = None) -> Any:
     if obj is None:
         return default
@@ -226,119 +197,7 @@ def _get(obj: Any, name: str, default: Any = None) -> Any:
 
 #: Known keys: (label, unit, number format).
 _KEYS: dict[str, tuple[str, str, str | None]] = {
-    # trees
-    "source_row": ("Source row", "", INT),
-    "tag": ("Tag", "", None),
-    "species": ("Species (as surveyed)", "", None),
-    "species_code": ("Species code", "", None),
-    "scientific_name": ("Scientific name", "", None),
-    "common_name": ("Common name", "", None),
-    "value_row": ("i-Tree value row", "", None),
-    "dbh_in": ("DBH", "in", NUM1),
-    "dbh": ("DBH (as written)", "", None),
-    "action": ("Action", "", None),
-    "condition": ("Condition", "", None),
-    "land_use": ("Land use", "", None),
-    "notes": ("Notes", "", None),
-    "stormwater_gal": ("Stormwater", "gal/yr", NUM1),
-    "electricity_kwh": ("Electricity", "kWh/yr", NUM1),
-    "natural_gas_therms": ("Natural gas", "therms/yr", NUM2),
-    "air_quality_lb": ("Air quality", "lb/yr", NUM2),
-    "co2_sequestered_lb": ("CO₂ sequestered", "lb/yr", NUM1),
-    "co2_avoided_lb": ("CO₂ avoided", "lb/yr", NUM1),
-    "co2_stored_lb": ("CO₂ stored", "lb", NUM1),
-    "leaf_area_increase_m2": ("Leaf area increase", "m²/yr", NUM2),
-    "leaf_area_m2": ("Leaf area", "m²", NUM1),
-    "crown_area_m2": ("Crown projection area", "m²", NUM1),
-    "usd_stormwater": ("Stormwater", "$/yr", USD),
-    "usd_energy": ("Energy", "$/yr", USD),
-    "usd_air_quality": ("Air quality", "$/yr", USD),
-    "usd_co2": ("CO₂", "$/yr", USD),
-    "usd_property": ("Property / aesthetic", "$/yr", USD),
-    "usd_total_annual": ("Total annual benefits", "$/yr", USD),
-    "value_usd": ("Value", "$", USD),
-    "harmed": ("Harmed (removed or damaged)", "", None),
-    "counted": ("Counted for replacement", "", None),
-    "exclusion": ("Not counted because", "", None),
-    "permit_triggers": ("Permit triggers", "sections", None),
-    "permit_needed": ("Permit needed", "", None),
-    "offence": ("Offence (no permit held)", "", None),
-    "penalty_tier": ("Civil penalty tier", "", None),
-    "penalty_base_usd": ("Civil penalty, tier maximum", "$", USD),
-    "penalty_max_usd": ("Civil penalty maximum", "$", USD),
-    "criminal_max_usd": ("Criminal fine maximum", "$", USD),
-    "warnings": ("Warnings", "", None),
-    # rejected rows
-    "column": ("Column", "", None),
-    "reason": ("Reason", "", None),
-    "suggestions": ("Suggestions", "", None),
-    "raw": ("Raw row (as written)", "", None),
-    # replacement
-    "required": ("Required", "", None),
-    "percent": ("Percentage of removed value", "%", NUM),
-    "section": ("Section", "", None),
-    "value_basis": ("Value basis", "", None),
-    "removed_value_usd": ("Value of trees removed (counted)", "$", USD),
-    "required_value_usd": ("Value the replacements must carry", "$", USD),
-    "trees_needed": ("Replacement trees needed", "trees", INT),
-    "trees_planted": ("Trees planted", "trees", INT),
-    "trees_in_lieu": ("Trees paid for in lieu", "trees", INT),
-    "planted_value_usd": ("Value planted", "$", USD),
-    "unmet_value_usd": ("Value not met by planting", "$", USD),
-    "planting_cost_usd": ("Planting cost", "$", USD),
-    "native_share": ("Native share of replacements", "share", SHARE),
-    "unit_cost_usd": ("Unit cost", "$", USD),
-    "value_per_tree_usd": ("Value per tree", "$", USD),
-    "count": ("Count", "trees", INT),
-    "native": ("Native", "", None),
-    "height_ft": ("Height", "ft", NUM1),
-    # fund
-    "basis": ("Basis of payment", "", None),
-    "fee_per_tree_usd": ("Fee per tree not planted", "$", USD),
-    "multiplier": ("Multiplier of unmet value", "×", NUM),
-    "placeholder": ("Fee is a placeholder", "", None),
-    "fund_in_lieu_usd": ("Payment in lieu to the Fund", "$", USD),
-    "fund_in_lieu_exact": ("Payment in lieu, exact", "$", USD),
-    "label": ("Label", "", None),
-    "source": ("Source", "", None),
-    "calculation": ("Calculation", "", None),
-    "covered_by_fund_usd": ("Value the payment stands for", "$", USD),
-    "in_lieu_usd": ("Payment in lieu", "$", USD),
-    "status": ("Status", "", None),
-    "policy": ("Policy", "", None),
-    "size_class": ("Size class", "", None),
-    "leaf_type": ("Leaf type", "", None),
-    "accepted": ("Accepted", "", None),
-    "refusals": ("Refused because", "", None),
-    # penalties
-    "civil_penalty_max_usd": ("Civil penalty, maximum", "$", USD),
-    "doubled": ("Per-tree amounts doubled", "", None),
-    "base_usd": ("Civil penalty, tier maximum", "$", USD),
-    "max_usd": ("Civil penalty maximum", "$", USD),
-    "fine_per_tree_usd": ("Fine per tree, maximum", "$", USD),
-    "daily_fine_max_usd": ("Fine per day, other violations, maximum", "$/day", USD),
-    "doubling_reasons": ("Doubling reasons", "", None),
-    "continuing_days": ("Days of continuing violation", "days", INT),
-    "criminal_fine_max_usd": ("Criminal fine, maximum", "$", USD),
-    "fine_max_usd": ("Fine, maximum", "$", USD),
-    "sections": ("Sections", "", None),
-    "tier": ("Tier (section)", "", None),
-    "rows_read": ("Rows read", "rows", INT),
-    "min_trees": ("Minimum trees for replacement", "trees", INT),
-    "kind": ("Kind", "", None),
-    "criminal_section": ("Criminal fine section", "", None),
-    "species_method": ("Species matched by", "", None),
-    "species_score": ("Species match score", "0-100", NUM1),
-    "stems": ("Stems", "", INT),
-    "benefit_land_use": ("Land use for benefits", "", None),
-    "area_sqft_per_tree": ("Area per tree (§208-6A spacing)", "ft²", NUM0),
-    "cost_usd": ("Cost", "$", USD),
-    "slope_over_20pct": ("Slope over 20%", "", None),
-    "dec_protected": ("DEC-protected", "", None),
-    "within_20ft_of_lot_line": ("Within 20 ft of a lot line", "", None),
-    "street_tree": ("Street tree", "", None),
-    "dead_or_diseased": ("Dead or diseased", "", None),
-    "good_forestry": ("Good forestry practice", "", None),
+    k: (c.label, c.unit, c.fmt) for k, c in COLUMNS.items() if c.label is not None
 }
 
 #: Units of the i-Tree Streets prices (``prices.csv``; see :func:`treecalc.models.itree_streets.resolve_prices`).
@@ -552,7 +411,7 @@ class _Book:
         wrap: bool = False,
     ) -> None:
         """Write ``value`` at (row, col), 0-based; strings always as strings (never formulas)."""
-        v = _plain(value)
+        v = _cell(value)
         if v is None or (isinstance(v, str) and not v):
             if style:
                 ws.write_blank(row, col, None, self.format(style))
@@ -692,7 +551,7 @@ def _xml_escape(s: str) -> str:
 def _xml_value(book: _Book, v: Any, fmt: str | None, style: str | None = None, wrap: bool = False) -> str:
     """The part of a ``<c>`` element after its ``r`` attribute, or "" for no cell (what :meth:`_Book.cell` writes)."""
     if v.__class__ is not str:
-        v = _plain(v)
+        v = _cell(v)
     if v is None or (isinstance(v, str) and not v):
         return f' s="{book.format(style)._get_xf_index()}"/>' if style else ""
     if isinstance(v, str):
@@ -832,7 +691,7 @@ class _Grid:
 
 
 def _display_len(v: Any, fmt: str | None) -> int:
-    v = _plain(v)
+    v = _cell(v)
     if v is None:
         return 0
     if isinstance(v, (int, float)):
@@ -859,7 +718,7 @@ def _jurisdiction(a: Any) -> str:
     """The jurisdiction's full name ("Village of Croton-on-Hudson, Chapter 208") or the key as given."""
     key = str(_get(a, "jurisdiction", "") or "")
     try:
-        from treecalc.rules.params import JURISDICTIONS, jurisdiction_key
+        from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key
 
         return JURISDICTIONS.get(jurisdiction_key(key), key)
     except Exception:  # rules not importable, or an unknown name: show it as given
@@ -921,13 +780,13 @@ def _kv_block(
             for path, x in _flatten(v, [str(k)]):
                 lab = " › ".join(_path_labels(path))
                 _, u2, f2 = _key_info(path[-1])
-                x = _plain(x)
+                x = _cell(x)
                 grid.add(
                     [lab, x, _unit_text(u2, x), default_section, ""],
                     [None, f2 if isinstance(x, (int, float)) else None],
                 )
             continue
-        x = _plain(v) if not isinstance(v, (list, tuple, set)) else _text(v)
+        x = _cell(v) if not isinstance(v, (list, tuple, set)) else _text(v)
         grid.add(
             [label, x, _unit_text(unit, x), default_section, ""], [None, fmt if isinstance(x, (int, float)) else None]
         )
@@ -1015,7 +874,7 @@ def _summary(book: _Book, a: Any) -> None:
     g.title(" — ".join(parts))
     hdr = g.header(["Section", "Item", "Value", "Unit", "Note"])
     for line in _records(_get(a, "lines", [])):
-        v = _plain(line.get("value"))
+        v = _cell(line.get("value"))
         if isinstance(line.get("value"), (list, tuple, Mapping)):
             v = _text(line.get("value"))
         unit = str(_get(line, "unit", "") or "") or _unit_text("", v)
@@ -1525,7 +1384,7 @@ def _method(book: _Book, a: Any) -> None:
 
     def emit(section: str, obj: Any, prefix: Sequence[str] = ()) -> None:
         for path, x in _flatten(obj, list(prefix)):
-            x = _plain(x)
+            x = _cell(x)
             unit, fmt = "", None
             if path:
                 _, unit, fmt = _key_info(path[-1])
@@ -1550,7 +1409,7 @@ def _method(book: _Book, a: Any) -> None:
     if survey is not None:
         emit("Survey source", _get(survey, "source", {}) or {})
         if _get(survey, "rows_read") is not None:
-            g.add(["Survey source", "Rows read", _plain(_get(survey, "rows_read")), "rows"], [None, None, INT])
+            g.add(["Survey source", "Rows read", _cell(_get(survey, "rows_read")), "rows"], [None, None, INT])
     site = _get(a, "site") or _get(survey, "site")
     if site:
         emit("Site", site)

@@ -6,6 +6,9 @@
 - :func:`bounded`: a number in a stated range, refused with a message naming the input.
 - :func:`read_csv_table`: a user's CSV as text cells (BOM, ',' ';' or tab), rows longer than the
   header refused naming the row.
+- :func:`within`: a number in a stated range, refused with a message naming the input.
+- :data:`RANGES`, :func:`in_range`, :func:`number`, :func:`small_file`: the one table of plausible
+  ranges of every number a user gives (flags, site facts, companion inputs) and its checks.
 - :class:`LawNumber`, :func:`load_law_numbers`: a number of the law with its unit and section,
   read from ``data/law/*.toml`` (each entry ``{value, unit, section, text}``).
 
@@ -19,10 +22,13 @@ from __future__ import annotations
 import calendar
 import csv
 import datetime as _dt
+import math
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import cache
 from os import PathLike
 from pathlib import Path
@@ -33,11 +39,24 @@ __all__ = [
     "MAX_MONEY",
     "to_decimal",
     "cents",
+    "round2",
+    "percent_of_up",
+    "money",
+    "nonneg",
+    "to_datetime",
     "parse_money_cents",
     "to_date",
     "add_months",
     "bounded",
     "read_csv_table",
+    "within",
+    "Range",
+    "RANGES",
+    "SITE_RANGES",
+    "in_range",
+    "number",
+    "small_file",
+    "pct",
     "LawNumber",
     "load_law_numbers",
     "LAW_DIR",
@@ -89,9 +108,42 @@ def to_decimal(x: Any, name: str = "amount", limit: Decimal | None = MAX_MONEY) 
     return d
 
 
-def cents(x: Decimal) -> Decimal:
-    """``x`` rounded to the cent, half up (0.005 -> 0.01)."""
-    return x.quantize(CENT, rounding=ROUND_HALF_UP)
+def cents(x: Decimal | float | int) -> Decimal:
+    """``x`` rounded to the cent, half up (0.005 -> 0.01); a float through its shortest repr (2.675 -> 2.68)."""
+    d = x if isinstance(x, Decimal) else Decimal(repr(x) if isinstance(x, float) else str(x))
+    return d.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def round2(x: Decimal | float | int) -> float:
+    """An amount as reported: rounded to the cent, half up (:func:`cents`), as a float."""
+    return float(cents(x if isinstance(x, Decimal) else float(x)))
+
+
+def percent_of_up(value: Decimal | float, percent: float) -> Decimal:
+    """``percent`` % of ``value`` rounded UP to the cent ("at least" a share): 11.16 x 90% = 10.044 -> 10.05."""
+    d = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
+    return (d * Decimal(repr(float(percent))) / 100).quantize(CENT, rounding=ROUND_CEILING)
+
+
+def money(value: Any, what: str = "amount") -> Decimal:
+    """An exact, non-negative dollar amount from a TOML/CLI value (``"450.00"``, ``450``, ``"$1,450.5"``)."""
+    if isinstance(value, bool):
+        raise ValueError(f"{what}: expected an amount in USD, got {value!r}")
+    try:
+        d = Decimal(str(value).strip().replace(",", "").lstrip("$"))
+    except (InvalidOperation, AttributeError):
+        raise ValueError(f"{what}: expected an amount in USD, got {value!r}") from None
+    if not d.is_finite() or d < 0:
+        raise ValueError(f"{what}: expected a non-negative amount in USD, got {value!r}")
+    return d
+
+
+def nonneg(x: Any, name: str) -> Decimal:
+    """``x`` as an exact Decimal (no size limit) that is not negative; ValueError naming ``name``."""
+    d = to_decimal(x, name, limit=None)
+    if d < 0:
+        raise ValueError(f"{name} must not be negative, got {x!r}")
+    return d
 
 
 def parse_money_cents(x: Any, name: str = "amount") -> Decimal:
@@ -126,6 +178,18 @@ def to_date(x: Any, name: str = "date") -> _dt.date:
     if not MIN_YEAR <= d.year <= MAX_YEAR:
         raise ValueError(f"{name} {d.isoformat()} is outside the years {MIN_YEAR}-{MAX_YEAR}")
     return d
+
+
+def to_datetime(x: Any) -> _dt.datetime:
+    """A local date-time from a ``datetime`` or ISO text ``YYYY-MM-DDTHH:MM``; ValueError otherwise."""
+    if isinstance(x, _dt.datetime):
+        return x
+    if isinstance(x, str):
+        try:
+            return _dt.datetime.fromisoformat(x.strip())
+        except ValueError:
+            raise ValueError(f"expected a date-time YYYY-MM-DDTHH:MM, got {x!r}") from None
+    raise ValueError(f"expected a datetime, got {x!r}")
 
 
 def add_months(d: _dt.date, months: int) -> _dt.date:
@@ -206,6 +270,135 @@ def read_csv_table(path: str | PathLike[str], what: str) -> Any:
         raise ValueError(f"{what} file {name} is not a readable CSV: {e}") from None
     assert header is not None
     return pd.DataFrame(rows, columns=header, index=lines, dtype=str)
+
+
+def number(
+    name: str,
+    value: Any,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    strict: bool = False,
+    whole: bool = False,
+) -> float:
+    """``value`` as a finite float within bounds, else a ``ValueError`` naming ``name``.
+
+    ``low`` is inclusive unless ``strict``; ``high`` is inclusive; ``whole``
+    asks for a whole number. Booleans are refused (``True`` is not a count).
+    """
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a {'whole ' if whole else ''}number, got {value!r}") from None
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if whole and v != int(v):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    kind = "a whole number " if whole else ""
+    if low is not None and (v <= low if strict else v < low):
+        raise ValueError(f"{name} must be {kind}{'greater than' if strict else 'at least'} {low:g}, got {v:g}")
+    if high is not None and v > high:
+        raise ValueError(f"{name} must be {kind}at most {high:g}, got {v:g}")
+    return v
+
+
+# ------------------------------------------------------------------ plausible ranges
+#
+# Each number a user gives has a documented plausible range; a value outside it is refused with a
+# message naming the flag (exit 2 on the command line) instead of overflowing, wrapping or running
+# for ever. The ranges are wide — they stop absurd input (``--days 1e20``, ``--home-price 1e300``),
+# not unusual cases — and each says why it stops where it does.
+
+
+@dataclass(frozen=True)
+class Range:
+    low: float
+    high: float
+    unit: str
+    why: str
+    whole: bool = False
+    strict_low: bool = False
+
+
+RANGES: dict[str, Range] = {
+    "days": Range(1, 36_500, "days", "a continuing violation of up to 100 years", whole=True),
+    "percent": Range(0, 1_000, "%", "a replacement percentage up to ten times the value", strict_low=True),
+    "price_usd": Range(0, 1_000_000, "USD per unit", "a unit price (per kWh, therm, gallon or lb) of at most $1M"),
+    "home_price_usd": Range(1_000, 1_000_000_000, "USD", "a median home price from $1,000 to $1 billion"),
+    "leaf_area_m2": Range(
+        0, 100_000, "m²", "the leaf area of one tree (the largest are a few thousand m²)", strict_low=True
+    ),
+    "plantable": Range(0, 10_000_000, "trees", "replacement trees a site can take", whole=True),
+    "area_sqft": Range(0, 1_000_000_000, "sq ft", "an area of up to 1 billion sq ft (36 square miles)"),
+    "depth_ft": Range(0, 1_000, "ft", "an excavation or fill depth of up to 1,000 ft"),
+    "depth_in": Range(0, 120, "in", "a topsoil depth of up to 10 ft"),
+    "earthwork_area_sqft": Range(0, 100_000_000, "sq ft", "an excavated area of up to 3.6 sq mi, beyond any lot"),
+    "wall_height_ft": Range(0, 200, "ft", "a retaining wall of up to 200 ft"),
+    "cumulative_years": Range(1, 200, "years", "benefits with growth over up to 200 years", whole=True),
+    "years": Range(1, 200, "years", "a horizon of up to 200 years", whole=True),
+    "usd": Range(0, 1_000_000_000, "USD", "an amount of money up to $1 billion"),
+    "dbh_in": Range(
+        0, 250, "in", "a trunk diameter up to 250 in (the largest trees are ~450 in around)", strict_low=True
+    ),
+    "height_ft": Range(0, 400, "ft", "a tree height up to 400 ft", strict_low=True),
+    "fraction": Range(0, 1, "", "a rate from 0 to 1"),
+    "max_mb": Range(0, 10_000, "MB", "a file size limit of up to 10 GB", strict_low=True),
+    "lot_area_acres": Range(0, 100_000, "acres", "about 156 square miles, beyond any village lot"),
+    "tree_count": Range(0, 10_000_000, "trees", "a count of trees on one lot", whole=True),
+}
+
+#: Numeric site facts (``--site``, the Site sheet) and their range in :data:`RANGES`.
+SITE_RANGES = {
+    "lot_area_acres": "lot_area_acres",
+    "prior_removals_12mo": "tree_count",
+    "prior_removals_without_permit": "tree_count",
+}
+
+
+def in_range(flag: str, value: Any, kind: str) -> float:
+    """``value`` checked against :data:`RANGES` ``[kind]``; a ``ValueError`` naming ``flag`` and the range."""
+    r = RANGES[kind]
+    text = str(value).strip() if isinstance(value, str) else value
+    try:
+        if isinstance(text, bool):
+            raise TypeError
+        v = float(text.replace(",", "").lstrip("$")) if isinstance(text, str) else float(text)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{flag} must be a {'whole ' if r.whole else ''}number, got {value!r}") from None
+
+    def shown(x: float) -> str:
+        return f"{int(x):,}" if x == int(x) else f"{x:,g}"
+
+    lo = f"greater than {shown(r.low)} and at most" if r.strict_low else f"from {shown(r.low)} to"
+    span = f"{lo} {shown(r.high)} {r.unit}".rstrip()
+    if not math.isfinite(v) or (v <= r.low if r.strict_low else v < r.low) or v > r.high or (r.whole and v != int(v)):
+        raise ValueError(f"{flag} must be {'a whole number ' if r.whole else ''}{span} ({r.why}), got {value!r}")
+    return float(int(v)) if r.whole else v
+
+
+def small_file(flag: str, path: Any, max_bytes: int) -> None:
+    """``path`` must be a regular file of at most ``max_bytes`` (not ``/dev/zero``, a fifo or a folder)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return  # a file that is not there: the reader of the file says so in its own words
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{flag} {path}: not a regular file")
+    if st.st_size > max_bytes:
+        raise ValueError(f"{flag} {path}: {st.st_size:,} bytes, over the {max_bytes:,}-byte limit for this file")
+
+
+def within(x: Any, name: str, kind: str) -> Decimal:
+    """``x`` as a Decimal within :data:`RANGES` ``[kind]`` (message in the form of :func:`bounded`)."""
+    r = RANGES[kind]
+    return bounded(x, name, r.low, r.high, lo_open=r.strict_low, unit=r.unit)
+
+
+def pct(x: Any) -> Decimal:
+    """A percentage as a fraction: ``pct(15)`` → ``Decimal('0.15')`` (exact)."""
+    return to_decimal(x, "percent", limit=None) / 100
 
 
 @dataclass(frozen=True)

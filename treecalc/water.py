@@ -30,7 +30,7 @@ from os import PathLike
 from typing import Any
 
 from treecalc.units import (
-    CENT,
+    MAX_MONEY,
     add_months,
     cents,
     load_law_numbers,
@@ -64,7 +64,7 @@ MONTHLY_PENALTY_RATE = LAW["monthly_penalty_rate"].value / 100
 RELEVY_MONTH, RELEVY_DAY = int(LAW["relevy_month"].value), int(LAW["relevy_day"].value)
 RELEVY_MIN_DAYS_OVERDUE = int(LAW["relevy_overdue_days"].value) + 1  # "more than 60" = at least 61
 METER_TOLERANCE_PCT = LAW["meter_tolerance"].value
-MAX_AMOUNT = Decimal(10) ** 12
+MAX_AMOUNT = MAX_MONEY
 
 SEC_NO_PENALTY = "§223-12F(1)(a)"
 SEC_PENALTY = LAW["first_penalty_rate"].section
@@ -349,7 +349,7 @@ class _Account:
         if n is None or b.charge <= 0 or b.relevy_date is not None:
             return
         rate = FIRST_PENALTY_RATE if n == 0 else MONTHLY_PENALTY_RATE
-        pen = (b.charge * rate).quantize(CENT, rounding=ROUND_HALF_UP)
+        pen = cents(b.charge * rate)
         b.pens += pen
         b.assessed += pen
         what = (
@@ -864,7 +864,7 @@ def meter_test(
         raise ValueError(f"the average registration error must be greater than -100%, got {err}")
     # §223-6G: "an error in registration (more than 1.5%, plus or minus)" -> bill adjusted.
     adjusted = abs(err) > METER_TOLERANCE_PCT
-    true = (billed / (1 + err / 100)).quantize(CENT, rounding=ROUND_HALF_UP) if adjusted else billed
+    true = cents(billed / (1 + err / 100)) if adjusted else billed
     # §223-6G: "over-registering by more than the aforesaid allowable rate" -> test fee returned.
     refunded = err > METER_TOLERANCE_PCT
     rate = billed_usd = corrected = None

@@ -181,7 +181,7 @@ def show_check(r: Any) -> pd.DataFrame:
         st.dataframe(table, width="stretch", hide_index=True)
     for e in r.exemptions:
         st.info(f"{e.get('section', '')}: {e.get('explanation', e)}")
-    if r.jurisdiction == "wesley-hills":
+    if r.jurisdiction == "wesley_hills":
         w = r.to_dict()["waiver_eligible"]
         st.caption(
             f"Planning Board waiver (§95-3D(1), under 100 cu yd moved): "

@@ -15,7 +15,7 @@ from treecalc.fund import fee_schedule_toml
 
 
 def _default_schedule() -> dict:
-    from treecalc.rules.params import DEFAULT_FEE_SCHEDULE, read_toml
+    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE, read_toml
 
     return read_toml(DEFAULT_FEE_SCHEDULE)
 

@@ -31,7 +31,7 @@ def test_sample_shows_exactly_the_deliberate_errors(capsys):
         "damaged": 0,
         "transplant": 0,
     }
-    assert d["site"]["jurisdiction"] == "croton-on-hudson" and len(d["site"]) == 10
+    assert d["site"]["jurisdiction"] == "croton_on_hudson" and len(d["site"]) == 10
     assert d["unmapped_columns"] == []
 
 
@@ -72,7 +72,7 @@ def test_cli_options(tmp_path, capsys):
         == 0
     )
     d = json.loads(capsys.readouterr().out)
-    assert d["trees"] == 1 and d["site"] == {"jurisdiction": "wesley-hills"}
+    assert d["trees"] == 1 and d["site"] == {"jurisdiction": "wesley_hills"}
     p2 = write_text(tmp_path / "t.csv", [HEADER, *ROWS])
     assert main(["survey", str(p2), "--dbh-unit", "cm", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["dbh_unit"] == "cm"

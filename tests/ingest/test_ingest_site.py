@@ -26,7 +26,7 @@ def test_site_sheet_read_and_typed(tmp_path):
     p = write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": SITE_ROWS})
     s = read_survey(p)
     assert s.site == {
-        "jurisdiction": "croton-on-hudson",
+        "jurisdiction": "croton_on_hudson",
         "lot_area_acres": 1.2,
         "subdividable": False,
         "has_residence": True,
@@ -45,7 +45,7 @@ def test_site_sheet_read_and_typed(tmp_path):
 def test_site_override_wins(tmp_path):
     p = write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": SITE_ROWS})
     s = read_survey(p, site={"jurisdiction": "wesley-hills", "prior_removals_12mo": "5", "lot_area_acres": None})
-    assert s.site["jurisdiction"] == "wesley-hills" and s.site["prior_removals_12mo"] == 5
+    assert s.site["jurisdiction"] == "wesley_hills" and s.site["prior_removals_12mo"] == 5
     assert "lot_area_acres" not in s.site
     assert any(a.startswith("lot_area_acres not given") for a in s.site_assumptions)
     # Wesley Hills needs the distance to the residence: its absence is an assumption

@@ -202,15 +202,15 @@ def render_text(a: Any, per_tree: bool = False) -> str:
 
 
 def _days(text: Any) -> int:
-    """--days: a whole number of days within :data:`treecalc.validate.RANGES` ``["days"]``."""
-    from treecalc.validate import in_range
+    """--days: a whole number of days within :data:`treecalc.units.RANGES` ``["days"]``."""
+    from treecalc.units import in_range
 
     return int(in_range("--days", text, "days"))
 
 
 def _check_numbers(a: argparse.Namespace) -> None:
-    """Every number given within its plausible range (:data:`treecalc.validate.RANGES`), naming the flag."""
-    from treecalc.validate import in_range, small_file
+    """Every number given within its plausible range (:data:`treecalc.units.RANGES`), naming the flag."""
+    from treecalc.units import in_range, small_file
 
     checks = (
         ("--replacement-percent", a.replacement_percent, "percent"),

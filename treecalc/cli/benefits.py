@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
 
 def _cmd_benefits(a: argparse.Namespace) -> int:
     from treecalc.benefits import benefits
-    from treecalc.validate import in_range
+    from treecalc.units import in_range
 
     in_range("--dbh", a.dbh, "dbh_in")
     in_range("--years", a.years, "years")

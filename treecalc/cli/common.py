@@ -88,7 +88,7 @@ def add_benefit_params(p: argparse.ArgumentParser) -> None:
 
 
 def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
-    from treecalc.validate import in_range
+    from treecalc.units import in_range
 
     prices = {}
     for item in a.price:

@@ -73,8 +73,8 @@ def add_limits(p: argparse.ArgumentParser) -> None:
 
 
 def _positive_mb(text: str) -> float:
-    """--max-mb: a positive number of megabytes within :data:`treecalc.validate.RANGES` ``["max_mb"]``."""
-    from treecalc.validate import RANGES, in_range
+    """--max-mb: a positive number of megabytes within :data:`treecalc.units.RANGES` ``["max_mb"]``."""
+    from treecalc.units import RANGES, in_range
 
     try:
         x = in_range("--max-mb", text, "max_mb")

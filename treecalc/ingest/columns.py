@@ -14,21 +14,8 @@ import re
 from dataclasses import dataclass, field
 
 from treecalc.ingest.errors import SurveyError
+from treecalc.schema import FLAG_FIELDS  # the one list of survey flags
 
-FLAG_FIELDS = (
-    "street_tree",
-    "wetland",
-    "slope_over_20pct",
-    "excessively_steep_slope",
-    "landmark",
-    "conservation_area",
-    "dec_protected",
-    "regulated_buffer_zone",
-    "hazardous",
-    "dead_or_diseased",
-    "good_forestry",
-    "within_20ft_of_lot_line",
-)
 #: Flags whose True value *lowers* an obligation (exemptions); every other flag raises one.
 EXEMPTING_FLAGS = ("hazardous", "dead_or_diseased", "good_forestry")
 

@@ -14,6 +14,8 @@ import re
 
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.values import parse_bool
+from treecalc.rules.law_data import JURISDICTION_CHOICES, jurisdiction_key
+from treecalc.units import SITE_RANGES, in_range
 
 #: Site fields and their types.
 SITE_FIELDS: dict[str, str] = {
@@ -43,7 +45,6 @@ SITE_FIELDS: dict[str, str] = {
 #: Descriptive rows a Site sheet often carries: kept as text, read by no rule.
 INFO_FIELDS = ("address", "owner", "applicant", "parcel", "tax_id", "surveyor", "survey_date", "project", "notes")
 
-JURISDICTIONS = ("croton-on-hudson", "wesley-hills")
 
 #: For a fact not given: (assumed value, why that value is the conservative one).
 #: ``None`` means no value can be assumed: the law engine must take the stricter branch or ask.
@@ -240,19 +241,22 @@ def check_site(site: dict | None, *, where: str = "--site") -> dict:
     return out
 
 
+def site_defaults(why: dict[str, str]) -> dict[str, tuple[object, str]]:
+    """A law engine's defaults: the one assumed value of each fact (:data:`SITE_ASSUMED`) with the
+    engine's own words for why it is assumed (each chapter cites its own sections)."""
+    return {k: (SITE_ASSUMED[k][0], text) for k, text in why.items()}
+
+
 def coerce(field: str, value: object) -> object:
     """The typed value of a site fact; raises ValueError with a clear message."""
     kind = SITE_FIELDS[field]
     if kind == "text":
         return str(value).strip()
     if kind == "str":
-        k = _k(value).replace(" ", "-")
-        k = re.sub(r"^(the-)?(village|town)-of-", "", k)
-        k = k.removesuffix("-ny").removesuffix("-new-york")
-        for j in JURISDICTIONS:
-            if k == j or k.replace("-", "") == j.replace("-", ""):
-                return j
-        raise ValueError(f"site {field}: {value!r} is not one of {', '.join(JURISDICTIONS)}")
+        try:
+            return jurisdiction_key(str(value))  # the one key spelling: croton_on_hudson, wesley_hills
+        except ValueError:
+            raise ValueError(f"site {field}: {value!r} is not one of {JURISDICTION_CHOICES}") from None
     if kind == "bool":
         b = parse_bool(value) if str(value).strip() else None
         if b is None:
@@ -266,6 +270,8 @@ def coerce(field: str, value: object) -> object:
         raise ValueError(f"site {field}: {value!r} is not a number") from None
     if math.isnan(x) or x < 0:
         raise ValueError(f"site {field}: {value!r} must be zero or more")
+    if field in SITE_RANGES:  # the one table of plausible ranges: lot_area_acres=1e308 is refused
+        in_range(f"site {field}", x, SITE_RANGES[field])
     if kind == "int":
         if not x.is_integer():
             raise ValueError(f"site {field}: {value!r} is not a whole number")

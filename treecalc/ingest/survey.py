@@ -48,6 +48,7 @@ from treecalc.ingest.limits import Limits
 from treecalc.ingest.rows import TOTALS_TEXT, Table, data_rows, totals_reason, totals_rows
 from treecalc.ingest.sources import open_source
 from treecalc.ingest.values import as_text, is_blank
+from treecalc.schema import TREE_COLUMNS  # the trees frame contract
 
 REJECTION_KINDS = (
     "totals row",
@@ -78,23 +79,6 @@ __all__ = [
     "as_text",
 ]
 
-TREE_COLUMNS = (
-    "source_row",
-    "tag",
-    "species",
-    "species_code",
-    "species_method",
-    "species_score",
-    "dbh_in",
-    "stems",
-    "action",
-    "condition",
-    "land_use",
-    "notes",
-    *C.FLAG_FIELDS,
-    "distance_to_residence_ft",
-    "warnings",
-)
 REJECTED_COLUMNS = ("source_row", "tag", "species", "dbh", "column", "reason", "kind", "suggestions", "raw")
 _ROW_REF = re.compile(r"\brow[- ](\d+)\b")
 
@@ -682,7 +666,7 @@ def _assemble(
             + " — taken as no for every tree; confirm them on site, since street, wetland, slope, landmark, "
             "easement, DEC, buffer and lot-line trees carry more obligations"
         )
-    if dist_col is None and site_final.get("jurisdiction") != "croton-on-hudson":
+    if dist_col is None and site_final.get("jurisdiction") != "croton_on_hudson":
         data_assumptions.append(
             "distance_to_residence_ft not surveyed: unknown for every tree (rules that depend "
             "on it, Wesley Hills §95-3A(1)(d), take their stricter branch)"

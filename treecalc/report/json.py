@@ -89,8 +89,8 @@ def _per_tree(trees: pd.DataFrame, tree_columns: tuple[str, ...]) -> list[dict[s
 
 def assessment_json(a: Assessment) -> dict[str, Any]:
     """The JSON object of ``treecalc assess --json`` (see issue 2's Interface; issue 9's keys)."""
-    from treecalc.assessment import TREE_JSON_COLUMNS
-    from treecalc.rules import params as lawparams
+    from treecalc.rules import law_data as lawparams
+    from treecalc.schema import TREE_JSON_COLUMNS
 
     rep, fund, pen = a.replacement, a.fund, a.penalties
     plan = rep.get("plan") or []

@@ -15,11 +15,14 @@ civil and criminal penalties (§ 208-29B, A), replacement (§ 208-22) and the fu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from treecalc.ingest.site import site_defaults
+from treecalc.units import SITE_RANGES, cents, in_range, percent_of_up, round2
 
 ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
 HARMED = ("remove", "removed", "topped", "excessively_pruned", "damaged")  # proposed or done
@@ -30,61 +33,35 @@ PRUNING = ("topped", "excessively_pruned")  # § 208-18D
 #: Site facts this module reads, with the reading assumed when a fact is not given.
 #: The default is the *conservative* reading (the one under which the law protects
 #: the trees), except where no such reading exists (counts of earlier events).
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = {
-    "subdividable": (
-        True,
-        "the parcel is assumed capable of being subdivided (§208-19A(2)); give --site subdividable=false if it is not",
-    ),
-    "has_residence": (
-        False,
-        "the parcel is assumed to have no residential structure (§208-19A(2)); "
-        "give --site has_residence=true if it has one",
-    ),
-    "site_plan_required": (
-        True,
-        "the property is assumed to be one that would need site plan approval to be "
-        "developed (§208-19A(2)); give --site site_plan_required=false if not",
-    ),
-    "prior_removals_12mo": (
-        0,
-        "no trees are assumed removed on the lot in the preceding 12 months besides this survey's (§208-19A(1))",
-    ),
-    "prior_removals_without_permit": (
-        0,
-        "none of the lot's earlier removals is assumed made without a permit "
-        "(§208-17 clear cutting counts removals without a permit); give "
-        "--site prior_removals_without_permit=N if some were",
-    ),
-    "violation": (
-        None,
-        "whether there was a violation is decided from the survey: the §208-22F standard "
-        "applies to the trees harmed in offences (§208-29); give --site violation=true/false "
-        "(or --violation) to decide it",
-    ),
-    "application_pending": (False, "no tree removal permit application is assumed pending (§208-29B(7))"),
-    "prior_violation_within_year": (False, "no earlier violation within one year is assumed (§208-29A)"),
-    "permit_held": (
-        False,
-        "no tree removal permit is assumed held for the trees already removed "
-        "or harmed (§208-19, §208-29): a permit is the owner's to show; give "
-        "permit_held=yes (Site sheet or --site) or a per-tree permit column",
-    ),
-    "department_approval": (
-        False,
-        "the Department's written approval is assumed not given for work on street "
-        "trees (§208-5C/D, §208-14); give department_approval=yes if it was",
-    ),
-    "village_work": (False, "the work is assumed not done by or for the Village (§208-19B(1))"),
-    "row_or_emergency": (
-        False,
-        "the removal is assumed not right-of-way maintenance, fire control or an emergency (§208-19B(2))",
-    ),
-    "planning_board_approval": (
-        False,
-        "the removal is assumed not part of an approved subdivision plat, "
-        "site plan, wetlands or steep slope permit (§208-19E)",
-    ),
+#: Why each site fact not given is assumed as it is, in this chapter's words; the assumed values
+#: themselves have one home, :data:`treecalc.ingest.site.SITE_ASSUMED`.
+_SITE_WHY: dict[str, str] = {
+    "subdividable": "the parcel is assumed capable of being subdivided (§208-19A(2)); give --site subdividable=false if it is not",
+    "has_residence": "the parcel is assumed to have no residential structure (§208-19A(2)); "
+    "give --site has_residence=true if it has one",
+    "site_plan_required": "the property is assumed to be one that would need site plan approval to be "
+    "developed (§208-19A(2)); give --site site_plan_required=false if not",
+    "prior_removals_12mo": "no trees are assumed removed on the lot in the preceding 12 months besides this survey's (§208-19A(1))",
+    "prior_removals_without_permit": "none of the lot's earlier removals is assumed made without a permit "
+    "(§208-17 clear cutting counts removals without a permit); give "
+    "--site prior_removals_without_permit=N if some were",
+    "violation": "whether there was a violation is decided from the survey: the §208-22F standard "
+    "applies to the trees harmed in offences (§208-29); give --site violation=true/false "
+    "(or --violation) to decide it",
+    "application_pending": "no tree removal permit application is assumed pending (§208-29B(7))",
+    "prior_violation_within_year": "no earlier violation within one year is assumed (§208-29A)",
+    "permit_held": "no tree removal permit is assumed held for the trees already removed "
+    "or harmed (§208-19, §208-29): a permit is the owner's to show; give "
+    "permit_held=yes (Site sheet or --site) or a per-tree permit column",
+    "department_approval": "the Department's written approval is assumed not given for work on street "
+    "trees (§208-5C/D, §208-14); give department_approval=yes if it was",
+    "village_work": "the work is assumed not done by or for the Village (§208-19B(1))",
+    "row_or_emergency": "the removal is assumed not right-of-way maintenance, fire control or an emergency (§208-19B(2))",
+    "planning_board_approval": "the removal is assumed not part of an approved subdivision plat, "
+    "site plan, wetlands or steep slope permit (§208-19E)",
 }
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults(_SITE_WHY)
+
 
 TRIGGER_TEXT = {
     "§208-19A(1)": "more than {n} trees removed on the lot within 12 months ({count}, including {prior} earlier)",
@@ -219,16 +196,13 @@ NUMBER_FACTS = frozenset({"lot_area_acres"})
 
 
 def parse_bool(v: Any) -> bool:
-    if isinstance(v, (bool, np.bool_)):
-        return bool(v)
-    if isinstance(v, (int, float)) and v in (0, 1):
-        return bool(v)
-    s = str(v).strip().lower()
-    if s in ("1", "true", "yes", "y", "t", "on"):
-        return True
-    if s in ("0", "false", "no", "n", "f", "off", ""):
-        return False
-    raise ValueError(f"expected true or false, got {v!r}")
+    """A site fact's yes/no (the survey's one reading of yes/no: :func:`treecalc.ingest.values.parse_bool`)."""
+    from treecalc.ingest.values import parse_bool as read_yes_no
+
+    b = read_yes_no(bool(v) if isinstance(v, np.bool_) else v)
+    if b is None:
+        raise ValueError(f"expected true or false, got {v!r}")
+    return b
 
 
 def resolve_site(site: dict[str, Any], defaults: dict[str, tuple[Any, str]]) -> tuple[dict[str, Any], list[str]]:
@@ -279,6 +253,8 @@ def _site_number(key: str, v: Any) -> float:
         raise ValueError(f"site fact {key}: expected a number >= 0, got {v!r}") from None
     if not np.isfinite(n) or n < 0:
         raise ValueError(f"site fact {key}: expected a finite number >= 0, got {v!r}")
+    if key in SITE_RANGES:  # a plausible range (treecalc.units.RANGES): 1e308 acres is refused, not computed
+        in_range(f"site fact {key}", n, SITE_RANGES[key])
     return n
 
 
@@ -451,6 +427,38 @@ def permit(
     # (8) clear cutting (§ 208-17): "the removal of four or more trees from a property without ... a
     # current and valid tree removal permit". Removals only; the lot's earlier removals count only
     # when made without a permit (prior_removals_without_permit).
+    clear_cutting, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
+    if cc is not None:
+        add("§208-19A(8)", *cc)
+
+    text = _labels(pairs, n)
+    needed = removal & (text != "")
+    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
+    if exceptions:
+        needed = np.zeros(n, dtype=bool)
+    return PermitResult(
+        text,
+        needed,
+        site_triggers,
+        exceptions,
+        count,
+        bool(clear_cutting),
+        done_removals_12mo=done_count,
+        clear_cutting_determined=bool(determined),
+        needed_on_given_facts=needed & given,
+        assumed_facts=assumed_used,
+    )
+
+
+def _clear_cutting(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    p: dict[str, Any],
+    act: np.ndarray,
+    removal: np.ndarray,
+    clear_cutting: bool | None,
+) -> tuple[bool, bool, tuple[np.ndarray, str] | None]:
+    """§208-19A(8)/§208-17: (clear cutting found, determined by the Engineer, (trees, trigger text) or None)."""
     done_removed = int(((act == "removed") & ~_tree_yes(trees, "permit")).sum())  # without a permit of their own
     prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
     determined = clear_cutting is True  # the Village Engineer's determination, applied as given
@@ -474,25 +482,13 @@ def permit(
                 f"removing {int(removal.sum()) + prior_np} trees{prior_txt} "
                 f"({p['clear_cutting_min_trees']} or more) without a permit would be clear cutting (§208-17)"
             )
-        add("§208-19A(8)", np.ones(n, dtype=bool) if clear_cutting else act == "remove", what)
+        return (
+            bool(clear_cutting),
+            determined,
+            (np.ones(len(act), dtype=bool) if clear_cutting else act == "remove", what),
+        )
 
-    text = _labels(pairs, n)
-    needed = removal & (text != "")
-    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
-    if exceptions:
-        needed = np.zeros(n, dtype=bool)
-    return PermitResult(
-        text,
-        needed,
-        site_triggers,
-        exceptions,
-        count,
-        bool(clear_cutting),
-        done_removals_12mo=done_count,
-        clear_cutting_determined=bool(determined),
-        needed_on_given_facts=needed & given,
-        assumed_facts=assumed_used,
-    )
+    return bool(clear_cutting), determined, None
 
 
 def _tree_yes(trees: pd.DataFrame, col: str) -> np.ndarray:
@@ -1072,8 +1068,7 @@ def cents_sum(values: Any, mask: np.ndarray) -> Decimal:
 
 def required_value(value_usd: Decimal | float, percent: float) -> Decimal:
     """ "At least" ``percent`` of a value, rounded UP to the cent (§ 208-22A/F): 10.044 -> 10.05."""
-    exact = Decimal(str(value_usd)) * Decimal(repr(float(percent))) / 100
-    return exact.quantize(Decimal("0.01"), rounding=ROUND_CEILING)
+    return percent_of_up(value_usd if isinstance(value_usd, Decimal) else Decimal(str(value_usd)), percent)
 
 
 def _parts(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], parts: ReplacementParts) -> list[Any]:
@@ -1189,9 +1184,9 @@ def _replacement_findings(
         trees_needed=plan_out["trees_needed"] if required else 0,
         trees_planted=plan_out["planted"],
         trees_in_lieu=int(pl.trees_in_lieu) if required else 0,
-        planted_value_usd=money2(pl.planted_value_usd),
-        unmet_value_usd=money2(pl.unmet_value_usd),
-        planting_cost_usd=money2(pl.planting_cost_usd),
+        planted_value_usd=round2(pl.planted_value_usd),
+        unmet_value_usd=round2(pl.unmet_value_usd),
+        planting_cost_usd=round2(pl.planting_cost_usd),
         native_share=plan_out["native_share"],
         native_planted=plan_out["native_planted"],
         policy=pl.policy,
@@ -1202,15 +1197,10 @@ def _replacement_findings(
     return replacement, fund
 
 
-def money2(x: float) -> float:
-    """Round to cents, half up, as every reported amount is."""
-    return float(Decimal(repr(float(x))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
-
-
 def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     """The replacement stock offered (§ 208-22C/D), with what was assumed for what was not given."""
     from treecalc import data
-    from treecalc.rules.params import money
+    from treecalc.units import money
 
     assumptions: list[str] = []
     if opts.replacement_stock:
@@ -1324,8 +1314,8 @@ def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, require
             "native": o.native,
             "size_class": o.size_class,
             "area_sqft_per_tree": o.area_sqft,
-            "planted_value_usd": money2(o.value_per_tree_usd * k),
-            "cost_usd": money2(o.unit_cost_usd * k),
+            "planted_value_usd": round2(o.value_per_tree_usd * k),
+            "cost_usd": round2(o.unit_cost_usd * k),
         }
         for o, k in zip(options_ok, pl.counts)
         if k
@@ -1451,7 +1441,7 @@ def _capital_unmet(ctx: Any, options_ok: list[Any], unmet: float) -> tuple[Decim
     if ctx.options["value_basis"] == basis:
         return Decimal(str(unmet)), f"unmet value on the capital basis {basis}"
     trees_eq = Decimal(str(unmet)) / ref
-    amount = (trees_eq * cap).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    amount = cents(trees_eq * cap)
     return amount, (
         f"unmet {unmet:,.2f} {ctx.options['value_unit']} = {trees_eq:.4f} x {o.species_code} "
         f"{o.dbh_in:g} in (at {ref:,.2f}); each worth ${cap:,.2f} on the capital basis {basis}"

@@ -1,0 +1,49 @@
+"""The table contracts are named once (treecalc.schema) and every reader takes them from there."""
+
+import pandas as pd
+
+from treecalc import schema
+
+
+def test_each_list_has_one_home():
+    from treecalc import assessment, statement
+    from treecalc.ingest import columns, survey
+
+    assert assessment.SURVEY_FLAGS is schema.FLAG_FIELDS is columns.FLAG_FIELDS
+    assert survey.TREE_COLUMNS is schema.TREE_COLUMNS
+    assert assessment.TREE_JSON_COLUMNS is schema.TREE_JSON_COLUMNS
+    assert assessment.BENEFIT_SKIP is schema.BENEFIT_SKIP
+    # the statement's labels are the schema's: DBH in inches with one decimal
+    assert statement._KEYS["dbh_in"] == ("DBH", "in", schema.NUM1) == statement._key_info("dbh_in")
+    assert len(set(schema.TREE_COLUMNS)) == len(schema.TREE_COLUMNS)
+
+
+def test_app_labels_come_from_the_schema():
+    from app_support.views import COLUMN_LABELS, label
+
+    assert label("dbh_in") == "DBH (in)" == schema.app_label("dbh_in")
+    assert all(COLUMN_LABELS[k] == c.app for k, c in schema.COLUMNS.items() if c.app)
+    # a column the app names but the statement labels from its suffix
+    assert schema.COLUMNS["offence_status"].label is None and label("offence_status") == "Offence"
+
+
+def test_read_survey_gives_the_contracted_frame(tmp_path):
+    from treecalc.ingest import read_survey
+
+    p = tmp_path / "s.csv"
+    pd.DataFrame({"Tag": [1, 2], "Species": ["Acer rubrum", "Quercus alba"], "DBH": [12, 20]}).to_csv(p, index=False)
+    trees = read_survey(p).trees
+    assert tuple(trees.columns[: len(schema.TREE_COLUMNS)]) == schema.TREE_COLUMNS
+
+
+def test_site_defaults_have_one_source():
+    from treecalc.ingest.site import SITE_ASSUMED
+    from treecalc.rules import croton_on_hudson as C
+    from treecalc.rules import wesley_hills as W
+
+    for defaults in (C.SITE_DEFAULTS, W.SITE_DEFAULTS):
+        assert {k: v for k, (v, _) in defaults.items()} == {k: SITE_ASSUMED[k][0] for k in defaults}
+    # each chapter keeps its own words: Wesley Hills assumes a lot of 1.5 acres or more (§95-3A(1)(d))
+    assert W.SITE_DEFAULTS["lot_area_acres"] == (None, W._SITE_WHY["lot_area_acres"])
+    assert "§95-3A(1)(d)" in W.SITE_DEFAULTS["lot_area_acres"][1]
+    assert C.SITE_DEFAULTS["subdividable"][0] is True  # the stricter branch of §208-19A(2)
