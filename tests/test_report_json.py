@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from treecalc.assessment import TREE_JSON_COLUMNS, assess
+from treecalc.assessment import assess
 from treecalc.data import SAMPLE_SURVEY
 from treecalc.report.json import records
+from treecalc.schema import TREE_JSON_COLUMNS
 
 
 def _ref_plain(v: Any) -> Any:
