@@ -66,7 +66,21 @@ from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
 
 from treecalc.results import records as _records
-from treecalc.schema import COLUMNS, INT, NUM, NUM1, NUM2, SHARE, USD, USD_RATE
+from treecalc.schema import (
+    BENEFIT_COLUMNS,
+    COLUMNS,
+    INT,
+    NUM,
+    NUM1,
+    NUM2,
+    SHARE,
+    SURVEY_FIELD_COLUMNS,
+    SURVEY_KEY_COLUMNS,
+    TREE_PENALTY_COLUMNS,
+    TREE_PERMIT_COLUMNS,
+    USD,
+    USD_RATE,
+)
 
 __all__ = ["SHEETS", "write_statement", "statement_bytes", "build_workbook", "safe_text", "needs_quote_prefix"]
 
@@ -993,53 +1007,14 @@ def _removed_by_species(trees: Any) -> pd.DataFrame:
 
 
 #: Column order on the Trees sheet; unknown columns (flags...) go after ``notes``.
-_TREE_FIRST = (
-    "source_row",
-    "tag",
-    "species",
-    "species_code",
-    "scientific_name",
-    "common_name",
-    "species_method",
-    "species_score",
-    "dbh_in",
-    "stems",
-    "action",
-    "condition",
-    "land_use",
-    "notes",
-)
+_TREE_FIRST = (*SURVEY_KEY_COLUMNS, "scientific_name", "common_name", *SURVEY_FIELD_COLUMNS)
 _TREE_LAST = (
     "value_row",
     "benefit_land_use",
-    "stormwater_gal",
-    "electricity_kwh",
-    "natural_gas_therms",
-    "air_quality_lb",
-    "co2_sequestered_lb",
-    "co2_avoided_lb",
-    "co2_stored_lb",
-    "leaf_area_increase_m2",
-    "leaf_area_m2",
-    "crown_area_m2",
-    "usd_stormwater",
-    "usd_energy",
-    "usd_air_quality",
-    "usd_co2",
-    "usd_property",
-    "usd_total_annual",
+    *BENEFIT_COLUMNS,
     "value_usd",
-    "harmed",
-    "counted",
-    "exclusion",
-    "permit_triggers",
-    "permit_needed",
-    "offence",
-    "penalty_tier",
-    "penalty_base_usd",
-    "penalty_max_usd",
-    "criminal_max_usd",
-    "criminal_section",
+    *TREE_PERMIT_COLUMNS,
+    *TREE_PENALTY_COLUMNS,
     "warnings",
 )
 
