@@ -1085,6 +1085,15 @@ def _trees(book: _Book, a: Any) -> None:
     )
 
 
+def _kv_header(g: _Grid, given: Any, item: str, rule: str) -> int:
+    """The Item/Value/Unit/Section/Note header of a sheet of key-value rows; a 'not applicable' row when the
+    assessment gave nothing for it (no ``rule`` rule was applied). Returns the header's row."""
+    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
+    if not given:
+        g.add([item, "not applicable", "text", "", f"no {rule} rule was applied"])
+    return hdr
+
+
 def _replacement(book: _Book, a: Any) -> None:
     ws = book.sheet("Replacement plan")
     rep = _get(a, "replacement", {}) or {}
@@ -1092,9 +1101,7 @@ def _replacement(book: _Book, a: Any) -> None:
     section = _get(rep, "section", "")
     basis = _value_basis(a)
     g.title(f"Replacement plan — {_jurisdiction(a)} — {section or 'no replacement rule'} — value basis: {basis}")
-    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
-    if not rep:
-        g.add(["Replacement", "not applicable", "text", "", "no replacement rule was applied"])
+    hdr = _kv_header(g, rep, "Replacement", "replacement")
     order = (
         "required",
         "percent",
@@ -1200,9 +1207,7 @@ def _fund(book: _Book, a: Any) -> None:
     g = _Grid()
     fund_name = "Tree Preservation Fund" if "croton" in str(_get(a, "jurisdiction", "")).lower() else "Fund"
     g.title(f"{fund_name} — {_jurisdiction(a)} — payment in lieu of planting{f' ({section})' if section else ''}")
-    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
-    if not fund:
-        g.add(["Payment in lieu", "not applicable", "text", "", "no fund rule was applied"])
+    hdr = _kv_header(g, fund, "Payment in lieu", "fund")
     order = (
         "basis",
         "fee_per_tree_usd",
@@ -1245,9 +1250,7 @@ def _penalties(book: _Book, a: Any) -> None:
         f'Penalties — {_jurisdiction(a)} — maxima ("up to") on definite offences; conditional ones apart'
         + (f" ({sec_text})" if sec_text else "")
     )
-    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
-    if not pen:
-        g.add(["Penalties", "not applicable", "text", "", "no penalty rule was applied"])
+    hdr = _kv_header(g, pen, "Penalties", "penalty")
     order = (
         "civil_penalty_max_usd",
         "civil_penalty_conditional_usd",
