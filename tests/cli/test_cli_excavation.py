@@ -1,5 +1,5 @@
-"""``treecalc excavation check|volume``, driven through an argparse parser built here with
-:func:`treecalc.cli.excavation.register` (independent of the main CLI)."""
+"""``treecalc excavation check|volume`` (and the water companion's date and amount errors), driven through an
+argparse parser built here with the commands' ``register`` (independent of the main CLI)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from treecalc.cli.excavation import register
+from treecalc.cli import excavation, water
 
 
 def run(argv, capsys):
     ap = argparse.ArgumentParser(prog="treecalc")
     sub = ap.add_subparsers(dest="command", required=True)
-    register(sub)
+    excavation.register(sub)
+    water.register(sub)
     args = ap.parse_args(argv)
     rc = args.func(args)
     out, err = capsys.readouterr()
