@@ -21,10 +21,9 @@ import pandas as pd
 from treecalc import data
 from treecalc.models import appraisal, disclosures, growth, itree_streets, property_value
 from treecalc.models.disclosures import Flag
+from treecalc.schema import BENEFIT_COLUMNS, BENEFIT_QUANTITY_COLUMNS, DOLLAR_COLUMNS
 from treecalc.species import UnknownSpecies, resolve_many
 from treecalc.units import number
-
-DOLLAR_COLUMNS = ("stormwater", "energy", "air_quality", "co2", "property")
 
 
 @functools.cache
@@ -114,20 +113,7 @@ def _catalogue_value_rows() -> np.ndarray:
 
 
 #: Output columns of :func:`benefit_arrays`, in order.
-OUTPUT_COLUMNS = (
-    "stormwater_gal",
-    "electricity_kwh",
-    "natural_gas_therms",
-    "air_quality_lb",
-    "co2_sequestered_lb",
-    "co2_avoided_lb",
-    "co2_stored_lb",
-    "leaf_area_increase_m2",
-    "leaf_area_m2",
-    "crown_area_m2",
-    *(f"usd_{k}" for k in DOLLAR_COLUMNS),
-    "usd_total_annual",
-)
+OUTPUT_COLUMNS = BENEFIT_COLUMNS
 
 
 def _freeze(p: Mapping[str, Any]) -> tuple:
@@ -337,32 +323,35 @@ def disclosure_texts(
                 f"{_cls(int(zt[factor][r]))}: the dollars shown follow the table; they are not a finding "
                 "that the tree adds nothing"
             )
-    if mask & Flag.LAND_USE_NOT_GIVEN:
-        out.append(
+    land_use_texts = (
+        (
+            Flag.LAND_USE_NOT_GIVEN,
             "land use not given: the aesthetic benefit takes the single-family factor C = 1 (as the NTBC does); "
-            "energy and avoided emissions read the zone's general tables, not the single-family ones"
-        )
-    if mask & Flag.COMMERCIAL_NOT_DISTINGUISHED:
-        out.append(
+            "energy and avoided emissions read the zone's general tables, not the single-family ones",
+        ),
+        (
+            Flag.COMMERCIAL_NOT_DISTINGUISHED,
             "commercial or industrial not distinguished: the lower factor, industrial / large commercial, is used "
             f"(C = {c:g}; small commercial would be "
-            f"{p['land_use_factors']['small_commercial']:g})"
-        )
-    if mask & Flag.LAND_USE_FACTOR_UNVERIFIED:
-        out.append(
+            f"{p['land_use_factors']['small_commercial']:g})",
+        ),
+        (
+            Flag.LAND_USE_FACTOR_UNVERIFIED,
             f"land-use factor C = {c:g} for {lu} (aesthetic benefit) is unverified: no source for it was found; "
-            "the Village may set it"
-        )
-    if mask & Flag.ENERGY_TABLES_ZERO:
-        out.append(
+            "the Village may set it",
+        ),
+        (
+            Flag.ENERGY_TABLES_ZERO,
             "institutional / transportation: the source's energy and avoided-emission tables for this land use "
-            "are all zero, so no energy saving and no avoided CO2 or pollutants are credited"
-        )
-    if mask & Flag.ENERGY_ZONE_TABLE:
-        out.append(
+            "are all zero, so no energy saving and no avoided CO2 or pollutants are credited",
+        ),
+        (
+            Flag.ENERGY_ZONE_TABLE,
             "park / vacant / other: the source has no energy table for this land use; the zone's general "
-            "table is used, as for a tree of unspecified land use"
-        )
+            "table is used, as for a tree of unspecified land use",
+        ),
+    )
+    out += [text for flag, text in land_use_texts if mask & flag]
     if mask & Flag.SPECIES_CORRECTED and corrected_pos is not None:
         cat = _catalogue_text()
         out.append(f"{cat['common_name'][corrected_pos]}: {cat['correction'][corrected_pos]}")
@@ -615,16 +604,7 @@ def benefits(
     row["land_use"] = lu_name
     mask = disclosure_masks(np.array([pos]), np.array([dbh]), lu, p)[0]
     cat = {k: v[pos] for k, v in _catalogue_text().items()}  # plain arrays: a pandas row costs ~1 ms
-    keys = (
-        "stormwater_gal",
-        "electricity_kwh",
-        "natural_gas_therms",
-        "air_quality_lb",
-        "co2_sequestered_lb",
-        "co2_avoided_lb",
-        "co2_stored_lb",
-        "leaf_area_increase_m2",
-    )
+    keys = BENEFIT_QUANTITY_COLUMNS
     out = {
         "species_code": code,
         "scientific_name": cat["scientific_name"],

@@ -131,6 +131,16 @@ def price_units() -> dict[str, str]:
     return {r.factor_group: f"USD/{r.unit}" for r in p.itertuples()}
 
 
+#: The catalogue's CTLA appraisal parameters (numbers, per species).
+APPRAISAL_COLUMNS = (
+    "species_rating_pct",
+    "basic_price_usd_per_sqin",
+    "palm_trunk_cost_usd_per_ft",
+    "replacement_cost_usd",
+    "replacement_trunk_area_sqin",
+)
+
+
 @functools.cache
 def catalogue() -> pd.DataFrame:
     """Species catalogue indexed by i-Tree code, with the Village's local status.
@@ -141,13 +151,7 @@ def catalogue() -> pd.DataFrame:
     ``part575`` (``prohibited``/``regulated``/``none``).
     """
     cat = pd.read_csv(SPECIES_DIR / "catalogue.csv", keep_default_na=False, dtype={"code": str, "aliases": str})
-    for c in (
-        "species_rating_pct",
-        "basic_price_usd_per_sqin",
-        "palm_trunk_cost_usd_per_ft",
-        "replacement_cost_usd",
-        "replacement_trunk_area_sqin",
-    ):
+    for c in APPRAISAL_COLUMNS:
         cat[c] = cat[c].astype(float)
     status_path = SPECIES_DIR / "local_status.csv"
     if status_path.exists():

@@ -506,64 +506,38 @@ def _topsoil_items(o: _Ops, exemptions: list[dict[str, Any]]) -> list[tuple[Deci
     return [(top[0], top[1] / 12)]
 
 
+#: The §120 area rules on cuts and fills: (area limit, depth limit or None for any depth, measured area field).
+_CUT_AREA_RULES: tuple[tuple[str, str | None, str], ...] = (
+    ("deep_cut_area", "deep_cut_depth", "cut_area_over_4ft_sqft"),
+    ("cut_area", "cut_depth", "cut_area_over_2ft_sqft"),
+)
+_FILL_AREA_RULES: tuple[tuple[str, str | None, str], ...] = (
+    ("deep_fill_area", "deep_fill_depth", "fill_area_over_4ft_sqft"),
+    ("fill_area", "fill_depth", "fill_area_over_2ft_sqft"),
+    ("any_fill_area", None, "fill_area_sqft"),
+)
+
+
 def _croton_rules(o: _Ops, exemptions: list[dict[str, Any]], missing: list[str]) -> list[dict[str, Any]]:
     m, has_m = o.measured, o.measured is not None
 
     def over(items: list[tuple[Decimal, Decimal]], depth: Decimal) -> Decimal:
         return sum((a for a, d in items if d > depth), Decimal(0))
 
-    rules = [
-        _area_rule(
-            LAW["deep_cut_area"].section,
-            over(o.exc, _v("deep_cut_depth")),
-            m.cut_area_over_4ft_sqft if m else None,
-            has_m,
-            _v("deep_cut_area"),
-            f"excavation deeper than {_fmt(_v('deep_cut_depth'))} ft",
-            missing,
-        ),
-        _area_rule(
-            LAW["cut_area"].section,
-            over(o.exc, _v("cut_depth")),
-            m.cut_area_over_2ft_sqft if m else None,
-            has_m,
-            _v("cut_area"),
-            f"excavation deeper than {_fmt(_v('cut_depth'))} ft",
-            missing,
-        ),
-        _rule_lowering(o, missing),
-        _rule_volume(o, missing),
-    ]
+    def depth_rule(
+        items: list[tuple[Decimal, Decimal]], has: bool, area_key: str, depth_key: str | None, measured: str, what: str
+    ) -> dict[str, Any]:
+        depth = _v(depth_key) if depth_key else Decimal(0)
+        text = f"{what} deeper than {_fmt(depth)} ft" if depth_key else f"{what} at any depth"
+        known = getattr(m, measured) if m else None
+        return _area_rule(LAW[area_key].section, over(items, depth), known, has, _v(area_key), text, missing)
+
+    rules = [depth_rule(o.exc, has_m, area, depth, measured, "excavation") for area, depth, measured in _CUT_AREA_RULES]
+    rules += [_rule_lowering(o, missing), _rule_volume(o, missing)]
     fills = o.fil + _topsoil_items(o, exemptions)
     has_fill_m = has_m and bool(m and m.fill_cuft > 0)
     rules += [
-        _area_rule(
-            LAW["deep_fill_area"].section,
-            over(fills, _v("deep_fill_depth")),
-            m.fill_area_over_4ft_sqft if m else None,
-            has_fill_m,
-            _v("deep_fill_area"),
-            f"fill deeper than {_fmt(_v('deep_fill_depth'))} ft",
-            missing,
-        ),
-        _area_rule(
-            LAW["fill_area"].section,
-            over(fills, _v("fill_depth")),
-            m.fill_area_over_2ft_sqft if m else None,
-            has_fill_m,
-            _v("fill_area"),
-            f"fill deeper than {_fmt(_v('fill_depth'))} ft",
-            missing,
-        ),
-        _area_rule(
-            LAW["any_fill_area"].section,
-            over(fills, Decimal(0)),
-            m.fill_area_sqft if m else None,
-            has_fill_m,
-            _v("any_fill_area"),
-            "fill at any depth",
-            missing,
-        ),
+        depth_rule(fills, has_fill_m, area, depth, measured, "fill") for area, depth, measured in _FILL_AREA_RULES
     ]
     return rules
 

@@ -17,8 +17,15 @@ from dataclasses import dataclass
 
 __all__ = [
     "FLAG_FIELDS",
+    "SURVEY_KEY_COLUMNS",
+    "SURVEY_FIELD_COLUMNS",
     "TREE_COLUMNS",
+    "DOLLAR_COLUMNS",
+    "BENEFIT_QUANTITY_COLUMNS",
+    "BENEFIT_COLUMNS",
     "BENEFIT_SKIP",
+    "TREE_PERMIT_COLUMNS",
+    "TREE_PENALTY_COLUMNS",
     "TREE_JSON_COLUMNS",
     "Column",
     "COLUMNS",
@@ -52,12 +59,11 @@ FLAG_FIELDS = (
     "within_20ft_of_lot_line",
 )
 
-#: The trees frame of a read survey, in order (then ``latitude``/``longitude``/``x``/``y`` when given).
-TREE_COLUMNS = (
-    "source_row",
-    "tag",
-    "species",
-    "species_code",
+#: The columns that name a surveyed tree, first in the trees frame, the statement's Trees sheet and the JSON.
+SURVEY_KEY_COLUMNS = ("source_row", "tag", "species", "species_code")
+
+#: The surveyed facts of a tree after its species (trees frame and the statement's Trees sheet).
+SURVEY_FIELD_COLUMNS = (
     "species_method",
     "species_score",
     "dbh_in",
@@ -66,41 +72,65 @@ TREE_COLUMNS = (
     "condition",
     "land_use",
     "notes",
+)
+
+#: The trees frame of a read survey, in order (then ``latitude``/``longitude``/``x``/``y`` when given).
+TREE_COLUMNS = (
+    *SURVEY_KEY_COLUMNS,
+    *SURVEY_FIELD_COLUMNS,
     *FLAG_FIELDS,
     "distance_to_residence_ft",
     "warnings",
 )
 
+#: The benefit categories priced in dollars (``usd_<name>`` columns).
+DOLLAR_COLUMNS = ("stormwater", "energy", "air_quality", "co2", "property")
+
+#: The benefit quantities of a tree (the amounts the dollar values price, and the carbon stored).
+BENEFIT_QUANTITY_COLUMNS = (
+    "stormwater_gal",
+    "electricity_kwh",
+    "natural_gas_therms",
+    "air_quality_lb",
+    "co2_sequestered_lb",
+    "co2_avoided_lb",
+    "co2_stored_lb",
+    "leaf_area_increase_m2",
+)
+
+#: The columns of the benefits frame (``benefits.benefit_arrays``), in order.
+BENEFIT_COLUMNS = (
+    *BENEFIT_QUANTITY_COLUMNS,
+    "leaf_area_m2",
+    "crown_area_m2",
+    *(f"usd_{k}" for k in DOLLAR_COLUMNS),
+    "usd_total_annual",
+)
+
 #: Columns of the benefits frame that the trees frame already has.
 BENEFIT_SKIP = ("species_code", "dbh_in", "land_use")
 
+#: A tree's permit outcome (JSON and the statement's Trees sheet), in order.
+TREE_PERMIT_COLUMNS = ("harmed", "counted", "exclusion", "permit_triggers", "permit_needed", "offence")
+
+#: A tree's penalty amounts (JSON and the statement's Trees sheet), in order.
+TREE_PENALTY_COLUMNS = ("penalty_tier", "penalty_base_usd", "penalty_max_usd", "criminal_max_usd", "criminal_section")
+
 #: The per-tree rows of the assessment's JSON (``trees``), in order, when present.
 TREE_JSON_COLUMNS = (
-    "source_row",
-    "tag",
-    "species",
-    "species_code",
+    *SURVEY_KEY_COLUMNS,
     "dbh_in",
     "action",
     "condition",
     "value_usd",
     "usd_total_annual",
     "disclosures",
-    "harmed",
-    "counted",
-    "exclusion",
-    "permit_triggers",
-    "permit_needed",
-    "offence",
+    *TREE_PERMIT_COLUMNS,
     "offence_status",
     "offence_sections",
     "offence_depends_on",
     "not_offence_reason",
-    "penalty_tier",
-    "penalty_base_usd",
-    "penalty_max_usd",
-    "criminal_max_usd",
-    "criminal_section",
+    *TREE_PENALTY_COLUMNS,
 )
 
 

@@ -66,7 +66,21 @@ from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
 
 from treecalc.results import records as _records
-from treecalc.schema import COLUMNS, INT, NUM, NUM1, NUM2, SHARE, USD, USD_RATE
+from treecalc.schema import (
+    BENEFIT_COLUMNS,
+    COLUMNS,
+    INT,
+    NUM,
+    NUM1,
+    NUM2,
+    SHARE,
+    SURVEY_FIELD_COLUMNS,
+    SURVEY_KEY_COLUMNS,
+    TREE_PENALTY_COLUMNS,
+    TREE_PERMIT_COLUMNS,
+    USD,
+    USD_RATE,
+)
 
 __all__ = ["SHEETS", "write_statement", "statement_bytes", "build_workbook", "safe_text", "needs_quote_prefix"]
 
@@ -993,53 +1007,14 @@ def _removed_by_species(trees: Any) -> pd.DataFrame:
 
 
 #: Column order on the Trees sheet; unknown columns (flags...) go after ``notes``.
-_TREE_FIRST = (
-    "source_row",
-    "tag",
-    "species",
-    "species_code",
-    "scientific_name",
-    "common_name",
-    "species_method",
-    "species_score",
-    "dbh_in",
-    "stems",
-    "action",
-    "condition",
-    "land_use",
-    "notes",
-)
+_TREE_FIRST = (*SURVEY_KEY_COLUMNS, "scientific_name", "common_name", *SURVEY_FIELD_COLUMNS)
 _TREE_LAST = (
     "value_row",
     "benefit_land_use",
-    "stormwater_gal",
-    "electricity_kwh",
-    "natural_gas_therms",
-    "air_quality_lb",
-    "co2_sequestered_lb",
-    "co2_avoided_lb",
-    "co2_stored_lb",
-    "leaf_area_increase_m2",
-    "leaf_area_m2",
-    "crown_area_m2",
-    "usd_stormwater",
-    "usd_energy",
-    "usd_air_quality",
-    "usd_co2",
-    "usd_property",
-    "usd_total_annual",
+    *BENEFIT_COLUMNS,
     "value_usd",
-    "harmed",
-    "counted",
-    "exclusion",
-    "permit_triggers",
-    "permit_needed",
-    "offence",
-    "penalty_tier",
-    "penalty_base_usd",
-    "penalty_max_usd",
-    "criminal_max_usd",
-    "criminal_section",
+    *TREE_PERMIT_COLUMNS,
+    *TREE_PENALTY_COLUMNS,
     "warnings",
 )
 
@@ -1110,6 +1085,15 @@ def _trees(book: _Book, a: Any) -> None:
     )
 
 
+def _kv_header(g: _Grid, given: Any, item: str, rule: str) -> int:
+    """The Item/Value/Unit/Section/Note header of a sheet of key-value rows; a 'not applicable' row when the
+    assessment gave nothing for it (no ``rule`` rule was applied). Returns the header's row."""
+    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
+    if not given:
+        g.add([item, "not applicable", "text", "", f"no {rule} rule was applied"])
+    return hdr
+
+
 def _replacement(book: _Book, a: Any) -> None:
     ws = book.sheet("Replacement plan")
     rep = _get(a, "replacement", {}) or {}
@@ -1117,9 +1101,7 @@ def _replacement(book: _Book, a: Any) -> None:
     section = _get(rep, "section", "")
     basis = _value_basis(a)
     g.title(f"Replacement plan — {_jurisdiction(a)} — {section or 'no replacement rule'} — value basis: {basis}")
-    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
-    if not rep:
-        g.add(["Replacement", "not applicable", "text", "", "no replacement rule was applied"])
+    hdr = _kv_header(g, rep, "Replacement", "replacement")
     order = (
         "required",
         "percent",
@@ -1225,9 +1207,7 @@ def _fund(book: _Book, a: Any) -> None:
     g = _Grid()
     fund_name = "Tree Preservation Fund" if "croton" in str(_get(a, "jurisdiction", "")).lower() else "Fund"
     g.title(f"{fund_name} — {_jurisdiction(a)} — payment in lieu of planting{f' ({section})' if section else ''}")
-    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
-    if not fund:
-        g.add(["Payment in lieu", "not applicable", "text", "", "no fund rule was applied"])
+    hdr = _kv_header(g, fund, "Payment in lieu", "fund")
     order = (
         "basis",
         "fee_per_tree_usd",
@@ -1270,9 +1250,7 @@ def _penalties(book: _Book, a: Any) -> None:
         f'Penalties — {_jurisdiction(a)} — maxima ("up to") on definite offences; conditional ones apart'
         + (f" ({sec_text})" if sec_text else "")
     )
-    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
-    if not pen:
-        g.add(["Penalties", "not applicable", "text", "", "no penalty rule was applied"])
+    hdr = _kv_header(g, pen, "Penalties", "penalty")
     order = (
         "civil_penalty_max_usd",
         "civil_penalty_conditional_usd",

@@ -47,24 +47,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "permit_held=true, department_approval=true, village_work=true, lot_area_acres=0.8, "
         "normal_farming=true (repeatable; the Site sheet takes the same fields)",
     )
-    p.add_argument(
-        "--violation",
-        action="store_true",
-        default=None,
-        help="apply the §208-22F violation standard (default: when trees were harmed without a permit)",
-    )
-    p.add_argument(
-        "--application-pending",
-        action="store_true",
-        default=None,
-        help="a permit application was pending when trees were harmed (§208-29B(7))",
-    )
-    p.add_argument(
-        "--clear-cutting",
-        action="store_true",
-        default=None,
-        help="clear cutting has been determined to have taken place (§208-17, §208-29B(7))",
-    )
+    # yes/no facts: None when the flag is not given, so the survey's Site sheet or the default applies
+    for flag, why in (
+        ("--violation", "apply the §208-22F violation standard (default: when trees were harmed without a permit)"),
+        ("--application-pending", "a permit application was pending when trees were harmed (§208-29B(7))"),
+        ("--clear-cutting", "clear cutting has been determined to have taken place (§208-17, §208-29B(7))"),
+    ):
+        p.add_argument(flag, action="store_true", default=None, help=why)
     p.add_argument("--days", default="1", metavar="N", help="days of continuing violation (default 1)")
     p.add_argument(
         "--value-basis",
@@ -72,21 +61,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="B",
         help="annual (default), cumulative:N (N years with growth) or appraised (CTLA)",
     )
-    p.add_argument(
-        "--replacement-percent",
-        type=float,
-        metavar="PCT",
-        help="the Village Engineer's percentage after a violation (§208-22F; default 120)",
+    replacement: tuple[tuple[str, type | None, str, str], ...] = (
+        (
+            "--replacement-percent",
+            float,
+            "PCT",
+            "the Village Engineer's percentage after a violation (§208-22F; default 120)",
+        ),
+        ("--replacement-species", None, "NAME", "replacement species (default ACRU, red maple)"),
+        ("--replacement-dbh", float, "IN", "replacement DBH, inches (default 2)"),
+        ("--replacement-height", float, "FT", "replacement height, feet (a conifer must be at least 5 ft, §208-22D)"),
+        ("--replacement-cost", None, "USD", "unit cost of a replacement tree, supplied and planted"),
     )
-    p.add_argument("--replacement-species", metavar="NAME", help="replacement species (default ACRU, red maple)")
-    p.add_argument("--replacement-dbh", type=float, metavar="IN", help="replacement DBH, inches (default 2)")
-    p.add_argument(
-        "--replacement-height",
-        type=float,
-        metavar="FT",
-        help="replacement height, feet (a conifer must be at least 5 ft, §208-22D)",
-    )
-    p.add_argument("--replacement-cost", metavar="USD", help="unit cost of a replacement tree, supplied and planted")
+    for flag, kind, metavar, why in replacement:
+        p.add_argument(flag, type=kind, metavar=metavar, help=why)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--plantable", type=int, metavar="N", help="how many replacement trees the site can take")
     g.add_argument(

@@ -202,23 +202,20 @@ def register(subparsers: Any) -> None:
         "AREA_SQFT:DEPTH_FT",
         "excavation for a foundation under a building permit (§120-3B; repeatable)",
     )
-    c.add_argument(
-        "--retaining-wall",
-        dest="retaining_wall",
-        metavar="HEIGHT_FT",
-        help="height of a retaining wall to be built (§120-8M)",
-    )
-    c.add_argument("--cellar", metavar="L:W:D", help="Wesley Hills: cellar and foundation, feet (§95-3C(1))")
-    c.add_argument("--permit-issued", dest="permit_issued", metavar="DATE", help="permit issue date (§120-10A)")
-    c.add_argument("--last-work", dest="last_work", metavar="DATE", help="last day of work (§120-10A)")
-    c.add_argument("--as-of", dest="as_of", metavar="DATE", help="date of the term check (default today)")
-    c.add_argument("--lot-area", dest="lot_area", metavar="AREA_SQFT", help="lot area")
-    c.add_argument(
-        "--place-topsoil",
-        dest="place_topsoil",
-        metavar="AREA_SQFT:DEPTH_IN[:seeded]",
-        help="topsoil placement; add ':seeded' if immediately seeded and mulched",
-    )
+    for flag, metavar, why in (
+        ("--retaining-wall", "HEIGHT_FT", "height of a retaining wall to be built (§120-8M)"),
+        ("--cellar", "L:W:D", "Wesley Hills: cellar and foundation, feet (§95-3C(1))"),
+        ("--permit-issued", "DATE", "permit issue date (§120-10A)"),
+        ("--last-work", "DATE", "last day of work (§120-10A)"),
+        ("--as-of", "DATE", "date of the term check (default today)"),
+        ("--lot-area", "AREA_SQFT", "lot area"),
+        (
+            "--place-topsoil",
+            "AREA_SQFT:DEPTH_IN[:seeded]",
+            "topsoil placement; add ':seeded' if immediately seeded and mulched",
+        ),
+    ):
+        c.add_argument(flag, metavar=metavar, help=why)  # dest: the flag's name with '_' for '-'
     c.add_argument("--json", action="store_true", help="print JSON")
     c.set_defaults(func=_cmd_check)
 

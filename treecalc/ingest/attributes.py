@@ -122,34 +122,41 @@ def blank_action_warning(acts: Actions, vals: list, ok: np.ndarray) -> str:
     return f"{int(blank.sum())} tree(s) with a blank {acts.column.header!r} taken as retain" if blank.any() else ""
 
 
-def read_condition(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:
-    """ISA condition class per row ('' when blank or not recognised) and a warning per row (None: none)."""
-    col = mapping.first("condition")
+def _read_coded(
+    table: Table, mapping: C.Mapping, field: str, parse: Callable[[Any], str | None], warning: Callable[[Any, Any], str]
+) -> tuple[np.ndarray, list[str] | None]:
+    """A coded column read once per distinct cell: its code per row ('' when blank or not recognised) and
+    ``warning(cell, code)`` per row (None: the column is absent)."""
+    col = mapping.first(field)
     if col is None:
         return np.array([""] * table.n, dtype=object), None
     codes, uniq = distinct(table.values(col))
-    read = [V.parse_condition(v) for v in uniq]
-    warn = [
-        "dead tree"
-        if c == "dead"
-        else ""
-        if c is not None
-        else f"condition {as_text(v)!r} not recognised (excellent, good, fair, poor, dead); left blank"
-        for v, c in zip(uniq, read)
-    ]
+    read = [parse(v) for v in uniq]
+    warn = [warning(v, c) for v, c in zip(uniq, read)]
     return spread([c or "" for c in read], codes), _texts(warn, codes)
 
 
+def _condition_warning(v: Any, c: str | None) -> str:
+    if c == "dead":
+        return "dead tree"
+    if c is not None:
+        return ""
+    return f"condition {as_text(v)!r} not recognised (excellent, good, fair, poor, dead); left blank"
+
+
+def read_condition(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:
+    """ISA condition class per row ('' when blank or not recognised) and a warning per row (None: none)."""
+    return _read_coded(table, mapping, "condition", V.parse_condition, _condition_warning)
+
+
 def read_land_use(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:
-    col = mapping.first("land_use")
-    if col is None:
-        return np.array([""] * table.n, dtype=object), None
-    codes, uniq = distinct(table.values(col))
-    read = [V.parse_land_use(v) for v in uniq]
-    warn = [
-        "" if lu is not None else f"land use {as_text(v)!r} not recognised; left blank" for v, lu in zip(uniq, read)
-    ]
-    return spread([lu or "" for lu in read], codes), _texts(warn, codes)
+    return _read_coded(
+        table,
+        mapping,
+        "land_use",
+        V.parse_land_use,
+        lambda v, lu: "" if lu is not None else f"land use {as_text(v)!r} not recognised; left blank",
+    )
 
 
 def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:

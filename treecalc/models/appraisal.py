@@ -261,16 +261,7 @@ def replacement_value(
     if np.isnan(loc).any() or (loc < 0).any() or (loc > 1).any():
         raise ValueError("location must be a rating in [0, 1]")
     pos = data.catalogue_positions(codes)
-    p = {
-        c: cat[c].to_numpy(float)[pos]
-        for c in (
-            "species_rating_pct",
-            "basic_price_usd_per_sqin",
-            "palm_trunk_cost_usd_per_ft",
-            "replacement_cost_usd",
-            "replacement_trunk_area_sqin",
-        )
-    }
+    p = {c: cat[c].to_numpy(float)[pos] for c in data.APPRAISAL_COLUMNS}
     s = p["species_rating_pct"] / 100.0
     k = condition_factor(cond)
     tree = ctla_trunk_formula(

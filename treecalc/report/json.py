@@ -8,31 +8,15 @@ key for key and value for value, as the per-row conversion it replaces (``tests/
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from treecalc.results import plain
+
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
-
-
-def plain(v: Any) -> Any:
-    """A JSON-ready Python value: numpy scalars and Decimals as Python numbers, lists and dicts recursively."""
-    if isinstance(v, np.bool_):
-        return bool(v)
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, np.floating):
-        return float(v)
-    if isinstance(v, Decimal):
-        return float(v)
-    if isinstance(v, (list, tuple)):
-        return [plain(x) for x in v]
-    if isinstance(v, dict):
-        return {k: plain(x) for k, x in v.items()}
-    return v
 
 
 _NATIVE = (str, int, float, bool, type(None))

@@ -345,18 +345,16 @@ def _method(doc: _Doc, d: Mapping[str, Any]) -> None:
         doc.para(f"Law: {m['law']}")
     if m.get("sections_applied"):
         doc.para("Sections applied: " + ", ".join(map(str, m["sections_applied"])))
-    if m.get("readings"):
-        doc.para("Readings of unclear law text:", "B")
-        doc.bullets(m["readings"])
-    if m.get("data_sources"):
-        doc.para("Data sources:", "B")
-        doc.bullets(m["data_sources"])
-    if d.get("assumptions"):
-        doc.para("Assumptions (facts not given):", "B")
-        doc.bullets(d["assumptions"])
-    if d.get("warnings"):
-        doc.para("Warnings:", "B")
-        doc.bullets(d["warnings"])
+    lists = (
+        (m, "readings", "Readings of unclear law text:"),
+        (m, "data_sources", "Data sources:"),
+        (d, "assumptions", "Assumptions (facts not given):"),
+        (d, "warnings", "Warnings:"),
+    )
+    for where, key, title in lists:
+        if where.get(key):
+            doc.para(title, "B")
+            doc.bullets(where[key])
 
 
 def _signatures(doc: _Doc) -> None:

@@ -160,8 +160,9 @@ def evaluate(
             f"{p['vacant_lot_min_dbh_in']:g} in or more on a vacant lot",
             "vacant lot (has_residence not given, §95-3A(1)(c))" if vacant_assumed else "",
         )
-    _large_lot(add, trees, site, p, d, harmed, assumptions, assumed)
-    _lot_line(add, trees, site, p, d, harmed, assumptions, assumed, flags_not_surveyed)
+    survey = _Survey(add, trees, site, p, d, harmed, assumptions, assumed)
+    _large_lot(survey)
+    _lot_line(survey, flags_not_surveyed)
     needed = harmed & (text != "")
     exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
     if site.get("village_work") or site.get("normal_farming"):
@@ -183,17 +184,25 @@ def evaluate(
     )
 
 
-def _large_lot(
-    add: Any,
-    trees: pd.DataFrame,
-    site: dict[str, Any],
-    p: dict[str, Any],
-    d: np.ndarray,
-    harmed: np.ndarray,
-    assumptions: list[str],
-    assumed: Any,
-) -> None:
+@dataclass(frozen=True)
+class _Survey:
+    """What each §95-3A(1) trigger reads: the trigger recorder ``add``, the survey, site facts, law numbers,
+    DBH and harmed arrays, the assumptions list it appends to and the site facts not given."""
+
+    add: Any
+    trees: pd.DataFrame
+    site: dict[str, Any]
+    p: dict[str, Any]
+    d: np.ndarray
+    harmed: np.ndarray
+    assumptions: list[str]
+    assumed: Any
+
+
+def _large_lot(s: _Survey) -> None:
     """(d) lot of 1.5 acres or more: 10 in or more farther than 200 ft from an existing one-family residence."""
+    add, trees, site, p, d = s.add, s.trees, s.site, s.p, s.d
+    harmed, assumptions = s.harmed, s.assumptions
     area = site.get("lot_area_acres")
     if area is not None and float(area) < p["large_lot_min_acres"]:
         return
@@ -221,18 +230,10 @@ def _large_lot(
     )
 
 
-def _lot_line(
-    add: Any,
-    trees: pd.DataFrame,
-    site: dict[str, Any],
-    p: dict[str, Any],
-    d: np.ndarray,
-    harmed: np.ndarray,
-    assumptions: list[str],
-    assumed: Any,
-    flags_not_surveyed: Any,
-) -> None:
+def _lot_line(s: _Survey, flags_not_surveyed: Any) -> None:
     """(e) 6 in or more within 20 ft of a lot line on a lot without a one-family certificate of occupancy."""
+    add, trees, site, p, d = s.add, s.trees, s.site, s.p, s.d
+    harmed, assumptions, assumed = s.harmed, s.assumptions, s.assumed
     if site.get("one_family_co_issued", False):
         return
     n = len(trees)
