@@ -15,6 +15,7 @@ that binary cannot be found.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,9 +48,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path):
-    """A ``streamlit run app.py`` on a free localhost port; killed at teardown."""
+@contextlib.contextmanager
+def streamlit_server(tmp_path: Path, env: dict[str, str] | None = None) -> Iterator[tuple[subprocess.Popen, str]]:
+    """A ``streamlit run app.py`` on a free localhost port (with ``env`` if given): ``(process, url)``
+    once ``/_stcore/health`` answers; killed at exit. Every browser test starts its server here."""
     port = _free_port()
     log = open(tmp_path / "streamlit.log", "wb")
     proc = subprocess.Popen(
@@ -72,6 +75,7 @@ def server(tmp_path):
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
+        env=env,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -91,7 +95,7 @@ def server(tmp_path):
             if time.monotonic() > deadline:
                 raise RuntimeError("streamlit did not become healthy within 60 s")
             time.sleep(0.3)
-        yield url
+        yield proc, url
     finally:
         proc.terminate()
         try:
@@ -100,6 +104,13 @@ def server(tmp_path):
             proc.kill()
             proc.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A ``streamlit run app.py`` on a free localhost port; killed at teardown."""
+    with streamlit_server(tmp_path) as (_, url):
+        yield url
 
 
 def _amount(text: str) -> float:

@@ -11,7 +11,6 @@ native reader — which aborts, in the isolated child process only.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import time
 import urllib.request
@@ -21,7 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ingest"))
 from hostile_builders import far_cell_xlsx
-from test_browser import CHROMIUM, LAUNCH_ARGS, ROOT, _free_port, _metric
+from test_browser import CHROMIUM, LAUNCH_ARGS, _metric, streamlit_server
 
 RAISED = "columns=20000,cells=1e12,rows=2000000"
 
@@ -31,49 +30,14 @@ def _health(url: str) -> bytes:
         return r.read().strip()
 
 
-def _serve(tmp_path: Path, limits: str | None):
+def _env(limits: str | None) -> dict[str, str]:
     import os
 
-    port = _free_port()
     env = {**os.environ}
     env.pop("TREECALC_LIMITS", None)
     if limits:
         env["TREECALC_LIMITS"] = limits
-    log = (tmp_path / "streamlit.log").open("wb")  # the server's log, closed at teardown
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        assert proc.poll() is None, (tmp_path / "streamlit.log").read_text(errors="replace")[-2000:]
-        try:
-            if _health(url) == b"ok":
-                return proc, log, url
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, "streamlit did not become healthy within 60 s"
-        time.sleep(0.3)
+    return env
 
 
 @pytest.mark.slow
@@ -83,50 +47,38 @@ def test_far_cell_upload_is_refused_and_the_server_lives(tmp_path, limits, says)
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
     bad = far_cell_xlsx(tmp_path / "far.xlsx")
     assert bad.stat().st_size < 2_000
-    proc, log, url = _serve(tmp_path, limits)
-    try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-            try:
-                attacker = browser.new_context().new_page()
-                other = browser.new_context().new_page()  # a second session, with the bundled sample
-                for page in (attacker, other):
-                    page.set_default_timeout(60_000)
-                    page.goto(url)
-                    page.get_by_text("Showing").first.wait_for()
-                before = _metric(other, "Trees")
-
-                with attacker.expect_file_chooser() as fc:
-                    attacker.locator(
-                        '[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button'
-                    ).first.click()
-                t0 = time.monotonic()
-                fc.value.set_files(str(bad))
-                error = attacker.locator('[data-testid="stAlertContentError"]').filter(has_text="far.xlsx")
-                error.first.wait_for(timeout=30_000)
-                text = error.first.inner_text()
-                assert says in text and "far.xlsx" in text, text
-                if limits is None:
-                    assert "XFD1048576" in text and "--limit" in text, text
-                else:
-                    assert "memory" in text, text  # the isolated reader died; the server did not
-                assert time.monotonic() - t0 < 30
-
-                assert proc.poll() is None, "the server died"
-                assert _health(url) == b"ok"
-                # the other session still works: it reruns and shows its survey
-                other.reload()
-                other.get_by_text("Showing").first.wait_for()
-                assert _metric(other, "Trees") == before
-                assert other.locator('[data-testid="stException"]').count() == 0
-            finally:
-                browser.close()
-        assert proc.poll() is None and _health(url) == b"ok"
-    finally:
-        proc.terminate()
+    with streamlit_server(tmp_path, _env(limits)) as (proc, url), sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
+            attacker = browser.new_context().new_page()
+            other = browser.new_context().new_page()  # a second session, with the bundled sample
+            for page in (attacker, other):
+                page.set_default_timeout(60_000)
+                page.goto(url)
+                page.get_by_text("Showing").first.wait_for()
+            before = _metric(other, "Trees")
+
+            with attacker.expect_file_chooser() as fc:
+                attacker.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
+            t0 = time.monotonic()
+            fc.value.set_files(str(bad))
+            error = attacker.locator('[data-testid="stAlertContentError"]').filter(has_text="far.xlsx")
+            error.first.wait_for(timeout=30_000)
+            text = error.first.inner_text()
+            assert says in text and "far.xlsx" in text, text
+            if limits is None:
+                assert "XFD1048576" in text and "--limit" in text, text
+            else:
+                assert "memory" in text, text  # the isolated reader died; the server did not
+            assert time.monotonic() - t0 < 30
+
+            assert proc.poll() is None, "the server died"
+            assert _health(url) == b"ok"
+            # the other session still works: it reruns and shows its survey
+            other.reload()
+            other.get_by_text("Showing").first.wait_for()
+            assert _metric(other, "Trees") == before
+            assert other.locator('[data-testid="stException"]').count() == 0
+        finally:
+            browser.close()
+        assert proc.poll() is None and _health(url) == b"ok"

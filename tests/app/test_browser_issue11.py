@@ -12,15 +12,14 @@ from __future__ import annotations
 import io
 import json
 import os
-import socket
-import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.app.test_browser import streamlit_server
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -49,71 +48,17 @@ SURVEY = (
 NAME = "Birch Lane lot 12.csv"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def server(tmp_path):
-    port = _free_port()
-    log = open(tmp_path / "streamlit.log", "wb")
+    """The app served with the coordinates stand-in on its path (``tests/app/coords``)."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(
             [str(Path(__file__).parent / "coords"), *filter(None, [os.environ.get("PYTHONPATH")])]
         ),
     }
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(
-                    f"streamlit exited: {(tmp_path / 'streamlit.log').read_text(errors='replace')[-2000:]}"
-                )
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("streamlit did not become healthy within 60 s")
-            time.sleep(0.3)
+    with streamlit_server(tmp_path, env) as (_, url):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
 
 
 @pytest.fixture
