@@ -1,19 +1,8 @@
 import pandas as pd
 
-FLAGS = (
-    "street_tree",
-    "wetland",
-    "slope_over_20pct",
-    "excessively_steep_slope",
-    "landmark",
-    "conservation_area",
-    "dec_protected",
-    "regulated_buffer_zone",
-    "hazardous",
-    "dead_or_diseased",
-    "good_forestry",
-    "within_20ft_of_lot_line",
-)
+from treecalc.schema import FLAG_FIELDS
+
+FLAGS = FLAG_FIELDS  # the survey flags, from their one home
 
 
 def make_trees(rows):
