@@ -23,7 +23,6 @@ printed, never asserted: performance lives here, not in timed unit tests.
 from __future__ import annotations
 
 import argparse
-import random
 import resource
 import statistics
 import subprocess
@@ -35,82 +34,22 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-SPECIES = [
-    "Acer rubrum",
-    "Acer rubrum 'October Glory'",
-    "Red maple",
-    "Sugar maple",
-    "Acer saccharum",
-    "Quercus rubra",
-    "Northern red oak",
-    "Quercus alba",
-    "White oak",
-    "Quercus palustris",
-    "Pin oak",
-    "Liriodendron tulipifera",
-    "Tulip tree",
-    "Betula lenta",
-    "Black birch",
-    "Tsuga canadensis",
-    "Eastern hemlock",
-    "Fagus grandifolia",
-    "American beech",
-    "Acer platanoides",
-    "Norway maple",
-    "Ailanthus altissima",
-    "Tree-of-heaven",
-    "Prunus serotina",
-    "Black cherry",
-    "Carya ovata",
-    "Pinus strobus",
-    "Cornus florida",
-    "Quercus sp.",
-    "Red Mapel",
-    "Sugar Mapel",
-]
-HEADER = [
-    "Tag #",
-    "Species",
-    "D.B.H. (in.)",
-    "Condition",
-    "Action",
-    "Street Tree",
-    "Wetland Buffer",
-    "Slope >20%",
-    "Landmark",
-    "Notes",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ingest import HEADER, survey_rows  # noqa: E402 - the benchmark survey, written by either benchmark
 
 
 def write_survey(path: Path, rows: int, seed: int = 1) -> None:
-    """A survey workbook of ``rows`` trees (XlsxWriter, streamed)."""
+    """A survey workbook of ``rows`` trees (XlsxWriter, streamed): the rows of ``ingest.survey_rows``."""
     import xlsxwriter
 
-    rnd = random.Random(seed)
     wb = xlsxwriter.Workbook(str(path), {"constant_memory": True})
     ws = wb.add_worksheet("Trees")
     ws.write_string(0, 0, "Benchmark Tree Survey")
-    for j, h in enumerate(HEADER):
-        ws.write_string(1, j, h)
-    conditions = ["Good", "Fair", "Poor", "Excellent", "good"]
-    actions = ["Retain", "Remove", "Retain", "retain", "Removed", "Topped", ""]
-    for i in range(1, rows + 1):
-        r = i + 1
-        ws.write_number(r, 0, i)
-        ws.write_string(r, 1, rnd.choice(SPECIES))
-        if i % 50 == 0:
-            ws.write_string(r, 2, f"{rnd.randint(4, 20)}, {rnd.randint(3, 12)}")
-        else:
-            ws.write_number(r, 2, round(rnd.uniform(2, 48), 1))
-        ws.write_string(r, 3, rnd.choice(conditions))
-        action = rnd.choice(actions)
-        if action:
-            ws.write_string(r, 4, action)
-        if i % 17 == 0:
-            ws.write_string(r, 5, "X")
-        ws.write_string(r, 6, "Y" if i % 23 == 0 else "N")
-        if i % 31 == 0:
-            ws.write_string(r, 9, "near drive")
+    ws.write_row(1, 0, HEADER)
+    for r, row in enumerate(survey_rows(rows, seed), start=2):
+        for j, v in enumerate(row):
+            if v is not None:
+                ws.write(r, j, v)
     wb.close()
 
 

@@ -66,14 +66,10 @@ HEADER = [
 ]
 
 
-def write_workbook(path: Path, rows: int, seed: int = 1) -> None:
-    from openpyxl import Workbook
-
+def survey_rows(rows: int, seed: int = 1):
+    """The benchmark survey's data rows (one list of cells per tree, ``None`` for an empty cell),
+    the same for a given ``rows`` and ``seed`` whichever writer puts them in a workbook."""
     rnd = random.Random(seed)
-    wb = Workbook(write_only=True)
-    ws = wb.create_sheet("Trees")
-    ws.append(["Benchmark Tree Survey"])
-    ws.append(HEADER)
     conditions = ["Good", "Fair", "Poor", "Excellent", "good"]
     actions = ["Retain", "Remove", "Retain", "retain", "Removed", "Topped", ""]
     for i in range(1, rows + 1):
@@ -81,20 +77,29 @@ def write_workbook(path: Path, rows: int, seed: int = 1) -> None:
             dbh = f"{rnd.randint(4, 20)}, {rnd.randint(3, 12)}"
         else:
             dbh = round(rnd.uniform(2, 48), 1)
-        ws.append(
-            [
-                i,
-                rnd.choice(SPECIES),
-                dbh,
-                rnd.choice(conditions),
-                rnd.choice(actions),
-                "X" if i % 17 == 0 else None,
-                "Y" if i % 23 == 0 else "N",
-                None,
-                None,
-                "near drive" if i % 31 == 0 else None,
-            ]
-        )
+        yield [
+            i,
+            rnd.choice(SPECIES),
+            dbh,
+            rnd.choice(conditions),
+            rnd.choice(actions) or None,
+            "X" if i % 17 == 0 else None,
+            "Y" if i % 23 == 0 else "N",
+            None,
+            None,
+            "near drive" if i % 31 == 0 else None,
+        ]
+
+
+def write_workbook(path: Path, rows: int, seed: int = 1) -> None:
+    from openpyxl import Workbook
+
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet("Trees")
+    ws.append(["Benchmark Tree Survey"])
+    ws.append(HEADER)
+    for row in survey_rows(rows, seed):
+        ws.append(row)
     wb.save(path)
 
 
