@@ -63,6 +63,18 @@ def repeatable(p: argparse.ArgumentParser | argparse._ArgumentGroup, flag: str, 
     p.add_argument(flag, action="append", default=[], metavar=metavar, help=help)
 
 
+def add_options(p: argparse.ArgumentParser, *flags: tuple[str, str, str]) -> None:
+    """Flags that take one value each, from ``(flag, metavar, help)`` rows (dest: the flag's name with '_' for '-')."""
+    for flag, metavar, why in flags:
+        p.add_argument(flag, metavar=metavar, help=why)
+
+
+def add_switches(p: argparse.ArgumentParser, *flags: tuple[str, str], default: bool | None = False) -> None:
+    """Yes/no flags from ``(flag, help)`` rows: True when given, else ``default`` (None: "not said")."""
+    for flag, why in flags:
+        p.add_argument(flag, action="store_true", default=default, help=why)
+
+
 def add_benefit_params(p: argparse.ArgumentParser) -> None:
     """Flags shared by every command that values trees."""
     p.add_argument(

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest.site import site_defaults
+from treecalc.results import Findings
 from treecalc.units import SITE_RANGES, cents, in_range, percent_of_up, round2
 
 ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
@@ -860,11 +861,10 @@ NOTE_22G = (
 NOTE_18E = "§208-18E: a prohibited invasive species (6 NYCRR Part 575) may never be installed or planted"
 
 
-def assess(ctx: Any) -> Any:
+def assess(ctx: Any) -> Findings:
     """Chapter 208 on a valued survey (``ctx``: :class:`treecalc.assessment.Context`) -> Assessment parts.
 
-    Returns ``(permit, replacement, fund, penalties, lines, site)`` as typed findings
-    (:mod:`treecalc.results`).
+    Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``.
     """
     from treecalc import data
 
@@ -901,7 +901,7 @@ def assess(ctx: Any) -> Any:
     replacement, fund = _replacement_findings(ctx, trees, law, pr, parts)
     permit_f = _permit_findings(trees, pr)
     lines = _lines(ctx, trees, law, pr, off, pen, replacement, fund)
-    return permit_f, replacement, fund, penalties_f, lines, site
+    return Findings(permit_f, replacement, fund, penalties_f, lines, site)
 
 
 def _not_given(v: Any) -> bool:
@@ -1042,7 +1042,7 @@ def _penalty_findings(
         civil_penalty_conditional_usd=pen.civil_conditional,
         criminal_fine_max_usd=pen.criminal_total,
         criminal_fine_conditional_usd=pen.criminal_conditional,
-        fine_max_usd=None,
+        fine_max_usd=None,  # Chapter 95's: §208-29 has civil penalties and criminal fines instead
         fine_conditional_usd=None,
         doubled=pen.doubled,
         doubling_reasons=pen.doubling_reasons,

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest.site import site_defaults
+from treecalc.results import Findings
 from treecalc.rules.croton_on_hudson import REMOVALS, _join, actions, dbh, parse_bool, resolve_site
 
 NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
@@ -266,10 +267,10 @@ def _lot_line(s: _Survey, flags_not_surveyed: Any) -> None:
     )
 
 
-def assess(ctx: Any) -> Any:
+def assess(ctx: Any) -> Findings:
     """Chapter 95 on a valued survey (``ctx``: :class:`treecalc.assessment.Context`) -> findings.
 
-    Returns ``(permit, replacement, fund, penalties, lines, site)`` (:mod:`treecalc.results`);
+    Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``;
     sets ``ctx.wesley_hills`` to Chapter 95's own summary.
     """
     from treecalc.results import Fund, Penalties, Permit, Replacement
@@ -328,15 +329,9 @@ def assess(ctx: Any) -> Any:
         }
         for i in np.flatnonzero(r.offence)
     ]
-    penalties = Penalties(
-        civil_penalty_max_usd=None,
-        civil_penalty_conditional_usd=None,
-        criminal_fine_max_usd=None,
-        criminal_fine_conditional_usd=None,
+    penalties = Penalties(  # Chapter 95 has fines only: no §208-29 civil penalty, criminal fine or doubling
         fine_max_usd=fine_def,
         fine_conditional_usd=fine_cond,
-        doubled=False,
-        doubling_reasons=[],
         continuing_days=ctx.opts.continuing_days,
         offences=int(r.offence.sum()),
         offences_definite=int(definite.sum()),
@@ -345,7 +340,7 @@ def assess(ctx: Any) -> Any:
         notes=wh["notes"],
         sections=[PENALTY_SECTION],
     )
-    return permit, replacement, fund, penalties, _lines(ctx, r, wh), site
+    return Findings(permit, replacement, fund, penalties, _lines(ctx, r, wh), site)
 
 
 def _not_given(v: Any) -> bool:
