@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from os import PathLike
@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from treecalc.surfaces import volume_totals
 from treecalc.units import (
     CENT,
     RANGES,
@@ -148,6 +149,20 @@ def _v(key: str) -> Decimal:
 
 
 @dataclass(frozen=True)
+class PlanAreas:
+    """The plan area cut (or filled) at any depth, and deeper than 2 ft and 4 ft: the §120-3A(1)-(6) depths (sq ft)."""
+
+    total_sqft: Decimal
+    over_2ft_sqft: Decimal
+    over_4ft_sqft: Decimal
+
+    @classmethod
+    def by_depth(cls, area_deeper_than: Callable[[float], Decimal]) -> PlanAreas:
+        """The areas from a function of the depth in feet (0 = any depth) that a method measures them with."""
+        return cls(area_deeper_than(0.0), area_deeper_than(2.0), area_deeper_than(4.0))
+
+
+@dataclass(frozen=True)
 class Earthwork:
     """Quantities measured between two surfaces, for the §120-3A check (feet, cubic feet).
 
@@ -157,12 +172,8 @@ class Earthwork:
 
     cut_cuft: Decimal
     fill_cuft: Decimal
-    cut_area_sqft: Decimal | None = None
-    cut_area_over_2ft_sqft: Decimal | None = None
-    cut_area_over_4ft_sqft: Decimal | None = None
-    fill_area_sqft: Decimal | None = None
-    fill_area_over_2ft_sqft: Decimal | None = None
-    fill_area_over_4ft_sqft: Decimal | None = None
+    cut: PlanAreas | None = None
+    fill: PlanAreas | None = None
     max_cut_ft: Decimal | None = None
     method: str = ""
 
@@ -407,11 +418,11 @@ def _area_rule(
 def _rule_lowering(o: _Ops, missing: list[str]) -> dict[str, Any]:
     sec, fixed, pct = LAW["lowering_area"].section, _v("lowering_area"), _v("lowering_lot_percent")
     m = o.measured
-    lowered = sum((a for a, d in o.exc if d > 0), Decimal(0)) + o.strip + ((m.cut_area_sqft or 0) if m else 0)
+    lowered = sum((a for a, d in o.exc if d > 0), Decimal(0)) + o.strip + (m.cut.total_sqft if m and m.cut else 0)
     head = f"grade lowered or topsoil stripped over {_fmt(lowered)} sq ft"
     if lowered >= fixed:
         return {"section": sec, "holds": True, "explanation": f"{head} (permit if >= {_fmt(fixed)} sq ft)"}
-    if m is not None and m.cut_area_sqft is None and m.cut_cuft > 0:
+    if m is not None and m.cut is None and m.cut_cuft > 0:
         _unknown(missing, "the plan area of the measured cut (cross-sections do not give it)")
         return {"section": sec, "holds": None, "explanation": head + " plus the unmeasured area of the cut"}
     if o.lot is not None:
@@ -506,15 +517,15 @@ def _topsoil_items(o: _Ops, exemptions: list[dict[str, Any]]) -> list[tuple[Deci
     return [(top[0], top[1] / 12)]
 
 
-#: The §120 area rules on cuts and fills: (area limit, depth limit or None for any depth, measured area field).
+#: The §120 area rules on cuts and fills: (area limit, depth limit or None for any depth, measured PlanAreas field).
 _CUT_AREA_RULES: tuple[tuple[str, str | None, str], ...] = (
-    ("deep_cut_area", "deep_cut_depth", "cut_area_over_4ft_sqft"),
-    ("cut_area", "cut_depth", "cut_area_over_2ft_sqft"),
+    ("deep_cut_area", "deep_cut_depth", "over_4ft_sqft"),
+    ("cut_area", "cut_depth", "over_2ft_sqft"),
 )
 _FILL_AREA_RULES: tuple[tuple[str, str | None, str], ...] = (
-    ("deep_fill_area", "deep_fill_depth", "fill_area_over_4ft_sqft"),
-    ("fill_area", "fill_depth", "fill_area_over_2ft_sqft"),
-    ("any_fill_area", None, "fill_area_sqft"),
+    ("deep_fill_area", "deep_fill_depth", "over_4ft_sqft"),
+    ("fill_area", "fill_depth", "over_2ft_sqft"),
+    ("any_fill_area", None, "total_sqft"),
 )
 
 
@@ -525,20 +536,24 @@ def _croton_rules(o: _Ops, exemptions: list[dict[str, Any]], missing: list[str])
         return sum((a for a, d in items if d > depth), Decimal(0))
 
     def depth_rule(
-        items: list[tuple[Decimal, Decimal]], has: bool, area_key: str, depth_key: str | None, measured: str, what: str
+        items: list[tuple[Decimal, Decimal]],
+        has: bool,
+        areas: PlanAreas | None,
+        rule: tuple[str, str | None, str],
+        what: str,
     ) -> dict[str, Any]:
+        area_key, depth_key, measured = rule
         depth = _v(depth_key) if depth_key else Decimal(0)
         text = f"{what} deeper than {_fmt(depth)} ft" if depth_key else f"{what} at any depth"
-        known = getattr(m, measured) if m else None
+        known = getattr(areas, measured) if areas else None
         return _area_rule(LAW[area_key].section, over(items, depth), known, has, _v(area_key), text, missing)
 
-    rules = [depth_rule(o.exc, has_m, area, depth, measured, "excavation") for area, depth, measured in _CUT_AREA_RULES]
+    cut, fill = (m.cut, m.fill) if m else (None, None)
+    rules = [depth_rule(o.exc, has_m, cut, rule, "excavation") for rule in _CUT_AREA_RULES]
     rules += [_rule_lowering(o, missing), _rule_volume(o, missing)]
     fills = o.fil + _topsoil_items(o, exemptions)
     has_fill_m = has_m and bool(m and m.fill_cuft > 0)
-    rules += [
-        depth_rule(fills, has_fill_m, area, depth, measured, "fill") for area, depth, measured in _FILL_AREA_RULES
-    ]
+    rules += [depth_rule(fills, has_fill_m, fill, rule, "fill") for rule in _FILL_AREA_RULES]
     return rules
 
 
@@ -573,11 +588,11 @@ def _croton_areas_and_standards(
     # §120-3B: the building permit stays subject to §120-8, so foundation depths count for the fence of §120-8A
     measured_depth = [m.max_cut_ft] if m and m.max_cut_ft is not None else []
     max_depth = max([d for a, d in o.exc + o.foundations if a > 0] + measured_depth, default=Decimal(0))
-    exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + ((m.cut_area_sqft or 0) if m else 0)
+    exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + (m.cut.total_sqft if m and m.cut else 0)
     fill_area = (
         sum((a for a, d in o.fil if d > 0), Decimal(0))
         + (o.top[0] if o.top and o.top[1] > 0 else 0)
-        + ((m.fill_area_sqft or 0) if m else 0)
+        + (m.fill.total_sqft if m and m.fill else 0)
     )
     standards = _applicable_standards(
         max_depth, bool(exc_area > 0 or o.strip > 0 or o.foundations), bool(fill_area > 0), bool(o.strip > 0)
@@ -1361,12 +1376,8 @@ class GridVolumes:
         return Earthwork(
             cut_cuft=cuft(self.cut_cy),
             fill_cuft=cuft(self.fill_cy),
-            cut_area_sqft=over(-tris, 0),
-            cut_area_over_2ft_sqft=over(-tris, 2),
-            cut_area_over_4ft_sqft=over(-tris, 4),
-            fill_area_sqft=over(tris, 0),
-            fill_area_over_2ft_sqft=over(tris, 2),
-            fill_area_over_4ft_sqft=over(tris, 4),
+            cut=PlanAreas.by_depth(lambda t: over(-tris, t)),
+            fill=PlanAreas.by_depth(lambda t: over(tris, t)),
             max_cut_ft=Decimal(repr(round(max(0.0, float((-h).max())) * k_len, 6))),
             method="grid (borrow-pit)",
         )
@@ -1397,10 +1408,7 @@ class GridVolumes:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "method": "grid (borrow-pit)",
-            "cut_cy": round(self.cut_cy, 2),
-            "fill_cy": round(self.fill_cy, 2),
-            "net_cy": round(self.net_cy, 2),
+            **volume_totals("grid (borrow-pit)", self.cut_cy, self.fill_cy, self.net_cy),
             "nx": self.nx,
             "ny": self.ny,
             "dx": self.dx,
@@ -1685,10 +1693,7 @@ class EndAreaVolumes:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "method": self.method,
-            "cut_cy": round(self.cut_cy, 2),
-            "fill_cy": round(self.fill_cy, 2),
-            "net_cy": round(self.net_cy, 2),
+            **volume_totals(self.method, self.cut_cy, self.fill_cy, self.net_cy),
             "stations": len(self.stations),
             "segments": [
                 {"from": float(a), "to": float(b), "cut_cy": round(float(c), 2), "fill_cy": round(float(f), 2)}

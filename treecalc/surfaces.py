@@ -373,6 +373,14 @@ def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 # --------------------------------------------------------------------------- result
+def volume_totals(method: str, cut_cy: float, fill_cy: float, net_cy: float) -> dict[str, Any]:
+    """How every earthwork result's dict opens (TIN here, grid and end area in :mod:`treecalc.excavation`).
+
+    The method, then cut, fill and net (cut - fill) in cubic yards to two places.
+    """
+    return {"method": method, "cut_cy": round(cut_cy, 2), "fill_cy": round(fill_cy, 2), "net_cy": round(net_cy, 2)}
+
+
 @dataclass(frozen=True)
 class TinVolumes:
     """Cut and fill between two TINs (cubic yards), and the plan areas for the permit check.
@@ -400,7 +408,7 @@ class TinVolumes:
 
     def earthwork(self) -> Earthwork:
         """The quantities of this result for :func:`treecalc.excavation.check_permit` (``measured=``)."""
-        from treecalc.excavation import Earthwork
+        from treecalc.excavation import Earthwork, PlanAreas
 
         def d(x: float) -> Decimal:
             return Decimal(repr(round(x, 6)))
@@ -408,12 +416,8 @@ class TinVolumes:
         return Earthwork(
             cut_cuft=d(self.cut_cy * CU_FT_PER_CU_YD),
             fill_cuft=d(self.fill_cy * CU_FT_PER_CU_YD),
-            cut_area_sqft=d(self.cut_area_sqft),
-            cut_area_over_2ft_sqft=d(self.cut_area_over_sqft[2.0]),
-            cut_area_over_4ft_sqft=d(self.cut_area_over_sqft[4.0]),
-            fill_area_sqft=d(self.fill_area_sqft),
-            fill_area_over_2ft_sqft=d(self.fill_area_over_sqft[2.0]),
-            fill_area_over_4ft_sqft=d(self.fill_area_over_sqft[4.0]),
+            cut=PlanAreas.by_depth(lambda t: d(self.cut_area_over_sqft[t])),
+            fill=PlanAreas.by_depth(lambda t: d(self.fill_area_over_sqft[t])),
             max_cut_ft=d(self.max_cut_ft),
             method="TIN surface to surface",
         )
@@ -427,10 +431,7 @@ class TinVolumes:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "method": "TIN surface to surface (Delaunay, exact overlay)",
-            "cut_cy": round(self.cut_cy, 2),
-            "fill_cy": round(self.fill_cy, 2),
-            "net_cy": round(self.net_cy, 2),
+            **volume_totals("TIN surface to surface (Delaunay, exact overlay)", self.cut_cy, self.fill_cy, self.net_cy),
             "area_sqft": round(self.area_sqft, 2),
             "cut_area_sqft": round(self.cut_area_sqft, 2),
             "fill_area_sqft": round(self.fill_area_sqft, 2),

@@ -14,22 +14,20 @@ from typing import Any, Protocol
 
 
 def _json_default(o: Any) -> Any:
+    """Exact amounts (Decimal) as their text, dates in ISO form, numpy scalars as Python's (:func:`treecalc.results.plain`)."""
     import datetime
     import decimal
 
-    import numpy as np
+    from treecalc.results import plain
 
     if isinstance(o, decimal.Decimal):
         return str(o)
     if isinstance(o, (datetime.date, datetime.datetime)):
         return o.isoformat()
-    if isinstance(o, np.integer):
-        return int(o)
-    if isinstance(o, np.floating):
-        return float(o)
-    if isinstance(o, np.bool_):
-        return bool(o)
-    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+    value = plain(o)
+    if value is o:
+        raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+    return value
 
 
 def dump_json(obj: Any) -> None:
