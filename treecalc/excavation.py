@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from treecalc.surfaces import volume_totals
+from treecalc.surfaces import CutFill
 from treecalc.units import (
     CENT,
     RANGES,
@@ -176,6 +176,18 @@ class Earthwork:
     fill: PlanAreas | None = None
     max_cut_ft: Decimal | None = None
     method: str = ""
+
+
+@dataclass(frozen=True)
+class PermitTerm:
+    """The dates of an issued permit, for its term and idle time (:func:`permit_term_check`, §120-10A).
+
+    Each a date or ISO text; ``as_of`` None is today, ``last_work`` None is not given.
+    """
+
+    issued: _dt.date | str
+    last_work: _dt.date | str | None = None
+    as_of: _dt.date | str | None = None
 
 
 @dataclass(frozen=True)
@@ -639,9 +651,7 @@ def check_permit(
     retaining_wall_height_ft: Any = None,
     measured: Earthwork | None = None,
     cellar: tuple[Any, Any, Any] | None = None,
-    permit_issued: Any = None,
-    last_work: Any = None,
-    as_of: Any = None,
+    term: PermitTerm | None = None,
 ) -> PermitCheck:
     """Say whether an excavation and filling permit is required, which items hold, and what is unknown.
 
@@ -664,8 +674,8 @@ def check_permit(
         Cut and fill measured between two surfaces (:meth:`TinVolumes.earthwork`, ...).
     cellar : (length_ft, width_ft, depth_ft), optional
         Wesley Hills: cellar and foundation of the building permit (§95-3C(1)).
-    permit_issued, last_work, as_of : date, optional
-        The permit's term and idle time (§120-10A).
+    term : PermitTerm, optional
+        The permit's dates, for its term and idle time (§120-10A).
 
     Returns
     -------
@@ -714,11 +724,10 @@ def check_permit(
         fill_area_sqft=fill_area,
         review_standards=standards,
         exemptions=exemptions,
-        waiver_eligible=None,
         interpretation=list(CROTON_INTERPRETATION),
         notes=notes,
         missing_facts=missing,
-        term=permit_term_check(permit_issued, as_of, last_work) if permit_issued else None,
+        term=permit_term_check(term.issued, term.as_of, term.last_work) if term else None,
     )
 
 
@@ -1331,7 +1340,7 @@ def wesley_hills_topsoil_cy(exposed_area_sqft: Any, depth_in: Any = 4) -> Decima
 
 # =========================================================================== grid volumes
 @dataclass(frozen=True)
-class GridVolumes:
+class GridVolumes(CutFill):
     """Cut and fill by the grid (borrow-pit) method.
 
     ``cut_cy``, ``fill_cy`` are cubic yards (>= 0); ``net_cy = cut_cy - fill_cy`` (positive:
@@ -1339,9 +1348,6 @@ class GridVolumes:
     per-cell arrays of shape (ny - 1, nx - 1), rows along y ascending, columns along x.
     """
 
-    cut_cy: float
-    fill_cy: float
-    net_cy: float
     cell_cut_cy: np.ndarray
     cell_fill_cy: np.ndarray
     dx: float
@@ -1408,7 +1414,7 @@ class GridVolumes:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            **volume_totals("grid (borrow-pit)", self.cut_cy, self.fill_cy, self.net_cy),
+            **self._totals("grid (borrow-pit)"),
             "nx": self.nx,
             "ny": self.ny,
             "dx": self.dx,
@@ -1561,7 +1567,6 @@ def grid_volumes(x: Any, y: Any, existing: Any, proposed: Any, *, metric: bool =
     return GridVolumes(
         cut_cy=c,
         fill_cy=f,
-        net_cy=c - f,
         cell_cut_cy=cut,
         cell_fill_cy=fill,
         dx=float(dx),
@@ -1664,16 +1669,13 @@ def volume_from_grid_csv(path: str | PathLike[str], *, metric: bool = False) -> 
 
 # =========================================================================== end areas
 @dataclass(frozen=True)
-class EndAreaVolumes:
+class EndAreaVolumes(CutFill):
     """Cut and fill between cross-sections by the average-end-area method (cubic yards).
 
     ``segment_cut_cy``/``segment_fill_cy`` hold one value per interval between stations;
     ``transitions`` the zero-area points inserted where a section changes from cut to fill.
     """
 
-    cut_cy: float
-    fill_cy: float
-    net_cy: float
     stations: np.ndarray
     segment_cut_cy: np.ndarray
     segment_fill_cy: np.ndarray
@@ -1693,7 +1695,7 @@ class EndAreaVolumes:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            **volume_totals(self.method, self.cut_cy, self.fill_cy, self.net_cy),
+            **self._totals(self.method),
             "stations": len(self.stations),
             "segments": [
                 {"from": float(a), "to": float(b), "cut_cy": round(float(c), 2), "fill_cy": round(float(f), 2)}
@@ -1922,7 +1924,6 @@ def end_area_volumes(
     return EndAreaVolumes(
         cut_cy=c,
         fill_cy=f,
-        net_cy=c - f,
         stations=st,
         segment_cut_cy=sc,
         segment_fill_cy=sf,

@@ -80,7 +80,9 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
             _bnum(b, "--cellar", w, MAX_DEPTH_FT, "ft") for b, w in zip(bits, ("length", "width", "depth"))
         )
     if getattr(a, "permit_issued", None):
-        kw.update(permit_issued=a.permit_issued, last_work=a.last_work, as_of=a.as_of)
+        from treecalc.excavation import PermitTerm
+
+        kw["term"] = PermitTerm(a.permit_issued, last_work=a.last_work, as_of=a.as_of)
     elif getattr(a, "last_work", None):
         raise ValueError("--last-work needs --permit-issued (§120-10A counts from the permit)")
     return kw
