@@ -61,6 +61,17 @@ class Permit(_Fields):
     clear_cutting: bool = False
     notes: list[str] = field(default_factory=list)
 
+    def statement_lines(self, section: str, items: tuple[str, str, str], note: str) -> list[dict[str, Any]]:
+        """Its statement lines: each site trigger, each exception, then whether it is required (``section``).
+
+        ``items`` are the jurisdiction's words for the three: trigger, exception, permit required.
+        """
+        trigger, exception, required = items
+        out = [line(t["section"], trigger, t["text"], "", tags_text(t["tags"])) for t in self.triggers]
+        out += [line(e["section"], exception, e["text"]) for e in self.exceptions_applied]
+        out.append(line(section, required, "yes" if self.required else "no", "", note))
+        return out
+
 
 @dataclass(eq=False)
 class ReplacementPart(_Fields):

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest.site import site_defaults
-from treecalc.results import Findings
+from treecalc.results import Findings, Permit
 from treecalc.units import SITE_RANGES, cents, in_range, percent_of_up, round2
 
 ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
@@ -900,7 +900,7 @@ def assess(ctx: Any) -> Findings:
     penalties_f = _penalty_findings(trees, site, law, pr, off, pen)
     replacement, fund = _replacement_findings(ctx, trees, law, pr, parts)
     permit_f = _permit_findings(trees, pr)
-    lines = _lines(ctx, trees, law, pr, off, pen, replacement, fund)
+    lines = _lines(ctx, trees, law, permit_f, off, pen, replacement, fund)
     return Findings(permit_f, replacement, fund, penalties_f, lines, site)
 
 
@@ -1467,31 +1467,19 @@ def _lines(
     ctx: Any,
     trees: pd.DataFrame,
     law: dict[str, Any],
-    pr: PermitResult,
+    permit: Permit,
     off: OffenceResult,
     pen: PenaltyResult,
     rep: Any,
     fund: Any,
 ) -> list[dict[str, Any]]:
     from treecalc.results import line as L_
-    from treecalc.results import tags_text
 
     L = list(ctx.survey_lines)
     unit = ctx.options["value_unit"]
     L.append(L_("§208-22B", "Value basis", ctx.options["value_basis_label"], "", "every value below is on this basis"))
-    for t in pr.site_triggers:
-        L.append(L_(t["section"], "Permit trigger", t["text"], "", tags_text(t["tags"])))
-    for e in pr.exceptions_applied:
-        L.append(L_(e["section"], "Exception", e["text"]))
-    L.append(
-        L_(
-            "§208-19",
-            "Tree removal permit required",
-            "yes" if pr.required else "no",
-            "",
-            f"{int(pr.permit_needed.sum())} tree(s) need a permit",
-        )
-    )
+    items = ("Permit trigger", "Exception", "Tree removal permit required")
+    L += permit.statement_lines("§208-19", items, f"{permit.trees_needing_permit} tree(s) need a permit")
     if (flag(trees, "street_tree") & (actions(trees) == "remove")).any():
         L.append(L_("§208-14; §208-5D", "Department's written approval", "required", "", NOTE_STREET_APPROVAL))
     L.append(

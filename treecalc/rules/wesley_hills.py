@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest.site import site_defaults
-from treecalc.results import Findings
+from treecalc.results import Findings, Permit
 from treecalc.rules.croton_on_hudson import REMOVALS, _join, actions, dbh, parse_bool, resolve_site
 
 NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
@@ -340,7 +340,7 @@ def assess(ctx: Any) -> Findings:
         notes=wh["notes"],
         sections=[PENALTY_SECTION],
     )
-    return Findings(permit, replacement, fund, penalties, _lines(ctx, r, wh), site)
+    return Findings(permit, replacement, fund, penalties, _lines(ctx, r, wh, permit), site)
 
 
 def _not_given(v: Any) -> bool:
@@ -399,8 +399,8 @@ def _summary(ctx: Any, r: WesleyHillsResult, law: dict[str, Any], fine_def: int,
     }
 
 
-def _lines(ctx: Any, r: WesleyHillsResult, wh: dict[str, Any]) -> list[dict[str, Any]]:
-    from treecalc.results import line, tags_text
+def _lines(ctx: Any, r: WesleyHillsResult, wh: dict[str, Any], permit: Permit) -> list[dict[str, Any]]:
+    from treecalc.results import line
 
     daily, days = wh["daily_fine_max_usd"], wh["continuing_days"]
     L = list(ctx.survey_lines)
@@ -413,21 +413,12 @@ def _lines(ctx: Any, r: WesleyHillsResult, wh: dict[str, Any]) -> list[dict[str,
             "tree values only: Wesley Hills Chapter 95 has no replacement-value rule",
         )
     )
-    for t in r.site_triggers:
-        L.append(
-            line(t["section"], "Clearing permit trigger (Wesley Hills Ch. 95)", t["text"], "", tags_text(t["tags"]))
-        )
-    for e in r.exceptions_applied:
-        L.append(line(e["section"], "Exception (Wesley Hills Ch. 95)", e["text"]))
-    L.append(
-        line(
-            "§95-3A(1)",
-            "Clearing permit required (Wesley Hills Ch. 95)",
-            "yes" if wh["permit_required"] else "no",
-            "",
-            f"{int(r.permit_needed.sum())} tree(s)",
-        )
+    items = (
+        "Clearing permit trigger (Wesley Hills Ch. 95)",
+        "Exception (Wesley Hills Ch. 95)",
+        "Clearing permit required (Wesley Hills Ch. 95)",
     )
+    L += permit.statement_lines("§95-3A(1)", items, f"{permit.trees_needing_permit} tree(s)")
     L.append(line("Ch. 95", "Replacement", "none", "", NO_REPLACEMENT_RULE))
     L.append(line(PENALTY_SECTION, "Trees removed without a required clearing permit", wh["offences"], "trees"))
     L.append(
