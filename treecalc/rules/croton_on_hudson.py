@@ -938,9 +938,7 @@ def _plain_records(df: pd.DataFrame) -> Any:
     return Records({c: df[c].to_numpy(object) for c in df.columns})
 
 
-def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Any:
-    from treecalc.results import Permit
-
+def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
     notes = []
     street_prop = flag(trees, "street_tree") & (actions(trees) == "remove")
     if street_prop.any():

@@ -273,7 +273,7 @@ def assess(ctx: Any) -> Findings:
     Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``;
     sets ``ctx.wesley_hills`` to Chapter 95's own summary.
     """
-    from treecalc.results import Fund, Penalties, Permit, Replacement
+    from treecalc.results import Fund, Penalties, Replacement
 
     site, site_assumptions = resolve_site(ctx.site_in, SITE_DEFAULTS)
     assumed = frozenset(k for k in SITE_DEFAULTS if _not_given(ctx.site_in.get(k)))
