@@ -485,16 +485,13 @@ def test_robust_to_a_sparse_assessment():
     assert wb["Rejected rows"].max_row == 2
 
 
-def test_many_trees_quickly(tmp_path):
-    import time
-
+def test_many_trees_all_written(tmp_path):
+    # Every one of 5,000 trees gets its row (the statement's speed is benchmarks/end_to_end.py's business).
     n = 5_000
     base = stand_in().trees
     trees = base.iloc[[i % len(base) for i in range(n)]].reset_index(drop=True)
     trees["source_row"] = range(2, n + 2)
-    t0 = time.perf_counter()
     data = statement_bytes(stand_in(trees=trees))
-    assert time.perf_counter() - t0 < 30
     ws = openpyxl.load_workbook(io.BytesIO(data), read_only=True)["Trees"]
     assert sum(1 for _ in ws.iter_rows(values_only=True)) == n + 2
 
