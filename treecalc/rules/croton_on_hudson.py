@@ -595,6 +595,9 @@ class PenaltyResult:
     criminal_total: int = 0
     criminal_conditional: int = 0
     criminal_alternative: int = 0  # "second and each subsequent" read per tree of one event
+    # § 208-29B(7) read to the letter: the one tree harmed while an application was pending doubles its own
+    # fine (None: that reading gives the same figure as the one applied)
+    civil_pending_literal: int | None = None
     doubled_if_assumed: bool = False
     conditional_reasons: list[str] = field(default_factory=list)
 
@@ -689,6 +692,9 @@ def penalties(
     f_all = int(pen["doubling_factor"]) if reasons_all else 1
     per_tree = _times_days(np.where(off.definite, base * f_def, base * f_all), days)
     civil_def = int(base[off.definite].sum()) * f_def * days
+    literal = None
+    if site["application_pending"] and not reasons and bool((done & off.definite).any()):
+        literal = civil_def * int(pen["doubling_factor"])
     civil_all = int(base[off.offence].sum()) * f_all * days
     # § 208-29A criminal maxima: § 208-18 violations (18A, 18C removals; 18D topping/excessive pruning) up to
     # $5,000 per tree; otherwise $250, or $1,000 for a second violation within one year (given)
@@ -725,6 +731,7 @@ def penalties(
         criminal_total=crim_def,
         criminal_conditional=crim_all - crim_def,
         criminal_alternative=alt,
+        civil_pending_literal=literal,
         doubled_if_assumed=bool(reasons_all),
         conditional_reasons=reasons_all,
     )
@@ -843,6 +850,12 @@ def replacement_parts(
 NOTE_29F = (
     "§208-29F: no building permit, temporary certificate of occupancy or certificate of occupancy is "
     "issued for the property while a violation of Chapter 208 served is open"
+)
+PENDING_LITERAL_NOTE = (
+    "§208-29B(7) 'if any tree is ... removed ... while an application is pending' is read as an aggravation "
+    "of an offence besides the harm itself, so one tree harmed while pending is not doubled by itself (see "
+    "Readings). Read to the letter, it doubles that tree's own fine too: civil maximum ${usd:,} (definite "
+    "offences); not applied"
 )
 NOTE_MULTISTEM = (
     "multi-stem trees: the legal DBH thresholds are applied to √Σd² of the stems (the TREE "
@@ -1032,6 +1045,8 @@ def _penalty_findings(
     ]
     if off.offence.any():
         notes.append(NOTE_29F)
+    if pen.civil_pending_literal is not None:
+        notes.append(PENDING_LITERAL_NOTE.format(usd=pen.civil_pending_literal))
     if pen.civil_conditional and pen.doubled_if_assumed and not pen.doubled:
         notes.append(
             "the conditional offences would also double the fines per tree (§208-29B(7)): "
@@ -1705,6 +1720,16 @@ def _lines_penalties(
             "up to, only if the assumed facts hold",
         )
     )
+    if pen.civil_pending_literal is not None:
+        L.append(
+            L_(
+                "§208-29B(7)",
+                "Civil penalty, other reading of 'harmed while an application is pending'",
+                pen.civil_pending_literal,
+                "USD",
+                "the one tree harmed while pending doubles its own fine (text read to the letter); not applied",
+            )
+        )
     L.append(
         L_(
             "§208-29A",
