@@ -47,3 +47,26 @@ def test_site_defaults_have_one_source():
     assert W.SITE_DEFAULTS["lot_area_acres"] == (None, W._SITE_WHY["lot_area_acres"])
     assert "§95-3A(1)(d)" in W.SITE_DEFAULTS["lot_area_acres"][1]
     assert C.SITE_DEFAULTS["subdividable"][0] is True  # the stricter branch of §208-19A(2)
+
+
+def test_columns_are_read_from_the_package_data_file(tmp_path):
+    import pytest
+
+    # the shipped file: one row a column, in the order the statement and the app list them
+    assert schema.COLUMNS_FILE.name == "columns.csv" and schema.COLUMNS_FILE.parent.name == "treecalc"
+    assert list(schema.COLUMNS)[:3] == ["source_row", "tag", "species"]
+    # "format" names a constant; empty label / format / app are None, an empty unit stays ""
+    assert schema.COLUMNS["usd_total_annual"] == schema.Column(
+        "Total annual benefits", "$/yr", "$#,##0.00", app="Annual benefits (USD/yr)"
+    )
+    assert schema.COLUMNS["disclosures"] == schema.Column(None, "", None, app="Science notes")
+    # a label with a comma is quoted in the file and read whole
+    assert schema.COLUMNS["penalty_base_usd"].label == "Civil penalty, tier maximum"
+
+    bad = tmp_path / "columns.csv"
+    bad.write_text("name,label,unit,format,app\nx,X,,USD,\ny,Y,,DOLLARS,\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"columns.csv line 3: format 'DOLLARS' is not one of USD"):
+        schema._read_columns(bad)
+    bad.write_text("name,label,unit,format,app\nx,X,,USD,\nx,X again,,,\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"columns.csv line 3: column 'x' is named twice"):
+        schema._read_columns(bad)
