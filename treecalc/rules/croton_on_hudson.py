@@ -33,34 +33,10 @@ PRUNING = ("topped", "excessively_pruned")  # § 208-18D
 #: Site facts this module reads, with the reading assumed when a fact is not given.
 #: The default is the *conservative* reading (the one under which the law protects
 #: the trees), except where no such reading exists (counts of earlier events).
-#: Why each site fact not given is assumed as it is, in this chapter's words; the assumed values
-#: themselves have one home, :data:`treecalc.ingest.site.SITE_ASSUMED`.
-_SITE_WHY: dict[str, str] = {
-    "subdividable": "the parcel is assumed capable of being subdivided (§208-19A(2)); give --site subdividable=false if it is not",
-    "has_residence": "the parcel is assumed to have no residential structure (§208-19A(2)); "
-    "give --site has_residence=true if it has one",
-    "site_plan_required": "the property is assumed to be one that would need site plan approval to be "
-    "developed (§208-19A(2)); give --site site_plan_required=false if not",
-    "prior_removals_12mo": "no trees are assumed removed on the lot in the preceding 12 months besides this survey's (§208-19A(1))",
-    "prior_removals_without_permit": "none of the lot's earlier removals is assumed made without a permit "
-    "(§208-17 clear cutting counts removals without a permit); give "
-    "--site prior_removals_without_permit=N if some were",
-    "violation": "whether there was a violation is decided from the survey: the §208-22F standard "
-    "applies to the trees harmed in offences (§208-29); give --site violation=true/false "
-    "(or --violation) to decide it",
-    "application_pending": "no tree removal permit application is assumed pending (§208-29B(7))",
-    "prior_violation_within_year": "no earlier violation within one year is assumed (§208-29A)",
-    "permit_held": "no tree removal permit is assumed held for the trees already removed "
-    "or harmed (§208-19, §208-29): a permit is the owner's to show; give "
-    "permit_held=yes (Site sheet or --site) or a per-tree permit column",
-    "department_approval": "the Department's written approval is assumed not given for work on street "
-    "trees (§208-5C/D, §208-14); give department_approval=yes if it was",
-    "village_work": "the work is assumed not done by or for the Village (§208-19B(1))",
-    "row_or_emergency": "the removal is assumed not right-of-way maintenance, fire control or an emergency (§208-19B(2))",
-    "planning_board_approval": "the removal is assumed not part of an approved subdivision plat, "
-    "site plan, wetlands or steep slope permit (§208-19E)",
-}
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults(_SITE_WHY)
+#: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
+#: ``data/law/croton_on_hudson.toml``); the assumed values themselves have one home,
+#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/law/site_facts.toml``).
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson")
 
 
 TRIGGER_TEXT = {
