@@ -3,6 +3,8 @@
 import pandas as pd
 
 from treecalc import schema
+from treecalc.ingest.site import SITE_FACTS_FILE
+from treecalc.rules.law_data import law, read_toml
 
 
 def test_each_list_has_one_home():
@@ -37,13 +39,60 @@ def test_read_survey_gives_the_contracted_frame(tmp_path):
 
 
 def test_site_defaults_have_one_source():
-    from treecalc.ingest.site import SITE_ASSUMED
+    from treecalc.ingest.site import SITE_ASSUMED, SITE_FIELDS
     from treecalc.rules import croton_on_hudson as C
     from treecalc.rules import wesley_hills as W
 
     for defaults in (C.SITE_DEFAULTS, W.SITE_DEFAULTS):
         assert {k: v for k, (v, _) in defaults.items()} == {k: SITE_ASSUMED[k][0] for k in defaults}
-    # each chapter keeps its own words: Wesley Hills assumes a lot of 1.5 acres or more (§95-3A(1)(d))
-    assert W.SITE_DEFAULTS["lot_area_acres"] == (None, W._SITE_WHY["lot_area_acres"])
+    # each chapter keeps its own words, in its law file: Wesley Hills assumes a lot of 1.5 acres or more
+    # (§95-3A(1)(d)), with no value of its own (the stricter branch is taken)
+    assert W.SITE_DEFAULTS["lot_area_acres"] == (None, law("wesley_hills")["site_why"]["lot_area_acres"])
     assert "§95-3A(1)(d)" in W.SITE_DEFAULTS["lot_area_acres"][1]
     assert C.SITE_DEFAULTS["subdividable"][0] is True  # the stricter branch of §208-19A(2)
+    assert C.SITE_DEFAULTS["prior_removals_12mo"][0] == 0 and "§208-19A(1)" in C.SITE_DEFAULTS["prior_removals_12mo"][1]
+    # the values and the general words are data/law/site_facts.toml's, one entry per Site sheet field
+    assert list(SITE_ASSUMED) == list(read_toml(SITE_FACTS_FILE)["assumed"])
+    assert set(SITE_ASSUMED) == set(SITE_FIELDS)
+    assert SITE_ASSUMED["jurisdiction"][0] is None and SITE_ASSUMED["has_residence"][0] is False
+
+
+def test_a_site_facts_file_that_misses_a_field_is_refused(tmp_path, monkeypatch):
+    import pytest
+
+    from treecalc.ingest import site
+
+    bad = tmp_path / "site_facts.toml"
+    text = SITE_FACTS_FILE.read_text(encoding="utf-8").replace("[assumed.crs]", "[assumed.crs_typo]")
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(
+        ValueError, match=r"site_facts.toml: site facts missing \['crs'\], not site fields \['crs_typo'\]"
+    ):
+        site._read_site_assumed(bad)
+    # a chapter's [site_why] may only explain facts that have an assumed value
+    monkeypatch.setattr(site, "law", lambda key: {"site_why": {"lot_size": "why"}})
+    with pytest.raises(ValueError, match=r"wesley_hills.toml \[site_why\]: not site facts \['lot_size'\]"):
+        site.site_defaults("wesley_hills")
+
+
+def test_columns_are_read_from_the_package_data_file(tmp_path):
+    import pytest
+
+    # the shipped file: one row a column, in the order the statement and the app list them
+    assert schema.COLUMNS_FILE.name == "columns.csv" and schema.COLUMNS_FILE.parent.name == "treecalc"
+    assert list(schema.COLUMNS)[:3] == ["source_row", "tag", "species"]
+    # "format" names a constant; empty label / format / app are None, an empty unit stays ""
+    assert schema.COLUMNS["usd_total_annual"] == schema.Column(
+        "Total annual benefits", "$/yr", "$#,##0.00", app="Annual benefits (USD/yr)"
+    )
+    assert schema.COLUMNS["disclosures"] == schema.Column(None, "", None, app="Science notes")
+    # a label with a comma is quoted in the file and read whole
+    assert schema.COLUMNS["penalty_base_usd"].label == "Civil penalty, tier maximum"
+
+    bad = tmp_path / "columns.csv"
+    bad.write_text("name,label,unit,format,app\nx,X,,USD,\ny,Y,,DOLLARS,\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"columns.csv line 3: format 'DOLLARS' is not one of USD"):
+        schema._read_columns(bad)
+    bad.write_text("name,label,unit,format,app\nx,X,,USD,\nx,X again,,,\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"columns.csv line 3: column 'x' is named twice"):
+        schema._read_columns(bad)

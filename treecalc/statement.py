@@ -1085,6 +1085,32 @@ def _trees(book: _Book, a: Any) -> None:
     )
 
 
+#: The first rows of the Replacement plan and Fund sheets, in the order of the §208-22 reckoning: what is
+#: required, the trees needed and planted, the fee for trees not planted (§208-22D), the values planted and
+#: unmet, the cost, the natives (§208-22C), the payment to the Fund (§208-24). Each sheet shows the keys its
+#: finding has (:class:`treecalc.results.Replacement`, :class:`treecalc.results.Fund`), then the rest in
+#: their own order.
+_FINDING_ORDER = (
+    "required",
+    "percent",
+    "value_basis",
+    "removed_value_usd",
+    "required_value_usd",
+    "trees_needed",
+    "trees_planted",
+    "basis",
+    "fee_per_tree_usd",
+    "multiplier",
+    "placeholder",
+    "trees_in_lieu",
+    "planted_value_usd",
+    "unmet_value_usd",
+    "planting_cost_usd",
+    "native_share",
+    "fund_in_lieu_usd",
+)
+
+
 def _kv_header(g: _Grid, given: Any, item: str, rule: str) -> int:
     """The Item/Value/Unit/Section/Note header of a sheet of key-value rows; a 'not applicable' row when the
     assessment gave nothing for it (no ``rule`` rule was applied). Returns the header's row."""
@@ -1102,27 +1128,13 @@ def _replacement(book: _Book, a: Any) -> None:
     basis = _value_basis(a)
     g.title(f"Replacement plan — {_jurisdiction(a)} — {section or 'no replacement rule'} — value basis: {basis}")
     hdr = _kv_header(g, rep, "Replacement", "replacement")
-    order = (
-        "required",
-        "percent",
-        "value_basis",
-        "removed_value_usd",
-        "required_value_usd",
-        "trees_needed",
-        "trees_planted",
-        "trees_in_lieu",
-        "planted_value_usd",
-        "unmet_value_usd",
-        "planting_cost_usd",
-        "native_share",
-    )
     share = rep.get("native_share") if isinstance(rep, Mapping) else None
     tables: list[tuple[str, list[dict[str, Any]]]] = []
     _kv_block(
         g,
         {k: v for k, v in dict(rep).items() if k != "native_share"} if rep else {},
         skip=("plan", "stock", "warnings", "notes", "section", "parts", "excluded"),
-        order=order,
+        order=_FINDING_ORDER,
         default_section=section,
         tables=tables,
     )
@@ -1208,16 +1220,7 @@ def _fund(book: _Book, a: Any) -> None:
     fund_name = "Tree Preservation Fund" if "croton" in str(_get(a, "jurisdiction", "")).lower() else "Fund"
     g.title(f"{fund_name} — {_jurisdiction(a)} — payment in lieu of planting{f' ({section})' if section else ''}")
     hdr = _kv_header(g, fund, "Payment in lieu", "fund")
-    order = (
-        "basis",
-        "fee_per_tree_usd",
-        "multiplier",
-        "placeholder",
-        "trees_in_lieu",
-        "unmet_value_usd",
-        "fund_in_lieu_usd",
-    )
-    _kv_block(g, dict(fund), skip=("notes", "section"), order=order, default_section=section)
+    _kv_block(g, dict(fund), skip=("notes", "section"), order=_FINDING_ORDER, default_section=section)
     if fund and fund.get("placeholder"):
         # flag the fee row itself
         for row in g.rows:

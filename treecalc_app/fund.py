@@ -37,11 +37,13 @@ def _schedule_controls() -> dict:
     )
     fee = c2.number_input(
         "Fee per tree (USD)",
-        min_value=0.0,
+        # a fee of $0 is no fee schedule at all (the assessment refuses it): the widget cannot go there
+        min_value=0.01,
         step=25.0,
-        value=float(cur.get("fee_per_tree_usd", 0) or 0),
+        value=max(0.01, float(cur.get("fee_per_tree_usd", 0) or 0)),
         key="w_fee_per_tree",
         disabled=basis != "per_tree",
+        help="More than $0: the fee for each required replacement tree not planted (§208-24C).",
     )
     mult = c3.number_input(
         "Multiplier of the unmet value",

@@ -192,6 +192,8 @@ def test_fund_page_fee_schedule(sample):
 
     at = _app()
     at.switch_page("treecalc_app/fund.py").run()
+    # a $0 fee made every page show the assessment's refusal: the control's floor is one cent
+    assert at.number_input(key="w_fee_per_tree").min == 0.01
     at.number_input(key="w_fee_per_tree").set_value(700.0).run()
     _ok(at, errors=True)
     want = assess(

@@ -178,9 +178,15 @@ def test_removed_while_an_application_was_pending_no_flags():
     assert a.penalties.per_tree[0]["offence_sections"] == "§208-20F"
     assert a.penalties.civil_penalty_max_usd == 500 and a.penalties.criminal_fine_max_usd == 250
     assert not a.penalties.doubled
+    # the literal reading (B(7) doubles the one tree's own fine) is given beside it, not applied: 2 x $500 = $1,000
+    assert any("Read to the letter" in n and "$1,000" in n for n in a.penalties.notes)
+    literal = [x for x in a.lines if "harmed while an application is pending" in x["item"]]
+    assert [(x["section"], x["value"]) for x in literal] == [("§208-29B(7)", 1000)]
     # with a second such tree, a further tree was harmed while pending: doubled, 2 x $500 x 2 = $2,000
     a = assess(survey(one * 2, QUIET), application_pending=True, replacement_stock=STOCK)
     assert a.penalties.civil_penalty_max_usd == 2000 and a.penalties.doubled
+    # both readings agree here: no other-reading figure
+    assert not any("Read to the letter" in n for n in a.penalties.notes)
     assert any("pending" in r for r in a.penalties.doubling_reasons)
     # nothing pending: a lawful removal (no trigger), no offence, nothing to replace
     a = assess(survey(one, QUIET), replacement_stock=STOCK)

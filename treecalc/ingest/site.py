@@ -11,10 +11,11 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from pathlib import Path
 
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.values import parse_bool
-from treecalc.rules.law_data import JURISDICTION_CHOICES, jurisdiction_key
+from treecalc.rules.law_data import JURISDICTION_CHOICES, LAW_DIR, jurisdiction_key, law, read_toml
 from treecalc.units import SITE_RANGES, in_range
 
 #: Site fields and their types.
@@ -46,68 +47,23 @@ SITE_FIELDS: dict[str, str] = {
 INFO_FIELDS = ("address", "owner", "applicant", "parcel", "tax_id", "surveyor", "survey_date", "project", "notes")
 
 
-#: For a fact not given: (assumed value, why that value is the conservative one).
-#: ``None`` means no value can be assumed: the law engine must take the stricter branch or ask.
-SITE_ASSUMED: dict[str, tuple[object, str]] = {
-    "jurisdiction": (None, "no jurisdiction assumed; give croton-on-hudson or wesley-hills"),
-    "lot_area_acres": (
-        None,
-        "rules that depend on lot area take their stricter branch "
-        "(e.g. Wesley Hills §95-3A(1)(d) applies as if the lot were 1.5 acres or more)",
-    ),
-    "subdividable": (True, "a lot that could be subdivided needs a permit for more removals (Croton §208-19A(2))"),
-    "has_residence": (False, "a parcel without a residential structure needs a permit (Croton §208-19A(2))"),
-    "one_family_co_issued": (
-        False,
-        "no certificate of occupancy for a one-family residence: lot-line trees "
-        "are regulated (Wesley Hills §95-3A(1)(e))",
-    ),
-    "site_plan_required": (True, "property that would require site plan approval needs a permit (Croton §208-19A(2))"),
-    # Past acts that would make an offence or aggravate one are never presumed: the same
-    # reading as the law engine (treecalc.rules.croton_on_hudson.SITE_DEFAULTS), which
-    # states these again in every assessment. Give the fact when it applies.
-    "prior_removals_12mo": (
-        0,
-        "no earlier removals on the lot in the preceding 12 months are presumed; "
-        "give the number if there were (Croton §208-19A(1))",
-    ),
-    "application_pending": (False, "a pending application is not presumed; it doubles penalties (Croton §208-29B(7))"),
-    "prior_violation_within_year": (
-        False,
-        "an earlier violation is not presumed; it raises replacement "
-        "to 120% (Croton §208-22F) and the criminal maximum (§208-29A)",
-    ),
-    "village_work": (False, "work by the Village itself is not assumed"),
-    "permit_held": (
-        False,
-        "a permit is not presumed held for work already done; it is the owner's to show "
-        "(Croton §208-19, §208-29; Wesley Hills §95-3A)",
-    ),
-    "department_approval": (
-        False,
-        "the Department's written approval for street-tree work is not presumed (Croton §208-5C/D, §208-14)",
-    ),
-    "prior_removals_without_permit": (
-        0,
-        "no earlier removals without a permit are presumed (Croton §208-17 clear cutting)",
-    ),
-    "violation": (
-        None,
-        "decided from the survey: the §208-22F standard applies to trees harmed in offences (Croton §208-22F)",
-    ),
-    "row_or_emergency": (False, "right-of-way, fire or emergency work is not assumed (Croton §208-19B(2))"),
-    "planning_board_approval": (
-        False,
-        "an approved plat or site plan covering the removals is not assumed (Croton §208-19E)",
-    ),
-    "vacant_lot": (None, "read from has_residence (Wesley Hills §95-3A(1)(c))"),
-    "subdivision_plans_approved": (
-        False,
-        "approved subdivision construction plans are not assumed (Wesley Hills §95-3C(2))",
-    ),
-    "normal_farming": (False, "normal farming or horticultural use is not assumed (Wesley Hills §95-3D(3))"),
-    "crs": (None, "no projected coordinate system stated"),
-}
+#: The file of each site fact's assumed value and why (``data/law/site_facts.toml``).
+SITE_FACTS_FILE = LAW_DIR / "site_facts.toml"
+
+
+def _read_site_assumed(path: Path) -> dict[str, tuple[object, str]]:
+    """Each site fact's (assumed value, why) from ``path``; ValueError when it does not list every field."""
+    facts = read_toml(path)["assumed"]
+    missing, unknown = set(SITE_FIELDS) - set(facts), set(facts) - set(SITE_FIELDS)
+    if missing or unknown:
+        raise ValueError(f"{path.name}: site facts missing {sorted(missing)}, not site fields {sorted(unknown)}")
+    return {k: (f.get("assumed"), f["why"]) for k, f in facts.items()}
+
+
+#: For a fact not given: (assumed value, why that value is the conservative one), read from
+#: :data:`SITE_FACTS_FILE`. ``None`` means no value can be assumed: the law engine must take the
+#: stricter branch or ask.
+SITE_ASSUMED: dict[str, tuple[object, str]] = _read_site_assumed(SITE_FACTS_FILE)
 
 _SITE_SYNONYMS = {
     "jurisdiction": ["jurisdiction", "village", "municipality", "town", "municipal jurisdiction"],
@@ -241,9 +197,13 @@ def check_site(site: dict | None, *, where: str = "--site") -> dict:
     return out
 
 
-def site_defaults(why: dict[str, str]) -> dict[str, tuple[object, str]]:
-    """A law engine's defaults: the one assumed value of each fact (:data:`SITE_ASSUMED`) with the
-    engine's own words for why it is assumed (each chapter cites its own sections)."""
+def site_defaults(jurisdiction: str) -> dict[str, tuple[object, str]]:
+    """A law engine's defaults: the one assumed value of each fact it reads (:data:`SITE_ASSUMED`) with
+    the chapter's own words for why it is assumed (``[site_why]`` of its law file, citing its sections)."""
+    why: dict[str, str] = law(jurisdiction)["site_why"]
+    unknown = sorted(set(why) - set(SITE_ASSUMED))
+    if unknown:
+        raise ValueError(f"{jurisdiction}.toml [site_why]: not site facts {unknown}")
     return {k: (SITE_ASSUMED[k][0], text) for k, text in why.items()}
 
 

@@ -34,34 +34,10 @@ PRUNING = ("topped", "excessively_pruned")  # § 208-18D
 #: Site facts this module reads, with the reading assumed when a fact is not given.
 #: The default is the *conservative* reading (the one under which the law protects
 #: the trees), except where no such reading exists (counts of earlier events).
-#: Why each site fact not given is assumed as it is, in this chapter's words; the assumed values
-#: themselves have one home, :data:`treecalc.ingest.site.SITE_ASSUMED`.
-_SITE_WHY: dict[str, str] = {
-    "subdividable": "the parcel is assumed capable of being subdivided (§208-19A(2)); give --site subdividable=false if it is not",
-    "has_residence": "the parcel is assumed to have no residential structure (§208-19A(2)); "
-    "give --site has_residence=true if it has one",
-    "site_plan_required": "the property is assumed to be one that would need site plan approval to be "
-    "developed (§208-19A(2)); give --site site_plan_required=false if not",
-    "prior_removals_12mo": "no trees are assumed removed on the lot in the preceding 12 months besides this survey's (§208-19A(1))",
-    "prior_removals_without_permit": "none of the lot's earlier removals is assumed made without a permit "
-    "(§208-17 clear cutting counts removals without a permit); give "
-    "--site prior_removals_without_permit=N if some were",
-    "violation": "whether there was a violation is decided from the survey: the §208-22F standard "
-    "applies to the trees harmed in offences (§208-29); give --site violation=true/false "
-    "(or --violation) to decide it",
-    "application_pending": "no tree removal permit application is assumed pending (§208-29B(7))",
-    "prior_violation_within_year": "no earlier violation within one year is assumed (§208-29A)",
-    "permit_held": "no tree removal permit is assumed held for the trees already removed "
-    "or harmed (§208-19, §208-29): a permit is the owner's to show; give "
-    "permit_held=yes (Site sheet or --site) or a per-tree permit column",
-    "department_approval": "the Department's written approval is assumed not given for work on street "
-    "trees (§208-5C/D, §208-14); give department_approval=yes if it was",
-    "village_work": "the work is assumed not done by or for the Village (§208-19B(1))",
-    "row_or_emergency": "the removal is assumed not right-of-way maintenance, fire control or an emergency (§208-19B(2))",
-    "planning_board_approval": "the removal is assumed not part of an approved subdivision plat, "
-    "site plan, wetlands or steep slope permit (§208-19E)",
-}
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults(_SITE_WHY)
+#: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
+#: ``data/law/croton_on_hudson.toml``); the assumed values themselves have one home,
+#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/law/site_facts.toml``).
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson")
 
 
 TRIGGER_TEXT = {
@@ -596,6 +572,9 @@ class PenaltyResult:
     criminal_total: int = 0
     criminal_conditional: int = 0
     criminal_alternative: int = 0  # "second and each subsequent" read per tree of one event
+    # § 208-29B(7) read to the letter: the one tree harmed while an application was pending doubles its own
+    # fine (None: that reading gives the same figure as the one applied)
+    civil_pending_literal: int | None = None
     doubled_if_assumed: bool = False
     conditional_reasons: list[str] = field(default_factory=list)
 
@@ -690,6 +669,9 @@ def penalties(
     f_all = int(pen["doubling_factor"]) if reasons_all else 1
     per_tree = _times_days(np.where(off.definite, base * f_def, base * f_all), days)
     civil_def = int(base[off.definite].sum()) * f_def * days
+    literal = None
+    if site["application_pending"] and not reasons and bool((done & off.definite).any()):
+        literal = civil_def * int(pen["doubling_factor"])
     civil_all = int(base[off.offence].sum()) * f_all * days
     # § 208-29A criminal maxima: § 208-18 violations (18A, 18C removals; 18D topping/excessive pruning) up to
     # $5,000 per tree; otherwise $250, or $1,000 for a second violation within one year (given)
@@ -726,6 +708,7 @@ def penalties(
         criminal_total=crim_def,
         criminal_conditional=crim_all - crim_def,
         criminal_alternative=alt,
+        civil_pending_literal=literal,
         doubled_if_assumed=bool(reasons_all),
         conditional_reasons=reasons_all,
     )
@@ -844,6 +827,12 @@ def replacement_parts(
 NOTE_29F = (
     "§208-29F: no building permit, temporary certificate of occupancy or certificate of occupancy is "
     "issued for the property while a violation of Chapter 208 served is open"
+)
+PENDING_LITERAL_NOTE = (
+    "§208-29B(7) 'if any tree is ... removed ... while an application is pending' is read as an aggravation "
+    "of an offence besides the harm itself, so one tree harmed while pending is not doubled by itself (see "
+    "Readings). Read to the letter, it doubles that tree's own fine too: civil maximum ${usd:,} (definite "
+    "offences); not applied"
 )
 NOTE_MULTISTEM = (
     "multi-stem trees: the legal DBH thresholds are applied to √Σd² of the stems (the TREE "
@@ -1030,6 +1019,8 @@ def _penalty_findings(
     ]
     if off.offence.any():
         notes.append(NOTE_29F)
+    if pen.civil_pending_literal is not None:
+        notes.append(PENDING_LITERAL_NOTE.format(usd=pen.civil_pending_literal))
     if pen.civil_conditional and pen.doubled_if_assumed and not pen.doubled:
         notes.append(
             "the conditional offences would also double the fines per tree (§208-29B(7)): "
@@ -1691,6 +1682,16 @@ def _lines_penalties(
             "up to, only if the assumed facts hold",
         )
     )
+    if pen.civil_pending_literal is not None:
+        L.append(
+            L_(
+                "§208-29B(7)",
+                "Civil penalty, other reading of 'harmed while an application is pending'",
+                pen.civil_pending_literal,
+                "USD",
+                "the one tree harmed while pending doubles its own fine (text read to the letter); not applied",
+            )
+        )
     L.append(
         L_(
             "§208-29A",

@@ -22,21 +22,10 @@ NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
 PENALTY_SECTION = "Ch. 95 penalties A"  # the section number is not in the extracted text
 OTHER_SECTION = "Ch. 95 penalties B"
 
-#: Why each site fact not given is assumed as it is, in this chapter's words; the assumed values
-#: themselves have one home, :data:`treecalc.ingest.site.SITE_ASSUMED`.
-_SITE_WHY: dict[str, str] = {
-    "has_residence": "the lot is assumed vacant: no existing residence (§95-3A(1)(c))",
-    "vacant_lot": "'vacant lot' (§95-3A(1)(c)) is read from has_residence: a lot without an existing "
-    "residence is vacant; give --site vacant_lot=true/false to decide it",
-    "lot_area_acres": "the lot area is assumed to be 1.5 acres or more (§95-3A(1)(d)); give --site lot_area_acres=N",
-    "one_family_co_issued": "no certificate of occupancy for a one-family residence is assumed issued (§95-3A(1)(e))",
-    "permit_held": "no clearing permit is assumed held for the trees already removed",
-    "village_work": "the removals are assumed not operations conducted by or for the Village of Wesley Hills (§95-3D(2))",
-    "subdivision_plans_approved": "the removals are assumed not covered by approved subdivision construction plans deemed a permit (§95-3C(2))",
-    "normal_farming": "the removals are assumed not part of the normal use of land for farming, gardening "
-    "or similar agricultural or horticultural uses (§95-3D(3))",
-}
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults(_SITE_WHY)
+#: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
+#: ``data/law/wesley_hills.toml``); the assumed values themselves have one home,
+#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/law/site_facts.toml``).
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills")
 
 
 EXCEPTIONS = {
