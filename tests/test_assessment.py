@@ -5,9 +5,11 @@ ACRU (red maple) 12 in, unspecified land use, default parameters = $117.36/yr
 (``treecalc benefits --species ACRU --dbh 12``).
 """
 
+import inspect
 import json
 import math
 import sys
+from dataclasses import fields
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -20,7 +22,13 @@ sys.path.insert(0, str(Path(__file__).parent / "rules"))
 from rules_helpers import make_trees  # noqa: E402
 
 from treecalc import data  # noqa: E402
-from treecalc.assessment import OFFENCE_READING, OTHER_PROHIBITIONS_NOTE, assess, required_value  # noqa: E402
+from treecalc.assessment import (  # noqa: E402
+    OFFENCE_READING,
+    OTHER_PROHIBITIONS_NOTE,
+    AssessOptions,
+    assess,
+    required_value,
+)
 from treecalc.benefits import compute_benefits  # noqa: E402
 from treecalc.planting import StockOption, plan  # noqa: E402
 from treecalc.statement import statement_bytes  # noqa: E402
@@ -485,3 +493,11 @@ def test_conifer_height_assumption_surfaced_and_short_conifer_refused():
     assert not any("conifer height" in x for x in a.assumptions)
     with pytest.raises(ValueError, match="4 ft is under the 5 ft minimum"):
         assess(s, replacement_species="pine", replacement_dbh_in=2, replacement_height_ft=4, replacement_cost_usd=300)
+
+
+def test_each_option_is_a_keyword_of_assess_with_the_same_default():
+    """assess() gathers its options into AssessOptions by name (the keywords the CLI, app and tests pass)."""
+    params = inspect.signature(assess).parameters
+    for f in fields(AssessOptions):
+        assert params[f.name].kind is inspect.Parameter.KEYWORD_ONLY, f.name
+        assert params[f.name].default == f.default, f.name

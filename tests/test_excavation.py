@@ -662,7 +662,7 @@ def test_grid_with_surveyor_headers_is_mapped(tmp_path):
     r = volume_from_grid_csv(f)
     assert r.fill_cy * 27 == pytest.approx(100) and r.cut_cy == 0
     e = r.earthwork()
-    assert e.fill_area_sqft == 100 and e.fill_area_over_2ft_sqft == 0
+    assert e.fill is not None and e.fill.total_sqft == 100 and e.fill.over_2ft_sqft == 0
 
 
 def test_a_decimal_comma_in_an_area_is_refused():

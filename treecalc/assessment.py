@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -400,25 +400,8 @@ def assess(
     The keyword options are gathered in :class:`AssessOptions`. ``species_map`` corrects species
     texts in bulk when a file is read (see :func:`treecalc.ingest.read_survey`).
     """
-    opts = AssessOptions(
-        violation=violation,
-        application_pending=application_pending,
-        clear_cutting=clear_cutting,
-        continuing_days=continuing_days,
-        value_basis=value_basis,
-        replacement_percent=replacement_percent,
-        replacement_stock=replacement_stock,
-        replacement_species=replacement_species,
-        replacement_dbh_in=replacement_dbh_in,
-        replacement_height_ft=replacement_height_ft,
-        replacement_cost_usd=replacement_cost_usd,
-        plantable=plantable,
-        plantable_area_sqft=plantable_area_sqft,
-        fee_schedule=fee_schedule,
-        fee_per_tree_usd=fee_per_tree_usd,
-        in_lieu_policy=in_lieu_policy,
-        size_waiver=size_waiver,
-    ).validated()
+    arguments = locals()  # the keyword arguments as given: nothing else is bound yet
+    opts = AssessOptions(**{f.name: arguments[f.name] for f in fields(AssessOptions)}).validated()
     from treecalc.ingest.site import check_site
 
     given = check_site(site or {}, where="--site")  # before any work: a misspelt fact is an error
@@ -439,47 +422,29 @@ def assess(
     trees["harmed"] = trees["action"].isin(croton.HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
     method = _method(kind, basis_label, options, resolved_params, law, jkey)
-    ctx = Context(
-        survey=survey,
-        trees=trees,
-        site_in=site_in,
-        law=law,
-        opts=opts,
-        options=options,
-        assumptions=assumptions,
-        warnings=warnings,
-        method=method,
-        value_of=value_of,
-        kind=kind,
-        params=params,
-    )
+    # each argument is named as the field of Context it fills, in the order of its fields
+    ctx = Context(survey, trees, site_in, law, opts, options, assumptions, warnings, method, value_of, kind, params)
     ctx.survey_lines = _survey_lines(survey, trees, lawparams.JURISDICTIONS[jkey])
     if jkey == "croton_on_hudson":
         ctx.schedule = load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd)
         method["fee_schedule"] = ctx.schedule.to_dict()
-    permit, replacement, fund, penalties, lines, site_out = RULES[jkey].assess(ctx)
+    found = RULES[jkey].assess(ctx)
     method["sections_applied"] = list(RULES[jkey].SECTIONS_APPLIED)
     method["readings"] = list(RULES[jkey].READINGS) + (
         [OFFENCE_READING, OTHER_PROHIBITIONS_NOTE] if jkey == "croton_on_hudson" else []
     )
     if not len(trees):
         warnings.append("the survey has no trees")
-    wh = ctx.wesley_hills
     return Assessment(
         survey=survey,
         jurisdiction=jkey,
         options=options,
         trees=trees,
-        permit=permit,
-        replacement=replacement,
-        fund=fund,
-        penalties=penalties,
-        wesley_hills=wh,
-        lines=lines,
+        wesley_hills=ctx.wesley_hills,
         assumptions=_dedupe(assumptions),
         warnings=_dedupe(warnings),
         method=method,
-        site=site_out,
+        **found._asdict(),  # permit, replacement, fund, penalties, lines, site: typed in treecalc.results.Findings
     )
 
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from os import PathLike
@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from treecalc.surfaces import CutFill
 from treecalc.units import (
     CENT,
     RANGES,
@@ -148,6 +149,20 @@ def _v(key: str) -> Decimal:
 
 
 @dataclass(frozen=True)
+class PlanAreas:
+    """The plan area cut (or filled) at any depth, and deeper than 2 ft and 4 ft: the §120-3A(1)-(6) depths (sq ft)."""
+
+    total_sqft: Decimal
+    over_2ft_sqft: Decimal
+    over_4ft_sqft: Decimal
+
+    @classmethod
+    def by_depth(cls, area_deeper_than: Callable[[float], Decimal]) -> PlanAreas:
+        """The areas from a function of the depth in feet (0 = any depth) that a method measures them with."""
+        return cls(area_deeper_than(0.0), area_deeper_than(2.0), area_deeper_than(4.0))
+
+
+@dataclass(frozen=True)
 class Earthwork:
     """Quantities measured between two surfaces, for the §120-3A check (feet, cubic feet).
 
@@ -157,14 +172,22 @@ class Earthwork:
 
     cut_cuft: Decimal
     fill_cuft: Decimal
-    cut_area_sqft: Decimal | None = None
-    cut_area_over_2ft_sqft: Decimal | None = None
-    cut_area_over_4ft_sqft: Decimal | None = None
-    fill_area_sqft: Decimal | None = None
-    fill_area_over_2ft_sqft: Decimal | None = None
-    fill_area_over_4ft_sqft: Decimal | None = None
+    cut: PlanAreas | None = None
+    fill: PlanAreas | None = None
     max_cut_ft: Decimal | None = None
     method: str = ""
+
+
+@dataclass(frozen=True)
+class PermitTerm:
+    """The dates of an issued permit, for its term and idle time (:func:`permit_term_check`, §120-10A).
+
+    Each a date or ISO text; ``as_of`` None is today, ``last_work`` None is not given.
+    """
+
+    issued: _dt.date | str
+    last_work: _dt.date | str | None = None
+    as_of: _dt.date | str | None = None
 
 
 @dataclass(frozen=True)
@@ -407,11 +430,11 @@ def _area_rule(
 def _rule_lowering(o: _Ops, missing: list[str]) -> dict[str, Any]:
     sec, fixed, pct = LAW["lowering_area"].section, _v("lowering_area"), _v("lowering_lot_percent")
     m = o.measured
-    lowered = sum((a for a, d in o.exc if d > 0), Decimal(0)) + o.strip + ((m.cut_area_sqft or 0) if m else 0)
+    lowered = sum((a for a, d in o.exc if d > 0), Decimal(0)) + o.strip + (m.cut.total_sqft if m and m.cut else 0)
     head = f"grade lowered or topsoil stripped over {_fmt(lowered)} sq ft"
     if lowered >= fixed:
         return {"section": sec, "holds": True, "explanation": f"{head} (permit if >= {_fmt(fixed)} sq ft)"}
-    if m is not None and m.cut_area_sqft is None and m.cut_cuft > 0:
+    if m is not None and m.cut is None and m.cut_cuft > 0:
         _unknown(missing, "the plan area of the measured cut (cross-sections do not give it)")
         return {"section": sec, "holds": None, "explanation": head + " plus the unmeasured area of the cut"}
     if o.lot is not None:
@@ -506,15 +529,15 @@ def _topsoil_items(o: _Ops, exemptions: list[dict[str, Any]]) -> list[tuple[Deci
     return [(top[0], top[1] / 12)]
 
 
-#: The §120 area rules on cuts and fills: (area limit, depth limit or None for any depth, measured area field).
+#: The §120 area rules on cuts and fills: (area limit, depth limit or None for any depth, measured PlanAreas field).
 _CUT_AREA_RULES: tuple[tuple[str, str | None, str], ...] = (
-    ("deep_cut_area", "deep_cut_depth", "cut_area_over_4ft_sqft"),
-    ("cut_area", "cut_depth", "cut_area_over_2ft_sqft"),
+    ("deep_cut_area", "deep_cut_depth", "over_4ft_sqft"),
+    ("cut_area", "cut_depth", "over_2ft_sqft"),
 )
 _FILL_AREA_RULES: tuple[tuple[str, str | None, str], ...] = (
-    ("deep_fill_area", "deep_fill_depth", "fill_area_over_4ft_sqft"),
-    ("fill_area", "fill_depth", "fill_area_over_2ft_sqft"),
-    ("any_fill_area", None, "fill_area_sqft"),
+    ("deep_fill_area", "deep_fill_depth", "over_4ft_sqft"),
+    ("fill_area", "fill_depth", "over_2ft_sqft"),
+    ("any_fill_area", None, "total_sqft"),
 )
 
 
@@ -525,20 +548,24 @@ def _croton_rules(o: _Ops, exemptions: list[dict[str, Any]], missing: list[str])
         return sum((a for a, d in items if d > depth), Decimal(0))
 
     def depth_rule(
-        items: list[tuple[Decimal, Decimal]], has: bool, area_key: str, depth_key: str | None, measured: str, what: str
+        items: list[tuple[Decimal, Decimal]],
+        has: bool,
+        areas: PlanAreas | None,
+        rule: tuple[str, str | None, str],
+        what: str,
     ) -> dict[str, Any]:
+        area_key, depth_key, measured = rule
         depth = _v(depth_key) if depth_key else Decimal(0)
         text = f"{what} deeper than {_fmt(depth)} ft" if depth_key else f"{what} at any depth"
-        known = getattr(m, measured) if m else None
+        known = getattr(areas, measured) if areas else None
         return _area_rule(LAW[area_key].section, over(items, depth), known, has, _v(area_key), text, missing)
 
-    rules = [depth_rule(o.exc, has_m, area, depth, measured, "excavation") for area, depth, measured in _CUT_AREA_RULES]
+    cut, fill = (m.cut, m.fill) if m else (None, None)
+    rules = [depth_rule(o.exc, has_m, cut, rule, "excavation") for rule in _CUT_AREA_RULES]
     rules += [_rule_lowering(o, missing), _rule_volume(o, missing)]
     fills = o.fil + _topsoil_items(o, exemptions)
     has_fill_m = has_m and bool(m and m.fill_cuft > 0)
-    rules += [
-        depth_rule(fills, has_fill_m, area, depth, measured, "fill") for area, depth, measured in _FILL_AREA_RULES
-    ]
+    rules += [depth_rule(fills, has_fill_m, fill, rule, "fill") for rule in _FILL_AREA_RULES]
     return rules
 
 
@@ -573,11 +600,11 @@ def _croton_areas_and_standards(
     # §120-3B: the building permit stays subject to §120-8, so foundation depths count for the fence of §120-8A
     measured_depth = [m.max_cut_ft] if m and m.max_cut_ft is not None else []
     max_depth = max([d for a, d in o.exc + o.foundations if a > 0] + measured_depth, default=Decimal(0))
-    exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + ((m.cut_area_sqft or 0) if m else 0)
+    exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + (m.cut.total_sqft if m and m.cut else 0)
     fill_area = (
         sum((a for a, d in o.fil if d > 0), Decimal(0))
         + (o.top[0] if o.top and o.top[1] > 0 else 0)
-        + ((m.fill_area_sqft or 0) if m else 0)
+        + (m.fill.total_sqft if m and m.fill else 0)
     )
     standards = _applicable_standards(
         max_depth, bool(exc_area > 0 or o.strip > 0 or o.foundations), bool(fill_area > 0), bool(o.strip > 0)
@@ -624,9 +651,7 @@ def check_permit(
     retaining_wall_height_ft: Any = None,
     measured: Earthwork | None = None,
     cellar: tuple[Any, Any, Any] | None = None,
-    permit_issued: Any = None,
-    last_work: Any = None,
-    as_of: Any = None,
+    term: PermitTerm | None = None,
 ) -> PermitCheck:
     """Say whether an excavation and filling permit is required, which items hold, and what is unknown.
 
@@ -649,8 +674,8 @@ def check_permit(
         Cut and fill measured between two surfaces (:meth:`TinVolumes.earthwork`, ...).
     cellar : (length_ft, width_ft, depth_ft), optional
         Wesley Hills: cellar and foundation of the building permit (§95-3C(1)).
-    permit_issued, last_work, as_of : date, optional
-        The permit's term and idle time (§120-10A).
+    term : PermitTerm, optional
+        The permit's dates, for its term and idle time (§120-10A).
 
     Returns
     -------
@@ -699,11 +724,10 @@ def check_permit(
         fill_area_sqft=fill_area,
         review_standards=standards,
         exemptions=exemptions,
-        waiver_eligible=None,
         interpretation=list(CROTON_INTERPRETATION),
         notes=notes,
         missing_facts=missing,
-        term=permit_term_check(permit_issued, as_of, last_work) if permit_issued else None,
+        term=permit_term_check(term.issued, term.as_of, term.last_work) if term else None,
     )
 
 
@@ -1316,7 +1340,7 @@ def wesley_hills_topsoil_cy(exposed_area_sqft: Any, depth_in: Any = 4) -> Decima
 
 # =========================================================================== grid volumes
 @dataclass(frozen=True)
-class GridVolumes:
+class GridVolumes(CutFill):
     """Cut and fill by the grid (borrow-pit) method.
 
     ``cut_cy``, ``fill_cy`` are cubic yards (>= 0); ``net_cy = cut_cy - fill_cy`` (positive:
@@ -1324,9 +1348,6 @@ class GridVolumes:
     per-cell arrays of shape (ny - 1, nx - 1), rows along y ascending, columns along x.
     """
 
-    cut_cy: float
-    fill_cy: float
-    net_cy: float
     cell_cut_cy: np.ndarray
     cell_fill_cy: np.ndarray
     dx: float
@@ -1361,12 +1382,8 @@ class GridVolumes:
         return Earthwork(
             cut_cuft=cuft(self.cut_cy),
             fill_cuft=cuft(self.fill_cy),
-            cut_area_sqft=over(-tris, 0),
-            cut_area_over_2ft_sqft=over(-tris, 2),
-            cut_area_over_4ft_sqft=over(-tris, 4),
-            fill_area_sqft=over(tris, 0),
-            fill_area_over_2ft_sqft=over(tris, 2),
-            fill_area_over_4ft_sqft=over(tris, 4),
+            cut=PlanAreas.by_depth(lambda t: over(-tris, t)),
+            fill=PlanAreas.by_depth(lambda t: over(tris, t)),
             max_cut_ft=Decimal(repr(round(max(0.0, float((-h).max())) * k_len, 6))),
             method="grid (borrow-pit)",
         )
@@ -1397,10 +1414,7 @@ class GridVolumes:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "method": "grid (borrow-pit)",
-            "cut_cy": round(self.cut_cy, 2),
-            "fill_cy": round(self.fill_cy, 2),
-            "net_cy": round(self.net_cy, 2),
+            **self._totals("grid (borrow-pit)"),
             "nx": self.nx,
             "ny": self.ny,
             "dx": self.dx,
@@ -1553,7 +1567,6 @@ def grid_volumes(x: Any, y: Any, existing: Any, proposed: Any, *, metric: bool =
     return GridVolumes(
         cut_cy=c,
         fill_cy=f,
-        net_cy=c - f,
         cell_cut_cy=cut,
         cell_fill_cy=fill,
         dx=float(dx),
@@ -1656,16 +1669,13 @@ def volume_from_grid_csv(path: str | PathLike[str], *, metric: bool = False) -> 
 
 # =========================================================================== end areas
 @dataclass(frozen=True)
-class EndAreaVolumes:
+class EndAreaVolumes(CutFill):
     """Cut and fill between cross-sections by the average-end-area method (cubic yards).
 
     ``segment_cut_cy``/``segment_fill_cy`` hold one value per interval between stations;
     ``transitions`` the zero-area points inserted where a section changes from cut to fill.
     """
 
-    cut_cy: float
-    fill_cy: float
-    net_cy: float
     stations: np.ndarray
     segment_cut_cy: np.ndarray
     segment_fill_cy: np.ndarray
@@ -1685,10 +1695,7 @@ class EndAreaVolumes:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "method": self.method,
-            "cut_cy": round(self.cut_cy, 2),
-            "fill_cy": round(self.fill_cy, 2),
-            "net_cy": round(self.net_cy, 2),
+            **self._totals(self.method),
             "stations": len(self.stations),
             "segments": [
                 {"from": float(a), "to": float(b), "cut_cy": round(float(c), 2), "fill_cy": round(float(f), 2)}
@@ -1917,7 +1924,6 @@ def end_area_volumes(
     return EndAreaVolumes(
         cut_cy=c,
         fill_cy=f,
-        net_cy=c - f,
         stations=st,
         segment_cut_cy=sc,
         segment_fill_cy=sf,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -60,6 +60,17 @@ class Permit(_Fields):
     removals_12mo: int | None = None
     clear_cutting: bool = False
     notes: list[str] = field(default_factory=list)
+
+    def statement_lines(self, section: str, items: tuple[str, str, str], note: str) -> list[dict[str, Any]]:
+        """Its statement lines: each site trigger, each exception, then whether it is required (``section``).
+
+        ``items`` are the jurisdiction's words for the three: trigger, exception, permit required.
+        """
+        trigger, exception, required = items
+        out = [line(t["section"], trigger, t["text"], "", tags_text(t["tags"])) for t in self.triggers]
+        out += [line(e["section"], exception, e["text"]) for e in self.exceptions_applied]
+        out.append(line(section, required, "yes" if self.required else "no", "", note))
+        return out
 
 
 @dataclass(eq=False)
@@ -131,41 +142,24 @@ class Fund(_Fields):
     notes: list[str] = field(default_factory=list)
 
 
-@dataclass(eq=False)
-class OffenceRow(_Fields):
-    """One tree harmed: its offence (definite or conditional) or why it is none, with its sections."""
-
-    tag: str
-    species_code: str
-    dbh_in: float
-    action: str
-    status: str  # "definite", "conditional" or "not an offence"
-    offence_sections: str  # the sections broken (§208-19A/18D/5C/20F ...)
-    depends_on: str  # for a conditional offence: the assumed fact(s) it rests on
-    tier: str
-    base_usd: int
-    max_usd: int
-    criminal_max_usd: int
-    criminal_section: str
-    reason: str = ""
-
-
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class Penalties(_Fields):
     """§208-29 civil and criminal maxima (Croton) or Chapter 95 fines (Wesley Hills).
 
     ``*_max_usd`` count definite offences only (facts given); ``*_conditional_usd`` is what
-    the offences resting on an assumed fact would add.
+    the offences resting on an assumed fact would add. The §208-29 amounts and their doubling
+    (§208-29B(7)) are Croton-on-Hudson's: under another law they stay None, not doubled. The
+    Chapter 95 fines (``fine_*``) are given by every rules module, None where the law has none.
     """
 
-    civil_penalty_max_usd: int | None
-    civil_penalty_conditional_usd: int | None
-    criminal_fine_max_usd: int | None
-    criminal_fine_conditional_usd: int | None
+    civil_penalty_max_usd: int | None = None
+    civil_penalty_conditional_usd: int | None = None
+    criminal_fine_max_usd: int | None = None
+    criminal_fine_conditional_usd: int | None = None
     fine_max_usd: int | None
     fine_conditional_usd: int | None
-    doubled: bool
-    doubling_reasons: list[str]
+    doubled: bool = False
+    doubling_reasons: list[str] = field(default_factory=list)
     continuing_days: int
     offences: int
     offences_definite: int
@@ -177,6 +171,17 @@ class Penalties(_Fields):
     clear_cutting: bool = False
     notes: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
+
+
+class Findings(NamedTuple):
+    """What a jurisdiction's rules module finds (its ``assess(ctx)``), in this order."""
+
+    permit: Permit
+    replacement: Replacement
+    fund: Fund
+    penalties: Penalties
+    lines: list[dict[str, Any]]
+    site: dict[str, Any]
 
 
 class Records(Sequence[dict[str, Any]]):

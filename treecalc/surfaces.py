@@ -374,16 +374,32 @@ def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 # --------------------------------------------------------------------------- result
 @dataclass(frozen=True)
-class TinVolumes:
+class CutFill:
+    """Cut and fill in cubic yards (>= 0): what every earthwork result has (TIN here, grid and end area in
+    :mod:`treecalc.excavation`), with ``net_cy = cut_cy - fill_cy`` (positive: surplus to export).
+    """
+
+    cut_cy: float
+    fill_cy: float
+
+    @property
+    def net_cy(self) -> float:
+        return self.cut_cy - self.fill_cy
+
+    def _totals(self, method: str) -> dict[str, Any]:
+        """How the result's dict opens: the method, then cut, fill and net in cubic yards to two places."""
+        cut, fill, net = round(self.cut_cy, 2), round(self.fill_cy, 2), round(self.net_cy, 2)
+        return {"method": method, "cut_cy": cut, "fill_cy": fill, "net_cy": net}
+
+
+@dataclass(frozen=True)
+class TinVolumes(CutFill):
     """Cut and fill between two TINs (cubic yards), and the plan areas for the permit check.
 
     Areas in square feet (square metres converted), depths in feet. ``pieces`` holds the overlay
     triangles' centroids (x, y in input units) and their cut and fill in cubic yards, for a map.
     """
 
-    cut_cy: float
-    fill_cy: float
-    net_cy: float
     area_sqft: float
     cut_area_sqft: float
     fill_area_sqft: float
@@ -400,7 +416,7 @@ class TinVolumes:
 
     def earthwork(self) -> Earthwork:
         """The quantities of this result for :func:`treecalc.excavation.check_permit` (``measured=``)."""
-        from treecalc.excavation import Earthwork
+        from treecalc.excavation import Earthwork, PlanAreas
 
         def d(x: float) -> Decimal:
             return Decimal(repr(round(x, 6)))
@@ -408,12 +424,8 @@ class TinVolumes:
         return Earthwork(
             cut_cuft=d(self.cut_cy * CU_FT_PER_CU_YD),
             fill_cuft=d(self.fill_cy * CU_FT_PER_CU_YD),
-            cut_area_sqft=d(self.cut_area_sqft),
-            cut_area_over_2ft_sqft=d(self.cut_area_over_sqft[2.0]),
-            cut_area_over_4ft_sqft=d(self.cut_area_over_sqft[4.0]),
-            fill_area_sqft=d(self.fill_area_sqft),
-            fill_area_over_2ft_sqft=d(self.fill_area_over_sqft[2.0]),
-            fill_area_over_4ft_sqft=d(self.fill_area_over_sqft[4.0]),
+            cut=PlanAreas.by_depth(lambda t: d(self.cut_area_over_sqft[t])),
+            fill=PlanAreas.by_depth(lambda t: d(self.fill_area_over_sqft[t])),
             max_cut_ft=d(self.max_cut_ft),
             method="TIN surface to surface",
         )
@@ -427,10 +439,7 @@ class TinVolumes:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "method": "TIN surface to surface (Delaunay, exact overlay)",
-            "cut_cy": round(self.cut_cy, 2),
-            "fill_cy": round(self.fill_cy, 2),
-            "net_cy": round(self.net_cy, 2),
+            **self._totals("TIN surface to surface (Delaunay, exact overlay)"),
             "area_sqft": round(self.area_sqft, 2),
             "cut_area_sqft": round(self.cut_area_sqft, 2),
             "fill_area_sqft": round(self.fill_area_sqft, 2),
@@ -509,7 +518,6 @@ def tin_volumes(existing: ArrayLike, proposed: ArrayLike, *, metric: bool = Fals
     return TinVolumes(
         cut_cy=c,
         fill_cy=f,
-        net_cy=c - f,
         area_sqft=float(area.sum() * k_area),
         cut_area_sqft=cut_over[0.0],
         fill_area_sqft=fill_over[0.0],

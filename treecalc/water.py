@@ -626,6 +626,8 @@ def penalty_schedule(
 ) -> PenaltySchedule:
     """Penalties, payments and relevy of one water bill, and its balance as of a date.
 
+    The :func:`account_statement` of an account with this one bill, which is due by ``as_of``.
+
     Parameters
     ----------
     amount : Decimal, str, int or float

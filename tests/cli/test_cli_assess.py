@@ -150,3 +150,42 @@ def test_cli_replacement_height(fake_survey, capsys):
     j = json.loads(capsys.readouterr().out)
     assert j["replacement"]["species_code"] == "PI2" and j["options"]["replacement_height_ft"] == 6.0
     assert math.isfinite(j["required_value_usd"])
+
+
+def test_every_option_flag_reaches_assess_under_its_keyword(fake_survey, monkeypatch, capsys):
+    """The dest of each option flag is the keyword of assess() it sets (the CLI passes them by name)."""
+    from dataclasses import fields
+
+    seen: dict = {}
+    real = assessment.assess
+
+    def spy(survey, **kw):
+        seen.update(kw)
+        return real(survey, **kw)
+
+    monkeypatch.setattr(assessment, "assess", spy)
+    flags = ["--violation", "--application-pending", "--clear-cutting", "--days", "3", "--value-basis", "appraised"]
+    flags += ["--replacement-percent", "130", "--replacement-species", "ACRU", "--replacement-dbh", "3"]
+    flags += ["--replacement-height", "6", "--replacement-cost", "450", "--plantable-area", "400"]
+    assert main(["assess", "x.xlsx", "--json", *flags, "--fee-per-tree", "700"]) == 0
+    capsys.readouterr()
+    given = {
+        "violation": True,
+        "application_pending": True,
+        "clear_cutting": True,
+        "continuing_days": 3,
+        "value_basis": "appraised",
+        "replacement_percent": 130.0,
+        "replacement_species": "ACRU",
+        "replacement_dbh_in": 3.0,
+        "replacement_height_ft": 6.0,
+        "replacement_cost_usd": "450",
+        "plantable_area_sqft": 400.0,
+        "fee_per_tree_usd": "700",
+        "plantable": None,
+        "fee_schedule": None,
+    }
+    assert {k: seen[k] for k in given} == given
+    # the options no flag sets are left to assess()'s defaults
+    options = {f.name for f in fields(assessment.AssessOptions)}
+    assert options - set(seen) == {"replacement_stock", "in_lieu_policy", "size_waiver"}

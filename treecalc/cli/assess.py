@@ -30,7 +30,7 @@ def _site_pairs(items: list[str]) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from treecalc.cli.common import add_benefit_params, repeatable
+    from treecalc.cli.common import add_benefit_params, add_options, add_switches, repeatable
     from treecalc.cli.survey import add_limits
 
     p = subparsers.add_parser(
@@ -48,53 +48,76 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "normal_farming=true (repeatable; the Site sheet takes the same fields)",
     )
     # yes/no facts: None when the flag is not given, so the survey's Site sheet or the default applies
-    for flag, why in (
+    add_switches(
+        p,
         ("--violation", "apply the §208-22F violation standard (default: when trees were harmed without a permit)"),
         ("--application-pending", "a permit application was pending when trees were harmed (§208-29B(7))"),
         ("--clear-cutting", "clear cutting has been determined to have taken place (§208-17, §208-29B(7))"),
-    ):
-        p.add_argument(flag, action="store_true", default=None, help=why)
-    p.add_argument("--days", default="1", metavar="N", help="days of continuing violation (default 1)")
+        default=None,
+    )
+    # the dest of every option of the assessment is its keyword of treecalc.assess (see _cmd_assess)
+    p.add_argument(
+        "--days", dest="continuing_days", default="1", metavar="N", help="days of continuing violation (default 1)"
+    )
     p.add_argument(
         "--value-basis",
         default="annual",
         metavar="B",
         help="annual (default), cumulative:N (N years with growth) or appraised (CTLA)",
     )
-    replacement: tuple[tuple[str, type | None, str, str], ...] = (
+    replacement: tuple[tuple[str, str, type | None, str, str], ...] = (
         (
             "--replacement-percent",
+            "replacement_percent",
             float,
             "PCT",
             "the Village Engineer's percentage after a violation (§208-22F; default 120)",
         ),
-        ("--replacement-species", None, "NAME", "replacement species (default ACRU, red maple)"),
-        ("--replacement-dbh", float, "IN", "replacement DBH, inches (default 2)"),
-        ("--replacement-height", float, "FT", "replacement height, feet (a conifer must be at least 5 ft, §208-22D)"),
-        ("--replacement-cost", None, "USD", "unit cost of a replacement tree, supplied and planted"),
+        ("--replacement-species", "replacement_species", None, "NAME", "replacement species (default ACRU, red maple)"),
+        ("--replacement-dbh", "replacement_dbh_in", float, "IN", "replacement DBH, inches (default 2)"),
+        (
+            "--replacement-height",
+            "replacement_height_ft",
+            float,
+            "FT",
+            "replacement height, feet (a conifer must be at least 5 ft, §208-22D)",
+        ),
+        (
+            "--replacement-cost",
+            "replacement_cost_usd",
+            None,
+            "USD",
+            "unit cost of a replacement tree, supplied and planted",
+        ),
     )
-    for flag, kind, metavar, why in replacement:
-        p.add_argument(flag, type=kind, metavar=metavar, help=why)
+    for flag, dest, kind, metavar, why in replacement:
+        p.add_argument(flag, dest=dest, type=kind, metavar=metavar, help=why)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--plantable", type=int, metavar="N", help="how many replacement trees the site can take")
     g.add_argument(
         "--plantable-area",
+        dest="plantable_area_sqft",
         type=float,
         metavar="SQFT",
         help="plantable area, sq ft (divided by the §208-6 spacing of each size class)",
     )
     p.add_argument("--fee-schedule", metavar="F.toml", help="fee schedule for payments in lieu (§208-24C)")
     p.add_argument(
-        "--fee-per-tree", metavar="USD", help="fee per replacement tree not planted (overrides the schedule)"
+        "--fee-per-tree",
+        dest="fee_per_tree_usd",
+        metavar="USD",
+        help="fee per replacement tree not planted (overrides the schedule)",
     )
-    p.add_argument("--out", metavar="report.xlsx", help="write the Excel statement")
+    add_options(
+        p,
+        ("--out", "report.xlsx", "write the Excel statement"),
+        ("--pdf", "report.pdf", "write the printable report (PDF) to attach and sign"),
+    )
     add_limits(p)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--pdf", metavar="report.pdf", help="write the printable report (PDF) to attach and sign")
-    p.add_argument(
-        "--trees",
-        action="store_true",
-        help="print a line for every tree (default: trees with the same finding on one line)",
+    add_switches(
+        p,
+        ("--json", "print one JSON object"),
+        ("--trees", "print a line for every tree (default: trees with the same finding on one line)"),
     )
     from treecalc.cli.survey import add_species_map
 
@@ -203,11 +226,11 @@ def _check_numbers(a: argparse.Namespace) -> None:
     checks = (
         ("--replacement-percent", a.replacement_percent, "percent"),
         ("--plantable", a.plantable, "plantable"),
-        ("--plantable-area", a.plantable_area, "area_sqft"),
-        ("--replacement-dbh", a.replacement_dbh, "dbh_in"),
-        ("--replacement-height", a.replacement_height, "height_ft"),
-        ("--replacement-cost", a.replacement_cost, "usd"),
-        ("--fee-per-tree", a.fee_per_tree, "usd"),
+        ("--plantable-area", a.plantable_area_sqft, "area_sqft"),
+        ("--replacement-dbh", a.replacement_dbh_in, "dbh_in"),
+        ("--replacement-height", a.replacement_height_ft, "height_ft"),
+        ("--replacement-cost", a.replacement_cost_usd, "usd"),
+        ("--fee-per-tree", a.fee_per_tree_usd, "usd"),
     )
     for flag, value, kind in checks:
         if value is not None:
@@ -261,14 +284,18 @@ def _write_out(result: Any, path: str) -> None:
 
 
 def _cmd_assess(a: argparse.Namespace) -> int:
-    from treecalc.assessment import assess
+    from dataclasses import fields
+
+    from treecalc.assessment import AssessOptions, assess
     from treecalc.cli.common import benefit_kwargs, dump_json
 
     kw = benefit_kwargs(a)
     land_use = kw.pop("land_use")
     if land_use:
         kw["land_use"] = land_use
-    days = _days(a.days)
+    # every flag whose dest is an option of assess(), passed under that name
+    options = {f.name: getattr(a, f.name) for f in fields(AssessOptions) if hasattr(a, f.name)}
+    options["continuing_days"] = _days(a.continuing_days)
     _check_numbers(a)
     if a.out:
         _check_out(a.out)  # before any work: a bad path is reported once, cleanly
@@ -297,20 +324,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         progress=stderr_progress(),
         jurisdiction=a.jurisdiction,
         site=_site_pairs(a.site),
-        violation=a.violation,
-        application_pending=a.application_pending,
-        clear_cutting=a.clear_cutting,
-        continuing_days=days,
-        value_basis=a.value_basis,
-        replacement_percent=a.replacement_percent,
-        replacement_species=a.replacement_species,
-        replacement_dbh_in=a.replacement_dbh,
-        replacement_height_ft=a.replacement_height,
-        replacement_cost_usd=a.replacement_cost,
-        plantable=a.plantable,
-        plantable_area_sqft=a.plantable_area,
-        fee_schedule=a.fee_schedule,
-        fee_per_tree_usd=a.fee_per_tree,
+        **options,
         **kw,
     )
     if a.out:

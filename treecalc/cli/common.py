@@ -14,22 +14,20 @@ from typing import Any, Protocol
 
 
 def _json_default(o: Any) -> Any:
+    """Exact amounts (Decimal) as their text, dates in ISO form, numpy scalars as Python's (:func:`treecalc.results.plain`)."""
     import datetime
     import decimal
 
-    import numpy as np
+    from treecalc.results import plain
 
     if isinstance(o, decimal.Decimal):
         return str(o)
     if isinstance(o, (datetime.date, datetime.datetime)):
         return o.isoformat()
-    if isinstance(o, np.integer):
-        return int(o)
-    if isinstance(o, np.floating):
-        return float(o)
-    if isinstance(o, np.bool_):
-        return bool(o)
-    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+    value = plain(o)
+    if value is o:
+        raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+    return value
 
 
 def dump_json(obj: Any) -> None:
@@ -61,6 +59,18 @@ def stderr_progress() -> Any:
 def repeatable(p: argparse.ArgumentParser | argparse._ArgumentGroup, flag: str, metavar: str, help: str) -> None:
     """A flag given any number of times: its values as a list, ``[]`` when it is not given."""
     p.add_argument(flag, action="append", default=[], metavar=metavar, help=help)
+
+
+def add_options(p: argparse.ArgumentParser, *flags: tuple[str, str, str]) -> None:
+    """Flags that take one value each, from ``(flag, metavar, help)`` rows (dest: the flag's name with '_' for '-')."""
+    for flag, metavar, why in flags:
+        p.add_argument(flag, metavar=metavar, help=why)
+
+
+def add_switches(p: argparse.ArgumentParser, *flags: tuple[str, str], default: bool | None = False) -> None:
+    """Yes/no flags from ``(flag, help)`` rows: True when given, else ``default`` (None: "not said")."""
+    for flag, why in flags:
+        p.add_argument(flag, action="store_true", default=default, help=why)
 
 
 def add_benefit_params(p: argparse.ArgumentParser) -> None:

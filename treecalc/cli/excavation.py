@@ -10,7 +10,16 @@ import argparse
 from decimal import Decimal
 from typing import Any
 
-from treecalc.cli.common import choose_subcommand, dump_indented, guard, print_readings, repeatable, split_parts
+from treecalc.cli.common import (
+    add_options,
+    add_switches,
+    choose_subcommand,
+    dump_indented,
+    guard,
+    print_readings,
+    repeatable,
+    split_parts,
+)
 
 __all__ = ["register"]
 
@@ -71,7 +80,9 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
             _bnum(b, "--cellar", w, MAX_DEPTH_FT, "ft") for b, w in zip(bits, ("length", "width", "depth"))
         )
     if getattr(a, "permit_issued", None):
-        kw.update(permit_issued=a.permit_issued, last_work=a.last_work, as_of=a.as_of)
+        from treecalc.excavation import PermitTerm
+
+        kw["term"] = PermitTerm(a.permit_issued, last_work=a.last_work, as_of=a.as_of)
     elif getattr(a, "last_work", None):
         raise ValueError("--last-work needs --permit-issued (§120-10A counts from the permit)")
     return kw
@@ -175,6 +186,12 @@ def _cmd_volume(a: argparse.Namespace) -> int:
     return 0
 
 
+def _add_site(p: argparse.ArgumentParser) -> None:
+    """The flags of the site, which both subcommands check the permit for."""
+    p.add_argument("--jurisdiction", default="croton-on-hudson", help="croton-on-hudson (default) or wesley-hills")
+    p.add_argument("--lot-area", metavar="AREA_SQFT", help="lot area, for the §120-3A check")
+
+
 def register(subparsers: Any) -> None:
     """Add ``excavation`` (``check``, ``volume``) to ``subparsers``."""
     e = subparsers.add_parser(
@@ -187,58 +204,53 @@ def register(subparsers: Any) -> None:
     e.set_defaults(func=choose_subcommand(e, "check or volume"))
 
     c = sub.add_parser("check", help="is an excavation and filling permit required?")
-    c.add_argument("--jurisdiction", default="croton-on-hudson", help="croton-on-hudson (default) or wesley-hills")
+    _add_site(c)
     repeatable(c, "--excavate", "AREA_SQFT:DEPTH_FT", "an excavation area and depth (repeatable)")
     repeatable(c, "--fill", "AREA_SQFT:DEPTH_FT", "a fill area and depth (repeatable)")
-    c.add_argument(
-        "--strip-topsoil",
-        dest="strip_topsoil",
-        metavar="AREA_SQFT[:DEPTH_IN]",
-        help="area where topsoil is stripped, and its depth in inches (stripping is excavation, §120-2)",
-    )
     repeatable(
         c,
         "--foundation",
         "AREA_SQFT:DEPTH_FT",
         "excavation for a foundation under a building permit (§120-3B; repeatable)",
     )
-    for flag, metavar, why in (
-        ("--retaining-wall", "HEIGHT_FT", "height of a retaining wall to be built (§120-8M)"),
-        ("--cellar", "L:W:D", "Wesley Hills: cellar and foundation, feet (§95-3C(1))"),
-        ("--permit-issued", "DATE", "permit issue date (§120-10A)"),
-        ("--last-work", "DATE", "last day of work (§120-10A)"),
-        ("--as-of", "DATE", "date of the term check (default today)"),
-        ("--lot-area", "AREA_SQFT", "lot area"),
+    add_options(
+        c,
+        (
+            "--strip-topsoil",
+            "AREA_SQFT[:DEPTH_IN]",
+            "area where topsoil is stripped, and its depth in inches (stripping is excavation, §120-2)",
+        ),
         (
             "--place-topsoil",
             "AREA_SQFT:DEPTH_IN[:seeded]",
             "topsoil placement; add ':seeded' if immediately seeded and mulched",
         ),
-    ):
-        c.add_argument(flag, metavar=metavar, help=why)  # dest: the flag's name with '_' for '-'
-    c.add_argument("--json", action="store_true", help="print JSON")
+        ("--retaining-wall", "HEIGHT_FT", "height of a retaining wall to be built (§120-8M)"),
+        ("--cellar", "L:W:D", "Wesley Hills: cellar and foundation, feet (§95-3C(1))"),
+        ("--permit-issued", "DATE", "permit issue date (§120-10A)"),
+        ("--last-work", "DATE", "last day of work (§120-10A)"),
+        ("--as-of", "DATE", "date of the term check (default today)"),
+    )
+    add_switches(c, ("--json", "print JSON"))
     c.set_defaults(func=_cmd_check)
 
     v = sub.add_parser("volume", help="cut and fill volumes in cubic yards")
-    v.add_argument(
-        "--grid",
-        metavar="FILE",
-        help="CSV with x, y, existing, proposed (or Easting, Northing, EG, FG); feet, regular grid",
+    _add_site(v)
+    add_options(
+        v,
+        ("--grid", "FILE", "CSV with x, y, existing, proposed (or Easting, Northing, EG, FG); feet, regular grid"),
+        (
+            "--existing",
+            "FILE",
+            "existing ground: point CSV (Easting/Northing/Elevation or EG) or LandXML surface (FILE#NAME picks one)",
+        ),
+        ("--proposed", "FILE", "proposed ground: point CSV (... FG) or LandXML surface"),
+        ("--sections", "FILE", "CSV with station, cut_area, fill_area (feet, sq ft)"),
     )
-    v.add_argument(
-        "--existing",
-        metavar="FILE",
-        help="existing ground: point CSV (Easting/Northing/Elevation or EG) or LandXML surface (FILE#NAME picks one)",
+    add_switches(
+        v,
+        ("--metric", "input in metres / square metres (output cu yd)"),
+        ("--prismoidal", "prismoidal volumes (--sections with cut_mid_area/fill_mid_area or center_height/width)"),
+        ("--json", "print JSON"),
     )
-    v.add_argument("--proposed", metavar="FILE", help="proposed ground: point CSV (... FG) or LandXML surface")
-    v.add_argument("--lot-area", dest="lot_area", metavar="AREA_SQFT", help="lot area for the §120-3A check")
-    v.add_argument("--jurisdiction", default="croton-on-hudson", help="croton-on-hudson (default) or wesley-hills")
-    v.add_argument("--sections", metavar="FILE", help="CSV with station, cut_area, fill_area (feet, sq ft)")
-    v.add_argument("--metric", action="store_true", help="input in metres / square metres (output cu yd)")
-    v.add_argument(
-        "--prismoidal",
-        action="store_true",
-        help="prismoidal volumes (--sections with cut_mid_area/fill_mid_area or center_height/width)",
-    )
-    v.add_argument("--json", action="store_true", help="print JSON")
     v.set_defaults(func=_cmd_volume)

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest.site import site_defaults
+from treecalc.results import Findings, Permit
 from treecalc.units import SITE_RANGES, cents, in_range, percent_of_up, round2
 
 ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
@@ -849,11 +850,10 @@ NOTE_22G = (
 NOTE_18E = "§208-18E: a prohibited invasive species (6 NYCRR Part 575) may never be installed or planted"
 
 
-def assess(ctx: Any) -> Any:
+def assess(ctx: Any) -> Findings:
     """Chapter 208 on a valued survey (``ctx``: :class:`treecalc.assessment.Context`) -> Assessment parts.
 
-    Returns ``(permit, replacement, fund, penalties, lines, site)`` as typed findings
-    (:mod:`treecalc.results`).
+    Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``.
     """
     from treecalc import data
 
@@ -889,8 +889,8 @@ def assess(ctx: Any) -> Any:
     penalties_f = _penalty_findings(trees, site, law, pr, off, pen)
     replacement, fund = _replacement_findings(ctx, trees, law, pr, parts)
     permit_f = _permit_findings(trees, pr)
-    lines = _lines(ctx, trees, law, pr, off, pen, replacement, fund)
-    return permit_f, replacement, fund, penalties_f, lines, site
+    lines = _lines(ctx, trees, law, permit_f, off, pen, replacement, fund)
+    return Findings(permit_f, replacement, fund, penalties_f, lines, site)
 
 
 def _not_given(v: Any) -> bool:
@@ -927,9 +927,7 @@ def _plain_records(df: pd.DataFrame) -> Any:
     return Records({c: df[c].to_numpy(object) for c in df.columns})
 
 
-def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Any:
-    from treecalc.results import Permit
-
+def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
     notes = []
     street_prop = flag(trees, "street_tree") & (actions(trees) == "remove")
     if street_prop.any():
@@ -1033,7 +1031,7 @@ def _penalty_findings(
         civil_penalty_conditional_usd=pen.civil_conditional,
         criminal_fine_max_usd=pen.criminal_total,
         criminal_fine_conditional_usd=pen.criminal_conditional,
-        fine_max_usd=None,
+        fine_max_usd=None,  # Chapter 95's: §208-29 has civil penalties and criminal fines instead
         fine_conditional_usd=None,
         doubled=pen.doubled,
         doubling_reasons=pen.doubling_reasons,
@@ -1458,31 +1456,19 @@ def _lines(
     ctx: Any,
     trees: pd.DataFrame,
     law: dict[str, Any],
-    pr: PermitResult,
+    permit: Permit,
     off: OffenceResult,
     pen: PenaltyResult,
     rep: Any,
     fund: Any,
 ) -> list[dict[str, Any]]:
     from treecalc.results import line as L_
-    from treecalc.results import tags_text
 
     L = list(ctx.survey_lines)
     unit = ctx.options["value_unit"]
     L.append(L_("§208-22B", "Value basis", ctx.options["value_basis_label"], "", "every value below is on this basis"))
-    for t in pr.site_triggers:
-        L.append(L_(t["section"], "Permit trigger", t["text"], "", tags_text(t["tags"])))
-    for e in pr.exceptions_applied:
-        L.append(L_(e["section"], "Exception", e["text"]))
-    L.append(
-        L_(
-            "§208-19",
-            "Tree removal permit required",
-            "yes" if pr.required else "no",
-            "",
-            f"{int(pr.permit_needed.sum())} tree(s) need a permit",
-        )
-    )
+    items = ("Permit trigger", "Exception", "Tree removal permit required")
+    L += permit.statement_lines("§208-19", items, f"{permit.trees_needing_permit} tree(s) need a permit")
     if (flag(trees, "street_tree") & (actions(trees) == "remove")).any():
         L.append(L_("§208-14; §208-5D", "Department's written approval", "required", "", NOTE_STREET_APPROVAL))
     L.append(

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest.site import site_defaults
+from treecalc.results import Findings, Permit
 from treecalc.rules.croton_on_hudson import REMOVALS, _join, actions, dbh, parse_bool, resolve_site
 
 NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
@@ -255,13 +256,13 @@ def _lot_line(s: _Survey, flags_not_surveyed: Any) -> None:
     )
 
 
-def assess(ctx: Any) -> Any:
+def assess(ctx: Any) -> Findings:
     """Chapter 95 on a valued survey (``ctx``: :class:`treecalc.assessment.Context`) -> findings.
 
-    Returns ``(permit, replacement, fund, penalties, lines, site)`` (:mod:`treecalc.results`);
+    Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``;
     sets ``ctx.wesley_hills`` to Chapter 95's own summary.
     """
-    from treecalc.results import Fund, Penalties, Permit, Replacement
+    from treecalc.results import Fund, Penalties, Replacement
 
     site, site_assumptions = resolve_site(ctx.site_in, SITE_DEFAULTS)
     assumed = frozenset(k for k in SITE_DEFAULTS if _not_given(ctx.site_in.get(k)))
@@ -317,15 +318,9 @@ def assess(ctx: Any) -> Any:
         }
         for i in np.flatnonzero(r.offence)
     ]
-    penalties = Penalties(
-        civil_penalty_max_usd=None,
-        civil_penalty_conditional_usd=None,
-        criminal_fine_max_usd=None,
-        criminal_fine_conditional_usd=None,
+    penalties = Penalties(  # Chapter 95 has fines only: no §208-29 civil penalty, criminal fine or doubling
         fine_max_usd=fine_def,
         fine_conditional_usd=fine_cond,
-        doubled=False,
-        doubling_reasons=[],
         continuing_days=ctx.opts.continuing_days,
         offences=int(r.offence.sum()),
         offences_definite=int(definite.sum()),
@@ -334,7 +329,7 @@ def assess(ctx: Any) -> Any:
         notes=wh["notes"],
         sections=[PENALTY_SECTION],
     )
-    return permit, replacement, fund, penalties, _lines(ctx, r, wh), site
+    return Findings(permit, replacement, fund, penalties, _lines(ctx, r, wh, permit), site)
 
 
 def _not_given(v: Any) -> bool:
@@ -393,8 +388,8 @@ def _summary(ctx: Any, r: WesleyHillsResult, law: dict[str, Any], fine_def: int,
     }
 
 
-def _lines(ctx: Any, r: WesleyHillsResult, wh: dict[str, Any]) -> list[dict[str, Any]]:
-    from treecalc.results import line, tags_text
+def _lines(ctx: Any, r: WesleyHillsResult, wh: dict[str, Any], permit: Permit) -> list[dict[str, Any]]:
+    from treecalc.results import line
 
     daily, days = wh["daily_fine_max_usd"], wh["continuing_days"]
     L = list(ctx.survey_lines)
@@ -407,21 +402,12 @@ def _lines(ctx: Any, r: WesleyHillsResult, wh: dict[str, Any]) -> list[dict[str,
             "tree values only: Wesley Hills Chapter 95 has no replacement-value rule",
         )
     )
-    for t in r.site_triggers:
-        L.append(
-            line(t["section"], "Clearing permit trigger (Wesley Hills Ch. 95)", t["text"], "", tags_text(t["tags"]))
-        )
-    for e in r.exceptions_applied:
-        L.append(line(e["section"], "Exception (Wesley Hills Ch. 95)", e["text"]))
-    L.append(
-        line(
-            "§95-3A(1)",
-            "Clearing permit required (Wesley Hills Ch. 95)",
-            "yes" if wh["permit_required"] else "no",
-            "",
-            f"{int(r.permit_needed.sum())} tree(s)",
-        )
+    items = (
+        "Clearing permit trigger (Wesley Hills Ch. 95)",
+        "Exception (Wesley Hills Ch. 95)",
+        "Clearing permit required (Wesley Hills Ch. 95)",
     )
+    L += permit.statement_lines("§95-3A(1)", items, f"{permit.trees_needing_permit} tree(s)")
     L.append(line("Ch. 95", "Replacement", "none", "", NO_REPLACEMENT_RULE))
     L.append(line(PENALTY_SECTION, "Trees removed without a required clearing permit", wh["offences"], "trees"))
     L.append(
