@@ -57,8 +57,12 @@ def colour_table(categories: pd.Series) -> dict[str, tuple[int, int, int]]:
     return out
 
 
-def points(trees: pd.DataFrame, site: Mapping[str, Any] | None, colour_by: str = "action") -> tuple[pd.DataFrame, int]:
+def points(
+    trees: pd.DataFrame, site: Mapping[str, Any] | None, colour_by: str = "action", value_unit: str = ""
+) -> tuple[pd.DataFrame, int]:
     """The trees that have coordinates, with east/north metres, a colour and hover text; and how many had none.
+
+    ``value_unit`` follows each value in the hover text ('/yr' on the annual value basis).
 
     Returns an empty frame when the survey has no coordinate columns (see :func:`treecalc.geo.tree_lonlat`).
     """
@@ -90,7 +94,7 @@ def points(trees: pd.DataFrame, site: Mapping[str, Any] | None, colour_by: str =
             if "species" in t
             else "",
             "dbh": [("—" if np.isnan(v) else f"{v:g} in") for v in dbh.to_numpy(float)],
-            "value": [("—" if np.isnan(v) else f"${v:,.2f}") for v in value.to_numpy(float)],
+            "value": [("—" if np.isnan(v) else f"${v:,.2f}{value_unit}") for v in value.to_numpy(float)],
             "category": cat.to_numpy(),
             "latitude_deg": ll["latitude_deg"].to_numpy(),
             "longitude_deg": ll["longitude_deg"].to_numpy(),

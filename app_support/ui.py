@@ -202,7 +202,7 @@ def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = N
     tables: dict[str, pd.DataFrame | None] = {}
     try:
         a = state.assessment()
-        tables["Assessed trees"] = views.labelled(a.trees)
+        tables["Assessed trees"] = views.labelled(a.trees, a)
     except Exception:  # noqa: BLE001 - the page has already said why
         pass
     tables.update(extra or {})

@@ -113,11 +113,32 @@ def label(name: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def labelled(df: pd.DataFrame | None) -> pd.DataFrame | None:
-    """``df`` with readable column labels (for display and CSV; the data are unchanged)."""
+def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:
+    """``df`` with readable column labels (for display and CSV; the data are unchanged).
+
+    Given the assessment ``a``, a tree's value on the annual basis is labelled per year (USD/yr).
+    """
     if df is None:
         return None
-    return df.rename(columns={c: label(c) for c in df.columns})
+    per_year = bool(value_unit(a))
+    names = {c: _per_year(label(c)) if per_year and c in VALUE_COLUMNS else label(c) for c in df.columns}
+    return df.rename(columns=names)
+
+
+#: Columns that hold a tree's value on the assessment's value basis (per year on the annual basis).
+VALUE_COLUMNS = frozenset(
+    {"value_usd", "required_value_usd", "removed_value_usd", "planted_value_usd", "unmet_value_usd"}
+)
+
+
+def _per_year(text: str) -> str:
+    return text.replace("(USD)", "(USD/yr)") if "(USD)" in text else f"{text} (USD/yr)"
+
+
+def value_unit(a: Any) -> str:
+    """'/yr' when the assessment values trees on the annual basis (a value per year), else ''."""
+    options = (get(a, "options") if a is not None else None) or {}
+    return "/yr" if str(options.get("value_basis", "")) == "annual" else ""
 
 
 def yes_no(v: Any) -> str:

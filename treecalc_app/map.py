@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_support import map as tree_map
-from app_support import state, ui
+from app_support import state, ui, views
 
 
 def _site(a) -> dict:
@@ -19,7 +19,7 @@ def body() -> None:
     a = state.assessment()
     label = st.radio("Colour the trees by", list(tree_map.COLOUR_BY), horizontal=True, key="w_map_colour")
     try:
-        df, missing = tree_map.points(a.trees, _site(a), tree_map.COLOUR_BY[label])
+        df, missing = tree_map.points(a.trees, _site(a), tree_map.COLOUR_BY[label], views.value_unit(a))
     except ValueError as e:
         st.warning(str(e))
         return

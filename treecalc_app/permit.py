@@ -184,7 +184,10 @@ def body() -> None:
         _projection(a, get(a, "replacement") or {})
     ui.page_downloads(
         "permit",
-        {"Triggered trees": views.labelled(per_tree), "Planting plan": views.labelled(plan) if len(plan) else None},
+        {
+            "Triggered trees": views.labelled(per_tree, a),
+            "Planting plan": views.labelled(plan, a) if len(plan) else None,
+        },
     )
     printable.pdf_button("permit")  # the printable report (issue 11)
 
@@ -291,7 +294,8 @@ def _croton_figures(a) -> None:
                         {k: p[k] for k in ("section", "percent", "trees", "value_usd", "required_value_usd")}
                         for p in parts
                     ]
-                )
+                ),
+                a,
             ),
             width="stretch",
             hide_index=True,
@@ -341,7 +345,7 @@ def _triggers(a) -> pd.DataFrame | None:
         st.caption("No §95-3 trigger holds." if wesley else "No §208-19 trigger holds.")
     per_tree = _trigger_trees(get(a, "trees"))
     if per_tree is not None and len(per_tree):
-        st.dataframe(views.labelled(per_tree), width="stretch", hide_index=True)
+        st.dataframe(views.labelled(per_tree, a), width="stretch", hide_index=True)
     return per_tree
 
 
@@ -352,7 +356,7 @@ def _plan(a) -> pd.DataFrame:
     st.subheader("Planting plan (§208-22)")
     plan = views.frame(get(rep, "plan"))
     if len(plan):
-        st.dataframe(views.labelled(plan), width="stretch", hide_index=True)
+        st.dataframe(views.labelled(plan, a), width="stretch", hide_index=True)
     else:
         st.caption("No planting plan: nothing to replace.")
     stock_report = views.frame(get(rep, "stock"))
@@ -361,7 +365,7 @@ def _plan(a) -> pd.DataFrame:
             stock_report[col] = stock_report[col].map(lambda v: "; ".join(map(str, v)) if isinstance(v, list) else v)
     if len(stock_report):
         with st.expander("Stock offered: accepted and refused, with the reasons"):
-            st.dataframe(views.labelled(stock_report), width="stretch", hide_index=True)
+            st.dataframe(views.labelled(stock_report, a), width="stretch", hide_index=True)
     return plan
 
 

@@ -227,7 +227,7 @@ def body() -> None:
                 "The law engine does not yet say which offences rest on assumed facts: every offence is "
                 "listed together."
             )
-        shown = views.labelled(per_tree)
+        shown = views.labelled(per_tree, a)
         if "Offence" in per_tree:
             for kind, title in (
                 ("definite", "Definite: the facts given make the offence"),
@@ -247,7 +247,7 @@ def body() -> None:
         st.dataframe(other, width="stretch", hide_index=True)
     for n in get(pen, "notes") or []:
         st.caption(f"• {views.readable(n)}")
-    ui.page_downloads("violations", {"Penalties per tree": views.labelled(per_tree) if len(per_tree) else None})
+    ui.page_downloads("violations", {"Penalties per tree": views.labelled(per_tree, a) if len(per_tree) else None})
     printable.pdf_button("violations")  # the printable report (issue 11)
 
 

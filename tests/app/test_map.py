@@ -68,6 +68,9 @@ def test_points_colour_hover_and_deck_without_basemap():
     assert df["color"].iloc[0] == list(tree_map.NONE_COLOUR) and df["color"].iloc[2] != list(tree_map.NONE_COLOUR)
     assert df[["tag", "species", "dbh", "value"]].iloc[0].tolist() == ["1", "Red maple (ACRU)", "10 in", "$10.50"]
     assert df["dbh"].iloc[2] == "—"
+    # on the annual value basis the hover says the value is per year
+    per_year, _ = tree_map.points(t, None, "offence", "/yr")
+    assert per_year["value"].iloc[0] == "$10.50/yr"
     tiers, _ = tree_map.points(t, None, "penalty_tier")
     assert tiers["category"].tolist() == ["none", "none", "§208-29B(2)"]
     assert tiers["color"].iloc[2] == list(tree_map.PALETTE[0])
@@ -158,3 +161,15 @@ def test_trees_the_law_speaks_of_are_drawn_over_the_others():
     df, _ = tree_map.points(t, None, "offence")
     assert df["category"].tolist() == ["no offence", "no offence", "offence"]
     assert df["tag"].tolist() == ["2", "1", "3"]  # the survey's order kept within each group
+
+
+def test_value_columns_say_per_year_on_the_annual_basis():
+    from app_support import views
+
+    df = pd.DataFrame({"tag": ["1"], "value_usd": [10.5], "required_value_usd": [12.6], "cost_usd": [300.0]})
+    annual = views.labelled(df, {"options": {"value_basis": "annual"}})
+    assert list(annual.columns) == ["Tag", "Value (USD/yr)", "Required value (USD/yr)", "Cost (USD)"]
+    # a capital basis (appraised, cumulative:N) is a sum of dollars, and a cost is never per year
+    capital = views.labelled(df, {"options": {"value_basis": "appraised"}})
+    assert list(capital.columns) == ["Tag", "Value (USD)", "Required value (USD)", "Cost (USD)"]
+    assert list(views.labelled(df).columns) == list(capital.columns)
