@@ -214,3 +214,16 @@ def test_fund_basis_in_words_not_its_toml_key():
     text = pdf_text(report_pdf(_json(lines=lines, survey_name="lot.csv")))
     assert "per_tree" not in text
     assert "a fee per tree not planted" in text.replace("\n", " ")
+
+
+def test_trees_concerned_name_the_species_as_surveyed_with_its_code(tmp_path, capsys):
+    from treecalc.report.content import species_label
+
+    survey = _survey_csv(tmp_path)
+    out = tmp_path / "report.pdf"
+    assert main(["assess", str(survey), "--site", "subdividable=true", "--pdf", str(out)]) == 0
+    text = pdf_text(out.read_bytes())
+    trees = " ".join(text.split("Trees concerned")[1].split())  # the cell wraps: "Red maple\n(ACRU)"
+    assert "Red maple (ACRU)" in trees  # the surveyed name, not the code alone
+    assert species_label({"species": "ACRU", "species_code": "ACRU"}) == "ACRU"
+    assert species_label({"species": "", "species_code": "QUPA"}) == "QUPA"

@@ -131,7 +131,7 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
 #: per-tree columns the report prints, in order, when present (issue 9 may add the offence status keys)
 TREE_COLUMNS = (
     ("tag", "Tag"),
-    ("species_code", "Species"),
+    ("species_label", "Species"),
     ("dbh_in", "DBH (in)"),
     ("action", "Action"),
     ("value_usd", "Value"),
@@ -157,5 +157,13 @@ def trees_concerned(d: Mapping[str, Any]) -> list[dict[str, Any]]:
             or str(r.get("permit_triggers") or "")
             or r.get("action") in ("remove", "removed")
         ):
-            out.append(dict(r))
+            out.append({**r, "species_label": species_label(r)})
     return out
+
+
+def species_label(r: Mapping[str, Any]) -> str:
+    """The species as surveyed with the i-Tree code it was read as: 'Red maple (ACRU)'."""
+    text, code = str(r.get("species") or "").strip(), str(r.get("species_code") or "").strip()
+    if not text or text.upper() == code.upper():
+        return code
+    return f"{text} ({code})" if code else text
