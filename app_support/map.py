@@ -44,16 +44,37 @@ def _category(s: pd.Series, column: str) -> pd.Series:
     return s.map(lambda v: "none" if v is None or (isinstance(v, float) and np.isnan(v)) or v == "" else str(v))
 
 
+#: Categories that keep their colour (a PALETTE index) whatever else a survey holds: a tier or an action
+#: is the same colour on every survey's map. The more serious, the warmer.
+FIXED_COLOURS = {
+    "remove": 0,
+    "removed": 5,
+    "topped": 1,
+    "excessively_pruned": 3,
+    "damaged": 6,
+    "transplant": 2,
+    "offence": 5,
+    "definite offence": 5,
+    "conditional offence": 1,
+    "§208-29B(1)": 4,
+    "§208-29B(2)": 0,
+    "§208-29B(3)": 2,
+    "§208-29B(4)": 1,
+    "§208-29B(5)": 3,
+    "§208-29B(6)": 5,
+}
+GREY_CATEGORIES = ("none", "no offence", "retain")
+
+
 def colour_table(categories: pd.Series) -> dict[str, tuple[int, int, int]]:
-    """A colour per category, most frequent first; 'none'/'no offence'/'retain' in grey."""
-    cats = list(categories.value_counts().index)
-    out, i = {}, 0
-    for c in cats:
-        if c in ("none", "no offence", "retain"):
-            out[c] = NONE_COLOUR
-        else:
-            out[c] = PALETTE[i % len(PALETTE)]
-            i += 1
+    """A colour per category: fixed for the known ones (:data:`FIXED_COLOURS`), grey for 'none'/'no
+    offence'/'retain', and the palette's unused colours for any other, in the order of their names."""
+    cats = sorted(set(categories.astype(str)))
+    out = {c: NONE_COLOUR for c in cats if c in GREY_CATEGORIES}
+    out.update({c: PALETTE[FIXED_COLOURS[c]] for c in cats if c in FIXED_COLOURS and c not in out})
+    free = [p for p in PALETTE if p not in out.values()] or PALETTE
+    others = [c for c in cats if c not in out]
+    out.update({c: free[i % len(free)] for i, c in enumerate(others)})
     return out
 
 

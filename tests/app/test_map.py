@@ -173,3 +173,13 @@ def test_value_columns_say_per_year_on_the_annual_basis():
     capital = views.labelled(df, {"options": {"value_basis": "appraised"}})
     assert list(capital.columns) == ["Tag", "Value (USD)", "Required value (USD)", "Cost (USD)"]
     assert list(views.labelled(df).columns) == list(capital.columns)
+
+
+def test_a_tier_keeps_its_colour_whatever_else_the_survey_holds():
+    # §208-29B(2) is PALETTE[0] on a map of one tier and on a map where (3) outnumbers it; an unknown
+    # category takes a colour no known one present uses
+    alone = tree_map.colour_table(pd.Series(["§208-29B(2)", "none"]))
+    crowded = tree_map.colour_table(pd.Series(["§208-29B(3)"] * 5 + ["§208-29B(2)", "§95-9 fine", "none"]))
+    assert alone["§208-29B(2)"] == crowded["§208-29B(2)"] == tree_map.PALETTE[0]
+    assert crowded["§208-29B(3)"] == tree_map.PALETTE[2] and alone["none"] == tree_map.NONE_COLOUR
+    assert crowded["§95-9 fine"] not in (tree_map.PALETTE[0], tree_map.PALETTE[2], tree_map.NONE_COLOUR)
