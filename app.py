@@ -20,7 +20,7 @@ import streamlit as st  # noqa: E402
 
 from app_support import projects, state, ui  # noqa: E402
 
-st.set_page_config(page_title="treecalc", page_icon=":material/park:", layout="wide")
+st.set_page_config(page_title="treecalc", page_icon=ui.page_icon(), layout="wide")
 
 PAGES = {
     "Trees": [

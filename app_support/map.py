@@ -48,8 +48,8 @@ def _category(s: pd.Series, column: str) -> pd.Series:
 #: is the same colour on every survey's map. The more serious, the warmer.
 FIXED_COLOURS = {
     "remove": 0,
-    "removed": 5,
-    "topped": 1,
+    "removed": 1,
+    "topped": 5,
     "excessively_pruned": 3,
     "damaged": 6,
     "transplant": 2,

@@ -46,6 +46,18 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
         )
 
 
+def page_icon() -> Any:
+    """The browser tab's icon, drawn here (a tree: green crown, brown trunk) so that no icon font or emoji
+    image is fetched from another host: the app runs without a network."""
+    from PIL import Image, ImageDraw  # Pillow ships with streamlit
+
+    img = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((28, 38, 36, 60), fill=(120, 80, 40, 255))
+    draw.ellipse((8, 4, 56, 46), fill=(0, 158, 115, 255))  # Okabe & Ito bluish green
+    return img
+
+
 def md_text(s: str) -> str:
     """``s`` shown as itself in Markdown: a file name like ``![x](http://…).csv`` is not an image to fetch."""
     return re.sub(r"([\\`*\[\]<>()!|~$])", r"\\\1", str(s))

@@ -141,9 +141,8 @@ def test_map_draws_the_trees_without_network_tiles(server, browser, tmp_path):
     tip = page.locator(".deck-tooltip")
     tip.wait_for()
     assert "Tree 5" in tip.inner_text() and "Red maple (ACRU)" in tip.inner_text() and "DBH 10 in" in tip.inner_text()
-    # no tile or map style was asked of another host (streamlit fetches the page icon, a material symbol, from
-    # fonts.gstatic.com: refused here, it is not the map's)
-    assert [u for u in outside if not u.startswith("https://fonts.gstatic.com/")] == [], outside
+    # nothing was asked of another host: no tile, no map style, and the page icon is drawn locally
+    assert outside == [], outside
 
 
 def _pdf_text(data: bytes) -> str:
