@@ -123,3 +123,44 @@ def test_a_bad_local_status_value_names_the_column_and_code(village_copy):
     p.write_text(p.read_text().replace("ACRU,Acer rubrum,yes,", "ACRU,Acer rubrum,maybe,"))
     with pytest.raises(ValueError, match=r"column 'native' must be yes or no \(codes \['ACRU'\]\)"):
         data.catalogue()
+
+
+def test_benefit_tables_are_the_pandas_pivot_of_the_csv_bit_for_bit():
+    # the tables are read with the csv module (fast start); the reference is the pandas reading they replaced
+    import pandas as pd
+
+    t = pd.read_csv(data.SPECIES_DIR / "benefit_tables.csv", keep_default_na=False, dtype={"land_use": str})
+    classes = [f"{c:.2f}" for c in data.DBH_CLASSES_CM]
+    t["dbh_key"] = t["dbh_cm"].map(lambda v: f"{float(v):.2f}")
+    rows = list(dict.fromkeys(t["value_row"]))
+    tables = data.benefit_tables()
+    assert tables.value_rows == tuple(rows) and list(tables.stack) == list(dict.fromkeys(t["factor"]))
+    for factor, g in t.groupby("factor", sort=False):
+        assert tables.units[factor] == g["unit"].iloc[0]
+        for k, lu in enumerate(data.LAND_USES):
+            v = g[g["land_use"] == data.TABLE_LAND_USE[lu]]
+            v = v if len(v) else g[g["land_use"] == ""]  # no variant of this factor: the zone table
+            want = v.pivot(index="value_row", columns="dbh_key", values="value").reindex(index=rows, columns=classes)
+            assert tables.stack[factor][k].tobytes() == want.to_numpy(float).tobytes(), (factor, lu)
+
+
+@pytest.fixture
+def tables_copy(tmp_path, monkeypatch):
+    """A copy of data/species whose benefit_tables.csv a test edits, the table cache cleared around it."""
+    shutil.copytree(data.SPECIES_DIR, tmp_path / "species")
+    monkeypatch.setattr(data, "SPECIES_DIR", tmp_path / "species")
+    data.benefit_tables.cache_clear()
+    yield tmp_path / "species" / "benefit_tables.csv"
+    data.benefit_tables.cache_clear()
+
+
+def test_a_cell_given_twice_or_missing_is_refused(tables_copy):
+    text = tables_copy.read_text()
+    first = text.splitlines()[1]  # ACPL,hydro_interception,,3.81,0.12,m3/yr
+    tables_copy.write_text(text + first + "\n")
+    with pytest.raises(ValueError, match=r"ACPL hydro_interception zone DBH 3.81 cm is given twice"):
+        data.benefit_tables()
+    tables_copy.write_text(text.replace(first + "\n", ""))
+    data.benefit_tables.cache_clear()
+    with pytest.raises(ValueError, match=r"factor hydro_interception has missing values"):
+        data.benefit_tables()

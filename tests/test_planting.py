@@ -130,3 +130,70 @@ def test_prepare_stock_refuses_invasive_and_undersized():
     # a waiver of the sizes (the Engineer's, §208-22D) accepts the small ones, never the invasive
     ok, report = prepare_stock(entries, RULES, SPACING, _value, size_waiver=True)
     assert len(ok) == 4 and not report[1]["accepted"]
+
+
+def _milp_only(monkeypatch):
+    """Every plan through the MILP: the direct one-entry plan switched off."""
+    import treecalc.planting as planting
+
+    monkeypatch.setattr(planting, "_one_entry_per_tree", lambda *a: None)
+
+
+def _outcome(*args, **kw):
+    """The plan, or the error's text (the solver refuses some extreme cases, e.g. $16 billion required)."""
+    try:
+        return plan(*args, **kw)
+    except ValueError as e:
+        return str(e)
+
+
+def test_one_entry_plan_is_the_milps_over_random_cases(monkeypatch):
+    # one stock entry, per-tree fee: the plan is worked out without the MILP; it must be the MILP's, field for field
+    import random
+
+    import treecalc.planting as planting
+
+    rng, cases, direct = random.Random(12), [], 0
+    for _ in range(120):
+        v = round(rng.choice([rng.uniform(1, 100), rng.uniform(100, 5000)]), 2)
+        k = rng.choice([rng.randint(1, 20), rng.randint(1, 10**5), rng.randint(1, 10**7)])
+        R = round(rng.uniform(0.01, v * k), 2)
+        R = rng.choice([R, R, R, v * k, v * k * (1 + 1e-9), v * k - 1e-7])  # and values on a whole tree's edge
+        cost = rng.choice([450.0, round(rng.uniform(1, 2000), 2), round(rng.uniform(1, 2000), 2), 0.0])
+        fee = rng.choice([450.0, round(rng.uniform(1, 2000), 2), cost])
+        cap = rng.choice([None, None, rng.randint(0, 30), rng.randint(0, 2 * k + 2)])
+        policy = rng.choice(["plant_first", "cheapest"])
+        args = ([opt(v, cost)], R)
+        kw = {"fee_per_tree_usd": fee, "plantable": cap, "policy": policy}
+        x_ub = min(math.ceil(R / v - planting.EPS), cap if cap is not None else math.inf)
+        direct += planting._one_entry_per_tree(R, v, cost, fee, float(x_ub), float(x_ub), policy) is not None
+        cases.append((args, kw, _outcome(*args, **kw)))
+    assert (
+        direct >= len(cases) // 4
+    )  # many cases took the direct way (the rest: ties, or a value within the solver's tolerance)
+    _milp_only(monkeypatch)
+    for args, kw, got in cases:
+        assert got == _outcome(*args, **kw), (args, kw)
+
+
+def test_one_entry_plan_by_hand_and_without_scipy():
+    # $1,000 required, $64.04 per tree: ceil(1000 / 64.04) = ceil(15.62) = 16 planted at $450 = $7,200
+    p = plan([opt(64.04, 450)], 1000, fee_per_tree_usd=300)
+    assert (p.counts, p.trees_in_lieu, p.planting_cost_usd) == ([16], 0, 7200.0)
+    # room for 10: 10 planted, 16 - 10 = 6 in lieu at $300 = $1,800
+    p = plan([opt(64.04, 450)], 1000, fee_per_tree_usd=300, plantable=10)
+    assert (p.counts, p.trees_in_lieu, p.in_lieu_usd) == ([10], 6, 1800.0)
+    # cheapest after a violation (§208-22F), fee $300 < cost $450: all 16 in lieu, $4,800
+    p = plan([opt(64.04, 450)], 1000, fee_per_tree_usd=300, policy="cheapest")
+    assert (p.counts, p.trees_in_lieu, p.in_lieu_usd) == ([0], 16, 4800.0)
+    # the default plan of an assessment does not import scipy.optimize (~0.4 s at every start of the command line)
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from treecalc.planting import plan, StockOption; "
+        "plan([StockOption('ACRU', 'x', 'x', 2.0, 450.0, 64.04, True, 'small', 'broadleaf', 900.0)], 1000, "
+        "fee_per_tree_usd=300); print('scipy.optimize' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -128,3 +128,88 @@ def test_records_keep_types_and_missing_values() -> None:
     assert got[1] == {"i": 2, "f": None, "b": False, "o": 2.5, "l": [], "n": None, "s": None, "t": None}
     assert type(got[0]["i"]) is int and type(got[0]["o"]) is int and got[2]["l"] == ["a", 1.25]
     assert records(None) == [] and records(df.iloc[:0]) == []
+
+
+# ------------------------------------------------------------------------------------------
+# the text of `treecalc assess --json`, written a column at a time (treecalc/report/json_text.py)
+# ------------------------------------------------------------------------------------------
+def _cli_text(obj: Any) -> str:
+    """The text json.dumps gives the object, as the command line wrote it before (its default for dates, Decimals)."""
+    from treecalc.cli.common import _json_default
+
+    return json.dumps(obj, ensure_ascii=False, default=_json_default)
+
+
+@pytest.mark.parametrize("jurisdiction", ["croton_on_hudson", "wesley_hills"])
+@pytest.mark.parametrize("which", ["sample", "generated"])
+def test_json_text_is_json_dumps_of_the_object(which: str, jurisdiction: str, generated: Path) -> None:
+    from treecalc.cli.common import _json_default
+    from treecalc.report.json_text import assessment_json_text
+
+    a = assess(SAMPLE_SURVEY if which == "sample" else generated, jurisdiction=jurisdiction)
+    text = assessment_json_text(a, default=_json_default)
+    assert text == _cli_text(a.to_json())
+    # it can fail: every tree is in it (sample: 39 trees, 1 rejected; generated: 2,000 rows, every 97th rejected)
+    j = json.loads(text)
+    assert len(j["per_tree"]) == len(a.trees) and len(j["rejected_rows"]) == len(a.rejected) > 0
+
+
+def _tricky_frame(n: int) -> pd.DataFrame:
+    """Columns of every kind the tables hold, repeated so that columns of few values are written once per value
+    and side by side once per combination: -0.0 and 0.0, NaN, infinities, large ints, quotes, control characters,
+    '%', non-ASCII, lists, Decimals, dates, missing values of each kind."""
+    base = pd.DataFrame(
+        {
+            "i": np.array([1, -2, 10**15, 0], dtype=np.int64),
+            "f": [0.0, -0.0, np.nan, 1e-7],
+            "g": [np.inf, -np.inf, 1e16, 2.5],
+            "b": [True, False, True, True],
+            "s": ['a "q"', "ü§…\n\t\x01", "100%", None],
+            "t": ["x", "x", "y", "x"],
+            "o": [np.int64(4), Decimal("2.50"), None, "4"],
+            "m": [1, True, 1.0, None],
+            "l": [["§208-19A(1)"], [], ["a", np.float64(1.25)], None],
+            "c": pd.Categorical(["p", None, "q", "p"]),
+            "n": pd.array([1, None, 3, 4], dtype="Int64"),
+            "k": pd.array([True, None, False, True], dtype="boolean"),
+            "u": pd.array(["x", None, "z", "x"], dtype="string"),
+            "d": pd.to_datetime(["2024-01-02", None, "2024-03-04", "2024-01-02"]),
+        }
+    )
+    return pd.concat([base] * n, ignore_index=True)
+
+
+@pytest.mark.parametrize("n", [1, 3, 40])
+def test_tables_text_is_json_dumps_of_the_records(n: int) -> None:
+    from treecalc.report.json_text import _frame_text
+    from treecalc.results import Records
+
+    def dump(v: Any) -> str:
+        return _cli_text(v)
+
+    df = _tricky_frame(n)
+    assert "".join(_frame_text(dump)(df)) == _cli_text(records(df))
+    # rows a finding holds as columns (treecalc.results.Records): NaN is a value there, written NaN, not null
+    cols = {
+        "tag": ["1", "2", "3", "4"] * n,
+        "x": [1.5, float("nan"), -0.0, 0.0] * n,
+        "v": [3000, 500, 3000, 2**70] * n,
+        "s": ["§208-18D", "§208-18D", "", "§208-19A; §208-18C"] * n,
+        "z": [None, 1, "a", [1]] * n,
+    }
+    from treecalc.report.json import plain_rows
+    from treecalc.report.json_text import _finding_text
+
+    assert "".join(_finding_text(dump)(Records(cols))) == _cli_text(plain_rows(Records(cols)))
+    assert "NaN" in _cli_text(plain_rows(Records(cols))) and "-0.0" in "".join(_frame_text(dump)(df))
+
+
+def test_cli_json_into_a_pipe_is_the_objects_text(generated: Path) -> None:
+    import subprocess
+    import sys
+
+    code = "import sys; from treecalc.cli import main; sys.exit(main(sys.argv[1:]))"
+    out = subprocess.run(
+        [sys.executable, "-c", code, "assess", str(generated), "--json"], capture_output=True, text=True, check=True
+    ).stdout
+    assert out == _cli_text(assess(generated).to_json()) + "\n"

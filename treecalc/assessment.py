@@ -101,6 +101,18 @@ def whole_days(value: Any) -> int:
     return n
 
 
+def _distinct_rows(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first row of each distinct combination of ``columns`` and each row's combination, numbered in the
+    order they first appear: the groups of ``groupby(sort=False, dropna=False).ngroup()`` and the rows
+    ``drop_duplicates()`` keeps, without building a frame (a column's values factorised, the codes combined)."""
+    combined = np.zeros(len(columns[0]), dtype=np.int64)
+    for col in columns:
+        codes, uniques = pd.factorize(col, use_na_sentinel=False)
+        combined = pd.factorize(combined * len(uniques) + codes)[0]
+    _, first = np.unique(combined, return_index=True)
+    return first, combined
+
+
 @dataclass
 class Context:
     """What a jurisdiction's rules module reads: the valued trees, site facts, law, options, value functions."""
@@ -130,27 +142,19 @@ class Context:
 
         Each distinct (species, DBH, condition or land use) is valued once.
         """
-        t = trees[mask]
         if basis == self.options["value_basis"]:
-            return t["value_usd"].to_numpy(float)
+            return trees["value_usd"].to_numpy(float)[mask]
         kind, _, _ = parse_value_basis(basis)
         fn = self._basis_fn(basis)
         third = (
-            _condition_for_appraisal(t["condition"])[0]
+            _condition_for_appraisal(trees["condition"][mask])[0]
             if kind == "appraised"
-            else t["benefit_land_use"].to_numpy(object)
+            else trees["benefit_land_use"].to_numpy(object)[mask]
         )
-        key = pd.DataFrame(
-            {
-                "c": t["species_code"].to_numpy(object),
-                "d": t["dbh_in"].to_numpy(float),
-                "x": pd.Series(third, dtype=object).to_numpy(object),
-            }
-        )
-        codes = key.groupby(["c", "d", "x"], sort=False, dropna=False).ngroup().to_numpy()
-        u = key.drop_duplicates(ignore_index=True)  # first appearances: the order ngroup numbers them
-        kw = {"condition": u["x"].to_numpy(object)} if kind == "appraised" else {"land_use": u["x"].to_numpy(object)}
-        values = croton.round_cents(fn(u["c"].to_numpy(object), u["d"].to_numpy(float), **kw))
+        c, d, x = trees["species_code"].to_numpy(object)[mask], trees["dbh_in"].to_numpy(float)[mask], third
+        first, codes = _distinct_rows(c, d, x)
+        kw = {"condition": x[first]} if kind == "appraised" else {"land_use": x[first]}
+        values = croton.round_cents(fn(c[first], d[first], **kw))
         return values[codes]
 
     def stock_capital_value(self, code: str, dbh_in: float, basis: str) -> float:

@@ -20,6 +20,9 @@ violation, § 208-22F: "a combination of tree replacement and payment").
 
 ``v_ref`` (the value of one tree paid for in lieu) is the value per tree of the first
 accepted stock entry, the primary replacement species.
+
+With one stock entry and a fee per tree (the default) the program's answer is worked out
+directly (:func:`_one_entry_per_tree`), the same plan without importing scipy.optimize.
 """
 
 from __future__ import annotations
@@ -30,7 +33,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
 
 from treecalc import data
 from treecalc.species import UnknownSpecies, resolve_one
@@ -202,6 +204,9 @@ class Plan:
 def _solve(
     c: np.ndarray, A: np.ndarray, lb: np.ndarray, ub: np.ndarray, integrality: np.ndarray, var_ub: np.ndarray
 ) -> np.ndarray:
+    # imported here, not at the top: scipy.optimize costs ~0.4 s to import and most assessments need no MILP
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
     res = milp(
         c,
         constraints=LinearConstraint(A, lb, ub),
@@ -213,6 +218,38 @@ def _solve(
         # inputs are validated before solving; a failure here is still reported as a bad input, not a crash
         raise ValueError(f"planting plan: no plan found for the inputs given (MILP solver: {res.message})")
     return res.x
+
+
+def _one_entry_per_tree(
+    R: float, v: float, cost: float, fee: float, x_ub: float, z_ub: float, policy: str
+) -> np.ndarray | None:
+    """The MILP's solution ``[x, y]`` worked out directly for one stock entry, the fee per tree in lieu
+    (``v_ref`` is that entry's value) and at most a count of trees: planting and paying both count whole
+    trees of value ``v``, so ``x + y`` must reach ``m``, the fewest trees whose value meets ``R``, and
+    the rest is which of the two is cheaper (or, planting first, as many planted as the site takes).
+
+    This is the common case (one replacement species, the command line's and the app's default) and
+    it spares importing scipy.optimize (~0.4 s). None where the MILP must decide: ``v * m`` or
+    ``v * (m - 1)`` within ``1e-4 v + 1e-8 R`` of ``R`` (the solver's tolerances could read either way), or
+    more than one plan costs the least (a cost of 0, a fee equal to the cost).
+    ``tests/test_planting.py`` checks it gives the MILP's plan over thousands of random cases.
+    """
+    r = R - 1e-9 * max(R, 1.0)  # the value row's lower bound, as the MILP is given it
+    # the solver reads a whole tree's edge within ~1e-6 trees, ~3e-10 of R at millions of trees: kept 100x clear of it
+    tol = 1e-4 * v + 1e-8 * R
+    m = math.ceil(r / v)
+    if m < 1 or not (v * m - r > tol and r - v * (m - 1) > tol) or z_ub < m:
+        return None
+    if policy == "plant_first":
+        # stage 1: the fewest trees in lieu is what the site cannot take; stage 2: the rest planted
+        y = max(0, m - int(x_ub))
+        if y == 0 and not (cost > 0 or x_ub == m):
+            return None  # planting free: any count from m to x_ub costs the same
+        return np.array([m - y, y], dtype=float)
+    if not (cost > 0 and fee > 0 and cost != fee):
+        return None
+    x = min(m, int(x_ub)) if cost < fee else 0
+    return np.array([x, m - x], dtype=float)
 
 
 def plan(
@@ -290,14 +327,23 @@ def plan(
         ub.append(float(plantable_area_sqft))
     A = np.array(rows)
     total_cost = np.append(cost, z_cost)
-    if policy == "plant_first":
+    direct = (
+        _one_entry_per_tree(R, v_ref, float(cost[0]), z_cost, float(x_ub[0]), float(z_ub), policy)
+        if n == 1 and fee_basis == "per_tree" and plantable_area_sqft is None
+        else None
+    )
+    if direct is not None:
+        x = direct
+    elif policy == "plant_first":
         # stage 1: as little as possible goes to the fund (§ 208-22D: only what cannot be planted)
         z_only = np.zeros(n + 1)
         z_only[-1] = 1.0
         x1 = _solve(z_only, A, np.array(lb), np.array(ub), integrality, var_ub)
         z_star = x1[-1]
         var_ub[-1] = round(z_star) if z_int else z_star + 1e-6 * max(R, 1.0)
-    x = _solve(total_cost, A, np.array(lb), np.array(ub), integrality, var_ub)
+        x = _solve(total_cost, A, np.array(lb), np.array(ub), integrality, var_ub)
+    else:
+        x = _solve(total_cost, A, np.array(lb), np.array(ub), integrality, var_ub)
     counts = [int(round(t)) for t in x[:n]]
     planted_value = float(np.dot(v, counts))
     z = int(round(x[-1])) if z_int else max(float(x[-1]), 0.0)

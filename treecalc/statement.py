@@ -56,12 +56,14 @@ import io
 import math
 import os
 import re
+import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import xlsxwriter
+import xlsxwriter.workbook
 from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
 
@@ -107,6 +109,24 @@ _MAX_ROWS = 1_048_576
 _MAX_COLS = 16_384
 _WIDTH_SAMPLE = 2000  # rows looked at to size a column
 _CHUNK_ROWS = 5000  # rows encoded at a time (bounds the memory of the encoded XML)
+_ZIP_LEVEL = 1  # deflate level of the .xlsx (see _ZipFile)
+
+
+class _ZipFile(zipfile.ZipFile):
+    """The zip XlsxWriter packs the workbook into, at deflate level :data:`_ZIP_LEVEL` unless told otherwise.
+
+    XlsxWriter leaves zlib at its default level (6); a 50,000-tree statement is ~140 MB of sheet XML,
+    which level 6 takes ~2 s to compress and level 1 ~0.7 s, for a file of ~24 MB instead of ~18 MB.
+    The cells are the same; only the compression differs. XlsxWriter has no option for it, so its
+    module's ``ZipFile`` is this class (the zip of any workbook it writes in this process).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("compresslevel", _ZIP_LEVEL)
+        super().__init__(*args, **kwargs)
+
+
+xlsxwriter.workbook.ZipFile = _ZipFile
 
 
 def needs_quote_prefix(text: str) -> bool:
@@ -385,6 +405,7 @@ class _Book:
         )
         self.stream_rows = stream_rows
         self._formats: dict[tuple[str | None, str | None, bool, bool], Any] = {}
+        self._xml_values: dict[tuple[Any, ...], str] = {}
 
     def format(
         self, style: str | None = None, num: str | None = None, *, quote: bool = False, wrap: bool = False
@@ -473,8 +494,7 @@ class _Book:
             part = frame.iloc[start : start + chunk]
             r0 = first_row + start
             if stream:
-                cols = [_xml_column(self, part.iloc[:, j], j, r0, fmts[j]) for j in range(ncol)]
-                xml = "".join([f'<row r="{r0 + i + 1}">{"".join(cells)}</row>' for i, cells in enumerate(zip(*cols))])
+                xml = _rows_xml([_xml_column(self, part.iloc[:, j], fmts[j]) for j in range(ncol)], r0, len(part))
                 ws.append_rows_xml(r0, r0 + len(part) - 1, max(ncol - 1, 0), xml)
                 continue
             values = [_column_values(part.iloc[:, j]) for j in range(ncol)]
@@ -496,12 +516,23 @@ class _Book:
                 continue
             xml = []
             for i, row in enumerate(part, start + 1):
-                cells = [(j, _xml_value(self, v, f, style, wrap)) for j, (v, f, style, wrap) in enumerate(row)]
+                cells = [(j, self.xml_value(v, f, style, wrap)) for j, (v, f, style, wrap) in enumerate(row)]
                 body = "".join([f'<c r="{xl_col_to_name(j)}{i}"{c}' for j, c in cells if c])
                 if body:
                     xml.append(f'<row r="{i}">{body}</row>')
             ncol = max((len(r) for r in part), default=1)
             ws.append_rows_xml(start, start + len(part) - 1, max(ncol - 1, 0), "".join(xml))
+
+    def xml_value(self, v: Any, fmt: str | None, style: str | None, wrap: bool) -> str:
+        """:func:`_xml_value`, each distinct text, int or bool with its format and style encoded once."""
+        t = v.__class__
+        if not (t is str or t is int or t is bool):  # floats: -0.0 == 0.0 but is written apart
+            return _xml_value(self, v, fmt, style, wrap)
+        key = (t, v, fmt, style, wrap)
+        body = self._xml_values.get(key)
+        if body is None:
+            body = self._xml_values[key] = _xml_value(self, v, fmt, style, wrap)
+        return body
 
     def bar_chart(
         self,
@@ -582,28 +613,42 @@ def _xml_value(book: _Book, v: Any, fmt: str | None, style: str | None = None, w
     return f"{sty}><v>{v!r}</v></c>"
 
 
-def _xml_column(book: _Book, s: pd.Series, col: int, first_row: int, fmt: str | None) -> list[str]:
-    """``<c>`` elements of one column from row ``first_row`` (0-based); "" where the cell is empty.
+def _xml_column(book: _Book, s: pd.Series, fmt: str | None) -> list[str]:
+    """Of each cell of one column, the part of its ``<c>`` element after the ``r`` attribute; "" for no cell.
 
-    Numbers are written exactly (``repr``); other values are encoded once per
-    distinct value (a column of species names has a few dozen).
+    Each distinct value is encoded once (a column of species names has a few dozen; numbers repeat too):
+    numbers exactly (``repr``; floats told apart by their bits, so -0.0 stays -0.0), other values as
+    :func:`_xml_value` writes them.
     """
-    letter = xl_col_to_name(col)
-    rows = range(first_row + 1, first_row + 1 + len(s))
     dtype = s.dtype
     # integers and floats only: a numeric Arrow decimal column (kind "O") holds Decimal objects, whose repr is no number
+    if isinstance(dtype, np.dtype) and dtype.kind in "iuf":
+        arr = s.to_numpy()
+        if not np.isinf(arr).any():
+            f = book.format(num=fmt)
+            head = f' s="{f._get_xf_index()}"><v>' if f is not None else "><v>"
+            missing = np.isnan(arr) if dtype.kind == "f" else np.zeros(len(arr), dtype=bool)
+            codes, uniques = pd.factorize(arr.view(np.int64) if dtype == np.float64 else arr)
+            values = uniques.view(np.float64) if dtype == np.float64 else uniques
+            texts = np.array([f"{head}{v!r}</v></c>" for v in values.tolist()] + [""], dtype=object)
+            return texts[np.where(missing, len(texts) - 1, codes)].tolist()
     if getattr(dtype, "kind", "O") in "iuf":
         arr = s.to_numpy(dtype=float, na_value=np.nan)
         if not np.isinf(arr).any():
             f = book.format(num=fmt)
             head = f' s="{f._get_xf_index()}"><v>' if f is not None else "><v>"
             vals = s.astype(object).where(s.notna(), None).tolist()
-            return ["" if v is None else f'<c r="{letter}{r}"{head}{v!r}</v></c>' for r, v in zip(rows, vals)]
-    cells = []
+            return ["" if v is None else f"{head}{v!r}</v></c>" for v in vals]
+    values = _column_values(s)
+    if set(map(type, values)) <= {str, type(None)}:  # texts: each distinct one encoded once, in order of appearance
+        codes, uniques = pd.factorize(np.array(values, dtype=object))
+        texts = np.array([_xml_value(book, u, fmt) for u in uniques.tolist()] + [""], dtype=object)
+        return texts[np.where(codes < 0, len(texts) - 1, codes)].tolist()
+    bodies = []
     seen: dict[tuple[type, Any], str] = {}
-    for r, v in zip(rows, _column_values(s)):
+    for v in values:
         if v is None:
-            cells.append("")
+            bodies.append("")
             continue
         try:
             body = seen[(v.__class__, v)]
@@ -611,8 +656,26 @@ def _xml_column(book: _Book, s: pd.Series, col: int, first_row: int, fmt: str | 
             body = seen[(v.__class__, v)] = _xml_value(book, v, fmt)
         except TypeError:  # unhashable (a list of warnings)
             body = _xml_value(book, v, fmt)
-        cells.append(f'<c r="{letter}{r}"{body}' if body else "")
-    return cells
+        bodies.append(body)
+    return bodies
+
+
+def _rows_xml(columns: list[list[str]], first_row: int, n: int) -> str:
+    """``<row>`` elements of ``n`` rows from row ``first_row`` (0-based), from each column's cell bodies
+    (:func:`_xml_column`). A column with a cell in every row is a slot of one row template (``<c r="B%s"%s``);
+    the others are written cell by cell; each row is one ``%`` of the template."""
+    numbers = [str(r) for r in range(first_row + 1, first_row + 1 + n)]
+    parts, slots = [numbers], ['<row r="%s">']
+    for j, bodies in enumerate(columns):
+        letter = xl_col_to_name(j)
+        if all(bodies):
+            parts += [numbers, bodies]
+            slots.append(f'<c r="{letter}%s"%s')
+        else:
+            parts.append([f'<c r="{letter}{r}"{b}' if b else "" for r, b in zip(numbers, bodies)])
+            slots.append("%s")
+    template = "".join(slots) + "</row>"
+    return "".join([template % row for row in zip(*parts)])
 
 
 class _Grid:
@@ -702,6 +765,27 @@ class _Grid:
                 ]
             )
         book.grid_rows(ws, rows)
+
+
+def _distinct_values(s: pd.Series) -> list[Any]:
+    """The values of a column, each distinct one once (the widest of a column is the widest of these).
+
+    Floats are told apart by their bits (-0.0 is wider than 0.0); strings, ints and bools by value (1 and
+    True stay apart); anything else is kept as it is.
+    """
+    if s.dtype == np.float64:
+        arr = s.to_numpy()
+        return np.unique(arr.view(np.int64)).view(np.float64).tolist()
+    out: list[Any] = []
+    seen: set[tuple[type, Any]] = set()
+    for v in s.tolist():
+        t = v.__class__
+        if t is str or t is int or t is bool:
+            if (t, v) in seen:
+                continue
+            seen.add((t, v))
+        out.append(v)
+    return out
 
 
 def _display_len(v: Any, fmt: str | None) -> int:
@@ -814,8 +898,9 @@ def _records_table(g: _Grid, title: str, records: list[dict[str, Any]]) -> tuple
     first = [k for k in _TREE_FIRST if k in keys]
     keys = first + [k for k in keys if k not in first]
     h = g.header([_header(k) for k in keys])
+    fmts = [_key_info(k)[2] for k in keys]
     for r in records:
-        g.add([r.get(k) for k in keys], [_key_info(k)[2] for k in keys])
+        g.add([r.get(k) for k in keys], fmts)
     return h, g.next_row - 1
 
 
@@ -1048,7 +1133,7 @@ def _table_sheet(
     widths = []
     for c, h, f in zip(order, head, fmts):
         w = min(len(h), 24)
-        for v in sample[c].tolist():
+        for v in _distinct_values(sample[c]):
             w = max(w, _display_len(v, f))
         widths.append(min(60, max(8, w + 2)))
     book.layout(ws, widths, f"{freeze_col}3", _range(2, n + 2, len(order)))

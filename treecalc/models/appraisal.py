@@ -93,6 +93,11 @@ def adjusted_trunk_area_sqin(dbh_in: object) -> np.ndarray:
     return np.where(d > ATA_THRESHOLD_IN, np.minimum(ata, ta), ta)
 
 
+def _condition_keys(raw: pd.Series) -> pd.Series:
+    """Condition texts as :data:`CONDITION_RATING` keys: stripped, lower case, spaces and hyphens as underscores."""
+    return raw.fillna("").astype(str).str.strip().str.lower().str.replace(r"[\s\-]+", "_", regex=True)
+
+
 def condition_factor(condition: object) -> np.ndarray:
     """Condition rating (fraction 0–1) of each condition class or number.
 
@@ -112,14 +117,17 @@ def condition_factor(condition: object) -> np.ndarray:
     c = np.atleast_1d(np.asarray(condition, dtype=object))
     out = np.empty(c.shape, dtype=float)
     flat, res = c.ravel(), out.ravel()
+    names_only = set(map(type, flat.tolist())) <= {str}  # the usual case: class names, each distinct one read once
     # numbers (not NaN, which counts as blank) are ratings; everything else a class name
-    is_num = np.array(
-        [
-            isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) and not np.isnan(v)
-            for v in flat
-        ],
-        dtype=bool,
-    )
+    is_num = np.zeros(flat.shape, dtype=bool)
+    if not names_only:
+        is_num = np.array(
+            [
+                isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) and not np.isnan(v)
+                for v in flat
+            ],
+            dtype=bool,
+        )
     if is_num.any():
         num = flat[is_num].astype(float)
         if (num < 0).any() or (num > 1).any():
@@ -128,7 +136,11 @@ def condition_factor(condition: object) -> np.ndarray:
     allowed = f"expected one of {', '.join(CONDITION_RATING)} or a fraction in [0, 1]"
     if (~is_num).any():
         raw = pd.Series(flat[~is_num], dtype=object)
-        keys = raw.fillna("").astype(str).str.strip().str.lower().str.replace(r"[\s\-]+", "_", regex=True)
+        if names_only:
+            codes, distinct = pd.factorize(raw)
+            keys = pd.Series(_condition_keys(pd.Series(distinct, dtype=object)).to_numpy(object)[codes], dtype=object)
+        else:
+            keys = _condition_keys(raw)
         if (keys == "").any():
             raise ValueError(f"condition missing (blank) for {int((keys == '').sum())} tree(s); {allowed}")
         mapped = keys.map(CONDITION_RATING)

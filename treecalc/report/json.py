@@ -8,6 +8,7 @@ key for key and value for value, as the per-row conversion it replaces (``tests/
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,6 +26,8 @@ _NATIVE_SET = frozenset(_NATIVE)
 
 def _plain_values(values: list[Any]) -> list[Any]:
     """``plain`` of each value, skipping the (most) values that are plain already."""
+    if set(map(type, values)) <= _NATIVE_SET:  # one pass in C: a column of str, int, float, bool, None
+        return values
     return [v if type(v) in _NATIVE_SET else plain(v) for v in values]
 
 
@@ -63,16 +66,31 @@ def records(df: pd.DataFrame | None) -> list[dict[str, Any]]:
     return [dict(zip(names, row)) for row in zip(*columns)]
 
 
-def _per_tree(trees: pd.DataFrame, tree_columns: tuple[str, ...]) -> list[dict[str, Any]]:
-    """The per-tree rows; ``offence_depends_on`` is also given as ``depends_on`` (the offence rows' name)."""
+def _per_tree_frame(trees: pd.DataFrame, tree_columns: tuple[str, ...]) -> pd.DataFrame:
+    """The per-tree columns; ``offence_depends_on`` is also given as ``depends_on`` (the offence rows' name)."""
     frame = trees[[c for c in tree_columns if c in trees]]
     if "offence_depends_on" in trees:
         frame = frame.assign(depends_on=trees["offence_depends_on"])
-    return records(frame)
+    return frame
 
 
 def assessment_json(a: Assessment) -> dict[str, Any]:
     """The JSON object of ``treecalc assess --json`` (see issue 2's Interface; issue 9's keys)."""
+    return _assessment_object(a, records, plain_rows)
+
+
+def _raw(finding: Any, key: str) -> Any:
+    """A finding's field as it is held (a :class:`treecalc.results.Records` stays columns; reading it as a mapping
+    would make it a list of dicts), or ``finding.get(key)`` for a plain dict."""
+    fields = getattr(finding, "__dataclass_fields__", None)
+    return getattr(finding, key) if fields is not None and key in fields else finding.get(key)
+
+
+def _assessment_object(
+    a: Assessment, frame_rows: Callable[[pd.DataFrame | None], Any], finding_rows: Callable[[Any], Any]
+) -> dict[str, Any]:
+    """The JSON object, its tables made by ``frame_rows`` (a DataFrame's rows) and ``finding_rows`` (rows a finding
+    holds): lists of dicts for :func:`assessment_json`, their JSON text for :func:`assessment_json_text`."""
     from treecalc.rules import law_data as lawparams
     from treecalc.schema import TREE_JSON_COLUMNS
 
@@ -125,16 +143,16 @@ def assessment_json(a: Assessment) -> dict[str, Any]:
         "fine_conditional_usd": pen.get("fine_conditional_usd") if not croton_j else None,
         "offences_definite": pen.get("offences_definite"),
         "offences_conditional": pen.get("offences_conditional"),
-        "offence_rows": plain_rows(pen.get("per_tree")),
-        "not_offences": plain_rows(pen.get("not_offences")),
+        "offence_rows": finding_rows(_raw(pen, "per_tree")),
+        "not_offences": finding_rows(_raw(pen, "not_offences")),
         "replacement_parts": [
             {k: plain(p[k]) for k in ("section", "percent", "trees", "value_usd", "required_value_usd")}
             for p in (rep.get("parts") or [])
         ],
         "fund_alternative_22f_usd": fund.get("alternative_22f_usd"),
         "offences": int(a.trees["offence"].sum()) if n else 0,
-        "per_tree": _per_tree(a.trees, TREE_JSON_COLUMNS),
-        "rejected_rows": records(a.rejected),
+        "per_tree": frame_rows(_per_tree_frame(a.trees, TREE_JSON_COLUMNS)),
+        "rejected_rows": frame_rows(a.rejected),
         "lines": a.lines,
         "assumptions": a.assumptions,
         "warnings": a.warnings,

@@ -273,6 +273,18 @@ def _labels(pairs: list[tuple[str, np.ndarray]], n: int) -> np.ndarray:
     return texts[inv.reshape(-1)] if n else np.full(0, "", dtype=object)
 
 
+def _isin(values: np.ndarray, choices: Any) -> np.ndarray:
+    """``np.isin`` for an array of texts, by hashing (numpy compares the whole array once per choice)."""
+    return pd.Series(values, dtype=object, copy=False).isin(list(choices)).to_numpy(bool)
+
+
+def _pick(conditions: list[np.ndarray], texts: list[Any], default: Any = "") -> np.ndarray:
+    """``np.select(conditions, texts, default)`` as an object array, the texts chosen by their position: numpy
+    would write every text into a fixed-width string array (50,000 trees x the longest text) first."""
+    index = np.select(conditions, list(range(len(texts))), len(texts))
+    return np.array([*texts, default], dtype=object)[index]
+
+
 def _map_unique(values: np.ndarray, fn: Any) -> np.ndarray:
     """``fn`` applied once per distinct value, spread back over the array."""
     codes, uniq = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
@@ -328,7 +340,7 @@ def permit(
     """
     p = law["permit"]
     act = actions(trees)
-    removal = np.isin(act, REMOVALS)
+    removal = _isin(act, REMOVALS)
     n = len(trees)
     d = dbh(trees)
     tags = trees["tag"].to_numpy(object) if "tag" in trees else np.arange(n)
@@ -508,9 +520,9 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     """
     act = actions(trees)
     n = len(trees)
-    done = np.isin(act, DONE)
+    done = _isin(act, DONE)
     removed = act == "removed"
-    pruned = np.isin(act, PRUNING)
+    pruned = _isin(act, PRUNING)
     permitted = bool(site.get("permit_held", False)) | _tree_yes(trees, "permit")
     approved = bool(site.get("department_approval", False)) | _tree_yes(trees, "department_approval")
     street = flag(trees, "street_tree")
@@ -532,9 +544,9 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         + [("§208-11", b & street), ("§208-5C", c & ~removed), ("§208-5D; §208-14", c & removed), ("§208-20F", d)],
         n,
     )
-    depends = np.where(conditional, ", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)", "")
+    depends = _pick([conditional], [", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)"])
     authorised = permitted | (street & approved)
-    why = np.select(
+    why = _pick(
         [~done | offence, act == "damaged", authorised, removed],
         [
             "",
@@ -542,8 +554,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
             "authorised: permit held or the Department's written approval given",
             "removal that needed no permit (§208-19A) and broke no other provision",
         ],
-        "",
-    ).astype(object)
+    )
     return OffenceResult(
         offence,
         definite,
@@ -594,9 +605,9 @@ def civil_tiers(trees: pd.DataFrame, law: dict[str, Any]) -> tuple[np.ndarray, n
         [pen["tier1_usd"], pen["tier2_usd"]],
         pen["tier3_usd"],
     ).astype(np.int64)
-    size_sec = np.select(
+    size_sec = _pick(
         [d <= pen["tier1_max_dbh_in"], d <= pen["tier2_max_dbh_in"]], ["§208-29B(1)", "§208-29B(2)"], "§208-29B(3)"
-    ).astype(object)
+    )
     amounts = np.column_stack(
         [
             size,
@@ -655,12 +666,12 @@ def penalties(
     pen = law["penalty"]
     act = actions(trees)
     tier, base = civil_tiers(trees, law)
-    tier = np.where(off.offence, tier, "").astype(object)
+    tier = np.where(off.offence, tier, "")  # object arrays both: the texts are not copied
     base = np.where(off.offence, base, 0).astype(np.int64)
     # B(7) "if any tree is ... removed ... while an application is pending": the harm that is itself the
     # § 208-20F offence is not counted again as its aggravation. It doubles when two or more trees were harmed
     # while pending, or a tree harmed while pending broke another provision too.
-    done = np.isin(act, DONE)
+    done = _isin(act, DONE)
     other = off.other_than_pending if off.other_than_pending is not None else off.offence
     pending_harm = site["application_pending"] and (int(done.sum()) >= 2 or bool((done & other).any()))
     reasons = _doubling(law, pr, int(off.definite.sum()), pending_harm)
@@ -737,9 +748,9 @@ def replacement_scope(trees: pd.DataFrame, catalogue: pd.DataFrame, *, violation
     Kept for callers of the old scope: :func:`replacement_parts` decides the parts.
     """
     act = actions(trees)
-    scope = np.isin(act, HARMED) if violation else np.isin(act, REMOVALS)
+    scope = _isin(act, HARMED) if violation else _isin(act, REMOVALS)
     invasive, forestry, part575 = _exclusions(trees, catalogue)
-    harmed = np.isin(act, HARMED)
+    harmed = _isin(act, HARMED)
     exclusion = np.where(
         harmed & invasive,
         "invasive (6 NYCRR 575 " + part575 + ") §208-22E",
@@ -791,31 +802,33 @@ def replacement_parts(
     act = actions(trees)
     invasive, forestry, part575 = _exclusions(trees, catalogue)
     excluded = invasive | forestry
-    done = np.isin(act, DONE)
+    done = _isin(act, DONE)
     if violation is None:
         f_scope = off.offence.copy()
     elif violation:
         f_scope = done.copy()
     else:
         f_scope = np.zeros(len(trees), dtype=bool)
-    a_cand = np.isin(act, ("remove",) if violation is not False else REMOVALS) & pr.permit_needed & ~f_scope
+    a_cand = _isin(act, ("remove",) if violation is not False else REMOVALS) & pr.permit_needed & ~f_scope
     under_permit = int(a_cand.sum())
     a_scope = a_cand if under_permit >= law["replacement"]["min_trees"] else np.zeros(len(trees), dtype=bool)
-    harmed = np.isin(act, HARMED)
+    harmed = _isin(act, HARMED)
     rest = harmed & ~excluded & ~f_scope & ~a_scope
-    removal = np.isin(act, REMOVALS)
-    why = np.select(
-        [harmed & invasive, harmed & forestry, rest & a_cand, rest & removal, rest],
+    removal = _isin(act, REMOVALS)
+    invasive_harmed = harmed & invasive
+    why = _pick(
+        [invasive_harmed, harmed & forestry, rest & a_cand, rest & removal, rest],
         [
-            _map_unique(part575, lambda p: f"invasive (6 NYCRR 575 {p}) §208-22E"),
+            "",  # the invasive trees' reasons, per tree, below
             "good forestry §208-22E",
             f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
             f"§208-22A",
             "no permit needed for this tree §208-19A",
             "harmed, no offence: nothing to replace §208-22F",
         ],
-        "",
-    ).astype(object)
+    )
+    if invasive_harmed.any():
+        why[invasive_harmed] = _map_unique(part575[invasive_harmed], lambda p: f"invasive (6 NYCRR 575 {p}) §208-22E")
     return ReplacementParts(
         f_scope & ~excluded, a_scope & ~excluded, why.astype(object), under_permit, bool(f_scope.any())
     )
