@@ -127,7 +127,14 @@ def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:
 
 #: Columns that hold a tree's value on the assessment's value basis (per year on the annual basis).
 VALUE_COLUMNS = frozenset(
-    {"value_usd", "required_value_usd", "removed_value_usd", "planted_value_usd", "unmet_value_usd"}
+    {
+        "value_usd",
+        "value_per_tree_usd",
+        "required_value_usd",
+        "removed_value_usd",
+        "planted_value_usd",
+        "unmet_value_usd",
+    }
 )
 
 

@@ -503,6 +503,7 @@ class OffenceResult:
     breaks_208_18: np.ndarray  # per tree, the § 208-18 prohibition it broke ("" if none)
     not_offence_reason: np.ndarray  # per tree harmed that is no offence: why (§208-29 e)
     other_than_pending: np.ndarray | None = None  # an offence under (a)-(c), besides any § 208-20F
+    other_than_pending_given: np.ndarray | None = None  # the same, on facts given only (not a conditional (a))
 
 
 def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
@@ -564,6 +565,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         b18.astype(object),
         why.astype(object),
         other_than_pending=a | b | c,
+        other_than_pending_given=a_given | b | c,
     )
 
 
@@ -672,9 +674,14 @@ def penalties(
     # § 208-20F offence is not counted again as its aggravation. It doubles when two or more trees were harmed
     # while pending, or a tree harmed while pending broke another provision too.
     done = _isin(act, DONE)
+    # the other provision broken must rest on facts given for the definite maximum (a § 208-19A(2) breach on
+    # assumed parcel facts doubles only the conditional figure)
     other = off.other_than_pending if off.other_than_pending is not None else off.offence
-    pending_harm = site["application_pending"] and (int(done.sum()) >= 2 or bool((done & other).any()))
-    reasons = _doubling(law, pr, int(off.definite.sum()), pending_harm)
+    other_given = off.other_than_pending_given if off.other_than_pending_given is not None else off.definite
+    pending = site["application_pending"] and int(done.sum()) >= 2
+    pending_harm = pending or (site["application_pending"] and bool((done & other).any()))
+    pending_harm_given = pending or (site["application_pending"] and bool((done & other_given).any()))
+    reasons = _doubling(law, pr, int(off.definite.sum()), pending_harm_given)
     reasons_all = _doubling(law, pr, int(off.offence.sum()), pending_harm)
     f_def = int(pen["doubling_factor"]) if reasons else 1
     f_all = int(pen["doubling_factor"]) if reasons_all else 1
