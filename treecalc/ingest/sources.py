@@ -267,10 +267,14 @@ def xlsx_sheet_parts(zf: zipfile.ZipFile, name: str) -> dict[str, str]:
         return {}
 
 
-def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str, lim: Limits = DEFAULT_LIMITS) -> None:
+def check_dimensions(
+    zf: zipfile.ZipFile, parts: dict[str, str], name: str, lim: Limits = DEFAULT_LIMITS
+) -> dict[str, tuple[int, int]]:
     """Refuse a worksheet whose declared ``<dimension>`` is beyond the row or column limit, or
-    whose rectangle is beyond the cell limit (a reader allocates what the sheet declares)."""
+    whose rectangle is beyond the cell limit (a reader allocates what the sheet declares).
+    Returns {sheet: (last row, last column)} (0-based) of the sheets that declare one."""
     names = set(zf.namelist())
+    declared: dict[str, tuple[int, int]] = {}
     for sheet, part in parts.items():
         if part not in names:
             continue
@@ -294,9 +298,12 @@ def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str, lim:
                         "cells",
                         lim.cells,
                     )
+                if rc:
+                    declared[sheet] = rc
                 break
             if tag == "sheetData":
                 break
+    return declared
 
 
 # ----------------------------------------------------------------- pre-flight (true extents)
@@ -373,6 +380,73 @@ def _check_extent(name: str, sheet: str, last_row: int, last_col: int, lim: Limi
 def _big(digits: list[bytes]) -> int:
     """The largest of decimal digit strings, without converting each."""
     return int(max(digits, key=lambda d: (len(d.lstrip(b"0")), d.lstrip(b"0")))) if digits else -1
+
+
+# The fast reading (:func:`within_declared`). A worksheet that declares its ``<dimension>`` (every
+# writer of surveys does) is checked against it instead of being measured: one regular expression per
+# chunk looks for the only things that could put a cell outside the declared rectangle, and finds
+# nothing in a well-formed sheet. What it vouches for: every ``<c>`` and ``<row>`` tag starts with an
+# ``r`` reference in the plain form (``<c r="AB12"``, ``<row r="12"``: 1-3 capital letters, a number
+# without leading zeros) and no reference lies below or right of the declared last cell. A cell placed
+# by its order (no ``r``), a ``$``, a quote other than ``"``, lower-case letters, a leading zero, a
+# namespace prefix (``<x:c``) or any reference beyond the dimension is not vouched for, and the sheet is
+# then measured cell by cell as before (:func:`xlsx_extent`). Since the declared rectangle has passed
+# the limits (:func:`check_dimensions`), a sheet vouched for is within them too: a lying dimension
+# (``A1:C3`` with a cell at XFD1048576) is caught by the far reference and refused by the exact reading.
+
+_X_PREFIXED = re.compile(rb":(?:c|row|f)[\s/>]")  # a prefixed <x:c, <x:row or <x:f tag (or text like it)
+
+
+def _greater(bound: str, alphabet: str) -> str:
+    """A regular expression matching the column letters (``alphabet`` A-Z, at most 3) or row numbers
+    (``alphabet`` 0-9, at most 9 digits, no leading zero) greater than ``bound``: longer ones, or as
+    long and greater at the first character that differs. ``(?!)`` (never matches) when none is."""
+    top = 3 if alphabet.isalpha() else 9
+    cls = f"[{alphabet[0]}-{alphabet[-1]}]"
+    first = f"[{alphabet[1]}-{alphabet[-1]}]" if alphabet[0] == "0" else cls  # a number has no leading zero
+    alts = [f"{first}{cls}{{{len(bound)},{top - 1}}}"] if len(bound) < top else []
+    for i, ch in enumerate(bound):
+        if ch != alphabet[-1]:
+            nxt = alphabet[alphabet.index(ch) + 1]
+            alts.append(f"{re.escape(bound[:i])}[{nxt}-{alphabet[-1]}]{cls}{{{len(bound) - i - 1}}}")
+    return "|".join(alts) or "(?!)"
+
+
+def _vouch_pattern(last_row: int, last_col: int, formulas: bool) -> re.Pattern[bytes]:
+    """The tags :func:`within_declared` does not vouch for, for a sheet declaring (last_row, last_col),
+    0-based; with ``formulas``, ``<f>`` tags too (a sheet's first formula is noted, not refused)."""
+    from treecalc.ingest.columns import column_letters
+
+    rows = _greater(str(last_row + 1), "0123456789")
+    cols = _greater(column_letters(last_col), "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    pattern = (
+        '<(?:c(?=[\\s/>])(?! r="[A-Z]{1,3}[1-9][0-9]{0,8}")'  # a cell without a plain reference
+        f'|c r="(?:{cols})[0-9]'  # a cell right of the last column
+        f'|c r="[A-Z]{{1,3}}(?:{rows})"'  # a cell below the last row
+        '|row(?=[\\s/>])(?! r="[1-9][0-9]{0,8}")'  # a row without a plain reference
+        f'|row r="(?:{rows})"' + ("|(?P<f>f[\\s/>])" if formulas else "") + ")"  # a row below the last one
+    )
+    return re.compile(pattern.encode("ascii"))
+
+
+def within_declared(zf: zipfile.ZipFile, part: str, name: str, last_row: int, last_col: int) -> tuple[bool, bool]:
+    """(vouched for, special): whether every cell of a worksheet part is within its declared last
+    cell (0-based), read at regular-expression speed, and whether it may hold a formula or an Excel
+    error (``<f``, ``"e``: :func:`special_cells` is worth running). See the comment above."""
+    with_f = _vouch_pattern(last_row, last_col, formulas=True)
+    without_f = _vouch_pattern(last_row, last_col, formulas=False)
+    special = False
+    for _, done in _chunks(zf, part, name):
+        if _X_PREFIXED.search(done):
+            return False, True
+        m = (without_f if special else with_f).search(done)
+        while m is not None:
+            if m.lastgroup != "f":  # a tag not vouched for: the exact reading decides
+                return False, True
+            special = True
+            m = without_f.search(done, m.end())
+        special = special or b'"e' in done or b"'e" in done
+    return True, special
 
 
 def xlsx_extent(zf: zipfile.ZipFile, part: str, sheet: str, name: str, lim: Limits) -> tuple[int, int, int]:
@@ -479,17 +553,38 @@ def ods_extent(zf: zipfile.ZipFile, name: str, lim: Limits) -> dict[str, tuple[i
     return out
 
 
-def preflight(zf: zipfile.ZipFile, kind: str, parts: dict[str, str], name: str, lim: Limits) -> None:
+def preflight(
+    zf: zipfile.ZipFile,
+    kind: str,
+    parts: dict[str, str],
+    name: str,
+    lim: Limits,
+    declared: dict[str, tuple[int, int]] | None = None,
+) -> set[str]:
     """Refuse a workbook whose true extent or strings go beyond ``lim`` (xlsx and ods; the binary
-    formats xlsb and xls are bounded by the isolated reader, :mod:`treecalc.ingest.limits`)."""
+    formats xlsb and xls are bounded by the isolated reader, :mod:`treecalc.ingest.limits`).
+
+    An xlsx sheet declaring its dimension (``declared``, from :func:`check_dimensions`, which refused
+    one beyond the limits) is first read fast (:func:`within_declared`); only a sheet that reading
+    does not vouch for is measured cell by cell (:func:`xlsx_extent`). Returns the sheets vouched for
+    that hold neither a formula nor an Excel error (:func:`special_cells` need not read them)."""
+    plain: set[str] = set()
     if kind == "xlsx":
         names = set(zf.namelist())
         for sheet, part in parts.items():
-            if part in names:
-                xlsx_extent(zf, part, sheet, name, lim)
+            if part not in names:
+                continue
+            if sheet in (declared or {}):
+                vouched, special = within_declared(zf, part, name, *(declared or {})[sheet])
+                if vouched:
+                    if not special:
+                        plain.add(sheet)
+                    continue
+            xlsx_extent(zf, part, sheet, name, lim)
         shared_strings_extent(zf, name, lim)
     elif kind == "ods":
         ods_extent(zf, name, lim)
+    return plain
 
 
 _FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
@@ -654,6 +749,8 @@ class Source:
     warnings: list[str] = field(default_factory=list)
     _sheets: dict[str, CalamineSheet] = field(default_factory=dict)
     _special: dict = field(default_factory=dict)
+    #: xlsx sheets the pre-flight found without a formula or an Excel error (:func:`preflight`).
+    _plain: set[str] = field(default_factory=set)
     #: {sheet: "hidden" | "very hidden"} of the workbook's sheets a user does not see.
     hidden: dict[str, str] = field(default_factory=dict)
 
@@ -683,7 +780,7 @@ class Source:
             return []
 
     def _special_cells(self, sheet: str):
-        if self._zip is None or sheet not in self._parts:
+        if self._zip is None or sheet not in self._parts or sheet in self._plain:
             return {}, {}
         if sheet not in self._special:
             self._special[sheet] = special_cells(self._zip, self._parts[sheet], self.name)
@@ -739,12 +836,14 @@ def open_source(
     fmt = {"xltx": "xlsx", "xltm": "xlsm"}.get(fmt, fmt)
     zf = None
     parts: dict[str, str] = {}
+    plain: set[str] = set()
     if kind in ("xlsx", "xlsb", "ods"):
         zf = check_zip(data, name)
+        declared = {}
         if kind == "xlsx":
             parts = xlsx_sheet_parts(zf, name)
-            check_dimensions(zf, parts, name, lim)
-        preflight(zf, kind, parts, name, lim)
+            declared = check_dimensions(zf, parts, name, lim)
+        plain = preflight(zf, kind, parts, name, lim, declared)
     from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
     try:
@@ -760,7 +859,7 @@ def open_source(
         if "Password" in what or "password" in str(e).lower() or "encrypt" in str(e).lower():
             raise SurveyError(f"{name} is password-protected; open it and save a copy without the password") from None
         raise SurveyError(f"{name} cannot be read as {LOOKS[kind]} ({what}: {e})") from None
-    return Source(name, fmt, names, _book=book, _zip=zf, _parts=parts, hidden=hidden)
+    return Source(name, fmt, names, _book=book, _zip=zf, _parts=parts, _plain=plain, hidden=hidden)
 
 
 # ----------------------------------------------------------------- text
