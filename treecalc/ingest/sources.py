@@ -412,40 +412,36 @@ def _greater(bound: str, alphabet: str) -> str:
     return "|".join(alts) or "(?!)"
 
 
-def _vouch_pattern(last_row: int, last_col: int, formulas: bool) -> re.Pattern[bytes]:
-    """The tags :func:`within_declared` does not vouch for, for a sheet declaring (last_row, last_col),
-    0-based; with ``formulas``, ``<f>`` tags too (a sheet's first formula is noted, not refused)."""
+def _vouch_patterns(last_row: int, last_col: int) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """The ``<c`` and the ``<row`` tags :func:`within_declared` does not vouch for, in a sheet declaring
+    (last_row, last_col), 0-based. Each pattern starts with its tag's name, which the regex engine
+    looks for as a literal: the tags of a cell's content are skipped at the speed of a byte search."""
     from treecalc.ingest.columns import column_letters
 
     rows = _greater(str(last_row + 1), "0123456789")
     cols = _greater(column_letters(last_col), "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    pattern = (
-        '<(?:c(?=[\\s/>])(?! r="[A-Z]{1,3}[1-9][0-9]{0,8}")'  # a cell without a plain reference
-        f'|c r="(?:{cols})[0-9]'  # a cell right of the last column
-        f'|c r="[A-Z]{{1,3}}(?:{rows})"'  # a cell below the last row
-        '|row(?=[\\s/>])(?! r="[1-9][0-9]{0,8}")'  # a row without a plain reference
-        f'|row r="(?:{rows})"' + ("|(?P<f>f[\\s/>])" if formulas else "") + ")"  # a row below the last one
+    cells = (
+        '<c(?:(?! r="[A-Z]{1,3}[1-9][0-9]{0,8}")(?=[\\s/>])'  # a cell without a plain reference,
+        f'| r="(?:(?:{cols})[0-9]|[A-Z]{{1,3}}(?:{rows})"))'  # right of the last column or below the last row
     )
-    return re.compile(pattern.encode("ascii"))
+    row_tags = f'<row(?:(?! r="[1-9][0-9]{{0,8}}")(?=[\\s/>])| r="(?:{rows})")'  # the same for a row
+    return re.compile(cells.encode("ascii")), re.compile(row_tags.encode("ascii"))
+
+
+_F_TAG = re.compile(rb"<f[\s/>]")
 
 
 def within_declared(zf: zipfile.ZipFile, part: str, name: str, last_row: int, last_col: int) -> tuple[bool, bool]:
     """(vouched for, special): whether every cell of a worksheet part is within its declared last
     cell (0-based), read at regular-expression speed, and whether it may hold a formula or an Excel
-    error (``<f``, ``"e``: :func:`special_cells` is worth running). See the comment above."""
-    with_f = _vouch_pattern(last_row, last_col, formulas=True)
-    without_f = _vouch_pattern(last_row, last_col, formulas=False)
+    error (``<f``, ``"e``, ``'e``: :func:`special_cells` is worth running). See the comment above."""
+    cells, row_tags = _vouch_patterns(last_row, last_col)
     special = False
     for _, done in _chunks(zf, part, name):
-        if _X_PREFIXED.search(done):
-            return False, True
-        m = (without_f if special else with_f).search(done)
-        while m is not None:
-            if m.lastgroup != "f":  # a tag not vouched for: the exact reading decides
-                return False, True
-            special = True
-            m = without_f.search(done, m.end())
-        special = special or b'"e' in done or b"'e" in done
+        if _X_PREFIXED.search(done) or cells.search(done) or row_tags.search(done):
+            return False, True  # a tag not vouched for: the exact reading decides
+        # the same gate as special_cells' (a prefixed <x:f has sent the sheet to the exact reading)
+        special = special or _F_TAG.search(done) is not None or b'"e' in done or b"'e" in done
     return True, special
 
 
