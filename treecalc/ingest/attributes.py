@@ -16,6 +16,7 @@ Every reader applies a one-cell parser once per distinct cell (:func:`parse_dist
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -32,23 +33,28 @@ from treecalc.ingest.values import as_text, is_blank
 T = TypeVar("T")
 
 
-_TEXT_TYPES = {str, type(None)}
+#: Cell types whose values never equal a value of another type, but the numbers: 1, 1.0 and TRUE are
+#: equal (and hash alike) in Python, so a column holding two kinds of number keys its cells by type too.
+_PLAIN_TYPES = frozenset({str, type(None), float, int, bool, _dt.datetime, _dt.date, _dt.time, _dt.timedelta})
+_NUMBER_TYPES = frozenset({float, int, bool})
 
 
 def distinct(values: list) -> tuple[np.ndarray, list]:
     """(for each cell, the position of its value among the distinct ones; the distinct cells in the
     order first seen). Cells of different types stay apart: the number 1, the float 1.0, TRUE and the
     text "1" are four values."""
-    if set(map(type, values)) <= _TEXT_TYPES:  # the usual column: text and blanks, hashed in C
-        codes, uniq = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
-        return codes, [u if isinstance(u, str) else None for u in uniq]
-    index: dict = {}
+    kinds = set(map(type, values))
+    if kinds <= _PLAIN_TYPES and len(kinds & _NUMBER_TYPES) <= 1:  # the usual column: hashed in C
+        uniq = list(dict.fromkeys(values))
+        index = {u: i for i, u in enumerate(uniq)}
+        return np.fromiter(map(index.__getitem__, values), dtype=np.intp, count=len(values)), uniq
+    keyed: dict = {}
     codes = np.fromiter(
-        (index.setdefault(v if type(v) is str else (type(v), v), len(index)) for v in values),
+        (keyed.setdefault(v if type(v) is str else (type(v), v), len(keyed)) for v in values),
         dtype=np.intp,
         count=len(values),
     )
-    return codes, [k if type(k) is str else k[1] for k in index]
+    return codes, [k if type(k) is str else k[1] for k in keyed]
 
 
 def spread(per_value: list, codes: np.ndarray, dtype: DTypeLike = object) -> np.ndarray:

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest.columns import Column, column_letters
-from treecalc.ingest.values import as_text, is_blank
+from treecalc.ingest.values import as_text, as_texts, is_blank
 
 TOTALS_TEXT = re.compile(r"^\s*(grand\s+|sub[\s-]?)?(totals?|sum|subtotal|count|average|avg|mean)\b", re.I)
 
@@ -29,6 +29,7 @@ class Table:
     col_label: list[str]  # header text of each column, or "column C"
     h: int
     _cache: dict[int, list] = field(default_factory=dict, repr=False)
+    _texts: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _width: int | None = field(default=None, repr=False)  # the shortest row's length
 
     @property
@@ -50,9 +51,12 @@ class Table:
 
     def text(self, c: Column | None) -> pd.Series:
         """The cells of a column as text ('' when blank)."""
-        return pd.Series(
-            [v.strip() if type(v) is str else "" if v is None else as_text(v) for v in self.values(c)], dtype=object
-        )
+        if c is None:
+            return pd.Series([""] * self.n, dtype=object)
+        got = self._texts.get(c.index)
+        if got is None:
+            got = self._texts[c.index] = np.array(as_texts(self.values(c)) + [""], dtype=object)[:-1]
+        return pd.Series(got.copy(), dtype=object)
 
     def positions(self) -> dict[int, int]:
         """Grid row (0-based) → position among the kept rows."""
