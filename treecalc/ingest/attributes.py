@@ -39,13 +39,17 @@ _PLAIN_TYPES = frozenset({str, type(None), float, int, bool, _dt.datetime, _dt.d
 _NUMBER_TYPES = frozenset({float, int, bool})
 
 
+def _one_kind_of_number(values: list) -> bool:
+    kinds = set(map(type, values))
+    return kinds <= _PLAIN_TYPES and len(kinds & _NUMBER_TYPES) <= 1
+
+
 def distinct(values: list) -> tuple[np.ndarray, list]:
     """(for each cell, the position of its value among the distinct ones; the distinct cells in the
     order first seen). Cells of different types stay apart: the number 1, the float 1.0, TRUE and the
     text "1" are four values."""
-    kinds = set(map(type, values))
-    if kinds <= _PLAIN_TYPES and len(kinds & _NUMBER_TYPES) <= 1:  # the usual column: hashed in C
-        uniq = list(dict.fromkeys(values))
+    uniq = list(dict.fromkeys(values))  # a text equals only a text: a column of texts needs no more look
+    if all(type(u) is str or u is None for u in uniq) or _one_kind_of_number(values):  # hashed in C
         index = {u: i for i, u in enumerate(uniq)}
         return np.fromiter(map(index.__getitem__, values), dtype=np.intp, count=len(values)), uniq
     keyed: dict = {}
@@ -124,7 +128,8 @@ def blank_action_warning(acts: Actions, vals: list, ok: np.ndarray) -> str:
     """The one warning counting the accepted trees whose action cell is blank."""
     if acts.column is None:
         return ""
-    blank = np.array([is_blank(v) for v in vals], dtype=bool) & ok
+    codes, uniq = distinct(vals)
+    blank = spread([is_blank(v) for v in uniq], codes, bool) & ok
     return f"{int(blank.sum())} tree(s) with a blank {acts.column.header!r} taken as retain" if blank.any() else ""
 
 
@@ -167,8 +172,11 @@ def read_land_use(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[st
 
 def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
     """Notes; several notes columns are joined with '; '."""
-    notes = pd.Series([""] * table.n, dtype=object)
-    for c in mapping.of("notes"):
+    cols = mapping.of("notes")
+    if not cols:
+        return np.array([""] * table.n, dtype=object)
+    notes = table.text(cols[0])
+    for c in cols[1:]:
         t = table.text(c)
         notes = pd.Series(np.where(notes == "", t, np.where(t == "", notes, notes + "; " + t)), dtype=object)
     return notes.to_numpy()

@@ -291,11 +291,12 @@ def _plain_diameters(main: list[V.Dbh]) -> tuple[np.ndarray, np.ndarray]:
     """(the rows whose DBH is one plain diameter: no error, no warning, one stem above 0 and at most
     WARN_DBH_IN; that diameter), looked at once per distinct reading (the same cell text or number
     gives the same reading object)."""
-    by_id = {id(d): d for d in main}
     codes, ids = A.distinct(list(map(id, main)))
+    first = np.empty(len(ids), dtype=np.intp)
+    first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)  # each reading's first row
     one = [
         (not d.error and not d.warning and len(d.stems_in) == 1 and 0 < d.stems_in[0] <= WARN_DBH_IN, d)
-        for d in map(by_id.__getitem__, ids)
+        for d in map(main.__getitem__, first.tolist())
     ]
     plain = A.spread([o for o, _ in one], codes, bool)
     diameter = A.spread([d.stems_in[0] if o else np.nan for o, d in one], codes, float)

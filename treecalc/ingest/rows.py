@@ -71,9 +71,34 @@ def _first_value(r: list) -> object:
     return None
 
 
+def _first_texts(under: list[list], unreadable: set[int]) -> tuple[list[int], list[str], int]:
+    """(the rows kept: not blank, or with an unreadable cell; the first text of each, "" when its
+    first value is not a text; the number of blank rows). A row whose first cell is a number or a
+    text with something in it (most rows) is decided by that cell without a look at the others."""
+    firsts = [r[0] if r else None for r in under]
+    decided = np.fromiter(
+        (type(c) is str and c.strip() != "" or (type(c) is float or type(c) is int) and c == c for c in firsts),
+        dtype=bool,
+        count=len(firsts),
+    )
+    texts = np.array([c if type(c) is str else "" for c in firsts] + [""], dtype=object)[:-1]
+    keep = decided.copy()
+    for k in sorted(set(np.flatnonzero(~decided).tolist()) | (unreadable & set(range(len(under))))):
+        r = under[k]
+        if k in unreadable:
+            keep[k], texts[k] = True, next((c for c in r if isinstance(c, str) and c.strip()), "")
+            continue
+        ft = _first_value(r)
+        keep[k], texts[k] = ft is not None, ft if isinstance(ft, str) else ""
+    keep_idx = np.flatnonzero(keep)
+    return keep_idx.tolist(), texts[keep_idx].tolist(), int(len(under) - len(keep_idx))
+
+
 def _beyond_header(under: list[list], headers: list[str], h: int) -> list[str]:
     """Cells right of the header's last named column are not read: say so, naming the rows."""
     width = max((j + 1 for j, hd in enumerate(headers) if hd), default=0)
+    if max(map(len, under), default=0) <= width:
+        return []
     beyond = [k + h + 2 for k, r in enumerate(under) if len(r) > width and any(not is_blank(c) for c in r[width:])]
     if not beyond:
         return []
@@ -98,20 +123,7 @@ def data_rows(rows: list[list], h: int, unreadable_rows: set[int]) -> tuple[Tabl
     col_label = [hd or f"column {column_letters(j)}" for j, hd in enumerate(headers)]
     warnings += _beyond_header(under, headers, h)
     unreadable = {r0 - h - 1 for r0 in unreadable_rows}
-    keep_idx: list[int] = []
-    first_text: list[str] = []
-    blank_rows = 0
-    for k, r in enumerate(under):
-        if k in unreadable:
-            keep_idx.append(k)
-            first_text.append(next((c for c in r if isinstance(c, str) and c.strip()), ""))
-            continue
-        ft = _first_value(r)
-        if ft is None:
-            blank_rows += 1
-            continue
-        keep_idx.append(k)
-        first_text.append(ft if isinstance(ft, str) else "")
+    keep_idx, first_text, blank_rows = _first_texts(under, unreadable)
     # trailing blank rows (formatting below the table) are not worth a warning
     trailing = 0
     for k in range(len(under) - 1, -1, -1):
@@ -133,8 +145,13 @@ def totals_rows(table: Table, main_raw: list, has_dbh: bool, species: pd.Series,
     mask = np.array([match[t] for t in table.first_text], dtype=bool)
     if not table.n or not has_dbh:
         return mask
-    num = np.array(
-        [float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else np.nan for v in main_raw], dtype=float
+    num = np.fromiter(  # the numbers of the DBH column (most cells: a float, taken as it is)
+        (
+            v if type(v) is float else float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else np.nan
+            for v in main_raw
+        ),
+        dtype=float,
+        count=len(main_raw),
     )
     cum = np.concatenate([[0.0], np.nancumsum(num)[:-1]])
     eq = np.isfinite(num) & (np.abs(num - cum) <= np.maximum(0.011, 1e-6 * cum)) & (cum > 0)

@@ -326,9 +326,10 @@ def _species(table: Table, mapping: C.Mapping, species_map: dict[str, str]) -> _
     sources = SP.name_columns(table, mapping)
     text, column = SP.chosen(sources, table.n)
     text, map_warn = SP.apply_species_map(text, species_map)
-    numeric_of = {t: SP.is_number_text(t) for t in dict.fromkeys(text)}
-    numeric = np.fromiter((numeric_of[t] for t in text), dtype=bool, count=len(text))
-    return _Species(text, column, pd.Series([None] * table.n, dtype=object), SP._empty(), numeric, map_warn, sources)
+    codes, uniq = A.distinct(text.tolist())
+    numeric = A.spread([SP.is_number_text(t) for t in uniq], codes, bool)
+    none = pd.Series([None] * table.n, dtype=object)
+    return _Species(text, column, none, SP._empty(), numeric, map_warn, sources, (codes, uniq))
 
 
 def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
