@@ -76,20 +76,22 @@ def test_formulas_and_errors_are_still_found_on_a_sheet_read_fast(tmp_path, cell
     assert list(s.rejected["kind"]) == [kind] and list(s.rejected["source_row"]) == [4]
 
 
-@pytest.mark.parametrize("bound", ["1", "9", "10", "99", "50002", "1048576", "100000000", "999999999"])
-def test_greater_numbers(bound):
-    pattern = re.compile(sources._greater(bound, "0123456789"))
+@pytest.mark.parametrize("bound", ["1", "9", "10", "11", "99", "100", "50002", "1048576", "100000000", "999999999"])
+def test_at_most_numbers(bound):
+    pattern = re.compile(sources._at_most(bound, "0123456789"))
     b = int(bound)
     probes = {1, 2, 9, 10, 11, 99, 100, 101, b - 1, b, b + 1, 10 * b, b // 10, 999_999_999} | set(range(b - 30, b + 30))
     for n in sorted(x for x in probes if 1 <= x <= 999_999_999):
-        assert bool(pattern.fullmatch(str(n))) == (n > b), n
+        assert bool(pattern.fullmatch(str(n))) == (n <= b), n
+    for leading_zero in ("0", "01", "00", f"0{bound}"):
+        assert not pattern.fullmatch(leading_zero)
 
 
-@pytest.mark.parametrize("col", [0, 2, 9, 25, 26, 27, 51, 701, 702, 999, 16_383, 18_277])
-def test_greater_column_letters(col):
-    pattern = re.compile(sources._greater(column_letters(col), "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+@pytest.mark.parametrize("col", [0, 1, 2, 9, 25, 26, 27, 51, 701, 702, 999, 16_383, 18_277])
+def test_at_most_column_letters(col):
+    pattern = re.compile(sources._at_most(column_letters(col), "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
     for k in range(18_278):  # every column of one to three letters: A .. ZZZ
-        assert bool(pattern.fullmatch(column_letters(k))) == (k > col), column_letters(k)
+        assert bool(pattern.fullmatch(column_letters(k))) == (k <= col), column_letters(k)
 
 
 FORMS = ["plain", "none", "dollar", "quote", "lower", "zero", "prefix", "attr-first"]
@@ -108,10 +110,13 @@ def _cell(row: int, col: int, form: str) -> bytes:
     }.get(form, f'<c r="{r}"><v>1</v></c>').encode()
 
 
-@settings(max_examples=300, deadline=None)
+FORM = st.one_of(st.just("plain"), st.sampled_from(FORMS))  # the plain form half the time: sheets worth vouching for
+
+
+@settings(max_examples=500, deadline=None)
 @given(
     st.lists(
-        st.tuples(st.integers(0, 40), st.lists(st.tuples(st.integers(0, 40), st.sampled_from(FORMS)), max_size=4)),
+        st.tuples(st.integers(0, 40), st.lists(st.tuples(st.integers(0, 40), FORM), max_size=4)),
         min_size=1,
         max_size=8,
     ),

@@ -383,48 +383,53 @@ def _big(digits: list[bytes]) -> int:
 
 
 # The fast reading (:func:`within_declared`). A worksheet that declares its ``<dimension>`` (every
-# writer of surveys does) is checked against it instead of being measured: one regular expression per
-# chunk looks for the only things that could put a cell outside the declared rectangle, and finds
-# nothing in a well-formed sheet. What it vouches for: every ``<c>`` and ``<row>`` tag starts with an
-# ``r`` reference in the plain form (``<c r="AB12"``, ``<row r="12"``: 1-3 capital letters, a number
-# without leading zeros) and no reference lies below or right of the declared last cell. A cell placed
-# by its order (no ``r``), a ``$``, a quote other than ``"``, lower-case letters, a leading zero, a
-# namespace prefix (``<x:c``) or any reference beyond the dimension is not vouched for, and the sheet is
-# then measured cell by cell as before (:func:`xlsx_extent`). Since the declared rectangle has passed
-# the limits (:func:`check_dimensions`), a sheet vouched for is within them too: a lying dimension
-# (``A1:C3`` with a cell at XFD1048576) is caught by the far reference and refused by the exact reading.
+# writer of surveys does) is checked against it instead of being measured: a regular expression per
+# tag name and chunk looks for any ``<c`` or ``<row`` tag that does not start with a plain reference
+# within the declared last cell, and finds none in a well-formed sheet. Why that is still safe: a native
+# reader places a cell by its ``r`` reference, or by its order in its row when it has none; the fast
+# reading vouches only for a sheet where every ``<c>`` and ``<row>`` tag opens with ``r="..."`` in the
+# plain form (``<c r="AB12"``, ``<row r="12"``: 1-3 capital letters, a number without leading zeros)
+# within the dimension. A cell placed by its order, a ``$``, another quote, lower-case letters, a
+# leading zero, an attribute before ``r``, a namespace prefix (``<x:c``, and any text like one) or any
+# reference beyond the dimension is not vouched for, and the sheet is then measured cell by cell as
+# before (:func:`xlsx_extent`), which refuses it with the same message. Since the declared rectangle
+# has passed the limits (:func:`check_dimensions`), a sheet vouched for is within them too: a lying
+# dimension (``A1:C3`` with a cell at XFD1048576) is caught and refused by the exact reading.
 
 _X_PREFIXED = re.compile(rb":(?:c|row|f)[\s/>]")  # a prefixed <x:c, <x:row or <x:f tag (or text like it)
 
 
-def _greater(bound: str, alphabet: str) -> str:
-    """A regular expression matching the column letters (``alphabet`` A-Z, at most 3) or row numbers
-    (``alphabet`` 0-9, at most 9 digits, no leading zero) greater than ``bound``: longer ones, or as
-    long and greater at the first character that differs. ``(?!)`` (never matches) when none is."""
-    top = 3 if alphabet.isalpha() else 9
+def _at_most(bound: str, alphabet: str) -> str:
+    """A regular expression matching the column letters (``alphabet`` A-Z) or row numbers (``alphabet``
+    0-9, no leading zero) at most ``bound``: as long and smaller at the first character that differs,
+    ``bound`` itself, or shorter (the usual, as long, first: a regex tries its alternatives in order)."""
     cls = f"[{alphabet[0]}-{alphabet[-1]}]"
-    first = f"[{alphabet[1]}-{alphabet[-1]}]" if alphabet[0] == "0" else cls  # a number has no leading zero
-    alts = [f"{first}{cls}{{{len(bound)},{top - 1}}}"] if len(bound) < top else []
+    lo = alphabet[1] if alphabet[0] == "0" else alphabet[0]  # a number has no leading zero
+    alts = []
     for i, ch in enumerate(bound):
-        if ch != alphabet[-1]:
-            nxt = alphabet[alphabet.index(ch) + 1]
-            alts.append(f"{re.escape(bound[:i])}[{nxt}-{alphabet[-1]}]{cls}{{{len(bound) - i - 1}}}")
-    return "|".join(alts) or "(?!)"
+        start = lo if i == 0 else alphabet[0]
+        if ch != start:
+            rest = len(bound) - i - 1
+            alts.append(
+                f"{bound[:i]}[{start}-{alphabet[alphabet.index(ch) - 1]}]" + (f"{cls}{{{rest}}}" if rest else "")
+            )
+    alts.append(bound)
+    if len(bound) > 1:
+        alts.append(f"[{lo}-{alphabet[-1]}]" + (f"{cls}{{0,{len(bound) - 2}}}" if len(bound) > 2 else ""))
+    return "|".join(alts)
 
 
 def _vouch_patterns(last_row: int, last_col: int) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     """The ``<c`` and the ``<row`` tags :func:`within_declared` does not vouch for, in a sheet declaring
-    (last_row, last_col), 0-based. Each pattern starts with its tag's name, which the regex engine
-    looks for as a literal: the tags of a cell's content are skipped at the speed of a byte search."""
+    (last_row, last_col), 0-based: any whose reference is not a plain one within that cell. Each pattern
+    starts with its tag's name, which the regex engine looks for as a literal, and says what is allowed
+    in one look-ahead: a cell costs one match of its reference."""
     from treecalc.ingest.columns import column_letters
 
-    rows = _greater(str(last_row + 1), "0123456789")
-    cols = _greater(column_letters(last_col), "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    cells = (
-        '<c(?:(?! r="[A-Z]{1,3}[1-9][0-9]{0,8}")(?=[\\s/>])'  # a cell without a plain reference,
-        f'| r="(?:(?:{cols})[0-9]|[A-Z]{{1,3}}(?:{rows})"))'  # right of the last column or below the last row
-    )
-    row_tags = f'<row(?:(?! r="[1-9][0-9]{{0,8}}")(?=[\\s/>])| r="(?:{rows})")'  # the same for a row
+    rows = _at_most(str(last_row + 1), "0123456789")
+    cols = _at_most(column_letters(last_col), "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    cells = f'<c(?! r="(?:{cols})(?:{rows})")(?=[\\s/>])'
+    row_tags = f'<row(?! r="(?:{rows})")(?=[\\s/>])'
     return re.compile(cells.encode("ascii")), re.compile(row_tags.encode("ascii"))
 
 
