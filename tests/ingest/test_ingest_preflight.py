@@ -54,10 +54,34 @@ def test_a_cell_outside_the_declared_dimension_is_refused_in_every_form(tmp_path
 def test_a_true_dimension_is_read_fast_and_the_survey_whole(tmp_path):
     p = hb.plain_xlsx(tmp_path / "ok.xlsx")
     zf = zipfile.ZipFile(p)
-    assert sources.within_declared(zf, "xl/worksheets/sheet1.xml", "ok.xlsx", 2, 2) == (True, False)
+    assert sources.within_rectangle(zf, "xl/worksheets/sheet1.xml", "ok.xlsx", 2, 2) == (True, False)
     # the declared A1:C2 is one row short: not vouched for, and the exact reading measures row 3
-    assert sources.within_declared(zf, "xl/worksheets/sheet1.xml", "ok.xlsx", 1, 2)[0] is False
+    assert sources.within_rectangle(zf, "xl/worksheets/sheet1.xml", "ok.xlsx", 1, 2)[0] is False
     assert list(read_survey(p, limits=LIMITS).trees["species_code"]) == ["ACRU", "QUAL"]
+
+
+def test_the_rectangle_tried_is_within_the_limits():
+    big = hb.xlsx(io.BytesIO(), HEAD, dimension=b"A1:C3")
+    zf = zipfile.ZipFile(big)
+    part = "xl/worksheets/sheet1.xml"
+    # the declared columns (A-C), and the rows the limits then allow: min(1,048,576, 20,000,000 // 3)
+    assert sources.vouching_rectangle(zf, part, "g", Limits(), (2, 2)) == (1_048_575, 2)
+    # 30 columns: 20,000,000 // 30 = 666,666 rows
+    assert sources.vouching_rectangle(zf, part, "g", Limits(), (5, 29)) == (666_665, 29)
+    # no <dimension>: the columns used in the first chunk (A-C)
+    assert sources.vouching_rectangle(zf, part, "g", LIMITS, None) == (999, 2)
+    # more columns than the limit: nothing worth trying (the exact reading refuses the sheet)
+    assert sources.vouching_rectangle(zf, part, "g", Limits(columns=2), None) is None
+
+
+def test_a_sheet_without_dimension_is_read_fast(tmp_path):
+    # openpyxl's write-only mode writes no <dimension>: the rectangle comes from the first chunk
+    p = hb.xlsx(tmp_path / "nodim.xlsx", HEAD)
+    zf = zipfile.ZipFile(p)
+    rect = sources.vouching_rectangle(zf, "xl/worksheets/sheet1.xml", "nodim.xlsx", Limits(), None)
+    assert rect == (1_048_575, 2)
+    assert sources.within_rectangle(zf, "xl/worksheets/sheet1.xml", "nodim.xlsx", *rect) == (True, False)
+    assert list(read_survey(p).trees["species_code"]) == ["ACRU", "QUAL"]
 
 
 @pytest.mark.parametrize(
@@ -70,7 +94,7 @@ def test_a_true_dimension_is_read_fast_and_the_survey_whole(tmp_path):
 def test_formulas_and_errors_are_still_found_on_a_sheet_read_fast(tmp_path, cell, kind):
     row = b'<row r="4"><c r="A4" t="inlineStr"><is><t>3</t></is></c><c r="B4" t="inlineStr"><is><t>Acer rubrum</t>'
     p = hb.xlsx(tmp_path / "f.xlsx", HEAD + row + b"</is></c>" + cell + b"</row>", dimension=b"A1:C4")
-    vouched, special = sources.within_declared(zipfile.ZipFile(p), "xl/worksheets/sheet1.xml", "f.xlsx", 3, 2)
+    vouched, special = sources.within_rectangle(zipfile.ZipFile(p), "xl/worksheets/sheet1.xml", "f.xlsx", 3, 2)
     assert vouched and special
     s = read_survey(p)
     assert list(s.rejected["kind"]) == [kind] and list(s.rejected["source_row"]) == [4]
@@ -136,7 +160,7 @@ def test_never_vouches_for_a_sheet_beyond_its_dimension(rows, last_row, last_col
     with zipfile.ZipFile(buf, "w") as z:
         z.writestr("s.xml", sheet)
     zf = zipfile.ZipFile(buf)
-    vouched, _ = sources.within_declared(zf, "s.xml", "g", last_row, last_col)
+    vouched, _ = sources.within_rectangle(zf, "s.xml", "g", last_row, last_col)
     if vouched:
         true_row, true_col, _ = sources.xlsx_extent(zf, "s.xml", "Trees", "g", Limits(rows=10**6, columns=10**4))
         assert true_row <= last_row and true_col <= last_col

@@ -382,19 +382,20 @@ def _big(digits: list[bytes]) -> int:
     return int(max(digits, key=lambda d: (len(d.lstrip(b"0")), d.lstrip(b"0")))) if digits else -1
 
 
-# The fast reading (:func:`within_declared`). A worksheet that declares its ``<dimension>`` (every
-# writer of surveys does) is checked against it instead of being measured: a regular expression per
-# tag name and chunk looks for any ``<c`` or ``<row`` tag that does not start with a plain reference
-# within the declared last cell, and finds none in a well-formed sheet. Why that is still safe: a native
-# reader places a cell by its ``r`` reference, or by its order in its row when it has none; the fast
-# reading vouches only for a sheet where every ``<c>`` and ``<row>`` tag opens with ``r="..."`` in the
-# plain form (``<c r="AB12"``, ``<row r="12"``: 1-3 capital letters, a number without leading zeros)
-# within the dimension. A cell placed by its order, a ``$``, another quote, lower-case letters, a
-# leading zero, an attribute before ``r``, a namespace prefix (``<x:c``, and any text like one) or any
-# reference beyond the dimension is not vouched for, and the sheet is then measured cell by cell as
-# before (:func:`xlsx_extent`), which refuses it with the same message. Since the declared rectangle
-# has passed the limits (:func:`check_dimensions`), a sheet vouched for is within them too: a lying
-# dimension (``A1:C3`` with a cell at XFD1048576) is caught and refused by the exact reading.
+# The fast reading (:func:`within_rectangle`). Instead of being measured cell by cell, a sheet is
+# checked against a rectangle that is within the limits (:func:`vouching_rectangle`: as many columns as
+# the sheet declares in its ``<dimension>`` or uses in its first megabyte, and as many rows as the limits
+# then allow): a regular expression per tag name and chunk looks for any ``<c`` or ``<row`` tag that
+# does not start with a plain reference inside the rectangle, and finds none in a well-formed sheet.
+# Why that is still safe: a native reader places a cell by its ``r`` reference, or by its order in its
+# row when it has none; the fast reading vouches only for a sheet where every ``<c>`` and ``<row>`` tag
+# opens with ``r="..."`` in the plain form (``<c r="AB12"``, ``<row r="12"``: 1-3 capital letters, a
+# number without leading zeros) inside the rectangle, so its true extent is inside it too, and within
+# the limits. A cell placed by its order, a ``$``, another quote, lower-case letters, a leading zero, an
+# attribute before ``r``, a namespace prefix (``<x:c``, and any text like one) or any reference outside
+# the rectangle is not vouched for, and the sheet is then measured cell by cell as before
+# (:func:`xlsx_extent`), which refuses a sheet beyond the limits with the same message as before (a far
+# cell at XFD1048576, with or without a lying ``<dimension>``).
 
 _X_PREFIXED = re.compile(rb":(?:c|row|f)[\s/>]")  # a prefixed <x:c, <x:row or <x:f tag (or text like it)
 
@@ -420,8 +421,8 @@ def _at_most(bound: str, alphabet: str) -> str:
 
 
 def _vouch_patterns(last_row: int, last_col: int) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
-    """The ``<c`` and the ``<row`` tags :func:`within_declared` does not vouch for, in a sheet declaring
-    (last_row, last_col), 0-based: any whose reference is not a plain one within that cell. Each pattern
+    """The ``<c`` and the ``<row`` tags :func:`within_rectangle` does not vouch for, in the rectangle from
+    A1 to (last_row, last_col), 0-based: any whose reference is not a plain one within it. Each pattern
     starts with its tag's name, which the regex engine looks for as a literal, and says what is allowed
     in one look-ahead: a cell costs one match of its reference."""
     from treecalc.ingest.columns import column_letters
@@ -436,10 +437,11 @@ def _vouch_patterns(last_row: int, last_col: int) -> tuple[re.Pattern[bytes], re
 _F_TAG = re.compile(rb"<f[\s/>]")
 
 
-def within_declared(zf: zipfile.ZipFile, part: str, name: str, last_row: int, last_col: int) -> tuple[bool, bool]:
-    """(vouched for, special): whether every cell of a worksheet part is within its declared last
-    cell (0-based), read at regular-expression speed, and whether it may hold a formula or an Excel
-    error (``<f``, ``"e``, ``'e``: :func:`special_cells` is worth running). See the comment above."""
+def within_rectangle(zf: zipfile.ZipFile, part: str, name: str, last_row: int, last_col: int) -> tuple[bool, bool]:
+    """(vouched for, special): whether every cell of a worksheet part is within the rectangle from A1 to
+    (last_row, last_col), 0-based, read at regular-expression speed, and whether it may hold a formula
+    or an Excel error (``<f``, ``"e``, ``'e``: :func:`special_cells` is worth running). See the comment
+    above."""
     cells, row_tags = _vouch_patterns(last_row, last_col)
     special = False
     for _, done in _chunks(zf, part, name):
@@ -448,6 +450,27 @@ def within_declared(zf: zipfile.ZipFile, part: str, name: str, last_row: int, la
         # the same gate as special_cells' (a prefixed <x:f has sent the sheet to the exact reading)
         special = special or _F_TAG.search(done) is not None or b'"e' in done or b"'e" in done
     return True, special
+
+
+_X_PLAIN_COLUMN = re.compile(rb'<c r="([A-Z]{1,3})[1-9]')
+
+
+def vouching_rectangle(
+    zf: zipfile.ZipFile, part: str, name: str, lim: Limits, declared: tuple[int, int] | None
+) -> tuple[int, int] | None:
+    """The last cell (0-based) of a rectangle within ``lim`` that a sheet's cells are likely to fit:
+    the declared last column (or, without a ``<dimension>``, the last column used in the first chunk)
+    and as many rows as the limits then allow. None when no such rectangle is worth trying."""
+    if declared is not None:
+        last_col = declared[1]
+    else:
+        first = next(_chunks(zf, part, name), (0, b""))[1]
+        letters = set(_X_PLAIN_COLUMN.findall(first))
+        last_col = max((col_index(x.decode("ascii")) for x in letters), default=0)
+    if last_col + 1 > lim.columns:
+        return None
+    rows = min(lim.rows, lim.cells // (last_col + 1))
+    return (rows - 1, last_col) if rows >= 1 else None
 
 
 def xlsx_extent(zf: zipfile.ZipFile, part: str, sheet: str, name: str, lim: Limits) -> tuple[int, int, int]:
@@ -565,18 +588,20 @@ def preflight(
     """Refuse a workbook whose true extent or strings go beyond ``lim`` (xlsx and ods; the binary
     formats xlsb and xls are bounded by the isolated reader, :mod:`treecalc.ingest.limits`).
 
-    An xlsx sheet declaring its dimension (``declared``, from :func:`check_dimensions`, which refused
-    one beyond the limits) is first read fast (:func:`within_declared`); only a sheet that reading
-    does not vouch for is measured cell by cell (:func:`xlsx_extent`). Returns the sheets vouched for
-    that hold neither a formula nor an Excel error (:func:`special_cells` need not read them)."""
+    An xlsx sheet is first read fast against a rectangle within the limits (:func:`within_rectangle`,
+    :func:`vouching_rectangle`; ``declared``: the last cells of the ``<dimension>``s, from
+    :func:`check_dimensions`); only a sheet that reading does not vouch for is measured cell by cell
+    (:func:`xlsx_extent`). Returns the sheets vouched for that hold neither a formula nor an Excel
+    error (:func:`special_cells` need not read them)."""
     plain: set[str] = set()
     if kind == "xlsx":
         names = set(zf.namelist())
         for sheet, part in parts.items():
             if part not in names:
                 continue
-            if sheet in (declared or {}):
-                vouched, special = within_declared(zf, part, name, *(declared or {})[sheet])
+            rect = vouching_rectangle(zf, part, name, lim, (declared or {}).get(sheet))
+            if rect is not None:
+                vouched, special = within_rectangle(zf, part, name, *rect)
                 if vouched:
                     if not special:
                         plain.add(sheet)
