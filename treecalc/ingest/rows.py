@@ -155,7 +155,8 @@ def totals_rows(table: Table, main_raw: list, has_dbh: bool, species: pd.Series,
     )
     cum = np.concatenate([[0.0], np.nancumsum(num)[:-1]])
     eq = np.isfinite(num) & (np.abs(num - cum) <= np.maximum(0.011, 1e-6 * cum)) & (cum > 0)
-    eq &= (species == "").to_numpy() & (tags == "").to_numpy()
+    if eq.any():  # (a DBH that is the sum of those above it is rare: the texts are compared only then)
+        eq &= (species == "").to_numpy() & (tags == "").to_numpy()
     for i in np.flatnonzero(eq):
         eq[i] = all(is_blank(c) or (isinstance(c, (int, float)) and not isinstance(c, bool)) for c in table.rows[i])
     return mask | eq
