@@ -65,11 +65,15 @@ def test_the_rectangle_tried_is_within_the_limits():
     zf = zipfile.ZipFile(big)
     part = "xl/worksheets/sheet1.xml"
     # the declared columns (A-C), and the rows the limits then allow: min(1,048,576, 20,000,000 // 3)
-    assert sources.vouching_rectangle(zf, part, "g", Limits(), (2, 2)) == (1_048_575, 2)
-    # 30 columns: 20,000,000 // 30 = 666,666 rows
-    assert sources.vouching_rectangle(zf, part, "g", Limits(), (5, 29)) == (666_665, 29)
-    # no <dimension>: the columns used in the first chunk (A-C)
-    assert sources.vouching_rectangle(zf, part, "g", LIMITS, None) == (999, 2)
+    # = 1,048,576, rounded down to a first digit and nines: 999,999 rows (last row 999,998, 0-based)
+    assert sources.vouching_rectangle(zf, part, "g", Limits(), (2, 2)) == (999_998, 2)
+    # 30 columns: 20,000,000 // 30 = 666,666 rows, rounded down to 599,999
+    assert sources.vouching_rectangle(zf, part, "g", Limits(), (5, 29)) == (599_998, 29)
+    # ... unless the sheet declares more rows than that: then all 666,666
+    assert sources.vouching_rectangle(zf, part, "g", Limits(), (650_000, 29)) == (666_665, 29)
+    # no <dimension>: the columns used in the first chunk (A-C); min(1,000, 20,000,000 // 3) = 1,000
+    # rows, rounded down to 999
+    assert sources.vouching_rectangle(zf, part, "g", LIMITS, None) == (998, 2)
     # more columns than the limit: nothing worth trying (the exact reading refuses the sheet)
     assert sources.vouching_rectangle(zf, part, "g", Limits(columns=2), None) is None
 
@@ -79,7 +83,7 @@ def test_a_sheet_without_dimension_is_read_fast(tmp_path):
     p = hb.xlsx(tmp_path / "nodim.xlsx", HEAD)
     zf = zipfile.ZipFile(p)
     rect = sources.vouching_rectangle(zf, "xl/worksheets/sheet1.xml", "nodim.xlsx", Limits(), None)
-    assert rect == (1_048_575, 2)
+    assert rect == (999_998, 2)
     assert sources.within_rectangle(zf, "xl/worksheets/sheet1.xml", "nodim.xlsx", *rect) == (True, False)
     assert list(read_survey(p).trees["species_code"]) == ["ACRU", "QUAL"]
 

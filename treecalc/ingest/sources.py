@@ -402,21 +402,22 @@ _X_PREFIXED = re.compile(rb":(?:c|row|f)[\s/>]")  # a prefixed <x:c, <x:row or <
 
 def _at_most(bound: str, alphabet: str) -> str:
     """A regular expression matching the column letters (``alphabet`` A-Z) or row numbers (``alphabet``
-    0-9, no leading zero) at most ``bound``: as long and smaller at the first character that differs,
-    ``bound`` itself, or shorter (the usual, as long, first: a regex tries its alternatives in order)."""
-    cls = f"[{alphabet[0]}-{alphabet[-1]}]"
+    0-9, no leading zero) at most ``bound``: as long, and smaller at the first character that differs
+    or equal; or shorter. Where the rest of the bound is all top characters (599, AZ), any rest is at
+    most it: one alternative ends the list."""
+    cls, top = f"[{alphabet[0]}-{alphabet[-1]}]", alphabet[-1]
     lo = alphabet[1] if alphabet[0] == "0" else alphabet[0]  # a number has no leading zero
     alts = []
     for i, ch in enumerate(bound):
-        start = lo if i == 0 else alphabet[0]
-        if ch != start:
-            rest = len(bound) - i - 1
-            alts.append(
-                f"{bound[:i]}[{start}-{alphabet[alphabet.index(ch) - 1]}]" + (f"{cls}{{{rest}}}" if rest else "")
-            )
-    alts.append(bound)
-    if len(bound) > 1:
-        alts.append(f"[{lo}-{alphabet[-1]}]" + (f"{cls}{{0,{len(bound) - 2}}}" if len(bound) > 2 else ""))
+        start, rest = (lo if i == 0 else alphabet[0]), len(bound) - i - 1
+        tail = f"{cls}{{{rest}}}" if rest else ""
+        if set(bound[i + 1 :]) <= {top}:  # up to the bound's character, then anything
+            alts.append(f"{bound[:i]}[{start}-{ch}]{tail}")
+            break
+        if ch != start:  # smaller here, then anything
+            alts.append(f"{bound[:i]}[{start}-{alphabet[alphabet.index(ch) - 1]}]{tail}")
+    if len(bound) > 1:  # shorter (last: in a sheet near its bound, most references are as long)
+        alts.append(f"[{lo}-{top}]" + (f"{cls}{{0,{len(bound) - 2}}}" if len(bound) > 2 else ""))
     return "|".join(alts)
 
 
@@ -460,7 +461,9 @@ def vouching_rectangle(
 ) -> tuple[int, int] | None:
     """The last cell (0-based) of a rectangle within ``lim`` that a sheet's cells are likely to fit:
     the declared last column (or, without a ``<dimension>``, the last column used in the first chunk)
-    and as many rows as the limits then allow. None when no such rectangle is worth trying."""
+    and as many rows as the limits then allow, rounded down to a first digit and nines (599,999) when
+    that still holds the declared ones (a bound the regular expression checks in two alternatives).
+    None when no such rectangle is worth trying."""
     if declared is not None:
         last_col = declared[1]
     else:
@@ -470,6 +473,10 @@ def vouching_rectangle(
     if last_col + 1 > lim.columns:
         return None
     rows = min(lim.rows, lim.cells // (last_col + 1))
+    step = 10 ** (len(str(rows)) - 1)
+    nice = (rows + 1) // step * step - 1  # 1,048,576 -> 999,999; 666,666 -> 599,999: a short regex
+    if nice >= (declared[0] + 1 if declared is not None else 1):
+        rows = nice
     return (rows - 1, last_col) if rows >= 1 else None
 
 
