@@ -83,7 +83,7 @@ def _first_texts(under: list[list], unreadable: set[int]) -> tuple[list[int], li
     )
     texts = np.array([c if type(c) is str else "" for c in firsts] + [""], dtype=object)[:-1]
     keep = decided.copy()
-    for k in sorted(set(np.flatnonzero(~decided).tolist()) | (unreadable & set(range(len(under))))):
+    for k in sorted(set(np.flatnonzero(~decided).tolist()) | {k for k in unreadable if 0 <= k < len(under)}):
         r = under[k]
         if k in unreadable:
             keep[k], texts[k] = True, next((c for c in r if isinstance(c, str) and c.strip()), "")
