@@ -16,6 +16,7 @@ Every reader applies a one-cell parser once per distinct cell (:func:`parse_dist
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -32,23 +33,32 @@ from treecalc.ingest.values import as_text, is_blank
 T = TypeVar("T")
 
 
-_TEXT_TYPES = {str, type(None)}
+#: Cell types whose values never equal a value of another type, but the numbers: 1, 1.0 and TRUE are
+#: equal (and hash alike) in Python, so a column holding two kinds of number keys its cells by type too.
+_PLAIN_TYPES = frozenset({str, type(None), float, int, bool, _dt.datetime, _dt.date, _dt.time, _dt.timedelta})
+_NUMBER_TYPES = frozenset({float, int, bool})
+
+
+def _one_kind_of_number(values: list) -> bool:
+    kinds = set(map(type, values))
+    return kinds <= _PLAIN_TYPES and len(kinds & _NUMBER_TYPES) <= 1
 
 
 def distinct(values: list) -> tuple[np.ndarray, list]:
     """(for each cell, the position of its value among the distinct ones; the distinct cells in the
     order first seen). Cells of different types stay apart: the number 1, the float 1.0, TRUE and the
     text "1" are four values."""
-    if set(map(type, values)) <= _TEXT_TYPES:  # the usual column: text and blanks, hashed in C
-        codes, uniq = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
-        return codes, [u if isinstance(u, str) else None for u in uniq]
-    index: dict = {}
+    uniq = list(dict.fromkeys(values))  # a text equals only a text: a column of texts needs no more look
+    if all(type(u) is str or u is None for u in uniq) or _one_kind_of_number(values):  # hashed in C
+        index = {u: i for i, u in enumerate(uniq)}
+        return np.fromiter(map(index.__getitem__, values), dtype=np.intp, count=len(values)), uniq
+    keyed: dict = {}
     codes = np.fromiter(
-        (index.setdefault(v if type(v) is str else (type(v), v), len(index)) for v in values),
+        (keyed.setdefault(v if type(v) is str else (type(v), v), len(keyed)) for v in values),
         dtype=np.intp,
         count=len(values),
     )
-    return codes, [k if type(k) is str else k[1] for k in index]
+    return codes, [k if type(k) is str else k[1] for k in keyed]
 
 
 def spread(per_value: list, codes: np.ndarray, dtype: DTypeLike = object) -> np.ndarray:
@@ -118,7 +128,8 @@ def blank_action_warning(acts: Actions, vals: list, ok: np.ndarray) -> str:
     """The one warning counting the accepted trees whose action cell is blank."""
     if acts.column is None:
         return ""
-    blank = np.array([is_blank(v) for v in vals], dtype=bool) & ok
+    codes, uniq = distinct(vals)
+    blank = spread([is_blank(v) for v in uniq], codes, bool) & ok
     return f"{int(blank.sum())} tree(s) with a blank {acts.column.header!r} taken as retain" if blank.any() else ""
 
 
@@ -161,8 +172,11 @@ def read_land_use(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[st
 
 def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
     """Notes; several notes columns are joined with '; '."""
-    notes = pd.Series([""] * table.n, dtype=object)
-    for c in mapping.of("notes"):
+    cols = mapping.of("notes")
+    if not cols:
+        return np.array([""] * table.n, dtype=object)
+    notes = table.text(cols[0])
+    for c in cols[1:]:
         t = table.text(c)
         notes = pd.Series(np.where(notes == "", t, np.where(t == "", notes, notes + "; " + t)), dtype=object)
     return notes.to_numpy()

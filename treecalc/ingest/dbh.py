@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from treecalc.ingest import attributes as A
 from treecalc.ingest import columns as C
 from treecalc.ingest import values as V
 from treecalc.ingest.errors import SurveyError
@@ -100,7 +101,23 @@ def units(
 
 
 def read_cells(vals: list, units_: list[str], decimal_comma: bool, cache: dict[tuple[str, str], V.Dbh]) -> list[V.Dbh]:
-    """Each DBH cell read in its row's unit (a text cell is parsed once per distinct text and unit)."""
+    """Each DBH cell read in its row's unit (a cell is read once per distinct value and unit)."""
+    by = _distinct_readings(vals, units_, decimal_comma, cache)
+    return A.spread(by[1], by[0]).tolist() if by is not None else _read_cells(vals, units_, decimal_comma, cache)
+
+
+def _distinct_readings(
+    vals: list, units_: list[str], decimal_comma: bool, cache: dict
+) -> tuple[np.ndarray, list[V.Dbh]] | None:
+    """(the position of each cell's reading, the readings of the distinct cells) when every row has
+    the same unit (no unit column), else None."""
+    if not units_ or units_.count(units_[0]) != len(units_):
+        return None
+    codes, uniq = A.distinct(vals)
+    return codes, _read_cells(uniq, units_[: len(uniq)], decimal_comma, cache)
+
+
+def _read_cells(vals: list, units_: list[str], decimal_comma: bool, cache: dict[tuple[str, str], V.Dbh]) -> list[V.Dbh]:
     out = []
     to_in = V.UNIT_TO_IN
     for v, u in zip(vals, units_):
@@ -239,9 +256,11 @@ def read_dbh(table: Table, mapping: C.Mapping, u: Units, decimal_comma: bool) ->
     dbh_col = mapping.first("dbh")
     stem_cols = sorted(mapping.of("dbh_stem"), key=lambda c: (c.stem_no or 0, c.index))
     main_raw = table.values(dbh_col)
-    main = read_cells(main_raw, u.per_row, decimal_comma, cache)
+    by = _distinct_readings(main_raw, u.per_row, decimal_comma, cache)
+    main = A.spread(by[1], by[0]).tolist() if by is not None else _read_cells(main_raw, u.per_row, decimal_comma, cache)
     if mapping.of("dbh_alt") or mapping.first("stump_diameter") is not None:
         main_raw = list(main_raw)  # filled from other columns below: not the table's cached cells
+        by = None  # nor are the readings those of its distinct cells
     main_hdr, alt_warn = choose_alternatives(table, mapping, main, main_raw, u.per_row, decimal_comma, cache)
     _stump_diameters(table, mapping, main, main_raw, main_hdr, alt_warn, decimal_comma, cache)
     stems_read = [(c, read_cells(table.values(c), u.per_row, decimal_comma, cache)) for c in stem_cols]
@@ -259,17 +278,15 @@ def read_dbh(table: Table, mapping: C.Mapping, u: Units, decimal_comma: bool) ->
         main_raw,
     )
     stem_hdr = stem_cols[0].header if stem_cols else "DBH"
-    for k in range(n):
+    plain = np.zeros(n, dtype=bool)
+    if not stems_read:  # one plain diameter (most rows): set for every row at once
+        plain, diameter = _plain_diameters(main, by)
+        out.dbh_in[plain], out.stems[plain] = diameter[plain], 1
+        raw = np.array(out.raw + [None], dtype=object)[:-1]
+        raw[plain] = None
+        out.raw = raw.tolist()
+    for k in np.flatnonzero(~plain).tolist():
         d = main[k]
-        if (
-            not stems_read
-            and not d.error
-            and not d.warning
-            and len(d.stems_in) == 1
-            and 0 < d.stems_in[0] <= WARN_DBH_IN
-        ):  # fast path: one plain diameter
-            out.dbh_in[k], out.stems[k], out.raw[k] = d.stems_in[0], 1, None
-            continue
         stems_given = [(c.header, s[k]) for c, s in stems_read if s[k] is not _MISSING]
         parts = [(main_hdr[k], d)] if has_main and not (stem_one and stems_given) else []
         parts += stems_given
@@ -279,6 +296,25 @@ def read_dbh(table: Table, mapping: C.Mapping, u: Units, decimal_comma: bool) ->
         out.warning[k] = "; ".join(w for w in (warn_before, out.warning[k]) if w)
     out.stems_bad = _stems_column(table, mapping, out, decimal_comma)
     return out
+
+
+def _plain_diameters(main: list[V.Dbh], by: tuple[np.ndarray, list[V.Dbh]] | None) -> tuple[np.ndarray, np.ndarray]:
+    """(the rows whose DBH is one plain diameter: no error, no warning, one stem above 0 and at most
+    WARN_DBH_IN; that diameter), looked at once per distinct reading: ``by`` (each row's position
+    among the readings, the readings), or the distinct reading objects of ``main``."""
+    if by is None:
+        codes, ids = A.distinct(list(map(id, main)))
+        first = np.empty(len(ids), dtype=np.intp)
+        first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)  # each reading's first row
+        by = codes, [main[k] for k in first.tolist()]
+    codes, readings = by
+    one = [
+        (not d.error and not d.warning and len(d.stems_in) == 1 and 0 < d.stems_in[0] <= WARN_DBH_IN, d)
+        for d in readings
+    ]
+    plain = A.spread([o for o, _ in one], codes, bool)
+    diameter = A.spread([d.stems_in[0] if o else np.nan for o, d in one], codes, float)
+    return plain, diameter
 
 
 def _stump_diameters(

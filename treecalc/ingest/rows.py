@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest.columns import Column, column_letters
-from treecalc.ingest.values import as_text, is_blank
+from treecalc.ingest.values import as_text, as_texts, is_blank
 
 TOTALS_TEXT = re.compile(r"^\s*(grand\s+|sub[\s-]?)?(totals?|sum|subtotal|count|average|avg|mean)\b", re.I)
 
@@ -29,6 +29,7 @@ class Table:
     col_label: list[str]  # header text of each column, or "column C"
     h: int
     _cache: dict[int, list] = field(default_factory=dict, repr=False)
+    _texts: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _width: int | None = field(default=None, repr=False)  # the shortest row's length
 
     @property
@@ -50,9 +51,12 @@ class Table:
 
     def text(self, c: Column | None) -> pd.Series:
         """The cells of a column as text ('' when blank)."""
-        return pd.Series(
-            [v.strip() if type(v) is str else "" if v is None else as_text(v) for v in self.values(c)], dtype=object
-        )
+        if c is None:
+            return pd.Series([""] * self.n, dtype=object)
+        got = self._texts.get(c.index)
+        if got is None:
+            got = self._texts[c.index] = np.array(as_texts(self.values(c)) + [""], dtype=object)[:-1]
+        return pd.Series(got.copy(), dtype=object)
 
     def positions(self) -> dict[int, int]:
         """Grid row (0-based) → position among the kept rows."""
@@ -67,9 +71,34 @@ def _first_value(r: list) -> object:
     return None
 
 
+def _first_texts(under: list[list], unreadable: set[int]) -> tuple[list[int], list[str], int]:
+    """(the rows kept: not blank, or with an unreadable cell; the first text of each, "" when its
+    first value is not a text; the number of blank rows). A row whose first cell is a number or a
+    text with something in it (most rows) is decided by that cell without a look at the others."""
+    firsts = [r[0] if r else None for r in under]
+    decided = np.fromiter(
+        (type(c) is str and c.strip() != "" or (type(c) is float or type(c) is int) and c == c for c in firsts),
+        dtype=bool,
+        count=len(firsts),
+    )
+    texts = np.array([c if type(c) is str else "" for c in firsts] + [""], dtype=object)[:-1]
+    keep = decided.copy()
+    for k in sorted(set(np.flatnonzero(~decided).tolist()) | {k for k in unreadable if 0 <= k < len(under)}):
+        r = under[k]
+        if k in unreadable:
+            keep[k], texts[k] = True, next((c for c in r if isinstance(c, str) and c.strip()), "")
+            continue
+        ft = _first_value(r)
+        keep[k], texts[k] = ft is not None, ft if isinstance(ft, str) else ""
+    keep_idx = np.flatnonzero(keep)
+    return keep_idx.tolist(), texts[keep_idx].tolist(), int(len(under) - len(keep_idx))
+
+
 def _beyond_header(under: list[list], headers: list[str], h: int) -> list[str]:
     """Cells right of the header's last named column are not read: say so, naming the rows."""
     width = max((j + 1 for j, hd in enumerate(headers) if hd), default=0)
+    if max(map(len, under), default=0) <= width:
+        return []
     beyond = [k + h + 2 for k, r in enumerate(under) if len(r) > width and any(not is_blank(c) for c in r[width:])]
     if not beyond:
         return []
@@ -94,20 +123,7 @@ def data_rows(rows: list[list], h: int, unreadable_rows: set[int]) -> tuple[Tabl
     col_label = [hd or f"column {column_letters(j)}" for j, hd in enumerate(headers)]
     warnings += _beyond_header(under, headers, h)
     unreadable = {r0 - h - 1 for r0 in unreadable_rows}
-    keep_idx: list[int] = []
-    first_text: list[str] = []
-    blank_rows = 0
-    for k, r in enumerate(under):
-        if k in unreadable:
-            keep_idx.append(k)
-            first_text.append(next((c for c in r if isinstance(c, str) and c.strip()), ""))
-            continue
-        ft = _first_value(r)
-        if ft is None:
-            blank_rows += 1
-            continue
-        keep_idx.append(k)
-        first_text.append(ft if isinstance(ft, str) else "")
+    keep_idx, first_text, blank_rows = _first_texts(under, unreadable)
     # trailing blank rows (formatting below the table) are not worth a warning
     trailing = 0
     for k in range(len(under) - 1, -1, -1):
@@ -129,12 +145,18 @@ def totals_rows(table: Table, main_raw: list, has_dbh: bool, species: pd.Series,
     mask = np.array([match[t] for t in table.first_text], dtype=bool)
     if not table.n or not has_dbh:
         return mask
-    num = np.array(
-        [float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else np.nan for v in main_raw], dtype=float
+    num = np.fromiter(  # the numbers of the DBH column (most cells: a float, taken as it is)
+        (
+            v if type(v) is float else float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else np.nan
+            for v in main_raw
+        ),
+        dtype=float,
+        count=len(main_raw),
     )
     cum = np.concatenate([[0.0], np.nancumsum(num)[:-1]])
     eq = np.isfinite(num) & (np.abs(num - cum) <= np.maximum(0.011, 1e-6 * cum)) & (cum > 0)
-    eq &= (species == "").to_numpy() & (tags == "").to_numpy()
+    if eq.any():  # (a DBH that is the sum of those above it is rare: the texts are compared only then)
+        eq &= (species == "").to_numpy() & (tags == "").to_numpy()
     for i in np.flatnonzero(eq):
         eq[i] = all(is_blank(c) or (isinstance(c, (int, float)) and not isinstance(c, bool)) for c in table.rows[i])
     return mask | eq

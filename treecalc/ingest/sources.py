@@ -267,10 +267,14 @@ def xlsx_sheet_parts(zf: zipfile.ZipFile, name: str) -> dict[str, str]:
         return {}
 
 
-def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str, lim: Limits = DEFAULT_LIMITS) -> None:
+def check_dimensions(
+    zf: zipfile.ZipFile, parts: dict[str, str], name: str, lim: Limits = DEFAULT_LIMITS
+) -> dict[str, tuple[int, int]]:
     """Refuse a worksheet whose declared ``<dimension>`` is beyond the row or column limit, or
-    whose rectangle is beyond the cell limit (a reader allocates what the sheet declares)."""
+    whose rectangle is beyond the cell limit (a reader allocates what the sheet declares).
+    Returns {sheet: (last row, last column)} (0-based) of the sheets that declare one."""
     names = set(zf.namelist())
+    declared: dict[str, tuple[int, int]] = {}
     for sheet, part in parts.items():
         if part not in names:
             continue
@@ -294,9 +298,12 @@ def check_dimensions(zf: zipfile.ZipFile, parts: dict[str, str], name: str, lim:
                         "cells",
                         lim.cells,
                     )
+                if rc:
+                    declared[sheet] = rc
                 break
             if tag == "sheetData":
                 break
+    return declared
 
 
 # ----------------------------------------------------------------- pre-flight (true extents)
@@ -373,6 +380,104 @@ def _check_extent(name: str, sheet: str, last_row: int, last_col: int, lim: Limi
 def _big(digits: list[bytes]) -> int:
     """The largest of decimal digit strings, without converting each."""
     return int(max(digits, key=lambda d: (len(d.lstrip(b"0")), d.lstrip(b"0")))) if digits else -1
+
+
+# The fast reading (:func:`within_rectangle`). Instead of being measured cell by cell, a sheet is
+# checked against a rectangle that is within the limits (:func:`vouching_rectangle`: as many columns as
+# the sheet declares in its ``<dimension>`` or uses in its first megabyte, and as many rows as the limits
+# then allow): a regular expression per tag name and chunk looks for any ``<c`` or ``<row`` tag that
+# does not start with a plain reference inside the rectangle, and finds none in a well-formed sheet.
+# Why that is still safe: a native reader places a cell by its ``r`` reference, or by its order in its
+# row when it has none; the fast reading vouches only for a sheet where every ``<c>`` and ``<row>`` tag
+# opens with ``r="..."`` in the plain form (``<c r="AB12"``, ``<row r="12"``: 1-3 capital letters, a
+# number without leading zeros) inside the rectangle, so its true extent is inside it too, and within
+# the limits. A cell placed by its order, a ``$``, another quote, lower-case letters, a leading zero, an
+# attribute before ``r``, a namespace prefix (``<x:c``, and any text like one) or any reference outside
+# the rectangle is not vouched for, and the sheet is then measured cell by cell as before
+# (:func:`xlsx_extent`), which refuses a sheet beyond the limits with the same message as before (a far
+# cell at XFD1048576, with or without a lying ``<dimension>``).
+
+_X_PREFIXED = re.compile(rb":(?:c|row|f)[\s/>]")  # a prefixed <x:c, <x:row or <x:f tag (or text like it)
+
+
+def _at_most(bound: str, alphabet: str) -> str:
+    """A regular expression matching the column letters (``alphabet`` A-Z) or row numbers (``alphabet``
+    0-9, no leading zero) at most ``bound``: as long, and smaller at the first character that differs
+    or equal; or shorter. Where the rest of the bound is all top characters (599, AZ), any rest is at
+    most it: one alternative ends the list."""
+    cls, top = f"[{alphabet[0]}-{alphabet[-1]}]", alphabet[-1]
+    lo = alphabet[1] if alphabet[0] == "0" else alphabet[0]  # a number has no leading zero
+    alts = []
+    for i, ch in enumerate(bound):
+        start, rest = (lo if i == 0 else alphabet[0]), len(bound) - i - 1
+        tail = f"{cls}{{{rest}}}" if rest else ""
+        if set(bound[i + 1 :]) <= {top}:  # up to the bound's character, then anything
+            alts.append(f"{bound[:i]}[{start}-{ch}]{tail}")
+            break
+        if ch != start:  # smaller here, then anything
+            alts.append(f"{bound[:i]}[{start}-{alphabet[alphabet.index(ch) - 1]}]{tail}")
+    if len(bound) > 1:  # shorter (last: in a sheet near its bound, most references are as long)
+        alts.append(f"[{lo}-{top}]" + (f"{cls}{{0,{len(bound) - 2}}}" if len(bound) > 2 else ""))
+    return "|".join(alts)
+
+
+def _vouch_patterns(last_row: int, last_col: int) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """The ``<c`` and the ``<row`` tags :func:`within_rectangle` does not vouch for, in the rectangle from
+    A1 to (last_row, last_col), 0-based: any whose reference is not a plain one within it. Each pattern
+    starts with its tag's name, which the regex engine looks for as a literal, and says what is allowed
+    in one look-ahead: a cell costs one match of its reference."""
+    from treecalc.ingest.columns import column_letters
+
+    rows = _at_most(str(last_row + 1), "0123456789")
+    cols = _at_most(column_letters(last_col), "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    cells = f'<c(?! r="(?:{cols})(?:{rows})")(?=[\\s/>])'
+    row_tags = f'<row(?! r="(?:{rows})")(?=[\\s/>])'
+    return re.compile(cells.encode("ascii")), re.compile(row_tags.encode("ascii"))
+
+
+_F_TAG = re.compile(rb"<f[\s/>]")
+
+
+def within_rectangle(zf: zipfile.ZipFile, part: str, name: str, last_row: int, last_col: int) -> tuple[bool, bool]:
+    """(vouched for, special): whether every cell of a worksheet part is within the rectangle from A1 to
+    (last_row, last_col), 0-based, read at regular-expression speed, and whether it may hold a formula
+    or an Excel error (``<f``, ``"e``, ``'e``: :func:`special_cells` is worth running). See the comment
+    above."""
+    cells, row_tags = _vouch_patterns(last_row, last_col)
+    special = False
+    for _, done in _chunks(zf, part, name):
+        if _X_PREFIXED.search(done) or cells.search(done) or row_tags.search(done):
+            return False, True  # a tag not vouched for: the exact reading decides
+        # the same gate as special_cells' (a prefixed <x:f has sent the sheet to the exact reading)
+        special = special or _F_TAG.search(done) is not None or b'"e' in done or b"'e" in done
+    return True, special
+
+
+_X_PLAIN_COLUMN = re.compile(rb'<c r="([A-Z]{1,3})[1-9]')
+
+
+def vouching_rectangle(
+    zf: zipfile.ZipFile, part: str, name: str, lim: Limits, declared: tuple[int, int] | None
+) -> tuple[int, int] | None:
+    """The last cell (0-based) of a rectangle within ``lim`` that a sheet's cells are likely to fit:
+    the declared last column (or, without a ``<dimension>``, the last column used in the first chunk)
+    and as many rows as the limits then allow, rounded down to a first digit and nines (599,999) when
+    that still holds the declared ones (a bound the regular expression checks in two alternatives).
+    None when no such rectangle is worth trying."""
+    if declared is not None:
+        last_col = declared[1]
+    else:
+        first = next(_chunks(zf, part, name), (0, b""))[1]
+        letters = set(_X_PLAIN_COLUMN.findall(first))
+        last_col = max((col_index(x.decode("ascii")) for x in letters), default=0)
+    if last_col + 1 > lim.columns:
+        return None
+    rows = min(lim.rows, lim.cells // (last_col + 1))
+    step = 10 ** (len(str(rows)) - 1)
+    nice = (rows + 1) // step * step - 1  # 1,048,576 -> 999,999; 666,666 -> 599,999: a short regex
+    if nice >= (declared[0] + 1 if declared is not None else 1):
+        rows = nice
+    return (rows - 1, last_col) if rows >= 1 else None
 
 
 def xlsx_extent(zf: zipfile.ZipFile, part: str, sheet: str, name: str, lim: Limits) -> tuple[int, int, int]:
@@ -479,17 +584,40 @@ def ods_extent(zf: zipfile.ZipFile, name: str, lim: Limits) -> dict[str, tuple[i
     return out
 
 
-def preflight(zf: zipfile.ZipFile, kind: str, parts: dict[str, str], name: str, lim: Limits) -> None:
+def preflight(
+    zf: zipfile.ZipFile,
+    kind: str,
+    parts: dict[str, str],
+    name: str,
+    lim: Limits,
+    declared: dict[str, tuple[int, int]] | None = None,
+) -> set[str]:
     """Refuse a workbook whose true extent or strings go beyond ``lim`` (xlsx and ods; the binary
-    formats xlsb and xls are bounded by the isolated reader, :mod:`treecalc.ingest.limits`)."""
+    formats xlsb and xls are bounded by the isolated reader, :mod:`treecalc.ingest.limits`).
+
+    An xlsx sheet is first read fast against a rectangle within the limits (:func:`within_rectangle`,
+    :func:`vouching_rectangle`; ``declared``: the last cells of the ``<dimension>``s, from
+    :func:`check_dimensions`); only a sheet that reading does not vouch for is measured cell by cell
+    (:func:`xlsx_extent`). Returns the sheets vouched for that hold neither a formula nor an Excel
+    error (:func:`special_cells` need not read them)."""
+    plain: set[str] = set()
     if kind == "xlsx":
         names = set(zf.namelist())
         for sheet, part in parts.items():
-            if part in names:
-                xlsx_extent(zf, part, sheet, name, lim)
+            if part not in names:
+                continue
+            rect = vouching_rectangle(zf, part, name, lim, (declared or {}).get(sheet))
+            if rect is not None:
+                vouched, special = within_rectangle(zf, part, name, *rect)
+                if vouched:
+                    if not special:
+                        plain.add(sheet)
+                    continue
+            xlsx_extent(zf, part, sheet, name, lim)
         shared_strings_extent(zf, name, lim)
     elif kind == "ods":
         ods_extent(zf, name, lim)
+    return plain
 
 
 _FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
@@ -654,6 +782,8 @@ class Source:
     warnings: list[str] = field(default_factory=list)
     _sheets: dict[str, CalamineSheet] = field(default_factory=dict)
     _special: dict = field(default_factory=dict)
+    #: xlsx sheets the pre-flight found without a formula or an Excel error (:func:`preflight`).
+    _plain: set[str] = field(default_factory=set)
     #: {sheet: "hidden" | "very hidden"} of the workbook's sheets a user does not see.
     hidden: dict[str, str] = field(default_factory=dict)
 
@@ -683,7 +813,7 @@ class Source:
             return []
 
     def _special_cells(self, sheet: str):
-        if self._zip is None or sheet not in self._parts:
+        if self._zip is None or sheet not in self._parts or sheet in self._plain:
             return {}, {}
         if sheet not in self._special:
             self._special[sheet] = special_cells(self._zip, self._parts[sheet], self.name)
@@ -739,12 +869,14 @@ def open_source(
     fmt = {"xltx": "xlsx", "xltm": "xlsm"}.get(fmt, fmt)
     zf = None
     parts: dict[str, str] = {}
+    plain: set[str] = set()
     if kind in ("xlsx", "xlsb", "ods"):
         zf = check_zip(data, name)
+        declared = {}
         if kind == "xlsx":
             parts = xlsx_sheet_parts(zf, name)
-            check_dimensions(zf, parts, name, lim)
-        preflight(zf, kind, parts, name, lim)
+            declared = check_dimensions(zf, parts, name, lim)
+        plain = preflight(zf, kind, parts, name, lim, declared)
     from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
     try:
@@ -760,7 +892,7 @@ def open_source(
         if "Password" in what or "password" in str(e).lower() or "encrypt" in str(e).lower():
             raise SurveyError(f"{name} is password-protected; open it and save a copy without the password") from None
         raise SurveyError(f"{name} cannot be read as {LOOKS[kind]} ({what}: {e})") from None
-    return Source(name, fmt, names, _book=book, _zip=zf, _parts=parts, hidden=hidden)
+    return Source(name, fmt, names, _book=book, _zip=zf, _parts=parts, _plain=plain, hidden=hidden)
 
 
 # ----------------------------------------------------------------- text

@@ -144,8 +144,10 @@ def name_columns(table: Table, mapping: C.Mapping) -> list[tuple[str, pd.Series]
 
 def chosen(sources: list[tuple[str, pd.Series]], n: int) -> tuple[pd.Series, pd.Series]:
     """(species text, the column it came from) per row: the first source that gives one."""
-    species = pd.Series([""] * n, dtype=object)
     column = pd.Series([sources[0][0] if sources else ""] * n, dtype=object)
+    if len(sources) == 1:  # one column: its texts ('' where blank, as below) and its label on every row
+        return sources[0][1].copy(), column
+    species = pd.Series([""] * n, dtype=object)
     for label, t in reversed(sources):
         has = t != ""
         species = species.where(~has, t)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from treecalc import data
 
@@ -141,6 +143,19 @@ def as_text(v: object) -> str:
     if isinstance(v, (_dt.date, _dt.time, _dt.timedelta)):
         return str(v)
     return str(v).strip()
+
+
+def as_texts(values: Iterable[Any]) -> list[str]:
+    """``[as_text(v) for v in values]``: the usual cells (text, numbers read as floats) converted
+    inline, the others by :func:`as_text` (a call per cell was most of the time of a tag column)."""
+    return [
+        v.strip()
+        if (t := type(v)) is str
+        else ("" if v != v else str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v))
+        if t is float
+        else as_text(v)
+        for v in values
+    ]
 
 
 def short(text: object, limit: int = 60) -> str:
