@@ -164,3 +164,19 @@ def test_a_cell_given_twice_or_missing_is_refused(tables_copy):
     data.benefit_tables.cache_clear()
     with pytest.raises(ValueError, match=r"factor hydro_interception has missing values"):
         data.benefit_tables()
+
+
+def test_catalogue_positions_the_same_for_an_arrow_column_and_an_object_array():
+    import pandas as pd
+    import pytest
+
+    from treecalc import data
+
+    cat = list(data.catalogue().index)
+    codes = [cat[3], cat[0], cat[3], cat[-1]]
+    # the rows of those codes in the catalogue: 3, 0, 3, last
+    want = [3, 0, 3, len(cat) - 1]
+    for column in (pd.Series(codes, dtype="string[pyarrow]"), pd.Series(codes, dtype=object), codes):
+        assert data.catalogue_positions(column).tolist() == want
+    with pytest.raises(ValueError, match="unknown i-Tree species code"):
+        data.catalogue_positions(pd.Series([cat[0], "NOPE"], dtype="string[pyarrow]"))

@@ -294,6 +294,12 @@ def _cls(k: int) -> str:
     return f"{cm:.2f} cm ({cm / itree_streets.CM_PER_IN:g} in)"
 
 
+#: each flag as a plain int (see disclosure_texts)
+_BIT = {f: int(f) for f in Flag}
+#: the flags whose text names the tree's i-Tree row
+_ROW_FLAGS = int(Flag.ZERO_PROPERTY_VALUE | Flag.ZERO_CO2_SEQUESTERED)
+
+
 def disclosure_texts(
     mask: int, value_row: str, lu: str, p: Mapping[str, Any], corrected_pos: int | None = None
 ) -> list[str]:
@@ -303,21 +309,22 @@ def disclosure_texts(
     its catalogue position when its species was corrected.
     """
     out: list[str] = []
+    mask = int(mask)  # an int & an IntFlag member goes through enum's slow __rand__; the members as ints do not
     r = data.benefit_tables().row_index[value_row]
     zt = _zero_tails()
     c = p["land_use_factors"][lu]
-    if mask & Flag.BEYOND_LAST_CLASS:
+    if mask & _BIT[Flag.BEYOND_LAST_CLASS]:
         out.append(
             "DBH over 45 in (114.30 cm), the i-Tree tables' last class: every benefit holds its 45-in value "
             "(OpenTreeMap's eco-benefit service extends the last step instead)"
         )
-    if mask & Flag.IMPLAUSIBLE_DBH:
+    if mask & _BIT[Flag.IMPLAUSIBLE_DBH]:
         out.append("DBH over 100 in is implausible for this model: check the measurement")
     for flag, factor, what in (
         (Flag.ZERO_PROPERTY_VALUE, "property_value", "annual leaf-area increase (the property / aesthetic value)"),
         (Flag.ZERO_CO2_SEQUESTERED, "co2_sequestered", "CO2 sequestration"),
     ):
-        if mask & flag:
+        if mask & _BIT[flag]:
             out.append(
                 f"the source table's {what} for i-Tree row {value_row} falls to 0 at "
                 f"{_cls(int(zt[factor][r]))}: the dollars shown follow the table; they are not a finding "
@@ -351,8 +358,8 @@ def disclosure_texts(
             "table is used, as for a tree of unspecified land use",
         ),
     )
-    out += [text for flag, text in land_use_texts if mask & flag]
-    if mask & Flag.SPECIES_CORRECTED and corrected_pos is not None:
+    out += [text for flag, text in land_use_texts if mask & _BIT[flag]]
+    if mask & _BIT[Flag.SPECIES_CORRECTED] and corrected_pos is not None:
         cat = _catalogue_text()
         out.append(f"{cat['common_name'][corrected_pos]}: {cat['correction'][corrected_pos]}")
     return out
@@ -370,19 +377,23 @@ def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
     corrected = np.flatnonzero(_catalogue_corrected())
     flat, _, corr = _decode(present)
     texts = []
-    for k, f, c in zip(present, flat, corr):
-        lu, row = divmod(int(f) // n_cls, n_rows)
-        texts.append(
-            "; ".join(
+    memo: dict[tuple[int, int, int, int], str] = {}  # keys differing only in what the text does not say
+    for k, f, c in zip(present.tolist(), flat.tolist(), corr.tolist()):
+        lu, row = divmod(f // n_cls, n_rows)
+        mask = int(lut[k])
+        seen = (mask, row if mask & _ROW_FLAGS else -1, lu, c)
+        text = memo.get(seen)
+        if text is None:
+            text = memo[seen] = "; ".join(
                 disclosure_texts(
-                    int(lut[k]),
+                    mask,
                     data.benefit_tables().value_rows[row],
                     data.LAND_USES[lu],
                     p,
                     int(corrected[c - 1]) if c else None,
                 )
             )
-        )
+        texts.append(text)
     cats = list(dict.fromkeys(texts)) or [""]
     at = {t: i for i, t in enumerate(cats)}
     code_of = np.zeros(len(lut), dtype=np.int32)
@@ -514,7 +525,7 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
             f"row {frame.index[i]!r}: dbh_in must be a positive number of inches, got {frame['dbh_in'].iloc[i]!r}"
         )
     if "species_code" in frame:
-        pos = data.catalogue_positions(frame["species_code"].to_numpy(dtype=object))
+        pos = data.catalogue_positions(frame["species_code"])
     elif "species" in frame:
         pos = species_positions(frame["species"])
     else:

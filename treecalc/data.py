@@ -246,14 +246,23 @@ def growth_age_class() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _positions(values: object, lookup: dict[str, int], what: str) -> np.ndarray:
-    """Position of each value in ``lookup``; each distinct value looked up once; unknown raises."""
-    arr = np.atleast_1d(np.asarray(values, dtype=object))
-    k, uniques = pd.factorize(arr.ravel(), use_na_sentinel=False)
+    """Position of each value in ``lookup``; each distinct value looked up once; unknown raises.
+
+    A pandas column is factorised as it is held (an Arrow string column by Arrow, without first making
+    a million Python strings of it); anything else as an object array.
+    """
+    if isinstance(values, pd.Series) and not pd.api.types.is_object_dtype(values.dtype):
+        k, uniques = pd.factorize(values, use_na_sentinel=False)
+        shape: tuple[int, ...] = (len(values),)
+    else:
+        arr = np.atleast_1d(np.asarray(values, dtype=object))
+        k, uniques = pd.factorize(arr.ravel(), use_na_sentinel=False)
+        shape = arr.shape
     pos = np.array([lookup.get(str(u), -1) for u in uniques], dtype=np.intp)
     if (pos < 0).any():
         bad = sorted({str(u) for u, q in zip(uniques, pos) if q < 0})
         raise ValueError(f"unknown {what} {bad[:10]}")
-    return pos[k].reshape(arr.shape)
+    return pos[k].reshape(shape)
 
 
 @functools.cache
