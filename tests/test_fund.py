@@ -47,6 +47,9 @@ def test_bad_schedules():
         load_fee_schedule({"basis": "per_tree"})  # no fee set
     with pytest.raises(ValueError):
         load_fee_schedule(fee_per_tree_usd="-5")
+    # a $0 fee per tree is refused saying why (it read "must be set" though one was given)
+    with pytest.raises(ValueError, match=r"more than \$0 for basis per_tree .*§208-24C"):
+        load_fee_schedule(fee_per_tree_usd="0")
 
 
 def test_fee_schedule_toml_round_trips():

@@ -85,7 +85,10 @@ def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *, fee_pe
         source = f"{source}; fee per tree overridden"
     value_basis = _capital_basis(raw.get("value_basis", "appraised"), source)
     if basis == "per_tree" and fee == 0:
-        raise ValueError(f"fee schedule {source}: fee_per_tree_usd must be set for basis per_tree")
+        raise ValueError(
+            f"fee schedule {source}: fee_per_tree_usd must be more than $0 for basis per_tree (a fee of $0 "
+            "is no payment in lieu; give the fee the Board set, §208-24C)"
+        )
     return FeeSchedule(basis, fee, mult, placeholder, label, source, value_basis)
 
 
