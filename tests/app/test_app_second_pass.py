@@ -351,4 +351,4 @@ def test_no_statement_download_when_the_assessment_fails():
     assert not at.exception
     assert not [d.proto.label for d in at.get("download_button") if "Excel statement" in d.proto.label]
     assert [b.label for b in at.button if b.label.startswith("Excel statement (") and b.disabled]
-    assert any("fee_per_tree_usd must be set" in c.value for c in at.caption)
+    assert any("fee_per_tree_usd must be more than $0" in c.value for c in at.caption)
