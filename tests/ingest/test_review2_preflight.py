@@ -53,3 +53,60 @@ def test_a_plain_sheet_with_odd_but_harmless_attributes_is_read(tmp_path):
     cells = HEAD + b'<row r="4"><c r="A4" foo=">" xr="Z9"><v>4</v></c></row>'
     p = hb.xlsx(tmp_path / "ok.xlsx", cells, dimension=b"A1:C4")
     assert len(read_survey(p, limits=LIMITS).trees) == 2
+
+
+def _sheet(data: bytes) -> bytes:
+    return b'<?xml version="1.0" encoding="UTF-8"?><worksheet %s><sheetData>%s</sheetData></worksheet>' % (
+        hb.MAIN_NS,
+        data,
+    )
+
+
+FAR = HEAD + b'<row r="4"><c r="A5000"><v>1</v></c></row>'
+SHEET2_REL = (
+    b'<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" '
+    b'Target="worksheets/sheet2.xml"/>'
+)
+
+
+def _other_case(z):  # the relationship names SHEET1.xml; calamine finds sheet1.xml whatever its case
+    z.writestr("xl/workbook.xml", hb.WB)
+    z.writestr("xl/_rels/workbook.xml.rels", (hb.WB_RELS % b"").replace(b"sheet1.xml", b"SHEET1.xml"))
+    z.writestr("xl/worksheets/sheet1.xml", _sheet(FAR))
+
+
+def _root_elsewhere(z):  # _rels/.rels names another workbook.xml, which calamine reads (and xl/ is a decoy)
+    z.writestr("xl/workbook.xml", hb.WB)
+    z.writestr("xl/_rels/workbook.xml.rels", hb.WB_RELS % b"")
+    z.writestr("xl/worksheets/sheet1.xml", _sheet(HEAD))
+    z.writestr("ev/workbook.xml", hb.WB)
+    z.writestr("ev/_rels/workbook.xml.rels", hb.WB_RELS % b"")
+    z.writestr("ev/worksheets/sheet1.xml", _sheet(FAR))
+
+
+def _same_name_twice(z):  # two sheets named Trees: calamine reads the first, the pre-flight kept the last
+    z.writestr("xl/workbook.xml", hb.WB.replace(b"</sheets>", b'<sheet name="Trees" sheetId="2" r:id="rId2"/></sheets>'))
+    z.writestr("xl/_rels/workbook.xml.rels", hb.WB_RELS % SHEET2_REL)
+    z.writestr("xl/worksheets/sheet1.xml", _sheet(FAR))
+    z.writestr("xl/worksheets/sheet2.xml", _sheet(HEAD))
+
+
+def _dot_path(z):  # ./worksheets/sheet1.xml: calamine opens the member named xl/./worksheets/sheet1.xml
+    z.writestr("xl/workbook.xml", hb.WB)
+    z.writestr("xl/_rels/workbook.xml.rels", (hb.WB_RELS % b"").replace(b'"worksheets/', b'"./worksheets/'))
+    z.writestr("xl/./worksheets/sheet1.xml", _sheet(FAR))
+    z.writestr("xl/worksheets/sheet1.xml", _sheet(HEAD))
+
+
+@pytest.mark.parametrize("build", [_other_case, _root_elsewhere, _same_name_twice, _dot_path])
+def test_a_worksheet_part_the_relationships_do_not_lead_to_is_measured_too(tmp_path, build):
+    import zipfile
+
+    p = tmp_path / "parts.xlsx"
+    with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", hb.CT % b"")
+        rels = hb.RELS.replace(b"xl/workbook.xml", b"ev/workbook.xml") if build is _root_elsewhere else hb.RELS
+        z.writestr("_rels/.rels", rels)
+        build(z)
+    with pytest.raises(SurveyError, match="parts.xlsx refused.*5,000 rows"):
+        read_survey(p, limits=LIMITS)
