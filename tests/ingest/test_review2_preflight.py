@@ -85,7 +85,9 @@ def _root_elsewhere(z):  # _rels/.rels names another workbook.xml, which calamin
 
 
 def _same_name_twice(z):  # two sheets named Trees: calamine reads the first, the pre-flight kept the last
-    z.writestr("xl/workbook.xml", hb.WB.replace(b"</sheets>", b'<sheet name="Trees" sheetId="2" r:id="rId2"/></sheets>'))
+    z.writestr(
+        "xl/workbook.xml", hb.WB.replace(b"</sheets>", b'<sheet name="Trees" sheetId="2" r:id="rId2"/></sheets>')
+    )
     z.writestr("xl/_rels/workbook.xml.rels", hb.WB_RELS % SHEET2_REL)
     z.writestr("xl/worksheets/sheet1.xml", _sheet(FAR))
     z.writestr("xl/worksheets/sheet2.xml", _sheet(HEAD))

@@ -549,9 +549,16 @@ def xlsx_extent(zf: zipfile.ZipFile, part: str, sheet: str, name: str, lim: Limi
 
 def shared_strings_extent(zf: zipfile.ZipFile, name: str, lim: Limits) -> tuple[int, int]:
     """(strings, bytes) of xl/sharedStrings.xml, refusing too many, too much or one too long."""
-    member = next((n for n in zf.namelist() if n.lower() == "xl/sharedstrings.xml"), None)
-    if member is None:
-        return 0, 0
+    # every shared-strings part (the reader takes the one beside the workbook.xml that _rels/.rels names)
+    members = [n for n in zf.namelist() if n.lower().rsplit("/", 1)[-1] == "sharedstrings.xml"]
+    out = (0, 0)
+    for member in members:
+        out = max(out, _shared_strings_part(zf, member, name, lim))
+    return out
+
+
+def _shared_strings_part(zf: zipfile.ZipFile, member: str, name: str, lim: Limits) -> tuple[int, int]:
+    """(strings, bytes) of one shared-strings part, refusing too many, too much or one too long."""
     count, size, last, longest = 0, 0, -1, 0
     max_bytes = lim.strings_mb * 1e6
     # one string's XML: its characters (up to 4 bytes each in UTF-8, 5 when escaped) and rich-text runs
@@ -650,10 +657,32 @@ def preflight(
                         plain.add(sheet)
                     continue
             xlsx_extent(zf, part, sheet, name, lim)
+        for part in _other_worksheets(zf, name, set(parts.values())):
+            xlsx_extent(zf, part, part, name, lim)
         shared_strings_extent(zf, name, lim)
     elif kind == "ods":
         ods_extent(zf, name, lim)
     return plain
+
+
+_X_ROOT = re.compile(rb"<(?![?!])(?:[^\s<>/!?=\"':]+:)?([^\s<>/!?=\"':]+)")
+
+
+def _other_worksheets(zf: zipfile.ZipFile, name: str, measured: set[str]) -> list[str]:
+    """The XML parts, besides ``measured``, whose root is a worksheet (or not found in their first
+    megabyte). The reader may take one of them for a sheet where workbook.xml's relationships lead the
+    pre-flight to another: calamine finds a part whatever the case of its name, opens ``xl/./x.xml`` as it
+    is named, reads the first of two sheets of one name, and the workbook.xml that ``_rels/.rels`` names."""
+    out = []
+    for info in zf.infolist():
+        part = info.filename
+        if part in measured or info.is_dir() or not part.lower().endswith(".xml"):
+            continue
+        first = next(_chunks(zf, part, name), (0, b""))[1]
+        root = _X_ROOT.search(first)
+        if root is None or root.group(1) == b"worksheet":
+            out.append(part)
+    return out
 
 
 _FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
