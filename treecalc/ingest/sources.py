@@ -316,11 +316,17 @@ def check_dimensions(
 # than building elements, which matters for a sheet of a million trees.
 
 _SCAN_CHUNK = 1 << 20
-_X_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^>]*)>")
-_X_CELL_REF = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c\s[^>]*?\br\s*=\s*[\"']\$?([A-Za-z]{1,3})\$?(\d{1,9})[\"']")
-_X_CELL_OPEN = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c(?=[\s/>])")
-_X_ROW_REF = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?row\s[^>]*?\br\s*=\s*[\"'](\d{1,9})[\"']")
-_X_R = re.compile(rb"\br\s*=\s*[\"']\$?([A-Za-z]{0,3})\$?(\d{0,9})[\"']")
+# A tag's prefix is anything up to a colon (calamine matches <row> and <c> by their local name, whatever
+# the prefix: <\xc3\xa9:c, <1:c); its attribute values may hold a quoted ">" (calamine reads past it).
+_X_PFX = rb"(?:[^\s<>/!?=\"':]+:)?"
+_X_TAG = re.compile(rb"<" + _X_PFX + rb"(row|c)(?=[\s/>])((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>")
+_X_CELL_REF = re.compile(rb"<" + _X_PFX + rb"c\s[^>]*?\br\s*=\s*[\"']\$?([A-Za-z]{1,3})\$?(\d{1,9})[\"']")
+_X_CELL_OPEN = re.compile(rb"<" + _X_PFX + rb"c(?=[\s/>])")
+_X_ROW_REF = re.compile(rb"<" + _X_PFX + rb"row\s[^>]*?\br\s*=\s*[\"'](\d{1,9})[\"']")
+# Every r attribute, wherever it is: calamine takes a cell's last r (not its first), and an attribute starts
+# after a space, a form feed or a closing quote. Its letters and digits are read without a bound (leading
+# zeros, a row past 2**32 that calamine wraps): each counts, at its face value, towards the sheet's extent.
+_X_ANY_R = re.compile(rb"[\s\"']r\s*=\s*[\"']\$?([A-Za-z]*)\$?(\d*)")
 _SI = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si(?=[\s/>])")
 _SI_PREFIXED = re.compile(rb"<[A-Za-z_][\w.-]*:si(?=[\s/>])")
 _ODS_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(table-row|table-cell|covered-table-cell|table)(?=[\s/>])([^>]*)>")
@@ -377,6 +383,17 @@ def _check_extent(name: str, sheet: str, last_row: int, last_col: int, lim: Limi
         )
 
 
+def _number(digits: bytes) -> int:
+    """A row number's digits at face value (leading zeros dropped; beyond 12 digits, 10**12: past any limit)."""
+    d = digits.lstrip(b"0")
+    return int(d) if len(d) <= 12 else 10**12 if d else 0
+
+
+def _letters_index(letters: bytes) -> int:
+    """A column's letters (either case) as its 0-based index; beyond 6 letters, 10**12: past any limit."""
+    return col_index(letters.decode("ascii").upper()) if len(letters) <= 6 else 10**12
+
+
 def _big(digits: list[bytes]) -> int:
     """The largest of decimal digit strings, without converting each."""
     return int(max(digits, key=lambda d: (len(d.lstrip(b"0")), d.lstrip(b"0")))) if digits else -1
@@ -395,7 +412,9 @@ def _big(digits: list[bytes]) -> int:
 # attribute before ``r``, a namespace prefix (``<x:c``, and any text like one) or any reference outside
 # the rectangle is not vouched for, and the sheet is then measured cell by cell as before
 # (:func:`xlsx_extent`), which refuses a sheet beyond the limits with the same message as before (a far
-# cell at XFD1048576, with or without a lying ``<dimension>``).
+# cell at XFD1048576, with or without a lying ``<dimension>``). calamine keeps a cell's *last* ``r`` (its
+# attribute reader goes on after the first, past a quoted ``>``): a chunk with any r attribute besides
+# the plain first ones (:func:`_more_r`) is not vouched for either, and the exact reading counts every r.
 
 _X_PREFIXED = re.compile(rb":(?:c|row|f)[\s/>]")  # a prefixed <x:c, <x:row or <x:f tag (or text like it)
 
@@ -436,6 +455,18 @@ def _vouch_patterns(last_row: int, last_col: int) -> tuple[re.Pattern[bytes], re
 
 
 _F_TAG = re.compile(rb"<f[\s/>]")
+_X_R_SPACED = re.compile(rb"r\s+=")  # starts with a literal: the regex engine looks for the r as a literal
+# an r attribute (after a space, a form feed or a quote: calamine's attribute reader) not the first of <c or <row
+_X_R_OTHER = re.compile(rb"(?<!<c)(?<!<row)[\s\"']r\s*=")
+
+
+def _more_r(done: bytes) -> bool:
+    """Whether a chunk may hold an r attribute other than the plain first one of its <c and <row tags: a
+    second r, which calamine takes (it keeps a cell's last r). Counted first (each plain reference is one
+    ``r=``); only a chunk with other ``r=`` (a page setup's header=) is searched for one."""
+    if done.count(b"r=") == done.count(b'<c r="') + done.count(b'<row r="') and _X_R_SPACED.search(done) is None:
+        return False
+    return _X_R_OTHER.search(done) is not None
 
 
 def within_rectangle(zf: zipfile.ZipFile, part: str, name: str, last_row: int, last_col: int) -> tuple[bool, bool]:
@@ -446,7 +477,7 @@ def within_rectangle(zf: zipfile.ZipFile, part: str, name: str, last_row: int, l
     cells, row_tags = _vouch_patterns(last_row, last_col)
     special = False
     for _, done in _chunks(zf, part, name):
-        if _X_PREFIXED.search(done) or cells.search(done) or row_tags.search(done):
+        if _X_PREFIXED.search(done) or cells.search(done) or row_tags.search(done) or _more_r(done):
             return False, True  # a tag not vouched for: the exact reading decides
         # the same gate as special_cells' (a prefixed <x:f has sent the sheet to the exact reading)
         special = special or _F_TAG.search(done) is not None or b'"e' in done or b"'e" in done
@@ -485,37 +516,49 @@ def xlsx_extent(zf: zipfile.ZipFile, part: str, sheet: str, name: str, lim: Limi
     row, col, last_row, last_col, cells = -1, -1, -1, -1, 0
     for _, done in _chunks(zf, part, name):
         refs = _X_CELL_REF.findall(done)
+        row_refs = _X_ROW_REF.findall(done)
+        any_r = _X_ANY_R.findall(done)
         n_open = len(_X_CELL_OPEN.findall(done))
         cells += n_open
-        if n_open == len(refs):  # every cell says where it is (the usual case): extents by maxima
+        if n_open == len(refs) and len(any_r) == len(refs) + len(row_refs):
+            # every cell says where it is, once (the usual case): extents by maxima
             if refs:  # the patterns take at most 3 letters and 9 digits: int() and a set are safe and fast (in C)
                 letters = max({x.upper() for x in set(map(itemgetter(0), refs))}, key=lambda x: (len(x), x))
                 last_col = max(last_col, col_index(letters.decode("ascii")))
                 row = max(map(int, map(itemgetter(1), refs))) - 1
-            last_row = max(last_row, row, max(map(int, _X_ROW_REF.findall(done)), default=0) - 1)
-        else:  # cells placed by their order: follow them one by one
+            last_row = max(last_row, row, max(map(int, row_refs), default=0) - 1)
+        else:  # cells placed by their order, or an odd reference: follow them one by one
             for m in _X_TAG.finditer(done):
-                rm = _X_R.search(m.group(2))
+                rs = _X_ANY_R.findall(b" " + m.group(2))
+                letters = max((x for x, _ in rs), key=lambda x: (len(x), x.upper()), default=b"")
+                digits = max((_number(d) for _, d in rs if d), default=None)
                 if m.group(1) == b"row":
-                    row = int(rm.group(2)) - 1 if rm and rm.group(2) else row + 1
+                    row = digits - 1 if digits is not None else row + 1
                     col = -1
                     continue
-                if rm and rm.group(1):
-                    col = col_index(rm.group(1).decode("ascii").upper())
-                else:
-                    col += 1
-                if rm and rm.group(2):
-                    row = int(rm.group(2)) - 1
+                col = _letters_index(letters) if letters else col + 1
+                if digits is not None:
+                    row = digits - 1
                 last_row, last_col = max(last_row, row), max(last_col, col)
+        if any_r:  # every r attribute counts (a second r, one after a quoted ">", a long number)
+            last_col = max(last_col, max(_letters_index(x) for x, _ in any_r))
+            last_row = max(last_row, max(_number(d) for _, d in any_r) - 1)
         _check_extent(name, sheet, last_row, last_col, lim)
     return last_row, last_col, cells
 
 
 def shared_strings_extent(zf: zipfile.ZipFile, name: str, lim: Limits) -> tuple[int, int]:
     """(strings, bytes) of xl/sharedStrings.xml, refusing too many, too much or one too long."""
-    member = next((n for n in zf.namelist() if n.lower() == "xl/sharedstrings.xml"), None)
-    if member is None:
-        return 0, 0
+    # every shared-strings part (the reader takes the one beside the workbook.xml that _rels/.rels names)
+    members = [n for n in zf.namelist() if n.lower().rsplit("/", 1)[-1] == "sharedstrings.xml"]
+    out = (0, 0)
+    for member in members:
+        out = max(out, _shared_strings_part(zf, member, name, lim))
+    return out
+
+
+def _shared_strings_part(zf: zipfile.ZipFile, member: str, name: str, lim: Limits) -> tuple[int, int]:
+    """(strings, bytes) of one shared-strings part, refusing too many, too much or one too long."""
     count, size, last, longest = 0, 0, -1, 0
     max_bytes = lim.strings_mb * 1e6
     # one string's XML: its characters (up to 4 bytes each in UTF-8, 5 when escaped) and rich-text runs
@@ -614,10 +657,32 @@ def preflight(
                         plain.add(sheet)
                     continue
             xlsx_extent(zf, part, sheet, name, lim)
+        for part in _other_worksheets(zf, name, set(parts.values())):
+            xlsx_extent(zf, part, part, name, lim)
         shared_strings_extent(zf, name, lim)
     elif kind == "ods":
         ods_extent(zf, name, lim)
     return plain
+
+
+_X_ROOT = re.compile(rb"<(?![?!])(?:[^\s<>/!?=\"':]+:)?([^\s<>/!?=\"':]+)")
+
+
+def _other_worksheets(zf: zipfile.ZipFile, name: str, measured: set[str]) -> list[str]:
+    """The XML parts, besides ``measured``, whose root is a worksheet (or not found in their first
+    megabyte). The reader may take one of them for a sheet where workbook.xml's relationships lead the
+    pre-flight to another: calamine finds a part whatever the case of its name, opens ``xl/./x.xml`` as it
+    is named, reads the first of two sheets of one name, and the workbook.xml that ``_rels/.rels`` names."""
+    out = []
+    for info in zf.infolist():
+        part = info.filename
+        if part in measured or info.is_dir() or not part.lower().endswith(".xml"):
+            continue
+        first = next(_chunks(zf, part, name), (0, b""))[1]
+        root = _X_ROOT.search(first)
+        if root is None or root.group(1) == b"worksheet":
+            out.append(part)
+    return out
 
 
 _FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
