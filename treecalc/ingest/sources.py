@@ -455,17 +455,15 @@ def _vouch_patterns(last_row: int, last_col: int) -> tuple[re.Pattern[bytes], re
 
 
 _F_TAG = re.compile(rb"<f[\s/>]")
-_X_R_SPACED = re.compile(rb"r\s+=")  # starts with a literal: the regex engine looks for the r as a literal
-# an r attribute (after a space, a form feed or a quote: calamine's attribute reader) not the first of <c or <row
-_X_R_OTHER = re.compile(rb"(?<!<c)(?<!<row)[\s\"']r\s*=")
+# an r attribute (after a space, a form feed or a quote: calamine's attribute reader) not the first of <c or
+# <row. It starts with the literal r and looks behind, so the regex engine skims to each r (a pattern that
+# starts with the separator's class tries every byte: 0.06 s a megabyte against 0.002 s)
+_X_R_OTHER = re.compile(rb"r(?<=[\s\"']r)(?<!<c[\s\"']r)(?<!<row[\s\"']r)\s*=")
 
 
 def _more_r(done: bytes) -> bool:
     """Whether a chunk may hold an r attribute other than the plain first one of its <c and <row tags: a
-    second r, which calamine takes (it keeps a cell's last r). Counted first (each plain reference is one
-    ``r=``); only a chunk with other ``r=`` (a page setup's header=) is searched for one."""
-    if done.count(b"r=") == done.count(b'<c r="') + done.count(b'<row r="') and _X_R_SPACED.search(done) is None:
-        return False
+    second r, which calamine takes (it keeps a cell's last r)."""
     return _X_R_OTHER.search(done) is not None
 
 
