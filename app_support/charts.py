@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import altair as alt
-import numpy as np
 import pandas as pd
 
 #: Okabe & Ito (2008), "Color Universal Design": eight colours told apart with every common colour-vision
@@ -106,29 +103,4 @@ def projection(
             strokeDash=alt.StrokeDash(f"{series}:N", title=None),  # told apart without colour too
             tooltip=[series, x, alt.Tooltip(f"{y}:Q", format="$,.2f")],
         )
-    )
-
-
-def heat_cells(g: Any, max_cells: int = 80) -> pd.DataFrame:
-    """Net fill − cut per grid cell (cu yd) from the library's per-cell volumes (``GridVolumes``).
-
-    Grids larger than ``max_cells`` per axis are summed in blocks for display
-    (a 1,000 × 1,000 grid would be a million rectangles); coordinates are
-    block centres measured from the grid's first node.
-    """
-    net = np.asarray(g.cell_fill_cy, float) - np.asarray(g.cell_cut_cy, float)
-    ny, nx = net.shape
-    by = max(1, -(-ny // max_cells))
-    bx = max(1, -(-nx // max_cells))
-    if by > 1 or bx > 1:
-        pad = np.zeros((-(-ny // by) * by, -(-nx // bx) * bx))
-        pad[:ny, :nx] = net
-        net = pad.reshape(pad.shape[0] // by, by, pad.shape[1] // bx, bx).sum(axis=(1, 3))
-    yy, xx = np.mgrid[0 : net.shape[0], 0 : net.shape[1]]
-    return pd.DataFrame(
-        {
-            "x": np.round((xx.ravel() + 0.5) * bx * g.dx, 2),
-            "y": np.round((yy.ravel() + 0.5) * by * g.dy, 2),
-            "net_cy": net.ravel(),
-        }
     )

@@ -374,12 +374,10 @@ def test_excavation_page_equals_the_module(tmp_path):
     assert amount(m["Net (cu yd)"]) == pytest.approx(g.net_cy, abs=0.005)
     assert g.cut_cy > 0 and g.fill_cy > 0
     assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"), "no heat map"
-    from app_support.charts import heat_cells
-
-    for limit in (80, 4):  # as drawn, and block-summed: the cells add up to the module's fill - cut
-        cells = heat_cells(g, limit)
-        assert cells["net_cy"].sum() == pytest.approx(g.fill_cy - g.cut_cy, abs=1e-6)
-    assert len(heat_cells(g, 4)) <= 16
+    for limit in (80, 4):  # as drawn, and block-summed: the cells add up to the module's cut - fill
+        cells = g.cut_fill_map(limit)
+        assert cells["net_cy"].sum() == pytest.approx(g.cut_cy - g.fill_cy, abs=1e-6)
+    assert len(g.cut_fill_map(4)) <= 16
 
 
 def test_excavation_broken_grid_is_a_message():
