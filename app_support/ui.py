@@ -63,14 +63,21 @@ def md_text(s: str) -> str:
     return re.sub(r"([\\`*\[\]<>()!|~$])", r"\\\1", str(s))
 
 
-def usd(x: Any, cents: bool = False) -> str:
-    """A dollar amount as people read it (``$1,234`` or ``$1,234.56``)."""
+def _number(x: Any) -> float | str:
+    """``x`` as a float to format, or the text to show instead: "—" for None, a non-number as it is."""
     if x is None:
         return "—"
     try:
-        v = float(x)
+        return float(x)
     except (TypeError, ValueError):
         return str(x)
+
+
+def usd(x: Any, cents: bool = False) -> str:
+    """A dollar amount as people read it (``$1,234`` or ``$1,234.56``)."""
+    v = _number(x)
+    if isinstance(v, str):
+        return v
     return f"${v:,.2f}" if cents else f"${v:,.0f}"
 
 
@@ -80,12 +87,9 @@ def compact_usd(x: Any) -> str:
     For headline figures that must fit a narrow column (1,100 px, a phone);
     :func:`money_metric` puts the exact figure in the help text beside it.
     """
-    if x is None:
-        return "—"
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
+    v = _number(x)
+    if isinstance(v, str):
+        return v
     sign, a = ("-" if v < 0 else ""), abs(v)
     for div, unit in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
         if a >= div * 0.9995:  # 999,950 is $1.00M, not $1000K
@@ -111,12 +115,8 @@ def money_metric(
 
 
 def num(x: Any, digits: int = 0) -> str:
-    if x is None:
-        return "—"
-    try:
-        return f"{float(x):,.{digits}f}"
-    except (TypeError, ValueError):
-        return str(x)
+    v = _number(x)
+    return v if isinstance(v, str) else f"{v:,.{digits}f}"
 
 
 def slug(s: str) -> str:
