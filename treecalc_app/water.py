@@ -55,22 +55,32 @@ def _bills(due_default: dt.date) -> list[tuple[str, dt.date, str]]:
     bills = [(f"{amount:.2f}", due, "bill 1")]
     with st.expander("More bills on this account"):
         st.caption("Payments go to the oldest bill first: its penalties, then its charge, then the next bill.")
-        more = st.data_editor(
-            pd.DataFrame({"due": pd.Series([], dtype="object"), "amount_usd": pd.Series([], dtype=float)}),
-            num_rows="dynamic",
-            key="w_water_bills",
-            hide_index=True,
-            width="stretch",
-            column_config={
-                "due": st.column_config.DateColumn("Due date", required=True),
-                "amount_usd": st.column_config.NumberColumn(
-                    "Water charge (USD)", min_value=0.0, max_value=1e9, format="$%.2f", required=True
-                ),
-            },
-        )
-        for i, r in enumerate(more.dropna().itertuples(), start=2):
-            bills.append((f"{float(r.amount_usd):.2f}", pd.Timestamp(r.due).date(), f"bill {i}"))
+        more = _dated_amounts("w_water_bills", "Due date", "Water charge (USD)", min_usd=0.0, column="due")
+        for i, (day, usd) in enumerate(more, start=2):
+            bills.append((usd, day, f"bill {i}"))
     return bills
+
+
+def _dated_amounts(
+    key: str, date_label: str, amount_label: str, *, min_usd: float, column: str = "date"
+) -> list[tuple[Any, str]]:
+    """An editable table of (date, dollar amount) rows, added as needed (``column`` names the date column
+    in the widget's state): the complete rows as (date, amount to the cent as text)."""
+    table = st.data_editor(
+        pd.DataFrame({column: pd.Series([], dtype="object"), "amount_usd": pd.Series([], dtype=float)}),
+        num_rows="dynamic",
+        key=key,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            column: st.column_config.DateColumn(date_label, required=True),
+            "amount_usd": st.column_config.NumberColumn(
+                amount_label, min_value=min_usd, max_value=1e9, format="$%.2f", required=True
+            ),
+        },
+    )
+    rows = table.dropna()
+    return [(pd.Timestamp(d).date(), f"{float(a):.2f}") for d, a in zip(rows[column], rows["amount_usd"])]
 
 
 def _events_table(events: list[Any]) -> pd.DataFrame:
@@ -108,20 +118,7 @@ def _schedule() -> pd.DataFrame | None:
         help="How 'each succeeding month or any portion thereof' is counted.",
     )
     st.caption("Payments received (date and amount); add rows as needed.")
-    payments = st.data_editor(
-        pd.DataFrame({"date": pd.Series([], dtype="object"), "amount_usd": pd.Series([], dtype=float)}),
-        num_rows="dynamic",
-        key="w_water_payments",
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "date": st.column_config.DateColumn("Date", required=True),
-            "amount_usd": st.column_config.NumberColumn(
-                "Amount (USD)", min_value=0.01, max_value=1e9, format="$%.2f", required=True
-            ),
-        },
-    )
-    pays = [(pd.Timestamp(r.date).date(), f"{float(r.amount_usd):.2f}") for r in payments.dropna().itertuples()]
+    pays = _dated_amounts("w_water_payments", "Date", "Amount (USD)", min_usd=0.01)
     if as_of < due:
         st.error("The balance date is before the due date: nothing is owed before the due date (§223-12F(1)(a)).")
         return None
