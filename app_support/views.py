@@ -117,11 +117,16 @@ def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:
     """``df`` with readable column labels (for display and CSV; the data are unchanged).
 
     Given the assessment ``a``, a tree's value on the annual basis is labelled per year (USD/yr).
+    Labels stay unique: a column whose label another column of ``df`` already has keeps its own name
+    beside it (a frame with two columns of one name cannot be shown or written as CSV).
     """
     if df is None:
         return None
     per_year = bool(value_unit(a))
-    names = {c: _per_year(label(c)) if per_year and c in VALUE_COLUMNS else label(c) for c in df.columns}
+    names: dict[Any, str] = {}
+    for c in df.columns:
+        text = _per_year(label(c)) if per_year and c in VALUE_COLUMNS else label(c)
+        names[c] = f"{text} ({c})" if text in names.values() else text
     return df.rename(columns=names)
 
 

@@ -352,3 +352,31 @@ def test_no_statement_download_when_the_assessment_fails():
     assert not [d.proto.label for d in at.get("download_button") if "Excel statement" in d.proto.label]
     assert [b.label for b in at.button if b.label.startswith("Excel statement (") and b.disabled]
     assert any("fee_per_tree_usd must be more than $0" in c.value for c in at.caption)
+
+
+def test_assessed_trees_csv_of_a_survey_with_offences():
+    # "Assessed trees (CSV)" failed on every page: offence and offence_status were both labelled "Offence",
+    # and a frame with two columns of one name cannot be written. Three trees removed without a permit.
+    import io
+
+    import pandas as pd
+
+    from app_support import ui, views
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+
+    sv = read_survey(
+        io.BytesIO(
+            b"Tag,Species,DBH (in),Action\nT1,Red maple,14,removed\nT2,Red maple,10,removed\nT3,Pin oak,9,retain\n"
+        ),
+        filename="s.csv",
+    )
+    a = assess(sv, site={"subdividable": False, "has_residence": True, "site_plan_required": False})
+    shown = views.labelled(a.trees, a)
+    assert not shown.columns.duplicated().any(), list(shown.columns[shown.columns.duplicated()])
+    assert {"Offence (no permit held)", "Offence"} <= set(shown.columns)
+    back = pd.read_csv(io.BytesIO(ui.csv_bytes(shown)))
+    assert list(back["Tag"]) == ["T1", "T2", "T3"]
+    # two columns whose labels meet: the second keeps its own name beside the label
+    both = views.labelled(pd.DataFrame({"penalty_tier": ["a"], "tier": ["b"]}))
+    assert list(both.columns) == ["Penalty tier (section)", "Penalty tier (section) (tier)"]
