@@ -73,6 +73,20 @@ def test_trigger_8_clear_cutting():
     assert not triggers([{"dbh_in": 5, "action": "removed"}] * 4, permit_held=True).clear_cutting
 
 
+def test_trigger_8_names_the_trees_cut_apart_from_the_trees_proposed():
+    # tags 1-4 removed without a permit (clear cutting took place, 4 >= 4); tags 5-6 proposed. The trigger
+    # that says "4 trees removed without a permit" names 1-4 only; 5 and 6 are named under "would be clear
+    # cutting" (4 done + 2 proposed = 6 removals). A retained tree (7) is named by neither.
+    rows = [{"dbh_in": 5, "action": "removed"}] * 4 + [{"dbh_in": 5, "action": "remove"}] * 2
+    r = triggers(rows + [{"dbh_in": 5, "action": "retain"}])
+    eight = [t for t in r.site_triggers if t["section"] == "§208-19A(8)"]
+    assert [(t["tags"], t["text"].split(":")[0]) for t in eight] == [
+        (["1", "2", "3", "4"], "clear cutting"),
+        (["5", "6"], "removing 6 trees (4 or more) without a permit would be clear cutting (§208-17)"),
+    ]
+    assert "4 trees removed without a permit" in eight[0]["text"]
+
+
 def test_retained_trees_never_trigger():
     r = triggers([{"dbh_in": 30, "action": "retain", "landmark": True}])
     assert r.triggers == [[]] and not r.required

@@ -417,8 +417,8 @@ def permit(
     # current and valid tree removal permit". Removals only; the lot's earlier removals count only
     # when made without a permit (prior_removals_without_permit).
     clear_cutting, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
-    if cc is not None:
-        add("§208-19A(8)", *cc)
+    for mask, what in cc:
+        add("§208-19A(8)", mask, what)
 
     text = _labels(pairs, n)
     needed = removal & (text != "")
@@ -446,9 +446,14 @@ def _clear_cutting(
     act: np.ndarray,
     removal: np.ndarray,
     clear_cutting: bool | None,
-) -> tuple[bool, bool, tuple[np.ndarray, str] | None]:
-    """§208-19A(8)/§208-17: (clear cutting found, determined by the Engineer, (trees, trigger text) or None)."""
-    done_removed = int(((act == "removed") & ~_tree_yes(trees, "permit")).sum())  # without a permit of their own
+) -> tuple[bool, bool, list[tuple[np.ndarray, str]]]:
+    """§208-19A(8)/§208-17: (clear cutting found, determined by the Engineer, the (trees, trigger text) pairs).
+
+    Clear cutting that took place names the trees removed without a permit; the trees proposed for removal
+    are named apart, as removals that would be (more) clear cutting without a permit.
+    """
+    done_mask = (act == "removed") & ~_tree_yes(trees, "permit")  # removed without a permit of their own
+    done_removed = int(done_mask.sum())
     prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
     determined = clear_cutting is True  # the Village Engineer's determination, applied as given
     if clear_cutting is None:
@@ -458,26 +463,23 @@ def _clear_cutting(
             and not site.get("permit_held", False)
         )
     proposed_cc = int(removal.sum()) + prior_np >= p["clear_cutting_min_trees"]
-    if clear_cutting or proposed_cc:
-        prior_txt = f", including {prior_np} earlier" if prior_np else ""
-        if determined:
-            what = TRIGGER_TEXT["§208-19A(8) determined"]
-        elif clear_cutting:
-            what = TRIGGER_TEXT["§208-19A(8)"].format(
-                count=done_removed + prior_np, prior=prior_txt, n=p["clear_cutting_min_trees"]
-            )
-        else:
-            what = (
-                f"removing {int(removal.sum()) + prior_np} trees{prior_txt} "
-                f"({p['clear_cutting_min_trees']} or more) without a permit would be clear cutting (§208-17)"
-            )
-        return (
-            bool(clear_cutting),
-            determined,
-            (np.ones(len(act), dtype=bool) if clear_cutting else act == "remove", what),
+    if not (clear_cutting or proposed_cc):
+        return bool(clear_cutting), determined, []
+    prior_txt = f", including {prior_np} earlier" if prior_np else ""
+    if determined:  # the Engineer's determination is of the property: every removal
+        return True, True, [(np.ones(len(act), dtype=bool), TRIGGER_TEXT["§208-19A(8) determined"])]
+    out = []
+    if clear_cutting:
+        what = TRIGGER_TEXT["§208-19A(8)"].format(
+            count=done_removed + prior_np, prior=prior_txt, n=p["clear_cutting_min_trees"]
         )
-
-    return bool(clear_cutting), determined, None
+        out.append((done_mask, what))
+    would = (
+        f"removing {int(removal.sum()) + prior_np} trees{prior_txt} "
+        f"({p['clear_cutting_min_trees']} or more) without a permit would be clear cutting (§208-17)"
+    )
+    out.append((act == "remove", would))
+    return bool(clear_cutting), determined, out
 
 
 def _tree_yes(trees: pd.DataFrame, col: str) -> np.ndarray:
