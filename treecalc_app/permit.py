@@ -15,6 +15,7 @@ from app_support import (
     views,
 )
 from app_support.views import get
+from treecalc.report.content import percent_text
 
 DEFAULT = "__default__"  # the law engine's default stock (its label says which species and size)
 STOCK_COLUMNS = ["species", "dbh_in", "unit_cost_usd"]
@@ -244,7 +245,8 @@ def _cost_card(a) -> None:
         first = plan[0] if plan else {}
         st.markdown("**What would change it**")
         st.markdown(
-            f"- *Fewer removals*: the replacement must carry {ui.num(get(rep, 'percent'))}% of the value of the trees "
+            f"- *Fewer removals*: the replacement must carry {percent_text(get(rep, 'percent'), get(rep, 'parts'))} "
+            "of the value of the trees "
             f"counted ({ui.usd(get(rep, 'removed_value_usd'), cents=True)} {unit}, "
             f"{get(rep, 'section') or '§208-22A'}); each tree kept off the list lowers it by its own value "
             "(the table of triggered trees below).\n"
@@ -267,10 +269,9 @@ def _croton_figures(a) -> None:
     c = st.columns(3)
     c[0].metric("Permit required (§208-19)", "Yes" if get(permit, "required") else "No")
     c[1].metric("Replacement required (§208-22)", "Yes" if get(rep, "required") else "No")
-    pct = get(rep, "percent")
     c[2].metric(
         "Replacement percentage (§208-22A/F)",
-        "—" if pct is None else f"{float(pct):g}%",
+        percent_text(get(rep, "percent"), get(rep, "parts")),
         help=f"value basis: {get(rep, 'value_basis_label') or get(rep, 'value_basis')}",
     )
     c = st.columns(3)

@@ -227,3 +227,21 @@ def test_trees_concerned_name_the_species_as_surveyed_with_its_code(tmp_path, ca
     assert "Red maple (ACRU)" in trees  # the surveyed name, not the code alone
     assert species_label({"species": "ACRU", "species_code": "ACRU"}) == "ACRU"
     assert species_label({"species": "", "species_code": "QUPA"}) == "QUPA"
+
+
+def test_replacement_percentage_of_mixed_parts_is_given_part_by_part(tmp_path):
+    # 2 trees removed without a permit (§208-22F, 120%) and 3 proposed under a permit for 3 or more (§208-22A,
+    # 90%): there is no single percentage; the PDF printed "%" with no number
+    from treecalc.report.content import percent_text
+
+    assert percent_text(120) == "120%" and percent_text(None, []) == "—"
+    assert percent_text(None, [{"percent": 120}, {"percent": 90.0}, {"percent": 120}]) == "120% and 90% by part"
+    p = tmp_path / "mixed.csv"
+    p.write_text(
+        "Tag,Species,DBH (in),Action\n1,Red maple,12,removed\n2,Red maple,12,removed\n"
+        "3,Red maple,12,remove\n4,Red maple,12,remove\n5,Red maple,12,remove\n"
+    )
+    out = tmp_path / "r.pdf"
+    assert main(["assess", str(p), "--site", "subdividable=true", "--pdf", str(out)]) == 0
+    text = " ".join(pdf_text(out.read_bytes()).split())
+    assert "Replacement percentage 120% and 90% by part" in text

@@ -167,3 +167,12 @@ def species_label(r: Mapping[str, Any]) -> str:
     if not text or text.upper() == code.upper():
         return code
     return f"{text} ({code})" if code else text
+
+
+def percent_text(percent: Any, parts: Iterable[Mapping[str, Any]] | None = None) -> str:
+    """The replacement percentage as read: '120%', or, when the parts differ (120% on the trees harmed in
+    offences, §208-22F, and 90% on the proposed removals, §208-22A), each part's: '120% and 90% by part'."""
+    if percent is not None:
+        return f"{float(percent):g}%"
+    pcts = list(dict.fromkeys(f"{float(p['percent']):g}%" for p in parts or [] if p.get("percent") is not None))
+    return f"{' and '.join(pcts)} by part" if pcts else "—"

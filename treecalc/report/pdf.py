@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, Any
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
-from treecalc.report.content import TREE_COLUMNS, penalties, plain_answer, report_data, trees_concerned
+from treecalc.report.content import (
+    TREE_COLUMNS,
+    penalties,
+    percent_text,
+    plain_answer,
+    report_data,
+    trees_concerned,
+)
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -200,7 +207,11 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
         [
             ("§208-22A", "Replacement required", _cell(d.get("replacement_required"))),
             ("§208-22B", f"Value of the trees removed ({unit})", _cell(d.get("removed_value_usd"))),
-            ("§208-22A/F", "Replacement percentage", f"{_cell(d.get('replacement_percent'))}%"),
+            (
+                "§208-22A/F",
+                "Replacement percentage",
+                percent_text(d.get("replacement_percent"), d.get("replacement_parts")),
+            ),
             ("§208-22A", f"Value required of the replacements ({unit})", _cell(d.get("required_value_usd"))),
             (
                 "§208-22C",
