@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -108,9 +109,13 @@ def label(name: str) -> str:
     """A column or fact name as a user reads it: the table above, else the words of the snake_case name."""
     if name in COLUMN_LABELS:
         return COLUMN_LABELS[name]
-    words = str(name).replace("_usd", " (USD)").replace("_in", " (in)").replace("_sqft", " (sq ft)")
-    words = words.replace("_ft", " (ft)").replace("_", " ").strip()
+    # a unit suffix only at the end: "fund_in_lieu_usd" is "Fund in lieu (USD)", not "Fund (in) lieu (USD)"
+    words = re.sub(r"_(usd|in|sqft|ft)$", lambda m: f" ({_SUFFIX_UNITS[m.group(1)]})", str(name))
+    words = words.replace("_", " ").strip()
     return words[:1].upper() + words[1:]
+
+
+_SUFFIX_UNITS = {"usd": "USD", "in": "in", "sqft": "sq ft", "ft": "ft"}
 
 
 def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:

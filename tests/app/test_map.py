@@ -183,3 +183,12 @@ def test_a_tier_keeps_its_colour_whatever_else_the_survey_holds():
     assert alone["§208-29B(2)"] == crowded["§208-29B(2)"] == tree_map.PALETTE[0]
     assert crowded["§208-29B(3)"] == tree_map.PALETTE[2] and alone["none"] == tree_map.NONE_COLOUR
     assert crowded["§95-9 fine"] not in (tree_map.PALETTE[0], tree_map.PALETTE[2], tree_map.NONE_COLOUR)
+
+
+def test_a_unit_suffix_is_read_only_at_the_end_of_a_name():
+    # fund.csv showed "Fund (in) lieu (USD)" and "Trees (in) lieu": "_in" was read as inches mid-name
+    from app_support.views import label
+
+    assert label("fund_in_lieu_usd") == "Fund in lieu (USD)"
+    assert label("trees_in_lieu") == "Trees in lieu"
+    assert label("height_ft") == "Height (ft)" and label("area_sqft") == "Area (sq ft)"
