@@ -284,6 +284,21 @@ def _write_out(result: Any, path: str) -> None:
         raise
 
 
+def _check_jurisdiction_options(jurisdiction: str | None, opts: Any) -> None:
+    """With ``--jurisdiction wesley-hills``, a Croton-on-Hudson Chapter 208 flag given is an error naming the
+    flag (:func:`treecalc.rules.wesley_hills.check_options`): before the survey is read, and again with the
+    jurisdiction the assessment applied (the Site sheet's), before anything is printed or written."""
+    from treecalc.rules.law_data import jurisdiction_key
+
+    if jurisdiction and jurisdiction_key(jurisdiction) == "wesley_hills":
+        from treecalc.rules.wesley_hills import CrotonOnlyOptions, check_options
+
+        try:
+            check_options(opts)
+        except CrotonOnlyOptions as e:
+            raise ValueError(e.message(flags=True)) from None
+
+
 def _cmd_assess(a: argparse.Namespace) -> int:
     from dataclasses import fields
 
@@ -302,6 +317,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         _check_out(a.out)  # before any work: a bad path is reported once, cleanly
     if getattr(a, "pdf", None):
         _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
+    _check_jurisdiction_options(a.jurisdiction, AssessOptions(**options))
     path = a.file
     if path is None:
         from treecalc import data
@@ -328,6 +344,8 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         **options,
         **kw,
     )
+    # the jurisdiction the survey's Site sheet named: the same check, before anything is written
+    _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options))
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):
