@@ -80,6 +80,12 @@ def test_the_excavation_companion_reads_the_law_of_treecalc_data(tmp_path):
             "law/croton_on_hudson_223_water.toml is missing from the data folder",
         ),
         ("species/prices.csv", ("assess", "--json"), "species/prices.csv is missing from the data folder"),
+        # `assess` without a file reads the sample of the folder ("sample_survey.xlsx: ...: no such file" before)
+        (
+            "examples/sample_survey.xlsx",
+            ("assess", "--json"),
+            "examples/sample_survey.xlsx is missing from the data folder",
+        ),
     ],
 )
 def test_a_file_missing_from_treecalc_data_is_named_with_the_folder(tmp_path, remove, argv, missing):

@@ -319,10 +319,11 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
     _check_jurisdiction_options(a.jurisdiction, AssessOptions(**options))
     path = a.file
-    if path is None:
+    if path is None:  # the sample of the data folder (TREECALC_DATA): a copy without it is named
         from treecalc import data
+        from treecalc.units import data_file
 
-        path = data.SAMPLE_SURVEY
+        path = data_file(data.SAMPLE_SURVEY.relative_to(data.DATA_DIR).as_posix(), data.DATA_DIR)
     from treecalc.cli.common import stderr_progress
     from treecalc.cli.survey import species_map_arg
     from treecalc.ingest import read_survey
