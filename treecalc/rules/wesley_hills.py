@@ -90,9 +90,10 @@ SECTIONS_APPLIED = [
 
 #: The options of :func:`treecalc.assess` only Croton-on-Hudson Chapter 208 reads: keyword -> (the command
 #: line's flag, or "" for a keyword only the library takes; the section and what it sets). Chapter 95 has no
-#: violation standard, replacement, tree fund or doubling: given for Wesley Hills, one is an error, never
-#: silently dropped (:func:`check_options`). ``continuing_days`` and ``value_basis`` have a Chapter 95
-#: meaning (other violations per day; the trees' values) and are used.
+#: violation standard, replacement, tree fund or doubling: given for Wesley Hills, one is never silently
+#: dropped: :func:`assess` says it in the warnings, the command line refuses it (:func:`check_options`, exit 2).
+#: ``continuing_days`` and ``value_basis`` have a Chapter 95 meaning (other violations per day; the trees'
+#: values) and are used.
 CROTON_ONLY_OPTIONS: dict[str, tuple[str, str]] = {
     "violation": ("--violation", "§208-22F violation standard"),
     "application_pending": ("--application-pending", "§208-29B(7) doubling"),
