@@ -241,3 +241,23 @@ def test_a_croton_flag_with_wesley_hills_from_the_site_sheet_is_an_error(fake_su
     # without them, the same survey is assessed under Chapter 95: 3 removals, 12 in each
     assert main(["assess", "x.xlsx", "--days", "3", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["jurisdiction"] == "wesley_hills"
+
+
+def test_a_croton_site_fact_with_wesley_hills_is_an_error_naming_it(fake_survey, capsys):
+    # Chapter 95 reads has_residence (§95-3A(1)(c)) but not subdividable or department_approval (§208-19A(2),
+    # §208-5C/D): before, they were dropped without a word and the exit was 0
+    argv = ["assess", "x.xlsx", "--site", "subdividable=false", "--site", "has_residence=true"]
+    assert main([*argv, "--site", "department_approval=true", "--jurisdiction", "wesley-hills"]) == 2
+    assert capsys.readouterr().err == (
+        "error: --site subdividable, --site department_approval are site facts of Croton-on-Hudson Chapter 208 "
+        "that Wesley Hills Chapter 95 does not read, so they would not be used; leave them out, or give "
+        "--jurisdiction croton-on-hudson\n"
+    )
+    # the jurisdiction given as a site fact: the same check, after the assessment, before any output
+    assert main([*argv, "--site", "jurisdiction=wesley-hills"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: --site subdividable is a site fact of Croton-on-Hudson Chapter 208")
+    # the facts Chapter 95 reads, the law and the coordinate system pass
+    ok = ["--site", "has_residence=true", "--site", "crs=EPSG:2263", "--jurisdiction", "wesley-hills", "--json"]
+    assert main(["assess", "x.xlsx", *ok]) == 0
+    assert json.loads(capsys.readouterr().out)["jurisdiction"] == "wesley_hills"
