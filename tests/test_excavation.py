@@ -746,3 +746,32 @@ def test_law_numbers_quote_the_ordinance_verbatim(toml_name, text_file):
         for part in quote.split(" ... "):
             part = " ".join(part.split()).lower()
             assert part in law, f"{toml_name} [{key}]: {part!r} is not in {text_file}"
+
+
+# -- an input the chosen law does not read: refused (term, cellar) or said in the notes, never silently dropped --
+def test_a_permit_term_for_wesley_hills_and_a_cellar_for_croton_are_refused():
+    from treecalc.excavation import PermitTerm
+
+    # before: check_permit dropped them without a word (Chapter 95 has no term; Chapter 120 no cellar rule)
+    with pytest.raises(
+        ValueError,
+        match=r"^term is a Croton-on-Hudson Chapter 120 input \(§120-10A: the permit term and idle time\): "
+        r"Wesley Hills Chapter 95 does not read it, so it would not be used; leave it out, or use 'croton_on_hudson'",
+    ):
+        check_permit([(100, 2)], jurisdiction="wesley_hills", term=PermitTerm("2026-01-01", as_of="2026-02-01"))
+    with pytest.raises(ValueError, match=r"^cellar is a Wesley Hills Chapter 95 input \(§95-3C\(1\): "):
+        check_permit([(100, 2)], jurisdiction="croton_on_hudson", cellar=(40, 30, 8))
+
+
+def test_a_retaining_wall_or_lot_area_for_wesley_hills_is_noted_and_changes_nothing():
+    plain = check_permit([(100, 2)], jurisdiction="wesley_hills")
+    r = check_permit([(100, 2)], jurisdiction="wesley_hills", retaining_wall_height_ft=6, lot_area_sqft=20_000)
+    # 100 sq ft x 2 ft = 200 cu ft = 7.41 cu yd: an operation (§95-3A(1)(a)) either way
+    assert r.permit_required is plain.permit_required is True and r.excavation_cy == plain.excavation_cy
+    assert r.notes[: len(plain.notes)] == plain.notes
+    assert r.notes[len(plain.notes) :] == [
+        "retaining_wall_height_ft is a Croton-on-Hudson Chapter 120 input (§120-8M: a retaining wall over 4 ft "
+        "needs a building permit): Wesley Hills Chapter 95 does not read it, so it is not used",
+        "lot_area_sqft is a Croton-on-Hudson Chapter 120 input (§120-3A(3): lowering or stripping over half the "
+        "lot): Wesley Hills Chapter 95 does not read it, so it is not used",
+    ]

@@ -6,21 +6,24 @@ and cached for the life of the process. The loaders return read-only numpy
 arrays so that no model can modify the shared tables by accident.
 
 Set ``TREECALC_DATA`` to point at another ``data`` folder (for example a
-village's edited copy of ``species/local_status.csv``).
+village's edited copy of ``species/local_status.csv``): the one setting,
+:data:`treecalc.units.DATA_DIR`, that the law files (``law/``) are read from too.
+A file missing from that folder is an error naming it and the folder
+(:class:`treecalc.units.MissingDataFile`).
 """
 
 from __future__ import annotations
 
 import csv
 import functools
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-DATA_DIR = Path(os.environ.get("TREECALC_DATA", Path(__file__).resolve().parents[1] / "data"))
+from treecalc.units import DATA_DIR, data_file
+
 SPECIES_DIR = DATA_DIR / "species"
 EXAMPLES_DIR = DATA_DIR / "examples"
 SAMPLE_SURVEY = EXAMPLES_DIR / "sample_survey.xlsx"
@@ -86,6 +89,11 @@ class BenefitTables:
     units: dict[str, str]
 
 
+def _species_file(name: str) -> Path:
+    """``species/<name>`` of the data folder; :class:`treecalc.units.MissingDataFile` naming it if absent."""
+    return data_file(f"species/{name}", SPECIES_DIR.parent)
+
+
 def _readonly(a: np.ndarray) -> np.ndarray:
     a.setflags(write=False)
     return a
@@ -145,7 +153,7 @@ def _dense(values: dict[tuple[int, int], float], shape: tuple[int, int]) -> np.n
 
 @functools.cache
 def benefit_tables() -> BenefitTables:
-    rows, units, cells = _benefit_table_cells(SPECIES_DIR / "benefit_tables.csv")
+    rows, units, cells = _benefit_table_cells(_species_file("benefit_tables.csv"))
     value_rows = tuple(rows)
     row_index = {r: i for i, r in enumerate(value_rows)}
     shape = (len(value_rows), len(DBH_CLASSES_CM))
@@ -166,13 +174,13 @@ def benefit_tables() -> BenefitTables:
 @functools.cache
 def prices() -> dict[str, float]:
     """The zone's default benefit prices, USD per unit (see ``prices.csv``)."""
-    p = pd.read_csv(SPECIES_DIR / "prices.csv")
+    p = pd.read_csv(_species_file("prices.csv"))
     return {r.factor_group: float(r.price_usd_per_unit) for r in p.itertuples()}
 
 
 @functools.cache
 def price_units() -> dict[str, str]:
-    p = pd.read_csv(SPECIES_DIR / "prices.csv")
+    p = pd.read_csv(_species_file("prices.csv"))
     return {r.factor_group: f"USD/{r.unit}" for r in p.itertuples()}
 
 
@@ -195,7 +203,7 @@ def catalogue() -> pd.DataFrame:
     ``size_class``, the CTLA appraisal parameters, ``native`` (bool) and
     ``part575`` (``prohibited``/``regulated``/``none``).
     """
-    cat = pd.read_csv(SPECIES_DIR / "catalogue.csv", keep_default_na=False, dtype={"code": str, "aliases": str})
+    cat = pd.read_csv(_species_file("catalogue.csv"), keep_default_na=False, dtype={"code": str, "aliases": str})
     for c in APPRAISAL_COLUMNS:
         cat[c] = cat[c].astype(float)
     status_path = SPECIES_DIR / "local_status.csv"
@@ -229,7 +237,7 @@ def growth_utd() -> pd.DataFrame:
     ``min_dbh_cm`` / ``max_dbh_cm`` bound the DBH range of each equation (the
     source calls them min_age / max_age, but they hold DBH).
     """
-    g = pd.read_csv(SPECIES_DIR / "growth_utd.csv")
+    g = pd.read_csv(_species_file("growth_utd.csv"))
     return g.set_index("species_code")
 
 
@@ -239,7 +247,7 @@ def growth_age_class() -> tuple[np.ndarray, np.ndarray]:
 
     Rows follow :attr:`BenefitTables.value_rows`.
     """
-    g = pd.read_csv(SPECIES_DIR / "growth_age_class.csv")
+    g = pd.read_csv(_species_file("growth_age_class.csv"))
     rows = benefit_tables().value_rows
     wide = g.pivot(index="value_row", columns="age_yr", values="dbh_cm").reindex(index=list(rows))
     return _readonly(wide.columns.to_numpy(float)), _readonly(wide.to_numpy(float))

@@ -71,6 +71,8 @@ from treecalc.units import (
 __all__ = [
     "PermitCheck",
     "check_permit",
+    "ONE_LAW_INPUTS",
+    "one_law_input",
     "review_standards",
     "work_time_allowed",
     "work_time_check",
@@ -135,6 +137,42 @@ def _pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decima
 # =========================================================================== §120-3A permit
 LAW = load_law_numbers("croton_on_hudson_120_excavation.toml")
 WH_LAW = load_law_numbers("wesley_hills_95_excavation.toml")
+
+_CHAPTER = {"croton_on_hudson": "Croton-on-Hudson Chapter 120", "wesley_hills": "Wesley Hills Chapter 95"}
+#: Inputs of :func:`check_permit` that one law reads and the other does not: name -> (the law that reads it,
+#: its section and what it decides). Given for the other law, ``term`` and ``cellar`` are refused (ValueError:
+#: :func:`one_law_input`); the retaining wall and the lot area, which the app passes for either law, are said
+#: in the notes. The command line refuses all four (exit 2), naming the flag.
+ONE_LAW_INPUTS: dict[str, tuple[str, str, str]] = {
+    "term": ("croton_on_hudson", LAW["permit_term"].section, "the permit term and idle time"),
+    "retaining_wall_height_ft": (
+        "croton_on_hudson",
+        LAW["retaining_wall_height"].section,
+        "a retaining wall over 4 ft needs a building permit",
+    ),
+    "lot_area_sqft": ("croton_on_hudson", LAW["lowering_area"].section, "lowering or stripping over half the lot"),
+    "cellar": ("wesley_hills", WH_LAW["cellar_multiple"].section, "a building permit stands as the permit"),
+}
+
+
+def one_law_input(name: str, jurisdiction: str, shown: str = "", refused: bool = True) -> str:
+    """Why input ``name`` (shown as ``shown``: a flag) is not read under ``jurisdiction`` (a key); ``""`` if it is.
+
+    ``refused``: the words of an error (leave it out, or choose the other law), else those of a note.
+    """
+    law_key, section, what = ONE_LAW_INPUTS[name]
+    if law_key == jurisdiction:
+        return ""
+    if refused:
+        other = f"give --jurisdiction {law_key.replace('_', '-')}" if shown.startswith("--") else f"use {law_key!r}"
+        outcome = f"it would not be used; leave it out, or {other}"
+    else:
+        outcome = "it is not used"
+    return (
+        f"{shown or name} is a {_CHAPTER[law_key]} input ({section}: {what}): "
+        f"{_CHAPTER[jurisdiction]} does not read it, so {outcome}"
+    )
+
 
 #: Bounds of every input (a number outside is refused with a message naming it).
 #: (the one table of plausible ranges: :data:`treecalc.units.RANGES`)
@@ -704,8 +742,16 @@ def check_permit(
         foundations,
         measured,
     )
+    given = {"term": term, "cellar": cellar}
+    for name in ("term", "cellar"):  # never silently dropped (the app passes neither to the other law)
+        why = one_law_input(name, jur) if given[name] is not None else ""
+        if why:
+            raise ValueError(why)
     if jur == "wesley_hills":
-        return _wesley_hills_check(o, cellar)
+        r = _wesley_hills_check(o, cellar)
+        noted = {"retaining_wall_height_ft": retaining_wall_height_ft, "lot_area_sqft": lot_area_sqft}
+        r.notes.extend(one_law_input(k, jur, refused=False) for k, v in noted.items() if v is not None)
+        return r
     missing: list[str] = []
     exemptions = _foundation_exemption(o)
     rules = _croton_rules(o, exemptions, missing)

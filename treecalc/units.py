@@ -11,6 +11,8 @@
   ranges of every number a user gives (flags, site facts, companion inputs) and its checks.
 - :class:`LawNumber`, :func:`load_law_numbers`: a number of the law with its unit and section,
   read from ``data/law/*.toml`` (each entry ``{value, unit, section, text}``).
+- :data:`DATA_DIR`, :func:`data_file`, :func:`read_data_toml`: the one data folder (``TREECALC_DATA``
+  when set, else the copy that ships with treecalc) and its files, a missing file or table said clearly.
 
 References
 ----------
@@ -60,12 +62,77 @@ __all__ = [
     "LawNumber",
     "load_law_numbers",
     "LAW_DIR",
+    "DATA_DIR",
+    "DATA_ENV",
+    "BUNDLED_DATA_DIR",
+    "MissingDataFile",
+    "data_file",
+    "read_data_toml",
 ]
 
 CENT = Decimal("0.01")
 #: Largest amount of money accepted (USD): far above any bill, far below decimal's precision.
 MAX_MONEY = Decimal(10) ** 12
-LAW_DIR = Path(__file__).resolve().parent.parent / "data" / "law"
+
+#: The environment variable naming another ``data`` folder (a village's edited copy).
+DATA_ENV = "TREECALC_DATA"
+
+
+def _bundled_data_dir() -> Path:
+    """The data that ships with treecalc: ``treecalc/_data`` in an installed wheel (pyproject.toml maps
+    the repository's ``data/`` there), else ``data/`` beside the package in a checkout or editable install."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "_data"
+    return packaged if packaged.is_dir() else here.parent / "data"
+
+
+BUNDLED_DATA_DIR = _bundled_data_dir()
+#: The one data folder every table and law file is read from (data.py, rules, water, excavation).
+DATA_DIR = Path(os.environ.get(DATA_ENV) or BUNDLED_DATA_DIR)
+LAW_DIR = DATA_DIR / "law"
+
+
+class MissingDataFile(FileNotFoundError):
+    """A data file or one of its tables is missing from the data folder (an old or incomplete copy)."""
+
+
+def _where(folder: Path) -> str:
+    if os.environ.get(DATA_ENV) and folder == DATA_DIR:
+        return f"the data folder {folder} ({DATA_ENV} points there; an old or incomplete copy?)"
+    return f"the data folder {folder} (treecalc's own data: the installation is incomplete)"
+
+
+def data_file(relpath: str, folder: Path | None = None) -> Path:
+    """``relpath`` (``"law/site_facts.toml"``) in the data folder; :class:`MissingDataFile` naming the file,
+    the folder and ``TREECALC_DATA`` when it is not there (never a bare "No such file")."""
+    base = DATA_DIR if folder is None else folder
+    path = base / relpath
+    if not path.is_file():
+        raise MissingDataFile(
+            f"{relpath} is missing from {_where(base)}: copy it from {BUNDLED_DATA_DIR / relpath}"
+            + (f" or unset {DATA_ENV}" if os.environ.get(DATA_ENV) else "")
+        )
+    return path
+
+
+def read_data_toml(relpath: str, folder: Path | None = None) -> dict[str, Any]:
+    """A TOML file of the data folder; :class:`MissingDataFile` when it, or a table the copy that ships with
+    treecalc has (``[site_why]``, ``[assumed]``, a number of the law), is missing."""
+    base = DATA_DIR if folder is None else folder
+    path = data_file(relpath, base)
+    with path.open("rb") as f:
+        raw = tomllib.load(f)
+    shipped = BUNDLED_DATA_DIR / relpath
+    if path.resolve() != shipped.resolve() and shipped.is_file():
+        with shipped.open("rb") as f:
+            want = [k for k, v in tomllib.load(f).items() if isinstance(v, dict) and k not in raw]
+        if want:
+            tables = ", ".join(f"[{k}]" for k in want)
+            raise MissingDataFile(
+                f"{relpath} in {_where(base)} lacks {tables}: this version of treecalc reads "
+                f"{'it' if len(want) == 1 else 'them'}; copy the file from {shipped}"
+            )
+    return raw
 
 
 _THOUSANDS = re.compile(r"[+-]?\$?\d{1,3}(,\d{3})+(\.\d*)?([eE][+-]?\d+)?")
@@ -421,8 +488,7 @@ def load_law_numbers(filename: str) -> dict[str, LawNumber]:
     Raises ValueError naming the file and key if an entry lacks one of them.
     """
     path = LAW_DIR / filename
-    with path.open("rb") as f:
-        raw = tomllib.load(f)
+    raw = read_data_toml(f"law/{filename}", LAW_DIR.parent)
     out: dict[str, LawNumber] = {}
     for key, entry in raw.items():
         if not isinstance(entry, dict):

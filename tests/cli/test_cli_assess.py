@@ -189,3 +189,75 @@ def test_every_option_flag_reaches_assess_under_its_keyword(fake_survey, monkeyp
     # the options no flag sets are left to assess()'s defaults
     options = {f.name for f in fields(assessment.AssessOptions)}
     assert options - set(seen) == {"replacement_stock", "in_lieu_policy", "size_waiver"}
+
+
+# every Chapter 208 flag of `assess`, with a value where it takes one (Wesley Hills Chapter 95 reads none of them)
+CROTON_FLAGS = [
+    ["--violation"],
+    ["--application-pending"],
+    ["--clear-cutting"],
+    ["--replacement-percent", "150"],
+    ["--replacement-species", "ACRU"],
+    ["--replacement-dbh", "3"],
+    ["--replacement-height", "6"],
+    ["--replacement-cost", "450"],
+    ["--plantable", "2"],
+    ["--plantable-area", "400"],
+    ["--fee-per-tree", "300"],
+]
+
+
+@pytest.mark.parametrize("flag", CROTON_FLAGS, ids=lambda f: f[0])
+def test_a_croton_flag_with_wesley_hills_is_an_error_naming_it(fake_survey, capsys, flag):
+    from treecalc.rules.wesley_hills import CROTON_ONLY_OPTIONS
+
+    # before: exit 0 and Chapter 95's findings, the flag dropped without a word
+    assert main(["assess", "x.xlsx", "--jurisdiction", "wesley-hills", *flag]) == 2
+    out, err = capsys.readouterr()
+    name = flag[0]
+    section = next(s for f, s in CROTON_ONLY_OPTIONS.values() if f == name)
+    assert out == "" and err == (
+        f"error: {name} is a Croton-on-Hudson Chapter 208 option ({section}): Wesley Hills Chapter 95 has no "
+        "violation standard, replacement, tree fund or doubling, so it would not be used; leave it out, or give "
+        "--jurisdiction croton-on-hudson\n"
+    )
+
+
+def test_a_croton_flag_with_wesley_hills_from_the_site_sheet_is_an_error(fake_survey, capsys, tmp_path):
+    fake_survey.site["jurisdiction"] = "wesley-hills"  # the law named by the survey, not by a flag
+    fee = tmp_path / "fee.toml"
+    from treecalc.units import BUNDLED_DATA_DIR
+
+    fee.write_text((BUNDLED_DATA_DIR / "law" / "fee_schedule.toml").read_text())
+    argv = ["assess", "x.xlsx", "--replacement-percent", "150", "--fee-schedule", str(fee), "--days", "3"]
+    # before: exit 0 with a warning for the percentage and nothing for the fee schedule
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "error: --replacement-percent, --fee-schedule are Croton-on-Hudson Chapter 208 options "
+        "(§208-22F replacement percentage; §208-24C Tree Preservation Fund): Wesley Hills Chapter 95 has no "
+    ), err
+    assert "--days" not in err  # days of a continuing violation have a Chapter 95 meaning (penalties B)
+    # without them, the same survey is assessed under Chapter 95: 3 removals, 12 in each
+    assert main(["assess", "x.xlsx", "--days", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["jurisdiction"] == "wesley_hills"
+
+
+def test_a_croton_site_fact_with_wesley_hills_is_an_error_naming_it(fake_survey, capsys):
+    # Chapter 95 reads has_residence (§95-3A(1)(c)) but not subdividable or department_approval (§208-19A(2),
+    # §208-5C/D): before, they were dropped without a word and the exit was 0
+    argv = ["assess", "x.xlsx", "--site", "subdividable=false", "--site", "has_residence=true"]
+    assert main([*argv, "--site", "department_approval=true", "--jurisdiction", "wesley-hills"]) == 2
+    assert capsys.readouterr().err == (
+        "error: --site subdividable, --site department_approval are site facts of Croton-on-Hudson Chapter 208 "
+        "that Wesley Hills Chapter 95 does not read, so they would not be used; leave them out, or give "
+        "--jurisdiction croton-on-hudson\n"
+    )
+    # the jurisdiction given as a site fact: the same check, after the assessment, before any output
+    assert main([*argv, "--site", "jurisdiction=wesley-hills"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: --site subdividable is a site fact of Croton-on-Hudson Chapter 208")
+    # the facts Chapter 95 reads, the law and the coordinate system pass
+    ok = ["--site", "has_residence=true", "--site", "crs=EPSG:2263", "--jurisdiction", "wesley-hills", "--json"]
+    assert main(["assess", "x.xlsx", *ok]) == 0
+    assert json.loads(capsys.readouterr().out)["jurisdiction"] == "wesley_hills"

@@ -319,3 +319,40 @@ def test_bad_amounts_are_named_where_they_were_typed(tmp_path, capsys):
         capsys,
     )
     assert rc == 2 and "--bill '-1:2026-02-15'" in err and "negative" in err, err
+
+
+TERM_WHY = "(§120-10A: the permit term and idle time): Wesley Hills Chapter 95 does not read it"
+
+
+@pytest.mark.parametrize(
+    "argv,msg",
+    [
+        (["--permit-issued", "2026-01-01"], f"--permit-issued is a Croton-on-Hudson Chapter 120 input {TERM_WHY}"),
+        (["--permit-issued", "2026-01-01", "--last-work", "2026-01-05"], "--permit-issued is a Croton-on-Hudson"),
+        (["--retaining-wall", "6"], "--retaining-wall is a Croton-on-Hudson Chapter 120 input (§120-8M: "),
+        (["--lot-area", "20000"], "--lot-area is a Croton-on-Hudson Chapter 120 input (§120-3A(3): "),
+    ],
+)
+def test_a_croton_flag_with_wesley_hills_is_refused_naming_it(argv, msg, capsys):
+    # before: exit 0 and Chapter 95's answer, the flag dropped without a word
+    rc, out, err = run(["excavation", "check", "--jurisdiction", "wesley-hills", "--excavate", "100:2", *argv], capsys)
+    assert rc == 2 and out == "" and err.startswith(f"error: {msg}"), err
+    assert err.rstrip().endswith("so it would not be used; leave it out, or give --jurisdiction croton-on-hudson")
+
+
+def test_cellar_with_croton_and_as_of_without_a_permit_are_refused(capsys):
+    rc, _, err = run(["excavation", "check", "--excavate", "100:2", "--cellar", "40:30:8"], capsys)
+    assert rc == 2 and err == (
+        "error: --cellar is a Wesley Hills Chapter 95 input (§95-3C(1): a building permit stands as the permit): "
+        "Croton-on-Hudson Chapter 120 does not read it, so it would not be used; leave it out, or give "
+        "--jurisdiction wesley-hills\n"
+    )
+    # before: --as-of alone was dropped (the term check needs the issue date)
+    rc, _, err = run(["excavation", "check", "--excavate", "100:2", "--as-of", "2026-03-01"], capsys)
+    assert rc == 2 and err == "error: --as-of needs --permit-issued (the §120-10A term is counted from the permit)\n"
+
+
+def test_volume_lot_area_with_wesley_hills_is_refused_before_any_file_is_read(capsys, tmp_path):
+    argv = ["excavation", "volume", "--jurisdiction", "wesley-hills", "--lot-area", "20000"]
+    rc, _, err = run([*argv, "--sections", str(tmp_path / "none.csv")], capsys)
+    assert rc == 2 and err.startswith("error: --lot-area is a Croton-on-Hudson Chapter 120 input (§120-3A(3): ")

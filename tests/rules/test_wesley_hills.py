@@ -1,5 +1,7 @@
 """Wesley Hills § 95-3A(1)(c)-(e) and the $5,000-per-tree fine."""
 
+import re
+
 from rules_helpers import make_trees
 
 from treecalc.rules import law
@@ -105,3 +107,74 @@ def test_exceptions_village_work_and_subdivision_plans():
     r = ev(rows, subdivision_plans_approved="true", has_residence=False, lot_area_acres=0.5, one_family_co_issued=True)
     assert r.permit_needed.tolist() == [True] and r.fine_usd.sum() == 0
     assert r.exceptions_applied[0]["section"] == "§95-3C(2)"
+
+
+# -- options only Croton-on-Hudson Chapter 208 reads: an error for Wesley Hills, never silently dropped ------
+def _wh_survey():
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    rows = [{"species_code": "ACRU", "dbh_in": 12, "action": "removed", "within_20ft_of_lot_line": False}]
+    site = {"has_residence": False, "lot_area_acres": 0.5, "one_family_co_issued": False}
+    return SimpleNamespace(
+        trees=make_trees(rows), rejected=pd.DataFrame(), site=site, site_assumptions=[], warnings=[], rows_read=1
+    )
+
+
+#: A value other than assess()'s default for every Croton-only keyword.
+GIVEN = {
+    "violation": False,  # given as no: still a Chapter 208 fact, not one of Chapter 95
+    "application_pending": True,
+    "clear_cutting": True,
+    "replacement_percent": 150,
+    "replacement_stock": [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 400}],
+    "replacement_species": "ACRU",
+    "replacement_dbh_in": 3.0,
+    "replacement_height_ft": 6.0,
+    "replacement_cost_usd": "450",
+    "plantable": 2,
+    "plantable_area_sqft": 400.0,
+    "fee_schedule": {"basis": "per_tree", "fee_per_tree_usd": "300"},
+    "fee_per_tree_usd": "300",
+    "in_lieu_policy": "fund_first",
+    "size_waiver": True,
+}
+
+
+def test_every_croton_only_option_has_a_given_value_here():
+    assert set(GIVEN) == set(W.CROTON_ONLY_OPTIONS)
+
+
+WHY = "Wesley Hills Chapter 95 has no violation standard, replacement, tree fund or doubling"
+
+
+@pytest.mark.parametrize("name", sorted(GIVEN))
+def test_a_croton_only_option_given_for_wesley_hills_is_said_and_check_options_refuses_it(name):
+    from treecalc.assessment import AssessOptions, assess
+
+    section = W.CROTON_ONLY_OPTIONS[name][1]
+    plain = assess(_wh_survey(), jurisdiction="wesley_hills")
+    a = assess(_wh_survey(), jurisdiction="wesley_hills", **{name: GIVEN[name]})
+    # before: the option was dropped without a word (replacement_percent alone had a warning of its own)
+    said = f"{name} is a Croton-on-Hudson Chapter 208 option ({section}): {WHY}, so it is not used"
+    assert said in a.warnings and said not in plain.warnings
+    # the findings are Chapter 95's either way: one tree, 12 in, removed on a vacant lot (c): 1 x $5,000
+    assert a.to_json()["fine_max_usd"] == plain.to_json()["fine_max_usd"] == 5000
+    # check_options (what the command line applies) refuses it with a ValueError naming it
+    with pytest.raises(ValueError, match=rf"^{name} is a Croton-on-Hudson Chapter 208 option \({re.escape(section)}\)"):
+        W.check_options(AssessOptions(**{name: GIVEN[name]}))
+
+
+def test_two_croton_only_options_are_named_together_and_defaults_never_count():
+    from treecalc.assessment import AssessOptions, assess
+
+    with pytest.raises(W.CrotonOnlyOptions, match=r"^plantable, fee_per_tree_usd are Croton-on-Hudson Chapter 208 "):
+        W.check_options(AssessOptions(fee_per_tree_usd="300", plantable=2))
+    # the defaults given explicitly, and the options Chapter 95 reads (days: other violations; value basis)
+    defaults = {"replacement_percent": None, "in_lieu_policy": "plant_first", "size_waiver": False}
+    W.check_options(AssessOptions(continuing_days=3, value_basis="appraised", **defaults))
+    a = assess(_wh_survey(), jurisdiction="wesley_hills", continuing_days=3, value_basis="appraised", **defaults)
+    assert not [w for w in a.warnings if "Croton-on-Hudson Chapter 208 option" in w]
+    # one tree, 12 in, removed on a vacant lot (c): 1 x $5,000; 3 days x $2,500 = $7,500 for other violations
+    assert a.to_json()["fine_max_usd"] == 5000 and a.wesley_hills["other_violation_max_usd"] == 7500

@@ -284,6 +284,31 @@ def _write_out(result: Any, path: str) -> None:
         raise
 
 
+def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[str, Any]) -> None:
+    """With ``--jurisdiction wesley-hills``, a Croton-on-Hudson Chapter 208 flag or ``--site`` fact given is an
+    error naming it (:func:`treecalc.rules.wesley_hills.check_options`, ``unread_site_facts``): before the
+    survey is read, and again with the jurisdiction the assessment applied (the Site sheet's), before anything
+    is printed or written. The Site sheet's own facts are the survey's, not flags: they are not refused."""
+    from treecalc.rules.law_data import jurisdiction_key
+
+    if jurisdiction and jurisdiction_key(jurisdiction) == "wesley_hills":
+        from treecalc.rules.wesley_hills import CrotonOnlyOptions, check_options, unread_site_facts
+
+        try:
+            check_options(opts)
+        except CrotonOnlyOptions as e:
+            raise ValueError(e.message(flags=True)) from None
+        unread = unread_site_facts(site)
+        if unread:
+            named = ", ".join(f"--site {k}" for k in unread)
+            one = len(unread) == 1
+            raise ValueError(
+                f"{named} {'is a site fact' if one else 'are site facts'} of Croton-on-Hudson Chapter 208 that "
+                f"Wesley Hills Chapter 95 does not read, so {'it' if one else 'they'} would not be used; leave "
+                f"{'it' if one else 'them'} out, or give --jurisdiction croton-on-hudson"
+            )
+
+
 def _cmd_assess(a: argparse.Namespace) -> int:
     from dataclasses import fields
 
@@ -302,11 +327,14 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         _check_out(a.out)  # before any work: a bad path is reported once, cleanly
     if getattr(a, "pdf", None):
         _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
+    site = _site_pairs(a.site)
+    _check_jurisdiction_options(a.jurisdiction, AssessOptions(**options), site)
     path = a.file
-    if path is None:
+    if path is None:  # the sample of the data folder (TREECALC_DATA): a copy without it is named
         from treecalc import data
+        from treecalc.units import data_file
 
-        path = data.SAMPLE_SURVEY
+        path = data_file(data.SAMPLE_SURVEY.relative_to(data.DATA_DIR).as_posix(), data.DATA_DIR)
     from treecalc.cli.common import stderr_progress
     from treecalc.cli.survey import species_map_arg
     from treecalc.ingest import read_survey
@@ -324,10 +352,12 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         survey,
         progress=stderr_progress(),
         jurisdiction=a.jurisdiction,
-        site=_site_pairs(a.site),
+        site=site,
         **options,
         **kw,
     )
+    # the jurisdiction the survey's Site sheet named: the same check, before anything is written
+    _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):

@@ -41,6 +41,33 @@ def _area_depths(values: list[str], flag: str) -> list[tuple[Decimal, Decimal]]:
     return out
 
 
+#: The flags of ``excavation check`` that one law reads (:data:`treecalc.excavation.ONE_LAW_INPUTS`):
+#: flag -> (its namespace attribute, the input of check_permit it sets).
+_ONE_LAW_FLAGS = (
+    ("--permit-issued", "permit_issued", "term"),
+    ("--last-work", "last_work", "term"),
+    ("--as-of", "as_of", "term"),
+    ("--retaining-wall", "retaining_wall", "retaining_wall_height_ft"),
+    ("--lot-area", "lot_area", "lot_area_sqft"),
+    ("--cellar", "cellar", "cellar"),
+)
+
+
+def _check_one_law_flags(a: argparse.Namespace) -> None:
+    """A flag the chosen law does not read is an error naming it (never silently dropped): ``--permit-issued``
+    with Wesley Hills (§120-10A is Croton-on-Hudson's), ``--cellar`` with Croton-on-Hudson (§95-3C(1))."""
+    from treecalc.excavation import one_law_input
+    from treecalc.rules.law_data import jurisdiction_key
+
+    jur = jurisdiction_key(a.jurisdiction)
+    for flag, attr, name in _ONE_LAW_FLAGS:
+        why = one_law_input(name, jur, shown=flag) if getattr(a, attr, None) is not None else ""
+        if why:
+            raise ValueError(why)
+    if getattr(a, "as_of", None) and not getattr(a, "permit_issued", None):
+        raise ValueError("--as-of needs --permit-issued (the §120-10A term is counted from the permit)")
+
+
 def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
     from treecalc.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT, MAX_DEPTH_IN, MAX_WALL_FT
 
@@ -85,6 +112,7 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
         kw["term"] = PermitTerm(a.permit_issued, last_work=a.last_work, as_of=a.as_of)
     elif getattr(a, "last_work", None):
         raise ValueError("--last-work needs --permit-issued (§120-10A counts from the permit)")
+    _check_one_law_flags(a)  # each value read and checked first: a malformed one is said as such
     return kw
 
 
@@ -165,6 +193,7 @@ def _volume(a: argparse.Namespace) -> tuple[Any, str]:
 def _cmd_volume(a: argparse.Namespace) -> int:
     from treecalc.excavation import check_permit
 
+    _check_one_law_flags(a)  # --lot-area is Croton-on-Hudson's (§120-3A(3)): refused with Wesley Hills
     r, head = _volume(a)
     kw: dict[str, Any] = {"jurisdiction": a.jurisdiction}
     if a.lot_area is not None:

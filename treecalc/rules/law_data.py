@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from treecalc import data
+from treecalc import units
 
-LAW_DIR = data.DATA_DIR / "law"
+#: ``law/`` of the one data folder (:data:`treecalc.units.DATA_DIR`: ``TREECALC_DATA`` when set).
+LAW_DIR = units.LAW_DIR
 DEFAULT_FEE_SCHEDULE = LAW_DIR / "fee_schedule.toml"
 
 JURISDICTIONS = {
@@ -50,13 +51,18 @@ def jurisdiction_key(name: str | None) -> str:
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
-    with open(path, "rb") as f:
+    """A TOML file; one of the data folder's law files (``site_facts.toml``) is read by
+    :func:`treecalc.units.read_data_toml`, which names a missing file or table and the folder."""
+    p = Path(path)
+    if p.parent == LAW_DIR:
+        return units.read_data_toml(f"law/{p.name}", LAW_DIR.parent)
+    with open(p, "rb") as f:
         return tomllib.load(f)
 
 
 @functools.cache
 def _law_cached(key: str) -> Mapping[str, Any]:
-    return read_toml(LAW_DIR / f"{key}.toml")
+    return units.read_data_toml(f"law/{key}.toml", LAW_DIR.parent)
 
 
 def law(jurisdiction: str) -> dict[str, Any]:

@@ -1,0 +1,83 @@
+"""Packaging: a wheel (``pip install .``) carries ``data/`` as ``treecalc/_data`` and an installed copy reads it
+without ``TREECALC_DATA`` (pyproject.toml ``[tool.setuptools]``: package-dir maps the folder, package-data
+names its files). ``data/`` itself stays at the top of the repository."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+from setuptools import find_namespace_packages
+
+ROOT = Path(__file__).resolve().parents[1]
+SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+
+
+def test_the_package_list_names_every_subpackage_of_treecalc():
+    # the list is written out (discovery cannot find the mapped data folder): a new subpackage must join it
+    found = {p for p in find_namespace_packages(str(ROOT), include=["treecalc", "treecalc.*"]) if "__" not in p}
+    listed = {p for p in SETUPTOOLS["packages"] if not p.startswith("treecalc._data")}
+    assert listed == found
+    assert SETUPTOOLS["package-dir"] == {"treecalc._data": "data"}
+
+
+def _shipped(rel: str) -> bool:
+    """Whether ``data/<rel>`` matches a package-data glob of its folder's package."""
+    folder, _, name = rel.rpartition("/")
+    package = "treecalc._data" + ("." + folder.replace("/", ".") if folder else "")
+    return any(fnmatch.fnmatch(name, g) for g in SETUPTOOLS["package-data"].get(package, []))
+
+
+def test_every_data_file_but_the_readmes_is_in_package_data():
+    files = sorted(p.relative_to(ROOT / "data").as_posix() for p in (ROOT / "data").rglob("*") if p.is_file())
+    assert [f for f in files if not _shipped(f)] == [f for f in files if f.endswith(".md")]
+    assert "law/site_facts.toml" in files and "species/benefit_tables.csv" in files
+
+
+@pytest.mark.slow  # builds a wheel and installs it: ~10 s (setuptools from the package index, as pip install does)
+def test_a_wheel_carries_the_data_and_an_installed_copy_reads_it(tmp_path):
+    src = tmp_path / "src"  # a copy: the build writes build/ and *.egg-info beside its sources
+    src.mkdir()
+    shutil.copy(ROOT / "pyproject.toml", src)
+    shutil.copy(ROOT / "README.md", src)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "treecalc", src / "treecalc", ignore=ignore)
+    shutil.copytree(ROOT / "data", src / "data", ignore=ignore)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", str(src), "--no-deps", "-w", str(tmp_path / "dist")], check=True, timeout=300)
+    (wheel,) = (tmp_path / "dist").glob("treecalc-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    files = [p.relative_to(ROOT / "data").as_posix() for p in (ROOT / "data").rglob("*") if p.is_file()]
+    # before: no file of data/ was in the wheel, so an installed treecalc worked only with TREECALC_DATA
+    assert {f"treecalc/_data/{f}" for f in files if _shipped(f)} <= names
+    assert "treecalc/_data/law/site_facts.toml" in names and "treecalc/_data/examples/sample_survey.xlsx" in names
+
+    target = tmp_path / "site"
+    subprocess.run([*pip, "install", "--no-deps", "--target", str(target), str(wheel)], check=True, timeout=300)
+    env = {k: v for k, v in os.environ.items() if k != "TREECALC_DATA"}
+    env["PYTHONPATH"] = str(target)  # ahead of the editable install of the checkout
+    away = tmp_path / "elsewhere"  # not the checkout: only the installed copy can be found
+    away.mkdir()
+
+    def run(*args: str) -> str:
+        r = subprocess.run(
+            [sys.executable, *args], cwd=away, env=env, capture_output=True, text=True, timeout=300, check=False
+        )
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    where = run("-c", "import treecalc.units as u; print(u.__file__); print(u.DATA_DIR)").split()
+    assert where == [str(target / "treecalc" / "units.py"), str(target / "treecalc" / "_data")]
+    # the law and the species tables of the installed copy: the sample survey assessed under Chapter 208,
+    # and the water companion's §223-12F(2) 5% of an unpaid 300.00 = 15.00
+    assert json.loads(run("-m", "treecalc.cli", "assess", "--json"))["jurisdiction"] == "croton_on_hudson"
+    water = ("water-penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-01-20", "--json")
+    assert json.loads(run("-m", "treecalc.cli", *water))["penalties_outstanding"] == "15.00"
