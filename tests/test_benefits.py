@@ -379,3 +379,21 @@ def test_a_survey_says_small_commercial_or_industrial_and_each_gets_its_factor(t
         round(7.9 * 4400 * 0.5 / 583.8354, 2),
     ]
     assert "not distinguished" in t["disclosures"].iloc[2] and "not distinguished" not in t["disclosures"].iloc[1]
+
+
+def test_arrow_and_object_columns_give_the_same_benefits():
+    # the Arrow fast path (codes and land uses as kept) and the general path (object columns, spellings to
+    # normalise) must agree cell for cell: 3 trees, the same species, DBH and land uses written two ways
+    arrow = pd.DataFrame(
+        {
+            "species_code": pd.Series(["ACRU", "QURU", "ACRU"], dtype="str"),
+            "dbh_in": [10.0, 24.5, 50.0],
+            "land_use": pd.Series(["single_family", "park_vacant_other", "multi_family"], dtype="str"),
+        }
+    )
+    general = arrow.astype({"species_code": object}).assign(
+        land_use=pd.Series([" Single_Family", "park_vacant_other ", "MULTI_FAMILY"], dtype=object)
+    )
+    a, b = treecalc.compute_benefits(arrow), treecalc.compute_benefits(general)
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert a["land_use"].astype(str).tolist() == ["single_family", "park_vacant_other", "multi_family"]

@@ -95,3 +95,29 @@ def test_gather_equals_interpolate_for_random_trees():
     for f in ("electricity", "co2_storage", "property_value"):
         fast = its.gather({f: its.FlatTable.of(t.stack[f])}, row, dbh, lu)[f]
         np.testing.assert_allclose(fast, its.interpolate(t.stack[f], row, dbh, lu))
+
+
+def test_dbh_positions_by_hand():
+    # classes (cm) 3.81, 11.43, 22.86, 38.10, 53.34, 68.58, 83.82, 99.06, 114.30
+    # 10 in = 25.4 cm: past 22.86 (class 2), frac = (25.4 - 22.86) / (38.10 - 22.86) = 2.54 / 15.24 = 1/6
+    # 1 cm: below the first class, read at class 0, frac 0; 200 cm: the last step, class 7, frac 1
+    # 38.10 exactly: class 3, frac 0 (a DBH on a class reads that class)
+    # NaN: reads the last step, as a binary search that sorts NaN last did (frac NaN)
+    j, frac = its.dbh_positions(np.array([25.4, 1.0, 200.0, 38.10, np.nan]))
+    assert j.tolist() == [2, 0, 7, 3, 7]
+    assert j.dtype == np.intp
+    np.testing.assert_allclose(frac[:4], [1 / 6, 0.0, 1.0, 0.0])
+    assert np.isnan(frac[4])
+    # a scalar gives scalars
+    j0, f0 = its.dbh_positions(25.4)
+    assert int(j0) == 2 and float(f0) == pytest.approx(1 / 6)
+
+
+def test_gather_at_refuses_an_index_outside_the_tables():
+    # gather_at skips numpy's per-element bounds check, so it checks the range itself:
+    # a table of 6 x 41 x 9 = 2,214 entries has indices 0 ... 2,213
+    t = its.FlatTable.of(np.ones((6, 41, 9)))
+    assert its.gather_at({"x": t}, np.array([0, 2213]), np.array([0.0, 0.5]))["x"].tolist() == [1.0, 1.0]
+    for bad in (2214, -1):
+        with pytest.raises(IndexError, match="outside the tables"):
+            its.gather_at({"x": t}, np.array([0, bad]), np.array([0.0, 0.0]))
