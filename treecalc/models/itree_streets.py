@@ -189,7 +189,7 @@ def gather(
     return gather_at(tables, table_index(next(iter(tables.values())).shape, row, land_use, j), frac, out=out)
 
 
-def table_index(shape: tuple[int, int, int], row: object, land_use: object, j: object) -> np.ndarray:
+def table_index(shape: tuple[int, int, int], row: object, land_use: object, j: np.ndarray) -> np.ndarray:
     """Flat index of (land use, value row, DBH class ``j``) in tables of ``shape`` (see :class:`FlatTable`)."""
     _, n_rows, n_cls = shape
     flat = np.asarray(land_use, dtype=np.intp) * n_rows
