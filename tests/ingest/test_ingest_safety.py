@@ -369,3 +369,23 @@ ABSURD_FLAGS = [
 def test_absurd_flag_is_a_message_naming_it(tmp_path, args, says):
     rc, _, err, _, _ = cli(tmp_path, *args)
     assert rc == 2 and says in err, err
+
+
+def test_meanwhile_runs_here_while_the_isolated_child_reads(tmp_path):
+    # the command line loads the assessment's tables while its child reads: meanwhile runs once, in this
+    # process (it sees this process's pid), and the read is the same as without it (the builders' rows)
+    p = write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS])
+    seen: list[int] = []
+    survey = read_survey(p, isolated=True, meanwhile=lambda: seen.append(os.getpid()))
+    assert seen == [os.getpid()]
+    plain = read_survey(p)
+    assert survey.trees["tag"].tolist() == plain.trees["tag"].tolist() and len(survey.trees) == len(ROWS)
+
+    # an error in it is not the read's: the survey still comes back (the caller meets the error again later)
+    def broken() -> None:
+        raise RuntimeError("tables missing")
+
+    assert len(read_survey(p, isolated=True, meanwhile=broken).trees) == len(ROWS)
+    # without the child there is no "meanwhile": refused, not silently ignored
+    with pytest.raises(TypeError, match="isolated=True"):
+        read_survey(p, meanwhile=lambda: None)

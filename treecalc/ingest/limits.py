@@ -170,10 +170,13 @@ def run_isolated(
     name: str,
     limits: Limits = DEFAULT,
     progress: Callable[[float, str], None] | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> Any:
     """``fn(*args, progress=..., **kwargs)`` in a child process limited to ``limits.memory_gb`` of address
     space and ``limits.seconds`` of time; its :class:`SurveyError` is raised here, and a child that runs
-    out of memory, dies (an abort in a native reader) or overruns becomes a SurveyError naming ``name``."""
+    out of memory, dies (an abort in a native reader) or overruns becomes a SurveyError naming ``name``.
+    ``meanwhile()``, if given, runs here while the child works (an error in it is the caller's to meet
+    again later: it is not raised here); the time limit counts from the child's start."""
     ctx = _context()
     parent, child = ctx.Pipe(duplex=False)
     memory_bytes = int(limits.memory_gb * 2**30)
@@ -181,6 +184,9 @@ def run_isolated(
     proc.start()
     child.close()
     deadline = time.monotonic() + limits.seconds
+    if meanwhile is not None:
+        with contextlib.suppress(Exception):
+            meanwhile()
     payload = None
     try:
         while payload is None:
