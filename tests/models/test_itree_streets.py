@@ -121,3 +121,18 @@ def test_gather_at_refuses_an_index_outside_the_tables():
     for bad in (2214, -1):
         with pytest.raises(IndexError, match="outside the tables"):
             its.gather_at({"x": t}, np.array([0, bad]), np.array([0.0, 0.0]))
+
+
+def test_one_value_row_broadcasts_over_many_trees():
+    # resource_units takes one value row (or one land use) for a whole array of DBHs, as numpy broadcasting does:
+    # ACRU, unspecified land use, electricity by class (kWh) 1.4, 14.5, 43.5, 100.6, ...
+    # 12 in = 30.48 cm: halfway between 22.86 and 38.10 cm -> (43.5 + 100.6) / 2 = 72.05 kWh
+    # 4.5 in = 11.43 cm: on class 1 -> 14.5 kWh
+    u = its.resource_units("ACRU", np.array([12.0, 4.5]))
+    np.testing.assert_allclose(u["electricity"], [72.05, 14.5])
+    # the same through gather with a length-1 row and land use: the tables' values, not a broadcast error
+    t = data.benefit_tables()
+    el = {"electricity": its.FlatTable.of(t.stack["electricity"])}
+    row = np.array([t.row_index["ACRU"]])
+    out = its.gather(el, row, np.array([12.0, 4.5]) * its.CM_PER_IN, np.array([0]))["electricity"]
+    np.testing.assert_allclose(out, [72.05, 14.5])

@@ -195,7 +195,10 @@ def table_index(shape: tuple[int, int, int], row: object, land_use: object, j: n
     flat = np.asarray(land_use, dtype=np.intp) * n_rows
     flat = flat + np.asarray(row, dtype=np.intp)
     flat *= n_cls
-    flat += j
+    if np.shape(flat) == np.shape(j):
+        flat += j
+    else:  # one row or land use for many trees: broadcast, as before (in place it would not fit)
+        flat = flat + j
     return flat
 
 
