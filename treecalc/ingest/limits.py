@@ -142,6 +142,7 @@ def _child(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, memory_
         payload = pickle.dumps(("memory", ""))
     except Exception as e:  # noqa: BLE001 - reported to the parent as a refusal, never a traceback
         payload = pickle.dumps(("error", f"could not be read ({type(e).__name__}: {e})"))
+    conn.send(("done", time.monotonic()))  # when it finished: the parent may look only later (meanwhile)
     conn.send_bytes(payload)
     conn.close()
 
@@ -184,19 +185,20 @@ def run_isolated(
     proc.start()
     child.close()
     deadline = time.monotonic() + limits.seconds
-    if meanwhile is not None:
-        with contextlib.suppress(Exception):
-            meanwhile()
+    overrun = SurveyError(
+        f"{name} could not be read: it took longer than {limits.seconds:g} s "
+        "(the reader was stopped; raise --limit seconds=N if the survey is this large)"
+    )
     payload = None
     try:
+        if meanwhile is not None:
+            with contextlib.suppress(Exception):
+                meanwhile()
         while payload is None:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise SurveyError(
-                    f"{name} could not be read: it took longer than {limits.seconds:g} s "
-                    "(the reader was stopped; raise --limit seconds=N if the survey is this large)"
-                )
-            if not parent.poll(min(left, 0.2)):
+            if left <= 0 and not parent.poll(0):  # what the child sent while meanwhile() ran is still read
+                raise overrun
+            if not parent.poll(min(max(left, 0.0), 0.2)):
                 if not proc.is_alive() and not parent.poll(0):
                     break
                 continue
@@ -208,6 +210,11 @@ def run_isolated(
             if kind == "progress":
                 if progress is not None:
                     progress(*value)
+                continue
+            if kind == "done":
+                if value > deadline:  # finished after the limit, seen late: an overrun all the same
+                    raise overrun
+                deadline = float("inf")  # finished in time: its result follows
                 continue
             payload = (kind, value)
     finally:
