@@ -375,7 +375,7 @@ def disclosure_texts(
 
 
 @functools.lru_cache(maxsize=32)
-def _text_memo(key: tuple) -> dict[tuple[int, int, int, int], str]:
+def _text_memo(key: str) -> dict[tuple[int, int, int, int], str]:
     """The disclosure texts written so far under one parameter set, by (mask, row read, land use, correction)."""
     return {}
 
@@ -392,7 +392,9 @@ def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
     corrected = np.flatnonzero(_catalogue_corrected())
     flat, _, corr = _decode(present)
     texts = []
-    memo = _text_memo(_freeze(p))  # keys differing only in what the text does not say share one text
+    # keys differing only in what the text does not say share one text; the memo is keyed by the parameters as
+    # written (repr), since values that compare equal can still be written differently (0.0 and -0.0)
+    memo = _text_memo(repr(_freeze(p)))
     for k, f, c in zip(present.tolist(), flat.tolist(), corr.tolist()):
         lu, row = divmod(f // n_cls, n_rows)
         mask = int(lut[k])
