@@ -437,9 +437,8 @@ def read_survey(
     ``progress(fraction, message)`` is called as the work advances.
     ``limits`` bound what the file may hold (:class:`treecalc.ingest.limits.Limits`; refused beyond);
     ``isolated`` reads it in a child process bounded in memory and time (the command line and the app
-    do, so that a file that crashes a native reader cannot take them down); ``meanwhile()`` is then run in
-    this process while the child reads (the command line loads the assessment's tables), and is refused
-    without ``isolated``.
+    do, so that a file that crashes a native reader cannot take them down); ``meanwhile()``, with ``isolated``
+    only, runs in this process while the child reads (the command line loads the assessment's tables).
     Raises :class:`SurveyError` for a file it refuses or cannot read.
     """
     if meanwhile is not None and not isolated:
