@@ -379,3 +379,34 @@ def test_a_survey_says_small_commercial_or_industrial_and_each_gets_its_factor(t
         round(7.9 * 4400 * 0.5 / 583.8354, 2),
     ]
     assert "not distinguished" in t["disclosures"].iloc[2] and "not distinguished" not in t["disclosures"].iloc[1]
+
+
+def test_arrow_and_object_columns_give_the_same_benefits():
+    # the Arrow fast path (codes and land uses as kept) and the general path (object columns, spellings to
+    # normalise) must agree cell for cell: 3 trees, the same species, DBH and land uses written two ways
+    arrow = pd.DataFrame(
+        {
+            "species_code": pd.Series(["ACRU", "QURU", "ACRU"], dtype="str"),
+            "dbh_in": [10.0, 24.5, 50.0],
+            "land_use": pd.Series(["single_family", "park_vacant_other", "multi_family"], dtype="str"),
+        }
+    )
+    general = arrow.astype({"species_code": object}).assign(
+        land_use=pd.Series([" Single_Family", "park_vacant_other ", "MULTI_FAMILY"], dtype=object)
+    )
+    a, b = treecalc.compute_benefits(arrow), treecalc.compute_benefits(general)
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert a["land_use"].astype(str).tolist() == ["single_family", "park_vacant_other", "multi_family"]
+
+
+def test_disclosure_texts_are_not_shared_between_parameters_that_only_compare_equal():
+    # a commercial/industrial tree names the small-commercial factor in its note; 0.0 and -0.0 compare (and hash)
+    # equal, but the note writes each as given ("0" and "-0", f"{-0.0:g}"), in either order within one process
+    df = pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [10.0], "land_use": ["commercial_industrial"]})
+
+    def note(v: float) -> str:
+        text = treecalc.compute_benefits(df, land_use_factors={"small_commercial": v})["disclosures"].iloc[0]
+        return next(s for s in text.split("; ") if "would be" in s)
+
+    assert note(0.0).endswith("small commercial would be 0)")
+    assert note(-0.0).endswith("small commercial would be -0)")

@@ -3,6 +3,7 @@
 import shutil
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from treecalc import data
@@ -180,3 +181,30 @@ def test_catalogue_positions_the_same_for_an_arrow_column_and_an_object_array():
         assert data.catalogue_positions(column).tolist() == want
     with pytest.raises(ValueError, match="unknown i-Tree species code"):
         data.catalogue_positions(pd.Series([cat[0], "NOPE"], dtype="string[pyarrow]"))
+
+
+def test_arrow_index_looks_up_only_exact_arrow_text():
+    keys = ("unspecified", "single_family", "multi_family")
+    exact = pd.Series(["multi_family", "unspecified", "multi_family"], dtype="str")
+    assert str(exact.dtype) == "str" and exact.dtype.storage == "pyarrow"
+    assert data.arrow_index(exact, keys).tolist() == [2, 0, 2]
+    # anything else is left to the caller's general path (None): another spelling, a blank, a missing value,
+    # a column that is not Arrow text
+    for other in (
+        pd.Series(["Multi_Family"], dtype="str"),
+        pd.Series([""], dtype="str"),
+        pd.Series([None, "unspecified"], dtype="str"),
+        pd.Series(["unspecified"], dtype=object),
+        np.array(["unspecified"]),
+        None,
+    ):
+        assert data.arrow_index(other, keys) is None
+
+
+def test_catalogue_positions_agree_on_arrow_and_object_columns():
+    codes = list(data.catalogue().index[[5, 0, 5, 17]])
+    # catalogue rows 5, 0, 5, 17 whichever way the column is held
+    for col in (pd.Series(codes, dtype="str"), pd.Series(codes, dtype=object), codes):
+        assert data.catalogue_positions(col).tolist() == [5, 0, 5, 17]
+    with pytest.raises(ValueError, match="unknown i-Tree species code"):
+        data.catalogue_positions(pd.Series([codes[0], "NOPE"], dtype="str"))

@@ -464,6 +464,21 @@ def _survey_assumptions(survey: Any) -> list[str]:
     return list(getattr(survey, "site_assumptions", None) or [])
 
 
+def prepare(jurisdiction: str | None = None) -> None:
+    """Load what a first :func:`assess` reads: the i-Tree tables, the species catalogue and index, the
+    benefit tables at the default prices and the law of ``jurisdiction`` (Croton-on-Hudson's if not given).
+
+    Nothing is assessed and nothing is returned: the command line calls it while its child process
+    reads the survey, so that work is not waited for afterwards. An unknown jurisdiction is left for
+    :func:`assess` to report.
+    """
+    compute_benefits(pd.DataFrame({"species": ["Acer rubrum"], "dbh_in": [10.0], "land_use": ["single_family"]}))
+    try:
+        lawparams.law(jurisdiction or "croton_on_hudson")
+    except ValueError:
+        pass
+
+
 def _jurisdiction(j: str | None, assumptions: list[str]) -> str:
     """The one key of the jurisdiction given, or Croton-on-Hudson's, said as an assumption."""
     if not j:

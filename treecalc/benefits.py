@@ -253,14 +253,23 @@ def disclosure_keys(
     everything else (flags, text) is computed once per distinct key.
     ``positions``: the DBH positions if already computed.
     """
-    n_rows, n_cls, n_corr = _key_sizes()
+    n_rows, n_cls, _ = _key_sizes()
     cat_pos = np.asarray(cat_pos, dtype=np.intp)
     dbh = np.asarray(dbh_in, float)
     j, frac = positions if positions is not None else itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
-    flat = (np.asarray(lu_idx, np.intp) * n_rows + _catalogue_value_rows()[cat_pos]) * n_cls
-    flat += disclosures.upper_class(j, frac)
-    # dbh_flags are the two lowest bits (BEYOND_LAST_CLASS = 1, IMPLAUSIBLE_DBH = 2)
-    return (flat * 4 + disclosures.dbh_flags(dbh)) * n_corr + _corrected_index().take(cat_pos)
+    flat = itree_streets.table_index((len(data.LAND_USES), n_rows, n_cls), _catalogue_value_rows()[cat_pos], lu_idx, j)
+    return _keys_at(flat, frac, dbh, cat_pos)
+
+
+def _keys_at(flat: np.ndarray, frac: np.ndarray, dbh: np.ndarray, cat_pos: np.ndarray) -> np.ndarray:
+    """:func:`disclosure_keys` from the trees' flat table index (class ``j``) and class fraction."""
+    n_corr = _key_sizes()[2]
+    key = disclosures.upper_class(flat, frac)  # flat index of the upper class read: j's offset is linear
+    key *= 4
+    key += disclosures.dbh_flags(dbh)  # the two lowest bits: BEYOND_LAST_CLASS = 1, IMPLAUSIBLE_DBH = 2
+    key *= n_corr
+    key += _corrected_index().take(cat_pos)
+    return key
 
 
 def _decode(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -365,6 +374,12 @@ def disclosure_texts(
     return out
 
 
+@functools.lru_cache(maxsize=32)
+def _text_memo(key: str) -> dict[tuple[int, int, int, int], str]:
+    """The disclosure texts written so far under one parameter set, by (mask, row read, land use, correction)."""
+    return {}
+
+
 def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
     """Per-tree disclosure text (``"; "``-joined, ``""`` when none) from :func:`disclosure_keys`.
 
@@ -377,7 +392,9 @@ def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
     corrected = np.flatnonzero(_catalogue_corrected())
     flat, _, corr = _decode(present)
     texts = []
-    memo: dict[tuple[int, int, int, int], str] = {}  # keys differing only in what the text does not say
+    # keys differing only in what the text does not say share one text; the memo is keyed by the parameters as
+    # written (repr), since values that compare equal can still be written differently (0.0 and -0.0)
+    memo = _text_memo(repr(_freeze(p)))
     for k, f, c in zip(present.tolist(), flat.tolist(), corr.tolist()):
         lu, row = divmod(f // n_cls, n_rows)
         mask = int(lut[k])
@@ -398,7 +415,7 @@ def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
     at = {t: i for i, t in enumerate(cats)}
     code_of = np.zeros(len(lut), dtype=np.int32)
     code_of[present] = [at[t] for t in texts]
-    return pd.Categorical.from_codes(code_of.take(keys), categories=cats)
+    return pd.Categorical.from_codes(code_of.take(keys), categories=cats, validate=False)
 
 
 def method_notes(p: Mapping[str, Any]) -> list[str]:
@@ -486,6 +503,18 @@ def dollars_by_line(reader: Mapping[str, float], prices: Mapping[str, float]) ->
     }
 
 
+def _land_use_positions(frame: pd.DataFrame, default: str) -> np.ndarray:
+    """Index into :data:`treecalc.data.LAND_USES` of each tree's ``land_use``; blank or absent: ``default``."""
+    if "land_use" not in frame:
+        return np.full(len(frame), data.LAND_USES.index(default), dtype=np.intp)
+    exact = data.arrow_index(frame["land_use"], data.LAND_USES)  # every land use named as it is kept
+    if exact is not None:
+        return exact
+    k, uniques = pd.factorize(frame["land_use"], use_na_sentinel=False)
+    blank = [u is None or u is pd.NA or (isinstance(u, float) and np.isnan(u)) or str(u).strip() == "" for u in uniques]
+    return itree_streets.land_use_index([default if b else u for u, b in zip(uniques, blank)] or [default])[k]
+
+
 def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, **kw: Any) -> pd.DataFrame:
     """Annual benefits per tree.
 
@@ -530,34 +559,28 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         pos = species_positions(frame["species"])
     else:
         raise ValueError("compute_benefits needs a 'species' or 'species_code' column")
-    if "land_use" in frame:
-        k, uniques = pd.factorize(frame["land_use"], use_na_sentinel=False)
-        blank = [
-            u is None or u is pd.NA or (isinstance(u, float) and np.isnan(u)) or str(u).strip() == "" for u in uniques
-        ]
-        lu_idx = itree_streets.land_use_index(
-            [p["land_use"] if b else u for u, b in zip(uniques, blank)] or [p["land_use"]]
-        )[k]
-    else:
-        lu_idx = np.full(len(frame), data.LAND_USES.index(p["land_use"]), dtype=np.intp)
+    lu_idx = _land_use_positions(frame, p["land_use"])
+    j, frac = itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
+    row = _catalogue_value_rows().take(pos)
+    tables = _derived_tables(_freeze(p))
+    flat = itree_streets.table_index(next(iter(tables.values())).shape, row, lu_idx, j)
     # one (outputs x trees) block, filled in place: the DataFrame wraps it without a copy
     block = np.empty((len(OUTPUT_COLUMNS), len(frame)))
-    positions = itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
-    benefit_arrays(pos, dbh, lu_idx, p, out=block, positions=positions)
+    itree_streets.gather_at(tables, flat, frac, out=block)
     values = pd.DataFrame(block.T, columns=list(OUTPUT_COLUMNS), index=frame.index, copy=False)
     cat = data.catalogue()
     t = data.benefit_tables()
+    # the codes are positions into these very categories: pandas need not check them again
     ids = pd.DataFrame(
         {
-            "species_code": pd.Categorical.from_codes(pos, categories=cat.index.astype(object)),
-            "value_row": pd.Categorical.from_codes(_catalogue_value_rows()[pos], categories=list(t.value_rows)),
+            "species_code": pd.Categorical.from_codes(pos, categories=cat.index.astype(object), validate=False),
+            "value_row": pd.Categorical.from_codes(row, categories=list(t.value_rows), validate=False),
             "dbh_in": dbh,
-            "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES)),
+            "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES), validate=False),
         },
         index=frame.index,
     )
-    keys = disclosure_keys(pos, dbh, lu_idx, positions=positions)
-    notes = pd.DataFrame({"disclosures": disclosure_column(keys, p)}, index=frame.index)
+    notes = pd.DataFrame({"disclosures": disclosure_column(_keys_at(flat, frac, dbh, pos), p)}, index=frame.index)
     return pd.concat([ids, values, notes], axis=1)
 
 

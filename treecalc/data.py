@@ -18,6 +18,7 @@ import csv
 import functools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -253,12 +254,42 @@ def growth_age_class() -> tuple[np.ndarray, np.ndarray]:
     return _readonly(wide.columns.to_numpy(float)), _readonly(wide.to_numpy(float))
 
 
+@functools.lru_cache(maxsize=8)
+def _arrow_keys(keys: tuple[str, ...]) -> Any:
+    import pyarrow as pa
+
+    return pa.array(keys, type=pa.large_string())
+
+
+def arrow_index(values: object, keys: tuple[str, ...]) -> np.ndarray | None:
+    """Index in ``keys`` of each value of an Arrow-backed text column, when every value is a key as it stands.
+
+    One pass of Arrow's hash lookup, with no Python string made and no
+    factorising first; ``None`` when ``values`` is not such a column or
+    holds anything else (a blank, a missing value, another spelling), so the
+    caller takes its general path.
+    """
+    dtype = getattr(values, "dtype", None)
+    if not (isinstance(values, pd.Series) and isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return None
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    idx = pc.index_in(pa.array(values.array), value_set=_arrow_keys(keys))
+    return None if idx.null_count else idx.to_numpy().astype(np.intp)
+
+
 def _positions(values: object, lookup: dict[str, int], what: str) -> np.ndarray:
     """Position of each value in ``lookup``; each distinct value looked up once; unknown raises.
 
-    A pandas column is factorised as it is held (an Arrow string column by Arrow, without first making
-    a million Python strings of it); anything else as an object array.
+    An Arrow string column whose values are all keys is looked up by Arrow
+    (:func:`arrow_index`); another pandas column is factorised as it is held;
+    anything else as an object array.
     """
+    hit = arrow_index(values, tuple(lookup))
+    if hit is not None:
+        order = np.fromiter(lookup.values(), dtype=np.intp, count=len(lookup))
+        return hit if np.array_equal(order, np.arange(len(order))) else order.take(hit)
     if isinstance(values, pd.Series) and not pd.api.types.is_object_dtype(values.dtype):
         k, uniques = pd.factorize(values, use_na_sentinel=False)
         shape: tuple[int, ...] = (len(values),)

@@ -369,3 +369,48 @@ ABSURD_FLAGS = [
 def test_absurd_flag_is_a_message_naming_it(tmp_path, args, says):
     rc, _, err, _, _ = cli(tmp_path, *args)
     assert rc == 2 and says in err, err
+
+
+def test_meanwhile_runs_here_while_the_isolated_child_reads(tmp_path):
+    # the command line loads the assessment's tables while its child reads: meanwhile runs once, in this
+    # process (it sees this process's pid), and the read is the same as without it (the builders' rows)
+    p = write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS])
+    seen: list[int] = []
+    survey = read_survey(p, isolated=True, meanwhile=lambda: seen.append(os.getpid()))
+    assert seen == [os.getpid()]
+    plain = read_survey(p)
+    assert survey.trees["tag"].tolist() == plain.trees["tag"].tolist() and len(survey.trees) == len(ROWS)
+
+    # an error in it is not the read's: the survey still comes back (the caller meets the error again later)
+    def broken() -> None:
+        raise RuntimeError("tables missing")
+
+    assert len(read_survey(p, isolated=True, meanwhile=broken).trees) == len(ROWS)
+    # without the child there is no "meanwhile": refused, not silently ignored
+    with pytest.raises(TypeError, match="isolated=True"):
+        read_survey(p, meanwhile=lambda: None)
+
+
+def _nap(seconds: float, progress=None) -> str:
+    time.sleep(seconds)
+    return "read"
+
+
+def test_meanwhile_slower_than_the_limit_does_not_refuse_a_quick_read(tmp_path):
+    # the time limit bounds the child: a survey it reads in well under 1 s is read, even if meanwhile() in
+    # this process takes 2 s (before, the parent looked at the clock first and called the quick read an overrun)
+    from treecalc.ingest.limits import Limits
+
+    p = write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS])
+    survey = read_survey(p, isolated=True, limits=Limits(seconds=1.0), meanwhile=lambda: time.sleep(2.0))
+    assert len(survey.trees) == len(ROWS)
+
+
+def test_a_child_that_overruns_while_meanwhile_runs_is_still_refused():
+    # the child needs 1.5 s, the limit is 0.5 s, meanwhile() keeps this process busy 2.5 s: the child has
+    # finished by the time it is looked at, but it overran, so it is refused as it was without meanwhile
+    from treecalc.ingest.limits import Limits, run_isolated
+
+    assert run_isolated(_nap, (0.0,), {}, name="quick", limits=Limits(seconds=5.0)) == "read"
+    with pytest.raises(SurveyError, match="slow could not be read: it took longer than 0.5 s"):
+        run_isolated(_nap, (1.5,), {}, name="slow", limits=Limits(seconds=0.5), meanwhile=lambda: time.sleep(2.5))

@@ -95,3 +95,44 @@ def test_gather_equals_interpolate_for_random_trees():
     for f in ("electricity", "co2_storage", "property_value"):
         fast = its.gather({f: its.FlatTable.of(t.stack[f])}, row, dbh, lu)[f]
         np.testing.assert_allclose(fast, its.interpolate(t.stack[f], row, dbh, lu))
+
+
+def test_dbh_positions_by_hand():
+    # classes (cm) 3.81, 11.43, 22.86, 38.10, 53.34, 68.58, 83.82, 99.06, 114.30
+    # 10 in = 25.4 cm: past 22.86 (class 2), frac = (25.4 - 22.86) / (38.10 - 22.86) = 2.54 / 15.24 = 1/6
+    # 1 cm: below the first class, read at class 0, frac 0; 200 cm: the last step, class 7, frac 1
+    # 38.10 exactly: class 3, frac 0 (a DBH on a class reads that class)
+    # NaN: reads the last step, as a binary search that sorts NaN last did (frac NaN)
+    j, frac = its.dbh_positions(np.array([25.4, 1.0, 200.0, 38.10, np.nan]))
+    assert j.tolist() == [2, 0, 7, 3, 7]
+    assert j.dtype == np.intp
+    np.testing.assert_allclose(frac[:4], [1 / 6, 0.0, 1.0, 0.0])
+    assert np.isnan(frac[4])
+    # a scalar gives scalars
+    j0, f0 = its.dbh_positions(25.4)
+    assert int(j0) == 2 and float(f0) == pytest.approx(1 / 6)
+
+
+def test_gather_at_refuses_an_index_outside_the_tables():
+    # gather_at skips numpy's per-element bounds check, so it checks the range itself:
+    # a table of 6 x 41 x 9 = 2,214 entries has indices 0 ... 2,213
+    t = its.FlatTable.of(np.ones((6, 41, 9)))
+    assert its.gather_at({"x": t}, np.array([0, 2213]), np.array([0.0, 0.5]))["x"].tolist() == [1.0, 1.0]
+    for bad in (2214, -1):
+        with pytest.raises(IndexError, match="outside the tables"):
+            its.gather_at({"x": t}, np.array([0, bad]), np.array([0.0, 0.0]))
+
+
+def test_one_value_row_broadcasts_over_many_trees():
+    # resource_units takes one value row (or one land use) for a whole array of DBHs, as numpy broadcasting does:
+    # ACRU, unspecified land use, electricity by class (kWh) 1.4, 14.5, 43.5, 100.6, ...
+    # 12 in = 30.48 cm: halfway between 22.86 and 38.10 cm -> (43.5 + 100.6) / 2 = 72.05 kWh
+    # 4.5 in = 11.43 cm: on class 1 -> 14.5 kWh
+    u = its.resource_units("ACRU", np.array([12.0, 4.5]))
+    np.testing.assert_allclose(u["electricity"], [72.05, 14.5])
+    # the same through gather with a length-1 row and land use: the tables' values, not a broadcast error
+    t = data.benefit_tables()
+    el = {"electricity": its.FlatTable.of(t.stack["electricity"])}
+    row = np.array([t.row_index["ACRU"]])
+    out = its.gather(el, row, np.array([12.0, 4.5]) * its.CM_PER_IN, np.array([0]))["electricity"]
+    np.testing.assert_allclose(out, [72.05, 14.5])

@@ -312,7 +312,7 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
 def _cmd_assess(a: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from treecalc.assessment import AssessOptions, assess
+    from treecalc.assessment import AssessOptions, assess, prepare
     from treecalc.cli.common import benefit_kwargs, dump_json
 
     kw = benefit_kwargs(a)
@@ -347,6 +347,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         isolated=True,
         limits=Limits.parse(a.limit, Limits.from_env()),
         species_map=species_map_arg(a.species_map) or None,
+        meanwhile=lambda: prepare(a.jurisdiction),  # the tables load while the child reads
     )
     result = assess(
         survey,

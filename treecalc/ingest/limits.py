@@ -142,6 +142,7 @@ def _child(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, memory_
         payload = pickle.dumps(("memory", ""))
     except Exception as e:  # noqa: BLE001 - reported to the parent as a refusal, never a traceback
         payload = pickle.dumps(("error", f"could not be read ({type(e).__name__}: {e})"))
+    conn.send(("done", time.monotonic()))  # when it finished: the parent may look only later (meanwhile)
     conn.send_bytes(payload)
     conn.close()
 
@@ -170,10 +171,13 @@ def run_isolated(
     name: str,
     limits: Limits = DEFAULT,
     progress: Callable[[float, str], None] | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> Any:
     """``fn(*args, progress=..., **kwargs)`` in a child process limited to ``limits.memory_gb`` of address
     space and ``limits.seconds`` of time; its :class:`SurveyError` is raised here, and a child that runs
-    out of memory, dies (an abort in a native reader) or overruns becomes a SurveyError naming ``name``."""
+    out of memory, dies (an abort in a native reader) or overruns becomes a SurveyError naming ``name``.
+    ``meanwhile()``, if given, runs here while the child works (an error in it is the caller's to meet
+    again later: it is not raised here); the time limit counts from the child's start."""
     ctx = _context()
     parent, child = ctx.Pipe(duplex=False)
     memory_bytes = int(limits.memory_gb * 2**30)
@@ -181,16 +185,20 @@ def run_isolated(
     proc.start()
     child.close()
     deadline = time.monotonic() + limits.seconds
+    overrun = SurveyError(
+        f"{name} could not be read: it took longer than {limits.seconds:g} s "
+        "(the reader was stopped; raise --limit seconds=N if the survey is this large)"
+    )
     payload = None
     try:
+        if meanwhile is not None:
+            with contextlib.suppress(Exception):
+                meanwhile()
         while payload is None:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise SurveyError(
-                    f"{name} could not be read: it took longer than {limits.seconds:g} s "
-                    "(the reader was stopped; raise --limit seconds=N if the survey is this large)"
-                )
-            if not parent.poll(min(left, 0.2)):
+            if left <= 0 and not parent.poll(0):  # what the child sent while meanwhile() ran is still read
+                raise overrun
+            if not parent.poll(min(max(left, 0.0), 0.2)):
                 if not proc.is_alive() and not parent.poll(0):
                     break
                 continue
@@ -202,6 +210,11 @@ def run_isolated(
             if kind == "progress":
                 if progress is not None:
                     progress(*value)
+                continue
+            if kind == "done":
+                if value > deadline:  # finished after the limit, seen late: an overrun all the same
+                    raise overrun
+                deadline = float("inf")  # finished in time: its result follows
                 continue
             payload = (kind, value)
     finally:

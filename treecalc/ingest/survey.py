@@ -386,7 +386,13 @@ def _check_options(dbh_unit: str | None, max_bytes: object) -> tuple[str | None,
 
 
 def _read_isolated(
-    path_or_buffer, *, progress, limits: Limits | None, filename: str | None, kw: dict[str, Any]
+    path_or_buffer,
+    *,
+    progress,
+    limits: Limits | None,
+    filename: str | None,
+    kw: dict[str, Any],
+    meanwhile: Callable[[], None] | None,
 ) -> Survey:
     """:func:`read_survey` in a child process bounded in memory and time (:func:`limits.run_isolated`)."""
     from treecalc.ingest.limits import run_isolated
@@ -402,6 +408,7 @@ def _read_isolated(
         name=os.path.basename(shown),
         limits=limits or Limits(),
         progress=progress,
+        meanwhile=meanwhile,
     )
 
 
@@ -418,6 +425,7 @@ def read_survey(
     species_map: dict[str, str] | None = None,
     limits: Limits | None = None,
     isolated: bool = False,
+    meanwhile: Callable[[], None] | None = None,
 ) -> Survey:
     """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt).
 
@@ -429,15 +437,19 @@ def read_survey(
     ``progress(fraction, message)`` is called as the work advances.
     ``limits`` bound what the file may hold (:class:`treecalc.ingest.limits.Limits`; refused beyond);
     ``isolated`` reads it in a child process bounded in memory and time (the command line and the app
-    do, so that a file that crashes a native reader cannot take them down).
+    do, so that a file that crashes a native reader cannot take them down); ``meanwhile()``, with ``isolated``
+    only, runs in this process while the child reads (the command line loads the assessment's tables).
     Raises :class:`SurveyError` for a file it refuses or cannot read.
     """
+    if meanwhile is not None and not isolated:
+        raise TypeError("read_survey: meanwhile is run while an isolated read works; give isolated=True")
     if isolated:  # the whole read in a bounded child process (treecalc.ingest.limits)
         return _read_isolated(
             path_or_buffer,
             progress=progress,
             limits=limits,
             filename=filename,
+            meanwhile=meanwhile,
             kw={
                 "sheet": sheet,
                 "column_map": column_map,

@@ -83,8 +83,8 @@ def zero_from_class(table: np.ndarray) -> np.ndarray:
 def dbh_flags(dbh_in: np.ndarray) -> np.ndarray:
     """:attr:`Flag.BEYOND_LAST_CLASS` over 45 in, plus :attr:`Flag.IMPLAUSIBLE_DBH` over 100 in."""
     d = np.asarray(dbh_in, float)
-    out = (d > LAST_CLASS_IN).astype(np.int64) * int(Flag.BEYOND_LAST_CLASS)
-    out |= (d > IMPLAUSIBLE_DBH_IN).astype(np.int64) * int(Flag.IMPLAUSIBLE_DBH)
+    out = np.where(d > LAST_CLASS_IN, int(Flag.BEYOND_LAST_CLASS), 0).astype(np.int64, copy=False)
+    out[d > IMPLAUSIBLE_DBH_IN] |= int(Flag.IMPLAUSIBLE_DBH)  # few trees: set where they are
     return out
 
 
