@@ -176,3 +176,22 @@ def percent_text(percent: Any, parts: Iterable[Mapping[str, Any]] | None = None)
         return f"{float(percent):g}%"
     pcts = list(dict.fromkeys(f"{float(p['percent']):g}%" for p in parts or [] if p.get("percent") is not None))
     return f"{' and '.join(pcts)} by part" if pcts else "—"
+
+
+def rejected_rows(d: Mapping[str, Any]) -> list[tuple[Any, str, str, str]]:
+    """The survey's rejected rows as (sheet row, column, reason, the value written there) in sheet order.
+
+    The reason drops its own "row N, column 'X': " head (the row and the column have columns of their
+    own); the value is the cell of that column as written, "" when the row has no such cell.
+    """
+    out = []
+    for r in d.get("rejected_rows") or []:
+        row, col = r.get("source_row"), str(r.get("column") or "")
+        reason = str(r.get("reason") or r.get("kind") or "")
+        head = f"row {row}, column {col!r}: "
+        if reason.startswith(head):
+            reason = reason[len(head) :]
+        raw = r.get("raw")
+        value = raw.get(col) if isinstance(raw, Mapping) else None
+        out.append((row, col, reason, "" if value is None else str(value)))
+    return out

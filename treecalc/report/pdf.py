@@ -25,6 +25,7 @@ from treecalc.report.content import (
     penalties,
     percent_text,
     plain_answer,
+    rejected_rows,
     report_data,
     trees_concerned,
 )
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 
 #: trees listed one per row at most (the Excel statement lists them all)
 MAX_TREE_ROWS = 250
+#: rejected rows listed one per row at most (the Excel statement and the app's Survey page list them all)
+MAX_REJECTED_ROWS = 60
 #: a statement item repeated more often than this (one per tree, e.g. "Not counted") is summed up in one row
 MAX_REPEATED_LINES = 12
 
@@ -319,6 +322,22 @@ def _trees(doc: _Doc, d: Mapping[str, Any]) -> None:
         doc.para(f"... and {len(rows) - MAX_TREE_ROWS:,} more trees: every tree is in the Excel statement.", "I")
 
 
+def _rejected(doc: _Doc, d: Mapping[str, Any]) -> None:
+    """The rows of the survey that could not be used (the statement's "Rows rejected" line points here)."""
+    rows = rejected_rows(d)
+    if not rows:
+        return
+    doc.h2(f"Rejected rows ({len(rows):,})")
+    doc.para("Rows of the survey that could not be used, so are not valued or counted: correct them and assess again.")
+    doc.grid(["Sheet row", "Column", "Reason", "Value written"], rows[:MAX_REJECTED_ROWS], widths=(18, 32, 100, 30))
+    if len(rows) > MAX_REJECTED_ROWS:
+        doc.para(
+            f"... and {len(rows) - MAX_REJECTED_ROWS:,} more rejected rows: every one is on the Rejected rows sheet "
+            "of the Excel statement (and in the app, Survey page, Rejected rows).",
+            "I",
+        )
+
+
 def statement_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
     """The statement's lines as rows; an item given once per tree more than ``MAX_REPEATED_LINES`` times becomes
     one row per section with the count (every tree is in the Trees concerned table and the Excel statement)."""
@@ -415,7 +434,7 @@ def report_pdf(d: Mapping[str, Any], *, survey_name: str | None = None, generate
         "I",
         8,
     )
-    for part in (_answer, _triggers, _plan, _fund, _penalties, _trees, _statement, _method):
+    for part in (_answer, _triggers, _plan, _fund, _penalties, _trees, _rejected, _statement, _method):
         part(doc, d)
     _signatures(doc)
     return bytes(doc.output())
