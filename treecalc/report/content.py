@@ -38,6 +38,10 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
     return d
 
 
+#: the fee schedule's basis (its TOML key's values) in words
+BASIS_WORDS = {"per_tree": "a fee per tree not planted", "value": "the unmet value times a multiplier"}
+
+
 def _num(x: Any) -> float | None:  # any JSON value: a number, text, or something that is neither
     try:
         return None if x is None or isinstance(x, bool) else float(x)

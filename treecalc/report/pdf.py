@@ -21,6 +21,7 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from treecalc.report.content import (
+    BASIS_WORDS,
     TREE_COLUMNS,
     penalties,
     percent_text,
@@ -263,10 +264,6 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
         doc.para("Plan: the cheapest mix of the stock offered that carries the required value (§208-22A, D).")
     else:
         doc.para("No planting plan: nothing to replace.")
-
-
-#: the fee schedule's basis (its TOML key's values) in words
-BASIS_WORDS = {"per_tree": "a fee per tree not planted", "value": "the unmet value times a multiplier"}
 
 
 def _line_value(ln: Mapping[str, Any]) -> str:
