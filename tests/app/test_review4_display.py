@@ -147,3 +147,25 @@ def test_rejected_rows_shown_convert_to_arrow_without_a_fix(tmp_path):
         "Tag: 105; Species: Pin oak; DBH (in): -4; Action: Remove",
         "Tag: T-8; Species: Red oak; Action: Remove",
     ]
+
+
+def test_app_imported_as_a_reader_childs_main_draws_nothing():
+    # The survey reader runs in a child process (treecalc.ingest.limits: forkserver or spawn), which imports
+    # the parent's main script again as "__mp_main__" (multiprocessing.spawn._fixup_main_from_path does
+    # runpy.run_path(main_path, run_name="__mp_main__")); under `streamlit run` that is app.py. It ran the
+    # whole app outside any session: the server log filled with "missing ScriptRunContext" warnings.
+    import subprocess
+    import sys
+
+    from tests.app.test_app_pages import ROOT
+
+    code = (
+        "import runpy, sys; runpy.run_path(sys.argv[1], run_name='__mp_main__'); "
+        "print('streamlit' in sys.modules, 'app_support.state' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT / "app.py")], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]  # nothing of the app was imported or drawn
+    assert "ScriptRunContext" not in done.stderr and "streamlit run" not in done.stderr

@@ -197,5 +197,7 @@ def rejected_rows(d: Mapping[str, Any]) -> list[tuple[Any, str, str, str]]:
             reason = reason[len(head) :]
         raw = r.get("raw")
         value = raw.get(col) if isinstance(raw, Mapping) else None
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # a spreadsheet's -4 is read as -4.0: printed as written
         out.append((row, col, reason, "" if value is None else str(value)))
     return out
