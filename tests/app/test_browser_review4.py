@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server
+from tests.app.test_browser import CHROMIUM, streamlit_server, survey_page
 
 pytestmark = [
     pytest.mark.slow,
@@ -44,35 +44,27 @@ def test_fund_csv_and_pdf_downloads_carry_the_fixed_text_and_the_log_stays_clean
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
     pypdf = pytest.importorskip("pypdf")
     survey = _survey(tmp_path / "Birch Rd survey.xlsx")
-    with streamlit_server(tmp_path) as (_, url), sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1800})
-            page.set_default_timeout(90_000)
-            page.goto(url)
-            page.get_by_text("Showing").first.wait_for()
-            with page.expect_file_chooser() as fc:
-                page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
-            fc.value.set_files(str(survey))
-            page.get_by_text(f"Showing {survey.name}").first.wait_for()
-            page.get_by_role("tab", name="Rejected rows").click()
-            page.locator('[data-testid="stDataFrame"]:visible').first.wait_for()  # the rejected rows drawn (canvas)
-            page.locator('[data-testid="stSidebarNav"]').get_by_text("Fund").click()
-            page.get_by_text("Payment in lieu").first.wait_for()
-            page.get_by_text("These amounts were set by Board resolution").click()
-            page.get_by_text("The fee is a placeholder until the Board sets it").wait_for(state="detached")
-            page.get_by_text("The fee is a PLACEHOLDER").wait_for(state="detached")  # the fund's notes, redrawn
-            page.wait_for_timeout(1000)
-            page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")  # the rerun is over
-            with page.expect_download() as dl:
-                page.get_by_role("button", name="Fund (CSV)", exact=True).click()
-            fund_csv = Path(dl.value.path()).read_bytes().decode("utf-8-sig")
-            page.get_by_role("button", name="Printable report (PDF)").click()
-            with page.expect_download() as dl:
-                page.get_by_role("button", name="Download the printable report (PDF)").click()
-            pdf = Path(dl.value.path()).read_bytes()
-        finally:
-            browser.close()
+    with (
+        streamlit_server(tmp_path) as (_, url),
+        sync_api.sync_playwright() as p,
+        survey_page(p, url, survey, timeout_ms=90_000) as page,
+    ):
+        page.get_by_role("tab", name="Rejected rows").click()
+        page.locator('[data-testid="stDataFrame"]:visible').first.wait_for()  # the rejected rows drawn (canvas)
+        page.locator('[data-testid="stSidebarNav"]').get_by_text("Fund").click()
+        page.get_by_text("Payment in lieu").first.wait_for()
+        page.get_by_text("These amounts were set by Board resolution").click()
+        page.get_by_text("The fee is a placeholder until the Board sets it").wait_for(state="detached")
+        page.get_by_text("The fee is a PLACEHOLDER").wait_for(state="detached")  # the fund's notes, redrawn
+        page.wait_for_timeout(1000)
+        page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")  # the rerun is over
+        with page.expect_download() as dl:
+            page.get_by_role("button", name="Fund (CSV)", exact=True).click()
+        fund_csv = Path(dl.value.path()).read_bytes().decode("utf-8-sig")
+        page.get_by_role("button", name="Printable report (PDF)").click()
+        with page.expect_download() as dl:
+            page.get_by_role("button", name="Download the printable report (PDF)").click()
+        pdf = Path(dl.value.path()).read_bytes()
     log = (tmp_path / "streamlit.log").read_text(errors="replace")
 
     # fund.csv: columns.csv labels with units, per year on the annual basis (the default), words for the
