@@ -282,3 +282,18 @@ def test_pdf_lists_at_most_max_rejected_rows_and_says_how_many_more():
     assert f"{last} DBH 'x' is not a number" in text and f"{last + 1} DBH 'x'" not in text
     assert "... and 7 more rejected rows: every one is on the Rejected rows sheet of the Excel statement" in text
     assert "Rejected rows (" not in " ".join(pdf_text(report_pdf(_json())).split())  # none: no section
+
+
+def test_fee_schedule_given_as_a_dict_is_said_in_words(tmp_path):
+    # the app gives the fee schedule set on its Fund page as a dict: treecalc.fund names its source
+    # "given as a dict", and the PDF printed that in the fund's and the statement's "Basis of payment" lines
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+
+    p = tmp_path / "Elm Ct survey.csv"
+    p.write_text("Tag,Species,DBH (in),Action\n10,Red maple,12,removed\n11,Red maple,14,removed\n")  # replaced
+    a = assess(read_survey(p), fee_schedule={"basis": "per_tree", "fee_per_tree_usd": "500", "placeholder": False})
+    text = " ".join(pdf_text(report_pdf(report_data(a))).split())
+    assert "given as a dict" not in text
+    # once in the fund's table, once in the statement's
+    assert text.count("a fee per tree not planted given by the user (in the app: set on the Fund page)") == 2

@@ -42,6 +42,18 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
 BASIS_WORDS = {"per_tree": "a fee per tree not planted", "value": "the unmet value times a multiplier"}
 
 
+#: where a fee schedule came from, in words: treecalc.fund names one given as a dict (as the app gives the one
+#: set on its Fund page) "given as a dict", and the statement's "Basis of payment in lieu" line carries it
+FEE_SOURCE_WORDS = {"given as a dict": "given by the user (in the app: set on the Fund page)"}
+
+
+def fee_source(text: Any) -> str:
+    """A fee schedule's source in words ("given as a dict; fee per tree overridden" keeps its tail)."""
+    s = "" if text is None else str(text)
+    head = s.split(";")[0]
+    return FEE_SOURCE_WORDS.get(head, head) + s[len(head) :]
+
+
 def _num(x: Any) -> float | None:  # any JSON value: a number, text, or something that is neither
     try:
         return None if x is None or isinstance(x, bool) else float(x)

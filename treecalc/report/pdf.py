@@ -23,6 +23,7 @@ from fpdf.fonts import FontFace
 from treecalc.report.content import (
     BASIS_WORDS,
     TREE_COLUMNS,
+    fee_source,
     penalties,
     percent_text,
     plain_answer,
@@ -272,12 +273,18 @@ def _line_value(ln: Mapping[str, Any]) -> str:
     return _cell(BASIS_WORDS.get(str(v), v) if str(ln.get("item")).startswith("Basis of payment") else v)
 
 
+def _line_note(ln: Mapping[str, Any]) -> Any:
+    """A statement line's note as the report prints it (the fee schedule's source in words)."""
+    note = ln.get("note")
+    return fee_source(note) if str(ln.get("item")).startswith("Basis of payment") else note
+
+
 def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
     if d.get("jurisdiction", "croton_on_hudson") != "croton_on_hudson":
         return  # no fund in this law
     doc.h2("Tree Preservation Fund (§208-24)")
     rows = [
-        (ln.get("section"), ln.get("item"), _line_value(ln), ln.get("note"))
+        (ln.get("section"), ln.get("item"), _line_value(ln), _line_note(ln))
         for ln in d.get("lines") or []
         if str(ln.get("section", "")).startswith("§208-24") or str(ln.get("section", "")).startswith("§208-23")
     ]
@@ -346,7 +353,7 @@ def statement_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
     for ln in lines:
         item, sec = str(ln.get("item")), str(ln.get("section"))
         if counts[item] <= MAX_REPEATED_LINES:
-            rows.append((sec, item, _line_value(ln), ln.get("unit"), ln.get("note")))
+            rows.append((sec, item, _line_value(ln), ln.get("unit"), _line_note(ln)))
         elif (sec, item) not in done:
             done.add((sec, item))
             n = sum(1 for x in lines if str(x.get("item")) == item and str(x.get("section")) == sec)
