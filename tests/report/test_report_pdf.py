@@ -297,3 +297,11 @@ def test_fee_schedule_given_as_a_dict_is_said_in_words(tmp_path):
     assert "given as a dict" not in text
     # once in the fund's table, once in the statement's
     assert text.count("a fee per tree not planted given by the user (in the app: set on the Fund page)") == 2
+
+
+def test_pdf_usd_puts_the_sign_before_the_dollar_sign():
+    # "$-950.00" before; the app writes -$950 (app_support.ui.usd): one way everywhere
+    from treecalc.report.pdf import usd
+
+    assert usd(-950) == "-$950.00" and usd(1234.5) == "$1,234.50" and usd(-0.001) == "$0.00"
+    assert usd(None) == usd(float("nan")) == "not determined"

@@ -71,12 +71,17 @@ def _t(x: Any) -> str:
 
 
 def usd(x: Any) -> str:
+    """Dollars to the cent, the sign before the dollar sign (-$950.00, as the app writes it); "not determined"
+    for nothing or a number not set (NaN)."""
     if x is None:
         return "not determined"
     try:
-        return f"${float(x):,.2f}"
+        v = float(x)
     except (TypeError, ValueError):
         return str(x)
+    if v != v:
+        return "not determined"
+    return ("-" if round(v, 2) < 0 else "") + f"${abs(v):,.2f}"
 
 
 def _cell(v: Any) -> str:
