@@ -16,45 +16,55 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:  # app_support/ next to this file, whatever the working directory
     sys.path.insert(0, str(ROOT))
 
-import streamlit as st  # noqa: E402
 
-from app_support import projects, state, ui  # noqa: E402
+def main() -> None:
+    """The pages, the navigation and the sidebar."""
+    import streamlit as st
 
-st.set_page_config(page_title="treecalc", page_icon=ui.page_icon(), layout="wide")
+    from app_support import projects, state, ui
 
-PAGES = {
-    "Trees": [
-        st.Page("treecalc_app/survey.py", title="Survey", icon=":material/upload_file:", default=True),
-        st.Page("treecalc_app/benefits.py", title="Benefits", icon=":material/eco:"),
-        st.Page("treecalc_app/map.py", title="Map", icon=":material/map:"),
-    ],
-    "Chapter 208": [
-        st.Page("treecalc_app/permit.py", title="Permit & replacement", icon=":material/forest:"),
-        st.Page("treecalc_app/violations.py", title="Violations & penalties", icon=":material/gavel:"),
-        st.Page("treecalc_app/fund.py", title="Fund & fee schedule", icon=":material/account_balance:"),
-    ],
-    "Companions": [
-        st.Page("treecalc_app/water.py", title="Water bill", icon=":material/water_drop:"),
-        st.Page("treecalc_app/excavation.py", title="Excavation", icon=":material/landscape:"),
-    ],
-}
+    st.set_page_config(page_title="treecalc", page_icon=ui.page_icon(), layout="wide")
 
-page = st.navigation(PAGES)
-projects.restore_from_url()  # a reload or a link: the survey and options from the URL
+    PAGES = {
+        "Trees": [
+            st.Page("treecalc_app/survey.py", title="Survey", icon=":material/upload_file:", default=True),
+            st.Page("treecalc_app/benefits.py", title="Benefits", icon=":material/eco:"),
+            st.Page("treecalc_app/map.py", title="Map", icon=":material/map:"),
+        ],
+        "Chapter 208": [
+            st.Page("treecalc_app/permit.py", title="Permit & replacement", icon=":material/forest:"),
+            st.Page("treecalc_app/violations.py", title="Violations & penalties", icon=":material/gavel:"),
+            st.Page("treecalc_app/fund.py", title="Fund & fee schedule", icon=":material/account_balance:"),
+        ],
+        "Companions": [
+            st.Page("treecalc_app/water.py", title="Water bill", icon=":material/water_drop:"),
+            st.Page("treecalc_app/excavation.py", title="Excavation", icon=":material/landscape:"),
+        ],
+    }
 
-with st.sidebar:
-    survey_label = st.empty()  # filled after the page ran: an upload on this run is already the source
+    page = st.navigation(PAGES)
+    projects.restore_from_url()  # a reload or a link: the survey and options from the URL
 
-page.run()
+    with st.sidebar:
+        survey_label = st.empty()  # filled after the page ran: an upload on this run is already the source
 
-src = state.source()
-if src is None:
-    survey_label.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
-else:
-    survey_label.caption(
-        f"Survey: **{ui.md_text(src.name)}**" + (" (bundled sample)" if src.is_sample else " (uploaded)")
-    )
+    page.run()
 
-with st.sidebar:  # after the page: the saved project holds the options the page has just set
-    projects.sidebar()
-projects.sync_url()
+    src = state.source()
+    if src is None:
+        survey_label.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
+    else:
+        survey_label.caption(
+            f"Survey: **{ui.md_text(src.name)}**" + (" (bundled sample)" if src.is_sample else " (uploaded)")
+        )
+
+    with st.sidebar:  # after the page: the saved project holds the options the page has just set
+        projects.sidebar()
+    projects.sync_url()
+
+
+# Streamlit runs this script as __main__. The survey reader's child processes (treecalc.ingest.limits, started by
+# forkserver or spawn) import the parent's main script again, as __mp_main__: unguarded, each read ran the whole
+# app there, outside any session, and the server log filled with "missing ScriptRunContext" warnings.
+if __name__ == "__main__":
+    main()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -64,21 +65,25 @@ def md_text(s: str) -> str:
 
 
 def _number(x: Any) -> float | str:
-    """``x`` as a float to format, or the text to show instead: "—" for None, a non-number as it is."""
+    """``x`` as a float to format, or the text to show instead: "—" for None and for a number not set
+    (NaN, e.g. an empty cell of a frame) or infinite, a non-number as it is."""
     if x is None:
         return "—"
     try:
-        return float(x)
+        v = float(x)
     except (TypeError, ValueError):
         return str(x)
+    return v if math.isfinite(v) else "—"
 
 
 def usd(x: Any, cents: bool = False) -> str:
-    """A dollar amount as people read it (``$1,234`` or ``$1,234.56``)."""
+    """A dollar amount as people read it (``$1,234``, ``$1,234.56``; ``-$950``: the sign before the dollar
+    sign, as :func:`compact_usd` writes it; "—" when not set)."""
     v = _number(x)
     if isinstance(v, str):
         return v
-    return f"${v:,.2f}" if cents else f"${v:,.0f}"
+    sign = "-" if v < 0 and round(v, 2 if cents else 0) != 0 else ""
+    return sign + (f"${abs(v):,.2f}" if cents else f"${abs(v):,.0f}")
 
 
 def compact_usd(x: Any) -> str:
@@ -90,7 +95,7 @@ def compact_usd(x: Any) -> str:
     v = _number(x)
     if isinstance(v, str):
         return v
-    sign, a = ("-" if v < 0 else ""), abs(v)
+    sign, a = ("-" if round(v) < 0 else ""), abs(v)  # -$4.5M as usd() writes -$950; -0.4 is $0, not -$0
     for div, unit in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
         if a >= div * 0.9995:  # 999,950 is $1.00M, not $1000K
             return f"{sign}${a / div:.3g}{unit}"

@@ -48,6 +48,43 @@ def kv_table(d: Mapping[str, Any] | None, skip: tuple[str, ...] = ()) -> pd.Data
     return df
 
 
+#: Where a fee schedule came from, in words (``treecalc.fund.load_fee_schedule`` names a schedule given
+#: as a dict, as the app gives the one set on the Fund page, "given as a dict")
+FEE_SOURCE_WORDS = {"given as a dict": "set on the Fund page"}
+
+
+def fund_table(fund: Mapping[str, Any] | None, a: Any = None) -> pd.DataFrame:
+    """The fund's figures as (item, value) rows, labelled as the statement labels them (``columns.csv``; per
+    year on the annual basis), the basis of payment and the schedule's source in words."""
+    from treecalc.report.content import BASIS_WORDS
+
+    d = dict(fund or {})
+    if "basis" in d:
+        d["basis"] = BASIS_WORDS.get(str(d["basis"]), d["basis"])
+    if d.get("source"):
+        from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
+
+        src = str(d["source"])
+        head = src.split(";")[0]  # "; fee per tree overridden" stays
+        words = {
+            **FEE_SOURCE_WORDS,
+            str(DEFAULT_FEE_SCHEDULE): f"the default fee schedule ({DEFAULT_FEE_SCHEDULE.name})",
+        }
+        d["source"] = words.get(head, head) + src[len(head) :]
+    d = {k: yes_no(v) if isinstance(v, bool) else v for k, v in d.items() if not _unset(v)}  # no empty rows
+    table = kv_table(d, skip=("notes", "fund_in_lieu_exact"))
+    table["Item"] = [FUND_ITEMS.get(k) or value_label(k, a) for k in table["Item"]]
+    return table
+
+
+#: The fund's own items whose ``columns.csv`` label is another table's ("Label", "Source")
+FUND_ITEMS = {"label": "Fee schedule", "source": "Fee schedule from"}
+
+
+def _unset(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and v != v) or (isinstance(v, str) and not v.strip())
+
+
 @st.cache_data(show_spinner=False)
 def species_choices() -> pd.DataFrame:
     """Catalogue species for pickers: natives first, then others; invasives last and marked.
@@ -105,10 +142,20 @@ SITE_LABELS: dict[str, str] = {
 COLUMN_LABELS.update(SITE_LABELS)
 
 
+#: The statement's units as the app writes them beside a label (no unit for a share, a factor or sections)
+APP_UNITS = {"$": "USD", "$/yr": "USD/yr", "$/day": "USD/day", "ft²": "sq ft", "share": "", "×": "", "sections": ""}
+
+
 def label(name: str) -> str:
-    """A column or fact name as a user reads it: the table above, else the words of the snake_case name."""
+    """A column or fact name as a user reads it: the app's label of ``treecalc/columns.csv`` (or a site fact's),
+    else the statement's label and unit there ("Payment in lieu to the Fund (USD)"), else the words of the
+    snake_case name."""
     if name in COLUMN_LABELS:
         return COLUMN_LABELS[name]
+    col = COLUMNS.get(str(name))
+    if col is not None and col.label:
+        unit = APP_UNITS.get(col.unit, col.unit)
+        return f"{col.label} ({unit})" if unit else col.label
     # a unit suffix only at the end: "fund_in_lieu_usd" is "Fund in lieu (USD)", not "Fund (in) lieu (USD)"
     words = re.sub(r"_(usd|in|sqft|ft)$", lambda m: f" ({_SUFFIX_UNITS[m.group(1)]})", str(name))
     words = words.replace("_", " ").strip()
@@ -127,12 +174,16 @@ def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:
     """
     if df is None:
         return None
-    per_year = bool(value_unit(a))
     names: dict[Any, str] = {}
     for c in df.columns:
-        text = _per_year(label(c)) if per_year and c in VALUE_COLUMNS else label(c)
+        text = value_label(c, a)
         names[c] = f"{text} ({c})" if text in names.values() else text
     return df.rename(columns=names)
+
+
+def value_label(name: str, a: Any = None) -> str:
+    """:func:`label`, per year (USD/yr) for a tree's value when the assessment ``a`` values trees annually."""
+    return _per_year(label(name)) if value_unit(a) and name in VALUE_COLUMNS else label(name)
 
 
 #: Columns that hold a tree's value on the assessment's value basis (per year on the annual basis).
@@ -156,6 +207,31 @@ def value_unit(a: Any) -> str:
     """'/yr' when the assessment values trees on the annual basis (a value per year), else ''."""
     options = (get(a, "options") if a is not None else None) or {}
     return "/yr" if str(options.get("value_basis", "")) == "annual" else ""
+
+
+def cell_text(v: Any) -> str:
+    """A cell as text: "" for nothing, 12 for a whole number a spreadsheet read as 12.0, a row as its cells."""
+    if v is None or (isinstance(v, float) and v != v):
+        return ""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, Mapping):
+        return "; ".join(f"{k}: {cell_text(x)}" for k, x in v.items())
+    return str(v)
+
+
+def rejected_table(rejected: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The rejected rows as shown and downloaded: readable labels, and the raw row and every column of mixed
+    kinds as text ("Tag: 103; Species: White pine; DBH (in): eighteen"). A column of dicts whose cells are
+    numbers in one row and text in another ('eighteen') cannot be made an Arrow table: Streamlit logged the
+    failure and fixed the column itself on every redraw."""
+    if rejected is None:
+        return None
+    out = rejected.copy()
+    for c in out.columns:
+        if out[c].dtype == object:
+            out[c] = out[c].map(cell_text)
+    return labelled(out)
 
 
 def yes_no(v: Any) -> str:
@@ -338,6 +414,24 @@ def readable(text: str) -> str:
     for k, words in SITE_WORDS.items():
         out = re.sub(rf"\b{k}\b", f"“{words}”", out)
     return out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")
+
+
+#: The law engine's note on what a tree paid in lieu stands for: "one ACRU (64.04 on this basis)"
+_STOCK_VALUE = re.compile(r"\bone ([A-Z][A-Z0-9]*) \((-?[\d,]+(?:\.\d+)?) on this basis\)")
+
+
+def stock_value_note(text: str, a: Any = None) -> str:
+    """``text`` with the tree a payment in lieu stands for named and its value in dollars on the assessment's
+    basis: "one ACRU (64.04 on this basis)" reads "one Red maple (ACRU), $64.04/yr on this basis"."""
+    from app_support.ui import usd
+
+    def words(m: re.Match[str]) -> str:
+        code, value = m.group(1), float(m.group(2).replace(",", ""))
+        name = species_names().get(code)
+        tree = f"{name} ({code})" if name and name.upper() != code else code
+        return f"one {tree}, {usd(value, cents=True)}{value_unit(a)} on this basis"
+
+    return _STOCK_VALUE.sub(words, str(text))
 
 
 EQUIVALENTS_SOURCES = (

@@ -124,8 +124,7 @@ def body() -> None:
         st.markdown(f"**Calculation:** {get(fund, 'calculation')} ({get(fund, 'section', '§208-24')})")
     for n in get(fund, "notes") or []:
         st.markdown(f"- {n}")
-    table = views.kv_table(fund, skip=("notes", "fund_in_lieu_exact"))
-    table["Item"] = table["Item"].map(views.label)
+    table = views.fund_table(fund, a)
     with st.expander("All fund figures"):
         st.dataframe(table, width="stretch", hide_index=True)
     ui.page_downloads("fund", {"Fund": table})

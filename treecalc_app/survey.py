@@ -164,7 +164,7 @@ def body() -> None:
         _columns(sv)
     with tabs[2]:
         if len(rejected):
-            st.dataframe(views.labelled(rejected), width="stretch", hide_index=True)
+            st.dataframe(views.rejected_table(rejected), width="stretch", hide_index=True)
         else:
             st.success("Every row was read.")
     with tabs[3]:
@@ -177,7 +177,9 @@ def body() -> None:
                 st.markdown(f"- {views.readable(w)}")
         else:
             st.caption("No warnings.")
-    ui.page_downloads("survey", {"Survey trees": views.labelled(trees), "Rejected rows": views.labelled(rejected)})
+    ui.page_downloads(
+        "survey", {"Survey trees": views.labelled(trees), "Rejected rows": views.rejected_table(rejected)}
+    )
 
 
 def _species_matches(trees: pd.DataFrame) -> None:

@@ -18,26 +18,14 @@ MONTHS = {
 }
 
 
-def compact_usd(x: Any) -> str:
-    """Dollars that fit a metric card: $1,234.56 up to $999,999.99, then $2.57M / $1.2B."""
-    v = float(x)
-    if abs(v) < 1_000_000:
-        return f"${v:,.2f}"
-    for div, unit in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
-        if abs(v) >= div:
-            return f"${v / div:,.2f}{unit}"
-    return f"${v:,.2f}"
+#: The water page shows cents in full up to $999,999.99 (and -$999,999.99), then compact ($2.57M): its figures
+#: are a bill's, read to the cent
+WATER_CHARS = len("-$999,999.99")
 
 
 def money_metric(col: Any, label: str, value: Any, help: str | None = None) -> None:
-    """A metric in dollars: compact when long, the exact figure in the help text."""
-    if value is None:
-        col.metric(label, "—", help=help)
-        return
-    exact = f"${Decimal(value):,.2f}"
-    short = compact_usd(value)
-    tip = " ".join(t for t in (help, None if short == exact else f"Exactly {exact}.") if t) or None
-    col.metric(label, short, help=tip)
+    """A metric in dollars (:func:`app_support.ui.money_metric`): to the cent, compact past $999,999.99."""
+    ui.money_metric(col, label, value, cents=True, help=help, max_chars=WATER_CHARS)
 
 
 def _bills(due_default: dt.date) -> list[tuple[str, dt.date, str]]:

@@ -119,6 +119,29 @@ def _amount(text: str) -> float:
     return float(m.group(0).replace(",", ""))
 
 
+@contextlib.contextmanager
+def survey_page(p, url: str, survey: Path, timeout_ms: float = 60_000) -> Iterator:
+    """A Chromium page (Playwright ``p``) on the app at ``url`` with ``survey`` uploaded; the browser closed at exit."""
+    browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    try:
+        page = browser.new_page(viewport={"width": 1400, "height": 1800})
+        page.set_default_timeout(timeout_ms)
+        page.goto(url)
+        upload(page, survey)
+        yield page
+    finally:
+        browser.close()
+
+
+def upload(page, path: Path) -> None:
+    """Upload ``path`` on the Survey page (through the file chooser) and wait until the page shows it."""
+    page.get_by_text("Showing").first.wait_for()
+    with page.expect_file_chooser() as fc:
+        page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
+    fc.value.set_files(str(path))
+    page.get_by_text(f"Showing {path.name}").first.wait_for()
+
+
 def _metric(page, label: str) -> str:
     metric = page.locator('[data-testid="stMetric"]').filter(
         has=page.locator('[data-testid="stMetricLabel"]', has_text=label)
@@ -141,43 +164,31 @@ def test_upload_sample_and_read_permit_page(server, tmp_path):
     want_trees = float(expected.replacement["trees_needed"])
     want_fund = float(expected.fund["fund_in_lieu_usd"])
 
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1800})
-            page.set_default_timeout(60_000)
-            page.goto(server)
-            page.get_by_text("Showing").first.wait_for()
-            with page.expect_file_chooser() as fc:
-                page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
-            fc.value.set_files(str(SAMPLE_SURVEY))
-            page.get_by_text(f"Showing {SAMPLE_SURVEY.name}").first.wait_for()
-            page.get_by_text("uploaded.").first.wait_for()
-            _metric(page, "Trees")
+    with sync_api.sync_playwright() as p, survey_page(p, server, SAMPLE_SURVEY) as page:
+        page.get_by_text("uploaded.").first.wait_for()
+        _metric(page, "Trees")
 
-            page.locator('[data-testid="stSidebarNav"]').get_by_text("Permit & replacement").click()
-            trees_text = _metric(page, "Replacement trees required")
-            fund_text = _metric(page, "Payment in lieu to the Tree Preservation Fund")
-            page.locator('[data-testid="stSpinner"]').wait_for(state="detached")
-            assert page.locator('[data-testid="stException"]').count() == 0
-            assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+        page.locator('[data-testid="stSidebarNav"]').get_by_text("Permit & replacement").click()
+        trees_text = _metric(page, "Replacement trees required")
+        fund_text = _metric(page, "Payment in lieu to the Tree Preservation Fund")
+        page.locator('[data-testid="stSpinner"]').wait_for(state="detached")
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert page.locator('[data-testid="stAlertContentError"]').count() == 0
 
-            # the Excel statement of this assessment downloads and opens
-            with page.expect_download() as dl:
-                page.get_by_role("button", name="Excel statement").click()
-            statement = tmp_path / "statement.xlsx"
-            dl.value.save_as(str(statement))
+        # the Excel statement of this assessment downloads and opens
+        with page.expect_download() as dl:
+            page.get_by_role("button", name="Excel statement").click()
+        statement = tmp_path / "statement.xlsx"
+        dl.value.save_as(str(statement))
 
-            shot = tmp_path / "permit_page.png"
-            # back to the top (the download scrolled the page), where the figures are
-            page.locator('[data-testid="stMain"]').evaluate("el => el.scrollTo(0, 0)")
-            page.screenshot(path=str(shot), full_page=True)
-            assert shot.stat().st_size > 10_000
-            if out := os.environ.get("TREECALC_SCREENSHOT_DIR"):
-                Path(out).mkdir(parents=True, exist_ok=True)
-                shutil.copy(shot, Path(out) / "permit_page.png")
-        finally:
-            browser.close()
+        shot = tmp_path / "permit_page.png"
+        # back to the top (the download scrolled the page), where the figures are
+        page.locator('[data-testid="stMain"]').evaluate("el => el.scrollTo(0, 0)")
+        page.screenshot(path=str(shot), full_page=True)
+        assert shot.stat().st_size > 10_000
+        if out := os.environ.get("TREECALC_SCREENSHOT_DIR"):
+            Path(out).mkdir(parents=True, exist_ok=True)
+            shutil.copy(shot, Path(out) / "permit_page.png")
 
     import openpyxl
 

@@ -245,3 +245,63 @@ def test_replacement_percentage_of_mixed_parts_is_given_part_by_part(tmp_path):
     assert main(["assess", str(p), "--site", "subdividable=true", "--pdf", str(out)]) == 0
     text = " ".join(pdf_text(out.read_bytes()).split())
     assert "Replacement percentage 120% and 90% by part" in text
+
+
+def test_pdf_lists_the_rejected_rows_it_points_to(tmp_path):
+    # A survey of 4 rows, 3 of them unusable. The statement line "Rows rejected: 3 rows, see the Rejected rows"
+    # pointed to a section the PDF did not have; each row is listed with its sheet row (header = line 1, so
+    # tag 11 is row 3), the column, the reason without its own "row N, column 'X':" head, and the cell written.
+    p = tmp_path / "Elm Ct survey.csv"
+    p.write_text(
+        "Tag,Species,DBH (in),Action\n10,Red maple,12,remove\n11,Red maple,nine,remove\n"
+        "12,Qwzrt tree,8,remove\n13,Red maple,-3,remove\n"
+    )
+    out = tmp_path / "r.pdf"
+    assert main(["assess", str(p), "--pdf", str(out)]) == 0
+    text = " ".join(pdf_text(out.read_bytes()).split())
+    assert "Rows rejected 3 rows see the Rejected rows" in text
+    part = text.split("Rejected rows (3)")[1].split("The statement, section by section")[0]
+    assert "Sheet row Column Reason Value written" in part
+    assert "3 DBH (in) 'nine' is not a number nine" in part
+    assert "5 DBH (in) '-3' is not a positive diameter -3" in part
+    assert "4 Species species 'Qwzrt tree' not recognised" in part
+    assert "row 3, column" not in part  # the head is not repeated in the reason
+
+
+def test_pdf_lists_at_most_max_rejected_rows_and_says_how_many_more():
+    from treecalc.report import pdf
+
+    n = pdf.MAX_REJECTED_ROWS + 7  # 7 rows past the limit: "... and 7 more rejected rows"
+    rows = [
+        {"source_row": i + 2, "column": "DBH", "reason": f"row {i + 2}, column 'DBH': 'x' is not a number", "raw": {}}
+        for i in range(n)
+    ]
+    text = " ".join(pdf_text(report_pdf(_json(rejected_rows=rows, rejected=n))).split())
+    assert f"Rejected rows ({n})" in text
+    last = pdf.MAX_REJECTED_ROWS + 1  # the last row listed: sheet row MAX + 1 (rows start at 2)
+    assert f"{last} DBH 'x' is not a number" in text and f"{last + 1} DBH 'x'" not in text
+    assert "... and 7 more rejected rows: every one is on the Rejected rows sheet of the Excel statement" in text
+    assert "Rejected rows (" not in " ".join(pdf_text(report_pdf(_json())).split())  # none: no section
+
+
+def test_fee_schedule_given_as_a_dict_is_said_in_words(tmp_path):
+    # the app gives the fee schedule set on its Fund page as a dict: treecalc.fund names its source
+    # "given as a dict", and the PDF printed that in the fund's and the statement's "Basis of payment" lines
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+
+    p = tmp_path / "Elm Ct survey.csv"
+    p.write_text("Tag,Species,DBH (in),Action\n10,Red maple,12,removed\n11,Red maple,14,removed\n")  # replaced
+    a = assess(read_survey(p), fee_schedule={"basis": "per_tree", "fee_per_tree_usd": "500", "placeholder": False})
+    text = " ".join(pdf_text(report_pdf(report_data(a))).split())
+    assert "given as a dict" not in text
+    # once in the fund's table, once in the statement's
+    assert text.count("a fee per tree not planted given by the user (in the app: set on the Fund page)") == 2
+
+
+def test_pdf_usd_puts_the_sign_before_the_dollar_sign():
+    # "$-950.00" before; the app writes -$950 (app_support.ui.usd): one way everywhere
+    from treecalc.report.pdf import usd
+
+    assert usd(-950) == "-$950.00" and usd(1234.5) == "$1,234.50" and usd(-0.001) == "$0.00"
+    assert usd(None) == usd(float("nan")) == "not determined"

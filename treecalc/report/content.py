@@ -38,6 +38,22 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
     return d
 
 
+#: the fee schedule's basis (its TOML key's values) in words
+BASIS_WORDS = {"per_tree": "a fee per tree not planted", "value": "the unmet value times a multiplier"}
+
+
+#: where a fee schedule came from, in words: treecalc.fund names one given as a dict (as the app gives the one
+#: set on its Fund page) "given as a dict", and the statement's "Basis of payment in lieu" line carries it
+FEE_SOURCE_WORDS = {"given as a dict": "given by the user (in the app: set on the Fund page)"}
+
+
+def fee_source(text: Any) -> str:
+    """A fee schedule's source in words ("given as a dict; fee per tree overridden" keeps its tail)."""
+    s = "" if text is None else str(text)
+    head = s.split(";")[0]
+    return FEE_SOURCE_WORDS.get(head, head) + s[len(head) :]
+
+
 def _num(x: Any) -> float | None:  # any JSON value: a number, text, or something that is neither
     try:
         return None if x is None or isinstance(x, bool) else float(x)
@@ -176,3 +192,24 @@ def percent_text(percent: Any, parts: Iterable[Mapping[str, Any]] | None = None)
         return f"{float(percent):g}%"
     pcts = list(dict.fromkeys(f"{float(p['percent']):g}%" for p in parts or [] if p.get("percent") is not None))
     return f"{' and '.join(pcts)} by part" if pcts else "—"
+
+
+def rejected_rows(d: Mapping[str, Any]) -> list[tuple[Any, str, str, str]]:
+    """The survey's rejected rows as (sheet row, column, reason, the value written there) in sheet order.
+
+    The reason drops its own "row N, column 'X': " head (the row and the column have columns of their
+    own); the value is the cell of that column as written, "" when the row has no such cell.
+    """
+    out = []
+    for r in d.get("rejected_rows") or []:
+        row, col = r.get("source_row"), str(r.get("column") or "")
+        reason = str(r.get("reason") or r.get("kind") or "")
+        head = f"row {row}, column {col!r}: "
+        if reason.startswith(head):
+            reason = reason[len(head) :]
+        raw = r.get("raw")
+        value = raw.get(col) if isinstance(raw, Mapping) else None
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # a spreadsheet's -4 is read as -4.0: printed as written
+        out.append((row, col, reason, "" if value is None else str(value)))
+    return out

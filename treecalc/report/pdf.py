@@ -21,10 +21,13 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from treecalc.report.content import (
+    BASIS_WORDS,
     TREE_COLUMNS,
+    fee_source,
     penalties,
     percent_text,
     plain_answer,
+    rejected_rows,
     report_data,
     trees_concerned,
 )
@@ -34,6 +37,8 @@ if TYPE_CHECKING:
 
 #: trees listed one per row at most (the Excel statement lists them all)
 MAX_TREE_ROWS = 250
+#: rejected rows listed one per row at most (the Excel statement and the app's Survey page list them all)
+MAX_REJECTED_ROWS = 60
 #: a statement item repeated more often than this (one per tree, e.g. "Not counted") is summed up in one row
 MAX_REPEATED_LINES = 12
 
@@ -66,12 +71,17 @@ def _t(x: Any) -> str:
 
 
 def usd(x: Any) -> str:
+    """Dollars to the cent, the sign before the dollar sign (-$950.00, as the app writes it); "not determined"
+    for nothing or a number not set (NaN)."""
     if x is None:
         return "not determined"
     try:
-        return f"${float(x):,.2f}"
+        v = float(x)
     except (TypeError, ValueError):
         return str(x)
+    if v != v:
+        return "not determined"
+    return ("-" if round(v, 2) < 0 else "") + f"${abs(v):,.2f}"
 
 
 def _cell(v: Any) -> str:
@@ -262,14 +272,16 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
         doc.para("No planting plan: nothing to replace.")
 
 
-#: the fee schedule's basis (its TOML key's values) in words
-BASIS_WORDS = {"per_tree": "a fee per tree not planted", "value": "the unmet value times a multiplier"}
-
-
 def _line_value(ln: Mapping[str, Any]) -> str:
     """A statement line's value as the report prints it (the fee schedule's basis in words)."""
     v = ln.get("value")
     return _cell(BASIS_WORDS.get(str(v), v) if str(ln.get("item")).startswith("Basis of payment") else v)
+
+
+def _line_note(ln: Mapping[str, Any]) -> Any:
+    """A statement line's note as the report prints it (the fee schedule's source in words)."""
+    note = ln.get("note")
+    return fee_source(note) if str(ln.get("item")).startswith("Basis of payment") else note
 
 
 def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
@@ -277,7 +289,7 @@ def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
         return  # no fund in this law
     doc.h2("Tree Preservation Fund (§208-24)")
     rows = [
-        (ln.get("section"), ln.get("item"), _line_value(ln), ln.get("note"))
+        (ln.get("section"), ln.get("item"), _line_value(ln), _line_note(ln))
         for ln in d.get("lines") or []
         if str(ln.get("section", "")).startswith("§208-24") or str(ln.get("section", "")).startswith("§208-23")
     ]
@@ -319,6 +331,22 @@ def _trees(doc: _Doc, d: Mapping[str, Any]) -> None:
         doc.para(f"... and {len(rows) - MAX_TREE_ROWS:,} more trees: every tree is in the Excel statement.", "I")
 
 
+def _rejected(doc: _Doc, d: Mapping[str, Any]) -> None:
+    """The rows of the survey that could not be used (the statement's "Rows rejected" line points here)."""
+    rows = rejected_rows(d)
+    if not rows:
+        return
+    doc.h2(f"Rejected rows ({len(rows):,})")
+    doc.para("Rows of the survey that could not be used, so are not valued or counted: correct them and assess again.")
+    doc.grid(["Sheet row", "Column", "Reason", "Value written"], rows[:MAX_REJECTED_ROWS], widths=(18, 32, 100, 30))
+    if len(rows) > MAX_REJECTED_ROWS:
+        doc.para(
+            f"... and {len(rows) - MAX_REJECTED_ROWS:,} more rejected rows: every one is on the Rejected rows sheet "
+            "of the Excel statement (and in the app, Survey page, Rejected rows).",
+            "I",
+        )
+
+
 def statement_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
     """The statement's lines as rows; an item given once per tree more than ``MAX_REPEATED_LINES`` times becomes
     one row per section with the count (every tree is in the Trees concerned table and the Excel statement)."""
@@ -330,7 +358,7 @@ def statement_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
     for ln in lines:
         item, sec = str(ln.get("item")), str(ln.get("section"))
         if counts[item] <= MAX_REPEATED_LINES:
-            rows.append((sec, item, _line_value(ln), ln.get("unit"), ln.get("note")))
+            rows.append((sec, item, _line_value(ln), ln.get("unit"), _line_note(ln)))
         elif (sec, item) not in done:
             done.add((sec, item))
             n = sum(1 for x in lines if str(x.get("item")) == item and str(x.get("section")) == sec)
@@ -415,7 +443,7 @@ def report_pdf(d: Mapping[str, Any], *, survey_name: str | None = None, generate
         "I",
         8,
     )
-    for part in (_answer, _triggers, _plan, _fund, _penalties, _trees, _statement, _method):
+    for part in (_answer, _triggers, _plan, _fund, _penalties, _trees, _rejected, _statement, _method):
         part(doc, d)
     _signatures(doc)
     return bytes(doc.output())
