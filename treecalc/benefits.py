@@ -258,15 +258,18 @@ def disclosure_keys(
     dbh = np.asarray(dbh_in, float)
     j, frac = positions if positions is not None else itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
     flat = itree_streets.table_index((len(data.LAND_USES), n_rows, n_cls), _catalogue_value_rows()[cat_pos], lu_idx, j)
-    return _keys_at(flat, frac, dbh, cat_pos)
+    return _keys_at(flat, frac, dbh, cat_pos)  # table_index made flat: _keys_at may write in it
 
 
 def _keys_at(flat: np.ndarray, frac: np.ndarray, dbh: np.ndarray, cat_pos: np.ndarray) -> np.ndarray:
-    """:func:`disclosure_keys` from the trees' flat table index (class ``j``) and class fraction."""
+    """:func:`disclosure_keys` from the trees' flat table index (class ``j``, an intp array) and class fraction.
+
+    ``flat`` is overwritten: it becomes the keys (no further array of a million is made).
+    """
     n_corr = _key_sizes()[2]
-    key = disclosures.upper_class(flat, frac)  # flat index of the upper class read: j's offset is linear
+    key = disclosures.upper_class(flat, frac, out=flat)  # flat index of the upper class read: j's offset is linear
     key *= 4
-    key += disclosures.dbh_flags(dbh)  # the two lowest bits: BEYOND_LAST_CLASS = 1, IMPLAUSIBLE_DBH = 2
+    disclosures.dbh_flags(dbh, out=key)  # the two lowest bits: BEYOND_LAST_CLASS = 1, IMPLAUSIBLE_DBH = 2
     key *= n_corr
     key += _corrected_index().take(cat_pos)
     return key
@@ -413,7 +416,8 @@ def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
         texts.append(text)
     cats = list(dict.fromkeys(texts)) or [""]
     at = {t: i for i, t in enumerate(cats)}
-    code_of = np.zeros(len(lut), dtype=np.int32)
+    # codes of the width pandas keeps for this many categories, so it need not convert a million of them
+    code_of = np.zeros(len(lut), dtype=np.int8 if len(cats) < 127 else np.int16 if len(cats) < 32767 else np.int32)
     code_of[present] = [at[t] for t in texts]
     return pd.Categorical.from_codes(code_of.take(keys), categories=cats, validate=False)
 
@@ -575,11 +579,11 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         {
             "species_code": pd.Categorical.from_codes(pos, categories=cat.index.astype(object), validate=False),
             "value_row": pd.Categorical.from_codes(row, categories=list(t.value_rows), validate=False),
-            "dbh_in": dbh,
             "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES), validate=False),
         },
         index=frame.index,
     )
+    ids.insert(2, "dbh_in", pd.Series(dbh, index=frame.index, copy=False))  # dbh wrapped, not copied into a block
     notes = pd.DataFrame({"disclosures": disclosure_column(_keys_at(flat, frac, dbh, pos), p)}, index=frame.index)
     return pd.concat([ids, values, notes], axis=1)
 

@@ -80,11 +80,16 @@ def zero_from_class(table: np.ndarray) -> np.ndarray:
     return start.astype(np.intp)
 
 
-def dbh_flags(dbh_in: np.ndarray) -> np.ndarray:
-    """:attr:`Flag.BEYOND_LAST_CLASS` over 45 in, plus :attr:`Flag.IMPLAUSIBLE_DBH` over 100 in."""
+def dbh_flags(dbh_in: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """:attr:`Flag.BEYOND_LAST_CLASS` over 45 in, plus :attr:`Flag.IMPLAUSIBLE_DBH` over 100 in.
+
+    ``out``, when given, is an int array the flags are OR-ed into in place (and returned).
+    """
     d = np.asarray(dbh_in, float)
-    out = np.where(d > LAST_CLASS_IN, int(Flag.BEYOND_LAST_CLASS), 0).astype(np.int64, copy=False)
-    out[d > IMPLAUSIBLE_DBH_IN] |= int(Flag.IMPLAUSIBLE_DBH)  # few trees: set where they are
+    if out is None:
+        out = np.zeros(d.shape, dtype=np.int64)
+    for limit, flag in ((LAST_CLASS_IN, Flag.BEYOND_LAST_CLASS), (IMPLAUSIBLE_DBH_IN, Flag.IMPLAUSIBLE_DBH)):
+        np.bitwise_or(out, (d > limit).view(np.uint8) * np.uint8(flag), out=out)  # bytes, not int64 per tree
     return out
 
 
@@ -109,12 +114,13 @@ def zero_tail_table(zero_from: np.ndarray, flag: Flag, n_classes: int) -> np.nda
     return np.where(cls[None, :] >= np.asarray(zero_from)[:, None], int(flag), 0).astype(np.int64)
 
 
-def upper_class(j: np.ndarray, frac: np.ndarray) -> np.ndarray:
+def upper_class(j: np.ndarray, frac: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """The highest class an interpolation at (``j``, ``frac``) reads (see ``dbh_positions``).
 
     A fraction below 1e-9 is rounding (33 in × 2.54 = 83.82000000000001 cm sits on a class).
+    ``out``: an int array to write the result into (it may be ``j`` itself).
     """
-    return np.asarray(j) + (np.asarray(frac) > 1e-9)
+    return np.add(j, np.asarray(frac) > 1e-9, out=out)
 
 
 def flag_names(mask: int) -> list[str]:
