@@ -53,3 +53,15 @@ def test_flag_names():
         "energy_tables_zero",
     ]
     assert d.flag_names(0) == []
+
+
+def test_dbh_flags_and_upper_class_write_into_out():
+    # keys built in place: 8 and 12 shifted by two bits leave the flag bits free
+    # 44 in: no flag; 46 in: past the last class (1); 101 in: past it and implausible (1 | 2 = 3)
+    key = np.array([8, 12, 16])
+    assert d.dbh_flags(np.array([44.0, 46.0, 101.0]), out=key) is key
+    assert key.tolist() == [8, 13, 19]
+    # the upper class: j where the fraction is 0 (or rounding, below 1e-9), j + 1 otherwise
+    j = np.array([2, 3, 7])
+    assert d.upper_class(j, np.array([0.0, 1e-12, 0.5]), out=j) is j
+    assert j.tolist() == [2, 3, 8]
