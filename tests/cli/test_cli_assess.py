@@ -261,3 +261,24 @@ def test_a_croton_site_fact_with_wesley_hills_is_an_error_naming_it(fake_survey,
     ok = ["--site", "has_residence=true", "--site", "crs=EPSG:2263", "--jurisdiction", "wesley-hills", "--json"]
     assert main(["assess", "x.xlsx", *ok]) == 0
     assert json.loads(capsys.readouterr().out)["jurisdiction"] == "wesley_hills"
+
+
+def test_a_site_fact_spelt_as_a_synonym_is_checked_as_its_field_with_wesley_hills(fake_survey, capsys):
+    # --site takes the Site sheet's spellings ("lot area", "has residence", "village": treecalc.ingest.site);
+    # before: each was refused as "a site fact of Croton-on-Hudson Chapter 208", though Chapter 95 reads
+    # lot_area_acres (§95-3A(1)(d)) and has_residence (§95-3A(1)(c)) and every law reads the jurisdiction
+    ok = ["--site", "lot area=0.5", "--site", "has residence=yes", "--site", "village=wesley hills"]
+    assert main(["assess", "x.xlsx", *ok, "--json"]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert j["jurisdiction"] == "wesley_hills"
+    # both were given, so neither is assumed (with site={} both are: "the lot area is assumed to be 1.5 acres
+    # or more", "the lot is assumed vacant")
+    assert not any("lot area is assumed" in a or "assumed vacant" in a for a in j["assumptions"]), j["assumptions"]
+    # a synonym of a fact Chapter 95 does not read is refused, named as the user wrote it
+    assert main(["assess", "x.xlsx", "--jurisdiction", "wesley-hills", "--site", "can be subdivided=no"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "error: --site can be subdivided is a site fact of Croton-on-Hudson Chapter 208 that Wesley Hills"
+    )
+    # a name no law knows is the unknown field it is, not "a site fact of Croton-on-Hudson Chapter 208"
+    assert main(["assess", "x.xlsx", "--jurisdiction", "wesley-hills", "--site", "colour=green"]) == 2
+    assert capsys.readouterr().err.startswith("error: --site: unknown site field 'colour'")

@@ -298,7 +298,10 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
             check_options(opts)
         except CrotonOnlyOptions as e:
             raise ValueError(e.message(flags=True)) from None
-        unread = unread_site_facts(site)
+        from treecalc.ingest.site import SITE_FIELDS, site_field
+
+        # each --site name as its field ("lot area" is lot_area_acres); an unknown one is assess()'s error
+        unread = [k for k in site if (f := k if k in SITE_FIELDS else site_field(k)) and unread_site_facts([f])]
         if unread:
             named = ", ".join(f"--site {k}" for k in unread)
             one = len(unread) == 1
