@@ -80,6 +80,13 @@ def test_the_excavation_companion_reads_the_law_of_treecalc_data(tmp_path):
             "law/croton_on_hudson_223_water.toml is missing from the data folder",
         ),
         ("species/prices.csv", ("assess", "--json"), "species/prices.csv is missing from the data folder"),
+        # read by the survey reader (species names), in its child process: before, it was the survey that
+        # "could not be read" ("error: sample_survey.xlsx: could not be read (MissingDataFile: ...)")
+        (
+            "species/catalogue.csv",
+            ("assess", "--json"),
+            "species/catalogue.csv is missing from the data folder",
+        ),
         # `assess` without a file reads the sample of the folder ("sample_survey.xlsx: ...: no such file" before)
         (
             "examples/sample_survey.xlsx",
