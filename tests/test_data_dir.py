@@ -87,6 +87,13 @@ def test_the_excavation_companion_reads_the_law_of_treecalc_data(tmp_path):
             ("assess", "--json"),
             "species/catalogue.csv is missing from the data folder",
         ),
+        # the natives and Part 575 invasives: without it the sample's removed value was 1,657.91, not 1,336.82,
+        # and 25 replacements, not 20 (no tree excluded as invasive, none native), exit 0 and not a word
+        (
+            "species/local_status.csv",
+            ("assess", "--json"),
+            "species/local_status.csv is missing from the data folder",
+        ),
         # `assess` without a file reads the sample of the folder ("sample_survey.xlsx: ...: no such file" before)
         (
             "examples/sample_survey.xlsx",
