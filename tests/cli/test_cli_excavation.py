@@ -329,6 +329,8 @@ TERM_WHY = "(§120-10A: the permit term and idle time): Wesley Hills Chapter 95 
     [
         (["--permit-issued", "2026-01-01"], f"--permit-issued is a Croton-on-Hudson Chapter 120 input {TERM_WHY}"),
         (["--permit-issued", "2026-01-01", "--last-work", "2026-01-05"], "--permit-issued is a Croton-on-Hudson"),
+        # alone: before, "--last-work needs --permit-issued", which Wesley Hills then refused too
+        (["--last-work", "2026-01-05"], f"--last-work is a Croton-on-Hudson Chapter 120 input {TERM_WHY}"),
         (["--retaining-wall", "6"], "--retaining-wall is a Croton-on-Hudson Chapter 120 input (§120-8M: "),
         (["--lot-area", "20000"], "--lot-area is a Croton-on-Hudson Chapter 120 input (§120-3A(3): "),
     ],

@@ -111,6 +111,7 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
 
         kw["term"] = PermitTerm(a.permit_issued, last_work=a.last_work, as_of=a.as_of)
     elif getattr(a, "last_work", None):
+        _check_one_law_flags(a)  # with Wesley Hills, --last-work is refused as such: not "give --permit-issued"
         raise ValueError("--last-work needs --permit-issued (§120-10A counts from the permit)")
     _check_one_law_flags(a)  # each value read and checked first: a malformed one is said as such
     return kw
