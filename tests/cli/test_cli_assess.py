@@ -282,3 +282,24 @@ def test_a_site_fact_spelt_as_a_synonym_is_checked_as_its_field_with_wesley_hill
     # a name no law knows is the unknown field it is, not "a site fact of Croton-on-Hudson Chapter 208"
     assert main(["assess", "x.xlsx", "--jurisdiction", "wesley-hills", "--site", "colour=green"]) == 2
     assert capsys.readouterr().err.startswith("error: --site: unknown site field 'colour'")
+
+
+def test_a_wesley_hills_site_fact_with_croton_is_an_error_naming_it(fake_survey, capsys):
+    # Chapter 208 reads neither vacant_lot (§95-3A(1)(c)) nor lot_area_acres (§95-3A(1)(d)): before, a Wesley Hills
+    # survey assessed without --jurisdiction (Croton-on-Hudson assumed) dropped them without a word, exit 0
+    argv = ["assess", "x.xlsx", "--site", "vacant_lot=yes", "--site", "lot area=2", "--site", "has_residence=no"]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        "error: --site vacant_lot, --site lot area are site facts of Wesley Hills Chapter 95 that Croton-on-Hudson "
+        "Chapter 208 does not read, so they would not be used; leave them out, or give --jurisdiction wesley-hills\n"
+    )
+    # named with the flag: the same before the survey is read
+    assert main([*argv, "--jurisdiction", "croton-on-hudson"]) == 2
+    assert capsys.readouterr().err.startswith("error: --site vacant_lot, --site lot area are site facts of Wesley")
+    # the facts Chapter 208 reads pass (has_residence: §208-19A(2))
+    assert main(["assess", "x.xlsx", "--site", "has_residence=no", "--site", "crs=EPSG:2263", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["jurisdiction"] == "croton_on_hudson"
+    # and with --jurisdiction wesley-hills the Chapter 95 facts are read
+    assert main([*argv, "--jurisdiction", "wesley-hills", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["jurisdiction"] == "wesley_hills"
