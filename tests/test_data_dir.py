@@ -133,3 +133,15 @@ def test_data_file_and_read_data_toml_name_the_folder(tmp_path):
         units.read_data_toml("law/site_facts.toml", tmp_path)
     # the shipped folder itself is read as it is
     assert "assumed" in units.read_data_toml("law/site_facts.toml", units.BUNDLED_DATA_DIR)
+
+
+def test_treecalc_data_with_a_tilde_is_the_home_folder(tmp_path):
+    # TREECALC_DATA=~/village_data as a service's environment file or a quoted shell value gives it: no shell
+    # expands the ~. Before: "law/site_facts.toml is missing from the data folder ~/village_data", exit 2
+    folder = _copy(tmp_path)
+    _edit(folder / "law" / "croton_on_hudson_223_water.toml", 'value = "5"', 'value = "10"')  # §223-12F(2) rate
+    env = {k: v for k, v in os.environ.items() if k != units.DATA_ENV}
+    env.update(HOME=str(tmp_path), **{units.DATA_ENV: "~/village_data"})
+    r = subprocess.run([sys.executable, "-m", "treecalc.cli", *WATER], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["penalties_outstanding"] == "30.00"  # 10% of the unpaid 300.00: the copy's law

@@ -88,7 +88,7 @@ def _bundled_data_dir() -> Path:
 
 BUNDLED_DATA_DIR = _bundled_data_dir()
 #: The one data folder every table and law file is read from (data.py, rules, water, excavation).
-DATA_DIR = Path(os.environ.get(DATA_ENV) or BUNDLED_DATA_DIR)
+DATA_DIR = Path(os.environ.get(DATA_ENV) or BUNDLED_DATA_DIR).expanduser()  # ~: a value no shell expanded
 LAW_DIR = DATA_DIR / "law"
 
 
