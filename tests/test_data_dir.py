@@ -100,6 +100,12 @@ def test_the_excavation_companion_reads_the_law_of_treecalc_data(tmp_path):
             ("assess", "--json"),
             "examples/sample_survey.xlsx is missing from the data folder",
         ),
+        # `survey` without a file too ("sample_survey.xlsx: .../sample_survey.xlsx: no such file" before)
+        (
+            "examples/sample_survey.xlsx",
+            ("survey", "--json"),
+            "examples/sample_survey.xlsx is missing from the data folder",
+        ),
     ],
 )
 def test_a_file_missing_from_treecalc_data_is_named_with_the_folder(tmp_path, remove, argv, missing):
