@@ -151,3 +151,13 @@ def test_treecalc_data_with_a_tilde_is_the_home_folder(tmp_path):
     r = subprocess.run([sys.executable, "-m", "treecalc.cli", *WATER], capture_output=True, text=True, env=env)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["penalties_outstanding"] == "30.00"  # 10% of the unpaid 300.00: the copy's law
+
+
+def test_treecalc_data_naming_no_folder_says_so(tmp_path):
+    # a mistyped TREECALC_DATA: before, "law/site_facts.toml is missing from the data folder ... (an old or
+    # incomplete copy?): copy it from ...", as if one file were to be copied into a folder that is not there
+    r = _treecalc(tmp_path / "vilage_data", *WATER)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"error: the data folder {tmp_path / 'vilage_data'} does not exist (TREECALC_DATA"), (
+        r.stderr
+    )
