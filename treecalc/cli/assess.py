@@ -305,18 +305,18 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
             wesley_hills.check_options(opts)
         except wesley_hills.CrotonOnlyOptions as e:
             raise ValueError(e.message(flags=True)) from None
-    reads = {"croton_on_hudson": croton_on_hudson.SITE_DEFAULTS, "wesley_hills": wesley_hills.SITE_DEFAULTS}[key]
+    law_reads = {"croton_on_hudson": croton_on_hudson.SITE_DEFAULTS, "wesley_hills": wesley_hills.SITE_DEFAULTS}
     other = "croton_on_hudson" if key == "wesley_hills" else "wesley_hills"
     # each --site name as its field ("lot area" is lot_area_acres); an unknown one is assess()'s error
-    unread = [
-        k
-        for k in site
-        if (f := k if k in SITE_FIELDS else site_field(k))
-        and f not in reads
-        and f not in wesley_hills.COMMON_SITE_FACTS
-    ]
+    named_as = {k: f for k in site if (f := k if k in SITE_FIELDS else site_field(k))}
+    unread = [k for k, f in named_as.items() if f not in law_reads[key] and f not in wesley_hills.COMMON_SITE_FACTS]
     if unread:
-        named = ", ".join(f"--site {k}" for k in unread)
+        # each with its sections, as the other law's [site_why] cites them ("§208-19A(2)")
+        cite = {
+            k: ", ".join(re.findall(r"§\d+-\d+[A-Z]?(?:\(\w+\))*", law_reads[other].get(named_as[k], (None, ""))[1]))
+            for k in unread
+        }
+        named = ", ".join(f"--site {k}" + (f" ({cite[k]})" if cite[k] else "") for k in unread)
         one = len(unread) == 1
         raise ValueError(
             f"{named} {'is a site fact' if one else 'are site facts'} of {_CHAPTER[other]} that "
