@@ -80,10 +80,30 @@ def test_the_excavation_companion_reads_the_law_of_treecalc_data(tmp_path):
             "law/croton_on_hudson_223_water.toml is missing from the data folder",
         ),
         ("species/prices.csv", ("assess", "--json"), "species/prices.csv is missing from the data folder"),
+        # read by the survey reader (species names), in its child process: before, it was the survey that
+        # "could not be read" ("error: sample_survey.xlsx: could not be read (MissingDataFile: ...)")
+        (
+            "species/catalogue.csv",
+            ("assess", "--json"),
+            "species/catalogue.csv is missing from the data folder",
+        ),
+        # the natives and Part 575 invasives: without it the sample's removed value was 1,657.91, not 1,336.82,
+        # and 25 replacements, not 20 (no tree excluded as invasive, none native), exit 0 and not a word
+        (
+            "species/local_status.csv",
+            ("assess", "--json"),
+            "species/local_status.csv is missing from the data folder",
+        ),
         # `assess` without a file reads the sample of the folder ("sample_survey.xlsx: ...: no such file" before)
         (
             "examples/sample_survey.xlsx",
             ("assess", "--json"),
+            "examples/sample_survey.xlsx is missing from the data folder",
+        ),
+        # `survey` without a file too ("sample_survey.xlsx: .../sample_survey.xlsx: no such file" before)
+        (
+            "examples/sample_survey.xlsx",
+            ("survey", "--json"),
             "examples/sample_survey.xlsx is missing from the data folder",
         ),
     ],
@@ -119,3 +139,25 @@ def test_data_file_and_read_data_toml_name_the_folder(tmp_path):
         units.read_data_toml("law/site_facts.toml", tmp_path)
     # the shipped folder itself is read as it is
     assert "assumed" in units.read_data_toml("law/site_facts.toml", units.BUNDLED_DATA_DIR)
+
+
+def test_treecalc_data_with_a_tilde_is_the_home_folder(tmp_path):
+    # TREECALC_DATA=~/village_data as a service's environment file or a quoted shell value gives it: no shell
+    # expands the ~. Before: "law/site_facts.toml is missing from the data folder ~/village_data", exit 2
+    folder = _copy(tmp_path)
+    _edit(folder / "law" / "croton_on_hudson_223_water.toml", 'value = "5"', 'value = "10"')  # §223-12F(2) rate
+    env = {k: v for k, v in os.environ.items() if k != units.DATA_ENV}
+    env.update(HOME=str(tmp_path), **{units.DATA_ENV: "~/village_data"})
+    r = subprocess.run([sys.executable, "-m", "treecalc.cli", *WATER], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["penalties_outstanding"] == "30.00"  # 10% of the unpaid 300.00: the copy's law
+
+
+def test_treecalc_data_naming_no_folder_says_so(tmp_path):
+    # a mistyped TREECALC_DATA: before, "law/site_facts.toml is missing from the data folder ... (an old or
+    # incomplete copy?): copy it from ...", as if one file were to be copied into a folder that is not there
+    r = _treecalc(tmp_path / "vilage_data", *WATER)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"error: the data folder {tmp_path / 'vilage_data'} does not exist (TREECALC_DATA"), (
+        r.stderr
+    )

@@ -207,26 +207,21 @@ def catalogue() -> pd.DataFrame:
     cat = pd.read_csv(_species_file("catalogue.csv"), keep_default_na=False, dtype={"code": str, "aliases": str})
     for c in APPRAISAL_COLUMNS:
         cat[c] = cat[c].astype(float)
-    status_path = SPECIES_DIR / "local_status.csv"
-    if status_path.exists():
-        st = pd.read_csv(status_path, keep_default_na=False, dtype=str)
-        bad = st.loc[~st["native"].str.lower().isin(["yes", "no"]), "code"].tolist()
-        if bad:
-            raise ValueError(f"{status_path}: column 'native' must be yes or no (codes {bad[:5]})")
-        bad = st.loc[~st["part575"].str.lower().isin(["prohibited", "regulated", "none"]), "code"].tolist()
-        if bad:
-            raise ValueError(f"{status_path}: column 'part575' must be prohibited, regulated or none (codes {bad[:5]})")
-        st = st.drop(columns=["scientific_name"], errors="ignore")
-        cat = cat.merge(st, on="code", how="left")
-        cat["native"] = cat["native"].fillna("no").str.lower().eq("yes")
-        cat["part575"] = cat["part575"].fillna("none").str.lower()
-        cat["native_source"] = cat["native_source"].fillna("not in local_status.csv")
-        cat["part575_source"] = cat["part575_source"].fillna("not in local_status.csv")
-    else:  # pragma: no cover - the file is part of the repo
-        cat["native"] = False
-        cat["part575"] = "none"
-        cat["native_source"] = "local_status.csv missing"
-        cat["part575_source"] = "local_status.csv missing"
+    # required: without it no species is native or invasive, and the numbers change without a word
+    status_path = _species_file("local_status.csv")
+    st = pd.read_csv(status_path, keep_default_na=False, dtype=str)
+    bad = st.loc[~st["native"].str.lower().isin(["yes", "no"]), "code"].tolist()
+    if bad:
+        raise ValueError(f"{status_path}: column 'native' must be yes or no (codes {bad[:5]})")
+    bad = st.loc[~st["part575"].str.lower().isin(["prohibited", "regulated", "none"]), "code"].tolist()
+    if bad:
+        raise ValueError(f"{status_path}: column 'part575' must be prohibited, regulated or none (codes {bad[:5]})")
+    st = st.drop(columns=["scientific_name"], errors="ignore")
+    cat = cat.merge(st, on="code", how="left")
+    cat["native"] = cat["native"].fillna("no").str.lower().eq("yes")
+    cat["part575"] = cat["part575"].fillna("none").str.lower()
+    cat["native_source"] = cat["native_source"].fillna("not in local_status.csv")
+    cat["part575_source"] = cat["part575_source"].fillna("not in local_status.csv")
     cat["invasive"] = cat["part575"].isin(["prohibited", "regulated"])
     return cat.set_index("code", drop=False)
 

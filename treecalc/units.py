@@ -88,7 +88,7 @@ def _bundled_data_dir() -> Path:
 
 BUNDLED_DATA_DIR = _bundled_data_dir()
 #: The one data folder every table and law file is read from (data.py, rules, water, excavation).
-DATA_DIR = Path(os.environ.get(DATA_ENV) or BUNDLED_DATA_DIR)
+DATA_DIR = Path(os.environ.get(DATA_ENV) or BUNDLED_DATA_DIR).expanduser()  # ~: a value no shell expanded
 LAW_DIR = DATA_DIR / "law"
 
 
@@ -107,6 +107,11 @@ def data_file(relpath: str, folder: Path | None = None) -> Path:
     the folder and ``TREECALC_DATA`` when it is not there (never a bare "No such file")."""
     base = DATA_DIR if folder is None else folder
     path = base / relpath
+    if not path.is_file() and not base.is_dir() and os.environ.get(DATA_ENV) and base == DATA_DIR:
+        raise MissingDataFile(
+            f"the data folder {base} does not exist ({DATA_ENV} points there): give a copy of "
+            f"{BUNDLED_DATA_DIR}, or unset {DATA_ENV}"
+        )
     if not path.is_file():
         raise MissingDataFile(
             f"{relpath} is missing from {_where(base)}: copy it from {BUNDLED_DATA_DIR / relpath}"

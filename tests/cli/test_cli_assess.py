@@ -249,15 +249,62 @@ def test_a_croton_site_fact_with_wesley_hills_is_an_error_naming_it(fake_survey,
     argv = ["assess", "x.xlsx", "--site", "subdividable=false", "--site", "has_residence=true"]
     assert main([*argv, "--site", "department_approval=true", "--jurisdiction", "wesley-hills"]) == 2
     assert capsys.readouterr().err == (
-        "error: --site subdividable, --site department_approval are site facts of Croton-on-Hudson Chapter 208 "
+        # each with its section, from the chapter's [site_why] (before: no section)
+        "error: --site subdividable (§208-19A(2)), --site department_approval (§208-5C, §208-14) are site facts of "
+        "Croton-on-Hudson Chapter 208 "
         "that Wesley Hills Chapter 95 does not read, so they would not be used; leave them out, or give "
         "--jurisdiction croton-on-hudson\n"
     )
     # the jurisdiction given as a site fact: the same check, after the assessment, before any output
     assert main([*argv, "--site", "jurisdiction=wesley-hills"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.startswith("error: --site subdividable is a site fact of Croton-on-Hudson Chapter 208")
+    assert out == "" and err.startswith(
+        "error: --site subdividable (§208-19A(2)) is a site fact of Croton-on-Hudson Chapter 208"
+    )
     # the facts Chapter 95 reads, the law and the coordinate system pass
     ok = ["--site", "has_residence=true", "--site", "crs=EPSG:2263", "--jurisdiction", "wesley-hills", "--json"]
     assert main(["assess", "x.xlsx", *ok]) == 0
+    assert json.loads(capsys.readouterr().out)["jurisdiction"] == "wesley_hills"
+
+
+def test_a_site_fact_spelt_as_a_synonym_is_checked_as_its_field_with_wesley_hills(fake_survey, capsys):
+    # --site takes the Site sheet's spellings ("lot area", "has residence", "village": treecalc.ingest.site);
+    # before: each was refused as "a site fact of Croton-on-Hudson Chapter 208", though Chapter 95 reads
+    # lot_area_acres (§95-3A(1)(d)) and has_residence (§95-3A(1)(c)) and every law reads the jurisdiction
+    ok = ["--site", "lot area=0.5", "--site", "has residence=yes", "--site", "village=wesley hills"]
+    assert main(["assess", "x.xlsx", *ok, "--json"]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert j["jurisdiction"] == "wesley_hills"
+    # both were given, so neither is assumed (with site={} both are: "the lot area is assumed to be 1.5 acres
+    # or more", "the lot is assumed vacant")
+    assert not any("lot area is assumed" in a or "assumed vacant" in a for a in j["assumptions"]), j["assumptions"]
+    # a synonym of a fact Chapter 95 does not read is refused, named as the user wrote it
+    assert main(["assess", "x.xlsx", "--jurisdiction", "wesley-hills", "--site", "can be subdivided=no"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "error: --site can be subdivided (§208-19A(2)) is a site fact of Croton-on-Hudson Chapter 208 that Wesley"
+    )
+    # a name no law knows is the unknown field it is, not "a site fact of Croton-on-Hudson Chapter 208"
+    assert main(["assess", "x.xlsx", "--jurisdiction", "wesley-hills", "--site", "colour=green"]) == 2
+    assert capsys.readouterr().err.startswith("error: --site: unknown site field 'colour'")
+
+
+def test_a_wesley_hills_site_fact_with_croton_is_an_error_naming_it(fake_survey, capsys):
+    # Chapter 208 reads neither vacant_lot (§95-3A(1)(c)) nor lot_area_acres (§95-3A(1)(d)): before, a Wesley Hills
+    # survey assessed without --jurisdiction (Croton-on-Hudson assumed) dropped them without a word, exit 0
+    argv = ["assess", "x.xlsx", "--site", "vacant_lot=yes", "--site", "lot area=2", "--site", "has_residence=no"]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        "error: --site vacant_lot (§95-3A(1)(c)), --site lot area (§95-3A(1)(d)) are site facts of Wesley Hills "
+        "Chapter 95 that Croton-on-Hudson "
+        "Chapter 208 does not read, so they would not be used; leave them out, or give --jurisdiction wesley-hills\n"
+    )
+    # named with the flag: the same before the survey is read
+    assert main([*argv, "--jurisdiction", "croton-on-hudson"]) == 2
+    assert capsys.readouterr().err.startswith("error: --site vacant_lot (§95-3A(1)(c)), --site lot area")
+    # the facts Chapter 208 reads pass (has_residence: §208-19A(2))
+    assert main(["assess", "x.xlsx", "--site", "has_residence=no", "--site", "crs=EPSG:2263", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["jurisdiction"] == "croton_on_hudson"
+    # and with --jurisdiction wesley-hills the Chapter 95 facts are read
+    assert main([*argv, "--jurisdiction", "wesley-hills", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["jurisdiction"] == "wesley_hills"

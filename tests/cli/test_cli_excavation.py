@@ -329,6 +329,8 @@ TERM_WHY = "(§120-10A: the permit term and idle time): Wesley Hills Chapter 95 
     [
         (["--permit-issued", "2026-01-01"], f"--permit-issued is a Croton-on-Hudson Chapter 120 input {TERM_WHY}"),
         (["--permit-issued", "2026-01-01", "--last-work", "2026-01-05"], "--permit-issued is a Croton-on-Hudson"),
+        # alone: before, "--last-work needs --permit-issued", which Wesley Hills then refused too
+        (["--last-work", "2026-01-05"], f"--last-work is a Croton-on-Hudson Chapter 120 input {TERM_WHY}"),
         (["--retaining-wall", "6"], "--retaining-wall is a Croton-on-Hudson Chapter 120 input (§120-8M: "),
         (["--lot-area", "20000"], "--lot-area is a Croton-on-Hudson Chapter 120 input (§120-3A(3): "),
     ],
@@ -356,3 +358,19 @@ def test_volume_lot_area_with_wesley_hills_is_refused_before_any_file_is_read(ca
     argv = ["excavation", "volume", "--jurisdiction", "wesley-hills", "--lot-area", "20000"]
     rc, _, err = run([*argv, "--sections", str(tmp_path / "none.csv")], capsys)
     assert rc == 2 and err.startswith("error: --lot-area is a Croton-on-Hudson Chapter 120 input (§120-3A(3): ")
+
+
+@pytest.mark.parametrize(
+    "argv,msg",
+    [
+        (["--permit-issued", ""], "--permit-issued must be a date YYYY-MM-DD, got ''"),
+        (["--permit-issued", "2026-01-01", "--last-work", ""], "--last-work must be a date YYYY-MM-DD, got ''"),
+        (["--last-work", ""], "--last-work needs --permit-issued"),
+        (["--jurisdiction", "wesley-hills", "--cellar", ""], "--cellar '': expected LENGTH_FT:WIDTH_FT:DEPTH_FT"),
+    ],
+)
+def test_a_flag_given_empty_is_refused_not_dropped(argv, msg, capsys):
+    # `--permit-issued "$ISSUED"` in a script with the variable unset: before, exit 0 and no §120-10A term check
+    # (the cellar: no §95-3C(1) check), as if the flag had not been given; --strip-topsoil '' was already refused
+    rc, out, err = run(["excavation", "check", "--excavate", "100:2", *argv], capsys)
+    assert rc == 2 and out == "" and err.startswith(f"error: {msg}"), err

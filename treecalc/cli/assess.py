@@ -284,29 +284,45 @@ def _write_out(result: Any, path: str) -> None:
         raise
 
 
+_CHAPTER = {"croton_on_hudson": "Croton-on-Hudson Chapter 208", "wesley_hills": "Wesley Hills Chapter 95"}
+
+
 def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[str, Any]) -> None:
-    """With ``--jurisdiction wesley-hills``, a Croton-on-Hudson Chapter 208 flag or ``--site`` fact given is an
-    error naming it (:func:`treecalc.rules.wesley_hills.check_options`, ``unread_site_facts``): before the
-    survey is read, and again with the jurisdiction the assessment applied (the Site sheet's), before anything
-    is printed or written. The Site sheet's own facts are the survey's, not flags: they are not refused."""
+    """With ``--jurisdiction wesley-hills``, a Croton-on-Hudson Chapter 208 flag given is an error naming it
+    (:func:`treecalc.rules.wesley_hills.check_options`); a ``--site`` fact the law applied does not read (the
+    other law's) is one under either law: before the survey is read, and again with the jurisdiction the
+    assessment applied (the Site sheet's, or Croton-on-Hudson's assumed), before anything is printed or written.
+    The Site sheet's own facts are the survey's, not flags: they are not refused."""
+    from treecalc.ingest.site import SITE_FIELDS, site_field
+    from treecalc.rules import croton_on_hudson, wesley_hills
     from treecalc.rules.law_data import jurisdiction_key
 
-    if jurisdiction and jurisdiction_key(jurisdiction) == "wesley_hills":
-        from treecalc.rules.wesley_hills import CrotonOnlyOptions, check_options, unread_site_facts
-
+    if not jurisdiction:
+        return
+    key = jurisdiction_key(jurisdiction)
+    if key == "wesley_hills":
         try:
-            check_options(opts)
-        except CrotonOnlyOptions as e:
+            wesley_hills.check_options(opts)
+        except wesley_hills.CrotonOnlyOptions as e:
             raise ValueError(e.message(flags=True)) from None
-        unread = unread_site_facts(site)
-        if unread:
-            named = ", ".join(f"--site {k}" for k in unread)
-            one = len(unread) == 1
-            raise ValueError(
-                f"{named} {'is a site fact' if one else 'are site facts'} of Croton-on-Hudson Chapter 208 that "
-                f"Wesley Hills Chapter 95 does not read, so {'it' if one else 'they'} would not be used; leave "
-                f"{'it' if one else 'them'} out, or give --jurisdiction croton-on-hudson"
-            )
+    law_reads = {"croton_on_hudson": croton_on_hudson.SITE_DEFAULTS, "wesley_hills": wesley_hills.SITE_DEFAULTS}
+    other = "croton_on_hudson" if key == "wesley_hills" else "wesley_hills"
+    # each --site name as its field ("lot area" is lot_area_acres); an unknown one is assess()'s error
+    named_as = {k: f for k in site if (f := k if k in SITE_FIELDS else site_field(k))}
+    unread = [k for k, f in named_as.items() if f not in law_reads[key] and f not in wesley_hills.COMMON_SITE_FACTS]
+    if unread:
+        # each with its sections, as the other law's [site_why] cites them ("§208-19A(2)")
+        cite = {
+            k: ", ".join(re.findall(r"§\d+-\d+[A-Z]?(?:\(\w+\))*", law_reads[other].get(named_as[k], (None, ""))[1]))
+            for k in unread
+        }
+        named = ", ".join(f"--site {k}" + (f" ({cite[k]})" if cite[k] else "") for k in unread)
+        one = len(unread) == 1
+        raise ValueError(
+            f"{named} {'is a site fact' if one else 'are site facts'} of {_CHAPTER[other]} that "
+            f"{_CHAPTER[key]} does not read, so {'it' if one else 'they'} would not be used; leave "
+            f"{'it' if one else 'them'} out, or give --jurisdiction {other.replace('_', '-')}"
+        )
 
 
 def _cmd_assess(a: argparse.Namespace) -> int:

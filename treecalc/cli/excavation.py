@@ -101,16 +101,17 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
         kw["lot_area_sqft"] = _bnum(a.lot_area, "--lot-area", "area", MAX_AREA_SQFT, "sq ft", lo_open=True)
     if getattr(a, "retaining_wall", None) is not None:
         kw["retaining_wall_height_ft"] = _bnum(a.retaining_wall, "--retaining-wall", "height", MAX_WALL_FT, "ft")
-    if getattr(a, "cellar", None):
+    if getattr(a, "cellar", None) is not None:  # given empty: refused (split_parts), never dropped
         bits = split_parts(a.cellar, "--cellar", (3, 3), "LENGTH_FT:WIDTH_FT:DEPTH_FT")
         kw["cellar"] = tuple(
             _bnum(b, "--cellar", w, MAX_DEPTH_FT, "ft") for b, w in zip(bits, ("length", "width", "depth"))
         )
-    if getattr(a, "permit_issued", None):
+    if getattr(a, "permit_issued", None) is not None:  # given empty: refused as no date, never dropped
         from treecalc.excavation import PermitTerm
 
         kw["term"] = PermitTerm(a.permit_issued, last_work=a.last_work, as_of=a.as_of)
-    elif getattr(a, "last_work", None):
+    elif getattr(a, "last_work", None) is not None:
+        _check_one_law_flags(a)  # with Wesley Hills, --last-work is refused as such: not "give --permit-issued"
         raise ValueError("--last-work needs --permit-issued (§120-10A counts from the permit)")
     _check_one_law_flags(a)  # each value read and checked first: a malformed one is said as such
     return kw

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from treecalc.ingest.errors import SurveyError
+from treecalc.units import MissingDataFile
 
 #: Names accepted by ``--limit NAME=VALUE`` and ``TREECALC_LIMITS``, with what each bounds.
 LIMIT_NAMES = {
@@ -138,6 +139,8 @@ def _child(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, memory_
         payload = pickle.dumps(("ok", result), protocol=pickle.HIGHEST_PROTOCOL)
     except SurveyError as e:
         payload = pickle.dumps(("error", str(e)))
+    except MissingDataFile as e:  # treecalc's data folder, not the survey, is incomplete: said as such
+        payload = pickle.dumps(("data", str(e)))
     except MemoryError:
         payload = pickle.dumps(("memory", ""))
     except Exception as e:  # noqa: BLE001 - reported to the parent as a refusal, never a traceback
@@ -234,4 +237,6 @@ def run_isolated(
     kind, value = payload
     if kind == "ok":
         return value
+    if kind == "data":
+        raise MissingDataFile(value)
     raise SurveyError(value if value.startswith(name) else f"{name}: {value}")

@@ -147,12 +147,6 @@ class CrotonOnlyOptions(ValueError):
 COMMON_SITE_FACTS = ("jurisdiction", "crs")
 
 
-def unread_site_facts(given: Any) -> list[str]:
-    """The site facts among ``given`` (names) that Chapter 95 does not read (``subdividable``, ``violation``:
-    Croton-on-Hudson Chapter 208's); it reads those of its ``[site_why]`` (:data:`SITE_DEFAULTS`)."""
-    return [k for k in given if k not in SITE_DEFAULTS and k not in COMMON_SITE_FACTS]
-
-
 def croton_only_given(opts: Any) -> list[str]:
     """The Croton-only options of ``opts`` (an :class:`treecalc.assessment.AssessOptions`) given a value other
     than :func:`treecalc.assess`'s default: defaults never count, whether left out or given."""
