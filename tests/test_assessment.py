@@ -513,3 +513,17 @@ def test_prepare_loads_the_law_and_leaves_an_unknown_jurisdiction_to_assess():
     prepare("Atlantis")  # not a jurisdiction: nothing raised here; assess() names it
     with pytest.raises(ValueError, match="unknown jurisdiction 'Atlantis'"):
         assess(data.SAMPLE_SURVEY, jurisdiction="Atlantis")
+
+
+def test_in_lieu_note_names_the_tree_and_its_value_in_dollars():
+    # the sample's default replacement stock is one Red maple (ACRU) at its default DBH; its value per tree is
+    # the replacement plan's own value_per_tree_usd, written to the cent with $ and, on the annual basis, /yr
+    # (the note said "one ACRU (64.04 on this basis)": no name, no unit)
+    for basis, unit in (("annual", "/yr"), ("appraised", "")):
+        a = assess(data.SAMPLE_SURVEY, value_basis=basis)
+        value = a.replacement.stock[0]["value_per_tree_usd"] if a.replacement.stock else None
+        notes = [n for n in a.replacement.notes if "in lieu stands" in n]
+        assert notes == [
+            f"a tree paid for in lieu stands for the value of one Red maple (ACRU), ${value:,.2f}{unit} on this "
+            "basis, the first accepted stock entry"
+        ]

@@ -1350,9 +1350,12 @@ def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, require
             f"large {law['spacing_ft']['large']} ft apart; spacing² per tree)"
         )
     if options_ok and required:
+        first = options_ok[0]
+        name = first.common_name if first.common_name and first.common_name.upper() != first.species_code else ""
+        tree = f"{name} ({first.species_code})" if name else first.species_code
         notes.append(
-            f"a tree paid for in lieu stands for the value of one {options_ok[0].species_code} "
-            f"({options_ok[0].value_per_tree_usd:,.2f} on this basis), the first accepted stock entry"
+            f"a tree paid for in lieu stands for the value of one {tree}, ${first.value_per_tree_usd:,.2f}"
+            f"{'/yr' if ctx.kind == 'annual' else ''} on this basis, the first accepted stock entry"
         )
     if ctx.kind == "annual":
         notes.append("the value compared is annual benefits (USD/yr): removed and replacement trees on the same basis")
