@@ -326,3 +326,19 @@ def test_pdf_of_a_survey_with_a_very_long_or_many_lined_rejected_cell_is_written
     assert "x" * 61 not in part.replace(" ", "")  # cut: 60 x's in the value, 60 in the reason's repr
     assert "(10,000 characters)" in part
     assert "(400 characters)" in part  # "a\n" * 200: 400 characters, shown "a a a ..." cut at 60
+
+
+def test_pdf_of_a_rejected_row_under_a_very_long_header_mapped_by_hand_is_written(tmp_path):
+    # The app's column map ("Read as") lets the arborist map any header, here one of 3,009 characters, to the
+    # DBH: a row rejected under it printed the header whole in the 32 mm Column column, the row was taller than a
+    # page and fpdf2 refused the PDF. The column is cut as the value written is (60 characters, then its length).
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+
+    header = "DBH (in) " + "z" * 3_000
+    p = tmp_path / "Long Header Ln survey.csv"
+    p.write_text(f'Tag,Species,"{header}",Action\n1,Red maple,12,remove\n2,Red maple,bad,remove\n', encoding="utf-8")
+    a = assess(read_survey(p, column_map={header: "dbh_in"}))
+    text = "".join(pdf_text(report_pdf(report_data(a))).split())
+    part = text.split("Rejectedrows(1)")[1].split("Thestatement,sectionbysection")[0]
+    assert "(3,009characters)" in part and "z" * 61 not in part

@@ -211,7 +211,7 @@ def rejected_rows(d: Mapping[str, Any]) -> list[tuple[Any, str, str, str]]:
         value = raw.get(col) if isinstance(raw, Mapping) else None
         if isinstance(value, float) and value.is_integer():
             value = int(value)  # a spreadsheet's -4 is read as -4.0: printed as written
-        out.append((row, col, reason, "" if value is None else _cut(str(value))))
+        out.append((row, _cut(col), reason, "" if value is None else _cut(str(value))))
     return out
 
 
