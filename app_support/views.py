@@ -416,8 +416,9 @@ def readable(text: str) -> str:
     return out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")
 
 
-#: The law engine's note on what a tree paid in lieu stands for: "one ACRU (64.04 on this basis)"
-_STOCK_VALUE = re.compile(r"\bone ([A-Z][A-Z0-9]*) \((-?[\d,]+(?:\.\d+)?) on this basis\)")
+#: The law engine's note on what a tree paid in lieu stands for: "one ACRU (64.04 on this basis)"; a catalogue
+#: code may hold a space or parentheses ("BDL OTHER", "GIBI(F)")
+_STOCK_VALUE = re.compile(r"\bone ([A-Z][A-Z0-9()]*(?: [A-Z0-9()]+)*) \((-?[\d,]+(?:\.\d+)?) on this basis\)")
 
 
 def stock_value_note(text: str, a: Any = None) -> str:

@@ -305,3 +305,40 @@ def test_pdf_usd_puts_the_sign_before_the_dollar_sign():
 
     assert usd(-950) == "-$950.00" and usd(1234.5) == "$1,234.50" and usd(-0.001) == "$0.00"
     assert usd(None) == usd(float("nan")) == "not determined"
+
+
+def test_pdf_of_a_survey_with_a_very_long_or_many_lined_rejected_cell_is_written(tmp_path):
+    # A DBH cell of 10,000 characters (a paste gone wrong) and one of 200 lines: each rejected row is printed
+    # with the cell as written, and one row of the table must fit a page; fpdf2 refused ("The row with index 1
+    # is too high and cannot be rendered on a single page", exit 2) and there was no PDF at all. The reason
+    # already cuts the cell ('xxx…'... (10,000 characters)); the value written is cut the same way: its first
+    # 60 characters, then the count, line breaks shown as spaces.
+    p = tmp_path / "Long Rd survey.csv"
+    p.write_text(
+        "Tag,Species,DBH (in),Action\n10,Red maple,12,remove\n11,Red maple," + "x" * 10_000 + ",remove\n"
+        '12,Red maple,"' + "a\n" * 200 + '",remove\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "r.pdf"
+    assert main(["assess", str(p), "--pdf", str(out)]) == 0
+    text = " ".join(pdf_text(out.read_bytes()).split())
+    part = text.split("Rejected rows (2)")[1].split("The statement, section by section")[0]
+    assert "x" * 61 not in part.replace(" ", "")  # cut: 60 x's in the value, 60 in the reason's repr
+    assert "(10,000 characters)" in part
+    assert "(400 characters)" in part  # "a\n" * 200: 400 characters, shown "a a a ..." cut at 60
+
+
+def test_pdf_of_a_rejected_row_under_a_very_long_header_mapped_by_hand_is_written(tmp_path):
+    # The app's column map ("Read as") lets the arborist map any header, here one of 3,009 characters, to the
+    # DBH: a row rejected under it printed the header whole in the 32 mm Column column, the row was taller than a
+    # page and fpdf2 refused the PDF. The column is cut as the value written is (60 characters, then its length).
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+
+    header = "DBH (in) " + "z" * 3_000
+    p = tmp_path / "Long Header Ln survey.csv"
+    p.write_text(f'Tag,Species,"{header}",Action\n1,Red maple,12,remove\n2,Red maple,bad,remove\n', encoding="utf-8")
+    a = assess(read_survey(p, column_map={header: "dbh_in"}))
+    text = "".join(pdf_text(report_pdf(report_data(a))).split())
+    part = text.split("Rejectedrows(1)")[1].split("Thestatement,sectionbysection")[0]
+    assert "(3,009characters)" in part and "z" * 61 not in part

@@ -211,5 +211,12 @@ def rejected_rows(d: Mapping[str, Any]) -> list[tuple[Any, str, str, str]]:
         value = raw.get(col) if isinstance(raw, Mapping) else None
         if isinstance(value, float) and value.is_integer():
             value = int(value)  # a spreadsheet's -4 is read as -4.0: printed as written
-        out.append((row, col, reason, "" if value is None else str(value)))
+        out.append((row, _cut(col), reason, "" if value is None else _cut(str(value))))
     return out
+
+
+def _cut(text: str, limit: int = 60) -> str:
+    """A cell as written, on a few lines: line breaks as spaces, cut to ``limit`` characters with its length
+    (as the reason cuts it). One row of a PDF table must fit a page: a 10,000-character cell made none."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else f"{flat[:limit]}... ({len(text):,} characters)"
