@@ -301,21 +301,11 @@ def plantable_controls() -> None:
         state.set_opt("plantable_area_sqft", None)
 
 
-@st.cache_data(show_spinner=False)
 def species_names() -> dict[str, str]:
-    """Species code -> the name a user reads. i-Tree's generic rows ("BDL OTHER") read as
-    "Other broadleaf deciduous tree (large)"."""
+    """Species code -> the name a user reads (:func:`treecalc.data.reader_names`)."""
     from treecalc import data
 
-    cat = data.catalogue()
-    out = {}
-    for code, common, sci in zip(cat.index, cat["common_name"].astype(str), cat["scientific_name"].astype(str)):
-        if common.upper().endswith(" OTHER") and sci.lower().endswith(" other"):
-            words = sci[: -len(" other")].split()  # "Broadleaf Deciduous Large"
-            out[code] = f"Other {' '.join(w.lower() for w in words[:-1])} tree ({words[-1].lower()})"
-        else:
-            out[code] = common
-    return out
+    return data.reader_names()
 
 
 # --- plain-language equivalents (National Tree Benefit Calculator style) ----------------
@@ -414,25 +404,6 @@ def readable(text: str) -> str:
     for k, words in SITE_WORDS.items():
         out = re.sub(rf"\b{k}\b", f"“{words}”", out)
     return out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")
-
-
-#: The law engine's note on what a tree paid in lieu stands for: "one ACRU (64.04 on this basis)"; a catalogue
-#: code may hold a space or parentheses ("BDL OTHER", "GIBI(F)")
-_STOCK_VALUE = re.compile(r"\bone ([A-Z][A-Z0-9()]*(?: [A-Z0-9()]+)*) \((-?[\d,]+(?:\.\d+)?) on this basis\)")
-
-
-def stock_value_note(text: str, a: Any = None) -> str:
-    """``text`` with the tree a payment in lieu stands for named and its value in dollars on the assessment's
-    basis: "one ACRU (64.04 on this basis)" reads "one Red maple (ACRU), $64.04/yr on this basis"."""
-    from app_support.ui import usd
-
-    def words(m: re.Match[str]) -> str:
-        code, value = m.group(1), float(m.group(2).replace(",", ""))
-        name = species_names().get(code)
-        tree = f"{name} ({code})" if name and name.upper() != code else code
-        return f"one {tree}, {usd(value, cents=True)}{value_unit(a)} on this basis"
-
-    return _STOCK_VALUE.sub(words, str(text))
 
 
 EQUIVALENTS_SOURCES = (

@@ -208,3 +208,11 @@ def test_catalogue_positions_agree_on_arrow_and_object_columns():
         assert data.catalogue_positions(col).tolist() == [5, 0, 5, 17]
     with pytest.raises(ValueError, match="unknown i-Tree species code"):
         data.catalogue_positions(pd.Series([codes[0], "NOPE"], dtype="str"))
+
+
+def test_reader_names_word_the_generic_rows():
+    # the catalogue's generic rows have their code as common name: BDL OTHER is scientific
+    # "Broadleaf Deciduous Large Other" -> "Other broadleaf deciduous tree (large)"; a species keeps its common name
+    names = data.reader_names()
+    assert names["BDL OTHER"] == "Other broadleaf deciduous tree (large)"
+    assert names["ACRU"] == "Red maple" and names["GIBI(F)"] == "Female ginkgo"

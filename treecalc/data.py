@@ -300,6 +300,22 @@ def _positions(values: object, lookup: dict[str, int], what: str) -> np.ndarray:
 
 
 @functools.cache
+def reader_names() -> dict[str, str]:
+    """i-Tree species code -> the name a reader reads: the common name, and for i-Tree's generic rows, whose
+    common name is their code ("BDL OTHER", scientific "Broadleaf Deciduous Large Other"), words
+    ("Other broadleaf deciduous tree (large)")."""
+    cat = catalogue()
+    out = {}
+    for code, common, sci in zip(cat.index, cat["common_name"].astype(str), cat["scientific_name"].astype(str)):
+        if common.upper().endswith(" OTHER") and sci.lower().endswith(" other"):
+            words = sci[: -len(" other")].split()  # "Broadleaf Deciduous Large"
+            out[code] = f"Other {' '.join(w.lower() for w in words[:-1])} tree ({words[-1].lower()})"
+        else:
+            out[code] = common
+    return out
+
+
+@functools.cache
 def catalogue_lookup() -> dict[str, int]:
     """i-Tree species code -> row of :func:`catalogue`."""
     return {c: i for i, c in enumerate(catalogue().index)}

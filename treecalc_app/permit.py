@@ -310,7 +310,7 @@ def _croton_figures(a) -> None:
     for w in get(rep, "warnings") or []:
         st.warning(views.readable(w))
     for n in get(rep, "notes") or []:
-        st.caption(f"• {views.readable(views.stock_value_note(n, a))}")
+        st.caption(f"• {views.readable(n)}")
 
 
 def _wesley_figures(a) -> None:

@@ -180,8 +180,8 @@ def test_app_imported_as_a_reader_childs_main_draws_nothing():
 )
 def test_in_lieu_note_of_a_stock_whose_code_has_a_space_or_parentheses_is_in_dollars(tmp_path, code, name):
     # The permit page's stock picker offers every catalogue species, "BDL OTHER" and "GIBI(F)" among them; the
-    # engine's note then read "one BDL OTHER (77.12 on this basis)" on the page: the rewrite only knew codes of
-    # letters and digits, so the figure stayed a bare number, without "$" or "/yr".
+    # note read "one BDL OTHER (77.12 on this basis)": a bare number, without "$" or "/yr". The law engine now
+    # writes the tree's name and its value in dollars itself (the page shows its note as it is).
     from app_support import views
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey
@@ -190,8 +190,6 @@ def test_in_lieu_note_of_a_stock_whose_code_has_a_space_or_parentheses_is_in_dol
     p.write_text("Tag,Species,DBH (in),Action\n1,Red maple,16,removed\n2,Bur oak,22,removed\n")  # no permit: replaced
     a = assess(read_survey(p), replacement_species=code)
     notes = [n for n in a.replacement["notes"] if "on this basis" in n]
-    assert len(notes) == 1 and f"one {code} (" in notes[0]  # the engine's words
-    value = notes[0].split(f"one {code} (")[1].split(" on this basis")[0]  # e.g. "77.12"
-    shown = views.stock_value_note(notes[0], a)
-    want = f"{name or views.species_names()[code]} ({code}), ${value}/yr on this basis"  # annual basis: per year
-    assert f"one {want}" in shown, shown
+    value = a.replacement["stock"][0]["value_per_tree_usd"]
+    want = f"{name or views.species_names()[code]} ({code}), ${value:,.2f}/yr on this basis"  # annual: per year
+    assert len(notes) == 1 and f"one {want}" in notes[0], notes

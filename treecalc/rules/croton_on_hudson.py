@@ -1350,9 +1350,11 @@ def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, require
             f"large {law['spacing_ft']['large']} ft apart; spacing² per tree)"
         )
     if options_ok and required:
+        from treecalc import data
+
         first = options_ok[0]
-        name = first.common_name if first.common_name and first.common_name.upper() != first.species_code else ""
-        tree = f"{name} ({first.species_code})" if name else first.species_code
+        name = data.reader_names().get(first.species_code, "")
+        tree = f"{name} ({first.species_code})" if name and name.upper() != first.species_code else first.species_code
         notes.append(
             f"a tree paid for in lieu stands for the value of one {tree}, ${first.value_per_tree_usd:,.2f}"
             f"{'/yr' if ctx.kind == 'annual' else ''} on this basis, the first accepted stock entry"
