@@ -342,3 +342,12 @@ def test_pdf_of_a_rejected_row_under_a_very_long_header_mapped_by_hand_is_writte
     text = "".join(pdf_text(report_pdf(report_data(a))).split())
     part = text.split("Rejectedrows(1)")[1].split("Thestatement,sectionbysection")[0]
     assert "(3,009characters)" in part and "z" * 61 not in part
+
+
+def test_pdf_one_rejected_row_past_the_limit_is_said_in_the_singular():
+    from treecalc.report import pdf
+
+    n = pdf.MAX_REJECTED_ROWS + 1  # one row past the limit: "... and 1 more rejected row" (it said "rows")
+    rows = [{"source_row": i + 2, "column": "DBH", "reason": "'x' is not a number", "raw": {}} for i in range(n)]
+    text = " ".join(pdf_text(report_pdf(_json(rejected_rows=rows, rejected=n))).split())
+    assert "... and 1 more rejected row: every one" in text

@@ -340,8 +340,9 @@ def _rejected(doc: _Doc, d: Mapping[str, Any]) -> None:
     doc.para("Rows of the survey that could not be used, so are not valued or counted: correct them and assess again.")
     doc.grid(["Sheet row", "Column", "Reason", "Value written"], rows[:MAX_REJECTED_ROWS], widths=(18, 32, 100, 30))
     if len(rows) > MAX_REJECTED_ROWS:
+        more = len(rows) - MAX_REJECTED_ROWS
         doc.para(
-            f"... and {len(rows) - MAX_REJECTED_ROWS:,} more rejected rows: every one is on the Rejected rows sheet "
+            f"... and {more:,} more rejected row{'s' if more > 1 else ''}: every one is on the Rejected rows sheet "
             "of the Excel statement (and in the app, Survey page, Rejected rows).",
             "I",
         )
