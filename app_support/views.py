@@ -155,7 +155,9 @@ def label(name: str) -> str:
     col = COLUMNS.get(str(name))
     if col is not None and col.label:
         unit = APP_UNITS.get(col.unit, col.unit)
-        return f"{col.label} ({unit})" if unit else col.label
+        # a count the label already names ("Trees planted", "Days of continuing violation") is not repeated
+        said = unit in _COUNTS and re.search(rf"\b{unit[:-1]}s?\b", col.label, re.IGNORECASE)
+        return f"{col.label} ({unit})" if unit and not said else col.label
     # a unit suffix only at the end: "fund_in_lieu_usd" is "Fund in lieu (USD)", not "Fund (in) lieu (USD)"
     words = re.sub(r"_(usd|in|sqft|ft)$", lambda m: f" ({_SUFFIX_UNITS[m.group(1)]})", str(name))
     words = words.replace("_", " ").strip()
@@ -163,6 +165,8 @@ def label(name: str) -> str:
 
 
 _SUFFIX_UNITS = {"usd": "USD", "in": "in", "sqft": "sq ft", "ft": "ft"}
+#: units of columns.csv that count things (a label naming the thing needs no unit after it)
+_COUNTS = ("trees", "days", "rows", "sections")
 
 
 def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:

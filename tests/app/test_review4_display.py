@@ -90,7 +90,8 @@ def test_fund_csv_labels_are_the_statements_with_per_year_values():
     assert items["Fee is a placeholder"] == "no"
     # the site takes 1 tree; 6 are paid in lieu at the fee on the page (the default $450.00, here marked set by
     # the Board): 6 x $450.00 = $2,700.00
-    assert items["Trees paid for in lieu (trees)"] == "6" and float(items["Payment in lieu to the Fund (USD)"]) == 2700
+    assert items["Trees paid for in lieu"] == "6"  # a count the label names: no "(trees)" after it
+    assert float(items["Payment in lieu to the Fund (USD)"]) == 2700
     text = "\n".join(map(str, table["Item"]))
     assert "given as a dict" not in " ".join(map(str, table["Value"])) and "Alternative 22f" not in text
     assert "Unmet value" not in text
@@ -193,3 +194,14 @@ def test_in_lieu_note_of_a_stock_whose_code_has_a_space_or_parentheses_is_in_dol
     value = a.replacement["stock"][0]["value_per_tree_usd"]
     want = f"{name or views.species_names()[code]} ({code}), ${value:,.2f}/yr on this basis"  # annual: per year
     assert len(notes) == 1 and f"one {want}" in notes[0], notes
+
+
+def test_a_count_the_label_names_is_not_repeated_as_its_unit():
+    from app_support import views
+
+    # columns.csv: trees_planted "Trees planted" in trees, continuing_days "Days of continuing violation" in
+    # days: read "Trees planted (trees)" and "Days of continuing violation (days)"; a measurement keeps its unit
+    assert views.label("trees_planted") == "Trees planted"
+    assert views.label("continuing_days") == "Days of continuing violation"
+    assert views.label("fund_in_lieu_usd") == "Payment in lieu to the Fund (USD)"
+    assert views.label("trees_in_lieu") == "Trees paid for in lieu"  # "in" here is a word, not inches
