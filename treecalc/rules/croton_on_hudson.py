@@ -253,6 +253,13 @@ def actions(trees: pd.DataFrame) -> np.ndarray:
     return _norm_text(trees["action"])
 
 
+def _acts(trees: pd.DataFrame, result: Any = None) -> np.ndarray:
+    """:func:`actions`, as the permit (or offence) result of this assessment already normalised them: one
+    assessment reads the action column once, not once per rule (a million texts hashed eleven times)."""
+    kept = getattr(result, "actions", None)
+    return kept if kept is not None else actions(trees)
+
+
 def _norm_text(s: pd.Series) -> np.ndarray:
     codes, uniq = pd.factorize(s, use_na_sentinel=True)
     norm = np.array([str(u).strip().lower() for u in uniq] + [""], dtype=object)
@@ -315,6 +322,7 @@ class PermitResult:
     clear_cutting_determined: bool = False  # by the Village Engineer (given), not counted here
     needed_on_given_facts: np.ndarray | None = None  # a trigger that rests on facts given, not assumed
     assumed_facts: list[str] = field(default_factory=list)  # the §208-19A(2) facts a trigger rests on, assumed
+    actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
 
     @property
     def required(self) -> bool:
@@ -436,6 +444,7 @@ def permit(
         clear_cutting_determined=bool(determined),
         needed_on_given_facts=needed & given,
         assumed_facts=assumed_used,
+        actions=act,
     )
 
 
@@ -506,6 +515,7 @@ class OffenceResult:
     not_offence_reason: np.ndarray  # per tree harmed that is no offence: why (§208-29 e)
     other_than_pending: np.ndarray | None = None  # an offence under (a)-(c), besides any § 208-20F
     other_than_pending_given: np.ndarray | None = None  # the same, on facts given only (not a conditional (a))
+    actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
 
 
 def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
@@ -521,7 +531,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     Authorisation: the site fact ``permit_held`` or a per-tree ``permit`` column (a, b, d);
     the Department's written approval (site fact or per-tree ``department_approval``) for c.
     """
-    act = actions(trees)
+    act = _acts(trees, pr)
     n = len(trees)
     done = _isin(act, DONE)
     removed = act == "removed"
@@ -568,6 +578,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         why.astype(object),
         other_than_pending=a | b | c,
         other_than_pending_given=a_given | b | c,
+        actions=act,
     )
 
 
@@ -668,7 +679,7 @@ def penalties(
     if off is None:
         off = offences(trees, site, law, pr)
     pen = law["penalty"]
-    act = actions(trees)
+    act = _acts(trees, pr)
     tier, base = civil_tiers(trees, law)
     tier = np.where(off.offence, tier, "")  # object arrays both: the texts are not copied
     base = np.where(off.offence, base, 0).astype(np.int64)
@@ -808,7 +819,7 @@ def replacement_parts(
     permit join the A part. A lawful removal that needs no permit carries nothing, nor does a tree
     only damaged without an offence. § 208-22E exclusions apply to both parts.
     """
-    act = actions(trees)
+    act = _acts(trees, pr)
     invasive, forestry, part575 = _exclusions(trees, catalogue)
     excluded = invasive | forestry
     done = _isin(act, DONE)
@@ -951,7 +962,7 @@ def _plain_records(df: pd.DataFrame) -> Any:
 
 def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
     notes = []
-    street_prop = flag(trees, "street_tree") & (actions(trees) == "remove")
+    street_prop = flag(trees, "street_tree") & (_acts(trees, pr) == "remove")
     if street_prop.any():
         notes.append(NOTE_STREET_APPROVAL + f" ({int(street_prop.sum())} street tree(s) proposed)")
     if pr.assumed_facts and pr.required:
@@ -982,7 +993,7 @@ def _penalty_findings(
 ) -> Any:
     from treecalc.results import Penalties
 
-    act = actions(trees)
+    act = _acts(trees, pr)
     tags = trees["tag"].to_numpy(object)
     o, x = off.offence, off.not_offence_reason != ""
     per_tree = _plain_records(
@@ -1464,9 +1475,9 @@ def _capital_unmet(ctx: Any, options_ok: list[Any], unmet: float) -> tuple[Decim
     )
 
 
-def _site_notes(trees: pd.DataFrame) -> list[str]:
+def _site_notes(trees: pd.DataFrame, off: OffenceResult | None = None) -> list[str]:
     """Notes every output carries when they apply (§208-21F, §208-20C, multi-stem DBH)."""
-    act = actions(trees)
+    act = _acts(trees, off)
     d = dbh(trees)
     work = act != "retain"
     notes = []
@@ -1496,7 +1507,7 @@ def _lines(
     L.append(L_("§208-22B", "Value basis", ctx.options["value_basis_label"], "", "every value below is on this basis"))
     items = ("Permit trigger", "Exception", "Tree removal permit required")
     L += permit.statement_lines("§208-19", items, f"{permit.trees_needing_permit} tree(s) need a permit")
-    if (flag(trees, "street_tree") & (actions(trees) == "remove")).any():
+    if (flag(trees, "street_tree") & (_acts(trees, off) == "remove")).any():
         L.append(L_("§208-14; §208-5D", "Department's written approval", "required", "", NOTE_STREET_APPROVAL))
     L.append(
         L_(
@@ -1660,7 +1671,7 @@ def _lines_penalties(
     )
     for sec, grp in pd.Series(off.sections[off.offence]).value_counts().sort_index().items():
         L.append(L_(str(sec), "Trees harmed in breach of", int(grp), "trees"))
-    e = int(((off.not_offence_reason != "") & (actions(trees) == "damaged")).sum())
+    e = int(((off.not_offence_reason != "") & (_acts(trees, off) == "damaged")).sum())
     if e:
         L.append(
             L_("§208-29", "Damaged, not an offence by itself", e, "trees", "listed for the Village Engineer, no amount")
@@ -1739,5 +1750,5 @@ def _lines_penalties(
             )
         )
     L.append(L_("§208-29H", "Penalties collected", "to the Tree Fund"))
-    for n in _site_notes(trees):
+    for n in _site_notes(trees, off):
         L.append(L_(n.split(":")[0] if n.startswith("§") else "§208-17", "Note", n))
