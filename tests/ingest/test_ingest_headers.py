@@ -71,6 +71,11 @@ def test_dbh_headers_and_units(tmp_path, dbh, unit, expected):
         ("Action", "to be removed", "remove"),
         ("Action", "Stump", "removed"),
         ("Action", "save", "retain"),
+        # a work order's status: the removal is done (it read "remove", proposed: no offence, 90% not 120%)
+        ("Action", "Removal complete", "removed"),
+        ("Action", "Removal completed 2025", "removed"),
+        ("Action", "Remove - done", "removed"),
+        ("Action", "Removal proposed", "remove"),
     ],
 )
 def test_action_headers_and_synonyms(tmp_path, header, value, action):

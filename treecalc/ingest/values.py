@@ -444,6 +444,16 @@ _ACTION_WORDS = {
         "removed stump",
         "stump only",
         "stump remaining",
+        # a work order's status ("Removal complete", "Remove - done"): the removal has been made
+        "removal complete",
+        "removal completed",
+        "removal done",
+        "removal finished",
+        "remove complete",
+        "remove completed",
+        "remove done",
+        "removed complete",
+        "removed completed",
     ],
     # topping and excessive pruning are offences of their own (§208-18D); transplanting is no removal
     "topped": ["topped", "topping", "tree topped"],
