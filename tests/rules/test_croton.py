@@ -82,9 +82,21 @@ def test_trigger_8_names_the_trees_cut_apart_from_the_trees_proposed():
     eight = [t for t in r.site_triggers if t["section"] == "§208-19A(8)"]
     assert [(t["tags"], t["text"].split(":")[0]) for t in eight] == [
         (["1", "2", "3", "4"], "clear cutting"),
-        (["5", "6"], "removing 6 trees (4 or more) without a permit would be clear cutting (§208-17)"),
+        # the count names the trees listed (2), and the 6 in all they would bring (it said "removing 6 trees"
+        # beside two tags)
+        (
+            ["5", "6"],
+            "removing the 2 proposed trees (6 in all, 4 or more) without a permit would be clear cutting (§208-17)",
+        ),
     ]
     assert "4 trees removed without a permit" in eight[0]["text"]
+    # only proposed removals: the count is theirs; only removals made: no "would be" line naming no tree
+    only_proposed = triggers([{"dbh_in": 5, "action": "remove"}] * 4).site_triggers
+    assert "removing 4 trees (4 or more) without a permit would be clear cutting (§208-17)" in [
+        t["text"] for t in only_proposed
+    ]
+    only_done = triggers([{"dbh_in": 5, "action": "removed"}] * 4).site_triggers
+    assert not [t for t in only_done if "would be clear cutting" in t["text"]]
 
 
 def test_retained_trees_never_trigger():

@@ -483,11 +483,12 @@ def _clear_cutting(
             count=done_removed + prior_np, prior=prior_txt, n=p["clear_cutting_min_trees"]
         )
         out.append((done_mask, what))
-    would = (
-        f"removing {int(removal.sum()) + prior_np} trees{prior_txt} "
-        f"({p['clear_cutting_min_trees']} or more) without a permit would be clear cutting (§208-17)"
-    )
-    out.append((act == "remove", would))
+    proposed, total, n = int((act == "remove").sum()), int(removal.sum()) + prior_np, p["clear_cutting_min_trees"]
+    if proposed:  # the proposed trees named: with the removals already made, the count they would bring
+        whole = f"{total} in all{prior_txt}, " if total != proposed else ""
+        count = f"the {proposed} proposed trees" if whole else f"{proposed} trees"
+        would = f"removing {count} ({whole}{n} or more) without a permit would be clear cutting (§208-17)"
+        out.append((act == "remove", would))
     return bool(clear_cutting), determined, out
 
 
