@@ -205,3 +205,16 @@ def test_a_count_the_label_names_is_not_repeated_as_its_unit():
     assert views.label("continuing_days") == "Days of continuing violation"
     assert views.label("fund_in_lieu_usd") == "Payment in lieu to the Fund (USD)"
     assert views.label("trees_in_lieu") == "Trees paid for in lieu"  # "in" here is a word, not inches
+
+
+def test_every_survey_field_of_the_column_map_reads_as_words():
+    # the Survey page's "Read as" list shows every field of treecalc.ingest.FIELDS by views.label: the DBH
+    # fields read "Dbh cm", "Dbh mm", "Dbh stem" (the words of the name); DBH is an abbreviation, and a unit
+    # is written as one: "DBH (cm)"
+    from app_support import views
+    from treecalc.ingest import FIELDS
+
+    labels = {f: views.label(f) for f in FIELDS}
+    assert labels["dbh_cm"] == "DBH (cm)" and labels["dbh_mm"] == "DBH (mm)" and labels["dbh_m"] == "DBH (m)"
+    assert not [f for f, t in labels.items() if t.startswith("Dbh")]
+    assert len(set(labels.values())) == len(labels)  # one label, one field: the list never offers two alike
