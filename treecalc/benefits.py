@@ -583,7 +583,10 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         },
         index=frame.index,
     )
-    ids.insert(2, "dbh_in", pd.Series(dbh, index=frame.index, copy=False))  # dbh wrapped, not copied into a block
+    # dbh wrapped, not copied into a block, when it is an array of its own: a float64 input column comes back
+    # as a (read-only, pandas 3) view of the caller's data, which the output would share (or refuse edits of)
+    own = dbh.flags.owndata and dbh.flags.writeable
+    ids.insert(2, "dbh_in", pd.Series(dbh, index=frame.index, copy=not own))
     notes = pd.DataFrame({"disclosures": disclosure_column(_keys_at(flat, frac, dbh, pos), p)}, index=frame.index)
     return pd.concat([ids, values, notes], axis=1)
 

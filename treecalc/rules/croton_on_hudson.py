@@ -14,6 +14,7 @@ civil and criminal penalties (§ 208-29B, A), replacement (§ 208-22) and the fu
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -257,7 +258,9 @@ def _acts(trees: pd.DataFrame, result: Any = None) -> np.ndarray:
     """:func:`actions`, as the permit (or offence) result of this assessment already normalised them: one
     assessment reads the action column once, not once per rule (a million texts hashed eleven times)."""
     kept = getattr(result, "actions", None)
-    return kept if kept is not None else actions(trees)
+    src = getattr(result, "actions_of", None)  # the frame they were read from: a rule may be given another
+    same = kept is not None and src is not None and src() is trees and len(kept) == len(trees)
+    return kept if same and kept is not None else actions(trees)
 
 
 def _norm_text(s: pd.Series) -> np.ndarray:
@@ -323,6 +326,7 @@ class PermitResult:
     needed_on_given_facts: np.ndarray | None = None  # a trigger that rests on facts given, not assumed
     assumed_facts: list[str] = field(default_factory=list)  # the §208-19A(2) facts a trigger rests on, assumed
     actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
+    actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
 
     @property
     def required(self) -> bool:
@@ -445,6 +449,7 @@ def permit(
         needed_on_given_facts=needed & given,
         assumed_facts=assumed_used,
         actions=act,
+        actions_of=weakref.ref(trees),
     )
 
 
@@ -517,6 +522,7 @@ class OffenceResult:
     other_than_pending: np.ndarray | None = None  # an offence under (a)-(c), besides any § 208-20F
     other_than_pending_given: np.ndarray | None = None  # the same, on facts given only (not a conditional (a))
     actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
+    actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
 
 
 def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
@@ -580,6 +586,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         other_than_pending=a | b | c,
         other_than_pending_given=a_given | b | c,
         actions=act,
+        actions_of=weakref.ref(trees),
     )
 
 
