@@ -351,3 +351,12 @@ def test_pdf_one_rejected_row_past_the_limit_is_said_in_the_singular():
     rows = [{"source_row": i + 2, "column": "DBH", "reason": "'x' is not a number", "raw": {}} for i in range(n)]
     text = " ".join(pdf_text(report_pdf(_json(rejected_rows=rows, rejected=n))).split())
     assert "... and 1 more rejected row: every one" in text
+
+
+def test_pdf_one_tree_past_the_limit_is_said_in_the_singular():
+    from treecalc.report import pdf
+
+    n = pdf.MAX_TREE_ROWS + 1  # one tree concerned past the limit: "... and 1 more tree" (it said "trees")
+    trees = [{"tag": str(i), "species": "Red maple", "species_code": "ACRU", "action": "remove"} for i in range(n)]
+    text = " ".join(pdf_text(report_pdf(_json(per_tree=trees))).split())
+    assert "... and 1 more tree: every tree is in the Excel statement" in text

@@ -328,7 +328,8 @@ def _trees(doc: _Doc, d: Mapping[str, Any]) -> None:
     cols = [(k, f"{h} ({unit})" if k == "value_usd" else h) for k, h in TREE_COLUMNS if any(k in r for r in rows)]
     doc.grid([h for _, h in cols], [[r.get(k) for k, _ in cols] for r in rows[:MAX_TREE_ROWS]], size=6.5)
     if len(rows) > MAX_TREE_ROWS:
-        doc.para(f"... and {len(rows) - MAX_TREE_ROWS:,} more trees: every tree is in the Excel statement.", "I")
+        more = len(rows) - MAX_TREE_ROWS
+        doc.para(f"... and {more:,} more tree{'s' if more > 1 else ''}: every tree is in the Excel statement.", "I")
 
 
 def _rejected(doc: _Doc, d: Mapping[str, Any]) -> None:
