@@ -305,13 +305,6 @@ def plantable_controls() -> None:
         state.set_opt("plantable_area_sqft", None)
 
 
-def species_names() -> dict[str, str]:
-    """Species code -> the name a user reads (:func:`treecalc.data.reader_names`)."""
-    from treecalc import data
-
-    return data.reader_names()
-
-
 # --- plain-language equivalents (National Tree Benefit Calculator style) ----------------
 
 #: lb of CO₂ from burning one US gallon of gasoline: 8.887 kg (US EPA, Greenhouse Gas Equivalencies

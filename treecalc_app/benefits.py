@@ -204,7 +204,9 @@ def body() -> None:
         return
     ident = [c for c in ("tag", "species") if c in sv.trees]
     table = pd.concat([sv.trees[ident], ben], axis=1)
-    names = views.species_names()
+    from treecalc.data import reader_names
+
+    names = reader_names()
     table.insert(len(ident), "common_name", table["species_code"].map(names).fillna(table["species_code"]))
 
     _cards(ben, f"What these {len(ben):,} trees do each year")

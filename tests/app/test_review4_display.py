@@ -183,8 +183,8 @@ def test_in_lieu_note_of_a_stock_whose_code_has_a_space_or_parentheses_is_in_dol
     # The permit page's stock picker offers every catalogue species, "BDL OTHER" and "GIBI(F)" among them; the
     # note read "one BDL OTHER (77.12 on this basis)": a bare number, without "$" or "/yr". The law engine now
     # writes the tree's name and its value in dollars itself (the page shows its note as it is).
-    from app_support import views
     from treecalc.assessment import assess
+    from treecalc.data import reader_names
     from treecalc.ingest import read_survey
 
     p = tmp_path / "s.csv"
@@ -192,7 +192,7 @@ def test_in_lieu_note_of_a_stock_whose_code_has_a_space_or_parentheses_is_in_dol
     a = assess(read_survey(p), replacement_species=code)
     notes = [n for n in a.replacement["notes"] if "on this basis" in n]
     value = a.replacement["stock"][0]["value_per_tree_usd"]
-    want = f"{name or views.species_names()[code]} ({code}), ${value:,.2f}/yr on this basis"  # annual: per year
+    want = f"{name or reader_names()[code]} ({code}), ${value:,.2f}/yr on this basis"  # annual: per year
     assert len(notes) == 1 and f"one {want}" in notes[0], notes
 
 
