@@ -56,7 +56,7 @@ FEE_SOURCE_WORDS = {"given as a dict": "set on the Fund page"}
 def fund_table(fund: Mapping[str, Any] | None, a: Any = None) -> pd.DataFrame:
     """The fund's figures as (item, value) rows, labelled as the statement labels them (``columns.csv``; per
     year on the annual basis), the basis of payment and the schedule's source in words."""
-    from treecalc.report.content import BASIS_WORDS
+    from treecalc.report.content import BASIS_WORDS, fee_source
 
     d = dict(fund or {})
     if "basis" in d:
@@ -64,13 +64,8 @@ def fund_table(fund: Mapping[str, Any] | None, a: Any = None) -> pd.DataFrame:
     if d.get("source"):
         from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
 
-        src = str(d["source"])
-        head = src.split(";")[0]  # "; fee per tree overridden" stays
-        words = {
-            **FEE_SOURCE_WORDS,
-            str(DEFAULT_FEE_SCHEDULE): f"the default fee schedule ({DEFAULT_FEE_SCHEDULE.name})",
-        }
-        d["source"] = words.get(head, head) + src[len(head) :]
+        default = {str(DEFAULT_FEE_SCHEDULE): f"the default fee schedule ({DEFAULT_FEE_SCHEDULE.name})"}
+        d["source"] = fee_source(d["source"], {**FEE_SOURCE_WORDS, **default})  # "; fee per tree overridden" stays
     d = {k: yes_no(v) if isinstance(v, bool) else v for k, v in d.items() if not _unset(v)}  # no empty rows
     table = kv_table(d, skip=("notes", "fund_in_lieu_exact"))
     table["Item"] = [FUND_ITEMS.get(k) or value_label(k, a) for k in table["Item"]]

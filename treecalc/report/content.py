@@ -47,11 +47,11 @@ BASIS_WORDS = {"per_tree": "a fee per tree not planted", "value": "the unmet val
 FEE_SOURCE_WORDS = {"given as a dict": "given by the user (in the app: set on the Fund page)"}
 
 
-def fee_source(text: Any) -> str:
-    """A fee schedule's source in words ("given as a dict; fee per tree overridden" keeps its tail)."""
+def fee_source(text: Any, words: Mapping[str, str] = FEE_SOURCE_WORDS) -> str:
+    """A fee schedule's source in ``words`` ("given as a dict; fee per tree overridden" keeps its tail)."""
     s = "" if text is None else str(text)
     head = s.split(";")[0]
-    return FEE_SOURCE_WORDS.get(head, head) + s[len(head) :]
+    return words.get(head, head) + s[len(head) :]
 
 
 def _num(x: Any) -> float | None:  # any JSON value: a number, text, or something that is neither
