@@ -29,6 +29,12 @@ SPECIES_DIR = DATA_DIR / "species"
 EXAMPLES_DIR = DATA_DIR / "examples"
 SAMPLE_SURVEY = EXAMPLES_DIR / "sample_survey.xlsx"
 
+
+def sample_survey() -> Path:
+    """The data folder's sample survey; :class:`treecalc.units.MissingDataFile` naming it if the folder lacks it."""
+    return data_file(SAMPLE_SURVEY.relative_to(DATA_DIR).as_posix(), DATA_DIR)
+
+
 #: DBH class midpoints of every i-Tree Streets resource table, cm.
 DBH_CLASSES_CM = np.array([3.81, 11.43, 22.86, 38.10, 53.34, 68.58, 83.82, 99.06, 114.30])
 DBH_CLASSES_CM.setflags(write=False)

@@ -348,9 +348,8 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     path = a.file
     if path is None:  # the sample of the data folder (TREECALC_DATA): a copy without it is named
         from treecalc import data
-        from treecalc.units import data_file
 
-        path = data_file(data.SAMPLE_SURVEY.relative_to(data.DATA_DIR).as_posix(), data.DATA_DIR)
+        path = data.sample_survey()
     from treecalc.cli.common import stderr_progress
     from treecalc.cli.survey import species_map_arg
     from treecalc.ingest import read_survey

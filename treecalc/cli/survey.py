@@ -124,13 +124,12 @@ def run(a: argparse.Namespace) -> int:
     from treecalc.cli.common import stderr_progress
     from treecalc.ingest import SurveyError, read_survey
     from treecalc.ingest.limits import Limits
-    from treecalc.units import data_file
 
     limits = Limits.parse(a.limit, Limits.from_env())
     try:
         s = read_survey(
             # the sample of the data folder (TREECALC_DATA): a copy without it is named, as with `assess`
-            a.file or data_file(data.SAMPLE_SURVEY.relative_to(data.DATA_DIR).as_posix(), data.DATA_DIR),
+            a.file or data.sample_survey(),
             sheet=a.sheet,
             column_map=_pairs(a.map, "--map") or None,
             dbh_unit=a.dbh_unit,
