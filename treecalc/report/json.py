@@ -31,13 +31,22 @@ def _plain_values(values: list[Any]) -> list[Any]:
     return [v if type(v) in _NATIVE_SET else plain(v) for v in values]
 
 
+def plain_columns(rows: Any) -> tuple[list[Any], list[list[Any]]] | None:
+    """(names, plain values of each column) of rows held as columns (:class:`treecalc.results.Records`), made
+    plain column-wise; None for rows held otherwise."""
+    cols = getattr(rows, "_cols", None)
+    if isinstance(cols, dict) and cols and len(rows) == len(next(iter(cols.values()))):
+        return list(cols), [_plain_values(np.asarray(v, dtype=object).tolist()) for v in cols.values()]
+    return None
+
+
 def plain_rows(rows: Any) -> list[Any]:
     """``plain(list(rows))`` for rows (dicts) most of whose values are plain already: such a row is kept as it is
     (its values' types are checked in C, ``map``), only the others are converted value by value."""
-    cols = getattr(rows, "_cols", None)  # treecalc.results.Records: rows held as columns, made plain column-wise
-    if isinstance(cols, dict) and cols and len(rows) == len(next(iter(cols.values()))):
-        values = [_plain_values(np.asarray(v, dtype=object).tolist()) for v in cols.values()]
-        return [dict(zip(cols, row)) for row in zip(*values)]
+    columns = plain_columns(rows)
+    if columns is not None:
+        names, values = columns
+        return [dict(zip(names, row)) for row in zip(*values)]
     native = _NATIVE_SET.__contains__
     return [r if type(r) is dict and all(map(native, map(type, r.values()))) else plain(r) for r in (rows or [])]
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from treecalc.report.json import _assessment_object, _column, _plain_values, plain_rows, records
+from treecalc.report.json import _assessment_object, _column, _plain_values, plain_columns, plain_rows, records
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -218,11 +218,10 @@ def _frame_text(dump: Dump) -> Callable[[pd.DataFrame | None], _Chunks]:
 
 def _finding_text(dump: Dump) -> Callable[[Any], _Chunks]:
     def text(rows: Any) -> _Chunks:
-        cols = getattr(rows, "_cols", None)  # treecalc.results.Records: rows held as columns
-        if isinstance(cols, dict) and cols and len(rows) == len(next(iter(cols.values()))):
-            if all(type(c) is str for c in cols):
-                values = [_plain_values(np.asarray(v, dtype=object).tolist()) for v in cols.values()]
-                return _rows_chunks(list(cols), [_values_col(v, dump) for v in values], len(rows))
+        columns = plain_columns(rows)  # treecalc.results.Records: rows held as columns
+        if columns is not None and all(type(c) is str for c in columns[0]):
+            names, values = columns
+            return _rows_chunks(names, [_values_col(v, dump) for v in values], len(rows))
         return _Chunks([dump(plain_rows(rows))])
 
     return text
