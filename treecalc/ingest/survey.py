@@ -319,7 +319,7 @@ class _Species:
     numeric: np.ndarray
     map_warn: list[str]
     sources: list[tuple[str, pd.Series]]
-    distinct: tuple[np.ndarray, list] | None = None  # (position of each row's text, the distinct texts)
+    distinct: tuple[np.ndarray, list]  # (position of each row's text, the distinct texts)
 
 
 def _species(table: Table, mapping: C.Mapping, species_map: dict[str, str]) -> _Species:
@@ -352,8 +352,6 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
 
 def _lookup(sp: _Species, by_text: pd.Series, default: object) -> list:
     """``by_text[t]`` for each row's species text (``default`` when absent), once per distinct text."""
-    if sp.distinct is None:
-        sp.distinct = A.distinct(sp.text.tolist())
     codes, uniq = sp.distinct
     d = dict(zip(by_text.index, by_text.tolist()))
     return A.spread([d.get(t, default) for t in uniq], codes).tolist()
