@@ -332,18 +332,14 @@ def plan(
         if n == 1 and fee_basis == "per_tree" and plantable_area_sqft is None
         else None
     )
-    if direct is not None:
-        x = direct
-    elif policy == "plant_first":
+    if direct is None and policy == "plant_first":
         # stage 1: as little as possible goes to the fund (§ 208-22D: only what cannot be planted)
         z_only = np.zeros(n + 1)
         z_only[-1] = 1.0
         x1 = _solve(z_only, A, np.array(lb), np.array(ub), integrality, var_ub)
         z_star = x1[-1]
         var_ub[-1] = round(z_star) if z_int else z_star + 1e-6 * max(R, 1.0)
-        x = _solve(total_cost, A, np.array(lb), np.array(ub), integrality, var_ub)
-    else:
-        x = _solve(total_cost, A, np.array(lb), np.array(ub), integrality, var_ub)
+    x = direct if direct is not None else _solve(total_cost, A, np.array(lb), np.array(ub), integrality, var_ub)
     counts = [int(round(t)) for t in x[:n]]
     planted_value = float(np.dot(v, counts))
     z = int(round(x[-1])) if z_int else max(float(x[-1]), 0.0)
