@@ -29,7 +29,6 @@ class Table:
     col_label: list[str]  # header text of each column, or "column C"
     h: int
     _cache: dict[int, list] = field(default_factory=dict, repr=False)
-    _texts: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _width: int | None = field(default=None, repr=False)  # the shortest row's length
 
     @property
@@ -53,10 +52,7 @@ class Table:
         """The cells of a column as text ('' when blank)."""
         if c is None:
             return pd.Series([""] * self.n, dtype=object)
-        got = self._texts.get(c.index)
-        if got is None:
-            got = self._texts[c.index] = np.array(as_texts(self.values(c)) + [""], dtype=object)[:-1]
-        return pd.Series(got.copy(), dtype=object)
+        return pd.Series(as_texts(self.values(c)), dtype=object)
 
     def positions(self) -> dict[int, int]:
         """Grid row (0-based) → position among the kept rows."""
