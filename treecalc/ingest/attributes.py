@@ -91,6 +91,7 @@ class Actions:
     reasons: list[str]  # the rejection text of those rows
     facts: dict[str, np.ndarray]  # flags stated in the action cell ("Remove – hazard", "Dead")
     column: C.Column | None
+    blank: np.ndarray  # rows whose action cell is blank
 
 
 def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actions:
@@ -99,7 +100,8 @@ def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actio
     n = table.n
     if col is None:
         warnings.append("no action column (Action, Remove?, Status...): every tree taken as retained")
-        return Actions(np.array(["retain"] * n, dtype=object), np.zeros(n, dtype=bool), [""] * n, {}, None)
+        no = np.zeros(n, dtype=bool)
+        return Actions(np.array(["retain"] * n, dtype=object), no, [""] * n, {}, None, no.copy())
     vals = table.values(col)
     remove_col = col is not None and col.field == "remove"
     retain_col = col is not None and col.field == "retain"
@@ -121,15 +123,14 @@ def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actio
     facts = {
         f: spread([f in r.facts for r in read], codes, bool) for f in dict.fromkeys(f for r in read for f in r.facts)
     }
-    return Actions(action, unknown, reasons, facts, col)
+    return Actions(action, unknown, reasons, facts, col, spread([is_blank(v) for v in uniq], codes, bool))
 
 
-def blank_action_warning(acts: Actions, vals: list, ok: np.ndarray) -> str:
+def blank_action_warning(acts: Actions, ok: np.ndarray) -> str:
     """The one warning counting the accepted trees whose action cell is blank."""
     if acts.column is None:
         return ""
-    codes, uniq = distinct(vals)
-    blank = spread([is_blank(v) for v in uniq], codes, bool) & ok
+    blank = acts.blank & ok
     return f"{int(blank.sum())} tree(s) with a blank {acts.column.header!r} taken as retain" if blank.any() else ""
 
 

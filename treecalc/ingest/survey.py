@@ -520,7 +520,7 @@ def read_survey(
     _resolve_species(rj, table, sp)
 
     tell(0.8, "building the table")
-    blank_act = A.blank_action_warning(acts, table.values(acts.column), rj.ok)
+    blank_act = A.blank_action_warning(acts, rj.ok)
     if blank_act:
         warnings.append(blank_act)
     trees, not_surveyed, items = _trees(table, mapping, rj, sp, tags, tag_col, d, acts, bool(src.decimal_comma))
