@@ -372,8 +372,8 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         **options,
         **kw,
     )
-    # the jurisdiction the survey's Site sheet named: the same check, before anything is written
-    _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
+    if not a.jurisdiction:  # the jurisdiction the survey's Site sheet named: the same check, before any output
+        _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):
