@@ -189,9 +189,14 @@ def test_every_flag_and_boolean_spelling(tmp_path):
     from treecalc.ingest import FLAG_FIELDS
 
     assert set(s.source["column_map"].values()) >= set(FLAG_FIELDS)
-    for f in FLAG_FIELDS:
+    # a blank flag cell is a fact not given (NA), not a "no": the rules decide what it means
+    for f, word in zip(FLAG_FIELDS, no):
         assert str(s.trees[f].dtype) == "boolean"
-        assert list(s.trees[f]) == [True, False], f
+        assert bool(s.trees[f][0]) is True, f
+        if word == "":
+            assert s.trees[f].isna()[1], f
+        else:
+            assert not s.trees[f].isna()[1] and bool(s.trees[f][1]) is False, f
     assert list(s.trees["distance_to_residence_ft"]) == [85, 250.5]
     assert list(s.trees["land_use"]) == ["single_family", "park_vacant_other"]
     assert s.trees["notes"].iloc[0] == "near drive; check roots"

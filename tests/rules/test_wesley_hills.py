@@ -178,3 +178,50 @@ def test_two_croton_only_options_are_named_together_and_defaults_never_count():
     assert not [w for w in a.warnings if "Croton-on-Hudson Chapter 208 option" in w]
     # one tree, 12 in, removed on a vacant lot (c): 1 x $5,000; 3 days x $2,500 = $7,500 for other violations
     assert a.to_json()["fine_max_usd"] == 5000 and a.wesley_hills["other_violation_max_usd"] == 7500
+
+
+# -- a blank flag cell is a fact not given, never a "no" --------------------------------------------------------
+def _read_wh_csv(text: str):
+    from treecalc.ingest import read_survey
+
+    site = {"jurisdiction": "wesley_hills", "has_residence": "yes", "lot_area_acres": "0.5"}
+    return read_survey(text.encode("utf-8"), filename="lot.csv", site={**site, "one_family_co_issued": "no"})
+
+
+def test_blank_lot_line_cell_is_unknown_and_makes_a_conditional_offence():
+    # A 0.5 acre lot with a residence and no one-family CO: (c) needs a vacant lot and (d) 1.5 acres, so only
+    # §95-3A(1)(e) (6 in or more within 20 ft of a lot line) can apply. Three 8 in maples removed:
+    #   tag 1, lot-line cell blank -> not given: within 20 ft is the cautious reading, so the offence is
+    #          conditional on it: $5,000 in fine_conditional_usd, none in fine_max_usd;
+    #   tag 2, "no"  -> not near a lot line: no (e), no fine;
+    #   tag 3, "yes" -> (e) on a fact given: definite, $5,000 in fine_max_usd.
+    from treecalc import assess
+
+    s = _read_wh_csv(
+        "Tag,Species,DBH,Action,Within 20 ft of lot line\n"
+        "1,Acer rubrum,8,removed,\n"
+        "2,Acer rubrum,8,removed,no\n"
+        "3,Acer rubrum,8,removed,yes\n"
+    )
+    assert s.trees["within_20ft_of_lot_line"].isna().tolist() == [True, False, False]
+    a = assess(s, jurisdiction="wesley_hills")
+    assert a.trees["permit_triggers"].tolist() == ["§95-3A(1)(e)", "", "§95-3A(1)(e)"]
+    assert a.trees["offence_status"].tolist() == ["conditional", "", "definite"]
+    j = a.to_json()
+    assert j["fine_max_usd"] == 5000 and j["fine_conditional_usd"] == 5000
+    assert j["offence_rows"][0]["depends_on"].startswith("within_20ft_of_lot_line not given")
+    assert any("1 tree(s) without within_20ft_of_lot_line" in x for x in a.assumptions)
+
+
+def test_every_blank_flag_cell_is_not_given():
+    # the reader keeps a blank cell of any flag column as not given (NA), a "no" as False and a "yes" as True;
+    # the rules decide what a fact not given means (Chapter 208 reads its flags as before)
+    s = _read_wh_csv(
+        "Tag,Species,DBH,Action,Street tree,Wetland,Hazardous\n"
+        "1,Acer rubrum,8,retain,,yes,\n"
+        "2,Acer rubrum,8,retain,no,,no\n"
+    )
+    t = s.trees
+    assert t["street_tree"].isna().tolist() == [True, False] and bool(t["street_tree"][1]) is False
+    assert t["wetland"].isna().tolist() == [False, True] and bool(t["wetland"][0]) is True
+    assert t["hazardous"].isna().tolist() == [True, False]

@@ -185,11 +185,15 @@ def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
 
 def read_flags(
     table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray]
-) -> tuple[dict[str, np.ndarray], list[str], list[list[str] | None]]:
+) -> tuple[dict[str, Any], list[str], list[list[str] | None]]:
     """Each flag per row, the flags not surveyed (no column), and the warnings of each flag column.
-    A flag stated in the action cell ("Remove – hazard", status "Dead") is set on its row."""
+    A flag stated in the action cell ("Remove – hazard", status "Dead") is set on its row.
+
+    A blank cell of a flag column is a fact not given (NA in a nullable boolean array), never a "no": the
+    rules read what a fact not given means (Wesley Hills §95-3A(1)(e) makes the removal a conditional
+    offence; Chapter 208 reads its flags not given as no, as before)."""
     n = table.n
-    flags: dict[str, np.ndarray] = {}
+    flags: dict[str, Any] = {}
     not_surveyed: list[str] = []
     warns: list[list[str] | None] = []
     for f in C.FLAG_FIELDS:
@@ -203,9 +207,11 @@ def read_flags(
         conservative = f not in C.EXEMPTING_FLAGS
         codes, uniq = distinct(table.values(fc))
         read = [V.parse_bool(v, risk_words=(f == "hazardous")) for v in uniq]
-        flags[f] = spread([conservative if b is None else b for b in read], codes, bool)
-        if stated is not None:
-            flags[f] |= stated
+        blank = [is_blank(v) for v in uniq]
+        per = [pd.NA if k else (conservative if b is None else b) for b, k in zip(read, blank)]
+        col = pd.array(spread(per, codes, object), dtype="boolean")
+        # Kleene or: a flag the action cell states is True; a blank cell it does not state stays not given
+        flags[f] = col | stated if stated is not None else col
         says = f"taken as {'yes' if conservative else 'no'} (the reading that keeps every obligation)"
         warns.append(
             _texts(
