@@ -775,3 +775,60 @@ def test_a_retaining_wall_or_lot_area_for_wesley_hills_is_noted_and_changes_noth
         "lot_area_sqft is a Croton-on-Hudson Chapter 120 input (§120-3A(3): lowering or stripping over half the "
         "lot): Wesley Hills Chapter 95 does not read it, so it is not used",
     ]
+
+
+# -- Wesley Hills: §95-3D(4) lawns and gardens, §95-3C(1) without the cellar, one §95-3D(1) waiver ------------
+def test_wesley_hills_topsoil_on_a_lawn_is_never_required():
+    # 2,000 sq ft of topsoil 3 in deep, seeded (2,000 x 3/12 = 500 cu ft = 18.52 cu yd) and nothing else.
+    # §95-3D(4): "the normal addition of topsoil to lawns and gardens" is not limited by the chapter, so the
+    # answer depends on whether this is that: unknown, naming the fact; never REQUIRED (it was §95-3A(1)(a)).
+    for seeded in (True, False):
+        r = check_permit(topsoil_placement=(2000, 3, seeded), jurisdiction="wesley-hills")
+        assert r.permit_required == "unknown" and r.triggers == []
+        assert any("normal addition" in m and "lawn or garden" in m for m in r.missing_facts)
+        assert [e["holds"] for e in r.explanations if e["section"] == "§95-3D(4)"] == [None]
+    # with an excavation too (200 sq ft x 2 ft): that part is an operation, required whatever the topsoil is
+    r = check_permit(topsoil_placement=(2000, 3, True), excavations=[(200, 2)], jurisdiction="wesley-hills")
+    assert r.permit_required is True and r.missing_facts == []
+
+
+def test_wesley_hills_foundation_without_the_cellar_is_unknown():
+    # A 1,200 sq ft foundation 9 ft deep under a building permit: 10,800 cu ft = 400 cu yd excavated. §95-3C(1)
+    # deems the building permit the permit while it stays within 2 x the cellar-and-foundation volume; no cellar
+    # given, so the answer rests on it: unknown, naming the cellar (it was REQUIRED).
+    r = check_permit(foundations=[(1200, 9)], jurisdiction="wesley-hills")
+    assert r.permit_required == "unknown" and r.triggers == []
+    assert any("cellar" in m and "--cellar" in m for m in r.missing_facts)
+    # cellar 40 x 30 x 9 ft = 10,800 cu ft = 400 cu yd, limit 800 >= 400 removed: the building permit suffices
+    r = check_permit(foundations=[(1200, 9)], jurisdiction="wesley-hills", cellar=(40, 30, 9))
+    assert r.permit_required is False and r.missing_facts == []
+    # cellar 20 x 20 x 9 = 3,600 cu ft = 133.33 cu yd, limit 266.67 < 400: a separate permit is required
+    r = check_permit(foundations=[(1200, 9)], jurisdiction="wesley-hills", cellar=(20, 20, 9))
+    assert r.permit_required is True
+
+
+def test_wesley_hills_waiver_is_one_reading_everywhere():
+    # 60 cu yd cut (810 sq ft x 2 ft = 1,620 cu ft) and 60 cu yd fill (the same): the amount moved is the larger,
+    # 60 cu yd < 100 -> eligible; the sum (120) is only the alternative stated. excavation check said yes, the
+    # app's building-permit panel (fill + removed = 120 >= 100) said no.
+    r = check_permit(excavations=[(810, 2)], fills=[(810, 2)], jurisdiction="wesley-hills")
+    assert r.waiver_eligible is True
+    panel = wesley_hills_building_permit_check(40, 30, 9, fill_cy=60, excavated_cy=60)
+    assert panel.waiver_eligible is True
+    assert [e["holds"] for e in panel.explanations if e["section"] == "§95-3D(1)"] == [True]
+    # one function behind both: 99.99 the larger -> yes; exactly 100 -> no ("less than 100")
+    from treecalc.excavation import wesley_hills_waiver
+
+    assert wesley_hills_waiver(60, 60)["eligible"] is True and wesley_hills_waiver(60, 60)["moved_cy"] == 60
+    assert wesley_hills_waiver("99.99", 0)["eligible"] is True and wesley_hills_waiver(0, 100)["eligible"] is False
+    assert wesley_hills_building_permit_check(40, 30, 9, fill_cy=0, excavated_cy=100).waiver_eligible is False
+
+
+def test_wesley_hills_waiver_unknown_only_when_it_depends_on_the_stripping():
+    # 1,350 sq ft x 3 ft = 4,050 cu ft = 150 cu yd cut, plus topsoil stripped of no given depth: stripping only
+    # adds, so the amount moved is at least 150 >= 100: no waiver, and no missing fact (the answer does not
+    # depend on it). 200 sq ft x 2 ft = 14.81 cu yd plus stripping of unknown depth: unknown, naming the depth.
+    r = check_permit(excavations=[(1350, 3)], strip_topsoil_sqft=1000, jurisdiction="wesley-hills")
+    assert r.waiver_eligible is False and r.missing_facts == []
+    r = check_permit(excavations=[(200, 2)], strip_topsoil_sqft=1000, jurisdiction="wesley-hills")
+    assert r.waiver_eligible == "unknown" and any("depth of the topsoil" in m for m in r.missing_facts)

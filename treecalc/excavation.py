@@ -80,6 +80,7 @@ __all__ = [
     "violation_penalties",
     "WesleyHillsCheck",
     "wesley_hills_building_permit_check",
+    "wesley_hills_waiver",
     "wesley_hills_waiver_eligible",
     "wesley_hills_slope_check",
     "wesley_hills_topsoil_cy",
@@ -1135,7 +1136,7 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
     exc_cuft, fill_cuft = o.exc_cuft() + fnd, o.fill_cuft()
     any_op = o.any or fnd > 0
     sec_op, sec_bp, sec_w = "§95-3A(1)(a)", WH_LAW["cellar_multiple"].section, WH_LAW["waiver_volume"].section
-    wlim = WH_LAW["waiver_volume"].value
+    sec_lawn = "§95-3D(4)"  # no number: the section and its words live here
     explanations: list[dict[str, Any]] = [
         {
             "section": sec_op,
@@ -1145,47 +1146,82 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
             + ("" if any_op else " (none given: not applicable)"),
         }
     ]
-    moved = max(exc_cuft, fill_cuft)
+    m = o.measured
+    # the topsoil placement is the only operation given: §95-3D(4) may leave it unlimited
+    topsoil_only = bool(
+        o.top
+        and o.top[0] > 0
+        and o.top[1] > 0
+        and fnd == 0
+        and o.strip == 0
+        and not any(a > 0 and d > 0 for a, d in o.exc + o.fil)
+        and not (m is not None and (m.cut_cuft > 0 or m.fill_cuft > 0))
+    )
     waiver: bool | str | None = None
     missing: list[str] = []
-    if any_op and o.strip_cuft() is None:
-        waiver = "unknown"
-        _unknown(missing, f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN), for the {sec_w} waiver")
-    elif any_op:
-        waiver = bool(_cy(moved) < wlim)
     if any_op:
-        both = exc_cuft + fill_cuft
-        alt = (
-            f"; if the fill were imported rather than the excavated soil, {round2(_cy(both))} cu yd would be moved"
-            if exc_cuft > 0 and fill_cuft > 0
-            else ""
-        )
+        w = wesley_hills_waiver(_cy(exc_cuft), _cy(fill_cuft))
+        # stripping of no given depth only adds to the excavation: the waiver rests on it only while the
+        # known amount is under the limit
+        waiver = "unknown" if o.strip_cuft() is None and w["eligible"] else w["eligible"]
+        if waiver == "unknown":
+            _unknown(
+                missing, f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN), for the {sec_w} waiver"
+            )
         explanations.append(
-            {
-                "section": sec_w,
-                "holds": waiver if isinstance(waiver, bool) else None,
-                "explanation": f"material moved {round2(_cy(moved))} cu yd (the larger of excavation {round2(_cy(exc_cuft))} and "
-                f"fill {round2(_cy(fill_cuft))} cu yd): the Planning Board may waive the permit for an "
-                f"operation involving less than {_fmt(wlim)} cu yd{alt}",
-            }
+            {"section": sec_w, "holds": waiver if isinstance(waiver, bool) else None, "explanation": w["explanation"]}
         )
     required: bool | str = bool(any_op)
     bp = None
     if cellar is not None and any_op:
         L, W, D = cellar
         bp = wesley_hills_building_permit_check(L, W, D, _cy(fill_cuft), _cy(exc_cuft)).to_dict()
-        # one waiver answer per check: the amount moved above, not fill + removed of the same soil
+        # one waiver answer per check: the one above (the same reading; it also knows the stripping)
         bp["explanations"] = bp["explanations"][:2]
         bp["waiver_eligible"] = waiver
         explanations += [{**e, "holds": e["holds"]} for e in bp["explanations"]]
         if bp["building_permit_suffices"]:
             required = False
+    if required is True and topsoil_only and o.top:
+        required = "unknown"
+        lawn = (
+            f"whether the topsoil placed is the normal addition of topsoil to a lawn or garden ({sec_lawn}: "
+            f"then the chapter does not limit it and no permit is needed; otherwise it is an operation, {sec_op})"
+        )
+        _unknown(missing, lawn)
+        explanations.append(
+            {
+                "section": sec_lawn,
+                "holds": None,
+                "explanation": f"topsoil {_fmt(o.top[1])} in deep over {_fmt(o.top[0])} sq ft placed, and nothing "
+                "else: the chapter does not limit 'the normal addition of topsoil or fertilizer to lawns and "
+                "gardens'; not given whether this is it",
+            }
+        )
+    if required is True and fnd > 0 and cellar is None:
+        required = "unknown"
+        _unknown(
+            missing,
+            f"the cellar and foundation of the building permit (--cellar L:W:D, {sec_bp}): the building permit stands "
+            f"as the permit while the fill added and the material removed each stay within "
+            f"{_fmt(WH_LAW['cellar_multiple'].value)} times its volume",
+        )
+        explanations.append(
+            {
+                "section": sec_bp,
+                "holds": None,
+                "explanation": f"foundation excavation under a building permit, {round2(_cy(fnd))} cu yd: the "
+                "cellar-and-foundation volume is not given, so whether the building permit suffices cannot be told",
+            }
+        )
+    if required is not True:
+        explanations[0]["holds"] = None if required == "unknown" else explanations[0]["holds"]
     notes = [
         f"{sec_bp}: a building permit stands as the permit while added fill and excavated material removed each "
         f"stay within {_fmt(WH_LAW['cellar_multiple'].value)} times the cellar-and-foundation volume"
         + ("" if cellar else " (give the cellar to check it)")
         + ".",
-        "§95-3D(4): the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
+        f"{sec_lawn}: the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
         "§95-3A(1)(c)-(e): tree removal triggers (diameter at 54 in) are evaluated by the tree law.",
         f"{WH_LAW['slope_rise'].section}: rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H); "
         f"{WH_LAW['topsoil_depth'].section}: at least {_fmt(WH_LAW['topsoil_depth'].value)} in of topsoil over "
@@ -1193,13 +1229,12 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
         *WESLEY_NOTES,
     ]
     interp = [
-        f"{sec_w}: 'less than {_fmt(wlim)} cubic yards of material' is read as the amount moved (imported, "
-        "exported or excavated): excavated soil placed as fill on the same site is counted once, so the amount "
-        "is the larger of the excavation and the fill volume, strictly below the limit. The waiver is the "
-        "Planning Board's discretion: permit_required stays true and waiver_eligible is reported "
-        "('not applicable' when there is no operation).",
+        WAIVER_READING,
         f"{sec_bp}: with a cellar given, the excavation volume is taken as removed from the property and the "
-        "fill as added to it (the most it can be); exactly twice the volume is within the rule.",
+        "fill as added to it (the most it can be); exactly twice the volume is within the rule. A foundation "
+        "given without the cellar makes the answer unknown, naming the cellar.",
+        f"{sec_lawn}: a topsoil placement that is the only operation given may be the normal addition of topsoil "
+        "to a lawn or garden, which the chapter does not limit: the answer is unknown, naming that fact.",
     ]
     return PermitCheck(
         jurisdiction="wesley_hills",
@@ -1222,8 +1257,49 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
 
 
 def wesley_hills_waiver_eligible(material_cy: Any) -> bool:
-    """True if the Planning Board may waive the permit: less than 100 cu yd of material (§95-3D(1))."""
+    """True if the Planning Board may waive the permit: less than 100 cu yd of material (§95-3D(1)).
+
+    ``material_cy`` is the amount moved; for an excavation and a fill, :func:`wesley_hills_waiver` reads it."""
     return nonneg(material_cy, "material_cy") < WH_LAW["waiver_volume"].value
+
+
+#: The one reading of §95-3D(1) "an excavation or filling operation involving less than 100 cubic yards of
+#: material", used by :func:`check_permit` and :func:`wesley_hills_building_permit_check` alike.
+WAIVER_READING = (
+    f"{WH_LAW['waiver_volume'].section}: 'less than {_fmt(WH_LAW['waiver_volume'].value)} cubic yards of material' "
+    "is read as the amount moved (imported, exported or excavated): excavated soil placed as fill on the same site "
+    "is counted once, so the amount is the larger of the excavation and the fill volume, strictly below the limit. "
+    "The waiver is the Planning Board's discretion: permit_required stays true and waiver_eligible is reported "
+    "('not applicable' when there is no operation)."
+)
+
+
+def wesley_hills_waiver(excavation_cy: Any, fill_cy: Any) -> dict[str, Any]:
+    """The Planning Board's waiver of Wesley Hills §95-3D(1) for an excavation and a fill (cubic yards).
+
+    One reading (:data:`WAIVER_READING`): the material is the amount moved, the larger of the two; eligible
+    while strictly less than 100 cu yd. Returns ``eligible``, ``moved_cy``, ``both_cy`` (the sum, were the
+    fill imported), ``section`` and ``explanation``.
+    """
+    e = nonneg(excavation_cy, "excavation_cy")
+    f = nonneg(fill_cy, "fill_cy")
+    moved = max(e, f)
+    ok = wesley_hills_waiver_eligible(moved)
+    wlim = WH_LAW["waiver_volume"].value
+    alt = (
+        f"; if the fill were imported rather than the excavated soil, {round2(e + f)} cu yd would be moved"
+        if e > 0 and f > 0
+        else ""
+    )
+    return {
+        "eligible": ok,
+        "moved_cy": moved,
+        "both_cy": e + f,
+        "section": WH_LAW["waiver_volume"].section,
+        "explanation": f"material moved {round2(moved)} cu yd (the larger of excavation {round2(e)} and fill "
+        f"{round2(f)} cu yd): the Planning Board {'may' if ok else 'may not'} waive the permit for an operation "
+        f"involving less than {_fmt(wlim)} cu yd{alt}",
+    }
 
 
 @dataclass(frozen=True)
@@ -1277,7 +1353,7 @@ def wesley_hills_building_permit_check(
         The building permit suffices while the fill and the removed material each do not exceed
         twice the cellar-and-foundation volume; otherwise a separate permit is required, which
         the Planning Board may waive if the operation involves less than 100 cu yd
-        (``waiver_eligible``, fill + excavated < 100).
+        (``waiver_eligible``: :func:`wesley_hills_waiver`, the larger of fill and excavated < 100).
 
     References
     ----------
@@ -1294,7 +1370,8 @@ def wesley_hills_building_permit_check(
     # §95-3C(1): "does not exceed two times" -> <= 2x, each of fill and removed material.
     fill_ok, exc_ok = f <= limit, e <= limit
     suffices = fill_ok and exc_ok
-    waiver = (f + e) < WH_LAW["waiver_volume"].value  # §95-3D(1): "less than 100 cubic yards"
+    w = wesley_hills_waiver(e, f)  # §95-3D(1): "less than 100 cubic yards", the one reading
+    waiver = w["eligible"]
     expl = [
         {
             "section": "§95-3C(1)",
@@ -1308,12 +1385,7 @@ def wesley_hills_building_permit_check(
             "explanation": f"excavated material removed {round2(e)} cu yd vs limit {round2(limit)} cu yd "
             f"({'within' if exc_ok else 'exceeds'})",
         },
-        {
-            "section": "§95-3D(1)",
-            "holds": waiver,
-            "explanation": f"operation involves {round2(f + e)} cu yd (fill + removed): the Planning Board "
-            f"{'may' if waiver else 'may not'} waive the permit (less than 100 cu yd)",
-        },
+        {"section": w["section"], "holds": waiver, "explanation": w["explanation"]},
     ]
     notes = [
         f"cellar and foundation volume {_fmt(L)} x {_fmt(W)} x {_fmt(D)} ft = {_fmt(L * W * D)} cu ft = "
@@ -1321,8 +1393,7 @@ def wesley_hills_building_permit_check(
         "§95-3C(1) read as: the fill added and the excavated material removed are each compared with "
         "twice the volume ('shall specify ... the maximum volumes of added fill and/or excavated "
         "material'); exactly 2x is within the rule ('does not exceed').",
-        "§95-3D(1) read as: fill plus removed material strictly below 100 cu yd; a waiver is the "
-        "Planning Board's discretion, not automatic.",
+        WAIVER_READING,
         *WESLEY_NOTES,
     ]
     return WesleyHillsCheck(vol, limit, f, e, suffices, not suffices, waiver, expl, notes)
