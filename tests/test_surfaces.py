@@ -219,3 +219,59 @@ def test_too_many_points_are_refused_before_triangulating():
     big = np.column_stack([rng.uniform(0, 1e4, (MAX_POINTS + 1, 2)), np.zeros(MAX_POINTS + 1)])
     with pytest.raises(ValueError, match="at most 200,000"):
         tin_volumes(big, big[:10])
+
+
+# -- depths compared at the survey's precision: exactly 4.00 ft is not "in excess of four feet" ---------------
+def _rect(w: float, d: float, z: float) -> np.ndarray:
+    return np.array([[0, 0, z], [w, 0, z], [0, d, z], [w, d, z]], float)
+
+
+def _fence(check) -> bool:
+    return any(s["section"] == "§120-8A" for s in check.review_standards)
+
+
+@pytest.mark.parametrize(
+    "proposed,deep,fence",
+    [
+        (127.99, False, False),  # 131.99 - 127.99 = 4.00 ft (4.000000000000014 in floating point): not over 4 ft
+        (127.98, True, True),  # 4.01 ft: over 4 ft on 300 sq ft >= 100 -> §120-3A(1), and the §120-8A fence
+        (128.00, False, False),  # 3.99 ft
+    ],
+)
+def test_a_pit_exactly_4ft_deep_is_not_over_4ft(proposed, deep, fence):
+    # A 20 x 15 ft pit (300 sq ft) cut from a flat 131.99 ft lawn to a flat floor; lot 10,000 sq ft.
+    # At 4.00 ft: 300 x 4 = 1,200 cu ft = 44.44 cu yd <= 50 (4); 300 < 500 sq ft (2); 300 < 5,000 and
+    # <= 50% of 10,000 (3); not deeper than 4 ft (1): not required, no fence — as `check --excavate 300:4`.
+    # At 4.01 ft: 300 sq ft deeper than 4 ft >= 100 -> (1) required, and deeper than 4 ft -> fence.
+    from treecalc.excavation import grid_volumes
+
+    tin = tin_volumes(_rect(20, 15, 131.99), _rect(20, 15, proposed))
+    grid = grid_volumes([0, 20], [0, 15], np.full((2, 2), 131.99), np.full((2, 2), proposed))
+    by_hand = check_permit(excavations=[(300, round(131.99 - proposed, 2))], lot_area_sqft=10000)
+    for r in (tin, grid):
+        c = check_permit(measured=r.earthwork(), lot_area_sqft=10000)
+        assert ("§120-3A(1)" in c.triggers) is deep, r
+        assert c.permit_required is deep and by_hand.permit_required is deep
+        assert _fence(c) is fence and _fence(by_hand) is fence
+
+
+@pytest.mark.parametrize("proposed,over", [(129.99, False), (130.00, True), (129.98, False)])
+def test_a_pad_exactly_2ft_high_is_not_over_2ft(proposed, over):
+    # A 25 x 20 ft pad (500 sq ft) filled from 127.99 ft: 129.99 - 127.99 = 2.00 ft (2.000000000000014):
+    # not "in excess of two feet" -> no §120-3A(6); 500 < 1,000 sq ft (7); 1,000 cu ft fill. 2.01 ft -> (6).
+    # 1.99 ft -> none.
+    from treecalc.excavation import grid_volumes
+
+    tin = tin_volumes(_rect(25, 20, 127.99), _rect(25, 20, proposed))
+    grid = grid_volumes([0, 25], [0, 20], np.full((2, 2), 127.99), np.full((2, 2), proposed))
+    for r in (tin, grid):
+        c = check_permit(measured=r.earthwork(), lot_area_sqft=10000)
+        assert c.triggers == (["§120-3A(6)"] if over else []), r
+        assert c.permit_required is over
+
+
+def test_metric_depth_exactly_4ft_is_not_over_4ft():
+    # 4 ft = 1.2192 m exactly: a 1.2192 m deep pit over 30 m2 (322.92 sq ft) is not deeper than 4 ft.
+    tin = tin_volumes(_rect(6, 5, 40.2192), _rect(6, 5, 39.0), metric=True)
+    c = check_permit(measured=tin.earthwork(), lot_area_sqft=10000)
+    assert "§120-3A(1)" not in c.triggers and not _fence(c)

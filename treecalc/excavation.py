@@ -1482,16 +1482,17 @@ class GridVolumes(CutFill):
         Areas cut or filled deeper than 2 and 4 ft come from the node depths, each cell split into
         two triangles with the depth linear on each (the volumes stay the borrow-pit ones).
         """
-        from treecalc.surfaces import FT_PER_M, SQFT_PER_M2, _area_above
+        from treecalc.surfaces import FT_PER_M, SQFT_PER_M2, _area_above, depth_ft
 
-        h = np.asarray(self.node_depth, float)
         k_len, k_area = (FT_PER_M, SQFT_PER_M2) if self.units == "metres" else (1.0, 1.0)
+        # depths in feet at the survey's precision: exactly 4.00 ft is not "in excess of four feet"
+        h = depth_ft(self.node_depth, k_len)
         a, b, c, d = h[:-1, :-1].ravel(), h[:-1, 1:].ravel(), h[1:, :-1].ravel(), h[1:, 1:].ravel()
         tris = np.concatenate([np.column_stack([a, b, d]), np.column_stack([a, d, c])])
         area = np.full(len(tris), self.dx * self.dy / 2)
 
         def over(g: np.ndarray, t: float) -> Decimal:
-            return Decimal(repr(round(float(_area_above(g - t / k_len, area).sum() * k_area), 6)))
+            return Decimal(repr(round(float(_area_above(g - t, area).sum() * k_area), 6)))
 
         def cuft(cy: float) -> Decimal:
             return Decimal(repr(round(cy * CU_FT_PER_CU_YD, 6)))
@@ -1501,7 +1502,7 @@ class GridVolumes(CutFill):
             fill_cuft=cuft(self.fill_cy),
             cut=PlanAreas.by_depth(lambda t: over(-tris, t)),
             fill=PlanAreas.by_depth(lambda t: over(tris, t)),
-            max_cut_ft=Decimal(repr(round(max(0.0, float((-h).max())) * k_len, 6))),
+            max_cut_ft=Decimal(repr(max(0.0, float((-h).max())))),
             method="grid (borrow-pit)",
         )
 

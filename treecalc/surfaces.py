@@ -456,6 +456,16 @@ class TinVolumes(CutFill):
 
 DEPTHS_FT = (0.0, 2.0, 4.0)
 
+#: Depths are compared with the thresholds to this many decimals of a foot: elevations are surveyed to 0.01 ft,
+#: so a difference of two of them is exact there, and the floating-point noise (1e-14 ft) is gone.
+DEPTH_DECIMALS_FT = 6
+
+
+def depth_ft(h: ArrayLike | None, k_len: float = 1.0) -> np.ndarray:
+    """Depths ``h`` (input units; ``k_len`` feet per unit) in feet, rounded to :data:`DEPTH_DECIMALS_FT`, for the
+    comparisons with the depth thresholds (the volumes are integrated from the unrounded depths)."""
+    return np.round(np.asarray(h, float) * k_len, DEPTH_DECIMALS_FT)
+
 
 def tin_volumes(existing: ArrayLike, proposed: ArrayLike, *, metric: bool = False) -> TinVolumes:
     """Cut and fill between an existing and a proposed surface, each given as points (x, y, z).
@@ -499,9 +509,11 @@ def tin_volumes(existing: ArrayLike, proposed: ArrayLike, *, metric: bool = Fals
     k_vol = 1 / M3_PER_CU_YD if metric else 1 / CU_FT_PER_CU_YD
     k_area = SQFT_PER_M2 if metric else 1.0
     k_len = FT_PER_M if metric else 1.0
-    depths = {t: t / k_len for t in DEPTHS_FT}  # thresholds in input units
-    cut_over = {t: float(_area_above(-h - d, area).sum() * k_area) for t, d in depths.items()}
-    fill_over = {t: float(_area_above(h - d, area).sum() * k_area) for t, d in depths.items()}
+    # the thresholds of §120-3A ("in excess of four feet") are compared with depths at the survey's
+    # precision: 131.99 - 127.99 is 4.000000000000014 in floating point, and exactly 4.00 ft is not over 4 ft
+    hf = depth_ft(h, k_len)
+    cut_over = {t: float(_area_above(-hf - t, area).sum() * k_area) for t in DEPTHS_FT}
+    fill_over = {t: float(_area_above(hf - t, area).sum() * k_area) for t in DEPTHS_FT}
     c, f = float(cut.sum() * k_vol), float(fill.sum() * k_vol)
     if not (math.isfinite(c) and math.isfinite(f)):
         raise ValueError("the volumes overflow: coordinates or elevations are far too large (check the units)")
@@ -523,8 +535,8 @@ def tin_volumes(existing: ArrayLike, proposed: ArrayLike, *, metric: bool = Fals
         fill_area_sqft=fill_over[0.0],
         cut_area_over_sqft=cut_over,
         fill_area_over_sqft=fill_over,
-        max_cut_ft=float(max(0.0, (-h).max()) * k_len),
-        max_fill_ft=float(max(0.0, h.max()) * k_len),
+        max_cut_ft=float(max(0.0, (-hf).max())),
+        max_fill_ft=float(max(0.0, hf.max())),
         n_existing=len(e),
         n_proposed=len(p),
         units="metres" if metric else "feet",
