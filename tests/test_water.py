@@ -312,7 +312,6 @@ def test_payments_after_as_of_ignored_with_note():
     [
         (dict(amount="-1"), "must not be negative"),
         (dict(amount="abc"), "must be a number"),
-        (dict(as_of="2026-01-14"), "before the due date"),
         (dict(payments=[("2026-02-01", "0")]), "must be positive"),
         (dict(payments=[("2026-02-01", "-5")]), "must be positive"),
         (dict(payments=[("2026/02/01", "5")]), "YYYY-MM-DD"),
@@ -498,3 +497,36 @@ def test_account_csv_semicolons_and_bom(tmp_path):
     p.write_text("kind;date;amount\nbill;2026-01-15;100,50\n")
     with pytest.raises(ValueError, match="row 2 amount.*comma"):
         read_account_csv(p)
+
+
+# -- the amount owed after the relevy stands beside "total due"; a bill not yet late is an answer ----------------
+def test_total_owed_includes_the_amount_relevied_to_the_tax_bill():
+    # $300.00 due 15 Jan 2026, never paid: 16 Jan 5% = 15.00, 16 Feb and 16 Mar 1% = 3.00 each -> 321.00, all
+    # relevied on 15 Apr (90 days > 60). As of 1 Jul the water account owes 0.00 but 321.00 is owed on the tax
+    # bill: total_owed = 0.00 + 321.00 = 321.00, never a bare $0.00.
+    r = penalty_schedule("300", DUE, [], as_of="2026-07-01")
+    assert r.total_due == D("0.00") and r.total_owed == D("321.00")
+    assert r.to_dict()["total_owed"] == "321.00"
+    # paying 21.00 on 1 May: 321.00 - 21.00 = 300.00 still owed on the tax bill
+    r = penalty_schedule("300", DUE, [("2026-05-01", "21")], as_of="2026-07-01")
+    assert r.total_owed == D("300.00")
+    # an account: that relevied bill and a 100.00 bill due 15 Jun, unpaid on 1 Jul: 16 Jun 5% = 5.00 ->
+    # total due 105.00 on the water account, 321.00 on the tax bill, total owed 426.00
+    from treecalc.water import account_statement
+
+    s = account_statement([("300", DUE), ("100", "2026-06-15")], [], as_of="2026-07-01")
+    assert s.total_due == D("105.00") and s.relevy_outstanding == D("321.00") and s.total_owed == D("426.00")
+    assert s.to_dict()["total_owed"] == "426.00"
+    assert [b.total_owed for b in s.bills] == [D("321.00"), D("105.00")]
+
+
+def test_a_single_bill_before_its_due_date_is_not_yet_late():
+    # $300.00 due 15 Jan, as of 1 Jan: nothing late, no penalty; 300.00 due (as two bills answer)
+    r = penalty_schedule("300", DUE, [], as_of="2026-01-01")
+    assert r.penalties_assessed == D("0.00") and r.total_due == D("300.00") and r.total_owed == D("300.00")
+    assert r.events == [] and any(n.startswith("not yet late on 2026-01-01") for n in r.notes)
+
+
+def test_a_date_that_does_not_exist_is_said_so():
+    with pytest.raises(ValueError, match=r"2026-02-29 does not exist.*28 days"):
+        penalty_schedule("300", "2026-02-29", [], as_of="2026-07-01")

@@ -244,12 +244,27 @@ def to_date(x: Any, name: str = "date") -> _dt.date:
         try:
             d = _dt.date.fromisoformat(x.strip())
         except ValueError:
-            raise ValueError(f"{name} must be a date YYYY-MM-DD, got {x!r}") from None
+            raise ValueError(_no_such_date(x.strip(), name) or f"{name} must be a date YYYY-MM-DD, got {x!r}") from None
     else:
         raise ValueError(f"{name} must be a date, got {x!r}")
     if not MIN_YEAR <= d.year <= MAX_YEAR:
         raise ValueError(f"{name} {d.isoformat()} is outside the years {MIN_YEAR}-{MAX_YEAR}")
     return d
+
+
+def _no_such_date(t: str, name: str) -> str:
+    """For text of the form YYYY-MM-DD naming a day that does not exist (2026-02-29, 2026-04-31), the message
+    saying so; else ""."""
+    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", t)
+    if not m:
+        return ""
+    y, mo, day = (int(g) for g in m.groups())
+    if not 1 <= mo <= 12:
+        return f"{name} {t} does not exist: there is no month {mo}"
+    last = calendar.monthrange(y, mo)[1]
+    if day < 1 or day > last:
+        return f"{name} {t} does not exist: {calendar.month_name[mo]} {y} has {last} days"
+    return ""
 
 
 def to_datetime(x: Any) -> _dt.datetime:

@@ -243,6 +243,12 @@ class PenaltySchedule:
     months: str = "anniversary"
     bill: str = "bill 1"
 
+    @property
+    def total_owed(self) -> Decimal:
+        """What is still owed on the bill: ``total_due`` on the water account plus ``relevy_outstanding`` on the
+        tax bill (§223-12F(2)); after the 15 April relevy ``total_due`` alone reads 0.00 while this is owed."""
+        return self.total_due + self.relevy_outstanding
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: amounts as strings in cents, dates ISO."""
         return {
@@ -254,6 +260,7 @@ class PenaltySchedule:
             "charge_outstanding": str(self.charge_outstanding),
             "penalties_outstanding": str(self.penalties_outstanding),
             "total_due": str(self.total_due),
+            "total_owed": str(self.total_owed),
             "credit": str(self.credit),
             "penalties_assessed": str(self.penalties_assessed),
             "payments_total": str(self.payments_total),
@@ -289,6 +296,12 @@ class AccountStatement:
     interpretation: list[str]
     notes: list[str]
 
+    @property
+    def total_owed(self) -> Decimal:
+        """What the account still owes: ``total_due`` on the water account plus ``relevy_outstanding`` on the
+        tax bill (§223-12F(2))."""
+        return self.total_due + self.relevy_outstanding
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "as_of": self.as_of.isoformat(),
@@ -296,6 +309,7 @@ class AccountStatement:
             "charge_outstanding": str(self.charge_outstanding),
             "penalties_outstanding": str(self.penalties_outstanding),
             "total_due": str(self.total_due),
+            "total_owed": str(self.total_owed),
             "relevy_outstanding": str(self.relevy_outstanding),
             "credit": str(self.credit),
             "penalties_assessed": str(self.penalties_assessed),
@@ -638,7 +652,7 @@ def penalty_schedule(
         Payments received, each a date and a positive amount in US dollars and cents. Payments
         on the same date are applied in the order given; payments after ``as_of`` are ignored (noted).
     as_of : datetime.date or ISO str, optional
-        The date of the balance (default: today). Must not be before ``due_date``.
+        The date of the balance (default: today); before ``due_date`` the bill is not yet late (noted).
     months : {'anniversary', 'calendar'}
         The reading of "each succeeding month" (§223-12F(2)).
 
@@ -651,8 +665,7 @@ def penalty_schedule(
     Raises
     ------
     ValueError
-        Negative amount, non-positive payment, a fraction of a cent, a bad date, or ``as_of``
-        before ``due_date``.
+        Negative amount, non-positive payment, a fraction of a cent, or a bad date.
 
     References
     ----------
@@ -663,11 +676,12 @@ def penalty_schedule(
     if amt < 0:
         raise ValueError(f"amount must not be negative, got {amount!r}")
     asof = _dt.date.today() if as_of is None else to_date(as_of, "as_of")
-    if asof < due:
-        raise ValueError(f"as_of ({asof.isoformat()}) is before the due date ({due.isoformat()})")
     s = account_statement([(amt, due, "bill 1")], payments, as_of=asof, months=months)
     b = s.bills[0]
+    # before (or on) the due date the bill is not yet late: said, as for an account of several bills
     notes = [n for n in s.notes if not n.startswith("not yet late")]
+    if due >= asof:
+        notes.append(f"not yet late on {asof.isoformat()}: due {due.isoformat()}, no penalty (§223-12F(1)(a))")
     return _bill_schedule_from(b, s, notes)
 
 

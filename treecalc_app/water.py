@@ -107,18 +107,24 @@ def _schedule() -> pd.DataFrame | None:
     )
     st.caption("Payments received (date and amount); add rows as needed.")
     pays = _dated_amounts("w_water_payments", "Date", "Amount (USD)", min_usd=0.01)
-    if as_of < due:
-        st.error("The balance date is before the due date: nothing is owed before the due date (§223-12F(1)(a)).")
-        return None
+    if as_of < due:  # an answer, as the library and the command line give it: no penalty yet
+        st.info(f"Not yet late on {as_of}: the bill is due {due}; no penalty before the due date (§223-12F(1)(a)).")
     try:
         s = water.account_statement(bills, pays, as_of=as_of, months=months)
     except ValueError as e:
         st.error(str(e))
         return None
-    c = st.columns(3)
+    c = st.columns(4)
     money_metric(c[0], "Charge outstanding", s.charge_outstanding)
     money_metric(c[1], "Penalties outstanding", s.penalties_outstanding)
     money_metric(c[2], "Total due", s.total_due, help="What the water account owes; paying it closes the account.")
+    # after the 15 April relevy the water account can owe $0.00 while the bill is owed on the tax bill
+    money_metric(
+        c[3],
+        "Total owed",
+        s.total_owed,
+        help="Total due on the water account plus what is still owed on the tax bill after the relevy (§223-12F(2)).",
+    )
     c = st.columns(3)
     money_metric(
         c[0], "Penalties assessed", s.penalties_assessed, help="Each penalty rounded to the cent when assessed."
@@ -148,6 +154,7 @@ def _schedule() -> pd.DataFrame | None:
                         "Charge (USD)": float(b.amount),
                         "Total due (USD)": float(b.total_due),
                         "On the tax bill (USD)": float(b.relevy_outstanding),
+                        "Total owed (USD)": float(b.total_owed),
                     }
                     for b in s.bills
                 ]

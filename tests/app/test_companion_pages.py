@@ -184,3 +184,17 @@ def test_meter_results_with_a_decimal_comma_are_refused_not_split():
         at.text_input(key="w_meter_more").set_value(text).run()
         assert not at.error, [e.value for e in at.error]
         assert _metrics(at)["Adjusted consumption"] == "11,757.02"
+
+
+def test_water_total_owed_stands_beside_total_due_after_the_relevy():
+    # $300.00 due 15 Jan 2026, unpaid: 15.00 (5%, 16 Jan) + 3.00 (16 Feb) + 3.00 (16 Mar) = 321.00 relevied to
+    # the tax bill on 15 Apr. As of 1 Jul: total due on the water account 0.00, total owed 321.00.
+    at = _page("treecalc_app/water.py")
+    at.number_input(key="w_water_amount").set_value(300.0)
+    at.date_input(key="w_water_due").set_value(dt.date(2026, 1, 15))
+    at.date_input(key="w_water_asof").set_value(dt.date(2026, 7, 1)).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    m = _metrics(at)
+    assert _num(m["Total due"]) == 0.0 and _num(m["Total owed"]) == 321.0
+    labels = [x.label for x in at.metric]
+    assert labels.index("Total owed") == labels.index("Total due") + 1  # beside it, in the headline row

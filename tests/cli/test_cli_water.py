@@ -84,7 +84,9 @@ def test_water_penalty_table(capsys):
         (["--amount", "300", "--due", "2026-01-15", "--payment", "2026-03-10"], "DATE:AMOUNT"),
         (["--amount", "300", "--due", "2026-01-15", "--payment", "2026-03-10:abc"], "must be a number"),
         (["--amount", "-300", "--due", "2026-01-15", "--as-of", "2026-02-01"], "must not be negative"),
-        (["--amount", "300", "--due", "2026-01-15", "--as-of", "2026-01-01"], "before the due date"),
+        (["--amount", "300", "--due", "2026-02-29"], "--due 2026-02-29 does not exist: February 2026 has 28 days"),
+        (["--bill", "300:2026-04-31"], "does not exist: April 2026 has 30 days"),
+        (["--amount", "300", "--due", "2026-01-15", "--as-of", "2026-13-01"], "--as-of 2026-13-01 does not exist"),
         (["--amount", "300", "--due", "January"], "YYYY-MM-DD"),
         (["--due", "2026-01-15"], "--amount and --due are required"),
     ],
@@ -195,3 +197,38 @@ def test_water_meter_test_cli(capsys):
     assert rc == 2 and "greater than -100" in err
     rc, _, err = run(["water"], capsys)
     assert rc == 2 and "penalty or meter-test" in err
+
+
+def test_total_owed_stands_beside_total_due_after_the_relevy(capsys):
+    # $300.00 due 15 Jan 2026, unpaid: 15.00 (5%) + 3.00 + 3.00 (1%) = 321.00 relevied on 15 Apr. As of 1 Jul the
+    # water account's total due is 0.00 and 321.00 is owed on the tax bill: total owed 321.00.
+    argv = ["water", "penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-07-01"]
+    rc, out, _ = run([*argv, "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0 and d["total_due"] == "0.00" and d["total_owed"] == "321.00"
+    rc, out, _ = run(argv, capsys)
+    assert rc == 0
+    due = next(ln for ln in out.splitlines() if ln.strip().startswith("total due"))
+    owed = next(ln for ln in out.splitlines() if ln.strip().startswith("total owed"))
+    assert "0.00" in due and "321.00" in owed
+    # two bills, the second 100.00 due 15 Jun (16 Jun 5% = 5.00): 105.00 due + 321.00 on the tax bill = 426.00
+    rc, out, _ = run(
+        ["water", "penalty", "--bill", "300:2026-01-15", "--bill", "100:2026-06-15", "--as-of", "2026-07-01"], capsys
+    )
+    assert rc == 0 and "account total owed         426.00" in out
+
+
+def test_a_single_bill_before_its_due_date_is_not_yet_late(capsys):
+    # $300.00 due 15 Jan, as of 1 Jan: no penalty, 300.00 due; the answer two bills give, not exit 2
+    rc, out, err = run(["water-penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-01-01"], capsys)
+    assert rc == 0 and err == ""
+    assert "not yet late on 2026-01-01" in out and "total due                  300.00" in out
+
+
+def test_meter_test_help_prints_one_percent_sign(capsys):
+    ap = argparse.ArgumentParser(prog="treecalc")
+    register(ap.add_subparsers(dest="command"))
+    with pytest.raises(SystemExit):
+        ap.parse_args(["water", "meter-test", "--help"])
+    out = capsys.readouterr().out
+    assert "±1.5%" in out and "%%" not in out

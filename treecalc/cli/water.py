@@ -17,8 +17,11 @@ __all__ = ["register"]
 
 
 def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
-    from treecalc.units import parse_money_cents
+    from treecalc.units import parse_money_cents, to_date
     from treecalc.water import read_account_csv
+
+    if a.as_of is not None:  # a date that does not exist is said naming its flag
+        to_date(a.as_of, "--as-of")
 
     bills: list[Any] = []
     payments: list[Any] = []
@@ -27,15 +30,15 @@ def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     if a.amount is not None or a.due is not None:
         if a.amount is None or a.due is None:
             raise ValueError("--amount and --due are required together (or use --bill AMOUNT:DUE)")
-        bills.append((a.amount, a.due, None))
+        bills.append((a.amount, to_date(a.due, "--due"), None))
     for b in a.bill or []:
         amt, due, *label = split_parts(b, "--bill", (2, 3), "AMOUNT:DUE[:LABEL], e.g. 123.45:2026-01-15")
         if parse_money_cents(amt, f"--bill {b!r}: amount") < 0:
             raise ValueError(f"--bill {b!r}: the amount must not be negative")
-        bills.append((amt, due, label[0] if label else None))
+        bills.append((amt, to_date(due, f"--bill {b!r}: due date"), label[0] if label else None))
     for p in a.payment or []:
         d, amt = split_parts(p, "--payment", (2, 2), "DATE:AMOUNT, e.g. 2026-03-10:100")
-        payments.append((d, amt))
+        payments.append((to_date(d, f"--payment {p!r}: date"), amt))
     if not bills:
         raise ValueError("give a bill: --amount and --due, --bill AMOUNT:DUE (repeatable) or --csv FILE")
     return bills, payments
@@ -78,7 +81,8 @@ def _cmd_water(a: argparse.Namespace) -> int:
         print(f"{b.bill}: {b.amount} due {b.due_date}")
         print(f"  charge outstanding     {b.charge_outstanding:>10}")
         print(f"  penalties outstanding  {b.penalties_outstanding:>10}   (assessed {b.penalties_assessed})")
-        print(f"  total due              {b.total_due:>10}")
+        print(f"  total due              {b.total_due:>10}   (on the water account)")
+        print(f"  total owed             {b.total_owed:>10}   (water account + tax bill, §223-12F(2))")
         if b.relevy_date:
             print(
                 f"  relevied to tax bill   {b.relevy_amount:>10}  on {b.relevy_date}; still unpaid "
@@ -88,8 +92,9 @@ def _cmd_water(a: argparse.Namespace) -> int:
             print(f"  relevy to tax bill if unpaid on {b.scheduled_relevy_date}")
     if len(scheds) > 1:
         print()
-        print(f"account total due      {r.total_due:>10}")
+        print(f"account total due      {r.total_due:>10}   (on the water account)")
         print(f"still owed on tax bill {r.relevy_outstanding:>10}")
+        print(f"account total owed     {r.total_owed:>10}   (water account + tax bill, §223-12F(2))")
     if r.credit:
         print(f"credit                 {r.credit:>10}")
     print_readings(r)
@@ -143,6 +148,8 @@ def _penalty_args(w: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any) -> None:
     """Add ``water-penalty`` and ``water`` (``penalty``, ``meter-test``) to ``subparsers``."""
+    from treecalc.water import METER_TOLERANCE_PCT, SEC_METER
+
     desc = (
         "Penalties, partial payments and relevy to the tax bill of the bills on a water account "
         "(Croton-on-Hudson Chapter 223, §223-12F)."
@@ -163,8 +170,9 @@ def register(subparsers: Any) -> None:
     m = sub.add_parser(
         "meter-test",
         help="the bill after a meter accuracy test (§223-6G)",
-        description="Meter accuracy test (Croton-on-Hudson §223-6G): the flow-rate results are "
-        "averaged; outside ±1.5%% the tested period's bill is corrected.",
+        # a description is printed as written (only help texts are %-formatted): a single %
+        description=f"Meter accuracy test (Croton-on-Hudson {SEC_METER}): the flow-rate results are "
+        f"averaged; outside ±{METER_TOLERANCE_PCT}% the tested period's bill is corrected.",
     )
     m.add_argument("--billed", required=True, help="consumption billed for the tested period (bill's unit)")
     repeatable(m, "--result", "PCT", "registration error at one tested flow rate, %% (+ over-registers; repeatable)")
