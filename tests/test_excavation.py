@@ -832,3 +832,36 @@ def test_wesley_hills_waiver_unknown_only_when_it_depends_on_the_stripping():
     assert r.waiver_eligible is False and r.missing_facts == []
     r = check_permit(excavations=[(200, 2)], strip_topsoil_sqft=1000, jurisdiction="wesley-hills")
     assert r.waiver_eligible == "unknown" and any("depth of the topsoil" in m for m in r.missing_facts)
+
+
+# -- wording: quantities at a sensible precision, the prismoidal method named first, facts only when needed ----
+def test_no_28_digit_decimals_in_the_explanations():
+    # 1,000 sq ft stripped 7 in deep: 1,000 x 7 / 12 = 583.333... cu ft, said as 583.33 cu ft (21.60 cu yd)
+    r = check_permit(strip_topsoil_sqft=1000, strip_topsoil_depth_in=7, lot_area_sqft=20000)
+    text = " ".join(e["explanation"] for e in r.explanations)
+    assert "583.33 cu ft" in text and "583.333" not in text
+    # law numbers and inputs keep their digits: 0.3375 ft is not rounded away (1,350 cu ft / 4,000 sq ft)
+    from treecalc.excavation import _fmt
+
+    assert _fmt(D("0.3375")) == "0.3375" and _fmt(D("1350")) == "1,350" and _fmt(D(1000) / 3) == "333.33"
+
+
+def test_prismoidal_results_open_with_the_prismoidal_formula():
+    # two stations 100 ft apart, end areas 10 and 30 sq ft, mid-section 18: prismoidal 100/6 (10 + 72 + 30)
+    # = 1,866.67 cu ft (end-area would be 2,000)
+    r = end_area_volumes(
+        [0, 100], [10, 30], [0, 0], prismoidal=True, cut_mid_area=[18, np.nan], fill_mid_area=[0, np.nan]
+    )
+    assert round(r.cut_cy * 27, 2) == 1866.67
+    assert r.notes[0].startswith("Prismoidal") and not any(n.startswith("Average-end-area method") for n in r.notes)
+    plain = end_area_volumes([0, 100], [10, 30], [0, 0])
+    assert plain.notes[0].startswith("Average-end-area method") and round(plain.cut_cy * 27, 2) == 2000
+
+
+def test_missing_facts_only_when_the_verdict_depends_on_them():
+    # 300 sq ft cut 5 ft deep: deeper than 4 ft over >= 100 sq ft -> §120-3A(1) required whatever the lot area;
+    # no lot area given, yet (3) does not decide the answer: no missing fact listed
+    r = check_permit(excavations=[(300, 5)], strip_topsoil_sqft=4000)
+    assert r.permit_required is True and r.missing_facts == []
+    # the same stripping alone depends on the lot area: listed
+    assert check_permit(strip_topsoil_sqft=4000).missing_facts

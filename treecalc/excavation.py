@@ -118,7 +118,13 @@ def _cy(cu_ft: Decimal) -> Decimal:
 
 
 def _fmt(d: Decimal) -> str:
-    """A Decimal without trailing zeros, with thousands separators (for explanations)."""
+    """A Decimal without trailing zeros, with thousands separators (for explanations).
+
+    A computed quantity with more than four decimals (1,000 x 7 / 12 = 583.333... cu ft) is said to the cent
+    (583.33), or to four decimals under 1; a law number or an input keeps its digits (0.3375)."""
+    d = Decimal(d)
+    if d.is_finite() and d.normalize().as_tuple().exponent < -4:  # type: ignore[operator]
+        d = d.quantize(_CENT if abs(d) >= 1 else Decimal("0.0001"))
     d = d.normalize()
     s = f"{d:,f}"
     return s
@@ -757,6 +763,8 @@ def check_permit(
     exemptions = _foundation_exemption(o)
     rules = _croton_rules(o, exemptions, missing)
     required, triggers = _verdict(rules)
+    if required is True:  # a rule that holds decides: the facts the others lack change nothing
+        missing = []
     exc_area, fill_area, standards = _croton_areas_and_standards(o, retaining_wall_height_ft)
     notes = _croton_notes(o)
     return PermitCheck(
@@ -2055,18 +2063,20 @@ def end_area_volumes(
 
 def _end_area_notes(use_mid: bool, use_corr: bool, trans: list[dict], metric: bool) -> list[str]:
     u = "m" if metric else "ft"
-    notes = [
-        "Average-end-area method: V = L (A1 + A2) / 2 between consecutive stations "
-        "(Ghilani & Wolf, Elementary Surveying, ch. 26).",
-        "net_cy = cut_cy - fill_cy: positive is surplus material, negative is material to import.",
-    ]
+    ref = "(Ghilani & Wolf, Elementary Surveying, ch. 26)"
+    notes: list[str] = []
+    # a prismoidal result opens with its own formula: the average end area is only its base (or not used)
     if use_mid:
-        notes.append("Prismoidal formula with the mid-section areas given: V = L/6 (A1 + 4 Am + A2).")
+        notes.append(f"Prismoidal formula with the mid-section areas given: V = L/6 (A1 + 4 Am + A2) {ref}.")
     if use_corr:
         notes.append(
             "Prismoidal correction for three-level sections: C = L (c1 - c2)(D1 - D2) / 12 (c centre "
-            "height, D width between slope stakes) subtracted from the end-area volume."
+            "height, D width between slope stakes) subtracted from the end-area volume L (A1 + A2) / 2 "
+            f"{ref}."
         )
+    if not (use_mid or use_corr):
+        notes.append(f"Average-end-area method: V = L (A1 + A2) / 2 between consecutive stations {ref}.")
+    notes.append("net_cy = cut_cy - fill_cy: positive is surplus material, negative is material to import.")
     for t in trans:
         notes.append(
             f"section changes {t['kind']} between stations {t['from']:g} and {t['to']:g} {u}: a zero-area "

@@ -283,7 +283,7 @@ def test_dates_out_of_range_are_refused_naming_the_input(argv, msg, capsys):
         (["water", "meter-test", "--billed", "100", "--result", "2", "--fee", "-5"], "--fee must not be negative"),
         (["water", "meter-test", "--billed", "100", "--result", "2", "--rate", "x"], "--rate must be a number"),
         (["water", "penalty", "--amount", "-5", "--due", "2026-01-15"], "--amount must not be negative, got '-5'"),
-        (["water", "penalty", "--amount", "5", "--due", "2026-02-30"], "--due must be a date"),
+        (["water", "penalty", "--amount", "5", "--due", "2026-02-30"], "--due 2026-02-30 does not exist"),
         (["water", "penalty", "--amount", "5", "--due", "2026-01-15", "--as-of", "x"], "--as-of must be a date"),
         (
             ["water", "penalty", "--amount", "5", "--due", "2026-01-15", "--payment", "2026-02-01:0"],

@@ -17,11 +17,8 @@ __all__ = ["register"]
 
 
 def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
-    from treecalc.units import parse_money_cents, to_date
+    from treecalc.units import parse_money_cents
     from treecalc.water import read_account_csv
-
-    if a.as_of is not None:  # a date that does not exist is said naming its flag
-        to_date(a.as_of, "--as-of")
 
     bills: list[Any] = []
     payments: list[Any] = []
@@ -30,15 +27,15 @@ def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     if a.amount is not None or a.due is not None:
         if a.amount is None or a.due is None:
             raise ValueError("--amount and --due are required together (or use --bill AMOUNT:DUE)")
-        bills.append((a.amount, to_date(a.due, "--due"), None))
+        bills.append((a.amount, a.due, None))
     for b in a.bill or []:
         amt, due, *label = split_parts(b, "--bill", (2, 3), "AMOUNT:DUE[:LABEL], e.g. 123.45:2026-01-15")
         if parse_money_cents(amt, f"--bill {b!r}: amount") < 0:
             raise ValueError(f"--bill {b!r}: the amount must not be negative")
-        bills.append((amt, to_date(due, f"--bill {b!r}: due date"), label[0] if label else None))
+        bills.append((amt, due, label[0] if label else None))
     for p in a.payment or []:
         d, amt = split_parts(p, "--payment", (2, 2), "DATE:AMOUNT, e.g. 2026-03-10:100")
-        payments.append((to_date(d, f"--payment {p!r}: date"), amt))
+        payments.append((d, amt))
     if not bills:
         raise ValueError("give a bill: --amount and --due, --bill AMOUNT:DUE (repeatable) or --csv FILE")
     return bills, payments
