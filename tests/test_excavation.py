@@ -840,6 +840,7 @@ def test_no_28_digit_decimals_in_the_explanations():
     r = check_permit(strip_topsoil_sqft=1000, strip_topsoil_depth_in=7, lot_area_sqft=20000)
     text = " ".join(e["explanation"] for e in r.explanations)
     assert "583.33 cu ft" in text and "583.333" not in text
+    assert "= 21.60 cu yd" in text  # 583.33 / 27, to the cent (it read "21.6")
     # law numbers and inputs keep their digits: 0.3375 ft is not rounded away (1,350 cu ft / 4,000 sq ft)
     from treecalc.excavation import _fmt
 

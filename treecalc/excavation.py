@@ -510,7 +510,7 @@ def _rule_volume(o: _Ops, missing: list[str]) -> dict[str, Any]:
     sec, limit = LAW["excavation_volume"].section, _v("excavation_volume") * _D27
     known = o.exc_cuft()
     text = (
-        f"excavation volume {_fmt(known)} cu ft = {round2(_cy(known))} cu yd (permit if more than "
+        f"excavation volume {_fmt(known)} cu ft = {round2(_cy(known)):,.2f} cu yd (permit if more than "
         f"{_fmt(_v('excavation_volume'))} cu yd = {_fmt(limit)} cu ft)"
     )
     if o.strip > 0:
@@ -671,8 +671,8 @@ def _croton_notes(o: _Ops) -> list[str]:
     if m is not None:
         notes.insert(
             0,
-            f"measured between surfaces ({m.method}): cut {round2(_cy(m.cut_cuft))} cu yd, fill "
-            f"{round2(_cy(m.fill_cuft))} cu yd",
+            f"measured between surfaces ({m.method}): cut {round2(_cy(m.cut_cuft)):,.2f} cu yd, fill "
+            f"{round2(_cy(m.fill_cuft)):,.2f} cu yd",
         )
     if o.foundations and not o.any:
         notes.insert(
@@ -1218,7 +1218,7 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
             {
                 "section": sec_bp,
                 "holds": None,
-                "explanation": f"foundation excavation under a building permit, {round2(_cy(fnd))} cu yd: the "
+                "explanation": f"foundation excavation under a building permit, {round2(_cy(fnd)):,.2f} cu yd: the "
                 "cellar-and-foundation volume is not given, so whether the building permit suffices cannot be told",
             }
         )
@@ -1295,7 +1295,7 @@ def wesley_hills_waiver(excavation_cy: Any, fill_cy: Any) -> dict[str, Any]:
     ok = wesley_hills_waiver_eligible(moved)
     wlim = WH_LAW["waiver_volume"].value
     alt = (
-        f"; if the fill were imported rather than the excavated soil, {round2(e + f)} cu yd would be moved"
+        f"; if the fill were imported rather than the excavated soil, {round2(e + f):,.2f} cu yd would be moved"
         if e > 0 and f > 0
         else ""
     )
@@ -1304,8 +1304,8 @@ def wesley_hills_waiver(excavation_cy: Any, fill_cy: Any) -> dict[str, Any]:
         "moved_cy": moved,
         "both_cy": e + f,
         "section": WH_LAW["waiver_volume"].section,
-        "explanation": f"material moved {round2(moved)} cu yd (the larger of excavation {round2(e)} and fill "
-        f"{round2(f)} cu yd): the Planning Board {'may' if ok else 'may not'} waive the permit for an operation "
+        "explanation": f"material moved {round2(moved):,.2f} cu yd (the larger of excavation {round2(e):,.2f} and fill "
+        f"{round2(f):,.2f} cu yd): the Planning Board {'may' if ok else 'may not'} waive the permit for an operation "
         f"involving less than {_fmt(wlim)} cu yd{alt}",
     }
 
@@ -1384,20 +1384,20 @@ def wesley_hills_building_permit_check(
         {
             "section": "§95-3C(1)",
             "holds": fill_ok,
-            "explanation": f"added fill {round2(f)} cu yd vs 2 x cellar and foundation {round2(vol)} cu yd = "
-            f"{round2(limit)} cu yd ({'within' if fill_ok else 'exceeds'})",
+            "explanation": f"added fill {round2(f):,.2f} cu yd vs 2 x cellar and foundation {round2(vol):,.2f} cu yd = "
+            f"{round2(limit):,.2f} cu yd ({'within' if fill_ok else 'exceeds'})",
         },
         {
             "section": "§95-3C(1)",
             "holds": exc_ok,
-            "explanation": f"excavated material removed {round2(e)} cu yd vs limit {round2(limit)} cu yd "
+            "explanation": f"excavated material removed {round2(e):,.2f} cu yd vs limit {round2(limit):,.2f} cu yd "
             f"({'within' if exc_ok else 'exceeds'})",
         },
         {"section": w["section"], "holds": waiver, "explanation": w["explanation"]},
     ]
     notes = [
         f"cellar and foundation volume {_fmt(L)} x {_fmt(W)} x {_fmt(D)} ft = {_fmt(L * W * D)} cu ft = "
-        f"{round2(vol)} cu yd (outside dimensions, cellar floor to top of foundation)",
+        f"{round2(vol):,.2f} cu yd (outside dimensions, cellar floor to top of foundation)",
         "§95-3C(1) read as: the fill added and the excavated material removed are each compared with "
         "twice the volume ('shall specify ... the maximum volumes of added fill and/or excavated "
         "material'); exactly 2x is within the rule ('does not exceed').",
