@@ -198,3 +198,17 @@ def test_water_total_owed_stands_beside_total_due_after_the_relevy():
     assert _num(m["Total due"]) == 0.0 and _num(m["Total owed"]) == 321.0
     labels = [x.label for x in at.metric]
     assert labels.index("Total owed") == labels.index("Total due") + 1  # beside it, in the headline row
+
+
+def test_excavation_wesley_hills_panel_gives_the_cli_waiver_answer():
+    # 60 cu yd excavated and 60 cu yd of fill: the amount moved is the larger, 60 < 100 -> the Planning Board may
+    # waive the permit (§95-3D(1)), as `excavation check --excavate 810:2 --fill 810:2` says; the panel summed
+    # them (120 >= 100) and said no
+    from treecalc import excavation
+
+    at = _page("treecalc_app/excavation.py")
+    at.number_input(key="w_wh_fill").set_value(60.0)
+    at.number_input(key="w_wh_exc").set_value(60.0).run()
+    assert not at.exception, [e.value for e in at.exception]
+    cli = excavation.check_permit(excavations=[(810, 2)], fills=[(810, 2)], jurisdiction="wesley-hills")
+    assert cli.waiver_eligible is True and _metrics(at)["Waiver possible (§95-3D(1))"] == "Yes"
