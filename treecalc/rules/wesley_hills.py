@@ -55,8 +55,9 @@ READINGS = [
     "The penalty section of Chapter 95 is cited as 'Ch. 95 penalties A/B': its number is not in the text received.",
     "§95-3A(1)(c)-(e) and penalties A ('remove a tree for which a clearing permit is required'): only removals "
     "(remove, removed) need a clearing permit or are fined; a damaged tree that still stands is neither.",
-    "§95-3A(1)(e) within 20 ft of a lot line: a tree without the flag, or a survey without a lot-line column "
-    "(flags_not_surveyed), is taken as within 20 ft (the cautious reading) and the assumption is stated.",
+    "§95-3A(1)(e) within 20 ft of a lot line: a tree whose lot-line cell is blank (a fact not given, never a "
+    "'no'), or a survey without a lot-line column (flags_not_surveyed), is taken as within 20 ft (the cautious "
+    "reading) and the assumption is stated; a removal fined through it is a conditional offence.",
     "Penalties A has no per-day clause: each tree removed without a permit is one violation, up to $5,000; the "
     "days of a continuing violation are not applied to it. Penalties B (any other violation, up to $2,500, "
     "each day's continued violation a separate violation) is shown as a maximum per day and, with a days "
