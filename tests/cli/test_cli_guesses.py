@@ -64,7 +64,8 @@ def test_map_and_price_name_the_closest(tmp_path, capsys):
 
 def test_water_errors_name_the_flag_and_close_their_quotes(capsys):
     assert main(["water-penalty", "--amount", "100", "--due", "2024-13-01"]) == 2
-    assert capsys.readouterr().err.strip() == "error: --due must be a date YYYY-MM-DD, got '2024-13-01'"
+    # the form is right, the day does not exist: said so (a 13th month), not "must be a date YYYY-MM-DD"
+    assert capsys.readouterr().err.strip() == "error: --due 2024-13-01 does not exist: there is no month 13"
     assert main(["water-penalty", "--amount", "100", "--due", "2024-01-01", "--as-of", "20x"]) == 2
     assert capsys.readouterr().err.strip() == "error: --as-of must be a date YYYY-MM-DD, got '20x'"
 
