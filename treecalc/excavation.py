@@ -1139,6 +1139,32 @@ WESLEY_NOTES = [
 ]
 
 
+def _wesley_hills_readings(cellar_given: bool) -> tuple[list[str], list[str]]:
+    """The notes and the readings of a Wesley Hills excavation check."""
+    sec_bp, sec_lawn = WH_LAW["cellar_multiple"].section, "§95-3D(4)"
+    notes = [
+        f"{sec_bp}: a building permit stands as the permit while added fill and excavated material removed each "
+        f"stay within {_fmt(WH_LAW['cellar_multiple'].value)} times the cellar-and-foundation volume"
+        + ("" if cellar_given else " (give the cellar to check it)")
+        + ".",
+        f"{sec_lawn}: the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
+        "§95-3A(1)(c)-(e): tree removal triggers (diameter at 54 in) are evaluated by the tree law.",
+        f"{WH_LAW['slope_rise'].section}: rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H); "
+        f"{WH_LAW['topsoil_depth'].section}: at least {_fmt(WH_LAW['topsoil_depth'].value)} in of topsoil over "
+        "exposed ground.",
+        *WESLEY_NOTES,
+    ]
+    interp = [
+        WAIVER_READING,
+        f"{sec_bp}: with a cellar given, the excavation volume is taken as removed from the property and the "
+        "fill as added to it (the most it can be); exactly twice the volume is within the rule. A foundation "
+        "given without the cellar makes the answer unknown, naming the cellar.",
+        f"{sec_lawn}: a topsoil placement that is the only operation given may be the normal addition of topsoil "
+        "to a lawn or garden, which the chapter does not limit: the answer is unknown, naming that fact.",
+    ]
+    return notes, interp
+
+
 def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitCheck:
     fnd = sum((a * d for a, d in o.foundations), Decimal(0))
     exc_cuft, fill_cuft = o.exc_cuft() + fnd, o.fill_cuft()
@@ -1224,26 +1250,7 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
         )
     if required is not True:
         explanations[0]["holds"] = None if required == "unknown" else explanations[0]["holds"]
-    notes = [
-        f"{sec_bp}: a building permit stands as the permit while added fill and excavated material removed each "
-        f"stay within {_fmt(WH_LAW['cellar_multiple'].value)} times the cellar-and-foundation volume"
-        + ("" if cellar else " (give the cellar to check it)")
-        + ".",
-        f"{sec_lawn}: the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
-        "§95-3A(1)(c)-(e): tree removal triggers (diameter at 54 in) are evaluated by the tree law.",
-        f"{WH_LAW['slope_rise'].section}: rehabilitation: slopes no steeper than 1V:2H (rock 6V:1H); "
-        f"{WH_LAW['topsoil_depth'].section}: at least {_fmt(WH_LAW['topsoil_depth'].value)} in of topsoil over "
-        "exposed ground.",
-        *WESLEY_NOTES,
-    ]
-    interp = [
-        WAIVER_READING,
-        f"{sec_bp}: with a cellar given, the excavation volume is taken as removed from the property and the "
-        "fill as added to it (the most it can be); exactly twice the volume is within the rule. A foundation "
-        "given without the cellar makes the answer unknown, naming the cellar.",
-        f"{sec_lawn}: a topsoil placement that is the only operation given may be the normal addition of topsoil "
-        "to a lawn or garden, which the chapter does not limit: the answer is unknown, naming that fact.",
-    ]
+    notes, interp = _wesley_hills_readings(cellar is not None)
     return PermitCheck(
         jurisdiction="wesley_hills",
         permit_required=required,

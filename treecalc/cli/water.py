@@ -145,8 +145,12 @@ def _penalty_args(w: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any) -> None:
     """Add ``water-penalty`` and ``water`` (``penalty``, ``meter-test``) to ``subparsers``."""
-    from treecalc.water import METER_TOLERANCE_PCT, SEC_METER
+    try:  # the tolerance is the law's (data/law); a data folder that cannot be read is said when a command runs
+        from treecalc.water import METER_TOLERANCE_PCT, SEC_METER
 
+        tolerance = f"outside ±{METER_TOLERANCE_PCT}% ({SEC_METER})"
+    except (OSError, ValueError):
+        tolerance = "outside the tolerance of §223-6G"
     desc = (
         "Penalties, partial payments and relevy to the tax bill of the bills on a water account "
         "(Croton-on-Hudson Chapter 223, §223-12F)."
@@ -168,8 +172,8 @@ def register(subparsers: Any) -> None:
         "meter-test",
         help="the bill after a meter accuracy test (§223-6G)",
         # a description is printed as written (only help texts are %-formatted): a single %
-        description=f"Meter accuracy test (Croton-on-Hudson {SEC_METER}): the flow-rate results are "
-        f"averaged; outside ±{METER_TOLERANCE_PCT}% the tested period's bill is corrected.",
+        description="Meter accuracy test (Croton-on-Hudson §223-6G): the flow-rate results are "
+        f"averaged; {tolerance} the tested period's bill is corrected.",
     )
     m.add_argument("--billed", required=True, help="consumption billed for the tested period (bill's unit)")
     repeatable(m, "--result", "PCT", "registration error at one tested flow rate, %% (+ over-registers; repeatable)")
