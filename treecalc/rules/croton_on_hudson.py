@@ -47,6 +47,8 @@ TRIGGER_TEXT = {
     "§208-19A(3)": "{dbh:g} in DBH or more on a slope over {slope:g}%",
     "§208-19A(4)": "{dbh:g} in DBH or more in a wetland, watercourse or their buffer (§227-3)",
     "§208-19A(5)": "threatened or endangered species (NYS DEC), any size",
+    "§208-19A(5) if": "a DEC protected native plant whose threatened or endangered status is not given: a permit, "
+    "any size, if it is threatened or endangered",
     "§208-19A(6)": "landmark tree, any size",
     "§208-19A(7)": "{dbh:g} in DBH or more in a regulated buffer zone",
     "§208-19A(8)": "clear cutting: {count} trees removed without a permit{prior} (§208-17, {n} or more)",
@@ -158,6 +160,11 @@ SECTIONS_APPLIED = [
     "§208-29F",
     "§208-29H",
 ]
+
+NOT_OFFENCE_VILLAGE = (
+    "work done by or on behalf of the Village: no permit required (§208-19B(1)), and §208-5B/C/D and §208-11 "
+    "bind persons other than the Village; no offence"
+)
 
 OFFENCE_READING_208 = (
     "§208-29: a harmed tree is an offence when, without authorisation, it was removed where "
@@ -324,8 +331,10 @@ class PermitResult:
     done_removals_12mo: int = 0
     clear_cutting_determined: bool = False  # by the Village Engineer (given), not counted here
     needed_on_given_facts: np.ndarray | None = None  # a trigger that rests on facts given, not assumed
-    assumed_facts: list[str] = field(default_factory=list)  # the §208-19A(2) facts a trigger rests on, assumed
+    assumed_facts: list[str] = field(default_factory=list)  # the facts a trigger rests on, assumed
     actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
+    depends_on: np.ndarray | None = None  # per tree needing a permit on assumed facts only: the facts, in words
+    village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (§208-19B(1))
     actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
 
     @property
@@ -344,15 +353,24 @@ def permit(
     *,
     clear_cutting: bool | None = None,
     assumed: frozenset[str] | set[str] = frozenset(),
+    not_surveyed: frozenset[str] | set[str] = frozenset(),
 ) -> PermitResult:
     """§ 208-19A triggers per removal (proposed or done) and for the site; § 208-19B/E exceptions.
 
     ``assumed``: the site facts that were not given (:func:`resolve_site` filled them in). A tree
     needs a permit "on given facts" when a trigger holds that rests on no assumed fact.
+    ``not_surveyed``: the flags the survey has no column for (a protected native plant's threatened or
+    endangered status not given makes its § 208-19A(5) trigger rest on that).
+
+    Work done by or on behalf of the Village (site fact or per-tree ``village_work``) needs no permit
+    (§ 208-19B(1)): its trees' own triggers are still reported, but they are no part of the lot's counts of
+    removals ((1), clear cutting (8)) and need no permit.
     """
     p = law["permit"]
     act = actions(trees)
-    removal = _isin(act, REMOVALS)
+    village = village_work(trees, site)
+    removal_any = _isin(act, REMOVALS)
+    removal = removal_any & ~village  # the removals the lot's counts are made of
     n = len(trees)
     d = dbh(trees)
     tags = trees["tag"].to_numpy(object) if "tag" in trees else np.arange(n)
@@ -360,15 +378,18 @@ def permit(
     given = np.zeros(n, dtype=bool)
     site_triggers: list[dict[str, Any]] = []
     assumed_used: list[str] = []
+    assumed_pairs: list[tuple[str, np.ndarray]] = []  # (the assumed facts in words, the trees resting on them)
 
-    def add(section: str, mask: np.ndarray, what: str, on_given: bool = True) -> None:
+    def add(section: str, mask: np.ndarray, what: str, on_given: bool = True, facts: str = "") -> None:
         nonlocal given
-        mask = mask & removal
+        mask = mask & removal_any
         if not mask.any():
             return
         pairs.append((section, mask))
         if on_given:
             given = given | mask
+        else:
+            assumed_pairs.append((facts, mask))
         site_triggers.append({"section": section, "text": what, "tags": tags[mask].astype(str).tolist()})
 
     # (1) more than three trees within the preceding twelve months: this survey's removals
@@ -376,9 +397,9 @@ def permit(
     # removals already done (with the earlier ones); a proposed removal on all of them.
     prior = int(site.get("prior_removals_12mo", 0))
     count = int(removal.sum()) + prior
-    done_count = int((act == "removed").sum()) + prior
+    done_count = int(((act == "removed") & ~village).sum()) + prior
     if count > p["more_than_trees_12mo"]:
-        on = (act != "removed") if done_count <= p["more_than_trees_12mo"] else np.ones(n, dtype=bool)
+        on = ((act != "removed") if done_count <= p["more_than_trees_12mo"] else np.ones(n, dtype=bool)) & ~village
         add(
             "§208-19A(1)", on, TRIGGER_TEXT["§208-19A(1)"].format(n=p["more_than_trees_12mo"], count=count, prior=prior)
         )
@@ -402,6 +423,7 @@ def permit(
             TRIGGER_TEXT["§208-19A(2)"].format(dbh=p["parcel_min_dbh_in"], why=", ".join(w for w, _ in reasons))
             + ("" if on_given else " (assumed: " + ", ".join(assumed_used) + " not given)"),
             on_given,
+            ", ".join(assumed_used) + " (§208-19A(2) parcel facts, not given)",
         )
     # (3) 4 in or more on slopes over 20%
     add(
@@ -415,8 +437,19 @@ def permit(
         (d >= p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
         TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]),
     )
-    # (5) threatened or endangered species, regardless of size
-    add("§208-19A(5)", flag(trees, "threatened_endangered", "dec_protected"), TRIGGER_TEXT["§208-19A(5)"])
+    # (5) threatened or endangered species, regardless of size. A DEC protected native plant (§208-29B(6)) is
+    # a penalty tier, no trigger: only when its threatened or endangered status is not given does a trigger
+    # rest on that status (conditional, never on given facts)
+    te = flag(trees, "threatened_endangered")
+    add("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"])
+    te_unknown = flag(trees, "protected_native") & ~te & not_given(trees, "threatened_endangered", not_surveyed)
+    add(
+        "§208-19A(5)",
+        te_unknown,
+        TRIGGER_TEXT["§208-19A(5) if"],
+        False,
+        "threatened_endangered (§208-19A(5): the protected native plant's threatened or endangered status, not given)",
+    )
     # (6) landmark trees, regardless of size
     add("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"])
     # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
@@ -428,15 +461,22 @@ def permit(
     # (8) clear cutting (§ 208-17): "the removal of four or more trees from a property without ... a
     # current and valid tree removal permit". Removals only; the lot's earlier removals count only
     # when made without a permit (prior_removals_without_permit).
-    clear_cutting, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
+    # Under a site-wide exception the removals need no permit (§208-19B, E), so they are no clear cutting
+    # ("without the benefit of a ... permit") unless the Village Engineer has determined it.
+    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
+    cc: list[tuple[np.ndarray, str]] = []
+    if exceptions and clear_cutting is not True:
+        clear_cutting, determined = False, False
+    else:
+        clear_cutting, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
     for mask, what in cc:
         add("§208-19A(8)", mask, what)
 
     text = _labels(pairs, n)
-    needed = removal & (text != "")
-    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
+    needed = removal & (text != "")  # never the Village's work (§208-19B(1))
     if exceptions:
         needed = np.zeros(n, dtype=bool)
+    depends = _labels(assumed_pairs, n)
     return PermitResult(
         text,
         needed,
@@ -450,7 +490,22 @@ def permit(
         assumed_facts=assumed_used,
         actions=act,
         actions_of=weakref.ref(trees),
+        depends_on=np.where(needed & ~given, depends, "").astype(object),
+        village=village,
     )
+
+
+def village_work(trees: pd.DataFrame, site: dict[str, Any]) -> np.ndarray:
+    """Per tree, work done by or on behalf of the Village (§208-19B(1)): the site fact, or the tree's own
+    ``village_work`` cell (a blank cell is not given: not Village work)."""
+    return bool(site.get("village_work", False)) | _tree_yes(trees, "village_work")
+
+
+def not_given(trees: pd.DataFrame, col: str, not_surveyed: frozenset[str] | set[str] = frozenset()) -> np.ndarray:
+    """Per tree, the flag ``col`` not given: the survey has no column for it, or the tree's cell is blank (NA)."""
+    if col in not_surveyed or col not in trees:
+        return np.ones(len(trees), dtype=bool)
+    return trees[col].isna().to_numpy(bool)
 
 
 def _clear_cutting(
@@ -466,7 +521,8 @@ def _clear_cutting(
     Clear cutting that took place names the trees removed without a permit; the trees proposed for removal
     are named apart, as removals that would be (more) clear cutting without a permit.
     """
-    done_mask = (act == "removed") & ~_tree_yes(trees, "permit")  # removed without a permit of their own
+    # removed without a permit of their own (``removal`` leaves out the Village's work, §208-19B(1))
+    done_mask = (act == "removed") & removal & ~_tree_yes(trees, "permit")
     done_removed = int(done_mask.sum())
     prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
     determined = clear_cutting is True  # the Village Engineer's determination, applied as given
@@ -481,19 +537,20 @@ def _clear_cutting(
         return bool(clear_cutting), determined, []
     prior_txt = f", including {prior_np} earlier" if prior_np else ""
     if determined:  # the Engineer's determination is of the property: every removal
-        return True, True, [(np.ones(len(act), dtype=bool), TRIGGER_TEXT["§208-19A(8) determined"])]
+        return True, True, [(removal, TRIGGER_TEXT["§208-19A(8) determined"])]
     out = []
     if clear_cutting:
         what = TRIGGER_TEXT["§208-19A(8)"].format(
             count=done_removed + prior_np, prior=prior_txt, n=p["clear_cutting_min_trees"]
         )
         out.append((done_mask, what))
-    proposed, total, n = int((act == "remove").sum()), int(removal.sum()) + prior_np, p["clear_cutting_min_trees"]
+    proposing = (act == "remove") & removal
+    proposed, total, n = int(proposing.sum()), int(removal.sum()) + prior_np, p["clear_cutting_min_trees"]
     if proposed:  # the proposed trees named: with the removals already made, the count they would bring
         whole = f"{total} in all{prior_txt}, " if total != proposed else ""
         count = f"the {proposed} proposed trees" if whole else f"{proposed} trees"
         would = f"removing {count} ({whole}{n} or more) without a permit would be clear cutting (§208-17)"
-        out.append((act == "remove", would))
+        out.append((proposing, would))
     return bool(clear_cutting), determined, out
 
 
@@ -523,6 +580,7 @@ class OffenceResult:
     other_than_pending_given: np.ndarray | None = None  # the same, on facts given only (not a conditional (a))
     actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
     actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
+    village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (§208-19B(1))
 
 
 def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
@@ -547,11 +605,14 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     approved = bool(site.get("department_approval", False)) | _tree_yes(trees, "department_approval")
     street = flag(trees, "street_tree")
     pending = bool(site.get("application_pending", False))
-    a = removed & pr.permit_needed & ~permitted
+    # § 208-19B(1): work done by or on behalf of the Village needs no permit, and § 208-5B/C/D and § 208-11 bind
+    # persons "other than the Village ... or its designated agents": none of its trees is an offence
+    village = pr.village if pr.village is not None else village_work(trees, site)
+    a = removed & pr.permit_needed & ~permitted & ~village
     a_given = a & (pr.needed_on_given_facts if pr.needed_on_given_facts is not None else pr.permit_needed)
-    b = pruned & ~permitted
-    c = street & done & ~approved
-    d = done & ~permitted if pending else np.zeros(n, dtype=bool)
+    b = pruned & ~permitted & ~village
+    c = street & done & ~approved & ~village
+    d = done & ~permitted & ~village if pending else np.zeros(n, dtype=bool)
     offence = a | b | c | d
     definite = a_given | b | c | d
     conditional = offence & ~definite
@@ -564,14 +625,21 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         + [("§208-11", b & street), ("§208-5C", c & ~removed), ("§208-5D; §208-14", c & removed), ("§208-20F", d)],
         n,
     )
-    depends = _pick([conditional], [", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)"])
+    if pr.depends_on is not None:
+        depends = np.where(conditional, pr.depends_on, "").astype(object)
+    else:
+        depends = _pick([conditional], [", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)"])
     authorised = permitted | (street & approved)
+    native_only = flag(trees, "protected_native") & ~flag(trees, "threatened_endangered")
     why = _pick(
-        [~done | offence, act == "damaged", authorised, removed],
+        [~done | offence, village, act == "damaged", authorised, removed & native_only, removed],
         [
             "",
+            NOT_OFFENCE_VILLAGE,
             "injury or damage is not an offence by itself (§208-29): for the Village Engineer to assess, no amount",
             "authorised: permit held or the Department's written approval given",
+            "a DEC protected native plant, not threatened or endangered: no permit trigger (§208-19A(5)); "
+            "§208-29B(6) prices an offence, it makes none",
             "removal that needed no permit (§208-19A) and broke no other provision",
         ],
     )
@@ -587,6 +655,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         other_than_pending_given=a_given | b | c,
         actions=act,
         actions_of=weakref.ref(trees),
+        village=village,
     )
 
 
@@ -619,8 +688,8 @@ def civil_tiers(trees: pd.DataFrame, law: dict[str, Any]) -> tuple[np.ndarray, n
     d = dbh(trees)
     n = len(trees)
     # (6) DEC protected native plants: threatened and endangered species are protected native plants
-    # (6 NYCRR 193.3), the same flag that makes trigger § 208-19A(5)
-    t6_cols = ["conservation_area", "dec_protected", "threatened_endangered"] + (
+    # (ECL § 9-1503, 6 NYCRR 193.3), so the flag that makes trigger § 208-19A(5) is read here too
+    t6_cols = ["conservation_area", "protected_native", "threatened_endangered"] + (
         ["regulated_buffer_zone"] if pen.get("tier6_includes_regulated_buffer_zone") else []
     )
     size = np.select(
@@ -831,10 +900,12 @@ def replacement_parts(
     invasive, forestry, part575 = _exclusions(trees, catalogue)
     excluded = invasive | forestry
     done = _isin(act, DONE)
+    village = pr.village if pr.village is not None else np.zeros(len(trees), dtype=bool)
+    own_permit = _tree_yes(trees, "permit")
     if violation is None:
         f_scope = off.offence.copy()
-    elif violation:
-        f_scope = done.copy()
+    elif violation:  # the Engineer's finding: every tree harmed, but the Village's work and a tree's own permit
+        f_scope = done & ~village & ~own_permit
     else:
         f_scope = np.zeros(len(trees), dtype=bool)
     a_cand = _isin(act, ("remove",) if violation is not False else REMOVALS) & pr.permit_needed & ~f_scope
@@ -843,14 +914,17 @@ def replacement_parts(
     harmed = _isin(act, HARMED)
     rest = harmed & ~excluded & ~f_scope & ~a_scope
     removal = _isin(act, REMOVALS)
-    invasive_harmed = harmed & invasive
+    removed_own = (act == "removed") & own_permit
+    invasive_harmed = harmed & invasive & ~village
     why = _pick(
-        [invasive_harmed, harmed & forestry, rest & a_cand, rest & removal, rest],
+        [harmed & village, invasive_harmed, harmed & forestry, rest & a_cand, rest & removed_own, rest & removal, rest],
         [
+            "work by or for the Village: no permit, nothing to replace §208-19B(1)",
             "",  # the invasive trees' reasons, per tree, below
             "good forestry §208-22E",
             f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
             f"§208-22A",
+            "removed under its own permit: no offence, nothing to replace here §208-22A",
             "no permit needed for this tree §208-19A",
             "harmed, no offence: nothing to replace §208-22F",
         ],
@@ -882,8 +956,13 @@ NOTE_MULTISTEM = (
 NOTE_STREET_APPROVAL = (
     "§208-14, §208-5D: removing a street/public tree needs the Department's written approval besides any permit"
 )
-NOTE_21F = "§208-21F: work on a tree over 12 in DBH or a landmark tree is done by a licensed tree company"
-NOTE_20C = "§208-20C: trees of 22 in DBH or more in the areas to be disturbed are individually identified and marked"
+NOTE_21F = (
+    "§208-21F: for removing, pruning or topping a tree over {dbh:g} in DBH or a landmark tree, the approving "
+    "authority may require, as a condition of the permit, that a licensed professional tree care company do the work"
+)
+NOTE_20C = (
+    "§208-20C: trees of {dbh:g} in DBH or more in the areas to be disturbed are individually identified and marked"
+)
 NOTE_22G = (
     "§208-22G: the owner warrants the replacements for three years; replacements that die are replanted "
     "in the next growing season"
@@ -907,7 +986,10 @@ def assess(ctx: Any) -> Findings:
     ctx.assumptions.extend(site_assumptions)
     trees = ctx.trees
     law = ctx.law
-    pr = permit(trees, site, law, clear_cutting=opts.clear_cutting, assumed=assumed)
+    source = getattr(ctx.survey, "source", None)
+    not_surveyed = frozenset(source.get("flags_not_surveyed") or ()) if isinstance(source, dict) else frozenset()
+    _tree_fact_assumptions(ctx.assumptions, trees, site_in)
+    pr = permit(trees, site, law, clear_cutting=opts.clear_cutting, assumed=assumed, not_surveyed=not_surveyed)
     set_text(trees, "permit_triggers", pr.trigger_text)
     trees["permit_needed"] = pr.permit_needed
     off = offences(trees, site, law, pr)
@@ -922,9 +1004,10 @@ def assess(ctx: Any) -> Findings:
     )
     _tree_columns(trees, off, pen)
     if off.conditional.any():
+        facts = "; ".join(sorted(set(off.depends_on[off.conditional])))
         ctx.assumptions.append(
-            f"{int(off.conditional.sum())} offence(s) rest on site facts not given "
-            f"({', '.join(pr.assumed_facts)}): conditional, their penalties summed apart"
+            f"{int(off.conditional.sum())} offence(s) rest on facts not given ({facts}): conditional, their "
+            "penalties summed apart"
         )
     parts = replacement_parts(trees, data.catalogue(), law, pr, off, violation=site.get("violation"))
     penalties_f = _penalty_findings(trees, site, law, pr, off, pen)
@@ -932,6 +1015,28 @@ def assess(ctx: Any) -> Findings:
     permit_f = _permit_findings(trees, pr)
     lines = _lines(ctx, trees, law, permit_f, off, pen, replacement, fund)
     return Findings(permit_f, replacement, fund, penalties_f, lines, site)
+
+
+def _tree_fact_assumptions(assumptions: list[str], trees: pd.DataFrame, site_in: dict[str, Any]) -> None:
+    """A per-tree column says what the site fact would: the site fact's assumption is then said of the trees
+    whose cell is blank (not given), or not at all when every tree harmed has its cell given."""
+    harmed = _isin(actions(trees), HARMED)
+    for fact, col in (("permit_held", "permit"), ("village_work", "village_work")):
+        if col not in trees or not _not_given(site_in.get(fact)):
+            continue
+        said = SITE_DEFAULTS[fact][1]
+        col_blank = _map_unique(trees[col].astype(object).to_numpy(object), lambda v: "y" if _blank(v) else "")
+        blank = int((harmed & (col_blank == "y")).sum())
+        i = assumptions.index(said) if said in assumptions else len(assumptions)
+        if said in assumptions:
+            assumptions.remove(said)
+        if blank:
+            assumptions.insert(i, f"{blank} tree(s) harmed with a blank {col} cell: {said}")
+
+
+def _blank(v: Any) -> bool:
+    """A cell that says nothing: None, NA, NaN or spaces."""
+    return v is None or v is pd.NA or _not_given(v)
 
 
 def _not_given(v: Any) -> bool:
@@ -970,7 +1075,7 @@ def _plain_records(df: pd.DataFrame) -> Any:
 
 def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
     notes = []
-    street_prop = flag(trees, "street_tree") & (_acts(trees, pr) == "remove")
+    street_prop = _street_proposed(trees, pr)
     if street_prop.any():
         notes.append(NOTE_STREET_APPROVAL + f" ({int(street_prop.sum())} street tree(s) proposed)")
     if pr.assumed_facts and pr.required:
@@ -989,6 +1094,13 @@ def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
         clear_cutting=pr.clear_cutting,
         notes=notes,
     )
+
+
+def _street_proposed(trees: pd.DataFrame, result: Any) -> np.ndarray:
+    """Street trees proposed for removal by someone other than the Village (§208-5D binds only them)."""
+    village = getattr(result, "village", None)
+    mine = ~village if village is not None else np.ones(len(trees), dtype=bool)
+    return flag(trees, "street_tree") & (_acts(trees, result) == "remove") & mine
 
 
 def _penalty_findings(
@@ -1058,8 +1170,10 @@ def _penalty_findings(
         f"reading: every tree after the first of this event is a subsequent violation: "
         f"${pen.criminal_alternative:,} (definite offences)",
     ]
-    if off.offence.any():
+    if off.definite.any():
         notes.append(NOTE_29F)
+    elif off.offence.any():
+        notes.append(NOTE_29F + ", once a conditional offence is established")
     if pen.civil_pending_literal is not None:
         notes.append(PENDING_LITERAL_NOTE.format(usd=pen.civil_pending_literal))
     if pen.civil_conditional and pen.doubled_if_assumed and not pen.doubled:
@@ -1483,16 +1597,19 @@ def _capital_unmet(ctx: Any, options_ok: list[Any], unmet: float) -> tuple[Decim
     )
 
 
-def _site_notes(trees: pd.DataFrame, off: OffenceResult | None = None) -> list[str]:
-    """Notes every output carries when they apply (§208-21F, §208-20C, multi-stem DBH)."""
+def _site_notes(trees: pd.DataFrame, law: dict[str, Any], off: OffenceResult | None = None) -> list[str]:
+    """Notes every output carries when they apply (§208-21F, §208-20C, multi-stem DBH). The first two are
+    conditions of a permit: the Village's own work (§208-19B(1)) needs none."""
     act = _acts(trees, off)
     d = dbh(trees)
-    work = act != "retain"
+    village = getattr(off, "village", None)
+    work = (act != "retain") & (~village if village is not None else True)
+    big, marked = law["conditions"]["licensed_company_over_dbh_in"], law["conditions"]["individually_marked_min_dbh_in"]
     notes = []
-    if (work & ((d > 12) | flag(trees, "landmark"))).any():
-        notes.append(NOTE_21F)
-    if ((act == "remove") & (d >= 22)).any():
-        notes.append(NOTE_20C)
+    if (work & ((d > big) | flag(trees, "landmark"))).any():
+        notes.append(NOTE_21F.format(dbh=big))
+    if (work & (act == "remove") & (d >= marked)).any():
+        notes.append(NOTE_20C.format(dbh=marked))
     if "stems" in trees and (pd.to_numeric(trees["stems"], errors="coerce").fillna(1) > 1).any():
         notes.append(NOTE_MULTISTEM)
     return notes
@@ -1515,7 +1632,7 @@ def _lines(
     L.append(L_("§208-22B", "Value basis", ctx.options["value_basis_label"], "", "every value below is on this basis"))
     items = ("Permit trigger", "Exception", "Tree removal permit required")
     L += permit.statement_lines("§208-19", items, f"{permit.trees_needing_permit} tree(s) need a permit")
-    if (flag(trees, "street_tree") & (_acts(trees, off) == "remove")).any():
+    if _street_proposed(trees, off).any():
         L.append(L_("§208-14; §208-5D", "Department's written approval", "required", "", NOTE_STREET_APPROVAL))
     L.append(
         L_(
@@ -1747,16 +1864,18 @@ def _lines_penalties(
             "every tree after the first of this event at the repeat maximum",
         )
     )
-    if off.offence.any():
+    if off.offence.any():  # a conditional offence holds nothing until its facts are established
         L.append(
             L_(
                 "§208-29F",
                 "Building permit / certificate of occupancy",
-                "withheld while the violation is open",
+                "withheld while the violation is open"
+                if off.definite.any()
+                else "withheld only if a conditional offence is established",
                 "",
                 NOTE_29F,
             )
         )
     L.append(L_("§208-29H", "Penalties collected", "to the Tree Fund"))
-    for n in _site_notes(trees, off):
+    for n in _site_notes(trees, ctx.law, off):
         L.append(L_(n.split(":")[0] if n.startswith("§") else "§208-17", "Note", n))
