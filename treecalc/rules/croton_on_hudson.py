@@ -438,14 +438,9 @@ def permit(
 ) -> PermitResult:
     """§ 208-19A triggers per removal (proposed or done) and for the site; § 208-19B/E exceptions.
 
-    ``assumed``: the site facts that were not given (:func:`resolve_site` filled them in). A tree
-    needs a permit "on given facts" when a trigger holds that rests on no assumed fact.
-    ``not_surveyed``: the flags the survey has no column for (a protected native plant's threatened or
-    endangered status not given makes its § 208-19A(5) trigger rest on that).
-
-    Work done by or on behalf of the Village (site fact or per-tree ``village_work``) needs no permit
-    (§ 208-19B(1)): its trees' own triggers are still reported, but they are no part of the lot's counts of
-    removals ((1), clear cutting (8)) and need no permit.
+    ``assumed``: the site facts not given (:func:`resolve_site` filled them in); ``not_surveyed``: the flags the
+    survey has no column for. A tree needs a permit "on given facts" when a trigger holds that rests on no assumed
+    fact. The Village's own work (§ 208-19B(1)) needs none, and is no part of the lot's counts ((1), (8)).
     """
     p = law["permit"]
     act = actions(trees)
@@ -485,15 +480,7 @@ def permit(
             "§208-19A(1)", on, TRIGGER_TEXT["§208-19A(1)"].format(n=p["more_than_trees_12mo"], count=count, prior=prior)
         )
     # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
-    reasons = [
-        (w, k)
-        for w, k, on in (
-            ("can be subdivided", "subdividable", site.get("subdividable")),
-            ("has no residential structure", "has_residence", not site.get("has_residence", False)),
-            ("would need site plan approval", "site_plan_required", site.get("site_plan_required")),
-        )
-        if on
-    ]
+    reasons = _parcel_reasons(site)
     if reasons:
         on_given = any(k not in assumed for _, k in reasons)
         if not on_given:
@@ -518,19 +505,12 @@ def permit(
         (d >= p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
         TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]),
     )
-    # (5) threatened or endangered species, regardless of size. A DEC protected native plant (§208-29B(6)) is
-    # a penalty tier, no trigger: only when its threatened or endangered status is not given does a trigger
-    # rest on that status (conditional, never on given facts)
+    # (5) threatened or endangered species, any size. A DEC protected native plant (§208-29B(6)) is a tier, no
+    # trigger: its threatened or endangered status not given, a trigger rests on that status (conditional)
     te = flag(trees, "threatened_endangered")
     add("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"])
     te_unknown = flag(trees, "protected_native") & ~te & not_given(trees, "threatened_endangered", not_surveyed)
-    add(
-        "§208-19A(5)",
-        te_unknown,
-        TRIGGER_TEXT["§208-19A(5) if"],
-        False,
-        "threatened_endangered (§208-19A(5): the protected native plant's threatened or endangered status, not given)",
-    )
+    add("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN)
     # (6) landmark trees, regardless of size
     add("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"])
     # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
@@ -539,17 +519,10 @@ def permit(
         (d >= p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
         TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]),
     )
-    # (8) clear cutting (§ 208-17): "the removal of four or more trees from a property without ... a
-    # current and valid tree removal permit". Removals only; the lot's earlier removals count only
-    # when made without a permit (prior_removals_without_permit).
-    # Under a site-wide exception the removals need no permit (§208-19B, E), so they are no clear cutting
-    # ("without the benefit of a ... permit") unless the Village Engineer has determined it.
-    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
-    cc: list[tuple[np.ndarray, str]] = []
-    if exceptions and clear_cutting is not True:
-        clear_cutting, determined = False, False
-    else:
-        clear_cutting, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
+    # (8) clear cutting (§ 208-17), and the § 208-19B/E exceptions
+    exceptions, clear_cutting, determined, cc = _exceptions_and_clear_cutting(
+        trees, site, p, act, removal, clear_cutting
+    )
     for mask, what in cc:
         add("§208-19A(8)", mask, what)
 
@@ -574,6 +547,45 @@ def permit(
         depends_on=np.where(needed & ~given, depends, "").astype(object),
         village=village,
     )
+
+
+def _exceptions_and_clear_cutting(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    p: dict[str, Any],
+    act: np.ndarray,
+    removal: np.ndarray,
+    clear_cutting: bool | None,
+) -> tuple[list[dict[str, str]], bool, bool, list[tuple[np.ndarray, str]]]:
+    """The § 208-19B/E exceptions that apply, and clear cutting (§ 208-17, :func:`_clear_cutting`).
+
+    "The removal of four or more trees from a property without ... a current and valid tree removal permit":
+    under a site-wide exception the removals need no permit, so they are no clear cutting unless the Village
+    Engineer has determined it.
+    """
+    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
+    if exceptions and clear_cutting is not True:
+        return exceptions, False, False, []
+    found, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
+    return exceptions, found, determined, cc
+
+
+TE_NOT_GIVEN = (
+    "threatened_endangered (§208-19A(5): the protected native plant's threatened or endangered status, not given)"
+)
+
+
+def _parcel_reasons(site: dict[str, Any]) -> list[tuple[str, str]]:
+    """§208-19A(2): why the parcel needs a permit for trees of 8 in or more (words, the site fact), if it does."""
+    return [
+        (w, k)
+        for w, k, on in (
+            ("can be subdivided", "subdividable", site.get("subdividable")),
+            ("has no residential structure", "has_residence", not site.get("has_residence", False)),
+            ("would need site plan approval", "site_plan_required", site.get("site_plan_required")),
+        )
+        if on
+    ]
 
 
 def village_work(trees: pd.DataFrame, site: dict[str, Any]) -> np.ndarray:
@@ -1159,6 +1171,12 @@ def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
     street_prop = _street_proposed(trees, pr)
     if street_prop.any():
         notes.append(NOTE_STREET_APPROVAL + f" ({int(street_prop.sum())} street tree(s) proposed)")
+    te_open = int((pr.permit_needed & (pr.depends_on == TE_NOT_GIVEN)).sum()) if pr.depends_on is not None else 0
+    if te_open:
+        notes.append(
+            f"§208-19A(5) applied to {te_open} DEC protected native plant(s) whose threatened or endangered status "
+            "is not given: the permit preview keeps the reading that needs a permit; penalties on it are conditional"
+        )
     if pr.assumed_facts and pr.required:
         notes.append(
             "§208-19A(2) applied on parcel facts not given (" + ", ".join(pr.assumed_facts) + "): the "
