@@ -237,3 +237,20 @@ def test_protected_native_headers(tmp_path, header):
     assert a.survey.source["column_map"][header] == "protected_native"
     assert a.survey.source["column_map"]["T&E"] == "threatened_endangered"
     assert a.to_json()["civil_penalty_conditional_usd"] == 0
+
+
+def test_engineers_violation_finding_leaves_out_own_permits_and_village_work(tmp_path):
+    # --violation (the Engineer's finding) puts every tree already harmed in the §208-22F part, but not a tree
+    # removed under its own permit (301) nor the Village's work (303): §208-22F, 120% on 302 alone.
+    rows = [
+        ["Tag", "Species", "DBH (in)", "Action", "Slope >20%", "Permit", "By Village"],
+        ["301", "Red maple", "10", "Removed", "Y", "TRP-7", ""],
+        ["302", "Red maple", "10", "Removed", "Y", "", ""],
+        ["303", "Red maple", "10", "Removed", "Y", "", "yes"],
+    ]
+    a = assess(
+        read_survey(write_csv(tmp_path / "s.csv", rows)), site=FLAT_HOUSE_LOT, replacement_stock=STOCK, violation=True
+    )
+    p = parts(a)
+    assert list(p) == ["§208-22F"] and (p["§208-22F"]["trees"], p["§208-22F"]["percent"]) == (1, 120)
+    assert a.replacement.parts[0].tags == ["302"]
