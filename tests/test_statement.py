@@ -413,7 +413,7 @@ def test_method_sheet_flattens_nested_method(book):
     r = next(r for r in rows if r[1] == "Electricity")
     assert r[0] == "Prices" and r[2] == pytest.approx(0.2) and r[3] == "$/kwh"
     assert any(r[0] == "Sections applied" and "§208-22A" in str(r[2]) for r in rows)
-    assert any(r[0] == "Readings of damaged text" and r[2] == "red mapel" for r in rows)
+    assert any(r[0] == "Readings" and r[2] == "red mapel" for r in rows)
     assert any(r[0] == "Assumptions" for r in rows)
     assert any(r[0] == "Survey source" and r[1] == "Rows read" and r[2] == 7 for r in rows)
     assert any(r[0] == "Options" and r[2] == "+SUM(1)" for r in rows)

@@ -20,6 +20,7 @@ Value bases (shown on every output):
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -414,6 +415,7 @@ def assess(
     assumptions = _survey_assumptions(survey)
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
     jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
+    _other_law_flags(assumptions, survey, getattr(RULES[jkey], "OTHER_LAW_FLAGS", ()))
     law = lawparams.law(jkey)
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
@@ -434,9 +436,11 @@ def assess(
         method["fee_schedule"] = ctx.schedule.to_dict()
     found = RULES[jkey].assess(ctx)
     method["sections_applied"] = list(RULES[jkey].SECTIONS_APPLIED)
-    method["readings"] = list(RULES[jkey].READINGS) + (
-        [OFFENCE_READING, OTHER_PROHIBITIONS_NOTE] if jkey == "croton_on_hudson" else []
+    items = reading_items(RULES[jkey], lawparams.JURISDICTIONS[jkey]) + (
+        [("§208-29", OFFENCE_READING), ("§208-18B", OTHER_PROHIBITIONS_NOTE)] if jkey == "croton_on_hudson" else []
     )
+    method["readings"] = [text for _, text in items]
+    method["reading_items"] = [{"section": sec, "reading": text} for sec, text in items]
     if not len(trees):
         warnings.append("the survey has no trees")
     return Assessment(
@@ -452,6 +456,22 @@ def assess(
     )
 
 
+_SECTION = re.compile(r"§\s?\d+-\d+[A-Z]?(?:\(\w+\))*")
+
+
+def reading_items(module: Any, chapter: str) -> list[tuple[str, str]]:
+    """A rules module's readings as (section, reading): its ``READING_ITEMS``, or each of its ``READINGS`` under
+    the first section it names (the chapter's name for one that names none)."""
+    items = getattr(module, "READING_ITEMS", None)
+    if items is not None:
+        return [(str(sec), str(text)) for sec, text in items]
+    out = []
+    for text in module.READINGS:
+        m = _SECTION.search(text)
+        out.append((m.group(0) if m else chapter, text))
+    return out
+
+
 def _survey_assumptions(survey: Any) -> list[str]:
     """What the survey reader assumed that the law engine does not state again itself.
 
@@ -462,6 +482,26 @@ def _survey_assumptions(survey: Any) -> list[str]:
     if getattr(survey, "site_assumed", None) is not None:
         return list(getattr(survey, "data_assumptions", None) or [])
     return list(getattr(survey, "site_assumptions", None) or [])
+
+
+def _other_law_flags(assumptions: list[str], survey: Any, other: tuple[str, ...]) -> None:
+    """The survey's "not surveyed" assumption without the flags only another jurisdiction reads (a Croton-on-Hudson
+    assessment assumes nothing of Wesley Hills' lot-line flag)."""
+    from treecalc.ingest.survey import not_surveyed_text
+
+    source = getattr(survey, "source", None)
+    flags = list(source.get("flags_not_surveyed") or []) if isinstance(source, dict) else []
+    if not other or not set(flags) & set(other):
+        return
+    said = not_surveyed_text(flags)
+    if said not in assumptions:
+        return
+    kept = [f for f in flags if f not in other]
+    i = assumptions.index(said)
+    if kept:
+        assumptions[i] = not_surveyed_text(kept)
+    else:
+        del assumptions[i]
 
 
 def prepare(jurisdiction: str | None = None) -> None:

@@ -60,6 +60,11 @@ class StockOption:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+#: § 208-22D: the minimum sizes hold "unless the Village Engineer provides a waiver or permits modifications"
+UNLESS_WAIVED = ", unless the Village Engineer waives the minimum size (--size-waiver; assess(size_waiver=True))"
+WAIVED = "accepted under the Village Engineer's waiver of the minimum size §208-22D"
+
+
 def area_per_tree_sqft(size_class: str, spacing_ft: dict[str, float]) -> float:
     """Ground one tree takes at the § 208-6A spacing of its size class (a square grid: spacing²)."""
     s = float(spacing_ft.get(str(size_class).lower(), spacing_ft["large"]))
@@ -120,10 +125,14 @@ def prepare_stock(
         notes: list[str] = []
         if conifer:
             # § 208-22D: conifers at least five feet tall; benefits need a DBH
-            if height is not None and height < rules["conifer_min_height_ft"] and not size_waiver:
-                row["refusals"].append(
-                    f"conifer {height:g} ft is under the {rules['conifer_min_height_ft']:g} ft minimum §208-22D"
-                )
+            if height is not None and height < rules["conifer_min_height_ft"]:
+                if size_waiver:
+                    notes.append(f"{height:g} ft, under the {rules['conifer_min_height_ft']:g} ft minimum: {WAIVED}")
+                else:
+                    row["refusals"].append(
+                        f"conifer {height:g} ft is under the {rules['conifer_min_height_ft']:g} ft minimum §208-22D"
+                        f"{UNLESS_WAIVED}"
+                    )
             if height is None:
                 notes.append(
                     f"conifer height not given: taken to meet the {rules['conifer_min_height_ft']:g} ft "
@@ -138,11 +147,14 @@ def prepare_stock(
         else:
             if dbh is None:
                 raise ValueError(f"replacement stock {name!r}: dbh_in is required for a deciduous tree")
-            if dbh < rules["deciduous_min_dbh_in"] and not size_waiver:
-                row["refusals"].append(
-                    f"{dbh:g} in DBH is under the {rules['deciduous_min_dbh_in']:g} in minimum "
-                    f"for deciduous trees §208-22D"
-                )
+            if dbh < rules["deciduous_min_dbh_in"]:
+                if size_waiver:
+                    notes.append(f"{dbh:g} in DBH, under the {rules['deciduous_min_dbh_in']:g} in minimum: {WAIVED}")
+                else:
+                    row["refusals"].append(
+                        f"{dbh:g} in DBH is under the {rules['deciduous_min_dbh_in']:g} in minimum "
+                        f"for deciduous trees §208-22D{UNLESS_WAIVED}"
+                    )
         if dbh is None or dbh <= 0:
             raise ValueError(f"replacement stock {name!r}: dbh_in must be a positive number of inches")
         row["dbh_in"] = dbh

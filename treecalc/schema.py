@@ -20,6 +20,7 @@ from pathlib import Path
 
 __all__ = [
     "FLAG_FIELDS",
+    "TREE_FACT_FIELDS",
     "SURVEY_KEY_COLUMNS",
     "SURVEY_FIELD_COLUMNS",
     "TREE_COLUMNS",
@@ -55,13 +56,19 @@ FLAG_FIELDS = (
     "excessively_steep_slope",
     "landmark",
     "conservation_area",
-    "dec_protected",
+    "threatened_endangered",  # §208-19A(5): a permit for any size
+    "protected_native",  # §208-29B(6): a penalty tier, no permit trigger
     "regulated_buffer_zone",
     "hazardous",
     "dead_or_diseased",
     "good_forestry",
     "within_20ft_of_lot_line",
 )
+
+#: What a survey may say of the work on each tree, yes or no, a blank cell not given (NA): its own tree
+#: removal permit (a permit number reads yes), work by or for the Village (§208-19B(1)), the Department's
+#: written approval (§208-5C/D). In the trees frame only when the survey has the column.
+TREE_FACT_FIELDS = ("permit", "village_work", "department_approval")
 
 #: The columns that name a surveyed tree, first in the trees frame, the statement's Trees sheet and the JSON.
 SURVEY_KEY_COLUMNS = ("source_row", "tag", "species", "species_code")
@@ -78,7 +85,8 @@ SURVEY_FIELD_COLUMNS = (
     "notes",
 )
 
-#: The trees frame of a read survey, in order (then ``latitude``/``longitude``/``x``/``y`` when given).
+#: The trees frame of a read survey, in order (then the :data:`TREE_FACT_FIELDS` and
+#: ``latitude``/``longitude``/``x``/``y`` the survey gives).
 TREE_COLUMNS = (
     *SURVEY_KEY_COLUMNS,
     *SURVEY_FIELD_COLUMNS,

@@ -21,7 +21,7 @@ download button). Sheets, in order:
     The survey rows that could not be used, with the reason and the raw text.
 ``Method & sources``
     The method dict flattened (value basis, prices, parameters, data sources,
-    sections applied, readings of damaged text), the survey source, the
+    sections applied, readings of unclear text with their sections), the survey source, the
     options, assumptions and warnings.
 
 Formats: money cells ``$#,##0.00``; units in the column headers (``Stormwater
@@ -249,7 +249,7 @@ _PRICE_UNITS = {
 
 #: Headings of the method dict's top-level keys.
 _METHOD_SECTIONS = {
-    "readings": "Readings of damaged text",
+    "readings": "Readings",
     "sections_applied": "Sections applied",
     "data_sources": "Data sources",
     "benefit_parameters": "Parameters and prices",
@@ -1443,9 +1443,7 @@ def _rejected(book: _Book, a: Any) -> None:
 def _method(book: _Book, a: Any) -> None:
     ws = book.sheet("Method & sources")
     g = _Grid()
-    g.title(
-        "Method & sources — value basis, prices, parameters, data sources, sections applied, readings of damaged text"
-    )
+    g.title("Method & sources — value basis, prices, parameters, data sources, sections applied, readings")
     hdr = g.header(["Section", "Item", "Value", "Unit"])
 
     def emit(section: str, obj: Any, prefix: Sequence[str] = ()) -> None:
@@ -1467,7 +1465,12 @@ def _method(book: _Book, a: Any) -> None:
     method = dict(method) if isinstance(method, Mapping) else dict(vars(method))
     if "value_basis" not in method:
         g.add(["Value basis", "", _value_basis(a), "text"])
+    items = method.pop("reading_items", None)
     for k, v in method.items():
+        if k == "readings" and items:  # each reading under its section (the item), read from reading_items
+            for r in items:
+                g.add(["Readings", _text(r.get("section", "")), _text(r.get("reading", "")), "text"])
+            continue
         section = _METHOD_SECTIONS.get(k) or _humanize(k)
         # a key filed under a heading other than its own keeps its name as the item
         emit(section, v, [k] if k in _METHOD_KEEP_KEY else [])

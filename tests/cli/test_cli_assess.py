@@ -166,10 +166,11 @@ def test_every_option_flag_reaches_assess_under_its_keyword(fake_survey, monkeyp
     monkeypatch.setattr(assessment, "assess", spy)
     flags = ["--violation", "--application-pending", "--clear-cutting", "--days", "3", "--value-basis", "appraised"]
     flags += ["--replacement-percent", "130", "--replacement-species", "ACRU", "--replacement-dbh", "3"]
-    flags += ["--replacement-height", "6", "--replacement-cost", "450", "--plantable-area", "400"]
+    flags += ["--replacement-height", "6", "--replacement-cost", "450", "--plantable-area", "400", "--size-waiver"]
     assert main(["assess", "x.xlsx", "--json", *flags, "--fee-per-tree", "700"]) == 0
     capsys.readouterr()
     given = {
+        "size_waiver": True,
         "violation": True,
         "application_pending": True,
         "clear_cutting": True,
@@ -188,7 +189,7 @@ def test_every_option_flag_reaches_assess_under_its_keyword(fake_survey, monkeyp
     assert {k: seen[k] for k in given} == given
     # the options no flag sets are left to assess()'s defaults
     options = {f.name for f in fields(assessment.AssessOptions)}
-    assert options - set(seen) == {"replacement_stock", "in_lieu_policy", "size_waiver"}
+    assert options - set(seen) == {"replacement_stock", "in_lieu_policy"}
 
 
 # every Chapter 208 flag of `assess`, with a value where it takes one (Wesley Hills Chapter 95 reads none of them)
@@ -204,6 +205,7 @@ CROTON_FLAGS = [
     ["--plantable", "2"],
     ["--plantable-area", "400"],
     ["--fee-per-tree", "300"],
+    ["--size-waiver"],
 ]
 
 

@@ -168,6 +168,7 @@ def test_every_flag_and_boolean_spelling(tmp_path):
         "Landmark",
         "Conservation easement",
         "DEC protected",
+        "Threatened or endangered",
         "Regulated buffer zone",
         "Hazardous",
         "Dead or diseased",
@@ -178,8 +179,8 @@ def test_every_flag_and_boolean_spelling(tmp_path):
         "Notes",
         "Comments",
     ]
-    yes = ["Y", "Yes", "X", "TRUE", "1", "✓", "x", "yes", "High", "y", "true", "1"]
-    no = ["N", "No", "", "FALSE", "0", "", "", "no", "Low", "n", "false", "0"]
+    yes = ["Y", "Yes", "X", "TRUE", "1", "✓", "x", "T", "yes", "High", "y", "true", "1"]
+    no = ["N", "No", "", "FALSE", "0", "", "", "F", "no", "Low", "n", "false", "0"]
     rows = [
         header,
         ["1", "Acer rubrum", "15", *yes, "85", "Single family", "near drive", "check roots"],

@@ -58,7 +58,7 @@ def test_triggers_3_4_7_at_4in(col, section):
     assert r.site_triggers[0]["tags"] == ["1"]
 
 
-@pytest.mark.parametrize("col,section", [("dec_protected", "§208-19A(5)"), ("landmark", "§208-19A(6)")])
+@pytest.mark.parametrize("col,section", [("threatened_endangered", "§208-19A(5)"), ("landmark", "§208-19A(6)")])
 def test_triggers_5_6_any_size(col, section):
     r = triggers([{"dbh_in": 1.0, "action": "remove", col: True}])
     assert r.triggers == [[section]]
@@ -151,7 +151,8 @@ def test_size_tiers_and_boundaries(dbh, tier, usd):
         ("excessively_steep_slope", "§208-29B(4)", 4000),
         ("landmark", "§208-29B(5)", 5000),
         ("conservation_area", "§208-29B(6)", 7500),
-        ("dec_protected", "§208-29B(6)", 7500),
+        # a DEC protected native plant is a tier (§208-29B(6)); the slope, not the flag, makes the offence
+        ("protected_native", "§208-29B(6)", 7500),
     ],
 )
 def test_special_tiers_highest_applies(flag, tier, usd):

@@ -93,6 +93,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     for flag, dest, kind, metavar, why in replacement:
         p.add_argument(flag, dest=dest, type=kind, metavar=metavar, help=why)
+    add_switches(
+        p,
+        (
+            "--size-waiver",
+            "the Village Engineer has waived the minimum size of the replacement trees (§208-22D)",
+        ),
+    )
     g = p.add_mutually_exclusive_group()
     g.add_argument("--plantable", type=int, metavar="N", help="how many replacement trees the site can take")
     g.add_argument(

@@ -225,6 +225,36 @@ def read_flags(
     return flags, not_surveyed, warns
 
 
+def _tree_fact(field: str, header: str, v: Any) -> tuple[bool | None, str]:
+    """One cell of a tree-fact column: (yes, no, or None when not given) and a warning. A blank cell is not
+    given (never "no"); in a permit column a permit number ("TRP-2025-014", 1234) reads yes."""
+    if is_blank(v):
+        return None, ""
+    b = V.parse_bool(v)
+    if b is not None:
+        return b, ""
+    if field == "permit" and any(ch.isdigit() for ch in as_text(v)):
+        return True, ""
+    what = "yes/no or a permit number" if field == "permit" else "yes/no"
+    return None, f"{field}: {V.short(as_text(v))} in column {header!r} is not {what}; taken as not given"
+
+
+def read_tree_facts(table: Table, mapping: C.Mapping) -> tuple[dict[str, Any], list[list[str] | None]]:
+    """The :data:`treecalc.schema.TREE_FACT_FIELDS` the survey has a column for, each a ``boolean`` array with
+    NA where the cell says nothing (not given), and the warnings of each column (named with its header)."""
+    out: dict[str, Any] = {}
+    warns: list[list[str] | None] = []
+    for f in C.TREE_FACT_FIELDS:
+        col = mapping.first(f)
+        if col is None:
+            continue
+        codes, uniq = distinct(table.values(col))
+        read = [_tree_fact(f, col.header, v) for v in uniq]
+        out[f] = pd.array(spread([pd.NA if b is None else b for b, _ in read], codes).tolist(), dtype="boolean")
+        warns.append(_texts([w for _, w in read], codes))
+    return out, warns
+
+
 def read_distance(table: Table, mapping: C.Mapping, decimal_comma: bool) -> tuple[np.ndarray, list[str]]:
     """Distance to the residence in feet (NaN when blank or not a number, with a warning)."""
     col = mapping.first("distance_to_residence_ft")

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from treecalc.ingest.errors import SurveyError
-from treecalc.schema import FLAG_FIELDS  # the one list of survey flags
+from treecalc.schema import FLAG_FIELDS, TREE_FACT_FIELDS  # the one lists of survey flags and tree facts
 
 #: Flags whose True value *lowers* an obligation (exemptions); every other flag raises one.
 EXEMPTING_FLAGS = ("hazardous", "dead_or_diseased", "good_forestry")
@@ -39,6 +39,7 @@ FIELDS = (
     "land_use",
     "notes",
     *FLAG_FIELDS,
+    *TREE_FACT_FIELDS,
     "distance_to_residence_ft",
     "genus",
     "cultivar",
@@ -464,24 +465,40 @@ SYNONYMS: dict[str, list[str]] = {
         "in easement",
         "conservation easement designated buffer",
     ),
-    "dec_protected": _n(
-        "dec protected",
-        "dec",
-        "protected native plant",
-        "endangered",
-        "threatened",
-        "threatened endangered",
+    # § 208-19A(5) "threatened or endangered species of tree ... as defined by the New York State DEC": a
+    # permit trigger; a DEC "protected native plant" (§ 208-29B(6)) is a penalty tier only (a wider list:
+    # endangered, threatened, rare and exploitably vulnerable plants, ECL § 9-1503), so a column that says
+    # only "protected" or "DEC" is read as that tier, never as the trigger.
+    "threatened_endangered": _n(
         "threatened or endangered",
-        "protected plant",
-        "protected species",
+        "threatened endangered",
+        "threatened/endangered",
+        "t&e",
         "t e",
         "t and e",
+        "t&e species",
+        "endangered",
+        "threatened",
+        "endangered species",
+        "threatened species",
+        "threatened or endangered species",
+        "dec threatened or endangered",
+        "nys threatened or endangered",
+    ),
+    "protected_native": _n(
+        "dec protected native plant",
+        "protected native plant",
+        "protected native",
+        "dec protected native",
+        "protected native plants",
+        "exploitably vulnerable",
+        "dec protected",
+        "dec",
+        "protected plant",
+        "protected species",
         "rare",
         "dec listed",
         "nys protected",
-        "protected native",
-        "dec protected native plant",
-        "endangered species",
     ),
     "regulated_buffer_zone": _n(
         "regulated buffer zone",
@@ -550,6 +567,39 @@ SYNONYMS: dict[str, list[str]] = {
         "lot line 20",
         "20 ft of lot line",
     ),
+    # what the survey says of the work on each tree (yes/no; a permit number reads yes)
+    "permit": _n(
+        "permit",
+        "permit no",
+        "permit #",
+        "permit number",
+        "permitted",
+        "under permit",
+        "permit y n",
+        "tree permit",
+        "tree removal permit",
+        "tree removal permit no",
+        "removal permit",
+        "permit held",
+    ),
+    "village_work": _n(
+        "village work",
+        "by village",
+        "village row work",
+        "work by village",
+        "by or for village",
+        "village work y n",
+        "done by village",
+        "village dpw work",
+    ),
+    "department_approval": _n(
+        "department approval",
+        "dpw approval",
+        "department written approval",
+        "written approval",
+        "approved by dpw",
+        "dpw approved",
+    ),
     "distance_to_residence_ft": _n(
         "distance to residence",
         "distance to house",
@@ -609,7 +659,9 @@ _RULES: list[tuple[str, re.Pattern]] = [
     ("wetland", re.compile(r"\b(wetlands?|watercourse)\b")),
     ("landmark", re.compile(r"\blandmark\b")),
     ("conservation_area", re.compile(r"\b(conservation|easement)\b")),
-    ("dec_protected", re.compile(r"\b(dec|endangered|threatened)\b")),
+    ("threatened_endangered", re.compile(r"\b(endangered|threatened)\b")),
+    ("protected_native", re.compile(r"\b(dec|protected native|exploitably)\b")),
+    ("village_work", re.compile(r"^(by|for|work by|done by) (the )?village\b")),
     ("regulated_buffer_zone", re.compile(r"\bbuffer zone\b")),
     ("street_tree", re.compile(r"\b(street|right of way)\b")),
     ("hazardous", re.compile(r"\b(hazard|hazardous|risk)\b")),
@@ -689,6 +741,12 @@ def _user_map(column_map: dict | None) -> dict[str, str]:
         f = str(v).strip().lower()
         if re.fullmatch(r"dbh_stem\d*", f):
             f = "dbh_stem"
+        if f == "dec_protected":  # the one field it was is two readings of the law: the user says which
+            raise SurveyError(
+                f"column map {k!r}={v!r}: dec_protected is two fields now: threatened_endangered (a permit for "
+                f"any size, §208-19A(5)) or protected_native (a DEC protected native plant, the §208-29B(6) "
+                f"penalty tier only); map the column to the one it records"
+            )
         if f not in FIELDS:
             close = difflib.get_close_matches(f, FIELDS, n=1, cutoff=0.6)
             hint = f"did you mean {close[0]!r}? " if close else ""
@@ -799,6 +857,7 @@ def build_mapping(
         "land_use",
         "distance_to_residence_ft",
         *FLAG_FIELDS,
+        *TREE_FACT_FIELDS,
         "genus",
         "cultivar",
         "stump_diameter",

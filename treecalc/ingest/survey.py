@@ -579,6 +579,9 @@ def _trees(
     flags, not_surveyed, flag_warns = A.read_flags(table, mapping, acts.facts)
     for fw in flag_warns:
         add_warn(fw)
+    facts, fact_warns = A.read_tree_facts(table, mapping)
+    for fw in fact_warns:
+        add_warn(fw)
     dist, dist_warn = A.read_distance(table, mapping, dec)
     add_warn(dist_warn)
     coords, coord_warn = A.read_coordinates(table, mapping, dec)
@@ -608,8 +611,9 @@ def _trees(
         "distance_to_residence_ft": dist[sel],
         "warnings": text(joined),
     }
+    cols.update({f: arr[sel] for f, arr in facts.items()})
     cols.update({f: arr[sel] for f, arr in coords.items()})
-    trees = pd.DataFrame(cols, columns=[*TREE_COLUMNS, *coords])
+    trees = pd.DataFrame(cols, columns=[*TREE_COLUMNS, *facts, *coords])
     rows = table.source_row.tolist()
     items = [(rows[i], w) for i in sorted(row_warn) for w in row_warn[i]]
     return trees, not_surveyed, items
@@ -671,12 +675,7 @@ def _assemble(
     dist_col = mapping.first("distance_to_residence_ft")
     data_assumptions: list[str] = []
     if not_surveyed:
-        data_assumptions.append(
-            "not surveyed (no column): "
-            + ", ".join(not_surveyed)
-            + " — taken as no for every tree; confirm them on site, since street, wetland, slope, landmark, "
-            "easement, DEC, buffer and lot-line trees carry more obligations"
-        )
+        data_assumptions.append(not_surveyed_text(not_surveyed))
     if dist_col is None and site_final.get("jurisdiction") != "croton_on_hudson":
         data_assumptions.append(
             "distance_to_residence_ft not surveyed: unknown for every tree (rules that depend "
@@ -709,6 +708,15 @@ def _assemble(
             "coordinates": [f for f in C.COORDINATE_FIELDS if f in trees.columns],
         },
         site_assumed=assumed,
+    )
+
+
+def not_surveyed_text(flags: list[str]) -> str:
+    """The assumption made of the flags a survey has no column for (the law applied may state fewer: the
+    flags it reads, :func:`treecalc.assessment.assess`)."""
+    return (
+        "not surveyed (no column): " + ", ".join(flags) + " — taken as no for every tree; confirm them on "
+        "site, since a tree so flagged carries more obligations"
     )
 
 

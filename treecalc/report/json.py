@@ -163,6 +163,8 @@ def _assessment_object(
         "per_tree": frame_rows(_per_tree_frame(a.trees, TREE_JSON_COLUMNS)),
         "rejected_rows": frame_rows(a.rejected),
         "lines": a.lines,
+        # each reading of unclear text this assessment applied, with its section
+        "readings": [dict(r) for r in a.method.get("reading_items") or []],
         "assumptions": a.assumptions,
         "warnings": a.warnings,
         "options": {k: v for k, v in a.options.items() if k != "benefit_params"},

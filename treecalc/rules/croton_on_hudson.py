@@ -41,12 +41,18 @@ PRUNING = ("topped", "excessively_pruned")  # § 208-18D
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson")
 
 
+#: Survey flags only another chapter reads (Wesley Hills §95-3A(1)(e)): no assumption of this chapter names them.
+OTHER_LAW_FLAGS = ("within_20ft_of_lot_line",)
+
+
 TRIGGER_TEXT = {
     "§208-19A(1)": "more than {n} trees removed on the lot within 12 months ({count}, including {prior} earlier)",
     "§208-19A(2)": "{dbh:g} in DBH or more on a parcel that {why}",
     "§208-19A(3)": "{dbh:g} in DBH or more on a slope over {slope:g}%",
     "§208-19A(4)": "{dbh:g} in DBH or more in a wetland, watercourse or their buffer (§227-3)",
     "§208-19A(5)": "threatened or endangered species (NYS DEC), any size",
+    "§208-19A(5) if": "a DEC protected native plant whose threatened or endangered status is not given: a permit, "
+    "any size, if it is threatened or endangered",
     "§208-19A(6)": "landmark tree, any size",
     "§208-19A(7)": "{dbh:g} in DBH or more in a regulated buffer zone",
     "§208-19A(8)": "clear cutting: {count} trees removed without a permit{prior} (§208-17, {n} or more)",
@@ -66,69 +72,146 @@ EXCEPTIONS = {
     ),
 }
 
-READINGS = [
-    "§208-17 REGULATED BUFFER ZONE: the widths per zoning district were lost in the text received; "
-    "treecalc reads the survey's regulated_buffer_zone flag as given.",
-    "§208-19A(5) threatened or endangered species: read from the survey flag dec_protected "
-    "(or threatened_endangered where given).",
-    "§208-19B: the exceptions of Intro. 4 of 2025 are Village work (B(1)) and right-of-way, fire and "
-    "emergency removals (B(2)), with Planning Board approvals deemed permits (§208-19E); dead, diseased "
-    "and hazardous trees are standards for granting a permit (§208-19D(1), (5)), not exceptions.",
-    "§208-19A(1) and (8): a tree already removed is judged on the removals already done (with the "
-    "lot's earlier ones); a proposed removal on all removals, proposed included. Both count removals "
-    "only: a topped or damaged tree still stands and is no part of 'more than three trees' removed or of "
-    "clear cutting ('the removal of four or more trees').",
-    "§208-17 CLEAR CUTTING ('removal of four or more trees from a property without ... a current and valid "
-    "tree removal permit') has no 12-month window and counts only removals made without a permit: the "
-    "survey's removals plus the site fact prior_removals_without_permit (default 0). Where the Village "
-    "Engineer has determined clear cutting (--clear-cutting), that determination is applied as given.",
-    "§208-29A/B reach anyone who 'otherwise violates any of the provisions of this chapter'. A harmed tree is "
-    "an offence when, without authorisation: (a) it was removed and §208-19A required a permit (clear cutting "
-    "§208-18C, more than three §208-18A); (b) it was topped or excessively pruned — 25% or more of its leaf, "
-    "stem or root area (§208-17) — whatever its size or place (§208-18D; street and public trees also "
-    "§208-11); (c) it is a street/public tree pruned, removed or otherwise disturbed without the Department's "
-    "written approval (§208-5C/D, §208-14); (d) it was harmed in any way while a permit application was "
-    "pending (§208-20F: 'any tree regulated by this chapter'; the TREE definition covers every species, so no "
-    "size or flag is needed); (e) any other injury or damage is not an offence by itself: it is listed for the "
-    "Engineer with the reason and no amount.",
-    "Authorisation: the site fact permit_held (a current, valid permit covering the work) or a per-tree "
-    "permit column authorises (a), (b) and (d); the Department's written approval (site fact or per-tree "
-    "department_approval) authorises (c). A permit or approval not given is taken as not held (it is the "
-    "owner's to show) and the assumption is stated. A transplanted tree is not a removal.",
-    "Penalties only on established facts: an offence whose permit trigger rests on a site fact that was "
-    "assumed (the parcel facts of §208-19A(2)) is conditional: listed with the fact it depends on, its amount "
-    "summed apart (civil_penalty_conditional_usd, criminal_fine_conditional_usd). The maxima count definite "
-    "offences only. The permit preview keeps the reading that needs a permit.",
-    "§208-29B: each offence tree at the highest tier that applies ((1)-(6)); B(7) doubles the fines per tree "
-    "when more than three regulated trees were harmed without a permit (every tree of (a)-(d), not only "
-    "removals), when clear cutting took place, or when any tree was harmed while an application was pending "
-    "(the harm that is itself the §208-20F offence is not counted again as its aggravation: the pending "
-    "clause doubles when two or more trees were harmed while pending, or a tree harmed while pending broke "
-    "another provision too). Days of a continuing violation multiply.",
-    "§208-29A: up to $250 per offence tree; up to $5,000 for each violation of §208-18 (topping or excessive "
-    "pruning §208-18D, more than three removals §208-18A, clear cutting §208-18C); up to $1,000 per tree when a "
-    "prior violation within one year is given (prior_violation_within_year). The other reading of 'second and "
-    "each subsequent violation' (every tree after the first of the same event at $1,000) is stated as a note "
-    "with its figure.",
-    "§208-22: required value = 120% (or the Engineer's percentage, §208-22F) of the value of the trees harmed "
-    "in offences plus 90% (§208-22A) of the value of the trees proposed for removal under a permit covering "
-    "three or more trees. A lawful removal that needs no permit carries nothing; a tree only damaged without "
-    "an offence carries nothing. The §208-22E exclusions (invasive, good forestry) apply to both parts.",
-    "§208-22D/F, §208-24: a payment 'equivalent to the value of the trees which cannot be planted' is a "
-    "capital sum. With fee-schedule basis value, the schedule names its capital basis (value_basis = "
-    "appraised, the default, or cumulative:N), independent of the assessment's value basis; an annual $/yr "
-    "figure is never charged as a one-off payment. The §208-22F alternative payment (120% of the harmed trees' "
-    "value) is on the same capital basis.",
-    "§208-29B(6) 'trees designated by the New York State Department of Environmental Conservation as a "
-    "protected native plant': threatened and endangered species (survey flag threatened_endangered) are "
-    "protected native plants under 6 NYCRR 193.3, so tier (6) reads threatened_endangered as well as "
-    "dec_protected.",
-    "§208-29B(6) 'Designated Buffer Areas' is not defined in Chapter 208: the regulated buffer zone "
-    "is not read as one unless data/law/croton_on_hudson.toml says so.",
-    "Multi-stem trees: the legal DBH thresholds use √Σd² of the stems (the TREE definition says 'in "
-    "combination' without a method).",
-    "§208-18B (attaching objects that injure a tree) is not assessed: the survey does not record it.",
+#: Each reading of unclear text this chapter's assessment applies: (section, reading), stated in README
+#: ("Readings"), the JSON (``readings``), the statement's Method sheet and the printable report.
+READING_ITEMS: list[tuple[str, str]] = [
+    (
+        "§208-17",
+        "§208-17 REGULATED BUFFER ZONE: the widths per zoning district were lost in the text received; treecalc "
+        "reads the survey's regulated_buffer_zone flag as given.",
+    ),
+    (
+        "§208-19A(5)",
+        "§208-19A(5) 'any threatened or endangered species of tree ... as defined by the New York State "
+        "Department of Environmental Conservation' is read from the survey flag threatened_endangered (headers "
+        "'Threatened or endangered', 'T&E', 'Endangered'). A DEC protected native plant (protected_native: 'DEC "
+        "protected native plant', 'Protected native', 'Exploitably vulnerable') is no trigger: a wider list "
+        "(endangered, threatened, rare and exploitably vulnerable plants, ECL 9-1503). A protected native removed"
+        " with no other trigger is no offence; when its threatened or endangered status is not given (no column, "
+        "a blank cell) the offence is conditional on that status.",
+    ),
+    (
+        "§208-19B",
+        "§208-19B: the exceptions of Intro. 4 of 2025 are Village work (B(1)) and right-of-way, fire and "
+        "emergency removals (B(2)), with Planning Board approvals deemed permits (§208-19E); dead, diseased and "
+        "hazardous trees are standards for granting a permit (§208-19D(1), (5)), not exceptions.",
+    ),
+    (
+        "§208-19B(1)",
+        "§208-19B(1) ('no tree removal permit shall be required for work done by or on behalf of the Village'), "
+        "§208-5B/C/D and §208-11 (which bind persons 'other than the Village of Croton-on-Hudson or its "
+        "designated agents'): with village_work given yes (a site fact, or a tree's own cell: 'Village work', 'By"
+        " Village', 'Village ROW work') none of those trees is an offence under any provision, they are no part "
+        "of the lot's counts of removals (§208-19A(1), clear cutting §208-17) or of the §208-29B(7) doubling, "
+        "carry no replacement (§208-22A needs a permit, §208-22F a violation) and hold no building permit "
+        "(§208-29F). Under a site-wide exception that needs no permit (§208-19B(1), B(2), E) the removals are not"
+        " clear cutting ('without the benefit of a ... permit'), unless the Village Engineer has determined it.",
+    ),
+    (
+        "§208-19A(1), (8)",
+        "§208-19A(1) and (8): a tree already removed is judged on the removals already done (with the lot's "
+        "earlier ones); a proposed removal on all removals, proposed included. Both count removals only: a topped"
+        " or damaged tree still stands and is no part of 'more than three trees' removed or of clear cutting "
+        "('the removal of four or more trees').",
+    ),
+    (
+        "§208-17",
+        "§208-17 CLEAR CUTTING ('removal of four or more trees from a property without ... a current and valid "
+        "tree removal permit') has no 12-month window and counts only removals made without a permit: the "
+        "survey's removals plus the site fact prior_removals_without_permit (default 0). Where the Village "
+        "Engineer has determined clear cutting (--clear-cutting), that determination is applied as given.",
+    ),
+    (
+        "§208-29A/B",
+        "§208-29A/B reach anyone who 'otherwise violates any of the provisions of this chapter'. A harmed tree is"
+        " an offence when, without authorisation: (a) it was removed and §208-19A required a permit (clear "
+        "cutting §208-18C, more than three §208-18A); (b) it was topped or excessively pruned — 25% or more of "
+        "its leaf, stem or root area (§208-17) — whatever its size or place (§208-18D; street and public trees "
+        "also §208-11); (c) it is a street/public tree pruned, removed or otherwise disturbed without the "
+        "Department's written approval (§208-5C/D, §208-14); (d) it was harmed in any way while a permit "
+        "application was pending (§208-20F: 'any tree regulated by this chapter'; the TREE definition covers "
+        "every species, so no size or flag is needed); (e) any other injury or damage is not an offence by "
+        "itself: it is listed for the Engineer with the reason and no amount.",
+    ),
+    (
+        "§208-29",
+        "Authorisation: the site fact permit_held (a current, valid permit covering the work) or the tree's own "
+        "permit cell (headers 'Permit', 'Permit no.', 'Permit #', 'Permitted', 'Under permit'; yes/no, a permit "
+        "number reads yes) authorises (a), (b) and (d); the Department's written approval (site fact or per-tree "
+        "department_approval) authorises (c). A tree removed under its own permit is no offence and carries "
+        "nothing; proposed under it, only the §208-22A part. A permit or approval not given (a blank cell "
+        "included) is taken as not held (it is the owner's to show) and the assumption is stated. A transplanted "
+        "tree is not a removal.",
+    ),
+    (
+        "§208-29",
+        "Penalties only on established facts: an offence whose permit trigger rests on a fact that was assumed "
+        "(the parcel facts of §208-19A(2), a protected native plant's threatened or endangered status) is "
+        "conditional: listed with the fact it depends on, its amount summed apart (civil_penalty_conditional_usd,"
+        " criminal_fine_conditional_usd). The maxima count definite offences only, and §208-29F withholds "
+        "building permits only once an offence is established. The permit preview keeps the reading that needs a "
+        "permit.",
+    ),
+    (
+        "§208-29B",
+        "§208-29B: each offence tree at the highest tier that applies ((1)-(6)); B(7) doubles the fines per tree "
+        "when more than three regulated trees were harmed without a permit (every tree of (a)-(d), not only "
+        "removals), when clear cutting took place, or when any tree was harmed while an application was pending "
+        "(the harm that is itself the §208-20F offence is not counted again as its aggravation: the pending "
+        "clause doubles when two or more trees were harmed while pending, or a tree harmed while pending broke "
+        "another provision too). Days of a continuing violation multiply.",
+    ),
+    (
+        "§208-29A",
+        "§208-29A: up to $250 per offence tree; up to $5,000 for each violation of §208-18 (topping or excessive "
+        "pruning §208-18D, more than three removals §208-18A, clear cutting §208-18C); up to $1,000 per tree when"
+        " a prior violation within one year is given (prior_violation_within_year). The other reading of 'second "
+        "and each subsequent violation' (every tree after the first of the same event at $1,000) is stated as a "
+        "note with its figure.",
+    ),
+    (
+        "§208-22",
+        "§208-22: required value = 120% (or the Engineer's percentage, §208-22F) of the value of the trees harmed"
+        " in offences plus 90% (§208-22A) of the value of the trees proposed for removal under a permit covering "
+        "three or more trees. A lawful removal that needs no permit carries nothing; a tree only damaged without "
+        "an offence carries nothing. The §208-22E exclusions (invasive, good forestry) apply to both parts.",
+    ),
+    (
+        "§208-22F",
+        "§208-22F ('if an applicant has violated this chapter ... the replacement tree standard is 120% of the "
+        "environmental value of the trees cut down, removed, topped ...') measures the trees harmed in the "
+        "violation. An earlier violation within one year (prior_violation_within_year) whose trees are not in "
+        "this survey does not raise the replacement of this survey's proposed removals (they stay at §208-22A); "
+        "it raises the §208-29A criminal maximum.",
+    ),
+    (
+        "§208-22D/F, §208-24",
+        "§208-22D/F, §208-24: a payment 'equivalent to the value of the trees which cannot be planted' is a "
+        "capital sum. With fee-schedule basis value, the schedule names its capital basis (value_basis = "
+        "appraised, the default, or cumulative:N), independent of the assessment's value basis; an annual $/yr "
+        "figure is never charged as a one-off payment. The §208-22F alternative payment (120% of the harmed "
+        "trees' value) is on the same capital basis.",
+    ),
+    (
+        "§208-29B(6)",
+        "§208-29B(6) 'trees designated by the New York State Department of Environmental Conservation as a "
+        "protected native plant' prices an offence, it creates none: tier (6) reads protected_native, and "
+        "threatened_endangered too (threatened and endangered species are protected native plants, 6 NYCRR "
+        "193.3).",
+    ),
+    (
+        "§208-29B(6)",
+        "§208-29B(6) 'Designated Buffer Areas' is not defined in Chapter 208: the regulated buffer zone is not "
+        "read as one unless data/law/croton_on_hudson.toml says so.",
+    ),
+    (
+        "§208-17 TREE",
+        "Multi-stem trees: the legal DBH thresholds use √Σd² of the stems (the TREE definition says 'in "
+        "combination' without a method).",
+    ),
+    ("§208-18B", "§208-18B (attaching objects that injure a tree) is not assessed: the survey does not record it."),
 ]
+READINGS = [text for _, text in READING_ITEMS]
 
 OTHER_PROHIBITIONS_208 = (
     "Not assessed by treecalc: attaching objects that injure a tree (§208-18B), which the "
@@ -158,6 +241,11 @@ SECTIONS_APPLIED = [
     "§208-29F",
     "§208-29H",
 ]
+
+NOT_OFFENCE_VILLAGE = (
+    "work done by or on behalf of the Village: no permit required (§208-19B(1)), and §208-5B/C/D and §208-11 "
+    "bind persons other than the Village; no offence"
+)
 
 OFFENCE_READING_208 = (
     "§208-29: a harmed tree is an offence when, without authorisation, it was removed where "
@@ -324,8 +412,10 @@ class PermitResult:
     done_removals_12mo: int = 0
     clear_cutting_determined: bool = False  # by the Village Engineer (given), not counted here
     needed_on_given_facts: np.ndarray | None = None  # a trigger that rests on facts given, not assumed
-    assumed_facts: list[str] = field(default_factory=list)  # the §208-19A(2) facts a trigger rests on, assumed
+    assumed_facts: list[str] = field(default_factory=list)  # the facts a trigger rests on, assumed
     actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
+    depends_on: np.ndarray | None = None  # per tree needing a permit on assumed facts only: the facts, in words
+    village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (§208-19B(1))
     actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
 
     @property
@@ -344,15 +434,19 @@ def permit(
     *,
     clear_cutting: bool | None = None,
     assumed: frozenset[str] | set[str] = frozenset(),
+    not_surveyed: frozenset[str] | set[str] = frozenset(),
 ) -> PermitResult:
     """§ 208-19A triggers per removal (proposed or done) and for the site; § 208-19B/E exceptions.
 
-    ``assumed``: the site facts that were not given (:func:`resolve_site` filled them in). A tree
-    needs a permit "on given facts" when a trigger holds that rests on no assumed fact.
+    ``assumed``: the site facts not given (:func:`resolve_site` filled them in); ``not_surveyed``: the flags the
+    survey has no column for. A tree needs a permit "on given facts" when a trigger holds that rests on no assumed
+    fact. The Village's own work (§ 208-19B(1)) needs none, and is no part of the lot's counts ((1), (8)).
     """
     p = law["permit"]
     act = actions(trees)
-    removal = _isin(act, REMOVALS)
+    village = village_work(trees, site)
+    removal_any = _isin(act, REMOVALS)
+    removal = removal_any & ~village  # the removals the lot's counts are made of
     n = len(trees)
     d = dbh(trees)
     tags = trees["tag"].to_numpy(object) if "tag" in trees else np.arange(n)
@@ -360,15 +454,18 @@ def permit(
     given = np.zeros(n, dtype=bool)
     site_triggers: list[dict[str, Any]] = []
     assumed_used: list[str] = []
+    assumed_pairs: list[tuple[str, np.ndarray]] = []  # (the assumed facts in words, the trees resting on them)
 
-    def add(section: str, mask: np.ndarray, what: str, on_given: bool = True) -> None:
+    def add(section: str, mask: np.ndarray, what: str, on_given: bool = True, facts: str = "") -> None:
         nonlocal given
-        mask = mask & removal
+        mask = mask & removal_any
         if not mask.any():
             return
         pairs.append((section, mask))
         if on_given:
             given = given | mask
+        else:
+            assumed_pairs.append((facts, mask))
         site_triggers.append({"section": section, "text": what, "tags": tags[mask].astype(str).tolist()})
 
     # (1) more than three trees within the preceding twelve months: this survey's removals
@@ -376,22 +473,14 @@ def permit(
     # removals already done (with the earlier ones); a proposed removal on all of them.
     prior = int(site.get("prior_removals_12mo", 0))
     count = int(removal.sum()) + prior
-    done_count = int((act == "removed").sum()) + prior
+    done_count = int(((act == "removed") & ~village).sum()) + prior
     if count > p["more_than_trees_12mo"]:
-        on = (act != "removed") if done_count <= p["more_than_trees_12mo"] else np.ones(n, dtype=bool)
+        on = ((act != "removed") if done_count <= p["more_than_trees_12mo"] else np.ones(n, dtype=bool)) & ~village
         add(
             "§208-19A(1)", on, TRIGGER_TEXT["§208-19A(1)"].format(n=p["more_than_trees_12mo"], count=count, prior=prior)
         )
     # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
-    reasons = [
-        (w, k)
-        for w, k, on in (
-            ("can be subdivided", "subdividable", site.get("subdividable")),
-            ("has no residential structure", "has_residence", not site.get("has_residence", False)),
-            ("would need site plan approval", "site_plan_required", site.get("site_plan_required")),
-        )
-        if on
-    ]
+    reasons = _parcel_reasons(site)
     if reasons:
         on_given = any(k not in assumed for _, k in reasons)
         if not on_given:
@@ -402,6 +491,7 @@ def permit(
             TRIGGER_TEXT["§208-19A(2)"].format(dbh=p["parcel_min_dbh_in"], why=", ".join(w for w, _ in reasons))
             + ("" if on_given else " (assumed: " + ", ".join(assumed_used) + " not given)"),
             on_given,
+            ", ".join(assumed_used) + " (§208-19A(2) parcel facts, not given)",
         )
     # (3) 4 in or more on slopes over 20%
     add(
@@ -415,8 +505,12 @@ def permit(
         (d >= p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
         TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]),
     )
-    # (5) threatened or endangered species, regardless of size
-    add("§208-19A(5)", flag(trees, "threatened_endangered", "dec_protected"), TRIGGER_TEXT["§208-19A(5)"])
+    # (5) threatened or endangered species, any size. A DEC protected native plant (§208-29B(6)) is a tier, no
+    # trigger: its threatened or endangered status not given, a trigger rests on that status (conditional)
+    te = flag(trees, "threatened_endangered")
+    add("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"])
+    te_unknown = flag(trees, "protected_native") & ~te & not_given(trees, "threatened_endangered", not_surveyed)
+    add("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN)
     # (6) landmark trees, regardless of size
     add("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"])
     # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
@@ -425,18 +519,18 @@ def permit(
         (d >= p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
         TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]),
     )
-    # (8) clear cutting (§ 208-17): "the removal of four or more trees from a property without ... a
-    # current and valid tree removal permit". Removals only; the lot's earlier removals count only
-    # when made without a permit (prior_removals_without_permit).
-    clear_cutting, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
+    # (8) clear cutting (§ 208-17), and the § 208-19B/E exceptions
+    exceptions, clear_cutting, determined, cc = _exceptions_and_clear_cutting(
+        trees, site, p, act, removal, clear_cutting
+    )
     for mask, what in cc:
         add("§208-19A(8)", mask, what)
 
     text = _labels(pairs, n)
-    needed = removal & (text != "")
-    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
+    needed = removal & (text != "")  # never the Village's work (§208-19B(1))
     if exceptions:
         needed = np.zeros(n, dtype=bool)
+    depends = _labels(assumed_pairs, n)
     return PermitResult(
         text,
         needed,
@@ -450,7 +544,61 @@ def permit(
         assumed_facts=assumed_used,
         actions=act,
         actions_of=weakref.ref(trees),
+        depends_on=np.where(needed & ~given, depends, "").astype(object),
+        village=village,
     )
+
+
+def _exceptions_and_clear_cutting(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    p: dict[str, Any],
+    act: np.ndarray,
+    removal: np.ndarray,
+    clear_cutting: bool | None,
+) -> tuple[list[dict[str, str]], bool, bool, list[tuple[np.ndarray, str]]]:
+    """The § 208-19B/E exceptions that apply, and clear cutting (§ 208-17, :func:`_clear_cutting`).
+
+    "The removal of four or more trees from a property without ... a current and valid tree removal permit":
+    under a site-wide exception the removals need no permit, so they are no clear cutting unless the Village
+    Engineer has determined it.
+    """
+    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
+    if exceptions and clear_cutting is not True:
+        return exceptions, False, False, []
+    found, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
+    return exceptions, found, determined, cc
+
+
+TE_NOT_GIVEN = (
+    "threatened_endangered (§208-19A(5): the protected native plant's threatened or endangered status, not given)"
+)
+
+
+def _parcel_reasons(site: dict[str, Any]) -> list[tuple[str, str]]:
+    """§208-19A(2): why the parcel needs a permit for trees of 8 in or more (words, the site fact), if it does."""
+    return [
+        (w, k)
+        for w, k, on in (
+            ("can be subdivided", "subdividable", site.get("subdividable")),
+            ("has no residential structure", "has_residence", not site.get("has_residence", False)),
+            ("would need site plan approval", "site_plan_required", site.get("site_plan_required")),
+        )
+        if on
+    ]
+
+
+def village_work(trees: pd.DataFrame, site: dict[str, Any]) -> np.ndarray:
+    """Per tree, work done by or on behalf of the Village (§208-19B(1)): the site fact, or the tree's own
+    ``village_work`` cell (a blank cell is not given: not Village work)."""
+    return bool(site.get("village_work", False)) | _tree_yes(trees, "village_work")
+
+
+def not_given(trees: pd.DataFrame, col: str, not_surveyed: frozenset[str] | set[str] = frozenset()) -> np.ndarray:
+    """Per tree, the flag ``col`` not given: the survey has no column for it, or the tree's cell is blank (NA)."""
+    if col in not_surveyed or col not in trees:
+        return np.ones(len(trees), dtype=bool)
+    return trees[col].isna().to_numpy(bool)
 
 
 def _clear_cutting(
@@ -466,7 +614,8 @@ def _clear_cutting(
     Clear cutting that took place names the trees removed without a permit; the trees proposed for removal
     are named apart, as removals that would be (more) clear cutting without a permit.
     """
-    done_mask = (act == "removed") & ~_tree_yes(trees, "permit")  # removed without a permit of their own
+    # removed without a permit of their own (``removal`` leaves out the Village's work, §208-19B(1))
+    done_mask = (act == "removed") & removal & ~_tree_yes(trees, "permit")
     done_removed = int(done_mask.sum())
     prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
     determined = clear_cutting is True  # the Village Engineer's determination, applied as given
@@ -481,19 +630,20 @@ def _clear_cutting(
         return bool(clear_cutting), determined, []
     prior_txt = f", including {prior_np} earlier" if prior_np else ""
     if determined:  # the Engineer's determination is of the property: every removal
-        return True, True, [(np.ones(len(act), dtype=bool), TRIGGER_TEXT["§208-19A(8) determined"])]
+        return True, True, [(removal, TRIGGER_TEXT["§208-19A(8) determined"])]
     out = []
     if clear_cutting:
         what = TRIGGER_TEXT["§208-19A(8)"].format(
             count=done_removed + prior_np, prior=prior_txt, n=p["clear_cutting_min_trees"]
         )
         out.append((done_mask, what))
-    proposed, total, n = int((act == "remove").sum()), int(removal.sum()) + prior_np, p["clear_cutting_min_trees"]
+    proposing = (act == "remove") & removal
+    proposed, total, n = int(proposing.sum()), int(removal.sum()) + prior_np, p["clear_cutting_min_trees"]
     if proposed:  # the proposed trees named: with the removals already made, the count they would bring
         whole = f"{total} in all{prior_txt}, " if total != proposed else ""
         count = f"the {proposed} proposed trees" if whole else f"{proposed} trees"
         would = f"removing {count} ({whole}{n} or more) without a permit would be clear cutting (§208-17)"
-        out.append((act == "remove", would))
+        out.append((proposing, would))
     return bool(clear_cutting), determined, out
 
 
@@ -523,6 +673,7 @@ class OffenceResult:
     other_than_pending_given: np.ndarray | None = None  # the same, on facts given only (not a conditional (a))
     actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
     actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
+    village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (§208-19B(1))
 
 
 def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
@@ -547,11 +698,14 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     approved = bool(site.get("department_approval", False)) | _tree_yes(trees, "department_approval")
     street = flag(trees, "street_tree")
     pending = bool(site.get("application_pending", False))
-    a = removed & pr.permit_needed & ~permitted
+    # § 208-19B(1): work done by or on behalf of the Village needs no permit, and § 208-5B/C/D and § 208-11 bind
+    # persons "other than the Village ... or its designated agents": none of its trees is an offence
+    village = pr.village if pr.village is not None else village_work(trees, site)
+    a = removed & pr.permit_needed & ~permitted & ~village
     a_given = a & (pr.needed_on_given_facts if pr.needed_on_given_facts is not None else pr.permit_needed)
-    b = pruned & ~permitted
-    c = street & done & ~approved
-    d = done & ~permitted if pending else np.zeros(n, dtype=bool)
+    b = pruned & ~permitted & ~village
+    c = street & done & ~approved & ~village
+    d = done & ~permitted & ~village if pending else np.zeros(n, dtype=bool)
     offence = a | b | c | d
     definite = a_given | b | c | d
     conditional = offence & ~definite
@@ -564,14 +718,21 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         + [("§208-11", b & street), ("§208-5C", c & ~removed), ("§208-5D; §208-14", c & removed), ("§208-20F", d)],
         n,
     )
-    depends = _pick([conditional], [", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)"])
+    if pr.depends_on is not None:
+        depends = np.where(conditional, pr.depends_on, "").astype(object)
+    else:
+        depends = _pick([conditional], [", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)"])
     authorised = permitted | (street & approved)
+    native_only = flag(trees, "protected_native") & ~flag(trees, "threatened_endangered")
     why = _pick(
-        [~done | offence, act == "damaged", authorised, removed],
+        [~done | offence, village, act == "damaged", authorised, removed & native_only, removed],
         [
             "",
+            NOT_OFFENCE_VILLAGE,
             "injury or damage is not an offence by itself (§208-29): for the Village Engineer to assess, no amount",
             "authorised: permit held or the Department's written approval given",
+            "a DEC protected native plant, not threatened or endangered: no permit trigger (§208-19A(5)); "
+            "§208-29B(6) prices an offence, it makes none",
             "removal that needed no permit (§208-19A) and broke no other provision",
         ],
     )
@@ -587,6 +748,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         other_than_pending_given=a_given | b | c,
         actions=act,
         actions_of=weakref.ref(trees),
+        village=village,
     )
 
 
@@ -619,8 +781,8 @@ def civil_tiers(trees: pd.DataFrame, law: dict[str, Any]) -> tuple[np.ndarray, n
     d = dbh(trees)
     n = len(trees)
     # (6) DEC protected native plants: threatened and endangered species are protected native plants
-    # (6 NYCRR 193.3), the same flag that makes trigger § 208-19A(5)
-    t6_cols = ["conservation_area", "dec_protected", "threatened_endangered"] + (
+    # (ECL § 9-1503, 6 NYCRR 193.3), so the flag that makes trigger § 208-19A(5) is read here too
+    t6_cols = ["conservation_area", "protected_native", "threatened_endangered"] + (
         ["regulated_buffer_zone"] if pen.get("tier6_includes_regulated_buffer_zone") else []
     )
     size = np.select(
@@ -831,10 +993,12 @@ def replacement_parts(
     invasive, forestry, part575 = _exclusions(trees, catalogue)
     excluded = invasive | forestry
     done = _isin(act, DONE)
+    village = pr.village if pr.village is not None else np.zeros(len(trees), dtype=bool)
+    own_permit = _tree_yes(trees, "permit")
     if violation is None:
         f_scope = off.offence.copy()
-    elif violation:
-        f_scope = done.copy()
+    elif violation:  # the Engineer's finding: every tree harmed, but the Village's work and a tree's own permit
+        f_scope = done & ~village & ~own_permit
     else:
         f_scope = np.zeros(len(trees), dtype=bool)
     a_cand = _isin(act, ("remove",) if violation is not False else REMOVALS) & pr.permit_needed & ~f_scope
@@ -843,14 +1007,17 @@ def replacement_parts(
     harmed = _isin(act, HARMED)
     rest = harmed & ~excluded & ~f_scope & ~a_scope
     removal = _isin(act, REMOVALS)
-    invasive_harmed = harmed & invasive
+    removed_own = (act == "removed") & own_permit
+    invasive_harmed = harmed & invasive & ~village
     why = _pick(
-        [invasive_harmed, harmed & forestry, rest & a_cand, rest & removal, rest],
+        [harmed & village, invasive_harmed, harmed & forestry, rest & a_cand, rest & removed_own, rest & removal, rest],
         [
+            "work by or for the Village: no permit, nothing to replace §208-19B(1)",
             "",  # the invasive trees' reasons, per tree, below
             "good forestry §208-22E",
             f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
             f"§208-22A",
+            "removed under its own permit: no offence, nothing to replace here §208-22A",
             "no permit needed for this tree §208-19A",
             "harmed, no offence: nothing to replace §208-22F",
         ],
@@ -882,8 +1049,13 @@ NOTE_MULTISTEM = (
 NOTE_STREET_APPROVAL = (
     "§208-14, §208-5D: removing a street/public tree needs the Department's written approval besides any permit"
 )
-NOTE_21F = "§208-21F: work on a tree over 12 in DBH or a landmark tree is done by a licensed tree company"
-NOTE_20C = "§208-20C: trees of 22 in DBH or more in the areas to be disturbed are individually identified and marked"
+NOTE_21F = (
+    "§208-21F: for removing, pruning or topping a tree over {dbh:g} in DBH or a landmark tree, the approving "
+    "authority may require, as a condition of the permit, that a licensed professional tree care company do the work"
+)
+NOTE_20C = (
+    "§208-20C: trees of {dbh:g} in DBH or more in the areas to be disturbed are individually identified and marked"
+)
 NOTE_22G = (
     "§208-22G: the owner warrants the replacements for three years; replacements that die are replanted "
     "in the next growing season"
@@ -907,7 +1079,10 @@ def assess(ctx: Any) -> Findings:
     ctx.assumptions.extend(site_assumptions)
     trees = ctx.trees
     law = ctx.law
-    pr = permit(trees, site, law, clear_cutting=opts.clear_cutting, assumed=assumed)
+    source = getattr(ctx.survey, "source", None)
+    not_surveyed = frozenset(source.get("flags_not_surveyed") or ()) if isinstance(source, dict) else frozenset()
+    _tree_fact_assumptions(ctx.assumptions, trees, site_in)
+    pr = permit(trees, site, law, clear_cutting=opts.clear_cutting, assumed=assumed, not_surveyed=not_surveyed)
     set_text(trees, "permit_triggers", pr.trigger_text)
     trees["permit_needed"] = pr.permit_needed
     off = offences(trees, site, law, pr)
@@ -922,9 +1097,10 @@ def assess(ctx: Any) -> Findings:
     )
     _tree_columns(trees, off, pen)
     if off.conditional.any():
+        facts = "; ".join(sorted(set(off.depends_on[off.conditional])))
         ctx.assumptions.append(
-            f"{int(off.conditional.sum())} offence(s) rest on site facts not given "
-            f"({', '.join(pr.assumed_facts)}): conditional, their penalties summed apart"
+            f"{int(off.conditional.sum())} offence(s) rest on facts not given ({facts}): conditional, their "
+            "penalties summed apart"
         )
     parts = replacement_parts(trees, data.catalogue(), law, pr, off, violation=site.get("violation"))
     penalties_f = _penalty_findings(trees, site, law, pr, off, pen)
@@ -932,6 +1108,28 @@ def assess(ctx: Any) -> Findings:
     permit_f = _permit_findings(trees, pr)
     lines = _lines(ctx, trees, law, permit_f, off, pen, replacement, fund)
     return Findings(permit_f, replacement, fund, penalties_f, lines, site)
+
+
+def _tree_fact_assumptions(assumptions: list[str], trees: pd.DataFrame, site_in: dict[str, Any]) -> None:
+    """A per-tree column says what the site fact would: the site fact's assumption is then said of the trees
+    whose cell is blank (not given), or not at all when every tree harmed has its cell given."""
+    harmed = _isin(actions(trees), HARMED)
+    for fact, col in (("permit_held", "permit"), ("village_work", "village_work")):
+        if col not in trees or not _not_given(site_in.get(fact)):
+            continue
+        said = SITE_DEFAULTS[fact][1]
+        col_blank = _map_unique(trees[col].astype(object).to_numpy(object), lambda v: "y" if _blank(v) else "")
+        blank = int((harmed & (col_blank == "y")).sum())
+        i = assumptions.index(said) if said in assumptions else len(assumptions)
+        if said in assumptions:
+            assumptions.remove(said)
+        if blank:
+            assumptions.insert(i, f"{blank} tree(s) harmed with a blank {col} cell: {said}")
+
+
+def _blank(v: Any) -> bool:
+    """A cell that says nothing: None, NA, NaN or spaces."""
+    return v is None or v is pd.NA or _not_given(v)
 
 
 def _not_given(v: Any) -> bool:
@@ -970,9 +1168,15 @@ def _plain_records(df: pd.DataFrame) -> Any:
 
 def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
     notes = []
-    street_prop = flag(trees, "street_tree") & (_acts(trees, pr) == "remove")
+    street_prop = _street_proposed(trees, pr)
     if street_prop.any():
         notes.append(NOTE_STREET_APPROVAL + f" ({int(street_prop.sum())} street tree(s) proposed)")
+    te_open = int((pr.permit_needed & (pr.depends_on == TE_NOT_GIVEN)).sum()) if pr.depends_on is not None else 0
+    if te_open:
+        notes.append(
+            f"§208-19A(5) applied to {te_open} DEC protected native plant(s) whose threatened or endangered status "
+            "is not given: the permit preview keeps the reading that needs a permit; penalties on it are conditional"
+        )
     if pr.assumed_facts and pr.required:
         notes.append(
             "§208-19A(2) applied on parcel facts not given (" + ", ".join(pr.assumed_facts) + "): the "
@@ -989,6 +1193,13 @@ def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
         clear_cutting=pr.clear_cutting,
         notes=notes,
     )
+
+
+def _street_proposed(trees: pd.DataFrame, result: Any) -> np.ndarray:
+    """Street trees proposed for removal by someone other than the Village (§208-5D binds only them)."""
+    village = getattr(result, "village", None)
+    mine = ~village if village is not None else np.ones(len(trees), dtype=bool)
+    return flag(trees, "street_tree") & (_acts(trees, result) == "remove") & mine
 
 
 def _penalty_findings(
@@ -1058,8 +1269,10 @@ def _penalty_findings(
         f"reading: every tree after the first of this event is a subsequent violation: "
         f"${pen.criminal_alternative:,} (definite offences)",
     ]
-    if off.offence.any():
+    if off.definite.any():
         notes.append(NOTE_29F)
+    elif off.offence.any():
+        notes.append(NOTE_29F + ", once a conditional offence is established")
     if pen.civil_pending_literal is not None:
         notes.append(PENDING_LITERAL_NOTE.format(usd=pen.civil_pending_literal))
     if pen.civil_conditional and pen.doubled_if_assumed and not pen.doubled:
@@ -1313,7 +1526,7 @@ def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, require
         for r in stock_report
         if r.get("accepted")
         for note in r.get("notes", [])
-        if note.startswith("conifer")
+        if note.startswith("conifer") or "waiver" in note
     ]
     if required and not options_ok and schedule.basis == "per_tree":
         refused = "; ".join(f"{r['species']}: {', '.join(r['refusals'])}" for r in stock_report)
@@ -1483,16 +1696,19 @@ def _capital_unmet(ctx: Any, options_ok: list[Any], unmet: float) -> tuple[Decim
     )
 
 
-def _site_notes(trees: pd.DataFrame, off: OffenceResult | None = None) -> list[str]:
-    """Notes every output carries when they apply (§208-21F, §208-20C, multi-stem DBH)."""
+def _site_notes(trees: pd.DataFrame, law: dict[str, Any], off: OffenceResult | None = None) -> list[str]:
+    """Notes every output carries when they apply (§208-21F, §208-20C, multi-stem DBH). The first two are
+    conditions of a permit: the Village's own work (§208-19B(1)) needs none."""
     act = _acts(trees, off)
     d = dbh(trees)
-    work = act != "retain"
+    village = getattr(off, "village", None)
+    work = (act != "retain") & (~village if village is not None else True)
+    big, marked = law["conditions"]["licensed_company_over_dbh_in"], law["conditions"]["individually_marked_min_dbh_in"]
     notes = []
-    if (work & ((d > 12) | flag(trees, "landmark"))).any():
-        notes.append(NOTE_21F)
-    if ((act == "remove") & (d >= 22)).any():
-        notes.append(NOTE_20C)
+    if (work & ((d > big) | flag(trees, "landmark"))).any():
+        notes.append(NOTE_21F.format(dbh=big))
+    if (work & (act == "remove") & (d >= marked)).any():
+        notes.append(NOTE_20C.format(dbh=marked))
     if "stems" in trees and (pd.to_numeric(trees["stems"], errors="coerce").fillna(1) > 1).any():
         notes.append(NOTE_MULTISTEM)
     return notes
@@ -1515,7 +1731,7 @@ def _lines(
     L.append(L_("§208-22B", "Value basis", ctx.options["value_basis_label"], "", "every value below is on this basis"))
     items = ("Permit trigger", "Exception", "Tree removal permit required")
     L += permit.statement_lines("§208-19", items, f"{permit.trees_needing_permit} tree(s) need a permit")
-    if (flag(trees, "street_tree") & (_acts(trees, off) == "remove")).any():
+    if _street_proposed(trees, off).any():
         L.append(L_("§208-14; §208-5D", "Department's written approval", "required", "", NOTE_STREET_APPROVAL))
     L.append(
         L_(
@@ -1589,7 +1805,7 @@ def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str) 
         )
     )
     for r in rep.stock:
-        extra = [x for x in r.get("notes", []) if x.startswith("conifer")]
+        extra = [x for x in r.get("notes", []) if x.startswith("conifer") or "waiver" in x]
         note = (
             (
                 "accepted; value per tree " + f"{r.get('value_per_tree_usd', 0):,.2f} {unit}; unit cost "
@@ -1747,16 +1963,18 @@ def _lines_penalties(
             "every tree after the first of this event at the repeat maximum",
         )
     )
-    if off.offence.any():
+    if off.offence.any():  # a conditional offence holds nothing until its facts are established
         L.append(
             L_(
                 "§208-29F",
                 "Building permit / certificate of occupancy",
-                "withheld while the violation is open",
+                "withheld while the violation is open"
+                if off.definite.any()
+                else "withheld only if a conditional offence is established",
                 "",
                 NOTE_29F,
             )
         )
     L.append(L_("§208-29H", "Penalties collected", "to the Tree Fund"))
-    for n in _site_notes(trees, off):
+    for n in _site_notes(trees, ctx.law, off):
         L.append(L_(n.split(":")[0] if n.startswith("§") else "§208-17", "Note", n))

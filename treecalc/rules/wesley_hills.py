@@ -110,7 +110,7 @@ CROTON_ONLY_OPTIONS: dict[str, tuple[str, str]] = {
     "fee_schedule": ("--fee-schedule", "§208-24C Tree Preservation Fund"),
     "fee_per_tree_usd": ("--fee-per-tree", "§208-24C Tree Preservation Fund"),
     "in_lieu_policy": ("", "§208-22D payment in lieu"),
-    "size_waiver": ("", "§208-22D replacement size"),
+    "size_waiver": ("--size-waiver", "§208-22D replacement size"),
 }
 
 
