@@ -167,8 +167,8 @@ def test_every_flag_and_boolean_spelling(tmp_path):
         "Excessively steep slope",
         "Landmark",
         "Conservation easement",
+        "Threatened or endangered",  # the columns in FLAG_FIELDS' order: zip() below pairs them with their words
         "DEC protected",
-        "Threatened or endangered",
         "Regulated buffer zone",
         "Hazardous",
         "Dead or diseased",
