@@ -219,6 +219,21 @@ def read_flags(
     return flags, not_surveyed, warns
 
 
+def read_must_remove(table: Table, mapping: C.Mapping) -> tuple[np.ndarray | None, list[str]]:
+    """The applicant's "must remove" column (``treecalc plan`` never retains such a tree), None when the
+    survey has none; a cell that is not yes/no is taken as no (the tree stays optional) with a warning."""
+    col = mapping.first("must_remove")
+    if col is None:
+        return None, [""] * table.n
+    codes, uniq = distinct(table.values(col))
+    read = [V.parse_bool(v) for v in uniq]
+    warn = [
+        f"must remove: {as_text(v)!r} in column {col.header!r} is not yes/no; taken as no" if b is None else ""
+        for v, b in zip(uniq, read)
+    ]
+    return spread([bool(b) for b in read], codes, bool), list(spread(warn, codes, object))
+
+
 def read_distance(table: Table, mapping: C.Mapping, decimal_comma: bool) -> tuple[np.ndarray, list[str]]:
     """Distance to the residence in feet (NaN when blank or not a number, with a warning)."""
     col = mapping.first("distance_to_residence_ft")

@@ -40,6 +40,7 @@ FIELDS = (
     "notes",
     *FLAG_FIELDS,
     "distance_to_residence_ft",
+    "must_remove",
     "genus",
     "cultivar",
     "stump_diameter",
@@ -302,6 +303,16 @@ SYNONYMS: dict[str, list[str]] = {
         "remove tree",
         "for removal",
         "tree to be removed",
+    ),
+    # the applicant's trees that cannot be kept (in the footprint, hazardous): the plan never retains them
+    "must_remove": _n(
+        "must remove",
+        "must remove?",
+        "must be removed",
+        "required removal",
+        "removal required",
+        "must remove y n",
+        "required removal y n",
     ),
     "retain": _n(
         "retain",

@@ -583,6 +583,8 @@ def _trees(
     add_warn(dist_warn)
     coords, coord_warn = A.read_coordinates(table, mapping, dec)
     add_warn(coord_warn)
+    must, must_warn = A.read_must_remove(table, mapping)
+    add_warn(must_warn)
     has_res = len(sp.res) > 0
     joined = np.array([""] * n, dtype=object)
     for i, w in row_warn.items():
@@ -609,7 +611,11 @@ def _trees(
         "warnings": text(joined),
     }
     cols.update({f: arr[sel] for f, arr in coords.items()})
-    trees = pd.DataFrame(cols, columns=[*TREE_COLUMNS, *coords])
+    extra = [*coords]
+    if must is not None:  # only when surveyed: the column is the plan's, not the law's
+        cols["must_remove"] = must[sel]
+        extra.append("must_remove")
+    trees = pd.DataFrame(cols, columns=[*TREE_COLUMNS, *extra])
     rows = table.source_row.tolist()
     items = [(rows[i], w) for i in sorted(row_warn) for w in row_warn[i]]
     return trees, not_surveyed, items
