@@ -16,6 +16,7 @@ from app_support import (
 )
 from app_support.views import get
 from treecalc.report.content import percent_text
+from treecalc_app import plan_panel
 
 DEFAULT = "__default__"  # the law engine's default stock (its label says which species and size)
 STOCK_COLUMNS = ["species", "dbh_in", "unit_cost_usd"]
@@ -183,6 +184,7 @@ def body() -> None:
     plan = _plan(a)
     if not _is_wesley(a):
         _projection(a, get(a, "replacement") or {})
+        plan_panel.panel()  # which optional removals to make: treecalc.plan
     ui.page_downloads(
         "permit",
         {
