@@ -13,11 +13,11 @@ sys.path.insert(0, str(ROOT))
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 CSV = (
-    "Tag,Species,DBH (in),Action,Must remove\n"
-    "T1,Acer rubrum,14,Remove,Yes\nT2,Quercus rubra,20,Remove,Yes\nT3,Acer saccharum,10,Remove,No\n"
-    "T4,Tilia americana,6,Remove,No\nT5,Quercus palustris,24,Remove,\nT6,Acer rubrum,9,Remove,no\n"
-    "T7,Acer rubrum,16,Retain,\n"
-).encode()
+    b"Tag,Species,DBH (in),Action,Must remove\n"
+    b"T1,Acer rubrum,14,Remove,Yes\nT2,Quercus rubra,20,Remove,Yes\nT3,Acer saccharum,10,Remove,No\n"
+    b"T4,Tilia americana,6,Remove,No\nT5,Quercus palustris,24,Remove,\nT6,Acer rubrum,9,Remove,no\n"
+    b"T7,Acer rubrum,16,Retain,\n"
+)
 
 
 def test_panel_equals_plan(tmp_path):
