@@ -11,8 +11,9 @@ Value bases (shown on every output):
 
 - ``annual``: total annual benefits, USD/yr, as the National Tree Benefit Calculator reports
   them (i-Tree Streets, Northeast) — the methodology § 208-22B names;
-- ``cumulative:N``: expected benefits over N years with growth
-  (:func:`treecalc.models.growth.cumulative_benefits`, no mortality or discounting);
+- ``cumulative:N``: expected benefits over N years with growth and annual mortality
+  (:func:`treecalc.models.growth.cumulative_benefits`; the rate given, the fee schedule's, or
+  Roman & Scatena's 4.3 %/yr; no discounting);
 - ``appraised``: the CTLA replacement value i-Tree Streets reports
   (:func:`treecalc.models.appraisal.replacement_value`, by the tree's condition).
 """
@@ -66,10 +67,15 @@ class AssessOptions:
     fee_per_tree_usd: Any = None
     in_lieu_policy: str = "plant_first"
     size_waiver: bool = False
+    mortality: float | None = None
 
     def validated(self) -> AssessOptions:
         o = AssessOptions(**vars(self))
         o.continuing_days = whole_days(self.continuing_days)
+        if o.mortality is not None:
+            from treecalc.models.growth import mortality_rate
+
+            o.mortality = mortality_rate(o.mortality)
         if o.replacement_percent is not None:
             o.replacement_percent = number("replacement percentage", o.replacement_percent, low=0, strict=True)
         if o.plantable is not None and o.plantable_area_sqft is not None:
@@ -135,7 +141,7 @@ class Context:
 
     def _basis_fn(self, basis: str) -> Callable[..., np.ndarray]:
         kind, years, _ = parse_value_basis(basis)
-        return _value_fn(kind, years, self.params)
+        return _value_fn(kind, years, self.params, self.options.get("mortality_rate", 0.0))
 
     def capital_value_of(self, trees: pd.DataFrame, mask: np.ndarray, basis: str) -> np.ndarray:
         """The value of the trees in ``mask`` on a capital basis (appraised or cumulative:N), to the cent.
@@ -237,8 +243,9 @@ def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
     raise ValueError(f"unknown value basis {basis!r}: use annual, cumulative:N or appraised")
 
 
-def _value_fn(kind: str, years: int | None, params: BenefitParams) -> Callable[..., np.ndarray]:
-    """value(codes, dbh_in, land_use=None, condition=None) -> USD per tree on the basis."""
+def _value_fn(kind: str, years: int | None, params: BenefitParams, mortality: float = 0.0) -> Callable[..., np.ndarray]:
+    """value(codes, dbh_in, land_use=None, condition=None) -> USD per tree on the basis (``mortality``:
+    the annual rate of the cumulative basis)."""
 
     def annual(codes, dbh, land_use=None):
         frame = pd.DataFrame({"species_code": np.asarray(codes, dtype=object), "dbh_in": np.asarray(dbh, dtype=float)})
@@ -260,6 +267,7 @@ def _value_fn(kind: str, years: int | None, params: BenefitParams) -> Callable[.
                     np.asarray(dbh, dtype=float),
                     years,
                     lambda c, d: annual(c, d, land_use),
+                    mortality_rate=mortality,
                 ),
                 dtype=float,
             )
@@ -390,6 +398,7 @@ def assess(
     fee_per_tree_usd: Any = None,
     in_lieu_policy: str = "plant_first",
     size_waiver: bool = False,
+    mortality: float | None = None,
     benefit_params: BenefitParams | None = None,
     progress: Any = None,
     species_map: dict[str, str] | None = None,
@@ -420,18 +429,27 @@ def assess(
     kind, years, basis_label = parse_value_basis(opts.value_basis)
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
-    value_of = _value_fn(kind, years, params)
+    schedule = (
+        load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd)
+        if jkey == "croton_on_hudson"
+        else None
+    )
+    mortality, mortality_source = _mortality(opts, schedule)
+    if kind == "cumulative":
+        basis_label = basis_label.replace("with growth", f"with growth and {mortality:.1%}/yr mortality")
+    value_of = _value_fn(kind, years, params, mortality)
     trees = _prepare_trees(survey.trees)
     _value_trees(trees, kind, value_of, params, assumptions)
     trees["harmed"] = trees["action"].isin(croton.HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
+    options["mortality_rate"], options["mortality_source"] = mortality, mortality_source
     method = _method(kind, basis_label, options, resolved_params, law, jkey)
     # each argument is named as the field of Context it fills, in the order of its fields
     ctx = Context(survey, trees, site_in, law, opts, options, assumptions, warnings, method, value_of, kind, params)
     ctx.survey_lines = _survey_lines(survey, trees, lawparams.JURISDICTIONS[jkey])
-    if jkey == "croton_on_hudson":
-        ctx.schedule = load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd)
-        method["fee_schedule"] = ctx.schedule.to_dict()
+    if schedule is not None:
+        ctx.schedule = schedule
+        method["fee_schedule"] = schedule.to_dict()
     found = RULES[jkey].assess(ctx)
     method["sections_applied"] = list(RULES[jkey].SECTIONS_APPLIED)
     method["readings"] = list(RULES[jkey].READINGS) + (
@@ -450,6 +468,18 @@ def assess(
         method=method,
         **found._asdict(),  # permit, replacement, fund, penalties, lines, site: typed in treecalc.results.Findings
     )
+
+
+def _mortality(opts: AssessOptions, schedule: Any) -> tuple[float, str]:
+    """The annual mortality of the projections and the cumulative basis, and where it comes from: the
+    option given, else the fee schedule's, else the literature's default (Roman & Scatena 2011)."""
+    from treecalc.models import growth
+
+    if opts.mortality is not None:
+        return opts.mortality, "given"
+    if schedule is not None and getattr(schedule, "mortality_rate", None) is not None:
+        return float(schedule.mortality_rate), f"fee schedule ({schedule.source})"
+    return growth.default_mortality_rate(), str(data.mortality()["source"])
 
 
 def _survey_assumptions(survey: Any) -> list[str]:
@@ -506,7 +536,8 @@ def _method(
     if kind == "cumulative":
         method["data_sources"].append(
             "growth: Urban Tree Database (McPherson et al. 2016) and i-Tree Streets "
-            "age-class curves; no mortality, no discounting"
+            f"age-class curves; annual mortality {options['mortality_rate']:.1%} "
+            f"({options['mortality_source']}); no discounting"
         )
     if kind == "appraised":
         method["data_sources"].append("CTLA trunk formula with i-Tree Streets Northeast appraisal parameters")

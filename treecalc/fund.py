@@ -47,8 +47,11 @@ class FeeSchedule:
     label: str
     source: str
     value_basis: str = "appraised"
+    #: the annual tree mortality the village projects with (None: the literature's default, growth.py)
+    mortality_rate: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {} if self.mortality_rate is None else {"mortality_rate": self.mortality_rate}
         return {
             "basis": self.basis,
             "fee_per_tree_usd": float(self.fee_per_tree_usd),
@@ -57,6 +60,7 @@ class FeeSchedule:
             "label": self.label,
             "source": self.source,
             "value_basis": self.value_basis,
+            **extra,
         }
 
 
@@ -89,7 +93,15 @@ def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *, fee_pe
             f"fee schedule {source}: fee_per_tree_usd must be more than $0 for basis per_tree (a fee of $0 "
             "is no payment in lieu; give the fee the Board set, §208-24C)"
         )
-    return FeeSchedule(basis, fee, mult, placeholder, label, source, value_basis)
+    mortality = None
+    if raw.get("mortality_rate") is not None:
+        from treecalc.models.growth import mortality_rate
+
+        try:
+            mortality = mortality_rate(raw["mortality_rate"])
+        except ValueError as e:
+            raise ValueError(f"fee schedule {source}: {e}") from None
+    return FeeSchedule(basis, fee, mult, placeholder, label, source, value_basis, mortality)
 
 
 def _capital_basis(value: Any, source: str) -> str:

@@ -162,6 +162,7 @@ def body() -> None:
     if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund: nothing to choose
         with st.expander("Replacement stock and planting space", expanded=True):
             _stock_controls()
+            plan_panel.mortality_control()
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     with head:
@@ -417,9 +418,9 @@ def _projection(a, rep) -> None:
             },
         )
     st.caption(
-        "Each year's annual benefits (i-Tree Streets, the assessment's prices) of the trees counted toward "
+        "Each year's expected annual benefits (i-Tree Streets, the assessment's prices) of the trees counted toward "
         "replacement had they stayed, and of the planting plan, both grown with the treecalc growth curves "
-        "(Urban Tree Database / i-Tree Streets age classes)."
+        "(Urban Tree Database / i-Tree Streets age classes). " + plan_panel.mortality_caption(a)
     )
 
 

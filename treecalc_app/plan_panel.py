@@ -1,4 +1,5 @@
-"""The Permit page's "cheapest lawful plan" panel: :func:`treecalc.plan.plan` drawn, nothing decided here."""
+"""The Permit page's "cheapest lawful plan" panel (:func:`treecalc.plan.plan` drawn) and the projection's
+mortality control and payback line (:func:`treecalc.projection.summary`): nothing decided here."""
 
 from __future__ import annotations
 
@@ -45,3 +46,30 @@ def panel() -> None:
         st.markdown(f"**{s.k} optional, {ui.usd(s.cost_usd, cents=True)}**: " + " ".join(s.reasons))
     for n in result.notes:
         st.caption(f"• {n}")
+
+
+def mortality_control() -> None:
+    """The annual mortality of the projection, payback and cumulative basis (empty: the default)."""
+    from treecalc.models.growth import default_mortality_rate
+
+    d = default_mortality_rate()
+    pct = st.number_input(
+        "Annual tree mortality (%)",
+        min_value=0.0,
+        max_value=99.0,
+        step=0.5,
+        value=None if state.opt("mortality") is None else state.opt("mortality") * 100,
+        key="w_mortality",
+        placeholder=f"{d:.1%} (default)",
+        help=f"Share of the trees dying each year, removed and replacement trees alike; empty: {d:.1%}, the "
+        "middle of the street-tree range of Roman & Scatena (2011), 3.5-5.1% a year.",
+    )
+    state.set_opt("mortality", None if pct is None else pct / 100)
+
+
+def mortality_caption(a) -> str:
+    """The rate the chart uses and the payback year, in words."""
+    from treecalc.projection import summary
+
+    s = summary(a)
+    return f"Mortality: {s['mortality_rate']:.1%} of the trees die each year. Payback: {s['payback']}."

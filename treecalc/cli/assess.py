@@ -126,6 +126,13 @@ def add_assess_flags(p: argparse.ArgumentParser, outputs: Any = None, switches: 
         metavar="SQFT",
         help="plantable area, sq ft (divided by the §208-6 spacing of each size class)",
     )
+    p.add_argument(
+        "--mortality",
+        type=float,
+        metavar="RATE",
+        help="annual tree mortality, 0-1, of the projection, payback and cumulative basis "
+        "(default 0.043, Roman & Scatena 2011; or the fee schedule's mortality_rate)",
+    )
     p.add_argument("--fee-schedule", metavar="F.toml", help="fee schedule for payments in lieu (§208-24C)")
     p.add_argument(
         "--fee-per-tree",
@@ -249,6 +256,7 @@ def _check_numbers(a: argparse.Namespace) -> None:
         ("--replacement-height", a.replacement_height_ft, "height_ft"),
         ("--replacement-cost", a.replacement_cost_usd, "usd"),
         ("--fee-per-tree", a.fee_per_tree_usd, "usd"),
+        ("--mortality", a.mortality, "fraction"),
     )
     for flag, value, kind in checks:
         if value is not None:
