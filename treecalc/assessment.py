@@ -141,7 +141,9 @@ class Context:
 
     def _basis_fn(self, basis: str) -> Callable[..., np.ndarray]:
         kind, years, _ = parse_value_basis(basis)
-        return _value_fn(kind, years, self.params, self.options.get("mortality_rate", 0.0))
+        return _value_fn(
+            kind, years, self.params, self.options.get("mortality_rate", 0.0), self.options.get("appraisal")
+        )
 
     def capital_value_of(self, trees: pd.DataFrame, mask: np.ndarray, basis: str) -> np.ndarray:
         """The value of the trees in ``mask`` on a capital basis (appraised or cumulative:N), to the cent.
@@ -239,13 +241,19 @@ def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
             f"benefits over {years} years with growth, USD (i-Tree Streets benefits, UTD growth)",
         )
     if b in ("appraised", "appraisal", "ctla"):
-        return "appraised", None, "CTLA replacement value, USD (trunk formula as i-Tree Streets reports it)"
+        return (
+            "appraised",
+            None,
+            "CTLA replacement value, USD (trunk formula as i-Tree Streets reports it; Guide for Plant Appraisal, 9th ed.)",
+        )
     raise ValueError(f"unknown value basis {basis!r}: use annual, cumulative:N or appraised")
 
 
-def _value_fn(kind: str, years: int | None, params: BenefitParams, mortality: float = 0.0) -> Callable[..., np.ndarray]:
+def _value_fn(
+    kind: str, years: int | None, params: BenefitParams, mortality: float = 0.0, appraisal: dict | None = None
+) -> Callable[..., np.ndarray]:
     """value(codes, dbh_in, land_use=None, condition=None) -> USD per tree on the basis (``mortality``:
-    the annual rate of the cumulative basis)."""
+    the annual rate of the cumulative basis; ``appraisal``: the 10th edition's parameters, None: the 9th)."""
 
     def annual(codes, dbh, land_use=None):
         frame = pd.DataFrame({"species_code": np.asarray(codes, dtype=object), "dbh_in": np.asarray(dbh, dtype=float)})
@@ -271,11 +279,25 @@ def _value_fn(kind: str, years: int | None, params: BenefitParams, mortality: fl
                 ),
                 dtype=float,
             )
-        from treecalc.models import appraisal
+        from treecalc.models import appraisal as ctla
 
         cond = "good" if condition is None else condition
+        if appraisal is not None:  # Guide for Plant Appraisal, 10th ed.: the trunk formula technique
+            from treecalc.models import appraisal10
+
+            return np.asarray(
+                appraisal10.appraised_value(
+                    np.asarray(codes, dtype=object),
+                    np.asarray(dbh, dtype=float),
+                    cond,
+                    unit_cost=appraisal.get("unit_cost_usd_per_sqin"),
+                    functional_pct=appraisal.get("functional_pct", 100.0),
+                    external_pct=appraisal.get("external_pct", 100.0),
+                ),
+                dtype=float,
+            )
         return np.asarray(
-            appraisal.replacement_value(np.asarray(codes, dtype=object), np.asarray(dbh, dtype=float), cond),
+            ctla.replacement_value(np.asarray(codes, dtype=object), np.asarray(dbh, dtype=float), cond),
             dtype=float,
         )
 
@@ -437,12 +459,19 @@ def assess(
     mortality, mortality_source = _mortality(opts, schedule)
     if kind == "cumulative":
         basis_label = basis_label.replace("with growth", f"with growth and {mortality:.1%}/yr mortality")
-    value_of = _value_fn(kind, years, params, mortality)
+    appraisal10 = getattr(schedule, "appraisal", None)  # the fee schedule's appraisal_edition = 10
+    if kind == "appraised" and appraisal10 is not None:
+        from treecalc.models.appraisal10 import describe
+
+        basis_label = f"appraised value, USD ({describe(appraisal10)})"
+    value_of = _value_fn(kind, years, params, mortality, appraisal10)
     trees = _prepare_trees(survey.trees)
     _value_trees(trees, kind, value_of, params, assumptions)
     trees["harmed"] = trees["action"].isin(croton.HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
     options["mortality_rate"], options["mortality_source"] = mortality, mortality_source
+    options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
+    _appraisal_assumption(options, schedule, kind, assumptions)
     method = _method(kind, basis_label, options, resolved_params, law, jkey)
     # each argument is named as the field of Context it fills, in the order of its fields
     ctx = Context(survey, trees, site_in, law, opts, options, assumptions, warnings, method, value_of, kind, params)
@@ -451,6 +480,15 @@ def assess(
         ctx.schedule = schedule
         method["fee_schedule"] = schedule.to_dict()
     found = RULES[jkey].assess(ctx)
+    if (
+        appraisal10 is not None
+        and schedule is not None
+        and schedule.value_basis == "appraised"
+        and found.fund.get("fund_in_lieu_usd") is not None
+    ):
+        from treecalc.models.appraisal10 import describe
+
+        found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
     method["sections_applied"] = list(RULES[jkey].SECTIONS_APPLIED)
     method["readings"] = list(RULES[jkey].READINGS) + (
         [OFFENCE_READING, OTHER_PROHIBITIONS_NOTE] if jkey == "croton_on_hudson" else []
@@ -468,6 +506,18 @@ def assess(
         method=method,
         **found._asdict(),  # permit, replacement, fund, penalties, lines, site: typed in treecalc.results.Findings
     )
+
+
+def _appraisal_assumption(options: dict[str, Any], schedule: Any, kind: str, assumptions: list[str]) -> None:
+    """Say the 10th edition's placeholder unit cost wherever appraised values are used."""
+    a10 = options.get("appraisal")
+    used = kind == "appraised" or getattr(schedule, "value_basis", "") == "appraised"
+    if a10 is not None and used and a10.get("placeholder"):
+        assumptions.append(
+            "Guide for Plant Appraisal, 10th ed.: the unit cost is a PLACEHOLDER (each species' i-Tree Streets "
+            "replacement tree, installed cost / trunk area) until a local nursery quote is given "
+            "(appraisal_unit_cost_usd_per_sqin in the fee schedule)"
+        )
 
 
 def _mortality(opts: AssessOptions, schedule: Any) -> tuple[float, str]:
@@ -539,8 +589,14 @@ def _method(
             f"age-class curves; annual mortality {options['mortality_rate']:.1%} "
             f"({options['mortality_source']}); no discounting"
         )
-    if kind == "appraised":
-        method["data_sources"].append("CTLA trunk formula with i-Tree Streets Northeast appraisal parameters")
+    if kind == "appraised" and options.get("appraisal") is not None:
+        from treecalc.models.appraisal10 import describe
+
+        method["data_sources"].append(describe(options["appraisal"]))
+    elif kind == "appraised":
+        method["data_sources"].append(
+            "CTLA trunk formula (Guide for Plant Appraisal, 9th ed.) with i-Tree Streets Northeast appraisal parameters"
+        )
     return method
 
 
