@@ -65,3 +65,22 @@ def test_bad_edition_is_refused():
         load_fee_schedule({**SCHEDULE, "appraisal_edition": 11})
     with pytest.raises(ValueError, match="appraisal_external_pct"):
         load_fee_schedule({**SCHEDULE, "appraisal_external_pct": "150"})
+
+
+def test_per_tree_limitations_from_the_survey(tmp_path):
+    from treecalc.ingest import read_survey
+
+    f = tmp_path / "s.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Action,Condition,Functional limitations (%),External limitations (%)\n"
+        "A,Acer rubrum,12,Remove,Good,75,\n"
+        "B,Acer rubrum,12,Remove,Good,,50\n"
+        "C,Acer rubrum,12,Remove,Good,lots,\n"
+    )
+    sv = read_survey(f)
+    assert list(sv.trees.columns[-2:]) == ["functional_limitation_pct", "external_limitation_pct"]
+    assert any("not a percentage" in w for w in sv.trees["warnings"])
+    fs = {**SCHEDULE, "appraisal_unit_cost_usd_per_sqin": "50"}
+    a = assess(sv, value_basis="appraised", fee_schedule=fs)
+    # 50 x 113.09734 x 80% = 4,523.894; A x 75% = 3,392.92; B x 50% = 2,261.95; C: not read, 100% -> 4,523.89
+    assert list(a.trees["value_usd"]) == [3392.92, 2261.95, 4523.89]

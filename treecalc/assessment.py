@@ -153,6 +153,9 @@ class Context:
         if basis == self.options["value_basis"]:
             return trees["value_usd"].to_numpy(float)[mask]
         kind, _, _ = parse_value_basis(basis)
+        if kind == "appraised" and self.options.get("appraisal") is not None:
+            cond = _condition_for_appraisal(trees["condition"][mask])[0]
+            return croton.round_cents(appraised_10th(trees, mask, self.options["appraisal"], cond))
         fn = self._basis_fn(basis)
         third = (
             _condition_for_appraisal(trees["condition"][mask])[0]
@@ -363,8 +366,38 @@ def _condition_for_appraisal(cond: pd.Series) -> tuple[np.ndarray, int]:
     return np.where(blank, "good", c).astype(object), int(blank.sum())
 
 
+def appraised_10th(trees: pd.DataFrame, mask: np.ndarray, appraisal: dict[str, Any], condition: Any) -> np.ndarray:
+    """The 10th-edition appraised value of the trees in ``mask``: the fee schedule's unit cost, and each tree's
+    functional and external limitations where the survey gives them (the schedule's otherwise)."""
+    from treecalc.models import appraisal10
+
+    def pct(col: str, key: str) -> np.ndarray:
+        default = float(appraisal.get(key, 100.0))
+        if col not in trees:
+            return np.full(int(np.count_nonzero(mask)), default)
+        v = trees[col].to_numpy(float)[mask]
+        return np.where(np.isnan(v), default, v)
+
+    return np.asarray(
+        appraisal10.appraised_value(
+            trees["species_code"].to_numpy(object)[mask],
+            trees["dbh_in"].to_numpy(float)[mask],
+            condition,
+            unit_cost=appraisal.get("unit_cost_usd_per_sqin"),
+            functional_pct=pct("functional_limitation_pct", "functional_pct"),
+            external_pct=pct("external_limitation_pct", "external_pct"),
+        ),
+        dtype=float,
+    )
+
+
 def _value_trees(
-    trees: pd.DataFrame, kind: str, value_of: Callable[..., np.ndarray], params: BenefitParams, assumptions: list[str]
+    trees: pd.DataFrame,
+    kind: str,
+    value_of: Callable[..., np.ndarray],
+    params: BenefitParams,
+    assumptions: list[str],
+    appraisal: dict[str, Any] | None = None,
 ) -> None:
     """Benefits per tree and ``value_usd`` on the value basis, rounded half-up to the cent as arrays."""
     if not len(trees):
@@ -387,7 +420,10 @@ def _value_trees(
         cond, blanks = _condition_for_appraisal(trees["condition"])
         if blanks:
             assumptions.append(f"{blanks} tree(s) without a condition are appraised in good condition (CTLA)")
-        raw = value_of(trees["species_code"].to_numpy(object), trees["dbh_in"].to_numpy(float), condition=cond)
+        if appraisal is not None:
+            raw = appraised_10th(trees, np.ones(len(trees), dtype=bool), appraisal, cond)
+        else:
+            raw = value_of(trees["species_code"].to_numpy(object), trees["dbh_in"].to_numpy(float), condition=cond)
     trees["value_usd"] = croton.round_cents(raw)
 
 
@@ -466,7 +502,7 @@ def assess(
         basis_label = f"appraised value, USD ({describe(appraisal10)})"
     value_of = _value_fn(kind, years, params, mortality, appraisal10)
     trees = _prepare_trees(survey.trees)
-    _value_trees(trees, kind, value_of, params, assumptions)
+    _value_trees(trees, kind, value_of, params, assumptions, appraisal10)
     trees["harmed"] = trees["action"].isin(croton.HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
     options["mortality_rate"], options["mortality_source"] = mortality, mortality_source

@@ -41,6 +41,8 @@ FIELDS = (
     *FLAG_FIELDS,
     "distance_to_residence_ft",
     "must_remove",
+    "functional_limitation_pct",
+    "external_limitation_pct",
     "genus",
     "cultivar",
     "stump_diameter",
@@ -313,6 +315,23 @@ SYNONYMS: dict[str, list[str]] = {
         "removal required",
         "must remove y n",
         "required removal y n",
+    ),
+    # the 10th edition's depreciations (Guide for Plant Appraisal), percentages per tree
+    "functional_limitation_pct": _n(
+        "functional limitations",
+        "functional limitation",
+        "functional limitations %",
+        "functional limitation %",
+        "functional limitations pct",
+        "functional limitation pct",
+    ),
+    "external_limitation_pct": _n(
+        "external limitations",
+        "external limitation",
+        "external limitations %",
+        "external limitation %",
+        "external limitations pct",
+        "external limitation pct",
     ),
     "retain": _n(
         "retain",
