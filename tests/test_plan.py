@@ -115,3 +115,10 @@ def test_cli_plan_bad_budget(tmp_path, capsys):
     f = _csv(tmp_path / "survey.csv", ROWS)
     assert main(["plan", str(f), "--budget", "lots"]) == 2
     assert "--budget" in capsys.readouterr().err
+
+
+def test_cli_refuses_past_the_limit(tmp_path, capsys):
+    f = _csv(tmp_path / "survey.csv", ROWS)
+    assert main(["plan", str(f), "--max-assessments", "8"]) == 2
+    err = capsys.readouterr().err
+    assert "16 assessments" in err and "at most 8" in err and "--max-assessments" in err

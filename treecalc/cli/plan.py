@@ -24,6 +24,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         p.add_argument(
             "--budget", metavar="USD", help="what the applicant can spend; each step says if it is within it"
         )
+        p.add_argument(
+            "--max-assessments",
+            type=int,
+            metavar="N",
+            help="the most candidate sets assessed (default 256, under a minute; more for a batch run)",
+        )
         add_switches(p, ("--json", "print one JSON object"))
 
     add_assess_flags(p, None, switches)
@@ -54,7 +60,12 @@ def _cmd_plan(a: argparse.Namespace) -> int:
     if a.budget is not None:
         in_range("--budget", a.budget, "usd")
     _, survey, kwargs = assess_inputs(a)
-    result = plan(survey, budget_usd=a.budget, **kwargs)
+    from treecalc.plan import MAX_ASSESSMENTS
+
+    limit = MAX_ASSESSMENTS if a.max_assessments is None else a.max_assessments
+    if limit < 1:
+        raise ValueError(f"--max-assessments must be a whole number >= 1, got {a.max_assessments}")
+    result = plan(survey, budget_usd=a.budget, max_assessments=limit, **kwargs)
     if a.json:
         dump_json(result.to_json())
     else:
