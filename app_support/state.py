@@ -382,3 +382,25 @@ def projection(a: Any = None, years: int = 20) -> Any:
     removed = _projection_part((counted, []), params, years)
     planted = _projection_part((counted.iloc[:0], plan), params, years)
     return pd.concat([removed, planted], ignore_index=True)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _plan(sha256: str, name: str, read_json: str, opts_json: str, budget: float | None, _data: bytes) -> Any:
+    """``treecalc.plan.plan`` cached on survey + options + budget (each candidate a full assessment)."""
+    from treecalc.plan import plan as _make_plan
+
+    kw = json.loads(opts_json)
+    edits = {k: kw.pop(k, None) for k in EDIT_KEYS}
+    sv = _read_survey(sha256, name, read_json, _data)
+    return _make_plan(edited_survey(sv, edits), budget_usd=budget, **kw)
+
+
+def plan(budget: float | None = None) -> Any:
+    """The cheapest lawful plan of the current survey and options (raises :class:`AppError`)."""
+    src = source()
+    if src is None:
+        raise AppError("No survey yet: upload one on the Survey page.")
+    try:
+        return _plan(src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()), budget, src.data)
+    except ValueError as e:  # the plan's own refusal (too many optional removals) is written for people
+        raise AppError(str(e)) from e

@@ -13,7 +13,6 @@ from dataclasses import fields
 from pathlib import Path
 from types import SimpleNamespace
 
-import numpy as np
 import openpyxl
 import pandas as pd
 import pytest
@@ -117,13 +116,15 @@ def test_violation_counts_topped_and_has_no_three_tree_threshold():
     assert "not an offence by itself" in a.penalties["not_offences"][0]["reason"]
 
 
-def _cumulative(code, dbh, years):
+def _cumulative(code, dbh, years, mortality=0.043):
+    """Sum over t = 1..N of V(D_{t-1}) x (1 - m)^(t-1): year t's annual benefits at the DBH at its start,
+    counted for the share still alive then (default m: 4.3 %/yr, Roman & Scatena 2011)."""
     from treecalc.models import growth
 
-    def annual(c, d):
-        return compute_benefits(pd.DataFrame({"species_code": c, "dbh_in": d}))["usd_total_annual"].to_numpy()
-
-    return float(growth.cumulative_benefits(np.array([code], dtype=object), np.array([dbh]), years, annual)[0])
+    path = growth.dbh_path([code], [dbh], years - 1)[0]  # D_0 .. D_{N-1}
+    values = compute_benefits(pd.DataFrame({"species_code": [code] * years, "dbh_in": path}))["usd_total_annual"]
+    alive = [(1 - mortality) ** (t - 1) for t in range(1, years + 1)]
+    return float(sum(v * w for v, w in zip(values, alive)))
 
 
 @pytest.mark.parametrize("violation,pct", [(False, 90), (True, 120)])

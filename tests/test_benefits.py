@@ -117,13 +117,17 @@ def test_replacement_value_and_cumulative_are_reported():
     # CTLA: TA = pi x 6^2 = 113.097 sq in; [530 + 66 x (113.097 - 7.065)] = 7,528.13;
     # x species rating 0.90 x condition good 0.80 = 5,420.26
     assert r["replacement_value_usd"] == pytest.approx(5420.26, abs=0.01)
-    # 20 years: year t valued at the DBH at the start of year t (growth.dbh_path), no mortality
+    # 20 years: year t valued at the DBH at the start of year t (growth.dbh_path), counted for the share
+    # alive then under the default 4.3 %/yr mortality (Roman & Scatena 2011): weight 0.957^(t-1), t = 1..20
     from treecalc.models import growth
 
     path = growth.dbh_path(["ACRU"], [12.0], 20)[0][:20]
-    expected = sum(treecalc.benefits("ACRU", d)["dollars"]["total_annual"] for d in path)
+    expected = sum(treecalc.benefits("ACRU", d)["dollars"]["total_annual"] * 0.957**t for t, d in enumerate(path))
+    assert r["cumulative_mortality_rate"] == 0.043
     assert r["cumulative_usd"] == pytest.approx(expected)
-    assert r["cumulative_usd"] > 20 * r["dollars"]["total_annual"]  # the tree grows
+    r0 = treecalc.benefits("ACRU", 12, mortality_rate=0)  # no deaths: the plain sum, and the tree grows
+    assert r0["cumulative_usd"] > 20 * r0["dollars"]["total_annual"]
+    assert r["cumulative_usd"] < r0["cumulative_usd"]
     r2 = treecalc.benefits("ACRU", 12, mortality_rate=0.05)
     assert r2["cumulative_usd"] < r["cumulative_usd"]
 

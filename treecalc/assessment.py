@@ -11,8 +11,9 @@ Value bases (shown on every output):
 
 - ``annual``: total annual benefits, USD/yr, as the National Tree Benefit Calculator reports
   them (i-Tree Streets, Northeast) — the methodology § 208-22B names;
-- ``cumulative:N``: expected benefits over N years with growth
-  (:func:`treecalc.models.growth.cumulative_benefits`, no mortality or discounting);
+- ``cumulative:N``: expected benefits over N years with growth and annual mortality
+  (:func:`treecalc.models.growth.cumulative_benefits`; the rate given, the fee schedule's, or
+  Roman & Scatena's 4.3 %/yr; no discounting);
 - ``appraised``: the CTLA replacement value i-Tree Streets reports
   (:func:`treecalc.models.appraisal.replacement_value`, by the tree's condition).
 """
@@ -67,10 +68,15 @@ class AssessOptions:
     fee_per_tree_usd: Any = None
     in_lieu_policy: str = "plant_first"
     size_waiver: bool = False
+    mortality: float | None = None
 
     def validated(self) -> AssessOptions:
         o = AssessOptions(**vars(self))
         o.continuing_days = whole_days(self.continuing_days)
+        if o.mortality is not None:
+            from treecalc.models.growth import mortality_rate
+
+            o.mortality = mortality_rate(o.mortality)
         if o.replacement_percent is not None:
             o.replacement_percent = number("replacement percentage", o.replacement_percent, low=0, strict=True)
         if o.plantable is not None and o.plantable_area_sqft is not None:
@@ -136,7 +142,9 @@ class Context:
 
     def _basis_fn(self, basis: str) -> Callable[..., np.ndarray]:
         kind, years, _ = parse_value_basis(basis)
-        return _value_fn(kind, years, self.params)
+        return _value_fn(
+            kind, years, self.params, self.options.get("mortality_rate", 0.0), self.options.get("appraisal")
+        )
 
     def capital_value_of(self, trees: pd.DataFrame, mask: np.ndarray, basis: str) -> np.ndarray:
         """The value of the trees in ``mask`` on a capital basis (appraised or cumulative:N), to the cent.
@@ -146,6 +154,9 @@ class Context:
         if basis == self.options["value_basis"]:
             return trees["value_usd"].to_numpy(float)[mask]
         kind, _, _ = parse_value_basis(basis)
+        if kind == "appraised" and self.options.get("appraisal") is not None:
+            cond = _condition_for_appraisal(trees["condition"][mask])[0]
+            return croton.round_cents(appraised_10th(trees, mask, self.options["appraisal"], cond))
         fn = self._basis_fn(basis)
         third = (
             _condition_for_appraisal(trees["condition"][mask])[0]
@@ -234,12 +245,19 @@ def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
             f"benefits over {years} years with growth, USD (i-Tree Streets benefits, UTD growth)",
         )
     if b in ("appraised", "appraisal", "ctla"):
-        return "appraised", None, "CTLA replacement value, USD (trunk formula as i-Tree Streets reports it)"
+        return (
+            "appraised",
+            None,
+            "CTLA replacement value, USD (trunk formula as i-Tree Streets reports it; Guide for Plant Appraisal, 9th ed.)",
+        )
     raise ValueError(f"unknown value basis {basis!r}: use annual, cumulative:N or appraised")
 
 
-def _value_fn(kind: str, years: int | None, params: BenefitParams) -> Callable[..., np.ndarray]:
-    """value(codes, dbh_in, land_use=None, condition=None) -> USD per tree on the basis."""
+def _value_fn(
+    kind: str, years: int | None, params: BenefitParams, mortality: float = 0.0, appraisal: dict | None = None
+) -> Callable[..., np.ndarray]:
+    """value(codes, dbh_in, land_use=None, condition=None) -> USD per tree on the basis (``mortality``:
+    the annual rate of the cumulative basis; ``appraisal``: the 10th edition's parameters, None: the 9th)."""
 
     def annual(codes, dbh, land_use=None):
         frame = pd.DataFrame({"species_code": np.asarray(codes, dtype=object), "dbh_in": np.asarray(dbh, dtype=float)})
@@ -261,14 +279,29 @@ def _value_fn(kind: str, years: int | None, params: BenefitParams) -> Callable[.
                     np.asarray(dbh, dtype=float),
                     years,
                     lambda c, d: annual(c, d, land_use),
+                    mortality_rate=mortality,
                 ),
                 dtype=float,
             )
-        from treecalc.models import appraisal
+        from treecalc.models import appraisal as ctla
 
         cond = "good" if condition is None else condition
+        if appraisal is not None:  # Guide for Plant Appraisal, 10th ed.: the trunk formula technique
+            from treecalc.models import appraisal10
+
+            return np.asarray(
+                appraisal10.appraised_value(
+                    np.asarray(codes, dtype=object),
+                    np.asarray(dbh, dtype=float),
+                    cond,
+                    unit_cost=appraisal.get("unit_cost_usd_per_sqin"),
+                    functional_pct=appraisal.get("functional_pct", 100.0),
+                    external_pct=appraisal.get("external_pct", 100.0),
+                ),
+                dtype=float,
+            )
         return np.asarray(
-            appraisal.replacement_value(np.asarray(codes, dtype=object), np.asarray(dbh, dtype=float), cond),
+            ctla.replacement_value(np.asarray(codes, dtype=object), np.asarray(dbh, dtype=float), cond),
             dtype=float,
         )
 
@@ -334,8 +367,38 @@ def _condition_for_appraisal(cond: pd.Series) -> tuple[np.ndarray, int]:
     return np.where(blank, "good", c).astype(object), int(blank.sum())
 
 
+def appraised_10th(trees: pd.DataFrame, mask: np.ndarray, appraisal: dict[str, Any], condition: Any) -> np.ndarray:
+    """The 10th-edition appraised value of the trees in ``mask``: the fee schedule's unit cost, and each tree's
+    functional and external limitations where the survey gives them (the schedule's otherwise)."""
+    from treecalc.models import appraisal10
+
+    def pct(col: str, key: str) -> np.ndarray:
+        default = float(appraisal.get(key, 100.0))
+        if col not in trees:
+            return np.full(int(np.count_nonzero(mask)), default)
+        v = trees[col].to_numpy(float)[mask]
+        return np.where(np.isnan(v), default, v)
+
+    return np.asarray(
+        appraisal10.appraised_value(
+            trees["species_code"].to_numpy(object)[mask],
+            trees["dbh_in"].to_numpy(float)[mask],
+            condition,
+            unit_cost=appraisal.get("unit_cost_usd_per_sqin"),
+            functional_pct=pct("functional_limitation_pct", "functional_pct"),
+            external_pct=pct("external_limitation_pct", "external_pct"),
+        ),
+        dtype=float,
+    )
+
+
 def _value_trees(
-    trees: pd.DataFrame, kind: str, value_of: Callable[..., np.ndarray], params: BenefitParams, assumptions: list[str]
+    trees: pd.DataFrame,
+    kind: str,
+    value_of: Callable[..., np.ndarray],
+    params: BenefitParams,
+    assumptions: list[str],
+    appraisal: dict[str, Any] | None = None,
 ) -> None:
     """Benefits per tree and ``value_usd`` on the value basis, rounded half-up to the cent as arrays."""
     if not len(trees):
@@ -358,7 +421,10 @@ def _value_trees(
         cond, blanks = _condition_for_appraisal(trees["condition"])
         if blanks:
             assumptions.append(f"{blanks} tree(s) without a condition are appraised in good condition (CTLA)")
-        raw = value_of(trees["species_code"].to_numpy(object), trees["dbh_in"].to_numpy(float), condition=cond)
+        if appraisal is not None:
+            raw = appraised_10th(trees, np.ones(len(trees), dtype=bool), appraisal, cond)
+        else:
+            raw = value_of(trees["species_code"].to_numpy(object), trees["dbh_in"].to_numpy(float), condition=cond)
     trees["value_usd"] = croton.round_cents(raw)
 
 
@@ -391,6 +457,7 @@ def assess(
     fee_per_tree_usd: Any = None,
     in_lieu_policy: str = "plant_first",
     size_waiver: bool = False,
+    mortality: float | None = None,
     benefit_params: BenefitParams | None = None,
     progress: Any = None,
     species_map: dict[str, str] | None = None,
@@ -422,19 +489,44 @@ def assess(
     kind, years, basis_label = parse_value_basis(opts.value_basis)
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
-    value_of = _value_fn(kind, years, params)
+    schedule = (
+        load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd)
+        if jkey == "croton_on_hudson"
+        else None
+    )
+    mortality, mortality_source = _mortality(opts, schedule)
+    if kind == "cumulative":
+        basis_label = basis_label.replace("with growth", f"with growth and {mortality:.1%}/yr mortality")
+    appraisal10 = getattr(schedule, "appraisal", None)  # the fee schedule's appraisal_edition = 10
+    if kind == "appraised" and appraisal10 is not None:
+        from treecalc.models.appraisal10 import describe
+
+        basis_label = f"appraised value, USD ({describe(appraisal10)})"
+    value_of = _value_fn(kind, years, params, mortality, appraisal10)
     trees = _prepare_trees(survey.trees)
-    _value_trees(trees, kind, value_of, params, assumptions)
+    _value_trees(trees, kind, value_of, params, assumptions, appraisal10)
     trees["harmed"] = trees["action"].isin(croton.HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
+    options["mortality_rate"], options["mortality_source"] = mortality, mortality_source
+    options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
+    _appraisal_assumption(options, schedule, kind, assumptions)
     method = _method(kind, basis_label, options, resolved_params, law, jkey)
     # each argument is named as the field of Context it fills, in the order of its fields
     ctx = Context(survey, trees, site_in, law, opts, options, assumptions, warnings, method, value_of, kind, params)
     ctx.survey_lines = _survey_lines(survey, trees, lawparams.JURISDICTIONS[jkey])
-    if jkey == "croton_on_hudson":
-        ctx.schedule = load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd)
-        method["fee_schedule"] = ctx.schedule.to_dict()
+    if schedule is not None:
+        ctx.schedule = schedule
+        method["fee_schedule"] = schedule.to_dict()
     found = RULES[jkey].assess(ctx)
+    if (
+        appraisal10 is not None
+        and schedule is not None
+        and schedule.value_basis == "appraised"
+        and found.fund.get("fund_in_lieu_usd") is not None
+    ):
+        from treecalc.models.appraisal10 import describe
+
+        found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
     method["sections_applied"] = list(RULES[jkey].SECTIONS_APPLIED)
     items = reading_items(RULES[jkey], lawparams.JURISDICTIONS[jkey]) + (
         [("§208-29", OFFENCE_READING), ("§208-18B", OTHER_PROHIBITIONS_NOTE)] if jkey == "croton_on_hudson" else []
@@ -470,6 +562,30 @@ def reading_items(module: Any, chapter: str) -> list[tuple[str, str]]:
         m = _SECTION.search(text)
         out.append((m.group(0) if m else chapter, text))
     return out
+
+
+def _appraisal_assumption(options: dict[str, Any], schedule: Any, kind: str, assumptions: list[str]) -> None:
+    """Say the 10th edition's placeholder unit cost wherever appraised values are used."""
+    a10 = options.get("appraisal")
+    used = kind == "appraised" or getattr(schedule, "value_basis", "") == "appraised"
+    if a10 is not None and used and a10.get("placeholder"):
+        assumptions.append(
+            "Guide for Plant Appraisal, 10th ed.: the unit cost is a PLACEHOLDER (each species' i-Tree Streets "
+            "replacement tree, installed cost / trunk area) until a local nursery quote is given "
+            "(appraisal_unit_cost_usd_per_sqin in the fee schedule)"
+        )
+
+
+def _mortality(opts: AssessOptions, schedule: Any) -> tuple[float, str]:
+    """The annual mortality of the projections and the cumulative basis, and where it comes from: the
+    option given, else the fee schedule's, else the literature's default (Roman & Scatena 2011)."""
+    from treecalc.models import growth
+
+    if opts.mortality is not None:
+        return opts.mortality, "given"
+    if schedule is not None and getattr(schedule, "mortality_rate", None) is not None:
+        return float(schedule.mortality_rate), f"fee schedule ({schedule.source})"
+    return growth.default_mortality_rate(), str(data.mortality()["source"])
 
 
 def _survey_assumptions(survey: Any) -> list[str]:
@@ -546,10 +662,17 @@ def _method(
     if kind == "cumulative":
         method["data_sources"].append(
             "growth: Urban Tree Database (McPherson et al. 2016) and i-Tree Streets "
-            "age-class curves; no mortality, no discounting"
+            f"age-class curves; annual mortality {options['mortality_rate']:.1%} "
+            f"({options['mortality_source']}); no discounting"
         )
-    if kind == "appraised":
-        method["data_sources"].append("CTLA trunk formula with i-Tree Streets Northeast appraisal parameters")
+    if kind == "appraised" and options.get("appraisal") is not None:
+        from treecalc.models.appraisal10 import describe
+
+        method["data_sources"].append(describe(options["appraisal"]))
+    elif kind == "appraised":
+        method["data_sources"].append(
+            "CTLA trunk formula (Guide for Plant Appraisal, 9th ed.) with i-Tree Streets Northeast appraisal parameters"
+        )
     return method
 
 

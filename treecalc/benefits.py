@@ -599,7 +599,7 @@ def benefits(
     *,
     condition: str = "good",
     horizon_years: int = 20,
-    mortality_rate: float = 0.0,
+    mortality_rate: float | None = None,
     valuations: bool = True,
     **kw: Any,
 ) -> dict[str, Any]:
@@ -616,12 +616,18 @@ def benefits(
     :func:`dollars_by_line`),
     ``replacement_value_usd`` (CTLA trunk formula at ``condition``, see
     :mod:`treecalc.models.appraisal`), ``cumulative_usd`` (benefits over
-    ``horizon_years`` with growth and ``mortality_rate``, see
+    ``horizon_years`` with growth and ``mortality_rate``, None: the street-tree default of
+    :func:`treecalc.models.growth.default_mortality_rate`, 4.3 %/yr, Roman & Scatena 2011; see
     :mod:`treecalc.models.growth`), ``warnings``, ``parameters`` and ``source``.
     ``valuations=False`` leaves out the replacement value and the cumulative
     benefits (the annual benefits alone, as :func:`compute_benefits` gives).
     """
     from treecalc.species import resolve_one
+
+    if valuations:
+        from treecalc.models.growth import mortality_rate as _rate
+
+        m_rate = _rate(mortality_rate)  # None: the literature's default
 
     try:
         dbh = float(dbh_in)
@@ -680,11 +686,11 @@ def benefits(
                         lambda c, d: benefit_arrays(np.repeat(pos, len(d)), d, np.repeat(lu, len(d)), p)[
                             "usd_total_annual"
                         ],
-                        mortality_rate=mortality_rate,
+                        mortality_rate=m_rate,
                     )[0]
                 ),
                 "cumulative_years": horizon_years,
-                "cumulative_mortality_rate": mortality_rate,
+                "cumulative_mortality_rate": m_rate,
             }
         )
     return out

@@ -244,6 +244,15 @@ def growth_utd() -> pd.DataFrame:
 
 
 @functools.cache
+def mortality() -> dict:
+    """The default annual street-tree mortality and its source (``species/mortality.toml``)."""
+    import tomllib
+
+    with open(_species_file("mortality.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
+@functools.cache
 def growth_age_class() -> tuple[np.ndarray, np.ndarray]:
     """i-Tree Streets DBH at age: (ages in years, array[value_row, age] of DBH cm).
 

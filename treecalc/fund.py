@@ -47,8 +47,18 @@ class FeeSchedule:
     label: str
     source: str
     value_basis: str = "appraised"
+    #: the annual tree mortality the village projects with (None: the literature's default, growth.py)
+    mortality_rate: float | None = None
+    #: the Guide for Plant Appraisal edition of appraised values (9: CTLA 2000 as i-Tree Streets; 10: CTLA/ISA
+    #: 2019, rev. 2020) and the 10th edition's parameters (treecalc.models.appraisal10)
+    appraisal_edition: int = 9
+    appraisal: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {} if self.mortality_rate is None else {"mortality_rate": self.mortality_rate}
+        extra["appraisal_edition"] = self.appraisal_edition
+        if self.appraisal:
+            extra["appraisal"] = dict(self.appraisal)
         return {
             "basis": self.basis,
             "fee_per_tree_usd": float(self.fee_per_tree_usd),
@@ -57,6 +67,7 @@ class FeeSchedule:
             "label": self.label,
             "source": self.source,
             "value_basis": self.value_basis,
+            **extra,
         }
 
 
@@ -89,7 +100,46 @@ def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *, fee_pe
             f"fee schedule {source}: fee_per_tree_usd must be more than $0 for basis per_tree (a fee of $0 "
             "is no payment in lieu; give the fee the Board set, §208-24C)"
         )
-    return FeeSchedule(basis, fee, mult, placeholder, label, source, value_basis)
+    mortality = None
+    if raw.get("mortality_rate") is not None:
+        from treecalc.models.growth import mortality_rate
+
+        try:
+            mortality = mortality_rate(raw["mortality_rate"])
+        except ValueError as e:
+            raise ValueError(f"fee schedule {source}: {e}") from None
+    edition, appraisal = _appraisal(raw, source)
+    return FeeSchedule(basis, fee, mult, placeholder, label, source, value_basis, mortality, edition, appraisal)
+
+
+def _appraisal(raw: dict[str, Any], source: str) -> tuple[int, dict[str, Any] | None]:
+    """``appraisal_edition`` (9 or 10) and, for the 10th, its parameters: the unit cost (USD per sq in of the
+    nursery tree's trunk; None: the placeholder per species) and the functional and external limitations (%)."""
+    ed = str(raw.get("appraisal_edition", 9)).strip()
+    if ed not in ("9", "10"):
+        raise ValueError(
+            f"fee schedule {source}: appraisal_edition must be 9 or 10, got {raw.get('appraisal_edition')!r}"
+        )
+    if ed == "9":
+        return 9, None
+    params: dict[str, Any] = {"unit_cost_usd_per_sqin": None, "placeholder": True}
+    if raw.get("appraisal_unit_cost_usd_per_sqin") not in (None, ""):
+        uc = float(
+            money(raw["appraisal_unit_cost_usd_per_sqin"], f"fee schedule {source}: appraisal_unit_cost_usd_per_sqin")
+        )
+        if uc <= 0:
+            raise ValueError(f"fee schedule {source}: appraisal_unit_cost_usd_per_sqin must be more than $0")
+        params.update(unit_cost_usd_per_sqin=uc, placeholder=bool(raw.get("appraisal_unit_cost_placeholder", False)))
+    for key in ("functional_pct", "external_pct"):
+        v = raw.get(f"appraisal_{key}", 100)
+        try:
+            x = float(v)
+        except (TypeError, ValueError):
+            x = float("nan")
+        if not 0 <= x <= 100:
+            raise ValueError(f"fee schedule {source}: appraisal_{key} must be a percentage from 0 to 100, got {v!r}")
+        params[key] = x
+    return 10, params
 
 
 def _capital_basis(value: Any, source: str) -> str:

@@ -7,6 +7,12 @@ are annual benefits (USD/yr) in each year:
 
 * the trees counted toward replacement, had they stayed;
 * the planting plan (each stock entry times its count), from planting.
+
+Both are expected values under the assessment's annual mortality m (``options["mortality_rate"]``:
+the rate given, the fee schedule's, or Roman & Scatena's (2011) 4.3 %/yr street-tree default,
+:func:`treecalc.models.growth.default_mortality_rate`): year t's benefits count the share
+(1 - m)^t still alive, the removed trees and the replacements alike, the new planting from the
+year it is planted (its establishment years included). :func:`payback` reads the two series.
 """
 
 from __future__ import annotations
@@ -33,7 +39,9 @@ def _annual_by_year(
     land_use: np.ndarray | None,
     years: int,
     params: dict[str, Any],
+    mortality: float = 0.0,
 ) -> np.ndarray:
+    alive = growth.survival(mortality, years)  # (1 - m)^t, t = 0 .. years
     if len(codes) == 0:
         return np.zeros(years + 1)
     path = growth.dbh_path(codes, dbh_in, years)  # (n, years + 1), inches
@@ -42,17 +50,18 @@ def _annual_by_year(
     if land_use is not None:
         frame["land_use"] = np.repeat(land_use, years + 1)
     usd = compute_benefits(frame, **params)["usd_total_annual"].to_numpy(float).reshape(n, years + 1)
-    return (usd * weights[:, None]).sum(axis=0)
+    return (usd * weights[:, None]).sum(axis=0) * alive
 
 
 def projection(assessment: Assessment, years: int = 20) -> pd.DataFrame:
     """Annual benefits of the removed trees and of the planting plan for ``years`` years.
 
     Returns a long table with columns ``year`` (0 = today), ``series``
-    (:data:`REMOVED` or :data:`PLANTED`) and ``value_usd`` (USD/yr that year).
-    Trees die of nothing here: no mortality is applied to either series.
+    (:data:`REMOVED` or :data:`PLANTED`) and ``value_usd`` (expected USD/yr that year, under the
+    assessment's annual mortality, applied to both series).
     """
     params = dict(assessment.options.get("benefit_parameters") or {})
+    m = mortality_of(assessment)
     trees = assessment.trees
     counted = trees[trees["counted"].astype(bool)] if "counted" in trees else trees.iloc[:0]
     plan = pd.DataFrame(assessment.replacement.get("plan") or [])
@@ -66,6 +75,7 @@ def projection(assessment: Assessment, years: int = 20) -> pd.DataFrame:
             lu,
             years,
             params,
+            m,
         )
         out.append(pd.DataFrame({"year": np.arange(years + 1), "series": REMOVED, "value_usd": v}))
     if len(plan):
@@ -76,6 +86,69 @@ def projection(assessment: Assessment, years: int = 20) -> pd.DataFrame:
             None,
             years,
             params,
+            m,
         )
         out.append(pd.DataFrame({"year": np.arange(years + 1), "series": PLANTED, "value_usd": v}))
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame(columns=["year", "series", "value_usd"])
+
+
+def mortality_of(assessment: Any) -> float:
+    """The annual mortality the assessment used (the literature's default for one made without it)."""
+    m = (getattr(assessment, "options", None) or {}).get("mortality_rate")
+    return growth.default_mortality_rate() if m is None else float(m)
+
+
+def payback(df: pd.DataFrame, years: int, mortality: float) -> dict[str, Any]:
+    """The year in which the replacements' cumulative benefits pass what the removed trees would have
+    given (both with mortality), from :func:`projection`'s table: ``{"year": t or None, "years": N,
+    "mortality_rate": m, "text": ...}``. Year t sums the benefits of years 1..t (the value in year
+    index 0..t-1); "not within N years" when it never passes."""
+    by = {s: g.sort_values("year")["value_usd"].to_numpy(float) for s, g in df.groupby("series")} if len(df) else {}
+    removed, planted = by.get(REMOVED), by.get(PLANTED)
+    year = None
+    if removed is not None and planted is not None:
+        gap = np.cumsum(planted[:years]) - np.cumsum(removed[:years])
+        over = np.flatnonzero(gap > 0)
+        year = int(over[0]) + 1 if over.size else None
+    rate = f"{mortality:.1%} of the trees dying each year"
+    if removed is None or planted is None:
+        text = "no payback year: nothing is removed and replaced"
+    elif year is None:
+        text = f"the replacements' cumulative benefits do not pass the removed trees' within {years} years ({rate})"
+    else:
+        text = (
+            f"the replacements' cumulative benefits pass what the removed trees would have given in year {year} "
+            f"({rate})"
+        )
+    return {"year": year, "years": years, "mortality_rate": mortality, "text": text}
+
+
+#: The horizon of the projection the outputs state (the app's chart, the statement, the JSON).
+HORIZON_YEARS = 20
+
+
+def summary(assessment: Any, years: int = HORIZON_YEARS) -> dict[str, Any]:
+    """The projection's figures the outputs state: the mortality (rate and source) and, for a permit with
+    replacement, the payback year (:func:`payback`; None when nothing is replaced). Computed once per
+    assessment."""
+    cached = getattr(assessment, "_projection_summary", None)
+    if cached is not None and cached.get("years") == years:
+        return cached
+    m = mortality_of(assessment)
+    options = getattr(assessment, "options", None) or {}
+    out: dict[str, Any] = {
+        "years": years,
+        "mortality_rate": m,
+        "mortality_source": options.get("mortality_source", ""),
+        "payback_year": None,
+        "payback": "no replacement is required: no payback year",
+    }
+    rep = getattr(assessment, "replacement", None) or {}
+    if rep.get("required") and rep.get("plan"):
+        pb = payback(projection(assessment, years), years, m)
+        out["payback_year"], out["payback"] = pb["year"], pb["text"]
+    try:
+        assessment._projection_summary = out
+    except AttributeError:  # a read-only stand-in: computed again next time
+        pass
+    return out

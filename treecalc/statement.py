@@ -1282,6 +1282,14 @@ def _replacement(book: _Book, a: Any) -> None:
             g.subtitle(name.capitalize())
             for x in items:
                 g.note(name[:-1].capitalize(), _text(x))
+    if plan and hasattr(a, "trees"):  # the replacements against the trees removed, with mortality
+        from treecalc.projection import summary
+
+        ps = summary(a)
+        g.blank()
+        g.subtitle(f"{ps['years']}-year projection")
+        g.note("Mortality", f"{ps['mortality_rate']:.1%} of the trees die each year ({ps['mortality_source']})")
+        g.note("Payback", _text(ps["payback"]))
     widths = g.widths()
     widths[0] = max(widths[0], 30)
     if plan_hdr:

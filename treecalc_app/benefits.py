@@ -98,8 +98,8 @@ def _basis_control() -> None:
         key="w_basis_kind",
         horizontal=True,
         help="Annual: the National Tree Benefit Calculator's total annual benefits (§208-22B). "
-        "Over N years: each year's benefits as the tree grows, summed (no mortality, no "
-        "discounting). Appraised: the CTLA replacement value. The permit, fund and statement use it.",
+        "Over N years: each year's benefits as the tree grows, summed for the share still alive (the "
+        "annual mortality set on the Permit page, default 4.3%/yr, Roman & Scatena 2011; no discounting). Appraised: the CTLA replacement value. The permit, fund and statement use it.",
     )
     if kind == "cumulative":
         years = c2.number_input("Years", 1, 100, int(basis.split(":")[1]) if ":" in basis else 20, key="w_basis_years")

@@ -16,6 +16,7 @@ from app_support import (
 )
 from app_support.views import get
 from treecalc.report.content import percent_text
+from treecalc_app import plan_panel
 
 DEFAULT = "__default__"  # the law engine's default stock (its label says which species and size)
 STOCK_COLUMNS = ["species", "dbh_in", "unit_cost_usd"]
@@ -161,6 +162,7 @@ def body() -> None:
     if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund: nothing to choose
         with st.expander("Replacement stock and planting space", expanded=True):
             _stock_controls()
+            plan_panel.mortality_control()
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     with head:
@@ -183,6 +185,7 @@ def body() -> None:
     plan = _plan(a)
     if not _is_wesley(a):
         _projection(a, get(a, "replacement") or {})
+        plan_panel.panel()  # which optional removals to make: treecalc.plan
     ui.page_downloads(
         "permit",
         {
@@ -415,9 +418,9 @@ def _projection(a, rep) -> None:
             },
         )
     st.caption(
-        "Each year's annual benefits (i-Tree Streets, the assessment's prices) of the trees counted toward "
+        "Each year's expected annual benefits (i-Tree Streets, the assessment's prices) of the trees counted toward "
         "replacement had they stayed, and of the planting plan, both grown with the treecalc growth curves "
-        "(Urban Tree Database / i-Tree Streets age classes)."
+        "(Urban Tree Database / i-Tree Streets age classes). " + plan_panel.mortality_caption(a)
     )
 
 

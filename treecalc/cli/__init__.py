@@ -1,6 +1,6 @@
-"""Command line: ``treecalc benefits | survey | assess | water | water-penalty | excavation``.
+"""Command line: ``treecalc benefits | survey | assess | plan | water | water-penalty | excavation``.
 
-One module per command (:mod:`treecalc.cli.benefits`, ``survey``, ``assess``, ``water``,
+One module per command (:mod:`treecalc.cli.benefits`, ``survey``, ``assess``, ``plan``, ``water``,
 ``excavation``), each with ``register(subparsers)``; what they share is in
 :mod:`treecalc.cli.common`. The CLI holds no domain logic: it parses arguments, calls the library
 and prints what it returns. Errors are printed as one ``error:`` line (exit 2), never as a
@@ -17,7 +17,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from treecalc.cli import assess, benefits, excavation, survey, water
+from treecalc.cli import assess, benefits, excavation, plan, survey, water
 from treecalc.cli.common import dump_json
 
 __all__ = ["build_parser", "dump_json", "main"]
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--version", action="version", version=f"treecalc {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
-    for command in (benefits, survey, assess, water, excavation):
+    for command in (benefits, survey, assess, plan, water, excavation):
         command.register(sub)
     return ap
 

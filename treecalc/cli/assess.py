@@ -31,13 +31,37 @@ def _site_pairs(items: list[str]) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from treecalc.cli.common import add_benefit_params, add_options, add_switches, repeatable
-    from treecalc.cli.survey import add_limits
+    from treecalc.cli.common import add_options, add_switches
 
     p = subparsers.add_parser(
         "assess",
         help="permits, replacement, fund and penalties for a survey (Croton-on-Hudson Ch. 208, Wesley Hills Ch. 95)",
     )
+
+    def outputs() -> None:
+        add_options(
+            p,
+            ("--out", "report.xlsx", "write the Excel statement"),
+            ("--pdf", "report.pdf", "write the printable report (PDF) to attach and sign"),
+        )
+
+    def switches() -> None:
+        add_switches(
+            p,
+            ("--json", "print one JSON object"),
+            ("--trees", "print a line for every tree (default: trees with the same finding on one line)"),
+        )
+
+    add_assess_flags(p, outputs, switches)
+    p.set_defaults(func=_cmd_assess)
+
+
+def add_assess_flags(p: argparse.ArgumentParser, outputs: Any = None, switches: Any = None) -> None:
+    """The survey argument and every flag of an assessment (``treecalc assess`` and ``treecalc plan``
+    share them); ``outputs`` and ``switches`` add a command's own flags where assess has them."""
+    from treecalc.cli.common import add_benefit_params, add_switches, repeatable
+    from treecalc.cli.survey import add_limits
+
     p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
     p.add_argument("--jurisdiction", help="croton_on_hudson (default) or wesley_hills")
     repeatable(
@@ -92,7 +116,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     for flag, dest, kind, metavar, why in replacement:
-        p.add_argument(flag, dest=dest, type=kind, metavar=metavar, help=why)
+        p.add_argument(flag, dest=dest, type=kind or str, metavar=metavar, help=why)
     add_switches(
         p,
         (
@@ -109,6 +133,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="SQFT",
         help="plantable area, sq ft (divided by the §208-6 spacing of each size class)",
     )
+    p.add_argument(
+        "--mortality",
+        type=float,
+        metavar="RATE",
+        help="annual tree mortality, 0-1, of the projection, payback and cumulative basis "
+        "(default 0.043, Roman & Scatena 2011; or the fee schedule's mortality_rate)",
+    )
     p.add_argument("--fee-schedule", metavar="F.toml", help="fee schedule for payments in lieu (§208-24C)")
     p.add_argument(
         "--fee-per-tree",
@@ -116,22 +147,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="USD",
         help="fee per replacement tree not planted (overrides the schedule)",
     )
-    add_options(
-        p,
-        ("--out", "report.xlsx", "write the Excel statement"),
-        ("--pdf", "report.pdf", "write the printable report (PDF) to attach and sign"),
-    )
+    if outputs:
+        outputs()
     add_limits(p)
-    add_switches(
-        p,
-        ("--json", "print one JSON object"),
-        ("--trees", "print a line for every tree (default: trees with the same finding on one line)"),
-    )
+    if switches:
+        switches()
     from treecalc.cli.survey import add_species_map
 
     add_species_map(p)
     add_benefit_params(p)
-    p.set_defaults(func=_cmd_assess)
 
 
 def _fmt(v: Any, unit: str) -> str:
@@ -239,6 +263,7 @@ def _check_numbers(a: argparse.Namespace) -> None:
         ("--replacement-height", a.replacement_height_ft, "height_ft"),
         ("--replacement-cost", a.replacement_cost_usd, "usd"),
         ("--fee-per-tree", a.fee_per_tree_usd, "usd"),
+        ("--mortality", a.mortality, "fraction"),
     )
     for flag, value, kind in checks:
         if value is not None:
@@ -332,11 +357,13 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
         )
 
 
-def _cmd_assess(a: argparse.Namespace) -> int:
+def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
+    """The flags of :func:`add_assess_flags` checked, and the survey read: (path, survey, the keyword
+    arguments of :func:`treecalc.assessment.assess`)."""
     from dataclasses import fields
 
-    from treecalc.assessment import AssessOptions, assess, prepare
-    from treecalc.cli.common import benefit_kwargs, dump_json
+    from treecalc.assessment import AssessOptions, prepare
+    from treecalc.cli.common import benefit_kwargs
 
     kw = benefit_kwargs(a)
     land_use = kw.pop("land_use")
@@ -346,7 +373,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     options = {f.name: getattr(a, f.name) for f in fields(AssessOptions) if hasattr(a, f.name)}
     options["continuing_days"] = _days(a.continuing_days)
     _check_numbers(a)
-    if a.out:
+    if getattr(a, "out", None):
         _check_out(a.out)  # before any work: a bad path is reported once, cleanly
     if getattr(a, "pdf", None):
         _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
@@ -371,14 +398,17 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         species_map=species_map_arg(a.species_map) or None,
         meanwhile=lambda: prepare(a.jurisdiction),  # the tables load while the child reads
     )
-    result = assess(
-        survey,
-        progress=stderr_progress(),
-        jurisdiction=a.jurisdiction,
-        site=site,
-        **options,
-        **kw,
-    )
+    return path, survey, {"jurisdiction": a.jurisdiction, "site": site, **options, **kw}
+
+
+def _cmd_assess(a: argparse.Namespace) -> int:
+    from treecalc.assessment import AssessOptions, assess
+    from treecalc.cli.common import dump_json, stderr_progress
+
+    path, survey, kwargs = assess_inputs(a)
+    result = assess(survey, progress=stderr_progress(), **kwargs)
+    options = {k: kwargs[k] for k in AssessOptions.__dataclass_fields__ if k in kwargs}
+    site = kwargs["site"]
     if not a.jurisdiction:  # the jurisdiction the survey's Site sheet named: the same check, before any output
         _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
     if a.out:

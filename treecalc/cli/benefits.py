@@ -22,7 +22,12 @@ def register(subparsers: Any) -> None:
         help="for the replacement value: excellent, very good, good, fair, poor, critical, dead (default good)",
     )
     b.add_argument("--years", type=int, default=20, help="horizon of the cumulative benefits (default 20)")
-    b.add_argument("--mortality", type=float, default=0.0, help="annual mortality rate, 0-1 (default 0)")
+    b.add_argument(
+        "--mortality",
+        type=float,
+        default=None,
+        help="annual mortality rate, 0-1 (default 0.043: Roman & Scatena 2011, street trees 3.5-5.1%%/yr)",
+    )
     b.add_argument("--json", action="store_true")
     add_benefit_params(b)
     b.set_defaults(func=_cmd_benefits)
@@ -34,7 +39,8 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
 
     in_range("--dbh", a.dbh, "dbh_in")
     in_range("--years", a.years, "years")
-    in_range("--mortality", a.mortality, "fraction")
+    if a.mortality is not None:
+        in_range("--mortality", a.mortality, "fraction")
     kw = benefit_kwargs(a)
     land_use = kw.pop("land_use")
     r = benefits(

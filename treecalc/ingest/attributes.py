@@ -255,6 +255,41 @@ def read_tree_facts(table: Table, mapping: C.Mapping) -> tuple[dict[str, Any], l
     return out, warns
 
 
+def read_must_remove(table: Table, mapping: C.Mapping) -> tuple[np.ndarray | None, list[str]]:
+    """The applicant's "must remove" column (``treecalc plan`` never retains such a tree), None when the
+    survey has none; a cell that is not yes/no is taken as no (the tree stays optional) with a warning."""
+    col = mapping.first("must_remove")
+    if col is None:
+        return None, [""] * table.n
+    codes, uniq = distinct(table.values(col))
+    read = [V.parse_bool(v) for v in uniq]
+    warn = [
+        f"must remove: {as_text(v)!r} in column {col.header!r} is not yes/no; taken as no" if b is None else ""
+        for v, b in zip(uniq, read)
+    ]
+    return spread([bool(b) for b in read], codes, bool), list(spread(warn, codes, object))
+
+
+def read_percent(
+    table: Table, mapping: C.Mapping, field: str, decimal_comma: bool
+) -> tuple[np.ndarray | None, list[str]]:
+    """A percentage column (0-100, e.g. the 10th edition's functional and external limitations), None when the
+    survey has none; a blank is NaN (the default applies) and a cell not a percentage is NaN with a warning."""
+    col = mapping.first(field)
+    if col is None:
+        return None, [""] * table.n
+    vals = table.values(col)
+    read = parse_distinct(vals, lambda v: V.parse_number(str(v).replace("%", "").strip(), decimal_comma))
+    out = np.full(table.n, np.nan)
+    warn = [""] * table.n
+    for k, (v, x) in enumerate(zip(vals, read)):
+        if x is not None and 0 <= x <= 100:
+            out[k] = float(x)
+        elif not is_blank(v):
+            warn[k] = f"{as_text(v)!r} in column {col.header!r} is not a percentage from 0 to 100; the default applies"
+    return out, warn
+
+
 def read_distance(table: Table, mapping: C.Mapping, decimal_comma: bool) -> tuple[np.ndarray, list[str]]:
     """Distance to the residence in feet (NaN when blank or not a number, with a warning)."""
     col = mapping.first("distance_to_residence_ft")

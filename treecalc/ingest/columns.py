@@ -41,6 +41,9 @@ FIELDS = (
     *FLAG_FIELDS,
     *TREE_FACT_FIELDS,
     "distance_to_residence_ft",
+    "must_remove",
+    "functional_limitation_pct",
+    "external_limitation_pct",
     "genus",
     "cultivar",
     "stump_diameter",
@@ -303,6 +306,33 @@ SYNONYMS: dict[str, list[str]] = {
         "remove tree",
         "for removal",
         "tree to be removed",
+    ),
+    # the applicant's trees that cannot be kept (in the footprint, hazardous): the plan never retains them
+    "must_remove": _n(
+        "must remove",
+        "must remove?",
+        "must be removed",
+        "required removal",
+        "removal required",
+        "must remove y n",
+        "required removal y n",
+    ),
+    # the 10th edition's depreciations (Guide for Plant Appraisal), percentages per tree
+    "functional_limitation_pct": _n(
+        "functional limitations",
+        "functional limitation",
+        "functional limitations %",
+        "functional limitation %",
+        "functional limitations pct",
+        "functional limitation pct",
+    ),
+    "external_limitation_pct": _n(
+        "external limitations",
+        "external limitation",
+        "external limitations %",
+        "external limitation %",
+        "external limitations pct",
+        "external limitation pct",
     ),
     "retain": _n(
         "retain",

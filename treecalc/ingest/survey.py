@@ -586,6 +586,13 @@ def _trees(
     add_warn(dist_warn)
     coords, coord_warn = A.read_coordinates(table, mapping, dec)
     add_warn(coord_warn)
+    must, must_warn = A.read_must_remove(table, mapping)
+    add_warn(must_warn)
+    limits = {
+        f: A.read_percent(table, mapping, f, dec) for f in ("functional_limitation_pct", "external_limitation_pct")
+    }
+    for _, w in limits.values():
+        add_warn(w)
     has_res = len(sp.res) > 0
     joined = np.array([""] * n, dtype=object)
     for i, w in row_warn.items():
@@ -613,7 +620,15 @@ def _trees(
     }
     cols.update({f: arr[sel] for f, arr in facts.items()})
     cols.update({f: arr[sel] for f, arr in coords.items()})
-    trees = pd.DataFrame(cols, columns=[*TREE_COLUMNS, *facts, *coords])
+    extra = [*coords]
+    if must is not None:  # only when surveyed: the column is the plan's, not the law's
+        cols["must_remove"] = must[sel]
+        extra.append("must_remove")
+    for f, (arr, _) in limits.items():  # only when surveyed: read by the 10th-edition appraisal
+        if arr is not None:
+            cols[f] = arr[sel]
+            extra.append(f)
+    trees = pd.DataFrame(cols, columns=[*TREE_COLUMNS, *facts, *extra])
     rows = table.source_row.tolist()
     items = [(rows[i], w) for i in sorted(row_warn) for w in row_warn[i]]
     return trees, not_surveyed, items

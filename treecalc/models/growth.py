@@ -62,6 +62,12 @@ References
    ``dbh_by_age_class`` (region ``NoEastXXX``).
 .. [3] OpenTreeMap ``GrowthModelUrbanTreeDatabase`` (linear growth at the
    first-year rate below the equation's minimum; UTD ``loglogw1`` form).
+.. [4] Roman, L.A., Scatena, F.N. (2011). Street tree survival rates:
+   meta-analysis of previous studies and application to a field survey in
+   Philadelphia, PA, USA. *Urban Forestry & Urban Greening* 10(4), 269-274.
+   Annual survival 94.9-96.5 % (mortality 3.5-5.1 %/yr) across the pooled
+   studies: :func:`default_mortality_rate` is the middle of that range
+   (``data/species/mortality.toml``).
 """
 
 from __future__ import annotations
@@ -395,6 +401,31 @@ def dbh_after(species_code: object, dbh_in: object, years: object) -> np.ndarray
     rows = _curve_rows(codes.ravel()).reshape(codes.shape)
     age0 = _invert(rows, dbh * CM_PER_IN)
     return np.fmax(_eval(rows, age0 + yrs) / CM_PER_IN, dbh) if dbh.size else dbh.copy()
+
+
+def default_mortality_rate() -> float:
+    """The default annual mortality, 0.043 (4.3 %/yr): the middle of the street-tree range of
+    Roman & Scatena (2011) [4]_, annual survival 94.9-96.5 %. Read from ``data/species/mortality.toml``."""
+    return float(data.mortality()["annual_rate"])
+
+
+def mortality_rate(value: object = None) -> float:
+    """An annual mortality given (a fraction 0 <= m < 1; None: :func:`default_mortality_rate`)."""
+    if value is None:
+        return default_mortality_rate()
+    try:
+        m = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"mortality must be an annual rate between 0 and 1 (0.043 = 4.3%/yr), got {value!r}") from None
+    if not np.isfinite(m) or m < 0 or m >= 1:
+        raise ValueError(f"mortality must be an annual rate between 0 and 1 (0.043 = 4.3%/yr), got {value!r}")
+    return m
+
+
+def survival(mortality: float, years: int) -> np.ndarray:
+    """Share of trees alive at the start of years 0, 1, ..., ``years``: (1 - m)^t. A new planting
+    follows it from the year it is planted (its establishment years included)."""
+    return (1.0 - float(mortality)) ** np.arange(_n_years(years) + 1, dtype=float)
 
 
 def _n_years(years: float) -> int:

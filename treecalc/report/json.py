@@ -100,6 +100,7 @@ def _assessment_object(
 ) -> dict[str, Any]:
     """The JSON object, its tables made by ``frame_rows`` (a DataFrame's rows) and ``finding_rows`` (rows a finding
     holds): lists of dicts for :func:`assessment_json`, their JSON text for :func:`assessment_json_text`."""
+    from treecalc.projection import summary as projection_summary
     from treecalc.rules import law_data as lawparams
     from treecalc.schema import TREE_JSON_COLUMNS
 
@@ -160,6 +161,8 @@ def _assessment_object(
         ],
         "fund_alternative_22f_usd": fund.get("alternative_22f_usd"),
         "offences": int(a.trees["offence"].sum()) if n else 0,
+        # the 20-year projection's mortality and payback year (treecalc.projection.summary)
+        "projection": projection_summary(a),
         "per_tree": frame_rows(_per_tree_frame(a.trees, TREE_JSON_COLUMNS)),
         "rejected_rows": frame_rows(a.rejected),
         "lines": a.lines,

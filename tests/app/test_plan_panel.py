@@ -1,0 +1,43 @@
+"""The Permit page's plan panel shows what treecalc.plan.plan returns for the uploaded survey."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+CSV = (
+    b"Tag,Species,DBH (in),Action,Must remove\n"
+    b"T1,Acer rubrum,14,Remove,Yes\nT2,Quercus rubra,20,Remove,Yes\nT3,Acer saccharum,10,Remove,No\n"
+    b"T4,Tilia americana,6,Remove,No\nT5,Quercus palustris,24,Remove,\nT6,Acer rubrum,9,Remove,no\n"
+    b"T7,Acer rubrum,16,Retain,\n"
+)
+
+
+def test_panel_equals_plan(tmp_path):
+    from treecalc.ingest import read_survey
+    from treecalc.plan import plan
+
+    f = tmp_path / "six.csv"
+    f.write_bytes(CSV)
+    want = plan(read_survey(f))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at.file_uploader(key="w_upload").set_value(("six.csv", CSV, "text/csv")).run()
+    at.switch_page("treecalc_app/permit.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.button(key="w_plan_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    tables = [d.value for d in at.dataframe if "Optional removals" in d.value.columns]
+    assert tables, "no plan table on the Permit page"
+    shown = tables[0]
+    assert list(shown["Optional removals"]) == [s.k for s in want.frontier]
+    assert list(shown["Trees removed"]) == [", ".join(s.remove) for s in want.frontier]
+    assert list(shown["Cost (USD)"]) == pytest.approx([s.cost_usd for s in want.frontier])
+    text = " ".join(m.value for m in at.markdown)
+    assert want.frontier[-1].reasons[0] in text

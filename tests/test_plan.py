@@ -1,0 +1,124 @@
+"""The cheapest lawful plan (treecalc.plan): every k checked against brute force over all subsets."""
+
+import itertools
+import json
+
+import pytest
+
+import treecalc
+from treecalc.cli import main
+from treecalc.ingest import read_survey
+from treecalc.plan import plan
+
+# six proposed removals, two of them required; one tree kept. No parcel trigger (§208-19A(2)):
+# the lot has a house, cannot be subdivided and needs no site plan; nothing removed earlier.
+ROWS = [
+    ("T1", "Acer rubrum", 14, "Remove", "Yes"),
+    ("T2", "Quercus rubra", 20, "Remove", "Yes"),
+    ("T3", "Acer saccharum", 10, "Remove", "No"),
+    ("T4", "Tilia americana", 6, "Remove", "No"),
+    ("T5", "Quercus palustris", 24, "Remove", ""),
+    ("T6", "Acer rubrum", 9, "Remove", "no"),
+    ("T7", "Acer rubrum", 16, "Retain", ""),
+]
+SITE = {"subdividable": False, "has_residence": True, "site_plan_required": False, "prior_removals_12mo": 0}
+OPTIONAL = ["T3", "T4", "T5", "T6"]
+
+
+def _csv(path, rows, header="Must remove"):
+    lines = [f"Tag,Species,DBH (in),Action,{header}"] + [",".join(map(str, r)) for r in rows]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _brute_force(tmp_path, **options):
+    """Every subset of the optional trees, each written as its own survey file and assessed."""
+    out = {}
+    for k in range(len(OPTIONAL) + 1):
+        for subset in itertools.combinations(OPTIONAL, k):
+            rows = [(t, sp, d, "Remove" if (m == "Yes" or t in subset) else "Retain", m) for t, sp, d, _, m in ROWS]
+            a = treecalc.assess(read_survey(_csv(tmp_path / f"s{''.join(subset)}.csv", rows)), site=SITE, **options)
+            rep, fund = a.replacement, a.fund
+            cost = round((rep["planting_cost_usd"] or 0) + (fund["fund_in_lieu_usd"] or 0), 2)
+            out[subset] = cost
+    return out
+
+
+@pytest.mark.parametrize("plantable", [None, 3])
+def test_cheapest_set_for_every_k_is_brute_forces(tmp_path, plantable):
+    survey = read_survey(_csv(tmp_path / "survey.csv", ROWS))
+    options = {} if plantable is None else {"plantable": plantable}
+    p = plan(survey, site=SITE, **options)
+    brute = _brute_force(tmp_path, **options)
+    assert p.must_remove == ["T1", "T2"] and p.optional == OPTIONAL
+    assert [s.k for s in p.frontier] == [0, 1, 2, 3, 4]
+    assert p.assessments == 16  # 2^4 subsets, no two optional trees alike
+    for s in p.frontier:
+        best = min(c for sub, c in brute.items() if len(sub) == s.k)
+        assert s.cost_usd == pytest.approx(best, abs=0.001)
+        assert s.remove[:2] == ["T1", "T2"]
+        assert brute[tuple(s.remove[2:])] == pytest.approx(s.cost_usd, abs=0.001)  # the set named costs that
+    # k = 0, 1: 2 and 3 removals, not "more than 3" (§208-19A(1)): no permit, nothing to replace
+    assert [s.cost_usd for s in p.frontier[:2]] == [0.0, 0.0]
+    assert not p.frontier[1].permit_required and p.frontier[2].permit_required
+    assert "no permit" in p.frontier[1].reasons[0] and "§208-19A(1)" in p.frontier[1].reasons[0]
+    # k = 2: four removals in 12 months, a permit and 90% replacement (§208-22A)
+    r = p.frontier[2].reasons[0]
+    assert "makes 4 removals in 12 months" in r and "a permit under §208-19A(1)" in r
+    assert "90% replacement under §208-22A" in r
+    # the cheapest second optional tree is never the 24 in pin oak (it carries the most value)
+    assert "T5" not in p.frontier[2].remove and "T5" in p.frontier[4].remove
+    if plantable == 3:
+        # the site takes 3: planted 3 x $450 (the default stock's placeholder cost) = $1,350; the
+        # rest in lieu at the placeholder $450 a tree (fee_schedule.toml)
+        s2 = p.frontier[2]
+        assert s2.planting_usd == 1350.0 and s2.in_lieu_usd % 450 == 0
+        assert s2.cost_usd == s2.planting_usd + s2.in_lieu_usd
+
+
+def test_budget_marks_the_steps_it_cannot_pay(tmp_path):
+    survey = read_survey(_csv(tmp_path / "survey.csv", ROWS))
+    full = plan(survey, site=SITE)
+    budget = full.frontier[2].cost_usd
+    p = plan(survey, site=SITE, budget_usd=budget)
+    assert [s.within_budget for s in p.frontier] == [True, True, True, False, False]
+    assert any("Over the budget" in r for r in p.frontier[3].reasons)
+
+
+def test_required_removal_header_and_like_trees(tmp_path):
+    # "Required removal" is the must-remove column; three identical optional maples are one group
+    rows = [("A", "Acer rubrum", 12, "Remove", "yes")] + [(f"M{i}", "Acer rubrum", 8, "Remove", "") for i in range(3)]
+    p = plan(read_survey(_csv(tmp_path / "s.csv", rows, "Required removal")), site=SITE)
+    assert p.must_remove == ["A"] and p.optional == ["M0", "M1", "M2"]
+    assert p.assessments == 4  # counts 0..3 of one group, not 2^3
+    assert [s.remove for s in p.frontier] == [["A"], ["A", "M0"], ["A", "M0", "M1"], ["A", "M0", "M1", "M2"]]
+
+
+def test_too_many_is_refused_with_the_limit(tmp_path):
+    survey = read_survey(_csv(tmp_path / "survey.csv", ROWS))
+    with pytest.raises(ValueError, match="16 assessments; the plan runs at most 8"):
+        plan(survey, site=SITE, max_assessments=8)
+
+
+def test_cli_plan_json(tmp_path, capsys):
+    f = _csv(tmp_path / "survey.csv", ROWS)
+    site = [x for k, v in SITE.items() for x in ("--site", f"{k}={str(v).lower()}")]
+    assert main(["plan", str(f), *site, "--plantable", "3", "--budget", "4000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    front = out["frontier"]
+    assert [len(s["remove"]) for s in front] == [2, 3, 4, 5, 6]
+    assert all({"remove", "cost_usd", "reasons"} <= set(s) for s in front)
+    assert front[2]["within_budget"] and not front[4]["within_budget"]
+
+
+def test_cli_plan_bad_budget(tmp_path, capsys):
+    f = _csv(tmp_path / "survey.csv", ROWS)
+    assert main(["plan", str(f), "--budget", "lots"]) == 2
+    assert "--budget" in capsys.readouterr().err
+
+
+def test_cli_refuses_past_the_limit(tmp_path, capsys):
+    f = _csv(tmp_path / "survey.csv", ROWS)
+    assert main(["plan", str(f), "--max-assessments", "8"]) == 2
+    err = capsys.readouterr().err
+    assert "16 assessments" in err and "at most 8" in err and "--max-assessments" in err

@@ -1,0 +1,73 @@
+"""``treecalc plan``: the cheapest set of optional removals for each number of them.
+
+No domain logic here: the assess flags (:func:`treecalc.cli.assess.add_assess_flags`) and
+``--budget`` → :func:`treecalc.plan.plan` → text or JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from treecalc.cli.assess import add_assess_flags
+    from treecalc.cli.common import add_switches
+
+    p = subparsers.add_parser(
+        "plan",
+        help="the cheapest lawful plan: which optional removals to make, for each number of them "
+        "(trees marked 'Must remove' are always removed)",
+    )
+
+    def switches() -> None:
+        p.add_argument(
+            "--budget", metavar="USD", help="what the applicant can spend; each step says if it is within it"
+        )
+        p.add_argument(
+            "--max-assessments",
+            type=int,
+            metavar="N",
+            help="the most candidate sets assessed (default 256, under a minute; more for a batch run)",
+        )
+        add_switches(p, ("--json", "print one JSON object"))
+
+    add_assess_flags(p, None, switches)
+    p.set_defaults(func=_cmd_plan)
+
+
+def render_text(result: Any) -> str:
+    out = [
+        f"Must remove: {', '.join(result.must_remove) or 'none'}",
+        f"Optional removals: {', '.join(result.optional) or 'none'}",
+        f"Cost: {result.cost_basis}",
+        "",
+    ]
+    for s in result.frontier:
+        flag = "" if s.within_budget else "  [over budget]"
+        out.append(f"k={s.k}: remove {', '.join(s.remove) or 'nothing'}: ${s.cost_usd:,.2f}{flag}")
+        out.extend(f"    {r}" for r in s.reasons)
+    out.extend(f"note: {n}" for n in result.notes)
+    return "\n".join(out)
+
+
+def _cmd_plan(a: argparse.Namespace) -> int:
+    from treecalc.cli.assess import assess_inputs
+    from treecalc.cli.common import dump_json
+    from treecalc.plan import plan
+    from treecalc.units import in_range
+
+    if a.budget is not None:
+        in_range("--budget", a.budget, "usd")
+    _, survey, kwargs = assess_inputs(a)
+    from treecalc.plan import MAX_ASSESSMENTS
+
+    limit = MAX_ASSESSMENTS if a.max_assessments is None else a.max_assessments
+    if limit < 1:
+        raise ValueError(f"--max-assessments must be a whole number >= 1, got {a.max_assessments}")
+    result = plan(survey, budget_usd=a.budget, max_assessments=limit, **kwargs)
+    if a.json:
+        dump_json(result.to_json())
+    else:
+        print(render_text(result))
+    return 0

@@ -1,0 +1,299 @@
+"""The cheapest lawful plan: which of the optional removals to make, and what each choice costs.
+
+The applicant marks the trees that must go (``must_remove``: in the building footprint, hazardous)
+and proposes others (action "remove"). :func:`plan` answers, for each number *k* of the optional
+removals, the cheapest set of *k* to remove and what it costs the applicant: the replacement
+planting (§208-22D), the payment in lieu to the Tree Preservation Fund (§208-24) and any civil
+penalty (§208-29B, the maximum of the definite offences), each figure exactly what
+:func:`treecalc.assessment.assess` says for that survey, because it *is* that assessment: every
+candidate set is assessed in full, with the options given.
+
+Why enumeration and not a MILP. The cost of a set is not a linear (or even monotone-in-value)
+function of its trees: the permit turns on a count threshold (§208-19A(1)), replacement on the
+number of trees under the permit (§208-22A), the plan is a whole number of nursery trees carrying
+a value rounded up to the cent, the site takes a limited number and the rest is paid per tree.
+A MILP would model those rules a second time, and its answer would be the model's, not the law
+engine's. The search is exact instead: trees that differ only in their tag (the same species,
+DBH, condition, flags ...) cost the same in any set, so only *how many* of each such group are
+removed matters; every count vector is assessed once, which is ``prod(size + 1)`` assessments
+instead of ``2**n``. Past :data:`MAX_ASSESSMENTS` the plan is refused with a message saying so.
+
+Side constraints: a budget (``budget_usd``: each step says whether it is within it) and the number
+of trees the site can take (``plantable`` / ``plantable_area_sqft``, the assessment's own options:
+the trees it cannot take are paid in lieu).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from treecalc.units import money
+
+#: The most assessments a plan runs (each a full assessment of the survey: 0.07 s for a lot's
+#: handful of trees, 0.15-0.5 s for the 39-tree sample): 8 distinct optional trees, under a minute.
+MAX_ASSESSMENTS = 256
+
+#: Columns that never change what the law finds for a tree (names and bookkeeping).
+_NOT_LAW = ("tag", "source_row", "warnings", "must_remove", "species_score", "species_method")
+
+
+@dataclass
+class Step:
+    """The cheapest set of ``k`` optional removals (with every must-remove tree) and its cost."""
+
+    k: int
+    remove: list[str]
+    cost_usd: float
+    planting_usd: float
+    in_lieu_usd: float
+    penalty_usd: float
+    within_budget: bool
+    permit_required: bool
+    removals_12mo: int | None
+    reasons: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+@dataclass
+class Plan:
+    """:func:`plan`'s answer: the frontier (one :class:`Step` per ``k``) and what it rests on."""
+
+    jurisdiction: str
+    must_remove: list[str]
+    optional: list[str]
+    frontier: list[Step]
+    budget_usd: float | None
+    assessments: int
+    cost_basis: str
+    notes: list[str] = field(default_factory=list)
+    cheapest: Any = None  # the Assessment of each step, in frontier order (not in the JSON)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "jurisdiction": self.jurisdiction,
+            "must_remove": self.must_remove,
+            "optional": self.optional,
+            "budget_usd": self.budget_usd,
+            "assessments": self.assessments,
+            "cost_basis": self.cost_basis,
+            "frontier": [s.to_dict() for s in self.frontier],
+            "notes": self.notes,
+        }
+
+
+def _money_text(v: Decimal | float) -> str:
+    return f"${Decimal(str(v)):,.2f}"
+
+
+def _cents(v: Any) -> Decimal:
+    return Decimal("0.00") if v is None else Decimal(str(v)).quantize(Decimal("0.01"))
+
+
+def costs(a: Any) -> tuple[Decimal, Decimal, Decimal]:
+    """(planting, payment in lieu, penalty) of an assessment, exact cents.
+
+    The penalty is the civil maximum of the definite offences (§208-29B; Chapter 95's fine under
+    Wesley Hills): an offence resting on a fact not given is never charged, and a criminal fine is a
+    court's, not a cost the applicant can plan.
+    """
+    rep, fund, pen = a.replacement, a.fund, a.penalties
+    planting = _cents(rep.get("planting_cost_usd")) if rep.get("required") else Decimal("0.00")
+    in_lieu = _cents(fund.get("fund_in_lieu_usd"))
+    penalty = _cents(
+        pen.get("civil_penalty_max_usd") if pen.get("civil_penalty_max_usd") is not None else pen.get("fine_max_usd")
+    )
+    return planting, in_lieu, penalty
+
+
+def _groups(trees: pd.DataFrame, optional: np.ndarray) -> list[list[int]]:
+    """The optional trees in groups that the law cannot tell apart (positions, in survey order)."""
+    cols = [c for c in trees.columns if c not in _NOT_LAW]
+    keys: dict[tuple, list[int]] = {}
+    for i in np.flatnonzero(optional):
+        row = trees.iloc[i]
+        key = tuple("<NA>" if (not isinstance(v, (list, dict)) and pd.isna(v)) else str(v) for v in row[cols])
+        keys.setdefault(key, []).append(int(i))
+    return list(keys.values())
+
+
+def _split(trees: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(must-remove mask, optional mask, notes): the survey's proposed removals, read as the law reads them."""
+    from treecalc.rules import croton_on_hudson as croton
+
+    act = croton.actions(trees)
+    must = trees["must_remove"].fillna(False).to_numpy(bool) if "must_remove" in trees else np.zeros(len(trees), bool)
+    notes: list[str] = []
+    odd = must & ~np.isin(act, ("remove", "removed"))
+    if odd.any():
+        tags = ", ".join(map(str, trees["tag"].to_numpy(object)[odd]))
+        notes.append(f"marked must remove but not proposed for removal: {tags}; taken as proposed removals")
+    if "must_remove" not in trees:
+        notes.append("the survey has no 'Must remove' column: every proposed removal is optional")
+    return must & (act != "removed"), (act == "remove") & ~must, notes
+
+
+def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSESSMENTS, **options: Any) -> Plan:
+    """The cheapest lawful plan for each number of optional removals (see the module docstring).
+
+    ``survey`` is a read survey or a path; ``options`` are :func:`treecalc.assessment.assess`'s
+    keyword options (site facts, stock, plantable, fee schedule ...), applied to every candidate.
+    """
+    from treecalc.assessment import _load_survey, assess
+
+    budget = None if budget_usd is None else money(budget_usd)
+    if budget is not None and budget < 0:
+        raise ValueError(f"--budget must be a sum of money >= 0, got {budget_usd!r}")
+    survey = _load_survey(survey)
+    trees = survey.trees.reset_index(drop=True)
+    must, optional, notes = _split(trees)
+    groups = _groups(trees, optional)
+    runs = math.prod(len(g) + 1 for g in groups)
+    if runs > max_assessments:
+        raise ValueError(
+            f"{int(optional.sum())} optional removals in {len(groups)} groups of like trees would take "
+            f"{runs:,} assessments; the plan runs at most {max_assessments:,}: mark more trees 'Must remove' "
+            "or retain some, and plan the rest (or raise the limit: --max-assessments)"
+        )
+    tags = trees["tag"].astype(str).to_numpy(object)
+    base_action = trees["action"].to_numpy(object).copy()
+    base_action[must] = "remove"  # a must-remove tree not yet removed is proposed
+    best: dict[int, tuple[tuple, list[int], Any]] = {}
+    for counts in itertools.product(*(range(len(g) + 1) for g in groups)):
+        chosen = [i for g, c in zip(groups, counts) for i in g[:c]]
+        action = base_action.copy()
+        off = np.flatnonzero(optional)
+        action[off] = "retain"
+        action[chosen] = "remove"
+        candidate = copy.copy(survey)
+        candidate.trees = trees.assign(action=action)
+        a = assess(candidate, **options)
+        planting, in_lieu, penalty = costs(a)
+        total = planting + in_lieu + penalty
+        k = len(chosen)
+        rank = (total, sorted(chosen))
+        if k not in best or rank < best[k][0]:
+            best[k] = (rank, sorted(chosen), a)
+    steps: list[Step] = []
+    chosen_assessments = []
+    prev: tuple[list[int], Any] | None = None
+    jurisdiction = ""
+    for k in sorted(best):
+        _, chosen, a = best[k]
+        jurisdiction = a.jurisdiction
+        planting, in_lieu, penalty = costs(a)
+        total = planting + in_lieu + penalty
+        step = Step(
+            k=k,
+            remove=[tags[i] for i in np.flatnonzero(must)] + [tags[i] for i in chosen],
+            cost_usd=float(total),
+            planting_usd=float(planting),
+            in_lieu_usd=float(in_lieu),
+            penalty_usd=float(penalty),
+            within_budget=budget is None or total <= budget,
+            permit_required=bool(a.permit.required),
+            removals_12mo=a.permit.get("removals_12mo"),
+            reasons=reasons(a, chosen, prev, tags, must, budget),
+        )
+        steps.append(step)
+        chosen_assessments.append(a)
+        prev = (chosen, a)
+    notes.append(
+        "each cost is the assessment of that set of removals: planting (§208-22D) + payment in lieu "
+        "(§208-24) + the civil penalty maximum of definite offences (§208-29B); permit fees are not included"
+    )
+    return Plan(
+        jurisdiction=jurisdiction,
+        must_remove=[tags[i] for i in np.flatnonzero(must)],
+        optional=[tags[i] for i in np.flatnonzero(optional)],
+        frontier=steps,
+        budget_usd=None if budget is None else float(budget),
+        assessments=runs,
+        cost_basis="planting + payment in lieu + penalty (civil maximum, definite offences), USD",
+        notes=notes,
+        cheapest=chosen_assessments,
+    )
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _what_changes(chosen: list[int], prev: tuple[list[int], Any] | None, tags: np.ndarray, must: np.ndarray) -> str:
+    """'Removing T7 as well', 'Removing T3 instead of T5', 'Removing only the must-remove trees (T1, T2)'."""
+    if prev is None:
+        fixed = [str(t) for t in tags[must]]
+        return f"Removing only the must-remove trees ({', '.join(fixed)})" if fixed else "Removing no tree"
+    before, now = set(prev[0]), set(chosen)
+    added = [str(tags[i]) for i in sorted(now - before)]
+    dropped = [str(tags[i]) for i in sorted(before - now)]
+    if not dropped:
+        return f"Removing {_and(added)} as well"
+    return f"Removing {_and(added)} instead of {_and(dropped)}"
+
+
+def _law_permit(a: Any) -> dict[str, Any]:
+    from treecalc.rules import law_data
+
+    return dict(law_data.law(a.jurisdiction).get("permit") or {})
+
+
+def reasons(
+    a: Any,
+    chosen: list[int],
+    prev: tuple[list[int], Any] | None,
+    tags: np.ndarray,
+    must: np.ndarray,
+    budget: Decimal | None,
+) -> list[str]:
+    """The sentences of one step, each filled from the assessment's own findings (their sections and
+    figures come from the law data) and citing its section."""
+    permit, rep, fund = a.permit, a.replacement, a.fund
+    n = permit.get("removals_12mo")
+    count = f"{n} removal{'s' if n != 1 else ''} in 12 months" if n is not None else "these removals"
+    if permit.required:
+        secs = list(dict.fromkeys(t["section"] for t in permit.triggers))
+        verdict = f"a permit under {_and(secs)}" if secs else "a permit"
+    else:
+        limit = _law_permit(a).get("more_than_trees_12mo")
+        verdict = "no permit" + (f" (§208-19A(1) needs more than {limit})" if limit is not None else "")
+    if rep.get("required"):
+        parts = [f"{p['percent']:g}% replacement under {p['section']}" for p in rep.get("parts") or []]
+        verdict += " and " + _and(parts)
+    elif permit.required:
+        verdict += f" and no replacement ({rep.get('percent_note') or rep.get('section')})"
+    out = [f"{_what_changes(chosen, prev, tags, must)} makes {count}: {verdict}."]
+    planting, in_lieu, penalty = costs(a)
+    total = planting + in_lieu + penalty
+    if rep.get("required"):
+        planted, lieu = rep.get("trees_planted") or 0, rep.get("trees_in_lieu") or 0
+        bits = [f"planting {planted} tree{'s' if planted != 1 else ''} ({_money_text(planting)}, §208-22D)"]
+        if lieu or in_lieu:
+            bits.append(
+                f"paying {_money_text(in_lieu)} in lieu for {lieu} tree{'s' if lieu != 1 else ''} "
+                f"the site cannot take ({fund.get('section') or '§208-24'})"
+            )
+        out.append(f"It costs {_and(bits)}.")
+    if penalty:
+        out.append(f"The definite offences carry up to {_money_text(penalty)} in civil penalties (§208-29B).")
+    if prev is not None:
+        pp, pl, pn = costs(prev[1])
+        delta = total - (pp + pl + pn)
+        change = (
+            "no more" if delta == 0 else (f"{_money_text(delta)} more" if delta > 0 else f"{_money_text(-delta)} less")
+        )
+        out.append(f"In all {_money_text(total)}: {change} than one removal fewer.")
+    else:
+        out.append(f"In all {_money_text(total)}.")
+    if budget is not None and total > budget:
+        out.append(f"Over the budget of {_money_text(budget)}.")
+    return out

@@ -1,0 +1,75 @@
+"""The Permit page's "cheapest lawful plan" panel (:func:`treecalc.plan.plan` drawn) and the projection's
+mortality control and payback line (:func:`treecalc.projection.summary`): nothing decided here."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from app_support import state, ui
+
+
+def panel() -> None:
+    """For each number of the optional removals, the cheapest set and its cost, with the reasons."""
+    st.subheader("Which trees to keep: the cheapest plan for each number of removals")
+    st.caption(
+        "Trees marked 'Must remove' in the survey are always removed; every other proposed removal is "
+        "optional. Each cost is the full assessment of that set of removals (planting, §208-22D + payment in "
+        "lieu, §208-24 + any civil penalty, §208-29B)."
+    )
+    c1, c2 = st.columns([1, 1])
+    budget = c1.number_input("Budget (USD, optional)", min_value=0.0, step=500.0, value=None, key="w_plan_budget")
+    if not c2.button("Find the cheapest plans", key="w_plan_run"):
+        return
+    try:
+        with st.spinner("Assessing every candidate set of removals…"):
+            result = state.plan(budget)
+    except state.AppError as e:
+        st.info(str(e))
+        return
+    rows = [
+        {
+            "Optional removals": s.k,
+            "Trees removed": ", ".join(s.remove),
+            "Cost (USD)": s.cost_usd,
+            "Planting (USD)": s.planting_usd,
+            "In lieu (USD)": s.in_lieu_usd,
+            "Penalty (USD)": s.penalty_usd,
+            "Permit": "yes" if s.permit_required else "no",
+            "Within budget": "yes" if s.within_budget else "no",
+        }
+        for s in result.frontier
+    ]
+    money = {c: st.column_config.NumberColumn(c, format="$%.2f") for c in rows[0] if "(USD)" in c} if rows else {}
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=money)
+    for s in result.frontier:
+        st.markdown(f"**{s.k} optional, {ui.usd(s.cost_usd, cents=True)}**: " + " ".join(s.reasons))
+    for n in result.notes:
+        st.caption(f"• {n}")
+
+
+def mortality_control() -> None:
+    """The annual mortality of the projection, payback and cumulative basis (empty: the default)."""
+    from treecalc.models.growth import default_mortality_rate
+
+    d = default_mortality_rate()
+    pct = st.number_input(
+        "Annual tree mortality (%)",
+        min_value=0.0,
+        max_value=99.0,
+        step=0.5,
+        value=None if state.opt("mortality") is None else state.opt("mortality") * 100,
+        key="w_mortality",
+        placeholder=f"{d:.1%} (default)",
+        help=f"Share of the trees dying each year, removed and replacement trees alike; empty: {d:.1%}, the "
+        "middle of the street-tree range of Roman & Scatena (2011), 3.5-5.1% a year.",
+    )
+    state.set_opt("mortality", None if pct is None else pct / 100)
+
+
+def mortality_caption(a) -> str:
+    """The rate the chart uses and the payback year, in words."""
+    from treecalc.projection import summary
+
+    s = summary(a)
+    return f"Mortality: {s['mortality_rate']:.1%} of the trees die each year. Payback: {s['payback']}."
