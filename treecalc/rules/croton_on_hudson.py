@@ -800,6 +800,9 @@ def _exclusions(trees: pd.DataFrame, catalogue: pd.DataFrame) -> tuple[np.ndarra
     return invasive, flag(trees, "good_forestry"), part575
 
 
+DEAD_EXCLUSION = "dead tree: no leaf area, no environmental value §208-22B; not counted §208-22A/F"
+
+
 @dataclass
 class ReplacementParts:
     """§ 208-22: the trees counted in each part, and why each harmed tree is not counted."""
@@ -829,7 +832,10 @@ def replacement_parts(
     """
     act = _acts(trees, pr)
     invasive, forestry, part575 = _exclusions(trees, catalogue)
-    excluded = invasive | forestry
+    # a dead tree has no environmental value (§208-22B): not counted, though its removal still counts for
+    # §208-19A(1), clear cutting and the number of trees a permit is issued for (§208-22A)
+    dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(len(trees), dtype=bool)
+    excluded = invasive | forestry | dead
     done = _isin(act, DONE)
     if violation is None:
         f_scope = off.offence.copy()
@@ -843,10 +849,11 @@ def replacement_parts(
     harmed = _isin(act, HARMED)
     rest = harmed & ~excluded & ~f_scope & ~a_scope
     removal = _isin(act, REMOVALS)
-    invasive_harmed = harmed & invasive
+    invasive_harmed = harmed & invasive & ~dead
     why = _pick(
-        [invasive_harmed, harmed & forestry, rest & a_cand, rest & removal, rest],
+        [harmed & dead, invasive_harmed, harmed & forestry, rest & a_cand, rest & removal, rest],
         [
+            DEAD_EXCLUSION,
             "",  # the invasive trees' reasons, per tree, below
             "good forestry §208-22E",
             f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
