@@ -87,6 +87,20 @@ def test_the_statement_says_it_in_one_line(tmp_path):
     assert len(dead) == 1 and dead[0]["value"] == 1
     assert "no environmental value" in dead[0]["note"] and "104" in dead[0]["note"]
     assert any("dead tree" in r and "§208-22" in r for r in a.method["readings"])
+    # the Excel statement: the line on the Summary, the flag and the note per tree on the Trees sheet
+    import io
+
+    import openpyxl
+
+    from treecalc.statement import statement_bytes
+
+    wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)), read_only=True)
+    summary = [r for r in wb["Summary"].iter_rows(values_only=True) if r and "Dead trees" in r]
+    assert len(summary) == 1 and any("no environmental value" in str(c) for c in summary[0])
+    rows = [r for r in wb["Trees"].iter_rows(values_only=True) if r]
+    head = next(r for r in rows if "Dead (no environmental value)" in r)
+    col = head.index("Dead (no environmental value)")
+    assert [r[col] for r in rows[rows.index(head) + 1 :]][:4] == ["No", "No", "No", "Yes"]
     # no dead tree, no such line
     b = treecalc.assess(_survey(tmp_path, Condition=["Good", "Fair", "Good", "Poor"]))
     assert not [ln for ln in b.lines if ln["item"] == "Dead trees"]
