@@ -78,6 +78,9 @@ def test_sample_pdf_has_survey_name_total_sections_and_signature():
     # so ceil(1394.73 / 64.68) = ceil(21.56) = 22 trees at the $450 placeholder = $9,900.00, $0 in lieu
     assert d["replacement"]["trees_planted"] == 22 and d["fund_in_lieu_usd"] == 0
     assert "Total out of pocket: $9,900.00" in text
+    # the printable Method names the stormwater price in force and where it comes from
+    flat = " ".join(text.split())
+    assert "Stormwater is priced at $0.008/gal" in flat and "PSW-GTR-202" in flat
     for s in (
         "§208-19A(1)",
         "§208-22A",
