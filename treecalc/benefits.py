@@ -600,7 +600,8 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     block = np.empty((len(OUTPUT_COLUMNS), len(frame)))
     itree_streets.gather_at(tables, flat, frac, out=block)
     dead = dead_trees(frame)
-    block[:, dead] = 0.0  # a dead tree has no leaf area: nothing to intercept, shade, take up or add
+    if dead.any():
+        block[:, dead] = 0.0  # a dead tree has no leaf area: nothing to intercept, shade, take up or add
     values = pd.DataFrame(block.T, columns=list(OUTPUT_COLUMNS), index=frame.index, copy=False)
     cat = data.catalogue()
     t = data.benefit_tables()
