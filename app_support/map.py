@@ -104,6 +104,7 @@ def points(
     colours = colour_table(cat)
     dbh = pd.to_numeric(t.get("dbh_in"), errors="coerce") if "dbh_in" in t else pd.Series(np.nan, index=t.index)
     value = pd.to_numeric(t["value_usd"], errors="coerce") if "value_usd" in t else pd.Series(np.nan, index=t.index)
+    dead = t["dead"].fillna(False).to_numpy(bool) if "dead" in t else np.zeros(len(t), dtype=bool)
     df = pd.DataFrame(
         {
             "east_m": east,
@@ -115,7 +116,11 @@ def points(
             if "species" in t
             else "",
             "dbh": [("—" if np.isnan(v) else f"{v:g} in") for v in dbh.to_numpy(float)],
-            "value": [("—" if np.isnan(v) else f"${v:,.2f}{value_unit}") for v in value.to_numpy(float)],
+            "value": [
+                ("—" if np.isnan(v) else f"${v:,.2f}{value_unit}") + (" (dead: no environmental value)" if d else "")
+                for v, d in zip(value.to_numpy(float), dead)
+            ],
+            "dead": dead,
             "category": cat.to_numpy(),
             "latitude_deg": ll["latitude_deg"].to_numpy(),
             "longitude_deg": ll["longitude_deg"].to_numpy(),

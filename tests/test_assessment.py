@@ -1,8 +1,11 @@
 """assess(): the Chapter 208 / Chapter 95 engine end to end on small Survey stand-ins.
 
 Annual values are the National Tree Benefit Calculator figures of the benefit engine:
-ACRU (red maple) 12 in, unspecified land use, default parameters = $117.36/yr
-(``treecalc benefits --species ACRU --dbh 12``).
+ACRU (red maple) 12 in, unspecified land use, default parameters = $127.11/yr, by hand from the
+Northeast tables: stormwater 5.125 m3 x 264.172 x $0.008 = 10.8311, energy 72.05 kWh x 0.1401 + 2746.65 kBtu
+x 0.01408 = 48.7670, air quality 7.9997, CO2 149.45 kg x 2.20462 x 0.00334 = 1.1005, aesthetic 7.75 m2 x
+0.0088 x 500,000 / 583.835 = 58.4069; total 127.1052 (117.36 at OpenTreeMap's $0.0008/gal stormwater).
+ACRU 2 in: 0.3333 m3 -> 0.7045 + energy 3.1577 + air 0.4392 + CO2 0.0848 + aesthetic 60.2910 = $64.68.
 """
 
 import inspect
@@ -33,7 +36,7 @@ from treecalc.planting import StockOption, plan  # noqa: E402
 from treecalc.statement import statement_bytes  # noqa: E402
 
 QUIET = {"subdividable": False, "has_residence": True, "site_plan_required": False}
-ACRU12 = 117.36
+ACRU12 = 127.11
 STOCK12 = [{"species": "ACRU", "dbh_in": 12, "unit_cost_usd": 900}]
 
 
@@ -52,20 +55,20 @@ def three_acru(action="remove", **flags):
     return [{"species_code": "ACRU", "dbh_in": 12, "action": action, **flags}] * 3
 
 
-def test_acru_12_annual_value_is_117_36():
+def test_acru_12_annual_value_is_127_11():
     b = compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0]}))
     assert round(b["usd_total_annual"].iloc[0], 2) == ACRU12
 
 
 def test_90_percent_annual():
     # 3 x ACRU 12 in proposed on a subdividable parcel (§208-19A(2)): permit for 3 trees -> §208-22A
-    # removed 3 x 117.36 = 352.08; "at least" 90% = 316.872 -> rounded UP to $316.88/yr
-    # replacement ACRU 12 in at 117.36: ceil(316.88 / 117.36) = ceil(2.70) = 3 trees, all planted
+    # removed 3 x 127.11 = 381.33; "at least" 90% = 343.197 -> rounded UP to $343.20/yr
+    # replacement ACRU 12 in at 127.11: ceil(343.20 / 127.11) = ceil(2.70) = 3 trees, all planted
     a = assess(survey(three_acru(), {"subdividable": True}), replacement_stock=STOCK12)
     r = a.replacement
     assert a.permit["required"] and r["required"] and r["section"] == "§208-22A" and r["percent"] == 90
-    assert r["removed_value_usd"] == pytest.approx(352.08)
-    assert r["required_value_usd"] == pytest.approx(316.88)
+    assert r["removed_value_usd"] == pytest.approx(381.33)
+    assert r["required_value_usd"] == pytest.approx(343.20)
     assert (r["trees_needed"], r["trees_planted"], r["trees_in_lieu"]) == (3, 3, 0)
     assert r["planting_cost_usd"] == 2700.0 and r["native_share"] == 1.0
     j = a.to_json()
@@ -82,29 +85,29 @@ def test_fewer_than_three_trees_no_replacement():
 
 def test_120_percent_after_violation_annual():
     # 3 x ACRU 12 in removed without a permit on a subdividable lot: offences -> §208-22F
-    # removed 352.08 x 120% = 422.496 -> $422.50; ceil(422.50 / 117.36) = ceil(3.60) = 4 trees
+    # removed 381.33 x 120% = 457.596 -> $457.60; ceil(457.60 / 127.11) = ceil(3.60) = 4 trees
     a = assess(survey(three_acru("removed"), {"subdividable": True}), replacement_stock=STOCK12)
     r = a.replacement
     assert r["section"] == "§208-22F" and r["percent"] == 120
-    assert r["required_value_usd"] == pytest.approx(422.50) and r["trees_needed"] == 4
+    assert r["required_value_usd"] == pytest.approx(457.60) and r["trees_needed"] == 4
     # penalties: 3 offences, 12 in = tier 2 $1,500 each; 3 > 3 false, 3 removals no clear cutting -> $4,500
     assert a.penalties["civil_penalty_max_usd"] == 4500 and not a.penalties["doubled"]
     assert a.penalties["criminal_fine_max_usd"] == 750  # 3 x $250
-    # the Engineer's percentage: 150% -> 528.12; ceil(528.12 / 117.36) = ceil(4.5) = 5
+    # the Engineer's percentage: 150% -> 571.995 -> up 572.00; ceil(572.00 / 127.11) = ceil(4.50004) = 5
     a = assess(
         survey(three_acru("removed"), {"subdividable": True}), replacement_stock=STOCK12, replacement_percent=150
     )
-    assert a.replacement["required_value_usd"] == pytest.approx(528.12) and a.replacement["trees_needed"] == 5
+    assert a.replacement["required_value_usd"] == pytest.approx(572.00) and a.replacement["trees_needed"] == 5
 
 
 def test_violation_counts_topped_and_has_no_three_tree_threshold():
     # one TOPPED landmark ACRU 12 in: an offence by itself (§208-18D), §208-22F applies to it:
-    # 117.36 x 1.2 = 140.832 -> up: 140.84; civil: landmark tier (5) $5,000; criminal §208-18D $5,000
+    # 127.11 x 1.2 = 152.532 -> up: 152.54; civil: landmark tier (5) $5,000; criminal §208-18D $5,000
     a = assess(
         survey([{"species_code": "ACRU", "dbh_in": 12, "action": "topped", "landmark": True}], QUIET),
         replacement_stock=STOCK12,
     )
-    assert a.replacement["required"] and a.replacement["required_value_usd"] == pytest.approx(140.84)
+    assert a.replacement["required"] and a.replacement["required_value_usd"] == pytest.approx(152.54)
     assert a.trees["penalty_tier"].tolist() == ["§208-29B(5)"] and a.penalties["civil_penalty_max_usd"] == 5000
     assert a.penalties["criminal_fine_max_usd"] == 5000
     # only DAMAGED (injured), no other provision broken: not an offence by itself, nothing to replace
@@ -146,13 +149,13 @@ def test_cumulative_basis(violation, pct):
     assert r["trees_needed"] == math.ceil(r["required_value_usd"] / v2 - 1e-9)
 
 
-@pytest.mark.parametrize("violation,required,needed", [(False, 316.88, 5), (True, 422.50, 7)])
+@pytest.mark.parametrize("violation,required,needed", [(False, 343.20, 6), (True, 457.60, 8)])
 def test_cumulative_1_year_is_the_annual_value_by_hand(violation, required, needed):
     # cumulative:1 = sum over t = 1..1 of V(D_0) = this year's annual value (no growth yet):
-    # ACRU 12 in = $117.36, ACRU 2 in = $64.04 (treecalc benefits --species ACRU --dbh 12 / --dbh 2).
-    # removed 3 x 117.36 = 352.08
-    #   90%: 316.872 -> up 316.88; 316.88 / 64.04 = 4.95 -> 5 trees
-    #  120%: 422.496 -> up 422.50; 422.50 / 64.04 = 6.60 -> 7 trees
+    # ACRU 12 in = $127.11, ACRU 2 in = $64.68 (by hand, module docstring).
+    # removed 3 x 127.11 = 381.33
+    #   90%: 343.197 -> up 343.20; 343.20 / 64.68 = 5.31 -> 6 trees
+    #  120%: 457.596 -> up 457.60; 457.60 / 64.68 = 7.07 -> 8 trees
     action = "removed" if violation else "remove"
     a = assess(
         survey(three_acru(action), {"subdividable": True}),
@@ -160,9 +163,9 @@ def test_cumulative_1_year_is_the_annual_value_by_hand(violation, required, need
         replacement_stock=[{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450}],
     )
     r = a.replacement
-    assert r["removed_value_usd"] == pytest.approx(352.08)
+    assert r["removed_value_usd"] == pytest.approx(381.33)
     assert r["required_value_usd"] == pytest.approx(required)
-    assert r["stock"][0]["value_per_tree_usd"] == pytest.approx(64.04)
+    assert r["stock"][0]["value_per_tree_usd"] == pytest.approx(64.68)
     assert r["trees_needed"] == needed
 
 
@@ -201,8 +204,8 @@ def test_invasive_removed_not_counted_and_refused_as_stock():
         survey(rows, {"subdividable": True}),
         replacement_stock=STOCK12 + [{"species": inv, "dbh_in": 3, "unit_cost_usd": 10}],
     )
-    # the invasive is not counted: removed value is still 3 x 117.36 = 352.08
-    assert a.replacement["removed_value_usd"] == pytest.approx(352.08)
+    # the invasive is not counted: removed value is still 3 x 127.11 = 381.33
+    assert a.replacement["removed_value_usd"] == pytest.approx(381.33)
     assert a.trees["exclusion"].iloc[3] == "invasive (6 NYCRR 575 prohibited) §208-22E"
     assert not a.replacement["stock"][1]["accepted"]
     assert all(p["species_code"] == "ACRU" for p in a.replacement["plan"])
@@ -210,7 +213,7 @@ def test_invasive_removed_not_counted_and_refused_as_stock():
 
 
 def test_plantable_limit_sends_the_rest_to_the_fund_both_bases(tmp_path):
-    # 120%: required 422.50; room for 2 trees: 2 x 117.36 = 234.72 planted
+    # 120%: required 457.60; room for 2 trees: 2 x 127.11 = 254.22 planted
     # per tree: 4 needed - 2 planted = 2 in lieu x $450.00 placeholder = $900.00
     s = survey(three_acru("removed"), {"subdividable": True})
     a = assess(s, replacement_stock=STOCK12, plantable=2)
@@ -222,12 +225,12 @@ def test_plantable_limit_sends_the_rest_to_the_fund_both_bases(tmp_path):
         assess(s, replacement_stock=STOCK12, plantable=2, fee_per_tree_usd="312.50").fund["fund_in_lieu_usd"] == 625.0
     )
     # value basis x 2 (issue 9: a capital sum, the schedule's value_basis, appraised by default):
-    # unmet 422.50 - 234.72 = 187.78 USD/yr = 187.78 / 117.36 = 1.6000 replacement ACRU 12 in trees;
-    # each appraised (CTLA, good) at $5,420.26: 187.78 x 5420.26 / 117.36 = 8,672.601 -> $8,672.60; x 2 = $17,345.20
+    # unmet 457.60 - 254.22 = 203.38 USD/yr = 203.38 / 127.11 = 1.6000 replacement ACRU 12 in trees;
+    # each appraised (CTLA, good) at $5,420.26: 203.38 x 5420.26 / 127.11 = 8,672.587 -> $8,672.59; x 2 = $17,345.18
     f = tmp_path / "fees.toml"
     f.write_text('basis = "value"\nmultiplier = "2"\n')
     a = assess(s, replacement_stock=STOCK12, plantable=2, fee_schedule=f)
-    assert a.fund["unmet_value_usd"] == pytest.approx(187.78) and a.fund["fund_in_lieu_usd"] == 17345.20
+    assert a.fund["unmet_value_usd"] == pytest.approx(203.38) and a.fund["fund_in_lieu_usd"] == 17345.18
     assert a.fund["capital_value_basis"] == "appraised"
 
 
@@ -320,7 +323,7 @@ def test_bad_options():
 
 
 # --------------------------------------------------------------------------- regressions from the review
-# (formerly tests/test_assessment_review.py) ACRU 2 in = $64.04/yr.
+# (formerly tests/test_assessment_review.py) ACRU 2 in = $64.68/yr (module docstring).
 
 
 def bare_survey(rows, site=None, source=None):
@@ -352,15 +355,15 @@ def test_four_removed_one_damaged_end_to_end():
 # -- 2. site facts as text are parsed ---------------------------------------------------------------
 def test_violation_false_as_text_applies_90_not_120():
     # 3 ACRU 12 in removed without a permit on a subdividable lot, but the site fact says violation=false:
-    # §208-22A 90%: 3 x 117.36 = 352.08 x 0.9 = 316.872 -> up 316.88 (120% would be 422.50)
+    # §208-22A 90%: 3 x 127.11 = 381.33 x 0.9 = 343.197 -> up 343.20 (120% would be 457.60)
     a = assess(
         bare_survey(three_acru("removed"), {"subdividable": "true", "violation": "false"}), replacement_stock=STOCK12
     )
-    assert a.replacement["section"] == "§208-22A" and a.replacement["required_value_usd"] == pytest.approx(316.88)
+    assert a.replacement["section"] == "§208-22A" and a.replacement["required_value_usd"] == pytest.approx(343.20)
     a = assess(
         bare_survey(three_acru("removed"), {"subdividable": True, "violation": "yes"}), replacement_stock=STOCK12
     )
-    assert a.replacement["section"] == "§208-22F" and a.replacement["required_value_usd"] == pytest.approx(422.50)
+    assert a.replacement["section"] == "§208-22F" and a.replacement["required_value_usd"] == pytest.approx(457.60)
     with pytest.raises(ValueError, match="site fact violation"):
         assess(bare_survey(three_acru("removed"), {"violation": "dunno"}))
 

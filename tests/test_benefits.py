@@ -30,7 +30,10 @@ def test_red_maple_12in_dollars_by_hand():
     assert d["total_annual"] == pytest.approx(
         sum(d[k] for k in ("stormwater", "energy", "air_quality", "co2", "property"))
     )
-    assert round(d["total_annual"], 2) == 117.36
+    # stormwater: 5.125 m3 x 264.172 = 1,353.88 gal x $0.008 = 10.8311 (at OpenTreeMap's $0.0008: 1.0831)
+    assert d["stormwater"] == pytest.approx(5.125 * 264.172 * 0.008)
+    # total: 10.8311 + 48.7670 + 7.9997 (air) + 1.1005 + 58.4069 = 127.1052 (was 117.36 at $0.0008)
+    assert round(d["total_annual"], 2) == 127.11
 
 
 def test_json_keys():
@@ -263,12 +266,13 @@ def test_method_notes_state_the_stormwater_price_as_the_tables_value():
     from treecalc.benefits import make_params, method_notes
 
     notes = method_notes(make_params().resolved())
-    assert notes[0].startswith("Stormwater is priced at $0.0008/gal: the value of the Northeast zone's price table")
+    assert notes[0].startswith("Stormwater is priced at $0.008/gal: the Northeast price. OpenTreeMap's Northeast table")
+    assert "PSW-GTR-202" in notes[0] and "$0.01 per gallon" in notes[0] and "--price hydro_interception" in notes[0]
     assert any("31 of the 41 value rows" in n for n in notes)
     assert any("multi_family 0.75" in n and "unverified" in n for n in notes)
     assert any("institutional/transportation tables are all zero" in n for n in notes)
     own = method_notes(make_params(prices={"hydro_interception": 0.01}).resolved())
-    assert own[0] == "Stormwater is priced at $0.01/gal, set by the user (the zone table's value is $0.0008/gal)"
+    assert own[0] == "Stormwater is priced at $0.01/gal, set by the user (the zone table's value is $0.008/gal)"
 
 
 def test_disclosures_reach_the_assessment_json_and_method(tmp_path):
@@ -316,7 +320,7 @@ def test_disclosures_reach_the_statement(tmp_path):
     assert "C = 0.75 for multi_family" in cells[0] and "unverified" in cells[0]
     assert "DBH over 45 in" in cells[1] and "Autumn olive: typed BES in the source" in cells[1]
     method = [r for r in wb["Method & sources"].iter_rows(values_only=True) if r and r[0] == "Science notes"]
-    assert any("Stormwater is priced at $0.0008/gal" in str(r[2]) for r in method)
+    assert any("Stormwater is priced at $0.008/gal" in str(r[2]) for r in method)
 
 
 def test_fast_disclosure_masks_agree_with_the_pure_functions():

@@ -186,6 +186,14 @@ CORRECTIONS: dict[str, tuple[str, str, str, str]] = {
     ),
 }
 
+# Prices the source holds wrongly: factor_group -> (the source's value, the value written), USD per unit.
+# Stormwater: the source's $0.0008/gal is OpenTreeMap's Northeast figure (otm-core
+# treemap/species/codes.py, ITREE_REGIONS['NoEastXXX']), a tenth of the Northeast Community Tree Guide's
+# "$0.01 per gallon of treated and controlled runoff" (McPherson et al. 2007, PSW-GTR-202, as the i-Tree
+# team quotes it) and of every other zone's price in that same table ($0.00183-0.02779); $0.008 is the
+# figure i-Tree-based tools price Northeast runoff at. See data/species/README.md.
+PRICE_CORRECTIONS: dict[str, tuple[str, str]] = {"hydro_interception": ("0.0008", "0.008")}
+
 
 def build(source: Path, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
@@ -238,7 +246,13 @@ def build(source: Path, out: Path) -> None:
         w.writerow(["factor_group", "unit", "price_usd_per_unit"])
         for r in prices[1:]:
             if r and r[0].strip():
-                w.writerow([c.strip() for c in r[:3]])
+                row = [c.strip() for c in r[:3]]
+                if row[0] in PRICE_CORRECTIONS:
+                    was, now = PRICE_CORRECTIONS[row[0]]
+                    if row[2] != was:
+                        raise SystemExit(f"prices.csv {row[0]}: correction expects {was} in the source, found {row[2]}")
+                    row[2] = now
+                w.writerow(row)
 
     # --- catalogue -----------------------------------------------------------------
     master = read_rows(src("species_master_list.csv"))

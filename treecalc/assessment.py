@@ -44,6 +44,17 @@ SURVEY_FLAGS = FLAG_FIELDS  # the one list: treecalc.schema
 
 #: The offence reading (issue 9), stated in method["readings"] and in the penalty notes.
 OFFENCE_READING = croton.OFFENCE_READING_208
+#: The statement's line on dead trees (condition dead, or a census status "Dead").
+DEAD_TREE_LINE = "no leaf area, so no environmental value: annual benefits 0 and value 0 on every basis"
+#: How Chapter 208 reads a dead tree (README "Readings").
+DEAD_TREE_READING = (
+    "§208-22A/B 'environmental value' (i-Tree / National Tree Benefit Calculator): a dead tree (condition dead, "
+    "or a census status 'Dead') has no leaf area, so its annual benefits, its value on every basis and its CTLA "
+    "appraisal (condition 0%) are 0, and it is not counted toward the §208-22A or §208-22F replacement. Its "
+    "removal still counts as a tree removed for §208-19A(1) ('more than three trees'), for clear cutting "
+    "(§208-17, §208-19A(8)) and among the trees a permit is issued for (§208-22A 'three or more trees'); "
+    "§208-19D(5) makes it a standard for granting the permit, not an exception."
+)
 OTHER_PROHIBITIONS_NOTE = croton.OTHER_PROHIBITIONS_208
 
 
@@ -167,7 +178,7 @@ class Context:
         first, codes = _distinct_rows(c, d, x)
         kw = {"condition": x[first]} if kind == "appraised" else {"land_use": x[first]}
         values = croton.round_cents(fn(c[first], d[first], **kw))
-        return values[codes]
+        return np.where(trees["dead"].to_numpy(bool)[mask], 0.0, values[codes])  # a dead tree: no value
 
     def stock_capital_value(self, code: str, dbh_in: float, basis: str) -> float:
         """One replacement tree (good condition) on a capital basis, to the cent."""
@@ -404,8 +415,9 @@ def _value_trees(
     if not len(trees):
         trees["value_usd"] = pd.Series(dtype=float)
         trees["usd_total_annual"] = pd.Series(dtype=float)
+        trees["dead"] = pd.Series(dtype=bool)
         return
-    ben = compute_benefits(trees[["species_code", "dbh_in", "land_use"]], params)
+    ben = compute_benefits(trees[["species_code", "dbh_in", "land_use", "condition"]], params)
     new = ben.drop(columns=[c for c in BENEFIT_SKIP if c in ben]).set_axis(trees.index)
     new["benefit_land_use"] = ben["land_use"].to_numpy()
     trees[list(new.columns)] = new  # one assignment for all the benefit columns
@@ -425,6 +437,8 @@ def _value_trees(
             raw = appraised_10th(trees, np.ones(len(trees), dtype=bool), appraisal, cond)
         else:
             raw = value_of(trees["species_code"].to_numpy(object), trees["dbh_in"].to_numpy(float), condition=cond)
+    # a dead tree has no leaf area: no environmental value on any basis (appraised: condition 0 %)
+    raw = np.where(trees["dead"].to_numpy(bool), 0.0, raw)
     trees["value_usd"] = croton.round_cents(raw)
 
 
@@ -529,7 +543,9 @@ def assess(
         found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
     method["sections_applied"] = list(RULES[jkey].SECTIONS_APPLIED)
     items = reading_items(RULES[jkey], lawparams.JURISDICTIONS[jkey]) + (
-        [("§208-29", OFFENCE_READING), ("§208-18B", OTHER_PROHIBITIONS_NOTE)] if jkey == "croton_on_hudson" else []
+        [("§208-29", OFFENCE_READING), ("§208-18B", OTHER_PROHIBITIONS_NOTE), ("§208-22B", DEAD_TREE_READING)]
+        if jkey == "croton_on_hudson"
+        else []
     )
     method["readings"] = [text for _, text in items]
     method["reading_items"] = [{"section": sec, "reading": text} for sec, text in items]
@@ -718,6 +734,15 @@ def _line(section: str, item: str, value: Any, unit: str = "", note: str = "") -
     return line(section, item, value, unit, note)
 
 
+def _dead_line(trees: pd.DataFrame) -> list[dict[str, Any]]:
+    """The statement's one line on dead trees, when the survey has any."""
+    dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(len(trees), dtype=bool)
+    if not dead.any():
+        return []
+    tags = croton._some_tags(trees["tag"].to_numpy(object)[dead])
+    return [_line("Survey", "Dead trees", int(dead.sum()), "trees", f"{DEAD_TREE_LINE}: {tags}")]
+
+
 def _survey_lines(survey: Any, trees: pd.DataFrame, jname: str) -> list[dict[str, Any]]:
     rej = getattr(survey, "rejected", None)
     act = trees["action"].value_counts() if len(trees) else pd.Series(dtype=int)
@@ -733,6 +758,7 @@ def _survey_lines(survey: Any, trees: pd.DataFrame, jname: str) -> list[dict[str
             for a in croton.ACTIONS
             if a in ("retain", "remove", "removed", "damaged") or act.get(a, 0)
         ],
+        *_dead_line(trees),
     ]
 
 

@@ -444,9 +444,11 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
         (
             f"Stormwater is priced at ${hydro:g}/gal"
             + (
-                ": the value of the Northeast zone's price table (prices.csv, as OpenTreeMap distributes it); a review "
-                "found it 4-35 times below every other zone's stormwater price there, so the stormwater dollars are low; "
-                "a local rate can be set (--price hydro_interception=USD)"
+                ": the Northeast price. OpenTreeMap's Northeast table gives $0.0008, a tenth of it and 2-35 times "
+                "below every other zone's price there ($0.00183-0.02779/gal); the Northeast Community Tree Guide "
+                "(McPherson et al. 2007, PSW-GTR-202) values runoff at about $0.01 per gallon of treated and "
+                "controlled runoff, as the i-Tree team quotes it (i-Tree Eco's national average is $0.008936/gal). "
+                "A local rate can be set (--price hydro_interception=USD)"
                 if hydro == default_hydro
                 else f", set by the user (the zone table's value is ${default_hydro:g}/gal)"
             )
@@ -507,6 +509,30 @@ def dollars_by_line(reader: Mapping[str, float], prices: Mapping[str, float]) ->
     }
 
 
+#: What a dead tree's benefits say, per tree: i-Tree Streets values a tree by its leaf area.
+DEAD_NOTE = "dead tree: no leaf area, so no environmental benefits and no value (benefits and value 0)"
+
+
+def is_dead(condition: Any) -> np.ndarray:
+    """Whether each condition is dead (the class "dead", any case; a blank or another class is alive)."""
+    c = pd.Series(np.atleast_1d(np.asarray(condition, dtype=object)), dtype=object)
+    return c.map(lambda v: isinstance(v, str) and v.strip().lower() == "dead").to_numpy(bool)
+
+
+def dead_trees(frame: pd.DataFrame) -> np.ndarray:
+    """The trees of ``frame`` whose ``condition`` is dead (none when it has no condition column)."""
+    if "condition" not in frame:
+        return np.zeros(len(frame), dtype=bool)
+    k, uniques = pd.factorize(frame["condition"], use_na_sentinel=False)
+    return is_dead(np.asarray(uniques, dtype=object))[k] if len(uniques) else np.zeros(len(frame), dtype=bool)
+
+
+def _with_dead_note(col: pd.Categorical, dead: np.ndarray) -> pd.Categorical:
+    text = np.asarray(col, dtype=object)
+    text[dead] = [DEAD_NOTE + ("; " + t if t else "") for t in text[dead]]
+    return pd.Categorical(text)
+
+
 def _land_use_positions(frame: pd.DataFrame, default: str) -> np.ndarray:
     """Index into :data:`treecalc.data.LAND_USES` of each tree's ``land_use``; blank or absent: ``default``."""
     if "land_use" not in frame:
@@ -528,7 +554,8 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         Columns ``dbh_in`` (inches) and ``species_code`` (i-Tree code) or
         ``species`` (any name :mod:`treecalc.species` resolves); optional
         ``land_use`` (see :data:`treecalc.data.LAND_USES`; blank means the
-        ``land_use`` parameter, else unspecified).
+        ``land_use`` parameter, else unspecified); optional ``condition``: a
+        dead tree has no leaf area, so every benefit and dollar is 0.
     params : BenefitParams, optional
         Prices and aesthetic parameters; keyword arguments override fields
         (``home_price_usd=...``, ``prices={"electricity": 0.2}``, ...).
@@ -545,7 +572,8 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         come from :func:`disclosure_masks`): DBH
         past the tables' last class or implausible, a source table that falls
         to zero at the tree's size, an unverified or assumed land-use factor,
-        a land use whose energy tables are zero or borrowed, a corrected species.
+        a land use whose energy tables are zero or borrowed, a corrected species,
+        a dead tree; ``dead`` (bool).
     """
     p = make_params(params, **kw).resolved()
     if "dbh_in" not in frame:
@@ -571,6 +599,9 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     # one (outputs x trees) block, filled in place: the DataFrame wraps it without a copy
     block = np.empty((len(OUTPUT_COLUMNS), len(frame)))
     itree_streets.gather_at(tables, flat, frac, out=block)
+    dead = dead_trees(frame)
+    if dead.any():
+        block[:, dead] = 0.0  # a dead tree has no leaf area: nothing to intercept, shade, take up or add
     values = pd.DataFrame(block.T, columns=list(OUTPUT_COLUMNS), index=frame.index, copy=False)
     cat = data.catalogue()
     t = data.benefit_tables()
@@ -587,7 +618,11 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     # as a (read-only, pandas 3) view of the caller's data, which the output would share (or refuse edits of)
     own = dbh.flags.owndata and dbh.flags.writeable
     ids.insert(2, "dbh_in", pd.Series(dbh, index=frame.index, copy=not own))
-    notes = pd.DataFrame({"disclosures": disclosure_column(_keys_at(flat, frac, dbh, pos), p)}, index=frame.index)
+    notes_col = disclosure_column(_keys_at(flat, frac, dbh, pos), p)
+    notes = pd.DataFrame(
+        {"disclosures": _with_dead_note(notes_col, dead) if dead.any() else notes_col, "dead": dead},
+        index=frame.index,
+    )
     return pd.concat([ids, values, notes], axis=1)
 
 
@@ -648,6 +683,9 @@ def benefits(
     pos = data.catalogue_lookup()[code]
     lu = np.array([data.LAND_USES.index(lu_name)])
     row = {k: v[0] for k, v in benefit_arrays(np.array([pos]), np.array([dbh]), lu, p).items()}
+    dead = bool(is_dead(condition)[0])
+    if dead:  # no leaf area: every benefit is 0 (the replacement value too, at condition 0 %)
+        row = {k: 0.0 for k in row}
     row["land_use"] = lu_name
     mask = disclosure_masks(np.array([pos]), np.array([dbh]), lu, p)[0]
     cat = {k: v[pos] for k, v in _catalogue_text().items()}  # plain arrays: a pandas row costs ~1 ms
@@ -665,7 +703,8 @@ def benefits(
             "total_annual": float(row["usd_total_annual"]),
         },
         "dollars_by_line": dollars_by_line({k: float(row[k]) for k in keys}, p["prices"]),
-        "disclosures": disclosure_texts(int(mask), cat["value_row"], lu_name, p, int(pos)),
+        "disclosures": [DEAD_NOTE] * dead + disclosure_texts(int(mask), cat["value_row"], lu_name, p, int(pos)),
+        "dead": dead,
         "disclosure_flags": disclosures.flag_names(int(mask)),
         "warnings": [res.warning] if res.warning else [],
         "parameters": p,
@@ -678,7 +717,9 @@ def benefits(
                     appraisal.replacement_value(np.array([code], dtype=object), np.array([dbh]), condition)[0]
                 ),
                 "replacement_value_condition": condition,
-                "cumulative_usd": float(
+                "cumulative_usd": 0.0
+                if dead
+                else float(
                     growth.cumulative_benefits(
                         np.array([code], dtype=object),
                         np.array([dbh]),

@@ -138,6 +138,7 @@ TREE_JSON_COLUMNS = (
     "dbh_in",
     "action",
     "condition",
+    "dead",
     "value_usd",
     "usd_total_annual",
     "disclosures",

@@ -46,12 +46,13 @@ def body() -> None:
     )
     with st.expander("The trees on the map, as a table"):
         st.dataframe(
-            df[["tag", "species", "dbh", "value", "category", "latitude_deg", "longitude_deg"]].rename(
+            df[["tag", "species", "dbh", "value", "dead", "category", "latitude_deg", "longitude_deg"]].rename(
                 columns={
                     "tag": "Tag",
                     "species": "Species",
                     "dbh": "DBH",
                     "value": "Value",
+                    "dead": "Dead",
                     "category": label,
                     "latitude_deg": "Latitude (°)",
                     "longitude_deg": "Longitude (°)",

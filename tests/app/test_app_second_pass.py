@@ -5,10 +5,13 @@ three red oaks removed and two retained on a lot with no residence, which needs 
 (§208-19A(2)), so every removal is an offence and the §208-22F violation standard applies.
 
 Worked by hand from the tables and the law (the law engine gives the same):
-- values (annual, USD/yr): red oak 10, 11, 12 in DBH = 111.14 + 120.24 + 129.34 = 360.72;
-- required value 120% (§208-22F): 360.72 x 1.2 = 432.864, rounded up to the cent = 432.87;
-- the default stock, red maple 2 in DBH, carries 64.04 each: 432.87 / 64.04 = 6.76 -> 7 trees;
-- planting cost 7 x $450 (the placeholder unit cost) = $3,150.00;
+- values (annual, USD/yr, stormwater at $0.008/gal): red oak 10, 11, 12 in DBH = 119.53 + 129.77 + 140.01
+  = 389.31 (each the sum of the Northeast tables' stormwater, energy, air quality, CO2 and aesthetic dollars;
+  e.g. 12 in: hydro_interception (3.81 + 7.41)/2 = 5.61 m3 x 264.172 x 0.008 = $11.86 of it);
+- required value 120% (§208-22F): 389.31 x 1.2 = 467.172, rounded up to the cent = 467.18;
+- the default stock, red maple 2 in DBH, carries 64.68 each (tests/test_assessment.py): 467.18 / 64.68 = 7.22
+  -> 8 trees;
+- planting cost 8 x $450 (the placeholder unit cost) = $3,600.00;
 - civil penalty (§208-29B(2)): 3 trees x $1,500 = $4,500.
 """
 
@@ -139,9 +142,9 @@ def test_fund_page_takes_the_planting_space_itself():
     at.number_input(key="w_plantable").set_value(2).run()
     _ok(at)
     m = metrics(at)
-    # 7 trees needed, 2 planted: 5 in lieu x $450 (the placeholder fee per tree) = $2,250
-    assert amount(m["Trees paid in lieu"]) == 5
-    assert amount(m["Payment in lieu to the Tree Preservation Fund"]) == 2250
+    # 8 trees needed, 2 planted: 6 in lieu x $450 (the placeholder fee per tree) = $2,700
+    assert amount(m["Trees paid in lieu"]) == 6
+    assert amount(m["Payment in lieu to the Tree Preservation Fund"]) == 2700
     at.switch_page("treecalc_app/permit.py").run()  # the same setting, shown on the Permit page
     assert at.radio(key="w_plantable_kind").value == "A number of trees"
     assert at.number_input(key="w_plantable").value == 2
@@ -155,10 +158,10 @@ def test_applicant_card_answers_what_the_permit_costs():
     at.number_input(key="w_plantable").set_value(2).run()
     _ok(at)
     m = metrics(at)
-    # 2 planted x $450 = $900; 5 in lieu x $450 = $2,250; total $3,150
+    # 2 planted x $450 = $900; 6 in lieu x $450 = $2,700; total $3,600
     assert amount(m["Plant 2 replacement trees"]) == 900
-    assert amount(m["Pay for 5 trees in lieu"]) == 2250
-    assert amount(m["Total out of pocket"]) == 3150
+    assert amount(m["Pay for 6 trees in lieu"]) == 2700
+    assert amount(m["Total out of pocket"]) == 3600
     assert any("What would change it" in md.value for md in at.markdown)
     assert any("PLACEHOLDER" in w.value for w in at.warning)
 
@@ -170,7 +173,7 @@ def test_invasive_species_is_said_inline_and_the_page_stays():
     assert not at.exception
     assert any("§208-22E" in e.value and "Norway maple" in e.value for e in at.error)
     m = metrics(at)
-    assert amount(m["Replacement trees required"]) == 7  # the page stays, on the default stock
+    assert amount(m["Replacement trees required"]) == 8  # the page stays, on the default stock
     assert at.selectbox(key="w_repl_species").value == "ACPL"  # the control shows what was chosen
 
 

@@ -193,3 +193,15 @@ def test_a_unit_suffix_is_read_only_at_the_end_of_a_name():
     assert label("bond_in_lieu_usd") == "Bond in lieu (USD)"
     assert label("plants_in_lieu") == "Plants in lieu"
     assert label("height_ft") == "Height (ft)" and label("area_sqft") == "Area (sq ft)"
+
+
+def test_a_dead_tree_is_marked_on_the_map_and_in_its_table():
+    t = _trees(latitude=[41.2, 41.2001, 41.2002], longitude=[-73.9, -73.9001, -73.9002], dead=[False, True, False])
+    t.loc[1, "value_usd"] = 0.0
+    df, _ = tree_map.points(t, None)
+    by_tag = df.set_index("tag")
+    assert by_tag.loc["2", "dead"] and not by_tag.loc["1", "dead"]
+    assert by_tag.loc["2", "value"] == "$0.00 (dead: no environmental value)"
+    assert by_tag.loc["1", "value"] == "$10.50"
+    # a frame from before the dead column (or another tool) is read as no tree dead
+    assert not tree_map.points(t.drop(columns="dead"), None)[0]["dead"].any()

@@ -53,7 +53,7 @@ def test_permit_page_pdf_is_the_survey_and_options_on_screen():
     assert len(buttons) == 1
     served = _served(buttons[0].proto.url)
     text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(served)).pages)
-    # 120% of 3 x 117.36 = 422.50 -> 4 ACRU 12 in; 2 planted x $900 = $1,800; 2 in lieu x $450 = $900
+    # 120% of 3 x 127.11 = 457.60 -> ceil(3.60) = 4 ACRU 12 in; 2 planted x $900 = $1,800; 2 in lieu x $450 = $900
     assert "Survey: Hudson St lot 7.csv" in text and "Total out of pocket: $2,700.00" in text
 
 

@@ -101,9 +101,9 @@ def test_permit_note_names_the_in_lieu_tree_and_its_value_in_dollars_per_year():
     at = _fund_and_permit_pages()
     at.switch_page("treecalc_app/permit.py").run()
     notes = " ".join(c.value for c in at.caption)
-    # the default stock is a 2 in red maple, $64.04/yr on the annual basis (the sample's PDF test works the same
-    # figure out); the note said "one ACRU (64.04 on this basis)"
-    assert "stands for the value of one Red maple (ACRU), $64.04/yr on this basis" in notes
+    # the default stock is a 2 in red maple, $64.68/yr on the annual basis (by hand in tests/test_assessment.py;
+    # $64.04 at the old $0.0008/gal stormwater); the note said "one ACRU (64.04 on this basis)"
+    assert "stands for the value of one Red maple (ACRU), $64.68/yr on this basis" in notes
     assert "(64.04 on this basis)" not in notes
 
 

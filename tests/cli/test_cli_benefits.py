@@ -25,6 +25,21 @@ def test_benefits_json(capsys):
     assert round(r["co2_avoided_lb"], 1) == 216.9
 
 
+def test_northeast_stormwater_is_priced_at_0_008_per_gallon_and_a_village_may_set_its_own(capsys):
+    # ACRU 12 in = 30.48 cm, halfway between 22.86 and 38.10 cm: hydro_interception (3.59 + 6.66) / 2
+    # = 5.125 m3/yr x 264.172 = 1,353.88 gal; x $0.008/gal = $10.831 -> $10.83/yr
+    _, out, _ = run(capsys, "benefits", "--species", "acer rubrum", "--dbh", "12", "--json")
+    r = json.loads(out)
+    assert r["parameters"]["prices"]["hydro_interception"] == 0.008
+    assert round(r["dollars"]["stormwater"], 2) == 10.83
+    # a Village's own rate still wins: 1,353.88 gal x $0.0008 = $1.083 -> $1.08; x $0.01 = $13.54
+    for price, usd in (("0.0008", 1.08), ("0.01", 13.54)):
+        _, out, _ = run(
+            capsys, "benefits", "--species", "ACRU", "--dbh", "12", "--price", f"hydro_interception={price}", "--json"
+        )
+        assert round(json.loads(out)["dollars"]["stormwater"], 2) == usd
+
+
 def test_benefits_table_and_params(capsys):
     rc, out, _ = run(
         capsys, "benefits", "--species", "ACRU", "--dbh", "12", "--home-price", "250000", "--land-use", "single_family"

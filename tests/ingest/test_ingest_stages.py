@@ -160,7 +160,12 @@ def test_species_map_is_applied_case_insensitively():
         ("Over-pruned", "excessively_pruned", ()),
         ("Girdled", "damaged", ()),
         ("Transplant", "transplant", ()),
-        ("Dead", "retain", ("dead_or_diseased",)),
+        # a status "Dead" states both the exemption flag and that the tree is dead (no leaf area, no value);
+        # "Dying" is alive: only the flag
+        ("Dead", "retain", ("dead_or_diseased", "dead")),
+        ("Standing dead", "retain", ("dead_or_diseased", "dead")),
+        ("Dying", "retain", ("dead_or_diseased",)),
+        ("Remove – dead", "remove", ("dead_or_diseased", "dead")),
         ("maybe", None, ()),
     ],
 )

@@ -69,8 +69,10 @@ def test_dollars_with_default_and_overridden_prices():
     d = its.dollars(u, p)
     # energy = 72.05 kWh x $0.1401 + 2746.65 kBtu x $0.01408 = 10.094 + 38.673 = $48.767
     assert d["energy"][0] == pytest.approx(72.05 * 0.1401 + 2746.65 * 0.01408)
-    # stormwater = 1353.88 gal x $0.0008 = $1.083
-    assert d["stormwater"][0] == pytest.approx(1353.8815 * 0.0008)
+    # stormwater = 5.125 m3 x 264.172 = 1353.8815 gal x $0.008/gal = $10.831 (the Northeast price;
+    # OpenTreeMap's $0.0008 gave $1.083)
+    assert d["stormwater"][0] == pytest.approx(1353.8815 * 0.008)
+    assert round(d["stormwater"][0], 2) == 10.83
     d2 = its.dollars(u, its.resolve_prices({"electricity": 0.2}))
     assert d2["energy"][0] == pytest.approx(72.05 * 0.2 + 2746.65 * 0.01408)
 

@@ -70,11 +70,17 @@ def test_sample_pdf_has_survey_name_total_sections_and_signature():
     json.dumps(d)  # the report input stays JSON
     text = pdf_text(report_pdf(d))
     assert "Survey: sample_survey.xlsx" in text
-    # the sample (issue 9): 120% of the topped street tree's $235.91 = $283.10 (§208-22F) + 90% of the 8
-    # proposed removals' $1,100.91 = $990.82 (§208-22A) -> $1,273.92; a 2 in red maple carries $64.04/yr, so
-    # ceil(1273.92 / 64.04) = ceil(19.89) = 20 trees at the $450 placeholder = $9,000.00, $0 in lieu -> $9,000.00
-    assert d["replacement"]["trees_planted"] == 20 and d["fund_in_lieu_usd"] == 0
-    assert "Total out of pocket: $9,000.00" in text
+    # the sample (issue 9), annual values by hand from the Northeast tables at $0.008/gal stormwater (zone
+    # tables, C = 1): the topped street tree, pin oak QUPA 25 in, $261.82 (was 235.91 at $0.0008) x 120% =
+    # 314.184 -> $314.19 (§208-22F); the 8 proposed removals LITU 33 in 309.60 + BELE 9 in 175.40 + TSCA 13 in
+    # 77.86 + FRAM 20 in 205.35 + SAAL 6 in 87.40 + PRSE1 9 in 49.31 + BELE 8 in 161.87 + ACRU 13 in 133.81 =
+    # $1,200.60 (was 1,100.91) x 90% = $1,080.54 (§208-22A) -> $1,394.73; a 2 in red maple carries $64.68/yr,
+    # so ceil(1394.73 / 64.68) = ceil(21.56) = 22 trees at the $450 placeholder = $9,900.00, $0 in lieu
+    assert d["replacement"]["trees_planted"] == 22 and d["fund_in_lieu_usd"] == 0
+    assert "Total out of pocket: $9,900.00" in text
+    # the printable Method names the stormwater price in force and where it comes from
+    flat = " ".join(text.split())
+    assert "Stormwater is priced at $0.008/gal" in flat and "PSW-GTR-202" in flat
     for s in (
         "§208-19A(1)",
         "§208-22A",

@@ -1,8 +1,13 @@
 """Chapter 208 offences: every offence Chapter 208 defines, 120% only on what was harmed, penalties only on given facts.
 
 Each expected figure is worked out by hand in a comment. Annual values are the National Tree Benefit
-Calculator figures of the benefit engine, default parameters (``treecalc benefits --species ACRU --dbh D``):
-ACRU 3.9 in $72.26, 4.0 in $72.69, 6 in $83.28, 10 in $105.89, 12 in $117.36, 12.1 in $117.93, 14 in $128.83 /yr.
+Calculator figures, default parameters, worked by hand from the Northeast tables with stormwater at
+$0.008/gal: ACRU 3.9 in $74.50, 4.0 in $75.02, 6 in $87.40, 10 in $105.89 + 7.80 = $113.69, 12 in $127.11,
+12.1 in $127.78, 14 in $140.52 /yr. Each is the value at OpenTreeMap's $0.0008/gal (72.26, 72.69, 83.28,
+105.89, 117.36, 117.93, 128.83) plus 9/10 of its stormwater dollars at $0.008: e.g. 12.1 in = 30.734 cm,
+hydro_interception 3.59 + 0.5167 x 3.07 = 5.1762 m3 x 264.172 x 0.008 = $10.94, 117.93 + 0.9 x 10.94 = 127.78;
+4.0 in: 0.11 + 0.8333 x 1.34 = 1.2267 m3 -> $2.59, 72.69 + 2.33 = 75.02; 6 in: 2.1633 m3 -> $4.57, 83.28 + 4.12
+= 87.40; 14 in: 6.1483 m3 -> $12.99, 128.83 + 11.69 = 140.52.
 """
 
 import json
@@ -45,7 +50,7 @@ def test_three_removed_on_a_slope_12_1_4_0_3_9():
     # civil §208-29B: 12.1 in > 12 -> tier (3) $3,000; 4.0 in <= 8 -> tier (1) $500; 3.9: lawful, nothing.
     #   2 offences (not more than 3), 3 removals (no clear cutting) -> not doubled: $3,500
     # criminal §208-29A: 2 x $250 = $500
-    # §208-22F 120% of the first two only: (117.93 + 72.69) = 190.62 x 1.2 = 228.744 -> up $228.75
+    # §208-22F 120% of the first two only: (127.78 + 75.02) = 202.80 x 1.2 = 243.36
     rows = [{"species_code": "ACRU", "dbh_in": d, "slope_over_20pct": True} for d in (12.1, 4.0, 3.9)]
     a = assess(survey(rows, QUIET), replacement_stock=STOCK)
     j = a.to_json()
@@ -53,26 +58,26 @@ def test_three_removed_on_a_slope_12_1_4_0_3_9():
     assert j["criminal_fine_max_usd"] == 500 and j["civil_penalty_conditional_usd"] == 0
     assert list(parts(a)) == ["§208-22F"]
     f = parts(a)["§208-22F"]
-    assert (f["trees"], f["value_usd"], f["required_value_usd"]) == (2, 190.62, 228.75)
-    assert j["required_value_usd"] == 228.75
+    assert (f["trees"], f["value_usd"], f["required_value_usd"]) == (2, 202.80, 243.36)
+    assert j["required_value_usd"] == 243.36
     assert a.trees["exclusion"].iloc[2] == "no permit needed for this tree §208-19A"
     assert [r["tag"] for r in j["not_offences"]] == ["3"]
 
 
 def test_two_removed_and_three_proposed_on_a_slope():
     # 5 ACRU 6 in on a slope: every one needs a permit (§208-19A(3)).
-    # §208-22F: the 2 removed, 2 x 83.28 = 166.56 x 120% = 199.872 -> up $199.88
-    # §208-22A: the 3 proposed (a permit for 3 trees), 3 x 83.28 = 249.84 x 90% = 224.856 -> up $224.86
-    # required = 199.88 + 224.86 = $424.74; civil 2 x $500 = $1,000 (2 offences, not doubled)
+    # §208-22F: the 2 removed, 2 x 87.40 = 174.80 x 120% = $209.76
+    # §208-22A: the 3 proposed (a permit for 3 trees), 3 x 87.40 = 262.20 x 90% = $235.98
+    # required = 209.76 + 235.98 = $445.74; civil 2 x $500 = $1,000 (2 offences, not doubled)
     rows = [
         {"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "action": a}
         for a in ("removed", "removed", "remove", "remove", "remove")
     ]
     a = assess(survey(rows, QUIET), replacement_stock=STOCK)
     p = parts(a)
-    assert (p["§208-22F"]["trees"], p["§208-22F"]["percent"], p["§208-22F"]["required_value_usd"]) == (2, 120, 199.88)
-    assert (p["§208-22A"]["trees"], p["§208-22A"]["percent"], p["§208-22A"]["required_value_usd"]) == (3, 90, 224.86)
-    assert a.replacement.required_value_usd == pytest.approx(424.74)
+    assert (p["§208-22F"]["trees"], p["§208-22F"]["percent"], p["§208-22F"]["required_value_usd"]) == (2, 120, 209.76)
+    assert (p["§208-22A"]["trees"], p["§208-22A"]["percent"], p["§208-22A"]["required_value_usd"]) == (3, 90, 235.98)
+    assert a.replacement.required_value_usd == pytest.approx(445.74)
     assert a.penalties.civil_penalty_max_usd == 1000
     # only two proposed: a permit for fewer than three trees carries no §208-22A part
     a = assess(survey(rows[:4], QUIET), replacement_stock=STOCK)
@@ -86,7 +91,7 @@ def test_topped_tree_topped_street_tree_removed_street_tree():
     # (c) removed street tree 6 in (no permit trigger): §208-5D, §208-14; tier (4) $4,000; criminal $250
     # 3 offences (not more than 3), no clear cutting, nothing pending: not doubled.
     # civil 3,000 + 4,000 + 4,000 = $11,000; criminal 5,000 + 5,000 + 250 = $10,250
-    # §208-22F on all three: (128.83 + 105.89 + 83.28) = 318.00 x 1.2 = $381.60
+    # §208-22F on all three: (140.52 + 113.69 + 87.40) = 341.61 x 1.2 = 409.932 -> up $409.94
     rows = [
         {"species_code": "ACRU", "dbh_in": 14, "action": "topped"},
         {"species_code": "ACRU", "dbh_in": 10, "action": "topped", "street_tree": True},
@@ -107,7 +112,7 @@ def test_topped_tree_topped_street_tree_removed_street_tree():
         "§208-29A (§208-5D; §208-14)",
     ]
     assert {"§208-18D", "§208-5D", "§208-14"} <= set(a.penalties.criminal_sections)
-    assert parts(a)["§208-22F"]["required_value_usd"] == 381.60
+    assert parts(a)["§208-22F"]["required_value_usd"] == 409.94
     # the Department's written approval (given) authorises the street-tree work (c), not the topping (b)
     a = assess(survey(rows, {**QUIET, "department_approval": "yes"}), replacement_stock=STOCK)
     assert [r["tag"] for r in a.penalties.per_tree] == ["1", "2"]
@@ -205,7 +210,8 @@ def test_no_site_facts_at_all_gives_conditional_offences_only():
     assert j["offences_conditional"] == 3 and j["offences_definite"] == 0
     assert all(r["status"] == "conditional" and "subdividable" in r["depends_on"] for r in j["offence_rows"])
     # the permit preview keeps the reading that needs a permit; replacement still at 120%
-    assert j["permit_required"] and parts(a)["§208-22F"]["required_value_usd"] == pytest.approx(422.50)
+    # 3 x 127.11 = 381.33 x 1.2 = 457.596 -> up $457.60
+    assert j["permit_required"] and parts(a)["§208-22F"]["required_value_usd"] == pytest.approx(457.60)
     assert any("jurisdiction not given" in s for s in a.assumptions)
     # 4 removals without a permit are clear cutting (§208-17, §208-19A(8)) whatever the parcel facts: definite.
     # 3 x 12 in tier (2) + 1 x 6 in tier (1), doubled (more than 3; clear cutting): (4,500 + 500) x 2 = $10,000
@@ -248,7 +254,7 @@ def test_survey_without_species_codes_is_resolved_by_name():
             trees=t, rejected=pd.DataFrame(), site=dict(QUIET), site_assumptions=[], warnings=[], rows_read=1, source={}
         )
     )
-    assert a.trees["species_code"].tolist() == ["ACRU"] and a.trees["value_usd"].tolist() == [117.36]
+    assert a.trees["species_code"].tolist() == ["ACRU"] and a.trees["value_usd"].tolist() == [127.11]
     t2 = make_trees([{"species": "Not a tree", "dbh_in": 12}]).drop(columns="species_code")
     with pytest.raises(ValueError, match="species not recognised"):
         assess(
@@ -304,10 +310,11 @@ def test_cli_json_and_statement_show_definite_conditional_and_parts(tmp_path, ca
     # with them 3 offences, still not more than three -> +$3,000 conditional
     assert j["civil_penalty_max_usd"] == 3000 and j["civil_penalty_conditional_usd"] == 3000
     assert j["fine_conditional_usd"] is None and j["fine_max_usd"] is None
-    # §208-22F: 117.36 + 117.36 + 128.83 = 363.55 x 1.2 = 436.26; §208-22A: 3 x 83.28 = 249.84 x 0.9 = 224.856 -> 224.86
+    # §208-22F: 127.11 + 127.11 + 140.52 = 394.74 x 1.2 = 473.688 -> 473.69; §208-22A: 3 x 87.40 = 262.20 x 0.9
+    # = 235.98; required 473.69 + 235.98 = 709.67
     p = {x["section"]: x for x in j["replacement_parts"]}
-    assert p["§208-22F"]["required_value_usd"] == 436.26 and p["§208-22A"]["required_value_usd"] == 224.86
-    assert j["required_value_usd"] == pytest.approx(661.12)
+    assert p["§208-22F"]["required_value_usd"] == 473.69 and p["§208-22A"]["required_value_usd"] == 235.98
+    assert j["required_value_usd"] == pytest.approx(709.67)
     assert set(p["§208-22F"]) == {"section", "percent", "trees", "value_usd", "required_value_usd"}
     wb = openpyxl.load_workbook(io.BytesIO(out.read_bytes()), read_only=True)
     pen = " ".join(str(c) for row in wb["Penalties"].iter_rows(values_only=True) for c in row if c)

@@ -4,8 +4,8 @@ action, condition, land use, notes, flags, distance to the residence, coordinate
 Every reader applies a one-cell parser once per distinct cell (:func:`parse_distinct`).
 
 * **Action**. Blank is ``retain`` (said once in the warnings). A status word of a municipal
-  inventory is a status, not an action: Alive → retain, Dead → retain and dead_or_diseased,
-  Stump → removed. "Remove – hazard" is remove and hazardous. A word treecalc does not know
+  inventory is a status, not an action: Alive → retain, Dead → retain, dead_or_diseased and the
+  condition dead, Stump → removed. "Remove – hazard" is remove and hazardous. A word treecalc does not know
   rejects the row with the list of known actions: it never becomes a removal.
 * **Flags**. Y/N, Yes/No, X/blank, TRUE/FALSE, 1/0, ✓, and the census ``curb_loc`` OnCurb /
   OffsetFromCurb; a blank cell is False. Text that is not a boolean keeps the row with a warning
@@ -159,6 +159,21 @@ def _condition_warning(v: Any, c: str | None) -> str:
 def read_condition(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:
     """ISA condition class per row ('' when blank or not recognised) and a warning per row (None: none)."""
     return _read_coded(table, mapping, "condition", V.parse_condition, _condition_warning)
+
+
+def dead_status_condition(cond: np.ndarray, dead: np.ndarray | None) -> list[str] | None:
+    """A status "Dead" in the action cell (a census export's Alive / Dead / Stump) is the condition dead:
+    ``cond`` is set to "dead" in place on those rows, and a warning per row where the condition column said
+    otherwise (None: no row's status says dead)."""
+    if dead is None or not dead.any():
+        return None
+    other = dead & (cond != "") & (cond != "dead")
+    warn = [
+        f"status dead, condition {c!r}: taken as dead (no leaf area, no environmental value)" if o else ""
+        for c, o in zip(cond.tolist(), other.tolist())
+    ]
+    cond[dead] = "dead"
+    return warn
 
 
 def read_land_use(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:

@@ -574,6 +574,7 @@ def _trees(
     add_warn(d.warning)
     cond, cond_warn = A.read_condition(table, mapping)
     add_warn(cond_warn)
+    add_warn(A.dead_status_condition(cond, acts.facts.get(V.DEAD_STATUS)))
     land_use, lu_warn = A.read_land_use(table, mapping)
     add_warn(lu_warn)
     flags, not_surveyed, flag_warns = A.read_flags(table, mapping, acts.facts)

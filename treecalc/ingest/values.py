@@ -492,6 +492,11 @@ _ACTION_FACTS = {
 }
 
 
+#: The fact an action cell states when it says the tree is dead ("Dead", "Standing dead", "Dead – removed"):
+#: the survey reader reads it as the condition dead. "Dying" and "diseased" are not dead.
+DEAD_STATUS = "dead"
+
+
 @dataclass(frozen=True)
 class Action:
     """One action cell read: the canonical action ('' blank, None not recognised) and the facts it states."""
@@ -510,7 +515,7 @@ def known_actions_text() -> str:
 
 def read_action(value: object, *, remove_column: bool = False, retain_column: bool = False) -> Action:
     """Read one action cell: ``Action('remove', ('hazardous',))`` for "Remove – hazard",
-    ``Action('retain', ('dead_or_diseased',))`` for a status "Dead", ``Action(None)`` for a word
+    ``Action('retain', ('dead_or_diseased', 'dead'))`` for a status "Dead", ``Action(None)`` for a word
     treecalc does not know. Under a yes/no column ("Remove?", "Retain?") a boolean answers the question.
     """
     a = parse_action(value, remove_column=remove_column, retain_column=retain_column)
@@ -518,6 +523,8 @@ def read_action(value: object, *, remove_column: bool = False, retain_column: bo
         return Action(a)
     words = _key(value).split() if isinstance(value, str) else []
     facts = tuple(dict.fromkeys(_ACTION_FACTS[w] for w in words if w in _ACTION_FACTS))
+    if "dead" in words:  # a status "Dead" says the tree is dead (its condition), not only dead_or_diseased
+        facts += (DEAD_STATUS,)
     return Action(a, facts)
 
 

@@ -19,7 +19,8 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
     """``assessment.to_json()`` plus what the report prints that the JSON does not carry (yet).
 
     Adds ``survey_name`` (the file's name) and ``method`` (readings, sections applied, data
-    sources, the law) when the JSON has no such key; everything stays JSON-serialisable.
+    sources, the science notes with the stormwater price in force, the law) when the JSON has no such key;
+    everything stays JSON-serialisable.
     """
     d = dict(assessment.to_json())
     if survey_name is None:
@@ -31,7 +32,7 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
         "method",
         {
             k: m.get(k)
-            for k in ("law", "value_basis_label", "sections_applied", "readings", "data_sources")
+            for k in ("law", "value_basis_label", "sections_applied", "readings", "data_sources", "science_notes")
             if m.get(k) is not None
         },
     )

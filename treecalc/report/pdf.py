@@ -389,6 +389,7 @@ def _method(doc: _Doc, d: Mapping[str, Any]) -> None:
     lists = (
         (m, "readings", "Readings of unclear law text:"),
         (m, "data_sources", "Data sources:"),
+        (m, "science_notes", "Science notes (prices and what the tables do not say):"),
         (d, "assumptions", "Assumptions (facts not given):"),
         (d, "warnings", "Warnings:"),
     )

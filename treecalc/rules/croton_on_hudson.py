@@ -962,6 +962,9 @@ def _exclusions(trees: pd.DataFrame, catalogue: pd.DataFrame) -> tuple[np.ndarra
     return invasive, flag(trees, "good_forestry"), part575
 
 
+DEAD_EXCLUSION = "dead tree: no leaf area, no environmental value §208-22B; not counted §208-22A/F"
+
+
 @dataclass
 class ReplacementParts:
     """§ 208-22: the trees counted in each part, and why each harmed tree is not counted."""
@@ -991,7 +994,10 @@ def replacement_parts(
     """
     act = _acts(trees, pr)
     invasive, forestry, part575 = _exclusions(trees, catalogue)
-    excluded = invasive | forestry
+    # a dead tree has no environmental value (§208-22B): not counted, though its removal still counts for
+    # §208-19A(1), clear cutting and the number of trees a permit is issued for (§208-22A)
+    dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(len(trees), dtype=bool)
+    excluded = invasive | forestry | dead
     done = _isin(act, DONE)
     village = pr.village if pr.village is not None else np.zeros(len(trees), dtype=bool)
     own_permit = _tree_yes(trees, "permit")
@@ -1008,11 +1014,21 @@ def replacement_parts(
     rest = harmed & ~excluded & ~f_scope & ~a_scope
     removal = _isin(act, REMOVALS)
     removed_own = (act == "removed") & own_permit
-    invasive_harmed = harmed & invasive & ~village
+    invasive_harmed = harmed & invasive & ~village & ~dead
     why = _pick(
-        [harmed & village, invasive_harmed, harmed & forestry, rest & a_cand, rest & removed_own, rest & removal, rest],
+        [
+            harmed & village,
+            harmed & dead,
+            invasive_harmed,
+            harmed & forestry,
+            rest & a_cand,
+            rest & removed_own,
+            rest & removal,
+            rest,
+        ],
         [
             "work by or for the Village: no permit, nothing to replace §208-19B(1)",
+            DEAD_EXCLUSION,
             "",  # the invasive trees' reasons, per tree, below
             "good forestry §208-22E",
             f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
