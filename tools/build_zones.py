@@ -223,7 +223,9 @@ def build_zone(zone: str, data: Path, out: Path, src) -> dict[str, int]:
                 stem = pattern.format(dash=dash, us=us)
                 table = wide_table(zone, src(f"data/output__{zone}__{stem}.csv"), DBH_CLASSES_CM, known)
                 for row in known:
-                    tidy += [(row, factor, land_use, c, v, VARIANT_UNITS[factor]) for c, v in zip(DBH_CLASSES_CM, table[row])]
+                    tidy += [
+                        (row, factor, land_use, c, v, VARIANT_UNITS[factor]) for c, v in zip(DBH_CLASSES_CM, table[row])
+                    ]
     with (zdir / "benefit_tables.csv").open("w", newline="") as fh:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(["value_row", "factor", "land_use", "dbh_cm", "value", "unit"])
@@ -253,7 +255,9 @@ def build_species(zones: list[str], ecoservice: Path, out: Path, src) -> dict[st
     counts = {}
     for zone in zones:
         rows_known = {
-            r[0].strip() for r in read_rows(ecoservice / f"data/output__{zone}__species_codes.csv")[1:] if r and r[0].strip()
+            r[0].strip()
+            for r in read_rows(ecoservice / f"data/output__{zone}__species_codes.csv")[1:]
+            if r and r[0].strip()
         }
         out_rows = []
         seen: dict[str, str] = {}
@@ -317,7 +321,17 @@ def build(
         w.writerow(["zone", "name", "reference_city", "guide", "value_rows", "species", "land_use_variants"])
         for z in zones:
             name = regions[z]["name"]
-            w.writerow([z, name, CITIES[z], f"i-Tree Streets {name} climate zone ({CITIES[z]} reference city)", counts[z]["value_rows"], species[z], "yes" if counts[z]["land_use_variants"] else "no"])
+            w.writerow(
+                [
+                    z,
+                    name,
+                    CITIES[z],
+                    f"i-Tree Streets {name} climate zone ({CITIES[z]} reference city)",
+                    counts[z]["value_rows"],
+                    species[z],
+                    "yes" if counts[z]["land_use_variants"] else "no",
+                ]
+            )
 
     with (out / "prices.csv").open("w", newline="") as fh:
         w = csv.writer(fh, lineterminator="\n")
@@ -334,7 +348,9 @@ def build(
                     if was != published:
                         raise SystemExit(f"{z} {group}: ruling expects {was} in the source, found {published}")
                     log(z, "codes.py", f"{group} {published:g}", f"price set to {price:g}: {ruling}")
-                source = "OpenTreeMap otm-core opentreemap/treemap/species/codes.py ITREE_REGIONS (i-Tree Streets defaults)"
+                source = (
+                    "OpenTreeMap otm-core opentreemap/treemap/species/codes.py ITREE_REGIONS (i-Tree Streets defaults)"
+                )
                 w.writerow([z, group, unit, repr(price), repr(published), source, ruling])
 
     fixture = core("assets/fixtures/itree_regions_expanded.json")

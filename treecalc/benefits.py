@@ -51,6 +51,8 @@ class BenefitParams:
     land_use_factors: Mapping[str, float] = field(default_factory=dict)
     sale_price_fraction: float = property_value.SALE_PRICE_FRACTION
     land_use: str | None = None  # default land use for trees without one
+    # i-Tree Streets climate zone (code or name, data/species/zones/); None: the Northeast tables of data/species/
+    zone: str | None = None
 
     def resolved(self) -> dict[str, Any]:
         """All parameter values in force, for reports."""
@@ -68,7 +70,7 @@ class BenefitParams:
             else number("large-tree leaf area (m2)", self.large_tree_leaf_area_m2, low=0.0, strict=True)
         )
         number("share of the sale price", self.sale_price_fraction, low=0.0, high=1.0)
-        return {
+        out: dict[str, Any] = {
             "prices": itree_streets.resolve_prices(self.prices),
             "home_price_usd": home,
             "large_tree_leaf_area_m2": m,
@@ -76,6 +78,16 @@ class BenefitParams:
             "sale_price_fraction": float(self.sale_price_fraction),
             "land_use": self.land_use or "unspecified",
         }
+        if self.zone is not None:  # the zone's own prices and reference tree, each overridable as before
+            code = data.zone_code(self.zone)
+            zt = data.zone_tables()
+            out["zone"] = code
+            out["prices"] = itree_streets.resolve_prices(self.prices, data.zone_prices()[code])
+            out["price_overrides"] = {k: out["prices"][k] for k in sorted(self.prices)}
+            out["large_tree_leaf_area_m2_given"] = None if self.large_tree_leaf_area_m2 is None else m
+            if self.large_tree_leaf_area_m2 is None:
+                out["large_tree_leaf_area_m2"] = float(_zone_leaf_areas()[zt.zones.index(code)])
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -146,6 +158,52 @@ def _derived_tables(key: tuple) -> dict[str, itree_streets.FlatTable]:
     return {c: itree_streets.FlatTable.of(tables[c]) for c in OUTPUT_COLUMNS}
 
 
+@functools.lru_cache(maxsize=32)
+def _zone_derived_tables(key: tuple) -> dict[str, itree_streets.FlatTable]:
+    """:func:`_derived_tables` for every climate zone's rows at once, each row at its own zone's prices and
+    reference tree (M); the user's overrides (``price_overrides``, ``large_tree_leaf_area_m2_given``) apply to all."""
+    p: dict[str, Any] = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
+    zt = data.zone_tables()
+    stack = zt.tables.stack
+    defaults = data.zone_prices()
+    over = p["price_overrides"]
+    # one price per row: the zone's own, or the override (shape (1, rows, 1) broadcasts over land use and DBH)
+    prices = {
+        g: np.array([over.get(g, defaults[z][g]) for z in zt.zones]).take(zt.row_zone)[None, :, None]
+        for g in defaults[data.DEFAULT_ZONE]
+    }
+    given = p["large_tree_leaf_area_m2_given"]
+    m = _zone_leaf_areas() if given is None else np.full(len(zt.zones), float(given))
+    reader = itree_streets.to_reader_units(stack)
+    usd = itree_streets.dollars(stack, prices)  # type: ignore[arg-type]  # arrays broadcast where floats are
+    luf = np.array([p["land_use_factors"][u] for u in data.LAND_USES])[:, None, None]
+    usd["property"] = property_value.aesthetic_value(
+        stack["property_value"],
+        float(p["home_price_usd"]),
+        luf,
+        m.take(zt.row_zone)[None, :, None],
+        float(p["sale_price_fraction"]),
+    )
+    tables = {**reader, **{f"usd_{k}": usd[k] for k in DOLLAR_COLUMNS}}
+    tables["usd_total_annual"] = np.sum([usd[k] for k in DOLLAR_COLUMNS], axis=0)
+    return {c: itree_streets.FlatTable.of(tables[c]) for c in OUTPUT_COLUMNS}
+
+
+@functools.cache
+def _zone_leaf_areas() -> np.ndarray:
+    """M of every zone (:attr:`treecalc.data.ZoneTables.large_tree_leaf_area_m2`), the Northeast's being
+    :func:`default_large_tree_leaf_area_m2` to the last bit, so its figures are the same with or without a zone."""
+    zt = data.zone_tables()
+    m = zt.large_tree_leaf_area_m2.copy()
+    m[zt.zones.index(data.DEFAULT_ZONE)] = default_large_tree_leaf_area_m2()
+    return m
+
+
+def _default_zone_index(p: Mapping[str, Any], n: int) -> np.ndarray:
+    """The zone of parameters ``p`` (its index in :func:`treecalc.data.zones`) for ``n`` trees."""
+    return np.full(n, data.zone_tables().zones.index(p["zone"]), dtype=np.intp)
+
+
 def benefit_arrays(
     cat_pos: np.ndarray,
     dbh_in: np.ndarray,
@@ -162,15 +220,32 @@ def benefit_arrays(
     DBH positions (:func:`~treecalc.models.itree_streets.dbh_positions`) if
     already computed.
     """
-    row = _catalogue_value_rows()[cat_pos]
     dbh_cm = np.asarray(dbh_in, float) * itree_streets.CM_PER_IN
+    if _which(p) == ZONES:
+        row, _ = _zone_rows(_default_zone_index(p, len(np.atleast_1d(cat_pos))), cat_pos)
+        tables = _zone_derived_tables(_freeze(p))
+        return itree_streets.gather(tables, row, dbh_cm, lu_idx, out=out, positions=positions)
+    row = _catalogue_value_rows()[cat_pos]
     return itree_streets.gather(_derived_tables(_freeze(p)), row, dbh_cm, lu_idx, out=out, positions=positions)
 
 
+#: The two table sets: the Northeast's own (data/species/), and every climate zone's rows stacked (zones/).
+NORTHEAST, ZONES = "northeast", "zones"
+
+
+def _which(p: Mapping[str, Any]) -> str:
+    """The table set parameters ``p`` read: the climate zones' when a zone was named (``p["zone"]``)."""
+    return ZONES if "zone" in p else NORTHEAST
+
+
+def _tables(which: str) -> data.BenefitTables:
+    return data.zone_tables().tables if which == ZONES else data.benefit_tables()
+
+
 @functools.cache
-def _zero_tails() -> dict[str, np.ndarray]:
+def _zero_tails(which: str = NORTHEAST) -> dict[str, np.ndarray]:
     """First DBH class of each value row's zero tail, for the factors that have one (zone tables)."""
-    stack = data.benefit_tables().stack
+    stack = _tables(which).stack
     return {f: disclosures.zero_from_class(stack[f][0]) for f in ("property_value", "co2_sequestered")}
 
 
@@ -218,15 +293,25 @@ def land_use_flags(p: Mapping[str, Any]) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=32)
-def _flag_table(key: tuple) -> np.ndarray:
+def _flag_table(key: tuple, which: str = NORTHEAST) -> np.ndarray:
     """Flags by (land use, value row, DBH class read), flattened, for one parameter set."""
     p: dict[str, Any] = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
     n_cls = len(data.DBH_CLASSES_CM)
-    zt = _zero_tails()
+    zt = _zero_tails(which)
     zero = disclosures.zero_tail_table(
         zt["property_value"], Flag.ZERO_PROPERTY_VALUE, n_cls
     ) | disclosures.zero_tail_table(zt["co2_sequestered"], Flag.ZERO_CO2_SEQUESTERED, n_cls)
-    return np.ascontiguousarray((land_use_flags(p)[:, None, None] | zero[None, :, :]).ravel())
+    lu = np.repeat(land_use_flags(p)[:, None], zero.shape[0], axis=1)
+    if which == ZONES:  # what a land use reads depends on the zone: its own tables, zero ones, or none
+        zones = data.zone_tables()
+        variants = zones.has_variants.take(zones.row_zone)
+        it_zero = zones.it_zero.take(zones.row_zone)
+        for k, name in enumerate(data.LAND_USES):
+            if data.TABLE_LAND_USE[name] == "institutional":
+                lu[k] &= ~np.where(it_zero, 0, int(Flag.ENERGY_TABLES_ZERO))
+            if data.TABLE_LAND_USE[name]:
+                lu[k] |= np.where(variants, 0, int(Flag.ZONE_HAS_NO_LAND_USE_TABLES))
+    return np.ascontiguousarray((lu[:, :, None] | zero[None, :, :]).ravel())
 
 
 @functools.cache
@@ -238,56 +323,97 @@ def _corrected_index() -> np.ndarray:
     return idx
 
 
-def _key_sizes() -> tuple[int, int, int]:
-    """(value rows, DBH classes, corrected species + 1): the dimensions of a disclosure key."""
-    return len(data.benefit_tables().value_rows), len(data.DBH_CLASSES_CM), int(_catalogue_corrected().sum()) + 1
+def _key_sizes(which: str = NORTHEAST) -> tuple[int, int, int]:
+    """(value rows, DBH classes, corrected species + 1): the dimensions of a disclosure key.
+
+    In the climate zones' set the last counts each corrected species twice: with its own row in its zone,
+    and with the zone's generic row (a species the zone's list has no code for, :data:`Flag.SPECIES_NOT_IN_ZONE`).
+    """
+    n_corr = int(_catalogue_corrected().sum()) + 1
+    return len(_tables(which).value_rows), len(data.DBH_CLASSES_CM), n_corr * (2 if which == ZONES else 1)
 
 
 def disclosure_keys(
-    cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray, positions: tuple[np.ndarray, np.ndarray] | None = None
+    cat_pos: np.ndarray,
+    dbh_in: np.ndarray,
+    lu_idx: np.ndarray,
+    positions: tuple[np.ndarray, np.ndarray] | None = None,
+    zone_idx: np.ndarray | None = None,
 ) -> np.ndarray:
     """One small integer per tree naming all its disclosures depend on.
 
     ``((land use, value row, DBH class read) × DBH range) × corrected species``:
     fewer than 25,000 values, so the per-tree work is a few array operations and
     everything else (flags, text) is computed once per distinct key.
-    ``positions``: the DBH positions if already computed.
+    ``positions``: the DBH positions if already computed. ``zone_idx``: each tree's climate zone
+    (:func:`treecalc.data.zone_positions`), for the zones' table set.
     """
-    n_rows, n_cls, _ = _key_sizes()
+    which = NORTHEAST if zone_idx is None else ZONES
+    n_rows, n_cls, _ = _key_sizes(which)
     cat_pos = np.asarray(cat_pos, dtype=np.intp)
     dbh = np.asarray(dbh_in, float)
     j, frac = positions if positions is not None else itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
-    flat = itree_streets.table_index((len(data.LAND_USES), n_rows, n_cls), _catalogue_value_rows()[cat_pos], lu_idx, j)
-    return _keys_at(flat, frac, dbh, cat_pos)  # table_index made flat: _keys_at may write in it
+    if zone_idx is None:
+        row, subst = _catalogue_value_rows()[cat_pos], None
+    else:
+        row, subst = _zone_rows(zone_idx, cat_pos)
+    flat = itree_streets.table_index((len(data.LAND_USES), n_rows, n_cls), row, lu_idx, j)
+    return _keys_at(flat, frac, dbh, cat_pos, which, subst)  # table_index made flat: _keys_at may write in it
 
 
-def _keys_at(flat: np.ndarray, frac: np.ndarray, dbh: np.ndarray, cat_pos: np.ndarray) -> np.ndarray:
+def _zone_rows(zone_idx: np.ndarray, cat_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row of the zones' stack each tree reads, and whether it is its zone's generic row: one lookup each."""
+    zones = data.zone_tables()
+    at = np.asarray(zone_idx, dtype=np.intp) * zones.cat_rows.shape[1]
+    at = at + np.asarray(cat_pos, dtype=np.intp)
+    return zones.cat_rows.ravel().take(at), zones.substituted.ravel().take(at).view(np.uint8)
+
+
+def _keys_at(
+    flat: np.ndarray,
+    frac: np.ndarray,
+    dbh: np.ndarray,
+    cat_pos: np.ndarray,
+    which: str = NORTHEAST,
+    substituted: np.ndarray | None = None,
+) -> np.ndarray:
     """:func:`disclosure_keys` from the trees' flat table index (class ``j``, an intp array) and class fraction.
 
     ``flat`` is overwritten: it becomes the keys (no further array of a million is made).
     """
-    n_corr = _key_sizes()[2]
+    n_corr = _key_sizes(which)[2]
     key = disclosures.upper_class(flat, frac, out=flat)  # flat index of the upper class read: j's offset is linear
     key *= 4
     disclosures.dbh_flags(dbh, out=key)  # the two lowest bits: BEYOND_LAST_CLASS = 1, IMPLAUSIBLE_DBH = 2
     key *= n_corr
-    key += _corrected_index().take(cat_pos)
+    if which == ZONES:  # (corrected species, generic row of the zone) as 2 c + s
+        key += _corrected_index().take(cat_pos) * 2
+        if substituted is not None:
+            key += substituted
+    else:
+        key += _corrected_index().take(cat_pos)
     return key
 
 
-def _decode(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _decode(key: np.ndarray, which: str = NORTHEAST) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(flat (land use, row, class) index, DBH flags, corrected-species index) of each key."""
-    n_corr = _key_sizes()[2]
+    n_corr = _key_sizes(which)[2]
     rest = key // n_corr
     return rest // 4, rest % 4, key % n_corr
 
 
 @functools.lru_cache(maxsize=32)
-def _mask_lut(key: tuple) -> np.ndarray:
+def _mask_lut(key: tuple, which: str = NORTHEAST) -> np.ndarray:
     """The flag mask of every possible disclosure key, for one parameter set."""
-    n_rows, n_cls, n_corr = _key_sizes()
-    flat, dbh_bits, corr = _decode(np.arange(len(data.LAND_USES) * n_rows * n_cls * 4 * n_corr, dtype=np.int64))
-    return _flag_table(key).take(flat) | dbh_bits | np.where(corr > 0, int(Flag.SPECIES_CORRECTED), 0)
+    n_rows, n_cls, n_corr = _key_sizes(which)
+    flat, dbh_bits, corr = _decode(np.arange(len(data.LAND_USES) * n_rows * n_cls * 4 * n_corr, dtype=np.int64), which)
+    if which == ZONES:
+        species = np.where(corr >= 2, int(Flag.SPECIES_CORRECTED), 0) | np.where(
+            corr % 2, int(Flag.SPECIES_NOT_IN_ZONE), 0
+        )
+    else:
+        species = np.where(corr > 0, int(Flag.SPECIES_CORRECTED), 0)
+    return _flag_table(key, which).take(flat) | dbh_bits | species
 
 
 def disclosure_masks(
@@ -298,7 +424,9 @@ def disclosure_masks(
     positions: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Bit mask of :class:`~treecalc.models.disclosures.Flag` per tree (0: nothing to disclose)."""
-    return _mask_lut(_freeze(p)).take(disclosure_keys(cat_pos, dbh_in, lu_idx, positions))
+    which = _which(p)
+    zone_idx = _default_zone_index(p, len(np.atleast_1d(cat_pos))) if which == ZONES else None
+    return _mask_lut(_freeze(p), which).take(disclosure_keys(cat_pos, dbh_in, lu_idx, positions, zone_idx))
 
 
 def _cls(k: int) -> str:
@@ -313,17 +441,20 @@ _ROW_FLAGS = int(Flag.ZERO_PROPERTY_VALUE | Flag.ZERO_CO2_SEQUESTERED)
 
 
 def disclosure_texts(
-    mask: int, value_row: str, lu: str, p: Mapping[str, Any], corrected_pos: int | None = None
+    mask: int, value_row: str, lu: str, p: Mapping[str, Any], corrected_pos: int | None = None, zone: str | None = None
 ) -> list[str]:
     """The sentences of one tree's disclosures, in the order of the flags.
 
     ``value_row`` is the tree's i-Tree row, ``lu`` its land use, ``corrected_pos``
-    its catalogue position when its species was corrected.
+    its catalogue position when its species was corrected, ``zone`` its climate zone when one was named
+    (``value_row`` is then the zone's own row name).
     """
     out: list[str] = []
     mask = int(mask)  # an int & an IntFlag member goes through enum's slow __rand__; the members as ints do not
-    r = data.benefit_tables().row_index[value_row]
-    zt = _zero_tails()
+    which = NORTHEAST if zone is None else ZONES
+    r = _tables(which).row_index[value_row if zone is None else f"{zone} {value_row}"]
+    zt = _zero_tails(which)
+    zone_name = "" if zone is None else f"{data.zones().at[zone, 'name']} ({zone})"
     c = p["land_use_factors"][lu]
     if mask & _BIT[Flag.BEYOND_LAST_CLASS]:
         out.append(
@@ -338,7 +469,7 @@ def disclosure_texts(
     ):
         if mask & _BIT[flag]:
             out.append(
-                f"the source table's {what} for i-Tree row {value_row} falls to 0 at "
+                f"the source table's {what} for i-Tree row {value_row}{' of ' + zone_name if zone else ''} falls to 0 at "
                 f"{_cls(int(zt[factor][r]))}: the dollars shown follow the table; they are not a finding "
                 "that the tree adds nothing"
             )
@@ -371,6 +502,16 @@ def disclosure_texts(
         ),
     )
     out += [text for flag, text in land_use_texts if mask & _BIT[flag]]
+    if mask & _BIT[Flag.ZONE_HAS_NO_LAND_USE_TABLES]:
+        out.append(
+            f"the {zone_name} zone publishes no land-use tables: energy and avoided emissions read the zone's "
+            "general tables"
+        )
+    if mask & _BIT[Flag.SPECIES_NOT_IN_ZONE]:
+        out.append(
+            f"the {zone_name} zone's species list has no i-Tree code for this species: it is valued by the "
+            f"zone's generic row for its tree type, {value_row}"
+        )
     if mask & _BIT[Flag.SPECIES_CORRECTED] and corrected_pos is not None:
         cat = _catalogue_text()
         out.append(f"{cat['common_name'][corrected_pos]}: {cat['correction'][corrected_pos]}")
@@ -389,29 +530,29 @@ def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
     Each distinct key is written once; the column is categorical.
     """
     keys = np.asarray(keys, dtype=np.int64)
-    lut = _mask_lut(_freeze(p))
+    which = _which(p)
+    lut = _mask_lut(_freeze(p), which)
     present = np.flatnonzero(np.bincount(keys, minlength=len(lut)))
-    n_rows, n_cls, _ = _key_sizes()
+    n_rows, n_cls, _ = _key_sizes(which)
     corrected = np.flatnonzero(_catalogue_corrected())
-    flat, _, corr = _decode(present)
+    flat, _, corr = _decode(present, which)
     texts = []
     # keys differing only in what the text does not say share one text; the memo is keyed by the parameters as
     # written (repr), since values that compare equal can still be written differently (0.0 and -0.0)
-    memo = _text_memo(repr(_freeze(p)))
+    memo = _text_memo(repr(_freeze(p)) + which)
+    zones = data.zone_tables() if which == ZONES else None
     for k, f, c in zip(present.tolist(), flat.tolist(), corr.tolist()):
         lu, row = divmod(f // n_cls, n_rows)
         mask = int(lut[k])
-        seen = (mask, row if mask & _ROW_FLAGS else -1, lu, c)
+        seen = (mask, row if mask & _ROW_FLAGS or zones is not None else -1, lu, c)
         text = memo.get(seen)
         if text is None:
+            if zones is not None:  # the zone's own row name, and the zone, name the tree's table
+                name, zone, ci = zones.local_rows[row], zones.zones[zones.row_zone[row]], c // 2
+            else:
+                name, zone, ci = data.benefit_tables().value_rows[row], None, c
             text = memo[seen] = "; ".join(
-                disclosure_texts(
-                    mask,
-                    data.benefit_tables().value_rows[row],
-                    data.LAND_USES[lu],
-                    p,
-                    int(corrected[c - 1]) if c else None,
-                )
+                disclosure_texts(mask, name, data.LAND_USES[lu], p, int(corrected[ci - 1]) if ci else None, zone)
             )
         texts.append(text)
     cats = list(dict.fromkeys(texts)) or [""]
@@ -546,8 +687,17 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         past the tables' last class or implausible, a source table that falls
         to zero at the tree's size, an unverified or assumed land-use factor,
         a land use whose energy tables are zero or borrowed, a corrected species.
+
+        With a climate zone (``zone=`` code or name, or a ``zone`` column per tree whose blanks take
+        ``zone=``, else the Northeast) every tree reads its zone's tables and prices in the same one lookup,
+        and the output gains a ``zone`` column; a species its zone's list has no code for is valued by the
+        zone's generic row of its tree type and says so in ``disclosures``. Without either, the Northeast
+        tables of ``data/species/``, as always.
     """
-    p = make_params(params, **kw).resolved()
+    prm = make_params(params, **kw)
+    if "zone" in frame and prm.zone is None:
+        prm = make_params(prm, zone=data.DEFAULT_ZONE)
+    p = prm.resolved()
     if "dbh_in" not in frame:
         raise ValueError("compute_benefits needs a 'dbh_in' column (inches)")
     dbh = pd.to_numeric(frame["dbh_in"], errors="coerce").to_numpy(float)
@@ -565,6 +715,8 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         raise ValueError("compute_benefits needs a 'species' or 'species_code' column")
     lu_idx = _land_use_positions(frame, p["land_use"])
     j, frac = itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
+    if _which(p) == ZONES:
+        return _zone_benefits(frame, p, dbh, pos, lu_idx, j, frac)
     row = _catalogue_value_rows().take(pos)
     tables = _derived_tables(_freeze(p))
     flat = itree_streets.table_index(next(iter(tables.values())).shape, row, lu_idx, j)
@@ -588,6 +740,54 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     own = dbh.flags.owndata and dbh.flags.writeable
     ids.insert(2, "dbh_in", pd.Series(dbh, index=frame.index, copy=not own))
     notes = pd.DataFrame({"disclosures": disclosure_column(_keys_at(flat, frac, dbh, pos), p)}, index=frame.index)
+    return pd.concat([ids, values, notes], axis=1)
+
+
+@functools.cache
+def _zone_row_names() -> tuple[np.ndarray, list[str]]:
+    """Each row of the zones' stack as a code into the distinct row names (``ACRU``, ``BDL OTHER``), and those."""
+    codes, names = pd.factorize(pd.Series(data.zone_tables().local_rows))
+    return codes.astype(np.intp), [str(n) for n in names]
+
+
+def _zone_benefits(
+    frame: pd.DataFrame,
+    p: Mapping[str, Any],
+    dbh: np.ndarray,
+    pos: np.ndarray,
+    lu_idx: np.ndarray,
+    j: np.ndarray,
+    frac: np.ndarray,
+) -> pd.DataFrame:
+    """:func:`compute_benefits` on the climate zones' stack: the zone index joins the one table lookup."""
+    zt = data.zone_tables()
+    zone_idx = data.zone_positions(frame["zone"], p["zone"]) if "zone" in frame else _default_zone_index(p, len(frame))
+    row, subst = _zone_rows(zone_idx, pos)
+    tables = _zone_derived_tables(_freeze(p))
+    flat = itree_streets.table_index(next(iter(tables.values())).shape, row, lu_idx, j)
+    block = np.empty((len(OUTPUT_COLUMNS), len(frame)))
+    itree_streets.gather_at(tables, flat, frac, out=block)
+    values = pd.DataFrame(block.T, columns=list(OUTPUT_COLUMNS), index=frame.index, copy=False)
+    cat = data.catalogue()
+    row_code, row_names = _zone_row_names()
+    ids = pd.DataFrame(
+        {
+            "species_code": pd.Categorical.from_codes(pos, categories=cat.index.astype(object), validate=False),
+            "value_row": pd.Categorical.from_codes(row_code.take(row), categories=row_names, validate=False),
+            "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES), validate=False),
+        },
+        index=frame.index,
+    )
+    own = dbh.flags.owndata and dbh.flags.writeable
+    ids.insert(2, "dbh_in", pd.Series(dbh, index=frame.index, copy=not own))
+    keys = _keys_at(flat, frac, dbh, pos, ZONES, subst)
+    notes = pd.DataFrame(
+        {
+            "disclosures": disclosure_column(keys, p),
+            "zone": pd.Categorical.from_codes(zone_idx, categories=list(zt.zones), validate=False),
+        },
+        index=frame.index,
+    )
     return pd.concat([ids, values, notes], axis=1)
 
 
