@@ -791,6 +791,60 @@ def _zone_benefits(
     return pd.concat([ids, values, notes], axis=1)
 
 
+def _benefits_at(
+    species: str,
+    dbh_in: float,
+    land_use: str | None,
+    params: BenefitParams | None,
+    latitude: float | None,
+    longitude: float | None,
+    given: dict[str, Any],
+    kw: dict[str, Any],
+) -> dict[str, Any]:
+    """:func:`benefits` of a tree at a position: its zone found there, the zones near it stated."""
+    from treecalc import climate_zones
+
+    if latitude is None or longitude is None:
+        raise ValueError("give both latitude and longitude (WGS84 degrees)")
+    hit = climate_zones.zone_at(float(latitude), float(longitude))
+    where = climate_zones.describe(hit, float(latitude), float(longitude))
+    options = {k: given[k] for k in ("condition", "horizon_years", "mortality_rate", "valuations")}
+    chosen = kw.get("zone") or (params.zone if params else None)
+    if chosen is None:
+        if hit.zone is None:
+            raise ValueError(f"{where}: choose one with --zone")
+        kw = {**kw, "zone": hit.zone}
+    out = benefits(species, dbh_in, land_use, params, **options, **kw)
+    out["zone_found_from"] = "given" if chosen is not None else "coordinates"
+    out["latitude"], out["longitude"] = float(latitude), float(longitude)
+    notes = [where]
+    for other, km in hit.near.items():
+        there = benefits(species, dbh_in, land_use, params, valuations=False, **{**kw, "zone": other})
+        notes.append(
+            f"the tree is {km:g} km from the {there['zone_name']} zone ({other}) boundary: valued there its "
+            f"annual benefits would be ${there['dollars']['total_annual']:,.2f} (here "
+            f"${out['dollars']['total_annual']:,.2f})"
+        )
+    out["warnings"] = notes + list(out["warnings"])
+    return out
+
+
+def zone_source(zone: str) -> str:
+    """The source of a climate zone's tables and prices, in words."""
+    z = data.zones().loc[zone]
+    return (
+        f"i-Tree Streets / National Tree Benefit Calculator resource tables, {z['name']} climate zone ({zone}; "
+        f"reference city {z['reference_city']}; USDA Forest Service Community Tree Guide), as distributed with "
+        "OpenTreeMap's eco-benefit service (tables) and otm-core (prices); see data/species/zones/"
+    )
+
+
+def zone_fields(p: Mapping[str, Any]) -> dict[str, Any]:
+    """``zone``, ``zone_name`` and ``zone_default`` (True: no zone was chosen and the Northeast tables were read)."""
+    zone = p.get("zone") or data.DEFAULT_ZONE
+    return {"zone": zone, "zone_name": str(data.zones().at[zone, "name"]), "zone_default": "zone" not in p}
+
+
 def benefits(
     species: str,
     dbh_in: float,
@@ -801,9 +855,15 @@ def benefits(
     horizon_years: int = 20,
     mortality_rate: float = 0.0,
     valuations: bool = True,
+    latitude: float | None = None,
+    longitude: float | None = None,
     **kw: Any,
 ) -> dict[str, Any]:
     """Annual benefits of one tree, as a JSON-ready dict.
+
+    ``latitude``/``longitude`` (WGS84), when given without a zone, find the tree's climate zone from the
+    zones' boundaries (:mod:`treecalc.climate_zones`); a tree within 10 km of another zone is warned of,
+    with its total there.
 
     Keys: ``species_code``, ``scientific_name``, ``common_name``,
     ``itree_code`` (the value row whose tables are used), ``dbh_in``,
@@ -823,6 +883,8 @@ def benefits(
     """
     from treecalc.species import resolve_one
 
+    if latitude is not None or longitude is not None:
+        return _benefits_at(species, dbh_in, land_use, params, latitude, longitude, locals(), kw)
     try:
         dbh = float(dbh_in)
     except (TypeError, ValueError):
@@ -845,6 +907,10 @@ def benefits(
     row["land_use"] = lu_name
     mask = disclosure_masks(np.array([pos]), np.array([dbh]), lu, p)[0]
     cat = {k: v[pos] for k, v in _catalogue_text().items()}  # plain arrays: a pandas row costs ~1 ms
+    zone = p.get("zone")
+    if zone is not None:  # the row the tree reads in its zone: its own, or the zone's generic one
+        zrow, _ = _zone_rows(_default_zone_index(p, 1), np.array([pos]))
+        cat["value_row"] = data.zone_tables().local_rows[int(zrow[0])]
     keys = BENEFIT_QUANTITY_COLUMNS
     out = {
         "species_code": code,
@@ -859,11 +925,12 @@ def benefits(
             "total_annual": float(row["usd_total_annual"]),
         },
         "dollars_by_line": dollars_by_line({k: float(row[k]) for k in keys}, p["prices"]),
-        "disclosures": disclosure_texts(int(mask), cat["value_row"], lu_name, p, int(pos)),
+        "disclosures": disclosure_texts(int(mask), cat["value_row"], lu_name, p, int(pos), zone),
         "disclosure_flags": disclosures.flag_names(int(mask)),
         "warnings": [res.warning] if res.warning else [],
         "parameters": p,
-        "source": data.SOURCE_NAME,
+        "source": data.SOURCE_NAME if zone is None else zone_source(zone),
+        **zone_fields(p),
     }
     if valuations:
         out.update(

@@ -23,6 +23,8 @@ def register(subparsers: Any) -> None:
     )
     b.add_argument("--years", type=int, default=20, help="horizon of the cumulative benefits (default 20)")
     b.add_argument("--mortality", type=float, default=0.0, help="annual mortality rate, 0-1 (default 0)")
+    b.add_argument("--lat", type=float, help="latitude, WGS84 degrees: the climate zone is found from it")
+    b.add_argument("--lon", type=float, help="longitude, WGS84 degrees (with --lat)")
     b.add_argument("--json", action="store_true")
     add_benefit_params(b)
     b.set_defaults(func=_cmd_benefits)
@@ -44,6 +46,8 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
         condition=a.condition,
         horizon_years=a.years,
         mortality_rate=a.mortality,
+        latitude=a.lat,
+        longitude=a.lon,
         **kw,
     )
     if a.json:
@@ -66,6 +70,8 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
             if "beyond_last_class" in flags
             else []
         ),
+        f"Climate zone: {r['zone_name']} ({r['zone']})"
+        + (" (the default; choose another with --zone or --lat/--lon)" if r["zone_default"] else ""),
         "",
         f"{'Benefit':<26}{'Amount':>14}  {'Unit':<12}{'USD/yr':>10}",
         line("Stormwater", r["stormwater_gal"], ",.1f", "gal/yr", d["stormwater"]),
