@@ -102,3 +102,84 @@ def describe(hit: ZoneAt, lat: float, lon: float) -> str:
 
 
 __all__ = ["NEAR_KM", "ZoneAt", "describe", "to_web_mercator", "zone_at", "zones_at"]
+
+
+@dataclass(frozen=True)
+class SurveyZone:
+    """The climate zone a survey's trees are valued in, how it was chosen (``source``), and what to say."""
+
+    zone: str
+    source: str  # "given", "site fact climate_zone", "tree coordinates" or "default"
+    notes: tuple[str, ...] = ()
+
+    @property
+    def is_default(self) -> bool:
+        return self.source == "default"
+
+
+def survey_zone(trees: object, site: dict | None = None, zone: str | None = None) -> SurveyZone:
+    """The zone of a survey: ``zone`` when given, else the site fact ``climate_zone``, else the zone most of
+    the trees with coordinates (latitude/longitude, or x/y with the site fact ``crs``) lie in, else the
+    Northeast (the default, said so). Trees in another zone, outside every zone, or within :data:`NEAR_KM`
+    of another zone are counted in the notes."""
+    import pandas as pd
+
+    from treecalc import geo
+
+    if zone:
+        return SurveyZone(data.zone_code(zone), "given")
+    fact = (site or {}).get("climate_zone")
+    if fact not in (None, ""):
+        try:
+            return SurveyZone(data.zone_code(fact), "site fact climate_zone")
+        except ValueError as e:
+            raise ValueError(f"site fact climate_zone: {e}") from None
+    default = SurveyZone(
+        data.DEFAULT_ZONE,
+        "default",
+        (
+            "no climate zone given (--zone or the site fact climate_zone) and no tree coordinates: the Northeast "
+            "(NoEastXXX) tables value the trees, the default",
+        ),
+    )
+    if not isinstance(trees, pd.DataFrame) or not len(trees):
+        return default
+    ll = geo.tree_lonlat(trees, site)
+    if ll is None:
+        return default
+    ok = ll.dropna()
+    if not len(ok):
+        return default
+    hits = zones_at(ok["latitude_deg"].to_numpy(), ok["longitude_deg"].to_numpy())
+    found = pd.Series([h.zone for h in hits], dtype=object)
+    counts = found.dropna().value_counts()
+    if not len(counts):
+        return SurveyZone(
+            data.DEFAULT_ZONE,
+            "default",
+            (
+                f"none of the {len(ok)} trees with coordinates lies in an i-Tree Streets climate zone: the Northeast "
+                "(NoEastXXX) tables value the trees, the default; choose one with --zone",
+            ),
+        )
+    chosen = str(counts.index[0])
+    name = data.zones().at[chosen, "name"]
+    notes = [
+        f"{int(counts.iloc[0])} of the {len(ok)} trees with coordinates lie in the {name} zone ({chosen}): "
+        "its tables value the trees"
+    ]
+    for other, n in counts.iloc[1:].items():
+        notes.append(f"{int(n)} trees lie in the {data.zones().at[other, 'name']} zone ({other}), valued in {chosen}")
+    if found.isna().any():
+        notes.append(f"{int(found.isna().sum())} trees lie in no zone, valued in {chosen}")
+    near: dict[str, int] = {}
+    for h in hits:
+        for other in h.near:
+            near[other] = near.get(other, 0) + 1
+    for other, n in sorted(near.items()):
+        notes.append(
+            f"{n} trees lie within {NEAR_KM:g} km of the {data.zones().at[other, 'name']} zone ({other}) boundary"
+        )
+    if len(ll) > len(ok):
+        notes.append(f"{len(ll) - len(ok)} trees have no coordinates")
+    return SurveyZone(chosen, "tree coordinates", tuple(notes))
