@@ -117,6 +117,28 @@ class SurveyZone:
         return self.source == "default"
 
 
+def _trees(n: int) -> str:
+    return f"{n} tree lies" if n == 1 else f"{n} trees lie"
+
+
+def _near_note(trees: object, chosen: str, other: str) -> str:
+    """The trees near another zone, and their total annual benefits here and there (default parameters)."""
+    from treecalc.benefits import compute_benefits
+
+    n = len(trees)  # type: ignore[arg-type]
+    head = f"{_trees(n)} within {NEAR_KM:g} km of the {data.zones().at[other, 'name']} zone ({other}) boundary"
+    cols = [c for c in ("species_code", "dbh_in", "land_use") if c in trees]  # type: ignore[operator]
+    if "species_code" not in cols or "dbh_in" not in cols:
+        return head
+    frame = trees[cols]  # type: ignore[index]
+    try:
+        here = float(compute_benefits(frame, zone=chosen)["usd_total_annual"].sum())
+        there = float(compute_benefits(frame, zone=other)["usd_total_annual"].sum())
+    except ValueError:  # a tree the benefits cannot value is reported where the trees are valued
+        return head
+    return f"{head}: valued there their annual benefits would total ${there:,.2f} (here ${here:,.2f}, default prices)"
+
+
 def survey_zone(trees: object, site: dict | None = None, zone: str | None = None) -> SurveyZone:
     """The zone of a survey: ``zone`` when given, else the site fact ``climate_zone``, else the zone most of
     the trees with coordinates (latitude/longitude, or x/y with the site fact ``crs``) lie in, else the
@@ -169,17 +191,15 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
         "its tables value the trees"
     ]
     for other, n in counts.iloc[1:].items():
-        notes.append(f"{int(n)} trees lie in the {data.zones().at[other, 'name']} zone ({other}), valued in {chosen}")
+        notes.append(f"{_trees(int(n))} in the {data.zones().at[other, 'name']} zone ({other}), valued in {chosen}")
     if found.isna().any():
-        notes.append(f"{int(found.isna().sum())} trees lie in no zone, valued in {chosen}")
-    near: dict[str, int] = {}
-    for h in hits:
+        notes.append(f"{_trees(int(found.isna().sum()))} in no zone, valued in {chosen}")
+    near: dict[str, list[int]] = {}
+    for k, h in enumerate(hits):
         for other in h.near:
-            near[other] = near.get(other, 0) + 1
-    for other, n in sorted(near.items()):
-        notes.append(
-            f"{n} trees lie within {NEAR_KM:g} km of the {data.zones().at[other, 'name']} zone ({other}) boundary"
-        )
+            near.setdefault(other, []).append(k)
+    for other, rows in sorted(near.items()):
+        notes.append(_near_note(trees.loc[ok.index[rows]], chosen, other))
     if len(ll) > len(ok):
         notes.append(f"{len(ll) - len(ok)} trees have no coordinates")
     return SurveyZone(chosen, "tree coordinates", tuple(notes))
