@@ -438,6 +438,8 @@ def _cls(k: int) -> str:
 _BIT = {f: int(f) for f in Flag}
 #: the flags whose text names the tree's i-Tree row
 _ROW_FLAGS = int(Flag.ZERO_PROPERTY_VALUE | Flag.ZERO_CO2_SEQUESTERED)
+#: the flags whose text names the tree's climate zone (its row's zone)
+_ZONE_ROW_FLAGS = int(Flag.SPECIES_NOT_IN_ZONE | Flag.ZONE_HAS_NO_LAND_USE_TABLES)
 
 
 def disclosure_texts(
@@ -536,15 +538,26 @@ def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
     n_rows, n_cls, _ = _key_sizes(which)
     corrected = np.flatnonzero(_catalogue_corrected())
     flat, _, corr = _decode(present, which)
-    texts = []
-    # keys differing only in what the text does not say share one text; the memo is keyed by the parameters as
-    # written (repr), since values that compare equal can still be written differently (0.0 and -0.0)
-    memo = _text_memo(repr(_freeze(p)) + which)
     zones = data.zone_tables() if which == ZONES else None
-    for k, f, c in zip(present.tolist(), flat.tolist(), corr.tolist()):
-        lu, row = divmod(f // n_cls, n_rows)
-        mask = int(lut[k])
-        seen = (mask, row if mask & _ROW_FLAGS or zones is not None else -1, lu, c)
+    # keys differing only in what the text does not say share one text: (mask, row when the text names it,
+    # land use, correction) is worked out for every key present at once, and each distinct one written once
+    masks = lut.take(present)
+    lu_of, row_of = np.divmod(flat // n_cls, n_rows)
+    names_row = _ROW_FLAGS | (_ZONE_ROW_FLAGS if zones is not None else 0)
+    row_key = np.where(masks & names_row, row_of, -1)
+    seen_key = ((masks * (n_rows + 1) + row_key + 1) * len(data.LAND_USES) + lu_of) * (int(corr.max(initial=0)) + 1)
+    seen_key += corr
+    _, first, inverse = np.unique(seen_key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # the distinct keys in the order they first appear, as before
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    # the memo is keyed by the parameters as written (repr): values that compare equal can be written differently
+    memo = _text_memo(repr(_freeze(p)) + which)
+    texts = []
+    for k in first[order].tolist():
+        mask, lu, c = int(masks[k]), int(lu_of[k]), int(corr[k])
+        row = int(row_of[k])
+        seen = (mask, int(row_key[k]), lu, c)
         text = memo.get(seen)
         if text is None:
             if zones is not None:  # the zone's own row name, and the zone, name the tree's table
@@ -559,7 +572,7 @@ def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
     at = {t: i for i, t in enumerate(cats)}
     # codes of the width pandas keeps for this many categories, so it need not convert a million of them
     code_of = np.zeros(len(lut), dtype=np.int8 if len(cats) < 127 else np.int16 if len(cats) < 32767 else np.int32)
-    code_of[present] = [at[t] for t in texts]
+    code_of[present] = np.array([at[t] for t in texts], dtype=code_of.dtype).take(rank.take(inverse.ravel()))
     return pd.Categorical.from_codes(code_of.take(keys), categories=cats, validate=False)
 
 
