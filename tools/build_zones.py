@@ -98,17 +98,19 @@ PRICE_RULINGS: dict[tuple[str, str], tuple[float, float, str]] = {
     ),
 }
 
-#: Prices kept as published but flagged: (zone, group) -> what was checked.
+#: Prices kept as published but flagged: (zone, group) -> what was checked (data/species/README.md, "Prices").
 PRICE_FLAGS: dict[tuple[str, str], str] = {
     ("CenFlaXXX", "natural_gas"): (
-        "kept as published and flagged: 2.5-9 times below every other zone's natural-gas price; the Central "
-        "Florida guide's price table could not be found to check it (see data/species/README.md); the "
-        "Central Florida natural-gas dollars are small either way (heating savings there are small)"
+        "kept as published and flagged: $0.002678/kBtu ($0.27/therm) is 2.5-9 times below every other zone's "
+        "natural-gas price and below the gas commodity charge alone of a central Florida utility then (Clearwater "
+        "Gas System, July 2007: $1.08/therm purchased-gas adjustment); the price table of the Central Florida "
+        "Community Tree Guide (Peper et al. 2010, PSW-GTR-230) was not found to check it, so the published value "
+        "is not replaced by a guess; a local rate can be set (--price natural_gas=USD)"
     ),
     ("TpIntWBOI", "sox"): (
-        "kept as published and flagged: 0.06 $/lb is 16-360 times below every other zone's SOx price; the "
-        "Temperate Interior West guide's price table could not be found to check it (see "
-        "data/species/README.md)"
+        "kept as published and flagged: $0.06/lb is 16-360 times below every other zone's SOx price; the price "
+        "table of the Temperate Interior West Community Tree Guide (Vargas et al. 2007, PSW-GTR-206; Boise, ID) was "
+        "not found to check it; SOx is a small part of a tree's air-quality dollars, so the effect is cents"
     ),
 }
 

@@ -582,6 +582,9 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
     Each names the value in force, so a Village that overrides one reads its own.
     """
     prices, luf = p["prices"], p["land_use_factors"]
+    zone = p.get("zone")
+    if zone is not None and zone != data.DEFAULT_ZONE:
+        return _zone_method_notes(p)
     default_hydro = data.prices()["hydro_interception"]
     zt = _zero_tails()
     rows = data.benefit_tables().value_rows
@@ -639,6 +642,33 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
     if "correction" in cat:
         for code, note in cat.loc[cat["correction"].fillna("").astype(str) != "", "correction"].items():
             notes.append(f"Species catalogue, {code} ({cat.at[code, 'common_name']}): {note}")
+    return notes
+
+
+def _zone_method_notes(p: Mapping[str, Any]) -> list[str]:
+    """The limits of a climate zone other than the Northeast, in sentences (the zone's own tables and prices)."""
+    zone = str(p["zone"])
+    z = data.zones().loc[zone]
+    zt = data.zone_tables()
+    k = zt.zones.index(zone)
+    notes = [
+        f"Climate zone: {z['name']} ({zone}), the i-Tree Streets tables of its reference city {z['reference_city']} "
+        f"({z['value_rows']} value rows, {z['species']} species in its list), as OpenTreeMap distributes them; prices "
+        "are the zone's i-Tree Streets defaults (data/species/zones/prices.csv), each overridable (--price NAME=USD)",
+        "A species the zone's species list has no code for is valued by the zone's generic row of its tree type "
+        "(e.g. BDL OTHER) and says so per tree; the species catalogue, its names, CTLA appraisal parameters and "
+        "nativity are the Northeast's",
+        "Growth in cumulative valuations follows the Northeast's DBH-at-age tables (the zones' own are in "
+        "data/species/zones/ but not yet read by the growth model)",
+    ]
+    if not zt.has_variants[k]:
+        notes.append(
+            "The zone publishes no land-use tables: energy and avoided emissions read the zone's general tables "
+            "for every land use"
+        )
+    for (zn, group), ruling in sorted(data.zone_price_notes().items()):
+        if zn == zone:
+            notes.append(f"Price of {group} in {zone}: ${p['prices'][group]:g} per unit; {ruling}")
     return notes
 
 
