@@ -239,3 +239,27 @@ def test_a_survey_in_charlotte_is_valued_in_the_piedmont(tmp_path):
     # by hand above: $149.82 a red maple of 12 in in the Piedmont
     here = compute_benefits(pd.DataFrame({"species": ["Acer rubrum"], "dbh_in": [12.0]}), zone="PiedmtCLT")
     assert np.isclose(here["usd_total_annual"].iloc[0], 149.8207769, atol=1e-6)
+
+
+def test_survey_exports_benefits_and_opentreemaps_layout(tmp_path, capsys):
+    import io
+
+    from treecalc.cli import main
+
+    f = tmp_path / "s.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Latitude,Longitude\nA1,Acer rubrum,12,35.23,-80.84\nA2,Quercus rubra,20,35.24,-80.85\n",
+        encoding="utf-8",
+    )
+    assert main(["survey", str(f), "--export", "benefits"]) == 0
+    ben = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert ben["zone"].tolist() == ["PiedmtCLT"] * 2 and ben["itree_code"].iloc[0] == "ACRU"
+    # 12 in red maple in the Piedmont, by hand above: $149.82/yr
+    assert round(ben["usd_total_annual"].iloc[0], 2) == 149.82
+    assert main(["survey", str(f), "--export", "opentreemap", "--zone", "MidWstMSP"]) == 0
+    otm = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert list(otm.columns[:3]) == ["point x", "point y", "custom id"]
+    assert otm[["genus", "species"]].iloc[0].tolist() == ["Acer", "rubrum"]
+    assert otm["point x"].iloc[0] == -80.84 and otm["i-tree region"].iloc[0] == "MidWstMSP"
+    assert main(["survey", str(f), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["zone"]["zone"] == "PiedmtCLT"
