@@ -1,4 +1,4 @@
-"""``treecalc benefits``: the annual benefits of one tree (i-Tree Streets, Northeast).
+"""``treecalc benefits``: the annual benefits of one tree (i-Tree Streets, in its climate zone).
 
 No domain logic here: arguments → :func:`treecalc.benefits.benefits` → text or JSON.
 """
@@ -13,7 +13,9 @@ from treecalc.cli.common import add_benefit_params, benefit_kwargs, dump_json
 
 def register(subparsers: Any) -> None:
     """Add ``benefits`` to ``subparsers``."""
-    b = subparsers.add_parser("benefits", help="annual benefits of one tree (i-Tree Streets, Northeast)")
+    b = subparsers.add_parser(
+        "benefits", help="annual benefits of one tree (i-Tree Streets; Northeast unless --zone or --lat/--lon)"
+    )
     b.add_argument("--species", required=True, help="code, scientific or common name")
     b.add_argument("--dbh", required=True, type=float, help="DBH, inches")
     b.add_argument(
