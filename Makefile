@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: run app cli lint test bench species sample clean
+.PHONY: run app cli lint test bench species zones sample clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,12 @@ bench: $(STAMP)
 
 species:
 	$(PYTHON) tools/build_species.py
+
+# The 16 climate zones from checkouts of OpenTreeMap's otm-ecoservice and otm-core (git clone them first)
+ECOSERVICE ?= ../otm-ecoservice
+OTM_CORE   ?= ../otm-core
+zones:
+	$(PYTHON) tools/build_zones.py --ecoservice $(ECOSERVICE) --otm-core $(OTM_CORE)
 
 sample: $(STAMP)
 	$(PY) tools/make_sample_survey.py

@@ -311,11 +311,22 @@ def statement_job() -> Callable[[], bytes]:
 def _benefits(sha256: str, name: str, read_json: str, benefit_json: str, edits_json: str, _data: bytes) -> Any:
     from treecalc.benefits import compute_benefits
 
-    trees = edited_survey(_read_survey(sha256, name, read_json, _data), json.loads(edits_json)).trees
+    sv = edited_survey(_read_survey(sha256, name, read_json, _data), json.loads(edits_json))
+    trees = sv.trees
     kw = {k: v for k, v in json.loads(benefit_json).items() if v not in (None, {}, "")}
     if trees.empty:
         return trees.iloc[:0]
+    kw["zone"] = survey_zone(sv, kw.get("zone")).zone  # the zone chosen, else the site fact or the coordinates'
+    if kw["zone"] == "NoEastXXX" and not json.loads(benefit_json).get("zone"):
+        del kw["zone"]  # the Northeast found by default or from coordinates: its own tables, as assess() does
     return compute_benefits(trees, **kw)
+
+
+def survey_zone(sv: Any, zone: str | None = None) -> Any:
+    """The climate zone of a survey (:func:`treecalc.climate_zones.survey_zone`): chosen, site fact, coordinates."""
+    from treecalc import climate_zones
+
+    return climate_zones.survey_zone(sv.trees, getattr(sv, "site", None), zone or None)
 
 
 def benefits() -> Any:

@@ -133,6 +133,7 @@ SITE_LABELS: dict[str, str] = {
     "violation": "Trees harmed without a permit (yes/no)",
     "permit_held": "A permit is held (yes/no)",
     "crs": "Coordinate system of x/y (EPSG code)",
+    "climate_zone": "i-Tree Streets climate zone (code or name)",
 }
 COLUMN_LABELS.update(SITE_LABELS)
 
@@ -343,7 +344,7 @@ def plain_benefits(ben: pd.DataFrame) -> dict[str, str]:
 SITE_WORDS: dict[str, str] = {
     k: v.split(" (")[0][:1].lower() + v.split(" (")[0][1:]
     for k, v in SITE_LABELS.items()
-    if k not in ("jurisdiction", "violation", "crs")
+    if k not in ("jurisdiction", "violation", "crs", "climate_zone")
 }
 
 

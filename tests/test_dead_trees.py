@@ -146,3 +146,19 @@ def test_one_dead_tree_through_benefits():
     alive = treecalc.benefits("Fraxinus americana", 12)
     assert alive["dead"] is False and round(alive["dollars"]["total_annual"], 2) == 138.10
     assert np.isclose(alive["replacement_value_usd"], 2409.00, atol=0.01)
+
+
+def test_a_dead_tree_has_no_value_in_any_climate_zone():
+    # The same dead 15 in red maple in the Piedmont (zone=) and in two zones given per tree: every benefit
+    # column is 0 and the tree is flagged, while the live twin beside it keeps its zone's value (> 0).
+    from treecalc.benefits import OUTPUT_COLUMNS, compute_benefits
+
+    frame = pd.DataFrame(
+        {"species": ["Acer rubrum"] * 2, "dbh_in": [15.0, 15.0], "condition": ["dead", "good"]},
+    )
+    for kw, zones in (({"zone": "PiedmtCLT"}, None), ({}, ["PiedmtCLT", "MidWstMSP"])):
+        f = frame.assign(zone=zones) if zones else frame
+        out = compute_benefits(f, **kw)
+        assert list(out["dead"]) == [True, False]
+        assert all(out[c].iloc[0] == 0.0 for c in OUTPUT_COLUMNS)
+        assert out["usd_total_annual"].iloc[1] > 0

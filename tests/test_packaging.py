@@ -31,9 +31,17 @@ def test_the_package_list_names_every_subpackage_of_treecalc():
 
 def _shipped(rel: str) -> bool:
     """Whether ``data/<rel>`` matches a package-data glob of its folder's package."""
-    folder, _, name = rel.rpartition("/")
-    package = "treecalc._data" + ("." + folder.replace("/", ".") if folder else "")
-    return any(fnmatch.fnmatch(name, g) for g in SETUPTOOLS["package-data"].get(package, []))
+    # a glob may name a file in a plain folder below its package ("*/*.csv"), as setuptools reads package-data
+    parts = rel.split("/")
+    for k in range(len(parts) - 1, -1, -1):
+        package = ".".join(["treecalc._data", *parts[:k]])
+        name = "/".join(parts[k:])
+        if any(
+            fnmatch.fnmatch(name, g) and g.count("/") == name.count("/")
+            for g in SETUPTOOLS["package-data"].get(package, [])
+        ):
+            return True
+    return False
 
 
 def test_every_data_file_but_the_readmes_is_in_package_data():

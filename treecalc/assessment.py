@@ -501,6 +501,7 @@ def assess(
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
     kind, years, basis_label = parse_value_basis(opts.value_basis)
+    zone = _survey_zone(survey, site_in, benefit_params, benefit_kw, warnings)
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
     schedule = (
@@ -524,6 +525,7 @@ def assess(
     options["mortality_rate"], options["mortality_source"] = mortality, mortality_source
     options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
     _appraisal_assumption(options, schedule, kind, assumptions)
+    options["zone"] = zone
     method = _method(kind, basis_label, options, resolved_params, law, jkey)
     # each argument is named as the field of Context it fills, in the order of its fields
     ctx = Context(survey, trees, site_in, law, opts, options, assumptions, warnings, method, value_of, kind, params)
@@ -602,6 +604,27 @@ def _mortality(opts: AssessOptions, schedule: Any) -> tuple[float, str]:
     if schedule is not None and getattr(schedule, "mortality_rate", None) is not None:
         return float(schedule.mortality_rate), f"fee schedule ({schedule.source})"
     return growth.default_mortality_rate(), str(data.mortality()["source"])
+
+
+def _survey_zone(
+    survey: Any, site: dict[str, Any], params: BenefitParams | None, kw: dict[str, Any], warnings: list[str]
+) -> dict[str, Any]:
+    """The climate zone the trees are valued in (:func:`treecalc.climate_zones.survey_zone`): ``kw`` gains it
+    when it is not the Northeast found by default or from coordinates (whose tables are the default's)."""
+    from treecalc import climate_zones, data
+
+    given = kw.get("zone") or (params.zone if params else None)
+    sz = climate_zones.survey_zone(getattr(survey, "trees", None), site, given)
+    if sz.zone != data.DEFAULT_ZONE or sz.source in ("given", "site fact climate_zone"):
+        kw["zone"] = sz.zone
+    if sz.source == "tree coordinates":
+        warnings.extend(sz.notes)
+    return {
+        "zone": sz.zone,
+        "zone_name": str(data.zones().at[sz.zone, "name"]),
+        "source": sz.source,
+        "notes": list(sz.notes),
+    }
 
 
 def _survey_assumptions(survey: Any) -> list[str]:

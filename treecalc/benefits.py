@@ -51,6 +51,8 @@ class BenefitParams:
     land_use_factors: Mapping[str, float] = field(default_factory=dict)
     sale_price_fraction: float = property_value.SALE_PRICE_FRACTION
     land_use: str | None = None  # default land use for trees without one
+    # i-Tree Streets climate zone (code or name, data/species/zones/); None: the Northeast tables of data/species/
+    zone: str | None = None
 
     def resolved(self) -> dict[str, Any]:
         """All parameter values in force, for reports."""
@@ -68,7 +70,7 @@ class BenefitParams:
             else number("large-tree leaf area (m2)", self.large_tree_leaf_area_m2, low=0.0, strict=True)
         )
         number("share of the sale price", self.sale_price_fraction, low=0.0, high=1.0)
-        return {
+        out: dict[str, Any] = {
             "prices": itree_streets.resolve_prices(self.prices),
             "home_price_usd": home,
             "large_tree_leaf_area_m2": m,
@@ -76,6 +78,16 @@ class BenefitParams:
             "sale_price_fraction": float(self.sale_price_fraction),
             "land_use": self.land_use or "unspecified",
         }
+        if self.zone is not None:  # the zone's own prices and reference tree, each overridable as before
+            code = data.zone_code(self.zone)
+            zt = data.zone_tables()
+            out["zone"] = code
+            out["prices"] = itree_streets.resolve_prices(self.prices, data.zone_prices()[code])
+            out["price_overrides"] = {k: out["prices"][k] for k in sorted(self.prices)}
+            out["large_tree_leaf_area_m2_given"] = None if self.large_tree_leaf_area_m2 is None else m
+            if self.large_tree_leaf_area_m2 is None:
+                out["large_tree_leaf_area_m2"] = float(_zone_leaf_areas()[zt.zones.index(code)])
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -146,6 +158,52 @@ def _derived_tables(key: tuple) -> dict[str, itree_streets.FlatTable]:
     return {c: itree_streets.FlatTable.of(tables[c]) for c in OUTPUT_COLUMNS}
 
 
+@functools.lru_cache(maxsize=32)
+def _zone_derived_tables(key: tuple) -> dict[str, itree_streets.FlatTable]:
+    """:func:`_derived_tables` for every climate zone's rows at once, each row at its own zone's prices and
+    reference tree (M); the user's overrides (``price_overrides``, ``large_tree_leaf_area_m2_given``) apply to all."""
+    p: dict[str, Any] = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
+    zt = data.zone_tables()
+    stack = zt.tables.stack
+    defaults = data.zone_prices()
+    over = p["price_overrides"]
+    # one price per row: the zone's own, or the override (shape (1, rows, 1) broadcasts over land use and DBH)
+    prices = {
+        g: np.array([over.get(g, defaults[z][g]) for z in zt.zones]).take(zt.row_zone)[None, :, None]
+        for g in defaults[data.DEFAULT_ZONE]
+    }
+    given = p["large_tree_leaf_area_m2_given"]
+    m = _zone_leaf_areas() if given is None else np.full(len(zt.zones), float(given))
+    reader = itree_streets.to_reader_units(stack)
+    usd = itree_streets.dollars(stack, prices)  # type: ignore[arg-type]  # arrays broadcast where floats are
+    luf = np.array([p["land_use_factors"][u] for u in data.LAND_USES])[:, None, None]
+    usd["property"] = property_value.aesthetic_value(
+        stack["property_value"],
+        float(p["home_price_usd"]),
+        luf,
+        m.take(zt.row_zone)[None, :, None],
+        float(p["sale_price_fraction"]),
+    )
+    tables = {**reader, **{f"usd_{k}": usd[k] for k in DOLLAR_COLUMNS}}
+    tables["usd_total_annual"] = np.sum([usd[k] for k in DOLLAR_COLUMNS], axis=0)
+    return {c: itree_streets.FlatTable.of(tables[c]) for c in OUTPUT_COLUMNS}
+
+
+@functools.cache
+def _zone_leaf_areas() -> np.ndarray:
+    """M of every zone (:attr:`treecalc.data.ZoneTables.large_tree_leaf_area_m2`), the Northeast's being
+    :func:`default_large_tree_leaf_area_m2` to the last bit, so its figures are the same with or without a zone."""
+    zt = data.zone_tables()
+    m = zt.large_tree_leaf_area_m2.copy()
+    m[zt.zones.index(data.DEFAULT_ZONE)] = default_large_tree_leaf_area_m2()
+    return m
+
+
+def _default_zone_index(p: Mapping[str, Any], n: int) -> np.ndarray:
+    """The zone of parameters ``p`` (its index in :func:`treecalc.data.zones`) for ``n`` trees."""
+    return np.full(n, data.zone_tables().zones.index(p["zone"]), dtype=np.intp)
+
+
 def benefit_arrays(
     cat_pos: np.ndarray,
     dbh_in: np.ndarray,
@@ -162,15 +220,32 @@ def benefit_arrays(
     DBH positions (:func:`~treecalc.models.itree_streets.dbh_positions`) if
     already computed.
     """
-    row = _catalogue_value_rows()[cat_pos]
     dbh_cm = np.asarray(dbh_in, float) * itree_streets.CM_PER_IN
+    if _which(p) == ZONES:
+        row, _ = _zone_rows(_default_zone_index(p, len(np.atleast_1d(cat_pos))), cat_pos)
+        tables = _zone_derived_tables(_freeze(p))
+        return itree_streets.gather(tables, row, dbh_cm, lu_idx, out=out, positions=positions)
+    row = _catalogue_value_rows()[cat_pos]
     return itree_streets.gather(_derived_tables(_freeze(p)), row, dbh_cm, lu_idx, out=out, positions=positions)
 
 
+#: The two table sets: the Northeast's own (data/species/), and every climate zone's rows stacked (zones/).
+NORTHEAST, ZONES = "northeast", "zones"
+
+
+def _which(p: Mapping[str, Any]) -> str:
+    """The table set parameters ``p`` read: the climate zones' when a zone was named (``p["zone"]``)."""
+    return ZONES if "zone" in p else NORTHEAST
+
+
+def _tables(which: str) -> data.BenefitTables:
+    return data.zone_tables().tables if which == ZONES else data.benefit_tables()
+
+
 @functools.cache
-def _zero_tails() -> dict[str, np.ndarray]:
+def _zero_tails(which: str = NORTHEAST) -> dict[str, np.ndarray]:
     """First DBH class of each value row's zero tail, for the factors that have one (zone tables)."""
-    stack = data.benefit_tables().stack
+    stack = _tables(which).stack
     return {f: disclosures.zero_from_class(stack[f][0]) for f in ("property_value", "co2_sequestered")}
 
 
@@ -218,15 +293,25 @@ def land_use_flags(p: Mapping[str, Any]) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=32)
-def _flag_table(key: tuple) -> np.ndarray:
+def _flag_table(key: tuple, which: str = NORTHEAST) -> np.ndarray:
     """Flags by (land use, value row, DBH class read), flattened, for one parameter set."""
     p: dict[str, Any] = {k: dict(v) if isinstance(v, tuple) else v for k, v in key}
     n_cls = len(data.DBH_CLASSES_CM)
-    zt = _zero_tails()
+    zt = _zero_tails(which)
     zero = disclosures.zero_tail_table(
         zt["property_value"], Flag.ZERO_PROPERTY_VALUE, n_cls
     ) | disclosures.zero_tail_table(zt["co2_sequestered"], Flag.ZERO_CO2_SEQUESTERED, n_cls)
-    return np.ascontiguousarray((land_use_flags(p)[:, None, None] | zero[None, :, :]).ravel())
+    lu = np.repeat(land_use_flags(p)[:, None], zero.shape[0], axis=1)
+    if which == ZONES:  # what a land use reads depends on the zone: its own tables, zero ones, or none
+        zones = data.zone_tables()
+        variants = zones.has_variants.take(zones.row_zone)
+        it_zero = zones.it_zero.take(zones.row_zone)
+        for k, name in enumerate(data.LAND_USES):
+            if data.TABLE_LAND_USE[name] == "institutional":
+                lu[k] &= ~np.where(it_zero, 0, int(Flag.ENERGY_TABLES_ZERO))
+            if data.TABLE_LAND_USE[name]:
+                lu[k] |= np.where(variants, 0, int(Flag.ZONE_HAS_NO_LAND_USE_TABLES))
+    return np.ascontiguousarray((lu[:, :, None] | zero[None, :, :]).ravel())
 
 
 @functools.cache
@@ -238,56 +323,97 @@ def _corrected_index() -> np.ndarray:
     return idx
 
 
-def _key_sizes() -> tuple[int, int, int]:
-    """(value rows, DBH classes, corrected species + 1): the dimensions of a disclosure key."""
-    return len(data.benefit_tables().value_rows), len(data.DBH_CLASSES_CM), int(_catalogue_corrected().sum()) + 1
+def _key_sizes(which: str = NORTHEAST) -> tuple[int, int, int]:
+    """(value rows, DBH classes, corrected species + 1): the dimensions of a disclosure key.
+
+    In the climate zones' set the last counts each corrected species twice: with its own row in its zone,
+    and with the zone's generic row (a species the zone's list has no code for, :data:`Flag.SPECIES_NOT_IN_ZONE`).
+    """
+    n_corr = int(_catalogue_corrected().sum()) + 1
+    return len(_tables(which).value_rows), len(data.DBH_CLASSES_CM), n_corr * (2 if which == ZONES else 1)
 
 
 def disclosure_keys(
-    cat_pos: np.ndarray, dbh_in: np.ndarray, lu_idx: np.ndarray, positions: tuple[np.ndarray, np.ndarray] | None = None
+    cat_pos: np.ndarray,
+    dbh_in: np.ndarray,
+    lu_idx: np.ndarray,
+    positions: tuple[np.ndarray, np.ndarray] | None = None,
+    zone_idx: np.ndarray | None = None,
 ) -> np.ndarray:
     """One small integer per tree naming all its disclosures depend on.
 
     ``((land use, value row, DBH class read) × DBH range) × corrected species``:
     fewer than 25,000 values, so the per-tree work is a few array operations and
     everything else (flags, text) is computed once per distinct key.
-    ``positions``: the DBH positions if already computed.
+    ``positions``: the DBH positions if already computed. ``zone_idx``: each tree's climate zone
+    (:func:`treecalc.data.zone_positions`), for the zones' table set.
     """
-    n_rows, n_cls, _ = _key_sizes()
+    which = NORTHEAST if zone_idx is None else ZONES
+    n_rows, n_cls, _ = _key_sizes(which)
     cat_pos = np.asarray(cat_pos, dtype=np.intp)
     dbh = np.asarray(dbh_in, float)
     j, frac = positions if positions is not None else itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
-    flat = itree_streets.table_index((len(data.LAND_USES), n_rows, n_cls), _catalogue_value_rows()[cat_pos], lu_idx, j)
-    return _keys_at(flat, frac, dbh, cat_pos)  # table_index made flat: _keys_at may write in it
+    if zone_idx is None:
+        row, subst = _catalogue_value_rows()[cat_pos], None
+    else:
+        row, subst = _zone_rows(zone_idx, cat_pos)
+    flat = itree_streets.table_index((len(data.LAND_USES), n_rows, n_cls), row, lu_idx, j)
+    return _keys_at(flat, frac, dbh, cat_pos, which, subst)  # table_index made flat: _keys_at may write in it
 
 
-def _keys_at(flat: np.ndarray, frac: np.ndarray, dbh: np.ndarray, cat_pos: np.ndarray) -> np.ndarray:
+def _zone_rows(zone_idx: np.ndarray, cat_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row of the zones' stack each tree reads, and whether it is its zone's generic row: one lookup each."""
+    zones = data.zone_tables()
+    at = np.asarray(zone_idx, dtype=np.intp) * zones.cat_rows.shape[1]
+    at = at + np.asarray(cat_pos, dtype=np.intp)
+    return zones.cat_rows.ravel().take(at), zones.substituted.ravel().take(at).view(np.uint8)
+
+
+def _keys_at(
+    flat: np.ndarray,
+    frac: np.ndarray,
+    dbh: np.ndarray,
+    cat_pos: np.ndarray,
+    which: str = NORTHEAST,
+    substituted: np.ndarray | None = None,
+) -> np.ndarray:
     """:func:`disclosure_keys` from the trees' flat table index (class ``j``, an intp array) and class fraction.
 
     ``flat`` is overwritten: it becomes the keys (no further array of a million is made).
     """
-    n_corr = _key_sizes()[2]
+    n_corr = _key_sizes(which)[2]
     key = disclosures.upper_class(flat, frac, out=flat)  # flat index of the upper class read: j's offset is linear
     key *= 4
     disclosures.dbh_flags(dbh, out=key)  # the two lowest bits: BEYOND_LAST_CLASS = 1, IMPLAUSIBLE_DBH = 2
     key *= n_corr
-    key += _corrected_index().take(cat_pos)
+    if which == ZONES:  # (corrected species, generic row of the zone) as 2 c + s
+        key += _corrected_index().take(cat_pos) * 2
+        if substituted is not None:
+            key += substituted
+    else:
+        key += _corrected_index().take(cat_pos)
     return key
 
 
-def _decode(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _decode(key: np.ndarray, which: str = NORTHEAST) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(flat (land use, row, class) index, DBH flags, corrected-species index) of each key."""
-    n_corr = _key_sizes()[2]
+    n_corr = _key_sizes(which)[2]
     rest = key // n_corr
     return rest // 4, rest % 4, key % n_corr
 
 
 @functools.lru_cache(maxsize=32)
-def _mask_lut(key: tuple) -> np.ndarray:
+def _mask_lut(key: tuple, which: str = NORTHEAST) -> np.ndarray:
     """The flag mask of every possible disclosure key, for one parameter set."""
-    n_rows, n_cls, n_corr = _key_sizes()
-    flat, dbh_bits, corr = _decode(np.arange(len(data.LAND_USES) * n_rows * n_cls * 4 * n_corr, dtype=np.int64))
-    return _flag_table(key).take(flat) | dbh_bits | np.where(corr > 0, int(Flag.SPECIES_CORRECTED), 0)
+    n_rows, n_cls, n_corr = _key_sizes(which)
+    flat, dbh_bits, corr = _decode(np.arange(len(data.LAND_USES) * n_rows * n_cls * 4 * n_corr, dtype=np.int64), which)
+    if which == ZONES:
+        species = np.where(corr >= 2, int(Flag.SPECIES_CORRECTED), 0) | np.where(
+            corr % 2, int(Flag.SPECIES_NOT_IN_ZONE), 0
+        )
+    else:
+        species = np.where(corr > 0, int(Flag.SPECIES_CORRECTED), 0)
+    return _flag_table(key, which).take(flat) | dbh_bits | species
 
 
 def disclosure_masks(
@@ -298,7 +424,9 @@ def disclosure_masks(
     positions: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Bit mask of :class:`~treecalc.models.disclosures.Flag` per tree (0: nothing to disclose)."""
-    return _mask_lut(_freeze(p)).take(disclosure_keys(cat_pos, dbh_in, lu_idx, positions))
+    which = _which(p)
+    zone_idx = _default_zone_index(p, len(np.atleast_1d(cat_pos))) if which == ZONES else None
+    return _mask_lut(_freeze(p), which).take(disclosure_keys(cat_pos, dbh_in, lu_idx, positions, zone_idx))
 
 
 def _cls(k: int) -> str:
@@ -310,20 +438,25 @@ def _cls(k: int) -> str:
 _BIT = {f: int(f) for f in Flag}
 #: the flags whose text names the tree's i-Tree row
 _ROW_FLAGS = int(Flag.ZERO_PROPERTY_VALUE | Flag.ZERO_CO2_SEQUESTERED)
+#: the flags whose text names the tree's climate zone (its row's zone)
+_ZONE_ROW_FLAGS = int(Flag.SPECIES_NOT_IN_ZONE | Flag.ZONE_HAS_NO_LAND_USE_TABLES)
 
 
 def disclosure_texts(
-    mask: int, value_row: str, lu: str, p: Mapping[str, Any], corrected_pos: int | None = None
+    mask: int, value_row: str, lu: str, p: Mapping[str, Any], corrected_pos: int | None = None, zone: str | None = None
 ) -> list[str]:
     """The sentences of one tree's disclosures, in the order of the flags.
 
     ``value_row`` is the tree's i-Tree row, ``lu`` its land use, ``corrected_pos``
-    its catalogue position when its species was corrected.
+    its catalogue position when its species was corrected, ``zone`` its climate zone when one was named
+    (``value_row`` is then the zone's own row name).
     """
     out: list[str] = []
     mask = int(mask)  # an int & an IntFlag member goes through enum's slow __rand__; the members as ints do not
-    r = data.benefit_tables().row_index[value_row]
-    zt = _zero_tails()
+    which = NORTHEAST if zone is None else ZONES
+    r = _tables(which).row_index[value_row if zone is None else f"{zone} {value_row}"]
+    zt = _zero_tails(which)
+    zone_name = "" if zone is None else f"{data.zones().at[zone, 'name']} ({zone})"
     c = p["land_use_factors"][lu]
     if mask & _BIT[Flag.BEYOND_LAST_CLASS]:
         out.append(
@@ -338,7 +471,7 @@ def disclosure_texts(
     ):
         if mask & _BIT[flag]:
             out.append(
-                f"the source table's {what} for i-Tree row {value_row} falls to 0 at "
+                f"the source table's {what} for i-Tree row {value_row}{' of ' + zone_name if zone else ''} falls to 0 at "
                 f"{_cls(int(zt[factor][r]))}: the dollars shown follow the table; they are not a finding "
                 "that the tree adds nothing"
             )
@@ -371,6 +504,16 @@ def disclosure_texts(
         ),
     )
     out += [text for flag, text in land_use_texts if mask & _BIT[flag]]
+    if mask & _BIT[Flag.ZONE_HAS_NO_LAND_USE_TABLES]:
+        out.append(
+            f"the {zone_name} zone publishes no land-use tables: energy and avoided emissions read the zone's "
+            "general tables"
+        )
+    if mask & _BIT[Flag.SPECIES_NOT_IN_ZONE]:
+        out.append(
+            f"the {zone_name} zone's species list has no i-Tree code for this species: it is valued by the "
+            f"zone's generic row for its tree type, {value_row}"
+        )
     if mask & _BIT[Flag.SPECIES_CORRECTED] and corrected_pos is not None:
         cat = _catalogue_text()
         out.append(f"{cat['common_name'][corrected_pos]}: {cat['correction'][corrected_pos]}")
@@ -389,36 +532,47 @@ def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
     Each distinct key is written once; the column is categorical.
     """
     keys = np.asarray(keys, dtype=np.int64)
-    lut = _mask_lut(_freeze(p))
+    which = _which(p)
+    lut = _mask_lut(_freeze(p), which)
     present = np.flatnonzero(np.bincount(keys, minlength=len(lut)))
-    n_rows, n_cls, _ = _key_sizes()
+    n_rows, n_cls, _ = _key_sizes(which)
     corrected = np.flatnonzero(_catalogue_corrected())
-    flat, _, corr = _decode(present)
+    flat, _, corr = _decode(present, which)
+    zones = data.zone_tables() if which == ZONES else None
+    # keys differing only in what the text does not say share one text: (mask, row when the text names it,
+    # land use, correction) is worked out for every key present at once, and each distinct one written once
+    masks = lut.take(present)
+    lu_of, row_of = np.divmod(flat // n_cls, n_rows)
+    names_row = _ROW_FLAGS | (_ZONE_ROW_FLAGS if zones is not None else 0)
+    row_key = np.where(masks & names_row, row_of, -1)
+    seen_key = ((masks * (n_rows + 1) + row_key + 1) * len(data.LAND_USES) + lu_of) * (int(corr.max(initial=0)) + 1)
+    seen_key += corr
+    _, first, inverse = np.unique(seen_key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # the distinct keys in the order they first appear, as before
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    # the memo is keyed by the parameters as written (repr): values that compare equal can be written differently
+    memo = _text_memo(repr(_freeze(p)) + which)
     texts = []
-    # keys differing only in what the text does not say share one text; the memo is keyed by the parameters as
-    # written (repr), since values that compare equal can still be written differently (0.0 and -0.0)
-    memo = _text_memo(repr(_freeze(p)))
-    for k, f, c in zip(present.tolist(), flat.tolist(), corr.tolist()):
-        lu, row = divmod(f // n_cls, n_rows)
-        mask = int(lut[k])
-        seen = (mask, row if mask & _ROW_FLAGS else -1, lu, c)
+    for k in first[order].tolist():
+        mask, lu, c = int(masks[k]), int(lu_of[k]), int(corr[k])
+        row = int(row_of[k])
+        seen = (mask, int(row_key[k]), lu, c)
         text = memo.get(seen)
         if text is None:
+            if zones is not None:  # the zone's own row name, and the zone, name the tree's table
+                name, zone, ci = zones.local_rows[row], zones.zones[zones.row_zone[row]], c // 2
+            else:
+                name, zone, ci = data.benefit_tables().value_rows[row], None, c
             text = memo[seen] = "; ".join(
-                disclosure_texts(
-                    mask,
-                    data.benefit_tables().value_rows[row],
-                    data.LAND_USES[lu],
-                    p,
-                    int(corrected[c - 1]) if c else None,
-                )
+                disclosure_texts(mask, name, data.LAND_USES[lu], p, int(corrected[ci - 1]) if ci else None, zone)
             )
         texts.append(text)
     cats = list(dict.fromkeys(texts)) or [""]
     at = {t: i for i, t in enumerate(cats)}
     # codes of the width pandas keeps for this many categories, so it need not convert a million of them
     code_of = np.zeros(len(lut), dtype=np.int8 if len(cats) < 127 else np.int16 if len(cats) < 32767 else np.int32)
-    code_of[present] = [at[t] for t in texts]
+    code_of[present] = np.array([at[t] for t in texts], dtype=code_of.dtype).take(rank.take(inverse.ravel()))
     return pd.Categorical.from_codes(code_of.take(keys), categories=cats, validate=False)
 
 
@@ -428,6 +582,9 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
     Each names the value in force, so a Village that overrides one reads its own.
     """
     prices, luf = p["prices"], p["land_use_factors"]
+    zone = p.get("zone")
+    if zone is not None and zone != data.DEFAULT_ZONE:
+        return _zone_method_notes(p)
     default_hydro = data.prices()["hydro_interception"]
     zt = _zero_tails()
     rows = data.benefit_tables().value_rows
@@ -487,6 +644,33 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
     if "correction" in cat:
         for code, note in cat.loc[cat["correction"].fillna("").astype(str) != "", "correction"].items():
             notes.append(f"Species catalogue, {code} ({cat.at[code, 'common_name']}): {note}")
+    return notes
+
+
+def _zone_method_notes(p: Mapping[str, Any]) -> list[str]:
+    """The limits of a climate zone other than the Northeast, in sentences (the zone's own tables and prices)."""
+    zone = str(p["zone"])
+    z = data.zones().loc[zone]
+    zt = data.zone_tables()
+    k = zt.zones.index(zone)
+    notes = [
+        f"Climate zone: {z['name']} ({zone}), the i-Tree Streets tables of its reference city {z['reference_city']} "
+        f"({z['value_rows']} value rows, {z['species']} species in its list), as OpenTreeMap distributes them; prices "
+        "are the zone's i-Tree Streets defaults (data/species/zones/prices.csv), each overridable (--price NAME=USD)",
+        "A species the zone's species list has no code for is valued by the zone's generic row of its tree type "
+        "(e.g. BDL OTHER) and says so per tree; the species catalogue, its names, CTLA appraisal parameters and "
+        "nativity are the Northeast's",
+        "Growth in cumulative valuations follows the Northeast's DBH-at-age tables (the zones' own are in "
+        "data/species/zones/ but not yet read by the growth model)",
+    ]
+    if not zt.has_variants[k]:
+        notes.append(
+            "The zone publishes no land-use tables: energy and avoided emissions read the zone's general tables "
+            "for every land use"
+        )
+    for (zn, group), ruling in sorted(data.zone_price_notes().items()):
+        if zn == zone:
+            notes.append(f"Price of {group} in {zone}: ${p['prices'][group]:g} per unit; {ruling}")
     return notes
 
 
@@ -574,8 +758,17 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         to zero at the tree's size, an unverified or assumed land-use factor,
         a land use whose energy tables are zero or borrowed, a corrected species,
         a dead tree; ``dead`` (bool).
+
+        With a climate zone (``zone=`` code or name, or a ``zone`` column per tree whose blanks take
+        ``zone=``, else the Northeast) every tree reads its zone's tables and prices in the same one lookup,
+        and the output gains a ``zone`` column; a species its zone's list has no code for is valued by the
+        zone's generic row of its tree type and says so in ``disclosures``. Without either, the Northeast
+        tables of ``data/species/``, as always.
     """
-    p = make_params(params, **kw).resolved()
+    prm = make_params(params, **kw)
+    if "zone" in frame and prm.zone is None:
+        prm = make_params(prm, zone=data.DEFAULT_ZONE)
+    p = prm.resolved()
     if "dbh_in" not in frame:
         raise ValueError("compute_benefits needs a 'dbh_in' column (inches)")
     dbh = pd.to_numeric(frame["dbh_in"], errors="coerce").to_numpy(float)
@@ -593,6 +786,8 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         raise ValueError("compute_benefits needs a 'species' or 'species_code' column")
     lu_idx = _land_use_positions(frame, p["land_use"])
     j, frac = itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
+    if _which(p) == ZONES:
+        return _zone_benefits(frame, p, dbh, pos, lu_idx, j, frac)
     row = _catalogue_value_rows().take(pos)
     tables = _derived_tables(_freeze(p))
     flat = itree_streets.table_index(next(iter(tables.values())).shape, row, lu_idx, j)
@@ -626,6 +821,113 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     return pd.concat([ids, values, notes], axis=1)
 
 
+@functools.cache
+def _zone_row_names() -> tuple[np.ndarray, list[str]]:
+    """Each row of the zones' stack as a code into the distinct row names (``ACRU``, ``BDL OTHER``), and those."""
+    codes, names = pd.factorize(pd.Series(data.zone_tables().local_rows))
+    return codes.astype(np.intp), [str(n) for n in names]
+
+
+def _zone_benefits(
+    frame: pd.DataFrame,
+    p: Mapping[str, Any],
+    dbh: np.ndarray,
+    pos: np.ndarray,
+    lu_idx: np.ndarray,
+    j: np.ndarray,
+    frac: np.ndarray,
+) -> pd.DataFrame:
+    """:func:`compute_benefits` on the climate zones' stack: the zone index joins the one table lookup."""
+    zt = data.zone_tables()
+    zone_idx = data.zone_positions(frame["zone"], p["zone"]) if "zone" in frame else _default_zone_index(p, len(frame))
+    row, subst = _zone_rows(zone_idx, pos)
+    tables = _zone_derived_tables(_freeze(p))
+    flat = itree_streets.table_index(next(iter(tables.values())).shape, row, lu_idx, j)
+    block = np.empty((len(OUTPUT_COLUMNS), len(frame)))
+    itree_streets.gather_at(tables, flat, frac, out=block)
+    dead = dead_trees(frame)
+    if dead.any():
+        block[:, dead] = 0.0  # a dead tree has no leaf area, in every zone
+    values = pd.DataFrame(block.T, columns=list(OUTPUT_COLUMNS), index=frame.index, copy=False)
+    cat = data.catalogue()
+    row_code, row_names = _zone_row_names()
+    ids = pd.DataFrame(
+        {
+            "species_code": pd.Categorical.from_codes(pos, categories=cat.index.astype(object), validate=False),
+            "value_row": pd.Categorical.from_codes(row_code.take(row), categories=row_names, validate=False),
+            "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES), validate=False),
+        },
+        index=frame.index,
+    )
+    own = dbh.flags.owndata and dbh.flags.writeable
+    ids.insert(2, "dbh_in", pd.Series(dbh, index=frame.index, copy=not own))
+    keys = _keys_at(flat, frac, dbh, pos, ZONES, subst)
+    notes_col = disclosure_column(keys, p)
+    notes = pd.DataFrame(
+        {
+            "disclosures": _with_dead_note(notes_col, dead) if dead.any() else notes_col,
+            "dead": dead,
+            "zone": pd.Categorical.from_codes(zone_idx, categories=list(zt.zones), validate=False),
+        },
+        index=frame.index,
+    )
+    return pd.concat([ids, values, notes], axis=1)
+
+
+def _benefits_at(
+    species: str,
+    dbh_in: float,
+    land_use: str | None,
+    params: BenefitParams | None,
+    latitude: float | None,
+    longitude: float | None,
+    given: dict[str, Any],
+    kw: dict[str, Any],
+) -> dict[str, Any]:
+    """:func:`benefits` of a tree at a position: its zone found there, the zones near it stated."""
+    from treecalc import climate_zones
+
+    if latitude is None or longitude is None:
+        raise ValueError("give both latitude and longitude (WGS84 degrees)")
+    hit = climate_zones.zone_at(float(latitude), float(longitude))
+    where = climate_zones.describe(hit, float(latitude), float(longitude))
+    options = {k: given[k] for k in ("condition", "horizon_years", "mortality_rate", "valuations")}
+    chosen = kw.get("zone") or (params.zone if params else None)
+    if chosen is None:
+        if hit.zone is None:
+            raise ValueError(f"{where}: choose one with --zone")
+        kw = {**kw, "zone": hit.zone}
+    out = benefits(species, dbh_in, land_use, params, **options, **kw)
+    out["zone_found_from"] = "given" if chosen is not None else "coordinates"
+    out["latitude"], out["longitude"] = float(latitude), float(longitude)
+    notes = [where]
+    for other, km in hit.near.items():
+        there = benefits(species, dbh_in, land_use, params, valuations=False, **{**kw, "zone": other})
+        notes.append(
+            f"the tree is {km:g} km from the {there['zone_name']} zone ({other}) boundary: valued there its "
+            f"annual benefits would be ${there['dollars']['total_annual']:,.2f} (here "
+            f"${out['dollars']['total_annual']:,.2f})"
+        )
+    out["warnings"] = notes + list(out["warnings"])
+    return out
+
+
+def zone_source(zone: str) -> str:
+    """The source of a climate zone's tables and prices, in words."""
+    z = data.zones().loc[zone]
+    return (
+        f"i-Tree Streets / National Tree Benefit Calculator resource tables, {z['name']} climate zone ({zone}; "
+        f"reference city {z['reference_city']}; USDA Forest Service Community Tree Guide), as distributed with "
+        "OpenTreeMap's eco-benefit service (tables) and otm-core (prices); see data/species/zones/"
+    )
+
+
+def zone_fields(p: Mapping[str, Any]) -> dict[str, Any]:
+    """``zone``, ``zone_name`` and ``zone_default`` (True: no zone was chosen and the Northeast tables were read)."""
+    zone = p.get("zone") or data.DEFAULT_ZONE
+    return {"zone": zone, "zone_name": str(data.zones().at[zone, "name"]), "zone_default": "zone" not in p}
+
+
 def benefits(
     species: str,
     dbh_in: float,
@@ -636,9 +938,15 @@ def benefits(
     horizon_years: int = 20,
     mortality_rate: float | None = None,
     valuations: bool = True,
+    latitude: float | None = None,
+    longitude: float | None = None,
     **kw: Any,
 ) -> dict[str, Any]:
     """Annual benefits of one tree, as a JSON-ready dict.
+
+    ``latitude``/``longitude`` (WGS84), when given without a zone, find the tree's climate zone from the
+    zones' boundaries (:mod:`treecalc.climate_zones`); a tree within 10 km of another zone is warned of,
+    with its total there.
 
     Keys: ``species_code``, ``scientific_name``, ``common_name``,
     ``itree_code`` (the value row whose tables are used), ``dbh_in``,
@@ -658,6 +966,9 @@ def benefits(
     benefits (the annual benefits alone, as :func:`compute_benefits` gives).
     """
     from treecalc.species import resolve_one
+
+    if latitude is not None or longitude is not None:
+        return _benefits_at(species, dbh_in, land_use, params, latitude, longitude, locals(), kw)
 
     if valuations:
         from treecalc.models.growth import mortality_rate as _rate
@@ -689,6 +1000,10 @@ def benefits(
     row["land_use"] = lu_name
     mask = disclosure_masks(np.array([pos]), np.array([dbh]), lu, p)[0]
     cat = {k: v[pos] for k, v in _catalogue_text().items()}  # plain arrays: a pandas row costs ~1 ms
+    zone = p.get("zone")
+    if zone is not None:  # the row the tree reads in its zone: its own, or the zone's generic one
+        zrow, _ = _zone_rows(_default_zone_index(p, 1), np.array([pos]))
+        cat["value_row"] = data.zone_tables().local_rows[int(zrow[0])]
     keys = BENEFIT_QUANTITY_COLUMNS
     out = {
         "species_code": code,
@@ -703,12 +1018,13 @@ def benefits(
             "total_annual": float(row["usd_total_annual"]),
         },
         "dollars_by_line": dollars_by_line({k: float(row[k]) for k in keys}, p["prices"]),
-        "disclosures": [DEAD_NOTE] * dead + disclosure_texts(int(mask), cat["value_row"], lu_name, p, int(pos)),
+        "disclosures": [DEAD_NOTE] * dead + disclosure_texts(int(mask), cat["value_row"], lu_name, p, int(pos), zone),
         "dead": dead,
         "disclosure_flags": disclosures.flag_names(int(mask)),
         "warnings": [res.warning] if res.warning else [],
         "parameters": p,
-        "source": data.SOURCE_NAME,
+        "source": data.SOURCE_NAME if zone is None else zone_source(zone),
+        **zone_fields(p),
     }
     if valuations:
         out.update(

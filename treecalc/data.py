@@ -344,3 +344,190 @@ def catalogue_positions(codes: object) -> np.ndarray:
 def value_row_positions(value_rows: object) -> np.ndarray:
     """Index of each i-Tree value row (``"ACRU"``, ``"BDL OTHER"``) in the benefit and growth tables."""
     return _positions(value_rows, benefit_tables().row_index, "i-Tree value row(s)")
+
+
+# --- the 16 i-Tree Streets climate zones (data/species/zones/, built by tools/build_zones.py) ----------------
+
+#: The zone the Northeast tables of ``data/species/`` are: the default when no zone is given.
+DEFAULT_ZONE = "NoEastXXX"
+
+#: A species with no code in its zone is valued by the zone's generic row of its tree type (``BDL OTHER``); a
+#: zone without that row (palms are absent from the northern zones, broadleaf evergreens from the Temperate
+#: Interior West) reads the next of these of the same size: a palm as a broadleaf evergreen, then deciduous;
+#: a broadleaf evergreen or a conifer as a deciduous broadleaf (a conifer first as a broadleaf evergreen).
+GENERIC_FALLBACK = {"PE": ("BE", "BD"), "BE": ("BD",), "BD": ("BE",), "CE": ("BE", "BD")}
+
+
+def _zones_file(name: str) -> Path:
+    return data_file(f"species/zones/{name}", SPECIES_DIR.parent)
+
+
+@functools.cache
+def zones() -> pd.DataFrame:
+    """The climate zones, indexed by code as the data spells them: ``name``, ``reference_city``, ..."""
+    return pd.read_csv(_zones_file("zones.csv"), keep_default_na=False).set_index("zone", drop=False)
+
+
+@functools.cache
+def _zone_names() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for code, name in zip(zones().index, zones()["name"]):
+        out[code.lower()] = code
+        out[str(name).lower()] = code
+    return out
+
+
+def zone_code(zone: object) -> str:
+    """A zone's code from its code or its name, any case (``"piedmtclt"``, ``"South"``); ValueError naming
+    the codes otherwise."""
+    key = " ".join(str(zone).split()).lower()
+    code = _zone_names().get(key)
+    if code is None:
+        listed = ", ".join(f"{c} ({n})" for c, n in zip(zones().index, zones()["name"]))
+        raise ValueError(f"unknown climate zone {zone!r}; expected one of {listed}")
+    return code
+
+
+@functools.cache
+def zone_prices() -> dict[str, dict[str, float]]:
+    """Default prices of every zone (USD per unit, see ``zones/prices.csv``). The Northeast's are
+    ``data/species/prices.csv`` (:func:`prices`), the table its figures have always read."""
+    p = pd.read_csv(_zones_file("prices.csv"), keep_default_na=False)
+    out: dict[str, dict[str, float]] = {}
+    for r in p.itertuples():
+        out.setdefault(str(r.zone), {})[str(r.factor_group)] = float(r.price_usd_per_unit)
+    out[DEFAULT_ZONE] = dict(prices())
+    return out
+
+
+@functools.cache
+def zone_price_notes() -> dict[tuple[str, str], str]:
+    """(zone, price group) -> the ruling or flag on a price (``zones/prices.csv`` ``ruling``), where there is one."""
+    p = pd.read_csv(_zones_file("prices.csv"), keep_default_na=False)
+    return {(str(r.zone), str(r.factor_group)): str(r.ruling) for r in p.itertuples() if str(r.ruling)}
+
+
+@dataclass(frozen=True)
+class ZoneTables:
+    """Every zone's resource tables as one dense stack, rows of all zones one after another.
+
+    ``tables.stack[factor]`` has shape ``(len(LAND_USES), total rows, 9)``; row ``k`` is value row
+    ``local_rows[k]`` of zone ``zones[row_zone[k]]``. ``cat_rows[z, pos]`` is the row catalogue species
+    ``pos`` reads in zone ``z`` and ``substituted[z, pos]`` says it is the zone's generic row because the
+    zone's species list has no code for it. ``has_variants[z]``: the zone publishes land-use tables;
+    ``it_zero[z]``: its institutional energy tables are all zero.
+    """
+
+    zones: tuple[str, ...]
+    tables: BenefitTables
+    local_rows: tuple[str, ...]
+    row_zone: np.ndarray
+    cat_rows: np.ndarray
+    substituted: np.ndarray
+    has_variants: np.ndarray
+    it_zero: np.ndarray
+    large_tree_leaf_area_m2: np.ndarray
+
+
+def _generic_row(tree_type: str, rows: dict[str, int]) -> int:
+    for head in (tree_type[:2], *GENERIC_FALLBACK[tree_type[:2]]):
+        name = f"{head}{tree_type[2]} OTHER"
+        if name in rows:
+            return rows[name]
+    raise ValueError(f"no generic row for tree type {tree_type}")
+
+
+def _zone_m(stack_lsa: np.ndarray, ages: np.ndarray, dbh_at_age: np.ndarray, row: int) -> float:
+    """M: leaf area (m²) of the zone's large reference tree (BDL OTHER) at 40 years, as the Northeast's."""
+    d40 = float(np.interp(40.0, ages, dbh_at_age[row]))
+    return float(np.interp(d40, DBH_CLASSES_CM, stack_lsa[0, row]))
+
+
+@functools.cache
+def zone_tables() -> ZoneTables:
+    codes = tuple(zones().index)
+    cat = catalogue()
+    n_cat = len(cat)
+    value_rows: list[str] = []
+    local: list[str] = []
+    row_zone: list[int] = []
+    per_factor: dict[str, list[np.ndarray]] = {}
+    units: dict[str, str] = {}
+    cat_rows = np.zeros((len(codes), n_cat), dtype=np.intp)
+    substituted = np.zeros((len(codes), n_cat), dtype=bool)
+    has_variants = np.zeros(len(codes), dtype=bool)
+    it_zero = np.zeros(len(codes), dtype=bool)
+    m = np.zeros(len(codes))
+    for z, code in enumerate(codes):  # once per process, building the tables: trees are never looped over
+        rows, zunits, cells = _benefit_table_cells(_zones_file(f"{code}/benefit_tables.csv"))
+        offset = len(value_rows)
+        at = {r: offset + i for i, r in enumerate(rows)}
+        shape = (len(rows), len(DBH_CLASSES_CM))
+        has_variants[z] = any(len(t) > 1 for t in cells.values())
+        for factor, tables in cells.items():
+            base = _dense(tables.get("", {}), shape)
+            arr = np.repeat(base[None, :, :], len(LAND_USES), axis=0)
+            for k, lu in enumerate(LAND_USES):
+                variant = tables.get(TABLE_LAND_USE[lu]) if TABLE_LAND_USE[lu] else None
+                if variant:
+                    arr[k] = _dense(variant, shape)
+            if np.isnan(arr).any():
+                raise ValueError(f"zones/{code}/benefit_tables.csv: factor {factor} has missing values")
+            per_factor.setdefault(factor, []).append(arr)
+            units.setdefault(factor, zunits[factor])
+        if has_variants[z]:
+            it = LAND_USES.index("institutional")
+            it_zero[z] = not (per_factor["electricity"][-1][it].any() or per_factor["natural_gas"][-1][it].any())
+        value_rows += [f"{code} {r}" for r in rows]
+        local += rows
+        row_zone += [z] * len(rows)
+        g = pd.read_csv(_zones_file(f"{code}/growth_age_class.csv"))
+        wide = g.pivot(index="value_row", columns="age_yr", values="dbh_cm").reindex(index=rows)
+        m[z] = _zone_m(
+            per_factor["lsa"][-1], wide.columns.to_numpy(float), wide.to_numpy(float), rows.index("BDL OTHER")
+        )
+        if code == DEFAULT_ZONE:  # the Northeast reads the catalogue's own value rows, as it always has
+            cat_rows[z] = [at[v] for v in cat["value_row"]]
+            continue
+        sp = pd.read_csv(_zones_file(f"{code}/species.csv"), keep_default_na=False)
+        own = dict(zip(sp["code"], sp["value_row"]))
+        for pos, (c, tree_type) in enumerate(zip(cat.index, cat["tree_type"])):
+            if c in own:
+                cat_rows[z, pos] = at[own[c]]
+            else:
+                cat_rows[z, pos] = _generic_row(str(tree_type), at)
+                substituted[z, pos] = True
+    stack = {f: _readonly(np.concatenate(parts, axis=1)) for f, parts in per_factor.items()}
+    combined = BenefitTables(tuple(value_rows), {r: i for i, r in enumerate(value_rows)}, stack, units)
+    return ZoneTables(
+        codes,
+        combined,
+        tuple(local),
+        _readonly(np.array(row_zone, dtype=np.intp)),
+        _readonly(cat_rows),
+        _readonly(substituted),
+        _readonly(has_variants),
+        _readonly(it_zero),
+        _readonly(m),
+    )
+
+
+def zone_positions(values: object, default: str = DEFAULT_ZONE) -> np.ndarray:
+    """Index in :func:`zones` of each tree's zone (code or name, any case); a blank one is ``default``'s;
+    ValueError naming an unknown one.
+
+    Each distinct value is read once; a categorical column costs its categories only.
+    """
+    order = {c: i for i, c in enumerate(zones().index)}
+    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
+        cats = np.array([order[zone_code(c)] for c in values.cat.categories] + [order[default]], dtype=np.intp)
+        return cats.take(values.cat.codes.to_numpy(), mode="wrap")  # code -1 (blank) wraps to the default
+    hit = arrow_index(values, tuple(order))
+    if hit is not None:
+        return hit
+    k, uniques = pd.factorize(pd.Series(np.atleast_1d(np.asarray(values, dtype=object))), use_na_sentinel=False)
+    look = []
+    for u in uniques:
+        blank = u is None or u is pd.NA or (isinstance(u, float) and np.isnan(u)) or not str(u).strip()
+        look.append(order[default] if blank else order[zone_code(u)])
+    return np.asarray(look, dtype=np.intp)[k]

@@ -17,6 +17,12 @@ def _sidebar() -> None:
     with st.sidebar:
         st.subheader("Benefit parameters")
         b = dict(state.opt("benefit", {}) or {})
+        zones = data.zones()
+        found = "Found from the survey (site fact climate_zone, else the trees' coordinates, else Northeast)"
+        choices = [found, *(f"{c} ({n})" for c, n in zip(zones.index, zones["name"]))]
+        now = next((k for k, c in enumerate(zones.index, start=1) if c == b.get("zone")), 0)
+        pick = st.selectbox("i-Tree Streets climate zone", choices, index=now, key="w_zone")
+        b["zone"] = None if pick == found else pick.split(" ")[0]
         with st.expander("Aesthetic / property value"):
             from treecalc.models import property_value as pv  # defaults are the library's
 
@@ -211,7 +217,15 @@ def body() -> None:
 
     _cards(ben, f"What these {len(ben):,} trees do each year")
     _totals(ben)
-    st.caption(f"{len(ben):,} trees; annual benefits (i-Tree Streets Northeast). " + views.EQUIVALENTS_SOURCES)
+    zone = str(ben["zone"].iloc[0]) if "zone" in ben and len(ben) else "NoEastXXX"
+    from treecalc.data import zones as zone_table
+
+    st.caption(
+        f"{len(ben):,} trees; annual benefits (i-Tree Streets, {zone_table().at[zone, 'name']} climate zone, {zone}"
+        + (", the default" if "zone" not in ben else "")
+        + "). "
+        + views.EQUIVALENTS_SOURCES
+    )
     names_sorted = sorted(table["common_name"].dropna().astype(str).unique())
     one = st.selectbox(
         "The same answer for one species", names_sorted, index=None, key="w_ben_one", placeholder="Choose a species"

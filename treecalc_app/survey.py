@@ -156,6 +156,14 @@ def body() -> None:
     c[3].metric("Warnings", f"{len(warnings):,}")
     if reasons := summary.get("rejected_reasons"):
         st.caption("Rejected: " + "; ".join(f"{k}: {v}" for k, v in reasons.items()))
+    zone = state.survey_zone(sv, (state.opt("benefit", {}) or {}).get("zone"))
+    from treecalc.data import zones as zone_table
+
+    st.caption(
+        f"i-Tree Streets climate zone: {zone_table().at[zone.zone, 'name']} ({zone.zone}), {zone.source}"
+        + ("".join(f"; {n}" for n in zone.notes))
+        + " (set it on the Benefits page)"
+    )
 
     tabs = st.tabs(["Trees", "Columns", "Rejected rows", "Species matches", "Site facts", "Warnings"])
     with tabs[0]:

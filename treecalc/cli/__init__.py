@@ -17,7 +17,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from treecalc.cli import assess, benefits, excavation, plan, survey, water
+from treecalc.cli import assess, batch, benefits, excavation, plan, survey, water
 from treecalc.cli.common import dump_json
 
 __all__ = ["build_parser", "dump_json", "main"]
@@ -28,14 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     ap = argparse.ArgumentParser(
         prog="treecalc",
-        description="Tree survey to environmental value (i-Tree Streets, Northeast), Chapter 208 permits, "
+        description="Tree survey to environmental value (i-Tree Streets, 16 US climate zones), Chapter 208 permits, "
         "replacement, Tree Preservation Fund and penalties; companions for water-bill penalties "
         "and excavation.",
         epilog="Run 'treecalc COMMAND --help' for the options of one command.",
     )
     ap.add_argument("--version", action="version", version=f"treecalc {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
-    for command in (benefits, survey, assess, plan, water, excavation):
+    for command in (benefits, batch, survey, assess, plan, water, excavation):
         command.register(sub)
     return ap
 

@@ -1,4 +1,4 @@
-"""``treecalc benefits``: the annual benefits of one tree (i-Tree Streets, Northeast).
+"""``treecalc benefits``: the annual benefits of one tree (i-Tree Streets, in its climate zone).
 
 No domain logic here: arguments → :func:`treecalc.benefits.benefits` → text or JSON.
 """
@@ -13,7 +13,9 @@ from treecalc.cli.common import add_benefit_params, benefit_kwargs, dump_json
 
 def register(subparsers: Any) -> None:
     """Add ``benefits`` to ``subparsers``."""
-    b = subparsers.add_parser("benefits", help="annual benefits of one tree (i-Tree Streets, Northeast)")
+    b = subparsers.add_parser(
+        "benefits", help="annual benefits of one tree (i-Tree Streets; Northeast unless --zone or --lat/--lon)"
+    )
     b.add_argument("--species", required=True, help="code, scientific or common name")
     b.add_argument("--dbh", required=True, type=float, help="DBH, inches")
     b.add_argument(
@@ -28,6 +30,8 @@ def register(subparsers: Any) -> None:
         default=None,
         help="annual mortality rate, 0-1 (default 0.043: Roman & Scatena 2011, street trees 3.5-5.1%%/yr)",
     )
+    b.add_argument("--lat", type=float, help="latitude, WGS84 degrees: the climate zone is found from it")
+    b.add_argument("--lon", type=float, help="longitude, WGS84 degrees (with --lat)")
     b.add_argument("--json", action="store_true")
     add_benefit_params(b)
     b.set_defaults(func=_cmd_benefits)
@@ -50,6 +54,8 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
         condition=a.condition,
         horizon_years=a.years,
         mortality_rate=a.mortality,
+        latitude=a.lat,
+        longitude=a.lon,
         **kw,
     )
     if a.json:
@@ -72,6 +78,8 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
             if "beyond_last_class" in flags
             else []
         ),
+        f"Climate zone: {r['zone_name']} ({r['zone']})"
+        + (" (the default; choose another with --zone or --lat/--lon)" if r["zone_default"] else ""),
         "",
         f"{'Benefit':<26}{'Amount':>14}  {'Unit':<12}{'USD/yr':>10}",
         line("Stormwater", r["stormwater_gal"], ",.1f", "gal/yr", d["stormwater"]),

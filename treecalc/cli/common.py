@@ -95,6 +95,12 @@ def add_benefit_params(p: argparse.ArgumentParser) -> None:
         help="leaf area of the large reference tree (default: BDL OTHER at 40 years, 583.8 m2)",
     )
     repeatable(p, "--price", "NAME=USD", "override a price of prices.csv, e.g. electricity=0.21 (repeatable)")
+    p.add_argument(
+        "--zone",
+        metavar="CODE",
+        help="i-Tree Streets climate zone, as the data spells it (PiedmtCLT, MidWstMSP, ...) or its name "
+        "(South, Midwest, ...); default: the Northeast (NoEastXXX) tables",
+    )
 
 
 def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
@@ -119,7 +125,17 @@ def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
         "large_tree_leaf_area_m2": a.large_tree_leaf_area,
         "prices": prices or None,
         "land_use": a.land_use,
+        **({"zone": _zone_flag(a.zone)} if getattr(a, "zone", None) else {}),
     }
+
+
+def _zone_flag(value: str) -> str:
+    from treecalc import data
+
+    try:
+        return data.zone_code(value)
+    except ValueError as e:
+        raise ValueError(f"--zone: {e}") from None
 
 
 def error(msg: str) -> int:

@@ -116,6 +116,19 @@ def register(subparsers) -> None:
     p.add_argument("--max-mb", type=_positive_mb, default=50.0, help="refuse files larger than this (default 50)")
     add_limits(p)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument(
+        "--zone",
+        metavar="CODE",
+        help="i-Tree Streets climate zone (code or name); default: the site fact climate_zone, the trees' "
+        "coordinates, else the Northeast",
+    )
+    p.add_argument(
+        "--export",
+        choices=("benefits", "opentreemap"),
+        help="write the trees as CSV instead of the summary: benefits (per tree, with i-Tree codes and zone) "
+        "or opentreemap (OpenTreeMap's tree import columns)",
+    )
+    p.add_argument("--out", help="the CSV file --export writes (default: standard output)")
     p.set_defaults(func=run)
 
 
@@ -143,7 +156,17 @@ def run(a: argparse.Namespace) -> int:
     except SurveyError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    from treecalc import climate_zones
+
+    if a.export:
+        from treecalc.exports import export_frame
+
+        frame = export_frame(s.trees, a.export, s.site, a.zone)
+        frame.to_csv(a.out or sys.stdout, index=False, lineterminator="\n")
+        return 0
     summary = s.summary()
+    zone = climate_zones.survey_zone(s.trees, s.site, a.zone)
+    summary["zone"] = {"zone": zone.zone, "source": zone.source, "notes": list(zone.notes)}
     if a.json:
         from treecalc.cli.common import dump_json
 
@@ -174,6 +197,10 @@ def format_summary(d: dict) -> str:
     if d["warnings"]:
         lines += ["", "warnings:"] + [f"  - {w}" for w in d["warnings"]]
     lines += ["", "site: " + (", ".join(f"{k}={v}" for k, v in d["site"].items()) or "nothing given")]
+    if d.get("zone"):
+        z = d["zone"]
+        lines.append(f"climate zone: {z['zone']} ({z['source']})")
+        lines += [f"  - {x}" for x in z["notes"]]
     if d["site_assumptions"]:
         lines += ["assumptions:"] + [f"  - {x}" for x in d["site_assumptions"]]
     return "\n".join(x for x in lines if x is not None)

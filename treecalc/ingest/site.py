@@ -41,6 +41,8 @@ SITE_FIELDS: dict[str, str] = {
     "subdivision_plans_approved": "bool",
     "normal_farming": "bool",
     "crs": "text",
+    # the i-Tree Streets climate zone whose tables value the trees (code or name; treecalc.data.zone_code)
+    "climate_zone": "text",
 }
 
 #: Descriptive rows a Site sheet often carries: kept as text, read by no rule.
@@ -135,6 +137,8 @@ _SITE_SYNONYMS = {
     ],
     "normal_farming": ["normal_farming", "normal farming", "farming", "agricultural use", "horticultural use"],
     "crs": ["crs", "coordinate system", "epsg", "spatial reference", "projection"],
+    # not a bare "zone": a Site sheet's zone is the zoning district
+    "climate_zone": ["climate_zone", "climate zone", "i-tree zone", "itree zone", "i-tree region", "itree region"],
 }
 
 

@@ -58,6 +58,8 @@ class Flag(enum.IntFlag):
     ENERGY_TABLES_ZERO = 128
     ENERGY_ZONE_TABLE = 256
     SPECIES_CORRECTED = 512
+    SPECIES_NOT_IN_ZONE = 1024
+    ZONE_HAS_NO_LAND_USE_TABLES = 2048
 
 
 def zero_from_class(table: np.ndarray) -> np.ndarray:

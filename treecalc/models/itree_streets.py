@@ -278,14 +278,16 @@ def to_reader_units(units: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     }
 
 
-def resolve_prices(overrides: Mapping[str, float] | None = None) -> dict[str, float]:
-    """The zone's default prices with any overrides applied.
+def resolve_prices(
+    overrides: Mapping[str, float] | None = None, base: Mapping[str, float] | None = None
+) -> dict[str, float]:
+    """The zone's default prices (``base``: another zone's, else the Northeast's) with any overrides applied.
 
     Keys are those of ``prices.csv``: electricity (USD/kWh), natural_gas
     (USD/kBtu), hydro_interception (USD/gal), co2, o3, nox, pm10, sox, voc
     (USD/lb). An unknown key or a negative price raises ``ValueError``.
     """
-    p = dict(data.prices())
+    p = dict(data.prices() if base is None else base)
     for k, v in (overrides or {}).items():
         if k not in p:
             close = difflib.get_close_matches(str(k), list(p), n=1, cutoff=0.6)

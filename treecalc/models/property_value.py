@@ -69,7 +69,7 @@ def aesthetic_value(
     leaf_area_increase_m2: np.ndarray,
     home_price_usd: float,
     land_use_factor: np.ndarray | float,
-    large_tree_leaf_area_m2: float,
+    large_tree_leaf_area_m2: float | np.ndarray,
     sale_price_fraction: float = SALE_PRICE_FRACTION,
 ) -> np.ndarray:
     """Annual aesthetic / property value, USD per tree per year.
@@ -99,12 +99,12 @@ def aesthetic_value(
     L = 7.75 m²/yr, home $500,000, C = 1, M = 583.84 m²:
     7.75 × (0.0088 × 500,000 × 1) / 583.84 = $58.41/yr.
     """
-    if large_tree_leaf_area_m2 <= 0:
+    if np.any(np.asarray(large_tree_leaf_area_m2) <= 0):  # one M, or one per climate zone's rows
         raise ValueError("large_tree_leaf_area_m2 must be positive")
     if home_price_usd < 0:
         raise ValueError("home_price_usd must not be negative")
     return (
         np.asarray(leaf_area_increase_m2, float)
         * (sale_price_fraction * home_price_usd * np.asarray(land_use_factor, float))
-        / large_tree_leaf_area_m2
+        / np.asarray(large_tree_leaf_area_m2, float)
     )

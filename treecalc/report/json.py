@@ -114,6 +114,7 @@ def _assessment_object(
     return {
         "jurisdiction": a.jurisdiction,
         "jurisdiction_name": lawparams.JURISDICTIONS[a.jurisdiction],
+        "zone": (a.options.get("zone") or {}).get("zone"),
         "rows_read": a.rows_read,
         "trees": n,
         "rejected": len(a.rejected),

@@ -144,8 +144,9 @@ class CrotonOnlyOptions(ValueError):
         )
 
 
-#: Site facts every jurisdiction reads: the law applied, and the coordinate system of the survey's x/y.
-COMMON_SITE_FACTS = ("jurisdiction", "crs")
+#: Site facts every jurisdiction reads: the law applied, the coordinate system of the survey's x/y, and the
+#: i-Tree climate zone its trees are valued in.
+COMMON_SITE_FACTS = ("jurisdiction", "crs", "climate_zone")
 
 
 def croton_only_given(opts: Any) -> list[str]:

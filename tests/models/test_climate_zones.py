@@ -1,0 +1,265 @@
+"""The 16 i-Tree Streets climate zones: figures worked out by hand from each zone's published tables
+(OpenTreeMap otm-ecoservice ``data/output__<ZONE>__<factor>.csv``) and prices (otm-core
+``treemap/species/codes.py``), OpenTreeMap's own Go test figures, and the zone found from coordinates."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from treecalc import climate_zones, data
+from treecalc.benefits import benefits, compute_benefits
+
+GAL_PER_M3 = 264.172
+
+# Each zone's generic large deciduous row "BDL OTHER" (the code in each zone's species list, assigned the
+# zone's reference species' row) at DBH 15 in = 38.10 cm, a class midpoint, so the tables are read as
+# printed: (zone, value row, stormwater m3, electricity kWh, natural gas kBtu, $/gal, $/kWh, $/kBtu).
+#
+#   CaNCCoJBK: ULAM; 5.0 m3 x 264.172 = 1320.86 gal x $0.004 = $5.28; 107.5 kWh x $0.1323 + 177.5 kBtu x $0.013048 = $14.22 + $2.32 = $16.54
+#   CenFlaXXX: QULA2; 17.84 m3 x 264.172 = 4712.83 gal x $0.003 = $14.14; 73.4 kWh x $0.13182 + 14.9 kBtu x $0.002678 = $9.68 + $0.04 = $9.72
+#   GulfCoCHS: CAIL; 14.19 m3 x 264.172 = 3748.60 gal x $0.00605 = $22.68; 172.9 x $0.09339 + 353.1 x $0.019742 = $16.15 + $6.97 = $23.12
+#   InlEmpCLM: FRUH; 2.06 m3 x 264.172 = 544.19 gal x $0.0055 = $2.99; 97.8 x $0.20148 + -21.2 x $0.0066871 = $19.70 - $0.14 = $19.56
+#   InlValMOD: CESI4; 3.1 m3 x 264.172 = 818.93 gal x $0.0078 = $6.39; 189.9 x $0.1166 + 37.3 x $0.0125278 = $22.14 + $0.47 = $22.61
+#   InterWABQ: FRAM; 3.72 m3 x 264.172 = 982.72 gal x $0.005 = $4.91; 141.7 x $0.078844 + 527.6 x $0.011 = $11.17 + $5.80 = $16.98
+#   LoMidWXXX: FRPE; 11.8 m3 x 264.172 = 3117.23 gal x $0.0062 = $19.33; 81.7 x $0.068 + 229.7 x $0.00973 = $5.56 + $2.23 = $7.79
+#   MidWstMSP: FRPE; 5.55 m3 x 264.172 = 1466.15 gal x $0.0271 = $39.73; 234.2 x $0.0759 + 2699.1 x $0.0098 = $17.78 + $26.45 = $44.23
+#   NMtnPrFNL: FRPE; 6.79 m3 x 264.172 = 1793.73 gal x $0.0108 = $19.37; 146.4 x $0.0636 (ruled; 0.636 published) + 1386.6 x
+#              $0.009066 = $9.31 + $12.57 = $21.88
+#   NoEastXXX: ZESE; 7.58 m3 x 264.172 = 2002.42 gal x $0.008 (data/species/prices.csv) = $16.02; 130.0 x $0.1401 + 4482.8 x
+#              $0.01408 = $18.21 + $63.12 = $81.33
+#   PacfNWLOG: ACMA; 3.49 m3 x 264.172 = 921.96 gal x $0.02779 = $25.62; 48.4 x $0.0512 + 177.2 x $0.01146 = $2.48 + $2.03 = $4.51
+#   PiedmtCLT: ACSA2; 12.68 m3 x 264.172 = 3349.70 gal x $0.0099 = $33.16; 136.4 x $0.0759 + 512.4 x $0.01046 = $10.35 + $5.36 = $15.71
+#   SWDsrtGDL: FRUH; 4.52 m3 x 264.172 = 1194.06 gal x $0.0048 = $5.73; 168.9 x $0.1208 + 107.4 x $0.009409 = $20.40 + $1.01 = $21.41
+#   SoCalCSMA: PLAC; 4.77 m3 x 264.172 = 1260.10 gal x $0.00183 = $2.31; 124.0 x $0.16281 + 48.3 x $0.0131 = $20.19 + $0.63 = $20.82
+#   TpIntWBOI: FRPE; 4.26 m3 x 264.172 = 1125.37 gal x $0.005 = $5.63; 225.3 x $0.060936 + 1113.5 x $0.0114245 = $13.73 + $12.72 = $26.45
+#   TropicPacXXX: PISA2; 6.09 m3 x 264.172 = 1608.81 gal x $0.01 = $16.09; 83.7 x $0.122 + 0.0 x $0.0235 = $10.21
+ZONE_EXAMPLES = [
+    ("CaNCCoJBK", "ULAM", 5.00, 107.5, 177.5, 0.004, 0.1323, 0.013048, 5.28, 16.54),
+    ("CenFlaXXX", "QULA2", 17.84, 73.4, 14.9, 0.003, 0.13182, 0.002678, 14.14, 9.72),
+    ("GulfCoCHS", "CAIL", 14.19, 172.9, 353.1, 0.00605, 0.09339, 0.019742, 22.68, 23.12),
+    ("InlEmpCLM", "FRUH", 2.06, 97.8, -21.2, 0.0055, 0.20148, 0.0066871, 2.99, 19.56),
+    ("InlValMOD", "CESI4", 3.10, 189.9, 37.3, 0.0078, 0.1166, 0.0125278, 6.39, 22.61),
+    ("InterWABQ", "FRAM", 3.72, 141.7, 527.6, 0.005, 0.078844, 0.011, 4.91, 16.98),
+    ("LoMidWXXX", "FRPE", 11.80, 81.7, 229.7, 0.0062, 0.068, 0.00973, 19.33, 7.79),
+    ("MidWstMSP", "FRPE", 5.55, 234.2, 2699.1, 0.0271, 0.0759, 0.0098, 39.73, 44.23),
+    ("NMtnPrFNL", "FRPE", 6.79, 146.4, 1386.6, 0.0108, 0.0636, 0.009066, 19.37, 21.88),
+    ("NoEastXXX", "ZESE", 7.58, 130.0, 4482.8, 0.008, 0.1401, 0.01408, 16.02, 81.33),
+    ("PacfNWLOG", "ACMA", 3.49, 48.4, 177.2, 0.02779, 0.0512, 0.01146, 25.62, 4.51),
+    ("PiedmtCLT", "ACSA2", 12.68, 136.4, 512.4, 0.0099, 0.0759, 0.01046, 33.16, 15.71),
+    ("SWDsrtGDL", "FRUH", 4.52, 168.9, 107.4, 0.0048, 0.1208, 0.009409, 5.73, 21.41),
+    ("SoCalCSMA", "PLAC", 4.77, 124.0, 48.3, 0.00183, 0.16281, 0.0131, 2.31, 20.82),
+    ("TpIntWBOI", "FRPE", 4.26, 225.3, 1113.5, 0.005, 0.060936, 0.0114245, 5.63, 26.45),
+    ("TropicPacXXX", "PISA2", 6.09, 83.7, 0.0, 0.01, 0.122, 0.0235, 16.09, 10.21),
+]
+
+
+def test_there_are_sixteen_zones_each_with_an_example():
+    assert sorted(z[0] for z in ZONE_EXAMPLES) == sorted(data.zones().index) and len(ZONE_EXAMPLES) == 16
+
+
+@pytest.mark.parametrize("zone,row,m3,kwh,kbtu,p_gal,p_kwh,p_kbtu,usd_storm,usd_energy", ZONE_EXAMPLES)
+def test_each_zone_by_hand_from_its_tables(zone, row, m3, kwh, kbtu, p_gal, p_kwh, p_kbtu, usd_storm, usd_energy):
+    out = compute_benefits(pd.DataFrame({"species_code": ["BDL OTHER"], "dbh_in": [15.0]}), zone=zone).iloc[0]
+    assert out["zone"] == zone and out["value_row"] == row
+    assert out["stormwater_gal"] == pytest.approx(m3 * GAL_PER_M3)
+    assert out["electricity_kwh"] == pytest.approx(kwh)
+    assert out["natural_gas_therms"] == pytest.approx(kbtu / 100)
+    assert out["usd_stormwater"] == pytest.approx(m3 * GAL_PER_M3 * p_gal)
+    assert out["usd_energy"] == pytest.approx(kwh * p_kwh + kbtu * p_kbtu)
+    # the cents of the comment above, as a reader rounds them
+    assert round(out["usd_stormwater"], 2) == usd_storm and round(out["usd_energy"], 2) == usd_energy
+
+
+def test_one_frame_of_all_zones_gives_each_zone_its_own_figures():
+    zones = [z[0] for z in ZONE_EXAMPLES]
+    mixed = compute_benefits(pd.DataFrame({"species_code": "BDL OTHER", "dbh_in": 15.0, "zone": zones}))
+    for k, zone in enumerate(zones):
+        alone = compute_benefits(pd.DataFrame({"species_code": ["BDL OTHER"], "dbh_in": [15.0]}), zone=zone)
+        assert mixed["usd_total_annual"].iloc[k] == alone["usd_total_annual"].iloc[0]
+
+
+def test_piedmont_red_maple_by_hand_and_the_acceptance_commands(capsys):
+    # 12 in = 30.48 cm, half way from 22.86 to 38.10 cm (PiedmtCLT ACRU tables):
+    # stormwater (4.47 + 13.19) / 2 = 8.83 m3 x 264.172 = 2332.64 gal x $0.0099 = $23.09
+    # electricity (47.3 + 112.2) / 2 = 79.75 kWh x $0.0759 = $6.05; gas (221.4 + 420.6) / 2 = 321.0 kBtu x $0.01046 = $3.36
+    from treecalc.cli import main
+
+    r = benefits("Acer rubrum", 12, zone="PiedmtCLT", valuations=False)
+    assert r["zone"] == "PiedmtCLT" and r["itree_code"] == "ACRU" and r["zone_default"] is False
+    assert r["stormwater_gal"] == pytest.approx(8.83 * GAL_PER_M3)
+    assert r["dollars"]["stormwater"] == pytest.approx(8.83 * GAL_PER_M3 * 0.0099)
+    assert r["dollars"]["energy"] == pytest.approx(79.75 * 0.0759 + 321.0 * 0.01046)
+    got = []
+    for flags in (["--zone", "PiedmtCLT"], ["--lat", "35.23", "--lon", "-80.84"], ["--zone", "south"]):
+        assert main(["benefits", "--species", "Acer rubrum", "--dbh", "12", "--json", *flags]) == 0
+        got.append(json.loads(capsys.readouterr().out))
+    assert {g["zone"] for g in got} == {"PiedmtCLT"}
+    assert len({g["dollars"]["total_annual"] for g in got}) == 1
+    assert got[0]["dollars"]["energy"] == pytest.approx(79.75 * 0.0759 + 321.0 * 0.01046)
+
+
+def test_the_northeast_is_the_default_and_the_same_with_or_without_a_zone():
+    frame = pd.DataFrame(
+        {
+            "species": ["Acer rubrum", "Quercus rubra", "Ilex opaca", "Pinus strobus"],
+            "dbh_in": [12.0, 20.0, 70.0, 3.0],
+            "land_use": ["single_family", "", "institutional", "park_vacant_other"],
+        }
+    )
+    plain = compute_benefits(frame)
+    zoned = compute_benefits(frame, zone="NoEastXXX")
+    numbers = [c for c in plain.columns if plain[c].dtype == float]
+    assert "zone" not in plain and (zoned["zone"] == "NoEastXXX").all()
+    pd.testing.assert_frame_equal(plain[numbers], zoned[numbers])
+    r = benefits("Acer rubrum", 12, valuations=False)
+    assert r["zone"] == "NoEastXXX" and r["zone_default"] is True
+
+
+def test_a_species_without_a_code_in_its_zone_reads_the_generic_row_and_says_so():
+    # horsechestnut (AEHI, typed BDL, broadleaf deciduous large, in the Northeast list) is not in the Midwest (MidWstMSP) list
+    out = compute_benefits(pd.DataFrame({"species_code": ["AEHI", "AEHI"], "dbh_in": [10.0, 10.0]}), zone="MidWstMSP")
+    assert len(out) == 2 and (out["value_row"] == "BDL OTHER").all()
+    assert "MidWstMSP" in out["disclosures"].iloc[0] and "no i-Tree code for this species" in out["disclosures"].iloc[0]
+    assert (out["usd_total_annual"] > 0).all()
+
+
+def test_opentreemaps_go_figures_lower_midwest_american_elm():
+    # otm-ecoservice eco/eco_test.go TestSpecificTreeData: LoMidWXXX, ULAM (-> ULPU), DBH 11.0 cm; OpenTreeMap
+    # compares to 5 decimals after truncation
+    targets = {
+        "electricity": 12.180839,
+        "natural_gas": -18.345013,
+        "hydro_interception": 2.5919028,
+        "co2_sequestered": 51.42926,
+        "co2_avoided": 12.0864829,
+        "co2_storage": 110.79107,
+        "aq_nox_avoided": 0.01548490,
+        "aq_sox_avoided": 0.06590,
+    }
+    out = compute_benefits(pd.DataFrame({"species_code": ["ULAM"], "dbh_in": [11.0 / 2.54]}), zone="LoMidWXXX").iloc[0]
+    assert out["value_row"] == "ULPU"
+    assert int(out["electricity_kwh"] * 1e5) == int(targets["electricity"] * 1e5)
+    assert int(out["natural_gas_therms"] * 100 * 1e5) == int(targets["natural_gas"] * 1e5)
+    assert int(out["stormwater_gal"] / GAL_PER_M3 * 1e5) == int(targets["hydro_interception"] * 1e5)
+    assert out["co2_stored_lb"] == pytest.approx(targets["co2_storage"] * 2.20462)
+
+
+@pytest.mark.parametrize(
+    "zone,row",
+    [
+        ("PiedmtCLT", "BDS OTHER"),
+        ("NoEastXXX", "BDS OTHER"),
+        ("CaNCCoJBK", "BDS OTHER"),
+        ("InlValMOD", "MAGR"),
+        ("SoCalCSMA", "BDS OTHER"),
+        ("GulfCoCHS", "BDS OTHER"),
+        ("CenFlaXXX", "BDS OTHER"),
+        ("PacfNWLOG", "BDS OTHER"),
+        ("InlEmpCLM", "MAGR"),
+    ],
+)
+def test_opentreemaps_go_mappings_saucer_magnolia(zone, row):
+    # eco/eco_test.go TestDataMappings: MASO's i-Tree code per region
+    out = compute_benefits(pd.DataFrame({"species_code": ["MASO"], "dbh_in": [10.0]}), zone=zone)
+    assert out["value_row"].iloc[0] == row
+
+
+def test_prices_ruled_and_flagged():
+    p = data.zone_prices()
+    assert p["NMtnPrFNL"]["electricity"] == 0.0636
+    assert p["CenFlaXXX"]["natural_gas"] == 0.002678 and p["TpIntWBOI"]["sox"] == 0.06
+    notes = data.zone_price_notes()
+    assert "slip" in notes["NMtnPrFNL", "electricity"]
+    assert "flagged" in notes["CenFlaXXX", "natural_gas"] and "flagged" in notes["TpIntWBOI", "sox"]
+    table = pd.read_csv(data.SPECIES_DIR / "zones" / "prices.csv")
+    ne = table[(table.zone == "NoEastXXX") & (table.factor_group == "hydro_interception")].iloc[0]
+    assert ne.price_usd_per_unit == 0.008 and ne.published_usd_per_unit == 0.0008
+
+
+def test_the_build_logged_the_spreadsheet_junk():
+    log = pd.read_csv(data.SPECIES_DIR / "zones" / "build_log.csv", keep_default_na=False)
+    items = " | ".join(log["item"])
+    assert "'#VALUE!'" in items and "'22.86'" in items and "'0'" in items and "'#REF!'" in items
+    broc = log[(log.zone == "SoCalCSMA") & (log["item"] == "BROC")]
+    assert len(broc) == 1 and "BRPO" in broc["reason"].iloc[0]
+    assert log["reason"].str.startswith("spaces cleaned").any()
+    sp = pd.read_csv(data.SPECIES_DIR / "zones" / "SoCalCSMA" / "species.csv")
+    assert (sp["scientific_name"] == "Brachychiton populneum").sum() == 1
+    assert not sp["scientific_name"].str.contains("  |\xa0").any()
+
+
+@pytest.mark.parametrize(
+    "lat,lon,zone",
+    [
+        (35.23, -80.84, "PiedmtCLT"),
+        (44.98, -93.27, "MidWstMSP"),
+        (28.54, -81.38, "CenFlaXXX"),
+        (41.2, -73.88, "NoEastXXX"),
+    ],
+)
+def test_the_zone_is_found_from_coordinates(lat, lon, zone):
+    assert climate_zones.zone_at(lat, lon).zone == zone
+
+
+def test_near_a_boundary_the_other_zones_total_is_given():
+    r = benefits("Acer rubrum", 12, latitude=43.6, longitude=-116.2, valuations=False)
+    other = benefits("Acer rubrum", 12, zone="TpIntWBOI", valuations=False)
+    assert r["zone"] == "NMtnPrFNL" and r["zone_found_from"] == "coordinates"
+    near = [w for w in r["warnings"] if "TpIntWBOI" in w]
+    assert near and f"${other['dollars']['total_annual']:,.2f}" in near[0]
+
+
+def test_a_point_in_no_zone_and_an_unknown_zone_are_errors(capsys):
+    from treecalc.cli import main
+
+    assert main(["benefits", "--species", "ACRU", "--dbh", "12", "--lat", "0", "--lon", "0"]) == 2
+    assert "no i-Tree Streets climate zone" in capsys.readouterr().err
+    assert main(["benefits", "--species", "ACRU", "--dbh", "12", "--zone", "Atlantis"]) == 2
+    assert "unknown climate zone 'Atlantis'" in capsys.readouterr().err
+
+
+def test_a_survey_in_charlotte_is_valued_in_the_piedmont(tmp_path):
+    from treecalc.assessment import assess
+
+    f = tmp_path / "charlotte.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Latitude,Longitude,Action\n"
+        "1,Acer rubrum,12,35.23,-80.84,retain\n"
+        "2,Acer rubrum,12,35.24,-80.85,remove\n",
+        encoding="utf-8",
+    )
+    a = assess(f)
+    assert a.to_json()["zone"] == "PiedmtCLT" and a.options["zone"]["source"] == "tree coordinates"
+    site = assess(f, site={"climate_zone": "Midwest"})
+    assert site.options["zone"] == {**site.options["zone"], "zone": "MidWstMSP", "source": "site fact climate_zone"}
+    # by hand above: $149.82 a red maple of 12 in in the Piedmont
+    here = compute_benefits(pd.DataFrame({"species": ["Acer rubrum"], "dbh_in": [12.0]}), zone="PiedmtCLT")
+    assert np.isclose(here["usd_total_annual"].iloc[0], 149.8207769, atol=1e-6)
+
+
+def test_survey_exports_benefits_and_opentreemaps_layout(tmp_path, capsys):
+    import io
+
+    from treecalc.cli import main
+
+    f = tmp_path / "s.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Latitude,Longitude\nA1,Acer rubrum,12,35.23,-80.84\nA2,Quercus rubra,20,35.24,-80.85\n",
+        encoding="utf-8",
+    )
+    assert main(["survey", str(f), "--export", "benefits"]) == 0
+    ben = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert ben["zone"].tolist() == ["PiedmtCLT"] * 2 and ben["itree_code"].iloc[0] == "ACRU"
+    # 12 in red maple in the Piedmont, by hand above: $149.82/yr
+    assert round(ben["usd_total_annual"].iloc[0], 2) == 149.82
+    assert main(["survey", str(f), "--export", "opentreemap", "--zone", "MidWstMSP"]) == 0
+    otm = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert list(otm.columns[:3]) == ["point x", "point y", "custom id"]
+    assert otm[["genus", "species"]].iloc[0].tolist() == ["Acer", "rubrum"]
+    assert otm["point x"].iloc[0] == -80.84 and otm["i-tree region"].iloc[0] == "MidWstMSP"
+    assert main(["survey", str(f), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["zone"]["zone"] == "PiedmtCLT"

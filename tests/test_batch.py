@@ -1,0 +1,76 @@
+"""benefits-batch on Dask: a LocalCluster of 2 workers gives the single-process figures cell for cell."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from treecalc.batch import benefits_batch, value_partition
+from treecalc.benefits import BenefitParams, compute_benefits
+
+
+def _inventory(n: int = 600) -> pd.DataFrame:
+    rng = np.random.default_rng(7)
+    zones = ["PiedmtCLT", "MidWstMSP", "NoEastXXX", "SoCalCSMA", ""]
+    return pd.DataFrame(
+        {
+            "tree_id": np.arange(n),
+            "species": rng.choice(["Acer rubrum", "Quercus rubra", "Pinus strobus", "Ailanthus altissima"], n),
+            "dbh_in": rng.uniform(1, 60, n).round(1),
+            "land_use": rng.choice(["single_family", "", "institutional", "multi_family"], n),
+            "zone": rng.choice(zones, n),
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def cluster_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.mark.parametrize("kind", ["parquet", "csv"])
+def test_two_workers_give_the_single_process_result_cell_for_cell(tmp_path, cluster_client, kind):
+    inv = _inventory()
+    src = tmp_path / "in"
+    src.mkdir()
+    for k, part in enumerate(inv.iloc[s : s + 200] for s in range(0, len(inv), 200)):  # a folder of partitions
+        if kind == "parquet":
+            part.to_parquet(src / f"part-{k}.parquet", index=False)
+        else:
+            part.to_csv(src / f"part-{k}.csv", index=False)
+    r = benefits_batch(src, tmp_path / "out", client=cluster_client)
+    assert r.trees == len(inv) and r.partitions == 3
+    got = pd.read_parquet(tmp_path / "out").sort_values("tree_id").reset_index(drop=True)
+    want = value_partition(inv.fillna({"land_use": "", "zone": ""}), BenefitParams())
+    assert list(got.columns) == list(want.columns)
+    for c in want.columns:
+        if want[c].dtype == float:
+            assert np.array_equal(got[c].to_numpy(float), want[c].to_numpy(float)), c
+        else:
+            assert got[c].astype(str).replace("nan", "").tolist() == want[c].astype(str).replace("nan", "").tolist(), c
+    # and the batch's figures are compute_benefits' own
+    direct = compute_benefits(inv)
+    assert np.array_equal(got["usd_total_annual"].to_numpy(), direct["usd_total_annual"].to_numpy())
+
+
+def test_a_bad_input_is_named(tmp_path):
+    with pytest.raises(ValueError, match="no such file"):
+        benefits_batch(tmp_path / "missing.parquet", tmp_path / "out")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="no \\*.parquet or \\*.csv"):
+        benefits_batch(tmp_path / "empty", tmp_path / "out")
+
+
+def test_the_command_names_a_missing_input(tmp_path, capsys):
+    from treecalc.cli import main
+
+    assert main(["benefits-batch", str(tmp_path / "nope.parquet"), "--out", str(tmp_path / "o")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["benefits-batch", str(tmp_path / "nope.parquet"), "--out", "o", "--zone", "Mars"]) == 2
+    assert "unknown climate zone" in capsys.readouterr().err

@@ -1,0 +1,46 @@
+"""``treecalc benefits-batch INPUT --out OUT.parquet``: benefits per tree of a large inventory on Dask.
+
+No domain logic here: arguments → :func:`treecalc.batch.benefits_batch` → a line of figures or JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from treecalc.cli.common import add_benefit_params, benefit_kwargs, dump_json
+
+
+def register(subparsers: Any) -> None:
+    """Add ``benefits-batch`` to ``subparsers``."""
+    b = subparsers.add_parser(
+        "benefits-batch",
+        help="benefits per tree of a Parquet or CSV inventory (a file or a folder of partitions) on Dask",
+    )
+    b.add_argument("input", help="a .parquet or .csv file, or a folder of them (species or species_code, dbh_in)")
+    b.add_argument("--out", required=True, help="the Parquet folder to write (one file per partition)")
+    b.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler (default: a local cluster)")
+    b.add_argument("--workers", type=int, default=2, help="worker processes of the local cluster (default 2)")
+    b.add_argument("--json", action="store_true")
+    add_benefit_params(b)
+    b.set_defaults(func=_cmd_batch)
+
+
+def _cmd_batch(a: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from treecalc.batch import benefits_batch
+    from treecalc.benefits import make_params
+
+    if a.workers < 1:
+        raise ValueError(f"--workers {a.workers}: give at least 1")
+    kw = benefit_kwargs(a)
+    r = benefits_batch(a.input, a.out, scheduler=a.scheduler, workers=a.workers, params=make_params(None, **kw))
+    if a.json:
+        dump_json(asdict(r))
+        return 0
+    print(
+        f"{r.trees:,} trees in {r.partitions} partitions valued in {r.seconds:.2f} s "
+        f"({r.trees_per_second:,.0f} trees/s) on {r.scheduler}; written to {r.out}"
+    )
+    return 0

@@ -1,0 +1,205 @@
+"""Which i-Tree Streets climate zone a point lies in, from the zones' published boundaries.
+
+The boundaries are OpenTreeMap's (otm-core ``assets/fixtures/itree_regions_expanded.json``, the i-Tree
+regions it serves, in EPSG:3857), carried into ``data/species/zones/regions.csv`` by
+``tools/build_zones.py``. A point is found with a :class:`shapely.STRtree` over the 16 multipolygons, many
+points in one bulk query. A point within :data:`NEAR_KM` of another zone's boundary is reported with that
+zone, so its benefits there can be stated beside (the boundaries are a generalisation of climate, not a
+line on the ground).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from treecalc import data
+
+#: A tree this close (km) to another zone's polygon is reported with that zone.
+NEAR_KM = 10.0
+_R = 6378137.0  # EPSG:3857's sphere (WGS84 semi-major axis), metres
+
+
+def to_web_mercator(lat: np.ndarray, lon: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """WGS84 degrees to EPSG:3857 metres (spherical Mercator, the boundaries' own coordinates)."""
+    lat = np.clip(np.asarray(lat, float), -85.05112878, 85.05112878)
+    x = _R * np.radians(np.asarray(lon, float))
+    y = _R * np.log(np.tan(np.pi / 4 + np.radians(lat) / 2))
+    return x, y
+
+
+@functools.cache
+def _regions() -> tuple[tuple[str, ...], list, object]:
+    import csv
+
+    import shapely
+    from shapely import wkt
+
+    path = data.data_file("species/zones/regions.csv", data.SPECIES_DIR.parent)
+    csv.field_size_limit(max(csv.field_size_limit(), 1 << 24))  # a zone's polygon is one WKT cell of ~200 kB
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    codes = tuple(r["zone"] for r in rows)
+    geoms = [wkt.loads(r["wkt"]) for r in rows]
+    for g in geoms:
+        shapely.prepare(g)
+    return codes, geoms, shapely.STRtree(geoms)
+
+
+@dataclass(frozen=True)
+class ZoneAt:
+    """The zone of one point (``None``: outside every zone) and the other zones within :data:`NEAR_KM`
+    (code -> distance in km, nearest first)."""
+
+    zone: str | None
+    near: dict[str, float] = field(default_factory=dict)
+
+
+def zones_at(lat: object, lon: object, near_km: float = NEAR_KM) -> list[ZoneAt]:
+    """The zone of each point (WGS84 degrees), in one bulk query of the boundaries."""
+    import shapely
+
+    codes, geoms, tree = _regions()
+    lat_a, lon_a = np.atleast_1d(np.asarray(lat, float)), np.atleast_1d(np.asarray(lon, float))
+    if lat_a.shape != lon_a.shape:
+        raise ValueError("latitude and longitude must be given in pairs")
+    bad = ~np.isfinite(lat_a) | ~np.isfinite(lon_a) | (np.abs(lat_a) > 90) | (np.abs(lon_a) > 180)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"point {i}: latitude {lat_a[i]!r}, longitude {lon_a[i]!r} is not a WGS84 position")
+    x, y = to_web_mercator(lat_a, lon_a)
+    points: np.ndarray = np.asarray(shapely.points(x, y))
+    inside = np.full(len(points), -1, dtype=np.intp)
+    pt, g = tree.query(points, predicate="intersects")  # type: ignore[attr-defined]
+    inside[pt] = g
+    # Mercator stretches lengths by 1/cos(latitude): a search radius in its metres, and back to km
+    scale = np.cos(np.radians(lat_a))
+    radius = near_km * 1000.0 / scale
+    pt2, g2 = tree.query(points, predicate="dwithin", distance=radius)  # type: ignore[attr-defined]
+    near: list[dict[str, float]] = [{} for _ in points]
+    for p_i, g_i in zip(pt2.tolist(), g2.tolist()):
+        if g_i != inside[p_i]:
+            km = float(shapely.distance(points[p_i], geoms[g_i])) * float(scale[p_i]) / 1000.0
+            near[p_i][codes[g_i]] = round(km, 1)
+    return [
+        ZoneAt(codes[k] if k >= 0 else None, dict(sorted(n.items(), key=lambda kv: kv[1])))
+        for k, n in zip(inside.tolist(), near)
+    ]
+
+
+def zone_at(lat: float, lon: float) -> ZoneAt:
+    """:func:`zones_at` of one point."""
+    return zones_at([lat], [lon])[0]
+
+
+def describe(hit: ZoneAt, lat: float, lon: float) -> str:
+    """The zone found for a point, in words."""
+    if hit.zone is None:
+        return f"{lat:g}, {lon:g} lies in no i-Tree Streets climate zone"
+    return f"{lat:g}, {lon:g} lies in the {data.zones().at[hit.zone, 'name']} zone ({hit.zone})"
+
+
+__all__ = ["NEAR_KM", "ZoneAt", "describe", "to_web_mercator", "zone_at", "zones_at"]
+
+
+@dataclass(frozen=True)
+class SurveyZone:
+    """The climate zone a survey's trees are valued in, how it was chosen (``source``), and what to say."""
+
+    zone: str
+    source: str  # "given", "site fact climate_zone", "tree coordinates" or "default"
+    notes: tuple[str, ...] = ()
+
+    @property
+    def is_default(self) -> bool:
+        return self.source == "default"
+
+
+def _trees(n: int) -> str:
+    return f"{n} tree lies" if n == 1 else f"{n} trees lie"
+
+
+def _near_note(trees: object, chosen: str, other: str) -> str:
+    """The trees near another zone, and their total annual benefits here and there (default parameters)."""
+    from treecalc.benefits import compute_benefits
+
+    n = len(trees)  # type: ignore[arg-type]
+    head = f"{_trees(n)} within {NEAR_KM:g} km of the {data.zones().at[other, 'name']} zone ({other}) boundary"
+    cols = [c for c in ("species_code", "dbh_in", "land_use") if c in trees]  # type: ignore[operator]
+    if "species_code" not in cols or "dbh_in" not in cols:
+        return head
+    frame = trees[cols]  # type: ignore[index]
+    try:
+        here = float(compute_benefits(frame, zone=chosen)["usd_total_annual"].sum())
+        there = float(compute_benefits(frame, zone=other)["usd_total_annual"].sum())
+    except ValueError:  # a tree the benefits cannot value is reported where the trees are valued
+        return head
+    return f"{head}: valued there their annual benefits would total ${there:,.2f} (here ${here:,.2f}, default prices)"
+
+
+def survey_zone(trees: object, site: dict | None = None, zone: str | None = None) -> SurveyZone:
+    """The zone of a survey: ``zone`` when given, else the site fact ``climate_zone``, else the zone most of
+    the trees with coordinates (latitude/longitude, or x/y with the site fact ``crs``) lie in, else the
+    Northeast (the default, said so). Trees in another zone, outside every zone, or within :data:`NEAR_KM`
+    of another zone are counted in the notes."""
+    import pandas as pd
+
+    from treecalc import geo
+
+    if zone:
+        return SurveyZone(data.zone_code(zone), "given")
+    fact = (site or {}).get("climate_zone")
+    if fact not in (None, ""):
+        try:
+            return SurveyZone(data.zone_code(fact), "site fact climate_zone")
+        except ValueError as e:
+            raise ValueError(f"site fact climate_zone: {e}") from None
+    default = SurveyZone(
+        data.DEFAULT_ZONE,
+        "default",
+        (
+            "no climate zone given (--zone or the site fact climate_zone) and no tree coordinates: the Northeast "
+            "(NoEastXXX) tables value the trees, the default",
+        ),
+    )
+    if not isinstance(trees, pd.DataFrame) or not len(trees):
+        return default
+    ll = geo.tree_lonlat(trees, site)
+    if ll is None:
+        return default
+    ok = ll.dropna()
+    if not len(ok):
+        return default
+    hits = zones_at(ok["latitude_deg"].to_numpy(), ok["longitude_deg"].to_numpy())
+    found = pd.Series([h.zone for h in hits], dtype=object)
+    counts = found.dropna().value_counts()
+    if not len(counts):
+        return SurveyZone(
+            data.DEFAULT_ZONE,
+            "default",
+            (
+                f"none of the {len(ok)} trees with coordinates lies in an i-Tree Streets climate zone: the Northeast "
+                "(NoEastXXX) tables value the trees, the default; choose one with --zone",
+            ),
+        )
+    chosen = str(counts.index[0])
+    name = data.zones().at[chosen, "name"]
+    notes = [
+        f"{int(counts.iloc[0])} of the {len(ok)} trees with coordinates lie in the {name} zone ({chosen}): "
+        "its tables value the trees"
+    ]
+    for other, n in counts.iloc[1:].items():
+        notes.append(f"{_trees(int(n))} in the {data.zones().at[other, 'name']} zone ({other}), valued in {chosen}")
+    if found.isna().any():
+        notes.append(f"{_trees(int(found.isna().sum()))} in no zone, valued in {chosen}")
+    near: dict[str, list[int]] = {}
+    for k, h in enumerate(hits):
+        for other in h.near:
+            near.setdefault(other, []).append(k)
+    for other, rows in sorted(near.items()):
+        notes.append(_near_note(trees.loc[ok.index[rows]], chosen, other))
+    if len(ll) > len(ok):
+        notes.append(f"{len(ll) - len(ok)} trees have no coordinates")
+    return SurveyZone(chosen, "tree coordinates", tuple(notes))
