@@ -31,14 +31,33 @@ def _site_pairs(items: list[str]) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from treecalc.cli.common import add_benefit_params, add_options, add_switches, repeatable
-    from treecalc.cli.survey import add_limits
+    from treecalc.cli.common import add_options, add_switches
 
     p = subparsers.add_parser(
         "assess",
         help="permits, replacement, fund and penalties for a survey (Croton-on-Hudson Ch. 208, Wesley Hills Ch. 95)",
     )
     p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
+    add_assess_flags(p)
+    add_options(
+        p,
+        ("--out", "report.xlsx", "write the Excel statement"),
+        ("--pdf", "report.pdf", "write the printable report (PDF) to attach and sign"),
+    )
+    add_switches(
+        p,
+        ("--json", "print one JSON object"),
+        ("--trees", "print a line for every tree (default: trees with the same finding on one line)"),
+    )
+    p.set_defaults(func=_cmd_assess)
+
+
+def add_assess_flags(p: argparse.ArgumentParser) -> None:
+    """The options of the assessment (law, site facts, replacement, fund, limits, species map, benefits): the one
+    table of them, shared by ``treecalc assess`` and ``treecalc case new`` (which assesses and records)."""
+    from treecalc.cli.common import add_benefit_params, add_switches, repeatable
+    from treecalc.cli.survey import add_limits
+
     p.add_argument("--jurisdiction", help="croton_on_hudson (default) or wesley_hills")
     repeatable(
         p,
@@ -66,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="B",
         help="annual (default), cumulative:N (N years with growth) or appraised (CTLA)",
     )
-    replacement: tuple[tuple[str, str, type | None, str, str], ...] = (
+    replacement: tuple[tuple[str, str, Any, str, str], ...] = (
         (
             "--replacement-percent",
             "replacement_percent",
@@ -109,22 +128,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="USD",
         help="fee per replacement tree not planted (overrides the schedule)",
     )
-    add_options(
-        p,
-        ("--out", "report.xlsx", "write the Excel statement"),
-        ("--pdf", "report.pdf", "write the printable report (PDF) to attach and sign"),
-    )
     add_limits(p)
-    add_switches(
-        p,
-        ("--json", "print one JSON object"),
-        ("--trees", "print a line for every tree (default: trees with the same finding on one line)"),
-    )
     from treecalc.cli.survey import add_species_map
 
     add_species_map(p)
     add_benefit_params(p)
-    p.set_defaults(func=_cmd_assess)
 
 
 def _fmt(v: Any, unit: str) -> str:
@@ -326,10 +334,43 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
 
 
 def _cmd_assess(a: argparse.Namespace) -> int:
+    from treecalc.cli.common import dump_json
+
+    if a.out:
+        _check_out(a.out)  # before any work: a bad path is reported once, cleanly
+    if getattr(a, "pdf", None):
+        _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
+    result, path = assess_args(a)
+    if a.out:
+        _write_out(result, a.out)
+    if getattr(a, "pdf", None):
+        from treecalc.report import write_pdf
+
+        write_pdf(result, a.pdf, survey_name=Path(path).name)
+    if a.json:
+        if sys.stdout.isatty():
+            dump_json(result.to_json())  # indented, for a reader
+        else:  # the same text json.dumps gives, written a column at a time (50,000 trees: ~0.25 s, not ~0.8 s)
+            from treecalc.cli.common import _json_default
+            from treecalc.report.json_text import assessment_json_text
+
+            print(assessment_json_text(result, default=_json_default))
+    else:
+        print(render_text(result, per_tree=a.trees))
+        if a.out:
+            print(f"\nstatement written to {a.out}")
+        if getattr(a, "pdf", None):
+            print(f"report written to {a.pdf}")
+    return 0
+
+
+def assess_args(a: argparse.Namespace) -> tuple[Any, str]:
+    """The assessment the flags of :func:`add_assess_flags` ask for, and the survey file read
+    (``a.file``; the sample when it is None): every flag checked first, naming it."""
     from dataclasses import fields
 
     from treecalc.assessment import AssessOptions, assess, prepare
-    from treecalc.cli.common import benefit_kwargs, dump_json
+    from treecalc.cli.common import benefit_kwargs
 
     kw = benefit_kwargs(a)
     land_use = kw.pop("land_use")
@@ -339,10 +380,6 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     options = {f.name: getattr(a, f.name) for f in fields(AssessOptions) if hasattr(a, f.name)}
     options["continuing_days"] = _days(a.continuing_days)
     _check_numbers(a)
-    if a.out:
-        _check_out(a.out)  # before any work: a bad path is reported once, cleanly
-    if getattr(a, "pdf", None):
-        _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
     site = _site_pairs(a.site)
     _check_jurisdiction_options(a.jurisdiction, AssessOptions(**options), site)
     path = a.file
@@ -374,24 +411,4 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     )
     if not a.jurisdiction:  # the jurisdiction the survey's Site sheet named: the same check, before any output
         _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
-    if a.out:
-        _write_out(result, a.out)
-    if getattr(a, "pdf", None):
-        from treecalc.report import write_pdf
-
-        write_pdf(result, a.pdf, survey_name=Path(path).name)
-    if a.json:
-        if sys.stdout.isatty():
-            dump_json(result.to_json())  # indented, for a reader
-        else:  # the same text json.dumps gives, written a column at a time (50,000 trees: ~0.25 s, not ~0.8 s)
-            from treecalc.cli.common import _json_default
-            from treecalc.report.json_text import assessment_json_text
-
-            print(assessment_json_text(result, default=_json_default))
-    else:
-        print(render_text(result, per_tree=a.trees))
-        if a.out:
-            print(f"\nstatement written to {a.out}")
-        if getattr(a, "pdf", None):
-            print(f"report written to {a.pdf}")
-    return 0
+    return result, str(path)
