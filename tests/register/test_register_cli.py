@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 
+import pytest
+
 from tests.register.conftest import treecalc
 
 
@@ -198,3 +200,33 @@ def test_user_add_reads_the_password_from_stdin(db_url):
     reg = Register(db_url)
     token, role = auth.sign_in(reg, "ann", "correct horse battery")
     assert role == "engineer" and auth.session_user(reg, token) == ("ann", "engineer")
+
+
+def test_three_failed_sign_ins_throttle_the_fourth_and_sessions_expire(tmp_path):
+    import datetime as dt
+
+    from sqlalchemy import update
+
+    from treecalc.register import Register, auth
+    from treecalc.register import models as m
+
+    reg = Register(f"sqlite:///{tmp_path / 'r.db'}")
+    reg.add_user("ann", "clerk", "correct horse battery", by="admin")
+    for _ in range(3):
+        with pytest.raises(ValueError, match="wrong"):
+            auth.sign_in(reg, "ann", "wrong password!")
+    with pytest.raises(auth.Throttled, match="Too many failed sign-ins for ann"):
+        auth.sign_in(reg, "ann", "correct horse battery")
+    reg2 = Register(f"sqlite:///{tmp_path / 'r2.db'}")
+    reg2.add_user("bob", "viewer", "correct horse battery", by="admin")
+    token, role = auth.sign_in(reg2, "bob", "correct horse battery")
+    assert auth.session_user(reg2, token) == ("bob", "viewer")
+    past = (dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)).isoformat()
+    with reg2.engine.begin() as c:
+        c.execute(update(m.Session).values(expires_at=past))
+    assert auth.session_user(reg2, token) is None  # expired
+    link = auth.make_link(reg2, by="bob", kind="case", case_id=None, days=7)
+    assert auth.open_link(reg2, link).link is not None
+    auth.revoke_link(reg2, link, by="bob")
+    assert "revoked" in auth.open_link(reg2, link).why
+    assert "not known" in auth.open_link(reg2, "guess").why

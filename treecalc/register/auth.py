@@ -74,14 +74,17 @@ def sign_in(reg: Register, name: str, password: str) -> tuple[str, str]:
         else:
             hash_password(password)  # the same time spent whether or not the name exists
         s.add(m.SignIn(name=name, at=now(), ok=int(ok)))
-        if not ok:
-            raise RegisterError("The name or the password is wrong.")
-        assert user is not None
-        token = secrets.token_urlsafe(32)
-        expires = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=SESSION_HOURS)).isoformat(timespec="microseconds")
-        s.execute(delete(m.Session).where(m.Session.expires_at < now()))
-        s.add(m.Session(token_sha256=_sha(token), name=name, expires_at=expires))
-        return token, user.role
+        if ok:
+            assert user is not None
+            role = user.role
+            token = secrets.token_urlsafe(32)
+            expires = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=SESSION_HOURS)).isoformat(timespec="microseconds")
+            s.execute(delete(m.Session).where(m.Session.expires_at < now()))
+            s.add(m.Session(token_sha256=_sha(token), name=name, expires_at=expires))
+    # raised after the commit: a failed attempt is recorded, so the next ones are throttled
+    if not ok:
+        raise RegisterError("The name or the password is wrong.")
+    return token, role
 
 
 def session_user(reg: Register, token: str | None) -> tuple[str, str] | None:
