@@ -228,3 +228,18 @@ def test_the_default_register_is_a_file_in_the_user_data_folder(tmp_path, monkey
     assert database_url() == f"sqlite:///{tmp_path / 'data' / 'treecalc' / 'register.db'}"
     assert Path(tmp_path / "data" / "treecalc").is_dir()
     assert json.loads(json.dumps({"ok": True}))
+
+
+def test_the_migrations_make_exactly_the_models_tables(tmp_path):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from treecalc.register import Register
+    from treecalc.register.models import Base
+
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    Register(url)
+    engine = create_engine(url)
+    with engine.connect() as c:
+        assert compare_metadata(MigrationContext.configure(c), Base.metadata) == []
+    engine.dispose()

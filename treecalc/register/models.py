@@ -188,6 +188,8 @@ class Session(Base):
 
 
 Index("ix_payments_case_date", Payment.case_id, Payment.paid_on)
+# the Fund ledger of a period sums from this index alone (covering: no lookup of each payment's row)
+Index("ix_payments_ledger", Payment.paid_on, Payment.case_id, Payment.amount_cents)
 
 #: the state tables written through events, with their key column (the audit replays them)
 RECORDED = {

@@ -200,6 +200,7 @@ def upgrade() -> None:
         batch_op.create_index("ix_payments_case_date", ["case_id", "paid_on"], unique=False)
         batch_op.create_index(batch_op.f("ix_payments_case_id"), ["case_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_payments_paid_on"), ["paid_on"], unique=False)
+        batch_op.create_index("ix_payments_ledger", ["paid_on", "case_id", "amount_cents"], unique=False)
 
     op.create_table(
         "plantings",
@@ -259,6 +260,7 @@ def downgrade() -> None:
 
     op.drop_table("plantings")
     with op.batch_alter_table("payments", schema=None) as batch_op:
+        batch_op.drop_index("ix_payments_ledger")
         batch_op.drop_index(batch_op.f("ix_payments_paid_on"))
         batch_op.drop_index(batch_op.f("ix_payments_case_id"))
         batch_op.drop_index("ix_payments_case_date")
