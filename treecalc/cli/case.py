@@ -53,7 +53,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_assess_flags(q)
     _common(q)
     q.set_defaults(func=_new)
+    _register_writes(sub)
+    _register_reads(sub)
+    _register_accounts(subparsers)
 
+
+def _register_writes(sub: argparse._SubParsersAction) -> None:
+    """The verbs that record: pay, decide, bond, plant, inspect, hold, note."""
     q = sub.add_parser("pay", help="record a payment into the Fund")
     q.add_argument("id", type=int, help="case number")
     q.add_argument("--amount", required=True, metavar="USD", help="amount paid, dollars and cents")
@@ -61,35 +67,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     q.add_argument("--ref", metavar="R", help="receipt or check number")
     _common(q)
     q.set_defaults(func=_pay)
-
-    q = sub.add_parser("show", help="one case: assessed, paid, balance, plantings, decisions, events")
-    q.add_argument("id", type=int, help="case number")
-    _common(q, writes=False)
-    q.set_defaults(func=_show)
-
-    q = sub.add_parser("list", help="every case with its balance")
-    _common(q, writes=False)
-    q.set_defaults(func=_list)
-
-    q = sub.add_parser("due", help="§208-22G inspections due in a period")
-    q.add_argument("--from", dest="start", required=True, metavar="D", help="first day (YYYY-MM-DD)")
-    q.add_argument("--to", dest="end", required=True, metavar="D", help="last day (YYYY-MM-DD)")
-    _common(q, writes=False)
-    q.set_defaults(func=_due)
-
-    q = sub.add_parser("fund", help="the Fund ledger: receipts by month and by case")
-    q.add_argument("--from", dest="start", required=True, metavar="D", help="first day (YYYY-MM-DD)")
-    q.add_argument("--to", dest="end", required=True, metavar="D", help="last day (YYYY-MM-DD)")
-    _common(q, writes=False)
-    q.set_defaults(func=_fund)
-
-    q = sub.add_parser("holds", help="open violations holding building permits and certificates (§208-29F)")
-    _common(q, writes=False)
-    q.set_defaults(func=lambda a: _print(a, _reg(a).holds_open()))
-
-    q = sub.add_parser("bonds", help="bonds held")
-    _common(q, writes=False)
-    q.set_defaults(func=lambda a: _print(a, _reg(a).bonds_held()))
 
     q = sub.add_parser("decide", help="record the decision on a case")
     q.add_argument("id", type=int, help="case number")
@@ -152,6 +129,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common(q)
     q.set_defaults(func=lambda a: _done(a, id=_reg(a).note(a.id, by=_by(a), text=a.text)))
 
+
+def _register_reads(sub: argparse._SubParsersAction) -> None:
+    """The verbs that read: show, list, due, fund, holds, bonds, export, audit, backup, restore."""
+    q = sub.add_parser("show", help="one case: assessed, paid, balance, plantings, decisions, events")
+    q.add_argument("id", type=int, help="case number")
+    _common(q, writes=False)
+    q.set_defaults(func=_show)
+
+    q = sub.add_parser("list", help="every case with its balance")
+    _common(q, writes=False)
+    q.set_defaults(func=_list)
+
+    q = sub.add_parser("due", help="§208-22G inspections due in a period")
+    q.add_argument("--from", dest="start", required=True, metavar="D", help="first day (YYYY-MM-DD)")
+    q.add_argument("--to", dest="end", required=True, metavar="D", help="last day (YYYY-MM-DD)")
+    _common(q, writes=False)
+    q.set_defaults(func=_due)
+
+    q = sub.add_parser("fund", help="the Fund ledger: receipts by month and by case")
+    q.add_argument("--from", dest="start", required=True, metavar="D", help="first day (YYYY-MM-DD)")
+    q.add_argument("--to", dest="end", required=True, metavar="D", help="last day (YYYY-MM-DD)")
+    _common(q, writes=False)
+    q.set_defaults(func=_fund)
+
+    q = sub.add_parser("holds", help="open violations holding building permits and certificates (§208-29F)")
+    _common(q, writes=False)
+    q.set_defaults(func=lambda a: _print(a, _reg(a).holds_open()))
+
+    q = sub.add_parser("bonds", help="bonds held")
+    _common(q, writes=False)
+    q.set_defaults(func=lambda a: _print(a, _reg(a).bonds_held()))
+
     q = sub.add_parser("export", help="the register as CSV (one table) or xlsx (every table)")
     q.add_argument("--out", required=True, metavar="FILE", help="a .csv or .xlsx file")
     q.add_argument("--table", default="cases", help="for CSV: cases (default), payments, fund, due, holds, bonds")
@@ -175,6 +184,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common(q, writes=False)
     q.set_defaults(func=_restore)
 
+
+def _register_accounts(subparsers: argparse._SubParsersAction) -> None:
     u = subparsers.add_parser("user", help="staff accounts of the app's register pages")
     usub = u.add_subparsers(dest="user_command", required=True, metavar="VERB")
     q = usub.add_parser("add", help="create an account (or set its role and password); the password is read from stdin")

@@ -572,53 +572,7 @@ class Register:
                     }
                     for r in payments
                 ],
-                "decisions": [
-                    {
-                        "id": d.id,
-                        "outcome": d.outcome,
-                        "outcome_words": OUTCOMES[d.outcome],
-                        "conditions": d.conditions,
-                        "by": d.decided_by,
-                        "date": d.decided_on.isoformat(),
-                    }
-                    for d in decisions
-                ],
-                "decision": OUTCOMES[decisions[-1].outcome] if decisions else None,
-                "bonds": [
-                    {
-                        "id": b.id,
-                        "amount_usd": cents_to_usd(b.amount_cents),
-                        "posted": b.posted_on.isoformat(),
-                        "status": b.status,
-                        "closed": b.closed_on.isoformat() if b.closed_on else None,
-                    }
-                    for b in bonds
-                ],
-                "plantings": [
-                    {
-                        "id": p.id,
-                        "trees": p.trees,
-                        "species": p.species,
-                        "accepted": p.accepted_on.isoformat(),
-                        "inspection_due": p.inspection_due.isoformat(),
-                        "inspected": p.inspected_on.isoformat() if p.inspected_on else None,
-                        "trees_dead": p.trees_dead,
-                        "replant_of": p.replant_of,
-                    }
-                    for p in plantings
-                ],
-                "trees_planted": sum(p.trees for p in plantings if p.replant_of is None),
-                "holds": [
-                    {
-                        "id": h.id,
-                        "opened": h.opened_on.isoformat(),
-                        "closed": h.closed_on.isoformat() if h.closed_on else None,
-                        "reason": h.reason,
-                    }
-                    for h in holds
-                ],
-                "holding_certificates": any(h.closed_on is None for h in holds),
-                "notes": [{"id": n.id, "text": n.text, "at": n.written_at} for n in notes],
+                **_records(decisions, bonds, plantings, holds, notes),
                 "events": [{"seq": e.seq, "at": e.at, "by": e.by, "kind": e.kind, "hash": e.hash} for e in history],
             }
             return out
@@ -817,6 +771,59 @@ class Register:
             return rec.update("users", u, role=role, password_hash=hashed)
 
         self._write(by, "account", None, do)
+
+
+def _records(decisions: Any, bonds: Any, plantings: Any, holds: Any, notes: Any) -> dict[str, Any]:
+    """A case's decisions, bonds, plantings, holds and notes as :meth:`Register.show` gives them."""
+    return {
+        "decisions": [
+            {
+                "id": d.id,
+                "outcome": d.outcome,
+                "outcome_words": OUTCOMES[d.outcome],
+                "conditions": d.conditions,
+                "by": d.decided_by,
+                "date": d.decided_on.isoformat(),
+            }
+            for d in decisions
+        ],
+        "decision": OUTCOMES[decisions[-1].outcome] if decisions else None,
+        "bonds": [
+            {
+                "id": b.id,
+                "amount_usd": cents_to_usd(b.amount_cents),
+                "posted": b.posted_on.isoformat(),
+                "status": b.status,
+                "closed": b.closed_on.isoformat() if b.closed_on else None,
+            }
+            for b in bonds
+        ],
+        "plantings": [
+            {
+                "id": p.id,
+                "trees": p.trees,
+                "species": p.species,
+                "accepted": p.accepted_on.isoformat(),
+                "inspection_due": p.inspection_due.isoformat(),
+                "inspected": p.inspected_on.isoformat() if p.inspected_on else None,
+                "trees_dead": p.trees_dead,
+                "replant_of": p.replant_of,
+            }
+            for p in plantings
+        ],
+        "trees_planted": sum(p.trees for p in plantings if p.replant_of is None),
+        "holds": [
+            {
+                "id": h.id,
+                "opened": h.opened_on.isoformat(),
+                "closed": h.closed_on.isoformat() if h.closed_on else None,
+                "reason": h.reason,
+            }
+            for h in holds
+        ],
+        "holding_certificates": any(h.closed_on is None for h in holds),
+        "notes": [{"id": n.id, "text": n.text, "at": n.written_at} for n in notes],
+    }
 
 
 def case_kind(kind: str) -> str:

@@ -17,6 +17,18 @@ depends_on = None
 
 
 def upgrade() -> None:
+    _record_tables()
+    _case_tables()
+    _payment_tables()
+    # the chain starts from 64 zeros: the first event's prev_hash
+    op.bulk_insert(
+        sa.table("chain_head", sa.column("id", sa.Integer), sa.column("seq", sa.Integer), sa.column("hash", sa.String)),
+        [{"id": 1, "seq": 0, "hash": "0" * 64}],
+    )
+
+
+def _record_tables() -> None:
+    """Files, cases, the event chain, links, accounts and sign-ins."""
     op.create_table(
         "blobs",
         sa.Column("sha256", sa.String(length=64), nullable=False),
@@ -97,6 +109,10 @@ def upgrade() -> None:
         sa.Column("password_hash", sa.String(length=300), nullable=False),
         sa.PrimaryKeyConstraint("name"),
     )
+
+
+def _case_tables() -> None:
+    """Assessments, bonds, decisions and holds."""
     op.create_table(
         "assessments",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -168,6 +184,9 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_holds_case_id"), ["case_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_holds_closed_on"), ["closed_on"], unique=False)
 
+
+def _payment_tables() -> None:
+    """Notes, payments, plantings and survey versions."""
     op.create_table(
         "notes",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -242,11 +261,6 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("survey_versions", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_survey_versions_case_id"), ["case_id"], unique=False)
-    # the chain starts from 64 zeros: the first event's prev_hash
-    op.bulk_insert(
-        sa.table("chain_head", sa.column("id", sa.Integer), sa.column("seq", sa.Integer), sa.column("hash", sa.String)),
-        [{"id": 1, "seq": 0, "hash": "0" * 64}],
-    )
 
 
 def downgrade() -> None:
