@@ -56,7 +56,9 @@ def main() -> None:
     page.run()
 
     src = state.source()
-    if src is None:
+    if src is None and st.session_state.get(state.NO_SAMPLE):  # a link whose survey is not shown
+        survey_label.caption("No survey loaded: the link's survey is not shown. Upload one on the Survey page.")
+    elif src is None:
         survey_label.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
     else:
         survey_label.caption(
