@@ -21,7 +21,7 @@ def main() -> None:
     """The pages, the navigation and the sidebar."""
     import streamlit as st
 
-    from app_support import projects, state, ui
+    from app_support import links, projects, state, ui
 
     st.set_page_config(page_title="treecalc", page_icon=ui.page_icon(), layout="wide")
 
@@ -36,6 +36,9 @@ def main() -> None:
             st.Page("treecalc_app/violations.py", title="Violations & penalties", icon=":material/gavel:"),
             st.Page("treecalc_app/fund.py", title="Fund & fee schedule", icon=":material/account_balance:"),
         ],
+        "Register": [
+            st.Page("treecalc_app/cases.py", title="Cases", icon=":material/folder_shared:"),
+        ],
         "Companions": [
             st.Page("treecalc_app/water.py", title="Water bill", icon=":material/water_drop:"),
             st.Page("treecalc_app/excavation.py", title="Excavation", icon=":material/landscape:"),
@@ -44,14 +47,18 @@ def main() -> None:
 
     page = st.navigation(PAGES)
     projects.restore_from_url()  # a reload or a link: the survey and options from the URL
+    links.restore_from_link()  # a link made with "Share this view": kept in the register, survives a restart
 
     with st.sidebar:
         survey_label = st.empty()  # filled after the page ran: an upload on this run is already the source
 
+    links.main_area_notice()  # a link whose survey is not shown says so here, not in the collapsed sidebar
     page.run()
 
     src = state.source()
-    if src is None:
+    if src is None and st.session_state.get(state.NO_SAMPLE):  # a link whose survey is not shown
+        survey_label.caption("No survey loaded: the link's survey is not shown. Upload one on the Survey page.")
+    elif src is None:
         survey_label.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
     else:
         survey_label.caption(
@@ -60,6 +67,7 @@ def main() -> None:
 
     with st.sidebar:  # after the page: the saved project holds the options the page has just set
         projects.sidebar()
+        links.share_sidebar()
     projects.sync_url()
 
 

@@ -387,10 +387,14 @@ def restore_from_url() -> None:
     if sha:
         src = _store_get(sha)
         if src is None:
-            st.session_state[_NOTE] = (
-                "The survey of this link is no longer held by the server (it was restarted). "
-                "Upload it again or open the project file; the bundled sample is shown."
+            from app_support import links
+
+            # said in the main area, the link's options kept, and no other survey's figures shown
+            links.not_held(
+                "The survey of this link is not held by the server. Its options are kept; upload the survey "
+                "again or open the project file."
             )
+            _take_options(read_opts, opts, "The link")
             return
         state.set_source(src.name, src.data)
     _take_options(read_opts, opts, "The link")
@@ -422,6 +426,10 @@ def sidebar() -> None:
     with st.expander("Project", icon=":material/folder_open:"):
         src = state.source()
         stem = (src.name.rsplit(".", 1)[0] if src else "survey").replace(" ", "_")
+        from app_support import links
+
+        if not links.download_allowed():  # a shared view whose sharer kept the original file back
+            src = None
         data = _project_file(src.sha256 if src else "", _dumps(state.read_opts()), _dumps(state.opts()), src)
         st.download_button(
             "Save project",

@@ -43,6 +43,8 @@ _READ = "tc_read_opts"
 _OPTS = "tc_opts"
 _MEMO_ASSESS = "tc_memo_assessment"
 _MEMO_SURVEY = "tc_memo_survey"
+#: set when a link's survey could not be opened: show no survey rather than the bundled sample's figures
+NO_SAMPLE = "tc_no_sample"
 
 
 class AppError(Exception):
@@ -86,7 +88,7 @@ def _read_sample(path: str, mtime_ns: int) -> Source:  # mtime in the key: a reg
 def source() -> Source | None:
     """The survey the app shows: the upload, else the bundled sample."""
     src = st.session_state.get(_SOURCE)
-    if src is None:
+    if src is None and not st.session_state.get(NO_SAMPLE):
         src = _sample_source()
     return src
 
@@ -100,6 +102,7 @@ def set_source(name: str, data: bytes) -> Source:
     if not data:
         raise AppError(f"{name} is empty.")
     src = make_source(name, data)
+    st.session_state.pop(NO_SAMPLE, None)
     if st.session_state.get(_SOURCE) != src:
         st.session_state[_SOURCE] = src
         st.session_state[_READ] = {}  # a new file: its own column map
@@ -110,6 +113,7 @@ def set_source(name: str, data: bytes) -> Source:
 
 def use_sample() -> None:
     st.session_state.pop(_SOURCE, None)
+    st.session_state.pop(NO_SAMPLE, None)
     st.session_state[_READ] = {}
     for k in EDIT_KEYS:
         opts().pop(k, None)

@@ -1,4 +1,5 @@
-"""Command line: ``treecalc benefits | survey | assess | plan | water | water-penalty | excavation``.
+"""Command line: ``treecalc benefits | benefits-batch | survey | assess | plan | water | water-penalty | excavation | case |
+user``.
 
 One module per command (:mod:`treecalc.cli.benefits`, ``survey``, ``assess``, ``plan``, ``water``,
 ``excavation``), each with ``register(subparsers)``; what they share is in
@@ -17,7 +18,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from treecalc.cli import assess, batch, benefits, excavation, plan, survey, water
+from treecalc.cli import assess, batch, benefits, case, excavation, plan, survey, water
 from treecalc.cli.common import dump_json
 
 __all__ = ["build_parser", "dump_json", "main"]
@@ -35,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--version", action="version", version=f"treecalc {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
-    for command in (benefits, batch, survey, assess, plan, water, excavation):
+    for command in (benefits, batch, survey, assess, plan, water, excavation, case):
         command.register(sub)
     return ap
 
@@ -60,3 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except Exception as e:
+        if type(e).__module__.startswith("sqlalchemy"):  # the register's database refused or is unreachable
+            orig = getattr(e, "orig", None) or e
+            print(f"error: the register's database: {str(orig).strip().splitlines()[0][:300]}", file=sys.stderr)
+            return 2
+        raise

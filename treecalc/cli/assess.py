@@ -56,13 +56,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_cmd_assess)
 
 
-def add_assess_flags(p: argparse.ArgumentParser, outputs: Any = None, switches: Any = None) -> None:
-    """The survey argument and every flag of an assessment (``treecalc assess`` and ``treecalc plan``
-    share them); ``outputs`` and ``switches`` add a command's own flags where assess has them."""
+def add_assess_flags(
+    p: argparse.ArgumentParser, outputs: Any = None, switches: Any = None, *, survey_arg: bool = True
+) -> None:
+    """The survey argument and every flag of an assessment (``treecalc assess``, ``treecalc plan`` and
+    ``treecalc case new`` share them); ``outputs`` and ``switches`` add a command's own flags where assess has
+    them; ``survey_arg=False`` leaves out the survey argument for a command that names it otherwise."""
     from treecalc.cli.common import add_benefit_params, add_switches, repeatable
     from treecalc.cli.survey import add_limits
 
-    p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
+    if survey_arg:
+        p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
     p.add_argument("--jurisdiction", help="croton_on_hudson (default) or wesley_hills")
     repeatable(
         p,
@@ -401,9 +405,11 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
     return path, survey, {"jurisdiction": a.jurisdiction, "site": site, **options, **kw}
 
 
-def _cmd_assess(a: argparse.Namespace) -> int:
+def assess_args(a: argparse.Namespace) -> tuple[Any, str]:
+    """The assessment the flags of :func:`add_assess_flags` ask for, and the survey file read (``a.file``; the
+    sample when it is None): every flag checked first, naming it (``treecalc assess`` and ``case new``)."""
     from treecalc.assessment import AssessOptions, assess
-    from treecalc.cli.common import dump_json, stderr_progress
+    from treecalc.cli.common import stderr_progress
 
     path, survey, kwargs = assess_inputs(a)
     result = assess(survey, progress=stderr_progress(), **kwargs)
@@ -411,6 +417,13 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     site = kwargs["site"]
     if not a.jurisdiction:  # the jurisdiction the survey's Site sheet named: the same check, before any output
         _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
+    return result, path
+
+
+def _cmd_assess(a: argparse.Namespace) -> int:
+    from treecalc.cli.common import dump_json
+
+    result, path = assess_args(a)
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):

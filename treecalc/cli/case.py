@@ -1,0 +1,400 @@
+"""``treecalc case ...`` and ``treecalc user add``: the case register from the command line.
+
+No domain logic here: arguments → :class:`treecalc.register.Register` → text or JSON. ``TREECALC_DB`` (or
+``--db``) picks the database; ``--by NAME`` records who acted (default: the login name). ``case new`` takes
+every flag of ``treecalc assess`` (:func:`treecalc.cli.assess.add_assess_flags`), assesses with the same
+pipeline and records the survey and the assessment's JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def _by_default() -> str:
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return ""
+
+
+def _common(p: argparse.ArgumentParser, *, writes: bool = True, json_flag: bool = True) -> None:
+    p.add_argument(
+        "--db", metavar="URL", help="the register's database (default: TREECALC_DB, else the user's data folder)"
+    )
+    if writes:
+        p.add_argument(
+            "--by", metavar="NAME", default=None, help="who acts (recorded in the event; default: your login)"
+        )
+    if json_flag:
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from treecalc.cli.assess import add_assess_flags
+
+    p = subparsers.add_parser("case", help="the case register: permits, violations, Fund payments, plantings")
+    sub = p.add_subparsers(dest="case_command", required=True, metavar="VERB")
+
+    q = sub.add_parser("new", help="assess a survey and open a case with it")
+    q.add_argument("--survey", required=True, metavar="FILE", help="the survey spreadsheet")
+    q.add_argument("--title", metavar="T", help="the case's title (default: the survey's file name)")
+    q.add_argument(
+        "--kind",
+        metavar="K",
+        help="permit, violation or excavation (default: violation when the assessment found offences, else permit)",
+    )
+    q.add_argument("--address", metavar="A", help="street address")
+    q.add_argument("--lot", metavar="L", help="section-block-lot or parcel")
+    add_assess_flags(q, survey_arg=False)
+    _common(q)
+    q.set_defaults(func=_new)
+    _register_writes(sub)
+    _register_reads(sub)
+    _register_accounts(subparsers)
+
+
+def _register_writes(sub: argparse._SubParsersAction) -> None:
+    """The verbs that record: pay, decide, bond, plant, inspect, hold, note."""
+    q = sub.add_parser("pay", help="record a payment into the Fund")
+    q.add_argument("id", type=int, help="case number")
+    q.add_argument("--amount", required=True, metavar="USD", help="amount paid, dollars and cents")
+    q.add_argument("--date", required=True, metavar="YYYY-MM-DD", help="date paid")
+    q.add_argument("--ref", metavar="R", help="receipt or check number")
+    _common(q)
+    q.set_defaults(func=_pay)
+
+    q = sub.add_parser("decide", help="record the decision on a case")
+    q.add_argument("id", type=int, help="case number")
+    q.add_argument("--outcome", required=True, help="approved, approved-with-conditions or denied")
+    q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
+    q.add_argument("--conditions", metavar="TEXT", help="the conditions of an approval")
+    _common(q)
+    q.set_defaults(
+        func=lambda a: _done(
+            a, id=_reg(a).decide(a.id, by=_by(a), outcome=a.outcome, on=a.date, conditions=a.conditions)
+        )
+    )
+
+    q = sub.add_parser("bond", help="post, release or forfeit a bond (§208-23)")
+    q.add_argument("action", choices=["post", "release", "forfeit"])
+    q.add_argument("id", type=int, help="case number (post) or bond number (release, forfeit)")
+    q.add_argument("--amount", metavar="USD", help="the bond's amount (post)")
+    q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
+    _common(q)
+    q.set_defaults(func=_bond)
+
+    q = sub.add_parser(
+        "plant", help="record replacement trees provisionally accepted (§208-22G inspection on the third anniversary)"
+    )
+    q.add_argument("id", type=int, help="case number")
+    q.add_argument("--trees", required=True, type=int, metavar="N")
+    q.add_argument("--accepted", required=True, metavar="YYYY-MM-DD", help="date of provisional acceptance")
+    q.add_argument("--species", metavar="NAME")
+    q.add_argument("--replant-of", type=int, metavar="PLANTING", help="a replant of trees of this planting that died")
+    _common(q)
+    q.set_defaults(
+        func=lambda a: _done(
+            a,
+            id=_reg(a).plant(
+                a.id, by=_by(a), trees=a.trees, accepted_on=a.accepted, species=a.species, replant_of=a.replant_of
+            ),
+        )
+    )
+
+    q = sub.add_parser("inspect", help="record the §208-22G inspection of a planting")
+    q.add_argument("planting", type=int, help="planting number")
+    q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
+    q.add_argument("--dead", type=int, default=0, metavar="N", help="trees found dead (to be replanted)")
+    _common(q)
+    q.set_defaults(
+        func=lambda a: _done(a, id=_reg(a).inspect(a.planting, by=_by(a), on=a.date, dead=a.dead) or a.planting)
+    )
+
+    q = sub.add_parser("hold", help="open or close a §208-29F hold on building permits and certificates")
+    q.add_argument("action", choices=["open", "close"])
+    q.add_argument("id", type=int, help="case number (open) or hold number (close)")
+    q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
+    q.add_argument("--reason", metavar="TEXT")
+    _common(q)
+    q.set_defaults(func=_hold)
+
+    q = sub.add_parser("note", help="add a note to a case")
+    q.add_argument("id", type=int, help="case number")
+    q.add_argument("--text", required=True)
+    _common(q)
+    q.set_defaults(func=lambda a: _done(a, id=_reg(a).note(a.id, by=_by(a), text=a.text)))
+
+
+def _register_reads(sub: argparse._SubParsersAction) -> None:
+    """The verbs that read: show, list, due, fund, holds, bonds, export, audit, backup, restore."""
+    q = sub.add_parser("show", help="one case: assessed, paid, balance, plantings, decisions, events")
+    q.add_argument("id", type=int, help="case number")
+    _common(q, writes=False)
+    q.set_defaults(func=_show)
+
+    q = sub.add_parser("list", help="every case with its balance")
+    _common(q, writes=False)
+    q.set_defaults(func=_list)
+
+    q = sub.add_parser("due", help="§208-22G inspections due in a period")
+    q.add_argument("--from", dest="start", required=True, metavar="D", help="first day (YYYY-MM-DD)")
+    q.add_argument("--to", dest="end", required=True, metavar="D", help="last day (YYYY-MM-DD)")
+    _common(q, writes=False)
+    q.set_defaults(func=_due)
+
+    q = sub.add_parser("fund", help="the Fund ledger: receipts by month and by case")
+    q.add_argument("--from", dest="start", required=True, metavar="D", help="first day (YYYY-MM-DD)")
+    q.add_argument("--to", dest="end", required=True, metavar="D", help="last day (YYYY-MM-DD)")
+    _common(q, writes=False)
+    q.set_defaults(func=_fund)
+
+    q = sub.add_parser("holds", help="open violations holding building permits and certificates (§208-29F)")
+    _common(q, writes=False)
+    q.set_defaults(func=lambda a: _print(a, _reg(a).holds_open()))
+
+    q = sub.add_parser("bonds", help="bonds held")
+    _common(q, writes=False)
+    q.set_defaults(func=lambda a: _print(a, _reg(a).bonds_held()))
+
+    q = sub.add_parser("export", help="the register as CSV (one table) or xlsx (every table)")
+    q.add_argument("--out", required=True, metavar="FILE", help="a .csv or .xlsx file")
+    q.add_argument("--table", default="cases", help="for CSV: cases (default), payments, fund, due, holds, bonds")
+    q.add_argument("--from", dest="start", metavar="D", help="first day of payments, ledger and due list")
+    q.add_argument("--to", dest="end", metavar="D", help="last day of payments, ledger and due list")
+    _common(q, writes=False)
+    q.set_defaults(func=_export)
+
+    q = sub.add_parser("audit", help="check the event chain and the tables against it")
+    q.add_argument("--verify", action="store_true", required=True, help="verify (exit 0 intact, 1 broken)")
+    _common(q, writes=False)
+    q.set_defaults(func=_audit)
+
+    q = sub.add_parser("backup", help="write the whole register to FILE (portable: restores onto SQLite or PostgreSQL)")
+    q.add_argument("file", metavar="FILE")
+    _common(q, writes=False)
+    q.set_defaults(func=_backup)
+
+    q = sub.add_parser("restore", help="load a backup into an empty register")
+    q.add_argument("file", metavar="FILE")
+    _common(q, writes=False)
+    q.set_defaults(func=_restore)
+
+
+def _register_accounts(subparsers: argparse._SubParsersAction) -> None:
+    u = subparsers.add_parser("user", help="staff accounts of the app's register pages")
+    usub = u.add_subparsers(dest="user_command", required=True, metavar="VERB")
+    q = usub.add_parser("add", help="create an account (or set its role and password); the password is read from stdin")
+    q.add_argument("name")
+    q.add_argument("--role", required=True, help="engineer, clerk or viewer")
+    _common(q, json_flag=False)
+    q.set_defaults(func=_user_add)
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+
+
+def _reg(a: argparse.Namespace) -> Any:
+    from treecalc.register import Register
+
+    return Register(a.db)
+
+
+def _by(a: argparse.Namespace) -> str:
+    by = a.by if a.by is not None else _by_default()
+    if not by.strip():
+        raise ValueError("--by: say who acts (a name)")
+    return by
+
+
+def _print(a: argparse.Namespace, obj: Any, text: str | None = None) -> int:
+    from treecalc.cli.common import dump_json
+
+    if getattr(a, "json", False) or text is None:
+        dump_json(obj)
+    else:
+        print(text)
+    return 0
+
+
+def _done(a: argparse.Namespace, **obj: Any) -> int:
+    return _print(a, obj, " ".join(f"{k} {v}" for k, v in obj.items()))
+
+
+def _usd(v: str | None) -> str:
+    if v is None:
+        return "—"
+    sign = "-" if v.startswith("-") else ""
+    whole, _, cents = v.lstrip("-").partition(".")
+    return f"{sign}${int(whole):,}.{cents}"
+
+
+# -- commands -----------------------------------------------------------------------------------------
+
+
+def _new(a: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from treecalc.cli.assess import assess_args
+    from treecalc.cli.common import _json_default
+    from treecalc.register.db import RegisterError
+    from treecalc.report.json_text import assessment_json_text
+
+    by = _by(a)
+    reg = _reg(a)  # the database first: a bad TREECALC_DB is said before the survey is read
+    path = Path(a.survey)
+    if not path.is_file():
+        raise RegisterError(f"--survey {a.survey}: no such file")
+    a.file = str(path)
+    result, _ = assess_args(a)
+    obj = json.loads(assessment_json_text(result, default=_json_default))
+    kind = a.kind or ("violation" if obj.get("offences") else "permit")
+    cid = reg.new_case(
+        by=by,
+        title=a.title or path.name,
+        kind=kind,
+        address=a.address,
+        lot=a.lot,
+        survey=(path.name, path.read_bytes()),
+        assessment=obj,
+    )
+    return _print(a, {"id": cid}, f"case {cid} opened")
+
+
+def _pay(a: argparse.Namespace) -> int:
+    reg = _reg(a)
+    pid = reg.pay(a.id, by=_by(a), amount=a.amount, on=a.date, reference=a.ref)
+    show = reg.show(a.id, events=False)
+    return _print(
+        a,
+        {"id": a.id, "payment": pid, "paid_usd": show["paid_usd"], "balance_usd": show["balance_usd"]},
+        f"payment {pid} recorded on case {a.id}: paid {_usd(show['paid_usd'])}, balance {_usd(show['balance_usd'])}",
+    )
+
+
+def _show(a: argparse.Namespace) -> int:
+    c = _reg(a).show(a.id)
+    lines = [
+        f"case {c['id']}: {c['title']} ({c['kind_words']})",
+        f"  fund in lieu {_usd(c['fund_in_lieu_usd'])}   paid {_usd(c['paid_usd'])}   balance {_usd(c['balance_usd'])}",
+        f"  decision: {c['decision'] or 'none yet'}"
+        + ("   holding building permits and certificates (§208-29F)" if c["holding_certificates"] else ""),
+    ]
+    lines += [
+        f"  payment {p['id']}: {_usd(p['amount_usd'])} on {p['date']}"
+        + (f" ({p['reference']})" if p["reference"] else "")
+        for p in c["payments"]
+    ]
+    lines += [
+        f"  planting {p['id']}: {p['trees']} trees accepted {p['accepted']}, inspection due {p['inspection_due']} (§208-22G)"
+        for p in c["plantings"]
+    ]
+    lines += [f"  event {e['seq']}: {e['kind']} by {e['by']} at {e['at']}" for e in c["events"]]
+    return _print(a, c, "\n".join(lines))
+
+
+def _list(a: argparse.Namespace) -> int:
+    rows = _reg(a).cases()
+    text = "\n".join(
+        f"{r['id']:>6}  {r['kind']:<18} {r['title'][:40]:<40} balance {_usd(r['balance_usd'])}" for r in rows
+    )
+    return _print(a, rows, text or "no cases")
+
+
+def _due(a: argparse.Namespace) -> int:
+    rows = _reg(a).due(a.start, a.end)
+    text = "\n".join(
+        f"{r['inspection_due']}  case {r['case']} planting {r['planting']}: {r['trees']} trees ({r['title']}) §208-22G"
+        for r in rows
+    )
+    return _print(a, rows, text or f"no inspections due from {a.start} to {a.end}")
+
+
+def _fund(a: argparse.Namespace) -> int:
+    led = _reg(a).fund_ledger(a.start, a.end)
+    text = "\n".join(
+        [f"Fund receipts {led['from']} to {led['to']}: {_usd(led['total_usd'])} ({led['payments']} payments)"]
+        + [f"  {r['month']}  {_usd(r['usd'])}" for r in led["by_month"]]
+    )
+    return _print(a, led, text)
+
+
+def _bond(a: argparse.Namespace) -> int:
+    reg = _reg(a)
+    if a.action == "post":
+        if a.amount is None:
+            raise ValueError("--amount: a bond posted has an amount")
+        return _done(a, id=reg.post_bond(a.id, by=_by(a), amount=a.amount, on=a.date))
+    reg.close_bond(a.id, by=_by(a), how="released" if a.action == "release" else "forfeited", on=a.date)
+    return _done(a, id=a.id)
+
+
+def _hold(a: argparse.Namespace) -> int:
+    reg = _reg(a)
+    if a.action == "open":
+        return _done(a, id=reg.open_hold(a.id, by=_by(a), on=a.date, reason=a.reason))
+    reg.close_hold(a.id, by=_by(a), on=a.date)
+    return _done(a, id=a.id)
+
+
+def _export(a: argparse.Namespace) -> int:
+    from treecalc.register.export import export
+
+    n = export(_reg(a), a.out, a.table, a.start, a.end)
+    return _print(a, {"out": a.out, "rows": n}, f"{n} rows written to {a.out}")
+
+
+def _audit(a: argparse.Namespace) -> int:
+    from treecalc.register.audit import verify
+
+    broken = verify(_reg(a))
+    if broken is None:
+        _print(
+            a,
+            {"intact": True},
+            "the register is intact: every event chains to the one before, every row is what its event wrote",
+        )
+        return 0
+    if a.json:
+        _print(a, {"intact": False, "event": broken.seq, "why": broken.why})
+    print(f"register broken: {broken}", file=sys.stderr)
+    return 1
+
+
+def _backup(a: argparse.Namespace) -> int:
+    from treecalc.register.backup import backup
+
+    counts = backup(_reg(a), a.file)
+    return _print(
+        a, {"file": a.file, "rows": counts}, f"register written to {a.file} ({counts.get('events', 0)} events)"
+    )
+
+
+def _restore(a: argparse.Namespace) -> int:
+    from treecalc.register.backup import restore
+
+    counts = restore(_reg(a), a.file)
+    return _print(
+        a,
+        {"file": a.file, "rows": counts},
+        f"register restored from {a.file} ({counts.get('events', 0)} events, audited)",
+    )
+
+
+def _user_add(a: argparse.Namespace) -> int:
+    import getpass
+
+    if sys.stdin.isatty():
+        pw = getpass.getpass(f"password for {a.name}: ")
+        if getpass.getpass("again: ") != pw:
+            raise ValueError("the two passwords differ")
+    else:
+        pw = sys.stdin.readline().rstrip("\r\n")
+    _reg(a).add_user(a.name, a.role, pw, by=_by(a))
+    print(f"account {a.name} ({a.role}) saved")
+    return 0

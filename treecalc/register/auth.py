@@ -1,0 +1,170 @@
+"""Staff accounts: argon2 password hashes (argon2-cffi), throttled sign-in, expiring sessions, and the
+unguessable links (``secrets.token_urlsafe``) an applicant or a colleague is given.
+
+A token is kept only as its SHA-256: whoever reads the database cannot use a link or a session from it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import secrets
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from treecalc.register import models as m
+from treecalc.register.core import Register, RegisterError, now
+
+#: failed sign-ins of one name within THROTTLE_WINDOW before the next attempt is refused
+THROTTLE_FAILURES = 3
+THROTTLE_WINDOW = dt.timedelta(minutes=15)
+SESSION_HOURS = 8
+LINK_DAYS = 7
+MIN_PASSWORD = 10
+
+
+def hash_password(password: str) -> str:
+    from argon2 import PasswordHasher
+
+    return PasswordHasher().hash(password)
+
+
+def check_password(password: str) -> None:
+    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
+        raise RegisterError(f"a password of at least {MIN_PASSWORD} characters")
+    if len(password) > 1000:
+        raise RegisterError("a password of at most 1,000 characters")
+
+
+def _sha(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _utc(text: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(text)
+
+
+class Throttled(RegisterError):
+    pass
+
+
+def sign_in(reg: Register, name: str, password: str) -> tuple[str, str]:
+    """(session token, role) for a right name and password; :class:`Throttled` after
+    :data:`THROTTLE_FAILURES` failures in :data:`THROTTLE_WINDOW`; RegisterError for a wrong one."""
+    from argon2 import PasswordHasher
+    from argon2.exceptions import InvalidHashError, VerificationError
+
+    since = (dt.datetime.now(dt.UTC) - THROTTLE_WINDOW).isoformat(timespec="microseconds")
+    with Session(reg.engine) as s, s.begin():
+        failures = s.scalar(select(func.count()).where(m.SignIn.name == name, m.SignIn.ok == 0, m.SignIn.at >= since))
+        if (failures or 0) >= THROTTLE_FAILURES:
+            raise Throttled(
+                f"Too many failed sign-ins for {name}: wait {int(THROTTLE_WINDOW.total_seconds() // 60)} minutes."
+            )
+        user = s.get(m.User, name)
+        ok = False
+        if user is not None:
+            try:
+                ok = PasswordHasher().verify(user.password_hash, password)
+            except (VerificationError, InvalidHashError):
+                ok = False
+        else:
+            hash_password(password)  # the same time spent whether or not the name exists
+        s.add(m.SignIn(name=name, at=now(), ok=int(ok)))
+        if ok:
+            assert user is not None
+            role = user.role
+            token = secrets.token_urlsafe(32)
+            expires = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=SESSION_HOURS)).isoformat(timespec="microseconds")
+            s.execute(delete(m.Session).where(m.Session.expires_at < now()))
+            s.add(m.Session(token_sha256=_sha(token), name=name, expires_at=expires))
+    # raised after the commit: a failed attempt is recorded, so the next ones are throttled
+    if not ok:
+        raise RegisterError("The name or the password is wrong.")
+    return token, role
+
+
+def session_user(reg: Register, token: str | None) -> tuple[str, str] | None:
+    """(name, role) of a live session token, else None (unknown or expired)."""
+    if not token:
+        return None
+    with reg.reading() as s:
+        row = s.get(m.Session, _sha(token))
+        if row is None or _utc(row.expires_at) <= dt.datetime.now(dt.UTC):
+            return None
+        user = s.get(m.User, row.name)
+        return None if user is None else (user.name, user.role)
+
+
+def sign_out(reg: Register, token: str) -> None:
+    with Session(reg.engine) as s, s.begin():
+        s.execute(delete(m.Session).where(m.Session.token_sha256 == _sha(token)))
+
+
+def make_link(
+    reg: Register,
+    *,
+    by: str,
+    kind: str,
+    case_id: int | None = None,
+    survey_sha256: str | None = None,
+    survey_name: str | None = None,
+    params: dict[str, Any] | None = None,
+    days: float = LINK_DAYS,
+    allow_download: bool = False,
+) -> str:
+    """A new link's token (shown once; only its SHA-256 is kept)."""
+    if kind not in ("case", "view"):
+        raise RegisterError(f"a link is to a case or a view, not {kind!r}")
+    if not 0 < days <= 366:
+        raise RegisterError(f"a link lasts from a moment to 366 days, not {days}")
+    token = secrets.token_urlsafe(24)
+    expires = (dt.datetime.now(dt.UTC) + dt.timedelta(days=days)).isoformat(timespec="microseconds")
+    link = m.Link(
+        token_sha256=_sha(token),
+        kind=kind,
+        case_id=case_id,
+        survey_sha256=survey_sha256,
+        survey_name=survey_name,
+        params=json.dumps(params or {}, sort_keys=True),
+        allow_download=int(bool(allow_download)),
+        created_at=now(),
+        expires_at=expires,
+        revoked_at=None,
+    )
+    reg._write(by, "link made", case_id, lambda rec: rec.insert("links", link))
+    return token
+
+
+class LinkState:
+    def __init__(self, link: m.Link | None, why: str | None) -> None:
+        self.link, self.why = link, why
+
+
+def open_link(reg: Register, token: str | None) -> LinkState:
+    """The link of a token, or why it does not open (unknown, expired, revoked)."""
+    if not token:
+        return LinkState(None, "This link has no token.")
+    with reg.reading() as s:
+        link = s.get(m.Link, _sha(token))
+        if link is None:
+            return LinkState(None, "This link is not known to this server: it may have been mistyped.")
+        s.expunge(link)
+    if link.revoked_at:
+        return LinkState(None, f"This link was revoked on {link.revoked_at[:10]}.")
+    if _utc(link.expires_at) <= dt.datetime.now(dt.UTC):
+        return LinkState(None, f"This link expired on {link.expires_at[:10]}.")
+    return LinkState(link, None)
+
+
+def revoke_link(reg: Register, token: str, *, by: str) -> None:
+    def do(rec: Any) -> Any:
+        link = rec.session.get(m.Link, _sha(token))
+        if link is None:
+            raise RegisterError("no such link")
+        return rec.update("links", link, revoked_at=now())
+
+    reg._write(by, "link revoked", None, do)

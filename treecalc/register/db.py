@@ -1,0 +1,125 @@
+"""Which database, its engine, and its schema brought up to date.
+
+``TREECALC_DB`` names the database as a SQLAlchemy URL (``sqlite:///path/register.db``,
+``postgresql+psycopg://user@host/db``); without it the register is a SQLite file in the user's data
+folder (platformdirs: ``~/.local/share/treecalc/register.db`` on Linux), made on first use. The schema is
+Alembic's: the migrations ship in this package (``migrations/``) and are run on every open
+(:func:`migrate`; a no-op when the database is at the head).
+
+SQLite: WAL (readers never wait for a writer), a busy timeout, and every write transaction started with
+``BEGIN IMMEDIATE`` so that two writers queue instead of failing half-way (see ``_sqlite_pragmas``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+ENV = "TREECALC_DB"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: how long a SQLite writer waits for another's transaction before the write is retried (ms)
+BUSY_TIMEOUT_MS = 30_000
+
+
+class RegisterError(ValueError):
+    """Something about the register the user can fix (a bad URL, a case that does not exist): exit 2."""
+
+
+def default_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("treecalc", appauthor=False)) / "register.db"
+
+
+def database_url(url: str | None = None) -> str:
+    """The URL given, else ``TREECALC_DB``, else the SQLite file in the user's data folder."""
+    url = url or os.environ.get(ENV) or ""
+    if not url.strip():
+        path = default_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{path}"
+    try:
+        u = make_url(url.strip())
+    except Exception:
+        raise RegisterError(
+            f"{ENV}={url!r} is not a database URL: give sqlite:///path/register.db or postgresql+psycopg://user@host/db"
+        ) from None
+    if u.get_backend_name() not in ("sqlite", "postgresql"):
+        raise RegisterError(f"{ENV}={url!r}: the register runs on SQLite or PostgreSQL, not {u.get_backend_name()}")
+    if u.get_backend_name() == "postgresql" and u.get_driver_name() not in ("psycopg", "psycopg2"):
+        u = u.set(drivername="postgresql+psycopg")  # psycopg 3 is the driver the register depends on
+    if u.get_backend_name() == "sqlite":
+        if not u.database or u.database == ":memory:":
+            raise RegisterError(f"{ENV}={url!r}: a SQLite register is a file: sqlite:///path/register.db")
+        folder = Path(u.database).expanduser().resolve().parent
+        if not folder.is_dir():
+            raise RegisterError(f"{ENV}={url!r}: the folder {folder} does not exist")
+    return u.render_as_string(hide_password=False)
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # the driver's own transaction handling off: SQLAlchemy's "begin" below says BEGIN IMMEDIATE itself
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a commit survives a killed process
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(conn: Any) -> None:
+        # IMMEDIATE: the write lock is taken at BEGIN, so a writer waits (busy_timeout) before reading the
+        # chain head instead of failing at its first write after another writer committed; a reader
+        # (execution option ``reading``) begins a plain snapshot and never waits (WAL)
+        conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get("reading") else "BEGIN IMMEDIATE")
+
+
+def make_engine(url: str) -> Engine:
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
+        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+        _sqlite_pragmas(engine)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def alembic_config(url: str) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+#: the newest migration (``migrations/versions``); tests/register checks it is Alembic's head
+HEAD = "0001"
+
+
+def _at_head(engine: Engine) -> bool:
+    """The database already at :data:`HEAD` (one query; Alembic, 0.8 s to import, is not needed then)."""
+    from sqlalchemy import inspect, text
+
+    with engine.connect() as conn:
+        if not inspect(conn).has_table("alembic_version"):
+            return False
+        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
+
+
+def migrate(engine: Engine) -> None:
+    """The schema at Alembic's head (``alembic.command.upgrade``), run on the given engine's connection."""
+    if _at_head(engine):
+        return
+    from alembic import command
+
+    cfg = alembic_config(engine.url.render_as_string(hide_password=False))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

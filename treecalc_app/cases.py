@@ -1,0 +1,216 @@
+"""Cases: the Village's register of permits, violations and Tree Preservation Fund payments.
+
+Staff sign in (accounts: ``treecalc user add``); an applicant's link (``?case=TOKEN``) shows one case,
+read-only, without sign-in. Everything shown is what :class:`treecalc.register.Register` returns.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pandas as pd
+import streamlit as st
+
+from app_support import cases, state, ui
+
+
+def _usd(v: str | None) -> str:
+    return "—" if v is None else ui.usd(float(v), cents=True)
+
+
+def _case_view(c: dict, *, applicant: bool = False) -> None:
+    st.subheader(f"Case {c['id']}: {c['title']}")
+    st.caption(
+        f"{c['kind_words'].capitalize()}"
+        + (f" · {c['address']}" if c.get("address") else "")
+        + (f" · lot {c['lot']}" if c.get("lot") else "")
+        + f" · opened {c['opened_at'][:10]}"
+    )
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Payment in lieu assessed", _usd(c["fund_in_lieu_usd"]))
+    m2.metric("Paid into the Fund", _usd(c["paid_usd"]))
+    m3.metric("Balance", _usd(c["balance_usd"]))
+    if c["surveys"]:
+        st.markdown("**Survey:** " + ", ".join(ui.md_text(s["name"]) for s in c["surveys"]))
+    st.markdown(f"**Decision:** {c['decision'] or 'none yet'}")
+    if c["holding_certificates"]:
+        st.warning("An open violation holds building permits and certificates of occupancy (§208-29F).")
+    if c["payments"]:
+        st.markdown("**Payments**")
+        st.dataframe(pd.DataFrame(c["payments"]), hide_index=True, width="stretch")
+    if c["plantings"]:
+        st.markdown("**Replacement plantings** (inspection on the third anniversary of acceptance, §208-22G)")
+        st.dataframe(pd.DataFrame(c["plantings"]), hide_index=True, width="stretch")
+    if not applicant:
+        for what in ("bonds", "holds", "decisions", "notes"):
+            if c[what]:
+                st.markdown(f"**{what.capitalize()}**")
+                st.dataframe(pd.DataFrame(c[what]), hide_index=True, width="stretch")
+        with st.expander(f"History ({len(c['events'])} events, hash-chained)"):
+            st.dataframe(pd.DataFrame(c["events"]), hide_index=True, width="stretch")
+
+
+def _applicant(token: str) -> None:
+    from treecalc.register import auth
+
+    reg = cases.register()
+    got = auth.open_link(reg, token)
+    if got.link is None or got.link.kind != "case" or got.link.case_id is None:
+        st.error(got.why or "This link does not open a case.")
+        return
+    st.caption("Read-only: the case as the Village has recorded it.")
+    _case_view(reg.show(got.link.case_id, events=False), applicant=True)
+
+
+def _today() -> dt.date:
+    return dt.date.today()
+
+
+def _open_form() -> None:
+    src = state.source()
+    st.markdown(f"Opens a case from the survey shown (**{ui.md_text(src.name) if src else 'none'}**) and its options.")
+    with st.form("w_case_open"):
+        title = st.text_input("Title", value=(src.name.rsplit(".", 1)[0] if src else ""), key="w_case_title")
+        kind = st.selectbox(
+            "Kind",
+            ["permit_application", "violation", "excavation_permit"],
+            key="w_case_kind",
+            format_func=lambda k: k.replace("_", " "),
+        )
+        address = st.text_input("Address", key="w_case_address")
+        lot = st.text_input("Lot (section-block-lot)", key="w_case_lot")
+        go = st.form_submit_button("Open the case")
+    if go:
+        cid = cases.open_case(title, kind, address, lot)
+        st.session_state["w_case_pick"] = cid
+        st.success(f"Case {cid} opened.")
+
+
+def _record(c: dict) -> None:
+    reg = cases.register()
+    who = cases.user()
+    assert who is not None
+    by = who[0]
+    cid = c["id"]
+    if cases.may("pay"):
+        with st.form("w_case_pay"):
+            st.markdown("**Record a payment into the Fund**")
+            amount = st.text_input("Amount (USD)", key="w_pay_amount")
+            day = st.date_input("Date paid", value=_today(), key="w_pay_date")
+            ref = st.text_input("Reference (receipt, check)", key="w_pay_ref")
+            if st.form_submit_button("Record the payment"):
+                reg.pay(cid, by=by, amount=amount, on=day, reference=ref or None)
+                st.rerun()
+    if cases.may("decide"):
+        with st.form("w_case_decide"):
+            st.markdown("**Record the decision**")
+            outcome = st.selectbox(
+                "Outcome",
+                ["approved", "approved_with_conditions", "denied"],
+                key="w_dec_outcome",
+                format_func=lambda k: k.replace("_", " "),
+            )
+            conditions = st.text_input("Conditions", key="w_dec_conditions")
+            day = st.date_input("Date", value=_today(), key="w_dec_date")
+            if st.form_submit_button("Record the decision"):
+                reg.decide(cid, by=by, outcome=outcome, on=day, conditions=conditions or None)
+                st.rerun()
+    if cases.may("plant"):
+        with st.form("w_case_plant"):
+            st.markdown("**Record a replacement planting** (§208-22G)")
+            trees = st.number_input("Trees", min_value=1, max_value=100_000, step=1, key="w_plant_trees")
+            day = st.date_input("Provisional acceptance", value=_today(), key="w_plant_date")
+            species = st.text_input("Species", key="w_plant_species")
+            if st.form_submit_button("Record the planting"):
+                reg.plant(cid, by=by, trees=int(trees), accepted_on=day, species=species or None)
+                st.rerun()
+    if cases.may("inspect") and c["plantings"]:
+        with st.form("w_case_inspect"):
+            st.markdown("**Record an inspection**")
+            pid = st.selectbox("Planting", [p["id"] for p in c["plantings"]], key="w_insp_planting")
+            dead = st.number_input("Trees found dead", min_value=0, step=1, key="w_insp_dead")
+            day = st.date_input("Date", value=_today(), key="w_insp_date")
+            if st.form_submit_button("Record the inspection"):
+                reg.inspect(int(pid), by=by, on=day, dead=int(dead))
+                st.rerun()
+    if cases.may("link"):
+        st.markdown("**Applicant's link** (this case only, read-only)")
+        if st.button("Make the applicant's link", key="w_case_link"):
+            from app_support import links
+            from treecalc.register import auth
+
+            token = auth.make_link(reg, by=by, kind="case", case_id=cid, days=links.default_days())
+            st.code(f"?case={token}", language=None)
+
+
+def _ledgers() -> None:
+    reg = cases.register()
+    year = st.number_input("Year", min_value=1900, max_value=2200, value=_today().year, step=1, key="w_led_year")
+    led = reg.fund_ledger(f"{int(year)}-01-01", f"{int(year)}-12-31")
+    st.metric(f"Fund receipts {int(year)}", _usd(led["total_usd"]))
+    if led["by_month"]:
+        st.dataframe(pd.DataFrame(led["by_month"]), hide_index=True)
+    c1, c2 = st.columns(2)
+    start = c1.date_input("Inspections due from", value=_today(), key="w_due_from")
+    end = c2.date_input("to", value=_today() + dt.timedelta(days=31), key="w_due_to")
+    due = reg.due(start, end)
+    st.markdown(f"**Inspections due (§208-22G):** {len(due)}")
+    if due:
+        st.dataframe(pd.DataFrame(due), hide_index=True, width="stretch")
+    holds = reg.holds_open()
+    st.markdown(f"**Open violations holding certificates of occupancy (§208-29F):** {len(holds)}")
+    if holds:
+        st.dataframe(pd.DataFrame(holds), hide_index=True, width="stretch")
+    bonds = reg.bonds_held()
+    st.markdown(f"**Bonds held:** {_usd(bonds['total_usd'])}")
+    if bonds["bonds"]:
+        st.dataframe(pd.DataFrame(bonds["bonds"]), hide_index=True, width="stretch")
+
+
+def body() -> None:
+    try:
+        _body()
+    except ValueError as e:  # the register's refusals (an amount, a date) are written for people
+        st.error(str(e))
+
+
+def _body() -> None:
+    token = st.query_params.get("case")
+    if token:
+        _applicant(token)
+        return
+    who = cases.user()
+    if who is None:
+        cases.sign_in_form()
+        return
+    c1, c2 = st.columns([4, 1])
+    c1.caption(f"Signed in as **{ui.md_text(who[0])}** ({who[1]}).")
+    if c2.button("Sign out", key="w_sign_out"):
+        cases.sign_out()
+        st.rerun()
+    reg = cases.register()
+    if cases.may("open"):
+        with st.expander("Open a case from the current survey", expanded=not reg.cases()):
+            _open_form()
+    rows = reg.cases()
+    tab_cases, tab_ledgers = st.tabs(["Cases", "Ledgers and due lists"])
+    with tab_cases:
+        if not rows:
+            st.caption("No cases yet.")
+        else:
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+            ids = [r["id"] for r in rows]
+            pick = st.selectbox(
+                "Case",
+                ids,
+                key="w_case_pick",
+                format_func=lambda i: f"{i}: {next(r['title'] for r in rows if r['id'] == i)}",
+            )
+            c = reg.show(int(pick))
+            _case_view(c)
+            _record(c)
+    with tab_ledgers:
+        _ledgers()
+
+
+ui.run_page("Cases", body, caption="The register: what was assessed, paid, planted and decided, case by case.")
