@@ -333,6 +333,7 @@ class _Bill:
 class _Account:
     def __init__(self, bills: list[_Bill]):
         self.bills = bills
+        self.first = 0  # no bill before this one owes anything
         self.credit = ZERO
         self.paid = ZERO
         self.events: list[PenaltyEvent] = []
@@ -381,7 +382,12 @@ class _Account:
         left = amount
         last: tuple[_Bill, dict[str, Decimal]] | None = None
         parts: list[tuple[_Bill | None, dict[str, Decimal]]] = []
-        for b in self.bills:
+        # a bill that owes nothing never owes again (a penalty needs an unpaid charge): the paid ones before
+        # the first that owes are skipped once, so many payments on many bills stay linear
+        while self.first < len(self.bills) and self.bills[self.first].owed() <= 0:
+            self.first += 1
+        for i in range(self.first, len(self.bills)):
+            b = self.bills[i]
             if left <= 0:
                 break
             if b.owed() <= 0:
@@ -498,16 +504,24 @@ def _bills(bills: Iterable[Any], asof: _dt.date, months: str) -> list[_Bill]:
 # --------------------------------------------------------------------------- statements
 def _walk(acct: _Account, pays: list[tuple[_dt.date, Decimal]], asof: _dt.date) -> None:
     """Every day on which something happens, in order: penalties, then payments, then relevies."""
-    days = {d for b in acct.bills for d in b.periods} | {d for d, _ in pays}
-    days |= {b.relevy_on for b in acct.bills if b.relevy_on <= asof}
+    # each day's bills found by the day (bills in their order), not by asking every bill on every day: the
+    # walk is linear in the periods, payments and bills (10,000 bills took minutes when it was quadratic)
+    pen_on: dict[_dt.date, list[_Bill]] = {}
+    relevy_on: dict[_dt.date, list[_Bill]] = {}
+    for b in acct.bills:
+        for d in b.periods:
+            pen_on.setdefault(d, []).append(b)
+        if b.relevy_on <= asof:
+            relevy_on.setdefault(b.relevy_on, []).append(b)
+    days = set(pen_on) | set(relevy_on) | {d for d, _ in pays}
     k = 0
     for day in sorted(days):
-        for b in acct.bills:
+        for b in pen_on.get(day, ()):
             acct.penalty(b, day)
         while k < len(pays) and pays[k][0] == day:
             acct.payment(day, pays[k][1])
             k += 1
-        for b in acct.bills:
+        for b in relevy_on.get(day, ()):
             acct.relevy(b, day)
 
 
@@ -866,6 +880,12 @@ def meter_test(
         raise ValueError(f"the average registration error must be greater than -100%, got {err}")
     # §223-6G: "an error in registration (more than 1.5%, plus or minus)" -> bill adjusted.
     adjusted = abs(err) > METER_TOLERANCE_PCT
+    if adjusted and billed / (1 + err / 100) >= MAX_MONEY:  # -99.999...% would make 28-digit cents
+        name = "registration_error_pct" if len(results) == 1 else "the average registration error"
+        raise ValueError(
+            f"{name} {err:f}%: the corrected consumption would be {billed / (1 + err / 100):.3e}, beyond any bill "
+            f"(under {MAX_MONEY:,}); a meter registering this little is stopped, not slow: check the test result"
+        )
     true = cents(billed / (1 + err / 100)) if adjusted else billed
     # §223-6G: "over-registering by more than the aforesaid allowable rate" -> test fee returned.
     refunded = err > METER_TOLERANCE_PCT
