@@ -1863,6 +1863,19 @@ def _three_level_correction(L: np.ndarray, c: np.ndarray, w: np.ndarray) -> tupl
     return np.where(cut_side, corr, 0.0), np.where(fill_side & ~cut_side, corr, 0.0)
 
 
+def _check_correction(st: np.ndarray, volume: np.ndarray, corr: np.ndarray, kind: str, unit: str) -> None:
+    """A prismoidal correction larger than the end-area volume it corrects is refused, naming the interval: the
+    centre heights and widths do not describe those areas (the volume was clamped to 0 without a word)."""
+    over = corr > volume * (1 + 1e-9) + 1e-9
+    if over.any():
+        i = int(np.flatnonzero(over)[0])
+        raise ValueError(
+            f"the prismoidal correction of the {kind} between stations {st[i]:g} and {st[i + 1]:g} "
+            f"({corr[i]:,.2f} {unit}) is larger than its end-area volume ({volume[i]:,.2f} {unit}): the center_height "
+            "and width columns do not describe these areas; check them, or leave out --prismoidal"
+        )
+
+
 PRISMOIDAL_NEEDS = (
     "--prismoidal needs mid-section areas (columns cut_mid_area, fill_mid_area: the areas halfway to "
     "the next station) or centre heights and widths (columns center_height, + cut / - fill, and "
@@ -1929,6 +1942,12 @@ def end_area_volumes(
     n = st.size
     cm, fm = _as_array(cut_mid_area, n, "cut_mid_area"), _as_array(fill_mid_area, n, "fill_mid_area")
     ch, wd = _as_array(center_height, n, "center_height"), _as_array(width, n, "width")
+    for name, a in (("center_height", ch), ("width", wd)):
+        if prismoidal and a is not None and not np.isfinite(a).all():
+            raise ValueError(f"{name} must be given (a finite number) for every station")
+    if prismoidal and wd is not None and (wd < 0).any():
+        i = int(np.flatnonzero(wd < 0)[0])
+        raise ValueError(f"width must not be negative (the width between slope stakes): {wd[i]:g} at station {st[i]:g}")
     use_mid = prismoidal and cm is not None and fm is not None
     use_corr = prismoidal and not use_mid and ch is not None and wd is not None
     if prismoidal and not (use_mid or use_corr):
@@ -1955,6 +1974,8 @@ def end_area_volumes(
         sf = _segment_volumes(L, fa, ca, x0, trans, fm if use_mid else None)
         if use_corr and ch is not None and wd is not None:
             cc, cf = _three_level_correction(L, ch, wd)
+            _check_correction(st, sc, cc, "cut", "m³" if metric else "cu ft")
+            _check_correction(st, sf, cf, "fill", "m³" if metric else "cu ft")
             sc, sf = sc - cc, sf - cf
         factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
         sc, sf = np.maximum(sc, 0.0) * factor, np.maximum(sf, 0.0) * factor

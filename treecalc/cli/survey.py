@@ -17,8 +17,21 @@ def _pairs(items: list[str], flag: str) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"{flag} {item!r}: expected NAME=VALUE")
+        if key.strip() in out and out[key.strip()] != value.strip():  # the last would win without a word
+            raise ValueError(
+                f"{flag} {key.strip()} is given twice, as {out[key.strip()]!r} and {value.strip()!r}; give it once"
+            )
         out[key.strip()] = value.strip()
     return out
+
+
+def check_file_arg(path: str | None) -> None:
+    """The survey file argument: left out (the sample) or a name; "" (an unset variable) is not the sample."""
+    if path is not None and not path.strip():
+        raise ValueError(
+            f"survey file {path!r} is empty (an unset variable?): give the survey's file name, or leave it out "
+            "to read the sample"
+        )
 
 
 def species_map_arg(items: list[str]) -> dict[str, str]:
@@ -126,10 +139,11 @@ def run(a: argparse.Namespace) -> int:
     from treecalc.ingest.limits import Limits
 
     limits = Limits.parse(a.limit, Limits.from_env())
+    check_file_arg(a.file)
     try:
         s = read_survey(
             # the sample of the data folder (TREECALC_DATA): a copy without it is named, as with `assess`
-            a.file or data.sample_survey(),
+            a.file if a.file is not None else data.sample_survey(),
             sheet=a.sheet,
             column_map=_pairs(a.map, "--map") or None,
             dbh_unit=a.dbh_unit,
