@@ -64,8 +64,10 @@ def test_a_companion_csv_with_cr_line_ends_is_read_and_bounded(tmp_path, monkeyp
     f.write_bytes(b"kind,date,amount\rbill,2026-01-15,100.00\rbill,2026-02-15,50.00\r")
     t = read_csv_table(f, "account")
     assert t["amount"].tolist() == ["100.00", "50.00"]
-    monkeypatch.setattr("treecalc.units.MAX_INPUT_ROWS", 2)
-    with pytest.raises(InputRefused, match="account file account.csv has 3 lines, over the limit of 2 rows"):
+    monkeypatch.setattr("treecalc.units.MAX_INPUT_ROWS", 1)
+    with pytest.raises(
+        InputRefused, match="account file account.csv has 3 lines, over the limit of 1 rows and a header line"
+    ):
         read_csv_table(f, "account")
 
 
@@ -193,3 +195,32 @@ def test_the_survey_size_message_names_the_flag(tmp_path):
     f.write_text("Tag,Species,DBH\n" + "1,Acer rubrum,10\n" * 100_000)
     code, _, err, _ = run_capped(["survey", str(f), "--max-mb", "1"])
     assert code == 2 and "--max-mb" in err and "max_bytes" not in err
+
+
+def test_a_water_account_of_a_million_rows_is_refused_before_a_row_is_read(tmp_path):
+    # 1,000,000 bills took 140 s to be refused (for their duplicate labels); an account holds at most 20,000
+    f = tmp_path / "account.csv"
+    f.write_text("kind,date,amount\n" + "bill,2026-01-01,1.00\n" * 1_000_000)
+    refused(["water", "penalty", "--csv", str(f)], "1,000,001 lines, over the limit of 20,000 rows")
+
+
+def test_a_hostile_grid_of_many_cells_is_refused_before_its_cells_are_made(tmp_path):
+    # 4,000 rows of 3,001 values (24 MB): about 12 million cells, each a Python string while read
+    f = tmp_path / "grid.csv"
+    f.write_text("a,b,c,d\n" + ("1," * 3000 + "1\n") * 4000)
+    refused(["excavation", "volume", "--grid", str(f)], "about 12,004,004 cells, over the limit of 10,000,000")
+
+
+def test_a_species_map_that_is_a_device_is_refused(tmp_path):
+    src = tmp_path / "s.csv"
+    src.write_text("Tag,Species,DBH\n1,Acer rubrum,10\n")
+    refused(["survey", str(src), "--species-map", "/dev/zero"], "--species-map file /dev/zero is not a regular file")
+
+
+def test_the_excavation_penalties_take_the_days_of_the_flag():
+    from treecalc.excavation import violation_penalties
+
+    # §120-12A first offence $500-$1,000 a day: 36,500 days (the top of --days) x $1,000 = $36,500,000
+    assert violation_penalties(1, 36_500)["criminal_fine_max_total"] == 36_500_000
+    with pytest.raises(ValueError, match="days must be a whole number from 1 to 36,500 days"):
+        violation_penalties(1, 2**53 - 1)

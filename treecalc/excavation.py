@@ -60,6 +60,7 @@ from treecalc.units import (
     RANGES,
     add_months,
     bounded,
+    in_range,
     load_law_numbers,
     nonneg,
     read_csv_table,
@@ -1096,6 +1097,7 @@ def violation_penalties(offense_number: int = 1, days: int = 1) -> dict[str, Any
         raise ValueError(f"offense_number must be an integer >= 1, got {offense_number!r}")
     if not isinstance(days, int) or days < 1:
         raise ValueError(f"days must be an integer >= 1, got {days!r}")
+    days = int(in_range("days", days, "days"))  # the range of --days (units.RANGES), for every caller alike
     # §120-12A: first offence $500-$1,000; second and subsequent $1,000-"$2,0" (read $2,000)
     # or up to 15 days' imprisonment, or both.
     lo, hi = (

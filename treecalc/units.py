@@ -55,6 +55,7 @@ __all__ = [
     "count_lines",
     "InputRefused",
     "MAX_INPUT_MB",
+    "MAX_INPUT_CELLS",
     "within",
     "Range",
     "RANGES",
@@ -298,6 +299,9 @@ MAX_INPUT_MB = 50.0
 #: Rows and columns of a companion CSV: the survey's limits (Excel's sheet; a table has tens of columns).
 MAX_INPUT_ROWS = 1_048_576
 MAX_INPUT_COLUMNS = 1_000
+#: Cells of a companion CSV: a million-point grid of x, y, existing, proposed is 4 million; each cell is a
+#: Python string while it is read (~60 bytes), so this bound keeps a hostile file well under 1 GB.
+MAX_INPUT_CELLS = 10_000_000
 
 
 class InputRefused(ValueError):
@@ -376,7 +380,9 @@ def _decode(raw: bytes) -> str:
         return raw.decode("cp1252")  # a spreadsheet's Windows export
 
 
-def read_csv_table(path: str | PathLike[str], what: str, max_bytes: int | None = None) -> Any:
+def read_csv_table(
+    path: str | PathLike[str], what: str, max_bytes: int | None = None, max_rows: int | None = None
+) -> Any:
     """A CSV as a DataFrame of stripped text cells; ``index + 2`` is each row's line in the file.
 
     UTF-8 (with or without BOM) or Windows-1252; the separator (',', ';' or tab) is the one the
@@ -400,8 +406,11 @@ def read_csv_table(path: str | PathLike[str], what: str, max_bytes: int | None =
         raise ValueError(f"{what} file {name} is not text (UTF-8 or Windows-1252): {e}") from None
     # rows and columns bounded before the text is split into cells, line ends of every kind counted
     n_lines = count_lines(text)
-    if n_lines > MAX_INPUT_ROWS:
-        raise InputRefused(f"{what} file {name} has {n_lines:,} lines, over the limit of {MAX_INPUT_ROWS:,} rows")
+    top = (MAX_INPUT_ROWS if max_rows is None else max_rows) + 1  # the header's line too
+    if n_lines > top:
+        raise InputRefused(
+            f"{what} file {name} has {n_lines:,} lines, over the limit of {top - 1:,} rows and a header line"
+        )
     first = first_line(text)
     if not first:
         raise ValueError(f"{what} file is empty: {name}")
@@ -411,6 +420,9 @@ def read_csv_table(path: str | PathLike[str], what: str, max_bytes: int | None =
             f"{what} file {name}: its header has {first.count(sep) + 1:,} columns, over the limit of "
             f"{MAX_INPUT_COLUMNS:,}"
         )
+    n_cells = text.count(sep) + n_lines  # at most this many cells: bounded before a cell is made
+    if n_cells > MAX_INPUT_CELLS:
+        raise InputRefused(f"{what} file {name} has about {n_cells:,} cells, over the limit of {MAX_INPUT_CELLS:,}")
     if csv.field_size_limit() < len(text) + 1:  # a long cell is read (the file's size is bounded above)
         csv.field_size_limit(len(text) + 1)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)

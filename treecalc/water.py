@@ -459,6 +459,8 @@ class _Account:
 def _payments(payments: Iterable[Any] | None, asof: _dt.date, notes: list[str]) -> list[tuple[_dt.date, Decimal]]:
     pays: list[tuple[_dt.date, Decimal, int]] = []
     for i, p in enumerate(payments or []):
+        if i >= MAX_ACCOUNT_ROWS:
+            raise ValueError(f"an account takes at most {MAX_ACCOUNT_ROWS:,} payments")
         try:
             pd_, pa_ = p
         except (TypeError, ValueError):
@@ -478,9 +480,15 @@ def _payments(payments: Iterable[Any] | None, asof: _dt.date, notes: list[str]) 
     return [(d, a) for d, a, _ in pays]
 
 
+#: Bills and payments of one account: monthly bills for over 800 years (a million took minutes to walk).
+MAX_ACCOUNT_ROWS = 20_000
+
+
 def _bills(bills: Iterable[Any], asof: _dt.date, months: str) -> list[_Bill]:
     out: list[_Bill] = []
     for i, b in enumerate(bills):
+        if i >= MAX_ACCOUNT_ROWS:
+            raise ValueError(f"an account takes at most {MAX_ACCOUNT_ROWS:,} bills (monthly bills for over 800 years)")
         try:
             amt, due, *rest = b
         except (TypeError, ValueError):
@@ -724,9 +732,14 @@ def read_account_csv(
     ``kind`` is ``bill`` (``date`` is its due date) or ``payment``; amounts in US dollars and
     cents. Every row is a bill or a payment; anything else is refused naming the row.
     """
-    df = read_csv_table(path, "account")
+    df = read_csv_table(path, "account", max_rows=MAX_ACCOUNT_ROWS)
     if not len(df):
         raise ValueError(f"account file {path} has no rows")
+    if len(df) > MAX_ACCOUNT_ROWS:  # before a row is read: a million rows took minutes to be refused
+        raise ValueError(
+            f"account file {path} has {len(df):,} rows, over the limit of {MAX_ACCOUNT_ROWS:,} bills and payments "
+            "for one account (monthly bills for over 800 years); split the account"
+        )
     cols = {str(c).strip().lower(): c for c in df.columns}
     rows = [(int(i) + 2, r) for i, r in zip(df.index, df.to_dict("records"))]
 

@@ -117,3 +117,12 @@ def test_a_read_error_is_said_once(monkeypatch):
     with pytest.raises(state.AppError) as e:
         state.survey()
     assert str(e.value).count("could not be read") == 1 and str(e.value).startswith("big.csv could not be read")
+
+
+def test_a_link_to_a_survey_the_server_never_held_does_not_claim_a_restart():
+    at = _app()
+    at.query_params["survey"] = "0" * 64  # a hash no upload had
+    at.run()
+    notes = [w.value for w in at.main.warning]
+    assert any("not held by the server" in n for n in notes), notes
+    assert not any("restarted" in n for n in notes)
