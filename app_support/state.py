@@ -160,10 +160,13 @@ def cache_key(src: Source) -> str:
     of it belong to the session that uploaded it: another user's upload of the same bytes is read again (a
     cached answer would carry the first user's file name, and its speed would tell that the server has the
     file). The bundled sample is everyone's: it is shared."""
-    if src.is_sample:
-        return src.sha256
+    return src.sha256 if src.is_sample else session_scoped(src.sha256)
+
+
+def session_scoped(sha256: str) -> str:
+    """An upload's hash as a cache key of this session only (see :func:`cache_key`)."""
     sid = st.session_state.setdefault(_SESSION, secrets.token_hex(16))
-    return f"{sid}:{src.sha256}"
+    return f"{sid}:{sha256}"
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

@@ -298,7 +298,7 @@ def _load_volume(kind: str, metric: bool) -> tuple[Any, str] | None:
         st.caption("Upload the file(s) to see cut, fill, the map and whether a permit is needed.")
         return None
     data = [u.getvalue() for u in ups]
-    sha = hashlib.sha256(b"".join(data)).hexdigest()
+    sha = state.session_scoped(hashlib.sha256(b"".join(data)).hexdigest())  # this session's upload, not another's
     try:
         if kind == METHODS[0]:
             return _grid(sha, ups[0].name, metric, data[0]), ups[0].name
