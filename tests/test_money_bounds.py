@@ -203,3 +203,31 @@ def test_in_range_is_the_one_refusal():
     with pytest.raises(OutOfRange):
         in_range("x", "nan", "usd")
     assert issubclass(OutOfRange, ValueError)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cents=st.integers(min_value=0, max_value=10**14 - 1),
+    late_days=st.integers(min_value=0, max_value=28),  # within the first month: no 1 % yet
+)
+def test_a_water_bill_owes_at_least_its_charge_and_never_wraps(cents, late_days):
+    # §223-12F(2): 5 % the day after the due date, rounded to the cent: a bill of c cents unpaid a day or more
+    # late owes c + round(c x 5 / 100) (half up), exact for any amount under $10^12; on time it owes c
+    import datetime as dt
+
+    from treecalc import water
+
+    amount = Decimal(cents) / 100
+    due = dt.date(2026, 3, 2)
+    s = water.penalty_schedule(str(amount), due.isoformat(), as_of=(due + dt.timedelta(days=late_days)).isoformat())
+    first = (Decimal(cents) * 5 / 100).quantize(Decimal(1), rounding="ROUND_HALF_UP") / 100
+    assert s.charge_outstanding == amount
+    assert s.total_due == (amount + first if late_days >= 1 else amount)
+    assert s.total_due >= amount >= 0 and s.total_due.is_finite()
+
+
+def test_a_water_bill_beyond_the_money_limit_is_refused_naming_it():
+    from treecalc import water
+
+    with pytest.raises(ValueError, match="is too large: it must be under 1,000,000,000,000"):
+        water.penalty_schedule("1e12", "2026-03-02", as_of="2026-04-01")
