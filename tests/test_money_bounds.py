@@ -62,6 +62,9 @@ def test_every_price_at_its_maximum_never_wraps_to_a_negative_value(tmp_path):
     per = Decimal(str(j["replacement"]["value_per_tree_usd"])) * 100
     n = j["replacement"]["trees_needed"]
     assert n * per >= required > (n - 1) * per
+    # every needed tree is planted at the placeholder unit cost of each plan row: count x cost, in cents
+    plan = j["replacement"]["plan"]
+    assert j["replacement"]["planting_cost_cents"] == sum(r["count"] * round(r["unit_cost_usd"] * 100) for r in plan)
 
 
 def test_cents_sum_refuses_a_value_that_is_not_finite():

@@ -89,6 +89,16 @@ def _cents(finding: Any, key: str) -> int | None:
     return int(exact) if exact is not None else exact_cents(finding.get(f"{key}_usd"))
 
 
+def _plan_cost_cents(plan: list[dict[str, Any]]) -> int:
+    """The planting plan's cost in exact cents: each row's unit cost (dollars and cents) x its count."""
+    from decimal import Decimal
+
+    from treecalc.units import cents
+
+    total = sum((Decimal(repr(float(r["unit_cost_usd"]))) * int(r["count"]) for r in plan), Decimal(0))
+    return int(cents(total) * 100)
+
+
 def assessment_json(a: Assessment) -> dict[str, Any]:
     """The JSON object of ``treecalc assess --json`` (see issue 2's Interface; issue 9's keys)."""
     return _assessment_object(a, records, plain_rows)
@@ -147,6 +157,7 @@ def _assessment_object(
             "trees_planted": rep.get("trees_planted"),
             "trees_in_lieu": rep.get("trees_in_lieu"),
             "planting_cost_usd": rep.get("planting_cost_usd"),
+            "planting_cost_cents": _plan_cost_cents(plan),
             "native_share": rep.get("native_share"),
             "plan": plan,
         },
