@@ -48,6 +48,8 @@ def main() -> None:
     page = st.navigation(PAGES)
     projects.restore_from_url()  # a reload or a link: the survey and options from the URL
     links.restore_from_link()  # a link made with "Share this view": kept in the register, survives a restart
+    if note := st.session_state.pop(projects._NOTE, None):  # what a link or a project could not give: in the main
+        st.warning(note)  # area, above the page, which goes on with the rest
 
     with st.sidebar:
         survey_label = st.empty()  # filled after the page ran: an upload on this run is already the source

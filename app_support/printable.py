@@ -21,7 +21,7 @@ def _key() -> tuple[str, str, str, str]:
     src = state.source()
     if src is None:
         raise state.AppError("No survey yet: upload one on the Survey page.")
-    return src.sha256, src.name, state._canon(state.read_opts()), state._canon(state.assess_kwargs())
+    return state.cache_key(src), src.name, state._canon(state.read_opts()), state._canon(state.assess_kwargs())
 
 
 def pdf_bytes() -> bytes:

@@ -28,6 +28,7 @@ from typing import Any
 import streamlit as st
 
 from app_support import state
+from treecalc.units import OutOfRange
 
 FORMAT = "treecalc-project"
 VERSION = 1
@@ -158,6 +159,21 @@ def _number(lo: float | None = None, hi: float | None = None, whole: bool = Fals
     return check
 
 
+def _ranged(kind: str, name: str) -> Callable[[Any], Any]:
+    """A number within the range of its flag (:data:`treecalc.units.RANGES`), refused in the library's words
+    (:class:`treecalc.units.OutOfRange`, naming the option): a link or a project file says what the command
+    line would, and its controls (whose maxima are the same ranges) can show it."""
+    from treecalc.units import RANGES, in_range
+
+    def check(v: Any) -> Any:
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ValueError("not a number")
+        x = in_range(name, v, kind)
+        return int(x) if RANGES[kind].whole else x
+
+    return check
+
+
 def _text(v: Any) -> str:
     if not isinstance(v, str) or len(v) > 500:
         raise ValueError("not a short text")
@@ -167,6 +183,10 @@ def _text(v: Any) -> str:
 def _flag(v: Any) -> bool:
     if not isinstance(v, bool):
         raise ValueError("not true or false")
+    return v
+
+
+def _keep(v: Any) -> Any:
     return v
 
 
@@ -206,7 +226,7 @@ def _stock(v: Any) -> list[dict[str, Any]]:
             {
                 "species": _text(r["species"]),
                 "dbh_in": _number(0.1, 60)(r["dbh_in"]),
-                "unit_cost_usd": None if cost is None else _number(0)(cost),
+                "unit_cost_usd": None if cost is None else _ranged("usd", "replacement_stock unit_cost_usd")(cost),
             }
         )
     return rows
@@ -218,12 +238,13 @@ def _fee_schedule(v: Any) -> dict[str, Any]:
     out = dict(v)
     if "basis" in v:
         _one_of("per_tree", "value")(v["basis"])
-    for k in ("fee_per_tree_usd", "multiplier"):
+    for k, kind in (("fee_per_tree_usd", "usd"), ("multiplier", "multiplier")):
         if k in v:
             try:
-                _number(0)(float(v[k]) if isinstance(v[k], str) else v[k])
-            except (TypeError, ValueError):
+                amount = float(v[k]) if isinstance(v[k], str) else v[k]
+            except ValueError:
                 raise ValueError(f"{k} is not an amount") from None
+            _ranged(kind, f"fee schedule {k}")(amount)
     if "placeholder" in v:
         _flag(v["placeholder"])
     if "label" in v:
@@ -233,10 +254,12 @@ def _fee_schedule(v: Any) -> dict[str, Any]:
 
 def _benefit(v: Any) -> dict[str, Any]:
     checks = {
-        "home_price_usd": _number(0),
-        "large_tree_leaf_area_m2": _number(1),
+        "home_price_usd": _ranged("home_price_usd", "home price (USD)"),
+        "large_tree_leaf_area_m2": _ranged("leaf_area_m2", "large-tree leaf area (m2)"),
         "land_use": _text,
-        "prices": lambda p: _mapping(p, _number(0), 100),
+        "prices": lambda p: {
+            _text(k): _ranged("price_usd", f"price {k}")(x) for k, x in _mapping(p, _keep, 100).items()
+        },
     }
     if not isinstance(v, dict) or not set(v) <= set(checks):
         raise ValueError("not the benefit parameters")
@@ -249,12 +272,13 @@ _OPTION_CHECKS: dict[str, Callable[[Any], Any]] = {
     "replacement_species": _text,
     "_last_species": _text,
     "replacement_dbh_in": _number(0.1, 60),
-    "replacement_cost_usd": _number(0),
-    "replacement_percent": _number(0, 1000),
+    # the numbers of the law engine's options: their flags' ranges, in the library's words (OPTION_RANGES)
+    "replacement_cost_usd": _ranged("usd", "replacement unit cost (replacement_cost_usd)"),
+    "replacement_percent": _ranged("percent", "replacement percentage (replacement_percent)"),
     "replacement_stock": _stock,
-    "plantable": _number(0, whole=True),
-    "plantable_area_sqft": _number(0),
-    "continuing_days": _number(1, whole=True),
+    "plantable": _ranged("plantable", "plantable trees (plantable)"),
+    "plantable_area_sqft": _ranged("area_sqft", "plantable area (plantable_area_sqft)"),
+    "continuing_days": _ranged("days", "days of continuing violation (continuing_days)"),
     "violation": _flag,
     "application_pending": _flag,
     "clear_cutting": _flag,
@@ -282,6 +306,8 @@ def checked(given: Any, checks: dict[str, Callable[[Any], Any]]) -> tuple[dict[s
             continue  # the app's own bookkeeping of another version: not an option, nothing to say
         try:
             out[k] = checks[k](v)
+        except OutOfRange as e:  # a number beyond its range: said in the library's words
+            left.append(f"{str(k)[:40]} ({str(e)[:300]})")
         except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
             left.append(str(k)[:40])
     return out, left
@@ -419,6 +445,14 @@ def _project_file(sha256: str, read_json: str, opts_json: str, _src: state.Sourc
     return project_bytes(_src, json.loads(read_json), json.loads(opts_json))
 
 
+def project_file(src: state.Source | None) -> bytes:
+    """The project file of this session's survey and options: cached on this session's upload and its name, not
+    on the bytes' hash alone (another user's upload of the same bytes under another name got this one's file
+    name in its project)."""
+    key = f"{state.cache_key(src)}/{src.name}" if src else ""
+    return _project_file(key, _dumps(state.read_opts()), _dumps(state.opts()), src)
+
+
 def sidebar() -> None:
     """Save project / Open project, in the sidebar."""
     if note := st.session_state.pop(_NOTE, None):
@@ -430,7 +464,7 @@ def sidebar() -> None:
 
         if not links.download_allowed():  # a shared view whose sharer kept the original file back
             src = None
-        data = _project_file(src.sha256 if src else "", _dumps(state.read_opts()), _dumps(state.opts()), src)
+        data = project_file(src)
         st.download_button(
             "Save project",
             data=data,

@@ -25,6 +25,7 @@ import hashlib
 import io
 import json
 import os
+import secrets
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ _MEMO_ASSESS = "tc_memo_assessment"
 _MEMO_SURVEY = "tc_memo_survey"
 #: set when a link's survey could not be opened: show no survey rather than the bundled sample's figures
 NO_SAMPLE = "tc_no_sample"
+_SESSION = "tc_session_key"  # this session's own key in the caches (cache_key)
 
 
 class AppError(Exception):
@@ -149,23 +151,53 @@ def _canon(d: dict[str, Any]) -> str:
 # --- cached library calls ------------------------------------------------------
 
 
+@st.cache_resource(show_spinner=False)
+def read_budget() -> Any:
+    """The server's budget of memory for the reads running at once (``TREECALC_READ_BUDGET_GB``)."""
+    from treecalc.ingest.limits import budget_from_env
+
+    return budget_from_env()
+
+
+def cache_key(src: Source) -> str:
+    """The key of an upload in the caches: its hash *and this session*. An upload, its name and what is made
+    of it belong to the session that uploaded it: another user's upload of the same bytes is read again (a
+    cached answer would carry the first user's file name, and its speed would tell that the server has the
+    file). The bundled sample is everyone's: it is shared."""
+    return src.sha256 if src.is_sample else session_scoped(src.sha256)
+
+
+def session_scoped(sha256: str) -> str:
+    """An upload's hash as a cache key of this session only (see :func:`cache_key`)."""
+    sid = st.session_state.setdefault(_SESSION, secrets.token_hex(16))
+    return f"{sid}:{sha256}"
+
+
 @st.cache_data(show_spinner=False, max_entries=8)
 def _read_survey(sha256: str, name: str, read_json: str, _data: bytes, _progress: Any = None) -> Any:
-    """``read_survey`` on the file (cached on its hash + the read options)."""
+    """``read_survey`` on the file (cached on its key (:func:`cache_key`) + the read options)."""
     from treecalc.ingest import read_survey
     from treecalc.ingest.limits import Limits
 
+    limits = Limits.from_env()
+
+    def queued(ahead: int) -> None:
+        if _progress is not None:
+            _progress(0.0, f"queued: {ahead + 1} other read(s) hold the server's memory for reading; this one waits")
+
     # isolated: read in a child process bounded in memory and time, so that a hostile upload (a 1.7 KB
-    # workbook that makes the native reader abort) costs its uploader a message, not every session the server
-    return read_survey(
-        io.BytesIO(_data),
-        filename=name,
-        max_bytes=MAX_UPLOAD_MB * 2**20,
-        progress=_progress,
-        isolated=True,
-        limits=Limits.from_env(),
-        **json.loads(read_json),
-    )
+    # workbook that makes the native reader abort) costs its uploader a message, not every session the server;
+    # the children together stay within the server's budget (read_budget): a read beyond it waits its turn
+    with read_budget().reserve(limits.memory_gb, on_wait=queued) as memory_gb:
+        return read_survey(
+            io.BytesIO(_data),
+            filename=name,
+            max_bytes=MAX_UPLOAD_MB * 2**20,
+            progress=_progress,
+            isolated=True,
+            limits=limits.with_(memory_gb=memory_gb),
+            **json.loads(read_json),
+        )
 
 
 def survey(progress: Callable[[float, str], None] | None = None) -> Any:
@@ -185,7 +217,7 @@ def survey(progress: Callable[[float, str], None] | None = None) -> Any:
         def cb(f: float, msg: str) -> None:
             outside.copy().run(progress, f, msg)
 
-    key = (src.sha256, src.name, _canon(read_opts()))
+    key = (cache_key(src), src.name, _canon(read_opts()))
     memo = st.session_state.get(_MEMO_SURVEY)
     if memo is not None and memo[0] == key:
         return memo[1]  # this session's survey: not another unpickled copy of the cached one
@@ -196,7 +228,8 @@ def survey(progress: Callable[[float, str], None] | None = None) -> Any:
     except AppError:
         raise
     except Exception as e:  # the reader's own messages are written for people
-        raise AppError(f"{src.name} could not be read: {e}") from e
+        said = str(e)  # the reader's message names the file already ("X could not be read: ..."): said once
+        raise AppError(said if said.startswith(src.name) else f"{src.name} could not be read: {said}") from e
 
 
 #: Options that edit the survey's trees before ``assess`` (user input, like editing the spreadsheet).
@@ -265,7 +298,7 @@ def _memo(name: str, key: tuple, make: Callable[[], Any]) -> Any:
 def assessment() -> Any:
     """``assess`` of the current survey and options (raises :class:`AppError`)."""
     src = source()
-    key = (src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs())) if src is not None else None
+    key = (cache_key(src), src.name, _canon(read_opts()), _canon(assess_kwargs())) if src is not None else None
     memo = st.session_state.get(_MEMO_ASSESS)
     if memo is not None and memo[0] == key:
         return memo[1]
@@ -302,7 +335,7 @@ def statement_job() -> Callable[[], bytes]:
     src = source()
     if src is None:
         raise AppError("No survey yet: upload one on the Survey page.")
-    key = (src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()))
+    key = (cache_key(src), src.name, _canon(read_opts()), _canon(assess_kwargs()))
     data = src.data
 
     def job() -> bytes:
@@ -339,7 +372,7 @@ def benefits() -> Any:
     survey()
     try:
         return _benefits(
-            src.sha256,
+            cache_key(src),
             src.name,
             _canon(read_opts()),
             _canon(opt("benefit", {})),

@@ -67,7 +67,7 @@ def fund_table(fund: Mapping[str, Any] | None, a: Any = None) -> pd.DataFrame:
         default = {str(DEFAULT_FEE_SCHEDULE): f"the default fee schedule ({DEFAULT_FEE_SCHEDULE.name})"}
         d["source"] = fee_source(d["source"], {**FEE_SOURCE_WORDS, **default})  # "; fee per tree overridden" stays
     d = {k: yes_no(v) if isinstance(v, bool) else v for k, v in d.items() if not _unset(v)}  # no empty rows
-    table = kv_table(d, skip=("notes", "fund_in_lieu_exact"))
+    table = kv_table(d, skip=("notes", "fund_in_lieu_exact", "alternative_22f_exact"))
     table["Item"] = [FUND_ITEMS.get(k) or value_label(k, a) for k in table["Item"]]
     return table
 

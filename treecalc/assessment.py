@@ -20,9 +20,8 @@ Value bases (shown on every output):
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -38,7 +37,7 @@ from treecalc.rules import croton_on_hudson as croton
 from treecalc.rules import law_data as lawparams
 from treecalc.rules import rules_module
 from treecalc.schema import BENEFIT_SKIP, FLAG_FIELDS
-from treecalc.units import money, number, percent_of_up
+from treecalc.units import in_range, money, percent_of_up
 
 SURVEY_FLAGS = FLAG_FIELDS  # the one list: treecalc.schema
 
@@ -82,41 +81,54 @@ class AssessOptions:
     mortality: float | None = None
 
     def validated(self) -> AssessOptions:
+        """The options checked against the ranges the command line applies to its flags
+        (:data:`OPTION_RANGES`, :data:`treecalc.units.RANGES`): a URL, a project file or a caller of the
+        library is refused in the same words, naming the option (:class:`treecalc.units.OutOfRange`)."""
         o = AssessOptions(**vars(self))
         o.continuing_days = whole_days(self.continuing_days)
         if o.mortality is not None:
             from treecalc.models.growth import mortality_rate
 
             o.mortality = mortality_rate(o.mortality)
-        if o.replacement_percent is not None:
-            o.replacement_percent = number("replacement percentage", o.replacement_percent, low=0, strict=True)
+        for key, (name, kind) in OPTION_RANGES.items():
+            value = getattr(o, key)
+            if value is None:
+                continue
+            if kind == "usd":  # '$1,450.50' as the flag takes it, kept as given (exact: read as money later)
+                in_range(name, value, kind)
+                continue
+            checked = in_range(name, value, kind)
+            setattr(o, key, int(checked) if kind == "plantable" else checked)
         if o.plantable is not None and o.plantable_area_sqft is not None:
             raise ValueError("give plantable (a count) or plantable_area_sqft, not both")
-        if o.plantable is not None:
-            o.plantable = int(number("plantable trees", o.plantable, low=0, whole=True))
-        if o.plantable_area_sqft is not None:
-            o.plantable_area_sqft = number("plantable area (sq ft)", o.plantable_area_sqft, low=0)
-        if o.replacement_height_ft is not None:
-            h = float(o.replacement_height_ft)
-            if not math.isfinite(h) or h <= 0:
-                raise ValueError(
-                    f"replacement height must be a finite number of feet > 0, got {self.replacement_height_ft!r}"
-                )
-            o.replacement_height_ft = h
+        basis = str(o.value_basis or "annual").strip().lower()
+        if basis.startswith("cumulative:"):
+            in_range("value basis cumulative:N (value_basis, years)", basis.partition(":")[2], "cumulative_years")
+        for i, e in enumerate(o.replacement_stock or []):
+            for key, kind in (("unit_cost_usd", "usd"), ("dbh_in", "dbh_in"), ("height_ft", "height_ft")):
+                v = e.get(key) if isinstance(e, Mapping) else None
+                if v is not None:
+                    in_range(f"replacement_stock {i + 1} {key}", v, kind)
         return o
 
 
+#: Each numeric option of :func:`assess`: its name in messages (the words, then the keyword) and its range in
+#: :data:`treecalc.units.RANGES` (the range of the command line's flag).
+OPTION_RANGES = {
+    "replacement_percent": ("replacement percentage (replacement_percent)", "percent"),
+    "plantable": ("plantable trees (plantable)", "plantable"),
+    "plantable_area_sqft": ("plantable area (plantable_area_sqft)", "area_sqft"),
+    "replacement_dbh_in": ("replacement DBH (replacement_dbh_in)", "dbh_in"),
+    "replacement_height_ft": ("replacement height (replacement_height_ft)", "height_ft"),
+    "replacement_cost_usd": ("replacement unit cost (replacement_cost_usd)", "usd"),
+    "fee_per_tree_usd": ("fee per tree (fee_per_tree_usd)", "usd"),
+}
+
+
 def whole_days(value: Any) -> int:
-    """Days of a continuing violation: a whole number >= 1, kept exact (a Python int, any size)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        n = value
-    elif isinstance(value, str) and value.strip().isdigit():
-        n = int(value.strip())
-    else:
-        n = int(number("days of continuing violation", value, low=1, whole=True))
-    if n < 1:
-        raise ValueError(f"days of continuing violation must be a whole number >= 1, got {value!r}")
-    return n
+    """Days of a continuing violation: a whole number within :data:`treecalc.units.RANGES` ``["days"]`` (the
+    range of ``--days``: 2**53 - 1 days is refused naming the option, not multiplied)."""
+    return int(in_range("days of continuing violation (continuing_days)", value, "days"))
 
 
 def _distinct_rows(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -23,7 +23,7 @@ from treecalc.models import appraisal, disclosures, growth, itree_streets, prope
 from treecalc.models.disclosures import Flag
 from treecalc.schema import BENEFIT_COLUMNS, BENEFIT_QUANTITY_COLUMNS, DOLLAR_COLUMNS
 from treecalc.species import UnknownSpecies, resolve_many
-from treecalc.units import number
+from treecalc.units import in_range, number
 
 
 @functools.cache
@@ -63,11 +63,12 @@ class BenefitParams:
             luf[k] = float(v)
         for k, v in luf.items():
             number(f"land-use factor for {k}", v, low=0.0, high=1.0)
-        home = number("home price (USD)", self.home_price_usd, low=0.0)
+        # the ranges of --home-price and --large-tree-leaf-area (units.RANGES), for every caller alike
+        home = in_range("home price (USD)", self.home_price_usd, "home_price_usd")
         m = (
             default_large_tree_leaf_area_m2()
             if self.large_tree_leaf_area_m2 is None
-            else number("large-tree leaf area (m2)", self.large_tree_leaf_area_m2, low=0.0, strict=True)
+            else in_range("large-tree leaf area (m2)", self.large_tree_leaf_area_m2, "leaf_area_m2")
         )
         number("share of the sale price", self.sale_price_fraction, low=0.0, high=1.0)
         out: dict[str, Any] = {

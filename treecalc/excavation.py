@@ -60,6 +60,7 @@ from treecalc.units import (
     RANGES,
     add_months,
     bounded,
+    in_range,
     load_law_numbers,
     nonneg,
     read_csv_table,
@@ -1105,6 +1106,7 @@ def violation_penalties(offense_number: int = 1, days: int = 1) -> dict[str, Any
         raise ValueError(f"offense_number must be an integer >= 1, got {offense_number!r}")
     if not isinstance(days, int) or days < 1:
         raise ValueError(f"days must be an integer >= 1, got {days!r}")
+    days = int(in_range("days", days, "days"))  # the range of --days (units.RANGES), for every caller alike
     # §120-12A: first offence $500-$1,000; second and subsequent $1,000-"$2,0" (read $2,000)
     # or up to 15 days' imprisonment, or both.
     lo, hi = (
@@ -1950,6 +1952,19 @@ def _three_level_correction(L: np.ndarray, c: np.ndarray, w: np.ndarray) -> tupl
     return np.where(cut_side, corr, 0.0), np.where(fill_side & ~cut_side, corr, 0.0)
 
 
+def _check_correction(st: np.ndarray, volume: np.ndarray, corr: np.ndarray, kind: str, unit: str) -> None:
+    """A prismoidal correction larger than the end-area volume it corrects is refused, naming the interval: the
+    centre heights and widths do not describe those areas (the volume was clamped to 0 without a word)."""
+    over = corr > volume * (1 + 1e-9) + 1e-9
+    if over.any():
+        i = int(np.flatnonzero(over)[0])
+        raise ValueError(
+            f"the prismoidal correction of the {kind} between stations {st[i]:g} and {st[i + 1]:g} "
+            f"({corr[i]:,.2f} {unit}) is larger than its end-area volume ({volume[i]:,.2f} {unit}): the center_height "
+            "and width columns do not describe these areas; check them, or leave out --prismoidal"
+        )
+
+
 PRISMOIDAL_NEEDS = (
     "--prismoidal needs mid-section areas (columns cut_mid_area, fill_mid_area: the areas halfway to "
     "the next station) or centre heights and widths (columns center_height, + cut / - fill, and "
@@ -2016,6 +2031,12 @@ def end_area_volumes(
     n = st.size
     cm, fm = _as_array(cut_mid_area, n, "cut_mid_area"), _as_array(fill_mid_area, n, "fill_mid_area")
     ch, wd = _as_array(center_height, n, "center_height"), _as_array(width, n, "width")
+    for name, a in (("center_height", ch), ("width", wd)):
+        if prismoidal and a is not None and not np.isfinite(a).all():
+            raise ValueError(f"{name} must be given (a finite number) for every station")
+    if prismoidal and wd is not None and (wd < 0).any():
+        i = int(np.flatnonzero(wd < 0)[0])
+        raise ValueError(f"width must not be negative (the width between slope stakes): {wd[i]:g} at station {st[i]:g}")
     use_mid = prismoidal and cm is not None and fm is not None
     use_corr = prismoidal and not use_mid and ch is not None and wd is not None
     if prismoidal and not (use_mid or use_corr):
@@ -2042,6 +2063,8 @@ def end_area_volumes(
         sf = _segment_volumes(L, fa, ca, x0, trans, fm if use_mid else None)
         if use_corr and ch is not None and wd is not None:
             cc, cf = _three_level_correction(L, ch, wd)
+            _check_correction(st, sc, cc, "cut", "m³" if metric else "cu ft")
+            _check_correction(st, sf, cf, "fill", "m³" if metric else "cu ft")
             sc, sf = sc - cc, sf - cf
         factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
         sc, sf = np.maximum(sc, 0.0) * factor, np.maximum(sf, 0.0) * factor

@@ -26,7 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE, read_toml
-from treecalc.units import cents, money
+from treecalc.units import InputRefused, cents, in_range, money, read_limited
+
+#: A fee schedule is a few lines of TOML.
+MAX_SCHEDULE_BYTES = 1_000_000
 
 PLACEHOLDER_LABEL = "PLACEHOLDER, to be set by Board resolution (§208-24C)"
 
@@ -86,12 +89,12 @@ def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *, fee_pe
     basis = str(raw.get("basis", "per_tree")).strip().lower()
     if basis not in ("per_tree", "value"):
         raise ValueError(f"fee schedule {source}: basis must be 'per_tree' or 'value', got {basis!r}")
-    fee = money(raw.get("fee_per_tree_usd", 0), f"fee schedule {source}: fee_per_tree_usd")
-    mult = money(raw.get("multiplier", 1), f"fee schedule {source}: multiplier")
+    fee = _in_range(raw.get("fee_per_tree_usd", 0), f"fee schedule {source}: fee_per_tree_usd", "usd")
+    mult = _in_range(raw.get("multiplier", 1), f"fee schedule {source}: multiplier", "multiplier")
     placeholder = bool(raw.get("placeholder", False))
     label = str(raw.get("label", PLACEHOLDER_LABEL if placeholder else "fee schedule"))
     if fee_per_tree_usd is not None:
-        fee = money(fee_per_tree_usd, "--fee-per-tree")
+        fee = _in_range(fee_per_tree_usd, "--fee-per-tree", "usd")
         basis, placeholder, label = "per_tree", False, "fee per tree given by the user"
         source = f"{source}; fee per tree overridden"
     value_basis = _capital_basis(raw.get("value_basis", "appraised"), source)
@@ -142,6 +145,14 @@ def _appraisal(raw: dict[str, Any], source: str) -> tuple[int, dict[str, Any] | 
     return 10, params
 
 
+def _in_range(value: Any, name: str, kind: str) -> Decimal:
+    """An amount of the schedule, exact, within :data:`treecalc.units.RANGES` ``[kind]`` (the same range and
+    words as the command line's flag): a fee of 1e30 is refused naming it, never multiplied."""
+    d = money(value, name)
+    in_range(name, str(d), kind)
+    return d
+
+
 def _capital_basis(value: Any, source: str) -> str:
     """``appraised`` or ``cumulative:N``: a capital sum, never the annual $/yr basis."""
     b = str(value).strip().lower()
@@ -149,7 +160,8 @@ def _capital_basis(value: Any, source: str) -> str:
         return "appraised"
     head, sep, n = b.partition(":")
     if head == "cumulative" and sep and n.strip().isdigit() and int(n) >= 1:
-        return f"cumulative:{int(n)}"
+        years = in_range(f"fee schedule {source}: value_basis cumulative:N (years)", n.strip(), "cumulative_years")
+        return f"cumulative:{int(years)}"
     raise ValueError(
         f"fee schedule {source}: value_basis must be 'appraised' or 'cumulative:N' (a capital sum; "
         f"an annual $/yr value is never charged as a one-off payment), got {value!r}"
@@ -158,8 +170,12 @@ def _capital_basis(value: Any, source: str) -> str:
 
 def _read_schedule(path: str | Path) -> dict[str, Any]:
     """The TOML of a fee schedule file; every error names the file (ValueError)."""
-    try:
-        return read_toml(path)
+    if not Path(path).exists():
+        raise ValueError(f"fee schedule {path} not found")
+    try:  # through the bounded reader: /dev/zero or a 10 GB file is refused before it is read
+        return tomllib.loads(read_limited(path, "fee schedule", MAX_SCHEDULE_BYTES).decode("utf-8"))
+    except InputRefused as e:
+        raise ValueError(str(e)) from None
     except FileNotFoundError:
         raise ValueError(f"fee schedule {path} not found") from None
     except IsADirectoryError:

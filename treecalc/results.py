@@ -84,6 +84,9 @@ class ReplacementPart(_Fields):
     required_value_usd: float
     tags: list[str] = field(default_factory=list)
     reason: str = ""
+    #: the same amounts in exact integer cents (a float loses the cents above ~$9 x 10^13)
+    value_cents: int | None = None
+    required_value_cents: int | None = None
 
 
 @dataclass(eq=False)
@@ -118,6 +121,18 @@ class Replacement(_Fields):
     status: str = ""
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: removed_value_usd and required_value_usd in exact integer cents
+    removed_value_cents: int | None = None
+    required_value_cents: int | None = None
+
+
+def exact_cents(amount: Any) -> int | None:
+    """An amount in USD (Decimal, int or float) as exact integer cents, half up; None stays None."""
+    if amount is None:
+        return None
+    from treecalc.units import cents
+
+    return int(cents(amount) * 100)
 
 
 @dataclass(eq=False)
@@ -140,6 +155,7 @@ class Fund(_Fields):
     alternative_22f_usd: float | None = None
     alternative_22f_calculation: str = ""
     notes: list[str] = field(default_factory=list)
+    alternative_22f_exact: Any = None  # alternative_22f_usd as an exact Decimal
 
 
 @dataclass(eq=False, kw_only=True)

@@ -127,12 +127,16 @@ def _landxml_units(root: Any, fname: str) -> str | None:
     return None
 
 
-def _points_from_landxml(path: Path, surface: str | None, role: str, metric: bool | None = None) -> np.ndarray:
+def _points_from_landxml(
+    path: Path, surface: str | None, role: str, metric: bool | None = None, data: bytes | None = None
+) -> np.ndarray:
     from defusedxml import ElementTree as ET
     from defusedxml.common import DefusedXmlException
 
+    from treecalc.units import read_limited
+
     try:
-        root = ET.parse(str(path)).getroot()
+        root = ET.fromstring(read_limited(path, f"{role} surface") if data is None else data)
     except (ET.ParseError, DefusedXmlException) as e:
         raise ValueError(f"{path.name}: not a readable LandXML file: {e}") from None
     if root is None:
@@ -196,9 +200,12 @@ def read_points(source: str | PathLike[str], role: str = "existing", metric: boo
         path = Path(text)
     if not path.exists():
         raise ValueError(f"{role} surface file not found: {text}")
-    head = path.read_bytes()[:512].lstrip()
+    from treecalc.units import read_limited
+
+    data = read_limited(path, f"{role} surface")  # by type and size before anything is read
+    head = data[:512].lstrip()
     is_xml = path.suffix.lower() == ".xml" or head.startswith((b"<", b"\xef\xbb\xbf<"))
-    pts = _points_from_landxml(path, surface, role, metric) if is_xml else _points_from_csv(path, role)
+    pts = _points_from_landxml(path, surface, role, metric, data) if is_xml else _points_from_csv(path, role)
     return _clean_points(pts, f"{path.name} ({role})")
 
 

@@ -51,11 +51,17 @@ __all__ = [
     "add_months",
     "bounded",
     "read_csv_table",
+    "read_limited",
+    "count_lines",
+    "InputRefused",
+    "MAX_INPUT_MB",
+    "MAX_INPUT_CELLS",
     "within",
     "Range",
     "RANGES",
     "SITE_RANGES",
     "in_range",
+    "OutOfRange",
     "number",
     "small_file",
     "pct",
@@ -301,6 +307,87 @@ def bounded(x: Any, name: str, lo: float, hi: float, *, lo_open: bool = False, u
     return d
 
 
+#: The largest companion or auxiliary file read (a water account, a grid, sections, points, LandXML, a
+#: species map): tens of thousands of rows are a few MB; ``TREECALC_INPUT_MB`` raises it.
+INPUT_MB_ENV = "TREECALC_INPUT_MB"
+MAX_INPUT_MB = 50.0
+#: Rows and columns of a companion CSV: the survey's limits (Excel's sheet; a table has tens of columns).
+MAX_INPUT_ROWS = 1_048_576
+MAX_INPUT_COLUMNS = 1_000
+#: Cells of a companion CSV: a million-point grid of x, y, existing, proposed is 4 million; each cell is a
+#: Python string while it is read (~60 bytes), so this bound keeps a hostile file well under 1 GB.
+MAX_INPUT_CELLS = 10_000_000
+
+
+class InputRefused(ValueError):
+    """A file refused before it is parsed: not a regular file, too large, or beyond a row or column limit."""
+
+
+def max_input_bytes() -> int:
+    """The size limit of a companion or auxiliary file: :data:`MAX_INPUT_MB`, or ``TREECALC_INPUT_MB``."""
+    raw = os.environ.get(INPUT_MB_ENV)
+    mb = in_range(INPUT_MB_ENV, raw, "max_mb") if raw else MAX_INPUT_MB
+    return int(mb * 1e6)
+
+
+def read_limited(path: str | PathLike[str], what: str, max_bytes: int | None = None) -> bytes:
+    """The bytes of the file ``path``, refused by type and size before they are read (:class:`InputRefused`).
+
+    A device (``/dev/zero``), a pipe, a socket or a folder is refused by its type, never read; a regular file
+    over ``max_bytes`` (default :func:`max_input_bytes`) by its size, and again if it grew while read (at most
+    ``max_bytes + 1`` bytes are read). A missing file is a ``ValueError`` naming ``what``."""
+    limit = max_input_bytes() if max_bytes is None else int(max_bytes)
+    shown = f"{limit / 1e6:g} MB"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise ValueError(f"{what} file not found: {path}") from None
+    except OSError as e:
+        raise ValueError(f"{what} file {path}: cannot open ({e.strerror or e})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputRefused(f"{what} file {path} is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputRefused(
+            f"{what} file {path} is not a regular file (a device, a pipe or a socket): give a saved file"
+        )
+    too_big = InputRefused(
+        f"{what} file {path} is over the {shown} limit for this file ({st.st_size:,} bytes); "
+        f"split it, or raise the limit with {INPUT_MB_ENV}=N"
+    )
+    if st.st_size > limit:
+        raise too_big
+    try:  # O_NONBLOCK: a file swapped for a pipe after the check cannot make the open wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise ValueError(f"{what} file {path}: cannot open ({e.strerror or e})") from None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputRefused(f"{what} file {path} is not a regular file: give a saved file")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise too_big
+    return data
+
+
+_LINE_ENDS = re.compile(r"\r\n?|\n")
+
+
+def count_lines(text: str) -> int:
+    """Lines of ``text`` ended by ``\\r\\n``, ``\\r`` or ``\\n`` alike (the last may have no end)."""
+    ends = text.count("\n") + text.count("\r") - text.count("\r\n")
+    return ends + (bool(text) and not text.endswith(("\n", "\r")))
+
+
+def first_line(text: str) -> str:
+    """The first line of ``text`` that is not blank ("" if none), found without splitting the whole text."""
+    pos = 0
+    for m in _LINE_ENDS.finditer(text):
+        if text[pos : m.start()].strip():
+            return text[pos : m.start()]
+        pos = m.end()
+    return text[pos:] if text[pos:].strip() else ""
+
+
 def _decode(raw: bytes) -> str:
     try:
         return raw.decode("utf-8-sig")
@@ -308,29 +395,51 @@ def _decode(raw: bytes) -> str:
         return raw.decode("cp1252")  # a spreadsheet's Windows export
 
 
-def read_csv_table(path: str | PathLike[str], what: str) -> Any:
+def read_csv_table(
+    path: str | PathLike[str], what: str, max_bytes: int | None = None, max_rows: int | None = None
+) -> Any:
     """A CSV as a DataFrame of stripped text cells; ``index + 2`` is each row's line in the file.
 
     UTF-8 (with or without BOM) or Windows-1252; the separator (',', ';' or tab) is the one the
     header uses most. Blank lines are skipped; a row with more values than the header is refused
     naming the row (an unquoted '1,000.00' or a decimal comma would otherwise shift or drop values);
-    a trailing empty value is allowed. Raises ValueError naming ``what`` and the file.
+    a trailing empty value is allowed. The file is read through :func:`read_limited` (type and size) and
+    its lines (``\\r``, ``\\n`` or ``\\r\\n``) and header columns are counted before it is parsed. Raises
+    ValueError naming ``what`` and the file.
     """
     import io
 
     import pandas as pd
 
     name = Path(path).name
+    raw = read_limited(path, what, max_bytes)
+    if b"\x00" in raw[:8192]:
+        raise InputRefused(f"{what} file {name} is not text (it holds NUL bytes): give a CSV")
     try:
-        text = _decode(Path(path).read_bytes())
-    except FileNotFoundError:
-        raise ValueError(f"{what} file not found: {path}") from None
+        text = _decode(raw)
     except UnicodeDecodeError as e:
         raise ValueError(f"{what} file {name} is not text (UTF-8 or Windows-1252): {e}") from None
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    # rows and columns bounded before the text is split into cells, line ends of every kind counted
+    n_lines = count_lines(text)
+    top = (MAX_INPUT_ROWS if max_rows is None else max_rows) + 1  # the header's line too
+    if n_lines > top:
+        raise InputRefused(
+            f"{what} file {name} has {n_lines:,} lines, over the limit of {top - 1:,} rows and a header line"
+        )
+    first = first_line(text)
     if not first:
         raise ValueError(f"{what} file is empty: {name}")
     sep = max((",", ";", "\t"), key=first.count)
+    if first.count(sep) >= MAX_INPUT_COLUMNS:
+        raise InputRefused(
+            f"{what} file {name}: its header has {first.count(sep) + 1:,} columns, over the limit of "
+            f"{MAX_INPUT_COLUMNS:,}"
+        )
+    n_cells = text.count(sep) + n_lines  # at most this many cells: bounded before a cell is made
+    if n_cells > MAX_INPUT_CELLS:
+        raise InputRefused(f"{what} file {name} has about {n_cells:,} cells, over the limit of {MAX_INPUT_CELLS:,}")
+    if csv.field_size_limit() < len(text) + 1:  # a long cell is read (the file's size is bounded above)
+        csv.field_size_limit(len(text) + 1)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
     header: list[str] | None = None
     rows, lines = [], []
@@ -426,6 +535,7 @@ RANGES: dict[str, Range] = {
     "cumulative_years": Range(1, 200, "years", "benefits with growth over up to 200 years", whole=True),
     "years": Range(1, 200, "years", "a horizon of up to 200 years", whole=True),
     "usd": Range(0, 1_000_000_000, "USD", "an amount of money up to $1 billion"),
+    "multiplier": Range(0, 100, "times", "a fee schedule's multiplier of the value, up to 100 times"),
     "dbh_in": Range(
         0, 250, "in", "a trunk diameter up to 250 in (the largest trees are ~450 in around)", strict_low=True
     ),
@@ -444,8 +554,12 @@ SITE_RANGES = {
 }
 
 
+class OutOfRange(ValueError):
+    """A number outside its documented range (:data:`RANGES`), naming the flag, option or field it came from."""
+
+
 def in_range(flag: str, value: Any, kind: str) -> float:
-    """``value`` checked against :data:`RANGES` ``[kind]``; a ``ValueError`` naming ``flag`` and the range."""
+    """``value`` checked against :data:`RANGES` ``[kind]``; :class:`OutOfRange` naming ``flag`` and the range."""
     r = RANGES[kind]
     text = str(value).strip() if isinstance(value, str) else value
     try:
@@ -453,7 +567,7 @@ def in_range(flag: str, value: Any, kind: str) -> float:
             raise TypeError
         v = float(text.replace(",", "").lstrip("$")) if isinstance(text, str) else float(text)
     except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{flag} must be a {'whole ' if r.whole else ''}number, got {value!r}") from None
+        raise OutOfRange(f"{flag} must be a {'whole ' if r.whole else ''}number, got {value!r}") from None
 
     def shown(x: float) -> str:
         return f"{int(x):,}" if x == int(x) else f"{x:,g}"
@@ -461,7 +575,7 @@ def in_range(flag: str, value: Any, kind: str) -> float:
     lo = f"greater than {shown(r.low)} and at most" if r.strict_low else f"from {shown(r.low)} to"
     span = f"{lo} {shown(r.high)} {r.unit}".rstrip()
     if not math.isfinite(v) or (v <= r.low if r.strict_low else v < r.low) or v > r.high or (r.whole and v != int(v)):
-        raise ValueError(f"{flag} must be {'a whole number ' if r.whole else ''}{span} ({r.why}), got {value!r}")
+        raise OutOfRange(f"{flag} must be {'a whole number ' if r.whole else ''}{span} ({r.why}), got {value!r}")
     return float(int(v)) if r.whole else v
 
 

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from app_support import charts, state, ui, views
+from treecalc.units import RANGES
 
 USD_COLS = ["usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property", "usd_total_annual"]
 
@@ -28,7 +29,8 @@ def _sidebar() -> None:
 
             home = st.number_input(
                 "Median home sale price (USD)",
-                min_value=0.0,
+                min_value=float(RANGES["home_price_usd"].low),
+                max_value=float(RANGES["home_price_usd"].high),  # the range of --home-price (units.RANGES)
                 value=float(b.get("home_price_usd") or pv.DEFAULT_HOME_PRICE_USD),
                 step=10_000.0,
                 key="w_home_price",
@@ -50,6 +52,7 @@ def _sidebar() -> None:
             lsa = st.number_input(
                 "Leaf area of the large reference tree (m²)",
                 min_value=1.0,
+                max_value=float(RANGES["leaf_area_m2"].high),
                 value=float(b.get("large_tree_leaf_area_m2") or d_lsa),
                 key="w_lsa",
                 help=f"Default {d_lsa:.1f} m²: i-Tree Streets' generic large broadleaf "
@@ -65,6 +68,7 @@ def _sidebar() -> None:
                 v = st.number_input(
                     f"{name} ({units.get(name, 'USD')})",
                     min_value=0.0,
+                    max_value=float(RANGES["price_usd"].high),
                     value=float(prices.get(name, default)),
                     format="%.5f",
                     key=f"w_price_{name}",

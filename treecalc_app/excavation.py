@@ -14,6 +14,7 @@ import streamlit as st
 
 from app_support import state, ui
 from treecalc import excavation
+from treecalc.units import RANGES
 
 MAX_HEATMAP_CELLS = 80  # per axis: larger grids are shown block-summed (display only)
 VERDICT = {True: "Yes", False: "No", "unknown": "Unknown"}
@@ -297,7 +298,7 @@ def _load_volume(kind: str, metric: bool) -> tuple[Any, str] | None:
         st.caption("Upload the file(s) to see cut, fill, the map and whether a permit is needed.")
         return None
     data = [u.getvalue() for u in ups]
-    sha = hashlib.sha256(b"".join(data)).hexdigest()
+    sha = state.session_scoped(hashlib.sha256(b"".join(data)).hexdigest())  # this session's upload, not another's
     try:
         if kind == METHODS[0]:
             return _grid(sha, ups[0].name, metric, data[0]), ups[0].name
@@ -387,7 +388,7 @@ def _penalties(exc) -> pd.DataFrame:
     st.subheader("Penalties (§120-12)")
     c1, c2 = st.columns(2)
     n = c1.number_input("Offence number", min_value=1, value=1, step=1, key="w_exc_offence")
-    days = c2.number_input("Days", min_value=1, value=1, step=1, key="w_exc_days")
+    days = c2.number_input("Days", min_value=1, max_value=int(RANGES["days"].high), value=1, step=1, key="w_exc_days")
     p = exc.violation_penalties(int(n), int(days))
     c = st.columns(3)
     c[0].metric(

@@ -12,6 +12,7 @@ from app_support import (
 )
 from app_support.views import get
 from treecalc.fund import fee_schedule_toml
+from treecalc.units import RANGES
 
 
 def _default_schedule() -> dict:
@@ -39,6 +40,7 @@ def _schedule_controls() -> dict:
         "Fee per tree (USD)",
         # a fee of $0 is no fee schedule at all (the assessment refuses it): the widget cannot go there
         min_value=0.01,
+        max_value=float(RANGES["usd"].high),  # the range of --fee-per-tree and of a fee schedule (units.RANGES)
         step=25.0,
         value=max(0.01, float(cur.get("fee_per_tree_usd", 0) or 0)),
         key="w_fee_per_tree",
@@ -48,6 +50,7 @@ def _schedule_controls() -> dict:
     mult = c3.number_input(
         "Multiplier of the unmet value",
         min_value=0.0,
+        max_value=float(RANGES["multiplier"].high),
         step=0.1,
         value=float(cur.get("multiplier", 1) or 1),
         key="w_fee_multiplier",

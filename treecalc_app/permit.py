@@ -16,6 +16,7 @@ from app_support import (
 )
 from app_support.views import get
 from treecalc.report.content import percent_text
+from treecalc.units import RANGES
 from treecalc_app import plan_panel
 
 DEFAULT = "__default__"  # the law engine's default stock (its label says which species and size)
@@ -60,6 +61,7 @@ def _one_species(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None
     cost = c3.number_input(
         "Unit cost (USD)",
         min_value=0.0,
+        max_value=float(RANGES["usd"].high),  # the range of --replacement-cost (units.RANGES)
         step=25.0,
         value=state.opt("replacement_cost_usd"),
         key="w_repl_cost",

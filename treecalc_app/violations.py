@@ -13,6 +13,7 @@ from app_support import (
     views,
 )
 from app_support.views import get
+from treecalc.units import RANGES
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
 
@@ -56,6 +57,7 @@ def _controls() -> Any:
     days = c1.number_input(
         "Days the violation continued",
         min_value=1,
+        max_value=int(RANGES["days"].high),  # the range of --days (units.RANGES)
         step=1,
         value=int(state.opt("continuing_days", 1)),
         key="w_days",

@@ -237,7 +237,18 @@ def test_options_from_outside_are_taken_only_in_the_form_their_controls_take():
         "violation": "maybe",
         "sheet": 3,
     }
-    assert projects.checked(bad, projects._OPTION_CHECKS) == ({}, list(bad))
+    taken, left = projects.checked(bad, projects._OPTION_CHECKS)
+    assert taken == {} and [x.split(" (")[0] for x in left] == list(bad)
+    # a number beyond its range is left out in the library's words, naming the option
+    assert any(
+        x.startswith("plantable (plantable trees (plantable) must be a whole number from 0 to 10,000,000") for x in left
+    )
+    huge = {"continuing_days": 2**53 - 1, "replacement_cost_usd": 1e30, "benefit": {"prices": {"electricity": 1e308}}}
+    taken, left = projects.checked(huge, projects._OPTION_CHECKS)
+    assert taken == {}
+    assert any("(continuing_days) must be a whole number from 1 to 36,500 days" in x for x in left)
+    assert any("(replacement_cost_usd) must be from 0 to 1,000,000,000 USD" in x for x in left)
+    assert any("price electricity must be from 0 to 1,000,000 USD per unit" in x for x in left)
     # a server path hidden one level down (assess_kwargs spreads the benefit parameters into assess)
     assert projects.safe_options({"benefit": {"fee_schedule": "/etc/passwd"}}) == {}
     read = {
@@ -262,7 +273,8 @@ def test_a_link_the_app_wrote_restores_without_a_note():
         {"_last_species": "QUAL", "replacement_species": "QUAL", "continuing_days": 3, "_other": 1}
     )
     at.run()
-    assert not at.exception and not at.sidebar.warning, [w.value for w in at.sidebar.warning]
+    notes = [w.value for w in at.sidebar.warning] + [w.value for w in at.main.warning]
+    assert not at.exception and not any("left out" in w for w in notes), notes
     assert at.session_state["tc_opts"] == {"_last_species": "QUAL", "replacement_species": "QUAL", "continuing_days": 3}
 
 
@@ -297,7 +309,7 @@ def test_a_crafted_link_never_stops_a_page():
 def _first_run_warnings(opts):
     at = _app()
     at.query_params["opts"] = json.dumps(opts)
-    return at.run().sidebar.warning
+    return at.run().main.warning  # said in the main area, above the page
 
 
 def test_a_projects_survey_name_is_a_plain_file_name_shown_as_itself():

@@ -80,8 +80,11 @@ def test_dollars_with_default_and_overridden_prices():
 def test_bad_inputs_are_named():
     with pytest.raises(ValueError, match="unknown price 'gold'"):
         its.resolve_prices({"gold": 1})
-    with pytest.raises(ValueError, match="non-negative"):
+    # a negative price, or one beyond the range of --price, in the flag's words (units.RANGES)
+    with pytest.raises(ValueError, match="price co2 must be from 0 to 1,000,000 USD per unit"):
         its.resolve_prices({"co2": -1})
+    with pytest.raises(ValueError, match="price electricity must be from 0 to 1,000,000 USD per unit"):
+        its.resolve_prices({"electricity": 1e308})
     with pytest.raises(ValueError, match="unknown land use"):
         its.land_use_index(["farm"])
     with pytest.raises(ValueError, match="value row"):

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pandas as pd
 import pytest
 from openpyxl import Workbook
@@ -24,6 +25,7 @@ from rules_helpers import make_trees
 
 from treecalc.assessment import assess
 from treecalc.cli import main
+from treecalc.rules import croton_on_hudson as croton
 
 QUIET = {"subdividable": False, "has_residence": True, "site_plan_required": False}
 STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
@@ -235,15 +237,20 @@ def test_transplant_is_not_a_removal():
 
 def test_penalties_never_wrap_int64():
     # a landmark in a conservation area (tier (6) $7,500) topped (§208-18D) while an application was pending
-    # (a harm that broke another provision too) -> doubled $15,000 per day;
-    # 9,007,199,254,740,991 days x 15,000 = 135,107,988,821,114,865,000 (> 2**63): exact, positive
-    days = 9007199254740991
+    # (a harm that broke another provision too) -> doubled $15,000 per day. The library takes the days of the
+    # --days range (1 to 36,500): at the top, 36,500 x 15,000 = 547,500,000 civil, 36,500 x 5,000 = 182,500,000
+    # criminal; beyond it the option is refused, naming it, before anything is multiplied
     rows = [{"species_code": "ACRU", "dbh_in": 6, "action": "topped", "conservation_area": True}]
-    a = assess(survey(rows, {**QUIET, "application_pending": True}), continuing_days=days, replacement_stock=STOCK)
-    assert a.penalties.civil_penalty_max_usd == 15000 * days == 135107988821114865000
-    assert a.penalties.criminal_fine_max_usd == 5000 * days
-    assert a.penalties.per_tree[0]["max_usd"] == 15000 * days
+    a = assess(survey(rows, {**QUIET, "application_pending": True}), continuing_days=36_500, replacement_stock=STOCK)
+    assert a.penalties.civil_penalty_max_usd == 547_500_000
+    assert a.penalties.criminal_fine_max_usd == 182_500_000
+    assert a.penalties.per_tree[0]["max_usd"] == 547_500_000
     json.dumps(a.to_json())
+    with pytest.raises(ValueError, match=r"continuing_days\) must be a whole number from 1 to 36,500"):
+        assess(survey(rows, QUIET), continuing_days=9007199254740991, replacement_stock=STOCK)
+    # the rules module itself multiplies any day count exactly (Python ints past int64):
+    # 9,007,199,254,740,991 days x 15,000 = 135,107,988,821,114,865,000 (> 2**63)
+    assert croton._times_days(np.array([15000]), 9007199254740991).tolist() == [135107988821114865000]
 
 
 def test_survey_without_species_codes_is_resolved_by_name():
@@ -315,7 +322,17 @@ def test_cli_json_and_statement_show_definite_conditional_and_parts(tmp_path, ca
     p = {x["section"]: x for x in j["replacement_parts"]}
     assert p["§208-22F"]["required_value_usd"] == 473.69 and p["§208-22A"]["required_value_usd"] == 235.98
     assert j["required_value_usd"] == pytest.approx(709.67)
-    assert set(p["§208-22F"]) == {"section", "percent", "trees", "value_usd", "required_value_usd"}
+    assert set(p["§208-22F"]) == {
+        "section",
+        "percent",
+        "trees",
+        "value_usd",
+        "required_value_usd",
+        "value_cents",
+        "required_value_cents",
+    }
+    # the same amounts in exact cents: 394.74 -> 39474, 473.69 -> 47369
+    assert (p["§208-22F"]["value_cents"], p["§208-22F"]["required_value_cents"]) == (39474, 47369)
     wb = openpyxl.load_workbook(io.BytesIO(out.read_bytes()), read_only=True)
     pen = " ".join(str(c) for row in wb["Penalties"].iter_rows(values_only=True) for c in row if c)
     assert "Definite offences (facts given)" in pen and "Conditional offences" in pen
@@ -349,7 +366,6 @@ def test_cli_days_never_print_a_negative_penalty(tmp_path, capsys):
     # the command line refuses a count of days beyond its documented range (issue 10: 1 to 36,500) ...
     assert main(["assess", str(path), "--json", "--days", "9007199254740991"]) == 2
     assert "--days must be a whole number from 1 to 36,500" in capsys.readouterr().err
-    # ... and the library, which takes any whole number, computes it exactly (Python ints: no int64 wrap)
-    j = assess(str(path), continuing_days=9007199254740991).to_json()
-    assert j["civil_penalty_max_usd"] == 4503599627370495500
-    assert j["criminal_fine_max_usd"] == 2251799813685247750
+    # ... and the library refuses it alike, naming the option (a URL or a project file goes through it)
+    with pytest.raises(ValueError, match=r"\(continuing_days\) must be a whole number from 1 to 36,500"):
+        assess(str(path), continuing_days=9007199254740991)

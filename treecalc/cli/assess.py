@@ -17,11 +17,15 @@ from typing import Any
 
 def _site_pairs(items: list[str]) -> dict[str, Any]:
     site: dict[str, Any] = {}
+    raw: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"--site {item!r}: expected field=value, e.g. subdividable=false")
         v: Any = value.strip()
+        if key.strip() in raw and raw[key.strip()] != v:  # the last would win without a word
+            raise ValueError(f"--site {key.strip()} is given twice, as {raw[key.strip()]!r} and {v!r}; give it once")
+        raw[key.strip()] = v
         try:
             v = float(v) if any(ch in v for ch in ".eE") else int(v)
         except ValueError:
@@ -287,6 +291,8 @@ def _check_out(
 ) -> None:
     """--out (an .xlsx) or --pdf (a .pdf): a file in a folder that exists and can be written."""
     p = Path(path)
+    if not path.strip():
+        raise ValueError(f"{flag} {path!r} is empty (an unset variable?): give a file name ending in {suffix}")
     if p.suffix.lower() != suffix:
         raise ValueError(f"{flag} {path}: {what}; give a file name ending in {suffix}")
     folder = p.parent if str(p.parent) else Path(".")
@@ -377,10 +383,13 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
     options = {f.name: getattr(a, f.name) for f in fields(AssessOptions) if hasattr(a, f.name)}
     options["continuing_days"] = _days(a.continuing_days)
     _check_numbers(a)
-    if getattr(a, "out", None):
+    if getattr(a, "out", None) is not None:  # "" (an unset variable) is refused, not taken as "no statement"
         _check_out(a.out)  # before any work: a bad path is reported once, cleanly
-    if getattr(a, "pdf", None):
+    if getattr(a, "pdf", None) is not None:
         _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
+    from treecalc.cli.survey import check_file_arg
+
+    check_file_arg(a.file)
     site = _site_pairs(a.site)
     _check_jurisdiction_options(a.jurisdiction, AssessOptions(**options), site)
     path = a.file

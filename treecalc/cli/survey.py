@@ -17,8 +17,21 @@ def _pairs(items: list[str], flag: str) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"{flag} {item!r}: expected NAME=VALUE")
+        if key.strip() in out and out[key.strip()] != value.strip():  # the last would win without a word
+            raise ValueError(
+                f"{flag} {key.strip()} is given twice, as {out[key.strip()]!r} and {value.strip()!r}; give it once"
+            )
         out[key.strip()] = value.strip()
     return out
+
+
+def check_file_arg(path: str | None) -> None:
+    """The survey file argument: left out (the sample) or a name; "" (an unset variable) is not the sample."""
+    if path is not None and not path.strip():
+        raise ValueError(
+            f"survey file {path!r} is empty (an unset variable?): give the survey's file name, or leave it out "
+            "to read the sample"
+        )
 
 
 def species_map_arg(items: list[str]) -> dict[str, str]:
@@ -26,6 +39,7 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
     species to read it as; a first row naming the columns is skipped). Every row with the same text
     is corrected at once."""
     import csv
+    import io
     from pathlib import Path
 
     out: dict[str, str] = {}
@@ -37,18 +51,29 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
                 raise ValueError(f"--species-map {item!r}: give the species after '=', e.g. \"Oak sp.=Quercus\"")
             continue
         path = Path(item)
-        if not path.is_file():
+        if not path.exists():
             raise ValueError(
                 f'--species-map {item!r}: expected TEXT=SPECIES (e.g. "Oak sp.=Quercus") or a CSV file of two columns'
             )
-        with path.open(newline="", encoding="utf-8-sig") as f:
-            for n, row in enumerate(csv.reader(f), start=1):
-                cells = [c.strip() for c in row]
-                if not any(cells) or (n == 1 and len(cells) >= 2 and cells[1].lower() in {"species", "to", "as"}):
-                    continue
-                if len(cells) < 2 or not cells[0] or not cells[1]:
-                    raise ValueError(f"--species-map {item}: line {n} needs two cells, the text and the species")
-                out[cells[0]] = cells[1]
+        from treecalc.units import read_limited
+
+        # through the bounded reader (type and size first): /dev/zero or a FIFO is refused, never read
+        raw = read_limited(path, "--species-map", 10_000_000)
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError(f"--species-map {item}: not UTF-8 text; save the CSV as UTF-8") from None
+        try:
+            rows = list(csv.reader(io.StringIO(text, newline="")))
+        except csv.Error as e:
+            raise ValueError(f"--species-map {item}: not a readable CSV ({e})") from None
+        for n, row in enumerate(rows, start=1):
+            cells = [c.strip() for c in row]
+            if not any(cells) or (n == 1 and len(cells) >= 2 and cells[1].lower() in {"species", "to", "as"}):
+                continue
+            if len(cells) < 2 or not cells[0] or not cells[1]:
+                raise ValueError(f"--species-map {item}: line {n} needs two cells, the text and the species")
+            out[cells[0]] = cells[1]
     return out
 
 
@@ -139,10 +164,11 @@ def run(a: argparse.Namespace) -> int:
     from treecalc.ingest.limits import Limits
 
     limits = Limits.parse(a.limit, Limits.from_env())
+    check_file_arg(a.file)
     try:
         s = read_survey(
             # the sample of the data folder (TREECALC_DATA): a copy without it is named, as with `assess`
-            a.file or data.sample_survey(),
+            a.file if a.file is not None else data.sample_survey(),
             sheet=a.sheet,
             column_map=_pairs(a.map, "--map") or None,
             dbh_unit=a.dbh_unit,

@@ -110,6 +110,80 @@ def refuse(name: str, what: str, limit_name: str, limit: float) -> SurveyError:
     )
 
 
+# ------------------------------------------------------------------ a budget shared by concurrent reads
+
+
+class MemoryBudget:
+    """The memory concurrent reads may take together (a server: every upload is read in its own child).
+
+    Each read reserves the memory its child may take (:attr:`Limits.memory_gb`) before it starts, and waits,
+    told so (``on_wait``), while the reads already running hold the rest: the sum of what the children may
+    take stays under ``total_gb`` however many users upload at once. A read that alone asks for more than
+    the total is given the total (its child is capped to it), never refused for waiting.
+    """
+
+    def __init__(self, total_gb: float) -> None:
+        import threading
+
+        if not (total_gb > 0):
+            raise ValueError(f"the memory budget must be a positive number of GB, got {total_gb!r}")
+        self.total_gb = float(total_gb)
+        self.used_gb = 0.0
+        self.waiting = 0
+        self._cond = threading.Condition()
+
+    def share(self, memory_gb: float) -> float:
+        """What a read asking for ``memory_gb`` is given: at most the whole budget."""
+        return min(float(memory_gb), self.total_gb)
+
+    @contextlib.contextmanager
+    def reserve(self, memory_gb: float, on_wait: Callable[[int], None] | None = None, poll: float = 0.5) -> Any:
+        """Hold ``memory_gb`` (see :meth:`share`) while the block runs; ``on_wait(reads ahead)`` while it waits."""
+        need = self.share(memory_gb)
+        with self._cond:
+            told = False
+            self.waiting += 1
+            try:
+                while self.used_gb + need > self.total_gb + 1e-9:
+                    if on_wait is not None and not told:
+                        ahead = self.waiting - 1
+                        self._cond.release()  # the caller draws "queued" without holding the others up
+                        try:
+                            on_wait(ahead)
+                        finally:
+                            self._cond.acquire()
+                        told = True
+                        continue
+                    self._cond.wait(poll)
+            finally:
+                self.waiting -= 1
+            self.used_gb += need
+        try:
+            yield need
+        finally:
+            with self._cond:
+                self.used_gb -= need
+                self._cond.notify_all()
+
+
+#: Environment variable of the server-wide budget of concurrent reads, GB (the app reads it).
+BUDGET_ENV = "TREECALC_READ_BUDGET_GB"
+#: Default budget: two reads at the default 4 GB each at once; a third waits.
+DEFAULT_BUDGET_GB = 8.0
+
+
+def budget_from_env() -> MemoryBudget:
+    """A :class:`MemoryBudget` of ``TREECALC_READ_BUDGET_GB`` GB (default :data:`DEFAULT_BUDGET_GB`)."""
+    raw = os.environ.get(BUDGET_ENV, "").strip()
+    try:
+        gb = float(raw) if raw else DEFAULT_BUDGET_GB
+    except ValueError:
+        raise ValueError(f"{BUDGET_ENV}={raw!r}: give a positive number of GB") from None
+    if not (0 < gb < 1e6):
+        raise ValueError(f"{BUDGET_ENV}={raw!r}: give a positive number of GB")
+    return MemoryBudget(gb)
+
+
 # ------------------------------------------------------------------ isolation
 
 

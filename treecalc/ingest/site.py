@@ -185,9 +185,11 @@ def unknown_field_message(name: object) -> str:
 def check_site(site: dict | None, *, where: str = "--site") -> dict:
     """Site facts given as overrides, each a known field (synonyms accepted) with a typed value.
 
-    An unknown field or a bad value is a ``ValueError`` naming it and the closest known field.
+    An unknown field or a bad value is a ``ValueError`` naming it and the closest known field; a field given
+    twice (by two of its names) with two values is one naming both.
     """
     out: dict = {}
+    given: dict = {}
     for k, v in (site or {}).items():
         f = k if k in SITE_FIELDS else site_field(k)
         if f is None:
@@ -195,9 +197,12 @@ def check_site(site: dict | None, *, where: str = "--site") -> dict:
         if v is None or (isinstance(v, str) and not v.strip()):
             continue
         try:
-            out[f] = coerce(f, v)
+            value = coerce(f, v)
         except ValueError as e:
             raise ValueError(f"{where}: site fact {f}: {str(e).replace(f'site {f}: ', '')}") from None
+        if f in out and out[f] != value:  # "lot area=1" and "lot_area_acres=2": which one holds is not said
+            raise ValueError(f"{where}: site fact {f} is given twice, as {given[f]!r} and {v!r}; give it once")
+        out[f], given[f] = value, v
     return out
 
 
@@ -255,6 +260,7 @@ def read_site_rows(rows: list[list], special: dict[tuple[int, int], str] | None 
     a fact given that way is not taken, and a warning says so.
     """
     site: dict = {}
+    rows_of: dict[str, tuple[int, object]] = {}  # the row and cell each fact was read from
     warnings: list[str] = []
     special = special or {}
     for i, row in enumerate(rows):
@@ -281,9 +287,16 @@ def read_site_rows(rows: list[list], special: dict[tuple[int, int], str] | None 
             warnings.append(f"Site sheet row {i + 1}: {f} is {cells[1]}; treated as not given")
             continue
         try:
-            site[f] = coerce(f, cells[1])
+            value = coerce(f, cells[1])
         except ValueError as e:
             warnings.append(f"Site sheet row {i + 1}: {e}; treated as not given")
+            continue
+        if f in site and site[f] != value:  # two jurisdictions: the last row won without a word
+            at, first = rows_of[f]
+            raise SurveyError(
+                f"Site sheet rows {at} and {i + 1} both give {f}: {first!r} and {cells[1]!r}; keep the one that holds"
+            )
+        site[f], rows_of[f] = value, (i + 1, cells[1])
     return site, warnings
 
 

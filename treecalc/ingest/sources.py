@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import defusedxml
 import defusedxml.ElementTree as DET
@@ -34,6 +34,7 @@ import defusedxml.ElementTree as DET
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.limits import DEFAULT as DEFAULT_LIMITS
 from treecalc.ingest.limits import Limits, refuse
+from treecalc.units import count_lines
 
 if TYPE_CHECKING:  # imported where a workbook is opened: calamine is not loaded for text files
     from python_calamine import CalamineSheet, CalamineWorkbook
@@ -141,8 +142,8 @@ def read_bytes(path_or_buffer, filename: str | None, max_bytes: int) -> tuple[by
             raise SurveyError(f"{p} is a folder, not a survey file")
         if size > max_bytes:
             raise SurveyError(
-                f"{name} is {size / 1e6:.1f} MB, over the {limit_mb} limit; "
-                "split the survey or raise the limit (max_bytes)"
+                f"{name} is {size / 1e6:.1f} MB, over the {limit_mb} limit; split the survey or raise the limit "
+                "with --max-mb N"
             )
         with open(p, "rb") as fh:
             data = fh.read(max_bytes + 1)
@@ -157,7 +158,7 @@ def read_bytes(path_or_buffer, filename: str | None, max_bytes: int) -> tuple[by
     else:
         raise SurveyError(f"cannot read a survey from {type(path_or_buffer).__name__}; give a path or a file object")
     if len(data) > max_bytes:
-        raise SurveyError(f"{name} is over the {limit_mb} limit; split the survey or raise the limit (max_bytes)")
+        raise SurveyError(f"{name} is over the {limit_mb} limit; split the survey or raise the limit with --max-mb N")
     return data, name
 
 
@@ -1044,17 +1045,6 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 MAX_BROKEN_QUOTES = 100
 
 
-def _records(text: str, delim: str) -> list[tuple[int, list[str]]]:
-    """(first line, fields) of each CSV record (lines from 1)."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
-    out = []
-    prev = 0
-    for r in reader:
-        out.append((prev + 1, r))
-        prev = reader.line_num
-    return out
-
-
 def _strict_ok(text: str, delim: str) -> bool:
     """True if the text parses with every quote closed before a delimiter or a line end."""
     try:
@@ -1065,17 +1055,28 @@ def _strict_ok(text: str, delim: str) -> bool:
     return True
 
 
-def read_csv_rows(text: str, delim: str) -> tuple[list[list[str]], dict[int, tuple[int, int]], list[str]]:
+class _RecordTooLong(Exception):
+    """A record ran over more lines than a cell may hold characters: its quote is taken as never closed."""
+
+
+def read_csv_rows(
+    text: str, delim: str, max_record: int = DEFAULT_LIMITS.text
+) -> tuple[list[list[str]], dict[int, tuple[int, int]], list[str]]:
     """The rows of a CSV text, the rows whose quote never closes, and warnings.
 
     A quote opened and never closed makes a CSV reader take the following
     lines into one cell, up to the end of the file or to the next stray
     quote, and those rows would vanish. A record whose cell runs over several
     lines is checked: if its quotes do not close properly (a strict reading
-    fails), the record is read again alone, up to the end of the line where
-    the quote opened, and reported ({row index: (column index, line)}); the
-    lines after it are read as usual, so every row is still counted. A
-    well-quoted cell on several lines ("Red maple\nAcer rubrum") is kept.
+    fails), or it runs over more than ``max_record`` characters (a cell may hold
+    no more: the ``text`` limit), the record is read again alone, up to the end
+    of the line where the quote opened, and reported ({row index: (column index,
+    line)}); the lines after it are read as usual, so every row is still counted.
+    A well-quoted cell on several lines ("Red maple\nAcer rubrum") is kept.
+
+    The lines are read once: a broken quote costs at most ``max_record`` characters
+    read again, never the rest of the file (100 such quotes in 200,000 rows took
+    ~50 s when each re-read what followed it).
     """
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
     rows = list(reader)
@@ -1083,49 +1084,61 @@ def read_csv_rows(text: str, delim: str) -> tuple[list[list[str]], dict[int, tup
     warnings: list[str] = []
     if reader.line_num == len(rows):  # one line per record: no cell runs over a line break
         return rows, broken, warnings
+    lines = io.StringIO(text, newline="").readlines()  # each with its own end: \r\n, \r or \n
     rows = []
-    rest, base = text, 0  # the text still to read; lines before it
-    while rest:
-        recs = _records(rest, delim)
-        lines = io.StringIO(rest, newline="").readlines()
-        bad = None
-        for i, (start, rec) in enumerate(recs):
-            if not any(_LINE_BREAK.search(f) for f in rec):
-                continue
-            end = recs[i + 1][0] - 1 if i + 1 < len(recs) else len(lines)
-            if not _strict_ok("".join(lines[start - 1 : end]), delim):
-                bad = i
-                break
-        if bad is None:
-            rows += [r for _, r in recs]
-            break
+    at = [0, 0, 0]  # next line to read, first line of the record being read, its characters so far
+
+    def feed() -> Any:
+        while at[0] < len(lines):
+            ln = lines[at[0]]
+            if at[0] > at[1] and at[2] + len(ln) > max_record:
+                raise _RecordTooLong
+            at[0] += 1
+            at[2] += len(ln)
+            yield ln
+
+    while at[0] < len(lines):
+        at[1], at[2] = at[0], 0
+        rec: list[str] | None = None
+        try:
+            for rec in csv.reader(feed(), delimiter=delim):
+                first, after = at[1], at[0]
+                if any(_LINE_BREAK.search(f) for f in rec) and not _strict_ok("".join(lines[first:after]), delim):
+                    break
+                rows.append(rec)
+                at[1], at[2] = at[0], 0
+                rec = None
+            else:
+                break  # every line read
+        except _RecordTooLong:
+            first = at[1]
+            rec = next(csv.reader(io.StringIO("".join(lines[first : at[0]]), newline=""), delimiter=delim), [])
+        assert rec is not None
         if len(broken) >= MAX_BROKEN_QUOTES:
             raise SurveyError(
                 f"more than {MAX_BROKEN_QUOTES} quotes are opened and never closed (the last on line "
-                f"{base + recs[bad][0]}); fix the quoting, or save the file again from a spreadsheet"
+                f"{first + 1}); fix the quoting, or save the file again from a spreadsheet"
             )
-        start, rec = recs[bad]
-        j = next(k for k, f in enumerate(rec) if _LINE_BREAK.search(f))
-        opened = start + sum(len(_LINE_BREAK.findall(f)) for f in rec[:j])
-        alone = list(csv.reader(io.StringIO("".join(lines[start - 1 : opened]), newline=""), delimiter=delim))
+        j = next((k for k, f in enumerate(rec) if _LINE_BREAK.search(f)), max(len(rec) - 1, 0))
+        opened = first + 1 + sum(len(_LINE_BREAK.findall(f)) for f in rec[:j])  # its line, from 1
+        alone = list(csv.reader(io.StringIO("".join(lines[first:opened]), newline=""), delimiter=delim))
         row = alone[0] if alone else []
         if row:
             row[-1] = row[-1].rstrip("\r\n")
-        rows += [r for _, r in recs[:bad]]
-        broken[len(rows)] = (max(len(row) - 1, 0), base + opened)
+        broken[len(rows)] = (max(len(row) - 1, 0), opened)
         rows.append(row)
         warnings.append(
-            f"line {base + opened}: a quote opened here is never closed (the lines after it would "
+            f"line {opened}: a quote opened here is never closed (the lines after it would "
             "have been read as one cell); the line was read alone and its row rejected"
         )
-        rest, base = "".join(lines[opened:]), base + opened
+        at[0] = opened
     return rows, broken, warnings
 
 
 def _text_extent(text: str, delim: str, name: str, lim: Limits) -> None:
     """Refuse a text file beyond the row or cell limit before it is split into cells (a 5-million-line
     CSV took 8 GB as lists of cells): lines and delimiters are counted, an upper bound of rows and cells."""
-    lines = text.count("\n") + (not text.endswith("\n"))
+    lines = count_lines(text)  # \r alone ends a line too (a CR-only file skipped this check)
     if lines > lim.rows:
         raise refuse(name, f"it has {lines:,} lines", "rows", lim.rows)
     cells = text.count(delim) + lines
@@ -1142,7 +1155,11 @@ def _open_text(data: bytes, name: str, fmt: str, lim: Limits = DEFAULT_LIMITS) -
     try:
         delim = "\t" if fmt == "tsv" else sniff_delimiter(text)
         _text_extent(text, delim, name, lim)
-        rows, broken, warnings = read_csv_rows(text, delim)
+        rows, broken, warnings = read_csv_rows(text, delim, lim.text)
+        widest = max(map(len, rows), default=0)
+        if widest > lim.columns:  # the limit a workbook's sheet has, for text too (1,000,000 took 12-39 s)
+            row = next(i for i, r in enumerate(rows) if len(r) == widest)
+            raise refuse(name, f"row {row + 1} has {widest:,} columns", "columns", lim.columns)
     except SurveyError as e:
         raise SurveyError(str(e) if str(e).startswith(name) else f"{name}: {e}") from None
     except csv.Error as e:

@@ -293,10 +293,10 @@ def resolve_prices(
             close = difflib.get_close_matches(str(k), list(p), n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise ValueError(f"unknown price {k!r}{hint} known: {', '.join(p)}")
-        v = float(v)
-        if not np.isfinite(v) or v < 0:
-            raise ValueError(f"price {k} must be a non-negative number, got {v}")
-        p[k] = v
+        from treecalc.units import in_range
+
+        # the range of --price (units.RANGES): 1e308 would make inf - inf = NaN benefits, shown as $0.00
+        p[k] = in_range(f"price {k}", v, "price_usd")
     return p
 
 

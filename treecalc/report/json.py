@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from treecalc.results import plain
+from treecalc.results import exact_cents, plain
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -83,6 +83,22 @@ def _per_tree_frame(trees: pd.DataFrame, tree_columns: tuple[str, ...]) -> pd.Da
     return frame
 
 
+def _cents(finding: Any, key: str) -> int | None:
+    """``<key>_cents`` of a finding (exact), else its ``<key>_usd`` in cents (a rules module that keeps none)."""
+    exact = finding.get(f"{key}_cents")
+    return int(exact) if exact is not None else exact_cents(finding.get(f"{key}_usd"))
+
+
+def _plan_cost_cents(plan: list[dict[str, Any]]) -> int:
+    """The planting plan's cost in exact cents: each row's unit cost (dollars and cents) x its count."""
+    from decimal import Decimal
+
+    from treecalc.units import cents
+
+    total = sum((Decimal(repr(float(r["unit_cost_usd"]))) * int(r["count"]) for r in plan), Decimal(0))
+    return int(cents(total) * 100)
+
+
 def assessment_json(a: Assessment) -> dict[str, Any]:
     """The JSON object of ``treecalc assess --json`` (see issue 2's Interface; issue 9's keys)."""
     return _assessment_object(a, records, plain_rows)
@@ -130,6 +146,11 @@ def _assessment_object(
         "value_basis_label": a.options["value_basis_label"],
         "removed_value_usd": rep.get("removed_value_usd"),
         "required_value_usd": rep.get("required_value_usd"),
+        # the amounts of money again in exact integer cents (a JSON float loses cents above ~$9 x 10^13)
+        "removed_value_cents": _cents(rep, "removed_value"),
+        "required_value_cents": _cents(rep, "required_value"),
+        "fund_in_lieu_cents": exact_cents(fund.get("fund_in_lieu_exact", fund.get("fund_in_lieu_usd"))),
+        "fund_alternative_22f_cents": exact_cents(fund.get("alternative_22f_exact", fund.get("alternative_22f_usd"))),
         "replacement": {
             "species_code": first.get("species_code"),
             "dbh_in": first.get("dbh_in"),
@@ -138,6 +159,7 @@ def _assessment_object(
             "trees_planted": rep.get("trees_planted"),
             "trees_in_lieu": rep.get("trees_in_lieu"),
             "planting_cost_usd": rep.get("planting_cost_usd"),
+            "planting_cost_cents": _plan_cost_cents(plan),
             "native_share": rep.get("native_share"),
             "plan": plan,
         },
@@ -157,7 +179,11 @@ def _assessment_object(
         "offence_rows": finding_rows(_raw(pen, "per_tree")),
         "not_offences": finding_rows(_raw(pen, "not_offences")),
         "replacement_parts": [
-            {k: plain(p[k]) for k in ("section", "percent", "trees", "value_usd", "required_value_usd")}
+            {
+                **{k: plain(p[k]) for k in ("section", "percent", "trees", "value_usd", "required_value_usd")},
+                "value_cents": _cents(p, "value"),
+                "required_value_cents": _cents(p, "required_value"),
+            }
             for p in (rep.get("parts") or [])
         ],
         "fund_alternative_22f_usd": fund.get("alternative_22f_usd"),

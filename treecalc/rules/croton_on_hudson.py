@@ -1320,9 +1320,25 @@ def _penalty_findings(
 
 
 def cents_sum(values: Any, mask: np.ndarray) -> Decimal:
-    """The exact sum of amounts already rounded to cents (integer cents, no binary drift)."""
-    v = np.asarray(values, dtype=float)[mask]
-    return Decimal(int(np.rint(v * 100).astype(np.int64).sum())) / 100
+    """The exact sum of amounts already rounded to cents (integer cents, no binary drift, never a wrap).
+
+    The cents are summed in int64 only when no sum of them can pass 2**62; beyond that (30,000 trees of
+    $3.8 trillion each) in Python integers, exactly. A value that is not finite (NaN, infinite) is refused
+    (:class:`treecalc.units.OutOfRange`): cast to int64 it would be an arbitrary number of dollars."""
+    from treecalc.units import OutOfRange
+
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below, not warned of
+        c = np.rint(np.asarray(values, dtype=float)[mask] * 100)
+    if not np.isfinite(c).all():
+        raise OutOfRange(
+            "a tree's value is not a finite number (NaN or infinite): the prices or options given are beyond "
+            "what can be valued; give them within their ranges"
+        )
+    if not len(c):
+        return Decimal(0)
+    if float(np.abs(c).max()) * len(c) < 2.0**62:
+        return Decimal(int(c.astype(np.int64).sum())) / 100
+    return Decimal(sum(int(x) for x in c.tolist())) / 100  # int(float) is exact: each value's own cents
 
 
 def required_value(value_usd: Decimal | float, percent: float) -> Decimal:
@@ -1370,6 +1386,8 @@ def _parts(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], parts: Replacemen
                 required_value_usd=float(required_value(value, pct)),
                 tags=tags[mask].astype(str).tolist(),
                 reason=reason,
+                value_cents=int(value * 100),
+                required_value_cents=int(required_value(value, pct) * 100),
             )
         )
     return out
@@ -1387,8 +1405,11 @@ def _replacement_findings(
     set_text(trees, "exclusion", parts.exclusion)
     part_list = _parts(ctx, trees, law, parts)
     required = bool(part_list)
-    required_usd = float(sum(Decimal(str(p.required_value_usd)) for p in part_list))
-    removed_usd = float(sum(Decimal(str(p.value_usd)) for p in part_list))
+    # summed in exact cents (the parts' floats lose the cents of a very large value)
+    required_cents = sum(int(p.required_value_cents or 0) for p in part_list)
+    removed_cents = sum(int(p.value_cents or 0) for p in part_list)
+    required_usd = float(Decimal(required_cents) / 100)
+    removed_usd = float(Decimal(removed_cents) / 100)
     if opts.replacement_percent is not None and not parts.violation_part.any():
         ctx.warnings.append(
             "a replacement percentage was given but applies only after a violation (§208-22F): "
@@ -1431,6 +1452,8 @@ def _replacement_findings(
         value_basis_label=ctx.options["value_basis_label"],
         removed_value_usd=removed_usd,
         required_value_usd=required_usd if required else 0.0,
+        removed_value_cents=removed_cents,
+        required_value_cents=required_cents if required else 0,
         parts=part_list,
         percent_note=pct_note,
         violation=parts.violation,
@@ -1659,12 +1682,13 @@ def _fund_findings(
     )
     if f["placeholder"] and required and pl.trees_in_lieu:
         ctx.warnings.append(f"the fee in lieu is a {schedule.label}")
-    alt, alt_how = None, ""
+    alt, alt_how, alt_exact = None, "", None
     f_part = next((p for p in part_list if p.section == "§208-22F"), None)
     if f_part is not None:
         values = ctx.capital_value_of(trees, parts.violation_part, schedule.value_basis)
         base = cents_sum(values, np.ones(len(values), dtype=bool))
-        alt = float(required_value(base, f_part.percent))
+        alt_exact = required_value(base, f_part.percent)
+        alt = float(alt_exact)
         alt_how = (
             f"{f_part.percent:g}% of ${base:,.2f}, the value of the {f_part.trees} tree(s) harmed in "
             f"offences on the capital basis {schedule.value_basis} (§208-22F, §208-24), rounded up to the cent"
@@ -1684,6 +1708,7 @@ def _fund_findings(
         fund_in_lieu_exact=f["fund_in_lieu_exact"],
         calculation=f["calculation"],
         alternative_22f_usd=alt,
+        alternative_22f_exact=alt_exact,
         alternative_22f_calculation=alt_how,
         notes=f["notes"],
     )
