@@ -1,4 +1,4 @@
-"""Command line: ``treecalc benefits | survey | assess | water | water-penalty | excavation``.
+"""Command line: ``treecalc benefits | survey | assess | verify | water | water-penalty | excavation``.
 
 One module per command (:mod:`treecalc.cli.benefits`, ``survey``, ``assess``, ``water``,
 ``excavation``), each with ``register(subparsers)``; what they share is in
@@ -17,7 +17,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from treecalc.cli import assess, benefits, excavation, survey, water
+from treecalc.cli import assess, benefits, excavation, survey, verify, water
 from treecalc.cli.common import dump_json
 
 __all__ = ["build_parser", "dump_json", "main"]
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--version", action="version", version=f"treecalc {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
-    for command in (benefits, survey, assess, water, excavation):
+    for command in (benefits, survey, assess, verify, water, excavation):
         command.register(sub)
     return ap
 

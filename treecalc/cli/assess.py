@@ -374,6 +374,17 @@ def _cmd_assess(a: argparse.Namespace) -> int:
     )
     if not a.jurisdiction:  # the jurisdiction the survey's Site sheet named: the same check, before any output
         _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
+    from treecalc.fingerprint import attach
+
+    # what `treecalc verify` derives the assessment again with: the keyword arguments given to assess() and the reader
+    call = {
+        "jurisdiction": a.jurisdiction,
+        "site": site,
+        **options,
+        **kw,
+        "species_map": species_map_arg(a.species_map) or None,
+    }
+    attach(result, path, call)
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):
