@@ -27,6 +27,8 @@ import datetime as _dt
 import decimal
 import hashlib
 import json
+import shutil
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -303,6 +305,72 @@ def _json_differences(doc: Mapping[str, Any], derived: Any) -> list[str]:
     return out
 
 
+def _rows(ws: Any) -> list[tuple[Any, ...]]:
+    out = []
+    for row in ws.iter_rows(values_only=True):
+        row = tuple(row)
+        while row and row[-1] is None:
+            row = row[:-1]
+        out.append(row)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def _xlsx_differences(path: Path, derived: Any) -> list[str]:
+    """The cells of an Excel statement that the statement written again from the derived assessment does not hold
+    (the first of each sheet that differs); the Fingerprint sheet is checked apart."""
+    import io
+
+    import openpyxl
+    from openpyxl.utils import get_column_letter
+
+    from treecalc.statement import statement_bytes
+
+    mine = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    again = openpyxl.load_workbook(io.BytesIO(statement_bytes(derived)), read_only=True, data_only=True)
+    found = []
+    try:
+        for name in dict.fromkeys([*again.sheetnames, *mine.sheetnames]):
+            if name == SHEET_NAME:
+                continue
+            if name not in mine.sheetnames or name not in again.sheetnames:
+                found.append(f"sheet {name!r} " + ("missing" if name not in mine.sheetnames else "added"))
+                continue
+            a, b = _rows(mine[name]), _rows(again[name])
+            for i in range(max(len(a), len(b))):
+                ra, rb = (a[i] if i < len(a) else ()), (b[i] if i < len(b) else ())
+                if ra != rb:
+                    j = next((j for j in range(max(len(ra), len(rb))) if ra[j : j + 1] != rb[j : j + 1]), 0)
+                    found.append(f"{name}!{get_column_letter(j + 1)}{i + 1}")
+                    break
+    finally:
+        mine.close()
+        again.close()
+    return ["the statement's cells differ from the statement written again: " + ", ".join(found)] if found else []
+
+
+def _pdf_text(pdf: Any) -> list[str]:
+    import re
+
+    from pypdf import PdfReader
+
+    # the date a report was prepared is the day it was written, not a figure of the assessment
+    return [re.sub(r"Prepared \d{4}-\d{2}-\d{2}", "Prepared", p.extract_text() or "") for p in PdfReader(pdf).pages]
+
+
+def _pdf_differences(path: Path, derived: Any, survey_name: str | None) -> list[str]:
+    """The pages of a PDF report whose text the report written again from the derived assessment does not have."""
+    import io
+
+    from treecalc.report.content import report_data
+    from treecalc.report.pdf import report_pdf
+
+    a, b = _pdf_text(path), _pdf_text(io.BytesIO(report_pdf(report_data(derived, survey_name))))
+    pages = [str(i + 1) for i in range(max(len(a), len(b))) if a[i : i + 1] != b[i : i + 1]]
+    return ["the report's text differs from the report written again on page " + ", ".join(pages)] if pages else []
+
+
 def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False) -> Verdict:
     """Derive the assessment of ``statement`` again from ``survey`` with the options it records and compare.
 
@@ -331,8 +399,15 @@ def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False)
     options = fp["options"]
     if not isinstance(options, dict):
         raise StatementError(f"{statement}: the fingerprint's options are not a table of keyword arguments")
+    name = recorded.get("file")
     try:
-        derived = assess_file(sp, options, isolated=isolated)
+        with tempfile.TemporaryDirectory(prefix="treecalc-verify-") as td:
+            source = sp
+            if isinstance(name, str) and name and Path(name).name == name and name != sp.name:
+                # a survey renamed since is derived under its recorded name, which the statement and report show
+                source = Path(td) / name
+                shutil.copyfile(sp, source)
+            derived = assess_file(source, options, isolated=isolated)
     except TypeError as e:  # an option this treecalc does not know (a statement of another version)
         v.differences.append(f"options: this treecalc cannot apply the recorded options ({e})")
         return v
@@ -348,6 +423,13 @@ def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False)
         v.differences.append("data files read now that the statement does not record: " + ", ".join(new_files))
     if doc is not None:
         v.differences.extend(_json_differences(doc, derived))
+    else:
+        # written again with the recorded fingerprint: what is compared is the figures (the fingerprint is apart)
+        derived.fingerprint = fp
+        if Path(statement).suffix.lower() == ".xlsx":
+            v.differences.extend(_xlsx_differences(Path(statement), derived))
+        else:
+            v.differences.extend(_pdf_differences(Path(statement), derived, name if isinstance(name, str) else None))
     if now.get("result_sha256") != fp["result_sha256"]:
         v.differences.append(
             "result changed: the assessment derived again is not the one recorded (its SHA-256 differs)"

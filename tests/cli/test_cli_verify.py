@@ -230,3 +230,48 @@ def test_bad_input_is_one_error_line(capsys, lot, tmp_path):
         assert rc == 2, (stmt, out, err)
         assert err.startswith("error: ") and said in err and "Traceback" not in err, err
         assert out == ""
+
+
+def test_an_edited_cell_of_the_excel_statement_is_named(capsys, lot, tmp_path):
+    import openpyxl
+
+    xlsx = tmp_path / "statement.xlsx"
+    _assess(capsys, lot, "--out", str(xlsx))
+    wb = openpyxl.load_workbook(xlsx)
+    ws = wb["Summary"]
+    cell = next(c for row in ws.iter_rows() for c in row if isinstance(c.value, (int, float)) and c.value > 100)
+    cell.value = 1  # a figure lowered by hand; the Fingerprint sheet left as it was
+    wb.save(xlsx)
+    rc, out, _ = _verify(capsys, xlsx, lot)
+    assert rc == 1
+    assert f"the statement's cells differ from the statement written again: Summary!{cell.coordinate}" in out
+    assert "survey changed" not in out and "result changed" not in out
+
+
+def test_a_pdf_report_with_other_figures_under_a_true_fingerprint_is_named(capsys, lot, tmp_path):
+    from treecalc.fingerprint import assess_file, read_fingerprint
+    from treecalc.report.content import report_data
+    from treecalc.report.pdf import report_pdf
+
+    pdf = tmp_path / "report.pdf"
+    _assess(capsys, lot, "--pdf", str(pdf))
+    fp, _ = read_fingerprint(pdf)
+    a = assess_file(lot, fp["options"])
+    d = report_data(a, lot.name)
+    d["fingerprint"] = fp
+    d["civil_penalty_conditional_usd"] = 500  # the report made again with a lower penalty and the true fingerprint
+    forged = tmp_path / "forged.pdf"
+    forged.write_bytes(report_pdf(d))
+    assert _verify(capsys, pdf, lot)[0] == 0
+    rc, out, _ = _verify(capsys, forged, lot)
+    assert rc == 1 and "the report's text differs from the report written again on page" in out
+
+
+def test_a_survey_renamed_since_still_verifies(capsys, lot, tmp_path):
+    xlsx, pdf = tmp_path / "statement.xlsx", tmp_path / "report.pdf"
+    _assess(capsys, lot, "--out", str(xlsx), "--pdf", str(pdf))
+    renamed = tmp_path / "received_from_applicant.csv"
+    shutil.copy(lot, renamed)
+    for statement in (xlsx, pdf):
+        rc, out, _ = _verify(capsys, statement, renamed)
+        assert rc == 0, out
