@@ -54,8 +54,9 @@ ATTACHMENT_NAME = "treecalc-fingerprint.json"
 #: The Excel statement's sheet of the fingerprint, and the item of its row holding the whole of it as JSON.
 SHEET_NAME = "Fingerprint"
 JSON_ITEM = "Fingerprint (JSON)"
-#: Survey reading options recorded with the assessment's (they change what is assessed).
-READ_OPTIONS = ("species_map",)
+#: The options of the survey's reading (:func:`treecalc.ingest.read_survey`), recorded under ``options["read"]``:
+#: they change what is assessed.
+READ_OPTIONS = ("sheet", "column_map", "dbh_unit", "site", "species_map")
 _CHUNK = 1 << 20
 
 
@@ -121,7 +122,7 @@ def make_fingerprint(
     assessment: Any, survey: bytes | str | Path, options: Mapping[str, Any], survey_name: str | None = None
 ) -> dict[str, Any]:
     """The fingerprint of ``assessment``, derived from ``survey`` (its path or bytes) with ``options`` (the keyword
-    arguments of :func:`treecalc.assessment.assess`, and ``species_map`` of the reading)."""
+    arguments of :func:`treecalc.assessment.assess`, and under ``"read"`` those of the reading, :data:`READ_OPTIONS`)."""
     from treecalc import __version__
 
     opts = _plain_options(options)
@@ -159,9 +160,12 @@ def assess_file(path: str | Path, options: Mapping[str, Any], *, isolated: bool 
     from treecalc.ingest import read_survey
 
     opts = dict(options)
-    read_kw = {k: opts.pop(k) for k in READ_OPTIONS if k in opts}
+    read_kw = dict(opts.pop("read", None) or {})
+    unknown = sorted(set(read_kw) - set(READ_OPTIONS))
+    if unknown:
+        raise TypeError(f"unknown options of the survey's reading: {', '.join(unknown)}")
     kw: dict[str, Any] = {"isolated": True} if isolated else {}
-    survey = read_survey(path, species_map=read_kw.get("species_map") or None, **kw)
+    survey = read_survey(path, **{k: v for k, v in read_kw.items() if v is not None}, **kw)
     result = assess(survey, **opts)
     attach(result, path, options)
     return result

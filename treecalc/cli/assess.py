@@ -382,7 +382,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
         "site": site,
         **options,
         **kw,
-        "species_map": species_map_arg(a.species_map) or None,
+        "read": {"species_map": species_map_arg(a.species_map) or None},
     }
     if Path(path).is_file():  # (a reader given no file, as the tests' stand-in survey, has no bytes to fingerprint)
         attach(result, path, call)
