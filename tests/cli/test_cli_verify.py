@@ -275,3 +275,23 @@ def test_a_survey_renamed_since_still_verifies(capsys, lot, tmp_path):
     for statement in (xlsx, pdf):
         rc, out, _ = _verify(capsys, statement, renamed)
         assert rc == 0, out
+
+
+def test_a_wesley_hills_statement_records_chapter_95_and_verifies(capsys, tmp_path):
+    lot = tmp_path / "12_grandview_ave.csv"
+    lot.write_text(
+        "tag,species,dbh_in,action,distance_to_residence_ft\n"
+        "1,Quercus alba,18,remove,40\n"
+        "2,Acer rubrum,7,remove,15\n"
+        "3,Tsuga canadensis,12,retain,60\n",
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert main(["assess", str(lot), "--jurisdiction", "wesley-hills", "--site", "lot_area_acres=1.2", "--json"]) == 0
+    statement = tmp_path / "statement.json"
+    statement.write_text(capsys.readouterr().out)
+    fp = json.loads(statement.read_text())["fingerprint"]
+    assert fp["data_files"]["law/wesley_hills.toml"] == _sha(BUNDLED_DATA_DIR / "law/wesley_hills.toml")
+    assert fp["options"]["site"] == {"lot_area_acres": 1.2} and fp["options"]["jurisdiction"] == "wesley-hills"
+    rc, out, _ = _verify(capsys, statement, lot)
+    assert rc == 0, out
