@@ -178,6 +178,9 @@ def _checked(fp: Any, where: str) -> dict[str, Any]:
     need = ("treecalc_version", "survey", "data_files", "options", "result_sha256")
     if not isinstance(fp, dict) or any(k not in fp for k in need):
         raise StatementError(f"{where}: the fingerprint is incomplete (it needs {', '.join(need)})")
+    tables = ("survey", "data_files", "options")
+    if not all(isinstance(fp[k], dict) for k in tables) or not isinstance(fp["result_sha256"], str):
+        raise StatementError(f"{where}: the fingerprint is malformed ({', '.join(tables)} must be tables)")
     return fp
 
 
@@ -419,7 +422,7 @@ def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False)
         if v.differences:  # e.g. a changed survey this treecalc refuses: the change is the finding
             v.differences.append(f"the assessment could not be derived again: {e}")
             return v
-        raise StatementError(f"survey {sp}: {e}") from None
+        raise StatementError(f"the assessment of {sp} could not be derived again: {e}") from None
     v.differences.extend(_file_differences(fp))
     now = derived.fingerprint or {}
     new_files = sorted(set(now.get("data_files") or {}) - set(fp.get("data_files") or {}))

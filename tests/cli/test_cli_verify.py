@@ -216,7 +216,12 @@ def test_bad_input_is_one_error_line(capsys, lot, tmp_path):
     notes = tmp_path / "notes.txt"
     notes.write_text("hello")
     statement = _json_statement(capsys, lot, tmp_path)
+    malformed = tmp_path / "malformed.json"
+    doc = json.loads(statement.read_text())
+    doc["fingerprint"]["survey"] = "lot_17_grand_st.csv"  # a hand-made fingerprint: no hash of the survey
+    malformed.write_text(json.dumps(doc))
     cases = [
+        (malformed, lot, "the fingerprint is malformed"),
         (tmp_path / "missing.json", lot, "no such file"),
         (notes, lot, "give the JSON (.json), the Excel statement (.xlsx) or the PDF report (.pdf)"),
         (no_fp, lot, "no fingerprint in this JSON"),
