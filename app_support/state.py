@@ -281,7 +281,12 @@ def _assess(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes
     kw = json.loads(opts_json)
     edits = {k: kw.pop(k, None) for k in EDIT_KEYS}
     sv = _survey if _survey is not None else _read_survey(sha256, name, read_json, _data)
-    return assess(edited_survey(sv, edits), **kw)
+    result = assess(edited_survey(sv, edits), **kw)
+    if not any(edits.values()):  # corrections made on screen are not in the file: no fingerprint claims they are
+        from treecalc.fingerprint import attach
+
+        attach(result, _data, {**kw, "read": json.loads(read_json)}, survey_name=name)
+    return result
 
 
 def _memo(name: str, key: tuple, make: Callable[[], Any]) -> Any:

@@ -807,12 +807,15 @@ def test_cli_json_is_the_library_json(generated, capsys):
     from treecalc.assessment import assess
     from treecalc.cli import main
     from treecalc.cli.common import _json_default
+    from treecalc.fingerprint import result_sha256
 
     for path, a in ((generated[0], generated[1]), (SAMPLE, assess(SAMPLE))):
         capsys.readouterr()
         assert main(["assess", str(path), "--json"]) == 0
         got = json.loads(capsys.readouterr().out)
         want = json.loads(json.dumps(a.to_json(), default=_json_default))
+        # the CLI adds what it derived the assessment from (the library was not given it): the rest is the same
+        assert got.pop("fingerprint")["result_sha256"] == result_sha256(a)
         assert got == want
 
 

@@ -214,6 +214,8 @@ class Assessment:
     warnings: list[str]
     method: dict[str, Any]
     site: dict[str, Any] = field(default_factory=dict)
+    #: What the assessment was derived from (:mod:`treecalc.fingerprint`), when the caller recorded it.
+    fingerprint: dict[str, Any] | None = None
 
     # -- summaries -------------------------------------------------------------------------
     @property

@@ -1520,7 +1520,34 @@ def build_workbook(assessment: Any, target: Any, *, stream_rows: bool = True) ->
     _penalties(book, assessment)
     _rejected(book, assessment)
     _method(book, assessment)
+    _fingerprint(book, assessment)
     book.close(f"Tree statement — {_jurisdiction(assessment)}")
+
+
+def _fingerprint(book: _Book, a: Any) -> None:
+    """The sheet ``treecalc verify`` reads: the fingerprint's figures for a reader, then the whole of it as JSON."""
+    import json
+
+    from treecalc import fingerprint as fpmod
+
+    fp = getattr(a, "fingerprint", None)
+    if not fp:
+        return
+    ws = book.sheet(fpmod.SHEET_NAME)
+    book.layout(ws, [34, 90], None, None)
+    survey = fp.get("survey") or {}
+    rows: list[tuple[str, Any]] = [
+        ("Fingerprint: check with `treecalc verify STATEMENT SURVEY`", ""),
+        ("treecalc version", fp.get("treecalc_version")),
+        ("Survey file", survey.get("file")),
+        ("Survey SHA-256", survey.get("sha256")),
+        *((f"SHA-256 of {rel}", sha) for rel, sha in (fp.get("data_files") or {}).items()),
+        ("Result SHA-256", fp.get("result_sha256")),
+        (fpmod.JSON_ITEM, json.dumps(fp, ensure_ascii=False, sort_keys=True)),
+    ]
+    for i, (item, value) in enumerate(rows):
+        book.cell(ws, i, 0, item, style="header" if i == 0 else None)
+        book.cell(ws, i, 1, value)
 
 
 def write_statement(assessment: Any, path_or_buffer: Any = None) -> bytes | None:

@@ -74,6 +74,7 @@ __all__ = [
     "MissingDataFile",
     "data_file",
     "read_data_toml",
+    "data_files_read",
 ]
 
 CENT = Decimal("0.01")
@@ -123,7 +124,18 @@ def data_file(relpath: str, folder: Path | None = None) -> Path:
             f"{relpath} is missing from {_where(base)}: copy it from {BUNDLED_DATA_DIR / relpath}"
             + (f" or unset {DATA_ENV}" if os.environ.get(DATA_ENV) else "")
         )
+    _READ[relpath] = path
     return path
+
+
+#: Every file of the data folder this process has opened (relative path -> path), for the fingerprint of a
+#: statement (:mod:`treecalc.fingerprint`): tables are cached once read, so a file counts from its first read on.
+_READ: dict[str, Path] = {}
+
+
+def data_files_read() -> dict[str, Path]:
+    """The data files read so far (``"law/croton_on_hudson.toml"``, ``"species/catalogue.csv"``), sorted."""
+    return dict(sorted(_READ.items()))
 
 
 def read_data_toml(relpath: str, folder: Path | None = None) -> dict[str, Any]:

@@ -68,3 +68,30 @@ def test_changing_an_option_asks_for_the_report_again():
     # the PDF built before is of other options: not offered; the build button is back
     assert not [b for b in at.get("download_button") if "printable report" in b.proto.label]
     assert at.button(key="permit_pdf_make")
+
+
+def test_the_apps_pdf_verifies_against_the_uploaded_survey(tmp_path, capsys):
+    """The report the app serves carries the fingerprint of the upload and the options on screen: ``treecalc
+    verify`` derives it again from the same file (exit 0), and names a re-measured tree (exit 1)."""
+    from streamlit.testing.v1 import AppTest
+
+    from treecalc.cli import main
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at.file_uploader(key="w_upload").set_value(("Hudson St lot 7.csv", SURVEY, "text/csv")).run()
+    at.session_state["tc_read_opts"] = {"site": {"subdividable": "yes"}}
+    at.switch_page("treecalc_app/permit.py").run()
+    at.number_input(key="w_repl_cost").set_value(900.0).run()
+    at.button(key="permit_pdf_make").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    (button,) = [b for b in at.get("download_button") if "printable report" in b.proto.label]
+    pdf = tmp_path / "report.pdf"
+    pdf.write_bytes(_served(button.proto.url))
+    survey = tmp_path / "Hudson St lot 7.csv"
+    survey.write_bytes(SURVEY)
+    capsys.readouterr()
+    assert main(["verify", str(pdf), str(survey)]) == 0, capsys.readouterr()
+    survey.write_bytes(SURVEY.replace(b"104,Red maple,8,", b"104,Red maple,9,"))
+    capsys.readouterr()
+    assert main(["verify", str(pdf), str(survey)]) == 1
+    assert "survey changed" in capsys.readouterr().out

@@ -426,6 +426,13 @@ def assess_args(a: argparse.Namespace) -> tuple[Any, str]:
     site = kwargs["site"]
     if not a.jurisdiction:  # the jurisdiction the survey's Site sheet named: the same check, before any output
         _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
+    from treecalc.cli.survey import species_map_arg
+    from treecalc.fingerprint import attach
+
+    # what `treecalc verify` derives the assessment again with: the keyword arguments given to assess() and the reader
+    call = {**kwargs, "read": {"species_map": species_map_arg(a.species_map) or None}}
+    if Path(path).is_file():  # (a reader given no file, as the tests' stand-in survey, has no bytes to fingerprint)
+        attach(result, path, call)
     return result, path
 
 

@@ -104,6 +104,12 @@ def assessment_json(a: Assessment) -> dict[str, Any]:
     return _assessment_object(a, records, plain_rows)
 
 
+def _fingerprint(a: Assessment) -> dict[str, Any]:
+    """``{"fingerprint": ...}`` when the assessment carries one (:mod:`treecalc.fingerprint`), else nothing."""
+    fp = getattr(a, "fingerprint", None)
+    return {"fingerprint": fp} if fp else {}
+
+
 def _raw(finding: Any, key: str) -> Any:
     """A finding's field as it is held (a :class:`treecalc.results.Records` stays columns; reading it as a mapping
     would make it a list of dicts), or ``finding.get(key)`` for a plain dict."""
@@ -198,4 +204,4 @@ def _assessment_object(
         "assumptions": a.assumptions,
         "warnings": a.warnings,
         "options": {k: v for k, v in a.options.items() if k != "benefit_params"},
-    }
+    } | _fingerprint(a)

@@ -421,6 +421,29 @@ def _signatures(doc: _Doc) -> None:
     doc.para("Engineer's decision:  [ ] approved   [ ] approved with conditions   [ ] denied", size=9)
 
 
+def _fingerprint(doc: _Doc, d: Mapping[str, Any]) -> None:
+    """The fingerprint's figures in a short closing section, and the whole of it attached as JSON, which
+    ``treecalc verify`` reads (:mod:`treecalc.fingerprint`)."""
+    import json
+
+    from treecalc.fingerprint import ATTACHMENT_NAME
+
+    fp = d.get("fingerprint")
+    if not fp:
+        return
+    survey = fp.get("survey") or {}
+    doc.ln(3)
+    doc.para(
+        f"Fingerprint (check with: treecalc verify REPORT.pdf SURVEY): treecalc {fp.get('treecalc_version')}; "
+        f"survey {survey.get('file')} SHA-256 {survey.get('sha256')}; {len(fp.get('data_files') or {})} law and "
+        f"species files (SHA-256 in the attached {ATTACHMENT_NAME}); result SHA-256 {fp.get('result_sha256')}.",
+        "I",
+        7,
+    )
+    text = json.dumps(fp, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    doc.embed_file(bytes=text, basename=ATTACHMENT_NAME, mime_type="application/json")
+
+
 def report_pdf(d: Mapping[str, Any], *, survey_name: str | None = None, generated: _dt.date | None = None) -> bytes:
     """The report of an assessment's JSON dict (``Assessment.to_json()`` or :func:`report_data`), as PDF bytes."""
     name = survey_name or d.get("survey_name") or "survey"
@@ -449,6 +472,7 @@ def report_pdf(d: Mapping[str, Any], *, survey_name: str | None = None, generate
     for part in (_answer, _triggers, _plan, _fund, _penalties, _trees, _rejected, _statement, _method):
         part(doc, d)
     _signatures(doc)
+    _fingerprint(doc, d)
     return bytes(doc.output())
 
 

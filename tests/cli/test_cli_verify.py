@@ -1,0 +1,302 @@
+"""``treecalc verify STATEMENT SURVEY``: every statement (JSON, Excel, PDF) carries a fingerprint of what it was
+derived from, and verify derives it again: exit 0 when it matches, 1 naming what differs, 2 on bad input.
+
+The surveys are small ones of the kind a village receives (a lot cleared for a house, a Wesley Hills lot), not the
+bundled sample. Hashes are worked out here with hashlib from the files' bytes, apart from treecalc's code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from treecalc import __version__
+from treecalc.cli import main
+from treecalc.units import BUNDLED_DATA_DIR
+
+#: A lot in Croton-on-Hudson cleared for a house: two trees taken down already, one to come down, two kept.
+CROTON_LOT = (
+    "tag,species,dbh_in,action,condition\n"
+    "101,Acer rubrum,14,removed,good\n"
+    "102,Quercus rubra,26,removed,fair\n"
+    "103,Pinus strobus,11.5,remove,good\n"
+    "104,Acer saccharum,9,retain,good\n"
+    "105,Fagus grandifolia,31,retain,good\n"
+)
+#: The same survey with one diameter re-measured (tree 102: 26 in -> 28 in).
+CROTON_LOT_REMEASURED = CROTON_LOT.replace("102,Quercus rubra,26,", "102,Quercus rubra,28,")
+
+ASSESS_OPTIONS = ["--jurisdiction", "croton-on-hudson", "--days", "3", "--site", "subdividable=false"]
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def lot(tmp_path: Path) -> Path:
+    p = tmp_path / "lot_17_grand_st.csv"
+    p.write_text(CROTON_LOT, encoding="utf-8")
+    return p
+
+
+def _assess(capsys, survey: Path, *extra: str) -> str:
+    capsys.readouterr()
+    assert main(["assess", str(survey), *ASSESS_OPTIONS, *extra]) == 0
+    return capsys.readouterr().out
+
+
+def _json_statement(capsys, survey: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "statement.json"
+    out.write_text(_assess(capsys, survey, "--json"), encoding="utf-8")
+    return out
+
+
+def _verify(capsys, statement: Path, survey: Path) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(["verify", str(statement), str(survey)])
+    got = capsys.readouterr()
+    return rc, got.out, got.err
+
+
+# -- what the fingerprint records ------------------------------------------------------------------------------------
+def test_the_json_records_the_survey_the_law_files_the_version_and_the_options(capsys, lot, tmp_path):
+    fp = json.loads(_json_statement(capsys, lot, tmp_path).read_text())["fingerprint"]
+    assert fp["survey"] == {"file": lot.name, "bytes": len(CROTON_LOT.encode()), "sha256": _sha(lot)}
+    assert fp["treecalc_version"] == __version__
+    # the Chapter 208 law, the site facts and the fee schedule it read, and the species tables the values rest on
+    for rel in ("law/croton_on_hudson.toml", "law/site_facts.toml", "law/fee_schedule.toml", "species/catalogue.csv"):
+        assert fp["data_files"][rel] == _sha(BUNDLED_DATA_DIR / rel), rel
+    assert not any(rel.startswith("examples/") for rel in fp["data_files"])  # the sample survey is no data file
+    assert fp["options"]["continuing_days"] == 3
+    assert fp["options"]["site"] == {"subdividable": "false"}
+    assert fp["options"]["jurisdiction"] == "croton-on-hudson"
+    assert len(fp["result_sha256"]) == 64
+
+
+# -- exit 0 ----------------------------------------------------------------------------------------------------------
+def test_a_json_statement_verifies_against_its_survey(capsys, lot, tmp_path):
+    rc, out, err = _verify(capsys, _json_statement(capsys, lot, tmp_path), lot)
+    assert (rc, err) == (0, ""), out
+    assert out.startswith("verified:") and _sha(lot) in out
+
+
+def test_the_excel_statement_and_the_pdf_verify_against_their_survey(capsys, lot, tmp_path):
+    import openpyxl
+    from pypdf import PdfReader
+
+    xlsx, pdf = tmp_path / "statement.xlsx", tmp_path / "report.pdf"
+    _assess(capsys, lot, "--out", str(xlsx), "--pdf", str(pdf))
+    for statement in (xlsx, pdf):
+        rc, out, err = _verify(capsys, statement, lot)
+        assert (rc, err) == (0, ""), (statement, out)
+    # a reader sees the survey's hash on the Fingerprint sheet and at the end of the PDF
+    wb = openpyxl.load_workbook(xlsx, read_only=True)
+    rows = {r[0]: r[1] for r in wb["Fingerprint"].iter_rows(values_only=True)}
+    assert rows["Survey SHA-256"] == _sha(lot)
+    assert rows["SHA-256 of law/croton_on_hudson.toml"] == _sha(BUNDLED_DATA_DIR / "law/croton_on_hudson.toml")
+    text = "".join(p.extract_text() for p in PdfReader(pdf).pages).replace("\n", "")
+    assert _sha(lot) in text.replace(" ", "")
+
+
+# -- exit 1 ----------------------------------------------------------------------------------------------------------
+def test_a_changed_survey_is_named(capsys, lot, tmp_path):
+    statement = _json_statement(capsys, lot, tmp_path)
+    lot.write_text(CROTON_LOT_REMEASURED, encoding="utf-8")  # tree 102 re-measured after the statement
+    rc, out, _ = _verify(capsys, statement, lot)
+    assert rc == 1
+    assert "survey changed" in out and "per_tree" in out
+    assert "law file" not in out and "version changed" not in out
+
+
+def test_an_excel_statement_of_another_survey_is_named(capsys, lot, tmp_path):
+    xlsx = tmp_path / "statement.xlsx"
+    _assess(capsys, lot, "--out", str(xlsx))
+    other = tmp_path / "lot_19_grand_st.csv"
+    other.write_text(CROTON_LOT_REMEASURED, encoding="utf-8")
+    rc, out, _ = _verify(capsys, xlsx, other)
+    assert rc == 1 and "survey changed" in out and "result changed" in out
+
+
+def test_a_statement_of_another_treecalc_version_is_named(capsys, lot, tmp_path):
+    statement = _json_statement(capsys, lot, tmp_path)
+    doc = json.loads(statement.read_text())
+    doc["fingerprint"]["treecalc_version"] = "0.0.9"  # as an older treecalc would have written it
+    statement.write_text(json.dumps(doc))
+    rc, out, _ = _verify(capsys, statement, lot)
+    assert rc == 1
+    assert f"version changed: the statement was derived with treecalc 0.0.9, this is {__version__}" in out
+    assert "survey changed" not in out
+
+
+def test_options_that_do_not_give_the_statement_are_named(capsys, lot, tmp_path):
+    statement = _json_statement(capsys, lot, tmp_path)
+    doc = json.loads(statement.read_text())
+    doc["fingerprint"]["options"]["continuing_days"] = 30  # the record says 30 days; the statement shows 3
+    statement.write_text(json.dumps(doc))
+    rc, out, _ = _verify(capsys, statement, lot)
+    assert rc == 1
+    assert "options: the statement shows continuing_days=3 where the recorded options give continuing_days=30" in out
+    assert "result changed" in out
+
+
+def test_an_edited_figure_is_named(capsys, lot, tmp_path):
+    statement = _json_statement(capsys, lot, tmp_path)
+    doc = json.loads(statement.read_text())
+    # two trees removed, permit not known (§208-29B): the conditional civil penalty, lowered by hand
+    assert doc["civil_penalty_conditional_usd"] > 0
+    doc["civil_penalty_conditional_usd"] = 500  # the figure changed, the fingerprint left as it was
+    statement.write_text(json.dumps(doc))
+    rc, out, _ = _verify(capsys, statement, lot)
+    assert rc == 1
+    assert "the statement's figures differ from the assessment derived again: civil_penalty_conditional_usd" in out
+    assert "survey changed" not in out
+
+
+def test_a_changed_fee_schedule_given_apart_is_named(capsys, lot, tmp_path):
+    fee = tmp_path / "fees_2026.toml"
+    shutil.copy(BUNDLED_DATA_DIR / "law" / "fee_schedule.toml", fee)
+    statement = tmp_path / "statement.json"
+    statement.write_text(_assess(capsys, lot, "--json", "--fee-schedule", str(fee)))
+    assert json.loads(statement.read_text())["fingerprint"]["fee_schedule_file"] == {
+        "path": str(fee),
+        "sha256": _sha(fee),
+    }
+    assert _verify(capsys, statement, lot)[0] == 0
+    fee.write_text(fee.read_text() + "\n# a later Board resolution\n")
+    rc, out, _ = _verify(capsys, statement, lot)
+    assert rc == 1 and f"fee schedule changed: {fee}" in out
+
+
+def _treecalc(data: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    """The command line in a fresh interpreter: the data folder (TREECALC_DATA) is chosen when treecalc is imported."""
+    env = {**os.environ, "TREECALC_DATA": str(data)}
+    code = "import sys; from treecalc.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_a_changed_law_file_is_named(lot, tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, data, ignore=shutil.ignore_patterns("examples"))
+    r = _treecalc(data, "assess", str(lot), *ASSESS_OPTIONS, "--json")
+    assert r.returncode == 0, r.stderr
+    statement = tmp_path / "statement.json"
+    statement.write_text(r.stdout)
+    r = _treecalc(data, "verify", str(statement), str(lot))
+    assert r.returncode == 0, r.stdout + r.stderr
+    law = data / "law" / "croton_on_hudson.toml"
+    law.write_text(law.read_text() + "\n# amended by Local Law No. 1 of 2027\n")  # the Village's copy amended
+    r = _treecalc(data, "verify", str(statement), str(lot))
+    assert r.returncode == 1, r.stderr
+    assert "law file changed: law/croton_on_hudson.toml" in r.stdout
+    assert "law/site_facts.toml" not in r.stdout and "species file" not in r.stdout
+    assert "survey changed" not in r.stdout
+
+
+# -- exit 2 ----------------------------------------------------------------------------------------------------------
+def test_bad_input_is_one_error_line(capsys, lot, tmp_path):
+    from treecalc.assessment import assess
+    from treecalc.report import write_pdf
+
+    no_fp = tmp_path / "old.json"
+    no_fp.write_text(json.dumps({"jurisdiction": "croton_on_hudson"}))
+    broken = tmp_path / "broken.xlsx"
+    broken.write_bytes(b"not a workbook")
+    old_pdf = tmp_path / "old.pdf"
+    write_pdf(assess(lot), old_pdf)  # a report written without a fingerprint
+    garbled = tmp_path / "garbled.json"
+    garbled.write_text("{")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello")
+    statement = _json_statement(capsys, lot, tmp_path)
+    malformed = tmp_path / "malformed.json"
+    doc = json.loads(statement.read_text())
+    doc["fingerprint"]["survey"] = "lot_17_grand_st.csv"  # a hand-made fingerprint: no hash of the survey
+    malformed.write_text(json.dumps(doc))
+    cases = [
+        (malformed, lot, "the fingerprint is malformed"),
+        (tmp_path / "missing.json", lot, "no such file"),
+        (notes, lot, "give the JSON (.json), the Excel statement (.xlsx) or the PDF report (.pdf)"),
+        (no_fp, lot, "no fingerprint in this JSON"),
+        (garbled, lot, "not a JSON statement"),
+        (broken, lot, "not an Excel statement"),
+        (old_pdf, lot, "no treecalc-fingerprint.json attached"),
+        (statement, tmp_path / "missing.csv", "missing.csv: no such file"),
+    ]
+    for stmt, survey, said in cases:
+        rc, out, err = _verify(capsys, stmt, survey)
+        assert rc == 2, (stmt, out, err)
+        assert err.startswith("error: ") and said in err and "Traceback" not in err, err
+        assert out == ""
+
+
+def test_an_edited_cell_of_the_excel_statement_is_named(capsys, lot, tmp_path):
+    import openpyxl
+
+    xlsx = tmp_path / "statement.xlsx"
+    _assess(capsys, lot, "--out", str(xlsx))
+    wb = openpyxl.load_workbook(xlsx)
+    ws = wb["Summary"]
+    cell = next(c for row in ws.iter_rows() for c in row if isinstance(c.value, (int, float)) and c.value > 100)
+    cell.value = 1  # a figure lowered by hand; the Fingerprint sheet left as it was
+    wb.save(xlsx)
+    rc, out, _ = _verify(capsys, xlsx, lot)
+    assert rc == 1
+    assert f"the statement's cells differ from the statement written again: Summary!{cell.coordinate}" in out
+    assert "survey changed" not in out and "result changed" not in out
+
+
+def test_a_pdf_report_with_other_figures_under_a_true_fingerprint_is_named(capsys, lot, tmp_path):
+    from treecalc.fingerprint import assess_file, read_fingerprint
+    from treecalc.report.content import report_data
+    from treecalc.report.pdf import report_pdf
+
+    pdf = tmp_path / "report.pdf"
+    _assess(capsys, lot, "--pdf", str(pdf))
+    fp, _ = read_fingerprint(pdf)
+    a = assess_file(lot, fp["options"])
+    d = report_data(a, lot.name)
+    d["fingerprint"] = fp
+    d["civil_penalty_conditional_usd"] = 500  # the report made again with a lower penalty and the true fingerprint
+    forged = tmp_path / "forged.pdf"
+    forged.write_bytes(report_pdf(d))
+    assert _verify(capsys, pdf, lot)[0] == 0
+    rc, out, _ = _verify(capsys, forged, lot)
+    assert rc == 1 and "the report's text differs from the report written again on page" in out
+
+
+def test_a_survey_renamed_since_still_verifies(capsys, lot, tmp_path):
+    xlsx, pdf = tmp_path / "statement.xlsx", tmp_path / "report.pdf"
+    _assess(capsys, lot, "--out", str(xlsx), "--pdf", str(pdf))
+    renamed = tmp_path / "received_from_applicant.csv"
+    shutil.copy(lot, renamed)
+    for statement in (xlsx, pdf):
+        rc, out, _ = _verify(capsys, statement, renamed)
+        assert rc == 0, out
+
+
+def test_a_wesley_hills_statement_records_chapter_95_and_verifies(capsys, tmp_path):
+    lot = tmp_path / "12_grandview_ave.csv"
+    lot.write_text(
+        "tag,species,dbh_in,action,distance_to_residence_ft\n"
+        "1,Quercus alba,18,remove,40\n"
+        "2,Acer rubrum,7,remove,15\n"
+        "3,Tsuga canadensis,12,retain,60\n",
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert main(["assess", str(lot), "--jurisdiction", "wesley-hills", "--site", "lot_area_acres=1.2", "--json"]) == 0
+    statement = tmp_path / "statement.json"
+    statement.write_text(capsys.readouterr().out)
+    fp = json.loads(statement.read_text())["fingerprint"]
+    assert fp["data_files"]["law/wesley_hills.toml"] == _sha(BUNDLED_DATA_DIR / "law/wesley_hills.toml")
+    assert fp["options"]["site"] == {"lot_area_acres": 1.2} and fp["options"]["jurisdiction"] == "wesley-hills"
+    rc, out, _ = _verify(capsys, statement, lot)
+    assert rc == 0, out

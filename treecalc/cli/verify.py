@@ -1,0 +1,34 @@
+"""``treecalc verify STATEMENT SURVEY``: does a statement follow from a survey? (:func:`treecalc.fingerprint.verify`)
+
+Exit 0 when the assessment derived again matches the statement's fingerprint, 1 naming each difference, 2 on bad
+input (a statement without a fingerprint, a missing file). No domain logic here.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "verify",
+        help="check that a statement (JSON, Excel or PDF) follows from a survey: same survey, law, data, version",
+    )
+    p.add_argument("statement", help="the statement: treecalc assess --json output (.json), --out (.xlsx) or --pdf")
+    p.add_argument("survey", help="the survey file the statement says it was derived from")
+    p.set_defaults(func=_cmd_verify)
+
+
+def _cmd_verify(a: argparse.Namespace) -> int:
+    from treecalc.fingerprint import verify
+
+    verdict = verify(a.statement, a.survey, isolated=True)
+    if verdict.matches:
+        print(f"verified: {a.statement} follows from {a.survey}")
+        for item in verdict.checked:
+            print(f"  {item}")
+        return 0
+    print(f"NOT verified: {a.statement} does not follow from {a.survey}")
+    for d in verdict.differences:
+        print(f"  - {d}")
+    return 1
