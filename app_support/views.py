@@ -65,7 +65,10 @@ def fund_table(fund: Mapping[str, Any] | None, a: Any = None) -> pd.DataFrame:
         from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
 
         default = {str(DEFAULT_FEE_SCHEDULE): f"the default fee schedule ({DEFAULT_FEE_SCHEDULE.name})"}
-        d["source"] = fee_source(d["source"], {**FEE_SOURCE_WORDS, **default})  # "; fee per tree overridden" stays
+        words = {**FEE_SOURCE_WORDS, **default}
+        if d.get("label") and d.get("label") != "fee schedule":  # set here: known by its words, as the statement
+            words["given as a dict"] = str(d["label"])
+        d["source"] = fee_source(d["source"], words)  # "; fee per tree overridden" stays
     d = {k: yes_no(v) if isinstance(v, bool) else v for k, v in d.items() if not _unset(v)}  # no empty rows
     table = kv_table(d, skip=("notes", "fund_in_lieu_exact"))
     table["Item"] = [FUND_ITEMS.get(k) or value_label(k, a) for k in table["Item"]]
@@ -260,6 +263,46 @@ def default_stock(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
         name = str(row["common_name"])
     d["label"] = f"Default: {name}, {d['dbh_in']:g} in DBH (the law engine's choice)"
     return d
+
+
+#: The value bases the law may compare (§208-22B), in words
+BASIS_KINDS = {
+    "annual": "Annual benefits (USD/yr)",
+    "cumulative": "Benefits over a lifetime of years (USD)",
+    "appraised": "Appraised replacement value (CTLA, USD)",
+}
+
+
+def basis_control(page: str = "") -> None:
+    """The value basis (§208-22B): one option, the same control on every page whose answer it changes
+    (Benefits, where its values are shown, and Permit, Violations, Fund, where it turns the replacement,
+    the payment and the statement). ``page`` keeps each page's widget its own."""
+    from app_support import state
+
+    basis = str(state.opt("value_basis", "annual"))
+    sfx = f"_{page}" if page else ""
+    c1, c2 = st.columns([3, 1])
+    cur = basis.split(":")[0]
+    kind = c1.radio(
+        "Value basis (§208-22B: what the replacement must carry)"
+        + ("" if not page else " — it changes the figures on this page"),
+        list(BASIS_KINDS),
+        index=list(BASIS_KINDS).index(cur) if cur in BASIS_KINDS else 0,
+        format_func=BASIS_KINDS.get,
+        key=f"w_basis_kind{sfx}",
+        horizontal=True,
+        help="Annual: the National Tree Benefit Calculator's total annual benefits (§208-22B). "
+        "Over N years: each year's benefits as the tree grows, summed (no mortality, no "
+        "discounting). Appraised: the CTLA replacement value. The permit, violations, fund and statement use it; "
+        "it is one setting, the same on every page.",
+    )
+    if kind == "cumulative":
+        years = c2.number_input(
+            "Years", 1, 100, int(basis.split(":")[1]) if ":" in basis else 20, key=f"w_basis_years{sfx}"
+        )
+        state.set_opt("value_basis", f"cumulative:{int(years)}")
+    else:
+        state.set_opt("value_basis", None if kind == "annual" else kind)
 
 
 def plantable_controls() -> None:
@@ -470,3 +513,21 @@ def offence_rows(a: Any) -> pd.DataFrame:
         out.insert(1, "Offence", [("conditional" if k == "conditional" else "definite") for k in kinds])
         out.insert(2, "Depends on", [_depends(r) if k == "conditional" else "facts given" for r, k in zip(rows, kinds)])
     return out
+
+
+def alternative_22f(where: Any, a: Any) -> None:
+    """The §208-22F payment alternative as a headline (money), with its calculation under it: after a
+    violation the applicant may pay the Tree Preservation Fund instead of replanting."""
+    from app_support import ui
+
+    fund = get(a, "fund") or {}
+    alt = get(fund, "alternative_22f_usd")
+    if alt is None:
+        return
+    ui.money_metric(
+        where,
+        "Or pay instead of replacing (USD, §208-22F)",
+        alt,
+        help="§208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund "
+        "this sum. " + str(get(fund, "alternative_22f_calculation") or ""),
+    )

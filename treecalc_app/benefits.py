@@ -82,30 +82,7 @@ def _sidebar() -> None:
 
 def _basis_control() -> None:
     """The value basis the law compares (§208-22B), here where its values are shown."""
-    basis = str(state.opt("value_basis", "annual"))
-    kinds = {
-        "annual": "Annual benefits (USD/yr)",
-        "cumulative": "Benefits over a lifetime of years (USD)",
-        "appraised": "Appraised replacement value (CTLA, USD)",
-    }
-    c1, c2 = st.columns([3, 1])
-    cur = basis.split(":")[0]
-    kind = c1.radio(
-        "Value basis (§208-22B: what the replacement must carry)",
-        list(kinds),
-        index=list(kinds).index(cur) if cur in kinds else 0,
-        format_func=kinds.get,
-        key="w_basis_kind",
-        horizontal=True,
-        help="Annual: the National Tree Benefit Calculator's total annual benefits (§208-22B). "
-        "Over N years: each year's benefits as the tree grows, summed (no mortality, no "
-        "discounting). Appraised: the CTLA replacement value. The permit, fund and statement use it.",
-    )
-    if kind == "cumulative":
-        years = c2.number_input("Years", 1, 100, int(basis.split(":")[1]) if ":" in basis else 20, key="w_basis_years")
-        state.set_opt("value_basis", f"cumulative:{int(years)}")
-    else:
-        state.set_opt("value_basis", None if kind == "annual" else kind)
+    views.basis_control()
 
 
 def _cards(ben: pd.DataFrame, title: str) -> None:

@@ -159,6 +159,7 @@ def _is_wesley(a) -> bool:
 def body() -> None:
     head = st.container()  # the law's name, once the assessment says which law applies
     if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund: nothing to choose
+        views.basis_control("permit")  # it turns the required value, the plan and the payment below
         with st.expander("Replacement stock and planting space", expanded=True):
             _stock_controls()
     with st.spinner("Assessing the survey…"):

@@ -7,6 +7,7 @@ from typing import Any
 import streamlit as st
 
 from app_support import (
+    picker,
     printable,  # the PDF report (issue 11)
     state,
     ui,
@@ -87,33 +88,14 @@ def _mark_harmed() -> None:
         zip(
             tags,
             [
-                f"{t} · {s} · {d:g} in · survey: {a}"
+                f"{t} · {s} · {d:.1f} in · survey: {a}"
                 for t, s, d, a in zip(tags, trees["species"], trees["dbh_in"], trees["action"])
             ],
         )
     )
-    current = dict(state.opt("actions") or {})
-    c1, c2 = st.columns([3, 1])
-    removed = c1.multiselect(
-        "Trees found removed",
-        tags,
-        default=[t for t, a in current.items() if a == "removed" and t in label],
-        format_func=label.get,
-        key="w_marked_removed",
-        placeholder="as the survey says",
-    )
-    damaged = c1.multiselect(
-        "Trees found damaged (topped, excessively pruned, injured, girdled)",
-        tags,
-        default=[t for t, a in current.items() if a == "damaged" and t in label],
-        format_func=label.get,
-        key="w_marked_damaged",
-        placeholder="as the survey says",
-    )
-    marks = {t: "removed" for t in removed}
-    marks.update({t: "damaged" for t in damaged if t not in marks})
-    state.set_opt("actions", marks or None)
-    c2.caption(
+    picker.tree_picker("removed", "Trees found removed", tags, label)
+    picker.tree_picker("damaged", "Trees found damaged (topped, excessively pruned, injured, girdled)", tags, label)
+    st.caption(
         "A harmed tree is an offence only when its removal needed a permit (§208-19; in Wesley Hills a "
         "clearing permit, §95-3A(1)) and none was held; "
         "the law engine decides, tree by tree."
@@ -177,10 +159,11 @@ def _headline(a: Any) -> None:
     ui.money_metric(
         c[2], "Criminal fine, maximum (USD, §208-29A)", get(pen, "criminal_fine_max_usd"), help="§208-29A maxima."
     )
+    c = st.columns(3)
+    views.alternative_22f(c[0], a)  # after a violation: replant at 120%, or pay this into the Fund
     if get(pen, "civil_penalty_conditional_usd") is not None:
-        c = st.columns(3)
         ui.money_metric(
-            c[0],
+            c[1],
             "Civil penalty on assumed facts, maximum (USD, §208-29B)",
             get(pen, "civil_penalty_conditional_usd"),
             help="Conditional offences: each rests on a fact that was not given (see the table below); "
@@ -188,7 +171,7 @@ def _headline(a: Any) -> None:
         )
         if get(pen, "criminal_fine_conditional_usd") is not None:
             ui.money_metric(
-                c[1],
+                c[2],
                 "Criminal fine on assumed facts, maximum (USD, §208-29A)",
                 get(pen, "criminal_fine_conditional_usd"),
                 help="Conditional offences only; kept apart from the definite maximum.",
@@ -201,6 +184,8 @@ def body() -> None:
         # Chapter 95 has no violation standard, doubling, clear cutting, per-day count or replacement percentage
         in_effect = st.empty() if views.survey_is_wesley() else _controls()
         _mark_harmed()
+    if not views.survey_is_wesley():  # the §208-22F replacement and its payment are on this basis
+        views.basis_control("violations")
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     _say_in_effect(in_effect, a)
