@@ -405,6 +405,16 @@ CLI_WORDS: tuple[tuple[str, str], ...] = (
     (r"--jurisdiction\b", "the jurisdiction in the site facts on the Survey page"),
     (r"\(Site sheet or --site\)", "(the site facts on the Survey page)"),
     (r"--site\b", "the site facts on the Survey page"),
+    (r"\s*\(--lot-area\)", " (the Lot area on the Excavation page)"),
+    (r"--lot-area\b", "the Lot area on the Excavation page"),
+    (r"--retaining-wall\b", "the Retaining wall height on the Excavation page"),
+    (r"give --replacement-[a-z-]+\b", "give the replacement stock on the Permit page"),
+    (r"--replacement-[a-z-]+\b", "the replacement stock on the Permit page"),
+    (r"--value-basis\b", "the Value basis on the Benefits page"),
+    (r"--plantable[a-z-]*\b", "the planting space on the Permit page"),
+    (r"--violation\b", "“Trees were harmed without a permit” on the Violations page"),
+    (r"--application-pending\b", "“An application was pending” on the Violations page"),
+    (r"--days\b", "“Days the violation continued” on the Violations page"),
 )
 
 

@@ -12,7 +12,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from app_support import state, ui
+from app_support import state, ui, views
 from treecalc import excavation
 
 MAX_HEATMAP_CELLS = 80  # per axis: larger grids are shown block-summed (display only)
@@ -164,7 +164,7 @@ def show_check(r: Any) -> pd.DataFrame:
     volume_metric(c[1], "Excavated, these areas (cu yd)", float(r.excavation_cy))
     volume_metric(c[2], "Filled, these areas (cu yd)", float(r.fill_cy))
     for m in r.missing_facts:
-        st.warning(f"Missing fact — {m}")
+        st.warning(f"Missing fact — {views.readable(m)}")
     if r.triggers:
         st.markdown("**Items that hold:** " + ", ".join(r.triggers))
     table = pd.DataFrame(
@@ -172,7 +172,7 @@ def show_check(r: Any) -> pd.DataFrame:
             {
                 "Section": e["section"],
                 "Holds": {True: "yes", False: "no", None: "unknown"}[e["holds"]],
-                "Why": e["explanation"],
+                "Why": views.readable(e["explanation"]),
             }
             for e in r.explanations
         ]
@@ -191,7 +191,7 @@ def show_check(r: Any) -> pd.DataFrame:
         for s in r.review_standards:
             st.markdown(f"- **{s.get('section', '')}** {s.get('requirement', s.get('explanation', ''))}")
         for line in [*r.interpretation, *r.notes]:
-            st.markdown(f"- {line}")
+            st.markdown(f"- {views.readable(line)}")
     return table
 
 

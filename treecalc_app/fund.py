@@ -90,7 +90,7 @@ def body() -> None:
         key="fund_toml",
         on_click="ignore",
         icon=":material/download:",
-        help="Use it with `treecalc assess FILE --fee-schedule fee_schedule.toml`.",
+        help="The schedule set above, as a file: keep it with the Village's records.",
     )
     if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund
         st.subheader("Planting space on the site")
