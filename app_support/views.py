@@ -541,3 +541,44 @@ def alternative_22f(where: Any, a: Any) -> None:
         help="§208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund "
         "this sum. " + str(get(fund, "alternative_22f_calculation") or ""),
     )
+
+
+#: The statement's number formats (``treecalc.schema``) as the app's table formats (printf, Streamlit's names)
+_APP_FORMATS = {"#,##0": "localized", "#,##0.0": "%.1f", "#,##0.00": "%.2f", "$#,##0.00": "dollar", "0.0%": "percent"}
+#: Columns whose unit asks for another format than the statement's number format: a 0-100 score as a percent
+_UNIT_FORMATS = {"0-100": "%.0f%%"}
+
+
+def ordered(df: pd.DataFrame, first: tuple[str, ...] = ()) -> pd.DataFrame:
+    """``df`` with the columns ``first`` (those it has) at its left, the rest in their order: the figures a
+    page talks about are in sight at 1,280 px without scrolling sideways."""
+    lead = [c for c in first if c in df.columns]
+    return df[lead + [c for c in df.columns if c not in lead]]
+
+
+def number_config(df: pd.DataFrame, a: Any = None) -> dict[str, Any]:
+    """Each numeric column of ``df`` formatted by the schema (``treecalc/columns.csv``): DBH to 0.1 in, money
+    to the cent, whole counts and gallons with thousands, a match score as a percent; keyed by the label
+    :func:`labelled` gives it."""
+    cfg: dict[str, Any] = {}
+    labels = labelled(df.iloc[:0], a)
+    for c, lab in zip(df.columns, labels.columns):
+        col = COLUMNS.get(str(c))
+        if col is None or not pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c]):
+            continue
+        fmt = _UNIT_FORMATS.get(col.unit) or _APP_FORMATS.get(col.fmt or "")
+        if fmt:
+            cfg[lab] = st.column_config.NumberColumn(lab, format=fmt)
+    return cfg
+
+
+def show_table(df: pd.DataFrame | None, a: Any = None, first: tuple[str, ...] = (), where: Any = None) -> None:
+    """``df`` as a table: the columns ``first`` at its left, labelled, numbers formatted by the schema."""
+    if df is None:
+        return
+    d = ordered(df, first)
+    for c in d.columns:  # whole numbers shown whole: "localized" keeps a float's decimals
+        col = COLUMNS.get(str(c))
+        if col is not None and col.fmt == "#,##0" and pd.api.types.is_float_dtype(d[c]):
+            d = d.assign(**{c: d[c].round(0)})
+    (where or st).dataframe(labelled(d, a), width="stretch", hide_index=True, column_config=number_config(d, a))

@@ -179,6 +179,9 @@ def body() -> None:
     if ben.empty:
         st.warning("The survey has no trees to value.")
         return
+    # each tree's dollars to the cent, as the law engine values it and the statement writes it: the page's total
+    # is then one figure, the sum of those cents (summed unrounded it read $0.02 off the basis total below)
+    ben = ben.assign(**{c: ben[c].round(2) for c in USD_COLS if c in ben})
     ident = [c for c in ("tag", "species") if c in sv.trees]
     table = pd.concat([sv.trees[ident], ben], axis=1)
     from treecalc.data import reader_names
@@ -227,4 +230,4 @@ def body() -> None:
     )
 
 
-ui.run_page("Benefits", body, caption="Annual environmental benefits, i-Tree Streets Northeast tables.")
+ui.run_page("Benefits", body, caption="Annual environmental benefits, i-Tree Streets Northeast tables.", law=True)

@@ -138,4 +138,5 @@ ui.run_page(
     "Fund & fee schedule",
     body,
     caption="§208-24C: the Board sets the basis of payments in lieu; the Engineer keeps it here.",
+    law=True,
 )

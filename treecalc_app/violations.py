@@ -16,6 +16,8 @@ from app_support import (
 from app_support.views import get
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
+#: The figures of an offence, at the left of its table (in sight at 1,280 px)
+OFFENCE_FIRST = ("tag", "tier", "base_usd", "max_usd", "criminal_max_usd", "Offence", "Depends on")
 
 
 def _tri(label: str, opt: str, key: str, help: str) -> None:
@@ -221,9 +223,9 @@ def body() -> None:
                 part = shown[per_tree["Offence"] == kind]
                 st.markdown(f"**{title}** ({len(part):,} trees)")
                 if len(part):
-                    st.dataframe(part, width="stretch", hide_index=True)
+                    views.show_table(per_tree[per_tree["Offence"] == kind], a, first=OFFENCE_FIRST)
         else:
-            st.dataframe(shown, width="stretch", hide_index=True)
+            views.show_table(per_tree, a, first=OFFENCE_FIRST)
     else:
         st.caption("No tree was harmed without a permit: no penalty.")
     other = views.kv_table(pen, skip=("per_tree", "trees", "doubling_reasons", "not_offences"))
@@ -236,4 +238,4 @@ def body() -> None:
     printable.pdf_button("violations")  # the printable report (issue 11)
 
 
-ui.run_page("Violations & penalties", body)
+ui.run_page("Violations & penalties", body, law=True)

@@ -148,7 +148,9 @@ def test_excavation_tin_upload_and_unknown_permit(tmp_path):
     m = _metrics(at)
     assert _num(m["Fill (cu yd)"]) == pytest.approx(r.fill_cy, abs=0.005) and round(r.fill_cy, 2) == 59.26
     assert _num(m["Net (cu yd)"]) == pytest.approx(-59.26, abs=0.005)
-    assert at.number_input(key="w_vol_lot").value == 0.0  # the lot area is not assumed
+    # the lot area is not assumed; one lot area for the page, given on the Permit tab (no second input here)
+    assert not [n for n in at.number_input if n.key == "w_vol_lot"]
+    assert any("Lot area: not given" in c.value for c in at.caption)
     # Permit tab: 4,000 sq ft stripped, no lot area -> Unknown, with the missing fact
     at.data_editor(key="w_exc_areas")  # present
     at.session_state["w_exc_areas"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [0]}
