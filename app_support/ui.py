@@ -68,6 +68,32 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
             law_header()
 
 
+#: Below this width (px) the sidebar covers the page: it is closed once a page is chosen in it
+PHONE_PX = 640
+
+_CLOSE_SIDEBAR = """<script>
+const doc = document;
+if (!doc.__treecalcNavClose) {
+  doc.__treecalcNavClose = true;
+  doc.addEventListener("click", (e) => {
+    if (!e.target.closest('[data-testid="stSidebarNav"] a')) return;
+    if (window.innerWidth > %d) return;
+    setTimeout(() => {
+      const b = doc.querySelector('[data-testid="stSidebarCollapseButton"] button')
+        || doc.querySelector('[data-testid="stSidebarCollapseButton"]');
+      if (b) b.click();
+    }, 200);
+  }, true);
+}
+</script>"""
+
+
+def close_sidebar_on_phone() -> None:
+    """On a phone the sidebar covers the page and stayed open after a page was chosen in it: a click on a
+    page's link closes it (a listener on the app's document, added once; no network, no library)."""
+    st.html(_CLOSE_SIDEBAR % PHONE_PX, unsafe_allow_javascript=True)  # our own constant script, no input in it
+
+
 def page_icon() -> Any:
     """The browser tab's icon, drawn here (a tree: green crown, brown trunk) so that no icon font or emoji
     image is fetched from another host: the app runs without a network."""

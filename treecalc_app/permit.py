@@ -160,8 +160,9 @@ def _is_wesley(a) -> bool:
 
 def body() -> None:
     head = st.container()  # the law's name, once the assessment says which law applies
+    card = st.container()  # the applicant's answer first (a phone shows it in its first screen), above the controls
     if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund: nothing to choose
-        views.basis_control("permit")  # it turns the required value, the plan and the payment below
+        views.basis_control("permit")  # it turns the required value, the plan and the payment above and below
         with st.expander("Replacement stock and planting space", expanded=True):
             _stock_controls()
     with st.spinner("Assessing the survey…"):
@@ -180,7 +181,8 @@ def body() -> None:
     if _is_wesley(a):
         _wesley_figures(a)
     else:
-        _cost_card(a)
+        with card:
+            _cost_card(a)
         _croton_figures(a)
     per_tree = _triggers(a)
     plan = _plan(a)
