@@ -25,7 +25,8 @@ ACTIONS = ("retain", "remove", "removed", "damaged", "topped", "excessively_prun
 
 #: Notes that suggest a flag the survey did not set: (words in the notes, the flag)
 SUGGESTIONS = (
-    (re.compile(r"\bstreet\s*tree\b|\bright[- ]of[- ]way\b|\bROW\b|\bcurb\s*strip\b"), "street_tree"),
+    # "ROW" (right-of-way) in capitals only: "a row of trees" is no street tree
+    (re.compile(r"(?i:\bstreet\s*tree\b|\bright[- ]of[- ]way\b|\bcurb\s*strip\b)|\bROW\b"), "street_tree"),
     (re.compile(r"excessively\s+steep", re.I), "excessively_steep_slope"),
     (re.compile(r"\bsteep\b|\bslope\b", re.I), "slope_over_20pct"),
     (re.compile(r"\blandmark\b|\bheritage\b|\bspecimen\b", re.I), "landmark"),
