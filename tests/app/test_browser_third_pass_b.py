@@ -167,3 +167,143 @@ def test_figures_in_sight_at_1280_one_total_and_the_site_form_by_law(server, tmp
             _no_errors(page)
         finally:
             browser.close()
+
+
+# --- 11. the map ----------------------------------------------------------------------------------------
+
+
+def test_map_legend_in_words_dead_trees_ringed_and_a_scale(server, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    expect = sync_api.expect
+    survey = _write(tmp_path, "maple_st_mapped.csv", surveys.mapped_lot_csv())
+    with sync_api.sync_playwright() as p:
+        browser, page = _open(p, server, 1280)
+        try:
+            _upload(page, survey)
+            _nav(page, "Map")
+            page.get_by_text("4 trees placed").first.wait_for()
+            legend = page.get_by_text("dot size: DBH").first
+            expect(legend).to_contain_text("removed (1)")
+            expect(legend).to_contain_text("kept (3)")
+            expect(legend).to_contain_text("ringed in black: dead (1)")
+            page.locator('[data-testid="stRadio"]').get_by_text("Penalty tier").click()
+            _settle(page)
+            # M1, 24 in, removed without a permit: the tier over 12 in DBH, in words and with its maximum
+            expect(page.get_by_text("dot size: DBH").first).to_contain_text(
+                "§208-29B(3): DBH over 12 in, up to $3,000 (1)"
+            )
+            page.locator('[data-testid="stDeckGlJsonChart"] canvas').first.wait_for()
+            page.wait_for_timeout(1500)
+            _shot(page, tmp_path, "map_page.png")
+            _no_errors(page)
+        finally:
+            browser.close()
+
+
+# --- 12. water and excavation ---------------------------------------------------------------------------
+
+
+def test_water_amounts_owed_side_by_side(server, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    expect = sync_api.expect
+    survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
+    with sync_api.sync_playwright() as p:
+        browser, page = _open(p, server, 1280)
+        try:
+            _upload(page, survey)
+            _nav(page, "Water bill")
+            due = page.locator('[data-testid="stMetric"]').filter(has_text="Total due").first
+            owed = page.locator('[data-testid="stMetric"]').filter(has_text="Still owed on the tax bill").first
+            a, b = due.bounding_box(), owed.bounding_box()
+            assert abs(a["y"] - b["y"]) < 2 and abs(a["height"] - b["height"]) < 2  # one row, the same size
+            fa = due.locator('[data-testid="stMetricValue"]').evaluate("e => getComputedStyle(e).fontSize")
+            fb = owed.locator('[data-testid="stMetricValue"]').evaluate("e => getComputedStyle(e).fontSize")
+            assert fa == fb
+            _no_errors(page)
+        finally:
+            browser.close()
+
+
+def test_excavation_wall_permit_is_a_headline_and_one_lot_area(server, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    expect = sync_api.expect
+    survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
+    with sync_api.sync_playwright() as p:
+        browser, page = _open(p, server, 1280)
+        try:
+            _upload(page, survey)
+            _nav(page, "Excavation")
+            wall = page.get_by_role("spinbutton", name="Retaining wall height (ft)")
+            wall.fill("5")
+            wall.press("Enter")
+            _settle(page)
+            # §120-8M: a wall over 4 ft needs a building permit; 5 ft is over
+            assert _metric(page, "Building permit for the retaining wall (§120-8M)") == "Required"
+            lot = page.get_by_role("spinbutton", name="Lot area (sq ft)")
+            assert lot.count() == 1  # one lot area for the page's tabs
+            lot.fill("20000")
+            lot.press("Enter")
+            _settle(page)
+            page.get_by_role("tab", name="Volumes").click()
+            expect(page.get_by_text("Lot area: 20,000.00 sq ft, as given on the Permit tab.").first).to_be_visible()
+            body = page.locator('[data-testid="stMain"]').inner_text()
+            assert "--lot-area" not in body and "--jurisdiction" not in body
+        finally:
+            browser.close()
+
+
+# --- 13-14. the phone and the first visit ---------------------------------------------------------------
+
+
+def test_phone_first_screen_has_the_total_and_the_sidebar_closes(server, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
+    with sync_api.sync_playwright() as p:
+        browser, page = _open(p, server, 390, 844)
+        try:
+            _upload(page, survey)
+            _settle(page)
+            _shot(page, tmp_path, "survey_page_phone.png")
+            _nav(page, "Permit & replacement")
+            nav = page.locator('[data-testid="stSidebarNav"]').get_by_text("Survey", exact=True)
+            page.wait_for_timeout(800)
+            box = nav.bounding_box()
+            assert box is None or box["x"] + box["width"] <= 0, box  # the sidebar closed over the page
+            total = page.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").first
+            total.wait_for()
+            page.locator('[data-testid="stMain"]').evaluate("el => el.scrollTo(0, 0)")
+            b = total.bounding_box()
+            assert b["y"] + b["height"] <= 844, b  # in the first screen
+            assert total.locator('[data-testid="stMetricValue"]').inner_text() == "$2,700.00"
+            _shot(page, tmp_path, "permit_page_phone.png")
+            # the 20-year chart: its legend under the plot, the whole chart within the screen's width
+            chart = page.locator('[data-testid="stVegaLiteChart"]').first
+            chart.scroll_into_view_if_needed()
+            page.wait_for_timeout(1000)
+            cb = chart.bounding_box()
+            assert cb["x"] >= 0 and cb["x"] + cb["width"] <= 390, cb
+            _no_errors(page)
+        finally:
+            browser.close()
+
+
+def test_first_visit_says_what_to_do_and_an_upload_the_next_step(server, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    expect = sync_api.expect
+    survey = _write(tmp_path, "ridge_rd_slope_violation.xlsx", surveys.slope_violation_5())
+    with sync_api.sync_playwright() as p:
+        browser, page = _open(p, server, 1280)
+        try:
+            expect(page.get_by_text("What to do first.").first).to_be_visible()
+            expect(page.get_by_text("explore the bundled sample survey").first).to_be_visible()
+            _upload(page, survey)
+            _settle(page)
+            expect(page.get_by_text("Next step.").first).to_be_visible()
+            for role in ("Applicant: Permit & replacement", "Arborist: Benefits", "Village Engineer: Violations"):
+                expect(page.get_by_role("link", name=re.compile(role)).first).to_be_visible()
+            page.get_by_role("link", name=re.compile("Village Engineer: Violations")).first.click()
+            page.locator('[data-testid="stMain"] h1').filter(has_text="Violations").first.wait_for()
+            _settle(page)
+            assert _metric(page, "Civil penalty, maximum (USD, §208-29B)") == "$4,500.00"  # 3 x $1,500
+        finally:
+            browser.close()

@@ -84,3 +84,14 @@ def slope_violation_5() -> bytes:
         }
     )
     return _book(trees, SITE)
+
+
+def mapped_lot_csv() -> bytes:
+    """Four trees with their latitude/longitude: one removed, two kept, one dead (kept)."""
+    return (
+        b"Tag,Species,DBH (in),Action,Dead or diseased,Latitude,Longitude\n"
+        b"M1,Red oak,24,Removed,,41.20000,-73.90000\n"
+        b"M2,Red maple,6,Retain,,41.20020,-73.90030\n"
+        b"M3,Sugar maple,14,Retain,yes,41.20040,-73.90010\n"
+        b"M4,White oak,30,Retain,,41.20010,-73.90060\n"
+    )
