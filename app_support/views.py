@@ -546,7 +546,9 @@ def alternative_22f(where: Any, a: Any) -> None:
 #: The statement's number formats (``treecalc.schema``) as the app's table formats (printf, Streamlit's names)
 _APP_FORMATS = {"#,##0": "localized", "#,##0.0": "%.1f", "#,##0.00": "%.2f", "$#,##0.00": "dollar", "0.0%": "percent"}
 #: Columns whose unit asks for another format than the statement's number format: a 0-100 score as a percent
-_UNIT_FORMATS = {"0-100": "%.0f%%"}
+_UNIT_FORMATS = {"0-100": "%.0f%%", "gal/yr": "localized", "gal": "localized"}
+#: Units whose figures are shown whole (gallons: a tree's water is not read to the tenth of a gallon)
+_WHOLE_UNITS = ("gal/yr", "gal")
 
 
 def ordered(df: pd.DataFrame, first: tuple[str, ...] = ()) -> pd.DataFrame:
@@ -579,6 +581,7 @@ def show_table(df: pd.DataFrame | None, a: Any = None, first: tuple[str, ...] = 
     d = ordered(df, first)
     for c in d.columns:  # whole numbers shown whole: "localized" keeps a float's decimals
         col = COLUMNS.get(str(c))
-        if col is not None and col.fmt == "#,##0" and pd.api.types.is_float_dtype(d[c]):
+        whole = col is not None and (col.fmt == "#,##0" or col.unit in _WHOLE_UNITS)
+        if whole and pd.api.types.is_float_dtype(d[c]):
             d = d.assign(**{c: d[c].round(0)})
     (where or st).dataframe(labelled(d, a), width="stretch", hide_index=True, column_config=number_config(d, a))

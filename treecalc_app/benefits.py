@@ -211,7 +211,7 @@ def body() -> None:
     if pick:
         view = view[view["common_name"].isin(pick)]
     money = {views.label(c): st.column_config.NumberColumn(format="$%.2f") for c in USD_COLS}
-    st.dataframe(views.labelled(view), width="stretch", hide_index=True, column_config=money)
+    views.show_table(view, first=("tag", "species", "dbh_in", "usd_total_annual"))
 
     st.subheader("By species")
     plain = ["stormwater_gal", "electricity_kwh", "co2_sequestered_lb", "co2_avoided_lb", "air_quality_lb"]
@@ -224,7 +224,12 @@ def body() -> None:
         .reset_index()
         .sort_values("usd_total_annual", ascending=False)
     )
-    st.dataframe(views.labelled(by_sp), width="stretch", hide_index=True, column_config=money)
+    st.dataframe(
+        views.labelled(by_sp.assign(**{c: by_sp[c].round(0) for c in ("stormwater_gal",) if c in by_sp})),
+        width="stretch",
+        hide_index=True,
+        column_config={**views.number_config(by_sp), **money},
+    )
     ui.page_downloads(
         "benefits", {"Benefits per tree": views.labelled(view), "Benefits by species": views.labelled(by_sp)}
     )

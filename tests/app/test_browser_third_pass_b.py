@@ -205,7 +205,6 @@ def test_map_legend_in_words_dead_trees_ringed_and_a_scale(server, tmp_path):
 
 def test_water_amounts_owed_side_by_side(server, tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")
-    expect = sync_api.expect
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
     with sync_api.sync_playwright() as p:
         browser, page = _open(p, server, 1280)
