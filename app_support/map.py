@@ -171,16 +171,17 @@ def points(
         }
     )
     df["color"] = [list(colours[c]) for c in df["category"]]
+    # drawn size only (not a crown model): 0.25 m per inch of DBH, 1.5-8 m, 6 in when DBH is not given
+    df["radius_m"] = np.clip(np.nan_to_num(dbh.to_numpy(float), nan=6.0) * 0.25, 1.5, 8.0)
     df["category_words"] = [words(c) for c in df["category"]]
     dead_col = next((c for c in ("dead", "dead_or_diseased") if c in t), None)
     dead = t[dead_col].fillna(False).astype(bool).to_numpy() if dead_col else np.zeros(len(t), bool)
     df["dead"] = dead
-    # a dead tree is ringed: a black outline three pixels wide (a living one: a thin grey line)
+    # a dead tree is ringed: a black outline a third of its drawn radius wide (a living one: a thin grey line);
+    # in the map's metres, as its dots are (the orthographic view drew "pixel" widths as metres)
     df["line_color"] = [[0, 0, 0] if d else [40, 40, 40] for d in dead]
-    df["line_px"] = np.where(dead, 3, 1)
+    df["line_px"] = np.where(dead, df["radius_m"].to_numpy() / 3, 0.1) if "radius_m" in df else np.where(dead, 1.0, 0.1)
     df["state"] = np.where(dead, "dead", "living")
-    # drawn size only (not a crown model): 0.25 m per inch of DBH, 1.5-8 m, 6 in when DBH is not given
-    df["radius_m"] = np.clip(np.nan_to_num(dbh.to_numpy(float), nan=6.0) * 0.25, 1.5, 8.0)
     # drawn in row order: the grey trees first, so that those the law speaks of are never covered by them
     grey = df["color"].map(lambda c: tuple(c) == NONE_COLOUR).to_numpy()
     return df.iloc[np.argsort(~grey, kind="stable")].reset_index(drop=True), int((~ok).sum())
@@ -204,8 +205,8 @@ def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
         radius_min_pixels=5,
         stroked=True,
         get_line_color="line_color" if "line_color" in data else [40, 40, 40],
-        line_width_units="pixels",
-        get_line_width="line_px" if "line_px" in data else 1,
+        line_width_units="meters",
+        get_line_width="line_px" if "line_px" in data else 0.1,
         pickable=True,
     )
     span = float(max(np.ptp(df["east_m"]), np.ptp(df["north_m"]), 10.0))
@@ -225,8 +226,8 @@ def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
             data=[{"path": bar["path"]}],
             get_path="path",
             get_color=[0, 0, 0],
-            width_units="pixels",
-            get_width=3,
+            width_units="meters",
+            get_width=bar["metres"] / 25,
         ),
         pdk.Layer(
             "TextLayer",
@@ -263,7 +264,7 @@ def scale_bar(df: pd.DataFrame, span: float) -> dict[str, Any]:
     y0 = float(df["north_m"].min()) - span * 0.08
     return {
         "path": [[x0, y0], [x0 + nice, y0]],
-        "text_at": [x0, y0 + span * 0.01],
+        "text_at": [x0, y0 + span * 0.03],
         "text": f"{nice:g} m ({nice / FT_M:,.0f} ft)",
         "metres": nice,
     }

@@ -225,7 +225,6 @@ def test_water_amounts_owed_side_by_side(server, tmp_path):
 
 def test_excavation_wall_permit_is_a_headline_and_one_lot_area(server, tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")
-    expect = sync_api.expect
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
     with sync_api.sync_playwright() as p:
         browser, page = _open(p, server, 1280)
@@ -244,7 +243,9 @@ def test_excavation_wall_permit_is_a_headline_and_one_lot_area(server, tmp_path)
             lot.press("Enter")
             _settle(page)
             page.get_by_role("tab", name="Volumes").click()
-            expect(page.get_by_text("Lot area: 20,000.00 sq ft, as given on the Permit tab.").first).to_be_visible()
+            page.wait_for_timeout(500)
+            # the Volumes tab asks for no lot area of its own: the one given stays the page's only one
+            assert page.locator('input[aria-label="Lot area (sq ft)"]').count() == 1  # every tab, shown or not
             body = page.locator('[data-testid="stMain"]').inner_text()
             assert "--lot-area" not in body and "--jurisdiction" not in body
         finally:
