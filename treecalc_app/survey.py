@@ -78,7 +78,7 @@ def _next_steps(sample: bool) -> None:
         else:
             st.markdown("**Next step.** Check what was read below (columns, species matches, site facts), then:")
         for who, path, title, what in ROLES:
-            c1, c2 = st.columns([1, 3])
+            c1, c2 = st.columns([2, 3])  # the link's words whole at 1,280 px
             c1.page_link(path, label=f"{who}: {title}", icon=":material/arrow_forward:")
             c2.caption(what)
 
