@@ -78,11 +78,15 @@ if (!doc.__treecalcNavClose) {
   doc.addEventListener("click", (e) => {
     if (!e.target.closest('[data-testid="stSidebarNav"] a')) return;
     if (window.innerWidth > %d) return;
-    setTimeout(() => {
+    const close = () => {
+      const nav = doc.querySelector('[data-testid="stSidebarNav"]');
+      if (!nav || nav.getBoundingClientRect().right <= 0) return;  // closed already
       const b = doc.querySelector('[data-testid="stSidebarCollapseButton"] button')
         || doc.querySelector('[data-testid="stSidebarCollapseButton"]');
       if (b) b.click();
-    }, 200);
+    };
+    // again after the new page has drawn: a slow rerun could leave the sidebar open
+    [200, 1500, 4000].forEach((ms) => setTimeout(close, ms));
   }, true);
 }
 </script>"""

@@ -26,6 +26,9 @@ CLI_FLAGS = ("--site", "--replacement-cost", "--jurisdiction", "--lot-area")
 
 
 def _open(p, url: str, width: int = 1280, height: int = 1400):
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=30_000)  # a loaded machine (two cores, many sessions) takes more than 5 s a rerun
     browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
     page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(90_000)

@@ -265,9 +265,12 @@ def test_phone_first_screen_has_the_total_and_the_sidebar_closes(server, tmp_pat
             _settle(page)
             _shot(page, tmp_path, "survey_page_phone.png")
             _nav(page, "Permit & replacement")
-            nav = page.locator('[data-testid="stSidebarNav"]').get_by_text("Survey", exact=True)
-            page.wait_for_timeout(800)
-            box = nav.bounding_box()
+            nav = page.locator('[data-testid="stSidebarNav"]').get_by_text("Permit & replacement", exact=True)
+            for _ in range(40):  # the sidebar slides away: up to 10 s on a loaded machine
+                box = nav.bounding_box()
+                if box is None or box["x"] + box["width"] <= 0:
+                    break
+                page.wait_for_timeout(250)
             assert box is None or box["x"] + box["width"] <= 0, box  # the sidebar closed over the page
             total = page.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").first
             total.wait_for()
