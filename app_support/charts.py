@@ -93,14 +93,26 @@ def projection(
     series: str = "series",
     title: str = "Projected value over 20 years",
 ) -> alt.Chart:
+    # the legend under the plot, one series a line, never cut: on a phone's 390 px a legend at the right
+    # took half the width and cut the series' names; the title wraps at its words
+    legend = alt.Legend(orient="bottom", direction="vertical", labelLimit=0, title=None)
     return (
-        alt.Chart(df, title=title)
+        alt.Chart(df, title=alt.TitleParams(_wrap(title), anchor="start"))
         .mark_line(point=True)
         .encode(
             x=alt.X(f"{x}:Q", title="Years from now"),
             y=alt.Y(f"{y}:Q", title="Value (USD)", axis=alt.Axis(format="$,.0f")),
-            color=alt.Color(f"{series}:N", title=None, scale=alt.Scale(range=[OKABE_ITO[5], OKABE_ITO[4]])),
-            strokeDash=alt.StrokeDash(f"{series}:N", title=None),  # told apart without colour too
+            color=alt.Color(f"{series}:N", legend=legend, scale=alt.Scale(range=[OKABE_ITO[5], OKABE_ITO[4]])),
+            strokeDash=alt.StrokeDash(f"{series}:N", legend=legend),  # told apart without colour too
             tooltip=[series, x, alt.Tooltip(f"{y}:Q", format="$,.2f")],
         )
+        .properties(height=320)
     )
+
+
+def _wrap(text: str, width: int = 34) -> list[str]:
+    """A chart title in lines of at most ``width`` characters, broken at spaces (Vega-Lite draws a list of
+    lines; one long line ran off a phone's screen)."""
+    import textwrap
+
+    return textwrap.wrap(text, width) or [text]

@@ -28,6 +28,55 @@ NONE_COLOUR = (170, 170, 170)
 
 #: what the trees can be coloured by: label -> column of the assessment's trees
 COLOUR_BY = {"Action": "action", "Offence (§208-29)": "offence", "Penalty tier": "penalty_tier"}
+#: the same under Wesley Hills Chapter 95 (its offences and fines, not Chapter 208's)
+COLOUR_BY_WESLEY = {"Action": "action", "Offence (Chapter 95)": "offence", "Fine": "penalty_tier"}
+
+
+def colour_choices(jurisdiction: str) -> dict[str, str]:
+    """What the trees can be coloured by, labelled in the words of the law the survey is assessed under."""
+    return COLOUR_BY_WESLEY if jurisdiction == "wesley_hills" else COLOUR_BY
+
+
+#: A category in words for the legend and the hover text (an action, an offence)
+CATEGORY_WORDS = {
+    "remove": "proposed for removal",
+    "removed": "removed",
+    "retain": "kept",
+    "damaged": "damaged",
+    "topped": "topped",
+    "excessively_pruned": "excessively pruned",
+    "transplant": "transplanted",
+    "offence": "offence: harmed without a required permit",
+    "no offence": "no offence",
+    "definite offence": "offence on the facts given",
+    "conditional offence": "offence only if an assumed fact holds",
+    "none": "none",
+}
+
+
+def tier_words() -> dict[str, str]:
+    """Chapter 208's civil penalty tiers (§208-29B(1)-(6)) in words, their figures read from the law's data."""
+    from treecalc.rules.law_data import law
+
+    p = law("croton_on_hudson")["penalty"]
+    t1, t2 = float(p["tier1_max_dbh_in"]), float(p["tier2_max_dbh_in"])
+    what = {
+        1: f"DBH up to {t1:g} in",
+        2: f"DBH over {t1:g} to {t2:g} in",
+        3: f"DBH over {t2:g} in",
+        4: "street tree, wetland or buffer, excessively steep slope",
+        5: "landmark tree",
+        6: "conservation easement, buffer area or DEC-protected native",
+    }
+    return {f"§208-29B({n})": f"§208-29B({n}): {w}, up to ${int(p[f'tier{n}_usd']):,}" for n, w in what.items()}
+
+
+def words(category: str) -> str:
+    """A legend category in words: an action or an offence said plainly, a penalty tier with what it covers."""
+    c = str(category)
+    if c.startswith("§208-29B("):
+        return tier_words().get(c, c)
+    return CATEGORY_WORDS.get(c, c)
 
 
 def _category(s: pd.Series, column: str) -> pd.Series:
@@ -129,6 +178,15 @@ def points(
     df["color"] = [list(colours[c]) for c in df["category"]]
     # drawn size only (not a crown model): 0.25 m per inch of DBH, 1.5-8 m, 6 in when DBH is not given
     df["radius_m"] = np.clip(np.nan_to_num(dbh.to_numpy(float), nan=6.0) * 0.25, 1.5, 8.0)
+    df["category_words"] = [words(c) for c in df["category"]]
+    dead_col = next((c for c in ("dead", "dead_or_diseased") if c in t), None)
+    dead = t[dead_col].fillna(False).astype(bool).to_numpy() if dead_col else np.zeros(len(t), bool)
+    df["dead"] = dead
+    # a dead tree is ringed: a black outline a third of its drawn radius wide (a living one: a thin grey line);
+    # in the map's metres, as its dots are (the orthographic view drew "pixel" widths as metres)
+    df["line_color"] = [[0, 0, 0] if d else [40, 40, 40] for d in dead]
+    df["line_px"] = np.where(dead, df["radius_m"].to_numpy() / 3, 0.1) if "radius_m" in df else np.where(dead, 1.0, 0.1)
+    df["state"] = np.where(dead, "dead", "living")
     # drawn in row order: the grey trees first, so that those the law speaks of are never covered by them
     grey = df["color"].map(lambda c: tuple(c) == NONE_COLOUR).to_numpy()
     return df.iloc[np.argsort(~grey, kind="stable")].reset_index(drop=True), int((~ok).sum())
@@ -138,7 +196,9 @@ def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
     """A pydeck Deck of the points in an orthographic east/north view: no basemap, no network."""
     import pydeck as pdk
 
-    data = df[["east_m", "north_m", "tag", "species", "dbh", "value", "category", "color", "radius_m"]]
+    cols = ["east_m", "north_m", "tag", "species", "dbh", "value", "category_words", "color", "radius_m"]
+    cols += [c for c in ("line_color", "line_px", "state") if c in df]
+    data = df[cols]
     layer = pdk.Layer(
         "ScatterplotLayer",
         id="trees",
@@ -149,27 +209,75 @@ def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
         radius_units="meters",
         radius_min_pixels=5,
         stroked=True,
-        get_line_color=[40, 40, 40],
-        line_width_units="pixels",
-        get_line_width=1,
+        get_line_color="line_color" if "line_color" in data else [40, 40, 40],
+        line_width_units="meters",
+        get_line_width="line_px" if "line_px" in data else 0.1,
         pickable=True,
     )
     span = float(max(np.ptp(df["east_m"]), np.ptp(df["north_m"]), 10.0))
+    bar = scale_bar(df, span)
     zoom = float(np.log2(500.0 / (span * 1.2)))  # ~500 px across the trees
     view = pdk.View(type="OrthographicView", controller=True, flip_y=False)
     state = pdk.ViewState(target=[0, 0, 0], zoom=zoom, min_zoom=zoom - 4, max_zoom=zoom + 8)
     tip = {
         "html": "<b>Tree {tag}</b><br/>{species}<br/>DBH {dbh}<br/>Value {value}<br/>"
-        f"{colour_label}: {{category}}",
+        f"{colour_label}: {{category_words}}" + ("<br/>{state}" if "state" in data else ""),
         "style": {"fontSize": "13px"},
     }
+    bar_layers = [
+        pdk.Layer(
+            "PathLayer",
+            id="scale_bar",
+            data=[{"path": bar["path"]}],
+            get_path="path",
+            get_color=[0, 0, 0],
+            width_units="meters",
+            get_width=bar["metres"] / 25,
+        ),
+        pdk.Layer(
+            "TextLayer",
+            id="scale_text",
+            data=[{"position": bar["text_at"], "text": bar["text"]}],
+            get_position="position",
+            get_text="text",
+            get_size=13,
+            get_color=[0, 0, 0],
+            get_text_anchor='"start"',
+            get_alignment_baseline='"bottom"',
+        ),
+    ]
     return pdk.Deck(
-        layers=[layer], views=[view], initial_view_state=state, map_provider=None, map_style=None, tooltip=tip
+        layers=[layer, *bar_layers],
+        views=[view],
+        initial_view_state=state,
+        map_provider=None,
+        map_style=None,
+        tooltip=tip,
     )
+
+
+#: Metres in a foot (the scale bar says both)
+FT_M = 0.3048
+
+
+def scale_bar(df: pd.DataFrame, span: float) -> dict[str, Any]:
+    """A scale bar under the trees' bottom-left: a round length about a fifth of the trees' spread, in metres
+    and feet (the map is in east/north metres)."""
+    target = span / 5
+    nice = max(x for x in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000) if x <= max(target, 1))
+    x0 = float(df["east_m"].min())
+    y0 = float(df["north_m"].min()) - span * 0.08
+    return {
+        "path": [[x0, y0], [x0 + nice, y0]],
+        "text_at": [x0, y0 + span * 0.03],
+        "text": f"{nice:g} m ({nice / FT_M:,.0f} ft)",
+        "metres": nice,
+    }
 
 
 def legend(df: pd.DataFrame) -> pd.DataFrame:
     """The colour key with the count of trees per category (also the map's text alternative)."""
     g = df.groupby("category", sort=False).agg(trees=("tag", "size"), color=("color", "first")).reset_index()
+    g["words"] = [words(c) for c in g["category"]]
     g["colour"] = [f"#{c[0]:02x}{c[1]:02x}{c[2]:02x}" for c in g["color"]]
     return g.drop(columns="color").sort_values("trees", ascending=False)

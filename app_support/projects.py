@@ -288,6 +288,10 @@ _OPTION_CHECKS: dict[str, Callable[[Any], Any]] = {
     "actions": lambda v: _mapping(
         v, _one_of("retain", "remove", "removed", "damaged", "topped", "excessively_pruned", "transplant")
     ),
+    # a tree's facts changed in the tree table: yes/no flags and a short text (condition)
+    "tree_facts": lambda v: _mapping(
+        v, lambda row: _mapping(row, lambda x: x if isinstance(x, bool) else _text(x), 20)
+    ),
 }
 #: the read options the app sets (the Survey page's column map and site facts)
 _READ_CHECKS: dict[str, Callable[[Any], Any]] = {

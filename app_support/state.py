@@ -233,20 +233,20 @@ def survey(progress: Callable[[float, str], None] | None = None) -> Any:
 
 
 #: Options that edit the survey's trees before ``assess`` (user input, like editing the spreadsheet).
-EDIT_KEYS = ("actions", "species_fix")
+EDIT_KEYS = ("actions", "species_fix", "tree_facts")
 
 
 def edited_survey(sv: Any, edits: dict[str, Any]) -> Any:
     """The survey with the user's corrections: ``actions`` {tag: action} (trees found removed or
-    damaged) and ``species_fix`` {source_row: species code} (a species match the user corrected)."""
-    actions, fixes = edits.get("actions"), edits.get("species_fix")
-    if not actions and not fixes:
+    damaged, or kept off the removals), ``tree_facts`` {tag: {column: value}} (a tree's facts changed in
+    the tree table) and ``species_fix`` {source_row: species code} (a species match the user corrected).
+    Each changed action and fact is said in the survey's warnings ("changed in the app")."""
+    from app_support import tree_facts
+
+    actions, fixes, facts = edits.get("actions"), edits.get("species_fix"), edits.get("tree_facts")
+    if not actions and not fixes and not facts:
         return sv
-    trees = sv.trees.copy()
-    if actions:
-        tags = trees["tag"].astype(str)
-        for tag, action in actions.items():
-            trees.loc[tags == str(tag), "action"] = action
+    trees, changes = tree_facts.apply(sv.trees, actions, facts)
     if fixes:
         rows = trees["source_row"].astype(str)
         for row, code in fixes.items():
@@ -254,7 +254,7 @@ def edited_survey(sv: Any, edits: dict[str, Any]) -> Any:
             trees.loc[sel, "species_code"] = code
             trees.loc[sel, "species_method"] = "corrected by the user"
             trees.loc[sel, "species_score"] = 100.0
-    return dataclasses.replace(sv, trees=trees)
+    return dataclasses.replace(sv, trees=trees, warnings=[*(sv.warnings or []), *changes])
 
 
 def assess_kwargs() -> dict[str, Any]:

@@ -25,8 +25,25 @@ WRAP_METRIC_LABELS = (
 )
 
 
-def run_page(title: str, body: Callable[[], None], *, caption: str | None = None) -> None:
-    """Draw a page; any error becomes a message (never a traceback).
+def law_header() -> None:
+    """Which law the survey is assessed under, in the page's header: the survey's jurisdiction site fact, or
+    the law assumed when it names none (change it in the site facts on the Survey page)."""
+    try:
+        from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key
+
+        sv = state.survey()
+        j = (getattr(sv, "site", None) or {}).get("jurisdiction")
+        key = jurisdiction_key(j) if j else "croton_on_hudson"
+        how = "the survey's site facts" if j else "assumed: the survey names no jurisdiction"
+        name = JURISDICTIONS.get(key, key)
+    except Exception:  # noqa: BLE001 - no survey yet, or a name the assessment will refuse in its own words
+        return
+    st.markdown(f":material/gavel: Assessed under **{name}** ({how}; set it in the site facts on the Survey page).")
+
+
+def run_page(title: str, body: Callable[[], None], *, caption: str | None = None, law: bool = False) -> None:
+    """Draw a page; any error becomes a message (never a traceback). ``law``: a page about the survey's trees,
+    whose header says which law they are assessed under.
 
     Streamlit's own control flow (``st.rerun``, ``st.stop``) derives from
     ``BaseException`` and passes through.
@@ -35,6 +52,7 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
     st.title(title)
     if caption:
         st.caption(caption)
+    head = st.container() if law else None  # filled once the body ran: an upload on this run is the survey
     try:
         body()
     except state.AppError as e:
@@ -45,6 +63,39 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
             f"Something went wrong on this page: {type(e).__name__}: {e}. "
             "The other pages still work; try another input or the bundled sample."
         )
+    if head is not None:
+        with head:
+            law_header()
+
+
+#: Below this width (px) the sidebar covers the page: it is closed once a page is chosen in it
+PHONE_PX = 640
+
+_CLOSE_SIDEBAR = """<script>
+const doc = document;
+if (!doc.__treecalcNavClose) {
+  doc.__treecalcNavClose = true;
+  doc.addEventListener("click", (e) => {
+    if (!e.target.closest('[data-testid="stSidebarNav"] a')) return;
+    if (window.innerWidth > %d) return;
+    const close = () => {
+      const nav = doc.querySelector('[data-testid="stSidebarNav"]');
+      if (!nav || nav.getBoundingClientRect().right <= 0) return;  // closed already
+      const b = doc.querySelector('[data-testid="stSidebarCollapseButton"] button')
+        || doc.querySelector('[data-testid="stSidebarCollapseButton"]');
+      if (b) b.click();
+    };
+    // again after the new page has drawn: a slow rerun could leave the sidebar open
+    [200, 1500, 4000].forEach((ms) => setTimeout(close, ms));
+  }, true);
+}
+</script>"""
+
+
+def close_sidebar_on_phone() -> None:
+    """On a phone the sidebar covers the page and stayed open after a page was chosen in it: a click on a
+    page's link closes it (a listener on the app's document, added once; no network, no library)."""
+    st.html(_CLOSE_SIDEBAR % PHONE_PX, unsafe_allow_javascript=True)  # our own constant script, no input in it
 
 
 def page_icon() -> Any:

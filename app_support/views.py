@@ -65,7 +65,10 @@ def fund_table(fund: Mapping[str, Any] | None, a: Any = None) -> pd.DataFrame:
         from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
 
         default = {str(DEFAULT_FEE_SCHEDULE): f"the default fee schedule ({DEFAULT_FEE_SCHEDULE.name})"}
-        d["source"] = fee_source(d["source"], {**FEE_SOURCE_WORDS, **default})  # "; fee per tree overridden" stays
+        words = {**FEE_SOURCE_WORDS, **default}
+        if d.get("label") and d.get("label") != "fee schedule":  # set here: known by its words, as the statement
+            words["given as a dict"] = str(d["label"])
+        d["source"] = fee_source(d["source"], words)  # "; fee per tree overridden" stays
     d = {k: yes_no(v) if isinstance(v, bool) else v for k, v in d.items() if not _unset(v)}  # no empty rows
     table = kv_table(d, skip=("notes", "fund_in_lieu_exact", "alternative_22f_exact"))
     table["Item"] = [FUND_ITEMS.get(k) or value_label(k, a) for k in table["Item"]]
@@ -263,6 +266,46 @@ def default_stock(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
     return d
 
 
+#: The value bases the law may compare (§208-22B), in words
+BASIS_KINDS = {
+    "annual": "Annual benefits (USD/yr)",
+    "cumulative": "Benefits over a lifetime of years (USD)",
+    "appraised": "Appraised replacement value (CTLA, USD)",
+}
+
+
+def basis_control(page: str = "") -> None:
+    """The value basis (§208-22B): one option, the same control on every page whose answer it changes
+    (Benefits, where its values are shown, and Permit, Violations, Fund, where it turns the replacement,
+    the payment and the statement). ``page`` keeps each page's widget its own."""
+    from app_support import state
+
+    basis = str(state.opt("value_basis", "annual"))
+    sfx = f"_{page}" if page else ""
+    c1, c2 = st.columns([3, 1])
+    cur = basis.split(":")[0]
+    kind = c1.radio(
+        "Value basis (§208-22B: what the replacement must carry)"
+        + ("" if not page else " — it changes the figures on this page"),
+        list(BASIS_KINDS),
+        index=list(BASIS_KINDS).index(cur) if cur in BASIS_KINDS else 0,
+        format_func=BASIS_KINDS.get,
+        key=f"w_basis_kind{sfx}",
+        horizontal=True,
+        help="Annual: the National Tree Benefit Calculator's total annual benefits (§208-22B). "
+        "Over N years: each year's benefits as the tree grows, summed for the share still alive (the annual "
+        "mortality set on the Permit page; its default from Roman & Scatena 2011), no discounting. Appraised: the CTLA replacement value. The permit, violations, fund and statement use it; "
+        "it is one setting, the same on every page.",
+    )
+    if kind == "cumulative":
+        years = c2.number_input(
+            "Years", 1, 100, int(basis.split(":")[1]) if ":" in basis else 20, key=f"w_basis_years{sfx}"
+        )
+        state.set_opt("value_basis", f"cumulative:{int(years)}")
+    else:
+        state.set_opt("value_basis", None if kind == "annual" else kind)
+
+
 def plantable_controls() -> None:
     """How many replacement trees the site can take: one shared option for every page that needs it
     (``plantable`` or ``plantable_area_sqft``), so the Permit and Fund pages show the same figures."""
@@ -363,6 +406,16 @@ CLI_WORDS: tuple[tuple[str, str], ...] = (
     (r"--jurisdiction\b", "the jurisdiction in the site facts on the Survey page"),
     (r"\(Site sheet or --site\)", "(the site facts on the Survey page)"),
     (r"--site\b", "the site facts on the Survey page"),
+    (r"\s*\(--lot-area\)", " (the Lot area on the Excavation page)"),
+    (r"--lot-area\b", "the Lot area on the Excavation page"),
+    (r"--retaining-wall\b", "the Retaining wall height on the Excavation page"),
+    (r"give --replacement-[a-z-]+\b", "give the replacement stock on the Permit page"),
+    (r"--replacement-[a-z-]+\b", "the replacement stock on the Permit page"),
+    (r"--value-basis\b", "the Value basis on the Benefits page"),
+    (r"--plantable[a-z-]*\b", "the planting space on the Permit page"),
+    (r"--violation\b", "“Trees were harmed without a permit” on the Violations page"),
+    (r"--application-pending\b", "“An application was pending” on the Violations page"),
+    (r"--days\b", "“Days the violation continued” on the Violations page"),
 )
 
 
@@ -471,3 +524,65 @@ def offence_rows(a: Any) -> pd.DataFrame:
         out.insert(1, "Offence", [("conditional" if k == "conditional" else "definite") for k in kinds])
         out.insert(2, "Depends on", [_depends(r) if k == "conditional" else "facts given" for r, k in zip(rows, kinds)])
     return out
+
+
+def alternative_22f(where: Any, a: Any) -> None:
+    """The §208-22F payment alternative as a headline (money), with its calculation under it: after a
+    violation the applicant may pay the Tree Preservation Fund instead of replanting."""
+    from app_support import ui
+
+    fund = get(a, "fund") or {}
+    alt = get(fund, "alternative_22f_usd")
+    if alt is None:
+        return
+    ui.money_metric(
+        where,
+        "Or pay instead of replacing (USD, §208-22F)",
+        alt,
+        help="§208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund "
+        "this sum. " + str(get(fund, "alternative_22f_calculation") or ""),
+    )
+
+
+#: The statement's number formats (``treecalc.schema``) as the app's table formats (printf, Streamlit's names)
+_APP_FORMATS = {"#,##0": "localized", "#,##0.0": "%.1f", "#,##0.00": "%.2f", "$#,##0.00": "dollar", "0.0%": "percent"}
+#: Columns whose unit asks for another format than the statement's number format: a 0-100 score as a percent
+_UNIT_FORMATS = {"0-100": "%.0f%%", "gal/yr": "localized", "gal": "localized"}
+#: Units whose figures are shown whole (gallons: a tree's water is not read to the tenth of a gallon)
+_WHOLE_UNITS = ("gal/yr", "gal")
+
+
+def ordered(df: pd.DataFrame, first: tuple[str, ...] = ()) -> pd.DataFrame:
+    """``df`` with the columns ``first`` (those it has) at its left, the rest in their order: the figures a
+    page talks about are in sight at 1,280 px without scrolling sideways."""
+    lead = [c for c in first if c in df.columns]
+    return df[lead + [c for c in df.columns if c not in lead]]
+
+
+def number_config(df: pd.DataFrame, a: Any = None) -> dict[str, Any]:
+    """Each numeric column of ``df`` formatted by the schema (``treecalc/columns.csv``): DBH to 0.1 in, money
+    to the cent, whole counts and gallons with thousands, a match score as a percent; keyed by the label
+    :func:`labelled` gives it."""
+    cfg: dict[str, Any] = {}
+    labels = labelled(df.iloc[:0], a)
+    for c, lab in zip(df.columns, labels.columns):
+        col = COLUMNS.get(str(c))
+        if col is None or not pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c]):
+            continue
+        fmt = _UNIT_FORMATS.get(col.unit) or _APP_FORMATS.get(col.fmt or "")
+        if fmt:
+            cfg[lab] = st.column_config.NumberColumn(lab, format=fmt)
+    return cfg
+
+
+def show_table(df: pd.DataFrame | None, a: Any = None, first: tuple[str, ...] = (), where: Any = None) -> None:
+    """``df`` as a table: the columns ``first`` at its left, labelled, numbers formatted by the schema."""
+    if df is None:
+        return
+    d = ordered(df, first)
+    for c in d.columns:  # whole numbers shown whole: "localized" keeps a float's decimals
+        col = COLUMNS.get(str(c))
+        whole = col is not None and (col.fmt == "#,##0" or col.unit in _WHOLE_UNITS)
+        if whole and pd.api.types.is_float_dtype(d[c]):
+            d = d.assign(**{c: d[c].round(0)})
+    (where or st).dataframe(labelled(d, a), width="stretch", hide_index=True, column_config=number_config(d, a))

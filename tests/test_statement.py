@@ -237,6 +237,12 @@ def test_summary_lines_equal_the_assessment_and_name_section_and_unit(book):
     ws = book["Summary"]
     assert header_row(ws) == ["Section", "Item", "Value", "Unit", "Note"]
     a = stand_in()
+    # under the lines and a blank row, the applicant's headline in the app's and the PDF's words: planting
+    # $1,100.00 (3 trees planted) + $1,000.00 paid in lieu (2 x $500) = $2,100.00
+    below = 3 + len(a.lines) + 1
+    head = [ws.cell(below, j).value for j in range(1, 5)]
+    assert head[1:] == ["Total out of pocket", pytest.approx(2100.0), "USD"]
+    assert ws.cell(below, 3).number_format == "$#,##0.00"
     for i, line in enumerate(a.lines, start=3):
         sec, item, value, unit, note = (ws.cell(i, j).value for j in range(1, 6))
         assert sec == line["section"] and sec

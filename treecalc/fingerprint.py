@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime as _dt
 import decimal
 import hashlib
+import importlib
 import json
 import shutil
 import tempfile
@@ -373,7 +374,16 @@ def _pdf_differences(path: Path, derived: Any, survey_name: str | None) -> list[
     from treecalc.report.content import report_data
     from treecalc.report.pdf import report_pdf
 
-    a, b = _pdf_text(path), _pdf_text(io.BytesIO(report_pdf(report_data(derived, survey_name))))
+    report = (derived.fingerprint or {}).get("report") or {}
+    words = None
+    if report.get("words") == "app":  # written by the app, whose words name its controls, not the flags
+        try:  # (imported by name: the library does not depend on the app, which is not always installed)
+            words = importlib.import_module("app_support.views").readable
+        except ImportError:
+            return ["the report was written by the app with its controls' names; the app is not installed here"]
+    kind = report.get("kind") or "permit"
+    again = report_pdf(report_data(derived, survey_name), kind=kind, words=words)
+    a, b = _pdf_text(path), _pdf_text(io.BytesIO(again))
     pages = [str(i + 1) for i in range(max(len(a), len(b))) if a[i : i + 1] != b[i : i + 1]]
     return ["the report's text differs from the report written again on page " + ", ".join(pages)] if pages else []
 
@@ -425,9 +435,9 @@ def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False)
         raise StatementError(f"the assessment of {sp} could not be derived again: {e}") from None
     v.differences.extend(_file_differences(fp))
     now = derived.fingerprint or {}
+    # the files read are those the process has read so far (a module loaded for another command reads its
+    # chapter): one read now and not recorded then is named only where the result differs, as a reason
     new_files = sorted(set(now.get("data_files") or {}) - set(fp.get("data_files") or {}))
-    if new_files:
-        v.differences.append("data files read now that the statement does not record: " + ", ".join(new_files))
     if doc is not None:
         v.differences.extend(_json_differences(doc, derived))
     else:
@@ -438,6 +448,8 @@ def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False)
         else:
             v.differences.extend(_pdf_differences(Path(statement), derived, name if isinstance(name, str) else None))
     if now.get("result_sha256") != fp["result_sha256"]:
+        if new_files:
+            v.differences.append("data files read now that the statement does not record: " + ", ".join(new_files))
         v.differences.append(
             "result changed: the assessment derived again is not the one recorded (its SHA-256 differs)"
             + (

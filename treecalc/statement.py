@@ -982,6 +982,10 @@ def _summary(book: _Book, a: Any) -> None:
             [None, None, _fmt_for_unit(unit, v)],
         )
     last_line = g.next_row - 1
+    total = _out_of_pocket(a)
+    if total is not None:  # the applicant's headline under the lines, in the words of the app and the PDF
+        g.blank()
+        g.add(list(total), [None, None, _fmt_for_unit("USD", total[2])])
 
     permit = _get(a, "permit", {}) or {}
     triggers = _records(_get(permit, "triggers", []))
@@ -1040,6 +1044,34 @@ def _summary(book: _Book, a: Any) -> None:
             height_cm=max(7.5, 0.6 * (top - h) + 3),
             width_cm=18,
         )
+
+
+def _out_of_pocket(a: Any) -> tuple[str, str, float, str, str] | None:
+    """The applicant's total (planting cost + payment in lieu) as a Summary row, from the findings as the PDF
+    adds it up (:func:`treecalc.report.content.plain_answer`); ``None`` when no replacement is required or the
+    law has no fund."""
+    from treecalc.report.content import plain_answer
+
+    rep, fund = _get(a, "replacement", {}) or {}, _get(a, "fund", {}) or {}
+    if not _get(rep, "required") or _get(a, "jurisdiction") != "croton_on_hudson":
+        return None
+    d = {
+        "jurisdiction": _get(a, "jurisdiction"),
+        "lines": _records(_get(a, "lines", [])),
+        "replacement": {k: _get(rep, k) for k in ("trees_planted", "planting_cost_usd", "trees_in_lieu")},
+        "fund_in_lieu_usd": _get(fund, "fund_in_lieu_usd"),
+    }
+    p = plain_answer(d)
+    if p["total_usd"] is None:
+        return None
+    s = p["sections"]
+    return (
+        f"{s['planting_cost_usd']} + {s['fund_in_lieu_usd']}",
+        "Total out of pocket",
+        float(p["total_usd"]),
+        "USD",
+        "planting cost + payment in lieu; penalties, if any, are not part of it",
+    )
 
 
 def _removed_by_species(trees: Any) -> pd.DataFrame:

@@ -92,30 +92,7 @@ def _sidebar() -> None:
 
 def _basis_control() -> None:
     """The value basis the law compares (§208-22B), here where its values are shown."""
-    basis = str(state.opt("value_basis", "annual"))
-    kinds = {
-        "annual": "Annual benefits (USD/yr)",
-        "cumulative": "Benefits over a lifetime of years (USD)",
-        "appraised": "Appraised replacement value (CTLA, USD)",
-    }
-    c1, c2 = st.columns([3, 1])
-    cur = basis.split(":")[0]
-    kind = c1.radio(
-        "Value basis (§208-22B: what the replacement must carry)",
-        list(kinds),
-        index=list(kinds).index(cur) if cur in kinds else 0,
-        format_func=kinds.get,
-        key="w_basis_kind",
-        horizontal=True,
-        help="Annual: the National Tree Benefit Calculator's total annual benefits (§208-22B). "
-        "Over N years: each year's benefits as the tree grows, summed for the share still alive (the "
-        "annual mortality set on the Permit page, default 4.3%/yr, Roman & Scatena 2011; no discounting). Appraised: the CTLA replacement value. The permit, fund and statement use it.",
-    )
-    if kind == "cumulative":
-        years = c2.number_input("Years", 1, 100, int(basis.split(":")[1]) if ":" in basis else 20, key="w_basis_years")
-        state.set_opt("value_basis", f"cumulative:{int(years)}")
-    else:
-        state.set_opt("value_basis", None if kind == "annual" else kind)
+    views.basis_control()
 
 
 def _cards(ben: pd.DataFrame, title: str) -> None:
@@ -212,6 +189,9 @@ def body() -> None:
     if ben.empty:
         st.warning("The survey has no trees to value.")
         return
+    # each tree's dollars to the cent, as the law engine values it and the statement writes it: the page's total
+    # is then one figure, the sum of those cents (summed unrounded it read $0.02 off the basis total below)
+    ben = ben.assign(**{c: ben[c].round(2) for c in USD_COLS if c in ben})
     ident = [c for c in ("tag", "species") if c in sv.trees]
     table = pd.concat([sv.trees[ident], ben], axis=1)
     from treecalc.data import reader_names
@@ -249,7 +229,7 @@ def body() -> None:
     if pick:
         view = view[view["common_name"].isin(pick)]
     money = {views.label(c): st.column_config.NumberColumn(format="$%.2f") for c in USD_COLS}
-    st.dataframe(views.labelled(view), width="stretch", hide_index=True, column_config=money)
+    views.show_table(view, first=("tag", "species", "dbh_in", "usd_total_annual"))
 
     st.subheader("By species")
     plain = ["stormwater_gal", "electricity_kwh", "co2_sequestered_lb", "co2_avoided_lb", "air_quality_lb"]
@@ -262,10 +242,15 @@ def body() -> None:
         .reset_index()
         .sort_values("usd_total_annual", ascending=False)
     )
-    st.dataframe(views.labelled(by_sp), width="stretch", hide_index=True, column_config=money)
+    st.dataframe(
+        views.labelled(by_sp.assign(**{c: by_sp[c].round(0) for c in ("stormwater_gal",) if c in by_sp})),
+        width="stretch",
+        hide_index=True,
+        column_config={**views.number_config(by_sp), **money},
+    )
     ui.page_downloads(
         "benefits", {"Benefits per tree": views.labelled(view), "Benefits by species": views.labelled(by_sp)}
     )
 
 
-ui.run_page("Benefits", body, caption="Annual environmental benefits, i-Tree Streets Northeast tables.")
+ui.run_page("Benefits", body, caption="Annual environmental benefits, i-Tree Streets Northeast tables.", law=True)

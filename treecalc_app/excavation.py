@@ -12,7 +12,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from app_support import state, ui
+from app_support import state, ui, views
 from treecalc import excavation
 from treecalc.units import RANGES
 
@@ -164,8 +164,15 @@ def show_check(r: Any) -> pd.DataFrame:
     )
     volume_metric(c[1], "Excavated, these areas (cu yd)", float(r.excavation_cy))
     volume_metric(c[2], "Filled, these areas (cu yd)", float(r.fill_cy))
+    for w in [x for x in r.review_standards if "building_permit_required" in x]:  # a wall over the height
+        need = bool(w["building_permit_required"])
+        st.metric(
+            f"Building permit for the retaining wall ({w.get('section', '')})",
+            "Required" if need else "Not required",
+            help=views.readable(str(w.get("requirement", ""))),
+        )
     for m in r.missing_facts:
-        st.warning(f"Missing fact — {m}")
+        st.warning(f"Missing fact — {views.readable(m)}")
     if r.triggers:
         st.markdown("**Items that hold:** " + ", ".join(r.triggers))
     table = pd.DataFrame(
@@ -173,7 +180,7 @@ def show_check(r: Any) -> pd.DataFrame:
             {
                 "Section": e["section"],
                 "Holds": {True: "yes", False: "no", None: "unknown"}[e["holds"]],
-                "Why": e["explanation"],
+                "Why": views.readable(e["explanation"]),
             }
             for e in r.explanations
         ]
@@ -192,7 +199,7 @@ def show_check(r: Any) -> pd.DataFrame:
         for s in r.review_standards:
             st.markdown(f"- **{s.get('section', '')}** {s.get('requirement', s.get('explanation', ''))}")
         for line in [*r.interpretation, *r.notes]:
-            st.markdown(f"- {line}")
+            st.markdown(f"- {views.readable(line)}")
     return table
 
 
@@ -348,8 +355,11 @@ def _volumes() -> dict[str, pd.DataFrame | None]:
         st.dataframe(out["Section volumes"], width="stretch", hide_index=True)
     out["Volumes"] = pd.DataFrame([{k: v for k, v in d.items() if not isinstance(v, (list, dict))}])
     st.markdown("**Does this grading need a permit?** (§120-3A from the measured volumes and areas)")
-    lot = st.number_input(
-        "Lot area (sq ft)", min_value=0.0, max_value=1e8, value=0.0, step=1000.0, key="w_vol_lot", help="0: not given."
+    lot = float(st.session_state.get("w_exc_lot") or 0.0)  # one lot, one area: the one given on the Permit tab
+    st.caption(
+        f"Lot area: {lot:,.2f} sq ft, as given on the Permit tab."
+        if lot
+        else "Lot area: not given (give it on the Permit tab; the answer may then be Unknown)."
     )
     check = excavation.check_permit(measured=r.earthwork(), lot_area_sqft=lot or None)
     out["Permit items from the volumes"] = show_check(check)

@@ -93,7 +93,7 @@ def body() -> None:
         key="fund_toml",
         on_click="ignore",
         icon=":material/download:",
-        help="Use it with `treecalc assess FILE --fee-schedule fee_schedule.toml`.",
+        help="The schedule set above, as a file: keep it with the Village's records.",
     )
     if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund
         st.subheader("Planting space on the site")
@@ -102,6 +102,7 @@ def body() -> None:
             "cannot take (§208-22D)."
         )
         views.plantable_controls()
+        views.basis_control("fund")  # the unmet value and a payment on the value are on this basis
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     ui.jurisdiction_note(a)
@@ -119,6 +120,8 @@ def body() -> None:
     ui.money_metric(c[0], "Payment in lieu to the Tree Preservation Fund (USD, §208-24)", get(fund, "fund_in_lieu_usd"))
     c[1].metric("Trees paid in lieu (trees, §208-22D)", ui.num(get(fund, "trees_in_lieu")))
     ui.money_metric(c[2], f"Unmet value ({unit}, §208-22D)", get(fund, "unmet_value_usd"))
+    if get(fund, "alternative_22f_usd") is not None:
+        views.alternative_22f(st.columns(3)[0], a)
     if get(fund, "trees_in_lieu") == 0 and state.opt("plantable") is None and state.opt("plantable_area_sqft") is None:
         st.caption(
             "Every needed tree is planted (no limit on the planting space is set above): nothing is paid in lieu."
@@ -138,4 +141,5 @@ ui.run_page(
     "Fund & fee schedule",
     body,
     caption="§208-24C: the Board sets the basis of payments in lieu; the Engineer keeps it here.",
+    law=True,
 )

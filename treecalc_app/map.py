@@ -17,9 +17,15 @@ def _site(a) -> dict:
 
 def body() -> None:
     a = state.assessment()
-    label = st.radio("Colour the trees by", list(tree_map.COLOUR_BY), horizontal=True, key="w_map_colour")
+    choices = tree_map.colour_choices(str(a.jurisdiction))
+    label = st.radio(
+        "Colour the trees by",
+        list(choices),
+        horizontal=True,
+        key="w_map_colour_wh" if choices is tree_map.COLOUR_BY_WESLEY else "w_map_colour",
+    )
     try:
-        df, missing = tree_map.points(a.trees, _site(a), tree_map.COLOUR_BY[label], views.value_unit(a))
+        df, missing = tree_map.points(a.trees, _site(a), choices[label], views.value_unit(a))
     except ValueError as e:
         st.warning(str(e))
         return
@@ -37,11 +43,14 @@ def body() -> None:
     )
     st.pydeck_chart(tree_map.deck(df, label), height=520, key="w_map_deck")
     leg = tree_map.legend(df)
+    dead = int(df["dead"].sum()) if "dead" in df else 0
     st.markdown(
         "  ".join(
-            f"<span style='color:{c}'>●</span> {cat} ({n:,})"
-            for cat, n, c in zip(leg["category"], leg["trees"], leg["colour"])
-        ),
+            f"<span style='color:{c}'>●</span> {ui.md_text(w)} ({n:,})"
+            for w, n, c in zip(leg["words"], leg["trees"], leg["colour"])
+        )
+        + (f"  ◯ ringed in black: dead ({dead:,})" if dead else "")
+        + "  — dot size: DBH; the bar: the scale.",
         unsafe_allow_html=True,
     )
     with st.expander("The trees on the map, as a table"):
@@ -63,4 +72,4 @@ def body() -> None:
         )
 
 
-ui.run_page("Map", body, caption="Where the trees stand, and what the law says of each.")
+ui.run_page("Map", body, caption="Where the trees stand, and what the law says of each.", law=True)

@@ -21,6 +21,8 @@ from treecalc_app import plan_panel
 
 DEFAULT = "__default__"  # the law engine's default stock (its label says which species and size)
 STOCK_COLUMNS = ["species", "dbh_in", "unit_cost_usd"]
+#: The figures the permit is about, at the left of its tables (in sight at 1,280 px)
+TREE_FIRST = ("tag", "species", "dbh_in", "value_usd")
 
 
 def _invasive_note(codes: list[str], choices: pd.DataFrame, labels: dict[str, str]) -> list[str]:
@@ -161,7 +163,9 @@ def _is_wesley(a) -> bool:
 
 def body() -> None:
     head = st.container()  # the law's name, once the assessment says which law applies
+    card = st.container()  # the applicant's answer first (a phone shows it in its first screen), above the controls
     if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund: nothing to choose
+        views.basis_control("permit")  # it turns the required value, the plan and the payment above and below
         with st.expander("Replacement stock and planting space", expanded=True):
             _stock_controls()
             plan_panel.mortality_control()
@@ -181,7 +185,8 @@ def body() -> None:
     if _is_wesley(a):
         _wesley_figures(a)
     else:
-        _cost_card(a)
+        with card:
+            _cost_card(a)
         _croton_figures(a)
     per_tree = _triggers(a)
     plan = _plan(a)
@@ -209,6 +214,7 @@ def _cost_card(a) -> None:
                 f"**No replacement is required** ({get(rep, 'percent_note') or '§208-22A'}): nothing to plant "
                 "and nothing to pay into the Tree Preservation Fund."
             )
+            _fewer_removals(a)  # the trees kept so far stay in sight, to be put back
             return
         planted, in_lieu = get(rep, "trees_planted") or 0, get(rep, "trees_in_lieu") or 0
         plant_cost, pay = get(rep, "planting_cost_usd") or 0.0, get(fund, "fund_in_lieu_usd") or 0.0
@@ -266,6 +272,83 @@ def _cost_card(a) -> None:
             + f"- *The planting space*: the site takes {ui.num(planted)} here; every tree it cannot take is paid in "
             "lieu (§208-22D, §208-24). Set what it can take under *Replacement stock and planting space*."
         )
+        _fewer_removals(a)
+
+
+def _keep_edits() -> str:
+    """What the ticks were drawn from: the survey (file and read options) and the actions changed so far."""
+    src = state.source()
+    return state._canon(
+        {
+            "survey": src.sha256 if src else None,
+            "read": state.read_opts(),
+            "actions": state.opt("actions"),
+            "basis": state.opt("value_basis"),  # the values shown beside the ticks
+        }
+    )
+
+
+def _fewer_removals(a) -> None:
+    """The "fewer removals" lever: a tick per tree proposed for removal keeps it (its action becomes retain,
+    a change made in the app, said in the statement); the cost above is worked out again at once."""
+    sv = state.survey()
+    trees = sv.trees
+    if not len(trees) or "action" not in trees:
+        return
+    actions = dict(state.opt("actions") or {})
+    tags = trees["tag"].astype(str)
+    proposed = trees[trees["action"].astype(str) == "remove"]
+    if proposed.empty:
+        return
+    values = dict(zip(a.trees["tag"].astype(str), a.trees["value_usd"])) if "value_usd" in a.trees else {}
+    if "w_keep" not in st.session_state or st.session_state.get("tc_keep_edits") != _keep_edits():
+        st.session_state["tc_keep_base"] = pd.DataFrame(
+            {
+                "keep": [actions.get(t) == "retain" for t in proposed["tag"].astype(str)],
+                "tag": proposed["tag"].astype(str).to_numpy(),
+                "species": proposed["species"].astype(str).to_numpy(),
+                "dbh_in": proposed["dbh_in"].to_numpy(float),
+                "value_usd": [values.get(t) for t in proposed["tag"].astype(str)],
+            }
+        )
+        st.session_state.pop("w_keep", None)
+    unit = (get(a, "options") or {}).get("value_unit", "USD")
+    names = {
+        "keep": "Keep it",
+        "tag": "Tag",
+        "species": "Species",
+        "dbh_in": "DBH (in)",
+        "value_usd": f"Value ({unit})",
+    }
+    edited = st.data_editor(
+        st.session_state["tc_keep_base"].rename(columns=names),
+        key="w_keep",
+        hide_index=True,
+        width="stretch",
+        disabled=[names[c] for c in ("tag", "species", "dbh_in", "value_usd")],
+        column_config={
+            names["keep"]: st.column_config.CheckboxColumn(help="Tick to keep the tree: it leaves the removals."),
+            names["dbh_in"]: st.column_config.NumberColumn(format="%.1f"),
+            names["value_usd"]: st.column_config.NumberColumn(format="dollar"),
+        },
+    ).rename(columns={v: k for k, v in names.items()})
+    new = dict(actions)
+    for t, keep in zip(edited["tag"], edited["keep"]):
+        if bool(keep):
+            new[t] = "retain"
+        elif new.get(t) == "retain" and (tags == t).any():
+            new.pop(t)
+    kept = sum(1 for t in edited["tag"] if new.get(t) == "retain")
+    st.caption(
+        f"{kept:,} of the {len(edited):,} trees proposed for removal kept (changed in the app)."
+        if kept
+        else "Tick a tree to keep it: the cost above is worked out again without it."
+    )
+    if new != actions:
+        state.set_opt("actions", new or None)
+        st.session_state["tc_keep_edits"] = _keep_edits()
+        st.rerun()  # the cost above, without the trees kept
+    st.session_state["tc_keep_edits"] = _keep_edits()
 
 
 def _croton_figures(a) -> None:
@@ -351,7 +434,7 @@ def _triggers(a) -> pd.DataFrame | None:
         st.caption("No §95-3 trigger holds." if wesley else "No §208-19 trigger holds.")
     per_tree = _trigger_trees(get(a, "trees"))
     if per_tree is not None and len(per_tree):
-        st.dataframe(views.labelled(per_tree, a), width="stretch", hide_index=True)
+        views.show_table(per_tree, a, first=TREE_FIRST)
     return per_tree
 
 
@@ -362,7 +445,7 @@ def _plan(a) -> pd.DataFrame:
     st.subheader("Planting plan (§208-22)")
     plan = views.frame(get(rep, "plan"))
     if len(plan):
-        st.dataframe(views.labelled(plan, a), width="stretch", hide_index=True)
+        views.show_table(plan, a)
     else:
         st.caption("No planting plan: nothing to replace.")
     stock_report = views.frame(get(rep, "stock"))
@@ -426,4 +509,4 @@ def _projection(a, rep) -> None:
     )
 
 
-ui.run_page("Permit & replacement", body)
+ui.run_page("Permit & replacement", body, law=True)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import state, ui, views
+from app_support import state, tree_facts, ui, views
+
+#: The tree table's columns, the figures the survey is about first (in sight at 1,280 px)
+TREE_FIRST = ("tag", "species", "dbh_in", "action")
 
 
 def _upload() -> None:
@@ -42,6 +45,42 @@ def _upload() -> None:
             state.use_sample()
             st.session_state.pop("tc_upload_error", None)
             st.rerun()
+        _next_steps(src.is_sample)
+
+
+#: Where each role finds its answer: (who, page, what it answers)
+ROLES = (
+    (
+        "Applicant",
+        "treecalc_app/permit.py",
+        "Permit & replacement",
+        "what the permit costs you, and what would lower it",
+    ),
+    ("Arborist", "treecalc_app/benefits.py", "Benefits", "what the trees do each year, and the value basis"),
+    (
+        "Village Engineer",
+        "treecalc_app/violations.py",
+        "Violations & penalties",
+        "offences and penalties, tree by tree; the fund on Fund & fee schedule",
+    ),
+)
+
+
+def _next_steps(sample: bool) -> None:
+    """What to do first (upload, or explore the sample) and, once a survey is here, each role's next step."""
+    with st.container(border=True):
+        if sample:
+            st.markdown(
+                "**What to do first.** Upload your tree survey above (a spreadsheet with a tag, species and DBH "
+                "per tree; a title row and a Site sheet are fine), or explore the bundled sample survey: every "
+                "page shows its figures until you upload."
+            )
+        else:
+            st.markdown("**Next step.** Check what was read below (columns, species matches, site facts), then:")
+        for who, path, title, what in ROLES:
+            c1, c2 = st.columns([2, 3])  # the link's words whole at 1,280 px
+            c1.page_link(path, label=f"{who}: {title}", icon=":material/arrow_forward:")
+            c2.caption(what)
 
 
 def _columns(sv) -> None:
@@ -88,47 +127,120 @@ def _columns(sv) -> None:
         st.rerun()
 
 
+#: The laws that read the site facts, in the order the form shows them: (law key, heading)
+SITE_LAWS = (
+    ("croton_on_hudson", "Read by Croton-on-Hudson Chapter 208 (trees)"),
+    ("wesley_hills", "Read by Wesley Hills Chapter 95"),
+)
+_TRI = ("not given", "yes", "no")
+
+
+def _site_groups() -> list[tuple[str, list[str]]]:
+    """The site facts grouped by the law that reads them (its ``[site_why]``), each fact once, the first law's."""
+    from treecalc.ingest import SITE_FIELDS
+    from treecalc.rules.law_data import law
+
+    seen = {"jurisdiction"}
+    groups = []
+    for key, title in SITE_LAWS:
+        why = law(key).get("site_why") or {}
+        facts = [k for k in SITE_FIELDS if k in why and k not in seen]
+        seen.update(facts)
+        groups.append((title, facts))
+    rest = [k for k in SITE_FIELDS if k not in seen]
+    if rest:
+        groups.append(("Other facts (the map's coordinates, the lot)", rest))
+    return groups
+
+
+def _why(k: str) -> str:
+    """Why a fact not given is assumed as it is, in the words of the law that reads it."""
+    from treecalc.ingest import SITE_ASSUMED
+    from treecalc.rules.law_data import law
+
+    for key, _ in SITE_LAWS:
+        text = (law(key).get("site_why") or {}).get(k)
+        if text:
+            return views.readable(text)
+    return views.readable(SITE_ASSUMED.get(k, (None, ""))[1])
+
+
+def _as_bool(k: str, value) -> bool | None:
+    from treecalc.ingest.site import coerce
+
+    try:
+        return bool(coerce(k, value))
+    except ValueError:
+        return None
+
+
+def _site_input(k: str, kind: str, value, key: str):
+    label = views.SITE_LABELS.get(k, views.label(k)).replace(" (yes/no)", "")
+    if kind == "bool":
+        b = None if value is None or value == "" else _as_bool(k, value)
+        cur = "not given" if b is None else ("yes" if b else "no")
+        return st.radio(label, _TRI, index=_TRI.index(cur), horizontal=True, key=key)
+    if k == "jurisdiction":
+        names = ["not given", "croton-on-hudson", "wesley-hills"]
+        cur = str(value or "not given").replace("_", "-")
+        return st.selectbox(label, names, index=names.index(cur) if cur in names else 0, key=key)
+    return st.text_input(label, "" if value is None else str(value), key=key)
+
+
 def _site(sv) -> None:
+    """The site facts as a form: plain labels grouped by the law that reads them, each with where its value
+    came from or, when not given, what is assumed and why (the law's own words)."""
     from treecalc.ingest import SITE_ASSUMED, SITE_FIELDS
 
     site = dict(getattr(sv, "site", {}) or {})
     overrides = dict(state.read_opts().get("site") or {})
-    rows = []
-    for k in SITE_FIELDS:
-        if k in overrides:
-            how = "edited here"
-        elif k in site:
-            how = "Site sheet"
-        else:
-            v, why = SITE_ASSUMED.get(k, (None, ""))
-            how = f"not given: {'no value assumed' if v is None else f'assumed {views.yes_no(v)}'} ({why})"
-        v = overrides.get(k, site.get(k))
-        rows.append({"Fact": views.SITE_LABELS.get(k, views.label(k)), "Value": views.yes_no(v), "From": how})
-    df = pd.DataFrame(rows)
-    field = dict(zip(df["Fact"], SITE_FIELDS))  # the label a user reads -> the Site sheet's field
     st.caption(
-        "Site facts from the Site sheet, and what is assumed where a fact is not given. "
-        "Edit a value (yes/no, a number, croton-on-hudson or wesley-hills) to use it."
+        "Site facts from the Site sheet, and what is assumed where a fact is not given. Change one and press *Use these site facts*."
     )
-    edited = st.data_editor(df, key="w_site", hide_index=True, width="stretch", disabled=["Fact", "From"])
-    new = {
-        field[f]: str(v).strip()
-        for f, v, v0 in zip(edited["Fact"], edited["Value"], df["Value"])
-        if str(v).strip() != str(v0).strip()
-    }
-    if new and st.button("Use these site facts", key="w_site_apply"):
-        merged = {**overrides, **new}
-        state.read_opts()["site"] = {k: v for k, v in merged.items() if v != ""}
-        st.session_state.pop("w_site", None)
-        st.rerun()
+    values: dict[str, object] = {}
+    with st.form("w_site_form", border=True):
+        groups = [("Which law", ["jurisdiction"]), *_site_groups()]
+        for title, facts in groups:
+            st.markdown(f"**{title}**")
+            cols = st.columns(2)
+            for i, k in enumerate(facts):
+                v = overrides.get(k, site.get(k))
+                with cols[i % 2]:
+                    values[k] = _site_input(k, SITE_FIELDS[k], v, f"w_site_{k}")
+                    if k in overrides:
+                        st.caption("Edited here.")
+                    elif k in site:
+                        st.caption("From the Site sheet.")
+                    else:
+                        a, _ = SITE_ASSUMED.get(k, (None, ""))
+                        what = "no value assumed" if a is None else f"assumed {views.yes_no(a)}"
+                        st.caption(f"Not given: {what}, because {_why(k)}")
+        sent = st.form_submit_button("Use these site facts")
+    if sent:
+        new = {}
+        for k, v in values.items():
+            old = overrides.get(k, site.get(k))
+            shown = "" if v in (None, "not given") else str(v).strip()
+            if SITE_FIELDS[k] == "bool":
+                b = None if old in (None, "") else _as_bool(k, old)
+                before = "" if b is None else ("yes" if b else "no")
+            else:
+                before = "" if old is None else str(old).replace("_", "-")
+            if shown != before:
+                new[k] = shown
+        if new:
+            merged = {**overrides, **new}
+            state.read_opts()["site"] = {k: v for k, v in merged.items() if v != ""}
+            st.rerun()
     if overrides and st.button("Forget my edits to the site facts", key="w_site_reset"):
         state.read_opts().pop("site", None)
-        st.session_state.pop("w_site", None)
+        for k in SITE_FIELDS:
+            st.session_state.pop(f"w_site_{k}", None)
         st.rerun()
     if sv.site_assumptions:
-        st.markdown("**Assumptions**")
-        for a in sv.site_assumptions:
-            st.markdown(f"- {views.readable(a)}")
+        with st.expander("The assumptions, as the law engine states them"):
+            for a in sv.site_assumptions:
+                st.markdown(f"- {views.readable(a)}")
 
 
 def body() -> None:
@@ -167,7 +279,7 @@ def body() -> None:
 
     tabs = st.tabs(["Trees", "Columns", "Rejected rows", "Species matches", "Site facts", "Warnings"])
     with tabs[0]:
-        st.dataframe(views.labelled(trees), width="stretch", hide_index=True)
+        _tree_table(trees)
     with tabs[1]:
         _columns(sv)
     with tabs[2]:
@@ -188,6 +300,99 @@ def body() -> None:
     ui.page_downloads(
         "survey", {"Survey trees": views.labelled(trees), "Rejected rows": views.rejected_table(rejected)}
     )
+
+
+def _edits() -> str:
+    """What the tree table was drawn from: the survey (file and read options) and the edits made so far."""
+    src = state.source()
+    return state._canon(
+        {
+            "survey": src.sha256 if src else None,
+            "read": state.read_opts(),
+            "actions": state.opt("actions"),
+            "tree_facts": state.opt("tree_facts"),
+        }
+    )
+
+
+def _tree_table(trees: pd.DataFrame) -> None:
+    """The trees as read, their facts editable where they are seen (action, street tree, slope, landmark,
+    permit, condition): each change is kept as a change made in the app, said in the statement and saved in
+    the project; the notes' words that suggest a flag are offered as that flag."""
+    names = tree_facts.fact_names(trees)
+    cols = [*TREE_FIRST, *names, "notes", "species_code", "stems", "land_use", "source_row"]
+    cols = list(dict.fromkeys(c for c in cols if c in trees))
+    if "w_trees" not in st.session_state or st.session_state.get("tc_trees_edits") != _edits():
+        # the table's edits are kept relative to the table it was first given: that table holds the changes
+        # made elsewhere (trees marked on the Violations page, kept on the Permit page) and stays fixed
+        shown, _ = tree_facts.apply(trees, state.opt("actions"), state.opt("tree_facts"))
+        st.session_state["tc_trees_base"] = shown[cols].reset_index(drop=True)
+        st.session_state.pop("w_trees", None)
+    base = st.session_state["tc_trees_base"]
+    _suggestions(trees)
+    st.caption(
+        "Change a tree's action or facts in the table: the assessment, the statement and the saved project "
+        "use the change, listed as changed in the app."
+    )
+    labels = dict(zip(cols, views.labelled(base.iloc[:0]).columns))  # the labels people read, each once
+    config: dict = {labels[c]: st.column_config.CheckboxColumn() for c in names if c not in tree_facts.TEXTS}
+    config[labels["action"]] = st.column_config.SelectboxColumn(options=list(tree_facts.ACTIONS))
+    config.update({labels[c]: st.column_config.TextColumn() for c in tree_facts.TEXTS if c in names})
+    config[labels["dbh_in"]] = st.column_config.NumberColumn(format="%.1f")
+    edited = st.data_editor(
+        base.rename(columns=labels),
+        key="w_trees",
+        hide_index=True,
+        width="stretch",
+        num_rows="fixed",
+        disabled=[labels[c] for c in cols if c != "action" and c not in names],
+        column_config=config,
+    ).rename(columns={v: k for k, v in labels.items()})
+    _keep_changes(trees, edited, names)
+
+
+def _keep_changes(trees: pd.DataFrame, edited: pd.DataFrame, names: dict[str, str]) -> None:
+    """The table's values that differ from the survey's, as the app's edits (actions, tree facts)."""
+    original = trees.reset_index(drop=True)
+    actions: dict[str, str] = {}
+    facts: dict[str, dict] = {}
+    for i, tag in enumerate(original["tag"].astype(str)):
+        if i >= len(edited):
+            break
+        if str(edited.at[i, "action"]) != str(original.at[i, "action"]) and pd.notna(edited.at[i, "action"]):
+            actions[tag] = str(edited.at[i, "action"])
+        for c in names:
+            new, old = edited.at[i, c], original.at[i, c]
+            if c in tree_facts.TEXTS:
+                new, old = ("" if pd.isna(new) else str(new)), ("" if pd.isna(old) else str(old))
+            else:
+                new, old = bool(new) if pd.notna(new) else False, bool(old) if pd.notna(old) else False
+            if new != old:
+                facts.setdefault(tag, {})[c] = new
+    state.set_opt("actions", actions or None)
+    state.set_opt("tree_facts", facts or None)
+    st.session_state["tc_trees_edits"] = _edits()
+    changed = len(set(actions) | set(facts))
+    if changed:
+        st.info(
+            f"{changed:,} tree(s) changed in the app: the assessment, the statement and the saved project use "
+            "the changes and list them.",
+            icon=":material/edit:",
+        )
+
+
+def _suggestions(trees: pd.DataFrame) -> None:
+    """A flag the notes suggest ("Street tree – Village ROW") and the survey did not set, offered to set."""
+    offers = tree_facts.suggested(trees, state.opt("tree_facts"))
+    names = tree_facts.fact_names(trees)
+    for i, (tag, col, note) in enumerate(offers[:10]):
+        c1, c2 = st.columns([4, 1])
+        c1.info(f"Tree {tag}'s notes say “{note}”: is it a {names[col]}?", icon=":material/lightbulb:")
+        if c2.button(f"Mark tree {tag} a {names[col]}", key=f"w_suggest_{i}_{tag}_{col}"):
+            facts = dict(state.opt("tree_facts") or {})
+            facts[tag] = {**facts.get(tag, {}), col: True}
+            state.set_opt("tree_facts", facts)
+            st.rerun()
 
 
 def _species_matches(trees: pd.DataFrame) -> None:
@@ -249,4 +454,4 @@ def _species_matches(trees: pd.DataFrame) -> None:
         st.info(f"{len(fixes)} species corrected by you: the benefits, the assessment and the statement use them.")
 
 
-ui.run_page("Survey", body, caption="What was read from the tree survey, and what was not.")
+ui.run_page("Survey", body, caption="What was read from the tree survey, and what was not.", law=True)

@@ -7,6 +7,7 @@ from typing import Any
 import streamlit as st
 
 from app_support import (
+    picker,
     printable,  # the PDF report (issue 11)
     state,
     ui,
@@ -16,6 +17,8 @@ from app_support.views import get
 from treecalc.units import RANGES
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
+#: The figures of an offence, at the left of its table (in sight at 1,280 px)
+OFFENCE_FIRST = ("tag", "tier", "base_usd", "max_usd", "criminal_max_usd", "Offence", "Depends on")
 
 
 def _tri(label: str, opt: str, key: str, help: str) -> None:
@@ -89,33 +92,14 @@ def _mark_harmed() -> None:
         zip(
             tags,
             [
-                f"{t} · {s} · {d:g} in · survey: {a}"
+                f"{t} · {s} · {d:.1f} in · survey: {a}"
                 for t, s, d, a in zip(tags, trees["species"], trees["dbh_in"], trees["action"])
             ],
         )
     )
-    current = dict(state.opt("actions") or {})
-    c1, c2 = st.columns([3, 1])
-    removed = c1.multiselect(
-        "Trees found removed",
-        tags,
-        default=[t for t, a in current.items() if a == "removed" and t in label],
-        format_func=label.get,
-        key="w_marked_removed",
-        placeholder="as the survey says",
-    )
-    damaged = c1.multiselect(
-        "Trees found damaged (topped, excessively pruned, injured, girdled)",
-        tags,
-        default=[t for t, a in current.items() if a == "damaged" and t in label],
-        format_func=label.get,
-        key="w_marked_damaged",
-        placeholder="as the survey says",
-    )
-    marks = {t: "removed" for t in removed}
-    marks.update({t: "damaged" for t in damaged if t not in marks})
-    state.set_opt("actions", marks or None)
-    c2.caption(
+    picker.tree_picker("removed", "Trees found removed", tags, label)
+    picker.tree_picker("damaged", "Trees found damaged (topped, excessively pruned, injured, girdled)", tags, label)
+    st.caption(
         "A harmed tree is an offence only when its removal needed a permit (§208-19; in Wesley Hills a "
         "clearing permit, §95-3A(1)) and none was held; "
         "the law engine decides, tree by tree."
@@ -179,10 +163,11 @@ def _headline(a: Any) -> None:
     ui.money_metric(
         c[2], "Criminal fine, maximum (USD, §208-29A)", get(pen, "criminal_fine_max_usd"), help="§208-29A maxima."
     )
+    c = st.columns(3)
+    views.alternative_22f(c[0], a)  # after a violation: replant at 120%, or pay this into the Fund
     if get(pen, "civil_penalty_conditional_usd") is not None:
-        c = st.columns(3)
         ui.money_metric(
-            c[0],
+            c[1],
             "Civil penalty on assumed facts, maximum (USD, §208-29B)",
             get(pen, "civil_penalty_conditional_usd"),
             help="Conditional offences: each rests on a fact that was not given (see the table below); "
@@ -190,7 +175,7 @@ def _headline(a: Any) -> None:
         )
         if get(pen, "criminal_fine_conditional_usd") is not None:
             ui.money_metric(
-                c[1],
+                c[2],
                 "Criminal fine on assumed facts, maximum (USD, §208-29A)",
                 get(pen, "criminal_fine_conditional_usd"),
                 help="Conditional offences only; kept apart from the definite maximum.",
@@ -203,6 +188,8 @@ def body() -> None:
         # Chapter 95 has no violation standard, doubling, clear cutting, per-day count or replacement percentage
         in_effect = st.empty() if views.survey_is_wesley() else _controls()
         _mark_harmed()
+    if not views.survey_is_wesley():  # the §208-22F replacement and its payment are on this basis
+        views.basis_control("violations")
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     _say_in_effect(in_effect, a)
@@ -238,9 +225,9 @@ def body() -> None:
                 part = shown[per_tree["Offence"] == kind]
                 st.markdown(f"**{title}** ({len(part):,} trees)")
                 if len(part):
-                    st.dataframe(part, width="stretch", hide_index=True)
+                    views.show_table(per_tree[per_tree["Offence"] == kind], a, first=OFFENCE_FIRST)
         else:
-            st.dataframe(shown, width="stretch", hide_index=True)
+            views.show_table(per_tree, a, first=OFFENCE_FIRST)
     else:
         st.caption("No tree was harmed without a permit: no penalty.")
     other = views.kv_table(pen, skip=("per_tree", "trees", "doubling_reasons", "not_offences"))
@@ -253,4 +240,4 @@ def body() -> None:
     printable.pdf_button("violations")  # the printable report (issue 11)
 
 
-ui.run_page("Violations & penalties", body)
+ui.run_page("Violations & penalties", body, law=True)

@@ -67,8 +67,22 @@ def _dated_amounts(
             ),
         },
     )
+    blank = table.isna()
+    part = blank.any(axis=1) & ~blank.all(axis=1)  # a row begun but not finished: refused, never dropped
+    if part.any():
+        for i in [int(x) for x in table.index[part]]:
+            has, lacks = ("a date", "no amount") if blank.at[i, "amount_usd"] else ("an amount", "no date")
+            st.error(
+                f"{amount_label.split(' (')[0]}, row {i + 1}: {has} and {lacks}. It is not dropped: give "
+                f"its {lacks[3:]}, or delete the row."
+            )
+        raise Incomplete(f"{key}: {int(part.sum())} incomplete row(s)")
     rows = table.dropna()
     return [(pd.Timestamp(d).date(), f"{float(a):.2f}") for d, a in zip(rows[column], rows["amount_usd"])]
+
+
+class Incomplete(ValueError):
+    """A table row with a date and no amount (or an amount and no date): the figures wait for it."""
 
 
 def _events_table(events: list[Any]) -> pd.DataFrame:
@@ -94,7 +108,11 @@ def _schedule() -> pd.DataFrame | None:
     from treecalc import water
 
     st.subheader("Late payment (§223-12F)")
-    bills = _bills(dt.date(2026, 1, 15))
+    try:
+        bills = _bills(dt.date(2026, 1, 15))
+    except Incomplete:
+        st.warning("The balance is worked out once every bill row has its due date and charge.")
+        return None
     c1, c2 = st.columns(2)
     due = min(b[1] for b in bills)
     as_of = c1.date_input("Balance as of", value=max(dt.date.today(), due), key="w_water_asof")
@@ -106,7 +124,11 @@ def _schedule() -> pd.DataFrame | None:
         help="How 'each succeeding month or any portion thereof' is counted.",
     )
     st.caption("Payments received (date and amount); add rows as needed.")
-    pays = _dated_amounts("w_water_payments", "Date", "Amount (USD)", min_usd=0.01)
+    try:
+        pays = _dated_amounts("w_water_payments", "Date", "Amount paid (USD)", min_usd=0.01)
+    except Incomplete:
+        st.warning("The balance is worked out once every payment row has its date and amount.")
+        return None
     if as_of < due:  # an answer, as the library and the command line give it: no penalty yet
         st.info(f"Not yet late on {as_of}: the bill is due {due}; no penalty before the due date (§223-12F(1)(a)).")
     try:
@@ -114,30 +136,30 @@ def _schedule() -> pd.DataFrame | None:
     except ValueError as e:
         st.error(str(e))
         return None
-    c = st.columns(4)
-    money_metric(c[0], "Charge outstanding", s.charge_outstanding)
-    money_metric(c[1], "Penalties outstanding", s.penalties_outstanding)
-    money_metric(c[2], "Total due", s.total_due, help="What the water account owes; paying it closes the account.")
-    # after the 15 April relevy the water account can owe $0.00 while the bill is owed on the tax bill
-    money_metric(
-        c[3],
-        "Total owed",
-        s.total_owed,
-        help="Total due on the water account plus what is still owed on the tax bill after the relevy (§223-12F(2)).",
-    )
-    c = st.columns(3)
-    money_metric(
-        c[0], "Penalties assessed", s.penalties_assessed, help="Each penalty rounded to the cent when assessed."
-    )
     relevied = [b for b in s.bills if b.relevy_date]
+    total_owed = getattr(s, "total_owed", None)  # the water account and the tax bill together, when given
+    c = st.columns(3 if total_owed is not None else 2)  # the two amounts owed side by side, the same size
+    money_metric(c[0], "Total due", s.total_due, help="What the water account owes; paying it closes the account.")
     money_metric(
         c[1],
         "Still owed on the tax bill",
-        s.relevy_outstanding if relevied else None,
-        help="; ".join(f"{b.bill}: {b.relevy_amount} relevied on {b.relevy_date}" for b in relevied) or None,
+        s.relevy_outstanding if relevied else 0,
+        help="Relevied to the Village tax bill (§223-12F): owed there, not on the water account. "
+        + (
+            "; ".join(f"{b.bill}: {b.relevy_amount} relevied on {b.relevy_date}" for b in relevied)
+            or "Nothing relevied."
+        ),
+    )
+    if total_owed is not None:
+        money_metric(c[2], "Total owed (water account + tax bill)", total_owed)
+    c = st.columns(4)
+    money_metric(c[0], "Charge outstanding", s.charge_outstanding)
+    money_metric(c[1], "Penalties outstanding", s.penalties_outstanding)
+    money_metric(
+        c[2], "Penalties assessed", s.penalties_assessed, help="Each penalty rounded to the cent when assessed."
     )
     nxt = [b.relevy_date or b.scheduled_relevy_date for b in s.bills if b.relevy_date or b.scheduled_relevy_date]
-    c[2].metric(
+    c[3].metric(
         "Relevy date",
         str(min(nxt)) if nxt else "—",
         help="15 April: water rents and penalties more than 60 days overdue go to the Village tax bill",

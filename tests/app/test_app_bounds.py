@@ -123,6 +123,6 @@ def test_a_link_to_a_survey_the_server_never_held_does_not_claim_a_restart():
     at = _app()
     at.query_params["survey"] = "0" * 64  # a hash no upload had
     at.run()
-    notes = [w.value for w in at.main.warning]
+    notes = [w.value for w in [*at.main.warning, *at.main.error]]  # said in the main area, as a warning or error
     assert any("not held by the server" in n for n in notes), notes
     assert not any("restarted" in n for n in notes)

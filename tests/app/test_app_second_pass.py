@@ -214,7 +214,7 @@ def test_wesley_hills_permit_page_offers_no_croton_replacement_or_fund_controls(
         for w in [*at.radio, *at.number_input]
         if w.key in ("w_violation", "w_pending", "w_clear_cutting", "w_days", "w_repl_pct")
     ]
-    assert [m.label for m in at.multiselect if m.key == "w_marked_removed"]  # trees found removed: both laws
+    assert [t.label for t in at.text_input if t.key == "w_add_removed"]  # trees found removed: both laws
     at.switch_page("treecalc_app/fund.py").run()
     _ok(at)
     assert not [r.label for r in at.radio if r.key == "w_plantable_kind"]

@@ -61,9 +61,9 @@ def test_fund_csv_and_pdf_downloads_carry_the_fixed_text_and_the_log_stays_clean
         with page.expect_download() as dl:
             page.get_by_role("button", name="Fund (CSV)", exact=True).click()
         fund_csv = Path(dl.value.path()).read_bytes().decode("utf-8-sig")
-        page.get_by_role("button", name="Printable report (PDF)").click()
+        page.get_by_role("button", name="Applicant's permit report (PDF)").click()
         with page.expect_download() as dl:
-            page.get_by_role("button", name="Download the printable report (PDF)").click()
+            page.get_by_role("button", name="Download the applicant's permit report (PDF)").click()
         pdf = Path(dl.value.path()).read_bytes()
     log = (tmp_path / "streamlit.log").read_text(errors="replace")
 
@@ -74,7 +74,7 @@ def test_fund_csv_and_pdf_downloads_carry_the_fixed_text_and_the_log_stays_clean
         "Value not met by planting (USD/yr),",
         "Or: payment in place of the §208-22F replacement (USD),",
         "Basis of payment,a fee per tree not planted",
-        "Fee schedule from,set on the Fund page",
+        "Fee schedule from,set by Board resolution (§208-24C)",
     ):
         assert want in fund_csv, want
     for gone in ("Alternative 22f", "given as a dict", "Unmet value (USD)"):

@@ -148,7 +148,9 @@ def test_excavation_tin_upload_and_unknown_permit(tmp_path):
     m = _metrics(at)
     assert _num(m["Fill (cu yd)"]) == pytest.approx(r.fill_cy, abs=0.005) and round(r.fill_cy, 2) == 59.26
     assert _num(m["Net (cu yd)"]) == pytest.approx(-59.26, abs=0.005)
-    assert at.number_input(key="w_vol_lot").value == 0.0  # the lot area is not assumed
+    # the lot area is not assumed; one lot area for the page, given on the Permit tab (no second input here)
+    assert not [n for n in at.number_input if n.key == "w_vol_lot"]
+    assert any("Lot area: not given" in c.value for c in at.caption)
     # Permit tab: 4,000 sq ft stripped, no lot area -> Unknown, with the missing fact
     at.data_editor(key="w_exc_areas")  # present
     at.session_state["w_exc_areas"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [0]}
@@ -195,9 +197,12 @@ def test_water_total_owed_stands_beside_total_due_after_the_relevy():
     at.date_input(key="w_water_asof").set_value(dt.date(2026, 7, 1)).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     m = _metrics(at)
-    assert _num(m["Total due"]) == 0.0 and _num(m["Total owed"]) == 321.0
+    assert _num(m["Total due"]) == 0.0 and _num(m["Total owed (water account + tax bill)"]) == 321.0
+    assert _num(m["Still owed on the tax bill"]) == 321.0
     labels = [x.label for x in at.metric]
-    assert labels.index("Total owed") == labels.index("Total due") + 1  # beside it, in the headline row
+    # in the headline row: total due, what is still owed on the tax bill beside it, then the two together
+    i = labels.index("Total due")
+    assert labels[i + 1 : i + 3] == ["Still owed on the tax bill", "Total owed (water account + tax bill)"]
 
 
 def test_excavation_wesley_hills_panel_gives_the_cli_waiver_answer():

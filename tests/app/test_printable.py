@@ -46,10 +46,10 @@ def test_permit_page_pdf_is_the_survey_and_options_on_screen():
     at.radio(key="w_plantable_kind").set_value("A number of trees").run()
     at.number_input(key="w_plantable").set_value(2).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert not [b for b in at.get("download_button") if "printable report" in b.proto.label]  # built on request
+    assert not [b for b in at.get("download_button") if "permit report" in b.proto.label]  # built on request
     at.button(key="permit_pdf_make").click().run()
     assert not at.exception and not at.error
-    buttons = [b for b in at.get("download_button") if "printable report" in b.proto.label]
+    buttons = [b for b in at.get("download_button") if "permit report" in b.proto.label]
     assert len(buttons) == 1
     served = _served(buttons[0].proto.url)
     text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(served)).pages)
@@ -63,10 +63,10 @@ def test_changing_an_option_asks_for_the_report_again():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
     at.switch_page("treecalc_app/permit.py").run()
     at.button(key="permit_pdf_make").click().run()
-    assert [b for b in at.get("download_button") if "printable report" in b.proto.label]
+    assert [b for b in at.get("download_button") if "permit report" in b.proto.label]
     at.number_input(key="w_repl_cost").set_value(600.0).run()
     # the PDF built before is of other options: not offered; the build button is back
-    assert not [b for b in at.get("download_button") if "printable report" in b.proto.label]
+    assert not [b for b in at.get("download_button") if "permit report" in b.proto.label]
     assert at.button(key="permit_pdf_make")
 
 
@@ -84,7 +84,7 @@ def test_the_apps_pdf_verifies_against_the_uploaded_survey(tmp_path, capsys):
     at.number_input(key="w_repl_cost").set_value(900.0).run()
     at.button(key="permit_pdf_make").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    (button,) = [b for b in at.get("download_button") if "printable report" in b.proto.label]
+    (button,) = [b for b in at.get("download_button") if "permit report" in b.proto.label]
     pdf = tmp_path / "report.pdf"
     pdf.write_bytes(_served(button.proto.url))
     survey = tmp_path / "Hudson St lot 7.csv"

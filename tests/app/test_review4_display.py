@@ -86,7 +86,9 @@ def test_fund_csv_labels_are_the_statements_with_per_year_values():
     assert "Value not met by planting (USD/yr)" in items  # was "Unmet value (USD)"
     assert "Or: payment in place of the §208-22F replacement (USD)" in items  # was "Alternative 22f (USD)"
     assert items["Basis of payment"] == "a fee per tree not planted"  # was "per_tree"
-    assert items["Fee schedule from"] == "set on the Fund page"  # was "Source: given as a dict"
+    assert (
+        items["Fee schedule from"] == "set by Board resolution (§208-24C)"
+    )  # the words on the page, as the statement and the PDF say it
     assert items["Fee is a placeholder"] == "no"
     # the site takes 1 tree; 6 are paid in lieu at the fee on the page (the default $450.00, here marked set by
     # the Board): 6 x $450.00 = $2,700.00

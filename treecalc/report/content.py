@@ -178,6 +178,16 @@ def trees_concerned(d: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def harm_counts(d: Mapping[str, Any]) -> dict[str, int]:
+    """Trees removed or damaged (``done``: the harm has happened) and trees only proposed for removal
+    (``proposed``), from the per-tree rows' actions: a tree proposed for removal is not yet harmed."""
+    acts = [str(r.get("action") or "") for r in d.get("per_tree") or []]
+    return {
+        "done": sum(a in ("removed", "damaged") for a in acts),
+        "proposed": sum(a == "remove" for a in acts),
+    }
+
+
 def species_label(r: Mapping[str, Any]) -> str:
     """The species as surveyed with the i-Tree code it was read as: 'Red maple (ACRU)'."""
     text, code = str(r.get("species") or "").strip(), str(r.get("species_code") or "").strip()

@@ -10,10 +10,11 @@ fpdf2 documentation, "Tables": https://py-pdf.github.io/fpdf2/Tables.html
 
 from __future__ import annotations
 
+import contextvars
 import datetime as _dt
 import os
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from treecalc.report.content import (
     BASIS_WORDS,
     TREE_COLUMNS,
     fee_source,
+    harm_counts,
     penalties,
     percent_text,
     plain_answer,
@@ -64,9 +66,21 @@ _ASCII = str.maketrans(
 )
 
 
+#: How the report's reader names the options the law engine's lines name (the app: its controls, not the
+#: command line's flags); set by :func:`report_pdf` for the text it draws
+_WORDS: contextvars.ContextVar[Callable[[str], str] | None] = contextvars.ContextVar("report_words", default=None)
+
+#: The reports: the applicant's (what the permit costs, signed by the applicant and the Engineer) and the
+#: violation report for the Engineer (offences, penalties, the replacement after a violation)
+KINDS = ("permit", "violation")
+
+
 def _t(x: Any) -> str:
     """Text the PDF's core fonts can draw (Latin-1: § and × are in it; dashes and ₂ are mapped)."""
     s = "" if x is None else str(x)
+    words = _WORDS.get()
+    if words is not None and "--" in s:
+        s = words(s)
     return s.translate(_ASCII).encode("latin-1", "replace").decode("latin-1")
 
 
@@ -399,11 +413,14 @@ def _method(doc: _Doc, d: Mapping[str, Any]) -> None:
             doc.bullets(where[key])
 
 
-def _signatures(doc: _Doc) -> None:
+def _signatures(doc: _Doc, kind: str = "permit") -> None:
     if doc.get_y() > doc.h - 80:
         doc.add_page()
-    doc.h2("Signatures")
-    for who in ("Applicant (or the applicant's arborist)", "Village Engineer"):
+    doc.h2("Signatures" if kind == "permit" else "Signature")
+    signers = (
+        ("Applicant (or the applicant's arborist)", "Village Engineer") if kind == "permit" else ("Village Engineer",)
+    )
+    for who in signers:
         doc.ln(4)
         doc.para(who, "B")
         doc.ln(8)
@@ -418,12 +435,16 @@ def _signatures(doc: _Doc) -> None:
         doc.cell(90, 5, "_" * 45, new_x="LMARGIN", new_y="NEXT")
         doc.para("Name (print)", size=8)
     doc.ln(3)
-    doc.para("Engineer's decision:  [ ] approved   [ ] approved with conditions   [ ] denied", size=9)
+    if kind == "permit":
+        doc.para("Engineer's decision:  [ ] approved   [ ] approved with conditions   [ ] denied", size=9)
+    else:
+        doc.para("Engineer's finding:  [ ] violation found   [ ] no violation", size=9)
 
 
-def _fingerprint(doc: _Doc, d: Mapping[str, Any]) -> None:
+def _fingerprint(doc: _Doc, d: Mapping[str, Any], kind: str = "permit") -> None:
     """The fingerprint's figures in a short closing section, and the whole of it attached as JSON, which
-    ``treecalc verify`` reads (:mod:`treecalc.fingerprint`)."""
+    ``treecalc verify`` reads (:mod:`treecalc.fingerprint`), with the report's kind and whether the app's
+    words were applied (``report``), so the report can be written again as it was."""
     import json
 
     from treecalc.fingerprint import ATTACHMENT_NAME
@@ -440,28 +461,56 @@ def _fingerprint(doc: _Doc, d: Mapping[str, Any]) -> None:
         "I",
         7,
     )
-    text = json.dumps(fp, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    report = {"kind": kind, "words": "app" if _WORDS.get() is not None else None}
+    text = json.dumps({**fp, "report": report}, ensure_ascii=False, sort_keys=True).encode("utf-8")
     doc.embed_file(bytes=text, basename=ATTACHMENT_NAME, mime_type="application/json")
 
 
-def report_pdf(d: Mapping[str, Any], *, survey_name: str | None = None, generated: _dt.date | None = None) -> bytes:
-    """The report of an assessment's JSON dict (``Assessment.to_json()`` or :func:`report_data`), as PDF bytes."""
+def report_pdf(
+    d: Mapping[str, Any],
+    *,
+    survey_name: str | None = None,
+    generated: _dt.date | None = None,
+    kind: str = "permit",
+    words: Callable[[str], str] | None = None,
+) -> bytes:
+    """The report of an assessment's JSON dict (``Assessment.to_json()`` or :func:`report_data`), as PDF bytes.
+
+    ``kind`` "permit": the applicant's report (what the permit costs, the applicant's and the Engineer's
+    signatures); "violation": the violation report for the Engineer (offences and penalties first, no
+    permit cost, the Engineer's signature only). ``words`` rewrites a line that names a command-line option
+    (``--site``) as its reader sets it (the app: the control on its page)."""
+    if kind not in KINDS:
+        raise ValueError(f"report kind {kind!r}: one of {', '.join(KINDS)}")
+    token = _WORDS.set(words)
+    try:
+        return _report(d, survey_name, generated, kind)
+    finally:
+        _WORDS.reset(token)
+
+
+def _report(d: Mapping[str, Any], survey_name: str | None, generated: _dt.date | None, kind: str) -> bytes:
     name = survey_name or d.get("survey_name") or "survey"
     doc = _Doc(format="letter")
-    doc.title_text = f"treecalc - {name}"
-    doc.set_title(_t(f"Tree report: {name}"))
+    violation = kind == "violation"
+    doc.title_text = f"treecalc - {name}" + (" - violation report" if violation else "")
+    doc.set_title(_t(f"Tree {'violation ' if violation else ''}report: {name}"))
     doc.set_creator("treecalc")
     doc.set_auto_page_break(True, margin=15)
     doc.alias_nb_pages()
     doc.add_page()
-    doc.h1("Tree removal: permit, replacement, fund and penalties")
+    doc.h1(
+        "Tree violation: offences, penalties and replacement, for the Village Engineer"
+        if violation
+        else "Tree removal: permit, replacement, fund and penalties"
+    )
     doc.para(f"Survey: {name}", "B", 11)
     doc.para(f"Law: {d.get('jurisdiction_name') or d.get('jurisdiction')}")
+    h = harm_counts(d)
     doc.para(
         f"Trees: {_cell(d.get('trees'))} assessed of {_cell(d.get('rows_read'))} rows read "
-        f"({_cell(d.get('rejected'))} rejected); removed or proposed for removal: "
-        f"{_cell(d.get('trees_removed'))}; "
-        f"harmed: {_cell(d.get('trees_harmed'))}."
+        f"({_cell(d.get('rejected'))} rejected); removed or damaged: {h['done']:,}; "
+        f"proposed for removal: {h['proposed']:,}."
     )
     doc.para(
         f"Prepared {(generated or _dt.date.today()).isoformat()} with treecalc. Every figure is given with the "
@@ -469,10 +518,15 @@ def report_pdf(d: Mapping[str, Any], *, survey_name: str | None = None, generate
         "I",
         8,
     )
-    for part in (_answer, _triggers, _plan, _fund, _penalties, _trees, _rejected, _statement, _method):
+    parts = (
+        (_penalties, _trees, _plan, _fund, _triggers, _rejected, _statement, _method)
+        if violation
+        else (_answer, _triggers, _plan, _fund, _penalties, _trees, _rejected, _statement, _method)
+    )
+    for part in parts:
         part(doc, d)
-    _signatures(doc)
-    _fingerprint(doc, d)
+    _signatures(doc, kind)
+    _fingerprint(doc, d, kind)
     return bytes(doc.output())
 
 

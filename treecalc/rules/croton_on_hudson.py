@@ -1890,9 +1890,10 @@ def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str) 
                 f"{rep.native_planted} of {rep.trees_planted}",
             )
         )
-    L.append(
-        L_("§208-24C", "Basis of payment in lieu", fund.basis, "", fund.label if fund.placeholder else fund.source)
-    )
+    # a schedule given directly (the app's Fund page) is known by the words it was set with ("set by Board
+    # resolution ..."), the same in the app, the statement and the PDF; a file by its path
+    named = fund.placeholder or (fund.source.startswith("given as a dict") and fund.label != "fee schedule")
+    L.append(L_("§208-24C", "Basis of payment in lieu", fund.basis, "", fund.label if named else fund.source))
     L.append(
         L_("§208-24", "Payment in lieu to the Tree Preservation Fund", fund.fund_in_lieu_usd, "USD", fund.calculation)
     )

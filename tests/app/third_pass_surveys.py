@@ -1,0 +1,97 @@
+"""Surveys as users send them, written here for the app's third-pass browser tests (not the bundled sample).
+
+* :func:`arborist_25`: an arborist's 25-tree field survey of a lot: a title row above the header, multi-stem
+  trees written as their stems ("12, 8"), a misspelled species ("Nothern red oak"), a street tree said only
+  in the notes ("Street tree – Village ROW"); tags 110 to 134, so that "12" is a part of eleven tags
+  (112, 120 to 129) and the whole tag of none.
+* :func:`developer_8`: a developer's 8-tree application: three red oaks (10, 11 and 12 in DBH) to remove,
+  five trees kept, on a lot with no residence (a permit is needed, §208-19A(2)).
+* :func:`slope_violation_5`: five trees on a steep slope, three red oaks (10, 11, 12 in) found removed, one
+  proposed for removal, one kept.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+
+#: Croton-on-Hudson, a 2-acre lot with no residence that cannot be subdivided: removing a tree needs a
+#: permit (§208-19A(2))
+SITE = {"jurisdiction": "croton-on-hudson", "has_residence": "no", "subdividable": "no", "lot_area_acres": 2}
+
+
+def _book(trees: pd.DataFrame, site: dict, title: str | None = None) -> bytes:
+    buf = io.BytesIO()
+    with pd.ExcelWriter(buf, engine="openpyxl") as xw:
+        start = 0
+        if title:
+            pd.DataFrame([[title]]).to_excel(xw, sheet_name="Trees", index=False, header=False)
+            start = 2  # the title, a blank row, then the header
+        trees.to_excel(xw, sheet_name="Trees", index=False, startrow=start)
+        pd.DataFrame({"field": list(site), "value": list(site.values())}).to_excel(
+            xw, sheet_name="Site", index=False, header=False
+        )
+    return buf.getvalue()
+
+
+ARBORIST_SPECIES = ["Red maple", "Sugar maple", "Nothern red oak", "Eastern white pine", "American beech"]
+
+
+def arborist_25() -> bytes:
+    n = 25
+    tags = [str(110 + i) for i in range(n)]
+    dbh: list[object] = [8.0 + (i % 9) * 2.5 for i in range(n)]
+    dbh[3], dbh[17] = "12, 8", "10, 6, 5"  # multi-stem trees, as the field sheet writes them
+    actions = ["Retain"] * n
+    actions[5] = actions[21] = "Remove"
+    notes = [""] * n
+    notes[7] = "Street tree – Village ROW"
+    notes[12] = "co-dominant stems"
+    trees = pd.DataFrame(
+        {
+            "Tree #": tags,
+            "Species": [ARBORIST_SPECIES[i % 5] for i in range(n)],
+            "DBH (in)": dbh,
+            "Condition": ["Good" if i % 4 else "Fair" for i in range(n)],
+            "Action": actions,
+            "Notes": notes,
+        }
+    )
+    return _book(trees, SITE, "Tree inventory, 14 Old Post Road N. Field survey 2026-10-02, J. Rivera (ISA NE-7312)")
+
+
+def developer_8() -> bytes:
+    trees = pd.DataFrame(
+        {
+            "Tag": [f"D-{i}" for i in range(1, 9)],
+            "Species": ["Red oak"] * 3 + ["Red maple", "Sugar maple", "White oak", "Red maple", "Pin oak"],
+            "DBH (in)": [10.0, 11.0, 12.0, 9.0, 14.0, 16.0, 7.0, 18.0],
+            "Action": ["Remove"] * 3 + ["Retain"] * 5,
+        }
+    )
+    return _book(trees, SITE)
+
+
+def slope_violation_5() -> bytes:
+    trees = pd.DataFrame(
+        {
+            "Tag": ["S1", "S2", "S3", "S4", "S5"],
+            "Species": ["Red oak", "Red oak", "Red oak", "Red maple", "Sugar maple"],
+            "DBH (in)": [10.0, 11.0, 12.0, 9.0, 14.0],
+            "Action": ["Removed", "Removed", "Removed", "Remove", "Retain"],
+            "Steep slope": ["yes"] * 5,
+        }
+    )
+    return _book(trees, SITE)
+
+
+def mapped_lot_csv() -> bytes:
+    """Four trees with their latitude/longitude: one removed, two kept, one dead (kept)."""
+    return (
+        b"Tag,Species,DBH (in),Action,Dead or diseased,Latitude,Longitude\n"
+        b"M1,Red oak,24,Removed,,41.20000,-73.90000\n"
+        b"M2,Red maple,6,Retain,,41.20020,-73.90030\n"
+        b"M3,Sugar maple,14,Retain,yes,41.20040,-73.90010\n"
+        b"M4,White oak,30,Retain,,41.20010,-73.90060\n"
+    )
