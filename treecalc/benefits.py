@@ -971,11 +971,10 @@ def benefits(
     if latitude is not None or longitude is not None:
         return _benefits_at(species, dbh_in, land_use, params, latitude, longitude, locals(), kw)
 
-    if valuations:
+    if valuations:  # a rate out of range is refused before any work
         from treecalc.models.growth import mortality_rate as _rate
 
-        m_rate = _rate(mortality_rate)  # None: the literature's default
-
+        _rate(mortality_rate)
     try:
         dbh = float(dbh_in)
     except (TypeError, ValueError):
@@ -1028,27 +1027,42 @@ def benefits(
         **zone_fields(p),
     }
     if valuations:
-        out.update(
-            {
-                "replacement_value_usd": float(
-                    appraisal.replacement_value(np.array([code], dtype=object), np.array([dbh]), condition)[0]
-                ),
-                "replacement_value_condition": condition,
-                "cumulative_usd": 0.0
-                if dead
-                else float(
-                    growth.cumulative_benefits(
-                        np.array([code], dtype=object),
-                        np.array([dbh]),
-                        horizon_years,
-                        lambda c, d: benefit_arrays(np.repeat(pos, len(d)), d, np.repeat(lu, len(d)), p)[
-                            "usd_total_annual"
-                        ],
-                        mortality_rate=m_rate,
-                    )[0]
-                ),
-                "cumulative_years": horizon_years,
-                "cumulative_mortality_rate": m_rate,
-            }
-        )
+        out.update(_valuations(code, pos, dbh, lu, p, condition, horizon_years, mortality_rate, dead))
     return out
+
+
+def _valuations(
+    code: str,
+    pos: int,
+    dbh: float,
+    lu: np.ndarray,
+    p: dict[str, Any],
+    condition: str,
+    horizon_years: int,
+    mortality_rate: float | None,
+    dead: bool,
+) -> dict[str, Any]:
+    """:func:`benefits`' replacement value (CTLA at ``condition``) and cumulative benefits (with growth and
+    mortality; None: the literature's default rate); a dead tree's are 0."""
+    from treecalc.models.growth import mortality_rate as _rate
+
+    m_rate = _rate(mortality_rate)
+    return {
+        "replacement_value_usd": float(
+            appraisal.replacement_value(np.array([code], dtype=object), np.array([dbh]), condition)[0]
+        ),
+        "replacement_value_condition": condition,
+        "cumulative_usd": 0.0
+        if dead
+        else float(
+            growth.cumulative_benefits(
+                np.array([code], dtype=object),
+                np.array([dbh]),
+                horizon_years,
+                lambda c, d: benefit_arrays(np.repeat(pos, len(d)), d, np.repeat(lu, len(d)), p)["usd_total_annual"],
+                mortality_rate=m_rate,
+            )[0]
+        ),
+        "cumulative_years": horizon_years,
+        "cumulative_mortality_rate": m_rate,
+    }
