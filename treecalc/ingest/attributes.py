@@ -17,6 +17,7 @@ Every reader applies a one-cell parser once per distinct cell (:func:`parse_dist
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -240,6 +241,15 @@ def read_flags(
     return flags, not_surveyed, warns
 
 
+# Words that say a permit cell holds no permit though it carries a number (a date, an application or ticket
+# number): "Pending TRP-2025-014", "applied 2025-03-01", "Expired 12/2024". Such a removal is not presumed lawful.
+_NO_PERMIT_WORDS = re.compile(
+    r"\b(pending|appl(y|ied|ication)|submitted|requested|awaiting|denied|refused|rejected|expired|revoked|"
+    r"suspended|withdrawn|required|needed|none|no|not|without|violation|tbd)\b",
+    re.IGNORECASE,
+)
+
+
 def _tree_fact(field: str, header: str, v: Any) -> tuple[bool | None, str]:
     """One cell of a tree-fact column: (yes, no, or None when not given) and a warning. A blank cell is not
     given (never "no"); in a permit column a permit number ("TRP-2025-014", 1234) reads yes."""
@@ -248,7 +258,7 @@ def _tree_fact(field: str, header: str, v: Any) -> tuple[bool | None, str]:
     b = V.parse_bool(v)
     if b is not None:
         return b, ""
-    if field == "permit" and any(ch.isdigit() for ch in as_text(v)):
+    if field == "permit" and any(ch.isdigit() for ch in as_text(v)) and not _NO_PERMIT_WORDS.search(as_text(v)):
         return True, ""
     what = "yes/no or a permit number" if field == "permit" else "yes/no"
     return None, f"{field}: {V.short(as_text(v))} in column {header!r} is not {what}; taken as not given"
