@@ -112,7 +112,9 @@ READING_ITEMS: list[tuple[str, str]] = [
         "§208-19A(1) and (8): a tree already removed is judged on the removals already done (with the lot's "
         "earlier ones); a proposed removal on all removals, proposed included. Both count removals only: a topped"
         " or damaged tree still stands and is no part of 'more than three trees' removed or of clear cutting "
-        "('the removal of four or more trees').",
+        "('the removal of four or more trees'). A tree already removed under its own permit is no part of the "
+        "count a removal already made is judged on (§208-18A: 'more than three (3) trees ... without first "
+        "obtaining a tree removal permit'): four removed, one under its own permit, are three without one.",
     ),
     (
         "§208-17",
@@ -470,10 +472,12 @@ def permit(
 
     # (1) more than three trees within the preceding twelve months: this survey's removals
     # (proposed and done) plus the lot's earlier ones. A tree already removed is judged on the
-    # removals already done (with the earlier ones); a proposed removal on all of them.
+    # removals already done (with the earlier ones); a proposed removal on all of them. A tree already removed
+    # under its own permit is no part of the removals "without first obtaining a tree removal permit" (§208-18A)
+    # that a removal already made is judged on: no fact given says it was not the fourth.
     prior = int(site.get("prior_removals_12mo", 0))
     count = int(removal.sum()) + prior
-    done_count = int(((act == "removed") & ~village).sum()) + prior
+    done_count = int(((act == "removed") & ~village & ~_tree_yes(trees, "permit")).sum()) + prior
     if count > p["more_than_trees_12mo"]:
         on = ((act != "removed") if done_count <= p["more_than_trees_12mo"] else np.ones(n, dtype=bool)) & ~village
         add(
