@@ -102,3 +102,22 @@ def test_protected_natives_four_removed_one_under_its_own_permit(tmp_path):
     assert by_tag(a, "offence") == {"1": True, "2": True, "3": False, "4": False}
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (7500, 250)
     assert (j["civil_penalty_conditional_usd"], j["criminal_fine_conditional_usd"]) == (7500, 250)
+
+
+def test_a_dead_street_tree_removed_without_approval_breaks_208_5D_not_208_14(tmp_path):
+    # A dead 10 in street maple removed by the owner, no permit, no Department approval. §208-5D forbids
+    # removing any tree from the public street without the Department's written approval: an offence, tier
+    # (4) street tree $4,000, criminal $250. §208-14 forbids removing a *healthy* street tree: a dead tree is
+    # not one, so §208-14 is not cited for it. The live street tree beside it breaks both.
+    rows = [
+        ["Tag", "Species", "DBH", "Action", "Street Tree", "Condition"],
+        ["1", "Acer rubrum", "10", "removed", "Y", "Dead"],
+        ["2", "Acer rubrum", "10", "removed", "Y", "Good"],
+    ]
+    a = assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
+    j = a.to_json()
+    sec = by_tag(a, "offence_sections")
+    assert "§208-5D" in sec["1"] and "§208-14" not in sec["1"]
+    assert "§208-5D" in sec["2"] and "§208-14" in sec["2"]
+    # 2 x $4,000 civil, 2 x $250 criminal
+    assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (8000, 500)

@@ -712,6 +712,8 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     d = done & ~permitted & ~village if pending else np.zeros(n, dtype=bool)
     offence = a | b | c | d
     definite = a_given | b | c | d
+    # § 208-14 forbids removing a *healthy* street tree; a dead one is removed in breach of § 208-5D alone
+    dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(n, dtype=bool)
     conditional = offence & ~definite
     more_than = pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"]
     b18_pairs = [("§208-18C", a & pr.clear_cutting), ("§208-18A", a & more_than), ("§208-18D", b)]
@@ -719,7 +721,13 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     sec = _labels(
         [("§208-19A", a)]
         + b18_pairs
-        + [("§208-11", b & street), ("§208-5C", c & ~removed), ("§208-5D; §208-14", c & removed), ("§208-20F", d)],
+        + [
+            ("§208-11", b & street),
+            ("§208-5C", c & ~removed),
+            ("§208-5D", c & removed & dead),
+            ("§208-5D; §208-14", c & removed & ~dead),
+            ("§208-20F", d),
+        ],
         n,
     )
     if pr.depends_on is not None:
