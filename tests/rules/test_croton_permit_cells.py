@@ -121,3 +121,21 @@ def test_a_dead_street_tree_removed_without_approval_breaks_208_5D_not_208_14(tm
     assert "§208-5D" in sec["2"] and "§208-14" in sec["2"]
     # 2 x $4,000 civil, 2 x $250 criminal
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (8000, 500)
+
+
+def test_proposed_removals_beside_one_made_under_its_own_permit_are_not_clear_cutting(tmp_path):
+    # One 10 in maple removed under its own permit, three proposed. §208-17 CLEAR CUTTING is "the removal of
+    # four or more trees ... without the benefit of a current and valid tree removal permit": the three
+    # proposed would be 3 without a permit (the permitted one is not), fewer than 4, so no §208-19A(8) line;
+    # §208-19A(1) (4 removals within 12 months) still needs the permit for the three proposed.
+    rows = [
+        ["Tag", "Species", "DBH", "Action", "Under Permit?"],
+        ["1", "Acer rubrum", "10", "removed", "Yes"],
+        ["2", "Acer rubrum", "10", "remove", ""],
+        ["3", "Acer rubrum", "10", "remove", ""],
+        ["4", "Acer rubrum", "10", "remove", ""],
+    ]
+    a = assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
+    j = a.to_json()
+    assert j["permit_triggers"] == ["§208-19A(1)"]
+    assert by_tag(a, "offence") == {"1": False, "2": False, "3": False, "4": False}

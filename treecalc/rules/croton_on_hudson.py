@@ -618,8 +618,10 @@ def _clear_cutting(
     Clear cutting that took place names the trees removed without a permit; the trees proposed for removal
     are named apart, as removals that would be (more) clear cutting without a permit.
     """
-    # removed without a permit of their own (``removal`` leaves out the Village's work, §208-19B(1))
-    done_mask = (act == "removed") & removal & ~_tree_yes(trees, "permit")
+    # removed without a permit of their own (``removal`` leaves out the Village's work, §208-19B(1)); a tree
+    # under its own permit is no part of clear cutting, done or proposed ("without the benefit of ... a permit")
+    removal = removal & ~_tree_yes(trees, "permit")
+    done_mask = (act == "removed") & removal
     done_removed = int(done_mask.sum())
     prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
     determined = clear_cutting is True  # the Village Engineer's determination, applied as given
