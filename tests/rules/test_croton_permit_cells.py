@@ -139,3 +139,21 @@ def test_proposed_removals_beside_one_made_under_its_own_permit_are_not_clear_cu
     j = a.to_json()
     assert j["permit_triggers"] == ["§208-19A(1)"]
     assert by_tag(a, "offence") == {"1": False, "2": False, "3": False, "4": False}
+
+
+@pytest.mark.parametrize("cell", ["Unknown", "?", "not assessed", "TBD"])
+def test_a_threatened_endangered_cell_that_is_not_yes_no_is_not_given(tmp_path, cell):
+    # A 5 in dogwood flagged DEC protected native, on a flat house lot, removed; its T&E cell says it is not
+    # known. §208-19A(5) needs a permit only for a threatened or endangered species: the status is a fact not
+    # given, so the offence is conditional on it (tier (6) $7,500 and $250 apart), never definite. Before, the
+    # cell was "taken as yes": a definite $7,500 civil and $250 criminal on a fact no one gave.
+    rows = [
+        ["Tag", "Species", "DBH", "Action", "DEC protected native plant", "Endangered"],
+        ["1", "Cornus florida", "5", "removed", "Y", cell],
+    ]
+    s = read_survey(write_csv(tmp_path / "s.csv", rows))
+    assert pd.isna(s.trees["threatened_endangered"].iloc[0])
+    a = assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
+    j = a.to_json()
+    assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (0, 0)
+    assert (j["civil_penalty_conditional_usd"], j["criminal_fine_conditional_usd"]) == (7500, 250)

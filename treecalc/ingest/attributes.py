@@ -199,6 +199,11 @@ def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
     return notes.to_numpy()
 
 
+#: Flags whose cell, when neither yes nor no, is read as not given rather than yes: the rules hold a conditional
+#: reading for them (a DEC protected native plant's threatened or endangered status, §208-19A(5)).
+_NOT_GIVEN_IF_UNREAD = frozenset({"threatened_endangered"})
+
+
 def read_flags(
     table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray]
 ) -> tuple[dict[str, Any], list[str], list[list[str] | None]]:
@@ -223,12 +228,18 @@ def read_flags(
         conservative = f not in C.EXEMPTING_FLAGS
         codes, uniq = distinct(table.values(fc))
         read = [V.parse_bool(v, risk_words=(f == "hazardous")) for v in uniq]
-        blank = [is_blank(v) for v in uniq]
+        # a status that is not yes/no ("Unknown") is that status not given: the rules make the removal resting
+        # on it conditional (§208-19A(5)), where a "yes" would make it a definite offence on a fact no one gave
+        blank = [is_blank(v) or (f in _NOT_GIVEN_IF_UNREAD and b is None) for v, b in zip(uniq, read)]
         per = [pd.NA if k else (conservative if b is None else b) for b, k in zip(read, blank)]
         col = pd.array(spread(per, codes, object), dtype="boolean")
         # Kleene or: a flag the action cell states is True; a blank cell it does not state stays not given
         flags[f] = col | stated if stated is not None else col
-        says = f"taken as {'yes' if conservative else 'no'} (the reading that keeps every obligation)"
+        says = (
+            "taken as not given (a removal resting on it is conditional)"
+            if f in _NOT_GIVEN_IF_UNREAD
+            else f"taken as {'yes' if conservative else 'no'} (the reading that keeps every obligation)"
+        )
         warns.append(
             _texts(
                 [
