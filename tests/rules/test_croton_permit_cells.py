@@ -157,3 +157,21 @@ def test_a_threatened_endangered_cell_that_is_not_yes_no_is_not_given(tmp_path, 
     j = a.to_json()
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (0, 0)
     assert (j["civil_penalty_conditional_usd"], j["criminal_fine_conditional_usd"]) == (7500, 250)
+
+
+@pytest.mark.parametrize("cell", ["Dead wood present", "Dead limbs", "Dead branches in crown", "Dead top"])
+def test_a_live_tree_with_dead_wood_is_not_a_dead_tree(tmp_path, cell):
+    # "Dead wood present", "Dead limbs": a condition note of a live tree with some dead parts. A dead tree
+    # has no leaf area and no value (§208-22B); a tree with dead limbs keeps its value and its §208-22A/F
+    # count. Before, the first word "dead" made it dead: a 12 in red maple's $127.11/yr dropped to $0.
+    rows = [["Tag", "Species", "DBH", "Action", "Condition"], ["1", "Acer rubrum", "12", "Retain", cell]]
+    s = read_survey(write_csv(tmp_path / "s.csv", rows))
+    assert s.trees["condition"].iloc[0] != "dead"
+    assert not bool(s.trees["dead"].fillna(False).iloc[0]) if "dead" in s.trees else True
+
+
+@pytest.mark.parametrize("cell", ["Dead", "Dead - standing", "D", "Standing dead"])
+def test_a_dead_tree_is_still_read_dead(tmp_path, cell):
+    rows = [["Tag", "Species", "DBH", "Action", "Condition"], ["1", "Acer rubrum", "12", "Retain", cell]]
+    s = read_survey(write_csv(tmp_path / "s.csv", rows))
+    assert s.trees["condition"].iloc[0] == "dead"
