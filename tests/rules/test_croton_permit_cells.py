@@ -175,3 +175,18 @@ def test_a_dead_tree_is_still_read_dead(tmp_path, cell):
     rows = [["Tag", "Species", "DBH", "Action", "Condition"], ["1", "Acer rubrum", "12", "Retain", cell]]
     s = read_survey(write_csv(tmp_path / "s.csv", rows))
     assert s.trees["condition"].iloc[0] == "dead"
+
+
+@pytest.mark.parametrize("header", ["Tree Permit #", "Tree Permit No.", "Removal Permit #", "Tree Removal Permit #"])
+def test_a_permit_number_column_under_a_longer_header_is_read(tmp_path, header):
+    # The permit number column of a field export headed "Tree Permit #": unread, the survey's own permits
+    # went unused and a tree removed under its own permit (a 10 in maple on a slope, §208-19A(3)) was charged
+    # $1,500 civil and $250 criminal. Read, it is no offence: $0, $0.
+    rows = [
+        ["Tag", "Species", "DBH", "Action", "Slope >20%", header],
+        ["1", "Acer rubrum", "10", "Removed", "Y", "TRP-2025-014"],
+    ]
+    s = read_survey(write_csv(tmp_path / "s.csv", rows))
+    assert s.source["column_map"][header] == "permit"
+    j = assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK).to_json()
+    assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (0, 0)
