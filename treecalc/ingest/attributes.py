@@ -17,6 +17,7 @@ Every reader applies a one-cell parser once per distinct cell (:func:`parse_dist
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -198,6 +199,11 @@ def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
     return notes.to_numpy()
 
 
+#: Flags whose cell, when neither yes nor no, is read as not given rather than yes: the rules hold a conditional
+#: reading for them (a DEC protected native plant's threatened or endangered status, §208-19A(5)).
+_NOT_GIVEN_IF_UNREAD = frozenset({"threatened_endangered"})
+
+
 def read_flags(
     table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray]
 ) -> tuple[dict[str, Any], list[str], list[list[str] | None]]:
@@ -222,12 +228,18 @@ def read_flags(
         conservative = f not in C.EXEMPTING_FLAGS
         codes, uniq = distinct(table.values(fc))
         read = [V.parse_bool(v, risk_words=(f == "hazardous")) for v in uniq]
-        blank = [is_blank(v) for v in uniq]
+        # a status that is not yes/no ("Unknown") is that status not given: the rules make the removal resting
+        # on it conditional (§208-19A(5)), where a "yes" would make it a definite offence on a fact no one gave
+        blank = [is_blank(v) or (f in _NOT_GIVEN_IF_UNREAD and b is None) for v, b in zip(uniq, read)]
         per = [pd.NA if k else (conservative if b is None else b) for b, k in zip(read, blank)]
         col = pd.array(spread(per, codes, object), dtype="boolean")
         # Kleene or: a flag the action cell states is True; a blank cell it does not state stays not given
         flags[f] = col | stated if stated is not None else col
-        says = f"taken as {'yes' if conservative else 'no'} (the reading that keeps every obligation)"
+        says = (
+            "taken as not given (a removal resting on it is conditional)"
+            if f in _NOT_GIVEN_IF_UNREAD
+            else f"taken as {'yes' if conservative else 'no'} (the reading that keeps every obligation)"
+        )
         warns.append(
             _texts(
                 [
@@ -240,6 +252,15 @@ def read_flags(
     return flags, not_surveyed, warns
 
 
+# Words that say a permit cell holds no permit though it carries a number (a date, an application or ticket
+# number): "Pending TRP-2025-014", "applied 2025-03-01", "Expired 12/2024". Such a removal is not presumed lawful.
+_NO_PERMIT_WORDS = re.compile(
+    r"\b(pending|appl(y|ied|ication)|submitted|requested|awaiting|denied|refused|rejected|expired|revoked|"
+    r"suspended|withdrawn|required|needed|none|no|not|without|violation|tbd)\b",
+    re.IGNORECASE,
+)
+
+
 def _tree_fact(field: str, header: str, v: Any) -> tuple[bool | None, str]:
     """One cell of a tree-fact column: (yes, no, or None when not given) and a warning. A blank cell is not
     given (never "no"); in a permit column a permit number ("TRP-2025-014", 1234) reads yes."""
@@ -248,7 +269,7 @@ def _tree_fact(field: str, header: str, v: Any) -> tuple[bool | None, str]:
     b = V.parse_bool(v)
     if b is not None:
         return b, ""
-    if field == "permit" and any(ch.isdigit() for ch in as_text(v)):
+    if field == "permit" and any(ch.isdigit() for ch in as_text(v)) and not _NO_PERMIT_WORDS.search(as_text(v)):
         return True, ""
     what = "yes/no or a permit number" if field == "permit" else "yes/no"
     return None, f"{field}: {V.short(as_text(v))} in column {header!r} is not {what}; taken as not given"

@@ -609,7 +609,13 @@ SYNONYMS: dict[str, list[str]] = {
         "tree permit",
         "tree removal permit",
         "tree removal permit no",
+        "tree removal permit #",
+        "tree permit #",
+        "tree permit no",
+        "tree permit number",
         "removal permit",
+        "removal permit #",
+        "removal permit no",
         "permit held",
     ),
     "village_work": _n(

@@ -567,6 +567,10 @@ _CONDITION_WORDS = {
 CONDITION_SYNONYMS = {_key(w): c for c, ws in _CONDITION_WORDS.items() for w in ws}
 
 
+#: Words after "dead" that name a part of a live tree ("Dead wood present", "Dead limbs"): no dead tree.
+_DEAD_PARTS = re.compile(r"\b(wood|limbs?|branch(es)?|tops?|leaders?|crown|twigs?|tips?|parts?|stems?|sections?)\b")
+
+
 def parse_condition(value: object) -> str | None:
     """One of CONDITIONS, '' for blank, None if not recognised.
 
@@ -598,6 +602,8 @@ def parse_condition(value: object) -> str | None:
                 return CONDITION_SYNONYMS[k]
             first = k.split()[0] if k else ""
             if first in CONDITION_SYNONYMS and len(first) > 1:
+                if CONDITION_SYNONYMS[first] == "dead" and _DEAD_PARTS.search(k):
+                    return None  # "Dead wood present", "Dead limbs": a live tree with dead parts, not a dead tree
                 return CONDITION_SYNONYMS[first]
             return None
     if num is None or not 0 <= num <= 100:

@@ -112,7 +112,9 @@ READING_ITEMS: list[tuple[str, str]] = [
         "§208-19A(1) and (8): a tree already removed is judged on the removals already done (with the lot's "
         "earlier ones); a proposed removal on all removals, proposed included. Both count removals only: a topped"
         " or damaged tree still stands and is no part of 'more than three trees' removed or of clear cutting "
-        "('the removal of four or more trees').",
+        "('the removal of four or more trees'). A tree already removed under its own permit is no part of the "
+        "count a removal already made is judged on (§208-18A: 'more than three (3) trees ... without first "
+        "obtaining a tree removal permit'): four removed, one under its own permit, are three without one.",
     ),
     (
         "§208-17",
@@ -470,10 +472,12 @@ def permit(
 
     # (1) more than three trees within the preceding twelve months: this survey's removals
     # (proposed and done) plus the lot's earlier ones. A tree already removed is judged on the
-    # removals already done (with the earlier ones); a proposed removal on all of them.
+    # removals already done (with the earlier ones); a proposed removal on all of them. A tree already removed
+    # under its own permit is no part of the removals "without first obtaining a tree removal permit" (§208-18A)
+    # that a removal already made is judged on: no fact given says it was not the fourth.
     prior = int(site.get("prior_removals_12mo", 0))
     count = int(removal.sum()) + prior
-    done_count = int(((act == "removed") & ~village).sum()) + prior
+    done_count = int(((act == "removed") & ~village & ~_tree_yes(trees, "permit")).sum()) + prior
     if count > p["more_than_trees_12mo"]:
         on = ((act != "removed") if done_count <= p["more_than_trees_12mo"] else np.ones(n, dtype=bool)) & ~village
         add(
@@ -614,8 +618,10 @@ def _clear_cutting(
     Clear cutting that took place names the trees removed without a permit; the trees proposed for removal
     are named apart, as removals that would be (more) clear cutting without a permit.
     """
-    # removed without a permit of their own (``removal`` leaves out the Village's work, §208-19B(1))
-    done_mask = (act == "removed") & removal & ~_tree_yes(trees, "permit")
+    # removed without a permit of their own (``removal`` leaves out the Village's work, §208-19B(1)); a tree
+    # under its own permit is no part of clear cutting, done or proposed ("without the benefit of ... a permit")
+    removal = removal & ~_tree_yes(trees, "permit")
+    done_mask = (act == "removed") & removal
     done_removed = int(done_mask.sum())
     prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
     determined = clear_cutting is True  # the Village Engineer's determination, applied as given
@@ -708,6 +714,8 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     d = done & ~permitted & ~village if pending else np.zeros(n, dtype=bool)
     offence = a | b | c | d
     definite = a_given | b | c | d
+    # § 208-14 forbids removing a *healthy* street tree; a dead one is removed in breach of § 208-5D alone
+    dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(n, dtype=bool)
     conditional = offence & ~definite
     more_than = pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"]
     b18_pairs = [("§208-18C", a & pr.clear_cutting), ("§208-18A", a & more_than), ("§208-18D", b)]
@@ -715,7 +723,13 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     sec = _labels(
         [("§208-19A", a)]
         + b18_pairs
-        + [("§208-11", b & street), ("§208-5C", c & ~removed), ("§208-5D; §208-14", c & removed), ("§208-20F", d)],
+        + [
+            ("§208-11", b & street),
+            ("§208-5C", c & ~removed),
+            ("§208-5D", c & removed & dead),
+            ("§208-5D; §208-14", c & removed & ~dead),
+            ("§208-20F", d),
+        ],
         n,
     )
     if pr.depends_on is not None:
