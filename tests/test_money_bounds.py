@@ -24,6 +24,8 @@ AT_MAXIMUM = [x for p in PRICES for x in ("--price", f"{p}=1000000")] + [
     "1000000000",
     "--value-basis",
     "cumulative:200",
+    "--mortality",  # the bottom of its range: every tree lives the 200 years, the largest value the basis gives
+    "0",
 ]
 
 
