@@ -222,7 +222,7 @@ def read_flags(
         conservative = f not in C.EXEMPTING_FLAGS
         codes, uniq = distinct(table.values(fc))
         read = [V.parse_bool(v, risk_words=(f == "hazardous")) for v in uniq]
-        blank = [is_blank(v) for v in uniq]
+        blank = [is_blank(v) or V.is_not_known(v) for v in uniq]
         per = [pd.NA if k else (conservative if b is None else b) for b, k in zip(read, blank)]
         col = pd.array(spread(per, codes, object), dtype="boolean")
         # Kleene or: a flag the action cell states is True; a blank cell it does not state stays not given
@@ -231,8 +231,8 @@ def read_flags(
         warns.append(
             _texts(
                 [
-                    f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if b is None else ""
-                    for v, b in zip(uniq, read)
+                    f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if b is None and not k else ""
+                    for v, b, k in zip(uniq, read, blank)
                 ],
                 codes,
             )
@@ -243,7 +243,7 @@ def read_flags(
 def _tree_fact(field: str, header: str, v: Any) -> tuple[bool | None, str]:
     """One cell of a tree-fact column: (yes, no, or None when not given) and a warning. A blank cell is not
     given (never "no"); in a permit column a permit number ("TRP-2025-014", 1234) reads yes."""
-    if is_blank(v):
+    if is_blank(v) or V.is_not_known(v):
         return None, ""
     b = V.parse_bool(v)
     if b is not None:
