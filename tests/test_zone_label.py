@@ -1,0 +1,39 @@
+"""The value basis names the climate zone whose tables valued the trees, not the Northeast always."""
+
+
+def _survey(lat: float, lon: float):
+    from treecalc.ingest import read_survey
+
+    text = (
+        "Tag,Species,DBH,Action,Latitude,Longitude\n"
+        f"1,Acer rubrum,14,remove,{lat},{lon}\n"
+        f"2,Quercus rubra,20,remove,{lat + 0.0001},{lon}\n"
+    )
+    return read_survey(text.encode("utf-8"), filename="lot.csv")
+
+
+def test_a_charlotte_survey_says_it_is_valued_in_the_piedmont_tables():
+    # Two trees at 35.23 N, 80.84 W (Charlotte, NC) lie in the South zone (PiedmtCLT): its tables value them
+    # (the ACRU 2 in replacement $6.42/yr there, $64.68 in the Northeast), so the basis must not say Northeast.
+    from treecalc import assess
+
+    a = assess(_survey(35.23, -80.84))
+    label = a.to_json()["options"]["value_basis_label"]
+    assert "Northeast" not in label and "PiedmtCLT" in label, label
+
+
+def test_a_croton_survey_still_says_northeast():
+    from treecalc import assess
+
+    label = assess(_survey(41.21, -73.89)).to_json()["options"]["value_basis_label"]
+    assert "Northeast (NoEastXXX)" in label, label
+
+
+def test_the_plan_says_the_zone_its_costs_were_valued_in():
+    # every cost of the plan rests on the trees' values (90% of them, §208-22A): the Charlotte trees are
+    # valued in PiedmtCLT, which the plan must say (JSON zone and a note), as assess does
+    from treecalc.plan import plan
+
+    p = plan(_survey(35.23, -80.84)).to_json()
+    assert p["zone"] == "PiedmtCLT"
+    assert any("PiedmtCLT" in n for n in p["notes"]), p["notes"]
