@@ -277,7 +277,14 @@ def reasons(
         parts = [f"{p['percent']:g}% replacement under {p['section']}" for p in rep.get("parts") or []]
         verdict += " and " + _and(parts)
     elif permit.required:
-        verdict += f" and no replacement ({rep.get('percent_note') or rep.get('section')})"
+        under, least = rep.get("removals_under_permit"), rep.get("min_trees")
+        if under is not None and least is not None and under < least:
+            # the removals counted above include trees needing no permit: §208-22A counts the permit's own trees
+            plural = "s" if under != 1 else ""
+            why = f"the permit is for {under} tree{plural}; {rep.get('section')} replaces under a permit for {least} or more"
+        else:
+            why = rep.get("percent_note") or rep.get("section")
+        verdict += f" and no replacement ({why})"
     out = [f"{_what_changes(chosen, prev, tags, must)} makes {count}: {verdict}."]
     planting, in_lieu, penalty = costs(a)
     total = planting + in_lieu + penalty
