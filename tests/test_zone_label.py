@@ -37,3 +37,14 @@ def test_the_plan_says_the_zone_its_costs_were_valued_in():
     p = plan(_survey(35.23, -80.84)).to_json()
     assert p["zone"] == "PiedmtCLT"
     assert any("PiedmtCLT" in n for n in p["notes"]), p["notes"]
+
+
+def test_a_latitude_off_the_globe_is_named_as_the_user_wrote_it():
+    # --lat 91: the message shows 91 and 0, never numpy's repr "np.float64(91.0)"
+    import pytest
+
+    from treecalc.climate_zones import zone_at
+
+    with pytest.raises(ValueError) as e:
+        zone_at(91.0, 0.0)
+    assert "np.float64" not in str(e.value) and "latitude 91" in str(e.value), str(e.value)
