@@ -48,3 +48,26 @@ def test_a_latitude_off_the_globe_is_named_as_the_user_wrote_it():
     with pytest.raises(ValueError) as e:
         zone_at(91.0, 0.0)
     assert "np.float64" not in str(e.value) and "latitude 91" in str(e.value), str(e.value)
+
+
+def test_the_projection_of_a_survey_outside_the_northeast_runs_in_its_zone():
+    # A Charlotte survey (PiedmtCLT) of 4 removals: the 20-year projection (assess --json, the statement, the
+    # Permit page) re-read the resolved benefit parameters, whose zone keys (price_overrides, ...) are no
+    # parameter: a TypeError traceback. Year 0 of the removed series is the counted trees' annual value in the
+    # Piedmont tables: T1 ACRU 14 in $184.81 + T2 QURU 20 in $217.95 + T4 COFL 7 in $22.18 + T7 BENI 9 in
+    # $84.42 = $509.36/yr (as the assessment's §208-22A line values them, PiedmtCLT).
+    from treecalc import assess
+    from treecalc.ingest import read_survey
+    from treecalc.projection import REMOVED, projection
+
+    text = (
+        "Tag,Species,DBH,Action,Latitude,Longitude\n"
+        "T1,Acer rubrum,14,remove,35.23,-80.84\nT2,Quercus rubra,20,remove,35.2301,-80.84\n"
+        "T4,Cornus florida,7,remove,35.2302,-80.84\nT7,Betula nigra,9,remove,35.2303,-80.84\n"
+    )
+    a = assess(read_survey(text.encode("utf-8"), filename="lot.csv"))
+    assert a.options["zone"]["zone"] == "PiedmtCLT"
+    p = projection(a, 20)
+    year0 = float(p[(p["series"] == REMOVED) & (p["year"] == 0)]["value_usd"].iloc[0])
+    assert abs(year0 - 509.36) < 0.01, year0
+    assert "projection" in a.to_json()
