@@ -516,6 +516,10 @@ def assess(
         site_in["application_pending"] = bool(opts.application_pending)
     kind, years, basis_label = parse_value_basis(opts.value_basis)
     zone = _survey_zone(survey, site_in, benefit_params, benefit_kw, warnings)
+    # the label names the zone whose tables value the trees (a Charlotte survey is not valued in the Northeast's)
+    basis_label = basis_label.replace(
+        "i-Tree Streets Northeast", f"i-Tree Streets {zone['zone_name']} ({zone['zone']})"
+    )
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
     schedule = (

@@ -68,7 +68,7 @@ def zones_at(lat: object, lon: object, near_km: float = NEAR_KM) -> list[ZoneAt]
     bad = ~np.isfinite(lat_a) | ~np.isfinite(lon_a) | (np.abs(lat_a) > 90) | (np.abs(lon_a) > 180)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"point {i}: latitude {lat_a[i]!r}, longitude {lon_a[i]!r} is not a WGS84 position")
+        raise ValueError(f"point {i}: latitude {lat_a[i]:g}, longitude {lon_a[i]:g} is not a WGS84 position")
     x, y = to_web_mercator(lat_a, lon_a)
     points: np.ndarray = np.asarray(shapely.points(x, y))
     inside = np.full(len(points), -1, dtype=np.intp)

@@ -76,6 +76,7 @@ class Plan:
     assessments: int
     cost_basis: str
     notes: list[str] = field(default_factory=list)
+    zone: str | None = None  # the climate zone whose tables valued the trees
     cheapest: Any = None  # the Assessment of each step, in frontier order (not in the JSON)
 
     def to_json(self) -> dict[str, Any]:
@@ -87,6 +88,7 @@ class Plan:
             "assessments": self.assessments,
             "cost_basis": self.cost_basis,
             "frontier": [s.to_dict() for s in self.frontier],
+            "zone": self.zone,
             "notes": self.notes,
         }
 
@@ -207,6 +209,10 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
         steps.append(step)
         chosen_assessments.append(a)
         prev = (chosen, a)
+    zone = (chosen_assessments[0].options.get("zone") or {}) if chosen_assessments else {}
+    if zone:
+        # the costs rest on the trees' values, so the zone whose tables gave them is said (as assess says it)
+        notes.append(f"the trees are valued in the {zone['zone_name']} climate zone ({zone['zone']}; {zone['source']})")
     notes.append(
         "each cost is the assessment of that set of removals: planting (§208-22D) + payment in lieu "
         "(§208-24) + the civil penalty maximum of definite offences (§208-29B); permit fees are not included"
@@ -220,6 +226,7 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
         assessments=runs,
         cost_basis="planting + payment in lieu + penalty (civil maximum, definite offences), USD",
         notes=notes,
+        zone=zone.get("zone"),
         cheapest=chosen_assessments,
     )
 
@@ -270,7 +277,14 @@ def reasons(
         parts = [f"{p['percent']:g}% replacement under {p['section']}" for p in rep.get("parts") or []]
         verdict += " and " + _and(parts)
     elif permit.required:
-        verdict += f" and no replacement ({rep.get('percent_note') or rep.get('section')})"
+        under, least = rep.get("removals_under_permit"), rep.get("min_trees")
+        if under is not None and least is not None and under < least:
+            # the removals counted above include trees needing no permit: §208-22A counts the permit's own trees
+            plural = "s" if under != 1 else ""
+            why = f"the permit is for {under} tree{plural}; {rep.get('section')} replaces under a permit for {least} or more"
+        else:
+            why = rep.get("percent_note") or rep.get("section")
+        verdict += f" and no replacement ({why})"
     out = [f"{_what_changes(chosen, prev, tags, must)} makes {count}: {verdict}."]
     planting, in_lieu, penalty = costs(a)
     total = planting + in_lieu + penalty

@@ -53,6 +53,17 @@ def _annual_by_year(
     return (usd * weights[:, None]).sum(axis=0) * alive
 
 
+def _parameters(resolved: dict[str, Any]) -> dict[str, Any]:
+    """The benefit parameters of an assessment's resolved ones: a zone's resolution adds keys that are no
+    parameter (``price_overrides``; the reference leaf area the user gave, apart from the zone's own)."""
+    from treecalc.benefits import BenefitParams
+
+    out = {k: v for k, v in resolved.items() if k in BenefitParams.__dataclass_fields__}
+    if "large_tree_leaf_area_m2_given" in resolved:  # None: the zone's own reference tree applies
+        out["large_tree_leaf_area_m2"] = resolved["large_tree_leaf_area_m2_given"]
+    return out
+
+
 def projection(assessment: Assessment, years: int = 20) -> pd.DataFrame:
     """Annual benefits of the removed trees and of the planting plan for ``years`` years.
 
@@ -60,7 +71,7 @@ def projection(assessment: Assessment, years: int = 20) -> pd.DataFrame:
     (:data:`REMOVED` or :data:`PLANTED`) and ``value_usd`` (expected USD/yr that year, under the
     assessment's annual mortality, applied to both series).
     """
-    params = dict(assessment.options.get("benefit_parameters") or {})
+    params = _parameters(dict(assessment.options.get("benefit_parameters") or {}))
     m = mortality_of(assessment)
     trees = assessment.trees
     counted = trees[trees["counted"].astype(bool)] if "counted" in trees else trees.iloc[:0]

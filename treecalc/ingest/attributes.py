@@ -229,8 +229,11 @@ def read_flags(
         codes, uniq = distinct(table.values(fc))
         read = [V.parse_bool(v, risk_words=(f == "hazardous")) for v in uniq]
         # a status that is not yes/no ("Unknown") is that status not given: the rules make the removal resting
-        # on it conditional (§208-19A(5)), where a "yes" would make it a definite offence on a fact no one gave
-        blank = [is_blank(v) or (f in _NOT_GIVEN_IF_UNREAD and b is None) for v, b in zip(uniq, read)]
+        # on it conditional (§208-19A(5)), where a "yes" would make it a definite offence on a fact no one gave;
+        # a cell saying the fact is not known ("?", "TBD") is not given in every flag column
+        blank = [
+            is_blank(v) or V.is_not_known(v) or (f in _NOT_GIVEN_IF_UNREAD and b is None) for v, b in zip(uniq, read)
+        ]
         per = [pd.NA if k else (conservative if b is None else b) for b, k in zip(read, blank)]
         col = pd.array(spread(per, codes, object), dtype="boolean")
         # Kleene or: a flag the action cell states is True; a blank cell it does not state stays not given
@@ -243,8 +246,8 @@ def read_flags(
         warns.append(
             _texts(
                 [
-                    f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if b is None else ""
-                    for v, b in zip(uniq, read)
+                    f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if b is None and not k else ""
+                    for v, b, k in zip(uniq, read, blank)
                 ],
                 codes,
             )
@@ -264,7 +267,7 @@ _NO_PERMIT_WORDS = re.compile(
 def _tree_fact(field: str, header: str, v: Any) -> tuple[bool | None, str]:
     """One cell of a tree-fact column: (yes, no, or None when not given) and a warning. A blank cell is not
     given (never "no"); in a permit column a permit number ("TRP-2025-014", 1234) reads yes."""
-    if is_blank(v):
+    if is_blank(v) or V.is_not_known(v):
         return None, ""
     b = V.parse_bool(v)
     if b is not None:

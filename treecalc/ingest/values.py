@@ -325,6 +325,35 @@ _FALSE = {
     "offsetfromcurb",
     "offset from curb",
 }
+#: Words a surveyor writes for a fact not known: the fact is not given, as a blank cell is (never a "yes"
+#: taken for the text not being yes/no, which under Wesley Hills §95-3A(1)(e) made a definite offence).
+_NOT_KNOWN = {
+    "?",
+    "??",
+    "???",
+    "unknown",
+    "unk",
+    "unk.",
+    "not known",
+    "n/k",
+    "tbd",
+    "tbc",
+    "to be determined",
+    "to be confirmed",
+    "unsure",
+    "not sure",
+    "not surveyed",
+    "not checked",
+    "dk",
+    "don't know",
+}
+
+
+def is_not_known(v: object) -> bool:
+    """A flag cell that says its fact is not known ("?", "unknown", "TBD"): not given, as a blank is."""
+    return isinstance(v, str) and " ".join(v.strip().lower().split()) in _NOT_KNOWN
+
+
 _RISK_TRUE = {"high", "extreme", "imminent", "probable", "severe", "hazard", "hazardous"}
 _RISK_FALSE = {"low", "moderate", "improbable", "possible", "minor"}
 
