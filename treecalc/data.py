@@ -158,6 +158,20 @@ def _dense(values: dict[tuple[int, int], float], shape: tuple[int, int]) -> np.n
     return arr
 
 
+def _land_use_stack(tables: dict[str, Any], shape: tuple[int, int], where: str) -> np.ndarray:
+    """One factor's tables as (land use x value row x DBH class): the base table for every land use, its
+    land-use variant where the source has one; missing cells refused, naming ``where``."""
+    base = _dense(tables.get("", {}), shape)
+    arr = np.repeat(base[None, :, :], len(LAND_USES), axis=0)
+    for k, lu in enumerate(LAND_USES):
+        variant = tables.get(TABLE_LAND_USE[lu]) if TABLE_LAND_USE[lu] else None
+        if variant:
+            arr[k] = _dense(variant, shape)
+    if np.isnan(arr).any():
+        raise ValueError(f"{where} has missing values")
+    return arr
+
+
 @functools.cache
 def benefit_tables() -> BenefitTables:
     rows, units, cells = _benefit_table_cells(_species_file("benefit_tables.csv"))
@@ -166,15 +180,7 @@ def benefit_tables() -> BenefitTables:
     shape = (len(value_rows), len(DBH_CLASSES_CM))
     stack: dict[str, np.ndarray] = {}
     for factor, tables in cells.items():
-        base = _dense(tables.get("", {}), shape)
-        arr = np.repeat(base[None, :, :], len(LAND_USES), axis=0)
-        for k, lu in enumerate(LAND_USES):
-            variant = tables.get(TABLE_LAND_USE[lu]) if TABLE_LAND_USE[lu] else None
-            if variant:
-                arr[k] = _dense(variant, shape)
-        if np.isnan(arr).any():
-            raise ValueError(f"benefit_tables.csv: factor {factor} has missing values")
-        stack[factor] = _readonly(arr)
+        stack[factor] = _readonly(_land_use_stack(tables, shape, f"benefit_tables.csv: factor {factor}"))
     return BenefitTables(value_rows, row_index, stack, units)
 
 
@@ -465,14 +471,7 @@ def zone_tables() -> ZoneTables:
         shape = (len(rows), len(DBH_CLASSES_CM))
         has_variants[z] = any(len(t) > 1 for t in cells.values())
         for factor, tables in cells.items():
-            base = _dense(tables.get("", {}), shape)
-            arr = np.repeat(base[None, :, :], len(LAND_USES), axis=0)
-            for k, lu in enumerate(LAND_USES):
-                variant = tables.get(TABLE_LAND_USE[lu]) if TABLE_LAND_USE[lu] else None
-                if variant:
-                    arr[k] = _dense(variant, shape)
-            if np.isnan(arr).any():
-                raise ValueError(f"zones/{code}/benefit_tables.csv: factor {factor} has missing values")
+            arr = _land_use_stack(tables, shape, f"zones/{code}/benefit_tables.csv: factor {factor}")
             per_factor.setdefault(factor, []).append(arr)
             units.setdefault(factor, zunits[factor])
         if has_variants[z]:

@@ -14,20 +14,11 @@ from typing import Any, Protocol
 
 
 def _json_default(o: Any) -> Any:
-    """Exact amounts (Decimal) as their text, dates in ISO form, numpy scalars as Python's (:func:`treecalc.results.plain`)."""
-    import datetime
-    import decimal
+    """Exact amounts (Decimal) as their text, dates in ISO form, numpy scalars as Python's: the fingerprint's
+    (:func:`treecalc.fingerprint.json_default`), whose result hash is of this very text."""
+    from treecalc.fingerprint import json_default
 
-    from treecalc.results import plain
-
-    if isinstance(o, decimal.Decimal):
-        return str(o)
-    if isinstance(o, (datetime.date, datetime.datetime)):
-        return o.isoformat()
-    value = plain(o)
-    if value is o:
-        raise TypeError(f"not JSON serialisable: {type(o).__name__}")
-    return value
+    return json_default(o)
 
 
 def dump_json(obj: Any) -> None:
