@@ -122,6 +122,18 @@ def assessed_cents(value: Any) -> int | None:
     return int(to_cents(Decimal(str(value))) * 100)
 
 
+#: The largest row number a database integer holds (SQLite INTEGER, PostgreSQL BIGINT).
+MAX_ROW_ID = 2**63 - 1
+
+
+def row_id(value: Any, what: str) -> int:
+    """A row number given by a caller: a whole number in the database's integer range, else a refusal naming
+    ``what`` (a bigger int escapes the driver as an OverflowError)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROW_ID:
+        raise RegisterError(f"{what} {value!r}: a number from 1 to {MAX_ROW_ID:,}")
+    return value
+
+
 def to_date(value: Any, what: str) -> dt.date:
     from treecalc.units import to_date as _to_date
 
@@ -385,7 +397,7 @@ class Register:
             return rec.update("bonds", bond, status=how, closed_on=day)
 
         with self.reading() as s:
-            bond = s.get(m.Bond, bond_id)
+            bond = s.get(m.Bond, row_id(bond_id, "bond"))
             case_id = bond.case_id if bond is not None else None
         self._write(by, f"bond {how}", case_id, do)
 
@@ -435,7 +447,7 @@ class Register:
             return rec.update("plantings", p, inspected_on=day, trees_dead=dead)
 
         with self.reading() as s:
-            p = s.get(m.Planting, planting_id)
+            p = s.get(m.Planting, row_id(planting_id, "planting"))
             case_id = p.case_id if p is not None else None
         self._write(by, "inspection", case_id, do)
 
@@ -464,7 +476,7 @@ class Register:
             return rec.update("holds", h, closed_on=day)
 
         with self.reading() as s:
-            h = s.get(m.Hold, hold_id)
+            h = s.get(m.Hold, row_id(hold_id, "hold"))
             case_id = h.case_id if h is not None else None
         self._write(by, "hold closed", case_id, do)
 
@@ -480,8 +492,7 @@ class Register:
     # -- reads ----------------------------------------------------------------------------------------
 
     def _case(self, case_id: Any) -> m.Case:
-        if isinstance(case_id, bool) or not isinstance(case_id, int):
-            raise RegisterError(f"case {case_id!r}: a case number")
+        row_id(case_id, "case")
         with self.reading() as s:
             c = s.get(m.Case, case_id)
             if c is None:
