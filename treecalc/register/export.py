@@ -46,17 +46,24 @@ def export(reg: Register, path: str | Path, table: str = "cases", start: Any = N
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
         raise RegisterError(f"--out {path}: the folder {folder} does not exist")
+    if p.is_dir():
+        raise RegisterError(f"--out {path} is a folder: give a file name ending in {suffix}")
     data = tables(reg, start, end)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:  # a read-only or special folder: say it of --out, not of the temporary file
+        raise RegisterError(f"--out {path}: the folder {folder} cannot be written ({e.strerror})") from None
     os.close(fd)
     try:
         n = _csv(tmp, data[table]) if suffix == ".csv" else _xlsx(tmp, data)
         os.replace(tmp, p)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise RegisterError(f"--out {path} could not be written: {e.strerror or e}") from None
         raise
     return n
 
