@@ -168,6 +168,9 @@ def _number_text(x: Any, name: str) -> str:
     never read as 150.
     """
     t = str(x).strip()
+    if "_" in t or not t.isascii():
+        # Decimal() reads "1_0" as 10 and other scripts' digits ("\u0663" as 3): typed money is ASCII digits
+        raise ValueError(f"{name} must be a number written with the digits 0-9, got {x!r}")
     if "," in t:
         if not _THOUSANDS.fullmatch(t.replace(" ", "")):
             raise ValueError(
