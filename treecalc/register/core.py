@@ -337,6 +337,11 @@ class Register:
     def pay(self, case_id: int, *, by: str, amount: Any, on: Any, reference: str | None = None) -> int:
         cents = usd_to_cents(amount, "--amount")
         day = to_date(on, "--date")
+        # A payment is recorded once received: a date past tomorrow (a day's grace for time zones) is a slip
+        # (2062 for 2026), and a receipt dated ahead would sit outside every ledger run until then.
+        latest = dt.date.today() + dt.timedelta(days=1)
+        if day > latest:
+            raise RegisterError(f"--date {day}: a payment is recorded once received, not dated after {latest}")
         self._case(case_id)
         row = self._write(
             by,
