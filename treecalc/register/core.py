@@ -134,6 +134,14 @@ def row_id(value: Any, what: str) -> int:
     return value
 
 
+def fits(value: str | None, what: str, limit: int) -> str | None:
+    """``value`` when it fits its column of ``limit`` characters, else a refusal naming ``what``: PostgreSQL
+    refuses a longer VARCHAR with a bare database error and SQLite stores it, so neither may decide."""
+    if value is not None and len(value) > limit:
+        raise RegisterError(f"{what}: at most {limit:,} characters, got {len(value):,}")
+    return value
+
+
 def to_date(value: Any, what: str) -> dt.date:
     from treecalc.units import to_date as _to_date
 
@@ -228,6 +236,7 @@ class Register:
         by = (by or "").strip()
         if not by:
             raise RegisterError("--by: say who acts (a name)")
+        fits(by, "--by", 200)
         delay = 0.05
         for attempt in range(40):
             try:
@@ -276,11 +285,14 @@ class Register:
         title = (title or "").strip()
         if not title:
             raise RegisterError("--title: a case needs a title (e.g. the address)")
+        fits(title, "--title", 500)
+        fits(address, "--address", 500)
+        fits(lot, "--lot", 200)
 
         def do(rec: _Recorder) -> m.Case:
             case = rec.insert(
                 "cases",
-                m.Case(kind=kind, title=title[:500], address=address, lot=lot, opened_at=now(), opened_by=by),
+                m.Case(kind=kind, title=title, address=address, lot=lot, opened_at=now(), opened_by=by),
             )
             self._add_assessment(rec, case.id, survey, assessment)
             return case
@@ -337,6 +349,7 @@ class Register:
     def pay(self, case_id: int, *, by: str, amount: Any, on: Any, reference: str | None = None) -> int:
         cents = usd_to_cents(amount, "--amount")
         day = to_date(on, "--date")
+        fits(reference, "--ref", 200)
         # A payment is recorded once received: a date past tomorrow (a day's grace for time zones) is a slip
         # (2062 for 2026), and a receipt dated ahead would sit outside every ledger run until then.
         latest = dt.date.today() + dt.timedelta(days=1)
@@ -419,6 +432,7 @@ class Register:
         if isinstance(trees, bool) or not isinstance(trees, int) or not 1 <= trees <= 100_000:
             raise RegisterError(f"--trees {trees!r}: a whole number of trees from 1 to 100,000")
         day = to_date(accepted_on, "--accepted")
+        fits(species, "--species", 200)
         self._case(case_id)
 
         def do(rec: _Recorder) -> m.Planting:
