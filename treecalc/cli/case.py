@@ -250,6 +250,14 @@ def _usd(v: str | None) -> str:
     return f"{sign}${int(whole):,}.{cents}"
 
 
+def _balance(v: str | None) -> str:
+    """The balance in words: paid beyond the assessed amount reads "overpaid $12.50", not "balance -$12.50",
+    which a clerk reads as still owed."""
+    if v is not None and v.startswith("-"):
+        return f"overpaid {_usd(v[1:])}"
+    return f"balance {_usd(v)}"
+
+
 # -- commands -----------------------------------------------------------------------------------------
 
 
@@ -290,7 +298,7 @@ def _pay(a: argparse.Namespace) -> int:
     return _print(
         a,
         {"id": a.id, "payment": pid, "paid_usd": show["paid_usd"], "balance_usd": show["balance_usd"]},
-        f"payment {pid} recorded on case {a.id}: paid {_usd(show['paid_usd'])}, balance {_usd(show['balance_usd'])}",
+        f"payment {pid} recorded on case {a.id}: paid {_usd(show['paid_usd'])}, {_balance(show['balance_usd'])}",
     )
 
 
@@ -298,7 +306,7 @@ def _show(a: argparse.Namespace) -> int:
     c = _reg(a).show(a.id)
     lines = [
         f"case {c['id']}: {c['title']} ({c['kind_words']})",
-        f"  fund in lieu {_usd(c['fund_in_lieu_usd'])}   paid {_usd(c['paid_usd'])}   balance {_usd(c['balance_usd'])}",
+        f"  fund in lieu {_usd(c['fund_in_lieu_usd'])}   paid {_usd(c['paid_usd'])}   {_balance(c['balance_usd'])}",
         f"  decision: {c['decision'] or 'none yet'}"
         + ("   holding building permits and certificates (§208-29F)" if c["holding_certificates"] else ""),
     ]
@@ -317,9 +325,7 @@ def _show(a: argparse.Namespace) -> int:
 
 def _list(a: argparse.Namespace) -> int:
     rows = _reg(a).cases()
-    text = "\n".join(
-        f"{r['id']:>6}  {r['kind']:<18} {r['title'][:40]:<40} balance {_usd(r['balance_usd'])}" for r in rows
-    )
+    text = "\n".join(f"{r['id']:>6}  {r['kind']:<18} {r['title'][:40]:<40} {_balance(r['balance_usd'])}" for r in rows)
     return _print(a, rows, text or "no cases")
 
 
