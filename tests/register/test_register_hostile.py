@@ -104,3 +104,10 @@ def test_an_overpayment_says_so(reg, capsys):
     )
     assert rc == 0, text
     assert "overpaid $12.50" in text, text
+
+
+@pytest.mark.parametrize("where", ["/dev/zero", "folder"])
+def test_a_survey_that_is_not_a_file_says_so(reg, capsys, where):
+    path = str(reg) if where == "folder" else where
+    rc, text = run(capsys, "case", "new", "--survey", path, "--by", "c")
+    assert rc == 2 and "--survey" in text and "not a file" in text, text

@@ -273,8 +273,8 @@ def _new(a: argparse.Namespace) -> int:
     by = _by(a)
     reg = _reg(a)  # the database first: a bad TREECALC_DB is said before the survey is read
     path = Path(a.survey)
-    if not path.is_file():
-        raise RegisterError(f"--survey {a.survey}: no such file")
+    if not path.is_file():  # a folder or a device (/dev/zero) exists: "no such file" would send the clerk looking
+        raise RegisterError(f"--survey {a.survey}: " + ("not a file" if path.exists() else "no such file"))
     a.file = str(path)
     result, _ = assess_args(a)
     obj = json.loads(assessment_json_text(result, default=_json_default))
