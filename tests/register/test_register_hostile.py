@@ -111,3 +111,16 @@ def test_a_survey_that_is_not_a_file_says_so(reg, capsys, where):
     path = str(reg) if where == "folder" else where
     rc, text = run(capsys, "case", "new", "--survey", path, "--by", "c")
     assert rc == 2 and "--survey" in text and "not a file" in text, text
+
+
+def test_a_fund_past_the_float_s_cents_is_recorded_exactly(tmp_path):
+    # $999,999,999,999,999.99 (a fee of $1 billion less a cent for ~1,000,000 trees in lieu) is 99,999,999,999,999,999
+    # cents; as a float of dollars it is 1e15, a cent too many: the register takes the assessment's exact cents
+    from treecalc.register import Register
+
+    reg = Register(f"sqlite:///{tmp_path / 'r.db'}")
+    assessment = {"fund_in_lieu_usd": 999999999999999.99, "fund_in_lieu_cents": 99_999_999_999_999_999, "options": {}}
+    cid = reg.new_case(by="c", title="big", kind="permit", assessment=assessment)
+    shown = reg.show(cid)
+    assert shown["fund_in_lieu_cents"] == 99_999_999_999_999_999
+    assert shown["fund_in_lieu_usd"] == "999999999999999.99"

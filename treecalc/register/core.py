@@ -142,6 +142,15 @@ def fits(value: str | None, what: str, limit: int) -> str | None:
     return value
 
 
+def fund_cents(assessment: dict[str, Any]) -> int | None:
+    """The fund in lieu of an assessment's JSON in cents: its exact ``fund_in_lieu_cents`` where it has them;
+    the float ``fund_in_lieu_usd`` loses cents above ~$9x10^13 (999999999999999.99 reads as 1000000000000000.0)."""
+    exact = assessment.get("fund_in_lieu_cents")
+    if isinstance(exact, int) and not isinstance(exact, bool):
+        return exact
+    return assessed_cents(assessment.get("fund_in_lieu_usd"))
+
+
 def to_date(value: Any, what: str) -> dt.date:
     from treecalc.units import to_date as _to_date
 
@@ -318,7 +327,7 @@ class Register:
                     json_text=text,
                     fingerprint=sha256_text(text),
                     law_files=canonical(law_files({"jurisdiction": assessment.get("jurisdiction"), **options})),
-                    fund_in_lieu_cents=assessed_cents(assessment.get("fund_in_lieu_usd")),
+                    fund_in_lieu_cents=fund_cents(assessment),
                     made_at=now(),
                 ),
             )
