@@ -124,3 +124,20 @@ def test_a_fund_past_the_float_s_cents_is_recorded_exactly(tmp_path):
     shown = reg.show(cid)
     assert shown["fund_in_lieu_cents"] == 99_999_999_999_999_999
     assert shown["fund_in_lieu_usd"] == "999999999999999.99"
+
+
+def test_a_csv_export_does_not_carry_a_formula_from_a_title(reg, capsys, survey_csv):
+    # a title (the applicant's file name by default) opening with "=" would run in the clerk's spreadsheet
+    rc, text = run(
+        capsys, "case", "new", "--survey", str(survey_csv), "--title", '=HYPERLINK("http://x","y")', "--by", "c"
+    )
+    assert rc == 0, text
+    rc, text = run(capsys, "case", "pay", "1", "--amount", "600", "--date", "2026-01-02", "--by", "c")
+    out = reg / "cases.csv"
+    rc, text = run(capsys, "case", "export", "--out", str(out))
+    assert rc == 0, text
+    import csv
+
+    rows = list(csv.DictReader(out.open()))
+    assert rows[1]["title"] == '\'=HYPERLINK("http://x","y")'
+    assert rows[0]["balance_usd"].startswith("-")  # an overpaid balance stays a number

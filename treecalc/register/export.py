@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -77,8 +78,21 @@ def _csv(path: str, rows: list[dict[str, Any]]) -> int:
         w = csv.DictWriter(f, fieldnames=_columns(rows) or ["(no rows)"])
         w.writeheader()
         for r in rows:
-            w.writerow({k: ("" if v is None else v) for k, v in r.items()})
+            w.writerow({k: _cell(v) for k, v in r.items()})
     return len(rows)
+
+
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def _cell(v: Any) -> Any:
+    """A CSV cell: text a spreadsheet would run as a formula (a title "=HYPERLINK(...)" from an applicant's
+    file name) is written with a leading apostrophe; amounts ("-12.50") stay numbers."""
+    if v is None:
+        return ""
+    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@", "\t", "\r") and not _NUMBER.fullmatch(v):
+        return "'" + v
+    return v
 
 
 def _xlsx(path: str, data: dict[str, list[dict[str, Any]]]) -> int:
