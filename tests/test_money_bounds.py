@@ -129,7 +129,12 @@ def test_every_option_is_within_its_range_or_refused_naming_it(key, value):
     v = float(value)
     inside = np.isfinite(v) and (v > r.low if r.strict_low else v >= r.low) and v <= r.high
     inside = inside and (not r.whole or v == int(v))
-    if inside:
+    # an amount of money (kind "usd": a fee, a unit cost) is set in whole cents: 0.125 is refused, not rounded
+    sub_cent = inside and kind == "usd" and Decimal(repr(value)) != Decimal(repr(value)).quantize(Decimal("0.01"))
+    if sub_cent:
+        with pytest.raises(OutOfRange, match=r"fraction of a cent"):
+            AssessOptions(**{key: value}).validated()
+    elif inside:
         AssessOptions(**{key: value}).validated()
     else:
         with pytest.raises(OutOfRange, match=rf"\({key}\)"):

@@ -168,6 +168,9 @@ def _number_text(x: Any, name: str) -> str:
     never read as 150.
     """
     t = str(x).strip()
+    if "_" in t or not t.isascii():
+        # Decimal() reads "1_0" as 10 and other scripts' digits ("\u0663" as 3): typed money is ASCII digits
+        raise ValueError(f"{name} must be a number written with the digits 0-9, got {x!r}")
     if "," in t:
         if not _THOUSANDS.fullmatch(t.replace(" ", "")):
             raise ValueError(
@@ -220,7 +223,8 @@ def money(value: Any, what: str = "amount") -> Decimal:
     if isinstance(value, bool):
         raise ValueError(f"{what}: expected an amount in USD, got {value!r}")
     try:
-        d = Decimal(str(value).strip().replace(",", "").lstrip("$"))
+        # through _number_text: '1,25' (a decimal comma) was read as 125 by dropping the comma
+        d = Decimal(_number_text(value, what))
     except (InvalidOperation, AttributeError):
         raise ValueError(f"{what}: expected an amount in USD, got {value!r}") from None
     if not d.is_finite() or d < 0:
@@ -574,10 +578,15 @@ def in_range(flag: str, value: Any, kind: str) -> float:
     """``value`` checked against :data:`RANGES` ``[kind]``; :class:`OutOfRange` naming ``flag`` and the range."""
     r = RANGES[kind]
     text = str(value).strip() if isinstance(value, str) else value
+    if isinstance(text, str):
+        try:  # the same reading as money: '1,25' is a decimal comma refused, never 125; '1_0' and '\u0663' refused
+            text = _number_text(text, flag)
+        except ValueError as e:
+            raise OutOfRange(str(e)) from None
     try:
         if isinstance(text, bool):
             raise TypeError
-        v = float(text.replace(",", "").lstrip("$")) if isinstance(text, str) else float(text)
+        v = float(text)
     except (TypeError, ValueError, OverflowError):
         raise OutOfRange(f"{flag} must be a {'whole ' if r.whole else ''}number, got {value!r}") from None
 
@@ -588,6 +597,10 @@ def in_range(flag: str, value: Any, kind: str) -> float:
     span = f"{lo} {shown(r.high)} {r.unit}".rstrip()
     if not math.isfinite(v) or (v <= r.low if r.strict_low else v < r.low) or v > r.high or (r.whole and v != int(v)):
         raise OutOfRange(f"{flag} must be {'a whole number ' if r.whole else ''}{span} ({r.why}), got {value!r}")
+    if kind == "usd":  # within range here, so the quantize cannot overflow
+        exact = Decimal(text if isinstance(text, str) else repr(text))
+        if exact != exact.quantize(CENT):  # a fee or a cost is set in cents: 12.345 a tree is a slip
+            raise OutOfRange(f"{flag} {value!r} has a fraction of a cent: give dollars and cents (e.g. 123.45)")
     return float(int(v)) if r.whole else v
 
 

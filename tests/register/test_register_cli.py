@@ -158,7 +158,7 @@ BAD = [
     (["case", "pay", "1", "--amount", "1.005", "--date", "2026-01-01"], "fraction of a cent"),
     (["case", "pay", "1", "--amount", "5", "--date", "2026-13-01"], "--date"),
     (["case", "pay", "99", "--amount", "5", "--date", "2026-01-01"], "no case 99"),
-    (["case", "show", "x"], "invalid int"),
+    (["case", "show", "x"], "argument id: 'x' is not a whole number"),
     (["case", "due", "--from", "2026-02-01", "--to", "2026-01-01"], "before --from"),
     (["case", "new", "--survey", "/nonexistent.csv"], "no such file"),
     (["case", "bond", "post", "1", "--date", "2026-01-01"], "--amount"),

@@ -12,6 +12,21 @@ import argparse
 import sys
 from typing import Any
 
+#: The largest row number a database integer (SQLite INTEGER, PostgreSQL BIGINT) holds: a bigger one would
+#: escape from the driver as an OverflowError instead of "no case N".
+MAX_ID = 2**63 - 1
+
+
+def _number(text: str) -> int:
+    """A case, bond, planting or hold number: a whole number from 1 to MAX_ID (argparse names the argument)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= n <= MAX_ID:
+        raise argparse.ArgumentTypeError(f"{text!r}: a number from 1 to {MAX_ID:,}")
+    return n
+
 
 def _by_default() -> str:
     import getpass
@@ -61,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _register_writes(sub: argparse._SubParsersAction) -> None:
     """The verbs that record: pay, decide, bond, plant, inspect, hold, note."""
     q = sub.add_parser("pay", help="record a payment into the Fund")
-    q.add_argument("id", type=int, help="case number")
+    q.add_argument("id", type=_number, help="case number")
     q.add_argument("--amount", required=True, metavar="USD", help="amount paid, dollars and cents")
     q.add_argument("--date", required=True, metavar="YYYY-MM-DD", help="date paid")
     q.add_argument("--ref", metavar="R", help="receipt or check number")
@@ -69,7 +84,7 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=_pay)
 
     q = sub.add_parser("decide", help="record the decision on a case")
-    q.add_argument("id", type=int, help="case number")
+    q.add_argument("id", type=_number, help="case number")
     q.add_argument("--outcome", required=True, help="approved, approved-with-conditions or denied")
     q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
     q.add_argument("--conditions", metavar="TEXT", help="the conditions of an approval")
@@ -82,7 +97,7 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
 
     q = sub.add_parser("bond", help="post, release or forfeit a bond (§208-23)")
     q.add_argument("action", choices=["post", "release", "forfeit"])
-    q.add_argument("id", type=int, help="case number (post) or bond number (release, forfeit)")
+    q.add_argument("id", type=_number, help="case number (post) or bond number (release, forfeit)")
     q.add_argument("--amount", metavar="USD", help="the bond's amount (post)")
     q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
     _common(q)
@@ -91,11 +106,13 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
     q = sub.add_parser(
         "plant", help="record replacement trees provisionally accepted (§208-22G inspection on the third anniversary)"
     )
-    q.add_argument("id", type=int, help="case number")
+    q.add_argument("id", type=_number, help="case number")
     q.add_argument("--trees", required=True, type=int, metavar="N")
     q.add_argument("--accepted", required=True, metavar="YYYY-MM-DD", help="date of provisional acceptance")
     q.add_argument("--species", metavar="NAME")
-    q.add_argument("--replant-of", type=int, metavar="PLANTING", help="a replant of trees of this planting that died")
+    q.add_argument(
+        "--replant-of", type=_number, metavar="PLANTING", help="a replant of trees of this planting that died"
+    )
     _common(q)
     q.set_defaults(
         func=lambda a: _done(
@@ -107,7 +124,7 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
     )
 
     q = sub.add_parser("inspect", help="record the §208-22G inspection of a planting")
-    q.add_argument("planting", type=int, help="planting number")
+    q.add_argument("planting", type=_number, help="planting number")
     q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
     q.add_argument("--dead", type=int, default=0, metavar="N", help="trees found dead (to be replanted)")
     _common(q)
@@ -117,14 +134,14 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
 
     q = sub.add_parser("hold", help="open or close a §208-29F hold on building permits and certificates")
     q.add_argument("action", choices=["open", "close"])
-    q.add_argument("id", type=int, help="case number (open) or hold number (close)")
+    q.add_argument("id", type=_number, help="case number (open) or hold number (close)")
     q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
     q.add_argument("--reason", metavar="TEXT")
     _common(q)
     q.set_defaults(func=_hold)
 
     q = sub.add_parser("note", help="add a note to a case")
-    q.add_argument("id", type=int, help="case number")
+    q.add_argument("id", type=_number, help="case number")
     q.add_argument("--text", required=True)
     _common(q)
     q.set_defaults(func=lambda a: _done(a, id=_reg(a).note(a.id, by=_by(a), text=a.text)))
@@ -133,7 +150,7 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
 def _register_reads(sub: argparse._SubParsersAction) -> None:
     """The verbs that read: show, list, due, fund, holds, bonds, export, audit, backup, restore."""
     q = sub.add_parser("show", help="one case: assessed, paid, balance, plantings, decisions, events")
-    q.add_argument("id", type=int, help="case number")
+    q.add_argument("id", type=_number, help="case number")
     _common(q, writes=False)
     q.set_defaults(func=_show)
 
@@ -233,6 +250,14 @@ def _usd(v: str | None) -> str:
     return f"{sign}${int(whole):,}.{cents}"
 
 
+def _balance(v: str | None) -> str:
+    """The balance in words: paid beyond the assessed amount reads "overpaid $12.50", not "balance -$12.50",
+    which a clerk reads as still owed."""
+    if v is not None and v.startswith("-"):
+        return f"overpaid {_usd(v[1:])}"
+    return f"balance {_usd(v)}"
+
+
 # -- commands -----------------------------------------------------------------------------------------
 
 
@@ -248,8 +273,8 @@ def _new(a: argparse.Namespace) -> int:
     by = _by(a)
     reg = _reg(a)  # the database first: a bad TREECALC_DB is said before the survey is read
     path = Path(a.survey)
-    if not path.is_file():
-        raise RegisterError(f"--survey {a.survey}: no such file")
+    if not path.is_file():  # a folder or a device (/dev/zero) exists: "no such file" would send the clerk looking
+        raise RegisterError(f"--survey {a.survey}: " + ("not a file" if path.exists() else "no such file"))
     a.file = str(path)
     result, _ = assess_args(a)
     obj = json.loads(assessment_json_text(result, default=_json_default))
@@ -273,7 +298,7 @@ def _pay(a: argparse.Namespace) -> int:
     return _print(
         a,
         {"id": a.id, "payment": pid, "paid_usd": show["paid_usd"], "balance_usd": show["balance_usd"]},
-        f"payment {pid} recorded on case {a.id}: paid {_usd(show['paid_usd'])}, balance {_usd(show['balance_usd'])}",
+        f"payment {pid} recorded on case {a.id}: paid {_usd(show['paid_usd'])}, {_balance(show['balance_usd'])}",
     )
 
 
@@ -281,7 +306,7 @@ def _show(a: argparse.Namespace) -> int:
     c = _reg(a).show(a.id)
     lines = [
         f"case {c['id']}: {c['title']} ({c['kind_words']})",
-        f"  fund in lieu {_usd(c['fund_in_lieu_usd'])}   paid {_usd(c['paid_usd'])}   balance {_usd(c['balance_usd'])}",
+        f"  fund in lieu {_usd(c['fund_in_lieu_usd'])}   paid {_usd(c['paid_usd'])}   {_balance(c['balance_usd'])}",
         f"  decision: {c['decision'] or 'none yet'}"
         + ("   holding building permits and certificates (§208-29F)" if c["holding_certificates"] else ""),
     ]
@@ -300,9 +325,7 @@ def _show(a: argparse.Namespace) -> int:
 
 def _list(a: argparse.Namespace) -> int:
     rows = _reg(a).cases()
-    text = "\n".join(
-        f"{r['id']:>6}  {r['kind']:<18} {r['title'][:40]:<40} balance {_usd(r['balance_usd'])}" for r in rows
-    )
+    text = "\n".join(f"{r['id']:>6}  {r['kind']:<18} {r['title'][:40]:<40} {_balance(r['balance_usd'])}" for r in rows)
     return _print(a, rows, text or "no cases")
 
 

@@ -122,6 +122,35 @@ def assessed_cents(value: Any) -> int | None:
     return int(to_cents(Decimal(str(value))) * 100)
 
 
+#: The largest row number a database integer holds (SQLite INTEGER, PostgreSQL BIGINT).
+MAX_ROW_ID = 2**63 - 1
+
+
+def row_id(value: Any, what: str) -> int:
+    """A row number given by a caller: a whole number in the database's integer range, else a refusal naming
+    ``what`` (a bigger int escapes the driver as an OverflowError)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROW_ID:
+        raise RegisterError(f"{what} {value!r}: a number from 1 to {MAX_ROW_ID:,}")
+    return value
+
+
+def fits(value: str | None, what: str, limit: int) -> str | None:
+    """``value`` when it fits its column of ``limit`` characters, else a refusal naming ``what``: PostgreSQL
+    refuses a longer VARCHAR with a bare database error and SQLite stores it, so neither may decide."""
+    if value is not None and len(value) > limit:
+        raise RegisterError(f"{what}: at most {limit:,} characters, got {len(value):,}")
+    return value
+
+
+def fund_cents(assessment: dict[str, Any]) -> int | None:
+    """The fund in lieu of an assessment's JSON in cents: its exact ``fund_in_lieu_cents`` where it has them;
+    the float ``fund_in_lieu_usd`` loses cents above ~$9x10^13 (999999999999999.99 reads as 1000000000000000.0)."""
+    exact = assessment.get("fund_in_lieu_cents")
+    if isinstance(exact, int) and not isinstance(exact, bool):
+        return exact
+    return assessed_cents(assessment.get("fund_in_lieu_usd"))
+
+
 def to_date(value: Any, what: str) -> dt.date:
     from treecalc.units import to_date as _to_date
 
@@ -216,6 +245,7 @@ class Register:
         by = (by or "").strip()
         if not by:
             raise RegisterError("--by: say who acts (a name)")
+        fits(by, "--by", 200)
         delay = 0.05
         for attempt in range(40):
             try:
@@ -264,11 +294,14 @@ class Register:
         title = (title or "").strip()
         if not title:
             raise RegisterError("--title: a case needs a title (e.g. the address)")
+        fits(title, "--title", 500)
+        fits(address, "--address", 500)
+        fits(lot, "--lot", 200)
 
         def do(rec: _Recorder) -> m.Case:
             case = rec.insert(
                 "cases",
-                m.Case(kind=kind, title=title[:500], address=address, lot=lot, opened_at=now(), opened_by=by),
+                m.Case(kind=kind, title=title, address=address, lot=lot, opened_at=now(), opened_by=by),
             )
             self._add_assessment(rec, case.id, survey, assessment)
             return case
@@ -294,7 +327,7 @@ class Register:
                     json_text=text,
                     fingerprint=sha256_text(text),
                     law_files=canonical(law_files({"jurisdiction": assessment.get("jurisdiction"), **options})),
-                    fund_in_lieu_cents=assessed_cents(assessment.get("fund_in_lieu_usd")),
+                    fund_in_lieu_cents=fund_cents(assessment),
                     made_at=now(),
                 ),
             )
@@ -325,6 +358,12 @@ class Register:
     def pay(self, case_id: int, *, by: str, amount: Any, on: Any, reference: str | None = None) -> int:
         cents = usd_to_cents(amount, "--amount")
         day = to_date(on, "--date")
+        fits(reference, "--ref", 200)
+        # A payment is recorded once received: a date past tomorrow (a day's grace for time zones) is a slip
+        # (2062 for 2026), and a receipt dated ahead would sit outside every ledger run until then.
+        latest = dt.date.today() + dt.timedelta(days=1)
+        if day > latest:
+            raise RegisterError(f"--date {day}: a payment is recorded once received, not dated after {latest}")
         self._case(case_id)
         row = self._write(
             by,
@@ -385,7 +424,7 @@ class Register:
             return rec.update("bonds", bond, status=how, closed_on=day)
 
         with self.reading() as s:
-            bond = s.get(m.Bond, bond_id)
+            bond = s.get(m.Bond, row_id(bond_id, "bond"))
             case_id = bond.case_id if bond is not None else None
         self._write(by, f"bond {how}", case_id, do)
 
@@ -402,6 +441,7 @@ class Register:
         if isinstance(trees, bool) or not isinstance(trees, int) or not 1 <= trees <= 100_000:
             raise RegisterError(f"--trees {trees!r}: a whole number of trees from 1 to 100,000")
         day = to_date(accepted_on, "--accepted")
+        fits(species, "--species", 200)
         self._case(case_id)
 
         def do(rec: _Recorder) -> m.Planting:
@@ -435,7 +475,7 @@ class Register:
             return rec.update("plantings", p, inspected_on=day, trees_dead=dead)
 
         with self.reading() as s:
-            p = s.get(m.Planting, planting_id)
+            p = s.get(m.Planting, row_id(planting_id, "planting"))
             case_id = p.case_id if p is not None else None
         self._write(by, "inspection", case_id, do)
 
@@ -464,7 +504,7 @@ class Register:
             return rec.update("holds", h, closed_on=day)
 
         with self.reading() as s:
-            h = s.get(m.Hold, hold_id)
+            h = s.get(m.Hold, row_id(hold_id, "hold"))
             case_id = h.case_id if h is not None else None
         self._write(by, "hold closed", case_id, do)
 
@@ -480,8 +520,7 @@ class Register:
     # -- reads ----------------------------------------------------------------------------------------
 
     def _case(self, case_id: Any) -> m.Case:
-        if isinstance(case_id, bool) or not isinstance(case_id, int):
-            raise RegisterError(f"case {case_id!r}: a case number")
+        row_id(case_id, "case")
         with self.reading() as s:
             c = s.get(m.Case, case_id)
             if c is None:

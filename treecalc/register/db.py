@@ -37,7 +37,18 @@ def default_path() -> Path:
 
 def database_url(url: str | None = None) -> str:
     """The URL given, else ``TREECALC_DB``, else the SQLite file in the user's data folder."""
-    url = url or os.environ.get(ENV) or ""
+    # Given but blank (``--db ""``, ``TREECALC_DB="$UNSET"``) is a mistake, never the personal default: a
+    # payment meant for the Village's database must not land silently in a file of the user's data folder.
+    if url is not None and not url.strip():
+        raise RegisterError(
+            f"--db {url!r}: give a database URL (sqlite:///path/register.db or postgresql+psycopg://...)"
+        )
+    env = os.environ.get(ENV)
+    if url is None and env is not None and not env.strip():
+        raise RegisterError(
+            f"{ENV} is set but empty: unset it for the register in your data folder, or give a database URL"
+        )
+    url = url or env or ""
     if not url.strip():
         path = default_path()
         path.parent.mkdir(parents=True, exist_ok=True)

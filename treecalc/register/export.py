@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -46,17 +47,24 @@ def export(reg: Register, path: str | Path, table: str = "cases", start: Any = N
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
         raise RegisterError(f"--out {path}: the folder {folder} does not exist")
+    if p.is_dir():
+        raise RegisterError(f"--out {path} is a folder: give a file name ending in {suffix}")
     data = tables(reg, start, end)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:  # a read-only or special folder: say it of --out, not of the temporary file
+        raise RegisterError(f"--out {path}: the folder {folder} cannot be written ({e.strerror})") from None
     os.close(fd)
     try:
         n = _csv(tmp, data[table]) if suffix == ".csv" else _xlsx(tmp, data)
         os.replace(tmp, p)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise RegisterError(f"--out {path} could not be written: {e.strerror or e}") from None
         raise
     return n
 
@@ -70,8 +78,21 @@ def _csv(path: str, rows: list[dict[str, Any]]) -> int:
         w = csv.DictWriter(f, fieldnames=_columns(rows) or ["(no rows)"])
         w.writeheader()
         for r in rows:
-            w.writerow({k: ("" if v is None else v) for k, v in r.items()})
+            w.writerow({k: _cell(v) for k, v in r.items()})
     return len(rows)
+
+
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def _cell(v: Any) -> Any:
+    """A CSV cell: text a spreadsheet would run as a formula (a title "=HYPERLINK(...)" from an applicant's
+    file name) is written with a leading apostrophe; amounts ("-12.50") stay numbers."""
+    if v is None:
+        return ""
+    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@", "\t", "\r") and not _NUMBER.fullmatch(v):
+        return "'" + v
+    return v
 
 
 def _xlsx(path: str, data: dict[str, list[dict[str, Any]]]) -> int:

@@ -1,0 +1,143 @@
+"""A clerk's slips and a hostile user's input at the register's command line: each refused with exit 2 and
+a message naming the flag or argument, never a traceback, a silent default or a wrong number."""
+
+from __future__ import annotations
+
+import pytest
+
+from treecalc.cli import main
+
+
+@pytest.fixture
+def reg(tmp_path, monkeypatch, survey_csv):
+    """A register in tmp_path holding one case: the 4-tree survey (3 removals), 2 trees plantable, $100 a tree."""
+    monkeypatch.setenv("TREECALC_DB", f"sqlite:///{tmp_path / 'reg.db'}")
+    assert (
+        main(["case", "new", "--survey", str(survey_csv), "--plantable", "2", "--fee-per-tree", "100", "--by", "c"])
+        == 0
+    )
+    return tmp_path
+
+
+def run(capsys, *args: str) -> tuple[int, str]:
+    capsys.readouterr()
+    try:
+        rc = main(list(args))
+    except SystemExit as e:  # argparse's refusal
+        rc = int(e.code or 0)
+    out = capsys.readouterr()
+    return rc, out.out + out.err
+
+
+@pytest.mark.parametrize("verb", [["show"], ["pay", "--amount", "1", "--date", "2026-01-02", "--by", "c"]])
+def test_a_case_number_past_the_database_integer_is_refused_naming_it(reg, capsys, verb):
+    # 2**63 does not fit the database's integer: it used to escape as an OverflowError traceback (exit 1)
+    rc, text = run(capsys, "case", verb[0], str(2**63), *verb[1:])
+    assert rc == 2, text
+    assert "id" in text and "Traceback" not in text
+
+
+@pytest.mark.parametrize("verb", ["release", "forfeit"])
+def test_a_bond_number_past_the_database_integer_is_refused(reg, capsys, verb):
+    rc, text = run(capsys, "case", "bond", verb, "99999999999999999999999", "--date", "2026-01-02", "--by", "c")
+    assert rc == 2, text
+
+
+def test_an_empty_database_url_is_refused_not_read_as_the_personal_default(tmp_path, monkeypatch, capsys):
+    # TREECALC_DB="$REGISTER_URL" with the variable unset: the payment must not land silently in another register
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("TREECALC_DB", "")
+    rc, text = run(capsys, "case", "list")
+    assert rc == 2 and "TREECALC_DB" in text, text
+    monkeypatch.setenv("TREECALC_DB", f"sqlite:///{tmp_path / 'r.db'}")
+    rc, text = run(capsys, "case", "list", "--db", " ")
+    assert rc == 2 and "--db" in text, text
+
+
+def test_export_to_a_folder_or_an_unwritable_place_names_out(reg, capsys):
+    (reg / "d.csv").mkdir()
+    rc, text = run(capsys, "case", "export", "--out", str(reg / "d.csv"))
+    assert rc == 2 and "--out" in text, text
+    assert ".tmp" not in text  # the temporary file is the program's business, not the clerk's
+
+
+@pytest.mark.parametrize("amount", ["1_000", "1_0", "\u0663", "\uff15"])
+def test_an_amount_with_underscores_or_non_ascii_digits_is_refused(reg, capsys, amount):
+    # Decimal() reads "1_0" as 10 and the Arabic-Indic digit three as 3: a typed amount is ASCII digits
+    rc, text = run(capsys, "case", "pay", "1", "--amount", amount, "--date", "2026-01-02", "--by", "c")
+    assert rc == 2 and "--amount" in text, text
+    rc, text = run(capsys, "case", "show", "1", "--json")
+    assert '"paid_cents": 0' in text
+
+
+def test_a_payment_dated_after_today_is_refused(reg, capsys):
+    # a payment is recorded once received: 2200-12-31 (or 2062 for 2026) is a slip, not a receipt
+    rc, text = run(capsys, "case", "pay", "1", "--amount", "5", "--date", "2200-12-31", "--by", "c")
+    assert rc == 2 and "--date" in text, text
+
+
+@pytest.mark.parametrize(
+    ("flag", "verb"),
+    [
+        ("--ref", ["pay", "1", "--amount", "5", "--date", "2026-01-02"]),
+        ("--by", ["pay", "1", "--amount", "5", "--date", "2026-01-02"]),
+        ("--species", ["plant", "1", "--trees", "2", "--accepted", "2026-01-02"]),
+    ],
+)
+def test_text_longer_than_its_column_is_refused_naming_the_flag(reg, capsys, flag, verb):
+    # PostgreSQL refuses a VARCHAR(200) overflow with a bare database error; SQLite stores it: say it, naming the flag
+    extra = [] if flag == "--by" else ["--by", "c"]
+    rc, text = run(capsys, "case", *verb, flag, "x" * 201, *extra)
+    assert rc == 2 and flag in text, text
+
+
+def test_an_overpayment_says_so(reg, capsys):
+    # 3 removals need replacement trees; 2 plantable; the rest at $100 a tree is the fund in lieu
+    rc, text = run(capsys, "case", "show", "1", "--json")
+    import json
+
+    fund = json.loads(text)["fund_in_lieu_cents"]
+    over = fund + 1250  # $12.50 more than assessed
+    rc, text = run(
+        capsys, "case", "pay", "1", "--amount", f"{over // 100}.{over % 100:02d}", "--date", "2026-01-02", "--by", "c"
+    )
+    assert rc == 0, text
+    assert "overpaid $12.50" in text, text
+
+
+@pytest.mark.parametrize("where", ["/dev/zero", "folder"])
+def test_a_survey_that_is_not_a_file_says_so(reg, capsys, where):
+    path = str(reg) if where == "folder" else where
+    rc, text = run(capsys, "case", "new", "--survey", path, "--by", "c")
+    assert rc == 2 and "--survey" in text and "not a file" in text, text
+
+
+def test_a_fund_past_the_float_s_cents_is_recorded_exactly(tmp_path):
+    # $999,999,999,999,999.99 (a fee of $1 billion less a cent for ~1,000,000 trees in lieu) is 99,999,999,999,999,999
+    # cents; as a float of dollars it is 1e15, a cent too many: the register takes the assessment's exact cents
+    from treecalc.register import Register
+
+    reg = Register(f"sqlite:///{tmp_path / 'r.db'}")
+    assessment = {"fund_in_lieu_usd": 999999999999999.99, "fund_in_lieu_cents": 99_999_999_999_999_999, "options": {}}
+    cid = reg.new_case(by="c", title="big", kind="permit", assessment=assessment)
+    shown = reg.show(cid)
+    assert shown["fund_in_lieu_cents"] == 99_999_999_999_999_999
+    assert shown["fund_in_lieu_usd"] == "999999999999999.99"
+
+
+def test_a_csv_export_does_not_carry_a_formula_from_a_title(reg, capsys, survey_csv):
+    # a title (the applicant's file name by default) opening with "=" would run in the clerk's spreadsheet
+    rc, text = run(
+        capsys, "case", "new", "--survey", str(survey_csv), "--title", '=HYPERLINK("http://x","y")', "--by", "c"
+    )
+    assert rc == 0, text
+    rc, text = run(capsys, "case", "pay", "1", "--amount", "600", "--date", "2026-01-02", "--by", "c")
+    out = reg / "cases.csv"
+    rc, text = run(capsys, "case", "export", "--out", str(out))
+    assert rc == 0, text
+    import csv
+
+    rows = list(csv.DictReader(out.open()))
+    assert rows[1]["title"] == '\'=HYPERLINK("http://x","y")'
+    assert rows[0]["balance_usd"].startswith("-")  # an overpaid balance stays a number
