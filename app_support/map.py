@@ -179,9 +179,6 @@ def points(
     # drawn size only (not a crown model): 0.25 m per inch of DBH, 1.5-8 m, 6 in when DBH is not given
     df["radius_m"] = np.clip(np.nan_to_num(dbh.to_numpy(float), nan=6.0) * 0.25, 1.5, 8.0)
     df["category_words"] = [words(c) for c in df["category"]]
-    dead_col = next((c for c in ("dead", "dead_or_diseased") if c in t), None)
-    dead = t[dead_col].fillna(False).astype(bool).to_numpy() if dead_col else np.zeros(len(t), bool)
-    df["dead"] = dead
     # a dead tree is ringed: a black outline a third of its drawn radius wide (a living one: a thin grey line);
     # in the map's metres, as its dots are (the orthographic view drew "pixel" widths as metres)
     df["line_color"] = [[0, 0, 0] if d else [40, 40, 40] for d in dead]

@@ -159,9 +159,12 @@ def test_value_basis_is_chosen_beside_the_permit_violations_and_fund_answers(ser
         try:
             _upload(page, survey)
             _nav(page, "Permit & replacement")
-            # annual (the default): red oak 10, 11, 12 in = 111.14 + 120.24 + 129.34 = $360.72/yr
+            # annual (the default): red oak 10, 11, 12 in = 111.14 + 120.24 + 129.34 = $360.72/yr at $0.0008/gal
+            # stormwater; at $0.008 each adds 0.0072 $/gal x 264.172 gal/m3 x its hydro_interception (QURU 25.40,
+            # 27.94, 30.48 cm: 3.81 + (1/6, 2/6, 3/6) x 3.60 = 4.41, 5.01, 5.61 m3): 8.39 + 9.53 + 10.67,
+            # 119.53 + 129.77 + 140.01 = $389.31/yr
             assert _checked_basis(page) == "Annual benefits (USD/yr)"
-            assert _amount(_metric(page, "Removed value (USD/yr, §208-22B)")) == pytest.approx(360.72)
+            assert _amount(_metric(page, "Removed value (USD/yr, §208-22B)")) == pytest.approx(389.31)
             page.locator('[data-testid="stRadio"]').filter(has_text="Value basis").first.get_by_text(
                 "Appraised replacement value (CTLA, USD)"
             ).click()
@@ -197,8 +200,8 @@ def test_applicant_total_and_fee_source_read_the_same_on_screen_in_excel_and_pdf
             page.get_by_text("These amounts were set by Board resolution").click()
             _settle(page)
             _nav(page, "Permit & replacement")
-            # 90% of $360.72 = $324.648 -> $324.65; red maple 2 in carries $64.04: 324.65 / 64.04 = 5.07 -> 6
-            # trees x $450 = $2,700.00 planted, nothing in lieu
+            # 90% of $389.31 = $350.379 -> $350.38; red maple 2 in carries $64.68 (tests/test_assessment.py):
+            # 350.38 / 64.68 = 5.42 -> 6 trees x $450 = $2,700.00 planted, nothing in lieu
             total = _metric(page, "Total out of pocket")
             assert total == "$2,700.00"
             statement = _download(page, "Excel statement")

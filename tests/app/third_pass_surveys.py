@@ -87,11 +87,12 @@ def slope_violation_5() -> bytes:
 
 
 def mapped_lot_csv() -> bytes:
-    """Four trees with their latitude/longitude: one removed, two kept, one dead (kept)."""
+    """Four trees with their latitude/longitude: one removed, two kept, one dead (kept; its condition "Dead",
+    the field note that makes a tree dead; a "dead or diseased" flag alone does not)."""
     return (
-        b"Tag,Species,DBH (in),Action,Dead or diseased,Latitude,Longitude\n"
-        b"M1,Red oak,24,Removed,,41.20000,-73.90000\n"
-        b"M2,Red maple,6,Retain,,41.20020,-73.90030\n"
-        b"M3,Sugar maple,14,Retain,yes,41.20040,-73.90010\n"
-        b"M4,White oak,30,Retain,,41.20010,-73.90060\n"
+        b"Tag,Species,DBH (in),Action,Condition,Latitude,Longitude\n"
+        b"M1,Red oak,24,Removed,Good,41.20000,-73.90000\n"
+        b"M2,Red maple,6,Retain,Fair,41.20020,-73.90030\n"
+        b"M3,Sugar maple,14,Retain,Dead,41.20040,-73.90010\n"
+        b"M4,White oak,30,Retain,Good,41.20010,-73.90060\n"
     )

@@ -470,11 +470,9 @@ def permit(
             assumed_pairs.append((facts, mask))
         site_triggers.append({"section": section, "text": what, "tags": tags[mask].astype(str).tolist()})
 
-    # (1) more than three trees within the preceding twelve months: this survey's removals
-    # (proposed and done) plus the lot's earlier ones. A tree already removed is judged on the
-    # removals already done (with the earlier ones); a proposed removal on all of them. A tree already removed
-    # under its own permit is no part of the removals "without first obtaining a tree removal permit" (§208-18A)
-    # that a removal already made is judged on: no fact given says it was not the fourth.
+    # (1) more than three trees in the preceding twelve months: this survey's removals plus the lot's earlier ones.
+    # A tree already removed is judged on the removals already done, a proposed one on all; one removed under its
+    # own permit is not "without first obtaining a tree removal permit" (§208-18A): no fact says it was the fourth
     prior = int(site.get("prior_removals_12mo", 0))
     count = int(removal.sum()) + prior
     done_count = int(((act == "removed") & ~village & ~_tree_yes(trees, "permit")).sum()) + prior
