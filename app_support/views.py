@@ -416,6 +416,9 @@ CLI_WORDS: tuple[tuple[str, str], ...] = (
     (r"--violation\b", "“Trees were harmed without a permit” on the Violations page"),
     (r"--application-pending\b", "“An application was pending” on the Violations page"),
     (r"--days\b", "“Days the violation continued” on the Violations page"),
+    (r"\(--zone or the site fact climate_zone\)", "(the climate zone on the Benefits page, or in the site facts)"),
+    (r"--zone\b", "the climate zone on the Benefits page"),
+    (r"--size-waiver\b", "the Engineer's waiver of the minimum size (§208-22D)"),
 )
 
 

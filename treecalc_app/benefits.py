@@ -62,7 +62,11 @@ def _sidebar() -> None:
         with st.expander("Prices"):
             defaults = data.prices()
             units = data.price_units()
-            st.caption("Zone defaults from data/species/prices.csv (i-Tree Streets Northeast, McPherson et al. 2007).")
+            st.caption(
+                "The values shown are the Northeast's (data/species/prices.csv, i-Tree Streets Northeast, "
+                "McPherson et al. 2007); trees in another climate zone take that zone's own prices "
+                "(data/species/zones/prices.csv) unless a price is changed here, which then applies in every zone."
+            )
             prices = dict(b.get("prices") or {})
             for name, default in defaults.items():
                 v = st.number_input(

@@ -272,8 +272,10 @@ def body() -> None:
     from treecalc.data import zones as zone_table
 
     st.caption(
-        f"i-Tree Streets climate zone: {zone_table().at[zone.zone, 'name']} ({zone.zone}), {zone.source}"
-        + ("".join(f"; {n}" for n in zone.notes))
+        views.readable(  # the library names its flag (--zone); the app names its control
+            f"i-Tree Streets climate zone: {zone_table().at[zone.zone, 'name']} ({zone.zone}), {zone.source}"
+            + ("".join(f"; {n}" for n in zone.notes))
+        )
         + " (set it on the Benefits page)"
     )
 
