@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.browser_nav import click_sidebar_page
 from tests.app.test_app_second_pass import BLOB
 from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _amount, _metric
 
@@ -124,12 +125,7 @@ def test_no_headline_is_cut_off(server, tmp_path, width):
             _upload(page, survey)
             seen = []
             for name in ("Benefits", "Permit & replacement", "Violations & penalties", "Fund & fee schedule"):
-                nav = page.locator('[data-testid="stSidebarNav"]').get_by_text(name)
-                box = nav.bounding_box()
-                if box is None or box["x"] < 0 or box["x"] > width:  # a phone: the sidebar is collapsed
-                    page.locator('[data-testid="stExpandSidebarButton"]').first.click()
-                    page.wait_for_timeout(500)
-                nav.click()
+                click_sidebar_page(page, name)  # a phone: opens the collapsed sidebar first
                 page.locator('[data-testid="stMetricValue"]').first.wait_for()
                 _settle(page)
                 for h in _headlines(page):

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.app import third_pass_surveys as surveys
+from tests.app.browser_nav import click_sidebar_page
 from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _amount, _metric
 
 pytestmark = [
@@ -53,13 +54,7 @@ def _settle(page) -> None:
 
 
 def _nav(page, title: str) -> None:
-    nav = page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True)
-    box = nav.bounding_box()
-    width = page.viewport_size["width"]
-    if box is None or box["x"] < 0 or box["x"] > width:  # a phone: the sidebar is closed
-        page.locator('[data-testid="stExpandSidebarButton"]').first.click()
-        page.wait_for_timeout(500)
-    nav.click()
+    click_sidebar_page(page, title, exact=True)
     page.locator('[data-testid="stMain"] h1').filter(has_text=title.split(" ")[0]).first.wait_for()
     _settle(page)
 
