@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.app.browser_nav import click_sidebar_page
+from tests.app.browser_nav import upload as _upload
 from tests.app.test_app_second_pass import BLOB
 from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _amount, _metric
 
@@ -32,13 +33,6 @@ def _open(p, url: str, width: int, height: int = 1600):
     page.goto(url)
     page.get_by_text("Showing").first.wait_for()
     return browser, page
-
-
-def _upload(page, path: Path) -> None:
-    with page.expect_file_chooser() as fc:
-        page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
-    fc.value.set_files(str(path))
-    page.get_by_text(f"Showing {path.name}").first.wait_for()
 
 
 def _settle(page) -> None:

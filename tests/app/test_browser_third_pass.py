@@ -15,6 +15,7 @@ import pytest
 
 from tests.app import third_pass_surveys as surveys
 from tests.app.browser_nav import click_sidebar_page
+from tests.app.browser_nav import upload as _upload
 from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _amount, _metric
 
 pytestmark = [
@@ -36,13 +37,6 @@ def _open(p, url: str, width: int = 1280, height: int = 1400):
     page.goto(url)
     page.get_by_text("Showing").first.wait_for()
     return browser, page
-
-
-def _upload(page, path: Path) -> None:
-    with page.expect_file_chooser() as fc:
-        page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzone"] button').first.click()
-    fc.value.set_files(str(path))
-    page.get_by_text(f"Showing {path.name}").first.wait_for()
 
 
 def _settle(page) -> None:
