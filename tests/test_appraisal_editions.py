@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).parent / "rules"))
 from rules_helpers import make_trees  # noqa: E402
 
 from treecalc.assessment import assess  # noqa: E402
-from treecalc.fund import load_fee_schedule  # noqa: E402
+from treecalc.rules.croton_fund import load_fee_schedule  # noqa: E402
 
 
 def _survey(n=3):

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from treecalc.assessment import OPTION_RANGES, AssessOptions
-from treecalc.fund import in_lieu, load_fee_schedule
 from treecalc.rules import croton_on_hudson as croton
+from treecalc.rules.croton_fund import in_lieu, load_fee_schedule
 from treecalc.units import RANGES, OutOfRange, in_range
 
 PRICES = ["electricity", "natural_gas", "hydro_interception", "co2", "o3", "nox", "pm10", "sox", "voc"]

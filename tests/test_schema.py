@@ -70,9 +70,8 @@ def test_a_site_facts_file_that_misses_a_field_is_refused(tmp_path, monkeypatch)
     ):
         site._read_site_assumed(bad)
     # a chapter's [site_why] may only explain facts that have an assumed value
-    monkeypatch.setattr(site, "law", lambda key: {"site_why": {"lot_size": "why"}})
     with pytest.raises(ValueError, match=r"wesley_hills.toml \[site_why\]: not site facts \['lot_size'\]"):
-        site.site_defaults("wesley_hills")
+        site.site_defaults("wesley_hills", {"lot_size": "why"})
 
 
 def test_columns_are_read_from_the_package_data_file(tmp_path):

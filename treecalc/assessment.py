@@ -3,7 +3,7 @@
 One entry point for the CLI, the Excel statement and the app. It values every tree
 (:func:`treecalc.benefits.compute_benefits`, on the chosen value basis), applies the
 jurisdiction's rules (:mod:`treecalc.rules`), plans the replacement planting
-(:mod:`treecalc.planting`), prices the payment in lieu (:mod:`treecalc.fund`), and
+(:mod:`treecalc.planting`), prices the payment in lieu (Croton-on-Hudson's :mod:`treecalc.rules.croton_fund`), and
 writes the statement as ``lines`` (section, item, value, unit, note) with every
 assumption and warning.
 
@@ -29,32 +29,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc import data
+from treecalc import data, jurisdictions
 from treecalc.benefits import BenefitParams, compute_benefits, make_params, method_notes
-from treecalc.fund import load_fee_schedule
+from treecalc.frames import actions, norm_text, some_tags
+from treecalc.money import round_cents
 from treecalc.results import Fund, Penalties, Permit, Replacement, line
-from treecalc.rules import croton_on_hudson as croton
 from treecalc.rules import law_data as lawparams
-from treecalc.rules import rules_module
-from treecalc.schema import BENEFIT_SKIP, FLAG_FIELDS
+from treecalc.schema import ACTIONS, BENEFIT_SKIP, FLAG_FIELDS, HARMED
 from treecalc.units import in_range, money, percent_of_up
 
 SURVEY_FLAGS = FLAG_FIELDS  # the one list: treecalc.schema
 
-#: The offence reading (issue 9), stated in method["readings"] and in the penalty notes.
-OFFENCE_READING = croton.OFFENCE_READING_208
 #: The statement's line on dead trees (condition dead, or a census status "Dead").
 DEAD_TREE_LINE = "no leaf area, so no environmental value: annual benefits 0 and value 0 on every basis"
-#: How Chapter 208 reads a dead tree (README "Readings").
-DEAD_TREE_READING = (
-    "§208-22A/B 'environmental value' (i-Tree / National Tree Benefit Calculator): a dead tree (condition dead, "
-    "or a census status 'Dead') has no leaf area, so its annual benefits, its value on every basis and its CTLA "
-    "appraisal (condition 0%) are 0, and it is not counted toward the §208-22A or §208-22F replacement. Its "
-    "removal still counts as a tree removed for §208-19A(1) ('more than three trees'), for clear cutting "
-    "(§208-17, §208-19A(8)) and among the trees a permit is issued for (§208-22A 'three or more trees'); "
-    "§208-19D(5) makes it a standard for granting the permit, not an exception."
-)
-OTHER_PROHIBITIONS_NOTE = croton.OTHER_PROHIBITIONS_208
 
 
 @dataclass
@@ -179,7 +166,7 @@ class Context:
         kind, _, _ = parse_value_basis(basis)
         if kind == "appraised" and self.options.get("appraisal") is not None:
             cond = _condition_for_appraisal(trees["condition"][mask])[0]
-            return croton.round_cents(appraised_10th(trees, mask, self.options["appraisal"], cond))
+            return round_cents(appraised_10th(trees, mask, self.options["appraisal"], cond))
         fn = self._basis_fn(basis)
         third = (
             _condition_for_appraisal(trees["condition"][mask])[0]
@@ -189,13 +176,13 @@ class Context:
         c, d, x = trees["species_code"].to_numpy(object)[mask], trees["dbh_in"].to_numpy(float)[mask], third
         first, codes = _distinct_rows(c, d, x)
         kw = {"condition": x[first]} if kind == "appraised" else {"land_use": x[first]}
-        values = croton.round_cents(fn(c[first], d[first], **kw))
+        values = round_cents(fn(c[first], d[first], **kw))
         return np.where(trees["dead"].to_numpy(bool)[mask], 0.0, values[codes])  # a dead tree: no value
 
     def stock_capital_value(self, code: str, dbh_in: float, basis: str) -> float:
         """One replacement tree (good condition) on a capital basis, to the cent."""
         v = self._basis_fn(basis)(np.array([code], dtype=object), np.array([float(dbh_in)]))
-        return float(croton.round_cents(v)[0])
+        return float(round_cents(v)[0])
 
 
 @dataclass
@@ -378,16 +365,16 @@ def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
                 f"species not recognised: {', '.join(map(repr, bad))} (give a species_code column "
                 f"or a name treecalc knows)"
             )
-    act = croton.actions(t)
+    act = actions(t)
     t["action"] = pd.Series(np.where(act == "", "retain", act), index=t.index, dtype=object)
-    bad = sorted(set(t["action"].unique()) - set(croton.ACTIONS))
+    bad = sorted(set(t["action"].unique()) - set(ACTIONS))
     if bad:
-        raise ValueError(f"unknown tree action(s) {bad}: use {', '.join(croton.ACTIONS)}")
+        raise ValueError(f"unknown tree action(s) {bad}: use {', '.join(ACTIONS)}")
     return t
 
 
 def _condition_for_appraisal(cond: pd.Series) -> tuple[np.ndarray, int]:
-    c = croton._norm_text(cond)
+    c = norm_text(cond)
     blank = c == ""
     return np.where(blank, "good", c).astype(object), int(blank.sum())
 
@@ -453,14 +440,12 @@ def _value_trees(
             raw = value_of(trees["species_code"].to_numpy(object), trees["dbh_in"].to_numpy(float), condition=cond)
     # a dead tree has no leaf area: no environmental value on any basis (appraised: condition 0 %)
     raw = np.where(trees["dead"].to_numpy(bool), 0.0, raw)
-    trees["value_usd"] = croton.round_cents(raw)
+    trees["value_usd"] = round_cents(raw)
 
 
 # ------------------------------------------------------------------------------------------
 # assess
 # ------------------------------------------------------------------------------------------
-#: The rules module that assesses each jurisdiction: one registry, treecalc.rules.rules_module.
-RULES = {key: rules_module(key) for key in lawparams.JURISDICTIONS}
 
 
 def assess(
@@ -510,7 +495,9 @@ def assess(
     assumptions = _survey_assumptions(survey)
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
     jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
-    _other_law_flags(assumptions, survey, getattr(RULES[jkey], "OTHER_LAW_FLAGS", ()))
+    record = jurisdictions.by_key(jkey)
+    rules = record.module
+    _other_law_flags(assumptions, survey, tuple(f for f in FLAG_FIELDS if f not in record.survey_flags))
     law = lawparams.law(jkey)
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
@@ -522,11 +509,9 @@ def assess(
     )
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
-    schedule = (
-        load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd)
-        if jkey == "croton_on_hudson"
-        else None
-    )
+    # a law with a fund reads its fee schedule (Croton-on-Hudson §208-24C); one without has none
+    schedule_of = getattr(rules, "fee_schedule", None)
+    schedule = schedule_of(opts) if schedule_of is not None else None
     mortality, mortality_source = _mortality(opts, schedule)
     if kind == "cumulative":
         basis_label = basis_label.replace("with growth", f"with growth and {mortality:.1%}/yr mortality")
@@ -538,7 +523,7 @@ def assess(
     value_of = _value_fn(kind, years, params, mortality, appraisal10)
     trees = _prepare_trees(survey.trees)
     _value_trees(trees, kind, value_of, params, assumptions, appraisal10)
-    trees["harmed"] = trees["action"].isin(croton.HARMED).to_numpy(bool)
+    trees["harmed"] = trees["action"].isin(HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
     options["mortality_rate"], options["mortality_source"] = mortality, mortality_source
     options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
@@ -547,11 +532,11 @@ def assess(
     method = _method(kind, basis_label, options, resolved_params, law, jkey)
     # each argument is named as the field of Context it fills, in the order of its fields
     ctx = Context(survey, trees, site_in, law, opts, options, assumptions, warnings, method, value_of, kind, params)
-    ctx.survey_lines = _survey_lines(survey, trees, lawparams.JURISDICTIONS[jkey])
+    ctx.survey_lines = _survey_lines(survey, trees, record.name)
     if schedule is not None:
         ctx.schedule = schedule
         method["fee_schedule"] = schedule.to_dict()
-    found = RULES[jkey].assess(ctx)
+    found = rules.assess(ctx)
     if (
         appraisal10 is not None
         and schedule is not None
@@ -561,12 +546,11 @@ def assess(
         from treecalc.models.appraisal10 import describe
 
         found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
-    method["sections_applied"] = list(RULES[jkey].SECTIONS_APPLIED)
-    items = reading_items(RULES[jkey], lawparams.JURISDICTIONS[jkey]) + (
-        [("§208-29", OFFENCE_READING), ("§208-18B", OTHER_PROHIBITIONS_NOTE), ("§208-22B", DEAD_TREE_READING)]
-        if jkey == "croton_on_hudson"
-        else []
-    )
+    method["sections_applied"] = list(rules.SECTIONS_APPLIED)
+    # the rules' readings, then those it states of the assessment as a whole (Chapter 208: offences, dead trees)
+    items = reading_items(rules, record.name) + [
+        (str(sec), str(text)) for sec, text in getattr(rules, "ASSESSMENT_READING_ITEMS", ())
+    ]
     method["readings"] = [text for _, text in items]
     method["reading_items"] = [{"section": sec, "reading": text} for sec, text in items]
     if not len(trees):
@@ -687,19 +671,20 @@ def prepare(jurisdiction: str | None = None) -> None:
     """
     compute_benefits(pd.DataFrame({"species": ["Acer rubrum"], "dbh_in": [10.0], "land_use": ["single_family"]}))
     try:
-        lawparams.law(jurisdiction or "croton_on_hudson")
+        lawparams.law(jurisdiction or jurisdictions.DEFAULT)
     except ValueError:
         pass
 
 
 def _jurisdiction(j: str | None, assumptions: list[str]) -> str:
-    """The one key of the jurisdiction given, or Croton-on-Hudson's, said as an assumption."""
+    """The one key of the jurisdiction given, or the default law's (:data:`treecalc.jurisdictions.DEFAULT`),
+    said as an assumption."""
     if not j:
         assumptions.append(
-            "jurisdiction not given: the survey is assessed under Croton-on-Hudson Chapter 208 "
+            f"jurisdiction not given: the survey is assessed under {jurisdictions.by_key(jurisdictions.DEFAULT).chapter} "
             "(give --jurisdiction or the Site sheet's jurisdiction)"
         )
-        return "croton_on_hudson"
+        return jurisdictions.DEFAULT
     return lawparams.jurisdiction_key(j)
 
 
@@ -713,7 +698,7 @@ def _method(
         "benefit_parameters": resolved_params,
         "data_sources": [data.SOURCE_NAME],
         "law": f"{law['name']}, {law['chapter']}",
-        "law_file": str(lawparams.LAW_DIR / f"{jkey}.toml"),
+        "law_file": str(lawparams.law_file(jkey)),
         "science_notes": method_notes(resolved_params),
     }
     if kind == "cumulative":
@@ -780,7 +765,7 @@ def _dead_line(trees: pd.DataFrame) -> list[dict[str, Any]]:
     dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(len(trees), dtype=bool)
     if not dead.any():
         return []
-    tags = croton._some_tags(trees["tag"].to_numpy(object)[dead])
+    tags = some_tags(trees["tag"].to_numpy(object)[dead])
     return [_line("Survey", "Dead trees", int(dead.sum()), "trees", f"{DEAD_TREE_LINE}: {tags}")]
 
 
@@ -796,7 +781,7 @@ def _survey_lines(survey: Any, trees: pd.DataFrame, jname: str) -> list[dict[str
         ),
         *[
             _line("Survey", f"Trees marked {a.replace('_', ' ')}", int(act.get(a, 0)), "trees")
-            for a in croton.ACTIONS
+            for a in ACTIONS
             if a in ("retain", "remove", "removed", "damaged") or act.get(a, 0)
         ],
         *_dead_line(trees),

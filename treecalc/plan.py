@@ -130,9 +130,9 @@ def _groups(trees: pd.DataFrame, optional: np.ndarray) -> list[list[int]]:
 
 def _split(trees: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(must-remove mask, optional mask, notes): the survey's proposed removals, read as the law reads them."""
-    from treecalc.rules import croton_on_hudson as croton
+    from treecalc.frames import actions
 
-    act = croton.actions(trees)
+    act = actions(trees)
     must = trees["must_remove"].fillna(False).to_numpy(bool) if "must_remove" in trees else np.zeros(len(trees), bool)
     notes: list[str] = []
     odd = must & ~np.isin(act, ("remove", "removed"))

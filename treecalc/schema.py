@@ -19,6 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
+    "ACTIONS",
+    "HARMED",
+    "DONE",
+    "REMOVALS",
+    "PRUNING",
     "FLAG_FIELDS",
     "TREE_FACT_FIELDS",
     "SURVEY_KEY_COLUMNS",
@@ -36,6 +41,16 @@ __all__ = [
     "COLUMNS",
     "app_label",
 ]
+
+# --------------------------------------------------------------------------- the action vocabulary
+#: What the survey says was done to (or is proposed for) a tree; every law reads these words.
+#: ``remove`` is proposed (a permit application); ``removed``, ``topped``, ``excessively_pruned`` and
+#: ``damaged`` are harm already done; ``transplant`` is moved, not removed (no harm assessed).
+ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
+HARMED = ("remove", "removed", "topped", "excessively_pruned", "damaged")  # proposed or done
+DONE = ("removed", "topped", "excessively_pruned", "damaged")  # harm already done
+REMOVALS = ("remove", "removed")
+PRUNING = ("topped", "excessively_pruned")
 
 # --------------------------------------------------------------------------- number formats (xlsx)
 USD = "$#,##0.00"

@@ -11,7 +11,7 @@ from app_support import (
     views,
 )
 from app_support.views import get
-from treecalc.fund import fee_schedule_toml
+from treecalc.rules.croton_fund import fee_schedule_toml
 from treecalc.units import RANGES
 
 

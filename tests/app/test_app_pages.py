@@ -393,7 +393,7 @@ def test_excavation_broken_grid_is_a_message():
 
 
 def test_fee_schedule_toml_round_trips_through_the_library(tmp_path):
-    from treecalc.fund import fee_schedule_toml, load_fee_schedule
+    from treecalc.rules.croton_fund import fee_schedule_toml, load_fee_schedule
 
     d = {
         "basis": "value",

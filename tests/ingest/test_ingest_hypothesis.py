@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treecalc.ingest import REJECTION_KINDS, SurveyError, read_survey
-from treecalc.ingest.values import ACTIONS
+from treecalc.schema import ACTIONS
 
 HEADERS = {
     "tag": ["Tag #", "Tree No.", "ID"],

@@ -1,4 +1,6 @@
-"""Site facts: the "Site" sheet (field, value) and ``--site field=value`` overrides.
+"""Site facts, in one module: their kinds (:data:`SITE_FIELDS`), the value assumed when one is not
+given (:data:`SITE_ASSUMED`), the "Site" sheet (field, value) and ``--site field=value`` overrides, and
+the coercion every law engine reads them through (:func:`resolve_site`, :func:`fact_bool`).
 
 A fact that is not given is never silently taken as false: it is listed in
 ``site_assumptions`` with the value a conservative reading assumes, the one
@@ -11,12 +13,18 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import tomllib
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.values import parse_bool
-from treecalc.rules.law_data import JURISDICTION_CHOICES, LAW_DIR, jurisdiction_key, law, read_toml
-from treecalc.units import SITE_RANGES, in_range
+from treecalc.jurisdictions import choices as jurisdiction_choices
+from treecalc.jurisdictions import jurisdiction_key
+from treecalc.units import LAW_DIR, SITE_RANGES, in_range, read_data_toml
 
 #: Site fields and their types.
 SITE_FIELDS: dict[str, str] = {
@@ -53,9 +61,17 @@ INFO_FIELDS = ("address", "owner", "applicant", "parcel", "tax_id", "surveyor", 
 SITE_FACTS_FILE = LAW_DIR / "site_facts.toml"
 
 
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The data folder's file by its name there (a missing file or table is named with the folder), else ``path``."""
+    if path.parent == LAW_DIR:
+        return read_data_toml(f"law/{path.name}", LAW_DIR.parent)
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
 def _read_site_assumed(path: Path) -> dict[str, tuple[object, str]]:
     """Each site fact's (assumed value, why) from ``path``; ValueError when it does not list every field."""
-    facts = read_toml(path)["assumed"]
+    facts = _read_toml(path)["assumed"]
     missing, unknown = set(SITE_FIELDS) - set(facts), set(facts) - set(SITE_FIELDS)
     if missing or unknown:
         raise ValueError(f"{path.name}: site facts missing {sorted(missing)}, not site fields {sorted(unknown)}")
@@ -206,10 +222,10 @@ def check_site(site: dict | None, *, where: str = "--site") -> dict:
     return out
 
 
-def site_defaults(jurisdiction: str) -> dict[str, tuple[object, str]]:
+def site_defaults(jurisdiction: str, why: Mapping[str, str]) -> dict[str, tuple[object, str]]:
     """A law engine's defaults: the one assumed value of each fact it reads (:data:`SITE_ASSUMED`) with
-    the chapter's own words for why it is assumed (``[site_why]`` of its law file, citing its sections)."""
-    why: dict[str, str] = law(jurisdiction)["site_why"]
+    the chapter's own words for why it is assumed (``why``: ``[site_why]`` of its law file, citing its
+    sections)."""
     unknown = sorted(set(why) - set(SITE_ASSUMED))
     if unknown:
         raise ValueError(f"{jurisdiction}.toml [site_why]: not site facts {unknown}")
@@ -225,7 +241,7 @@ def coerce(field: str, value: object) -> object:
         try:
             return jurisdiction_key(str(value))  # the one key spelling: croton_on_hudson, wesley_hills
         except ValueError:
-            raise ValueError(f"site {field}: {value!r} is not one of {JURISDICTION_CHOICES}") from None
+            raise ValueError(f"site {field}: {value!r} is not one of {jurisdiction_choices()}") from None
     if kind == "bool":
         b = parse_bool(value) if str(value).strip() else None
         if b is None:
@@ -327,3 +343,71 @@ def assumptions(site: dict) -> tuple[list[str], dict]:
         shown = "no value" if value is None else ("yes" if value is True else "no" if value is False else value)
         notes.append(f"{f} not given: assumed {shown} ({why})")
     return notes, assumed
+
+
+# ---------------------------------------------------------------- what a law engine reads of the facts
+#: Site facts read as yes/no or as a number whatever their default (a default of None means
+#: "decided elsewhere": the text of the fact is still parsed, never taken by truthiness).
+BOOL_FACTS = frozenset({"violation", "vacant_lot", "subdivision_plans_approved"})
+NUMBER_FACTS = frozenset({"lot_area_acres"})
+
+
+def fact_bool(v: Any) -> bool:
+    """A site fact's yes/no (the survey's one reading of yes/no: :func:`treecalc.ingest.values.parse_bool`)."""
+    b = parse_bool(bool(v) if isinstance(v, np.bool_) else v)
+    if b is None:
+        raise ValueError(f"expected true or false, got {v!r}")
+    return b
+
+
+def resolve_site(site: dict[str, Any], defaults: dict[str, tuple[Any, str]]) -> tuple[dict[str, Any], list[str]]:
+    """Site facts with defaults filled in, and the assumptions made (one string each)."""
+    out: dict[str, Any] = {}
+    assumptions: list[str] = []
+    for key, (default, text) in defaults.items():
+        v = site.get(key)
+        if v is None or (isinstance(v, float) and np.isnan(v)) or (isinstance(v, str) and not v.strip()):
+            out[key] = default
+            assumptions.append(text)
+        elif isinstance(default, bool) or key in BOOL_FACTS:
+            try:
+                out[key] = fact_bool(v)
+            except ValueError:
+                raise ValueError(f"site fact {key}: expected yes/no (true/false), got {v!r}") from None
+        elif key in NUMBER_FACTS:
+            out[key] = _site_number(key, v)
+        elif isinstance(default, int):
+            n = _site_number(key, v)
+            if n != int(n):
+                raise ValueError(f"site fact {key}: expected a whole number >= 0, got {v!r}")
+            out[key] = int(n)
+        else:
+            out[key] = v
+    for key, v in site.items():
+        if key in out:
+            continue
+        # facts another jurisdiction reads are still checked, so a bad value is never carried silently
+        if key in NUMBER_FACTS and v is not None and not (isinstance(v, str) and not v.strip()):
+            v = _site_number(key, v)
+        elif key in BOOL_FACTS and v is not None and not (isinstance(v, str) and not v.strip()):
+            try:
+                v = fact_bool(v)
+            except ValueError:
+                raise ValueError(f"site fact {key}: expected yes/no (true/false), got {v!r}") from None
+        out[key] = v
+    return out, assumptions
+
+
+def _site_number(key: str, v: Any) -> float:
+    """A finite number >= 0 (site facts are counts and areas); ValueError naming the fact."""
+    if isinstance(v, (bool, np.bool_)):
+        raise ValueError(f"site fact {key}: expected a number >= 0, got {v!r}")
+    try:
+        n = float(str(v).strip().replace(",", "")) if isinstance(v, str) else float(v)
+    except (TypeError, ValueError):
+        raise ValueError(f"site fact {key}: expected a number >= 0, got {v!r}") from None
+    if not np.isfinite(n) or n < 0:
+        raise ValueError(f"site fact {key}: expected a finite number >= 0, got {v!r}")
+    if key in SITE_RANGES:  # a plausible range (treecalc.units.RANGES): 1e308 acres is refused, not computed
+        in_range(f"site fact {key}", n, SITE_RANGES[key])
+    return n

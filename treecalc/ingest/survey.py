@@ -737,11 +737,13 @@ def not_surveyed_text(flags: list[str]) -> str:
 
 
 def _action_counts(t: pd.DataFrame) -> dict[str, int]:
-    """Trees per canonical action (:data:`treecalc.ingest.values.ACTIONS`), zeros included."""
+    """Trees per canonical action (:data:`treecalc.schema.ACTIONS`), zeros included."""
+    from treecalc.schema import ACTIONS
+
     if not len(t):
         return {}
     counts = t["action"].value_counts()
-    return {a: int(counts.get(a, 0)) for a in V.ACTIONS}
+    return {a: int(counts.get(a, 0)) for a in ACTIONS}
 
 
 def _field_label(c: C.Column) -> str:

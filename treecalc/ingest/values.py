@@ -387,9 +387,6 @@ def parse_bool(value: object, *, risk_words: bool = False) -> bool | None:
 
 # ---------------------------------------------------------------- actions
 
-#: The canonical survey actions (the trees frame column ``action``; shared with the rules).
-ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
-
 
 def _key(t: object) -> str:
     return re.sub(r"[^a-z0-9]+", " ", str(t).lower()).strip()
@@ -558,7 +555,7 @@ def read_action(value: object, *, remove_column: bool = False, retain_column: bo
 
 
 def parse_action(value: object, *, remove_column: bool = False, retain_column: bool = False) -> str | None:
-    """One of :data:`ACTIONS`, '' for blank, None if not recognised.
+    """One of :data:`treecalc.schema.ACTIONS`, '' for blank, None if not recognised.
 
     Under a yes/no column ("Remove?", "Retain?") a boolean answers the question.
     """

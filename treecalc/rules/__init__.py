@@ -5,7 +5,8 @@
 - :mod:`treecalc.rules.law_data`: the TOML loader, the names and the one key spelling
   (:func:`jurisdiction_key` accepts ``croton-on-hudson``, ``croton_on_hudson``, ``Croton on Hudson`` ...).
 
-:func:`rules_module` is the one registry: key -> the module whose ``assess(ctx)`` applies that law.
+:func:`rules_module`: key -> the module whose ``assess(ctx)`` applies that law, as the law's record in
+:mod:`treecalc.jurisdictions` (the one registry) names it.
 """
 
 from types import ModuleType
@@ -14,10 +15,10 @@ from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key, law
 
 
 def rules_module(jurisdiction: str) -> ModuleType:
-    """The rules module of a jurisdiction (any accepted spelling); ValueError if unknown."""
-    import importlib
+    """The rules module of a jurisdiction (any accepted spelling), as its record names it; ValueError if unknown."""
+    from treecalc.jurisdictions import get
 
-    return importlib.import_module(f"treecalc.rules.{jurisdiction_key(jurisdiction)}")
+    return get(jurisdiction).module
 
 
 __all__ = ["JURISDICTIONS", "jurisdiction_key", "law", "rules_module"]

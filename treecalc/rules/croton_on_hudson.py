@@ -22,15 +22,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.ingest.site import site_defaults
+from treecalc.frames import actions, dbh, flag, set_text
+from treecalc.frames import actions_read as _acts
+from treecalc.frames import isin as _isin
+from treecalc.frames import labels as _labels
+from treecalc.frames import map_unique as _map_unique
+from treecalc.frames import pick as _pick
+from treecalc.frames import some_tags as _some_tags
+from treecalc.ingest.site import fact_bool as parse_bool
+from treecalc.ingest.site import resolve_site, site_defaults
+from treecalc.money import cents_sum, round_cents
 from treecalc.results import Findings, Permit
-from treecalc.units import SITE_RANGES, cents, in_range, percent_of_up, round2
+from treecalc.rules.law_data import law as _law
+from treecalc.schema import ACTIONS, DONE, HARMED, PRUNING, REMOVALS
+from treecalc.units import cents, percent_of_up, round2
 
-ACTIONS = ("retain", "remove", "removed", "topped", "excessively_pruned", "damaged", "transplant")
-HARMED = ("remove", "removed", "topped", "excessively_pruned", "damaged")  # proposed or done
-DONE = ("removed", "topped", "excessively_pruned", "damaged")  # harm already done
-REMOVALS = ("remove", "removed")
-PRUNING = ("topped", "excessively_pruned")  # § 208-18D
+__all__ = ["ACTIONS", "DONE", "HARMED", "PRUNING", "REMOVALS", "actions", "dbh", "flag", "parse_bool"]
 
 #: Site facts this module reads, with the reading assumed when a fact is not given.
 #: The default is the *conservative* reading (the one under which the law protects
@@ -38,7 +45,7 @@ PRUNING = ("topped", "excessively_pruned")  # § 208-18D
 #: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
 #: ``data/law/croton_on_hudson.toml``); the assumed values themselves have one home,
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/law/site_facts.toml``).
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson")
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson", _law("croton_on_hudson")["site_why"])
 
 
 #: Survey flags only another chapter reads (Wesley Hills §95-3A(1)(e)): no assumption of this chapter names them.
@@ -255,151 +262,6 @@ OFFENCE_READING_208 = (
     "disturbed without the Department's approval (§208-5C/D, §208-14), or harmed while an "
     "application was pending (§208-20F); other damage is listed for the Engineer, no amount."
 )
-
-
-#: Site facts read as yes/no or as a number whatever their default (a default of None means
-#: "decided elsewhere": the text of the fact is still parsed, never taken by truthiness).
-BOOL_FACTS = frozenset({"violation", "vacant_lot", "subdivision_plans_approved"})
-NUMBER_FACTS = frozenset({"lot_area_acres"})
-
-
-def parse_bool(v: Any) -> bool:
-    """A site fact's yes/no (the survey's one reading of yes/no: :func:`treecalc.ingest.values.parse_bool`)."""
-    from treecalc.ingest.values import parse_bool as read_yes_no
-
-    b = read_yes_no(bool(v) if isinstance(v, np.bool_) else v)
-    if b is None:
-        raise ValueError(f"expected true or false, got {v!r}")
-    return b
-
-
-def resolve_site(site: dict[str, Any], defaults: dict[str, tuple[Any, str]]) -> tuple[dict[str, Any], list[str]]:
-    """Site facts with defaults filled in, and the assumptions made (one string each)."""
-    out: dict[str, Any] = {}
-    assumptions: list[str] = []
-    for key, (default, text) in defaults.items():
-        v = site.get(key)
-        if v is None or (isinstance(v, float) and np.isnan(v)) or (isinstance(v, str) and not v.strip()):
-            out[key] = default
-            assumptions.append(text)
-        elif isinstance(default, bool) or key in BOOL_FACTS:
-            try:
-                out[key] = parse_bool(v)
-            except ValueError:
-                raise ValueError(f"site fact {key}: expected yes/no (true/false), got {v!r}") from None
-        elif key in NUMBER_FACTS:
-            out[key] = _site_number(key, v)
-        elif isinstance(default, int):
-            n = _site_number(key, v)
-            if n != int(n):
-                raise ValueError(f"site fact {key}: expected a whole number >= 0, got {v!r}")
-            out[key] = int(n)
-        else:
-            out[key] = v
-    for key, v in site.items():
-        if key in out:
-            continue
-        # facts another jurisdiction reads are still checked, so a bad value is never carried silently
-        if key in NUMBER_FACTS and v is not None and not (isinstance(v, str) and not v.strip()):
-            v = _site_number(key, v)
-        elif key in BOOL_FACTS and v is not None and not (isinstance(v, str) and not v.strip()):
-            try:
-                v = parse_bool(v)
-            except ValueError:
-                raise ValueError(f"site fact {key}: expected yes/no (true/false), got {v!r}") from None
-        out[key] = v
-    return out, assumptions
-
-
-def _site_number(key: str, v: Any) -> float:
-    """A finite number >= 0 (site facts are counts and areas); ValueError naming the fact."""
-    if isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"site fact {key}: expected a number >= 0, got {v!r}")
-    try:
-        n = float(str(v).strip().replace(",", "")) if isinstance(v, str) else float(v)
-    except (TypeError, ValueError):
-        raise ValueError(f"site fact {key}: expected a number >= 0, got {v!r}") from None
-    if not np.isfinite(n) or n < 0:
-        raise ValueError(f"site fact {key}: expected a finite number >= 0, got {v!r}")
-    if key in SITE_RANGES:  # a plausible range (treecalc.units.RANGES): 1e308 acres is refused, not computed
-        in_range(f"site fact {key}", n, SITE_RANGES[key])
-    return n
-
-
-def flag(trees: pd.DataFrame, *cols: str) -> np.ndarray:
-    """Any of the boolean columns true (NA and missing columns read False)."""
-    res = np.zeros(len(trees), dtype=bool)
-    for c in cols:
-        if c in trees:
-            res |= trees[c].astype("boolean").fillna(False).to_numpy(bool)
-    return res
-
-
-def dbh(trees: pd.DataFrame) -> np.ndarray:
-    return pd.to_numeric(trees["dbh_in"], errors="coerce").fillna(0.0).to_numpy(float)
-
-
-def actions(trees: pd.DataFrame) -> np.ndarray:
-    """The action of each tree, stripped and lower case (each distinct spelling normalised once)."""
-    return _norm_text(trees["action"])
-
-
-def _acts(trees: pd.DataFrame, result: Any = None) -> np.ndarray:
-    """:func:`actions`, as the permit (or offence) result of this assessment already normalised them: one
-    assessment reads the action column once, not once per rule (a million texts hashed eleven times)."""
-    kept = getattr(result, "actions", None)
-    src = getattr(result, "actions_of", None)  # the frame they were read from: a rule may be given another
-    same = kept is not None and src is not None and src() is trees and len(kept) == len(trees)
-    return kept if same and kept is not None else actions(trees)
-
-
-def _norm_text(s: pd.Series) -> np.ndarray:
-    codes, uniq = pd.factorize(s, use_na_sentinel=True)
-    norm = np.array([str(u).strip().lower() for u in uniq] + [""], dtype=object)
-    return norm[codes]
-
-
-def _labels(pairs: list[tuple[str, np.ndarray]], n: int) -> np.ndarray:
-    """Per tree, the "; "-joined labels whose masks hold (vectorised: one string per distinct combination)."""
-    if not pairs:
-        return np.full(n, "", dtype=object)
-    code = np.zeros(n, dtype=np.int64)
-    for k, (_, mask) in enumerate(pairs):
-        code |= mask.astype(np.int64) << k
-    uniq, inv = np.unique(code, return_inverse=True)
-    texts = np.array(
-        ["; ".join(t for k, (t, _) in enumerate(pairs) if (int(u) >> k) & 1) for u in uniq] + [""], dtype=object
-    )
-    return texts[inv.reshape(-1)] if n else np.full(0, "", dtype=object)
-
-
-def _isin(values: np.ndarray, choices: Any) -> np.ndarray:
-    """``np.isin`` for an array of texts, by hashing (numpy compares the whole array once per choice)."""
-    return pd.Series(values, dtype=object, copy=False).isin(list(choices)).to_numpy(bool)
-
-
-def _pick(conditions: list[np.ndarray], texts: list[Any], default: Any = "") -> np.ndarray:
-    """``np.select(conditions, texts, default)`` as an object array, the texts chosen by their position: numpy
-    would write every text into a fixed-width string array (50,000 trees x the longest text) first."""
-    index = np.select(conditions, list(range(len(texts))), len(texts))
-    return np.array([*texts, default], dtype=object)[index]
-
-
-def _map_unique(values: np.ndarray, fn: Any) -> np.ndarray:
-    """``fn`` applied once per distinct value, spread back over the array."""
-    codes, uniq = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
-    return np.array([fn(u) for u in uniq] + [""], dtype=object)[codes]
-
-
-def _join(acc: np.ndarray, mask: np.ndarray, text: str) -> np.ndarray:
-    """Append ``text`` ("; "-separated) to the strings of ``acc`` where ``mask`` holds (vectorised)."""
-    if not mask.any():
-        return acc
-    return np.where(mask, np.where(acc == "", text, acc + ("; " + text)), acc)
-
-
-def _empty(n: int) -> np.ndarray:
-    return np.full(n, "", dtype=object)
 
 
 @dataclass
@@ -1177,11 +1039,6 @@ def _tree_columns(trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult) -
     set_text(trees, "criminal_section", pen.criminal_section)
 
 
-def set_text(trees: pd.DataFrame, name: str, values: np.ndarray) -> None:
-    """A text column kept as Python objects (no per-value conversion to an Arrow string column)."""
-    trees[name] = pd.Series(np.asarray(values, dtype=object), index=trees.index, dtype=object)
-
-
 def _int_column(values: np.ndarray) -> np.ndarray:
     """Integer dollars: int64 already, or Python ints when a day count makes them too large (never wraps)."""
     return values
@@ -1329,28 +1186,6 @@ def _penalty_findings(
         notes=notes,
         sections=["§208-29A", "§208-29B", "§208-29F", "§208-29H"],
     )
-
-
-def cents_sum(values: Any, mask: np.ndarray) -> Decimal:
-    """The exact sum of amounts already rounded to cents (integer cents, no binary drift, never a wrap).
-
-    The cents are summed in int64 only when no sum of them can pass 2**62; beyond that (30,000 trees of
-    $3.8 trillion each) in Python integers, exactly. A value that is not finite (NaN, infinite) is refused
-    (:class:`treecalc.units.OutOfRange`): cast to int64 it would be an arbitrary number of dollars."""
-    from treecalc.units import OutOfRange
-
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below, not warned of
-        c = np.rint(np.asarray(values, dtype=float)[mask] * 100)
-    if not np.isfinite(c).all():
-        raise OutOfRange(
-            "a tree's value is not a finite number (NaN or infinite): the prices or options given are beyond "
-            "what can be valued; give them within their ranges"
-        )
-    if not len(c):
-        return Decimal(0)
-    if float(np.abs(c).max()) * len(c) < 2.0**62:
-        return Decimal(int(c.astype(np.int64).sum())) / 100
-    return Decimal(sum(int(x) for x in c.tolist())) / 100  # int(float) is exact: each value's own cents
 
 
 def required_value(value_usd: Decimal | float, percent: float) -> Decimal:
@@ -1660,12 +1495,6 @@ def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, require
     }
 
 
-def round_cents(x: Any) -> np.ndarray:
-    """Half-up to the cent on integer cents, as arrays (1.005 -> 1.01, as Decimal("1.005") rounds)."""
-    c = np.round(np.asarray(x, dtype=float) * 100, 6)
-    return np.floor(c + 0.5) / 100
-
-
 def _fund_findings(
     ctx: Any,
     trees: pd.DataFrame,
@@ -1675,8 +1504,8 @@ def _fund_findings(
     part_list: list[Any],
 ) -> Any:
     """§ 208-22D/F, § 208-24: the payment in lieu, on the fee schedule's capital basis when it is "value"."""
-    from treecalc.fund import in_lieu
     from treecalc.results import Fund
+    from treecalc.rules.croton_fund import in_lieu
 
     schedule = ctx.schedule
     pl = plan_out["plan"]
@@ -1827,12 +1656,6 @@ def _lines(
     L.append(L_("§208-23C", "Forfeited bonds", "to the Tree Preservation Fund"))
     _lines_penalties(L, trees, off, pen, ctx)
     return L
-
-
-def _some_tags(tags: np.ndarray, limit: int = 12) -> str:
-    """ "trees 1, 2, 3" (the first ``limit``, then "and N more")."""
-    head = ", ".join(str(t) for t in tags[:limit])
-    return f"trees {head}" + (f" and {len(tags) - limit} more" if len(tags) > limit else "")
 
 
 def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str) -> None:
@@ -2032,3 +1855,29 @@ def _lines_penalties(
     L.append(L_("§208-29H", "Penalties collected", "to the Tree Fund"))
     for n in _site_notes(trees, ctx.law, off):
         L.append(L_(n.split(":")[0] if n.startswith("§") else "§208-17", "Note", n))
+
+
+# ---------------------------------------------------------------- what the assessment reads of this chapter
+#: How Chapter 208 reads a dead tree (README "Readings").
+DEAD_TREE_READING = (
+    "§208-22A/B 'environmental value' (i-Tree / National Tree Benefit Calculator): a dead tree (condition dead, "
+    "or a census status 'Dead') has no leaf area, so its annual benefits, its value on every basis and its CTLA "
+    "appraisal (condition 0%) are 0, and it is not counted toward the §208-22A or §208-22F replacement. Its "
+    "removal still counts as a tree removed for §208-19A(1) ('more than three trees'), for clear cutting "
+    "(§208-17, §208-19A(8)) and among the trees a permit is issued for (§208-22A 'three or more trees'); "
+    "§208-19D(5) makes it a standard for granting the permit, not an exception."
+)
+
+#: Readings of the assessment as a whole, stated after :data:`READING_ITEMS` (``method["readings"]``).
+ASSESSMENT_READING_ITEMS = [
+    ("§208-29", OFFENCE_READING_208),
+    ("§208-18B", OTHER_PROHIBITIONS_208),
+    ("§208-22B", DEAD_TREE_READING),
+]
+
+
+def fee_schedule(opts: Any) -> Any:
+    """The fee schedule of payments in lieu (§208-24C) the options name (``fee_schedule``, ``fee_per_tree_usd``)."""
+    from treecalc.rules.croton_fund import load_fee_schedule
+
+    return load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd)

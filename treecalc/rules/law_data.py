@@ -8,46 +8,23 @@ as :class:`decimal.Decimal` (TOML strings or integers), never as a binary float.
 from __future__ import annotations
 
 import functools
-import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from treecalc import jurisdictions as _registry
 from treecalc import units
 
 #: ``law/`` of the one data folder (:data:`treecalc.units.DATA_DIR`: ``TREECALC_DATA`` when set).
 LAW_DIR = units.LAW_DIR
 DEFAULT_FEE_SCHEDULE = LAW_DIR / "fee_schedule.toml"
 
-JURISDICTIONS = {
-    "croton_on_hudson": "Village of Croton-on-Hudson, Chapter 208",
-    "wesley_hills": "Village of Wesley Hills, Chapter 95",
-}
+#: Each registered law's key -> its name (the records: :mod:`treecalc.jurisdictions`).
+JURISDICTIONS = _registry.NamesView()
 #: How the jurisdictions are named to a user (either spelling of a key is accepted).
-JURISDICTION_CHOICES = "croton-on-hudson, wesley-hills"
-
-#: Other names people write for each jurisdiction (compared without spaces, dashes or underscores).
-_ALIASES = {
-    "croton": "croton_on_hudson",
-    "crotononhudson": "croton_on_hudson",
-    "wesleyhills": "wesley_hills",
-}
-
-
-def jurisdiction_key(name: str | None) -> str:
-    """The one key of a jurisdiction: ``"Croton-on-Hudson"``, ``croton-on-hudson``, ``croton_on_hudson``,
-    ``"Village of Croton-on-Hudson, NY"`` → ``"croton_on_hudson"``; raises ValueError if unknown.
-
-    Every module inside treecalc (rules, ingest, excavation, water) keeps this spelling; input accepts any.
-    """
-    key = " ".join(re.sub(r"[\s_\-,.]+", " ", str(name or "")).strip().lower().split())
-    key = re.sub(r"^(the )?(village|town) of ", "", key)
-    key = re.sub(r" (ny|new york)$", "", key)
-    flat = key.replace(" ", "")
-    if flat in _ALIASES:
-        return _ALIASES[flat]
-    raise ValueError(f"unknown jurisdiction {name!r}: not one of {JURISDICTION_CHOICES}")
+JURISDICTION_CHOICES = _registry.choices()
+jurisdiction_key = _registry.jurisdiction_key
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
@@ -62,7 +39,18 @@ def read_toml(path: str | Path) -> dict[str, Any]:
 
 @functools.cache
 def _law_cached(key: str) -> Mapping[str, Any]:
+    if _registry.by_key(key).law_dir is not None:  # a village held outside the data folder reads its own
+        with open(law_file(key), "rb") as f:
+            return tomllib.load(f)
     return units.read_data_toml(f"law/{key}.toml", LAW_DIR.parent)
+
+
+def law_file(jurisdiction: str) -> Path:
+    """The file of a jurisdiction's tree chapter (``data/law/croton_on_hudson.toml``; a village held outside
+    the data folder: the one in its record's ``law_dir``)."""
+    key = jurisdiction_key(jurisdiction)
+    held = _registry.by_key(key).law_dir
+    return (Path(held) if held is not None else LAW_DIR) / f"{key}.toml"
 
 
 def law(jurisdiction: str) -> dict[str, Any]:

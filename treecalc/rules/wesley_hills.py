@@ -14,9 +14,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.ingest.site import site_defaults
+from treecalc.frames import actions, dbh
+from treecalc.frames import join as _join
+from treecalc.ingest.site import fact_bool as parse_bool
+from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.results import Findings, Permit
-from treecalc.rules.croton_on_hudson import REMOVALS, _join, actions, dbh, parse_bool, resolve_site
+from treecalc.rules.law_data import law as _law
+from treecalc.schema import REMOVALS
 
 NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
 PENALTY_SECTION = "Ch. 95 penalties A"  # the section number is not in the extracted text
@@ -25,7 +29,7 @@ OTHER_SECTION = "Ch. 95 penalties B"
 #: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
 #: ``data/law/wesley_hills.toml``); the assumed values themselves have one home,
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/law/site_facts.toml``).
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills")
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills", _law("wesley_hills")["site_why"])
 
 
 EXCEPTIONS = {

@@ -1,0 +1,98 @@
+"""Array helpers the rules of every jurisdiction share: boolean flags, DBH and actions read from the
+tree table, "; "-joined labels and vectorised text choices (one string per distinct value, never a
+Python loop over a million trees). Neutral: no jurisdiction's law is here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+
+def flag(trees: pd.DataFrame, *cols: str) -> np.ndarray:
+    """Any of the boolean columns true (NA and missing columns read False)."""
+    res = np.zeros(len(trees), dtype=bool)
+    for c in cols:
+        if c in trees:
+            res |= trees[c].astype("boolean").fillna(False).to_numpy(bool)
+    return res
+
+
+def dbh(trees: pd.DataFrame) -> np.ndarray:
+    return pd.to_numeric(trees["dbh_in"], errors="coerce").fillna(0.0).to_numpy(float)
+
+
+def actions(trees: pd.DataFrame) -> np.ndarray:
+    """The action of each tree, stripped and lower case (each distinct spelling normalised once)."""
+    return norm_text(trees["action"])
+
+
+def actions_read(trees: pd.DataFrame, result: Any = None) -> np.ndarray:
+    """:func:`actions`, as the permit (or offence) result of this assessment already normalised them: one
+    assessment reads the action column once, not once per rule (a million texts hashed eleven times)."""
+    kept = getattr(result, "actions", None)
+    src = getattr(result, "actions_of", None)  # the frame they were read from: a rule may be given another
+    same = kept is not None and src is not None and src() is trees and len(kept) == len(trees)
+    return kept if same and kept is not None else actions(trees)
+
+
+def norm_text(s: pd.Series) -> np.ndarray:
+    codes, uniq = pd.factorize(s, use_na_sentinel=True)
+    norm = np.array([str(u).strip().lower() for u in uniq] + [""], dtype=object)
+    return norm[codes]
+
+
+def labels(pairs: list[tuple[str, np.ndarray]], n: int) -> np.ndarray:
+    """Per tree, the "; "-joined labels whose masks hold (vectorised: one string per distinct combination)."""
+    if not pairs:
+        return np.full(n, "", dtype=object)
+    code = np.zeros(n, dtype=np.int64)
+    for k, (_, mask) in enumerate(pairs):
+        code |= mask.astype(np.int64) << k
+    uniq, inv = np.unique(code, return_inverse=True)
+    texts = np.array(
+        ["; ".join(t for k, (t, _) in enumerate(pairs) if (int(u) >> k) & 1) for u in uniq] + [""], dtype=object
+    )
+    return texts[inv.reshape(-1)] if n else np.full(0, "", dtype=object)
+
+
+def isin(values: np.ndarray, choices: Any) -> np.ndarray:
+    """``np.isin`` for an array of texts, by hashing (numpy compares the whole array once per choice)."""
+    return pd.Series(values, dtype=object, copy=False).isin(list(choices)).to_numpy(bool)
+
+
+def pick(conditions: list[np.ndarray], texts: list[Any], default: Any = "") -> np.ndarray:
+    """``np.select(conditions, texts, default)`` as an object array, the texts chosen by their position: numpy
+    would write every text into a fixed-width string array (50,000 trees x the longest text) first."""
+    index = np.select(conditions, list(range(len(texts))), len(texts))
+    return np.array([*texts, default], dtype=object)[index]
+
+
+def map_unique(values: np.ndarray, fn: Any) -> np.ndarray:
+    """``fn`` applied once per distinct value, spread back over the array."""
+    codes, uniq = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
+    return np.array([fn(u) for u in uniq] + [""], dtype=object)[codes]
+
+
+def join(acc: np.ndarray, mask: np.ndarray, text: str) -> np.ndarray:
+    """Append ``text`` ("; "-separated) to the strings of ``acc`` where ``mask`` holds (vectorised)."""
+    if not mask.any():
+        return acc
+    return np.where(mask, np.where(acc == "", text, acc + ("; " + text)), acc)
+
+
+def empty(n: int) -> np.ndarray:
+    return np.full(n, "", dtype=object)
+
+
+def set_text(trees: pd.DataFrame, name: str, values: np.ndarray) -> None:
+    """A text column kept as Python objects (no per-value conversion to an Arrow string column)."""
+    trees[name] = pd.Series(np.asarray(values, dtype=object), index=trees.index, dtype=object)
+
+
+def some_tags(tags: np.ndarray, limit: int = 12) -> str:
+    """ "trees 1, 2, 3" (the first ``limit``, then "and N more")."""
+    head = ", ".join(str(t) for t in tags[:limit])
+    return f"trees {head}" + (f" and {len(tags) - limit} more" if len(tags) > limit else "")

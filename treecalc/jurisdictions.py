@@ -1,0 +1,242 @@
+"""The jurisdiction registry: one record per law, declaring what it reads.
+
+A record names the law (its key, its names, the spellings people write), the module whose
+``assess(ctx)`` applies it, and what it reads: the options of :func:`treecalc.assess` beyond those every
+law reads, the site facts, the survey's flags, and its companion chapters (excavation, water). The
+command line, the app and the reports read these records, never a village's name: a law that does not
+read an option, a site fact or an input says so from here, and a new village is a record, its data
+folder and its rules package (:func:`register`).
+
+Standard library only, and no import of a rules module (:attr:`Jurisdiction.module` imports it when
+asked): every layer may read the registry.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from treecalc.schema import FLAG_FIELDS
+
+__all__ = [
+    "COMMON_OPTIONS",
+    "COMMON_SITE_FACTS",
+    "DEFAULT",
+    "Jurisdiction",
+    "REGISTRY",
+    "by_key",
+    "choices",
+    "get",
+    "jurisdiction_key",
+    "register",
+    "unread_options",
+]
+
+#: Site facts every jurisdiction reads: the law applied, the coordinate system of the survey's x/y, and the
+#: i-Tree climate zone its trees are valued in.
+COMMON_SITE_FACTS = ("jurisdiction", "crs", "climate_zone")
+
+#: Options of :func:`treecalc.assess` every law reads (the trees' values and how many days a violation ran).
+COMMON_OPTIONS = ("continuing_days", "value_basis", "mortality")
+
+
+@dataclass(frozen=True)
+class Jurisdiction:
+    """What one law is and what it reads.
+
+    ``site_facts``: the facts its rules read (each assumed, when not given, as ``data/law/site_facts.toml``
+    says, for the reason its law file's ``[site_why]`` gives). ``survey_flags``: the survey's yes/no flags
+    of each tree it reads (:data:`treecalc.schema.FLAG_FIELDS`); a flag only other laws read is assumed
+    nothing of. ``options``: each keyword of :func:`treecalc.assess` only this law reads -> the section and what it
+    sets (a law that does not read it names it from here). ``lacks``: why another law's options mean
+    nothing under this one (said when they are given). ``chapters``: the name of each chapter by what it
+    governs (``"trees"``, ``"excavation"``, ``"water"``). ``excavation_inputs``: the inputs of the
+    excavation check only this law reads -> (the entry of its excavation law file whose section it
+    is read under, what it decides). ``law_dir``: the folder of
+    its law file when it is not the data folder's ``law/`` (a village held outside treecalc).
+    """
+
+    key: str
+    name: str
+    chapter: str
+    rules: str
+    spelling: str = ""
+    aliases: tuple[str, ...] = ()
+    options: Mapping[str, str] = field(default_factory=dict)
+    lacks: str = ""
+    site_facts: tuple[str, ...] = ()
+    survey_flags: tuple[str, ...] = ()
+    chapters: Mapping[str, str] = field(default_factory=dict)
+    excavation_inputs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    fund_name: str = ""
+    law_dir: Path | None = None
+
+    @property
+    def module(self) -> ModuleType:
+        """The rules module (``assess(ctx)``, ``SECTIONS_APPLIED``, ``READING_ITEMS``)."""
+        return importlib.import_module(self.rules)
+
+    @property
+    def user_spelling(self) -> str:
+        """How the command line and the app name it (``croton-on-hudson``)."""
+        return self.spelling or self.key.replace("_", "-")
+
+    def reads_site_fact(self, name: str) -> bool:
+        return name in self.site_facts or name in COMMON_SITE_FACTS
+
+
+_CHAPTER_208_OPTIONS = {
+    "violation": "§208-22F violation standard",
+    "application_pending": "§208-29B(7) doubling",
+    "clear_cutting": "§208-17, §208-29B(7) clear cutting",
+    "replacement_percent": "§208-22F replacement percentage",
+    "replacement_stock": "§208-22C/D replacement stock",
+    "replacement_species": "§208-22D replacement stock",
+    "replacement_dbh_in": "§208-22D replacement stock",
+    "replacement_height_ft": "§208-22D replacement stock",
+    "replacement_cost_usd": "§208-22D replacement stock",
+    "plantable": "§208-22D planting space",
+    "plantable_area_sqft": "§208-6A, §208-22D planting space",
+    "fee_schedule": "§208-24C Tree Preservation Fund",
+    "fee_per_tree_usd": "§208-24C Tree Preservation Fund",
+    "in_lieu_policy": "§208-22D payment in lieu",
+    "size_waiver": "§208-22D replacement size",
+}
+
+#: The law a survey is assessed under when none is given (said as an assumption).
+DEFAULT = "croton_on_hudson"
+
+#: The laws treecalc applies, by key (:func:`register` adds one).
+REGISTRY: dict[str, Jurisdiction] = {}
+
+
+def register(record: Jurisdiction) -> Jurisdiction:
+    """Add (or replace) a law's record; every layer finds it from then on."""
+    REGISTRY[record.key] = record
+    return record
+
+
+register(
+    Jurisdiction(
+        key="croton_on_hudson",
+        name="Village of Croton-on-Hudson, Chapter 208",
+        chapter="Croton-on-Hudson Chapter 208",
+        rules="treecalc.rules.croton_on_hudson",
+        aliases=("croton", "crotononhudson"),
+        options=_CHAPTER_208_OPTIONS,
+        site_facts=(
+            "subdividable",
+            "has_residence",
+            "site_plan_required",
+            "prior_removals_12mo",
+            "prior_removals_without_permit",
+            "violation",
+            "application_pending",
+            "prior_violation_within_year",
+            "permit_held",
+            "department_approval",
+            "village_work",
+            "row_or_emergency",
+            "planning_board_approval",
+        ),
+        # every flag but Wesley Hills' lot line (§95-3A(1)(e)), of which Chapter 208 assumes nothing
+        survey_flags=tuple(f for f in FLAG_FIELDS if f != "within_20ft_of_lot_line"),
+        chapters={
+            "trees": "Croton-on-Hudson Chapter 208",
+            "excavation": "Croton-on-Hudson Chapter 120",
+            "water": "Croton-on-Hudson Chapter 223",
+        },
+        excavation_inputs={
+            "term": ("permit_term", "the permit term and idle time"),
+            "retaining_wall_height_ft": ("retaining_wall_height", "a retaining wall over 4 ft needs a building permit"),
+            "lot_area_sqft": ("lowering_area", "lowering or stripping over half the lot"),
+        },
+        fund_name="Tree Preservation Fund",
+    )
+)
+register(
+    Jurisdiction(
+        key="wesley_hills",
+        name="Village of Wesley Hills, Chapter 95",
+        chapter="Wesley Hills Chapter 95",
+        rules="treecalc.rules.wesley_hills",
+        aliases=("wesleyhills",),
+        lacks="Wesley Hills Chapter 95 has no violation standard, replacement, tree fund or doubling",
+        site_facts=(
+            "has_residence",
+            "vacant_lot",
+            "lot_area_acres",
+            "one_family_co_issued",
+            "permit_held",
+            "village_work",
+            "subdivision_plans_approved",
+            "normal_farming",
+        ),
+        # its "not surveyed" assumption names every flag the survey had no column for, as it always has
+        survey_flags=FLAG_FIELDS,
+        chapters={"trees": "Wesley Hills Chapter 95", "excavation": "Wesley Hills Chapter 95"},
+        excavation_inputs={"cellar": ("cellar_multiple", "a building permit stands as the permit")},
+    )
+)
+
+
+def _flat(name: str | None) -> str:
+    key = " ".join(re.sub(r"[\s_\-,.]+", " ", str(name or "")).strip().lower().split())
+    key = re.sub(r"^(the )?(village|town) of ", "", key)
+    key = re.sub(r" (ny|new york)$", "", key)
+    return key.replace(" ", "")
+
+
+def choices() -> str:
+    """How the laws are named to a user (``croton-on-hudson, wesley-hills``)."""
+    return ", ".join(r.user_spelling for r in REGISTRY.values())
+
+
+def jurisdiction_key(name: str | None) -> str:
+    """The one key of a jurisdiction: ``"Croton-on-Hudson"``, ``croton-on-hudson``, ``croton_on_hudson``,
+    ``"Village of Croton-on-Hudson, NY"`` → ``"croton_on_hudson"``; raises ValueError if unknown."""
+    flat = _flat(name)
+    for r in REGISTRY.values():
+        if flat in (r.key.replace("_", ""), _flat(r.user_spelling), *r.aliases):
+            return r.key
+    raise ValueError(f"unknown jurisdiction {name!r}: not one of {choices()}")
+
+
+def get(name: str | None) -> Jurisdiction:
+    """The record of a jurisdiction (any accepted spelling); ValueError if unknown."""
+    return REGISTRY[jurisdiction_key(name)]
+
+
+def by_key(key: str) -> Jurisdiction:
+    """The record of a key already resolved (:func:`jurisdiction_key`)."""
+    return REGISTRY[key]
+
+
+def unread_options(key: str, given: list[str]) -> list[tuple[str, Jurisdiction]]:
+    """The options of ``given`` that the law ``key`` does not read, each with the record of the law that does."""
+    own = REGISTRY[key]
+    out = []
+    for name in given:
+        if name in own.options or name in COMMON_OPTIONS:
+            continue
+        reader = next((r for r in REGISTRY.values() if name in r.options), None)
+        if reader is not None:
+            out.append((name, reader))
+    return out
+
+
+class NamesView(Mapping[str, str]):
+    """Each registered law's key -> its name, as the registry holds them now (a law registered later is in it)."""
+
+    def __getitem__(self, key: str) -> str:
+        return REGISTRY[key].name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(REGISTRY)
+
+    def __len__(self) -> int:
+        return len(REGISTRY)
