@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from os import PathLike
@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from treecalc.surfaces import CutFill
+from treecalc.surfaces import CutFill, Earthwork, PlanAreas
 from treecalc.units import (
     CENT,
     RANGES,
@@ -192,36 +192,6 @@ MAX_WALL_FT = int(RANGES["wall_height_ft"].high)
 
 def _v(key: str) -> Decimal:
     return LAW[key].value
-
-
-@dataclass(frozen=True)
-class PlanAreas:
-    """The plan area cut (or filled) at any depth, and deeper than 2 ft and 4 ft: the §120-3A(1)-(6) depths (sq ft)."""
-
-    total_sqft: Decimal
-    over_2ft_sqft: Decimal
-    over_4ft_sqft: Decimal
-
-    @classmethod
-    def by_depth(cls, area_deeper_than: Callable[[float], Decimal]) -> PlanAreas:
-        """The areas from a function of the depth in feet (0 = any depth) that a method measures them with."""
-        return cls(area_deeper_than(0.0), area_deeper_than(2.0), area_deeper_than(4.0))
-
-
-@dataclass(frozen=True)
-class Earthwork:
-    """Quantities measured between two surfaces, for the §120-3A check (feet, cubic feet).
-
-    ``None`` means the method does not give that quantity (cross-sections give no plan areas);
-    a rule that needs it is then "unknown" unless other work already decides it.
-    """
-
-    cut_cuft: Decimal
-    fill_cuft: Decimal
-    cut: PlanAreas | None = None
-    fill: PlanAreas | None = None
-    max_cut_ft: Decimal | None = None
-    method: str = ""
 
 
 @dataclass(frozen=True)

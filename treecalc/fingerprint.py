@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from treecalc.report.carriers import ATTACHMENT_NAME, JSON_ITEM, SHEET_NAME
+
 __all__ = [
     "ATTACHMENT_NAME",
     "SHEET_NAME",
@@ -50,11 +52,6 @@ __all__ = [
     "json_default",
 ]
 
-#: The name of the file attached to the PDF report holding the fingerprint as JSON.
-ATTACHMENT_NAME = "treecalc-fingerprint.json"
-#: The Excel statement's sheet of the fingerprint, and the item of its row holding the whole of it as JSON.
-SHEET_NAME = "Fingerprint"
-JSON_ITEM = "Fingerprint (JSON)"
 #: The options of the survey's reading (:func:`treecalc.ingest.read_survey`), recorded under ``options["read"]``:
 #: they change what is assessed.
 READ_OPTIONS = ("sheet", "column_map", "dbh_unit", "site", "species_map")

@@ -1560,7 +1560,7 @@ def _fingerprint(book: _Book, a: Any) -> None:
     """The sheet ``treecalc verify`` reads: the fingerprint's figures for a reader, then the whole of it as JSON."""
     import json
 
-    from treecalc import fingerprint as fpmod
+    from treecalc.report import carriers as fpmod
 
     fp = getattr(a, "fingerprint", None)
     if not fp:

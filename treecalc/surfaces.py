@@ -24,6 +24,7 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from os import PathLike
@@ -33,10 +34,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-if TYPE_CHECKING:  # pandas and the excavation rules are imported where used: reading points needs neither
+if TYPE_CHECKING:  # pandas is imported where used: reading points does not need it
     import pandas as pd
-
-    from treecalc.excavation import Earthwork
 
 __all__ = ["TinVolumes", "read_points", "tin_volumes", "volume_between_files", "cut_fill_raster"]
 
@@ -381,6 +380,37 @@ def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 # --------------------------------------------------------------------------- result
 @dataclass(frozen=True)
+class PlanAreas:
+    """The plan area cut (or filled) at any depth, and deeper than 2 ft and 4 ft: the §120-3A(1)-(6) depths (sq ft)."""
+
+    total_sqft: Decimal
+    over_2ft_sqft: Decimal
+    over_4ft_sqft: Decimal
+
+    @classmethod
+    def by_depth(cls, area_deeper_than: Callable[[float], Decimal]) -> PlanAreas:
+        """The areas from a function of the depth in feet (0 = any depth) that a method measures them with."""
+        return cls(area_deeper_than(0.0), area_deeper_than(2.0), area_deeper_than(4.0))
+
+
+@dataclass(frozen=True)
+class Earthwork:
+    """Quantities measured between two surfaces, for the §120-3A check (feet, cubic feet): what each method
+    measures, read by :func:`treecalc.excavation.check_permit` (the quantities here, the law there).
+
+    ``None`` means the method does not give that quantity (cross-sections give no plan areas);
+    a rule that needs it is then "unknown" unless other work already decides it.
+    """
+
+    cut_cuft: Decimal
+    fill_cuft: Decimal
+    cut: PlanAreas | None = None
+    fill: PlanAreas | None = None
+    max_cut_ft: Decimal | None = None
+    method: str = ""
+
+
+@dataclass(frozen=True)
 class CutFill:
     """Cut and fill in cubic yards (>= 0): what every earthwork result has (TIN here, grid and end area in
     :mod:`treecalc.excavation`), with ``net_cy = cut_cy - fill_cy`` (positive: surplus to export).
@@ -423,7 +453,6 @@ class TinVolumes(CutFill):
 
     def earthwork(self) -> Earthwork:
         """The quantities of this result for :func:`treecalc.excavation.check_permit` (``measured=``)."""
-        from treecalc.excavation import Earthwork, PlanAreas
 
         def d(x: float) -> Decimal:
             return Decimal(repr(round(x, 6)))

@@ -447,7 +447,7 @@ def _fingerprint(doc: _Doc, d: Mapping[str, Any], kind: str = "permit") -> None:
     words were applied (``report``), so the report can be written again as it was."""
     import json
 
-    from treecalc.fingerprint import ATTACHMENT_NAME
+    from treecalc.report.carriers import ATTACHMENT_NAME
 
     fp = d.get("fingerprint")
     if not fp:
