@@ -448,6 +448,11 @@ def _value_trees(
 # ------------------------------------------------------------------------------------------
 
 
+#: Every registered law's rules module, loaded with the assessment: the law files each reads are then read once
+#: per process, so a fingerprint lists the same data files whichever law a process applied first.
+RULES = {key: record.module for key, record in jurisdictions.REGISTRY.items()}
+
+
 def assess(
     survey: Any,
     *,
@@ -536,6 +541,10 @@ def assess(
     if schedule is not None:
         ctx.schedule = schedule
         method["fee_schedule"] = schedule.to_dict()
+    # an option only another law reads is never silently dropped: said here (the command line refuses it)
+    unread = jurisdictions.options_not_read(jkey, opts)
+    if unread:
+        warnings.append(jurisdictions.OptionsNotRead(jkey, unread).message(refused=False))
     found = rules.assess(ctx)
     if (
         appraisal10 is not None

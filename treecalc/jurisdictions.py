@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -23,10 +23,13 @@ from types import ModuleType
 from treecalc.schema import FLAG_FIELDS
 
 __all__ = [
-    "COMMON_OPTIONS",
     "COMMON_SITE_FACTS",
     "DEFAULT",
     "Jurisdiction",
+    "OptionsNotRead",
+    "check_options",
+    "options_given",
+    "options_not_read",
     "REGISTRY",
     "by_key",
     "choices",
@@ -39,9 +42,6 @@ __all__ = [
 #: Site facts every jurisdiction reads: the law applied, the coordinate system of the survey's x/y, and the
 #: i-Tree climate zone its trees are valued in.
 COMMON_SITE_FACTS = ("jurisdiction", "crs", "climate_zone")
-
-#: Options of :func:`treecalc.assess` every law reads (the trees' values and how many days a violation ran).
-COMMON_OPTIONS = ("continuing_days", "value_basis", "mortality")
 
 
 @dataclass(frozen=True)
@@ -221,7 +221,7 @@ def unread_options(key: str, given: list[str]) -> list[tuple[str, Jurisdiction]]
     own = REGISTRY[key]
     out = []
     for name in given:
-        if name in own.options or name in COMMON_OPTIONS:
+        if name in own.options:
             continue
         reader = next((r for r in REGISTRY.values() if name in r.options), None)
         if reader is not None:
@@ -240,3 +240,70 @@ class NamesView(Mapping[str, str]):
 
     def __len__(self) -> int:
         return len(REGISTRY)
+
+
+def options_given(opts: object) -> list[str]:
+    """The options some law reads only (:attr:`Jurisdiction.options`) that ``opts`` (an
+    :class:`treecalc.assessment.AssessOptions`) gives a value other than :func:`treecalc.assess`'s default:
+    defaults never count, whether left out or given."""
+    from dataclasses import fields
+
+    default = {f.name: f.default for f in fields(opts)}  # type: ignore[arg-type]
+    names = dict.fromkeys(n for r in REGISTRY.values() for n in r.options)
+    return [n for n in names if n in default and getattr(opts, n) != default[n]]
+
+
+def options_not_read(key: str, opts: object) -> list[str]:
+    """The options given (:func:`options_given`) that the law ``key`` does not read."""
+    return [n for n, _ in unread_options(key, options_given(opts))]
+
+
+class OptionsNotRead(ValueError):
+    """Options given that the law applied does not read (each one another law's, :attr:`Jurisdiction.options`).
+
+    ``str()`` names the keywords of :func:`treecalc.assess`; :meth:`message` names them as a caller's words
+    (``word``: the command line's flag of a keyword) and says how to choose the law that reads them
+    (``choose``: its words for choosing a law).
+    """
+
+    def __init__(self, key: str, names: list[str]) -> None:
+        self.key, self.names = key, names
+        super().__init__(self.message())
+
+    def message(
+        self,
+        word: Callable[[str], str] = str,
+        refused: bool = True,
+        choose: Callable[[Jurisdiction], str] = lambda r: f'use jurisdiction="{r.key}"',
+    ) -> str:
+        """Each law's options named, their sections, why the law applied cannot use them; ``refused``: what to
+        do instead (an error), else that they are not used (a warning)."""
+        own = REGISTRY[self.key]
+        by_reader: dict[str, list[str]] = {}
+        for name, reader in unread_options(self.key, self.names):
+            by_reader.setdefault(reader.key, []).append(name)
+        out = []
+        for rkey, names in by_reader.items():
+            reader = REGISTRY[rkey]
+            named = [word(n) for n in names]
+            what = "; ".join(dict.fromkeys(reader.options[n] for n in names))
+            one = len(named) == 1
+            it = "it" if one else "them"
+            if refused:
+                outcome = f"{'it' if one else 'they'} would not be used; leave {it} out, or {choose(reader)}"
+            else:
+                outcome = f"{'it is' if one else 'they are'} not used"
+            lacks = own.lacks or f"{own.chapter} does not read {it}"
+            out.append(
+                f"{', '.join(named)} {'is a' if one else 'are'} {reader.chapter} option{'' if one else 's'} "
+                f"({what}): {lacks}, so {outcome}"
+            )
+        return "; ".join(out)
+
+
+def check_options(key: str, opts: object) -> None:
+    """:class:`OptionsNotRead` (a ValueError) naming the options given that the law ``key`` does not read: the
+    command line refuses them (exit 2); :func:`treecalc.assess` says them in its warnings."""
+    given = options_not_read(key, opts)
+    if given:
+        raise OptionsNotRead(key, given)

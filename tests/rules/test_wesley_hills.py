@@ -4,9 +4,10 @@ import re
 
 from rules_helpers import make_trees
 
+from treecalc.ingest.site import resolve_site
+from treecalc.jurisdictions import OptionsNotRead, by_key, check_options
 from treecalc.rules import law
 from treecalc.rules import wesley_hills as W
-from treecalc.rules.croton_on_hudson import resolve_site
 
 LAW = law("wesley_hills")
 
@@ -142,8 +143,12 @@ GIVEN = {
 }
 
 
+#: The options only Croton-on-Hudson Chapter 208 reads, as its record declares them (keyword -> section, what).
+CHAPTER_208_OPTIONS = by_key("croton_on_hudson").options
+
+
 def test_every_croton_only_option_has_a_given_value_here():
-    assert set(GIVEN) == set(W.CROTON_ONLY_OPTIONS)
+    assert set(GIVEN) == set(CHAPTER_208_OPTIONS)
 
 
 WHY = "Wesley Hills Chapter 95 has no violation standard, replacement, tree fund or doubling"
@@ -153,7 +158,7 @@ WHY = "Wesley Hills Chapter 95 has no violation standard, replacement, tree fund
 def test_a_croton_only_option_given_for_wesley_hills_is_said_and_check_options_refuses_it(name):
     from treecalc.assessment import AssessOptions, assess
 
-    section = W.CROTON_ONLY_OPTIONS[name][1]
+    section = CHAPTER_208_OPTIONS[name]
     plain = assess(_wh_survey(), jurisdiction="wesley_hills")
     a = assess(_wh_survey(), jurisdiction="wesley_hills", **{name: GIVEN[name]})
     # before: the option was dropped without a word (replacement_percent alone had a warning of its own)
@@ -163,17 +168,17 @@ def test_a_croton_only_option_given_for_wesley_hills_is_said_and_check_options_r
     assert a.to_json()["fine_max_usd"] == plain.to_json()["fine_max_usd"] == 5000
     # check_options (what the command line applies) refuses it with a ValueError naming it
     with pytest.raises(ValueError, match=rf"^{name} is a Croton-on-Hudson Chapter 208 option \({re.escape(section)}\)"):
-        W.check_options(AssessOptions(**{name: GIVEN[name]}))
+        check_options("wesley_hills", AssessOptions(**{name: GIVEN[name]}))
 
 
 def test_two_croton_only_options_are_named_together_and_defaults_never_count():
     from treecalc.assessment import AssessOptions, assess
 
-    with pytest.raises(W.CrotonOnlyOptions, match=r"^plantable, fee_per_tree_usd are Croton-on-Hudson Chapter 208 "):
-        W.check_options(AssessOptions(fee_per_tree_usd="300", plantable=2))
+    with pytest.raises(OptionsNotRead, match=r"^plantable, fee_per_tree_usd are Croton-on-Hudson Chapter 208 "):
+        check_options("wesley_hills", AssessOptions(fee_per_tree_usd="300", plantable=2))
     # the defaults given explicitly, and the options Chapter 95 reads (days: other violations; value basis)
     defaults = {"replacement_percent": None, "in_lieu_policy": "plant_first", "size_waiver": False}
-    W.check_options(AssessOptions(continuing_days=3, value_basis="appraised", **defaults))
+    check_options("wesley_hills", AssessOptions(continuing_days=3, value_basis="appraised", **defaults))
     a = assess(_wh_survey(), jurisdiction="wesley_hills", continuing_days=3, value_basis="appraised", **defaults)
     assert not [w for w in a.warnings if "Croton-on-Hudson Chapter 208 option" in w]
     # one tree, 12 in, removed on a vacant lot (c): 1 x $5,000; 3 days x $2,500 = $7,500 for other violations

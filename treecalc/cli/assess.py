@@ -7,6 +7,7 @@ Excel statement (:func:`treecalc.statement.write_statement`).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import sys
@@ -60,6 +61,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_cmd_assess)
 
 
+def _jurisdiction_help() -> str:
+    from treecalc import jurisdictions
+
+    keys = [k + (" (default)" if k == jurisdictions.DEFAULT else "") for k in jurisdictions.REGISTRY]
+    return ", ".join(keys[:-1]) + " or " + keys[-1] if len(keys) > 1 else keys[0]
+
+
 def add_assess_flags(
     p: argparse.ArgumentParser, outputs: Any = None, switches: Any = None, *, survey_arg: bool = True
 ) -> None:
@@ -71,7 +79,7 @@ def add_assess_flags(
 
     if survey_arg:
         p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
-    p.add_argument("--jurisdiction", help="croton_on_hudson (default) or wesley_hills")
+    p.add_argument("--jurisdiction", help=_jurisdiction_help())
     repeatable(
         p,
         "--site",
@@ -326,44 +334,60 @@ def _write_out(result: Any, path: str) -> None:
         raise
 
 
-_CHAPTER = {"croton_on_hudson": "Croton-on-Hudson Chapter 208", "wesley_hills": "Wesley Hills Chapter 95"}
+@functools.cache
+def _flags() -> dict[str, str]:
+    """Each keyword of :func:`treecalc.assess` -> the flag of ``treecalc assess`` that gives it."""
+    p = argparse.ArgumentParser(add_help=False)
+    add_assess_flags(p)
+    return {a.dest: a.option_strings[0] for a in p._actions if a.option_strings}
+
+
+def _flag(keyword: str) -> str:
+    """The flag of a keyword the library names (the keyword itself when no flag gives it)."""
+    return _flags().get(keyword, keyword)
+
+
+def _choose(record: Any) -> str:
+    return f"give --jurisdiction {record.user_spelling}"
 
 
 def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[str, Any]) -> None:
-    """With ``--jurisdiction wesley-hills``, a Croton-on-Hudson Chapter 208 flag given is an error naming it
-    (:func:`treecalc.rules.wesley_hills.check_options`); a ``--site`` fact the law applied does not read (the
-    other law's) is one under either law: before the survey is read, and again with the jurisdiction the
-    assessment applied (the Site sheet's, or Croton-on-Hudson's assumed), before anything is printed or written.
-    The Site sheet's own facts are the survey's, not flags: they are not refused."""
+    """An option only another law reads (:func:`treecalc.jurisdictions.check_options`) is an error naming its flag;
+    a ``--site`` fact the law applied does not read (another law's, :attr:`~treecalc.jurisdictions.Jurisdiction.
+    site_facts`) is one too: before the survey is read, and again with the jurisdiction the assessment applied (the
+    Site sheet's, or the default law's), before anything is printed or written. The Site sheet's own facts are the
+    survey's, not flags: they are not refused."""
+    from treecalc import jurisdictions
     from treecalc.ingest.site import SITE_FIELDS, site_field
-    from treecalc.rules import croton_on_hudson, wesley_hills
-    from treecalc.rules.law_data import jurisdiction_key
 
     if not jurisdiction:
         return
-    key = jurisdiction_key(jurisdiction)
-    if key == "wesley_hills":
-        try:
-            wesley_hills.check_options(opts)
-        except wesley_hills.CrotonOnlyOptions as e:
-            raise ValueError(e.message(flags=True)) from None
-    law_reads = {"croton_on_hudson": croton_on_hudson.SITE_DEFAULTS, "wesley_hills": wesley_hills.SITE_DEFAULTS}
-    other = "croton_on_hudson" if key == "wesley_hills" else "wesley_hills"
+    record = jurisdictions.get(jurisdiction)
+    try:
+        jurisdictions.check_options(record.key, opts)
+    except jurisdictions.OptionsNotRead as e:
+        raise ValueError(e.message(word=_flag, choose=_choose)) from None
     # each --site name as its field ("lot area" is lot_area_acres); an unknown one is assess()'s error
     named_as = {k: f for k in site if (f := k if k in SITE_FIELDS else site_field(k))}
-    unread = [k for k, f in named_as.items() if f not in law_reads[key] and f not in wesley_hills.COMMON_SITE_FACTS]
+    unread = [k for k, f in named_as.items() if not record.reads_site_fact(f)]
+    readers = {
+        k: next((r for r in jurisdictions.REGISTRY.values() if r.reads_site_fact(named_as[k])), None) for k in unread
+    }
+    unread = [k for k in unread if readers[k] is not None]
     if unread:
+        other = readers[unread[0]]
+        assert other is not None
         # each with its sections, as the other law's [site_why] cites them ("§208-19A(2)")
+        why = other.module.SITE_DEFAULTS
         cite = {
-            k: ", ".join(re.findall(r"§\d+-\d+[A-Z]?(?:\(\w+\))*", law_reads[other].get(named_as[k], (None, ""))[1]))
-            for k in unread
+            k: ", ".join(re.findall(r"§\d+-\d+[A-Z]?(?:\(\w+\))*", why.get(named_as[k], (None, ""))[1])) for k in unread
         }
         named = ", ".join(f"--site {k}" + (f" ({cite[k]})" if cite[k] else "") for k in unread)
         one = len(unread) == 1
         raise ValueError(
-            f"{named} {'is a site fact' if one else 'are site facts'} of {_CHAPTER[other]} that "
-            f"{_CHAPTER[key]} does not read, so {'it' if one else 'they'} would not be used; leave "
-            f"{'it' if one else 'them'} out, or give --jurisdiction {other.replace('_', '-')}"
+            f"{named} {'is a site fact' if one else 'are site facts'} of {other.chapter} that "
+            f"{record.chapter} does not read, so {'it' if one else 'they'} would not be used; leave "
+            f"{'it' if one else 'them'} out, or {_choose(other)}"
         )
 
 

@@ -93,84 +93,6 @@ SECTIONS_APPLIED = [
 ]
 
 
-#: The options of :func:`treecalc.assess` only Croton-on-Hudson Chapter 208 reads: keyword -> (the command
-#: line's flag, or "" for a keyword only the library takes; the section and what it sets). Chapter 95 has no
-#: violation standard, replacement, tree fund or doubling: given for Wesley Hills, one is never silently
-#: dropped: :func:`assess` says it in the warnings, the command line refuses it (:func:`check_options`, exit 2).
-#: ``continuing_days`` and ``value_basis`` have a Chapter 95 meaning (other violations per day; the trees'
-#: values) and are used.
-CROTON_ONLY_OPTIONS: dict[str, tuple[str, str]] = {
-    "violation": ("--violation", "§208-22F violation standard"),
-    "application_pending": ("--application-pending", "§208-29B(7) doubling"),
-    "clear_cutting": ("--clear-cutting", "§208-17, §208-29B(7) clear cutting"),
-    "replacement_percent": ("--replacement-percent", "§208-22F replacement percentage"),
-    "replacement_stock": ("", "§208-22C/D replacement stock"),
-    "replacement_species": ("--replacement-species", "§208-22D replacement stock"),
-    "replacement_dbh_in": ("--replacement-dbh", "§208-22D replacement stock"),
-    "replacement_height_ft": ("--replacement-height", "§208-22D replacement stock"),
-    "replacement_cost_usd": ("--replacement-cost", "§208-22D replacement stock"),
-    "plantable": ("--plantable", "§208-22D planting space"),
-    "plantable_area_sqft": ("--plantable-area", "§208-6A, §208-22D planting space"),
-    "fee_schedule": ("--fee-schedule", "§208-24C Tree Preservation Fund"),
-    "fee_per_tree_usd": ("--fee-per-tree", "§208-24C Tree Preservation Fund"),
-    "in_lieu_policy": ("", "§208-22D payment in lieu"),
-    "size_waiver": ("--size-waiver", "§208-22D replacement size"),
-}
-
-
-class CrotonOnlyOptions(ValueError):
-    """Options given for Wesley Hills that only Croton-on-Hudson Chapter 208 reads (:data:`CROTON_ONLY_OPTIONS`).
-
-    ``str()`` names the keywords of :func:`treecalc.assess`; :meth:`message` with ``flags=True`` the
-    command line's flags.
-    """
-
-    def __init__(self, names: list[str]) -> None:
-        self.names = names
-        super().__init__(self.message(flags=False))
-
-    def message(self, flags: bool, refused: bool = True) -> str:
-        """The options named (keywords, or flags with ``flags``), their sections, and why Chapter 95 cannot use
-        them; ``refused``: what to do instead (an error), else that they are not used (a warning)."""
-        named = [(CROTON_ONLY_OPTIONS[n][0] or n) if flags else n for n in self.names]
-        what = "; ".join(dict.fromkeys(CROTON_ONLY_OPTIONS[n][1] for n in self.names))
-        one = len(named) == 1
-        it = "it" if one else "them"
-        other = "give --jurisdiction croton-on-hudson" if flags else 'use jurisdiction="croton_on_hudson"'
-        why = "Wesley Hills Chapter 95 has no violation standard, replacement, tree fund or doubling"
-        if refused:
-            outcome = f"{'it' if one else 'they'} would not be used; leave {it} out, or {other}"
-        else:
-            outcome = f"{'it is' if one else 'they are'} not used"
-        return (
-            f"{', '.join(named)} {'is a' if one else 'are'} Croton-on-Hudson Chapter 208 option{'' if one else 's'} "
-            f"({what}): {why}, so {outcome}"
-        )
-
-
-#: Site facts every jurisdiction reads: the law applied, the coordinate system of the survey's x/y, and the
-#: i-Tree climate zone its trees are valued in.
-COMMON_SITE_FACTS = ("jurisdiction", "crs", "climate_zone")
-
-
-def croton_only_given(opts: Any) -> list[str]:
-    """The Croton-only options of ``opts`` (an :class:`treecalc.assessment.AssessOptions`) given a value other
-    than :func:`treecalc.assess`'s default: defaults never count, whether left out or given."""
-    from dataclasses import fields
-
-    default = {f.name: f.default for f in fields(opts)}
-    return [n for n in CROTON_ONLY_OPTIONS if n in default and getattr(opts, n) != default[n]]
-
-
-def check_options(opts: Any) -> None:
-    """:class:`CrotonOnlyOptions` (a ValueError) naming the Croton-only options given, if any: the command line
-    refuses them (exit 2). :func:`assess` itself warns (``Assessment.warnings``), as the app passes its
-    session-wide Fund page fee schedule and options set for an earlier Croton-on-Hudson survey."""
-    given = croton_only_given(opts)
-    if given:
-        raise CrotonOnlyOptions(given)
-
-
 @dataclass
 class WesleyHillsResult:
     triggers: list[list[str]]
@@ -347,9 +269,6 @@ def assess(ctx: Any) -> Findings:
     """
     from treecalc.results import Fund, Penalties, Replacement
 
-    given = croton_only_given(ctx.opts)  # never silently dropped: said in the warnings (the CLI refuses them)
-    if given:
-        ctx.warnings.append(CrotonOnlyOptions(given).message(flags=False, refused=False))
     site, site_assumptions = resolve_site(ctx.site_in, SITE_DEFAULTS)
     assumed = frozenset(k for k in SITE_DEFAULTS if _not_given(ctx.site_in.get(k)))
     ctx.assumptions.extend(site_assumptions)
