@@ -289,6 +289,6 @@ def jurisdiction_note(a: Any) -> None:
         f"Law applied: **{name}** (set the jurisdiction in the site facts on the Survey page). "
         f"Value basis: {a.options.get('value_basis_label', a.options.get('value_basis'))}."
     )
-    wh = getattr(a, "wesley_hills", None)
-    if wh and wh.get("note"):
-        st.info(wh["note"])
+    summary = getattr(a, "summary", None)  # the law's own figures (treecalc.results.ChapterSummary)
+    if summary is not None and summary.note:
+        st.info(summary.note)

@@ -295,8 +295,8 @@ def test_wesley_hills():
     assert j["jurisdiction"] == "wesley_hills" and j["fine_max_usd"] == 10000
     assert j["permit_triggers"] == ["§95-3A(1)(c)", "§95-3A(1)(e)"]
     assert j["civil_penalty_max_usd"] is None and not j["replacement_required"]
-    assert a.wesley_hills["note"] == "Wesley Hills Chapter 95 has no replacement-value rule"
-    assert a.wesley_hills["daily_fine_max_usd"] == 2500
+    assert a.summary.note == "Wesley Hills Chapter 95 has no replacement-value rule"
+    assert a.summary.daily_fine_max_usd == 2500
 
 
 def test_all_stock_refused_is_an_error():
@@ -400,7 +400,7 @@ def test_wesley_damaged_not_fined_and_lot_line_not_surveyed():
     assert a.to_json()["fine_max_usd"] == 0 and a.to_json()["fine_conditional_usd"] == 5000
     assert a.to_json()["offence_rows"][0]["depends_on"].startswith("within_20ft_of_lot_line not given")
     assert any("no lot-line column" in x for x in a.assumptions)
-    assert any("damaged tree" in x for x in a.wesley_hills["notes"])
+    assert any("damaged tree" in x for x in a.summary.notes)
 
 
 # -- 5. validation ----------------------------------------------------------------------------------
@@ -460,7 +460,7 @@ def test_wesley_label_days_and_exceptions():
     # tree fine: 1 x $5,000 (penalties A has no per-day clause: days do not multiply it)
     assert j["fine_max_usd"] == 5000
     # other violations (B): $2,500 each day: 3 days x $2,500 = $7,500 per other violation, shown apart
-    assert a.wesley_hills["other_violation_max_usd"] == 7500
+    assert a.summary.other_violation_max_usd == 7500
     assert any(ln["value"] == 7500 and "3 x $2,500" in ln["note"] for ln in a.lines)
     # §95-3D(2) work by or for the Village: no permit, no fine
     a = assess(bare_survey(rows, {**site, "village_work": "yes"}), jurisdiction="wesley_hills")

@@ -461,6 +461,8 @@ def test_bytes_buffer_and_path_agree(tmp_path):
 
 
 def test_robust_to_a_sparse_assessment():
+    from treecalc.rules.wesley_hills import Chapter95Summary
+
     """Wesley Hills style: no replacement, no fund, few columns, nothing rejected."""
     a = types.SimpleNamespace(
         survey=types.SimpleNamespace(rejected=pd.DataFrame(), rows_read=1, source={}, site={}),
@@ -471,12 +473,21 @@ def test_robust_to_a_sparse_assessment():
         replacement={},
         fund={},
         penalties={},
-        wesley_hills={
-            "permit_required": True,
-            "fine_max_usd": 5000.0,
-            "section": "§95-4",
-            "notes": ["Wesley Hills has no replacement-value rule."],
-        },
+        summary=Chapter95Summary(
+            permit_required=True,
+            triggers=[],
+            per_tree=[],
+            offences=1,
+            fine_per_tree_usd=5000,
+            fine_max_usd=5000.0,  # type: ignore[arg-type]  (a float, as a sparse caller may give it)
+            fine_conditional_usd=0,
+            daily_fine_max_usd=2500,
+            continuing_days=1,
+            other_violation_max_usd=None,
+            exceptions_applied=[],
+            note="",
+            notes=["Wesley Hills has no replacement-value rule."],
+        ),
         lines=[],
         assumptions=[],
         warnings=[],

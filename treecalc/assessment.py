@@ -33,7 +33,7 @@ from treecalc import data, jurisdictions
 from treecalc.benefits import BenefitParams, compute_benefits, make_params, method_notes
 from treecalc.frames import actions, norm_text, some_tags
 from treecalc.money import round_cents
-from treecalc.results import Fund, Penalties, Permit, Replacement, line
+from treecalc.results import ChapterSummary, Fund, Penalties, Permit, Replacement, line
 from treecalc.rules import law_data as lawparams
 from treecalc.schema import ACTIONS, BENEFIT_SKIP, FLAG_FIELDS, HARMED
 from treecalc.units import in_range, money, percent_of_up
@@ -148,7 +148,6 @@ class Context:
     params: BenefitParams
     schedule: Any = None
     survey_lines: list[dict[str, Any]] = field(default_factory=list)
-    wesley_hills: dict[str, Any] | None = None  # Chapter 95's own summary, set by its rules module
 
     def _basis_fn(self, basis: str) -> Callable[..., np.ndarray]:
         kind, years, _ = parse_value_basis(basis)
@@ -195,12 +194,13 @@ class Assessment:
     replacement: Replacement
     fund: Fund
     penalties: Penalties
-    wesley_hills: dict[str, Any] | None
     lines: list[dict[str, Any]]
     assumptions: list[str]
     warnings: list[str]
     method: dict[str, Any]
     site: dict[str, Any] = field(default_factory=dict)
+    #: The law's own figures no other finding holds (:class:`treecalc.results.ChapterSummary`), if it has any.
+    summary: ChapterSummary | None = None
     #: What the assessment was derived from (:mod:`treecalc.fingerprint`), when the caller recorded it.
     fingerprint: dict[str, Any] | None = None
 
@@ -240,9 +240,8 @@ def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
         return (
             "annual",
             None,
-            ("total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets Northeast, §208-22B)"),
+            "total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets Northeast)",
         )
-    # (the §208-22B citation is Croton's: Wesley Hills output drops it, see _assess_wesley_hills)
     if b.startswith("cumulative"):
         _, sep, n = b.partition(":")
         try:
@@ -503,6 +502,7 @@ def assess(
     record = jurisdictions.by_key(jkey)
     rules = record.module
     _other_law_flags(assumptions, survey, tuple(f for f in FLAG_FIELDS if f not in record.survey_flags))
+    _other_law_columns(assumptions, record)
     law = lawparams.law(jkey)
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
@@ -512,6 +512,8 @@ def assess(
     basis_label = basis_label.replace(
         "i-Tree Streets Northeast", f"i-Tree Streets {zone['zone_name']} ({zone['zone']})"
     )
+    if kind == "annual" and record.value_section:  # the section of the law that names this basis
+        basis_label = f"{basis_label[:-1]}, {record.value_section})"
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
     # a law with a fund reads its fee schedule (Croton-on-Hudson §208-24C); one without has none
@@ -569,11 +571,10 @@ def assess(
         jurisdiction=jkey,
         options=options,
         trees=trees,
-        wesley_hills=ctx.wesley_hills,
         assumptions=_dedupe(assumptions),
         warnings=_dedupe(warnings),
         method=method,
-        **found._asdict(),  # permit, replacement, fund, penalties, lines, site: typed in treecalc.results.Findings
+        **found._asdict(),  # permit, replacement, fund, penalties, lines, site, summary: treecalc.results.Findings
     )
 
 
@@ -668,6 +669,13 @@ def _other_law_flags(assumptions: list[str], survey: Any, other: tuple[str, ...]
         assumptions[i] = not_surveyed_text(kept)
     else:
         del assumptions[i]
+
+
+def _other_law_columns(assumptions: list[str], record: jurisdictions.Jurisdiction) -> None:
+    """Without the survey's "not surveyed" assumption of a column only other laws read (a survey read before its
+    law was known says it for every law that reads the column)."""
+    others = {c for r in jurisdictions.REGISTRY.values() for c in r.survey_columns} - set(record.survey_columns)
+    assumptions[:] = [a for a in assumptions if not any(a.startswith(f"{c} not surveyed:") for c in others)]
 
 
 def prepare(jurisdiction: str | None = None) -> None:

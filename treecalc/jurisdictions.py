@@ -51,13 +51,18 @@ class Jurisdiction:
     ``site_facts``: the facts its rules read (each assumed, when not given, as ``data/law/site_facts.toml``
     says, for the reason its law file's ``[site_why]`` gives). ``survey_flags``: the survey's yes/no flags
     of each tree it reads (:data:`treecalc.schema.FLAG_FIELDS`); a flag only other laws read is assumed
-    nothing of. ``options``: each keyword of :func:`treecalc.assess` only this law reads -> the section and what it
+    nothing of. ``survey_columns``: other columns of the survey its rules read -> the rule citing it (a survey
+    without one is said to leave it unknown). ``options``: each keyword of :func:`treecalc.assess` only this law reads -> the section and what it
     sets (a law that does not read it names it from here). ``lacks``: why another law's options mean
     nothing under this one (said when they are given). ``chapters``: the name of each chapter by what it
     governs (``"trees"``, ``"excavation"``, ``"water"``). ``excavation_inputs``: the inputs of the
     excavation check only this law reads -> (the entry of its excavation law file whose section it
     is read under, what it decides). ``law_dir``: the folder of
-    its law file when it is not the data folder's ``law/`` (a village held outside treecalc).
+    its law file when it is not the data folder's ``law/`` (a village held outside treecalc). ``fund_name``: the
+    fund payments in lieu go to ("" for a law without one). ``permit_item``: the statement line saying
+    whether the permit is required. ``sections``: the section the reports head each part with (``"permit"``,
+    ``"replacement"``, ``"trees_needed"``, ``"planting"``, ``"fund"``); a part the law does not have is absent.
+    ``value_section``: the section naming the annual benefits as the trees' value, cited in its label.
     """
 
     key: str
@@ -70,10 +75,14 @@ class Jurisdiction:
     lacks: str = ""
     site_facts: tuple[str, ...] = ()
     survey_flags: tuple[str, ...] = ()
+    survey_columns: Mapping[str, str] = field(default_factory=dict)
     chapters: Mapping[str, str] = field(default_factory=dict)
     excavation_inputs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     fund_name: str = ""
     law_dir: Path | None = None
+    permit_item: str = "Permit required"
+    value_section: str = ""
+    sections: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def module(self) -> ModuleType:
@@ -156,6 +165,15 @@ register(
             "lot_area_sqft": ("lowering_area", "lowering or stripping over half the lot"),
         },
         fund_name="Tree Preservation Fund",
+        permit_item="Tree removal permit required",
+        value_section="§208-22B",  # "environmental value", the National Tree Benefit Calculator
+        sections={
+            "permit": "§208-19",
+            "replacement": "§208-22",
+            "trees_needed": "§208-22A",
+            "planting": "§208-22D",
+            "fund": "§208-24",
+        },
     )
 )
 register(
@@ -178,8 +196,10 @@ register(
         ),
         # its "not surveyed" assumption names every flag the survey had no column for, as it always has
         survey_flags=FLAG_FIELDS,
+        survey_columns={"distance_to_residence_ft": "Wesley Hills §95-3A(1)(d)"},
         chapters={"trees": "Wesley Hills Chapter 95", "excavation": "Wesley Hills Chapter 95"},
         excavation_inputs={"cellar": ("cellar_multiple", "a building permit stands as the permit")},
+        permit_item="Clearing permit required",
     )
 )
 

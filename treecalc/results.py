@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -189,6 +189,24 @@ class Penalties(_Fields):
     sections: list[str] = field(default_factory=list)
 
 
+class ChapterSummary:
+    """A law's own figures that no other finding holds (Wesley Hills: its fine for other violations per day).
+
+    A rules module that has some makes a dataclass of this, its fields typed; the statement writes them as a
+    table headed ``title``, each row under ``default_section`` unless the figure names its own.
+    """
+
+    title: ClassVar[str] = ""
+    #: the law's short name, heading the tables the summary holds ("Wesley Hills — triggers")
+    short: ClassVar[str] = ""
+    default_section: ClassVar[str] = ""
+    note: str
+
+    def figures(self) -> dict[str, Any]:
+        """The fields by name, in their order."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+
 class Findings(NamedTuple):
     """What a jurisdiction's rules module finds (its ``assess(ctx)``), in this order."""
 
@@ -198,6 +216,7 @@ class Findings(NamedTuple):
     penalties: Penalties
     lines: list[dict[str, Any]]
     site: dict[str, Any]
+    summary: ChapterSummary | None = None
 
 
 class Records(Sequence[dict[str, Any]]):

@@ -1053,7 +1053,7 @@ def _out_of_pocket(a: Any) -> tuple[str, str, float, str, str] | None:
     from treecalc.report.content import plain_answer
 
     rep, fund = _get(a, "replacement", {}) or {}, _get(a, "fund", {}) or {}
-    if not _get(rep, "required") or _get(a, "jurisdiction") != "croton_on_hudson":
+    if not _get(rep, "required") or not _fund_name(a):
         return None
     d = {
         "jurisdiction": _get(a, "jurisdiction"),
@@ -1337,12 +1337,23 @@ def _replacement(book: _Book, a: Any) -> None:
         g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=_range(hdr, last_kv, 5), widths=widths, wrap_cols=(2, 5))
 
 
+def _fund_name(a: Any) -> str:
+    """The name of the fund of the law the assessment applied, as its record gives it (:mod:`treecalc.jurisdictions`);
+    "" for a law without one, or a jurisdiction not known."""
+    from treecalc.jurisdictions import get
+
+    try:
+        return get(_get(a, "jurisdiction")).fund_name
+    except ValueError:
+        return ""
+
+
 def _fund(book: _Book, a: Any) -> None:
     ws = book.sheet("Fund")
     fund = _get(a, "fund", {}) or {}
     section = _get(fund, "section", "")
     g = _Grid()
-    fund_name = "Tree Preservation Fund" if "croton" in str(_get(a, "jurisdiction", "")).lower() else "Fund"
+    fund_name = _fund_name(a) or "Fund"
     g.title(f"{fund_name} — {_jurisdiction(a)} — payment in lieu of planting{f' ({section})' if section else ''}")
     hdr = _kv_header(g, fund, "Payment in lieu", "fund")
     _kv_block(g, dict(fund), skip=("notes", "section"), order=_FINDING_ORDER, default_section=section)
@@ -1432,24 +1443,18 @@ def _penalties(book: _Book, a: Any) -> None:
     if isinstance(notes, str):
         notes = [notes]
     notes = [_text(n) for n in notes]
-    wh = _get(a, "wesley_hills")
-    if wh:
-        wh = dict(wh) if isinstance(wh, Mapping) else dict(vars(wh))
+    summary = _get(a, "summary")
+    if summary is not None:  # the law's own figures (treecalc.results.ChapterSummary), under its own title
+        figures = summary.figures()
         g.blank()
-        g.subtitle("Wesley Hills Chapter 95")
+        g.subtitle(summary.title)
         g.header(["Item", "Value", "Unit", "Section", "Note"])
         tables: list[tuple[str, list[dict[str, Any]]]] = []
-        _kv_block(
-            g,
-            wh,
-            skip=("notes", "warnings"),
-            default_section=str(_get(wh, "section", "") or "Chapter 95"),
-            tables=tables,
-        )
+        _kv_block(g, figures, skip=("notes", "warnings"), default_section=summary.default_section, tables=tables)
         for label, records in tables:
-            _records_table(g, f"Wesley Hills — {label.lower()}", records)
+            _records_table(g, f"{summary.short} — {label.lower()}", records)
         for name in ("notes", "warnings"):
-            items = _get(wh, name, []) or []
+            items = figures.get(name, []) or []
             notes += [_text(x) for x in ([items] if isinstance(items, str) else items)]
     g.notes(list(dict.fromkeys(notes)))
     widths = g.widths()

@@ -402,11 +402,11 @@ def _croton_figures(a) -> None:
 
 
 def _wesley_figures(a) -> None:
-    permit, wh = get(a, "permit") or {}, get(a, "wesley_hills") or {}
+    permit, summary = get(a, "permit") or {}, getattr(a, "summary", None)
     c = st.columns(3)
     c[0].metric("Clearing permit required (Wesley Hills §95-3A(1))", "Yes" if get(permit, "required") else "No")
     c[1].metric("Trees needing a clearing permit (trees, §95-3A(1))", ui.num(get(permit, "trees_needing_permit")))
-    c[2].metric("Replacement (Chapter 95)", "None", help=get(wh, "note"))
+    c[2].metric("Replacement (Chapter 95)", "None", help=summary.note if summary is not None else None)
     for n in get(get(a, "replacement") or {}, "notes") or []:
         st.caption(f"• {n}")
 

@@ -316,7 +316,7 @@ def test_wesley_hills_site_fact_switches_the_law(sample):
     assert amount(m["Fine, maximum (USD, Wesley Hills Chapter 95)"]) == pytest.approx(
         float(want.penalties["fine_max_usd"])
     )
-    assert any(want.wesley_hills["note"] in i.value for i in at.info)
+    assert any(want.summary.note in i.value for i in at.info)
 
 
 def test_water_page_equals_penalty_schedule_and_meter_test():

@@ -182,7 +182,7 @@ def test_two_croton_only_options_are_named_together_and_defaults_never_count():
     a = assess(_wh_survey(), jurisdiction="wesley_hills", continuing_days=3, value_basis="appraised", **defaults)
     assert not [w for w in a.warnings if "Croton-on-Hudson Chapter 208 option" in w]
     # one tree, 12 in, removed on a vacant lot (c): 1 x $5,000; 3 days x $2,500 = $7,500 for other violations
-    assert a.to_json()["fine_max_usd"] == 5000 and a.wesley_hills["other_violation_max_usd"] == 7500
+    assert a.to_json()["fine_max_usd"] == 5000 and a.summary.other_violation_max_usd == 7500
 
 
 # -- a blank flag cell is a fact not given, never a "no" --------------------------------------------------------

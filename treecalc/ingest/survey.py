@@ -692,10 +692,11 @@ def _assemble(
     data_assumptions: list[str] = []
     if not_surveyed:
         data_assumptions.append(not_surveyed_text(not_surveyed))
-    if dist_col is None and site_final.get("jurisdiction") != "croton_on_hudson":
+    readers = _column_readers("distance_to_residence_ft", site_final.get("jurisdiction"))
+    if dist_col is None and readers:
         data_assumptions.append(
             "distance_to_residence_ft not surveyed: unknown for every tree (rules that depend "
-            "on it, Wesley Hills §95-3A(1)(d), take their stricter branch)"
+            f"on it, {'; '.join(readers)}, take their stricter branch)"
         )
     return Survey(
         trees=trees,
@@ -734,6 +735,20 @@ def not_surveyed_text(flags: list[str]) -> str:
         "not surveyed (no column): " + ", ".join(flags) + " — taken as no for every tree; confirm them on "
         "site, since a tree so flagged carries more obligations"
     )
+
+
+def _column_readers(column: str, jurisdiction: object) -> list[str]:
+    """The rules that read a survey column, as each law's record cites them: the law the site names, else every
+    law's (the survey may be assessed under any)."""
+    from treecalc import jurisdictions
+
+    records = list(jurisdictions.REGISTRY.values())
+    if jurisdiction:
+        try:
+            records = [jurisdictions.get(str(jurisdiction))]
+        except ValueError:
+            pass  # an unknown jurisdiction is the assessment's error
+    return [r.survey_columns[column] for r in records if column in r.survey_columns]
 
 
 def _action_counts(t: pd.DataFrame) -> dict[str, int]:

@@ -62,6 +62,14 @@ def _num(x: Any) -> float | None:  # any JSON value: a number, text, or somethin
         return None
 
 
+def law_record(d: Mapping[str, Any]) -> Any:
+    """The registry's record of the law a report's JSON names (:mod:`treecalc.jurisdictions`; none named: the
+    default law's)."""
+    from treecalc import jurisdictions
+
+    return jurisdictions.get(d.get("jurisdiction") or jurisdictions.DEFAULT)
+
+
 def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
     """What the permit costs the applicant: trees to plant and their cost, the fund payment, the total.
 
@@ -84,20 +92,19 @@ def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
     if d.get("fund_placeholder") and rep.get("trees_in_lieu"):
         placeholders.append("the fee per tree paid in lieu is a placeholder until the Board sets it (§208-24C)")
     lines = d.get("lines") or []
-    croton = d.get("jurisdiction", "croton_on_hudson") == "croton_on_hudson"
+    law = law_record(d)
+    # each answer's section as its statement line gives it, else the part of the law it is (none: "-")
     sec = {
-        k: section_of(lines, item, default if croton else "-")
-        for k, item, default in (
-            ("permit_required", "Tree removal permit required", "§208-19"),
-            ("trees_needed", "Replacement trees needed", "§208-22A"),
-            ("trees_to_plant", "Trees planted", "§208-22D"),
-            ("planting_cost_usd", "Planting cost", "§208-22D"),
-            ("trees_in_lieu", "Trees not planted", "§208-22D"),
-            ("fund_in_lieu_usd", "Payment in lieu", "§208-24"),
+        k: section_of(lines, item, law.sections.get(part, "-"))
+        for k, item, part in (
+            ("permit_required", law.permit_item, "permit"),
+            ("trees_needed", "Replacement trees needed", "trees_needed"),
+            ("trees_to_plant", "Trees planted", "planting"),
+            ("planting_cost_usd", "Planting cost", "planting"),
+            ("trees_in_lieu", "Trees not planted", "planting"),
+            ("fund_in_lieu_usd", "Payment in lieu", "fund"),
         )
     }
-    if not croton:
-        sec["permit_required"] = section_of(lines, "Clearing permit required", "-")
     return {
         "sections": sec,
         "permit_required": d.get("permit_required"),

@@ -122,20 +122,18 @@ def _assessment_object(
 ) -> dict[str, Any]:
     """The JSON object, its tables made by ``frame_rows`` (a DataFrame's rows) and ``finding_rows`` (rows a finding
     holds): lists of dicts for :func:`assessment_json`, their JSON text for :func:`assessment_json_text`."""
+    from treecalc.jurisdictions import by_key
     from treecalc.projection import summary as projection_summary
-    from treecalc.rules import law_data as lawparams
     from treecalc.schema import TREE_JSON_COLUMNS
 
     rep, fund, pen = a.replacement, a.fund, a.penalties
     plan = rep.get("plan") or []
     first = plan[0] if plan else (rep.get("stock") or [{}])[0]
     permit_sections = list(dict.fromkeys(t["section"] for t in a.permit["triggers"]))
-    croton_j = a.jurisdiction == "croton_on_hudson"
-    wh = a.wesley_hills or {}
     n = len(a.trees)
     return {
         "jurisdiction": a.jurisdiction,
-        "jurisdiction_name": lawparams.JURISDICTIONS[a.jurisdiction],
+        "jurisdiction_name": by_key(a.jurisdiction).name,
         "zone": (a.options.get("zone") or {}).get("zone"),
         "rows_read": a.rows_read,
         "trees": n,
@@ -172,14 +170,16 @@ def _assessment_object(
         "fund_in_lieu_usd": fund.get("fund_in_lieu_usd"),
         "fund_basis": fund.get("basis"),
         "fund_placeholder": fund.get("placeholder"),
-        "civil_penalty_max_usd": pen.get("civil_penalty_max_usd") if croton_j else None,
-        "civil_penalty_doubled": pen.get("doubled") if croton_j else None,
-        "criminal_fine_max_usd": pen.get("criminal_fine_max_usd") if croton_j else None,
-        "fine_max_usd": wh.get("fine_max_usd") if not croton_j else None,
-        # issue 9: offences resting on an assumed fact, summed apart from the maxima (definite offences)
-        "civil_penalty_conditional_usd": pen.get("civil_penalty_conditional_usd") if croton_j else None,
-        "criminal_fine_conditional_usd": pen.get("criminal_fine_conditional_usd") if croton_j else None,
-        "fine_conditional_usd": pen.get("fine_conditional_usd") if not croton_j else None,
+        # each amount as the law's findings give it: None where the law has no such penalty or fine
+        "civil_penalty_max_usd": pen.civil_penalty_max_usd,
+        # doubling (§208-29B(7)) is of civil penalties: said by a law that has them
+        "civil_penalty_doubled": pen.doubled if pen.civil_penalty_max_usd is not None else None,
+        "criminal_fine_max_usd": pen.criminal_fine_max_usd,
+        "fine_max_usd": pen.fine_max_usd,
+        # offences resting on an assumed fact, summed apart from the maxima (definite offences)
+        "civil_penalty_conditional_usd": pen.civil_penalty_conditional_usd,
+        "criminal_fine_conditional_usd": pen.criminal_fine_conditional_usd,
+        "fine_conditional_usd": pen.fine_conditional_usd,
         "offences_definite": pen.get("offences_definite"),
         "offences_conditional": pen.get("offences_conditional"),
         "offence_rows": finding_rows(_raw(pen, "per_tree")),

@@ -26,6 +26,7 @@ from treecalc.report.content import (
     TREE_COLUMNS,
     fee_source,
     harm_counts,
+    law_record,
     penalties,
     percent_text,
     plain_answer,
@@ -192,9 +193,8 @@ def _answer(doc: _Doc, d: Mapping[str, Any]) -> None:
 
 
 def _triggers(doc: _Doc, d: Mapping[str, Any]) -> None:
-    doc.h2(
-        "Permit triggers" + (" (§208-19)" if d.get("jurisdiction", "croton_on_hudson") == "croton_on_hudson" else "")
-    )
+    permit = law_record(d).sections.get("permit")
+    doc.h2("Permit triggers" + (f" ({permit})" if permit else ""))
     lines = [
         ln
         for ln in d.get("lines") or []
@@ -215,9 +215,9 @@ def _triggers(doc: _Doc, d: Mapping[str, Any]) -> None:
 def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
     rep = d.get("replacement") or {}
     unit = (d.get("options") or {}).get("value_unit", "USD")
-    croton = d.get("jurisdiction", "croton_on_hudson") == "croton_on_hudson"
-    doc.h2("Replacement and the planting plan" + (" (§208-22)" if croton else ""))
-    if not croton:
+    section = law_record(d).sections.get("replacement")  # a law with no replacement rule has no plan
+    doc.h2("Replacement and the planting plan" + (f" ({section})" if section else ""))
+    if not section:
         doc.para(
             "; ".join(
                 f"{ln.get('section')}: {ln.get('item')}: {_cell(ln.get('value'))} {ln.get('note') or ''}"
@@ -299,9 +299,10 @@ def _line_note(ln: Mapping[str, Any]) -> Any:
 
 
 def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
-    if d.get("jurisdiction", "croton_on_hudson") != "croton_on_hudson":
+    law = law_record(d)
+    if not law.fund_name:
         return  # no fund in this law
-    doc.h2("Tree Preservation Fund (§208-24)")
+    doc.h2(f"{law.fund_name} ({law.sections.get('fund', '')})")
     rows = [
         (ln.get("section"), ln.get("item"), _line_value(ln), _line_note(ln))
         for ln in d.get("lines") or []

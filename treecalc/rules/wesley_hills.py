@@ -9,7 +9,7 @@ treecalc does not invent one. Numbers from ``data/law/wesley_hills.toml``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -18,7 +18,7 @@ from treecalc.frames import actions, dbh
 from treecalc.frames import join as _join
 from treecalc.ingest.site import fact_bool as parse_bool
 from treecalc.ingest.site import resolve_site, site_defaults
-from treecalc.results import Findings, Permit
+from treecalc.results import ChapterSummary, Findings, Permit
 from treecalc.rules.law_data import law as _law
 from treecalc.schema import REMOVALS
 
@@ -265,7 +265,7 @@ def assess(ctx: Any) -> Findings:
     """Chapter 95 on a valued survey (``ctx``: :class:`treecalc.assessment.Context`) -> findings.
 
     Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``;
-    sets ``ctx.wesley_hills`` to Chapter 95's own summary.
+    the summary is Chapter 95's own figures (:class:`Chapter95Summary`).
     """
     from treecalc.results import Fund, Penalties, Replacement
 
@@ -273,9 +273,6 @@ def assess(ctx: Any) -> Findings:
     assumed = frozenset(k for k in SITE_DEFAULTS if _not_given(ctx.site_in.get(k)))
     ctx.assumptions.extend(site_assumptions)
     trees, law, options = ctx.trees, ctx.law, ctx.options
-    # the §208-22B citation of the value basis is Croton's: a jurisdiction-neutral label here
-    label = options["value_basis_label"].replace(", §208-22B)", ")")
-    options["value_basis_label"] = ctx.method["value_basis_label"] = label
     # flags the survey had no column for were filled with False by the reader: not a survey of them
     source = getattr(ctx.survey, "source", None) or {}
     not_surveyed = list(source.get("flags_not_surveyed") or []) if isinstance(source, dict) else []
@@ -287,9 +284,8 @@ def assess(ctx: Any) -> Findings:
     fine_def = int(definite.sum()) * per
     fine_cond = int((r.offence & ~definite).sum()) * per
     wh = _summary(ctx, r, law, fine_def, fine_cond)
-    ctx.wesley_hills = wh
     permit = Permit(
-        required=wh["permit_required"],
+        required=wh.permit_required,
         triggers=r.site_triggers,
         exceptions_applied=r.exceptions_applied,
         trees_needing_permit=int(r.permit_needed.sum()),
@@ -327,10 +323,10 @@ def assess(ctx: Any) -> Findings:
         offences_definite=int(definite.sum()),
         offences_conditional=int((r.offence & ~definite).sum()),
         per_tree=per_tree,
-        notes=wh["notes"],
+        notes=wh.notes,
         sections=[PENALTY_SECTION],
     )
-    return Findings(permit, replacement, fund, penalties, _lines(ctx, r, wh, permit), site)
+    return Findings(permit, replacement, fund, penalties, _lines(ctx, r, wh, permit), site, wh)
 
 
 def _not_given(v: Any) -> bool:
@@ -353,7 +349,30 @@ def _tree_columns(trees: pd.DataFrame, r: WesleyHillsResult) -> None:
     trees["criminal_max_usd"] = np.zeros(len(trees), dtype=np.int64)
 
 
-def _summary(ctx: Any, r: WesleyHillsResult, law: dict[str, Any], fine_def: int, fine_cond: int) -> dict[str, Any]:
+@dataclass(eq=False)
+class Chapter95Summary(ChapterSummary):
+    """Chapter 95's own figures: the permit, its triggers, the fines (``*_usd``), other violations per day."""
+
+    title: ClassVar[str] = "Wesley Hills Chapter 95"
+    short: ClassVar[str] = "Wesley Hills"
+    default_section: ClassVar[str] = "Chapter 95"
+
+    permit_required: bool
+    triggers: list[dict[str, Any]]
+    per_tree: list[dict[str, Any]]
+    offences: int
+    fine_per_tree_usd: int
+    fine_max_usd: int
+    fine_conditional_usd: int
+    daily_fine_max_usd: int
+    continuing_days: int
+    other_violation_max_usd: int | None
+    exceptions_applied: list[dict[str, str]]
+    note: str
+    notes: list[str]
+
+
+def _summary(ctx: Any, r: WesleyHillsResult, law: dict[str, Any], fine_def: int, fine_cond: int) -> Chapter95Summary:
     trees = ctx.trees
     damaged = int(trees["action"].isin(["damaged", "topped", "excessively_pruned"]).sum())
     daily = int(law["fine"]["other_per_day_usd"])
@@ -372,27 +391,27 @@ def _summary(ctx: Any, r: WesleyHillsResult, law: dict[str, Any], fine_def: int,
             f"{damaged} damaged tree(s) (topped, pruned or injured) still standing: Wesley Hills Chapter 95 regulates and "
             "fines the removal of trees only, so they need no clearing permit and are not fined"
         )
-    return {
-        "permit_required": bool(r.permit_needed.any()),
-        "triggers": r.site_triggers,
-        "per_tree": [{"tag": str(t), "sections": s} for t, s in zip(trees["tag"], r.triggers) if s],
-        "offences": int(r.offence.sum()),
-        "fine_per_tree_usd": int(law["fine"]["per_tree_usd"]),
-        "fine_max_usd": fine_def,
-        "fine_conditional_usd": fine_cond,
-        "daily_fine_max_usd": daily,
-        "continuing_days": days,
-        "other_violation_max_usd": daily * days if days > 1 else None,
-        "exceptions_applied": r.exceptions_applied,
-        "note": NO_REPLACEMENT_RULE,
-        "notes": notes,
-    }
+    return Chapter95Summary(
+        permit_required=bool(r.permit_needed.any()),
+        triggers=r.site_triggers,
+        per_tree=[{"tag": str(t), "sections": s} for t, s in zip(trees["tag"], r.triggers) if s],
+        offences=int(r.offence.sum()),
+        fine_per_tree_usd=int(law["fine"]["per_tree_usd"]),
+        fine_max_usd=fine_def,
+        fine_conditional_usd=fine_cond,
+        daily_fine_max_usd=daily,
+        continuing_days=days,
+        other_violation_max_usd=daily * days if days > 1 else None,
+        exceptions_applied=r.exceptions_applied,
+        note=NO_REPLACEMENT_RULE,
+        notes=notes,
+    )
 
 
-def _lines(ctx: Any, r: WesleyHillsResult, wh: dict[str, Any], permit: Permit) -> list[dict[str, Any]]:
+def _lines(ctx: Any, r: WesleyHillsResult, wh: Chapter95Summary, permit: Permit) -> list[dict[str, Any]]:
     from treecalc.results import line
 
-    daily, days = wh["daily_fine_max_usd"], wh["continuing_days"]
+    daily, days = wh.daily_fine_max_usd, wh.continuing_days
     L = list(ctx.survey_lines)
     L.append(
         line(
@@ -410,21 +429,21 @@ def _lines(ctx: Any, r: WesleyHillsResult, wh: dict[str, Any], permit: Permit) -
     )
     L += permit.statement_lines("§95-3A(1)", items, f"{permit.trees_needing_permit} tree(s)")
     L.append(line("Ch. 95", "Replacement", "none", "", NO_REPLACEMENT_RULE))
-    L.append(line(PENALTY_SECTION, "Trees removed without a required clearing permit", wh["offences"], "trees"))
+    L.append(line(PENALTY_SECTION, "Trees removed without a required clearing permit", wh.offences, "trees"))
     L.append(
         line(
             PENALTY_SECTION,
             "Fine, maximum",
-            wh["fine_max_usd"],
+            wh.fine_max_usd,
             "USD",
-            f"up to ${wh['fine_per_tree_usd']:,} per tree; definite offences only",
+            f"up to ${wh.fine_per_tree_usd:,} per tree; definite offences only",
         )
     )
     L.append(
         line(
             PENALTY_SECTION,
             "Fine, conditional offences (on assumed facts)",
-            wh["fine_conditional_usd"],
+            wh.fine_conditional_usd,
             "USD",
             "up to, only if the assumed facts hold; not in the maximum",
         )
