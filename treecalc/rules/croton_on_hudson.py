@@ -17,7 +17,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -36,6 +36,9 @@ from treecalc.results import Findings, Permit
 from treecalc.rules.law_data import law as _law
 from treecalc.schema import ACTIONS, DONE, HARMED, PRUNING, REMOVALS
 from treecalc.units import cents, percent_of_up, round2
+
+if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
+    from treecalc.assessment import Context
 
 __all__ = ["ACTIONS", "DONE", "HARMED", "PRUNING", "REMOVALS", "actions", "dbh", "flag", "parse_bool"]
 
@@ -953,7 +956,7 @@ NOTE_22G = (
 NOTE_18E = "§208-18E: a prohibited invasive species (6 NYCRR Part 575) may never be installed or planted"
 
 
-def assess(ctx: Any) -> Findings:
+def assess(ctx: Context) -> Findings:
     """Chapter 208 on a valued survey (``ctx``: :class:`treecalc.assessment.Context`) -> Assessment parts.
 
     Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``.
@@ -1193,7 +1196,7 @@ def required_value(value_usd: Decimal | float, percent: float) -> Decimal:
     return percent_of_up(value_usd if isinstance(value_usd, Decimal) else Decimal(str(value_usd)), percent)
 
 
-def _parts(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], parts: ReplacementParts) -> list[Any]:
+def _parts(ctx: Context, trees: pd.DataFrame, law: dict[str, Any], parts: ReplacementParts) -> list[Any]:
     from treecalc.results import ReplacementPart
 
     rules = law["replacement"]
@@ -1241,7 +1244,7 @@ def _parts(ctx: Any, trees: pd.DataFrame, law: dict[str, Any], parts: Replacemen
 
 
 def _replacement_findings(
-    ctx: Any, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult, parts: ReplacementParts
+    ctx: Context, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult, parts: ReplacementParts
 ) -> tuple[Any, Any]:
     from treecalc.results import Replacement
 
@@ -1383,7 +1386,7 @@ def _stock_hint(stock_report: list[dict[str, Any]], rules: dict[str, Any]) -> st
     return "give another replacement species"
 
 
-def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, required: bool) -> dict[str, Any]:
+def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, required: bool) -> dict[str, Any]:
     """§ 208-22C/D: the stock offered, the cheapest planting plan meeting the value, what goes in lieu."""
     from treecalc.planting import plan as make_plan
     from treecalc.planting import prepare_stock
@@ -1496,7 +1499,7 @@ def plan_replacement(ctx: Any, law: dict[str, Any], required_usd: float, require
 
 
 def _fund_findings(
-    ctx: Any,
+    ctx: Context,
     trees: pd.DataFrame,
     parts: ReplacementParts,
     plan_out: dict[str, Any],
@@ -1555,7 +1558,7 @@ def _fund_findings(
     )
 
 
-def _capital_unmet(ctx: Any, options_ok: list[Any], unmet: float) -> tuple[Decimal, str]:
+def _capital_unmet(ctx: Context, options_ok: list[Any], unmet: float) -> tuple[Decimal, str]:
     """The unmet value as a capital sum: the replacement trees it stands for, each at its capital value.
 
     § 208-22D: a payment "equivalent to the value of the trees which cannot be planted". The plan's
@@ -1597,7 +1600,7 @@ def _site_notes(trees: pd.DataFrame, law: dict[str, Any], off: OffenceResult | N
 
 
 def _lines(
-    ctx: Any,
+    ctx: Context,
     trees: pd.DataFrame,
     law: dict[str, Any],
     permit: Permit,
@@ -1746,7 +1749,7 @@ def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str) 
 
 
 def _lines_penalties(
-    L: list[dict[str, Any]], trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult, ctx: Any
+    L: list[dict[str, Any]], trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult, ctx: Context
 ) -> None:
     from treecalc.results import line as L_
 

@@ -9,7 +9,7 @@ treecalc does not invent one. Numbers from ``data/law/wesley_hills.toml``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -21,6 +21,9 @@ from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.results import ChapterSummary, Findings, Permit
 from treecalc.rules.law_data import law as _law
 from treecalc.schema import REMOVALS
+
+if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
+    from treecalc.assessment import Context
 
 NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
 PENALTY_SECTION = "Ch. 95 penalties A"  # the section number is not in the extracted text
@@ -261,7 +264,7 @@ def _lot_line(s: _Survey, flags_not_surveyed: Any) -> None:
     )
 
 
-def assess(ctx: Any) -> Findings:
+def assess(ctx: Context) -> Findings:
     """Chapter 95 on a valued survey (``ctx``: :class:`treecalc.assessment.Context`) -> findings.
 
     Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``;
@@ -372,7 +375,9 @@ class Chapter95Summary(ChapterSummary):
     notes: list[str]
 
 
-def _summary(ctx: Any, r: WesleyHillsResult, law: dict[str, Any], fine_def: int, fine_cond: int) -> Chapter95Summary:
+def _summary(
+    ctx: Context, r: WesleyHillsResult, law: dict[str, Any], fine_def: int, fine_cond: int
+) -> Chapter95Summary:
     trees = ctx.trees
     damaged = int(trees["action"].isin(["damaged", "topped", "excessively_pruned"]).sum())
     daily = int(law["fine"]["other_per_day_usd"])
@@ -408,7 +413,7 @@ def _summary(ctx: Any, r: WesleyHillsResult, law: dict[str, Any], fine_def: int,
     )
 
 
-def _lines(ctx: Any, r: WesleyHillsResult, wh: Chapter95Summary, permit: Permit) -> list[dict[str, Any]]:
+def _lines(ctx: Context, r: WesleyHillsResult, wh: Chapter95Summary, permit: Permit) -> list[dict[str, Any]]:
     from treecalc.results import line
 
     daily, days = wh.daily_fine_max_usd, wh.continuing_days

@@ -6,7 +6,7 @@ read from its law file (``law/elm_grove.toml``), every line naming its section.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,12 +16,15 @@ from treecalc.results import Findings, Fund, Penalties, Permit, Replacement, lin
 from treecalc.rules.law_data import law
 from treecalc.schema import DONE, REMOVALS
 
+if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
+    from treecalc.assessment import Context
+
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("elm_grove", law("elm_grove")["site_why"])
 SECTIONS_APPLIED = ["§7-2", "§7-3", "§7-5"]
 READING_ITEMS = [("§7-5", "§7-5 'for each tree so removed': a removal proposed is no offence; one done is one")]
 
 
-def assess(ctx: Any) -> Findings:
+def assess(ctx: Context) -> Findings:
     site, assumed = resolve_site(ctx.site_in, SITE_DEFAULTS)
     ctx.assumptions.extend(assumed)
     trees, numbers = ctx.trees, ctx.law
