@@ -72,7 +72,7 @@ from treecalc.units import (
 __all__ = [
     "PermitCheck",
     "check_permit",
-    "ONE_LAW_INPUTS",
+    "one_law_inputs",
     "one_law_input",
     "review_standards",
     "work_time_allowed",
@@ -146,21 +146,23 @@ def _pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decima
 LAW = load_law_numbers("croton_on_hudson_120_excavation.toml")
 WH_LAW = load_law_numbers("wesley_hills_95_excavation.toml")
 
-_CHAPTER = {"croton_on_hudson": "Croton-on-Hudson Chapter 120", "wesley_hills": "Wesley Hills Chapter 95"}
-#: Inputs of :func:`check_permit` that one law reads and the other does not: name -> (the law that reads it,
-#: its section and what it decides). Given for the other law, ``term`` and ``cellar`` are refused (ValueError:
-#: :func:`one_law_input`); the retaining wall and the lot area, which the app passes for either law, are said
-#: in the notes. The command line refuses all four (exit 2), naming the flag.
-ONE_LAW_INPUTS: dict[str, tuple[str, str, str]] = {
-    "term": ("croton_on_hudson", LAW["permit_term"].section, "the permit term and idle time"),
-    "retaining_wall_height_ft": (
-        "croton_on_hudson",
-        LAW["retaining_wall_height"].section,
-        "a retaining wall over 4 ft needs a building permit",
-    ),
-    "lot_area_sqft": ("croton_on_hudson", LAW["lowering_area"].section, "lowering or stripping over half the lot"),
-    "cellar": ("wesley_hills", WH_LAW["cellar_multiple"].section, "a building permit stands as the permit"),
-}
+#: The excavation chapter of each law this module applies, by key (its rules are here).
+_EXCAVATION_LAW = {"croton_on_hudson": LAW, "wesley_hills": WH_LAW}
+
+
+def one_law_inputs() -> dict[str, tuple[str, str, str]]:
+    """Inputs of :func:`check_permit` that one law reads and another does not, as each law's record declares
+    them (:attr:`treecalc.jurisdictions.Jurisdiction.excavation_inputs`): name -> (the law that reads it, its
+    section and what it decides). Given for another law, ``term`` and ``cellar`` are refused (ValueError:
+    :func:`one_law_input`); the retaining wall and the lot area, which the app passes for either law, are said
+    in the notes. The command line refuses all four (exit 2), naming the flag."""
+    from treecalc import jurisdictions
+
+    return {
+        name: (r.key, _EXCAVATION_LAW[r.key][entry].section, what)
+        for r in jurisdictions.REGISTRY.values()
+        for name, (entry, what) in r.excavation_inputs.items()
+    }
 
 
 def one_law_input(name: str, jurisdiction: str, shown: str = "", refused: bool = True) -> str:
@@ -168,17 +170,20 @@ def one_law_input(name: str, jurisdiction: str, shown: str = "", refused: bool =
 
     ``refused``: the words of an error (leave it out, or choose the other law), else those of a note.
     """
-    law_key, section, what = ONE_LAW_INPUTS[name]
+    from treecalc import jurisdictions
+
+    law_key, section, what = one_law_inputs()[name]
     if law_key == jurisdiction:
         return ""
+    reader, own = jurisdictions.by_key(law_key), jurisdictions.by_key(jurisdiction)
     if refused:
-        other = f"give --jurisdiction {law_key.replace('_', '-')}" if shown.startswith("--") else f"use {law_key!r}"
+        other = f"give --jurisdiction {reader.user_spelling}" if shown.startswith("--") else f"use {law_key!r}"
         outcome = f"it would not be used; leave it out, or {other}"
     else:
         outcome = "it is not used"
     return (
-        f"{shown or name} is a {_CHAPTER[law_key]} input ({section}: {what}): "
-        f"{_CHAPTER[jurisdiction]} does not read it, so {outcome}"
+        f"{shown or name} is a {reader.chapters['excavation']} input ({section}: {what}): "
+        f"{own.chapters['excavation']} does not read it, so {outcome}"
     )
 
 

@@ -41,7 +41,7 @@ def _area_depths(values: list[str], flag: str) -> list[tuple[Decimal, Decimal]]:
     return out
 
 
-#: The flags of ``excavation check`` that one law reads (:data:`treecalc.excavation.ONE_LAW_INPUTS`):
+#: The flags of ``excavation check`` that one law reads (:func:`treecalc.excavation.one_law_inputs`):
 #: flag -> (its namespace attribute, the input of check_permit it sets).
 _ONE_LAW_FLAGS = (
     ("--permit-issued", "permit_issued", "term"),
