@@ -36,12 +36,11 @@ def _site_pairs(items: list[str]) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from treecalc import jurisdictions
     from treecalc.cli.common import add_options, add_switches
 
-    p = subparsers.add_parser(
-        "assess",
-        help="permits, replacement, fund and penalties for a survey (Croton-on-Hudson Ch. 208, Wesley Hills Ch. 95)",
-    )
+    laws = ", ".join(r.chapter for r in jurisdictions.REGISTRY.values())
+    p = subparsers.add_parser("assess", help=f"permits, replacement, fund and penalties for a survey ({laws})")
 
     def outputs() -> None:
         add_options(

@@ -131,7 +131,7 @@ def _print_check(r: Any) -> None:
         print(f"  [{mark}] {e['section']:<14} {e['explanation']}")
     for e in r.exemptions:
         print(f"  {'exempt' if e['applies'] else 'no exemption'}: {e['section']}: {e['explanation']}")
-    if r.jurisdiction == "wesley_hills":
+    if d["waiver_eligible"] is not None:  # a law with a waiver says it ("not applicable" with no operation)
         w = d["waiver_eligible"]
         print(f"  waiver possible (§95-3D(1)): {w if isinstance(w, str) else ('yes' if w else 'no')}")
     if r.building_permit:
