@@ -543,10 +543,7 @@ def assess(
     if schedule is not None:
         ctx.schedule = schedule
         method["fee_schedule"] = schedule.to_dict()
-    # an option only another law reads is never silently dropped: said here (the command line refuses it)
-    unread = jurisdictions.options_not_read(jkey, opts)
-    if unread:
-        warnings.append(jurisdictions.OptionsNotRead(jkey, unread).message(refused=False))
+    _options_not_read(jkey, opts, warnings)
     found = rules.assess(ctx)
     if (
         appraisal10 is not None
@@ -558,10 +555,7 @@ def assess(
 
         found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
     method["sections_applied"] = list(rules.SECTIONS_APPLIED)
-    # the rules' readings, then those it states of the assessment as a whole (Chapter 208: offences, dead trees)
-    items = reading_items(rules, record.name) + [
-        (str(sec), str(text)) for sec, text in getattr(rules, "ASSESSMENT_READING_ITEMS", ())
-    ]
+    items = _law_readings(rules, record.name)
     method["readings"] = [text for _, text in items]
     method["reading_items"] = [{"section": sec, "reading": text} for sec, text in items]
     if not len(trees):
@@ -576,6 +570,21 @@ def assess(
         method=method,
         **found._asdict(),  # permit, replacement, fund, penalties, lines, site, summary: treecalc.results.Findings
     )
+
+
+def _options_not_read(jkey: str, opts: AssessOptions, warnings: list[str]) -> None:
+    """An option only another law reads is never silently dropped: said here (the command line refuses it)."""
+    unread = jurisdictions.options_not_read(jkey, opts)
+    if unread:
+        warnings.append(jurisdictions.OptionsNotRead(jkey, unread).message(refused=False))
+
+
+def _law_readings(rules: Any, name: str) -> list[tuple[str, str]]:
+    """The rules' readings, then those they state of the assessment as a whole (Chapter 208: offences, dead
+    trees)."""
+    return reading_items(rules, name) + [
+        (str(sec), str(text)) for sec, text in getattr(rules, "ASSESSMENT_READING_ITEMS", ())
+    ]
 
 
 _SECTION = re.compile(r"§\s?\d+-\d+[A-Z]?(?:\(\w+\))*")
