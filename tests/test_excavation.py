@@ -866,3 +866,15 @@ def test_missing_facts_only_when_the_verdict_depends_on_them():
     assert r.permit_required is True and r.missing_facts == []
     # the same stripping alone depends on the lot area: listed
     assert check_permit(strip_topsoil_sqft=4000).missing_facts
+
+
+def test_the_95_3d1_waiver_is_decided_once_and_carried_by_the_building_permit_check():
+    from treecalc.excavation import wesley_hills_building_permit_check
+
+    # cellar 30 x 40 x 9 ft = 10,800 cu ft = 400 cu yd; fill 50, removed 60 cu yd: each within 2 x 400 (§95-3C(1))
+    alone = wesley_hills_building_permit_check(30, 40, 9, 50, 60)
+    # alone, it decides the waiver itself: 60 cu yd moved < 100 (§95-3D(1)), its third explanation
+    assert alone.waiver_eligible is True and [e["section"] for e in alone.explanations][-1] == "§95-3D(1)"
+    # given the waiver check_permit decided (there the stripping's depth was unknown), it decides nothing again
+    given = wesley_hills_building_permit_check(30, 40, 9, 50, 60, waiver="unknown")
+    assert given.waiver_eligible == "unknown" and [e["section"] for e in given.explanations] == ["§95-3C(1)"] * 2

@@ -1186,10 +1186,8 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
     bp = None
     if cellar is not None and any_op:
         L, W, D = cellar
-        bp = wesley_hills_building_permit_check(L, W, D, _cy(fill_cuft), _cy(exc_cuft)).to_dict()
-        # one waiver answer per check: the one above (the same reading; it also knows the stripping)
-        bp["explanations"] = bp["explanations"][:2]
-        bp["waiver_eligible"] = waiver
+        # the §95-3D(1) waiver is the one decided above (it also knows the stripping): one answer per check
+        bp = wesley_hills_building_permit_check(L, W, D, _cy(fill_cuft), _cy(exc_cuft), waiver=waiver).to_dict()
         explanations += [{**e, "holds": e["holds"]} for e in bp["explanations"]]
         if bp["building_permit_suffices"]:
             required = False
@@ -1307,7 +1305,7 @@ class WesleyHillsCheck:
     excavated_cy: Decimal
     building_permit_suffices: bool
     separate_permit_required: bool
-    waiver_eligible: bool
+    waiver_eligible: bool | str
     explanations: list[dict[str, Any]]
     notes: list[str]
 
@@ -1326,7 +1324,12 @@ class WesleyHillsCheck:
 
 
 def wesley_hills_building_permit_check(
-    cellar_length_ft: Any, cellar_width_ft: Any, cellar_depth_ft: Any, fill_cy: Any, excavated_cy: Any
+    cellar_length_ft: Any,
+    cellar_width_ft: Any,
+    cellar_depth_ft: Any,
+    fill_cy: Any,
+    excavated_cy: Any,
+    waiver: bool | str | None = None,
 ) -> WesleyHillsCheck:
     """Whether a building permit stands as the filling/excavation permit (Wesley Hills §95-3C(1)).
 
@@ -1338,6 +1341,9 @@ def wesley_hills_building_permit_check(
         Volume of fill added to the property (cubic yards).
     excavated_cy : number
         Volume of excavated material removed from the property (cubic yards).
+    waiver : bool or "unknown", optional
+        The §95-3D(1) waiver as :func:`check_permit` has decided it (it also knows the topsoil stripped);
+        not given, it is decided here by the same one reading (:func:`wesley_hills_waiver`).
 
     Returns
     -------
@@ -1362,8 +1368,6 @@ def wesley_hills_building_permit_check(
     # §95-3C(1): "does not exceed two times" -> <= 2x, each of fill and removed material.
     fill_ok, exc_ok = f <= limit, e <= limit
     suffices = fill_ok and exc_ok
-    w = wesley_hills_waiver(e, f)  # §95-3D(1): "less than 100 cubic yards", the one reading
-    waiver = w["eligible"]
     expl = [
         {
             "section": "§95-3C(1)",
@@ -1377,8 +1381,11 @@ def wesley_hills_building_permit_check(
             "explanation": f"excavated material removed {round2(e):,.2f} cu yd vs limit {round2(limit):,.2f} cu yd "
             f"({'within' if exc_ok else 'exceeds'})",
         },
-        {"section": w["section"], "holds": waiver, "explanation": w["explanation"]},
     ]
+    if waiver is None:  # §95-3D(1): "less than 100 cubic yards", the one reading, decided once
+        w = wesley_hills_waiver(e, f)
+        waiver = w["eligible"]
+        expl.append({"section": w["section"], "holds": waiver, "explanation": w["explanation"]})
     notes = [
         f"cellar and foundation volume {_fmt(L)} x {_fmt(W)} x {_fmt(D)} ft = {_fmt(L * W * D)} cu ft = "
         f"{round2(vol):,.2f} cu yd (outside dimensions, cellar floor to top of foundation)",
