@@ -290,6 +290,11 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
         "each cost is the assessment of that set of removals: planting (§208-22D) + payment in lieu "
         "(§208-24) + the civil penalty maximum of definite offences (§208-29B); permit fees are not included"
     )
+    notes.append(
+        f"exact search: {runs:,} assessments instead of one per subset; the optional trees fall into "
+        f"{len(classes)} class(es) the law reads alike but for size, and within a class only sets that hold "
+        "every smaller, less valuable tree of any they hold are assessed (removing such a tree never costs more)"
+    )
     return Plan(
         jurisdiction=jurisdiction,
         must_remove=[tags[i] for i in np.flatnonzero(must)],
