@@ -1315,13 +1315,18 @@ def _replacement(book: _Book, a: Any) -> None:
             for x in items:
                 g.note(name[:-1].capitalize(), _text(x))
     if plan and hasattr(a, "trees"):  # the replacements against the trees removed, with mortality
-        from treecalc.projection import summary
+        from treecalc.projection import PLANTED, REMOVED, projection, summary
 
         ps = summary(a)
         g.blank()
         g.subtitle(f"{ps['years']}-year projection")
         g.note("Mortality", f"{ps['mortality_rate']:.1%} of the trees die each year ({ps['mortality_source']})")
         g.note("Payback", _text(ps["payback"]))
+        # the chart's figures, year by year (expected annual benefits under that mortality)
+        wide = projection(a, ps["years"]).pivot(index="year", columns="series", values="value_usd")
+        g.header(["Years from now", f"{REMOVED} ($/yr)", f"{PLANTED} ($/yr)"])
+        for year, row in wide.iterrows():
+            g.add([int(year), float(row.get(REMOVED, 0.0)), float(row.get(PLANTED, 0.0))], [None, USD, USD])
     widths = g.widths()
     widths[0] = max(widths[0], 30)
     if plan_hdr:
