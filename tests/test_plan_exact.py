@@ -102,3 +102,25 @@ def test_the_catalogue_columns_the_rules_read_are_part_of_a_class():
     for f in rules.glob("*.py"):
         read |= set(re.findall(r'catalogue\["(\w+)"\]', f.read_text()))
     assert read <= set(SPECIES_LAW_COLUMNS), read
+
+
+def test_wesley_hills_equals_brute_force_and_says_why_nothing_is_replaced(tmp_path):
+    # Chapter 95: lot-line trees of 6 in or more need a permit (§95-3A(1)(e)); no replacement-value rule
+    f = tmp_path / "wh.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Action,Condition,Must remove,Within 20 ft of a lot line\n"
+        "W1,Acer rubrum,12,Remove,Good,Yes,No\nW2,Acer rubrum,5,Remove,Good,,No\nW3,Acer rubrum,7,Remove,Good,,Yes\n"
+        "W4,Quercus rubra,7,Remove,Good,,Yes\nW5,Acer saccharum,11,Remove,Fair,,No\n"
+        "W6,Tilia americana,16,Remove,Good,,Yes\nW7,Betula lenta,6,Remove,Good,,Yes\nW8,Quercus alba,20,Retain,Good,,No\n"
+    )
+    survey = read_survey(f)
+    p = plan(survey, jurisdiction="wesley_hills")
+    opt = ["W2", "W3", "W4", "W5", "W6", "W7"]
+    assert p.jurisdiction == "wesley_hills" and p.optional == opt and p.assessments < 2 ** len(opt)
+    best, cost_of = _brute(survey, opt, jurisdiction="wesley_hills")
+    for s in p.frontier:
+        assert s.cost_usd == pytest.approx(float(best[s.k]), abs=0.001)
+        assert float(cost_of[frozenset(s.remove[1:])]) == pytest.approx(s.cost_usd, abs=0.001)
+    # the reason names the chapter's want of a replacement rule, never an empty "()"
+    first = p.frontier[0].reasons[0]
+    assert "()" not in first and "no replacement-value rule" in first

@@ -361,8 +361,9 @@ def reasons(
             plural = "s" if under != 1 else ""
             why = f"the permit is for {under} tree{plural}; {rep.get('section')} replaces under a permit for {least} or more"
         else:
-            why = rep.get("percent_note") or rep.get("section")
-        verdict += f" and no replacement ({why})"
+            # a jurisdiction without a replacement rule (Wesley Hills Chapter 95) says so in its notes
+            why = rep.get("percent_note") or rep.get("section") or "; ".join(rep.get("notes") or [])
+        verdict += f" and no replacement ({why})" if why else " and no replacement"
     out = [f"{_what_changes(chosen, prev, tags, must)} makes {count}: {verdict}."]
     planting, in_lieu, penalty = costs(a)
     total = planting + in_lieu + penalty
