@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.app import third_pass_surveys as surveys
 from tests.app.test_browser import _amount, _metric
-from tests.app.test_browser_third_pass import _download, _nav, _no_errors, _open, _settle, _upload, _write
+from tests.app.test_browser_user_surveys import _download, _nav, _no_errors, _open, _settle, _upload, _write
+from tests.helpers import app_surveys as surveys
 
 pytestmark = [pytest.mark.slow]
 

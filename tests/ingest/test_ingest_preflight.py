@@ -12,11 +12,11 @@ import io
 import re
 import zipfile
 
-import hostile_builders as hb
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import hostile as hb
 from treecalc.ingest import SurveyError, read_survey, sources
 from treecalc.ingest.columns import column_letters
 from treecalc.ingest.limits import Limits

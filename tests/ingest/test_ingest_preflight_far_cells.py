@@ -9,9 +9,9 @@ by the pre-flight, old and new, to the reader (which, at XFD1048576, asks for 55
 
 from __future__ import annotations
 
-import hostile_builders as hb
 import pytest
 
+from tests.helpers import hostile as hb
 from treecalc.ingest import SurveyError, read_survey
 from treecalc.ingest.limits import Limits
 

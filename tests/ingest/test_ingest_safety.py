@@ -10,10 +10,10 @@ import sys
 import time
 import zipfile
 
-import hostile_builders as hb
 import pytest
-from ingest_builders import HEADER, ROWS, write_text, write_xlsx
 
+from tests.helpers import hostile as hb
+from tests.helpers.ingest import HEADER, ROWS, write_text, write_xlsx
 from treecalc.ingest import SurveyError, limits, read_survey
 
 BILLION_LAUGHS = b"""<?xml version="1.0"?>
@@ -181,7 +181,7 @@ def test_unsupported_extension_by_content(tmp_path, good_xlsx):
 
 # ------------------------------------------------------------------ hostile classes (issue 10)
 #
-# Each hostile file is generated here (hostile_builders); the command line runs in a subprocess under
+# Each hostile file is generated here (tests/helpers/hostile.py); the command line runs in a subprocess under
 # a 3 GB address-space limit and a 30 s timeout, as an attacker's upload would, and must end in exit 2
 # with a message (or exit 0), never a traceback, a signal death or a hang.
 

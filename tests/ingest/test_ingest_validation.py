@@ -6,9 +6,9 @@ import datetime as dt
 import json
 
 import pytest
-from ingest_builders import patch_cell, read_csv_text, write_text, write_xlsx, xlsx_bytes
 from openpyxl import Workbook
 
+from tests.helpers.ingest import patch_cell, read_csv_text, write_text, write_xlsx, xlsx_bytes
 from treecalc.ingest import REJECTION_KINDS, read_survey
 
 HEADER = ["Tag", "Species", "DBH (in.)", "Condition"]

@@ -7,10 +7,6 @@ assumed fact: it belongs with the conditional amounts, not in ``civil_penalty_ma
 only (facts given)", treecalc.results.Penalties), and the literal reading's figure is then the one to weigh.
 """
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
 from test_croton_offences import STOCK, survey
 
 from treecalc.assessment import assess
