@@ -1,4 +1,4 @@
-"""The app's second pass (issue 11): what is downloaded is what is shown, a plain answer per role.
+"""The app: what is downloaded is what is shown, a plain answer per role.
 
 Headless (Streamlit ``AppTest``) on a small survey written in the test, not the bundled sample:
 three red oaks removed and two retained on a lot with no residence, which needs a permit

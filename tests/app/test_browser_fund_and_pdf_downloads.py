@@ -1,4 +1,4 @@
-"""In Chromium (Playwright), on ``streamlit run app.py``: the fourth review's fixes as a user downloads them.
+"""In Chromium (Playwright), on ``streamlit run app.py``: the Fund page's fund.csv and the PDF as a user downloads them.
 
 An xlsx survey of my own is uploaded on the Survey page; the Fund page's ``fund.csv`` and the printable
 report (PDF) are downloaded and read back, and the server's log is read for the warnings it gave

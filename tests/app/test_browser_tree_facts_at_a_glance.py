@@ -1,4 +1,4 @@
-"""In Chromium: the app's third pass, per-tree facts and reading at a glance, on surveys written here.
+"""In Chromium: per-tree facts and reading at a glance, on surveys written here.
 
 Items: a tree's facts edited where they are seen (the tree table, a tick per removal on the Permit page, a
 flag the notes suggest); the figures in sight at 1,280 px; one total per figure; the site facts as a form

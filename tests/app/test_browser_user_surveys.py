@@ -1,4 +1,4 @@
-"""In Chromium (Playwright, ``/usr/bin/chromium``): the app's third pass, each item on a survey written here.
+"""In Chromium (Playwright, ``/usr/bin/chromium``): the app on surveys users send, written here.
 
 The surveys (``tests/helpers/app_surveys.py``) are what users send, not the bundled sample: an arborist's 25-tree
 field survey (a title row, multi-stem trees, a misspelled species), a developer's 8-tree application, a

@@ -1,4 +1,4 @@
-"""The app's third pass, headless (Streamlit ``AppTest``): what a browser cannot type into a canvas grid
+"""The app headless (Streamlit ``AppTest``): what a browser cannot type into a canvas grid
 reliably, and the helpers behind the tree picker and the tree table."""
 
 from __future__ import annotations

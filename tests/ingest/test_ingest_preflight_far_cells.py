@@ -1,4 +1,4 @@
-"""Review 2: references the pre-flight misread but calamine places far away (issue 12's pre-flight).
+"""References the pre-flight could misread but calamine places far away: each is measured where calamine puts it.
 
 calamine (python-calamine 0.9) takes a cell's *last* ``r`` attribute (its attribute reader keeps going
 after the first), reads a quoted ``>`` as part of an attribute value, takes any number of leading zeros

@@ -1,4 +1,4 @@
-"""Review 1: §208-29B(7)'s pending clause on the definite maximum must rest on facts given.
+"""§208-29B(7)'s pending clause on the definite maximum must rest on facts given.
 
 The reading (README, Readings): one tree harmed while an application was pending is not doubled by itself;
 the clause doubles when "a tree harmed while pending broke another provision too". When that other provision

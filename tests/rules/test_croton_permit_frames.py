@@ -1,4 +1,4 @@
-"""A Chapter 208 rule given a permit result of another frame reads its own frame's actions (f86b432)."""
+"""A Chapter 208 rule given a permit result of another frame reads its own frame's actions."""
 
 from tests.helpers.rules import make_trees
 from treecalc import data
