@@ -228,7 +228,7 @@ class Assessment:
         return r if isinstance(r, pd.DataFrame) else pd.DataFrame()
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of ``treecalc assess --json`` : :func:`treecalc.report.json.assessment_json`."""
+        """The JSON object of ``treecalc assess --json``: :func:`treecalc.report.json.assessment_json`."""
         from treecalc.report.json import assessment_json
 
         return assessment_json(self)
