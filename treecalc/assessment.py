@@ -41,7 +41,7 @@ from treecalc.units import in_range, money, percent_of_up
 
 SURVEY_FLAGS = FLAG_FIELDS  # the one list: treecalc.schema
 
-#: The offence reading (issue 9), stated in method["readings"] and in the penalty notes.
+#: The offence reading (§208-29; README, "Readings"), stated in method["readings"] and in the penalty notes.
 OFFENCE_READING = croton.OFFENCE_READING_208
 #: The statement's line on dead trees (condition dead, or a census status "Dead").
 DEAD_TREE_LINE = "no leaf area, so no environmental value: annual benefits 0 and value 0 on every basis"
@@ -228,7 +228,7 @@ class Assessment:
         return r if isinstance(r, pd.DataFrame) else pd.DataFrame()
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of ``treecalc assess --json`` (see the issue's Interface): :func:`treecalc.report.json.assessment_json`."""
+        """The JSON object of ``treecalc assess --json``: :func:`treecalc.report.json.assessment_json`."""
         from treecalc.report.json import assessment_json
 
         return assessment_json(self)

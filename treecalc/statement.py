@@ -1,4 +1,4 @@
-"""The Excel statement of an assessment (issue 4, "The statement").
+"""The Excel statement of an assessment: one workbook a permit reviewer can check line by line.
 
 ``write_statement(assessment, path_or_buffer)`` writes one ``.xlsx`` workbook;
 ``statement_bytes(assessment)`` returns the same workbook as bytes (the app's
@@ -44,8 +44,8 @@ memory (strings are then inline strings). The small sheets are written one
 XlsxWriter call per cell; the body of the Trees and Rejected rows tables is
 encoded a column at a time and streamed into XlsxWriter's row file as whole
 rows (:class:`_StreamSheet`), because one call per cell costs ~5 µs and a
-50,000-tree Trees sheet has ~2.5 million cells (issue 12: 8 s for the whole
-statement). Both paths write the same cells (a test compares them).
+50,000-tree Trees sheet has ~2.5 million cells (8 s for the whole statement
+that way). Both paths write the same cells (a test compares them).
 """
 
 from __future__ import annotations
@@ -1255,7 +1255,7 @@ def _replacement(book: _Book, a: Any) -> None:
         default_section=section,
         tables=tables,
     )
-    # issue 9: the parts of §208-22 (120% on trees harmed in offences, 90% on removals proposed under a permit)
+    # the parts of §208-22 (120% on trees harmed in offences, 90% on removals proposed under a permit)
     parts = [{k: v for k, v in p.items() if k != "tags"} for p in _records(_get(rep, "parts", []))]
     if parts:
         tables.insert(
@@ -1408,7 +1408,7 @@ def _penalties(book: _Book, a: Any) -> None:
     )
     last_kv = g.next_row - 1
 
-    # issue 9: definite offences (facts given) and conditional ones (an assumed fact) apart, each tree with
+    # definite offences (facts given) and conditional ones (an assumed fact) apart, each tree with
     # its own sections; then the trees harmed that are no offence, with the reason
     per_tree = _records(_get(pen, "per_tree", []))
     groups = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_support import (
-    printable,  # the PDF report (issue 11)
+    printable,  # the PDF report
     state,
     ui,
     views,
@@ -134,7 +134,7 @@ def body() -> None:
     with st.expander("All fund figures"):
         st.dataframe(table, width="stretch", hide_index=True)
     ui.page_downloads("fund", {"Fund": table})
-    printable.pdf_button("fund")  # the printable report (issue 11)
+    printable.pdf_button("fund")  # the printable report (PDF) of this page's figures
 
 
 ui.run_page(

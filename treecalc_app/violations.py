@@ -8,7 +8,7 @@ import streamlit as st
 
 from app_support import (
     picker,
-    printable,  # the PDF report (issue 11)
+    printable,  # the PDF report
     state,
     ui,
     views,
@@ -237,7 +237,7 @@ def body() -> None:
     for n in get(pen, "notes") or []:
         st.caption(f"• {views.readable(n)}")
     ui.page_downloads("violations", {"Penalties per tree": views.labelled(per_tree, a) if len(per_tree) else None})
-    printable.pdf_button("violations")  # the printable report (issue 11)
+    printable.pdf_button("violations")  # the printable report (PDF) of this page's figures
 
 
 ui.run_page("Violations & penalties", body, law=True)

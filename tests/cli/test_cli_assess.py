@@ -2,17 +2,13 @@
 
 import json
 import math
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "rules"))
-from rules_helpers import make_trees  # noqa: E402
-
 import treecalc.assessment as assessment  # noqa: E402
+from tests.helpers.rules import make_trees
 from treecalc.cli import main  # noqa: E402
 
 

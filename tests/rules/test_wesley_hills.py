@@ -2,8 +2,7 @@
 
 import re
 
-from rules_helpers import make_trees
-
+from tests.helpers.rules import make_trees
 from treecalc.rules import law
 from treecalc.rules import wesley_hills as W
 from treecalc.rules.croton_on_hudson import resolve_site

@@ -30,7 +30,7 @@ SITE_FIELDS: dict[str, str] = {
     "application_pending": "bool",
     "prior_violation_within_year": "bool",
     "village_work": "bool",
-    # issue 9: every fact the law engines read (treecalc.rules.*.SITE_DEFAULTS) is a Site sheet field too
+    # every fact the law engines read (treecalc.rules.*.SITE_DEFAULTS) is a Site sheet field too
     "permit_held": "bool",
     "department_approval": "bool",
     "prior_removals_without_permit": "int",

@@ -100,7 +100,7 @@ def _plan_cost_cents(plan: list[dict[str, Any]]) -> int:
 
 
 def assessment_json(a: Assessment) -> dict[str, Any]:
-    """The JSON object of ``treecalc assess --json`` (see issue 2's Interface; issue 9's keys)."""
+    """The JSON object of ``treecalc assess --json``: every figure of the assessment, totals also in cents."""
     return _assessment_object(a, records, plain_rows)
 
 
@@ -176,7 +176,7 @@ def _assessment_object(
         "civil_penalty_doubled": pen.get("doubled") if croton_j else None,
         "criminal_fine_max_usd": pen.get("criminal_fine_max_usd") if croton_j else None,
         "fine_max_usd": wh.get("fine_max_usd") if not croton_j else None,
-        # issue 9: offences resting on an assumed fact, summed apart from the maxima (definite offences)
+        # offences resting on an assumed fact, summed apart from the maxima (definite offences, facts given)
         "civil_penalty_conditional_usd": pen.get("civil_penalty_conditional_usd") if croton_j else None,
         "criminal_fine_conditional_usd": pen.get("criminal_fine_conditional_usd") if croton_j else None,
         "fine_conditional_usd": pen.get("fine_conditional_usd") if not croton_j else None,

@@ -664,7 +664,7 @@ def _tree_yes(trees: pd.DataFrame, col: str) -> np.ndarray:
 
 @dataclass
 class OffenceResult:
-    """§ 208-29: which harmed trees are offences (a-d of issue 9's reading) and on what."""
+    """§ 208-29: which harmed trees are offences (a-d of the offence reading, OFFENCE_READING_208) and on what."""
 
     offence: np.ndarray  # per tree
     definite: np.ndarray  # an offence resting only on facts given

@@ -1,4 +1,4 @@
-"""Review 2: references the pre-flight misread but calamine places far away (issue 12's pre-flight).
+"""References the pre-flight could misread but calamine places far away: each is measured where calamine puts it.
 
 calamine (python-calamine 0.9) takes a cell's *last* ``r`` attribute (its attribute reader keeps going
 after the first), reads a quoted ``>`` as part of an attribute value, takes any number of leading zeros
@@ -9,9 +9,9 @@ by the pre-flight, old and new, to the reader (which, at XFD1048576, asks for 55
 
 from __future__ import annotations
 
-import hostile_builders as hb
 import pytest
 
+from tests.helpers import hostile as hb
 from treecalc.ingest import SurveyError, read_survey
 from treecalc.ingest.limits import Limits
 

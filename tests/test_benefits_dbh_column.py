@@ -1,4 +1,4 @@
-"""compute_benefits' dbh_in column is the output's own (f7e2657 wrapped the input's float64 data)."""
+"""compute_benefits' dbh_in column is the output's own, never a view of the input's float64 data."""
 
 import numpy as np
 import pandas as pd

@@ -1,6 +1,6 @@
-"""In Chromium (Playwright, ``/usr/bin/chromium``): the app's third pass, each item on a survey written here.
+"""In Chromium (Playwright, ``/usr/bin/chromium``): the app on surveys users send, written here.
 
-The surveys (``third_pass_surveys.py``) are what users send, not the bundled sample: an arborist's 25-tree
+The surveys (``tests/helpers/app_surveys.py``) are what users send, not the bundled sample: an arborist's 25-tree
 field survey (a title row, multi-stem trees, a misspelled species), a developer's 8-tree application, a
 5-tree violation on a steep slope. Uses the ``server`` fixture of ``test_browser.py``.
 """
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.app import third_pass_surveys as surveys
-from tests.app.browser_nav import click_sidebar_page
-from tests.app.browser_nav import upload as _upload
 from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _amount, _metric
+from tests.helpers import app_surveys as surveys
+from tests.helpers.browser_nav import click_sidebar_page
+from tests.helpers.browser_nav import upload as _upload
 
 pytestmark = [
     pytest.mark.slow,

@@ -1,19 +1,14 @@
-"""The app's third pass, headless (Streamlit ``AppTest``): what a browser cannot type into a canvas grid
+"""The app headless (Streamlit ``AppTest``): what a browser cannot type into a canvas grid
 reliably, and the helpers behind the tree picker and the tree table."""
 
 from __future__ import annotations
 
 import io
-import sys
-from pathlib import Path
 
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from tests.app import third_pass_surveys as surveys  # noqa: E402
-from tests.app.test_companion_pages import _page, _rows  # noqa: E402
+from tests.app.test_companion_pages import _page, _rows
+from tests.helpers import app_surveys as surveys
 
 
 def test_a_payment_row_without_its_amount_is_refused_not_dropped():

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.browser_nav import click_sidebar_page
-from tests.app.browser_nav import upload as _upload
-from tests.app.test_app_second_pass import BLOB
+from tests.app.test_app_downloads_and_roles import BLOB
 from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _amount, _metric
+from tests.helpers.browser_nav import click_sidebar_page
+from tests.helpers.browser_nav import upload as _upload
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
 
@@ -80,7 +80,7 @@ def test_statement_download_is_the_upload_and_options_on_screen(server, tmp_path
             browser.close()
     title, items = _summary(got)
     assert survey.name in title, title  # the upload, not the bundled sample
-    # 3 oaks removed without a permit: 8 red maples needed (worked by hand in test_app_second_pass: 467.18 /
+    # 3 oaks removed without a permit: 8 red maples needed (worked by hand in test_app_downloads_and_roles: 467.18 /
     # 64.68 = 7.22 at $0.008/gal stormwater); none planted, 8 x $450 placeholder fee = $3,600
     assert _amount(lieu_text) == 8 == items["Trees not planted (in lieu)"]
     assert _amount(fund_text) == 3600 == float(items["Payment in lieu to the Tree Preservation Fund"])
@@ -106,10 +106,7 @@ def _headlines(page) -> list[dict]:
 @pytest.mark.parametrize("width", [1100, 390])
 def test_no_headline_is_cut_off(server, tmp_path, width):
     sync_api = pytest.importorskip("playwright.sync_api")
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    from app_permit_update import make_survey
+    from benchmarks.app_permit_update import make_survey
 
     survey = tmp_path / "village_2000.xlsx"  # big enough for seven-figure sums
     survey.write_bytes(make_survey(2000))

@@ -1,7 +1,6 @@
-"""A Chapter 208 rule given a permit result of another frame reads its own frame's actions (f86b432)."""
+"""A Chapter 208 rule given a permit result of another frame reads its own frame's actions."""
 
-from rules_helpers import make_trees
-
+from tests.helpers.rules import make_trees
 from treecalc import data
 from treecalc.rules import croton_on_hudson as C
 from treecalc.rules import law

@@ -1,4 +1,4 @@
-"""Review 1: §208-29B(7)'s pending clause on the definite maximum must rest on facts given.
+"""§208-29B(7)'s pending clause on the definite maximum must rest on facts given.
 
 The reading (README, Readings): one tree harmed while an application was pending is not doubled by itself;
 the clause doubles when "a tree harmed while pending broke another provision too". When that other provision
@@ -7,10 +7,6 @@ assumed fact: it belongs with the conditional amounts, not in ``civil_penalty_ma
 only (facts given)", treecalc.results.Penalties), and the literal reading's figure is then the one to weigh.
 """
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
 from test_croton_offences import STOCK, survey
 
 from treecalc.assessment import assess

@@ -1,4 +1,4 @@
-"""Review 1: the planting plan's value of one replacement tree is on the same basis as the value planted."""
+"""The planting plan's value of one replacement tree is on the same basis as the value planted."""
 
 import pandas as pd
 

@@ -1,4 +1,4 @@
-"""In Chromium: the app's third pass, per-tree facts and reading at a glance, on surveys written here.
+"""In Chromium: per-tree facts and reading at a glance, on surveys written here.
 
 Items: a tree's facts edited where they are seen (the tree table, a tick per removal on the Permit page, a
 flag the notes suggest); the figures in sight at 1,280 px; one total per figure; the site facts as a form
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.app import third_pass_surveys as surveys
 from tests.app.test_browser import _amount, _metric
-from tests.app.test_browser_third_pass import _download, _nav, _no_errors, _open, _settle, _upload, _write
+from tests.app.test_browser_user_surveys import _download, _nav, _no_errors, _open, _settle, _upload, _write
+from tests.helpers import app_surveys as surveys
 
 pytestmark = [pytest.mark.slow]
 

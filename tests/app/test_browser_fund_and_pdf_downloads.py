@@ -1,4 +1,4 @@
-"""In Chromium (Playwright), on ``streamlit run app.py``: the fourth review's fixes as a user downloads them.
+"""In Chromium (Playwright), on ``streamlit run app.py``: the Fund page's fund.csv and the PDF as a user downloads them.
 
 An xlsx survey of my own is uploaded on the Survey page; the Fund page's ``fund.csv`` and the printable
 report (PDF) are downloaded and read back, and the server's log is read for the warnings it gave
@@ -86,6 +86,6 @@ def test_fund_csv_and_pdf_downloads_carry_the_fixed_text_and_the_log_stays_clean
     assert "6 DBH (in) '-4' is not a positive diameter -4 " in part
     assert "7 DBH (in) no DBH given" in part
     # no warning in the server's log (Streamlit logs Arrow's refusal at INFO: the frame is checked in
-    # test_review4_display.py)
+    # test_display_money_and_tables.py)
     assert "ScriptRunContext" not in log and "WARNING" not in log, log[-3000:]
     logging.getLogger(__name__).info("server log: %s", log)

@@ -1,4 +1,4 @@
-"""The fourth review's display defects: dollar signs, a number not set, fund.csv labels, the in-lieu note,
+"""What the pages display: dollar signs, a number not set, fund.csv labels, the in-lieu note,
 and the rejected-rows table's Arrow conversion."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The app's second pass (issue 11): what is downloaded is what is shown, a plain answer per role.
+"""The app: what is downloaded is what is shown, a plain answer per role.
 
 Headless (Streamlit ``AppTest``) on a small survey written in the test, not the bundled sample:
 three red oaks removed and two retained on a lot with no residence, which needs a permit
@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import io
 import re
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
