@@ -5,7 +5,6 @@ permit under §208-19A(1), 90% replacement under §208-22A), not the bundled sam
 from __future__ import annotations
 
 import io
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -75,7 +74,6 @@ def test_statement_has_the_projection_rate_and_payback(lot, tmp_path):
 
 
 def test_permit_page_shows_the_projection_rate_and_payback(lot):
-    sys.path.insert(0, str(ROOT))
     from streamlit.testing.v1 import AppTest
 
     want = summary(treecalc.assess(read_survey(lot)))
