@@ -205,6 +205,22 @@ def test_the_zone_is_found_from_coordinates(lat, lon, zone):
     assert climate_zones.zone_at(lat, lon).zone == zone
 
 
+def test_honolulu_lies_in_the_tropical_zone_whose_reference_city_it_is():
+    # OpenTreeMap's Tropical polygon is southern Florida only; the build adds Hawaii's extent (18.92-28.45 N,
+    # 154.80-178.37 W) to it. Honolulu (21.31, -157.86), Hilo (19.72, -155.08) and Lihue (21.98, -159.37) are in
+    # it, with no other zone within 10 km; Key West (24.56, -81.78) is still in it; a point 2 deg east of the
+    # islands (20.0, -152.5) is in no zone
+    for lat, lon in ((21.31, -157.86), (19.72, -155.08), (21.98, -159.37), (24.56, -81.78)):
+        hit = climate_zones.zone_at(lat, lon)
+        assert hit.zone == "TropicPacXXX" and hit.near == {}, (lat, lon)
+    assert climate_zones.zone_at(20.0, -152.5).zone is None
+    r = benefits("Acer rubrum", 12, latitude=21.31, longitude=-157.86, valuations=False)
+    assert r["zone"] == "TropicPacXXX" and r["zone_found_from"] == "coordinates"
+    log = pd.read_csv(data.SPECIES_DIR / "zones" / "build_log.csv", keep_default_na=False)
+    added = log[(log.zone == "TropicPacXXX") & log["item"].str.startswith("box")]
+    assert len(added) == 1 and "PSW-GTR-216" in added["reason"].iloc[0] and "issue #45" in added["reason"].iloc[0]
+
+
 def test_near_a_boundary_the_other_zones_total_is_given():
     r = benefits("Acer rubrum", 12, latitude=43.6, longitude=-116.2, valuations=False)
     other = benefits("Acer rubrum", 12, zone="TpIntWBOI", valuations=False)
