@@ -221,6 +221,37 @@ def test_honolulu_lies_in_the_tropical_zone_whose_reference_city_it_is():
     assert len(added) == 1 and "PSW-GTR-216" in added["reason"].iloc[0] and "issue #45" in added["reason"].iloc[0]
 
 
+def test_many_points_at_once_give_each_point_its_own_answer():
+    # one call over 2,000 points (the vectorised per-zone tests) against one call per point, at the cities above,
+    # Honolulu, a point in no zone (0, 0), Boise (near Temperate Interior West, 43.6, -116.2) and points between
+    rng = np.random.default_rng(3)
+    fixed = [
+        (35.23, -80.84),
+        (44.98, -93.27),
+        (28.54, -81.38),
+        (41.2, -73.88),
+        (21.31, -157.86),
+        (0.0, 0.0),
+        (43.6, -116.2),
+    ]
+    lat = np.r_[[p[0] for p in fixed], rng.uniform(24, 49, 2000)]
+    lon = np.r_[[p[1] for p in fixed], rng.uniform(-125, -66, 2000)]
+    together = climate_zones.zones_at(lat, lon)
+    some = rng.choice(len(lat), 60, replace=False).tolist()
+    for k in list(range(len(fixed))) + some:
+        assert together[k] == climate_zones.zone_at(float(lat[k]), float(lon[k])), k
+    assert [h.zone for h in together[:7]] == [
+        "PiedmtCLT",
+        "MidWstMSP",
+        "CenFlaXXX",
+        "NoEastXXX",
+        "TropicPacXXX",
+        None,
+        "NMtnPrFNL",
+    ]
+    assert "TpIntWBOI" in together[6].near and together[6].near["TpIntWBOI"] <= 10.0
+
+
 def test_near_a_boundary_the_other_zones_total_is_given():
     r = benefits("Acer rubrum", 12, latitude=43.6, longitude=-116.2, valuations=False)
     other = benefits("Acer rubrum", 12, zone="TpIntWBOI", valuations=False)
