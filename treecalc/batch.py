@@ -2,10 +2,11 @@
 
 The input is Parquet or CSV, one file or a folder of partitions (``*.parquet``, ``*.csv``), with the columns
 :func:`treecalc.benefits.compute_benefits` reads (``species`` or ``species_code``, ``dbh_in``, optional
-``land_use`` and ``zone``); any other column (a tree id) is carried through. Each partition is valued by
-``compute_benefits`` itself (``dask.dataframe`` ``map_partitions``), so a partition's figures are the
-single-process figures cell for cell; the work runs on the :mod:`dask.distributed` scheduler at
-``scheduler`` when given, else on a :class:`distributed.LocalCluster` of ``workers`` processes.
+``land_use`` and ``zone``); any other column (a tree id) is carried through. Each partition (a
+``dask.dataframe`` partition, read on the worker) is valued by ``compute_benefits`` itself and written there
+as its own Parquet file, so a partition's figures are the single-process figures cell for cell; the work
+runs on the :mod:`dask.distributed` scheduler at ``scheduler`` when given, else on a
+:class:`distributed.LocalCluster` of ``workers`` processes of ``threads`` threads.
 """
 
 from __future__ import annotations
@@ -104,17 +105,20 @@ def benefits_batch(
     source: str | Path,
     out: str | Path,
     scheduler: str | None = None,
-    workers: int = 2,
+    workers: int = 1,
     params: BenefitParams | None = None,
     client: Any = None,
-    threads: int = 1,
+    threads: int = 2,
 ) -> BatchResult:
     """Value every tree of ``source`` on Dask and write the benefits per tree to ``out`` (a Parquet folder).
 
     Each task reads its partition from the input files on its worker, values it, and writes its own Parquet
     file there (``part.<k>.parquet``); nothing but a row count comes back, so the client never holds the trees.
     The tables are loaded once per worker process before the partitions (``_warm``). A local cluster runs
-    ``workers`` processes of ``threads`` threads (numpy releases the GIL in the table lookups)."""
+    ``workers`` processes of ``threads`` threads; the default, one process of two threads, shares one copy of
+    the tables (numpy and Arrow release the GIL in the lookups and the Parquet reads and writes) and measured
+    1.75 x one thread, where two processes of one thread measured 0.72 x on this loaded 2-core machine
+    (``benchmarks/batch.py``; README "Beyond one machine")."""
     import dask
     from distributed import Client, LocalCluster
 
