@@ -310,3 +310,25 @@ def test_survey_exports_benefits_and_opentreemaps_layout(tmp_path, capsys):
     assert otm["point x"].iloc[0] == -80.84 and otm["i-tree region"].iloc[0] == "MidWstMSP"
     assert main(["survey", str(f), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["zone"]["zone"] == "PiedmtCLT"
+
+
+def test_survey_exports_an_existing_inventory_for_itree_eco(tmp_path, capsys):
+    import io
+
+    from treecalc.cli import main
+
+    f = tmp_path / "eco.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Condition,Latitude,Longitude\n"
+        "E1,Acer rubrum,12,Good,35.23,-80.84\n"
+        "E2,Fraxinus americana,20.5,Dead,35.24,-80.85\n",
+        encoding="utf-8",
+    )
+    assert main(["survey", str(f), "--export", "itree-eco"]) == 0
+    eco = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    # Eco's two required variables, species and DBH (inches as read), the tag and the coordinates as given;
+    # the dead ash 100 % dieback, the living maple's dieback not given
+    assert list(eco.columns) == ["Tree ID", "Species", "DBH (in)", "Latitude", "Longitude", "Percent Dieback"]
+    assert eco["Tree ID"].tolist() == ["E1", "E2"] and eco["Species"].tolist() == ["Acer rubrum", "Fraxinus americana"]
+    assert eco["DBH (in)"].tolist() == [12.0, 20.5] and eco["Latitude"].tolist() == [35.23, 35.24]
+    assert eco["Percent Dieback"].isna().iloc[0] and eco["Percent Dieback"].iloc[1] == 100
