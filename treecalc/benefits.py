@@ -1154,7 +1154,17 @@ def benefits(
     }
     if valuations:
         out.update(_valuations(code, pos, dbh, lu, p, condition, horizon_years, mortality_rate, dead))
+        if zone is not None and zone != data.DEFAULT_ZONE:
+            out["warnings"].append(ZONE_VALUATION_NOTE)
     return out
+
+
+#: What a valuation outside the Northeast reads from the Northeast, said with every such figure.
+ZONE_VALUATION_NOTE = (
+    "cumulative_usd grows the tree by the Northeast's DBH-at-age tables and replacement_value_usd uses the "
+    "Northeast's CTLA species parameters: the zone's own growth tables are built (data/species/zones/) but not "
+    "yet read; the annual benefits are the zone's own"
+)
 
 
 def _valuations(

@@ -332,3 +332,13 @@ def test_survey_exports_an_existing_inventory_for_itree_eco(tmp_path, capsys):
     assert eco["Tree ID"].tolist() == ["E1", "E2"] and eco["Species"].tolist() == ["Acer rubrum", "Fraxinus americana"]
     assert eco["DBH (in)"].tolist() == [12.0, 20.5] and eco["Latitude"].tolist() == [35.23, 35.24]
     assert eco["Percent Dieback"].isna().iloc[0] and eco["Percent Dieback"].iloc[1] == 100
+
+
+def test_a_valuation_outside_the_northeast_says_it_grows_by_the_northeasts_tables():
+    here = benefits("Acer rubrum", 12, zone="PiedmtCLT")
+    assert any("Northeast's DBH-at-age tables" in w for w in here["warnings"])
+    home = benefits("Acer rubrum", 12, zone="NoEastXXX")
+    assert not any("DBH-at-age" in w for w in home["warnings"])
+    assert not any(
+        "DBH-at-age" in w for w in benefits("Acer rubrum", 12, zone="PiedmtCLT", valuations=False)["warnings"]
+    )
