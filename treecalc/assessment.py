@@ -713,7 +713,7 @@ def _method(
         "benefit_parameters": resolved_params,
         "data_sources": [data.SOURCE_NAME],
         "law": f"{law['name']}, {law['chapter']}",
-        "law_file": str(lawparams.LAW_DIR / f"{jkey}.toml"),
+        "law_file": str(lawparams.law_file(jkey)),
         "science_notes": method_notes(resolved_params),
     }
     if kind == "cumulative":

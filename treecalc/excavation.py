@@ -143,8 +143,8 @@ def _pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decima
 
 
 # =========================================================================== §120-3A permit
-LAW = load_law_numbers("croton_on_hudson_120_excavation.toml")
-WH_LAW = load_law_numbers("wesley_hills_95_excavation.toml")
+LAW = load_law_numbers("croton_on_hudson/ch120_excavation.toml")
+WH_LAW = load_law_numbers("wesley_hills/ch95_excavation.toml")
 
 _CHAPTER = {"croton_on_hudson": "Croton-on-Hudson Chapter 120", "wesley_hills": "Wesley Hills Chapter 95"}
 #: Inputs of :func:`check_permit` that one law reads and the other does not: name -> (the law that reads it,

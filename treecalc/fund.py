@@ -2,7 +2,7 @@
 
 § 208-24C leaves the fee or basis of payments in lieu to the Board of Trustees (master fee
 schedule). treecalc reads that basis from a TOML file the Engineer edits
-(``data/law/fee_schedule.toml`` by default):
+(``data/law/croton_on_hudson/fee_schedule.toml`` by default):
 
 - ``basis = "per_tree"``: ``fee_per_tree_usd`` for each required replacement tree not planted;
 - ``basis = "value"``: the value of the trees which cannot be planted, as a capital sum, times

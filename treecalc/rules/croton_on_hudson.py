@@ -1,7 +1,7 @@
 """Croton-on-Hudson Chapter 208 (Local Law Intro. No. 4 of 2025): permits, offences, replacement, penalties.
 
 Pure rules on a table of trees and a dict of site facts; every number comes from
-``data/law/croton_on_hudson.toml`` and every finding names its section. Valuation
+``data/law/croton_on_hudson/ch208_trees.toml``, readings ``data/readings/croton_on_hudson.toml`` and every finding names its section. Valuation
 (what a tree is worth) is not here: see :mod:`treecalc.assessment`, which values the
 trees and calls :func:`assess`.
 
@@ -36,8 +36,8 @@ PRUNING = ("topped", "excessively_pruned")  # § 208-18D
 #: The default is the *conservative* reading (the one under which the law protects
 #: the trees), except where no such reading exists (counts of earlier events).
 #: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
-#: ``data/law/croton_on_hudson.toml``); the assumed values themselves have one home,
-#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/law/site_facts.toml``).
+#: ``data/law/croton_on_hudson/ch208_trees.toml``, readings ``data/readings/croton_on_hudson.toml``); the assumed values themselves have one home,
+#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson")
 
 
@@ -204,7 +204,7 @@ READING_ITEMS: list[tuple[str, str]] = [
     (
         "§208-29B(6)",
         "§208-29B(6) 'Designated Buffer Areas' is not defined in Chapter 208: the regulated buffer zone is not "
-        "read as one unless data/law/croton_on_hudson.toml says so.",
+        "read as one unless data/readings/croton_on_hudson.toml says so.",
     ),
     (
         "§208-17 TREE",

@@ -3,7 +3,7 @@
 § 95-3A(1)(c)-(e) make the removal of some trees an "operation" needing a clearing
 permit; removing such a tree without one is fined up to $5,000 per tree; other
 violations up to $2,500 per day. Chapter 95 has no replacement-value rule, and
-treecalc does not invent one. Numbers from ``data/law/wesley_hills.toml``.
+treecalc does not invent one. Numbers from ``data/law/wesley_hills/ch95_clearing.toml``.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ PENALTY_SECTION = "Ch. 95 penalties A"  # the section number is not in the extra
 OTHER_SECTION = "Ch. 95 penalties B"
 
 #: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
-#: ``data/law/wesley_hills.toml``); the assumed values themselves have one home,
-#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/law/site_facts.toml``).
+#: ``data/law/wesley_hills/ch95_clearing.toml``); the assumed values themselves have one home,
+#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills")
 
 
