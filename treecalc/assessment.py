@@ -20,6 +20,7 @@ Value bases (shown on every output):
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -32,6 +33,7 @@ import pandas as pd
 from treecalc import data
 from treecalc.benefits import BenefitParams, compute_benefits, make_params, method_notes
 from treecalc.fund import load_fee_schedule
+from treecalc.law import in_force_note
 from treecalc.results import Fund, Penalties, Permit, Replacement, line
 from treecalc.rules import croton_on_hudson as croton
 from treecalc.rules import law_data as lawparams
@@ -79,6 +81,8 @@ class AssessOptions:
     in_lieu_policy: str = "plant_first"
     size_waiver: bool = False
     mortality: float | None = None
+    #: the date of the application or violation: the law and fee schedule in force then (None: today)
+    on: Any = None
 
     def validated(self) -> AssessOptions:
         """The options checked against the ranges the command line applies to its flags
@@ -86,6 +90,9 @@ class AssessOptions:
         library is refused in the same words, naming the option (:class:`treecalc.units.OutOfRange`)."""
         o = AssessOptions(**vars(self))
         o.continuing_days = whole_days(self.continuing_days)
+        from treecalc.law.schema import as_date
+
+        o.on = as_date(self.on, "on (the date of the application or violation, --on)")
         if o.mortality is not None:
             from treecalc.models.growth import mortality_rate
 
@@ -486,6 +493,7 @@ def assess(
     in_lieu_policy: str = "plant_first",
     size_waiver: bool = False,
     mortality: float | None = None,
+    on: Any = None,
     benefit_params: BenefitParams | None = None,
     progress: Any = None,
     species_map: dict[str, str] | None = None,
@@ -511,7 +519,9 @@ def assess(
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
     jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
     _other_law_flags(assumptions, survey, getattr(RULES[jkey], "OTHER_LAW_FLAGS", ()))
-    law = lawparams.law(jkey)
+    on_date = opts.on or _dt.date.today()
+    law = lawparams.law(jkey, on_date)  # a date before the law held: LawNotInForce (a ValueError) naming it
+    assumptions.append(in_force_note(jkey, on_date))
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
     kind, years, basis_label = parse_value_basis(opts.value_basis)
@@ -523,7 +533,7 @@ def assess(
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
     schedule = (
-        load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd)
+        load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd, on=on_date)
         if jkey == "croton_on_hudson"
         else None
     )
@@ -541,6 +551,7 @@ def assess(
     trees["harmed"] = trees["action"].isin(croton.HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
     options["mortality_rate"], options["mortality_source"] = mortality, mortality_source
+    options["on"] = on_date.isoformat()
     options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
     _appraisal_assumption(options, schedule, kind, assumptions)
     options["zone"] = zone

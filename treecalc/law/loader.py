@@ -96,13 +96,15 @@ def _check_date(village: str, name: str | None, on: dt.date | None) -> None:
         )
 
 
-def in_force_note(village: str, on: dt.date | None, given: bool) -> str:
-    """The assumption an output states about the date the law is read on."""
+def in_force_note(village: str, on: dt.date | None) -> str:
+    """The assumption an output states about the date the law is read on (the same words whether the date
+    was given or is today's, so that a statement derived again from its fingerprint reads the same)."""
     eff = effective(village)
     raw = _raw(law_path(village, TREE_CHAPTER[village]))
     when = (on or dt.date.today()).isoformat()
-    said = f"the law and fee schedule in force on {when} are applied" + (
-        "" if given else " (today: no --on date of the application or violation given)"
+    said = (
+        f"the law in force on {when} is applied (the date of the application or violation: "
+        "on / --on, today when not given)"
     )
     if eff["date"] is None:
         return f"{said}; {raw.get('chapter', '')} carries no effective date and is read as in force then"

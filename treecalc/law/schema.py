@@ -58,8 +58,7 @@ class Entry:
         """``x <operator> value`` (the entry's comparison; an entry without one has none to make)."""
         if self.operator is None:
             raise LawSchemaError(f"{self.key} states no operator")
-        v = self.value
-        return {">": x > v, ">=": x >= v, "<": x < v, "<=": x <= v}[self.operator]
+        return compare(self.operator, x, self.value)
 
 
 @dataclass(frozen=True)
@@ -84,6 +83,16 @@ class Bracket:
                 if col in row:
                     out[self.flatten.format(column=col, **row)] = row[col]
         return out
+
+
+def compare(op: str, x: Any, v: Any) -> Any:
+    """``x op v`` for an operator of :data:`OPERATORS` (arrays compare elementwise)."""
+    import operator
+
+    fn = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}.get(op)
+    if fn is None:
+        raise LawSchemaError(f"operator {op!r} is not one of {', '.join(OPERATORS)}")
+    return fn(x, v)
 
 
 def is_entry(t: dict[str, Any]) -> bool:
@@ -185,6 +194,20 @@ def _check_table(t: dict[str, Any], where: str) -> None:
                     "treecalc's own readings go to data/readings/"
                 )
             _check_table(v, f"{where[:-1]}.{k}]")
+
+
+def as_date(x: Any, name: str = "on") -> dt.date | None:
+    """``x`` (a date, or ISO text ``YYYY-MM-DD``) as a date; None stays None; ValueError naming ``name``."""
+    if x is None or x == "":
+        return None
+    if isinstance(x, dt.datetime):
+        return x.date()
+    if isinstance(x, dt.date):
+        return x
+    try:
+        return dt.date.fromisoformat(str(x).strip())
+    except ValueError:
+        raise ValueError(f"{name} must be a date YYYY-MM-DD, got {x!r}") from None
 
 
 def value_on(t: dict[str, Any], on: dt.date | None, where: str) -> tuple[Any, tuple[tuple[dt.date, Any], ...]]:
