@@ -194,6 +194,11 @@ def _v(key: str) -> Decimal:
     return LAW[key].value
 
 
+#: The depths the plan areas are measured deeper than: §120-3A(2) and (1) for a cut, (6) and (5) for a fill.
+CUT_DEPTHS_FT = (float(_v("cut_depth")), float(_v("deep_cut_depth")))
+FILL_DEPTHS_FT = (float(_v("fill_depth")), float(_v("deep_fill_depth")))
+
+
 @dataclass(frozen=True)
 class PlanAreas:
     """The plan area cut (or filled) at any depth, and deeper than 2 ft and 4 ft: the §120-3A(1)-(6) depths (sq ft)."""
@@ -203,9 +208,13 @@ class PlanAreas:
     over_4ft_sqft: Decimal
 
     @classmethod
-    def by_depth(cls, area_deeper_than: Callable[[float], Decimal]) -> PlanAreas:
-        """The areas from a function of the depth in feet (0 = any depth) that a method measures them with."""
-        return cls(area_deeper_than(0.0), area_deeper_than(2.0), area_deeper_than(4.0))
+    def by_depth(
+        cls, area_deeper_than: Callable[[float], Decimal], depths_ft: tuple[float, float] | None = None
+    ) -> PlanAreas:
+        """The areas from a function of the depth in feet (0 = any depth) that a method measures them with, at
+        the law's two depths (:data:`CUT_DEPTHS_FT`, §120-3A(2) and (1); a fill's :data:`FILL_DEPTHS_FT`)."""
+        shallow, deep = CUT_DEPTHS_FT if depths_ft is None else depths_ft
+        return cls(area_deeper_than(0.0), area_deeper_than(shallow), area_deeper_than(deep))
 
 
 @dataclass(frozen=True)
@@ -1518,7 +1527,7 @@ class GridVolumes(CutFill):
             cut_cuft=cuft(self.cut_cy),
             fill_cuft=cuft(self.fill_cy),
             cut=PlanAreas.by_depth(lambda t: over(-tris, t)),
-            fill=PlanAreas.by_depth(lambda t: over(tris, t)),
+            fill=PlanAreas.by_depth(lambda t: over(tris, t), FILL_DEPTHS_FT),
             max_cut_ft=Decimal(repr(max(0.0, float((-h).max())))),
             method="grid (borrow-pit)",
         )
