@@ -519,9 +519,7 @@ def assess(
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
     jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
     _other_law_flags(assumptions, survey, getattr(RULES[jkey], "OTHER_LAW_FLAGS", ()))
-    on_date = opts.on or _dt.date.today()
-    law = lawparams.law(jkey, on_date)  # a date before the law held: LawNotInForce (a ValueError) naming it
-    assumptions.append(in_force_note(jkey, on_date))
+    on_date, law = _law_in_force(jkey, opts, assumptions)
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
     kind, years, basis_label = parse_value_basis(opts.value_basis)
@@ -550,8 +548,7 @@ def assess(
     _value_trees(trees, kind, value_of, params, assumptions, appraisal10)
     trees["harmed"] = trees["action"].isin(croton.HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
-    options["mortality_rate"], options["mortality_source"] = mortality, mortality_source
-    options["on"] = on_date.isoformat()
+    options["mortality_rate"], options["mortality_source"], options["on"] = mortality, mortality_source, str(on_date)
     options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
     _appraisal_assumption(options, schedule, kind, assumptions)
     options["zone"] = zone
@@ -593,6 +590,15 @@ def assess(
         method=method,
         **found._asdict(),  # permit, replacement, fund, penalties, lines, site: typed in treecalc.results.Findings
     )
+
+
+def _law_in_force(jkey: str, opts: AssessOptions, assumptions: list[str]) -> tuple[_dt.date, dict[str, Any]]:
+    """The date the law is read on (``on``, else today) and the law in force then, said as an assumption; a date
+    before the earliest version held is :class:`treecalc.law.LawNotInForce` (a ValueError) naming it."""
+    on_date = opts.on or _dt.date.today()
+    law = lawparams.law(jkey, on_date)
+    assumptions.append(in_force_note(jkey, on_date))
+    return on_date, law
 
 
 _SECTION = re.compile(r"§\s?\d+-\d+[A-Z]?(?:\(\w+\))*")
