@@ -393,6 +393,10 @@ SITE_WORDS: dict[str, str] = {
 
 #: The command line's options, named in the law engine's notes, as the app's controls that set the same thing
 CLI_WORDS: tuple[tuple[str, str], ...] = (
+    (
+        r"\(the date of the application or violation: on / --on, today when not given\)",
+        "(today: the app assesses on today's date)",
+    ),
     (r"give --replacement-cost\b", "give the Unit cost on the Permit page"),
     (r"give --site ([a-z_0-9]+)=(\S+?)(?=[),;]|\s|$)", r"set \1 to \2 in the site facts on the Survey page"),
     (r"--site ([a-z_0-9]+)=(\S+?)(?=[),;]|\s|$)", r"\1 = \2 in the site facts on the Survey page"),

@@ -20,6 +20,7 @@ Value bases (shown on every output):
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -32,6 +33,7 @@ import pandas as pd
 from treecalc import data
 from treecalc.benefits import BenefitParams, compute_benefits, make_params, method_notes
 from treecalc.fund import load_fee_schedule
+from treecalc.law import in_force_note
 from treecalc.results import Fund, Penalties, Permit, Replacement, line
 from treecalc.rules import croton_on_hudson as croton
 from treecalc.rules import law_data as lawparams
@@ -79,6 +81,8 @@ class AssessOptions:
     in_lieu_policy: str = "plant_first"
     size_waiver: bool = False
     mortality: float | None = None
+    #: the date of the application or violation: the law and fee schedule in force then (None: today)
+    on: Any = None
 
     def validated(self) -> AssessOptions:
         """The options checked against the ranges the command line applies to its flags
@@ -86,6 +90,9 @@ class AssessOptions:
         library is refused in the same words, naming the option (:class:`treecalc.units.OutOfRange`)."""
         o = AssessOptions(**vars(self))
         o.continuing_days = whole_days(self.continuing_days)
+        from treecalc.law.schema import as_date
+
+        o.on = as_date(self.on, "on (the date of the application or violation, --on)")
         if o.mortality is not None:
             from treecalc.models.growth import mortality_rate
 
@@ -486,6 +493,7 @@ def assess(
     in_lieu_policy: str = "plant_first",
     size_waiver: bool = False,
     mortality: float | None = None,
+    on: Any = None,
     benefit_params: BenefitParams | None = None,
     progress: Any = None,
     species_map: dict[str, str] | None = None,
@@ -511,7 +519,7 @@ def assess(
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
     jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
     _other_law_flags(assumptions, survey, getattr(RULES[jkey], "OTHER_LAW_FLAGS", ()))
-    law = lawparams.law(jkey)
+    on_date, law = _law_in_force(jkey, opts, assumptions)
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
     kind, years, basis_label = parse_value_basis(opts.value_basis)
@@ -523,7 +531,7 @@ def assess(
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
     schedule = (
-        load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd)
+        load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd, on=on_date)
         if jkey == "croton_on_hudson"
         else None
     )
@@ -540,7 +548,7 @@ def assess(
     _value_trees(trees, kind, value_of, params, assumptions, appraisal10)
     trees["harmed"] = trees["action"].isin(croton.HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
-    options["mortality_rate"], options["mortality_source"] = mortality, mortality_source
+    options["mortality_rate"], options["mortality_source"], options["on"] = mortality, mortality_source, str(on_date)
     options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
     _appraisal_assumption(options, schedule, kind, assumptions)
     options["zone"] = zone
@@ -582,6 +590,15 @@ def assess(
         method=method,
         **found._asdict(),  # permit, replacement, fund, penalties, lines, site: typed in treecalc.results.Findings
     )
+
+
+def _law_in_force(jkey: str, opts: AssessOptions, assumptions: list[str]) -> tuple[_dt.date, dict[str, Any]]:
+    """The date the law is read on (``on``, else today) and the law in force then, said as an assumption; a date
+    before the earliest version held is :class:`treecalc.law.LawNotInForce` (a ValueError) naming it."""
+    on_date = opts.on or _dt.date.today()
+    law = lawparams.law(jkey, on_date)
+    assumptions.append(in_force_note(jkey, on_date))
+    return on_date, law
 
 
 _SECTION = re.compile(r"§\s?\d+-\d+[A-Z]?(?:\(\w+\))*")
@@ -713,7 +730,7 @@ def _method(
         "benefit_parameters": resolved_params,
         "data_sources": [data.SOURCE_NAME],
         "law": f"{law['name']}, {law['chapter']}",
-        "law_file": str(lawparams.LAW_DIR / f"{jkey}.toml"),
+        "law_file": str(lawparams.law_file(jkey)),
         "science_notes": method_notes(resolved_params),
     }
     if kind == "cumulative":

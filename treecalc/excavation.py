@@ -143,8 +143,8 @@ def _pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decima
 
 
 # =========================================================================== §120-3A permit
-LAW = load_law_numbers("croton_on_hudson_120_excavation.toml")
-WH_LAW = load_law_numbers("wesley_hills_95_excavation.toml")
+LAW = load_law_numbers("croton_on_hudson/ch120_excavation.toml")
+WH_LAW = load_law_numbers("wesley_hills/ch95_excavation.toml")
 
 _CHAPTER = {"croton_on_hudson": "Croton-on-Hudson Chapter 120", "wesley_hills": "Wesley Hills Chapter 95"}
 #: Inputs of :func:`check_permit` that one law reads and the other does not: name -> (the law that reads it,
@@ -156,7 +156,7 @@ ONE_LAW_INPUTS: dict[str, tuple[str, str, str]] = {
     "retaining_wall_height_ft": (
         "croton_on_hudson",
         LAW["retaining_wall_height"].section,
-        "a retaining wall over 4 ft needs a building permit",
+        f"a retaining wall over {LAW['retaining_wall_height'].value.normalize():f} ft needs a building permit",
     ),
     "lot_area_sqft": ("croton_on_hudson", LAW["lowering_area"].section, "lowering or stripping over half the lot"),
     "cellar": ("wesley_hills", WH_LAW["cellar_multiple"].section, "a building permit stands as the permit"),
@@ -194,6 +194,17 @@ def _v(key: str) -> Decimal:
     return LAW[key].value
 
 
+def _clock(hour: Decimal) -> str:
+    """An hour of the day (0-23, the law's data) as the ordinance writes it: 20 -> '8:00 p.m.'."""
+    h = int(hour)
+    return f"{(h - 1) % 12 + 1}:00 {'a.m.' if h < 12 else 'p.m.'}"
+
+
+#: The depths the plan areas are measured deeper than: §120-3A(2) and (1) for a cut, (6) and (5) for a fill.
+CUT_DEPTHS_FT = (float(_v("cut_depth")), float(_v("deep_cut_depth")))
+FILL_DEPTHS_FT = (float(_v("fill_depth")), float(_v("deep_fill_depth")))
+
+
 @dataclass(frozen=True)
 class PlanAreas:
     """The plan area cut (or filled) at any depth, and deeper than 2 ft and 4 ft: the §120-3A(1)-(6) depths (sq ft)."""
@@ -203,9 +214,13 @@ class PlanAreas:
     over_4ft_sqft: Decimal
 
     @classmethod
-    def by_depth(cls, area_deeper_than: Callable[[float], Decimal]) -> PlanAreas:
-        """The areas from a function of the depth in feet (0 = any depth) that a method measures them with."""
-        return cls(area_deeper_than(0.0), area_deeper_than(2.0), area_deeper_than(4.0))
+    def by_depth(
+        cls, area_deeper_than: Callable[[float], Decimal], depths_ft: tuple[float, float] | None = None
+    ) -> PlanAreas:
+        """The areas from a function of the depth in feet (0 = any depth) that a method measures them with, at
+        the law's two depths (:data:`CUT_DEPTHS_FT`, §120-3A(2) and (1); a fill's :data:`FILL_DEPTHS_FT`)."""
+        shallow, deep = CUT_DEPTHS_FT if depths_ft is None else depths_ft
+        return cls(area_deeper_than(0.0), area_deeper_than(shallow), area_deeper_than(deep))
 
 
 @dataclass(frozen=True)
@@ -873,7 +888,7 @@ def _applicable_standards(
         out.append(
             {
                 "section": "§120-8A",
-                "requirement": "excavation deeper than 4 ft below surrounding "
+                "requirement": f"excavation deeper than {_fmt(_v('fence_depth'))} ft below surrounding "
                 "grade: substantial fence of proper height and strength with gates, locked when "
                 "the property is not being worked (permanent fence if the authority requires)",
             }
@@ -884,7 +899,7 @@ def _applicable_standards(
             {
                 "section": "§120-8C",
                 "requirement": "excavations drained: standing water at most "
-                "1 ft deep during construction, none after construction",
+                f"{_fmt(_v('standing_water_during'))} ft deep during construction, none after construction",
             }
         )
     if fill:
@@ -894,7 +909,7 @@ def _applicable_standards(
         out.append(
             {
                 "section": "§120-8E",
-                "requirement": "at least 2 in of topsoil left on the surface "
+                "requirement": f"at least {_fmt(_v('topsoil_left'))} in of topsoil left on the surface "
                 "from which topsoil is removed; reseeded and mulched",
             }
         )
@@ -903,8 +918,9 @@ def _applicable_standards(
         out.append(
             {
                 "section": "§120-8G",
-                "requirement": "no work 8:00 p.m.-8:00 a.m. any day, nor "
-                "8:00 p.m. Saturday-10:00 a.m. Sunday (text reads '8:0 a.m.', '10:0 a.m.')",
+                "requirement": f"no work {_clock(_v('work_end_hour'))}-{_clock(_v('work_start_hour'))} any day, "
+                f"nor {_clock(_v('work_end_hour'))} Saturday-{_clock(_v('sunday_start_hour'))} Sunday "
+                "(text reads '8:0 a.m.', '10:0 a.m.')",
             }
         )
         out.append(
@@ -957,11 +973,11 @@ def review_standards(
     out.append(
         {
             "section": "§120-8A",
-            "requirement": "fence with locked gates if deeper than 4 ft",
+            "requirement": f"fence with locked gates if deeper than {_fmt(_v('fence_depth'))} ft",
             "fence_required": fence_needed,
             "complies": (True if not fence_needed else fence_provided),
             "explanation": f"excavation {_fmt(depth)} ft deep: fence "
-            f"{'required' if fence_needed else 'not required'} (required if > 4 ft)",
+            f"{'required' if fence_needed else 'not required'} (required if > {_fmt(_v('fence_depth'))} ft)",
         }
     )
     if standing_water_ft is not None:
@@ -971,7 +987,8 @@ def review_standards(
         out.append(
             {
                 "section": "§120-8C",
-                "requirement": "standing water <= 1 ft during construction, none after",
+                "requirement": f"standing water <= {_fmt(_v('standing_water_during'))} ft during construction, "
+                "none after",
                 "complies": w <= limit,
                 "explanation": f"{_fmt(w)} ft of standing water "
                 f"{'after' if after_construction else 'during'} construction "
@@ -984,7 +1001,7 @@ def review_standards(
         out.append(
             {
                 "section": "§120-8E",
-                "requirement": "at least 2 in of topsoil left",
+                "requirement": f"at least {_fmt(_v('topsoil_left'))} in of topsoil left",
                 "complies": t >= _v("topsoil_left"),
                 "explanation": f"{_fmt(t)} in of topsoil left (minimum {_fmt(_v('topsoil_left'))} in)",
             }
@@ -1076,7 +1093,8 @@ def tree_survey_required(diameter_in: Any, distance_outside_grading_area_ft: Any
         "required": bool(req),
         "section": "§120-5E",
         "explanation": f"{_fmt(d)} in at 3 ft above ground, {_fmt(dist)} ft outside the grading area: "
-        "survey required for live trees >= 6 in within the grading area or the 25-ft "
+        f"survey required for live trees >= {_fmt(_v('tree_survey_diameter'))} in within the grading area or the "
+        f"{_fmt(_v('tree_survey_strip'))}-ft "
         "strip around it (diameter at 3 ft, not DBH at 4.5 ft)",
     }
 
@@ -1518,7 +1536,7 @@ class GridVolumes(CutFill):
             cut_cuft=cuft(self.cut_cy),
             fill_cuft=cuft(self.fill_cy),
             cut=PlanAreas.by_depth(lambda t: over(-tris, t)),
-            fill=PlanAreas.by_depth(lambda t: over(tris, t)),
+            fill=PlanAreas.by_depth(lambda t: over(tris, t), FILL_DEPTHS_FT),
             max_cut_ft=Decimal(repr(max(0.0, float((-h).max())))),
             method="grid (borrow-pit)",
         )

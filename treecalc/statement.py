@@ -1237,6 +1237,17 @@ def _kv_header(g: _Grid, given: Any, item: str, rule: str) -> int:
     return hdr
 
 
+def _min_trees_words(a: Any) -> str:
+    """§208-22A's count of trees under a permit (the law's data), spelt as the ordinance does ("three")."""
+    from treecalc.rules.croton_on_hudson import _words
+    from treecalc.rules.law_data import law
+
+    on = (getattr(a, "options", None) or {}).get("on")
+    from treecalc.law.schema import as_date
+
+    return _words(law("croton_on_hudson", as_date(on))["replacement"]["min_trees"])
+
+
 def _replacement(book: _Book, a: Any) -> None:
     ws = book.sheet("Replacement plan")
     rep = _get(a, "replacement", {}) or {}
@@ -1262,7 +1273,7 @@ def _replacement(book: _Book, a: Any) -> None:
             0,
             (
                 "Replacement parts (§208-22F: trees harmed in offences; §208-22A: proposed removals "
-                "under a permit for three or more trees)",
+                f"under a permit for {_min_trees_words(a)} or more trees)",
                 parts,
             ),
         )

@@ -423,7 +423,7 @@ class TinVolumes(CutFill):
 
     def earthwork(self) -> Earthwork:
         """The quantities of this result for :func:`treecalc.excavation.check_permit` (``measured=``)."""
-        from treecalc.excavation import Earthwork, PlanAreas
+        from treecalc.excavation import FILL_DEPTHS_FT, Earthwork, PlanAreas
 
         def d(x: float) -> Decimal:
             return Decimal(repr(round(x, 6)))
@@ -432,7 +432,7 @@ class TinVolumes(CutFill):
             cut_cuft=d(self.cut_cy * CU_FT_PER_CU_YD),
             fill_cuft=d(self.fill_cy * CU_FT_PER_CU_YD),
             cut=PlanAreas.by_depth(lambda t: d(self.cut_area_over_sqft[t])),
-            fill=PlanAreas.by_depth(lambda t: d(self.fill_area_over_sqft[t])),
+            fill=PlanAreas.by_depth(lambda t: d(self.fill_area_over_sqft[t]), FILL_DEPTHS_FT),
             max_cut_ft=d(self.max_cut_ft),
             method="TIN surface to surface",
         )
@@ -461,7 +461,16 @@ class TinVolumes(CutFill):
         }
 
 
-DEPTHS_FT = (0.0, 2.0, 4.0)
+def _law_depths_ft() -> tuple[float, ...]:
+    """Any depth (0) and the §120-3A depths a cut or fill is measured deeper than (data/law, Chapter 120)."""
+    from treecalc.units import load_law_numbers
+
+    law = load_law_numbers("croton_on_hudson/ch120_excavation.toml")
+    keys = ("cut_depth", "deep_cut_depth", "fill_depth", "deep_fill_depth")
+    return tuple(sorted({0.0, *(float(law[k].value) for k in keys)}))
+
+
+DEPTHS_FT = _law_depths_ft()
 
 #: Depths are compared with the thresholds to this many decimals of a foot: elevations are surveyed to 0.01 ft,
 #: so a difference of two of them is exact there, and the floating-point noise (1e-14 ft) is gone.

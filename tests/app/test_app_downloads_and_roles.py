@@ -104,7 +104,7 @@ def test_default_stock_says_which_species_size_and_placeholder_cost():
     from app_support.views import default_stock
 
     d = default_stock()
-    # data/law/croton_on_hudson.toml [replacement.default_stock]: ACRU, 2 in, "450.00" (PLACEHOLDER)
+    # data/law/croton_on_hudson/ch208_trees.toml [replacement.default_stock]: ACRU, 2 in, "450.00" (PLACEHOLDER)
     assert (d["species"], d["dbh_in"], d["unit_cost_usd"]) == ("ACRU", 2.0, 450.0)
     assert "Red maple" in d["label"] and "2 in DBH" in d["label"]
 

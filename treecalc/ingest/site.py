@@ -15,8 +15,8 @@ from pathlib import Path
 
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.values import parse_bool
-from treecalc.rules.law_data import JURISDICTION_CHOICES, LAW_DIR, jurisdiction_key, law, read_toml
-from treecalc.units import SITE_RANGES, in_range
+from treecalc.rules.law_data import JURISDICTION_CHOICES, jurisdiction_key, law, read_toml
+from treecalc.units import DATA_DIR, SITE_RANGES, in_range
 
 #: Site fields and their types.
 SITE_FIELDS: dict[str, str] = {
@@ -49,8 +49,8 @@ SITE_FIELDS: dict[str, str] = {
 INFO_FIELDS = ("address", "owner", "applicant", "parcel", "tax_id", "surveyor", "survey_date", "project", "notes")
 
 
-#: The file of each site fact's assumed value and why (``data/law/site_facts.toml``).
-SITE_FACTS_FILE = LAW_DIR / "site_facts.toml"
+#: The file of each site fact's assumed value and why (``data/readings/site_facts.toml``: treecalc's reading).
+SITE_FACTS_FILE = DATA_DIR / "readings" / "site_facts.toml"
 
 
 def _read_site_assumed(path: Path) -> dict[str, tuple[object, str]]:
@@ -208,11 +208,11 @@ def check_site(site: dict | None, *, where: str = "--site") -> dict:
 
 def site_defaults(jurisdiction: str) -> dict[str, tuple[object, str]]:
     """A law engine's defaults: the one assumed value of each fact it reads (:data:`SITE_ASSUMED`) with
-    the chapter's own words for why it is assumed (``[site_why]`` of its law file, citing its sections)."""
+    the chapter's own words for why it is assumed (``[site_why]`` of its readings file, citing its sections)."""
     why: dict[str, str] = law(jurisdiction)["site_why"]
     unknown = sorted(set(why) - set(SITE_ASSUMED))
     if unknown:
-        raise ValueError(f"{jurisdiction}.toml [site_why]: not site facts {unknown}")
+        raise ValueError(f"readings/{jurisdiction}.toml [site_why]: not site facts {unknown}")
     return {k: (SITE_ASSUMED[k][0], text) for k, text in why.items()}
 
 

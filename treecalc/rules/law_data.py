@@ -1,4 +1,7 @@
-"""The law's data: each jurisdiction's numbers (``data/law/<key>.toml``) and the one registry of jurisdictions.
+"""The law's data: each jurisdiction's numbers (``data/law/<key>/<chapter>.toml``) and the one registry of jurisdictions.
+
+Thin wrappers over :mod:`treecalc.law` (schema, dated values, readings), kept for the rules that read
+the plain numbers.
 
 The rules modules hold no amounts, percentages or DBH thresholds of their own:
 they read them here, so an amendment is an edit of a TOML file. Money is read
@@ -7,10 +10,9 @@ as :class:`decimal.Decimal` (TOML strings or integers), never as a binary float.
 
 from __future__ import annotations
 
-import functools
+import datetime as dt
 import re
 import tomllib
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from treecalc import units
 
 #: ``law/`` of the one data folder (:data:`treecalc.units.DATA_DIR`: ``TREECALC_DATA`` when set).
 LAW_DIR = units.LAW_DIR
-DEFAULT_FEE_SCHEDULE = LAW_DIR / "fee_schedule.toml"
+DEFAULT_FEE_SCHEDULE = LAW_DIR / "croton_on_hudson" / "fee_schedule.toml"
 
 JURISDICTIONS = {
     "croton_on_hudson": "Village of Croton-on-Hudson, Chapter 208",
@@ -51,22 +53,40 @@ def jurisdiction_key(name: str | None) -> str:
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
-    """A TOML file; one of the data folder's law files (``site_facts.toml``) is read by
+    """A TOML file; one of the data folder's (``readings/site_facts.toml``) is read by
     :func:`treecalc.units.read_data_toml`, which names a missing file or table and the folder."""
     p = Path(path)
-    if p.parent == LAW_DIR:
-        return units.read_data_toml(f"law/{p.name}", LAW_DIR.parent)
+    try:
+        rel = p.relative_to(units.DATA_DIR)
+    except ValueError:
+        rel = None
+    if rel is not None:
+        return units.read_data_toml(rel.as_posix(), units.DATA_DIR)
     with open(p, "rb") as f:
         return tomllib.load(f)
 
 
-@functools.cache
-def _law_cached(key: str) -> Mapping[str, Any]:
-    return units.read_data_toml(f"law/{key}.toml", LAW_DIR.parent)
+def law(jurisdiction: str, on: dt.date | None = None) -> dict[str, Any]:
+    """The law's numbers for a jurisdiction in force on ``on`` (None: the latest held), with treecalc's
+    readings merged in (:func:`treecalc.law.resolved`; a fresh copy: callers may not share edits)."""
+    from treecalc.law import resolved
+
+    return resolved(jurisdiction_key(jurisdiction), on)
 
 
-def law(jurisdiction: str) -> dict[str, Any]:
-    """The law's numbers for a jurisdiction (a fresh copy: callers may not share edits)."""
-    import copy
+def law_file(jurisdiction: str) -> Path:
+    """The file of a jurisdiction's tree chapter (``data/law/croton_on_hudson/ch208_trees.toml``)."""
+    from treecalc.law import TREE_CHAPTER
 
-    return copy.deepcopy(dict(_law_cached(jurisdiction_key(jurisdiction))))
+    key = jurisdiction_key(jurisdiction)
+    return LAW_DIR / key / f"{TREE_CHAPTER[key]}.toml"
+
+
+def _law_cached_alias() -> Any:
+    from treecalc.law import loader
+
+    return loader._resolved_cached
+
+
+#: The cache of the resolved law (one entry per jurisdiction and date read): :func:`treecalc.law.resolved`'s.
+_law_cached = _law_cached_alias()
