@@ -88,7 +88,7 @@ def _category(s: pd.Series, column: str) -> pd.Series:
                 else ("no offence" if v is False or v == 0 else (str(v) if isinstance(v, str) and v else "none"))
             )
         )
-    if column == "offence_status":  # issue 9: definite / conditional offences; a tree with neither has none
+    if column == "offence_status":  # definite / conditional offences; a tree with neither has none
         return s.map(lambda v: f"{v} offence" if isinstance(v, str) and v else "no offence")
     return s.map(lambda v: "none" if v is None or (isinstance(v, float) and np.isnan(v)) or v == "" else str(v))
 
@@ -147,7 +147,7 @@ def points(
         return pd.DataFrame(), int((~ok).sum())
     east, north = local_metres(ll["longitude_deg"].to_numpy(), ll["latitude_deg"].to_numpy())
     col = colour_by if colour_by in t else None
-    if colour_by == "offence" and "offence_status" in t:  # issue 9: definite / conditional, when given
+    if colour_by == "offence" and "offence_status" in t:  # definite / conditional, when given
         col = "offence_status"
     cat = _category(t[col], col) if col else pd.Series("none", index=t.index)
     colours = colour_table(cat)

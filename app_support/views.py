@@ -393,6 +393,10 @@ SITE_WORDS: dict[str, str] = {
 
 #: The command line's options, named in the law engine's notes, as the app's controls that set the same thing
 CLI_WORDS: tuple[tuple[str, str], ...] = (
+    (
+        r"\(the date of the application or violation: on / --on, today when not given\)",
+        "(today: the app assesses on today's date)",
+    ),
     (r"give --replacement-cost\b", "give the Unit cost on the Permit page"),
     (r"give --site ([a-z_0-9]+)=(\S+?)(?=[),;]|\s|$)", r"set \1 to \2 in the site facts on the Survey page"),
     (r"--site ([a-z_0-9]+)=(\S+?)(?=[),;]|\s|$)", r"\1 = \2 in the site facts on the Survey page"),
@@ -462,10 +466,10 @@ EQUIVALENTS_SOURCES = (
 )
 
 
-# --- offences: definite or conditional (issue 9's keys, read with .get) ---------------------
+# --- offences: definite or conditional (per-tree keys, read with .get) ----------------------
 
 #: Keys a per-tree offence row may use to say definite or conditional, and the fact it depends on
-#: (issue 9's law engine adds them; read with .get so the page works before and after).
+#: (a law engine may say it under any of these; read with .get: a jurisdiction may give none).
 KIND_KEYS = ("offence_kind", "offence_status", "status", "kind", "certainty")
 DEPENDS_KEYS = ("depends_on", "conditional_on", "assumed_fact", "assumed_facts", "fact", "facts")
 
@@ -492,7 +496,7 @@ def _depends(row: dict) -> str:
 
 def offence_rows(a: Any) -> pd.DataFrame:
     """The offences per tree, with columns "Offence" (definite/conditional) and "Depends on" (the fact)
-    when the law engine says so (issue 9's per-tree rows), read with ``.get``; without them, the rows as
+    when the law engine says so (its per-tree rows), read with ``.get``; without them, the rows as
     they are (no split is invented)."""
     pen = get(a, "penalties") or {}
     rows = [dict(r) if isinstance(r, dict) else vars(r) for r in (get(pen, "per_tree") or [])]

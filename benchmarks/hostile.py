@@ -28,9 +28,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--names", type=int, default=20_000)
     a = ap.parse_args(argv)
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "ingest"))
-    import hostile_builders as hb
-
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the checkout's tests/helpers
+    from tests.helpers import hostile as hb
     from treecalc.ingest import SurveyError, read_survey
     from treecalc.ingest.limits import Limits
 

@@ -1,14 +1,9 @@
 """The fee schedule's appraisal_edition: the 10th edition's trunk formula technique reaches the appraised
 basis and the edition is named in what the assessment says."""
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "rules"))
-from rules_helpers import make_trees  # noqa: E402
-
+from tests.helpers.rules import make_trees
 from treecalc.assessment import assess  # noqa: E402
 from treecalc.rules.croton_fund import load_fee_schedule  # noqa: E402
 

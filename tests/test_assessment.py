@@ -11,18 +11,14 @@ ACRU 2 in: 0.3333 m3 -> 0.7045 + energy 3.1577 + air 0.4392 + CO2 0.0848 + aesth
 import inspect
 import json
 import math
-import sys
 from dataclasses import fields
-from pathlib import Path
 from types import SimpleNamespace
 
 import openpyxl
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "rules"))
-from rules_helpers import make_trees  # noqa: E402
-
+from tests.helpers.rules import make_trees
 from treecalc import data  # noqa: E402
 from treecalc.assessment import AssessOptions, assess, required_value  # noqa: E402
 from treecalc.benefits import compute_benefits  # noqa: E402

@@ -74,3 +74,21 @@ def test_the_command_names_a_missing_input(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
     assert main(["benefits-batch", str(tmp_path / "nope.parquet"), "--out", "o", "--zone", "Mars"]) == 2
     assert "unknown climate zone" in capsys.readouterr().err
+    assert main(["benefits-batch", str(tmp_path / "nope.parquet"), "--out", "o", "--threads", "0"]) == 2
+    assert "--threads 0: give at least 1" in capsys.readouterr().err
+
+
+def test_each_task_writes_its_own_file_and_a_rerun_leaves_no_old_partition(tmp_path, cluster_client):
+    inv = _inventory(300)
+    src = tmp_path / "in"
+    src.mkdir()
+    for k in range(3):
+        inv.iloc[k * 100 : (k + 1) * 100].to_parquet(src / f"part-{k}.parquet", index=False)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "part.00007.parquet").write_bytes(b"stale")  # a partition of an earlier, larger run
+    r = benefits_batch(src, out, client=cluster_client)
+    assert r.trees == 300 and sorted(p.name for p in out.iterdir()) == [f"part.{k:05d}.parquet" for k in range(3)]
+    got = pd.read_parquet(out)
+    # the disclosure sentences and codes are dictionary columns in the file, read back as categories
+    assert isinstance(got["disclosures"].dtype, pd.CategoricalDtype) and len(got) == 300

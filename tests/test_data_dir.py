@@ -45,7 +45,7 @@ WATER = ("water-penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "
 
 def test_the_water_companion_reads_the_law_of_treecalc_data(tmp_path):
     folder = _copy(tmp_path)
-    _edit(folder / "law" / "croton_on_hudson_223_water.toml", 'value = "5"', 'value = "10"')  # §223-12F(2) rate
+    _edit(folder / "law" / "croton_on_hudson" / "ch223_water.toml", 'value = "5"', 'value = "10"')  # §223-12F(2) rate
     # shipped law: 5% of the unpaid 300.00 five days after the due date = 15.00; the village's copy: 10% = 30.00
     # (the old code read data/law beside the package and printed 15.00 whatever TREECALC_DATA said)
     assert json.loads(_treecalc(None, *WATER).stdout)["penalties_outstanding"] == "15.00"
@@ -56,7 +56,7 @@ def test_the_water_companion_reads_the_law_of_treecalc_data(tmp_path):
 
 def test_the_excavation_companion_reads_the_law_of_treecalc_data(tmp_path):
     folder = _copy(tmp_path)
-    law = folder / "law" / "croton_on_hudson_120_excavation.toml"
+    law = folder / "law" / "croton_on_hudson" / "ch120_excavation.toml"
     _edit(law, "[excavation_volume]\nvalue = 50", "[excavation_volume]\nvalue = 5")  # §120-3A(4) limit
     argv = ("excavation", "check", "--excavate", "100:2", "--lot-area", "20000", "--json")
     # 100 sq ft x 2 ft = 200 cu ft = 7.41 cu yd: not more than the shipped 50 cu yd (no permit),
@@ -73,11 +73,11 @@ def test_the_excavation_companion_reads_the_law_of_treecalc_data(tmp_path):
     ("remove", "argv", "missing"),
     [
         # a folder from before site_facts.toml existed: the tree engine reads it on import
-        ("law/site_facts.toml", ("assess", "--json"), "law/site_facts.toml is missing from the data folder"),
+        ("readings/site_facts.toml", ("assess", "--json"), "readings/site_facts.toml is missing from the data folder"),
         (
-            "law/croton_on_hudson_223_water.toml",
+            "law/croton_on_hudson/ch223_water.toml",
             WATER,
-            "law/croton_on_hudson_223_water.toml is missing from the data folder",
+            "law/croton_on_hudson/ch223_water.toml is missing from the data folder",
         ),
         ("species/prices.csv", ("assess", "--json"), "species/prices.csv is missing from the data folder"),
         # read by the survey reader (species names), in its child process: before, it was the survey that
@@ -120,32 +120,32 @@ def test_a_file_missing_from_treecalc_data_is_named_with_the_folder(tmp_path, re
 
 def test_a_table_missing_from_an_old_law_file_is_named(tmp_path):
     folder = _copy(tmp_path)
-    law = folder / "law" / "wesley_hills.toml"
+    law = folder / "readings" / "wesley_hills.toml"
     text = law.read_text(encoding="utf-8")
     law.write_text(text[: text.index("[site_why]")], encoding="utf-8")  # a copy from before [site_why]
     r = _treecalc(folder, "assess", "--jurisdiction", "wesley_hills", "--json")
     # before: "error: 'site_why'" (the KeyError of the missing table)
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert f"law/wesley_hills.toml in the data folder {folder} (TREECALC_DATA points there" in r.stderr
+    assert f"readings/wesley_hills.toml in the data folder {folder} (TREECALC_DATA points there" in r.stderr
     assert "lacks [site_why]" in r.stderr
 
 
 def test_data_file_and_read_data_toml_name_the_folder(tmp_path):
     with pytest.raises(units.MissingDataFile, match=r"law/none\.toml is missing from the data folder"):
         units.data_file("law/none.toml", tmp_path)
-    (tmp_path / "law").mkdir()
-    (tmp_path / "law" / "site_facts.toml").write_text("[other]\nx = 1\n")
+    (tmp_path / "readings").mkdir()
+    (tmp_path / "readings" / "site_facts.toml").write_text("[other]\nx = 1\n")
     with pytest.raises(units.MissingDataFile, match=r"site_facts\.toml in the data folder .* lacks \[assumed\]"):
-        units.read_data_toml("law/site_facts.toml", tmp_path)
+        units.read_data_toml("readings/site_facts.toml", tmp_path)
     # the shipped folder itself is read as it is
-    assert "assumed" in units.read_data_toml("law/site_facts.toml", units.BUNDLED_DATA_DIR)
+    assert "assumed" in units.read_data_toml("readings/site_facts.toml", units.BUNDLED_DATA_DIR)
 
 
 def test_treecalc_data_with_a_tilde_is_the_home_folder(tmp_path):
     # TREECALC_DATA=~/village_data as a service's environment file or a quoted shell value gives it: no shell
-    # expands the ~. Before: "law/site_facts.toml is missing from the data folder ~/village_data", exit 2
+    # expands the ~. Before: "readings/site_facts.toml is missing from the data folder ~/village_data", exit 2
     folder = _copy(tmp_path)
-    _edit(folder / "law" / "croton_on_hudson_223_water.toml", 'value = "5"', 'value = "10"')  # §223-12F(2) rate
+    _edit(folder / "law" / "croton_on_hudson" / "ch223_water.toml", 'value = "5"', 'value = "10"')  # §223-12F(2) rate
     env = {k: v for k, v in os.environ.items() if k != units.DATA_ENV}
     env.update(HOME=str(tmp_path), **{units.DATA_ENV: "~/village_data"})
     r = subprocess.run([sys.executable, "-m", "treecalc.cli", *WATER], capture_output=True, text=True, env=env)
@@ -154,7 +154,7 @@ def test_treecalc_data_with_a_tilde_is_the_home_folder(tmp_path):
 
 
 def test_treecalc_data_naming_no_folder_says_so(tmp_path):
-    # a mistyped TREECALC_DATA: before, "law/site_facts.toml is missing from the data folder ... (an old or
+    # a mistyped TREECALC_DATA: before, "readings/site_facts.toml is missing from the data folder ... (an old or
     # incomplete copy?): copy it from ...", as if one file were to be copied into a folder that is not there
     r = _treecalc(tmp_path / "vilage_data", *WATER)
     assert r.returncode == 2 and r.stdout == ""

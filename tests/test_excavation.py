@@ -725,9 +725,9 @@ ORDINANCES = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "
 @pytest.mark.parametrize(
     "toml_name,text_file",
     [
-        ("croton_on_hudson_223_water.toml", "001_0c9dbbc0a401b0cd.txt"),
-        ("croton_on_hudson_120_excavation.toml", "000_93ddf96a0c457a74.txt"),
-        ("wesley_hills_95_excavation.toml", "004_408e8ed1e5666e02.txt"),
+        ("croton_on_hudson/ch223_water.toml", "001_0c9dbbc0a401b0cd.txt"),
+        ("croton_on_hudson/ch120_excavation.toml", "000_93ddf96a0c457a74.txt"),
+        ("wesley_hills/ch95_excavation.toml", "004_408e8ed1e5666e02.txt"),
     ],
 )
 def test_law_numbers_quote_the_ordinance_verbatim(toml_name, text_file):

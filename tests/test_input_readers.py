@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-from bounds_helpers import refused, run_capped
 
+from tests.helpers.bounds import refused, run_capped
 from treecalc import water
 from treecalc.ingest import SurveyError, read_survey
 from treecalc.ingest.limits import Limits, MemoryBudget

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bounds_helpers import refused, run_capped
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers.bounds import refused, run_capped
 from treecalc.assessment import OPTION_RANGES, AssessOptions
 from treecalc.rules import croton_on_hudson as croton
 from treecalc.rules.croton_fund import in_lieu, load_fee_schedule

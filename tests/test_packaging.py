@@ -47,7 +47,7 @@ def _shipped(rel: str) -> bool:
 def test_every_data_file_but_the_readmes_is_in_package_data():
     files = sorted(p.relative_to(ROOT / "data").as_posix() for p in (ROOT / "data").rglob("*") if p.is_file())
     assert [f for f in files if not _shipped(f)] == [f for f in files if f.endswith(".md")]
-    assert "law/site_facts.toml" in files and "species/benefit_tables.csv" in files
+    assert "readings/site_facts.toml" in files and "species/benefit_tables.csv" in files
 
 
 @pytest.mark.slow  # builds a wheel and installs it: ~10 s, offline
@@ -68,7 +68,7 @@ def test_a_wheel_carries_the_data_and_an_installed_copy_reads_it(tmp_path):
     files = [p.relative_to(ROOT / "data").as_posix() for p in (ROOT / "data").rglob("*") if p.is_file()]
     # before: no file of data/ was in the wheel, so an installed treecalc worked only with TREECALC_DATA
     assert {f"treecalc/_data/{f}" for f in files if _shipped(f)} <= names
-    assert "treecalc/_data/law/site_facts.toml" in names and "treecalc/_data/examples/sample_survey.xlsx" in names
+    assert "treecalc/_data/readings/site_facts.toml" in names and "treecalc/_data/examples/sample_survey.xlsx" in names
 
     target = tmp_path / "site"
     subprocess.run([*pip, "install", "--no-deps", "--target", str(target), str(wheel)], check=True, timeout=300)

@@ -52,7 +52,10 @@ def test_cheapest_set_for_every_k_is_brute_forces(tmp_path, plantable):
     brute = _brute_force(tmp_path, **options)
     assert p.must_remove == ["T1", "T2"] and p.optional == OPTIONAL
     assert [s.k for s in p.frontier] == [0, 1, 2, 3, 4]
-    assert p.assessments == 16  # 2^4 subsets, no two optional trees alike
+    # one class (no flag tells them apart); dominance by value (annual basis) and DBH: T4 (6 in, $78.54/yr)
+    # is below all; T6 (9 in, $106.98) and T3 (10 in, $100.12) are not comparable; T5 (24 in, $251.66) is
+    # above all. Sets closed downward: {}, {T4}, {T4,T3}, {T4,T6}, {T4,T3,T6}, all four: 6, not 2^4 = 16
+    assert p.assessments == 6
     for s in p.frontier:
         best = min(c for sub, c in brute.items() if len(sub) == s.k)
         assert s.cost_usd == pytest.approx(best, abs=0.001)
@@ -96,8 +99,9 @@ def test_required_removal_header_and_like_trees(tmp_path):
 
 def test_too_many_is_refused_with_the_limit(tmp_path):
     survey = read_survey(_csv(tmp_path / "survey.csv", ROWS))
-    with pytest.raises(ValueError, match="16 assessments; the plan runs at most 8"):
-        plan(survey, site=SITE, max_assessments=8)
+    # 6 assessments (the sets closed under dominance, above) against a limit of 5
+    with pytest.raises(ValueError, match="6 assessments; the plan runs at most 5"):
+        plan(survey, site=SITE, max_assessments=5)
 
 
 def test_cli_plan_json(tmp_path, capsys):
@@ -119,6 +123,6 @@ def test_cli_plan_bad_budget(tmp_path, capsys):
 
 def test_cli_refuses_past_the_limit(tmp_path, capsys):
     f = _csv(tmp_path / "survey.csv", ROWS)
-    assert main(["plan", str(f), "--max-assessments", "8"]) == 2
+    assert main(["plan", str(f), "--max-assessments", "5"]) == 2
     err = capsys.readouterr().err
-    assert "16 assessments" in err and "at most 8" in err and "--max-assessments" in err
+    assert "6 assessments" in err and "at most 5" in err and "--max-assessments" in err

@@ -51,7 +51,7 @@ def test_site_defaults_have_one_source():
     assert "§95-3A(1)(d)" in W.SITE_DEFAULTS["lot_area_acres"][1]
     assert C.SITE_DEFAULTS["subdividable"][0] is True  # the stricter branch of §208-19A(2)
     assert C.SITE_DEFAULTS["prior_removals_12mo"][0] == 0 and "§208-19A(1)" in C.SITE_DEFAULTS["prior_removals_12mo"][1]
-    # the values and the general words are data/law/site_facts.toml's, one entry per Site sheet field
+    # the values and the general words are data/readings/site_facts.toml's, one entry per Site sheet field
     assert list(SITE_ASSUMED) == list(read_toml(SITE_FACTS_FILE)["assumed"])
     assert set(SITE_ASSUMED) == set(SITE_FIELDS)
     assert SITE_ASSUMED["jurisdiction"][0] is None and SITE_ASSUMED["has_residence"][0] is False
@@ -70,7 +70,7 @@ def test_a_site_facts_file_that_misses_a_field_is_refused(tmp_path, monkeypatch)
     ):
         site._read_site_assumed(bad)
     # a chapter's [site_why] may only explain facts that have an assumed value
-    with pytest.raises(ValueError, match=r"wesley_hills.toml \[site_why\]: not site facts \['lot_size'\]"):
+    with pytest.raises(ValueError, match=r"readings/wesley_hills.toml \[site_why\]: not site facts \['lot_size'\]"):
         site.site_defaults("wesley_hills", {"lot_size": "why"})
 
 

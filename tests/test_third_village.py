@@ -28,7 +28,8 @@ ELM_GROVE = jurisdictions.Jurisdiction(
     rules="elm_grove",
     site_facts=("village_work", "permit_held"),
     chapters={"trees": "Elm Grove Chapter 7"},
-    law_dir=HERE / "elm_grove" / "law",
+    law_files=("ch7_trees",),
+    data_dir=HERE / "elm_grove" / "data",
     permit_item="Tree permit required",
     sections={"permit": "§7-2"},
 )

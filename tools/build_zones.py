@@ -133,6 +133,37 @@ DUPLICATE_SPECIES: dict[tuple[str, str], str] = {
 
 LOG: list[tuple[str, str, str, str]] = []
 
+#: Areas a zone covers that OpenTreeMap's polygons leave out, as WGS84 boxes (west, south, east, north), each
+#: with its source. The Tropical zone's reference city is Honolulu (Tropical Community Tree Guide, Vargas et al.
+#: 2008, USDA FS PSW-GTR-216), yet OpenTreeMap's Tropical polygon is southern Florida only (24.2-27.9 N);
+#: otm-ecoservice issue #45 ("Add shapefiles for Hawaii and Puerto Rico and assign the Tropical climate zone",
+#: open) records the gap. The box is the State of Hawaii's extent, latitude 18 deg 55' N to 28 deg 27' N,
+#: longitude 154 deg 48' W to 178 deg 22' W, with 0.1 deg to spare: a box, not a coastline (no other zone lies
+#: within 2,000 km of it, so no point is given the wrong zone or a false boundary warning).
+ADDED_AREAS: dict[str, list[tuple[tuple[float, float, float, float], str]]] = {
+    "TropicPacXXX": [
+        (
+            (-178.47, 18.82, -154.70, 28.55),
+            "Hawaii (the State's extent, 18.92-28.45 N, 154.80-178.37 W, +0.1 deg), added: the Tropical zone's "
+            "reference city is Honolulu (PSW-GTR-216); OpenTreeMap's polygon omits Hawaii (otm-ecoservice issue #45)",
+        )
+    ]
+}
+_R = 6378137.0  # EPSG:3857's sphere, metres
+
+
+def _box_wkt(west: float, south: float, east: float, north: float) -> str:
+    """A WGS84 box as a WKT polygon body in EPSG:3857 metres (spherical Mercator), to the centimetre."""
+    import math
+
+    def xy(lon: float, lat: float) -> str:
+        x = _R * math.radians(lon)
+        y = _R * math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+        return f"{x:.2f} {y:.2f}"
+
+    ring = [(west, south), (east, south), (east, north), (west, north), (west, south)]
+    return "((" + ", ".join(xy(lon, lat) for lon, lat in ring) + "))"
+
 
 def log(zone: str, file: str, item: str, reason: str) -> None:
     LOG.append((zone, file, item, reason))
@@ -370,6 +401,12 @@ def build(
             by_code[f["code"]] = re.sub(r"(-?\d+\.\d\d)\d+", r"\1", wkt)
         if sorted(by_code) != zones:
             raise SystemExit(f"{fixture.name}: zones {sorted(by_code)}")
+        for z, areas in ADDED_AREAS.items():
+            for box, why in areas:
+                if not by_code[z].endswith(")))"):
+                    raise SystemExit(f"{fixture.name}: {z}: geometry does not end as a MULTIPOLYGON")
+                by_code[z] = by_code[z][:-1] + ", " + _box_wkt(*box) + ")"
+                log(z, fixture.name, f"box {box}", why)
         for z in zones:
             w.writerow([z, "EPSG:3857", by_code[z]])
 

@@ -20,6 +20,7 @@ Value bases (shown on every output):
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -32,6 +33,7 @@ import pandas as pd
 from treecalc import data, jurisdictions
 from treecalc.benefits import BenefitParams, compute_benefits, make_params, method_notes
 from treecalc.frames import actions, norm_text, some_tags
+from treecalc.law import in_force_note
 from treecalc.money import round_cents
 from treecalc.results import ChapterSummary, Fund, Penalties, Permit, Replacement, line
 from treecalc.rules import law_data as lawparams
@@ -66,6 +68,8 @@ class AssessOptions:
     in_lieu_policy: str = "plant_first"
     size_waiver: bool = False
     mortality: float | None = None
+    #: the date of the application or violation: the law and fee schedule in force then (None: today)
+    on: Any = None
 
     def validated(self) -> AssessOptions:
         """The options checked against the ranges the command line applies to its flags
@@ -73,6 +77,9 @@ class AssessOptions:
         library is refused in the same words, naming the option (:class:`treecalc.units.OutOfRange`)."""
         o = AssessOptions(**vars(self))
         o.continuing_days = whole_days(self.continuing_days)
+        from treecalc.law.schema import as_date
+
+        o.on = as_date(self.on, "on (the date of the application or violation, --on)")
         if o.mortality is not None:
             from treecalc.models.growth import mortality_rate
 
@@ -215,7 +222,7 @@ class Assessment:
         return r if isinstance(r, pd.DataFrame) else pd.DataFrame()
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of ``treecalc assess --json`` (see the issue's Interface): :func:`treecalc.report.json.assessment_json`."""
+        """The JSON object of ``treecalc assess --json``: :func:`treecalc.report.json.assessment_json`."""
         from treecalc.report.json import assessment_json
 
         return assessment_json(self)
@@ -475,6 +482,7 @@ def assess(
     in_lieu_policy: str = "plant_first",
     size_waiver: bool = False,
     mortality: float | None = None,
+    on: Any = None,
     benefit_params: BenefitParams | None = None,
     progress: Any = None,
     species_map: dict[str, str] | None = None,
@@ -503,7 +511,7 @@ def assess(
     rules = record.module
     _other_law_flags(assumptions, survey, tuple(f for f in FLAG_FIELDS if f not in record.survey_flags))
     _other_law_columns(assumptions, record)
-    law = lawparams.law(jkey)
+    on_date, law = _law_in_force(jkey, opts, assumptions)
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
     kind, years, basis_label = parse_value_basis(opts.value_basis)
@@ -516,9 +524,9 @@ def assess(
         basis_label = f"{basis_label[:-1]}, {record.value_section})"
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
-    # a law with a fund reads its fee schedule (Croton-on-Hudson §208-24C); one without has none
+    # a law with a fund reads its fee schedule in force on the date (Croton-on-Hudson §208-24C); one without has none
     schedule_of = getattr(rules, "fee_schedule", None)
-    schedule = schedule_of(opts) if schedule_of is not None else None
+    schedule = schedule_of(opts, on_date) if schedule_of is not None else None
     mortality, mortality_source = _mortality(opts, schedule)
     if kind == "cumulative":
         basis_label = basis_label.replace("with growth", f"with growth and {mortality:.1%}/yr mortality")
@@ -532,7 +540,7 @@ def assess(
     _value_trees(trees, kind, value_of, params, assumptions, appraisal10)
     trees["harmed"] = trees["action"].isin(HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
-    options["mortality_rate"], options["mortality_source"] = mortality, mortality_source
+    options["mortality_rate"], options["mortality_source"], options["on"] = mortality, mortality_source, str(on_date)
     options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
     _appraisal_assumption(options, schedule, kind, assumptions)
     options["zone"] = zone
@@ -585,6 +593,15 @@ def _law_readings(rules: Any, name: str) -> list[tuple[str, str]]:
     return reading_items(rules, name) + [
         (str(sec), str(text)) for sec, text in getattr(rules, "ASSESSMENT_READING_ITEMS", ())
     ]
+
+
+def _law_in_force(jkey: str, opts: AssessOptions, assumptions: list[str]) -> tuple[_dt.date, dict[str, Any]]:
+    """The date the law is read on (``on``, else today) and the law in force then, said as an assumption; a date
+    before the earliest version held is :class:`treecalc.law.LawNotInForce` (a ValueError) naming it."""
+    on_date = opts.on or _dt.date.today()
+    law = lawparams.law(jkey, on_date)
+    assumptions.append(in_force_note(jkey, on_date))
+    return on_date, law
 
 
 _SECTION = re.compile(r"§\s?\d+-\d+[A-Z]?(?:\(\w+\))*")

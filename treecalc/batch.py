@@ -2,10 +2,11 @@
 
 The input is Parquet or CSV, one file or a folder of partitions (``*.parquet``, ``*.csv``), with the columns
 :func:`treecalc.benefits.compute_benefits` reads (``species`` or ``species_code``, ``dbh_in``, optional
-``land_use`` and ``zone``); any other column (a tree id) is carried through. Each partition is valued by
-``compute_benefits`` itself (``dask.dataframe`` ``map_partitions``), so a partition's figures are the
-single-process figures cell for cell; the work runs on the :mod:`dask.distributed` scheduler at
-``scheduler`` when given, else on a :class:`distributed.LocalCluster` of ``workers`` processes.
+``land_use`` and ``zone``); any other column (a tree id) is carried through. Each partition (a
+``dask.dataframe`` partition, read on the worker) is valued by ``compute_benefits`` itself and written there
+as its own Parquet file, so a partition's figures are the single-process figures cell for cell; the work
+runs on the :mod:`dask.distributed` scheduler at ``scheduler`` when given, else on a
+:class:`distributed.LocalCluster` of ``workers`` processes of ``threads`` threads.
 """
 
 from __future__ import annotations
@@ -58,38 +59,67 @@ def read_input(path: str | Path, blocksize: str = "64MB") -> Any:
     return dd.read_csv(files, blocksize=blocksize, dtype={"species": "object", "species_code": "object"})
 
 
-def _text(col: pd.Series) -> pd.Series:
-    """A categorical column as Arrow text, taken from its categories in one Arrow call (pandas' own
-    conversion of a half-million-row categorical of long disclosure texts takes ~10 s)."""
+def _arrow_table(frame: pd.DataFrame) -> Any:
+    """A partition's benefits as an Arrow table, each categorical column (the disclosure sentences, the codes)
+    as a dictionary column of int32 codes and text: written as it is held, never expanded into a text per tree
+    (turning half a million disclosure cells into text and hashing them again cost more than the valuation),
+    and of one type in every partition whatever its categories."""
     import pyarrow as pa
 
-    cat = col.array
-    codes = pa.array(cat.codes, mask=cat.codes < 0)
-    values = pa.array([str(c) for c in cat.categories], pa.large_string()).take(codes)
-    return pd.Series(pd.arrays.ArrowStringArray(values), index=col.index, name=col.name)
+    cols, names = [], []
+    for c in frame.columns:
+        s = frame[c]
+        if isinstance(s.dtype, pd.CategoricalDtype):
+            codes = s.cat.codes.to_numpy().astype("int32")
+            values = pa.array([str(v) for v in s.cat.categories], pa.large_string())
+            cols.append(pa.DictionaryArray.from_arrays(pa.array(codes, mask=codes < 0), values))
+        else:
+            cols.append(pa.array(s.to_numpy() if s.dtype.kind in "biuf" else s, from_pandas=True))
+        names.append(str(c))
+    return pa.Table.from_arrays(cols, names=names)
 
 
 def value_partition(part: pd.DataFrame, params: BenefitParams) -> pd.DataFrame:
-    """One partition's benefits, its other columns carried in front; the categorical text columns as plain
-    text (each partition's categories differ and Parquet keeps one type per column; the file dictionary-encodes
-    them again)."""
+    """One partition's benefits, its other columns carried in front."""
     out = compute_benefits(part, params)
     keep = part[[c for c in part.columns if c not in out.columns]]
-    for c in out.columns:
-        if isinstance(out[c].dtype, pd.CategoricalDtype):
-            out[c] = _text(out[c])
     return pd.concat([keep, out], axis=1)
+
+
+def _write_partition(part: pd.DataFrame, params: BenefitParams, path: str) -> int:
+    """Value one partition and write it to ``path`` on the worker that read it; only its row count travels."""
+    import pyarrow.parquet as pq
+
+    pq.write_table(_arrow_table(value_partition(part, params)), path)
+    return len(part)
+
+
+def _warm(params: BenefitParams) -> bool:
+    """Load the tables (and the derived tables of ``params``) in a worker once, before its partitions."""
+    compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0], "zone": ["NoEastXXX"]}), params)
+    compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0]}), params)
+    return True
 
 
 def benefits_batch(
     source: str | Path,
     out: str | Path,
     scheduler: str | None = None,
-    workers: int = 2,
+    workers: int = 1,
     params: BenefitParams | None = None,
     client: Any = None,
+    threads: int = 2,
 ) -> BatchResult:
-    """Value every tree of ``source`` on Dask and write the benefits per tree to ``out`` (a Parquet folder)."""
+    """Value every tree of ``source`` on Dask and write the benefits per tree to ``out`` (a Parquet folder).
+
+    Each task reads its partition from the input files on its worker, values it, and writes its own Parquet
+    file there (``part.<k>.parquet``); nothing but a row count comes back, so the client never holds the trees.
+    The tables are loaded once per worker process before the partitions (``_warm``). A local cluster runs
+    ``workers`` processes of ``threads`` threads; the default, one process of two threads, shares one copy of
+    the tables (numpy and Arrow release the GIL in the lookups and the Parquet reads and writes) and measured
+    1.75 x one thread, where two processes of one thread measured 0.72 x on this loaded 2-core machine
+    (``benchmarks/batch.py``; README "Beyond one machine")."""
+    import dask
     from distributed import Client, LocalCluster
 
     params = params or BenefitParams()
@@ -98,14 +128,23 @@ def benefits_batch(
     sample = ddf.head(5, npartitions=-1)
     if not len(sample):
         raise ValueError(f"{source}: no rows")
-    meta = value_partition(sample, params).iloc[:0]
-    result = ddf.map_partitions(value_partition, params, meta=meta)
+    value_partition(sample, params)  # a bad column or species in the first rows is an error here, not on a worker
+    target = Path(out)
+    target.mkdir(parents=True, exist_ok=True)
+    for old in target.glob("part.*.parquet"):  # a rerun into the same folder leaves no partition of the last run
+        old.unlink()
+    parts = ddf.to_delayed()
+    tasks = [
+        dask.delayed(_write_partition)(p, params, str(target / f"part.{k:05d}.parquet")) for k, p in enumerate(parts)
+    ]
     owned: list[Any] = []
     if client is None:
         if scheduler:
             client = Client(scheduler)
         else:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            cluster = LocalCluster(
+                n_workers=workers, threads_per_worker=threads, processes=True, dashboard_address=None
+            )
             client = Client(cluster)
             owned.append(cluster)
         owned.insert(0, client)
@@ -113,12 +152,10 @@ def benefits_batch(
     where = str(scheduler or info.get("address", "local"))
     try:
         t0 = time.perf_counter()
-        result.to_parquet(str(out), write_index=False, compute=True)
+        client.run(_warm, params)
+        n = sum(client.gather(client.compute(tasks)))
         seconds = time.perf_counter() - t0
     finally:
         for o in owned:
             o.close()
-    import pyarrow.parquet as pq
-
-    n = sum(pq.ParquetFile(f).metadata.num_rows for f in sorted(Path(out).glob("*.parquet")))
-    return BatchResult(n, ddf.npartitions, seconds, n / seconds if seconds else float("inf"), where, str(out))
+    return BatchResult(n, len(parts), seconds, n / seconds if seconds else float("inf"), where, str(out))

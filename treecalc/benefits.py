@@ -11,6 +11,7 @@ per distinct name and every model runs on whole columns.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -188,6 +189,56 @@ def _zone_derived_tables(key: tuple) -> dict[str, itree_streets.FlatTable]:
     tables = {**reader, **{f"usd_{k}": usd[k] for k in DOLLAR_COLUMNS}}
     tables["usd_total_annual"] = np.sum([usd[k] for k in DOLLAR_COLUMNS], axis=0)
     return {c: itree_streets.FlatTable.of(tables[c]) for c in OUTPUT_COLUMNS}
+
+
+@dataclass(frozen=True)
+class _ZoneCells:
+    """:func:`_zone_derived_tables` made small to read: ``by_row`` the outputs that read the same numbers in every
+    land use (stormwater, CO2 stored, leaf area: the source has no land-use variant of them), one table per
+    output over the rows alone, shape ``(1, rows, 9)``; ``by_cell`` the others over merged cells: (land use,
+    row) pairs whose numbers are the same in every such output share one cell (``cell_of[land use x rows + row]``),
+    shape ``(1, cells, 9)``. ``row_out`` / ``cell_out``: each table's position in :data:`OUTPUT_COLUMNS`.
+
+    A tree costs one lookup per output either way; what made the 16 zones' lookup slower than the Northeast's is
+    the size of the table each output's pass over the trees reads (16 zones x 8 land uses x their rows, ~330 kB,
+    against the Northeast's ~24 kB, which stays in the processor's cache). Read so, the tables are ~41 kB (by
+    row) and ~160 kB (by cell: every land use of a zone without land-use tables, and the land uses that share a
+    table and a factor C, merge, 4,592 pairs to ~2,300). Numbers are merged only when they are the same to the
+    bit (values and slopes), so each tree reads the very numbers it read before."""
+
+    by_row: dict[str, itree_streets.FlatTable]
+    by_cell: dict[str, itree_streets.FlatTable]
+    cell_of: np.ndarray
+    row_out: tuple[int, ...]
+    cell_out: tuple[int, ...]
+
+
+@functools.lru_cache(maxsize=32)
+def _zone_cells(key: tuple) -> _ZoneCells:
+    tables = _zone_derived_tables(key)
+    n_lu, n_rows, n_cls = next(iter(tables.values())).shape
+
+    def bits(t: itree_streets.FlatTable) -> np.ndarray:  # values and slopes of each (land use, row), as bits
+        both = np.concatenate([t.value.reshape(n_lu, n_rows, n_cls), t.slope.reshape(n_lu, n_rows, n_cls)], axis=2)
+        return np.ascontiguousarray(both).view(np.uint64)
+
+    def part(t: itree_streets.FlatTable, which: np.ndarray) -> itree_streets.FlatTable:
+        v, sl = (np.ascontiguousarray(a.reshape(-1, n_cls)[which]).ravel() for a in (t.value, t.slope))
+        return itree_streets.FlatTable(v, sl, (1, len(which), n_cls))
+
+    same = [c for c, t in tables.items() if (bits(t) == bits(t)[:1]).all()]  # no land use changes its numbers
+    rest = [c for c in tables if c not in same]
+    joined = np.concatenate([bits(tables[c]).reshape(n_lu * n_rows, -1) for c in rest], axis=1)
+    _, first, cell_of = np.unique(joined, axis=0, return_index=True, return_inverse=True)
+    cell_of = cell_of.ravel().astype(np.intp)
+    cell_of.setflags(write=False)
+    return _ZoneCells(
+        {c: part(tables[c], np.arange(n_rows)) for c in same},
+        {c: part(tables[c], first) for c in rest},
+        cell_of,
+        tuple(OUTPUT_COLUMNS.index(c) for c in same),
+        tuple(OUTPUT_COLUMNS.index(c) for c in rest),
+    )
 
 
 @functools.cache
@@ -457,7 +508,7 @@ def disclosure_texts(
     which = NORTHEAST if zone is None else ZONES
     r = _tables(which).row_index[value_row if zone is None else f"{zone} {value_row}"]
     zt = _zero_tails(which)
-    zone_name = "" if zone is None else f"{data.zones().at[zone, 'name']} ({zone})"
+    zone_name = "" if zone is None else f"{_zone_name(zone)} ({zone})"
     c = p["land_use_factors"][lu]
     if mask & _BIT[Flag.BEYOND_LAST_CLASS]:
         out.append(
@@ -521,60 +572,113 @@ def disclosure_texts(
     return out
 
 
+class _TextCodes:
+    """The disclosure texts written so far under one parameter set: ``code[key]`` is the text (its index in
+    ``texts``) of every disclosure key met so far, -1 for one not yet met. A survey's column then costs a
+    lookup per tree, and only a key never met before is written (a million trees over the 16 zones meet
+    ~11,000 keys; writing them again on every call cost more than the benefits' table lookup)."""
+
+    def __init__(self, n_keys: int) -> None:
+        self.code = np.full(n_keys, -1, dtype=np.int32)
+        self.texts: list[str] = []
+        self.text_id: dict[str, int] = {}
+        self.seen: dict[tuple[int, int, int, int], int] = {}  # (mask, row named, land use, correction) -> text
+        self.dtypes: dict[bytes, pd.CategoricalDtype] = {}  # the texts shown (their ids) -> their categorical type
+        self.lock = threading.Lock()  # Dask's threads may value partitions under one parameter set at once
+
+
+@functools.cache
+def _zone_names() -> dict[str, str]:
+    return {str(z): str(n) for z, n in zip(data.zones().index, data.zones()["name"])}
+
+
+def _zone_name(zone: str) -> str:
+    """A zone's name: a dict lookup (a DataFrame's ``.at`` cost 0.1 ms, paid for each of ~11,000 disclosure
+    texts a partition of the 16 zones first writes)."""
+    return _zone_names()[zone]
+
+
 @functools.lru_cache(maxsize=32)
-def _text_memo(key: str) -> dict[tuple[int, int, int, int], str]:
-    """The disclosure texts written so far under one parameter set, by (mask, row read, land use, correction)."""
-    return {}
+def _text_codes(key: str, n_keys: int) -> _TextCodes:
+    return _TextCodes(n_keys)
 
 
-def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
-    """Per-tree disclosure text (``"; "``-joined, ``""`` when none) from :func:`disclosure_keys`.
-
-    Each distinct key is written once; the column is categorical.
-    """
-    keys = np.asarray(keys, dtype=np.int64)
-    which = _which(p)
-    lut = _mask_lut(_freeze(p), which)
-    present = np.flatnonzero(np.bincount(keys, minlength=len(lut)))
+def _write_texts(codes: _TextCodes, new: np.ndarray, lut: np.ndarray, p: Mapping[str, Any], which: str) -> None:
+    """Write the texts of disclosure keys ``new`` (not met before) into ``codes``; hold ``codes.lock``."""
     n_rows, n_cls, _ = _key_sizes(which)
     corrected = np.flatnonzero(_catalogue_corrected())
-    flat, _, corr = _decode(present, which)
+    flat, _, corr = _decode(new, which)
     zones = data.zone_tables() if which == ZONES else None
     # keys differing only in what the text does not say share one text: (mask, row when the text names it,
-    # land use, correction) is worked out for every key present at once, and each distinct one written once
-    masks = lut.take(present)
+    # land use, correction) is worked out for every new key at once, and each distinct one written once
+    masks = lut.take(new)
     lu_of, row_of = np.divmod(flat // n_cls, n_rows)
     names_row = _ROW_FLAGS | (_ZONE_ROW_FLAGS if zones is not None else 0)
     row_key = np.where(masks & names_row, row_of, -1)
     seen_key = ((masks * (n_rows + 1) + row_key + 1) * len(data.LAND_USES) + lu_of) * (int(corr.max(initial=0)) + 1)
     seen_key += corr
     _, first, inverse = np.unique(seen_key, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")  # the distinct keys in the order they first appear, as before
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    # the memo is keyed by the parameters as written (repr): values that compare equal can be written differently
-    memo = _text_memo(repr(_freeze(p)) + which)
-    texts = []
-    for k in first[order].tolist():
+    ids = np.empty(len(first), dtype=np.int32)
+    for g, k in enumerate(first.tolist()):
         mask, lu, c = int(masks[k]), int(lu_of[k]), int(corr[k])
         row = int(row_of[k])
         seen = (mask, int(row_key[k]), lu, c)
-        text = memo.get(seen)
-        if text is None:
+        tid = codes.seen.get(seen)
+        if tid is None:
             if zones is not None:  # the zone's own row name, and the zone, name the tree's table
                 name, zone, ci = zones.local_rows[row], zones.zones[zones.row_zone[row]], c // 2
             else:
                 name, zone, ci = data.benefit_tables().value_rows[row], None, c
-            text = memo[seen] = "; ".join(
+            text = "; ".join(
                 disclosure_texts(mask, name, data.LAND_USES[lu], p, int(corrected[ci - 1]) if ci else None, zone)
             )
-        texts.append(text)
-    cats = list(dict.fromkeys(texts)) or [""]
-    at = {t: i for i, t in enumerate(cats)}
+            tid = codes.text_id.setdefault(text, len(codes.texts))
+            if tid == len(codes.texts):
+                codes.texts.append(text)
+            codes.seen[seen] = tid
+        ids[g] = tid
+    codes.code[new] = ids.take(inverse.ravel())
+
+
+def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
+    """Per-tree disclosure text (``"; "``-joined, ``""`` when none) from :func:`disclosure_keys`.
+
+    Each distinct key is written once per parameter set (and process); the column is categorical, its
+    categories the texts present in the order of the first key (by value) that gives each.
+    """
+    keys = np.asarray(keys, dtype=np.int64)
+    which = _which(p)
+    lut = _mask_lut(_freeze(p), which)
+    met = np.zeros(len(lut), dtype=bool)
+    met[keys] = True  # the keys present (a mark per tree costs a fifth of counting them)
+    present = np.flatnonzero(met)
+    # keyed by the parameters as written (repr): values that compare equal can be written differently
+    codes = _text_codes(repr(_freeze(p)) + which, len(lut))
+    tid = codes.code.take(present)
+    if (tid < 0).any():
+        with codes.lock:
+            new = present[codes.code.take(present) < 0]
+            if len(new):
+                _write_texts(codes, new, lut, p, which)
+        tid = codes.code.take(present)
+    first = np.full(len(codes.texts), len(tid))
+    np.minimum.at(first, tid, np.arange(len(tid)))  # each text's first key present (keys ascend)
+    given = np.flatnonzero(first < len(tid))
+    shown = given.take(np.argsort(first.take(given)))  # the texts in the order their first key comes
+    # the categorical type of these texts, made once: making it checks and converts hundreds of sentences
+    dtype = codes.dtypes.get(shown.tobytes())
+    if dtype is None:
+        dtype = pd.CategoricalDtype([codes.texts[t] for t in shown.tolist()] or [""])
+        if len(codes.dtypes) < 64:  # the sets of texts a process meets are few; a bound keeps it so
+            codes.dtypes[shown.tobytes()] = dtype
     # codes of the width pandas keeps for this many categories, so it need not convert a million of them
-    code_of = np.zeros(len(lut), dtype=np.int8 if len(cats) < 127 else np.int16 if len(cats) < 32767 else np.int32)
-    code_of[present] = np.array([at[t] for t in texts], dtype=code_of.dtype).take(rank.take(inverse.ravel()))
-    return pd.Categorical.from_codes(code_of.take(keys), categories=cats, validate=False)
+    n = len(dtype.categories)
+    width = np.int8 if n < 127 else np.int16 if n < 32767 else np.int32
+    local = np.zeros(len(codes.texts) + 1, dtype=width)
+    local[shown] = np.arange(len(shown), dtype=width)
+    code_of = np.zeros(len(lut), dtype=width)
+    code_of[present] = local.take(tid)
+    return pd.Categorical.from_codes(code_of.take(keys), dtype=dtype, validate=False)
 
 
 def method_notes(p: Mapping[str, Any]) -> list[str]:
@@ -799,14 +903,12 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     if dead.any():
         block[:, dead] = 0.0  # a dead tree has no leaf area: nothing to intercept, shade, take up or add
     values = pd.DataFrame(block.T, columns=list(OUTPUT_COLUMNS), index=frame.index, copy=False)
-    cat = data.catalogue()
-    t = data.benefit_tables()
     # the codes are positions into these very categories: pandas need not check them again
     ids = pd.DataFrame(
         {
-            "species_code": pd.Categorical.from_codes(pos, categories=cat.index.astype(object), validate=False),
-            "value_row": pd.Categorical.from_codes(row, categories=list(t.value_rows), validate=False),
-            "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES), validate=False),
+            "species_code": pd.Categorical.from_codes(pos, dtype=_dtypes()["species_code"], validate=False),
+            "value_row": pd.Categorical.from_codes(row, dtype=_dtypes()["value_row"], validate=False),
+            "land_use": pd.Categorical.from_codes(lu_idx, dtype=_dtypes()["land_use"], validate=False),
         },
         index=frame.index,
     )
@@ -820,6 +922,19 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         index=frame.index,
     )
     return pd.concat([ids, values, notes], axis=1)
+
+
+@functools.cache
+def _dtypes() -> dict[str, pd.CategoricalDtype]:
+    """The output's categorical types, made once: a type made per call checks and converts its categories
+    (hundreds of row names) every time."""
+    return {
+        "species_code": pd.CategoricalDtype(data.catalogue().index.astype(object)),
+        "value_row": pd.CategoricalDtype(list(data.benefit_tables().value_rows)),
+        "zone_value_row": pd.CategoricalDtype(_zone_row_names()[1]),
+        "land_use": pd.CategoricalDtype(list(data.LAND_USES)),
+        "zone": pd.CategoricalDtype(list(data.zone_tables().zones)),
+    }
 
 
 @functools.cache
@@ -839,24 +954,35 @@ def _zone_benefits(
     frac: np.ndarray,
 ) -> pd.DataFrame:
     """:func:`compute_benefits` on the climate zones' stack: the zone index joins the one table lookup."""
-    zt = data.zone_tables()
     zone_idx = data.zone_positions(frame["zone"], p["zone"]) if "zone" in frame else _default_zone_index(p, len(frame))
     row, subst = _zone_rows(zone_idx, pos)
-    tables = _zone_derived_tables(_freeze(p))
-    flat = itree_streets.table_index(next(iter(tables.values())).shape, row, lu_idx, j)
+    zc = _zone_cells(_freeze(p))
+    n_cls = len(data.DBH_CLASSES_CM)
     block = np.empty((len(OUTPUT_COLUMNS), len(frame)))
-    itree_streets.gather_at(tables, flat, frac, out=block)
+    at = row * n_cls
+    at += j
+    itree_streets.gather_at(zc.by_row, at, frac, out=[block[k] for k in zc.row_out])
+    pair = lu_idx * len(data.zone_tables().row_zone)  # (land use, row): its cell, and its disclosure key
+    pair += row
+    at = zc.cell_of.take(pair, out=at)
+    at *= n_cls
+    at += j
+    itree_streets.gather_at(zc.by_cell, at, frac, out=[block[k] for k in zc.cell_out])
+    flat = pair
+    flat *= n_cls
+    flat += j
     dead = dead_trees(frame)
     if dead.any():
         block[:, dead] = 0.0  # a dead tree has no leaf area, in every zone
     values = pd.DataFrame(block.T, columns=list(OUTPUT_COLUMNS), index=frame.index, copy=False)
-    cat = data.catalogue()
-    row_code, row_names = _zone_row_names()
+    row_code, _ = _zone_row_names()
     ids = pd.DataFrame(
         {
-            "species_code": pd.Categorical.from_codes(pos, categories=cat.index.astype(object), validate=False),
-            "value_row": pd.Categorical.from_codes(row_code.take(row), categories=row_names, validate=False),
-            "land_use": pd.Categorical.from_codes(lu_idx, categories=list(data.LAND_USES), validate=False),
+            "species_code": pd.Categorical.from_codes(pos, dtype=_dtypes()["species_code"], validate=False),
+            "value_row": pd.Categorical.from_codes(
+                row_code.take(row), dtype=_dtypes()["zone_value_row"], validate=False
+            ),
+            "land_use": pd.Categorical.from_codes(lu_idx, dtype=_dtypes()["land_use"], validate=False),
         },
         index=frame.index,
     )
@@ -868,7 +994,7 @@ def _zone_benefits(
         {
             "disclosures": _with_dead_note(notes_col, dead) if dead.any() else notes_col,
             "dead": dead,
-            "zone": pd.Categorical.from_codes(zone_idx, categories=list(zt.zones), validate=False),
+            "zone": pd.Categorical.from_codes(zone_idx, dtype=_dtypes()["zone"], validate=False),
         },
         index=frame.index,
     )
@@ -1028,7 +1154,17 @@ def benefits(
     }
     if valuations:
         out.update(_valuations(code, pos, dbh, lu, p, condition, horizon_years, mortality_rate, dead))
+        if zone is not None and zone != data.DEFAULT_ZONE:
+            out["warnings"].append(ZONE_VALUATION_NOTE)
     return out
+
+
+#: What a valuation outside the Northeast reads from the Northeast, said with every such figure.
+ZONE_VALUATION_NOTE = (
+    "cumulative_usd grows the tree by the Northeast's DBH-at-age tables and replacement_value_usd uses the "
+    "Northeast's CTLA species parameters: the zone's own growth tables are built (data/species/zones/) but not "
+    "yet read; the annual benefits are the zone's own"
+)
 
 
 def _valuations(

@@ -143,8 +143,8 @@ def _pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decima
 
 
 # =========================================================================== §120-3A permit
-LAW = load_law_numbers("croton_on_hudson_120_excavation.toml")
-WH_LAW = load_law_numbers("wesley_hills_95_excavation.toml")
+LAW = load_law_numbers("croton_on_hudson/ch120_excavation.toml")
+WH_LAW = load_law_numbers("wesley_hills/ch95_excavation.toml")
 
 #: The excavation chapter of each law this module applies, by key (its rules are here).
 _EXCAVATION_LAW = {"croton_on_hudson": LAW, "wesley_hills": WH_LAW}
@@ -158,11 +158,12 @@ def one_law_inputs() -> dict[str, tuple[str, str, str]]:
     in the notes. The command line refuses all four (exit 2), naming the flag."""
     from treecalc import jurisdictions
 
-    return {
-        name: (r.key, _EXCAVATION_LAW[r.key][entry].section, what)
-        for r in jurisdictions.REGISTRY.values()
-        for name, (entry, what) in r.excavation_inputs.items()
-    }
+    out = {}
+    for r in jurisdictions.REGISTRY.values():
+        for name, (entry, what) in r.excavation_inputs.items():
+            number = _EXCAVATION_LAW[r.key][entry]  # "{value}" in the words: the entry's number, from the data
+            out[name] = (r.key, number.section, what.format(value=f"{number.value.normalize():f}"))
+    return out
 
 
 def one_law_input(name: str, jurisdiction: str, shown: str = "", refused: bool = True) -> str:
@@ -197,6 +198,17 @@ MAX_WALL_FT = int(RANGES["wall_height_ft"].high)
 
 def _v(key: str) -> Decimal:
     return LAW[key].value
+
+
+def _clock(hour: Decimal) -> str:
+    """An hour of the day (0-23, the law's data) as the ordinance writes it: 20 -> '8:00 p.m.'."""
+    h = int(hour)
+    return f"{(h - 1) % 12 + 1}:00 {'a.m.' if h < 12 else 'p.m.'}"
+
+
+#: The depths the plan areas are measured deeper than: §120-3A(2) and (1) for a cut, (6) and (5) for a fill.
+CUT_DEPTHS_FT = (float(_v("cut_depth")), float(_v("deep_cut_depth")))
+FILL_DEPTHS_FT = (float(_v("fill_depth")), float(_v("deep_fill_depth")))
 
 
 @dataclass(frozen=True)
@@ -848,7 +860,7 @@ def _applicable_standards(
         out.append(
             {
                 "section": "§120-8A",
-                "requirement": "excavation deeper than 4 ft below surrounding "
+                "requirement": f"excavation deeper than {_fmt(_v('fence_depth'))} ft below surrounding "
                 "grade: substantial fence of proper height and strength with gates, locked when "
                 "the property is not being worked (permanent fence if the authority requires)",
             }
@@ -859,7 +871,7 @@ def _applicable_standards(
             {
                 "section": "§120-8C",
                 "requirement": "excavations drained: standing water at most "
-                "1 ft deep during construction, none after construction",
+                f"{_fmt(_v('standing_water_during'))} ft deep during construction, none after construction",
             }
         )
     if fill:
@@ -869,7 +881,7 @@ def _applicable_standards(
         out.append(
             {
                 "section": "§120-8E",
-                "requirement": "at least 2 in of topsoil left on the surface "
+                "requirement": f"at least {_fmt(_v('topsoil_left'))} in of topsoil left on the surface "
                 "from which topsoil is removed; reseeded and mulched",
             }
         )
@@ -878,8 +890,9 @@ def _applicable_standards(
         out.append(
             {
                 "section": "§120-8G",
-                "requirement": "no work 8:00 p.m.-8:00 a.m. any day, nor "
-                "8:00 p.m. Saturday-10:00 a.m. Sunday (text reads '8:0 a.m.', '10:0 a.m.')",
+                "requirement": f"no work {_clock(_v('work_end_hour'))}-{_clock(_v('work_start_hour'))} any day, "
+                f"nor {_clock(_v('work_end_hour'))} Saturday-{_clock(_v('sunday_start_hour'))} Sunday "
+                "(text reads '8:0 a.m.', '10:0 a.m.')",
             }
         )
         out.append(
@@ -932,11 +945,11 @@ def review_standards(
     out.append(
         {
             "section": "§120-8A",
-            "requirement": "fence with locked gates if deeper than 4 ft",
+            "requirement": f"fence with locked gates if deeper than {_fmt(_v('fence_depth'))} ft",
             "fence_required": fence_needed,
             "complies": (True if not fence_needed else fence_provided),
             "explanation": f"excavation {_fmt(depth)} ft deep: fence "
-            f"{'required' if fence_needed else 'not required'} (required if > 4 ft)",
+            f"{'required' if fence_needed else 'not required'} (required if > {_fmt(_v('fence_depth'))} ft)",
         }
     )
     if standing_water_ft is not None:
@@ -946,7 +959,8 @@ def review_standards(
         out.append(
             {
                 "section": "§120-8C",
-                "requirement": "standing water <= 1 ft during construction, none after",
+                "requirement": f"standing water <= {_fmt(_v('standing_water_during'))} ft during construction, "
+                "none after",
                 "complies": w <= limit,
                 "explanation": f"{_fmt(w)} ft of standing water "
                 f"{'after' if after_construction else 'during'} construction "
@@ -959,7 +973,7 @@ def review_standards(
         out.append(
             {
                 "section": "§120-8E",
-                "requirement": "at least 2 in of topsoil left",
+                "requirement": f"at least {_fmt(_v('topsoil_left'))} in of topsoil left",
                 "complies": t >= _v("topsoil_left"),
                 "explanation": f"{_fmt(t)} in of topsoil left (minimum {_fmt(_v('topsoil_left'))} in)",
             }
@@ -1051,7 +1065,8 @@ def tree_survey_required(diameter_in: Any, distance_outside_grading_area_ft: Any
         "required": bool(req),
         "section": "§120-5E",
         "explanation": f"{_fmt(d)} in at 3 ft above ground, {_fmt(dist)} ft outside the grading area: "
-        "survey required for live trees >= 6 in within the grading area or the 25-ft "
+        f"survey required for live trees >= {_fmt(_v('tree_survey_diameter'))} in within the grading area or the "
+        f"{_fmt(_v('tree_survey_strip'))}-ft "
         "strip around it (diameter at 3 ft, not DBH at 4.5 ft)",
     }
 
@@ -1500,7 +1515,7 @@ class GridVolumes(CutFill):
             cut_cuft=cuft(self.cut_cy),
             fill_cuft=cuft(self.fill_cy),
             cut=PlanAreas.by_depth(lambda t: over(-tris, t)),
-            fill=PlanAreas.by_depth(lambda t: over(tris, t)),
+            fill=PlanAreas.by_depth(lambda t: over(tris, t), FILL_DEPTHS_FT),
             max_cut_ft=Decimal(repr(max(0.0, float((-h).max())))),
             method="grid (borrow-pit)",
         )

@@ -8,8 +8,15 @@
   ``custom id``, ``genus``, ``species``, ``cultivar``, ``common name``, ``diameter`` in inches), with the
   i-Tree code OpenTreeMap's species import reads (``i-tree code``, ``fields.py`` ``species``).
 
-i-Tree Eco's import layout is not offered: its column list was not found in a public source to check
-against (an invented layout would import wrongly without a word).
+* ``itree-eco``: an existing inventory as i-Tree Eco v6 imports one (i-Tree, "Eco v6.0 Guide: Importing an
+  Existing Inventory", 2017): Eco's import wizard maps the file's columns to its variables, of which two are
+  required, the species ("the species and genus names of each tree") and the DBH ("at breast height, 4.5 feet
+  above the ground"); so one row per tree with ``Tree ID`` (the tag), ``Species`` (the scientific name read),
+  ``DBH (in)``, and ``Latitude`` / ``Longitude`` (WGS84) where the survey gives coordinates. A dead tree gets
+  ``Percent Dieback`` 100, as the i-Tree team asks dead trees to be entered (i-Tree Support forum, "What is the
+  correct way to enter a dead tree in Eco", 2011); a living tree's dieback is left blank, since a survey's
+  condition class is not a measured dieback. The column names are the variables' names for the wizard to map;
+  Eco's own field names were not checked against a copy of its importer.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ import pandas as pd
 
 from treecalc import data
 
-FORMATS = ("benefits", "opentreemap")
+FORMATS = ("benefits", "opentreemap", "itree-eco")
 
 
 def export_frame(
@@ -28,7 +35,7 @@ def export_frame(
 ) -> pd.DataFrame:
     """The trees of a survey (:attr:`treecalc.ingest.Survey.trees`) in layout ``fmt`` (one of :data:`FORMATS`)."""
     from treecalc import climate_zones, geo
-    from treecalc.benefits import compute_benefits
+    from treecalc.benefits import compute_benefits, dead_trees
 
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
@@ -45,6 +52,13 @@ def export_frame(
         out.insert(1, "species_code", out.pop("species_code"))
         return out.reset_index(drop=True)
     ll = geo.tree_lonlat(trees, site)
+    if fmt == "itree-eco":
+        eco = pd.DataFrame({"Tree ID": tag.to_numpy(), "Species": sci, "DBH (in)": ben["dbh_in"].to_numpy()})
+        if ll is not None:
+            eco["Latitude"], eco["Longitude"] = ll["latitude_deg"].to_numpy(), ll["longitude_deg"].to_numpy()
+        dead = dead_trees(trees)  # the valuation's own reading of the survey's condition
+        eco["Percent Dieback"] = pd.array([100 if d else pd.NA for d in dead], dtype="Int64")
+        return eco
     genus = [str(s).split()[0] if isinstance(s, str) and s else "" for s in sci]
     epithet = [
         str(s).split()[1] if isinstance(s, str) and len(str(s).split()) > 1 and not str(s).endswith(" sp.") else ""

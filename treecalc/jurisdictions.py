@@ -57,8 +57,10 @@ class Jurisdiction:
     nothing under this one (said when they are given). ``chapters``: the name of each chapter by what it
     governs (``"trees"``, ``"excavation"``, ``"water"``). ``excavation_inputs``: the inputs of the
     excavation check only this law reads -> (the entry of its excavation law file whose section it
-    is read under, what it decides). ``law_dir``: the folder of
-    its law file when it is not the data folder's ``law/`` (a village held outside treecalc). ``fund_name``: the
+    is read under, what it decides). ``law_files``: its chapters' files
+    in ``law/<key>/`` (``<name>.toml``), the tree chapter first. ``data_dir``: a folder shaped as the data
+    folder (``law/<key>/``, ``readings/<key>.toml``) holding its law, when it is not the data folder (a village
+    held outside treecalc). ``fund_name``: the
     fund payments in lieu go to ("" for a law without one). ``permit_item``: the statement line saying
     whether the permit is required. ``sections``: the section the reports head each part with (``"permit"``,
     ``"replacement"``, ``"trees_needed"``, ``"planting"``, ``"fund"``); a part the law does not have is absent.
@@ -79,7 +81,8 @@ class Jurisdiction:
     chapters: Mapping[str, str] = field(default_factory=dict)
     excavation_inputs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     fund_name: str = ""
-    law_dir: Path | None = None
+    law_files: tuple[str, ...] = ()
+    data_dir: Path | None = None
     permit_item: str = "Permit required"
     value_section: str = ""
     sections: Mapping[str, str] = field(default_factory=dict)
@@ -161,10 +164,14 @@ register(
         },
         excavation_inputs={
             "term": ("permit_term", "the permit term and idle time"),
-            "retaining_wall_height_ft": ("retaining_wall_height", "a retaining wall over 4 ft needs a building permit"),
+            "retaining_wall_height_ft": (
+                "retaining_wall_height",
+                "a retaining wall over {value} ft needs a building permit",
+            ),
             "lot_area_sqft": ("lowering_area", "lowering or stripping over half the lot"),
         },
         fund_name="Tree Preservation Fund",
+        law_files=("ch208_trees", "ch120_excavation", "ch223_water"),
         permit_item="Tree removal permit required",
         value_section="§208-22B",  # "environmental value", the National Tree Benefit Calculator
         sections={
@@ -200,6 +207,7 @@ register(
         chapters={"trees": "Wesley Hills Chapter 95", "excavation": "Wesley Hills Chapter 95"},
         excavation_inputs={"cellar": ("cellar_multiple", "a building permit stands as the permit")},
         permit_item="Clearing permit required",
+        law_files=("ch95_clearing", "ch95_excavation"),
     )
 )
 

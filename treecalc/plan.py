@@ -8,15 +8,28 @@ penalty (§208-29B, the maximum of the definite offences), each figure exactly w
 :func:`treecalc.assessment.assess` says for that survey, because it *is* that assessment: every
 candidate set is assessed in full, with the options given.
 
-Why enumeration and not a MILP. The cost of a set is not a linear (or even monotone-in-value)
-function of its trees: the permit turns on a count threshold (§208-19A(1)), replacement on the
-number of trees under the permit (§208-22A), the plan is a whole number of nursery trees carrying
-a value rounded up to the cent, the site takes a limited number and the rest is paid per tree.
-A MILP would model those rules a second time, and its answer would be the model's, not the law
-engine's. The search is exact instead: trees that differ only in their tag (the same species,
-DBH, condition, flags ...) cost the same in any set, so only *how many* of each such group are
-removed matters; every count vector is assessed once, which is ``prod(size + 1)`` assessments
-instead of ``2**n``. Past :data:`MAX_ASSESSMENTS` the plan is refused with a message saying so.
+Why not a MILP. The cost of a set is not a linear (or separable) function of its trees: the
+permit turns on a count threshold (§208-19A(1)), replacement on the number of trees under the
+permit (§208-22A), the plan is a whole number of nursery trees carrying a value rounded up to the
+cent, the site takes a limited number and the rest is paid per tree. A MILP would model those rules
+a second time, and its answer would be the model's, not the law engine's.
+
+The search is exact instead, and every cost it reports is an assessment. It rests on one property
+of the law engine: **removing a smaller or less valuable tree never costs more than removing a
+larger or more valuable one that the law otherwise reads alike** (a penalty tier or permit trigger
+rises with DBH, §208-29B, §208-19A; replacement with value, §208-22A/F; no rule lightens the burden
+of a removal because the tree is bigger or worth more). The optional trees are put in *classes*
+the law cannot tell apart except by size: the same flags and facts in every column the rules read,
+the same §208-22E species status (invasive, Part 575) and the same dead or living state. Within a
+class tree *i* dominates *j* when its value (on the assessment's own basis) and its DBH are both no
+greater. If a cheapest set held *j* and not a tree *i* that dominates it, swapping them would keep
+its size and cost no more; so some cheapest set of every size is closed downward under dominance
+in each class (an *ideal*), and only those are assessed: one assessment per combination of ideals
+across the classes. Trees that differ only in their tag form a chain (counts 0 … n), trees whose
+value rises with their DBH likewise, so 10-20 optional trees take tens of assessments, not 2**n.
+The values come from one assessment of the survey with every proposed removal made (a tree's
+value does not depend on which others go). Past :data:`MAX_ASSESSMENTS` the plan is refused with a
+message saying so. ``tests/test_plan.py`` checks the frontier against brute force over all subsets.
 
 Side constraints: a budget (``budget_usd``: each step says whether it is within it) and the number
 of trees the site can take (``plantable`` / ``plantable_area_sqft``, the assessment's own options:
@@ -38,11 +51,18 @@ import pandas as pd
 from treecalc.units import money
 
 #: The most assessments a plan runs (each a full assessment of the survey: 0.07 s for a lot's
-#: handful of trees, 0.15-0.5 s for the 39-tree sample): 8 distinct optional trees, under a minute.
+#: handful of trees, 0.1-0.5 s for the 39-tree sample): under a minute.
 MAX_ASSESSMENTS = 256
 
-#: Columns that never change what the law finds for a tree (names and bookkeeping).
-_NOT_LAW = ("tag", "source_row", "warnings", "must_remove", "species_score", "species_method")
+#: Columns that never change what the law finds for a tree (names and bookkeeping; the rules read the
+#: flags the survey reader took out of the words, never the free text of ``notes`` or ``species``).
+_NOT_LAW = ("tag", "source_row", "warnings", "must_remove", "species_score", "species_method", "notes", "species")
+
+#: What sets a tree's value and size, compared by dominance within a class, not by equality.
+_SIZE = ("species_code", "dbh_in", "condition")
+
+#: The species catalogue's columns the rules read (§208-22E: invasive, 6 NYCRR Part 575), part of a class.
+SPECIES_LAW_COLUMNS = ("invasive", "part575")
 
 
 @dataclass
@@ -117,15 +137,54 @@ def costs(a: Any) -> tuple[Decimal, Decimal, Decimal]:
     return planting, in_lieu, penalty
 
 
-def _groups(trees: pd.DataFrame, optional: np.ndarray) -> list[list[int]]:
-    """The optional trees in groups that the law cannot tell apart (positions, in survey order)."""
-    cols = [c for c in trees.columns if c not in _NOT_LAW]
+def _key(v: Any) -> str:
+    return "<NA>" if (not isinstance(v, (list, dict)) and pd.isna(v)) else str(v)
+
+
+def _classes(trees: pd.DataFrame, optional: np.ndarray, dead: np.ndarray) -> list[list[int]]:
+    """The optional trees in classes the law reads alike but for their size and value (positions, survey order)."""
+    from treecalc import data
+
+    cols = [c for c in trees.columns if c not in _NOT_LAW and c not in _SIZE]
+    cat = data.catalogue()
+    codes = trees["species_code"].astype(object).to_numpy()
+    species = {
+        c: tuple(_key(v) for v in (cat.loc[c, list(SPECIES_LAW_COLUMNS)] if c in cat.index else [None, None]))
+        for c in set(map(str, codes))
+    }
     keys: dict[tuple, list[int]] = {}
     for i in np.flatnonzero(optional):
         row = trees.iloc[i]
-        key = tuple("<NA>" if (not isinstance(v, (list, dict)) and pd.isna(v)) else str(v) for v in row[cols])
+        key = (*(_key(v) for v in row[cols]), species[str(codes[i])], bool(dead[i]))
         keys.setdefault(key, []).append(int(i))
     return list(keys.values())
+
+
+def _ideals(members: list[int], value: np.ndarray, dbh: np.ndarray, limit: int) -> list[list[int]]:
+    """Every set of a class's trees closed downward under dominance (no tree in it while one that
+    dominates it is out), smallest first. Tree i dominates j when value and DBH are both no greater
+    (equal ones by survey order). Stops past ``limit`` + 1 sets (the plan is then refused)."""
+    order = sorted(members, key=lambda i: (value[i], dbh[i], i))
+
+    def below(i: int, j: int) -> bool:  # i dominates j (i != j)
+        return value[i] <= value[j] and dbh[i] <= dbh[j] and (value[i], dbh[i], i) < (value[j], dbh[j], j)
+
+    out: list[list[int]] = []
+
+    def walk(pos: int, chosen: list[int], excluded: list[int]) -> None:
+        if len(out) > limit:
+            return
+        if pos == len(order):
+            out.append(sorted(chosen))
+            return
+        x = order[pos]
+        # x may go in only if every tree that dominates it is in (all of them come earlier in the order)
+        if not any(below(e, x) for e in excluded):
+            walk(pos + 1, [*chosen, x], excluded)
+        walk(pos + 1, chosen, [*excluded, x])
+
+    walk(0, [], [])
+    return sorted(out, key=lambda s: (len(s), s))
 
 
 def _split(trees: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -158,33 +217,47 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     survey = _load_survey(survey)
     trees = survey.trees.reset_index(drop=True)
     must, optional, notes = _split(trees)
-    groups = _groups(trees, optional)
-    runs = math.prod(len(g) + 1 for g in groups)
-    if runs > max_assessments:
-        raise ValueError(
-            f"{int(optional.sum())} optional removals in {len(groups)} groups of like trees would take "
-            f"{runs:,} assessments; the plan runs at most {max_assessments:,}: mark more trees 'Must remove' "
-            "or retain some, and plan the rest (or raise the limit: --max-assessments)"
-        )
     tags = trees["tag"].astype(str).to_numpy(object)
     base_action = trees["action"].to_numpy(object).copy()
     base_action[must] = "remove"  # a must-remove tree not yet removed is proposed
+    off = np.flatnonzero(optional)
     best: dict[int, tuple[tuple, list[int], Any]] = {}
-    for counts in itertools.product(*(range(len(g) + 1) for g in groups)):
-        chosen = [i for g, c in zip(groups, counts) for i in g[:c]]
+
+    def run(chosen: list[int]) -> Any:
         action = base_action.copy()
-        off = np.flatnonzero(optional)
         action[off] = "retain"
         action[chosen] = "remove"
         candidate = copy.copy(survey)
         candidate.trees = trees.assign(action=action)
         a = assess(candidate, **options)
         planting, in_lieu, penalty = costs(a)
-        total = planting + in_lieu + penalty
-        k = len(chosen)
-        rank = (total, sorted(chosen))
-        if k not in best or rank < best[k][0]:
-            best[k] = (rank, sorted(chosen), a)
+        rank = (planting + in_lieu + penalty, sorted(chosen))
+        if len(chosen) not in best or rank < best[len(chosen)][0]:
+            best[len(chosen)] = (rank, sorted(chosen), a)
+        return a
+
+    # every proposed removal made: the trees' values on the assessment's basis (and which are dead)
+    everything = run(list(off))
+    value = pd.to_numeric(everything.trees["value_usd"], errors="coerce").fillna(0.0).to_numpy(float)
+    dead = (
+        everything.trees["dead"].fillna(False).to_numpy(bool)
+        if "dead" in everything.trees
+        else np.zeros(len(trees), bool)
+    )
+    dbh = pd.to_numeric(trees["dbh_in"], errors="coerce").fillna(0.0).to_numpy(float)
+    classes = _classes(trees, optional, dead)
+    ideals = [_ideals(c, value, dbh, limit=max_assessments) for c in classes]
+    runs = math.prod(len(i) for i in ideals)
+    if runs > max_assessments:
+        raise ValueError(
+            f"{int(optional.sum())} optional removals in {len(classes)} classes of trees the law reads alike "
+            f"would take {runs:,} assessments; the plan runs at most {max_assessments:,}: mark more trees "
+            "'Must remove' or retain some, and plan the rest (or raise the limit: --max-assessments)"
+        )
+    for combo in itertools.product(*ideals):
+        chosen = sorted(i for part in combo for i in part)
+        if len(chosen) < len(off):  # the full set was assessed above
+            run(chosen)
     steps: list[Step] = []
     chosen_assessments = []
     prev: tuple[list[int], Any] | None = None
@@ -216,6 +289,11 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     notes.append(
         "each cost is the assessment of that set of removals: planting (§208-22D) + payment in lieu "
         "(§208-24) + the civil penalty maximum of definite offences (§208-29B); permit fees are not included"
+    )
+    notes.append(
+        f"exact search: {runs:,} assessments instead of one per subset; the optional trees fall into "
+        f"{len(classes)} class(es) the law reads alike but for size, and within a class only sets that hold "
+        "every smaller, less valuable tree of any they hold are assessed (removing such a tree never costs more)"
     )
     return Plan(
         jurisdiction=jurisdiction,
@@ -283,8 +361,9 @@ def reasons(
             plural = "s" if under != 1 else ""
             why = f"the permit is for {under} tree{plural}; {rep.get('section')} replaces under a permit for {least} or more"
         else:
-            why = rep.get("percent_note") or rep.get("section")
-        verdict += f" and no replacement ({why})"
+            # a jurisdiction without a replacement rule (Wesley Hills Chapter 95) says so in its notes
+            why = rep.get("percent_note") or rep.get("section") or "; ".join(rep.get("notes") or [])
+        verdict += f" and no replacement ({why})" if why else " and no replacement"
     out = [f"{_what_changes(chosen, prev, tags, must)} makes {count}: {verdict}."]
     planting, in_lieu, penalty = costs(a)
     total = planting + in_lieu + penalty

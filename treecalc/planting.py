@@ -142,7 +142,7 @@ def prepare_stock(
                 dbh = float(rules["conifer_default_dbh_in"])
                 notes.append(
                     f"conifer valued at {dbh:g} in DBH, the documented default for a "
-                    f"{rules['conifer_min_height_ft']:g} ft conifer (data/law/croton_on_hudson.toml)"
+                    f"{rules['conifer_min_height_ft']:g} ft conifer (data/readings/croton_on_hudson.toml)"
                 )
         else:
             if dbh is None:

@@ -1,4 +1,4 @@
-"""The Excel statement of an assessment (issue 4, "The statement").
+"""The Excel statement of an assessment: one workbook a permit reviewer can check line by line.
 
 ``write_statement(assessment, path_or_buffer)`` writes one ``.xlsx`` workbook;
 ``statement_bytes(assessment)`` returns the same workbook as bytes (the app's
@@ -44,8 +44,8 @@ memory (strings are then inline strings). The small sheets are written one
 XlsxWriter call per cell; the body of the Trees and Rejected rows tables is
 encoded a column at a time and streamed into XlsxWriter's row file as whole
 rows (:class:`_StreamSheet`), because one call per cell costs ~5 µs and a
-50,000-tree Trees sheet has ~2.5 million cells (issue 12: 8 s for the whole
-statement). Both paths write the same cells (a test compares them).
+50,000-tree Trees sheet has ~2.5 million cells (8 s for the whole statement
+that way). Both paths write the same cells (a test compares them).
 """
 
 from __future__ import annotations
@@ -1237,6 +1237,17 @@ def _kv_header(g: _Grid, given: Any, item: str, rule: str) -> int:
     return hdr
 
 
+def _min_trees_words(a: Any) -> str:
+    """§208-22A's count of trees under a permit (the law's data), spelt as the ordinance does ("three")."""
+    from treecalc.rules.croton_on_hudson import _words
+    from treecalc.rules.law_data import law
+
+    on = (getattr(a, "options", None) or {}).get("on")
+    from treecalc.law.schema import as_date
+
+    return _words(law(str(_get(a, "jurisdiction")), as_date(on))["replacement"]["min_trees"])  # a law with parts
+
+
 def _replacement(book: _Book, a: Any) -> None:
     ws = book.sheet("Replacement plan")
     rep = _get(a, "replacement", {}) or {}
@@ -1255,14 +1266,14 @@ def _replacement(book: _Book, a: Any) -> None:
         default_section=section,
         tables=tables,
     )
-    # issue 9: the parts of §208-22 (120% on trees harmed in offences, 90% on removals proposed under a permit)
+    # the parts of §208-22 (120% on trees harmed in offences, 90% on removals proposed under a permit)
     parts = [{k: v for k, v in p.items() if k != "tags"} for p in _records(_get(rep, "parts", []))]
     if parts:
         tables.insert(
             0,
             (
                 "Replacement parts (§208-22F: trees harmed in offences; §208-22A: proposed removals "
-                "under a permit for three or more trees)",
+                f"under a permit for {_min_trees_words(a)} or more trees)",
                 parts,
             ),
         )
@@ -1315,13 +1326,18 @@ def _replacement(book: _Book, a: Any) -> None:
             for x in items:
                 g.note(name[:-1].capitalize(), _text(x))
     if plan and hasattr(a, "trees"):  # the replacements against the trees removed, with mortality
-        from treecalc.projection import summary
+        from treecalc.projection import PLANTED, REMOVED, projection, summary
 
         ps = summary(a)
         g.blank()
         g.subtitle(f"{ps['years']}-year projection")
         g.note("Mortality", f"{ps['mortality_rate']:.1%} of the trees die each year ({ps['mortality_source']})")
         g.note("Payback", _text(ps["payback"]))
+        # the chart's figures, year by year (expected annual benefits under that mortality)
+        wide = projection(a, ps["years"]).pivot(index="year", columns="series", values="value_usd")
+        g.header(["Years from now", f"{REMOVED} ($/yr)", f"{PLANTED} ($/yr)"])
+        for year, row in wide.iterrows():
+            g.add([int(year), float(row.get(REMOVED, 0.0)), float(row.get(PLANTED, 0.0))], [None, USD, USD])
     widths = g.widths()
     widths[0] = max(widths[0], 30)
     if plan_hdr:
@@ -1414,7 +1430,7 @@ def _penalties(book: _Book, a: Any) -> None:
     )
     last_kv = g.next_row - 1
 
-    # issue 9: definite offences (facts given) and conditional ones (an assumed fact) apart, each tree with
+    # definite offences (facts given) and conditional ones (an assumed fact) apart, each tree with
     # its own sections; then the trees harmed that are no offence, with the reason
     per_tree = _records(_get(pen, "per_tree", []))
     groups = [

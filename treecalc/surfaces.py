@@ -379,6 +379,22 @@ def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 # --------------------------------------------------------------------------- result
+def _law_depths_ft() -> dict[str, float]:
+    """The §120-3A depths a cut or fill is measured deeper than (data/law, Chapter 120), by name."""
+    from treecalc.units import load_law_numbers
+
+    law = load_law_numbers("croton_on_hudson/ch120_excavation.toml")
+    return {k: float(law[k].value) for k in ("cut_depth", "deep_cut_depth", "fill_depth", "deep_fill_depth")}
+
+
+_DEPTHS = _law_depths_ft()
+#: A cut's two depths (§120-3A(2) and (1)) and a fill's (§120-3A(4) and (3)), in feet.
+CUT_DEPTHS_FT = (_DEPTHS["cut_depth"], _DEPTHS["deep_cut_depth"])
+FILL_DEPTHS_FT = (_DEPTHS["fill_depth"], _DEPTHS["deep_fill_depth"])
+#: Any depth (0) and every depth the law measures a cut or fill deeper than.
+DEPTHS_FT = tuple(sorted({0.0, *_DEPTHS.values()}))
+
+
 @dataclass(frozen=True)
 class PlanAreas:
     """The plan area cut (or filled) at any depth, and deeper than 2 ft and 4 ft: the §120-3A(1)-(6) depths (sq ft)."""
@@ -388,9 +404,13 @@ class PlanAreas:
     over_4ft_sqft: Decimal
 
     @classmethod
-    def by_depth(cls, area_deeper_than: Callable[[float], Decimal]) -> PlanAreas:
-        """The areas from a function of the depth in feet (0 = any depth) that a method measures them with."""
-        return cls(area_deeper_than(0.0), area_deeper_than(2.0), area_deeper_than(4.0))
+    def by_depth(
+        cls, area_deeper_than: Callable[[float], Decimal], depths_ft: tuple[float, float] | None = None
+    ) -> PlanAreas:
+        """The areas from a function of the depth in feet (0 = any depth) that a method measures them with, at
+        the law's two depths (:data:`CUT_DEPTHS_FT`, §120-3A(2) and (1); a fill's :data:`FILL_DEPTHS_FT`)."""
+        shallow, deep = CUT_DEPTHS_FT if depths_ft is None else depths_ft
+        return cls(area_deeper_than(0.0), area_deeper_than(shallow), area_deeper_than(deep))
 
 
 @dataclass(frozen=True)
@@ -461,7 +481,7 @@ class TinVolumes(CutFill):
             cut_cuft=d(self.cut_cy * CU_FT_PER_CU_YD),
             fill_cuft=d(self.fill_cy * CU_FT_PER_CU_YD),
             cut=PlanAreas.by_depth(lambda t: d(self.cut_area_over_sqft[t])),
-            fill=PlanAreas.by_depth(lambda t: d(self.fill_area_over_sqft[t])),
+            fill=PlanAreas.by_depth(lambda t: d(self.fill_area_over_sqft[t]), FILL_DEPTHS_FT),
             max_cut_ft=d(self.max_cut_ft),
             method="TIN surface to surface",
         )
@@ -489,8 +509,6 @@ class TinVolumes(CutFill):
             "notes": list(self.notes),
         }
 
-
-DEPTHS_FT = (0.0, 2.0, 4.0)
 
 #: Depths are compared with the thresholds to this many decimals of a foot: elevations are surveyed to 0.01 ft,
 #: so a difference of two of them is exact there, and the floating-point noise (1e-14 ft) is gone.

@@ -110,7 +110,7 @@ def _where(folder: Path) -> str:
 
 
 def data_file(relpath: str, folder: Path | None = None) -> Path:
-    """``relpath`` (``"law/site_facts.toml"``) in the data folder; :class:`MissingDataFile` naming the file,
+    """``relpath`` (``"readings/site_facts.toml"``) in the data folder; :class:`MissingDataFile` naming the file,
     the folder and ``TREECALC_DATA`` when it is not there (never a bare "No such file")."""
     base = DATA_DIR if folder is None else folder
     path = base / relpath
@@ -134,7 +134,7 @@ _READ: dict[str, Path] = {}
 
 
 def data_files_read() -> dict[str, Path]:
-    """The data files read so far (``"law/croton_on_hudson.toml"``, ``"species/catalogue.csv"``), sorted."""
+    """The data files read so far (``"law/croton_on_hudson/ch208_trees.toml"``, ``"species/catalogue.csv"``), sorted."""
     return dict(sorted(_READ.items()))
 
 

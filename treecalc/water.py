@@ -11,7 +11,7 @@ Village of Croton-on-Hudson, Chapter 223 (Water), Article I, Water Service Regul
 
 Money is in exact cents: each penalty is rounded to the cent (half up) when it is assessed, so
 the event lines add up to the totals and paying the displayed total closes the account. The
-rates, dates and tolerance come from ``data/law/croton_on_hudson_223_water.toml``.
+rates, dates and tolerance come from ``data/law/croton_on_hudson/ch223_water.toml``.
 
 References
 ----------
@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 ZERO = Decimal("0.00")
-LAW = load_law_numbers("croton_on_hudson_223_water.toml")
+LAW = load_law_numbers("croton_on_hudson/ch223_water.toml")
 FIRST_PENALTY_RATE = LAW["first_penalty_rate"].value / 100
 MONTHLY_PENALTY_RATE = LAW["monthly_penalty_rate"].value / 100
 RELEVY_MONTH, RELEVY_DAY = int(LAW["relevy_month"].value), int(LAW["relevy_day"].value)

@@ -16,6 +16,9 @@ from app_support import state, ui, views
 from treecalc import excavation
 from treecalc.units import RANGES
 
+#: Chapter 120's numbers the help texts state (data/law/croton_on_hudson/ch120_excavation.toml)
+_LAW120 = excavation.LAW
+
 MAX_HEATMAP_CELLS = 80  # per axis: larger grids are shown block-summed (display only)
 VERDICT = {True: "Yes", False: "No", "unknown": "Unknown"}
 
@@ -118,7 +121,8 @@ def _permit_inputs() -> dict[str, Any]:
         value=0.0,
         step=1000.0,
         key="w_exc_lot",
-        help="For §120-3A(3): 5,000 sq ft or half the lot, whichever is less. "
+        help=f"For §120-3A(3): {_LAW120['lowering_area'].value:,} sq ft or "
+        f"{_LAW120['lowering_lot_percent'].value}% of the lot, whichever is less. "
         "0: not given (the answer may then be Unknown).",
     )
     wall = c4.number_input(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_support import (
-    printable,  # the PDF report (issue 11)
+    printable,  # the PDF report
     state,
     ui,
     views,
@@ -15,10 +15,38 @@ from treecalc.rules.croton_fund import fee_schedule_toml
 from treecalc.units import RANGES
 
 
-def _default_schedule() -> dict:
+def _held_schedules() -> dict:
     from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE, read_toml
 
     return read_toml(DEFAULT_FEE_SCHEDULE)
+
+
+def _default_schedule() -> dict:
+    """The schedule of the data folder in force today (the latest Board resolution held)."""
+    from treecalc.rules.croton_fund import schedule_in_force
+
+    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
+
+    held = _held_schedules()
+    raw, when = schedule_in_force(held, str(DEFAULT_FEE_SCHEDULE), None)
+    return {**raw, **({"resolution_date": when.isoformat()} if when else {})}
+
+
+def _recorded_toml(new: dict) -> bytes:
+    """The data folder's schedules with ``new`` recorded after them (its Board resolution date), earlier kept."""
+    import tempfile
+    from pathlib import Path
+
+    from treecalc.rules.croton_fund import record_schedule
+
+    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
+
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp) / "fee_schedule.toml"
+        p.write_bytes(DEFAULT_FEE_SCHEDULE.read_bytes())
+        return record_schedule(
+            p, {k: v for k, v in new.items() if k != "resolution_date"}, new["resolution_date"]
+        ).encode()
 
 
 def _schedule_controls() -> dict:
@@ -59,22 +87,41 @@ def _schedule_controls() -> dict:
     set_by_board = st.checkbox(
         "These amounts were set by Board resolution", key="w_fee_board", value=not bool(cur.get("placeholder", True))
     )
+    resolved_on = None
+    if set_by_board:
+        import datetime as dt
+
+        given = cur.get("resolution_date")
+        resolved_on = st.date_input(
+            "Date of the Board resolution (§208-24C)",
+            value=dt.date.fromisoformat(str(given)) if given else None,
+            key="w_fee_resolution_date",
+            help="Recorded with the schedule: an assessment reads the schedule in force on its date; "
+            "the earlier schedules are kept.",
+        )
     new = {
         "basis": basis,
         "fee_per_tree_usd": f"{fee:.2f}",
         "multiplier": f"{mult:g}",
         "placeholder": not set_by_board,
         "label": (
-            "set by Board resolution (§208-24C)"
+            (
+                f"set by Board resolution of {resolved_on.isoformat()} (§208-24C)"
+                if resolved_on
+                else "set by Board resolution (§208-24C)"
+            )
             if set_by_board
             else "PLACEHOLDER, to be set by Board resolution (§208-24C)"
         ),
     }
+    if resolved_on:
+        new["resolution_date"] = resolved_on.isoformat()
     same = (
         new["basis"] == str(base.get("basis"))
         and float(new["fee_per_tree_usd"]) == float(base.get("fee_per_tree_usd", 0))
         and float(new["multiplier"]) == float(base.get("multiplier", 1))
         and new["placeholder"] == bool(base.get("placeholder", False))
+        and new.get("resolution_date") == base.get("resolution_date")
     )
     state.set_opt("fee_schedule", None if same else new)
     if new["placeholder"]:
@@ -85,9 +132,11 @@ def _schedule_controls() -> dict:
 def body() -> None:
     st.subheader("Fee schedule")
     schedule = _schedule_controls()
+    dated = bool(schedule.get("resolution_date"))
     st.download_button(
         "Fee schedule (TOML)",
-        data=fee_schedule_toml(schedule).encode(),
+        # with a resolution date: the data folder's schedules with this one recorded after them (earlier kept)
+        data=_recorded_toml(schedule) if dated else fee_schedule_toml(schedule).encode(),
         file_name="fee_schedule.toml",
         mime="application/toml",
         key="fund_toml",
@@ -134,7 +183,7 @@ def body() -> None:
     with st.expander("All fund figures"):
         st.dataframe(table, width="stretch", hide_index=True)
     ui.page_downloads("fund", {"Fund": table})
-    printable.pdf_button("fund")  # the printable report (issue 11)
+    printable.pdf_button("fund")  # the printable report (PDF) of this page's figures
 
 
 ui.run_page(

@@ -9,7 +9,7 @@ import streamlit as st
 
 from app_support import (
     charts,
-    printable,  # the PDF report (issue 11)
+    printable,  # the PDF report
     state,
     ui,
     views,
@@ -200,7 +200,7 @@ def body() -> None:
             "Planting plan": views.labelled(plan, a) if len(plan) else None,
         },
     )
-    printable.pdf_button("permit")  # the printable report (issue 11)
+    printable.pdf_button("permit")  # the printable report (PDF) of this page's figures
 
 
 def _cost_card(a) -> None:
@@ -375,7 +375,7 @@ def _croton_figures(a) -> None:
         "—" if get(rep, "native_share") is None else f"{float(get(rep, 'native_share')):.0%}",
     )
     parts = rep.get("parts") or []
-    if parts:  # issue 9: 120% on trees harmed in offences (§208-22F) + 90% on proposed removals (§208-22A)
+    if parts:  # 120% on trees harmed in offences (§208-22F) + 90% on proposed removals (§208-22A)
         st.dataframe(
             views.labelled(
                 pd.DataFrame(

@@ -22,7 +22,7 @@ def panel() -> None:
     if not c2.button("Find the cheapest plans", key="w_plan_run"):
         return
     try:
-        with st.spinner("Assessing every candidate set of removals…"):
+        with st.spinner("Assessing the candidate sets of removals…"):
             result = state.plan(budget)
     except state.AppError as e:
         st.info(str(e))

@@ -8,13 +8,17 @@ import streamlit as st
 
 from app_support import (
     picker,
-    printable,  # the PDF report (issue 11)
+    printable,  # the PDF report
     state,
     ui,
     views,
 )
 from app_support.views import get
+from treecalc.rules.law_data import law
 from treecalc.units import RANGES
+
+#: §208-22A/F percentages the help texts state (the law's data, not words of the page)
+_REP = law("croton_on_hudson")["replacement"]
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
 #: The figures of an offence, at the left of its table (in sight at 1,280 px)
@@ -37,7 +41,8 @@ def _controls() -> Any:
         "violation",
         "w_violation",
         "As the survey shows: trees marked removed or damaged without a required permit make it a violation; "
-        "the replacement is then 120% of their value (§208-22F). The §208-29 penalties follow the trees "
+        f"the replacement is then {_REP['violation_percent']:g}% of their value (§208-22F). The §208-29 penalties "
+        "follow the trees "
         "harmed without a required permit, tree by tree.",
     )
     in_effect = st.empty()
@@ -75,7 +80,8 @@ def _controls() -> Any:
         step=10.0,
         key="w_repl_pct",
         placeholder="the law's",
-        help="Leave empty for the law's 90% (permit) or 120% (after a violation).",
+        help=f"Leave empty for the law's {_REP['percent']:g}% (permit) or {_REP['violation_percent']:g}% "
+        "(after a violation).",
     )
     state.set_opt("replacement_percent", pct)
     return in_effect
@@ -237,7 +243,7 @@ def body() -> None:
     for n in get(pen, "notes") or []:
         st.caption(f"• {views.readable(n)}")
     ui.page_downloads("violations", {"Penalties per tree": views.labelled(per_tree, a) if len(per_tree) else None})
-    printable.pdf_button("violations")  # the printable report (issue 11)
+    printable.pdf_button("violations")  # the printable report (PDF) of this page's figures
 
 
 ui.run_page("Violations & penalties", body, law=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 import threading
 import time
 import zipfile
@@ -14,7 +13,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 import streamlit as st  # noqa: E402
 

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import io
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
@@ -208,6 +206,34 @@ def test_fund_page_fee_schedule(sample):
     assert amount(m["Payment in lieu to the Tree Preservation Fund"]) == pytest.approx(
         float(want.fund["fund_in_lieu_usd"]), abs=0.005
     )
+
+
+def test_fund_page_records_a_schedule_with_its_board_resolution_date(sample, tmp_path):
+    import datetime as dt
+
+    from treecalc.rules.croton_fund import load_fee_schedule, record_schedule
+
+    from treecalc.assessment import assess
+    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
+
+    at = _app()
+    at.switch_page("treecalc_app/fund.py").run()
+    at.number_input(key="w_fee_per_tree").set_value(650.0).run()
+    at.checkbox(key="w_fee_board").check().run()
+    at.date_input(key="w_fee_resolution_date").set_value(dt.date(2026, 3, 1)).run()
+    _ok(at, errors=True)
+    # the schedule the pages assess with carries its resolution date (§208-24C), and its label says it
+    opt = at.session_state["tc_opts"]["fee_schedule"]
+    assert opt["resolution_date"] == "2026-03-01"
+    assert opt["label"] == "set by Board resolution of 2026-03-01 (§208-24C)"
+    want = assess(sample[1], fee_schedule=opt, on=dt.date(2026, 6, 1))
+    assert want.method["fee_schedule"]["fee_per_tree_usd"] == 650.0
+    # what the page's download holds: the schedule held before (the placeholder) kept, the new one after it
+    f = tmp_path / "fees.toml"
+    f.write_bytes(DEFAULT_FEE_SCHEDULE.read_bytes())
+    record_schedule(f, {k: v for k, v in opt.items() if k != "resolution_date"}, opt["resolution_date"])
+    assert load_fee_schedule(f, on=dt.date(2026, 2, 28)).placeholder  # before the resolution: the one held
+    assert load_fee_schedule(f, on=dt.date(2026, 3, 1)).fee_per_tree_usd == 650
 
 
 def test_statement_downloads_and_opens(expected):

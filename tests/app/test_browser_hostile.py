@@ -11,16 +11,13 @@ native reader — which aborts, in the isolated child process only.
 
 from __future__ import annotations
 
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ingest"))
-from hostile_builders import far_cell_xlsx
 from test_browser import CHROMIUM, LAUNCH_ARGS, _metric, streamlit_server
+
+from tests.helpers.hostile import far_cell_xlsx
 
 RAISED = "columns=20000,cells=1e12,rows=2000000"
 

@@ -4,7 +4,6 @@ downloads, signs that agree between figures and map, and inputs a surveyor would
 from __future__ import annotations
 
 import datetime as dt
-import sys
 from decimal import Decimal as D
 from pathlib import Path
 
@@ -13,7 +12,6 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 

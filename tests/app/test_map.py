@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,8 +10,6 @@ import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(Path(__file__).parent / "coords"))
 
 from app_support import map as tree_map  # noqa: E402
 from treecalc.geo import local_metres, to_wgs84, tree_lonlat  # noqa: E402
@@ -115,9 +112,8 @@ def _survey_with_xy() -> bytes:
 
 @pytest.fixture
 def coords_reader(monkeypatch):
-    import coords_reader as cr
-
     import treecalc.ingest as ingest
+    from tests.app.coords import coords_reader as cr
 
     monkeypatch.setattr(ingest, "read_survey", ingest.read_survey)  # restored after the test
     cr.install()
@@ -189,7 +185,7 @@ def test_a_unit_suffix_is_read_only_at_the_end_of_a_name():
     # fund.csv showed "Fund (in) lieu (USD)" and "Trees (in) lieu": "_in" was read as inches mid-name
     from app_support.views import label
 
-    # (names columns.csv does not label: a labelled one reads its label, see test_review4_display.py)
+    # (names columns.csv does not label: a labelled one reads its label, see test_display_money_and_tables.py)
     assert label("bond_in_lieu_usd") == "Bond in lieu (USD)"
     assert label("plants_in_lieu") == "Plants in lieu"
     assert label("height_ft") == "Height (ft)" and label("area_sqft") == "Area (sq ft)"

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import io
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf (dev dependency) reads the PDF back")
 

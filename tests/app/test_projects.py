@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from app_support import projects, state  # noqa: E402
 

@@ -2,17 +2,13 @@
 
 import json
 import math
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "rules"))
-from rules_helpers import make_trees  # noqa: E402
-
 import treecalc.assessment as assessment  # noqa: E402
+from tests.helpers.rules import make_trees
 from treecalc.cli import main  # noqa: E402
 
 
@@ -232,7 +228,7 @@ def test_a_croton_flag_with_wesley_hills_from_the_site_sheet_is_an_error(fake_su
     fee = tmp_path / "fee.toml"
     from treecalc.units import BUNDLED_DATA_DIR
 
-    fee.write_text((BUNDLED_DATA_DIR / "law" / "fee_schedule.toml").read_text())
+    fee.write_text((BUNDLED_DATA_DIR / "law" / "croton_on_hudson" / "fee_schedule.toml").read_text())
     argv = ["assess", "x.xlsx", "--replacement-percent", "150", "--fee-schedule", str(fee), "--days", "3"]
     # before: exit 0 with a warning for the percentage and nothing for the fee schedule
     assert main(argv) == 2

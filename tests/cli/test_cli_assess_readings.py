@@ -37,7 +37,7 @@ def test_json_carries_the_readings_with_their_sections(tmp_path, capsys):
 
 
 def test_21f_licensed_company_is_a_condition_the_authority_may_require(tmp_path, capsys):
-    # a 14 in tree removed: over the §208-21F 12 in DBH (data/law/croton_on_hudson.toml [conditions])
+    # a 14 in tree removed: over the §208-21F 12 in DBH (data/law/croton_on_hudson/ch208_trees.toml [conditions])
     path = survey_csv(tmp_path, [["1", "Acer rubrum", "14", "Removed", "Y"]])
     j = run_json(capsys, ["assess", path, "--json", *SITE])
     note = next(ln["value"] for ln in j["lines"] if ln["section"] == "§208-21F")

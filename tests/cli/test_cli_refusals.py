@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 from openpyxl import Workbook
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bounds_helpers import refused  # noqa: E402
-
+from tests.helpers.bounds import refused
 from treecalc.excavation import end_area_volumes  # noqa: E402
 from treecalc.ingest import SurveyError, read_survey  # noqa: E402
 

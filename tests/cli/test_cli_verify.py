@@ -72,7 +72,12 @@ def test_the_json_records_the_survey_the_law_files_the_version_and_the_options(c
     assert fp["survey"] == {"file": lot.name, "bytes": len(CROTON_LOT.encode()), "sha256": _sha(lot)}
     assert fp["treecalc_version"] == __version__
     # the Chapter 208 law, the site facts and the fee schedule it read, and the species tables the values rest on
-    for rel in ("law/croton_on_hudson.toml", "law/site_facts.toml", "law/fee_schedule.toml", "species/catalogue.csv"):
+    for rel in (
+        "law/croton_on_hudson/ch208_trees.toml",
+        "readings/site_facts.toml",
+        "law/croton_on_hudson/fee_schedule.toml",
+        "species/catalogue.csv",
+    ):
         assert fp["data_files"][rel] == _sha(BUNDLED_DATA_DIR / rel), rel
     assert not any(rel.startswith("examples/") for rel in fp["data_files"])  # the sample survey is no data file
     assert fp["options"]["continuing_days"] == 3
@@ -101,7 +106,9 @@ def test_the_excel_statement_and_the_pdf_verify_against_their_survey(capsys, lot
     wb = openpyxl.load_workbook(xlsx, read_only=True)
     rows = {r[0]: r[1] for r in wb["Fingerprint"].iter_rows(values_only=True)}
     assert rows["Survey SHA-256"] == _sha(lot)
-    assert rows["SHA-256 of law/croton_on_hudson.toml"] == _sha(BUNDLED_DATA_DIR / "law/croton_on_hudson.toml")
+    assert rows["SHA-256 of law/croton_on_hudson/ch208_trees.toml"] == _sha(
+        BUNDLED_DATA_DIR / "law/croton_on_hudson/ch208_trees.toml"
+    )
     text = "".join(p.extract_text() for p in PdfReader(pdf).pages).replace("\n", "")
     assert _sha(lot) in text.replace(" ", "")
 
@@ -162,7 +169,7 @@ def test_an_edited_figure_is_named(capsys, lot, tmp_path):
 
 def test_a_changed_fee_schedule_given_apart_is_named(capsys, lot, tmp_path):
     fee = tmp_path / "fees_2026.toml"
-    shutil.copy(BUNDLED_DATA_DIR / "law" / "fee_schedule.toml", fee)
+    shutil.copy(BUNDLED_DATA_DIR / "law" / "croton_on_hudson" / "fee_schedule.toml", fee)
     statement = tmp_path / "statement.json"
     statement.write_text(_assess(capsys, lot, "--json", "--fee-schedule", str(fee)))
     assert json.loads(statement.read_text())["fingerprint"]["fee_schedule_file"] == {
@@ -191,12 +198,12 @@ def test_a_changed_law_file_is_named(lot, tmp_path):
     statement.write_text(r.stdout)
     r = _treecalc(data, "verify", str(statement), str(lot))
     assert r.returncode == 0, r.stdout + r.stderr
-    law = data / "law" / "croton_on_hudson.toml"
+    law = data / "law" / "croton_on_hudson" / "ch208_trees.toml"
     law.write_text(law.read_text() + "\n# amended by Local Law No. 1 of 2027\n")  # the Village's copy amended
     r = _treecalc(data, "verify", str(statement), str(lot))
     assert r.returncode == 1, r.stderr
-    assert "law file changed: law/croton_on_hudson.toml" in r.stdout
-    assert "law/site_facts.toml" not in r.stdout and "species file" not in r.stdout
+    assert "law file changed: law/croton_on_hudson/ch208_trees.toml" in r.stdout
+    assert "readings/site_facts.toml" not in r.stdout and "species file" not in r.stdout
     assert "survey changed" not in r.stdout
 
 
@@ -296,7 +303,9 @@ def test_a_wesley_hills_statement_records_chapter_95_and_verifies(capsys, tmp_pa
     statement = tmp_path / "statement.json"
     statement.write_text(capsys.readouterr().out)
     fp = json.loads(statement.read_text())["fingerprint"]
-    assert fp["data_files"]["law/wesley_hills.toml"] == _sha(BUNDLED_DATA_DIR / "law/wesley_hills.toml")
+    assert fp["data_files"]["law/wesley_hills/ch95_clearing.toml"] == _sha(
+        BUNDLED_DATA_DIR / "law/wesley_hills/ch95_clearing.toml"
+    )
     assert fp["options"]["site"] == {"lot_area_acres": 1.2} and fp["options"]["jurisdiction"] == "wesley-hills"
     rc, out, _ = _verify(capsys, statement, lot)
     assert rc == 0, out

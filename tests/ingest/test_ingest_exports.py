@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from tests.ingest.ingest_builders import write_text
+from tests.helpers.ingest import write_text
 from treecalc import data
 from treecalc.cli import main
 from treecalc.ingest import read_survey

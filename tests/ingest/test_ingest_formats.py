@@ -6,8 +6,8 @@ import io
 
 import pandas as pd
 import pytest
-from ingest_builders import HEADER, ROWS, read_csv_text, write_text, write_xlsx
 
+from tests.helpers.ingest import HEADER, ROWS, read_csv_text, write_text, write_xlsx
 from treecalc.ingest import read_survey
 
 

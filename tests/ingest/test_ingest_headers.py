@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
-from ingest_builders import read_csv_text, write_text, write_xlsx
 
+from tests.helpers.ingest import read_csv_text, write_text, write_xlsx
 from treecalc.ingest import SurveyError, read_survey
 from treecalc.ingest.columns import match_header
 

@@ -12,11 +12,11 @@ import io
 import re
 import zipfile
 
-import hostile_builders as hb
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import hostile as hb
 from treecalc.ingest import SurveyError, read_survey, sources
 from treecalc.ingest.columns import column_letters
 from treecalc.ingest.limits import Limits
@@ -106,7 +106,7 @@ def test_formulas_and_errors_are_still_found_on_a_sheet_read_fast(tmp_path, cell
 
 @pytest.mark.parametrize("bound", ["1", "9", "10", "11", "99", "100", "50002", "1048576", "100000000", "999999999"])
 def test_at_most_numbers(bound):
-    pattern = re.compile(sources._at_most(bound, "0123456789"))
+    pattern = re.compile(sources.extent._at_most(bound, "0123456789"))
     b = int(bound)
     probes = {1, 2, 9, 10, 11, 99, 100, 101, b - 1, b, b + 1, 10 * b, b // 10, 999_999_999} | set(range(b - 30, b + 30))
     for n in sorted(x for x in probes if 1 <= x <= 999_999_999):
@@ -117,7 +117,7 @@ def test_at_most_numbers(bound):
 
 @pytest.mark.parametrize("col", [0, 1, 2, 9, 25, 26, 27, 51, 701, 702, 999, 16_383, 18_277])
 def test_at_most_column_letters(col):
-    pattern = re.compile(sources._at_most(column_letters(col), "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+    pattern = re.compile(sources.extent._at_most(column_letters(col), "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
     for k in range(18_278):  # every column of one to three letters: A .. ZZZ
         assert bool(pattern.fullmatch(column_letters(k))) == (k <= col), column_letters(k)
 

@@ -10,11 +10,11 @@ import sys
 import time
 import zipfile
 
-import hostile_builders as hb
 import pytest
-from ingest_builders import HEADER, ROWS, write_text, write_xlsx
 
-from treecalc.ingest import SurveyError, read_survey, sources
+from tests.helpers import hostile as hb
+from tests.helpers.ingest import HEADER, ROWS, write_text, write_xlsx
+from treecalc.ingest import SurveyError, limits, read_survey
 
 BILLION_LAUGHS = b"""<?xml version="1.0"?>
 <!DOCTYPE lolz [
@@ -66,7 +66,7 @@ def test_zip_bomb_ratio_refused_fast(tmp_path, good_xlsx):
 
 
 def test_zip_total_uncompressed_refused(tmp_path, good_xlsx, monkeypatch):
-    monkeypatch.setattr(sources, "MAX_UNCOMPRESSED", 2_000)
+    monkeypatch.setattr(limits, "MAX_UNCOMPRESSED", 2_000)  # the zip bounds live with the others
     _timed_refusal(good_xlsx, "would expand to")
 
 
@@ -181,7 +181,7 @@ def test_unsupported_extension_by_content(tmp_path, good_xlsx):
 
 # ------------------------------------------------------------------ hostile classes (issue 10)
 #
-# Each hostile file is generated here (hostile_builders); the command line runs in a subprocess under
+# Each hostile file is generated here (tests/helpers/hostile.py); the command line runs in a subprocess under
 # a 3 GB address-space limit and a 30 s timeout, as an attacker's upload would, and must end in exit 2
 # with a message (or exit 0), never a traceback, a signal death or a hang.
 
@@ -414,3 +414,26 @@ def test_a_child_that_overruns_while_meanwhile_runs_is_still_refused():
     assert run_isolated(_nap, (0.0,), {}, name="quick", limits=Limits(seconds=5.0)) == "read"
     with pytest.raises(SurveyError, match="slow could not be read: it took longer than 0.5 s"):
         run_isolated(_nap, (1.5,), {}, name="slow", limits=Limits(seconds=0.5), meanwhile=lambda: time.sleep(2.5))
+
+
+def _declaring(good_xlsx, tmp_path, ref: bytes) -> zipfile.ZipFile:
+    import re
+
+    sheet = zipfile.ZipFile(good_xlsx).read("xl/worksheets/sheet1.xml")
+    declared = re.sub(rb'<dimension ref="[^"]+"\s*/>', b'<dimension ref="' + ref + b'"/>', sheet)
+    assert declared != sheet
+    return zipfile.ZipFile(_rewrite(good_xlsx, tmp_path / "dim.xlsx", {"xl/worksheets/sheet1.xml": declared}))
+
+
+def test_declared_dimension_bounded_by_the_limits_alone(tmp_path, good_xlsx):
+    """The declared <dimension> is held to the one set of limits the true extent is held to: raised with
+    --limit, a sheet declaring 2,500,000 rows × 3 columns passes this check (7.5 million cells, within
+    cells=10**9); the default 1,048,576 rows refuse it, naming that limit."""
+    from treecalc.ingest.sources import check_dimensions
+
+    zf = _declaring(good_xlsx, tmp_path, b"A1:C2500000")
+    parts = {"Trees": "xl/worksheets/sheet1.xml"}
+    raised = limits.Limits(rows=3_000_000, cells=10**9)
+    assert check_dimensions(zf, parts, "dim.xlsx", raised) == {"Trees": (2_499_999, 2)}  # 0-based last cell
+    with pytest.raises(SurveyError, match=r"declares 2,500,000 rows × 3 columns .*limits are 1,048,576 rows"):
+        check_dimensions(zf, parts, "dim.xlsx", limits.Limits())

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from ingest_builders import HEADER, ROWS, write_text
 
+from tests.helpers.ingest import HEADER, ROWS, write_text
 from treecalc import data
 from treecalc.cli import main
 from treecalc.ingest import read_survey

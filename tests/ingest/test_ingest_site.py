@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from ingest_builders import HEADER, ROWS, write_text, write_xlsx
 
+from tests.helpers.ingest import HEADER, ROWS, write_text, write_xlsx
 from treecalc.ingest import SITE_FIELDS, SurveyError, read_survey
 
 SITE_ROWS = [

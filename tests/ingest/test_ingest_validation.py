@@ -6,9 +6,9 @@ import datetime as dt
 import json
 
 import pytest
-from ingest_builders import patch_cell, read_csv_text, write_text, write_xlsx, xlsx_bytes
 from openpyxl import Workbook
 
+from tests.helpers.ingest import patch_cell, read_csv_text, write_text, write_xlsx, xlsx_bytes
 from treecalc.ingest import REJECTION_KINDS, read_survey
 
 HEADER = ["Tag", "Species", "DBH (in.)", "Condition"]
@@ -233,7 +233,7 @@ def test_formula_byte_scan_matches_xml_parse(tmp_path):
     p = write_xlsx(tmp_path / "f.xlsx", rows)
     zf = zipfile.ZipFile(p)
     fast = sources.formula_cells_without_value(zf, "xl/worksheets/sheet1.xml", "f.xlsx")
-    assert (fast, {}) == sources._formula_cells_parsed(zf, "xl/worksheets/sheet1.xml")
+    assert (fast, {}) == sources.cells._formula_cells_parsed(zf, "xl/worksheets/sheet1.xml")
     assert len(fast) == 13 and fast[(3, 2)] == "ROW()*3"
     # a prefixed namespace (as the OpenXML SDK writes), a cached value, a shared formula without one
     xml = (
@@ -251,7 +251,7 @@ def test_formula_byte_scan_matches_xml_parse(tmp_path):
     zq = zipfile.ZipFile(q)
     fast = sources.special_cells(zq, "s.xml", "g")
     assert fast == ({(0, 2): "(shared formula)", (0, 3): 'A1&"x"'}, {(1, 0): "#N/A", (1, 1): "#DIV/0!"})
-    assert fast == sources._formula_cells_parsed(zq, "s.xml")
+    assert fast == sources.cells._formula_cells_parsed(zq, "s.xml")
 
 
 def test_species_on_two_lines(tmp_path):

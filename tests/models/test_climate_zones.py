@@ -205,6 +205,53 @@ def test_the_zone_is_found_from_coordinates(lat, lon, zone):
     assert climate_zones.zone_at(lat, lon).zone == zone
 
 
+def test_honolulu_lies_in_the_tropical_zone_whose_reference_city_it_is():
+    # OpenTreeMap's Tropical polygon is southern Florida only; the build adds Hawaii's extent (18.92-28.45 N,
+    # 154.80-178.37 W) to it. Honolulu (21.31, -157.86), Hilo (19.72, -155.08) and Lihue (21.98, -159.37) are in
+    # it, with no other zone within 10 km; Key West (24.56, -81.78) is still in it; a point 2 deg east of the
+    # islands (20.0, -152.5) is in no zone
+    for lat, lon in ((21.31, -157.86), (19.72, -155.08), (21.98, -159.37), (24.56, -81.78)):
+        hit = climate_zones.zone_at(lat, lon)
+        assert hit.zone == "TropicPacXXX" and hit.near == {}, (lat, lon)
+    assert climate_zones.zone_at(20.0, -152.5).zone is None
+    r = benefits("Acer rubrum", 12, latitude=21.31, longitude=-157.86, valuations=False)
+    assert r["zone"] == "TropicPacXXX" and r["zone_found_from"] == "coordinates"
+    log = pd.read_csv(data.SPECIES_DIR / "zones" / "build_log.csv", keep_default_na=False)
+    added = log[(log.zone == "TropicPacXXX") & log["item"].str.startswith("box")]
+    assert len(added) == 1 and "PSW-GTR-216" in added["reason"].iloc[0] and "issue #45" in added["reason"].iloc[0]
+
+
+def test_many_points_at_once_give_each_point_its_own_answer():
+    # one call over 2,000 points (the vectorised per-zone tests) against one call per point, at the cities above,
+    # Honolulu, a point in no zone (0, 0), Boise (near Temperate Interior West, 43.6, -116.2) and points between
+    rng = np.random.default_rng(3)
+    fixed = [
+        (35.23, -80.84),
+        (44.98, -93.27),
+        (28.54, -81.38),
+        (41.2, -73.88),
+        (21.31, -157.86),
+        (0.0, 0.0),
+        (43.6, -116.2),
+    ]
+    lat = np.r_[[p[0] for p in fixed], rng.uniform(24, 49, 2000)]
+    lon = np.r_[[p[1] for p in fixed], rng.uniform(-125, -66, 2000)]
+    together = climate_zones.zones_at(lat, lon)
+    some = rng.choice(len(lat), 60, replace=False).tolist()
+    for k in list(range(len(fixed))) + some:
+        assert together[k] == climate_zones.zone_at(float(lat[k]), float(lon[k])), k
+    assert [h.zone for h in together[:7]] == [
+        "PiedmtCLT",
+        "MidWstMSP",
+        "CenFlaXXX",
+        "NoEastXXX",
+        "TropicPacXXX",
+        None,
+        "NMtnPrFNL",
+    ]
+    assert "TpIntWBOI" in together[6].near and together[6].near["TpIntWBOI"] <= 10.0
+
+
 def test_near_a_boundary_the_other_zones_total_is_given():
     r = benefits("Acer rubrum", 12, latitude=43.6, longitude=-116.2, valuations=False)
     other = benefits("Acer rubrum", 12, zone="TpIntWBOI", valuations=False)
@@ -263,3 +310,35 @@ def test_survey_exports_benefits_and_opentreemaps_layout(tmp_path, capsys):
     assert otm["point x"].iloc[0] == -80.84 and otm["i-tree region"].iloc[0] == "MidWstMSP"
     assert main(["survey", str(f), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["zone"]["zone"] == "PiedmtCLT"
+
+
+def test_survey_exports_an_existing_inventory_for_itree_eco(tmp_path, capsys):
+    import io
+
+    from treecalc.cli import main
+
+    f = tmp_path / "eco.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Condition,Latitude,Longitude\n"
+        "E1,Acer rubrum,12,Good,35.23,-80.84\n"
+        "E2,Fraxinus americana,20.5,Dead,35.24,-80.85\n",
+        encoding="utf-8",
+    )
+    assert main(["survey", str(f), "--export", "itree-eco"]) == 0
+    eco = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    # Eco's two required variables, species and DBH (inches as read), the tag and the coordinates as given;
+    # the dead ash 100 % dieback, the living maple's dieback not given
+    assert list(eco.columns) == ["Tree ID", "Species", "DBH (in)", "Latitude", "Longitude", "Percent Dieback"]
+    assert eco["Tree ID"].tolist() == ["E1", "E2"] and eco["Species"].tolist() == ["Acer rubrum", "Fraxinus americana"]
+    assert eco["DBH (in)"].tolist() == [12.0, 20.5] and eco["Latitude"].tolist() == [35.23, 35.24]
+    assert eco["Percent Dieback"].isna().iloc[0] and eco["Percent Dieback"].iloc[1] == 100
+
+
+def test_a_valuation_outside_the_northeast_says_it_grows_by_the_northeasts_tables():
+    here = benefits("Acer rubrum", 12, zone="PiedmtCLT")
+    assert any("Northeast's DBH-at-age tables" in w for w in here["warnings"])
+    home = benefits("Acer rubrum", 12, zone="NoEastXXX")
+    assert not any("DBH-at-age" in w for w in home["warnings"])
+    assert not any(
+        "DBH-at-age" in w for w in benefits("Acer rubrum", 12, zone="PiedmtCLT", valuations=False)["warnings"]
+    )

@@ -59,7 +59,7 @@ def test_case_new_pay_show_to_the_cent(db_url, survey_csv):
     import hashlib
 
     assert shown["surveys"][0]["sha256"] == hashlib.sha256(survey_csv.read_bytes()).hexdigest()
-    assert shown["assessment"]["law_files"]["law/croton_on_hudson.toml"]
+    assert shown["assessment"]["law_files"]["law/croton_on_hudson/ch208_trees.toml"]
 
     from treecalc.register import Register
 

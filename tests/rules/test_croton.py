@@ -1,8 +1,8 @@
 """Chapter 208 rules: every § 208-19A trigger, every § 208-29B tier and boundary, doubling (7), § 208-29A."""
 
 import pytest
-from rules_helpers import make_trees
 
+from tests.helpers.rules import make_trees
 from treecalc import data
 from treecalc.rules import croton_on_hudson as C
 from treecalc.rules import law

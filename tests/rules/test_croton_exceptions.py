@@ -2,7 +2,7 @@
 DEC protected native plant read as a penalty tier, not a permit trigger.
 
 Surveys are written here as an arborist would send them (CSV or a workbook with a Site sheet). Penalties
-are worked by hand from §208-29A/B (data/law/croton_on_hudson.toml); the replacement parts are checked by
+are worked by hand from §208-29A/B (data/law/croton_on_hudson/ch208_trees.toml); the replacement parts are checked by
 their trees and percentages, which no price changes.
 """
 

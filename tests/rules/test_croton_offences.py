@@ -11,8 +11,6 @@ hydro_interception 3.59 + 0.5167 x 3.07 = 5.1762 m3 x 264.172 x 0.008 = $10.94, 
 """
 
 import json
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -20,9 +18,7 @@ import pandas as pd
 import pytest
 from openpyxl import Workbook
 
-sys.path.insert(0, str(Path(__file__).parent))
-from rules_helpers import make_trees
-
+from tests.helpers.rules import make_trees
 from treecalc.assessment import assess
 from treecalc.cli import main
 from treecalc.rules import croton_on_hudson as croton

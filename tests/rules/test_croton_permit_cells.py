@@ -1,6 +1,6 @@
 """Chapter 208: a tree's own permit as field software writes it, and the count of removals made without one.
 
-Penalties worked by hand from §208-29A/B (data/law/croton_on_hudson.toml): tier (1) up to 8 in $500,
+Penalties worked by hand from §208-29A/B (data/law/croton_on_hudson/ch208_trees.toml): tier (1) up to 8 in $500,
 tier (2) over 8 to 12 in $1,500, tier (6) protected native $7,500; criminal $250 a tree, $5,000 a tree
 for a violation of §208-18.
 """

@@ -2,8 +2,7 @@
 
 import re
 
-from rules_helpers import make_trees
-
+from tests.helpers.rules import make_trees
 from treecalc.ingest.site import resolve_site
 from treecalc.jurisdictions import OptionsNotRead, by_key, check_options
 from treecalc.rules import law

@@ -79,6 +79,11 @@ def add_assess_flags(
     if survey_arg:
         p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
     p.add_argument("--jurisdiction", help=_jurisdiction_help())
+    p.add_argument(
+        "--on",
+        metavar="YYYY-MM-DD",
+        help="the date of the application or violation: the law and fee schedule in force then (default today)",
+    )
     repeatable(
         p,
         "--site",
@@ -405,6 +410,12 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
     # every flag whose dest is an option of assess(), passed under that name
     options = {f.name: getattr(a, f.name) for f in fields(AssessOptions) if hasattr(a, f.name)}
     options["continuing_days"] = _days(a.continuing_days)
+    import datetime as dt
+
+    from treecalc.law.schema import as_date
+
+    # today's date written out, so that `treecalc verify` derives the statement again with the law of that day
+    options["on"] = (as_date(a.on, "--on") or dt.date.today()).isoformat()
     _check_numbers(a)
     if getattr(a, "out", None) is not None:  # "" (an unset variable) is refused, not taken as "no statement"
         _check_out(a.out)  # before any work: a bad path is reported once, cleanly

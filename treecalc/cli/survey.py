@@ -149,9 +149,10 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--export",
-        choices=("benefits", "opentreemap"),
-        help="write the trees as CSV instead of the summary: benefits (per tree, with i-Tree codes and zone) "
-        "or opentreemap (OpenTreeMap's tree import columns)",
+        choices=("benefits", "opentreemap", "itree-eco"),
+        help="write the trees as CSV instead of the summary: benefits (per tree, with i-Tree codes and zone), "
+        "opentreemap (OpenTreeMap's tree import columns) or itree-eco (an existing inventory for i-Tree Eco's "
+        "import: tree ID, species, DBH, coordinates, 100 %% dieback for a dead tree)",
     )
     p.add_argument("--out", help="the CSV file --export writes (default: standard output)")
     p.set_defaults(func=run)

@@ -46,6 +46,15 @@ LIMIT_NAMES = {
 }
 
 
+#: Bounds of a workbook's zip container (:func:`treecalc.ingest.sources.check_zip`), fixed: no survey comes
+#: near them, and ``--limit`` does not raise them.
+#: Refuse a zip container whose members add up to more than this, uncompressed.
+MAX_UNCOMPRESSED = 1_000_000_000
+#: Refuse a member (over 1 MB uncompressed) compressed more than this ratio.
+MAX_RATIO = 200
+MAX_MEMBERS = 10_000
+
+
 @dataclass(frozen=True)
 class Limits:
     """What a survey file may hold. Defaults: generous for a survey of a million trees."""

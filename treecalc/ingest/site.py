@@ -24,7 +24,7 @@ from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.values import parse_bool
 from treecalc.jurisdictions import choices as jurisdiction_choices
 from treecalc.jurisdictions import jurisdiction_key
-from treecalc.units import LAW_DIR, SITE_RANGES, in_range, read_data_toml
+from treecalc.units import DATA_DIR, SITE_RANGES, in_range, read_data_toml
 
 #: Site fields and their types.
 SITE_FIELDS: dict[str, str] = {
@@ -38,7 +38,7 @@ SITE_FIELDS: dict[str, str] = {
     "application_pending": "bool",
     "prior_violation_within_year": "bool",
     "village_work": "bool",
-    # issue 9: every fact the law engines read (treecalc.rules.*.SITE_DEFAULTS) is a Site sheet field too
+    # every fact the law engines read (treecalc.rules.*.SITE_DEFAULTS) is a Site sheet field too
     "permit_held": "bool",
     "department_approval": "bool",
     "prior_removals_without_permit": "int",
@@ -57,14 +57,18 @@ SITE_FIELDS: dict[str, str] = {
 INFO_FIELDS = ("address", "owner", "applicant", "parcel", "tax_id", "surveyor", "survey_date", "project", "notes")
 
 
-#: The file of each site fact's assumed value and why (``data/law/site_facts.toml``).
-SITE_FACTS_FILE = LAW_DIR / "site_facts.toml"
+#: The file of each site fact's assumed value and why (``data/readings/site_facts.toml``: treecalc's reading).
+SITE_FACTS_FILE = DATA_DIR / "readings" / "site_facts.toml"
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
     """The data folder's file by its name there (a missing file or table is named with the folder), else ``path``."""
-    if path.parent == LAW_DIR:
-        return read_data_toml(f"law/{path.name}", LAW_DIR.parent)
+    try:
+        rel = path.relative_to(DATA_DIR)
+    except ValueError:
+        rel = None
+    if rel is not None:
+        return read_data_toml(rel.as_posix(), DATA_DIR)
     with open(path, "rb") as f:
         return tomllib.load(f)
 
@@ -224,11 +228,11 @@ def check_site(site: dict | None, *, where: str = "--site") -> dict:
 
 def site_defaults(jurisdiction: str, why: Mapping[str, str]) -> dict[str, tuple[object, str]]:
     """A law engine's defaults: the one assumed value of each fact it reads (:data:`SITE_ASSUMED`) with
-    the chapter's own words for why it is assumed (``why``: ``[site_why]`` of its law file, citing its
+    the chapter's own words for why it is assumed (``why``: ``[site_why]`` of its readings file, citing its
     sections)."""
     unknown = sorted(set(why) - set(SITE_ASSUMED))
     if unknown:
-        raise ValueError(f"{jurisdiction}.toml [site_why]: not site facts {unknown}")
+        raise ValueError(f"readings/{jurisdiction}.toml [site_why]: not site facts {unknown}")
     return {k: (SITE_ASSUMED[k][0], text) for k, text in why.items()}
 
 

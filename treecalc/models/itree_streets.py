@@ -19,7 +19,7 @@ References
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -203,9 +203,13 @@ def table_index(shape: tuple[int, int, int], row: object, land_use: object, j: n
 
 
 def gather_at(
-    tables: Mapping[str, FlatTable], flat: np.ndarray, frac: np.ndarray, out: np.ndarray | None = None
+    tables: Mapping[str, FlatTable],
+    flat: np.ndarray,
+    frac: np.ndarray,
+    out: np.ndarray | Sequence[np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
-    """:func:`gather` at flat indices (:func:`table_index`) and class fractions already worked out."""
+    """:func:`gather` at flat indices (:func:`table_index`) and class fractions already worked out (``out``: an
+    array whose row k, or a sequence whose item k, takes the k-th table's values)."""
     flat = np.asarray(flat, dtype=np.intp)
     if flat.size and (flat.min() < 0 or flat.max() >= next(iter(tables.values())).value.size):
         raise IndexError("a land use, value row or DBH class is outside the tables")

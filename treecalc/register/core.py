@@ -168,21 +168,24 @@ def third_anniversary(d: dt.date, years: int = INSPECTION_YEARS) -> dt.date:
 def law_files(options: dict[str, Any]) -> dict[str, str]:
     """SHA-256 of the law files in force for an assessment: its jurisdiction's TOML, the site facts assumed,
     and the fee schedule (the file given, an in-line schedule's canonical JSON, or the bundled one)."""
-    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE, LAW_DIR
+    from treecalc.law import law_files as village_files
+    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
+    from treecalc.units import DATA_DIR
 
     out: dict[str, str] = {}
-    names = [f"{options.get('jurisdiction') or ''}.toml", "site_facts.toml"]
+    village = str(options.get("jurisdiction") or "")
+    names = village_files(village) if village in ("croton_on_hudson", "wesley_hills") else ["readings/site_facts.toml"]
     for name in names:
-        p = LAW_DIR / name
+        p = DATA_DIR / name
         if p.is_file():
-            out[f"law/{name}"] = hashlib.sha256(p.read_bytes()).hexdigest()
+            out[name] = hashlib.sha256(p.read_bytes()).hexdigest()
     fee = options.get("fee_schedule")
     if isinstance(fee, dict):
         out["fee_schedule (in line)"] = sha256_text(canonical(fee))
     elif isinstance(fee, str) and Path(fee).is_file():
         out[f"fee_schedule {Path(fee).name}"] = hashlib.sha256(Path(fee).read_bytes()).hexdigest()
     elif DEFAULT_FEE_SCHEDULE.is_file():
-        out["law/fee_schedule.toml"] = hashlib.sha256(DEFAULT_FEE_SCHEDULE.read_bytes()).hexdigest()
+        out["law/croton_on_hudson/fee_schedule.toml"] = hashlib.sha256(DEFAULT_FEE_SCHEDULE.read_bytes()).hexdigest()
     return out
 
 

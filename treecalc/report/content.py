@@ -2,8 +2,9 @@
 
 Pure functions of that dict: no law is applied here, figures are only picked, labelled with
 their section and, for the applicant's plain answer, added up (planting cost + payment in lieu).
-Keys that issue 9 adds (``civil_penalty_conditional_usd``, ``fine_conditional_usd``,
-``replacement_parts``) are read with ``.get`` so the report works before and after them.
+Keys an assessment may leave out (``civil_penalty_conditional_usd``, ``fine_conditional_usd``,
+``replacement_parts``: Wesley Hills has no conditional civil penalty, a survey without offences no parts)
+are read with ``.get``.
 """
 
 from __future__ import annotations
@@ -130,8 +131,8 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
     """The penalties as (section, item, USD) rows: ``definite`` and ``conditional`` kept apart.
 
     Definite: the maxima for offences the facts given establish. Conditional: the maxima that
-    hold only if a fact not given turns out so (issue 9's ``*_conditional_usd`` keys; absent
-    before it lands, then the list is empty).
+    hold only if a fact not given turns out so (the ``*_conditional_usd`` keys; when absent, the
+    list is empty).
     """
     lines = list(d.get("lines") or [])
     # the maximum's own line: the tiers ("Civil penalty tier", §208-29B(1) ...) come first in the statement
@@ -152,7 +153,7 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
     return {"definite": definite, "conditional": conditional}
 
 
-#: per-tree columns the report prints, in order, when present (issue 9 may add the offence status keys)
+#: per-tree columns the report prints, in order, when present (the offence status only where an offence is read)
 TREE_COLUMNS = (
     ("tag", "Tag"),
     ("species_label", "Species"),

@@ -100,7 +100,7 @@ def _plan_cost_cents(plan: list[dict[str, Any]]) -> int:
 
 
 def assessment_json(a: Assessment) -> dict[str, Any]:
-    """The JSON object of ``treecalc assess --json`` (see issue 2's Interface; issue 9's keys)."""
+    """The JSON object of ``treecalc assess --json``: every figure of the assessment, totals also in cents."""
     return _assessment_object(a, records, plain_rows)
 
 

@@ -1,4 +1,4 @@
-"""The text of ``treecalc assess --json``, written a column at a time (issue 12).
+"""The text of ``treecalc assess --json``, written a column at a time (a survey of 50,000 trees in seconds).
 
 ``assessment_json_text(a, default)`` is ``json.dumps(assessment_json(a), ensure_ascii=False,
 default=default)``, character for character, without making 50,000 dicts and encoding them one

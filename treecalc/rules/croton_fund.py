@@ -2,7 +2,7 @@
 
 § 208-24C leaves the fee or basis of payments in lieu to the Board of Trustees (master fee
 schedule). treecalc reads that basis from a TOML file the Engineer edits
-(``data/law/fee_schedule.toml`` by default):
+(``data/law/croton_on_hudson/fee_schedule.toml`` by default):
 
 - ``basis = "per_tree"``: ``fee_per_tree_usd`` for each required replacement tree not planted;
 - ``basis = "value"``: the value of the trees which cannot be planted, as a capital sum, times
@@ -16,6 +16,7 @@ Amounts are exact (:class:`~decimal.Decimal`), rounded to cents half-up.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 import tomllib
@@ -56,12 +57,16 @@ class FeeSchedule:
     #: 2019, rev. 2020) and the 10th edition's parameters (treecalc.models.appraisal10)
     appraisal_edition: int = 9
     appraisal: dict[str, Any] | None = None
+    #: the date of the Board resolution that set the schedule (§208-24C; None: not recorded)
+    resolution_date: dt.date | None = None
 
     def to_dict(self) -> dict[str, Any]:
         extra: dict[str, Any] = {} if self.mortality_rate is None else {"mortality_rate": self.mortality_rate}
         extra["appraisal_edition"] = self.appraisal_edition
         if self.appraisal:
             extra["appraisal"] = dict(self.appraisal)
+        if self.resolution_date is not None:
+            extra["resolution_date"] = self.resolution_date.isoformat()
         return {
             "basis": self.basis,
             "fee_per_tree_usd": float(self.fee_per_tree_usd),
@@ -74,11 +79,15 @@ class FeeSchedule:
         }
 
 
-def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *, fee_per_tree_usd: Any = None) -> FeeSchedule:
+def load_fee_schedule(
+    spec: str | Path | dict[str, Any] | None = None, *, fee_per_tree_usd: Any = None, on: dt.date | None = None
+) -> FeeSchedule:
     """A fee schedule from a TOML path, a dict, or the default file; ``fee_per_tree_usd`` overrides.
 
     An override (or a schedule that does not say ``placeholder = true``) is taken as set by
-    the Board; the default file's fee is a placeholder.
+    the Board; the default file's fee is a placeholder. A file may hold several schedules
+    (``[[schedule]]``, each with its ``resolution_date``): the one in force on ``on`` is read
+    (:func:`schedule_in_force`; None: the latest).
     """
     if spec is None:
         raw, source = read_toml(DEFAULT_FEE_SCHEDULE), str(DEFAULT_FEE_SCHEDULE)
@@ -86,6 +95,7 @@ def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *, fee_pe
         raw, source = dict(spec), "given as a dict"
     else:
         raw, source = _read_schedule(spec), str(spec)
+    raw, resolution = schedule_in_force(raw, source, on)
     basis = str(raw.get("basis", "per_tree")).strip().lower()
     if basis not in ("per_tree", "value"):
         raise ValueError(f"fee schedule {source}: basis must be 'per_tree' or 'value', got {basis!r}")
@@ -112,7 +122,95 @@ def load_fee_schedule(spec: str | Path | dict[str, Any] | None = None, *, fee_pe
         except ValueError as e:
             raise ValueError(f"fee schedule {source}: {e}") from None
     edition, appraisal = _appraisal(raw, source)
-    return FeeSchedule(basis, fee, mult, placeholder, label, source, value_basis, mortality, edition, appraisal)
+    return FeeSchedule(
+        basis, fee, mult, placeholder, label, source, value_basis, mortality, edition, appraisal, resolution
+    )
+
+
+def _resolution(raw: Mapping[str, Any], source: str) -> dt.date | None:
+    from treecalc.law.schema import as_date
+
+    try:
+        return as_date(raw.get("resolution_date"), f"fee schedule {source}: resolution_date")
+    except ValueError as e:
+        raise ValueError(str(e)) from None
+
+
+def schedule_in_force(raw: Mapping[str, Any], source: str, on: dt.date | None) -> tuple[dict[str, Any], dt.date | None]:
+    """The schedule of ``raw`` in force on ``on`` and its Board resolution date (§208-24C).
+
+    ``raw`` is one schedule (its keys at the top, ``resolution_date`` optional) or several, ``[[schedule]]``:
+    the one whose resolution is the latest on or before ``on`` (a schedule without a resolution date, the
+    placeholder, is in force from the first). A date before every schedule held is refused naming the earliest
+    (:class:`treecalc.law.LawNotInForce`): the fee then in force is not the one the Board set later.
+    """
+    from treecalc.law import LawNotInForce
+
+    many = raw.get("schedule")
+    if many is None:
+        one = {k: v for k, v in raw.items() if k != "resolution_date"}
+        held = [(_resolution(raw, source), one)]
+    else:
+        if not isinstance(many, list) or not many or not all(isinstance(s, dict) for s in many):
+            raise ValueError(f"fee schedule {source}: [[schedule]] must be one or more tables")
+        held = [(_resolution(s, source), {k: v for k, v in s.items() if k != "resolution_date"}) for s in many]
+    undated = [s for d, s in held if d is None]
+    if len(undated) > 1:
+        raise ValueError(f"fee schedule {source}: more than one schedule without a resolution_date")
+    dated = sorted(((d, s) for d, s in held if d is not None), key=lambda x: x[0])
+    in_force = [(d, s) for d, s in dated if on is None or d <= on]
+    if in_force:
+        return dict(in_force[-1][1]), in_force[-1][0]
+    if undated:
+        return dict(undated[0]), None
+    raise LawNotInForce(
+        f"fee schedule {source}: no schedule in force on {on.isoformat() if on else on}: the earliest held was "
+        f"set by Board resolution of {dated[0][0].isoformat()} (§208-24C); give the schedule then in force "
+        "(--fee-schedule) or a later --on date"
+    )
+
+
+def record_schedule(path: str | Path, schedule: Mapping[str, Any], resolution_date: Any) -> str:
+    """Add ``schedule`` (its keys as :func:`fee_schedule_toml` writes them), set by Board resolution of
+    ``resolution_date``, to the schedules of the file at ``path``; the earlier ones are kept. Returns the new
+    text (what is written reads back, every schedule). A second schedule of the same date is refused."""
+    from treecalc.law.schema import as_date
+
+    when = as_date(resolution_date, "resolution_date (the Board resolution's date, §208-24C)")
+    if when is None:
+        raise ValueError("a fee schedule is recorded with the date of its Board resolution (§208-24C)")
+    p = Path(path)
+    old = _read_schedule(p) if p.exists() else None
+    held: list[dict[str, Any]] = []
+    if old is not None:
+        held = [dict(s) for s in old["schedule"]] if "schedule" in old else [dict(old)]
+    if any(str(s.get("resolution_date", "")) == when.isoformat() for s in held):
+        raise ValueError(f"fee schedule {path}: a schedule set on {when.isoformat()} is already recorded")
+    new = {**{k: v for k, v in schedule.items() if k != "resolution_date"}, "resolution_date": when.isoformat()}
+    load_fee_schedule(dict(new))  # the new schedule must read on its own
+    held.append(new)
+    held.sort(key=lambda s: str(s.get("resolution_date", "")))
+    lines = [
+        "# Tree Preservation Fund: payments in lieu of replanting (§208-22D, §208-22F, §208-24).",
+        "# §208-24C: the Board of Trustees sets the fee or basis of payments in lieu. Each [[schedule]] is one",
+        "# Board resolution (resolution_date); an assessment reads the one in force on its date (--on).",
+    ]
+    for s in held:
+        lines.append("")
+        lines.append("[[schedule]]")
+        for k, v in s.items():
+            if isinstance(v, bool):
+                lines.append(f"{k} = {'true' if v else 'false'}")
+            elif isinstance(v, (int, float)) and k == "appraisal_edition":
+                lines.append(f"{k} = {v}")
+            else:
+                lines.append(f"{k} = {json.dumps(str(v), ensure_ascii=False)}")
+    text = "\n".join(lines) + "\n"
+    parsed = tomllib.loads(text)
+    for s in parsed["schedule"]:
+        load_fee_schedule({k: v for k, v in s.items()})  # every schedule written reads back
+    p.write_text(text, encoding="utf-8")
+    return text
 
 
 def _appraisal(raw: dict[str, Any], source: str) -> tuple[int, dict[str, Any] | None]:

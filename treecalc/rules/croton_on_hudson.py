@@ -1,7 +1,7 @@
 """Croton-on-Hudson Chapter 208 (Local Law Intro. No. 4 of 2025): permits, offences, replacement, penalties.
 
 Pure rules on a table of trees and a dict of site facts; every number comes from
-``data/law/croton_on_hudson.toml`` and every finding names its section. Valuation
+``data/law/croton_on_hudson/ch208_trees.toml``, readings ``data/readings/croton_on_hudson.toml`` and every finding names its section. Valuation
 (what a tree is worth) is not here: see :mod:`treecalc.assessment`, which values the
 trees and calls :func:`assess`.
 
@@ -31,9 +31,11 @@ from treecalc.frames import pick as _pick
 from treecalc.frames import some_tags as _some_tags
 from treecalc.ingest.site import fact_bool as parse_bool
 from treecalc.ingest.site import resolve_site, site_defaults
+from treecalc.law import entry
+from treecalc.law.schema import compare
 from treecalc.money import cents_sum, round_cents
 from treecalc.results import Findings, Permit
-from treecalc.rules.law_data import law as _law
+from treecalc.rules import law_data as _law_data
 from treecalc.schema import ACTIONS, DONE, HARMED, PRUNING, REMOVALS
 from treecalc.units import cents, percent_of_up, round2
 
@@ -42,13 +44,37 @@ if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment ca
 
 __all__ = ["ACTIONS", "DONE", "HARMED", "PRUNING", "REMOVALS", "actions", "dbh", "flag", "parse_bool"]
 
+#: The law's numbers the sentences below are filled from (a template per sentence: an amendment of the data
+#: changes what they say). Read once, at import, from the data folder (TREECALC_DATA).
+_LAW = _law_data.law("croton_on_hudson")
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def _usd(x: Any) -> str:
+    """$5,000 (whole dollars as the ordinance writes them), $1,234.50 otherwise."""
+    v = Decimal(str(x))
+    return f"${v:,.0f}" if v == v.to_integral_value() else f"${v:,.2f}"
+
+
+def _pct(x: Any) -> str:
+    return f"{float(x):g}%"
+
+
+def _words(n: Any) -> str:
+    """A count as the ordinance spells it ("three"), digits past twelve."""
+    k = int(n)
+    return _WORDS[k] if 0 <= k < len(_WORDS) else str(k)
+
+
+_C, _R, _P = _LAW["criminal"], _LAW["replacement"], _LAW["penalty"]
+
 #: Site facts this module reads, with the reading assumed when a fact is not given.
 #: The default is the *conservative* reading (the one under which the law protects
 #: the trees), except where no such reading exists (counts of earlier events).
 #: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
-#: ``data/law/croton_on_hudson.toml``); the assumed values themselves have one home,
-#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/law/site_facts.toml``).
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson", _law("croton_on_hudson")["site_why"])
+#: ``data/law/croton_on_hudson/ch208_trees.toml``, readings ``data/readings/croton_on_hudson.toml``); the assumed values themselves have one home,
+#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson", _LAW["site_why"])
 
 
 #: Survey flags only another chapter reads (Wesley Hills §95-3A(1)(e)): no assumption of this chapter names them.
@@ -167,7 +193,7 @@ READING_ITEMS: list[tuple[str, str]] = [
     (
         "§208-29B",
         "§208-29B: each offence tree at the highest tier that applies ((1)-(6)); B(7) doubles the fines per tree "
-        "when more than three regulated trees were harmed without a permit (every tree of (a)-(d), not only "
+        f"when more than {_words(_P['doubling_more_than_trees'])} regulated trees were harmed without a permit (every tree of (a)-(d), not only "
         "removals), when clear cutting took place, or when any tree was harmed while an application was pending "
         "(the harm that is itself the §208-20F offence is not counted again as its aggravation: the pending "
         "clause doubles when two or more trees were harmed while pending, or a tree harmed while pending broke "
@@ -175,22 +201,27 @@ READING_ITEMS: list[tuple[str, str]] = [
     ),
     (
         "§208-29A",
-        "§208-29A: up to $250 per offence tree; up to $5,000 for each violation of §208-18 (topping or excessive "
-        "pruning §208-18D, more than three removals §208-18A, clear cutting §208-18C); up to $1,000 per tree when"
+        f"§208-29A: up to {_usd(_C['per_tree_usd'])} per offence tree; up to {_usd(_C['section_208_18_usd'])} for "
+        "each violation of §208-18 (topping or excessive pruning §208-18D, more than "
+        f"{_words(_LAW['permit']['more_than_trees_12mo'])} removals §208-18A, clear cutting §208-18C); up to "
+        f"{_usd(_C['repeat_within_year_usd'])} per tree when"
         " a prior violation within one year is given (prior_violation_within_year). The other reading of 'second "
-        "and each subsequent violation' (every tree after the first of the same event at $1,000) is stated as a "
+        f"and each subsequent violation' (every tree after the first of the same event at "
+        f"{_usd(_C['repeat_within_year_usd'])}) is stated as a "
         "note with its figure.",
     ),
     (
         "§208-22",
-        "§208-22: required value = 120% (or the Engineer's percentage, §208-22F) of the value of the trees harmed"
-        " in offences plus 90% (§208-22A) of the value of the trees proposed for removal under a permit covering "
-        "three or more trees. A lawful removal that needs no permit carries nothing; a tree only damaged without "
+        f"§208-22: required value = {_pct(_R['violation_percent'])} (or the Engineer's percentage, §208-22F) of "
+        "the value of the trees harmed"
+        f" in offences plus {_pct(_R['percent'])} (§208-22A) of the value of the trees proposed for removal under a "
+        f"permit covering {_words(_R['min_trees'])} or more trees. A lawful removal that needs no permit carries nothing; a tree only damaged without "
         "an offence carries nothing. The §208-22E exclusions (invasive, good forestry) apply to both parts.",
     ),
     (
         "§208-22F",
-        "§208-22F ('if an applicant has violated this chapter ... the replacement tree standard is 120% of the "
+        "§208-22F ('if an applicant has violated this chapter ... the replacement tree standard is "
+        f"{_pct(_R['violation_percent'])} of the "
         "environmental value of the trees cut down, removed, topped ...') measures the trees harmed in the "
         "violation. An earlier violation within one year (prior_violation_within_year) whose trees are not in "
         "this survey does not raise the replacement of this survey's proposed removals (they stay at §208-22A); "
@@ -201,7 +232,8 @@ READING_ITEMS: list[tuple[str, str]] = [
         "§208-22D/F, §208-24: a payment 'equivalent to the value of the trees which cannot be planted' is a "
         "capital sum. With fee-schedule basis value, the schedule names its capital basis (value_basis = "
         "appraised, the default, or cumulative:N), independent of the assessment's value basis; an annual $/yr "
-        "figure is never charged as a one-off payment. The §208-22F alternative payment (120% of the harmed "
+        "figure is never charged as a one-off payment. The §208-22F alternative payment "
+        f"({_pct(_R['violation_percent'])} of the harmed "
         "trees' value) is on the same capital basis.",
     ),
     (
@@ -214,7 +246,7 @@ READING_ITEMS: list[tuple[str, str]] = [
     (
         "§208-29B(6)",
         "§208-29B(6) 'Designated Buffer Areas' is not defined in Chapter 208: the regulated buffer zone is not "
-        "read as one unless data/law/croton_on_hudson.toml says so.",
+        "read as one unless data/readings/croton_on_hudson.toml says so.",
     ),
     (
         "§208-17 TREE",
@@ -529,7 +561,7 @@ def _tree_yes(trees: pd.DataFrame, col: str) -> np.ndarray:
 
 @dataclass
 class OffenceResult:
-    """§ 208-29: which harmed trees are offences (a-d of issue 9's reading) and on what."""
+    """§ 208-29: which harmed trees are offences (a-d of the offence reading, OFFENCE_READING_208) and on what."""
 
     offence: np.ndarray  # per tree
     definite: np.ndarray  # an offence resting only on facts given
@@ -1277,8 +1309,9 @@ def _replacement_findings(
             f"{part_list[0].percent:g}% of the value destroyed, or combine planting and payment"
         )
     rep_notes.append(
-        "§208-22: 120% (or the Engineer's percentage) only on the trees harmed in offences, 90% on "
-        "the removals proposed under a permit for three or more trees; a lawful removal that needs no "
+        f"§208-22: {_pct(law['replacement']['violation_percent'])} (or the Engineer's percentage) only on the "
+        f"trees harmed in offences, {_pct(law['replacement']['percent'])} on the removals proposed under a permit "
+        f"for {_words(law['replacement']['min_trees'])} or more trees; a lawful removal that needs no "
         "permit, or a tree only damaged without an offence, carries nothing"
     )
     rep_notes.append(NOTE_22G)
@@ -1454,7 +1487,8 @@ def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, req
     ]
     planted = int(sum(pl.counts))
     native_planted = int(sum(k for o, k in zip(options_ok, pl.counts) if o.native))
-    if planted and native_planted * 2 <= planted:
+    # §208-22C "predominantly" native: read as more than a share of the trees planted (data/readings/)
+    if planted and native_planted <= law["replacement"]["predominantly_native_share"] * planted:
         warnings.append(
             f"native species are not the majority of the replacements ({native_planted} of {planted}): "
             "replacement trees should predominantly be native (§208-22C)"
@@ -1589,10 +1623,13 @@ def _site_notes(trees: pd.DataFrame, law: dict[str, Any], off: OffenceResult | N
     village = getattr(off, "village", None)
     work = (act != "retain") & (~village if village is not None else True)
     big, marked = law["conditions"]["licensed_company_over_dbh_in"], law["conditions"]["individually_marked_min_dbh_in"]
+    # the comparisons as the law states them ("in excess of", "and greater"): the entries' operators
+    op21f = entry("croton_on_hudson", "conditions.licensed_company_over_dbh_in").operator or ">"
+    op20c = entry("croton_on_hudson", "conditions.individually_marked_min_dbh_in").operator or ">="
     notes = []
-    if (work & ((d > big) | flag(trees, "landmark"))).any():
+    if (work & (compare(op21f, d, big) | flag(trees, "landmark"))).any():
         notes.append(NOTE_21F.format(dbh=big))
-    if (work & (act == "remove") & (d >= marked)).any():
+    if (work & (act == "remove") & compare(op20c, d, marked)).any():
         notes.append(NOTE_20C.format(dbh=marked))
     if "stems" in trees and (pd.to_numeric(trees["stems"], errors="coerce").fillna(1) > 1).any():
         notes.append(NOTE_MULTISTEM)
@@ -1624,7 +1661,8 @@ def _lines(
             "Trees counted toward replacement",
             int(rep.trees_counted),
             "trees",
-            "120% on trees harmed in offences (§208-22F), 90% on removals proposed under a permit for "
+            f"{_pct(law['replacement']['violation_percent'])} on trees harmed in offences (§208-22F), "
+            f"{_pct(law['replacement']['percent'])} on removals proposed under a permit for "
             f"{law['replacement']['min_trees']} or more trees (§208-22A)",
         )
     )
@@ -1879,8 +1917,9 @@ ASSESSMENT_READING_ITEMS = [
 ]
 
 
-def fee_schedule(opts: Any) -> Any:
-    """The fee schedule of payments in lieu (§208-24C) the options name (``fee_schedule``, ``fee_per_tree_usd``)."""
+def fee_schedule(opts: Any, on: Any = None) -> Any:
+    """The fee schedule of payments in lieu (§208-24C) the options name (``fee_schedule``, ``fee_per_tree_usd``),
+    the one in force on ``on`` (a date; None: the latest)."""
     from treecalc.rules.croton_fund import load_fee_schedule
 
-    return load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd)
+    return load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd, on=on)

@@ -1,4 +1,7 @@
-"""The law's data: each jurisdiction's numbers (``data/law/<key>.toml``) and the one registry of jurisdictions.
+"""The law's data: each jurisdiction's numbers (``data/law/<key>/<chapter>.toml``) and the one registry of jurisdictions.
+
+Thin wrappers over :mod:`treecalc.law` (schema, dated values, readings), kept for the rules that read
+the plain numbers.
 
 The rules modules hold no amounts, percentages or DBH thresholds of their own:
 they read them here, so an amendment is an edit of a TOML file. Money is read
@@ -7,9 +10,8 @@ as :class:`decimal.Decimal` (TOML strings or integers), never as a binary float.
 
 from __future__ import annotations
 
-import functools
+import datetime as dt
 import tomllib
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from treecalc import units
 
 #: ``law/`` of the one data folder (:data:`treecalc.units.DATA_DIR`: ``TREECALC_DATA`` when set).
 LAW_DIR = units.LAW_DIR
-DEFAULT_FEE_SCHEDULE = LAW_DIR / "fee_schedule.toml"
+DEFAULT_FEE_SCHEDULE = LAW_DIR / "croton_on_hudson" / "fee_schedule.toml"
 
 #: Each registered law's key -> its name (the records: :mod:`treecalc.jurisdictions`).
 JURISDICTIONS = _registry.NamesView()
@@ -28,33 +30,42 @@ jurisdiction_key = _registry.jurisdiction_key
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
-    """A TOML file; one of the data folder's law files (``site_facts.toml``) is read by
+    """A TOML file; one of the data folder's (``readings/site_facts.toml``) is read by
     :func:`treecalc.units.read_data_toml`, which names a missing file or table and the folder."""
     p = Path(path)
-    if p.parent == LAW_DIR:
-        return units.read_data_toml(f"law/{p.name}", LAW_DIR.parent)
+    try:
+        rel = p.relative_to(units.DATA_DIR)
+    except ValueError:
+        rel = None
+    if rel is not None:
+        return units.read_data_toml(rel.as_posix(), units.DATA_DIR)
     with open(p, "rb") as f:
         return tomllib.load(f)
 
 
-@functools.cache
-def _law_cached(key: str) -> Mapping[str, Any]:
-    if _registry.by_key(key).law_dir is not None:  # a village held outside the data folder reads its own
-        with open(law_file(key), "rb") as f:
-            return tomllib.load(f)
-    return units.read_data_toml(f"law/{key}.toml", LAW_DIR.parent)
+def law(jurisdiction: str, on: dt.date | None = None) -> dict[str, Any]:
+    """The law's numbers for a jurisdiction in force on ``on`` (None: the latest held), with treecalc's
+    readings merged in (:func:`treecalc.law.resolved`; a fresh copy: callers may not share edits)."""
+    from treecalc.law import resolved
+
+    return resolved(jurisdiction_key(jurisdiction), on)
 
 
 def law_file(jurisdiction: str) -> Path:
-    """The file of a jurisdiction's tree chapter (``data/law/croton_on_hudson.toml``; a village held outside
-    the data folder: the one in its record's ``law_dir``)."""
+    """The file of a jurisdiction's tree chapter (``data/law/croton_on_hudson/ch208_trees.toml``; a village held
+    outside the data folder: the one in its record's ``data_dir``)."""
+    from treecalc.law import TREE_CHAPTER
+
     key = jurisdiction_key(jurisdiction)
-    held = _registry.by_key(key).law_dir
-    return (Path(held) if held is not None else LAW_DIR) / f"{key}.toml"
+    held = _registry.by_key(key).data_dir
+    return (Path(held) / "law" if held is not None else LAW_DIR) / key / f"{TREE_CHAPTER[key]}.toml"
 
 
-def law(jurisdiction: str) -> dict[str, Any]:
-    """The law's numbers for a jurisdiction (a fresh copy: callers may not share edits)."""
-    import copy
+def _law_cached_alias() -> Any:
+    from treecalc.law import loader
 
-    return copy.deepcopy(dict(_law_cached(jurisdiction_key(jurisdiction))))
+    return loader._resolved_cached
+
+
+#: The cache of the resolved law (one entry per jurisdiction and date read): :func:`treecalc.law.resolved`'s.
+_law_cached = _law_cached_alias()

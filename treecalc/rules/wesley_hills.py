@@ -3,7 +3,7 @@
 § 95-3A(1)(c)-(e) make the removal of some trees an "operation" needing a clearing
 permit; removing such a tree without one is fined up to $5,000 per tree; other
 violations up to $2,500 per day. Chapter 95 has no replacement-value rule, and
-treecalc does not invent one. Numbers from ``data/law/wesley_hills.toml``.
+treecalc does not invent one. Numbers from ``data/law/wesley_hills/ch95_clearing.toml``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from treecalc.frames import join as _join
 from treecalc.ingest.site import fact_bool as parse_bool
 from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.results import ChapterSummary, Findings, Permit
-from treecalc.rules.law_data import law as _law
+from treecalc.rules import law_data as _law_data
 from treecalc.schema import REMOVALS
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
@@ -30,9 +30,9 @@ PENALTY_SECTION = "Ch. 95 penalties A"  # the section number is not in the extra
 OTHER_SECTION = "Ch. 95 penalties B"
 
 #: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
-#: ``data/law/wesley_hills.toml``); the assumed values themselves have one home,
-#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/law/site_facts.toml``).
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills", _law("wesley_hills")["site_why"])
+#: ``data/law/wesley_hills/ch95_clearing.toml``); the assumed values themselves have one home,
+#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills", _law_data.law("wesley_hills")["site_why"])
 
 
 EXCEPTIONS = {
@@ -55,6 +55,10 @@ EXCEPTIONS = {
     ),
 }
 
+#: The law's numbers the sentences below are filled from (read once, from the data folder).
+_LAW = _law_data.law("wesley_hills")
+_FINE, _PERMIT = _LAW["fine"], _LAW["permit"]
+
 READINGS = [
     "§95-3A(1): diameters are measured 54 inches above ground, which is DBH (4.5 ft).",
     "§95-3A(1)(c) 'vacant lot' is read as a lot without an existing residence (site fact has_residence, "
@@ -62,13 +66,18 @@ READINGS = [
     "The penalty section of Chapter 95 is cited as 'Ch. 95 penalties A/B': its number is not in the text received.",
     "§95-3A(1)(c)-(e) and penalties A ('remove a tree for which a clearing permit is required'): only removals "
     "(remove, removed) need a clearing permit or are fined; a damaged tree that still stands is neither.",
-    "§95-3A(1)(e) within 20 ft of a lot line: a tree whose lot-line cell is blank (a fact not given, never a "
-    "'no'), or a survey without a lot-line column (flags_not_surveyed), is taken as within 20 ft (the cautious "
+    f"§95-3A(1)(e) within {_PERMIT['lot_line_distance_ft']:g} ft of a lot line: a tree whose lot-line cell is "
+    "blank (a fact not given, never a "
+    "'no'), or a survey without a lot-line column (flags_not_surveyed), is taken as within "
+    f"{_PERMIT['lot_line_distance_ft']:g} ft (the cautious "
     "reading) and the assumption is stated; a removal fined through it is a conditional offence.",
-    "Penalties A has no per-day clause: each tree removed without a permit is one violation, up to $5,000; the "
-    "days of a continuing violation are not applied to it. Penalties B (any other violation, up to $2,500, "
+    "Penalties A has no per-day clause: each tree removed without a permit is one violation, up to "
+    f"${int(_FINE['per_tree_usd']):,}; the "
+    "days of a continuing violation are not applied to it. Penalties B (any other violation, up to "
+    f"${int(_FINE['other_per_day_usd']):,}, "
     "each day's continued violation a separate violation) is shown as a maximum per day and, with a days "
-    "count, days x $2,500 per other violation the Engineer finds; treecalc assesses no other violation.",
+    f"count, days x ${int(_FINE['other_per_day_usd']):,} per other violation the Engineer finds; treecalc "
+    "assesses no other violation.",
     "Exceptions read from the text: §95-3D(2) operations by or for the Village (site fact village_work) and "
     "§95-3C(2) approved subdivision construction plans deemed a permit (site fact subdivision_plans_approved). "
     "§95-3C(1) (building permit) and §95-3C(3) (approved site plan) are deemed permits for landfilling, "
@@ -387,7 +396,7 @@ def _summary(
         f"Chapter 95 other violations (not the removal of a tree): up to ${daily:,}, each day's continued "
         f"violation a separate violation ({OTHER_SECTION}); treecalc assesses no other violation",
         "Chapter 95 penalties A has no per-day clause: each tree removed without a clearing permit is one "
-        "violation (up to $5,000); days of a continuing violation do not multiply it",
+        f"violation (up to ${int(law['fine']['per_tree_usd']):,}); days of a continuing violation do not multiply it",
         "Chapter 95: fine_max_usd counts definite offences (facts given); a removal fined only through an "
         "assumed fact is conditional and summed apart (fine_conditional_usd)",
     ]

@@ -1,0 +1,144 @@
+"""Worked law cases as data: every ``*.toml`` beside this file, one parametrised test per case.
+
+A case is what a user sends and what the law decides (the way OpenFisca's country template keeps its YAML
+tests beside the law): survey rows as a CSV export would carry them, the site facts given (``--site``, the
+Site sheet), the options of ``treecalc assess``, and the figures expected in its JSON (``Assessment.to_json``,
+the contract the command line, the app and the statement draw from), with the hand arithmetic from the law's
+text and tables in ``arithmetic``. The format is checked before a case runs: an unknown key, a tag expected
+that the survey does not have or a JSON key that does not exist fails the case (a typo never makes a case
+that cannot fail).
+
+A file::
+
+    jurisdiction = "croton_on_hudson"       # the law the cases read
+    section = "§208-29B(1)-(3)"              # what the file is about
+
+    [[case]]
+    name = "a 12.01 in tree is over 12 in: tier (3)"
+    converts = "tests/rules/test_croton.py::test_size_tiers_and_boundaries"   # optional: the test it restates
+    arithmetic = "one tree, slope trigger §208-19A(3), > 12 in: §208-29B(3) $3,000 x 1 day = $3,000"
+    site = { has_residence = true }        # facts given; the rest are assumed as the law engine says
+    options = { continuing_days = 1 }      # keyword arguments of treecalc.assess
+    trees = [ { tag = "1", species = "Red maple", dbh_in = 12.01, action = "removed", slope_over_20pct = "yes" } ]
+    expect = { civil_penalty_max_usd = 3000 }                                  # top-level JSON keys
+    expect_trees = { "1" = { penalty_tier = "§208-29B(3)", penalty_max_usd = 3000 } }   # per_tree rows by tag
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import treecalc
+from treecalc.ingest import read_survey
+
+HERE = Path(__file__).parent
+FILE_KEYS = {"jurisdiction", "section", "case"}
+CASE_KEYS = {"name", "arithmetic", "converts", "site", "options", "trees", "expect", "expect_trees"}
+REQUIRED = {"name", "arithmetic", "trees"}
+
+
+def load_cases(root: Path = HERE) -> list[tuple[str, str, dict[str, Any]]]:
+    """(id, jurisdiction, case) of every case in the TOML files under ``root``; ValueError on a malformed one."""
+    out = []
+    for path in sorted(root.rglob("*.toml")):
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        where = path.relative_to(root)
+        if set(doc) - FILE_KEYS or "jurisdiction" not in doc or not doc.get("case"):
+            raise ValueError(f"{where}: expected the keys {sorted(FILE_KEYS)} with at least one [[case]]")
+        for i, case in enumerate(doc["case"]):
+            unknown, missing = set(case) - CASE_KEYS, REQUIRED - set(case)
+            if unknown or missing:
+                raise ValueError(f"{where} case {i + 1}: unknown keys {sorted(unknown)}, missing {sorted(missing)}")
+            if not (case.get("expect") or case.get("expect_trees")):
+                raise ValueError(f"{where} case {i + 1}: nothing expected")
+            out.append((f"{path.stem}[{i + 1}] {case['name']}", doc["jurisdiction"], case))
+    return out
+
+
+def write_survey(trees: list[dict[str, Any]], path: Path) -> Path:
+    """The trees as a CSV export: one column per key, in the order first met; a key a row lacks is blank."""
+    header: list[str] = []
+    for t in trees:
+        header += [k for k in t if k not in header]
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows([["" if t.get(k) is None else t[k] for k in header] for t in trees])
+    return path
+
+
+def assess_case(jurisdiction: str, case: dict[str, Any], tmp: Path) -> dict[str, Any]:
+    survey = read_survey(write_survey(case["trees"], tmp / "survey.csv"), site=dict(case.get("site", {})))
+    return treecalc.assess(survey, jurisdiction=jurisdiction, **case.get("options", {})).to_json()
+
+
+def same(got: Any, want: Any) -> bool:
+    """Equal, a float to the cent (figures are compared at the precision the law states them)."""
+    if isinstance(want, float) or isinstance(got, float):
+        return got is not None and math.isclose(float(got), float(want), abs_tol=0.005)
+    return got == want
+
+
+def mismatches(result: dict[str, Any], case: dict[str, Any]) -> list[str]:
+    """What the assessment says that the case does not expect ('key: got X, expected Y')."""
+    bad = []
+    for key, want in case.get("expect", {}).items():
+        if key not in result:
+            bad.append(f"{key}: no such key in the JSON")
+        elif not same(result[key], want):
+            bad.append(f"{key}: got {result[key]!r}, expected {want!r}")
+    rows = {str(r["tag"]): r for r in result.get("per_tree", [])}
+    for tag, fields in case.get("expect_trees", {}).items():
+        if tag not in rows:
+            bad.append(f"tree {tag}: not in the assessment's trees")
+            continue
+        for key, want in fields.items():
+            if key not in rows[tag]:
+                bad.append(f"tree {tag} {key}: no such key in per_tree")
+            elif not same(rows[tag][key], want):
+                bad.append(f"tree {tag} {key}: got {rows[tag][key]!r}, expected {want!r}")
+    return bad
+
+
+CASES = load_cases()
+
+
+@pytest.mark.parametrize(("jurisdiction", "case"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_worked_case(jurisdiction, case, tmp_path):
+    assert mismatches(assess_case(jurisdiction, case, tmp_path), case) == [], case["arithmetic"]
+
+
+def test_both_villages_have_cases():
+    assert {j for _, j, _ in CASES} == {"croton_on_hudson", "wesley_hills"}
+
+
+def test_a_wrong_expectation_fails(tmp_path):
+    """The runner can fail: a case whose figure is off by $1, or names a key or tree that is not there."""
+    jurisdiction, case, key, want = next(
+        (j, c, k, v)
+        for _, j, c in CASES
+        for k, v in c.get("expect", {}).items()
+        if isinstance(v, (int, float)) and not isinstance(v, bool)
+    )
+    result = assess_case(jurisdiction, case, tmp_path)
+    assert mismatches(result, case) == []
+    off = {**case, "expect": {key: want + 1, "no_such_key": 0}, "expect_trees": {"no such tag": {"offence": True}}}
+    assert mismatches(result, off) == [
+        f"{key}: got {result[key]!r}, expected {want + 1!r}",
+        "no_such_key: no such key in the JSON",
+        "tree no such tag: not in the assessment's trees",
+    ]
+
+
+def test_a_malformed_case_file_is_refused(tmp_path):
+    (tmp_path / "bad.toml").write_text(
+        'jurisdiction = "wesley_hills"\n[[case]]\nname = "x"\narithmetic = "y"\ntrees = []\nexpct = {a = 1}\n'
+    )
+    with pytest.raises(ValueError, match=r"bad.toml case 1: unknown keys \['expct'\]"):
+        load_cases(tmp_path)

@@ -1,0 +1,126 @@
+"""The plan's search assesses only the sets closed under dominance within each class of trees the law
+reads alike; checked here against brute force over every subset, on surveys where the classes, the
+dominance order and the thresholds all bite."""
+
+import copy
+import itertools
+import time
+
+import numpy as np
+import pytest
+
+import treecalc
+from treecalc.assessment import _load_survey
+from treecalc.data import SAMPLE_SURVEY
+from treecalc.ingest import read_survey
+from treecalc.plan import costs, plan
+
+SITE = {"subdividable": False, "has_residence": True, "site_plan_required": False, "prior_removals_12mo": 0}
+
+# two required removals and eight optional ones: B1/B2 alike (a chain), B3 (12 in, poor) and B4 (13 in,
+# excellent) of other species, C1 a street tree, D1 an invasive Ailanthus (§208-22E: not counted), E1 a
+# dead ash (not counted, §208-22B), F1 a 5 in maple on a slope over 20% (a §208-19A(3) trigger at 4 in)
+CSV = """Tag,Species,DBH (in),Action,Condition,Must remove,Street tree,Slope over 20%
+A1,Acer rubrum,14,Remove,Good,Yes,,
+A2,Quercus rubra,20,Remove,Fair,Yes,,
+B1,Acer rubrum,8,Remove,Good,,,
+B2,Acer rubrum,8,Remove,Good,,,
+B3,Acer saccharum,12,Remove,Poor,,,
+B4,Tilia americana,13,Remove,Excellent,,,
+C1,Quercus palustris,10,Remove,Good,,Yes,
+D1,Ailanthus altissima,9,Remove,Good,,,
+E1,Fraxinus americana,16,Remove,Dead,,,
+F1,Acer rubrum,5,Remove,Good,,,Yes
+G1,Quercus alba,18,Retain,Good,,,
+"""
+
+
+def _brute(survey, optional_tags, ks=None, **options):
+    """The cheapest cost for each k over every subset of the optional trees (each assessed in full)."""
+    trees = survey.trees.reset_index(drop=True)
+    tags = trees["tag"].astype(str).to_numpy()
+    base = trees["action"].to_numpy(object).copy()
+    base[np.isin(tags, optional_tags)] = "retain"
+    best, cost_of = {}, {}
+    for k in range(len(optional_tags) + 1) if ks is None else ks:
+        for subset in itertools.combinations(optional_tags, k):
+            action = base.copy()
+            action[np.isin(tags, subset)] = "remove"
+            s = copy.copy(survey)
+            s.trees = trees.assign(action=action)
+            total = sum(costs(treecalc.assess(s, **options)))
+            cost_of[frozenset(subset)] = total
+            best[k] = min(best.get(k, total), total)
+    return best, cost_of
+
+
+def test_every_k_equals_brute_force_with_classes_and_thresholds(tmp_path):
+    f = tmp_path / "lot.csv"
+    f.write_text(CSV)
+    survey = read_survey(f)
+    p = plan(survey, site=SITE)
+    opt = ["B1", "B2", "B3", "B4", "C1", "D1", "E1", "F1"]
+    assert p.must_remove == ["A1", "A2"] and p.optional == opt
+    assert p.assessments < 2 ** len(opt)  # fewer than the 256 subsets
+    best, cost_of = _brute(survey, opt, site=SITE)
+    assert [s.k for s in p.frontier] == list(range(len(opt) + 1))
+    for s in p.frontier:
+        assert s.cost_usd == pytest.approx(float(best[s.k]), abs=0.001), s.k
+        assert float(cost_of[frozenset(s.remove[2:])]) == pytest.approx(s.cost_usd, abs=0.001)
+    # k = 2 makes four removals, a permit (§208-19A(1)): the two trees §208-22A does not count (the
+    # invasive D1, the dead E1) are cheaper than the smallest maple, which would need replacing
+    assert p.frontier[2].remove[2:] == ["D1", "E1"]
+    assert "4 removals in 12 months" in p.frontier[2].reasons[0] and "§208-19A(1)" in p.frontier[2].reasons[0]
+
+
+def test_the_sample_is_answered_within_the_default_cap():
+    # the sample: ten optional removals, all distinct (it was refused at 2^10 = 1,024 > 256 assessments)
+    survey = _load_survey(SAMPLE_SURVEY)
+    t0 = time.perf_counter()
+    p = plan(survey)
+    took = time.perf_counter() - t0
+    assert len(p.optional) == 10 and p.assessments <= 256
+    assert [s.k for s in p.frontier] == list(range(11))
+    # the extremes against brute force: 10 sets of one tree and 10 sets of nine
+    best, cost_of = _brute(survey, p.optional, ks=[1, 9])
+    for k in (1, 9):
+        assert p.frontier[k].cost_usd == pytest.approx(float(best[k]), abs=0.001)
+        assert float(cost_of[frozenset(p.frontier[k].remove)]) == pytest.approx(p.frontier[k].cost_usd, abs=0.001)
+    assert took < 120  # seconds (about 3 s of CPU; the bound is loose for a loaded machine)
+
+
+def test_the_catalogue_columns_the_rules_read_are_part_of_a_class():
+    # a class compares a species by the catalogue columns the rules read; if a rule reads another, the
+    # plan's classes must include it (treecalc.plan.SPECIES_LAW_COLUMNS)
+    import re
+    from pathlib import Path
+
+    from treecalc.plan import SPECIES_LAW_COLUMNS
+
+    rules = Path(treecalc.__file__).parent / "rules"
+    read = set()
+    for f in rules.glob("*.py"):
+        read |= set(re.findall(r'catalogue\["(\w+)"\]', f.read_text()))
+    assert read <= set(SPECIES_LAW_COLUMNS), read
+
+
+def test_wesley_hills_equals_brute_force_and_says_why_nothing_is_replaced(tmp_path):
+    # Chapter 95: lot-line trees of 6 in or more need a permit (§95-3A(1)(e)); no replacement-value rule
+    f = tmp_path / "wh.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Action,Condition,Must remove,Within 20 ft of a lot line\n"
+        "W1,Acer rubrum,12,Remove,Good,Yes,No\nW2,Acer rubrum,5,Remove,Good,,No\nW3,Acer rubrum,7,Remove,Good,,Yes\n"
+        "W4,Quercus rubra,7,Remove,Good,,Yes\nW5,Acer saccharum,11,Remove,Fair,,No\n"
+        "W6,Tilia americana,16,Remove,Good,,Yes\nW7,Betula lenta,6,Remove,Good,,Yes\nW8,Quercus alba,20,Retain,Good,,No\n"
+    )
+    survey = read_survey(f)
+    p = plan(survey, jurisdiction="wesley_hills")
+    opt = ["W2", "W3", "W4", "W5", "W6", "W7"]
+    assert p.jurisdiction == "wesley_hills" and p.optional == opt and p.assessments < 2 ** len(opt)
+    best, cost_of = _brute(survey, opt, jurisdiction="wesley_hills")
+    for s in p.frontier:
+        assert s.cost_usd == pytest.approx(float(best[s.k]), abs=0.001)
+        assert float(cost_of[frozenset(s.remove[1:])]) == pytest.approx(s.cost_usd, abs=0.001)
+    # the reason names the chapter's want of a replacement rule, never an empty "()"
+    first = p.frontier[0].reasons[0]
+    assert "()" not in first and "no replacement-value rule" in first

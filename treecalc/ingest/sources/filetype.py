@@ -1,0 +1,129 @@
+"""What a survey file is: its bytes (bounded), what they look like, and what its extension promises."""
+
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from pathlib import Path
+
+from treecalc.ingest.errors import SurveyError
+
+EXTENSIONS = {
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
+    ".xltx": "xlsx",
+    ".xltm": "xlsx",
+    ".xlsb": "xlsb",
+    ".xls": "xls",
+    ".ods": "ods",
+    ".csv": "text",
+    ".tsv": "text",
+    ".txt": "text",
+    ".tab": "text",
+}
+LOOKS = {
+    "xlsx": "an xlsx workbook",
+    "xlsb": "an xlsb (binary) workbook",
+    "xls": "an xls (Excel 97-2003) workbook",
+    "ods": "an OpenDocument spreadsheet",
+    "text": "a text (CSV) file",
+    "pdf": "a PDF document",
+    "html": "an HTML page",
+    "xml": "an XML file (perhaps an Excel 2003 XML spreadsheet)",
+    "docx": "a Word document",
+    "pptx": "a PowerPoint document",
+    "zip": "a zip archive",
+    "image": "an image",
+    "ole": "an OLE2 compound file (an older Office document)",
+    "binary": "binary data",
+    "empty": "an empty file",
+}
+
+
+def _describe_ext(ext: str) -> str:
+    kind = EXTENSIONS.get(ext, "")
+    return {"text": f"a {ext.lstrip('.').upper()} text file"}.get(kind, f"an {ext.lstrip('.')} workbook")
+
+
+def sniff(data: bytes) -> str:
+    """What the bytes look like: a key of :data:`LOOKS`."""
+    if not data:
+        return "empty"
+    head = data[:8]
+    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                names = set(zf.namelist())
+                if "xl/workbook.xml" in names:
+                    return "xlsx"
+                if "xl/workbook.bin" in names:
+                    return "xlsb"
+                if "mimetype" in names and b"opendocument.spreadsheet" in zf.read("mimetype")[:200]:
+                    return "ods"
+                if any(n.startswith("word/") for n in names):
+                    return "docx"
+                if any(n.startswith("ppt/") for n in names):
+                    return "pptx"
+        except (zipfile.BadZipFile, OSError, ValueError):
+            return "binary"
+        return "zip"
+    if head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+        return "xls"
+    if head.startswith(b"%PDF"):
+        return "pdf"
+    if head.startswith(b"\x89PNG") or head.startswith(b"\xff\xd8\xff") or head[:4] in (b"GIF8", b"II*\x00", b"MM\x00*"):
+        return "image"
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:4] == b"\x00\x00\xfe\xff":
+        return "text"
+    probe = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if probe.startswith(b"<"):
+        if b"<html" in probe or b"<!doctype html" in probe or b"<table" in probe:
+            return "html"
+        return "xml"
+    if b"\x00" in data[:8192]:
+        return "binary"
+    return "text"
+
+
+def read_bytes(path_or_buffer, filename: str | None, max_bytes: int) -> tuple[bytes, str]:
+    """The file's bytes and its name, refusing more than ``max_bytes``
+    (checked on the file system, or after reading at most max_bytes + 1)."""
+    limit_mb = f"{max_bytes / 1e6:g} MB"
+    if isinstance(path_or_buffer, (str, os.PathLike)):
+        p = Path(path_or_buffer)
+        name = filename or p.name
+        try:
+            size = p.stat().st_size
+        except FileNotFoundError:
+            raise SurveyError(f"{p}: no such file") from None
+        except OSError as e:
+            raise SurveyError(f"{p}: cannot open ({e.strerror or e})") from None
+        if p.is_dir():
+            raise SurveyError(f"{p} is a folder, not a survey file")
+        if size > max_bytes:
+            raise SurveyError(
+                f"{name} is {size / 1e6:.1f} MB, over the {limit_mb} limit; split the survey or raise the limit "
+                "with --max-mb N"
+            )
+        with open(p, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    elif isinstance(path_or_buffer, (bytes, bytearray, memoryview)):
+        data = bytes(path_or_buffer)
+        name = filename or "survey"
+    elif hasattr(path_or_buffer, "read"):
+        name = filename or Path(str(getattr(path_or_buffer, "name", "") or "survey")).name
+        data = path_or_buffer.read(max_bytes + 1)
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+    else:
+        raise SurveyError(f"cannot read a survey from {type(path_or_buffer).__name__}; give a path or a file object")
+    if len(data) > max_bytes:
+        raise SurveyError(f"{name} is over the {limit_mb} limit; split the survey or raise the limit with --max-mb N")
+    return data, name
+
+
+def _encrypted(data: bytes) -> bool:
+    """An OLE2 compound file holding an ``EncryptedPackage`` stream: what Excel writes for a
+    password-protected xlsx/xlsm/xlsb (ECMA-376 agile or standard encryption)."""
+    return data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" and "EncryptedPackage".encode("utf-16-le") in data[: 1 << 20]

@@ -1,0 +1,41 @@
+"""The law as dated data: the schema of ``data/law/<village>/<chapter>.toml`` and its loader.
+
+- :mod:`treecalc.law.schema`: what an entry (a number of the law) and a bracket (a table of rows, the
+  §208-29B tiers) are, and :func:`~treecalc.law.schema.validate` over one file;
+- :mod:`treecalc.law.loader`: the files of each village, the version in force on a date
+  (:func:`~treecalc.law.loader.resolved`, the plain numbers the rules read, merged with treecalc's
+  own readings of ``data/readings/<village>.toml``; :func:`~treecalc.law.loader.entries`, the
+  entries with unit, section and text for the sentences that cite them).
+"""
+
+from treecalc.law.loader import (
+    CHAPTER_FILES,
+    TREE_CHAPTER,
+    chapter,
+    clear_caches,
+    effective,
+    entries,
+    entry,
+    in_force_note,
+    law_files,
+    resolved,
+)
+from treecalc.law.schema import Bracket, Entry, LawNotInForce, LawSchemaError, validate
+
+__all__ = [
+    "CHAPTER_FILES",
+    "TREE_CHAPTER",
+    "Bracket",
+    "Entry",
+    "LawNotInForce",
+    "LawSchemaError",
+    "chapter",
+    "clear_caches",
+    "effective",
+    "entries",
+    "entry",
+    "in_force_note",
+    "law_files",
+    "resolved",
+    "validate",
+]

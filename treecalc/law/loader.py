@@ -1,0 +1,232 @@
+"""The law files of each village, read once, and the version in force on a date.
+
+``data/law/<village>/<chapter>.toml`` (schema: :mod:`treecalc.law.schema`) and treecalc's own readings
+``data/readings/<village>.toml``, both in the one data folder (``TREECALC_DATA`` when set).
+
+- :func:`resolved` gives the rules the plain numbers they read (``resolved("croton_on_hudson")["permit"]
+  ["more_than_trees_12mo"] == 3``), the readings merged in, a bracket's cells flattened (``tier1_usd``);
+- :func:`entries` / :func:`entry` give the :class:`~treecalc.law.schema.Entry` objects (unit, section, text,
+  operator) the sentences that cite a number are filled from;
+- :func:`effective` and :func:`in_force_note` say from when a chapter is held, and
+  :class:`LawNotInForce` refuses a date before it.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import functools
+import tomllib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from treecalc import jurisdictions, units
+from treecalc.law.schema import (
+    Bracket,
+    Entry,
+    LawNotInForce,
+    is_bracket,
+    is_entry,
+    validate,
+    value_on,
+)
+
+__all__ = [
+    "CHAPTER_FILES",
+    "TREE_CHAPTER",
+    "LawNotInForce",
+    "chapter",
+    "effective",
+    "entries",
+    "entry",
+    "in_force_note",
+    "law_files",
+    "resolved",
+]
+
+
+class _Chapters(Mapping[str, Any]):
+    """Each registered village -> its record's chapters (:attr:`treecalc.jurisdictions.Jurisdiction.law_files`),
+    or with ``first`` the tree chapter alone, as the registry holds them now."""
+
+    def __init__(self, first: bool = False) -> None:
+        self._first = first
+
+    def __getitem__(self, village: str) -> Any:
+        names = jurisdictions.by_key(village).law_files
+        return names[0] if self._first else names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(jurisdictions.REGISTRY)
+
+    def __len__(self) -> int:
+        return len(jurisdictions.REGISTRY)
+
+
+#: The chapters each village's folder holds (``data/law/<village>/<name>.toml``), the tree chapter first.
+CHAPTER_FILES: Mapping[str, tuple[str, ...]] = _Chapters()
+#: The chapter whose numbers the tree rules read (:func:`resolved`).
+TREE_CHAPTER: Mapping[str, str] = _Chapters(first=True)
+
+
+def law_path(village: str, name: str) -> str:
+    """The file's path in the data folder: ``"law/croton_on_hudson/ch208_trees.toml"``."""
+    return f"law/{village}/{name}.toml"
+
+
+def law_files(village: str) -> list[str]:
+    """The paths in the data folder of the law a village's assessment reads (tree chapter, readings, site facts)."""
+    return [law_path(village, TREE_CHAPTER[village]), f"readings/{village}.toml", "readings/site_facts.toml"]
+
+
+def _held(relpath: str) -> Path | None:
+    """The folder of a village held outside the data folder (its record's ``data_dir``) a path of it is read
+    from: ``law/<village>/...`` and ``readings/<village>.toml``; None for the data folder's."""
+    parts = relpath.split("/")
+    village = parts[1] if parts[0] == "law" and len(parts) > 2 else parts[-1].removesuffix(".toml")
+    record = jurisdictions.REGISTRY.get(village)
+    return record.data_dir if record is not None else None
+
+
+@functools.cache
+def _raw(relpath: str) -> dict[str, Any]:
+    held = _held(relpath)
+    if held is not None:
+        with open(Path(held) / relpath, "rb") as f:
+            raw = tomllib.load(f)
+    else:
+        raw = units.read_data_toml(relpath, units.DATA_DIR)
+    if relpath.startswith("law/"):
+        validate(raw, relpath)
+    return raw
+
+
+def chapter(village: str, name: str | None = None) -> dict[str, Any]:
+    """The parsed file of a chapter (validated), the tree chapter's when ``name`` is not given. A copy."""
+    return copy.deepcopy(_raw(law_path(village, name or TREE_CHAPTER[village])))
+
+
+def effective(village: str, name: str | None = None) -> dict[str, Any]:
+    """The chapter's ``[effective]`` table: ``date`` (None: not dated), ``placeholder``, ``law``."""
+    eff = dict(_raw(law_path(village, name or TREE_CHAPTER[village])).get("effective") or {})
+    eff.setdefault("date", None)
+    eff.setdefault("placeholder", False)
+    eff.setdefault("law", "")
+    return eff
+
+
+def _check_date(village: str, name: str | None, on: dt.date | None) -> None:
+    eff = effective(village, name)
+    if on is not None and eff["date"] is not None and on < eff["date"]:
+        raw = _raw(law_path(village, name or TREE_CHAPTER[village]))
+        held = f"{raw.get('name', village)}, {raw.get('chapter', name)}"
+        raise LawNotInForce(
+            f"the law in force on {on.isoformat()} is not held: the earliest version held is {held}, "
+            f"effective {eff['date'].isoformat()}"
+            + (" (a PLACEHOLDER date: the filing date is not in the text)" if eff["placeholder"] else "")
+            + "; give a later --on date or the law then in force"
+        )
+
+
+def in_force_note(village: str, on: dt.date | None) -> str:
+    """The assumption an output states about the date the law is read on (the same words whether the date
+    was given or is today's, so that a statement derived again from its fingerprint reads the same)."""
+    eff = effective(village)
+    raw = _raw(law_path(village, TREE_CHAPTER[village]))
+    when = (on or dt.date.today()).isoformat()
+    said = (
+        f"the law in force on {when} is applied (the date of the application or violation: "
+        "on / --on, today when not given)"
+    )
+    if eff["date"] is None:
+        return f"{said}; {raw.get('chapter', '')} carries no effective date and is read as in force then"
+    held = f"{raw.get('chapter', '')}, effective {eff['date'].isoformat()}"
+    if eff["placeholder"]:
+        held += " (a PLACEHOLDER date: the filing date with the Secretary of State is not in the text)"
+    return f"{said}: {held}"
+
+
+def _resolve(t: dict[str, Any], on: dt.date | None, where: str) -> Any:
+    if is_entry(t):
+        return value_on(t, on, where)[0]
+    if is_bracket(t):
+        return [dict(r) for r in t["rows"]]
+    out: dict[str, Any] = {}
+    for k, v in t.items():
+        if isinstance(v, dict) and is_bracket(v):
+            out[k] = [dict(r) for r in v["rows"]]
+            out.update(_bracket(v, f"{where}.{k}").flat())
+        elif isinstance(v, dict):
+            out[k] = _resolve(v, on, f"{where}.{k}")
+        else:
+            out[k] = v
+    return out
+
+
+def _bracket(t: dict[str, Any], key: str) -> Bracket:
+    return Bracket(key, t["section"], dict(t["columns"]), tuple(dict(r) for r in t["rows"]), t.get("flatten"))
+
+
+def _merge(into: dict[str, Any], extra: dict[str, Any]) -> None:
+    for k, v in extra.items():
+        if isinstance(v, dict) and isinstance(into.get(k), dict):
+            _merge(into[k], v)
+        else:
+            into[k] = copy.deepcopy(v)
+
+
+@functools.cache
+def _resolved_cached(village: str, on: dt.date | None) -> dict[str, Any]:
+    name = TREE_CHAPTER[village]
+    _check_date(village, name, on)
+    raw = _raw(law_path(village, name))
+    out: dict[str, Any] = {"name": raw.get("name", ""), "chapter": raw.get("chapter", "")}
+    for k, v in raw.items():
+        if k in ("name", "chapter", "effective"):
+            continue
+        out[k] = _resolve(v, on, k)
+    _merge(out, _raw(f"readings/{village}.toml"))
+    return out
+
+
+def resolved(village: str, on: dt.date | None = None) -> dict[str, Any]:
+    """The plain numbers of the village's tree chapter in force on ``on`` (None: the latest held), with its
+    readings merged in: the shape the rules read. A fresh copy. :class:`LawNotInForce` for a date before the
+    chapter's effective date."""
+    return copy.deepcopy(_resolved_cached(village, on))
+
+
+def _walk(t: dict[str, Any], prefix: str, on: dt.date | None, out: dict[str, Entry | Bracket]) -> None:
+    for k, v in t.items():
+        if not isinstance(v, dict) or k == "effective":
+            continue
+        key = f"{prefix}{k}"
+        if is_entry(v):
+            value, dated = value_on(v, on, key)
+            out[key] = Entry(key, value, v["unit"], v["section"], v["text"], v.get("operator"), dated)
+        elif is_bracket(v):
+            out[key] = _bracket(v, key)
+        else:
+            _walk(v, f"{key}.", on, out)
+
+
+def entries(village: str, name: str | None = None, on: dt.date | None = None) -> dict[str, Entry | Bracket]:
+    """Every entry and bracket of a chapter by its dotted key (``"permit.more_than_trees_12mo"``)."""
+    out: dict[str, Entry | Bracket] = {}
+    _walk(_raw(law_path(village, name or TREE_CHAPTER[village])), "", on, out)
+    return out
+
+
+def entry(village: str, key: str, name: str | None = None, on: dt.date | None = None) -> Entry:
+    """One entry of a chapter by its dotted key; KeyError naming the file when there is none."""
+    e = entries(village, name, on).get(key)
+    if not isinstance(e, Entry):
+        raise KeyError(f"{law_path(village, name or TREE_CHAPTER[village])} has no entry {key}")
+    return e
+
+
+def clear_caches() -> None:
+    """Forget the files read (a test that edits the data folder in place)."""
+    _raw.cache_clear()
+    _resolved_cached.cache_clear()

@@ -1,0 +1,221 @@
+"""The one schema of every law file (``data/law/<village>/<chapter>.toml``).
+
+A file is a tree of tables. Top-level scalars (``name``, ``chapter``) name the law; ``[effective]``
+says when it took effect (``date``; ``placeholder = true`` when the date is not the law's own). Every
+other table is one of:
+
+- an **entry**, one number of the law: ``value`` (or ``values``, a table keyed by the ISO date each value
+  took effect), ``unit``, ``section``, ``text`` (the ordinance's words) and, for a comparison,
+  ``operator`` (one of :data:`OPERATORS`);
+- a **bracket**, a table of rows (``rows``, an array of tables, each with its own ``section`` and ``text``
+  and the numeric ``columns`` the bracket names with their units); ``flatten`` (``"tier{tier}_{column}"``)
+  names each cell for the rules that read them as plain keys;
+- a **group** of entries and brackets (``[permit]``, ``[penalty]``).
+
+Modelled on OpenFisca / PolicyEngine parameters (dated values, unit, reference), kept in TOML.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+#: The comparisons an entry's ``operator`` may state (the value on the right: ``dbh > 12``).
+OPERATORS = (">", ">=", "<", "<=")
+#: The keys of an entry, and those it needs.
+ENTRY_KEYS = {"value", "values", "unit", "section", "text", "operator"}
+ENTRY_NEEDS = ("unit", "section", "text")
+#: The top-level keys that describe the file, not a number.
+META_KEYS = {"name", "chapter", "effective"}
+
+
+class LawSchemaError(ValueError):
+    """A law file that does not follow the schema: names the file and the key."""
+
+
+class LawNotInForce(ValueError):
+    """A date before the earliest version of the law (or fee schedule) treecalc holds: names that version."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One number of the law: its value in force on a date, its dated values, unit, section, words, comparison."""
+
+    key: str
+    value: Any
+    unit: str
+    section: str
+    text: str
+    operator: str | None = None
+    values: tuple[tuple[dt.date, Any], ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.value} {self.unit} ({self.section})"
+
+    def compare(self, x: Any) -> bool:
+        """``x <operator> value`` (the entry's comparison; an entry without one has none to make)."""
+        if self.operator is None:
+            raise LawSchemaError(f"{self.key} states no operator")
+        return compare(self.operator, x, self.value)
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """A table of the law: rows of numbers (each row with its own section and words)."""
+
+    key: str
+    section: str
+    columns: dict[str, str]
+    rows: tuple[dict[str, Any], ...]
+    flatten: str | None = None
+    text: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def flat(self) -> dict[str, Any]:
+        """Each cell under the name ``flatten`` gives it (``tier1_usd``), for the rules' plain keys."""
+        out: dict[str, Any] = {}
+        if not self.flatten:
+            return out
+        for row in self.rows:
+            for col in self.columns:
+                if col in row:
+                    out[self.flatten.format(column=col, **row)] = row[col]
+        return out
+
+
+def compare(op: str, x: Any, v: Any) -> Any:
+    """``x op v`` for an operator of :data:`OPERATORS` (arrays compare elementwise)."""
+    import operator
+
+    fn = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}.get(op)
+    if fn is None:
+        raise LawSchemaError(f"operator {op!r} is not one of {', '.join(OPERATORS)}")
+    return fn(x, v)
+
+
+def is_entry(t: dict[str, Any]) -> bool:
+    return "value" in t or "values" in t
+
+
+def is_bracket(t: dict[str, Any]) -> bool:
+    return "rows" in t
+
+
+def _date(k: Any, where: str) -> dt.date:
+    if isinstance(k, dt.date) and not isinstance(k, dt.datetime):
+        return k
+    try:
+        return dt.date.fromisoformat(str(k))
+    except ValueError:
+        raise LawSchemaError(f"{where}: {k!r} is not an ISO date (YYYY-MM-DD)") from None
+
+
+def _number(v: Any, where: str) -> None:
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        raise LawSchemaError(f"{where}: value {v!r} is not a number")
+    try:
+        Decimal(str(v))
+    except ArithmeticError:
+        raise LawSchemaError(f"{where}: value {v!r} is not a number") from None
+
+
+def check_entry(t: dict[str, Any], where: str) -> None:
+    unknown = sorted(set(t) - ENTRY_KEYS)
+    if unknown:
+        raise LawSchemaError(f"{where}: unknown keys {unknown} (an entry has {sorted(ENTRY_KEYS)})")
+    missing = [k for k in ENTRY_NEEDS if not isinstance(t.get(k), str) or not t[k].strip()]
+    if missing:
+        raise LawSchemaError(f"{where}: lacks {', '.join(missing)}")
+    if ("value" in t) == ("values" in t):
+        raise LawSchemaError(f"{where}: give value or values (keyed by effective date), not both")
+    if "values" in t:
+        if not isinstance(t["values"], dict) or not t["values"]:
+            raise LawSchemaError(f"{where}: values must be a table keyed by effective date")
+        for k, v in t["values"].items():
+            _date(k, where)
+            _number(v, f"{where} values[{k}]")
+    else:
+        _number(t["value"], where)
+    if "operator" in t and t["operator"] not in OPERATORS:
+        raise LawSchemaError(f"{where}: operator {t['operator']!r} is not one of {', '.join(OPERATORS)}")
+
+
+def check_bracket(t: dict[str, Any], where: str) -> None:
+    unknown = sorted(set(t) - {"rows", "section", "columns", "flatten", "text"})
+    if unknown:
+        raise LawSchemaError(f"{where}: unknown keys {unknown}")
+    if not isinstance(t.get("section"), str) or not isinstance(t.get("columns"), dict) or not t["columns"]:
+        raise LawSchemaError(f"{where}: a bracket needs section and columns (each column's unit)")
+    rows = t["rows"]
+    if not isinstance(rows, list) or not rows:
+        raise LawSchemaError(f"{where}: rows must be an array of tables")
+    for i, row in enumerate(rows, 1):
+        w = f"{where} row {i}"
+        if not isinstance(row, dict):
+            raise LawSchemaError(f"{w}: not a table")
+        for k in ("section", "text"):
+            if not isinstance(row.get(k), str) or not row[k].strip():
+                raise LawSchemaError(f"{w}: lacks {k}")
+        if not any(c in row for c in t["columns"]):
+            raise LawSchemaError(f"{w}: none of the columns {sorted(t['columns'])}")
+        for c in t["columns"]:
+            if c in row:
+                _number(row[c], f"{w} {c}")
+
+
+def validate(raw: dict[str, Any], name: str) -> None:
+    """Raise :class:`LawSchemaError` naming ``name`` and the key where ``raw`` (a parsed law file) breaks the schema."""
+    eff = raw.get("effective")
+    if eff is not None:
+        if not isinstance(eff, dict):
+            raise LawSchemaError(f"{name}: [effective] must be a table")
+        if "date" in eff:
+            _date(eff["date"], f"{name} [effective]")
+    for k, v in raw.items():
+        if k in META_KEYS:
+            continue
+        if not isinstance(v, dict):
+            raise LawSchemaError(f"{name}: {k} = {v!r} is not an entry (value, unit, section, text)")
+        _check_table(v, f"{name} [{k}]")
+
+
+def _check_table(t: dict[str, Any], where: str) -> None:
+    if is_entry(t):
+        check_entry(t, where)
+    elif is_bracket(t):
+        check_bracket(t, where)
+    else:
+        for k, v in t.items():
+            if not isinstance(v, dict):
+                raise LawSchemaError(
+                    f"{where[:-1]}.{k}]: {v!r} is not an entry (value, unit, section, text); "
+                    "treecalc's own readings go to data/readings/"
+                )
+            _check_table(v, f"{where[:-1]}.{k}]")
+
+
+def as_date(x: Any, name: str = "on") -> dt.date | None:
+    """``x`` (a date, or ISO text ``YYYY-MM-DD``) as a date; None stays None; ValueError naming ``name``."""
+    if x is None or x == "":
+        return None
+    if isinstance(x, dt.datetime):
+        return x.date()
+    if isinstance(x, dt.date):
+        return x
+    try:
+        return dt.date.fromisoformat(str(x).strip())
+    except ValueError:
+        raise ValueError(f"{name} must be a date YYYY-MM-DD, got {x!r}") from None
+
+
+def value_on(t: dict[str, Any], on: dt.date | None, where: str) -> tuple[Any, tuple[tuple[dt.date, Any], ...]]:
+    """The value of entry ``t`` in force on ``on`` (the latest dated value on or before it; ``None``: the latest)."""
+    if "value" in t:
+        return t["value"], ()
+    dated = tuple(sorted((_date(k, where), v) for k, v in t["values"].items()))
+    chosen = [v for d, v in dated if on is None or d <= on]
+    if not chosen:
+        raise LawNotInForce(f"{where}: no value in force on {on} (the earliest held takes effect {dated[0][0]})")
+    return chosen[-1], dated
