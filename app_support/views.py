@@ -48,7 +48,7 @@ def kv_table(d: Mapping[str, Any] | None, skip: tuple[str, ...] = ()) -> pd.Data
     return df
 
 
-#: Where a fee schedule came from, in words (``treecalc.rules.croton_fund.load_fee_schedule`` names a schedule given
+#: Where a fee schedule came from, in words (``treecalc.rules.croton_on_hudson.schedule.load_fee_schedule`` names a schedule given
 #: as a dict, as the app gives the one set on the Fund page, "given as a dict")
 FEE_SOURCE_WORDS = {"given as a dict": "set on the Fund page"}
 

@@ -5,7 +5,7 @@ import pytest
 
 from tests.helpers.rules import make_trees
 from treecalc.assessment import assess  # noqa: E402
-from treecalc.rules.croton_fund import load_fee_schedule  # noqa: E402
+from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule  # noqa: E402
 
 
 def _survey(n=3):

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from treecalc.rules.croton_fund import in_lieu, load_fee_schedule
+from treecalc.rules.croton_on_hudson.schedule import in_lieu, load_fee_schedule
 
 
 def test_default_schedule_is_a_labelled_placeholder():
@@ -55,7 +55,7 @@ def test_bad_schedules():
 def test_fee_schedule_toml_round_trips():
     import tomllib
 
-    from treecalc.rules.croton_fund import fee_schedule_toml, load_fee_schedule
+    from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml, load_fee_schedule
 
     text = fee_schedule_toml(
         {
@@ -74,7 +74,7 @@ def test_fee_schedule_toml_round_trips():
 def test_fee_schedule_file_errors_name_the_file(tmp_path):
     import pytest as _pytest
 
-    from treecalc.rules.croton_fund import load_fee_schedule as _load
+    from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule as _load
 
     bad = tmp_path / "fees.toml"
     bad.write_text('basis = "per_tree"\nfee_per_tree_usd = "1"\nmultiplier = = 2\n')

@@ -3,7 +3,7 @@
 One entry point for the CLI, the Excel statement and the app. It values every tree
 (:func:`treecalc.benefits.compute_benefits`, on the chosen value basis), applies the
 jurisdiction's rules (:mod:`treecalc.rules`), plans the replacement planting
-(:mod:`treecalc.planting`), prices the payment in lieu (Croton-on-Hudson's :mod:`treecalc.rules.croton_fund`), and
+(:mod:`treecalc.planting`), prices the payment in lieu (Croton-on-Hudson's :mod:`treecalc.rules.croton_on_hudson.schedule`), and
 writes the statement as ``lines`` (section, item, value, unit, note) with every
 assumption and warning.
 

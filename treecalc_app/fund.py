@@ -11,7 +11,7 @@ from app_support import (
     views,
 )
 from app_support.views import get
-from treecalc.rules.croton_fund import fee_schedule_toml
+from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml
 from treecalc.units import RANGES
 
 
@@ -23,8 +23,7 @@ def _held_schedules() -> dict:
 
 def _default_schedule() -> dict:
     """The schedule of the data folder in force today (the latest Board resolution held)."""
-    from treecalc.rules.croton_fund import schedule_in_force
-
+    from treecalc.rules.croton_on_hudson.schedule import schedule_in_force
     from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
 
     held = _held_schedules()
@@ -37,8 +36,7 @@ def _recorded_toml(new: dict) -> bytes:
     import tempfile
     from pathlib import Path
 
-    from treecalc.rules.croton_fund import record_schedule
-
+    from treecalc.rules.croton_on_hudson.schedule import record_schedule
     from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -211,9 +211,8 @@ def test_fund_page_fee_schedule(sample):
 def test_fund_page_records_a_schedule_with_its_board_resolution_date(sample, tmp_path):
     import datetime as dt
 
-    from treecalc.rules.croton_fund import load_fee_schedule, record_schedule
-
     from treecalc.assessment import assess
+    from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule, record_schedule
     from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
 
     at = _app()
@@ -419,7 +418,7 @@ def test_excavation_broken_grid_is_a_message():
 
 
 def test_fee_schedule_toml_round_trips_through_the_library(tmp_path):
-    from treecalc.rules.croton_fund import fee_schedule_toml, load_fee_schedule
+    from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml, load_fee_schedule
 
     d = {
         "basis": "value",

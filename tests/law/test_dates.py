@@ -9,9 +9,9 @@ import sys
 from decimal import Decimal
 
 import pytest
-from treecalc.rules.croton_fund import load_fee_schedule, record_schedule
 
 from treecalc.law import LawNotInForce
+from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule, record_schedule
 
 
 def _two_schedules(path):

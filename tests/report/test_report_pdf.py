@@ -291,7 +291,7 @@ def test_pdf_lists_at_most_max_rejected_rows_and_says_how_many_more():
 
 
 def test_fee_schedule_given_as_a_dict_is_said_in_words(tmp_path):
-    # the app gives the fee schedule set on its Fund page as a dict: treecalc.rules.croton_fund names its source
+    # the app gives the fee schedule set on its Fund page as a dict: treecalc.rules.croton_on_hudson.schedule names its source
     # "given as a dict", and the PDF printed that in the fund's and the statement's "Basis of payment" lines
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey

@@ -1,6 +1,6 @@
 """``treecalc fee-schedule record``: the Engineer records a fee schedule the Board set (§208-24C), with the date
 of its resolution; the schedules recorded before stay in the file, and an assessment reads the one in force on
-its date (``--on``). No domain logic here: :func:`treecalc.rules.croton_fund.record_schedule`."""
+its date (``--on``). No domain logic here: :func:`treecalc.rules.croton_on_hudson.schedule.record_schedule`."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _cmd_record(a: argparse.Namespace) -> int:
-    from treecalc.rules.croton_fund import record_schedule
     from treecalc.law.schema import as_date
+    from treecalc.rules.croton_on_hudson.schedule import record_schedule
 
     when = as_date(a.resolution_date, "--resolution-date")
     if when is None:

@@ -44,7 +44,7 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
 BASIS_WORDS = {"per_tree": "a fee per tree not planted", "value": "the unmet value times a multiplier"}
 
 
-#: where a fee schedule came from, in words: treecalc.rules.croton_fund names one given as a dict (as the app gives the one
+#: where a fee schedule came from, in words: treecalc.rules.croton_on_hudson.schedule names one given as a dict (as the app gives the one
 #: set on its Fund page) "given as a dict", and the statement's "Basis of payment in lieu" line carries it
 FEE_SOURCE_WORDS = {"given as a dict": "given by the user (in the app: set on the Fund page)"}
 

@@ -1,0 +1,326 @@
+"""The statement's lines of Chapter 208 and the per-tree columns, each naming its section."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from treecalc.frames import actions_read as _acts
+from treecalc.frames import dbh, flag, set_text
+from treecalc.frames import some_tags as _some_tags
+from treecalc.law import entry
+from treecalc.law.schema import compare
+from treecalc.results import Permit
+from treecalc.rules.croton_on_hudson.offences import OffenceResult
+from treecalc.rules.croton_on_hudson.penalties import PenaltyResult, _int_column
+from treecalc.rules.croton_on_hudson.permit import _street_proposed
+from treecalc.rules.croton_on_hudson.readings import (
+    NOTE_20C,
+    NOTE_21F,
+    NOTE_22G,
+    NOTE_29F,
+    NOTE_MULTISTEM,
+    NOTE_STREET_APPROVAL,
+)
+from treecalc.rules.croton_on_hudson.words import _pct
+
+if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
+    from treecalc.assessment import Context
+
+
+def _tree_columns(trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult) -> None:
+    trees["offence"] = off.offence
+    set_text(trees, "offence_status", np.select([off.definite, off.conditional], ["definite", "conditional"], ""))
+    set_text(trees, "offence_sections", off.sections)
+    set_text(trees, "offence_depends_on", off.depends_on)
+    set_text(trees, "not_offence_reason", off.not_offence_reason)
+    set_text(trees, "penalty_tier", pen.tier)
+    trees["penalty_base_usd"] = pen.base_usd
+    trees["penalty_max_usd"] = _int_column(pen.max_usd)
+    trees["criminal_max_usd"] = _int_column(pen.criminal_usd)
+    set_text(trees, "criminal_section", pen.criminal_section)
+
+
+def _site_notes(trees: pd.DataFrame, law: dict[str, Any], off: OffenceResult | None = None) -> list[str]:
+    """Notes every output carries when they apply (§208-21F, §208-20C, multi-stem DBH). The first two are
+    conditions of a permit: the Village's own work (§208-19B(1)) needs none."""
+    act = _acts(trees, off)
+    d = dbh(trees)
+    village = getattr(off, "village", None)
+    work = (act != "retain") & (~village if village is not None else True)
+    big, marked = law["conditions"]["licensed_company_over_dbh_in"], law["conditions"]["individually_marked_min_dbh_in"]
+    # the comparisons as the law states them ("in excess of", "and greater"): the entries' operators
+    op21f = entry("croton_on_hudson", "conditions.licensed_company_over_dbh_in").operator or ">"
+    op20c = entry("croton_on_hudson", "conditions.individually_marked_min_dbh_in").operator or ">="
+    notes = []
+    if (work & (compare(op21f, d, big) | flag(trees, "landmark"))).any():
+        notes.append(NOTE_21F.format(dbh=big))
+    if (work & (act == "remove") & compare(op20c, d, marked)).any():
+        notes.append(NOTE_20C.format(dbh=marked))
+    if "stems" in trees and (pd.to_numeric(trees["stems"], errors="coerce").fillna(1) > 1).any():
+        notes.append(NOTE_MULTISTEM)
+    return notes
+
+
+def _lines(
+    ctx: Context,
+    trees: pd.DataFrame,
+    law: dict[str, Any],
+    permit: Permit,
+    off: OffenceResult,
+    pen: PenaltyResult,
+    rep: Any,
+    fund: Any,
+) -> list[dict[str, Any]]:
+    from treecalc.results import line as L_
+
+    L = list(ctx.survey_lines)
+    unit = ctx.options["value_unit"]
+    L.append(L_("§208-22B", "Value basis", ctx.options["value_basis_label"], "", "every value below is on this basis"))
+    items = ("Permit trigger", "Exception", "Tree removal permit required")
+    L += permit.statement_lines("§208-19", items, f"{permit.trees_needing_permit} tree(s) need a permit")
+    if _street_proposed(trees, off).any():
+        L.append(L_("§208-14; §208-5D", "Department's written approval", "required", "", NOTE_STREET_APPROVAL))
+    L.append(
+        L_(
+            "§208-22",
+            "Trees counted toward replacement",
+            int(rep.trees_counted),
+            "trees",
+            f"{_pct(law['replacement']['violation_percent'])} on trees harmed in offences (§208-22F), "
+            f"{_pct(law['replacement']['percent'])} on removals proposed under a permit for "
+            f"{law['replacement']['min_trees']} or more trees (§208-22A)",
+        )
+    )
+    ex = trees["exclusion"].to_numpy(object)
+    tags = trees["tag"].to_numpy(object)
+    for reason in pd.unique(ex[ex != ""]):  # one line per reason, with its trees
+        sel = ex == reason
+        L.append(
+            L_(
+                str(reason).rsplit(" ", 1)[-1],
+                "Not counted",
+                int(sel.sum()),
+                "trees",
+                f"{reason}: {_some_tags(tags[sel])}",
+            )
+        )
+    for p in rep.parts:
+        L.append(L_(p.section, f"Value of the trees in {p.section}", p.value_usd, unit, f"{p.trees} tree(s)"))
+        L.append(
+            L_(
+                p.section,
+                f"Value required, {p.section}",
+                p.required_value_usd,
+                unit,
+                f"{p.value_usd:,.2f} x {p.percent:g}%, rounded up to the cent (at least); {p.reason}",
+            )
+        )
+    L.append(L_("§208-22B", "Value of the trees removed", rep.removed_value_usd, unit))
+    L.append(L_(rep.section, "Replacement required", "yes" if rep.required else "no", "", rep.percent_note))
+    if rep.required:
+        _lines_replacement(L, rep, fund, unit)
+    L.append(L_("§208-23C", "Forfeited bonds", "to the Tree Preservation Fund"))
+    _lines_penalties(L, trees, off, pen, ctx)
+    return L
+
+
+def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str) -> None:
+    from treecalc.results import line as L_
+
+    if rep.percent is not None:
+        L.append(
+            L_(
+                rep.section,
+                "Replacement percentage",
+                int(rep.percent) if float(rep.percent).is_integer() else rep.percent,
+                "%",
+                rep.percent_note,
+            )
+        )
+    L.append(
+        L_(
+            rep.section,
+            "Value required of the replacements",
+            rep.required_value_usd,
+            unit,
+            " + ".join(f"{p.required_value_usd:,.2f} ({p.section})" for p in rep.parts),
+        )
+    )
+    for r in rep.stock:
+        extra = [x for x in r.get("notes", []) if x.startswith("conifer") or "waiver" in x]
+        note = (
+            (
+                "accepted; value per tree " + f"{r.get('value_per_tree_usd', 0):,.2f} {unit}; unit cost "
+                f"${r['unit_cost_usd']:,.2f}"
+            )
+            if r["accepted"]
+            else "refused: " + "; ".join(r["refusals"])
+        )
+        L.append(
+            L_(
+                "§208-22D",
+                "Replacement stock",
+                f"{r.get('species_code')} {r.get('dbh_in', 0):g} in"
+                + (f", {r['height_ft']:g} ft" if r.get("height_ft") is not None else ""),
+                "",
+                "; ".join([note] + extra),
+            )
+        )
+    for p in rep.plan:
+        L.append(
+            L_(
+                "§208-22D",
+                f"Plant {p['species_code']} {p['dbh_in']:g} in",
+                p["count"],
+                "trees",
+                f"{p['count']} x {p['value_per_tree_usd']:,.2f} = {p['planted_value_usd']:,.2f} {unit}; "
+                f"cost ${p['cost_usd']:,.2f}",
+            )
+        )
+    L.append(L_(rep.section, "Replacement trees needed", rep.trees_needed, "trees"))
+    L.append(L_("§208-22D", "Trees planted", rep.trees_planted, "trees"))
+    L.append(L_("§208-22D", "Trees not planted (in lieu)", rep.trees_in_lieu, "trees"))
+    L.append(L_("§208-22D", "Planting cost", rep.planting_cost_usd, "USD"))
+    if rep.native_share is not None:
+        L.append(
+            L_(
+                "§208-22C",
+                "Native share of the replacements",
+                round(rep.native_share * 100, 1),
+                "%",
+                f"{rep.native_planted} of {rep.trees_planted}",
+            )
+        )
+    # a schedule given directly (the app's Fund page) is known by the words it was set with ("set by Board
+    # resolution ..."), the same in the app, the statement and the PDF; a file by its path
+    named = fund.placeholder or (fund.source.startswith("given as a dict") and fund.label != "fee schedule")
+    L.append(L_("§208-24C", "Basis of payment in lieu", fund.basis, "", fund.label if named else fund.source))
+    L.append(
+        L_("§208-24", "Payment in lieu to the Tree Preservation Fund", fund.fund_in_lieu_usd, "USD", fund.calculation)
+    )
+    if fund.alternative_22f_usd is not None:
+        L.append(
+            L_(
+                "§208-22F",
+                "Or: payment in place of the §208-22F replacement",
+                fund.alternative_22f_usd,
+                "USD",
+                fund.alternative_22f_calculation,
+            )
+        )
+    L.append(L_("§208-22G", "Warranty of the replacements", "three years", "", NOTE_22G))
+
+
+def _lines_penalties(
+    L: list[dict[str, Any]], trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult, ctx: Context
+) -> None:
+    from treecalc.results import line as L_
+
+    L.append(
+        L_(
+            "§208-29",
+            "Offences, definite (facts given)",
+            int(off.definite.sum()),
+            "trees",
+            "a–d: removal needing a permit (§208-19A, §208-18A/C), topping or excessive pruning (§208-18D), "
+            "street tree without the Department's approval (§208-5C/D, §208-14), harm while an application "
+            "was pending (§208-20F)",
+        )
+    )
+    L.append(
+        L_(
+            "§208-29",
+            "Offences, conditional (on assumed facts)",
+            int(off.conditional.sum()),
+            "trees",
+            "; ".join(sorted(set(off.depends_on[off.conditional]))) or "none",
+        )
+    )
+    for sec, grp in pd.Series(off.sections[off.offence]).value_counts().sort_index().items():
+        L.append(L_(str(sec), "Trees harmed in breach of", int(grp), "trees"))
+    e = int(((off.not_offence_reason != "") & (_acts(trees, off) == "damaged")).sum())
+    if e:
+        L.append(
+            L_("§208-29", "Damaged, not an offence by itself", e, "trees", "listed for the Village Engineer, no amount")
+        )
+    tiers = pd.Series(pen.base_usd[off.definite], index=pen.tier[off.definite])
+    for tier, g in tiers.groupby(level=0, sort=True):
+        L.append(
+            L_(
+                str(tier),
+                "Civil penalty tier (definite offences)",
+                len(g),
+                "trees",
+                f"up to ${int(g.iloc[0]):,} per tree",
+            )
+        )
+    for r in pen.doubling_reasons:
+        L.append(L_("§208-29B(7)", "Fines per tree doubled", r.replace(" §208-29B(7)", "")))
+    if pen.days > 1:
+        L.append(L_("§208-29B", "Days of continuing violation", pen.days, "days", "each day a separate offence"))
+    L.append(L_("§208-29B", "Civil penalty, maximum", pen.civil_total, "USD", "up to; definite offences only"))
+    L.append(
+        L_(
+            "§208-29B",
+            "Civil penalty, conditional offences",
+            pen.civil_conditional,
+            "USD",
+            "up to, only if the assumed facts hold; not in the maximum",
+        )
+    )
+    secs = sorted(set(pen.criminal_section[off.definite]))
+    L.append(
+        L_(
+            "§208-29A",
+            "Criminal fine, maximum",
+            pen.criminal_total,
+            "USD",
+            "up to; definite offences only; " + ("; ".join(secs) if secs else "no offence"),
+        )
+    )
+    L.append(
+        L_(
+            "§208-29A",
+            "Criminal fine, conditional offences",
+            pen.criminal_conditional,
+            "USD",
+            "up to, only if the assumed facts hold",
+        )
+    )
+    if pen.civil_pending_literal is not None:
+        L.append(
+            L_(
+                "§208-29B(7)",
+                "Civil penalty, other reading of 'harmed while an application is pending'",
+                pen.civil_pending_literal,
+                "USD",
+                "the one tree harmed while pending doubles its own fine (text read to the letter); not applied",
+            )
+        )
+    L.append(
+        L_(
+            "§208-29A",
+            "Criminal fine, other reading of 'subsequent violation'",
+            pen.criminal_alternative,
+            "USD",
+            "every tree after the first of this event at the repeat maximum",
+        )
+    )
+    if off.offence.any():  # a conditional offence holds nothing until its facts are established
+        L.append(
+            L_(
+                "§208-29F",
+                "Building permit / certificate of occupancy",
+                "withheld while the violation is open"
+                if off.definite.any()
+                else "withheld only if a conditional offence is established",
+                "",
+                NOTE_29F,
+            )
+        )
+    L.append(L_("§208-29H", "Penalties collected", "to the Tree Fund"))
+    for n in _site_notes(trees, ctx.law, off):
+        L.append(L_(n.split(":")[0] if n.startswith("§") else "§208-17", "Note", n))

@@ -1,0 +1,121 @@
+"""§208-5, -11, -14, -18, -20F through §208-29: which harmed trees are offences."""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from treecalc.frames import actions_read as _acts
+from treecalc.frames import flag
+from treecalc.frames import isin as _isin
+from treecalc.frames import labels as _labels
+from treecalc.frames import pick as _pick
+from treecalc.rules.croton_on_hudson.permit import PermitResult, _tree_yes, village_work
+from treecalc.rules.croton_on_hudson.readings import NOT_OFFENCE_VILLAGE
+from treecalc.schema import DONE, PRUNING
+
+
+@dataclass
+class OffenceResult:
+    """§ 208-29: which harmed trees are offences (a-d of the offence reading, OFFENCE_READING_208) and on what."""
+
+    offence: np.ndarray  # per tree
+    definite: np.ndarray  # an offence resting only on facts given
+    conditional: np.ndarray  # an offence resting on an assumed fact
+    sections: np.ndarray  # per tree, the provisions broken ("; "-joined)
+    depends_on: np.ndarray  # per tree, the assumed fact(s) a conditional offence rests on
+    breaks_208_18: np.ndarray  # per tree, the § 208-18 prohibition it broke ("" if none)
+    not_offence_reason: np.ndarray  # per tree harmed that is no offence: why (§208-29 e)
+    other_than_pending: np.ndarray | None = None  # an offence under (a)-(c), besides any § 208-20F
+    other_than_pending_given: np.ndarray | None = None  # the same, on facts given only (not a conditional (a))
+    actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
+    actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
+    village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (§208-19B(1))
+
+
+def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
+    """The trees harmed without authorisation that § 208-29A/B reach ("otherwise violates any of the provisions").
+
+    a. removed where § 208-19A required a permit (clear cutting § 208-18C, more than three § 208-18A);
+    b. topped or excessively pruned, any size or place (§ 208-18D; street/public trees § 208-11 too);
+    c. a street/public tree pruned, removed or otherwise disturbed without the Department's written
+       approval (§ 208-5C/D, § 208-14);
+    d. any tree harmed while a permit application was pending (§ 208-20F);
+    e. any other injury or damage is no offence by itself: listed with the reason, no amount.
+
+    Authorisation: the site fact ``permit_held`` or a per-tree ``permit`` column (a, b, d);
+    the Department's written approval (site fact or per-tree ``department_approval``) for c.
+    """
+    act = _acts(trees, pr)
+    n = len(trees)
+    done = _isin(act, DONE)
+    removed = act == "removed"
+    pruned = _isin(act, PRUNING)
+    permitted = bool(site.get("permit_held", False)) | _tree_yes(trees, "permit")
+    approved = bool(site.get("department_approval", False)) | _tree_yes(trees, "department_approval")
+    street = flag(trees, "street_tree")
+    pending = bool(site.get("application_pending", False))
+    # § 208-19B(1): work done by or on behalf of the Village needs no permit, and § 208-5B/C/D and § 208-11 bind
+    # persons "other than the Village ... or its designated agents": none of its trees is an offence
+    village = pr.village if pr.village is not None else village_work(trees, site)
+    a = removed & pr.permit_needed & ~permitted & ~village
+    a_given = a & (pr.needed_on_given_facts if pr.needed_on_given_facts is not None else pr.permit_needed)
+    b = pruned & ~permitted & ~village
+    c = street & done & ~approved & ~village
+    d = done & ~permitted & ~village if pending else np.zeros(n, dtype=bool)
+    offence = a | b | c | d
+    definite = a_given | b | c | d
+    # § 208-14 forbids removing a *healthy* street tree; a dead one is removed in breach of § 208-5D alone
+    dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(n, dtype=bool)
+    conditional = offence & ~definite
+    more_than = pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"]
+    b18_pairs = [("§208-18C", a & pr.clear_cutting), ("§208-18A", a & more_than), ("§208-18D", b)]
+    b18 = _labels(b18_pairs, n)
+    sec = _labels(
+        [("§208-19A", a)]
+        + b18_pairs
+        + [
+            ("§208-11", b & street),
+            ("§208-5C", c & ~removed),
+            ("§208-5D", c & removed & dead),
+            ("§208-5D; §208-14", c & removed & ~dead),
+            ("§208-20F", d),
+        ],
+        n,
+    )
+    if pr.depends_on is not None:
+        depends = np.where(conditional, pr.depends_on, "").astype(object)
+    else:
+        depends = _pick([conditional], [", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)"])
+    authorised = permitted | (street & approved)
+    native_only = flag(trees, "protected_native") & ~flag(trees, "threatened_endangered")
+    why = _pick(
+        [~done | offence, village, act == "damaged", authorised, removed & native_only, removed],
+        [
+            "",
+            NOT_OFFENCE_VILLAGE,
+            "injury or damage is not an offence by itself (§208-29): for the Village Engineer to assess, no amount",
+            "authorised: permit held or the Department's written approval given",
+            "a DEC protected native plant, not threatened or endangered: no permit trigger (§208-19A(5)); "
+            "§208-29B(6) prices an offence, it makes none",
+            "removal that needed no permit (§208-19A) and broke no other provision",
+        ],
+    )
+    return OffenceResult(
+        offence,
+        definite,
+        conditional,
+        sec.astype(object),
+        depends.astype(object),
+        b18.astype(object),
+        why.astype(object),
+        other_than_pending=a | b | c,
+        other_than_pending_given=a_given | b | c,
+        actions=act,
+        actions_of=weakref.ref(trees),
+        village=village,
+    )

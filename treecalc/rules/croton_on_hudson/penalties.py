@@ -1,0 +1,317 @@
+"""§208-29B civil penalties (the tiers and their doubling, §208-29B(7)) and §208-29A criminal fines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from treecalc.frames import actions_read as _acts
+from treecalc.frames import dbh, flag
+from treecalc.frames import isin as _isin
+from treecalc.frames import map_unique as _map_unique
+from treecalc.frames import pick as _pick
+from treecalc.rules.croton_on_hudson.offences import OffenceResult, offences
+from treecalc.rules.croton_on_hudson.permit import PermitResult
+from treecalc.rules.croton_on_hudson.readings import (
+    NOTE_29F,
+    OFFENCE_READING_208,
+    OTHER_PROHIBITIONS_208,
+    PENDING_LITERAL_NOTE,
+)
+from treecalc.schema import DONE
+
+
+@dataclass
+class PenaltyResult:
+    offence: np.ndarray
+    tier: np.ndarray
+    base_usd: np.ndarray  # integer dollars per tree, before doubling
+    max_usd: np.ndarray  # per tree after doubling x days (Python ints: never wraps)
+    criminal_usd: np.ndarray  # per tree x days (Python ints)
+    criminal_section: np.ndarray
+    doubled: bool
+    doubling_reasons: list[str]
+    days: int
+    civil_total: int = 0  # definite offences only
+    civil_conditional: int = 0  # added if the assumed facts hold
+    criminal_total: int = 0
+    criminal_conditional: int = 0
+    criminal_alternative: int = 0  # "second and each subsequent" read per tree of one event
+    # § 208-29B(7) read to the letter: the one tree harmed while an application was pending doubles its own
+    # fine (None: that reading gives the same figure as the one applied)
+    civil_pending_literal: int | None = None
+    doubled_if_assumed: bool = False
+    conditional_reasons: list[str] = field(default_factory=list)
+
+
+def civil_tiers(trees: pd.DataFrame, law: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """§ 208-29B(1)-(6): the highest tier that applies to each tree (section, integer dollars)."""
+    pen = law["penalty"]
+    d = dbh(trees)
+    n = len(trees)
+    # (6) DEC protected native plants: threatened and endangered species are protected native plants
+    # (ECL § 9-1503, 6 NYCRR 193.3), so the flag that makes trigger § 208-19A(5) is read here too
+    t6_cols = ["conservation_area", "protected_native", "threatened_endangered"] + (
+        ["regulated_buffer_zone"] if pen.get("tier6_includes_regulated_buffer_zone") else []
+    )
+    size = np.select(
+        [d <= pen["tier1_max_dbh_in"], d <= pen["tier2_max_dbh_in"]],
+        [pen["tier1_usd"], pen["tier2_usd"]],
+        pen["tier3_usd"],
+    ).astype(np.int64)
+    size_sec = _pick(
+        [d <= pen["tier1_max_dbh_in"], d <= pen["tier2_max_dbh_in"]], ["§208-29B(1)", "§208-29B(2)"], "§208-29B(3)"
+    )
+    amounts = np.column_stack(
+        [
+            size,
+            np.where(flag(trees, "street_tree", "wetland", "excessively_steep_slope"), int(pen["tier4_usd"]), 0),
+            np.where(flag(trees, "landmark"), int(pen["tier5_usd"]), 0),
+            np.where(flag(trees, *t6_cols), int(pen["tier6_usd"]), 0),
+        ]
+    ).astype(np.int64)
+    pick = amounts.argmax(axis=1) if n else np.zeros(0, dtype=int)
+    labels = np.array(["", "§208-29B(4)", "§208-29B(5)", "§208-29B(6)"], dtype=object)[pick]
+    labels = np.where(pick == 0, size_sec, labels)
+    return labels.astype(object), amounts[np.arange(n), pick] if n else np.zeros(0, dtype=np.int64)
+
+
+def _doubling(law: dict[str, Any], pr: PermitResult, n_off: int, pending_harm: bool) -> list[str]:
+    """§ 208-29B(7): the reasons the fines per tree are doubled (empty: not doubled)."""
+    pen = law["penalty"]
+    reasons = []
+    if n_off > pen["doubling_more_than_trees"]:
+        reasons.append(
+            f"more than {pen['doubling_more_than_trees']} regulated trees harmed without a permit ({n_off}) §208-29B(7)"
+        )
+    if pr.clear_cutting:
+        reasons.append(
+            "clear cutting determined by the Village Engineer (§208-17) §208-29B(7)"
+            if pr.clear_cutting_determined
+            else "clear cutting took place (§208-17) §208-29B(7)"
+        )
+    if pending_harm:
+        reasons.append("trees harmed while a permit application was pending (§208-20F) §208-29B(7)")
+    return reasons if n_off else []
+
+
+def penalties(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    law: dict[str, Any],
+    pr: PermitResult,
+    off: OffenceResult | None = None,
+    *,
+    application_pending: bool = False,
+    continuing_days: int = 1,
+) -> PenaltyResult:
+    """§ 208-29B civil maxima per tree (highest tier, doubling (7), days) and § 208-29A criminal maxima.
+
+    Definite offences make the maxima; conditional ones (resting on an assumed fact) are summed
+    apart, with the doubling they would bring. Money is summed in Python integers: a day count
+    of any size never wraps.
+    """
+    if int(continuing_days) != continuing_days or continuing_days < 1:
+        raise ValueError(f"continuing_days must be a whole number >= 1, got {continuing_days!r}")
+    days = int(continuing_days)
+    site = {**site, "application_pending": bool(application_pending or site.get("application_pending"))}
+    if off is None:
+        off = offences(trees, site, law, pr)
+    pen = law["penalty"]
+    act = _acts(trees, pr)
+    tier, base = civil_tiers(trees, law)
+    tier = np.where(off.offence, tier, "")  # object arrays both: the texts are not copied
+    base = np.where(off.offence, base, 0).astype(np.int64)
+    # B(7) "if any tree is ... removed ... while an application is pending": the harm that is itself the
+    # § 208-20F offence is not counted again as its aggravation. It doubles when two or more trees were harmed
+    # while pending, or a tree harmed while pending broke another provision too.
+    done = _isin(act, DONE)
+    # the other provision broken must rest on facts given for the definite maximum (a § 208-19A(2) breach on
+    # assumed parcel facts doubles only the conditional figure)
+    other = off.other_than_pending if off.other_than_pending is not None else off.offence
+    other_given = off.other_than_pending_given if off.other_than_pending_given is not None else off.definite
+    pending = site["application_pending"] and int(done.sum()) >= 2
+    pending_harm = pending or (site["application_pending"] and bool((done & other).any()))
+    pending_harm_given = pending or (site["application_pending"] and bool((done & other_given).any()))
+    reasons = _doubling(law, pr, int(off.definite.sum()), pending_harm_given)
+    reasons_all = _doubling(law, pr, int(off.offence.sum()), pending_harm)
+    f_def = int(pen["doubling_factor"]) if reasons else 1
+    f_all = int(pen["doubling_factor"]) if reasons_all else 1
+    per_tree = _times_days(np.where(off.definite, base * f_def, base * f_all), days)
+    civil_def = int(base[off.definite].sum()) * f_def * days
+    literal = None
+    if site["application_pending"] and not reasons and bool((done & off.definite).any()):
+        literal = civil_def * int(pen["doubling_factor"])
+    civil_all = int(base[off.offence].sum()) * f_all * days
+    # § 208-29A criminal maxima: § 208-18 violations (18A, 18C removals; 18D topping/excessive pruning) up to
+    # $5,000 per tree; otherwise $250, or $1,000 for a second violation within one year (given)
+    crim = law["criminal"]
+    per = int(crim["per_tree_usd"])
+    sec = "§208-29A"
+    if site.get("prior_violation_within_year"):
+        per, sec = int(crim["repeat_within_year_usd"]), "§208-29A (second violation within one year)"
+    per18 = max(per, int(crim["section_208_18_usd"]))
+    broke = off.breaks_208_18 != ""
+    amount = np.where(off.offence, np.where(broke, per18, per), 0).astype(np.int64)
+    crim_sec = np.where(off.offence, _map_unique(off.sections, lambda t: _criminal_section(str(t), sec)), "")
+    criminal = _times_days(amount, days)
+    crim_def = int(amount[off.definite].sum()) * days
+    crim_all = int(amount[off.offence].sum()) * days
+    # the other reading of "second and each subsequent violation": every definite tree after the first
+    # of this event (not a § 208-18 violation) at the repeat maximum
+    k = int((off.definite & ~broke).sum())
+    alt = (
+        int(amount[off.definite & broke].sum()) + (per + int(crim["repeat_within_year_usd"]) * (k - 1) if k else 0)
+    ) * days
+    res = PenaltyResult(
+        off.offence,
+        tier,
+        base,
+        per_tree,
+        criminal,
+        crim_sec,
+        bool(reasons),
+        reasons,
+        days,
+        civil_total=civil_def,
+        civil_conditional=civil_all - civil_def,
+        criminal_total=crim_def,
+        criminal_conditional=crim_all - crim_def,
+        criminal_alternative=alt,
+        civil_pending_literal=literal,
+        doubled_if_assumed=bool(reasons_all),
+        conditional_reasons=reasons_all,
+    )
+    return res
+
+
+def _times_days(per_day: np.ndarray, days: int) -> np.ndarray:
+    """Integer dollars x days: int64 when the product fits, else exact Python ints (never wraps)."""
+    top = int(per_day.max()) if len(per_day) else 0
+    if top * days < 2**62:
+        return per_day.astype(np.int64) * np.int64(days)
+    return per_day.astype(object) * days
+
+
+def _criminal_section(sections: str, plain: str) -> str:
+    """§ 208-29A for one tree: "(violation of §208-18x)" when it broke § 208-18, else the provisions broken."""
+    if not sections:
+        return ""
+    b18 = [x for x in sections.split("; ") if x.startswith("§208-18")]
+    return f"§208-29A (violation of {'; '.join(b18)})" if b18 else f"{plain} ({sections})"
+
+
+def _int_column(values: np.ndarray) -> np.ndarray:
+    """Integer dollars: int64 already, or Python ints when a day count makes them too large (never wraps)."""
+    return values
+
+
+def _plain_records(df: pd.DataFrame) -> Any:
+    """Rows as dicts of plain Python values (ints, floats, str), made when read (:class:`Records`)."""
+    from treecalc.results import Records
+
+    return Records({c: df[c].to_numpy(object) for c in df.columns})
+
+
+def _penalty_findings(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    law: dict[str, Any],
+    pr: PermitResult,
+    off: OffenceResult,
+    pen: PenaltyResult,
+) -> Any:
+    from treecalc.results import Penalties
+
+    act = _acts(trees, pr)
+    tags = trees["tag"].to_numpy(object)
+    o, x = off.offence, off.not_offence_reason != ""
+    per_tree = _plain_records(
+        pd.DataFrame(
+            {
+                "tag": tags[o],
+                "species_code": trees["species_code"].to_numpy(object)[o],
+                "dbh_in": trees["dbh_in"].to_numpy(float)[o],
+                "action": act[o],
+                "status": np.where(off.definite[o], "definite", "conditional").astype(object),
+                "offence_sections": off.sections[o],
+                "depends_on": off.depends_on[o],
+                "tier": pen.tier[o],
+                "base_usd": pen.base_usd[o],
+                "max_usd": pen.max_usd[o],
+                "criminal_max_usd": pen.criminal_usd[o],
+                "criminal_section": pen.criminal_section[o],
+            },
+            dtype=object,
+        )
+    )
+    not_off = _plain_records(
+        pd.DataFrame(
+            {
+                "tag": tags[x],
+                "species_code": trees["species_code"].to_numpy(object)[x],
+                "action": act[x],
+                "reason": off.not_offence_reason[x],
+            },
+            dtype=object,
+        )
+    )
+    crim_secs = sorted(
+        {
+            s.strip()
+            for x in pd.unique(pen.criminal_section[off.offence])
+            for s in str(x).replace("(", ";").replace(")", ";").replace("violation of", ";").split(";")
+            if s.strip().startswith("§")
+        }
+    )
+    crim = law["criminal"]
+    notes = [
+        "maxima: 'up to' — the Planning Board assesses the civil penalty after a hearing (§208-29B) and "
+        "may release or compromise it; the court sets a criminal fine (§208-29A)",
+        "each day of a continuing violation is a separate offence (§208-29A, §208-29B)",
+        "penalties collected are deposited in the Tree Fund (§208-29H)",
+        OFFENCE_READING_208,
+        OTHER_PROHIBITIONS_208,
+        "definite offences rest only on facts given (survey columns, the Site sheet, flags); a conditional "
+        "offence rests on an assumed fact, named per tree, and its amount is summed apart "
+        "(civil_penalty_conditional_usd); the maxima count definite offences only",
+        f"§208-29A 'second and each subsequent violation within a one-year period' is read from the site fact "
+        f"prior_violation_within_year (when given yes: up to ${int(crim['repeat_within_year_usd']):,} per tree). Other "
+        f"reading: every tree after the first of this event is a subsequent violation: "
+        f"${pen.criminal_alternative:,} (definite offences)",
+    ]
+    if off.definite.any():
+        notes.append(NOTE_29F)
+    elif off.offence.any():
+        notes.append(NOTE_29F + ", once a conditional offence is established")
+    if pen.civil_pending_literal is not None:
+        notes.append(PENDING_LITERAL_NOTE.format(usd=pen.civil_pending_literal))
+    if pen.civil_conditional and pen.doubled_if_assumed and not pen.doubled:
+        notes.append(
+            "the conditional offences would also double the fines per tree (§208-29B(7)): "
+            + "; ".join(pen.conditional_reasons)
+        )
+    return Penalties(
+        civil_penalty_max_usd=pen.civil_total,
+        civil_penalty_conditional_usd=pen.civil_conditional,
+        criminal_fine_max_usd=pen.criminal_total,
+        criminal_fine_conditional_usd=pen.criminal_conditional,
+        fine_max_usd=None,  # Chapter 95's: §208-29 has civil penalties and criminal fines instead
+        fine_conditional_usd=None,
+        doubled=pen.doubled,
+        doubling_reasons=pen.doubling_reasons,
+        continuing_days=pen.days,
+        offences=int(off.offence.sum()),
+        offences_definite=int(off.definite.sum()),
+        offences_conditional=int(off.conditional.sum()),
+        per_tree=per_tree,
+        not_offences=not_off,
+        criminal_sections=["§208-29A"] + [s for s in crim_secs if s != "§208-29A"],
+        criminal_alternative_usd=pen.criminal_alternative,
+        clear_cutting=pr.clear_cutting,
+        notes=notes,
+        sections=["§208-29A", "§208-29B", "§208-29F", "§208-29H"],
+    )

@@ -1,0 +1,342 @@
+"""§208-19: when a tree removal permit is required, its exceptions (§208-19B) and clear cutting (§208-17)."""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from treecalc.frames import actions, dbh, flag
+from treecalc.frames import actions_read as _acts
+from treecalc.frames import isin as _isin
+from treecalc.frames import labels as _labels
+from treecalc.results import Permit
+from treecalc.rules.croton_on_hudson.readings import NOTE_STREET_APPROVAL
+from treecalc.schema import REMOVALS
+
+TRIGGER_TEXT = {
+    "§208-19A(1)": "more than {n} trees removed on the lot within 12 months ({count}, including {prior} earlier)",
+    "§208-19A(2)": "{dbh:g} in DBH or more on a parcel that {why}",
+    "§208-19A(3)": "{dbh:g} in DBH or more on a slope over {slope:g}%",
+    "§208-19A(4)": "{dbh:g} in DBH or more in a wetland, watercourse or their buffer (§227-3)",
+    "§208-19A(5)": "threatened or endangered species (NYS DEC), any size",
+    "§208-19A(5) if": "a DEC protected native plant whose threatened or endangered status is not given: a permit, "
+    "any size, if it is threatened or endangered",
+    "§208-19A(6)": "landmark tree, any size",
+    "§208-19A(7)": "{dbh:g} in DBH or more in a regulated buffer zone",
+    "§208-19A(8)": "clear cutting: {count} trees removed without a permit{prior} (§208-17, {n} or more)",
+    "§208-19A(8) determined": "clear cutting determined by the Village Engineer (§208-17)",
+}
+
+
+EXCEPTIONS = {
+    "village_work": ("§208-19B(1)", "work done by or on behalf of the Village: no permit required"),
+    "row_or_emergency": (
+        "§208-19B(2)",
+        "right-of-way maintenance, fire control or emergency removal by the appropriate agency: no permit required",
+    ),
+    "planning_board_approval": (
+        "§208-19E",
+        "removal in conjunction with an approved subdivision plat, site "
+        "plan, wetlands or steep slope permit: no separate permit required",
+    ),
+}
+
+
+@dataclass
+class PermitResult:
+    trigger_text: np.ndarray  # per tree, "; "-joined sections (removals only)
+    permit_needed: np.ndarray  # per tree (removals only)
+    site_triggers: list[dict[str, Any]]  # {section, text, tags}
+    exceptions_applied: list[dict[str, str]]
+    removals_12mo: int
+    clear_cutting: bool
+    notes: list[str] = field(default_factory=list)
+    done_removals_12mo: int = 0
+    clear_cutting_determined: bool = False  # by the Village Engineer (given), not counted here
+    needed_on_given_facts: np.ndarray | None = None  # a trigger that rests on facts given, not assumed
+    assumed_facts: list[str] = field(default_factory=list)  # the facts a trigger rests on, assumed
+    actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
+    depends_on: np.ndarray | None = None  # per tree needing a permit on assumed facts only: the facts, in words
+    village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (§208-19B(1))
+    actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
+
+    @property
+    def required(self) -> bool:
+        return bool(self.permit_needed.any())
+
+    @property
+    def triggers(self) -> list[list[str]]:
+        return [t.split("; ") if t else [] for t in self.trigger_text]
+
+
+def permit(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    law: dict[str, Any],
+    *,
+    clear_cutting: bool | None = None,
+    assumed: frozenset[str] | set[str] = frozenset(),
+    not_surveyed: frozenset[str] | set[str] = frozenset(),
+) -> PermitResult:
+    """§ 208-19A triggers per removal (proposed or done) and for the site; § 208-19B/E exceptions.
+
+    ``assumed``: the site facts not given (:func:`resolve_site` filled them in); ``not_surveyed``: the flags the
+    survey has no column for. A tree needs a permit "on given facts" when a trigger holds that rests on no assumed
+    fact. The Village's own work (§ 208-19B(1)) needs none, and is no part of the lot's counts ((1), (8)).
+    """
+    p = law["permit"]
+    act = actions(trees)
+    village = village_work(trees, site)
+    removal_any = _isin(act, REMOVALS)
+    removal = removal_any & ~village  # the removals the lot's counts are made of
+    n = len(trees)
+    d = dbh(trees)
+    tags = trees["tag"].to_numpy(object) if "tag" in trees else np.arange(n)
+    pairs: list[tuple[str, np.ndarray]] = []
+    given = np.zeros(n, dtype=bool)
+    site_triggers: list[dict[str, Any]] = []
+    assumed_used: list[str] = []
+    assumed_pairs: list[tuple[str, np.ndarray]] = []  # (the assumed facts in words, the trees resting on them)
+
+    def add(section: str, mask: np.ndarray, what: str, on_given: bool = True, facts: str = "") -> None:
+        nonlocal given
+        mask = mask & removal_any
+        if not mask.any():
+            return
+        pairs.append((section, mask))
+        if on_given:
+            given = given | mask
+        else:
+            assumed_pairs.append((facts, mask))
+        site_triggers.append({"section": section, "text": what, "tags": tags[mask].astype(str).tolist()})
+
+    # (1) more than three trees in the preceding twelve months: this survey's removals plus the lot's earlier ones.
+    # A tree already removed is judged on the removals already done, a proposed one on all; one removed under its
+    # own permit is not "without first obtaining a tree removal permit" (§208-18A): no fact says it was the fourth
+    prior = int(site.get("prior_removals_12mo", 0))
+    count = int(removal.sum()) + prior
+    done_count = int(((act == "removed") & ~village & ~_tree_yes(trees, "permit")).sum()) + prior
+    if count > p["more_than_trees_12mo"]:
+        on = ((act != "removed") if done_count <= p["more_than_trees_12mo"] else np.ones(n, dtype=bool)) & ~village
+        add(
+            "§208-19A(1)", on, TRIGGER_TEXT["§208-19A(1)"].format(n=p["more_than_trees_12mo"], count=count, prior=prior)
+        )
+    # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
+    reasons = _parcel_reasons(site)
+    if reasons:
+        on_given = any(k not in assumed for _, k in reasons)
+        if not on_given:
+            assumed_used = [k for _, k in reasons]
+        add(
+            "§208-19A(2)",
+            d >= p["parcel_min_dbh_in"],
+            TRIGGER_TEXT["§208-19A(2)"].format(dbh=p["parcel_min_dbh_in"], why=", ".join(w for w, _ in reasons))
+            + ("" if on_given else " (assumed: " + ", ".join(assumed_used) + " not given)"),
+            on_given,
+            ", ".join(assumed_used) + " (§208-19A(2) parcel facts, not given)",
+        )
+    # (3) 4 in or more on slopes over 20%
+    add(
+        "§208-19A(3)",
+        (d >= p["slope_min_dbh_in"]) & flag(trees, "slope_over_20pct", "excessively_steep_slope"),
+        TRIGGER_TEXT["§208-19A(3)"].format(dbh=p["slope_min_dbh_in"], slope=p["slope_percent"]),
+    )
+    # (4) 4 in or more within a wetland, watercourse or wetland/watercourse buffer
+    add(
+        "§208-19A(4)",
+        (d >= p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
+        TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]),
+    )
+    # (5) threatened or endangered species, any size. A DEC protected native plant (§208-29B(6)) is a tier, no
+    # trigger: its threatened or endangered status not given, a trigger rests on that status (conditional)
+    te = flag(trees, "threatened_endangered")
+    add("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"])
+    te_unknown = flag(trees, "protected_native") & ~te & not_given(trees, "threatened_endangered", not_surveyed)
+    add("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN)
+    # (6) landmark trees, regardless of size
+    add("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"])
+    # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
+    add(
+        "§208-19A(7)",
+        (d >= p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
+        TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]),
+    )
+    # (8) clear cutting (§ 208-17), and the § 208-19B/E exceptions
+    exceptions, clear_cutting, determined, cc = _exceptions_and_clear_cutting(
+        trees, site, p, act, removal, clear_cutting
+    )
+    for mask, what in cc:
+        add("§208-19A(8)", mask, what)
+
+    text = _labels(pairs, n)
+    needed = removal & (text != "")  # never the Village's work (§208-19B(1))
+    if exceptions:
+        needed = np.zeros(n, dtype=bool)
+    depends = _labels(assumed_pairs, n)
+    return PermitResult(
+        text,
+        needed,
+        site_triggers,
+        exceptions,
+        count,
+        bool(clear_cutting),
+        done_removals_12mo=done_count,
+        clear_cutting_determined=bool(determined),
+        needed_on_given_facts=needed & given,
+        assumed_facts=assumed_used,
+        actions=act,
+        actions_of=weakref.ref(trees),
+        depends_on=np.where(needed & ~given, depends, "").astype(object),
+        village=village,
+    )
+
+
+def _exceptions_and_clear_cutting(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    p: dict[str, Any],
+    act: np.ndarray,
+    removal: np.ndarray,
+    clear_cutting: bool | None,
+) -> tuple[list[dict[str, str]], bool, bool, list[tuple[np.ndarray, str]]]:
+    """The § 208-19B/E exceptions that apply, and clear cutting (§ 208-17, :func:`_clear_cutting`).
+
+    "The removal of four or more trees from a property without ... a current and valid tree removal permit":
+    under a site-wide exception the removals need no permit, so they are no clear cutting unless the Village
+    Engineer has determined it.
+    """
+    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
+    if exceptions and clear_cutting is not True:
+        return exceptions, False, False, []
+    found, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
+    return exceptions, found, determined, cc
+
+
+TE_NOT_GIVEN = (
+    "threatened_endangered (§208-19A(5): the protected native plant's threatened or endangered status, not given)"
+)
+
+
+def _parcel_reasons(site: dict[str, Any]) -> list[tuple[str, str]]:
+    """§208-19A(2): why the parcel needs a permit for trees of 8 in or more (words, the site fact), if it does."""
+    return [
+        (w, k)
+        for w, k, on in (
+            ("can be subdivided", "subdividable", site.get("subdividable")),
+            ("has no residential structure", "has_residence", not site.get("has_residence", False)),
+            ("would need site plan approval", "site_plan_required", site.get("site_plan_required")),
+        )
+        if on
+    ]
+
+
+def village_work(trees: pd.DataFrame, site: dict[str, Any]) -> np.ndarray:
+    """Per tree, work done by or on behalf of the Village (§208-19B(1)): the site fact, or the tree's own
+    ``village_work`` cell (a blank cell is not given: not Village work)."""
+    return bool(site.get("village_work", False)) | _tree_yes(trees, "village_work")
+
+
+def not_given(trees: pd.DataFrame, col: str, not_surveyed: frozenset[str] | set[str] = frozenset()) -> np.ndarray:
+    """Per tree, the flag ``col`` not given: the survey has no column for it, or the tree's cell is blank (NA)."""
+    if col in not_surveyed or col not in trees:
+        return np.ones(len(trees), dtype=bool)
+    return trees[col].isna().to_numpy(bool)
+
+
+def _clear_cutting(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    p: dict[str, Any],
+    act: np.ndarray,
+    removal: np.ndarray,
+    clear_cutting: bool | None,
+) -> tuple[bool, bool, list[tuple[np.ndarray, str]]]:
+    """§208-19A(8)/§208-17: (clear cutting found, determined by the Engineer, the (trees, trigger text) pairs).
+
+    Clear cutting that took place names the trees removed without a permit; the trees proposed for removal
+    are named apart, as removals that would be (more) clear cutting without a permit.
+    """
+    # removed without a permit of their own (``removal`` leaves out the Village's work, §208-19B(1)); a tree
+    # under its own permit is no part of clear cutting, done or proposed ("without the benefit of ... a permit")
+    removal = removal & ~_tree_yes(trees, "permit")
+    done_mask = (act == "removed") & removal
+    done_removed = int(done_mask.sum())
+    prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
+    determined = clear_cutting is True  # the Village Engineer's determination, applied as given
+    if clear_cutting is None:
+        clear_cutting = bool(
+            done_removed > 0
+            and done_removed + prior_np >= p["clear_cutting_min_trees"]
+            and not site.get("permit_held", False)
+        )
+    proposed_cc = int(removal.sum()) + prior_np >= p["clear_cutting_min_trees"]
+    if not (clear_cutting or proposed_cc):
+        return bool(clear_cutting), determined, []
+    prior_txt = f", including {prior_np} earlier" if prior_np else ""
+    if determined:  # the Engineer's determination is of the property: every removal
+        return True, True, [(removal, TRIGGER_TEXT["§208-19A(8) determined"])]
+    out = []
+    if clear_cutting:
+        what = TRIGGER_TEXT["§208-19A(8)"].format(
+            count=done_removed + prior_np, prior=prior_txt, n=p["clear_cutting_min_trees"]
+        )
+        out.append((done_mask, what))
+    proposing = (act == "remove") & removal
+    proposed, total, n = int(proposing.sum()), int(removal.sum()) + prior_np, p["clear_cutting_min_trees"]
+    if proposed:  # the proposed trees named: with the removals already made, the count they would bring
+        whole = f"{total} in all{prior_txt}, " if total != proposed else ""
+        count = f"the {proposed} proposed trees" if whole else f"{proposed} trees"
+        would = f"removing {count} ({whole}{n} or more) without a permit would be clear cutting (§208-17)"
+        out.append((proposing, would))
+    return bool(clear_cutting), determined, out
+
+
+def _tree_yes(trees: pd.DataFrame, col: str) -> np.ndarray:
+    """A per-tree yes/no column (``permit``, ``department_approval``): True only where it says yes."""
+    if col not in trees:
+        return np.zeros(len(trees), dtype=bool)
+    s = trees[col]
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return s.astype("boolean").fillna(False).to_numpy(bool)
+    txt = s.astype(object).where(s.notna(), "").astype(str).str.strip().str.lower()
+    return txt.isin(["1", "true", "yes", "y", "t", "x", "1.0"]).to_numpy(bool)
+
+
+def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
+    notes = []
+    street_prop = _street_proposed(trees, pr)
+    if street_prop.any():
+        notes.append(NOTE_STREET_APPROVAL + f" ({int(street_prop.sum())} street tree(s) proposed)")
+    te_open = int((pr.permit_needed & (pr.depends_on == TE_NOT_GIVEN)).sum()) if pr.depends_on is not None else 0
+    if te_open:
+        notes.append(
+            f"§208-19A(5) applied to {te_open} DEC protected native plant(s) whose threatened or endangered status "
+            "is not given: the permit preview keeps the reading that needs a permit; penalties on it are conditional"
+        )
+    if pr.assumed_facts and pr.required:
+        notes.append(
+            "§208-19A(2) applied on parcel facts not given (" + ", ".join(pr.assumed_facts) + "): the "
+            "permit preview keeps the reading that needs a permit; penalties on it are conditional"
+        )
+    return Permit(
+        required=pr.required,
+        triggers=pr.site_triggers,
+        exceptions_applied=pr.exceptions_applied,
+        trees_needing_permit=int(pr.permit_needed.sum()),
+        approving_authority="Village Engineer, or the Planning Board where a site plan, subdivision, "
+        "wetlands or steep slopes application is pending (§208-19C)",
+        removals_12mo=pr.removals_12mo,
+        clear_cutting=pr.clear_cutting,
+        notes=notes,
+    )
+
+
+def _street_proposed(trees: pd.DataFrame, result: Any) -> np.ndarray:
+    """Street trees proposed for removal by someone other than the Village (§208-5D binds only them)."""
+    village = getattr(result, "village", None)
+    mine = ~village if village is not None else np.ones(len(trees), dtype=bool)
+    return flag(trees, "street_tree") & (_acts(trees, result) == "remove") & mine

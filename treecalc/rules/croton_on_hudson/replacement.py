@@ -1,0 +1,362 @@
+"""§208-22: the trees counted, the value their replacements must carry (A 90 %, F after a violation),
+the exclusions (E) and the planting plan of the stock (C/D, §208-6A spacing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from treecalc.frames import actions, flag
+from treecalc.frames import actions_read as _acts
+from treecalc.frames import isin as _isin
+from treecalc.frames import map_unique as _map_unique
+from treecalc.frames import pick as _pick
+from treecalc.money import cents_sum, round_cents
+from treecalc.rules.croton_on_hudson.offences import OffenceResult
+from treecalc.rules.croton_on_hudson.permit import PermitResult, _tree_yes
+from treecalc.rules.croton_on_hudson.readings import NOTE_18E
+from treecalc.schema import DONE, HARMED, REMOVALS
+from treecalc.units import percent_of_up, round2
+
+if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
+    from treecalc.assessment import Context
+
+
+def replacement_scope(trees: pd.DataFrame, catalogue: pd.DataFrame, *, violation: bool) -> tuple[np.ndarray, list[str]]:
+    """Trees § 208-22 may count (harmed, not excluded by E) and the reason each harmed tree is not.
+
+    Kept for callers of the old scope: :func:`replacement_parts` decides the parts.
+    """
+    act = actions(trees)
+    scope = _isin(act, HARMED) if violation else _isin(act, REMOVALS)
+    invasive, forestry, part575 = _exclusions(trees, catalogue)
+    harmed = _isin(act, HARMED)
+    exclusion = np.where(
+        harmed & invasive,
+        "invasive (6 NYCRR 575 " + part575 + ") §208-22E",
+        np.where(
+            harmed & forestry,
+            "good forestry §208-22E",
+            np.where(harmed & ~scope, "damaged, not removed: counted only after a violation §208-22A/F", ""),
+        ),
+    )
+    return scope & ~invasive & ~forestry, list(exclusion)
+
+
+def _exclusions(trees: pd.DataFrame, catalogue: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """§ 208-22E per tree: invasive species (6 NYCRR 575), good-forestry removals; and the Part 575 list."""
+    idx, uniq = pd.factorize(trees["species_code"].astype(object), use_na_sentinel=False)
+    keys = pd.Index([str(u) for u in uniq], dtype=object)
+    part575 = np.append(catalogue["part575"].reindex(keys).fillna("none").to_numpy(object), "none")[idx]
+    invasive = np.append(catalogue["invasive"].reindex(keys).fillna(False).to_numpy(bool), False)[idx]
+    return invasive, flag(trees, "good_forestry"), part575
+
+
+DEAD_EXCLUSION = "dead tree: no leaf area, no environmental value §208-22B; not counted §208-22A/F"
+
+
+@dataclass
+class ReplacementParts:
+    """§ 208-22: the trees counted in each part, and why each harmed tree is not counted."""
+
+    violation_part: np.ndarray  # § 208-22F: trees harmed in offences (or all harmed, violation given)
+    permit_part: np.ndarray  # § 208-22A: proposed removals under a permit for three or more trees
+    exclusion: np.ndarray  # per tree: why a harmed tree is not counted
+    removals_under_permit: int
+    violation: bool
+
+
+def replacement_parts(
+    trees: pd.DataFrame,
+    catalogue: pd.DataFrame,
+    law: dict[str, Any],
+    pr: PermitResult,
+    off: OffenceResult,
+    *,
+    violation: bool | None,
+) -> ReplacementParts:
+    """§ 208-22F 120% on the trees harmed in offences, § 208-22A 90% on removals proposed under a permit.
+
+    ``violation``: None decides from the offences; True (the Engineer found a violation) puts every
+    tree harmed (done) in the F part; False puts none there, and removals already made that needed a
+    permit join the A part. A lawful removal that needs no permit carries nothing, nor does a tree
+    only damaged without an offence. § 208-22E exclusions apply to both parts.
+    """
+    act = _acts(trees, pr)
+    invasive, forestry, part575 = _exclusions(trees, catalogue)
+    # a dead tree has no environmental value (§208-22B): not counted, though its removal still counts for
+    # §208-19A(1), clear cutting and the number of trees a permit is issued for (§208-22A)
+    dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(len(trees), dtype=bool)
+    excluded = invasive | forestry | dead
+    done = _isin(act, DONE)
+    village = pr.village if pr.village is not None else np.zeros(len(trees), dtype=bool)
+    own_permit = _tree_yes(trees, "permit")
+    if violation is None:
+        f_scope = off.offence.copy()
+    elif violation:  # the Engineer's finding: every tree harmed, but the Village's work and a tree's own permit
+        f_scope = done & ~village & ~own_permit
+    else:
+        f_scope = np.zeros(len(trees), dtype=bool)
+    a_cand = _isin(act, ("remove",) if violation is not False else REMOVALS) & pr.permit_needed & ~f_scope
+    under_permit = int(a_cand.sum())
+    a_scope = a_cand if under_permit >= law["replacement"]["min_trees"] else np.zeros(len(trees), dtype=bool)
+    harmed = _isin(act, HARMED)
+    rest = harmed & ~excluded & ~f_scope & ~a_scope
+    removal = _isin(act, REMOVALS)
+    removed_own = (act == "removed") & own_permit
+    invasive_harmed = harmed & invasive & ~village & ~dead
+    why = _pick(
+        [
+            harmed & village,
+            harmed & dead,
+            invasive_harmed,
+            harmed & forestry,
+            rest & a_cand,
+            rest & removed_own,
+            rest & removal,
+            rest,
+        ],
+        [
+            "work by or for the Village: no permit, nothing to replace §208-19B(1)",
+            DEAD_EXCLUSION,
+            "",  # the invasive trees' reasons, per tree, below
+            "good forestry §208-22E",
+            f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
+            f"§208-22A",
+            "removed under its own permit: no offence, nothing to replace here §208-22A",
+            "no permit needed for this tree §208-19A",
+            "harmed, no offence: nothing to replace §208-22F",
+        ],
+    )
+    if invasive_harmed.any():
+        why[invasive_harmed] = _map_unique(part575[invasive_harmed], lambda p: f"invasive (6 NYCRR 575 {p}) §208-22E")
+    return ReplacementParts(
+        f_scope & ~excluded, a_scope & ~excluded, why.astype(object), under_permit, bool(f_scope.any())
+    )
+
+
+def required_value(value_usd: Decimal | float, percent: float) -> Decimal:
+    """ "At least" ``percent`` of a value, rounded UP to the cent (§ 208-22A/F): 10.044 -> 10.05."""
+    return percent_of_up(value_usd if isinstance(value_usd, Decimal) else Decimal(str(value_usd)), percent)
+
+
+def _parts(ctx: Context, trees: pd.DataFrame, law: dict[str, Any], parts: ReplacementParts) -> list[Any]:
+    from treecalc.results import ReplacementPart
+
+    rules = law["replacement"]
+    pct_f = (
+        float(ctx.opts.replacement_percent)
+        if ctx.opts.replacement_percent is not None
+        else float(rules["violation_percent"])
+    )
+    out = []
+    tags = trees["tag"].to_numpy(object)
+    for section, pct, mask, reason in (
+        (
+            "§208-22F",
+            pct_f,
+            parts.violation_part,
+            "the Village Engineer's percentage §208-22F"
+            if ctx.opts.replacement_percent is not None
+            else f"{rules['violation_percent']}% of the value of the trees harmed in offences §208-22F",
+        ),
+        (
+            "§208-22A",
+            float(rules["percent"]),
+            parts.permit_part,
+            f"{rules['percent']}% of the value of the trees proposed for removal under a permit for "
+            f"{parts.removals_under_permit} trees ({rules['min_trees']} or more) §208-22A",
+        ),
+    ):
+        if not mask.any():
+            continue
+        value = cents_sum(trees["value_usd"], mask)
+        out.append(
+            ReplacementPart(
+                section=section,
+                percent=pct,
+                trees=int(mask.sum()),
+                value_usd=float(value),
+                required_value_usd=float(required_value(value, pct)),
+                tags=tags[mask].astype(str).tolist(),
+                reason=reason,
+                value_cents=int(value * 100),
+                required_value_cents=int(required_value(value, pct) * 100),
+            )
+        )
+    return out
+
+
+def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The replacement stock offered (§ 208-22C/D), with what was assumed for what was not given."""
+    from treecalc import data
+    from treecalc.units import money
+
+    assumptions: list[str] = []
+    if opts.replacement_stock:
+        entries = [dict(e) for e in opts.replacement_stock]
+        for e in entries:
+            if e.get("unit_cost_usd") is None:
+                e["unit_cost_usd"] = rules["default_stock"]["unit_cost_usd"]
+                assumptions.append(
+                    f"replacement {e.get('species')}: unit cost not given, the placeholder "
+                    f"${money(e['unit_cost_usd']):,.2f} is used"
+                )
+        return entries, assumptions
+    d = rules["default_stock"]
+    species = opts.replacement_species or d["species"]
+    if opts.replacement_species is None:
+        assumptions.append(f"replacement species not given: {d['species']} (red maple, native) is assumed (§208-22C)")
+    dbh_in = opts.replacement_dbh_in
+    if dbh_in is None and opts.replacement_species is None:
+        dbh_in = d["dbh_in"]
+        assumptions.append(
+            f"replacement size not given: {d['dbh_in']:g} in DBH is assumed (§208-22D minimum "
+            f"{rules['deciduous_min_dbh_in']:g} in)"
+        )
+    elif dbh_in is None:
+        from treecalc.species import resolve_one
+
+        code = resolve_one(str(species)).code
+        if code and data.catalogue().loc[code, "leaf_type"] != "conifer":
+            dbh_in = d["dbh_in"]
+            assumptions.append(f"replacement size not given: {d['dbh_in']:g} in DBH is assumed")
+    cost = opts.replacement_cost_usd
+    if cost is None:
+        cost = d["unit_cost_usd"]
+        assumptions.append(
+            f"replacement unit cost not given: ${money(cost):,.2f} per tree supplied and "
+            f"planted is a PLACEHOLDER (give --replacement-cost)"
+        )
+    return [
+        {"species": species, "dbh_in": dbh_in, "height_ft": opts.replacement_height_ft, "unit_cost_usd": cost}
+    ], assumptions
+
+
+def _stock_hint(stock_report: list[dict[str, Any]], rules: dict[str, Any]) -> str:
+    """What to change when every replacement stock was refused: the size (§208-22D) when that was
+    the reason, another species otherwise."""
+    reasons = [x for r in stock_report for x in r["refusals"]]
+    if reasons and all("minimum for deciduous" in x for x in reasons):
+        return f"give a replacement DBH of at least {rules['deciduous_min_dbh_in']:g} in (§208-22D)"
+    if reasons and all("conifer" in x for x in reasons):
+        return f"give a conifer replacement height of at least {rules['conifer_min_height_ft']:g} ft (§208-22D)"
+    return "give another replacement species"
+
+
+def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, required: bool) -> dict[str, Any]:
+    """§ 208-22C/D: the stock offered, the cheapest planting plan meeting the value, what goes in lieu."""
+    from treecalc.planting import plan as make_plan
+    from treecalc.planting import prepare_stock
+
+    opts, rules = ctx.opts, law["replacement"]
+    entries, stock_assumptions = _stock_entries(opts, rules)
+
+    def stock_value(c: Any, d: Any) -> np.ndarray:  # stock at good condition, rounded to cents
+        return round_cents(ctx.value_of(c, d))
+
+    options_ok, stock_report = prepare_stock(
+        entries, rules, law["spacing_ft"], stock_value, size_waiver=opts.size_waiver
+    )
+    schedule = ctx.schedule
+    warnings = [f"replacement stock {r['species']} refused: {reason}" for r in stock_report for reason in r["refusals"]]
+    # a replacement species matched by similarity ("Red Mapel") is said, with what it was taken as
+    warnings += [
+        f"replacement species: {note}; check it"
+        for r in stock_report
+        for note in r.get("notes", [])
+        if note.startswith("fuzzy match")
+    ]
+    notes: list[str] = []
+    stock_notes = [
+        f"replacement stock {r.get('species_code') or r['species']}: {note}"
+        for r in stock_report
+        if r.get("accepted")
+        for note in r.get("notes", [])
+        if note.startswith("conifer") or "waiver" in note
+    ]
+    if required and not options_ok and schedule.basis == "per_tree":
+        refused = "; ".join(f"{r['species']}: {', '.join(r['refusals'])}" for r in stock_report)
+        raise ValueError(f"no acceptable replacement stock ({refused}); {_stock_hint(stock_report, rules)}")
+    if required:
+        ctx.assumptions.extend(stock_assumptions + stock_notes)
+        pl = make_plan(
+            options_ok,
+            required_usd,
+            fee_basis=schedule.basis,
+            fee_per_tree_usd=float(schedule.fee_per_tree_usd),
+            multiplier=float(schedule.multiplier),
+            plantable=opts.plantable,
+            plantable_area_sqft=opts.plantable_area_sqft,
+            policy=opts.in_lieu_policy,
+        )
+    else:
+        pl = make_plan(options_ok, 0.0)
+    rows = [
+        {
+            "species_code": o.species_code,
+            "scientific_name": o.scientific_name,
+            "common_name": o.common_name,
+            "dbh_in": o.dbh_in,
+            "unit_cost_usd": o.unit_cost_usd,
+            "value_per_tree_usd": o.value_per_tree_usd,
+            "count": int(k),
+            "native": o.native,
+            "size_class": o.size_class,
+            "area_sqft_per_tree": o.area_sqft,
+            "planted_value_usd": round2(o.value_per_tree_usd * k),
+            "cost_usd": round2(o.unit_cost_usd * k),
+        }
+        for o, k in zip(options_ok, pl.counts)
+        if k
+    ]
+    planted = int(sum(pl.counts))
+    native_planted = int(sum(k for o, k in zip(options_ok, pl.counts) if o.native))
+    # §208-22C "predominantly" native: read as more than a share of the trees planted (data/readings/)
+    if planted and native_planted <= law["replacement"]["predominantly_native_share"] * planted:
+        warnings.append(
+            f"native species are not the majority of the replacements ({native_planted} of {planted}): "
+            "replacement trees should predominantly be native (§208-22C)"
+        )
+    limited = opts.plantable is not None or opts.plantable_area_sqft is not None
+    if required and not limited:
+        notes.append("no limit on plantable trees given: every needed tree is planted")
+    if required and limited and pl.trees_in_lieu:
+        notes.append(f"the site can take {planted} tree(s): the rest goes to the Tree Preservation Fund (§208-22D)")
+    if opts.plantable_area_sqft is not None:
+        notes.append(
+            "plantable area divided by the §208-6A spacing of each tree's size class "
+            f"(small {law['spacing_ft']['small']} ft, medium {law['spacing_ft']['medium']} ft, "
+            f"large {law['spacing_ft']['large']} ft apart; spacing² per tree)"
+        )
+    if options_ok and required:
+        from treecalc import data
+
+        first = options_ok[0]
+        name = data.reader_names().get(first.species_code, "")
+        tree = f"{name} ({first.species_code})" if name and name.upper() != first.species_code else first.species_code
+        notes.append(
+            f"a tree paid for in lieu stands for the value of one {tree}, ${first.value_per_tree_usd:,.2f}"
+            f"{'/yr' if ctx.kind == 'annual' else ''} on this basis, the first accepted stock entry"
+        )
+    if ctx.kind == "annual":
+        notes.append("the value compared is annual benefits (USD/yr): removed and replacement trees on the same basis")
+    if any("invasive" in w or "575" in w for w in warnings):
+        notes.append(NOTE_18E)
+    return {
+        "plan": pl,
+        "rows": rows,
+        "stock": stock_report,
+        "planted": planted,
+        "native_planted": native_planted,
+        "native_share": (native_planted / planted) if planted else None,
+        "options": options_ok,
+        "trees_needed": planted + int(pl.trees_in_lieu),
+        "warnings": warnings,
+        "notes": notes,
+    }

@@ -1,0 +1,36 @@
+"""The law's numbers Chapter 208's sentences are filled from (read once, at import, from the data folder), and how
+they are written: dollars and percentages as the ordinance writes them, counts spelt out.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from treecalc.rules import law_data as _law_data
+
+#: The law's numbers the sentences below are filled from (a template per sentence: an amendment of the data
+#: changes what they say). Read once, at import, from the data folder (TREECALC_DATA).
+_LAW = _law_data.law("croton_on_hudson")
+
+
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def _usd(x: Any) -> str:
+    """$5,000 (whole dollars as the ordinance writes them), $1,234.50 otherwise."""
+    v = Decimal(str(x))
+    return f"${v:,.0f}" if v == v.to_integral_value() else f"${v:,.2f}"
+
+
+def _pct(x: Any) -> str:
+    return f"{float(x):g}%"
+
+
+def _words(n: Any) -> str:
+    """A count as the ordinance spells it ("three"), digits past twelve."""
+    k = int(n)
+    return _WORDS[k] if 0 <= k < len(_WORDS) else str(k)
+
+
+_C, _R, _P = _LAW["criminal"], _LAW["replacement"], _LAW["penalty"]

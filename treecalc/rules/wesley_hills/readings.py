@@ -1,0 +1,84 @@
+"""Chapter 95's readings of unclear text, the sections applied, and the site facts it assumes when not given
+(each in the chapter's words, ``[site_why]``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from treecalc.ingest.site import site_defaults
+from treecalc.rules import law_data as _law_data
+
+NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
+
+
+PENALTY_SECTION = "Ch. 95 penalties A"  # the section number is not in the extracted text
+
+
+OTHER_SECTION = "Ch. 95 penalties B"
+
+
+#: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
+#: ``data/law/wesley_hills/ch95_clearing.toml``); the assumed values themselves have one home,
+#: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills", _law_data.law("wesley_hills")["site_why"])
+
+
+#: The law's numbers the sentences below are filled from (read once, from the data folder).
+_LAW = _law_data.law("wesley_hills")
+
+
+_FINE, _PERMIT = _LAW["fine"], _LAW["permit"]
+
+
+READINGS = [
+    "§95-3A(1): diameters are measured 54 inches above ground, which is DBH (4.5 ft).",
+    "§95-3A(1)(c) 'vacant lot' is read as a lot without an existing residence (site fact has_residence, "
+    "or vacant_lot where given).",
+    "The penalty section of Chapter 95 is cited as 'Ch. 95 penalties A/B': its number is not in the text received.",
+    "§95-3A(1)(c)-(e) and penalties A ('remove a tree for which a clearing permit is required'): only removals "
+    "(remove, removed) need a clearing permit or are fined; a damaged tree that still stands is neither.",
+    f"§95-3A(1)(e) within {_PERMIT['lot_line_distance_ft']:g} ft of a lot line: a tree whose lot-line cell is "
+    "blank (a fact not given, never a "
+    "'no'), or a survey without a lot-line column (flags_not_surveyed), is taken as within "
+    f"{_PERMIT['lot_line_distance_ft']:g} ft (the cautious "
+    "reading) and the assumption is stated; a removal fined through it is a conditional offence.",
+    "Penalties A has no per-day clause: each tree removed without a permit is one violation, up to "
+    f"${int(_FINE['per_tree_usd']):,}; the "
+    "days of a continuing violation are not applied to it. Penalties B (any other violation, up to "
+    f"${int(_FINE['other_per_day_usd']):,}, "
+    "each day's continued violation a separate violation) is shown as a maximum per day and, with a days "
+    f"count, days x ${int(_FINE['other_per_day_usd']):,} per other violation the Engineer finds; treecalc "
+    "assesses no other violation.",
+    "Exceptions read from the text: §95-3D(2) operations by or for the Village (site fact village_work) and "
+    "§95-3C(2) approved subdivision construction plans deemed a permit (site fact subdivision_plans_approved). "
+    "§95-3C(1) (building permit) and §95-3C(3) (approved site plan) are deemed permits for landfilling, "
+    "excavation and removal of material, not for tree removal, and §95-3D(1), (4) concern excavation, "
+    "filling and lawns: they are not applied to trees.",
+    "§95-3D(3) (the chapter does not prohibit or limit the normal use of land for farming, gardening or similar "
+    "agricultural or horticultural uses) is read as a site fact, normal_farming: when given yes, no clearing "
+    "permit is needed and no fine applies.",
+    "Fines only on established facts (Chapter 95 penalties A): a removal fined only through a fact that was "
+    "assumed — a vacant lot read from a residence fact not given, a lot area not given, a missing distance to "
+    "the residence, a lot-line flag absent or blank, a certificate of occupancy not given — is a conditional "
+    "offence: listed with the fact it depends on, its amount summed apart (fine_conditional_usd); fine_max_usd "
+    "counts definite offences only. The clearing-permit preview keeps the reading that needs a permit.",
+]
+
+
+SECTIONS_APPLIED = [
+    "§95-3A(1)(c)",
+    "§95-3A(1)(d)",
+    "§95-3A(1)(e)",
+    "§95-3C(2)",
+    "§95-3D(2)",
+    "§95-3D(3)",
+    PENALTY_SECTION,
+    OTHER_SECTION,
+]
+
+
+def _not_given(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and np.isnan(v)) or (isinstance(v, str) and not v.strip())
