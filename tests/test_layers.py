@@ -1,6 +1,6 @@
 """The layers of treecalc call only downwards, and its modules import one another without a cycle.
 
-    base        units, schema, data, species, geo, results, the law's data loader (rules.law_data), ingest
+    base        units, schema, data, species, geo, results, the law's data loader (law, rules.law_data), ingest
     science     benefits, models, batch, planting, climate_zones          (pure method, no law)
     law         rules (the villages' sections), fund, water, excavation, surfaces
     assessment  assessment, plan, projection                              (values the trees, applies the law)
@@ -33,6 +33,8 @@ LAYER_OF = {
     "treecalc.geo": "base",
     "treecalc.results": "base",
     "treecalc.rules.law_data": "base",
+    "treecalc.law": "base",
+    "treecalc.law.": "base",
     "treecalc.ingest": "base",
     "treecalc.ingest.": "base",
     "treecalc.benefits": "science",
