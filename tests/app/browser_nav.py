@@ -37,7 +37,8 @@ _SIDEBAR_BOX = """() => {
   const r = s.getBoundingClientRect();
   return {left: r.left, right: r.right, width: r.width, transform: getComputedStyle(s).transform,
           collapsed: s.getAttribute("data-collapsed"), closer: typeof document.__treecalcCloseSidebar,
-          url: location.pathname};
+          url: location.pathname,
+          button: !!document.querySelector('[data-testid="stSidebarCollapseButton"] button')};
 }"""
 
 
