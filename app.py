@@ -70,7 +70,7 @@ def main() -> None:
     with st.sidebar:  # after the page: the saved project holds the options the page has just set
         projects.sidebar()
         links.share_sidebar()
-        ui.close_sidebar_on_phone()
+        ui.close_sidebar_on_phone(page.title)
     projects.sync_url()
 
 

@@ -866,3 +866,18 @@ def test_missing_facts_only_when_the_verdict_depends_on_them():
     assert r.permit_required is True and r.missing_facts == []
     # the same stripping alone depends on the lot area: listed
     assert check_permit(strip_topsoil_sqft=4000).missing_facts
+
+
+def test_areas_in_the_sentences_are_said_to_the_hundredth_of_a_square_foot():
+    """A measured plan area of 1,234.5678 sq ft dug 3 ft deep: §120-3A(1) reads 'over an area of 300 sq ft or
+    more' (a law number, said as the law says it); the area itself is said to 0.01 sq ft, 1,234.57, and a whole
+    area whole (600); on a 9,000.5 sq ft lot half is 4,500.25, less than §120-3A(3)'s 5,000."""
+    from treecalc import excavation as E
+
+    r = E.check_permit(excavations=[(1234.5678, 3)], lot_area_sqft=9_000.5)
+    text = " ".join(e["explanation"] for e in r.explanations)
+    assert "1,234.57 sq ft" in text and "1,234.5678" not in text
+    assert "9,000.5 sq ft lot" in text and "(4,500.25 sq ft)" in text
+    r = E.check_permit(excavations=[(600, 3)], strip_topsoil_sqft=150.126, strip_topsoil_depth_in=6)
+    text = " ".join(e["explanation"] for e in r.explanations)
+    assert "over 750.13 sq ft" in text and "stripping 150.13 sq ft" in text  # 600 + 150.126 = 750.126

@@ -131,6 +131,12 @@ def _fmt(d: Decimal) -> str:
     return s
 
 
+def _sqft(d: Decimal | int) -> str:
+    """An area as said in a sentence: to 0.01 sq ft (a measured plan area of 1,234.5678 sq ft is 1,234.57), a
+    whole area whole (600 sq ft)."""
+    return _fmt(Decimal(d).quantize(_CENT))
+
+
 def _pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decimal]]:
     out = []
     for i, it in enumerate(items or []):
@@ -450,7 +456,7 @@ def _check_fits_lot(o: _Ops) -> None:
     for what, total in sums.items():
         if total > o.lot:
             raise ValueError(
-                f"{what} add up to {_fmt(total)} sq ft, more than the lot area ({_fmt(o.lot)} sq ft): "
+                f"{what} add up to {_sqft(total)} sq ft, more than the lot area ({_sqft(o.lot)} sq ft): "
                 "check the areas and the lot area"
             )
 
@@ -471,7 +477,7 @@ def _area_rule(
 ) -> dict[str, Any]:
     """An 'over an area of N square feet or more' rule on known areas plus a measured one."""
     total = known + (measured or 0)
-    text = f"{what} over {_fmt(total)} sq ft (permit if >= {_fmt(threshold)} sq ft)"
+    text = f"{what} over {_sqft(total)} sq ft (permit if >= {_fmt(threshold)} sq ft)"
     if total >= threshold:
         return {"section": section, "holds": True, "explanation": text}
     if has_measured and measured is None:
@@ -492,7 +498,7 @@ def _rule_lowering(o: _Ops, missing: list[str]) -> dict[str, Any]:
     sec, fixed, pct = LAW["lowering_area"].section, _v("lowering_area"), _v("lowering_lot_percent")
     m = o.measured
     lowered = sum((a for a, d in o.exc if d > 0), Decimal(0)) + o.strip + (m.cut.total_sqft if m and m.cut else 0)
-    head = f"grade lowered or topsoil stripped over {_fmt(lowered)} sq ft"
+    head = f"grade lowered or topsoil stripped over {_sqft(lowered)} sq ft"
     if lowered >= fixed:
         return {"section": sec, "holds": True, "explanation": f"{head} (permit if >= {_fmt(fixed)} sq ft)"}
     if m is not None and m.cut is None and m.cut_cuft > 0:
@@ -503,12 +509,12 @@ def _rule_lowering(o: _Ops, missing: list[str]) -> dict[str, Any]:
         less = (
             f"{_fmt(fixed)} sq ft or more"
             if fixed <= half
-            else f"more than {_fmt(pct)}% of the lot ({_fmt(half)} sq ft)"
+            else f"more than {_fmt(pct)}% of the lot ({_sqft(half)} sq ft)"
         )
         return {
             "section": sec,
             "holds": bool(lowered > half),
-            "explanation": f"{head}; the lesser threshold for a {_fmt(o.lot)} sq ft lot is {less}",
+            "explanation": f"{head}; the lesser threshold for a {_sqft(o.lot)} sq ft lot is {less}",
         }
     if lowered == 0:
         return {"section": sec, "holds": False, "explanation": head}
@@ -532,10 +538,10 @@ def _rule_volume(o: _Ops, missing: list[str]) -> dict[str, Any]:
     if o.strip > 0:
         sv = o.strip_cuft()
         text += (
-            f"; includes topsoil stripping {_fmt(o.strip)} sq ft x {_fmt(o.strip_depth_in)} in = {_fmt(sv)} cu ft "
+            f"; includes topsoil stripping {_sqft(o.strip)} sq ft x {_fmt(o.strip_depth_in)} in = {_fmt(sv)} cu ft "
             "(§120-2: stripping topsoil is excavation)"
             if sv is not None and o.strip_depth_in is not None
-            else f"; plus topsoil stripping over {_fmt(o.strip)} sq ft of unknown depth"
+            else f"; plus topsoil stripping over {_sqft(o.strip)} sq ft of unknown depth"
         )
     if known > limit:
         return {"section": sec, "holds": True, "explanation": text}
@@ -544,7 +550,7 @@ def _rule_volume(o: _Ops, missing: list[str]) -> dict[str, Any]:
             missing,
             f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN): {sec} counts its "
             f"volume; more than {_fmt(((limit - known) * 12 / o.strip).quantize(_CENT))} in deep "
-            f"over {_fmt(o.strip)} "
+            f"over {_sqft(o.strip)} "
             "sq ft would need a permit",
         )
         return {"section": sec, "holds": None, "explanation": text}
@@ -558,7 +564,7 @@ def _topsoil_items(o: _Ops, exemptions: list[dict[str, Any]]) -> list[tuple[Deci
         return []
     sec, dmax, amax = LAW["topsoil_proviso_depth"].section, _v("topsoil_proviso_depth"), _v("topsoil_proviso_area")
     why = (
-        f"topsoil {_fmt(top[1])} in deep over {_fmt(top[0])} sq ft, "
+        f"topsoil {_fmt(top[1])} in deep over {_sqft(top[0])} sq ft, "
         f"{'seeded and mulched' if top[2] else 'NOT seeded and mulched'}"
     )
     if top[1] <= dmax and top[0] <= amax and top[2]:
@@ -638,7 +644,7 @@ def _foundation_exemption(o: _Ops) -> list[dict[str, Any]]:
         {
             "section": "§120-3B",
             "applies": True,
-            "explanation": f"foundation excavation {_fmt(sum((a for a, _ in o.foundations), Decimal(0)))} sq ft, "
+            "explanation": f"foundation excavation {_sqft(sum((a for a, _ in o.foundations), Decimal(0)))} sq ft, "
             f"{_fmt(cuft)} cu ft = {round2(_cy(cuft)):,.2f} cu yd, under a building permit: the building "
             "permit constitutes the excavation and filling permit for it (subject to §120-8); left "
             "out of §120-3A",
@@ -1247,7 +1253,7 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
             {
                 "section": sec_lawn,
                 "holds": None,
-                "explanation": f"topsoil {_fmt(o.top[1])} in deep over {_fmt(o.top[0])} sq ft placed, and nothing "
+                "explanation": f"topsoil {_fmt(o.top[1])} in deep over {_sqft(o.top[0])} sq ft placed, and nothing "
                 "else: the chapter does not limit 'the normal addition of topsoil or fertilizer to lawns and "
                 "gardens'; not given whether this is it",
             }

@@ -61,14 +61,22 @@ def cut_fill_chart(cells: pd.DataFrame, unit: str) -> alt.Chart:
     )
 
 
-def _pairs(df: pd.DataFrame) -> list[tuple[float, float]]:
+def _pairs(df: pd.DataFrame, label: str) -> list[tuple[float, float]]:
+    """The (area, depth) rows of an area table; a row with one of the two is refused (ValueError naming the
+    table and the row), never dropped: an area left out could turn a permit into none."""
+    blank = df[["area_sqft", "depth_ft"]].isna()
+    for i in [int(x) for x in df.index[blank.any(axis=1) & ~blank.all(axis=1)]]:
+        has, lacks = ("an area", "depth") if blank.at[i, "depth_ft"] else ("a depth", "area")
+        raise ValueError(f"{label}, row {i + 1}: {has} and no {lacks}. Give its {lacks}, or delete the row.")
     return [(float(r.area_sqft), float(r.depth_ft)) for r in df.dropna().itertuples()]
 
 
 def _area_table(label: str, key: str, rows: dict[str, list[float]]) -> pd.DataFrame:
+    # not required=True: the browser would hold a row with a required cell empty back from the app, so an
+    # area typed without its depth would silently count for nothing; the app refuses it instead (_pairs)
     cfg = {
-        "area_sqft": st.column_config.NumberColumn("Area (sq ft)", min_value=0.0, max_value=1e8, required=True),
-        "depth_ft": st.column_config.NumberColumn("Depth (ft)", min_value=0.0, max_value=1000.0, required=True),
+        "area_sqft": st.column_config.NumberColumn("Area (sq ft)", min_value=0.0, max_value=1e8, format="%.2f"),
+        "depth_ft": st.column_config.NumberColumn("Depth (ft)", min_value=0.0, max_value=1000.0, format="%.2f"),
     }
     st.markdown(f"**{label}**")
     return st.data_editor(
@@ -135,9 +143,9 @@ def _permit_inputs() -> dict[str, Any]:
         help="§120-8M: over 4 ft needs a building permit. 0: none.",
     )
     kw: dict[str, Any] = {
-        "excavations": _pairs(exc_df),
-        "fills": _pairs(fill_df),
-        "foundations": _pairs(fnd_df),
+        "excavations": _pairs(exc_df, "Excavation areas"),
+        "fills": _pairs(fill_df, "Fill areas"),
+        "foundations": _pairs(fnd_df, "Foundation under a building permit (§120-3B)"),
         "strip_topsoil_sqft": strip,
         "strip_topsoil_depth_in": sdepth if strip and sdepth else None,
         "lot_area_sqft": lot or None,
