@@ -121,8 +121,8 @@ def test_a_read_error_is_said_once(monkeypatch):
 
 def test_a_link_to_a_survey_the_server_never_held_does_not_claim_a_restart():
     at = _app()
-    at.query_params["survey"] = "0" * 64  # a hash no upload had
+    at.query_params["resume"] = "0" * 24  # a token no session was given
     at.run()
     notes = [w.value for w in [*at.main.warning, *at.main.error]]  # said in the main area, as a warning or error
-    assert any("not held by the server" in n for n in notes), notes
-    assert not any("restarted" in n for n in notes)
+    assert any("not known to this server, or it has expired" in n for n in notes), notes
+    assert not any("was restarted" in n for n in notes)

@@ -1,0 +1,52 @@
+"""In a real browser: a reload keeps one's own upload (by a random token bound to the browser's own cookie), the
+same address opens nothing in another browser, and an address by the file's hash opens nothing anywhere."""
+
+from __future__ import annotations
+
+import hashlib
+import urllib.parse
+
+import pytest
+from browser_nav import upload
+from test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server
+
+BODY = "Tag,Species,DBH,Action\n1,Acer rubrum,12,remove\n2,Quercus rubra,20,removed\n"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
+def test_a_reload_keeps_ones_own_upload_and_the_address_opens_nothing_elsewhere(tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    x = tmp_path / "Smith_12_Elm_St_client_survey.csv"
+    x.write_text(BODY)
+    sha = hashlib.sha256(BODY.encode()).hexdigest()
+    with streamlit_server(tmp_path) as (_proc, url), sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            mine = browser.new_context().new_page()
+            mine.set_default_timeout(60_000)
+            mine.goto(url)
+            mine.get_by_text("Showing").first.wait_for()
+            upload(mine, x)
+            mine.wait_for_function("() => new URLSearchParams(location.search).has('resume')")
+            q = urllib.parse.parse_qs(urllib.parse.urlparse(mine.url).query)
+            assert "survey" not in q and sha not in mine.url  # no file's hash in the address
+            address = mine.url
+
+            mine.reload()  # the same browser: its own work back
+            mine.get_by_text(f"Showing {x.name}").first.wait_for()
+
+            other = browser.new_context().new_page()  # another browser (its own cookies) given the address
+            other.set_default_timeout(60_000)
+            other.goto(address)
+            main = other.locator('[data-testid="stMain"]')
+            main.get_by_text("reloads a session of another browser", exact=False).first.wait_for()
+            assert other.get_by_text("Smith_12_Elm_St").count() == 0
+
+            guessed = browser.new_context().new_page()  # whoever has a copy of the file, by its hash
+            guessed.set_default_timeout(60_000)
+            guessed.goto(f"{url}/?survey={sha}")
+            guessed.locator('[data-testid="stMain"]').get_by_text("no longer opens", exact=False).first.wait_for()
+            assert guessed.get_by_text("Smith_12_Elm_St").count() == 0
+        finally:
+            browser.close()
