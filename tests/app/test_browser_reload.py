@@ -50,3 +50,51 @@ def test_a_reload_keeps_ones_own_upload_and_the_address_opens_nothing_elsewhere(
             assert guessed.get_by_text("Smith_12_Elm_St").count() == 0
         finally:
             browser.close()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
+def test_an_expired_or_revoked_shared_link_says_so_in_the_main_area(tmp_path):
+    import os
+
+    from sqlalchemy import update
+
+    from treecalc.register import Register, auth
+    from treecalc.register import models as m
+
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    db = f"sqlite:///{tmp_path / 'register.db'}"
+    reg = Register(db)
+    sha = reg.put_blob(BODY.encode(), by="ann")
+
+    def link() -> str:
+        return auth.make_link(
+            reg, by="ann", kind="view", survey_sha256=sha, survey_name="Smith_12_Elm_St.csv", params={}
+        )
+
+    revoked, expired, live = link(), link(), link()
+    auth.revoke_link(reg, revoked, by="ann")
+    with reg.engine.begin() as c:
+        c.execute(
+            update(m.Link)
+            .where(m.Link.token_sha256 == auth._sha(expired))
+            .values(expires_at="2001-02-03T00:00:00+00:00")
+        )
+    with streamlit_server(tmp_path, {**os.environ, "TREECALC_DB": db}) as (_proc, url), sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            page = browser.new_context().new_page()
+            page.set_default_timeout(60_000)
+            main = page.locator('[data-testid="stMain"]')
+            page.goto(f"{url}/?link={live}")  # the live one opens its survey
+            page.get_by_text("Showing Smith_12_Elm_St.csv").first.wait_for()
+            for token, said in ((revoked, "This link was revoked on"), (expired, "This link expired on 2001-02-03")):
+                page = browser.new_context().new_page()
+                page.set_default_timeout(60_000)
+                page.goto(f"{url}/?link={token}")
+                main = page.locator('[data-testid="stMain"]')
+                main.get_by_text(said, exact=False).first.wait_for()
+                assert page.get_by_text("Smith_12_Elm_St").count() == 0  # no survey, not its name
+                assert page.get_by_text("sample_survey").count() == 0  # nor the sample's in its place
+        finally:
+            browser.close()
