@@ -151,6 +151,14 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
     return Project(name, None if sv.get("is_sample") else blob, read_opts, opts)
 
 
+def open_project(data: bytes) -> Project:
+    """:func:`read_project` (unpacking a zip a stranger made) in the bounded child of :mod:`treecalc.isolated`:
+    a project that blows up the unpacking costs its uploader a message, not the server's other sessions."""
+    from treecalc import isolated
+
+    return isolated.run(read_project, data, what="The project file")
+
+
 # --- options from outside (a link or a project file) -----------------------------------------
 # Only the options the app itself sets are taken, each only in the form and range its control accepts:
 # a value of another type or out of range would stop the page that draws the control, and an unknown
@@ -601,8 +609,8 @@ def sidebar() -> None:
         if up is not None and st.session_state.get("tc_project_id") != up.file_id:
             st.session_state["tc_project_id"] = up.file_id
             try:
-                apply(read_project(up.getvalue()))
-            except state.AppError as e:
+                apply(open_project(up.getvalue()))
+            except (state.AppError, ValueError) as e:
                 st.session_state["tc_project_error"] = str(e)
             else:
                 st.session_state.pop("tc_project_error", None)
