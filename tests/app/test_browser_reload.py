@@ -98,3 +98,34 @@ def test_an_expired_or_revoked_shared_link_says_so_in_the_main_area(tmp_path):
                 assert page.get_by_text("sample_survey").count() == 0  # nor the sample's in its place
         finally:
             browser.close()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
+def test_two_users_with_the_same_bytes_each_reload_their_own_name(tmp_path):
+    # X's link showed Y's file name once Y had uploaded the same bytes (the server kept uploads by their hash)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    x = tmp_path / "x" / "Smith_12_Elm_St_client_survey.csv"
+    y = tmp_path / "y" / "mine.csv"
+    for f in (x, y):
+        f.parent.mkdir()
+        f.write_text(BODY)
+    with streamlit_server(tmp_path) as (_proc, url), sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            px, py = browser.new_context().new_page(), browser.new_context().new_page()
+            for page, f in ((px, x), (py, y)):
+                page.set_default_timeout(60_000)
+                page.goto(url)
+                page.get_by_text("Showing").first.wait_for()
+                upload(page, f)
+                page.wait_for_function("() => new URLSearchParams(location.search).has('resume')")
+            for page, mine, theirs in ((px, x, y), (py, y, x)):
+                page.reload()
+                page.get_by_text(f"Showing {mine.name}").first.wait_for()
+                page.locator('[data-testid="stSidebar"]').get_by_text(
+                    f"Survey: {mine.name} (uploaded)"
+                ).first.wait_for()
+                assert page.get_by_text(theirs.stem).count() == 0
+        finally:
+            browser.close()
