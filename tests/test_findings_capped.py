@@ -86,6 +86,27 @@ LIBRARY = [
         "OutOfRange",
         "multiplier must be from 0 to 100 times",
     ),
+    # the Wesley Hills checks took any size: a cellar of 1e300 ft crashed with decimal.InvalidOperation
+    (
+        "from treecalc import excavation\nexcavation.wesley_hills_building_permit_check(1e300, 1e300, 1e300, 500, 700)",
+        "ValueError",
+        "cellar_length_ft must be from 0 ft to 1,000 ft",
+    ),
+    (
+        "from treecalc import excavation\nexcavation.wesley_hills_building_permit_check(40, 30, 9, 1e30, 700)",
+        "ValueError",
+        "fill_cy must be from 0 cu yd to",
+    ),
+    (
+        "from treecalc import excavation\nexcavation.wesley_hills_topsoil_cy('1e400')",
+        "ValueError",
+        "exposed_area_sqft must be from 0 sq ft to 100,000,000 sq ft",
+    ),
+    (
+        "from treecalc import excavation\nexcavation.wesley_hills_slope_check(1e300, 10)",
+        "ValueError",
+        "rise_ft must be from 0 ft to 1,000 ft",
+    ),
     (
         "from treecalc.assessment import AssessOptions\n"
         "AssessOptions(replacement_stock=[{'species': 'ACRU', 'dbh_in': 2, 'unit_cost_usd': '1e30'}]).validated()",

@@ -390,7 +390,7 @@ def _wesley_hills(exc) -> pd.DataFrame:
     c = st.columns(5)
     # the maxima of the excavation's own inputs (units.RANGES): a side or a depth of 1,000 ft, and the volume of
     # the largest area at the deepest depth the excavation check takes
-    ft, cy = float(excavation.MAX_DEPTH_FT), excavation.MAX_AREA_SQFT * excavation.MAX_DEPTH_FT / 27
+    ft, cy = float(excavation.MAX_DEPTH_FT), float(excavation.MAX_VOLUME_CY)
     L = c[0].number_input("Cellar length (ft)", min_value=0.0, max_value=ft, value=40.0, key="w_wh_len")
     W = c[1].number_input("Cellar width (ft)", min_value=0.0, max_value=ft, value=30.0, key="w_wh_wid")
     D = c[2].number_input("Cellar depth (ft)", min_value=0.0, max_value=ft, value=9.0, key="w_wh_dep")
