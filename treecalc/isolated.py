@@ -17,6 +17,7 @@ raised in the child. Inside the child (a reader that calls another), the work ru
 from __future__ import annotations
 
 import contextlib
+import os
 import pickle
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -43,11 +44,22 @@ class _Raised:
         self.kind, self.text = kind, text
 
 
-def _work(fn: Callable[..., Any], args: tuple, kwargs: dict, progress: Any = None) -> tuple[str, Any]:
+def _settings() -> dict[str, str]:
+    """The caller's ``TREECALC_*`` settings (a file's size limit, the data folder): a child forked from a server's
+    fork server would otherwise see that server's environment as it was when it started."""
+    return {k: v for k, v in os.environ.items() if k.startswith("TREECALC_")}
+
+
+def _work(
+    fn: Callable[..., Any], args: tuple, kwargs: dict, settings: dict[str, str], progress: Any = None
+) -> tuple[str, Any]:
     """In the child: ``("ok", result)`` or ``("raised", exception)``; never raises, so that the refusal of the
     file comes back as its own exception, not as run_isolated's generic "could not be read"."""
     global _IN_CHILD
     _IN_CHILD = True
+    for k in [k for k in os.environ if k.startswith("TREECALC_") and k not in settings]:
+        del os.environ[k]
+    os.environ.update(settings)
     try:
         return "ok", fn(*args, **kwargs)
     except MemoryError:
@@ -70,7 +82,9 @@ def run(fn: Callable[..., T], *args: Any, what: str, **kwargs: Any) -> T:
     limits = Limits.from_env()
     held = _BUDGET.reserve(limits.memory_gb) if _BUDGET is not None else contextlib.nullcontext(limits.memory_gb)
     with held as memory_gb:
-        kind, value = run_isolated(_work, (fn, args, kwargs), {}, name=what, limits=limits.with_(memory_gb=memory_gb))
+        kind, value = run_isolated(
+            _work, (fn, args, kwargs, _settings()), {}, name=what, limits=limits.with_(memory_gb=memory_gb)
+        )
     if kind == "ok":
         return value
     if isinstance(value, _Raised):
