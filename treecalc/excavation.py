@@ -194,6 +194,8 @@ MAX_AREA_SQFT = int(RANGES["earthwork_area_sqft"].high)  # 3.6 sq mi: larger tha
 MAX_DEPTH_FT = int(RANGES["depth_ft"].high)
 MAX_DEPTH_IN = int(RANGES["depth_in"].high)
 MAX_WALL_FT = int(RANGES["wall_height_ft"].high)
+#: The largest volume an input may give: the largest area at the deepest depth, in cubic yards
+MAX_VOLUME_CY = MAX_AREA_SQFT * MAX_DEPTH_FT // 27
 
 
 def _v(key: str) -> Decimal:
@@ -1401,11 +1403,12 @@ def wesley_hills_building_permit_check(
     .. [1] Wesley Hills Code §95-3C(1) ("does not exceed two times the volume of the cellar and
        foundation") and §95-3D(1) ("less than 100 cubic yards of material").
     """
-    L = nonneg(cellar_length_ft, "cellar_length_ft")
-    W = nonneg(cellar_width_ft, "cellar_width_ft")
-    D = nonneg(cellar_depth_ft, "cellar_depth_ft")
-    f = nonneg(fill_cy, "fill_cy")
-    e = nonneg(excavated_cy, "excavated_cy")
+    # the ranges of the excavation's other inputs (units.RANGES): a cellar of 1e300 ft crashed the check
+    L = bounded(cellar_length_ft, "cellar_length_ft", 0, MAX_DEPTH_FT, unit="ft")
+    W = bounded(cellar_width_ft, "cellar_width_ft", 0, MAX_DEPTH_FT, unit="ft")
+    D = bounded(cellar_depth_ft, "cellar_depth_ft", 0, MAX_DEPTH_FT, unit="ft")
+    f = bounded(fill_cy, "fill_cy", 0, MAX_VOLUME_CY, unit="cu yd")
+    e = bounded(excavated_cy, "excavated_cy", 0, MAX_VOLUME_CY, unit="cu yd")
     vol = _cy(L * W * D)
     limit = WH_LAW["cellar_multiple"].value * vol
     # §95-3C(1): "does not exceed two times" -> <= 2x, each of fill and removed material.
@@ -1457,8 +1460,8 @@ def wesley_hills_slope_check(rise_ft: Any, run_ft: Any, rock: bool = False, reta
     dict
         ``ok``, ``section``, ``max_rise_per_run`` (0.5 or 6), ``rise_per_run`` and explanation.
     """
-    rise = nonneg(rise_ft, "rise_ft")
-    run = nonneg(run_ft, "run_ft")
+    rise = bounded(rise_ft, "rise_ft", 0, MAX_DEPTH_FT, unit="ft")
+    run = bounded(run_ft, "run_ft", 0, MAX_DEPTH_FT, unit="ft")
     limit = WH_LAW["rock_slope"].value if rock else WH_LAW["slope_rise"].value / WH_LAW["slope_run"].value
     if rise == 0:
         ok, ratio = True, Decimal(0)
@@ -1487,8 +1490,8 @@ def wesley_hills_topsoil_cy(exposed_area_sqft: Any, depth_in: Any = 4) -> Decima
     Rock, roads, driveways, parking places, garden spaces and surfaces below high-water marks
     are excepted by the rule and should be left out of the area.
     """
-    a = nonneg(exposed_area_sqft, "exposed_area_sqft")
-    d = nonneg(depth_in, "depth_in")
+    a = bounded(exposed_area_sqft, "exposed_area_sqft", 0, MAX_AREA_SQFT, unit="sq ft")
+    d = bounded(depth_in, "depth_in", 0, MAX_DEPTH_IN, unit="in")
     if d < WH_LAW["topsoil_depth"].value:
         raise ValueError(
             f"depth_in must be at least the {_fmt(WH_LAW['topsoil_depth'].value)} in minimum of §95-4E(1)(c), got {depth_in!r}"

@@ -225,11 +225,30 @@ def _standards(exc) -> pd.DataFrame:
     st.subheader("Review standards (§120-8) and work hours (§120-8G)")
     c1, c2, c3, c4 = st.columns(4)
     depth = c1.number_input(
-        "Deepest excavation below surrounding grade (ft)", min_value=0.0, value=5.0, step=0.5, key="w_std_depth"
+        "Deepest excavation below surrounding grade (ft)",
+        min_value=0.0,
+        max_value=float(excavation.MAX_DEPTH_FT),
+        value=5.0,
+        step=0.5,
+        key="w_std_depth",
     )
-    water = c2.number_input("Standing water (ft)", min_value=0.0, value=0.5, step=0.1, key="w_std_water")
+    water = c2.number_input(
+        "Standing water (ft)",
+        min_value=0.0,
+        max_value=float(excavation.MAX_DEPTH_FT),
+        value=0.5,
+        step=0.1,
+        key="w_std_water",
+    )
     after = c3.checkbox("Measured after construction", key="w_std_after")
-    topsoil = c4.number_input("Topsoil left (in)", min_value=0.0, value=2.0, step=0.5, key="w_std_topsoil")
+    topsoil = c4.number_input(
+        "Topsoil left (in)",
+        min_value=0.0,
+        max_value=float(excavation.MAX_DEPTH_IN),
+        value=2.0,
+        step=0.5,
+        key="w_std_topsoil",
+    )
     fence = st.checkbox("A fence with locked gates is in place", value=True, key="w_std_fence")
     rows = exc.review_standards(
         depth, standing_water_ft=water, after_construction=after, topsoil_left_in=topsoil, fence_provided=fence
@@ -381,11 +400,14 @@ def _volumes() -> dict[str, pd.DataFrame | None]:
 def _wesley_hills(exc) -> pd.DataFrame:
     st.subheader("Wesley Hills: building permit as the filling permit (§95-3C(1)), slopes and topsoil (§95-4E)")
     c = st.columns(5)
-    L = c[0].number_input("Cellar length (ft)", min_value=0.0, value=40.0, key="w_wh_len")
-    W = c[1].number_input("Cellar width (ft)", min_value=0.0, value=30.0, key="w_wh_wid")
-    D = c[2].number_input("Cellar depth (ft)", min_value=0.0, value=9.0, key="w_wh_dep")
-    f = c[3].number_input("Fill added (cu yd)", min_value=0.0, value=500.0, key="w_wh_fill")
-    e = c[4].number_input("Excavated removed (cu yd)", min_value=0.0, value=700.0, key="w_wh_exc")
+    # the maxima of the excavation's own inputs (units.RANGES): a side or a depth of 1,000 ft, and the volume of
+    # the largest area at the deepest depth the excavation check takes
+    ft, cy = float(excavation.MAX_DEPTH_FT), float(excavation.MAX_VOLUME_CY)
+    L = c[0].number_input("Cellar length (ft)", min_value=0.0, max_value=ft, value=40.0, key="w_wh_len")
+    W = c[1].number_input("Cellar width (ft)", min_value=0.0, max_value=ft, value=30.0, key="w_wh_wid")
+    D = c[2].number_input("Cellar depth (ft)", min_value=0.0, max_value=ft, value=9.0, key="w_wh_dep")
+    f = c[3].number_input("Fill added (cu yd)", min_value=0.0, max_value=cy, value=500.0, key="w_wh_fill")
+    e = c[4].number_input("Excavated removed (cu yd)", min_value=0.0, max_value=cy, value=700.0, key="w_wh_exc")
     r = exc.wesley_hills_building_permit_check(L, W, D, f, e)
     m = st.columns(3)
     m[0].metric("Separate filling permit required", "Yes" if r.separate_permit_required else "No")
@@ -394,10 +416,16 @@ def _wesley_hills(exc) -> pd.DataFrame:
     table = pd.DataFrame([dict(x) for x in r.explanations])
     st.dataframe(table, width="stretch", hide_index=True)
     c = st.columns(4)
-    rise = c[0].number_input("Slope rise (ft)", min_value=0.0, value=4.0, key="w_wh_rise")
-    run = c[1].number_input("Slope run (ft)", min_value=0.0, value=10.0, key="w_wh_run")
+    rise = c[0].number_input("Slope rise (ft)", min_value=0.0, max_value=ft, value=4.0, key="w_wh_rise")
+    run = c[1].number_input("Slope run (ft)", min_value=0.0, max_value=ft, value=10.0, key="w_wh_run")
     rock = c[2].checkbox("Fast rock", key="w_wh_rock")
-    area = c[3].number_input("Exposed area to topsoil (sq ft)", min_value=0.0, value=5_000.0, key="w_wh_area")
+    area = c[3].number_input(
+        "Exposed area to topsoil (sq ft)",
+        min_value=0.0,
+        max_value=float(excavation.MAX_AREA_SQFT),
+        value=5_000.0,
+        key="w_wh_area",
+    )
     s = exc.wesley_hills_slope_check(rise, run, rock=rock)
     (st.success if s["ok"] else st.warning)(
         f"{s['section']}: {'complies' if s['ok'] else 'too steep'} — {s['explanation']}."
@@ -409,7 +437,8 @@ def _wesley_hills(exc) -> pd.DataFrame:
 def _penalties(exc) -> pd.DataFrame:
     st.subheader("Penalties (§120-12)")
     c1, c2 = st.columns(2)
-    n = c1.number_input("Offence number", min_value=1, value=1, step=1, key="w_exc_offence")
+    # §120-12 has a first and a "second and subsequent" offence: any number past 2 reads as the second
+    n = c1.number_input("Offence number", min_value=1, max_value=1_000, value=1, step=1, key="w_exc_offence")
     days = c2.number_input("Days", min_value=1, max_value=int(RANGES["days"].high), value=1, step=1, key="w_exc_days")
     p = exc.violation_penalties(int(n), int(days))
     c = st.columns(3)
