@@ -14,7 +14,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from bounds_helpers import CAP_BYTES, SECONDS, refused, run_capped
+
+from tests.helpers.bounds import CAP_BYTES, SECONDS, refused, run_capped
 
 
 def _cap() -> None:

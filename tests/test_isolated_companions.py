@@ -6,12 +6,11 @@ carries on; the child's own refusal (a bad row) comes back in its own words."""
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
-from bounds_helpers import SECONDS, run_capped
 
+from tests.helpers.bounds import SECONDS, run_capped
 from treecalc import excavation, fund, isolated, surfaces, water
 from treecalc.ingest import SurveyError
 
@@ -73,7 +72,6 @@ def test_every_companion_file_is_parsed_in_the_child(tmp_path, seen):
     from treecalc.cli.survey import species_map_arg
 
     assert species_map_arg([str(species)]) == {"Oak sp.": "Quercus"}
-    sys.path.insert(0, str(ROOT))
     from app_support import projects, state
 
     blob = projects.project_bytes(state.make_source("lot 7.csv", b"Tag,Species,DBH\n1,Acer rubrum,12\n"), {}, {})

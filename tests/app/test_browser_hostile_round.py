@@ -18,9 +18,10 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from test_app_bounds import ABSURD
-from test_browser import CHROMIUM, LAUNCH_ARGS, _metric, streamlit_server
-from test_browser_budget import _descendants_rss_kb, _upload
+
+from tests.app.test_app_bounds import ABSURD
+from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _metric, streamlit_server
+from tests.app.test_browser_budget import _descendants_rss_kb, _upload
 
 
 def _hostile(tmp_path: Path) -> list[Path]:

@@ -7,8 +7,9 @@ import hashlib
 import urllib.parse
 
 import pytest
-from browser_nav import upload
-from test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server
+
+from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server
+from tests.helpers.browser_nav import upload
 
 BODY = "Tag,Species,DBH,Action\n1,Acer rubrum,12,remove\n2,Quercus rubra,20,removed\n"
 

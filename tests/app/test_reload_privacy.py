@@ -5,13 +5,11 @@ by a file's hash opens nothing and answers alike whether or not the server holds
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from app_support import projects, state
 
-from app_support import projects, state  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 SURVEY = b"Tag,Species,DBH (in),Action\n1,Red maple,12,remove\n2,Pin oak,14,remove\n3,Red maple,8,retain\n"
 
