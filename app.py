@@ -19,11 +19,15 @@ if str(ROOT) not in sys.path:  # app_support/ next to this file, whatever the wo
 
 def main() -> None:
     """The pages, the navigation and the sidebar."""
+    import contextlib
+
     import streamlit as st
 
     from app_support import links, projects, state, ui
 
     st.set_page_config(page_title="treecalc", page_icon=ui.page_icon(), layout="wide")
+    with contextlib.suppress(ValueError):  # a bad TREECALC_READ_BUDGET_GB is said by the survey read itself
+        state.read_budget()  # the server's read budget, before any page reads a file (companions too)
 
     PAGES = {
         "Trees": [
@@ -70,7 +74,7 @@ def main() -> None:
     with st.sidebar:  # after the page: the saved project holds the options the page has just set
         projects.sidebar()
         links.share_sidebar()
-        ui.close_sidebar_on_phone()
+        ui.close_sidebar_on_phone(page.title)
     projects.sync_url()
 
 

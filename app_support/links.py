@@ -24,6 +24,7 @@ _DONE = "tc_link_restored"
 _NOTICE = "tc_link_notice"
 _NO_DOWNLOAD = "tc_link_no_download"
 _MADE = "tc_link_made"
+_FROM = "tc_link_survey"  # the hash of the survey a shared view opened (its session's own survey until another)
 
 
 def default_days() -> float:
@@ -88,6 +89,14 @@ def restore_from_link() -> None:
         state.use_sample()
     _take(params)
     st.session_state[_NO_DOWNLOAD] = not bool(link.allow_download)
+    src = state.source()
+    st.session_state[_FROM] = src.sha256 if src is not None else None
+
+
+def from_link(src: state.Source | None) -> bool:
+    """True while the session shows the survey its shared view opened (a reload opens the link again, so that
+    its expiry and revocation hold; no reload token of the session's own is made for it)."""
+    return src is not None and "link" in st.query_params and st.session_state.get(_FROM) == src.sha256
 
 
 def _take(params: dict[str, Any]) -> None:
@@ -106,8 +115,12 @@ def main_area_notice() -> None:
 
 
 def download_allowed() -> bool:
-    """False in a session opened from a shared view whose sharer did not allow the original file."""
-    return not st.session_state.get(_NO_DOWNLOAD)
+    """False while a session shows the survey of a shared view whose sharer did not allow the original file
+    (a survey the holder uploads afterwards is theirs to save)."""
+    if not st.session_state.get(_NO_DOWNLOAD):
+        return True
+    src = state.source()
+    return src is not None and st.session_state.get(_FROM) != src.sha256
 
 
 def share_sidebar() -> None:

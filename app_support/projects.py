@@ -4,20 +4,27 @@
   column map and site facts —, and every assessment option, species corrections and trees marked
   harmed included) and ``survey/<name>``, the survey's bytes as uploaded.
 * **Open project** restores all of it (:func:`read_project`, :func:`apply`).
-* The current options also live in the URL's query parameters (``survey``: the file's SHA-256,
-  ``read`` and ``opts``: compact JSON), so a link reproduces a view and a browser reload
-  (a new session) restores the work: an uploaded survey is kept in this server's memory under its
-  hash (:func:`_store`), the bundled sample needs no keeping.
+* The current options also live in the URL's query parameters (``resume``: a random token of this
+  session's upload, ``read`` and ``opts``: compact JSON), so a browser reload (a new session) restores
+  the work: an upload is kept in this server's memory under that token (:func:`_store`) for
+  :func:`resume_hours` after its last use, for the browser that uploaded it only. The token is no
+  file's hash: holding a copy of a file tells nothing of whether the server has it. It is no link to
+  share either: in another browser it does not open (the only way to share a view is "Share this
+  view", :mod:`app_support.links`). The bundled sample needs no keeping.
 
 Nothing here computes anything: it moves the user's choices in and out.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
+import os
+import secrets
 import threading
+import time
 import zipfile
 import zlib
 from collections import OrderedDict
@@ -32,8 +39,11 @@ from treecalc.units import OutOfRange
 
 FORMAT = "treecalc-project"
 VERSION = 1
-#: surveys kept in memory for reloads and links, most recent last (bounded: a shared server)
+#: uploads kept in memory for reloads, most recent last (bounded: a shared server)
 STORE_MAX_FILES, STORE_MAX_MB = 16, 400
+#: hours an upload is kept for reloading after its last use (``TREECALC_RESUME_HOURS``)
+RESUME_ENV, DEFAULT_RESUME_HOURS = "TREECALC_RESUME_HOURS", 24.0
+_RESUME = "tc_resume"  # this session's reload token and the hash of the upload it keeps
 _RESTORED = "tc_url_restored"
 _NOTE = "tc_url_note"
 
@@ -139,6 +149,14 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
             f"The survey {name} in the project does not match its recorded SHA-256: the file was altered or damaged."
         )
     return Project(name, None if sv.get("is_sample") else blob, read_opts, opts)
+
+
+def open_project(data: bytes) -> Project:
+    """:func:`read_project` (unpacking a zip a stranger made) in the bounded child of :mod:`treecalc.isolated`:
+    a project that blows up the unpacking costs its uploader a message, not the server's other sessions."""
+    from treecalc import isolated
+
+    return isolated.run(read_project, data, what="The project file")
 
 
 # --- options from outside (a link or a project file) -----------------------------------------
@@ -342,7 +360,6 @@ def apply(p: Project) -> None:
         state.use_sample()
     else:
         state.set_source(p.survey_name, p.survey)
-        _store_put(state.source())
     _take_options(p.read_opts, p.opts, "The project")
     _clear_widgets()
 
@@ -357,39 +374,129 @@ def _take_options(read_opts: Any, opts: Any, whose: str) -> None:
         st.session_state[_NOTE] = note
 
 
-# --- surveys kept for reloads and links -----------------------------------------------
+# --- uploads kept for reloads ----------------------------------------------------------
+
+
+def resume_hours() -> float:
+    """Hours an upload is kept for reloading after its last use: ``TREECALC_RESUME_HOURS`` (more than 0, at
+    most 720), else :data:`DEFAULT_RESUME_HOURS`."""
+    raw = os.environ.get(RESUME_ENV, "").strip()
+    try:
+        hours = float(raw) if raw else DEFAULT_RESUME_HOURS
+    except ValueError:
+        hours = DEFAULT_RESUME_HOURS
+    return hours if 0 < hours <= 720 else DEFAULT_RESUME_HOURS
+
+
+@dataclass
+class _Kept:
+    src: state.Source
+    browser: str | None  # the hash of the uploading browser's own cookie token (None: none was sent)
+    until: float  # time.time() after which the upload is forgotten
 
 
 @st.cache_resource(show_spinner=False)
-def _store() -> tuple[OrderedDict[str, state.Source], threading.Lock]:
+def _store() -> tuple[OrderedDict[str, _Kept], threading.Lock]:
     return OrderedDict(), threading.Lock()
 
 
-def _store_put(src: state.Source | None) -> None:
+def _xsrf_token(raw: str) -> bytes:
+    """The token of Streamlit's XSRF cookie (``2|mask|masked token|time``, the format of Tornado and of
+    Streamlit's Starlette server): the mask changes at each page load, the token stays for the browser."""
+    parts = raw.split("|")
+    if len(parts) == 4 and parts[0] == "2":
+        try:
+            mask, masked = bytes.fromhex(parts[1]), bytes.fromhex(parts[2])
+        except ValueError:
+            return raw.encode("utf-8", "replace")
+        if mask:
+            return bytes(b ^ mask[i % len(mask)] for i, b in enumerate(masked))
+    return raw.encode("utf-8", "replace")
+
+
+def browser_key() -> str | None:
+    """This browser's own key: the SHA-256 of the token of the XSRF cookie Streamlit gives each browser (sent
+    with every session it opens, never put in an address). None when no such cookie was sent (XSRF
+    protection turned off, or a test harness)."""
+    try:
+        raw = st.context.cookies.get("_streamlit_xsrf")
+    except Exception:  # no browser behind this run
+        return None
+    if not raw or not isinstance(raw, str):  # (a test harness's stand-in client answers with other objects)
+        return None
+    return hashlib.sha256(b"treecalc resume\0" + _xsrf_token(raw)).hexdigest()
+
+
+def _forget_expired(files: OrderedDict[str, _Kept]) -> None:
+    now = time.time()
+    for token in [t for t, k in files.items() if k.until <= now]:
+        del files[token]
+
+
+def _keep_for_reload(src: state.Source | None) -> str | None:
+    """Keep this session's upload for reloading; its token (a new one for each new upload). The upload it kept
+    before is forgotten at once."""
+    mine = st.session_state.get(_RESUME)
     if src is None or src.is_sample:
-        return
+        if mine:
+            files, lock = _store()
+            with lock:
+                files.pop(mine[0], None)
+            st.session_state.pop(_RESUME, None)
+        return None
     files, lock = _store()
     with lock:
-        files[src.sha256] = src
-        files.move_to_end(src.sha256)
-        while len(files) > STORE_MAX_FILES or sum(len(s.data) for s in files.values()) > STORE_MAX_MB * 2**20:
+        _forget_expired(files)
+        if mine and mine[1] == src.sha256 and mine[0] in files:
+            token, kept = mine[0], files[mine[0]]
+            kept.until = time.time() + resume_hours() * 3600
+        else:
+            if mine:
+                files.pop(mine[0], None)
+            token = secrets.token_urlsafe(18)
+            kept = _Kept(src, browser_key(), time.time() + resume_hours() * 3600)
+        files[token] = kept
+        files.move_to_end(token)
+        while len(files) > STORE_MAX_FILES or sum(len(k.src.data) for k in files.values()) > STORE_MAX_MB * 2**20:
             files.popitem(last=False)
+    st.session_state[_RESUME] = (token, src.sha256)
+    return token
 
 
-def _store_get(sha256: str) -> state.Source | None:
+def _kept(token: str) -> tuple[state.Source | None, str | None]:
+    """The upload a reload token keeps, or why it does not open here."""
     files, lock = _store()
     with lock:
-        return files.get(sha256)
+        _forget_expired(files)
+        kept = files.get(token)
+    hours = f"{resume_hours():g}"
+    if kept is None:
+        return None, (
+            "This reload address is not known to this server, or it has expired: an upload is kept in the "
+            f"server's memory for {hours} hours after its last use, and not across a restart of the server. "
+            "Its options are kept; upload the survey again or open the project file."
+        )
+    if kept.browser is not None and kept.browser != browser_key():
+        return None, (
+            "This address reloads a session of another browser; it is not a shared link and does not open here. "
+            'Ask whoever sent it for a link made with "Share this view". Its options are kept.'
+        )
+    return kept.src, None
 
 
 # --- the URL's query parameters ---------------------------------------------------------
 
+_URL_KEYS = ("resume", "read", "opts")
 
-def url_params(src: state.Source | None, read_opts: dict[str, Any], opts: dict[str, Any]) -> dict[str, str]:
-    """The query parameters of a view: ``survey`` (an upload's SHA-256), ``read`` and ``opts`` (JSON)."""
+
+def url_params(
+    src: state.Source | None, read_opts: dict[str, Any], opts: dict[str, Any], resume: str | None = None
+) -> dict[str, str]:
+    """The query parameters of a view: ``resume`` (the reload token of an upload), ``read`` and ``opts``
+    (JSON). No file's hash: an address tells nothing of the file."""
     out = {}
-    if src is not None and not src.is_sample:
-        out["survey"] = src.sha256
+    if src is not None and not src.is_sample and resume:
+        out["resume"] = resume
     if read_opts:
         out["read"] = _dumps(read_opts)
     if opts:
@@ -403,7 +510,7 @@ def restore_from_url() -> None:
         return
     st.session_state[_RESTORED] = True
     q = st.query_params
-    if not any(k in q for k in ("survey", "read", "opts")):
+    if not any(k in q for k in ("survey", *_URL_KEYS)):
         return
     try:
         read_opts = json.loads(q.get("read") or "{}")
@@ -413,31 +520,44 @@ def restore_from_url() -> None:
     except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
         st.session_state[_NOTE] = "The link's options could not be read; the app starts afresh."
         return
-    sha = q.get("survey")
-    if sha:
-        src = _store_get(sha)
-        if src is None:
-            from app_support import links
+    from app_support import links
 
-            # said in the main area, the link's options kept, and no other survey's figures shown
-            links.not_held(
-                "The survey of this link is not held by the server. Its options are kept; upload the survey "
-                "again or open the project file."
-            )
-            _take_options(read_opts, opts, "The link")
-            return
-        state.set_source(src.name, src.data)
+    if q.get("survey") and not q.get("resume"):
+        # an address of an older version, by the file's hash: never looked up (the answer would tell whether
+        # the server holds a file), said in the main area, its options kept and no other survey shown
+        links.not_held(
+            "This address names a survey by its file's hash, which this server no longer opens: a view is "
+            'shared with "Share this view". Its options are kept; upload the survey again or open the project file.'
+        )
+    elif token := q.get("resume"):
+        src, why = _kept(token)
+        if src is None:
+            links.not_held(str(why))
+        else:
+            state.set_source(src.name, src.data)
+            st.session_state[_RESUME] = (token, src.sha256)  # the same address goes on reloading it
     _take_options(read_opts, opts, "The link")
 
 
 def sync_url() -> None:
-    """Write the current survey and options to the URL (only when they changed)."""
+    """Write the current survey's reload token and the options to the URL (only when they changed)."""
+    from app_support import links
+
     src = state.source()
-    _store_put(src)
-    want = url_params(src, state.read_opts(), state.opts())
-    have = {k: st.query_params.get(k) for k in ("survey", "read", "opts") if k in st.query_params}
+    # a session opened from a shared view reloads from that link (so that its expiry and revocation hold),
+    # not from a token of its own; an upload of its own is kept, and the shared link leaves the address
+    if links.from_link(src):
+        resume = None
+    else:
+        resume = _keep_for_reload(src)
+        if "link" in st.query_params and src is not None and not src.is_sample:
+            del st.query_params["link"]
+    want = url_params(src, state.read_opts(), state.opts(), resume)
+    have = {k: st.query_params.get(k) for k in _URL_KEYS if k in st.query_params}
+    if "survey" in st.query_params:
+        del st.query_params["survey"]
     if want != have:
-        for k in ("survey", "read", "opts"):
+        for k in _URL_KEYS:
             if k in want:
                 st.query_params[k] = want[k]
             elif k in st.query_params:
@@ -489,8 +609,8 @@ def sidebar() -> None:
         if up is not None and st.session_state.get("tc_project_id") != up.file_id:
             st.session_state["tc_project_id"] = up.file_id
             try:
-                apply(read_project(up.getvalue()))
-            except state.AppError as e:
+                apply(open_project(up.getvalue()))
+            except (state.AppError, ValueError) as e:
                 st.session_state["tc_project_error"] = str(e)
             else:
                 st.session_state.pop("tc_project_error", None)

@@ -153,10 +153,14 @@ def _canon(d: dict[str, Any]) -> str:
 
 @st.cache_resource(show_spinner=False)
 def read_budget() -> Any:
-    """The server's budget of memory for the reads running at once (``TREECALC_READ_BUDGET_GB``)."""
+    """The server's budget of memory for the reads running at once (``TREECALC_READ_BUDGET_GB``): the survey
+    reads and the companions' parses (:func:`treecalc.isolated.use_budget`) share it."""
+    from treecalc import isolated
     from treecalc.ingest.limits import budget_from_env
 
-    return budget_from_env()
+    budget = budget_from_env()
+    isolated.use_budget(budget)
+    return budget
 
 
 def cache_key(src: Source) -> str:

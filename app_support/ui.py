@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
@@ -72,30 +73,56 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
 PHONE_PX = 640
 
 _CLOSE_SIDEBAR = """<script>
+(() => {
 const doc = document;
-if (!doc.__treecalcNavClose) {
-  doc.__treecalcNavClose = true;
-  doc.addEventListener("click", (e) => {
-    if (!e.target.closest('[data-testid="stSidebarNav"] a')) return;
-    if (window.innerWidth > %d) return;
-    const close = () => {
-      const nav = doc.querySelector('[data-testid="stSidebarNav"]');
-      if (!nav || nav.getBoundingClientRect().right <= 0) return;  // closed already
-      const b = doc.querySelector('[data-testid="stSidebarCollapseButton"] button')
-        || doc.querySelector('[data-testid="stSidebarCollapseButton"]');
-      if (b) b.click();
-    };
-    // again after the new page has drawn: a slow rerun could leave the sidebar open
-    [200, 1500, 4000].forEach((ms) => setTimeout(close, ms));
-  }, true);
-}
+if (doc.__treecalcCloseSidebar) return;
+// Streamlit closes the sidebar itself when a page's link is clicked on a phone, by toggling it: a second
+// click on its collapse button in the same moment opened it again. So the sidebar's own state is read
+// (data-collapsed) and it is closed here only when it is still open 0.3 s after a page was chosen, and
+// again 2 s after each click that did not close it (a click during a rerun is lost).
+let until = 0, openSince = 0;
+const step = () => {
+  const s = doc.querySelector('[data-testid="stSidebar"]');
+  if (!until || Date.now() > until || !s || s.getAttribute("data-collapsed") === "true") { until = 0; return; }
+  openSince = openSince || Date.now();
+  const b = doc.querySelector('[data-testid="stSidebarCollapseButton"] button');
+  if (b && Date.now() - openSince >= 2000) {  // a click lost in a rerun is made again, 2 s later
+    b.click();
+    openSince = Date.now();
+  }
+  setTimeout(step, 250);
+};
+doc.__treecalcCloseSidebar = () => {
+  if (window.innerWidth > %(phone)d) return;
+  if (!until) setTimeout(step, 250);
+  until = Date.now() + 30000;
+  openSince = Date.now() - 1700;  // Streamlit's own toggle shows within 0.3 s: the first click after that
+};
+doc.addEventListener("click", (e) => {
+  if (e.target.closest('[data-testid="stSidebarNav"] a')) doc.__treecalcCloseSidebar();
+  else if (e.target.closest('[data-testid="stExpandSidebarButton"]')) until = 0;  // opened on purpose
+}, true);
+})();
+(() => {
+// this run drew another page than the last one (%(page)s): a page chosen before the listener was there
+if (%(changed)s && document.__treecalcCloseSidebar) document.__treecalcCloseSidebar();
+})();
 </script>"""
 
 
-def close_sidebar_on_phone() -> None:
-    """On a phone the sidebar covers the page and stayed open after a page was chosen in it: a click on a
-    page's link closes it (a listener on the app's document, added once; no network, no library)."""
-    st.html(_CLOSE_SIDEBAR % PHONE_PX, unsafe_allow_javascript=True)  # our own constant script, no input in it
+def close_sidebar_on_phone(page: str = "") -> None:
+    """On a phone the sidebar covers the page and stayed open after a page was chosen in it: it is closed when
+    a page's link is clicked and when a run draws another page than the last (a listener and a function on the
+    app's document, added once; no network, no library). ``page`` names the page this run drew."""
+    last = st.session_state.get("_tc_sidebar_page")
+    st.session_state["_tc_sidebar_page"] = page
+    changed = bool(page) and last is not None and last != page
+    script = _CLOSE_SIDEBAR % {
+        "phone": PHONE_PX,
+        "page": json.dumps(page)[1:-1],
+        "changed": "true" if changed else "false",
+    }
+    st.html(script, unsafe_allow_javascript=True)  # our own constant script; the page name is ours, not input
 
 
 def page_icon() -> Any:

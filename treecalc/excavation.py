@@ -131,6 +131,12 @@ def _fmt(d: Decimal) -> str:
     return s
 
 
+def _sqft(d: Decimal | int) -> str:
+    """An area as said in a sentence: to 0.01 sq ft (a measured plan area of 1,234.5678 sq ft is 1,234.57), a
+    whole area whole (600 sq ft)."""
+    return _fmt(Decimal(d).quantize(_CENT))
+
+
 def _pairs(items: Iterable[Any] | None, name: str) -> list[tuple[Decimal, Decimal]]:
     out = []
     for i, it in enumerate(items or []):
@@ -194,6 +200,8 @@ MAX_AREA_SQFT = int(RANGES["earthwork_area_sqft"].high)  # 3.6 sq mi: larger tha
 MAX_DEPTH_FT = int(RANGES["depth_ft"].high)
 MAX_DEPTH_IN = int(RANGES["depth_in"].high)
 MAX_WALL_FT = int(RANGES["wall_height_ft"].high)
+#: The largest volume an input may give: the largest area at the deepest depth, in cubic yards
+MAX_VOLUME_CY = MAX_AREA_SQFT * MAX_DEPTH_FT // 27
 
 
 def _v(key: str) -> Decimal:
@@ -422,7 +430,7 @@ def _check_fits_lot(o: _Ops) -> None:
     for what, total in sums.items():
         if total > o.lot:
             raise ValueError(
-                f"{what} add up to {_fmt(total)} sq ft, more than the lot area ({_fmt(o.lot)} sq ft): "
+                f"{what} add up to {_sqft(total)} sq ft, more than the lot area ({_sqft(o.lot)} sq ft): "
                 "check the areas and the lot area"
             )
 
@@ -443,7 +451,7 @@ def _area_rule(
 ) -> dict[str, Any]:
     """An 'over an area of N square feet or more' rule on known areas plus a measured one."""
     total = known + (measured or 0)
-    text = f"{what} over {_fmt(total)} sq ft (permit if >= {_fmt(threshold)} sq ft)"
+    text = f"{what} over {_sqft(total)} sq ft (permit if >= {_fmt(threshold)} sq ft)"
     if total >= threshold:
         return {"section": section, "holds": True, "explanation": text}
     if has_measured and measured is None:
@@ -464,7 +472,7 @@ def _rule_lowering(o: _Ops, missing: list[str]) -> dict[str, Any]:
     sec, fixed, pct = LAW["lowering_area"].section, _v("lowering_area"), _v("lowering_lot_percent")
     m = o.measured
     lowered = sum((a for a, d in o.exc if d > 0), Decimal(0)) + o.strip + (m.cut.total_sqft if m and m.cut else 0)
-    head = f"grade lowered or topsoil stripped over {_fmt(lowered)} sq ft"
+    head = f"grade lowered or topsoil stripped over {_sqft(lowered)} sq ft"
     if lowered >= fixed:
         return {"section": sec, "holds": True, "explanation": f"{head} (permit if >= {_fmt(fixed)} sq ft)"}
     if m is not None and m.cut is None and m.cut_cuft > 0:
@@ -475,12 +483,12 @@ def _rule_lowering(o: _Ops, missing: list[str]) -> dict[str, Any]:
         less = (
             f"{_fmt(fixed)} sq ft or more"
             if fixed <= half
-            else f"more than {_fmt(pct)}% of the lot ({_fmt(half)} sq ft)"
+            else f"more than {_fmt(pct)}% of the lot ({_sqft(half)} sq ft)"
         )
         return {
             "section": sec,
             "holds": bool(lowered > half),
-            "explanation": f"{head}; the lesser threshold for a {_fmt(o.lot)} sq ft lot is {less}",
+            "explanation": f"{head}; the lesser threshold for a {_sqft(o.lot)} sq ft lot is {less}",
         }
     if lowered == 0:
         return {"section": sec, "holds": False, "explanation": head}
@@ -504,10 +512,10 @@ def _rule_volume(o: _Ops, missing: list[str]) -> dict[str, Any]:
     if o.strip > 0:
         sv = o.strip_cuft()
         text += (
-            f"; includes topsoil stripping {_fmt(o.strip)} sq ft x {_fmt(o.strip_depth_in)} in = {_fmt(sv)} cu ft "
+            f"; includes topsoil stripping {_sqft(o.strip)} sq ft x {_fmt(o.strip_depth_in)} in = {_fmt(sv)} cu ft "
             "(§120-2: stripping topsoil is excavation)"
             if sv is not None and o.strip_depth_in is not None
-            else f"; plus topsoil stripping over {_fmt(o.strip)} sq ft of unknown depth"
+            else f"; plus topsoil stripping over {_sqft(o.strip)} sq ft of unknown depth"
         )
     if known > limit:
         return {"section": sec, "holds": True, "explanation": text}
@@ -516,7 +524,7 @@ def _rule_volume(o: _Ops, missing: list[str]) -> dict[str, Any]:
             missing,
             f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN): {sec} counts its "
             f"volume; more than {_fmt(((limit - known) * 12 / o.strip).quantize(_CENT))} in deep "
-            f"over {_fmt(o.strip)} "
+            f"over {_sqft(o.strip)} "
             "sq ft would need a permit",
         )
         return {"section": sec, "holds": None, "explanation": text}
@@ -530,7 +538,7 @@ def _topsoil_items(o: _Ops, exemptions: list[dict[str, Any]]) -> list[tuple[Deci
         return []
     sec, dmax, amax = LAW["topsoil_proviso_depth"].section, _v("topsoil_proviso_depth"), _v("topsoil_proviso_area")
     why = (
-        f"topsoil {_fmt(top[1])} in deep over {_fmt(top[0])} sq ft, "
+        f"topsoil {_fmt(top[1])} in deep over {_sqft(top[0])} sq ft, "
         f"{'seeded and mulched' if top[2] else 'NOT seeded and mulched'}"
     )
     if top[1] <= dmax and top[0] <= amax and top[2]:
@@ -610,7 +618,7 @@ def _foundation_exemption(o: _Ops) -> list[dict[str, Any]]:
         {
             "section": "§120-3B",
             "applies": True,
-            "explanation": f"foundation excavation {_fmt(sum((a for a, _ in o.foundations), Decimal(0)))} sq ft, "
+            "explanation": f"foundation excavation {_sqft(sum((a for a, _ in o.foundations), Decimal(0)))} sq ft, "
             f"{_fmt(cuft)} cu ft = {round2(_cy(cuft)):,.2f} cu yd, under a building permit: the building "
             "permit constitutes the excavation and filling permit for it (subject to §120-8); left "
             "out of §120-3A",
@@ -1217,7 +1225,7 @@ def _wesley_hills_check(o: _Ops, cellar: tuple[Any, Any, Any] | None) -> PermitC
             {
                 "section": sec_lawn,
                 "holds": None,
-                "explanation": f"topsoil {_fmt(o.top[1])} in deep over {_fmt(o.top[0])} sq ft placed, and nothing "
+                "explanation": f"topsoil {_fmt(o.top[1])} in deep over {_sqft(o.top[0])} sq ft placed, and nothing "
                 "else: the chapter does not limit 'the normal addition of topsoil or fertilizer to lawns and "
                 "gardens'; not given whether this is it",
             }
@@ -1373,11 +1381,12 @@ def wesley_hills_building_permit_check(
     .. [1] Wesley Hills Code §95-3C(1) ("does not exceed two times the volume of the cellar and
        foundation") and §95-3D(1) ("less than 100 cubic yards of material").
     """
-    L = nonneg(cellar_length_ft, "cellar_length_ft")
-    W = nonneg(cellar_width_ft, "cellar_width_ft")
-    D = nonneg(cellar_depth_ft, "cellar_depth_ft")
-    f = nonneg(fill_cy, "fill_cy")
-    e = nonneg(excavated_cy, "excavated_cy")
+    # the ranges of the excavation's other inputs (units.RANGES): a cellar of 1e300 ft crashed the check
+    L = bounded(cellar_length_ft, "cellar_length_ft", 0, MAX_DEPTH_FT, unit="ft")
+    W = bounded(cellar_width_ft, "cellar_width_ft", 0, MAX_DEPTH_FT, unit="ft")
+    D = bounded(cellar_depth_ft, "cellar_depth_ft", 0, MAX_DEPTH_FT, unit="ft")
+    f = bounded(fill_cy, "fill_cy", 0, MAX_VOLUME_CY, unit="cu yd")
+    e = bounded(excavated_cy, "excavated_cy", 0, MAX_VOLUME_CY, unit="cu yd")
     vol = _cy(L * W * D)
     limit = WH_LAW["cellar_multiple"].value * vol
     # §95-3C(1): "does not exceed two times" -> <= 2x, each of fill and removed material.
@@ -1430,8 +1439,8 @@ def wesley_hills_slope_check(rise_ft: Any, run_ft: Any, rock: bool = False, reta
     dict
         ``ok``, ``section``, ``max_rise_per_run`` (0.5 or 6), ``rise_per_run`` and explanation.
     """
-    rise = nonneg(rise_ft, "rise_ft")
-    run = nonneg(run_ft, "run_ft")
+    rise = bounded(rise_ft, "rise_ft", 0, MAX_DEPTH_FT, unit="ft")
+    run = bounded(run_ft, "run_ft", 0, MAX_DEPTH_FT, unit="ft")
     limit = WH_LAW["rock_slope"].value if rock else WH_LAW["slope_rise"].value / WH_LAW["slope_run"].value
     if rise == 0:
         ok, ratio = True, Decimal(0)
@@ -1460,8 +1469,8 @@ def wesley_hills_topsoil_cy(exposed_area_sqft: Any, depth_in: Any = 4) -> Decima
     Rock, roads, driveways, parking places, garden spaces and surfaces below high-water marks
     are excepted by the rule and should be left out of the area.
     """
-    a = nonneg(exposed_area_sqft, "exposed_area_sqft")
-    d = nonneg(depth_in, "depth_in")
+    a = bounded(exposed_area_sqft, "exposed_area_sqft", 0, MAX_AREA_SQFT, unit="sq ft")
+    d = bounded(depth_in, "depth_in", 0, MAX_DEPTH_IN, unit="in")
     if d < WH_LAW["topsoil_depth"].value:
         raise ValueError(
             f"depth_in must be at least the {_fmt(WH_LAW['topsoil_depth'].value)} in minimum of §95-4E(1)(c), got {depth_in!r}"

@@ -73,6 +73,7 @@ from treecalc.schema import (
     COLUMNS,
     INT,
     NUM,
+    NUM0,
     NUM1,
     NUM2,
     SHARE,
@@ -273,8 +274,8 @@ _SUFFIX_UNITS: tuple[tuple[str, str, str], ...] = (
     ("_ft", "ft", NUM1),
     ("_m2", "m²", NUM2),
     ("_acres", "acres", NUM2),
-    ("_sqft", "ft²", NUM1),
-    ("_gal", "gal", NUM1),
+    ("_sqft", "ft²", NUM2),  # areas to 0.01 sq ft, as the app shows them
+    ("_gal", "gal", NUM0),  # gallons whole: a modelled tenth of a gallon is no measurement
     ("_kwh", "kWh", NUM1),
     ("_lb", "lb", NUM2),
     ("_days", "days", INT),
@@ -332,6 +333,10 @@ def _fmt_for_unit(unit: str, value: Any) -> str | None:
         return SHARE
     if u in ("in", "inches", "ft", "feet"):
         return NUM1
+    if u in ("sq ft", "ft²", "ft2", "square feet"):
+        return NUM2
+    if u.startswith(("gal", "gallons")):
+        return NUM0
     return NUM if isinstance(value, float) else INT
 
 

@@ -189,8 +189,14 @@ def read_points(source: str | PathLike[str], role: str = "existing", metric: boo
 
     With ``metric`` given (False: feet, True: metres), a LandXML file that declares other units in
     ``<Units>`` is refused rather than misread. Raises ValueError naming the file and the row or
-    element at fault.
+    element at fault. The file is parsed in the bounded child of :mod:`treecalc.isolated`.
     """
+    from treecalc import isolated
+
+    return isolated.run(_read_points, source, role, metric, what=f"{role} surface file {Path(str(source)).name}")
+
+
+def _read_points(source: str | PathLike[str], role: str = "existing", metric: bool | None = None) -> np.ndarray:
     text = str(source)
     surface = None
     path = Path(text)

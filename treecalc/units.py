@@ -414,6 +414,16 @@ def _decode(raw: bytes) -> str:
 def read_csv_table(
     path: str | PathLike[str], what: str, max_bytes: int | None = None, max_rows: int | None = None
 ) -> Any:
+    """A CSV as a DataFrame of stripped text cells (:func:`_read_csv_table`), parsed in the bounded child process
+    of :mod:`treecalc.isolated` (a hostile file costs a refusal naming it, not the caller)."""
+    from treecalc import isolated
+
+    return isolated.run(_read_csv_table, path, what, max_bytes, max_rows, what=f"{what} file {Path(path).name}")
+
+
+def _read_csv_table(
+    path: str | PathLike[str], what: str, max_bytes: int | None = None, max_rows: int | None = None
+) -> Any:
     """A CSV as a DataFrame of stripped text cells; ``index + 2`` is each row's line in the file.
 
     UTF-8 (with or without BOM) or Windows-1252; the separator (',', ';' or tab) is the one the

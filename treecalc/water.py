@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from os import PathLike
+from pathlib import Path
 from typing import Any
 
 from treecalc.units import (
@@ -744,8 +745,17 @@ def read_account_csv(
     """Bills and payments of one account from a CSV with columns ``kind,date,amount[,bill]``.
 
     ``kind`` is ``bill`` (``date`` is its due date) or ``payment``; amounts in US dollars and
-    cents. Every row is a bill or a payment; anything else is refused naming the row.
+    cents. Every row is a bill or a payment; anything else is refused naming the row. The file is read and
+    its rows parsed in the bounded child of :mod:`treecalc.isolated`.
     """
+    from treecalc import isolated
+
+    return isolated.run(_read_account_csv, path, what=f"account file {Path(str(path)).name}")
+
+
+def _read_account_csv(
+    path: str | PathLike[str],
+) -> tuple[list[tuple[Decimal, _dt.date, str | None]], list[tuple[_dt.date, Decimal]]]:
     df = read_csv_table(path, "account", max_rows=MAX_ACCOUNT_ROWS)
     if not len(df):
         raise ValueError(f"account file {path} has no rows")

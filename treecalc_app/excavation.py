@@ -61,14 +61,22 @@ def cut_fill_chart(cells: pd.DataFrame, unit: str) -> alt.Chart:
     )
 
 
-def _pairs(df: pd.DataFrame) -> list[tuple[float, float]]:
+def _pairs(df: pd.DataFrame, label: str) -> list[tuple[float, float]]:
+    """The (area, depth) rows of an area table; a row with one of the two is refused (ValueError naming the
+    table and the row), never dropped: an area left out could turn a permit into none."""
+    blank = df[["area_sqft", "depth_ft"]].isna()
+    for i in [int(x) for x in df.index[blank.any(axis=1) & ~blank.all(axis=1)]]:
+        has, lacks = ("an area", "depth") if blank.at[i, "depth_ft"] else ("a depth", "area")
+        raise ValueError(f"{label}, row {i + 1}: {has} and no {lacks}. Give its {lacks}, or delete the row.")
     return [(float(r.area_sqft), float(r.depth_ft)) for r in df.dropna().itertuples()]
 
 
 def _area_table(label: str, key: str, rows: dict[str, list[float]]) -> pd.DataFrame:
+    # not required=True: the browser would hold a row with a required cell empty back from the app, so an
+    # area typed without its depth would silently count for nothing; the app refuses it instead (_pairs)
     cfg = {
-        "area_sqft": st.column_config.NumberColumn("Area (sq ft)", min_value=0.0, max_value=1e8, required=True),
-        "depth_ft": st.column_config.NumberColumn("Depth (ft)", min_value=0.0, max_value=1000.0, required=True),
+        "area_sqft": st.column_config.NumberColumn("Area (sq ft)", min_value=0.0, max_value=1e8, format="%.2f"),
+        "depth_ft": st.column_config.NumberColumn("Depth (ft)", min_value=0.0, max_value=1000.0, format="%.2f"),
     }
     st.markdown(f"**{label}**")
     return st.data_editor(
@@ -135,9 +143,9 @@ def _permit_inputs() -> dict[str, Any]:
         help="§120-8M: over 4 ft needs a building permit. 0: none.",
     )
     kw: dict[str, Any] = {
-        "excavations": _pairs(exc_df),
-        "fills": _pairs(fill_df),
-        "foundations": _pairs(fnd_df),
+        "excavations": _pairs(exc_df, "Excavation areas"),
+        "fills": _pairs(fill_df, "Fill areas"),
+        "foundations": _pairs(fnd_df, "Foundation under a building permit (§120-3B)"),
         "strip_topsoil_sqft": strip,
         "strip_topsoil_depth_in": sdepth if strip and sdepth else None,
         "lot_area_sqft": lot or None,
@@ -217,11 +225,30 @@ def _standards(exc) -> pd.DataFrame:
     st.subheader("Review standards (§120-8) and work hours (§120-8G)")
     c1, c2, c3, c4 = st.columns(4)
     depth = c1.number_input(
-        "Deepest excavation below surrounding grade (ft)", min_value=0.0, value=5.0, step=0.5, key="w_std_depth"
+        "Deepest excavation below surrounding grade (ft)",
+        min_value=0.0,
+        max_value=float(excavation.MAX_DEPTH_FT),
+        value=5.0,
+        step=0.5,
+        key="w_std_depth",
     )
-    water = c2.number_input("Standing water (ft)", min_value=0.0, value=0.5, step=0.1, key="w_std_water")
+    water = c2.number_input(
+        "Standing water (ft)",
+        min_value=0.0,
+        max_value=float(excavation.MAX_DEPTH_FT),
+        value=0.5,
+        step=0.1,
+        key="w_std_water",
+    )
     after = c3.checkbox("Measured after construction", key="w_std_after")
-    topsoil = c4.number_input("Topsoil left (in)", min_value=0.0, value=2.0, step=0.5, key="w_std_topsoil")
+    topsoil = c4.number_input(
+        "Topsoil left (in)",
+        min_value=0.0,
+        max_value=float(excavation.MAX_DEPTH_IN),
+        value=2.0,
+        step=0.5,
+        key="w_std_topsoil",
+    )
     fence = st.checkbox("A fence with locked gates is in place", value=True, key="w_std_fence")
     rows = exc.review_standards(
         depth, standing_water_ft=water, after_construction=after, topsoil_left_in=topsoil, fence_provided=fence
@@ -373,11 +400,14 @@ def _volumes() -> dict[str, pd.DataFrame | None]:
 def _wesley_hills(exc) -> pd.DataFrame:
     st.subheader("Wesley Hills: building permit as the filling permit (§95-3C(1)), slopes and topsoil (§95-4E)")
     c = st.columns(5)
-    L = c[0].number_input("Cellar length (ft)", min_value=0.0, value=40.0, key="w_wh_len")
-    W = c[1].number_input("Cellar width (ft)", min_value=0.0, value=30.0, key="w_wh_wid")
-    D = c[2].number_input("Cellar depth (ft)", min_value=0.0, value=9.0, key="w_wh_dep")
-    f = c[3].number_input("Fill added (cu yd)", min_value=0.0, value=500.0, key="w_wh_fill")
-    e = c[4].number_input("Excavated removed (cu yd)", min_value=0.0, value=700.0, key="w_wh_exc")
+    # the maxima of the excavation's own inputs (units.RANGES): a side or a depth of 1,000 ft, and the volume of
+    # the largest area at the deepest depth the excavation check takes
+    ft, cy = float(excavation.MAX_DEPTH_FT), float(excavation.MAX_VOLUME_CY)
+    L = c[0].number_input("Cellar length (ft)", min_value=0.0, max_value=ft, value=40.0, key="w_wh_len")
+    W = c[1].number_input("Cellar width (ft)", min_value=0.0, max_value=ft, value=30.0, key="w_wh_wid")
+    D = c[2].number_input("Cellar depth (ft)", min_value=0.0, max_value=ft, value=9.0, key="w_wh_dep")
+    f = c[3].number_input("Fill added (cu yd)", min_value=0.0, max_value=cy, value=500.0, key="w_wh_fill")
+    e = c[4].number_input("Excavated removed (cu yd)", min_value=0.0, max_value=cy, value=700.0, key="w_wh_exc")
     r = exc.wesley_hills_building_permit_check(L, W, D, f, e)
     m = st.columns(3)
     m[0].metric("Separate filling permit required", "Yes" if r.separate_permit_required else "No")
@@ -386,10 +416,16 @@ def _wesley_hills(exc) -> pd.DataFrame:
     table = pd.DataFrame([dict(x) for x in r.explanations])
     st.dataframe(table, width="stretch", hide_index=True)
     c = st.columns(4)
-    rise = c[0].number_input("Slope rise (ft)", min_value=0.0, value=4.0, key="w_wh_rise")
-    run = c[1].number_input("Slope run (ft)", min_value=0.0, value=10.0, key="w_wh_run")
+    rise = c[0].number_input("Slope rise (ft)", min_value=0.0, max_value=ft, value=4.0, key="w_wh_rise")
+    run = c[1].number_input("Slope run (ft)", min_value=0.0, max_value=ft, value=10.0, key="w_wh_run")
     rock = c[2].checkbox("Fast rock", key="w_wh_rock")
-    area = c[3].number_input("Exposed area to topsoil (sq ft)", min_value=0.0, value=5_000.0, key="w_wh_area")
+    area = c[3].number_input(
+        "Exposed area to topsoil (sq ft)",
+        min_value=0.0,
+        max_value=float(excavation.MAX_AREA_SQFT),
+        value=5_000.0,
+        key="w_wh_area",
+    )
     s = exc.wesley_hills_slope_check(rise, run, rock=rock)
     (st.success if s["ok"] else st.warning)(
         f"{s['section']}: {'complies' if s['ok'] else 'too steep'} — {s['explanation']}."
@@ -401,7 +437,8 @@ def _wesley_hills(exc) -> pd.DataFrame:
 def _penalties(exc) -> pd.DataFrame:
     st.subheader("Penalties (§120-12)")
     c1, c2 = st.columns(2)
-    n = c1.number_input("Offence number", min_value=1, value=1, step=1, key="w_exc_offence")
+    # §120-12 has a first and a "second and subsequent" offence: any number past 2 reads as the second
+    n = c1.number_input("Offence number", min_value=1, max_value=1_000, value=1, step=1, key="w_exc_offence")
     days = c2.number_input("Days", min_value=1, max_value=int(RANGES["days"].high), value=1, step=1, key="w_exc_days")
     p = exc.violation_penalties(int(n), int(days))
     c = st.columns(3)

@@ -18,7 +18,16 @@ def panel() -> None:
         "lieu, §208-24 + any civil penalty, §208-29B)."
     )
     c1, c2 = st.columns([1, 1])
-    budget = c1.number_input("Budget (USD, optional)", min_value=0.0, step=500.0, value=None, key="w_plan_budget")
+    from treecalc.units import RANGES
+
+    budget = c1.number_input(  # the range of treecalc plan --budget (units.RANGES "usd")
+        "Budget (USD, optional)",
+        min_value=0.0,
+        max_value=float(RANGES["usd"].high),
+        step=500.0,
+        value=None,
+        key="w_plan_budget",
+    )
     if not c2.button("Find the cheapest plans", key="w_plan_run"):
         return
     try:

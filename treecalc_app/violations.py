@@ -127,7 +127,7 @@ def _say_in_effect(where: Any, a: Any) -> None:
     on = bool(get(rep, "violation"))
     where.info(
         f"In effect ({how}): **{'a violation' if on else 'no violation'}** — "
-        f"{offences:,} tree(s) harmed without a required permit (§208-29). "
+        f"{picker.trees_in_words(offences)} harmed without a required permit (§208-29). "
         + ("The replacement standard is §208-22F." if on else "The replacement standard is §208-22A."),
         icon=":material/gavel:",
     )

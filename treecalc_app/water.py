@@ -61,10 +61,10 @@ def _dated_amounts(
         hide_index=True,
         width="stretch",
         column_config={
-            column: st.column_config.DateColumn(date_label, required=True),
-            "amount_usd": st.column_config.NumberColumn(
-                amount_label, min_value=min_usd, max_value=1e9, format="$%.2f", required=True
-            ),
+            # not required=True: the browser holds back a new row with a required cell empty, so a payment
+            # typed without its amount would never reach the app; it is refused below instead
+            column: st.column_config.DateColumn(date_label),
+            "amount_usd": st.column_config.NumberColumn(amount_label, min_value=min_usd, max_value=1e9, format="$%.2f"),
         },
     )
     blank = table.isna()

@@ -119,8 +119,18 @@ def test_a_read_error_is_said_once(monkeypatch):
 
 def test_a_link_to_a_survey_the_server_never_held_does_not_claim_a_restart():
     at = _app()
-    at.query_params["survey"] = "0" * 64  # a hash no upload had
+    at.query_params["resume"] = "0" * 24  # a token no session was given
     at.run()
     notes = [w.value for w in [*at.main.warning, *at.main.error]]  # said in the main area, as a warning or error
-    assert any("not held by the server" in n for n in notes), notes
-    assert not any("restarted" in n for n in notes)
+    assert any("not known to this server, or it has expired" in n for n in notes), notes
+    assert not any("was restarted" in n for n in notes)
+
+
+@pytest.mark.parametrize("page", ["survey", "benefits", "permit", "violations", "fund", "water", "excavation"])
+def test_every_number_input_carries_a_maximum(page):
+    # the app's number inputs had no maximum: a unit cost of 1e12 or days of 2**53 - 1 could be typed in
+    at = _app().run()
+    at.switch_page(f"treecalc_app/{page}.py").run()
+    assert not at.exception
+    open_ended = [(n.label, n.max) for n in at.number_input if n.max is None or not n.max < 1e13]
+    assert open_ended == [], open_ended

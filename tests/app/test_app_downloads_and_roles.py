@@ -125,7 +125,7 @@ def test_violation_control_shows_what_the_numbers_use():
     _ok(at)
     assert at.radio(key="w_violation").value == "As the survey shows"
     said = " ".join(i.value for i in at.info)
-    assert "a violation" in said and "3 tree(s) harmed without a required permit" in said, said
+    assert "a violation" in said and "three trees harmed without a required permit" in said, said
     # 3 x $1,500 (§208-29B(2))
     assert amount(metrics(at)["Civil penalty, maximum"]) == 4500
     at.radio(key="w_violation").set_value("No").run()

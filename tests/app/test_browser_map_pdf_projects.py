@@ -182,11 +182,11 @@ def test_project_save_reload_open_restores_correction_and_site_facts(server, bro
     _upload(page, tmp_path)
     # a species correction and a site fact, as a link carries them (the URL's query parameters)
     page.get_by_text("Survey:").first.wait_for()
-    page.wait_for_function("() => new URLSearchParams(location.search).has('survey')")
+    page.wait_for_function("() => new URLSearchParams(location.search).has('resume')")
     q = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
     link = f"{server}/?" + urllib.parse.urlencode(
         {
-            "survey": q["survey"][0],
+            "resume": q["resume"][0],
             "read": json.dumps({"site": {"prior_removals_12mo": "2"}}),
             "opts": json.dumps({"species_fix": {"2": "QURU"}}),
         }

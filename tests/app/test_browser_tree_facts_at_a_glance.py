@@ -22,6 +22,7 @@ import pytest
 from tests.app.test_browser import _amount, _metric
 from tests.app.test_browser_user_surveys import _download, _nav, _no_errors, _open, _settle, _upload, _write
 from tests.helpers import app_surveys as surveys
+from tests.helpers.browser_nav import wait_sidebar
 
 pytestmark = [pytest.mark.slow]
 
@@ -265,13 +266,9 @@ def test_phone_first_screen_has_the_total_and_the_sidebar_closes(server, tmp_pat
             _settle(page)
             _shot(page, tmp_path, "survey_page_phone.png")
             _nav(page, "Permit & replacement")
-            nav = page.locator('[data-testid="stSidebarNav"]').get_by_text("Permit & replacement", exact=True)
-            for _ in range(40):  # the sidebar slides away: up to 10 s on a loaded machine
-                box = nav.bounding_box()
-                if box is None or box["x"] + box["width"] <= 0:
-                    break
-                page.wait_for_timeout(250)
-            assert box is None or box["x"] + box["width"] <= 0, box  # the sidebar closed over the page
+            # the sidebar closed over the page once a page was chosen (waited on its state: a loaded machine
+            # can take seconds for its slide)
+            assert wait_sidebar(page, "closed") == "closed"
             total = page.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").first
             total.wait_for()
             page.locator('[data-testid="stMain"]').evaluate("el => el.scrollTo(0, 0)")

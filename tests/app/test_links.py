@@ -75,3 +75,29 @@ def test_a_revoked_or_expired_link_says_so_in_the_main_area_and_shows_no_survey(
     at = _app(expired)
     assert any("expired on 2000-01-01" in e.value for e in at.main.error)
     assert json.loads(json.dumps(dict(at.session_state["tc_opts"]))) == {"value_basis": "appraised"}
+
+
+def test_a_random_token_says_it_is_not_known_and_claims_no_restart(reg):
+    at = _app("x" * 32)  # a token no one was given
+    notes = [e.value for e in at.main.error]
+    assert any("not known to this server" in n for n in notes), notes
+    assert not any("restart" in n for n in notes)
+    assert "tc_source" not in at.session_state
+
+
+def test_a_session_opened_from_a_link_reloads_from_it_so_a_revocation_holds(reg):
+    from treecalc.register import auth
+
+    token = _link(reg)
+    at = _app(token)
+    q = {k: v[0] if isinstance(v, list) else v for k, v in dict(at.query_params).items()}
+    assert q.get("link") == token and "resume" not in q  # no reload token of its own beside the link
+    auth.revoke_link(reg, token, by="ann")
+    from streamlit.testing.v1 import AppTest
+
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for k, v in q.items():
+        again.query_params[k] = v
+    again.run()
+    assert any("was revoked" in e.value for e in again.main.error)
+    assert "tc_source" not in again.session_state

@@ -54,3 +54,23 @@ def test_changed_facts_are_listed_and_a_note_suggests_its_flag():
     # a value the survey already has is no change
     assert tree_facts.apply(sv.trees, None, {"117": {"landmark": False}})[1] == []
     assert isinstance(trees, pd.DataFrame)
+
+
+def test_tables_format_numbers_by_the_schema():
+    """The app's table formats: DBH to 0.1 in, gallons whole with thousands, a match score as a percent, an
+    area to 0.01 sq ft (the §208-6A spacing² of 15 ft is 225.00)."""
+    from app_support import views
+
+    df = pd.DataFrame(
+        {
+            "dbh_in": [12.25],
+            "stormwater_gal": [1234.56],
+            "species_score": [91.0],
+            "area_sqft_per_tree": [225.0],
+        }
+    )
+    fmt = {k: v["type_config"].get("format") for k, v in views.number_config(df).items()}
+    assert fmt["DBH (in)"] == "%.1f"
+    assert fmt["Stormwater intercepted (gal/yr)"] == "localized"
+    assert fmt["Match score (%)"] == "%.0f%%"
+    assert fmt["Area per tree (sq ft)"] == "%.2f"

@@ -1,8 +1,8 @@
 """Uploading a survey and choosing a page in the app's sidebar from a browser test, at any width.
 
 On a phone (390 px) the sidebar is closed, and the app closes it again after a page is chosen: a link can
-be in the page's box while the sidebar is still sliding shut (not visible, or not stable). Open it when the
-link is not visible there, and try again while it moves, rather than wait out one click's timeout.
+be in the page's box while the sidebar is still sliding shut. Wait until the sidebar is open or closed (its
+box and transform, not a fixed time), open it when it is closed, then click.
 """
 
 from __future__ import annotations
@@ -19,21 +19,63 @@ def upload(page: Any, path: Path) -> None:
     page.get_by_text(f"Showing {path.name}").first.wait_for()
 
 
-def click_sidebar_page(page: Any, title: str, *, exact: bool = False, tries: int = 5) -> None:
+#: The sidebar's state from its box, as the page draws it: "open" (in the screen, not sliding), "closed"
+#: (wholly left of the screen) or "moving" (its 0.3 s slide).
+_SIDEBAR_STATE = """() => {
+  const s = document.querySelector('[data-testid="stSidebar"]');
+  if (!s) return "closed";
+  const r = s.getBoundingClientRect(), t = getComputedStyle(s).transform;
+  if (r.right <= 0) return "closed";
+  if (r.left >= 0 && r.width > 0 && (t === "none" || /, 0, 0\\)$/.test(t))) return "open";
+  return "moving";
+}"""
+
+
+_SIDEBAR_BOX = """() => {
+  const s = document.querySelector('[data-testid="stSidebar"]');
+  if (!s) return null;
+  const r = s.getBoundingClientRect();
+  return {left: r.left, right: r.right, width: r.width, transform: getComputedStyle(s).transform,
+          collapsed: s.getAttribute("data-collapsed"), closer: typeof document.__treecalcCloseSidebar,
+          url: location.pathname,
+          button: !!document.querySelector('[data-testid="stSidebarCollapseButton"] button')};
+}"""
+
+
+def sidebar_state(page: Any) -> str:
+    """``"open"``, ``"closed"`` or ``"moving"``: where the sidebar is now."""
+    return str(page.evaluate(_SIDEBAR_STATE))
+
+
+def wait_sidebar(page: Any, *states: str, timeout: float = 60_000) -> str:
+    """Wait until the sidebar is in one of ``states`` (default: open or closed, i.e. not sliding); its state."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    want = list(states or ("open", "closed"))
+    try:
+        page.wait_for_function(f"(want) => want.includes(({_SIDEBAR_STATE})())", arg=want, timeout=timeout)
+    except PlaywrightTimeout as e:
+        box = page.evaluate(_SIDEBAR_BOX)
+        raise AssertionError(f"the sidebar is not {' or '.join(want)} after {timeout / 1000:.0f} s: {box}") from e
+    return sidebar_state(page)
+
+
+def click_sidebar_page(page: Any, title: str, *, exact: bool = False, tries: int = 3) -> None:
+    """Click the sidebar's link to the page ``title``, opening the sidebar first when it is closed (a phone).
+
+    Each step waits on the sidebar's state (open, closed, not sliding), never on a fixed time: a loaded
+    machine can take seconds for a slide that takes 0.3 s on an idle one."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     nav = page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=exact)
     expand = page.locator('[data-testid="stExpandSidebarButton"]').first
-    width = page.viewport_size["width"]
-    for _ in range(tries - 1):
-        box = nav.bounding_box()
-        if box is not None and 0 <= box["x"] <= width and nav.is_visible():
-            try:
-                nav.click(timeout=10_000)
-                return
-            except PlaywrightTimeout:
-                pass  # still moving: look again
-        if expand.is_visible():  # a phone: the sidebar is closed
+    for attempt in range(tries):
+        if wait_sidebar(page) == "closed":  # a phone: open it, and wait until it has slid in
             expand.click()
-        page.wait_for_timeout(700)
-    nav.click()  # the last try: its own error says what stood in the way
+            wait_sidebar(page, "open")
+        try:
+            nav.click(timeout=30_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == tries - 1:
+                raise  # its own error says what stood in the way

@@ -38,8 +38,6 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
     """--species-map: "TEXT=SPECIES" pairs, or CSV files of two columns (the text as written, the
     species to read it as; a first row naming the columns is skipped). Every row with the same text
     is corrected at once."""
-    import csv
-    import io
     from pathlib import Path
 
     out: dict[str, str] = {}
@@ -55,18 +53,9 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
             raise ValueError(
                 f'--species-map {item!r}: expected TEXT=SPECIES (e.g. "Oak sp.=Quercus") or a CSV file of two columns'
             )
-        from treecalc.units import read_limited
+        from treecalc import isolated
 
-        # through the bounded reader (type and size first): /dev/zero or a FIFO is refused, never read
-        raw = read_limited(path, "--species-map", 10_000_000)
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValueError(f"--species-map {item}: not UTF-8 text; save the CSV as UTF-8") from None
-        try:
-            rows = list(csv.reader(io.StringIO(text, newline="")))
-        except csv.Error as e:
-            raise ValueError(f"--species-map {item}: not a readable CSV ({e})") from None
+        rows = isolated.run(_species_map_rows, str(path), item, what=f"--species-map {item}")
         for n, row in enumerate(rows, start=1):
             cells = [c.strip() for c in row]
             if not any(cells) or (n == 1 and len(cells) >= 2 and cells[1].lower() in {"species", "to", "as"}):
@@ -75,6 +64,25 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
                 raise ValueError(f"--species-map {item}: line {n} needs two cells, the text and the species")
             out[cells[0]] = cells[1]
     return out
+
+
+def _species_map_rows(path: str, item: str) -> list[list[str]]:
+    """The rows of a species-map CSV, read through the bounded reader (type and size first: /dev/zero or a FIFO
+    is refused, never read); run in the bounded child of :mod:`treecalc.isolated`."""
+    import csv
+    import io
+
+    from treecalc.units import read_limited
+
+    raw = read_limited(path, "--species-map", 10_000_000)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"--species-map {item}: not UTF-8 text; save the CSV as UTF-8") from None
+    try:
+        return list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as e:
+        raise ValueError(f"--species-map {item}: not a readable CSV ({e})") from None
 
 
 def add_species_map(p: argparse.ArgumentParser) -> None:

@@ -267,7 +267,14 @@ def _capital_basis(value: Any, source: str) -> str:
 
 
 def _read_schedule(path: str | Path) -> dict[str, Any]:
-    """The TOML of a fee schedule file; every error names the file (ValueError)."""
+    """The TOML of a fee schedule file, parsed in the bounded child of :mod:`treecalc.isolated`; every error
+    names the file (ValueError)."""
+    from treecalc import isolated
+
+    return isolated.run(_parse_schedule, path, what=f"fee schedule {Path(path).name}")
+
+
+def _parse_schedule(path: str | Path) -> dict[str, Any]:
     if not Path(path).exists():
         raise ValueError(f"fee schedule {path} not found")
     try:  # through the bounded reader: /dev/zero or a 10 GB file is refused before it is read
