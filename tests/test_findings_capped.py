@@ -78,12 +78,12 @@ LIBRARY = [
         "price electricity must be from 0 to 1,000,000 USD per unit",
     ),
     (
-        "from treecalc.fund import load_fee_schedule\nload_fee_schedule('fees_years.toml')",
+        "from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule\nload_fee_schedule('fees_years.toml')",
         "OutOfRange",
         "value_basis cumulative:N (years) must be",
     ),
     (
-        "from treecalc.fund import load_fee_schedule\nload_fee_schedule('fees_multiplier.toml')",
+        "from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule\nload_fee_schedule('fees_multiplier.toml')",
         "OutOfRange",
         "multiplier must be from 0 to 100 times",
     ),
