@@ -34,6 +34,7 @@ LAYER_OF = {
     "treecalc.results": "base",
     "treecalc.rules.law_data": "base",
     "treecalc.law": "base",
+    "treecalc.isolated": "base",
     "treecalc.law.": "base",
     "treecalc.ingest": "base",
     "treecalc.ingest.": "base",
