@@ -28,10 +28,6 @@ KNOWN = {
     frozenset({"treecalc.benefits", "treecalc.climate_zones"}),
     # a new account's password is hashed by auth, whose sessions are kept in the register's tables
     frozenset({"treecalc.register.auth", "treecalc.register.core"}),
-    # the isolated parsing's child reads the limits and the data folder's settings, which start it
-    frozenset({"treecalc.ingest.limits", "treecalc.isolated", "treecalc.units"}),
-    # the same, between the units: ingest's limits start the isolated parsing, which reads the survey again
-    frozenset({"treecalc.data", "treecalc.ingest", "treecalc.isolated", "treecalc.species", "treecalc.units"}),
 }
 
 

@@ -35,9 +35,9 @@ LAYER_OF = {
     "treecalc.jurisdictions": "base",
     "treecalc.frames": "base",
     "treecalc.money": "base",
-    "treecalc.isolated": "base",
     "treecalc.rules.law_data": "base",
     "treecalc.law": "base",
+    "treecalc.isolated": "base",
     "treecalc.law.": "base",
     "treecalc.ingest": "base",
     "treecalc.ingest.": "base",
@@ -83,7 +83,6 @@ PENDING_CYCLES: set[str] = {
     "app_support.links <-> app_support.projects",
     "app_support.ui <-> app_support.views",
     "treecalc.benefits <-> treecalc.climate_zones",
-    "treecalc.ingest.limits <-> treecalc.isolated <-> treecalc.units",
     "treecalc.register.auth <-> treecalc.register.core",
 }
 

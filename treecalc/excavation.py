@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from treecalc.isolated import read_csv_table
 from treecalc.surfaces import CutFill, Earthwork, PlanAreas
 from treecalc.units import (
     CENT,
@@ -63,7 +64,6 @@ from treecalc.units import (
     in_range,
     load_law_numbers,
     nonneg,
-    read_csv_table,
     round2,
     to_date,
     to_datetime,

@@ -90,3 +90,16 @@ def run(fn: Callable[..., T], *args: Any, what: str, **kwargs: Any) -> T:
     if isinstance(value, _Raised):
         raise ValueError(value.text if what in value.text else f"{what}: {value.text}")
     raise value
+
+
+def read_csv_table(
+    path: str | os.PathLike[str], what: str, max_bytes: int | None = None, max_rows: int | None = None
+) -> Any:
+    """A CSV as a DataFrame of stripped text cells (:func:`treecalc.units.parse_csv_table`), parsed in the bounded
+    child (a hostile file costs a refusal naming it, not the caller). It lives here, not in ``units``, so the base
+    module that every layer reads never reaches up to the child's limits."""
+    from pathlib import Path
+
+    from treecalc.units import parse_csv_table
+
+    return run(parse_csv_table, path, what, max_bytes, max_rows, what=f"{what} file {Path(path).name}")

@@ -80,7 +80,7 @@ def find_columns(columns: Any, role: str = "existing") -> dict[str, Any]:
 def _points_from_csv(path: Path, role: str) -> np.ndarray:
     import pandas as pd
 
-    from treecalc.units import read_csv_table
+    from treecalc.isolated import read_csv_table
 
     df = read_csv_table(path, f"{role} surface")
     cols = find_columns(df.columns, role)

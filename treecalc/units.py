@@ -4,8 +4,8 @@
   to the cent) from user text, with a message naming the flag or column on bad input.
 - :func:`to_date`, :func:`add_months`: ISO dates and calendar-month arithmetic.
 - :func:`bounded`: a number in a stated range, refused with a message naming the input.
-- :func:`read_csv_table`: a user's CSV as text cells (BOM, ',' ';' or tab), rows longer than the
-  header refused naming the row.
+- :func:`parse_csv_table`: a user's CSV as text cells (BOM, ',' ';' or tab), rows longer than the
+  header refused naming the row (read it through :func:`treecalc.isolated.read_csv_table`).
 - :func:`within`: a number in a stated range, refused with a message naming the input.
 - :data:`RANGES`, :func:`in_range`, :func:`number`, :func:`small_file`: the one table of plausible
   ranges of every number a user gives (flags, site facts, companion inputs) and its checks.
@@ -50,7 +50,7 @@ __all__ = [
     "to_date",
     "add_months",
     "bounded",
-    "read_csv_table",
+    "parse_csv_table",
     "read_limited",
     "count_lines",
     "InputRefused",
@@ -411,17 +411,7 @@ def _decode(raw: bytes) -> str:
         return raw.decode("cp1252")  # a spreadsheet's Windows export
 
 
-def read_csv_table(
-    path: str | PathLike[str], what: str, max_bytes: int | None = None, max_rows: int | None = None
-) -> Any:
-    """A CSV as a DataFrame of stripped text cells (:func:`_read_csv_table`), parsed in the bounded child process
-    of :mod:`treecalc.isolated` (a hostile file costs a refusal naming it, not the caller)."""
-    from treecalc import isolated
-
-    return isolated.run(_read_csv_table, path, what, max_bytes, max_rows, what=f"{what} file {Path(path).name}")
-
-
-def _read_csv_table(
+def parse_csv_table(
     path: str | PathLike[str], what: str, max_bytes: int | None = None, max_rows: int | None = None
 ) -> Any:
     """A CSV as a DataFrame of stripped text cells; ``index + 2`` is each row's line in the file.

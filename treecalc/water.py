@@ -30,13 +30,13 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from treecalc.isolated import read_csv_table
 from treecalc.units import (
     MAX_MONEY,
     add_months,
     cents,
     load_law_numbers,
     parse_money_cents,
-    read_csv_table,
     to_date,
     to_decimal,
 )

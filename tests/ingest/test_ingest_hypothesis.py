@@ -7,6 +7,7 @@ import csv
 import io
 import math
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -261,3 +262,14 @@ def test_valid_surveys_are_read_whole(tmp_path_factory, survey, fmt):
     assert list(s.trees["tag"]) == [r[0] for r in rows]
     assert list(s.trees["species_code"]) == [KNOWN[r[1]] for r in rows]
     assert list(s.trees["dbh_in"]) == [r[2] for r in rows]  # inches as written, exactly
+
+
+@pytest.mark.parametrize("title", ["<", ";", "<5 in trees only"])
+@pytest.mark.parametrize("rows", [0, 1])
+def test_a_title_of_markup_or_delimiter_characters_is_a_title(tmp_path, title, rows):
+    # hypothesis found both: a first line of "<" was taken for an XML file, and a first line of ";" (two blank
+    # cells) outvoted a header-only survey's "," - each survey below has its header found and its rows read
+    f = tmp_path / "titled.csv"
+    f.write_text(f"{title}\nSpecies,DBH\n" + "Acer rubrum,12\n" * rows, encoding="utf-8")
+    s = read_survey(f)
+    assert s.rows_read == rows and list(s.trees["dbh_in"]) == [12.0] * rows

@@ -77,7 +77,8 @@ def sniff(data: bytes) -> str:
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:4] == b"\x00\x00\xfe\xff":
         return "text"
     probe = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    if probe.startswith(b"<"):
+    # markup opens with a tag, a declaration or a comment; a CSV title cell such as "<" or "<5 in" does not
+    if probe[:1] == b"<" and (probe[1:2].isalpha() or probe[1:2] in (b"?", b"!")):
         if b"<html" in probe or b"<!doctype html" in probe or b"<table" in probe:
             return "html"
         return "xml"

@@ -82,7 +82,8 @@ def sniff_delimiter(text: str) -> str:
     lines = [ln for ln in text.splitlines()[:60] if ln.strip()]
     best, best_score = ",", -1.0
     for d in ("\t", ";", ",", "|"):
-        counts = [len(r) for r in csv.reader(lines, delimiter=d)]
+        # a line split into blank cells (a title of ";" alone) says nothing of the delimiter
+        counts = [len(r) for r in csv.reader(lines, delimiter=d) if sum(1 for c in r if c.strip()) > 1]
         multi = [c for c in counts if c > 1]
         if not multi:
             continue
