@@ -161,7 +161,13 @@ def check_bracket(t: dict[str, Any], where: str) -> None:
         if not any(c in row for c in t["columns"]):
             raise LawSchemaError(f"{w}: none of the columns {sorted(t['columns'])}")
         for c in t["columns"]:
-            if c in row:
+            if isinstance(row.get(c), dict):  # a cell amended on a date: its values keyed by effective date
+                if not row[c]:
+                    raise LawSchemaError(f"{w} {c}: a dated cell must be a table keyed by effective date")
+                for k, v in row[c].items():
+                    _date(k, f"{w} {c}")
+                    _number(v, f"{w} {c}[{k}]")
+            elif c in row:
                 _number(row[c], f"{w} {c}")
 
 
@@ -214,7 +220,13 @@ def value_on(t: dict[str, Any], on: dt.date | None, where: str) -> tuple[Any, tu
     """The value of entry ``t`` in force on ``on`` (the latest dated value on or before it; ``None``: the latest)."""
     if "value" in t:
         return t["value"], ()
-    dated = tuple(sorted((_date(k, where), v) for k, v in t["values"].items()))
+    return dated_value(t["values"], on, where)
+
+
+def dated_value(values: dict[Any, Any], on: dt.date | None, where: str) -> tuple[Any, tuple[tuple[dt.date, Any], ...]]:
+    """Of ``values`` keyed by the date each took effect (in any order), the one in force on ``on`` (``None``: the
+    latest) and all of them in date order; :class:`LawNotInForce` naming the earliest for a date before it."""
+    dated = tuple(sorted((_date(k, where), v) for k, v in values.items()))
     chosen = [v for d, v in dated if on is None or d <= on]
     if not chosen:
         raise LawNotInForce(f"{where}: no value in force on {on} (the earliest held takes effect {dated[0][0]})")

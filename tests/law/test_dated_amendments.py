@@ -1,0 +1,118 @@
+"""A Board's amendment dated in the data: before its date the old number is applied and quoted, from it the new
+one; a date-keyed table in any order; a fee schedule file that names two resolutions of one day is refused.
+
+Each test amends a copy of the bundled data folder (as an Engineer would, through ``TREECALC_DATA``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from treecalc import units
+from treecalc.law import clear_caches, resolved
+from treecalc.units import BUNDLED_DATA_DIR, DATA_ENV
+
+CH208 = "law/croton_on_hudson/ch208_trees.toml"
+CH95 = "law/wesley_hills/ch95_clearing.toml"
+#: the Board's amendment takes effect on this day; the day before, the old number holds
+AMENDED_ON = dt.date(2027, 3, 1)
+DAY_BEFORE = dt.date(2027, 2, 28)
+
+#: A Croton-on-Hudson lot cleared without a permit: five offence trees (four removed, one topped; §208-18A,
+#: §208-18D) and two proposed removals, the tiers of §208-29B(1)-(3) by DBH (8 in and 12 in bounds).
+CROTON_LOT = (
+    "tag,species,dbh_in,action,condition\n"
+    "201,Acer rubrum,15,removed,good\n"
+    "202,Quercus rubra,24,removed,good\n"
+    "203,Pinus strobus,10,removed,fair\n"
+    "204,Acer saccharum,7,removed,good\n"
+    "205,Liriodendron tulipifera,30,remove,good\n"
+    "206,Acer rubrum,5,topped,good\n"
+    "207,Quercus alba,20,retain,good\n"
+    "208,Betula papyrifera,9,remove,good\n"
+)
+#: A Wesley Hills lot: two trees of 10 in or more removed farther than 200 ft from the house (§95-3A(1)(d)).
+WESLEY_LOT = (
+    "tag,species,dbh_in,action,distance_to_residence_ft\n"
+    "1,Quercus rubra,16,removed,230\n"
+    "2,Acer saccharum,11,removed,205\n"
+    "3,Fagus grandifolia,14,retain,50\n"
+)
+
+
+def _amend(folder: Path, rel: str, header: str, old: str, new: str) -> None:
+    p = folder / rel
+    s = p.read_text(encoding="utf-8")
+    i = s.index(header)
+    j = s.index(old, i)
+    p.write_text(s[:j] + new + s[j + len(old) :], encoding="utf-8")
+
+
+@pytest.fixture
+def data_copy(tmp_path, monkeypatch):
+    """A copy of the bundled data folder, read in this process in place of the bundled one."""
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    monkeypatch.setattr(units, "DATA_DIR", folder)
+    clear_caches()
+    yield folder
+    monkeypatch.undo()
+    clear_caches()
+
+
+def _treecalc(folder: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**{k: v for k, v in os.environ.items() if k != DATA_ENV}, DATA_ENV: str(folder)}
+    return subprocess.run(
+        [sys.executable, "-m", "treecalc.cli", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=300
+    )
+
+
+# --- a §208-29B tier amended on a date ----------------------------------------------------------------------------
+
+
+def test_a_civil_tier_amended_on_a_date_holds_the_old_maximum_the_day_before(data_copy):
+    # the Board raises §208-29B(3) (trees over 12 in) from $3,000 to $3,500 from 2027-03-01; the dates in the
+    # table in reverse order (the file's order is not the law's)
+    _amend(data_copy, CH208, "tier = 3", "usd = 3000", "usd = { 2027-03-01 = 3500, 2025-01-01 = 3000 }")
+    clear_caches()
+    assert resolved("croton_on_hudson", DAY_BEFORE)["penalty"]["tier3_usd"] == 3000
+    assert resolved("croton_on_hudson", AMENDED_ON)["penalty"]["tier3_usd"] == 3500
+    assert resolved("croton_on_hudson", AMENDED_ON)["penalty"]["civil_tiers"][2]["usd"] == 3500
+    assert resolved("croton_on_hudson")["penalty"]["tier3_usd"] == 3500  # no date: the latest held
+    # the untouched rows are as before
+    assert resolved("croton_on_hudson", DAY_BEFORE)["penalty"]["tier2_usd"] == 1500
+
+
+def test_a_civil_tier_amended_on_a_date_prices_the_offences_of_each_day(tmp_path):
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    _amend(folder, CH208, "tier = 3", "usd = 3000", "usd = { 2027-03-01 = 3500, 2025-01-01 = 3000 }")
+    (tmp_path / "lot.csv").write_text(CROTON_LOT, encoding="utf-8")
+    got = {}
+    for day in (DAY_BEFORE, AMENDED_ON):
+        r = _treecalc(
+            folder, "assess", "lot.csv", "--jurisdiction", "croton", "--on", day.isoformat(), "--json", cwd=tmp_path
+        )
+        assert r.returncode == 0, r.stderr
+        got[day] = json.loads(r.stdout)["civil_penalty_max_usd"]
+    # offence trees: 201 (15 in) and 202 (24 in) tier 3; 203 (10 in) tier 2 $1,500; 204 (7 in) and 206 (5 in)
+    # tier 1 $500; five offence trees, more than three: doubled (§208-29B(7))
+    # the day before: (3,000 + 3,000 + 1,500 + 500 + 500) x 2 = 8,500 x 2 = 17,000
+    # from 2027-03-01: (3,500 + 3,500 + 1,500 + 500 + 500) x 2 = 9,500 x 2 = 19,000
+    assert got == {DAY_BEFORE: 17000, AMENDED_ON: 19000}
+
+
+def test_a_dated_tier_cell_that_is_no_table_of_dates_is_refused_naming_the_row(data_copy):
+    from treecalc.law import LawSchemaError
+
+    _amend(data_copy, CH208, "tier = 3", "usd = 3000", 'usd = { "2027-02-30" = 3500 }')
+    clear_caches()
+    with pytest.raises(LawSchemaError, match=r"row 3 usd: '2027-02-30' is not an ISO date"):
+        resolved("croton_on_hudson", AMENDED_ON)
