@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,81 @@ def test_a_dated_tier_cell_that_is_no_table_of_dates_is_refused_naming_the_row(d
     clear_caches()
     with pytest.raises(LawSchemaError, match=r"row 3 usd: '2027-02-30' is not an ISO date"):
         resolved("croton_on_hudson", AMENDED_ON)
+
+
+# --- fee schedules: two resolutions of one day -------------------------------------------------------------------
+
+TWO_OF_ONE_DAY = """
+[[schedule]]
+basis = "per_tree"
+fee_per_tree_usd = "600.00"
+resolution_date = "2027-01-15"
+label = "resolution A"
+
+[[schedule]]
+basis = "per_tree"
+fee_per_tree_usd = "800.00"
+resolution_date = 2027-01-15
+label = "resolution B"
+"""
+
+
+def test_a_fee_schedule_file_with_two_resolutions_of_one_day_is_refused(tmp_path):
+    from treecalc.fund import load_fee_schedule, record_schedule
+
+    f = tmp_path / "fees.toml"
+    f.write_text(TWO_OF_ONE_DAY, encoding="utf-8")
+    # $600 or $800 a tree from 2027-01-15: the file does not say which the Board adopted; neither is guessed
+    with pytest.raises(ValueError, match="more than one schedule set by Board resolution of 2027-01-15"):
+        load_fee_schedule(f, on=dt.date(2027, 2, 1))
+    # nor is a later schedule recorded beside them, keeping the ambiguity
+    with pytest.raises(ValueError, match="more than one schedule set by Board resolution of 2027-01-15"):
+        record_schedule(f, {"basis": "per_tree", "fee_per_tree_usd": "700.00"}, "2027-06-01")
+    assert "700.00" not in f.read_text(encoding="utf-8")
+
+
+def test_fee_schedules_out_of_order_in_the_file_are_read_by_their_dates(tmp_path):
+    from treecalc.fund import load_fee_schedule
+
+    f = tmp_path / "fees.toml"
+    f.write_text(
+        '[[schedule]]\nbasis = "per_tree"\nfee_per_tree_usd = "700.00"\nresolution_date = "2027-09-01"\n\n'
+        '[[schedule]]\nbasis = "per_tree"\nfee_per_tree_usd = "600.00"\nresolution_date = "2027-03-01"\n',
+        encoding="utf-8",
+    )
+    assert load_fee_schedule(f, on=dt.date(2027, 8, 31)).fee_per_tree_usd == Decimal("600.00")  # the day before
+    assert load_fee_schedule(f, on=dt.date(2027, 9, 1)).fee_per_tree_usd == Decimal("700.00")  # the day of
+
+
+# --- the command line's refusals name the flag --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["--fee-per-tree", "abc"], "error: --fee-per-tree: expected an amount in USD, got 'abc'"),
+        ([], "error: --fee-per-tree must be more than $0 for basis per_tree"),
+        (["--basis", "value", "--value-basis", "cumulative:0"], "error: --value-basis must be 'appraised'"),
+    ],
+)
+def test_fee_schedule_record_refuses_a_bad_flag_naming_it(tmp_path, args, said):
+    r = _treecalc(
+        BUNDLED_DATA_DIR,
+        "fee-schedule",
+        "record",
+        "fees.toml",
+        "--resolution-date",
+        "2027-01-15",
+        *args,
+        cwd=tmp_path,
+    )
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert said in r.stderr and "given as a dict" not in r.stderr
+    assert not (tmp_path / "fees.toml").exists()
+
+
+def test_an_empty_on_is_refused_not_taken_as_today(tmp_path):
+    (tmp_path / "lot.csv").write_text(CROTON_LOT, encoding="utf-8")
+    r = _treecalc(BUNDLED_DATA_DIR, "assess", "lot.csv", "--on", "", "--json", cwd=tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "--on is empty" in r.stderr
