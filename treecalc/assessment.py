@@ -47,15 +47,25 @@ SURVEY_FLAGS = FLAG_FIELDS  # the one list: treecalc.schema
 OFFENCE_READING = croton.OFFENCE_READING_208
 #: The statement's line on dead trees (condition dead, or a census status "Dead").
 DEAD_TREE_LINE = "no leaf area, so no environmental value: annual benefits 0 and value 0 on every basis"
-#: How Chapter 208 reads a dead tree (README "Readings").
-DEAD_TREE_READING = (
-    "§208-22A/B 'environmental value' (i-Tree / National Tree Benefit Calculator): a dead tree (condition dead, "
-    "or a census status 'Dead') has no leaf area, so its annual benefits, its value on every basis and its CTLA "
-    "appraisal (condition 0%) are 0, and it is not counted toward the §208-22A or §208-22F replacement. Its "
-    "removal still counts as a tree removed for §208-19A(1) ('more than three trees'), for clear cutting "
-    "(§208-17, §208-19A(8)) and among the trees a permit is issued for (§208-22A 'three or more trees'); "
-    "§208-19D(5) makes it a standard for granting the permit, not an exception."
-)
+
+
+def dead_tree_reading(law: dict[str, Any]) -> str:
+    """How Chapter 208 reads a dead tree (README "Readings"), its counts those of ``law`` (the law in force on the
+    assessment's date, so that an amended count is quoted from its date and the old one before it)."""
+    more_than, least = (
+        croton._words(law["permit"]["more_than_trees_12mo"]),
+        croton._words(law["replacement"]["min_trees"]),
+    )
+    return (
+        "§208-22A/B 'environmental value' (i-Tree / National Tree Benefit Calculator): a dead tree (condition dead, "
+        "or a census status 'Dead') has no leaf area, so its annual benefits, its value on every basis and its CTLA "
+        "appraisal (condition 0%) are 0, and it is not counted toward the §208-22A or §208-22F replacement. Its "
+        f"removal still counts as a tree removed for §208-19A(1) ('more than {more_than} trees'), for clear cutting "
+        f"(§208-17, §208-19A(8)) and among the trees a permit is issued for (§208-22A '{least} or more trees'); "
+        "§208-19D(5) makes it a standard for granting the permit, not an exception."
+    )
+
+
 OTHER_PROHIBITIONS_NOTE = croton.OTHER_PROHIBITIONS_208
 
 
@@ -571,7 +581,7 @@ def assess(
         found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
     method["sections_applied"] = list(RULES[jkey].SECTIONS_APPLIED)
     items = reading_items(RULES[jkey], lawparams.JURISDICTIONS[jkey]) + (
-        [("§208-29", OFFENCE_READING), ("§208-18B", OTHER_PROHIBITIONS_NOTE), ("§208-22B", DEAD_TREE_READING)]
+        [("§208-29", OFFENCE_READING), ("§208-18B", OTHER_PROHIBITIONS_NOTE), ("§208-22B", dead_tree_reading(law))]
         if jkey == "croton_on_hudson"
         else []
     )

@@ -287,3 +287,56 @@ def test_wesley_hills_readings_quote_the_fine_in_force_on_the_assessments_date(t
     _amend(folder, CH95, "[fine.per_tree_usd]", "value = 5000", "values = { 2025-01-01 = 5000, 2027-03-01 = 6000 }")
     before = _readings(folder, WESLEY_LOT, "wesley-hills", DAY_BEFORE, tmp_path)
     assert "up to $5,000" in before and "$6,000" not in before
+
+
+def test_the_dead_tree_reading_quotes_the_counts_in_force_on_the_assessments_date(tmp_path):
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    # §208-19A(1) more than 3 -> 5 trees and §208-22A 3 -> 4 trees, both from 2027-03-01
+    _amend(folder, CH208, "[permit.more_than_trees_12mo]", "value = 3", "values = { 2025-01-01 = 3, 2027-03-01 = 5 }")
+    _amend(folder, CH208, "[replacement.min_trees]", "value = 3", "values = { 2025-01-01 = 3, 2027-03-01 = 4 }")
+
+    def dead_tree_reading(day: dt.date) -> str:
+        (tmp_path / "lot.csv").write_text(CROTON_LOT, encoding="utf-8")
+        r = _treecalc(folder, "assess", "lot.csv", "--on", day.isoformat(), "--json", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        (said,) = [x["reading"] for x in json.loads(r.stdout)["readings"] if x["section"] == "§208-22B"]
+        return said
+
+    before, after = dead_tree_reading(DAY_BEFORE), dead_tree_reading(AMENDED_ON)
+    assert "('more than three trees')" in before and "(§208-22A 'three or more trees')" in before
+    assert "('more than five trees')" in after and "(§208-22A 'four or more trees')" in after
+
+
+#: Run in a fresh process under the amended data folder: the help texts of the Permit page's replacement size and
+#: the Excavation page's retaining wall, as Streamlit draws them.
+_APP_HELPS = """
+import json, sys
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file(sys.argv[1], default_timeout=120).run()
+out = {}
+for page, key in (("treecalc_app/permit.py", "w_repl_dbh"), ("treecalc_app/excavation.py", "w_exc_wall")):
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    out[key] = at.number_input(key=key).proto.help
+print(json.dumps(out))
+"""
+
+
+def test_the_app_help_texts_of_replacement_size_and_retaining_wall_follow_an_amendment(tmp_path):
+    pytest.importorskip("streamlit")
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    # §208-22D deciduous 1.5 in -> 1.75 in, conifers 5 ft -> 6 ft; §120-8M retaining wall 4 ft -> 5 ft
+    _amend(folder, CH208, "[replacement.deciduous_min_dbh_in]", "value = 1.5", "value = 1.75")
+    _amend(folder, CH208, "[replacement.conifer_min_height_ft]", "value = 5.0", "value = 6.0")
+    _amend(folder, "law/croton_on_hudson/ch120_excavation.toml", "[retaining_wall_height]", "value = 4", "value = 5")
+    app = Path(__file__).resolve().parents[2] / "app.py"
+    env = {**{k: v for k, v in os.environ.items() if k != DATA_ENV}, DATA_ENV: str(folder)}
+    r = subprocess.run(
+        [sys.executable, "-c", _APP_HELPS, str(app)], capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    helps = json.loads(r.stdout.strip().splitlines()[-1])
+    assert helps["w_repl_dbh"] == "Deciduous trees at least 1.75 in DBH; conifers at least 6 ft tall (§208-22D)."
+    assert helps["w_exc_wall"] == "§120-8M: over 5 ft needs a building permit. 0: none."
