@@ -340,3 +340,20 @@ def test_the_app_help_texts_of_replacement_size_and_retaining_wall_follow_an_ame
     helps = json.loads(r.stdout.strip().splitlines()[-1])
     assert helps["w_repl_dbh"] == "Deciduous trees at least 1.75 in DBH; conifers at least 6 ft tall (§208-22D)."
     assert helps["w_exc_wall"] == "§120-8M: over 5 ft needs a building permit. 0: none."
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="treecalc/rules/croton_on_hudson.py READING_ITEMS keep literal counts: 'more than three trees', "
+    "'more than three (3) trees', 'more than three §208-18A' (§208-19A(1), §208-18A) and 'four or more trees' "
+    "(§208-17 clear cutting), not filled from permit.more_than_trees_12mo and permit.clear_cutting_min_trees",
+)
+def test_croton_readings_quote_the_amended_permit_counts(tmp_path):
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    # §208-19A(1) / §208-18A more than 3 -> 5 trees; §208-17 clear cutting 4 -> 6 trees (plain values: no date)
+    _amend(folder, CH208, "[permit.more_than_trees_12mo]", "value = 3", "value = 5")
+    _amend(folder, CH208, "[permit.clear_cutting_min_trees]", "value = 4", "value = 6")
+    said = _readings(folder, CROTON_LOT, "croton", AMENDED_ON, tmp_path)
+    assert "more than three" not in said and "four or more" not in said
+    assert "more than five" in said and "six or more" in said

@@ -9,7 +9,8 @@ other table is one of:
   ``operator`` (one of :data:`OPERATORS`);
 - a **bracket**, a table of rows (``rows``, an array of tables, each with its own ``section`` and ``text``
   and the numeric ``columns`` the bracket names with their units); ``flatten`` (``"tier{tier}_{column}"``)
-  names each cell for the rules that read them as plain keys;
+  names each cell for the rules that read them as plain keys; a cell amended on a date is a table keyed by
+  the ISO date each value took effect (``usd = { 2025-01-01 = 3000, 2027-03-01 = 3500 }``), as ``values`` is;
 - a **group** of entries and brackets (``[permit]``, ``[penalty]``).
 
 Modelled on OpenFisca / PolicyEngine parameters (dated values, unit, reference), kept in TOML.
