@@ -144,7 +144,10 @@ def read_data_toml(relpath: str, folder: Path | None = None) -> dict[str, Any]:
     base = DATA_DIR if folder is None else folder
     path = data_file(relpath, base)
     with path.open("rb") as f:
-        raw = tomllib.load(f)
+        try:
+            raw = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:  # an Engineer's edit of the copy: say which file, not only the line
+            raise ValueError(f"{relpath} in {_where(base)} is not valid TOML: {e}") from None
     shipped = BUNDLED_DATA_DIR / relpath
     if path.resolve() != shipped.resolve() and shipped.is_file():
         with shipped.open("rb") as f:

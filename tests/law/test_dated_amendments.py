@@ -357,3 +357,14 @@ def test_croton_readings_quote_the_amended_permit_counts(tmp_path):
     said = _readings(folder, CROTON_LOT, "croton", AMENDED_ON, tmp_path)
     assert "more than three" not in said and "four or more" not in said
     assert "more than five" in said and "six or more" in said
+
+
+def test_a_law_file_broken_by_an_edit_is_refused_naming_the_file(tmp_path):
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    # an amendment typed twice into one entry: TOML refuses the second value ("Cannot overwrite a value")
+    _amend(folder, CH208, "[criminal.per_tree_usd]", "value = 250", "value = 250\nvalue = 400")
+    (tmp_path / "lot.csv").write_text(CROTON_LOT, encoding="utf-8")
+    r = _treecalc(folder, "assess", "lot.csv", "--on", "2027-03-01", cwd=tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "law/croton_on_hudson/ch208_trees.toml" in r.stderr and "is not valid TOML" in r.stderr
