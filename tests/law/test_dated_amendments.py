@@ -368,3 +368,25 @@ def test_a_law_file_broken_by_an_edit_is_refused_naming_the_file(tmp_path):
     r = _treecalc(folder, "assess", "lot.csv", "--on", "2027-03-01", cwd=tmp_path)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "law/croton_on_hudson/ch208_trees.toml" in r.stderr and "is not valid TOML" in r.stderr
+
+
+def test_a_dated_value_that_leaves_a_gap_after_the_chapters_effective_date_is_refused(data_copy):
+    from treecalc.law import LawSchemaError
+
+    # Chapter 208 is in force from 2025-01-01 ([effective]); a §208-29A maximum whose only value takes effect
+    # 2027-03-01 leaves 2025-01-01 .. 2027-02-28 with no number: the file is refused, not an assessment of 2026
+    _amend(data_copy, CH208, "[criminal.repeat_within_year_usd]", "value = 1000", "values = { 2027-03-01 = 1000 }")
+    clear_caches()
+    with pytest.raises(LawSchemaError, match=r"repeat_within_year_usd\]: its earliest value takes effect 2027-03-01"):
+        resolved("croton_on_hudson", AMENDED_ON)
+    _amend(
+        data_copy,
+        CH208,
+        "[criminal.repeat_within_year_usd]",
+        "values = { 2027-03-01",
+        "values = { 2025-01-01 = 1000, 2027-03-01",
+    )
+    _amend(data_copy, CH208, "tier = 3", "usd = 3000", "usd = { 2027-03-01 = 3500 }")  # and the same of a tier
+    clear_caches()
+    with pytest.raises(LawSchemaError, match=r"civil_tiers\] row 3 usd: its earliest value takes effect 2027-03-01"):
+        resolved("croton_on_hudson", AMENDED_ON)

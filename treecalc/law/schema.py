@@ -186,6 +186,33 @@ def validate(raw: dict[str, Any], name: str) -> None:
         if not isinstance(v, dict):
             raise LawSchemaError(f"{name}: {k} = {v!r} is not an entry (value, unit, section, text)")
         _check_table(v, f"{name} [{k}]")
+    since = _date(eff["date"], f"{name} [effective]") if isinstance(eff, dict) and "date" in eff else None
+    if since is not None:
+        for where, dated in _dated(raw, name):
+            first = min(_date(d, where) for d in dated)
+            if first > since:  # the chapter is in force from its date: each of its numbers must be too
+                raise LawSchemaError(
+                    f"{where}: its earliest value takes effect {first.isoformat()}, after the chapter's effective "
+                    f"date {since.isoformat()}; give the value in force from {since.isoformat()} as well"
+                )
+
+
+def _dated(t: dict[str, Any], where: str) -> Any:
+    """Every table of dated values in a parsed file: (where, the table keyed by date)."""
+    for k, v in t.items():
+        if not isinstance(v, dict) or k in META_KEYS:
+            continue
+        w = f"{where} [{k}]" if not where.endswith("]") else f"{where[:-1]}.{k}]"
+        if is_entry(v):
+            if isinstance(v.get("values"), dict):
+                yield w, v["values"]
+        elif is_bracket(v):
+            for i, row in enumerate(v["rows"], 1):
+                for c, cell in row.items():
+                    if isinstance(cell, dict) and cell:
+                        yield f"{w} row {i} {c}", cell
+        else:
+            yield from _dated(v, w)
 
 
 def _check_table(t: dict[str, Any], where: str) -> None:
