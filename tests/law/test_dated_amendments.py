@@ -390,3 +390,19 @@ def test_a_dated_value_that_leaves_a_gap_after_the_chapters_effective_date_is_re
     clear_caches()
     with pytest.raises(LawSchemaError, match=r"civil_tiers\] row 3 usd: its earliest value takes effect 2027-03-01"):
         resolved("croton_on_hudson", AMENDED_ON)
+
+
+def test_the_fund_page_shows_the_schedule_in_force_today_not_one_recorded_ahead(tmp_path, monkeypatch):
+    pytest.importorskip("streamlit")
+    from treecalc.fund import record_schedule
+    from treecalc.rules import law_data
+    from treecalc_app import fund as fund_page
+
+    # the Board set $600 a tree last year and, adopted ahead, $900 from next year (§208-24C)
+    today = dt.date.today()
+    f = tmp_path / "fee_schedule.toml"
+    record_schedule(f, {"basis": "per_tree", "fee_per_tree_usd": "600.00"}, today.replace(year=today.year - 1, day=1))
+    record_schedule(f, {"basis": "per_tree", "fee_per_tree_usd": "900.00"}, today.replace(year=today.year + 1, day=1))
+    monkeypatch.setattr(law_data, "DEFAULT_FEE_SCHEDULE", f)
+    # the page's controls start from today's schedule, the one the assessment (on today) applies: $600
+    assert fund_page._default_schedule()["fee_per_tree_usd"] == "600.00"
