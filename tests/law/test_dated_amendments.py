@@ -406,3 +406,27 @@ def test_the_fund_page_shows_the_schedule_in_force_today_not_one_recorded_ahead(
     monkeypatch.setattr(law_data, "DEFAULT_FEE_SCHEDULE", f)
     # the page's controls start from today's schedule, the one the assessment (on today) applies: $600
     assert fund_page._default_schedule()["fee_per_tree_usd"] == "600.00"
+
+
+def test_a_companion_chapter_amended_on_a_date_reads_the_number_in_force_today(tmp_path):
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    # §120-8M: a retaining wall over 4 ft (2025), over 5 ft from last month, over 6 ft from next year. The
+    # excavation commands have no date: today's number, 5 ft, applies (the file refused them: "lacks value")
+    today = dt.date.today()
+    last_month, next_year = today - dt.timedelta(days=30), today.replace(year=today.year + 1, day=1)
+    _amend(
+        folder,
+        "law/croton_on_hudson/ch120_excavation.toml",
+        "[retaining_wall_height]",
+        "value = 4",
+        f"values = {{ {next_year} = 6, 2025-01-01 = 4, {last_month} = 5 }}",
+    )
+    said = {}
+    for h in ("4.5", "5.5"):
+        r = _treecalc(folder, "excavation", "check", "--retaining-wall", h, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        (said[h],) = [ln for ln in r.stdout.splitlines() if "§120-8M" in ln and "retaining wall" in ln]
+    # 4.5 ft is not more than 5 ft: no building permit for the wall; 5.5 ft is
+    assert "required if more than 5 ft" in said["5.5"] and "a building permit is required" in said["5.5"]
+    assert "a building permit is required" not in said["4.5"]
