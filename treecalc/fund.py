@@ -254,7 +254,15 @@ def _appraisal(raw: dict[str, Any], source: str) -> tuple[int, dict[str, Any] | 
 def _in_range(value: Any, name: str, kind: str) -> Decimal:
     """An amount of the schedule, exact, within :data:`treecalc.units.RANGES` ``[kind]`` (the same range and
     words as the command line's flag): a fee of 1e30 is refused naming it, never multiplied."""
-    d = money(value, name)
+    if kind == "usd":
+        d = money(value, name)
+    else:  # a multiplier is a number, not an amount of money: said so when it is not one
+        try:
+            d = Decimal(str(value).strip())
+        except ArithmeticError:
+            raise ValueError(f"{name}: expected a number, got {value!r}") from None
+        if not d.is_finite():
+            raise ValueError(f"{name}: expected a number, got {value!r}")
     in_range(name, str(d), kind)
     return d
 

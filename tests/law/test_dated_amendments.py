@@ -172,6 +172,7 @@ def test_fee_schedules_out_of_order_in_the_file_are_read_by_their_dates(tmp_path
         (["--fee-per-tree", "abc"], "error: --fee-per-tree: expected an amount in USD, got 'abc'"),
         ([], "error: --fee-per-tree must be more than $0 for basis per_tree"),
         (["--basis", "value", "--value-basis", "cumulative:0"], "error: --value-basis must be 'appraised'"),
+        (["--basis", "value", "--multiplier", "x"], "error: --multiplier: expected a number, got 'x'"),
     ],
 )
 def test_fee_schedule_record_refuses_a_bad_flag_naming_it(tmp_path, args, said):
