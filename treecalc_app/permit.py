@@ -18,12 +18,11 @@ from app_support.views import get
 from treecalc.report.content import percent_text
 from treecalc.units import RANGES
 from treecalc_app import plan_panel
-from treecalc_app.violations import law_today
 
 
 def _stock_help() -> str:
     """§208-22D's least sizes of a replacement tree, as in force today (the date the app assesses on)."""
-    rep = law_today()["replacement"]
+    rep = views.law_today()["replacement"]
     return (
         f"Deciduous trees at least {float(rep['deciduous_min_dbh_in']):g} in DBH; conifers at least "
         f"{float(rep['conifer_min_height_ft']):g} ft tall (§208-22D)."

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import streamlit as st
@@ -15,15 +14,7 @@ from app_support import (
     views,
 )
 from app_support.views import get
-from treecalc.rules.law_data import law
 from treecalc.units import RANGES
-
-
-def law_today() -> dict[str, Any]:
-    """The law the help texts state: in force today, the date the app assesses on (not the latest held, which may
-    be an amendment not yet in force)."""
-    return law("croton_on_hudson", dt.date.today())
-
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
 #: The figures of an offence, at the left of its table (in sight at 1,280 px)
@@ -41,7 +32,7 @@ def _tri(label: str, opt: str, key: str, help: str) -> None:
 
 def _controls() -> Any:
     """The violation facts; returns a placeholder under the violation choice for what is in effect."""
-    now = law_today()
+    now = views.law_today()
     rep, clear = now["replacement"], now["permit"]["clear_cutting_min_trees"]
     _tri(
         "Trees were harmed without a permit (Croton-on-Hudson's violation standard, §208-22F)",

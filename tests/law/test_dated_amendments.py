@@ -238,9 +238,9 @@ def test_the_app_states_the_law_in_force_today_not_an_amendment_yet_to_come(data
     _amend(data_copy, CH208, "tier = 3", "usd = 3000", f"usd = {{ 2025-01-01 = 3000, {later} = 3500 }}")
     clear_caches()
     from app_support import map as app_map
-    from treecalc_app import violations
+    from app_support import views
 
-    assert violations.law_today()["replacement"]["violation_percent"] == 120
+    assert views.law_today()["replacement"]["violation_percent"] == 120
     assert app_map.tier_words()["§208-29B(3)"].endswith("up to $3,000")
 
 
