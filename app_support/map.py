@@ -56,9 +56,11 @@ CATEGORY_WORDS = {
 
 def tier_words() -> dict[str, str]:
     """Chapter 208's civil penalty tiers (§208-29B(1)-(6)) in words, their figures read from the law's data."""
+    import datetime as dt
+
     from treecalc.rules.law_data import law
 
-    p = law("croton_on_hudson")["penalty"]
+    p = law("croton_on_hudson", dt.date.today())["penalty"]  # in force today, the date the app assesses on
     t1, t2 = float(p["tier1_max_dbh_in"]), float(p["tier2_max_dbh_in"])
     what = {
         1: f"DBH up to {t1:g} in",

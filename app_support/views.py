@@ -12,6 +12,16 @@ import streamlit as st
 from treecalc.schema import COLUMNS
 
 
+def law_today(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
+    """The law a page's help texts state: in force today, the date the app assesses on (not the latest held, which
+    may be an amendment not yet in force)."""
+    import datetime as dt
+
+    from treecalc.rules.law_data import law
+
+    return law(jurisdiction, dt.date.today())
+
+
 def get(obj: Any, name: str, default: Any = None) -> Any:
     """``obj[name]`` for a mapping, ``obj.name`` otherwise."""
     if obj is None:

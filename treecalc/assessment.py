@@ -563,7 +563,7 @@ def assess(
 
         found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
     method["sections_applied"] = list(rules.SECTIONS_APPLIED)
-    items = _law_readings(rules, record.name)
+    items = _law_readings(rules, record.name, law)
     method["readings"] = [text for _, text in items]
     method["reading_items"] = [{"section": sec, "reading": text} for sec, text in items]
     if not len(trees):
@@ -587,12 +587,14 @@ def _options_not_read(jkey: str, opts: AssessOptions, warnings: list[str]) -> No
         warnings.append(jurisdictions.OptionsNotRead(jkey, unread).message(refused=False))
 
 
-def _law_readings(rules: Any, name: str) -> list[tuple[str, str]]:
+def _law_readings(rules: Any, name: str, law: dict[str, Any]) -> list[tuple[str, str]]:
     """The rules' readings, then those they state of the assessment as a whole (Chapter 208: offences, dead
-    trees)."""
-    return reading_items(rules, name) + [
-        (str(sec), str(text)) for sec, text in getattr(rules, "ASSESSMENT_READING_ITEMS", ())
-    ]
+    trees), each quoting ``law``, the law in force on the assessment's date, where the rules build their readings
+    from it (``reading_items(law)``, ``reading_texts(law)``, ``assessment_reading_items(law)``); the readings
+    fixed at import (the latest law held) only for rules that build none."""
+    whole = getattr(rules, "assessment_reading_items", None)
+    extra = whole(law) if callable(whole) else getattr(rules, "ASSESSMENT_READING_ITEMS", ())
+    return reading_items(rules, name, law) + [(str(sec), str(text)) for sec, text in extra]
 
 
 def _law_in_force(jkey: str, opts: AssessOptions, assumptions: list[str]) -> tuple[_dt.date, dict[str, Any]]:
@@ -607,14 +609,17 @@ def _law_in_force(jkey: str, opts: AssessOptions, assumptions: list[str]) -> tup
 _SECTION = re.compile(r"§\s?\d+-\d+[A-Z]?(?:\(\w+\))*")
 
 
-def reading_items(module: Any, chapter: str) -> list[tuple[str, str]]:
-    """A rules module's readings as (section, reading): its ``READING_ITEMS``, or each of its ``READINGS`` under
-    the first section it names (the chapter's name for one that names none)."""
-    items = getattr(module, "READING_ITEMS", None)
+def reading_items(module: Any, chapter: str, law: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """A rules module's readings as (section, reading): its ``reading_items(law)`` (or ``READING_ITEMS``), or each
+    of its ``reading_texts(law)`` (or ``READINGS``) under the first section it names (the chapter's name for one
+    that names none). With ``law`` given, the readings quote it (the law in force on the assessment's date)."""
+    build_items, build_texts = getattr(module, "reading_items", None), getattr(module, "reading_texts", None)
+    items = build_items(law) if law is not None and callable(build_items) else getattr(module, "READING_ITEMS", None)
     if items is not None:
         return [(str(sec), str(text)) for sec, text in items]
+    texts = build_texts(law) if law is not None and callable(build_texts) else module.READINGS
     out = []
-    for text in module.READINGS:
+    for text in texts:
         m = _SECTION.search(text)
         out.append((m.group(0) if m else chapter, text))
     return out

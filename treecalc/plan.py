@@ -327,9 +327,13 @@ def _what_changes(chosen: list[int], prev: tuple[list[int], Any] | None, tags: n
 
 
 def _law_permit(a: Any) -> dict[str, Any]:
+    """The permit numbers in force on the assessment's date (``options["on"]``), not the latest held: a plan
+    for an application made before an amendment quotes the number then in force."""
+    from treecalc.law.schema import as_date
     from treecalc.rules import law_data
 
-    return dict(law_data.law(a.jurisdiction).get("permit") or {})
+    on = as_date((getattr(a, "options", None) or {}).get("on"))
+    return dict(law_data.law(a.jurisdiction, on).get("permit") or {})
 
 
 def reasons(

@@ -144,7 +144,10 @@ def read_data_toml(relpath: str, folder: Path | None = None) -> dict[str, Any]:
     base = DATA_DIR if folder is None else folder
     path = data_file(relpath, base)
     with path.open("rb") as f:
-        raw = tomllib.load(f)
+        try:
+            raw = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:  # an Engineer's edit of the copy: say which file, not only the line
+            raise ValueError(f"{relpath} in {_where(base)} is not valid TOML: {e}") from None
     shipped = BUNDLED_DATA_DIR / relpath
     if path.resolve() != shipped.resolve() and shipped.is_file():
         with shipped.open("rb") as f:
@@ -642,7 +645,8 @@ class LawNumber:
 
 @cache
 def load_law_numbers(filename: str) -> dict[str, LawNumber]:
-    """The numbers in ``data/law/<filename>``: every table with ``value``, ``unit`` and ``section``.
+    """The numbers in ``data/law/<filename>``: every table with ``value`` (or ``values`` keyed by the date each took
+    effect: the one in force today, these chapters' commands having no date of their own), ``unit`` and ``section``.
 
     Raises ValueError naming the file and key if an entry lacks one of them.
     """
@@ -650,12 +654,28 @@ def load_law_numbers(filename: str) -> dict[str, LawNumber]:
     raw = read_data_toml(f"law/{filename}", LAW_DIR.parent)
     out: dict[str, LawNumber] = {}
     for key, entry in raw.items():
-        if not isinstance(entry, dict):
+        if not isinstance(entry, dict) or key == "effective":
             continue
-        missing = [k for k in ("value", "unit", "section") if k not in entry]
+        missing = [k for k in ("unit", "section") if k not in entry]
+        if "value" not in entry and "values" not in entry:
+            missing.insert(0, "value")
         if missing:
             raise ValueError(f"{path.name}: [{key}] lacks {', '.join(missing)}")
-        out[key] = LawNumber(
-            Decimal(str(entry["value"])), str(entry["unit"]), str(entry["section"]), str(entry.get("text", ""))
-        )
+        value = entry["value"] if "value" in entry else _value_today(entry["values"], f"{path.name}: [{key}]")
+        out[key] = LawNumber(Decimal(str(value)), str(entry["unit"]), str(entry["section"]), str(entry.get("text", "")))
     return out
+
+
+def _value_today(values: Any, where: str) -> Any:
+    """Of a table keyed by the ISO date each value took effect, the one in force today."""
+    try:
+        dated = sorted((_dt.date.fromisoformat(str(k)), v) for k, v in dict(values).items())
+    except (TypeError, ValueError):
+        raise ValueError(f"{where}: values must be a table keyed by dates YYYY-MM-DD") from None
+    today = _dt.date.today()
+    held = [v for d, v in dated if d <= today]
+    if not held:
+        raise ValueError(
+            f"{where}: no value in force today ({today.isoformat()}): the earliest takes effect {dated[0][0]}"
+        )
+    return held[-1]

@@ -140,7 +140,8 @@ def _permit_inputs() -> dict[str, Any]:
         value=0.0,
         step=0.5,
         key="w_exc_wall",
-        help="§120-8M: over 4 ft needs a building permit. 0: none.",
+        help=f"{excavation.LAW['retaining_wall_height'].section}: over "
+        f"{excavation.LAW['retaining_wall_height'].value.normalize():f} ft needs a building permit. 0: none.",
     )
     kw: dict[str, Any] = {
         "excavations": _pairs(exc_df, "Excavation areas"),

@@ -22,12 +22,19 @@ def _held_schedules() -> dict:
 
 
 def _default_schedule() -> dict:
-    """The schedule of the data folder in force today (the latest Board resolution held)."""
+    """The schedule of the data folder in force today, the date the app assesses on (a resolution recorded ahead of
+    its date is not yet the fee; the latest held only when none is in force today, which the assessment refuses)."""
+    import datetime as dt
+
     from treecalc.rules.croton_on_hudson.schedule import schedule_in_force
+    from treecalc.law import LawNotInForce
     from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
 
     held = _held_schedules()
-    raw, when = schedule_in_force(held, str(DEFAULT_FEE_SCHEDULE), None)
+    try:
+        raw, when = schedule_in_force(held, str(DEFAULT_FEE_SCHEDULE), dt.date.today())
+    except LawNotInForce:
+        raw, when = schedule_in_force(held, str(DEFAULT_FEE_SCHEDULE), None)
     return {**raw, **({"resolution_date": when.isoformat()} if when else {})}
 
 

@@ -19,6 +19,16 @@ from treecalc.report.content import percent_text
 from treecalc.units import RANGES
 from treecalc_app import plan_panel
 
+
+def _stock_help() -> str:
+    """§208-22D's least sizes of a replacement tree, as in force today (the date the app assesses on)."""
+    rep = views.law_today()["replacement"]
+    return (
+        f"Deciduous trees at least {float(rep['deciduous_min_dbh_in']):g} in DBH; conifers at least "
+        f"{float(rep['conifer_min_height_ft']):g} ft tall (§208-22D)."
+    )
+
+
 DEFAULT = "__default__"  # the law engine's default stock (its label says which species and size)
 STOCK_COLUMNS = ["species", "dbh_in", "unit_cost_usd"]
 #: The figures the permit is about, at the left of its tables (in sight at 1,280 px)
@@ -58,7 +68,7 @@ def _one_species(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None
         step=0.5,
         key="w_repl_dbh",
         placeholder=f"{d['dbh_in']:g} (default)",
-        help="Deciduous trees at least 1.5 in DBH; conifers at least 5 ft tall (§208-22D).",
+        help=_stock_help(),
     )
     cost = c3.number_input(
         "Unit cost (USD)",

@@ -14,11 +14,7 @@ from app_support import (
     views,
 )
 from app_support.views import get
-from treecalc.rules.law_data import law
 from treecalc.units import RANGES
-
-#: §208-22A/F percentages the help texts state (the law's data, not words of the page)
-_REP = law("croton_on_hudson")["replacement"]
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
 #: The figures of an offence, at the left of its table (in sight at 1,280 px)
@@ -36,12 +32,14 @@ def _tri(label: str, opt: str, key: str, help: str) -> None:
 
 def _controls() -> Any:
     """The violation facts; returns a placeholder under the violation choice for what is in effect."""
+    now = views.law_today()
+    rep, clear = now["replacement"], now["permit"]["clear_cutting_min_trees"]
     _tri(
         "Trees were harmed without a permit (Croton-on-Hudson's violation standard, §208-22F)",
         "violation",
         "w_violation",
         "As the survey shows: trees marked removed or damaged without a required permit make it a violation; "
-        f"the replacement is then {_REP['violation_percent']:g}% of their value (§208-22F). The §208-29 penalties "
+        f"the replacement is then {rep['violation_percent']:g}% of their value (§208-22F). The §208-29 penalties "
         "follow the trees "
         "harmed without a required permit, tree by tree.",
     )
@@ -59,7 +57,7 @@ def _controls() -> Any:
             "Clear cutting took place",
             "clear_cutting",
             "w_clear_cutting",
-            "§208-17: four or more trees without a permit; doubles the per-tree amounts (§208-29B(7)).",
+            f"§208-17: {clear} or more trees without a permit; doubles the per-tree amounts (§208-29B(7)).",
         )
     c1, c2 = st.columns(2)
     days = c1.number_input(
@@ -80,7 +78,7 @@ def _controls() -> Any:
         step=10.0,
         key="w_repl_pct",
         placeholder="the law's",
-        help=f"Leave empty for the law's {_REP['percent']:g}% (permit) or {_REP['violation_percent']:g}% "
+        help=f"Leave empty for the law's {rep['percent']:g}% (permit) or {rep['violation_percent']:g}% "
         "(after a violation).",
     )
     state.set_opt("replacement_percent", pct)

@@ -415,6 +415,8 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
     from treecalc.law.schema import as_date
 
     # today's date written out, so that `treecalc verify` derives the statement again with the law of that day
+    if a.on is not None and not str(a.on).strip():  # an unset variable ("") is refused, not taken as today
+        raise ValueError("--on is empty: give the date YYYY-MM-DD of the application or violation (or leave --on out)")
     options["on"] = (as_date(a.on, "--on") or dt.date.today()).isoformat()
     _check_numbers(a)
     if getattr(a, "out", None) is not None:  # "" (an unset variable) is refused, not taken as "no statement"

@@ -21,6 +21,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.set_defaults(func=_cmd_record)
 
 
+#: The flag that gave each key of the schedule, for the messages of the library (which name its keys).
+_FLAG = {
+    "fee_per_tree_usd": "--fee-per-tree",
+    "multiplier": "--multiplier",
+    "value_basis": "--value-basis",
+    "basis": "--basis",
+}
+
+
+def _in_flags(message: str) -> str:
+    """A message about the schedule being recorded, its keys said as the flags that gave them."""
+    for key, flag in _FLAG.items():
+        message = message.replace(f"fee schedule given as a dict: {key}", flag)
+    return message.replace("fee schedule given as a dict: ", "")
+
+
 def _cmd_record(a: argparse.Namespace) -> int:
     from treecalc.law.schema import as_date
     from treecalc.rules.croton_on_hudson.schedule import record_schedule
@@ -37,6 +53,9 @@ def _cmd_record(a: argparse.Namespace) -> int:
         schedule["value_basis"] = a.value_basis
     schedule["placeholder"] = False
     schedule["label"] = a.label or f"Board resolution of {when.isoformat()} (§208-24C)"
-    record_schedule(a.file, schedule, when)
+    try:
+        record_schedule(a.file, schedule, when)
+    except ValueError as e:
+        raise ValueError(_in_flags(str(e))) from None
     print(f"fee schedule of {when.isoformat()} recorded in {a.file}")
     return 0

@@ -26,6 +26,7 @@ from treecalc.law.schema import (
     Bracket,
     Entry,
     LawNotInForce,
+    dated_value,
     is_bracket,
     is_entry,
     validate,
@@ -151,12 +152,12 @@ def _resolve(t: dict[str, Any], on: dt.date | None, where: str) -> Any:
     if is_entry(t):
         return value_on(t, on, where)[0]
     if is_bracket(t):
-        return [dict(r) for r in t["rows"]]
+        return list(_rows_on(t, on, where))
     out: dict[str, Any] = {}
     for k, v in t.items():
         if isinstance(v, dict) and is_bracket(v):
-            out[k] = [dict(r) for r in v["rows"]]
-            out.update(_bracket(v, f"{where}.{k}").flat())
+            out[k] = list(_rows_on(v, on, f"{where}.{k}"))
+            out.update(_bracket(v, f"{where}.{k}", on).flat())
         elif isinstance(v, dict):
             out[k] = _resolve(v, on, f"{where}.{k}")
         else:
@@ -164,8 +165,21 @@ def _resolve(t: dict[str, Any], on: dt.date | None, where: str) -> Any:
     return out
 
 
-def _bracket(t: dict[str, Any], key: str) -> Bracket:
-    return Bracket(key, t["section"], dict(t["columns"]), tuple(dict(r) for r in t["rows"]), t.get("flatten"))
+def _rows_on(t: dict[str, Any], on: dt.date | None, where: str) -> tuple[dict[str, Any], ...]:
+    """A bracket's rows as in force on ``on``: a cell amended on a date (a table keyed by effective date, the
+    §208-29B(3) maximum raised by the Board) reads the value of that date, so the old one holds before it."""
+    rows = []
+    for i, r in enumerate(t["rows"], 1):
+        row = dict(r)
+        for c in t["columns"]:
+            if isinstance(row.get(c), dict):
+                row[c] = dated_value(row[c], on, f"{where} row {i} {c}")[0]
+        rows.append(row)
+    return tuple(rows)
+
+
+def _bracket(t: dict[str, Any], key: str, on: dt.date | None = None) -> Bracket:
+    return Bracket(key, t["section"], dict(t["columns"]), _rows_on(t, on, key), t.get("flatten"))
 
 
 def _merge(into: dict[str, Any], extra: dict[str, Any]) -> None:
@@ -206,7 +220,7 @@ def _walk(t: dict[str, Any], prefix: str, on: dt.date | None, out: dict[str, Ent
             value, dated = value_on(v, on, key)
             out[key] = Entry(key, value, v["unit"], v["section"], v["text"], v.get("operator"), dated)
         elif is_bracket(v):
-            out[key] = _bracket(v, key)
+            out[key] = _bracket(v, key, on)
         else:
             _walk(v, f"{key}.", on, out)
 

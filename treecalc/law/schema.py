@@ -9,7 +9,8 @@ other table is one of:
   ``operator`` (one of :data:`OPERATORS`);
 - a **bracket**, a table of rows (``rows``, an array of tables, each with its own ``section`` and ``text``
   and the numeric ``columns`` the bracket names with their units); ``flatten`` (``"tier{tier}_{column}"``)
-  names each cell for the rules that read them as plain keys;
+  names each cell for the rules that read them as plain keys; a cell amended on a date is a table keyed by
+  the ISO date each value took effect (``usd = { 2025-01-01 = 3000, 2027-03-01 = 3500 }``), as ``values`` is;
 - a **group** of entries and brackets (``[permit]``, ``[penalty]``).
 
 Modelled on OpenFisca / PolicyEngine parameters (dated values, unit, reference), kept in TOML.
@@ -161,7 +162,13 @@ def check_bracket(t: dict[str, Any], where: str) -> None:
         if not any(c in row for c in t["columns"]):
             raise LawSchemaError(f"{w}: none of the columns {sorted(t['columns'])}")
         for c in t["columns"]:
-            if c in row:
+            if isinstance(row.get(c), dict):  # a cell amended on a date: its values keyed by effective date
+                if not row[c]:
+                    raise LawSchemaError(f"{w} {c}: a dated cell must be a table keyed by effective date")
+                for k, v in row[c].items():
+                    _date(k, f"{w} {c}")
+                    _number(v, f"{w} {c}[{k}]")
+            elif c in row:
                 _number(row[c], f"{w} {c}")
 
 
@@ -179,6 +186,33 @@ def validate(raw: dict[str, Any], name: str) -> None:
         if not isinstance(v, dict):
             raise LawSchemaError(f"{name}: {k} = {v!r} is not an entry (value, unit, section, text)")
         _check_table(v, f"{name} [{k}]")
+    since = _date(eff["date"], f"{name} [effective]") if isinstance(eff, dict) and "date" in eff else None
+    if since is not None:
+        for where, dated in _dated(raw, name):
+            first = min(_date(d, where) for d in dated)
+            if first > since:  # the chapter is in force from its date: each of its numbers must be too
+                raise LawSchemaError(
+                    f"{where}: its earliest value takes effect {first.isoformat()}, after the chapter's effective "
+                    f"date {since.isoformat()}; give the value in force from {since.isoformat()} as well"
+                )
+
+
+def _dated(t: dict[str, Any], where: str) -> Any:
+    """Every table of dated values in a parsed file: (where, the table keyed by date)."""
+    for k, v in t.items():
+        if not isinstance(v, dict) or k in META_KEYS:
+            continue
+        w = f"{where} [{k}]" if not where.endswith("]") else f"{where[:-1]}.{k}]"
+        if is_entry(v):
+            if isinstance(v.get("values"), dict):
+                yield w, v["values"]
+        elif is_bracket(v):
+            for i, row in enumerate(v["rows"], 1):
+                for c, cell in row.items():
+                    if isinstance(cell, dict) and cell:
+                        yield f"{w} row {i} {c}", cell
+        else:
+            yield from _dated(v, w)
 
 
 def _check_table(t: dict[str, Any], where: str) -> None:
@@ -214,7 +248,13 @@ def value_on(t: dict[str, Any], on: dt.date | None, where: str) -> tuple[Any, tu
     """The value of entry ``t`` in force on ``on`` (the latest dated value on or before it; ``None``: the latest)."""
     if "value" in t:
         return t["value"], ()
-    dated = tuple(sorted((_date(k, where), v) for k, v in t["values"].items()))
+    return dated_value(t["values"], on, where)
+
+
+def dated_value(values: dict[Any, Any], on: dt.date | None, where: str) -> tuple[Any, tuple[tuple[dt.date, Any], ...]]:
+    """Of ``values`` keyed by the date each took effect (in any order), the one in force on ``on`` (``None``: the
+    latest) and all of them in date order; :class:`LawNotInForce` naming the earliest for a date before it."""
+    dated = tuple(sorted((_date(k, where), v) for k, v in values.items()))
     chosen = [v for d, v in dated if on is None or d <= on]
     if not chosen:
         raise LawNotInForce(f"{where}: no value in force on {on} (the earliest held takes effect {dated[0][0]})")

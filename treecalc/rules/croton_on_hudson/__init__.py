@@ -72,6 +72,9 @@ from treecalc.rules.croton_on_hudson.readings import SECTIONS_APPLIED as SECTION
 from treecalc.rules.croton_on_hudson.readings import SITE_DEFAULTS as SITE_DEFAULTS
 from treecalc.rules.croton_on_hudson.readings import _blank as _blank
 from treecalc.rules.croton_on_hudson.readings import _not_given as _not_given
+from treecalc.rules.croton_on_hudson.readings import assessment_reading_items as assessment_reading_items
+from treecalc.rules.croton_on_hudson.readings import dead_tree_reading as dead_tree_reading
+from treecalc.rules.croton_on_hudson.readings import reading_items as reading_items
 from treecalc.rules.croton_on_hudson.replacement import DEAD_EXCLUSION as DEAD_EXCLUSION
 from treecalc.rules.croton_on_hudson.replacement import ReplacementParts as ReplacementParts
 from treecalc.rules.croton_on_hudson.replacement import _parts as _parts

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest.site import site_defaults
-from treecalc.rules.croton_on_hudson.words import _C, _LAW, _P, _R, _pct, _usd, _words
+from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _usd, _words
 
 #: Site facts this module reads, with the reading assumed when a fact is not given.
 #: The default is the *conservative* reading (the one under which the law protects
@@ -27,151 +27,164 @@ OTHER_LAW_FLAGS = ("within_20ft_of_lot_line",)
 
 #: Each reading of unclear text this chapter's assessment applies: (section, reading), stated in README
 #: ("Readings"), the JSON (``readings``), the statement's Method sheet and the printable report.
-READING_ITEMS: list[tuple[str, str]] = [
-    (
-        "§208-17",
-        "§208-17 REGULATED BUFFER ZONE: the widths per zoning district were lost in the text received; treecalc "
-        "reads the survey's regulated_buffer_zone flag as given.",
-    ),
-    (
-        "§208-19A(5)",
-        "§208-19A(5) 'any threatened or endangered species of tree ... as defined by the New York State "
-        "Department of Environmental Conservation' is read from the survey flag threatened_endangered (headers "
-        "'Threatened or endangered', 'T&E', 'Endangered'). A DEC protected native plant (protected_native: 'DEC "
-        "protected native plant', 'Protected native', 'Exploitably vulnerable') is no trigger: a wider list "
-        "(endangered, threatened, rare and exploitably vulnerable plants, ECL 9-1503). A protected native removed"
-        " with no other trigger is no offence; when its threatened or endangered status is not given (no column, "
-        "a blank cell) the offence is conditional on that status.",
-    ),
-    (
-        "§208-19B",
-        "§208-19B: the exceptions of Intro. 4 of 2025 are Village work (B(1)) and right-of-way, fire and "
-        "emergency removals (B(2)), with Planning Board approvals deemed permits (§208-19E); dead, diseased and "
-        "hazardous trees are standards for granting a permit (§208-19D(1), (5)), not exceptions.",
-    ),
-    (
-        "§208-19B(1)",
-        "§208-19B(1) ('no tree removal permit shall be required for work done by or on behalf of the Village'), "
-        "§208-5B/C/D and §208-11 (which bind persons 'other than the Village of Croton-on-Hudson or its "
-        "designated agents'): with village_work given yes (a site fact, or a tree's own cell: 'Village work', 'By"
-        " Village', 'Village ROW work') none of those trees is an offence under any provision, they are no part "
-        "of the lot's counts of removals (§208-19A(1), clear cutting §208-17) or of the §208-29B(7) doubling, "
-        "carry no replacement (§208-22A needs a permit, §208-22F a violation) and hold no building permit "
-        "(§208-29F). Under a site-wide exception that needs no permit (§208-19B(1), B(2), E) the removals are not"
-        " clear cutting ('without the benefit of a ... permit'), unless the Village Engineer has determined it.",
-    ),
-    (
-        "§208-19A(1), (8)",
-        "§208-19A(1) and (8): a tree already removed is judged on the removals already done (with the lot's "
-        "earlier ones); a proposed removal on all removals, proposed included. Both count removals only: a topped"
-        " or damaged tree still stands and is no part of 'more than three trees' removed or of clear cutting "
-        "('the removal of four or more trees'). A tree already removed under its own permit is no part of the "
-        "count a removal already made is judged on (§208-18A: 'more than three (3) trees ... without first "
-        "obtaining a tree removal permit'): four removed, one under its own permit, are three without one.",
-    ),
-    (
-        "§208-17",
-        "§208-17 CLEAR CUTTING ('removal of four or more trees from a property without ... a current and valid "
-        "tree removal permit') has no 12-month window and counts only removals made without a permit: the "
-        "survey's removals plus the site fact prior_removals_without_permit (default 0). Where the Village "
-        "Engineer has determined clear cutting (--clear-cutting), that determination is applied as given.",
-    ),
-    (
-        "§208-29A/B",
-        "§208-29A/B reach anyone who 'otherwise violates any of the provisions of this chapter'. A harmed tree is"
-        " an offence when, without authorisation: (a) it was removed and §208-19A required a permit (clear "
-        "cutting §208-18C, more than three §208-18A); (b) it was topped or excessively pruned — 25% or more of "
-        "its leaf, stem or root area (§208-17) — whatever its size or place (§208-18D; street and public trees "
-        "also §208-11); (c) it is a street/public tree pruned, removed or otherwise disturbed without the "
-        "Department's written approval (§208-5C/D, §208-14); (d) it was harmed in any way while a permit "
-        "application was pending (§208-20F: 'any tree regulated by this chapter'; the TREE definition covers "
-        "every species, so no size or flag is needed); (e) any other injury or damage is not an offence by "
-        "itself: it is listed for the Engineer with the reason and no amount.",
-    ),
-    (
-        "§208-29",
-        "Authorisation: the site fact permit_held (a current, valid permit covering the work) or the tree's own "
-        "permit cell (headers 'Permit', 'Permit no.', 'Permit #', 'Permitted', 'Under permit'; yes/no, a permit "
-        "number reads yes) authorises (a), (b) and (d); the Department's written approval (site fact or per-tree "
-        "department_approval) authorises (c). A tree removed under its own permit is no offence and carries "
-        "nothing; proposed under it, only the §208-22A part. A permit or approval not given (a blank cell "
-        "included) is taken as not held (it is the owner's to show) and the assumption is stated. A transplanted "
-        "tree is not a removal.",
-    ),
-    (
-        "§208-29",
-        "Penalties only on established facts: an offence whose permit trigger rests on a fact that was assumed "
-        "(the parcel facts of §208-19A(2), a protected native plant's threatened or endangered status) is "
-        "conditional: listed with the fact it depends on, its amount summed apart (civil_penalty_conditional_usd,"
-        " criminal_fine_conditional_usd). The maxima count definite offences only, and §208-29F withholds "
-        "building permits only once an offence is established. The permit preview keeps the reading that needs a "
-        "permit.",
-    ),
-    (
-        "§208-29B",
-        "§208-29B: each offence tree at the highest tier that applies ((1)-(6)); B(7) doubles the fines per tree "
-        f"when more than {_words(_P['doubling_more_than_trees'])} regulated trees were harmed without a permit (every tree of (a)-(d), not only "
-        "removals), when clear cutting took place, or when any tree was harmed while an application was pending "
-        "(the harm that is itself the §208-20F offence is not counted again as its aggravation: the pending "
-        "clause doubles when two or more trees were harmed while pending, or a tree harmed while pending broke "
-        "another provision too). Days of a continuing violation multiply.",
-    ),
-    (
-        "§208-29A",
-        f"§208-29A: up to {_usd(_C['per_tree_usd'])} per offence tree; up to {_usd(_C['section_208_18_usd'])} for "
-        "each violation of §208-18 (topping or excessive pruning §208-18D, more than "
-        f"{_words(_LAW['permit']['more_than_trees_12mo'])} removals §208-18A, clear cutting §208-18C); up to "
-        f"{_usd(_C['repeat_within_year_usd'])} per tree when"
-        " a prior violation within one year is given (prior_violation_within_year). The other reading of 'second "
-        f"and each subsequent violation' (every tree after the first of the same event at "
-        f"{_usd(_C['repeat_within_year_usd'])}) is stated as a "
-        "note with its figure.",
-    ),
-    (
-        "§208-22",
-        f"§208-22: required value = {_pct(_R['violation_percent'])} (or the Engineer's percentage, §208-22F) of "
-        "the value of the trees harmed"
-        f" in offences plus {_pct(_R['percent'])} (§208-22A) of the value of the trees proposed for removal under a "
-        f"permit covering {_words(_R['min_trees'])} or more trees. A lawful removal that needs no permit carries nothing; a tree only damaged without "
-        "an offence carries nothing. The §208-22E exclusions (invasive, good forestry) apply to both parts.",
-    ),
-    (
-        "§208-22F",
-        "§208-22F ('if an applicant has violated this chapter ... the replacement tree standard is "
-        f"{_pct(_R['violation_percent'])} of the "
-        "environmental value of the trees cut down, removed, topped ...') measures the trees harmed in the "
-        "violation. An earlier violation within one year (prior_violation_within_year) whose trees are not in "
-        "this survey does not raise the replacement of this survey's proposed removals (they stay at §208-22A); "
-        "it raises the §208-29A criminal maximum.",
-    ),
-    (
-        "§208-22D/F, §208-24",
-        "§208-22D/F, §208-24: a payment 'equivalent to the value of the trees which cannot be planted' is a "
-        "capital sum. With fee-schedule basis value, the schedule names its capital basis (value_basis = "
-        "appraised, the default, or cumulative:N), independent of the assessment's value basis; an annual $/yr "
-        "figure is never charged as a one-off payment. The §208-22F alternative payment "
-        f"({_pct(_R['violation_percent'])} of the harmed "
-        "trees' value) is on the same capital basis.",
-    ),
-    (
-        "§208-29B(6)",
-        "§208-29B(6) 'trees designated by the New York State Department of Environmental Conservation as a "
-        "protected native plant' prices an offence, it creates none: tier (6) reads protected_native, and "
-        "threatened_endangered too (threatened and endangered species are protected native plants, 6 NYCRR "
-        "193.3).",
-    ),
-    (
-        "§208-29B(6)",
-        "§208-29B(6) 'Designated Buffer Areas' is not defined in Chapter 208: the regulated buffer zone is not "
-        "read as one unless data/readings/croton_on_hudson.toml says so.",
-    ),
-    (
-        "§208-17 TREE",
-        "Multi-stem trees: the legal DBH thresholds use √Σd² of the stems (the TREE definition says 'in "
-        "combination' without a method).",
-    ),
-    ("§208-18B", "§208-18B (attaching objects that injure a tree) is not assessed: the survey does not record it."),
-]
+def reading_items(law: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each reading of unclear text this chapter's assessment applies: (section, reading), its numbers those of
+    ``law`` (the law in force on the assessment's date: an amended number is quoted from its date, the old one
+    before it). Stated in README ("Readings"), the JSON (``readings``), the statement's Method sheet and the
+    printable report."""
+    _LAW = law
+    _C, _R, _P = law["criminal"], law["replacement"], law["penalty"]
+    more, n_more = _words(law["permit"]["more_than_trees_12mo"]), int(law["permit"]["more_than_trees_12mo"])
+    clear = _words(law["permit"]["clear_cutting_min_trees"])
+    return [
+        (
+            "§208-17",
+            "§208-17 REGULATED BUFFER ZONE: the widths per zoning district were lost in the text received; treecalc "
+            "reads the survey's regulated_buffer_zone flag as given.",
+        ),
+        (
+            "§208-19A(5)",
+            "§208-19A(5) 'any threatened or endangered species of tree ... as defined by the New York State "
+            "Department of Environmental Conservation' is read from the survey flag threatened_endangered (headers "
+            "'Threatened or endangered', 'T&E', 'Endangered'). A DEC protected native plant (protected_native: 'DEC "
+            "protected native plant', 'Protected native', 'Exploitably vulnerable') is no trigger: a wider list "
+            "(endangered, threatened, rare and exploitably vulnerable plants, ECL 9-1503). A protected native removed"
+            " with no other trigger is no offence; when its threatened or endangered status is not given (no column, "
+            "a blank cell) the offence is conditional on that status.",
+        ),
+        (
+            "§208-19B",
+            "§208-19B: the exceptions of Intro. 4 of 2025 are Village work (B(1)) and right-of-way, fire and "
+            "emergency removals (B(2)), with Planning Board approvals deemed permits (§208-19E); dead, diseased and "
+            "hazardous trees are standards for granting a permit (§208-19D(1), (5)), not exceptions.",
+        ),
+        (
+            "§208-19B(1)",
+            "§208-19B(1) ('no tree removal permit shall be required for work done by or on behalf of the Village'), "
+            "§208-5B/C/D and §208-11 (which bind persons 'other than the Village of Croton-on-Hudson or its "
+            "designated agents'): with village_work given yes (a site fact, or a tree's own cell: 'Village work', 'By"
+            " Village', 'Village ROW work') none of those trees is an offence under any provision, they are no part "
+            "of the lot's counts of removals (§208-19A(1), clear cutting §208-17) or of the §208-29B(7) doubling, "
+            "carry no replacement (§208-22A needs a permit, §208-22F a violation) and hold no building permit "
+            "(§208-29F). Under a site-wide exception that needs no permit (§208-19B(1), B(2), E) the removals are not"
+            " clear cutting ('without the benefit of a ... permit'), unless the Village Engineer has determined it.",
+        ),
+        (
+            "§208-19A(1), (8)",
+            "§208-19A(1) and (8): a tree already removed is judged on the removals already done (with the lot's "
+            "earlier ones); a proposed removal on all removals, proposed included. Both count removals only: a topped"
+            f" or damaged tree still stands and is no part of 'more than {more} trees' removed or of clear cutting "
+            f"('the removal of {clear} or more trees'). A tree already removed under its own permit is no part of the "
+            f"count a removal already made is judged on (§208-18A: 'more than {more} ({n_more}) trees ... without first "
+            f"obtaining a tree removal permit'): {_words(n_more + 1)} removed, one under its own permit, are {more} "
+            "without one.",
+        ),
+        (
+            "§208-17",
+            f"§208-17 CLEAR CUTTING ('removal of {clear} or more trees from a property without ... a current and valid "
+            "tree removal permit') has no 12-month window and counts only removals made without a permit: the "
+            "survey's removals plus the site fact prior_removals_without_permit (default 0). Where the Village "
+            "Engineer has determined clear cutting (--clear-cutting), that determination is applied as given.",
+        ),
+        (
+            "§208-29A/B",
+            "§208-29A/B reach anyone who 'otherwise violates any of the provisions of this chapter'. A harmed tree is"
+            " an offence when, without authorisation: (a) it was removed and §208-19A required a permit (clear "
+            f"cutting §208-18C, more than {more} §208-18A); (b) it was topped or excessively pruned — 25% or more of "
+            "its leaf, stem or root area (§208-17) — whatever its size or place (§208-18D; street and public trees "
+            "also §208-11); (c) it is a street/public tree pruned, removed or otherwise disturbed without the "
+            "Department's written approval (§208-5C/D, §208-14); (d) it was harmed in any way while a permit "
+            "application was pending (§208-20F: 'any tree regulated by this chapter'; the TREE definition covers "
+            "every species, so no size or flag is needed); (e) any other injury or damage is not an offence by "
+            "itself: it is listed for the Engineer with the reason and no amount.",
+        ),
+        (
+            "§208-29",
+            "Authorisation: the site fact permit_held (a current, valid permit covering the work) or the tree's own "
+            "permit cell (headers 'Permit', 'Permit no.', 'Permit #', 'Permitted', 'Under permit'; yes/no, a permit "
+            "number reads yes) authorises (a), (b) and (d); the Department's written approval (site fact or per-tree "
+            "department_approval) authorises (c). A tree removed under its own permit is no offence and carries "
+            "nothing; proposed under it, only the §208-22A part. A permit or approval not given (a blank cell "
+            "included) is taken as not held (it is the owner's to show) and the assumption is stated. A transplanted "
+            "tree is not a removal.",
+        ),
+        (
+            "§208-29",
+            "Penalties only on established facts: an offence whose permit trigger rests on a fact that was assumed "
+            "(the parcel facts of §208-19A(2), a protected native plant's threatened or endangered status) is "
+            "conditional: listed with the fact it depends on, its amount summed apart (civil_penalty_conditional_usd,"
+            " criminal_fine_conditional_usd). The maxima count definite offences only, and §208-29F withholds "
+            "building permits only once an offence is established. The permit preview keeps the reading that needs a "
+            "permit.",
+        ),
+        (
+            "§208-29B",
+            "§208-29B: each offence tree at the highest tier that applies ((1)-(6)); B(7) doubles the fines per tree "
+            f"when more than {_words(_P['doubling_more_than_trees'])} regulated trees were harmed without a permit (every tree of (a)-(d), not only "
+            "removals), when clear cutting took place, or when any tree was harmed while an application was pending "
+            "(the harm that is itself the §208-20F offence is not counted again as its aggravation: the pending "
+            "clause doubles when two or more trees were harmed while pending, or a tree harmed while pending broke "
+            "another provision too). Days of a continuing violation multiply.",
+        ),
+        (
+            "§208-29A",
+            f"§208-29A: up to {_usd(_C['per_tree_usd'])} per offence tree; up to {_usd(_C['section_208_18_usd'])} for "
+            "each violation of §208-18 (topping or excessive pruning §208-18D, more than "
+            f"{_words(_LAW['permit']['more_than_trees_12mo'])} removals §208-18A, clear cutting §208-18C); up to "
+            f"{_usd(_C['repeat_within_year_usd'])} per tree when"
+            " a prior violation within one year is given (prior_violation_within_year). The other reading of 'second "
+            f"and each subsequent violation' (every tree after the first of the same event at "
+            f"{_usd(_C['repeat_within_year_usd'])}) is stated as a "
+            "note with its figure.",
+        ),
+        (
+            "§208-22",
+            f"§208-22: required value = {_pct(_R['violation_percent'])} (or the Engineer's percentage, §208-22F) of "
+            "the value of the trees harmed"
+            f" in offences plus {_pct(_R['percent'])} (§208-22A) of the value of the trees proposed for removal under a "
+            f"permit covering {_words(_R['min_trees'])} or more trees. A lawful removal that needs no permit carries nothing; a tree only damaged without "
+            "an offence carries nothing. The §208-22E exclusions (invasive, good forestry) apply to both parts.",
+        ),
+        (
+            "§208-22F",
+            "§208-22F ('if an applicant has violated this chapter ... the replacement tree standard is "
+            f"{_pct(_R['violation_percent'])} of the "
+            "environmental value of the trees cut down, removed, topped ...') measures the trees harmed in the "
+            "violation. An earlier violation within one year (prior_violation_within_year) whose trees are not in "
+            "this survey does not raise the replacement of this survey's proposed removals (they stay at §208-22A); "
+            "it raises the §208-29A criminal maximum.",
+        ),
+        (
+            "§208-22D/F, §208-24",
+            "§208-22D/F, §208-24: a payment 'equivalent to the value of the trees which cannot be planted' is a "
+            "capital sum. With fee-schedule basis value, the schedule names its capital basis (value_basis = "
+            "appraised, the default, or cumulative:N), independent of the assessment's value basis; an annual $/yr "
+            "figure is never charged as a one-off payment. The §208-22F alternative payment "
+            f"({_pct(_R['violation_percent'])} of the harmed "
+            "trees' value) is on the same capital basis.",
+        ),
+        (
+            "§208-29B(6)",
+            "§208-29B(6) 'trees designated by the New York State Department of Environmental Conservation as a "
+            "protected native plant' prices an offence, it creates none: tier (6) reads protected_native, and "
+            "threatened_endangered too (threatened and endangered species are protected native plants, 6 NYCRR "
+            "193.3).",
+        ),
+        (
+            "§208-29B(6)",
+            "§208-29B(6) 'Designated Buffer Areas' is not defined in Chapter 208: the regulated buffer zone is not "
+            "read as one unless data/readings/croton_on_hudson.toml says so.",
+        ),
+        (
+            "§208-17 TREE",
+            "Multi-stem trees: the legal DBH thresholds use √Σd² of the stems (the TREE definition says 'in "
+            "combination' without a method).",
+        ),
+        ("§208-18B", "§208-18B (attaching objects that injure a tree) is not assessed: the survey does not record it."),
+    ]
+
+
+READING_ITEMS: list[tuple[str, str]] = reading_items(_LAW)
 
 
 READINGS = [text for _, text in READING_ITEMS]
@@ -280,20 +293,30 @@ def _not_given(v: Any) -> bool:
 
 
 # ---------------------------------------------------------------- what the assessment reads of this chapter
-#: How Chapter 208 reads a dead tree (README "Readings").
-DEAD_TREE_READING = (
-    "§208-22A/B 'environmental value' (i-Tree / National Tree Benefit Calculator): a dead tree (condition dead, "
-    "or a census status 'Dead') has no leaf area, so its annual benefits, its value on every basis and its CTLA "
-    "appraisal (condition 0%) are 0, and it is not counted toward the §208-22A or §208-22F replacement. Its "
-    "removal still counts as a tree removed for §208-19A(1) ('more than three trees'), for clear cutting "
-    "(§208-17, §208-19A(8)) and among the trees a permit is issued for (§208-22A 'three or more trees'); "
-    "§208-19D(5) makes it a standard for granting the permit, not an exception."
-)
+def dead_tree_reading(law: dict[str, Any]) -> str:
+    """How Chapter 208 reads a dead tree (README "Readings"), its counts those of ``law`` (in force on the date)."""
+    more, least = _words(law["permit"]["more_than_trees_12mo"]), _words(law["replacement"]["min_trees"])
+    return (
+        "§208-22A/B 'environmental value' (i-Tree / National Tree Benefit Calculator): a dead tree (condition dead, "
+        "or a census status 'Dead') has no leaf area, so its annual benefits, its value on every basis and its CTLA "
+        "appraisal (condition 0%) are 0, and it is not counted toward the §208-22A or §208-22F replacement. Its "
+        f"removal still counts as a tree removed for §208-19A(1) ('more than {more} trees'), for clear cutting "
+        f"(§208-17, §208-19A(8)) and among the trees a permit is issued for (§208-22A '{least} or more trees'); "
+        "§208-19D(5) makes it a standard for granting the permit, not an exception."
+    )
+
+
+DEAD_TREE_READING = dead_tree_reading(_LAW)
 
 
 #: Readings of the assessment as a whole, stated after :data:`READING_ITEMS` (``method["readings"]``).
-ASSESSMENT_READING_ITEMS = [
-    ("§208-29", OFFENCE_READING_208),
-    ("§208-18B", OTHER_PROHIBITIONS_208),
-    ("§208-22B", DEAD_TREE_READING),
-]
+def assessment_reading_items(law: dict[str, Any]) -> list[tuple[str, str]]:
+    """Readings of the assessment as a whole under ``law`` (in force on the date), after :func:`reading_items`."""
+    return [
+        ("§208-29", OFFENCE_READING_208),
+        ("§208-18B", OTHER_PROHIBITIONS_208),
+        ("§208-22B", dead_tree_reading(law)),
+    ]
+
+
+ASSESSMENT_READING_ITEMS = assessment_reading_items(_LAW)

@@ -158,6 +158,13 @@ def schedule_in_force(raw: Mapping[str, Any], source: str, on: dt.date | None) -
     if len(undated) > 1:
         raise ValueError(f"fee schedule {source}: more than one schedule without a resolution_date")
     dated = sorted(((d, s) for d, s in held if d is not None), key=lambda x: x[0])
+    days = [d for d, _ in dated]
+    twice = sorted({d.isoformat() for d in days if days.count(d) > 1})
+    if twice:  # which of two resolutions of one day is in force is not for treecalc to guess
+        raise ValueError(
+            f"fee schedule {source}: more than one schedule set by Board resolution of {', '.join(twice)}; "
+            "keep the one the Board adopted (§208-24C)"
+        )
     in_force = [(d, s) for d, s in dated if on is None or d <= on]
     if in_force:
         return dict(in_force[-1][1]), in_force[-1][0]
@@ -209,6 +216,7 @@ def record_schedule(path: str | Path, schedule: Mapping[str, Any], resolution_da
     parsed = tomllib.loads(text)
     for s in parsed["schedule"]:
         load_fee_schedule({k: v for k, v in s.items()})  # every schedule written reads back
+    schedule_in_force(parsed, str(path), None)  # and together (no two resolutions of one day)
     p.write_text(text, encoding="utf-8")
     return text
 
@@ -246,7 +254,15 @@ def _appraisal(raw: dict[str, Any], source: str) -> tuple[int, dict[str, Any] | 
 def _in_range(value: Any, name: str, kind: str) -> Decimal:
     """An amount of the schedule, exact, within :data:`treecalc.units.RANGES` ``[kind]`` (the same range and
     words as the command line's flag): a fee of 1e30 is refused naming it, never multiplied."""
-    d = money(value, name)
+    if kind == "usd":
+        d = money(value, name)
+    else:  # a multiplier is a number, not an amount of money: said so when it is not one
+        try:
+            d = Decimal(str(value).strip())
+        except ArithmeticError:
+            raise ValueError(f"{name}: expected a number, got {value!r}") from None
+        if not d.is_finite():
+            raise ValueError(f"{name}: expected a number, got {value!r}")
     in_range(name, str(d), kind)
     return d
 

@@ -31,6 +31,7 @@ from treecalc.rules.wesley_hills.readings import READINGS as READINGS
 from treecalc.rules.wesley_hills.readings import SECTIONS_APPLIED as SECTIONS_APPLIED
 from treecalc.rules.wesley_hills.readings import SITE_DEFAULTS as SITE_DEFAULTS
 from treecalc.rules.wesley_hills.readings import _not_given as _not_given
+from treecalc.rules.wesley_hills.readings import reading_texts as reading_texts
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
     from treecalc.assessment import Context

@@ -33,39 +33,46 @@ _LAW = _law_data.law("wesley_hills")
 _FINE, _PERMIT = _LAW["fine"], _LAW["permit"]
 
 
-READINGS = [
-    "§95-3A(1): diameters are measured 54 inches above ground, which is DBH (4.5 ft).",
-    "§95-3A(1)(c) 'vacant lot' is read as a lot without an existing residence (site fact has_residence, "
-    "or vacant_lot where given).",
-    "The penalty section of Chapter 95 is cited as 'Ch. 95 penalties A/B': its number is not in the text received.",
-    "§95-3A(1)(c)-(e) and penalties A ('remove a tree for which a clearing permit is required'): only removals "
-    "(remove, removed) need a clearing permit or are fined; a damaged tree that still stands is neither.",
-    f"§95-3A(1)(e) within {_PERMIT['lot_line_distance_ft']:g} ft of a lot line: a tree whose lot-line cell is "
-    "blank (a fact not given, never a "
-    "'no'), or a survey without a lot-line column (flags_not_surveyed), is taken as within "
-    f"{_PERMIT['lot_line_distance_ft']:g} ft (the cautious "
-    "reading) and the assumption is stated; a removal fined through it is a conditional offence.",
-    "Penalties A has no per-day clause: each tree removed without a permit is one violation, up to "
-    f"${int(_FINE['per_tree_usd']):,}; the "
-    "days of a continuing violation are not applied to it. Penalties B (any other violation, up to "
-    f"${int(_FINE['other_per_day_usd']):,}, "
-    "each day's continued violation a separate violation) is shown as a maximum per day and, with a days "
-    f"count, days x ${int(_FINE['other_per_day_usd']):,} per other violation the Engineer finds; treecalc "
-    "assesses no other violation.",
-    "Exceptions read from the text: §95-3D(2) operations by or for the Village (site fact village_work) and "
-    "§95-3C(2) approved subdivision construction plans deemed a permit (site fact subdivision_plans_approved). "
-    "§95-3C(1) (building permit) and §95-3C(3) (approved site plan) are deemed permits for landfilling, "
-    "excavation and removal of material, not for tree removal, and §95-3D(1), (4) concern excavation, "
-    "filling and lawns: they are not applied to trees.",
-    "§95-3D(3) (the chapter does not prohibit or limit the normal use of land for farming, gardening or similar "
-    "agricultural or horticultural uses) is read as a site fact, normal_farming: when given yes, no clearing "
-    "permit is needed and no fine applies.",
-    "Fines only on established facts (Chapter 95 penalties A): a removal fined only through a fact that was "
-    "assumed — a vacant lot read from a residence fact not given, a lot area not given, a missing distance to "
-    "the residence, a lot-line flag absent or blank, a certificate of occupancy not given — is a conditional "
-    "offence: listed with the fact it depends on, its amount summed apart (fine_conditional_usd); fine_max_usd "
-    "counts definite offences only. The clearing-permit preview keeps the reading that needs a permit.",
-]
+def reading_texts(law: dict[str, Any]) -> list[str]:
+    """Chapter 95's readings of unclear text, its numbers those of ``law`` (the law in force on the assessment's
+    date: an amended fine is quoted from its date, the old one before it)."""
+    _FINE, _PERMIT = law["fine"], law["permit"]
+    return [
+        "§95-3A(1): diameters are measured 54 inches above ground, which is DBH (4.5 ft).",
+        "§95-3A(1)(c) 'vacant lot' is read as a lot without an existing residence (site fact has_residence, "
+        "or vacant_lot where given).",
+        "The penalty section of Chapter 95 is cited as 'Ch. 95 penalties A/B': its number is not in the text received.",
+        "§95-3A(1)(c)-(e) and penalties A ('remove a tree for which a clearing permit is required'): only removals "
+        "(remove, removed) need a clearing permit or are fined; a damaged tree that still stands is neither.",
+        f"§95-3A(1)(e) within {_PERMIT['lot_line_distance_ft']:g} ft of a lot line: a tree whose lot-line cell is "
+        "blank (a fact not given, never a "
+        "'no'), or a survey without a lot-line column (flags_not_surveyed), is taken as within "
+        f"{_PERMIT['lot_line_distance_ft']:g} ft (the cautious "
+        "reading) and the assumption is stated; a removal fined through it is a conditional offence.",
+        "Penalties A has no per-day clause: each tree removed without a permit is one violation, up to "
+        f"${int(_FINE['per_tree_usd']):,}; the "
+        "days of a continuing violation are not applied to it. Penalties B (any other violation, up to "
+        f"${int(_FINE['other_per_day_usd']):,}, "
+        "each day's continued violation a separate violation) is shown as a maximum per day and, with a days "
+        f"count, days x ${int(_FINE['other_per_day_usd']):,} per other violation the Engineer finds; treecalc "
+        "assesses no other violation.",
+        "Exceptions read from the text: §95-3D(2) operations by or for the Village (site fact village_work) and "
+        "§95-3C(2) approved subdivision construction plans deemed a permit (site fact subdivision_plans_approved). "
+        "§95-3C(1) (building permit) and §95-3C(3) (approved site plan) are deemed permits for landfilling, "
+        "excavation and removal of material, not for tree removal, and §95-3D(1), (4) concern excavation, "
+        "filling and lawns: they are not applied to trees.",
+        "§95-3D(3) (the chapter does not prohibit or limit the normal use of land for farming, gardening or similar "
+        "agricultural or horticultural uses) is read as a site fact, normal_farming: when given yes, no clearing "
+        "permit is needed and no fine applies.",
+        "Fines only on established facts (Chapter 95 penalties A): a removal fined only through a fact that was "
+        "assumed — a vacant lot read from a residence fact not given, a lot area not given, a missing distance to "
+        "the residence, a lot-line flag absent or blank, a certificate of occupancy not given — is a conditional "
+        "offence: listed with the fact it depends on, its amount summed apart (fine_conditional_usd); fine_max_usd "
+        "counts definite offences only. The clearing-permit preview keeps the reading that needs a permit.",
+    ]
+
+
+READINGS = reading_texts(_LAW)
 
 
 SECTIONS_APPLIED = [
