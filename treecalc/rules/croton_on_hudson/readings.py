@@ -32,8 +32,11 @@ def reading_items(law: dict[str, Any]) -> list[tuple[str, str]]:
     ``law`` (the law in force on the assessment's date: an amended number is quoted from its date, the old one
     before it). Stated in README ("Readings"), the JSON (``readings``), the statement's Method sheet and the
     printable report."""
-    _LAW = law
-    _C, _R, _P = law["criminal"], law["replacement"], law["penalty"]
+    return _permit_readings(law) + _penalty_readings(law)
+
+
+def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
+    """The readings of what needs a permit and what is an offence (§208-17 to §208-29A/B)."""
     more, n_more = _words(law["permit"]["more_than_trees_12mo"]), int(law["permit"]["more_than_trees_12mo"])
     clear = _words(law["permit"]["clear_cutting_min_trees"])
     return [
@@ -108,6 +111,14 @@ def reading_items(law: dict[str, Any]) -> list[tuple[str, str]]:
             "included) is taken as not held (it is the owner's to show) and the assumption is stated. A transplanted "
             "tree is not a removal.",
         ),
+    ]
+
+
+def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
+    """The readings of the penalties, the replacement and the rest (§208-29B on)."""
+    _LAW = law
+    _C, _R, _P = law["criminal"], law["replacement"], law["penalty"]
+    return [
         (
             "§208-29",
             "Penalties only on established facts: an offence whose permit trigger rests on a fact that was assumed "
