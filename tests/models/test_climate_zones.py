@@ -342,3 +342,25 @@ def test_a_valuation_outside_the_northeast_says_it_grows_by_the_northeasts_table
     assert not any(
         "DBH-at-age" in w for w in benefits("Acer rubrum", 12, zone="PiedmtCLT", valuations=False)["warnings"]
     )
+
+
+def test_a_survey_whose_trees_lie_in_no_zone_is_warned_it_is_valued_in_the_northeast(tmp_path, capsys):
+    """San Juan, Puerto Rico (18.40 N, 66.06 W) lies in none of the 16 zones (i-Tree Streets has no Caribbean
+    zone): the trees fall back to the Northeast's tables, and the user who gave coordinates is told so in the
+    warnings the text output prints, not only in the JSON's zone notes."""
+    from treecalc.assessment import assess
+    from treecalc.cli import main
+
+    f = tmp_path / "san_juan.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Latitude,Longitude,Action\n"
+        "1,Acer rubrum,12,18.40,-66.06,remove\n"
+        "2,Quercus rubra,14,18.41,-66.07,retain\n",
+        encoding="utf-8",
+    )
+    a = assess(f)
+    assert a.options["zone"]["zone"] == "NoEastXXX" and a.options["zone"]["source"] == "default"
+    said = [w for w in a.warnings if "none of the 2 trees with coordinates" in w]
+    assert said and "--zone" in said[0]
+    assert main(["assess", str(f)]) == 0
+    assert "none of the 2 trees with coordinates lies in an i-Tree Streets climate zone" in capsys.readouterr().out
