@@ -126,3 +126,23 @@ def test_cli_refuses_past_the_limit(tmp_path, capsys):
     assert main(["plan", str(f), "--max-assessments", "5"]) == 2
     err = capsys.readouterr().err
     assert "6 assessments" in err and "at most 5" in err and "--max-assessments" in err
+
+
+def test_a_huge_limit_is_refused_not_run(tmp_path, capsys):
+    # 25 optional red maples, each at its own distance from the residence: 25 classes of one tree, 2^25 =
+    # 33,554,432 sets closed under dominance. A limit of 10^20 let them all run (at 0.07 s each, a month);
+    # past MAX_ASSESSMENTS_CEILING the limit itself is refused, before any assessment
+    from treecalc.plan import MAX_ASSESSMENTS_CEILING
+
+    rows = ["Tag,Species,DBH (in),Action,Condition,Distance to residence (ft)"]
+    rows += [f"T{i},Acer rubrum,10,Remove,Good,{30 + i}" for i in range(25)]
+    f = tmp_path / "lot.csv"
+    f.write_text("\n".join(rows) + "\n")
+    assert main(["plan", str(f), "--max-assessments", str(10**20)]) == 2
+    err = capsys.readouterr().err
+    assert f"at most {MAX_ASSESSMENTS_CEILING:,}" in err and "--max-assessments" in err
+    # at the ceiling itself the survey is read and refused for its 33,554,432 assessments, at once
+    assert main(["plan", str(f), "--max-assessments", str(MAX_ASSESSMENTS_CEILING)]) == 2
+    assert "33,554,432 assessments" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="--max-assessments"):
+        plan(read_survey(f), max_assessments=0)

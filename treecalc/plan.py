@@ -54,6 +54,11 @@ from treecalc.units import money
 #: handful of trees, 0.1-0.5 s for the 39-tree sample): under a minute.
 MAX_ASSESSMENTS = 256
 
+#: The most a caller may raise :data:`MAX_ASSESSMENTS` to: 4,096 assessments are 5-35 minutes at the times
+#: above. Past it a plan is no answer a user waits for (2**25 sets would take a month), and the sets closed
+#: under dominance are listed before they are counted, so an unbounded limit would first fill the memory.
+MAX_ASSESSMENTS_CEILING = 4096
+
 #: Columns that never change what the law finds for a tree (names and bookkeeping; the rules read the
 #: flags the survey reader took out of the words, never the free text of ``notes`` or ``species``).
 _NOT_LAW = ("tag", "source_row", "warnings", "must_remove", "species_score", "species_method", "notes", "species")
@@ -211,6 +216,13 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     """
     from treecalc.assessment import _load_survey, assess
 
+    if isinstance(max_assessments, bool) or not isinstance(max_assessments, int) or max_assessments < 1:
+        raise ValueError(f"--max-assessments must be a whole number >= 1, got {max_assessments!r}")
+    if max_assessments > MAX_ASSESSMENTS_CEILING:
+        raise ValueError(
+            f"--max-assessments {max_assessments:,}: the plan runs at most {MAX_ASSESSMENTS_CEILING:,} assessments "
+            "(each a full assessment, 0.07-0.5 s); mark more trees 'Must remove' or retain some, and plan the rest"
+        )
     budget = None if budget_usd is None else money(budget_usd)
     if budget is not None and budget < 0:
         raise ValueError(f"--budget must be a sum of money >= 0, got {budget_usd!r}")
