@@ -364,3 +364,28 @@ def test_a_survey_whose_trees_lie_in_no_zone_is_warned_it_is_valued_in_the_north
     assert said and "--zone" in said[0]
     assert main(["assess", str(f)]) == 0
     assert "none of the 2 trees with coordinates lies in an i-Tree Streets climate zone" in capsys.readouterr().out
+
+
+def test_an_export_says_which_rows_it_leaves_out(tmp_path, capsys):
+    """Rows the reader rejects are not in an export (Eco needs a species and a DBH for each tree): the export
+    says so on standard error, row by row, instead of handing Eco an inventory short of trees in silence."""
+    import io
+
+    from treecalc.cli import main
+
+    f = tmp_path / "eco.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Condition\n"
+        "E1,Acer rubrum,12,Good\n"  # row 2
+        "E2,Fraxinus americana,20.5,Dead\n"  # row 3
+        "E3,Érable rouge,10,Good\n"  # row 4: a French name the catalogue does not hold
+        "E4,Acer rubrum,,Good\n"  # row 5: no DBH
+        "E5,Quercus rubra,14,Fair\n",  # row 6
+        encoding="utf-8",
+    )
+    for fmt in ("itree-eco", "benefits", "opentreemap"):
+        assert main(["survey", str(f), "--export", fmt]) == 0
+        out, err = capsys.readouterr()
+        assert len(pd.read_csv(io.StringIO(out))) == 3  # E1, E2, E5 of the 5 rows
+        assert "2 of the 5 rows are not exported" in err
+        assert "row 4, column 'Species'" in err and "row 5, column 'DBH (in)'" in err
