@@ -57,6 +57,9 @@ def load_cases(root: Path = HERE) -> list[tuple[str, str, dict[str, Any]]]:
                 raise ValueError(f"{where} case {i + 1}: unknown keys {sorted(unknown)}, missing {sorted(missing)}")
             if not (case.get("expect") or case.get("expect_trees")):
                 raise ValueError(f"{where} case {i + 1}: nothing expected")
+            for tag, fields in case.get("expect_trees", {}).items():
+                if not fields:
+                    raise ValueError(f"{where} case {i + 1}: nothing expected of tree {tag!r}")
             out.append((f"{path.stem}[{i + 1}] {case['name']}", doc["jurisdiction"], case))
     return out
 
@@ -208,3 +211,12 @@ def test_a_yes_no_figure_is_not_matched_by_a_number():
     # True == 1 in Python: a case expecting permit_required = 1 (or a count expected as true) must not pass
     assert not same(1, True) and not same(True, 1) and not same(1.0, True)
     assert same(True, True) and same(3000, 3000.0) and same(12.004, 12.0)
+
+
+def test_a_case_expecting_nothing_of_a_tree_is_refused(tmp_path):
+    # expect_trees = { "1" = {} } names a tree but compares none of its figures: the case could not fail
+    (tmp_path / "empty.toml").write_text(
+        'jurisdiction = "wesley_hills"\n[[case]]\nname = "x"\narithmetic = "y"\ntrees = []\nexpect_trees = { "1" = {} }\n'
+    )
+    with pytest.raises(ValueError, match=r"empty.toml case 1: nothing expected of tree '1'"):
+        load_cases(tmp_path)
