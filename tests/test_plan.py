@@ -146,3 +146,23 @@ def test_a_huge_limit_is_refused_not_run(tmp_path, capsys):
     assert "33,554,432 assessments" in capsys.readouterr().err
     with pytest.raises(ValueError, match="--max-assessments"):
         plan(read_survey(f), max_assessments=0)
+
+
+def test_rows_the_reader_rejected_are_said_not_left_out_in_silence(tmp_path, capsys):
+    # D (Must remove, species "Xyzzy" not recognised) and B (no DBH) are rejected by the reader. With them the
+    # lot would have 4 removals, more than three (§208-19A(1)), a permit for 4 and §208-22A replacement; without
+    # them the plan sees A and C only, 2 removals and $0.00: a figure it must not give without saying so
+    f = tmp_path / "lot.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Action,Must remove\n"
+        "A,Acer rubrum,12,Remove,Yes\n"
+        "B,Acer rubrum,,Remove,\n"
+        "C,Quercus rubra,14,Remove,\n"
+        "D,Xyzzy,10,Remove,Yes\n",
+    )
+    p = plan(read_survey(f), site=SITE)
+    assert p.must_remove == ["A"] and p.optional == ["C"]
+    said = [n for n in p.notes if n.startswith("2 rows the reader rejected are not in this plan")]
+    assert said and "row 3, column 'DBH (in)'" in said[0] and "row 5, column 'Species'" in said[0]
+    assert main(["plan", str(f)]) == 0
+    assert "2 rows the reader rejected are not in this plan" in capsys.readouterr().out

@@ -229,6 +229,16 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     survey = _load_survey(survey)
     trees = survey.trees.reset_index(drop=True)
     must, optional, notes = _split(trees)
+    rejected = getattr(survey, "rejected", None)
+    if isinstance(rejected, pd.DataFrame) and len(rejected):
+        # a rejected row may propose a removal the law counts (§208-19A(1), §208-17, §208-22A): said first
+        why = "; ".join(str(r) for r in rejected["reason"]) if "reason" in rejected else ""
+        notes.insert(
+            0,
+            f"{len(rejected)} row{'s' if len(rejected) != 1 else ''} the reader rejected "
+            f"{'are' if len(rejected) != 1 else 'is'} not in this plan, "
+            f"nor in its counts and costs: correct them and plan again ({why})",
+        )
     tags = trees["tag"].astype(str).to_numpy(object)
     base_action = trees["action"].to_numpy(object).copy()
     base_action[must] = "remove"  # a must-remove tree not yet removed is proposed
