@@ -166,3 +166,18 @@ def test_rows_the_reader_rejected_are_said_not_left_out_in_silence(tmp_path, cap
     assert said and "row 3, column 'DBH (in)'" in said[0] and "row 5, column 'Species'" in said[0]
     assert main(["plan", str(f)]) == 0
     assert "2 rows the reader rejected are not in this plan" in capsys.readouterr().out
+
+
+def test_trees_located_by_coordinates_are_still_read_alike(tmp_path):
+    # ten red maples of 8-17 in, each with its own GPS position: no rule reads a tree's coordinates (the zone
+    # is the survey's, the same for every candidate set), so they are one class whose values rise with DBH, a
+    # chain: the sets are the 0..10 smallest, 11 assessments. Coordinates made ten classes, 2^10 = 1,024 sets
+    # past the 256 limit, and the plan of a surveyed lot was refused
+    rows = ["Tag,Species,DBH (in),Action,Latitude,Longitude"]
+    rows += [f"T{i},Acer rubrum,{8 + i},Remove,41.20{i},-73.89{i}" for i in range(10)]
+    located, bare = tmp_path / "gps.csv", tmp_path / "bare.csv"
+    located.write_text("\n".join(rows) + "\n")
+    bare.write_text("\n".join(",".join(r.split(",")[:4]) for r in rows) + "\n")
+    p, q = plan(read_survey(located), site=SITE), plan(read_survey(bare), site=SITE)
+    assert p.assessments == 11 == q.assessments
+    assert [(s.remove, s.cost_usd) for s in p.frontier] == [(s.remove, s.cost_usd) for s in q.frontier]

@@ -61,7 +61,22 @@ MAX_ASSESSMENTS_CEILING = 4096
 
 #: Columns that never change what the law finds for a tree (names and bookkeeping; the rules read the
 #: flags the survey reader took out of the words, never the free text of ``notes`` or ``species``).
-_NOT_LAW = ("tag", "source_row", "warnings", "must_remove", "species_score", "species_method", "notes", "species")
+#: A tree's position neither: no rule reads it, and the climate zone it sets is the survey's (every tree, whatever
+#: its action), the same for every candidate set.
+_NOT_LAW = (
+    "tag",
+    "source_row",
+    "warnings",
+    "must_remove",
+    "species_score",
+    "species_method",
+    "notes",
+    "species",
+    "latitude",
+    "longitude",
+    "x",
+    "y",
+)
 
 #: What sets a tree's value and size, compared by dominance within a class, not by equality.
 _SIZE = ("species_code", "dbh_in", "condition")
