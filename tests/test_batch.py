@@ -92,3 +92,32 @@ def test_each_task_writes_its_own_file_and_a_rerun_leaves_no_old_partition(tmp_p
     got = pd.read_parquet(out)
     # the disclosure sentences and codes are dictionary columns in the file, read back as categories
     assert isinstance(got["disclosures"].dtype, pd.CategoricalDtype) and len(got) == 300
+
+
+def test_a_bad_tree_past_the_first_rows_names_its_file_and_leaves_no_partial_output(tmp_path, cluster_client):
+    # a.csv: ten good trees; b.csv: three good, then a DBH of -4 in its fourth data row (index 3), past the
+    # five rows checked before the workers start: the error names b.csv, and the part file a.csv's task may
+    # have written is removed (a folder holding some partitions is no answer)
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "a.csv").write_text("species,dbh_in\n" + "Acer rubrum,12\n" * 10)
+    (src / "b.csv").write_text("species,dbh_in\n" + "Acer rubrum,12\n" * 3 + "Quercus rubra,-4\n" + "Acer rubrum,12\n")
+    out = tmp_path / "out"
+    with pytest.raises(ValueError, match=r"b\.csv.*row 3: dbh_in must be a positive number of inches, got -4"):
+        benefits_batch(src, out, client=cluster_client)
+    assert list(out.glob("part.*.parquet")) == []
+
+
+def test_a_partition_of_other_columns_is_named(tmp_path):
+    # b.csv says "dbh" where a.csv says "dbh_in": dask reads each file with the first one's columns, which left
+    # b's trees without a DBH ("row 0 ... got nan") or a bare "['dbh_in'] not in index"
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "a.csv").write_text("species,dbh_in\nAcer rubrum,12\n")
+    (src / "b.csv").write_text("species,dbh\nAcer rubrum,12\n")
+    (src / "0.csv").write_text("")  # an empty file, read first
+    with pytest.raises(ValueError, match=r"0\.csv: an empty file, no header row"):
+        benefits_batch(src, tmp_path / "out")
+    (src / "0.csv").unlink()
+    with pytest.raises(ValueError, match=r"b\.csv: columns \['species', 'dbh'\] differ from .*a\.csv"):
+        benefits_batch(src, tmp_path / "out")

@@ -126,3 +126,58 @@ def test_cli_refuses_past_the_limit(tmp_path, capsys):
     assert main(["plan", str(f), "--max-assessments", "5"]) == 2
     err = capsys.readouterr().err
     assert "6 assessments" in err and "at most 5" in err and "--max-assessments" in err
+
+
+def test_a_huge_limit_is_refused_not_run(tmp_path, capsys):
+    # 25 optional red maples, each at its own distance from the residence: 25 classes of one tree, 2^25 =
+    # 33,554,432 sets closed under dominance. A limit of 10^20 let them all run (at 0.07 s each, a month);
+    # past MAX_ASSESSMENTS_CEILING the limit itself is refused, before any assessment
+    from treecalc.plan import MAX_ASSESSMENTS_CEILING
+
+    rows = ["Tag,Species,DBH (in),Action,Condition,Distance to residence (ft)"]
+    rows += [f"T{i},Acer rubrum,10,Remove,Good,{30 + i}" for i in range(25)]
+    f = tmp_path / "lot.csv"
+    f.write_text("\n".join(rows) + "\n")
+    assert main(["plan", str(f), "--max-assessments", str(10**20)]) == 2
+    err = capsys.readouterr().err
+    assert f"at most {MAX_ASSESSMENTS_CEILING:,}" in err and "--max-assessments" in err
+    # at the ceiling itself the survey is read and refused for its 33,554,432 assessments, at once
+    assert main(["plan", str(f), "--max-assessments", str(MAX_ASSESSMENTS_CEILING)]) == 2
+    assert "33,554,432 assessments" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="--max-assessments"):
+        plan(read_survey(f), max_assessments=0)
+
+
+def test_rows_the_reader_rejected_are_said_not_left_out_in_silence(tmp_path, capsys):
+    # D (Must remove, species "Xyzzy" not recognised) and B (no DBH) are rejected by the reader. With them the
+    # lot would have 4 removals, more than three (§208-19A(1)), a permit for 4 and §208-22A replacement; without
+    # them the plan sees A and C only, 2 removals and $0.00: a figure it must not give without saying so
+    f = tmp_path / "lot.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Action,Must remove\n"
+        "A,Acer rubrum,12,Remove,Yes\n"
+        "B,Acer rubrum,,Remove,\n"
+        "C,Quercus rubra,14,Remove,\n"
+        "D,Xyzzy,10,Remove,Yes\n",
+    )
+    p = plan(read_survey(f), site=SITE)
+    assert p.must_remove == ["A"] and p.optional == ["C"]
+    said = [n for n in p.notes if n.startswith("2 rows the reader rejected are not in this plan")]
+    assert said and "row 3, column 'DBH (in)'" in said[0] and "row 5, column 'Species'" in said[0]
+    assert main(["plan", str(f)]) == 0
+    assert "2 rows the reader rejected are not in this plan" in capsys.readouterr().out
+
+
+def test_trees_located_by_coordinates_are_still_read_alike(tmp_path):
+    # ten red maples of 8-17 in, each with its own GPS position: no rule reads a tree's coordinates (the zone
+    # is the survey's, the same for every candidate set), so they are one class whose values rise with DBH, a
+    # chain: the sets are the 0..10 smallest, 11 assessments. Coordinates made ten classes, 2^10 = 1,024 sets
+    # past the 256 limit, and the plan of a surveyed lot was refused
+    rows = ["Tag,Species,DBH (in),Action,Latitude,Longitude"]
+    rows += [f"T{i},Acer rubrum,{8 + i},Remove,41.20{i},-73.89{i}" for i in range(10)]
+    located, bare = tmp_path / "gps.csv", tmp_path / "bare.csv"
+    located.write_text("\n".join(rows) + "\n")
+    bare.write_text("\n".join(",".join(r.split(",")[:4]) for r in rows) + "\n")
+    p, q = plan(read_survey(located), site=SITE), plan(read_survey(bare), site=SITE)
+    assert p.assessments == 11 == q.assessments
+    assert [(s.remove, s.cost_usd) for s in p.frontier] == [(s.remove, s.cost_usd) for s in q.frontier]

@@ -660,7 +660,7 @@ def _survey_zone(
     sz = climate_zones.survey_zone(getattr(survey, "trees", None), site, given)
     if sz.zone != data.DEFAULT_ZONE or sz.source in ("given", "site fact climate_zone"):
         kw["zone"] = sz.zone
-    if sz.source == "tree coordinates":
+    if sz.source == "tree coordinates" or sz.placed:  # trees placed in no zone are told so too
         warnings.extend(sz.notes)
     return {
         "zone": sz.zone,

@@ -11,6 +11,7 @@ runs on the :mod:`dask.distributed` scheduler at ``scheduler`` when given, else 
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +57,36 @@ def read_input(path: str | Path, blocksize: str = "64MB") -> Any:
     kind, files = _files(Path(path))
     if kind == "parquet":
         return dd.read_parquet(files)
-    return dd.read_csv(files, blocksize=blocksize, dtype={"species": "object", "species_code": "object"})
+
+    def header(f: str) -> list[str]:
+        try:
+            return [str(c) for c in pd.read_csv(f, nrows=0).columns]
+        except pd.errors.EmptyDataError:
+            raise ValueError(f"{f}: an empty file, no header row") from None
+
+    first = header(files[0])
+    for f in files[1:]:  # dask reads every block with the first file's columns: a file of others is refused here
+        cols = header(f)
+        if cols != first:
+            raise ValueError(f"{f}: columns {cols} differ from {files[0]}'s {first}; give every partition the same")
+    return dd.read_csv(
+        files,
+        blocksize=blocksize,
+        dtype={"species": "object", "species_code": "object"},
+        include_path_column=PATH_COLUMN,  # a bad row's error names its file (dropped before valuing)
+    )
+
+
+#: The column :func:`read_input` gives each CSV row, its file: never valued nor written.
+PATH_COLUMN = "__treecalc_source_file__"
+
+
+def _without_path(part: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The partition without :data:`PATH_COLUMN`, and the file(s) its rows came from (for an error)."""
+    if PATH_COLUMN not in part:
+        return part, ""
+    files = ", ".join(sorted({str(f) for f in part[PATH_COLUMN].astype(str).unique()}))
+    return part.drop(columns=[PATH_COLUMN]), files
 
 
 def _arrow_table(frame: pd.DataFrame) -> Any:
@@ -86,11 +116,19 @@ def value_partition(part: pd.DataFrame, params: BenefitParams) -> pd.DataFrame:
     return pd.concat([keep, out], axis=1)
 
 
-def _write_partition(part: pd.DataFrame, params: BenefitParams, path: str) -> int:
-    """Value one partition and write it to ``path`` on the worker that read it; only its row count travels."""
+def _write_partition(part: pd.DataFrame, params: BenefitParams, path: str, k: int = 0, files: str = "") -> int:
+    """Value one partition and write it to ``path`` on the worker that read it; only its row count travels.
+
+    A tree it cannot value is an error naming the partition and its file (a row number alone, counted within
+    the partition, does not say where in a folder of files it is)."""
     import pyarrow.parquet as pq
 
-    pq.write_table(_arrow_table(value_partition(part, params)), path)
+    part, read_from = _without_path(part)
+    try:
+        valued = value_partition(part, params)
+    except ValueError as e:
+        raise ValueError(f"{read_from or files or 'input'} (partition {k}, rows counted from 0): {e}") from None
+    pq.write_table(_arrow_table(valued), path)
     return len(part)
 
 
@@ -125,25 +163,34 @@ def benefits_batch(
     params = params or BenefitParams()
     params.resolved()  # a bad price or zone is an error before any worker starts
     ddf = read_input(source)
-    sample = ddf.head(5, npartitions=-1)
+    sample, read_from = _without_path(ddf.head(5, npartitions=-1))
     if not len(sample):
         raise ValueError(f"{source}: no rows")
-    value_partition(sample, params)  # a bad column or species in the first rows is an error here, not on a worker
+    try:  # a bad column or species in the first rows is an error here, not on a worker
+        value_partition(sample, params)
+    except ValueError as e:
+        raise ValueError(f"{read_from or source}: {e}") from None
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
     for old in target.glob("part.*.parquet"):  # a rerun into the same folder leaves no partition of the last run
         old.unlink()
     parts = ddf.to_delayed()
+    one_file = str(source) if Path(source).is_file() else ""
     tasks = [
-        dask.delayed(_write_partition)(p, params, str(target / f"part.{k:05d}.parquet")) for k, p in enumerate(parts)
+        dask.delayed(_write_partition)(p, params, str(target / f"part.{k:05d}.parquet"), k, one_file)
+        for k, p in enumerate(parts)
     ]
     owned: list[Any] = []
     if client is None:
         if scheduler:
             client = Client(scheduler)
         else:
-            cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=threads, processes=True, dashboard_address=None
+            cluster = LocalCluster(  # a task's error is raised here, named: not logged again with its traceback
+                n_workers=workers,
+                threads_per_worker=threads,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.CRITICAL,
             )
             client = Client(cluster)
             owned.append(cluster)
@@ -153,7 +200,12 @@ def benefits_batch(
     try:
         t0 = time.perf_counter()
         client.run(_warm, params)
-        n = sum(client.gather(client.compute(tasks)))
+        try:
+            n = sum(client.gather(client.compute(tasks)))
+        except Exception:
+            for done in target.glob("part.*.parquet"):  # the partitions written before the error are no answer
+                done.unlink()
+            raise
         seconds = time.perf_counter() - t0
     finally:
         for o in owned:

@@ -881,7 +881,7 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(
-            f"row {frame.index[i]!r}: dbh_in must be a positive number of inches, got {frame['dbh_in'].iloc[i]!r}"
+            f"row {frame.index[i]}: dbh_in must be a positive number of inches, got {frame['dbh_in'].iloc[i]}"
         )
     if "species_code" in frame:
         pos = data.catalogue_positions(frame["species_code"])

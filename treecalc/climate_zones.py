@@ -114,6 +114,7 @@ class SurveyZone:
     zone: str
     source: str  # "given", "site fact climate_zone", "tree coordinates" or "default"
     notes: tuple[str, ...] = ()
+    placed: bool = False  # the trees' coordinates were read (the notes then say where they lie: a warning)
 
     @property
     def is_default(self) -> bool:
@@ -186,6 +187,7 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
                 f"none of the {len(ok)} trees with coordinates lies in an i-Tree Streets climate zone: the Northeast "
                 "(NoEastXXX) tables value the trees, the default; choose one with --zone",
             ),
+            placed=True,
         )
     chosen = str(counts.index[0])
     name = data.zones().at[chosen, "name"]

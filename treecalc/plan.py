@@ -54,9 +54,29 @@ from treecalc.units import money
 #: handful of trees, 0.1-0.5 s for the 39-tree sample): under a minute.
 MAX_ASSESSMENTS = 256
 
+#: The most a caller may raise :data:`MAX_ASSESSMENTS` to: 4,096 assessments are 5-35 minutes at the times
+#: above. Past it a plan is no answer a user waits for (2**25 sets would take a month), and the sets closed
+#: under dominance are listed before they are counted, so an unbounded limit would first fill the memory.
+MAX_ASSESSMENTS_CEILING = 4096
+
 #: Columns that never change what the law finds for a tree (names and bookkeeping; the rules read the
 #: flags the survey reader took out of the words, never the free text of ``notes`` or ``species``).
-_NOT_LAW = ("tag", "source_row", "warnings", "must_remove", "species_score", "species_method", "notes", "species")
+#: A tree's position neither: no rule reads it, and the climate zone it sets is the survey's (every tree, whatever
+#: its action), the same for every candidate set.
+_NOT_LAW = (
+    "tag",
+    "source_row",
+    "warnings",
+    "must_remove",
+    "species_score",
+    "species_method",
+    "notes",
+    "species",
+    "latitude",
+    "longitude",
+    "x",
+    "y",
+)
 
 #: What sets a tree's value and size, compared by dominance within a class, not by equality.
 _SIZE = ("species_code", "dbh_in", "condition")
@@ -203,6 +223,31 @@ def _split(trees: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
     return must & (act != "removed"), (act == "remove") & ~must, notes
 
 
+def _check_limit(max_assessments: Any) -> None:
+    """A limit of assessments is a whole number from 1 to :data:`MAX_ASSESSMENTS_CEILING` (ValueError)."""
+    if isinstance(max_assessments, bool) or not isinstance(max_assessments, int) or max_assessments < 1:
+        raise ValueError(f"--max-assessments must be a whole number >= 1, got {max_assessments!r}")
+    if max_assessments > MAX_ASSESSMENTS_CEILING:
+        raise ValueError(
+            f"--max-assessments {max_assessments:,}: the plan runs at most {MAX_ASSESSMENTS_CEILING:,} assessments "
+            "(each a full assessment, 0.07-0.5 s); mark more trees 'Must remove' or retain some, and plan the rest"
+        )
+
+
+def _rejected_note(survey: Any) -> list[str]:
+    """The rows the reader rejected, said first: one may propose a removal the law counts (§208-19A(1),
+    §208-17, §208-22A), and the plan's counts and costs leave it out."""
+    rejected = getattr(survey, "rejected", None)
+    if not isinstance(rejected, pd.DataFrame) or not len(rejected):
+        return []
+    n = len(rejected)
+    why = "; ".join(str(r) for r in rejected["reason"]) if "reason" in rejected else ""
+    return [
+        f"{n} row{'s' if n != 1 else ''} the reader rejected {'are' if n != 1 else 'is'} not in this plan, "
+        f"nor in its counts and costs: correct them and plan again ({why})"
+    ]
+
+
 def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSESSMENTS, **options: Any) -> Plan:
     """The cheapest lawful plan for each number of optional removals (see the module docstring).
 
@@ -211,12 +256,14 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     """
     from treecalc.assessment import _load_survey, assess
 
+    _check_limit(max_assessments)
     budget = None if budget_usd is None else money(budget_usd)
     if budget is not None and budget < 0:
         raise ValueError(f"--budget must be a sum of money >= 0, got {budget_usd!r}")
     survey = _load_survey(survey)
     trees = survey.trees.reset_index(drop=True)
     must, optional, notes = _split(trees)
+    notes[:0] = _rejected_note(survey)
     tags = trees["tag"].astype(str).to_numpy(object)
     base_action = trees["action"].to_numpy(object).copy()
     base_action[must] = "remove"  # a must-remove tree not yet removed is proposed

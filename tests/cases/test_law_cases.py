@@ -57,6 +57,9 @@ def load_cases(root: Path = HERE) -> list[tuple[str, str, dict[str, Any]]]:
                 raise ValueError(f"{where} case {i + 1}: unknown keys {sorted(unknown)}, missing {sorted(missing)}")
             if not (case.get("expect") or case.get("expect_trees")):
                 raise ValueError(f"{where} case {i + 1}: nothing expected")
+            for tag, fields in case.get("expect_trees", {}).items():
+                if not fields:
+                    raise ValueError(f"{where} case {i + 1}: nothing expected of tree {tag!r}")
             out.append((f"{path.stem}[{i + 1}] {case['name']}", doc["jurisdiction"], case))
     return out
 
@@ -73,13 +76,40 @@ def write_survey(trees: list[dict[str, Any]], path: Path) -> Path:
     return path
 
 
-def assess_case(jurisdiction: str, case: dict[str, Any], tmp: Path) -> dict[str, Any]:
+def read_case_survey(case: dict[str, Any], tmp: Path) -> Any:
+    """The case's trees read as a user's CSV would be; ValueError when they are not read as written.
+
+    Each key of a tree must be read as the column it names: a key the reader does not know is dropped without
+    a word, one its header matching reads as another column (``steep`` as ``slope_over_20pct``) is not the
+    column the case says, and a row the reader rejects leaves the case judged on the other trees; a tag given
+    twice hides one tree from ``expect_trees``. Any of these would let a case pass on its own typo.
+    """
+    tags = [str(t.get("tag")) for t in case["trees"]]
+    twice = sorted({t for t in tags if tags.count(t) > 1})
+    if twice:
+        raise ValueError(f"case {case['name']!r}: tag {twice[0]!r} twice")
     survey = read_survey(write_survey(case["trees"], tmp / "survey.csv"), site=dict(case.get("site", {})))
+    column_map, unmapped = survey.source.get("column_map") or {}, survey.source.get("unmapped") or []
+    for key in dict.fromkeys(k for t in case["trees"] for k in t):
+        if key in unmapped or key not in column_map:
+            raise ValueError(f"case {case['name']!r}: tree key {key!r} is not a survey column the reader reads")
+        if column_map[key] != key:
+            raise ValueError(f"case {case['name']!r}: tree key {key!r} was read as {column_map[key]}: name that column")
+    if len(survey.rejected):
+        rows = survey.rejected.to_dict("records")
+        raise ValueError(f"case {case['name']!r}: the reader rejected row(s) {rows}")
+    return survey
+
+
+def assess_case(jurisdiction: str, case: dict[str, Any], tmp: Path) -> dict[str, Any]:
+    survey = read_case_survey(case, tmp)
     return treecalc.assess(survey, jurisdiction=jurisdiction, **case.get("options", {})).to_json()
 
 
 def same(got: Any, want: Any) -> bool:
     """Equal, a float to the cent (figures are compared at the precision the law states them)."""
+    if isinstance(want, bool) or isinstance(got, bool):  # True == 1 in Python: a yes/no is matched by a yes/no only
+        return type(got) is type(want) and got == want
     if isinstance(want, float) or isinstance(got, float):
         return got is not None and math.isclose(float(got), float(want), abs_tol=0.005)
     return got == want
@@ -141,4 +171,52 @@ def test_a_malformed_case_file_is_refused(tmp_path):
         'jurisdiction = "wesley_hills"\n[[case]]\nname = "x"\narithmetic = "y"\ntrees = []\nexpct = {a = 1}\n'
     )
     with pytest.raises(ValueError, match=r"bad.toml case 1: unknown keys \['expct'\]"):
+        load_cases(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("tree", "said"),
+    [
+        # "prmit" is no column the reader knows: dropped without a word, the tree would be read as held under no
+        # permit of its own, and a case expecting an offence would pass on the typo
+        ({"prmit": "yes"}, r"tree key 'prmit' is not a survey column"),
+        # "steep" is read as slope_over_20pct by the reader's fuzzy header match: the case must name the column
+        ({"steep": "yes"}, r"tree key 'steep' was read as slope_over_20pct"),
+        # a DBH of -5 makes the reader reject the row: the case would be judged on the other trees alone
+        ({"dbh_in": -5}, r"rejected row"),
+    ],
+)
+def test_a_case_whose_trees_are_not_read_as_written_is_refused(tmp_path, tree, said):
+    case = {
+        "name": "x",
+        "arithmetic": "y",
+        "trees": [
+            {"tag": "1", "species": "Red maple", "dbh_in": 5, "action": "removed", **tree},
+            {"tag": "2", "species": "Red maple", "dbh_in": 6, "action": "retain"},
+        ],
+        "expect": {"civil_penalty_max_usd": 0},
+    }
+    with pytest.raises(ValueError, match=said):
+        assess_case("croton_on_hudson", case, tmp_path)
+
+
+def test_a_case_with_two_trees_of_one_tag_is_refused(tmp_path):
+    # per_tree rows are looked up by tag: the second tree "1" would hide the first from expect_trees
+    trees = [{"tag": "1", "species": "Red maple", "dbh_in": d, "action": "remove"} for d in (5, 9)]
+    with pytest.raises(ValueError, match=r"tag '1' twice"):
+        assess_case("croton_on_hudson", {"name": "x", "arithmetic": "y", "trees": trees}, tmp_path)
+
+
+def test_a_yes_no_figure_is_not_matched_by_a_number():
+    # True == 1 in Python: a case expecting permit_required = 1 (or a count expected as true) must not pass
+    assert not same(1, True) and not same(True, 1) and not same(1.0, True)
+    assert same(True, True) and same(3000, 3000.0) and same(12.004, 12.0)
+
+
+def test_a_case_expecting_nothing_of_a_tree_is_refused(tmp_path):
+    # expect_trees = { "1" = {} } names a tree but compares none of its figures: the case could not fail
+    (tmp_path / "empty.toml").write_text(
+        'jurisdiction = "wesley_hills"\n[[case]]\nname = "x"\narithmetic = "y"\ntrees = []\nexpect_trees = { "1" = {} }\n'
+    )
+    with pytest.raises(ValueError, match=r"empty.toml case 1: nothing expected of tree '1'"):
         load_cases(tmp_path)

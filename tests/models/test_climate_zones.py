@@ -342,3 +342,50 @@ def test_a_valuation_outside_the_northeast_says_it_grows_by_the_northeasts_table
     assert not any(
         "DBH-at-age" in w for w in benefits("Acer rubrum", 12, zone="PiedmtCLT", valuations=False)["warnings"]
     )
+
+
+def test_a_survey_whose_trees_lie_in_no_zone_is_warned_it_is_valued_in_the_northeast(tmp_path, capsys):
+    """San Juan, Puerto Rico (18.40 N, 66.06 W) lies in none of the 16 zones (i-Tree Streets has no Caribbean
+    zone): the trees fall back to the Northeast's tables, and the user who gave coordinates is told so in the
+    warnings the text output prints, not only in the JSON's zone notes."""
+    from treecalc.assessment import assess
+    from treecalc.cli import main
+
+    f = tmp_path / "san_juan.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Latitude,Longitude,Action\n"
+        "1,Acer rubrum,12,18.40,-66.06,remove\n"
+        "2,Quercus rubra,14,18.41,-66.07,retain\n",
+        encoding="utf-8",
+    )
+    a = assess(f)
+    assert a.options["zone"]["zone"] == "NoEastXXX" and a.options["zone"]["source"] == "default"
+    said = [w for w in a.warnings if "none of the 2 trees with coordinates" in w]
+    assert said and "--zone" in said[0]
+    assert main(["assess", str(f)]) == 0
+    assert "none of the 2 trees with coordinates lies in an i-Tree Streets climate zone" in capsys.readouterr().out
+
+
+def test_an_export_says_which_rows_it_leaves_out(tmp_path, capsys):
+    """Rows the reader rejects are not in an export (Eco needs a species and a DBH for each tree): the export
+    says so on standard error, row by row, instead of handing Eco an inventory short of trees in silence."""
+    import io
+
+    from treecalc.cli import main
+
+    f = tmp_path / "eco.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Condition\n"
+        "E1,Acer rubrum,12,Good\n"  # row 2
+        "E2,Fraxinus americana,20.5,Dead\n"  # row 3
+        "E3,Érable rouge,10,Good\n"  # row 4: a French name the catalogue does not hold
+        "E4,Acer rubrum,,Good\n"  # row 5: no DBH
+        "E5,Quercus rubra,14,Fair\n",  # row 6
+        encoding="utf-8",
+    )
+    for fmt in ("itree-eco", "benefits", "opentreemap"):
+        assert main(["survey", str(f), "--export", fmt]) == 0
+        out, err = capsys.readouterr()
+        assert len(pd.read_csv(io.StringIO(out))) == 3  # E1, E2, E5 of the 5 rows
+        assert "2 of the 5 rows are not exported" in err
+        assert "row 4, column 'Species'" in err and "row 5, column 'DBH (in)'" in err

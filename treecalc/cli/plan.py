@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "--max-assessments",
             type=int,
             metavar="N",
-            help="the most candidate sets assessed (default 256, under a minute; more for a batch run)",
+            help="the most candidate sets assessed (default 256, under a minute; past the plan's ceiling it is refused)",
         )
         add_switches(p, ("--json", "print one JSON object"))
 

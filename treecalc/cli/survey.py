@@ -198,6 +198,10 @@ def run(a: argparse.Namespace) -> int:
 
         frame = export_frame(s.trees, a.export, s.site, a.zone)
         frame.to_csv(a.out or sys.stdout, index=False, lineterminator="\n")
+        if len(s.rejected):  # the file holds the trees read; the rows left out are said, each with its reason
+            print(f"note: {len(s.rejected)} of the {s.rows_read} rows are not exported (rejected):", file=sys.stderr)
+            for reason in s.rejected["reason"]:
+                print(f"  - {reason}", file=sys.stderr)
         return 0
     summary = s.summary()
     zone = climate_zones.survey_zone(s.trees, s.site, a.zone)
