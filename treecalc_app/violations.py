@@ -14,11 +14,9 @@ from app_support import (
     views,
 )
 from app_support.views import get
+from treecalc.jurisdictions import DEFAULT, REGISTRY
 from treecalc.rules.law_data import law
 from treecalc.units import RANGES
-
-#: §208-22A/F percentages the help texts state (the law's data, not words of the page)
-_REP = law("croton_on_hudson")["replacement"]
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
 #: The figures of an offence, at the left of its table (in sight at 1,280 px)
@@ -36,12 +34,14 @@ def _tri(label: str, opt: str, key: str, help: str) -> None:
 
 def _controls() -> Any:
     """The violation facts; returns a placeholder under the violation choice for what is in effect."""
+    rec = views.survey_record()
+    rep = law(rec.key)["replacement"]  # the percentages the help texts state (the law's data, not the page's)
     _tri(
-        "Trees were harmed without a permit (Croton-on-Hudson's violation standard, §208-22F)",
+        f"Trees were harmed without a permit ({views.place(rec)}'s violation standard, §208-22F)",
         "violation",
         "w_violation",
         "As the survey shows: trees marked removed or damaged without a required permit make it a violation; "
-        f"the replacement is then {_REP['violation_percent']:g}% of their value (§208-22F). The §208-29 penalties "
+        f"the replacement is then {rep['violation_percent']:g}% of their value (§208-22F). The §208-29 penalties "
         "follow the trees "
         "harmed without a required permit, tree by tree.",
     )
@@ -80,7 +80,7 @@ def _controls() -> Any:
         step=10.0,
         key="w_repl_pct",
         placeholder="the law's",
-        help=f"Leave empty for the law's {_REP['percent']:g}% (permit) or {_REP['violation_percent']:g}% "
+        help=f"Leave empty for the law's {rep['percent']:g}% (permit) or {rep['violation_percent']:g}% "
         "(after a violation).",
     )
     state.set_opt("replacement_percent", pct)
@@ -105,9 +105,14 @@ def _mark_harmed() -> None:
     )
     picker.tree_picker("removed", "Trees found removed", tags, label)
     picker.tree_picker("damaged", "Trees found damaged (topped, excessively pruned, injured, girdled)", tags, label)
+    others = "".join(
+        f"; in {views.place(r)} a {views.permit_words(r)}, {views.permit_section(r)}A(1)"
+        for r in REGISTRY.values()
+        if r.key != DEFAULT
+    )
     st.caption(
-        "A harmed tree is an offence only when its removal needed a permit (§208-19; in Wesley Hills a "
-        "clearing permit, §95-3A(1)) and none was held; "
+        f"A harmed tree is an offence only when its removal needed a permit "
+        f"({views.permit_section(REGISTRY[DEFAULT])}{others}) and none was held; "
         "the law engine decides, tree by tree."
     )
 
@@ -115,10 +120,10 @@ def _mark_harmed() -> None:
 def _say_in_effect(where: Any, a: Any) -> None:
     """What the numbers use: the violation standard in effect and the trees harmed without a permit."""
     rep, pen = get(a, "replacement") or {}, get(a, "penalties") or {}
-    if _wesley(a):
+    if not views.replaces(views.record(a)):
         where.caption(
-            "Wesley Hills Chapter 95 has no violation standard for replacement; its fines follow the trees "
-            "removed without a clearing permit."
+            f"{views.record(a).chapter} has no violation standard for replacement; its fines follow the trees "
+            f"removed without a {views.permit_words(views.record(a))}."
         )
         return
     offences = int(get(pen, "offences") or 0)
@@ -133,17 +138,20 @@ def _say_in_effect(where: Any, a: Any) -> None:
     )
 
 
-def _wesley(a: Any) -> bool:
-    return str(get(a, "jurisdiction", "")) == "wesley_hills"
+def _fines(a: Any) -> bool:
+    """A law without replacement (Chapter 95) fines the trees removed; it has no tiers, doubling or criminal
+    maxima."""
+    return not views.replaces(views.record(a))
 
 
 def _headline(a: Any) -> None:
     pen = get(a, "penalties") or {}
-    if _wesley(a):
+    if _fines(a):
+        rec = views.record(a)
         c = st.columns(2)
         ui.money_metric(
             c[0],
-            "Fine, maximum (USD, Wesley Hills Chapter 95)",
+            f"Fine, maximum (USD, {rec.chapter})",
             get(pen, "fine_max_usd"),
             cents=False,
             help="Definite offences: removals that rest only on facts given.",
@@ -151,7 +159,7 @@ def _headline(a: Any) -> None:
         if get(pen, "fine_conditional_usd") is not None:
             ui.money_metric(
                 c[1],
-                "Fine on assumed facts, maximum (USD, Chapter 95)",
+                f"Fine on assumed facts, maximum (USD, Chapter {rec.chapter.split(' Chapter ')[-1]})",
                 get(pen, "fine_conditional_usd"),
                 cents=False,
                 help="Conditional offences: each rests on a fact that was not given.",
@@ -192,16 +200,16 @@ def body() -> None:
     head = st.empty()  # which law's penalties, once the assessment says which law applies
     with st.expander("Violation facts", expanded=True):
         # Chapter 95 has no violation standard, doubling, clear cutting, per-day count or replacement percentage
-        in_effect = st.empty() if views.survey_is_wesley() else _controls()
+        in_effect = _controls() if views.replaces(views.survey_record()) else st.empty()
         _mark_harmed()
-    if not views.survey_is_wesley():  # the §208-22F replacement and its payment are on this basis
+    if views.replaces(views.survey_record()):  # the §208-22F replacement and its payment are on this basis
         views.basis_control("violations")
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     _say_in_effect(in_effect, a)
     head.caption(
-        "Wesley Hills Chapter 95: fines for trees removed without a clearing permit."
-        if _wesley(a)
+        f"{views.record(a).chapter}: fines for trees removed without a {views.permit_words(views.record(a))}."
+        if _fines(a)
         else "Chapter 208 §208-29: civil tiers, doubling, continuing days and criminal maxima."
     )
     ui.jurisdiction_note(a)
