@@ -28,13 +28,21 @@ NONE_COLOUR = (170, 170, 170)
 
 #: what the trees can be coloured by: label -> column of the assessment's trees
 COLOUR_BY = {"Action": "action", "Offence (§208-29)": "offence", "Penalty tier": "penalty_tier"}
-#: the same under Wesley Hills Chapter 95 (its offences and fines, not Chapter 208's)
-COLOUR_BY_WESLEY = {"Action": "action", "Offence (Chapter 95)": "offence", "Fine": "penalty_tier"}
 
 
 def colour_choices(jurisdiction: str) -> dict[str, str]:
-    """What the trees can be coloured by, labelled in the words of the law the survey is assessed under."""
-    return COLOUR_BY_WESLEY if jurisdiction == "wesley_hills" else COLOUR_BY
+    """What the trees can be coloured by, labelled in the words of the law the survey is assessed under: a law
+    fining the trees removed (no replacement, no penalty tiers: Chapter 95) its offences and fines."""
+    from treecalc.jurisdictions import DEFAULT, REGISTRY
+
+    rec = REGISTRY.get(jurisdiction, REGISTRY[DEFAULT])
+    if "replacement" in rec.sections:
+        return COLOUR_BY
+    return {
+        "Action": "action",
+        f"Offence (Chapter {rec.chapter.split(' Chapter ')[-1]})": "offence",
+        "Fine": "penalty_tier",
+    }
 
 
 #: A category in words for the legend and the hover text (an action, an offence)
@@ -56,11 +64,10 @@ CATEGORY_WORDS = {
 
 def tier_words() -> dict[str, str]:
     """Chapter 208's civil penalty tiers (§208-29B(1)-(6)) in words, their figures read from the law's data."""
-    import datetime as dt
+    from app_support.views import law_today
+    from treecalc.jurisdictions import DEFAULT
 
-    from treecalc.rules.law_data import law
-
-    p = law("croton_on_hudson", dt.date.today())["penalty"]  # in force today, the date the app assesses on
+    p = law_today(DEFAULT)["penalty"]  # the law with penalty tiers, in force today (the date the app assesses on)
     t1, t2 = float(p["tier1_max_dbh_in"]), float(p["tier2_max_dbh_in"])
     what = {
         1: f"DBH up to {t1:g} in",

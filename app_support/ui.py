@@ -30,11 +30,12 @@ def law_header() -> None:
     """Which law the survey is assessed under, in the page's header: the survey's jurisdiction site fact, or
     the law assumed when it names none (change it in the site facts on the Survey page)."""
     try:
+        from treecalc.jurisdictions import DEFAULT
         from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key
 
         sv = state.survey()
         j = (getattr(sv, "site", None) or {}).get("jurisdiction")
-        key = jurisdiction_key(j) if j else "croton_on_hudson"
+        key = jurisdiction_key(j) if j else DEFAULT
         how = "the survey's site facts" if j else "assumed: the survey names no jurisdiction"
         name = JURISDICTIONS.get(key, key)
     except Exception:  # noqa: BLE001 - no survey yet, or a name the assessment will refuse in its own words

@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from treecalc.jurisdictions import DEFAULT, REGISTRY, Jurisdiction
 from treecalc.schema import COLUMNS
 
 
@@ -133,7 +134,7 @@ COLUMN_LABELS: dict[str, str] = {k: c.app for k, c in COLUMNS.items() if c.app i
 
 #: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer.
 SITE_LABELS: dict[str, str] = {
-    "jurisdiction": "Jurisdiction (croton-on-hudson or wesley-hills)",
+    "jurisdiction": f"Jurisdiction ({' or '.join(r.user_spelling for r in REGISTRY.values())})",
     "lot_area_acres": "Lot area (acres)",
     "subdividable": "The lot could be subdivided (yes/no)",
     "has_residence": "A residence stands on the lot (yes/no)",
@@ -260,7 +261,7 @@ def yes_no(v: Any) -> str:
 
 
 @st.cache_data(show_spinner=False)
-def default_stock(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
+def default_stock(jurisdiction: str = DEFAULT) -> dict[str, Any]:
     """The law engine's default replacement stock (species, DBH, placeholder unit cost) and its label."""
     from treecalc.rules.law_data import law
 
@@ -436,18 +437,44 @@ CLI_WORDS: tuple[tuple[str, str], ...] = (
 )
 
 
-def survey_is_wesley() -> bool:
-    """Wesley Hills by the survey's jurisdiction site fact, known before the assessment (the controls drawn
-    above it feed it). Anything unclear counts as Croton-on-Hudson: the assessment then says what it applies."""
+def survey_record() -> Jurisdiction:
+    """The record of the law the survey names in its jurisdiction site fact, known before the assessment (the
+    controls drawn above it feed it). Anything unclear counts as the default law: the assessment then says
+    what it applies."""
     from app_support import state
+    from treecalc import jurisdictions
 
     try:
-        from treecalc.rules.law_data import jurisdiction_key
-
         j = (getattr(state.survey(), "site", None) or {}).get("jurisdiction")
-        return bool(j) and jurisdiction_key(j) == "wesley_hills"
+        return jurisdictions.get(j) if j else REGISTRY[DEFAULT]
     except Exception:  # noqa: BLE001 - no survey or an unknown name: the assessment's own message follows
-        return False
+        return REGISTRY[DEFAULT]
+
+
+def record(a: Any) -> Jurisdiction:
+    """The record of the law an assessment applied (the default law's when it names none it knows)."""
+    return REGISTRY.get(str(getattr(a, "jurisdiction", "") or ""), REGISTRY[DEFAULT])
+
+
+def replaces(rec: Jurisdiction) -> bool:
+    """Whether the law has a replacement rule (a section heading its replacement part), so a replacement stock,
+    a value basis and a fund to choose."""
+    return "replacement" in rec.sections
+
+
+def permit_section(rec: Jurisdiction) -> str:
+    """The section a law's permit triggers are in: its record's, else its chapter's third (§95-3)."""
+    return rec.sections.get("permit") or f"§{rec.chapter.split(' Chapter ')[-1]}-3"
+
+
+def permit_words(rec: Jurisdiction) -> str:
+    """The permit a law asks for, in running text (``clearing permit`` of "Clearing permit required")."""
+    return rec.permit_item.removesuffix(" required").lower()
+
+
+def place(rec: Jurisdiction) -> str:
+    """The place a law is of, as its chapter names it (``Wesley Hills`` of ``Wesley Hills Chapter 95``)."""
+    return rec.chapter.split(" Chapter ")[0]
 
 
 def readable(text: str) -> str:

@@ -63,7 +63,8 @@ class Jurisdiction:
     held outside treecalc). ``fund_name``: the
     fund payments in lieu go to ("" for a law without one). ``permit_item``: the statement line saying
     whether the permit is required. ``sections``: the section the reports head each part with (``"permit"``,
-    ``"replacement"``, ``"trees_needed"``, ``"planting"``, ``"fund"``); a part the law does not have is absent.
+    ``"replacement"``, ``"trees_needed"``, ``"planting"``, ``"fund"``; ``"excavation_permit"``: its excavation chapter's permit
+    triggers); a part the law does not have is absent.
     ``value_section``: the section naming the annual benefits as the trees' value, cited in its label.
     """
 
@@ -180,6 +181,7 @@ register(
             "trees_needed": "§208-22A",
             "planting": "§208-22D",
             "fund": "§208-24",
+            "excavation_permit": "§120-3A",
         },
     )
 )
@@ -208,6 +210,7 @@ register(
         excavation_inputs={"cellar": ("cellar_multiple", "a building permit stands as the permit")},
         permit_item="Clearing permit required",
         law_files=("ch95_clearing", "ch95_excavation"),
+        sections={"excavation_permit": "§95-3"},
     )
 )
 

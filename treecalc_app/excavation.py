@@ -14,6 +14,7 @@ import streamlit as st
 
 from app_support import state, ui, views
 from treecalc import excavation
+from treecalc.jurisdictions import REGISTRY
 from treecalc.units import RANGES
 
 #: Chapter 120's numbers the help texts state (data/law/croton_on_hudson/ch120_excavation.toml)
@@ -89,16 +90,22 @@ def _area_table(label: str, key: str, rows: dict[str, list[float]]) -> pd.DataFr
     )
 
 
+def _excavation_laws() -> list[Any]:
+    """The laws with an excavation chapter (the registry's records), in the registry's order."""
+    return [r for r in REGISTRY.values() if "excavation" in r.chapters]
+
+
 def _permit_inputs() -> dict[str, Any]:
+    laws = {r.user_spelling: r for r in _excavation_laws()}
     jur = st.radio(
         "Jurisdiction",
-        ["croton-on-hudson", "wesley-hills"],
+        list(laws),
         horizontal=True,
         key="w_exc_jur",
-        format_func={
-            "croton-on-hudson": "Croton-on-Hudson, Chapter 120 (§120-3A)",
-            "wesley-hills": "Wesley Hills, Chapter 95 (§95-3)",
-        }.get,
+        format_func=lambda k: (
+            f"{views.place(laws[k])}, {laws[k].chapters['excavation'].split(views.place(laws[k]) + ' ')[-1]} "
+            f"({laws[k].sections.get('excavation_permit', '-')})"
+        ),
     )
     c1, c2, c3 = st.columns(3)
     with c1:
@@ -202,8 +209,8 @@ def show_check(r: Any) -> pd.DataFrame:
         st.dataframe(table, width="stretch", hide_index=True)
     for e in r.exemptions:
         st.info(f"{e.get('section', '')}: {e.get('explanation', e)}")
-    if r.jurisdiction == "wesley_hills":
-        w = r.to_dict()["waiver_eligible"]
+    w = r.to_dict()["waiver_eligible"]
+    if w is not None:  # a law with a Planning Board waiver (Chapter 95) says whether it is possible
         st.caption(
             f"Planning Board waiver (§95-3D(1), under 100 cu yd moved): "
             f"{w if isinstance(w, str) else ('possible' if w else 'not possible')}."
@@ -398,8 +405,15 @@ def _volumes() -> dict[str, pd.DataFrame | None]:
     return out
 
 
-def _wesley_hills(exc) -> pd.DataFrame:
-    st.subheader("Wesley Hills: building permit as the filling permit (§95-3C(1)), slopes and topsoil (§95-4E)")
+def _cellar_law() -> Any:
+    """The law whose excavation check reads a cellar (a building permit standing as the filling permit, §95-3C(1))."""
+    return next(r for r in REGISTRY.values() if "cellar" in r.excavation_inputs)
+
+
+def _cellar_panel(exc) -> pd.DataFrame:
+    st.subheader(
+        f"{views.place(_cellar_law())}: building permit as the filling permit (§95-3C(1)), slopes and topsoil (§95-4E)"
+    )
     c = st.columns(5)
     # the maxima of the excavation's own inputs (units.RANGES): a side or a depth of 1,000 ft, and the volume of
     # the largest area at the deepest depth the excavation check takes
@@ -458,12 +472,13 @@ def _penalties(exc) -> pd.DataFrame:
 def body() -> None:
     exc = excavation
     tables: dict[str, pd.DataFrame | None] = {}
-    tabs = st.tabs(["Permit", "Volumes", "Review standards", "Wesley Hills", "Penalties"])
+    cellar = views.place(_cellar_law())
+    tabs = st.tabs(["Permit", "Volumes", "Review standards", cellar, "Penalties"])
     sections = [
         ("Permit items", _permit),
         (None, None),
         ("Review standards", _standards),
-        ("Wesley Hills", _wesley_hills),
+        (cellar, _cellar_panel),
         ("Penalties", _penalties),
     ]
     for tab, (name, fn) in zip(tabs, sections):
@@ -480,5 +495,7 @@ def body() -> None:
 
 
 ui.run_page(
-    "Excavation", body, caption="Excavation and filling: Croton-on-Hudson Chapter 120 and Wesley Hills Chapter 95."
+    "Excavation",
+    body,
+    caption=f"Excavation and filling: {' and '.join(r.chapters['excavation'] for r in _excavation_laws())}.",
 )

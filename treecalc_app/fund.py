@@ -11,6 +11,7 @@ from app_support import (
     views,
 )
 from app_support.views import get
+from treecalc.jurisdictions import DEFAULT, REGISTRY
 from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml
 from treecalc.units import RANGES
 
@@ -26,8 +27,8 @@ def _default_schedule() -> dict:
     its date is not yet the fee; the latest held only when none is in force today, which the assessment refuses)."""
     import datetime as dt
 
-    from treecalc.rules.croton_on_hudson.schedule import schedule_in_force
     from treecalc.law import LawNotInForce
+    from treecalc.rules.croton_on_hudson.schedule import schedule_in_force
     from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
 
     held = _held_schedules()
@@ -149,7 +150,7 @@ def body() -> None:
         icon=":material/download:",
         help="The schedule set above, as a file: keep it with the Village's records.",
     )
-    if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund
+    if views.replaces(views.survey_record()):  # a law without replacement (Chapter 95) has no fund
         st.subheader("Planting space on the site")
         st.caption(
             "The same setting as on the Permit page: the fund is paid for the replacement trees the site "
@@ -161,10 +162,12 @@ def body() -> None:
         a = state.assessment()
     ui.jurisdiction_note(a)
     fund = get(a, "fund") or {}
-    if str(get(a, "jurisdiction", "")) == "wesley_hills":
+    rec = views.record(a)
+    if not rec.fund_name:
+        funded = REGISTRY[DEFAULT]  # the law whose fee schedule (§208-24C) the page shows
         st.info(
-            "Wesley Hills Chapter 95 has no tree fund and no payment in lieu: the fee schedule above is "
-            "Croton-on-Hudson's (§208-24C) and does not apply."
+            f"{rec.chapter} has no tree fund and no payment in lieu: the fee schedule above is "
+            f"{views.place(funded)}'s (§208-24C) and does not apply."
         )
         ui.page_downloads("fund")
         return

@@ -22,7 +22,7 @@ def body() -> None:
         "Colour the trees by",
         list(choices),
         horizontal=True,
-        key="w_map_colour_wh" if choices is tree_map.COLOUR_BY_WESLEY else "w_map_colour",
+        key="w_map_colour" if choices is tree_map.COLOUR_BY else "w_map_colour_wh",
     )
     try:
         df, missing = tree_map.points(a.trees, _site(a), choices[label], views.value_unit(a))

@@ -167,14 +167,14 @@ def _stock_controls() -> None:
     views.plantable_controls()
 
 
-def _is_wesley(a) -> bool:
-    return str(get(a, "jurisdiction", "")) == "wesley_hills"
+def _replaces(a) -> bool:
+    return views.replaces(views.record(a))
 
 
 def body() -> None:
     head = st.container()  # the law's name, once the assessment says which law applies
     card = st.container()  # the applicant's answer first (a phone shows it in its first screen), above the controls
-    if not views.survey_is_wesley():  # Chapter 95 has no replacement and no fund: nothing to choose
+    if views.replaces(views.survey_record()):  # a law without replacement (Chapter 95) has nothing to choose
         views.basis_control("permit")  # it turns the required value, the plan and the payment above and below
         with st.expander("Replacement stock and planting space", expanded=True):
             _stock_controls()
@@ -182,25 +182,17 @@ def body() -> None:
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     with head:
-        if _is_wesley(a):
-            st.caption(
-                "Chapter 95 of the Village of Wesley Hills: §95-3 clearing permit triggers. Chapter 95 has "
-                "no replacement rule and no tree fund."
-            )
-        else:
-            st.caption(
-                "Chapter 208 of Croton-on-Hudson: §208-19 permit triggers, §208-22 replacement, the cheapest plan."
-            )
+        st.caption(_head(views.record(a)))
     ui.jurisdiction_note(a)
-    if _is_wesley(a):
-        _wesley_figures(a)
+    if not _replaces(a):
+        _permit_figures(a)
     else:
         with card:
             _cost_card(a)
-        _croton_figures(a)
+        _replacement_figures(a)
     per_tree = _triggers(a)
     plan = _plan(a)
-    if not _is_wesley(a):
+    if _replaces(a):
         _projection(a, get(a, "replacement") or {})
         plan_panel.panel()  # which optional removals to make: treecalc.plan
     ui.page_downloads(
@@ -361,7 +353,7 @@ def _fewer_removals(a) -> None:
     st.session_state["tc_keep_edits"] = _keep_edits()
 
 
-def _croton_figures(a) -> None:
+def _replacement_figures(a) -> None:
     permit, rep, fund = get(a, "permit") or {}, get(a, "replacement") or {}, get(a, "fund") or {}
     unit = (get(a, "options") or {}).get("value_unit", "USD")  # USD/yr on the annual basis
     c = st.columns(3)
@@ -411,20 +403,36 @@ def _croton_figures(a) -> None:
         st.caption(f"• {views.readable(n)}")
 
 
-def _wesley_figures(a) -> None:
-    permit, summary = get(a, "permit") or {}, getattr(a, "summary", None)
+def _head(rec) -> str:
+    """What the page applies, in the words of the law's record."""
+    chapter, of = rec.chapter.split(" Chapter ")[-1], views.place(rec)
+    if not views.replaces(rec):
+        return (
+            f"Chapter {chapter} of the Village of {of}: {views.permit_section(rec)} clearing permit triggers. Chapter "
+            f"{chapter} has no replacement rule and no tree fund."
+        )
+    s = rec.sections
+    return (
+        f"Chapter {chapter} of {of}: {s['permit']} permit triggers, {s['replacement']} replacement, the cheapest plan."
+    )
+
+
+def _permit_figures(a) -> None:
+    permit, summary, rec = get(a, "permit") or {}, getattr(a, "summary", None), views.record(a)
+    sec, chapter = views.permit_section(rec), rec.chapter.split(" Chapter ")[-1]
     c = st.columns(3)
-    c[0].metric("Clearing permit required (Wesley Hills §95-3A(1))", "Yes" if get(permit, "required") else "No")
-    c[1].metric("Trees needing a clearing permit (trees, §95-3A(1))", ui.num(get(permit, "trees_needing_permit")))
-    c[2].metric("Replacement (Chapter 95)", "None", help=summary.note if summary is not None else None)
+    c[0].metric(f"{rec.permit_item} ({views.place(rec)} {sec}A(1))", "Yes" if get(permit, "required") else "No")
+    c[1].metric(f"Trees needing a clearing permit (trees, {sec}A(1))", ui.num(get(permit, "trees_needing_permit")))
+    c[2].metric(f"Replacement (Chapter {chapter})", "None", help=summary.note if summary is not None else None)
     for n in get(get(a, "replacement") or {}, "notes") or []:
         st.caption(f"• {n}")
 
 
 def _triggers(a) -> pd.DataFrame | None:
     permit = get(a, "permit") or {}
-    wesley = _is_wesley(a)
-    st.subheader("Clearing permit triggers (Wesley Hills Chapter 95, §95-3)" if wesley else "Permit triggers (§208-19)")
+    rec = views.record(a)
+    sec, replaces = views.permit_section(rec), views.replaces(rec)
+    st.subheader(f"Permit triggers ({sec})" if replaces else f"Clearing permit triggers ({rec.chapter}, {sec})")
     triggers = get(permit, "triggers") or []
     if triggers:
         for t in triggers:
@@ -441,7 +449,7 @@ def _triggers(a) -> pd.DataFrame | None:
         if get(permit, "approving_authority"):
             st.caption(f"Approving authority: {get(permit, 'approving_authority')}")
     else:
-        st.caption("No §95-3 trigger holds." if wesley else "No §208-19 trigger holds.")
+        st.caption(f"No {sec} trigger holds.")
     per_tree = _trigger_trees(get(a, "trees"))
     if per_tree is not None and len(per_tree):
         views.show_table(per_tree, a, first=TREE_FIRST)
@@ -449,7 +457,7 @@ def _triggers(a) -> pd.DataFrame | None:
 
 
 def _plan(a) -> pd.DataFrame:
-    if _is_wesley(a):
+    if not _replaces(a):
         return pd.DataFrame()
     rep = get(a, "replacement") or {}
     st.subheader("Planting plan (§208-22)")

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from app_support import state, tree_facts, ui, views
+from treecalc.jurisdictions import REGISTRY
 
 #: The tree table's columns, the figures the survey is about first (in sight at 1,280 px)
 TREE_FIRST = ("tag", "species", "dbh_in", "action")
@@ -127,11 +128,15 @@ def _columns(sv) -> None:
         st.rerun()
 
 
-#: The laws that read the site facts, in the order the form shows them: (law key, heading)
-SITE_LAWS = (
-    ("croton_on_hudson", "Read by Croton-on-Hudson Chapter 208 (trees)"),
-    ("wesley_hills", "Read by Wesley Hills Chapter 95"),
-)
+def site_laws() -> list[tuple[str, str]]:
+    """The laws that read the site facts, in the order the form shows them (the registry's, a law registered
+    later with them): (law key, heading)."""
+    return [
+        (r.key, f"Read by {r.chapters['trees']}" + (" (trees)" if len(set(r.chapters.values())) > 1 else ""))
+        for r in REGISTRY.values()
+    ]
+
+
 _TRI = ("not given", "yes", "no")
 
 
@@ -142,7 +147,7 @@ def _site_groups() -> list[tuple[str, list[str]]]:
 
     seen = {"jurisdiction"}
     groups = []
-    for key, title in SITE_LAWS:
+    for key, title in site_laws():
         why = law(key).get("site_why") or {}
         facts = [k for k in SITE_FIELDS if k in why and k not in seen]
         seen.update(facts)
@@ -158,7 +163,7 @@ def _why(k: str) -> str:
     from treecalc.ingest import SITE_ASSUMED
     from treecalc.rules.law_data import law
 
-    for key, _ in SITE_LAWS:
+    for key, _ in site_laws():
         text = (law(key).get("site_why") or {}).get(k)
         if text:
             return views.readable(text)
@@ -181,7 +186,7 @@ def _site_input(k: str, kind: str, value, key: str):
         cur = "not given" if b is None else ("yes" if b else "no")
         return st.radio(label, _TRI, index=_TRI.index(cur), horizontal=True, key=key)
     if k == "jurisdiction":
-        names = ["not given", "croton-on-hudson", "wesley-hills"]
+        names = ["not given", *(r.user_spelling for r in REGISTRY.values())]
         cur = str(value or "not given").replace("_", "-")
         return st.selectbox(label, names, index=names.index(cur) if cur in names else 0, key=key)
     return st.text_input(label, "" if value is None else str(value), key=key)

@@ -14,6 +14,7 @@ from app_support import (
     views,
 )
 from app_support.views import get
+from treecalc.jurisdictions import DEFAULT, REGISTRY
 from treecalc.units import RANGES
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
@@ -32,10 +33,11 @@ def _tri(label: str, opt: str, key: str, help: str) -> None:
 
 def _controls() -> Any:
     """The violation facts; returns a placeholder under the violation choice for what is in effect."""
-    now = views.law_today()
+    rec = views.survey_record()
+    now = views.law_today(rec.key)  # in force today, the date the app assesses on
     rep, clear = now["replacement"], now["permit"]["clear_cutting_min_trees"]
     _tri(
-        "Trees were harmed without a permit (Croton-on-Hudson's violation standard, §208-22F)",
+        f"Trees were harmed without a permit ({views.place(rec)}'s violation standard, §208-22F)",
         "violation",
         "w_violation",
         "As the survey shows: trees marked removed or damaged without a required permit make it a violation; "
@@ -103,9 +105,14 @@ def _mark_harmed() -> None:
     )
     picker.tree_picker("removed", "Trees found removed", tags, label)
     picker.tree_picker("damaged", "Trees found damaged (topped, excessively pruned, injured, girdled)", tags, label)
+    others = "".join(
+        f"; in {views.place(r)} a {views.permit_words(r)}, {views.permit_section(r)}A(1)"
+        for r in REGISTRY.values()
+        if r.key != DEFAULT
+    )
     st.caption(
-        "A harmed tree is an offence only when its removal needed a permit (§208-19; in Wesley Hills a "
-        "clearing permit, §95-3A(1)) and none was held; "
+        f"A harmed tree is an offence only when its removal needed a permit "
+        f"({views.permit_section(REGISTRY[DEFAULT])}{others}) and none was held; "
         "the law engine decides, tree by tree."
     )
 
@@ -113,10 +120,10 @@ def _mark_harmed() -> None:
 def _say_in_effect(where: Any, a: Any) -> None:
     """What the numbers use: the violation standard in effect and the trees harmed without a permit."""
     rep, pen = get(a, "replacement") or {}, get(a, "penalties") or {}
-    if _wesley(a):
+    if not views.replaces(views.record(a)):
         where.caption(
-            "Wesley Hills Chapter 95 has no violation standard for replacement; its fines follow the trees "
-            "removed without a clearing permit."
+            f"{views.record(a).chapter} has no violation standard for replacement; its fines follow the trees "
+            f"removed without a {views.permit_words(views.record(a))}."
         )
         return
     offences = int(get(pen, "offences") or 0)
@@ -131,17 +138,20 @@ def _say_in_effect(where: Any, a: Any) -> None:
     )
 
 
-def _wesley(a: Any) -> bool:
-    return str(get(a, "jurisdiction", "")) == "wesley_hills"
+def _fines(a: Any) -> bool:
+    """A law without replacement (Chapter 95) fines the trees removed; it has no tiers, doubling or criminal
+    maxima."""
+    return not views.replaces(views.record(a))
 
 
 def _headline(a: Any) -> None:
     pen = get(a, "penalties") or {}
-    if _wesley(a):
+    if _fines(a):
+        rec = views.record(a)
         c = st.columns(2)
         ui.money_metric(
             c[0],
-            "Fine, maximum (USD, Wesley Hills Chapter 95)",
+            f"Fine, maximum (USD, {rec.chapter})",
             get(pen, "fine_max_usd"),
             cents=False,
             help="Definite offences: removals that rest only on facts given.",
@@ -149,7 +159,7 @@ def _headline(a: Any) -> None:
         if get(pen, "fine_conditional_usd") is not None:
             ui.money_metric(
                 c[1],
-                "Fine on assumed facts, maximum (USD, Chapter 95)",
+                f"Fine on assumed facts, maximum (USD, Chapter {rec.chapter.split(' Chapter ')[-1]})",
                 get(pen, "fine_conditional_usd"),
                 cents=False,
                 help="Conditional offences: each rests on a fact that was not given.",
@@ -190,16 +200,16 @@ def body() -> None:
     head = st.empty()  # which law's penalties, once the assessment says which law applies
     with st.expander("Violation facts", expanded=True):
         # Chapter 95 has no violation standard, doubling, clear cutting, per-day count or replacement percentage
-        in_effect = st.empty() if views.survey_is_wesley() else _controls()
+        in_effect = _controls() if views.replaces(views.survey_record()) else st.empty()
         _mark_harmed()
-    if not views.survey_is_wesley():  # the §208-22F replacement and its payment are on this basis
+    if views.replaces(views.survey_record()):  # the §208-22F replacement and its payment are on this basis
         views.basis_control("violations")
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     _say_in_effect(in_effect, a)
     head.caption(
-        "Wesley Hills Chapter 95: fines for trees removed without a clearing permit."
-        if _wesley(a)
+        f"{views.record(a).chapter}: fines for trees removed without a {views.permit_words(views.record(a))}."
+        if _fines(a)
         else "Chapter 208 §208-29: civil tiers, doubling, continuing days and criminal maxima."
     )
     ui.jurisdiction_note(a)

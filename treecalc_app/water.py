@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from app_support import ui
+from treecalc.jurisdictions import REGISTRY
 
 MONTHS = {
     "anniversary": "Counted from the day after the due date (16 Jan, 16 Feb, ...)",
@@ -286,4 +287,9 @@ def body() -> None:
     ui.downloads({"Water account events": events, "Meter test": meter}, key="water", statement=False)
 
 
-ui.run_page("Water bill", body, caption="Croton-on-Hudson Chapter 223: what a late water bill owes today.")
+ui.run_page(
+    "Water bill",
+    body,
+    caption=f"{' and '.join(r.chapters['water'] for r in REGISTRY.values() if 'water' in r.chapters)}: "
+    "what a late water bill owes today.",
+)
