@@ -91,3 +91,34 @@ def test_the_engineers_finding_still_decides(violation, counted):
     a = assess(survey(TOPPED + REMOVED), replacement_stock=STOCK, violation=violation)
     j = a.to_json()
     assert a.replacement.trees_counted == counted and "replacement_conditional" not in j
+
+
+def test_statement_shows_the_conditional_replacement_apart(tmp_path):
+    # one 10 in red maple removed, no site facts (a user's CSV): conditional. 113.69 x 1.2 = 136.428 ->
+    # $136.43; 136.43 / 64.68 = 2.11 -> 3 trees of ACRU 2 in (the default stock). Summary says "no" and the
+    # conditional line; the Replacement plan sheet lists the conditional figures in a table of their own.
+    import openpyxl
+
+    from treecalc.cli import main
+
+    csv = tmp_path / "one maple.csv"
+    csv.write_text("Tag,Species,DBH (in),Action\n1,Red maple,10,removed\n")
+    out = tmp_path / "statement.xlsx"
+    assert main(["assess", str(csv), "--out", str(out)]) == 0
+    wb = openpyxl.load_workbook(out, read_only=True)
+
+    def rows(sheet):
+        return [[c for c in r if c is not None] for r in wb[sheet].iter_rows(values_only=True)]
+
+    summary = rows("Summary")
+    assert ["§208-22A", "Replacement required", "no"] == [
+        str(x) for x in next(r for r in summary if "Replacement required" in r)
+    ][:3]
+    cond = next(r for r in summary if "Replacement, conditional offences (if established)" in r)
+    assert cond[2] == 3 and str(cond[4]).startswith("§208-22F: 3 trees (or $")
+    plan = rows("Replacement plan")
+    i = next(k for k, r in enumerate(plan) if r and str(r[0]).startswith("§208-22F on conditional offences"))
+    head, row = plan[i + 1], plan[i + 2]
+    got = dict(zip(head, row))
+    assert (got["Trees"], got["Value ($)"], got["Value the replacements must carry ($)"]) == (1, 113.69, 136.43)
+    assert got["Replacement trees needed (trees)"] == 3
