@@ -293,8 +293,8 @@ DEAD_TREE_READING = (
 
 #: How § 208-22F reads an offence that rests on a fact not given (README "Readings").
 CONDITIONAL_22F_READING = (
-    "§208-22F 'if an applicant has violated this chapter': the 120% replacement is charged only on trees whose "
-    "offence is definite (facts given). A tree whose offence rests on a fact not given (a conditional offence) "
+    "§208-22F 'if an applicant has violated this chapter': its replacement standard is charged only on "
+    "trees whose offence is definite (facts given). A tree whose offence rests on a fact not given (a conditional offence) "
     "carries no replacement: what §208-22F would require of it (trees, or the payment in their place) is shown "
     "apart, 'would be required if' the fact is established, never in 'Replacement required' or the totals."
 )
