@@ -1266,7 +1266,7 @@ def _replacement(book: _Book, a: Any) -> None:
     _kv_block(
         g,
         {k: v for k, v in dict(rep).items() if k != "native_share"} if rep else {},
-        skip=("plan", "stock", "warnings", "notes", "section", "parts", "excluded"),
+        skip=("plan", "stock", "warnings", "notes", "section", "parts", "excluded", "conditional_22f"),
         order=_FINDING_ORDER,
         default_section=section,
         tables=tables,
@@ -1285,6 +1285,10 @@ def _replacement(book: _Book, a: Any) -> None:
     excluded = _records(_get(rep, "excluded", []))
     if excluded:
         tables.append(("Trees harmed, not counted (with the reason)", excluded))
+    cond = _get(rep, "conditional_22f")
+    if cond:  # §208-22F on conditional offences: apart, never in the required value above
+        row = {k: v for k, v in dict(cond).items() if k not in ("tags", "text")}
+        tables.append(("§208-22F on conditional offences: would be required if established, not required", [row]))
     if share is not None and not _missing(_scalar(share)):
         sv = float(_scalar(share))
         if sv <= 1.0:

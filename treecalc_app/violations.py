@@ -194,6 +194,9 @@ def _headline(a: Any) -> None:
                 get(pen, "criminal_fine_conditional_usd"),
                 help="Conditional offences only; kept apart from the definite maximum.",
             )
+    cond = get(get(a, "replacement") or {}, "conditional_22f")
+    if cond:  # §208-22F on conditional offences: what would be required if established, never in the totals
+        st.caption(str(get(cond, "text")))
 
 
 def body() -> None:

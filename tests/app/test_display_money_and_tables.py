@@ -56,9 +56,10 @@ def test_water_page_shows_cents_in_full_below_a_million_and_compact_above():
     assert m["Total due"] == "$2.57M" and h["Total due"].startswith("Exactly $2,572,500.00. What the water account")
 
 
-#: A survey of my own: 2 trees removed without a permit (§208-22F part, so the fund has its "payment in place
-#: of the §208-22F replacement"), 1 proposed removal, 1 kept
-SURVEY = b"Tag,Species,DBH (in),Action\n1,Bur oak,20,removed\n2,Red maple,16,removed\n3,Red maple,10,remove\n4,Bur oak,12,retain\n"
+#: A survey of my own: 2 trees topped without a permit (§208-18D, definite offences: the §208-22F part, so the
+#: fund has its "payment in place of the §208-22F replacement"; removed with no parcel facts they would be
+#: conditional offences only, replaced by nothing), 1 proposed removal, 1 kept. The same trees, the same values.
+SURVEY = b"Tag,Species,DBH (in),Action\n1,Bur oak,20,topped\n2,Red maple,16,topped\n3,Red maple,10,remove\n4,Bur oak,12,retain\n"
 
 
 def _fund_and_permit_pages():
@@ -190,7 +191,8 @@ def test_in_lieu_note_of_a_stock_whose_code_has_a_space_or_parentheses_is_in_dol
     from treecalc.ingest import read_survey
 
     p = tmp_path / "s.csv"
-    p.write_text("Tag,Species,DBH (in),Action\n1,Red maple,16,removed\n2,Bur oak,22,removed\n")  # no permit: replaced
+    # topped without a permit (§208-18D): definite offences, replaced (removed with no parcel facts: conditional)
+    p.write_text("Tag,Species,DBH (in),Action\n1,Red maple,16,topped\n2,Bur oak,22,topped\n")
     a = assess(read_survey(p), replacement_species=code)
     notes = [n for n in a.replacement["notes"] if "on this basis" in n]
     value = a.replacement["stock"][0]["value_per_tree_usd"]

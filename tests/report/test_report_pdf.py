@@ -297,8 +297,11 @@ def test_fee_schedule_given_as_a_dict_is_said_in_words(tmp_path):
     from treecalc.ingest import read_survey
 
     p = tmp_path / "Elm Ct survey.csv"
-    p.write_text("Tag,Species,DBH (in),Action\n10,Red maple,12,removed\n11,Red maple,14,removed\n")  # replaced
+    # topped (§208-18D): definite offences, so a §208-22F replacement and its fund lines are printed (two
+    # removals with no parcel facts are conditional offences only: no replacement, no fund lines)
+    p.write_text("Tag,Species,DBH (in),Action\n10,Red maple,12,topped\n11,Red maple,14,topped\n")
     a = assess(read_survey(p), fee_schedule={"basis": "per_tree", "fee_per_tree_usd": "500", "placeholder": False})
+    assert a.replacement.required
     text = " ".join(pdf_text(report_pdf(report_data(a))).split())
     assert "given as a dict" not in text
     # once in the fund's table, once in the statement's

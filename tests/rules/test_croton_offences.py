@@ -207,9 +207,11 @@ def test_no_site_facts_at_all_gives_conditional_offences_only():
     assert j["civil_penalty_conditional_usd"] == 4500 and j["criminal_fine_conditional_usd"] == 750
     assert j["offences_conditional"] == 3 and j["offences_definite"] == 0
     assert all(r["status"] == "conditional" and "subdividable" in r["depends_on"] for r in j["offence_rows"])
-    # the permit preview keeps the reading that needs a permit; replacement still at 120%
-    # 3 x 127.11 = 381.33 x 1.2 = 457.596 -> up $457.60
-    assert j["permit_required"] and parts(a)["§208-22F"]["required_value_usd"] == pytest.approx(457.60)
+    # the permit preview keeps the reading that needs a permit. §208-22F is charged on definite offences
+    # only: nothing is required; what it would require is shown apart, 3 x 127.11 = 381.33 x 1.2 = 457.596
+    # -> up $457.60 if the parcel facts are established (before: charged, "Replacement required: yes")
+    assert j["permit_required"] and parts(a) == {} and j["replacement_required"] is False
+    assert j["replacement_conditional"]["required_value_usd"] == pytest.approx(457.60)
     assert any("jurisdiction not given" in s for s in a.assumptions)
     # 4 removals without a permit are clear cutting (§208-17, §208-19A(8)) whatever the parcel facts: definite.
     # 3 x 12 in tier (2) + 1 x 6 in tier (1), doubled (more than 3; clear cutting): (4,500 + 500) x 2 = $10,000
@@ -313,11 +315,14 @@ def test_cli_json_and_statement_show_definite_conditional_and_parts(tmp_path, ca
     # with them 3 offences, still not more than three -> +$3,000 conditional
     assert j["civil_penalty_max_usd"] == 3000 and j["civil_penalty_conditional_usd"] == 3000
     assert j["fine_conditional_usd"] is None and j["fine_max_usd"] is None
-    # §208-22F: 127.11 + 127.11 + 140.52 = 394.74 x 1.2 = 473.688 -> 473.69; §208-22A: 3 x 87.40 = 262.20 x 0.9
-    # = 235.98; required 473.69 + 235.98 = 709.67
+    # §208-22F on the definite offence only (tree 3): 140.52 x 1.2 = 168.624 -> 168.63; §208-22A: 3 x 87.40 =
+    # 262.20 x 0.9 = 235.98; required 168.63 + 235.98 = 404.61. Trees 1-2 (conditional) apart: 2 x 127.11 =
+    # 254.22 x 1.2 = 305.064 -> 305.07 if established. (Before: all three in §208-22F, 394.74 x 1.2 -> 473.69,
+    # required 709.67.)
     p = {x["section"]: x for x in j["replacement_parts"]}
-    assert p["§208-22F"]["required_value_usd"] == 473.69 and p["§208-22A"]["required_value_usd"] == 235.98
-    assert j["required_value_usd"] == pytest.approx(709.67)
+    assert p["§208-22F"]["required_value_usd"] == 168.63 and p["§208-22A"]["required_value_usd"] == 235.98
+    assert j["required_value_usd"] == pytest.approx(404.61)
+    assert (j["replacement_conditional"]["trees"], j["replacement_conditional"]["required_value_usd"]) == (2, 305.07)
     assert set(p["§208-22F"]) == {
         "section",
         "percent",
@@ -327,8 +332,8 @@ def test_cli_json_and_statement_show_definite_conditional_and_parts(tmp_path, ca
         "value_cents",
         "required_value_cents",
     }
-    # the same amounts in exact cents: 394.74 -> 39474, 473.69 -> 47369
-    assert (p["§208-22F"]["value_cents"], p["§208-22F"]["required_value_cents"]) == (39474, 47369)
+    # the same amounts in exact cents: 140.52 -> 14052, 168.63 -> 16863
+    assert (p["§208-22F"]["value_cents"], p["§208-22F"]["required_value_cents"]) == (14052, 16863)
     wb = openpyxl.load_workbook(io.BytesIO(out.read_bytes()), read_only=True)
     pen = " ".join(str(c) for row in wb["Penalties"].iter_rows(values_only=True) for c in row if c)
     assert "Definite offences (facts given)" in pen and "Conditional offences" in pen

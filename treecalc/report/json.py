@@ -193,6 +193,12 @@ def _assessment_object(
             for p in (rep.get("parts") or [])
         ],
         "fund_alternative_22f_usd": fund.get("alternative_22f_usd"),
+        # §208-22F on conditional offences, apart from the parts and totals; present only when there are some
+        **(
+            {"replacement_conditional": {k: plain(v) for k, v in rep["conditional_22f"].items()}}
+            if rep.get("conditional_22f")
+            else {}
+        ),
         "offences": int(a.trees["offence"].sum()) if n else 0,
         # the 20-year projection's mortality and payback year (treecalc.projection.summary)
         "projection": projection_summary(a),

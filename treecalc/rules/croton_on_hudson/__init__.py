@@ -78,6 +78,7 @@ from treecalc.rules.croton_on_hudson.readings import reading_items as reading_it
 from treecalc.rules.croton_on_hudson.replacement import DEAD_EXCLUSION as DEAD_EXCLUSION
 from treecalc.rules.croton_on_hudson.replacement import ReplacementParts as ReplacementParts
 from treecalc.rules.croton_on_hudson.replacement import _parts as _parts
+from treecalc.rules.croton_on_hudson.replacement import conditional_22f as conditional_22f
 from treecalc.rules.croton_on_hudson.replacement import plan_replacement as plan_replacement
 from treecalc.rules.croton_on_hudson.replacement import replacement_parts as replacement_parts
 from treecalc.rules.croton_on_hudson.replacement import replacement_scope as replacement_scope
@@ -197,6 +198,7 @@ def _replacement_findings(
     pct_note = "; ".join(f"{p.section}: {p.reason}" for p in part_list) or "nothing to replace"
     plan_out = plan_replacement(ctx, law, required_usd if required else 0.0, required)
     fund = _fund_findings(ctx, trees, parts, plan_out, required, part_list)
+    conditional = conditional_22f(ctx, trees, law, parts, plan_out["options"])
     pl, rep_warnings, rep_notes = plan_out["plan"], plan_out["warnings"], plan_out["notes"]
     if parts.violation_part.any() and required:
         rep_notes.append(
@@ -253,5 +255,6 @@ def _replacement_findings(
         status=pl.status,
         warnings=rep_warnings,
         notes=rep_notes,
+        conditional_22f=conditional,
     )
     return replacement, fund

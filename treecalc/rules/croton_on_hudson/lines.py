@@ -120,6 +120,17 @@ def _lines(
         )
     L.append(L_("§208-22B", "Value of the trees removed", rep.removed_value_usd, unit))
     L.append(L_(rep.section, "Replacement required", "yes" if rep.required else "no", "", rep.percent_note))
+    cond = getattr(rep, "conditional_22f", None)
+    if cond:  # §208-22F on conditional offences: what would be required, never what is
+        L.append(
+            L_(
+                "§208-22F",
+                "Replacement, conditional offences (if established)",
+                cond["trees_needed"],
+                "trees",
+                cond["text"],
+            )
+        )
     if rep.required:
         _lines_replacement(L, rep, fund, unit)
     L.append(L_("§208-23C", "Forfeited bonds", "to the Tree Preservation Fund"))

@@ -320,6 +320,15 @@ def dead_tree_reading(law: dict[str, Any]) -> str:
 DEAD_TREE_READING = dead_tree_reading(_LAW)
 
 
+#: How § 208-22F reads an offence that rests on a fact not given (README "Readings").
+CONDITIONAL_22F_READING = (
+    "§208-22F 'if an applicant has violated this chapter': its replacement standard is charged only on "
+    "trees whose offence is definite (facts given). A tree whose offence rests on a fact not given (a conditional offence) "
+    "carries no replacement: what §208-22F would require of it (trees, or the payment in their place) is shown "
+    "apart, 'would be required if' the fact is established, never in 'Replacement required' or the totals."
+)
+
+
 #: Readings of the assessment as a whole, stated after :data:`READING_ITEMS` (``method["readings"]``).
 def assessment_reading_items(law: dict[str, Any]) -> list[tuple[str, str]]:
     """Readings of the assessment as a whole under ``law`` (in force on the date), after :func:`reading_items`."""
@@ -327,6 +336,7 @@ def assessment_reading_items(law: dict[str, Any]) -> list[tuple[str, str]]:
         ("§208-29", OFFENCE_READING_208),
         ("§208-18B", OTHER_PROHIBITIONS_208),
         ("§208-22B", dead_tree_reading(law)),
+        ("§208-22F, §208-29", CONDITIONAL_22F_READING),
     ]
 
 

@@ -69,6 +69,9 @@ class ReplacementParts:
     exclusion: np.ndarray  # per tree: why a harmed tree is not counted
     removals_under_permit: int
     violation: bool
+    # § 208-22F on a conditional offence (resting on a fact not given): shown apart, never charged
+    conditional_part: np.ndarray | None = None
+    depends_on: np.ndarray | None = None  # per tree, the fact(s) not given its offence rests on
 
 
 def replacement_parts(
@@ -96,8 +99,8 @@ def replacement_parts(
     done = _isin(act, DONE)
     village = pr.village if pr.village is not None else np.zeros(len(trees), dtype=bool)
     own_permit = _tree_yes(trees, "permit")
-    if violation is None:
-        f_scope = off.offence.copy()
+    if violation is None:  # a fact not given never creates a charge: only definite offences are charged
+        f_scope = off.definite.copy()
     elif violation:  # the Engineer's finding: every tree harmed, but the Village's work and a tree's own permit
         f_scope = done & ~village & ~own_permit
     else:
@@ -110,12 +113,14 @@ def replacement_parts(
     removal = _isin(act, REMOVALS)
     removed_own = (act == "removed") & own_permit
     invasive_harmed = harmed & invasive & ~village & ~dead
+    cond = off.conditional & ~f_scope if violation is None else np.zeros(len(trees), dtype=bool)
     why = _pick(
         [
             harmed & village,
             harmed & dead,
             invasive_harmed,
             harmed & forestry,
+            rest & cond,
             rest & a_cand,
             rest & removed_own,
             rest & removal,
@@ -126,6 +131,7 @@ def replacement_parts(
             DEAD_EXCLUSION,
             "",  # the invasive trees' reasons, per tree, below
             "good forestry §208-22E",
+            "offence conditional on facts not given: replaced only if it is established §208-22F",
             f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
             f"§208-22A",
             "removed under its own permit: no offence, nothing to replace here §208-22A",
@@ -136,7 +142,13 @@ def replacement_parts(
     if invasive_harmed.any():
         why[invasive_harmed] = _map_unique(part575[invasive_harmed], lambda p: f"invasive (6 NYCRR 575 {p}) §208-22E")
     return ReplacementParts(
-        f_scope & ~excluded, a_scope & ~excluded, why.astype(object), under_permit, bool(f_scope.any())
+        f_scope & ~excluded,
+        a_scope & ~excluded,
+        why.astype(object),
+        under_permit,
+        bool(f_scope.any()),
+        conditional_part=cond & ~excluded,
+        depends_on=off.depends_on,
     )
 
 
@@ -145,15 +157,69 @@ def required_value(value_usd: Decimal | float, percent: float) -> Decimal:
     return percent_of_up(value_usd if isinstance(value_usd, Decimal) else Decimal(str(value_usd)), percent)
 
 
+def _violation_percent(ctx: Context, rules: dict[str, Any]) -> float:
+    """§ 208-22F: the Engineer's percentage when given, the law's otherwise."""
+    if ctx.opts.replacement_percent is not None:
+        return float(ctx.opts.replacement_percent)
+    return float(rules["violation_percent"])
+
+
+def conditional_22f(
+    ctx: Context, trees: pd.DataFrame, law: dict[str, Any], parts: ReplacementParts, options_ok: list[Any]
+) -> dict[str, Any] | None:
+    """§ 208-22F on the trees whose offence is conditional: what would be required if the facts it rests on
+    were established (trees to plant, or the payment in their place), never part of what is required."""
+    from treecalc.planting import plan as make_plan
+
+    mask = parts.conditional_part
+    if mask is None or not mask.any():
+        return None
+    pct = _violation_percent(ctx, law["replacement"])
+    value = cents_sum(trees["value_usd"], mask)
+    required = required_value(value, pct)
+    schedule = ctx.schedule
+    needed = None
+    if options_ok:
+        pl = make_plan(
+            options_ok,
+            float(required),
+            fee_basis=schedule.basis,
+            fee_per_tree_usd=float(schedule.fee_per_tree_usd),
+            multiplier=float(schedule.multiplier),
+            policy=ctx.opts.in_lieu_policy,
+        )
+        needed = int(sum(pl.counts)) + int(pl.trees_in_lieu)
+    capital = ctx.capital_value_of(trees, mask, schedule.value_basis)
+    payment = required_value(cents_sum(capital, np.ones(len(capital), dtype=bool)), pct)
+    depends = parts.depends_on[mask] if parts.depends_on is not None else np.array([], dtype=object)
+    facts = "; ".join(sorted({str(d) for d in depends if d})) or "the facts not given"
+    n = int(mask.sum())
+    trees_text = f"{needed} trees" if needed is not None else "replacement trees"
+    return {
+        "section": "§208-22F",
+        "percent": pct,
+        "trees": n,
+        "tags": trees["tag"].to_numpy(object)[mask].astype(str).tolist(),
+        "value_usd": float(value),
+        "required_value_usd": float(required),
+        "value_cents": int(value * 100),
+        "required_value_cents": int(required * 100),
+        "trees_needed": needed,
+        "payment_usd": float(payment),
+        "payment_cents": int(payment * 100),
+        "depends_on": facts,
+        "text": (
+            f"§208-22F: {trees_text} (or ${payment:,.2f}) would be required if {facts} is established "
+            f"({n} tree(s) whose offence is conditional, {pct:g}% of ${value:,.2f}); not required, not in the totals"
+        ),
+    }
+
+
 def _parts(ctx: Context, trees: pd.DataFrame, law: dict[str, Any], parts: ReplacementParts) -> list[Any]:
     from treecalc.results import ReplacementPart
 
     rules = law["replacement"]
-    pct_f = (
-        float(ctx.opts.replacement_percent)
-        if ctx.opts.replacement_percent is not None
-        else float(rules["violation_percent"])
-    )
+    pct_f = _violation_percent(ctx, rules)
     out = []
     tags = trees["tag"].to_numpy(object)
     for section, pct, mask, reason in (
