@@ -24,8 +24,9 @@ The trees: for each tree a zone drawn uniformly from the 16, a species code draw
 that treecalc's catalogue, its table of that zone (data/species/zones/<zone>/species.csv) and the
 peer's ``data/species.json`` for that region all know, DBH uniform 1-60 in at 0.1 in, land use unspecified (the peer
 has no land-use variants). treecalc gets them as a DataFrame with a categorical ``zone`` column and is
-timed on ``compute_benefits`` (which also turns quantities into dollars and rounds them), interleaved with
-the peer's runs: treecalc, peer, treecalc, peer, ...
+timed on ``compute_benefits`` (which also turns quantities into dollars and writes the per-tree
+disclosures): ``--repeat`` treecalc runs, then the peer's ``--repeat`` runs in its process, then ``--repeat``
+treecalc runs again, so a load that rises or falls during the run favours neither.
 
 Wall time and CPU time are both reported (the peer's CPU time from its own ``getrusage``, treecalc's from
 ``time.process_time``): this machine's cores are shared, and under load the wall time counts waits for a
