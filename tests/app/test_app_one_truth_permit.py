@@ -45,3 +45,21 @@ def test_the_permit_page_names_the_unit_cost_control_without_sending_you_to_itse
     texts = _texts(at)
     assert not [t for t in texts if "on the Permit page" in t], [t for t in texts if "Permit page" in t]
     assert any("give the Unit cost under “Replacement stock and planting space”" in t for t in texts), texts
+
+
+def test_a_stock_row_without_its_species_is_refused_by_name():
+    at = _app(CROTON, "maple_lane.xlsx")
+    at.switch_page("treecalc_app/permit.py").run()
+    at.radio(key="w_stock_mode").set_value("A stock list").run()
+    _ok(at)
+    # a second kind of tree begun: its size and price typed, its species not chosen
+    at.session_state["w_stock"] = {
+        "edited_rows": {},
+        "added_rows": [{"dbh_in": 3.0, "unit_cost_usd": 600.0}],
+        "deleted_rows": [],
+    }
+    at.run()
+    errors = [e.value for e in at.error]
+    assert any("Replacement stock, row 2: no species" in e for e in errors), errors
+    # no plan that leaves the row out: the cost is not shown until the row is finished or deleted
+    assert not [m for m in at.metric if m.label.startswith("Total out of pocket")], [m.label for m in at.metric]
