@@ -42,3 +42,22 @@ def test_a_stock_row_without_its_species_is_refused_in_the_browser(server, tmp_p
             assert main.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").count() == 0
         finally:
             browser.close()
+
+
+def test_the_permit_page_says_its_law_once_and_names_its_controls_without_sending_you_to_itself(server, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
+    with sync_api.sync_playwright() as p:
+        browser, page = _open(p, server, 1280)
+        try:
+            _upload(page, survey)
+            for title in ("Permit & replacement", "Violations & penalties", "Fund & fee schedule"):
+                _nav(page, title)
+                main = page.locator('[data-testid="stMain"]')
+                main.get_by_text("Assessed under").first.wait_for()
+                text = main.inner_text()
+                assert text.count("Assessed under") == 1 and "Law applied" not in text, title
+                here = title.split()[0]
+                assert f"on the {here} page" not in text, (title, text)
+        finally:
+            browser.close()
