@@ -185,17 +185,43 @@ def points(
         }
     )
     df["color"] = [list(colours[c]) for c in df["category"]]
-    # drawn size only (not a crown model): 0.25 m per inch of DBH, 1.5-8 m, 6 in when DBH is not given
-    df["radius_m"] = np.clip(np.nan_to_num(dbh.to_numpy(float), nan=6.0) * 0.25, 1.5, 8.0)
+    # drawn size only (not a crown model): DBH/2.5 px at the first view, between DOT_PX; in the map's metres
+    # at that view's scale, so that a dot grows as one zooms in. (A fixed 0.25 m per inch drew every tree
+    # of a wide survey under the pixel floor: all dots alike.)
+    px = np.clip(np.nan_to_num(dbh.to_numpy(float), nan=0.0) / DOT_IN_PER_PX, *DOT_PX)
+    df["radius_m"] = px / px_per_m(_span(df))
     df["category_words"] = [words(c) for c in df["category"]]
     # a dead tree is ringed: a black outline a third of its drawn radius wide (a living one: a thin grey line);
     # in the map's metres, as its dots are (the orthographic view drew "pixel" widths as metres)
     df["line_color"] = [[0, 0, 0] if d else [40, 40, 40] for d in dead]
-    df["line_px"] = np.where(dead, df["radius_m"].to_numpy() / 3, 0.1) if "radius_m" in df else np.where(dead, 1.0, 0.1)
+    # (a living tree's line a twelfth of its radius: a fixed 0.1 m outdrew a 3 px dot on a small site)
+    df["line_px"] = df["radius_m"].to_numpy() / np.where(dead, 3.0, 12.0)
     df["state"] = np.where(dead, "dead", "living")
     # drawn in row order: the grey trees first, so that those the law speaks of are never covered by them
     grey = df["color"].map(lambda c: tuple(c) == NONE_COLOUR).to_numpy()
     return df.iloc[np.argsort(~grey, kind="stable")].reset_index(drop=True), int((~ok).sum())
+
+
+#: A dot's radius at the map's first view: DBH (in) / DOT_IN_PER_PX pixels, between DOT_PX (min, max)
+DOT_IN_PER_PX = 2.5
+DOT_PX = (3.0, 16.0)
+#: What a dot's size means, for the legend
+SIZE_WORDS = (
+    f"dot size: radius in proportion to DBH ({DOT_PX[0]:g} px at {DOT_PX[0] * DOT_IN_PER_PX:g} in or less or "
+    f"not given, {DOT_PX[1]:g} px at {DOT_PX[1] * DOT_IN_PER_PX:g} in or more)"
+)
+#: Pixels across the trees' spread at the first view
+VIEW_PX = 500.0
+
+
+def _span(df: pd.DataFrame) -> float:
+    """The trees' spread in metres (at least 10 m)."""
+    return float(max(np.ptp(df["east_m"]), np.ptp(df["north_m"]), 10.0))
+
+
+def px_per_m(span: float) -> float:
+    """Pixels per metre at the first view: the trees' spread (with a margin) fills :data:`VIEW_PX`."""
+    return VIEW_PX / (span * 1.2)
 
 
 def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
@@ -213,16 +239,16 @@ def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
         get_fill_color="color",
         get_radius="radius_m",
         radius_units="meters",
-        radius_min_pixels=5,
+        radius_min_pixels=2,  # only so that a zoomed-out tree never vanishes; sizes are set in points()
         stroked=True,
         get_line_color="line_color" if "line_color" in data else [40, 40, 40],
         line_width_units="meters",
         get_line_width="line_px" if "line_px" in data else 0.1,
         pickable=True,
     )
-    span = float(max(np.ptp(df["east_m"]), np.ptp(df["north_m"]), 10.0))
+    span = _span(df)
     bar = scale_bar(df, span)
-    zoom = float(np.log2(500.0 / (span * 1.2)))  # ~500 px across the trees
+    zoom = float(np.log2(px_per_m(span)))  # ~500 px across the trees
     view = pdk.View(type="OrthographicView", controller=True, flip_y=False)
     state = pdk.ViewState(target=[0, 0, 0], zoom=zoom, min_zoom=zoom - 4, max_zoom=zoom + 8)
     tip = {

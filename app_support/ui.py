@@ -51,6 +51,9 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
     ``BaseException`` and passes through.
     """
     st.html(WRAP_METRIC_LABELS)
+    # the page's name as other pages' texts call it ("the Unit cost ... on the Permit page"): views.readable
+    # leaves " on the Permit page" out on the Permit page itself
+    st.session_state["tc_page_name"] = title.split()[0]
     st.title(title)
     if caption:
         st.caption(caption)
@@ -306,17 +309,9 @@ def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = N
 
 
 def jurisdiction_note(a: Any) -> None:
-    """Which law the page applies (change it with the jurisdiction site fact on the Survey page)."""
-    try:
-        from treecalc.rules.law_data import JURISDICTIONS
-
-        name = JURISDICTIONS.get(a.jurisdiction, a.jurisdiction)
-    except Exception:  # noqa: BLE001
-        name = getattr(a, "jurisdiction", "?")
-    st.caption(
-        f"Law applied: **{name}** (set the jurisdiction in the site facts on the Survey page). "
-        f"Value basis: {a.options.get('value_basis_label', a.options.get('value_basis'))}."
-    )
+    """The value basis the page's figures are on, and the law's own note. Which law applies is said once, in
+    the page's header (:func:`law_header`): a second "Law applied" line said the same thing twice."""
+    st.caption(f"Value basis: {a.options.get('value_basis_label', a.options.get('value_basis'))}.")
     summary = getattr(a, "summary", None)  # the law's own figures (treecalc.results.ChapterSummary)
     if summary is not None and summary.note:
         st.info(summary.note)

@@ -408,7 +408,10 @@ CLI_WORDS: tuple[tuple[str, str], ...] = (
         r"\(the date of the application or violation: on / --on, today when not given\)",
         "(today: the app assesses on today's date)",
     ),
-    (r"give --replacement-cost\b", "give the Unit cost on the Permit page"),
+    (
+        r"give --replacement-cost\b",
+        "give the Unit cost under “Replacement stock and planting space” on the Permit page",
+    ),
     (r"give --site ([a-z_0-9]+)=(\S+?)(?=[),;]|\s|$)", r"set \1 to \2 in the site facts on the Survey page"),
     (r"--site ([a-z_0-9]+)=(\S+?)(?=[),;]|\s|$)", r"\1 = \2 in the site facts on the Survey page"),
     (r"(\bto|=) true/false in the site facts", r"\1 yes or no in the site facts"),
@@ -493,7 +496,20 @@ def readable(text: str) -> str:
     )
     for k, words in SITE_WORDS.items():
         out = re.sub(rf"\b{k}\b", f"“{words}”", out)
-    return out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")
+    out = out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")
+    here = _page_name()  # on the page a control is on, the control by its name alone: no "on this page" loop
+    return out.replace(f" on the {here} page", "") if here else out
+
+
+def _page_name() -> str | None:
+    """The first word of the page being drawn (``ui.run_page`` records it): 'Permit', 'Violations', ..."""
+    try:
+        import streamlit as st
+
+        name = st.session_state.get("tc_page_name")
+    except Exception:  # noqa: BLE001 - outside a Streamlit run (the library's notes read in a test)
+        return None
+    return name if isinstance(name, str) and name else None
 
 
 EQUIVALENTS_SOURCES = (

@@ -50,7 +50,7 @@ def body() -> None:
             for w, n, c in zip(leg["words"], leg["trees"], leg["colour"])
         )
         + (f"  ◯ ringed in black: dead ({dead:,})" if dead else "")
-        + "  — dot size: DBH; the bar: the scale.",
+        + f"  — {tree_map.SIZE_WORDS}; the bar: the scale.",
         unsafe_allow_html=True,
     )
     with st.expander("The trees on the map, as a table"):

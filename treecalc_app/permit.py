@@ -110,15 +110,14 @@ def _stock_list(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None:
         hide_index=True,
         width="stretch",
         column_config={
+            # not required=True: the browser holds back a new row with a required cell empty, so a kind of
+            # tree begun without its species would silently be left out of the plan; it is refused below
             "species": st.column_config.SelectboxColumn(
                 "Species",
                 options=list(choices["code"]),
-                required=True,
                 help="natives first; invasives are refused (§208-22E)",
             ),
-            "dbh_in": st.column_config.NumberColumn(
-                "DBH (in)", min_value=0.1, step=0.5, required=True, default=d["dbh_in"]
-            ),
+            "dbh_in": st.column_config.NumberColumn("DBH (in)", min_value=0.1, step=0.5, default=d["dbh_in"]),
             "unit_cost_usd": st.column_config.NumberColumn(
                 f"Unit cost (USD; ${d['unit_cost_usd']:,.0f} placeholder)",
                 min_value=0.0,
@@ -128,6 +127,7 @@ def _stock_list(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None:
             ),
         },
     )
+    _refuse_unfinished(edited)
     rows = [
         {
             "species": r.species,
@@ -141,6 +141,20 @@ def _stock_list(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None:
     state.set_opt("replacement_stock", rows or None)
     if rows:
         state.set_opt("_last_species", rows[0]["species"])
+
+
+def _refuse_unfinished(edited: pd.DataFrame) -> None:
+    """A stock row with some cells and no species or no DBH is refused (naming the table and the row), never
+    dropped: a kind of tree left out changes the cheapest plan. A row with nothing in it is no row."""
+    blank = edited[["species", "dbh_in", "unit_cost_usd"]].isna()
+    for n, (_, row) in enumerate(blank.iterrows(), start=1):
+        if row.all() or not (row["species"] or row["dbh_in"]):
+            continue
+        lacks = " and no ".join(w for w, b in (("species", row["species"]), ("DBH", row["dbh_in"])) if b)
+        raise state.AppError(
+            f"Replacement stock, row {n}: no {lacks}. Give its {lacks} in the table under “A stock list”, "
+            "or delete the row; the plan and its cost are shown once every row is complete."
+        )
 
 
 def _stock_controls() -> None:

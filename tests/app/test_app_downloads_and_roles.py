@@ -332,7 +332,8 @@ def test_the_law_engines_notes_name_the_apps_controls_not_command_line_options()
     assert any("--replacement-cost" in t for t in texts)  # the engine's words, as the CLI reads them
     shown = [views.readable(t) for t in texts]
     assert not [t for t in shown if re.search(r"(?<!\w)--[a-z]", t)], shown
-    assert any("give the Unit cost on the Permit page" in t for t in shown)
+    # read outside a page (here): the control and the page it is on
+    assert any("give the Unit cost under “Replacement stock and planting space” on the Permit page" in t for t in shown)
 
 
 def test_no_statement_download_when_the_assessment_fails():

@@ -183,14 +183,14 @@ def test_map_legend_in_words_dead_trees_ringed_and_a_scale(server, tmp_path):
             _upload(page, survey)
             _nav(page, "Map")
             page.get_by_text("4 trees placed").first.wait_for()
-            legend = page.get_by_text("dot size: DBH").first
+            legend = page.get_by_text("dot size: radius in proportion to DBH").first
             expect(legend).to_contain_text("removed (1)")
             expect(legend).to_contain_text("kept (3)")
             expect(legend).to_contain_text("ringed in black: dead (1)")
             page.locator('[data-testid="stRadio"]').get_by_text("Penalty tier").click()
             _settle(page)
             # M1, 24 in, removed without a permit: the tier over 12 in DBH, in words and with its maximum
-            expect(page.get_by_text("dot size: DBH").first).to_contain_text(
+            expect(page.get_by_text("dot size: radius in proportion to DBH").first).to_contain_text(
                 "§208-29B(3): DBH over 12 in, up to $3,000 (1)"
             )
             page.locator('[data-testid="stDeckGlJsonChart"] canvas').first.wait_for()

@@ -201,3 +201,29 @@ def test_a_dead_tree_is_marked_on_the_map_and_in_its_table():
     assert by_tag.loc["1", "value"] == "$10.50"
     # a frame from before the dead column (or another tool) is read as no tree dead
     assert not tree_map.points(t.drop(columns="dead"), None)[0]["dead"].any()
+
+
+def test_dot_size_follows_dbh_on_a_wide_survey():
+    # a 1.2 km GIS export: at 0.25 m per inch (clipped 1.5-8 m) every dot came out under the 5 px floor at the
+    # first view (500 px across 1.2 x 1,200 m: 0.35 px/m, so 2-8 m drew 0.7-2.8 px, all shown as 5 px)
+    t = pd.DataFrame(
+        {
+            "tag": ["A1", "A2", "A3", "A4"],
+            "species": ["Red maple"] * 4,
+            "dbh_in": [8.0, 20.0, 37.0, np.nan],
+            "latitude": [41.2000, 41.2054, 41.2108, 41.2027],  # 0.0108° of latitude: ~1,200 m
+            "longitude": [-73.8900] * 4,
+        }
+    )
+    df, _ = tree_map.points(t, None)
+    deck = tree_map.deck(df)
+    px_per_m = 2**deck.initial_view_state.zoom  # the orthographic view: 1 m is 2^zoom px
+    px = dict(zip(df["tag"], df["radius_m"] * px_per_m))
+    # radius in proportion to DBH, DBH/2.5 px between 3 and 16 px: 8 in -> 3.2 px, 20 in -> 8 px, 37 in -> 14.8 px
+    assert px["A1"] == pytest.approx(3.2, rel=1e-6)
+    assert px["A2"] == pytest.approx(8.0, rel=1e-6)
+    assert px["A3"] == pytest.approx(14.8, rel=1e-6)
+    assert px["A4"] == pytest.approx(3.0, rel=1e-6)  # DBH not given: the smallest dot
+    layer = deck.layers[0]
+    assert layer.radius_min_pixels <= 3  # no floor that makes the small trees the same as the big ones
+    assert "DBH" in tree_map.SIZE_WORDS and "16 px" in tree_map.SIZE_WORDS and "3 px" in tree_map.SIZE_WORDS
