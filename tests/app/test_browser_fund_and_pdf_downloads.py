@@ -28,8 +28,10 @@ def _survey(path: Path) -> Path:
     ws = wb.active
     for row in (
         ("Tag", "Species", "DBH (in)", "Action"),
-        (1, "Bur oak", 20, "removed"),  # removed without a permit: the §208-22F part
-        (2, "Red maple", 16, "removed"),
+        # topped without a permit: a definite offence (§208-18D, whatever the size or place), so the §208-22F
+        # part is charged (a removal with no site facts is only a conditional offence, its §208-22F shown apart)
+        (1, "Bur oak", 20, "topped"),
+        (2, "Red maple", 16, "topped"),
         (3, "Red maple", 10, "remove"),
         (103, "White pine", "eighteen", "Remove"),  # rejected: not a number (sheet row 5)
         (105, "Pin oak", -4, "Remove"),  # rejected: not positive (row 6), written -4, read -4.0
