@@ -13,14 +13,15 @@ from treecalc.jurisdictions import DEFAULT, REGISTRY, Jurisdiction
 from treecalc.schema import COLUMNS
 
 
-def law_today(jurisdiction: str = "croton_on_hudson") -> dict[str, Any]:
-    """The law a page's help texts state: in force today, the date the app assesses on (not the latest held, which
-    may be an amendment not yet in force)."""
+def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
+    """The law a page's help texts state (the registry's default law unless one is named): in force today, the
+    date the app assesses on (not the latest held, which may be an amendment not yet in force)."""
     import datetime as dt
 
+    from treecalc.jurisdictions import DEFAULT
     from treecalc.rules.law_data import law
 
-    return law(jurisdiction, dt.date.today())
+    return law(jurisdiction or DEFAULT, dt.date.today())
 
 
 def get(obj: Any, name: str, default: Any = None) -> Any:
