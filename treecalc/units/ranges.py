@@ -84,31 +84,36 @@ class Range:
 
 
 RANGES: dict[str, Range] = {
-    "days": Range(1, 36_500, "days", "a continuing violation of up to 100 years", whole=True),
-    "percent": Range(0, 1_000, "%", "a replacement percentage up to ten times the value", strict_low=True),
+    # money
     "price_usd": Range(0, 1_000_000, "USD per unit", "a unit price (per kWh, therm, gallon or lb) of at most $1M"),
     "home_price_usd": Range(1_000, 1_000_000_000, "USD", "a median home price from $1,000 to $1 billion"),
-    "leaf_area_m2": Range(
-        0, 100_000, "m²", "the leaf area of one tree (the largest are a few thousand m²)", strict_low=True
-    ),
-    "plantable": Range(0, 10_000_000, "trees", "replacement trees a site can take", whole=True),
-    "area_sqft": Range(0, 1_000_000_000, "sq ft", "an area of up to 1 billion sq ft (36 square miles)"),
-    "depth_ft": Range(0, 1_000, "ft", "an excavation or fill depth of up to 1,000 ft"),
-    "depth_in": Range(0, 120, "in", "a topsoil depth of up to 10 ft"),
-    "earthwork_area_sqft": Range(0, 100_000_000, "sq ft", "an excavated area of up to 3.6 sq mi, beyond any lot"),
-    "wall_height_ft": Range(0, 200, "ft", "a retaining wall of up to 200 ft"),
-    "cumulative_years": Range(1, 200, "years", "benefits with growth over up to 200 years", whole=True),
-    "years": Range(1, 200, "years", "a horizon of up to 200 years", whole=True),
     "usd": Range(0, 1_000_000_000, "USD", "an amount of money up to $1 billion"),
     "multiplier": Range(0, 100, "times", "a fee schedule's multiplier of the value, up to 100 times"),
+    "percent": Range(0, 1_000, "%", "a replacement percentage up to ten times the value", strict_low=True),
+    "fraction": Range(0, 1, "", "a rate from 0 to 1"),
+    # time
+    "days": Range(1, 36_500, "days", "a continuing violation of up to 100 years", whole=True),
+    "years": Range(1, 200, "years", "a horizon of up to 200 years", whole=True),
+    "cumulative_years": Range(1, 200, "years", "benefits with growth over up to 200 years", whole=True),
+    # trees
     "dbh_in": Range(
         0, 250, "in", "a trunk diameter up to 250 in (the largest trees are ~450 in around)", strict_low=True
     ),
     "height_ft": Range(0, 400, "ft", "a tree height up to 400 ft", strict_low=True),
-    "fraction": Range(0, 1, "", "a rate from 0 to 1"),
-    "max_mb": Range(0, 10_000, "MB", "a file size limit of up to 10 GB", strict_low=True),
-    "lot_area_acres": Range(0, 100_000, "acres", "about 156 square miles, beyond any village lot"),
+    "leaf_area_m2": Range(
+        0, 100_000, "m²", "the leaf area of one tree (the largest are a few thousand m²)", strict_low=True
+    ),
+    "plantable": Range(0, 10_000_000, "trees", "replacement trees a site can take", whole=True),
     "tree_count": Range(0, 10_000_000, "trees", "a count of trees on one lot", whole=True),
+    # land and earthwork
+    "lot_area_acres": Range(0, 100_000, "acres", "about 156 square miles, beyond any village lot"),
+    "area_sqft": Range(0, 1_000_000_000, "sq ft", "an area of up to 1 billion sq ft (36 square miles)"),
+    "earthwork_area_sqft": Range(0, 100_000_000, "sq ft", "an excavated area of up to 3.6 sq mi, beyond any lot"),
+    "depth_ft": Range(0, 1_000, "ft", "an excavation or fill depth of up to 1,000 ft"),
+    "depth_in": Range(0, 120, "in", "a topsoil depth of up to 10 ft"),
+    "wall_height_ft": Range(0, 200, "ft", "a retaining wall of up to 200 ft"),
+    # files
+    "max_mb": Range(0, 10_000, "MB", "a file size limit of up to 10 GB", strict_low=True),
 }
 
 #: Numeric site facts (``--site``, the Site sheet) and their range in :data:`RANGES`.
