@@ -9,9 +9,11 @@
 - :mod:`treecalc.units.quantities`: every conversion between units, once.
 
 Import from the concept's module. The names below are re-exported for the modules that are being moved
-now and still import them from here (excavation.py, surfaces.py, water.py, report/json.py, results.py,
-rules/croton_on_hudson/, law/loader.py, rules/law_data.py, benefits.py, models/, cli/, app_support/,
-treecalc_app/); once they import from the concept modules, this list goes.
+now and still import them from here (excavation.py, surfaces.py, water.py, planting.py, report/json.py,
+results.py, rules/croton_on_hudson/, law/loader.py, rules/law_data.py, benefits.py, models/itree_streets.py,
+cli/, app_support/, treecalc_app/, tests/law/); once they import from the concept modules, this list goes.
+law/loader.py reads ``treecalc.units.DATA_DIR`` at each call, so a test that sets it here (tests/law) still
+moves the folder the law is read from.
 """
 
 from __future__ import annotations
