@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from treecalc import units
+from treecalc.units import datafolder as units
 
 
 def _copy(tmp_path: Path) -> Path:

@@ -16,7 +16,7 @@ from treecalc.ingest import SurveyError, read_survey
 from treecalc.ingest.limits import Limits, MemoryBudget
 from treecalc.ingest.sources import read_csv_rows
 from treecalc.isolated import read_csv_table
-from treecalc.units import InputRefused, count_lines, read_limited
+from treecalc.units.files import InputRefused, count_lines, read_limited
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,7 @@ LAYERS = ("base", "science", "law", "assessment", "report", "front")
 #: module name or package prefix (ending in ".") -> layer; the longest match wins.
 LAYER_OF = {
     "treecalc.units": "base",
+    "treecalc.units.": "base",
     "treecalc.schema": "base",
     "treecalc.data": "base",
     "treecalc.species": "base",

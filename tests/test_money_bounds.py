@@ -16,7 +16,7 @@ from tests.helpers.bounds import refused, run_capped
 from treecalc.assessment import OPTION_RANGES, AssessOptions
 from treecalc.rules import croton_on_hudson as croton
 from treecalc.rules.croton_on_hudson.schedule import in_lieu, load_fee_schedule
-from treecalc.units import RANGES, OutOfRange, in_range
+from treecalc.units.ranges import RANGES, OutOfRange, in_range
 
 PRICES = ["electricity", "natural_gas", "hydro_interception", "co2", "o3", "nox", "pm10", "sox", "voc"]
 AT_MAXIMUM = [x for p in PRICES for x in ("--price", f"{p}=1000000")] + [

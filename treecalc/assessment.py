@@ -38,7 +38,8 @@ from treecalc.money import round_cents
 from treecalc.results import ChapterSummary, Fund, Penalties, Permit, Replacement, line
 from treecalc.rules import law_data as lawparams
 from treecalc.schema import ACTIONS, BENEFIT_SKIP, FLAG_FIELDS, HARMED
-from treecalc.units import in_range, money, percent_of_up
+from treecalc.units.money import money, percent_of_up
+from treecalc.units.ranges import in_range
 
 SURVEY_FLAGS = FLAG_FIELDS  # the one list: treecalc.schema
 
@@ -73,8 +74,8 @@ class AssessOptions:
 
     def validated(self) -> AssessOptions:
         """The options checked against the ranges the command line applies to its flags
-        (:data:`OPTION_RANGES`, :data:`treecalc.units.RANGES`): a URL, a project file or a caller of the
-        library is refused in the same words, naming the option (:class:`treecalc.units.OutOfRange`)."""
+        (:data:`OPTION_RANGES`, :data:`treecalc.units.ranges.RANGES`): a URL, a project file or a caller of the
+        library is refused in the same words, naming the option (:class:`treecalc.units.ranges.OutOfRange`)."""
         o = AssessOptions(**vars(self))
         o.continuing_days = whole_days(self.continuing_days)
         from treecalc.law.schema import as_date
@@ -107,7 +108,7 @@ class AssessOptions:
 
 
 #: Each numeric option of :func:`assess`: its name in messages (the words, then the keyword) and its range in
-#: :data:`treecalc.units.RANGES` (the range of the command line's flag).
+#: :data:`treecalc.units.ranges.RANGES` (the range of the command line's flag).
 OPTION_RANGES = {
     "replacement_percent": ("replacement percentage (replacement_percent)", "percent"),
     "plantable": ("plantable trees (plantable)", "plantable"),
@@ -120,7 +121,7 @@ OPTION_RANGES = {
 
 
 def whole_days(value: Any) -> int:
-    """Days of a continuing violation: a whole number within :data:`treecalc.units.RANGES` ``["days"]`` (the
+    """Days of a continuing violation: a whole number within :data:`treecalc.units.ranges.RANGES` ``["days"]`` (the
     range of ``--days``: 2**53 - 1 days is refused naming the option, not multiplied)."""
     return int(in_range("days of continuing violation (continuing_days)", value, "days"))
 

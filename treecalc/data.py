@@ -7,9 +7,9 @@ arrays so that no model can modify the shared tables by accident.
 
 Set ``TREECALC_DATA`` to point at another ``data`` folder (for example a
 village's edited copy of ``species/local_status.csv``): the one setting,
-:data:`treecalc.units.DATA_DIR`, that the law files (``law/``) are read from too.
+:data:`treecalc.units.datafolder.DATA_DIR`, that the law files (``law/``) are read from too.
 A file missing from that folder is an error naming it and the folder
-(:class:`treecalc.units.MissingDataFile`).
+(:class:`treecalc.units.datafolder.MissingDataFile`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.units import DATA_DIR, data_file
+from treecalc.units.datafolder import DATA_DIR, data_file
 
 SPECIES_DIR = DATA_DIR / "species"
 EXAMPLES_DIR = DATA_DIR / "examples"
@@ -31,7 +31,7 @@ SAMPLE_SURVEY = EXAMPLES_DIR / "sample_survey.xlsx"
 
 
 def sample_survey() -> Path:
-    """The data folder's sample survey; :class:`treecalc.units.MissingDataFile` naming it if the folder lacks it."""
+    """The data folder's sample survey; :class:`treecalc.units.datafolder.MissingDataFile` naming it if the folder lacks it."""
     return data_file(SAMPLE_SURVEY.relative_to(DATA_DIR).as_posix(), DATA_DIR)
 
 
@@ -97,7 +97,7 @@ class BenefitTables:
 
 
 def _species_file(name: str) -> Path:
-    """``species/<name>`` of the data folder; :class:`treecalc.units.MissingDataFile` naming it if absent."""
+    """``species/<name>`` of the data folder; :class:`treecalc.units.datafolder.MissingDataFile` naming it if absent."""
     return data_file(f"species/{name}", SPECIES_DIR.parent)
 
 

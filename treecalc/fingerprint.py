@@ -93,7 +93,7 @@ def _survey_entry(survey: bytes | str | Path, name: str | None) -> dict[str, Any
 
 def _data_files() -> dict[str, str]:
     """SHA-256 of every file of the data folder read so far, but the sample survey (the survey is its own entry)."""
-    from treecalc.units import data_files_read
+    from treecalc.units.datafolder import data_files_read
 
     return {rel: _sha256_file(p) for rel, p in data_files_read().items() if not rel.startswith("examples/")}
 
@@ -127,7 +127,7 @@ def make_fingerprint(
     fee = opts.get("fee_schedule")
     fee_file = None
     if isinstance(fee, str) and fee:
-        from treecalc.units import data_files_read
+        from treecalc.units.datafolder import data_files_read
 
         read = {p.resolve() for p in data_files_read().values()}
         if Path(fee).resolve() not in read:  # a schedule of the data folder is one of data_files already
@@ -271,7 +271,7 @@ def _kind(rel: str) -> str:
 
 
 def _file_differences(fp: Mapping[str, Any]) -> list[str]:
-    from treecalc.units import DATA_DIR
+    from treecalc.units.datafolder import DATA_DIR
 
     out = []
     for rel, want in sorted((fp.get("data_files") or {}).items()):

@@ -1,5 +1,5 @@
 """Money on arrays of tree values: half-up to the cent, exact sums in integer cents. (Single amounts:
-:func:`treecalc.units.money`, :func:`treecalc.units.cents`.) Neutral: no jurisdiction's law is here.
+:func:`treecalc.units.money.money`, :func:`treecalc.units.money.cents`.) Neutral: no jurisdiction's law is here.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from treecalc.units import OutOfRange
+from treecalc.units.ranges import OutOfRange
 
 
 def round_cents(x: Any) -> np.ndarray:
@@ -23,7 +23,7 @@ def cents_sum(values: Any, mask: np.ndarray) -> Decimal:
 
     The cents are summed in int64 only when no sum of them can pass 2**62; beyond that (30,000 trees of
     $3.8 trillion each) in Python integers, exactly. A value that is not finite (NaN, infinite) is refused
-    (:class:`treecalc.units.OutOfRange`): cast to int64 it would be an arbitrary number of dollars."""
+    (:class:`treecalc.units.ranges.OutOfRange`): cast to int64 it would be an arbitrary number of dollars."""
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below, not warned of
         c = np.rint(np.asarray(values, dtype=float)[mask] * 100)
     if not np.isfinite(c).all():

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.units import money
+from treecalc.units.money import money
 
 #: The most assessments a plan runs (each a full assessment of the survey: 0.07 s for a lot's
 #: handful of trees, 0.1-0.5 s for the 39-tree sample): under a minute.

@@ -226,7 +226,7 @@ def test_a_croton_flag_with_wesley_hills_is_an_error_naming_it(fake_survey, caps
 def test_a_croton_flag_with_wesley_hills_from_the_site_sheet_is_an_error(fake_survey, capsys, tmp_path):
     fake_survey.site["jurisdiction"] = "wesley-hills"  # the law named by the survey, not by a flag
     fee = tmp_path / "fee.toml"
-    from treecalc.units import BUNDLED_DATA_DIR
+    from treecalc.units.datafolder import BUNDLED_DATA_DIR
 
     fee.write_text((BUNDLED_DATA_DIR / "law" / "croton_on_hudson" / "fee_schedule.toml").read_text())
     argv = ["assess", "x.xlsx", "--replacement-percent", "150", "--fee-schedule", str(fee), "--days", "3"]

@@ -19,7 +19,7 @@ import pytest
 
 from treecalc import __version__
 from treecalc.cli import main
-from treecalc.units import BUNDLED_DATA_DIR
+from treecalc.units.datafolder import BUNDLED_DATA_DIR
 
 #: A lot in Croton-on-Hudson cleared for a house: two trees taken down already, one to come down, two kept.
 CROTON_LOT = (

@@ -24,7 +24,8 @@ from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.values import parse_bool
 from treecalc.jurisdictions import choices as jurisdiction_choices
 from treecalc.jurisdictions import jurisdiction_key
-from treecalc.units import DATA_DIR, SITE_RANGES, in_range, read_data_toml
+from treecalc.units.datafolder import DATA_DIR, read_data_toml
+from treecalc.units.ranges import SITE_RANGES, in_range
 
 #: Site fields and their types.
 SITE_FIELDS: dict[str, str] = {
@@ -412,6 +413,6 @@ def _site_number(key: str, v: Any) -> float:
         raise ValueError(f"site fact {key}: expected a number >= 0, got {v!r}") from None
     if not np.isfinite(n) or n < 0:
         raise ValueError(f"site fact {key}: expected a finite number >= 0, got {v!r}")
-    if key in SITE_RANGES:  # a plausible range (treecalc.units.RANGES): 1e308 acres is refused, not computed
+    if key in SITE_RANGES:  # a plausible range (treecalc.units.ranges.RANGES): 1e308 acres is refused, not computed
         in_range(f"site fact {key}", n, SITE_RANGES[key])
     return n

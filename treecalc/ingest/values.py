@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from treecalc import data
+from treecalc.units.quantities import IN_PER_UNIT
 
 #: Conversion to inches (1 ft = 12 in; 1 m = 100 / 2.54 = 39.37 in).
-UNIT_TO_IN = {"in": 1.0, "cm": 1 / 2.54, "mm": 1 / 25.4, "ft": 12.0, "m": 100 / 2.54}
+UNIT_TO_IN = IN_PER_UNIT
 
 _UNIT_WORDS = {
     "in": "in",

@@ -79,8 +79,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc import data
-
-CM_PER_IN = 2.54
+from treecalc.units.quantities import CM_PER_IN
 
 #: Age grid on which growth curves are tabulated and inverted, years.
 AGE_GRID_YR = np.round(np.arange(-20.0, 150.0 + 1e-9, 0.05), 10)

@@ -26,11 +26,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc import data
-
-CM_PER_IN = 2.54
-GAL_PER_M3 = 264.172
-LB_PER_KG = 2.20462
-KBTU_PER_THERM = 100.0
+from treecalc.units.quantities import CM_PER_IN, GAL_PER_M3, KBTU_PER_THERM, LB_PER_KG
 
 #: Factors interpolated for every tree, as named in ``benefit_tables.csv``.
 FACTORS = (

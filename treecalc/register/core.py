@@ -93,7 +93,7 @@ def row_values(table: str, obj: Any) -> dict[str, Any]:
 def usd_to_cents(value: Any, what: str = "--amount", *, positive: bool = True) -> int:
     """An amount in dollars (``"1,250.50"``, ``1250.5``) as whole cents; a fraction of a cent, a negative or
     zero amount (``positive``) or one over $1 billion is refused naming ``what``."""
-    from treecalc.units import parse_money_cents
+    from treecalc.units.money import parse_money_cents
 
     d = parse_money_cents(value, what)
     if positive and d <= 0:
@@ -117,7 +117,7 @@ def assessed_cents(value: Any) -> int | None:
     """An amount of the assessment's JSON (a float of dollars, or exact text) as cents, half up."""
     if value is None or isinstance(value, bool):
         return None
-    from treecalc.units import cents as to_cents
+    from treecalc.units.money import cents as to_cents
 
     return int(to_cents(Decimal(str(value))) * 100)
 
@@ -152,7 +152,7 @@ def fund_cents(assessment: dict[str, Any]) -> int | None:
 
 
 def to_date(value: Any, what: str) -> dt.date:
-    from treecalc.units import to_date as _to_date
+    from treecalc.units.dates import to_date as _to_date
 
     return _to_date(value, what)
 
@@ -170,7 +170,7 @@ def law_files(options: dict[str, Any]) -> dict[str, str]:
     and the fee schedule (the file given, an in-line schedule's canonical JSON, or the bundled one)."""
     from treecalc.law import law_files as village_files
     from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
-    from treecalc.units import DATA_DIR
+    from treecalc.units.datafolder import DATA_DIR
 
     out: dict[str, str] = {}
     village = str(options.get("jurisdiction") or "")
@@ -358,6 +358,16 @@ class Register:
         self._case(case_id)
         self._write(by, "assessed", case_id, lambda rec: self._add_assessment(rec, case_id, survey, assessment))
 
+    def _add_record(self, model: Any, case_id: int, by: str, kind: str, **values: Any) -> int:
+        """A new row ``model(case_id=case_id, **values)`` of the case ``case_id`` (which must exist), written with its
+        event ``kind`` by ``by``; its id. The row is built inside the transaction, afresh if a locked database
+        retries it."""
+        self._case(case_id)
+        row = self._write(
+            by, kind, case_id, lambda rec: rec.insert(model.__tablename__, model(case_id=case_id, **values))
+        )
+        return int(row.id)
+
     def pay(self, case_id: int, *, by: str, amount: Any, on: Any, reference: str | None = None) -> int:
         cents = usd_to_cents(amount, "--amount")
         day = to_date(on, "--date")
@@ -367,16 +377,7 @@ class Register:
         latest = dt.date.today() + dt.timedelta(days=1)
         if day > latest:
             raise RegisterError(f"--date {day}: a payment is recorded once received, not dated after {latest}")
-        self._case(case_id)
-        row = self._write(
-            by,
-            "payment",
-            case_id,
-            lambda rec: rec.insert(
-                "payments", m.Payment(case_id=case_id, amount_cents=cents, paid_on=day, reference=reference)
-            ),
-        )
-        return int(row.id)
+        return self._add_record(m.Payment, case_id, by, "payment", amount_cents=cents, paid_on=day, reference=reference)
 
     def decide(self, case_id: int, *, by: str, outcome: str, on: Any, conditions: str | None = None) -> int:
         key = outcome.strip().lower().replace(" ", "_").replace("-", "_")
@@ -385,31 +386,16 @@ class Register:
         if key == "approved_with_conditions" and not (conditions or "").strip():
             raise RegisterError("--conditions: an approval with conditions names them")
         day = to_date(on, "--date")
-        self._case(case_id)
-        row = self._write(
-            by,
-            "decision",
-            case_id,
-            lambda rec: rec.insert(
-                "decisions",
-                m.Decision(case_id=case_id, outcome=key, conditions=conditions, decided_by=by, decided_on=day),
-            ),
+        return self._add_record(
+            m.Decision, case_id, by, "decision", outcome=key, conditions=conditions, decided_by=by, decided_on=day
         )
-        return int(row.id)
 
     def post_bond(self, case_id: int, *, by: str, amount: Any, on: Any) -> int:
         cents = usd_to_cents(amount, "--amount")
         day = to_date(on, "--date")
-        self._case(case_id)
-        row = self._write(
-            by,
-            "bond posted",
-            case_id,
-            lambda rec: rec.insert(
-                "bonds", m.Bond(case_id=case_id, amount_cents=cents, posted_on=day, status="held", closed_on=None)
-            ),
+        return self._add_record(
+            m.Bond, case_id, by, "bond posted", amount_cents=cents, posted_on=day, status="held", closed_on=None
         )
-        return int(row.id)
 
     def close_bond(self, bond_id: int, *, by: str, how: str, on: Any) -> None:
         if how not in BOND_CLOSINGS:
@@ -484,14 +470,7 @@ class Register:
 
     def open_hold(self, case_id: int, *, by: str, on: Any, reason: str | None = None) -> int:
         day = to_date(on, "--date")
-        self._case(case_id)
-        row = self._write(
-            by,
-            "hold opened",
-            case_id,
-            lambda rec: rec.insert("holds", m.Hold(case_id=case_id, opened_on=day, closed_on=None, reason=reason)),
-        )
-        return int(row.id)
+        return self._add_record(m.Hold, case_id, by, "hold opened", opened_on=day, closed_on=None, reason=reason)
 
     def close_hold(self, hold_id: int, *, by: str, on: Any) -> None:
         day = to_date(on, "--date")
@@ -514,11 +493,7 @@ class Register:
     def note(self, case_id: int, *, by: str, text: str) -> int:
         if not (text or "").strip():
             raise RegisterError("--text: a note says something")
-        self._case(case_id)
-        row = self._write(
-            by, "note", case_id, lambda rec: rec.insert("notes", m.Note(case_id=case_id, text=text, written_at=now()))
-        )
-        return int(row.id)
+        return self._add_record(m.Note, case_id, by, "note", text=text, written_at=now())
 
     # -- reads ----------------------------------------------------------------------------------------
 
@@ -673,14 +648,16 @@ class Register:
         if b < a:
             raise RegisterError(f"--to {b} is before --from {a}")
         with self.reading() as s:
-            rows = s.execute(
-                select(m.Planting, m.Case.title)
-                .join(m.Case, m.Case.id == m.Planting.case_id)
-                .where(
-                    m.Planting.inspection_due >= a, m.Planting.inspection_due <= b, m.Planting.inspected_on.is_(None)
-                )
-                .order_by(m.Planting.inspection_due, m.Planting.id)
-            ).all()
+            rows = _with_case(
+                s,
+                m.Planting,
+                where=(
+                    m.Planting.inspection_due >= a,
+                    m.Planting.inspection_due <= b,
+                    m.Planting.inspected_on.is_(None),
+                ),
+                order_by=(m.Planting.inspection_due, m.Planting.id),
+            )
             return [
                 {
                     "planting": p.id,
@@ -751,12 +728,9 @@ class Register:
     def holds_open(self) -> list[dict[str, Any]]:
         """Open violations holding building permits and certificates of occupancy (§208-29F)."""
         with self.reading() as s:
-            rows = s.execute(
-                select(m.Hold, m.Case.title, m.Case.kind)
-                .join(m.Case, m.Case.id == m.Hold.case_id)
-                .where(m.Hold.closed_on.is_(None))
-                .order_by(m.Hold.opened_on, m.Hold.id)
-            ).all()
+            rows = _with_case(
+                s, m.Hold, m.Case.kind, where=(m.Hold.closed_on.is_(None),), order_by=(m.Hold.opened_on, m.Hold.id)
+            )
             return [
                 {
                     "hold": h.id,
@@ -772,12 +746,7 @@ class Register:
 
     def bonds_held(self) -> dict[str, Any]:
         with self.reading() as s:
-            rows = s.execute(
-                select(m.Bond, m.Case.title)
-                .join(m.Case, m.Case.id == m.Bond.case_id)
-                .where(m.Bond.status == "held")
-                .order_by(m.Bond.posted_on, m.Bond.id)
-            ).all()
+            rows = _with_case(s, m.Bond, where=(m.Bond.status == "held",), order_by=(m.Bond.posted_on, m.Bond.id))
             total = sum(b.amount_cents for b, _ in rows)
             return {
                 "total_usd": cents_to_usd(total),
@@ -813,6 +782,19 @@ class Register:
             return rec.update("users", u, role=role, password_hash=hashed)
 
         self._write(by, "account", None, do)
+
+
+def _with_case(s: Session, model: Any, *more: Any, where: tuple[Any, ...], order_by: tuple[Any, ...]) -> list[Any]:
+    """The rows of ``model`` (a table of a case's records) that ``where`` holds for, each with its case's title
+    and ``more`` of the case's columns, in the order ``order_by``: the listings of the register's reports."""
+    return list(
+        s.execute(
+            select(model, m.Case.title, *more)
+            .join(m.Case, m.Case.id == model.case_id)
+            .where(*where)
+            .order_by(*order_by)
+        ).all()
+    )
 
 
 def _records(decisions: Any, bonds: Any, plantings: Any, holds: Any, notes: Any) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from treecalc.ingest.limits import DEFAULT as DEFAULT_LIMITS
 from treecalc.ingest.limits import Limits, refuse
 from treecalc.ingest.sources.filetype import LOOKS
 from treecalc.ingest.sources.workbook import Source
-from treecalc.units import count_lines
+from treecalc.units.files import count_lines
 
 
 def decode_text(data: bytes) -> tuple[str, str]:

@@ -111,120 +111,90 @@ def _record_tables() -> None:
     )
 
 
-def _case_tables() -> None:
-    """Assessments, bonds, decisions and holds."""
+def _case_records(
+    name: str, *columns: sa.Column, indexed: tuple[str, ...] = (), references: tuple[tuple[str, str], ...] = ()
+) -> None:
+    """A table of one case's records: ``id``, ``case_id`` (a case's, indexed), ``columns``, a foreign key for each
+    ``(column, "table.column")`` of ``references``, and an index on each of ``indexed``. The DDL is the one
+    Alembic generated for these tables, statement for statement (``alembic upgrade head --sql``)."""
     op.create_table(
-        "assessments",
+        name,
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("case_id", sa.Integer(), nullable=False),
+        *columns,
+        sa.ForeignKeyConstraint(["case_id"], ["cases.id"]),
+        *(sa.ForeignKeyConstraint([column], [target]) for column, target in references),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    with op.batch_alter_table(name, schema=None) as batch_op:
+        for column in ("case_id", *indexed):
+            batch_op.create_index(batch_op.f(f"ix_{name}_{column}"), [column], unique=False)
+
+
+def _drop_case_records(name: str, *indexed: str) -> None:
+    """The table :func:`_case_records` made, its indexes first."""
+    with op.batch_alter_table(name, schema=None) as batch_op:
+        for column in reversed(("case_id", *indexed)):
+            batch_op.drop_index(batch_op.f(f"ix_{name}_{column}"))
+
+    op.drop_table(name)
+
+
+def _case_tables() -> None:
+    """Assessments, bonds, decisions and holds."""
+    _case_records(
+        "assessments",
         sa.Column("survey_sha256", sa.String(length=64), nullable=True),
         sa.Column("json_text", sa.Text(), nullable=False),
         sa.Column("fingerprint", sa.String(length=64), nullable=False),
         sa.Column("law_files", sa.Text(), nullable=False),
         sa.Column("fund_in_lieu_cents", sa.BigInteger(), nullable=True),
         sa.Column("made_at", sa.String(length=40), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["case_id"],
-            ["cases.id"],
-        ),
-        sa.PrimaryKeyConstraint("id"),
     )
-    with op.batch_alter_table("assessments", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_assessments_case_id"), ["case_id"], unique=False)
-
-    op.create_table(
+    _case_records(
         "bonds",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("case_id", sa.Integer(), nullable=False),
         sa.Column("amount_cents", sa.BigInteger(), nullable=False),
         sa.Column("posted_on", sa.Date(), nullable=False),
         sa.Column("status", sa.String(length=20), nullable=False),
         sa.Column("closed_on", sa.Date(), nullable=True),
-        sa.ForeignKeyConstraint(
-            ["case_id"],
-            ["cases.id"],
-        ),
-        sa.PrimaryKeyConstraint("id"),
+        indexed=("status",),
     )
-    with op.batch_alter_table("bonds", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_bonds_case_id"), ["case_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_bonds_status"), ["status"], unique=False)
-
-    op.create_table(
+    _case_records(
         "decisions",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("case_id", sa.Integer(), nullable=False),
         sa.Column("outcome", sa.String(length=40), nullable=False),
         sa.Column("conditions", sa.Text(), nullable=True),
         sa.Column("decided_by", sa.String(length=200), nullable=False),
         sa.Column("decided_on", sa.Date(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["case_id"],
-            ["cases.id"],
-        ),
-        sa.PrimaryKeyConstraint("id"),
     )
-    with op.batch_alter_table("decisions", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_decisions_case_id"), ["case_id"], unique=False)
-
-    op.create_table(
+    _case_records(
         "holds",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("case_id", sa.Integer(), nullable=False),
         sa.Column("opened_on", sa.Date(), nullable=False),
         sa.Column("closed_on", sa.Date(), nullable=True),
         sa.Column("reason", sa.Text(), nullable=True),
-        sa.ForeignKeyConstraint(
-            ["case_id"],
-            ["cases.id"],
-        ),
-        sa.PrimaryKeyConstraint("id"),
+        indexed=("closed_on",),
     )
-    with op.batch_alter_table("holds", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_holds_case_id"), ["case_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_holds_closed_on"), ["closed_on"], unique=False)
 
 
 def _payment_tables() -> None:
     """Notes, payments, plantings and survey versions."""
-    op.create_table(
+    _case_records(
         "notes",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("case_id", sa.Integer(), nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("written_at", sa.String(length=40), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["case_id"],
-            ["cases.id"],
-        ),
-        sa.PrimaryKeyConstraint("id"),
     )
-    with op.batch_alter_table("notes", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_notes_case_id"), ["case_id"], unique=False)
-
-    op.create_table(
+    _case_records(
         "payments",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("case_id", sa.Integer(), nullable=False),
         sa.Column("amount_cents", sa.BigInteger(), nullable=False),
         sa.Column("paid_on", sa.Date(), nullable=False),
         sa.Column("reference", sa.String(length=200), nullable=True),
-        sa.ForeignKeyConstraint(
-            ["case_id"],
-            ["cases.id"],
-        ),
-        sa.PrimaryKeyConstraint("id"),
+        indexed=("paid_on",),
     )
     with op.batch_alter_table("payments", schema=None) as batch_op:
         batch_op.create_index("ix_payments_case_date", ["case_id", "paid_on"], unique=False)
-        batch_op.create_index(batch_op.f("ix_payments_case_id"), ["case_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_payments_paid_on"), ["paid_on"], unique=False)
         batch_op.create_index("ix_payments_ledger", ["paid_on", "case_id", "amount_cents"], unique=False)
 
-    op.create_table(
+    _case_records(
         "plantings",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("case_id", sa.Integer(), nullable=False),
         sa.Column("trees", sa.Integer(), nullable=False),
         sa.Column("species", sa.String(length=200), nullable=True),
         sa.Column("accepted_on", sa.Date(), nullable=False),
@@ -232,76 +202,29 @@ def _payment_tables() -> None:
         sa.Column("inspected_on", sa.Date(), nullable=True),
         sa.Column("trees_dead", sa.Integer(), nullable=True),
         sa.Column("replant_of", sa.Integer(), nullable=True),
-        sa.ForeignKeyConstraint(
-            ["case_id"],
-            ["cases.id"],
-        ),
-        sa.PrimaryKeyConstraint("id"),
+        indexed=("inspection_due",),
     )
-    with op.batch_alter_table("plantings", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_plantings_case_id"), ["case_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_plantings_inspection_due"), ["inspection_due"], unique=False)
-
-    op.create_table(
+    _case_records(
         "survey_versions",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("case_id", sa.Integer(), nullable=False),
         sa.Column("sha256", sa.String(length=64), nullable=False),
         sa.Column("name", sa.String(length=500), nullable=False),
         sa.Column("added_at", sa.String(length=40), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["case_id"],
-            ["cases.id"],
-        ),
-        sa.ForeignKeyConstraint(
-            ["sha256"],
-            ["blobs.sha256"],
-        ),
-        sa.PrimaryKeyConstraint("id"),
+        references=(("sha256", "blobs.sha256"),),
     )
-    with op.batch_alter_table("survey_versions", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_survey_versions_case_id"), ["case_id"], unique=False)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("survey_versions", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_survey_versions_case_id"))
-
-    op.drop_table("survey_versions")
-    with op.batch_alter_table("plantings", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_plantings_inspection_due"))
-        batch_op.drop_index(batch_op.f("ix_plantings_case_id"))
-
-    op.drop_table("plantings")
+    _drop_case_records("survey_versions")
+    _drop_case_records("plantings", "inspection_due")
     with op.batch_alter_table("payments", schema=None) as batch_op:
         batch_op.drop_index("ix_payments_ledger")
-        batch_op.drop_index(batch_op.f("ix_payments_paid_on"))
-        batch_op.drop_index(batch_op.f("ix_payments_case_id"))
         batch_op.drop_index("ix_payments_case_date")
-
-    op.drop_table("payments")
-    with op.batch_alter_table("notes", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_notes_case_id"))
-
-    op.drop_table("notes")
-    with op.batch_alter_table("holds", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_holds_closed_on"))
-        batch_op.drop_index(batch_op.f("ix_holds_case_id"))
-
-    op.drop_table("holds")
-    with op.batch_alter_table("decisions", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_decisions_case_id"))
-
-    op.drop_table("decisions")
-    with op.batch_alter_table("bonds", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_bonds_status"))
-        batch_op.drop_index(batch_op.f("ix_bonds_case_id"))
-
-    op.drop_table("bonds")
-    with op.batch_alter_table("assessments", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_assessments_case_id"))
-
-    op.drop_table("assessments")
+    _drop_case_records("payments", "paid_on")
+    _drop_case_records("notes")
+    _drop_case_records("holds", "closed_on")
+    _drop_case_records("decisions")
+    _drop_case_records("bonds", "status")
+    _drop_case_records("assessments")
     op.drop_table("users")
     with op.batch_alter_table("sign_ins", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_sign_ins_name"))
