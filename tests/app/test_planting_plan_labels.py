@@ -4,7 +4,7 @@ import pandas as pd
 
 
 def test_planting_plan_value_per_tree_says_per_year_on_the_annual_basis():
-    from app_support import views
+    from treecalc.app import views
 
     # a row of the Replacement plan (treecalc.planting): value per tree x count = value planted, same basis
     plan = pd.DataFrame(

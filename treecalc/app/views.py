@@ -290,7 +290,7 @@ def basis_control(page: str = "") -> None:
     """The value basis (§208-22B): one option, the same control on every page whose answer it changes
     (Benefits, where its values are shown, and Permit, Violations, Fund, where it turns the replacement,
     the payment and the statement). ``page`` keeps each page's widget its own."""
-    from app_support import state
+    from treecalc.app import state
 
     basis = str(state.opt("value_basis", "annual"))
     sfx = f"_{page}" if page else ""
@@ -321,7 +321,7 @@ def basis_control(page: str = "") -> None:
 def plantable_controls() -> None:
     """How many replacement trees the site can take: one shared option for every page that needs it
     (``plantable`` or ``plantable_area_sqft``), so the Permit and Fund pages show the same figures."""
-    from app_support import state
+    from treecalc.app import state
 
     kinds = ["Every tree needed", "A number of trees", "An area (sq ft)"]
     cur = 1 if state.opt("plantable") is not None else 2 if state.opt("plantable_area_sqft") is not None else 0
@@ -445,8 +445,8 @@ def survey_record() -> Jurisdiction:
     """The record of the law the survey names in its jurisdiction site fact, known before the assessment (the
     controls drawn above it feed it). Anything unclear counts as the default law: the assessment then says
     what it applies."""
-    from app_support import state
     from treecalc import jurisdictions
+    from treecalc.app import state
 
     try:
         j = (getattr(state.survey(), "site", None) or {}).get("jurisdiction")
@@ -585,24 +585,6 @@ def offence_rows(a: Any) -> pd.DataFrame:
         out.insert(1, "Offence", [("conditional" if k == "conditional" else "definite") for k in kinds])
         out.insert(2, "Depends on", [_depends(r) if k == "conditional" else "facts given" for r, k in zip(rows, kinds)])
     return out
-
-
-def alternative_22f(where: Any, a: Any) -> None:
-    """The §208-22F payment alternative as a headline (money), with its calculation under it: after a
-    violation the applicant may pay the Tree Preservation Fund instead of replanting."""
-    from app_support import ui
-
-    fund = get(a, "fund") or {}
-    alt = get(fund, "alternative_22f_usd")
-    if alt is None:
-        return
-    ui.money_metric(
-        where,
-        "Or pay instead of replacing (USD, §208-22F)",
-        alt,
-        help="§208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund "
-        "this sum. " + str(get(fund, "alternative_22f_calculation") or ""),
-    )
 
 
 #: The statement's number formats (``treecalc.schema``) as the app's table formats (printf, Streamlit's names)

@@ -18,7 +18,7 @@ from typing import Any
 
 import streamlit as st
 
-from app_support import cases, state
+from treecalc.app import cases, options, state
 
 _DONE = "tc_link_restored"
 _NOTICE = "tc_link_notice"
@@ -100,9 +100,7 @@ def from_link(src: state.Source | None) -> bool:
 
 
 def _take(params: dict[str, Any]) -> None:
-    from app_support import projects
-
-    projects._take_options(params.get("read") or {}, params.get("opts") or {}, "The link")
+    options.take(params.get("read") or {}, params.get("opts") or {}, "The link")
 
 
 def main_area_notice() -> None:

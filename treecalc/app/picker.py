@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from app_support import state
+from treecalc.app import state
 
 #: More trees than this added at one go are asked about first: one keystroke never marks a crowd of trees.
 CONFIRM_OVER = 5

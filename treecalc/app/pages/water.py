@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app_support import ui
+from treecalc.app import ui
 from treecalc.jurisdictions import REGISTRY
 
 MONTHS = {
@@ -25,7 +25,7 @@ WATER_CHARS = len("-$999,999.99")
 
 
 def money_metric(col: Any, label: str, value: Any, help: str | None = None) -> None:
-    """A metric in dollars (:func:`app_support.ui.money_metric`): to the cent, compact past $999,999.99."""
+    """A metric in dollars (:func:`treecalc.app.ui.money_metric`): to the cent, compact past $999,999.99."""
     ui.money_metric(col, label, value, cents=True, help=help, max_chars=WATER_CHARS)
 
 

@@ -7,17 +7,17 @@ from decimal import Decimal
 import pandas as pd
 import streamlit as st
 
-from app_support import (
+from treecalc.app import (
     charts,
+    plan_panel,
     printable,  # the PDF report
     state,
     ui,
     views,
 )
-from app_support.views import get
+from treecalc.app.views import get
 from treecalc.report.content import percent_text
 from treecalc.units import RANGES
-from treecalc_app import plan_panel
 
 
 def _stock_help() -> str:

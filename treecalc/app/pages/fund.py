@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_support import (
+from treecalc.app import (
     printable,  # the PDF report
     state,
     ui,
     views,
 )
-from app_support.views import get
+from treecalc.app.views import get
 from treecalc.jurisdictions import DEFAULT, REGISTRY
 from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml
 from treecalc.units import RANGES
@@ -178,7 +178,7 @@ def body() -> None:
     c[1].metric("Trees paid in lieu (trees, §208-22D)", ui.num(get(fund, "trees_in_lieu")))
     ui.money_metric(c[2], f"Unmet value ({unit}, §208-22D)", get(fund, "unmet_value_usd"))
     if get(fund, "alternative_22f_usd") is not None:
-        views.alternative_22f(st.columns(3)[0], a)
+        ui.alternative_22f(st.columns(3)[0], a)
     if get(fund, "trees_in_lieu") == 0 and state.opt("plantable") is None and state.opt("plantable_area_sqft") is None:
         st.caption(
             "Every needed tree is planted (no limit on the planting space is set above): nothing is paid in lieu."

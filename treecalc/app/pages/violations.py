@@ -6,14 +6,14 @@ from typing import Any
 
 import streamlit as st
 
-from app_support import (
+from treecalc.app import (
     picker,
     printable,  # the PDF report
     state,
     ui,
     views,
 )
-from app_support.views import get
+from treecalc.app.views import get
 from treecalc.jurisdictions import DEFAULT, REGISTRY
 from treecalc.units import RANGES
 
@@ -178,7 +178,7 @@ def _headline(a: Any) -> None:
         c[2], "Criminal fine, maximum (USD, §208-29A)", get(pen, "criminal_fine_max_usd"), help="§208-29A maxima."
     )
     c = st.columns(3)
-    views.alternative_22f(c[0], a)  # after a violation: replant at 120%, or pay this into the Fund
+    ui.alternative_22f(c[0], a)  # after a violation: replant at 120%, or pay this into the Fund
     if get(pen, "civil_penalty_conditional_usd") is not None:
         ui.money_metric(
             c[1],

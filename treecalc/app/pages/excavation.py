@@ -12,8 +12,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from app_support import state, ui, views
 from treecalc import excavation
+from treecalc.app import state, ui, views
 from treecalc.jurisdictions import REGISTRY
 from treecalc.units import RANGES
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_support import state
+from treecalc.app import state
 
 _READY = "tc_pdf_ready"  # (key of the survey and options, the PDF's bytes)
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _pdf(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes, kind: str = "permit") -> bytes:
-    from app_support import views
+    from treecalc.app import views
     from treecalc.report import report_data, report_pdf
 
     a = state._assess(sha256, name, read_json, opts_json, _data)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import charts, state, ui, views
+from treecalc.app import charts, state, ui, views
 from treecalc.units import RANGES
 
 USD_COLS = ["usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property", "usd_total_annual"]

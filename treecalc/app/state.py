@@ -245,7 +245,7 @@ def edited_survey(sv: Any, edits: dict[str, Any]) -> Any:
     damaged, or kept off the removals), ``tree_facts`` {tag: {column: value}} (a tree's facts changed in
     the tree table) and ``species_fix`` {source_row: species code} (a species match the user corrected).
     Each changed action and fact is said in the survey's warnings ("changed in the app")."""
-    from app_support import tree_facts
+    from treecalc.app import tree_facts
 
     actions, fixes, facts = edits.get("actions"), edits.get("species_fix"), edits.get("tree_facts")
     if not actions and not fixes and not facts:

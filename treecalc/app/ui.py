@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app_support import state, views
+from treecalc.app import state, views
 
 log = logging.getLogger("treecalc.app")
 
@@ -199,6 +199,22 @@ def money_metric(
         where.metric(label, full, help=help)
         return
     where.metric(label, compact_usd(x), help=f"Exactly {full}." + (f" {help}" if help else ""))
+
+
+def alternative_22f(where: Any, a: Any) -> None:
+    """The §208-22F payment alternative as a headline (money), with its calculation under it: after a
+    violation the applicant may pay the Tree Preservation Fund instead of replanting."""
+    fund = views.get(a, "fund") or {}
+    alt = views.get(fund, "alternative_22f_usd")
+    if alt is None:
+        return
+    money_metric(
+        where,
+        "Or pay instead of replacing (USD, §208-22F)",
+        alt,
+        help="§208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund "
+        "this sum. " + str(views.get(fund, "alternative_22f_calculation") or ""),
+    )
 
 
 def num(x: Any, digits: int = 0) -> str:
