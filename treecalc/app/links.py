@@ -150,14 +150,14 @@ def share_sidebar() -> None:
                 allow_download=allow,
             )
             st.session_state[_MADE] = token
-        token = st.session_state.get(_MADE)
-        if token:
-            st.code(f"?link={token}", language=None)
+        made = st.session_state.get(_MADE)
+        if made:
+            st.code(f"?link={made}", language=None)
             st.caption(f"Add this to the app's address. It lasts {int(days)} days unless revoked.")
             if st.button("Revoke this link", key="w_share_revoke"):
                 from treecalc.register import auth
 
                 who = cases.user()
-                auth.revoke_link(cases.register(), token, by=who[0] if who else "app (not signed in)")
+                auth.revoke_link(cases.register(), made, by=who[0] if who else "app (not signed in)")
                 st.session_state.pop(_MADE, None)
                 st.caption("Revoked: the link no longer opens.")

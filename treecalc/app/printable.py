@@ -27,16 +27,14 @@ APPLICANT = ("Applicant's permit report (PDF)", "permit", "permit_report")
 
 
 def _key() -> tuple[str, str, str, str]:
-    src = state.source()
-    if src is None:
-        raise state.AppError("No survey yet: upload one on the Survey page.")
+    src = state.current()
     return state.cache_key(src), src.name, state._canon(state.read_opts()), state._canon(state.assess_kwargs())
 
 
 def pdf_bytes(kind: str = "permit") -> bytes:
     """The report of the current survey and options (built here, in the user's session; cached on both)."""
     state.assessment()  # its errors first, in their own words
-    return _pdf(*_key(), state.source().data, kind)
+    return _pdf(*_key(), state.current().data, kind)
 
 
 def pdf_button(key: str) -> None:

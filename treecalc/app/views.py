@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, overload
 
 import pandas as pd
 import streamlit as st
@@ -180,6 +180,10 @@ _SUFFIX_UNITS = {"usd": "USD", "in": "in", "sqft": "sq ft", "ft": "ft"}
 _COUNTS = ("trees", "days", "rows", "sections")
 
 
+@overload
+def labelled(df: None, a: Any = None) -> None: ...
+@overload
+def labelled(df: pd.DataFrame, a: Any = None) -> pd.DataFrame: ...
 def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:
     """``df`` with readable column labels (for display and CSV; the data are unchanged).
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from treecalc.app import (
@@ -105,7 +107,7 @@ def _schedule_controls() -> dict:
             help="Recorded with the schedule: an assessment reads the schedule in force on its date; "
             "the earlier schedules are kept.",
         )
-    new = {
+    new: dict[str, Any] = {
         "basis": basis,
         "fee_per_tree_usd": f"{fee:.2f}",
         "multiplier": f"{mult:g}",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
@@ -18,6 +19,11 @@ from treecalc.app import (
 from treecalc.app.views import get
 from treecalc.report.content import percent_text
 from treecalc.units import RANGES
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from streamlit.delta_generator import DeltaGenerator
 
 
 def _stock_help() -> str:
@@ -370,7 +376,7 @@ def _fewer_removals(a) -> None:
 def _replacement_figures(a) -> None:
     permit, rep, fund = get(a, "permit") or {}, get(a, "replacement") or {}, get(a, "fund") or {}
     unit = (get(a, "options") or {}).get("value_unit", "USD")  # USD/yr on the annual basis
-    c = st.columns(3)
+    c: Sequence[DeltaGenerator] = st.columns(3)
     c[0].metric("Permit required (§208-19)", "Yes" if get(permit, "required") else "No")
     c[1].metric("Replacement required (§208-22)", "Yes" if get(rep, "required") else "No")
     c[2].metric(

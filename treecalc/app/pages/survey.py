@@ -111,7 +111,7 @@ def _columns(sv) -> None:
         disabled=["Header in the file"],
         column_config={
             "Read as": st.column_config.SelectboxColumn(
-                "Read as", options=options, required=True, format_func=views.label
+                "Read as", options=options, required=True, format_func=lambda v: views.label(str(v))
             )
         },
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
@@ -16,6 +16,11 @@ from treecalc.app import (
 from treecalc.app.views import get
 from treecalc.jurisdictions import DEFAULT, REGISTRY
 from treecalc.units import RANGES
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from streamlit.delta_generator import DeltaGenerator
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
 #: The figures of an offence, at the left of its table (in sight at 1,280 px)
@@ -148,7 +153,7 @@ def _headline(a: Any) -> None:
     pen = get(a, "penalties") or {}
     if _fines(a):
         rec = views.record(a)
-        c = st.columns(2)
+        c: Sequence[DeltaGenerator] = st.columns(2)
         ui.money_metric(
             c[0],
             f"Fine, maximum (USD, {rec.chapter})",
