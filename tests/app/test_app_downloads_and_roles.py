@@ -281,14 +281,15 @@ def test_offences_definite_and_conditional_read_with_get():
 
     from treecalc.app.views import offence_rows
 
+    # the findings are read as attributes (a.penalties.per_tree), as the typed Penalties holds them
     before = SimpleNamespace(
-        penalties={"per_tree": [{"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500}]}, trees=None
+        penalties=SimpleNamespace(per_tree=[{"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500}]), trees=None
     )
     rows = offence_rows(before)
     assert "Offence" not in rows and list(rows["tag"]) == ["A1"]
     after = SimpleNamespace(
-        penalties={
-            "per_tree": [
+        penalties=SimpleNamespace(
+            per_tree=[
                 {"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500, "offence_kind": "definite"},
                 {
                     "tag": "A2",
@@ -298,7 +299,7 @@ def test_offences_definite_and_conditional_read_with_get():
                     "depends_on": ["has_residence not given: assumed no"],
                 },
             ]
-        },
+        ),
         trees=None,
     )
     rows = offence_rows(after)

@@ -313,7 +313,7 @@ def _memo(name: str, key: tuple, make: Callable[[], Any]) -> Any:
     return value
 
 
-def assessment() -> Any:
+def assessment() -> Assessment:
     """``assess`` of the current survey and options (raises :class:`AppError`)."""
     src = current()
     key = (cache_key(src), src.name, _canon(read_opts()), _canon(assess_kwargs()))

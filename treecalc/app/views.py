@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Mapping
-from typing import Any, overload
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, overload
 
 import pandas as pd
 import streamlit as st
+
+if TYPE_CHECKING:
+    from treecalc.assessment import Assessment
+    from treecalc.results import Fund
 
 from treecalc.jurisdictions import DEFAULT, REGISTRY, Jurisdiction
 from treecalc.schema import COLUMNS
@@ -22,15 +27,6 @@ def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
     from treecalc.rules.law_data import law
 
     return law(jurisdiction or DEFAULT, dt.date.today())
-
-
-def get(obj: Any, name: str, default: Any = None) -> Any:
-    """``obj[name]`` for a mapping, ``obj.name`` otherwise."""
-    if obj is None:
-        return default
-    if isinstance(obj, Mapping):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
 
 
 def frame(x: Any) -> pd.DataFrame:
@@ -48,12 +44,19 @@ def frame(x: Any) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def fields_of(finding: Any) -> dict[str, Any]:
+    """A typed finding's fields by name (:func:`dataclasses.fields`), for a table of all its figures."""
+    return {f.name: getattr(finding, f.name) for f in dataclasses.fields(finding)}
+
+
 def kv_table(d: Mapping[str, Any] | None, skip: tuple[str, ...] = ()) -> pd.DataFrame:
-    """A two-column table (item, value) of a dict's scalar entries."""
+    """A two-column table (item, value) of a dict's scalar entries (rows of trees and lists left out)."""
     rows = [
         {"Item": k, "Value": v if isinstance(v, (int, float, str, bool)) or v is None else str(v)}
         for k, v in (d or {}).items()
-        if k not in skip and not isinstance(v, (list, dict, pd.DataFrame))
+        if k not in skip
+        and not isinstance(v, (dict, pd.DataFrame))
+        and not (isinstance(v, Sequence) and not isinstance(v, str))
     ]
     df = pd.DataFrame(rows, columns=["Item", "Value"])
     df["Value"] = df["Value"].astype(str)
@@ -65,12 +68,12 @@ def kv_table(d: Mapping[str, Any] | None, skip: tuple[str, ...] = ()) -> pd.Data
 FEE_SOURCE_WORDS = {"given as a dict": "set on the Fund page"}
 
 
-def fund_table(fund: Mapping[str, Any] | None, a: Any = None) -> pd.DataFrame:
+def fund_table(fund: Fund, a: Any = None) -> pd.DataFrame:
     """The fund's figures as (item, value) rows, labelled as the statement labels them (``columns.csv``; per
     year on the annual basis), the basis of payment and the schedule's source in words."""
     from treecalc.report.content import BASIS_WORDS, fee_source
 
-    d = dict(fund or {})
+    d = fields_of(fund)
     if "basis" in d:
         d["basis"] = BASIS_WORDS.get(str(d["basis"]), d["basis"])
     if d.get("source"):
@@ -222,9 +225,9 @@ def _per_year(text: str) -> str:
     return text.replace("(USD)", "(USD/yr)") if "(USD)" in text else f"{text} (USD/yr)"
 
 
-def value_unit(a: Any) -> str:
+def value_unit(a: Assessment | None) -> str:
     """'/yr' when the assessment values trees on the annual basis (a value per year), else ''."""
-    options = (get(a, "options") if a is not None else None) or {}
+    options = a.options if a is not None else {}
     return "/yr" if str(options.get("value_basis", "")) == "annual" else ""
 
 
@@ -552,14 +555,13 @@ def _depends(row: dict) -> str:
     return ""
 
 
-def offence_rows(a: Any) -> pd.DataFrame:
+def offence_rows(a: Assessment) -> pd.DataFrame:
     """The offences per tree, with columns "Offence" (definite/conditional) and "Depends on" (the fact)
     when the law engine says so (its per-tree rows), read with ``.get``; without them, the rows as
     they are (no split is invented)."""
-    pen = get(a, "penalties") or {}
-    rows = [dict(r) if isinstance(r, dict) else vars(r) for r in (get(pen, "per_tree") or [])]
+    rows = [dict(r) if isinstance(r, dict) else vars(r) for r in a.penalties.per_tree]
     if not rows:
-        trees = get(a, "trees")
+        trees = a.trees
         if trees is not None and "offence" in trees:
             cols = [
                 c
