@@ -332,3 +332,27 @@ def test_a_projects_survey_name_is_a_plain_file_name_shown_as_itself():
     assert not at.exception
     shown = [c.value for c in at.sidebar.caption if c.value.startswith("Survey:")]
     assert shown == [r"Survey: **\!\[t\]\(t.png\)\*lot\*.csv** (uploaded)"]
+
+
+@pytest.mark.parametrize(
+    "key,value",
+    [
+        ("replacement_percent", 0),  # greater than 0 (percent's strict low)
+        ("plantable", 1.5),  # a whole number of trees
+        ("plantable_area_sqft", -1),
+        ("continuing_days", 0),  # 1 to 36,500 days
+        ("replacement_cost_usd", 12.345),  # a fraction of a cent
+        ("replacement_stock", [{"species": "Red oak", "dbh_in": 2, "unit_cost_usd": 1e12}]),  # over $1 billion
+    ],
+)
+def test_an_option_from_a_link_is_refused_in_the_words_of_the_librarys_assess_options(key, value):
+    # one check: the app takes an assessment option from a link or a project only as AssessOptions.validated
+    # takes it (the stock's cost was refused by the app's own check as "replacement_stock unit_cost_usd")
+    from treecalc.assessment import AssessOptions
+    from treecalc.units import OutOfRange
+
+    with pytest.raises(OutOfRange) as refused:
+        AssessOptions(**{key: value}).validated()
+    taken, left = options.checked({key: value}, options._OPTION_CHECKS)
+    assert taken == {}
+    assert left == [f"{key} ({str(refused.value)[:300]})"]
