@@ -160,13 +160,16 @@ def test_trees_the_law_speaks_of_are_drawn_over_the_others():
 
 
 def test_value_columns_say_per_year_on_the_annual_basis():
+    from types import SimpleNamespace
+
     from treecalc.app import views
 
+    # the assessment's options read as an attribute (a.options), as Assessment holds them
     df = pd.DataFrame({"tag": ["1"], "value_usd": [10.5], "required_value_usd": [12.6], "cost_usd": [300.0]})
-    annual = views.labelled(df, {"options": {"value_basis": "annual"}})
+    annual = views.labelled(df, SimpleNamespace(options={"value_basis": "annual"}))
     assert list(annual.columns) == ["Tag", "Value (USD/yr)", "Required value (USD/yr)", "Cost (USD)"]
     # a capital basis (appraised, cumulative:N) is a sum of dollars, and a cost is never per year
-    capital = views.labelled(df, {"options": {"value_basis": "appraised"}})
+    capital = views.labelled(df, SimpleNamespace(options={"value_basis": "appraised"}))
     assert list(capital.columns) == ["Tag", "Value (USD)", "Required value (USD)", "Cost (USD)"]
     assert list(views.labelled(df).columns) == list(capital.columns)
 
