@@ -20,7 +20,7 @@ app: $(STAMP)
 cli: $(STAMP)
 	$(VENV)/bin/treecalc assess data/examples/sample_survey.xlsx
 
-# Lint and types (config in pyproject.toml: [tool.ruff], [tool.mypy] with files = ["treecalc"]).
+# Lint and types (config in pyproject.toml: [tool.ruff], [tool.mypy] with files = ["treecalc"], the app included).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

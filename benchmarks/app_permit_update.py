@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from streamlit.testing.v1 import AppTest
 
-    from app_support import views
+    from treecalc.app import views
 
     blob = make_survey(a.trees)
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600).run()
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     at.run()
     read_s = time.perf_counter() - t0
-    at.switch_page("treecalc_app/permit.py")
+    at.switch_page("treecalc/app/pages/permit.py")
     t0 = time.perf_counter()
     at.run()
     first_s = time.perf_counter() - t0

@@ -68,12 +68,12 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from app_permit_update import make_survey
 
-    from app_support import views
+    from treecalc.app import views
 
     codes = list(views.species_choices().query("native and not invasive")["code"])
     b = _session(make_survey(a.other, seed=2), f"b_{a.other}.xlsx")
     b.run()
-    b.switch_page("treecalc_app/permit.py")
+    b.switch_page("treecalc/app/pages/permit.py")
     b.run()
     _check(b)
     alone = [_rerun(b, codes[i % len(codes)]) for i in range(1, a.repeats + 1)]

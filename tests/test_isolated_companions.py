@@ -73,7 +73,7 @@ def test_every_companion_file_is_parsed_in_the_child(tmp_path, seen):
     from treecalc.cli.survey import species_map_arg
 
     assert species_map_arg([str(species)]) == {"Oak sp.": "Quercus"}
-    from app_support import projects, state
+    from treecalc.app import projects, state
 
     blob = projects.project_bytes(state.make_source("lot 7.csv", b"Tag,Species,DBH\n1,Acer rubrum,12\n"), {}, {})
     assert projects.open_project(blob).survey_name == "lot 7.csv"

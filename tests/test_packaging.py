@@ -50,8 +50,8 @@ def test_every_data_file_but_the_readmes_is_in_package_data():
     assert "readings/site_facts.toml" in files and "species/benefit_tables.csv" in files
 
 
-@pytest.mark.slow  # builds a wheel and installs it: ~10 s, offline
-def test_a_wheel_carries_the_data_and_an_installed_copy_reads_it(tmp_path):
+def _wheel(tmp_path: Path) -> Path:
+    """The wheel ``pip wheel .`` builds from a copy of the checkout's sources (offline, this venv's setuptools)."""
     src = tmp_path / "src"  # a copy: the build writes build/ and *.egg-info beside its sources
     src.mkdir()
     shutil.copy(ROOT / "pyproject.toml", src)
@@ -64,6 +64,13 @@ def test_a_wheel_carries_the_data_and_an_installed_copy_reads_it(tmp_path):
     build = [*pip, "wheel", str(src), "--no-deps", "--no-build-isolation", "--no-index", "-w", str(tmp_path / "dist")]
     subprocess.run(build, check=True, timeout=300)
     (wheel,) = (tmp_path / "dist").glob("treecalc-*.whl")
+    return wheel
+
+
+@pytest.mark.slow  # builds a wheel and installs it: ~10 s, offline
+def test_a_wheel_carries_the_data_and_an_installed_copy_reads_it(tmp_path):
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    wheel = _wheel(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     files = [p.relative_to(ROOT / "data").as_posix() for p in (ROOT / "data").rglob("*") if p.is_file()]
     # before: no file of data/ was in the wheel, so an installed treecalc worked only with TREECALC_DATA
@@ -91,3 +98,50 @@ def test_a_wheel_carries_the_data_and_an_installed_copy_reads_it(tmp_path):
     assert json.loads(run("-m", "treecalc.cli", "assess", "--json"))["jurisdiction"] == "croton_on_hudson"
     water = ("water-penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-01-20", "--json")
     assert json.loads(run("-m", "treecalc.cli", *water))["penalties_outstanding"] == "15.00"
+
+
+@pytest.mark.slow  # builds a wheel, installs it and runs the app once in AppTest: ~30 s, offline
+def test_a_wheel_carries_the_app_and_an_installed_copy_runs_it_from_elsewhere(tmp_path):
+    # before: the app (app.py, treecalc_app/, app_support/) was no part of the wheel: installed, there was no app
+    wheel = _wheel(tmp_path)
+    z = zipfile.ZipFile(wheel)
+    names = set(z.namelist())
+    app = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "treecalc" / "app").rglob("*.py"))
+    assert "treecalc/app/pages/permit.py" in app and "treecalc/app/views.py" in app
+    assert [f for f in app if f not in names] == []
+    # what the app draws with is its extra, not the library's: pip install 'treecalc[app]'
+    (meta,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+    requires = [line for line in z.read(meta).decode().splitlines() if line.startswith(("Requires-Dist", "Provides"))]
+    assert "Provides-Extra: app" in requires
+    for name in ("streamlit", "altair", "pydeck", "pillow"):
+        (line,) = [r for r in requires if r.startswith(f"Requires-Dist: {name}")]
+        assert line.endswith('; extra == "app"'), line
+
+    target = tmp_path / "site"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "install", "--no-deps", "--target", str(target), str(wheel)], check=True, timeout=300)
+    away = tmp_path / "elsewhere"  # neither the checkout nor its working directory: only the installed copy
+    away.mkdir()
+    shutil.copy(ROOT / "app.py", away / "app.py")
+    env = {k: v for k, v in os.environ.items() if k != "TREECALC_DATA"}
+    env["PYTHONPATH"] = str(target)  # ahead of the editable install of the checkout
+    code = (
+        "import sys; from streamlit.testing.v1 import AppTest; import treecalc.app as t; print(t.__file__); "
+        "at = AppTest.from_file(sys.argv[1], default_timeout=120).run(); "
+        "print(not at.exception, at.session_state['tc_url_restored'] if 'tc_url_restored' in at.session_state else '-'); "
+        "at.switch_page(str(t.page_path('permit'))).run(); print(not at.exception, len(at.metric) > 0)"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code, str(away / "app.py")],
+        cwd=away,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    where, first, permit = r.stdout.splitlines()[-3:]
+    assert where == str(target / "treecalc" / "app" / "__init__.py")
+    assert first == "True True"  # the Survey page ran, and the sidebar after it (the URL was read)
+    assert permit == "True True"  # the Permit page, found in the installed package, drew its figures

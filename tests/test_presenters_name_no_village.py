@@ -23,7 +23,7 @@ PRESENTERS = [
     "treecalc/assessment.py",
     # the app: its pages and their helpers read the record of the law applied (a third village's too)
     "app.py",
-    *sorted(str(p.relative_to(ROOT)) for d in ("app_support", "treecalc_app") for p in (ROOT / d).rglob("*.py")),
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "treecalc" / "app").rglob("*.py")),
 ]
 VILLAGES = ("croton", "wesley")
 

@@ -79,7 +79,7 @@ def test_permit_page_shows_the_projection_rate_and_payback(lot):
     want = summary(treecalc.assess(read_survey(lot)))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
     at.file_uploader(key="w_upload").set_value(("lot.csv", CSV.encode(), "text/csv")).run()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert "20 years: replacements against the trees removed" in [s.value for s in at.subheader]
     captions = " ".join(c.value for c in at.caption)

@@ -21,7 +21,7 @@ def test_each_list_has_one_home():
 
 
 def test_app_labels_come_from_the_schema():
-    from app_support.views import COLUMN_LABELS, label
+    from treecalc.app.views import COLUMN_LABELS, label
 
     assert label("dbh_in") == "DBH (in)" == schema.app_label("dbh_in")
     assert all(COLUMN_LABELS[k] == c.app for k, c in schema.COLUMNS.items() if c.app)

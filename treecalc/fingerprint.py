@@ -375,7 +375,7 @@ def _pdf_differences(path: Path, derived: Any, survey_name: str | None) -> list[
     words = None
     if report.get("words") == "app":  # written by the app, whose words name its controls, not the flags
         try:  # (imported by name: the library does not depend on the app, which is not always installed)
-            words = importlib.import_module("app_support.views").readable
+            words = importlib.import_module("treecalc.app.views").readable
         except ImportError:
             return ["the report was written by the app with its controls' names; the app is not installed here"]
     kind = report.get("kind") or "permit"

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 import streamlit as st  # noqa: E402
 
-from app_support import projects, state  # noqa: E402
+from treecalc.app import projects, state  # noqa: E402
 from treecalc.ingest.limits import MemoryBudget  # noqa: E402
 
 SURVEY = b"Tag,Species,DBH (in),Action\n1,Red maple,12,remove\n2,Pin oak,14,remove\n3,Red maple,8,retain\n"
@@ -45,7 +45,7 @@ def test_a_link_with_an_absurd_option_says_so_and_the_page_works(opts, words, pa
     at.run()
     main = [w.value for w in at.main.warning]
     assert any(words in w for w in main), main  # in the main area, in the library's words
-    at.switch_page(f"treecalc_app/{page}.py").run()
+    at.switch_page(f"treecalc/app/pages/{page}.py").run()
     assert not at.exception
     errors = [e.value for e in at.error]
     assert not any("went wrong" in e or "InvalidOperation" in e for e in errors), errors
@@ -130,7 +130,7 @@ def test_a_link_to_a_survey_the_server_never_held_does_not_claim_a_restart():
 def test_every_number_input_carries_a_maximum(page):
     # the app's number inputs had no maximum: a unit cost of 1e12 or days of 2**53 - 1 could be typed in
     at = _app().run()
-    at.switch_page(f"treecalc_app/{page}.py").run()
+    at.switch_page(f"treecalc/app/pages/{page}.py").run()
     assert not at.exception
     open_ended = [(n.label, n.max) for n in at.number_input if n.max is None or not n.max < 1e13]
     assert open_ended == [], open_ended

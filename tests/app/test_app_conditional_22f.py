@@ -9,7 +9,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from app_support import state
+from treecalc.app import state
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,10 +20,10 @@ def test_violations_page_says_the_conditional_replacement_apart():
         "one maple.csv", b"Tag,Species,DBH (in),Action\n1,Red maple,10,removed\n"
     )
     at.run()
-    at.switch_page("treecalc_app/violations.py").run()
+    at.switch_page("treecalc/app/pages/violations.py").run()
     assert not at.exception, [e.value for e in at.exception]
     said = [c.value for c in at.caption if c.value.startswith("§208-22F:")]
     assert len(said) == 1 and said[0].startswith("§208-22F: 3 trees (or $") and "would be required if" in said[0]
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert {m.label: m.value for m in at.metric}["Replacement required (§208-22)"] == "No"

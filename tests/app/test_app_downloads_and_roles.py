@@ -73,7 +73,7 @@ def _ok(at: AppTest) -> None:
 
 
 def test_csv_leaves_empty_text_alone_and_guards_formulas():
-    from app_support.ui import csv_bytes
+    from treecalc.app.ui import csv_bytes
 
     df = pd.DataFrame({"a": ["", "=1+1", "-2", "ok", None], "b": [1, 2, 3, 4, 5]})
     text = csv_bytes(df).decode("utf-8-sig").splitlines()
@@ -95,13 +95,13 @@ def test_csv_leaves_empty_text_alone_and_guards_formulas():
     ],
 )
 def test_compact_usd(x, want):
-    from app_support.ui import compact_usd
+    from treecalc.app.ui import compact_usd
 
     assert compact_usd(x) == want
 
 
 def test_default_stock_says_which_species_size_and_placeholder_cost():
-    from app_support.views import default_stock
+    from treecalc.app.views import default_stock
 
     d = default_stock()
     # data/law/croton_on_hudson/ch208_trees.toml [replacement.default_stock]: ACRU, 2 in, "450.00" (PLACEHOLDER)
@@ -121,7 +121,7 @@ def test_sidebar_names_the_upload_on_the_run_of_the_upload():
 
 def test_violation_control_shows_what_the_numbers_use():
     at = _app()
-    at.switch_page("treecalc_app/violations.py").run()
+    at.switch_page("treecalc/app/pages/violations.py").run()
     _ok(at)
     assert at.radio(key="w_violation").value == "As the survey shows"
     said = " ".join(i.value for i in at.info)
@@ -135,7 +135,7 @@ def test_violation_control_shows_what_the_numbers_use():
 
 def test_fund_page_takes_the_planting_space_itself():
     at = _app()
-    at.switch_page("treecalc_app/fund.py").run()
+    at.switch_page("treecalc/app/pages/fund.py").run()
     at.radio(key="w_plantable_kind").set_value("A number of trees").run()
     at.number_input(key="w_plantable").set_value(2).run()
     _ok(at)
@@ -143,7 +143,7 @@ def test_fund_page_takes_the_planting_space_itself():
     # 8 trees needed, 2 planted: 6 in lieu x $450 (the placeholder fee per tree) = $2,700
     assert amount(m["Trees paid in lieu"]) == 6
     assert amount(m["Payment in lieu to the Tree Preservation Fund"]) == 2700
-    at.switch_page("treecalc_app/permit.py").run()  # the same setting, shown on the Permit page
+    at.switch_page("treecalc/app/pages/permit.py").run()  # the same setting, shown on the Permit page
     assert at.radio(key="w_plantable_kind").value == "A number of trees"
     assert at.number_input(key="w_plantable").value == 2
     assert amount(metrics(at)["Trees planted"]) == 2
@@ -151,7 +151,7 @@ def test_fund_page_takes_the_planting_space_itself():
 
 def test_applicant_card_answers_what_the_permit_costs():
     at = _app()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     at.radio(key="w_plantable_kind").set_value("A number of trees").run()
     at.number_input(key="w_plantable").set_value(2).run()
     _ok(at)
@@ -166,7 +166,7 @@ def test_applicant_card_answers_what_the_permit_costs():
 
 def test_invasive_species_is_said_inline_and_the_page_stays():
     at = _app()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     at.selectbox(key="w_repl_species").set_value("ACPL").run()  # Norway maple, NY Part 575 invasive
     assert not at.exception
     assert any("§208-22E" in e.value and "Norway maple" in e.value for e in at.error)
@@ -177,7 +177,7 @@ def test_invasive_species_is_said_inline_and_the_page_stays():
 
 def test_switching_to_a_stock_list_keeps_the_species_and_the_placeholder_cost():
     at = _app()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     at.selectbox(key="w_repl_species").set_value("QURU").run()
     at.radio(key="w_stock_mode").set_value("A stock list").run()
     _ok(at)
@@ -187,7 +187,7 @@ def test_switching_to_a_stock_list_keeps_the_species_and_the_placeholder_cost():
 
 def test_wesley_hills_permit_page_says_chapter_95():
     at = _app(survey_bytes(["Removed"] * 3, {"jurisdiction": "wesley-hills", "lot_area_acres": 2}), "wh.xlsx")
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     _ok(at)
     heads = [h.value for h in at.subheader]
     assert any("Chapter 95" in h for h in heads), heads
@@ -199,13 +199,13 @@ def test_wesley_hills_permit_page_offers_no_croton_replacement_or_fund_controls(
     # Chapter 95 has no replacement rule and no fund, yet the page offered the replacement stock and
     # "The site can take (§208-22D: what it cannot take is paid into the fund)" above "no replacement rule"
     at = _app(survey_bytes(["Remove"] * 5, {"jurisdiction": "wesley-hills", "lot_area_acres": 2}), "wh.xlsx")
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     _ok(at)
     assert not [r.label for r in at.radio if "§208" in r.label or r.key in ("w_stock_mode", "w_plantable_kind")]
     assert not [e.label for e in at.expander if "Replacement stock" in e.label]
     assert not [s.label for s in at.selectbox if s.key == "w_repl_species"]
     # nor the Violations page Croton's violation standard, doubling, clear cutting, days or percentage
-    at.switch_page("treecalc_app/violations.py").run()
+    at.switch_page("treecalc/app/pages/violations.py").run()
     _ok(at)
     assert not [
         w.label
@@ -213,24 +213,24 @@ def test_wesley_hills_permit_page_offers_no_croton_replacement_or_fund_controls(
         if w.key in ("w_violation", "w_pending", "w_clear_cutting", "w_days", "w_repl_pct")
     ]
     assert [t.label for t in at.text_input if t.key == "w_add_removed"]  # trees found removed: both laws
-    at.switch_page("treecalc_app/fund.py").run()
+    at.switch_page("treecalc/app/pages/fund.py").run()
     _ok(at)
     assert not [r.label for r in at.radio if r.key == "w_plantable_kind"]
     # ... and a Croton survey still has them
     at = _app()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     assert [e.label for e in at.expander if "Replacement stock" in e.label]
-    at.switch_page("treecalc_app/violations.py").run()
+    at.switch_page("treecalc/app/pages/violations.py").run()
     assert len([r for r in at.radio if r.key in ("w_violation", "w_pending", "w_clear_cutting")]) == 3
 
 
 def test_no_raw_identifiers_in_the_tables_people_read():
     at = _app()
     for page in (
-        "treecalc_app/survey.py",
-        "treecalc_app/permit.py",
-        "treecalc_app/benefits.py",
-        "treecalc_app/violations.py",
+        "treecalc/app/pages/survey.py",
+        "treecalc/app/pages/permit.py",
+        "treecalc/app/pages/benefits.py",
+        "treecalc/app/pages/violations.py",
     ):
         at.switch_page(page).run()
         _ok(at)
@@ -249,7 +249,7 @@ def test_benefit_cards_in_plain_units():
     trees = read_survey(io.BytesIO(BLOB), filename="oaks.xlsx").trees
     ben = compute_benefits(trees)
     at = _app()
-    at.switch_page("treecalc_app/benefits.py").run()
+    at.switch_page("treecalc/app/pages/benefits.py").run()
     _ok(at)
     text = " ".join(md.value for md in at.markdown)
     assert f"{ben['stormwater_gal'].sum():,.0f} gallons" in text
@@ -267,7 +267,7 @@ def test_benefit_cards_in_plain_units():
 
 
 def test_donut_uses_a_colour_vision_safe_palette():
-    from app_support import charts
+    from treecalc.app import charts
 
     spec = charts.benefits_by_category(pd.DataFrame({c: [1.0] for c in charts.BENEFIT_LABELS})).to_dict()
     colours = spec["encoding"]["color"]["scale"]["range"]
@@ -279,16 +279,17 @@ def test_offences_definite_and_conditional_read_with_get():
     """Before issue 9 lands: no split is invented; after: each row says which, with the fact it rests on."""
     from types import SimpleNamespace
 
-    from app_support.views import offence_rows
+    from treecalc.app.views import offence_rows
 
+    # the findings are read as attributes (a.penalties.per_tree), as the typed Penalties holds them
     before = SimpleNamespace(
-        penalties={"per_tree": [{"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500}]}, trees=None
+        penalties=SimpleNamespace(per_tree=[{"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500}]), trees=None
     )
     rows = offence_rows(before)
     assert "Offence" not in rows and list(rows["tag"]) == ["A1"]
     after = SimpleNamespace(
-        penalties={
-            "per_tree": [
+        penalties=SimpleNamespace(
+            per_tree=[
                 {"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500, "offence_kind": "definite"},
                 {
                     "tag": "A2",
@@ -298,7 +299,7 @@ def test_offences_definite_and_conditional_read_with_get():
                     "depends_on": ["has_residence not given: assumed no"],
                 },
             ]
-        },
+        ),
         trees=None,
     )
     rows = offence_rows(after)
@@ -308,7 +309,7 @@ def test_offences_definite_and_conditional_read_with_get():
 
 
 def test_readable_site_facts():
-    from app_support.views import readable
+    from treecalc.app.views import readable
 
     assert (
         readable("subdividable not given: assumed True (a violation)")
@@ -319,7 +320,7 @@ def test_readable_site_facts():
 def test_the_law_engines_notes_name_the_apps_controls_not_command_line_options():
     # the permit page showed "... is a PLACEHOLDER (give --replacement-cost)": a flag of the command line,
     # which an app user has no way to give; the Survey page's site facts and the Unit cost box set the same
-    from app_support import views
+    from treecalc.app import views
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey
 
@@ -363,7 +364,7 @@ def test_assessed_trees_csv_of_a_survey_with_offences():
 
     import pandas as pd
 
-    from app_support import ui, views
+    from treecalc.app import ui, views
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey
 

@@ -14,12 +14,12 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [
-    "treecalc_app/survey.py",
-    "treecalc_app/benefits.py",
-    "treecalc_app/permit.py",
-    "treecalc_app/violations.py",
-    "treecalc_app/fund.py",
-    "treecalc_app/map.py",
+    "treecalc/app/pages/survey.py",
+    "treecalc/app/pages/benefits.py",
+    "treecalc/app/pages/permit.py",
+    "treecalc/app/pages/violations.py",
+    "treecalc/app/pages/fund.py",
+    "treecalc/app/pages/map.py",
 ]
 #: a flag of the command line: two hyphens and a word, not inside a word or a dash of prose ("a -- b")
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")

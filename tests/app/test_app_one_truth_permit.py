@@ -27,7 +27,13 @@ def _texts(at: AppTest) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "page", ["treecalc_app/permit.py", "treecalc_app/violations.py", "treecalc_app/fund.py", "treecalc_app/map.py"]
+    "page",
+    [
+        "treecalc/app/pages/permit.py",
+        "treecalc/app/pages/violations.py",
+        "treecalc/app/pages/fund.py",
+        "treecalc/app/pages/map.py",
+    ],
 )
 def test_the_law_is_named_once_per_screen(page):
     at = _app(CROTON, "maple_lane.xlsx")
@@ -40,7 +46,7 @@ def test_the_law_is_named_once_per_screen(page):
 
 def test_the_permit_page_names_the_unit_cost_control_without_sending_you_to_itself():
     at = _app(CROTON, "maple_lane.xlsx")
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     _ok(at)
     texts = _texts(at)
     assert not [t for t in texts if "on the Permit page" in t], [t for t in texts if "Permit page" in t]
@@ -49,7 +55,7 @@ def test_the_permit_page_names_the_unit_cost_control_without_sending_you_to_itse
 
 def test_a_stock_row_without_its_species_is_refused_by_name():
     at = _app(CROTON, "maple_lane.xlsx")
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     at.radio(key="w_stock_mode").set_value("A stock list").run()
     _ok(at)
     # a second kind of tree begun: its size and price typed, its species not chosen

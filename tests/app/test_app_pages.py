@@ -17,13 +17,13 @@ ROOT = Path(__file__).resolve().parents[2]
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 PAGES = [
-    "treecalc_app/survey.py",
-    "treecalc_app/benefits.py",
-    "treecalc_app/permit.py",
-    "treecalc_app/violations.py",
-    "treecalc_app/fund.py",
-    "treecalc_app/water.py",
-    "treecalc_app/excavation.py",
+    "treecalc/app/pages/survey.py",
+    "treecalc/app/pages/benefits.py",
+    "treecalc/app/pages/permit.py",
+    "treecalc/app/pages/violations.py",
+    "treecalc/app/pages/fund.py",
+    "treecalc/app/pages/water.py",
+    "treecalc/app/pages/excavation.py",
 ]
 TIMEOUT = 120
 
@@ -49,7 +49,7 @@ def metrics(at: AppTest) -> dict[str, str]:
         value = m.value
         exact = re.match(r"Exactly (\S+)\.(?:\s|$)", m.proto.help or "")
         if exact:
-            from app_support.ui import compact_usd
+            from treecalc.app.ui import compact_usd
 
             assert compact_usd(amount(exact.group(1))) == value, (m.label, value, exact.group(1))
             value = exact.group(1)
@@ -108,7 +108,7 @@ def test_benefits_page_totals_equal_compute_benefits(sample, expected):
 
     ben = compute_benefits(sample[1].trees)
     at = _app()
-    at.switch_page("treecalc_app/benefits.py").run()
+    at.switch_page("treecalc/app/pages/benefits.py").run()
     _ok(at)
     m = metrics(at)
     # one figure per total: each tree's dollars to the cent (as the law engine values it), then summed; the
@@ -122,7 +122,7 @@ def test_benefits_sidebar_price_reaches_the_numbers(sample):
     from treecalc import compute_benefits
 
     at = _app()
-    at.switch_page("treecalc_app/benefits.py").run()
+    at.switch_page("treecalc/app/pages/benefits.py").run()
     at.number_input(key="w_home_price").set_value(250_000.0).run()
     _ok(at)
     ben = compute_benefits(sample[1].trees, home_price_usd=250_000.0)
@@ -137,7 +137,7 @@ def _permit_numbers(at: AppTest) -> tuple[float, float]:
 
 def test_permit_page_equals_assess(expected):
     at = _app()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     _ok(at)
     trees, fund = _permit_numbers(at)
     assert trees == expected.replacement["trees_needed"]
@@ -151,7 +151,7 @@ def test_permit_page_replacement_species_and_plantable(sample):
     from treecalc.assessment import assess
 
     at = _app()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     at.selectbox(key="w_repl_species").set_value("QURU").run()
     at.radio(key="w_plantable_kind").set_value("A number of trees").run()
     at.number_input(key="w_plantable").set_value(2).run()
@@ -167,7 +167,7 @@ def test_violation_page_equals_assess(sample):
     from treecalc.assessment import assess
 
     at = _app()
-    at.switch_page("treecalc_app/violations.py").run()
+    at.switch_page("treecalc/app/pages/violations.py").run()
     at.radio(key="w_violation").set_value("Yes").run()
     at.radio(key="w_pending").set_value("Yes").run()
     at.number_input(key="w_days").set_value(3).run()
@@ -182,7 +182,7 @@ def test_violation_page_equals_assess(sample):
     )
     assert m["Doubled (§208-29B(7))"] == ("Yes" if want.penalties["doubled"] else "No")
     # the options follow the user to the permit page: 120% after a violation
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     _ok(at)
     trees, fund = _permit_numbers(at)
     assert trees == want.replacement["trees_needed"]
@@ -193,7 +193,7 @@ def test_fund_page_fee_schedule(sample):
     from treecalc.assessment import assess
 
     at = _app()
-    at.switch_page("treecalc_app/fund.py").run()
+    at.switch_page("treecalc/app/pages/fund.py").run()
     # a $0 fee made every page show the assessment's refusal: the control's floor is one cent
     assert at.number_input(key="w_fee_per_tree").min == 0.01
     at.number_input(key="w_fee_per_tree").set_value(700.0).run()
@@ -216,7 +216,7 @@ def test_fund_page_records_a_schedule_with_its_board_resolution_date(sample, tmp
     from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
 
     at = _app()
-    at.switch_page("treecalc_app/fund.py").run()
+    at.switch_page("treecalc/app/pages/fund.py").run()
     at.number_input(key="w_fee_per_tree").set_value(650.0).run()
     at.checkbox(key="w_fee_board").check().run()
     at.date_input(key="w_fee_resolution_date").set_value(dt.date(2026, 3, 1)).run()
@@ -244,7 +244,7 @@ def test_statement_downloads_and_opens(expected):
     wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
     assert "Summary" in wb.sheetnames
     at = _app()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Excel statement" in labels, labels
     assert any(lbl.endswith("(CSV)") for lbl in labels), labels
@@ -268,12 +268,12 @@ def test_broken_file_gives_messages_on_every_page(name, blob):
     for page in PAGES:
         at.switch_page(page).run()
         _ok(at, errors=True)
-    at.switch_page("treecalc_app/survey.py").run()
+    at.switch_page("treecalc/app/pages/survey.py").run()
     assert at.error, "the Survey page should say the file could not be read"
 
 
 def test_oversize_upload_is_refused_with_a_message():
-    from app_support.state import MAX_UPLOAD_MB
+    from treecalc.app.state import MAX_UPLOAD_MB
 
     at = _app()
     at.file_uploader(key="w_upload").set_value(("huge.csv", b"0" * (MAX_UPLOAD_MB * 2**20 + 1), "text/csv")).run()
@@ -297,7 +297,7 @@ def test_marking_trees_harmed_equals_assess_on_the_marked_survey(sample):
     sv = sample[1]
     retained = sv.trees.loc[sv.trees["action"] == "retain", "tag"].astype(str).head(4).tolist()
     at = _app()
-    at.switch_page("treecalc_app/violations.py").run()
+    at.switch_page("treecalc/app/pages/violations.py").run()
     at.text_input(key="w_add_removed").input(", ".join(retained)).run()  # four tags typed: added at once
     _ok(at)
     trees = sv.trees.copy()
@@ -320,7 +320,7 @@ def test_permit_page_draws_the_20_year_chart(expected):
     assert set(df["series"]) == {REMOVED, PLANTED}
     assert (df.groupby("series")["year"].max() == 20).all()
     at = _app()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     _ok(at)
     assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"), "no chart on the permit page"
 
@@ -336,7 +336,7 @@ def test_wesley_hills_site_fact_switches_the_law(sample):
     for page in PAGES[:5]:
         at.switch_page(page).run()
         _ok(at)
-    at.switch_page("treecalc_app/violations.py").run()
+    at.switch_page("treecalc/app/pages/violations.py").run()
     m = metrics(at)
     assert amount(m["Fine, maximum (USD, Wesley Hills Chapter 95)"]) == pytest.approx(
         float(want.penalties["fine_max_usd"])
@@ -350,7 +350,7 @@ def test_water_page_equals_penalty_schedule_and_meter_test():
     from treecalc import water
 
     at = _app()
-    at.switch_page("treecalc_app/water.py").run()
+    at.switch_page("treecalc/app/pages/water.py").run()
     at.number_input(key="w_water_amount").set_value(300.0)
     at.date_input(key="w_water_due").set_value(dt.date(2026, 1, 15))
     at.date_input(key="w_water_asof").set_value(dt.date(2026, 4, 10)).run()
@@ -385,7 +385,7 @@ def test_excavation_page_equals_the_module(tmp_path):
     from treecalc import excavation
 
     at = _app()
-    at.switch_page("treecalc_app/excavation.py").run()
+    at.switch_page("treecalc/app/pages/excavation.py").run()
     _ok(at)
     m = metrics(at)
     r = excavation.check_permit([(600.0, 3.0)], [], strip_topsoil_sqft=0.0, lot_area_sqft=20_000.0)
@@ -411,7 +411,7 @@ def test_excavation_page_equals_the_module(tmp_path):
 
 def test_excavation_broken_grid_is_a_message():
     at = _app()
-    at.switch_page("treecalc_app/excavation.py").run()
+    at.switch_page("treecalc/app/pages/excavation.py").run()
     at.file_uploader(key="w_grid_upload").set_value(("grid.csv", b"\x00\x01garbage", "text/csv")).run()
     _ok(at, errors=True)
     assert any("grid.csv" in e.value for e in at.error)
@@ -462,11 +462,11 @@ def test_correcting_a_fuzzy_species_reaches_benefits_and_assessment(sample):
     trees = sv.trees.copy()
     trees.loc[trees["source_row"].astype(str) == row, "species_code"] = "QURU"
     fixed = dataclasses.replace(sv, trees=trees)
-    at.switch_page("treecalc_app/benefits.py").run()
+    at.switch_page("treecalc/app/pages/benefits.py").run()
     _ok(at)
     want = compute_benefits(trees)["usd_total_annual"].round(2).sum()  # each tree to the cent, then summed
     assert amount(metrics(at)["Total (USD/yr)"]) == pytest.approx(want, abs=0.005)
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     a = assess(fixed)
     assert amount(metrics(at)["Removed value"]) == pytest.approx(a.replacement["removed_value_usd"], abs=0.005)
 
@@ -500,7 +500,7 @@ def test_site_fact_edit_is_read_by_the_reader(sample):
     _ok(at)
     assert at.session_state["tc_read_opts"]["site"]["prior_removals_12mo"] == "5"
     want = assess(read_survey(sample[0], site={"prior_removals_12mo": "5"}))
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     _ok(at)
     m = metrics(at)
     assert amount(m["Replacement trees required"]) == want.replacement["trees_needed"]

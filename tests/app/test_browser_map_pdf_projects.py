@@ -110,7 +110,7 @@ def _no_errors(page) -> None:
 def test_map_draws_the_trees_without_network_tiles(server, browser, tmp_path):
     from PIL import Image
 
-    from app_support.map import PALETTE
+    from treecalc.app.map import PALETTE
 
     outside: list[str] = []
     page = _page(browser, server, outside)

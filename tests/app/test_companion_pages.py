@@ -45,7 +45,7 @@ def _rows(rows: list[dict]) -> dict:
     return {"edited_rows": {}, "added_rows": rows, "deleted_rows": []}
 
 
-@pytest.mark.parametrize("page", ["treecalc_app/water.py", "treecalc_app/excavation.py"])
+@pytest.mark.parametrize("page", ["treecalc/app/pages/water.py", "treecalc/app/pages/excavation.py"])
 def test_companion_pages_offer_no_tree_statement_or_assessed_trees(page):
     at = _page(page)
     labels = _downloads(at)
@@ -56,7 +56,7 @@ def test_companion_pages_offer_no_tree_statement_or_assessed_trees(page):
 def test_water_calendar_months_two_bills_and_meter_digits():
     from treecalc import water
 
-    at = _page("treecalc_app/water.py")
+    at = _page("treecalc/app/pages/water.py")
     at.number_input(key="w_water_amount").set_value(100.0)
     at.date_input(key="w_water_due").set_value(dt.date(2026, 1, 15))
     at.date_input(key="w_water_asof").set_value(dt.date(2026, 3, 10))
@@ -83,7 +83,7 @@ def test_water_calendar_months_two_bills_and_meter_digits():
 
 
 def test_water_headline_is_compact_with_the_exact_figure_in_help():
-    at = _page("treecalc_app/water.py")
+    at = _page("treecalc/app/pages/water.py")
     at.number_input(key="w_water_amount").set_value(2_450_000.0)
     at.date_input(key="w_water_due").set_value(dt.date(2026, 1, 15))
     at.date_input(key="w_water_asof").set_value(dt.date(2026, 1, 20)).run()
@@ -106,7 +106,7 @@ def _grid_surveyor_csv() -> bytes:
 def test_excavation_surveyor_grid_is_mapped_and_signs_agree(tmp_path):
     from treecalc import excavation
 
-    at = _page("treecalc_app/excavation.py")
+    at = _page("treecalc/app/pages/excavation.py")
     day = at.date_input(key="w_std_day").value
     assert day.weekday() != 6, "the work-hours check must not open on a Sunday"
     blob = _grid_surveyor_csv()
@@ -135,7 +135,7 @@ def test_excavation_tin_upload_and_unknown_permit(tmp_path):
     corners = "0,0,100\n40,0,100\n0,40,100\n40,40,100\n"
     eg = ("Easting,Northing,Elevation\n" + corners + "20,20,100\n").encode()
     fg = ("Easting,Northing,FG\n" + corners + "20,20,103\n").encode()
-    at = _page("treecalc_app/excavation.py")
+    at = _page("treecalc/app/pages/excavation.py")
     at.radio(key="w_vol_kind").set_value("Two surfaces (TIN: points or LandXML)").run()
     at.file_uploader(key="w_tin_existing").set_value(("eg.csv", eg, "text/csv"))
     at.file_uploader(key="w_tin_proposed").set_value(("fg.csv", fg, "text/csv")).run()
@@ -164,7 +164,7 @@ def test_excavation_lot_area_is_not_assumed():
     # The Permit and Volumes tabs opened with a lot of 20,000 sq ft already filled in: a fact nobody
     # gave. With it, 4,000 sq ft stripped reads "not required" (half of 20,000 is 10,000 > 4,000 and
     # 4,000 < 5,000); without it §120-3A(3) is Unknown (required on lots under 8,000 sq ft).
-    at = _page("treecalc_app/excavation.py")
+    at = _page("treecalc/app/pages/excavation.py")
     assert at.number_input(key="w_exc_lot").value == 0.0
     at.session_state["w_exc_areas"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [0]}
     at.number_input(key="w_exc_strip").set_value(4000.0).run()
@@ -176,7 +176,7 @@ def test_meter_results_with_a_decimal_comma_are_refused_not_split():
     # "1,8" typed for 1.8% was split at the comma into results 1 and 8: with the first result 2.0
     # the average became (2 + 1 + 8) / 3 = 3.67% and a 1.9% meter was "adjusted". Refused now;
     # "1.8; 2.4" and "1.8 2.4" are separators like "1.8, 2.4": mean (2 + 1.8 + 2.4) / 3 = 2.0667%.
-    at = _page("treecalc_app/water.py")
+    at = _page("treecalc/app/pages/water.py")
     at.text_input(key="w_meter_more").set_value("1,8").run()
     assert any("comma" in e.value for e in at.error), [e.value for e in at.error]
     assert "Adjusted consumption" not in _metrics(at)
@@ -189,7 +189,7 @@ def test_meter_results_with_a_decimal_comma_are_refused_not_split():
 def test_water_total_owed_stands_beside_total_due_after_the_relevy():
     # $300.00 due 15 Jan 2026, unpaid: 15.00 (5%, 16 Jan) + 3.00 (16 Feb) + 3.00 (16 Mar) = 321.00 relevied to
     # the tax bill on 15 Apr. As of 1 Jul: total due on the water account 0.00, total owed 321.00.
-    at = _page("treecalc_app/water.py")
+    at = _page("treecalc/app/pages/water.py")
     at.number_input(key="w_water_amount").set_value(300.0)
     at.date_input(key="w_water_due").set_value(dt.date(2026, 1, 15))
     at.date_input(key="w_water_asof").set_value(dt.date(2026, 7, 1)).run()
@@ -209,7 +209,7 @@ def test_excavation_wesley_hills_panel_gives_the_cli_waiver_answer():
     # them (120 >= 100) and said no
     from treecalc import excavation
 
-    at = _page("treecalc_app/excavation.py")
+    at = _page("treecalc/app/pages/excavation.py")
     at.number_input(key="w_wh_fill").set_value(60.0)
     at.number_input(key="w_wh_exc").set_value(60.0).run()
     assert not at.exception, [e.value for e in at.exception]

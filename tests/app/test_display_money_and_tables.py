@@ -25,13 +25,13 @@ import pytest
     ],
 )
 def test_usd_sign_and_not_set(x, cents, want):
-    from app_support.ui import usd
+    from treecalc.app.ui import usd
 
     assert usd(x, cents=cents) == want
 
 
 def test_compact_and_num_of_a_number_not_set():
-    from app_support.ui import compact_usd, num
+    from treecalc.app.ui import compact_usd, num
 
     assert compact_usd(math.nan) == "—" and num(math.nan) == "—"  # were "$nan" and "nan"
     assert compact_usd(-0.4) == "$0" and compact_usd(-999_950) == "-$1M"
@@ -46,7 +46,7 @@ def test_water_page_shows_cents_in_full_below_a_million_and_compact_above():
 
     from tests.app.test_companion_pages import _helps, _metrics, _page
 
-    at = _page("treecalc_app/water.py")
+    at = _page("treecalc/app/pages/water.py")
     at.number_input(key="w_water_amount").set_value(950_000.0)
     at.date_input(key="w_water_due").set_value(dt.date(2026, 1, 15))
     at.date_input(key="w_water_asof").set_value(dt.date(2026, 1, 20)).run()
@@ -69,7 +69,7 @@ def _fund_and_permit_pages():
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
     at.file_uploader(key="w_upload").set_value(("Elm Ct lot 4.csv", SURVEY, "text/csv")).run()
-    at.switch_page("treecalc_app/fund.py").run()
+    at.switch_page("treecalc/app/pages/fund.py").run()
     at.checkbox(key="w_fee_board").check().run()  # set by the Board: the schedule is given as a dict
     at.radio(key="w_plantable_kind").set_value("A number of trees").run()
     at.number_input(key="w_plantable").set_value(1).run()
@@ -102,7 +102,7 @@ def test_fund_csv_labels_are_the_statements_with_per_year_values():
 
 def test_permit_note_names_the_in_lieu_tree_and_its_value_in_dollars_per_year():
     at = _fund_and_permit_pages()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     notes = " ".join(c.value for c in at.caption)
     # the default stock is a 2 in red maple, $64.68/yr on the annual basis (by hand in tests/test_assessment.py;
     # $64.04 at the old $0.0008/gal stormwater); the note said "one ACRU (64.04 on this basis)"
@@ -119,7 +119,7 @@ def test_rejected_rows_shown_convert_to_arrow_without_a_fix(tmp_path):
     import openpyxl
     import pyarrow as pa
 
-    from app_support import views
+    from treecalc.app import views
     from treecalc.ingest import read_survey
 
     wb = openpyxl.Workbook()
@@ -165,7 +165,7 @@ def test_app_imported_as_a_reader_childs_main_draws_nothing():
 
     code = (
         "import runpy, sys; runpy.run_path(sys.argv[1], run_name='__mp_main__'); "
-        "print('streamlit' in sys.modules, 'app_support.state' in sys.modules)"
+        "print('streamlit' in sys.modules, 'treecalc.app.state' in sys.modules)"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, str(ROOT / "app.py")], capture_output=True, text=True, timeout=120, cwd=ROOT
@@ -201,7 +201,7 @@ def test_in_lieu_note_of_a_stock_whose_code_has_a_space_or_parentheses_is_in_dol
 
 
 def test_a_count_the_label_names_is_not_repeated_as_its_unit():
-    from app_support import views
+    from treecalc.app import views
 
     # columns.csv: trees_planted "Trees planted" in trees, continuing_days "Days of continuing violation" in
     # days: read "Trees planted (trees)" and "Days of continuing violation (days)"; a measurement keeps its unit
@@ -215,7 +215,7 @@ def test_every_survey_field_of_the_column_map_reads_as_words():
     # the Survey page's "Read as" list shows every field of treecalc.ingest.FIELDS by views.label: the DBH
     # fields read "Dbh cm", "Dbh mm", "Dbh stem" (the words of the name); DBH is an abbreviation, and a unit
     # is written as one: "DBH (cm)"
-    from app_support import views
+    from treecalc.app import views
     from treecalc.ingest import FIELDS
 
     labels = {f: views.label(f) for f in FIELDS}

@@ -1,4 +1,4 @@
-"""The tree map: coordinates to WGS84 (treecalc.geo), the points and colours (app_support.map), the Map page."""
+"""The tree map: coordinates to WGS84 (treecalc.geo), the points and colours (treecalc.app.map), the Map page."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from app_support import map as tree_map  # noqa: E402
+from treecalc.app import map as tree_map  # noqa: E402
 from treecalc.geo import local_metres, to_wgs84, tree_lonlat  # noqa: E402
 
 
@@ -125,7 +125,7 @@ def test_map_page_places_projected_trees(coords_reader):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
     at.file_uploader(key="w_upload").set_value(("lot 7 xy.csv", _survey_with_xy(), "text/csv")).run()
     at.session_state["tc_read_opts"] = {"site": {"crs": "EPSG:2263"}}
-    at.switch_page("treecalc_app/map.py").run()
+    at.switch_page("treecalc/app/pages/map.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error and not at.warning, [w.value for w in at.warning]
     assert any("5 trees placed" in c.value for c in at.caption)
@@ -144,7 +144,7 @@ def test_map_page_without_coordinates_says_how_to_add_them():
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
-    at.switch_page("treecalc_app/map.py").run()
+    at.switch_page("treecalc/app/pages/map.py").run()
     assert not at.exception
     assert any("no tree coordinates" in i.value for i in at.info)
 
@@ -160,13 +160,16 @@ def test_trees_the_law_speaks_of_are_drawn_over_the_others():
 
 
 def test_value_columns_say_per_year_on_the_annual_basis():
-    from app_support import views
+    from types import SimpleNamespace
 
+    from treecalc.app import views
+
+    # the assessment's options read as an attribute (a.options), as Assessment holds them
     df = pd.DataFrame({"tag": ["1"], "value_usd": [10.5], "required_value_usd": [12.6], "cost_usd": [300.0]})
-    annual = views.labelled(df, {"options": {"value_basis": "annual"}})
+    annual = views.labelled(df, SimpleNamespace(options={"value_basis": "annual"}))
     assert list(annual.columns) == ["Tag", "Value (USD/yr)", "Required value (USD/yr)", "Cost (USD)"]
     # a capital basis (appraised, cumulative:N) is a sum of dollars, and a cost is never per year
-    capital = views.labelled(df, {"options": {"value_basis": "appraised"}})
+    capital = views.labelled(df, SimpleNamespace(options={"value_basis": "appraised"}))
     assert list(capital.columns) == ["Tag", "Value (USD)", "Required value (USD)", "Cost (USD)"]
     assert list(views.labelled(df).columns) == list(capital.columns)
 
@@ -183,7 +186,7 @@ def test_a_tier_keeps_its_colour_whatever_else_the_survey_holds():
 
 def test_a_unit_suffix_is_read_only_at_the_end_of_a_name():
     # fund.csv showed "Fund (in) lieu (USD)" and "Trees (in) lieu": "_in" was read as inches mid-name
-    from app_support.views import label
+    from treecalc.app.views import label
 
     # (names columns.csv does not label: a labelled one reads its label, see test_display_money_and_tables.py)
     assert label("bond_in_lieu_usd") == "Bond in lieu (USD)"

@@ -27,7 +27,7 @@ def test_panel_equals_plan(tmp_path):
     want = plan(read_survey(f))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
     at.file_uploader(key="w_upload").set_value(("six.csv", CSV, "text/csv")).run()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     assert not at.exception, [e.value for e in at.exception]
     at.button(key="w_plan_run").click().run()
     assert not at.exception, [e.value for e in at.exception]

@@ -38,7 +38,7 @@ def test_permit_page_pdf_is_the_survey_and_options_on_screen():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
     at.file_uploader(key="w_upload").set_value(("Hudson St lot 7.csv", SURVEY, "text/csv")).run()
     at.session_state["tc_read_opts"] = {"site": {"subdividable": "yes"}}
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     at.number_input(key="w_repl_dbh").set_value(12.0).run()
     at.number_input(key="w_repl_cost").set_value(900.0).run()
     at.radio(key="w_plantable_kind").set_value("A number of trees").run()
@@ -59,7 +59,7 @@ def test_changing_an_option_asks_for_the_report_again():
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     at.button(key="permit_pdf_make").click().run()
     assert [b for b in at.get("download_button") if "permit report" in b.proto.label]
     at.number_input(key="w_repl_cost").set_value(600.0).run()
@@ -78,7 +78,7 @@ def test_the_apps_pdf_verifies_against_the_uploaded_survey(tmp_path, capsys):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
     at.file_uploader(key="w_upload").set_value(("Hudson St lot 7.csv", SURVEY, "text/csv")).run()
     at.session_state["tc_read_opts"] = {"site": {"subdividable": "yes"}}
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     at.number_input(key="w_repl_cost").set_value(900.0).run()
     at.button(key="permit_pdf_make").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]

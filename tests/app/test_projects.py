@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from app_support import projects, state  # noqa: E402
+from treecalc.app import options, projects, state  # noqa: E402
 
 SURVEY = (
     b"Tag,Species,DBH (in),Action\n1,Red mapel,12,remove\n2,Pin oak,14,remove\n3,Red maple,8,retain\n"
@@ -102,9 +102,9 @@ def test_oversize_project_is_refused_before_unpacking():
 
 def test_a_link_or_project_cannot_name_a_server_file():
     opts = {"fee_schedule": "/etc/passwd", "value_basis": "annual", "_internal": 1}
-    assert projects.safe_options(opts) == {"value_basis": "annual"}
+    assert options.safe_options(opts) == {"value_basis": "annual"}
     inline = {"fee_schedule": {"basis": "per_tree", "fee_per_tree_usd": 500}}
-    assert projects.safe_options(inline) == inline
+    assert options.safe_options(inline) == inline
 
 
 def test_url_params_carry_the_reload_token_and_options_never_the_files_hash():
@@ -222,7 +222,7 @@ def test_options_from_outside_are_taken_only_in_the_form_their_controls_take():
         "species_fix": {"4": "ACRU"},
         "actions": {"7": "removed"},
     }
-    assert projects.checked(good, projects._OPTION_CHECKS) == (good, [])
+    assert options.checked(good, options._OPTION_CHECKS) == (good, [])
     bad = {
         "replacement_dbh_in": "x",
         "continuing_days": "many",
@@ -237,27 +237,27 @@ def test_options_from_outside_are_taken_only_in_the_form_their_controls_take():
         "violation": "maybe",
         "sheet": 3,
     }
-    taken, left = projects.checked(bad, projects._OPTION_CHECKS)
+    taken, left = options.checked(bad, options._OPTION_CHECKS)
     assert taken == {} and [x.split(" (")[0] for x in left] == list(bad)
     # a number beyond its range is left out in the library's words, naming the option
     assert any(
         x.startswith("plantable (plantable trees (plantable) must be a whole number from 0 to 10,000,000") for x in left
     )
     huge = {"continuing_days": 2**53 - 1, "replacement_cost_usd": 1e30, "benefit": {"prices": {"electricity": 1e308}}}
-    taken, left = projects.checked(huge, projects._OPTION_CHECKS)
+    taken, left = options.checked(huge, options._OPTION_CHECKS)
     assert taken == {}
     assert any("(continuing_days) must be a whole number from 1 to 36,500 days" in x for x in left)
     assert any("(replacement_cost_usd) must be from 0 to 1,000,000,000 USD" in x for x in left)
     assert any("price electricity must be from 0 to 1,000,000 USD per unit" in x for x in left)
     # a server path hidden one level down (assess_kwargs spreads the benefit parameters into assess)
-    assert projects.safe_options({"benefit": {"fee_schedule": "/etc/passwd"}}) == {}
+    assert options.safe_options({"benefit": {"fee_schedule": "/etc/passwd"}}) == {}
     read = {
         "column_map": {"Diam": "dbh_in"},
         "site": {"lot_area_acres": "1.2", "village_work": False},
         "max_bytes": 10**12,
         "path_or_buffer": "/etc/passwd",
     }
-    assert projects.checked(read, projects._READ_CHECKS) == (
+    assert options.checked(read, options._READ_CHECKS) == (
         {"column_map": {"Diam": "dbh_in"}, "site": {"lot_area_acres": "1.2", "village_work": False}},
         ["max_bytes", "path_or_buffer"],
     )
@@ -299,7 +299,7 @@ def test_a_crafted_link_never_stops_a_page():
         at.query_params["opts"] = json.dumps(bad)
         at.run()
         if page != "survey":
-            at.switch_page(f"treecalc_app/{page}.py").run()
+            at.switch_page(f"treecalc/app/pages/{page}.py").run()
         assert not at.exception, page
         errors = [e.value for e in at.error]
         assert not any("went wrong" in e for e in errors), (page, errors)
@@ -332,3 +332,27 @@ def test_a_projects_survey_name_is_a_plain_file_name_shown_as_itself():
     assert not at.exception
     shown = [c.value for c in at.sidebar.caption if c.value.startswith("Survey:")]
     assert shown == [r"Survey: **\!\[t\]\(t.png\)\*lot\*.csv** (uploaded)"]
+
+
+@pytest.mark.parametrize(
+    "key,value",
+    [
+        ("replacement_percent", 0),  # greater than 0 (percent's strict low)
+        ("plantable", 1.5),  # a whole number of trees
+        ("plantable_area_sqft", -1),
+        ("continuing_days", 0),  # 1 to 36,500 days
+        ("replacement_cost_usd", 12.345),  # a fraction of a cent
+        ("replacement_stock", [{"species": "Red oak", "dbh_in": 2, "unit_cost_usd": 1e12}]),  # over $1 billion
+    ],
+)
+def test_an_option_from_a_link_is_refused_in_the_words_of_the_librarys_assess_options(key, value):
+    # one check: the app takes an assessment option from a link or a project only as AssessOptions.validated
+    # takes it (the stock's cost was refused by the app's own check as "replacement_stock unit_cost_usd")
+    from treecalc.assessment import AssessOptions
+    from treecalc.units import OutOfRange
+
+    with pytest.raises(OutOfRange) as refused:
+        AssessOptions(**{key: value}).validated()
+    taken, left = options.checked({key: value}, options._OPTION_CHECKS)
+    assert taken == {}
+    assert left == [f"{key} ({str(refused.value)[:300]})"]

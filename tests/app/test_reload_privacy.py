@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app_support import projects, state
+from treecalc.app import projects, state
 
 ROOT = Path(__file__).resolve().parents[2]
 

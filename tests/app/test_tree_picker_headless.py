@@ -12,7 +12,7 @@ from tests.helpers import app_surveys as surveys
 
 
 def test_a_payment_row_without_its_amount_is_refused_not_dropped():
-    at = _page("treecalc_app/water.py")
+    at = _page("treecalc/app/pages/water.py")
     at.session_state["w_water_payments"] = _rows([{"date": "2026-02-20"}])  # the amount not given
     at.run()
     assert not at.exception
@@ -27,7 +27,7 @@ def test_a_payment_row_without_its_amount_is_refused_not_dropped():
 
 
 def test_typed_tags_match_whole_tags_only():
-    from app_support.picker import _tags_typed, trees_in_words
+    from treecalc.app.picker import _tags_typed, trees_in_words
 
     tags = [str(t) for t in range(110, 135)] + ["A 12", "B7"]
     assert _tags_typed("12", tags) == ([], ["12"])  # a part of eleven tags is none of them
@@ -39,7 +39,7 @@ def test_typed_tags_match_whole_tags_only():
 
 
 def test_changed_facts_are_listed_and_a_note_suggests_its_flag():
-    from app_support import tree_facts
+    from treecalc.app import tree_facts
     from treecalc.ingest import read_survey
 
     sv = read_survey(io.BytesIO(surveys.arborist_25()), filename="field.xlsx")
@@ -59,7 +59,7 @@ def test_changed_facts_are_listed_and_a_note_suggests_its_flag():
 def test_tables_format_numbers_by_the_schema():
     """The app's table formats: DBH to 0.1 in, gallons whole with thousands, a match score as a percent, an
     area to 0.01 sq ft (the §208-6A spacing² of 15 ft is 225.00)."""
-    from app_support import views
+    from treecalc.app import views
 
     df = pd.DataFrame(
         {

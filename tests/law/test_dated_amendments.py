@@ -237,8 +237,8 @@ def test_the_app_states_the_law_in_force_today_not_an_amendment_yet_to_come(data
     )
     _amend(data_copy, CH208, "tier = 3", "usd = 3000", f"usd = {{ 2025-01-01 = 3000, {later} = 3500 }}")
     clear_caches()
-    from app_support import map as app_map
-    from app_support import views
+    from treecalc.app import map as app_map
+    from treecalc.app import views
 
     assert views.law_today()["replacement"]["violation_percent"] == 120
     assert app_map.tier_words()["§208-29B(3)"].endswith("up to $3,000")
@@ -306,7 +306,7 @@ import json, sys
 from streamlit.testing.v1 import AppTest
 at = AppTest.from_file(sys.argv[1], default_timeout=120).run()
 out = {}
-for page, key in (("treecalc_app/permit.py", "w_repl_dbh"), ("treecalc_app/excavation.py", "w_exc_wall")):
+for page, key in (("treecalc/app/pages/permit.py", "w_repl_dbh"), ("treecalc/app/pages/excavation.py", "w_exc_wall")):
     at.switch_page(page).run()
     assert not at.exception, [e.value for e in at.exception]
     out[key] = at.number_input(key=key).proto.help
@@ -384,9 +384,9 @@ def test_a_dated_value_that_leaves_a_gap_after_the_chapters_effective_date_is_re
 
 def test_the_fund_page_shows_the_schedule_in_force_today_not_one_recorded_ahead(tmp_path, monkeypatch):
     pytest.importorskip("streamlit")
+    from treecalc.app.pages import fund as fund_page
     from treecalc.rules import law_data
     from treecalc.rules.croton_on_hudson.schedule import record_schedule
-    from treecalc_app import fund as fund_page
 
     # the Board set $600 a tree last year and, adopted ahead, $900 from next year (§208-24C)
     today = dt.date.today()

@@ -309,7 +309,7 @@ def test_fee_schedule_given_as_a_dict_is_said_in_words(tmp_path):
 
 
 def test_pdf_usd_puts_the_sign_before_the_dollar_sign():
-    # "$-950.00" before; the app writes -$950 (app_support.ui.usd): one way everywhere
+    # "$-950.00" before; the app writes -$950 (treecalc.app.ui.usd): one way everywhere
     from treecalc.report.pdf import usd
 
     assert usd(-950) == "-$950.00" and usd(1234.5) == "$1,234.50" and usd(-0.001) == "$0.00"

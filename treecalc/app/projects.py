@@ -10,7 +10,7 @@
   :func:`resume_hours` after its last use, for the browser that uploaded it only. The token is no
   file's hash: holding a copy of a file tells nothing of whether the server has it. It is no link to
   share either: in another browser it does not open (the only way to share a view is "Share this
-  view", :mod:`app_support.links`). The bundled sample needs no keeping.
+  view", :mod:`treecalc.app.links`). The bundled sample needs no keeping.
 
 Nothing here computes anything: it moves the user's choices in and out.
 """
@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import math
 import os
 import secrets
 import threading
@@ -28,14 +27,12 @@ import time
 import zipfile
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
-from app_support import state
-from treecalc.units import OutOfRange
+from treecalc.app import options, state
 
 FORMAT = "treecalc-project"
 VERSION = 1
@@ -45,7 +42,7 @@ STORE_MAX_FILES, STORE_MAX_MB = 16, 400
 RESUME_ENV, DEFAULT_RESUME_HOURS = "TREECALC_RESUME_HOURS", 24.0
 _RESUME = "tc_resume"  # this session's reload token and the hash of the upload it keeps
 _RESTORED = "tc_url_restored"
-_NOTE = "tc_url_note"
+_NOTE = options.NOTE
 
 
 class ProjectError(state.AppError):
@@ -159,194 +156,6 @@ def open_project(data: bytes) -> Project:
     return isolated.run(read_project, data, what="The project file")
 
 
-# --- options from outside (a link or a project file) -----------------------------------------
-# Only the options the app itself sets are taken, each only in the form and range its control accepts:
-# a value of another type or out of range would stop the page that draws the control, and an unknown
-# key could reach the law engine (``benefit: {fee_schedule: "/etc/passwd"}`` named a server file).
-# A fee schedule is taken in its in-line form (a dict) only, never as a path.
-
-
-def _number(lo: float | None = None, hi: float | None = None, whole: bool = False) -> Callable[[Any], Any]:
-    def check(v: Any) -> Any:
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise ValueError("not a number")
-        if (lo is not None and v < lo) or (hi is not None and v > hi) or (whole and v != int(v)):
-            raise ValueError("out of range")
-        return int(v) if whole else float(v)
-
-    return check
-
-
-def _ranged(kind: str, name: str) -> Callable[[Any], Any]:
-    """A number within the range of its flag (:data:`treecalc.units.RANGES`), refused in the library's words
-    (:class:`treecalc.units.OutOfRange`, naming the option): a link or a project file says what the command
-    line would, and its controls (whose maxima are the same ranges) can show it."""
-    from treecalc.units import RANGES, in_range
-
-    def check(v: Any) -> Any:
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise ValueError("not a number")
-        x = in_range(name, v, kind)
-        return int(x) if RANGES[kind].whole else x
-
-    return check
-
-
-def _text(v: Any) -> str:
-    if not isinstance(v, str) or len(v) > 500:
-        raise ValueError("not a short text")
-    return v
-
-
-def _flag(v: Any) -> bool:
-    if not isinstance(v, bool):
-        raise ValueError("not true or false")
-    return v
-
-
-def _keep(v: Any) -> Any:
-    return v
-
-
-def _mapping(value: Any, check: Callable[[Any], Any], max_items: int = 100_000) -> dict[str, Any]:
-    if not isinstance(value, dict) or len(value) > max_items:
-        raise ValueError("not a table")
-    return {_text(k): check(v) for k, v in value.items()}
-
-
-def _one_of(*allowed: str) -> Callable[[Any], str]:
-    def check(v: Any) -> str:
-        if v not in allowed:
-            raise ValueError("not one of the choices")
-        return v
-
-    return check
-
-
-def _value_basis(v: Any) -> str:
-    kind, _, years = _text(v).partition(":")
-    if kind not in ("annual", "cumulative", "appraised") or (
-        years and (kind != "cumulative" or not years.isdigit() or not 1 <= int(years) <= 100)
-    ):
-        raise ValueError("not a value basis")
-    return v
-
-
-def _stock(v: Any) -> list[dict[str, Any]]:
-    if not isinstance(v, list) or not 0 < len(v) <= 500:
-        raise ValueError("not a stock list")
-    rows = []
-    for r in v:
-        if not isinstance(r, dict) or not {"species", "dbh_in"} <= set(r) <= {"species", "dbh_in", "unit_cost_usd"}:
-            raise ValueError("not a stock row")
-        cost = r.get("unit_cost_usd")
-        rows.append(
-            {
-                "species": _text(r["species"]),
-                "dbh_in": _number(0.1, 60)(r["dbh_in"]),
-                "unit_cost_usd": None if cost is None else _ranged("usd", "replacement_stock unit_cost_usd")(cost),
-            }
-        )
-    return rows
-
-
-def _fee_schedule(v: Any) -> dict[str, Any]:
-    if not isinstance(v, dict) or not set(v) <= {"basis", "fee_per_tree_usd", "multiplier", "placeholder", "label"}:
-        raise ValueError("not an in-line fee schedule")
-    out = dict(v)
-    if "basis" in v:
-        _one_of("per_tree", "value")(v["basis"])
-    for k, kind in (("fee_per_tree_usd", "usd"), ("multiplier", "multiplier")):
-        if k in v:
-            try:
-                amount = float(v[k]) if isinstance(v[k], str) else v[k]
-            except ValueError:
-                raise ValueError(f"{k} is not an amount") from None
-            _ranged(kind, f"fee schedule {k}")(amount)
-    if "placeholder" in v:
-        _flag(v["placeholder"])
-    if "label" in v:
-        _text(v["label"])
-    return out
-
-
-def _benefit(v: Any) -> dict[str, Any]:
-    checks = {
-        "home_price_usd": _ranged("home_price_usd", "home price (USD)"),
-        "large_tree_leaf_area_m2": _ranged("leaf_area_m2", "large-tree leaf area (m2)"),
-        "land_use": _text,
-        "prices": lambda p: {
-            _text(k): _ranged("price_usd", f"price {k}")(x) for k, x in _mapping(p, _keep, 100).items()
-        },
-    }
-    if not isinstance(v, dict) or not set(v) <= set(checks):
-        raise ValueError("not the benefit parameters")
-    return {k: checks[k](x) for k, x in v.items()}
-
-
-#: each option the app sets, with the check of what its control accepts
-_OPTION_CHECKS: dict[str, Callable[[Any], Any]] = {
-    "value_basis": _value_basis,
-    "replacement_species": _text,
-    "_last_species": _text,
-    "replacement_dbh_in": _number(0.1, 60),
-    # the numbers of the law engine's options: their flags' ranges, in the library's words (OPTION_RANGES)
-    "replacement_cost_usd": _ranged("usd", "replacement unit cost (replacement_cost_usd)"),
-    "replacement_percent": _ranged("percent", "replacement percentage (replacement_percent)"),
-    "replacement_stock": _stock,
-    "plantable": _ranged("plantable", "plantable trees (plantable)"),
-    "plantable_area_sqft": _ranged("area_sqft", "plantable area (plantable_area_sqft)"),
-    "continuing_days": _ranged("days", "days of continuing violation (continuing_days)"),
-    "violation": _flag,
-    "application_pending": _flag,
-    "clear_cutting": _flag,
-    "fee_schedule": _fee_schedule,
-    "benefit": _benefit,
-    "species_fix": lambda v: _mapping(v, _text),
-    "actions": lambda v: _mapping(
-        v, _one_of("retain", "remove", "removed", "damaged", "topped", "excessively_pruned", "transplant")
-    ),
-    # a tree's facts changed in the tree table: yes/no flags and a short text (condition)
-    "tree_facts": lambda v: _mapping(
-        v, lambda row: _mapping(row, lambda x: x if isinstance(x, bool) else _text(x), 20)
-    ),
-}
-#: the read options the app sets (the Survey page's column map and site facts)
-_READ_CHECKS: dict[str, Callable[[Any], Any]] = {
-    "column_map": lambda v: _mapping(v, _text, 1000),
-    "site": lambda v: _mapping(v, lambda x: x if x is None or isinstance(x, (bool, int, float)) else _text(x), 200),
-}
-
-
-def checked(given: Any, checks: dict[str, Callable[[Any], Any]]) -> tuple[dict[str, Any], list[str]]:
-    """The entries of ``given`` that the app sets, in the form its controls take, and the keys left out."""
-    if not isinstance(given, dict):
-        return {}, ["(not a set of options)"]
-    out, left = {}, []
-    for k, v in given.items():
-        if str(k).startswith("_") and k not in checks:
-            continue  # the app's own bookkeeping of another version: not an option, nothing to say
-        try:
-            out[k] = checks[k](v)
-        except OutOfRange as e:  # a number beyond its range: said in the library's words
-            left.append(f"{str(k)[:40]} ({str(e)[:300]})")
-        except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
-            left.append(str(k)[:40])
-    return out, left
-
-
-def safe_options(opts: dict[str, Any]) -> dict[str, Any]:
-    """``opts`` as the app's controls take them (see :func:`checked`): no server paths, no bookkeeping."""
-    return checked(opts, _OPTION_CHECKS)[0]
-
-
-def _left_out_note(what: str, left: list[str]) -> str | None:
-    if not left:
-        return None
-    names = ", ".join(left[:8]) + (f" and {len(left) - 8} more" if len(left) > 8 else "")
-    return f"{what}: these options were not understood and are left out: {names}."
-
-
 def _clear_widgets() -> None:
     """Forget widget values so that every control is drawn again from the restored options."""
     for k in list(st.session_state.keys()):
@@ -360,18 +169,8 @@ def apply(p: Project) -> None:
         state.use_sample()
     else:
         state.set_source(p.survey_name, p.survey)
-    _take_options(p.read_opts, p.opts, "The project")
+    options.take(p.read_opts, p.opts, "The project")
     _clear_widgets()
-
-
-def _take_options(read_opts: Any, opts: Any, whose: str) -> None:
-    """Make checked options the session's (see :func:`checked`); say which were left out."""
-    read_opts, left_read = checked(read_opts, _READ_CHECKS)
-    opts, left = checked(opts, _OPTION_CHECKS)
-    st.session_state[state._READ] = read_opts
-    st.session_state[state._OPTS] = opts
-    if note := _left_out_note(whose, left_read + left):
-        st.session_state[_NOTE] = note
 
 
 # --- uploads kept for reloads ----------------------------------------------------------
@@ -520,7 +319,7 @@ def restore_from_url() -> None:
     except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
         st.session_state[_NOTE] = "The link's options could not be read; the app starts afresh."
         return
-    from app_support import links
+    from treecalc.app import links
 
     if q.get("survey") and not q.get("resume"):
         # an address of an older version, by the file's hash: never looked up (the answer would tell whether
@@ -536,12 +335,12 @@ def restore_from_url() -> None:
         else:
             state.set_source(src.name, src.data)
             st.session_state[_RESUME] = (token, src.sha256)  # the same address goes on reloading it
-    _take_options(read_opts, opts, "The link")
+    options.take(read_opts, opts, "The link")
 
 
 def sync_url() -> None:
     """Write the current survey's reload token and the options to the URL (only when they changed)."""
-    from app_support import links
+    from treecalc.app import links
 
     src = state.source()
     # a session opened from a shared view reloads from that link (so that its expiry and revocation hold),
@@ -584,7 +383,7 @@ def sidebar() -> None:
     with st.expander("Project", icon=":material/folder_open:"):
         src = state.source()
         stem = (src.name.rsplit(".", 1)[0] if src else "survey").replace(" ", "_")
-        from app_support import links
+        from treecalc.app import links
 
         if not links.download_allowed():  # a shared view whose sharer kept the original file back
             src = None

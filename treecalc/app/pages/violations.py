@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from app_support import (
+from treecalc.app import (
     picker,
     printable,  # the PDF report
     state,
     ui,
     views,
 )
-from app_support.views import get
 from treecalc.jurisdictions import DEFAULT, REGISTRY
 from treecalc.units import RANGES
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from streamlit.delta_generator import DeltaGenerator
+
+    from treecalc.assessment import Assessment
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
 #: The figures of an offence, at the left of its table (in sight at 1,280 px)
@@ -117,19 +123,19 @@ def _mark_harmed() -> None:
     )
 
 
-def _say_in_effect(where: Any, a: Any) -> None:
+def _say_in_effect(where: Any, a: Assessment) -> None:
     """What the numbers use: the violation standard in effect and the trees harmed without a permit."""
-    rep, pen = get(a, "replacement") or {}, get(a, "penalties") or {}
+    rep, pen = a.replacement, a.penalties
     if not views.replaces(views.record(a)):
         where.caption(
             f"{views.record(a).chapter} has no violation standard for replacement; its fines follow the trees "
             f"removed without a {views.permit_words(views.record(a))}."
         )
         return
-    offences = int(get(pen, "offences") or 0)
+    offences = int(pen.offences or 0)
     chosen = state.opt("violation")
     how = "as the survey shows" if chosen is None else "as you set it"
-    on = bool(get(rep, "violation"))
+    on = bool(rep.violation)
     where.info(
         f"In effect ({how}): **{'a violation' if on else 'no violation'}** — "
         f"{picker.trees_in_words(offences)} harmed without a required permit (§208-29). "
@@ -138,29 +144,29 @@ def _say_in_effect(where: Any, a: Any) -> None:
     )
 
 
-def _fines(a: Any) -> bool:
+def _fines(a: Assessment) -> bool:
     """A law without replacement (Chapter 95) fines the trees removed; it has no tiers, doubling or criminal
     maxima."""
     return not views.replaces(views.record(a))
 
 
-def _headline(a: Any) -> None:
-    pen = get(a, "penalties") or {}
+def _headline(a: Assessment) -> None:
+    pen = a.penalties
     if _fines(a):
         rec = views.record(a)
-        c = st.columns(2)
+        c: Sequence[DeltaGenerator] = st.columns(2)
         ui.money_metric(
             c[0],
             f"Fine, maximum (USD, {rec.chapter})",
-            get(pen, "fine_max_usd"),
+            pen.fine_max_usd,
             cents=False,
             help="Definite offences: removals that rest only on facts given.",
         )
-        if get(pen, "fine_conditional_usd") is not None:
+        if pen.fine_conditional_usd is not None:
             ui.money_metric(
                 c[1],
                 f"Fine on assumed facts, maximum (USD, Chapter {rec.chapter.split(' Chapter ')[-1]})",
-                get(pen, "fine_conditional_usd"),
+                pen.fine_conditional_usd,
                 cents=False,
                 help="Conditional offences: each rests on a fact that was not given.",
             )
@@ -169,34 +175,32 @@ def _headline(a: Any) -> None:
     ui.money_metric(
         c[0],
         "Civil penalty, maximum (USD, §208-29B)",
-        get(pen, "civil_penalty_max_usd"),
+        pen.civil_penalty_max_usd,
         help='§208-29B amounts are maxima ("up to"); definite offences only once conditional '
         "offences are reported apart.",
     )
-    c[1].metric("Doubled (§208-29B(7))", "Yes" if get(pen, "doubled") else "No")
-    ui.money_metric(
-        c[2], "Criminal fine, maximum (USD, §208-29A)", get(pen, "criminal_fine_max_usd"), help="§208-29A maxima."
-    )
+    c[1].metric("Doubled (§208-29B(7))", "Yes" if pen.doubled else "No")
+    ui.money_metric(c[2], "Criminal fine, maximum (USD, §208-29A)", pen.criminal_fine_max_usd, help="§208-29A maxima.")
     c = st.columns(3)
-    views.alternative_22f(c[0], a)  # after a violation: replant at 120%, or pay this into the Fund
-    if get(pen, "civil_penalty_conditional_usd") is not None:
+    ui.alternative_22f(c[0], a)  # after a violation: replant at 120%, or pay this into the Fund
+    if pen.civil_penalty_conditional_usd is not None:
         ui.money_metric(
             c[1],
             "Civil penalty on assumed facts, maximum (USD, §208-29B)",
-            get(pen, "civil_penalty_conditional_usd"),
+            pen.civil_penalty_conditional_usd,
             help="Conditional offences: each rests on a fact that was not given (see the table below); "
             "kept apart from the definite amount.",
         )
-        if get(pen, "criminal_fine_conditional_usd") is not None:
+        if pen.criminal_fine_conditional_usd is not None:
             ui.money_metric(
                 c[2],
                 "Criminal fine on assumed facts, maximum (USD, §208-29A)",
-                get(pen, "criminal_fine_conditional_usd"),
+                pen.criminal_fine_conditional_usd,
                 help="Conditional offences only; kept apart from the definite maximum.",
             )
-    cond = get(get(a, "replacement") or {}, "conditional_22f")
+    cond = a.replacement.conditional_22f
     if cond:  # §208-22F on conditional offences: what would be required if established, never in the totals
-        st.caption(str(get(cond, "text")))
+        st.caption(str(cond.get("text")))
 
 
 def body() -> None:
@@ -216,9 +220,9 @@ def body() -> None:
         else "Chapter 208 §208-29: civil tiers, doubling, continuing days and criminal maxima."
     )
     ui.jurisdiction_note(a)
-    pen = get(a, "penalties") or {}
+    pen = a.penalties
     _headline(a)
-    reasons = get(pen, "doubling_reasons") or []
+    reasons = pen.doubling_reasons or []
     if reasons:
         st.markdown("**Why the amounts double**")
         for r in reasons:
@@ -247,11 +251,11 @@ def body() -> None:
             views.show_table(per_tree, a, first=OFFENCE_FIRST)
     else:
         st.caption("No tree was harmed without a permit: no penalty.")
-    other = views.kv_table(pen, skip=("per_tree", "trees", "doubling_reasons", "not_offences"))
+    other = views.kv_table(views.fields_of(pen), skip=("per_tree", "trees", "doubling_reasons", "not_offences"))
     other["Item"] = other["Item"].map(views.label)
     with st.expander("All penalty figures"):
         st.dataframe(other, width="stretch", hide_index=True)
-    for n in get(pen, "notes") or []:
+    for n in pen.notes or []:
         st.caption(f"• {views.readable(n)}")
     ui.page_downloads("violations", {"Penalties per tree": views.labelled(per_tree, a) if len(per_tree) else None})
     printable.pdf_button("violations")  # the printable report (PDF) of this page's figures

@@ -7,12 +7,15 @@ import logging
 import math
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
 
-from app_support import state, views
+from treecalc.app import state, views
+
+if TYPE_CHECKING:
+    from treecalc.assessment import Assessment
 
 log = logging.getLogger("treecalc.app")
 
@@ -199,6 +202,21 @@ def money_metric(
         where.metric(label, full, help=help)
         return
     where.metric(label, compact_usd(x), help=f"Exactly {full}." + (f" {help}" if help else ""))
+
+
+def alternative_22f(where: Any, a: Assessment) -> None:
+    """The §208-22F payment alternative as a headline (money), with its calculation under it: after a
+    violation the applicant may pay the Tree Preservation Fund instead of replanting."""
+    alt = a.fund.alternative_22f_usd
+    if alt is None:
+        return
+    money_metric(
+        where,
+        "Or pay instead of replacing (USD, §208-22F)",
+        alt,
+        help="§208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund "
+        "this sum. " + a.fund.alternative_22f_calculation,
+    )
 
 
 def num(x: Any, digits: int = 0) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_support import map as tree_map
-from app_support import state, ui, views
+from treecalc.app import map as tree_map
+from treecalc.app import state, ui, views
 
 
 def _site(a) -> dict:

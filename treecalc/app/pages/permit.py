@@ -3,21 +3,29 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
 
-from app_support import (
+from treecalc.app import (
     charts,
+    plan_panel,
     printable,  # the PDF report
     state,
     ui,
     views,
 )
-from app_support.views import get
 from treecalc.report.content import percent_text
 from treecalc.units import RANGES
-from treecalc_app import plan_panel
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from streamlit.delta_generator import DeltaGenerator
+
+    from treecalc.assessment import Assessment
+    from treecalc.results import Replacement
 
 
 def _stock_help() -> str:
@@ -181,7 +189,7 @@ def _stock_controls() -> None:
     views.plantable_controls()
 
 
-def _replaces(a) -> bool:
+def _replaces(a: Assessment) -> bool:
     return views.replaces(views.record(a))
 
 
@@ -207,7 +215,7 @@ def body() -> None:
     per_tree = _triggers(a)
     plan = _plan(a)
     if _replaces(a):
-        _projection(a, get(a, "replacement") or {})
+        _projection(a, a.replacement)
         plan_panel.panel()  # which optional removals to make: treecalc.plan
     ui.page_downloads(
         "permit",
@@ -219,21 +227,21 @@ def body() -> None:
     printable.pdf_button("permit")  # the printable report (PDF) of this page's figures
 
 
-def _cost_card(a) -> None:
+def _cost_card(a: Assessment) -> None:
     """The applicant's answer: what this permit costs me, each figure with its section, and what would change it."""
-    rep, fund = get(a, "replacement") or {}, get(a, "fund") or {}
-    unit = (get(a, "options") or {}).get("value_unit", "USD")
+    rep, fund = a.replacement, a.fund
+    unit = a.options.get("value_unit", "USD")
     with st.container(border=True):
         st.markdown("#### What will this permit cost me?")
-        if not get(rep, "required"):
+        if not rep.required:
             st.markdown(
-                f"**No replacement is required** ({get(rep, 'percent_note') or '§208-22A'}): nothing to plant "
+                f"**No replacement is required** ({rep.percent_note or '§208-22A'}): nothing to plant "
                 "and nothing to pay into the Tree Preservation Fund."
             )
             _fewer_removals(a)  # the trees kept so far stay in sight, to be put back
             return
-        planted, in_lieu = get(rep, "trees_planted") or 0, get(rep, "trees_in_lieu") or 0
-        plant_cost, pay = get(rep, "planting_cost_usd") or 0.0, get(fund, "fund_in_lieu_usd") or 0.0
+        planted, in_lieu = rep.trees_planted or 0, rep.trees_in_lieu or 0
+        plant_cost, pay = rep.planting_cost_usd or 0.0, fund.fund_in_lieu_usd or 0.0
         total = float(Decimal(str(plant_cost)) + Decimal(str(pay)))  # two cent amounts: exact
         c = st.columns(3)
         ui.money_metric(
@@ -254,7 +262,7 @@ def _cost_card(a) -> None:
             total,
             help="Planting cost plus the payment in lieu. Permit fees are not included.",
         )
-        plan = get(rep, "plan") or []
+        plan = rep.plan or []
         if plan:
             st.markdown(
                 "**Plant:** "
@@ -264,18 +272,18 @@ def _cost_card(a) -> None:
                     for p in plan
                 )
             )
-        placeholders = [s for s in (get(a, "assumptions") or []) if "PLACEHOLDER" in s or "placeholder" in s]
-        if get(fund, "placeholder") and in_lieu:
-            placeholders.append(f"the fee in lieu is a {get(fund, 'label')}")
+        placeholders = [s for s in (a.assumptions or []) if "PLACEHOLDER" in s or "placeholder" in s]
+        if fund.placeholder and in_lieu:
+            placeholders.append(f"the fee in lieu is a {fund.label}")
         for p in placeholders:
             st.warning(views.readable(p[:1].upper() + p[1:]), icon=":material/priority_high:")
         first = plan[0] if plan else {}
         st.markdown("**What would change it**")
         st.markdown(
-            f"- *Fewer removals*: the replacement must carry {percent_text(get(rep, 'percent'), get(rep, 'parts'))} "
+            f"- *Fewer removals*: the replacement must carry {percent_text(rep.percent, rep.parts)} "
             "of the value of the trees "
-            f"counted ({ui.usd(get(rep, 'removed_value_usd'), cents=True)} {unit}, "
-            f"{get(rep, 'section') or '§208-22A'}); each tree kept off the list lowers it by its own value "
+            f"counted ({ui.usd(rep.removed_value_usd, cents=True)} {unit}, "
+            f"{rep.section or '§208-22A'}); each tree kept off the list lowers it by its own value "
             "(the table of triggered trees below).\n"
             + (
                 f"- *A larger replacement size*: one {first.get('common_name') or first.get('species_code')} of "
@@ -304,7 +312,7 @@ def _keep_edits() -> str:
     )
 
 
-def _fewer_removals(a) -> None:
+def _fewer_removals(a: Assessment) -> None:
     """The "fewer removals" lever: a tick per tree proposed for removal keeps it (its action becomes retain,
     a change made in the app, said in the statement); the cost above is worked out again at once."""
     sv = state.survey()
@@ -328,7 +336,7 @@ def _fewer_removals(a) -> None:
             }
         )
         st.session_state.pop("w_keep", None)
-    unit = (get(a, "options") or {}).get("value_unit", "USD")
+    unit = a.options.get("value_unit", "USD")
     names = {
         "keep": "Keep it",
         "tag": "Tag",
@@ -367,30 +375,30 @@ def _fewer_removals(a) -> None:
     st.session_state["tc_keep_edits"] = _keep_edits()
 
 
-def _replacement_figures(a) -> None:
-    permit, rep, fund = get(a, "permit") or {}, get(a, "replacement") or {}, get(a, "fund") or {}
-    unit = (get(a, "options") or {}).get("value_unit", "USD")  # USD/yr on the annual basis
-    c = st.columns(3)
-    c[0].metric("Permit required (§208-19)", "Yes" if get(permit, "required") else "No")
-    c[1].metric("Replacement required (§208-22)", "Yes" if get(rep, "required") else "No")
+def _replacement_figures(a: Assessment) -> None:
+    permit, rep, fund = a.permit, a.replacement, a.fund
+    unit = a.options.get("value_unit", "USD")  # USD/yr on the annual basis
+    c: Sequence[DeltaGenerator] = st.columns(3)
+    c[0].metric("Permit required (§208-19)", "Yes" if permit.required else "No")
+    c[1].metric("Replacement required (§208-22)", "Yes" if rep.required else "No")
     c[2].metric(
         "Replacement percentage (§208-22A/F)",
-        percent_text(get(rep, "percent"), get(rep, "parts")),
-        help=f"value basis: {get(rep, 'value_basis_label') or get(rep, 'value_basis')}",
+        percent_text(rep.percent, rep.parts),
+        help=f"value basis: {rep.value_basis_label or rep.value_basis}",
     )
     c = st.columns(3)
     ui.money_metric(
         c[0],
         f"Removed value ({unit}, §208-22B)",
-        get(rep, "removed_value_usd"),
+        rep.removed_value_usd,
         help="Value the percentage applies to (invasive and good-forestry removals excluded).",
     )
-    ui.money_metric(c[1], f"Required value ({unit}, §208-22A)", get(rep, "required_value_usd"))
+    ui.money_metric(c[1], f"Required value ({unit}, §208-22A)", rep.required_value_usd)
     c[2].metric(
         "Native share of replacements (§208-22C)",
-        "—" if get(rep, "native_share") is None else f"{float(get(rep, 'native_share')):.0%}",
+        "—" if rep.native_share is None else f"{float(rep.native_share):.0%}",
     )
-    parts = rep.get("parts") or []
+    parts = rep.parts
     if parts:  # 120% on trees harmed in offences (§208-22F) + 90% on proposed removals (§208-22A)
         st.dataframe(
             views.labelled(
@@ -406,14 +414,14 @@ def _replacement_figures(a) -> None:
             hide_index=True,
         )
     c = st.columns(3)  # labels carry unit and section: three to a row keeps them whole
-    c[0].metric("Replacement trees required (trees, §208-22)", ui.num(get(rep, "trees_needed")))
-    c[1].metric("Trees planted (trees, §208-22D)", ui.num(get(rep, "trees_planted")))
-    c[2].metric("Trees paid in lieu (trees, §208-22D)", ui.num(get(rep, "trees_in_lieu")))
+    c[0].metric("Replacement trees required (trees, §208-22)", ui.num(rep.trees_needed))
+    c[1].metric("Trees planted (trees, §208-22D)", ui.num(rep.trees_planted))
+    c[2].metric("Trees paid in lieu (trees, §208-22D)", ui.num(rep.trees_in_lieu))
     c = st.columns([2, 1])
-    ui.money_metric(c[0], "Payment in lieu to the Tree Preservation Fund (USD, §208-24)", get(fund, "fund_in_lieu_usd"))
-    for w in get(rep, "warnings") or []:
+    ui.money_metric(c[0], "Payment in lieu to the Tree Preservation Fund (USD, §208-24)", fund.fund_in_lieu_usd)
+    for w in rep.warnings or []:
         st.warning(views.readable(w))
-    for n in get(rep, "notes") or []:
+    for n in rep.notes or []:
         st.caption(f"• {views.readable(n)}")
 
 
@@ -431,56 +439,56 @@ def _head(rec) -> str:
     )
 
 
-def _permit_figures(a) -> None:
-    permit, summary, rec = get(a, "permit") or {}, getattr(a, "summary", None), views.record(a)
+def _permit_figures(a: Assessment) -> None:
+    permit, summary, rec = a.permit, a.summary, views.record(a)
     sec, chapter = views.permit_section(rec), rec.chapter.split(" Chapter ")[-1]
     c = st.columns(3)
-    c[0].metric(f"{rec.permit_item} ({views.place(rec)} {sec}A(1))", "Yes" if get(permit, "required") else "No")
-    c[1].metric(f"Trees needing a clearing permit (trees, {sec}A(1))", ui.num(get(permit, "trees_needing_permit")))
+    c[0].metric(f"{rec.permit_item} ({views.place(rec)} {sec}A(1))", "Yes" if permit.required else "No")
+    c[1].metric(f"Trees needing a clearing permit (trees, {sec}A(1))", ui.num(permit.trees_needing_permit))
     c[2].metric(f"Replacement (Chapter {chapter})", "None", help=summary.note if summary is not None else None)
-    for n in get(get(a, "replacement") or {}, "notes") or []:
+    for n in a.replacement.notes:
         st.caption(f"• {n}")
 
 
-def _triggers(a) -> pd.DataFrame | None:
-    permit = get(a, "permit") or {}
+def _triggers(a: Assessment) -> pd.DataFrame | None:
+    permit = a.permit
     rec = views.record(a)
     sec, replaces = views.permit_section(rec), views.replaces(rec)
     st.subheader(f"Permit triggers ({sec})" if replaces else f"Clearing permit triggers ({rec.chapter}, {sec})")
-    triggers = get(permit, "triggers") or []
+    triggers = permit.triggers or []
     if triggers:
         for t in triggers:
             if isinstance(t, str):
                 st.markdown(f"- {t}")
             else:
-                tags = get(t, "tags") or []
+                tags = t.get("tags") or []
                 st.markdown(
-                    f"- **{get(t, 'section', '')}** {get(t, 'text', '')}"
+                    f"- **{t.get('section', '')}** {t.get('text', '')}"
                     + (f" — trees {', '.join(map(str, tags[:25]))}{' …' if len(tags) > 25 else ''}" if tags else "")
                 )
-        for e in get(permit, "exceptions_applied") or []:
-            st.markdown(f"- exception **{get(e, 'section', '')}** {get(e, 'text', '')}")
-        if get(permit, "approving_authority"):
-            st.caption(f"Approving authority: {get(permit, 'approving_authority')}")
+        for e in permit.exceptions_applied or []:
+            st.markdown(f"- exception **{e.get('section', '')}** {e.get('text', '')}")
+        if permit.approving_authority:
+            st.caption(f"Approving authority: {permit.approving_authority}")
     else:
         st.caption(f"No {sec} trigger holds.")
-    per_tree = _trigger_trees(get(a, "trees"))
+    per_tree = _trigger_trees(a.trees)
     if per_tree is not None and len(per_tree):
         views.show_table(per_tree, a, first=TREE_FIRST)
     return per_tree
 
 
-def _plan(a) -> pd.DataFrame:
+def _plan(a: Assessment) -> pd.DataFrame:
     if not _replaces(a):
         return pd.DataFrame()
-    rep = get(a, "replacement") or {}
+    rep = a.replacement
     st.subheader("Planting plan (§208-22)")
-    plan = views.frame(get(rep, "plan"))
+    plan = views.frame(rep.plan)
     if len(plan):
         views.show_table(plan, a)
     else:
         st.caption("No planting plan: nothing to replace.")
-    stock_report = views.frame(get(rep, "stock"))
+    stock_report = views.frame(rep.stock)
     for col in ("refusals", "notes"):
         if col in stock_report:
             stock_report[col] = stock_report[col].map(lambda v: "; ".join(map(str, v)) if isinstance(v, list) else v)
@@ -514,9 +522,9 @@ def _trigger_trees(trees: pd.DataFrame | None) -> pd.DataFrame | None:
     return trees.loc[has, keep]
 
 
-def _projection(a, rep) -> None:
+def _projection(a: Assessment, rep: Replacement) -> None:
     st.subheader("20 years: replacements against the trees removed")
-    if not get(rep, "required"):
+    if not rep.required:
         st.caption("No replacement is required, so there is nothing to project.")
         return
     df = state.projection(a, 20)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import state, ui
+from treecalc.app import state, ui
 
 
 def panel() -> None:

@@ -6,16 +6,21 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
-from app_support import state, ui, views
 from treecalc import excavation
+from treecalc.app import state, ui, views
 from treecalc.jurisdictions import REGISTRY
 from treecalc.units import RANGES
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from streamlit.delta_generator import DeltaGenerator
 
 #: Chapter 120's numbers the help texts state (data/law/croton_on_hudson/ch120_excavation.toml)
 _LAW120 = excavation.LAW
@@ -340,19 +345,22 @@ def _load_volume(kind: str, metric: bool) -> tuple[Any, str] | None:
                 key="w_tin_proposed",
             ),
         ]
-    if any(u is None for u in ups):
+    files = [u for u in ups if u is not None]
+    if len(files) < len(ups):
         st.caption("Upload the file(s) to see cut, fill, the map and whether a permit is needed.")
         return None
-    data = [u.getvalue() for u in ups]
+    data = [u.getvalue() for u in files]
     sha = state.session_scoped(hashlib.sha256(b"".join(data)).hexdigest())  # this session's upload, not another's
     try:
         if kind == METHODS[0]:
-            return _grid(sha, ups[0].name, metric, data[0]), ups[0].name
+            return _grid(sha, files[0].name, metric, data[0]), files[0].name
         if kind == METHODS[1]:
-            return _sections(sha, ups[0].name, prism, metric, data[0]), ups[0].name
-        return _tin(sha, (ups[0].name, ups[1].name), metric, tuple(data)), f"{ups[0].name} → {ups[1].name}"
+            return _sections(sha, files[0].name, prism, metric, data[0]), files[0].name
+        return _tin(
+            sha, (files[0].name, files[1].name), metric, (data[0], data[1])
+        ), f"{files[0].name} → {files[1].name}"
     except (ValueError, OSError) as e:
-        st.error(f"{', '.join(u.name for u in ups)}: {e}")
+        st.error(f"{', '.join(u.name for u in files)}: {e}")
         return None
 
 
@@ -414,7 +422,7 @@ def _cellar_panel(exc) -> pd.DataFrame:
     st.subheader(
         f"{views.place(_cellar_law())}: building permit as the filling permit (§95-3C(1)), slopes and topsoil (§95-4E)"
     )
-    c = st.columns(5)
+    c: Sequence[DeltaGenerator] = st.columns(5)
     # the maxima of the excavation's own inputs (units.RANGES): a side or a depth of 1,000 ft, and the volume of
     # the largest area at the deepest depth the excavation check takes
     ft, cy = float(excavation.MAX_DEPTH_FT), float(excavation.MAX_VOLUME_CY)
@@ -484,7 +492,7 @@ def body() -> None:
     for tab, (name, fn) in zip(tabs, sections):
         with tab:
             try:
-                if fn is None:
+                if fn is None or name is None:
                     tables.update(_volumes())
                 else:
                     tables[name] = fn(exc)

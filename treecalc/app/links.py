@@ -18,7 +18,7 @@ from typing import Any
 
 import streamlit as st
 
-from app_support import cases, state
+from treecalc.app import cases, options, state
 
 _DONE = "tc_link_restored"
 _NOTICE = "tc_link_notice"
@@ -100,9 +100,7 @@ def from_link(src: state.Source | None) -> bool:
 
 
 def _take(params: dict[str, Any]) -> None:
-    from app_support import projects
-
-    projects._take_options(params.get("read") or {}, params.get("opts") or {}, "The link")
+    options.take(params.get("read") or {}, params.get("opts") or {}, "The link")
 
 
 def main_area_notice() -> None:
@@ -152,14 +150,14 @@ def share_sidebar() -> None:
                 allow_download=allow,
             )
             st.session_state[_MADE] = token
-        token = st.session_state.get(_MADE)
-        if token:
-            st.code(f"?link={token}", language=None)
+        made = st.session_state.get(_MADE)
+        if made:
+            st.code(f"?link={made}", language=None)
             st.caption(f"Add this to the app's address. It lasts {int(days)} days unless revoked.")
             if st.button("Revoke this link", key="w_share_revoke"):
                 from treecalc.register import auth
 
                 who = cases.user()
-                auth.revoke_link(cases.register(), token, by=who[0] if who else "app (not signed in)")
+                auth.revoke_link(cases.register(), made, by=who[0] if who else "app (not signed in)")
                 st.session_state.pop(_MADE, None)
                 st.caption("Revoked: the link no longer opens.")

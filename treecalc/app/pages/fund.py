@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
-from app_support import (
+from treecalc.app import (
     printable,  # the PDF report
     state,
     ui,
     views,
 )
-from app_support.views import get
 from treecalc.jurisdictions import DEFAULT, REGISTRY
 from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml
 from treecalc.units import RANGES
@@ -105,7 +106,7 @@ def _schedule_controls() -> dict:
             help="Recorded with the schedule: an assessment reads the schedule in force on its date; "
             "the earlier schedules are kept.",
         )
-    new = {
+    new: dict[str, Any] = {
         "basis": basis,
         "fee_per_tree_usd": f"{fee:.2f}",
         "multiplier": f"{mult:g}",
@@ -161,7 +162,7 @@ def body() -> None:
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     ui.jurisdiction_note(a)
-    fund = get(a, "fund") or {}
+    fund = a.fund
     rec = views.record(a)
     if not rec.fund_name:
         funded = REGISTRY[DEFAULT]  # the law whose fee schedule (§208-24C) the page shows
@@ -172,20 +173,20 @@ def body() -> None:
         ui.page_downloads("fund")
         return
     st.subheader("Payment in lieu")
-    unit = (get(a, "options") or {}).get("value_unit", "USD")  # USD/yr on the annual basis
+    unit = a.options.get("value_unit", "USD")  # USD/yr on the annual basis
     c = st.columns(3)  # three equal columns: each figure keeps the width the headline check measures
-    ui.money_metric(c[0], "Payment in lieu to the Tree Preservation Fund (USD, §208-24)", get(fund, "fund_in_lieu_usd"))
-    c[1].metric("Trees paid in lieu (trees, §208-22D)", ui.num(get(fund, "trees_in_lieu")))
-    ui.money_metric(c[2], f"Unmet value ({unit}, §208-22D)", get(fund, "unmet_value_usd"))
-    if get(fund, "alternative_22f_usd") is not None:
-        views.alternative_22f(st.columns(3)[0], a)
-    if get(fund, "trees_in_lieu") == 0 and state.opt("plantable") is None and state.opt("plantable_area_sqft") is None:
+    ui.money_metric(c[0], "Payment in lieu to the Tree Preservation Fund (USD, §208-24)", fund.fund_in_lieu_usd)
+    c[1].metric("Trees paid in lieu (trees, §208-22D)", ui.num(fund.trees_in_lieu))
+    ui.money_metric(c[2], f"Unmet value ({unit}, §208-22D)", fund.unmet_value_usd)
+    if fund.alternative_22f_usd is not None:
+        ui.alternative_22f(st.columns(3)[0], a)
+    if fund.trees_in_lieu == 0 and state.opt("plantable") is None and state.opt("plantable_area_sqft") is None:
         st.caption(
             "Every needed tree is planted (no limit on the planting space is set above): nothing is paid in lieu."
         )
-    if get(fund, "calculation"):
-        st.markdown(f"**Calculation:** {get(fund, 'calculation')} ({get(fund, 'section', '§208-24')})")
-    for n in get(fund, "notes") or []:
+    if fund.calculation:
+        st.markdown(f"**Calculation:** {fund.calculation} ({fund.section})")
+    for n in fund.notes:
         st.markdown(f"- {n}")
     table = views.fund_table(fund, a)
     with st.expander("All fund figures"):

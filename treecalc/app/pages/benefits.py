@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import charts, state, ui, views
+from treecalc.app import charts, state, ui, views
 from treecalc.units import RANGES
 
 USD_COLS = ["usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property", "usd_total_annual"]
@@ -87,7 +87,7 @@ def _sidebar() -> None:
         state.set_opt("benefit", b or None)
         if b and st.button("Restore the defaults", key="w_benefit_reset"):
             for k in list(st.session_state):
-                if k.startswith(("w_price_", "w_home_price", "w_land_use", "w_lsa")):
+                if str(k).startswith(("w_price_", "w_home_price", "w_land_use", "w_lsa")):
                     del st.session_state[k]
             state.set_opt("benefit", None)
             st.rerun()

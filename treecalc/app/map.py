@@ -64,7 +64,7 @@ CATEGORY_WORDS = {
 
 def tier_words() -> dict[str, str]:
     """Chapter 208's civil penalty tiers (§208-29B(1)-(6)) in words, their figures read from the law's data."""
-    from app_support.views import law_today
+    from treecalc.app.views import law_today
     from treecalc.jurisdictions import DEFAULT
 
     p = law_today(DEFAULT)["penalty"]  # the law with penalty tiers, in force today (the date the app assesses on)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import state, tree_facts, ui, views
+from treecalc.app import page_path, state, tree_facts, ui, views
 from treecalc.jurisdictions import REGISTRY
 
 #: The tree table's columns, the figures the survey is about first (in sight at 1,280 px)
@@ -53,14 +53,14 @@ def _upload() -> None:
 ROLES = (
     (
         "Applicant",
-        "treecalc_app/permit.py",
+        page_path("permit"),
         "Permit & replacement",
         "what the permit costs you, and what would lower it",
     ),
-    ("Arborist", "treecalc_app/benefits.py", "Benefits", "what the trees do each year, and the value basis"),
+    ("Arborist", page_path("benefits"), "Benefits", "what the trees do each year, and the value basis"),
     (
         "Village Engineer",
-        "treecalc_app/violations.py",
+        page_path("violations"),
         "Violations & penalties",
         "offences and penalties, tree by tree; the fund on Fund & fee schedule",
     ),
@@ -111,7 +111,7 @@ def _columns(sv) -> None:
         disabled=["Header in the file"],
         column_config={
             "Read as": st.column_config.SelectboxColumn(
-                "Read as", options=options, required=True, format_func=views.label
+                "Read as", options=options, required=True, format_func=lambda v: views.label(str(v))
             )
         },
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from app_support import state
+from treecalc.app import state
 
 _TOKEN = "tc_staff_token"
 #: what each role may record

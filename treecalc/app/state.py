@@ -30,9 +30,12 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import streamlit as st
+
+if TYPE_CHECKING:
+    from treecalc.assessment import Assessment
 
 #: Largest upload the app accepts, MB (the same as ``.streamlit/config.toml``).
 MAX_UPLOAD_MB = 50
@@ -92,6 +95,14 @@ def source() -> Source | None:
     src = st.session_state.get(_SOURCE)
     if src is None and not st.session_state.get(NO_SAMPLE):
         src = _sample_source()
+    return src
+
+
+def current() -> Source:
+    """:func:`source`, or :class:`AppError` saying there is none (what every page that reads the survey says)."""
+    src = source()
+    if src is None:
+        raise AppError("No survey yet: upload one on the Survey page (the bundled sample is not there yet).")
     return src
 
 
@@ -211,9 +222,7 @@ def survey(progress: Callable[[float, str], None] | None = None) -> Any:
     miss only). It runs outside the cache's element recording, so a progress
     bar drawn by it is not replayed on later cache hits.
     """
-    src = source()
-    if src is None:
-        raise AppError("No survey yet: upload one on the Survey page (the bundled sample is not there yet).")
+    src = current()
     cb = None
     if progress is not None:
         outside = contextvars.copy_context()  # taken here, outside the cached call
@@ -245,7 +254,7 @@ def edited_survey(sv: Any, edits: dict[str, Any]) -> Any:
     damaged, or kept off the removals), ``tree_facts`` {tag: {column: value}} (a tree's facts changed in
     the tree table) and ``species_fix`` {source_row: species code} (a species match the user corrected).
     Each changed action and fact is said in the survey's warnings ("changed in the app")."""
-    from app_support import tree_facts
+    from treecalc.app import tree_facts
 
     actions, fixes, facts = edits.get("actions"), edits.get("species_fix"), edits.get("tree_facts")
     if not actions and not fixes and not facts:
@@ -304,16 +313,16 @@ def _memo(name: str, key: tuple, make: Callable[[], Any]) -> Any:
     return value
 
 
-def assessment() -> Any:
+def assessment() -> Assessment:
     """``assess`` of the current survey and options (raises :class:`AppError`)."""
-    src = source()
-    key = (cache_key(src), src.name, _canon(read_opts()), _canon(assess_kwargs())) if src is not None else None
+    src = current()
+    key = (cache_key(src), src.name, _canon(read_opts()), _canon(assess_kwargs()))
     memo = st.session_state.get(_MEMO_ASSESS)
     if memo is not None and memo[0] == key:
         return memo[1]
     sv = survey()  # read errors first, with their own message
     try:
-        return _memo(_MEMO_ASSESS, key, lambda: _assess(*key, src.data, sv))
+        return _memo(_MEMO_ASSESS, key, lambda: _assess(key[0], key[1], key[2], key[3], src.data, sv))
     except AppError:
         raise
     except Exception as e:
@@ -377,7 +386,7 @@ def survey_zone(sv: Any, zone: str | None = None) -> Any:
 
 def benefits() -> Any:
     """``compute_benefits`` of the survey's trees with the sidebar parameters."""
-    src = source()
+    src = current()
     survey()
     try:
         return _benefits(
@@ -419,7 +428,8 @@ def _projection_part(trees: Any, params_json: str, years: int) -> Any:
     view = SimpleNamespace(
         options={"benefit_parameters": json.loads(params_json)}, trees=trees, replacement={"plan": plan}
     )
-    return _proj(view, years)
+    # projection reads an assessment's options, trees and replacement plan only: one series is those alone
+    return _proj(cast("Assessment", view), years)
 
 
 def projection(a: Any = None, years: int = 20) -> Any:

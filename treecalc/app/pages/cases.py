@@ -11,7 +11,7 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from app_support import cases, state, ui
+from treecalc.app import cases, state, ui
 
 
 def _usd(v: str | None) -> str:
@@ -136,7 +136,7 @@ def _record(c: dict) -> None:
     if cases.may("link"):
         st.markdown("**Applicant's link** (this case only, read-only)")
         if st.button("Make the applicant's link", key="w_case_link"):
-            from app_support import links
+            from treecalc.app import links
             from treecalc.register import auth
 
             token = auth.make_link(reg, by=by, kind="case", case_id=cid, days=links.default_days())

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_support import state
+from treecalc.app import state
 
 _READY = "tc_pdf_ready"  # (key of the survey and options, the PDF's bytes)
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _pdf(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes, kind: str = "permit") -> bytes:
-    from app_support import views
+    from treecalc.app import views
     from treecalc.report import report_data, report_pdf
 
     a = state._assess(sha256, name, read_json, opts_json, _data)
@@ -27,16 +27,14 @@ APPLICANT = ("Applicant's permit report (PDF)", "permit", "permit_report")
 
 
 def _key() -> tuple[str, str, str, str]:
-    src = state.source()
-    if src is None:
-        raise state.AppError("No survey yet: upload one on the Survey page.")
+    src = state.current()
     return state.cache_key(src), src.name, state._canon(state.read_opts()), state._canon(state.assess_kwargs())
 
 
 def pdf_bytes(kind: str = "permit") -> bytes:
     """The report of the current survey and options (built here, in the user's session; cached on both)."""
     state.assessment()  # its errors first, in their own words
-    return _pdf(*_key(), state.source().data, kind)
+    return _pdf(*_key(), state.current().data, kind)
 
 
 def pdf_button(key: str) -> None:

@@ -5,13 +5,18 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
 
-from app_support import ui
+from treecalc.app import ui
 from treecalc.jurisdictions import REGISTRY
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from streamlit.delta_generator import DeltaGenerator
 
 MONTHS = {
     "anniversary": "Counted from the day after the due date (16 Jan, 16 Feb, ...)",
@@ -25,7 +30,7 @@ WATER_CHARS = len("-$999,999.99")
 
 
 def money_metric(col: Any, label: str, value: Any, help: str | None = None) -> None:
-    """A metric in dollars (:func:`app_support.ui.money_metric`): to the cent, compact past $999,999.99."""
+    """A metric in dollars (:func:`treecalc.app.ui.money_metric`): to the cent, compact past $999,999.99."""
     ui.money_metric(col, label, value, cents=True, help=help, max_chars=WATER_CHARS)
 
 
@@ -139,7 +144,9 @@ def _schedule() -> pd.DataFrame | None:
         return None
     relevied = [b for b in s.bills if b.relevy_date]
     total_owed = getattr(s, "total_owed", None)  # the water account and the tax bill together, when given
-    c = st.columns(3 if total_owed is not None else 2)  # the two amounts owed side by side, the same size
+    c: Sequence[DeltaGenerator] = st.columns(
+        3 if total_owed is not None else 2
+    )  # the two amounts owed side by side, the same size
     money_metric(c[0], "Total due", s.total_due, help="What the water account owes; paying it closes the account.")
     money_metric(
         c[1],
@@ -159,7 +166,7 @@ def _schedule() -> pd.DataFrame | None:
     money_metric(
         c[2], "Penalties assessed", s.penalties_assessed, help="Each penalty rounded to the cent when assessed."
     )
-    nxt = [b.relevy_date or b.scheduled_relevy_date for b in s.bills if b.relevy_date or b.scheduled_relevy_date]
+    nxt = [d for b in s.bills if (d := b.relevy_date or b.scheduled_relevy_date)]
     c[3].metric(
         "Relevy date",
         str(min(nxt)) if nxt else "—",

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, overload
 
 import pandas as pd
 import streamlit as st
+
+if TYPE_CHECKING:
+    from treecalc.assessment import Assessment
+    from treecalc.results import Fund
 
 from treecalc.jurisdictions import DEFAULT, REGISTRY, Jurisdiction
 from treecalc.schema import COLUMNS
@@ -22,15 +27,6 @@ def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
     from treecalc.rules.law_data import law
 
     return law(jurisdiction or DEFAULT, dt.date.today())
-
-
-def get(obj: Any, name: str, default: Any = None) -> Any:
-    """``obj[name]`` for a mapping, ``obj.name`` otherwise."""
-    if obj is None:
-        return default
-    if isinstance(obj, Mapping):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
 
 
 def frame(x: Any) -> pd.DataFrame:
@@ -48,12 +44,19 @@ def frame(x: Any) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def fields_of(finding: Any) -> dict[str, Any]:
+    """A typed finding's fields by name (:func:`dataclasses.fields`), for a table of all its figures."""
+    return {f.name: getattr(finding, f.name) for f in dataclasses.fields(finding)}
+
+
 def kv_table(d: Mapping[str, Any] | None, skip: tuple[str, ...] = ()) -> pd.DataFrame:
-    """A two-column table (item, value) of a dict's scalar entries."""
+    """A two-column table (item, value) of a dict's scalar entries (rows of trees and lists left out)."""
     rows = [
         {"Item": k, "Value": v if isinstance(v, (int, float, str, bool)) or v is None else str(v)}
         for k, v in (d or {}).items()
-        if k not in skip and not isinstance(v, (list, dict, pd.DataFrame))
+        if k not in skip
+        and not isinstance(v, (dict, pd.DataFrame))
+        and not (isinstance(v, Sequence) and not isinstance(v, str))
     ]
     df = pd.DataFrame(rows, columns=["Item", "Value"])
     df["Value"] = df["Value"].astype(str)
@@ -65,12 +68,12 @@ def kv_table(d: Mapping[str, Any] | None, skip: tuple[str, ...] = ()) -> pd.Data
 FEE_SOURCE_WORDS = {"given as a dict": "set on the Fund page"}
 
 
-def fund_table(fund: Mapping[str, Any] | None, a: Any = None) -> pd.DataFrame:
+def fund_table(fund: Fund, a: Any = None) -> pd.DataFrame:
     """The fund's figures as (item, value) rows, labelled as the statement labels them (``columns.csv``; per
     year on the annual basis), the basis of payment and the schedule's source in words."""
     from treecalc.report.content import BASIS_WORDS, fee_source
 
-    d = dict(fund or {})
+    d = fields_of(fund)
     if "basis" in d:
         d["basis"] = BASIS_WORDS.get(str(d["basis"]), d["basis"])
     if d.get("source"):
@@ -180,6 +183,10 @@ _SUFFIX_UNITS = {"usd": "USD", "in": "in", "sqft": "sq ft", "ft": "ft"}
 _COUNTS = ("trees", "days", "rows", "sections")
 
 
+@overload
+def labelled(df: None, a: Any = None) -> None: ...
+@overload
+def labelled(df: pd.DataFrame, a: Any = None) -> pd.DataFrame: ...
 def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:
     """``df`` with readable column labels (for display and CSV; the data are unchanged).
 
@@ -218,9 +225,9 @@ def _per_year(text: str) -> str:
     return text.replace("(USD)", "(USD/yr)") if "(USD)" in text else f"{text} (USD/yr)"
 
 
-def value_unit(a: Any) -> str:
+def value_unit(a: Assessment | None) -> str:
     """'/yr' when the assessment values trees on the annual basis (a value per year), else ''."""
-    options = (get(a, "options") if a is not None else None) or {}
+    options = a.options if a is not None else {}
     return "/yr" if str(options.get("value_basis", "")) == "annual" else ""
 
 
@@ -290,7 +297,7 @@ def basis_control(page: str = "") -> None:
     """The value basis (§208-22B): one option, the same control on every page whose answer it changes
     (Benefits, where its values are shown, and Permit, Violations, Fund, where it turns the replacement,
     the payment and the statement). ``page`` keeps each page's widget its own."""
-    from app_support import state
+    from treecalc.app import state
 
     basis = str(state.opt("value_basis", "annual"))
     sfx = f"_{page}" if page else ""
@@ -321,7 +328,7 @@ def basis_control(page: str = "") -> None:
 def plantable_controls() -> None:
     """How many replacement trees the site can take: one shared option for every page that needs it
     (``plantable`` or ``plantable_area_sqft``), so the Permit and Fund pages show the same figures."""
-    from app_support import state
+    from treecalc.app import state
 
     kinds = ["Every tree needed", "A number of trees", "An area (sq ft)"]
     cur = 1 if state.opt("plantable") is not None else 2 if state.opt("plantable_area_sqft") is not None else 0
@@ -445,8 +452,8 @@ def survey_record() -> Jurisdiction:
     """The record of the law the survey names in its jurisdiction site fact, known before the assessment (the
     controls drawn above it feed it). Anything unclear counts as the default law: the assessment then says
     what it applies."""
-    from app_support import state
     from treecalc import jurisdictions
+    from treecalc.app import state
 
     try:
         j = (getattr(state.survey(), "site", None) or {}).get("jurisdiction")
@@ -548,14 +555,13 @@ def _depends(row: dict) -> str:
     return ""
 
 
-def offence_rows(a: Any) -> pd.DataFrame:
+def offence_rows(a: Assessment) -> pd.DataFrame:
     """The offences per tree, with columns "Offence" (definite/conditional) and "Depends on" (the fact)
     when the law engine says so (its per-tree rows), read with ``.get``; without them, the rows as
     they are (no split is invented)."""
-    pen = get(a, "penalties") or {}
-    rows = [dict(r) if isinstance(r, dict) else vars(r) for r in (get(pen, "per_tree") or [])]
+    rows = [dict(r) if isinstance(r, dict) else vars(r) for r in a.penalties.per_tree]
     if not rows:
-        trees = get(a, "trees")
+        trees = a.trees
         if trees is not None and "offence" in trees:
             cols = [
                 c
@@ -585,24 +591,6 @@ def offence_rows(a: Any) -> pd.DataFrame:
         out.insert(1, "Offence", [("conditional" if k == "conditional" else "definite") for k in kinds])
         out.insert(2, "Depends on", [_depends(r) if k == "conditional" else "facts given" for r, k in zip(rows, kinds)])
     return out
-
-
-def alternative_22f(where: Any, a: Any) -> None:
-    """The §208-22F payment alternative as a headline (money), with its calculation under it: after a
-    violation the applicant may pay the Tree Preservation Fund instead of replanting."""
-    from app_support import ui
-
-    fund = get(a, "fund") or {}
-    alt = get(fund, "alternative_22f_usd")
-    if alt is None:
-        return
-    ui.money_metric(
-        where,
-        "Or pay instead of replacing (USD, §208-22F)",
-        alt,
-        help="§208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund "
-        "this sum. " + str(get(fund, "alternative_22f_calculation") or ""),
-    )
 
 
 #: The statement's number formats (``treecalc.schema``) as the app's table formats (printf, Streamlit's names)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from app_support import state
+from treecalc.app import state
 
 #: More trees than this added at one go are asked about first: one keystroke never marks a crowd of trees.
 CONFIRM_OVER = 5
@@ -36,7 +36,8 @@ def _tags_typed(text: str, tags: list[str]) -> tuple[list[str], list[str]]:
     exact = set(tags)
     folded = {t.casefold(): t for t in tags}
     parts = [text] if text in exact else [p.strip() for p in re.split(r"[,;]+", text) if p.strip()]
-    found, unknown = [], []
+    found: list[str] = []
+    unknown: list[str] = []
     for p in parts:
         t = p if p in exact else folded.get(p.casefold())
         (found if t is not None else unknown).append(t if t is not None else p)
