@@ -57,7 +57,6 @@ LAYER_OF = {
     "treecalc.projection": "assessment",
     "treecalc.report": "report",
     "treecalc.report.": "report",
-    "treecalc.statement": "report",
     "treecalc.fingerprint": "report",
     "treecalc.exports": "report",
     "treecalc.register": "report",

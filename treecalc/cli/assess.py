@@ -1,7 +1,7 @@
 """``treecalc assess``: the tree law applied to a survey, section by section.
 
 No domain logic here: arguments → :func:`treecalc.assessment.assess` → text, JSON or the
-Excel statement (:func:`treecalc.statement.write_statement`).
+Excel statement (:func:`treecalc.report.statement.write_statement`).
 """
 
 from __future__ import annotations
@@ -318,7 +318,7 @@ def _check_out(
 
 def _write_out(result: Any, path: str) -> None:
     """Build the workbook in memory, write it to a temporary file beside ``path``, then rename it in place."""
-    from treecalc.statement import statement_bytes
+    from treecalc.report.statement import statement_bytes
 
     data = statement_bytes(result)
     p = Path(path)
