@@ -38,6 +38,7 @@ LAYER_OF = {
     "treecalc.rules.law_data": "base",
     "treecalc.law": "base",
     "treecalc.isolated": "base",
+    "treecalc.files": "base",
     "treecalc.law.": "base",
     "treecalc.ingest": "base",
     "treecalc.ingest.": "base",
