@@ -226,10 +226,9 @@ def app_label(name: str) -> str | None:
 
 
 #: The unit and number format a key's name ends in, for the keys ``columns.csv`` does not name (a finding's
-#: ``fee_per_tree_usd``, a summary's ``daily_fine_max_usd``): suffix, unit, number format, first match wins.
+#: ``bond_usd``, a figure's ``buffer_width_ft``): suffix, unit, number format, first match wins. A rate
+#: ``<name>_usd_per_<unit>`` is a price ($/<unit>, cents and beyond), read before these.
 SUFFIX_UNITS: tuple[tuple[str, str, str], ...] = (
-    ("_usd_per_tree", "$/tree", USD),
-    ("_usd_per_day", "$/day", USD),
     ("_usd", "$", USD),
     ("_pct", "%", NUM),
     ("_percent", "%", NUM),
