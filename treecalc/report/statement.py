@@ -37,19 +37,23 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from treecalc.report.cells import (
+    TREE_FIRST,
     finding_fields,
     flatten,
     fmt_for_unit,
     header,
     key_info,
+    kv_block,
+    kv_header,
     path_labels,
+    records_table,
     unit_text,
 )
 from treecalc.report.xlsx import (
@@ -72,8 +76,6 @@ from treecalc.schema import (
     INT,
     NUM,
     SHARE,
-    SURVEY_FIELD_COLUMNS,
-    SURVEY_KEY_COLUMNS,
     TREE_PENALTY_COLUMNS,
     TREE_PERMIT_COLUMNS,
     USD,
@@ -130,75 +132,6 @@ def _value_basis(a: Assessment) -> str:
     if isinstance(basis, Mapping):
         basis = basis.get("name") or basis.get("basis") or as_text(basis)
     return str(basis) if basis else "annual"
-
-
-def _kv_block(
-    grid: Grid,
-    d: Mapping[str, Any] | None,
-    *,
-    skip: Iterable[str] = (),
-    order: Sequence[str] = (),
-    default_section: str = "",
-    list_rows: Iterable[str] = (),
-    tables: list[tuple[str, list[dict[str, Any]]]] | None = None,
-) -> None:
-    """Rows Item | Value | Unit | Section | Note for the scalar entries of ``d``.
-
-    Keys in ``list_rows`` get one row per element (notes, warnings).
-    Nested dicts are flattened ("parent › child"). A list of dicts is appended
-    to ``tables`` as (label, records), for the caller to write as a table
-    after the block (without ``tables`` it is joined into one cell).
-    """
-    if not d:
-        return
-    skip = set(skip)
-    list_rows = set(list_rows)
-    keys = [k for k in order if k in d] + [k for k in d if k not in order]
-    for k in keys:
-        if k in skip:
-            continue
-        v = d[k]
-        if is_missing(scalar(v)) if not isinstance(v, (list, tuple, Mapping, pd.DataFrame, np.ndarray)) else False:
-            continue  # not applicable here (e.g. no civil penalty in Wesley Hills)
-        if isinstance(v, (list, tuple)) and not v:
-            continue  # nothing to list (no doubling reasons)
-        label, unit, fmt = key_info(k)
-        if k in list_rows and isinstance(v, (list, tuple)):
-            for x in v:
-                grid.add([label.rstrip("s") if label.endswith("s") else label, as_text(x), "text", default_section, ""])
-            continue
-        if tables is not None and isinstance(v, (list, tuple)) and v and all(isinstance(x, Mapping) for x in v):
-            tables.append((label, _records(v)))
-            grid.add([label, len(v), "rows", default_section, "see the table below"], [None, INT])
-            continue
-        if isinstance(v, Mapping):
-            for path, x in flatten(v, [str(k)]):
-                lab = " › ".join(path_labels(path))
-                _, u2, f2 = key_info(path[-1])
-                x = cell_value(x)
-                grid.add(
-                    [lab, x, unit_text(u2, x), default_section, ""],
-                    [None, f2 if isinstance(x, (int, float)) else None],
-                )
-            continue
-        x = cell_value(v) if not isinstance(v, (list, tuple, set)) else as_text(v)
-        grid.add(
-            [label, x, unit_text(unit, x), default_section, ""], [None, fmt if isinstance(x, (int, float)) else None]
-        )
-
-
-def _records_table(g: Grid, title: str, records: list[dict[str, Any]]) -> tuple[int, int]:
-    """A sub-table: heading, header row, one row per record. Returns (header row, last row)."""
-    g.blank()
-    g.subtitle(title)
-    keys = list(dict.fromkeys(k for r in records for k in r))
-    first = [k for k in _TREE_FIRST if k in keys]
-    keys = first + [k for k in keys if k not in first]
-    h = g.header([header(k) for k in keys])
-    fmts = [key_info(k)[2] for k in keys]
-    for r in records:
-        g.add([r.get(k) for k in keys], fmts)
-    return h, g.next_row - 1
 
 
 def _summary(book: Book, a: Assessment) -> None:
@@ -373,8 +306,6 @@ def _removed_by_species(trees: Any) -> pd.DataFrame:
     return res.reset_index(drop=True)
 
 
-#: Column order on the Trees sheet; unknown columns (flags...) go after ``notes``.
-_TREE_FIRST = (*SURVEY_KEY_COLUMNS, "scientific_name", "common_name", *SURVEY_FIELD_COLUMNS)
 _TREE_LAST = (
     "value_row",
     "benefit_land_use",
@@ -444,7 +375,7 @@ def _trees(book: Book, a: Assessment) -> None:
         "Trees",
         heading,
         trees,
-        _TREE_FIRST,
+        TREE_FIRST,
         _TREE_LAST,
         headers={"value_usd": f"Value ($, {basis})"},
         freeze_col="C" if "tag" in trees and "source_row" in trees else "B",
@@ -478,15 +409,6 @@ _FINDING_ORDER = (
 )
 
 
-def _kv_header(g: Grid, given: Any, item: str, rule: str) -> int:
-    """The Item/Value/Unit/Section/Note header of a sheet of key-value rows; a 'not applicable' row when the
-    assessment gave nothing for it (no ``rule`` rule was applied). Returns the header's row."""
-    hdr = g.header(["Item", "Value", "Unit", "Section", "Note"])
-    if not given:
-        g.add([item, "not applicable", "text", "", f"no {rule} rule was applied"])
-    return hdr
-
-
 def _min_trees_words(a: Assessment) -> str:
     """§208-22A's count of trees under a permit (the law's data), spelt as the ordinance does ("three")."""
     from treecalc.rules.croton_on_hudson import _words
@@ -506,10 +428,10 @@ def _replacement(book: Book, a: Assessment) -> None:
     section = (rep.section if rep is not None else "") or ""
     basis = _value_basis(a)
     g.title(f"Replacement plan — {_jurisdiction(a)} — {section or 'no replacement rule'} — value basis: {basis}")
-    hdr = _kv_header(g, given, "Replacement", "replacement")
+    hdr = kv_header(g, given, "Replacement", "replacement")
     share = rep.native_share if rep is not None else None
     tables: list[tuple[str, list[dict[str, Any]]]] = []
-    _kv_block(
+    kv_block(
         g,
         {k: v for k, v in given.items() if k != "native_share"},
         skip=("plan", "stock", "warnings", "notes", "section", "parts", "excluded", "conditional_22f"),
@@ -572,9 +494,9 @@ def _replacement(book: Book, a: Assessment) -> None:
 
     stock = _records(rep.stock if rep is not None else [])
     if stock:
-        _records_table(g, "Replacement stock offered (§208-22D minimum sizes)", stock)
+        records_table(g, "Replacement stock offered (§208-22D minimum sizes)", stock)
     for label, records in tables:
-        _records_table(g, label, records)
+        records_table(g, label, records)
     for name, items in (("warnings", rep.warnings if rep else []), ("notes", rep.notes if rep else [])):
         if items:
             g.blank()
@@ -630,8 +552,8 @@ def _fund(book: Book, a: Assessment) -> None:
     g = Grid()
     fund_name = _fund_name(a) or "Fund"
     g.title(f"{fund_name} — {_jurisdiction(a)} — payment in lieu of planting{f' ({section})' if section else ''}")
-    hdr = _kv_header(g, given, "Payment in lieu", "fund")
-    _kv_block(g, given, skip=("notes", "section"), order=_FINDING_ORDER, default_section=section)
+    hdr = kv_header(g, given, "Payment in lieu", "fund")
+    kv_block(g, given, skip=("notes", "section"), order=_FINDING_ORDER, default_section=section)
     if fund is not None and fund.placeholder:
         # flag the fee row itself
         for row in g.rows:
@@ -663,7 +585,7 @@ def _penalties(book: Book, a: Assessment) -> None:
         f'Penalties — {_jurisdiction(a)} — maxima ("up to") on definite offences; conditional ones apart'
         + (f" ({sec_text})" if sec_text else "")
     )
-    hdr = _kv_header(g, given, "Penalties", "penalty")
+    hdr = kv_header(g, given, "Penalties", "penalty")
     order = (
         "civil_penalty_max_usd",
         "civil_penalty_conditional_usd",
@@ -679,7 +601,7 @@ def _penalties(book: Book, a: Assessment) -> None:
         "criminal_sections",
         "criminal_alternative_usd",
     )
-    _kv_block(
+    kv_block(
         g,
         given,
         skip=("per_tree", "not_offences", "notes"),
@@ -709,7 +631,7 @@ def _penalties(book: Book, a: Assessment) -> None:
     last_pt = g.next_row - 1
     for title, rows in groups:
         if rows:
-            h, last = _records_table(g, title, rows)
+            h, last = records_table(g, title, rows)
             if pt_hdr is None:
                 pt_hdr, last_pt = h, last
         elif per_tree or title.startswith("Definite"):
@@ -724,9 +646,9 @@ def _penalties(book: Book, a: Assessment) -> None:
         g.subtitle(summary.title)
         g.header(["Item", "Value", "Unit", "Section", "Note"])
         tables: list[tuple[str, list[dict[str, Any]]]] = []
-        _kv_block(g, figures, skip=("notes", "warnings"), default_section=summary.default_section, tables=tables)
+        kv_block(g, figures, skip=("notes", "warnings"), default_section=summary.default_section, tables=tables)
         for label, records in tables:
-            _records_table(g, f"{summary.short} — {label.lower()}", records)
+            records_table(g, f"{summary.short} — {label.lower()}", records)
         for name in ("notes", "warnings"):
             items = figures.get(name, []) or []
             notes += [as_text(x) for x in ([items] if isinstance(items, str) else items)]
