@@ -440,7 +440,9 @@ def _replacement(book: Book, a: Assessment) -> None:
         tables=tables,
     )
     # the parts of §208-22 (120% on trees harmed in offences, 90% on removals proposed under a permit)
-    parts = [{k: v for k, v in finding_fields(p).items() if k != "tags"} for p in (rep.parts if rep else [])]
+    parts = [
+        {k: v for k, v in finding_fields(p).items() if k != "tags"} for p in (rep.parts if rep is not None else [])
+    ]
     if parts:
         tables.insert(
             0,
@@ -497,7 +499,10 @@ def _replacement(book: Book, a: Assessment) -> None:
         records_table(g, "Replacement stock offered (§208-22D minimum sizes)", stock)
     for label, records in tables:
         records_table(g, label, records)
-    for name, items in (("warnings", rep.warnings if rep else []), ("notes", rep.notes if rep else [])):
+    for name, items in (
+        ("warnings", rep.warnings if rep is not None else []),
+        ("notes", rep.notes if rep is not None else []),
+    ):
         if items:
             g.blank()
             g.subtitle(name.capitalize())
