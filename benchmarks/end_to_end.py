@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey
-    from treecalc.statement import statement_bytes
+    from treecalc.report.statement import statement_bytes
 
     bare, bare_cpu, _ = timed(lambda: pd.read_excel(path, engine="calamine", header=None), a.repeat)
     line("bare calamine read", bare, bare_cpu)

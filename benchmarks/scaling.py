@@ -36,7 +36,7 @@ def measure(path: Path, repeat: int) -> dict[str, dict[str, float]]:
 
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey
-    from treecalc.statement import statement_bytes
+    from treecalc.report.statement import statement_bytes
 
     warm = path.with_name("warm.xlsx")
     write_survey(warm, 10)

@@ -23,9 +23,9 @@ from treecalc import data  # noqa: E402
 from treecalc.assessment import AssessOptions, assess, required_value  # noqa: E402
 from treecalc.benefits import compute_benefits  # noqa: E402
 from treecalc.planting import StockOption, plan  # noqa: E402
+from treecalc.report.statement import statement_bytes  # noqa: E402
 from treecalc.rules.croton_on_hudson import OFFENCE_READING_208 as OFFENCE_READING  # noqa: E402
 from treecalc.rules.croton_on_hudson import OTHER_PROHIBITIONS_208 as OTHER_PROHIBITIONS_NOTE  # noqa: E402
-from treecalc.statement import statement_bytes  # noqa: E402
 
 QUIET = {"subdividable": False, "has_residence": True, "site_plan_required": False}
 ACRU12 = 127.11

@@ -297,8 +297,8 @@ def test_disclosures_reach_the_assessment_json_and_method(tmp_path):
 def test_disclosures_reach_the_statement(tmp_path):
     import openpyxl
 
-    from treecalc import statement
     from treecalc.ingest import read_survey
+    from treecalc.report import statement
 
     path = tmp_path / "survey.csv"
     pd.DataFrame(

@@ -92,7 +92,7 @@ def test_the_statement_says_it_in_one_line(tmp_path):
 
     import openpyxl
 
-    from treecalc.statement import statement_bytes
+    from treecalc.report.statement import statement_bytes
 
     wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)), read_only=True)
     summary = [r for r in wb["Summary"].iter_rows(values_only=True) if r and "Dead trees" in r]

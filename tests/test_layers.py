@@ -1,6 +1,6 @@
 """The layers of treecalc call only downwards, and its modules import one another without a cycle.
 
-    base        units, schema, data, species, geo, results, the law's data loader (law, rules.law_data), ingest
+    base        units, schema, data, species, geo, results, files, the law's data loader (law, rules.law_data), ingest
     science     benefits, models, batch, planting, climate_zones          (pure method, no law)
     law         rules (the villages' sections), fund, water, excavation, surfaces
     assessment  assessment, plan, projection                              (values the trees, applies the law)
@@ -40,6 +40,7 @@ LAYER_OF = {
     "treecalc.rules.law_data": "base",
     "treecalc.law": "base",
     "treecalc.isolated": "base",
+    "treecalc.files": "base",
     "treecalc.law.": "base",
     "treecalc.ingest": "base",
     "treecalc.ingest.": "base",
@@ -59,7 +60,6 @@ LAYER_OF = {
     "treecalc.projection": "assessment",
     "treecalc.report": "report",
     "treecalc.report.": "report",
-    "treecalc.statement": "report",
     "treecalc.fingerprint": "report",
     "treecalc.exports": "report",
     "treecalc.register": "report",

@@ -18,7 +18,9 @@ PRESENTERS = [
     "treecalc/report/json_text.py",
     "treecalc/report/content.py",
     "treecalc/report/pdf.py",
-    "treecalc/statement.py",
+    "treecalc/report/statement.py",
+    "treecalc/report/cells.py",
+    "treecalc/report/xlsx.py",
     "treecalc/cli/assess.py",
     "treecalc/assessment.py",
     # the app: its pages and their helpers read the record of the law applied (a third village's too)

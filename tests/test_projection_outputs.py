@@ -14,7 +14,7 @@ import pytest
 import treecalc
 from treecalc.ingest import read_survey
 from treecalc.projection import PLANTED, REMOVED, projection, summary
-from treecalc.statement import write_statement
+from treecalc.report.statement import write_statement
 
 ROOT = Path(__file__).resolve().parents[1]
 CSV = (

@@ -8,15 +8,25 @@ from treecalc.rules.law_data import law, read_toml
 
 
 def test_each_list_has_one_home():
-    from treecalc import assessment, statement
+    from treecalc import assessment, data
     from treecalc.ingest import columns, survey
+    from treecalc.report import cells, statement
 
     assert assessment.SURVEY_FLAGS is schema.FLAG_FIELDS is columns.FLAG_FIELDS
     assert survey.TREE_COLUMNS is schema.TREE_COLUMNS
     assert not hasattr(assessment, "TREE_JSON_COLUMNS")  # the JSON (treecalc.report.json) reads the schema's
     assert assessment.BENEFIT_SKIP is schema.BENEFIT_SKIP
-    # the statement's labels are the schema's: DBH in inches with one decimal
-    assert statement._KEYS["dbh_in"] == ("DBH", "in", schema.NUM1) == statement._key_info("dbh_in")
+    # the statement's labels are the schema's: DBH in inches with one decimal; a key columns.csv does not name
+    # is read from its suffix by the schema too; the statement keeps no registry of its own
+    dbh = schema.COLUMNS["dbh_in"]
+    assert cells.key_info("dbh_in") == ("DBH", "in", schema.NUM1) == (dbh.label, dbh.unit, dbh.fmt)
+    assert "bond_usd_per_tree" not in schema.COLUMNS
+    assert cells.key_info("bond_usd_per_tree") == ("Bond", "$/tree", schema.USD_RATE)  # a rate
+    assert schema.describe("buffer_width_ft") == schema.Column("Buffer width", "ft", schema.NUM1)
+    assert not any(hasattr(statement, n) for n in ("_KEYS", "_SUFFIX_UNITS", "_PRICE_UNITS", "_get"))
+    # the prices' units are the prices table's (prices.csv: electricity per kWh, natural gas per kBtu)
+    assert statement._price_units() == {k: "$/" + u.removeprefix("USD/") for k, u in data.price_units().items()}
+    assert statement._price_units()["electricity"] == "$/kWh" and statement._price_units()["natural_gas"] == "$/kBtu"
     assert len(set(schema.TREE_COLUMNS)) == len(schema.TREE_COLUMNS)
 
 

@@ -20,8 +20,10 @@ import openpyxl
 import pandas as pd
 import pytest
 
-from treecalc import statement
-from treecalc.statement import SHEETS, statement_bytes, write_statement
+from treecalc.assessment import Assessment
+from treecalc.report import cells, statement, xlsx
+from treecalc.report.statement import SHEETS, statement_bytes, write_statement
+from treecalc.results import Fund, Penalties, Permit, Replacement
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "examples" / "sample_survey.xlsx"
@@ -30,7 +32,7 @@ INJECTIONS = ['=HYPERLINK("http://x")', "+1+1", "-2", "@SUM(A1)", "\t=1+1", "\r=
 
 
 def stand_in(**over):
-    """An object with exactly the attributes of the Assessment contract."""
+    """An Assessment with typed findings, built by hand (no rules run)."""
     trees = pd.DataFrame(
         {
             "source_row": [2, 3, 4, 5, 6],
@@ -99,14 +101,16 @@ def stand_in(**over):
         {"section": "§208-29B", "item": "Civil penalty, maximum", "value": 17000.0, "unit": "USD", "note": "up to"},
         {"section": "§208-29A", "item": "Criminal fine, maximum", "value": 1000.0, "unit": "USD", "note": "up to"},
     ]
-    a = types.SimpleNamespace(
+    a = Assessment(
         survey=survey,
         jurisdiction="croton_on_hudson",
         options={"value_basis": "annual", "violation": False, "plantable": 3, "site": {"note": "+SUM(1)"}},
         trees=trees,
-        permit={
-            "required": True,
-            "triggers": [
+        permit=Permit(
+            trees_needing_permit=4,
+            approving_authority="Village Engineer",
+            required=True,
+            triggers=[
                 {
                     "section": "§208-19A(1)",
                     "text": "more than three trees in 12 months",
@@ -114,16 +118,17 @@ def stand_in(**over):
                 },
                 {"section": "§208-19A(6)", "text": "landmark tree", "tags": ["@SUM(A1)"]},
             ],
-            "exceptions_applied": [],
-        },
-        replacement={
-            "required": True,
-            "percent": 90,
-            "section": "§208-22A",
-            "value_basis": "annual",
-            "removed_value_usd": 412.5,
-            "required_value_usd": 371.25,
-            "stock": [
+            exceptions_applied=[],
+        ),
+        replacement=Replacement(
+            required=True,
+            percent=90,
+            section="§208-22A",
+            value_basis="annual",
+            value_basis_label="total annual benefits",
+            removed_value_usd=412.5,
+            required_value_usd=371.25,
+            stock=[
                 {
                     "species_code": "ACSA2",
                     "scientific_name": "Acer saccharum",
@@ -139,7 +144,7 @@ def stand_in(**over):
                     "native": True,
                 },
             ],
-            "plan": [
+            plan=[
                 {
                     "species_code": "ACSA2",
                     "scientific_name": "Acer saccharum",
@@ -159,38 +164,42 @@ def stand_in(**over):
                     "native": True,
                 },
             ],
-            "trees_needed": 5,
-            "trees_planted": 3,
-            "trees_in_lieu": 2,
-            "planted_value_usd": 255.0,
-            "unmet_value_usd": 116.25,
-            "planting_cost_usd": 1100.0,
-            "native_share": 1.0,
-            "warnings": [],
-            "notes": ["Invasive removals are not counted (§208-22E)."],
-        },
-        fund={
-            "basis": "per_tree",
-            "fee_per_tree_usd": 500.0,
-            "multiplier": None,
-            "placeholder": True,
-            "trees_in_lieu": 2,
-            "unmet_value_usd": 116.25,
-            "fund_in_lieu_usd": 1000.0,
-            "section": "§208-24C",
-            "notes": ["Fee set by Board resolution.", "Forfeited bonds are also deposited in the Fund (§208-23C)."],
-        },
-        penalties={
-            "civil_penalty_max_usd": 17000.0,
-            "doubled": True,
-            "doubling_reasons": ["more than three regulated trees harmed without a permit"],
-            "continuing_days": 0,
-            "criminal_fine_max_usd": 1000.0,
-            "per_tree": [{"tag": "-2", "dbh_in": 10.0, "tier": 2, "base_usd": 1500.0, "max_usd": 3000.0}],
-            "notes": ["Amounts are maxima."],
-            "sections": ["§208-29A", "§208-29B"],
-        },
-        wesley_hills=None,
+            trees_needed=5,
+            trees_planted=3,
+            trees_in_lieu=2,
+            planted_value_usd=255.0,
+            unmet_value_usd=116.25,
+            planting_cost_usd=1100.0,
+            native_share=1.0,
+            warnings=[],
+            notes=["Invasive removals are not counted (§208-22E)."],
+        ),
+        fund=Fund(
+            basis="per_tree",
+            fee_per_tree_usd=500.0,
+            multiplier=None,
+            placeholder=True,
+            trees_in_lieu=2,
+            unmet_value_usd=116.25,
+            fund_in_lieu_usd=1000.0,
+            section="§208-24C",
+            notes=["Fee set by Board resolution.", "Forfeited bonds are also deposited in the Fund (§208-23C)."],
+        ),
+        penalties=Penalties(
+            civil_penalty_max_usd=17000,
+            doubled=True,
+            doubling_reasons=["more than three regulated trees harmed without a permit"],
+            continuing_days=0,
+            criminal_fine_max_usd=1000,
+            fine_max_usd=None,
+            fine_conditional_usd=None,
+            offences=1,
+            offences_definite=1,
+            offences_conditional=0,
+            per_tree=[{"tag": "-2", "dbh_in": 10.0, "tier": 2, "base_usd": 1500.0, "max_usd": 3000.0}],
+            notes=["Amounts are maxima."],
+            sections=["§208-29A", "§208-29B"],
+        ),
         lines=lines,
         assumptions=["Conifer replacements valued at 1.5 in DBH."],
         warnings=["Norway maple is invasive: not counted.", "=WARN()"],
@@ -464,15 +473,17 @@ def test_robust_to_a_sparse_assessment():
     from treecalc.rules.wesley_hills import Chapter95Summary
 
     """Wesley Hills style: no replacement, no fund, few columns, nothing rejected."""
-    a = types.SimpleNamespace(
+    a = Assessment(
         survey=types.SimpleNamespace(rejected=pd.DataFrame(), rows_read=1, source={}, site={}),
         jurisdiction="wesley_hills",
         options={},
         trees=pd.DataFrame({"tag": ["1"], "dbh_in": [12.0], "harmed": [True]}),
-        permit={"required": False, "triggers": [], "exceptions_applied": []},
-        replacement={},
-        fund={},
-        penalties={},
+        permit=Permit(
+            required=False, triggers=[], exceptions_applied=[], trees_needing_permit=0, approving_authority=""
+        ),
+        replacement=None,  # no finding: the sheet says "not applicable"
+        fund=None,
+        penalties=None,
         summary=Chapter95Summary(
             permit_required=True,
             triggers=[],
@@ -603,16 +614,15 @@ def test_libreoffice_renders_the_sample_statement(tmp_path):
 
 
 def test_an_empty_assessment_still_makes_every_sheet():
-    a = types.SimpleNamespace(
+    a = Assessment(
         survey=None,
         jurisdiction="",
         options={},
         trees=pd.DataFrame(),
-        permit={},
-        replacement={},
-        fund={},
-        penalties={},
-        wesley_hills=None,
+        permit=None,  # no findings at all: every sheet is still made
+        replacement=None,
+        fund=None,
+        penalties=None,
         lines=[],
         assumptions=[],
         warnings=[],
@@ -747,7 +757,7 @@ def test_streamed_rows_equal_the_per_cell_writer_on_the_stand_in(monkeypatch):
     """The rows encoded a column at a time are the cells XlsxWriter's own write_* calls make: same values,
     number formats, quote prefixes, bold, fills, panes, filters, widths and chart. Chunks of 2 rows make
     every chunk boundary show."""
-    monkeypatch.setattr(statement, "_CHUNK_ROWS", 2)
+    monkeypatch.setattr(xlsx, "_CHUNK_ROWS", 2)
     a = stand_in(
         trees=stand_in().trees.assign(
             when=pd.to_datetime(["2024-05-01", None, "2024-05-03 10:30", "2024-05-04", "2024-05-05"], format="ISO8601"),
@@ -785,7 +795,7 @@ def test_trees_sheet_holds_the_assessment_numbers_exactly(generated):
         by_row = {r[col["Source row"]]: r for r in rows}
         checked = 0
         for key in a.trees.columns:
-            label = statement._header(key) if key != "value_usd" else f"Value ($, {statement._value_basis(a)})"
+            label = cells.header(key) if key != "value_usd" else f"Value ($, {statement._value_basis(a)})"
             s = a.trees[key]
             if label not in col:
                 continue
@@ -902,10 +912,10 @@ def test_text_over_excels_limit_is_cut_in_utf16_units_and_says_so(stream):
     statement.build_workbook(stand_in(trees=trees), buf, stream_rows=stream)
     got = openpyxl.load_workbook(io.BytesIO(buf.getvalue()))["Trees"].cell(3, 3).value  # Tag, DBH, Notes
     assert len(got.encode("utf-16-le")) // 2 <= 32767
-    assert got.endswith(statement._CUT_MARK)
+    assert got.endswith(xlsx.CUT_MARK)
     # (32,767 - len(mark)) units of 2 each: the whole emoji that fit, none split
-    room = 32767 - len(statement._CUT_MARK)
-    assert got == "🌳" * (room // 2) + statement._CUT_MARK
+    room = 32767 - len(xlsx.CUT_MARK)
+    assert got == "🌳" * (room // 2) + xlsx.CUT_MARK
     assert statement.safe_text("x" * 32767) == "x" * 32767  # exactly at the limit: unchanged
 
 
@@ -915,21 +925,21 @@ def test_a_sheet_over_excels_size_is_a_clear_error(monkeypatch, tmp_path):
     (60 trees + title + header = 62 rows > 61), writing raises a ValueError naming the sheet, and the CLI
     reports it as an error (exit 2), writing no file."""
     many = stand_in(trees=pd.DataFrame({"tag": [f"T{i}" for i in range(60)], "dbh_in": [4.0] * 60}))
-    monkeypatch.setattr(statement, "_MAX_ROWS", 61)
+    monkeypatch.setattr(xlsx, "_MAX_ROWS", 61)
     with pytest.raises(ValueError, match="'Trees' sheet would need 62 rows"):  # 60 trees + title + header
         statement_bytes(many)
-    monkeypatch.setattr(statement, "_MAX_ROWS", 1_048_576)
-    monkeypatch.setattr(statement, "_MAX_COLS", 3)
+    monkeypatch.setattr(xlsx, "_MAX_ROWS", 1_048_576)
+    monkeypatch.setattr(xlsx, "_MAX_COLS", 3)
     with pytest.raises(ValueError, match="16,384|3 columns"):
         statement_bytes(stand_in())
-    monkeypatch.setattr(statement, "_MAX_COLS", 16_384)
+    monkeypatch.setattr(xlsx, "_MAX_COLS", 16_384)
     statement_bytes(stand_in())  # at Excel's real limits the stand-in fits
 
     from treecalc.cli import main
 
     survey = tmp_path / "survey.xlsx"
     write_generated_survey(survey, n=30)
-    monkeypatch.setattr(statement, "_MAX_ROWS", 20)
+    monkeypatch.setattr(xlsx, "_MAX_ROWS", 20)
     out = tmp_path / "statement.xlsx"
     assert main(["assess", str(survey), "--out", str(out)]) == 2
     assert not out.exists()
@@ -1020,7 +1030,7 @@ def test_every_column_type_streams_as_the_per_cell_writer_does(monkeypatch):
 
     import pyarrow as pa
 
-    monkeypatch.setattr(statement, "_CHUNK_ROWS", 3)
+    monkeypatch.setattr(xlsx, "_CHUNK_ROWS", 3)
     n = 8
     trees = pd.DataFrame(
         {
@@ -1068,7 +1078,7 @@ def test_every_column_type_streams_as_the_per_cell_writer_does(monkeypatch):
         dt.datetime(1900, 2, 28),
         dt.datetime(1900, 3, 1),
     ]
-    assert statement._excel_serial(dt.date(1900, 1, 1)) == 1 and statement._excel_serial(dt.date(1900, 3, 1)) == 61
+    assert xlsx.excel_serial(dt.date(1900, 1, 1)) == 1 and xlsx.excel_serial(dt.date(1900, 3, 1)) == 61
     col = [c.value for c in ws[2]].index("Civil penalty maximum ($)") + 1
     assert [ws.cell(r, col).value for r in (3, 4, 5)] == [1000.10, None, 0.01]
     assert ws.cell(3, col).number_format == "$#,##0.00"
@@ -1108,7 +1118,7 @@ def test_a_generated_survey_with_options_changed_is_written_as_assessed(tmp_path
     assert len(by_row) == len(a.trees) == len(rows)
     checked = 0
     for key in a.trees.columns:
-        label = statement._header(key) if key != "value_usd" else f"Value ($, {basis})"
+        label = cells.header(key) if key != "value_usd" else f"Value ($, {basis})"
         if label not in col:
             continue
         for src, v in zip(a.trees["source_row"], a.trees[key].tolist()):
@@ -1129,12 +1139,19 @@ def test_a_generated_survey_with_options_changed_is_written_as_assessed(tmp_path
 
 
 def test_findings_rows_follow_the_reckoning_whatever_the_order_of_their_keys():
-    # one order serves both sheets (statement._FINDING_ORDER): given the findings' keys backwards,
-    # the Replacement plan and Fund sheets still list them requirement first, payment last
+    # one order serves both sheets (statement._FINDING_ORDER): given findings whose fields are declared
+    # backwards, the Replacement plan and Fund sheets still list them requirement first, payment last
+    import dataclasses
+
+    def backwards(finding):
+        names = [f.name for f in reversed(dataclasses.fields(finding))]
+        cls = dataclasses.make_dataclass(f"Backwards{type(finding).__name__}", [(n, Any) for n in names])
+        return cls(**{n: getattr(finding, n) for n in names})
+
     base = stand_in()
-    flip = stand_in(
-        replacement=dict(reversed(list(base.replacement.items()))), fund=dict(reversed(list(base.fund.items())))
-    )
+    # (no plan: the projection reads the real Replacement; the order of the rows is what is looked at)
+    flip = stand_in(replacement=backwards(dataclasses.replace(base.replacement, plan=[])), fund=backwards(base.fund))
+    assert [f.name for f in dataclasses.fields(flip.fund)][-1] == "basis"  # the payment's basis declared last
     wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(flip)))
 
     def items(name, first, last):
@@ -1160,11 +1177,47 @@ def test_gallons_whole_and_areas_to_the_hundredth_of_a_square_foot():
     from treecalc import schema
 
     whole, cents = "#,##0", "#,##0.00"
-    assert statement._key_info("stormwater_gal")[2] == whole  # the Trees sheet's column
-    assert statement._key_info("runoff_avoided_gal")[2] == whole  # any other key in gallons
-    assert statement._key_info("area_sqft_per_tree")[2] == cents  # the planting plan's §208-6A spacing²
-    assert statement._key_info("plantable_area_sqft")[2] == cents  # a given area
-    assert statement._fmt_for_unit("sq ft", 1234.567) == cents
-    assert statement._fmt_for_unit("ft²", 225) == cents
-    assert statement._fmt_for_unit("gal/yr", 1234.5) == whole
+    assert cells.key_info("stormwater_gal")[2] == whole  # the Trees sheet's column
+    assert cells.key_info("runoff_avoided_gal")[2] == whole  # any other key in gallons
+    assert cells.key_info("area_sqft_per_tree")[2] == cents  # the planting plan's §208-6A spacing²
+    assert cells.key_info("plantable_area_sqft")[2] == cents  # a given area
+    assert cells.fmt_for_unit("sq ft", 1234.567) == cents
+    assert cells.fmt_for_unit("ft²", 225) == cents
+    assert cells.fmt_for_unit("gal/yr", 1234.5) == whole
     assert schema.COLUMNS["stormwater_gal"].fmt == whole and schema.COLUMNS["area_sqft_per_tree"].fmt == cents
+
+
+def test_the_sheets_read_the_findings_by_attribute_never_as_mappings(monkeypatch, tmp_path):
+    """The findings are dataclasses; the statement reads their fields by name (typed), never through the
+    Mapping interface they still offer to older readers: any use of it from the statement's modules fails."""
+    import sys
+
+    from treecalc import results
+    from treecalc.assessment import assess
+    from treecalc.ingest import read_survey
+
+    report = {str(ROOT / "treecalc" / "report" / f) for f in ("statement.py", "cells.py", "xlsx.py")}
+
+    def guarded(method):
+        def inner(self, *args):
+            f = sys._getframe(1)
+            while f is not None and f.f_code.co_filename.endswith(("abc.py", "_collections_abc.py")):
+                f = f.f_back  # Mapping.get / keys / items call __getitem__ / __iter__
+            assert f is None or f.f_code.co_filename not in report, f"{f.f_code.co_filename}:{f.f_lineno}"
+            return method(self, *args)
+
+        return inner
+
+    monkeypatch.setattr(results._Fields, "__getitem__", guarded(results._Fields.__getitem__))
+    monkeypatch.setattr(results._Fields, "__iter__", guarded(results._Fields.__iter__))
+    monkeypatch.setattr(results._Fields, "__len__", guarded(results._Fields.__len__))
+    # two trees removed (12 and 20 in) and one retained: a permit, a replacement with its plan, a fund, penalties
+    survey = tmp_path / "lot.csv"
+    survey.write_text(
+        "Tag,Species,DBH (in),Action\n1,Acer rubrum,12,removed\n2,Quercus rubra,20,remove\n3,Acer rubrum,8,retain\n"
+    )
+    for law in ("croton_on_hudson", "wesley_hills"):
+        a = assess(read_survey(survey), jurisdiction=law)
+        assert isinstance(a.replacement, results.Replacement) and isinstance(a.penalties, results.Penalties)
+        wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))
+        assert wb.sheetnames[: len(SHEETS)] == list(SHEETS)

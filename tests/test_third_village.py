@@ -87,7 +87,7 @@ def test_the_statement_and_the_pdf_are_elm_groves(elm_grove):
     from treecalc.assessment import assess
     from treecalc.report.content import report_data
     from treecalc.report.pdf import report_pdf
-    from treecalc.statement import statement_bytes
+    from treecalc.report.statement import statement_bytes
 
     a = assess(str(elm_grove), jurisdiction="elm_grove")
     wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))

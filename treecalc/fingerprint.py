@@ -330,7 +330,7 @@ def _xlsx_differences(path: Path, derived: Any) -> list[str]:
     import openpyxl
     from openpyxl.utils import get_column_letter
 
-    from treecalc.statement import statement_bytes
+    from treecalc.report.statement import statement_bytes
 
     mine = openpyxl.load_workbook(path, read_only=True, data_only=True)
     again = openpyxl.load_workbook(io.BytesIO(statement_bytes(derived)), read_only=True, data_only=True)

@@ -8,6 +8,8 @@
   and the label the app shows when it differs (:func:`app_label`); one row each in ``columns.csv``,
   read once at import.
 - Number formats of the statement's cells (``USD``, ``INT``, ``NUM1`` ...).
+- :func:`describe`: the label, unit and number format of any key, named in ``columns.csv`` or read from
+  its suffix (:data:`SUFFIX_UNITS`).
 
 Standard library only: the CLI's ``--help`` and the app import it cheaply.
 """
@@ -15,6 +17,7 @@ Standard library only: the CLI's ``--help`` and the app import it cheaply.
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +43,9 @@ __all__ = [
     "Column",
     "COLUMNS",
     "app_label",
+    "SUFFIX_UNITS",
+    "describe",
+    "humanize",
 ]
 
 # --------------------------------------------------------------------------- the action vocabulary
@@ -217,3 +223,56 @@ def app_label(name: str) -> str | None:
     """The label the app shows for a column, or None when it has none of its own."""
     c = COLUMNS.get(name)
     return None if c is None else c.app
+
+
+#: The unit and number format a key's name ends in, for the keys ``columns.csv`` does not name (a finding's
+#: ``bond_usd``, a figure's ``buffer_width_ft``): suffix, unit, number format, first match wins. A rate
+#: ``<name>_usd_per_<unit>`` is a price ($/<unit>, cents and beyond), read before these.
+SUFFIX_UNITS: tuple[tuple[str, str, str], ...] = (
+    ("_usd", "$", USD),
+    ("_pct", "%", NUM),
+    ("_percent", "%", NUM),
+    ("_trees", "trees", INT),
+    ("_in", "in", NUM1),
+    ("_ft", "ft", NUM1),
+    ("_m2", "m²", NUM2),
+    ("_acres", "acres", NUM2),
+    ("_sqft", "ft²", NUM2),  # areas to 0.01 sq ft, as the app shows them
+    ("_gal", "gal", NUM0),  # gallons whole: a modelled tenth of a gallon is no measurement
+    ("_kwh", "kWh", NUM1),
+    ("_lb", "lb", NUM2),
+    ("_days", "days", INT),
+    ("_years", "years", NUM),
+    ("_count", "count", INT),
+)
+
+
+def humanize(key: str) -> str:
+    """A key as words: ``"trees_in_lieu"`` -> ``"Trees in lieu"``."""
+    s = str(key).replace("_", " ").strip()
+    return s[:1].upper() + s[1:] if s else s
+
+
+def describe(key: object) -> Column:
+    """How any key is shown: its row of ``columns.csv`` when it has a label there, else a label and unit read
+    from its name (:data:`SUFFIX_UNITS`; ``x_usd_per_y`` is a price, $/y)."""
+    k = str(key)
+    known = COLUMNS.get(k)
+    if known is not None and known.label is not None:
+        return known
+    m = re.match(r"^(.*)_usd_per_(\w+)$", k)
+    if m:
+        return Column(humanize(m.group(1)), f"$/{m.group(2)}", USD_RATE)
+    for suffix, unit, fmt in SUFFIX_UNITS:
+        if k.endswith(suffix) and len(k) > len(suffix):
+            base = humanize(k[: -len(suffix)])
+            if suffix in ("_pct", "_percent"):
+                base += " percentage"
+            elif suffix == "_trees":
+                base = humanize(k)
+            return Column(base, unit, fmt)
+    if k.startswith("trees_") or k == "offences" or "removals" in k or k == "native_planted":
+        return Column(humanize(k), "trees", INT)
+    if k.startswith("usd_"):
+        return Column(humanize(k[4:]), "$", USD)
+    return Column(humanize(k), "", None)

@@ -238,7 +238,7 @@ def test_fund_page_records_a_schedule_with_its_board_resolution_date(sample, tmp
 def test_statement_downloads_and_opens(expected):
     import openpyxl
 
-    from treecalc.statement import statement_bytes
+    from treecalc.report.statement import statement_bytes
 
     data = statement_bytes(expected)
     wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True)

@@ -83,7 +83,7 @@ def test_coordinates_stay_in_the_statements_trees_sheet():
 
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey
-    from treecalc.statement import statement_bytes
+    from treecalc.report.statement import statement_bytes
 
     sv = read_survey(
         io.BytesIO(b"Tag,Species,DBH (in),Action\n1,Red maple,12,remove\n2,Red maple,10,retain\n"), filename="s.csv"

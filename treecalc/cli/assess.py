@@ -1,7 +1,7 @@
 """``treecalc assess``: the tree law applied to a survey, section by section.
 
 No domain logic here: arguments → :func:`treecalc.assessment.assess` → text, JSON or the
-Excel statement (:func:`treecalc.statement.write_statement`).
+Excel statement (:func:`treecalc.report.statement.write_statement`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import functools
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -318,24 +317,12 @@ def _check_out(
 
 def _write_out(result: Any, path: str) -> None:
     """Build the workbook in memory, write it to a temporary file beside ``path``, then rename it in place."""
-    from treecalc.statement import statement_bytes
+    from treecalc.files import Replacing
+    from treecalc.report.statement import statement_bytes
 
     data = statement_bytes(result)
-    p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)  # mkstemp makes the file 0600; the statement gets the user's usual mode (0644)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with Replacing(path, user_mode=True) as tmp:  # the statement gets the user's usual mode (0644), not 0600
+        Path(tmp).write_bytes(data)
 
 
 @functools.cache

@@ -14,14 +14,13 @@ import base64
 import datetime as dt
 import gzip
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Date, Integer, LargeBinary, delete, func, insert, select, text
 from sqlalchemy.orm import Session
 
+from treecalc.files import Replacing
 from treecalc.register import models as m
 from treecalc.register.core import Register, RegisterError
 
@@ -62,9 +61,8 @@ def backup(reg: Register, path: str | Path) -> dict[str, int]:
     engine = reg.engine
     if engine.dialect.name == "postgresql":
         engine = engine.execution_options(isolation_level="REPEATABLE READ")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb") as gz:
+    with Replacing(p) as tmp:  # a backup stays 0600: it holds the register
+        with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb") as gz:
             with Session(engine.execution_options(reading=True)) as s, s.begin():
                 revision = s.execute(text("SELECT version_num FROM alembic_version")).scalar()
                 gz.write((json.dumps({"format": FORMAT, "version": VERSION, "alembic": revision}) + "\n").encode())
@@ -76,13 +74,6 @@ def backup(reg: Register, path: str | Path) -> dict[str, int]:
                         gz.write((json.dumps({"t": table, "r": row}, ensure_ascii=False) + "\n").encode("utf-8"))
                         n += 1
                     counts[table] = n
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
     return counts
 
 

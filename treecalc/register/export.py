@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from treecalc.files import Replacing
 from treecalc.register.core import Register, RegisterError
 
 TABLES = ("cases", "payments", "fund", "due", "holds", "bonds")
@@ -51,21 +50,14 @@ def export(reg: Register, path: str | Path, table: str = "cases", start: Any = N
         raise RegisterError(f"--out {path} is a folder: give a file name ending in {suffix}")
     data = tables(reg, start, end)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+        out = Replacing(p)
     except OSError as e:  # a read-only or special folder: say it of --out, not of the temporary file
         raise RegisterError(f"--out {path}: the folder {folder} cannot be written ({e.strerror})") from None
-    os.close(fd)
     try:
-        n = _csv(tmp, data[table]) if suffix == ".csv" else _xlsx(tmp, data)
-        os.replace(tmp, p)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise RegisterError(f"--out {path} could not be written: {e.strerror or e}") from None
-        raise
+        with out as tmp:
+            n = _csv(tmp, data[table]) if suffix == ".csv" else _xlsx(tmp, data)
+    except OSError as e:
+        raise RegisterError(f"--out {path} could not be written: {e.strerror or e}") from None
     return n
 
 
