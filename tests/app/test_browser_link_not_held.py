@@ -7,8 +7,11 @@ from __future__ import annotations
 import pytest
 
 from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server
-from tests.app.test_browser_user_surveys import _checked_basis, _nav, _settle, _upload, _write
+from tests.app.test_browser_user_surveys import _checked_basis, _write
 from tests.helpers import app_surveys as surveys
+from tests.helpers.browser_nav import nav as _nav
+from tests.helpers.browser_nav import settle as _settle
+from tests.helpers.browser_nav import upload as _upload
 
 pytestmark = [
     pytest.mark.slow,

@@ -19,20 +19,10 @@ from pathlib import Path
 import pytest
 
 from tests.app.test_app_downloads_and_roles import BLOB
-from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _amount, _metric
-from tests.helpers.browser_nav import click_sidebar_page
-from tests.helpers.browser_nav import upload as _upload
+from tests.app.test_browser import CHROMIUM, _amount, _metric
+from tests.helpers.browser_nav import app_page, click_sidebar_page
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
-
-
-def _open(p, url: str, width: int, height: int = 1600):
-    browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(90_000)
-    page.goto(url)
-    page.get_by_text("Showing").first.wait_for()
-    return browser, page
 
 
 def _settle(page) -> None:
@@ -56,28 +46,23 @@ def test_statement_download_is_the_upload_and_options_on_screen(server, tmp_path
     sync_api = pytest.importorskip("playwright.sync_api")
     survey = tmp_path / "oaks_on_the_hill.xlsx"
     survey.write_bytes(BLOB)
-    with sync_api.sync_playwright() as p:
-        browser, page = _open(p, server, 1400)
-        try:
-            _upload(page, survey)
-            page.locator('[data-testid="stSidebarNav"]').get_by_text("Permit & replacement").click()
-            _metric(page, "Replacement trees required")
-            # the option: the site can take a number of trees (0 until given): every tree is paid in lieu
-            page.get_by_text("A number of trees").first.click()
-            page.get_by_label("Trees the site can take").wait_for()
-            _settle(page)
-            lieu = page.locator('[data-testid="stMetric"]').filter(
-                has=page.locator('[data-testid="stMetricLabel"]', has_text="Trees paid in lieu (trees, §208-22D)")
-            )
-            sync_api.expect(lieu.first.locator('[data-testid="stMetricValue"]')).to_have_text("8", timeout=60_000)
-            fund_text = _metric(page, "Payment in lieu to the Tree Preservation Fund (USD, §208-24)")
-            lieu_text = _metric(page, "Trees paid in lieu (trees, §208-22D)")
-            with page.expect_download() as dl:
-                page.get_by_role("button", name="Excel statement").click()
-            got = tmp_path / "statement.xlsx"
-            dl.value.save_as(str(got))
-        finally:
-            browser.close()
+    with app_page(server, survey, width=1400, height=1600) as page:
+        page.locator('[data-testid="stSidebarNav"]').get_by_text("Permit & replacement").click()
+        _metric(page, "Replacement trees required")
+        # the option: the site can take a number of trees (0 until given): every tree is paid in lieu
+        page.get_by_text("A number of trees").first.click()
+        page.get_by_label("Trees the site can take").wait_for()
+        _settle(page)
+        lieu = page.locator('[data-testid="stMetric"]').filter(
+            has=page.locator('[data-testid="stMetricLabel"]', has_text="Trees paid in lieu (trees, §208-22D)")
+        )
+        sync_api.expect(lieu.first.locator('[data-testid="stMetricValue"]')).to_have_text("8", timeout=60_000)
+        fund_text = _metric(page, "Payment in lieu to the Tree Preservation Fund (USD, §208-24)")
+        lieu_text = _metric(page, "Trees paid in lieu (trees, §208-22D)")
+        with page.expect_download() as dl:
+            page.get_by_role("button", name="Excel statement").click()
+        got = tmp_path / "statement.xlsx"
+        dl.value.save_as(str(got))
     title, items = _summary(got)
     assert survey.name in title, title  # the upload, not the bundled sample
     # 3 oaks removed without a permit: 8 red maples needed (worked by hand in test_app_downloads_and_roles: 467.18 /
@@ -105,25 +90,19 @@ def _headlines(page) -> list[dict]:
 
 @pytest.mark.parametrize("width", [1100, 390])
 def test_no_headline_is_cut_off(server, tmp_path, width):
-    sync_api = pytest.importorskip("playwright.sync_api")
     from benchmarks.app_permit_update import make_survey
 
     survey = tmp_path / "village_2000.xlsx"  # big enough for seven-figure sums
     survey.write_bytes(make_survey(2000))
-    with sync_api.sync_playwright() as p:
-        browser, page = _open(p, server, width)
-        try:
-            _upload(page, survey)
-            seen = []
-            for name in ("Benefits", "Permit & replacement", "Violations & penalties", "Fund & fee schedule"):
-                click_sidebar_page(page, name)  # a phone: opens the collapsed sidebar first
-                page.locator('[data-testid="stMetricValue"]').first.wait_for()
-                _settle(page)
-                for h in _headlines(page):
-                    seen.append((name, h["text"]))
-                    assert FIGURE.match(h["text"]), (name, h["text"])  # a whole figure, no "…"
-                    assert not h["over"], (name, width, h["text"])
-                    assert not h["label_cut"], (name, width, h["label"])
-        finally:
-            browser.close()
+    with app_page(server, survey, width=width, height=1600) as page:
+        seen = []
+        for name in ("Benefits", "Permit & replacement", "Violations & penalties", "Fund & fee schedule"):
+            click_sidebar_page(page, name)  # a phone: opens the collapsed sidebar first
+            page.locator('[data-testid="stMetricValue"]').first.wait_for()
+            _settle(page)
+            for h in _headlines(page):
+                seen.append((name, h["text"]))
+                assert FIGURE.match(h["text"]), (name, h["text"])  # a whole figure, no "…"
+                assert not h["over"], (name, width, h["text"])
+                assert not h["label_cut"], (name, width, h["label"])
     assert any(re.search(r"\d[KM]$", t) for _, t in seen), seen  # the big sums are shown compact

@@ -10,54 +10,44 @@ from __future__ import annotations
 import pytest
 
 from tests.app.test_browser_rows_and_areas import _leave
-from tests.app.test_browser_user_surveys import _nav, _open, _settle, _upload, _write
+from tests.app.test_browser_user_surveys import _write
 from tests.helpers import app_surveys as surveys
+from tests.helpers.browser_nav import app_page
+from tests.helpers.browser_nav import nav as _nav
+from tests.helpers.browser_nav import settle as _settle
 
 pytestmark = [pytest.mark.slow]
 
 
 def test_a_stock_row_without_its_species_is_refused_in_the_browser(server, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    expect = sync_api.expect
+    expect = pytest.importorskip("playwright.sync_api").expect
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with sync_api.sync_playwright() as p:
-        browser, page = _open(p, server, 1280)
-        try:
-            _upload(page, survey)
-            _nav(page, "Permit & replacement")
-            page.locator('[data-testid="stRadio"]').get_by_text("A stock list").click()
-            _settle(page)
-            grid = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').filter(has_text="Unit cost")
-            grid = grid.first
-            grid.scroll_into_view_if_needed()
-            box = grid.bounding_box()
-            # the row after the table's one row: a new row, its DBH and unit cost filled by their defaults,
-            # its species not chosen
-            page.mouse.click(box["x"] + 60, box["y"] + 35 + 35 + 17)
-            page.keyboard.press("Escape")
-            _leave(page)
-            expect(page.get_by_text("Replacement stock, row 2: no species").first).to_be_visible()
-            main = page.locator('[data-testid="stMain"]')
-            # no plan and no cost that leave the row out
-            assert main.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").count() == 0
-        finally:
-            browser.close()
+    with app_page(server, survey, "Permit & replacement") as page:
+        page.locator('[data-testid="stRadio"]').get_by_text("A stock list").click()
+        _settle(page)
+        grid = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').filter(has_text="Unit cost")
+        grid = grid.first
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        # the row after the table's one row: a new row, its DBH and unit cost filled by their defaults,
+        # its species not chosen
+        page.mouse.click(box["x"] + 60, box["y"] + 35 + 35 + 17)
+        page.keyboard.press("Escape")
+        _leave(page)
+        expect(page.get_by_text("Replacement stock, row 2: no species").first).to_be_visible()
+        main = page.locator('[data-testid="stMain"]')
+        # no plan and no cost that leave the row out
+        assert main.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").count() == 0
 
 
 def test_the_permit_page_says_its_law_once_and_names_its_controls_without_sending_you_to_itself(server, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with sync_api.sync_playwright() as p:
-        browser, page = _open(p, server, 1280)
-        try:
-            _upload(page, survey)
-            for title in ("Permit & replacement", "Violations & penalties", "Fund & fee schedule"):
-                _nav(page, title)
-                main = page.locator('[data-testid="stMain"]')
-                main.get_by_text("Assessed under").first.wait_for()
-                text = main.inner_text()
-                assert text.count("Assessed under") == 1 and "Law applied" not in text, title
-                here = title.split()[0]
-                assert f"on the {here} page" not in text, (title, text)
-        finally:
-            browser.close()
+    with app_page(server, survey) as page:
+        for title in ("Permit & replacement", "Violations & penalties", "Fund & fee schedule"):
+            _nav(page, title)
+            main = page.locator('[data-testid="stMain"]')
+            main.get_by_text("Assessed under").first.wait_for()
+            text = main.inner_text()
+            assert text.count("Assessed under") == 1 and "Law applied" not in text, title
+            here = title.split()[0]
+            assert f"on the {here} page" not in text, (title, text)

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _amount, _metric
+from tests.app.test_browser import CHROMIUM, _amount, _metric
 from tests.helpers import app_surveys as surveys
-from tests.helpers.browser_nav import click_sidebar_page
-from tests.helpers.browser_nav import upload as _upload
+from tests.helpers.browser_nav import app_page
+from tests.helpers.browser_nav import nav as _nav
+from tests.helpers.browser_nav import settle as _settle
 
 pytestmark = [
     pytest.mark.slow,
@@ -25,32 +26,6 @@ pytestmark = [
 
 #: The command line's words, which the app and its PDFs must not use (they name the control instead)
 CLI_FLAGS = ("--site", "--replacement-cost", "--jurisdiction", "--lot-area")
-
-
-def _open(p, url: str, width: int = 1280, height: int = 1400):
-    from playwright.sync_api import expect
-
-    expect.set_options(timeout=30_000)  # a loaded machine (two cores, many sessions) takes more than 5 s a rerun
-    browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(90_000)
-    page.goto(url)
-    page.get_by_text("Showing").first.wait_for()
-    return browser, page
-
-
-def _settle(page) -> None:
-    """Let the rerun finish: the status widget gone, no spinner, then a moment for the last elements."""
-    page.wait_for_timeout(400)
-    page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")
-    page.locator('[data-testid="stSpinner"]').wait_for(state="detached")
-    page.wait_for_timeout(800)
-
-
-def _nav(page, title: str) -> None:
-    click_sidebar_page(page, title, exact=True)
-    page.locator('[data-testid="stMain"] h1').filter(has_text=title.split(" ")[0]).first.wait_for()
-    _settle(page)
 
 
 def _no_errors(page) -> None:
@@ -90,45 +65,38 @@ def _in_effect(page) -> str:
 
 
 def test_enter_adds_the_one_tree_typed_and_many_wait_for_a_confirmation(server, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    expect = sync_api.expect
+    expect = pytest.importorskip("playwright.sync_api").expect
     survey = _write(tmp_path, "old_post_rd_field_survey.xlsx", surveys.arborist_25())
-    with sync_api.sync_playwright() as p:
-        browser, page = _open(p, server)
-        try:
-            _upload(page, survey)
-            _nav(page, "Violations & penalties")
-            expect(page.get_by_text("No tree marked found removed").first).to_be_visible()
-            assert re.search(r"\bno tree harmed", _in_effect(page)), _in_effect(page)  # 2 only proposed
-            box = page.get_by_label("Trees found removed", exact=True)
-            # "12" is a part of eleven tags (112, 120-129) and the whole tag of none: nothing is marked
-            box.fill("12")
-            box.press("Enter")
-            _settle(page)
-            expect(page.get_by_text("No tree is tagged “12”").first).to_be_visible()
-            expect(page.get_by_text("No tree marked found removed").first).to_be_visible()
-            assert re.search(r"\bno tree harmed", _in_effect(page)), _in_effect(page)
-            # the whole tag: that one tree, in words beside the box
-            box.fill("112")
-            box.press("Enter")
-            _settle(page)
-            expect(page.get_by_text("One tree marked found removed.").first).to_be_visible()
-            assert re.search(r"\bone tree harmed", _in_effect(page)), _in_effect(page)
-            # six at once: asked first, nothing marked until confirmed
-            box.fill("120, 121, 122, 123, 124, 125")
-            box.press("Enter")
-            _settle(page)
-            expect(page.get_by_text("Add six trees at once as found removed?").first).to_be_visible()
-            expect(page.get_by_text("One tree marked found removed.").first).to_be_visible()
-            page.get_by_role("button", name="Add these 6 trees").click()
-            _settle(page)
-            expect(page.get_by_text("Seven trees marked found removed.").first).to_be_visible()
-            assert re.search(r"\bseven trees harmed", _in_effect(page)), _in_effect(page)
-            # the damaged trees: the same picker, its own count
-            expect(page.get_by_text("No tree marked found damaged").first).to_be_visible()
-            _no_errors(page)
-        finally:
-            browser.close()
+    with app_page(server, survey, "Violations & penalties") as page:
+        expect(page.get_by_text("No tree marked found removed").first).to_be_visible()
+        assert re.search(r"\bno tree harmed", _in_effect(page)), _in_effect(page)  # 2 only proposed
+        box = page.get_by_label("Trees found removed", exact=True)
+        # "12" is a part of eleven tags (112, 120-129) and the whole tag of none: nothing is marked
+        box.fill("12")
+        box.press("Enter")
+        _settle(page)
+        expect(page.get_by_text("No tree is tagged “12”").first).to_be_visible()
+        expect(page.get_by_text("No tree marked found removed").first).to_be_visible()
+        assert re.search(r"\bno tree harmed", _in_effect(page)), _in_effect(page)
+        # the whole tag: that one tree, in words beside the box
+        box.fill("112")
+        box.press("Enter")
+        _settle(page)
+        expect(page.get_by_text("One tree marked found removed.").first).to_be_visible()
+        assert re.search(r"\bone tree harmed", _in_effect(page)), _in_effect(page)
+        # six at once: asked first, nothing marked until confirmed
+        box.fill("120, 121, 122, 123, 124, 125")
+        box.press("Enter")
+        _settle(page)
+        expect(page.get_by_text("Add six trees at once as found removed?").first).to_be_visible()
+        expect(page.get_by_text("One tree marked found removed.").first).to_be_visible()
+        page.get_by_role("button", name="Add these 6 trees").click()
+        _settle(page)
+        expect(page.get_by_text("Seven trees marked found removed.").first).to_be_visible()
+        assert re.search(r"\bseven trees harmed", _in_effect(page)), _in_effect(page)
+        # the damaged trees: the same picker, its own count
+        expect(page.get_by_text("No tree marked found damaged").first).to_be_visible()
+        _no_errors(page)
 
 
 # --- 3. the value basis where it changes the answer ----------------------------------------------------
@@ -141,31 +109,24 @@ def _checked_basis(page) -> str:
 
 
 def test_value_basis_is_chosen_beside_the_permit_violations_and_fund_answers(server, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with sync_api.sync_playwright() as p:
-        browser, page = _open(p, server)
-        try:
-            _upload(page, survey)
-            _nav(page, "Permit & replacement")
-            # annual (the default): red oak 10, 11, 12 in = 111.14 + 120.24 + 129.34 = $360.72/yr at $0.0008/gal
-            # stormwater; at $0.008 each adds 0.0072 $/gal x 264.172 gal/m3 x its hydro_interception (QURU 25.40,
-            # 27.94, 30.48 cm: 3.81 + (1/6, 2/6, 3/6) x 3.60 = 4.41, 5.01, 5.61 m3): 8.39 + 9.53 + 10.67,
-            # 119.53 + 129.77 + 140.01 = $389.31/yr
-            assert _checked_basis(page) == "Annual benefits (USD/yr)"
-            assert _amount(_metric(page, "Removed value (USD/yr, §208-22B)")) == pytest.approx(389.31)
-            page.locator('[data-testid="stRadio"]').filter(has_text="Value basis").first.get_by_text(
-                "Appraised replacement value (CTLA, USD)"
-            ).click()
-            _settle(page)
-            appraised = _amount(_metric(page, "Removed value (USD, §208-22B)"))  # no longer per year
-            assert appraised > 1000, appraised  # a CTLA trunk value, not a year's benefits
-            for name in ("Violations & penalties", "Fund & fee schedule", "Benefits"):
-                _nav(page, name)
-                assert _checked_basis(page) == "Appraised replacement value (CTLA, USD)", name
-            _no_errors(page)
-        finally:
-            browser.close()
+    with app_page(server, survey, "Permit & replacement") as page:
+        # annual (the default): red oak 10, 11, 12 in = 111.14 + 120.24 + 129.34 = $360.72/yr at $0.0008/gal
+        # stormwater; at $0.008 each adds 0.0072 $/gal x 264.172 gal/m3 x its hydro_interception (QURU 25.40,
+        # 27.94, 30.48 cm: 3.81 + (1/6, 2/6, 3/6) x 3.60 = 4.41, 5.01, 5.61 m3): 8.39 + 9.53 + 10.67,
+        # 119.53 + 129.77 + 140.01 = $389.31/yr
+        assert _checked_basis(page) == "Annual benefits (USD/yr)"
+        assert _amount(_metric(page, "Removed value (USD/yr, §208-22B)")) == pytest.approx(389.31)
+        page.locator('[data-testid="stRadio"]').filter(has_text="Value basis").first.get_by_text(
+            "Appraised replacement value (CTLA, USD)"
+        ).click()
+        _settle(page)
+        appraised = _amount(_metric(page, "Removed value (USD, §208-22B)"))  # no longer per year
+        assert appraised > 1000, appraised  # a CTLA trunk value, not a year's benefits
+        for name in ("Violations & penalties", "Fund & fee schedule", "Benefits"):
+            _nav(page, name)
+            assert _checked_basis(page) == "Appraised replacement value (CTLA, USD)", name
+        _no_errors(page)
 
 
 # --- 4-6. the downloads are the screen -----------------------------------------------------------------
@@ -179,25 +140,18 @@ def _summary_items(blob: bytes) -> dict[str, tuple]:
 
 
 def test_applicant_total_and_fee_source_read_the_same_on_screen_in_excel_and_pdf(server, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with sync_api.sync_playwright() as p:
-        browser, page = _open(p, server)
-        try:
-            _upload(page, survey)
-            _nav(page, "Fund & fee schedule")
-            page.get_by_text("These amounts were set by Board resolution").click()
-            _settle(page)
-            _nav(page, "Permit & replacement")
-            # 90% of $389.31 = $350.379 -> $350.38; red maple 2 in carries $64.68 (tests/test_assessment.py):
-            # 350.38 / 64.68 = 5.42 -> 6 trees x $450 = $2,700.00 planted, nothing in lieu
-            total = _metric(page, "Total out of pocket")
-            assert total == "$2,700.00"
-            statement = _download(page, "Excel statement")
-            pdf = _pdf_text(_pdf(page, "Applicant's permit report (PDF)"))
-            _no_errors(page)
-        finally:
-            browser.close()
+    with app_page(server, survey, "Fund & fee schedule") as page:
+        page.get_by_text("These amounts were set by Board resolution").click()
+        _settle(page)
+        _nav(page, "Permit & replacement")
+        # 90% of $389.31 = $350.379 -> $350.38; red maple 2 in carries $64.68 (tests/test_assessment.py):
+        # 350.38 / 64.68 = 5.42 -> 6 trees x $450 = $2,700.00 planted, nothing in lieu
+        total = _metric(page, "Total out of pocket")
+        assert total == "$2,700.00"
+        statement = _download(page, "Excel statement")
+        pdf = _pdf_text(_pdf(page, "Applicant's permit report (PDF)"))
+        _no_errors(page)
     items = _summary_items(statement)
     assert items["Total out of pocket"][2] == pytest.approx(2700.0)
     assert "Total out of pocket: $2,700.00" in pdf and "What this permit costs you" in pdf
@@ -209,25 +163,19 @@ def test_applicant_total_and_fee_source_read_the_same_on_screen_in_excel_and_pdf
 
 
 def test_violations_pdf_is_the_engineers_report_and_the_22f_payment_a_headline(server, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
     survey = _write(tmp_path, "ridge_rd_slope_violation.xlsx", surveys.slope_violation_5())
     shown: dict[str, str] = {}
-    with sync_api.sync_playwright() as p:
-        browser, page = _open(p, server)
-        try:
-            _upload(page, survey)
-            for name in ("Survey", "Benefits", "Map", "Permit & replacement", "Fund & fee schedule"):
-                _nav(page, name)
-                shown[name] = page.locator('[data-testid="stMain"]').inner_text()
-            fund_alt = _metric(page, "Or pay instead of replacing (USD, §208-22F)")
-            _nav(page, "Violations & penalties")
-            shown["Violations"] = page.locator('[data-testid="stMain"]').inner_text()
-            viol_alt = _metric(page, "Or pay instead of replacing (USD, §208-22F)")
-            civil = _metric(page, "Civil penalty, maximum (USD, §208-29B)")
-            pdf = _pdf_text(_pdf(page, "Violation report for the Engineer (PDF)"))
-            _no_errors(page)
-        finally:
-            browser.close()
+    with app_page(server, survey) as page:
+        for name in ("Survey", "Benefits", "Map", "Permit & replacement", "Fund & fee schedule"):
+            _nav(page, name)
+            shown[name] = page.locator('[data-testid="stMain"]').inner_text()
+        fund_alt = _metric(page, "Or pay instead of replacing (USD, §208-22F)")
+        _nav(page, "Violations & penalties")
+        shown["Violations"] = page.locator('[data-testid="stMain"]').inner_text()
+        viol_alt = _metric(page, "Or pay instead of replacing (USD, §208-22F)")
+        civil = _metric(page, "Civil penalty, maximum (USD, §208-29B)")
+        pdf = _pdf_text(_pdf(page, "Violation report for the Engineer (PDF)"))
+        _no_errors(page)
     # §208-22F: 120% of the appraised value of the 3 red oaks harmed; the library's calculation reads
     # "120% of $15,289.10": 15,289.10 x 1.2 = 18,346.92, money to the cent, the same on both pages
     assert fund_alt == viol_alt == "$18,346.92"

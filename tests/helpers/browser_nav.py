@@ -1,4 +1,7 @@
-"""Uploading a survey and choosing a page in the app's sidebar from a browser test, at any width.
+"""Opening the app, uploading a survey and choosing a page in the app's sidebar from a browser test, at any width.
+
+``with app_page(server, survey, "Permit & replacement", width=390) as page:`` is the setup the browser tests
+share: Chromium opened on the app, the survey uploaded, the page chosen, the browser closed at the end.
 
 On a phone (390 px) the sidebar is closed, and the app closes it again after a page is chosen: a link can
 be in the page's box while the sidebar is still sliding shut. Wait until the sidebar is open or closed (its
@@ -7,8 +10,63 @@ box and transform, not a fixed time), open it when it is closed, then click.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+
+def open_browser(p: Any, url: str, width: int = 1280, height: int = 1400) -> tuple[Any, Any]:
+    """Chromium (``/usr/bin/chromium``) at ``width`` x ``height`` px on the app at ``url``, once the app shows its
+    survey: ``(browser, page)``. ``p`` is Playwright's ``sync_playwright()``."""
+    from playwright.sync_api import expect
+
+    from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS
+
+    expect.set_options(timeout=30_000)  # a loaded machine (two cores, many sessions) takes more than 5 s a rerun
+    browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(90_000)
+    page.goto(url)
+    page.get_by_text("Showing").first.wait_for()
+    return browser, page
+
+
+@contextlib.contextmanager
+def app_page(
+    url: str, survey: Path | None = None, title: str | None = None, *, width: int = 1280, height: int = 1400
+) -> Iterator[Any]:
+    """The page of a browser test: the app opened at ``url`` (:func:`open_browser`), ``survey`` uploaded and the
+    page ``title`` chosen in the sidebar when given (:func:`nav`); the browser closed at exit. Skips the test
+    when Playwright is not installed."""
+    import pytest
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser, page = open_browser(p, url, width, height)
+        try:
+            if survey is not None:
+                upload(page, survey)
+            if title is not None:
+                nav(page, title)
+            yield page
+        finally:
+            browser.close()
+
+
+def settle(page: Any) -> None:
+    """Let the rerun finish: the status widget gone, no spinner, then a moment for the last elements."""
+    page.wait_for_timeout(400)
+    page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")
+    page.locator('[data-testid="stSpinner"]').wait_for(state="detached")
+    page.wait_for_timeout(800)
+
+
+def nav(page: Any, title: str) -> None:
+    """Choose the page ``title`` in the sidebar (:func:`click_sidebar_page`) and wait until it is drawn."""
+    click_sidebar_page(page, title, exact=True)
+    page.locator('[data-testid="stMain"] h1').filter(has_text=title.split(" ")[0]).first.wait_for()
+    settle(page)
 
 
 def upload(page: Any, path: Path) -> None:

@@ -51,6 +51,7 @@ def main() -> None:
         st.warning(note)  # area, above the page, which goes on with the rest
 
     with st.sidebar:
+        ui.close_sidebar_on_phone(page.title)  # first: in place before this run draws, or is stopped by, a click
         survey_label = st.empty()  # filled after the page ran: an upload on this run is already the source
 
     links.main_area_notice()  # a link whose survey is not shown says so here, not in the collapsed sidebar
@@ -69,5 +70,4 @@ def main() -> None:
     with st.sidebar:  # after the page: the saved project holds the options the page has just set
         projects.sidebar()
         links.share_sidebar()
-        ui.close_sidebar_on_phone(page.title)
     projects.sync_url()

@@ -79,56 +79,55 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
 #: Below this width (px) the sidebar covers the page: it is closed once a page is chosen in it
 PHONE_PX = 640
 
-_CLOSE_SIDEBAR = """<script>
+_CLOSE_SIDEBAR = """<style>[data-testid="stElementContainer"]:has(#tc-close-sidebar) {display: none}</style>
+<script id="tc-close-sidebar">
 (() => {
 const doc = document;
-if (doc.__treecalcCloseSidebar) return;
-// Streamlit closes the sidebar itself when a page's link is clicked on a phone, by toggling it: a second
-// click on its collapse button in the same moment opened it again. So the sidebar's own state is read
-// (data-collapsed) and it is closed here only when it is still open 0.3 s after a page was chosen, and
-// again 2 s after each click that did not close it (a click during a rerun is lost).
-let until = 0, openSince = 0;
-const step = () => {
-  const s = doc.querySelector('[data-testid="stSidebar"]');
-  if (!until || Date.now() > until || !s || s.getAttribute("data-collapsed") === "true") { until = 0; return; }
-  openSince = openSince || Date.now();
-  const b = doc.querySelector('[data-testid="stSidebarCollapseButton"] button');
-  if (b && Date.now() - openSince >= 2000) {  // a click lost in a rerun is made again, 2 s later
-    b.click();
-    openSince = Date.now();
-  }
-  setTimeout(step, 250);
-};
-doc.__treecalcCloseSidebar = () => {
-  if (window.innerWidth > %(phone)d) return;
-  if (!until) setTimeout(step, 250);
-  until = Date.now() + 30000;
-  openSince = Date.now() - 1700;  // Streamlit's own toggle shows within 0.3 s: the first click after that
-};
-doc.addEventListener("click", (e) => {
-  if (e.target.closest('[data-testid="stSidebarNav"] a')) doc.__treecalcCloseSidebar();
-  else if (e.target.closest('[data-testid="stExpandSidebarButton"]')) until = 0;  // opened on purpose
-}, true);
-})();
-(() => {
-// this run drew another page than the last one (%(page)s): a page chosen before the listener was there
-if (%(changed)s && document.__treecalcCloseSidebar) document.__treecalcCloseSidebar();
+const page = "%(page)s";
+if (!doc.__treecalcCloseSidebar) {
+  // Streamlit's sidebar is closed only by its own collapse button (its state is React's, kept in
+  // localStorage): the button is clicked while the sidebar is still open (data-collapsed) 0.3 s after a page
+  // was chosen, and again every 2 s while it stays open (a loaded machine can be seconds late to draw the
+  // click). It stays armed until the sidebar is closed or opened on purpose, however slow the page's run.
+  let until = 0, openSince = 0;
+  const step = () => {
+    const s = doc.querySelector('[data-testid="stSidebar"]');
+    if (!until || Date.now() > until || !s || s.getAttribute("data-collapsed") === "true") { until = 0; return; }
+    const b = doc.querySelector('[data-testid="stSidebarCollapseButton"] button');
+    if (b && Date.now() - openSince >= 2000) {
+      b.click();
+      openSince = Date.now();
+    }
+    setTimeout(step, 250);
+  };
+  doc.__treecalcCloseSidebar = () => {
+    if (window.innerWidth > %(phone)d) return;
+    if (!until) setTimeout(step, 250);
+    until = Date.now() + 120000;
+    openSince = Date.now() - 1700;  // Streamlit's own toggle (a phone's browser) shows within 0.3 s
+  };
+  doc.addEventListener("click", (e) => {
+    if (e.target.closest('[data-testid="stSidebarNav"] a')) doc.__treecalcCloseSidebar();
+    else if (e.target.closest('[data-testid="stExpandSidebarButton"]')) until = 0;  // opened on purpose
+  }, true);
+} else if (doc.__treecalcPage !== page) {
+  // a run drew another page than this document last drew (a link clicked before this script was there, a
+  // link in the page): this is read in the browser, not from a run that may never have finished
+  doc.__treecalcCloseSidebar();
+}
+doc.__treecalcPage = page;
 })();
 </script>"""
 
 
 def close_sidebar_on_phone(page: str = "") -> None:
     """On a phone the sidebar covers the page and stayed open after a page was chosen in it: it is closed when
-    a page's link is clicked and when a run draws another page than the last (a listener and a function on the
-    app's document, added once; no network, no library). ``page`` names the page this run drew."""
-    last = st.session_state.get("_tc_sidebar_page")
-    st.session_state["_tc_sidebar_page"] = page
-    changed = bool(page) and last is not None and last != page
-    script = _CLOSE_SIDEBAR % {
-        "phone": PHONE_PX,
-        "page": json.dumps(page)[1:-1],
-        "changed": "true" if changed else "false",
-    }
+    a page's link is clicked and when the page drawn is another than the last this browser drew (a listener and
+    a function on the app's document, added once; no network, no library). ``page`` names the page this run
+    draws. Call it before the page runs: a run stopped by the next click (a loaded server, a quick user) has
+    put the listener in place already, and its text changes only with the page, so that it runs again only on
+    another page."""
+    script = _CLOSE_SIDEBAR % {"phone": PHONE_PX, "page": json.dumps(page)[1:-1]}
     st.html(script, unsafe_allow_javascript=True)  # our own constant script; the page name is ours, not input
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from streamlit.delta_generator import DeltaGenerator
 
     from treecalc.assessment import Assessment
+    from treecalc.results import Penalties
 
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
 #: The figures of an offence, at the left of its table (in sight at 1,280 px)
@@ -136,11 +137,56 @@ def _say_in_effect(where: Any, a: Assessment) -> None:
     chosen = state.opt("violation")
     how = "as the survey shows" if chosen is None else "as you set it"
     on = bool(rep.violation)
+    if not on and offences and not int(pen.offences_definite or 0):
+        _say_conditional(where, a, how)
+        return
     where.info(
         f"In effect ({how}): **{'a violation' if on else 'no violation'}** — "
-        f"{picker.trees_in_words(offences)} harmed without a required permit (§208-29). "
+        f"{picker.trees_in_words(offences)} harmed without a required permit (§208-29)"
+        + _of_which_conditional(pen)
+        + ". "
         + ("The replacement standard is §208-22F." if on else "The replacement standard is §208-22A."),
         icon=":material/gavel:",
+    )
+
+
+def _of_which_conditional(pen: Penalties) -> str:
+    """Words after the count when some offences, not all, rest on a fact not given (", of which 1 conditional")."""
+    n = int(pen.offences_conditional or 0)
+    if not n or not int(pen.offences_definite or 0):
+        return ""
+    return f", of which {n:,} conditional (on assumed facts, below)"
+
+
+def _say_conditional(where: Any, a: Assessment, how: str) -> None:
+    """Every offence rests on a fact that was not given: not "no violation" (there may be one) nor "a
+    violation" (none is shown): the trees, the facts each rests on and the maxima on those facts."""
+    pen = a.penalties
+    rows = views.offence_rows(a)
+    facts = (
+        rows.loc[rows["Offence"] == "conditional", "Depends on"].value_counts(sort=False) if "Offence" in rows else None
+    )
+    on_what = (
+        "; ".join(f"{picker.trees_in_words(int(n))} on {fact or 'a fact not given'}" for fact, n in facts.items())
+        if facts is not None and len(facts)
+        else "facts that were not given"
+    )
+    civil, criminal = pen.civil_penalty_conditional_usd, pen.criminal_fine_conditional_usd
+    maxima = " and ".join(
+        f"{ui.usd(x)} {words}"
+        for x, words in ((civil, "civil (§208-29B)"), (criminal, "criminal (§208-29A)"))
+        if x is not None
+    )
+    cond_22f = a.replacement.conditional_22f if a.replacement is not None else None
+    n = int(pen.offences_conditional or 0)
+    where.warning(
+        f"In effect ({how}): **conditional offences only** — {picker.trees_in_words(n)} harmed without a "
+        "required permit (§208-29) if facts that were not given are established; none on the facts given "
+        f"alone. They rest on: {on_what}. "
+        + (f"On those assumed facts, up to {maxima}, kept apart from the definite amounts. " if maxima else "")
+        + "The replacement standard stays §208-22A; §208-22F would apply once an offence is established"
+        + (" (below)." if cond_22f else "."),
+        icon=":material/help:",
     )
 
 
