@@ -21,8 +21,8 @@ from pathlib import Path
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from app_support import state
 from tests.helpers.app_surveys import SITE, _book
+from treecalc.app import state
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,7 +41,7 @@ def _banner(name: str, data: bytes) -> str:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.session_state[state._SOURCE] = state.make_source(name, data)
     at.run()
-    at.switch_page("treecalc_app/violations.py").run()
+    at.switch_page("treecalc/app/pages/violations.py").run()
     assert not at.exception, [e.value for e in at.exception]
     said = [e.value for e in [*at.info, *at.warning, *at.error, *at.success] if e.value.startswith("In effect")]
     assert len(said) == 1, said
