@@ -69,3 +69,19 @@ def _law_cached_alias() -> Any:
 
 #: The cache of the resolved law (one entry per jurisdiction and date read): :func:`treecalc.law.resolved`'s.
 _law_cached = _law_cached_alias()
+
+
+def fill(texts: dict[str, str], law: dict[str, Any], **words: str) -> dict[str, str]:
+    """Readings' sentences (``[site_why]``) filled from the law in force: ``{permit[window_months]:g}`` a number of
+    ``law`` (:func:`law`), ``{name}`` one of ``words`` (a number in the ordinance's words, "one year")."""
+    return {k: v.format_map({**law, **words}) for k, v in texts.items()}
+
+
+def meets(jurisdiction: str, key: str, x: Any, value: Any) -> Any:
+    """``x <operator> value``: a comparison as the law states it ("more than", "or more", "within"), the
+    operator the entry ``key`` of the tree chapter holds (``permit.parcel_min_dbh_in`` ``>=``), ``value`` the
+    number in force on the assessment's date. Arrays compare elementwise."""
+    from treecalc.law import operator_of
+    from treecalc.law.schema import compare
+
+    return compare(operator_of(jurisdiction_key(jurisdiction), key), x, value)
