@@ -22,6 +22,13 @@ from treecalc import units
 LAW_DIR = units.LAW_DIR
 DEFAULT_FEE_SCHEDULE = LAW_DIR / "croton_on_hudson" / "fee_schedule.toml"
 
+
+def default_fee_schedule() -> Path:
+    """The Engineer's copy of the Board's fee schedule in the data folder read now (:data:`DEFAULT_FEE_SCHEDULE`
+    when the folder is the one treecalc started with)."""
+    return units.DATA_DIR / "law" / "croton_on_hudson" / "fee_schedule.toml"
+
+
 #: Each registered law's key -> its name (the records: :mod:`treecalc.jurisdictions`).
 JURISDICTIONS = _registry.NamesView()
 #: How the jurisdictions are named to a user (either spelling of a key is accepted).
