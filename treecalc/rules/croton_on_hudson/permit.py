@@ -175,9 +175,13 @@ def permit(
         TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]),
     )
     # (8) clear cutting (§ 208-17), and the § 208-19B/E exceptions
-    exceptions, clear_cutting, determined, cc = _exceptions_and_clear_cutting(
-        trees, site, p, act, removal, clear_cutting
-    )
+    exceptions = _exceptions(site)
+    # under a site-wide exception the removals need no permit: no clear cutting unless the Engineer determined it
+    cc: list[tuple[np.ndarray, str]] = []
+    if exceptions and clear_cutting is not True:
+        clear_cutting, determined = False, False
+    else:
+        clear_cutting, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
     for mask, what in cc:
         add("§208-19A(8)", mask, what)
 
@@ -204,25 +208,14 @@ def permit(
     )
 
 
-def _exceptions_and_clear_cutting(
-    trees: pd.DataFrame,
-    site: dict[str, Any],
-    p: dict[str, Any],
-    act: np.ndarray,
-    removal: np.ndarray,
-    clear_cutting: bool | None,
-) -> tuple[list[dict[str, str]], bool, bool, list[tuple[np.ndarray, str]]]:
-    """The § 208-19B/E exceptions that apply, and clear cutting (§ 208-17, :func:`_clear_cutting`).
+def _exceptions(site: dict[str, Any]) -> list[dict[str, str]]:
+    """The § 208-19B/E exceptions that apply.
 
-    "The removal of four or more trees from a property without ... a current and valid tree removal permit":
-    under a site-wide exception the removals need no permit, so they are no clear cutting unless the Village
-    Engineer has determined it.
+    "The removal of four or more trees from a property without ... a current and valid tree removal permit"
+    (§ 208-17): under a site-wide exception the removals need no permit, so they are no clear cutting unless the
+    Village Engineer has determined it (:func:`permit`).
     """
-    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
-    if exceptions and clear_cutting is not True:
-        return exceptions, False, False, []
-    found, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
-    return exceptions, found, determined, cc
+    return [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
 
 
 TE_NOT_GIVEN = (
