@@ -75,7 +75,11 @@ def add_assess_flags(
     them; ``survey_arg=False`` leaves out the survey argument for a command that names it otherwise."""
     from treecalc.cli.common import add_benefit_params, add_switches, repeatable
     from treecalc.cli.survey import add_limits
+    from treecalc.rules.law_data import law
 
+    # the defaults the help names, as the law (and treecalc's readings of it) in force today hold them
+    rep = law("croton_on_hudson")["replacement"]
+    stock = rep["default_stock"]
     if survey_arg:
         p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
     p.add_argument("--jurisdiction", help=_jurisdiction_help())
@@ -116,10 +120,22 @@ def add_assess_flags(
             "replacement_percent",
             float,
             "PCT",
-            "the Village Engineer's percentage after a violation (§208-22F; default 120)",
+            f"the Village Engineer's percentage after a violation (§208-22F; default {rep['violation_percent']:g})",
         ),
-        ("--replacement-species", "replacement_species", None, "NAME", "replacement species (default ACRU, red maple)"),
-        ("--replacement-dbh", "replacement_dbh_in", float, "IN", "replacement DBH, inches (default 2)"),
+        (
+            "--replacement-species",
+            "replacement_species",
+            None,
+            "NAME",
+            f"replacement species (default {stock['species']})",
+        ),
+        (
+            "--replacement-dbh",
+            "replacement_dbh_in",
+            float,
+            "IN",
+            f"replacement DBH, inches (default {stock['dbh_in']:g})",
+        ),
         (
             "--replacement-height",
             "replacement_height_ft",
