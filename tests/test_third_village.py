@@ -1,5 +1,5 @@
 """A third village is a data folder and one rules package: Elm Grove (tests/villages/), registered by its
-record alone, assessed through ``treecalc assess --json``, the Excel statement and the PDF report, with no
+record alone, assessed through ``treecalc assess --json``, the Excel statement, the PDF report and the app, with no
 file of treecalc touched.
 
 Elm Grove Chapter 7 (tests/villages/elm_grove/ordinance.txt): §7-2 a permit for a tree of 8 in DBH or more;
@@ -8,6 +8,7 @@ Elm Grove Chapter 7 (tests/villages/elm_grove/ordinance.txt): §7-2 a permit for
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import sys
@@ -21,18 +22,14 @@ sys.path.insert(0, str(HERE))
 
 from treecalc import jurisdictions  # noqa: E402
 
-ELM_GROVE = jurisdictions.Jurisdiction(
-    key="elm_grove",
-    name="Village of Elm Grove, Chapter 7",
-    chapter="Elm Grove Chapter 7",
-    rules="elm_grove",
-    site_facts=("village_work", "permit_held"),
-    chapters={"trees": "Elm Grove Chapter 7"},
-    law_files=("ch7_trees",),
-    data_dir=HERE / "elm_grove" / "data",
-    permit_item="Tree permit required",
-    sections={"permit": "§7-2"},
-)
+#: the village's record, as its own file holds it (read by treecalc through TREECALC_JURISDICTIONS)
+RECORD_FILE = HERE / "elm_grove" / "record.py"
+_spec = importlib.util.spec_from_file_location("elm_grove_record", RECORD_FILE)
+assert _spec is not None and _spec.loader is not None
+_record = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_record)
+ELM_GROVE = _record.ELM_GROVE
+
 
 SURVEY = (
     "Tag,Species,DBH (in),Action\n"
@@ -47,6 +44,8 @@ SURVEY = (
 @pytest.fixture
 def elm_grove(tmp_path, monkeypatch):
     monkeypatch.setitem(jurisdictions.REGISTRY, "elm_grove", ELM_GROVE)
+    # a bounded child reading a survey (the app's) finds the village by its record file
+    monkeypatch.setenv(jurisdictions.RECORDS_ENV, str(RECORD_FILE))
     f = tmp_path / "elm.csv"
     f.write_text(SURVEY)
     return f
@@ -104,3 +103,47 @@ def test_the_statement_and_the_pdf_are_elm_groves(elm_grove):
     pdf = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(report_pdf(report_data(a)))).pages)
     assert "Elm Grove" in pdf and "Permit triggers (§7-2)" in pdf
     assert "Tree Preservation Fund" not in pdf and "§208-19" not in pdf
+
+
+def _site_survey() -> bytes:
+    """The survey as an Engineer sends it to the app: a Trees sheet and a Site sheet naming the village."""
+    import pandas as pd
+
+    rows = [line.split(",") for line in SURVEY.strip().splitlines()]
+    trees = pd.DataFrame(rows[1:], columns=rows[0])
+    trees["DBH (in)"] = trees["DBH (in)"].astype(float)
+    buf = io.BytesIO()
+    with pd.ExcelWriter(buf, engine="openpyxl") as xw:
+        trees.to_excel(xw, sheet_name="Trees", index=False)
+        pd.DataFrame({"field": ["jurisdiction"], "value": ["Elm Grove"]}).to_excel(
+            xw, sheet_name="Site", index=False, header=False
+        )
+    return buf.getvalue()
+
+
+def test_the_apps_permit_page_assesses_a_survey_naming_elm_grove(elm_grove):
+    from streamlit.testing.v1 import AppTest
+
+    root = Path(__file__).resolve().parents[1]
+    at = AppTest.from_file(str(root / "app.py"), default_timeout=120).run()
+    at.file_uploader(key="w_upload").set_value(("elm_grove.xlsx", _site_survey(), "application/octet-stream")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.switch_page("treecalc_app/permit.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    texts = [
+        str(e.value)
+        for kind in (at.markdown, at.caption, at.info, at.warning, at.success, at.subheader, at.header, at.title)
+        for e in kind
+        if isinstance(getattr(e, "value", None), str)
+    ]
+    metrics = {m.label: m.value for m in at.metric}
+    said = " ".join(texts + list(metrics))
+    assert "Elm Grove" in said and "§7-2" in said, said
+    # trees 1, 2 (removed) and 4 (proposed) are of 8 in or more: 3 need the permit (§7-2); it is required
+    assert metrics.get("Tree permit required (Elm Grove §7-2A(1))") == "Yes" or any(
+        k.startswith("Tree permit required") and v == "Yes" for k, v in metrics.items()
+    ), metrics
+    assert any("Trees needing" in k and v == "3" for k, v in metrics.items()), metrics
+    # the other laws' words are not this village's: no Croton-on-Hudson fund, no Chapter 208 section
+    assert "Tree Preservation Fund" not in said and "§208" not in said, said

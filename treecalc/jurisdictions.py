@@ -14,6 +14,8 @@ asked): every layer may read the registry.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -133,6 +135,31 @@ def register(record: Jurisdiction) -> Jurisdiction:
     return record
 
 
+#: Records held outside treecalc (a village's own rules package): Python files, joined by ``os.pathsep``, each
+#: with a module-level ``RECORDS`` (its :class:`Jurisdiction` records). Read when a name is not found, so that
+#: a bounded child reading a survey (which is given the caller's ``TREECALC_*`` settings) knows them too.
+RECORDS_ENV = "TREECALC_JURISDICTIONS"
+_records_read: set[str] = set()
+
+
+def _read_records() -> bool:
+    """Register the records of the files :data:`RECORDS_ENV` names not read yet; whether any was."""
+    added = False
+    for path in filter(None, os.environ.get(RECORDS_ENV, "").split(os.pathsep)):
+        if path in _records_read:
+            continue
+        _records_read.add(path)
+        spec = importlib.util.spec_from_file_location(f"_treecalc_records_{len(_records_read)}", path)
+        if spec is None or spec.loader is None:
+            raise ValueError(f"{RECORDS_ENV}: {path} is not a Python file of jurisdiction records")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        for record in getattr(mod, "RECORDS", ()):
+            register(record)
+            added = True
+    return added
+
+
 register(
     Jurisdiction(
         key="croton_on_hudson",
@@ -210,7 +237,7 @@ register(
         excavation_inputs={"cellar": ("cellar_multiple", "a building permit stands as the permit")},
         permit_item="Clearing permit required",
         law_files=("ch95_clearing", "ch95_excavation"),
-        sections={"excavation_permit": "§95-3"},
+        sections={"permit": "§95-3", "excavation_permit": "§95-3"},  # §95-3A(1) the clearing permit
     )
 )
 
@@ -231,9 +258,12 @@ def jurisdiction_key(name: str | None) -> str:
     """The one key of a jurisdiction: ``"Croton-on-Hudson"``, ``croton-on-hudson``, ``croton_on_hudson``,
     ``"Village of Croton-on-Hudson, NY"`` → ``"croton_on_hudson"``; raises ValueError if unknown."""
     flat = _flat(name)
-    for r in REGISTRY.values():
-        if flat in (r.key.replace("_", ""), _flat(r.user_spelling), *r.aliases):
-            return r.key
+    for _ in range(2):  # the records registered, then those of RECORDS_ENV not read yet
+        for r in REGISTRY.values():
+            if flat in (r.key.replace("_", ""), _flat(r.user_spelling), *r.aliases):
+                return r.key
+        if not _read_records():
+            break
     raise ValueError(f"unknown jurisdiction {name!r}: not one of {choices()}")
 
 
@@ -244,6 +274,8 @@ def get(name: str | None) -> Jurisdiction:
 
 def by_key(key: str) -> Jurisdiction:
     """The record of a key already resolved (:func:`jurisdiction_key`)."""
+    if key not in REGISTRY:
+        _read_records()
     return REGISTRY[key]
 
 

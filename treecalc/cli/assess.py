@@ -74,7 +74,16 @@ def add_assess_flags(
     them; ``survey_arg=False`` leaves out the survey argument for a command that names it otherwise."""
     from treecalc.cli.common import add_benefit_params, add_switches, repeatable
     from treecalc.cli.survey import add_limits
+    from treecalc.rules.law_data import law
 
+    # the defaults the help names, as the law (and treecalc's readings of it) in force today hold them; a data
+    # folder that cannot be read is refused by the command itself (exit 2), not while its help is written
+    try:
+        rep = law("croton_on_hudson")["replacement"]
+        pct, species = f"{rep['violation_percent']:g}", rep["default_stock"]["species"]
+        dbh, conifer = f"{rep['default_stock']['dbh_in']:g}", f"{rep['conifer_min_height_ft']:g} ft"
+    except Exception:  # noqa: BLE001 - any failure to read the data is said by the command's own check
+        pct, species, dbh, conifer = "Chapter 208's", "the readings'", "the readings'", "the height Chapter 208 sets"
     if survey_arg:
         p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
     p.add_argument("--jurisdiction", help=_jurisdiction_help())
@@ -115,16 +124,28 @@ def add_assess_flags(
             "replacement_percent",
             float,
             "PCT",
-            "the Village Engineer's percentage after a violation (§208-22F; default 120)",
+            f"the Village Engineer's percentage after a violation (§208-22F; default {pct})",
         ),
-        ("--replacement-species", "replacement_species", None, "NAME", "replacement species (default ACRU, red maple)"),
-        ("--replacement-dbh", "replacement_dbh_in", float, "IN", "replacement DBH, inches (default 2)"),
+        (
+            "--replacement-species",
+            "replacement_species",
+            None,
+            "NAME",
+            f"replacement species (default {species})",
+        ),
+        (
+            "--replacement-dbh",
+            "replacement_dbh_in",
+            float,
+            "IN",
+            f"replacement DBH, inches (default {dbh})",
+        ),
         (
             "--replacement-height",
             "replacement_height_ft",
             float,
             "FT",
-            "replacement height, feet (a conifer must be at least 5 ft, §208-22D)",
+            f"replacement height, feet (a conifer must be at least {conifer}, §208-22D)",
         ),
         (
             "--replacement-cost",

@@ -8,34 +8,8 @@
   entries with unit, section and text for the sentences that cite them).
 """
 
-from treecalc.law.loader import (
-    CHAPTER_FILES,
-    TREE_CHAPTER,
-    chapter,
-    clear_caches,
-    effective,
-    entries,
-    entry,
-    in_force_note,
-    law_files,
-    resolved,
-)
-from treecalc.law.schema import Bracket, Entry, LawNotInForce, LawSchemaError, validate
+from treecalc.law import loader
+from treecalc.law.loader import *  # noqa: F403 (the loader's names, listed once: its __all__)
+from treecalc.law.schema import Bracket, Entry, LawSchemaError, validate
 
-__all__ = [
-    "CHAPTER_FILES",
-    "TREE_CHAPTER",
-    "Bracket",
-    "Entry",
-    "LawNotInForce",
-    "LawSchemaError",
-    "chapter",
-    "clear_caches",
-    "effective",
-    "entries",
-    "entry",
-    "in_force_note",
-    "law_files",
-    "resolved",
-    "validate",
-]
+__all__ = loader.__all__ + ["Bracket", "Entry", "LawSchemaError", "validate"]

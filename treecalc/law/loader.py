@@ -26,6 +26,7 @@ from treecalc.law.schema import (
     Bracket,
     Entry,
     LawNotInForce,
+    LawSchemaError,
     dated_value,
     is_bracket,
     is_entry,
@@ -38,11 +39,13 @@ __all__ = [
     "TREE_CHAPTER",
     "LawNotInForce",
     "chapter",
+    "clear_caches",
     "effective",
     "entries",
     "entry",
     "in_force_note",
     "law_files",
+    "operator_of",
     "resolved",
 ]
 
@@ -179,7 +182,14 @@ def _rows_on(t: dict[str, Any], on: dt.date | None, where: str) -> tuple[dict[st
 
 
 def _bracket(t: dict[str, Any], key: str, on: dt.date | None = None) -> Bracket:
-    return Bracket(key, t["section"], dict(t["columns"]), _rows_on(t, on, key), t.get("flatten"))
+    return Bracket(
+        key,
+        t["section"],
+        dict(t["columns"]),
+        _rows_on(t, on, key),
+        t.get("flatten"),
+        operators=t.get("operators") or {},
+    )
 
 
 def _merge(into: dict[str, Any], extra: dict[str, Any]) -> None:
@@ -240,7 +250,21 @@ def entry(village: str, key: str, name: str | None = None, on: dt.date | None = 
     return e
 
 
+@functools.cache
+def operator_of(village: str, key: str, name: str | None = None) -> str:
+    """The comparison an entry states (``">="``), or a bracket's column (``"penalty.civil_tiers.max_dbh_in"``);
+    LawSchemaError naming the entry when it states none."""
+    found = entries(village, name)
+    head, _, column = key.rpartition(".")
+    e, b = found.get(key), found.get(head)
+    op = e.operator if isinstance(e, Entry) else b.operators.get(column) if isinstance(b, Bracket) else None
+    if op is None:
+        raise LawSchemaError(f"{law_path(village, name or TREE_CHAPTER[village])}: {key} states no operator")
+    return op
+
+
 def clear_caches() -> None:
     """Forget the files read (a test that edits the data folder in place)."""
     _raw.cache_clear()
     _resolved_cached.cache_clear()
+    operator_of.cache_clear()

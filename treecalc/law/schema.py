@@ -9,7 +9,8 @@ other table is one of:
   ``operator`` (one of :data:`OPERATORS`);
 - a **bracket**, a table of rows (``rows``, an array of tables, each with its own ``section`` and ``text``
   and the numeric ``columns`` the bracket names with their units); ``flatten`` (``"tier{tier}_{column}"``)
-  names each cell for the rules that read them as plain keys; a cell amended on a date is a table keyed by
+  names each cell for the rules that read them as plain keys; ``operators`` gives a column's comparison
+  (``{ max_dbh_in = "<=" }``: "up to and including"); a cell amended on a date is a table keyed by
   the ISO date each value took effect (``usd = { 2025-01-01 = 3000, 2027-03-01 = 3500 }``), as ``values`` is;
 - a **group** of entries and brackets (``[permit]``, ``[penalty]``).
 
@@ -73,6 +74,7 @@ class Bracket:
     flatten: str | None = None
     text: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    operators: dict[str, str] = field(default_factory=dict)  # a column's comparison (``max_dbh_in``: ``<=``)
 
     def flat(self) -> dict[str, Any]:
         """Each cell under the name ``flatten`` gives it (``tier1_usd``), for the rules' plain keys."""
@@ -144,9 +146,12 @@ def check_entry(t: dict[str, Any], where: str) -> None:
 
 
 def check_bracket(t: dict[str, Any], where: str) -> None:
-    unknown = sorted(set(t) - {"rows", "section", "columns", "flatten", "text"})
+    unknown = sorted(set(t) - {"rows", "section", "columns", "flatten", "text", "operators"})
     if unknown:
         raise LawSchemaError(f"{where}: unknown keys {unknown}")
+    for c, op in (t.get("operators") or {}).items():  # a column's comparison: "up to and including" is <=
+        if c not in (t.get("columns") or {}) or op not in OPERATORS:
+            raise LawSchemaError(f"{where}: operators.{c} = {op!r}: not a column with one of {', '.join(OPERATORS)}")
     if not isinstance(t.get("section"), str) or not isinstance(t.get("columns"), dict) or not t["columns"]:
         raise LawSchemaError(f"{where}: a bracket needs section and columns (each column's unit)")
     rows = t["rows"]

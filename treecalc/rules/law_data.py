@@ -22,6 +22,13 @@ from treecalc import units
 LAW_DIR = units.LAW_DIR
 DEFAULT_FEE_SCHEDULE = LAW_DIR / "croton_on_hudson" / "fee_schedule.toml"
 
+
+def default_fee_schedule() -> Path:
+    """The Engineer's copy of the Board's fee schedule in the data folder read now (:data:`DEFAULT_FEE_SCHEDULE`
+    when the folder is the one treecalc started with)."""
+    return units.DATA_DIR / "law" / "croton_on_hudson" / "fee_schedule.toml"
+
+
 #: Each registered law's key -> its name (the records: :mod:`treecalc.jurisdictions`).
 JURISDICTIONS = _registry.NamesView()
 #: How the jurisdictions are named to a user (either spelling of a key is accepted).
@@ -69,3 +76,19 @@ def _law_cached_alias() -> Any:
 
 #: The cache of the resolved law (one entry per jurisdiction and date read): :func:`treecalc.law.resolved`'s.
 _law_cached = _law_cached_alias()
+
+
+def fill(texts: dict[str, str], law: dict[str, Any], **words: str) -> dict[str, str]:
+    """Readings' sentences (``[site_why]``) filled from the law in force: ``{permit[window_months]:g}`` a number of
+    ``law`` (:func:`law`), ``{name}`` one of ``words`` (a number in the ordinance's words, "one year")."""
+    return {k: v.format_map({**law, **words}) for k, v in texts.items()}
+
+
+def meets(jurisdiction: str, key: str, x: Any, value: Any) -> Any:
+    """``x <operator> value``: a comparison as the law states it ("more than", "or more", "within"), the
+    operator the entry ``key`` of the tree chapter holds (``permit.parcel_min_dbh_in`` ``>=``), ``value`` the
+    number in force on the assessment's date. Arrays compare elementwise."""
+    from treecalc.law import operator_of
+    from treecalc.law.schema import compare
+
+    return compare(operator_of(jurisdiction_key(jurisdiction), key), x, value)

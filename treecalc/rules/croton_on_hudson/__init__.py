@@ -29,7 +29,7 @@ from treecalc.frames import actions, dbh, flag, set_text
 from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
 from treecalc.ingest.site import fact_bool as parse_bool
-from treecalc.ingest.site import resolve_site
+from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.money import cents_sum
 from treecalc.results import Findings
 from treecalc.rules.croton_on_hudson.fund import _fund_findings as _fund_findings
@@ -74,6 +74,7 @@ from treecalc.rules.croton_on_hudson.readings import _blank as _blank
 from treecalc.rules.croton_on_hudson.readings import _not_given as _not_given
 from treecalc.rules.croton_on_hudson.readings import assessment_reading_items as assessment_reading_items
 from treecalc.rules.croton_on_hudson.readings import dead_tree_reading as dead_tree_reading
+from treecalc.rules.croton_on_hudson.readings import note_22g, site_why
 from treecalc.rules.croton_on_hudson.readings import reading_items as reading_items
 from treecalc.rules.croton_on_hudson.replacement import DEAD_EXCLUSION as DEAD_EXCLUSION
 from treecalc.rules.croton_on_hudson.replacement import ReplacementParts as ReplacementParts
@@ -118,8 +119,10 @@ def assess(ctx: Context) -> Findings:
     site_in = dict(ctx.site_in)
     if opts.violation is not None:  # --violation decides it; a site fact "violation" otherwise
         site_in["violation"] = bool(opts.violation)
-    site, site_assumptions = resolve_site(site_in, SITE_DEFAULTS)
-    assumed = frozenset(k for k in SITE_DEFAULTS if _not_given(site_in.get(k)))
+    # the chapter's words in force on the assessment's date (a count or window amended is quoted as amended)
+    defaults = site_defaults("croton_on_hudson", site_why(ctx.law))
+    site, site_assumptions = resolve_site(site_in, defaults)
+    assumed = frozenset(k for k in defaults if _not_given(site_in.get(k)))
     ctx.assumptions.extend(site_assumptions)
     trees = ctx.trees
     law = ctx.law
@@ -211,7 +214,7 @@ def _replacement_findings(
         f"for {_words(law['replacement']['min_trees'])} or more trees; a lawful removal that needs no "
         "permit, or a tree only damaged without an offence, carries nothing"
     )
-    rep_notes.append(NOTE_22G)
+    rep_notes.append(note_22g(law))
     ctx.warnings.extend(rep_warnings)
     ex = parts.exclusion != ""
     excluded = _plain_records(

@@ -10,19 +10,18 @@ import pandas as pd
 from treecalc.frames import actions_read as _acts
 from treecalc.frames import dbh, flag, set_text
 from treecalc.frames import some_tags as _some_tags
-from treecalc.law import entry
-from treecalc.law.schema import compare
 from treecalc.results import Permit
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
 from treecalc.rules.croton_on_hudson.penalties import PenaltyResult, _int_column
-from treecalc.rules.croton_on_hudson.permit import _street_proposed
+from treecalc.rules.croton_on_hudson.permit import _meets, _street_proposed
 from treecalc.rules.croton_on_hudson.readings import (
     NOTE_20C,
     NOTE_21F,
-    NOTE_22G,
     NOTE_29F,
     NOTE_MULTISTEM,
     NOTE_STREET_APPROVAL,
+    note_22g,
+    warranty_years,
 )
 from treecalc.rules.croton_on_hudson.words import _pct
 
@@ -52,12 +51,10 @@ def _site_notes(trees: pd.DataFrame, law: dict[str, Any], off: OffenceResult | N
     work = (act != "retain") & (~village if village is not None else True)
     big, marked = law["conditions"]["licensed_company_over_dbh_in"], law["conditions"]["individually_marked_min_dbh_in"]
     # the comparisons as the law states them ("in excess of", "and greater"): the entries' operators
-    op21f = entry("croton_on_hudson", "conditions.licensed_company_over_dbh_in").operator or ">"
-    op20c = entry("croton_on_hudson", "conditions.individually_marked_min_dbh_in").operator or ">="
     notes = []
-    if (work & (compare(op21f, d, big) | flag(trees, "landmark"))).any():
+    if (work & (_meets("conditions.licensed_company_over_dbh_in", d, big) | flag(trees, "landmark"))).any():
         notes.append(NOTE_21F.format(dbh=big))
-    if (work & (act == "remove") & compare(op20c, d, marked)).any():
+    if (work & (act == "remove") & _meets("conditions.individually_marked_min_dbh_in", d, marked)).any():
         notes.append(NOTE_20C.format(dbh=marked))
     if "stems" in trees and (pd.to_numeric(trees["stems"], errors="coerce").fillna(1) > 1).any():
         notes.append(NOTE_MULTISTEM)
@@ -132,13 +129,13 @@ def _lines(
             )
         )
     if rep.required:
-        _lines_replacement(L, rep, fund, unit)
+        _lines_replacement(L, rep, fund, unit, law)
     L.append(L_("§208-23C", "Forfeited bonds", "to the Tree Preservation Fund"))
     _lines_penalties(L, trees, off, pen, ctx)
     return L
 
 
-def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str) -> None:
+def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str, law: dict[str, Any]) -> None:
     from treecalc.results import line as L_
 
     if rep.percent is not None:
@@ -222,7 +219,7 @@ def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str) 
                 fund.alternative_22f_calculation,
             )
         )
-    L.append(L_("§208-22G", "Warranty of the replacements", "three years", "", NOTE_22G))
+    L.append(L_("§208-22G", "Warranty of the replacements", warranty_years(law), "", note_22g(law)))
 
 
 def _lines_penalties(

@@ -14,7 +14,7 @@ from treecalc.frames import flag
 from treecalc.frames import isin as _isin
 from treecalc.frames import labels as _labels
 from treecalc.frames import pick as _pick
-from treecalc.rules.croton_on_hudson.permit import PermitResult, _tree_yes, village_work
+from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets, _tree_yes, village_work
 from treecalc.rules.croton_on_hudson.readings import NOT_OFFENCE_VILLAGE
 from treecalc.schema import DONE, PRUNING
 
@@ -72,7 +72,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     # § 208-14 forbids removing a *healthy* street tree; a dead one is removed in breach of § 208-5D alone
     dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(n, dtype=bool)
     conditional = offence & ~definite
-    more_than = pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"]
+    more_than = _meets("permit.more_than_trees_12mo", pr.done_removals_12mo, law["permit"]["more_than_trees_12mo"])
     b18_pairs = [("§208-18C", a & pr.clear_cutting), ("§208-18A", a & more_than), ("§208-18D", b)]
     b18 = _labels(b18_pairs, n)
     sec = _labels(

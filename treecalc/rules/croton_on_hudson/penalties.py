@@ -14,13 +14,14 @@ from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
 from treecalc.frames import pick as _pick
 from treecalc.rules.croton_on_hudson.offences import OffenceResult, offences
-from treecalc.rules.croton_on_hudson.permit import PermitResult
+from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets
 from treecalc.rules.croton_on_hudson.readings import (
     NOTE_29F,
     OFFENCE_READING_208,
     OTHER_PROHIBITIONS_208,
     PENDING_LITERAL_NOTE,
 )
+from treecalc.rules.croton_on_hudson.words import _years
 from treecalc.schema import DONE
 
 
@@ -57,14 +58,14 @@ def civil_tiers(trees: pd.DataFrame, law: dict[str, Any]) -> tuple[np.ndarray, n
     t6_cols = ["conservation_area", "protected_native", "threatened_endangered"] + (
         ["regulated_buffer_zone"] if pen.get("tier6_includes_regulated_buffer_zone") else []
     )
+    # "up to and including" (the bracket's operator): a tree in no earlier row is in the next
+    up_to = [_meets("penalty.civil_tiers.max_dbh_in", d, pen[f"tier{i}_max_dbh_in"]) for i in (1, 2)]
     size = np.select(
-        [d <= pen["tier1_max_dbh_in"], d <= pen["tier2_max_dbh_in"]],
+        up_to,
         [pen["tier1_usd"], pen["tier2_usd"]],
         pen["tier3_usd"],
     ).astype(np.int64)
-    size_sec = _pick(
-        [d <= pen["tier1_max_dbh_in"], d <= pen["tier2_max_dbh_in"]], ["§208-29B(1)", "§208-29B(2)"], "§208-29B(3)"
-    )
+    size_sec = _pick(up_to, ["§208-29B(1)", "§208-29B(2)"], "§208-29B(3)")
     amounts = np.column_stack(
         [
             size,
@@ -83,7 +84,7 @@ def _doubling(law: dict[str, Any], pr: PermitResult, n_off: int, pending_harm: b
     """§ 208-29B(7): the reasons the fines per tree are doubled (empty: not doubled)."""
     pen = law["penalty"]
     reasons = []
-    if n_off > pen["doubling_more_than_trees"]:
+    if _meets("penalty.doubling_more_than_trees", n_off, pen["doubling_more_than_trees"]):
         reasons.append(
             f"more than {pen['doubling_more_than_trees']} regulated trees harmed without a permit ({n_off}) §208-29B(7)"
         )
@@ -152,7 +153,10 @@ def penalties(
     per = int(crim["per_tree_usd"])
     sec = "§208-29A"
     if site.get("prior_violation_within_year"):
-        per, sec = int(crim["repeat_within_year_usd"]), "§208-29A (second violation within one year)"
+        per, sec = (
+            int(crim["repeat_within_year_usd"]),
+            f"§208-29A (second violation within {_years(crim['repeat_window_years'])})",
+        )
     per18 = max(per, int(crim["section_208_18_usd"]))
     broke = off.breaks_208_18 != ""
     amount = np.where(off.offence, np.where(broke, per18, per), 0).astype(np.int64)
@@ -278,7 +282,7 @@ def _penalty_findings(
         "definite offences rest only on facts given (survey columns, the Site sheet, flags); a conditional "
         "offence rests on an assumed fact, named per tree, and its amount is summed apart "
         "(civil_penalty_conditional_usd); the maxima count definite offences only",
-        f"§208-29A 'second and each subsequent violation within a one-year period' is read from the site fact "
+        f"§208-29A 'second and each subsequent violation within a {_years(crim['repeat_window_years'], True)} period' is read from the site fact "
         f"prior_violation_within_year (when given yes: up to ${int(crim['repeat_within_year_usd']):,} per tree). Other "
         f"reading: every tree after the first of this event is a subsequent violation: "
         f"${pen.criminal_alternative:,} (definite offences)",

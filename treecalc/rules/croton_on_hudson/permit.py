@@ -15,10 +15,11 @@ from treecalc.frames import isin as _isin
 from treecalc.frames import labels as _labels
 from treecalc.results import Permit
 from treecalc.rules.croton_on_hudson.readings import NOTE_STREET_APPROVAL
+from treecalc.rules.law_data import meets
 from treecalc.schema import REMOVALS
 
 TRIGGER_TEXT = {
-    "§208-19A(1)": "more than {n} trees removed on the lot within 12 months ({count}, including {prior} earlier)",
+    "§208-19A(1)": "more than {n} trees removed on the lot within {months:g} months ({count}, including {prior} earlier)",
     "§208-19A(2)": "{dbh:g} in DBH or more on a parcel that {why}",
     "§208-19A(3)": "{dbh:g} in DBH or more on a slope over {slope:g}%",
     "§208-19A(4)": "{dbh:g} in DBH or more in a wetland, watercourse or their buffer (§227-3)",
@@ -30,6 +31,11 @@ TRIGGER_TEXT = {
     "§208-19A(8)": "clear cutting: {count} trees removed without a permit{prior} (§208-17, {n} or more)",
     "§208-19A(8) determined": "clear cutting determined by the Village Engineer (§208-17)",
 }
+
+
+def _meets(key: str, x: Any, value: Any) -> Any:
+    """``x <operator> value`` as Chapter 208 states the comparison ``key`` (its operator is data)."""
+    return meets("croton_on_hudson", key, x, value)
 
 
 EXCEPTIONS = {
@@ -120,11 +126,13 @@ def permit(
     prior = int(site.get("prior_removals_12mo", 0))
     count = int(removal.sum()) + prior
     done_count = int(((act == "removed") & ~village & ~_tree_yes(trees, "permit")).sum()) + prior
-    if count > p["more_than_trees_12mo"]:
-        on = ((act != "removed") if done_count <= p["more_than_trees_12mo"] else np.ones(n, dtype=bool)) & ~village
-        add(
-            "§208-19A(1)", on, TRIGGER_TEXT["§208-19A(1)"].format(n=p["more_than_trees_12mo"], count=count, prior=prior)
+    if _meets("permit.more_than_trees_12mo", count, p["more_than_trees_12mo"]):
+        done_over = _meets("permit.more_than_trees_12mo", done_count, p["more_than_trees_12mo"])
+        on = ((act != "removed") if not done_over else np.ones(n, dtype=bool)) & ~village
+        what = TRIGGER_TEXT["§208-19A(1)"].format(
+            n=p["more_than_trees_12mo"], months=p["window_months"], count=count, prior=prior
         )
+        add("§208-19A(1)", on, what)
     # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
     reasons = _parcel_reasons(site)
     if reasons:
@@ -133,7 +141,7 @@ def permit(
             assumed_used = [k for _, k in reasons]
         add(
             "§208-19A(2)",
-            d >= p["parcel_min_dbh_in"],
+            _meets("permit.parcel_min_dbh_in", d, p["parcel_min_dbh_in"]),
             TRIGGER_TEXT["§208-19A(2)"].format(dbh=p["parcel_min_dbh_in"], why=", ".join(w for w, _ in reasons))
             + ("" if on_given else " (assumed: " + ", ".join(assumed_used) + " not given)"),
             on_given,
@@ -142,13 +150,14 @@ def permit(
     # (3) 4 in or more on slopes over 20%
     add(
         "§208-19A(3)",
-        (d >= p["slope_min_dbh_in"]) & flag(trees, "slope_over_20pct", "excessively_steep_slope"),
+        _meets("permit.slope_min_dbh_in", d, p["slope_min_dbh_in"])
+        & flag(trees, "slope_over_20pct", "excessively_steep_slope"),
         TRIGGER_TEXT["§208-19A(3)"].format(dbh=p["slope_min_dbh_in"], slope=p["slope_percent"]),
     )
     # (4) 4 in or more within a wetland, watercourse or wetland/watercourse buffer
     add(
         "§208-19A(4)",
-        (d >= p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
+        _meets("permit.wetland_min_dbh_in", d, p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
         TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]),
     )
     # (5) threatened or endangered species, any size. A DEC protected native plant (§208-29B(6)) is a tier, no
@@ -162,13 +171,17 @@ def permit(
     # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
     add(
         "§208-19A(7)",
-        (d >= p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
+        _meets("permit.buffer_min_dbh_in", d, p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
         TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]),
     )
     # (8) clear cutting (§ 208-17), and the § 208-19B/E exceptions
-    exceptions, clear_cutting, determined, cc = _exceptions_and_clear_cutting(
-        trees, site, p, act, removal, clear_cutting
-    )
+    exceptions = _exceptions(site)
+    # under a site-wide exception the removals need no permit: no clear cutting unless the Engineer determined it
+    cc: list[tuple[np.ndarray, str]] = []
+    if exceptions and clear_cutting is not True:
+        clear_cutting, determined = False, False
+    else:
+        clear_cutting, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
     for mask, what in cc:
         add("§208-19A(8)", mask, what)
 
@@ -195,25 +208,14 @@ def permit(
     )
 
 
-def _exceptions_and_clear_cutting(
-    trees: pd.DataFrame,
-    site: dict[str, Any],
-    p: dict[str, Any],
-    act: np.ndarray,
-    removal: np.ndarray,
-    clear_cutting: bool | None,
-) -> tuple[list[dict[str, str]], bool, bool, list[tuple[np.ndarray, str]]]:
-    """The § 208-19B/E exceptions that apply, and clear cutting (§ 208-17, :func:`_clear_cutting`).
+def _exceptions(site: dict[str, Any]) -> list[dict[str, str]]:
+    """The § 208-19B/E exceptions that apply.
 
-    "The removal of four or more trees from a property without ... a current and valid tree removal permit":
-    under a site-wide exception the removals need no permit, so they are no clear cutting unless the Village
-    Engineer has determined it.
+    "The removal of four or more trees from a property without ... a current and valid tree removal permit"
+    (§ 208-17): under a site-wide exception the removals need no permit, so they are no clear cutting unless the
+    Village Engineer has determined it (:func:`permit`).
     """
-    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
-    if exceptions and clear_cutting is not True:
-        return exceptions, False, False, []
-    found, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
-    return exceptions, found, determined, cc
+    return [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
 
 
 TE_NOT_GIVEN = (
@@ -270,10 +272,10 @@ def _clear_cutting(
     if clear_cutting is None:
         clear_cutting = bool(
             done_removed > 0
-            and done_removed + prior_np >= p["clear_cutting_min_trees"]
+            and _meets("permit.clear_cutting_min_trees", done_removed + prior_np, p["clear_cutting_min_trees"])
             and not site.get("permit_held", False)
         )
-    proposed_cc = int(removal.sum()) + prior_np >= p["clear_cutting_min_trees"]
+    proposed_cc = _meets("permit.clear_cutting_min_trees", int(removal.sum()) + prior_np, p["clear_cutting_min_trees"])
     if not (clear_cutting or proposed_cc):
         return bool(clear_cutting), determined, []
     prior_txt = f", including {prior_np} earlier" if prior_np else ""

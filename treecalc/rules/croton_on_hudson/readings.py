@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest.site import site_defaults
-from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _usd, _words
+from treecalc.rules import law_data as _law_data
+from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _usd, _words, _years
+
 
 #: Site facts this module reads, with the reading assumed when a fact is not given.
 #: The default is the *conservative* reading (the one under which the law protects
@@ -18,7 +20,12 @@ from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _usd, _words
 #: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
 #: ``data/law/croton_on_hudson/ch208_trees.toml``, readings ``data/readings/croton_on_hudson.toml``); the assumed values themselves have one home,
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson", _LAW["site_why"])
+def site_why(law: dict[str, Any]) -> dict[str, str]:
+    """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
+    return _law_data.fill(law["site_why"], law, repeat_window=_years(law["criminal"]["repeat_window_years"]))
+
+
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson", site_why(_LAW))
 
 
 #: Survey flags only another chapter reads (Wesley Hills §95-3A(1)(e)): no assumption of this chapter names them.
@@ -35,8 +42,14 @@ def reading_items(law: dict[str, Any]) -> list[tuple[str, str]]:
     return _permit_readings(law) + _penalty_readings(law)
 
 
+def _months(law: dict[str, Any]) -> str:
+    """§208-19A(1)'s window, as an adjective ("12-month")."""
+    return f"{law['permit']['window_months']:g}-month"
+
+
 def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
     """The readings of what needs a permit and what is an offence (§208-17 to §208-29A/B)."""
+    pruned = _pct(law["conditions"]["excessive_pruning_min_percent"])  # §208-17 EXCESSIVE PRUNING
     more, n_more = _words(law["permit"]["more_than_trees_12mo"]), int(law["permit"]["more_than_trees_12mo"])
     clear = _words(law["permit"]["clear_cutting_min_trees"])
     return [
@@ -85,7 +98,7 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
         (
             "§208-17",
             f"§208-17 CLEAR CUTTING ('removal of {clear} or more trees from a property without ... a current and valid "
-            "tree removal permit') has no 12-month window and counts only removals made without a permit: the "
+            f"tree removal permit') has no {_months(law)} window and counts only removals made without a permit: the "
             "survey's removals plus the site fact prior_removals_without_permit (default 0). Where the Village "
             "Engineer has determined clear cutting (--clear-cutting), that determination is applied as given.",
         ),
@@ -93,7 +106,7 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "§208-29A/B",
             "§208-29A/B reach anyone who 'otherwise violates any of the provisions of this chapter'. A harmed tree is"
             " an offence when, without authorisation: (a) it was removed and §208-19A required a permit (clear "
-            f"cutting §208-18C, more than {more} §208-18A); (b) it was topped or excessively pruned — 25% or more of "
+            f"cutting §208-18C, more than {more} §208-18A); (b) it was topped or excessively pruned — {pruned} or more of "
             "its leaf, stem or root area (§208-17) — whatever its size or place (§208-18D; street and public trees "
             "also §208-11); (c) it is a street/public tree pruned, removed or otherwise disturbed without the "
             "Department's written approval (§208-5C/D, §208-14); (d) it was harmed in any way while a permit "
@@ -143,7 +156,7 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "each violation of §208-18 (topping or excessive pruning §208-18D, more than "
             f"{_words(_LAW['permit']['more_than_trees_12mo'])} removals §208-18A, clear cutting §208-18C); up to "
             f"{_usd(_C['repeat_within_year_usd'])} per tree when"
-            " a prior violation within one year is given (prior_violation_within_year). The other reading of 'second "
+            f" a prior violation within {_years(_C['repeat_window_years'])} is given (prior_violation_within_year). The other reading of 'second "
             f"and each subsequent violation' (every tree after the first of the same event at "
             f"{_usd(_C['repeat_within_year_usd'])}) is stated as a "
             "note with its figure.",
@@ -161,7 +174,7 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "§208-22F ('if an applicant has violated this chapter ... the replacement tree standard is "
             f"{_pct(_R['violation_percent'])} of the "
             "environmental value of the trees cut down, removed, topped ...') measures the trees harmed in the "
-            "violation. An earlier violation within one year (prior_violation_within_year) whose trees are not in "
+            f"violation. An earlier violation within {_years(_C['repeat_window_years'])} (prior_violation_within_year) whose trees are not in "
             "this survey does not raise the replacement of this survey's proposed removals (they stay at §208-22A); "
             "it raises the §208-29A criminal maximum.",
         ),
@@ -285,10 +298,21 @@ NOTE_20C = (
 )
 
 
+#: §208-22G, a template: ``years`` the warranty in words (:func:`note_22g`)
 NOTE_22G = (
-    "§208-22G: the owner warrants the replacements for three years; replacements that die are replanted "
+    "§208-22G: the owner warrants the replacements for {years} years; replacements that die are replanted "
     "in the next growing season"
 )
+
+
+def warranty_years(law: dict[str, Any]) -> str:
+    """§208-22G's warranty as the ordinance says it ("three years" for "the third anniversary")."""
+    return f"{_words(law['replacement']['warranty_years'])} years"
+
+
+def note_22g(law: dict[str, Any]) -> str:
+    """The §208-22G note, its warranty that of ``law`` (in force on the date)."""
+    return NOTE_22G.format(years=_words(law["replacement"]["warranty_years"]))
 
 
 NOTE_18E = "§208-18E: a prohibited invasive species (6 NYCRR Part 575) may never be installed or planted"

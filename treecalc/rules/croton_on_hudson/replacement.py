@@ -18,7 +18,7 @@ from treecalc.frames import map_unique as _map_unique
 from treecalc.frames import pick as _pick
 from treecalc.money import cents_sum, round_cents
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
-from treecalc.rules.croton_on_hudson.permit import PermitResult, _tree_yes
+from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets, _tree_yes
 from treecalc.rules.croton_on_hudson.readings import NOTE_18E
 from treecalc.schema import DONE, HARMED, REMOVALS
 from treecalc.units import percent_of_up, round2
@@ -107,7 +107,8 @@ def replacement_parts(
         f_scope = np.zeros(len(trees), dtype=bool)
     a_cand = _isin(act, ("remove",) if violation is not False else REMOVALS) & pr.permit_needed & ~f_scope
     under_permit = int(a_cand.sum())
-    a_scope = a_cand if under_permit >= law["replacement"]["min_trees"] else np.zeros(len(trees), dtype=bool)
+    a_min = law["replacement"]["min_trees"]
+    a_scope = a_cand if _meets("replacement.min_trees", under_permit, a_min) else np.zeros(len(trees), dtype=bool)
     harmed = _isin(act, HARMED)
     rest = harmed & ~excluded & ~f_scope & ~a_scope
     removal = _isin(act, REMOVALS)

@@ -26,7 +26,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE, read_toml
+from treecalc.rules.law_data import default_fee_schedule, read_toml
 from treecalc.units import InputRefused, cents, in_range, money, read_limited
 
 #: A fee schedule is a few lines of TOML.
@@ -90,7 +90,8 @@ def load_fee_schedule(
     (:func:`schedule_in_force`; None: the latest).
     """
     if spec is None:
-        raw, source = read_toml(DEFAULT_FEE_SCHEDULE), str(DEFAULT_FEE_SCHEDULE)
+        default = default_fee_schedule()
+        raw, source = read_toml(default), str(default)
     elif isinstance(spec, dict):
         raw, source = dict(spec), "given as a dict"
     else:

@@ -27,6 +27,13 @@ def _pct(x: Any) -> str:
     return f"{float(x):g}%"
 
 
+def _years(n: Any, adjective: bool = False) -> str:
+    """A period in years as the ordinance says it: "one year", "three years" ("one-year" as an adjective)."""
+    if adjective:
+        return f"{_words(n)}-year"
+    return f"{_words(n)} year" + ("" if int(n) == 1 else "s")
+
+
 def _words(n: Any) -> str:
     """A count as the ordinance spells it ("three"), digits past twelve."""
     k = int(n)

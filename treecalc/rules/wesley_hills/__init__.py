@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from treecalc.ingest.site import resolve_site
+from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.results import Findings, Permit
 from treecalc.rules.wesley_hills.lines import _lines as _lines
 from treecalc.rules.wesley_hills.lines import _tree_columns as _tree_columns
@@ -32,6 +32,7 @@ from treecalc.rules.wesley_hills.readings import SECTIONS_APPLIED as SECTIONS_AP
 from treecalc.rules.wesley_hills.readings import SITE_DEFAULTS as SITE_DEFAULTS
 from treecalc.rules.wesley_hills.readings import _not_given as _not_given
 from treecalc.rules.wesley_hills.readings import reading_texts as reading_texts
+from treecalc.rules.wesley_hills.readings import site_why
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
     from treecalc.assessment import Context
@@ -45,8 +46,9 @@ def assess(ctx: Context) -> Findings:
     """
     from treecalc.results import Fund, Penalties, Replacement
 
-    site, site_assumptions = resolve_site(ctx.site_in, SITE_DEFAULTS)
-    assumed = frozenset(k for k in SITE_DEFAULTS if _not_given(ctx.site_in.get(k)))
+    defaults = site_defaults("wesley_hills", site_why(ctx.law))  # in the words of the law in force on the date
+    site, site_assumptions = resolve_site(ctx.site_in, defaults)
+    assumed = frozenset(k for k in defaults if _not_given(ctx.site_in.get(k)))
     ctx.assumptions.extend(site_assumptions)
     trees, law, options = ctx.trees, ctx.law, ctx.options
     # flags the survey had no column for were filled with False by the reader: not a survey of them

@@ -11,6 +11,7 @@ import pandas as pd
 from treecalc.frames import actions, dbh
 from treecalc.frames import join as _join
 from treecalc.ingest.site import fact_bool as parse_bool
+from treecalc.rules.law_data import meets
 from treecalc.schema import REMOVALS
 
 EXCEPTIONS = {
@@ -32,6 +33,11 @@ EXCEPTIONS = {
         "plan)",
     ),
 }
+
+
+def _meets(key: str, x: Any, value: Any) -> Any:
+    """``x <operator> value`` as Chapter 95 states the comparison ``key`` (its operator is data)."""
+    return meets("wesley_hills", key, x, value)
 
 
 @dataclass
@@ -92,7 +98,7 @@ def evaluate(
     if vacant:
         add(
             "§95-3A(1)(c)",
-            d >= p["vacant_lot_min_dbh_in"],
+            _meets("permit.vacant_lot_min_dbh_in", d, p["vacant_lot_min_dbh_in"]),
             f"{p['vacant_lot_min_dbh_in']:g} in or more on a vacant lot",
             "vacant lot (has_residence not given, §95-3A(1)(c))" if vacant_assumed else "",
         )
@@ -140,26 +146,27 @@ def _large_lot(s: _Survey) -> None:
     add, trees, site, p, d = s.add, s.trees, s.site, s.p, s.d
     harmed, assumptions = s.harmed, s.assumptions
     area = site.get("lot_area_acres")
-    if area is not None and float(area) < p["large_lot_min_acres"]:
+    if area is not None and not _meets("permit.large_lot_min_acres", float(area), p["large_lot_min_acres"]):
         return
     dist = (
         pd.to_numeric(trees["distance_to_residence_ft"], errors="coerce").to_numpy(float)
         if "distance_to_residence_ft" in trees
         else np.full(len(trees), np.nan)
     )
-    unknown = np.isnan(dist) & harmed & (d >= p["large_lot_min_dbh_in"])
+    big = _meets("permit.large_lot_min_dbh_in", d, p["large_lot_min_dbh_in"])
+    unknown = np.isnan(dist) & harmed & big
     if unknown.any():
         assumptions.append(
             f"{int(unknown.sum())} tree(s) without distance_to_residence_ft are assumed farther "
             f"than {p['large_lot_residence_distance_ft']:g} ft from a residence (§95-3A(1)(d))"
         )
-    far = np.isnan(dist) | (dist > p["large_lot_residence_distance_ft"])
+    far = np.isnan(dist) | _meets("permit.large_lot_residence_distance_ft", dist, p["large_lot_residence_distance_ft"])
     dep = np.where(np.isnan(dist), "distance_to_residence_ft not given (§95-3A(1)(d))", "")
     if area is None:
         dep = np.where(dep == "", "lot_area_acres not given (§95-3A(1)(d))", "lot_area_acres and " + dep.astype(object))
     add(
         "§95-3A(1)(d)",
-        (d >= p["large_lot_min_dbh_in"]) & far,
+        big & far,
         f"{p['large_lot_min_dbh_in']:g} in or more, farther than {p['large_lot_residence_distance_ft']:g} ft "
         f"from a one-family residence, on a lot of {p['large_lot_min_acres']:g} acres or more",
         dep.astype(object),
@@ -181,7 +188,8 @@ def _lot_line(s: _Survey, flags_not_surveyed: Any) -> None:
     else:
         blank = np.ones(n, dtype=bool)
         near = np.ones(n, dtype=bool)
-    unknown = blank & harmed & (d >= p["lot_line_min_dbh_in"])
+    regulated = _meets("permit.lot_line_min_dbh_in", d, p["lot_line_min_dbh_in"])
+    unknown = blank & harmed & regulated
     if unknown.any():
         why = "the survey has no lot-line column: " if not_surveyed else ""
         assumptions.append(
@@ -195,7 +203,7 @@ def _lot_line(s: _Survey, flags_not_surveyed: Any) -> None:
         ).astype(object)
     add(
         "§95-3A(1)(e)",
-        (d >= p["lot_line_min_dbh_in"]) & near,
+        regulated & near,
         f"{p['lot_line_min_dbh_in']:g} in or more within {p['lot_line_distance_ft']:g} ft of a lot line, "
         f"no one-family certificate of occupancy",
         dep,

@@ -23,7 +23,12 @@ OTHER_SECTION = "Ch. 95 penalties B"
 #: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
 #: ``data/law/wesley_hills/ch95_clearing.toml``); the assumed values themselves have one home,
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills", _law_data.law("wesley_hills")["site_why"])
+def site_why(law: dict[str, Any]) -> dict[str, str]:
+    """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
+    return _law_data.fill(law["site_why"], law)
+
+
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills", site_why(_law_data.law("wesley_hills")))
 
 
 #: The law's numbers the sentences below are filled from (read once, from the data folder).
@@ -33,12 +38,24 @@ _LAW = _law_data.law("wesley_hills")
 _FINE, _PERMIT = _LAW["fine"], _LAW["permit"]
 
 
+#: A survey's DBH is measured at breast height, 4.5 ft above ground: the survey's measure, not Chapter 95's.
+BREAST_HEIGHT_FT = 4.5
+
+
+def _measured(height_in: float) -> str:
+    """§95-3A(1)'s measuring height, and whether the survey's DBH is that diameter."""
+    said = f"§95-3A(1): diameters are measured {height_in:g} inches above ground"
+    if height_in == BREAST_HEIGHT_FT * 12:
+        return f"{said}, which is DBH ({BREAST_HEIGHT_FT:g} ft)."
+    return f"{said} ({height_in / 12:g} ft); the survey's DBH ({BREAST_HEIGHT_FT:g} ft) is read as that diameter."
+
+
 def reading_texts(law: dict[str, Any]) -> list[str]:
     """Chapter 95's readings of unclear text, its numbers those of ``law`` (the law in force on the assessment's
     date: an amended fine is quoted from its date, the old one before it)."""
     _FINE, _PERMIT = law["fine"], law["permit"]
     return [
-        "§95-3A(1): diameters are measured 54 inches above ground, which is DBH (4.5 ft).",
+        _measured(_PERMIT["measured_above_ground_in"]),
         "§95-3A(1)(c) 'vacant lot' is read as a lot without an existing residence (site fact has_residence, "
         "or vacant_lot where given).",
         "The penalty section of Chapter 95 is cited as 'Ch. 95 penalties A/B': its number is not in the text received.",
