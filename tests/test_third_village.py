@@ -128,7 +128,7 @@ def test_the_apps_permit_page_assesses_a_survey_naming_elm_grove(elm_grove):
     at = AppTest.from_file(str(root / "app.py"), default_timeout=120).run()
     at.file_uploader(key="w_upload").set_value(("elm_grove.xlsx", _site_survey(), "application/octet-stream")).run()
     assert not at.exception, [e.value for e in at.exception]
-    at.switch_page("treecalc_app/permit.py").run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     texts = [

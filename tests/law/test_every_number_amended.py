@@ -268,7 +268,7 @@ def _outputs(lot: Path, jurisdiction: str, kw: dict[str, Any], kinds: set[str]) 
         "data": d,
     }
     if "xlsx" in kinds:
-        from treecalc.statement import statement_bytes
+        from treecalc.report.statement import statement_bytes
 
         wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))
         out["xlsx"] = "\n".join(str(c.value) for ws in wb for row in ws.iter_rows() for c in row if c.value is not None)
