@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.bounds import refused, run_capped
-from treecalc import water
 from treecalc.ingest import SurveyError, read_survey
 from treecalc.ingest.limits import Limits, MemoryBudget
 from treecalc.ingest.sources import read_csv_rows
 from treecalc.isolated import read_csv_table
+from treecalc.rules.croton_on_hudson import ch223_water
 from treecalc.units.files import InputRefused, count_lines, read_limited
 
 
@@ -158,7 +158,7 @@ def test_the_water_account_is_linear_in_its_bills():
     bills = [("100.00", d, f"bill {k}") for k, d in enumerate(due)]
     pays = [(d, "100.00") for k, d in enumerate(due) if k % 2 == 0]
     start = time.monotonic()
-    s = water.account_statement(bills, pays, as_of="2026-01-01")
+    s = ch223_water.account_statement(bills, pays, as_of="2026-01-01")
     assert time.monotonic() - start < 30
     assert s.payments_total == 500_000
     assert s.charge_outstanding + s.penalties_outstanding == s.total_due

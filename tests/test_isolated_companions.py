@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.bounds import SECONDS, run_capped
-from treecalc import excavation, isolated, surfaces, water
+from treecalc import excavation, isolated, surfaces, water_account
 from treecalc.ingest import SurveyError
 from treecalc.rules.croton_on_hudson import schedule as fund
 
@@ -63,7 +63,7 @@ def test_every_companion_file_is_parsed_in_the_child(tmp_path, seen):
     species = tmp_path / "species.csv"
     species.write_text("text,species\nOak sp.,Quercus\n")
 
-    bills_read, pays = water.read_account_csv(bills)
+    bills_read, pays = water_account.read_account_csv(bills)
     assert [b[0] for b in bills_read] == [300] and [p[1] for p in pays] == [100]  # $300 billed, $100 paid
     excavation.volume_from_grid_csv(grid)
     excavation.volume_from_sections_csv(sections)
@@ -87,7 +87,7 @@ def test_the_childs_own_refusal_comes_back_in_its_words(tmp_path):
     bills = tmp_path / "bills.csv"
     bills.write_text("kind,date,amount\nbill,2026-01-15,300.00\nrefund,2026-02-01,100.00\n")
     with pytest.raises(ValueError, match=r"account file row 3: kind must be 'bill' or 'payment'"):
-        water.read_account_csv(bills)
+        water_account.read_account_csv(bills)
 
 
 def _hog() -> bytes:

@@ -1,8 +1,9 @@
 """The layers of treecalc call only downwards, and its modules import one another without a cycle.
 
-    base        units, schema, data, species, geo, results, files, the law's data loader (law, rules.law_data), ingest
+    base        units, schema, data, species, geo, results, files, the law's data loader (law, rules.law_data), ingest,
+                water_account
     science     benefits, models, batch, planting, climate_zones          (pure method, no law)
-    law         rules (the villages' sections), fund, water, excavation, surfaces
+    law         rules (the villages' sections, Ch. 223 water among them), fund, excavation, surfaces
     assessment  assessment, plan, projection                              (values the trees, applies the law)
     report      report, statement, fingerprint, exports, register         (fields of the assessment only)
     front       the package facade (treecalc), cli
@@ -41,6 +42,7 @@ LAYER_OF = {
     "treecalc.law": "base",
     "treecalc.isolated": "base",
     "treecalc.files": "base",
+    "treecalc.water_account": "base",
     "treecalc.law.": "base",
     "treecalc.ingest": "base",
     "treecalc.ingest.": "base",
@@ -52,7 +54,6 @@ LAYER_OF = {
     "treecalc.rules": "law",
     "treecalc.rules.": "law",
     "treecalc.fund": "law",
-    "treecalc.water": "law",
     "treecalc.excavation": "law",
     "treecalc.surfaces": "law",
     "treecalc.assessment": "assessment",
@@ -222,8 +223,9 @@ def test_the_checks_see_an_upward_import_and_a_cycle(tmp_path):
         (tmp_path / package).mkdir()
     (tmp_path / "treecalc" / "__init__.py").write_text("")
     (tmp_path / "treecalc" / "benefits.py").write_text("def f():\n    from treecalc import fund\n")
-    (tmp_path / "treecalc" / "fund.py").write_text("from treecalc import water\n")
-    (tmp_path / "treecalc" / "water.py").write_text(
+    (tmp_path / "treecalc" / "fund.py").write_text("from treecalc.rules import water\n")
+    (tmp_path / "treecalc" / "rules").mkdir()
+    (tmp_path / "treecalc" / "rules" / "water.py").write_text(
         "from typing import TYPE_CHECKING\nimport treecalc.fund\nif TYPE_CHECKING:\n    from treecalc import assessment\n"
     )
     (tmp_path / "treecalc" / "assessment.py").write_text("def g():\n    import treecalc.projection\n")
@@ -234,5 +236,5 @@ def test_the_checks_see_an_upward_import_and_a_cycle(tmp_path):
         "treecalc.newthing: no layer",
     ]
     # fund and water at import time; assessment and projection through a function's import
-    assert cycles(tmp_path) == ["treecalc.assessment <-> treecalc.projection", "treecalc.fund <-> treecalc.water"]
-    assert cycles(tmp_path, top_level_only=True) == ["treecalc.fund <-> treecalc.water"]
+    assert cycles(tmp_path) == ["treecalc.assessment <-> treecalc.projection", "treecalc.fund <-> treecalc.rules.water"]
+    assert cycles(tmp_path, top_level_only=True) == ["treecalc.fund <-> treecalc.rules.water"]

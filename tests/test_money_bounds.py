@@ -225,11 +225,13 @@ def test_a_water_bill_owes_at_least_its_charge_and_never_wraps(cents, late_days)
     # late owes c + round(c x 5 / 100) (half up), exact for any amount under $10^12; on time it owes c
     import datetime as dt
 
-    from treecalc import water
+    from treecalc.rules.croton_on_hudson import ch223_water
 
     amount = Decimal(cents) / 100
     due = dt.date(2026, 3, 2)
-    s = water.penalty_schedule(str(amount), due.isoformat(), as_of=(due + dt.timedelta(days=late_days)).isoformat())
+    s = ch223_water.penalty_schedule(
+        str(amount), due.isoformat(), as_of=(due + dt.timedelta(days=late_days)).isoformat()
+    )
     first = (Decimal(cents) * 5 / 100).quantize(Decimal(1), rounding="ROUND_HALF_UP") / 100
     assert s.charge_outstanding == amount
     assert s.total_due == (amount + first if late_days >= 1 else amount)
@@ -237,7 +239,7 @@ def test_a_water_bill_owes_at_least_its_charge_and_never_wraps(cents, late_days)
 
 
 def test_a_water_bill_beyond_the_money_limit_is_refused_naming_it():
-    from treecalc import water
+    from treecalc.rules.croton_on_hudson import ch223_water
 
     with pytest.raises(ValueError, match="is too large: it must be under 1,000,000,000,000"):
-        water.penalty_schedule("1e12", "2026-03-02", as_of="2026-04-01")
+        ch223_water.penalty_schedule("1e12", "2026-03-02", as_of="2026-04-01")

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from treecalc import data
-from treecalc.planting import StockOption, area_per_tree_sqft, plan, prepare_stock
+from treecalc.planting import StockOption, plan
 from treecalc.rules import law
+from treecalc.rules.croton_on_hudson.planting import area_per_tree_sqft, prepare_stock
 
 RULES = law("croton_on_hudson")["replacement"]
 SPACING = law("croton_on_hudson")["spacing_ft"]
@@ -197,3 +198,68 @@ def test_one_entry_plan_by_hand_and_without_scipy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def _law_copy(tmp_path, monkeypatch, path, old, new):
+    """A copy of the bundled data folder with ``old`` replaced by ``new`` once in ``path``, read in this process."""
+    import shutil
+
+    from treecalc import units
+    from treecalc.law import clear_caches
+
+    folder = tmp_path / "data"
+    shutil.copytree(units.BUNDLED_DATA_DIR, folder)
+    p = folder / path
+    s = p.read_text(encoding="utf-8")
+    assert s.count(old) == 1, f"{old!r} is not once in {path}"
+    p.write_text(s.replace(old, new), encoding="utf-8")
+    monkeypatch.setattr(units, "DATA_DIR", folder)
+    clear_caches()
+    return folder
+
+
+@pytest.fixture
+def fresh_law():
+    from treecalc.law import clear_caches
+
+    clear_caches()
+    yield
+    clear_caches()
+
+
+def test_the_minimum_size_comparison_is_the_law_files(tmp_path, monkeypatch, fresh_law):
+    # §208-22D "a minimum 1.5-inch DBH" is stated as dbh >= 1.5: a 1.5 in stock meets it exactly
+    at_minimum = [{"species": "ACRU", "dbh_in": 1.5, "unit_cost_usd": 300}]
+    ok, report = prepare_stock(at_minimum, RULES, SPACING, _value)
+    assert len(ok) == 1 and report[0]["refusals"] == []
+    # amended to "more than 1.5 in" (operator >): 1.5 in is no longer enough
+    entry = '[replacement.deciduous_min_dbh_in]\nvalue = 1.5\nunit = "in DBH (at least)"\noperator = ">="'
+    _law_copy(tmp_path, monkeypatch, "law/croton_on_hudson/ch208_trees.toml", entry, entry.replace('">="', '">"'))
+    ok, report = prepare_stock(at_minimum, RULES, SPACING, _value)
+    assert ok == [] and "1.5 in DBH is not over the 1.5 in minimum" in report[0]["refusals"][0]
+
+
+def test_the_conifer_height_comparison_is_the_law_files(tmp_path, monkeypatch, fresh_law):
+    cat = data.catalogue()
+    conifer = cat.index[(cat["leaf_type"] == "conifer") & ~cat["invasive"] & (cat["is_genus"] == "no")][0]
+    five_ft = [{"species": conifer, "height_ft": 5.0, "unit_cost_usd": 300}]
+    assert len(prepare_stock(five_ft, RULES, SPACING, _value)[0]) == 1  # 5 ft >= 5 ft
+    entry = '[replacement.conifer_min_height_ft]\nvalue = 5.0\nunit = "ft in height (at least)"\noperator = ">="'
+    _law_copy(tmp_path, monkeypatch, "law/croton_on_hudson/ch208_trees.toml", entry, entry.replace('">="', '">"'))
+    ok, report = prepare_stock(five_ft, RULES, SPACING, _value)
+    assert ok == [] and "conifer 5 ft is not over the 5 ft minimum" in report[0]["refusals"][0]
+
+
+def test_the_native_share_and_its_comparison_are_the_readings():
+    from treecalc.rules.croton_on_hudson.planting import native_shortfall
+
+    # the reading held: natives > 0.5 x trees planted. 2 of 4: 2 > 2 is false -> warned; 3 of 4: 3 > 2 -> not
+    assert RULES["predominantly_native_share"] == 0.5 and RULES["predominantly_native_operator"] == ">"
+    assert native_shortfall(2, 4, RULES) == (
+        "native species are not the majority of the replacements (2 of 4): "
+        "replacement trees should predominantly be native (§208-22C)"
+    )
+    assert native_shortfall(3, 4, RULES) is None and native_shortfall(0, 0, RULES) is None
+    # read as "at least a half" (>=): 2 of 4 is enough; a share of 0.75 (>): 3 of 4 is not (3 > 3 is false)
+    assert native_shortfall(2, 4, {**RULES, "predominantly_native_operator": ">="}) is None
+    assert native_shortfall(3, 4, {**RULES, "predominantly_native_share": 0.75}) is not None

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treecalc.water import (
-    meter_test,
+from treecalc.rules.croton_on_hudson.ch223_meter import meter_test
+from treecalc.rules.croton_on_hudson.ch223_water import (
     penalty_schedule,
     period_start_dates,
     relevy_date_for,
@@ -234,7 +234,7 @@ def test_two_bill_account_with_one_payment():
     # 16 Jan: A +5.00. 16 Feb: A +1% of 100.00 = 1.00 (A penalties 6.00); B +5% = 10.00.
     # 20 Feb 110.00: A penalties 6.00, A charge 100.00, then B's penalties 4.00 of 10.00.
     # As of 1 Mar: A 0.00; B charge 200.00 + penalties 6.00 = 206.00; account 206.00.
-    from treecalc.water import account_statement
+    from treecalc.rules.croton_on_hudson.ch223_water import account_statement
 
     s = account_statement(
         [("100", "2026-01-15", "A"), ("200", "2026-02-15", "B")], [("2026-02-20", "110")], as_of="2026-03-01"
@@ -252,7 +252,8 @@ def test_two_bill_account_with_one_payment():
 
 
 def test_account_csv(tmp_path):
-    from treecalc.water import account_statement, read_account_csv
+    from treecalc.rules.croton_on_hudson.ch223_water import account_statement
+    from treecalc.water_account import read_account_csv
 
     p = tmp_path / "account.csv"
     p.write_text(
@@ -433,7 +434,7 @@ def test_account_lines_sum_to_totals_to_the_cent(bills, pays, asof_off, months):
     # For any bills and payments: every line is whole cents; penalties lines = penalties assessed;
     # each payment is fully applied (its parts sum to it); and exactly
     # bills + penalties - payments = water total + tax-bill remainder - credit.
-    from treecalc.water import account_statement
+    from treecalc.rules.croton_on_hudson.ch223_water import account_statement
 
     start = dt.date(2025, 1, 1)
     bl = [(a, start + dt.timedelta(days=o), f"b{i}") for i, (a, o) in enumerate(bills)]
@@ -470,7 +471,7 @@ def test_thousands_separators_still_read():
 def test_account_csv_extra_values_are_refused_not_dropped(tmp_path):
     # 'bill,2026-01-15,1,000.00' (an unquoted thousands separator) split into amount '1' and an
     # unnamed '000.00' that the reader dropped: a $1,000 bill read as $1.00. Refused, naming the row.
-    from treecalc.water import read_account_csv
+    from treecalc.water_account import read_account_csv
 
     p = tmp_path / "account.csv"
     p.write_text("kind,date,amount\nbill,2026-01-15,1,000.00\n")
@@ -484,7 +485,8 @@ def test_account_csv_extra_values_are_refused_not_dropped(tmp_path):
 def test_account_csv_semicolons_and_bom(tmp_path):
     # A spreadsheet's export with a BOM and ';' separators: the same account as test_account_csv
     # (100 due 15 Jan, 200 due 15 Feb, 110 paid 20 Feb -> 206.00 due on 1 March).
-    from treecalc.water import account_statement, read_account_csv
+    from treecalc.rules.croton_on_hudson.ch223_water import account_statement
+    from treecalc.water_account import read_account_csv
 
     p = tmp_path / "account.csv"
     p.write_bytes(
@@ -512,7 +514,7 @@ def test_total_owed_includes_the_amount_relevied_to_the_tax_bill():
     assert r.total_owed == D("300.00")
     # an account: that relevied bill and a 100.00 bill due 15 Jun, unpaid on 1 Jul: 16 Jun 5% = 5.00 ->
     # total due 105.00 on the water account, 321.00 on the tax bill, total owed 426.00
-    from treecalc.water import account_statement
+    from treecalc.rules.croton_on_hudson.ch223_water import account_statement
 
     s = account_statement([("300", DUE), ("100", "2026-06-15")], [], as_of="2026-07-01")
     assert s.total_due == D("105.00") and s.relevy_outstanding == D("321.00") and s.total_owed == D("426.00")

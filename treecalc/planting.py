@@ -1,42 +1,38 @@
-"""The replacement planting plan of § 208-22: the cheapest mix of stock that carries the value required.
+"""A planting plan: the cheapest mix of stock that carries a required value.
 
-Given replacement stock entries (species, size, unit cost), each valued per tree on the
-assessment's value basis, and how many trees the site can take (a count, or an area
-divided by the § 208-6 spacing of each tree size class), :func:`plan` solves a small
-mixed-integer program with :func:`scipy.optimize.milp`:
+Given stock entries (each a :class:`StockOption`: species, size, unit cost, value per tree, the ground one
+tree takes), the value required, and how many trees the site can take (a count, or an area shared by the
+trees' areas), :func:`plan` solves a small mixed-integer program with :func:`scipy.optimize.milp`:
 
     x_i  >= 0 integer   trees of stock entry i planted
-    y    >= 0 integer   replacement trees paid for in lieu (fee basis ``per_tree``), or
+    y    >= 0 integer   trees paid for in lieu (fee basis ``per_tree``), or
     u    >= 0 real      value paid for in lieu (fee basis ``value``)
 
-    sum_i v_i x_i + v_ref y  (or + u)  >= R        the required value (§ 208-22A/F)
+    sum_i v_i x_i + v_ref y  (or + u)  >= R        the required value
     sum_i x_i <= N   or   sum_i a_i x_i <= A       what the site can take
 
-By default planting comes first (``policy="plant_first"``): § 208-22D allows a payment
-in lieu only for trees that cannot be planted, so the plan first minimises what goes
-to the fund (y or u) and then, with that fixed, minimises planting cost + payment.
-``policy="cheapest"`` minimises cost + payment at once (the applicant's choice after a
-violation, § 208-22F: "a combination of tree replacement and payment").
+``policy="plant_first"`` (the default) minimises what is paid in lieu (y or u) first and then, with that
+fixed, planting cost + payment: for a law that allows a payment in lieu only for trees that cannot be
+planted. ``policy="cheapest"`` minimises cost + payment at once (a combination of planting and payment at
+the applicant's choice).
 
-``v_ref`` (the value of one tree paid for in lieu) is the value per tree of the first
-accepted stock entry, the primary replacement species.
+``v_ref`` (the value of one tree paid for in lieu) is the value per tree of the first stock entry, the
+primary species.
 
-With one stock entry and a fee per tree (the default) the program's answer is worked out
-directly (:func:`_one_entry_per_tree`), the same plan without importing scipy.optimize.
+With one stock entry and a fee per tree (the default) the program's answer is worked out directly
+(:func:`_one_entry_per_tree`), the same plan without importing scipy.optimize.
+
+No law here: which stock is accepted, its value and the ground it takes are the rules' (Croton-on-Hudson
+§208-22C/D/E and §208-6A: :mod:`treecalc.rules.croton_on_hudson.planting`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
-from treecalc import data
-from treecalc.species import UnknownSpecies, resolve_one
-from treecalc.units import money
 
 EPS = 1e-7
 
@@ -58,139 +54,6 @@ class StockOption:
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
-
-
-#: § 208-22D: the minimum sizes hold "unless the Village Engineer provides a waiver or permits modifications"
-UNLESS_WAIVED = ", unless the Village Engineer waives the minimum size (--size-waiver; assess(size_waiver=True))"
-WAIVED = "accepted under the Village Engineer's waiver of the minimum size §208-22D"
-
-
-def area_per_tree_sqft(size_class: str, spacing_ft: dict[str, float]) -> float:
-    """Ground one tree takes at the § 208-6A spacing of its size class (a square grid: spacing²)."""
-    s = float(spacing_ft.get(str(size_class).lower(), spacing_ft["large"]))
-    return s * s
-
-
-def prepare_stock(
-    entries: list[dict[str, Any]],
-    rules: dict[str, Any],
-    spacing_ft: dict[str, float],
-    value_fn: Callable[[np.ndarray, np.ndarray], np.ndarray],
-    *,
-    size_waiver: bool = False,
-) -> tuple[list[StockOption], list[dict[str, Any]]]:
-    """Validate replacement stock (§ 208-22D sizes, § 208-22E no invasives) and value each tree.
-
-    Returns the accepted options and a list describing every entry (accepted or refused,
-    with its reasons), in the order given.
-    """
-    cat = data.catalogue()
-    accepted: list[StockOption] = []
-    report: list[dict[str, Any]] = []
-    pending: list[tuple[int, dict[str, Any], Any, float, float | None, list[str]]] = []
-    for k, e in enumerate(entries):
-        name = e.get("species") or e.get("species_code")
-        row: dict[str, Any] = {
-            "species": name,
-            "dbh_in": e.get("dbh_in"),
-            "height_ft": e.get("height_ft"),
-            "unit_cost_usd": e.get("unit_cost_usd"),
-            "accepted": False,
-            "refusals": [],
-            "notes": [],
-        }
-        report.append(row)
-        res = resolve_one(str(name or ""))
-        if res.code is None:
-            raise UnknownSpecies(str(name), res.suggestions)
-        if res.warning:
-            row["notes"].append(res.warning)
-        c = cat.loc[res.code]
-        row.update(species_code=res.code, scientific_name=c["scientific_name"], native=bool(c["native"]))
-        if e.get("unit_cost_usd") is None:
-            raise ValueError(f"replacement stock {name!r}: unit_cost_usd is required")
-        cost = float(money(e["unit_cost_usd"], f"replacement stock {name!r} unit_cost_usd"))
-        row["unit_cost_usd"] = cost
-        if bool(c["invasive"]):
-            # § 208-22E: "in no event shall any invasive species of trees or plants be planted as replacements"
-            row["refusals"].append(f"invasive (6 NYCRR 575 {c['part575']}): never accepted as a replacement §208-22E")
-        conifer = c["leaf_type"] == "conifer"
-        height = e.get("height_ft")
-        height = None if height is None or (isinstance(height, float) and math.isnan(height)) else float(height)
-        if height is not None and not (math.isfinite(height) and height > 0):
-            raise ValueError(f"replacement stock {name!r}: height_ft must be a positive number of feet")
-        row["height_ft"] = height
-        dbh = e.get("dbh_in")
-        dbh = None if dbh is None or (isinstance(dbh, float) and math.isnan(dbh)) else float(dbh)
-        notes: list[str] = []
-        if conifer:
-            # § 208-22D: conifers at least five feet tall; benefits need a DBH
-            if height is not None and height < rules["conifer_min_height_ft"]:
-                if size_waiver:
-                    notes.append(f"{height:g} ft, under the {rules['conifer_min_height_ft']:g} ft minimum: {WAIVED}")
-                else:
-                    row["refusals"].append(
-                        f"conifer {height:g} ft is under the {rules['conifer_min_height_ft']:g} ft minimum §208-22D"
-                        f"{UNLESS_WAIVED}"
-                    )
-            if height is None:
-                notes.append(
-                    f"conifer height not given: taken to meet the {rules['conifer_min_height_ft']:g} ft "
-                    f"minimum §208-22D"
-                )
-            if dbh is None:
-                dbh = float(rules["conifer_default_dbh_in"])
-                notes.append(
-                    f"conifer valued at {dbh:g} in DBH, the documented default for a "
-                    f"{rules['conifer_min_height_ft']:g} ft conifer (data/readings/croton_on_hudson.toml)"
-                )
-        else:
-            if dbh is None:
-                raise ValueError(f"replacement stock {name!r}: dbh_in is required for a deciduous tree")
-            if dbh < rules["deciduous_min_dbh_in"]:
-                if size_waiver:
-                    notes.append(f"{dbh:g} in DBH, under the {rules['deciduous_min_dbh_in']:g} in minimum: {WAIVED}")
-                else:
-                    row["refusals"].append(
-                        f"{dbh:g} in DBH is under the {rules['deciduous_min_dbh_in']:g} in minimum "
-                        f"for deciduous trees §208-22D{UNLESS_WAIVED}"
-                    )
-        if dbh is None or dbh <= 0:
-            raise ValueError(f"replacement stock {name!r}: dbh_in must be a positive number of inches")
-        row["dbh_in"] = dbh
-        row["notes"].extend(notes)
-        pending.append((k, row, c, dbh, height, notes))
-    if pending:
-        values = np.asarray(
-            value_fn(
-                np.array([p[2].name for p in pending], dtype=object), np.array([p[3] for p in pending], dtype=float)
-            ),
-            dtype=float,
-        )
-    for (_k, row, c, dbh, height, notes), v in zip(pending, values if pending else []):
-        row["value_per_tree_usd"] = float(v)
-        if not v > 0:
-            row["refusals"].append("no positive value per tree on this value basis")
-        if row["refusals"]:
-            continue
-        row["accepted"] = True
-        accepted.append(
-            StockOption(
-                species_code=str(c.name),
-                scientific_name=c["scientific_name"],
-                common_name=c["common_name"],
-                dbh_in=dbh,
-                unit_cost_usd=float(row["unit_cost_usd"]),
-                value_per_tree_usd=float(v),
-                native=bool(c["native"]),
-                size_class=str(c["size_class"]),
-                leaf_type=str(c["leaf_type"]),
-                area_sqft=area_per_tree_sqft(c["size_class"], spacing_ft),
-                height_ft=height,
-                notes=notes,
-            )
-        )
-    return accepted, report
 
 
 def _finite(x: Any) -> bool:
@@ -345,7 +208,7 @@ def plan(
         else None
     )
     if direct is None and policy == "plant_first":
-        # stage 1: as little as possible goes to the fund (§ 208-22D: only what cannot be planted)
+        # stage 1: as little as possible is paid in lieu (only what cannot be planted)
         z_only = np.zeros(n + 1)
         z_only[-1] = 1.0
         x1 = _solve(z_only, A, np.array(lb), np.array(ub), integrality, var_ub)

@@ -347,7 +347,7 @@ def test_wesley_hills_site_fact_switches_the_law(sample):
 def test_water_page_equals_penalty_schedule_and_meter_test():
     import datetime as dt
 
-    from treecalc import water
+    from treecalc.rules.croton_on_hudson import ch223_meter, ch223_water
 
     at = _app()
     at.switch_page("treecalc/app/pages/water.py").run()
@@ -356,12 +356,12 @@ def test_water_page_equals_penalty_schedule_and_meter_test():
     at.date_input(key="w_water_asof").set_value(dt.date(2026, 4, 10)).run()
     at.number_input(key="w_meter_error").set_value(-3.0).run()
     _ok(at)
-    s = water.penalty_schedule("300.00", dt.date(2026, 1, 15), [], as_of=dt.date(2026, 4, 10))
+    s = ch223_water.penalty_schedule("300.00", dt.date(2026, 1, 15), [], as_of=dt.date(2026, 4, 10))
     m = metrics(at)
     assert amount(m["Total due"]) == pytest.approx(float(s.total_due))
     assert amount(m["Penalties outstanding"]) == pytest.approx(float(s.penalties_outstanding))
     assert amount(m["Charge outstanding"]) == pytest.approx(float(s.charge_outstanding))
-    r = water.meter_test("12000.0", "-3.0", "50.00")
+    r = ch223_meter.meter_test("12000.0", "-3.0", "50.00")
     assert m["Bill adjusted"] == ("Yes" if r.adjusted else "No")
     assert amount(m["Adjusted consumption"]) == pytest.approx(float(r.adjusted_consumption), abs=0.005)
     assert m["Test fee refunded"] == "No"

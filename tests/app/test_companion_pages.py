@@ -54,7 +54,7 @@ def test_companion_pages_offer_no_tree_statement_or_assessed_trees(page):
 
 
 def test_water_calendar_months_two_bills_and_meter_digits():
-    from treecalc import water
+    from treecalc.rules.croton_on_hudson import ch223_meter, ch223_water
 
     at = _page("treecalc/app/pages/water.py")
     at.number_input(key="w_water_amount").set_value(100.0)
@@ -64,7 +64,7 @@ def test_water_calendar_months_two_bills_and_meter_digits():
     at.session_state["w_water_payments"] = _rows([{"date": "2026-02-20", "amount_usd": 110.0}])
     at.radio(key="w_water_months").set_value("calendar").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    s = water.account_statement(
+    s = ch223_water.account_statement(
         [("100", "2026-01-15"), ("200", "2026-02-15")], [("2026-02-20", "110")], as_of="2026-03-10", months="calendar"
     )
     m = _metrics(at)
@@ -77,7 +77,7 @@ def test_water_calendar_months_two_bills_and_meter_digits():
     at.text_input(key="w_meter_more").set_value("1.8, 2.4")
     at.number_input(key="w_meter_rate").set_value(0.01).run()
     m = _metrics(at)
-    r = water.meter_test("12000.0", ["2.0", "1.8", "2.4"], "50.00", "0.01")
+    r = ch223_meter.meter_test("12000.0", ["2.0", "1.8", "2.4"], "50.00", "0.01")
     assert m["Adjusted consumption"] == f"{r.adjusted_consumption:,.2f}" == "11,757.02"
     assert _num(m["Corrected bill"]) == float(r.corrected_usd) == 117.57
 

@@ -1,7 +1,8 @@
 """``treecalc water penalty|meter-test`` (``water-penalty`` is an alias of ``water penalty``).
 
 Bad input prints one ``error: ...`` line to stderr and returns 2 (never a traceback). No domain
-logic lives here: see :mod:`treecalc.water`.
+logic lives here: see :mod:`treecalc.rules.croton_on_hudson.ch223_water` (§223-12F),
+:mod:`treecalc.rules.croton_on_hudson.ch223_meter` (§223-6G) and :mod:`treecalc.water_account` (the account file).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ __all__ = ["register"]
 
 def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     from treecalc.units import parse_money_cents
-    from treecalc.water import read_account_csv
+    from treecalc.water_account import read_account_csv
 
     bills: list[Any] = []
     payments: list[Any] = []
@@ -43,7 +44,7 @@ def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
 
 @guard
 def _cmd_water(a: argparse.Namespace) -> int:
-    from treecalc.water import account_statement, penalty_schedule
+    from treecalc.rules.croton_on_hudson.ch223_water import account_statement, penalty_schedule
 
     bills, payments = _bills_and_payments(a)
     as_of = a.as_of or _dt.date.today()
@@ -100,7 +101,7 @@ def _cmd_water(a: argparse.Namespace) -> int:
 
 @guard
 def _cmd_meter(a: argparse.Namespace) -> int:
-    from treecalc.water import meter_test
+    from treecalc.rules.croton_on_hudson.ch223_meter import meter_test
 
     if not a.result:
         raise ValueError("give at least one --result PCT (the registration error at a tested flow rate)")
@@ -146,10 +147,12 @@ def _penalty_args(w: argparse.ArgumentParser) -> None:
 def register(subparsers: Any) -> None:
     """Add ``water-penalty`` and ``water`` (``penalty``, ``meter-test``) to ``subparsers``."""
     try:  # the tolerance is the law's (data/law); a data folder that cannot be read is said when a command runs
-        from treecalc.water import METER_TOLERANCE_PCT, SEC_METER
+        # read from the law file, not the rules module: the rules package imports pandas, and --help imports none
+        from treecalc.law.loader import entry
 
-        tolerance = f"outside ±{METER_TOLERANCE_PCT}% ({SEC_METER})"
-    except (OSError, ValueError):
+        meter = entry("croton_on_hudson", "meter_tolerance", "ch223_water")
+        tolerance = f"outside ±{meter.value}% ({meter.section})"
+    except (OSError, ValueError, KeyError):
         tolerance = "outside the tolerance of §223-6G"
     desc = (
         "Penalties, partial payments and relevy to the tax bill of the bills on a water account "

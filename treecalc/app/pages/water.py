@@ -111,7 +111,7 @@ def _events_table(events: list[Any]) -> pd.DataFrame:
 
 
 def _schedule() -> pd.DataFrame | None:
-    from treecalc import water
+    from treecalc.rules.croton_on_hudson import ch223_water as water
 
     st.subheader("Late payment (§223-12F)")
     try:
@@ -214,7 +214,7 @@ def _schedule() -> pd.DataFrame | None:
 
 
 def _meter() -> pd.DataFrame | None:
-    from treecalc import water
+    from treecalc.rules.croton_on_hudson import ch223_meter as water
 
     st.subheader("Meter accuracy test (§223-6G)")
     c1, c2, c3 = st.columns(3)

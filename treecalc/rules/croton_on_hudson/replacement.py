@@ -319,7 +319,7 @@ def _stock_hint(stock_report: list[dict[str, Any]], rules: dict[str, Any]) -> st
 def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, required: bool) -> dict[str, Any]:
     """§ 208-22C/D: the stock offered, the cheapest planting plan meeting the value, what goes in lieu."""
     from treecalc.planting import plan as make_plan
-    from treecalc.planting import prepare_stock
+    from treecalc.rules.croton_on_hudson.planting import native_shortfall, prepare_stock
 
     opts, rules = ctx.opts, law["replacement"]
     entries, stock_assumptions = _stock_entries(opts, rules)
@@ -385,11 +385,9 @@ def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, req
     planted = int(sum(pl.counts))
     native_planted = int(sum(k for o, k in zip(options_ok, pl.counts) if o.native))
     # §208-22C "predominantly" native: read as more than a share of the trees planted (data/readings/)
-    if planted and native_planted <= law["replacement"]["predominantly_native_share"] * planted:
-        warnings.append(
-            f"native species are not the majority of the replacements ({native_planted} of {planted}): "
-            "replacement trees should predominantly be native (§208-22C)"
-        )
+    shortfall = native_shortfall(native_planted, planted, law["replacement"])
+    if shortfall:
+        warnings.append(shortfall)
     limited = opts.plantable is not None or opts.plantable_area_sqft is not None
     if required and not limited:
         notes.append("no limit on plantable trees given: every needed tree is planted")

@@ -1,36 +1,37 @@
-"""Water accounts: late-payment penalties (§223-12F) and the meter accuracy test (§223-6G).
+"""Chapter 223 (Water), §223-12F: late-payment penalties, partial payments and the relevy to the tax bill.
 
-Village of Croton-on-Hudson, Chapter 223 (Water), Article I, Water Service Regulations.
+Village of Croton-on-Hudson, Chapter 223 (Water), Article I, Water Service Regulations. The chapter's
+sections in its order: §223-6G (the meter test) in :mod:`treecalc.rules.croton_on_hudson.ch223_meter`,
+§223-12F here:
 
 - :func:`account_statement`: several bills on one account, payments applied oldest bill first
   (its penalties, then its charge, then the next bill), each bill's penalties and relevy to the
   tax bill, and the balance per bill and for the account as of a date (§223-12F).
 - :func:`penalty_schedule`: the same for one bill (the statement of that bill).
-- :func:`read_account_csv`: bills and payments from a CSV (``kind,date,amount[,bill]``).
-- :func:`meter_test`: the bill after a meter accuracy test of several flow rates (§223-6G).
+
+The bills and payments of an account file are read by :func:`treecalc.water_account.read_account_csv`.
 
 Money is in exact cents: each penalty is rounded to the cent (half up) when it is assessed, so
 the event lines add up to the totals and paying the displayed total closes the account. The
-rates, dates and tolerance come from ``data/law/croton_on_hudson/ch223_water.toml``.
+rates and dates come from ``data/law/croton_on_hudson/ch223_water.toml``, and so do the numbers in
+every sentence (readings, notes, event descriptions): they are templates over its entries.
 
 References
 ----------
 .. [1] Village of Croton-on-Hudson Code, Chapter 223, Water, §223-12F "Penalties for
-   nonpayment of charges" (amended 12-7-2020 by L.L. No. 11-2020) and §223-6G (meter
-   testing). Text in ``/work/shared/ordinances/001_0c9dbbc0a401b0cd.txt``.
+   nonpayment of charges" (amended 12-7-2020 by L.L. No. 11-2020). Text in
+   ``/work/shared/ordinances/001_0c9dbbc0a401b0cd.txt``.
 """
 
 from __future__ import annotations
 
+import calendar
 import datetime as _dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
-from os import PathLike
-from pathlib import Path
+from decimal import Decimal
 from typing import Any
 
-from treecalc.isolated import read_csv_table
 from treecalc.units import (
     MAX_MONEY,
     add_months,
@@ -38,22 +39,17 @@ from treecalc.units import (
     load_law_numbers,
     parse_money_cents,
     to_date,
-    to_decimal,
 )
+from treecalc.water_account import MAX_ACCOUNT_ROWS
 
 __all__ = [
     "PenaltyEvent",
     "PenaltySchedule",
     "AccountStatement",
-    "MeterTestResult",
     "penalty_schedule",
     "account_statement",
-    "read_account_csv",
-    "meter_test",
     "relevy_date_for",
     "period_start_dates",
-    "to_decimal",
-    "cents",
     "MONTH_READINGS",
     "LAW",
 ]
@@ -64,26 +60,29 @@ FIRST_PENALTY_RATE = LAW["first_penalty_rate"].value / 100
 MONTHLY_PENALTY_RATE = LAW["monthly_penalty_rate"].value / 100
 RELEVY_MONTH, RELEVY_DAY = int(LAW["relevy_month"].value), int(LAW["relevy_day"].value)
 RELEVY_MIN_DAYS_OVERDUE = int(LAW["relevy_overdue_days"].value) + 1  # "more than 60" = at least 61
-METER_TOLERANCE_PCT = LAW["meter_tolerance"].value
 MAX_AMOUNT = MAX_MONEY
 
 SEC_NO_PENALTY = "§223-12F(1)(a)"
 SEC_PENALTY = LAW["first_penalty_rate"].section
 SEC_PARTIAL = f"{SEC_PENALTY} (partial payments)"
 SEC_RELEVY = f"{LAW['relevy_overdue_days'].section} (relevy to Village tax bill)"
-SEC_METER = LAW["meter_tolerance"].section
-
-MONTH_READINGS = {
-    "anniversary": "each succeeding month is counted from the day after the due date (due 15 Jan: +5% on "
-    "16 Jan, +1% on 16 Feb, 16 Mar, ...), clamped to the last day of a shorter month",
-    "calendar": "each succeeding month is a calendar month: +1% on the first day of every calendar month "
-    "after the month of the 5% penalty (due 15 Jan: +5% on 16 Jan, +1% on 1 Feb, 1 Mar, ...), "
-    "as a clerk whose billing posts on the first of the month reads it",
-}
+#: The month of the relevy by its name ("April"), for the sentences that cite it.
+RELEVY_MONTH_NAME = calendar.month_name[RELEVY_MONTH]
 
 
 def _pct(n: Any) -> str:
     return f"{n.value.normalize():f}%"
+
+
+# --------------------------------------------------------------------------- §223-12F penalties
+_FIRST, _MONTHLY = _pct(LAW["first_penalty_rate"]), _pct(LAW["monthly_penalty_rate"])
+MONTH_READINGS = {
+    "anniversary": f"each succeeding month is counted from the day after the due date (due 15 Jan: +{_FIRST} on "
+    f"16 Jan, +{_MONTHLY} on 16 Feb, 16 Mar, ...), clamped to the last day of a shorter month",
+    "calendar": f"each succeeding month is a calendar month: +{_MONTHLY} on the first day of every calendar month "
+    f"after the month of the {_FIRST} penalty (due 15 Jan: +{_FIRST} on 16 Jan, +{_MONTHLY} on 1 Feb, 1 Mar, ...), "
+    "as a clerk whose billing posts on the first of the month reads it",
+}
 
 
 def _interpretation(months: str) -> list[str]:
@@ -102,8 +101,9 @@ def _interpretation(months: str) -> list[str]:
         f"{SEC_PARTIAL}: payments are applied to the oldest bill first: its penalties, then its water "
         "charge (the text: 'applied first to penalties'), then the next bill; what exceeds everything owed "
         "is a credit. A penalty falling on a day is assessed before payments received that day.",
-        f"{lr.section}: '{lr.text}' on {RELEVY_DAY} April is read as the due date falling at least "
-        f"{RELEVY_MIN_DAYS_OVERDUE} days before that {RELEVY_DAY} April; otherwise the following year's. On "
+        f"{lr.section}: '{lr.text}' on {RELEVY_DAY} {RELEVY_MONTH_NAME} is read as the due date falling at least "
+        f"{RELEVY_MIN_DAYS_OVERDUE} days before that {RELEVY_DAY} {RELEVY_MONTH_NAME}; otherwise the following "
+        "year's. On "
         "the relevy date (after that day's penalty and payments) the bill's unpaid charge and penalties are "
         "transferred to the Village tax bill (a lien); no further penalty accrues on the water account for "
         "them. Payments received afterwards go toward the amount relevied (shown as such); any tax-bill "
@@ -214,6 +214,20 @@ class PenaltyEvent:
         return d
 
 
+def _balances(s: PenaltySchedule | AccountStatement, **between: str) -> dict[str, str]:
+    """The balances of a bill's or an account's statement, in the JSON's order (``between`` after the totals)."""
+    return {
+        "charge_outstanding": str(s.charge_outstanding),
+        "penalties_outstanding": str(s.penalties_outstanding),
+        "total_due": str(s.total_due),
+        "total_owed": str(s.total_owed),
+        **between,
+        "credit": str(s.credit),
+        "penalties_assessed": str(s.penalties_assessed),
+        "payments_total": str(s.payments_total),
+    }
+
+
 @dataclass(frozen=True)
 class PenaltySchedule:
     """The statement of one water bill as of ``as_of`` (§223-12F), in exact cents.
@@ -258,13 +272,7 @@ class PenaltySchedule:
             "due_date": self.due_date.isoformat(),
             "as_of": self.as_of.isoformat(),
             "months": self.months,
-            "charge_outstanding": str(self.charge_outstanding),
-            "penalties_outstanding": str(self.penalties_outstanding),
-            "total_due": str(self.total_due),
-            "total_owed": str(self.total_owed),
-            "credit": str(self.credit),
-            "penalties_assessed": str(self.penalties_assessed),
-            "payments_total": str(self.payments_total),
+            **_balances(self),
             "relevy_date": self.relevy_date.isoformat() if self.relevy_date else None,
             "relevy_amount": None if self.relevy_amount is None else str(self.relevy_amount),
             "relevy_outstanding": str(self.relevy_outstanding),
@@ -307,14 +315,7 @@ class AccountStatement:
         return {
             "as_of": self.as_of.isoformat(),
             "months": self.months,
-            "charge_outstanding": str(self.charge_outstanding),
-            "penalties_outstanding": str(self.penalties_outstanding),
-            "total_due": str(self.total_due),
-            "total_owed": str(self.total_owed),
-            "relevy_outstanding": str(self.relevy_outstanding),
-            "credit": str(self.credit),
-            "penalties_assessed": str(self.penalties_assessed),
-            "payments_total": str(self.payments_total),
+            **_balances(self, relevy_outstanding=str(self.relevy_outstanding)),
             "bills": [b.to_dict() for b in self.bills],
             "events": [e.to_dict() for e in self.events],
             "interpretation": list(self.interpretation),
@@ -493,10 +494,6 @@ def _payments(payments: Iterable[Any] | None, asof: _dt.date, notes: list[str]) 
         pays.append((pdate, pamt, i))
     pays.sort(key=lambda t: (t[0], t[2]))
     return [(d, a) for d, a, _ in pays]
-
-
-#: Bills and payments of one account: monthly bills for over 800 years (a million took minutes to walk).
-MAX_ACCOUNT_ROWS = 20_000
 
 
 def _bills(bills: Iterable[Any], asof: _dt.date, months: str) -> list[_Bill]:
@@ -729,222 +726,4 @@ def _bill_schedule_from(b: PenaltySchedule, s: AccountStatement, notes: list[str
         relevy_outstanding=b.relevy_outstanding,
         months=s.months,
         bill=b.bill,
-    )
-
-
-# --------------------------------------------------------------------------- CSV accounts
-_KIND = ("kind", "type", "entry")
-_DATE = ("date", "due", "due_date")
-_AMOUNT = ("amount", "amount_usd", "usd")
-_LABEL = ("bill", "label", "account", "reference")
-
-
-def read_account_csv(
-    path: str | PathLike[str],
-) -> tuple[list[tuple[Decimal, _dt.date, str | None]], list[tuple[_dt.date, Decimal]]]:
-    """Bills and payments of one account from a CSV with columns ``kind,date,amount[,bill]``.
-
-    ``kind`` is ``bill`` (``date`` is its due date) or ``payment``; amounts in US dollars and
-    cents. Every row is a bill or a payment; anything else is refused naming the row. The file is read and
-    its rows parsed in the bounded child of :mod:`treecalc.isolated`.
-    """
-    from treecalc import isolated
-
-    return isolated.run(_read_account_csv, path, what=f"account file {Path(str(path)).name}")
-
-
-def _read_account_csv(
-    path: str | PathLike[str],
-) -> tuple[list[tuple[Decimal, _dt.date, str | None]], list[tuple[_dt.date, Decimal]]]:
-    df = read_csv_table(path, "account", max_rows=MAX_ACCOUNT_ROWS)
-    if not len(df):
-        raise ValueError(f"account file {path} has no rows")
-    if len(df) > MAX_ACCOUNT_ROWS:  # before a row is read: a million rows took minutes to be refused
-        raise ValueError(
-            f"account file {path} has {len(df):,} rows, over the limit of {MAX_ACCOUNT_ROWS:,} bills and payments "
-            "for one account (monthly bills for over 800 years); split the account"
-        )
-    cols = {str(c).strip().lower(): c for c in df.columns}
-    rows = [(int(i) + 2, r) for i, r in zip(df.index, df.to_dict("records"))]
-
-    def col(names: Sequence[str], required: bool = True) -> str | None:
-        for n in names:
-            if n in cols:
-                return cols[n]
-        if required:
-            raise ValueError(f"account file {path}: no column {names[0]!r} (found: {', '.join(cols) or 'none'})")
-        return None
-
-    ck, cd, ca, cl = col(_KIND), col(_DATE), col(_AMOUNT), col(_LABEL, required=False)
-    bills: list[tuple[Decimal, _dt.date, str | None]] = []
-    pays: list[tuple[_dt.date, Decimal]] = []
-    for i, r in rows:
-        kind = str(r.get(ck) or "").strip().lower()
-        where = f"account file row {i}"
-        d = to_date(str(r.get(cd) or ""), f"{where} date")
-        a = parse_money_cents(str(r.get(ca) or ""), f"{where} amount")
-        if kind == "bill" and a < 0:
-            raise ValueError(f"{where} amount must not be negative, got {r.get(ca)!r}")
-        if kind == "payment" and a <= 0:
-            raise ValueError(f"{where} amount of a payment must be positive, got {r.get(ca)!r}")
-        if kind == "bill":
-            bills.append((a, d, (str(r.get(cl)).strip() or None) if cl and r.get(cl) else None))
-        elif kind == "payment":
-            pays.append((d, a))
-        else:
-            raise ValueError(f"{where}: kind must be 'bill' or 'payment', got {r.get(ck)!r}")
-    return bills, pays
-
-
-# --------------------------------------------------------------------------- meter test
-@dataclass(frozen=True)
-class MeterTestResult:
-    """Outcome of a meter accuracy test on a disputed account (§223-6G).
-
-    Consumption in the billing unit of the bill (e.g. cubic feet or gallons), rounded to 0.01 of
-    that unit; money in US dollars and cents.
-    """
-
-    billed_consumption: Decimal
-    registration_error_pct: Decimal
-    adjusted: bool
-    adjusted_consumption: Decimal
-    consumption_change: Decimal
-    fee_refunded: bool
-    fee_refund: Decimal
-    section: str
-    notes: list[str]
-    results_pct: tuple[Decimal, ...] = ()
-    rate_usd: Decimal | None = None
-    billed_usd: Decimal | None = None
-    corrected_usd: Decimal | None = None
-
-    @property
-    def bill_change_usd(self) -> Decimal | None:
-        return None if self.corrected_usd is None or self.billed_usd is None else self.corrected_usd - self.billed_usd
-
-    def to_dict(self) -> dict[str, Any]:
-        def s(x: Decimal | None) -> str | None:
-            return None if x is None else str(x)
-
-        return {
-            "billed_consumption": str(self.billed_consumption),
-            "results_pct": [str(r) for r in self.results_pct],
-            "registration_error_pct": str(self.registration_error_pct),
-            "tolerance_pct": str(METER_TOLERANCE_PCT),
-            "adjusted": self.adjusted,
-            "adjusted_consumption": str(self.adjusted_consumption),
-            "consumption_change": str(self.consumption_change),
-            "rate_usd_per_unit": s(self.rate_usd),
-            "billed_usd": s(self.billed_usd),
-            "corrected_usd": s(self.corrected_usd),
-            "bill_change_usd": s(self.bill_change_usd),
-            "fee_refunded": self.fee_refunded,
-            "fee_refund": str(self.fee_refund),
-            "section": self.section,
-            "notes": list(self.notes),
-        }
-
-
-def _meter_results(registration_error_pct: Any) -> tuple[Decimal, ...]:
-    items = (
-        list(registration_error_pct) if isinstance(registration_error_pct, (list, tuple)) else [registration_error_pct]
-    )
-    if not items:
-        raise ValueError("the meter test needs at least one flow-rate result")
-    out = []
-    for i, x in enumerate(items):
-        name = "registration_error_pct" if len(items) == 1 else f"flow-rate result {i + 1} (error %)"
-        e = to_decimal(x, name, limit=Decimal(10) ** 6)
-        if e <= -100:
-            raise ValueError(f"{name} must be greater than -100 (a meter cannot register less than nothing), got {x!r}")
-        out.append(e)
-    return tuple(out)
-
-
-def _meter_notes(n_results: int, tol: str) -> list[str]:
-    return [
-        f"{SEC_METER}: the bill is increased or decreased only when the registration error is more than {tol} "
-        f"(plus or minus); an error of exactly {tol} is read as no error (the text says 'less than {tol}' is no "
-        f"error and 'more than {tol}' is an error, and is silent on exactly {tol}): no adjustment, fee retained.",
-        f"{SEC_METER}: the error is the average of the {n_results} flow-rate result(s) as the test reports them "
-        "(arithmetic mean of the percent errors, each + when the meter over-registers).",
-        f"{SEC_METER}: the corrected consumption is billed / (1 + error/100), i.e. what actually passed through "
-        "the meter, rounded to 0.01 of the billing unit, for the tested (disputed) billing period only: 'no "
-        "retroactive reimbursement shall be made ... for previous billing period(s)'.",
-        f"{SEC_METER}: the test fee is returned only if the meter over-registers by more than {tol} (positive "
-        "error); otherwise the Department retains it.",
-    ]
-
-
-def meter_test(
-    billed_consumption: Any, registration_error_pct: Any, test_fee: Any, rate_usd_per_unit: Any = None
-) -> MeterTestResult:
-    """Adjust a disputed bill after a meter accuracy test (§223-6G).
-
-    Parameters
-    ----------
-    billed_consumption : number
-        Consumption billed for the tested (disputed) period, in the bill's unit (>= 0).
-    registration_error_pct : number or sequence of numbers
-        Tested registration error in percent, or one per flow rate tested (averaged): positive =
-        the meter over-registers, negative = under-registers. Each must be > -100.
-    test_fee : number
-        The fee paid for the test, US dollars and cents (>= 0).
-    rate_usd_per_unit : number, optional
-        The water rate, US dollars per billing unit: gives the billed and corrected bill.
-
-    Returns
-    -------
-    MeterTestResult
-        ``adjusted`` when ``|mean error| > 1.5``; ``adjusted_consumption = billed / (1 + error/100)``
-        for the tested period only; the corrected bill in cents when a rate is given;
-        ``fee_refunded`` when over-registering by more than 1.5%.
-
-    References
-    ----------
-    .. [1] Croton-on-Hudson Code §223-6G.
-    """
-    billed = to_decimal(billed_consumption, "billed_consumption")
-    results = _meter_results(registration_error_pct)
-    fee = parse_money_cents(test_fee, "test_fee")
-    if billed < 0:
-        raise ValueError(f"billed_consumption must not be negative, got {billed_consumption!r}")
-    if fee < 0:
-        raise ValueError(f"test_fee must not be negative, got {test_fee!r}")
-    err = sum(results, Decimal(0)) / len(results)
-    if err <= -100:
-        raise ValueError(f"the average registration error must be greater than -100%, got {err}")
-    # §223-6G: "an error in registration (more than 1.5%, plus or minus)" -> bill adjusted.
-    adjusted = abs(err) > METER_TOLERANCE_PCT
-    if adjusted and billed / (1 + err / 100) >= MAX_MONEY:  # -99.999...% would make 28-digit cents
-        name = "registration_error_pct" if len(results) == 1 else "the average registration error"
-        raise ValueError(
-            f"{name} {err:f}%: the corrected consumption would be {billed / (1 + err / 100):.3e}, beyond any bill "
-            f"(under {MAX_MONEY:,}); a meter registering this little is stopped, not slow: check the test result"
-        )
-    true = cents(billed / (1 + err / 100)) if adjusted else billed
-    # §223-6G: "over-registering by more than the aforesaid allowable rate" -> test fee returned.
-    refunded = err > METER_TOLERANCE_PCT
-    rate = billed_usd = corrected = None
-    if rate_usd_per_unit is not None:
-        rate = to_decimal(rate_usd_per_unit, "rate_usd_per_unit")
-        if rate < 0:
-            raise ValueError(f"rate_usd_per_unit must not be negative, got {rate_usd_per_unit!r}")
-        billed_usd, corrected = cents(billed * rate), cents(true * rate)
-    notes = _meter_notes(len(results), f"{METER_TOLERANCE_PCT.normalize():f}%")
-    return MeterTestResult(
-        billed,
-        err.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP),
-        adjusted,
-        true,
-        true - billed,
-        refunded,
-        fee if refunded else ZERO,
-        SEC_METER,
-        notes,
-        results_pct=results,
-        rate_usd=rate,
-        billed_usd=billed_usd,
-        corrected_usd=corrected,
     )
