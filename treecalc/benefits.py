@@ -763,10 +763,12 @@ def _zone_method_notes(p: Mapping[str, Any]) -> list[str]:
         f"({z['value_rows']} value rows, {z['species']} species in its list), as OpenTreeMap distributes them; prices "
         "are the zone's i-Tree Streets defaults (data/species/zones/prices.csv), each overridable (--price NAME=USD)",
         "A species the zone's species list has no code for is valued by the zone's generic row of its tree type "
-        "(e.g. BDL OTHER) and says so per tree; the species catalogue, its names, CTLA appraisal parameters and "
-        "nativity are the Northeast's",
-        "Growth in cumulative valuations follows the Northeast's DBH-at-age tables (the zones' own are in "
-        "data/species/zones/ but not yet read by the growth model)",
+        "(e.g. BDL OTHER) and says so per tree; a species only the zone's list has (crape myrtle in PiedmtCLT) is "
+        "read with its code there; the CTLA appraisal parameters and nativity are the Northeast catalogue's (for a "
+        "species it lacks, those of its generic row of the same tree type)",
+        f"Growth in cumulative valuations follows the zone's own i-Tree Streets DBH-at-age table "
+        f"(data/species/zones/{zone}/growth_age_class.csv) of the row each tree reads there; the Urban Tree "
+        "Database equations, fitted in the Northeast, are not used",
     ]
     if not zt.has_variants[k]:
         notes.append(
@@ -891,6 +893,10 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         raise ValueError("compute_benefits needs a 'species' or 'species_code' column")
     lu_idx = _land_use_positions(frame, p["land_use"])
     j, frac = itree_streets.dbh_positions(dbh * itree_streets.CM_PER_IN)
+    if _which(p) == NORTHEAST and (pos >= _northeast_count()).any():
+        # a species only other zones list has no row of its own here: the zones' lookup values it by the
+        # Northeast's generic row of its type and says so per tree
+        p = make_params(prm, zone=data.DEFAULT_ZONE).resolved()
     if _which(p) == ZONES:
         return _zone_benefits(frame, p, dbh, pos, lu_idx, j, frac)
     row = _catalogue_value_rows().take(pos)
@@ -922,6 +928,12 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         index=frame.index,
     )
     return pd.concat([ids, values, notes], axis=1)
+
+
+@functools.cache
+def _northeast_count() -> int:
+    """Catalogue rows of the Northeast's own species (those after them only other zones list)."""
+    return int(data.catalogue()["northeast"].sum())
 
 
 @functools.cache
@@ -1092,7 +1104,7 @@ def benefits(
     ``valuations=False`` leaves out the replacement value and the cumulative
     benefits (the annual benefits alone, as :func:`compute_benefits` gives).
     """
-    from treecalc.species import resolve_one
+    from treecalc.species import resolve_in_zone, zones_listing
 
     if latitude is not None or longitude is not None:
         return _benefits_at(species, dbh_in, land_use, params, latitude, longitude, locals(), kw)
@@ -1107,12 +1119,17 @@ def benefits(
         raise ValueError(f"DBH must be a number of inches, got {dbh_in!r}") from None
     if not np.isfinite(dbh) or dbh <= 0:
         raise ValueError(f"DBH must be a positive number of inches, got {dbh_in!r}")
-    res = resolve_one(species)
-    if res.code is None:
-        raise UnknownSpecies(str(species), res.suggestions)
-    code = res.code
     prm = make_params(params, **kw)
     p = prm.resolved()
+    res = resolve_in_zone(species, p.get("zone"))
+    if res.code is None:
+        listed = zones_listing(species)
+        if listed:  # a species only other zones list: say where, not a near name
+            raise UnknownSpecies(str(species), [f"listed in the {', '.join(listed)} zones: give --zone"])
+        raise UnknownSpecies(str(species), res.suggestions)
+    code = res.code
+    if p.get("zone") is None and data.catalogue_lookup()[code] >= _northeast_count():
+        p = make_params(prm, zone=data.DEFAULT_ZONE).resolved()
     blank = land_use is None or (isinstance(land_use, float) and np.isnan(land_use)) or not str(land_use).strip()
     lu_name = p["land_use"] if blank else str(land_use).strip().lower()
     if lu_name not in data.LAND_USES:
@@ -1161,9 +1178,9 @@ def benefits(
 
 #: What a valuation outside the Northeast reads from the Northeast, said with every such figure.
 ZONE_VALUATION_NOTE = (
-    "cumulative_usd grows the tree by the Northeast's DBH-at-age tables and replacement_value_usd uses the "
-    "Northeast's CTLA species parameters: the zone's own growth tables are built (data/species/zones/) but not "
-    "yet read; the annual benefits are the zone's own"
+    "replacement_value_usd uses the Northeast's CTLA species parameters (i-Tree Streets publishes them for the "
+    "Northeast only; a species the Northeast lacks takes those of its generic row of the same tree type); the "
+    "annual benefits and cumulative_usd's growth (the zone's DBH-at-age table) are the zone's own"
 )
 
 
@@ -1197,6 +1214,7 @@ def _valuations(
                 horizon_years,
                 lambda c, d: benefit_arrays(np.repeat(pos, len(d)), d, np.repeat(lu, len(d)), p)["usd_total_annual"],
                 mortality_rate=m_rate,
+                zone=p.get("zone"),
             )[0]
         ),
         "cumulative_years": horizon_years,

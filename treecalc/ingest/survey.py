@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from treecalc.data import DEFAULT_ZONE, zone_code
 from treecalc.ingest import attributes as A
 from treecalc.ingest import columns as C
 from treecalc.ingest import dbh as D
@@ -49,6 +50,7 @@ from treecalc.ingest.rows import TOTALS_TEXT, Table, data_rows, totals_reason, t
 from treecalc.ingest.sources import open_source
 from treecalc.ingest.values import as_text, is_blank
 from treecalc.schema import TREE_COLUMNS  # the trees frame contract
+from treecalc.species import zones_listing
 
 REJECTION_KINDS = (
     "totals row",
@@ -332,19 +334,29 @@ def _species(table: Table, mapping: C.Mapping, species_map: dict[str, str]) -> _
     return _Species(text, column, none, SP._empty(), numeric, map_warn, sources, (codes, uniq))
 
 
-def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
-    """Resolve each distinct text of the rows still accepted; reject the ones not recognised."""
-    sp.res = SP.resolve(sp.text[rj.ok & ~sp.numeric])
+def _resolve_species(rj: _Rejections, table: Table, sp: _Species, zone: str | None = None) -> None:
+    """Resolve each distinct text of the rows still accepted (in ``zone``, its own species too); reject the
+    ones not recognised, saying which zones list a species the Northeast catalogue has no code for."""
+    sp.res = SP.resolve(sp.text[rj.ok & ~sp.numeric], zone)
     if len(sp.res):
         sp.code = pd.Series(_lookup(sp, sp.res["code"], None), dtype=object).where(~sp.numeric, None)
     unresolved = rj.ok & sp.code.isna().to_numpy()
     if unresolved.any():
         sugg = {k: "; ".join(v[:3]) for k, v in sp.res["suggestions"].items()} if len(sp.res) else {}
+        elsewhere = {}
+        for t in pd.unique(sp.text[unresolved & ~sp.numeric]):
+            listed = zones_listing(t)
+            if listed:
+                elsewhere[t] = (
+                    f": the {zone or DEFAULT_ZONE} zone's species list has no code for it, the lists of "
+                    f"{', '.join(listed)} have; give the survey's climate zone (--zone, the site fact "
+                    "climate_zone or tree coordinates) to value it there"
+                )
         texts = [
             f"row {sr}, column {c!r}: species {V.short(s)} not recognised (a number is not a species name)"
             if num
             else f"row {sr}, column {c!r}: species {V.short(s)} not recognised"
-            + (f"; closest: {sugg.get(s, '')}" if sugg.get(s, "") else "")
+            + (elsewhere[s] if elsewhere.get(s) else f"; closest: {sugg.get(s, '')}" if sugg.get(s, "") else "")
             for sr, c, s, num in zip(table.source_row, sp.column, sp.text, sp.numeric)
         ]
         rj.add(unresolved, "unresolved species", sp.column.to_numpy(), texts)
@@ -424,6 +436,7 @@ def read_survey(
     limits: Limits | None = None,
     isolated: bool = False,
     meanwhile: Callable[[], None] | None = None,
+    zone: str | None = None,
 ) -> Survey:
     """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt).
 
@@ -437,6 +450,8 @@ def read_survey(
     ``isolated`` reads it in a child process bounded in memory and time (the command line and the app
     do, so that a file that crashes a native reader cannot take them down); ``meanwhile()``, with ``isolated``
     only, runs in this process while the child reads (the command line loads the assessment's tables).
+    ``zone`` (an i-Tree climate zone code) reads a species that only that zone's list has a code for
+    (crape myrtle in PiedmtCLT); without it, or in the Northeast, such a row is rejected saying where it is listed.
     Raises :class:`SurveyError` for a file it refuses or cannot read.
     """
     if meanwhile is not None and not isolated:
@@ -455,6 +470,7 @@ def read_survey(
                 "site": site,
                 "max_bytes": max_bytes,
                 "species_map": species_map,
+                "zone": zone,
             },
         )
 
@@ -463,6 +479,10 @@ def read_survey(
             progress(f, msg)
 
     dbh_unit, max_bytes = _check_options(dbh_unit, max_bytes)
+    try:
+        zone = zone_code(zone) if zone else None
+    except ValueError as e:
+        raise SurveyError(f"zone: {e}") from None
     fixes = SP.parse_species_map(species_map)
     tell(0.0, "opening the file")
     src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes, limits=limits)
@@ -517,7 +537,7 @@ def read_survey(
     if acts.unknown.any() and acts.column is not None:  # a row's action is unknown only where there is a column
         rj.add(acts.unknown, "action not recognised", acts.column.header, acts.reasons)
     tell(0.7, "resolving species")
-    _resolve_species(rj, table, sp)
+    _resolve_species(rj, table, sp, zone)
 
     tell(0.8, "building the table")
     blank_act = A.blank_action_warning(acts, rj.ok)
