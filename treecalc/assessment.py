@@ -330,6 +330,12 @@ def _value_fn(
 # ------------------------------------------------------------------------------------------
 # the survey
 # ------------------------------------------------------------------------------------------
+def _read_zone(params: BenefitParams | None, kw: dict[str, Any], site: dict[str, Any]) -> str | None:
+    """The climate zone a survey file is read in when one is given (the option, or the site fact ``climate_zone``)."""
+    zone = kw.get("zone") or (params.zone if params else None) or site.get("climate_zone")
+    return str(zone) if zone else None
+
+
 def _load_survey(
     survey: Any, progress: Any = None, species_map: dict[str, str] | None = None, zone: str | None = None
 ) -> Any:
@@ -505,9 +511,7 @@ def assess(
     from treecalc.ingest.site import check_site
 
     given = check_site(site or {}, where="--site")  # before any work: a misspelt fact is an error
-    read_zone = benefit_kw.get("zone") or (benefit_params.zone if benefit_params else None) or given.get("climate_zone")
-    # progress(fraction, message) while a file is read
-    survey = _load_survey(survey, progress, species_map, str(read_zone) if read_zone else None)
+    survey = _load_survey(survey, progress, species_map, _read_zone(benefit_params, benefit_kw, given))
     site_in = {**(getattr(survey, "site", None) or {}), **given}
     assumptions = _survey_assumptions(survey)
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])

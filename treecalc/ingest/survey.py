@@ -380,7 +380,11 @@ def _totals(table: Table, d: D.DbhRead, mapping: C.Mapping, sp: _Species, tags: 
     return mask
 
 
-def _check_options(dbh_unit: str | None, max_bytes: object) -> tuple[str | None, int]:
+def _check_options(
+    dbh_unit: str | None, max_bytes: object, zone: str | None, species_map: dict[str, str] | None
+) -> tuple[str | None, int, str | None, dict[str, str]]:
+    """The read's options checked (a clear error naming each): the DBH unit, the size bound, the climate zone's
+    code and the species map."""
     if dbh_unit is not None:
         dbh_unit = V.unit_word(dbh_unit) or str(dbh_unit)
         if dbh_unit not in V.UNIT_TO_IN:
@@ -392,7 +396,11 @@ def _check_options(dbh_unit: str | None, max_bytes: object) -> tuple[str | None,
         or max_bytes <= 0
     ):
         raise SurveyError(f"max_bytes {max_bytes!r}: give a positive number of bytes")
-    return dbh_unit, int(max_bytes)
+    try:
+        code = zone_code(zone) if zone else None
+    except ValueError as e:
+        raise SurveyError(f"zone: {e}") from None
+    return dbh_unit, int(max_bytes), code, SP.parse_species_map(species_map)
 
 
 def _read_isolated(
@@ -440,19 +448,16 @@ def read_survey(
 ) -> Survey:
     """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt).
 
-    ``column_map`` maps header text to a field (``{"Diam. cm": "dbh_cm"}``;
-    fields: :data:`treecalc.ingest.columns.FIELDS`); ``dbh_unit`` ('in', 'cm',
-    'mm', 'ft', 'm') overrides what the file says; ``site`` overrides the Site sheet;
-    ``species_map`` corrects species texts in bulk (``{"Oak sp.": "Quercus"}``: every row
-    whose species reads "Oak sp.", in any case, is read as "Quercus");
-    ``progress(fraction, message)`` is called as the work advances.
-    ``limits`` bound what the file may hold (:class:`treecalc.ingest.limits.Limits`; refused beyond);
-    ``isolated`` reads it in a child process bounded in memory and time (the command line and the app
-    do, so that a file that crashes a native reader cannot take them down); ``meanwhile()``, with ``isolated``
-    only, runs in this process while the child reads (the command line loads the assessment's tables).
-    ``zone`` (an i-Tree climate zone code) reads a species that only that zone's list has a code for
-    (crape myrtle in PiedmtCLT); without it, or in the Northeast, such a row is rejected saying where it is listed.
-    Raises :class:`SurveyError` for a file it refuses or cannot read.
+    ``column_map`` maps header text to a field (``{"Diam. cm": "dbh_cm"}``; fields:
+    :data:`treecalc.ingest.columns.FIELDS`); ``dbh_unit`` ('in', 'cm', 'mm', 'ft', 'm') overrides what the file says;
+    ``site`` the Site sheet; ``species_map`` corrects species texts in bulk (``{"Oak sp.": "Quercus"}``: every row
+    reading "Oak sp.", in any case, reads "Quercus"); ``progress(fraction, message)`` is called as the work advances.
+    ``limits`` bound what the file may hold (:class:`treecalc.ingest.limits.Limits`; refused beyond); ``isolated``
+    reads it in a child process bounded in memory and time (as the command line and the app do: a file that crashes a
+    native reader cannot take them down); ``meanwhile()``, with ``isolated`` only, runs here while the child reads
+    (the command line loads the assessment's tables). ``zone`` (an i-Tree climate zone) reads a species only that
+    zone's list has a code for (crape myrtle in PiedmtCLT); elsewhere such a row is rejected saying where it is
+    listed. Raises :class:`SurveyError` for a file it refuses or cannot read.
     """
     if meanwhile is not None and not isolated:
         raise TypeError("read_survey: meanwhile is run while an isolated read works; give isolated=True")
@@ -478,12 +483,7 @@ def read_survey(
         if progress is not None:
             progress(f, msg)
 
-    dbh_unit, max_bytes = _check_options(dbh_unit, max_bytes)
-    try:
-        zone = zone_code(zone) if zone else None
-    except ValueError as e:
-        raise SurveyError(f"zone: {e}") from None
-    fixes = SP.parse_species_map(species_map)
+    dbh_unit, max_bytes, zone, fixes = _check_options(dbh_unit, max_bytes, zone, species_map)
     tell(0.0, "opening the file")
     src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes, limits=limits)
     tell(0.1, "finding the header row")
