@@ -59,7 +59,8 @@ def main() -> None:
     shutil.rmtree(a.folder, ignore_errors=True)
     src.mkdir(parents=True)
     rng = np.random.default_rng(1)
-    codes = data.catalogue().index.to_numpy(object)
+    cat = data.catalogue()
+    codes = cat.index[cat["northeast"].to_numpy(bool)].to_numpy(object)  # the trees of the earlier runs: Northeast codes
     zones = np.asarray(data.zones().index, dtype=object)
     per = a.trees // a.partitions
     for k in range(a.partitions):

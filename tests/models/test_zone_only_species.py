@@ -160,3 +160,18 @@ def test_cumulative_benefits_use_the_zones_growth():
         for d in (6.0, 6 + 2.05 / 2.54, 6 + 4.10 / 2.54)
     ]
     assert one["cumulative_usd"] == pytest.approx(sum(float(g["usd_total_annual"].iloc[0]) for g in grown), abs=1e-3)
+
+
+def test_an_assessment_in_the_zone_grows_its_trees_there_and_says_ctla_reads_the_northeast(charlotte):
+    from treecalc.assessment import assess
+    from treecalc.models import growth
+
+    a = assess(charlotte, value_basis="cumulative:3", mortality=0.0)
+    assert any("age-class curves of the PiedmtCLT zone" in s for s in a.method["data_sources"])
+    # tree 1, LA6 6 in: its three years at 6, 6.80709 and 7.61417 in (the PiedmtCLT growth worked above), each
+    # valued in PiedmtCLT
+    path = growth.dbh_path(["LA6"], [6.0], 2, zone="PiedmtCLT")[0]
+    assert path == pytest.approx([6.0, 6 + 2.05 / 2.54, 6 + 4.10 / 2.54], abs=1e-3)
+    one = benefits("Lagerstroemia indica", 6, zone="PiedmtCLT", horizon_years=3, mortality_rate=0.0)
+    assert any("CTLA species parameters" in w and "Northeast" in w for w in one["warnings"])
+    assert not any("DBH-at-age tables" in w and "Northeast's" in w for w in one["warnings"])
