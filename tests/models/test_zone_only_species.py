@@ -175,3 +175,12 @@ def test_an_assessment_in_the_zone_grows_its_trees_there_and_says_ctla_reads_the
     one = benefits("Lagerstroemia indica", 6, zone="PiedmtCLT", horizon_years=3, mortality_rate=0.0)
     assert any("CTLA species parameters" in w and "Northeast" in w for w in one["warnings"])
     assert not any("DBH-at-age tables" in w and "Northeast's" in w for w in one["warnings"])
+
+
+def test_a_statement_of_the_charlotte_survey_verifies(charlotte, tmp_path):
+    # verify reads the survey again: in the zone its coordinates give, or its crape myrtles would be rejected
+    from treecalc.cli import main
+
+    out = tmp_path / "charlotte.xlsx"
+    assert main(["assess", str(charlotte), "--out", str(out)]) == 0
+    assert main(["verify", str(out), str(charlotte)]) == 0
