@@ -70,7 +70,9 @@ def main() -> None:
     src.mkdir(parents=True)
     rng = np.random.default_rng(1)
     cat = data.catalogue()
-    codes = cat.index[cat["northeast"].to_numpy(bool)].to_numpy(object)  # the trees of the earlier runs: Northeast codes
+    codes = cat.index[cat["northeast"].to_numpy(bool)].to_numpy(
+        object
+    )  # the trees of the earlier runs: Northeast codes
     zones = np.asarray(data.zones().index, dtype=object)
     per = a.trees // a.partitions
     for k in range(a.partitions):
