@@ -474,10 +474,9 @@ def benefits(
     p = prm.resolved()
     res = resolve_in_zone(species, p.get("zone"))
     if res.code is None:
-        listed = zones_listing(species)
-        if listed:  # a species only other zones list: say where, not a near name
-            raise UnknownSpecies(str(species), [f"listed in the {', '.join(listed)} zones: give --zone"])
-        raise UnknownSpecies(str(species), res.suggestions)
+        listed = zones_listing(species)  # a species only other zones list: where, after the near names
+        where = [f"the species lists of {', '.join(listed)} have it: give --zone"] if listed else []
+        raise UnknownSpecies(str(species), list(res.suggestions) + where)
     code = res.code
     if p.get("zone") is None and data.catalogue_lookup()[code] >= _northeast_count():
         p = make_params(prm, zone=data.DEFAULT_ZONE).resolved()

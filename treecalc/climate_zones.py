@@ -221,16 +221,15 @@ def read_survey_in_zone(source: Any, zone: str | None = None, **kw: Any) -> Surv
     the trees' coordinates, and the survey read again in it (only then: the rows the first read accepted place
     the survey). In the Northeast such rows stay rejected, each saying which zones list it."""
     from treecalc.ingest import read_survey
-    from treecalc.species import zones_listing
+    from treecalc.ingest.survey import ZONE_HINT
 
     survey = read_survey(source, zone=zone, **kw)
     if zone:
         return survey
     rejected = getattr(survey, "rejected", None)
-    if rejected is None or not len(rejected) or "kind" not in rejected:
+    if rejected is None or not len(rejected) or "reason" not in rejected:
         return survey
-    texts = rejected.loc[rejected["kind"] == "unresolved species", "species"].astype(str).unique()
-    if not any(zones_listing(t) for t in texts):
+    if not rejected["reason"].astype(str).str.contains(ZONE_HINT, regex=False).any():
         return survey
     try:
         found = survey_zone(survey.trees, survey.site, None)

@@ -416,20 +416,37 @@ def _in_zone(text: str, zone: str, keys: tuple[list[str], str] | None = None) ->
     return None
 
 
+@functools.cache
+def _listed_in() -> dict[str, tuple[str, ...]]:
+    """Every key of every zone's :func:`_zone_index` -> the zones (other than the Northeast) it names a species in."""
+    out: dict[str, list[str]] = {}
+    for z in data.zones().index:
+        if z != data.DEFAULT_ZONE:
+            for k in _zone_index(str(z)):
+                out.setdefault(k, []).append(str(z))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@functools.cache
+def _listed_words() -> frozenset[str]:
+    """The first word of every key of :func:`_listed_in` (a genus, or a common name's first word)."""
+    return frozenset(k.split()[0] for k in _listed_in() if k.split())
+
+
 def zones_listing(text: object) -> list[str]:
     """The zones other than the Northeast whose species list has ``text`` (for a refusal that says where)."""
     t = "" if text is None else str(text).strip()
     if not t:
         return []
-    keys = _zone_keys(t)
-    found = []
-    for z in data.zones().index:
-        if z == data.DEFAULT_ZONE:
-            continue
-        idx = _zone_index(str(z))
-        if any(k in idx for k in keys[0]) or (keys[1] and keys[1] in idx):
-            found.append(str(z))
-    return found
+    listed = _listed_in()
+    words = t.lower().split()
+    if words and words[0] in _listed_words():
+        exact, genus = _zone_keys(t)
+    else:  # no zone's key starts so: its scientific forms (the costly part, for thousands of unknown names) need not be made
+        key = normalize_common(t)
+        exact, genus = [t.lower(), key, _squash(key)], ""
+    found = {z for k in (*exact, genus) if k for z in listed.get(k, ())}
+    return [str(z) for z in data.zones().index if z in found]
 
 
 def resolve_in_zone(name: object, zone: str | None) -> Resolution:

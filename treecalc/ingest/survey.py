@@ -334,6 +334,11 @@ def _species(table: Table, mapping: C.Mapping, species_map: dict[str, str]) -> _
     return _Species(text, column, none, SP._empty(), numeric, map_warn, sources, (codes, uniq))
 
 
+#: What a rejected row of a species only other zones list says (:func:`treecalc.climate_zones.read_survey_in_zone`
+#: reads the survey again in its zone when a rejection says it).
+ZONE_HINT = "give the survey's climate zone"
+
+
 def _resolve_species(rj: _Rejections, table: Table, sp: _Species, zone: str | None = None) -> None:
     """Resolve each distinct text of the rows still accepted (in ``zone``, its own species too); reject the
     ones not recognised, saying which zones list a species the Northeast catalogue has no code for."""
@@ -348,15 +353,16 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species, zone: str | No
             listed = zones_listing(t)
             if listed:
                 elsewhere[t] = (
-                    f": the {zone or DEFAULT_ZONE} zone's species list has no code for it, the lists of "
-                    f"{', '.join(listed)} have; give the survey's climate zone (--zone, the site fact "
-                    "climate_zone or tree coordinates) to value it there"
+                    f"; the {zone or DEFAULT_ZONE} zone's species list has no code for it, the lists of "
+                    f"{', '.join(listed)} have; {ZONE_HINT} (--zone, the site fact climate_zone or tree "
+                    "coordinates) to value it there"
                 )
         texts = [
             f"row {sr}, column {c!r}: species {V.short(s)} not recognised (a number is not a species name)"
             if num
             else f"row {sr}, column {c!r}: species {V.short(s)} not recognised"
-            + (elsewhere[s] if elsewhere.get(s) else f"; closest: {sugg.get(s, '')}" if sugg.get(s, "") else "")
+            + (f"; closest: {sugg.get(s, '')}" if sugg.get(s, "") else "")
+            + elsewhere.get(s, "")
             for sr, c, s, num in zip(table.source_row, sp.column, sp.text, sp.numeric)
         ]
         rj.add(unresolved, "unresolved species", sp.column.to_numpy(), texts)
