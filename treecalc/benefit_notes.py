@@ -297,6 +297,12 @@ def disclosure_texts(
     return out
 
 
+#: How many categorical types of disclosure texts one parameter set keeps for reuse. A survey valued again (the
+#: app) meets its own set again; a batch worker's random partitions over the 16 zones each meet a set of their
+#: own (~15 MB each, measured 200,000-tree partitions): 64 of them held ~1.5 GB in a long worker, 8 hold ~0.1 GB.
+DTYPE_CACHE = 8
+
+
 class _TextCodes:
     """The disclosure texts written so far under one parameter set: ``code[key]`` is the text (its index in
     ``texts``) of every disclosure key met so far, -1 for one not yet met. A survey's column then costs a
@@ -394,7 +400,7 @@ def disclosure_column(keys: np.ndarray, p: Mapping[str, Any]) -> pd.Categorical:
     dtype = codes.dtypes.get(shown.tobytes())
     if dtype is None:
         dtype = pd.CategoricalDtype([codes.texts[t] for t in shown.tolist()] or [""])
-        if len(codes.dtypes) < 64:  # the sets of texts a process meets are few; a bound keeps it so
+        if len(codes.dtypes) < DTYPE_CACHE:  # the sets of texts a process meets are few; a bound keeps it so
             codes.dtypes[shown.tobytes()] = dtype
     # codes of the width pandas keeps for this many categories, so it need not convert a million of them
     n = len(dtype.categories)
