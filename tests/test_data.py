@@ -73,7 +73,19 @@ def test_prices_are_the_zones_table():
 
 def test_catalogue_with_local_status():
     cat = data.catalogue()
-    assert len(cat) == 258
+    assert int(cat["northeast"].sum()) == 258  # catalogue.csv's rows; after them the species only other zones list
+    assert not cat["northeast"].iloc[258:].any()
+    # LA6 (Lagerstroemia spp, PiedmtCLT only): a small deciduous broadleaf (BDS) with the CTLA parameters of the
+    # Northeast's BDS OTHER row (catalogue.csv: rating 40 %, $66/sq in); not native, not invasive
+    la6 = cat.loc["LA6"]
+    assert (la6["tree_type"], la6["leaf_type"], la6["size_class"], la6["region"]) == (
+        "BDS",
+        "broadleaf",
+        "small",
+        "PiedmtCLT",
+    )
+    assert la6["species_rating_pct"] == 40.0 and la6["basic_price_usd_per_sqin"] == 66.0
+    assert not bool(la6["native"]) and not bool(la6["invasive"])
     acru = cat.loc["ACRU"]
     assert (acru["common_name"], acru["value_row"], acru["leaf_habit"]) == ("Red maple", "ACRU", "deciduous")
     assert acru["species_rating_pct"] == 90.0 and acru["basic_price_usd_per_sqin"] == 66.0

@@ -47,6 +47,8 @@ LAYER_OF = {
     "treecalc.ingest": "base",
     "treecalc.ingest.": "base",
     "treecalc.benefits": "science",
+    "treecalc.benefit_tables": "science",
+    "treecalc.benefit_notes": "science",
     "treecalc.models.": "science",
     "treecalc.batch": "science",
     "treecalc.planting": "science",

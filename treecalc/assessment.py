@@ -299,6 +299,7 @@ def _value_fn(
                     years,
                     lambda c, d: annual(c, d, land_use),
                     mortality_rate=mortality,
+                    zone=params.zone,  # the trees grow by their zone's DBH-at-age table
                 ),
                 dtype=float,
             )
@@ -330,11 +331,19 @@ def _value_fn(
 # ------------------------------------------------------------------------------------------
 # the survey
 # ------------------------------------------------------------------------------------------
-def _load_survey(survey: Any, progress: Any = None, species_map: dict[str, str] | None = None) -> Any:
-    if isinstance(survey, (str, Path)):
-        from treecalc.ingest import read_survey  # written alongside; imported when needed
+def _read_zone(params: BenefitParams | None, kw: dict[str, Any], site: dict[str, Any]) -> str | None:
+    """The climate zone a survey file is read in when one is given (the option, or the site fact ``climate_zone``)."""
+    zone = kw.get("zone") or (params.zone if params else None) or site.get("climate_zone")
+    return str(zone) if zone else None
 
-        return read_survey(survey, progress=progress, species_map=species_map)
+
+def _load_survey(
+    survey: Any, progress: Any = None, species_map: dict[str, str] | None = None, zone: str | None = None
+) -> Any:
+    if isinstance(survey, (str, Path)):
+        from treecalc.climate_zones import read_survey_in_zone  # a zone's own species read in that zone
+
+        return read_survey_in_zone(survey, zone, progress=progress, species_map=species_map)
     if not hasattr(survey, "trees"):
         raise TypeError("assess() needs a Survey (with .trees) or the path of a survey file")
     return survey
@@ -503,7 +512,7 @@ def assess(
     from treecalc.ingest.site import check_site
 
     given = check_site(site or {}, where="--site")  # before any work: a misspelt fact is an error
-    survey = _load_survey(survey, progress, species_map)  # progress(fraction, message) while a file is read
+    survey = _load_survey(survey, progress, species_map, _read_zone(benefit_params, benefit_kw, given))
     site_in = {**(getattr(survey, "site", None) or {}), **given}
     assumptions = _survey_assumptions(survey)
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
@@ -751,9 +760,14 @@ def _method(
         "science_notes": method_notes(resolved_params),
     }
     if kind == "cumulative":
+        zone = resolved_params.get("zone")
+        grown = (
+            f"i-Tree Streets age-class curves of the {zone} zone"
+            if zone and zone != data.DEFAULT_ZONE
+            else "Urban Tree Database (McPherson et al. 2016) and i-Tree Streets age-class curves"
+        )
         method["data_sources"].append(
-            "growth: Urban Tree Database (McPherson et al. 2016) and i-Tree Streets "
-            f"age-class curves; annual mortality {options['mortality_rate']:.1%} "
+            f"growth: {grown}; annual mortality {options['mortality_rate']:.1%} "
             f"({options['mortality_source']}); no discounting"
         )
     if kind == "appraised" and options.get("appraisal") is not None:

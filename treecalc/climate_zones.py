@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from treecalc import data
+
+if TYPE_CHECKING:
+    from treecalc.ingest import Survey
 
 #: A tree this close (km) to another zone's polygon is reported with that zone.
 NEAR_KM = 10.0
@@ -208,3 +212,31 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
     if len(ll) > len(ok):
         notes.append(f"{len(ll) - len(ok)} trees have no coordinates")
     return SurveyZone(chosen, "tree coordinates", tuple(notes))
+
+
+def read_survey_in_zone(source: Any, zone: str | None = None, **kw: Any) -> Survey:
+    """:func:`treecalc.ingest.read_survey` in the survey's climate zone, so that a species only that zone's list
+    has a code for (crape myrtle in PiedmtCLT) is read and valued there: ``zone`` when given; else, when the
+    read rejected such a species, the zone :func:`survey_zone` finds from the site facts (``climate_zone``) or
+    the trees' coordinates, and the survey read again in it (only then: the rows the first read accepted place
+    the survey). In the Northeast such rows stay rejected, each saying which zones list it."""
+    from treecalc.ingest import read_survey
+    from treecalc.ingest.survey import ZONE_HINT
+
+    survey = read_survey(source, zone=zone, **kw)
+    if zone:
+        return survey
+    rejected = getattr(survey, "rejected", None)
+    if rejected is None or not len(rejected) or "reason" not in rejected:
+        return survey
+    if not rejected["reason"].astype(str).str.contains(ZONE_HINT, regex=False).any():
+        return survey
+    try:
+        found = survey_zone(survey.trees, survey.site, None)
+    except ValueError:  # an unplaceable survey (x/y without crs) is said where the trees are valued
+        return survey
+    if found.zone == data.DEFAULT_ZONE:
+        return survey
+    if hasattr(source, "seek"):
+        source.seek(0)
+    return read_survey(source, zone=found.zone, **kw)

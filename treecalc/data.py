@@ -235,7 +235,61 @@ def catalogue() -> pd.DataFrame:
     cat["native_source"] = cat["native_source"].fillna("not in local_status.csv")
     cat["part575_source"] = cat["part575_source"].fillna("not in local_status.csv")
     cat["invasive"] = cat["part575"].isin(["prohibited", "regulated"])
+    cat["northeast"] = True
+    cat = pd.concat([cat, _outside_northeast(cat)], ignore_index=True)
     return cat.set_index("code", drop=False)
+
+
+_LEAF = {"B": "broadleaf", "C": "conifer", "P": "palm"}
+_HABIT = {"D": "deciduous", "E": "evergreen"}
+_SIZE = {"S": "small", "M": "medium", "L": "large"}
+
+
+def _outside_northeast(cat: pd.DataFrame) -> pd.DataFrame:
+    """The species that have an i-Tree code only in zones other than the Northeast (crape myrtle: LAIN in
+    GulfCoCHS, LA6 in PiedmtCLT), after the Northeast's rows, so that a tree read in such a zone has a place
+    in every per-species array. ``northeast`` is False: the Northeast reader never resolves them
+    (:mod:`treecalc.species`), and in the Northeast's tables they read its generic row of their type, said so.
+    Their names are the first zone's that lists them (``region``: every zone that does); their CTLA
+    parameters are the Northeast's generic row of their type (``correction`` says so); not native, not
+    invasive (they are not in ``local_status.csv``)."""
+    known = set(cat["code"])
+    rows: dict[str, dict[str, Any]] = {}
+    for zone in zones().index:
+        if zone == DEFAULT_ZONE:
+            continue
+        sp = pd.read_csv(_zones_file(f"{zone}/species.csv"), keep_default_na=False, dtype=str)
+        for code, sci, common, tt in zip(sp["code"], sp["scientific_name"], sp["common_name"], sp["tree_type"]):
+            if code in known:
+                continue
+            if code in rows:
+                rows[code]["region"] += f";{zone}"
+                continue
+            rows[code] = {"code": code, "scientific_name": sci, "common_name": common, "tree_type": tt, "region": zone}
+    if not rows:
+        return cat.iloc[:0]
+    out = pd.DataFrame(list(rows.values()))
+    group = cat.set_index("code").reindex([f"{t} OTHER" for t in out["tree_type"]])
+    out["aliases"] = ""
+    out["is_genus"] = [
+        "yes" if s.rstrip(".").split()[-1].lower() in {"sp", "spp"} else "no" for s in out["scientific_name"]
+    ]
+    out["value_row"] = [f"{t} OTHER" for t in out["tree_type"]]
+    out["leaf_type"] = [_LEAF[t[0]] for t in out["tree_type"]]
+    out["leaf_habit"] = [_HABIT[t[1]] for t in out["tree_type"]]
+    out["size_class"] = [_SIZE[t[2]] for t in out["tree_type"]]
+    for c in APPRAISAL_COLUMNS:
+        out[c] = group[c].to_numpy(float)
+    out["correction"] = ""
+    out["native"] = False
+    out["part575"] = "none"
+    out["native_source"] = out["part575_source"] = "not in local_status.csv"
+    out["invasive"] = False
+    out["northeast"] = False
+    for c in cat.columns:
+        if c not in out:
+            out[c] = ""
+    return out[list(cat.columns)]
 
 
 @functools.cache
@@ -487,6 +541,7 @@ def zone_tables() -> ZoneTables:
         )
         if code == DEFAULT_ZONE:  # the Northeast reads the catalogue's own value rows, as it always has
             cat_rows[z] = [at[v] for v in cat["value_row"]]
+            substituted[z] = ~cat["northeast"].to_numpy(bool)  # a species only other zones list: its generic row
             continue
         sp = pd.read_csv(_zones_file(f"{code}/species.csv"), keep_default_na=False)
         own = dict(zip(sp["code"], sp["value_row"]))

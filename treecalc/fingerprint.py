@@ -155,7 +155,7 @@ def attach(
 def assess_file(path: str | Path, options: Mapping[str, Any], *, isolated: bool = False) -> Any:
     """Read the survey at ``path`` and assess it with ``options`` (as a fingerprint records them), fingerprinted."""
     from treecalc.assessment import assess
-    from treecalc.ingest import read_survey
+    from treecalc.climate_zones import read_survey_in_zone  # a zone's own species read in that zone again
 
     opts = dict(options)
     read_kw = dict(opts.pop("read", None) or {})
@@ -163,7 +163,8 @@ def assess_file(path: str | Path, options: Mapping[str, Any], *, isolated: bool 
     if unknown:
         raise TypeError(f"unknown options of the survey's reading: {', '.join(unknown)}")
     kw: dict[str, Any] = {"isolated": True} if isolated else {}
-    survey = read_survey(path, **{k: v for k, v in read_kw.items() if v is not None}, **kw)
+    zone = opts.get("zone") or (opts.get("site") or {}).get("climate_zone")
+    survey = read_survey_in_zone(path, zone, **{k: v for k, v in read_kw.items() if v is not None}, **kw)
     result = assess(survey, **opts)
     attach(result, path, options)
     return result

@@ -260,7 +260,7 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     budget = None if budget_usd is None else money(budget_usd)
     if budget is not None and budget < 0:
         raise ValueError(f"--budget must be a sum of money >= 0, got {budget_usd!r}")
-    survey = _load_survey(survey)
+    survey = _load_survey(survey, zone=options.get("zone") or (options.get("site") or {}).get("climate_zone"))
     trees = survey.trees.reset_index(drop=True)
     must, optional, notes = _split(trees)
     notes[:0] = _rejected_note(survey)

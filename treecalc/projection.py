@@ -44,7 +44,7 @@ def _annual_by_year(
     alive = growth.survival(mortality, years)  # (1 - m)^t, t = 0 .. years
     if len(codes) == 0:
         return np.zeros(years + 1)
-    path = growth.dbh_path(codes, dbh_in, years)  # (n, years + 1), inches
+    path = growth.dbh_path(codes, dbh_in, years, params.get("zone"))  # (n, years + 1), inches; the zone's growth
     n = len(codes)
     frame = pd.DataFrame({"species_code": np.repeat(codes, years + 1), "dbh_in": np.maximum(path.ravel(), 0.1)})
     if land_use is not None:

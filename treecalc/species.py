@@ -47,7 +47,7 @@ class UnknownSpecies(ValueError):
 class Resolution:
     name: str
     code: str | None
-    method: str  # code | scientific | cultivar | common | alias | genus | fuzzy | unresolved
+    method: str  # code | scientific | cultivar | common | alias | genus | fuzzy | zone | unresolved
     score: float
     suggestions: list[str] = field(default_factory=list)
     warning: str = ""
@@ -171,7 +171,8 @@ def _index() -> _Index:
         has_cultivar = bool(re.search(r"['\"‘’]", r.scientific_name))
         return (r.is_genus == "yes", has_cultivar, r.code)
 
-    ordered = sorted(cat.itertuples(), key=rank)
+    # the Northeast's species only: a species with a code only in another zone is read in that zone alone
+    ordered = sorted((r for r in cat.itertuples() if r.northeast), key=rank)
 
     def is_group(r) -> bool:  # i-Tree type groups such as "BDL OTHER"
         return r.code.endswith(" OTHER")
@@ -201,7 +202,7 @@ def _index() -> _Index:
         choices.append(key)
         choice_codes.append(code)
     labels = {r.code: f"{r.code} {r.scientific_name} ({r.common_name})" for r in cat.itertuples()}
-    codes = {c.lower(): c for c in cat.index}
+    codes = {c.lower(): c for c in cat.index[cat["northeast"].to_numpy(bool)]}
     return _Index(exact, codes, genus, members, choices, choice_codes, labels)
 
 
@@ -352,6 +353,112 @@ def _common_genus(idx: _Index, text: str) -> Resolution | None:
     return _genus_without_row(idx, text, g)
 
 
+def _squash(key: str) -> str:
+    """A common name's key without spaces or a leading "common": "crape myrtle" and "Common crapemyrtle" meet."""
+    key = key.removeprefix("common ")
+    return key.replace(" ", "")
+
+
+@functools.cache
+def _zone_index(zone: str) -> dict[str, str]:
+    """Names -> code of the species of ``zone``'s list that the Northeast catalogue has no code for (code,
+    scientific forms, a genus row as "<genus> sp", common name with and without its spaces)."""
+    cat = data.catalogue()
+    own = pd.read_csv(data.data_file(f"species/zones/{zone}/species.csv", data.SPECIES_DIR.parent), dtype=str)
+    out: dict[str, str] = {}
+    outside = set(cat.index[~cat["northeast"].to_numpy(bool)])
+    for code, sci, common in zip(own["code"], own["scientific_name"].fillna(""), own["common_name"].fillna("")):
+        if code not in outside:
+            continue
+        keys = [code.lower(), *scientific_forms(sci)]
+        if common:
+            keys += [normalize_common(common), _squash(normalize_common(common))]
+        for k in keys:
+            out.setdefault(k, code)
+    return out
+
+
+def _zone_keys(text: str) -> tuple[list[str], str]:
+    """The keys a text is looked up by in a zone's list (most specific first), and its genus key."""
+    key = normalize_common(text)
+    forms = scientific_forms(text)
+    genus = f"{forms[-1].split()[0]} sp" if forms else ""
+    return [text.lower(), *forms, key, _squash(key)], genus
+
+
+def _in_zone(text: str, zone: str, keys: tuple[list[str], str] | None = None) -> Resolution | None:
+    """``text`` as a species only ``zone``'s list has a code for (exact names, or its genus's row), or None."""
+    idx = _zone_index(zone)
+    exact, genus = keys or _zone_keys(text)
+    code = next((idx[k] for k in exact if k in idx), None)
+    cat = data.catalogue()
+    if code is not None:
+        return Resolution(
+            text,
+            code,
+            "zone",
+            100.0,
+            [],
+            f"{text!r} has no code in the Northeast catalogue: read as {code} {cat.at[code, 'scientific_name']} "
+            f"({cat.at[code, 'common_name']}) of the {zone} species list",
+        )
+    if genus and genus in idx:
+        code = idx[genus]
+        return Resolution(
+            text,
+            code,
+            "genus",
+            100.0,
+            [],
+            f"genus only: {text!r} is not in the {zone} species list; valued as its genus's row there, {code} "
+            f"{cat.at[code, 'scientific_name']} ({cat.at[code, 'common_name']})",
+        )
+    return None
+
+
+@functools.cache
+def _listed_in() -> dict[str, tuple[str, ...]]:
+    """Every key of every zone's :func:`_zone_index` -> the zones (other than the Northeast) it names a species in."""
+    out: dict[str, list[str]] = {}
+    for z in data.zones().index:
+        if z != data.DEFAULT_ZONE:
+            for k in _zone_index(str(z)):
+                out.setdefault(k, []).append(str(z))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@functools.cache
+def _listed_words() -> frozenset[str]:
+    """The first word of every key of :func:`_listed_in` (a genus, or a common name's first word)."""
+    return frozenset(k.split()[0] for k in _listed_in() if k.split())
+
+
+def zones_listing(text: object) -> list[str]:
+    """The zones other than the Northeast whose species list has ``text`` (for a refusal that says where)."""
+    t = "" if text is None else str(text).strip()
+    if not t:
+        return []
+    listed = _listed_in()
+    words = t.lower().split()
+    if words and words[0] in _listed_words():
+        exact, genus = _zone_keys(t)
+    else:  # no zone's key starts so: its scientific forms (the costly part, for thousands of unknown names) need not be made
+        key = normalize_common(t)
+        exact, genus = [t.lower(), key, _squash(key)], ""
+    found = {z for k in (*exact, genus) if k for z in listed.get(k, ())}
+    return [str(z) for z in data.zones().index if z in found]
+
+
+def resolve_in_zone(name: object, zone: str | None) -> Resolution:
+    """:func:`resolve_one`, and in a zone other than the Northeast, a name it leaves unresolved or only
+    fuzzily matched that the zone's own list names (crape myrtle in PiedmtCLT)."""
+    r = resolve_one(name)
+    if zone is None or zone == data.DEFAULT_ZONE or r.method not in ("unresolved", "fuzzy"):
+        return r
+    hit = _in_zone(r.name, zone) if r.name else None
+    return r if hit is None else hit
+
+
 def resolve(name: object) -> str:
     """The i-Tree code for ``name``; raises :class:`UnknownSpecies` with suggestions."""
     r = resolve_one(name)
@@ -360,8 +467,8 @@ def resolve(name: object) -> str:
     return r.code
 
 
-def resolve_many(names: Iterable[object]) -> pd.DataFrame:
-    """Resolve each distinct name once.
+def resolve_many(names: Iterable[object], zone: str | None = None) -> pd.DataFrame:
+    """Resolve each distinct name once (``zone``: see :func:`resolve_in_zone`).
 
     Returns a DataFrame indexed by the distinct input strings with columns
     ``code`` (None when unresolved), ``method``, ``score``, ``suggestions``
@@ -372,7 +479,7 @@ def resolve_many(names: Iterable[object]) -> pd.DataFrame:
         _BATCH.clear()
         _BATCH.update(_suggest_batch(_index(), list(dict.fromkeys(normalize_common(str(n).strip()) for n in distinct))))
     try:
-        rows = [resolve_one(n) for n in distinct]
+        rows = [resolve_in_zone(n, zone) for n in distinct]
     finally:
         _BATCH.clear()
     return pd.DataFrame(

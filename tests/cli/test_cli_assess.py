@@ -24,7 +24,7 @@ def fake_survey(monkeypatch):
         rows_read=3,
         source={},
     )
-    monkeypatch.setattr(assessment, "_load_survey", lambda path, progress=None, species_map=None: s)
+    monkeypatch.setattr(assessment, "_load_survey", lambda path, progress=None, species_map=None, zone=None: s)
     import treecalc.ingest
 
     # the CLI reads the survey itself, in a bounded child process (treecalc.ingest.limits)

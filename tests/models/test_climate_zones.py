@@ -334,14 +334,15 @@ def test_survey_exports_an_existing_inventory_for_itree_eco(tmp_path, capsys):
     assert eco["Percent Dieback"].isna().iloc[0] and eco["Percent Dieback"].iloc[1] == 100
 
 
-def test_a_valuation_outside_the_northeast_says_it_grows_by_the_northeasts_tables():
+def test_a_valuation_outside_the_northeast_says_its_ctla_reads_the_northeast_and_its_growth_the_zone():
+    # the trees now grow by their zone's own DBH-at-age table (test_zone_only_species works the figures);
+    # CTLA's species parameters are still the Northeast's, and that is what is said
     here = benefits("Acer rubrum", 12, zone="PiedmtCLT")
-    assert any("Northeast's DBH-at-age tables" in w for w in here["warnings"])
+    assert any("Northeast's CTLA species parameters" in w and "zone's DBH-at-age table" in w for w in here["warnings"])
+    assert not any("Northeast's DBH-at-age" in w for w in here["warnings"])
     home = benefits("Acer rubrum", 12, zone="NoEastXXX")
-    assert not any("DBH-at-age" in w for w in home["warnings"])
-    assert not any(
-        "DBH-at-age" in w for w in benefits("Acer rubrum", 12, zone="PiedmtCLT", valuations=False)["warnings"]
-    )
+    assert not any("CTLA" in w for w in home["warnings"])
+    assert not any("CTLA" in w for w in benefits("Acer rubrum", 12, zone="PiedmtCLT", valuations=False)["warnings"])
 
 
 def test_a_survey_whose_trees_lie_in_no_zone_is_warned_it_is_valued_in_the_northeast(tmp_path, capsys):

@@ -443,12 +443,13 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
         path = data.sample_survey()
     from treecalc.cli.common import stderr_progress
     from treecalc.cli.survey import species_map_arg
-    from treecalc.ingest import read_survey
+    from treecalc.climate_zones import read_survey_in_zone
     from treecalc.ingest.limits import Limits
 
     # the survey is read in a bounded child process (treecalc.ingest.limits): a hostile file cannot take us down
-    survey = read_survey(
+    survey = read_survey_in_zone(
         path,
+        kw.get("zone") or (site or {}).get("climate_zone"),
         progress=stderr_progress(),
         isolated=True,
         limits=Limits.parse(a.limit, Limits.from_env()),

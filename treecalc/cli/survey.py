@@ -169,15 +169,18 @@ def register(subparsers) -> None:
 def run(a: argparse.Namespace) -> int:
     from treecalc import data
     from treecalc.cli.common import stderr_progress
-    from treecalc.ingest import SurveyError, read_survey
+    from treecalc.ingest import SurveyError
     from treecalc.ingest.limits import Limits
 
     limits = Limits.parse(a.limit, Limits.from_env())
     check_file_arg(a.file)
+    from treecalc.climate_zones import read_survey_in_zone
+
     try:
-        s = read_survey(
+        s = read_survey_in_zone(
             # the sample of the data folder (TREECALC_DATA): a copy without it is named, as with `assess`
             a.file if a.file is not None else data.sample_survey(),
+            a.zone,
             sheet=a.sheet,
             column_map=_pairs(a.map, "--map") or None,
             dbh_unit=a.dbh_unit,

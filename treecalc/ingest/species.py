@@ -38,6 +38,7 @@ _METHOD_RANK = {
     "alias": 1,
     "genus": 2,
     "fuzzy": 3,
+    "zone": 0,
     "unresolved": 4,
 }
 _RES_COLUMNS = ["code", "method", "score", "suggestions", "warning"]
@@ -80,12 +81,13 @@ def _empty() -> pd.DataFrame:
     return pd.DataFrame(columns=_RES_COLUMNS)
 
 
-def resolve(texts: pd.Series | list[str]) -> pd.DataFrame:
-    """Resolution per distinct text (best of the whole text and its parts), indexed by text."""
+def resolve(texts: pd.Series | list[str], zone: str | None = None) -> pd.DataFrame:
+    """Resolution per distinct text (best of the whole text and its parts), indexed by text; in a ``zone``
+    other than the Northeast, a species only that zone's list has a code for too."""
     distinct = [s for s in pd.unique(pd.Series(texts, dtype=object)) if s]
     cands = {s: candidates(s) for s in distinct}
     every = list(dict.fromkeys(c for cs in cands.values() for c in cs))
-    res = resolve_many(every) if every else _empty()
+    res = resolve_many(every, zone) if every else _empty()
     # one conversion: a pandas row lookup per candidate was the slow part
     recs = {k: dict(zip(res.columns, v)) for k, v in zip(res.index, zip(*(res[c].tolist() for c in res.columns)))}
     rows = {}

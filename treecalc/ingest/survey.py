@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from treecalc.data import DEFAULT_ZONE, zone_code
 from treecalc.ingest import attributes as A
 from treecalc.ingest import columns as C
 from treecalc.ingest import dbh as D
@@ -49,6 +50,7 @@ from treecalc.ingest.rows import TOTALS_TEXT, Table, data_rows, totals_reason, t
 from treecalc.ingest.sources import open_source
 from treecalc.ingest.values import as_text, is_blank
 from treecalc.schema import TREE_COLUMNS  # the trees frame contract
+from treecalc.species import zones_listing
 
 REJECTION_KINDS = (
     "totals row",
@@ -332,19 +334,35 @@ def _species(table: Table, mapping: C.Mapping, species_map: dict[str, str]) -> _
     return _Species(text, column, none, SP._empty(), numeric, map_warn, sources, (codes, uniq))
 
 
-def _resolve_species(rj: _Rejections, table: Table, sp: _Species) -> None:
-    """Resolve each distinct text of the rows still accepted; reject the ones not recognised."""
-    sp.res = SP.resolve(sp.text[rj.ok & ~sp.numeric])
+#: What a rejected row of a species only other zones list says (:func:`treecalc.climate_zones.read_survey_in_zone`
+#: reads the survey again in its zone when a rejection says it).
+ZONE_HINT = "give the survey's climate zone"
+
+
+def _resolve_species(rj: _Rejections, table: Table, sp: _Species, zone: str | None = None) -> None:
+    """Resolve each distinct text of the rows still accepted (in ``zone``, its own species too); reject the
+    ones not recognised, saying which zones list a species the Northeast catalogue has no code for."""
+    sp.res = SP.resolve(sp.text[rj.ok & ~sp.numeric], zone)
     if len(sp.res):
         sp.code = pd.Series(_lookup(sp, sp.res["code"], None), dtype=object).where(~sp.numeric, None)
     unresolved = rj.ok & sp.code.isna().to_numpy()
     if unresolved.any():
         sugg = {k: "; ".join(v[:3]) for k, v in sp.res["suggestions"].items()} if len(sp.res) else {}
+        elsewhere = {}
+        for t in pd.unique(sp.text[unresolved & ~sp.numeric]):
+            listed = zones_listing(t)
+            if listed:
+                elsewhere[t] = (
+                    f"; the {zone or DEFAULT_ZONE} zone's species list has no code for it, the lists of "
+                    f"{', '.join(listed)} have; {ZONE_HINT} (--zone, the site fact climate_zone or tree "
+                    "coordinates) to value it there"
+                )
         texts = [
             f"row {sr}, column {c!r}: species {V.short(s)} not recognised (a number is not a species name)"
             if num
             else f"row {sr}, column {c!r}: species {V.short(s)} not recognised"
             + (f"; closest: {sugg.get(s, '')}" if sugg.get(s, "") else "")
+            + elsewhere.get(s, "")
             for sr, c, s, num in zip(table.source_row, sp.column, sp.text, sp.numeric)
         ]
         rj.add(unresolved, "unresolved species", sp.column.to_numpy(), texts)
@@ -368,7 +386,11 @@ def _totals(table: Table, d: D.DbhRead, mapping: C.Mapping, sp: _Species, tags: 
     return mask
 
 
-def _check_options(dbh_unit: str | None, max_bytes: object) -> tuple[str | None, int]:
+def _check_options(
+    dbh_unit: str | None, max_bytes: object, zone: str | None, species_map: dict[str, str] | None
+) -> tuple[str | None, int, str | None, dict[str, str]]:
+    """The read's options checked (a clear error naming each): the DBH unit, the size bound, the climate zone's
+    code and the species map."""
     if dbh_unit is not None:
         dbh_unit = V.unit_word(dbh_unit) or str(dbh_unit)
         if dbh_unit not in V.UNIT_TO_IN:
@@ -380,7 +402,11 @@ def _check_options(dbh_unit: str | None, max_bytes: object) -> tuple[str | None,
         or max_bytes <= 0
     ):
         raise SurveyError(f"max_bytes {max_bytes!r}: give a positive number of bytes")
-    return dbh_unit, int(max_bytes)
+    try:
+        code = zone_code(zone) if zone else None
+    except ValueError as e:
+        raise SurveyError(f"zone: {e}") from None
+    return dbh_unit, int(max_bytes), code, SP.parse_species_map(species_map)
 
 
 def _read_isolated(
@@ -424,20 +450,20 @@ def read_survey(
     limits: Limits | None = None,
     isolated: bool = False,
     meanwhile: Callable[[], None] | None = None,
+    zone: str | None = None,
 ) -> Survey:
     """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt).
 
-    ``column_map`` maps header text to a field (``{"Diam. cm": "dbh_cm"}``;
-    fields: :data:`treecalc.ingest.columns.FIELDS`); ``dbh_unit`` ('in', 'cm',
-    'mm', 'ft', 'm') overrides what the file says; ``site`` overrides the Site sheet;
-    ``species_map`` corrects species texts in bulk (``{"Oak sp.": "Quercus"}``: every row
-    whose species reads "Oak sp.", in any case, is read as "Quercus");
-    ``progress(fraction, message)`` is called as the work advances.
-    ``limits`` bound what the file may hold (:class:`treecalc.ingest.limits.Limits`; refused beyond);
-    ``isolated`` reads it in a child process bounded in memory and time (the command line and the app
-    do, so that a file that crashes a native reader cannot take them down); ``meanwhile()``, with ``isolated``
-    only, runs in this process while the child reads (the command line loads the assessment's tables).
-    Raises :class:`SurveyError` for a file it refuses or cannot read.
+    ``column_map`` maps header text to a field (``{"Diam. cm": "dbh_cm"}``; fields:
+    :data:`treecalc.ingest.columns.FIELDS`); ``dbh_unit`` ('in', 'cm', 'mm', 'ft', 'm') overrides what the file says;
+    ``site`` the Site sheet; ``species_map`` corrects species texts in bulk (``{"Oak sp.": "Quercus"}``: every row
+    reading "Oak sp.", in any case, reads "Quercus"); ``progress(fraction, message)`` is called as the work advances.
+    ``limits`` bound what the file may hold (:class:`treecalc.ingest.limits.Limits`; refused beyond); ``isolated``
+    reads it in a child process bounded in memory and time (as the command line and the app do: a file that crashes a
+    native reader cannot take them down); ``meanwhile()``, with ``isolated`` only, runs here while the child reads
+    (the command line loads the assessment's tables). ``zone`` (an i-Tree climate zone) reads a species only that
+    zone's list has a code for (crape myrtle in PiedmtCLT); elsewhere such a row is rejected saying where it is
+    listed. Raises :class:`SurveyError` for a file it refuses or cannot read.
     """
     if meanwhile is not None and not isolated:
         raise TypeError("read_survey: meanwhile is run while an isolated read works; give isolated=True")
@@ -455,6 +481,7 @@ def read_survey(
                 "site": site,
                 "max_bytes": max_bytes,
                 "species_map": species_map,
+                "zone": zone,
             },
         )
 
@@ -462,8 +489,7 @@ def read_survey(
         if progress is not None:
             progress(f, msg)
 
-    dbh_unit, max_bytes = _check_options(dbh_unit, max_bytes)
-    fixes = SP.parse_species_map(species_map)
+    dbh_unit, max_bytes, zone, fixes = _check_options(dbh_unit, max_bytes, zone, species_map)
     tell(0.0, "opening the file")
     src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes, limits=limits)
     tell(0.1, "finding the header row")
@@ -517,7 +543,7 @@ def read_survey(
     if acts.unknown.any() and acts.column is not None:  # a row's action is unknown only where there is a column
         rj.add(acts.unknown, "action not recognised", acts.column.header, acts.reasons)
     tell(0.7, "resolving species")
-    _resolve_species(rj, table, sp)
+    _resolve_species(rj, table, sp, zone)
 
     tell(0.8, "building the table")
     blank_act = A.blank_action_warning(acts, rj.ok)

@@ -1,6 +1,7 @@
 """Tree growth (DBH over time) and cumulative benefits over a planning horizon.
 
-Two growth sources, both for the Northeast climate zone:
+Two growth sources for the Northeast climate zone (another zone's trees grow by that zone's own
+age-class table, :func:`_zone_curves`):
 
 * the **Urban Tree Database** (UTD) DBH-from-age equations [1]_ for the 21
   species measured in the reference city (Queens, NY), used for a tree whose
@@ -244,14 +245,43 @@ def _curves() -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     return curve_of, table, tuple(names)
 
 
-def _curve_rows(species_code: object) -> np.ndarray:
-    curve_of, _, _ = _curves()
+@functools.lru_cache(maxsize=32)
+def _zone_curves(zone: str) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    """:func:`_curves` of a climate zone other than the Northeast: the zone's own i-Tree Streets age-class
+    table (``data/species/zones/<zone>/growth_age_class.csv``) of the row each species reads there (its own,
+    or the zone's generic row of its type), linear from (0 yr, 0 cm) and held after the last age, as the
+    Northeast's. The Urban Tree Database equations were fitted in the Northeast's reference city (Queens,
+    NY): they are not used in another zone."""
+    zt = data.zone_tables()
+    z = zt.zones.index(zone)
+    g = pd.read_csv(data.data_file(f"species/zones/{zone}/growth_age_class.csv", data.SPECIES_DIR.parent))
+    wide = g.pivot(index="value_row", columns="age_yr", values="dbh_cm")
+    ages = np.concatenate([[0.0], wide.columns.to_numpy(float)])
+    names = tuple(f"age_class:{zone}:{r}" for r in wide.index)
+    at = {str(r): k for k, r in enumerate(wide.index)}
+    rows = [np.interp(AGE_GRID_YR, ages, np.concatenate([[0.0], v]), left=0.0) for v in wide.to_numpy(float)]
+    table = np.maximum.accumulate(np.vstack(rows), axis=1)
+    curve_of = np.array([at[zt.local_rows[r]] for r in zt.cat_rows[z]], dtype=np.intp)
+    table.setflags(write=False)
+    curve_of.setflags(write=False)
+    return curve_of, table, names
+
+
+def _curve_set(zone: str | None) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    """The growth curves of ``zone`` (None or the Northeast: :func:`_curves`)."""
+    if zone is None or data.zone_code(zone) == data.DEFAULT_ZONE:
+        return _curves()
+    return _zone_curves(data.zone_code(zone))
+
+
+def _curve_rows(species_code: object, zone: str | None = None) -> np.ndarray:
+    curve_of, _, _ = _curve_set(zone)
     return curve_of[data.catalogue_positions(species_code)]
 
 
-def _eval(rows: np.ndarray, age_yr: np.ndarray) -> np.ndarray:
+def _eval(rows: np.ndarray, age_yr: np.ndarray, zone: str | None = None) -> np.ndarray:
     """Curve ``rows[i]`` at ``age_yr[i, ...]`` (cm); held at both grid ends."""
-    _, table, _ = _curves()
+    _, table, _ = _curve_set(zone)
     out = np.empty(np.shape(age_yr), dtype=float)
     for r in np.unique(rows):
         m = rows == r
@@ -259,14 +289,14 @@ def _eval(rows: np.ndarray, age_yr: np.ndarray) -> np.ndarray:
     return out
 
 
-def growth_source(species_code: object) -> np.ndarray:
+def growth_source(species_code: object, zone: str | None = None) -> np.ndarray:
     """Name of the growth curve each tree follows, for reports.
 
     ``"Urban Tree Database (ACRU, cub)"`` or
-    ``"i-Tree Streets age class (BDL OTHER)"``.
+    ``"i-Tree Streets age class (BDL OTHER)"``; in another zone ``"i-Tree Streets age class (PiedmtCLT LA6)"``.
     """
-    _, _, names = _curves()
-    rows = _curve_rows(species_code)
+    _, _, names = _curve_set(zone)
+    rows = _curve_rows(species_code, zone)
     utd = data.growth_utd()
     labels = []
     for n in names:
@@ -274,25 +304,26 @@ def growth_source(species_code: object) -> np.ndarray:
         labels.append(
             f"Urban Tree Database ({key}, {utd.loc[key, 'form']})"
             if kind == "utd"
-            else f"i-Tree Streets age class ({key})"
+            else f"i-Tree Streets age class ({key.replace(':', ' ')})"
         )
     return np.asarray(labels, dtype=object)[rows]
 
 
-def dbh_at_age_cm(species_code: object, age_yr: object) -> np.ndarray:
+def dbh_at_age_cm(species_code: object, age_yr: object, zone: str | None = None) -> np.ndarray:
     """DBH on the species' growth curve at an age (cm).
 
     The composite curve described in the module notes: the UTD equation when
     the species' own code has one, else the i-Tree Streets age-class curve
-    of its value row. ``species_code`` and ``age_yr`` broadcast.
+    of its value row. ``species_code`` and ``age_yr`` broadcast. ``zone``: the curves of that climate zone
+    (:func:`_zone_curves`; None: the Northeast's).
     """
     codes, age = np.broadcast_arrays(_as_codes(species_code), np.atleast_1d(np.asarray(age_yr, dtype=float)))
-    rows = _curve_rows(codes.ravel()).reshape(codes.shape)
-    return _eval(rows, age)
+    rows = _curve_rows(codes.ravel(), zone).reshape(codes.shape)
+    return _eval(rows, age, zone)
 
 
-def _invert(rows: np.ndarray, dbh_cm: np.ndarray) -> np.ndarray:
-    _, table, _ = _curves()
+def _invert(rows: np.ndarray, dbh_cm: np.ndarray, zone: str | None = None) -> np.ndarray:
+    _, table, _ = _curve_set(zone)
     grid = AGE_GRID_YR
     step = grid[1] - grid[0]
     out = np.full(dbh_cm.shape, np.nan)
@@ -313,7 +344,7 @@ def _invert(rows: np.ndarray, dbh_cm: np.ndarray) -> np.ndarray:
     return out
 
 
-def age_from_dbh(species_code: object, dbh_in: object) -> np.ndarray:
+def age_from_dbh(species_code: object, dbh_in: object, zone: str | None = None) -> np.ndarray:
     """Age (years since planting) at which the growth curve reaches a DBH.
 
     Parameters
@@ -339,11 +370,11 @@ def age_from_dbh(species_code: object, dbh_in: object) -> np.ndarray:
     codes, dbh = np.broadcast_arrays(_as_codes(species_code), np.atleast_1d(np.asarray(dbh_in, dtype=float)))
     if (dbh < 0).any():
         raise ValueError("dbh_in must be >= 0")
-    rows = _curve_rows(codes.ravel()).reshape(codes.shape)
-    return _invert(rows, dbh * CM_PER_IN)
+    rows = _curve_rows(codes.ravel(), zone).reshape(codes.shape)
+    return _invert(rows, dbh * CM_PER_IN, zone)
 
 
-def dbh_path(species_code: object, dbh_in: object, years: int) -> np.ndarray:
+def dbh_path(species_code: object, dbh_in: object, years: int, zone: str | None = None) -> np.ndarray:
     """DBH of each tree today and after 1, 2, ..., ``years`` years (inches).
 
     Returns an array of shape ``(n_trees, years + 1)``; column 0 is today's
@@ -354,14 +385,14 @@ def dbh_path(species_code: object, dbh_in: object, years: int) -> np.ndarray:
     n_years = _n_years(years)
     if (dbh < 0).any():
         raise ValueError("dbh_in must be >= 0")
-    rows = _curve_rows(codes)
-    age0 = _invert(rows, dbh * CM_PER_IN)
+    rows = _curve_rows(codes, zone)
+    age0 = _invert(rows, dbh * CM_PER_IN, zone)
     ages = age0[:, None] + np.arange(n_years + 1, dtype=float)[None, :]
-    grown = _eval(rows, ages) / CM_PER_IN
+    grown = _eval(rows, ages, zone) / CM_PER_IN
     return np.fmax(grown, dbh[:, None]) if dbh.size else grown  # never below today's DBH
 
 
-def dbh_after(species_code: object, dbh_in: object, years: object) -> np.ndarray:
+def dbh_after(species_code: object, dbh_in: object, years: object, zone: str | None = None) -> np.ndarray:
     """DBH after some years of growth (inches).
 
     ``dbh_after = curve(age_from_dbh(dbh_in) + years)``, never less than
@@ -397,9 +428,9 @@ def dbh_after(species_code: object, dbh_in: object, years: object) -> np.ndarray
         raise ValueError("dbh_in must be >= 0")
     if (yrs < 0).any() or np.isnan(yrs).any():
         raise ValueError("years must be >= 0")
-    rows = _curve_rows(codes.ravel()).reshape(codes.shape)
-    age0 = _invert(rows, dbh * CM_PER_IN)
-    return np.fmax(_eval(rows, age0 + yrs) / CM_PER_IN, dbh) if dbh.size else dbh.copy()
+    rows = _curve_rows(codes.ravel(), zone).reshape(codes.shape)
+    age0 = _invert(rows, dbh * CM_PER_IN, zone)
+    return np.fmax(_eval(rows, age0 + yrs, zone) / CM_PER_IN, dbh) if dbh.size else dbh.copy()
 
 
 def default_mortality_rate() -> float:
@@ -445,6 +476,7 @@ def cumulative_benefits(
     mortality_rate: float | np.ndarray = 0.0,
     discount_rate: float = 0.0,
     return_per_year: bool = False,
+    zone: str | None = None,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Expected benefits of each tree summed over the next ``years`` years.
 
@@ -471,6 +503,8 @@ def cumulative_benefits(
     return_per_year : bool
         Also return the ``(n_trees, N)`` matrix of each year's expected,
         discounted value (for charts).
+    zone : str, optional
+        Grow the trees by that climate zone's age-class tables (None: the Northeast's curves).
 
     Returns
     -------
@@ -499,7 +533,7 @@ def cumulative_benefits(
     if not np.isfinite(r) or r <= -1:
         raise ValueError("discount_rate must be > -1")
     m = np.broadcast_to(m.reshape(-1, 1) if m.ndim else m, (dbh.size, 1))
-    path = dbh_path(codes, dbh, max(n_years - 1, 0))[:, :n_years]  # D_0 .. D_{N-1}
+    path = dbh_path(codes, dbh, max(n_years - 1, 0), zone)[:, :n_years]  # D_0 .. D_{N-1}
     values = np.empty((dbh.size, n_years))
     for k in range(n_years):
         v = np.asarray(annual_value_fn(codes, path[:, k]), dtype=float)
