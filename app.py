@@ -3,7 +3,7 @@
 Opens on the bundled sample survey (``treecalc.data.SAMPLE_SURVEY``); upload
 your own on the Survey page. The app holds no domain logic: every number comes
 from the treecalc library (``read_survey``, ``assess``, ``compute_benefits``,
-``treecalc.water``, ``treecalc.excavation``, ``treecalc.statement``); the
+``treecalc.water``, ``treecalc.rules.excavation``, ``treecalc.statement``); the
 pages only draw what it returns.
 """
 

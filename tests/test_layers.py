@@ -1,8 +1,8 @@
 """The layers of treecalc call only downwards, and its modules import one another without a cycle.
 
     base        units, schema, data, species, geo, results, the law's data loader (law, rules.law_data), ingest
-    science     benefits, models, batch, planting, climate_zones          (pure method, no law)
-    law         rules (the villages' sections), fund, water, excavation, surfaces
+    science     benefits, models, batch, planting, climate_zones, earthwork (pure method, no law)
+    law         rules (the villages' sections, the excavation chapters' router), fund, water
     assessment  assessment, plan, projection                              (values the trees, applies the law)
     report      report, statement, fingerprint, exports, register         (fields of the assessment only)
     front       the package facade (treecalc), cli, app_support, treecalc_app
@@ -46,12 +46,12 @@ LAYER_OF = {
     "treecalc.batch": "science",
     "treecalc.planting": "science",
     "treecalc.climate_zones": "science",
+    "treecalc.earthwork": "science",
+    "treecalc.earthwork.": "science",
     "treecalc.rules": "law",
     "treecalc.rules.": "law",
     "treecalc.fund": "law",
     "treecalc.water": "law",
-    "treecalc.excavation": "law",
-    "treecalc.surfaces": "law",
     "treecalc.assessment": "assessment",
     "treecalc.plan": "assessment",
     "treecalc.projection": "assessment",

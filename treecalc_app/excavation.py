@@ -13,8 +13,8 @@ import pandas as pd
 import streamlit as st
 
 from app_support import state, ui, views
-from treecalc import excavation
 from treecalc.jurisdictions import REGISTRY
+from treecalc.rules import excavation
 from treecalc.units import RANGES
 
 #: Chapter 120's numbers the help texts state (data/law/croton_on_hudson/ch120_excavation.toml)
@@ -296,7 +296,7 @@ def _sections(sha: str, name: str, prismoidal: bool, metric: bool, _data: bytes)
 def _tin(sha: str, names: tuple[str, str], metric: bool, _data: tuple[bytes, bytes]) -> Any:
     paths = [state.tmp_upload(n, d) for n, d in zip(names, _data)]
     try:
-        from treecalc.surfaces import volume_between_files
+        from treecalc.rules.excavation import volume_between_files
 
         return volume_between_files(paths[0], paths[1], metric=metric)
     finally:
