@@ -138,7 +138,7 @@ def _print_check(r: Any) -> None:
         bp = r.building_permit
         print(
             f"  §95-3C(1): building permit {'suffices' if bp['building_permit_suffices'] else 'does not suffice'}"
-            f" (limit {bp['limit_cy']:,.2f} cu yd = 2 x cellar {bp['cellar_volume_cy']:,.2f} cu yd)"
+            f" (limit {bp['limit_cy']:,.2f} cu yd = {bp['cellar_multiple']:g} x cellar {bp['cellar_volume_cy']:,.2f} cu yd)"
         )
     if r.term:
         print(f"  {r.term['section']}: {r.term['explanation']}")

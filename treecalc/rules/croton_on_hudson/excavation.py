@@ -112,7 +112,7 @@ def _croton_interpretation() -> list[str]:
         f"{L['any_fill_area'].section}: filling over {_fmt(_v('any_fill_area'))} sq ft or more at any depth > 0.",
         f"{L['topsoil_proviso_depth'].section}: placing topsoil not over {_fmt(_v('topsoil_proviso_depth'))} in deep "
         f"over not more than {_fmt(_v('topsoil_proviso_area'))} sq ft, immediately seeded and mulched, is left out "
-        "of (5)-(7); otherwise it counts as fill (depth in / 12 ft). fill_cy includes placed topsoil.",
+        f"of (5)-(7); otherwise it counts as fill (depth in / {IN_PER_FT} ft). fill_cy includes placed topsoil.",
         "§120-3B: excavation for a foundation under a building permit (given as a foundation) is covered by the "
         "building permit ('a building permit shall constitute the excavation and filling permit ... strictly "
         "essential for ... the foundation, walls and basement') and is left out of §120-3A; other work is tested "
@@ -452,7 +452,7 @@ def permit_term_check(issued: Any, as_of: Any = None, last_work: Any = None) -> 
         "subject_to_termination": None,
     }
     text = [
-        f"the permit runs for no longer than {years} year: from {iss} to {expires} (or a shorter period set by "
+        f"the permit runs for no longer than {years} year{'' if years == 1 else 's'}: from {iss} to {expires} (or a shorter period set by "
         f"the approving authority); {'expired' if asof >= expires else 'in force'} on {asof}"
     ]
     if last_work is not None:

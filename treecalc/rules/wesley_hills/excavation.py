@@ -252,7 +252,8 @@ def wesley_hills_waiver(excavation_cy: Any, fill_cy: Any) -> dict[str, Any]:
 class WesleyHillsCheck:
     """The building-permit volume rule of Wesley Hills §95-3C(1) and the waiver of §95-3D(1).
 
-    Volumes in cubic yards (exact Decimals).
+    Volumes in cubic yards (exact Decimals); ``cellar_multiple``: the times the cellar-and-foundation volume
+    the limit is (the law's number).
     """
 
     cellar_volume_cy: Decimal
@@ -264,10 +265,12 @@ class WesleyHillsCheck:
     waiver_eligible: bool | str
     explanations: list[dict[str, Any]]
     notes: list[str]
+    cellar_multiple: Decimal = Decimal(0)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "cellar_volume_cy": round2(self.cellar_volume_cy),
+            "cellar_multiple": float(self.cellar_multiple),
             "limit_cy": round2(self.limit_cy),
             "fill_cy": round2(self.fill_cy),
             "excavated_cy": round2(self.excavated_cy),
@@ -354,7 +357,7 @@ def wesley_hills_building_permit_check(
         WAIVER_READING,
         *WESLEY_NOTES,
     ]
-    return WesleyHillsCheck(vol, limit, f, e, suffices, not suffices, waiver, expl, notes)
+    return WesleyHillsCheck(vol, limit, f, e, suffices, not suffices, waiver, expl, notes, multiple)
 
 
 def wesley_hills_slope_check(rise_ft: Any, run_ft: Any, rock: bool = False, retained: bool = False) -> dict[str, Any]:
