@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from treecalc.earthwork.quantities import CU_FT_PER_CU_YD, M3_PER_CU_YD, CutFill, Earthwork, check_finite_volumes
+from treecalc.earthwork.quantities import CutFill, Earthwork, check_finite_volumes, input_units
 
 __all__ = ["EndAreaVolumes", "end_area_volumes", "parse_station", "PRISMOIDAL_NEEDS"]
 
@@ -285,7 +285,7 @@ def end_area_volumes(
             _check_correction(st, sc, cc, "cut", "m³" if metric else "cu ft")
             _check_correction(st, sf, cf, "fill", "m³" if metric else "cu ft")
             sc, sf = sc - cc, sf - cf
-        factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
+        factor = input_units(metric).cu_yd
         sc, sf = np.maximum(sc, 0.0) * factor, np.maximum(sf, 0.0) * factor
         c, f = float(sc.sum()), float(sf.sum())
     check_finite_volumes(c, f)
@@ -303,7 +303,7 @@ def end_area_volumes(
         segment_cut_cy=sc,
         segment_fill_cy=sf,
         prismoidal=bool(prismoidal),
-        units="metres" if metric else "feet",
+        units=input_units(metric).name,
         notes=_end_area_notes(use_mid, use_corr, trans_list, metric),
         transitions=trans_list,
         method=method,

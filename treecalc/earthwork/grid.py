@@ -17,17 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from treecalc.earthwork.quantities import (
-    CU_FT_PER_CU_YD,
-    FT_PER_M,
-    M3_PER_CU_YD,
-    SQFT_PER_M2,
-    CutFill,
-    Earthwork,
-    PlanAreas,
-    check_finite_volumes,
-    depth_ft,
-)
+from treecalc.earthwork.quantities import CutFill, Earthwork, PlanAreas, check_finite_volumes, depth_ft, input_units
 from treecalc.earthwork.tin import area_above
 
 __all__ = ["GridVolumes", "grid_volumes", "GRID_NOTES"]
@@ -59,7 +49,8 @@ class GridVolumes(CutFill):
         The areas cut or filled deeper than a depth come from the node depths, each cell split into
         two triangles with the depth linear on each (the volumes stay the borrow-pit ones).
         """
-        k_len, k_area = (FT_PER_M, SQFT_PER_M2) if self.units == "metres" else (1.0, 1.0)
+        u = input_units(self.units == "metres")
+        k_len, k_area = u.ft, u.sq_ft
         # depths in feet at the survey's precision: exactly 4.00 ft is not "in excess of four feet"
         h = depth_ft(self.node_depth, k_len)
         a, b, c, d = h[:-1, :-1].ravel(), h[:-1, 1:].ravel(), h[1:, :-1].ravel(), h[1:, 1:].ravel()
@@ -240,23 +231,24 @@ def grid_volumes(x: Any, y: Any, existing: Any, proposed: Any, *, metric: bool =
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is refused just below
         h = Pg - Eg
         cut, fill = _borrow_pit(h, dx * dy)
-    factor = 1.0 / M3_PER_CU_YD if metric else 1.0 / CU_FT_PER_CU_YD
+    factor = input_units(metric).cu_yd
     cut *= factor
     fill *= factor
     mixed = int(np.count_nonzero((cut > 0) & (fill > 0)))
     c, f = float(cut.sum()), float(fill.sum())
     check_finite_volumes(c, f)
+    # cut and fill (cu yd), per cell, then the grid's spacing and size (the fields' order)
     return GridVolumes(
-        cut_cy=c,
-        fill_cy=f,
-        cell_cut_cy=cut,
-        cell_fill_cy=fill,
-        dx=float(dx),
-        dy=float(dy),
-        nx=int(nx),
-        ny=int(ny),
+        c,
+        f,
+        cut,
+        fill,
+        float(dx),
+        float(dy),
+        int(nx),
+        int(ny),
         mixed_cells=mixed,
-        units="metres" if metric else "feet",
+        units=input_units(metric).name,
         notes=list(GRID_NOTES),
         node_depth=h,
     )

@@ -33,6 +33,8 @@ __all__ = [
     "FT_PER_M",
     "SQFT_PER_M2",
     "SQFT_PER_ACRE",
+    "InputUnits",
+    "input_units",
     "cuft_to_cuyd",
     "inches_to_feet",
     "CutFill",
@@ -58,6 +60,23 @@ SQFT_PER_M2 = 1 / 0.3048**2
 SQFT_PER_ACRE = 43_560
 _D27 = Decimal(CU_FT_PER_CU_YD)
 _D12 = Decimal(IN_PER_FT)
+
+
+@dataclass(frozen=True)
+class InputUnits:
+    """A method's input units (feet, or metres) converted to its outputs': cubic yards, square feet, feet."""
+
+    name: str  # "feet" or "metres"
+    cu_yd: float  # cubic yards per cubic input unit
+    sq_ft: float  # square feet per square input unit
+    ft: float  # feet per input unit
+
+
+def input_units(metric: bool) -> InputUnits:
+    """The conversions of feet (``metric`` False) or metres (True) to cubic yards, square feet and feet."""
+    if metric:
+        return InputUnits("metres", 1 / M3_PER_CU_YD, SQFT_PER_M2, FT_PER_M)
+    return InputUnits("feet", 1 / CU_FT_PER_CU_YD, 1.0, 1.0)
 
 
 def cuft_to_cuyd(cu_ft: Decimal) -> Decimal:

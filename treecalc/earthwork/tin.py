@@ -29,16 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from treecalc.earthwork.quantities import (
-    CU_FT_PER_CU_YD,
-    FT_PER_M,
-    M3_PER_CU_YD,
-    SQFT_PER_M2,
-    CutFill,
-    Earthwork,
-    PlanAreas,
-    depth_ft,
-)
+from treecalc.earthwork.quantities import CutFill, Earthwork, PlanAreas, depth_ft, input_units
 
 if TYPE_CHECKING:  # pandas is imported where used: reading points does not need it
     import pandas as pd
@@ -260,8 +251,8 @@ class TinVolumes(CutFill):
             return Decimal(repr(round(x, 6)))
 
         return Earthwork(
-            cut_cuft=d(self.cut_cy * CU_FT_PER_CU_YD),
-            fill_cuft=d(self.fill_cy * CU_FT_PER_CU_YD),
+            cut_cuft=self._cuft(self.cut_cy),
+            fill_cuft=self._cuft(self.fill_cy),
             cut=PlanAreas(lambda t: d(self.area_deeper_than(t, "cut"))),
             fill=PlanAreas(lambda t: d(self.area_deeper_than(t, "fill"))),
             max_cut_ft=d(self.max_cut_ft),
@@ -335,9 +326,8 @@ def tin_volumes(
     h = np.where(np.abs(h) <= 1e-9 * (1.0 + np.abs(ze).max()), 0.0, h)
     fill = _positive_part(h, area)
     cut = _positive_part(-h, area)
-    k_vol = 1 / M3_PER_CU_YD if metric else 1 / CU_FT_PER_CU_YD
-    k_area = SQFT_PER_M2 if metric else 1.0
-    k_len = FT_PER_M if metric else 1.0
+    u = input_units(metric)
+    k_vol, k_area, k_len = u.cu_yd, u.sq_ft, u.ft
     # a law's depth thresholds ("in excess of four feet") are compared with depths at the survey's
     # precision: 131.99 - 127.99 is 4.000000000000014 in floating point, and exactly 4.00 ft is not over 4 ft
     hf = depth_ft(h, k_len)
@@ -369,7 +359,7 @@ def tin_volumes(
         max_fill_ft=float(max(0.0, hf.max())),
         n_existing=len(e),
         n_proposed=len(p),
-        units="metres" if metric else "feet",
+        units=u.name,
         pieces=pieces,
         notes=notes,
         triangles=(hf, area, k_area),
