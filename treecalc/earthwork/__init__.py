@@ -8,9 +8,8 @@
 - :mod:`~treecalc.earthwork.tin` two triangulated surfaces differenced exactly;
 - :mod:`~treecalc.earthwork.readers` grids, cross-sections and surfaces (CSV, LandXML) read from files.
 
-The laws that read these quantities are in the villages' rules (Croton-on-Hudson Chapter 120:
-:mod:`treecalc.rules.croton_on_hudson.excavation`; Wesley Hills Chapter 95:
-:mod:`treecalc.rules.wesley_hills.excavation`), routed by :mod:`treecalc.rules.excavation`.
+The laws that read these quantities are in each village's rules package (``treecalc/rules/<village>/
+excavation.py``), routed by :mod:`treecalc.rules.excavation`.
 """
 
 from treecalc.earthwork.end_area import EndAreaVolumes, end_area_volumes, parse_station
