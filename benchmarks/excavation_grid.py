@@ -1,4 +1,4 @@
-"""Time ``treecalc.excavation.grid_volumes`` on a 1,000 x 1,000 node grid.
+"""Time ``treecalc.earthwork.grid.grid_volumes`` on a 1,000 x 1,000 node grid.
 
 Usage::
 
@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from treecalc.excavation import grid_volumes
+from treecalc.earthwork.grid import grid_volumes
 
 
 def main() -> None:

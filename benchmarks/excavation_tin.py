@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from treecalc.surfaces import tin_volumes
+from treecalc.earthwork.tin import tin_volumes
 
 GOAL_S = 10.0
 N = 20_000

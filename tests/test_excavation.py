@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from treecalc.excavation import (
+from treecalc.rules.excavation import (
     M3_PER_CU_YD,
     check_permit,
     end_area_volumes,
@@ -623,7 +623,7 @@ def test_120_8M_retaining_wall(h, need):
 
 
 def test_120_10A_term_and_idle_days():
-    from treecalc.excavation import permit_term_check
+    from treecalc.rules.excavation import permit_term_check
 
     # Issued 2026-03-01: expires 2027-03-01 (one year). Last work 2026-06-01, as of 2026-07-31: 60
     # days idle (not more than 60); as of 2026-08-01: 61 days -> subject to termination.
@@ -662,7 +662,8 @@ def test_grid_with_surveyor_headers_is_mapped(tmp_path):
     r = volume_from_grid_csv(f)
     assert r.fill_cy * 27 == pytest.approx(100) and r.cut_cy == 0
     e = r.earthwork()
-    assert e.fill is not None and e.fill.total_sqft == 100 and e.fill.over_2ft_sqft == 0
+    # 1 ft of fill everywhere: 100 sq ft filled at any depth, none deeper than 2 ft
+    assert e.fill is not None and e.fill.total_sqft == 100 and e.fill[2] == 0
 
 
 def test_a_decimal_comma_in_an_area_is_refused():
@@ -750,7 +751,7 @@ def test_law_numbers_quote_the_ordinance_verbatim(toml_name, text_file):
 
 # -- an input the chosen law does not read: refused (term, cellar) or said in the notes, never silently dropped --
 def test_a_permit_term_for_wesley_hills_and_a_cellar_for_croton_are_refused():
-    from treecalc.excavation import PermitTerm
+    from treecalc.rules.excavation import PermitTerm
 
     # before: check_permit dropped them without a word (Chapter 95 has no term; Chapter 120 no cellar rule)
     with pytest.raises(
@@ -817,7 +818,7 @@ def test_wesley_hills_waiver_is_one_reading_everywhere():
     assert panel.waiver_eligible is True
     assert [e["holds"] for e in panel.explanations if e["section"] == "§95-3D(1)"] == [True]
     # one function behind both: 99.99 the larger -> yes; exactly 100 -> no ("less than 100")
-    from treecalc.excavation import wesley_hills_waiver
+    from treecalc.rules.excavation import wesley_hills_waiver
 
     assert wesley_hills_waiver(60, 60)["eligible"] is True and wesley_hills_waiver(60, 60)["moved_cy"] == 60
     assert wesley_hills_waiver("99.99", 0)["eligible"] is True and wesley_hills_waiver(0, 100)["eligible"] is False
@@ -842,7 +843,7 @@ def test_no_28_digit_decimals_in_the_explanations():
     assert "583.33 cu ft" in text and "583.333" not in text
     assert "= 21.60 cu yd" in text  # 583.33 / 27, to the cent (it read "21.6")
     # law numbers and inputs keep their digits: 0.3375 ft is not rounded away (1,350 cu ft / 4,000 sq ft)
-    from treecalc.excavation import _fmt
+    from treecalc.earthwork.quantities import fmt_number as _fmt
 
     assert _fmt(D("0.3375")) == "0.3375" and _fmt(D("1350")) == "1,350" and _fmt(D(1000) / 3) == "333.33"
 
@@ -869,7 +870,7 @@ def test_missing_facts_only_when_the_verdict_depends_on_them():
 
 
 def test_the_95_3d1_waiver_is_decided_once_and_carried_by_the_building_permit_check():
-    from treecalc.excavation import wesley_hills_building_permit_check
+    from treecalc.rules.excavation import wesley_hills_building_permit_check
 
     # cellar 30 x 40 x 9 ft = 10,800 cu ft = 400 cu yd; fill 50, removed 60 cu yd: each within 2 x 400 (§95-3C(1))
     alone = wesley_hills_building_permit_check(30, 40, 9, 50, 60)
@@ -884,7 +885,7 @@ def test_areas_in_the_sentences_are_said_to_the_hundredth_of_a_square_foot():
     """A measured plan area of 1,234.5678 sq ft dug 3 ft deep: §120-3A(1) reads 'over an area of 300 sq ft or
     more' (a law number, said as the law says it); the area itself is said to 0.01 sq ft, 1,234.57, and a whole
     area whole (600); on a 9,000.5 sq ft lot half is 4,500.25, less than §120-3A(3)'s 5,000."""
-    from treecalc import excavation as E
+    from treecalc.rules import excavation as E
 
     r = E.check_permit(excavations=[(1234.5678, 3)], lot_area_sqft=9_000.5)
     text = " ".join(e["explanation"] for e in r.explanations)

@@ -89,22 +89,22 @@ LIBRARY = [
     ),
     # the Wesley Hills checks took any size: a cellar of 1e300 ft crashed with decimal.InvalidOperation
     (
-        "from treecalc import excavation\nexcavation.wesley_hills_building_permit_check(1e300, 1e300, 1e300, 500, 700)",
+        "from treecalc.rules import excavation\nexcavation.wesley_hills_building_permit_check(1e300, 1e300, 1e300, 500, 700)",
         "ValueError",
         "cellar_length_ft must be from 0 ft to 1,000 ft",
     ),
     (
-        "from treecalc import excavation\nexcavation.wesley_hills_building_permit_check(40, 30, 9, 1e30, 700)",
+        "from treecalc.rules import excavation\nexcavation.wesley_hills_building_permit_check(40, 30, 9, 1e30, 700)",
         "ValueError",
         "fill_cy must be from 0 cu yd to",
     ),
     (
-        "from treecalc import excavation\nexcavation.wesley_hills_topsoil_cy('1e400')",
+        "from treecalc.rules import excavation\nexcavation.wesley_hills_topsoil_cy('1e400')",
         "ValueError",
         "exposed_area_sqft must be from 0 sq ft to 100,000,000 sq ft",
     ),
     (
-        "from treecalc import excavation\nexcavation.wesley_hills_slope_check(1e300, 10)",
+        "from treecalc.rules import excavation\nexcavation.wesley_hills_slope_check(1e300, 10)",
         "ValueError",
         "rise_ft must be from 0 ft to 1,000 ft",
     ),

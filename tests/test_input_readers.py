@@ -219,7 +219,7 @@ def test_a_species_map_that_is_a_device_is_refused(tmp_path):
 
 
 def test_the_excavation_penalties_take_the_days_of_the_flag():
-    from treecalc.excavation import violation_penalties
+    from treecalc.rules.excavation import violation_penalties
 
     # §120-12A first offence $500-$1,000 a day: 36,500 days (the top of --days) x $1,000 = $36,500,000
     assert violation_penalties(1, 36_500)["criminal_fine_max_total"] == 36_500_000

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.bounds import SECONDS, run_capped
-from treecalc import excavation, isolated, surfaces, water_account
+from treecalc import isolated, water_account
+from treecalc.earthwork import readers as surfaces
 from treecalc.ingest import SurveyError
+from treecalc.rules import excavation
 from treecalc.rules.croton_on_hudson import schedule as fund
 
 ROOT = Path(__file__).resolve().parents[1]

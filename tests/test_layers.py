@@ -2,8 +2,8 @@
 
     base        units, schema, data, species, geo, results, files, the law's data loader (law, rules.law_data), ingest,
                 water_account
-    science     benefits, models, batch, planting, climate_zones          (pure method, no law)
-    law         rules (the villages' sections, Ch. 223 water among them), fund, excavation, surfaces
+    science     benefits, models, batch, planting, climate_zones, earthwork (pure method, no law)
+    law         rules (the villages' sections, Ch. 223 water and the excavation chapters' router among them), fund
     assessment  assessment, plan, projection                              (values the trees, applies the law)
     report      report, statement, fingerprint, exports, register         (fields of the assessment only)
     front       the package facade (treecalc), cli
@@ -53,11 +53,11 @@ LAYER_OF = {
     "treecalc.batch": "science",
     "treecalc.planting": "science",
     "treecalc.climate_zones": "science",
+    "treecalc.earthwork": "science",
+    "treecalc.earthwork.": "science",
     "treecalc.rules": "law",
     "treecalc.rules.": "law",
     "treecalc.fund": "law",
-    "treecalc.excavation": "law",
-    "treecalc.surfaces": "law",
     "treecalc.assessment": "assessment",
     "treecalc.plan": "assessment",
     "treecalc.projection": "assessment",

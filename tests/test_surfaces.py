@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treecalc.excavation import check_permit
-from treecalc.surfaces import read_points, tin_volumes, volume_between_files
+from treecalc.rules.excavation import check_permit, read_points, tin_volumes, volume_between_files
 
 
 def flat_site(z: float = 100.0) -> np.ndarray:
@@ -44,12 +43,13 @@ def test_pit_30_by_40_by_8():
     # = 353.4854 cu yd, within 1% of 355.56 (-0.58%). No fill; cut area 1,200 sq ft; deeper than
     # 4 ft: the floor plus the wall half-way = (29.8 + 0.1) x (39.8 + 0.1) = 1,193.01 sq ft.
     E, P = pit_points()
-    r = tin_volumes(E, P)
+    r = tin_volumes(E, P, depths_ft=(4.0,))
     assert r.cut_cy == pytest.approx(8 / 6 * (1200 + 4 * 29.9 * 39.9 + 29.8 * 39.8) / 27, rel=1e-9)
     assert abs(r.cut_cy / (30 * 40 * 8 / 27) - 1) < 0.01
     assert r.fill_cy == 0 and r.net_cy == pytest.approx(r.cut_cy)
     assert r.cut_area_sqft == pytest.approx(1200, rel=1e-9)
     assert r.cut_area_over_sqft[4.0] == pytest.approx(29.9 * 39.9, rel=1e-9)
+    assert r.earthwork().cut is not None and float(r.earthwork().cut[4]) == pytest.approx(29.9 * 39.9, rel=1e-6)
     assert r.max_cut_ft == pytest.approx(8)
     # Linked to the permit: 1,193 sq ft deeper than 4 ft (>= 100) and 353 cu yd (> 50).
     c = check_permit(measured=r.earthwork(), lot_area_sqft=20_000)
@@ -212,7 +212,7 @@ def test_too_many_points_are_refused_before_triangulating():
     # 20,000 + 20,000 points take 4.4 s and 0.37 GB, 100,000 + 100,000 take 21 s and 1.35 GB
     # (measured); the former limit of 2,000,000 would have needed ~27 GB on a 23 GB machine, so it
     # was a crash, not a refusal. Over 200,000 points per surface are refused at once.
-    from treecalc.surfaces import MAX_POINTS
+    from treecalc.earthwork.tin import MAX_POINTS
 
     assert MAX_POINTS == 200_000
     rng = np.random.default_rng(1)
@@ -243,7 +243,7 @@ def test_a_pit_exactly_4ft_deep_is_not_over_4ft(proposed, deep, fence):
     # At 4.00 ft: 300 x 4 = 1,200 cu ft = 44.44 cu yd <= 50 (4); 300 < 500 sq ft (2); 300 < 5,000 and
     # <= 50% of 10,000 (3); not deeper than 4 ft (1): not required, no fence — as `check --excavate 300:4`.
     # At 4.01 ft: 300 sq ft deeper than 4 ft >= 100 -> (1) required, and deeper than 4 ft -> fence.
-    from treecalc.excavation import grid_volumes
+    from treecalc.rules.excavation import grid_volumes
 
     tin = tin_volumes(_rect(20, 15, 131.99), _rect(20, 15, proposed))
     grid = grid_volumes([0, 20], [0, 15], np.full((2, 2), 131.99), np.full((2, 2), proposed))
@@ -260,7 +260,7 @@ def test_a_pad_exactly_2ft_high_is_not_over_2ft(proposed, over):
     # A 25 x 20 ft pad (500 sq ft) filled from 127.99 ft: 129.99 - 127.99 = 2.00 ft (2.000000000000014):
     # not "in excess of two feet" -> no §120-3A(6); 500 < 1,000 sq ft (7); 1,000 cu ft fill. 2.01 ft -> (6).
     # 1.99 ft -> none.
-    from treecalc.excavation import grid_volumes
+    from treecalc.rules.excavation import grid_volumes
 
     tin = tin_volumes(_rect(25, 20, 127.99), _rect(25, 20, proposed))
     grid = grid_volumes([0, 25], [0, 20], np.full((2, 2), 127.99), np.full((2, 2), proposed))

@@ -95,7 +95,7 @@ def test_date_times_and_nonnegative_numbers_name_the_input():
 
 
 def test_one_range_table_for_the_companions():
-    from treecalc import excavation
+    from treecalc.rules import excavation
     from treecalc.units.ranges import RANGES, within
 
     # the excavation bounds are rows of the one table, not a table of their own
@@ -116,8 +116,8 @@ def test_jurisdiction_spellings_give_one_key(name):
 
 
 def test_survey_and_excavation_keep_the_one_key(tmp_path):
-    from treecalc.excavation import check_permit
     from treecalc.ingest.site import coerce
+    from treecalc.rules.excavation import check_permit
     from treecalc.rules.law_data import jurisdiction_key
 
     assert coerce("jurisdiction", "wesley-hills") == coerce("jurisdiction", "wesley_hills") == "wesley_hills"

@@ -382,7 +382,7 @@ def _grid_csv() -> bytes:
 
 
 def test_excavation_page_equals_the_module(tmp_path):
-    from treecalc import excavation
+    from treecalc.rules import excavation
 
     at = _app()
     at.switch_page("treecalc/app/pages/excavation.py").run()

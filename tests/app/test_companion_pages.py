@@ -104,7 +104,7 @@ def _grid_surveyor_csv() -> bytes:
 
 
 def test_excavation_surveyor_grid_is_mapped_and_signs_agree(tmp_path):
-    from treecalc import excavation
+    from treecalc.rules import excavation
 
     at = _page("treecalc/app/pages/excavation.py")
     day = at.date_input(key="w_std_day").value
@@ -130,7 +130,7 @@ def test_excavation_surveyor_grid_is_mapped_and_signs_agree(tmp_path):
 
 
 def test_excavation_tin_upload_and_unknown_permit(tmp_path):
-    from treecalc.surfaces import volume_between_files
+    from treecalc.rules.excavation import volume_between_files
 
     corners = "0,0,100\n40,0,100\n0,40,100\n40,40,100\n"
     eg = ("Easting,Northing,Elevation\n" + corners + "20,20,100\n").encode()
@@ -207,7 +207,7 @@ def test_excavation_wesley_hills_panel_gives_the_cli_waiver_answer():
     # 60 cu yd excavated and 60 cu yd of fill: the amount moved is the larger, 60 < 100 -> the Planning Board may
     # waive the permit (§95-3D(1)), as `excavation check --excavate 810:2 --fill 810:2` says; the panel summed
     # them (120 >= 100) and said no
-    from treecalc import excavation
+    from treecalc.rules import excavation
 
     at = _page("treecalc/app/pages/excavation.py")
     at.number_input(key="w_wh_fill").set_value(60.0)

@@ -8,8 +8,8 @@ import pytest
 from openpyxl import Workbook
 
 from tests.helpers.bounds import refused
-from treecalc.excavation import end_area_volumes  # noqa: E402
 from treecalc.ingest import SurveyError, read_survey  # noqa: E402
+from treecalc.rules.excavation import end_area_volumes  # noqa: E402
 
 
 def _survey(path: Path, site_rows: list[list[str]] | None = None) -> Path:

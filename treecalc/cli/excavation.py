@@ -1,7 +1,7 @@
 """``treecalc excavation check|volume``: the excavation and filling permit and earthwork volumes.
 
 Bad input prints one ``error: ...`` line to stderr and returns 2 (never a traceback). No domain
-logic lives here: see :mod:`treecalc.excavation`.
+logic lives here: see :mod:`treecalc.rules.excavation`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _bnum(s: str, flag: str, what: str, hi: float, unit: str, lo_open: bool = Fa
 
 
 def _area_depths(values: list[str], flag: str) -> list[tuple[Decimal, Decimal]]:
-    from treecalc.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT
+    from treecalc.rules.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT
 
     out = []
     for v in values or []:
@@ -41,7 +41,7 @@ def _area_depths(values: list[str], flag: str) -> list[tuple[Decimal, Decimal]]:
     return out
 
 
-#: The flags of ``excavation check`` that one law reads (:func:`treecalc.excavation.one_law_inputs`):
+#: The flags of ``excavation check`` that one law reads (:func:`treecalc.rules.excavation.one_law_inputs`):
 #: flag -> (its namespace attribute, the input of check_permit it sets).
 _ONE_LAW_FLAGS = (
     ("--permit-issued", "permit_issued", "term"),
@@ -56,7 +56,7 @@ _ONE_LAW_FLAGS = (
 def _check_one_law_flags(a: argparse.Namespace) -> None:
     """A flag the chosen law does not read is an error naming it (never silently dropped): ``--permit-issued``
     with Wesley Hills (§120-10A is Croton-on-Hudson's), ``--cellar`` with Croton-on-Hudson (§95-3C(1))."""
-    from treecalc.excavation import one_law_input
+    from treecalc.rules.excavation import one_law_input
     from treecalc.rules.law_data import jurisdiction_key
 
     jur = jurisdiction_key(a.jurisdiction)
@@ -69,7 +69,7 @@ def _check_one_law_flags(a: argparse.Namespace) -> None:
 
 
 def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
-    from treecalc.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT, MAX_DEPTH_IN, MAX_WALL_FT
+    from treecalc.rules.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT, MAX_DEPTH_IN, MAX_WALL_FT
 
     kw: dict[str, Any] = {
         "excavations": _area_depths(a.excavate, "--excavate"),
@@ -107,7 +107,7 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
             _bnum(b, "--cellar", w, MAX_DEPTH_FT, "ft") for b, w in zip(bits, ("length", "width", "depth"))
         )
     if getattr(a, "permit_issued", None) is not None:  # given empty: refused as no date, never dropped
-        from treecalc.excavation import PermitTerm
+        from treecalc.rules.excavation import PermitTerm
 
         kw["term"] = PermitTerm(a.permit_issued, last_work=a.last_work, as_of=a.as_of)
     elif getattr(a, "last_work", None) is not None:
@@ -138,7 +138,7 @@ def _print_check(r: Any) -> None:
         bp = r.building_permit
         print(
             f"  §95-3C(1): building permit {'suffices' if bp['building_permit_suffices'] else 'does not suffice'}"
-            f" (limit {bp['limit_cy']:,.2f} cu yd = 2 x cellar {bp['cellar_volume_cy']:,.2f} cu yd)"
+            f" (limit {bp['limit_cy']:,.2f} cu yd = {bp['cellar_multiple']:g} x cellar {bp['cellar_volume_cy']:,.2f} cu yd)"
         )
     if r.term:
         print(f"  {r.term['section']}: {r.term['explanation']}")
@@ -150,7 +150,7 @@ def _print_check(r: Any) -> None:
 
 @guard
 def _cmd_check(a: argparse.Namespace) -> int:
-    from treecalc.excavation import check_permit
+    from treecalc.rules.excavation import check_permit
 
     r = check_permit(**_check_kwargs(a))
     if a.json:
@@ -163,8 +163,8 @@ def _cmd_check(a: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- excavation volume
 def _volume(a: argparse.Namespace) -> tuple[Any, str]:
-    from treecalc import excavation as ex
-    from treecalc.surfaces import volume_between_files
+    from treecalc.rules import excavation as ex
+    from treecalc.rules.excavation import volume_between_files
 
     methods = [m for m in ("grid", "sections", "existing") if getattr(a, m)]
     if bool(a.existing) != bool(a.proposed):
@@ -192,13 +192,13 @@ def _volume(a: argparse.Namespace) -> tuple[Any, str]:
 
 @guard
 def _cmd_volume(a: argparse.Namespace) -> int:
-    from treecalc.excavation import check_permit
+    from treecalc.rules.excavation import check_permit
 
     _check_one_law_flags(a)  # --lot-area is Croton-on-Hudson's (§120-3A(3)): refused with Wesley Hills
     r, head = _volume(a)
     kw: dict[str, Any] = {"jurisdiction": a.jurisdiction}
     if a.lot_area is not None:
-        from treecalc.excavation import MAX_AREA_SQFT
+        from treecalc.rules.excavation import MAX_AREA_SQFT
 
         kw["lot_area_sqft"] = _bnum(a.lot_area, "--lot-area", "area", MAX_AREA_SQFT, "sq ft", lo_open=True)
     permit = check_permit(measured=r.earthwork(), **kw)

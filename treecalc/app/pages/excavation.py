@@ -12,9 +12,9 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from treecalc import excavation
 from treecalc.app import state, ui, views
 from treecalc.jurisdictions import REGISTRY
+from treecalc.rules import excavation
 from treecalc.units import RANGES
 
 if TYPE_CHECKING:
@@ -301,7 +301,7 @@ def _sections(sha: str, name: str, prismoidal: bool, metric: bool, _data: bytes)
 def _tin(sha: str, names: tuple[str, str], metric: bool, _data: tuple[bytes, bytes]) -> Any:
     paths = [state.tmp_upload(n, d) for n, d in zip(names, _data)]
     try:
-        from treecalc.surfaces import volume_between_files
+        from treecalc.rules.excavation import volume_between_files
 
         return volume_between_files(paths[0], paths[1], metric=metric)
     finally:

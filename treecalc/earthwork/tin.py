@@ -1,14 +1,12 @@
 """Surface-to-surface earthwork volumes: two triangulated surfaces (TINs) differenced exactly.
 
-- :func:`read_points`: x, y, z points from a surveyor's CSV (Easting/Northing/Elevation, EG/FG,
-  X/Y/Z, POINT_X/POINT_Y ... headers) or a LandXML surface (parsed with defusedxml).
 - :func:`tin_volumes`: cut and fill between an existing and a proposed point set. Each set is
   triangulated (Delaunay, scipy); the two TINs are overlaid (every triangle of one clipped by the
   triangles of the other whose bounding boxes meet (shapely STRtree), vectorised Sutherland-Hodgman), so on each overlay piece both surfaces are planes and the
   depth ``proposed - existing`` is linear. Cut and fill are integrated exactly on each piece,
-  splitting it where the depth changes sign; the plan areas cut or filled deeper than given
-  depths come out the same way, for the permit check of §120-3A.
-- :func:`volume_between_files`: the same from two files.
+  splitting it where the depth changes sign; the plan areas cut or filled deeper than any depth come
+  out the same way (:class:`~treecalc.earthwork.quantities.PlanAreas`, at the depths a law asks).
+- The points are read from files by :mod:`treecalc.earthwork.readers`.
 
 Feet in (metres with ``metric=True``), cubic yards out. Sign convention everywhere: ``cut`` is
 where the existing ground is above the proposed (material removed), ``fill`` below;
@@ -18,200 +16,28 @@ References
 ----------
 .. [1] Ghilani, C. D. and Wolf, P. R., *Elementary Surveying*, 13th ed., 2012, ch. 26 (volumes
    from triangulated irregular networks: prisms between two surfaces).
-.. [2] LandXML 1.2 schema, ``Surface/Definition/Pnts/P`` ("northing easting elevation").
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from os import PathLike
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from treecalc.earthwork.quantities import CutFill, Earthwork, PlanAreas, depth_ft, input_units
+
 if TYPE_CHECKING:  # pandas is imported where used: reading points does not need it
     import pandas as pd
 
-__all__ = ["TinVolumes", "read_points", "tin_volumes", "volume_between_files", "cut_fill_raster"]
+__all__ = ["TinVolumes", "tin_volumes", "cut_fill_raster", "area_above", "MAX_POINTS", "MAX_COORD"]
 
-CU_FT_PER_CU_YD = 27.0
-M3_PER_CU_YD = 0.9144**3
-SQFT_PER_M2 = 1 / 0.3048**2
-FT_PER_M = 1 / 0.3048
 MAX_POINTS = 200_000  # ~45 s and ~2.7 GB for two such surveys on 2 cores (100,000: 21 s, 1.35 GB)
 MAX_COORD = 1e9
-
-_X = ("easting", "east", "x", "pointx", "e")
-_Y = ("northing", "north", "y", "pointy", "n")
-_Z_EXISTING = ("eg", "existing", "existingelevation", "existinggrade", "ground", "elevation", "elev", "z", "height")
-_Z_PROPOSED = ("fg", "proposed", "proposedelevation", "finishedgrade", "design", "elevation", "elev", "z", "height")
-_EG_NAMES = ("eg", "exist", "ground", "original", "og")
-_FG_NAMES = ("fg", "prop", "design", "finish", "final")
-
-
-def _key(c: Any) -> str:
-    """A header reduced to letters and digits before any '(unit)': 'Elevation (ft)' -> 'elevation'."""
-    return "".join(ch for ch in str(c).split("(")[0].lower() if ch.isalnum())
-
-
-def find_columns(columns: Any, role: str = "existing") -> dict[str, Any]:
-    """The x, y and z columns among ``columns`` for a surface of ``role`` ('existing' or 'proposed').
-
-    Raises ValueError naming what is missing and the headers found.
-    """
-    keys = {_key(c): c for c in columns}
-    out = {}
-    for axis, names in (("x", _X), ("y", _Y), ("z", _Z_EXISTING if role == "existing" else _Z_PROPOSED)):
-        hit = next((keys[n] for n in names if n in keys), None)
-        if hit is None:
-            raise ValueError(
-                f"no {axis} column for the {role} surface (looked for {', '.join(names[:5])}; found: "
-                f"{', '.join(map(str, columns)) or 'none'})"
-            )
-        out[axis] = hit
-    return out
-
-
-def _points_from_csv(path: Path, role: str) -> np.ndarray:
-    import pandas as pd
-
-    from treecalc.isolated import read_csv_table
-
-    df = read_csv_table(path, f"{role} surface")
-    cols = find_columns(df.columns, role)
-    out = np.empty((len(df), 3))
-    for j, axis in enumerate("xyz"):
-        s = pd.to_numeric(df[cols[axis]], errors="coerce")
-        bad = s.isna().to_numpy()
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"{path.name}: row {int(df.index[i]) + 2} column {cols[axis]!r} is not a number: "
-                f"{df[cols[axis]].iloc[i]!r}"
-            )
-        out[:, j] = s.to_numpy(dtype=float)
-    return out
-
-
-def _local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
-
-
-_FEET_UNITS = ("foot", "ussurveyfoot", "internationalfoot", "feet", "usfoot")
-_METRE_UNITS = ("meter", "metre", "meters", "metres")
-
-
-def _landxml_units(root: Any, fname: str) -> str | None:
-    """'feet' or 'metres' as declared by ``<Units><Metric|Imperial linearUnit=...>``; None if not declared.
-
-    A declared unit other than feet or metres (millimetres, inches, ...) is refused, not misread.
-    """
-    for el in root.iter():
-        if _local(el.tag) in ("Metric", "Imperial") and el.get("linearUnit"):
-            unit = el.get("linearUnit", "")
-            key = unit.strip().lower().replace(" ", "")
-            if key in _FEET_UNITS:
-                return "feet"
-            if key in _METRE_UNITS:
-                return "metres"
-            raise ValueError(
-                f"{fname}: the LandXML file declares linearUnit={unit!r}; only feet and metres are "
-                "read (convert the file to feet, or to metres and pass --metric)"
-            )
-    return None
-
-
-def _points_from_landxml(
-    path: Path, surface: str | None, role: str, metric: bool | None = None, data: bytes | None = None
-) -> np.ndarray:
-    from defusedxml import ElementTree as ET
-    from defusedxml.common import DefusedXmlException
-
-    from treecalc.units import read_limited
-
-    try:
-        root = ET.fromstring(read_limited(path, f"{role} surface") if data is None else data)
-    except (ET.ParseError, DefusedXmlException) as e:
-        raise ValueError(f"{path.name}: not a readable LandXML file: {e}") from None
-    if root is None:
-        raise ValueError(f"{path.name}: not a readable LandXML file: no root element")
-    declared = _landxml_units(root, path.name)
-    if metric is not None and declared is not None and (declared == "metres") != metric:
-        raise ValueError(
-            f"{path.name}: the LandXML file declares its units in {declared}, but the volumes were asked "
-            f"in {'metres (--metric)' if metric else 'feet'}: "
-            + ("pass --metric (metric=True)" if declared == "metres" else "leave out --metric")
-        )
-    surfaces = [el for el in root.iter() if _local(el.tag) == "Surface"]
-    if not surfaces:
-        raise ValueError(f"{path.name}: no <Surface> in the LandXML file")
-    names = [s.get("name") or f"surface {i + 1}" for i, s in enumerate(surfaces)]
-    pick = _pick_surface(names, surface, role, path.name)
-    rows = []
-    for p in surfaces[pick].iter():
-        if _local(p.tag) != "P":
-            continue
-        bits = (p.text or "").split()
-        try:
-            north, east, z = (float(b) for b in bits[:3])
-        except ValueError:
-            raise ValueError(
-                f"{path.name}: point {p.get('id', '?')} of {names[pick]!r} is not 'northing easting "
-                f"elevation': {p.text!r}"
-            ) from None
-        rows.append((east, north, z))  # LandXML lists northing first
-    if not rows:
-        raise ValueError(f"{path.name}: surface {names[pick]!r} has no points (<Pnts><P>)")
-    return np.asarray(rows, dtype=float)
-
-
-def _pick_surface(names: list[str], surface: str | None, role: str, fname: str) -> int:
-    if surface is not None:
-        if surface not in names:
-            raise ValueError(f"{fname}: no surface named {surface!r} (surfaces: {', '.join(names)})")
-        return names.index(surface)
-    if len(names) == 1:
-        return 0
-    hints = _EG_NAMES if role == "existing" else _FG_NAMES
-    hits = [i for i, n in enumerate(names) if any(h in n.lower() for h in hints)]
-    if len(hits) == 1:
-        return hits[0]
-    raise ValueError(f"{fname} has several surfaces ({', '.join(names)}): name one as FILE#SURFACE")
-
-
-def read_points(source: str | PathLike[str], role: str = "existing", metric: bool | None = None) -> np.ndarray:
-    """Points (n, 3) of x, y, z from a CSV or LandXML file (``path#SurfaceName`` picks a surface).
-
-    With ``metric`` given (False: feet, True: metres), a LandXML file that declares other units in
-    ``<Units>`` is refused rather than misread. Raises ValueError naming the file and the row or
-    element at fault. The file is parsed in the bounded child of :mod:`treecalc.isolated`.
-    """
-    from treecalc import isolated
-
-    return isolated.run(_read_points, source, role, metric, what=f"{role} surface file {Path(str(source)).name}")
-
-
-def _read_points(source: str | PathLike[str], role: str = "existing", metric: bool | None = None) -> np.ndarray:
-    text = str(source)
-    surface = None
-    path = Path(text)
-    if not path.exists() and "#" in text:
-        text, surface = text.rsplit("#", 1)
-        path = Path(text)
-    if not path.exists():
-        raise ValueError(f"{role} surface file not found: {text}")
-    from treecalc.units import read_limited
-
-    data = read_limited(path, f"{role} surface")  # by type and size before anything is read
-    head = data[:512].lstrip()
-    is_xml = path.suffix.lower() == ".xml" or head.startswith((b"<", b"\xef\xbb\xbf<"))
-    pts = _points_from_landxml(path, surface, role, metric, data) if is_xml else _points_from_csv(path, role)
-    return _clean_points(pts, f"{path.name} ({role})")
 
 
 def _clean_points(points: ArrayLike, what: str) -> np.ndarray:
@@ -270,7 +96,7 @@ def _positive_part(h: np.ndarray, area: np.ndarray) -> np.ndarray:
     return np.where(ha <= 0, 0.0, out)
 
 
-def _area_above(g: np.ndarray, area: np.ndarray) -> np.ndarray:
+def area_above(g: np.ndarray, area: np.ndarray) -> np.ndarray:
     """Plan area of each triangle where the linear function with vertex values ``g`` is > 0."""
     s = -np.sort(-g, axis=1)
     ga, gb, gc = s[:, 0], s[:, 1], s[:, 2]
@@ -384,83 +210,14 @@ def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return tri_xy, z(pe, ie[piece]), z(pp, ip[piece]), covered
 
 
-# --------------------------------------------------------------------------- result
-def _law_depths_ft() -> dict[str, float]:
-    """The §120-3A depths a cut or fill is measured deeper than (data/law, Chapter 120), by name."""
-    from treecalc.units import load_law_numbers
-
-    law = load_law_numbers("croton_on_hudson/ch120_excavation.toml")
-    return {k: float(law[k].value) for k in ("cut_depth", "deep_cut_depth", "fill_depth", "deep_fill_depth")}
-
-
-_DEPTHS = _law_depths_ft()
-#: A cut's two depths (§120-3A(2) and (1)) and a fill's (§120-3A(4) and (3)), in feet.
-CUT_DEPTHS_FT = (_DEPTHS["cut_depth"], _DEPTHS["deep_cut_depth"])
-FILL_DEPTHS_FT = (_DEPTHS["fill_depth"], _DEPTHS["deep_fill_depth"])
-#: Any depth (0) and every depth the law measures a cut or fill deeper than.
-DEPTHS_FT = tuple(sorted({0.0, *_DEPTHS.values()}))
-
-
-@dataclass(frozen=True)
-class PlanAreas:
-    """The plan area cut (or filled) at any depth, and deeper than 2 ft and 4 ft: the §120-3A(1)-(6) depths (sq ft)."""
-
-    total_sqft: Decimal
-    over_2ft_sqft: Decimal
-    over_4ft_sqft: Decimal
-
-    @classmethod
-    def by_depth(
-        cls, area_deeper_than: Callable[[float], Decimal], depths_ft: tuple[float, float] | None = None
-    ) -> PlanAreas:
-        """The areas from a function of the depth in feet (0 = any depth) that a method measures them with, at
-        the law's two depths (:data:`CUT_DEPTHS_FT`, §120-3A(2) and (1); a fill's :data:`FILL_DEPTHS_FT`)."""
-        shallow, deep = CUT_DEPTHS_FT if depths_ft is None else depths_ft
-        return cls(area_deeper_than(0.0), area_deeper_than(shallow), area_deeper_than(deep))
-
-
-@dataclass(frozen=True)
-class Earthwork:
-    """Quantities measured between two surfaces, for the §120-3A check (feet, cubic feet): what each method
-    measures, read by :func:`treecalc.excavation.check_permit` (the quantities here, the law there).
-
-    ``None`` means the method does not give that quantity (cross-sections give no plan areas);
-    a rule that needs it is then "unknown" unless other work already decides it.
-    """
-
-    cut_cuft: Decimal
-    fill_cuft: Decimal
-    cut: PlanAreas | None = None
-    fill: PlanAreas | None = None
-    max_cut_ft: Decimal | None = None
-    method: str = ""
-
-
-@dataclass(frozen=True)
-class CutFill:
-    """Cut and fill in cubic yards (>= 0): what every earthwork result has (TIN here, grid and end area in
-    :mod:`treecalc.excavation`), with ``net_cy = cut_cy - fill_cy`` (positive: surplus to export).
-    """
-
-    cut_cy: float
-    fill_cy: float
-
-    @property
-    def net_cy(self) -> float:
-        return self.cut_cy - self.fill_cy
-
-    def _totals(self, method: str) -> dict[str, Any]:
-        """How the result's dict opens: the method, then cut, fill and net in cubic yards to two places."""
-        cut, fill, net = round(self.cut_cy, 2), round(self.fill_cy, 2), round(self.net_cy, 2)
-        return {"method": method, "cut_cy": cut, "fill_cy": fill, "net_cy": net}
-
-
 @dataclass(frozen=True)
 class TinVolumes(CutFill):
-    """Cut and fill between two TINs (cubic yards), and the plan areas for the permit check.
+    """Cut and fill between two TINs (cubic yards), and the plan areas for a permit check.
 
-    Areas in square feet (square metres converted), depths in feet. ``pieces`` holds the overlay
-    triangles' centroids (x, y in input units) and their cut and fill in cubic yards, for a map.
+    Areas in square feet (square metres converted), depths in feet. ``cut_area_over_sqft`` /
+    ``fill_area_over_sqft``: the plan areas deeper than each depth asked of :func:`tin_volumes` (0 always);
+    :meth:`earthwork` measures them at any depth. ``pieces`` holds the overlay triangles' centroids (x, y in
+    input units) and their cut and fill in cubic yards, for a map.
     """
 
     area_sqft: float
@@ -476,18 +233,28 @@ class TinVolumes(CutFill):
     #: Per overlay piece: x, y (centroid), cut and fill (cu yd); for the map.
     pieces: np.ndarray | None = field(repr=False, default=None)
     notes: list[str] = field(default_factory=list)
+    #: Per overlay triangle: the depths in feet at its corners (proposed - existing) and its plan area (input
+    #: units), and the square feet per square input unit.
+    triangles: tuple[np.ndarray, np.ndarray, float] | None = field(repr=False, default=None)
+
+    def area_deeper_than(self, depth: float, kind: str) -> float:
+        """The plan area (sq ft) cut (``kind`` "cut") or filled deeper than ``depth`` ft (0: at any depth)."""
+        if self.triangles is None:
+            raise ValueError("this result carries no overlay triangles to measure areas on")
+        hf, area, k_area = self.triangles
+        return float(area_above((-hf if kind == "cut" else hf) - depth, area).sum() * k_area)
 
     def earthwork(self) -> Earthwork:
-        """The quantities of this result for :func:`treecalc.excavation.check_permit` (``measured=``)."""
+        """The quantities of this result for a permit check (``measured=``)."""
 
         def d(x: float) -> Decimal:
             return Decimal(repr(round(x, 6)))
 
         return Earthwork(
-            cut_cuft=d(self.cut_cy * CU_FT_PER_CU_YD),
-            fill_cuft=d(self.fill_cy * CU_FT_PER_CU_YD),
-            cut=PlanAreas.by_depth(lambda t: d(self.cut_area_over_sqft[t])),
-            fill=PlanAreas.by_depth(lambda t: d(self.fill_area_over_sqft[t]), FILL_DEPTHS_FT),
+            cut_cuft=self._cuft(self.cut_cy),
+            fill_cuft=self._cuft(self.fill_cy),
+            cut=PlanAreas(lambda t: d(self.area_deeper_than(t, "cut"))),
+            fill=PlanAreas(lambda t: d(self.area_deeper_than(t, "fill"))),
             max_cut_ft=d(self.max_cut_ft),
             method="TIN surface to surface",
         )
@@ -516,18 +283,9 @@ class TinVolumes(CutFill):
         }
 
 
-#: Depths are compared with the thresholds to this many decimals of a foot: elevations are surveyed to 0.01 ft,
-#: so a difference of two of them is exact there, and the floating-point noise (1e-14 ft) is gone.
-DEPTH_DECIMALS_FT = 6
-
-
-def depth_ft(h: ArrayLike | None, k_len: float = 1.0) -> np.ndarray:
-    """Depths ``h`` (input units; ``k_len`` feet per unit) in feet, rounded to :data:`DEPTH_DECIMALS_FT`, for the
-    comparisons with the depth thresholds (the volumes are integrated from the unrounded depths)."""
-    return np.round(np.asarray(h, float) * k_len, DEPTH_DECIMALS_FT)
-
-
-def tin_volumes(existing: ArrayLike, proposed: ArrayLike, *, metric: bool = False) -> TinVolumes:
+def tin_volumes(
+    existing: ArrayLike, proposed: ArrayLike, *, metric: bool = False, depths_ft: Sequence[float] = ()
+) -> TinVolumes:
     """Cut and fill between an existing and a proposed surface, each given as points (x, y, z).
 
     Parameters
@@ -538,12 +296,14 @@ def tin_volumes(existing: ArrayLike, proposed: ArrayLike, *, metric: bool = Fals
         (survey the top and toe of a wall a little apart to keep it steep).
     metric : bool
         Coordinates in metres; volumes still in cubic yards, areas in square feet.
+    depths_ft : sequence of float
+        Depths (feet) to report the plan areas cut and filled deeper than (with 0, at any depth).
 
     Returns
     -------
     TinVolumes
         ``cut_cy``, ``fill_cy``, ``net_cy = cut_cy - fill_cy`` over the area both surfaces cover,
-        the plan areas cut or filled at all and deeper than 2 ft and 4 ft, and the overlay pieces.
+        the plan areas cut or filled at all and deeper than each of ``depths_ft``, and the overlay pieces.
 
     Notes
     -----
@@ -566,14 +326,14 @@ def tin_volumes(existing: ArrayLike, proposed: ArrayLike, *, metric: bool = Fals
     h = np.where(np.abs(h) <= 1e-9 * (1.0 + np.abs(ze).max()), 0.0, h)
     fill = _positive_part(h, area)
     cut = _positive_part(-h, area)
-    k_vol = 1 / M3_PER_CU_YD if metric else 1 / CU_FT_PER_CU_YD
-    k_area = SQFT_PER_M2 if metric else 1.0
-    k_len = FT_PER_M if metric else 1.0
-    # the thresholds of §120-3A ("in excess of four feet") are compared with depths at the survey's
+    u = input_units(metric)
+    k_vol, k_area, k_len = u.cu_yd, u.sq_ft, u.ft
+    # a law's depth thresholds ("in excess of four feet") are compared with depths at the survey's
     # precision: 131.99 - 127.99 is 4.000000000000014 in floating point, and exactly 4.00 ft is not over 4 ft
     hf = depth_ft(h, k_len)
-    cut_over = {t: float(_area_above(-hf - t, area).sum() * k_area) for t in DEPTHS_FT}
-    fill_over = {t: float(_area_above(hf - t, area).sum() * k_area) for t in DEPTHS_FT}
+    depths = sorted({0.0, *(float(t) for t in depths_ft)})
+    cut_over = {t: float(area_above(-hf - t, area).sum() * k_area) for t in depths}
+    fill_over = {t: float(area_above(hf - t, area).sum() * k_area) for t in depths}
     c, f = float(cut.sum() * k_vol), float(fill.sum() * k_vol)
     if not (math.isfinite(c) and math.isfinite(f)):
         raise ValueError("the volumes overflow: coordinates or elevations are far too large (check the units)")
@@ -599,9 +359,10 @@ def tin_volumes(existing: ArrayLike, proposed: ArrayLike, *, metric: bool = Fals
         max_fill_ft=float(max(0.0, hf.max())),
         n_existing=len(e),
         n_proposed=len(p),
-        units="metres" if metric else "feet",
+        units=u.name,
         pieces=pieces,
         notes=notes,
+        triangles=(hf, area, k_area),
     )
 
 
@@ -617,15 +378,6 @@ def _coverage_notes(overlap: float, covered: tuple[float, float], k_area: float)
                 "earthwork."
             )
     return out
-
-
-def volume_between_files(
-    existing: str | PathLike[str], proposed: str | PathLike[str], *, metric: bool = False
-) -> TinVolumes:
-    """:func:`tin_volumes` from two files, each a point CSV or a LandXML surface (``FILE#NAME``)."""
-    return tin_volumes(
-        read_points(existing, "existing", metric), read_points(proposed, "proposed", metric), metric=metric
-    )
 
 
 def cut_fill_raster(
