@@ -12,15 +12,8 @@ from treecalc.units import quantities as q
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Module-level definitions of a conversion factor outside treecalc/units/quantities.py there are now
-#: ("path: NAME"); do not add to this list, import the factor. The earthwork modules are being moved.
-PENDING: set[str] = {
-    "treecalc/excavation.py: CU_FT_PER_CU_YD",
-    "treecalc/excavation.py: M3_PER_CU_YD",
-    "treecalc/surfaces.py: CU_FT_PER_CU_YD",
-    "treecalc/surfaces.py: M3_PER_CU_YD",
-    "treecalc/surfaces.py: SQFT_PER_M2",
-    "treecalc/surfaces.py: FT_PER_M",
-}
+#: ("path: NAME"); do not add to this list, import the factor.
+PENDING: set[str] = set()
 
 
 def test_the_factors_by_their_definitions():

@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from treecalc.units.quantities import M_PER_FT
+
 #: Okabe & Ito (2008) colour-blind-safe palette (RGB), then greys for "none"/"unknown"
 PALETTE = [
     (0, 114, 178),
@@ -289,7 +291,7 @@ def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
 
 
 #: Metres in a foot (the scale bar says both)
-FT_M = 0.3048
+FT_M = M_PER_FT
 
 
 def scale_bar(df: pd.DataFrame, span: float) -> dict[str, Any]:

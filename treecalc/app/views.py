@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 from treecalc.jurisdictions import DEFAULT, REGISTRY, Jurisdiction
 from treecalc.schema import COLUMNS
+from treecalc.units.quantities import LB_PER_KG
 
 
 def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
@@ -367,7 +368,7 @@ def plantable_controls() -> None:
 
 #: lb of CO₂ from burning one US gallon of gasoline: 8.887 kg (US EPA, Greenhouse Gas Equivalencies
 #: Calculator — Calculations and References, "gallons of gasoline consumed") = 19.59 lb.
-CO2_LB_PER_GALLON_GASOLINE = 8.887 * 2.20462
+CO2_LB_PER_GALLON_GASOLINE = 8.887 * LB_PER_KG
 #: lb of CO₂ per mile of an average gasoline passenger vehicle: 3.93e-4 t (US EPA, Greenhouse Gas
 #: Equivalencies Calculator, "miles driven by an average gasoline-powered passenger vehicle").
 CO2_LB_PER_VEHICLE_MILE = 3.93e-4 * 2204.62

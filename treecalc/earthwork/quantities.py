@@ -1,7 +1,7 @@
 """Earthwork quantities: the unit conversions, once, and what every method measures.
 
-- Conversions (exact where the definition is): :data:`IN_PER_FT`, :data:`CU_FT_PER_CU_YD`,
-  :data:`M3_PER_CU_YD`, :data:`FT_PER_M`, :data:`SQFT_PER_M2`, :data:`SQFT_PER_ACRE`;
+- Conversions (defined in :mod:`treecalc.units.quantities`, named here): :data:`IN_PER_FT`, :data:`CU_FT_PER_CU_YD`,
+  :data:`M3_PER_CU_YD`, :data:`FT_PER_M`, :data:`SQFT_PER_M2`;
   :func:`cuft_to_cuyd`, :func:`inches_to_feet` (exact :class:`~decimal.Decimal`).
 - :class:`CutFill`: cut and fill in cubic yards, what every earthwork result has.
 - :class:`PlanAreas`: the plan area cut (or filled) deeper than a depth, keyed by the depth asked (a law
@@ -26,13 +26,15 @@ from numpy.typing import ArrayLike
 
 from treecalc.units import CENT
 
+# the factors are defined once, with their definitions, in treecalc.units.quantities; the earthwork names them
+from treecalc.units.quantities import CU_FT_PER_CU_YD, FT_PER_M, IN_PER_FT, M3_PER_CU_YD, SQFT_PER_M2
+
 __all__ = [
     "IN_PER_FT",
     "CU_FT_PER_CU_YD",
     "M3_PER_CU_YD",
     "FT_PER_M",
     "SQFT_PER_M2",
-    "SQFT_PER_ACRE",
     "InputUnits",
     "input_units",
     "cuft_to_cuyd",
@@ -47,17 +49,6 @@ __all__ = [
     "check_finite_volumes",
 ]
 
-#: 12 inches to the foot.
-IN_PER_FT = 12
-#: 27 cubic feet to the cubic yard (3 ft x 3 ft x 3 ft).
-CU_FT_PER_CU_YD = 27
-#: 1 yd = 0.9144 m exactly, so 1 cu yd = 0.9144**3 m3 = 0.764554857984 m3.
-M3_PER_CU_YD = 0.9144**3
-#: 1 ft = 0.3048 m exactly.
-FT_PER_M = 1 / 0.3048
-SQFT_PER_M2 = 1 / 0.3048**2
-#: 1 acre = 43,560 sq ft exactly.
-SQFT_PER_ACRE = 43_560
 _D27 = Decimal(CU_FT_PER_CU_YD)
 _D12 = Decimal(IN_PER_FT)
 

@@ -42,6 +42,7 @@ from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
 
 from treecalc.schema import SHARE, USD, USD_RATE
+from treecalc.units.quantities import CM_PER_IN
 
 __all__ = [
     "Book",
@@ -404,7 +405,7 @@ class Book:
         ch.set_x_axis({"name": value_axis, "num_format": "$#,##0"})  # a bar chart's x axis is its value axis
         ch.set_y_axis({"reverse": True})
         ch.set_legend({"position": "bottom"})
-        px_per_cm = 96 / 2.54
+        px_per_cm = 96 / CM_PER_IN  # 96 px to the inch
         ch.set_size({"width": round(width_cm * px_per_cm), "height": round(height_cm * px_per_cm)})
         ws.insert_chart(anchor, ch)
 

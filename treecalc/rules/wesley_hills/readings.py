@@ -10,6 +10,7 @@ import numpy as np
 
 from treecalc.ingest.site import site_defaults
 from treecalc.rules import law_data as _law_data
+from treecalc.units.quantities import IN_PER_FT
 
 NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
 
@@ -45,9 +46,11 @@ BREAST_HEIGHT_FT = 4.5
 def _measured(height_in: float) -> str:
     """§95-3A(1)'s measuring height, and whether the survey's DBH is that diameter."""
     said = f"§95-3A(1): diameters are measured {height_in:g} inches above ground"
-    if height_in == BREAST_HEIGHT_FT * 12:
+    if height_in == BREAST_HEIGHT_FT * IN_PER_FT:
         return f"{said}, which is DBH ({BREAST_HEIGHT_FT:g} ft)."
-    return f"{said} ({height_in / 12:g} ft); the survey's DBH ({BREAST_HEIGHT_FT:g} ft) is read as that diameter."
+    return (
+        f"{said} ({height_in / IN_PER_FT:g} ft); the survey's DBH ({BREAST_HEIGHT_FT:g} ft) is read as that diameter."
+    )
 
 
 def reading_texts(law: dict[str, Any]) -> list[str]:
