@@ -94,6 +94,7 @@ def test_lead_survey_on_a_flat_house_lot():
     assert money(j) == (4000, 9000, 250, 500)
     assert a.trees["permit_needed"].tolist() == [False, True, False]
     assert a.trees["permit_triggers"].tolist() == ["", "§208-19A(6)", ""]
+    assert any("§208-19A applied to 1 tree(s) on a flag cell neither yes nor no" in x for x in a.permit.notes)
 
 
 def test_lead_survey_on_a_subdividable_lot_prices_definite_offences_at_the_tier_given():
@@ -208,3 +209,21 @@ def test_wesley_hills_lot_line_and_permit_cells():
     assert r["2"]["depends_on"] == "permit is no (the survey says 'maybe')"
     assert (j["fine_max_usd"], j["fine_conditional_usd"]) == (5000, 10000)
     assert a.trees["permit_needed"].tolist() == [True, True, True, True]
+
+
+def test_definite_offences_break_208_18_only_on_counts_given():
+    # Four 10 in maples removed on a subdividable lot: each needs a permit under §208-19A(2) on given facts;
+    # tree 1's permit "maybe". Trees 2-4: definite §208-19A offences, tier (2) $1,500, criminal $250; removed
+    # without a permit on cells given they are three: not more than three (§208-18A), no clear cutting (§208-17,
+    # 4 or more), no doubling. Definite: 3 x $1,500 = $4,500 civil, 3 x $250 = $750 criminal. If tree 1 had no
+    # permit: four, §208-18A and §208-18C, doubled: 4 x $3,000 = $12,000, criminal 4 x $5,000 = $20,000; apart:
+    # $12,000 - $4,500 = $7,500 and $20,000 - $750 = $19,250.
+    text = "Tag,Species,DBH (in),Action,Permit\n1,Red maple,10,removed,maybe\n" + "".join(
+        f"{k},Red maple,10,removed,\n" for k in (2, 3, 4)
+    )
+    _, j = run(text, SUBDIVIDABLE_LOT)
+    r = rows(j)
+    assert {t: r[t]["status"] for t in r} == {"1": "conditional", "2": "definite", "3": "definite", "4": "definite"}
+    assert r["2"]["offence_sections"] == "§208-19A"
+    assert r["1"]["offence_sections"] == "§208-19A; §208-18C; §208-18A"
+    assert money(j) == (4500, 7500, 750, 19250)

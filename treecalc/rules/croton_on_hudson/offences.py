@@ -35,7 +35,7 @@ class OffenceResult:
     actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
     actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
     village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (§208-19B(1))
-    breaks_208_18_given: np.ndarray | None = None  # a § 208-18 breach on counts of facts given only
+    breaks_208_18_if_assumed: np.ndarray | None = None  # per tree, a § 208-18 breach if the assumed facts hold
 
 
 def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
@@ -87,13 +87,15 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(n, dtype=bool)
     conditional = offence & ~definite
     more_than = pr.done_removals_12mo > law["permit"]["more_than_trees_12mo"]
-    b18_pairs = [("§208-18C", a & pr.clear_cutting), ("§208-18A", a & more_than), ("§208-18D", b)]
-    b18 = _labels(b18_pairs, n)
-    # the § 208-18 breaches on counts that leave out the removals whose permit or village_work cell is unclear
+    b18_all = (a & (pr.clear_cutting or more_than)) | b  # the § 208-18 breaches if the assumed facts hold
+    # a definite offence breaks § 208-18A/C only on counts that leave out the removals whose permit or
+    # village_work cell is neither yes nor no
     cc_given = pr.clear_cutting if pr.clear_cutting_given is None else pr.clear_cutting_given
     done_given = pr.done_removals_12mo if pr.done_removals_12mo_given is None else pr.done_removals_12mo_given
     more_given = done_given > law["permit"]["more_than_trees_12mo"]
-    b18_given = (a & cc_given) | (a & more_given) | b
+    cc_t, more_t = np.where(definite, cc_given, pr.clear_cutting), np.where(definite, more_given, more_than)
+    b18_pairs = [("§208-18C", a & cc_t), ("§208-18A", a & more_t), ("§208-18D", b)]
+    b18 = _labels(b18_pairs, n)
     sec = _labels(
         [("§208-19A", a)]
         + b18_pairs
@@ -137,7 +139,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         why.astype(object),
         other_than_pending=a | b | c,
         other_than_pending_given=a_given | b_given | c_given,
-        breaks_208_18_given=b18_given,
+        breaks_208_18_if_assumed=b18_all,
         actions=act,
         actions_of=weakref.ref(trees),
         village=village,

@@ -164,12 +164,9 @@ def penalties(
     if site.get("prior_violation_within_year"):
         per, sec = int(crim["repeat_within_year_usd"]), "§208-29A (second violation within one year)"
     per18 = max(per, int(crim["section_208_18_usd"]))
-    broke_all = off.breaks_208_18 != ""
+    broke = off.breaks_208_18 != ""  # a definite offence's on counts of facts given (no unclear cell)
+    broke_all = off.breaks_208_18_if_assumed if off.breaks_208_18_if_assumed is not None else broke
     amount_all = np.where(off.offence, np.where(broke_all, per18, per), 0).astype(np.int64)
-    # a definite offence is fined as a § 208-18 violation only on counts of facts given (no unclear cell)
-    broke = (
-        np.where(off.definite, off.breaks_208_18_given, broke_all) if off.breaks_208_18_given is not None else broke_all
-    )
     amount = np.where(off.offence, np.where(broke, per18, per), 0).astype(np.int64)
     crim_sec = np.where(off.offence, _map_unique(off.sections, lambda t: _criminal_section(str(t), sec)), "")
     criminal = _times_days(amount, days)

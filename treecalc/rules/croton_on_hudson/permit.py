@@ -360,6 +360,20 @@ def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
             f"§208-19A(5) applied to {te_open} DEC protected native plant(s) whose threatened or endangered status "
             "is not given: the permit preview keeps the reading that needs a permit; penalties on it are conditional"
         )
+    vague = (
+        int(
+            (
+                pr.permit_needed & pd.Series(pr.depends_on, dtype=object).str.contains("the survey says").to_numpy(bool)
+            ).sum()
+        )
+        if pr.depends_on is not None and len(pr.depends_on)
+        else 0
+    )
+    if vague:
+        notes.append(
+            f"§208-19A applied to {vague} tree(s) on a flag cell neither yes nor no (named in its warnings): the permit "
+            "preview keeps the reading that needs a permit; offences and penalties resting on it are conditional"
+        )
     if pr.assumed_facts and pr.required:
         notes.append(
             "§208-19A(2) applied on parcel facts not given (" + ", ".join(pr.assumed_facts) + "): the "
