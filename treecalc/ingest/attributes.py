@@ -322,7 +322,9 @@ def unclear_cells(unclear: dict[str, list[str]], n: int) -> np.ndarray | None:
     if not unclear:
         return None
     out = np.empty(n, dtype=object)
-    for i in range(n):
+    out.fill(())
+    rows = sorted({i for t in unclear.values() for i, x in enumerate(t) if x})  # few rows: not a loop over all
+    for i in rows:
         out[i] = tuple((f, t[i]) for f, t in unclear.items() if t[i])
     return out
 
