@@ -20,6 +20,34 @@ def flag(trees: pd.DataFrame, *cols: str) -> np.ndarray:
     return res
 
 
+def unclear(trees: pd.DataFrame, col: str) -> np.ndarray:
+    """Per tree, the text of its ``col`` cell when that cell is neither yes nor no ("maybe"), "" elsewhere: the
+    ``flags_unclear`` column the survey reader adds only when some cell is unclear."""
+    n = len(trees)
+    if "flags_unclear" not in trees:
+        return np.full(n, "", dtype=object)
+    return map_unique(trees["flags_unclear"].to_numpy(object), lambda cells: dict(cells or ()).get(col, ""))
+
+
+def flag_given(trees: pd.DataFrame, *cols: str) -> np.ndarray:
+    """:func:`flag` on the cells given only: a cell that is neither yes nor no ("maybe") reads False."""
+    res = np.zeros(len(trees), dtype=bool)
+    for c in cols:
+        if c in trees:
+            res |= flag(trees, c) & (unclear(trees, c) == "")
+    return res
+
+
+def unclear_words(trees: pd.DataFrame, mask: np.ndarray, col: str, reading: str = "yes") -> np.ndarray:
+    """Per tree of ``mask`` whose ``col`` cell is unclear, the fact a conditional finding rests on, in words:
+    "street_tree is yes (the survey says 'maybe')"; "" elsewhere."""
+    text = unclear(trees, col)
+    on = mask & (text != "")
+    return np.where(
+        on, map_unique(text, lambda t: f"{col} is {reading} (the survey says {str(t)!r})" if t else ""), ""
+    ).astype(object)
+
+
 def dbh(trees: pd.DataFrame) -> np.ndarray:
     return pd.to_numeric(trees["dbh_in"], errors="coerce").fillna(0.0).to_numpy(float)
 

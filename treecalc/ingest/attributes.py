@@ -8,8 +8,9 @@ Every reader applies a one-cell parser once per distinct cell (:func:`parse_dist
   condition dead, Stump → removed. "Remove – hazard" is remove and hazardous. A word treecalc does not know
   rejects the row with the list of known actions: it never becomes a removal.
 * **Flags**. Y/N, Yes/No, X/blank, TRUE/FALSE, 1/0, ✓, and the census ``curb_loc`` OnCurb /
-  OffsetFromCurb; a blank cell is False. Text that is not a boolean keeps the row with a warning
-  and the conservative value (True for flags that raise an obligation, False for the exemptions).
+  OffsetFromCurb; a blank cell is not given. Text that is not a boolean ("maybe") keeps the row with a warning
+  and the conservative value for the permit preview (True for flags that raise an obligation, False for the
+  exemptions), and is recorded per tree (``flags_unclear``): an offence or penalty tier resting on it is conditional.
 * **Coordinates** are kept as given: latitude/longitude in WGS84 degrees, x/y projected; a cell
   that is not a number, or a latitude/longitude out of range, is left blank with a warning.
 """
@@ -205,10 +206,14 @@ _NOT_GIVEN_IF_UNREAD = frozenset({"threatened_endangered"})
 
 
 def read_flags(
-    table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray]
+    table: Table, mapping: C.Mapping, facts: dict[str, np.ndarray], unclear: dict[str, list[str]] | None = None
 ) -> tuple[dict[str, Any], list[str], list[list[str] | None]]:
     """Each flag per row, the flags not surveyed (no column), and the warnings of each flag column.
     A flag stated in the action cell ("Remove – hazard", status "Dead") is set on its row.
+
+    ``unclear`` (filled when given): per flag whose column has a cell that is neither yes nor no ("maybe"), that
+    cell's text per row ("" elsewhere). The flag keeps its conservative value for the permit preview; the rules
+    make an offence or a penalty tier resting on it conditional (:func:`unclear_cells`).
 
     A blank cell of a flag column is a fact not given (NA in a nullable boolean array), never a "no": the
     rules read what a fact not given means (Wesley Hills §95-3A(1)(e) makes the removal a conditional
@@ -241,8 +246,17 @@ def read_flags(
         says = (
             "taken as not given (a removal resting on it is conditional)"
             if f in _NOT_GIVEN_IF_UNREAD
-            else f"taken as {'yes' if conservative else 'no'} (the reading that keeps every obligation)"
+            else f"taken as {'yes' if conservative else 'no'} for the permit preview; "
+            + (
+                "offences resting on it are conditional"
+                if conservative
+                else "an offence it would excuse is conditional"
+            )
         )
+        if unclear is not None and f not in _NOT_GIVEN_IF_UNREAD:
+            texts = _texts([as_text(v) if b is None and not k else "" for v, b, k in zip(uniq, read, blank)], codes)
+            if texts is not None:
+                unclear[f] = texts
         warns.append(
             _texts(
                 [
@@ -278,9 +292,13 @@ def _tree_fact(field: str, header: str, v: Any) -> tuple[bool | None, str]:
     return None, f"{field}: {V.short(as_text(v))} in column {header!r} is not {what}; taken as not given"
 
 
-def read_tree_facts(table: Table, mapping: C.Mapping) -> tuple[dict[str, Any], list[list[str] | None]]:
+def read_tree_facts(
+    table: Table, mapping: C.Mapping, unclear: dict[str, list[str]] | None = None
+) -> tuple[dict[str, Any], list[list[str] | None]]:
     """The :data:`treecalc.schema.TREE_FACT_FIELDS` the survey has a column for, each a ``boolean`` array with
-    NA where the cell says nothing (not given), and the warnings of each column (named with its header)."""
+    NA where the cell says nothing (not given), and the warnings of each column (named with its header).
+    ``unclear`` (filled when given): as :func:`read_flags`, the text of each cell neither blank nor yes/no: the
+    fact is not given, and the offence it would excuse is conditional, never definite."""
     out: dict[str, Any] = {}
     warns: list[list[str] | None] = []
     for f in C.TREE_FACT_FIELDS:
@@ -291,7 +309,24 @@ def read_tree_facts(table: Table, mapping: C.Mapping) -> tuple[dict[str, Any], l
         read = [_tree_fact(f, col.header, v) for v in uniq]
         out[f] = pd.array(spread([pd.NA if b is None else b for b, _ in read], codes).tolist(), dtype="boolean")
         warns.append(_texts([w for _, w in read], codes))
+        if unclear is not None:
+            texts = _texts([as_text(v) if w else "" for v, (_, w) in zip(uniq, read)], codes)
+            if texts is not None:
+                unclear[f] = texts
     return out, warns
+
+
+def unclear_cells(unclear: dict[str, list[str]], n: int) -> np.ndarray | None:
+    """Per row, the ``(flag, text)`` pairs of its cells that are neither yes nor no (an empty tuple elsewhere),
+    None when no cell is: the trees frame's ``flags_unclear`` column, read by :func:`treecalc.frames.unclear`."""
+    if not unclear:
+        return None
+    out = np.empty(n, dtype=object)
+    out.fill(())
+    rows = sorted({i for t in unclear.values() for i, x in enumerate(t) if x})  # few rows: not a loop over all
+    for i in rows:
+        out[i] = tuple((f, t[i]) for f, t in unclear.items() if t[i])
+    return out
 
 
 def read_must_remove(table: Table, mapping: C.Mapping) -> tuple[np.ndarray | None, list[str]]:

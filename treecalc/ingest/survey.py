@@ -603,10 +603,12 @@ def _trees(
     add_warn(A.dead_status_condition(cond, acts.facts.get(V.DEAD_STATUS)))
     land_use, lu_warn = A.read_land_use(table, mapping)
     add_warn(lu_warn)
-    flags, not_surveyed, flag_warns = A.read_flags(table, mapping, acts.facts)
+    unclear: dict[str, list[str]] = {}
+    flags, not_surveyed, flag_warns = A.read_flags(table, mapping, acts.facts, unclear)
     for fw in flag_warns:
         add_warn(fw)
-    facts, fact_warns = A.read_tree_facts(table, mapping)
+    facts, fact_warns = A.read_tree_facts(table, mapping, unclear)
+    unclear_cells = A.unclear_cells(unclear, n)
     for fw in fact_warns:
         add_warn(fw)
     dist, dist_warn = A.read_distance(table, mapping, dec)
@@ -648,6 +650,9 @@ def _trees(
     cols.update({f: arr[sel] for f, arr in facts.items()})
     cols.update({f: arr[sel] for f, arr in coords.items()})
     extra = [*coords]
+    if unclear_cells is not None:  # only when a flag cell is neither yes nor no: the rules read it
+        cols["flags_unclear"] = unclear_cells[sel]
+        extra.append("flags_unclear")
     if must is not None:  # only when surveyed: the column is the plan's, not the law's
         cols["must_remove"] = must[sel]
         extra.append("must_remove")

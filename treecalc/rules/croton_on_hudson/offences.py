@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.frames import actions_read as _acts
-from treecalc.frames import flag
+from treecalc.frames import flag, flag_given, unclear_words
 from treecalc.frames import isin as _isin
 from treecalc.frames import labels as _labels
 from treecalc.frames import pick as _pick
@@ -35,6 +35,7 @@ class OffenceResult:
     actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
     actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
     village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (§208-19B(1))
+    breaks_208_18_if_assumed: np.ndarray | None = None  # per tree, a § 208-18 breach if the assumed facts hold
 
 
 def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
@@ -68,12 +69,32 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     c = street & done & ~approved & ~village
     d = done & ~permitted & ~village if pending else np.zeros(n, dtype=bool)
     offence = a | b | c | d
-    definite = a_given | b | c | d
+    # a cell neither yes nor no ("maybe") is no fact given: an offence resting on it (a street tree, §208-5C/D), or
+    # one its authorisation would excuse (the tree's permit, the Department's approval, the Village's work), is
+    # conditional, never definite
+    doubt = [
+        unclear_words(trees, a | b | d, "permit", "no"),
+        unclear_words(trees, offence, "village_work", "no"),
+        unclear_words(trees, c, "department_approval", "no"),
+        unclear_words(trees, c & ~flag_given(trees, "street_tree"), "street_tree"),
+    ]
+    sure_permit, sure_village, sure_approval = (doubt[0] == ""), (doubt[1] == ""), (doubt[2] == "")
+    a_given, b_given = a_given & sure_permit & sure_village, b & sure_permit & sure_village
+    c_given = c & sure_village & sure_approval & (doubt[3] == "")
+    d_given = d & sure_permit & sure_village
+    definite = a_given | b_given | c_given | d_given
     # § 208-14 forbids removing a *healthy* street tree; a dead one is removed in breach of § 208-5D alone
     dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(n, dtype=bool)
     conditional = offence & ~definite
     more_than = _meets("permit.more_than_trees_12mo", pr.done_removals_12mo, law["permit"]["more_than_trees_12mo"])
-    b18_pairs = [("§208-18C", a & pr.clear_cutting), ("§208-18A", a & more_than), ("§208-18D", b)]
+    b18_all = (a & (pr.clear_cutting or more_than)) | b  # the § 208-18 breaches if the assumed facts hold
+    # a definite offence breaks § 208-18A/C only on counts that leave out the removals whose permit or
+    # village_work cell is neither yes nor no
+    cc_given = pr.clear_cutting if pr.clear_cutting_given is None else pr.clear_cutting_given
+    done_given = pr.done_removals_12mo if pr.done_removals_12mo_given is None else pr.done_removals_12mo_given
+    more_given = _meets("permit.more_than_trees_12mo", done_given, law["permit"]["more_than_trees_12mo"])
+    cc_t, more_t = np.where(definite, cc_given, pr.clear_cutting), np.where(definite, more_given, more_than)
+    b18_pairs = [("§208-18C", a & cc_t), ("§208-18A", a & more_t), ("§208-18D", b)]
     b18 = _labels(b18_pairs, n)
     sec = _labels(
         [("§208-19A", a)]
@@ -91,6 +112,9 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         depends = np.where(conditional, pr.depends_on, "").astype(object)
     else:
         depends = _pick([conditional], [", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)"])
+    for w in doubt:
+        w = np.where(conditional, w, "")
+        depends = np.where(w == "", depends, np.where(depends == "", w, depends + "; " + w)).astype(object)
     authorised = permitted | (street & approved)
     native_only = flag(trees, "protected_native") & ~flag(trees, "threatened_endangered")
     why = _pick(
@@ -114,7 +138,8 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         b18.astype(object),
         why.astype(object),
         other_than_pending=a | b | c,
-        other_than_pending_given=a_given | b | c,
+        other_than_pending_given=a_given | b_given | c_given,
+        breaks_208_18_if_assumed=b18_all,
         actions=act,
         actions_of=weakref.ref(trees),
         village=village,

@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from treecalc.frames import actions_read as _acts
-from treecalc.frames import dbh, flag
+from treecalc.frames import dbh, flag_given
+from treecalc.frames import flag as _flag
 from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
 from treecalc.frames import pick as _pick
@@ -48,8 +49,10 @@ class PenaltyResult:
     conditional_reasons: list[str] = field(default_factory=list)
 
 
-def civil_tiers(trees: pd.DataFrame, law: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """§ 208-29B(1)-(6): the highest tier that applies to each tree (section, integer dollars)."""
+def civil_tiers(trees: pd.DataFrame, law: dict[str, Any], given_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """§ 208-29B(1)-(6): the highest tier that applies to each tree (section, integer dollars). ``given_only``: the
+    tiers on the flag cells given, a cell neither yes nor no ("maybe") read as no (the definite maximum's tier)."""
+    flag = flag_given if given_only else _flag
     pen = law["penalty"]
     d = dbh(trees)
     n = len(trees)
@@ -80,7 +83,9 @@ def civil_tiers(trees: pd.DataFrame, law: dict[str, Any]) -> tuple[np.ndarray, n
     return labels.astype(object), amounts[np.arange(n), pick] if n else np.zeros(0, dtype=np.int64)
 
 
-def _doubling(law: dict[str, Any], pr: PermitResult, n_off: int, pending_harm: bool) -> list[str]:
+def _doubling(
+    law: dict[str, Any], pr: PermitResult, n_off: int, pending_harm: bool, clear_cutting: bool | None = None
+) -> list[str]:
     """§ 208-29B(7): the reasons the fines per tree are doubled (empty: not doubled)."""
     pen = law["penalty"]
     reasons = []
@@ -88,7 +93,7 @@ def _doubling(law: dict[str, Any], pr: PermitResult, n_off: int, pending_harm: b
         reasons.append(
             f"more than {pen['doubling_more_than_trees']} regulated trees harmed without a permit ({n_off}) §208-29B(7)"
         )
-    if pr.clear_cutting:
+    if pr.clear_cutting if clear_cutting is None else clear_cutting:
         reasons.append(
             "clear cutting determined by the Village Engineer (§208-17) §208-29B(7)"
             if pr.clear_cutting_determined
@@ -123,9 +128,14 @@ def penalties(
         off = offences(trees, site, law, pr)
     pen = law["penalty"]
     act = _acts(trees, pr)
-    tier, base = civil_tiers(trees, law)
-    tier = np.where(off.offence, tier, "")  # object arrays both: the texts are not copied
-    base = np.where(off.offence, base, 0).astype(np.int64)
+    tier_all, base_all = civil_tiers(trees, law)
+    tier_all = np.where(off.offence, tier_all, "")  # object arrays both: the texts are not copied
+    base_all = np.where(off.offence, base_all, 0).astype(np.int64)
+    # a definite offence is priced at the tier its given flags reach: a tier resting on a cell neither yes nor no
+    # ("maybe") is in the conditional figures only
+    tier_g, base_g = civil_tiers(trees, law, given_only=True) if "flags_unclear" in trees else (tier_all, base_all)
+    tier = np.where(off.definite, tier_g, tier_all)
+    base = np.where(off.definite, base_g, base_all).astype(np.int64)
     # B(7) "if any tree is ... removed ... while an application is pending": the harm that is itself the
     # § 208-20F offence is not counted again as its aggravation. It doubles when two or more trees were harmed
     # while pending, or a tree harmed while pending broke another provision too.
@@ -137,7 +147,7 @@ def penalties(
     pending = site["application_pending"] and int(done.sum()) >= 2
     pending_harm = pending or (site["application_pending"] and bool((done & other).any()))
     pending_harm_given = pending or (site["application_pending"] and bool((done & other_given).any()))
-    reasons = _doubling(law, pr, int(off.definite.sum()), pending_harm_given)
+    reasons = _doubling(law, pr, int(off.definite.sum()), pending_harm_given, pr.clear_cutting_given)
     reasons_all = _doubling(law, pr, int(off.offence.sum()), pending_harm)
     f_def = int(pen["doubling_factor"]) if reasons else 1
     f_all = int(pen["doubling_factor"]) if reasons_all else 1
@@ -146,7 +156,7 @@ def penalties(
     literal = None
     if site["application_pending"] and not reasons and bool((done & off.definite).any()):
         literal = civil_def * int(pen["doubling_factor"])
-    civil_all = int(base[off.offence].sum()) * f_all * days
+    civil_all = int(base_all[off.offence].sum()) * f_all * days
     # § 208-29A criminal maxima: § 208-18 violations (18A, 18C removals; 18D topping/excessive pruning) up to
     # $5,000 per tree; otherwise $250, or $1,000 for a second violation within one year (given)
     crim = law["criminal"]
@@ -158,12 +168,14 @@ def penalties(
             f"§208-29A (second violation within {_years(crim['repeat_window_years'])})",
         )
     per18 = max(per, int(crim["section_208_18_usd"]))
-    broke = off.breaks_208_18 != ""
+    broke = off.breaks_208_18 != ""  # a definite offence's on counts of facts given (no unclear cell)
+    broke_all = off.breaks_208_18_if_assumed if off.breaks_208_18_if_assumed is not None else broke
+    amount_all = np.where(off.offence, np.where(broke_all, per18, per), 0).astype(np.int64)
     amount = np.where(off.offence, np.where(broke, per18, per), 0).astype(np.int64)
     crim_sec = np.where(off.offence, _map_unique(off.sections, lambda t: _criminal_section(str(t), sec)), "")
     criminal = _times_days(amount, days)
     crim_def = int(amount[off.definite].sum()) * days
-    crim_all = int(amount[off.offence].sum()) * days
+    crim_all = int(amount_all[off.offence].sum()) * days
     # the other reading of "second and each subsequent violation": every definite tree after the first
     # of this event (not a § 208-18 violation) at the repeat maximum
     k = int((off.definite & ~broke).sum())

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.frames import actions, dbh, flag
+from treecalc.frames import actions, dbh, flag, flag_given, unclear, unclear_words
 from treecalc.frames import actions_read as _acts
 from treecalc.frames import isin as _isin
 from treecalc.frames import labels as _labels
@@ -68,6 +68,10 @@ class PermitResult:
     actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
     depends_on: np.ndarray | None = None  # per tree needing a permit on assumed facts only: the facts, in words
     village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (§208-19B(1))
+    # the counts of (1) and (8) without the removals whose permit or village_work cell is neither yes nor no
+    # ("maybe"): what the definite findings may rest on (None: as counted)
+    done_removals_12mo_given: int | None = None
+    clear_cutting_given: bool | None = None
     actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
 
     @property
@@ -107,14 +111,23 @@ def permit(
     site_triggers: list[dict[str, Any]] = []
     assumed_used: list[str] = []
     assumed_pairs: list[tuple[str, np.ndarray]] = []  # (the assumed facts in words, the trees resting on them)
+    doubts = np.full(n, "", dtype=object)  # per tree, the unclear flag cells ("maybe") a trigger rests on
 
-    def add(section: str, mask: np.ndarray, what: str, on_given: bool = True, facts: str = "") -> None:
-        nonlocal given
+    def add(
+        section: str, mask: np.ndarray, what: str, on_given: bool = True, facts: str = "", cols: tuple[str, ...] = ()
+    ) -> None:
+        nonlocal given, doubts
         mask = mask & removal_any
         if not mask.any():
             return
         pairs.append((section, mask))
-        if on_given:
+        if on_given and cols:  # a flag cell neither yes nor no ("maybe"): the trigger holds if it is yes
+            sure = mask & flag_given(trees, *cols)
+            given = given | sure
+            for c in cols:
+                w = unclear_words(trees, mask & ~sure, c)
+                doubts = np.where(w == "", doubts, np.where(doubts == "", w, doubts + "; " + w)).astype(object)
+        elif on_given:
             given = given | mask
         else:
             assumed_pairs.append((facts, mask))
@@ -126,13 +139,25 @@ def permit(
     prior = int(site.get("prior_removals_12mo", 0))
     count = int(removal.sum()) + prior
     done_count = int(((act == "removed") & ~village & ~_tree_yes(trees, "permit")).sum()) + prior
-    if _meets("permit.more_than_trees_12mo", count, p["more_than_trees_12mo"]):
-        done_over = _meets("permit.more_than_trees_12mo", done_count, p["more_than_trees_12mo"])
+    # a removal whose permit or village_work cell is neither yes nor no ("maybe") is counted for the preview; a
+    # count that needs it to reach the number rests on that cell: the trigger holds if it is no
+    vague = removal & ((unclear(trees, "permit") != "") | (unclear(trees, "village_work") != ""))
+    count_given = count - int(vague.sum())
+    done_given = done_count - int((vague & (act == "removed")).sum())
+    limit = p["more_than_trees_12mo"]
+    if _meets("permit.more_than_trees_12mo", count, limit):
+        done_over = _meets("permit.more_than_trees_12mo", done_count, limit)
         on = ((act != "removed") if not done_over else np.ones(n, dtype=bool)) & ~village
-        what = TRIGGER_TEXT["§208-19A(1)"].format(
-            n=p["more_than_trees_12mo"], months=p["window_months"], count=count, prior=prior
+        sure = _meets("permit.more_than_trees_12mo", count_given, limit) and (
+            _meets("permit.more_than_trees_12mo", done_given, limit) or not done_over
         )
-        add("§208-19A(1)", on, what)
+        add(
+            "§208-19A(1)",
+            on,
+            TRIGGER_TEXT["§208-19A(1)"].format(n=limit, months=p["window_months"], count=count, prior=prior),
+            sure,
+            VAGUE_COUNT.format(section="§208-19A(1)"),
+        )
     # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
     reasons = _parcel_reasons(site)
     if reasons:
@@ -153,12 +178,14 @@ def permit(
         _meets("permit.slope_min_dbh_in", d, p["slope_min_dbh_in"])
         & flag(trees, "slope_over_20pct", "excessively_steep_slope"),
         TRIGGER_TEXT["§208-19A(3)"].format(dbh=p["slope_min_dbh_in"], slope=p["slope_percent"]),
+        cols=("slope_over_20pct", "excessively_steep_slope"),
     )
     # (4) 4 in or more within a wetland, watercourse or wetland/watercourse buffer
     add(
         "§208-19A(4)",
         _meets("permit.wetland_min_dbh_in", d, p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
         TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]),
+        cols=("wetland",),
     )
     # (5) threatened or endangered species, any size. A DEC protected native plant (§208-29B(6)) is a tier, no
     # trigger: its threatened or endangered status not given, a trigger rests on that status (conditional)
@@ -167,12 +194,13 @@ def permit(
     te_unknown = flag(trees, "protected_native") & ~te & not_given(trees, "threatened_endangered", not_surveyed)
     add("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN)
     # (6) landmark trees, regardless of size
-    add("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"])
+    add("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"], cols=("landmark",))
     # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
     add(
         "§208-19A(7)",
         _meets("permit.buffer_min_dbh_in", d, p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
         TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]),
+        cols=("regulated_buffer_zone",),
     )
     # (8) clear cutting (§ 208-17), and the § 208-19B/E exceptions
     exceptions = _exceptions(site)
@@ -182,14 +210,28 @@ def permit(
         clear_cutting, determined = False, False
     else:
         clear_cutting, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
-    for mask, what in cc:
-        add("§208-19A(8)", mask, what)
+    done_cc = int(((act == "removed") & removal & ~_tree_yes(trees, "permit") & ~vague).sum())
+    cc_given = bool(clear_cutting) and (
+        bool(determined)
+        or (
+            done_cc > 0
+            and _meets(
+                "permit.clear_cutting_min_trees",
+                done_cc + int(site.get("prior_removals_without_permit", 0) or 0),
+                p["clear_cutting_min_trees"],
+            )
+        )
+    )
+    for k, (mask, what) in enumerate(cc):
+        sure_cc = cc_given or not (clear_cutting and k == 0)  # the first pair: the clear cutting done
+        add("§208-19A(8)", mask, what, sure_cc, VAGUE_COUNT.format(section="§208-19A(8)"))
 
     text = _labels(pairs, n)
     needed = removal & (text != "")  # never the Village's work (§208-19B(1))
     if exceptions:
         needed = np.zeros(n, dtype=bool)
     depends = _labels(assumed_pairs, n)
+    depends = np.where(doubts == "", depends, np.where(depends == "", doubts, depends + "; " + doubts))
     return PermitResult(
         text,
         needed,
@@ -199,6 +241,8 @@ def permit(
         bool(clear_cutting),
         done_removals_12mo=done_count,
         clear_cutting_determined=bool(determined),
+        done_removals_12mo_given=done_given,
+        clear_cutting_given=cc_given,
         needed_on_given_facts=needed & given,
         assumed_facts=assumed_used,
         actions=act,
@@ -217,6 +261,10 @@ def _exceptions(site: dict[str, Any]) -> list[dict[str, str]]:
     """
     return [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
 
+
+VAGUE_COUNT = (
+    "permit or village_work is no where the survey's cell is neither yes nor no ({section}: the removals counted)"
+)
 
 TE_NOT_GIVEN = (
     "threatened_endangered (§208-19A(5): the protected native plant's threatened or endangered status, not given)"
@@ -318,6 +366,20 @@ def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
         notes.append(
             f"§208-19A(5) applied to {te_open} DEC protected native plant(s) whose threatened or endangered status "
             "is not given: the permit preview keeps the reading that needs a permit; penalties on it are conditional"
+        )
+    vague = (
+        int(
+            (
+                pr.permit_needed & pd.Series(pr.depends_on, dtype=object).str.contains("the survey says").to_numpy(bool)
+            ).sum()
+        )
+        if pr.depends_on is not None and len(pr.depends_on)
+        else 0
+    )
+    if vague:
+        notes.append(
+            f"§208-19A applied to {vague} tree(s) on a flag cell neither yes nor no (named in its warnings): the permit "
+            "preview keeps the reading that needs a permit; offences and penalties resting on it are conditional"
         )
     if pr.assumed_facts and pr.required:
         notes.append(

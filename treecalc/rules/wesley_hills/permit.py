@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.frames import actions, dbh
+from treecalc.frames import actions, dbh, unclear_words
 from treecalc.frames import join as _join
 from treecalc.ingest.site import fact_bool as parse_bool
 from treecalc.rules.law_data import meets
@@ -110,7 +110,14 @@ def evaluate(
     if site.get("village_work") or site.get("normal_farming"):
         needed = np.zeros(n, dtype=bool)  # § 95-3D(2), (3): the chapter does not apply / limit
     held = bool(site.get("permit_held", False)) or bool(site.get("subdivision_plans_approved"))
-    offence = needed & (act == "removed") & (not held)
+    # the tree's own clearing permit, and work by or for the Village (§95-3D(2)), where the survey says them per
+    # tree; a cell neither yes nor no is not given: the removal it would excuse is a conditional offence
+    own = _tree_yes(trees, "permit") | _tree_yes(trees, "village_work")
+    offence = needed & (act == "removed") & (not held) & ~own
+    for col in ("permit", "village_work"):
+        w = unclear_words(trees, offence, col, "no")
+        given = given & (w == "")
+        depends = np.where(w == "", depends, np.where(depends == "", w, depends + "; " + w)).astype(object)
     definite = offence & given
     fine = np.where(offence, int(law["fine"]["per_tree_usd"]), 0).astype(np.int64)
     return WesleyHillsResult(
@@ -197,6 +204,9 @@ def _lot_line(s: _Survey, flags_not_surveyed: Any) -> None:
             f"within {p['lot_line_distance_ft']:g} ft of a lot line (§95-3A(1)(e))"
         )
     dep = np.where(blank, "within_20ft_of_lot_line not given (§95-3A(1)(e))", "").astype(object)
+    # a cell neither yes nor no ("maybe"): the permit is needed if it is yes, the offence conditional
+    vague = unclear_words(trees, np.ones(n, dtype=bool), "within_20ft_of_lot_line")
+    dep = np.where(vague == "", dep, vague + " (§95-3A(1)(e))").astype(object)
     if "one_family_co_issued" in assumed:
         dep = np.where(
             dep == "", "one_family_co_issued not given (§95-3A(1)(e))", dep + "; one_family_co_issued not given"
@@ -208,3 +218,11 @@ def _lot_line(s: _Survey, flags_not_surveyed: Any) -> None:
         f"no one-family certificate of occupancy",
         dep,
     )
+
+
+def _tree_yes(trees: pd.DataFrame, col: str) -> np.ndarray:
+    """A per-tree fact column (``permit``, ``village_work``): True only where the survey says yes (a blank or
+    unclear cell is not given, read as no)."""
+    if col not in trees:
+        return np.zeros(len(trees), dtype=bool)
+    return trees[col].astype("boolean").fillna(False).to_numpy(bool)
