@@ -74,16 +74,7 @@ def add_assess_flags(
     them; ``survey_arg=False`` leaves out the survey argument for a command that names it otherwise."""
     from treecalc.cli.common import add_benefit_params, add_switches, repeatable
     from treecalc.cli.survey import add_limits
-    from treecalc.rules.law_data import law
 
-    # the defaults the help names, as the law (and treecalc's readings of it) in force today hold them; a data
-    # folder that cannot be read is refused by the command itself (exit 2), not while its help is written
-    try:
-        rep = law("croton_on_hudson")["replacement"]
-        pct, species = f"{rep['violation_percent']:g}", rep["default_stock"]["species"]
-        dbh, conifer = f"{rep['default_stock']['dbh_in']:g}", f"{rep['conifer_min_height_ft']:g} ft"
-    except Exception:  # noqa: BLE001 - any failure to read the data is said by the command's own check
-        pct, species, dbh, conifer = "Chapter 208's", "the readings'", "the readings'", "the height Chapter 208 sets"
     if survey_arg:
         p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
     p.add_argument("--jurisdiction", help=_jurisdiction_help())
@@ -118,6 +109,54 @@ def add_assess_flags(
         metavar="B",
         help="annual (default), cumulative:N (N years with growth) or appraised (CTLA)",
     )
+    _add_replacement_flags(p)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--plantable", type=int, metavar="N", help="how many replacement trees the site can take")
+    g.add_argument(
+        "--plantable-area",
+        dest="plantable_area_sqft",
+        type=float,
+        metavar="SQFT",
+        help="plantable area, sq ft (divided by the §208-6 spacing of each size class)",
+    )
+    p.add_argument(
+        "--mortality",
+        type=float,
+        metavar="RATE",
+        help="annual tree mortality, 0-1, of the projection, payback and cumulative basis "
+        "(default 0.043, Roman & Scatena 2011; or the fee schedule's mortality_rate)",
+    )
+    p.add_argument("--fee-schedule", metavar="F.toml", help="fee schedule for payments in lieu (§208-24C)")
+    p.add_argument(
+        "--fee-per-tree",
+        dest="fee_per_tree_usd",
+        metavar="USD",
+        help="fee per replacement tree not planted (overrides the schedule)",
+    )
+    if outputs:
+        outputs()
+    add_limits(p)
+    if switches:
+        switches()
+    from treecalc.cli.survey import add_species_map
+
+    add_species_map(p)
+    add_benefit_params(p)
+
+
+def _add_replacement_flags(p: argparse.ArgumentParser) -> None:
+    """The replacement stock's flags (§208-22D/F), their help naming the defaults the law in force today holds."""
+    from treecalc.cli.common import add_switches
+    from treecalc.rules.law_data import law
+
+    # the defaults the help names, as the law (and treecalc's readings of it) in force today hold them; a data
+    # folder that cannot be read is refused by the command itself (exit 2), not while its help is written
+    try:
+        rep = law("croton_on_hudson")["replacement"]
+        pct, species = f"{rep['violation_percent']:g}", rep["default_stock"]["species"]
+        dbh, conifer = f"{rep['default_stock']['dbh_in']:g}", f"{rep['conifer_min_height_ft']:g} ft"
+    except Exception:  # noqa: BLE001 - any failure to read the data is said by the command's own check
+        pct, species, dbh, conifer = "Chapter 208's", "the readings'", "the readings'", "the height Chapter 208 sets"
     replacement: tuple[tuple[str, str, type | None, str, str], ...] = (
         (
             "--replacement-percent",
@@ -164,38 +203,6 @@ def add_assess_flags(
             "the Village Engineer has waived the minimum size of the replacement trees (§208-22D)",
         ),
     )
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--plantable", type=int, metavar="N", help="how many replacement trees the site can take")
-    g.add_argument(
-        "--plantable-area",
-        dest="plantable_area_sqft",
-        type=float,
-        metavar="SQFT",
-        help="plantable area, sq ft (divided by the §208-6 spacing of each size class)",
-    )
-    p.add_argument(
-        "--mortality",
-        type=float,
-        metavar="RATE",
-        help="annual tree mortality, 0-1, of the projection, payback and cumulative basis "
-        "(default 0.043, Roman & Scatena 2011; or the fee schedule's mortality_rate)",
-    )
-    p.add_argument("--fee-schedule", metavar="F.toml", help="fee schedule for payments in lieu (§208-24C)")
-    p.add_argument(
-        "--fee-per-tree",
-        dest="fee_per_tree_usd",
-        metavar="USD",
-        help="fee per replacement tree not planted (overrides the schedule)",
-    )
-    if outputs:
-        outputs()
-    add_limits(p)
-    if switches:
-        switches()
-    from treecalc.cli.survey import add_species_map
-
-    add_species_map(p)
-    add_benefit_params(p)
 
 
 def _fmt(v: Any, unit: str) -> str:

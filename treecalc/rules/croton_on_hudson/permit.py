@@ -136,28 +136,9 @@ def permit(
     # (1) more than three trees in the preceding twelve months: this survey's removals plus the lot's earlier ones.
     # A tree already removed is judged on the removals already done, a proposed one on all; one removed under its
     # own permit is not "without first obtaining a tree removal permit" (§208-18A): no fact says it was the fourth
-    prior = int(site.get("prior_removals_12mo", 0))
-    count = int(removal.sum()) + prior
-    done_count = int(((act == "removed") & ~village & ~_tree_yes(trees, "permit")).sum()) + prior
-    # a removal whose permit or village_work cell is neither yes nor no ("maybe") is counted for the preview; a
-    # count that needs it to reach the number rests on that cell: the trigger holds if it is no
-    vague = removal & ((unclear(trees, "permit") != "") | (unclear(trees, "village_work") != ""))
-    count_given = count - int(vague.sum())
-    done_given = done_count - int((vague & (act == "removed")).sum())
-    limit = p["more_than_trees_12mo"]
-    if _meets("permit.more_than_trees_12mo", count, limit):
-        done_over = _meets("permit.more_than_trees_12mo", done_count, limit)
-        on = ((act != "removed") if not done_over else np.ones(n, dtype=bool)) & ~village
-        sure = _meets("permit.more_than_trees_12mo", count_given, limit) and (
-            _meets("permit.more_than_trees_12mo", done_given, limit) or not done_over
-        )
-        add(
-            "§208-19A(1)",
-            on,
-            TRIGGER_TEXT["§208-19A(1)"].format(n=limit, months=p["window_months"], count=count, prior=prior),
-            sure,
-            VAGUE_COUNT.format(section="§208-19A(1)"),
-        )
+    count, done_count, done_given, vague, one = _count_trigger(trees, site, p, act, removal, village)
+    if one is not None:
+        add("§208-19A(1)", *one)
     # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
     reasons = _parcel_reasons(site)
     if reasons:
@@ -172,55 +153,12 @@ def permit(
             on_given,
             ", ".join(assumed_used) + " (§208-19A(2) parcel facts, not given)",
         )
-    # (3) 4 in or more on slopes over 20%
-    add(
-        "§208-19A(3)",
-        _meets("permit.slope_min_dbh_in", d, p["slope_min_dbh_in"])
-        & flag(trees, "slope_over_20pct", "excessively_steep_slope"),
-        TRIGGER_TEXT["§208-19A(3)"].format(dbh=p["slope_min_dbh_in"], slope=p["slope_percent"]),
-        cols=("slope_over_20pct", "excessively_steep_slope"),
-    )
-    # (4) 4 in or more within a wetland, watercourse or wetland/watercourse buffer
-    add(
-        "§208-19A(4)",
-        _meets("permit.wetland_min_dbh_in", d, p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
-        TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]),
-        cols=("wetland",),
-    )
-    # (5) threatened or endangered species, any size. A DEC protected native plant (§208-29B(6)) is a tier, no
-    # trigger: its threatened or endangered status not given, a trigger rests on that status (conditional)
-    te = flag(trees, "threatened_endangered")
-    add("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"])
-    te_unknown = flag(trees, "protected_native") & ~te & not_given(trees, "threatened_endangered", not_surveyed)
-    add("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN)
-    # (6) landmark trees, regardless of size
-    add("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"], cols=("landmark",))
-    # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
-    add(
-        "§208-19A(7)",
-        _meets("permit.buffer_min_dbh_in", d, p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
-        TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]),
-        cols=("regulated_buffer_zone",),
-    )
+    # (3) to (7): the trees' own flags
+    for section, mask, what, on_flag_given, facts, cols in _flag_triggers(trees, p, d, not_surveyed):
+        add(section, mask, what, on_flag_given, facts, cols)
     # (8) clear cutting (§ 208-17), and the § 208-19B/E exceptions
-    exceptions = _exceptions(site)
-    # under a site-wide exception the removals need no permit: no clear cutting unless the Engineer determined it
-    cc: list[tuple[np.ndarray, str]] = []
-    if exceptions and clear_cutting is not True:
-        clear_cutting, determined = False, False
-    else:
-        clear_cutting, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
-    done_cc = int(((act == "removed") & removal & ~_tree_yes(trees, "permit") & ~vague).sum())
-    cc_given = bool(clear_cutting) and (
-        bool(determined)
-        or (
-            done_cc > 0
-            and _meets(
-                "permit.clear_cutting_min_trees",
-                done_cc + int(site.get("prior_removals_without_permit", 0) or 0),
-                p["clear_cutting_min_trees"],
-            )
-        )
+    exceptions, clear_cutting, determined, cc, cc_given = _clear_cutting_facts(
+        trees, site, p, act, removal, vague, clear_cutting
     )
     for k, (mask, what) in enumerate(cc):
         sure_cc = cc_given or not (clear_cutting and k == 0)  # the first pair: the clear cutting done
@@ -250,6 +188,115 @@ def permit(
         depends_on=np.where(needed & ~given, depends, "").astype(object),
         village=village,
     )
+
+
+def _count_trigger(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    p: dict[str, Any],
+    act: np.ndarray,
+    removal: np.ndarray,
+    village: np.ndarray,
+) -> tuple[int, int, int, np.ndarray, tuple[np.ndarray, str, bool, str] | None]:
+    """§ 208-19A(1): the lot's count, the count of removals done, that count on clear cells, the removals whose
+    permit or village_work cell is unclear, and the trigger (trees, words, on given facts, facts) if it holds."""
+    n = len(trees)
+    prior = int(site.get("prior_removals_12mo", 0))
+    count = int(removal.sum()) + prior
+    done_count = int(((act == "removed") & ~village & ~_tree_yes(trees, "permit")).sum()) + prior
+    # a removal whose permit or village_work cell is neither yes nor no ("maybe") is counted for the preview; a
+    # count that needs it to reach the number rests on that cell: the trigger holds if it is no
+    vague = removal & ((unclear(trees, "permit") != "") | (unclear(trees, "village_work") != ""))
+    count_given = count - int(vague.sum())
+    done_given = done_count - int((vague & (act == "removed")).sum())
+    limit = p["more_than_trees_12mo"]
+    if not _meets("permit.more_than_trees_12mo", count, limit):
+        return count, done_count, done_given, vague, None
+    done_over = _meets("permit.more_than_trees_12mo", done_count, limit)
+    on = ((act != "removed") if not done_over else np.ones(n, dtype=bool)) & ~village
+    sure = _meets("permit.more_than_trees_12mo", count_given, limit) and (
+        _meets("permit.more_than_trees_12mo", done_given, limit) or not done_over
+    )
+    what = TRIGGER_TEXT["§208-19A(1)"].format(n=limit, months=p["window_months"], count=count, prior=prior)
+    return count, done_count, done_given, vague, (on, what, sure, VAGUE_COUNT.format(section="§208-19A(1)"))
+
+
+def _flag_triggers(
+    trees: pd.DataFrame, p: dict[str, Any], d: np.ndarray, not_surveyed: frozenset[str] | set[str]
+) -> list[tuple[str, np.ndarray, str, bool, str, tuple[str, ...]]]:
+    """§ 208-19A(3) to (7), the triggers the trees' own flags hold: (section, trees, words, on given facts, the
+    facts it rests on otherwise, the flag columns whose unclear cells ("maybe") it rests on)."""
+    te = flag(trees, "threatened_endangered")
+    # (5) threatened or endangered species, any size. A DEC protected native plant (§208-29B(6)) is a tier, no
+    # trigger: its threatened or endangered status not given, a trigger rests on that status (conditional)
+    te_unknown = flag(trees, "protected_native") & ~te & not_given(trees, "threatened_endangered", not_surveyed)
+    return [
+        # (3) 4 in or more on slopes over 20%
+        (
+            "§208-19A(3)",
+            _meets("permit.slope_min_dbh_in", d, p["slope_min_dbh_in"])
+            & flag(trees, "slope_over_20pct", "excessively_steep_slope"),
+            TRIGGER_TEXT["§208-19A(3)"].format(dbh=p["slope_min_dbh_in"], slope=p["slope_percent"]),
+            True,
+            "",
+            ("slope_over_20pct", "excessively_steep_slope"),
+        ),
+        # (4) 4 in or more within a wetland, watercourse or wetland/watercourse buffer
+        (
+            "§208-19A(4)",
+            _meets("permit.wetland_min_dbh_in", d, p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
+            TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]),
+            True,
+            "",
+            ("wetland",),
+        ),
+        ("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"], True, "", ()),
+        ("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN, ()),
+        # (6) landmark trees, regardless of size
+        ("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"], True, "", ("landmark",)),
+        # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
+        (
+            "§208-19A(7)",
+            _meets("permit.buffer_min_dbh_in", d, p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
+            TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]),
+            True,
+            "",
+            ("regulated_buffer_zone",),
+        ),
+    ]
+
+
+def _clear_cutting_facts(
+    trees: pd.DataFrame,
+    site: dict[str, Any],
+    p: dict[str, Any],
+    act: np.ndarray,
+    removal: np.ndarray,
+    vague: np.ndarray,
+    clear_cutting: bool | None,
+) -> tuple[list[dict[str, str]], bool, bool, list[tuple[np.ndarray, str]], bool]:
+    """§ 208-19A(8): the § 208-19B/E exceptions, clear cutting found, determined by the Engineer, its (trees,
+    words) pairs, and whether it is found on the removals whose permit or village_work cell is clear."""
+    exceptions = _exceptions(site)
+    # under a site-wide exception the removals need no permit: no clear cutting unless the Engineer determined it
+    cc: list[tuple[np.ndarray, str]] = []
+    if exceptions and clear_cutting is not True:
+        found, determined = False, False
+    else:
+        found, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
+    done_cc = int(((act == "removed") & removal & ~_tree_yes(trees, "permit") & ~vague).sum())
+    cc_given = bool(found) and (
+        bool(determined)
+        or (
+            done_cc > 0
+            and _meets(
+                "permit.clear_cutting_min_trees",
+                done_cc + int(site.get("prior_removals_without_permit", 0) or 0),
+                p["clear_cutting_min_trees"],
+            )
+        )
+    )
+    return exceptions, bool(found), bool(determined), cc, cc_given
 
 
 def _exceptions(site: dict[str, Any]) -> list[dict[str, str]]:
