@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import state, views
+from treecalc.units import RANGES
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -201,6 +202,20 @@ def money_metric(
         where.metric(label, full, help=help)
         return
     where.metric(label, compact_usd(x), help=f"Exactly {full}." + (f" {help}" if help else ""))
+
+
+def number_field(
+    where: Any, label: str, within: str | tuple[float, float], value: Any, step: float, key: str, **more: Any
+) -> Any:
+    """A labelled ``number_input`` bounded by its range: a kind of :data:`treecalc.units.RANGES` (the range
+    the library and the CLI flag check, whole kinds as ints) or ``(low, high)`` for an input the library
+    bounds nowhere else. ``more``: ``help``, ``format``, ``placeholder``."""
+    if isinstance(within, str):
+        r = RANGES[within]
+        low, high = (int(r.low), int(r.high)) if r.whole else (float(r.low), float(r.high))
+    else:
+        low, high = within
+    return where.number_input(label, min_value=low, max_value=high, value=value, step=step, key=key, **more)
 
 
 def alternative_22f(where: Any, a: Assessment) -> None:
