@@ -6,7 +6,7 @@ import json
 import logging
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -216,6 +216,14 @@ def number_field(
     else:
         low, high = within
     return where.number_input(label, min_value=low, max_value=high, value=value, step=step, key=key, **more)
+
+
+def money_row(where: Sequence[Any], items: Sequence[tuple[str, Any, str | None] | None], *, cents: bool = True) -> None:
+    """(label, amount, help) as dollar metrics (:func:`money_metric`) side by side, one to a column of ``where``;
+    ``None`` leaves its column empty (a figure the law does not reach)."""
+    for col, item in zip(where, items):
+        if item is not None:
+            money_metric(col, item[0], item[1], cents=cents, help=item[2])
 
 
 def alternative_22f(where: Any, a: Assessment) -> None:
