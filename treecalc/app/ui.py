@@ -309,31 +309,50 @@ def downloads(tables: Mapping[str, pd.DataFrame | None], *, key: str, statement:
             else:
                 src = state.source()
                 stem = slug(src.name.rsplit(".", 1)[0]) if src else "survey"
-                st.download_button(
+                sheets = "Summary, trees, replacement plan, fund, penalties, rejected rows, method & sources"
+                xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                download(
+                    st,
                     "Excel statement",
-                    data=_statement_or_note(job),
-                    file_name=f"statement_{stem}.xlsx",
-                    mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                    key=f"{key}_stmt",
-                    on_click="ignore",
-                    icon=":material/table_view:",
-                    help="Summary, trees, replacement plan, fund, penalties, rejected rows, method & sources",
+                    _statement_or_note(job),
+                    f"statement_{stem}.xlsx",
+                    xlsx,
+                    f"{key}_stmt",
+                    icon="table_view",
+                    help=sheets,
                 )
         i = 1
     for name, df in tables.items():
         if df is None:
             continue
         with cols[i]:
-            st.download_button(
-                f"{name} (CSV)",
-                data=_csv_job(df),
-                file_name=f"{slug(name)}.csv",
-                mime="text/csv",
-                key=f"{key}_{slug(name)}_csv",
-                on_click="ignore",
-                icon=":material/download:",
-            )
+            download(st, f"{name} (CSV)", _csv_job(df), f"{slug(name)}.csv", "text/csv", f"{key}_{slug(name)}_csv")
         i += 1
+
+
+def download(
+    where: Any,
+    label: str,
+    data: Any,
+    file_name: str,
+    mime: str,
+    key: str,
+    *,
+    icon: str = "download",
+    help: str | None = None,
+) -> None:
+    """A download button that leaves the page as it is (``on_click="ignore"``: no rerun, the widgets keep their
+    values); ``icon`` a Material icon name."""
+    where.download_button(
+        label,
+        data=data,
+        file_name=file_name,
+        mime=mime,
+        key=key,
+        on_click="ignore",
+        icon=f":material/{icon}:",
+        help=help,
+    )
 
 
 def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = None) -> None:

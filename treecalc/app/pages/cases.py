@@ -66,17 +66,17 @@ def _today() -> dt.date:
     return dt.date.today()
 
 
+def _choose(label: str, codes: list[str], key: str) -> str:
+    """One of the register's codes, shown in words (``approved_with_conditions``: "approved with conditions")."""
+    return st.selectbox(label, codes, key=key, format_func=lambda k: k.replace("_", " "))
+
+
 def _open_form() -> None:
     src = state.source()
     st.markdown(f"Opens a case from the survey shown (**{ui.md_text(src.name) if src else 'none'}**) and its options.")
     with st.form("w_case_open"):
         title = st.text_input("Title", value=(src.name.rsplit(".", 1)[0] if src else ""), key="w_case_title")
-        kind = st.selectbox(
-            "Kind",
-            ["permit_application", "violation", "excavation_permit"],
-            key="w_case_kind",
-            format_func=lambda k: k.replace("_", " "),
-        )
+        kind = _choose("Kind", ["permit_application", "violation", "excavation_permit"], "w_case_kind")
         address = st.text_input("Address", key="w_case_address")
         lot = st.text_input("Lot (section-block-lot)", key="w_case_lot")
         go = st.form_submit_button("Open the case")
@@ -104,12 +104,7 @@ def _record(c: dict) -> None:
     if cases.may("decide"):
         with st.form("w_case_decide"):
             st.markdown("**Record the decision**")
-            outcome = st.selectbox(
-                "Outcome",
-                ["approved", "approved_with_conditions", "denied"],
-                key="w_dec_outcome",
-                format_func=lambda k: k.replace("_", " "),
-            )
+            outcome = _choose("Outcome", ["approved", "approved_with_conditions", "denied"], "w_dec_outcome")
             conditions = st.text_input("Conditions", key="w_dec_conditions")
             day = st.date_input("Date", value=_today(), key="w_dec_date")
             if st.form_submit_button("Record the decision"):
