@@ -230,39 +230,27 @@ def _flag_triggers(
     # (5) threatened or endangered species, any size. A DEC protected native plant (§208-29B(6)) is a tier, no
     # trigger: its threatened or endangered status not given, a trigger rests on that status (conditional)
     te_unknown = flag(trees, "protected_native") & ~te & not_given(trees, "threatened_endangered", not_surveyed)
+
+    def sized(
+        section: str, key: str, cols: tuple[str, ...], **words: Any
+    ) -> tuple[str, np.ndarray, str, bool, str, tuple[str, ...]]:
+        """A trigger of a size (``key``, inches DBH) and a flag: (3), (4) and (7) read alike."""
+        on = _meets(f"permit.{key}", d, p[key]) & flag(trees, *cols)
+        return section, on, TRIGGER_TEXT[section].format(dbh=p[key], **words), True, "", cols
+
     return [
         # (3) 4 in or more on slopes over 20%
-        (
-            "§208-19A(3)",
-            _meets("permit.slope_min_dbh_in", d, p["slope_min_dbh_in"])
-            & flag(trees, "slope_over_20pct", "excessively_steep_slope"),
-            TRIGGER_TEXT["§208-19A(3)"].format(dbh=p["slope_min_dbh_in"], slope=p["slope_percent"]),
-            True,
-            "",
-            ("slope_over_20pct", "excessively_steep_slope"),
+        sized(
+            "§208-19A(3)", "slope_min_dbh_in", ("slope_over_20pct", "excessively_steep_slope"), slope=p["slope_percent"]
         ),
         # (4) 4 in or more within a wetland, watercourse or wetland/watercourse buffer
-        (
-            "§208-19A(4)",
-            _meets("permit.wetland_min_dbh_in", d, p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
-            TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]),
-            True,
-            "",
-            ("wetland",),
-        ),
+        sized("§208-19A(4)", "wetland_min_dbh_in", ("wetland",)),
         ("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"], True, "", ()),
         ("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN, ()),
         # (6) landmark trees, regardless of size
         ("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"], True, "", ("landmark",)),
         # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
-        (
-            "§208-19A(7)",
-            _meets("permit.buffer_min_dbh_in", d, p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
-            TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]),
-            True,
-            "",
-            ("regulated_buffer_zone",),
-        ),
+        sized("§208-19A(7)", "buffer_min_dbh_in", ("regulated_buffer_zone",)),
     ]
 
 
