@@ -218,6 +218,15 @@ def number_field(
     return where.number_input(label, min_value=low, max_value=high, value=value, step=step, key=key, **more)
 
 
+def drawn_from(**more: Any) -> str:
+    """What a table of the survey's trees was drawn from, as a key to compare: the survey (file and read
+    options), the actions changed so far and ``more`` (the page's own state); a change redraws the table."""
+    src = state.source()
+    return state._canon(
+        {"survey": src.sha256 if src else None, "read": state.read_opts(), "actions": state.opt("actions"), **more}
+    )
+
+
 def money_row(where: Sequence[Any], items: Sequence[tuple[str, Any, str | None] | None], *, cents: bool = True) -> None:
     """(label, amount, help) as dollar metrics (:func:`money_metric`) side by side, one to a column of ``where``;
     ``None`` leaves its column empty (a figure the law does not reach)."""

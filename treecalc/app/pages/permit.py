@@ -302,16 +302,8 @@ def _cost_card(a: Assessment) -> None:
 
 
 def _keep_edits() -> str:
-    """What the ticks were drawn from: the survey (file and read options) and the actions changed so far."""
-    src = state.source()
-    return state._canon(
-        {
-            "survey": src.sha256 if src else None,
-            "read": state.read_opts(),
-            "actions": state.opt("actions"),
-            "basis": state.opt("value_basis"),  # the values shown beside the ticks
-        }
-    )
+    """What the ticks were drawn from (:func:`ui.drawn_from`), and the values shown beside them."""
+    return ui.drawn_from(basis=state.opt("value_basis"))
 
 
 def _fewer_removals(a: Assessment) -> None:
