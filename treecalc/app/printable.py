@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from treecalc.app import state
+from treecalc.app import state, ui
 
 _READY = "tc_pdf_ready"  # (key of the survey and options, the PDF's bytes)
 
@@ -67,13 +67,5 @@ def pdf_button(key: str) -> None:
             ready = (k, pdf_bytes(kind))
         st.session_state[_READY] = ready
     stem = "".join(ch if ch.isalnum() else "_" for ch in k[1].rsplit(".", 1)[0]).strip("_") or "survey"
-    slot.download_button(
-        f"Download the {title[:1].lower()}{title[1:]}",
-        data=ready[1],
-        file_name=f"{stem_head}_{stem}.pdf",
-        mime="application/pdf",
-        key=f"{key}_pdf",
-        on_click="ignore",
-        icon=":material/download:",
-        help="The report of the survey and options on screen.",
-    )
+    label, shown = f"Download the {title[:1].lower()}{title[1:]}", "The report of the survey and options on screen."
+    ui.download(slot, label, ready[1], f"{stem_head}_{stem}.pdf", "application/pdf", f"{key}_pdf", help=shown)

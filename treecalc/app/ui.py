@@ -6,13 +6,14 @@ import json
 import logging
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
 
 from treecalc.app import state, views
+from treecalc.units import RANGES
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -203,6 +204,37 @@ def money_metric(
     where.metric(label, compact_usd(x), help=f"Exactly {full}." + (f" {help}" if help else ""))
 
 
+def number_field(
+    where: Any, label: str, within: str | tuple[float, float], value: Any, step: float, key: str, **more: Any
+) -> Any:
+    """A labelled ``number_input`` bounded by its range: a kind of :data:`treecalc.units.RANGES` (the range
+    the library and the CLI flag check, whole kinds as ints) or ``(low, high)`` for an input the library
+    bounds nowhere else. ``more``: ``help``, ``format``, ``placeholder``."""
+    if isinstance(within, str):
+        r = RANGES[within]
+        low, high = (int(r.low), int(r.high)) if r.whole else (float(r.low), float(r.high))
+    else:
+        low, high = within
+    return where.number_input(label, min_value=low, max_value=high, value=value, step=step, key=key, **more)
+
+
+def drawn_from(**more: Any) -> str:
+    """What a table of the survey's trees was drawn from, as a key to compare: the survey (file and read
+    options), the actions changed so far and ``more`` (the page's own state); a change redraws the table."""
+    src = state.source()
+    return state._canon(
+        {"survey": src.sha256 if src else None, "read": state.read_opts(), "actions": state.opt("actions"), **more}
+    )
+
+
+def money_row(where: Sequence[Any], items: Sequence[tuple[str, Any, str | None] | None], *, cents: bool = True) -> None:
+    """(label, amount, help) as dollar metrics (:func:`money_metric`) side by side, one to a column of ``where``;
+    ``None`` leaves its column empty (a figure the law does not reach)."""
+    for col, item in zip(where, items):
+        if item is not None:
+            money_metric(col, item[0], item[1], cents=cents, help=item[2])
+
+
 def alternative_22f(where: Any, a: Assessment) -> None:
     """The §208-22F payment alternative as a headline (money), with its calculation under it: after a
     violation the applicant may pay the Tree Preservation Fund instead of replanting."""
@@ -286,31 +318,50 @@ def downloads(tables: Mapping[str, pd.DataFrame | None], *, key: str, statement:
             else:
                 src = state.source()
                 stem = slug(src.name.rsplit(".", 1)[0]) if src else "survey"
-                st.download_button(
+                sheets = "Summary, trees, replacement plan, fund, penalties, rejected rows, method & sources"
+                xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                download(
+                    st,
                     "Excel statement",
-                    data=_statement_or_note(job),
-                    file_name=f"statement_{stem}.xlsx",
-                    mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                    key=f"{key}_stmt",
-                    on_click="ignore",
-                    icon=":material/table_view:",
-                    help="Summary, trees, replacement plan, fund, penalties, rejected rows, method & sources",
+                    _statement_or_note(job),
+                    f"statement_{stem}.xlsx",
+                    xlsx,
+                    f"{key}_stmt",
+                    icon="table_view",
+                    help=sheets,
                 )
         i = 1
     for name, df in tables.items():
         if df is None:
             continue
         with cols[i]:
-            st.download_button(
-                f"{name} (CSV)",
-                data=_csv_job(df),
-                file_name=f"{slug(name)}.csv",
-                mime="text/csv",
-                key=f"{key}_{slug(name)}_csv",
-                on_click="ignore",
-                icon=":material/download:",
-            )
+            download(st, f"{name} (CSV)", _csv_job(df), f"{slug(name)}.csv", "text/csv", f"{key}_{slug(name)}_csv")
         i += 1
+
+
+def download(
+    where: Any,
+    label: str,
+    data: Any,
+    file_name: str,
+    mime: str,
+    key: str,
+    *,
+    icon: str = "download",
+    help: str | None = None,
+) -> None:
+    """A download button that leaves the page as it is (``on_click="ignore"``: no rerun, the widgets keep their
+    values); ``icon`` a Material icon name."""
+    where.download_button(
+        label,
+        data=data,
+        file_name=file_name,
+        mime=mime,
+        key=key,
+        on_click="ignore",
+        icon=f":material/{icon}:",
+        help=help,
+    )
 
 
 def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = None) -> None:

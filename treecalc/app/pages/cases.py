@@ -7,6 +7,7 @@ read-only, without sign-in. Everything shown is what :class:`treecalc.register.R
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 import pandas as pd
 import streamlit as st
@@ -66,17 +67,17 @@ def _today() -> dt.date:
     return dt.date.today()
 
 
+def _choose(label: str, codes: list[str], key: str) -> str:
+    """One of the register's codes, shown in words (``approved_with_conditions``: "approved with conditions")."""
+    return st.selectbox(label, codes, key=key, format_func=lambda k: k.replace("_", " "))
+
+
 def _open_form() -> None:
     src = state.source()
     st.markdown(f"Opens a case from the survey shown (**{ui.md_text(src.name) if src else 'none'}**) and its options.")
     with st.form("w_case_open"):
         title = st.text_input("Title", value=(src.name.rsplit(".", 1)[0] if src else ""), key="w_case_title")
-        kind = st.selectbox(
-            "Kind",
-            ["permit_application", "violation", "excavation_permit"],
-            key="w_case_kind",
-            format_func=lambda k: k.replace("_", " "),
-        )
+        kind = _choose("Kind", ["permit_application", "violation", "excavation_permit"], "w_case_kind")
         address = st.text_input("Address", key="w_case_address")
         lot = st.text_input("Lot (section-block-lot)", key="w_case_lot")
         go = st.form_submit_button("Open the case")
@@ -86,53 +87,56 @@ def _open_form() -> None:
         st.success(f"Case {cid} opened.")
 
 
+def _action(key: str, title: str, submit: str, fields: Callable[[], Callable[[], object]]) -> None:
+    """A register action as a form: ``fields`` draws its inputs and gives the record they make, which is made
+    on submit, the page then drawn again from the register."""
+    with st.form(key):
+        st.markdown(title)
+        record = fields()
+        if st.form_submit_button(submit):
+            record()
+            st.rerun()
+
+
 def _record(c: dict) -> None:
     reg = cases.register()
     who = cases.user()
     assert who is not None
     by = who[0]
     cid = c["id"]
+
+    def pay() -> Callable[[], object]:
+        amount = st.text_input("Amount (USD)", key="w_pay_amount")
+        day = st.date_input("Date paid", value=_today(), key="w_pay_date")
+        ref = st.text_input("Reference (receipt, check)", key="w_pay_ref")
+        return lambda: reg.pay(cid, by=by, amount=amount, on=day, reference=ref or None)
+
+    def decide() -> Callable[[], object]:
+        outcome = _choose("Outcome", ["approved", "approved_with_conditions", "denied"], "w_dec_outcome")
+        conditions = st.text_input("Conditions", key="w_dec_conditions")
+        day = st.date_input("Date", value=_today(), key="w_dec_date")
+        return lambda: reg.decide(cid, by=by, outcome=outcome, on=day, conditions=conditions or None)
+
+    def plant() -> Callable[[], object]:
+        trees = st.number_input("Trees", min_value=1, max_value=100_000, step=1, key="w_plant_trees")
+        day = st.date_input("Provisional acceptance", value=_today(), key="w_plant_date")
+        species = st.text_input("Species", key="w_plant_species")
+        return lambda: reg.plant(cid, by=by, trees=int(trees), accepted_on=day, species=species or None)
+
+    def inspect() -> Callable[[], object]:
+        pid = st.selectbox("Planting", [p["id"] for p in c["plantings"]], key="w_insp_planting")
+        dead = st.number_input("Trees found dead", min_value=0, step=1, key="w_insp_dead")
+        day = st.date_input("Date", value=_today(), key="w_insp_date")
+        return lambda: reg.inspect(int(pid), by=by, on=day, dead=int(dead))
+
     if cases.may("pay"):
-        with st.form("w_case_pay"):
-            st.markdown("**Record a payment into the Fund**")
-            amount = st.text_input("Amount (USD)", key="w_pay_amount")
-            day = st.date_input("Date paid", value=_today(), key="w_pay_date")
-            ref = st.text_input("Reference (receipt, check)", key="w_pay_ref")
-            if st.form_submit_button("Record the payment"):
-                reg.pay(cid, by=by, amount=amount, on=day, reference=ref or None)
-                st.rerun()
+        _action("w_case_pay", "**Record a payment into the Fund**", "Record the payment", pay)
     if cases.may("decide"):
-        with st.form("w_case_decide"):
-            st.markdown("**Record the decision**")
-            outcome = st.selectbox(
-                "Outcome",
-                ["approved", "approved_with_conditions", "denied"],
-                key="w_dec_outcome",
-                format_func=lambda k: k.replace("_", " "),
-            )
-            conditions = st.text_input("Conditions", key="w_dec_conditions")
-            day = st.date_input("Date", value=_today(), key="w_dec_date")
-            if st.form_submit_button("Record the decision"):
-                reg.decide(cid, by=by, outcome=outcome, on=day, conditions=conditions or None)
-                st.rerun()
+        _action("w_case_decide", "**Record the decision**", "Record the decision", decide)
     if cases.may("plant"):
-        with st.form("w_case_plant"):
-            st.markdown("**Record a replacement planting** (§208-22G)")
-            trees = st.number_input("Trees", min_value=1, max_value=100_000, step=1, key="w_plant_trees")
-            day = st.date_input("Provisional acceptance", value=_today(), key="w_plant_date")
-            species = st.text_input("Species", key="w_plant_species")
-            if st.form_submit_button("Record the planting"):
-                reg.plant(cid, by=by, trees=int(trees), accepted_on=day, species=species or None)
-                st.rerun()
+        _action("w_case_plant", "**Record a replacement planting** (§208-22G)", "Record the planting", plant)
     if cases.may("inspect") and c["plantings"]:
-        with st.form("w_case_inspect"):
-            st.markdown("**Record an inspection**")
-            pid = st.selectbox("Planting", [p["id"] for p in c["plantings"]], key="w_insp_planting")
-            dead = st.number_input("Trees found dead", min_value=0, step=1, key="w_insp_dead")
-            day = st.date_input("Date", value=_today(), key="w_insp_date")
-            if st.form_submit_button("Record the inspection"):
-                reg.inspect(int(pid), by=by, on=day, dead=int(dead))
-                st.rerun()
+        _action("w_case_inspect", "**Record an inspection**", "Record the inspection", inspect)
     if cases.may("link"):
         st.markdown("**Applicant's link** (this case only, read-only)")
         if st.button("Make the applicant's link", key="w_case_link"):

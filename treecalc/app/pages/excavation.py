@@ -122,39 +122,17 @@ def _permit_inputs() -> dict[str, Any]:
             "Foundation under a building permit (§120-3B)", "w_exc_found", {"area_sqft": [], "depth_ft": []}
         )
     c1, c2, c3, c4 = st.columns(4)
-    strip = c1.number_input(
-        "Topsoil stripped (sq ft)", min_value=0.0, max_value=1e8, value=0.0, step=100.0, key="w_exc_strip"
-    )
-    sdepth = c2.number_input(
-        "Stripped depth (in)",
-        min_value=0.0,
-        max_value=120.0,
-        value=0.0,
-        step=0.5,
-        key="w_exc_strip_depth",
-        help="0: not given (§120-2: stripping topsoil is excavation, so its volume counts toward §120-3A(4)).",
-    )
-    lot = c3.number_input(
-        "Lot area (sq ft)",
-        min_value=0.0,
-        max_value=1e8,
-        value=0.0,
-        step=1000.0,
-        key="w_exc_lot",
-        help=f"For §120-3A(3): {_LAW120['lowering_area'].value:,} sq ft or "
-        f"{_LAW120['lowering_lot_percent'].value}% of the lot, whichever is less. "
-        "0: not given (the answer may then be Unknown).",
-    )
-    wall = c4.number_input(
-        "Retaining wall height (ft)",
-        min_value=0.0,
-        max_value=200.0,
-        value=0.0,
-        step=0.5,
-        key="w_exc_wall",
-        help=f"{excavation.LAW['retaining_wall_height'].section}: over "
-        f"{excavation.LAW['retaining_wall_height'].value.normalize():f} ft needs a building permit. 0: none.",
-    )
+    law, wall_h = _LAW120, excavation.LAW["retaining_wall_height"]
+    why = {
+        "depth": "0: not given (§120-2: stripping topsoil is excavation, so its volume counts toward §120-3A(4)).",
+        "lot": f"For §120-3A(3): {law['lowering_area'].value:,} sq ft or {law['lowering_lot_percent'].value}% of "
+        "the lot, whichever is less. 0: not given (the answer may then be Unknown).",
+        "wall": f"{wall_h.section}: over {wall_h.value.normalize():f} ft needs a building permit. 0: none.",
+    }
+    strip = ui.number_field(c1, "Topsoil stripped (sq ft)", "earthwork_area_sqft", 0.0, 100.0, "w_exc_strip")
+    sdepth = ui.number_field(c2, "Stripped depth (in)", "depth_in", 0.0, 0.5, "w_exc_strip_depth", help=why["depth"])
+    lot = ui.number_field(c3, "Lot area (sq ft)", "earthwork_area_sqft", 0.0, 1000.0, "w_exc_lot", help=why["lot"])
+    wall = ui.number_field(c4, "Retaining wall height (ft)", "wall_height_ft", 0.0, 0.5, "w_exc_wall", help=why["wall"])
     kw: dict[str, Any] = {
         "excavations": _pairs(exc_df, "Excavation areas"),
         "fills": _pairs(fill_df, "Fill areas"),
@@ -168,12 +146,8 @@ def _permit_inputs() -> dict[str, Any]:
     if st.checkbox("Topsoil is placed", key="w_exc_place"):
         c1, c2, c3 = st.columns(3)
         kw["topsoil_placement"] = (
-            c1.number_input(
-                "Topsoil area (sq ft)", min_value=0.0, max_value=1e8, value=2_000.0, step=100.0, key="w_exc_top_area"
-            ),
-            c2.number_input(
-                "Topsoil depth (in)", min_value=0.0, max_value=120.0, value=3.0, step=0.5, key="w_exc_top_depth"
-            ),
+            ui.number_field(c1, "Topsoil area (sq ft)", "earthwork_area_sqft", 2_000.0, 100.0, "w_exc_top_area"),
+            ui.number_field(c2, "Topsoil depth (in)", "depth_in", 3.0, 0.5, "w_exc_top_depth"),
             c3.checkbox("Seeded and mulched", value=True, key="w_exc_top_seeded"),
         )
     return kw
@@ -237,31 +211,11 @@ def _permit(exc: Any) -> pd.DataFrame | None:
 def _standards(exc) -> pd.DataFrame:
     st.subheader("Review standards (§120-8) and work hours (§120-8G)")
     c1, c2, c3, c4 = st.columns(4)
-    depth = c1.number_input(
-        "Deepest excavation below surrounding grade (ft)",
-        min_value=0.0,
-        max_value=float(excavation.MAX_DEPTH_FT),
-        value=5.0,
-        step=0.5,
-        key="w_std_depth",
-    )
-    water = c2.number_input(
-        "Standing water (ft)",
-        min_value=0.0,
-        max_value=float(excavation.MAX_DEPTH_FT),
-        value=0.5,
-        step=0.1,
-        key="w_std_water",
-    )
+    ft, inch = (0.0, float(excavation.MAX_DEPTH_FT)), (0.0, float(excavation.MAX_DEPTH_IN))
+    depth = ui.number_field(c1, "Deepest excavation below surrounding grade (ft)", ft, 5.0, 0.5, "w_std_depth")
+    water = ui.number_field(c2, "Standing water (ft)", ft, 0.5, 0.1, "w_std_water")
     after = c3.checkbox("Measured after construction", key="w_std_after")
-    topsoil = c4.number_input(
-        "Topsoil left (in)",
-        min_value=0.0,
-        max_value=float(excavation.MAX_DEPTH_IN),
-        value=2.0,
-        step=0.5,
-        key="w_std_topsoil",
-    )
+    topsoil = ui.number_field(c4, "Topsoil left (in)", inch, 2.0, 0.5, "w_std_topsoil")
     fence = st.checkbox("A fence with locked gates is in place", value=True, key="w_std_fence")
     rows = exc.review_standards(
         depth, standing_water_ft=water, after_construction=after, topsoil_left_in=topsoil, fence_provided=fence

@@ -17,7 +17,6 @@ from treecalc.app import (
     views,
 )
 from treecalc.report.content import percent_text
-from treecalc.units import RANGES
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -68,26 +67,29 @@ def _one_species(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None
         key="w_repl_species",
         help="Natives first; invasive species (NY Part 575) are refused by §208-22E.",
     )
-    dbh = c2.number_input(
+    dbh = ui.number_field(
+        c2,
         "Size (DBH, in)",
-        min_value=0.1,
-        max_value=60.0,
-        value=state.opt("replacement_dbh_in"),
-        step=0.5,
-        key="w_repl_dbh",
-        placeholder=f"{d['dbh_in']:g} (default)",
+        (0.1, 60.0),
+        state.opt("replacement_dbh_in"),
+        0.5,
+        "w_repl_dbh",
         help=_stock_help(),
+        placeholder=f"{d['dbh_in']:g} (default)",
     )
-    cost = c3.number_input(
+    quote = (
+        f"Supplied and planted, per tree; empty: ${d['unit_cost_usd']:,.2f}, the law engine's labelled "
+        "PLACEHOLDER (give the real quote)."
+    )
+    cost = ui.number_field(  # the range of --replacement-cost
+        c3,
         "Unit cost (USD)",
-        min_value=0.0,
-        max_value=float(RANGES["usd"].high),  # the range of --replacement-cost (units.RANGES)
-        step=25.0,
-        value=state.opt("replacement_cost_usd"),
-        key="w_repl_cost",
+        "usd",
+        state.opt("replacement_cost_usd"),
+        25.0,
+        "w_repl_cost",
+        help=quote,
         placeholder=f"{d['unit_cost_usd']:,.0f} (placeholder)",
-        help=f"Supplied and planted, per tree; empty: ${d['unit_cost_usd']:,.2f}, the law "
-        "engine's labelled PLACEHOLDER (give the real quote).",
     )
     ok = _invasive_note([] if sp == DEFAULT else [sp], choices, labels)
     state.set_opt("replacement_species", ok[0] if ok else None)
@@ -300,16 +302,8 @@ def _cost_card(a: Assessment) -> None:
 
 
 def _keep_edits() -> str:
-    """What the ticks were drawn from: the survey (file and read options) and the actions changed so far."""
-    src = state.source()
-    return state._canon(
-        {
-            "survey": src.sha256 if src else None,
-            "read": state.read_opts(),
-            "actions": state.opt("actions"),
-            "basis": state.opt("value_basis"),  # the values shown beside the ticks
-        }
-    )
+    """What the ticks were drawn from (:func:`ui.drawn_from`), and the values shown beside them."""
+    return ui.drawn_from(basis=state.opt("value_basis"))
 
 
 def _fewer_removals(a: Assessment) -> None:

@@ -310,16 +310,8 @@ def body() -> None:
 
 
 def _edits() -> str:
-    """What the tree table was drawn from: the survey (file and read options) and the edits made so far."""
-    src = state.source()
-    return state._canon(
-        {
-            "survey": src.sha256 if src else None,
-            "read": state.read_opts(),
-            "actions": state.opt("actions"),
-            "tree_facts": state.opt("tree_facts"),
-        }
-    )
+    """What the tree table was drawn from (:func:`ui.drawn_from`), and the tree facts edited so far."""
+    return ui.drawn_from(tree_facts=state.opt("tree_facts"))
 
 
 def _tree_table(trees: pd.DataFrame) -> None:

@@ -14,13 +14,8 @@ from treecalc.app import (
     views,
 )
 from treecalc.jurisdictions import DEFAULT, REGISTRY
-from treecalc.units import RANGES
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from streamlit.delta_generator import DeltaGenerator
-
     from treecalc.assessment import Assessment
     from treecalc.results import Penalties
 
@@ -69,26 +64,23 @@ def _controls() -> Any:
             f"§208-17: {clear} or more trees without a permit; doubles the per-tree amounts (§208-29B(7)).",
         )
     c1, c2 = st.columns(2)
-    days = c1.number_input(
-        "Days the violation continued",
-        min_value=1,
-        max_value=int(RANGES["days"].high),  # the range of --days (units.RANGES)
-        step=1,
-        value=int(state.opt("continuing_days", 1)),
-        key="w_days",
-        help="Each day of a continuing violation is a separate offence (§208-29).",
+    each = "Each day of a continuing violation is a separate offence (§208-29)."
+    days = ui.number_field(  # the range of --days
+        c1, "Days the violation continued", "days", int(state.opt("continuing_days", 1)), 1, "w_days", help=each
     )
     state.set_opt("continuing_days", None if int(days) == 1 else int(days))
-    pct = c2.number_input(
+    empty = (
+        f"Leave empty for the law's {rep['percent']:g}% (permit) or {rep['violation_percent']:g}% (after a violation)."
+    )
+    pct = ui.number_field(  # the range of --replacement-percent
+        c2,
         "Replacement percentage set by the Village Engineer",
-        min_value=0.0,
-        max_value=1000.0,
-        value=state.opt("replacement_percent"),
-        step=10.0,
-        key="w_repl_pct",
+        "percent",
+        state.opt("replacement_percent"),
+        10.0,
+        "w_repl_pct",
         placeholder="the law's",
-        help=f"Leave empty for the law's {rep['percent']:g}% (permit) or {rep['violation_percent']:g}% "
-        "(after a violation).",
+        help=empty,
     )
     state.set_opt("replacement_percent", pct)
     return in_effect
@@ -198,52 +190,42 @@ def _fines(a: Assessment) -> bool:
 
 def _headline(a: Assessment) -> None:
     pen = a.penalties
+    why = {
+        "definite": "Definite offences: removals that rest only on facts given.",
+        "conditional": "Conditional offences: each rests on a fact that was not given.",
+        "civil": '§208-29B amounts are maxima ("up to"); definite offences only once conditional '
+        "offences are reported apart.",
+        "civil_conditional": "Conditional offences: each rests on a fact that was not given (see the table below); "
+        "kept apart from the definite amount.",
+        "criminal_conditional": "Conditional offences only; kept apart from the definite maximum.",
+    }
     if _fines(a):
         rec = views.record(a)
-        c: Sequence[DeltaGenerator] = st.columns(2)
-        ui.money_metric(
-            c[0],
-            f"Fine, maximum (USD, {rec.chapter})",
-            pen.fine_max_usd,
-            cents=False,
-            help="Definite offences: removals that rest only on facts given.",
+        chapter = rec.chapter.split(" Chapter ")[-1]
+        fine = (f"Fine, maximum (USD, {rec.chapter})", pen.fine_max_usd, why["definite"])
+        assumed = (
+            f"Fine on assumed facts, maximum (USD, Chapter {chapter})",
+            pen.fine_conditional_usd,
+            why["conditional"],
         )
-        if pen.fine_conditional_usd is not None:
-            ui.money_metric(
-                c[1],
-                f"Fine on assumed facts, maximum (USD, Chapter {rec.chapter.split(' Chapter ')[-1]})",
-                pen.fine_conditional_usd,
-                cents=False,
-                help="Conditional offences: each rests on a fact that was not given.",
-            )
+        ui.money_row(st.columns(2), [fine, None if pen.fine_conditional_usd is None else assumed], cents=False)
         return
     c = st.columns(3)
-    ui.money_metric(
-        c[0],
-        "Civil penalty, maximum (USD, §208-29B)",
-        pen.civil_penalty_max_usd,
-        help='§208-29B amounts are maxima ("up to"); definite offences only once conditional '
-        "offences are reported apart.",
-    )
+    ui.money_metric(c[0], "Civil penalty, maximum (USD, §208-29B)", pen.civil_penalty_max_usd, help=why["civil"])
     c[1].metric("Doubled (§208-29B(7))", "Yes" if pen.doubled else "No")
     ui.money_metric(c[2], "Criminal fine, maximum (USD, §208-29A)", pen.criminal_fine_max_usd, help="§208-29A maxima.")
     c = st.columns(3)
     ui.alternative_22f(c[0], a)  # after a violation: replant at 120%, or pay this into the Fund
-    if pen.civil_penalty_conditional_usd is not None:
-        ui.money_metric(
-            c[1],
-            "Civil penalty on assumed facts, maximum (USD, §208-29B)",
-            pen.civil_penalty_conditional_usd,
-            help="Conditional offences: each rests on a fact that was not given (see the table below); "
-            "kept apart from the definite amount.",
+    if pen.civil_penalty_conditional_usd is not None:  # the criminal one is shown only beside the civil one
+        civil = pen.civil_penalty_conditional_usd, why["civil_conditional"]
+        criminal = pen.criminal_fine_conditional_usd, why["criminal_conditional"]
+        ui.money_row(
+            c[1:],
+            [
+                ("Civil penalty on assumed facts, maximum (USD, §208-29B)", *civil),
+                None if criminal[0] is None else ("Criminal fine on assumed facts, maximum (USD, §208-29A)", *criminal),
+            ],
         )
-        if pen.criminal_fine_conditional_usd is not None:
-            ui.money_metric(
-                c[2],
-                "Criminal fine on assumed facts, maximum (USD, §208-29A)",
-                pen.criminal_fine_conditional_usd,
-                help="Conditional offences only; kept apart from the definite maximum.",
-            )
     cond = a.replacement.conditional_22f
     if cond:  # §208-22F on conditional offences: what would be required if established, never in the totals
         st.caption(str(cond.get("text")))

@@ -36,15 +36,7 @@ def money_metric(col: Any, label: str, value: Any, help: str | None = None) -> N
 
 def _bills(due_default: dt.date) -> list[tuple[str, dt.date, str]]:
     c1, c2 = st.columns(2)
-    amount = c1.number_input(
-        "Water charge on the bill (USD)",
-        min_value=0.0,
-        max_value=1e9,
-        value=300.0,
-        step=10.0,
-        format="%.2f",
-        key="w_water_amount",
-    )
+    amount = ui.number_field(c1, "Water charge on the bill (USD)", "usd", 300.0, 10.0, "w_water_amount", format="%.2f")
     due = c2.date_input("Due date", value=due_default, key="w_water_due")
     bills = [(f"{amount:.2f}", due, "bill 1")]
     with st.expander("More bills on this account"):
@@ -213,28 +205,21 @@ def _schedule() -> pd.DataFrame | None:
     return events
 
 
+UNIT_HELP = "In the bill's unit (cubic feet or gallons)."
+ERROR_HELP = "Positive: the meter over-registers."
+RATE_HELP = "0: no dollar figures."
+
+
 def _meter() -> pd.DataFrame | None:
     from treecalc.rules.croton_on_hudson import ch223_meter as water
 
     st.subheader("Meter accuracy test (§223-6G)")
     c1, c2, c3 = st.columns(3)
-    billed = c1.number_input(
-        "Billed consumption, tested period",
-        min_value=0.0,
-        max_value=1e12,
-        value=12_000.0,
-        step=100.0,
-        key="w_meter_billed",
-        help="In the bill's unit (cubic feet or gallons).",
+    billed = ui.number_field(
+        c1, "Billed consumption, tested period", (0.0, 1e12), 12_000.0, 100.0, "w_meter_billed", help=UNIT_HELP
     )
-    err = c2.number_input(
-        "Registration error, first flow rate (%)",
-        min_value=-99.0,
-        max_value=1000.0,
-        value=2.0,
-        step=0.1,
-        key="w_meter_error",
-        help="Positive: the meter over-registers.",
+    err = ui.number_field(
+        c2, "Registration error, first flow rate (%)", (-99.0, 1000.0), 2.0, 0.1, "w_meter_error", help=ERROR_HELP
     )
     more = c3.text_input(
         "Other flow-rate results (%)",
@@ -243,16 +228,9 @@ def _meter() -> pd.DataFrame | None:
         help="The test's other results, separated by spaces, ';' or ', '; decimals with a point; all are averaged.",
     )
     c1, c2 = st.columns(2)
-    fee = c1.number_input("Test fee paid (USD)", min_value=0.0, max_value=1e6, value=50.0, step=5.0, key="w_meter_fee")
-    rate = c2.number_input(
-        "Water rate (USD per unit), optional",
-        min_value=0.0,
-        max_value=1e4,
-        value=0.0,
-        step=0.001,
-        format="%.4f",
-        key="w_meter_rate",
-        help="0: no dollar figures.",
+    fee = ui.number_field(c1, "Test fee paid (USD)", (0.0, 1e6), 50.0, 5.0, "w_meter_fee")
+    rate = ui.number_field(
+        c2, "Water rate (USD per unit), optional", (0.0, 1e4), 0.0, 0.001, "w_meter_rate", format="%.4f", help=RATE_HELP
     )
     # separated by spaces, ';' or ', ' -- a comma between digits ("1,8") is a decimal comma and is refused
     results = [f"{err}"] + [b.rstrip(",") for b in re.split(r"[;\s]+", more.strip()) if b.rstrip(",")]

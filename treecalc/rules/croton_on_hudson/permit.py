@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -136,7 +136,8 @@ def permit(
     # (1) more than three trees in the preceding twelve months: this survey's removals plus the lot's earlier ones.
     # A tree already removed is judged on the removals already done, a proposed one on all; one removed under its
     # own permit is not "without first obtaining a tree removal permit" (§208-18A): no fact says it was the fourth
-    count, done_count, done_given, vague, one = _count_trigger(trees, site, p, act, removal, village)
+    lot = _Lot(trees, site, p, act, removal)
+    count, done_count, done_given, vague, one = _count_trigger(lot, village)
     if one is not None:
         add("§208-19A(1)", *one)
     # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
@@ -157,9 +158,7 @@ def permit(
     for section, mask, what, on_flag_given, facts, cols in _flag_triggers(trees, p, d, not_surveyed):
         add(section, mask, what, on_flag_given, facts, cols)
     # (8) clear cutting (§ 208-17), and the § 208-19B/E exceptions
-    exceptions, clear_cutting, determined, cc, cc_given = _clear_cutting_facts(
-        trees, site, p, act, removal, vague, clear_cutting
-    )
+    exceptions, clear_cutting, determined, cc, cc_given = _clear_cutting_facts(lot, vague, clear_cutting)
     for k, (mask, what) in enumerate(cc):
         sure_cc = cc_given or not (clear_cutting and k == 0)  # the first pair: the clear cutting done
         add("§208-19A(8)", mask, what, sure_cc, VAGUE_COUNT.format(section="§208-19A(8)"))
@@ -190,16 +189,23 @@ def permit(
     )
 
 
+class _Lot(NamedTuple):
+    """What § 208-19A(1) and (8) count on: the survey, the site facts, the permit law, each tree's action and
+    the removals the lot's counts are made of (never the Village's work)."""
+
+    trees: pd.DataFrame
+    site: dict[str, Any]
+    p: dict[str, Any]
+    act: np.ndarray
+    removal: np.ndarray
+
+
 def _count_trigger(
-    trees: pd.DataFrame,
-    site: dict[str, Any],
-    p: dict[str, Any],
-    act: np.ndarray,
-    removal: np.ndarray,
-    village: np.ndarray,
+    lot: _Lot, village: np.ndarray
 ) -> tuple[int, int, int, np.ndarray, tuple[np.ndarray, str, bool, str] | None]:
     """§ 208-19A(1): the lot's count, the count of removals done, that count on clear cells, the removals whose
     permit or village_work cell is unclear, and the trigger (trees, words, on given facts, facts) if it holds."""
+    trees, site, p, act, removal = lot
     n = len(trees)
     prior = int(site.get("prior_removals_12mo", 0))
     count = int(removal.sum()) + prior
@@ -230,60 +236,43 @@ def _flag_triggers(
     # (5) threatened or endangered species, any size. A DEC protected native plant (§208-29B(6)) is a tier, no
     # trigger: its threatened or endangered status not given, a trigger rests on that status (conditional)
     te_unknown = flag(trees, "protected_native") & ~te & not_given(trees, "threatened_endangered", not_surveyed)
+
+    def sized(
+        section: str, key: str, cols: tuple[str, ...], **words: Any
+    ) -> tuple[str, np.ndarray, str, bool, str, tuple[str, ...]]:
+        """A trigger of a size (``key``, inches DBH) and a flag: (3), (4) and (7) read alike."""
+        on = _meets(f"permit.{key}", d, p[key]) & flag(trees, *cols)
+        return section, on, TRIGGER_TEXT[section].format(dbh=p[key], **words), True, "", cols
+
     return [
         # (3) 4 in or more on slopes over 20%
-        (
-            "§208-19A(3)",
-            _meets("permit.slope_min_dbh_in", d, p["slope_min_dbh_in"])
-            & flag(trees, "slope_over_20pct", "excessively_steep_slope"),
-            TRIGGER_TEXT["§208-19A(3)"].format(dbh=p["slope_min_dbh_in"], slope=p["slope_percent"]),
-            True,
-            "",
-            ("slope_over_20pct", "excessively_steep_slope"),
+        sized(
+            "§208-19A(3)", "slope_min_dbh_in", ("slope_over_20pct", "excessively_steep_slope"), slope=p["slope_percent"]
         ),
         # (4) 4 in or more within a wetland, watercourse or wetland/watercourse buffer
-        (
-            "§208-19A(4)",
-            _meets("permit.wetland_min_dbh_in", d, p["wetland_min_dbh_in"]) & flag(trees, "wetland"),
-            TRIGGER_TEXT["§208-19A(4)"].format(dbh=p["wetland_min_dbh_in"]),
-            True,
-            "",
-            ("wetland",),
-        ),
+        sized("§208-19A(4)", "wetland_min_dbh_in", ("wetland",)),
         ("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"], True, "", ()),
         ("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN, ()),
         # (6) landmark trees, regardless of size
         ("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"], True, "", ("landmark",)),
         # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
-        (
-            "§208-19A(7)",
-            _meets("permit.buffer_min_dbh_in", d, p["buffer_min_dbh_in"]) & flag(trees, "regulated_buffer_zone"),
-            TRIGGER_TEXT["§208-19A(7)"].format(dbh=p["buffer_min_dbh_in"]),
-            True,
-            "",
-            ("regulated_buffer_zone",),
-        ),
+        sized("§208-19A(7)", "buffer_min_dbh_in", ("regulated_buffer_zone",)),
     ]
 
 
 def _clear_cutting_facts(
-    trees: pd.DataFrame,
-    site: dict[str, Any],
-    p: dict[str, Any],
-    act: np.ndarray,
-    removal: np.ndarray,
-    vague: np.ndarray,
-    clear_cutting: bool | None,
+    lot: _Lot, vague: np.ndarray, clear_cutting: bool | None
 ) -> tuple[list[dict[str, str]], bool, bool, list[tuple[np.ndarray, str]], bool]:
     """§ 208-19A(8): the § 208-19B/E exceptions, clear cutting found, determined by the Engineer, its (trees,
     words) pairs, and whether it is found on the removals whose permit or village_work cell is clear."""
+    trees, site, p, act, removal = lot
     exceptions = _exceptions(site)
     # under a site-wide exception the removals need no permit: no clear cutting unless the Engineer determined it
     cc: list[tuple[np.ndarray, str]] = []
     if exceptions and clear_cutting is not True:
         found, determined = False, False
     else:
-        found, determined, cc = _clear_cutting(trees, site, p, act, removal, clear_cutting)
+        found, determined, cc = _clear_cutting(lot, clear_cutting)
     done_cc = int(((act == "removed") & removal & ~_tree_yes(trees, "permit") & ~vague).sum())
     cc_given = bool(found) and (
         bool(determined)
@@ -344,19 +333,13 @@ def not_given(trees: pd.DataFrame, col: str, not_surveyed: frozenset[str] | set[
     return trees[col].isna().to_numpy(bool)
 
 
-def _clear_cutting(
-    trees: pd.DataFrame,
-    site: dict[str, Any],
-    p: dict[str, Any],
-    act: np.ndarray,
-    removal: np.ndarray,
-    clear_cutting: bool | None,
-) -> tuple[bool, bool, list[tuple[np.ndarray, str]]]:
+def _clear_cutting(lot: _Lot, clear_cutting: bool | None) -> tuple[bool, bool, list[tuple[np.ndarray, str]]]:
     """§208-19A(8)/§208-17: (clear cutting found, determined by the Engineer, the (trees, trigger text) pairs).
 
     Clear cutting that took place names the trees removed without a permit; the trees proposed for removal
     are named apart, as removals that would be (more) clear cutting without a permit.
     """
+    trees, site, p, act, removal = lot
     # removed without a permit of their own (``removal`` leaves out the Village's work, §208-19B(1)); a tree
     # under its own permit is no part of clear cutting, done or proposed ("without the benefit of ... a permit")
     removal = removal & ~_tree_yes(trees, "permit")
