@@ -307,6 +307,19 @@ def _zone_row_names() -> tuple[np.ndarray, list[str]]:
     return codes.astype(np.intp), [str(n) for n in names]
 
 
+def _zone_column(values: pd.Series, default: str) -> np.ndarray:
+    """:func:`data.zone_positions` of the ``zone`` column; an unknown zone is an error naming the column and the
+    first row that gives it (as a bad ``dbh_in`` names its row)."""
+    try:
+        return data.zone_positions(values, default)
+    except ValueError as e:
+        known = set(data.zones().index.str.lower()) | set(data.zones()["name"].str.lower())
+        text = values.astype("string").str.strip()
+        unknown = (text.notna() & (text != "") & ~text.str.lower().isin(known)).to_numpy(bool, na_value=False)
+        row = values.index[int(np.flatnonzero(unknown)[0])] if unknown.any() else None
+        raise ValueError(f"row {row}, column 'zone': {e}" if row is not None else f"column 'zone': {e}") from None
+
+
 def _zone_benefits(
     frame: pd.DataFrame,
     p: Mapping[str, Any],
@@ -317,7 +330,7 @@ def _zone_benefits(
     frac: np.ndarray,
 ) -> pd.DataFrame:
     """:func:`compute_benefits` on the climate zones' stack: the zone index joins the one table lookup."""
-    zone_idx = data.zone_positions(frame["zone"], p["zone"]) if "zone" in frame else _default_zone_index(p, len(frame))
+    zone_idx = _zone_column(frame["zone"], p["zone"]) if "zone" in frame else _default_zone_index(p, len(frame))
     row, subst = _zone_rows(zone_idx, pos)
     zc = _zone_cells(_freeze(p))
     n_cls = len(data.DBH_CLASSES_CM)
