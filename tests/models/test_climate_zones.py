@@ -456,3 +456,25 @@ def test_projected_coordinates_none_of_which_lie_on_earth_are_not_called_no_coor
     text = " ".join(z.notes)
     assert "no tree coordinates" not in text and "EPSG:4326" in text and "2 trees" in text, z.notes
     assert z.placed
+
+
+def test_opentreemaps_species_column_is_the_epithet_not_spp_or_the_hybrid_sign(tmp_path, capsys):
+    """OpenTreeMap's importer reads ``genus`` and ``species`` (the specific epithet) apart: a genus-only row
+    ("Lagerstroemia spp", PiedmtCLT's LA6; "Acer sp.") has no epithet, and a hybrid ("Aesculus x carnea") has
+    the epithet "x carnea", not the bare hybrid sign "x"."""
+    import io
+
+    from treecalc.cli import main
+
+    f = tmp_path / "charlotte.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Latitude,Longitude\n"
+        "1,Lagerstroemia,6,35.23,-80.84\n"
+        "2,Aesculus x carnea,10,35.23,-80.84\n"
+        "3,Acer rubrum,12,35.23,-80.84\n",
+        encoding="utf-8",
+    )
+    assert main(["survey", str(f), "--export", "opentreemap"]) == 0
+    otm = pd.read_csv(io.StringIO(capsys.readouterr().out), keep_default_na=False)
+    assert otm["genus"].tolist() == ["Lagerstroemia", "Aesculus", "Acer"], otm
+    assert otm["species"].tolist() == ["", "x carnea", "rubrum"], otm
