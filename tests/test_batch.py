@@ -121,3 +121,35 @@ def test_a_partition_of_other_columns_is_named(tmp_path):
     (src / "0.csv").unlink()
     with pytest.raises(ValueError, match=r"b\.csv: columns \['species', 'dbh'\] differ from .*a\.csv"):
         benefits_batch(src, tmp_path / "out")
+
+
+def test_a_bad_tree_in_the_first_rows_says_how_its_row_is_counted_and_a_bad_zone_names_its_column(tmp_path):
+    # bad.csv: the DBH -1 is in its third data row (file line 4, index 2): "row 2" alone reads as the file's
+    # second line, so the error says rows are counted from 0, as a worker's error does. An unknown zone
+    # ("Mars", second data row, index 1) names the column and that row, not only the zone.
+    src = tmp_path / "bad.csv"
+    src.write_text("species_code,dbh_in,zone\nACRU,12,PiedmtCLT\nLA6,6,PiedmtCLT\nACSA1,-1,MidWstMSP\n")
+    with pytest.raises(ValueError, match=r"bad\.csv \(partition 0, rows counted from 0\): row 2: dbh_in"):
+        benefits_batch(src, tmp_path / "out")
+    src.write_text("species_code,dbh_in,zone\nACRU,12,PiedmtCLT\nLA6,6,Mars\n")
+    with pytest.raises(ValueError, match=r"rows counted from 0\): row 1, column 'zone': unknown climate zone 'Mars'"):
+        benefits_batch(src, tmp_path / "out")
+
+
+def test_a_species_name_only_its_rows_zone_lists_is_valued_there(tmp_path):
+    # crape myrtle has no code in the Northeast catalogue; GulfCoCHS lists it as LAIN (its own value row). A
+    # batch row naming it by its scientific or common name with zone GulfCoCHS is that zone's LAIN, as the
+    # survey read in GulfCoCHS is; in the Northeast it stays unknown.
+    from treecalc.species import UnknownSpecies
+
+    frame = pd.DataFrame(
+        {"species": ["Lagerstroemia indica", "Acer rubrum"], "dbh_in": [6.0, 12.0], "zone": ["GulfCoCHS", "NoEastXXX"]}
+    )
+    got = compute_benefits(frame)
+    by_code = compute_benefits(
+        pd.DataFrame({"species_code": ["LAIN", "ACRU"], "dbh_in": [6.0, 12.0], "zone": ["GulfCoCHS", "NoEastXXX"]})
+    )
+    assert got["species_code"].tolist() == ["LAIN", "ACRU"]
+    assert np.array_equal(got["usd_total_annual"].to_numpy(), by_code["usd_total_annual"].to_numpy())
+    with pytest.raises(UnknownSpecies):
+        compute_benefits(frame.assign(zone=["NoEastXXX", "NoEastXXX"]))

@@ -511,6 +511,9 @@ def assess(
     opts = AssessOptions(**{f.name: arguments[f.name] for f in fields(AssessOptions)}).validated()
     from treecalc.ingest.site import check_site
 
+    # the facts in one order whatever order they were given in: a statement's fingerprint keeps its options with
+    # sorted keys, and the assessment derived again from it must list (and hash) the facts as the first did
+    site = dict(sorted(site.items())) if site else site
     given = check_site(site or {}, where="--site")  # before any work: a misspelt fact is an error
     survey = _load_survey(survey, progress, species_map, _read_zone(benefit_params, benefit_kw, given))
     site_in = {**(getattr(survey, "site", None) or {}), **given}

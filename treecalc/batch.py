@@ -169,7 +169,7 @@ def benefits_batch(
     try:  # a bad column or species in the first rows is an error here, not on a worker
         value_partition(sample, params)
     except ValueError as e:
-        raise ValueError(f"{read_from or source}: {e}") from None
+        raise ValueError(f"{read_from or source} (partition 0, rows counted from 0): {e}") from None
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
     for old in target.glob("part.*.parquet"):  # a rerun into the same folder leaves no partition of the last run

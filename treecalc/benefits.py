@@ -117,19 +117,35 @@ def make_params(params: BenefitParams | None = None, **kw: Any) -> BenefitParams
     return BenefitParams(**{**base.to_dict(), **fields})
 
 
-def species_positions(species: pd.Series) -> np.ndarray:
+def species_positions(species: pd.Series, zones: object = None) -> np.ndarray:
     """Catalogue row position of each species name, resolving each distinct name once.
 
+    ``zones`` (one zone for all trees, or a zone per tree): a name the Northeast catalogue does not resolve is
+    looked up in the tree's zone's own list (crape myrtle in GulfCoCHS), as a survey read in that zone is.
     Raises :class:`~treecalc.species.UnknownSpecies` for the first name that
     cannot be resolved confidently.
     """
     codes, uniques = pd.factorize(species, use_na_sentinel=False)
     names = ["" if u is None or u is pd.NA or (isinstance(u, float) and np.isnan(u)) else str(u) for u in uniques]
     res = resolve_many(names)
-    bad = res[res["code"].isna()]
-    if len(bad):
-        raise UnknownSpecies(str(bad.index[0]), list(bad["suggestions"].iloc[0]))
-    return data.catalogue_positions(res.loc[names, "code"].to_numpy())[codes]
+    code = res.loc[names, "code"].to_numpy(dtype=object)[codes]
+    missing = pd.isna(code)
+    if missing.any() and zones is not None:
+        from treecalc.species import resolve_in_zone
+
+        zone_at = pd.Series(zones, index=species.index).to_numpy(dtype=object)  # a scalar is every tree's
+        for k in np.flatnonzero(missing):
+            z = zone_at[k]
+            if z is None or (isinstance(z, float) and np.isnan(z)) or not str(z).strip():
+                continue
+            hit = resolve_in_zone(names[codes[k]], data.zone_code(z))
+            if hit.code is not None and hit.method not in ("unresolved", "fuzzy"):
+                code[k] = hit.code
+        missing = pd.isna(code)
+    if missing.any():
+        first = names[codes[int(np.flatnonzero(missing)[0])]]
+        raise UnknownSpecies(first, list(res.loc[first, "suggestions"]))
+    return data.catalogue_positions(code)
 
 
 def dollars_by_line(reader: Mapping[str, float], prices: Mapping[str, float]) -> dict[str, float]:
@@ -239,7 +255,7 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     if "species_code" in frame:
         pos = data.catalogue_positions(frame["species_code"])
     elif "species" in frame:
-        pos = species_positions(frame["species"])
+        pos = species_positions(frame["species"], frame["zone"] if "zone" in frame else p.get("zone"))
     else:
         raise ValueError("compute_benefits needs a 'species' or 'species_code' column")
     lu_idx = _land_use_positions(frame, p["land_use"])
@@ -307,6 +323,19 @@ def _zone_row_names() -> tuple[np.ndarray, list[str]]:
     return codes.astype(np.intp), [str(n) for n in names]
 
 
+def _zone_column(values: pd.Series, default: str) -> np.ndarray:
+    """:func:`data.zone_positions` of the ``zone`` column; an unknown zone is an error naming the column and the
+    first row that gives it (as a bad ``dbh_in`` names its row)."""
+    try:
+        return data.zone_positions(values, default)
+    except ValueError as e:
+        known = set(data.zones().index.str.lower()) | set(data.zones()["name"].str.lower())
+        text = values.astype("string").str.strip()
+        unknown = (text.notna() & (text != "") & ~text.str.lower().isin(known)).to_numpy(bool, na_value=False)
+        row = values.index[int(np.flatnonzero(unknown)[0])] if unknown.any() else None
+        raise ValueError(f"row {row}, column 'zone': {e}" if row is not None else f"column 'zone': {e}") from None
+
+
 def _zone_benefits(
     frame: pd.DataFrame,
     p: Mapping[str, Any],
@@ -317,7 +346,7 @@ def _zone_benefits(
     frac: np.ndarray,
 ) -> pd.DataFrame:
     """:func:`compute_benefits` on the climate zones' stack: the zone index joins the one table lookup."""
-    zone_idx = data.zone_positions(frame["zone"], p["zone"]) if "zone" in frame else _default_zone_index(p, len(frame))
+    zone_idx = _zone_column(frame["zone"], p["zone"]) if "zone" in frame else _default_zone_index(p, len(frame))
     row, subst = _zone_rows(zone_idx, pos)
     zc = _zone_cells(_freeze(p))
     n_cls = len(data.DBH_CLASSES_CM)

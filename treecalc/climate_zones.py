@@ -131,10 +131,15 @@ def _trees(n: int) -> str:
 
 def _near_note(trees: object, chosen: str, other: str) -> str:
     """The trees near another zone, and their total annual benefits here and there (default parameters)."""
-    from treecalc.benefits import compute_benefits
-
     n = len(trees)  # type: ignore[arg-type]
     head = f"{_trees(n)} within {NEAR_KM:g} km of the {data.zones().at[other, 'name']} zone ({other}) boundary"
+    return _own_zone_note(trees, chosen, other, head)
+
+
+def _own_zone_note(trees: object, chosen: str, other: str, head: str) -> str:
+    """``head`` with the trees' total annual benefits valued in ``other`` and in ``chosen`` (default parameters)."""
+    from treecalc.benefits import compute_benefits
+
     cols = [c for c in ("species_code", "dbh_in", "land_use") if c in trees]  # type: ignore[operator]
     if "species_code" not in cols or "dbh_in" not in cols:
         return head
@@ -179,7 +184,19 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
         return default
     ok = ll.dropna()
     if not len(ok):
-        return default
+        # coordinates given but none placeable: say so (and in which crs), not that there are none
+        crs = (site or {}).get("crs") if "latitude" not in trees or "longitude" not in trees else None
+        how = f"x/y in crs={crs}" if crs else "latitude/longitude"
+        return SurveyZone(
+            data.DEFAULT_ZONE,
+            "default",
+            (
+                f"the coordinates of the {len(ll)} {'tree' if len(ll) == 1 else 'trees'} ({how}) are all blank "
+                "or out of range (check the columns and the crs): the Northeast (NoEastXXX) tables value the "
+                "trees, the default; choose one with --zone",
+            ),
+            placed=True,
+        )
     hits = zones_at(ok["latitude_deg"].to_numpy(), ok["longitude_deg"].to_numpy())
     found = pd.Series([h.zone for h in hits], dtype=object)
     counts = found.dropna().value_counts()
@@ -200,7 +217,8 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
         "its tables value the trees"
     ]
     for other, n in counts.iloc[1:].items():
-        notes.append(f"{_trees(int(n))} in the {data.zones().at[other, 'name']} zone ({other}), valued in {chosen}")
+        head = f"{_trees(int(n))} in the {data.zones().at[other, 'name']} zone ({other}), valued in {chosen}"
+        notes.append(_own_zone_note(trees.loc[ok.index[(found == other).to_numpy()]], chosen, other, head))
     if found.isna().any():
         notes.append(f"{_trees(int(found.isna().sum()))} in no zone, valued in {chosen}")
     near: dict[str, list[int]] = {}
@@ -208,9 +226,12 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
         for other in h.near:
             near.setdefault(other, []).append(k)
     for other, rows in sorted(near.items()):
+        if other == chosen:  # trees of another zone near the survey's: already valued here, counted above
+            continue
         notes.append(_near_note(trees.loc[ok.index[rows]], chosen, other))
     if len(ll) > len(ok):
-        notes.append(f"{len(ll) - len(ok)} trees have no coordinates")
+        missing = len(ll) - len(ok)
+        notes.append(f"{missing} tree has no coordinates" if missing == 1 else f"{missing} trees have no coordinates")
     return SurveyZone(chosen, "tree coordinates", tuple(notes))
 
 
@@ -235,8 +256,17 @@ def read_survey_in_zone(source: Any, zone: str | None = None, **kw: Any) -> Surv
         found = survey_zone(survey.trees, survey.site, None)
     except ValueError:  # an unplaceable survey (x/y without crs) is said where the trees are valued
         return survey
-    if found.zone == data.DEFAULT_ZONE:
-        return survey
-    if hasattr(source, "seek"):
-        source.seek(0)
-    return read_survey(source, zone=found.zone, **kw)
+    # Read again in the zone found; the rows that read adds can move the majority to another zone (pistaches
+    # near Napa rejected at first, maples near Fairfield placing the survey), so read until the zone that
+    # values the trees is the zone whose list read them (a zone seen twice ends it: the last read stands).
+    seen: set[str] = set()
+    while found.zone != data.DEFAULT_ZONE and found.zone not in seen:
+        seen.add(found.zone)
+        if hasattr(source, "seek"):
+            source.seek(0)
+        survey = read_survey(source, zone=found.zone, **kw)
+        try:
+            found = survey_zone(survey.trees, survey.site, None)
+        except ValueError:
+            break
+    return survey

@@ -30,6 +30,24 @@ from treecalc import data
 FORMATS = ("benefits", "opentreemap", "itree-eco")
 
 
+#: What stands for "some species of the genus" in a catalogue name: no epithet.
+_NO_EPITHET = frozenset({"sp", "sp.", "spp", "spp."})
+#: The hybrid sign, written as a letter or as the multiplication sign.
+_HYBRID = frozenset({"x", "×"})
+
+
+def _epithet(name: object) -> str:
+    """The specific epithet of a scientific name, as OpenTreeMap's ``species`` column holds it: none for a
+    genus-only name ("Lagerstroemia spp", "Acer sp."), the hybrid sign with its epithet ("Aesculus x carnea":
+    "x carnea"), never an author ("Salix x sepulcralis Simonkai": "x sepulcralis")."""
+    words = str(name).split() if isinstance(name, str) else []
+    if len(words) < 2 or words[1].lower() in _NO_EPITHET:
+        return ""
+    if words[1].lower() in _HYBRID:
+        return f"x {words[2]}" if len(words) > 2 else ""
+    return words[1]
+
+
 def export_frame(
     trees: pd.DataFrame, fmt: str, site: dict[str, Any] | None = None, zone: str | None = None
 ) -> pd.DataFrame:
@@ -60,10 +78,7 @@ def export_frame(
         eco["Percent Dieback"] = pd.array([100 if d else pd.NA for d in dead], dtype="Int64")
         return eco
     genus = [str(s).split()[0] if isinstance(s, str) and s else "" for s in sci]
-    epithet = [
-        str(s).split()[1] if isinstance(s, str) and len(str(s).split()) > 1 and not str(s).endswith(" sp.") else ""
-        for s in sci
-    ]
+    epithet = [_epithet(s) for s in sci]
     return pd.DataFrame(
         {
             "point x": ll["longitude_deg"].to_numpy() if ll is not None else None,

@@ -505,3 +505,16 @@ def test_site_fact_edit_is_read_by_the_reader(sample):
     m = metrics(at)
     assert amount(m["Replacement trees required"]) == want.replacement["trees_needed"]
     assert any("5 earlier" in md.value for md in at.markdown), "the trigger text counts the earlier removals"
+
+
+def test_the_benefits_page_does_not_call_another_zones_tables_the_northeasts(sample):
+    """A Charlotte arborist's survey (here the sample given the site fact climate_zone=PiedmtCLT) is valued with
+    the South zone's tables, as the page's footnote says; its caption said "i-Tree Streets Northeast tables"
+    above those figures. The caption names no zone the survey may not be in."""
+    at = _app()
+    at.session_state["tc_read_opts"] = {"site": {"climate_zone": "PiedmtCLT"}}
+    at.switch_page("treecalc/app/pages/benefits.py").run()
+    _ok(at)
+    texts = [c.value for c in at.caption] + [m.value for m in at.markdown]
+    assert any("PiedmtCLT" in t for t in texts), texts
+    assert not [t for t in texts if "Northeast tables" in t], texts

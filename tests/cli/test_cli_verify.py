@@ -309,3 +309,23 @@ def test_a_wesley_hills_statement_records_chapter_95_and_verifies(capsys, tmp_pa
     assert fp["options"]["site"] == {"lot_area_acres": 1.2} and fp["options"]["jurisdiction"] == "wesley-hills"
     rc, out, _ = _verify(capsys, statement, lot)
     assert rc == 0, out
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".json"])
+def test_a_statement_with_site_facts_given_out_of_alphabetical_order_verifies(tmp_path, capsys, suffix):
+    """An applicant gives three site facts in the order they think of them (has_residence, subdividable,
+    site_plan_required). The fingerprint keeps its options with sorted keys, so the assessment derived again from
+    it had the facts in another order: the statement's Options rows and the result's SHA-256 differed, and a
+    statement written a minute earlier from the same survey read "NOT verified". The order facts are given in
+    decides nothing, so it must not decide the verdict."""
+    survey = tmp_path / "lot.csv"
+    survey.write_text(CROTON_LOT, encoding="utf-8")
+    out = tmp_path / f"statement{suffix}"
+    site = ["--site", "has_residence=yes", "--site", "subdividable=no", "--site", "site_plan_required=no"]
+    if suffix == ".json":
+        assert main(["assess", str(survey), *site, "--json"]) == 0
+        out.write_text(capsys.readouterr().out, encoding="utf-8")
+    else:
+        assert main(["assess", str(survey), *site, "--out", str(out)]) == 0
+        capsys.readouterr()
+    assert main(["verify", str(out), str(survey)]) == 0, capsys.readouterr().out

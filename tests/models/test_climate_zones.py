@@ -390,3 +390,91 @@ def test_an_export_says_which_rows_it_leaves_out(tmp_path, capsys):
         assert len(pd.read_csv(io.StringIO(out))) == 3  # E1, E2, E5 of the 5 rows
         assert "2 of the 5 rows are not exported" in err
         assert "row 4, column 'Species'" in err and "row 5, column 'DBH (in)'" in err
+
+
+def _two_zone_survey(tmp_path):
+    """Three Chinese pistaches near Napa (38.20 N, 122.30 W: Northern California Coast, CaNCCoJBK) and two red
+    maples near Fairfield (38.20 N, 122.10 W: Inland Valleys, InlValMOD, 3.5 km from CaNCCoJBK). PICH has no code in the Northeast
+    catalogue, so the first read rejects the pistaches and only the two maples place the survey (InlValMOD);
+    read again there, all five are trees, and 3 of the 5 lie in CaNCCoJBK."""
+    f = tmp_path / "napa_sacramento.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Latitude,Longitude,Action\n"
+        "1,Pistacia chinensis,10,38.200,-122.300,retain\n"
+        "2,Pistacia chinensis,10,38.201,-122.301,retain\n"
+        "3,Pistacia chinensis,10,38.202,-122.302,retain\n"
+        "4,Acer rubrum,12,38.200,-122.100,retain\n"
+        "5,Acer rubrum,12,38.201,-122.101,retain\n",
+        encoding="utf-8",
+    )
+    return f
+
+
+def test_a_survey_is_read_in_the_zone_it_is_valued_in(tmp_path):
+    """The zone whose species list reads the trees is the zone that values them: a survey read in InlValMOD
+    but valued in CaNCCoJBK (3 of 5 trees there) says "of the InlValMOD species list" of trees it values with
+    CaNCCoJBK's tables."""
+    from treecalc.climate_zones import read_survey_in_zone, survey_zone
+
+    s = read_survey_in_zone(_two_zone_survey(tmp_path))
+    assert len(s.trees) == 5
+    valued = survey_zone(s.trees, s.site).zone
+    assert valued == "CaNCCoJBK"  # 3 of the 5 trees with coordinates
+    said = [w for w in map(str, s.grouped_warnings()) if "Pistacia chinensis" in w]
+    assert said and "of the CaNCCoJBK species list" in said[0], said
+
+
+def test_the_zone_a_survey_is_valued_in_is_not_named_as_another_zone_near_it(tmp_path):
+    """The two maples lie in InlValMOD 3.5 km from the CaNCCoJBK boundary (zones_at), and are valued in
+    CaNCCoJBK, the survey's zone: a note "within 10 km of the ... (CaNCCoJBK) boundary: valued there ... (here
+    ...)" where there is here compares a figure with itself. The pistaches lie 9.8 km from InlValMOD: that
+    note stays. What the maples would be worth in their own zone is said with their count instead."""
+    from treecalc.climate_zones import read_survey_in_zone, survey_zone
+
+    s = read_survey_in_zone(_two_zone_survey(tmp_path))
+    z = survey_zone(s.trees, s.site)
+    assert z.zone == "CaNCCoJBK"
+    assert not [n for n in z.notes if "(CaNCCoJBK) boundary" in n], z.notes
+    assert [n for n in z.notes if "(InlValMOD) boundary" in n], z.notes
+    # two red maples of 12 in: in CaNCCoJBK each is valued as compute_benefits gives; the note says both totals
+    own = [n for n in z.notes if n.startswith("2 trees lie in the Inland Valleys zone (InlValMOD)")]
+    frame = pd.DataFrame({"species": ["Acer rubrum"] * 2, "dbh_in": [12.0, 12.0]})
+    there = compute_benefits(frame, zone="InlValMOD")["usd_total_annual"].sum()
+    here = compute_benefits(frame, zone="CaNCCoJBK")["usd_total_annual"].sum()
+    assert own and f"${there:,.2f}" in own[0] and f"${here:,.2f}" in own[0], own
+
+
+def test_projected_coordinates_none_of_which_lie_on_earth_are_not_called_no_coordinates(tmp_path):
+    """UTM 15N eastings/northings (Minneapolis: 478,712 E, 4,980,764 N) given with crs=EPSG:4326 (degrees) are
+    no longitude or latitude: the survey has coordinates, all out of range for its crs, and must say so (and
+    name the crs), not that it has none."""
+    from treecalc.climate_zones import survey_zone
+
+    trees = pd.DataFrame({"x": [478712.47, 478634.00], "y": [4980764.11, 4980875.46]})
+    z = survey_zone(trees, {"crs": "EPSG:4326"})
+    assert z.zone == "NoEastXXX"
+    text = " ".join(z.notes)
+    assert "no tree coordinates" not in text and "EPSG:4326" in text and "2 trees" in text, z.notes
+    assert z.placed
+
+
+def test_opentreemaps_species_column_is_the_epithet_not_spp_or_the_hybrid_sign(tmp_path, capsys):
+    """OpenTreeMap's importer reads ``genus`` and ``species`` (the specific epithet) apart: a genus-only row
+    ("Lagerstroemia spp", PiedmtCLT's LA6; "Acer sp.") has no epithet, and a hybrid ("Aesculus x carnea") has
+    the epithet "x carnea", not the bare hybrid sign "x"."""
+    import io
+
+    from treecalc.cli import main
+
+    f = tmp_path / "charlotte.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Latitude,Longitude\n"
+        "1,Lagerstroemia,6,35.23,-80.84\n"
+        "2,Aesculus x carnea,10,35.23,-80.84\n"
+        "3,Acer rubrum,12,35.23,-80.84\n",
+        encoding="utf-8",
+    )
+    assert main(["survey", str(f), "--export", "opentreemap"]) == 0
+    otm = pd.read_csv(io.StringIO(capsys.readouterr().out), keep_default_na=False)
+    assert otm["genus"].tolist() == ["Lagerstroemia", "Aesculus", "Acer"], otm
+    assert otm["species"].tolist() == ["", "x carnea", "rubrum"], otm

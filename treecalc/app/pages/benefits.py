@@ -257,4 +257,9 @@ def body() -> None:
     )
 
 
-ui.run_page("Benefits", body, caption="Annual environmental benefits, i-Tree Streets Northeast tables.", law=True)
+ui.run_page(
+    "Benefits",
+    body,
+    caption="Annual environmental benefits, i-Tree Streets tables of the survey's climate zone (named below).",
+    law=True,
+)

@@ -39,7 +39,12 @@ def body() -> None:
     st.caption(
         f"{len(df):,} trees placed (north up, metres from the trees' centre; no background map is loaded). "
         "Hover a tree for its tag, species, DBH and value."
-        + (f" {missing:,} trees without usable coordinates are not shown." if missing else "")
+        + (
+            f" {missing:,} {'tree' if missing == 1 else 'trees'} without usable coordinates "
+            f"{'is' if missing == 1 else 'are'} not shown."
+            if missing
+            else ""
+        )
     )
     st.pydeck_chart(tree_map.deck(df, label), height=520, key="w_map_deck")
     leg = tree_map.legend(df)
