@@ -37,3 +37,19 @@ def test_the_22f_payment_stays_at_120_percent_when_the_engineer_sets_150(tmp_pat
     assert Decimal(str(eng["required_value_usd"])) == (v * Decimal("1.5")).quantize(Decimal("0.01"), ROUND_CEILING)
     # the payment does not
     assert eng["fund_alternative_22f_usd"] == law["fund_alternative_22f_usd"] and law["fund_alternative_22f_usd"] > 0
+
+
+def test_the_statement_says_the_engineers_percentage_and_the_payments_120(tmp_path):
+    # The same four maples at the Engineer's 150 %: the line "Trees counted toward replacement" names the
+    # percentage applied (150 %, not the law's 120 %), and the note offering the payment says 120 %.
+    rows = [["Tag", "Species", "DBH", "Action"]] + [[str(k), "Acer rubrum", "10", "Removed"] for k in range(1, 5)]
+    a = assess(
+        read_survey(write_csv(tmp_path / "s.csv", rows)),
+        site=FLAT_HOUSE_LOT,
+        replacement_stock=STOCK,
+        replacement_percent=150,
+    )
+    counted = next(x for x in a.to_json()["lines"] if x["item"] == "Trees counted toward replacement")
+    assert counted["note"].startswith("150% on trees harmed in offences (§208-22F"), counted["note"]
+    pay = [n for n in a.replacement.notes if "may instead pay" in n]
+    assert pay and "equivalent to 120% of the value destroyed" in pay[0], pay
