@@ -519,6 +519,13 @@ def assess(
     site_in = {**(getattr(survey, "site", None) or {}), **given}
     assumptions = _survey_assumptions(survey)
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
+    unread = (getattr(survey, "source", None) or {}).get("unmapped") or []
+    if unread:  # what a crew wrote there (an approval, a permit) is not given to the law: said, never dropped
+        warnings.append(
+            "columns not read (what they say is not given): "
+            + ", ".join(repr(h) for h in unread)
+            + '; name one with --map "Header=field" if it holds a fact'
+        )
     jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
     record = jurisdictions.by_key(jkey)
     rules = record.module

@@ -590,6 +590,10 @@ SYNONYMS: dict[str, list[str]] = {
         "written approval",
         "approved by dpw",
         "dpw approved",
+        "dept approval",
+        "dept approved",
+        "department approved",
+        "dept written approval",
     ),
     "distance_to_residence_ft": _n(
         "distance to residence",

@@ -88,14 +88,33 @@ class Bracket:
         return out
 
 
+#: Relative distance below which a measured number is its bound: a unit conversion's float rounding (20.32 cm x
+#: (1 / 2.54) = 7.999999999999999 in, exactly 8 in), far below any measurement's precision.
+SAME_AS_BOUND_RTOL = 1e-9
+
+
 def compare(op: str, x: Any, v: Any) -> Any:
-    """``x op v`` for an operator of :data:`OPERATORS` (arrays compare elementwise)."""
+    """``x op v`` for an operator of :data:`OPERATORS` (arrays compare elementwise).
+
+    A float within :data:`SAME_AS_BOUND_RTOL` of ``v`` is ``v``: a tree measured 20.32 cm is "eight (8) inches
+    or more" (§208-19A(2)) and "up to and including eight inches" (§208-29B(1)), not 7.999999999999999 in."""
     import operator
+
+    import numpy as np
 
     fn = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}.get(op)
     if fn is None:
         raise LawSchemaError(f"operator {op!r} is not one of {', '.join(OPERATORS)}")
-    return fn(x, v)
+    out = fn(x, v)
+    xa = np.asarray(x)
+    if xa.dtype.kind != "f" or isinstance(v, bool) or not isinstance(v, (int, float, np.number)):
+        return out
+    at_bound = np.isclose(xa, float(v), rtol=SAME_AS_BOUND_RTOL, atol=0.0)
+    if not at_bound.any():
+        return out
+    if xa.ndim == 0:
+        return op in (">=", "<=")
+    return (out | at_bound) if op in (">=", "<=") else (out & ~at_bound)
 
 
 def is_entry(t: dict[str, Any]) -> bool:

@@ -206,7 +206,7 @@ def _replacement_findings(
     if parts.violation_part.any() and required:
         rep_notes.append(
             "§208-22F: the applicant may instead pay the Tree Preservation Fund a sum equivalent to "
-            f"{part_list[0].percent:g}% of the value destroyed, or combine planting and payment"
+            f"{_pct(rules['violation_percent'])} of the value destroyed, or combine planting and payment"
         )
     rep_notes.append(
         f"§208-22: {_pct(law['replacement']['violation_percent'])} (or the Engineer's percentage) only on the "

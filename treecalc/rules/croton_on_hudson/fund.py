@@ -49,10 +49,12 @@ def _fund_findings(
     if f_part is not None:
         values = ctx.capital_value_of(trees, parts.violation_part, schedule.value_basis)
         base = cents_sum(values, np.ones(len(values), dtype=bool))
-        alt_exact = required_value(base, f_part.percent)
+        # the Engineer's "such other percentage" is of the replacement standard; the payment is the law's 120 %
+        pay_pct = float(ctx.law["replacement"]["violation_percent"])
+        alt_exact = required_value(base, pay_pct)
         alt = float(alt_exact)
         alt_how = (
-            f"{f_part.percent:g}% of ${base:,.2f}, the value of the {f_part.trees} tree(s) harmed in "
+            f"{pay_pct:g}% of ${base:,.2f}, the value of the {f_part.trees} tree(s) harmed in "
             f"offences on the capital basis {schedule.value_basis} (§208-22F, §208-24), rounded up to the cent"
         )
     return Fund(

@@ -86,7 +86,7 @@ def _lines(
             "Trees counted toward replacement",
             int(rep.trees_counted),
             "trees",
-            f"{_pct(law['replacement']['violation_percent'])} on trees harmed in offences (§208-22F), "
+            f"{_violation_pct_words(ctx, law)}, "
             f"{_pct(law['replacement']['percent'])} on removals proposed under a permit for "
             f"{law['replacement']['min_trees']} or more trees (§208-22A)",
         )
@@ -332,3 +332,11 @@ def _lines_penalties(
     L.append(L_("§208-29H", "Penalties collected", "to the Tree Fund"))
     for n in _site_notes(trees, ctx.law, off):
         L.append(L_(n.split(":")[0] if n.startswith("§") else "§208-17", "Note", n))
+
+
+def _violation_pct_words(ctx: Any, law: dict[str, Any]) -> str:
+    """The §208-22F percentage applied: the Village Engineer's when given ("such other percentage"), else the law's."""
+    given = ctx.opts.replacement_percent
+    if given is None:
+        return f"{_pct(law['replacement']['violation_percent'])} on trees harmed in offences (§208-22F)"
+    return f"{_pct(given)} on trees harmed in offences (§208-22F, the Village Engineer's percentage)"

@@ -191,7 +191,9 @@ def conditional_22f(
         )
         needed = int(sum(pl.counts)) + int(pl.trees_in_lieu)
     capital = ctx.capital_value_of(trees, mask, schedule.value_basis)
-    payment = required_value(cents_sum(capital, np.ones(len(capital), dtype=bool)), pct)
+    # §208-22F: the payment is "equivalent to 120%" as written, whatever percentage the Engineer sets the standard at
+    pay_pct = float(law["replacement"]["violation_percent"])
+    payment = required_value(cents_sum(capital, np.ones(len(capital), dtype=bool)), pay_pct)
     depends = parts.depends_on[mask] if parts.depends_on is not None else np.array([], dtype=object)
     facts = "; ".join(sorted({str(d) for d in depends if d})) or "the facts not given"
     n = int(mask.sum())
