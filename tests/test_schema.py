@@ -57,7 +57,11 @@ def test_site_defaults_have_one_source():
         assert {k: v for k, (v, _) in defaults.items()} == {k: SITE_ASSUMED[k][0] for k in defaults}
     # each chapter keeps its own words, in its law file: Wesley Hills assumes a lot of 1.5 acres or more
     # (§95-3A(1)(d)), with no value of its own (the stricter branch is taken)
-    assert W.SITE_DEFAULTS["lot_area_acres"] == (None, law("wesley_hills")["site_why"]["lot_area_acres"])
+    from treecalc.rules.wesley_hills.readings import site_why
+
+    assert W.SITE_DEFAULTS["lot_area_acres"] == (None, site_why(law("wesley_hills"))["lot_area_acres"])
+    # the words are filled from the law's numbers: §95-3A(1)(d)'s lots of 1.5 acres or more
+    assert "1.5 acres or more" in W.SITE_DEFAULTS["lot_area_acres"][1]
     assert "§95-3A(1)(d)" in W.SITE_DEFAULTS["lot_area_acres"][1]
     assert C.SITE_DEFAULTS["subdividable"][0] is True  # the stricter branch of §208-19A(2)
     assert C.SITE_DEFAULTS["prior_removals_12mo"][0] == 0 and "§208-19A(1)" in C.SITE_DEFAULTS["prior_removals_12mo"][1]

@@ -152,7 +152,9 @@ def _add_replacement_flags(p: argparse.ArgumentParser) -> None:
     # the defaults the help names, as the law (and treecalc's readings of it) in force today hold them; a data
     # folder that cannot be read is refused by the command itself (exit 2), not while its help is written
     try:
-        rep = law("croton_on_hudson")["replacement"]
+        from treecalc.jurisdictions import DEFAULT
+
+        rep = law(DEFAULT)["replacement"]  # the default law's replacement rule, whose defaults the flags take
         pct, species = f"{rep['violation_percent']:g}", rep["default_stock"]["species"]
         dbh, conifer = f"{rep['default_stock']['dbh_in']:g}", f"{rep['conifer_min_height_ft']:g} ft"
     except Exception:  # noqa: BLE001 - any failure to read the data is said by the command's own check
