@@ -80,7 +80,7 @@ class AssessOptions:
         o.continuing_days = whole_days(self.continuing_days)
         from treecalc.law.schema import as_date
 
-        o.on = as_date(self.on, "on (the date of the application or violation, --on)")
+        o.on = as_date(self.on, "‹on› (the date of the application or violation)")
         if o.mortality is not None:
             from treecalc.models.growth import mortality_rate
 
@@ -511,7 +511,7 @@ def assess(
     opts = AssessOptions(**{f.name: arguments[f.name] for f in fields(AssessOptions)}).validated()
     from treecalc.ingest.site import check_site
 
-    given = check_site(site or {}, where="--site")  # before any work: a misspelt fact is an error
+    given = check_site(site or {}, where="‹site›")  # before any work: a misspelt fact is an error
     survey = _load_survey(survey, progress, species_map, _read_zone(benefit_params, benefit_kw, given))
     site_in = {**(getattr(survey, "site", None) or {}), **given}
     assumptions = _survey_assumptions(survey)
@@ -740,7 +740,7 @@ def _jurisdiction(j: str | None, assumptions: list[str]) -> str:
     if not j:
         assumptions.append(
             f"jurisdiction not given: the survey is assessed under {jurisdictions.by_key(jurisdictions.DEFAULT).chapter} "
-            "(give --jurisdiction or the Site sheet's jurisdiction)"
+            "(give ‹jurisdiction› or the Site sheet's jurisdiction)"
         )
         return jurisdictions.DEFAULT
     return lawparams.jurisdiction_key(j)

@@ -331,9 +331,12 @@ def assessment() -> Assessment:
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _statement(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes) -> bytes:
+    from treecalc.app.views import readable
+    from treecalc.messages import speaking
     from treecalc.report.statement import statement_bytes
 
-    return statement_bytes(_assess(sha256, name, read_json, opts_json, _data))
+    with speaking("app", readable):  # the statement's notes name the app's controls, not keywords
+        return statement_bytes(_assess(sha256, name, read_json, opts_json, _data))
 
 
 def statement() -> bytes:
