@@ -35,11 +35,9 @@ KNOWN = {
     "treecalc/register/core.py": "cli-only",
     "treecalc/register/export.py": "cli-only",
     "treecalc/register/db.py": "cli-only",
-    # the reader's own limits (--limit, --map, --max-mb): the app sets them in its environment and its column
-    # mapping, and names TREECALC_LIMITS beside the flag
+    # the reader's own limits (--limit, --max-mb): the app sets them in its environment and its server's upload
+    # limit, and the limits' message names TREECALC_LIMITS beside the flag
     "treecalc/ingest/limits.py": "reader",
-    "treecalc/ingest/columns.py": "reader",
-    "treecalc/ingest/header.py": "reader",
     "treecalc/ingest/sources/filetype.py": "reader",
     # names the command that writes a fingerprinted JSON (`treecalc verify` is the command line's alone)
     "treecalc/fingerprint.py": "cli-only",
@@ -59,10 +57,14 @@ def _literals(path: Path) -> list[str]:
         and isinstance(n.body[0], ast.Expr)
         and isinstance(n.body[0].value, ast.Constant)
     }
-    return [
+    # an f-string as one text, each {value} as X: a marker split over its parts is read whole
+    joined = [n for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)]
+    parts = {id(c) for j in joined for c in j.values}
+    out = ["".join(c.value if isinstance(c, ast.Constant) else "X" for c in j.values) for j in joined]
+    return out + [
         n.value
         for n in ast.walk(tree)
-        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs | parts
     ]
 
 
@@ -214,3 +216,16 @@ def test_the_json_carries_the_keyword_and_the_command_line_the_flag(tmp_path, ca
     assert main(["assess", str(f), "--on", "2026-12-01"]) == 0
     text = capsys.readouterr().out
     assert "give --site has_residence=true if it has one" in text and "‹" not in text
+
+
+def test_the_apps_errors_and_rejected_rows_say_the_control():
+    import pandas as pd
+
+    from treecalc.app import views
+    from treecalc.app.state import AppError
+
+    said = str(AppError("no climate zone: choose one with ‹zone›"))
+    assert said == "no climate zone: choose one with the climate zone on the Benefits page"
+    rows = views.rejected_table(pd.DataFrame({"reason": ["species 'X' not recognised; give ‹zone›"], "row": [2]}))
+    assert rows is not None and not rows.astype(str).apply(lambda c: c.str.contains("[‹›]")).any().any()
+    assert "give the climate zone on the Benefits page" in str(rows.iloc[0, 0])

@@ -53,7 +53,13 @@ _SESSION = "tc_session_key"  # this session's own key in the caches (cache_key)
 
 
 class AppError(Exception):
-    """A problem the user can fix; shown as a message, never a traceback."""
+    """A problem the user can fix; shown as a message, never a traceback. The library's keywords in it
+    (``‹zone›``, treecalc.messages) are said as the app's controls."""
+
+    def __str__(self) -> str:
+        from treecalc.app.views import readable
+
+        return readable(super().__str__())
 
 
 @dataclass(frozen=True)

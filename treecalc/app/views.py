@@ -253,6 +253,8 @@ def rejected_table(rejected: pd.DataFrame | None) -> pd.DataFrame | None:
     for c in out.columns:
         if out[c].dtype == object:
             out[c] = out[c].map(cell_text)
+    if "reason" in out:  # a reason naming a keyword ("give ‹zone›"): the control that sets it
+        out["reason"] = out["reason"].map(lambda s: readable(s) if "‹" in str(s) else s)
     return labelled(out)
 
 

@@ -30,6 +30,7 @@ CONTROLS: dict[str, str] = {
     "site": "the site facts on the Survey page",
     "on": "the date (the app assesses on today's date)",
     "json": "the JSON download",
+    "column_map": "the “Read as” column of the Columns tab on the Survey page",
     "budget_usd": "the Budget under the cheapest lawful plan on the Permit page",
     "max_assessments": "the limit of assessments (the app plans with the default limit)",
     "lot_area_sqft": "the Lot area on the Excavation page",
@@ -77,6 +78,9 @@ def render(text: str) -> str:
         give, name, value = m.group(1), m.group(2), m.group(3)
         if value is not None and name in SITE_FIELDS:
             return site_fact(name, value, bool(give))
+        if value is not None and name == "column_map":  # "Header=field": that column read as that field
+            header, _, field = value.strip('"').rpartition("=")
+            return f"{give or ''}“{header}” read as {field} in {CONTROLS[name]}"
         return (give or "") + CONTROLS[name]
 
     return re.sub(r"(give )?" + MARK.pattern, one, s)

@@ -15,6 +15,7 @@ __all__ = ["flag", "flags", "render", "words"]
 _KEYWORD = {
     "price": "prices",
     "budget": "budget_usd",
+    "map": "column_map",
     "lot_area": "lot_area_sqft",
     "retaining_wall": "retaining_wall_height_ft",
     "home_price": "home_price_usd",
