@@ -267,7 +267,9 @@ def test_method_notes_state_the_stormwater_price_as_the_tables_value():
 
     notes = method_notes(make_params().resolved())
     assert notes[0].startswith("Stormwater is priced at $0.008/gal: the Northeast price. OpenTreeMap's Northeast table")
-    assert "PSW-GTR-202" in notes[0] and "$0.01 per gallon" in notes[0] and "--price hydro_interception" in notes[0]
+    assert (
+        "PSW-GTR-202" in notes[0] and "$0.01 per gallon" in notes[0] and "‹prices=hydro_interception=USD›" in notes[0]
+    )  # the keyword (treecalc.messages)
     assert any("31 of the 41 value rows" in n for n in notes)
     assert any("multi_family 0.75" in n and "unverified" in n for n in notes)
     assert any("institutional/transportation tables are all zero" in n for n in notes)

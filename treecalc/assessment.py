@@ -80,7 +80,7 @@ class AssessOptions:
         o.continuing_days = whole_days(self.continuing_days)
         from treecalc.law.schema import as_date
 
-        o.on = as_date(self.on, "on (the date of the application or violation, --on)")
+        o.on = as_date(self.on, "‹on› (the date of the application or violation)")
         if o.mortality is not None:
             from treecalc.models.growth import mortality_rate
 
@@ -514,18 +514,12 @@ def assess(
     # the facts in one order whatever order they were given in: a statement's fingerprint keeps its options with
     # sorted keys, and the assessment derived again from it must list (and hash) the facts as the first did
     site = dict(sorted(site.items())) if site else site
-    given = check_site(site or {}, where="--site")  # before any work: a misspelt fact is an error
+    given = check_site(site or {}, where="‹site›")  # before any work: a misspelt fact is an error
     survey = _load_survey(survey, progress, species_map, _read_zone(benefit_params, benefit_kw, given))
     site_in = {**(getattr(survey, "site", None) or {}), **given}
     assumptions = _survey_assumptions(survey)
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
-    unread = (getattr(survey, "source", None) or {}).get("unmapped") or []
-    if unread:  # what a crew wrote there (an approval, a permit) is not given to the law: said, never dropped
-        warnings.append(
-            "columns not read (what they say is not given): "
-            + ", ".join(repr(h) for h in unread)
-            + '; name one with --map "Header=field" if it holds a fact'
-        )
+    warnings.extend(_unread_columns(survey))
     jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
     record = jurisdictions.by_key(jkey)
     rules = record.module
@@ -573,15 +567,7 @@ def assess(
         method["fee_schedule"] = schedule.to_dict()
     _options_not_read(jkey, opts, warnings)
     found = rules.assess(ctx)
-    if (
-        appraisal10 is not None
-        and schedule is not None
-        and schedule.value_basis == "appraised"
-        and found.fund.get("fund_in_lieu_usd") is not None
-    ):
-        from treecalc.models.appraisal10 import describe
-
-        found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
+    _fund_basis_note(found, schedule, appraisal10)
     method["sections_applied"] = list(rules.SECTIONS_APPLIED)
     items = _law_readings(rules, record.name, law)
     method["readings"] = [text for _, text in items]
@@ -598,6 +584,32 @@ def assess(
         method=method,
         **found._asdict(),  # permit, replacement, fund, penalties, lines, site, summary: treecalc.results.Findings
     )
+
+
+def _unread_columns(survey: Any) -> list[str]:
+    """The survey's columns no field reads: what a crew wrote there (an approval, a permit) is not given to the
+    law, so it is said, never dropped."""
+    unread = (getattr(survey, "source", None) or {}).get("unmapped") or []
+    if not unread:
+        return []
+    return [
+        "columns not read (what they say is not given): "
+        + ", ".join(repr(h) for h in unread)
+        + "; name one with ‹column_map=Header=field› if it holds a fact"
+    ]
+
+
+def _fund_basis_note(found: Any, schedule: Any, appraisal10: Any) -> None:
+    """A fund paid on the 10th edition's appraised values says which values (the fund's capital basis)."""
+    if (
+        appraisal10 is not None
+        and schedule is not None
+        and schedule.value_basis == "appraised"
+        and found.fund.get("fund_in_lieu_usd") is not None
+    ):
+        from treecalc.models.appraisal10 import describe
+
+        found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
 
 
 def _options_not_read(jkey: str, opts: AssessOptions, warnings: list[str]) -> None:
@@ -750,7 +762,7 @@ def _jurisdiction(j: str | None, assumptions: list[str]) -> str:
     if not j:
         assumptions.append(
             f"jurisdiction not given: the survey is assessed under {jurisdictions.by_key(jurisdictions.DEFAULT).chapter} "
-            "(give --jurisdiction or the Site sheet's jurisdiction)"
+            "(give ‹jurisdiction› or the Site sheet's jurisdiction)"
         )
         return jurisdictions.DEFAULT
     return lawparams.jurisdiction_key(j)

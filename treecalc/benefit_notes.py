@@ -441,7 +441,7 @@ def method_notes(p: Mapping[str, Any]) -> list[str]:
                 "below every other zone's price there ($0.00183-0.02779/gal); the Northeast Community Tree Guide "
                 "(McPherson et al. 2007, PSW-GTR-202) values runoff at about $0.01 per gallon of treated and "
                 "controlled runoff, as the i-Tree team quotes it (i-Tree Eco's national average is $0.008936/gal). "
-                "A local rate can be set (--price hydro_interception=USD)"
+                "A local rate can be set (‹prices=hydro_interception=USD›)"
                 if hydro == default_hydro
                 else f", set by the user (the zone table's value is ${default_hydro:g}/gal)"
             )
@@ -492,7 +492,7 @@ def _zone_method_notes(p: Mapping[str, Any]) -> list[str]:
     notes = [
         f"Climate zone: {z['name']} ({zone}), the i-Tree Streets tables of its reference city {z['reference_city']} "
         f"({z['value_rows']} value rows, {z['species']} species in its list), as OpenTreeMap distributes them; prices "
-        "are the zone's i-Tree Streets defaults (data/species/zones/prices.csv), each overridable (--price NAME=USD)",
+        "are the zone's i-Tree Streets defaults (data/species/zones/prices.csv), each overridable (‹prices=NAME=USD›)",
         "A species the zone's species list has no code for is valued by the zone's generic row of its tree type "
         "(e.g. BDL OTHER) and says so per tree; a species only the zone's list has (crape myrtle in PiedmtCLT) is "
         "read with its code there; the CTLA appraisal parameters and nativity are the Northeast catalogue's (for a "

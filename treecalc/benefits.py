@@ -414,7 +414,7 @@ def _benefits_at(
     chosen = kw.get("zone") or (params.zone if params else None)
     if chosen is None:
         if hit.zone is None:
-            raise ValueError(f"{where}: choose one with --zone")
+            raise ValueError(f"{where}: choose one with ‹zone›")
         kw = {**kw, "zone": hit.zone}
     out = benefits(species, dbh_in, land_use, params, **options, **kw)
     out["zone_found_from"] = "given" if chosen is not None else "coordinates"
@@ -504,7 +504,7 @@ def benefits(
     res = resolve_in_zone(species, p.get("zone"))
     if res.code is None:
         listed = zones_listing(species)  # a species only other zones list: where, after the near names
-        where = [f"the species lists of {', '.join(listed)} have it: give --zone"] if listed else []
+        where = [f"the species lists of {', '.join(listed)} have it: give ‹zone›"] if listed else []
         raise UnknownSpecies(str(species), list(res.suggestions) + where)
     code = res.code
     if p.get("zone") is None and data.catalogue_lookup()[code] >= _northeast_count():

@@ -173,7 +173,7 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
         data.DEFAULT_ZONE,
         "default",
         (
-            "no climate zone given (--zone or the site fact climate_zone) and no tree coordinates: the Northeast "
+            "no climate zone given (‹zone› or the site fact climate_zone) and no tree coordinates: the Northeast "
             "(NoEastXXX) tables value the trees, the default",
         ),
     )
@@ -206,7 +206,7 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
             "default",
             (
                 f"none of the {len(ok)} trees with coordinates lies in an i-Tree Streets climate zone: the Northeast "
-                "(NoEastXXX) tables value the trees, the default; choose one with --zone",
+                "(NoEastXXX) tables value the trees, the default; choose one with ‹zone›",
             ),
             placed=True,
         )

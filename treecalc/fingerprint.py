@@ -373,12 +373,16 @@ def _pdf_differences(path: Path, derived: Any, survey_name: str | None) -> list[
     from treecalc.report.pdf import report_pdf
 
     report = (derived.fingerprint or {}).get("report") or {}
-    words = None
+    from treecalc.messages import render
+
+    words: Any = render  # written by the library: its keywords as they are
     if report.get("words") == "app":  # written by the app, whose words name its controls, not the flags
         try:  # (imported by name: the library does not depend on the app, which is not always installed)
             words = importlib.import_module("treecalc.app.views").readable
         except ImportError:
             return ["the report was written by the app with its controls' names; the app is not installed here"]
+    elif report.get("words") == "cli":  # written by the command line: its flags
+        words = importlib.import_module("treecalc.cli.words").render
     kind = report.get("kind") or "permit"
     again = report_pdf(report_data(derived, survey_name), kind=kind, words=words)
     a, b = _pdf_text(path), _pdf_text(io.BytesIO(again))

@@ -226,10 +226,10 @@ def _split(trees: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
 def _check_limit(max_assessments: Any) -> None:
     """A limit of assessments is a whole number from 1 to :data:`MAX_ASSESSMENTS_CEILING` (ValueError)."""
     if isinstance(max_assessments, bool) or not isinstance(max_assessments, int) or max_assessments < 1:
-        raise ValueError(f"--max-assessments must be a whole number >= 1, got {max_assessments!r}")
+        raise ValueError(f"‹max_assessments› must be a whole number >= 1, got {max_assessments!r}")
     if max_assessments > MAX_ASSESSMENTS_CEILING:
         raise ValueError(
-            f"--max-assessments {max_assessments:,}: the plan runs at most {MAX_ASSESSMENTS_CEILING:,} assessments "
+            f"‹max_assessments={max_assessments:,}›: the plan runs at most {MAX_ASSESSMENTS_CEILING:,} assessments "
             "(each a full assessment, 0.07-0.5 s); mark more trees 'Must remove' or retain some, and plan the rest"
         )
 
@@ -259,7 +259,7 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     _check_limit(max_assessments)
     budget = None if budget_usd is None else money(budget_usd)
     if budget is not None and budget < 0:
-        raise ValueError(f"--budget must be a sum of money >= 0, got {budget_usd!r}")
+        raise ValueError(f"‹budget_usd› must be a sum of money >= 0, got {budget_usd!r}")
     survey = _load_survey(survey, zone=options.get("zone") or (options.get("site") or {}).get("climate_zone"))
     trees = survey.trees.reset_index(drop=True)
     must, optional, notes = _split(trees)
@@ -299,7 +299,7 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
         raise ValueError(
             f"{int(optional.sum())} optional removals in {len(classes)} classes of trees the law reads alike "
             f"would take {runs:,} assessments; the plan runs at most {max_assessments:,}: mark more trees "
-            "'Must remove' or retain some, and plan the rest (or raise the limit: --max-assessments)"
+            "'Must remove' or retain some, and plan the rest (or raise the limit: ‹max_assessments›)"
         )
     for combo in itertools.product(*ideals):
         chosen = sorted(i for part in combo for i in part)

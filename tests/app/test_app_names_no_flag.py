@@ -23,6 +23,8 @@ PAGES = [
 ]
 #: a flag of the command line: two hyphens and a word, not inside a word or a dash of prose ("a -- b")
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+#: a flag, or a keyword marker of the library's messages (treecalc.messages) left unrendered
+SHOWN = re.compile(FLAG.pattern + r"|[‹›]")
 
 #: trees removed and damaged with no permit column, no site sheet: the facts left unknown are named
 VIOLATION_SURVEY = (
@@ -72,6 +74,6 @@ def test_no_command_line_flag_on_any_page_of_a_violation_survey(jurisdiction):
         at.switch_page(page).run()
         assert not at.exception, [e.value for e in at.exception]
         seen += [
-            (page, m.group(0), t[max(0, m.start() - 60) : m.end() + 40]) for t in _texts(at) for m in FLAG.finditer(t)
+            (page, m.group(0), t[max(0, m.start() - 60) : m.end() + 40]) for t in _texts(at) for m in SHOWN.finditer(t)
         ]
     assert seen == []

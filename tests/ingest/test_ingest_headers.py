@@ -430,7 +430,7 @@ def test_two_identical_dbh_headers_are_refused():
     with pytest.raises(
         SurveyError,
         match=r"two columns are both read as DBH: 'DBH' \(column C\) and 'DBH' "
-        r"\(column D\); use --map to choose",
+        r"\(column D\); use ‹column_map› to choose",  # the keyword: the CLI says --map
     ):
         read_csv_text("Tag,Species,DBH,DBH\n1,red maple,12,30\n")
 

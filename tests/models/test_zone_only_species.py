@@ -96,7 +96,7 @@ def test_in_the_northeast_they_stay_rejected_saying_where_they_are_listed(unplac
     assert list(s.trees["species_code"]) == ["ACRU"]
     assert list(s.rejected["kind"]) == ["unresolved species", "unresolved species"]
     for reason in s.rejected["reason"]:
-        assert "PiedmtCLT" in reason and "GulfCoCHS" in reason and "--zone" in reason
+        assert "PiedmtCLT" in reason and "GulfCoCHS" in reason and "‹zone›" in reason
 
 
 def test_the_northeast_reader_is_unchanged():

@@ -15,7 +15,7 @@ def _pdf(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes, k
     from treecalc.report import report_data, report_pdf
 
     a = state._assess(sha256, name, read_json, opts_json, _data)
-    # the law engine's lines name command-line options (--site ...): the report names the app's controls
+    # the law engine's lines name keywords (‹site›, treecalc.messages): the report names the app's controls
     return report_pdf(report_data(a, name), kind=kind, words=views.readable)
 
 

@@ -53,7 +53,13 @@ _SESSION = "tc_session_key"  # this session's own key in the caches (cache_key)
 
 
 class AppError(Exception):
-    """A problem the user can fix; shown as a message, never a traceback."""
+    """A problem the user can fix; shown as a message, never a traceback. The library's keywords in it
+    (``‹zone›``, treecalc.messages) are said as the app's controls."""
+
+    def __str__(self) -> str:
+        from treecalc.app.views import readable
+
+        return readable(super().__str__())
 
 
 @dataclass(frozen=True)
@@ -331,9 +337,12 @@ def assessment() -> Assessment:
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _statement(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes) -> bytes:
+    from treecalc.app.views import readable
+    from treecalc.messages import speaking
     from treecalc.report.statement import statement_bytes
 
-    return statement_bytes(_assess(sha256, name, read_json, opts_json, _data))
+    with speaking("app", readable):  # the statement's notes name the app's controls, not keywords
+        return statement_bytes(_assess(sha256, name, read_json, opts_json, _data))
 
 
 def statement() -> bytes:

@@ -69,7 +69,7 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
     except Exception as e:  # noqa: BLE001 - the user sees a message, the log keeps the traceback
         log.exception("page %s failed", title)
         st.error(
-            f"Something went wrong on this page: {type(e).__name__}: {e}. "
+            f"Something went wrong on this page: {type(e).__name__}: {views.readable(str(e))}. "
             "The other pages still work; try another input or the bundled sample."
         )
     if head is not None:

@@ -254,6 +254,8 @@ def rejected_table(rejected: pd.DataFrame | None) -> pd.DataFrame | None:
     for c in out.columns:
         if out[c].dtype == object:
             out[c] = out[c].map(cell_text)
+    if "reason" in out:  # a reason naming a keyword ("give ‹zone›"): the control that sets it
+        out["reason"] = out["reason"].map(lambda s: readable(s) if "‹" in str(s) else s)
     return labelled(out)
 
 
@@ -411,44 +413,6 @@ SITE_WORDS: dict[str, str] = {
 }
 
 
-#: The command line's options, named in the law engine's notes, as the app's controls that set the same thing
-CLI_WORDS: tuple[tuple[str, str], ...] = (
-    (
-        r"\(the date of the application or violation: on / --on, today when not given\)",
-        "(today: the app assesses on today's date)",
-    ),
-    (
-        r"give --replacement-cost\b",
-        "give the Unit cost under “Replacement stock and planting space” on the Permit page",
-    ),
-    (r"give --site ([a-z_0-9]+)=(\S+?)(?=[),;]|\s|$)", r"set \1 to \2 in the site facts on the Survey page"),
-    (r"--site ([a-z_0-9]+)=(\S+?)(?=[),;]|\s|$)", r"\1 = \2 in the site facts on the Survey page"),
-    (r"(\bto|=) true/false in the site facts", r"\1 yes or no in the site facts"),
-    (r"(\bto|=) true in the site facts", r"\1 yes in the site facts"),
-    (r"(\bto|=) false in the site facts", r"\1 no in the site facts"),
-    (r"\(or --violation\)", "(or “Trees were harmed without a permit” on the Violations page)"),
-    (r"--clear-cutting\b", "“Clear cutting took place” on the Violations page"),
-    (r"--fee-(?:schedule|per-tree)\b", "the fee schedule on the Fund page"),
-    (r"give --jurisdiction or the Site sheet", "give the jurisdiction in the site facts on the Survey page"),
-    (r"--jurisdiction\b", "the jurisdiction in the site facts on the Survey page"),
-    (r"\(Site sheet or --site\)", "(the site facts on the Survey page)"),
-    (r"--site\b", "the site facts on the Survey page"),
-    (r"\s*\(--lot-area\)", " (the Lot area on the Excavation page)"),
-    (r"--lot-area\b", "the Lot area on the Excavation page"),
-    (r"--retaining-wall\b", "the Retaining wall height on the Excavation page"),
-    (r"give --replacement-[a-z-]+\b", "give the replacement stock on the Permit page"),
-    (r"--replacement-[a-z-]+\b", "the replacement stock on the Permit page"),
-    (r"--value-basis\b", "the Value basis on the Benefits page"),
-    (r"--plantable[a-z-]*\b", "the planting space on the Permit page"),
-    (r"--violation\b", "“Trees were harmed without a permit” on the Violations page"),
-    (r"--application-pending\b", "“An application was pending” on the Violations page"),
-    (r"--days\b", "“Days the violation continued” on the Violations page"),
-    (r"\(--zone or the site fact climate_zone\)", "(the climate zone on the Benefits page, or in the site facts)"),
-    (r"--zone\b", "the climate zone on the Benefits page"),
-    (r"--size-waiver\b", "the Engineer's waiver of the minimum size (§208-22D)"),
-)
-
-
 def survey_record() -> Jurisdiction:
     """The record of the law the survey names in its jurisdiction site fact, known before the assessment (the
     controls drawn above it feed it). Anything unclear counts as the default law: the assessment then says
@@ -490,13 +454,14 @@ def place(rec: Jurisdiction) -> str:
 
 
 def readable(text: str) -> str:
-    """``text`` with the snake_case site facts it names in words, True/False as yes/no, and the command
-    line's options (``give --replacement-cost``) as the controls of the app that set them."""
+    """``text`` with the keywords it names (``give ‹replacement_cost_usd›``, :mod:`treecalc.messages`) as the
+    controls of the app that set them (:mod:`treecalc.app.words`), the snake_case site facts in words, and
+    True/False as yes/no."""
     import re
 
-    out = str(text)
-    for pattern, words in CLI_WORDS:
-        out = re.sub(pattern, words, out)
+    from treecalc.app import words as app_words
+
+    out = app_words.render(str(text))
     # a site fact without words of its own (vacant_lot) before "in the site facts": its field name in words
     out = re.sub(
         r"\b([a-z]+(?:_[a-z0-9]+)+)(?= (?:to|=) .{0,12}in the site facts)",

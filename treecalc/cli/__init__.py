@@ -18,7 +18,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from treecalc.cli import assess, batch, benefits, case, excavation, fee_schedule, plan, survey, verify, water
+from treecalc.cli import assess, batch, benefits, case, excavation, fee_schedule, plan, survey, verify, water, words
 from treecalc.cli.common import dump_json
 
 __all__ = ["build_parser", "dump_json", "main"]
@@ -42,10 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from treecalc.messages import speaking
+
     ap = build_parser()
     a = ap.parse_args(argv)
     try:
-        return int(a.func(a) or 0)
+        with speaking("cli", words.render):  # the statement and the report name the flags, as the text does
+            return int(a.func(a) or 0)
     except BrokenPipeError:  # output piped into `head` and closed early: not an error
         import os
 
@@ -57,9 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(e, UnknownSpecies):
             print(f"error: unknown species {e.name!r}", file=sys.stderr)
             if e.suggestions:
-                print("did you mean: " + "; ".join(e.suggestions), file=sys.stderr)
+                print("did you mean: " + words.render("; ".join(e.suggestions)), file=sys.stderr)
             return 2
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {words.render(e)}", file=sys.stderr)
         return 2
     except Exception as e:
         if type(e).__module__.startswith("sqlalchemy"):  # the register's database refused or is unreachable

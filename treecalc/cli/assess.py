@@ -509,7 +509,9 @@ def _cmd_assess(a: argparse.Namespace) -> int:
 
             print(assessment_json_text(result, default=_json_default))
     else:
-        print(render_text(result, per_tree=a.trees))
+        from treecalc.cli.words import render
+
+        print(render(render_text(result, per_tree=a.trees)))
         if a.out:
             print(f"\nstatement written to {a.out}")
         if getattr(a, "pdf", None):

@@ -109,5 +109,7 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
     if r.get("disclosures"):
         lines += ["", "Limits of the model for this tree:"] + [f"  - {x}" for x in r["disclosures"]]
     lines += [f"warning: {w}" for w in r["warnings"]]
-    print("\n".join(lines))
+    from treecalc.cli.words import render
+
+    print(render("\n".join(lines)))
     return 0

@@ -130,7 +130,9 @@ def _zone_flag(value: str) -> str:
 
 
 def error(msg: str) -> int:
-    print(f"error: {msg}", file=sys.stderr)
+    from treecalc.cli.words import render
+
+    print(f"error: {render(msg)}", file=sys.stderr)
     return 2
 
 
@@ -202,11 +204,13 @@ class HasReadings(Protocol):
 
 def print_readings(r: HasReadings) -> None:
     """The notes and the interpretation of unclear text every companion result carries."""
+    from treecalc.cli.words import render
+
     for n in r.notes:
-        print(f"note: {n}")
+        print(f"note: {render(n)}")
     print("interpretation:")
     for n in r.interpretation:
-        print(f"  - {n}")
+        print(f"  - {render(n)}")
 
 
 def choose_subcommand(parser: argparse.ArgumentParser, choices: str) -> Callable[[argparse.Namespace], int]:

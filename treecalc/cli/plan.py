@@ -69,5 +69,7 @@ def _cmd_plan(a: argparse.Namespace) -> int:
     if a.json:
         dump_json(result.to_json())
     else:
-        print(render_text(result))
+        from treecalc.cli.words import render
+
+        print(render(render_text(result)))
     return 0

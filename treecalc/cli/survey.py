@@ -169,6 +169,7 @@ def register(subparsers) -> None:
 def run(a: argparse.Namespace) -> int:
     from treecalc import data
     from treecalc.cli.common import stderr_progress
+    from treecalc.cli.words import render
     from treecalc.ingest import SurveyError
     from treecalc.ingest.limits import Limits
 
@@ -192,7 +193,7 @@ def run(a: argparse.Namespace) -> int:
             isolated=True,
         )
     except SurveyError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {render(e)}", file=sys.stderr)
         return 2
     from treecalc import climate_zones
 
@@ -204,7 +205,7 @@ def run(a: argparse.Namespace) -> int:
         if len(s.rejected):  # the file holds the trees read; the rows left out are said, each with its reason
             print(f"note: {len(s.rejected)} of the {s.rows_read} rows are not exported (rejected):", file=sys.stderr)
             for reason in s.rejected["reason"]:
-                print(f"  - {reason}", file=sys.stderr)
+                print(f"  - {render(reason)}", file=sys.stderr)
         return 0
     summary = s.summary()
     zone = climate_zones.survey_zone(s.trees, s.site, a.zone)
@@ -214,7 +215,7 @@ def run(a: argparse.Namespace) -> int:
 
         dump_json(summary)
         return 0
-    print(format_summary(summary))
+    print(render(format_summary(summary)))
     return 0
 
 

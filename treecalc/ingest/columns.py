@@ -344,8 +344,8 @@ def _classify_dbh(m: Mapping, i: int, merged: dict[tuple[int, int], tuple[int, i
             a, b = sorted((twin, c), key=lambda x: x.index)
             raise SurveyError(
                 f"two columns are both read as DBH: {a.header!r} (column {column_letters(a.index)}) and "
-                f"{b.header!r} (column {column_letters(b.index)}); use --map to choose "
-                f'(e.g. --map "{b.header}=ignore", or --map "{b.header}=dbh_stem" if it is a second stem)'
+                f"{b.header!r} (column {column_letters(b.index)}); use ‹column_map› to choose "
+                f'(e.g. ‹column_map="{b.header}=ignore"›, or ‹column_map="{b.header}=dbh_stem"› if it is a second stem)'
             )
         seen.append(c)
         c.field = "dbh_alt"

@@ -101,5 +101,5 @@ def find_header(src: Source, sheet: str | int | None, column_map: dict | None) -
     raise SurveyError(
         f"{src.name}: no header row naming both a species and a DBH column in the first "
         f"{HEADER_SCAN_ROWS} rows of {where}; name the columns with a column map "
-        '(e.g. --map "Diam. cm=dbh_cm")'
+        '(e.g. ‹column_map="Diam. cm=dbh_cm"›)'
     )

@@ -203,7 +203,7 @@ def unknown_field_message(name: object) -> str:
     return f"unknown site field {str(name)!r}{hint} (fields: {', '.join(SITE_FIELDS)})"
 
 
-def check_site(site: dict | None, *, where: str = "--site") -> dict:
+def check_site(site: dict | None, *, where: str = "‹site›") -> dict:
     """Site facts given as overrides, each a known field (synonyms accepted) with a typed value.
 
     An unknown field or a bad value is a ``ValueError`` naming it and the closest known field; a field given

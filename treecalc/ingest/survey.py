@@ -354,7 +354,7 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species, zone: str | No
             if listed:
                 elsewhere[t] = (
                     f"; the {zone or DEFAULT_ZONE} zone's species list has no code for it, the lists of "
-                    f"{', '.join(listed)} have; {ZONE_HINT} (--zone, the site fact climate_zone or tree "
+                    f"{', '.join(listed)} have; {ZONE_HINT} (‹zone›, the site fact climate_zone or tree "
                     "coordinates) to value it there"
                 )
         texts = [

@@ -129,7 +129,7 @@ def _check_date(village: str, name: str | None, on: dt.date | None) -> None:
             f"the law in force on {on.isoformat()} is not held: the earliest version held is {held}, "
             f"effective {eff['date'].isoformat()}"
             + (" (a PLACEHOLDER date: the filing date is not in the text)" if eff["placeholder"] else "")
-            + "; give a later --on date or the law then in force"
+            + "; give a later ‹on› date or the law then in force"
         )
 
 
@@ -141,7 +141,7 @@ def in_force_note(village: str, on: dt.date | None) -> str:
     when = (on or dt.date.today()).isoformat()
     said = (
         f"the law in force on {when} is applied (the date of the application or violation: "
-        "on / --on, today when not given)"
+        "on / ‹on›, today when not given)"
     )
     if eff["date"] is None:
         return f"{said}; {raw.get('chapter', '')} carries no effective date and is read as in force then"

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
+from treecalc.messages import shown, voice
 from treecalc.report.content import (
     BASIS_WORDS,
     TREE_COLUMNS,
@@ -79,9 +80,9 @@ KINDS = ("permit", "violation")
 def _t(x: Any) -> str:
     """Text the PDF's core fonts can draw (Latin-1: § and × are in it; dashes and ₂ are mapped)."""
     s = "" if x is None else str(x)
-    words = _WORDS.get()
-    if words is not None and "--" in s:
-        s = words(s)
+    if "‹" in s:  # a keyword (treecalc.messages): in the words given, else the reader's in force
+        words = _WORDS.get()
+        s = words(s) if words is not None else shown(s)
     return s.translate(_ASCII).encode("latin-1", "replace").decode("latin-1")
 
 
@@ -462,7 +463,8 @@ def _fingerprint(doc: _Doc, d: Mapping[str, Any], kind: str = "permit") -> None:
         "I",
         7,
     )
-    report = {"kind": kind, "words": "app" if _WORDS.get() is not None else None}
+    # whose words the keywords are in: the app's (given), the command line's (in force), or the library's (None)
+    report = {"kind": kind, "words": "app" if _WORDS.get() is not None else voice()}
     text = json.dumps({**fp, "report": report}, ensure_ascii=False, sort_keys=True).encode("utf-8")
     doc.embed_file(bytes=text, basename=ATTACHMENT_NAME, mime_type="application/json")
 
@@ -479,8 +481,9 @@ def report_pdf(
 
     ``kind`` "permit": the applicant's report (what the permit costs, the applicant's and the Engineer's
     signatures); "violation": the violation report for the Engineer (offences and penalties first, no
-    permit cost, the Engineer's signature only). ``words`` rewrites a line that names a command-line option
-    (``--site``) as its reader sets it (the app: the control on its page)."""
+    permit cost, the Engineer's signature only). ``words`` renders a line that names a keyword
+    (:mod:`treecalc.messages`) as its reader sets it (the app: the control on its page); without it, the words of the
+    reader in force (:func:`treecalc.messages.speaking`: the command line's flags), else the keyword itself."""
     if kind not in KINDS:
         raise ValueError(f"report kind {kind!r}: one of {', '.join(KINDS)}")
     token = _WORDS.set(words)

@@ -277,7 +277,7 @@ def body() -> None:
     from treecalc.data import zones as zone_table
 
     st.caption(
-        views.readable(  # the library names its flag (--zone); the app names its control
+        views.readable(  # the library names the keyword (‹zone›); the app its control
             f"i-Tree Streets climate zone: {zone_table().at[zone.zone, 'name']} ({zone.zone}), {zone.source}"
             + ("".join(f"; {n}" for n in zone.notes))
         )

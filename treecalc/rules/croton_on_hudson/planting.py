@@ -27,7 +27,7 @@ from treecalc.units import money
 __all__ = ["UNLESS_WAIVED", "WAIVED", "area_per_tree_sqft", "native_shortfall", "prepare_stock"]
 
 #: § 208-22D: the minimum sizes hold "unless the Village Engineer provides a waiver or permits modifications"
-UNLESS_WAIVED = ", unless the Village Engineer waives the minimum size (--size-waiver; assess(size_waiver=True))"
+UNLESS_WAIVED = ", unless the Village Engineer waives the minimum size (‹size_waiver›; assess(size_waiver=True))"
 WAIVED = "accepted under the Village Engineer's waiver of the minimum size §208-22D"
 
 

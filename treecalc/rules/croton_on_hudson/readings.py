@@ -100,7 +100,7 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             f"§208-17 CLEAR CUTTING ('removal of {clear} or more trees from a property without ... a current and valid "
             f"tree removal permit') has no {_months(law)} window and counts only removals made without a permit: the "
             "survey's removals plus the site fact prior_removals_without_permit (default 0). Where the Village "
-            "Engineer has determined clear cutting (--clear-cutting), that determination is applied as given.",
+            "Engineer has determined clear cutting (‹clear_cutting›), that determination is applied as given.",
         ),
         (
             "§208-29A/B",

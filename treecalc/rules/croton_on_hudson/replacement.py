@@ -300,7 +300,7 @@ def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any
         cost = d["unit_cost_usd"]
         assumptions.append(
             f"replacement unit cost not given: ${money(cost):,.2f} per tree supplied and "
-            f"planted is a PLACEHOLDER (give --replacement-cost)"
+            f"planted is a PLACEHOLDER (give ‹replacement_cost_usd›)"
         )
     return [
         {"species": species, "dbh_in": dbh_in, "height_ft": opts.replacement_height_ft, "unit_cost_usd": cost}

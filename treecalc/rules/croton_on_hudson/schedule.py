@@ -105,7 +105,7 @@ def load_fee_schedule(
     placeholder = bool(raw.get("placeholder", False))
     label = str(raw.get("label", PLACEHOLDER_LABEL if placeholder else "fee schedule"))
     if fee_per_tree_usd is not None:
-        fee = _in_range(fee_per_tree_usd, "--fee-per-tree", "usd")
+        fee = _in_range(fee_per_tree_usd, "‹fee_per_tree_usd›", "usd")
         basis, placeholder, label = "per_tree", False, "fee per tree given by the user"
         source = f"{source}; fee per tree overridden"
     value_basis = _capital_basis(raw.get("value_basis", "appraised"), source)
@@ -174,7 +174,7 @@ def schedule_in_force(raw: Mapping[str, Any], source: str, on: dt.date | None) -
     raise LawNotInForce(
         f"fee schedule {source}: no schedule in force on {on.isoformat() if on else on}: the earliest held was "
         f"set by Board resolution of {dated[0][0].isoformat()} (§208-24C); give the schedule then in force "
-        "(--fee-schedule) or a later --on date"
+        "(‹fee_schedule›) or a later ‹on› date"
     )
 
 

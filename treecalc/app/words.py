@@ -1,0 +1,86 @@
+"""The library's keywords (:mod:`treecalc.messages`) as the app's controls: the words a message shows where
+the command line shows a flag. Every keyword a library message names has an entry here
+(tests/app/test_app_words.py holds them to the messages and to the command line's table).
+"""
+
+from __future__ import annotations
+
+__all__ = ["CONTROLS", "PHRASES", "render", "site_fact"]
+
+#: a keyword -> the control that sets it, in running text
+CONTROLS: dict[str, str] = {
+    "replacement_cost_usd": "the Unit cost under “Replacement stock and planting space” on the Permit page",
+    "replacement_species": "the replacement stock on the Permit page",
+    "replacement_dbh_in": "the replacement stock on the Permit page",
+    "replacement_height_ft": "the replacement stock on the Permit page",
+    "replacement_percent": "the replacement stock on the Permit page",
+    "plantable": "the planting space on the Permit page",
+    "plantable_area_sqft": "the planting space on the Permit page",
+    "size_waiver": "the Engineer's waiver of the minimum size (§208-22D)",
+    "value_basis": "the Value basis on the Benefits page",
+    "zone": "the climate zone on the Benefits page",
+    "prices": "a price under “Prices” on the Benefits page",
+    "violation": "“Trees were harmed without a permit” on the Violations page",
+    "application_pending": "“An application was pending” on the Violations page",
+    "clear_cutting": "“Clear cutting took place” on the Violations page",
+    "continuing_days": "“Days the violation continued” on the Violations page",
+    "fee_schedule": "the fee schedule on the Fund page",
+    "fee_per_tree_usd": "the fee schedule on the Fund page",
+    "jurisdiction": "the jurisdiction in the site facts on the Survey page",
+    "site": "the site facts on the Survey page",
+    "on": "the date (the app assesses on today's date)",
+    "json": "the JSON download",
+    "column_map": "the “Read as” column of the Columns tab on the Survey page",
+    "budget_usd": "the Budget under the cheapest lawful plan on the Permit page",
+    "max_assessments": "the limit of assessments (the app plans with the default limit)",
+    "lot_area_sqft": "the Lot area on the Excavation page",
+    "retaining_wall_height_ft": "the Retaining wall height on the Excavation page",
+}
+
+#: whole phrases around a keyword that read better said another way in the app (exact text, markers included)
+PHRASES: dict[str, str] = {
+    "(the date of the application or violation: on / ‹on›, today when not given)": (
+        "(today: the app assesses on today's date)"
+    ),
+    "(‹zone› or the site fact climate_zone)": "(the climate zone on the Benefits page, or in the site facts)",
+    "(give ‹jurisdiction› or the Site sheet's jurisdiction)": (
+        "(give the jurisdiction in the site facts on the Survey page)"
+    ),
+    "(Site sheet or ‹site›)": "(the site facts on the Survey page)",
+}
+
+#: a site fact's value as the app's site facts take it
+_VALUES = {"true/false": "yes or no", "true": "yes", "false": "no"}
+
+
+def site_fact(name: str, value: str, give: bool) -> str:
+    """A site fact to give with its value: "set has_residence to yes in the site facts on the Survey page"."""
+    v = _VALUES.get(value, value)
+    where = "in the site facts on the Survey page"
+    return f"set {name} to {v} {where}" if give else f"{name} = {v} {where}"
+
+
+def render(text: str) -> str:
+    """``text`` with every keyword marker as the control that sets it (a marker without one: a KeyError, caught
+    by the tests over every message)."""
+    import re
+
+    from treecalc.ingest.site import SITE_FIELDS
+    from treecalc.messages import MARK
+
+    s = str(text)
+    if "‹" not in s:
+        return s
+    for phrase, words in PHRASES.items():
+        s = s.replace(phrase, words)
+
+    def one(m: re.Match[str]) -> str:
+        give, name, value = m.group(1), m.group(2), m.group(3)
+        if value is not None and name in SITE_FIELDS:
+            return site_fact(name, value, bool(give))
+        if value is not None and name == "column_map":  # "Header=field": that column read as that field
+            header, _, field = value.strip('"').rpartition("=")
+            return f"{give or ''}“{header}” read as {field} in {CONTROLS[name]}"
+        return (give or "") + CONTROLS[name]
+
+    return re.sub(r"(give )?" + MARK.pattern, one, s)

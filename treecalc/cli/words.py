@@ -1,0 +1,69 @@
+"""The library's keywords (:mod:`treecalc.messages`) as the command line's flags.
+
+:func:`flags` is read off the parsers themselves (each flag's ``dest`` is the keyword it gives), so a flag
+renamed is renamed here too; a site fact with its value is ``--site name=value``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+
+__all__ = ["flag", "flags", "render", "words"]
+
+#: a flag whose dest is not the library's keyword: the keyword it gives
+_KEYWORD = {
+    "price": "prices",
+    "budget": "budget_usd",
+    "map": "column_map",
+    "lot_area": "lot_area_sqft",
+    "retaining_wall": "retaining_wall_height_ft",
+    "home_price": "home_price_usd",
+    "large_tree_leaf_area": "large_tree_leaf_area_m2",
+}
+
+
+def _walk(p: argparse.ArgumentParser, out: dict[str, str]) -> None:
+    for a in p._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for sub in a.choices.values():
+                _walk(sub, out)
+        elif a.option_strings and a.dest not in ("help", "version"):
+            long = [s for s in a.option_strings if s.startswith("--")]
+            out.setdefault(_KEYWORD.get(a.dest, a.dest), (long or a.option_strings)[0])
+
+
+@functools.cache
+def flags() -> dict[str, str]:
+    """Each keyword a flag gives -> that flag: ``treecalc assess``'s first (the law's options are its), then
+    every other command's for the keywords it alone has."""
+    from treecalc.cli import build_parser
+    from treecalc.cli.assess import add_assess_flags
+
+    out: dict[str, str] = {}
+    p = argparse.ArgumentParser(add_help=False)
+    add_assess_flags(p)
+    _walk(p, out)
+    _walk(build_parser(), out)
+    return out
+
+
+def flag(keyword: str) -> str:
+    """The flag of ``keyword`` (a KeyError for a keyword no flag gives: a message naming it is a defect)."""
+    return flags()[keyword]
+
+
+def words(name: str, value: str | None) -> str:
+    """A marker as the command line says it: ``--replacement-cost``, ``--site has_residence=true``."""
+    from treecalc.ingest.site import SITE_FIELDS
+
+    if value is not None and name in SITE_FIELDS:
+        return f"--site {name}={value}"
+    return flag(name) if value is None else f"{flag(name)} {value}"
+
+
+def render(text: object) -> str:
+    """``text`` with every keyword marker as its flag."""
+    from treecalc.messages import render as _render
+
+    return _render(str(text), words)

@@ -1,0 +1,80 @@
+"""Messages name an input by its keyword, never by a command-line flag or an app control.
+
+A note, an assumption or an error that tells the user what to give names the input as a marker:
+``‹replacement_cost_usd›`` (an option of :func:`treecalc.assess`, a parameter of the water and excavation
+functions), ``‹has_residence=true›`` (a site fact, with the value to give it; any keyword can carry a value
+this way, ``‹prices=hydro_interception=USD›``). The JSON carries the markers as they are, for a program to
+parse (:data:`MARK`); each reader renders them in its own words: the command line as its flags
+(:mod:`treecalc.cli.words`), the app as its controls (:mod:`treecalc.app.words`), the library itself, for a
+caller who set no words, as the keyword (``replacement_cost_usd``, ``has_residence=true``).
+
+The statement and the PDF report render their lines with the words in force (:func:`speaking`): the
+command line speaks for the whole run, the app for the page it draws. Standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import re
+from collections.abc import Callable, Iterator
+
+__all__ = ["MARK", "keywords", "mark", "plain", "render", "shown", "speaking", "voice"]
+
+#: A keyword marker: ``‹name›`` or ``‹name=value›`` (the value runs to the closing mark, ``=`` included).
+MARK = re.compile(r"‹([a-z][a-z0-9_]*)(?:=([^›]*))?›")
+
+#: (keyword, value or None) -> the words a reader shows for it
+Words = Callable[[str, "str | None"], str]
+
+
+def mark(name: str, value: object = None) -> str:
+    """The marker of keyword ``name`` (with the value to give it, when there is one)."""
+    return f"‹{name}›" if value is None else f"‹{name}={value}›"
+
+
+def keywords(text: str) -> list[str]:
+    """The keywords ``text`` names, in order (each once)."""
+    return list(dict.fromkeys(m.group(1) for m in MARK.finditer(str(text))))
+
+
+def plain(name: str, value: str | None) -> str:
+    """The library's own words for a keyword: the keyword itself, as :func:`treecalc.assess` takes it."""
+    return name if value is None else f"{name}={value}"
+
+
+def render(text: str, words: Words = plain) -> str:
+    """``text`` with each marker in ``words`` (a text without markers is returned as it is)."""
+    s = str(text)
+    return MARK.sub(lambda m: words(m.group(1), m.group(2)), s) if "‹" in s else s
+
+
+_VOICE: contextvars.ContextVar[tuple[str, Callable[[str], str]] | None] = contextvars.ContextVar(
+    "treecalc_voice", default=None
+)
+
+
+@contextlib.contextmanager
+def speaking(name: str, words: Callable[[str], str]) -> Iterator[None]:
+    """Within the block, :func:`shown` renders a text with ``words`` (a whole-text renderer), the reader ``name``
+    ("cli", "app") recorded where a written report says whose words it has."""
+    token = _VOICE.set((name, words))
+    try:
+        yield
+    finally:
+        _VOICE.reset(token)
+
+
+def voice() -> str | None:
+    """The name of the reader whose words are in force (None: the library's own)."""
+    v = _VOICE.get()
+    return v[0] if v else None
+
+
+def shown(text: str) -> str:
+    """``text`` as the reader in force shows it (the keyword itself when none is)."""
+    s = str(text)
+    if "‹" not in s:
+        return s
+    v = _VOICE.get()
+    return v[1](s) if v else render(s)
