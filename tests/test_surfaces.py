@@ -170,7 +170,7 @@ def test_landxml_declared_metres_are_not_read_as_feet(tmp_path):
     f.write_text(
         _units_xml('<Metric linearUnit="meter" areaUnit="squareMeter" volumeUnit="cubicMeter"/>', {"EG": sq, "FG": lo})
     )
-    with pytest.raises(ValueError, match="metres.*--metric"):
+    with pytest.raises(ValueError, match="metres.*‹metric›"):
         volume_between_files(f, f)
     r = volume_between_files(f, f, metric=True)
     assert r.cut_cy == pytest.approx(100 / 0.764554857984) and r.fill_cy == 0

@@ -193,7 +193,7 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
             (
                 f"the coordinates of the {len(ll)} {'tree' if len(ll) == 1 else 'trees'} ({how}) are all blank "
                 "or out of range (check the columns and the crs): the Northeast (NoEastXXX) tables value the "
-                "trees, the default; choose one with --zone",
+                "trees, the default; choose one with ‹zone›",
             ),
             placed=True,
         )

@@ -35,6 +35,13 @@ CONTROLS: dict[str, str] = {
     "max_assessments": "the limit of assessments (the app plans with the default limit)",
     "lot_area_sqft": "the Lot area on the Excavation page",
     "retaining_wall_height_ft": "the Retaining wall height on the Excavation page",
+    "strip_topsoil": "the Topsoil stripped and Stripped depth on the Excavation page",
+    "cellar": "the Cellar length, width and depth on the Excavation page",
+    "metric": "“Metres in (cubic yards out)” on the Excavation page",
+    "prismoidal": "“Prismoidal” on the Excavation page",
+    "existing": "the existing surface under “Two surfaces (TIN)” on the Excavation page",
+    "proposed": "the proposed surface under “Two surfaces (TIN)” on the Excavation page",
+    "grid": "the Grid CSV under “Grid (borrow-pit)” on the Excavation page",
 }
 
 #: whole phrases around a keyword that read better said another way in the app (exact text, markers included)

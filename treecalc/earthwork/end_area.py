@@ -83,7 +83,7 @@ def parse_station(s: Any, metric: bool | None = None) -> float:
         raise ValueError(
             f"station {s!r} is in {kind} notation ("
             + (
-                "kilometres+metres): give --metric / metric=True"
+                "kilometres+metres): give ‹metric›"
                 if kind == "metric"
                 else "hundreds of feet+feet): with metric input give stations as 1+250 or in metres"
             )
@@ -180,12 +180,12 @@ def _check_correction(st: np.ndarray, volume: np.ndarray, corr: np.ndarray, kind
         raise ValueError(
             f"the prismoidal correction of the {kind} between stations {st[i]:g} and {st[i + 1]:g} "
             f"({corr[i]:,.2f} {unit}) is larger than its end-area volume ({volume[i]:,.2f} {unit}): the center_height "
-            "and width columns do not describe these areas; check them, or leave out --prismoidal"
+            "and width columns do not describe these areas; check them, or leave out ‹prismoidal›"
         )
 
 
 PRISMOIDAL_NEEDS = (
-    "--prismoidal needs mid-section areas (columns cut_mid_area, fill_mid_area: the areas halfway to "
+    "‹prismoidal› needs mid-section areas (columns cut_mid_area, fill_mid_area: the areas halfway to "
     "the next station) or centre heights and widths (columns center_height, + cut / - fill, and "
     "width between slope stakes) for the correction C = L (c1 - c2)(D1 - D2) / 12"
 )

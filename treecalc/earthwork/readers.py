@@ -104,7 +104,7 @@ def _landxml_units(root: Any, fname: str) -> str | None:
                 return "metres"
             raise ValueError(
                 f"{fname}: the LandXML file declares linearUnit={unit!r}; only feet and metres are "
-                "read (convert the file to feet, or to metres and pass --metric)"
+                "read (convert the file to feet, or to metres and pass ‹metric›)"
             )
     return None
 
@@ -127,8 +127,8 @@ def _points_from_landxml(
     if metric is not None and declared is not None and (declared == "metres") != metric:
         raise ValueError(
             f"{path.name}: the LandXML file declares its units in {declared}, but the volumes were asked "
-            f"in {'metres (--metric)' if metric else 'feet'}: "
-            + ("pass --metric (metric=True)" if declared == "metres" else "leave out --metric")
+            f"in {'metres (‹metric›)' if metric else 'feet'}: "
+            + ("pass ‹metric›" if declared == "metres" else "leave out ‹metric›")
         )
     surfaces = [el for el in root.iter() if _local(el.tag) == "Surface"]
     if not surfaces:

@@ -158,7 +158,7 @@ def one_law_input(name: str, jurisdiction: str, shown: str = "", refused: bool =
         return ""
     reader, own = jurisdictions.by_key(law_key), jurisdictions.by_key(jurisdiction)
     if refused:
-        other = f"give --jurisdiction {reader.user_spelling}" if shown.startswith("--") else f"use {law_key!r}"
+        other = f"give ‹jurisdiction› {reader.user_spelling}" if shown.startswith("--") else f"use {law_key!r}"
         outcome = f"it would not be used; leave it out, or {other}"
     else:
         outcome = "it is not used"

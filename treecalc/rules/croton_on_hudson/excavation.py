@@ -142,7 +142,7 @@ def _area_rule(
         unknown(
             missing,
             "plan areas by depth of the measured cut/fill (cross-sections do not give them; use "
-            "--existing/--proposed surfaces or --grid)",
+            "‹existing›/‹proposed› surfaces or ‹grid›)",
         )
         return {
             "section": section,
@@ -177,7 +177,7 @@ def _rule_lowering(o: Operation, missing: list[str]) -> dict[str, Any]:
     if lowered == 0:
         return {"section": sec, "holds": False, "explanation": head}
     below = (lowered * 100 / pct).quantize(_CENT)
-    unknown(missing, f"the lot area (--lot-area): {sec} requires a permit on lots under {_fmt(below)} sq ft")
+    unknown(missing, f"the lot area (‹lot_area_sqft›): {sec} requires a permit on lots under {_fmt(below)} sq ft")
     return {
         "section": sec,
         "holds": None,
@@ -206,7 +206,7 @@ def _rule_volume(o: Operation, missing: list[str]) -> dict[str, Any]:
     if o.strip_cuft() is None:
         unknown(
             missing,
-            f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN): {sec} counts its "
+            f"the depth of the topsoil stripped (‹strip_topsoil=AREA:DEPTH_IN›): {sec} counts its "
             f"volume; more than {_fmt(((limit - known) * IN_PER_FT / o.strip).quantize(_CENT))} in deep "
             f"over {_sqft(o.strip)} "
             "sq ft would need a permit",

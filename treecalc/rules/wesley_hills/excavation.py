@@ -132,7 +132,7 @@ def check(o: Operation, *, cellar: tuple[Any, Any, Any] | None = None, **_not_re
         waiver = "unknown" if o.strip_cuft() is None and w["eligible"] else w["eligible"]
         if waiver == "unknown":
             unknown(
-                missing, f"the depth of the topsoil stripped (--strip-topsoil AREA:DEPTH_IN), for the {sec_w} waiver"
+                missing, f"the depth of the topsoil stripped (‹strip_topsoil=AREA:DEPTH_IN›), for the {sec_w} waiver"
             )
         explanations.append(
             {"section": sec_w, "holds": waiver if isinstance(waiver, bool) else None, "explanation": w["explanation"]}
@@ -166,7 +166,7 @@ def check(o: Operation, *, cellar: tuple[Any, Any, Any] | None = None, **_not_re
         required = "unknown"
         unknown(
             missing,
-            f"the cellar and foundation of the building permit (--cellar L:W:D, {sec_bp}): the building permit stands "
+            f"the cellar and foundation of the building permit (‹cellar=L:W:D›, {sec_bp}): the building permit stands "
             f"as the permit while the fill added and the material removed each stay within "
             f"{_fmt(LAW['cellar_multiple'].value)} times its volume",
         )
