@@ -117,35 +117,42 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
     return kw
 
 
+def _say(text: object = "") -> None:
+    """A line of the output, with the library's keywords as this command's flags."""
+    from treecalc.cli.words import render
+
+    print(render(text))
+
+
 def _print_check(r: Any) -> None:
     verdict = {True: "REQUIRED", False: "not required", "unknown": "UNKNOWN (depends on facts not given)"}
-    print(f"Excavation and filling permit ({r.jurisdiction}): {verdict[r.permit_required]}")
-    print(f"triggers: {', '.join(r.triggers) if r.triggers else 'none'}")
+    _say(f"Excavation and filling permit ({r.jurisdiction}): {verdict[r.permit_required]}")
+    _say(f"triggers: {', '.join(r.triggers) if r.triggers else 'none'}")
     for m in r.missing_facts:
-        print(f"missing fact: {m}")
+        _say(f"missing fact: {m}")
     d = r.to_dict()
-    print(f"excavation {d['excavation_cy']:,.2f} cu yd, fill {d['fill_cy']:,.2f} cu yd")
+    _say(f"excavation {d['excavation_cy']:,.2f} cu yd, fill {d['fill_cy']:,.2f} cu yd")
     print()
     for e in r.explanations:
         mark = {True: "x", False: " ", None: "?"}[e["holds"]]
-        print(f"  [{mark}] {e['section']:<14} {e['explanation']}")
+        _say(f"  [{mark}] {e['section']:<14} {e['explanation']}")
     for e in r.exemptions:
-        print(f"  {'exempt' if e['applies'] else 'no exemption'}: {e['section']}: {e['explanation']}")
+        _say(f"  {'exempt' if e['applies'] else 'no exemption'}: {e['section']}: {e['explanation']}")
     if d["waiver_eligible"] is not None:  # a law with a waiver says it ("not applicable" with no operation)
         w = d["waiver_eligible"]
-        print(f"  waiver possible (§95-3D(1)): {w if isinstance(w, str) else ('yes' if w else 'no')}")
+        _say(f"  waiver possible (§95-3D(1)): {w if isinstance(w, str) else ('yes' if w else 'no')}")
     if r.building_permit:
         bp = r.building_permit
-        print(
+        _say(
             f"  §95-3C(1): building permit {'suffices' if bp['building_permit_suffices'] else 'does not suffice'}"
             f" (limit {bp['limit_cy']:,.2f} cu yd = {bp['cellar_multiple']:g} x cellar {bp['cellar_volume_cy']:,.2f} cu yd)"
         )
     if r.term:
-        print(f"  {r.term['section']}: {r.term['explanation']}")
+        _say(f"  {r.term['section']}: {r.term['explanation']}")
     if r.review_standards:
-        print("review standards that apply:")
+        _say("review standards that apply:")
         for s in r.review_standards:
-            print(f"  {s['section']:<8} {s['requirement']}")
+            _say(f"  {s['section']:<8} {s['requirement']}")
 
 
 @guard
@@ -205,12 +212,12 @@ def _cmd_volume(a: argparse.Namespace) -> int:
     if a.json:
         dump_indented({**r.to_dict(), "permit": permit.to_dict()})
         return 0
-    print(head)
-    print(f"cut   {r.cut_cy:>14,.2f} cu yd")
-    print(f"fill  {r.fill_cy:>14,.2f} cu yd")
-    print(f"net   {r.net_cy:>14,.2f} cu yd  (cut - fill; positive = surplus)")
+    _say(head)
+    _say(f"cut   {r.cut_cy:>14,.2f} cu yd")
+    _say(f"fill  {r.fill_cy:>14,.2f} cu yd")
+    _say(f"net   {r.net_cy:>14,.2f} cu yd  (cut - fill; positive = surplus)")
     for n in r.notes:
-        print(f"note: {n}")
+        _say(f"note: {n}")
     print()
     _print_check(permit)
     return 0
