@@ -202,8 +202,15 @@ def _cap(memory_bytes: int) -> int:
     return memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
 
 
-def _child(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, memory_bytes: int) -> None:
+def _child(
+    conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, memory_bytes: int, settings: dict[str, str]
+) -> None:
     """Runs in the child: limit the address space, run ``fn``, send back ("ok", result) or ("error", text)."""
+    # the caller's TREECALC_* settings as they are now (the data folder, villages' records, limits): a child of a
+    # fork server started earlier would otherwise read the server's, as they were when it started
+    for k in [k for k in os.environ if k.startswith("TREECALC_") and k not in settings]:
+        del os.environ[k]
+    os.environ.update(settings)
     try:
         resource.setrlimit(resource.RLIMIT_AS, (_cap(memory_bytes), resource.getrlimit(resource.RLIMIT_AS)[1]))
     except (ValueError, OSError):
@@ -267,7 +274,8 @@ def run_isolated(
     ctx = _context()
     parent, child = ctx.Pipe(duplex=False)
     memory_bytes = int(limits.memory_gb * 2**30)
-    proc = ctx.Process(target=_child, args=(child, fn, args, kwargs, memory_bytes), daemon=True)
+    settings = {k: v for k, v in os.environ.items() if k.startswith("TREECALC_")}
+    proc = ctx.Process(target=_child, args=(child, fn, args, kwargs, memory_bytes, settings), daemon=True)
     proc.start()
     child.close()
     deadline = time.monotonic() + limits.seconds
