@@ -46,6 +46,14 @@ def test_a_law_registered_is_known_to_every_layer(monkeypatch):
     assert JURISDICTIONS["elm_grove"] == "Village of Elm Grove, Chapter 7"
 
 
+def test_a_record_without_its_permit_section_is_refused(monkeypatch):
+    # the app cited a guessed "§<chapter>-3" for such a record: it now cites only what the record declares
+    record = J.Jurisdiction(key="elm_grove", name="Elm Grove", chapter="Elm Grove Chapter 7", rules="x")
+    with pytest.raises(ValueError, match=r"elm_grove: its record declares no permit section"):
+        J.register(record)
+    assert "elm_grove" not in J.REGISTRY
+
+
 def test_options_of_another_law_name_the_law_that_reads_them():
     from treecalc.assessment import AssessOptions
 

@@ -65,8 +65,9 @@ class Jurisdiction:
     held outside treecalc). ``fund_name``: the
     fund payments in lieu go to ("" for a law without one). ``permit_item``: the statement line saying
     whether the permit is required. ``sections``: the section the reports head each part with (``"permit"``,
-    ``"replacement"``, ``"trees_needed"``, ``"planting"``, ``"fund"``; ``"excavation_permit"``: its excavation chapter's permit
-    triggers); a part the law does not have is absent.
+    ``"replacement"``, ``"trees_needed"``, ``"planting"``, ``"fund"``; ``"permit_trigger"``: the subsection making a
+    tree need the permit, when narrower than ``"permit"``; ``"excavation_permit"``: its excavation chapter's permit
+    triggers); a part the law does not have is absent. Every record declares ``"permit"``.
     ``value_section``: the section naming the annual benefits as the trees' value, cited in its label.
     """
 
@@ -130,7 +131,10 @@ REGISTRY: dict[str, Jurisdiction] = {}
 
 
 def register(record: Jurisdiction) -> Jurisdiction:
-    """Add (or replace) a law's record; every layer finds it from then on."""
+    """Add (or replace) a law's record; every layer finds it from then on. A record names its permit's section
+    (``sections["permit"]``): the reports and the app cite it, and guess none."""
+    if not record.sections.get("permit"):
+        raise ValueError(f"jurisdiction {record.key}: its record declares no permit section (sections['permit'])")
     REGISTRY[record.key] = record
     return record
 
@@ -237,7 +241,7 @@ register(
         excavation_inputs={"cellar": ("cellar_multiple", "a building permit stands as the permit")},
         permit_item="Clearing permit required",
         law_files=("ch95_clearing", "ch95_excavation"),
-        sections={"permit": "§95-3", "excavation_permit": "§95-3"},  # §95-3A(1) the clearing permit
+        sections={"permit": "§95-3", "permit_trigger": "§95-3A(1)", "excavation_permit": "§95-3"},
     )
 )
 

@@ -75,10 +75,21 @@ def test_missing_facts_are_conservative_assumptions(tmp_path):
 
 
 def test_bad_site_sheet_value_is_a_warning(tmp_path):
-    rows = [["jurisdiction", "Atlantis"], ["lot_area_acres", "big"], ["Address", "1 Oak Lane"], ["subdividable"]]
+    rows = [["lot_area_acres", "big"], ["Address", "1 Oak Lane"], ["subdividable"]]
     s = read_survey(write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": rows}))
     assert s.site == {"address": "1 Oak Lane"}  # a descriptive row is kept as text, read by no rule
-    assert sum("Site sheet" in w for w in s.warnings) == 2
+    assert sum("Site sheet" in w for w in s.warnings) == 1  # lot_area_acres "big"
+
+
+def test_an_unknown_site_sheet_jurisdiction_is_refused_not_a_warning(tmp_path):
+    # it was a warning, and the survey was then assessed under Croton-on-Hudson's law: a law it did not name;
+    # "Atlantis" is like no law known, so no suggestion
+    rows = [["jurisdiction", "Atlantis"], ["lot_area_acres", "big"]]
+    with pytest.raises(
+        SurveyError,
+        match=r"Site sheet cell B1 \(jurisdiction\): 'Atlantis' is not one of croton-on-hudson, wesley-hills\. ",
+    ):
+        read_survey(write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": rows}))
 
 
 def test_unknown_site_field_is_an_error_naming_the_closest(tmp_path):

@@ -3,8 +3,8 @@
 Opens on the bundled sample survey (``treecalc.data.SAMPLE_SURVEY``); upload
 your own on the Survey page. The app holds no domain logic: every number comes
 from the treecalc library (``read_survey``, ``assess``, ``compute_benefits``,
-``treecalc.water``, ``treecalc.excavation``, ``treecalc.statement``); the
-pages only draw what it returns.
+``treecalc.rules.croton_on_hudson.ch223_water``, ``treecalc.excavation``,
+``treecalc.report.statement``); the pages only draw what it returns.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ APPLICANT = ("Applicant's permit report (PDF)", "permit", "permit_report")
 
 def _key() -> tuple[str, str, str, str]:
     src = state.current()
-    return state.cache_key(src), src.name, state._canon(state.read_opts()), state._canon(state.assess_kwargs())
+    return state.cache_key(src), src.name, state.read_key(), state._canon(state.assess_kwargs())
 
 
 def pdf_bytes(kind: str = "permit") -> bytes:

@@ -145,6 +145,16 @@ def read_opts() -> dict[str, Any]:
     return st.session_state.setdefault(_READ, {})
 
 
+def read_key() -> str:
+    """The read options as a cache key, with the climate zone the Benefits page chose (the survey is read in
+    it: the species that zone lists are accepted)."""
+    ro = dict(read_opts())
+    zone = (opt("benefit", {}) or {}).get("zone")
+    if zone:
+        ro["zone"] = zone
+    return _canon(ro)
+
+
 def opts() -> dict[str, Any]:
     return st.session_state.setdefault(_OPTS, {})
 
@@ -196,8 +206,10 @@ def session_scoped(sha256: str) -> str:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _read_survey(sha256: str, name: str, read_json: str, _data: bytes, _progress: Any = None) -> Any:
-    """``read_survey`` on the file (cached on its key (:func:`cache_key`) + the read options)."""
-    from treecalc.ingest import read_survey
+    """``read_survey`` on the file (cached on its key (:func:`cache_key`) + the read options), in the climate
+    zone chosen on the Benefits page, else the site fact's or the coordinates' (as ``treecalc assess`` reads):
+    a species only that zone lists (crape myrtle in PiedmtCLT) is read there, not rejected."""
+    from treecalc.climate_zones import read_survey_in_zone
     from treecalc.ingest.limits import Limits
 
     limits = Limits.from_env()
@@ -209,15 +221,17 @@ def _read_survey(sha256: str, name: str, read_json: str, _data: bytes, _progress
     # isolated: read in a child process bounded in memory and time, so that a hostile upload (a 1.7 KB
     # workbook that makes the native reader abort) costs its uploader a message, not every session the server;
     # the children together stay within the server's budget (read_budget): a read beyond it waits its turn
+    kw = json.loads(read_json)
     with read_budget().reserve(limits.memory_gb, on_wait=queued) as memory_gb:
-        return read_survey(
+        return read_survey_in_zone(
             io.BytesIO(_data),
+            kw.pop("zone", None),
             filename=name,
             max_bytes=MAX_UPLOAD_MB * 2**20,
             progress=_progress,
             isolated=True,
             limits=limits.with_(memory_gb=memory_gb),
-            **json.loads(read_json),
+            **kw,
         )
 
 
@@ -236,7 +250,7 @@ def survey(progress: Callable[[float, str], None] | None = None) -> Any:
         def cb(f: float, msg: str) -> None:
             outside.copy().run(progress, f, msg)
 
-    key = (cache_key(src), src.name, _canon(read_opts()))
+    key = (cache_key(src), src.name, read_key())
     memo = st.session_state.get(_MEMO_SURVEY)
     if memo is not None and memo[0] == key:
         return memo[1]  # this session's survey: not another unpickled copy of the cached one
@@ -322,7 +336,7 @@ def _memo(name: str, key: tuple, make: Callable[[], Any]) -> Any:
 def assessment() -> Assessment:
     """``assess`` of the current survey and options (raises :class:`AppError`)."""
     src = current()
-    key = (cache_key(src), src.name, _canon(read_opts()), _canon(assess_kwargs()))
+    key = (cache_key(src), src.name, read_key(), _canon(assess_kwargs()))
     memo = st.session_state.get(_MEMO_ASSESS)
     if memo is not None and memo[0] == key:
         return memo[1]
@@ -362,7 +376,7 @@ def statement_job() -> Callable[[], bytes]:
     src = source()
     if src is None:
         raise AppError("No survey yet: upload one on the Survey page.")
-    key = (cache_key(src), src.name, _canon(read_opts()), _canon(assess_kwargs()))
+    key = (cache_key(src), src.name, read_key(), _canon(assess_kwargs()))
     data = src.data
 
     def job() -> bytes:
@@ -401,7 +415,7 @@ def benefits() -> Any:
         return _benefits(
             cache_key(src),
             src.name,
-            _canon(read_opts()),
+            read_key(),
             _canon(opt("benefit", {})),
             _canon({k: opt(k) for k in EDIT_KEYS}),
             src.data,
@@ -477,6 +491,6 @@ def plan(budget: float | None = None) -> Any:
     if src is None:
         raise AppError("No survey yet: upload one on the Survey page.")
     try:
-        return _plan(src.sha256, src.name, _canon(read_opts()), _canon(assess_kwargs()), budget, src.data)
+        return _plan(src.sha256, src.name, read_key(), _canon(assess_kwargs()), budget, src.data)
     except ValueError as e:  # the plan's own refusal (too many optional removals) is written for people
         raise AppError(str(e)) from e

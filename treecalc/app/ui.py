@@ -260,7 +260,7 @@ def slug(s: str) -> str:
 
 
 #: First characters that make a spreadsheet run a cell as a formula (the statement's guard,
-#: ``treecalc.statement.needs_quote_prefix``, uses the same). ``str.startswith`` of a tuple: the empty
+#: ``treecalc.report.xlsx.needs_quote_prefix``, uses the same). ``str.startswith`` of a tuple: the empty
 #: text is never dangerous (``"" in "=+-"`` is True, which put a lone ``'`` in every empty cell).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 

@@ -439,8 +439,14 @@ def replaces(rec: Jurisdiction) -> bool:
 
 
 def permit_section(rec: Jurisdiction) -> str:
-    """The section a law's permit triggers are in: its record's, else its chapter's third (§95-3)."""
-    return rec.sections.get("permit") or f"§{rec.chapter.split(' Chapter ')[-1]}-3"
+    """The section a law's permit triggers are in, as its record declares it (``sections["permit"]``)."""
+    return rec.sections["permit"]
+
+
+def permit_trigger_section(rec: Jurisdiction) -> str:
+    """The section that makes a tree need the permit (Wesley Hills §95-3A(1)), as its record declares it
+    (``sections["permit_trigger"]``), else the permit's own section."""
+    return rec.sections.get("permit_trigger") or permit_section(rec)
 
 
 def permit_words(rec: Jurisdiction) -> str:

@@ -310,6 +310,8 @@ def read_site_rows(rows: list[list], special: dict[tuple[int, int], str] | None 
         try:
             value = coerce(f, cells[1])
         except ValueError as e:
+            if f == "jurisdiction":  # assessed under another village's law, every figure would be wrong
+                raise SurveyError(unknown_jurisdiction_message(i, row, cells[1])) from None
             warnings.append(f"Site sheet row {i + 1}: {e}; treated as not given")
             continue
         if f in site and site[f] != value:  # two jurisdictions: the last row won without a word
@@ -319,6 +321,30 @@ def read_site_rows(rows: list[list], special: dict[tuple[int, int], str] | None 
             )
         site[f], rows_of[f] = value, (i + 1, cells[1])
     return site, warnings
+
+
+def unknown_jurisdiction_message(i: int, row: list, value: object) -> str:
+    """``Site sheet cell B3 (jurisdiction): 'Crotn' is not one of croton-on-hudson, wesley-hills; did you mean
+    'croton-on-hudson'?``: the cell (row ``i`` from 0) and the laws known, with the closest."""
+    from openpyxl.utils import get_column_letter
+
+    from treecalc import jurisdictions
+
+    filled = [j for j, c in enumerate(row) if c is not None and str(c).strip() != ""]
+    cell = f"cell {get_column_letter(filled[1] + 1)}{i + 1}" if len(filled) > 1 else f"row {i + 1}"
+    spellings = {_k(r.user_spelling): r.user_spelling for r in jurisdictions.REGISTRY.values()}
+    spellings |= {_k(r.chapter.split(" Chapter ")[0]): r.user_spelling for r in jurisdictions.REGISTRY.values()}
+    typed = _k(value)
+
+    def likeness(name: str) -> float:  # "Crotn" is the start of "croton on hudson" mistyped: its head counts
+        return max(difflib.SequenceMatcher(None, typed, n).ratio() for n in (name, name[: len(typed) + 1]))
+
+    best = max(spellings, key=likeness, default=None)
+    hint = f"; did you mean {spellings[best]!r}?" if best is not None and likeness(best) >= 0.6 else ""
+    return (
+        f"Site sheet {cell} (jurisdiction): {value!r} is not one of {jurisdiction_choices()}{hint or '.'} "
+        "The survey is not assessed under a law it does not name: correct the cell."
+    )
 
 
 def apply_overrides(site: dict, overrides: dict | None) -> dict:

@@ -424,7 +424,7 @@ def _head(rec) -> str:
     chapter, of = rec.chapter.split(" Chapter ")[-1], views.place(rec)
     if not views.replaces(rec):
         return (
-            f"Chapter {chapter} of the Village of {of}: {views.permit_section(rec)} clearing permit triggers. Chapter "
+            f"Chapter {chapter} of the Village of {of}: {views.permit_section(rec)} {views.permit_words(rec)} triggers. Chapter "
             f"{chapter} has no replacement rule and no tree fund."
         )
     s = rec.sections
@@ -435,10 +435,10 @@ def _head(rec) -> str:
 
 def _permit_figures(a: Assessment) -> None:
     permit, summary, rec = a.permit, a.summary, views.record(a)
-    sec, chapter = views.permit_section(rec), rec.chapter.split(" Chapter ")[-1]
+    sec, chapter = views.permit_trigger_section(rec), rec.chapter.split(" Chapter ")[-1]
     c = st.columns(3)
-    c[0].metric(f"{rec.permit_item} ({views.place(rec)} {sec}A(1))", "Yes" if permit.required else "No")
-    c[1].metric(f"Trees needing a clearing permit (trees, {sec}A(1))", ui.num(permit.trees_needing_permit))
+    c[0].metric(f"{rec.permit_item} ({views.place(rec)} {sec})", "Yes" if permit.required else "No")
+    c[1].metric(f"Trees needing a {views.permit_words(rec)} (trees, {sec})", ui.num(permit.trees_needing_permit))
     c[2].metric(f"Replacement (Chapter {chapter})", "None", help=summary.note if summary is not None else None)
     for n in a.replacement.notes:
         st.caption(f"• {n}")
@@ -448,7 +448,11 @@ def _triggers(a: Assessment) -> pd.DataFrame | None:
     permit = a.permit
     rec = views.record(a)
     sec, replaces = views.permit_section(rec), views.replaces(rec)
-    st.subheader(f"Permit triggers ({sec})" if replaces else f"Clearing permit triggers ({rec.chapter}, {sec})")
+    st.subheader(
+        f"Permit triggers ({sec})"
+        if replaces
+        else f"{views.permit_words(rec).capitalize()} triggers ({rec.chapter}, {sec})"
+    )
     triggers = permit.triggers or []
     if triggers:
         for t in triggers:

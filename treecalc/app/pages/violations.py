@@ -105,7 +105,7 @@ def _mark_harmed() -> None:
     picker.tree_picker("removed", "Trees found removed", tags, label)
     picker.tree_picker("damaged", "Trees found damaged (topped, excessively pruned, injured, girdled)", tags, label)
     others = "".join(
-        f"; in {views.place(r)} a {views.permit_words(r)}, {views.permit_section(r)}A(1)"
+        f"; in {views.place(r)} a {views.permit_words(r)}, {views.permit_trigger_section(r)}"
         for r in REGISTRY.values()
         if r.key != DEFAULT
     )
