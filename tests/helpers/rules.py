@@ -1,3 +1,5 @@
+import csv
+
 import pandas as pd
 
 from treecalc.schema import FLAG_FIELDS
@@ -30,3 +32,16 @@ def make_trees(rows):
     for f in FLAGS:
         df[f] = df[f].astype("boolean")
     return df
+
+
+#: A flat house lot (§208-19A(2) does not apply): no parcel fact is assumed.
+FLAT_HOUSE_LOT = {"subdividable": False, "has_residence": True, "site_plan_required": False}
+#: A replacement stock of 2 in red maples at $450 each, for surveys whose cost is not the point
+STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
+
+
+def write_csv(path, rows):
+    """``rows`` (the header first) as a CSV survey at ``path``."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    return path

@@ -6,22 +6,14 @@ floating point 20.32 x (1 / 2.54) = 7.999999999999999: read as less than 8 in, t
 converted number within a float's rounding of a bound is the bound.
 """
 
-import csv
-
 import pytest
 
+from tests.helpers.rules import STOCK, write_csv
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
 
 #: A parcel capable of being subdivided (§208-19A(2) reaches every tree of 8 in or more), with a house.
 SUBDIVIDABLE = {"subdividable": True, "has_residence": True, "site_plan_required": False}
-STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
-
-
-def write_csv(path, rows):
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        csv.writer(f).writerows(rows)
-    return path
 
 
 @pytest.mark.parametrize(("header", "cell"), [("DBH (cm)", "20.32"), ("DBH (mm)", "203.2")])

@@ -6,20 +6,11 @@ a payment to the Village Tree Preservation Fund of a sum or sums equivalent to 1
 the trees destroyed." The Engineer's "other percentage" qualifies the standard; the payment is 120% as written.
 """
 
-import csv
 from decimal import ROUND_CEILING, Decimal
 
+from tests.helpers.rules import FLAT_HOUSE_LOT, STOCK, write_csv
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
-
-FLAT_HOUSE_LOT = {"subdividable": False, "has_residence": True, "site_plan_required": False}
-STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
-
-
-def write_csv(path, rows):
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        csv.writer(f).writerows(rows)
-    return path
 
 
 def test_the_22f_payment_stays_at_120_percent_when_the_engineer_sets_150(tmp_path):

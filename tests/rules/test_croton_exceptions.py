@@ -6,24 +6,13 @@ are worked by hand from §208-29A/B (data/law/croton_on_hudson/ch208_trees.toml)
 their trees and percentages, which no price changes.
 """
 
-import csv
-
 import pandas as pd
 import pytest
 from openpyxl import Workbook
 
+from tests.helpers.rules import FLAT_HOUSE_LOT, STOCK, write_csv
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
-
-#: A flat house lot (§208-19A(2) does not apply): no parcel fact is assumed.
-FLAT_HOUSE_LOT = {"subdividable": False, "has_residence": True, "site_plan_required": False}
-STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
-
-
-def write_csv(path, rows):
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        csv.writer(f).writerows(rows)
-    return path
 
 
 def write_xlsx(path, rows, site):

@@ -5,23 +5,12 @@ tier (2) over 8 to 12 in $1,500, tier (6) protected native $7,500; criminal $250
 for a violation of §208-18.
 """
 
-import csv
-
 import pandas as pd
 import pytest
 
+from tests.helpers.rules import FLAT_HOUSE_LOT, STOCK, write_csv
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
-
-#: A flat house lot (§208-19A(2) does not apply): no parcel fact is assumed.
-FLAT_HOUSE_LOT = {"subdividable": False, "has_residence": True, "site_plan_required": False}
-STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
-
-
-def write_csv(path, rows):
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        csv.writer(f).writerows(rows)
-    return path
 
 
 def by_tag(a, col):

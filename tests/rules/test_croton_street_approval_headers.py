@@ -7,19 +7,9 @@ the removal of a street tree on a flat house lot (no §208-19A trigger) is no of
 "Street trees ...: up to $4,000" and §208-29A $250.
 """
 
-import csv
-
+from tests.helpers.rules import FLAT_HOUSE_LOT, STOCK, write_csv
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
-
-FLAT_HOUSE_LOT = {"subdividable": False, "has_residence": True, "site_plan_required": False}
-STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
-
-
-def write_csv(path, rows):
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        csv.writer(f).writerows(rows)
-    return path
 
 
 def test_dept_approval_column_authorises_the_street_tree_it_says(tmp_path):
