@@ -119,6 +119,18 @@ def _amended_folder(folder: Path) -> Path:
         "[replacement.deciduous_min_dbh_in]",
         [("value = 1.5", "value = 1.25"), ("minimum 1.5-inch", "minimum 1.25-inch")],
     )
+    _amend(
+        folder,
+        CH208,
+        "[permit.more_than_trees_12mo]",
+        [("value = 3", "value = 4"), ("More than three (3)", "More than four (4)")],
+    )
+    _amend(
+        folder,
+        CH208,
+        "[replacement.conifer_min_height_ft]",
+        [("value = 5.0", "value = 6.0"), ("five (5) feet", "six (6) feet")],
+    )
     _amend(folder, CH208, "tier = 2\n", [("usd = 1500", "usd = 1600"), ("up to $1,500.", "up to $1,600.")])
     _amend(
         folder,
@@ -140,6 +152,9 @@ def _amended_folder(folder: Path) -> Path:
         CH223,
         "[first_penalty_rate]",
         [('value = "5"', 'value = "6"'), ("penalty of 5% of", "penalty of 6% of")],
+    )
+    _amend(
+        folder, CH223, "[meter_tolerance]", [('value = "1.5"', 'value = "2.5"'), ("more than 1.5%", "more than 2.5%")]
     )
     _amend(folder, CH120, "[cut_area]", [("value = 500", "value = 550"), ("area of 500 square", "area of 550 square")])
     _amend(
@@ -190,6 +205,10 @@ CASES = [
     ("permit", "**§208-19A(2)** 8 in DBH or more on a parcel", "**§208-19A(2)** 7 in DBH or more on a parcel"),
     # §208-22D deciduous stock 1.5 in -> 1.25 in DBH
     ("permit", "Deciduous trees at least 1.5 in DBH", "Deciduous trees at least 1.25 in DBH"),
+    # §208-19A(1) more than 3 -> more than 4 trees in 12 months: the 7 removals still trigger it
+    ("permit", "**§208-19A(1)** more than 3 trees removed", "**§208-19A(1)** more than 4 trees removed"),
+    # §208-22D conifer stock 5 ft -> 6 ft tall
+    ("permit", "conifers at least 5 ft tall", "conifers at least 6 ft tall"),
     # §208-29B(2) $1,500 -> $1,600, doubled (§208-29B(7)) $3,000 -> $3,200; §208-29A (§208-18) $5,000 -> $5,500
     ("violations", "§208-29B(2) 1500 3000 5000", "§208-29B(2) 1600 3200 5500"),
     # civil total: three tier (2) trees and one tier (3), doubled: 2 x (3 x 1,600 + 3,000) = 15,600 (was 15,000)
@@ -205,6 +224,8 @@ CASES = [
     ("water", "5% of the unpaid water charge 300.00", "6% of the unpaid water charge 300.00"),
     ("water", "penalty 15.0 300.0 15.0", "penalty 18.0 300.0 18.0"),
     ("water", "+5% on 16 Jan", "+6% on 16 Jan"),
+    # §223-6G meter tolerance 1.5% -> 2.5% (the page's +2.00% test error is then within it)
+    ("water", "(limit ±1.5%)", "(limit ±2.5%)"),
     # §120-3A(2) 500 -> 550 sq ft deeper than 2 ft (the page's 600 sq ft at 3 ft still needs a permit)
     # (the §120-3A(6) fill area, its own entry, stays 500 sq ft)
     ("excavation", "2 ft over 600 sq ft (permit if >= 500 sq ft)", "2 ft over 600 sq ft (permit if >= 550 sq ft)"),
