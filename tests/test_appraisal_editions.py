@@ -35,7 +35,7 @@ def test_tenth_edition_appraised_basis_by_hand():
     fs = {**SCHEDULE, "appraisal_unit_cost_usd_per_sqin": "50", "appraisal_functional_pct": "90"}
     a = assess(_survey(), value_basis="appraised", fee_schedule=fs)
     assert list(a.trees["value_usd"]) == [4071.50] * 3
-    assert a.replacement["removed_value_usd"] == pytest.approx(12214.50)
+    assert a.replacement.removed_value_usd == pytest.approx(12214.50)
     assert "Guide for Plant Appraisal, 10th ed." in a.options["value_basis_label"]
     assert "$50.00/sq in" in a.options["value_basis_label"]
     assert a.options["appraisal_edition"] == 10

@@ -58,11 +58,11 @@ def test_90_percent_annual():
     # replacement ACRU 12 in at 127.11: ceil(343.20 / 127.11) = ceil(2.70) = 3 trees, all planted
     a = assess(survey(three_acru(), {"subdividable": True}), replacement_stock=STOCK12)
     r = a.replacement
-    assert a.permit["required"] and r["required"] and r["section"] == "§208-22A" and r["percent"] == 90
-    assert r["removed_value_usd"] == pytest.approx(381.33)
-    assert r["required_value_usd"] == pytest.approx(343.20)
-    assert (r["trees_needed"], r["trees_planted"], r["trees_in_lieu"]) == (3, 3, 0)
-    assert r["planting_cost_usd"] == 2700.0 and r["native_share"] == 1.0
+    assert a.permit.required and r.required and r.section == "§208-22A" and r.percent == 90
+    assert r.removed_value_usd == pytest.approx(381.33)
+    assert r.required_value_usd == pytest.approx(343.20)
+    assert (r.trees_needed, r.trees_planted, r.trees_in_lieu) == (3, 3, 0)
+    assert r.planting_cost_usd == 2700.0 and r.native_share == 1.0
     j = a.to_json()
     assert j["permit_triggers"] == ["§208-19A(2)"] and j["replacement"]["value_per_tree_usd"] == ACRU12
     assert j["fund_in_lieu_usd"] == 0.0 and j["civil_penalty_max_usd"] == 0 and j["fine_max_usd"] is None
@@ -72,7 +72,7 @@ def test_90_percent_annual():
 def test_fewer_than_three_trees_no_replacement():
     # 2 trees under permit: §208-22A needs three or more
     a = assess(survey(three_acru()[:2], {"subdividable": True}), replacement_stock=STOCK12)
-    assert a.permit["required"] and not a.replacement["required"] and a.replacement["required_value_usd"] == 0
+    assert a.permit.required and not a.replacement.required and a.replacement.required_value_usd == 0
 
 
 def test_120_percent_after_violation_annual():
@@ -80,16 +80,16 @@ def test_120_percent_after_violation_annual():
     # removed 381.33 x 120% = 457.596 -> $457.60; ceil(457.60 / 127.11) = ceil(3.60) = 4 trees
     a = assess(survey(three_acru("removed"), {"subdividable": True}), replacement_stock=STOCK12)
     r = a.replacement
-    assert r["section"] == "§208-22F" and r["percent"] == 120
-    assert r["required_value_usd"] == pytest.approx(457.60) and r["trees_needed"] == 4
+    assert r.section == "§208-22F" and r.percent == 120
+    assert r.required_value_usd == pytest.approx(457.60) and r.trees_needed == 4
     # penalties: 3 offences, 12 in = tier 2 $1,500 each; 3 > 3 false, 3 removals no clear cutting -> $4,500
-    assert a.penalties["civil_penalty_max_usd"] == 4500 and not a.penalties["doubled"]
-    assert a.penalties["criminal_fine_max_usd"] == 750  # 3 x $250
+    assert a.penalties.civil_penalty_max_usd == 4500 and not a.penalties.doubled
+    assert a.penalties.criminal_fine_max_usd == 750  # 3 x $250
     # the Engineer's percentage: 150% -> 571.995 -> up 572.00; ceil(572.00 / 127.11) = ceil(4.50004) = 5
     a = assess(
         survey(three_acru("removed"), {"subdividable": True}), replacement_stock=STOCK12, replacement_percent=150
     )
-    assert a.replacement["required_value_usd"] == pytest.approx(572.00) and a.replacement["trees_needed"] == 5
+    assert a.replacement.required_value_usd == pytest.approx(572.00) and a.replacement.trees_needed == 5
 
 
 def test_violation_counts_topped_and_has_no_three_tree_threshold():
@@ -99,16 +99,16 @@ def test_violation_counts_topped_and_has_no_three_tree_threshold():
         survey([{"species_code": "ACRU", "dbh_in": 12, "action": "topped", "landmark": True}], QUIET),
         replacement_stock=STOCK12,
     )
-    assert a.replacement["required"] and a.replacement["required_value_usd"] == pytest.approx(152.54)
-    assert a.trees["penalty_tier"].tolist() == ["§208-29B(5)"] and a.penalties["civil_penalty_max_usd"] == 5000
-    assert a.penalties["criminal_fine_max_usd"] == 5000
+    assert a.replacement.required and a.replacement.required_value_usd == pytest.approx(152.54)
+    assert a.trees["penalty_tier"].tolist() == ["§208-29B(5)"] and a.penalties.civil_penalty_max_usd == 5000
+    assert a.penalties.criminal_fine_max_usd == 5000
     # only DAMAGED (injured), no other provision broken: not an offence by itself, nothing to replace
     a = assess(
         survey([{"species_code": "ACRU", "dbh_in": 12, "action": "damaged", "landmark": True}], QUIET),
         replacement_stock=STOCK12,
     )
-    assert not a.replacement["required"] and a.penalties["civil_penalty_max_usd"] == 0
-    assert "not an offence by itself" in a.penalties["not_offences"][0]["reason"]
+    assert not a.replacement.required and a.penalties.civil_penalty_max_usd == 0
+    assert "not an offence by itself" in a.penalties.not_offences[0]["reason"]
 
 
 def _cumulative(code, dbh, years, mortality=0.043):
@@ -136,9 +136,9 @@ def test_cumulative_basis(violation, pct):
     )
     r = a.replacement
     assert a.options["value_basis"] == "cumulative:10" and "10 years" in a.options["value_basis_label"]
-    assert r["removed_value_usd"] == pytest.approx(3 * v12, abs=0.005)
-    assert r["required_value_usd"] == pytest.approx(math.ceil(3 * v12 * pct - 1e-6) / 100, abs=0.005)
-    assert r["trees_needed"] == math.ceil(r["required_value_usd"] / v2 - 1e-9)
+    assert r.removed_value_usd == pytest.approx(3 * v12, abs=0.005)
+    assert r.required_value_usd == pytest.approx(math.ceil(3 * v12 * pct - 1e-6) / 100, abs=0.005)
+    assert r.trees_needed == math.ceil(r.required_value_usd / v2 - 1e-9)
 
 
 @pytest.mark.parametrize("violation,required,needed", [(False, 343.20, 6), (True, 457.60, 8)])
@@ -155,10 +155,10 @@ def test_cumulative_1_year_is_the_annual_value_by_hand(violation, required, need
         replacement_stock=[{"species": "ACRU", "dbh_in": 2.0, "unit_cost_usd": 450}],
     )
     r = a.replacement
-    assert r["removed_value_usd"] == pytest.approx(381.33)
-    assert r["required_value_usd"] == pytest.approx(required)
-    assert r["stock"][0]["value_per_tree_usd"] == pytest.approx(64.68)
-    assert r["trees_needed"] == needed
+    assert r.removed_value_usd == pytest.approx(381.33)
+    assert r.required_value_usd == pytest.approx(required)
+    assert r.stock[0]["value_per_tree_usd"] == pytest.approx(64.68)
+    assert r.trees_needed == needed
 
 
 @pytest.mark.parametrize("violation,required,needed", [(False, 10976.02, 29), (True, 14634.69, 39)])
@@ -180,10 +180,10 @@ def test_appraised_basis(violation, required, needed):
     )
     r = a.replacement
     assert a.trees["value_usd"].tolist() == [4065.19] * 3
-    assert r["removed_value_usd"] == pytest.approx(12195.57)
-    assert r["required_value_usd"] == pytest.approx(required)
-    assert r["stock"][0]["value_per_tree_usd"] == pytest.approx(381.60)
-    assert r["trees_needed"] == needed
+    assert r.removed_value_usd == pytest.approx(12195.57)
+    assert r.required_value_usd == pytest.approx(required)
+    assert r.stock[0]["value_per_tree_usd"] == pytest.approx(381.60)
+    assert r.trees_needed == needed
     good = assess(survey(three_acru("remove", condition="good"), {"subdividable": True}), value_basis="appraised")
     assert good.trees["value_usd"].tolist() == [5420.26] * 3
 
@@ -197,10 +197,10 @@ def test_invasive_removed_not_counted_and_refused_as_stock():
         replacement_stock=STOCK12 + [{"species": inv, "dbh_in": 3, "unit_cost_usd": 10}],
     )
     # the invasive is not counted: removed value is still 3 x 127.11 = 381.33
-    assert a.replacement["removed_value_usd"] == pytest.approx(381.33)
+    assert a.replacement.removed_value_usd == pytest.approx(381.33)
     assert a.trees["exclusion"].iloc[3] == "invasive (6 NYCRR 575 prohibited) §208-22E"
-    assert not a.replacement["stock"][1]["accepted"]
-    assert all(p["species_code"] == "ACRU" for p in a.replacement["plan"])
+    assert not a.replacement.stock[1]["accepted"]
+    assert all(p["species_code"] == "ACRU" for p in a.replacement.plan)
     assert any("never accepted" in w for w in a.warnings)
 
 
@@ -209,21 +209,19 @@ def test_plantable_limit_sends_the_rest_to_the_fund_both_bases(tmp_path):
     # per tree: 4 needed - 2 planted = 2 in lieu x $450.00 placeholder = $900.00
     s = survey(three_acru("removed"), {"subdividable": True})
     a = assess(s, replacement_stock=STOCK12, plantable=2)
-    assert (a.replacement["trees_planted"], a.replacement["trees_in_lieu"]) == (2, 2)
-    assert a.fund["fund_in_lieu_usd"] == 900.0 and a.fund["placeholder"]
+    assert (a.replacement.trees_planted, a.replacement.trees_in_lieu) == (2, 2)
+    assert a.fund.fund_in_lieu_usd == 900.0 and a.fund.placeholder
     assert any("PLACEHOLDER" in w for w in a.warnings)
     # --fee-per-tree 312.50: 2 x 312.50 = 625.00
-    assert (
-        assess(s, replacement_stock=STOCK12, plantable=2, fee_per_tree_usd="312.50").fund["fund_in_lieu_usd"] == 625.0
-    )
+    assert assess(s, replacement_stock=STOCK12, plantable=2, fee_per_tree_usd="312.50").fund.fund_in_lieu_usd == 625.0
     # value basis x 2 (issue 9: a capital sum, the schedule's value_basis, appraised by default):
     # unmet 457.60 - 254.22 = 203.38 USD/yr = 203.38 / 127.11 = 1.6000 replacement ACRU 12 in trees;
     # each appraised (CTLA, good) at $5,420.26: 203.38 x 5420.26 / 127.11 = 8,672.587 -> $8,672.59; x 2 = $17,345.18
     f = tmp_path / "fees.toml"
     f.write_text('basis = "value"\nmultiplier = "2"\n')
     a = assess(s, replacement_stock=STOCK12, plantable=2, fee_schedule=f)
-    assert a.fund["unmet_value_usd"] == pytest.approx(203.38) and a.fund["fund_in_lieu_usd"] == 17345.18
-    assert a.fund["capital_value_basis"] == "appraised"
+    assert a.fund.unmet_value_usd == pytest.approx(203.38) and a.fund.fund_in_lieu_usd == 17345.18
+    assert a.fund.capital_value_basis == "appraised"
 
 
 def test_native_share_warning():
@@ -236,7 +234,7 @@ def test_native_share_warning():
         survey(three_acru(), {"subdividable": True}),
         replacement_stock=[{"species": exotic, "dbh_in": 12, "unit_cost_usd": 400}],
     )
-    assert a.replacement["native_share"] == 0.0
+    assert a.replacement.native_share == 0.0
     assert any("§208-22C" in w for w in a.warnings)
 
 
@@ -245,8 +243,8 @@ def test_doubling_and_days_in_assessment():
     # 2 days: 500 x 2 x 2 x 4 = $8,000; criminal §208-18 $5,000 x 2 days x 4 = $40,000
     rows = [{"species_code": "ACRU", "dbh_in": 6, "action": "removed", "slope_over_20pct": True}] * 4
     a = assess(survey(rows, QUIET), continuing_days=2, replacement_stock=STOCK12)
-    assert a.penalties["doubled"] and a.penalties["civil_penalty_max_usd"] == 8000
-    assert a.penalties["criminal_fine_max_usd"] == 40000
+    assert a.penalties.doubled and a.penalties.civil_penalty_max_usd == 8000
+    assert a.penalties.criminal_fine_max_usd == 40000
     assert a.to_json()["civil_penalty_doubled"] is True
 
 
@@ -254,13 +252,13 @@ def test_application_pending_option_doubles():
     # one landmark removed while an application was pending: $5,000 x 2 = $10,000
     rows = [{"species_code": "ACRU", "dbh_in": 10, "action": "removed", "landmark": True}]
     a = assess(survey(rows, QUIET), application_pending=True, replacement_stock=STOCK12)
-    assert a.penalties["civil_penalty_max_usd"] == 10000
+    assert a.penalties.civil_penalty_max_usd == 10000
 
 
 def test_no_permit_needed_no_penalty_no_replacement():
     a = assess(survey([{"species_code": "ACRU", "dbh_in": 10, "action": "removed"}], QUIET))
-    assert not a.permit["required"] and a.penalties["civil_penalty_max_usd"] == 0
-    assert not a.replacement["required"]
+    assert not a.permit.required and a.penalties.civil_penalty_max_usd == 0
+    assert not a.replacement.required
 
 
 def test_assumptions_and_warnings_carried():
@@ -341,7 +339,7 @@ def test_four_removed_one_damaged_end_to_end():
     a = assess(bare_survey(rows, QUIET), replacement_stock=STOCK12)
     assert a.trees["permit_triggers"].tolist() == ["§208-19A(1); §208-19A(8)"] * 4 + [""]
     assert a.trees["offence"].tolist() == [True] * 4 + [False]
-    assert a.penalties["civil_penalty_max_usd"] == 4000 and a.penalties["criminal_fine_max_usd"] == 20000
+    assert a.penalties.civil_penalty_max_usd == 4000 and a.penalties.criminal_fine_max_usd == 20000
 
 
 # -- 2. site facts as text are parsed ---------------------------------------------------------------
@@ -351,11 +349,11 @@ def test_violation_false_as_text_applies_90_not_120():
     a = assess(
         bare_survey(three_acru("removed"), {"subdividable": "true", "violation": "false"}), replacement_stock=STOCK12
     )
-    assert a.replacement["section"] == "§208-22A" and a.replacement["required_value_usd"] == pytest.approx(343.20)
+    assert a.replacement.section == "§208-22A" and a.replacement.required_value_usd == pytest.approx(343.20)
     a = assess(
         bare_survey(three_acru("removed"), {"subdividable": True, "violation": "yes"}), replacement_stock=STOCK12
     )
-    assert a.replacement["section"] == "§208-22F" and a.replacement["required_value_usd"] == pytest.approx(457.60)
+    assert a.replacement.section == "§208-22F" and a.replacement.required_value_usd == pytest.approx(457.60)
     with pytest.raises(ValueError, match="site fact violation"):
         assess(bare_survey(three_acru("removed"), {"violation": "dunno"}))
 
@@ -431,7 +429,7 @@ def test_solver_failure_is_a_value_error_not_runtime_error():
 def test_replacement_percent_without_violation_is_said():
     # 3 proposed removals under a permit: §208-22A 90%; a percentage given is not used and a warning says so
     a = assess(bare_survey(three_acru(), {"subdividable": True}), replacement_stock=STOCK12, replacement_percent=150)
-    assert a.replacement["percent"] == 90 and any("only after a violation" in w for w in a.warnings)
+    assert a.replacement.percent == 90 and any("only after a violation" in w for w in a.warnings)
 
 
 # -- 6. "at least 90%" rounds up --------------------------------------------------------------------
@@ -460,7 +458,7 @@ def test_wesley_label_days_and_exceptions():
     assert any(ln["value"] == 7500 and "3 x $2,500" in ln["note"] for ln in a.lines)
     # §95-3D(2) work by or for the Village: no permit, no fine
     a = assess(bare_survey(rows, {**site, "village_work": "yes"}), jurisdiction="wesley_hills")
-    assert a.to_json()["fine_max_usd"] == 0 and a.permit["exceptions_applied"][0]["section"] == "§95-3D(2)"
+    assert a.to_json()["fine_max_usd"] == 0 and a.permit.exceptions_applied[0]["section"] == "§95-3D(2)"
 
 
 # -- 10, 11. readings stated ------------------------------------------------------------------------
@@ -470,7 +468,7 @@ def test_readings_and_notes_state_the_offence_rule_and_what_is_left_to_the_engin
     assert "second and each subsequent violation" in readings and "$1,000 per tree" in readings
     assert OFFENCE_READING in a.method["readings"] and OTHER_PROHIBITIONS_NOTE in a.method["readings"]
     assert "§208-18B" in OTHER_PROHIBITIONS_NOTE and "§208-18D" in OFFENCE_READING and "§208-20F" in OFFENCE_READING
-    assert OFFENCE_READING in a.penalties["notes"] and OTHER_PROHIBITIONS_NOTE in a.penalties["notes"]
+    assert OFFENCE_READING in a.penalties.notes and OTHER_PROHIBITIONS_NOTE in a.penalties.notes
     # the statement writes them (Penalties notes and Method & sources)
     import io
 

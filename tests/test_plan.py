@@ -39,7 +39,7 @@ def _brute_force(tmp_path, **options):
             rows = [(t, sp, d, "Remove" if (m == "Yes" or t in subset) else "Retain", m) for t, sp, d, _, m in ROWS]
             a = treecalc.assess(read_survey(_csv(tmp_path / f"s{''.join(subset)}.csv", rows)), site=SITE, **options)
             rep, fund = a.replacement, a.fund
-            cost = round((rep["planting_cost_usd"] or 0) + (fund["fund_in_lieu_usd"] or 0), 2)
+            cost = round((rep.planting_cost_usd or 0) + (fund.fund_in_lieu_usd or 0), 2)
             out[subset] = cost
     return out
 

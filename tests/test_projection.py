@@ -18,9 +18,9 @@ def test_projection_of_the_sample():
     assert list(removed.index) == list(range(21))
     # year 0: the counted trees' annual benefits are the value removed (annual basis)
     # (the engine adds per-tree values rounded to cents: within a cent or two of the raw sum)
-    assert removed[0] == pytest.approx(a.replacement["removed_value_usd"], abs=0.02)
+    assert removed[0] == pytest.approx(a.replacement.removed_value_usd, abs=0.02)
     # year 0: the plan's trees at their planting size: count x value per tree
-    plan = a.replacement["plan"][0]
+    plan = a.replacement.plan[0]
     assert planted[0] == pytest.approx(plan["count"] * plan["value_per_tree_usd"], abs=0.01 * plan["count"])
     # year 5 of the plan: each tree valued at the DBH growth gives it after 5 years, times the share
     # still alive under the default 4.3 %/yr mortality (Roman & Scatena 2011): 0.957^5 = 0.915849^2 x 0.957

@@ -44,7 +44,7 @@ def lot(tmp_path):
 
 def test_statement_has_the_projection_rate_and_payback(lot, tmp_path):
     a = treecalc.assess(read_survey(lot))
-    assert a.replacement["required"] and a.options["mortality_rate"] == 0.043  # Roman & Scatena's midpoint
+    assert a.replacement.required and a.options["mortality_rate"] == 0.043  # Roman & Scatena's midpoint
     out = tmp_path / "statement.xlsx"
     write_statement(a, out)
     rows = list(openpyxl.load_workbook(io.BytesIO(out.read_bytes()), read_only=True)["Replacement plan"].values)
@@ -59,7 +59,7 @@ def test_statement_has_the_projection_rate_and_payback(lot, tmp_path):
     removed, planted = [float(r[1]) for r in table], [float(r[2]) for r in table]
     # year 0: the five counted trees' annual benefits ($737.77/yr) and the plan's 11 red maples of 2 in
     # at $64.68 a tree = $711.48/yr
-    assert a.replacement["plan"][0]["count"] == 11
+    assert a.replacement.plan[0]["count"] == 11
     assert removed[0] == pytest.approx(737.77, abs=0.01) and planted[0] == pytest.approx(11 * 64.68, abs=0.06)
     # the same figures as the chart's (treecalc.projection), both series under (1 - 0.043)^t
     df = projection(a, 20)

@@ -28,13 +28,13 @@ def _table() -> dict[str, tuple[float, float]]:
 
 
 def _figures(a) -> dict[str, float]:
-    rep, parts = a.replacement, {p["section"]: p for p in a.replacement["parts"]}
+    rep, parts = a.replacement, {p.section: p for p in a.replacement.parts}
     return {
-        "value of the 9 trees counted (§208-22B)": rep["removed_value_usd"],
-        "— §208-22F part (1 tree, 120 %)": parts["§208-22F"]["value_usd"],
-        "— §208-22A part (8 trees, 90 %)": parts["§208-22A"]["value_usd"],
-        "value the replacements must carry": rep["required_value_usd"],
-        "§208-22F alternative payment": a.fund["alternative_22f_usd"],
+        "value of the 9 trees counted (§208-22B)": rep.removed_value_usd,
+        "— §208-22F part (1 tree, 120 %)": parts["§208-22F"].value_usd,
+        "— §208-22A part (8 trees, 90 %)": parts["§208-22A"].value_usd,
+        "value the replacements must carry": rep.required_value_usd,
+        "§208-22F alternative payment": a.fund.alternative_22f_usd,
         "all 39 trees appraised": round(float(a.trees["value_usd"].sum()), 2),
     }
 

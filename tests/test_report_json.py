@@ -99,8 +99,8 @@ def test_json_is_the_row_by_row_json(which: str, jurisdiction: str, generated: P
     expected = dict(new)
     expected["per_tree"] = _ref_records(trees)
     expected["rejected_rows"] = _ref_records(a.rejected)
-    expected["offence_rows"] = _ref_plain(list(a.penalties.get("per_tree") or []))
-    expected["not_offences"] = _ref_plain(list(a.penalties.get("not_offences") or []))
+    expected["offence_rows"] = _ref_plain(list(a.penalties.per_tree or []))
+    expected["not_offences"] = _ref_plain(list(a.penalties.not_offences or []))
     assert _text(new) == _text(expected)
     # the test can fail: it sees every tree and the rejected rows (sample: 39 trees, tag 17 'twelve' rejected)
     assert len(new["per_tree"]) == len(a.trees) > 0 and new["rejected_rows"]

@@ -605,7 +605,7 @@ def _fund_basis_note(found: Any, schedule: Any, appraisal10: Any) -> None:
         appraisal10 is not None
         and schedule is not None
         and schedule.value_basis == "appraised"
-        and found.fund.get("fund_in_lieu_usd") is not None
+        and found.fund.fund_in_lieu_usd is not None
     ):
         from treecalc.models.appraisal10 import describe
 

@@ -149,11 +149,9 @@ def costs(a: Any) -> tuple[Decimal, Decimal, Decimal]:
     court's, not a cost the applicant can plan.
     """
     rep, fund, pen = a.replacement, a.fund, a.penalties
-    planting = _cents(rep.get("planting_cost_usd")) if rep.get("required") else Decimal("0.00")
-    in_lieu = _cents(fund.get("fund_in_lieu_usd"))
-    penalty = _cents(
-        pen.get("civil_penalty_max_usd") if pen.get("civil_penalty_max_usd") is not None else pen.get("fine_max_usd")
-    )
+    planting = _cents(rep.planting_cost_usd) if rep.required else Decimal("0.00")
+    in_lieu = _cents(fund.fund_in_lieu_usd)
+    penalty = _cents(pen.civil_penalty_max_usd if pen.civil_penalty_max_usd is not None else pen.fine_max_usd)
     return planting, in_lieu, penalty
 
 
@@ -323,7 +321,7 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
             penalty_usd=float(penalty),
             within_budget=budget is None or total <= budget,
             permit_required=bool(a.permit.required),
-            removals_12mo=a.permit.get("removals_12mo"),
+            removals_12mo=a.permit.removals_12mo,
             reasons=reasons(a, chosen, prev, tags, must, budget),
         )
         steps.append(step)
@@ -394,7 +392,7 @@ def reasons(
     """The sentences of one step, each filled from the assessment's own findings (their sections and
     figures come from the law data) and citing its section."""
     permit, rep, fund = a.permit, a.replacement, a.fund
-    n = permit.get("removals_12mo")
+    n = permit.removals_12mo
     count = f"{n} removal{'s' if n != 1 else ''} in 12 months" if n is not None else "these removals"
     if permit.required:
         secs = list(dict.fromkeys(t["section"] for t in permit.triggers))
@@ -402,29 +400,29 @@ def reasons(
     else:
         limit = _law_permit(a).get("more_than_trees_12mo")
         verdict = "no permit" + (f" (§208-19A(1) needs more than {limit})" if limit is not None else "")
-    if rep.get("required"):
-        parts = [f"{p['percent']:g}% replacement under {p['section']}" for p in rep.get("parts") or []]
+    if rep.required:
+        parts = [f"{p.percent:g}% replacement under {p.section}" for p in rep.parts or []]
         verdict += " and " + _and(parts)
     elif permit.required:
-        under, least = rep.get("removals_under_permit"), rep.get("min_trees")
+        under, least = rep.removals_under_permit, rep.min_trees
         if under is not None and least is not None and under < least:
             # the removals counted above include trees needing no permit: §208-22A counts the permit's own trees
             plural = "s" if under != 1 else ""
-            why = f"the permit is for {under} tree{plural}; {rep.get('section')} replaces under a permit for {least} or more"
+            why = f"the permit is for {under} tree{plural}; {rep.section} replaces under a permit for {least} or more"
         else:
             # a jurisdiction without a replacement rule (Wesley Hills Chapter 95) says so in its notes
-            why = rep.get("percent_note") or rep.get("section") or "; ".join(rep.get("notes") or [])
+            why = rep.percent_note or rep.section or "; ".join(rep.notes or [])
         verdict += f" and no replacement ({why})" if why else " and no replacement"
     out = [f"{_what_changes(chosen, prev, tags, must)} makes {count}: {verdict}."]
     planting, in_lieu, penalty = costs(a)
     total = planting + in_lieu + penalty
-    if rep.get("required"):
-        planted, lieu = rep.get("trees_planted") or 0, rep.get("trees_in_lieu") or 0
+    if rep.required:
+        planted, lieu = rep.trees_planted or 0, rep.trees_in_lieu or 0
         bits = [f"planting {planted} tree{'s' if planted != 1 else ''} ({_money_text(planting)}, §208-22D)"]
         if lieu or in_lieu:
             bits.append(
                 f"paying {_money_text(in_lieu)} in lieu for {lieu} tree{'s' if lieu != 1 else ''} "
-                f"the site cannot take ({fund.get('section') or '§208-24'})"
+                f"the site cannot take ({fund.section or '§208-24'})"
             )
         out.append(f"It costs {_and(bits)}.")
     if penalty:

@@ -75,7 +75,7 @@ def projection(assessment: Assessment, years: int = 20) -> pd.DataFrame:
     m = mortality_of(assessment)
     trees = assessment.trees
     counted = trees[trees["counted"].astype(bool)] if "counted" in trees else trees.iloc[:0]
-    plan = pd.DataFrame(assessment.replacement.get("plan") or [])
+    plan = pd.DataFrame(assessment.replacement.plan or [])
     out = []
     if len(counted):
         lu = counted["benefit_land_use"].to_numpy(object) if "benefit_land_use" in counted else None
@@ -154,8 +154,8 @@ def summary(assessment: Any, years: int = HORIZON_YEARS) -> dict[str, Any]:
         "payback_year": None,
         "payback": "no replacement is required: no payback year",
     }
-    rep = getattr(assessment, "replacement", None) or {}
-    if rep.get("required") and rep.get("plan"):
+    rep = getattr(assessment, "replacement", None)
+    if rep is not None and rep.required and rep.plan:
         pb = payback(projection(assessment, years), years, m)
         out["payback_year"], out["payback"] = pb["year"], pb["text"]
     try:

@@ -2,9 +2,8 @@
 
 Each jurisdiction's rules module (:mod:`treecalc.rules.croton_on_hudson`,
 :mod:`treecalc.rules.wesley_hills`) returns these; the statement, the CLI, the app and the
-projection read their fields. Every finding is also a read-only mapping of its field names,
-so ``finding["key"]`` and ``finding.get("key")`` keep working for readers written against
-the dicts these replace (the JSON of ``treecalc assess --json`` is built from the same fields).
+projection read their fields as attributes (the JSON of ``treecalc assess --json`` is built from the
+same fields).
 """
 
 from __future__ import annotations
@@ -17,35 +16,22 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 
-class _Fields(Mapping[str, Any]):
-    """A dataclass readable as a mapping of its fields (in declaration order)."""
-
-    def __getitem__(self, key: str) -> Any:
-        if key in self._names():
-            v = getattr(self, key)
-            return list(v) if isinstance(v, Records) else v  # readers of the old dicts get lists
-        raise KeyError(key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
-
-    def __len__(self) -> int:
-        return len(self._names())
-
-    def _names(self) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+class _Fields:
+    """A finding's dataclass turned whole into plain data (``to_dict``) for the JSON; read its fields as attributes."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            k: (
-                v.to_dict()
-                if isinstance(v, _Fields)
-                else [x.to_dict() if isinstance(x, _Fields) else x for x in v]
-                if isinstance(v, list)
-                else v
-            )
-            for k, v in self.items()
-        }
+        """Its fields in declaration order; a :class:`Records` becomes a list, a nested finding its dict."""
+        out: dict[str, Any] = {}
+        for f in fields(self):  # type: ignore[arg-type]
+            v = getattr(self, f.name)
+            if isinstance(v, Records):
+                v = list(v)
+            if isinstance(v, _Fields):
+                v = v.to_dict()
+            elif isinstance(v, list):
+                v = [x.to_dict() if isinstance(x, _Fields) else x for x in v]
+            out[f.name] = v
+        return out
 
 
 @dataclass(eq=False)

@@ -329,7 +329,7 @@ def test_the_law_engines_notes_name_the_apps_controls_not_command_line_options()
         b"4,Red maple,9,remove\n"
     )
     a = assess(read_survey(io.BytesIO(csv), filename="no_site.csv"))
-    texts = [*a.assumptions, *a.warnings, *(a.replacement.get("notes") or [])]
+    texts = [*a.assumptions, *a.warnings, *(a.replacement.notes or [])]
     assert any("‹replacement_cost_usd›" in t for t in texts)  # the engine names the keyword (treecalc.messages)
     shown = [views.readable(t) for t in texts]
     assert not [t for t in shown if re.search(r"(?<!\w)--[a-z]", t)], shown

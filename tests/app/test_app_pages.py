@@ -140,11 +140,11 @@ def test_permit_page_equals_assess(expected):
     at.switch_page("treecalc/app/pages/permit.py").run()
     _ok(at)
     trees, fund = _permit_numbers(at)
-    assert trees == expected.replacement["trees_needed"]
-    assert fund == pytest.approx(float(expected.fund["fund_in_lieu_usd"]), abs=0.005)
+    assert trees == expected.replacement.trees_needed
+    assert fund == pytest.approx(float(expected.fund.fund_in_lieu_usd), abs=0.005)
     m = metrics(at)
-    assert amount(m["Required value"]) == pytest.approx(float(expected.replacement["required_value_usd"]), abs=0.005)
-    assert amount(m["Removed value"]) == pytest.approx(float(expected.replacement["removed_value_usd"]), abs=0.005)
+    assert amount(m["Required value"]) == pytest.approx(float(expected.replacement.required_value_usd), abs=0.005)
+    assert amount(m["Removed value"]) == pytest.approx(float(expected.replacement.removed_value_usd), abs=0.005)
 
 
 def test_permit_page_replacement_species_and_plantable(sample):
@@ -158,9 +158,9 @@ def test_permit_page_replacement_species_and_plantable(sample):
     _ok(at)
     want = assess(sample[1], replacement_species="QURU", plantable=2)
     trees, fund = _permit_numbers(at)
-    assert trees == want.replacement["trees_needed"]
-    assert fund == pytest.approx(float(want.fund["fund_in_lieu_usd"]), abs=0.005)
-    assert amount(metrics(at)["Trees planted"]) == want.replacement["trees_planted"]
+    assert trees == want.replacement.trees_needed
+    assert fund == pytest.approx(float(want.fund.fund_in_lieu_usd), abs=0.005)
+    assert amount(metrics(at)["Trees planted"]) == want.replacement.trees_planted
 
 
 def test_violation_page_equals_assess(sample):
@@ -174,19 +174,15 @@ def test_violation_page_equals_assess(sample):
     _ok(at)
     want = assess(sample[1], violation=True, application_pending=True, continuing_days=3)
     m = metrics(at)
-    assert amount(m["Civil penalty, maximum"]) == pytest.approx(
-        float(want.penalties["civil_penalty_max_usd"]), abs=0.005
-    )
-    assert amount(m["Criminal fine, maximum"]) == pytest.approx(
-        float(want.penalties["criminal_fine_max_usd"]), abs=0.005
-    )
-    assert m["Doubled (§208-29B(7))"] == ("Yes" if want.penalties["doubled"] else "No")
+    assert amount(m["Civil penalty, maximum"]) == pytest.approx(float(want.penalties.civil_penalty_max_usd), abs=0.005)
+    assert amount(m["Criminal fine, maximum"]) == pytest.approx(float(want.penalties.criminal_fine_max_usd), abs=0.005)
+    assert m["Doubled (§208-29B(7))"] == ("Yes" if want.penalties.doubled else "No")
     # the options follow the user to the permit page: 120% after a violation
     at.switch_page("treecalc/app/pages/permit.py").run()
     _ok(at)
     trees, fund = _permit_numbers(at)
-    assert trees == want.replacement["trees_needed"]
-    assert fund == pytest.approx(float(want.fund["fund_in_lieu_usd"]), abs=0.005)
+    assert trees == want.replacement.trees_needed
+    assert fund == pytest.approx(float(want.fund.fund_in_lieu_usd), abs=0.005)
 
 
 def test_fund_page_fee_schedule(sample):
@@ -204,7 +200,7 @@ def test_fund_page_fee_schedule(sample):
     )
     m = metrics(at)
     assert amount(m["Payment in lieu to the Tree Preservation Fund"]) == pytest.approx(
-        float(want.fund["fund_in_lieu_usd"]), abs=0.005
+        float(want.fund.fund_in_lieu_usd), abs=0.005
     )
 
 
@@ -304,13 +300,9 @@ def test_marking_trees_harmed_equals_assess_on_the_marked_survey(sample):
     trees.loc[trees["tag"].astype(str).isin(retained), "action"] = "removed"
     want = assess(dataclasses.replace(sv, trees=trees))
     m = metrics(at)
-    assert amount(m["Civil penalty, maximum"]) == pytest.approx(
-        float(want.penalties["civil_penalty_max_usd"]), abs=0.005
-    )
-    assert amount(m["Criminal fine, maximum"]) == pytest.approx(
-        float(want.penalties["criminal_fine_max_usd"]), abs=0.005
-    )
-    assert float(want.penalties["civil_penalty_max_usd"]) > 0, "the sample's retained trees marked removed are offences"
+    assert amount(m["Civil penalty, maximum"]) == pytest.approx(float(want.penalties.civil_penalty_max_usd), abs=0.005)
+    assert amount(m["Criminal fine, maximum"]) == pytest.approx(float(want.penalties.criminal_fine_max_usd), abs=0.005)
+    assert float(want.penalties.civil_penalty_max_usd) > 0, "the sample's retained trees marked removed are offences"
 
 
 def test_permit_page_draws_the_20_year_chart(expected):
@@ -339,7 +331,7 @@ def test_wesley_hills_site_fact_switches_the_law(sample):
     at.switch_page("treecalc/app/pages/violations.py").run()
     m = metrics(at)
     assert amount(m["Fine, maximum (USD, Wesley Hills Chapter 95)"]) == pytest.approx(
-        float(want.penalties["fine_max_usd"])
+        float(want.penalties.fine_max_usd)
     )
     assert any(want.summary.note in i.value for i in at.info)
 
@@ -468,7 +460,7 @@ def test_correcting_a_fuzzy_species_reaches_benefits_and_assessment(sample):
     assert amount(metrics(at)["Total (USD/yr)"]) == pytest.approx(want, abs=0.005)
     at.switch_page("treecalc/app/pages/permit.py").run()
     a = assess(fixed)
-    assert amount(metrics(at)["Removed value"]) == pytest.approx(a.replacement["removed_value_usd"], abs=0.005)
+    assert amount(metrics(at)["Removed value"]) == pytest.approx(a.replacement.removed_value_usd, abs=0.005)
 
 
 def test_column_map_correction_re_reads_the_file(sample):
@@ -503,7 +495,7 @@ def test_site_fact_edit_is_read_by_the_reader(sample):
     at.switch_page("treecalc/app/pages/permit.py").run()
     _ok(at)
     m = metrics(at)
-    assert amount(m["Replacement trees required"]) == want.replacement["trees_needed"]
+    assert amount(m["Replacement trees required"]) == want.replacement.trees_needed
     assert any("5 earlier" in md.value for md in at.markdown), "the trigger text counts the earlier removals"
 
 

@@ -161,8 +161,8 @@ def test_upload_sample_and_read_permit_page(server, tmp_path):
     from treecalc.ingest import read_survey
 
     expected = assess(read_survey(SAMPLE_SURVEY))
-    want_trees = float(expected.replacement["trees_needed"])
-    want_fund = float(expected.fund["fund_in_lieu_usd"])
+    want_trees = float(expected.replacement.trees_needed)
+    want_fund = float(expected.fund.fund_in_lieu_usd)
 
     with sync_api.sync_playwright() as p, survey_page(p, server, SAMPLE_SURVEY) as page:
         page.get_by_text("uploaded.").first.wait_for()

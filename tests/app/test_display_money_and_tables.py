@@ -194,8 +194,8 @@ def test_in_lieu_note_of_a_stock_whose_code_has_a_space_or_parentheses_is_in_dol
     # topped without a permit (§208-18D): definite offences, replaced (removed with no parcel facts: conditional)
     p.write_text("Tag,Species,DBH (in),Action\n1,Red maple,16,topped\n2,Bur oak,22,topped\n")
     a = assess(read_survey(p), replacement_species=code)
-    notes = [n for n in a.replacement["notes"] if "on this basis" in n]
-    value = a.replacement["stock"][0]["value_per_tree_usd"]
+    notes = [n for n in a.replacement.notes if "on this basis" in n]
+    value = a.replacement.stock[0]["value_per_tree_usd"]
     want = f"{name or reader_names()[code]} ({code}), ${value:,.2f}/yr on this basis"  # annual: per year
     assert len(notes) == 1 and f"one {want}" in notes[0], notes
 

@@ -449,7 +449,7 @@ def _projection_part(trees: Any, params_json: str, years: int) -> Any:
 
     trees, plan = trees
     view = SimpleNamespace(
-        options={"benefit_parameters": json.loads(params_json)}, trees=trees, replacement={"plan": plan}
+        options={"benefit_parameters": json.loads(params_json)}, trees=trees, replacement=SimpleNamespace(plan=plan)
     )
     # projection reads an assessment's options, trees and replacement plan only: one series is those alone
     return _proj(cast("Assessment", view), years)
@@ -468,7 +468,7 @@ def projection(a: Any = None, years: int = 20) -> Any:
         if "counted" in trees
         else trees.iloc[:0]
     )
-    plan = [{k: p[k] for k in ("species_code", "dbh_in", "count")} for p in (a.replacement.get("plan") or [])]
+    plan = [{k: p[k] for k in ("species_code", "dbh_in", "count")} for p in (a.replacement.plan or [])]
     removed = _projection_part((counted, []), params, years)
     planted = _projection_part((counted.iloc[:0], plan), params, years)
     return pd.concat([removed, planted], ignore_index=True)

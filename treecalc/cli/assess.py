@@ -275,11 +275,11 @@ def render_text(a: Any, per_tree: bool = False) -> str:
         note = f"  [{ln['note']}]" if ln["note"] else ""
         out.append(f"{ln['section']:<16} {ln['item']}: {_fmt(ln['value'], ln['unit'])}{note}")
     rep = a.replacement
-    for n in a.permit.get("notes") or []:
+    for n in a.permit.notes or []:
         out.append(f"note: {n}")
-    for n in rep.get("notes") or []:
+    for n in rep.notes or []:
         out.append(f"note: {n}")
-    for n in (a.fund.get("notes") or []) + (a.penalties.get("notes") or []):
+    for n in (a.fund.notes or []) + (a.penalties.notes or []):
         out.append(f"note: {n}")
     out.append("")
     out.append(f"Value basis: {a.options['value_basis_label']}")

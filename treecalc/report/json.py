@@ -18,6 +18,7 @@ from treecalc.results import exact_cents, plain
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
+    from treecalc.results import Replacement, ReplacementPart
 
 
 _NATIVE = (str, int, float, bool, type(None))
@@ -83,10 +84,10 @@ def _per_tree_frame(trees: pd.DataFrame, tree_columns: tuple[str, ...]) -> pd.Da
     return frame
 
 
-def _cents(finding: Any, key: str) -> int | None:
+def _cents(finding: Replacement | ReplacementPart, key: str) -> int | None:
     """``<key>_cents`` of a finding (exact), else its ``<key>_usd`` in cents (a rules module that keeps none)."""
-    exact = finding.get(f"{key}_cents")
-    return int(exact) if exact is not None else exact_cents(finding.get(f"{key}_usd"))
+    exact = getattr(finding, f"{key}_cents")
+    return int(exact) if exact is not None else exact_cents(getattr(finding, f"{key}_usd"))
 
 
 def _plan_cost_cents(plan: list[dict[str, Any]]) -> int:
@@ -110,13 +111,6 @@ def _fingerprint(a: Assessment) -> dict[str, Any]:
     return {"fingerprint": fp} if fp else {}
 
 
-def _raw(finding: Any, key: str) -> Any:
-    """A finding's field as it is held (a :class:`treecalc.results.Records` stays columns; reading it as a mapping
-    would make it a list of dicts), or ``finding.get(key)`` for a plain dict."""
-    fields = getattr(finding, "__dataclass_fields__", None)
-    return getattr(finding, key) if fields is not None and key in fields else finding.get(key)
-
-
 def _assessment_object(
     a: Assessment, frame_rows: Callable[[pd.DataFrame | None], Any], finding_rows: Callable[[Any], Any]
 ) -> dict[str, Any]:
@@ -127,9 +121,9 @@ def _assessment_object(
     from treecalc.schema import TREE_JSON_COLUMNS
 
     rep, fund, pen = a.replacement, a.fund, a.penalties
-    plan = rep.get("plan") or []
-    first = plan[0] if plan else (rep.get("stock") or [{}])[0]
-    permit_sections = list(dict.fromkeys(t["section"] for t in a.permit["triggers"]))
+    plan = rep.plan or []
+    first = plan[0] if plan else (rep.stock or [{}])[0]
+    permit_sections = list(dict.fromkeys(t["section"] for t in a.permit.triggers))
     n = len(a.trees)
     return {
         "jurisdiction": a.jurisdiction,
@@ -141,35 +135,35 @@ def _assessment_object(
         # removals proposed and done; a damaged (topped, injured) tree stands, so it is in trees_harmed only
         "trees_removed": int(a.trees["action"].isin(["remove", "removed"]).sum()) if n else 0,
         "trees_harmed": int(a.trees["harmed"].sum()) if n else 0,
-        "permit_required": bool(a.permit["required"]),
+        "permit_required": bool(a.permit.required),
         "permit_triggers": permit_sections,
-        "permit_exceptions": [e["section"] for e in a.permit.get("exceptions_applied", [])],
-        "replacement_required": bool(rep.get("required")),
-        "replacement_percent": rep.get("percent"),
+        "permit_exceptions": [e["section"] for e in a.permit.exceptions_applied],
+        "replacement_required": bool(rep.required),
+        "replacement_percent": rep.percent,
         "value_basis": a.options["value_basis"],
         "value_basis_label": a.options["value_basis_label"],
-        "removed_value_usd": rep.get("removed_value_usd"),
-        "required_value_usd": rep.get("required_value_usd"),
+        "removed_value_usd": rep.removed_value_usd,
+        "required_value_usd": rep.required_value_usd,
         # the amounts of money again in exact integer cents (a JSON float loses cents above ~$9 x 10^13)
         "removed_value_cents": _cents(rep, "removed_value"),
         "required_value_cents": _cents(rep, "required_value"),
-        "fund_in_lieu_cents": exact_cents(fund.get("fund_in_lieu_exact", fund.get("fund_in_lieu_usd"))),
-        "fund_alternative_22f_cents": exact_cents(fund.get("alternative_22f_exact", fund.get("alternative_22f_usd"))),
+        "fund_in_lieu_cents": exact_cents(fund.fund_in_lieu_exact),
+        "fund_alternative_22f_cents": exact_cents(fund.alternative_22f_exact),
         "replacement": {
             "species_code": first.get("species_code"),
             "dbh_in": first.get("dbh_in"),
             "value_per_tree_usd": first.get("value_per_tree_usd"),
-            "trees_needed": rep.get("trees_needed"),
-            "trees_planted": rep.get("trees_planted"),
-            "trees_in_lieu": rep.get("trees_in_lieu"),
-            "planting_cost_usd": rep.get("planting_cost_usd"),
+            "trees_needed": rep.trees_needed,
+            "trees_planted": rep.trees_planted,
+            "trees_in_lieu": rep.trees_in_lieu,
+            "planting_cost_usd": rep.planting_cost_usd,
             "planting_cost_cents": _plan_cost_cents(plan),
-            "native_share": rep.get("native_share"),
+            "native_share": rep.native_share,
             "plan": plan,
         },
-        "fund_in_lieu_usd": fund.get("fund_in_lieu_usd"),
-        "fund_basis": fund.get("basis"),
-        "fund_placeholder": fund.get("placeholder"),
+        "fund_in_lieu_usd": fund.fund_in_lieu_usd,
+        "fund_basis": fund.basis,
+        "fund_placeholder": fund.placeholder,
         # each amount as the law's findings give it: None where the law has no such penalty or fine
         "civil_penalty_max_usd": pen.civil_penalty_max_usd,
         # doubling (§208-29B(7)) is of civil penalties: said by a law that has them
@@ -180,23 +174,23 @@ def _assessment_object(
         "civil_penalty_conditional_usd": pen.civil_penalty_conditional_usd,
         "criminal_fine_conditional_usd": pen.criminal_fine_conditional_usd,
         "fine_conditional_usd": pen.fine_conditional_usd,
-        "offences_definite": pen.get("offences_definite"),
-        "offences_conditional": pen.get("offences_conditional"),
-        "offence_rows": finding_rows(_raw(pen, "per_tree")),
-        "not_offences": finding_rows(_raw(pen, "not_offences")),
+        "offences_definite": pen.offences_definite,
+        "offences_conditional": pen.offences_conditional,
+        "offence_rows": finding_rows(pen.per_tree),
+        "not_offences": finding_rows(pen.not_offences),
         "replacement_parts": [
             {
-                **{k: plain(p[k]) for k in ("section", "percent", "trees", "value_usd", "required_value_usd")},
+                **{k: plain(getattr(p, k)) for k in ("section", "percent", "trees", "value_usd", "required_value_usd")},
                 "value_cents": _cents(p, "value"),
                 "required_value_cents": _cents(p, "required_value"),
             }
-            for p in (rep.get("parts") or [])
+            for p in (rep.parts or [])
         ],
-        "fund_alternative_22f_usd": fund.get("alternative_22f_usd"),
+        "fund_alternative_22f_usd": fund.alternative_22f_usd,
         # §208-22F on conditional offences, apart from the parts and totals; present only when there are some
         **(
-            {"replacement_conditional": {k: plain(v) for k, v in rep["conditional_22f"].items()}}
-            if rep.get("conditional_22f")
+            {"replacement_conditional": {k: plain(v) for k, v in rep.conditional_22f.items()}}
+            if rep.conditional_22f
             else {}
         ),
         "offences": int(a.trees["offence"].sum()) if n else 0,

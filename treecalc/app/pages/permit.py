@@ -282,7 +282,7 @@ def _cost_card(a: Assessment) -> None:
         first = plan[0] if plan else {}
         st.markdown("**What would change it**")
         st.markdown(
-            f"- *Fewer removals*: the replacement must carry {percent_text(rep.percent, rep.parts)} "
+            f"- *Fewer removals*: the replacement must carry {percent_text(rep.percent, [{'percent': p.percent} for p in rep.parts])} "
             "of the value of the trees "
             f"counted ({ui.usd(rep.removed_value_usd, cents=True)} {unit}, "
             f"{rep.section or '§208-22A'}); each tree kept off the list lowers it by its own value "
@@ -377,7 +377,7 @@ def _replacement_figures(a: Assessment) -> None:
     c[1].metric("Replacement required (§208-22)", "Yes" if rep.required else "No")
     c[2].metric(
         "Replacement percentage (§208-22A/F)",
-        percent_text(rep.percent, rep.parts),
+        percent_text(rep.percent, [{"percent": p.percent} for p in rep.parts]),
         help=f"value basis: {rep.value_basis_label or rep.value_basis}",
     )
     c = st.columns(3)
@@ -398,7 +398,7 @@ def _replacement_figures(a: Assessment) -> None:
             views.labelled(
                 pd.DataFrame(
                     [
-                        {k: p[k] for k in ("section", "percent", "trees", "value_usd", "required_value_usd")}
+                        {k: getattr(p, k) for k in ("section", "percent", "trees", "value_usd", "required_value_usd")}
                         for p in parts
                     ]
                 ),
