@@ -30,6 +30,7 @@ LAYERS = ("base", "science", "law", "assessment", "report", "front", "app")
 LAYER_OF = {
     "treecalc.units": "base",
     "treecalc.units.": "base",
+    "treecalc.messages": "base",
     "treecalc.schema": "base",
     "treecalc.data": "base",
     "treecalc.species": "base",

@@ -57,7 +57,7 @@ class AppError(Exception):
     (``‹zone›``, treecalc.messages) are said as the app's controls."""
 
     def __str__(self) -> str:
-        from treecalc.app.views import readable
+        from treecalc.app.wording import readable
 
         return readable(super().__str__())
 
@@ -351,7 +351,7 @@ def assessment() -> Assessment:
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _statement(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes) -> bytes:
-    from treecalc.app.views import readable
+    from treecalc.app.wording import readable
     from treecalc.messages import speaking
     from treecalc.report.statement import statement_bytes
 

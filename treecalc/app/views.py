@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from treecalc.assessment import Assessment
     from treecalc.results import Fund
 
+# re-exported: the pages say views.readable; its home is apart so that state may say the app's words too
+from treecalc.app.wording import SITE_LABELS, SITE_WORDS, readable  # noqa: F401
 from treecalc.jurisdictions import DEFAULT, REGISTRY, Jurisdiction
 from treecalc.schema import COLUMNS
 from treecalc.units.quantities import LB_PER_KG
@@ -137,23 +139,6 @@ def species_choices() -> pd.DataFrame:
 COLUMN_LABELS: dict[str, str] = {k: c.app for k, c in COLUMNS.items() if c.app is not None}  # treecalc.schema
 
 
-#: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer.
-SITE_LABELS: dict[str, str] = {
-    "jurisdiction": f"Jurisdiction ({' or '.join(r.user_spelling for r in REGISTRY.values())})",
-    "lot_area_acres": "Lot area (acres)",
-    "subdividable": "The lot could be subdivided (yes/no)",
-    "has_residence": "A residence stands on the lot (yes/no)",
-    "one_family_co_issued": "Certificate of occupancy for a one-family residence issued (yes/no)",
-    "site_plan_required": "Site plan approval required (yes/no)",
-    "prior_removals_12mo": "Trees removed on the lot in the previous 12 months (trees)",
-    "application_pending": "An application is pending (yes/no)",
-    "prior_violation_within_year": "Another violation within the past year (yes/no)",
-    "village_work": "Work by the Village itself (yes/no)",
-    "violation": "Trees harmed without a permit (yes/no)",
-    "permit_held": "A permit is held (yes/no)",
-    "crs": "Coordinate system of x/y (EPSG code)",
-    "climate_zone": "i-Tree Streets climate zone (code or name)",
-}
 COLUMN_LABELS.update(SITE_LABELS)
 
 
@@ -404,15 +389,6 @@ def plain_benefits(ben: pd.DataFrame) -> dict[str, str]:
     }
 
 
-#: Site facts in running text, as a user reads them (the reader's and the law engine's notes name them
-#: by their Site-sheet field).
-SITE_WORDS: dict[str, str] = {
-    k: v.split(" (")[0][:1].lower() + v.split(" (")[0][1:]
-    for k, v in SITE_LABELS.items()
-    if k not in ("jurisdiction", "violation", "crs", "climate_zone")
-}
-
-
 def survey_record() -> Jurisdiction:
     """The record of the law the survey names in its jurisdiction site fact, known before the assessment (the
     controls drawn above it feed it). Anything unclear counts as the default law: the assessment then says
@@ -457,39 +433,6 @@ def permit_words(rec: Jurisdiction) -> str:
 def place(rec: Jurisdiction) -> str:
     """The place a law is of, as its chapter names it (``Wesley Hills`` of ``Wesley Hills Chapter 95``)."""
     return rec.chapter.split(" Chapter ")[0]
-
-
-def readable(text: str) -> str:
-    """``text`` with the keywords it names (``give ‹replacement_cost_usd›``, :mod:`treecalc.messages`) as the
-    controls of the app that set them (:mod:`treecalc.app.words`), the snake_case site facts in words, and
-    True/False as yes/no."""
-    import re
-
-    from treecalc.app import words as app_words
-
-    out = app_words.render(str(text))
-    # a site fact without words of its own (vacant_lot) before "in the site facts": its field name in words
-    out = re.sub(
-        r"\b([a-z]+(?:_[a-z0-9]+)+)(?= (?:to|=) .{0,12}in the site facts)",
-        lambda m: m.group(1) if m.group(1) in SITE_WORDS else f"“{m.group(1).replace('_', ' ')}”",
-        out,
-    )
-    for k, words in SITE_WORDS.items():
-        out = re.sub(rf"\b{k}\b", f"“{words}”", out)
-    out = out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")
-    here = _page_name()  # on the page a control is on, the control by its name alone: no "on this page" loop
-    return out.replace(f" on the {here} page", "") if here else out
-
-
-def _page_name() -> str | None:
-    """The first word of the page being drawn (``ui.run_page`` records it): 'Permit', 'Violations', ..."""
-    try:
-        import streamlit as st
-
-        name = st.session_state.get("tc_page_name")
-    except Exception:  # noqa: BLE001 - outside a Streamlit run (the library's notes read in a test)
-        return None
-    return name if isinstance(name, str) and name else None
 
 
 EQUIVALENTS_SOURCES = (

@@ -41,6 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+words.use_parser(
+    build_parser, assess.add_assess_flags
+)  # the flags the library's keywords are said as, read off this parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from treecalc.messages import speaking
 

@@ -121,7 +121,7 @@ def _say(text: object = "") -> None:
     """A line of the output, with the library's keywords as this command's flags."""
     from treecalc.cli.words import render
 
-    print(render(text))
+    print(render(str(text)))
 
 
 def _print_check(r: Any) -> None:

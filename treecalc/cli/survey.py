@@ -193,7 +193,7 @@ def run(a: argparse.Namespace) -> int:
             isolated=True,
         )
     except SurveyError as e:
-        print(f"error: {render(e)}", file=sys.stderr)
+        print(f"error: {render(str(e))}", file=sys.stderr)
         return 2
     from treecalc import climate_zones
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+from collections.abc import Callable
 
 __all__ = ["flag", "flags", "render", "words"]
 
@@ -21,6 +22,22 @@ _KEYWORD = {
     "home_price": "home_price_usd",
     "large_tree_leaf_area": "large_tree_leaf_area_m2",
 }
+
+
+#: the command line's whole parser, given by :mod:`treecalc.cli` (which imports this module: no cycle)
+_BUILD: Callable[[], argparse.ArgumentParser] | None = None
+#: the assessment's flags, read first (the law's options are its)
+_ASSESS: Callable[[argparse.ArgumentParser], None] | None = None
+
+
+def use_parser(
+    build: Callable[[], argparse.ArgumentParser], assess_flags: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """Read the flags off ``build()``'s parser, ``assess_flags``' first (treecalc.cli gives both when it is
+    imported: this module imports no other command's, so that each of them may render its messages here)."""
+    global _BUILD, _ASSESS
+    _BUILD, _ASSESS = build, assess_flags
+    flags.cache_clear()
 
 
 def _walk(p: argparse.ArgumentParser, out: dict[str, str]) -> None:
@@ -37,14 +54,13 @@ def _walk(p: argparse.ArgumentParser, out: dict[str, str]) -> None:
 def flags() -> dict[str, str]:
     """Each keyword a flag gives -> that flag: ``treecalc assess``'s first (the law's options are its), then
     every other command's for the keywords it alone has."""
-    from treecalc.cli import build_parser
-    from treecalc.cli.assess import add_assess_flags
-
     out: dict[str, str] = {}
     p = argparse.ArgumentParser(add_help=False)
-    add_assess_flags(p)
+    if _ASSESS is not None:
+        _ASSESS(p)
     _walk(p, out)
-    _walk(build_parser(), out)
+    if _BUILD is not None:
+        _walk(_BUILD(), out)
     return out
 
 

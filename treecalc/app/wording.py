@@ -1,0 +1,68 @@
+"""The library's words as the app says them: its keywords as the app's controls, site facts in words.
+
+Apart from :mod:`treecalc.app.views` so that :mod:`treecalc.app.state` (which views reads) says them too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from treecalc.jurisdictions import REGISTRY
+
+#: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer.
+SITE_LABELS: dict[str, str] = {
+    "jurisdiction": f"Jurisdiction ({' or '.join(r.user_spelling for r in REGISTRY.values())})",
+    "lot_area_acres": "Lot area (acres)",
+    "subdividable": "The lot could be subdivided (yes/no)",
+    "has_residence": "A residence stands on the lot (yes/no)",
+    "one_family_co_issued": "Certificate of occupancy for a one-family residence issued (yes/no)",
+    "site_plan_required": "Site plan approval required (yes/no)",
+    "prior_removals_12mo": "Trees removed on the lot in the previous 12 months (trees)",
+    "application_pending": "An application is pending (yes/no)",
+    "prior_violation_within_year": "Another violation within the past year (yes/no)",
+    "village_work": "Work by the Village itself (yes/no)",
+    "violation": "Trees harmed without a permit (yes/no)",
+    "permit_held": "A permit is held (yes/no)",
+    "crs": "Coordinate system of x/y (EPSG code)",
+    "climate_zone": "i-Tree Streets climate zone (code or name)",
+}
+
+#: Site facts in running text, as a user reads them (the reader's and the law engine's notes name them
+#: by their Site-sheet field).
+SITE_WORDS: dict[str, str] = {
+    k: v.split(" (")[0][:1].lower() + v.split(" (")[0][1:]
+    for k, v in SITE_LABELS.items()
+    if k not in ("jurisdiction", "violation", "crs", "climate_zone")
+}
+
+
+def readable(text: str) -> str:
+    """``text`` with the keywords it names (``give ‹replacement_cost_usd›``, :mod:`treecalc.messages`) as the
+    controls of the app that set them (:mod:`treecalc.app.words`), the snake_case site facts in words, and
+    True/False as yes/no."""
+
+    from treecalc.app import words as app_words
+
+    out = app_words.render(str(text))
+    # a site fact without words of its own (vacant_lot) before "in the site facts": its field name in words
+    out = re.sub(
+        r"\b([a-z]+(?:_[a-z0-9]+)+)(?= (?:to|=) .{0,12}in the site facts)",
+        lambda m: m.group(1) if m.group(1) in SITE_WORDS else f"“{m.group(1).replace('_', ' ')}”",
+        out,
+    )
+    for k, words in SITE_WORDS.items():
+        out = re.sub(rf"\b{k}\b", f"“{words}”", out)
+    out = out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")
+    here = _page_name()  # on the page a control is on, the control by its name alone: no "on this page" loop
+    return out.replace(f" on the {here} page", "") if here else out
+
+
+def _page_name() -> str | None:
+    """The first word of the page being drawn (``ui.run_page`` records it): 'Permit', 'Violations', ..."""
+    try:
+        import streamlit as st
+
+        name = st.session_state.get("tc_page_name")
+    except Exception:  # noqa: BLE001 - outside a Streamlit run (the library's notes read in a test)
+        return None
+    return name if isinstance(name, str) and name else None
