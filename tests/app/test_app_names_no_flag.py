@@ -7,20 +7,13 @@ The library's messages tell a caller what to give; the app says which of its con
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGES = [
-    "treecalc/app/pages/survey.py",
-    "treecalc/app/pages/benefits.py",
-    "treecalc/app/pages/permit.py",
-    "treecalc/app/pages/violations.py",
-    "treecalc/app/pages/fund.py",
-    "treecalc/app/pages/map.py",
-]
+from tests.helpers.headless import new_app, no_exception, page_path
+
+PAGES = [page_path(name) for name in ("survey", "benefits", "permit", "violations", "fund", "map")]
 #: a flag of the command line: two hyphens and a word, not inside a word or a dash of prose ("a -- b")
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
 #: a flag, or a keyword marker of the library's messages (treecalc.messages) left unrendered
@@ -65,14 +58,14 @@ def _texts(at: AppTest) -> list[str]:
 
 @pytest.mark.parametrize("jurisdiction", [None, "wesley-hills"])
 def test_no_command_line_flag_on_any_page_of_a_violation_survey(jurisdiction):
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at = new_app().run()
     at.file_uploader(key="w_upload").set_value(("harmed.csv", VIOLATION_SURVEY, "text/csv")).run()
     if jurisdiction:
         at.session_state["tc_read_opts"] = {**at.session_state["tc_read_opts"], "site": {"jurisdiction": jurisdiction}}
     seen = []
     for page in PAGES:
         at.switch_page(page).run()
-        assert not at.exception, [e.value for e in at.exception]
+        no_exception(at)
         seen += [
             (page, m.group(0), t[max(0, m.start() - 60) : m.end() + 40]) for t in _texts(at) for m in SHOWN.finditer(t)
         ]

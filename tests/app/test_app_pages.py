@@ -8,32 +8,21 @@ from __future__ import annotations
 
 import io
 import re
-from pathlib import Path
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.headless import new_app, no_exception, page_path
 
-from streamlit.testing.v1 import AppTest  # noqa: E402
-
-PAGES = [
-    "treecalc/app/pages/survey.py",
-    "treecalc/app/pages/benefits.py",
-    "treecalc/app/pages/permit.py",
-    "treecalc/app/pages/violations.py",
-    "treecalc/app/pages/fund.py",
-    "treecalc/app/pages/water.py",
-    "treecalc/app/pages/excavation.py",
-]
-TIMEOUT = 120
+PAGES = [page_path(name) for name in ("survey", "benefits", "permit", "violations", "fund", "water", "excavation")]
 
 
 def _app() -> AppTest:
-    return AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    return new_app().run()
 
 
 def _ok(at: AppTest, *, errors: bool = False) -> None:
-    assert not at.exception, [e.value for e in at.exception]
+    no_exception(at)
     if not errors:
         assert not at.error, [e.value for e in at.error]
 

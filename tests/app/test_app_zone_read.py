@@ -6,15 +6,11 @@ The zone is the one the coordinates, the Site sheet (climate_zone) or the Benefi
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-from streamlit.testing.v1 import AppTest  # noqa: E402
-
-from treecalc.app import state  # noqa: E402
+from tests.helpers.headless import new_app, no_exception
+from treecalc.app import state
 
 # two crape myrtles and a red maple on a Charlotte street, placed by their coordinates
 PLACED = (
@@ -28,14 +24,14 @@ UNPLACED = b"Tree,Species,DBH (in)\n1,Lagerstroemia indica,6\n2,Crape myrtle,4\n
 
 
 def _app(data: bytes, page: str, read: dict | None = None, benefit: dict | None = None) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at = new_app()
     at.session_state["tc_source"] = state.make_source("charlotte street.csv", data)
     at.session_state["tc_read_opts"] = read or {}
     if benefit:
         at.session_state["tc_opts"] = {"benefit": benefit}
     at.run()
     at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
+    no_exception(at)
     return at
 
 

@@ -65,7 +65,7 @@ SURVEY = b"Tag,Species,DBH (in),Action\n1,Bur oak,20,topped\n2,Red maple,16,topp
 def _fund_and_permit_pages():
     from streamlit.testing.v1 import AppTest
 
-    from tests.app.test_app_pages import ROOT, TIMEOUT
+    from tests.helpers.headless import ROOT, TIMEOUT
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
     at.file_uploader(key="w_upload").set_value(("Elm Ct lot 4.csv", SURVEY, "text/csv")).run()
@@ -161,7 +161,7 @@ def test_app_imported_as_a_reader_childs_main_draws_nothing():
     import subprocess
     import sys
 
-    from tests.app.test_app_pages import ROOT
+    from tests.helpers.headless import ROOT
 
     code = (
         "import runpy, sys; runpy.run_path(sys.argv[1], run_name='__mp_main__'); "

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from tests.helpers.headless import new_app, no_exception, page_path
 
 CSV = (
     b"Tag,Species,DBH (in),Action,Must remove\n"
@@ -25,12 +21,12 @@ def test_panel_equals_plan(tmp_path):
     f = tmp_path / "six.csv"
     f.write_bytes(CSV)
     want = plan(read_survey(f))
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at = new_app().run()
     at.file_uploader(key="w_upload").set_value(("six.csv", CSV, "text/csv")).run()
-    at.switch_page("treecalc/app/pages/permit.py").run()
-    assert not at.exception, [e.value for e in at.exception]
+    at.switch_page(page_path("permit")).run()
+    no_exception(at)
     at.button(key="w_plan_run").click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    no_exception(at)
     tables = [d.value for d in at.dataframe if "Optional removals" in d.value.columns]
     assert tables, "no plan table on the Permit page"
     shown = tables[0]

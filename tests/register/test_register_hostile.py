@@ -141,3 +141,20 @@ def test_a_csv_export_does_not_carry_a_formula_from_a_title(reg, capsys, survey_
     rows = list(csv.DictReader(out.open()))
     assert rows[1]["title"] == '\'=HYPERLINK("http://x","y")'
     assert rows[0]["balance_usd"].startswith("-")  # an overpaid balance stays a number
+
+
+def test_a_replant_of_another_case_s_planting_is_refused_and_nothing_is_written(reg, capsys, survey_csv):
+    # a replant replaces a tree of this case's own planting: planting 1 is case 1's, so case 2 cannot replant it,
+    # nor can case 1 replant planting 9, which does not exist; neither refusal leaves a planting or an event
+    from treecalc.register import Register
+
+    assert main(["case", "new", "--survey", str(survey_csv), "--plantable", "0", "--by", "c"]) == 0
+    plant = ["--trees", "1", "--accepted", "2026-01-02", "--by", "c"]
+    assert run(capsys, "case", "plant", "1", *plant)[0] == 0
+    register = Register(f"sqlite:///{reg / 'reg.db'}")
+    before = [register.show(case)["events"] for case in (1, 2)]
+    for case, first in ((2, 1), (1, 9)):
+        rc, text = run(capsys, "case", "plant", str(case), *plant, "--replant-of", str(first))
+        assert rc == 2 and f"--replant-of {first}: no planting {first} on case {case}" in text, text
+    assert [p["id"] for p in register.show(1)["plantings"]] == [1] and register.show(2)["plantings"] == []
+    assert [register.show(case)["events"] for case in (1, 2)] == before

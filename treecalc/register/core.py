@@ -358,15 +358,27 @@ class Register:
         self._case(case_id)
         self._write(by, "assessed", case_id, lambda rec: self._add_assessment(rec, case_id, survey, assessment))
 
-    def _add_record(self, model: Any, case_id: int, by: str, kind: str, **values: Any) -> int:
+    def _add_record(
+        self,
+        model: Any,
+        case_id: int,
+        by: str,
+        kind: str,
+        *,
+        check: Callable[[_Recorder], None] | None = None,
+        **values: Any,
+    ) -> int:
         """A new row ``model(case_id=case_id, **values)`` of the case ``case_id`` (which must exist), written with its
         event ``kind`` by ``by``; its id. The row is built inside the transaction, afresh if a locked database
-        retries it."""
+        retries it, after ``check`` (which may refuse it by what the register holds) in the same transaction."""
         self._case(case_id)
-        row = self._write(
-            by, kind, case_id, lambda rec: rec.insert(model.__tablename__, model(case_id=case_id, **values))
-        )
-        return int(row.id)
+
+        def do(rec: _Recorder) -> Any:
+            if check is not None:
+                check(rec)
+            return rec.insert(model.__tablename__, model(case_id=case_id, **values))
+
+        return int(self._write(by, kind, case_id, do).id)
 
     def pay(self, case_id: int, *, by: str, amount: Any, on: Any, reference: str | None = None) -> int:
         cents = usd_to_cents(amount, "--amount")
@@ -431,26 +443,24 @@ class Register:
             raise RegisterError(f"--trees {trees!r}: a whole number of trees from 1 to 100,000")
         day = to_date(accepted_on, "--accepted")
         fits(species, "--species", 200)
-        self._case(case_id)
 
-        def do(rec: _Recorder) -> m.Planting:
-            if replant_of is not None:
-                first = rec.session.get(m.Planting, replant_of)
-                if first is None or first.case_id != case_id:
-                    raise RegisterError(f"--replant-of {replant_of}: no planting {replant_of} on case {case_id}")
-            return rec.insert(
-                "plantings",
-                m.Planting(
-                    case_id=case_id,
-                    trees=trees,
-                    species=species,
-                    accepted_on=day,
-                    inspection_due=third_anniversary(day),
-                    replant_of=replant_of,
-                ),
-            )
+        def replants_this_case(rec: _Recorder) -> None:
+            first = rec.session.get(m.Planting, replant_of)
+            if first is None or first.case_id != case_id:
+                raise RegisterError(f"--replant-of {replant_of}: no planting {replant_of} on case {case_id}")
 
-        return int(self._write(by, "replant" if replant_of else "planting", case_id, do).id)
+        return self._add_record(
+            m.Planting,
+            case_id,
+            by,
+            "replant" if replant_of else "planting",
+            check=None if replant_of is None else replants_this_case,
+            trees=trees,
+            species=species,
+            accepted_on=day,
+            inspection_due=third_anniversary(day),
+            replant_of=replant_of,
+        )
 
     def inspect(self, planting_id: int, *, by: str, on: Any, dead: int = 0) -> None:
         day = to_date(on, "--date")

@@ -203,6 +203,20 @@ def _text_extent(text: str, delim: str, name: str, lim: Limits) -> None:
         raise refuse(name, f"it has about {cells:,} cells ({lines:,} lines)", "cells", lim.cells)
 
 
+def _decimal_comma(rows: list[list[str]], delim: str) -> bool:
+    """Whether the file's numbers use a decimal comma: a semicolon file always (the separator a spreadsheet
+    set to a decimal comma writes), a tab or pipe file when its first 2,000 rows hold numbers with a comma
+    and none with a point."""
+    if delim == ";":
+        return True
+    if delim not in ("\t", "|"):
+        return False
+    sample = [c for r in rows[:2000] for c in r]
+    commas = sum(1 for c in sample if _DEC_COMMA_CELL.match(c))
+    points = sum(1 for c in sample if _DEC_POINT_CELL.match(c))
+    return commas > 0 and points == 0
+
+
 def _open_text(data: bytes, name: str, fmt: str, lim: Limits = DEFAULT_LIMITS) -> Source:
     try:
         text, enc = decode_text(data)
@@ -230,29 +244,19 @@ def _open_text(data: bytes, name: str, fmt: str, lim: Limits = DEFAULT_LIMITS) -
             "text",
             lim.text,
         )
-    # decimal comma: a semicolon or tab file whose numbers use commas and never points
-    dec = False
-    if delim == ";":
-        dec = True
-    elif delim in ("\t", "|"):
-        sample = [c for r in rows[:2000] for c in r]
-        commas = sum(1 for c in sample if _DEC_COMMA_CELL.match(c))
-        points = sum(1 for c in sample if _DEC_POINT_CELL.match(c))
-        dec = commas > 0 and points == 0
     if enc.startswith("mixed"):
         warnings.append(
             f"{name} mixes encodings: {enc[7:]} are not UTF-8 like the rest; each line was decoded in "
             "its own encoding (check the accented names on those lines)"
         )
-    src = Source(
+    return Source(
         name,
         fmt,
         [Path(name).stem or "survey"],
         _text_rows=rows,
         encoding=enc,
         delimiter=delim,
-        decimal_comma=dec,
+        decimal_comma=_decimal_comma(rows, delim),
         broken_rows=broken,
         warnings=warnings,
     )
-    return src
