@@ -29,6 +29,9 @@ _KEYWORD = {
     "due": "due_date",
     "bill": "bills",
     "payment": "payments",
+    # the register's flags (treecalc case): the parameters of treecalc.register.Register they give
+    "ref": "reference",
+    "accepted": "accepted_on",
 }
 
 
