@@ -30,11 +30,6 @@ KNOWN = {
     # being moved to treecalc/earthwork/ by another branch: its messages are converted after the move
     "treecalc/excavation.py": "moving",
     "treecalc/surfaces.py": "moving",
-    # the case register's commands exist on the command line only (`treecalc case ...`); the app's case
-    # pages give the register checked values (a title, a date picker), so these are never shown there
-    "treecalc/register/core.py": "cli-only",
-    "treecalc/register/export.py": "cli-only",
-    "treecalc/register/db.py": "cli-only",
     # the reader's own limits (--limit, --max-mb): the app sets them in its environment and its server's upload
     # limit, and the limits' message names TREECALC_LIMITS beside the flag
     "treecalc/ingest/limits.py": "reader",

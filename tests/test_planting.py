@@ -256,10 +256,72 @@ def test_the_native_share_and_its_comparison_are_the_readings():
     # the reading held: natives > 0.5 x trees planted. 2 of 4: 2 > 2 is false -> warned; 3 of 4: 3 > 2 -> not
     assert RULES["predominantly_native_share"] == 0.5 and RULES["predominantly_native_operator"] == ">"
     assert native_shortfall(2, 4, RULES) == (
-        "native species are not the majority of the replacements (2 of 4): "
+        "native species are not more than half of the replacements (2 of 4): "
         "replacement trees should predominantly be native (§208-22C)"
     )
     assert native_shortfall(3, 4, RULES) is None and native_shortfall(0, 0, RULES) is None
     # read as "at least a half" (>=): 2 of 4 is enough; a share of 0.75 (>): 3 of 4 is not (3 > 3 is false)
     assert native_shortfall(2, 4, {**RULES, "predominantly_native_operator": ">="}) is None
     assert native_shortfall(3, 4, {**RULES, "predominantly_native_share": 0.75}) is not None
+
+
+#: Three 12 in red maples removed without a permit on a parcel capable of subdivision (§208-19A(2), §208-18A):
+#: offences, so §208-22F asks for replacement trees.
+THREE_REMOVED = (
+    "tag,species,dbh_in,action,condition\n"
+    "1,Acer rubrum,12,removed,good\n"
+    "2,Acer rubrum,12,removed,good\n"
+    "3,Acer rubrum,12,removed,good\n"
+)
+
+
+def test_the_native_share_warning_says_the_share_the_readings_set(tmp_path, monkeypatch, fresh_law):
+    from treecalc.assessment import assess
+    from treecalc.rules.croton_on_hudson.planting import native_shortfall
+
+    cat = data.catalogue()
+    exotic = cat.index[
+        ~cat["native"] & ~cat["invasive"] & (cat["leaf_type"] == "broadleaf") & (cat["is_genus"] == "no")
+    ][0]
+    lot = tmp_path / "lot.csv"
+    lot.write_text(THREE_REMOVED, encoding="utf-8")
+    # "predominantly" read as more than 60 % of the trees planted (readings amended from 0.5 to 0.6)
+    _law_copy(
+        tmp_path,
+        monkeypatch,
+        "readings/croton_on_hudson.toml",
+        "predominantly_native_share = 0.5",
+        "predominantly_native_share = 0.6",
+    )
+    rules = law("croton_on_hudson")["replacement"]
+    # 3 of 5: 3 > 0.6 x 5 = 3 is false -> warned; 4 of 5: 4 > 3 -> not warned
+    assert native_shortfall(3, 5, rules) == (
+        "native species are not more than 60% of the replacements (3 of 5): "
+        "replacement trees should predominantly be native (§208-22C)"
+    )
+    assert native_shortfall(4, 5, rules) is None
+    # read as "at least 60 %" (>=): 3 of 5 is enough; 2 of 5 is fewer (2 >= 3 is false)
+    assert native_shortfall(3, 5, {**rules, "predominantly_native_operator": ">="}) is None
+    assert native_shortfall(2, 5, {**rules, "predominantly_native_operator": ">="}).startswith(
+        "native species are fewer than 60% of the replacements (2 of 5)"
+    )
+    # the assessment of a lot replanted with a non-native alone (0 of n natives) says the amended share
+    a = assess(
+        lot,
+        site={"subdividable": True},
+        replacement_stock=[{"species": exotic, "dbh_in": 2, "unit_cost_usd": 400}],
+    )
+    said = [w for w in a.warnings if "§208-22C" in w]
+    assert a.replacement.native_share == 0.0 and len(said) == 1
+    assert "not more than 60% of the replacements" in said[0] and "majority" not in said[0]
+    # and the statement's native share row says the share held
+    import io
+
+    import openpyxl
+
+    from treecalc.report.statement import statement_bytes
+
+    wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)), read_only=True)
+    cells = [str(c) for row in wb["Replacement plan"].iter_rows(values_only=True) for c in row if c is not None]
+    assert "§208-22C: natives should be more than 60% of the trees planted" in cells
+    assert not any("majority" in c for c in cells)

@@ -216,3 +216,42 @@ def test_cli_json_into_a_pipe_is_the_objects_text(generated: Path) -> None:
     a = assess(generated)
     a.fingerprint = json.loads(out)["fingerprint"]
     assert out == _cli_text(a.to_json()) + "\n"
+
+
+#: Three 12 in red maples removed without a permit on a parcel capable of subdivision (§208-19A(2), §208-18A).
+THREE_REMOVED = (
+    "tag,species,dbh_in,action,condition\n"
+    "1,Acer rubrum,12,removed,good\n"
+    "2,Acer rubrum,12,removed,good\n"
+    "3,Acer rubrum,12,removed,good\n"
+)
+
+
+def test_a_fund_known_in_dollars_alone_is_in_the_json_in_cents(tmp_path: Path) -> None:
+    import dataclasses
+
+    from treecalc.report.json import assessment_json
+
+    lot = tmp_path / "lot.csv"
+    lot.write_text(THREE_REMOVED, encoding="utf-8")
+    a = assess(
+        lot,
+        site={"subdividable": True},
+        replacement_stock=[{"species": "ACRU", "dbh_in": 12, "unit_cost_usd": 400}],
+        plantable=0,
+        fee_per_tree_usd="312.50",
+    )
+    # §208-22F: 120% of 3 x $127.11/yr = 1.2 x 381.33 = 457.596 -> $457.60/yr; an ACRU 12 in replacement is
+    # $127.11/yr: ceil(457.60 / 127.11) = ceil(3.60) = 4 trees, none plantable: 4 x $312.50 = $1,250.00 in lieu
+    assert (a.fund.trees_in_lieu, a.fund.fund_in_lieu_usd) == (4, 1250.0)
+    alt_cents = assessment_json(a)["fund_alternative_22f_cents"]
+    assert alt_cents is not None
+    # a rules package whose Fund keeps the dollars alone (no exact Decimal): the cents are the dollars' cents
+    a.fund = dataclasses.replace(a.fund, fund_in_lieu_exact=None, alternative_22f_exact=None)
+    got = assessment_json(a)
+    assert got["fund_in_lieu_cents"] == 125000 and got["fund_in_lieu_usd"] == 1250.0
+    assert got["fund_alternative_22f_cents"] == alt_cents == round(a.fund.alternative_22f_usd * 100)
+    # no amount at all (a law without a fund) stays no amount, never a made-up 0
+    a.fund = dataclasses.replace(a.fund, fund_in_lieu_usd=None, alternative_22f_usd=None)
+    got = assessment_json(a)
+    assert got["fund_in_lieu_cents"] is None and got["fund_alternative_22f_cents"] is None

@@ -40,7 +40,9 @@ def register() -> Any:
     try:
         return _register(os.environ.get("TREECALC_DB", ""))
     except Exception as e:  # a bad URL, a server down: a message, not a traceback
-        raise state.AppError(f"The case register could not be opened: {e}") from e
+        from treecalc.app.wording import readable
+
+        raise state.AppError(f"The case register could not be opened: {readable(str(e))}") from e
 
 
 def user() -> tuple[str, str] | None:

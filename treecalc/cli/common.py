@@ -136,32 +136,44 @@ def error(msg: str) -> int:
     return 2
 
 
-#: The library names a bad input by its parameter; the CLI shows the flag the user typed.
-_FLAGS = [
-    (r"billed_consumption\b", "--billed"),
-    (r"registration_error_pct\b", "--result"),
-    (r"flow-rate result (\d+) \(error %\)", r"--result \1"),
-    (r"the average registration error", "the average of --result"),
-    (r"test_fee\b", "--fee"),
-    (r"rate_usd_per_unit\b", "--rate"),
-    (r"amount\b", "--amount"),
-    (r"due_date\b", "--due"),
-    (r"as_of\b", "--as-of"),
-    (r"payment (\d+)\b", r"--payment \1"),
-    (r"bill (\d+)\b", r"--bill \1"),
-    (r"permit_issued\b", "--permit-issued"),
-    (r"last_work\b", "--last-work"),
-    (r"lot_area_sqft\b", "--lot-area"),
-    (r"retaining_wall_height_ft\b", "--retaining-wall"),
-]
+#: The parameters a library error may start with (``billed_consumption must not be negative``): the CLI says the
+#: flag the user typed, the keyword table's (:func:`treecalc.cli.words.flag`).
+_PARAMETERS = (
+    "billed_consumption",
+    "registration_error_pct",
+    "test_fee",
+    "rate_usd_per_unit",
+    "amount",
+    "due_date",
+    "as_of",
+    "permit_issued",
+    "last_work",
+    "lot_area_sqft",
+    "retaining_wall_height_ft",
+)
+#: A parameter the library says in other words at the start of an error: (its words, the parameter, how the CLI
+#: says them with the parameter's flag, ``{flag}``; ``\1`` the index of one of several values given).
+_SAID = (
+    (r"flow-rate result (\d+) \(error %\)", "registration_error_pct", r"{flag} \1"),
+    (r"the average registration error", "registration_error_pct", "the average of {flag}"),
+    (r"payment (\d+)\b", "payments", r"{flag} \1"),
+    (r"bill (\d+)\b", "bills", r"{flag} \1"),
+)
 
 
 def _as_flags(msg: str) -> str:
     """``msg`` with the parameter name it starts with replaced by the CLI flag."""
-    for pat, flag in _FLAGS:
-        new, n = re.subn("^" + pat, flag, msg, count=1)
-        if n:
-            return new
+    from treecalc.cli.words import flags
+
+    table = flags()  # a parameter no flag gives stays as the library said it (tests/cli hold both lists to it)
+    for pat, key, said in _SAID:
+        if key in table:
+            new, n = re.subn("^" + pat, said.format(flag=table[key]), msg, count=1)
+            if n:
+                return new
+    head = re.match(r"[a-z][a-z0-9_]*\b", msg)
+    if head is not None and head.group() in _PARAMETERS and head.group() in table:
+        return table[head.group()] + msg[head.end() :]
     return msg
 
 

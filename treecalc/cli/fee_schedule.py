@@ -5,6 +5,7 @@ its date (``--on``). No domain logic here: :func:`treecalc.rules.croton_on_hudso
 from __future__ import annotations
 
 import argparse
+import re
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,20 +22,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.set_defaults(func=_cmd_record)
 
 
-#: The flag that gave each key of the schedule, for the messages of the library (which name its keys).
-_FLAG = {
-    "fee_per_tree_usd": "--fee-per-tree",
-    "multiplier": "--multiplier",
-    "value_basis": "--value-basis",
-    "basis": "--basis",
-}
-
-
 def _in_flags(message: str) -> str:
-    """A message about the schedule being recorded, its keys said as the flags that gave them."""
-    for key, flag in _FLAG.items():
-        message = message.replace(f"fee schedule given as a dict: {key}", flag)
-    return message.replace("fee schedule given as a dict: ", "")
+    """A message about the schedule being recorded, its keys said as the flags that gave them (the keyword
+    table's: :mod:`treecalc.cli.words`)."""
+    from treecalc.cli.words import flags
+
+    given = "fee schedule given as a dict: "
+    message = re.sub(re.escape(given) + r"([a-z_]+)", lambda m: flags().get(m.group(1), m.group(1)), message)
+    return message.replace(given, "")
 
 
 def _cmd_record(a: argparse.Namespace) -> int:

@@ -21,6 +21,17 @@ _KEYWORD = {
     "retaining_wall": "retaining_wall_height_ft",
     "home_price": "home_price_usd",
     "large_tree_leaf_area": "large_tree_leaf_area_m2",
+    # the water commands' flags: the parameters of treecalc.water's functions they give
+    "billed": "billed_consumption",
+    "result": "registration_error_pct",
+    "fee": "test_fee",
+    "rate": "rate_usd_per_unit",
+    "due": "due_date",
+    "bill": "bills",
+    "payment": "payments",
+    # the register's flags (treecalc case): the parameters of treecalc.register.Register they give
+    "ref": "reference",
+    "accepted": "accepted_on",
 }
 
 

@@ -26,6 +26,8 @@ from typing import Any
 
 #: The comparisons an entry's ``operator`` may state (the value on the right: ``dbh > 12``).
 OPERATORS = (">", ">=", "<", "<=")
+#: How each comparison is said in a sentence built from the entry ("more than 60 days overdue").
+OPERATOR_WORDS = {">": "more than", ">=": "at least", "<": "less than", "<=": "at most"}
 #: The keys of an entry, and those it needs.
 ENTRY_KEYS = {"value", "values", "unit", "section", "text", "operator"}
 ENTRY_NEEDS = ("unit", "section", "text")

@@ -90,7 +90,7 @@ def row_values(table: str, obj: Any) -> dict[str, Any]:
     return out
 
 
-def usd_to_cents(value: Any, what: str = "--amount", *, positive: bool = True) -> int:
+def usd_to_cents(value: Any, what: str = "‹amount›", *, positive: bool = True) -> int:
     """An amount in dollars (``"1,250.50"``, ``1250.5``) as whole cents; a fraction of a cent, a negative or
     zero amount (``positive``) or one over $1 billion is refused naming ``what``."""
     from treecalc.units.money import parse_money_cents
@@ -247,8 +247,8 @@ class Register:
         """``fn`` in one transaction with its event; retried when the database was locked."""
         by = (by or "").strip()
         if not by:
-            raise RegisterError("--by: say who acts (a name)")
-        fits(by, "--by", 200)
+            raise RegisterError("‹by›: say who acts (a name)")
+        fits(by, "‹by›", 200)
         delay = 0.05
         for attempt in range(40):
             try:
@@ -296,10 +296,10 @@ class Register:
         kind = case_kind(kind)
         title = (title or "").strip()
         if not title:
-            raise RegisterError("--title: a case needs a title (e.g. the address)")
-        fits(title, "--title", 500)
-        fits(address, "--address", 500)
-        fits(lot, "--lot", 200)
+            raise RegisterError("‹title›: a case needs a title (e.g. the address)")
+        fits(title, "‹title›", 500)
+        fits(address, "‹address›", 500)
+        fits(lot, "‹lot›", 200)
 
         def do(rec: _Recorder) -> m.Case:
             case = rec.insert(
@@ -381,30 +381,30 @@ class Register:
         return int(self._write(by, kind, case_id, do).id)
 
     def pay(self, case_id: int, *, by: str, amount: Any, on: Any, reference: str | None = None) -> int:
-        cents = usd_to_cents(amount, "--amount")
-        day = to_date(on, "--date")
-        fits(reference, "--ref", 200)
+        cents = usd_to_cents(amount, "‹amount›")
+        day = to_date(on, "‹date›")
+        fits(reference, "‹reference›", 200)
         # A payment is recorded once received: a date past tomorrow (a day's grace for time zones) is a slip
         # (2062 for 2026), and a receipt dated ahead would sit outside every ledger run until then.
         latest = dt.date.today() + dt.timedelta(days=1)
         if day > latest:
-            raise RegisterError(f"--date {day}: a payment is recorded once received, not dated after {latest}")
+            raise RegisterError(f"‹date› {day}: a payment is recorded once received, not dated after {latest}")
         return self._add_record(m.Payment, case_id, by, "payment", amount_cents=cents, paid_on=day, reference=reference)
 
     def decide(self, case_id: int, *, by: str, outcome: str, on: Any, conditions: str | None = None) -> int:
         key = outcome.strip().lower().replace(" ", "_").replace("-", "_")
         if key not in OUTCOMES:
-            raise RegisterError(f"--outcome {outcome!r}: one of {', '.join(OUTCOMES)}")
+            raise RegisterError(f"‹outcome› {outcome!r}: one of {', '.join(OUTCOMES)}")
         if key == "approved_with_conditions" and not (conditions or "").strip():
-            raise RegisterError("--conditions: an approval with conditions names them")
-        day = to_date(on, "--date")
+            raise RegisterError("‹conditions›: an approval with conditions names them")
+        day = to_date(on, "‹date›")
         return self._add_record(
             m.Decision, case_id, by, "decision", outcome=key, conditions=conditions, decided_by=by, decided_on=day
         )
 
     def post_bond(self, case_id: int, *, by: str, amount: Any, on: Any) -> int:
-        cents = usd_to_cents(amount, "--amount")
-        day = to_date(on, "--date")
+        cents = usd_to_cents(amount, "‹amount›")
+        day = to_date(on, "‹date›")
         return self._add_record(
             m.Bond, case_id, by, "bond posted", amount_cents=cents, posted_on=day, status="held", closed_on=None
         )
@@ -412,7 +412,7 @@ class Register:
     def close_bond(self, bond_id: int, *, by: str, how: str, on: Any) -> None:
         if how not in BOND_CLOSINGS:
             raise RegisterError(f"a bond is released or forfeited, not {how!r}")
-        day = to_date(on, "--date")
+        day = to_date(on, "‹date›")
 
         def do(rec: _Recorder) -> m.Bond:
             bond = rec.session.get(m.Bond, bond_id)
@@ -421,7 +421,7 @@ class Register:
             if bond.status != "held":
                 raise RegisterError(f"bond {bond_id} was already {bond.status} on {bond.closed_on}")
             if day < bond.posted_on:
-                raise RegisterError(f"--date {day}: bond {bond_id} was posted on {bond.posted_on}")
+                raise RegisterError(f"‹date› {day}: bond {bond_id} was posted on {bond.posted_on}")
             return rec.update("bonds", bond, status=how, closed_on=day)
 
         with self.reading() as s:
@@ -440,14 +440,14 @@ class Register:
         replant_of: int | None = None,
     ) -> int:
         if isinstance(trees, bool) or not isinstance(trees, int) or not 1 <= trees <= 100_000:
-            raise RegisterError(f"--trees {trees!r}: a whole number of trees from 1 to 100,000")
-        day = to_date(accepted_on, "--accepted")
-        fits(species, "--species", 200)
+            raise RegisterError(f"‹trees› {trees!r}: a whole number of trees from 1 to 100,000")
+        day = to_date(accepted_on, "‹accepted_on›")
+        fits(species, "‹species›", 200)
 
         def replants_this_case(rec: _Recorder) -> None:
             first = rec.session.get(m.Planting, replant_of)
             if first is None or first.case_id != case_id:
-                raise RegisterError(f"--replant-of {replant_of}: no planting {replant_of} on case {case_id}")
+                raise RegisterError(f"‹replant_of› {replant_of}: no planting {replant_of} on case {case_id}")
 
         return self._add_record(
             m.Planting,
@@ -463,14 +463,14 @@ class Register:
         )
 
     def inspect(self, planting_id: int, *, by: str, on: Any, dead: int = 0) -> None:
-        day = to_date(on, "--date")
+        day = to_date(on, "‹date›")
 
         def do(rec: _Recorder) -> m.Planting:
             p = rec.session.get(m.Planting, planting_id)
             if p is None:
                 raise RegisterError(f"no planting {planting_id} in the register")
             if isinstance(dead, bool) or not isinstance(dead, int) or not 0 <= dead <= p.trees:
-                raise RegisterError(f"--dead {dead!r}: from 0 to the {p.trees} trees planted")
+                raise RegisterError(f"‹dead› {dead!r}: from 0 to the {p.trees} trees planted")
             return rec.update("plantings", p, inspected_on=day, trees_dead=dead)
 
         with self.reading() as s:
@@ -479,11 +479,11 @@ class Register:
         self._write(by, "inspection", case_id, do)
 
     def open_hold(self, case_id: int, *, by: str, on: Any, reason: str | None = None) -> int:
-        day = to_date(on, "--date")
+        day = to_date(on, "‹date›")
         return self._add_record(m.Hold, case_id, by, "hold opened", opened_on=day, closed_on=None, reason=reason)
 
     def close_hold(self, hold_id: int, *, by: str, on: Any) -> None:
-        day = to_date(on, "--date")
+        day = to_date(on, "‹date›")
 
         def do(rec: _Recorder) -> m.Hold:
             h = rec.session.get(m.Hold, hold_id)
@@ -492,7 +492,7 @@ class Register:
             if h.closed_on is not None:
                 raise RegisterError(f"hold {hold_id} was closed on {h.closed_on}")
             if day < h.opened_on:
-                raise RegisterError(f"--date {day}: hold {hold_id} was opened on {h.opened_on}")
+                raise RegisterError(f"‹date› {day}: hold {hold_id} was opened on {h.opened_on}")
             return rec.update("holds", h, closed_on=day)
 
         with self.reading() as s:
@@ -502,7 +502,7 @@ class Register:
 
     def note(self, case_id: int, *, by: str, text: str) -> int:
         if not (text or "").strip():
-            raise RegisterError("--text: a note says something")
+            raise RegisterError("‹text›: a note says something")
         return self._add_record(m.Note, case_id, by, "note", text=text, written_at=now())
 
     # -- reads ----------------------------------------------------------------------------------------
@@ -654,9 +654,9 @@ class Register:
 
     def due(self, start: Any, end: Any) -> list[dict[str, Any]]:
         """§208-22G inspections due from ``start`` to ``end`` (both included) not yet made."""
-        a, b = to_date(start, "--from"), to_date(end, "--to")
+        a, b = to_date(start, "‹start›"), to_date(end, "‹end›")
         if b < a:
-            raise RegisterError(f"--to {b} is before --from {a}")
+            raise RegisterError(f"‹end› {b} is before ‹start› {a}")
         with self.reading() as s:
             rows = _with_case(
                 s,
@@ -684,9 +684,9 @@ class Register:
 
     def fund_ledger(self, start: Any, end: Any) -> dict[str, Any]:
         """Receipts into the Fund from ``start`` to ``end``: by month, by case, and the total (cents exact)."""
-        a, b = to_date(start, "--from"), to_date(end, "--to")
+        a, b = to_date(start, "‹start›"), to_date(end, "‹end›")
         if b < a:
-            raise RegisterError(f"--to {b} is before --from {a}")
+            raise RegisterError(f"‹end› {b} is before ‹start› {a}")
         within = (m.Payment.paid_on >= a, m.Payment.paid_on <= b)
         with self.reading() as s:
             # summed in the database: by day (then months here, the same on SQLite and PostgreSQL) and by case
@@ -717,7 +717,7 @@ class Register:
 
     def payments(self, start: Any, end: Any) -> list[dict[str, Any]]:
         """Every payment from ``start`` to ``end``, in date order."""
-        a, b = to_date(start, "--from"), to_date(end, "--to")
+        a, b = to_date(start, "‹start›"), to_date(end, "‹end›")
         with self.reading() as s:
             rows = s.execute(
                 select(m.Payment.id, m.Payment.case_id, m.Payment.amount_cents, m.Payment.paid_on, m.Payment.reference)
@@ -781,7 +781,7 @@ class Register:
         if not name or len(name) > 200:
             raise RegisterError("a user name of 1 to 200 characters")
         if role not in ROLES:
-            raise RegisterError(f"--role {role!r}: one of {', '.join(ROLES)}")
+            raise RegisterError(f"‹role› {role!r}: one of {', '.join(ROLES)}")
         auth.check_password(password)
         hashed = auth.hash_password(password)
 
@@ -864,7 +864,7 @@ def case_kind(kind: str) -> str:
     k = (kind or "").strip().lower().replace("-", "_").replace(" ", "_")
     k = _KIND_WORDS.get(k, k)
     if k not in CASE_KINDS:
-        raise RegisterError(f"--kind {kind!r}: one of permit, violation, excavation")
+        raise RegisterError(f"‹kind› {kind!r}: one of permit, violation, excavation")
     return k
 
 

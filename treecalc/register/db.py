@@ -41,7 +41,7 @@ def database_url(url: str | None = None) -> str:
     # payment meant for the Village's database must not land silently in a file of the user's data folder.
     if url is not None and not url.strip():
         raise RegisterError(
-            f"--db {url!r}: give a database URL (sqlite:///path/register.db or postgresql+psycopg://...)"
+            f"‹db› {url!r}: give a database URL (sqlite:///path/register.db or postgresql+psycopg://...)"
         )
     env = os.environ.get(ENV)
     if url is None and env is not None and not env.strip():

@@ -40,24 +40,24 @@ def export(reg: Register, path: str | Path, table: str = "cases", start: Any = N
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
-        raise RegisterError(f"--out {path}: give a file name ending in .csv or .xlsx")
+        raise RegisterError(f"‹out› {path}: give a file name ending in .csv or .xlsx")
     if table not in TABLES:
-        raise RegisterError(f"--table {table!r}: one of {', '.join(TABLES)}")
+        raise RegisterError(f"‹table› {table!r}: one of {', '.join(TABLES)}")
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
-        raise RegisterError(f"--out {path}: the folder {folder} does not exist")
+        raise RegisterError(f"‹out› {path}: the folder {folder} does not exist")
     if p.is_dir():
-        raise RegisterError(f"--out {path} is a folder: give a file name ending in {suffix}")
+        raise RegisterError(f"‹out› {path} is a folder: give a file name ending in {suffix}")
     data = tables(reg, start, end)
     try:
         out = Replacing(p)
-    except OSError as e:  # a read-only or special folder: say it of --out, not of the temporary file
-        raise RegisterError(f"--out {path}: the folder {folder} cannot be written ({e.strerror})") from None
+    except OSError as e:  # a read-only or special folder: say it of the output file, not of the temporary one
+        raise RegisterError(f"‹out› {path}: the folder {folder} cannot be written ({e.strerror})") from None
     try:
         with out as tmp:
             n = _csv(tmp, data[table]) if suffix == ".csv" else _xlsx(tmp, data)
     except OSError as e:
-        raise RegisterError(f"--out {path} could not be written: {e.strerror or e}") from None
+        raise RegisterError(f"‹out› {path} could not be written: {e.strerror or e}") from None
     return n
 
 

@@ -18,7 +18,7 @@ from treecalc.results import exact_cents, plain
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
-    from treecalc.results import Replacement, ReplacementPart
+    from treecalc.results import Fund, Replacement, ReplacementPart
 
 
 _NATIVE = (str, int, float, bool, type(None))
@@ -90,6 +90,14 @@ def _cents(finding: Replacement | ReplacementPart, key: str) -> int | None:
     return int(exact) if exact is not None else exact_cents(getattr(finding, f"{key}_usd"))
 
 
+def _fund_cents(fund: Fund, key: str) -> int | None:
+    """A Fund's amount ``<key>`` in exact cents: its exact Decimal ``<key>_exact``, else its dollars ``<key>_usd`` (a
+    rules package that keeps no exact amount). Cents whenever the dollar figure is known; None only where the
+    finding has no such amount (a law without a fund), never a default."""
+    exact = getattr(fund, f"{key}_exact")
+    return exact_cents(exact if exact is not None else getattr(fund, f"{key}_usd"))
+
+
 def _plan_cost_cents(plan: list[dict[str, Any]]) -> int:
     """The planting plan's cost in exact cents: each row's unit cost (dollars and cents) x its count."""
     from decimal import Decimal
@@ -147,8 +155,8 @@ def _assessment_object(
         # the amounts of money again in exact integer cents (a JSON float loses cents above ~$9 x 10^13)
         "removed_value_cents": _cents(rep, "removed_value"),
         "required_value_cents": _cents(rep, "required_value"),
-        "fund_in_lieu_cents": exact_cents(fund.fund_in_lieu_exact),
-        "fund_alternative_22f_cents": exact_cents(fund.alternative_22f_exact),
+        "fund_in_lieu_cents": _fund_cents(fund, "fund_in_lieu"),
+        "fund_alternative_22f_cents": _fund_cents(fund, "alternative_22f"),
         "replacement": {
             "species_code": first.get("species_code"),
             "dbh_in": first.get("dbh_in"),

@@ -420,6 +420,17 @@ def _min_trees_words(a: Assessment) -> str:
     return _words(law(str(a.jurisdiction), as_date(on))["replacement"]["min_trees"])  # a law with parts
 
 
+def _native_share_note(a: Assessment) -> str:
+    """§208-22C "predominantly be native" as the readings hold it (more than half of the trees planted)."""
+    from treecalc.law.schema import OPERATOR_WORDS, as_date
+    from treecalc.rules.croton_on_hudson.planting import share_words
+    from treecalc.rules.law_data import law
+
+    r = law(str(a.jurisdiction), as_date((a.options or {}).get("on")))["replacement"]
+    op, share = OPERATOR_WORDS[str(r["predominantly_native_operator"])], float(r["predominantly_native_share"])
+    return f"§208-22C: natives should be {op} {share_words(share)} of the trees planted"
+
+
 def _replacement(book: Book, a: Assessment) -> None:
     ws = book.sheet("Replacement plan")
     rep: Replacement | None = a.replacement
@@ -460,16 +471,11 @@ def _replacement(book: Book, a: Assessment) -> None:
         row = {k: v for k, v in dict(cond).items() if k not in ("tags", "text")}
         tables.append(("§208-22F on conditional offences: would be required if established, not required", [row]))
     if share is not None and not is_missing(scalar(share)):
-        sv = float(scalar(share))
+        sv, note = float(scalar(share)), _native_share_note(a)
         if sv <= 1.0:
-            g.add(
-                [key_info("native_share")[0], sv, "share", section, "§208-22C: natives should be the majority"],
-                [None, SHARE],
-            )
+            g.add([key_info("native_share")[0], sv, "share", section, note], [None, SHARE])
         else:
-            g.add(
-                [key_info("native_share")[0], sv, "%", section, "§208-22C: natives should be the majority"], [None, NUM]
-            )
+            g.add([key_info("native_share")[0], sv, "%", section, note], [None, NUM])
     last_kv = g.next_row - 1
 
     plan = _records(rep.plan if rep is not None else [])

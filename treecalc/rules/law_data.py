@@ -84,11 +84,12 @@ def fill(texts: dict[str, str], law: dict[str, Any], **words: str) -> dict[str, 
     return {k: v.format_map({**law, **words}) for k, v in texts.items()}
 
 
-def meets(jurisdiction: str, key: str, x: Any, value: Any) -> Any:
+def meets(jurisdiction: str, key: str, x: Any, value: Any, chapter: str | None = None) -> Any:
     """``x <operator> value``: a comparison as the law states it ("more than", "or more", "within"), the
-    operator the entry ``key`` of the tree chapter holds (``permit.parcel_min_dbh_in`` ``>=``), ``value`` the
-    number in force on the assessment's date. Arrays compare elementwise."""
+    operator the entry ``key`` of the tree chapter holds (``permit.parcel_min_dbh_in`` ``>=``), or of the file
+    ``chapter`` names (``"ch223_water"``: ``relevy_overdue_days`` ``>``), ``value`` the number in force on the
+    assessment's date. Arrays compare elementwise."""
     from treecalc.law import operator_of
     from treecalc.law.schema import compare
 
-    return compare(operator_of(jurisdiction_key(jurisdiction), key), x, value)
+    return compare(operator_of(jurisdiction_key(jurisdiction), key, chapter), x, value)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from treecalc.app import cases, state, ui
+from treecalc.app import cases, state, ui, views
 
 
 def _usd(v: str | None) -> str:
@@ -174,8 +174,8 @@ def _ledgers() -> None:
 def body() -> None:
     try:
         _body()
-    except ValueError as e:  # the register's refusals (an amount, a date) are written for people
-        st.error(str(e))
+    except ValueError as e:  # the register's refusals (an amount, a date) name the form's field, in the app's words
+        st.error(views.readable(str(e)))
 
 
 def _body() -> None:

@@ -164,7 +164,7 @@ def _schedule() -> pd.DataFrame | None:
         str(min(nxt)) if nxt else "—",
         # the day and the days overdue are the law's entries (data/law/croton_on_hudson/ch223_water.toml)
         help=f"{water.RELEVY_DAY} {water.RELEVY_MONTH_NAME} ({water.LAW['relevy_overdue_days'].section}): water "
-        f"rents and penalties more than {water.RELEVY_MIN_DAYS_OVERDUE - 1} days overdue go to the Village tax bill",
+        f"rents and penalties {water.relevy_overdue_words()} go to the Village tax bill",
     )
     if s.credit:
         st.info(f"Credit on the account: {ui.usd(s.credit, cents=True)}")

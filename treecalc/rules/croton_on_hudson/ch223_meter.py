@@ -2,8 +2,8 @@
 
 Village of Croton-on-Hudson, Chapter 223 (Water), Article I. :func:`meter_test` averages the flow-rate
 results of the test, corrects the tested (disputed) period's consumption when the error is beyond the
-tolerance, and says whether the test fee is returned. The tolerance comes from
-``data/law/croton_on_hudson/ch223_water.toml`` (``[meter_tolerance]``), and so does every number in the notes.
+tolerance, and says whether the test fee is returned. The tolerance and its comparison ("more than": ``>``) come
+from ``data/law/croton_on_hudson/ch223_water.toml`` (``[meter_tolerance]``), and so does every number in the notes.
 
 References
 ----------
@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from treecalc.law import operator_of
+from treecalc.law.schema import OPERATOR_WORDS
+from treecalc.rules.law_data import meets
 from treecalc.units import MAX_MONEY, cents, load_law_numbers, parse_money_cents, to_decimal
 
 __all__ = ["METER_TOLERANCE_PCT", "SEC_METER", "MeterTestResult", "meter_test"]
@@ -25,6 +28,23 @@ ZERO = Decimal("0.00")
 LAW = load_law_numbers("croton_on_hudson/ch223_water.toml")
 METER_TOLERANCE_PCT = LAW["meter_tolerance"].value
 SEC_METER = LAW["meter_tolerance"].section
+
+
+def _operator() -> str:
+    """The comparison of ``[meter_tolerance]``: an error beyond the tolerance (``>``, ``>=``), refused otherwise."""
+    op = operator_of("croton_on_hudson", "meter_tolerance", "ch223_water")
+    if op not in (">", ">="):
+        raise ValueError(
+            f"data/law/croton_on_hudson/ch223_water.toml: [meter_tolerance] states operator {op!r}; an error in "
+            "registration is one beyond the tolerance, > or >="
+        )
+    return op
+
+
+def _beyond(error_pct: Decimal) -> bool:
+    """``error_pct <operator> tolerance`` as §223-6G states it ("more than 1.5%"): both from the law file."""
+    _operator()
+    return bool(meets("croton_on_hudson", "meter_tolerance", error_pct, METER_TOLERANCE_PCT, chapter="ch223_water"))
 
 
 @dataclass(frozen=True)
@@ -93,16 +113,23 @@ def _meter_results(registration_error_pct: Any) -> tuple[Decimal, ...]:
 
 
 def _meter_notes(n_results: int, tol: str) -> list[str]:
+    op = _operator()
+    beyond = f"{OPERATOR_WORDS[op]} {tol}"
+    exactly = (
+        f"an error of exactly {tol} is read as no error (the text says 'less than {tol}' is no error and 'more "
+        f"than {tol}' is an error, and is silent on exactly {tol}): no adjustment, fee retained"
+        if op == ">"
+        else f"an error of exactly {tol} is an error: the bill is adjusted"
+    )
     return [
-        f"{SEC_METER}: the bill is increased or decreased only when the registration error is more than {tol} "
-        f"(plus or minus); an error of exactly {tol} is read as no error (the text says 'less than {tol}' is no "
-        f"error and 'more than {tol}' is an error, and is silent on exactly {tol}): no adjustment, fee retained.",
+        f"{SEC_METER}: the bill is increased or decreased only when the registration error is {beyond} "
+        f"(plus or minus); {exactly}.",
         f"{SEC_METER}: the error is the average of the {n_results} flow-rate result(s) as the test reports them "
         "(arithmetic mean of the percent errors, each + when the meter over-registers).",
         f"{SEC_METER}: the corrected consumption is billed / (1 + error/100), i.e. what actually passed through "
         "the meter, rounded to 0.01 of the billing unit, for the tested (disputed) billing period only: 'no "
         "retroactive reimbursement shall be made ... for previous billing period(s)'.",
-        f"{SEC_METER}: the test fee is returned only if the meter over-registers by more than {tol} (positive "
+        f"{SEC_METER}: the test fee is returned only if the meter over-registers by {beyond} (positive "
         "error); otherwise the Department retains it.",
     ]
 
@@ -146,7 +173,7 @@ def meter_test(
     if err <= -100:
         raise ValueError(f"the average registration error must be greater than -100%, got {err}")
     # §223-6G: "an error in registration (more than 1.5%, plus or minus)" -> bill adjusted.
-    adjusted = abs(err) > METER_TOLERANCE_PCT
+    adjusted = _beyond(abs(err))
     if adjusted and billed / (1 + err / 100) >= MAX_MONEY:  # -99.999...% would make 28-digit cents
         name = "registration_error_pct" if len(results) == 1 else "the average registration error"
         raise ValueError(
@@ -154,8 +181,9 @@ def meter_test(
             f"(under {MAX_MONEY:,}); a meter registering this little is stopped, not slow: check the test result"
         )
     true = cents(billed / (1 + err / 100)) if adjusted else billed
-    # §223-6G: "over-registering by more than the aforesaid allowable rate" -> test fee returned.
-    refunded = err > METER_TOLERANCE_PCT
+    # §223-6G: "over-registering by more than the aforesaid allowable rate" -> test fee returned: the same
+    # entry's number and comparison ("the aforesaid allowable rate").
+    refunded = _beyond(err)
     rate = billed_usd = corrected = None
     if rate_usd_per_unit is not None:
         rate = to_decimal(rate_usd_per_unit, "rate_usd_per_unit")

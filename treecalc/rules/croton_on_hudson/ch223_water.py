@@ -32,6 +32,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from treecalc.law import operator_of
+from treecalc.law.schema import OPERATOR_WORDS
+from treecalc.rules.law_data import meets
 from treecalc.units import (
     MAX_MONEY,
     add_months,
@@ -49,6 +52,8 @@ __all__ = [
     "penalty_schedule",
     "account_statement",
     "relevy_date_for",
+    "relevy_min_days_overdue",
+    "relevy_overdue_words",
     "period_start_dates",
     "MONTH_READINGS",
     "LAW",
@@ -59,7 +64,6 @@ LAW = load_law_numbers("croton_on_hudson/ch223_water.toml")
 FIRST_PENALTY_RATE = LAW["first_penalty_rate"].value / 100
 MONTHLY_PENALTY_RATE = LAW["monthly_penalty_rate"].value / 100
 RELEVY_MONTH, RELEVY_DAY = int(LAW["relevy_month"].value), int(LAW["relevy_day"].value)
-RELEVY_MIN_DAYS_OVERDUE = int(LAW["relevy_overdue_days"].value) + 1  # "more than 60" = at least 61
 MAX_AMOUNT = MAX_MONEY
 
 SEC_NO_PENALTY = "§223-12F(1)(a)"
@@ -72,6 +76,34 @@ RELEVY_MONTH_NAME = calendar.month_name[RELEVY_MONTH]
 
 def _pct(n: Any) -> str:
     return f"{n.value.normalize():f}%"
+
+
+def _operator(key: str) -> str:
+    """The comparison the entry ``key`` of ch223_water.toml states (``relevy_overdue_days``: ``>``)."""
+    return operator_of("croton_on_hudson", key, "ch223_water")
+
+
+def _meets(key: str, x: Any) -> bool:
+    """``x <operator> value`` as Chapter 223 states the comparison ``key``: the number and the operator are both
+    the entry's (ch223_water.toml), so "more than 60 days" amended to "60 days or more" is an edit of the file."""
+    return bool(meets("croton_on_hudson", key, x, LAW[key].value, chapter="ch223_water"))
+
+
+def relevy_overdue_words() -> str:
+    """The §223-12F(2) condition of the relevy as the law file states it: "more than 60 days overdue"."""
+    return f"{OPERATOR_WORDS[_operator('relevy_overdue_days')]} {LAW['relevy_overdue_days'].value} days overdue"
+
+
+def relevy_min_days_overdue() -> int:
+    """The fewest whole days overdue that meet §223-12F(2) ("more than 60 days overdue": 61). A number of days
+    overdue that is a maximum (``<``, ``<=``) is no reading of "more than": refused naming the entry."""
+    op, v = _operator("relevy_overdue_days"), int(LAW["relevy_overdue_days"].value)
+    if op not in (">", ">="):
+        raise ValueError(
+            f"data/law/croton_on_hudson/ch223_water.toml: [relevy_overdue_days] states operator {op!r}; the days "
+            "overdue before the relevy are a minimum, > or >="
+        )
+    return next(n for n in (v, v + 1) if _meets("relevy_overdue_days", n))
 
 
 # --------------------------------------------------------------------------- §223-12F penalties
@@ -102,7 +134,7 @@ def _interpretation(months: str) -> list[str]:
         "charge (the text: 'applied first to penalties'), then the next bill; what exceeds everything owed "
         "is a credit. A penalty falling on a day is assessed before payments received that day.",
         f"{lr.section}: '{lr.text}' on {RELEVY_DAY} {RELEVY_MONTH_NAME} is read as the due date falling at least "
-        f"{RELEVY_MIN_DAYS_OVERDUE} days before that {RELEVY_DAY} {RELEVY_MONTH_NAME}; otherwise the following "
+        f"{relevy_min_days_overdue()} days before that {RELEVY_DAY} {RELEVY_MONTH_NAME}; otherwise the following "
         "year's. On "
         "the relevy date (after that day's penalty and payments) the bill's unpaid charge and penalties are "
         "transferred to the Village tax bill (a lien); no further penalty accrues on the water account for "
@@ -146,12 +178,13 @@ def relevy_date_for(due_date: _dt.date) -> _dt.date:
     """The 15 April on which an unpaid bill is relevied to the tax bill (§223-12F(2)).
 
     The next 15 April strictly after the due date on which the bill is more than 60 days
-    overdue, i.e. the due date is at least 61 days earlier; otherwise the following year's.
+    overdue, i.e. the due date is at least 61 days earlier; otherwise the following year's. The day, the days
+    and the comparison ("more than": ``>``) are the law file's entries.
     """
     d = _dt.date(due_date.year, RELEVY_MONTH, RELEVY_DAY)
     if d <= due_date:
         d = _dt.date(due_date.year + 1, RELEVY_MONTH, RELEVY_DAY)
-    if (d - due_date).days < RELEVY_MIN_DAYS_OVERDUE:
+    if not _meets("relevy_overdue_days", (d - due_date).days):
         d = _dt.date(d.year + 1, RELEVY_MONTH, RELEVY_DAY)
     return d
 
@@ -452,13 +485,13 @@ class _Account:
 
     def relevy(self, b: _Bill, day: _dt.date) -> None:
         # §223-12F(2): on the next succeeding April 15 unpaid rents and penalties more than 60 days
-        # overdue are added to the Village tax bills and become a lien.
+        # overdue are added to the Village tax bills and become a lien (relevy_on: relevy_date_for).
         if day != b.relevy_on or b.relevy_date is not None or b.charge + b.pens <= 0:
             return
         moved = b.charge + b.pens
         desc = (
-            f"water charge {b.charge} and penalties {b.pens}, more than "
-            f"{LAW['relevy_overdue_days'].value} days overdue ({(day - b.due).days} days), transferred "
+            f"water charge {b.charge} and penalties {b.pens}, {relevy_overdue_words()} ({(day - b.due).days} days), "
+            "transferred "
             "to the Village tax bill (lien)"
         )
         b.charge, b.pens, b.relevied = ZERO, ZERO, b.relevied + moved

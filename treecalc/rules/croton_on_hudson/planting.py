@@ -208,15 +208,24 @@ def _short(key: str) -> str:
     return _SHORT[_operator(key)]
 
 
+#: How natives short of the §208-22C share are said, by the reading's comparison (natives <op> share x planted):
+#: ">" unmet is "not more than half", ">=" unmet is "fewer than half".
+_NOT_SHARE = {">": "not more than", ">=": "fewer than", "<": "not fewer than", "<=": "more than"}
+
+
+def share_words(share: float) -> str:
+    """A share of the trees planted in words: "half" (0.5), else a percentage ("60%")."""
+    return "half" if share == 0.5 else f"{share * 100:g}%"
+
+
 def native_shortfall(native_planted: int, planted: int, rules: dict[str, Any]) -> str | None:
     """§208-22C "Replacement trees should predominantly be native trees": the warning when the natives planted
     are not ``predominantly_native_operator`` ``predominantly_native_share`` of the trees planted (read as more
-    than a half), None when they are or nothing is planted."""
-    if not planted or compare(
-        str(rules["predominantly_native_operator"]), native_planted, rules["predominantly_native_share"] * planted
-    ):
+    than a half), None when they are or nothing is planted. The warning says the share and comparison held."""
+    op, share = str(rules["predominantly_native_operator"]), float(rules["predominantly_native_share"])
+    if not planted or compare(op, native_planted, share * planted):
         return None
     return (
-        f"native species are not the majority of the replacements ({native_planted} of {planted}): "
-        "replacement trees should predominantly be native (§208-22C)"
+        f"native species are {_NOT_SHARE[op]} {share_words(share)} of the replacements ({native_planted} of "
+        f"{planted}): replacement trees should predominantly be native (§208-22C)"
     )
