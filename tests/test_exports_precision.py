@@ -66,7 +66,7 @@ def test_the_benefits_export_writes_each_quantity_at_its_format_from_unrounded_i
     ben = export_frame(survey.trees, "benefits", survey.site)
     # valued at the diameters as read (8.0056 in), not at the 8.0 in written: the export's figure is the
     # unrounded computation's, rounded once
-    exact = compute_benefits(survey.trees[["species_code", "dbh_in", "land_use"]])
+    exact = compute_benefits(survey.trees[["species_code", "dbh_in", "land_use", "condition"]])
     at_8 = compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [8.0], "land_use": ["unspecified"]}))
     # columns.csv: stormwater_gal NUM0, electricity_kwh NUM1, natural_gas_therms NUM2, air_quality_lb NUM2,
     # co2_* NUM1, leaf_area_increase_m2 NUM2, leaf_area_m2 NUM1, crown_area_m2 NUM1, usd_* USD (cents)
@@ -162,3 +162,13 @@ def test_the_app_csv_downloads_write_at_precision(survey):
     assert grid["elevation_ft"].tolist() == [101.37, 99.04]
     # the assessment itself is not rounded
     assert a.trees["dbh_in"].iloc[0] == pytest.approx(math.sqrt(64.09), abs=1e-12)
+
+
+def test_the_benefits_export_gives_a_dead_tree_no_benefits(survey):
+    # S2's condition is Dead: no leaf area, so i-Tree Streets gives it nothing (the assessment values it $0);
+    # the export read only species, DBH and land use and valued it as a living 8 in oak
+    ben = export_frame(survey.trees, "benefits", survey.site)
+    s2 = ben.iloc[1]
+    assert s2["tag"] == "S2" and bool(s2["dead"]) is True
+    assert s2["stormwater_gal"] == 0 and s2["usd_total_annual"] == 0.0
+    assert not ben["dead"].iloc[[0, 2, 3, 4, 5]].any() and (ben["usd_total_annual"].iloc[[0, 2, 3, 4, 5]] > 0).all()

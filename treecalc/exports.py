@@ -106,7 +106,7 @@ def export_frame(
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
     chosen = climate_zones.survey_zone(trees, site, zone)
-    cols = [c for c in ("species_code", "dbh_in", "land_use") if c in trees]
+    cols = [c for c in ("species_code", "dbh_in", "land_use", "condition") if c in trees]  # a dead tree: no benefits
     # valued at the diameters as read; the layouts write every quantity at its precision
     ben = at_precision(compute_benefits(trees[cols], zone=chosen.zone))
     cat = data.catalogue()
