@@ -160,6 +160,16 @@ def test_the_app_csv_downloads_write_at_precision(survey):
     # a table not labelled from the schema (an excavation's grid, in ft to 0.01) is written as computed
     grid = pd.read_csv(io.BytesIO(ui.csv_bytes(pd.DataFrame({"elevation_ft": [101.37, 99.04]}))))
     assert grid["elevation_ft"].tolist() == [101.37, 99.04]
+    # a labelled table still goes to Arrow (as st.dataframe draws it) with a year for a column name
+    import warnings
+
+    import pyarrow as pa
+
+    years = views.labelled(pd.DataFrame({np.int64(2026): [1.25], "dbh_in": [8.0056]}))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a frame's attrs Arrow cannot write as JSON are warned of, then dropped
+        assert pa.Table.from_pandas(years).num_rows == 1
+    assert ui.csv_bytes(years).decode("utf-8-sig").splitlines()[1] == "1.25,8.0"
     # the assessment itself is not rounded
     assert a.trees["dbh_in"].iloc[0] == pytest.approx(math.sqrt(64.09), abs=1e-12)
 

@@ -187,8 +187,9 @@ def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:
         text = value_label(c, a)
         names[c] = f"{text} ({c})" if text in names.values() else text
     out = df.rename(columns=names)
-    # which column each label names: a CSV of the table writes each at its precision (ui.csv_bytes)
-    out.attrs[COLUMN_NAMES] = {label: name for name, label in names.items()}
+    # which column each label names: a CSV of the table writes each at its precision (ui.csv_bytes). As text:
+    # Arrow writes a frame's attrs as JSON when the page shows it, and a year column's numpy int is no JSON
+    out.attrs[COLUMN_NAMES] = {str(label): str(name) for name, label in names.items()}
     return out
 
 
