@@ -10,12 +10,13 @@ from treecalc.ingest import read_survey
 
 # An ArcGIS Collector / Field Maps export of a lot's survey: the layer's OBJECTID first (1-based, in the
 # order the features were made), the arborist's tree number (the aluminium tag on the trunk), then the rest.
+GUID = "{{6A1F0C2E-000{}-4C1B-9E1A-3B5D7F00A10{}}}"
 HEADER = ["OBJECTID", "Tree N°", "Species", "DBH_in", "Condition", "Action", "POINT_X", "POINT_Y", "GlobalID"]
 ROWS = [
-    [1, "101", "Acer rubrum", 14.2, "Good", "Remove", 641000.5, 930100.25, "{6A1F0C2E-0001-4C1B-9E1A-3B5D7F00A101}"],
-    [2, "102", "Quercus rubra", 22.0, "Fair", "Retain", 641010.5, 930105.25, "{6A1F0C2E-0002-4C1B-9E1A-3B5D7F00A102}"],
-    [3, "105", "Acer saccharum", 9.5, "Good", "Retain", 641020.5, 930110.25, "{6A1F0C2E-0003-4C1B-9E1A-3B5D7F00A103}"],
-    [4, "104", "Tilia americana", 11.0, "Poor", "Remove", 641030.5, 930115.25, "{6A1F0C2E-0004-4C1B-9E1A-3B5D7F00A104}"],
+    [1, "101", "Acer rubrum", 14.2, "Good", "Remove", 641000.5, 930100.25, GUID.format(1, 1)],
+    [2, "102", "Quercus rubra", 22.0, "Fair", "Retain", 641010.5, 930105.25, GUID.format(2, 2)],
+    [3, "105", "Acer saccharum", 9.5, "Good", "Retain", 641020.5, 930110.25, GUID.format(3, 3)],
+    [4, "104", "Tilia americana", 11.0, "Poor", "Remove", 641030.5, 930115.25, GUID.format(4, 4)],
 ]
 
 
