@@ -17,17 +17,65 @@
   correct way to enter a dead tree in Eco", 2011); a living tree's dieback is left blank, since a survey's
   condition class is not a measured dieback. The column names are the variables' names for the wizard to map;
   Eco's own field names were not checked against a copy of its importer.
+
+Every layout, and every CSV the app downloads (:func:`at_precision`), writes a quantity at the precision its
+number format in ``treecalc/columns.csv`` gives it (the statement's), half up: DBH to 0.1 in, distances to
+0.1 ft, areas to 0.01 sq ft, dollars to the cent, each benefit quantity at its own format. The benefits are
+computed from the diameters as read; only what is written is rounded. Coordinates carry no format and are
+written as given.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from treecalc import data
+from treecalc import data, schema
 
 FORMATS = ("benefits", "opentreemap", "itree-eco")
+
+
+#: The decimals each number format of ``columns.csv`` writes; a format not here (a price per unit, a number of
+#: unknown precision, a share) is written as computed.
+_DECIMALS = {schema.INT: 0, schema.NUM0: 0, schema.NUM1: 1, schema.NUM2: 2, schema.USD: 2}
+#: Whole numbers past this are kept as floats (int64 holds them, but a float there is not exactly a whole number).
+_WHOLE_MAX = 2.0**53
+
+
+def decimals(name: object) -> int | None:
+    """The decimals a column of this name is written to (its ``columns.csv`` format, or its name's unit
+    suffix: :func:`treecalc.schema.describe`), None when it has no fixed precision."""
+    return _DECIMALS.get(schema.describe(name).fmt or "")
+
+
+def half_up(x: Any, places: int) -> np.ndarray:
+    """``x`` rounded to ``places`` decimals, halves away from zero on the number's decimal (8.05 -> 8.1, as a
+    spreadsheet shows it, though 8.05 is 8.0499... in binary); NaN stays NaN."""
+    v = np.asarray(x, dtype=float)
+    scaled = np.round(np.abs(v) * 10.0**places, 6)  # 80.49999999999999 is the decimal 80.5
+    return np.sign(v) * np.floor(scaled + 0.5) / 10.0**places + 0.0  # + 0.0: no "-0.0"
+
+
+def at_precision(frame: pd.DataFrame, names: Mapping[Any, str] | None = None) -> pd.DataFrame:
+    """A copy of ``frame`` whose number columns are rounded to their precision (:func:`decimals`), the whole
+    ones written as whole numbers (823, not 823.0). ``names`` gives the column name of a labelled column
+    ("DBH (in)": "dbh_in"); any other column is known by its own name. Text, flags and columns of no fixed
+    precision are left as they are."""
+    out = frame.copy()
+    for c in out.columns:
+        col = out[c]
+        if not isinstance(col, pd.Series) or not pd.api.types.is_float_dtype(col):
+            continue
+        places = decimals((names or {}).get(c, c))
+        if places is None:
+            continue
+        v = half_up(col.to_numpy(dtype=float, na_value=np.nan), places)
+        whole = places == 0 and bool((np.abs(v[~np.isnan(v)]) < _WHOLE_MAX).all())  # no inf, no huge float
+        out[c] = pd.Series(v, index=out.index).astype("Int64") if whole else v
+    return out
 
 
 #: What stands for "some species of the genus" in a catalogue name: no epithet.
@@ -58,8 +106,9 @@ def export_frame(
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
     chosen = climate_zones.survey_zone(trees, site, zone)
-    cols = [c for c in ("species_code", "dbh_in", "land_use") if c in trees]
-    ben = compute_benefits(trees[cols], zone=chosen.zone)
+    cols = [c for c in ("species_code", "dbh_in", "land_use", "condition") if c in trees]  # a dead tree: no benefits
+    # valued at the diameters as read; the layouts write every quantity at its precision
+    ben = at_precision(compute_benefits(trees[cols], zone=chosen.zone))
     cat = data.catalogue()
     sci = cat["scientific_name"].reindex(ben["species_code"].astype(str)).to_numpy()
     common = cat["common_name"].reindex(ben["species_code"].astype(str)).to_numpy()

@@ -269,9 +269,15 @@ def csv_bytes(df: pd.DataFrame) -> bytes:
     """A table as UTF-8 CSV (with BOM so that Excel reads accents).
 
     Text cells that a spreadsheet would run as a formula (``=``, ``+``, ``-``,
-    ``@`` first) get a leading apostrophe: CSV injection.
+    ``@`` first) get a leading apostrophe: CSV injection. A table labelled from the schema
+    (:func:`views.labelled`: the trees, benefits, plan and penalty tables) writes each number at its column's
+    precision (DBH to 0.1 in, dollars to the cent: :func:`treecalc.exports.at_precision`); any other table (the
+    water account, an excavation's volumes and grid) is written as computed.
     """
-    out = df.copy()
+    from treecalc.exports import at_precision
+
+    names = df.attrs.get(views.COLUMN_NAMES)
+    out = df.copy() if names is None else at_precision(df, names)
     for c in out.columns:
         if out[c].dtype == object or pd.api.types.is_string_dtype(out[c]):
             out[c] = out[c].map(lambda v: "'" + v if isinstance(v, str) and v.startswith(FORMULA_START) else v)

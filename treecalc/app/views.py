@@ -186,7 +186,15 @@ def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:
     for c in df.columns:
         text = value_label(c, a)
         names[c] = f"{text} ({c})" if text in names.values() else text
-    return df.rename(columns=names)
+    out = df.rename(columns=names)
+    # which column each label names: a CSV of the table writes each at its precision (ui.csv_bytes). As text:
+    # Arrow writes a frame's attrs as JSON when the page shows it, and a year column's numpy int is no JSON
+    out.attrs[COLUMN_NAMES] = {str(label): str(name) for name, label in names.items()}
+    return out
+
+
+#: The key of a labelled frame's ``attrs`` that maps each label to the column it names.
+COLUMN_NAMES = "treecalc_column_names"
 
 
 def value_label(name: str, a: Any = None) -> str:

@@ -59,6 +59,18 @@ def _n(*names: str) -> list[str]:
     return [norm_header(n) for n in names]
 
 
+#: A GIS layer's own row ids (ArcGIS OBJECTID / OBJECTID_1 after a join, a shapefile's FID, GlobalID): read
+#: as the tag only when the survey has no other tag column. The surveyor's tree number ("Tree N°", "Tree #",
+#: "Tag") is the tag on the trunk and in the report; a row id is the order the features were made in.
+GIS_ROW_IDS = frozenset(_n("objectid", "object id", "objectid 1", "fid", "globalid", "global id"))
+
+
+def gis_row_id(header: object) -> bool:
+    """Whether a header names a GIS layer's row id (:data:`GIS_ROW_IDS`), not a surveyor's tree number."""
+    h = norm_header(header)
+    return h in GIS_ROW_IDS or h in {g.replace(" ", "") for g in GIS_ROW_IDS}
+
+
 SYNONYMS: dict[str, list[str]] = {
     "tag": _n(
         "tag",
@@ -94,7 +106,10 @@ SYNONYMS: dict[str, list[str]] = {
         "tree n°",
         "objectid",
         "object id",
+        "objectid 1",
         "fid",
+        "globalid",
+        "global id",
         "tree_id",
         "asset no",
         "tree asset id",

@@ -329,19 +329,48 @@ def unclear_cells(unclear: dict[str, list[str]], n: int) -> np.ndarray | None:
     return out
 
 
-def read_must_remove(table: Table, mapping: C.Mapping) -> tuple[np.ndarray | None, list[str]]:
-    """The applicant's "must remove" column (``treecalc plan`` never retains such a tree), None when the
-    survey has none; a cell that is not yes/no is taken as no (the tree stays optional) with a warning."""
+def read_must_remove(
+    table: Table, mapping: C.Mapping, acts: Actions | None = None
+) -> tuple[np.ndarray | None, list[str]]:
+    """The applicant's "must remove" trees (``treecalc plan`` never retains such a tree), None when the
+    survey says none: a "Must remove" column (a cell that is not yes/no is taken as no, with a warning) or
+    the action cell's own words (:data:`treecalc.ingest.values.MUST_REMOVE_PHRASES`). Where the action
+    says must remove and the column says no, the action's words win (they name the tree), with a warning."""
+    said = acts.facts.get(V.MUST_REMOVE) if acts is not None else None
+    said = said if said is not None and said.any() else None
     col = mapping.first("must_remove")
     if col is None:
-        return None, [""] * table.n
-    codes, uniq = distinct(table.values(col))
+        return (None if said is None else said.copy()), [""] * table.n
+    values = table.values(col)
+    codes, uniq = distinct(values)
     read = [V.parse_bool(v) for v in uniq]
     warn = [
         f"must remove: {as_text(v)!r} in column {col.header!r} is not yes/no; taken as no" if b is None else ""
         for v, b in zip(uniq, read)
     ]
-    return spread([bool(b) for b in read], codes, bool), list(spread(warn, codes, object))
+    must = spread([bool(b) for b in read], codes, bool)
+    warns = list(spread(warn, codes, object))
+    if said is not None and acts is not None and acts.column is not None:
+        action_cells = table.values(acts.column)
+        for i in np.flatnonzero(said & ~must):
+            warns[i] = (
+                f"must remove: action {as_text(action_cells[i])!r} in column {acts.column.header!r}, "
+                f"column {col.header!r} says {as_text(values[i])!r}; taken as must remove"
+            )
+        must = must | said
+    return must, warns
+
+
+def must_remove_warning(acts: Actions, ok: np.ndarray) -> str:
+    """The one warning counting the accepted trees the action cell marks must remove (where the plan's
+    must-remove trees came from when the survey has no such column)."""
+    said = acts.facts.get(V.MUST_REMOVE)
+    if acts.column is None or said is None or not (said & ok).any():
+        return ""
+    return (
+        f"{int((said & ok).sum())} tree(s) marked must remove in column {acts.column.header!r} "
+        "(a removal treecalc plan never retains)"
+    )
 
 
 def read_percent(

@@ -10,7 +10,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from treecalc.ingest.aliases import SYNONYMS, header_unit, norm_header
+from treecalc.ingest.aliases import SYNONYMS, gis_row_id, header_unit, norm_header
 from treecalc.ingest.errors import SurveyError
 from treecalc.schema import FLAG_FIELDS, TREE_FACT_FIELDS  # the one lists of survey flags and tree facts
 
@@ -279,6 +279,7 @@ def build_mapping(
             f"(row {i + 1}: {', '.join(repr(h) for h in heads)})"
         )
     m = Mapping(i, cols, unmapped, warnings)
+    _choose_tag(m, user)
     # one column per single-valued field; the extra ones are reported
     for f in (
         "tag",
@@ -306,6 +307,32 @@ def build_mapping(
         unmapped.append(c.header)
     _classify_dbh(m, i, merged or {})
     return m
+
+
+def _choose_tag(m: Mapping, user: dict[str, str]) -> None:
+    """Of several tag columns, the surveyor's tree number tags the trees, not a GIS row id (OBJECTID, FID,
+    GlobalID: :func:`treecalc.ingest.aliases.gis_row_id`), whichever comes first; a column the user mapped to
+    the tag wins over both. The row ids left out are said, with the column that tags the trees."""
+    tags = m.of("tag")
+    if len(tags) < 2:
+        return
+    mapped = {norm_header(k) for k, f in user.items() if f == "tag"}
+    chosen = min(tags, key=lambda c: (norm_header(c.header) not in mapped, gis_row_id(c.header), c.index))
+    if chosen is not tags[0]:  # first among the tag columns: the one the reader uses
+        m.columns.remove(chosen)
+        m.columns.insert(m.columns.index(tags[0]), chosen)
+    ids = [c for c in tags if c is not chosen and gis_row_id(c.header)]
+    if not ids or norm_header(chosen.header) in mapped or gis_row_id(chosen.header):
+        return  # two surveyor columns, or the user's choice: said as for any single-valued field
+    for c in ids:
+        m.columns.remove(c)
+        m.unmapped.append(c.header)
+    heads = ", ".join(repr(c.header) for c in ids)
+    m.warnings.append(
+        f"column {chosen.header!r} tags the trees (the surveyor's tree number); {heads} "
+        f"{'is a GIS row id' if len(ids) == 1 else 'are GIS row ids'}, not used as the tag "
+        f'(‹column_map="{ids[0].header}=tag"› to tag the trees by it)'
+    )
 
 
 def _same_unit(a: str | None, b: str | None) -> bool:

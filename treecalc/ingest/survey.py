@@ -546,9 +546,7 @@ def read_survey(
     _resolve_species(rj, table, sp, zone)
 
     tell(0.8, "building the table")
-    blank_act = A.blank_action_warning(acts, rj.ok)
-    if blank_act:
-        warnings.append(blank_act)
+    warnings += [w for w in (A.blank_action_warning(acts, rj.ok), A.must_remove_warning(acts, rj.ok)) if w]
     trees, not_surveyed, items = _trees(table, mapping, rj, sp, tags, tag_col, d, acts, bool(src.decimal_comma))
     rejected = _rejected(table, rj, sp, tags, d)
     survey = _assemble(src, sheet_name, mapping, table, trees, rejected, site, warnings, not_surveyed, u)
@@ -615,7 +613,7 @@ def _trees(
     add_warn(dist_warn)
     coords, coord_warn = A.read_coordinates(table, mapping, dec)
     add_warn(coord_warn)
-    must, must_warn = A.read_must_remove(table, mapping)
+    must, must_warn = A.read_must_remove(table, mapping, acts)
     add_warn(must_warn)
     limits = {
         f: A.read_percent(table, mapping, f, dec) for f in ("functional_limitation_pct", "external_limitation_pct")

@@ -519,6 +519,21 @@ _ACTION_FACTS = {
 }
 
 
+#: The fact an action cell states when it says the tree must go ("Must remove"): ``treecalc plan`` never retains it.
+MUST_REMOVE = "must_remove"
+#: How an arborist writes a removal the tree cannot escape (in the footprint, hazardous) in the action cell
+#: itself, as the "Must remove" column's own names say it: a cell whose words begin with one of these is the
+#: action remove and the fact :data:`MUST_REMOVE` ("Must remove – hazard", "Remove (required), in footprint").
+#: Kept this small on purpose: "Required" alone, "Must retain" or "Remove if required" say no such thing.
+MUST_REMOVE_PHRASES = ("must remove", "must be removed", "remove (required)", "removal required", "required removal")
+_MUST_REMOVE_KEYS = tuple(_key(p) for p in MUST_REMOVE_PHRASES)
+
+
+def _must_remove(k: str) -> bool:
+    """Whether an action cell's words (:func:`_key`) begin with a must-remove phrase."""
+    return any(k == p or k.startswith(p + " ") for p in _MUST_REMOVE_KEYS)
+
+
 #: The fact an action cell states when it says the tree is dead ("Dead", "Standing dead", "Dead – removed"):
 #: the survey reader reads it as the condition dead. "Dying" and "diseased" are not dead.
 DEAD_STATUS = "dead"
@@ -536,7 +551,8 @@ def known_actions_text() -> str:
     """The action words treecalc knows, one example per action, for an error message."""
     return (
         "retain (keep, save, alive), remove (cut, TBR), removed (stump, felled), topped, "
-        "excessively pruned, damaged (injured, girdled), transplant (relocate)"
+        "excessively pruned, damaged (injured, girdled), transplant (relocate); a removal the plan never "
+        "retains: must remove (must be removed, remove (required), removal required, required removal)"
     )
 
 
@@ -552,6 +568,8 @@ def read_action(value: object, *, remove_column: bool = False, retain_column: bo
     facts = tuple(dict.fromkeys(_ACTION_FACTS[w] for w in words if w in _ACTION_FACTS))
     if "dead" in words:  # a status "Dead" says the tree is dead (its condition), not only dead_or_diseased
         facts += (DEAD_STATUS,)
+    if a == "remove" and isinstance(value, str) and _must_remove(_key(value)):
+        facts += (MUST_REMOVE,)
     return Action(a, facts)
 
 
@@ -573,6 +591,8 @@ def parse_action(value: object, *, remove_column: bool = False, retain_column: b
         return ""
     if k in ACTION_SYNONYMS:
         return ACTION_SYNONYMS[k]
+    if _must_remove(k):
+        return "remove"
     # leading word decides ("Remove - hazardous", "Retain & protect", "Removed 2023", "Removed – stump")
     for n in (3, 2, 1):
         head = " ".join(k.split()[:n])
