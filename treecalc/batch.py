@@ -2,11 +2,12 @@
 
 The input is Parquet or CSV, one file or a folder of partitions (``*.parquet``, ``*.csv``), with the columns
 :func:`treecalc.benefits.compute_benefits` reads (``species`` or ``species_code``, ``dbh_in``, optional
-``land_use`` and ``zone``); any other column (a tree id) is carried through. Each partition (a
-``dask.dataframe`` partition, read on the worker) is valued by ``compute_benefits`` itself and written there
-as its own Parquet file, so a partition's figures are the single-process figures cell for cell; the work
-runs on the :mod:`dask.distributed` scheduler at ``scheduler`` when given, else on a
-:class:`distributed.LocalCluster` of ``workers`` processes of ``threads`` threads.
+``land_use`` and ``zone``); any other column (a tree id) is carried through. Each partition (whole row groups
+of a Parquet file, or a ``dask.dataframe`` block of CSV) is read on a worker, valued there by
+``compute_benefits`` itself and written there as its own Parquet file, so a partition's figures are the
+single-process figures cell for cell; the work runs on the :mod:`dask.distributed` scheduler at
+``scheduler`` when given, else on a :class:`distributed.LocalCluster` of ``workers`` processes of
+``threads`` threads (by default one process of one thread per core).
 """
 
 from __future__ import annotations
