@@ -153,3 +153,46 @@ def test_a_species_name_only_its_rows_zone_lists_is_valued_there(tmp_path):
     assert np.array_equal(got["usd_total_annual"].to_numpy(), by_code["usd_total_annual"].to_numpy())
     with pytest.raises(UnknownSpecies):
         compute_benefits(frame.assign(zone=["NoEastXXX", "NoEastXXX"]))
+
+
+def test_a_parquet_file_is_split_at_its_row_groups_and_a_bad_tree_is_named_by_the_files_row(tmp_path, cluster_client):
+    # one file of 300 trees in row groups of 100, at most 150 rows a task: 3 tasks (100 + 100 would be 200).
+    # A DBH of -4 at the file's row 250 (third row group, past the 5 rows checked first) is named by the file
+    # and that row, not by its row within the task (50).
+    import pyarrow.parquet as pq
+
+    inv = _inventory(300).assign(land_use="single_family", zone="PiedmtCLT")
+    src = tmp_path / "one.parquet"
+    bad = inv.copy()
+    bad.loc[250, "dbh_in"] = -4.0
+    bad.to_parquet(src, index=False, row_group_size=100)
+    with pytest.raises(
+        ValueError, match=r"one\.parquet \(partition 2, rows counted from 0 in the file\): row 250: dbh"
+    ):
+        benefits_batch(src, tmp_path / "out", client=cluster_client, rows_per_task=150)
+    assert list((tmp_path / "out").glob("part.*.parquet")) == []
+    inv.to_parquet(src, index=False, row_group_size=100)
+    r = benefits_batch(src, tmp_path / "out", client=cluster_client, rows_per_task=150)
+    assert (r.trees, r.partitions) == (300, 3)
+    got = pd.read_parquet(tmp_path / "out")
+    direct = compute_benefits(inv)
+    assert got["tree_id"].tolist() == list(range(300))
+    assert np.array_equal(got["usd_total_annual"].to_numpy(), direct["usd_total_annual"].to_numpy())
+    assert got["disclosures"].astype(str).tolist() == direct["disclosures"].astype(str).tolist()
+    # as written: the text columns dictionary-encoded, the numbers plain, every column zstd
+    meta = pq.ParquetFile(tmp_path / "out" / "part.00000.parquet").metadata.row_group(0)
+    chunks = {meta.column(i).path_in_schema: meta.column(i) for i in range(meta.num_columns)}
+    for name in ("species_code", "zone", "disclosures"):
+        assert "RLE_DICTIONARY" in chunks[name].encodings, name
+    for name in ("dbh_in", "usd_total_annual", "leaf_area_m2"):
+        assert "RLE_DICTIONARY" not in chunks[name].encodings, name
+    assert {c.compression for c in chunks.values()} == {"ZSTD"}
+
+
+def test_a_parquet_partition_of_other_columns_is_named(tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0]}).to_parquet(src / "a.parquet", index=False)
+    pd.DataFrame({"species_code": ["ACRU"], "dbh": [12.0]}).to_parquet(src / "b.parquet", index=False)
+    with pytest.raises(ValueError, match=r"b\.parquet: columns \['species_code \(large_string\)', 'dbh \(double\)'\]"):
+        benefits_batch(src, tmp_path / "out")

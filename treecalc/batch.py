@@ -2,11 +2,12 @@
 
 The input is Parquet or CSV, one file or a folder of partitions (``*.parquet``, ``*.csv``), with the columns
 :func:`treecalc.benefits.compute_benefits` reads (``species`` or ``species_code``, ``dbh_in``, optional
-``land_use`` and ``zone``); any other column (a tree id) is carried through. Each partition (a
-``dask.dataframe`` partition, read on the worker) is valued by ``compute_benefits`` itself and written there
-as its own Parquet file, so a partition's figures are the single-process figures cell for cell; the work
-runs on the :mod:`dask.distributed` scheduler at ``scheduler`` when given, else on a
-:class:`distributed.LocalCluster` of ``workers`` processes of ``threads`` threads.
+``land_use`` and ``zone``); any other column (a tree id) is carried through. Each partition (whole row groups
+of a Parquet file, or a ``dask.dataframe`` block of CSV) is read on a worker, valued there by
+``compute_benefits`` itself and written there as its own Parquet file, so a partition's figures are the
+single-process figures cell for cell; the work runs on the :mod:`dask.distributed` scheduler at
+``scheduler`` when given, else on a :class:`distributed.LocalCluster` of ``workers`` processes of
+``threads`` threads (by default one process of one thread per core).
 """
 
 from __future__ import annotations
@@ -89,19 +90,25 @@ def _without_path(part: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     return part.drop(columns=[PATH_COLUMN]), files
 
 
-def _arrow_table(frame: pd.DataFrame) -> Any:
+def _arrow_table(frame: pd.DataFrame, carried: Any = None) -> Any:
     """A partition's benefits as an Arrow table, each categorical column (the disclosure sentences, the codes)
     as a dictionary column of int32 codes and text: written as it is held, never expanded into a text per tree
     (turning half a million disclosure cells into text and hashing them again cost more than the valuation),
-    and of one type in every partition whatever its categories."""
+    and of one type in every partition whatever its categories. ``carried``: an Arrow table of the input's other
+    columns (a tree id), put in front as they were read, with no round trip through pandas."""
     import pyarrow as pa
 
-    cols, names = [], []
+    cols: list[Any] = [] if carried is None else list(carried.columns)
+    names: list[str] = [] if carried is None else list(carried.column_names)
     for c in frame.columns:
         s = frame[c]
         if isinstance(s.dtype, pd.CategoricalDtype):
             codes = s.cat.codes.to_numpy().astype("int32")
-            values = pa.array([str(v) for v in s.cat.categories], pa.large_string())
+            cats = s.cat.categories
+            if isinstance(cats.dtype, pd.StringDtype):  # Arrow-backed text already: no Python str per category
+                values = pa.array(cats.array, from_pandas=True).cast(pa.large_string())
+            else:
+                values = pa.array([str(v) for v in cats], pa.large_string())
             cols.append(pa.DictionaryArray.from_arrays(pa.array(codes, mask=codes < 0), values))
         else:
             cols.append(pa.array(s.to_numpy() if s.dtype.kind in "biuf" else s, from_pandas=True))
@@ -116,20 +123,157 @@ def value_partition(part: pd.DataFrame, params: BenefitParams) -> pd.DataFrame:
     return pd.concat([keep, out], axis=1)
 
 
+#: The most rows one Parquet task reads at once (whole row groups; a file of more rows is split at its row
+#: groups): one task's memory is bounded by this whatever the file's size.
+ROWS_PER_TASK = 2_000_000
+
+
+def write_benefits(table: Any, path: str) -> None:
+    """Write one partition's benefits: the categorical and text columns dictionary-encoded, the numbers plain,
+    zstd-compressed, statistics for the carried and categorical columns only.
+
+    Dictionary-encoding the float columns (Parquet's default for every column) was half the CPU of the write
+    (it hashes each of the ~20 float columns of every tree) for files ~25 % smaller; zstd wins most of the size
+    back for less. The min/max statistics of 20 float columns cost another fifth of the write and serve no
+    filter a reader of benefits runs; the tree ids, codes and zones keep theirs (``benchmarks/batch.py``
+    prints the size and the CPU of the write)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    keyed = [
+        f.name
+        for f in table.schema
+        if pa.types.is_dictionary(f.type) or pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
+    ]
+    floats = {f.name for f in table.schema if pa.types.is_floating(f.type)}
+    stats = [n for n in table.column_names if n not in floats or n == "dbh_in"]
+    pq.write_table(table, path, use_dictionary=keyed, compression="zstd", write_statistics=stats)
+
+
 def _write_partition(part: pd.DataFrame, params: BenefitParams, path: str, k: int = 0, files: str = "") -> int:
-    """Value one partition and write it to ``path`` on the worker that read it; only its row count travels.
+    """Value one CSV partition and write it to ``path`` on the worker that read it; only its row count travels.
 
     A tree it cannot value is an error naming the partition and its file (a row number alone, counted within
     the partition, does not say where in a folder of files it is)."""
-    import pyarrow.parquet as pq
-
     part, read_from = _without_path(part)
     try:
         valued = value_partition(part, params)
     except ValueError as e:
         raise ValueError(f"{read_from or files or 'input'} (partition {k}, rows counted from 0): {e}") from None
-    pq.write_table(_arrow_table(valued), path)
+    write_benefits(_arrow_table(valued), path)
     return len(part)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Whole row groups of one Parquet file, read and valued by one task: the file, its row groups, and the
+    file's row number of the first row (so an error names the row as the file counts it)."""
+
+    file: str
+    row_groups: tuple[int, ...]
+    first_row: int
+    rows: int
+
+
+def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list[Piece]:
+    """The tasks of a Parquet input: each file's row groups, grouped in order up to ``rows_per_task`` rows (a
+    file of fewer rows is one task). Only the footers are read. Every file must have the first's columns,
+    named and typed alike (the output of each is written as its own file, and a folder of files of different
+    columns is no table)."""
+    import pyarrow.parquet as pq
+
+    pieces: list[Piece] = []
+    first: Any = None
+    for f in files:
+        try:
+            meta = pq.ParquetFile(f)
+        except Exception as e:  # noqa: BLE001 - Arrow says what is wrong with the file; the error names it
+            raise ValueError(f"{f}: not a readable Parquet file ({e})") from None
+        schema = meta.schema_arrow.remove_metadata()
+        if first is None:
+            first = (f, schema)
+        elif not schema.equals(first[1]):
+            raise ValueError(
+                f"{f}: columns {[f'{x.name} ({x.type})' for x in schema]} differ from {first[0]}'s "
+                f"{[f'{x.name} ({x.type})' for x in first[1]]}; give every partition the same"
+            )
+        groups: list[int] = []
+        start = rows = 0
+        for g in range(meta.metadata.num_row_groups):
+            n = meta.metadata.row_group(g).num_rows
+            if groups and rows + n > rows_per_task:
+                pieces.append(Piece(f, tuple(groups), start, rows))
+                groups, start, rows = [], start + rows, 0
+            groups.append(g)
+            rows += n
+        if rows:
+            pieces.append(Piece(f, tuple(groups), start, rows))
+    return pieces
+
+
+def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFrame]:
+    """A piece as read (Arrow) and as ``compute_benefits`` reads it (pandas; text as Arrow-backed ``str``),
+    indexed by the file's row numbers; ``rows``: only the first rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pf = pq.ParquetFile(piece.file)
+    if rows is None:
+        table = pf.read_row_groups(list(piece.row_groups))
+    else:
+        batch = next(pf.iter_batches(batch_size=rows, row_groups=list(piece.row_groups)))
+        table = pa.Table.from_batches([batch])
+    frame = table.to_pandas()
+    frame.index = pd.RangeIndex(piece.first_row, piece.first_row + len(frame))
+    return table, frame
+
+
+def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int) -> int:
+    """Read one piece on the worker, value it and write it to ``path`` there; only its row count travels.
+
+    The input's other columns (a tree id) are carried from the Arrow table as read; the benefits are
+    :func:`compute_benefits` of the piece, the figures of the single-process call cell for cell."""
+    table, frame = _read_piece(piece)
+    try:
+        out = compute_benefits(frame, params)
+    except ValueError as e:
+        raise ValueError(f"{piece.file} (partition {k}, rows counted from 0 in the file): {e}") from None
+    carried = table.select([c for c in table.column_names if c not in out.columns])
+    write_benefits(_arrow_table(out, carried), path)
+    return len(frame)
+
+
+#: What each worker process of a local cluster runs with: one thread in every library that keeps a pool
+#: (Arrow sizes its pool from OMP_NUM_THREADS), so two workers use two cores and never contend for them.
+ONE_THREAD = {v: "1" for v in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMEXPR_NUM_THREADS")}
+
+
+def default_workers() -> int:
+    """The local cluster's worker processes by default: one per core this process may run on."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def local_cluster(workers: int, threads: int = 1) -> Any:
+    """A :class:`distributed.LocalCluster` of ``workers`` processes of ``threads`` threads, each library's pool at
+    one thread (:data:`ONE_THREAD`) and Dask's statistical profiler off (its thread takes the GIL from the
+    task 100 times a second to sample its stack; nobody reads the profile of a batch run)."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):  # the nanny hands its config on
+        return LocalCluster(  # a task's error is raised by the client, named: not logged again with its traceback
+            n_workers=workers,
+            threads_per_worker=threads,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+            env=ONE_THREAD,
+        )
 
 
 def _warm(params: BenefitParams) -> bool:
@@ -143,55 +287,59 @@ def benefits_batch(
     source: str | Path,
     out: str | Path,
     scheduler: str | None = None,
-    workers: int = 1,
+    workers: int | None = None,
     params: BenefitParams | None = None,
     client: Any = None,
-    threads: int = 2,
+    threads: int = 1,
+    rows_per_task: int = ROWS_PER_TASK,
 ) -> BatchResult:
     """Value every tree of ``source`` on Dask and write the benefits per tree to ``out`` (a Parquet folder).
 
     Each task reads its partition from the input files on its worker, values it, and writes its own Parquet
-    file there (``part.<k>.parquet``); nothing but a row count comes back, so the client never holds the trees.
+    file there (``part.<k>.parquet``); nothing but a row count comes back, so neither the client nor the
+    scheduler holds a tree. A Parquet input is read by its own tasks, whole row groups of one file of at most
+    ``rows_per_task`` rows each (the client reads only the footers); a CSV input in ``dask.dataframe`` blocks.
     The tables are loaded once per worker process before the partitions (``_warm``). A local cluster runs
-    ``workers`` processes of ``threads`` threads; the default, one process of two threads, shares one copy of
-    the tables (numpy and Arrow release the GIL in the lookups and the Parquet reads and writes) and measured
-    1.75 x one thread, where two processes of one thread measured 0.72 x on this loaded 2-core machine
-    (``benchmarks/batch.py``; README "Beyond one machine")."""
+    ``workers`` processes (default one per core) of ``threads`` threads (default 1) with every library's
+    pool at one thread (:data:`ONE_THREAD`): a process per core, each with its own GIL, so two workers use
+    two cores (``benchmarks/batch.py``; README "Beyond one machine")."""
     import dask
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     params = params or BenefitParams()
     params.resolved()  # a bad price or zone is an error before any worker starts
-    ddf = read_input(source)
-    sample, read_from = _without_path(ddf.head(5, npartitions=-1))
-    if not len(sample):
-        raise ValueError(f"{source}: no rows")
-    try:  # a bad column or species in the first rows is an error here, not on a worker
-        value_partition(sample, params)
-    except ValueError as e:
-        raise ValueError(f"{read_from or source} (partition 0, rows counted from 0): {e}") from None
+    kind, files = _files(Path(source))
+    tasks: list[tuple[Any, ...]]
+    if kind == "parquet":
+        pieces = parquet_pieces(files, rows_per_task)
+        if not pieces:
+            raise ValueError(f"{source}: no rows")
+        try:  # a bad column or species in the first rows is an error here, not on a worker
+            compute_benefits(_read_piece(pieces[0], 5)[1], params)
+        except ValueError as e:
+            raise ValueError(f"{pieces[0].file} (partition 0, rows counted from 0 in the file): {e}") from None
+        tasks = [(_value_piece, piece) for piece in pieces]
+    else:
+        ddf = read_input(source)
+        sample, read_from = _without_path(ddf.head(5, npartitions=-1))
+        if not len(sample):
+            raise ValueError(f"{source}: no rows")
+        try:
+            value_partition(sample, params)
+        except ValueError as e:
+            raise ValueError(f"{read_from or source} (partition 0, rows counted from 0): {e}") from None
+        one_file = str(source) if Path(source).is_file() else ""
+        tasks = [(_write_partition, p, one_file) for p in ddf.to_delayed()]
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
     for old in target.glob("part.*.parquet"):  # a rerun into the same folder leaves no partition of the last run
         old.unlink()
-    parts = ddf.to_delayed()
-    one_file = str(source) if Path(source).is_file() else ""
-    tasks = [
-        dask.delayed(_write_partition)(p, params, str(target / f"part.{k:05d}.parquet"), k, one_file)
-        for k, p in enumerate(parts)
-    ]
     owned: list[Any] = []
     if client is None:
         if scheduler:
             client = Client(scheduler)
         else:
-            cluster = LocalCluster(  # a task's error is raised here, named: not logged again with its traceback
-                n_workers=workers,
-                threads_per_worker=threads,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.CRITICAL,
-            )
+            cluster = local_cluster(workers or default_workers(), threads)
             client = Client(cluster)
             owned.append(cluster)
         owned.insert(0, client)
@@ -200,9 +348,18 @@ def benefits_batch(
     try:
         t0 = time.perf_counter()
         client.run(_warm, params)
+        futures = [
+            client.submit(_value_piece, part, params, str(target / f"part.{k:05d}.parquet"), k, pure=False)
+            if fn is _value_piece  # the piece's read is in its task: no tree passes through the scheduler
+            else client.compute(  # a dask.dataframe block: its read is a task the scheduler runs where it is valued
+                dask.delayed(_write_partition)(part, params, str(target / f"part.{k:05d}.parquet"), k, *rest)
+            )
+            for k, (fn, part, *rest) in enumerate(tasks)
+        ]
         try:
-            n = sum(client.gather(client.compute(tasks)))
+            n = sum(client.gather(futures))
         except Exception:
+            client.cancel(futures)  # the partitions not started are not valued for nothing
             for done in target.glob("part.*.parquet"):  # the partitions written before the error are no answer
                 done.unlink()
             raise
@@ -210,4 +367,4 @@ def benefits_batch(
     finally:
         for o in owned:
             o.close()
-    return BatchResult(n, len(parts), seconds, n / seconds if seconds else float("inf"), where, str(out))
+    return BatchResult(n, len(tasks), seconds, n / seconds if seconds else float("inf"), where, str(out))

@@ -20,8 +20,8 @@ def register(subparsers: Any) -> None:
     b.add_argument("input", help="a .parquet or .csv file, or a folder of them (species or species_code, dbh_in)")
     b.add_argument("--out", required=True, help="the Parquet folder to write (one file per partition)")
     b.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler (default: a local cluster)")
-    b.add_argument("--workers", type=int, default=1, help="worker processes of the local cluster (default 1)")
-    b.add_argument("--threads", type=int, default=2, help="threads per worker process of the local cluster (default 2)")
+    b.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
+    b.add_argument("--threads", type=int, default=1, help="threads per worker process of the local cluster (default 1)")
     b.add_argument("--json", action="store_true")
     add_benefit_params(b)
     b.set_defaults(func=_cmd_batch)
@@ -33,7 +33,7 @@ def _cmd_batch(a: argparse.Namespace) -> int:
     from treecalc.batch import benefits_batch
     from treecalc.benefits import make_params
 
-    if a.workers < 1:
+    if a.workers is not None and a.workers < 1:
         raise ValueError(f"--workers {a.workers}: give at least 1")
     if a.threads < 1:
         raise ValueError(f"--threads {a.threads}: give at least 1")
