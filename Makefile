@@ -27,8 +27,9 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 # What CI runs (.ci/run): lint and types first, then the tests.
+# pytest-xdist: one worker per core (at most 4: every browser test starts its own app server and Chromium).
 test: lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --maxprocesses 4 --dist worksteal
 
 bench: $(STAMP)
 	$(PY) benchmarks/benefits.py

@@ -36,7 +36,8 @@ def test_a_link_to_a_survey_not_held_says_so_and_keeps_its_options(tmp_path):
                     "Appraised replacement value (CTLA, USD)"
                 ).click()
                 _settle(page)
-                page.wait_for_function("() => location.search.includes('resume=')")
+                # the address gains its reload token and then, after the basis's rerun, its options: wait for both
+                page.wait_for_function("() => location.search.includes('resume=') && location.search.includes('opts=')")
                 link = page.url.replace(url, "")
             # the address carries a random reload token, never the file's hash
             assert "resume=" in link and "opts=" in link and "survey=" not in link, link

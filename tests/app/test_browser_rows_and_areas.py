@@ -43,15 +43,27 @@ def _new_row(page, grid, text: str) -> None:
 def _type_first_row(page, grid, right: int, text: str) -> None:
     """Type ``text`` into the first row's cell ``right`` columns from its first: the grid focused by a click,
     then moved by the keyboard (a click after the app's rerun may leave the selection where it was)."""
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    page.mouse.click(box["x"] + 60, box["y"] + 35 + 17)
-    page.wait_for_timeout(300)
-    for key in ["ArrowUp"] * 3 + ["ArrowLeft"] * 3 + ["ArrowRight"] * right:
-        page.keyboard.press(key)
-    page.keyboard.press("Enter")  # the selected cell's editor
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     editor = page.locator("#portal input").first
-    editor.wait_for()
+    for attempt in range(3):
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        page.mouse.click(box["x"] + 60, box["y"] + 35 + 17)
+        page.wait_for_timeout(300)
+        for key in ["ArrowUp"] * 3 + ["ArrowLeft"] * 3 + ["ArrowRight"] * right:
+            page.keyboard.press(key)
+        page.keyboard.press("Enter")  # the selected cell's editor
+        try:
+            # a click that lands while the grid is redrawn after the app's rerun selects nothing, and
+            # Enter then opens no editor: click again rather than wait out the default timeout
+            editor.wait_for(timeout=15_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+            page.keyboard.press("Escape")
+            _settle(page)
     editor.fill(text)
     page.keyboard.press("Enter")
     _leave(page)

@@ -73,16 +73,37 @@ def survey_csv(tmp_path):
 
 
 def treecalc(*args, db: str, stdin: str | None = None, check: bool = False) -> subprocess.CompletedProcess:
-    env = {**os.environ, "TREECALC_DB": db}
-    r = subprocess.run(
-        [sys.executable, "-m", "treecalc.cli", *args],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-    )
+    """``treecalc ARGS`` with ``TREECALC_DB=db``, run in this process through :func:`treecalc.cli.main` (a
+    subprocess per call spent most of these tests' time importing treecalc): its exit code, stdout and stderr
+    as a :class:`subprocess.CompletedProcess`. ``stdin`` is what the command reads (a password); argparse's
+    own refusals (SystemExit) come back as their exit code, as from the shell."""
+    import contextlib
+    import io
+
+    from treecalc.cli import main
+
+    out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    old = os.environ.get("TREECALC_DB")
+    os.environ["TREECALC_DB"] = db
+    saved_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin or "")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    finally:
+        sys.stdin = saved_stdin
+        if old is None:
+            os.environ.pop("TREECALC_DB", None)
+        else:
+            os.environ["TREECALC_DB"] = old
+    texts = []
+    for f in (out, err):
+        f.flush()
+        texts.append(f.buffer.getvalue().decode("utf-8", errors="replace"))  # type: ignore[attr-defined]
+    r = subprocess.CompletedProcess(["treecalc", *map(str, args)], code, texts[0], texts[1])
     if check:
         assert r.returncode == 0, r.stderr
     return r
