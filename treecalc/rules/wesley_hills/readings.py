@@ -73,9 +73,9 @@ def reading_texts(law: dict[str, Any]) -> list[str]:
         f"${int(_FINE['per_tree_usd']):,}; the "
         "days of a continuing violation are not applied to it. Penalties B (any other violation, up to "
         f"${int(_FINE['other_per_day_usd']):,}, "
-        "each day's continued violation a separate violation) is shown as a maximum per day and, with a days "
-        f"count, days x ${int(_FINE['other_per_day_usd']):,} per other violation the Engineer finds; treecalc "
-        "assesses no other violation.",
+        "each day's continued violation a separate violation) is shown as a maximum per day only: treecalc "
+        "assesses no other violation, so no days total of one is printed (the days count given multiplies "
+        "neither A nor an other violation that is not there).",
         "Exceptions read from the text: §95-3D(2) operations by or for the Village (site fact village_work) and "
         "§95-3C(2) approved subdivision construction plans deemed a permit (site fact subdivision_plans_approved). "
         "§95-3C(1) (building permit) and §95-3C(3) (approved site plan) are deemed permits for landfilling, "
