@@ -37,3 +37,64 @@ def test_wesley_hills_prints_no_other_violation_total_when_none_is_assessed():
     assert not [ln for ln in a.lines if "continuing" in str(ln["item"]) or ln["value"] == 7500]
     # the per-day maximum of B stays as the law's figure: $2,500 a day
     assert [ln["value"] for ln in a.lines if ln["item"] == "Other violations, maximum per day"] == [2500]
+
+
+# -- multi-stem trees: √Σd² compared at the stems' precision -------------------------------------------------------
+SUBDIVIDABLE_LOT = {"subdividable": True, "has_residence": True, "site_plan_required": False}
+
+
+def test_the_reader_records_the_combined_dbh_at_the_stems_precision():
+    # "6, 5.3": √(36 + 28.09) = √64.09 = 8.00562 in; the stems are written to 0.1 in: 8.0 in.
+    # "5.6, 5.7": √(31.36 + 32.49) = √63.85 = 7.99062 in; at 0.1 in: 8.0 in. One stem: no second figure.
+    s = survey(
+        'Tag,Species,DBH (in),Action\n1,Red maple,"6, 5.3",removed\n2,Red maple,"5.6, 5.7",removed\n3,Red oak,9,remove\n'
+    )
+    t = s.trees
+    assert round(t["dbh_in"][0], 5) == 8.00562 and round(t["dbh_in"][1], 5) == 7.99062
+    assert t["dbh_at_precision_in"][0] == 8.0 and t["dbh_at_precision_in"][1] == 8.0
+    assert t["dbh_at_precision_in"].isna()[2]
+    # in the unit written: "15, 13.5" cm: √(225 + 182.25) = √407.25 = 20.1804 cm, 20.2 cm at 0.1 cm = 20.2 / 2.54
+    # = 7.95276 in
+    c = survey('Tag,Species,DBH (cm),Action\n1,Red maple,"15, 13.5",removed\n').trees
+    assert round(c["dbh_at_precision_in"][0], 5) == 7.95276 and round(c["dbh_in"][0], 5) == round(20.180436 / 2.54, 5)
+    # a survey without stems has no second figure at all
+    assert "dbh_at_precision_in" not in survey("Tag,Species,DBH (in),Action\n1,Red maple,8.0056,removed\n").trees
+
+
+def test_croton_prices_a_multi_stem_tree_at_the_tier_its_measurement_supports():
+    # A subdividable lot (given): §208-19A(2) "any tree eight (8) inches or more in DBH" needs a permit.
+    # Tree 1 "6, 5.3" removed: 8.0056 in, 8.0 in at 0.1 in. Both are 8 in or more: a definite offence. §208-29B(1)
+    # "up to and including eight inches" holds for 8.0: $500 in the maximum; (2) "greater than eight inches" only
+    # for the unrounded 8.0056: $1,500 - $500 = $1,000 conditional. (Before: $1,500 definite.)
+    # Tree 2 "5.6, 5.7" removed: 7.9906 in, 8.0 in at 0.1 in: only 8.0 meets "8 in or more": the permit preview
+    # needs a permit, the offence is conditional: tier (1) $500 conditional, §208-29A $250 conditional.
+    # Tree 3, 9 in, proposed: a permit, no offence. 2 offences (not more than 3, no clear cutting): no doubling.
+    # Civil: $500 definite, $1,000 + $500 = $1,500 conditional; criminal: $250 definite, $250 conditional.
+    text = 'Tag,Species,DBH (in),Action\n1,Red maple,"6, 5.3",removed\n2,Red maple,"5.6, 5.7",removed\n3,Red oak,9,remove\n'
+    a = assess(survey(text), site=SUBDIVIDABLE_LOT, replacement_stock=STOCK)
+    j = a.to_json()
+    r = {x["tag"]: x for x in j["offence_rows"]}
+    assert (r["1"]["status"], r["1"]["tier"], r["1"]["base_usd"]) == ("definite", "§208-29B(1)", 500)
+    assert (r["2"]["status"], r["2"]["tier"], r["2"]["base_usd"]) == ("conditional", "§208-29B(1)", 500)
+    assert "7.9906 in, 8.0 in at the stems' precision" in r["2"]["depends_on"]
+    assert "8 in or more (§208-19A(2))" in r["2"]["depends_on"]
+    assert (j["civil_penalty_max_usd"], j["civil_penalty_conditional_usd"]) == (500, 1500)
+    assert (j["criminal_fine_max_usd"], j["criminal_fine_conditional_usd"]) == (250, 250)
+    assert a.permit.trees_needing_permit == 3
+    assert any("multi-stem tree(s) (" in n and "priced at the lower" in n for n in a.penalties.notes)
+    assert any("at the precision the stems were measured" in x["reading"] for x in j["readings"])
+
+
+def test_wesley_hills_fines_a_multi_stem_tree_at_its_bound_only_conditionally():
+    # §95-3A(1)(e): 6 in or more within 20 ft of a lot line, no one-family certificate of occupancy. Stems "5.9, 1.0":
+    # √(34.81 + 1) = √35.81 = 5.9841 in, 6.0 in at 0.1 in: only 6.0 meets the bound. A residence on 0.5 acre: (c)
+    # and (d) do not apply. The permit preview needs a clearing permit; the fine (A, $5,000) is conditional.
+    # Stems "10.5, 1.2" (√111.69 = 10.5683 in, 10.6 in): both meet (e): a definite $5,000.
+    text = 'Tag,Species,DBH (in),Action,Within 20 ft of lot line\n1,Red maple,"5.9, 1.0",removed,yes\n2,Red maple,"10.5, 1.2",removed,yes\n'
+    site = {"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": False}
+    a = assess(survey(text), site=site, jurisdiction="wesley_hills")
+    j = a.to_json()
+    assert a.permit.trees_needing_permit == 2
+    assert (j["fine_max_usd"], j["fine_conditional_usd"]) == (5000, 5000)
+    row = {t["tag"]: t for t in j["per_tree"]}["1"]
+    assert "5.9841 in, 6.0 in at the stems' precision" in row["offence_depends_on"]

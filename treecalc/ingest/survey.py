@@ -653,6 +653,10 @@ def _trees(
     if unclear_cells is not None:  # only when a flag cell is neither yes nor no: the rules read it
         cols["flags_unclear"] = unclear_cells[sel]
         extra.append("flags_unclear")
+    at_precision = d.at_precision[sel] if len(d.at_precision) == len(d.dbh_in) else np.zeros(0)
+    if len(at_precision) and not np.isnan(at_precision).all():  # a multi-stem tree: its DBH at the stems' precision
+        cols["dbh_at_precision_in"] = at_precision
+        extra.append("dbh_at_precision_in")
     if must is not None:  # only when surveyed: the column is the plan's, not the law's
         cols["must_remove"] = must[sel]
         extra.append("must_remove")
