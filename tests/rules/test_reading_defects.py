@@ -98,3 +98,58 @@ def test_wesley_hills_fines_a_multi_stem_tree_at_its_bound_only_conditionally():
     assert (j["fine_max_usd"], j["fine_conditional_usd"]) == (5000, 5000)
     row = {t["tag"]: t for t in j["per_tree"]}["1"]
     assert "5.9841 in, 6.0 in at the stems' precision" in row["offence_depends_on"]
+
+
+# -- "Pruned 25%": a share of the tree pruned, read against §208-17's share from the law ---------------------------
+PRUNED = (
+    "Tag,Species,DBH (in),Action\n"
+    "1,Red maple,10,Pruned 25%\n"
+    "2,Red maple,6,crown reduced 40%\n"
+    "3,Red oak,14,Pruned 20%\n"
+    "4,Red oak,10,pruned over 20%\n"
+    "5,Red oak,10,Pruned lots\n"
+)
+
+
+def test_a_pruned_share_at_the_law_s_share_is_excessive_pruning():
+    # Flat house lot, no permit. §208-17: "Removing 1/4 (25%) or greater" is excessive pruning; §208-18D forbids it.
+    # Tree 1, 10 in, "Pruned 25%": 25 >= 25, excessively pruned: §208-29B(2) (over 8, up to 12 in) $1,500; §208-29A
+    # a violation of §208-18: $5,000. Tree 2, 6 in, "crown reduced 40%": excessively pruned: (1) $500, $5,000.
+    # Tree 3, "Pruned 20%": below 25 %: pruning, no offence. Tree 4, "pruned over 20%": more than 20 %, whether 25 %
+    # was reached is not said: damaged, listed for the Engineer, no amount. Tree 5, "Pruned lots": no share read:
+    # rejected, as an unknown action is. Two offences (not more than three): no doubling.
+    # Civil $1,500 + $500 = $2,000; criminal 2 x $5,000 = $10,000. (Before: trees 1-4 rejected, $0.)
+    s = survey(PRUNED)
+    assert s.trees["tag"].tolist() == ["1", "2", "3", "4"]
+    assert s.rejected["source_row"].tolist() == [6] and "'Pruned lots' not recognised" in s.rejected["reason"][0]
+    a = assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
+    j = a.to_json()
+    assert a.trees["action"].tolist() == ["excessively_pruned", "excessively_pruned", "retain", "damaged"]
+    r = {x["tag"]: x for x in j["offence_rows"]}
+    assert sorted(r) == ["1", "2"] and r["1"]["offence_sections"] == "§208-18D" == r["2"]["offence_sections"]
+    assert (r["1"]["tier"], r["2"]["tier"]) == ("§208-29B(2)", "§208-29B(1)")
+    assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"], j["civil_penalty_conditional_usd"]) == (
+        2000,
+        10000,
+        0,
+    )
+    w = dict(zip(a.trees["tag"], a.trees["warnings"]))
+    assert "pruned 25%: 25% or more of the tree is excessive pruning (§208-17)" in w["1"]
+    assert "pruned 20%: below the 25% of excessive pruning (§208-17): pruning, no offence" in w["3"]
+    assert "pruned over 20%: whether it reached the 25%" in w["4"]
+    assert [x["tag"] for x in a.penalties.not_offences] == ["4"]
+
+
+def test_the_pruned_share_is_the_law_s_not_a_literal():
+    # the law's share amended to 30 %: "Pruned 25%" is below it (pruning), "crown reduced 40%" still at or above
+    import copy
+
+    from treecalc.rules import law as law_of
+    from treecalc.rules import pruning
+
+    law = copy.deepcopy(law_of("croton_on_hudson"))
+    law["conditions"]["excessive_pruning_min_percent"] = 30
+    t = survey(PRUNED).trees.copy()
+    pruning.read_shares(t, "croton_on_hudson", law)
+    assert t["action"].tolist() == ["retain", "excessively_pruned", "retain", "damaged"]
+    assert "below the 30% of excessive pruning (§208-17)" in t["warnings"][0]

@@ -94,6 +94,8 @@ class Actions:
     facts: dict[str, np.ndarray]  # flags stated in the action cell ("Remove – hazard", "Dead")
     column: C.Column | None
     blank: np.ndarray  # rows whose action cell is blank
+    # per row, the share a cell "Pruned 25%" states (NaN elsewhere) and whether it says "over" it; None: no cell does
+    pruned: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actions:
@@ -125,7 +127,13 @@ def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actio
     facts = {
         f: spread([f in r.facts for r in read], codes, bool) for f in dict.fromkeys(f for r in read for f in r.facts)
     }
-    return Actions(action, unknown, reasons, facts, col, spread([is_blank(v) for v in uniq], codes, bool))
+    pruned = None
+    if any(r.pruned is not None for r in read):
+        pruned = (
+            spread([r.pruned[0] if r.pruned else np.nan for r in read], codes, float),
+            spread([bool(r.pruned and r.pruned[1]) for r in read], codes, bool),
+        )
+    return Actions(action, unknown, reasons, facts, col, spread([is_blank(v) for v in uniq], codes, bool), pruned)
 
 
 def blank_action_warning(acts: Actions, ok: np.ndarray) -> str:
