@@ -153,3 +153,73 @@ def test_the_pruned_share_is_the_law_s_not_a_literal():
     pruning.read_shares(t, "croton_on_hudson", law)
     assert t["action"].tolist() == ["retain", "excessively_pruned", "retain", "damaged"]
     assert "below the 30% of excessive pruning (§208-17)" in t["warnings"][0]
+
+
+# -- an unclear good-forestry cell (§208-22E) and threatened/endangered cell (§208-19A(5)) ----------------------------
+def _up_to_cent(x: float, pct: int) -> float:
+    """ "at least" pct % of x, rounded up to the cent (§208-22A/F)."""
+    import math
+
+    return math.ceil(round(x * pct, 6)) / 100
+
+
+def test_replacement_resting_on_an_unclear_good_forestry_cell_is_conditional():
+    # §208-22E: "Planting of replacement trees is not required if ... the approval authority determines that the
+    # removal ... is required as part of good forestry practice": good forestry exempts. Flat house lot: two trees
+    # topped (§208-18D, definite offences: no permit for topping), so §208-22F 120 % of the harmed trees' value.
+    # Tree 1 good forestry "maybe": whether it is exempt is not given: its 120 % is conditional, not required.
+    # Tree 2 (blank: no determination claimed) is charged: required = 120 % of its value, up to the cent.
+    # (Before: tree 1 was counted in the §208-22F part as if "maybe" were no.)
+    text = "Tag,Species,DBH (in),Action,Good forestry\n1,Red maple,10,topped,maybe\n2,Red maple,12,topped,\n"
+    a = assess(survey(text), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
+    j = a.to_json()
+    value = dict(zip(a.trees["tag"], a.trees["value_usd"]))
+    assert a.trees["counted"].tolist() == [False, True]
+    [part] = j["replacement_parts"]
+    assert (part["section"], part["trees"], part["value_usd"]) == ("§208-22F", 1, value["2"])
+    assert part["required_value_usd"] == _up_to_cent(value["2"], 120)
+    c = j["replacement_conditional"]
+    assert c["tags"] == ["1"] and c["required_value_usd"] == _up_to_cent(value["1"], 120)
+    assert c["depends_on"] == "good_forestry is no (the survey says 'maybe')"
+    assert "good_forestry is no (the survey says 'maybe')" in a.trees["exclusion"][0]
+
+
+def test_the_permit_preview_keeps_the_22a_replacement_of_an_unclear_good_forestry_cell():
+    # A subdividable lot (given): §208-19A(2), 8 in or more, a permit for each of the three proposed removals; a
+    # permit for three or more trees needs replacement at 90 % (§208-22A). Tree 3's good forestry "?" is no
+    # determination given: the preview keeps its replacement (counted, 90 % of all three) and says so.
+    text = "Tag,Species,DBH (in),Action,Good forestry\n1,Red maple,10,remove,\n2,Red maple,12,remove,\n3,Red oak,14,remove,?\n"
+    site = {"subdividable": True, "has_residence": True, "site_plan_required": False}
+    a = assess(survey(text), site=site, replacement_stock=STOCK)
+    j = a.to_json()
+    assert a.trees["counted"].tolist() == [True, True, True]
+    [part] = j["replacement_parts"]
+    total = round(sum(a.trees["value_usd"]), 2)
+    assert (part["section"], part["trees"]) == ("§208-22A", 3) and part["required_value_usd"] == _up_to_cent(total, 90)
+    assert any("§208-22E: 1 tree(s) counted toward the §208-22A replacement" in x for x in a.assumptions)
+
+
+def test_an_unclear_threatened_or_endangered_cell_needs_a_permit_and_its_offence_is_conditional():
+    # §208-19A(5): "Any threatened or endangered species of tree, regardless of size". Flat house lot. Tree 1, 3 in,
+    # "maybe", removed: the preview needs a permit; the offence rests on "maybe": conditional at §208-29B(6) (a
+    # threatened or endangered species is a DEC protected native plant) $7,500, §208-29A $250 conditional. Tree 2,
+    # 5 in, "probably", proposed: a permit, no offence. Tree 3, 10 in, "yes", removed: definite, (6) $7,500, $250.
+    # Two offences, no doubling: civil $7,500 definite + $7,500 conditional; criminal $250 + $250.
+    # (Before: "maybe" read as not given: no permit for trees 1 and 2, tree 1 no offence.)
+    text = (
+        "Tag,Species,DBH (in),Action,Threatened or endangered\n"
+        "1,Red maple,3,removed,maybe\n2,Red maple,5,remove,probably\n3,Red maple,10,removed,yes\n"
+    )
+    a = assess(survey(text), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
+    j = a.to_json()
+    assert a.trees["permit_needed"].tolist() == [True, True, True]
+    r = {x["tag"]: x for x in j["offence_rows"]}
+    assert (r["1"]["status"], r["1"]["tier"], r["3"]["status"], r["3"]["tier"]) == (
+        "conditional",
+        "§208-29B(6)",
+        "definite",
+        "§208-29B(6)",
+    )
+    assert r["1"]["depends_on"] == "threatened_endangered is yes (the survey says 'maybe')"
+    assert (j["civil_penalty_max_usd"], j["civil_penalty_conditional_usd"]) == (7500, 7500)
+    assert (j["criminal_fine_max_usd"], j["criminal_fine_conditional_usd"]) == (250, 250)

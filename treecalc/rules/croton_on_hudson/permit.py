@@ -280,7 +280,8 @@ def _flag_triggers(
         ),
         # (4) 4 in or more within a wetland, watercourse or wetland/watercourse buffer
         sized("§208-19A(4)", "wetland_min_dbh_in", ("wetland",)),
-        ("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"], True, "", (), None),
+        # a cell neither yes nor no ("maybe") is taken as yes here: the offence resting on it is conditional
+        ("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"], True, "", ("threatened_endangered",), None),
         ("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN, (), None),
         # (6) landmark trees, regardless of size
         ("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"], True, "", ("landmark",), None),

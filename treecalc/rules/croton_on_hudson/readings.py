@@ -200,6 +200,13 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "read as one unless data/readings/croton_on_hudson.toml says so.",
         ),
         (
+            "§208-22E",
+            "§208-22E good forestry exempts from replacement: a cell neither yes nor no ('maybe', '?', 'unsure') is no "
+            "determination given. The permit preview keeps a proposed removal's §208-22A replacement; the §208-22F "
+            "replacement of a tree harmed in a violation rests on the exemption not applying and is conditional, "
+            "shown apart, naming the cell.",
+        ),
+        (
             "§208-17 TREE",
             "Multi-stem trees: the legal DBH thresholds use √Σd² of the stems (the TREE definition says 'in "
             "combination' without a method), compared at the precision the stems were measured (the most decimals "
