@@ -37,6 +37,7 @@ from treecalc.law import in_force_note
 from treecalc.money import round_cents
 from treecalc.results import ChapterSummary, Fund, Penalties, Permit, Replacement, line
 from treecalc.rules import law_data as lawparams
+from treecalc.rules import pruning
 from treecalc.schema import ACTIONS, BENEFIT_SKIP, FLAG_FIELDS, HARMED
 from treecalc.units.money import money, percent_of_up
 from treecalc.units.ranges import in_range
@@ -551,6 +552,8 @@ def assess(
         basis_label = f"appraised value, USD ({describe(appraisal10)})"
     value_of = _value_fn(kind, years, params, mortality, appraisal10)
     trees = _prepare_trees(survey.trees)
+    # "Pruned 25%": the law in force says which share is excessive pruning, before any rule reads the action
+    assumptions.extend(pruning.read_shares(trees, jkey, law))
     _value_trees(trees, kind, value_of, params, assumptions, appraisal10)
     trees["harmed"] = trees["action"].isin(HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)

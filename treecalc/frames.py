@@ -52,6 +52,37 @@ def dbh(trees: pd.DataFrame) -> np.ndarray:
     return pd.to_numeric(trees["dbh_in"], errors="coerce").fillna(0.0).to_numpy(float)
 
 
+def dbh_range(trees: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per tree, the lower and the higher of its DBH figures: a multi-stem tree's √Σd² and that figure at the
+    stems' precision (``dbh_at_precision_in``, the survey reader's, only when some tree has stems); one figure
+    for every other tree. A bound met by the higher only is met for the permit preview, and an offence or a
+    penalty tier resting on it is conditional (README Readings, "Multi-stem trees")."""
+    d = dbh(trees)
+    if "dbh_at_precision_in" not in trees:
+        return d, d
+    p = pd.to_numeric(trees["dbh_at_precision_in"], errors="coerce").to_numpy(float)
+    p = np.where(np.isnan(p), d, p)
+    return np.minimum(d, p), np.maximum(d, p)
+
+
+def dbh_doubt(trees: pd.DataFrame, met_lo: np.ndarray, met_hi: np.ndarray, bound: str) -> np.ndarray:
+    """Per tree whose DBH meets ``bound`` (words: "8 in or more") at one of its two figures only (:func:`dbh_range`),
+    the fact a conditional finding rests on, in words; "" elsewhere."""
+    on = np.asarray(met_hi, dtype=bool) & ~np.asarray(met_lo, dtype=bool)
+    out = np.full(len(trees), "", dtype=object)
+    if not on.any():
+        return out
+    d = dbh(trees)
+    p = pd.to_numeric(trees["dbh_at_precision_in"], errors="coerce").to_numpy(float)
+    for k in np.flatnonzero(on).tolist():
+        at = f"{p[k]:.4f}".rstrip("0")
+        out[k] = (
+            f"DBH {bound} (the stems combine to {d[k]:.4f} in, {at + '0' if at.endswith('.') else at} in at the "
+            "stems' precision: only one of the two meets it)"
+        )
+    return out
+
+
 def actions(trees: pd.DataFrame) -> np.ndarray:
     """The action of each tree, stripped and lower case (each distinct spelling normalised once)."""
     return norm_text(trees["action"])

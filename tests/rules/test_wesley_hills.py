@@ -180,8 +180,8 @@ def test_two_croton_only_options_are_named_together_and_defaults_never_count():
     check_options("wesley_hills", AssessOptions(continuing_days=3, value_basis="appraised", **defaults))
     a = assess(_wh_survey(), jurisdiction="wesley_hills", continuing_days=3, value_basis="appraised", **defaults)
     assert not [w for w in a.warnings if "Croton-on-Hudson Chapter 208 option" in w]
-    # one tree, 12 in, removed on a vacant lot (c): 1 x $5,000; 3 days x $2,500 = $7,500 for other violations
-    assert a.to_json()["fine_max_usd"] == 5000 and a.summary.other_violation_max_usd == 7500
+    # one tree, 12 in, removed on a vacant lot (c): 1 x $5,000; no other violation is assessed, so no days total
+    assert a.to_json()["fine_max_usd"] == 5000 and a.summary.other_violation_max_usd is None
 
 
 # -- a blank flag cell is a fact not given, never a "no" --------------------------------------------------------

@@ -94,6 +94,8 @@ class Actions:
     facts: dict[str, np.ndarray]  # flags stated in the action cell ("Remove – hazard", "Dead")
     column: C.Column | None
     blank: np.ndarray  # rows whose action cell is blank
+    # per row, the share a cell "Pruned 25%" states (NaN elsewhere) and whether it says "over" it; None: no cell does
+    pruned: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actions:
@@ -125,7 +127,13 @@ def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actio
     facts = {
         f: spread([f in r.facts for r in read], codes, bool) for f in dict.fromkeys(f for r in read for f in r.facts)
     }
-    return Actions(action, unknown, reasons, facts, col, spread([is_blank(v) for v in uniq], codes, bool))
+    pruned = None
+    if any(r.pruned is not None for r in read):
+        pruned = (
+            spread([r.pruned[0] if r.pruned else np.nan for r in read], codes, float),
+            spread([bool(r.pruned and r.pruned[1]) for r in read], codes, bool),
+        )
+    return Actions(action, unknown, reasons, facts, col, spread([is_blank(v) for v in uniq], codes, bool), pruned)
 
 
 def blank_action_warning(acts: Actions, ok: np.ndarray) -> str:
@@ -200,9 +208,19 @@ def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
     return notes.to_numpy()
 
 
-#: Flags whose cell, when neither yes nor no, is read as not given rather than yes: the rules hold a conditional
-#: reading for them (a DEC protected native plant's threatened or endangered status, §208-19A(5)).
+#: Flags whose cell, when neither yes nor no, is read as not given with a reading of its own in the rules (a DEC
+#: protected native plant's threatened or endangered status, §208-19A(5): "Unknown", "not assessed"), unless it
+#: leans to yes ("maybe", "probably": :data:`_HEDGED`): that is taken as yes for the permit preview, as in every
+#: flag column, and recorded as unclear (the offence resting on it conditional).
 _NOT_GIVEN_IF_UNREAD = frozenset({"threatened_endangered"})
+_HEDGED = re.compile(
+    r"^(?:maybe|may be|probably|prob\.?|likely|possibly|possible|poss\.?|perhaps|potentially|suspected|"
+    r"y(?:es)?\s*\?+)$",
+    re.I,
+)
+#: Flags whose cell saying the fact is not known ("?", "unsure") is recorded as unclear besides: read as not
+#: given (no), what rests on it is conditional (good forestry: the §208-22F replacement it would excuse).
+_UNCLEAR_IF_NOT_KNOWN = frozenset({"good_forestry"})
 
 
 def read_flags(
@@ -237,31 +255,36 @@ def read_flags(
         # on it conditional (§208-19A(5)), where a "yes" would make it a definite offence on a fact no one gave;
         # a cell saying the fact is not known ("?", "TBD") is not given in every flag column
         blank = [
-            is_blank(v) or V.is_not_known(v) or (f in _NOT_GIVEN_IF_UNREAD and b is None) for v, b in zip(uniq, read)
+            is_blank(v)
+            or V.is_not_known(v)
+            or (f in _NOT_GIVEN_IF_UNREAD and b is None and not _HEDGED.match(as_text(v).strip()))
+            for v, b in zip(uniq, read)
         ]
         per = [pd.NA if k else (conservative if b is None else b) for b, k in zip(read, blank)]
         col = pd.array(spread(per, codes, object), dtype="boolean")
         # Kleene or: a flag the action cell states is True; a blank cell it does not state stays not given
         flags[f] = col | stated if stated is not None else col
-        says = (
-            "taken as not given (a removal resting on it is conditional)"
-            if f in _NOT_GIVEN_IF_UNREAD
-            else f"taken as {'yes' if conservative else 'no'} for the permit preview; "
-            + (
-                "offences resting on it are conditional"
-                if conservative
-                else "an offence it would excuse is conditional"
-            )
+        says = f"taken as {'yes' if conservative else 'no'} for the permit preview; " + (
+            "offences resting on it are conditional"
+            if conservative
+            else "the replacement it would excuse after a violation is conditional (§208-22E/F)"
+            if f == "good_forestry"
+            else "an offence it would excuse is conditional"
         )
-        if unclear is not None and f not in _NOT_GIVEN_IF_UNREAD:
-            texts = _texts([as_text(v) if b is None and not k else "" for v, b, k in zip(uniq, read, blank)], codes)
+        # the cells recorded as unclear: hedged ("maybe"), and for good forestry also "not known" ("?", "unsure")
+        hedged = [
+            b is None and not is_blank(v) and (not k or f in _UNCLEAR_IF_NOT_KNOWN)
+            for v, b, k in zip(uniq, read, blank)
+        ]
+        if unclear is not None:
+            texts = _texts([as_text(v) if h else "" for v, h in zip(uniq, hedged)], codes)
             if texts is not None:
                 unclear[f] = texts
         warns.append(
             _texts(
                 [
-                    f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if b is None and not k else ""
-                    for v, b, k in zip(uniq, read, blank)
+                    f"{f}: {as_text(v)!r} in column {fc.header!r} is not yes/no; {says}" if h else ""
+                    for v, h in zip(uniq, hedged)
                 ],
                 codes,
             )

@@ -13,7 +13,9 @@ remaining stump if less than 4.5 feet".
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 
@@ -52,6 +54,31 @@ class DbhRead:
     raw: list  # the cells read, as text (None on the fast path: the main cell)
     main_raw: list
     stems_bad: list[str] = field(default_factory=list)
+    # per row of two or more stems: the combined DBH at the stems' precision (inches; NaN elsewhere)
+    at_precision: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+_STEM_NUMBER = re.compile(r"\d+(?:[.,]\d+)?|[.,]\d+")
+
+
+def at_stems_precision(total_in: float, stems_in: list[float], raw_text: str) -> float:
+    """√Σd² of the stems at the precision they were measured: rounded (half up) to the most decimals any stem is
+    written with, in the unit it is written in. Stems "6, 5.3" (in) combine to 8.0056 in, 8.0 at 0.1 in; "15, 13.5"
+    cm to 20.1804 cm, 20.2 cm. NaN where the cells' numbers cannot be matched to the stems one to one, or the stems
+    are in different units: the unrounded figure is then the only one."""
+    nums = _STEM_NUMBER.findall(raw_text)
+    if len(nums) != len(stems_in) or not all(x > 0 for x in stems_in):
+        return float("nan")
+    values = [float(t.replace(",", ".")) for t in nums]
+    if not all(v > 0 for v in values):
+        return float("nan")
+    per = [x / v for x, v in zip(stems_in, values)]  # inches per unit written, one unit for every stem
+    if max(per) - min(per) > 1e-9 * max(per):
+        return float("nan")
+    places = max(len(t.replace(",", ".").partition(".")[2]) for t in nums)
+    step = Decimal(1).scaleb(-places)
+    rounded = Decimal(repr(total_in / per[0])).quantize(step, rounding=ROUND_HALF_UP)
+    return float(rounded) * per[0]
 
 
 def units(
@@ -243,6 +270,8 @@ def _combine_row(k: int, parts: list[tuple[str, V.Dbh]], raw_text: str, stem_hdr
         )
     else:
         out.dbh_in[k], out.stems[k] = total, len(stems)
+        if len(stems) > 1:  # the law's bounds compare it at the stems' precision (README Readings)
+            out.at_precision[k] = at_stems_precision(total, stems, raw_text)
         w = [d.warning for _, d in present if d.warning]
         if total > WARN_DBH_IN:
             w.append(f"DBH {total:.1f} in is above {WARN_DBH_IN:g} in: check it")
@@ -276,6 +305,7 @@ def read_dbh(table: Table, mapping: C.Mapping, u: Units, decimal_comma: bool) ->
         list(alt_warn),
         [""] * n,
         main_raw,
+        at_precision=np.full(n, np.nan),
     )
     stem_hdr = stem_cols[0].header if stem_cols else "DBH"
     plain = np.zeros(n, dtype=bool)

@@ -541,18 +541,48 @@ DEAD_STATUS = "dead"
 
 @dataclass(frozen=True)
 class Action:
-    """One action cell read: the canonical action ('' blank, None not recognised) and the facts it states."""
+    """One action cell read: the canonical action ('' blank, None not recognised) and the facts it states;
+    ``pruned``: the share of the tree pruned ("Pruned 25%": (25.0, False); "pruned over 25%": (25.0, True), more than
+    the share), None when the cell states none."""
 
     action: str | None
     facts: tuple[str, ...] = ()
+    pruned: tuple[float, bool] | None = None
+
+
+_PRUNE_VERB = (
+    r"(?:pruned|pruning|trimmed|trimming|thinned|thinning|reduced|reduction|cut\s+back|"
+    r"crown\s+(?:pruned|pruning|reduced|reduction|thinned|thinning|raised|raising|cut\s+back))"
+)
+_SHARE = r"(?P<over>(?:over|more\s+than|above)\s+)?(?P<n>\d+(?:[.,]\d+)?)\s*(?:%|percent|per\s+cent)"
+#: "Pruned 25%", "Pruned 30 %", "pruned over 25%", "crown reduced 40%", "crown reduction of 40%", "25% crown
+#: reduction": pruning of a stated share of the tree (§208-17 EXCESSIVE PRUNING is a share of it)
+_PRUNED_SHARE = (
+    re.compile(rf"^{_PRUNE_VERB}\s+(?:by\s+|of\s+)?{_SHARE}$", re.I),
+    re.compile(rf"^{_SHARE}\s+{_PRUNE_VERB}$", re.I),
+)
+
+
+def pruned_share(value: object) -> tuple[float, bool] | None:
+    """The share of a tree an action cell says was pruned, and whether it says "over" it: ``(25.0, False)`` for
+    "Pruned 25%", ``(25.0, True)`` for "pruned over 25%"; None when the cell states no share of 0 to 100 %."""
+    if not isinstance(value, str):
+        return None
+    t = re.sub(r"\s+", " ", value.strip())
+    m = _PRUNED_SHARE[0].match(t) or _PRUNED_SHARE[1].match(t)
+    if not m:
+        return None
+    n = float(m.group("n").replace(",", "."))
+    return (n, bool(m.group("over"))) if 0 <= n <= 100 else None
 
 
 def known_actions_text() -> str:
     """The action words treecalc knows, one example per action, for an error message."""
     return (
         "retain (keep, save, alive), remove (cut, TBR), removed (stump, felled), topped, "
-        "excessively pruned, damaged (injured, girdled), transplant (relocate); a removal the plan never "
-        "retains: must remove (must be removed, remove (required), removal required, required removal)"
+        "excessively pruned, pruned N% (a share of 0 to 100 %), damaged (injured, girdled), transplant (relocate); "
+        "a removal the plan never retains: must remove (must be removed, remove (required), removal required, "
+        "required removal)"
     )
 
 
@@ -562,6 +592,10 @@ def read_action(value: object, *, remove_column: bool = False, retain_column: bo
     treecalc does not know. Under a yes/no column ("Remove?", "Retain?") a boolean answers the question.
     """
     a = parse_action(value, remove_column=remove_column, retain_column=retain_column)
+    if a is None and not (remove_column or retain_column):
+        share = pruned_share(value)
+        if share is not None:  # the law decides whether the share is excessive pruning (the assessment reads it)
+            return Action("retain", (), share)
     if not a:
         return Action(a)
     words = _key(value).split() if isinstance(value, str) else []

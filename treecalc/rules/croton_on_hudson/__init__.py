@@ -150,6 +150,12 @@ def assess(ctx: Context) -> Findings:
             "penalties summed apart"
         )
     parts = replacement_parts(trees, data.catalogue(), law, pr, off, violation=site.get("violation"))
+    if parts.forestry_kept is not None:
+        ctx.assumptions.append(
+            f"§208-22E: {int(parts.forestry_kept.sum())} tree(s) counted toward the §208-22A replacement though "
+            "their good_forestry cell is neither yes nor no (named in their warnings): no determination of good "
+            "forestry practice is given, so the permit preview keeps the replacement"
+        )
     penalties_f = _penalty_findings(trees, site, law, pr, off, pen)
     replacement, fund = _replacement_findings(ctx, trees, law, pr, parts)
     permit_f = _permit_findings(trees, pr)

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.frames import actions_read as _acts
-from treecalc.frames import dbh, flag_given
+from treecalc.frames import dbh_range, flag_given, some_tags
 from treecalc.frames import flag as _flag
 from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
@@ -51,10 +51,13 @@ class PenaltyResult:
 
 def civil_tiers(trees: pd.DataFrame, law: dict[str, Any], given_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """§ 208-29B(1)-(6): the highest tier that applies to each tree (section, integer dollars). ``given_only``: the
-    tiers on the flag cells given, a cell neither yes nor no ("maybe") read as no (the definite maximum's tier)."""
+    tiers on the flag cells given, a cell neither yes nor no ("maybe") read as no, and a multi-stem tree at the
+    lower of its two DBH figures (√Σd² and at the stems' precision: "up to and including eight inches" holds for
+    8.0056 in measured as 8.0), the definite maximum's tier; else at the higher (the conditional figures)."""
     flag = flag_given if given_only else _flag
     pen = law["penalty"]
-    d = dbh(trees)
+    d_lo, d_hi = dbh_range(trees)
+    d = d_lo if given_only else d_hi
     n = len(trees)
     # (6) DEC protected native plants: threatened and endangered species are protected native plants
     # (ECL § 9-1503, 6 NYCRR 193.3), so the flag that makes trigger § 208-19A(5) is read here too
@@ -133,7 +136,8 @@ def penalties(
     base_all = np.where(off.offence, base_all, 0).astype(np.int64)
     # a definite offence is priced at the tier its given flags reach: a tier resting on a cell neither yes nor no
     # ("maybe") is in the conditional figures only
-    tier_g, base_g = civil_tiers(trees, law, given_only=True) if "flags_unclear" in trees else (tier_all, base_all)
+    doubt = "flags_unclear" in trees or "dbh_at_precision_in" in trees
+    tier_g, base_g = civil_tiers(trees, law, given_only=True) if doubt else (tier_all, base_all)
     tier = np.where(off.definite, tier_g, tier_all)
     base = np.where(off.definite, base_g, base_all).astype(np.int64)
     # B(7) "if any tree is ... removed ... while an application is pending": the harm that is itself the
@@ -202,6 +206,21 @@ def penalties(
         conditional_reasons=reasons_all,
     )
     return res
+
+
+def _size_tier_shifted(trees: pd.DataFrame, law: dict[str, Any]) -> np.ndarray:
+    """Per tree, its two DBH figures (:func:`dbh_range`) in different § 208-29B size tiers."""
+    lo, hi = dbh_range(trees)
+    if lo is hi:
+        return np.zeros(len(trees), dtype=bool)
+    pen = law["penalty"]
+
+    def tier(d: np.ndarray) -> np.ndarray:
+        return sum(
+            (~_meets("penalty.civil_tiers.max_dbh_in", d, pen[f"tier{i}_max_dbh_in"])).astype(int) for i in (1, 2)
+        )
+
+    return np.asarray(tier(lo) != tier(hi), dtype=bool)
 
 
 def _times_days(per_day: np.ndarray, days: int) -> np.ndarray:
@@ -299,6 +318,14 @@ def _penalty_findings(
         f"reading: every tree after the first of this event is a subsequent violation: "
         f"${pen.criminal_alternative:,} (definite offences)",
     ]
+    shifted = _size_tier_shifted(trees, law) & off.offence
+    if shifted.any():
+        notes.append(
+            f"§208-29B(1)-(3) ('up to and including eight inches', 'greater than eight inches'): {int(shifted.sum())} "
+            f"multi-stem tree(s) ({some_tags(tags[shifted])}) whose √Σd² and DBH at the stems' precision fall in "
+            "different tiers are priced at the lower in the maximum; the higher tier is in the conditional figures "
+            "only (Readings, multi-stem trees)"
+        )
     if off.definite.any():
         notes.append(NOTE_29F)
     elif off.offence.any():

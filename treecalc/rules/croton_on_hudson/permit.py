@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from treecalc.frames import actions, dbh, flag, flag_given, unclear, unclear_words
+from treecalc.frames import actions, dbh_doubt, dbh_range, flag, flag_given, unclear, unclear_words
 from treecalc.frames import actions_read as _acts
 from treecalc.frames import isin as _isin
 from treecalc.frames import labels as _labels
@@ -104,7 +104,8 @@ def permit(
     removal_any = _isin(act, REMOVALS)
     removal = removal_any & ~village  # the removals the lot's counts are made of
     n = len(trees)
-    d = dbh(trees)
+    # a multi-stem tree's two DBH figures (√Σd², and at the stems' precision): the higher for the preview
+    d_lo, d = dbh_range(trees)
     tags = trees["tag"].to_numpy(object) if "tag" in trees else np.arange(n)
     pairs: list[tuple[str, np.ndarray]] = []
     given = np.zeros(n, dtype=bool)
@@ -114,13 +115,24 @@ def permit(
     doubts = np.full(n, "", dtype=object)  # per tree, the unclear flag cells ("maybe") a trigger rests on
 
     def add(
-        section: str, mask: np.ndarray, what: str, on_given: bool = True, facts: str = "", cols: tuple[str, ...] = ()
+        section: str,
+        mask: np.ndarray,
+        what: str,
+        on_given: bool = True,
+        facts: str = "",
+        cols: tuple[str, ...] = (),
+        size: np.ndarray | None = None,
     ) -> None:
+        """``size``: per tree, the DBH bound met at one of a multi-stem tree's two figures only, in words."""
         nonlocal given, doubts
         mask = mask & removal_any
         if not mask.any():
             return
         pairs.append((section, mask))
+        if size is not None and on_given:  # the trigger holds if the higher figure is the DBH: not on facts given
+            w = np.where(mask, size, "")
+            doubts = np.where(w == "", doubts, np.where(doubts == "", w, doubts + "; " + w)).astype(object)
+            mask = mask & (w == "")
         if on_given and cols:  # a flag cell neither yes nor no ("maybe"): the trigger holds if it is yes
             sure = mask & flag_given(trees, *cols)
             given = given | sure
@@ -146,17 +158,20 @@ def permit(
         on_given = any(k not in assumed for _, k in reasons)
         if not on_given:
             assumed_used = [k for _, k in reasons]
+        b = p["parcel_min_dbh_in"]
+        met = _meets("permit.parcel_min_dbh_in", d, b)
         add(
             "§208-19A(2)",
-            _meets("permit.parcel_min_dbh_in", d, p["parcel_min_dbh_in"]),
-            TRIGGER_TEXT["§208-19A(2)"].format(dbh=p["parcel_min_dbh_in"], why=", ".join(w for w, _ in reasons))
+            met,
+            TRIGGER_TEXT["§208-19A(2)"].format(dbh=b, why=", ".join(w for w, _ in reasons))
             + ("" if on_given else " (assumed: " + ", ".join(assumed_used) + " not given)"),
             on_given,
             ", ".join(assumed_used) + " (§208-19A(2) parcel facts, not given)",
+            size=dbh_doubt(trees, _meets("permit.parcel_min_dbh_in", d_lo, b), met, f"{b:g} in or more (§208-19A(2))"),
         )
     # (3) to (7): the trees' own flags
-    for section, mask, what, on_flag_given, facts, cols in _flag_triggers(trees, p, d, not_surveyed):
-        add(section, mask, what, on_flag_given, facts, cols)
+    for section, mask, what, on_flag_given, facts, cols, size in _flag_triggers(trees, p, (d_lo, d), not_surveyed):
+        add(section, mask, what, on_flag_given, facts, cols, size)
     # (8) clear cutting (§ 208-17), and the § 208-19B/E exceptions
     exceptions, clear_cutting, determined, cc, cc_given = _clear_cutting_facts(lot, vague, clear_cutting)
     for k, (mask, what) in enumerate(cc):
@@ -228,10 +243,15 @@ def _count_trigger(
 
 
 def _flag_triggers(
-    trees: pd.DataFrame, p: dict[str, Any], d: np.ndarray, not_surveyed: frozenset[str] | set[str]
-) -> list[tuple[str, np.ndarray, str, bool, str, tuple[str, ...]]]:
+    trees: pd.DataFrame,
+    p: dict[str, Any],
+    dbhs: tuple[np.ndarray, np.ndarray],
+    not_surveyed: frozenset[str] | set[str],
+) -> list[tuple[str, np.ndarray, str, bool, str, tuple[str, ...], np.ndarray | None]]:
     """§ 208-19A(3) to (7), the triggers the trees' own flags hold: (section, trees, words, on given facts, the
-    facts it rests on otherwise, the flag columns whose unclear cells ("maybe") it rests on)."""
+    facts it rests on otherwise, the flag columns whose unclear cells ("maybe") it rests on, the DBH bound met at
+    one of a multi-stem tree's figures only (``dbhs``: the lower and the higher, :func:`dbh_range`))."""
+    d_lo, d = dbhs
     te = flag(trees, "threatened_endangered")
     # (5) threatened or endangered species, any size. A DEC protected native plant (§208-29B(6)) is a tier, no
     # trigger: its threatened or endangered status not given, a trigger rests on that status (conditional)
@@ -239,10 +259,19 @@ def _flag_triggers(
 
     def sized(
         section: str, key: str, cols: tuple[str, ...], **words: Any
-    ) -> tuple[str, np.ndarray, str, bool, str, tuple[str, ...]]:
+    ) -> tuple[str, np.ndarray, str, bool, str, tuple[str, ...], np.ndarray | None]:
         """A trigger of a size (``key``, inches DBH) and a flag: (3), (4) and (7) read alike."""
-        on = _meets(f"permit.{key}", d, p[key]) & flag(trees, *cols)
-        return section, on, TRIGGER_TEXT[section].format(dbh=p[key], **words), True, "", cols
+        met = _meets(f"permit.{key}", d, p[key])
+        size = dbh_doubt(trees, _meets(f"permit.{key}", d_lo, p[key]), met, f"{p[key]:g} in or more ({section})")
+        return (
+            section,
+            met & flag(trees, *cols),
+            TRIGGER_TEXT[section].format(dbh=p[key], **words),
+            True,
+            "",
+            cols,
+            size,
+        )
 
     return [
         # (3) 4 in or more on slopes over 20%
@@ -251,10 +280,11 @@ def _flag_triggers(
         ),
         # (4) 4 in or more within a wetland, watercourse or wetland/watercourse buffer
         sized("§208-19A(4)", "wetland_min_dbh_in", ("wetland",)),
-        ("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"], True, "", ()),
-        ("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN, ()),
+        # a cell neither yes nor no ("maybe") is taken as yes here: the offence resting on it is conditional
+        ("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"], True, "", ("threatened_endangered",), None),
+        ("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN, (), None),
         # (6) landmark trees, regardless of size
-        ("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"], True, "", ("landmark",)),
+        ("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"], True, "", ("landmark",), None),
         # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
         sized("§208-19A(7)", "buffer_min_dbh_in", ("regulated_buffer_zone",)),
     ]

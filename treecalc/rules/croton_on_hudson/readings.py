@@ -200,9 +200,21 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "read as one unless data/readings/croton_on_hudson.toml says so.",
         ),
         (
+            "§208-22E",
+            "§208-22E good forestry exempts from replacement: a cell neither yes nor no ('maybe', '?', 'unsure') is no "
+            "determination given. The permit preview keeps a proposed removal's §208-22A replacement; the §208-22F "
+            "replacement of a tree harmed in a violation rests on the exemption not applying and is conditional, "
+            "shown apart, naming the cell.",
+        ),
+        (
             "§208-17 TREE",
             "Multi-stem trees: the legal DBH thresholds use √Σd² of the stems (the TREE definition says 'in "
-            "combination' without a method).",
+            "combination' without a method), compared at the precision the stems were measured (the most decimals "
+            "a stem is written with, in its unit): stems 6 and 5.3 in combine to 8.0056 in, 8.0 in at 0.1 in. "
+            "Where the two figures fall on different sides of a bound, the permit preview keeps the one that needs "
+            "a permit (§208-19A(2)-(4), (7) 'inches or more'), an offence resting on it is conditional, and a "
+            "§208-29B tier ('up to and including eight inches', 'greater than eight inches') is the lower one in "
+            "the maximum, the higher in the conditional figures only.",
         ),
         ("§208-18B", "§208-18B (attaching objects that injure a tree) is not assessed: the survey does not record it."),
     ]
@@ -278,7 +290,9 @@ PENDING_LITERAL_NOTE = (
 
 NOTE_MULTISTEM = (
     "multi-stem trees: the legal DBH thresholds are applied to √Σd² of the stems (the TREE "
-    "definition says 'in combination' without a method; the reading treecalc applies)"
+    "definition says 'in combination' without a method; the reading treecalc applies), at the stems' precision; "
+    "a bound met by only one of the two figures is met for the permit preview and conditional for penalties "
+    "(§208-19A, §208-29B)"
 )
 
 

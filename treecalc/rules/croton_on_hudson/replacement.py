@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from treecalc.frames import actions, flag
+from treecalc.frames import actions, flag, unclear_words
 from treecalc.frames import actions_read as _acts
 from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
@@ -69,9 +69,14 @@ class ReplacementParts:
     exclusion: np.ndarray  # per tree: why a harmed tree is not counted
     removals_under_permit: int
     violation: bool
-    # § 208-22F on a conditional offence (resting on a fact not given): shown apart, never charged
+    # § 208-22F on a conditional offence (resting on a fact not given), or on a tree whose good-forestry cell is
+    # neither yes nor no (§208-22E would exempt it): shown apart, never charged
     conditional_part: np.ndarray | None = None
-    depends_on: np.ndarray | None = None  # per tree, the fact(s) not given its offence rests on
+    depends_on: np.ndarray | None = None  # per tree, the fact(s) not given its offence or its count rests on
+    # § 208-22A: trees counted though their good-forestry cell is neither yes nor no (the permit preview keeps the
+    # replacement); None: none
+    forestry_kept: np.ndarray | None = None
+    forestry_conditional: np.ndarray | None = None  # § 208-22F trees resting on such a cell (conditional_part)
 
 
 def replacement_parts(
@@ -115,6 +120,13 @@ def replacement_parts(
     removed_own = (act == "removed") & own_permit
     invasive_harmed = harmed & invasive & ~village & ~dead
     cond = off.conditional & ~f_scope if violation is None else np.zeros(len(trees), dtype=bool)
+    # § 208-22E "not required if ... the approval authority determines that the removal ... is required as part of
+    # good forestry practice": a cell neither yes nor no ("maybe", "?") is no such determination given. The exemption
+    # read as no keeps the § 208-22A replacement in the permit preview; the § 208-22F replacement, a charge for a
+    # violation, rests on it being no: conditional, naming the cell
+    forestry_doubt = unclear_words(trees, harmed & ~excluded, "good_forestry", "no")
+    doubtful = forestry_doubt != ""
+    f_doubt = f_scope & doubtful & ~excluded
     why = _pick(
         [
             harmed & village,
@@ -142,14 +154,27 @@ def replacement_parts(
     )
     if invasive_harmed.any():
         why[invasive_harmed] = _map_unique(part575[invasive_harmed], lambda p: f"invasive (6 NYCRR 575 {p}) §208-22E")
+    depends = off.depends_on
+    if f_doubt.any():
+        why = why.astype(object)
+        why[f_doubt] = _map_unique(
+            forestry_doubt[f_doubt], lambda w: f"replaced only if {w}: good forestry exempts it §208-22E/F"
+        )
+        base = depends if depends is not None else np.full(len(trees), "", dtype=object)
+        depends = np.where(f_doubt, np.where(base == "", forestry_doubt, base + "; " + forestry_doubt), base).astype(
+            object
+        )
+    kept = a_scope & doubtful & ~excluded
     return ReplacementParts(
-        f_scope & ~excluded,
+        f_scope & ~excluded & ~f_doubt,
         a_scope & ~excluded,
         why.astype(object),
         under_permit,
         bool(f_scope.any()),
-        conditional_part=cond & ~excluded,
-        depends_on=off.depends_on,
+        conditional_part=(cond & ~excluded) | f_doubt,
+        depends_on=depends,
+        forestry_kept=kept if kept.any() else None,
+        forestry_conditional=f_doubt if f_doubt.any() else None,
     )
 
 
@@ -198,6 +223,8 @@ def conditional_22f(
     facts = "; ".join(sorted({str(d) for d in depends if d})) or "the facts not given"
     n = int(mask.sum())
     trees_text = f"{needed} trees" if needed is not None else "replacement trees"
+    fc = parts.forestry_conditional
+    also = " or whose good-forestry cell is neither yes nor no" if fc is not None and (fc & mask).any() else ""
     return {
         "section": "§208-22F",
         "percent": pct,
@@ -213,7 +240,8 @@ def conditional_22f(
         "depends_on": facts,
         "text": (
             f"§208-22F: {trees_text} (or ${payment:,.2f}) would be required if {facts} is established "
-            f"({n} tree(s) whose offence is conditional, {pct:g}% of ${value:,.2f}); not required, not in the totals"
+            f"({n} tree(s) whose offence is conditional{also}, {pct:g}% of ${value:,.2f}); not required, not in "
+            "the totals"
         ),
     }
 

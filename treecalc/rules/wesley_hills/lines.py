@@ -35,7 +35,7 @@ def _tree_columns(trees: pd.DataFrame, r: WesleyHillsResult) -> None:
 def _lines(ctx: Context, r: WesleyHillsResult, wh: Chapter95Summary, permit: Permit) -> list[dict[str, Any]]:
     from treecalc.results import line
 
-    daily, days = wh.daily_fine_max_usd, wh.continuing_days
+    daily = wh.daily_fine_max_usd
     L = list(ctx.survey_lines)
     L.append(
         line(
@@ -81,15 +81,4 @@ def _lines(ctx: Context, r: WesleyHillsResult, wh: Chapter95Summary, permit: Per
             "up to; each day's continued violation a separate violation; not the removal of a tree",
         )
     )
-    if days > 1:
-        L.append(
-            line(
-                OTHER_SECTION,
-                f"Other violation continuing {days} days, maximum",
-                daily * days,
-                "USD",
-                f"{days} x ${daily:,}, for each other violation the Engineer finds; not applied to the "
-                f"per-tree fine, which has no per-day clause",
-            )
-        )
     return L

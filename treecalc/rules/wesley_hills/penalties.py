@@ -42,7 +42,7 @@ def _summary(
     trees = ctx.trees
     damaged = int(trees["action"].isin(["damaged", "topped", "excessively_pruned"]).sum())
     daily = int(law["fine"]["other_per_day_usd"])
-    days = int(ctx.opts.continuing_days)
+    days = int(ctx.opts.continuing_days)  # recorded: penalties A has no per-day clause, B is not assessed
     notes = [
         "Wesley Hills Chapter 95: maxima 'not more than'; a court sets the fine (or up to 15 days' imprisonment)",
         f"Chapter 95 other violations (not the removal of a tree): up to ${daily:,}, each day's continued "
@@ -67,7 +67,9 @@ def _summary(
         fine_conditional_usd=fine_cond,
         daily_fine_max_usd=daily,
         continuing_days=days,
-        other_violation_max_usd=daily * days if days > 1 else None,
+        # penalties B's days count multiplies an other violation, and treecalc assesses none: no days total is
+        # printed for a violation that is not there
+        other_violation_max_usd=None,
         exceptions_applied=r.exceptions_applied,
         note=NO_REPLACEMENT_RULE,
         notes=notes,

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.frames import actions, dbh, unclear_words
+from treecalc.frames import actions, dbh_doubt, dbh_range, unclear_words
 from treecalc.frames import join as _join
 from treecalc.ingest.site import fact_bool as parse_bool
 from treecalc.rules.law_data import meets
@@ -72,7 +72,9 @@ def evaluate(
     n = len(trees)
     # "remove a tree for which a clearing permit is required": removals only, never a damaged tree
     harmed = np.isin(act, REMOVALS)
-    d = dbh(trees)
+    # a multi-stem tree's two DBH figures (√Σd², at the stems' precision): a bound met by the higher only is met for
+    # the permit preview, and the fine resting on it is conditional
+    d_lo, d = dbh_range(trees)
     tags = trees["tag"].astype(str).to_numpy(object) if "tag" in trees else np.arange(n).astype(str)
     text = np.full(n, "", dtype=object)
     given = np.zeros(n, dtype=bool)
@@ -80,13 +82,19 @@ def evaluate(
     site_triggers: list[dict[str, Any]] = []
     assumptions: list[str] = []
 
-    def add(section: str, mask: np.ndarray, what: str, on_assumed: np.ndarray | str = "") -> None:
+    def add(section: str, mask: np.ndarray, what: str, on_assumed: np.ndarray | str = "", key: str = "") -> None:
+        """``key``: the law's DBH bound the trigger reads (a multi-stem tree meeting it at one figure only)."""
         nonlocal text, given, depends
         mask = mask & harmed
         if not mask.any():
             return
         text = _join(text, mask, section)
         dep = np.broadcast_to(np.asarray(on_assumed, dtype=object), (n,))
+        if key:
+            b = p[key]
+            lo, hi = _meets(f"permit.{key}", d_lo, b), _meets(f"permit.{key}", d, b)
+            size = dbh_doubt(trees, lo, hi, f"{b:g} in or more ({section})")
+            dep = np.where(size == "", dep, np.where(dep == "", size, dep + "; " + size)).astype(object)
         given = given | (mask & (dep == ""))
         depends = np.where(mask & (dep != ""), np.where(depends == "", dep, depends + "; " + dep), depends)
         site_triggers.append({"section": section, "text": what, "tags": [str(t) for t in tags[mask]]})
@@ -101,6 +109,7 @@ def evaluate(
             _meets("permit.vacant_lot_min_dbh_in", d, p["vacant_lot_min_dbh_in"]),
             f"{p['vacant_lot_min_dbh_in']:g} in or more on a vacant lot",
             "vacant lot (has_residence not given, §95-3A(1)(c))" if vacant_assumed else "",
+            "vacant_lot_min_dbh_in",
         )
     survey = _Survey(add, trees, site, p, d, harmed, assumptions, assumed)
     _large_lot(survey)
@@ -177,6 +186,7 @@ def _large_lot(s: _Survey) -> None:
         f"{p['large_lot_min_dbh_in']:g} in or more, farther than {p['large_lot_residence_distance_ft']:g} ft "
         f"from a one-family residence, on a lot of {p['large_lot_min_acres']:g} acres or more",
         dep.astype(object),
+        "large_lot_min_dbh_in",
     )
 
 
@@ -217,6 +227,7 @@ def _lot_line(s: _Survey, flags_not_surveyed: Any) -> None:
         f"{p['lot_line_min_dbh_in']:g} in or more within {p['lot_line_distance_ft']:g} ft of a lot line, "
         f"no one-family certificate of occupancy",
         dep,
+        "lot_line_min_dbh_in",
     )
 
 

@@ -61,6 +61,9 @@ def reading_texts(law: dict[str, Any]) -> list[str]:
         _measured(_PERMIT["measured_above_ground_in"]),
         "§95-3A(1)(c) 'vacant lot' is read as a lot without an existing residence (site fact has_residence, "
         "or vacant_lot where given).",
+        "§95-3A(1)(c)-(e) 'inches or more in diameter': a multi-stem tree's diameter is √Σd² of its stems, compared "
+        "at the precision the stems were measured (6 and 5.3 in combine to 8.0056 in, 8.0 in at 0.1 in); a bound "
+        "met by only one of the two figures is met for the permit preview, and the removal's fine is conditional.",
         "The penalty section of Chapter 95 is cited as 'Ch. 95 penalties A/B': its number is not in the text received.",
         "§95-3A(1)(c)-(e) and penalties A ('remove a tree for which a clearing permit is required'): only removals "
         "(remove, removed) need a clearing permit or are fined; a damaged tree that still stands is neither.",
@@ -73,9 +76,9 @@ def reading_texts(law: dict[str, Any]) -> list[str]:
         f"${int(_FINE['per_tree_usd']):,}; the "
         "days of a continuing violation are not applied to it. Penalties B (any other violation, up to "
         f"${int(_FINE['other_per_day_usd']):,}, "
-        "each day's continued violation a separate violation) is shown as a maximum per day and, with a days "
-        f"count, days x ${int(_FINE['other_per_day_usd']):,} per other violation the Engineer finds; treecalc "
-        "assesses no other violation.",
+        "each day's continued violation a separate violation) is shown as a maximum per day only: treecalc "
+        "assesses no other violation, so no days total of one is printed (the days count given multiplies "
+        "neither A nor an other violation that is not there).",
         "Exceptions read from the text: §95-3D(2) operations by or for the Village (site fact village_work) and "
         "§95-3C(2) approved subdivision construction plans deemed a permit (site fact subdivision_plans_approved). "
         "§95-3C(1) (building permit) and §95-3C(3) (approved site plan) are deemed permits for landfilling, "
