@@ -119,6 +119,11 @@ class SurveyZone:
     source: str  # "given", "site fact climate_zone", "tree coordinates" or "default"
     notes: tuple[str, ...] = ()
     placed: bool = False  # the trees' coordinates were read (the notes then say where they lie: a warning)
+    #: The zone of each tree (a Series on the trees' index) when the trees lie in more than one zone: each is
+    #: valued in its own, a tree without coordinates or in no zone in :attr:`zone` (the zone most lie in).
+    per_tree: Any = None
+    #: The zones the trees are valued in, with their counts (most first), when they are more than one.
+    counts: tuple[tuple[str, int], ...] = ()
 
     @property
     def is_default(self) -> bool:
@@ -129,15 +134,16 @@ def _trees(n: int) -> str:
     return f"{n} tree lies" if n == 1 else f"{n} trees lie"
 
 
-def _near_note(trees: object, chosen: str, other: str) -> str:
+def _near_note(trees: object, chosen: Any, other: str) -> str:
     """The trees near another zone, and their total annual benefits here and there (default parameters)."""
     n = len(trees)  # type: ignore[arg-type]
     head = f"{_trees(n)} within {NEAR_KM:g} km of the {data.zones().at[other, 'name']} zone ({other}) boundary"
     return _own_zone_note(trees, chosen, other, head)
 
 
-def _own_zone_note(trees: object, chosen: str, other: str, head: str) -> str:
-    """``head`` with the trees' total annual benefits valued in ``other`` and in ``chosen`` (default parameters)."""
+def _own_zone_note(trees: object, chosen: Any, other: str, head: str) -> str:
+    """``head`` with the trees' total annual benefits valued in ``other`` and in ``chosen`` (default parameters):
+    a zone code, or a Series of each tree's own zone (the zones of a survey valued tree by tree)."""
     from treecalc.benefits import compute_benefits
 
     cols = [c for c in ("species_code", "dbh_in", "land_use") if c in trees]  # type: ignore[operator]
@@ -145,7 +151,11 @@ def _own_zone_note(trees: object, chosen: str, other: str, head: str) -> str:
         return head
     frame = trees[cols]  # type: ignore[index]
     try:
-        here = float(compute_benefits(frame, zone=chosen)["usd_total_annual"].sum())
+        if isinstance(chosen, str):
+            here = float(compute_benefits(frame, zone=chosen)["usd_total_annual"].sum())
+        else:  # each tree in its own zone, in the one lookup
+            own = frame.assign(zone=chosen.reindex(frame.index).to_numpy(object))
+            here = float(compute_benefits(own)["usd_total_annual"].sum())
         there = float(compute_benefits(frame, zone=other)["usd_total_annual"].sum())
     except ValueError:  # a tree the benefits cannot value is reported where the trees are valued
         return head
@@ -211,14 +221,13 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
             placed=True,
         )
     chosen = str(counts.index[0])
+    if len(counts) > 1:
+        return _per_tree_zones(trees, ok, hits, found, counts, len(ll) - len(ok))
     name = data.zones().at[chosen, "name"]
     notes = [
         f"{int(counts.iloc[0])} of the {len(ok)} trees with coordinates lie in the {name} zone ({chosen}): "
         "its tables value the trees"
     ]
-    for other, n in counts.iloc[1:].items():
-        head = f"{_trees(int(n))} in the {data.zones().at[other, 'name']} zone ({other}), valued in {chosen}"
-        notes.append(_own_zone_note(trees.loc[ok.index[(found == other).to_numpy()]], chosen, other, head))
     if found.isna().any():
         notes.append(f"{_trees(int(found.isna().sum()))} in no zone, valued in {chosen}")
     near: dict[str, list[int]] = {}
@@ -226,7 +235,7 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
         for other in h.near:
             near.setdefault(other, []).append(k)
     for other, rows in sorted(near.items()):
-        if other == chosen:  # trees of another zone near the survey's: already valued here, counted above
+        if other == chosen:  # trees in no zone near the survey's: already valued here
             continue
         notes.append(_near_note(trees.loc[ok.index[rows]], chosen, other))
     if len(ll) > len(ok):
@@ -235,12 +244,44 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
     return SurveyZone(chosen, "tree coordinates", tuple(notes))
 
 
+def _per_tree_zones(trees: Any, ok: Any, hits: list[ZoneAt], found: Any, counts: Any, missing: int) -> SurveyZone:
+    """:func:`survey_zone` of trees lying in more than one zone: each tree valued in the zone it lies in (a tree
+    in no zone, or without coordinates, in the zone most lie in), the zones counted, and the trees within
+    :data:`NEAR_KM` of another zone's boundary warned of with their total there and in their own zones."""
+    import pandas as pd
+
+    chosen = str(counts.index[0])
+    zones = data.zones()
+    per_tree = pd.Series(chosen, index=trees.index, dtype=object)
+    per_tree.loc[ok.index] = found.fillna(chosen).to_numpy(object)
+    listed = [(str(z), int(n)) for z, n in counts.items()]
+    valued = per_tree.value_counts()
+    notes = [
+        f"the trees lie in {len(listed)} climate zones and each is valued in its own zone's tables and prices: "
+        + ", ".join(f"{n} in the {zones.at[z, 'name']} zone ({z})" for z, n in listed)
+    ]
+    if found.isna().any():
+        notes.append(f"{_trees(int(found.isna().sum()))} in no zone, valued in {chosen} (the zone most trees lie in)")
+    if missing:
+        has = "tree has" if missing == 1 else "trees have"
+        notes.append(f"{missing} {has} no coordinates, valued in {chosen} (the zone most trees lie in)")
+    near: dict[str, list[int]] = {}
+    for k, h in enumerate(hits):
+        for other in h.near:
+            near.setdefault(other, []).append(k)
+    for other, rows in sorted(near.items()):
+        notes.append(_near_note(trees.loc[ok.index[rows]], per_tree, other))
+    counted = tuple((str(z), int(n)) for z, n in valued.items())
+    return SurveyZone(chosen, "tree coordinates", tuple(notes), per_tree=per_tree, counts=counted)
+
+
 def read_survey_in_zone(source: Any, zone: str | None = None, **kw: Any) -> Survey:
     """:func:`treecalc.ingest.read_survey` in the survey's climate zone, so that a species only that zone's list
     has a code for (crape myrtle in PiedmtCLT) is read and valued there: ``zone`` when given; else, when the
     read rejected such a species, the zone :func:`survey_zone` finds from the site facts (``climate_zone``) or
     the trees' coordinates, and the survey read again in it (only then: the rows the first read accepted place
-    the survey). In the Northeast such rows stay rejected, each saying which zones list it."""
+    the survey). A species the read did not recognise at all (a misspelling) is matched again in that zone, against
+    its own catalogue. In the Northeast such rows stay rejected, each saying which zones list it."""
     from treecalc.ingest import read_survey
     from treecalc.ingest.survey import ZONE_HINT
 
@@ -250,7 +291,10 @@ def read_survey_in_zone(source: Any, zone: str | None = None, **kw: Any) -> Surv
     rejected = getattr(survey, "rejected", None)
     if rejected is None or not len(rejected) or "reason" not in rejected:
         return survey
-    if not rejected["reason"].astype(str).str.contains(ZONE_HINT, regex=False).any():
+    listed = rejected["reason"].astype(str).str.contains(ZONE_HINT, regex=False)
+    # a name no list has as written (a misspelling, "Crape myrtl") may be matched in the zone's own catalogue
+    unknown = rejected["kind"].astype(str).eq("unresolved species") if "kind" in rejected else listed
+    if not (listed | unknown).any():
         return survey
     try:
         found = survey_zone(survey.trees, survey.site, None)

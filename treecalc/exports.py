@@ -59,7 +59,8 @@ def export_frame(
         raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
     chosen = climate_zones.survey_zone(trees, site, zone)
     cols = [c for c in ("species_code", "dbh_in", "land_use") if c in trees]
-    ben = compute_benefits(trees[cols], zone=chosen.zone)
+    frame = trees[cols] if chosen.per_tree is None else trees[cols].assign(zone=chosen.per_tree.to_numpy(object))
+    ben = compute_benefits(frame, zone=chosen.zone)  # trees in several zones: each in its own
     cat = data.catalogue()
     sci = cat["scientific_name"].reindex(ben["species_code"].astype(str)).to_numpy()
     common = cat["common_name"].reindex(ben["species_code"].astype(str)).to_numpy()

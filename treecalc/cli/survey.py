@@ -210,6 +210,8 @@ def run(a: argparse.Namespace) -> int:
     summary = s.summary()
     zone = climate_zones.survey_zone(s.trees, s.site, a.zone)
     summary["zone"] = {"zone": zone.zone, "source": zone.source, "notes": list(zone.notes)}
+    if zone.counts:  # trees in several zones, each valued in its own
+        summary["zone"]["zones"] = dict(zone.counts)
     if a.json:
         from treecalc.cli.common import dump_json
 
