@@ -713,8 +713,8 @@ def _survey_zone(
 
     given = kw.get("zone") or (params.zone if params else None)
     sz = climate_zones.survey_zone(getattr(survey, "trees", None), site, given)
-    if sz.zone != data.DEFAULT_ZONE or sz.source in ("given", "site fact climate_zone"):
-        kw["zone"] = sz.zone
+    if sz.zone != data.DEFAULT_ZONE or sz.source in ("given", "site fact climate_zone") or sz.per_tree is not None:
+        kw["zone"] = sz.zone  # trees in several zones: the zones' tables, each tree's own prices
     if sz.source == "tree coordinates" or sz.placed:  # trees placed in no zone are told so too
         warnings.extend(sz.notes)
     out: dict[str, Any] = {

@@ -40,10 +40,10 @@ def two_zones(tmp_path_factory):
     f.write_text(
         "Tag,Species,DBH (in),Latitude,Longitude,Action\n"
         "N1,Acer rubrum,15,40.60,-75.16,retain\n"
-        "P1,Acer rubrum,15,40.00,-75.16,retain\n"
+        "P1,Acer rubrum,15,40.00,-75.16,remove\n"
         "N2,Acer rubrum,15,40.30,-75.16,remove\n"
         "P2,Acer rubrum,15,39.95,-75.16,retain\n"
-        "N3,Acer rubrum,15,40.65,-75.16,retain\n",
+        "N3,Acer rubrum,15,40.65,-75.16,remove\n",
         encoding="utf-8",
     )
     return f, assess(f)
@@ -106,6 +106,22 @@ def test_the_cumulative_basis_grows_each_zones_trees_by_its_own_table(two_zones)
     each = assess(f, value_basis="cumulative:5").trees.set_index("tag")["value_usd"]
     piedmont = assess(f, value_basis="cumulative:5", site={"climate_zone": "PiedmtCLT"}).trees.set_index("tag")
     assert each["P1"] == piedmont.at["P1", "value_usd"] and each["P1"] != each["N1"]
+
+
+def test_the_projection_grows_and_values_each_removed_tree_in_its_own_zone(two_zones):
+    """The removed N2, N3 (Northeast) and P1 (Piedmont), counted for replacement (three removals, §208-22A): today
+    (year 0, no growth yet, all alive) the series is their own-zone totals; P1 valued in the Northeast, as
+    before, would make it three times N2's."""
+    from treecalc.projection import REMOVED, projection
+
+    _, a = two_zones
+    t = a.trees.set_index("tag")
+    assert set(t.index[t["counted"].astype(bool)]) == {"N2", "N3", "P1"}
+    p = projection(a, years=5)
+    today = p[(p["series"] == REMOVED) & (p["year"] == 0)]["value_usd"].iloc[0]
+    own = t.loc[["N2", "N3", "P1"], "usd_total_annual"].sum()
+    assert np.isclose(today, own, atol=1e-9)
+    assert not np.isclose(today, 3 * t.at["N2", "usd_total_annual"])
 
 
 def test_a_misspelt_species_is_matched_against_the_catalogue_of_its_zone(tmp_path):
