@@ -715,7 +715,7 @@ def _survey_zone(
     sz = climate_zones.survey_zone(getattr(survey, "trees", None), site, given)
     if sz.zone != data.DEFAULT_ZONE or sz.source in ("given", "site fact climate_zone") or sz.per_tree is not None:
         kw["zone"] = sz.zone  # trees in several zones: the zones' tables, each tree's own prices
-    if sz.source == "tree coordinates" or sz.placed:  # trees placed in no zone are told so too
+    if sz.source == "tree coordinates" or sz.placed or sz.per_tree is not None:  # trees placed in no zone too
         warnings.extend(sz.notes)
     out: dict[str, Any] = {
         "zone": sz.zone,

@@ -163,16 +163,81 @@ def _own_zone_note(trees: object, chosen: Any, other: str, head: str) -> str:
 
 
 def survey_zone(trees: object, site: dict | None = None, zone: str | None = None) -> SurveyZone:
-    """The zone of a survey: ``zone`` when given, else the site fact ``climate_zone``, else the zone most of
-    the trees with coordinates (latitude/longitude, or x/y with the site fact ``crs``) lie in, else the
-    Northeast (the default, said so). Trees in another zone, outside every zone, or within :data:`NEAR_KM`
-    of another zone are counted in the notes."""
+    """The zone of a survey: ``zone`` when given (every tree's), else the site fact ``climate_zone``, else the
+    zone most of the trees with coordinates (latitude/longitude, or x/y with the site fact ``crs``) lie in, else
+    the Northeast (the default, said so). Trees that lie in several zones are each valued in their own
+    (:attr:`SurveyZone.per_tree`), as are the trees whose zone the survey's ``climate_zone`` column names. Trees
+    in another zone, outside every zone, or within :data:`NEAR_KM` of another zone are counted in the notes."""
+    if zone:
+        return SurveyZone(data.zone_code(zone), "given")
+    column = _zone_column(trees)
+    if column is None:
+        return _found_zone(trees, site)
+    return _with_zone_column(trees, site, column)
+
+
+#: The survey's column of each tree's climate zone (:func:`treecalc.ingest.read_survey`'s ``climate_zone``).
+ZONE_COLUMN = "climate_zone"
+
+
+def _zone_column(trees: object) -> Any:
+    """The zone code of each tree the survey's ``climate_zone`` column names ("" where blank), or None when it
+    has no such column or names none; a zone no code or name of (a table given to the library) is an error
+    naming the column."""
+    import pandas as pd
+
+    if not isinstance(trees, pd.DataFrame) or ZONE_COLUMN not in trees or not len(trees):
+        return None
+    text = trees[ZONE_COLUMN].astype(object).where(trees[ZONE_COLUMN].notna(), "").astype(str).str.strip()
+    if not (text != "").any():
+        return None
+    try:
+        codes = {t: data.zone_code(t) for t in pd.unique(text[text != ""])}
+    except ValueError as e:
+        raise ValueError(f"column {ZONE_COLUMN!r}: {e}") from None
+    return text.map(lambda t: codes.get(t, ""))
+
+
+def _with_zone_column(trees: Any, site: dict | None, column: Any) -> SurveyZone:
+    """:func:`survey_zone` of a survey whose ``climate_zone`` column names the zone of some trees or all: those
+    are valued in it, the others in the zone found for them alone (site fact, coordinates, else the
+    Northeast, said so)."""
+    import pandas as pd
+
+    named = (column != "").to_numpy(bool)
+    zones = data.zones()
+    per_tree = pd.Series(column.to_numpy(object), index=trees.index, dtype=object)
+    notes = [f"{int(named.sum())} of the {len(trees)} trees' climate zones are read from the column {ZONE_COLUMN}"]
+    placed = False
+    if not named.all():
+        rest = trees.loc[~named]
+        found = _found_zone(rest, site)
+        others = found.per_tree if found.per_tree is not None else pd.Series(found.zone, index=rest.index)
+        per_tree.loc[rest.index] = others.to_numpy(object)
+        notes += [f"the other {len(rest)}: {n}" for n in found.notes]
+        placed = found.placed or found.source == "tree coordinates"
+    counts = per_tree.value_counts()
+    chosen = str(counts.index[0])
+    if len(counts) == 1:
+        return SurveyZone(chosen, f"survey column {ZONE_COLUMN}", tuple(notes), placed=placed)
+    listed = tuple((str(z), int(n)) for z, n in counts.items())
+    notes.insert(
+        0,
+        f"the trees lie in {len(listed)} climate zones and each is valued in its own zone's tables and prices: "
+        + ", ".join(f"{n} in the {zones.at[z, 'name']} zone ({z})" for z, n in listed),
+    )
+    return SurveyZone(
+        chosen, f"survey column {ZONE_COLUMN}", tuple(notes), placed=placed, per_tree=per_tree, counts=listed
+    )
+
+
+def _found_zone(trees: object, site: dict | None) -> SurveyZone:
+    """:func:`survey_zone` of trees no zone is given for: the site fact, else their coordinates, else the
+    Northeast."""
     import pandas as pd
 
     from treecalc import geo
 
-    if zone:
-        return SurveyZone(data.zone_code(zone), "given")
     fact = (site or {}).get("climate_zone")
     if fact not in (None, ""):
         try:

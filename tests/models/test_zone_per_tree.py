@@ -149,3 +149,31 @@ def test_a_misspelt_species_is_matched_against_the_catalogue_of_its_zone(tmp_pat
     )
     s = read_survey_in_zone(f)
     assert s.trees["species_code"].tolist() == ["ACRU", "LAIN"] and not len(s.rejected)
+
+
+def test_a_survey_column_names_each_trees_zone(tmp_path):
+    """A "Climate zone" column (code or name, as ``--zone`` reads them) values each tree in its zone; a blank
+    takes the zone found for the trees without one (here no site fact and no coordinates: the Northeast, the
+    default), and a cell naming no zone ("6b", a hardiness zone) is warned of on its row and valued so too.
+    By hand as above: the Piedmont maple's stormwater $34.4958 and energy $12.9155, the Northeast's $14.0751
+    and $63.5923."""
+    from treecalc.assessment import assess
+
+    f = tmp_path / "zones_named.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Climate zone,Action\n"
+        "1,Acer rubrum,15,PiedmtCLT,retain\n"
+        "2,Acer rubrum,15,Northeast,remove\n"
+        "3,Acer rubrum,15,,retain\n"
+        "4,Acer rubrum,15,6b,retain\n",
+        encoding="utf-8",
+    )
+    a = assess(f)
+    t = a.trees.set_index("tag")
+    assert t["zone"].astype(str).tolist() == ["PiedmtCLT", "NoEastXXX", "NoEastXXX", "NoEastXXX"]
+    assert np.isclose(t.at["1", "usd_stormwater"], PD_STORM) and np.isclose(t.at["1", "usd_energy"], PD_ENERGY)
+    assert np.isclose(t.at["3", "usd_stormwater"], NE_STORM) and np.isclose(t.at["3", "usd_energy"], NE_ENERGY)
+    assert "'6b' in column 'Climate zone' is no i-Tree Streets climate zone" in t.at["4", "warnings"]
+    z = a.options["zone"]
+    assert z["source"] == "survey column climate_zone"
+    assert [(x["zone"], x["trees"]) for x in z["zones"]] == [("NoEastXXX", 3), ("PiedmtCLT", 1)]

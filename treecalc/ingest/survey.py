@@ -617,6 +617,8 @@ def _trees(
     add_warn(coord_warn)
     must, must_warn = A.read_must_remove(table, mapping)
     add_warn(must_warn)
+    tree_zone, zone_warn = A.read_climate_zone(table, mapping)
+    add_warn(zone_warn)
     limits = {
         f: A.read_percent(table, mapping, f, dec) for f in ("functional_limitation_pct", "external_limitation_pct")
     }
@@ -656,6 +658,9 @@ def _trees(
     if must is not None:  # only when surveyed: the column is the plan's, not the law's
         cols["must_remove"] = must[sel]
         extra.append("must_remove")
+    if tree_zone is not None:  # only when surveyed: each tree is valued in its zone (climate_zones.survey_zone)
+        cols["climate_zone"] = text(tree_zone)
+        extra.append("climate_zone")
     for f, (arr, _) in limits.items():  # only when surveyed: read by the 10th-edition appraisal
         if arr is not None:
             cols[f] = arr[sel]
