@@ -340,6 +340,43 @@ def _per_tree_zones(trees: Any, ok: Any, hits: list[ZoneAt], found: Any, counts:
     return SurveyZone(chosen, "tree coordinates", tuple(notes), per_tree=per_tree, counts=counted)
 
 
+def _placing(survey: Any) -> Any:
+    """Where a survey's rows lie, to choose the zones it is read in: the trees' coordinates (and climate zone
+    column), and the rejected rows' as written (their cells under the same headers), so that a tree rejected for
+    a species only its own zone lists places the survey too (a crape myrtle in Philadelphia, the rest in the
+    Northeast). Only the zone is found from it; the trees are valued from their own read."""
+    import pandas as pd
+
+    trees = survey.trees
+    fields = [f for f in ("latitude", "longitude", "x", "y", ZONE_COLUMN) if f in trees]
+    rejected = getattr(survey, "rejected", None)
+    source = getattr(survey, "source", None) or {}
+    header = {f: h for h, f in (source.get("column_map") or {}).items() if f in fields}
+    if not fields or rejected is None or not len(rejected) or "raw" not in rejected or len(header) < len(fields):
+        return trees[fields] if fields else trees
+
+    def cell(raw: Any, f: str) -> Any:
+        v = (raw or {}).get(header[f]) if isinstance(raw, dict) else None
+        if f == ZONE_COLUMN:
+            try:
+                return data.zone_code(v) if v not in (None, "") else ""
+            except ValueError:
+                return ""
+        try:
+            t = str(v).strip()
+            return float(t.replace(",", ".") if source.get("decimal_comma") else t)
+        except (TypeError, ValueError):
+            return float("nan")
+
+    more = pd.DataFrame({f: [cell(r, f) for r in rejected["raw"]] for f in fields})
+    return pd.concat([trees[fields], more], ignore_index=True)
+
+
+def _read_zones(found: SurveyZone) -> str | tuple[str, ...]:
+    """The zone a survey is read in (its species lists): the zone found, or the zones of trees in several."""
+    return tuple(z for z, _ in found.counts) if found.counts else found.zone
+
+
 def read_survey_in_zone(source: Any, zone: str | None = None, **kw: Any) -> Survey:
     """:func:`treecalc.ingest.read_survey` in the survey's climate zone, so that a species only that zone's list
     has a code for (crape myrtle in PiedmtCLT) is read and valued there: ``zone`` when given; else, when the
@@ -362,20 +399,21 @@ def read_survey_in_zone(source: Any, zone: str | None = None, **kw: Any) -> Surv
     if not (listed | unknown).any():
         return survey
     try:
-        found = survey_zone(survey.trees, survey.site, None)
+        found = survey_zone(_placing(survey), survey.site, None)
     except ValueError:  # an unplaceable survey (x/y without crs) is said where the trees are valued
         return survey
     # Read again in the zone found; the rows that read adds can move the majority to another zone (pistaches
     # near Napa rejected at first, maples near Fairfield placing the survey), so read until the zone that
-    # values the trees is the zone whose list read them (a zone seen twice ends it: the last read stands).
-    seen: set[str] = set()
-    while found.zone != data.DEFAULT_ZONE and found.zone not in seen:
-        seen.add(found.zone)
+    # values the trees is the zone whose list read them (a zone seen twice ends it: the last read stands). Trees
+    # in several zones are read in all of them, the zone most lie in first.
+    seen: set[object] = set()
+    while (read_in := _read_zones(found)) != data.DEFAULT_ZONE and read_in not in seen:
+        seen.add(read_in)
         if hasattr(source, "seek"):
             source.seek(0)
-        survey = read_survey(source, zone=found.zone, **kw)
+        survey = read_survey(source, zone=read_in, **kw)
         try:
-            found = survey_zone(survey.trees, survey.site, None)
+            found = survey_zone(_placing(survey), survey.site, None)
         except ValueError:
             break
     return survey

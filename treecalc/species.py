@@ -506,18 +506,27 @@ def zones_listing(text: object) -> list[str]:
     return [str(z) for z in data.zones().index if z in found]
 
 
-def resolve_in_zone(name: object, zone: str | None) -> Resolution:
+def resolve_in_zone(name: object, zone: str | tuple[str, ...] | None) -> Resolution:
     """:func:`resolve_one`, and in a zone other than the Northeast, a name it leaves unresolved or only
-    fuzzily matched that the zone's own list names (crape myrtle in PiedmtCLT)."""
+    fuzzily matched that the zone's own list names (crape myrtle in PiedmtCLT). ``zone`` may be the zones of a
+    survey whose trees lie in several (the zone most lie in first): a name is then read in the first whose list
+    has it (exact names in any before a misspelling in any, before a genus row)."""
     r = resolve_one(name)
-    if zone is None or zone == data.DEFAULT_ZONE or r.method not in ("unresolved", "fuzzy") or not r.name:
+    zones = tuple(z for z in ((zone,) if isinstance(zone, str) else (zone or ())) if z != data.DEFAULT_ZONE)
+    if not zones or r.method not in ("unresolved", "fuzzy") or not r.name:
         return r
     keys = _zone_keys(r.name)
     # the zone's own names, then a misspelling matched against its catalogue (a species beats its genus's row),
     # then the genus row
-    for hit in (_in_zone_exact(r.name, zone, keys), _zone_fuzzy(r.name, zone, r), _in_zone_genus(r.name, zone, keys)):
-        if hit is not None:
-            return hit
+    for find in (
+        lambda z: _in_zone_exact(r.name, z, keys),
+        lambda z: _zone_fuzzy(r.name, z, r),
+        lambda z: _in_zone_genus(r.name, z, keys),
+    ):
+        for z in zones:
+            hit = find(z)
+            if hit is not None:
+                return hit
     return r
 
 
@@ -529,7 +538,7 @@ def resolve(name: object) -> str:
     return r.code
 
 
-def resolve_many(names: Iterable[object], zone: str | None = None) -> pd.DataFrame:
+def resolve_many(names: Iterable[object], zone: str | tuple[str, ...] | None = None) -> pd.DataFrame:
     """Resolve each distinct name once (``zone``: see :func:`resolve_in_zone`).
 
     Returns a DataFrame indexed by the distinct input strings with columns

@@ -177,3 +177,25 @@ def test_a_survey_column_names_each_trees_zone(tmp_path):
     z = a.options["zone"]
     assert z["source"] == "survey column climate_zone"
     assert [(x["zone"], x["trees"]) for x in z["zones"]] == [("NoEastXXX", 3), ("PiedmtCLT", 1)]
+
+
+def test_a_species_only_a_minority_zone_lists_is_read_there(tmp_path):
+    """Two maples in the Northeast and a crape myrtle in Philadelphia (Piedmont): the Northeast catalogue has no
+    code for it, the Piedmont's list its genus row LA6 ("Lagerstroemia spp"); the survey, most of it in the
+    Northeast, is read in both zones, so the tree is read there and valued in the Piedmont, not rejected."""
+    from treecalc.assessment import assess
+
+    f = tmp_path / "crape_in_philadelphia.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Latitude,Longitude,Action\n"
+        "N1,Acer rubrum,15,40.60,-75.16,retain\n"
+        "N3,Acer rubrum,15,40.65,-75.16,retain\n"
+        "P1,Lagerstroemia indica,6,40.00,-75.16,retain\n",
+        encoding="utf-8",
+    )
+    a = assess(f)
+    assert not len(a.rejected)
+    t = a.trees.set_index("tag")
+    assert (t.at["P1", "species_code"], str(t.at["P1", "zone"])) == ("LA6", "PiedmtCLT")
+    alone = compute_benefits(pd.DataFrame({"species_code": ["LA6"], "dbh_in": [6.0]}), zone="PiedmtCLT")
+    assert t.at["P1", "usd_total_annual"] == alone["usd_total_annual"].iloc[0]
