@@ -580,6 +580,7 @@ def assess(
     options["mortality_rate"], options["mortality_source"], options["on"] = mortality, mortality_source, str(on_date)
     options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
     _appraisal_assumption(options, schedule, kind, assumptions)
+    _appraisal_zone_assumption(trees, schedule, kind, assumptions)
     options["zone"] = zone
     method = _method(kind, basis_label, options, resolved_params, law, jkey)
     # each argument is named as the field of Context it fills, in the order of its fields
@@ -690,6 +691,26 @@ def _appraisal_assumption(options: dict[str, Any], schedule: Any, kind: str, ass
             "replacement tree, installed cost / trunk area) until a local nursery quote is given "
             "(appraisal_unit_cost_usd_per_sqin in the fee schedule)"
         )
+
+
+def _appraisal_zone_assumption(trees: pd.DataFrame, schedule: Any, kind: str, assumptions: list[str]) -> None:
+    """Appraised values of trees outside the Northeast read the Northeast's CTLA species parameters (i-Tree
+    Streets publishes them for the Northeast only; no other zone's are held): said wherever they are used."""
+    used = kind == "appraised" or getattr(schedule, "value_basis", "") == "appraised"
+    if not used or "zone" not in trees or not len(trees):
+        return
+    from treecalc import data
+
+    outside = trees["zone"].astype(str)
+    outside = outside[outside != data.DEFAULT_ZONE]
+    if not len(outside):
+        return
+    counts = ", ".join(f"{n} in {z}" for z, n in outside.value_counts().items())
+    assumptions.append(
+        f"appraised values (CTLA) of the {len(outside)} tree(s) outside the Northeast ({counts}) use the Northeast's "
+        "CTLA species parameters (species rating, basic price, replacement tree): i-Tree Streets publishes them for "
+        "the Northeast only; a species the Northeast lacks takes those of its generic row of the same tree type"
+    )
 
 
 def _mortality(opts: AssessOptions, schedule: Any) -> tuple[float, str]:

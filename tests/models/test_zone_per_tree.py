@@ -124,6 +124,20 @@ def test_the_projection_grows_and_values_each_removed_tree_in_its_own_zone(two_z
     assert not np.isclose(today, 3 * t.at["N2", "usd_total_annual"])
 
 
+def test_appraised_values_outside_the_northeast_say_they_read_its_ctla_parameters(two_zones):
+    """CTLA species parameters are published for the Northeast only (the reference's species_master_list.csv has
+    258 rows, all NoEastXXX; the zones' species.csv carry none): the Piedmont maple is appraised as the
+    Northeast's maple of the same size, and the assessment says so of the trees outside the Northeast."""
+    from treecalc.assessment import assess
+
+    f, _ = two_zones
+    a = assess(f, value_basis="appraised")
+    v = a.trees.set_index("tag")["value_usd"]
+    assert v["P1"] == v["N1"] > 0
+    said = [x for x in a.assumptions if x.startswith("appraised values (CTLA) of the 2 tree(s) outside the Northeast")]
+    assert said and "(2 in PiedmtCLT)" in said[0], a.assumptions
+
+
 def test_a_misspelt_species_is_matched_against_the_catalogue_of_its_zone(tmp_path):
     """The names "Lagerstroemia indca" and "Crape myrtl" are no name of the Northeast catalogue, nor of GulfCoCHS's list as
     written; matched against GulfCoCHS's own catalogue they are its common crapemyrtle, LAIN ("Lagerstroemia
