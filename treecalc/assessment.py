@@ -428,19 +428,39 @@ def _value_trees(
     params: BenefitParams,
     assumptions: list[str],
     appraisal: dict[str, Any] | None = None,
+    per_tree: pd.Series | None = None,
+    value_in: Callable[[str], Callable[..., np.ndarray]] | None = None,
 ) -> None:
-    """Benefits per tree and ``value_usd`` on the value basis, rounded half-up to the cent as arrays."""
+    """Benefits per tree and ``value_usd`` on the value basis, rounded half-up to the cent as arrays.
+
+    ``per_tree``: the climate zone of each tree of a survey whose trees lie in several (each valued in its own,
+    in the one lookup of :func:`compute_benefits`); ``value_in(zone)`` the value function of a zone (the
+    cumulative basis grows each zone's trees by that zone's table)."""
     if not len(trees):
         trees["value_usd"] = pd.Series(dtype=float)
         trees["usd_total_annual"] = pd.Series(dtype=float)
         trees["dead"] = pd.Series(dtype=bool)
         return
-    ben = compute_benefits(trees[["species_code", "dbh_in", "land_use", "condition"]], params)
+    frame = trees[["species_code", "dbh_in", "land_use", "condition"]]
+    if per_tree is not None:
+        frame = frame.assign(zone=per_tree.reindex(trees.index).to_numpy(object))
+    ben = compute_benefits(frame, params)
     new = ben.drop(columns=[c for c in BENEFIT_SKIP if c in ben]).set_axis(trees.index)
     new["benefit_land_use"] = ben["land_use"].to_numpy()
     trees[list(new.columns)] = new  # one assignment for all the benefit columns
     if kind == "annual":
         raw = trees["usd_total_annual"].to_numpy(float)
+    elif kind == "cumulative" and per_tree is not None and value_in is not None:
+        # growth is a table per zone: the trees of each zone grown by theirs (the zones a survey holds, few)
+        raw = np.empty(len(trees))
+        zone_of = trees["zone"].astype(str).to_numpy(object)
+        for z in pd.unique(zone_of):
+            m = zone_of == z
+            raw[m] = value_in(str(z))(
+                trees["species_code"].to_numpy(object)[m],
+                trees["dbh_in"].to_numpy(float)[m],
+                land_use=trees["benefit_land_use"].to_numpy(object)[m],
+            )
     elif kind == "cumulative":
         raw = value_of(
             trees["species_code"].to_numpy(object),
@@ -531,10 +551,9 @@ def assess(
         site_in["application_pending"] = bool(opts.application_pending)
     kind, years, basis_label = parse_value_basis(opts.value_basis)
     zone = _survey_zone(survey, site_in, benefit_params, benefit_kw, warnings)
+    per_tree = zone.pop("per_tree")
     # the label names the zone whose tables value the trees (a Charlotte survey is not valued in the Northeast's)
-    basis_label = basis_label.replace(
-        "i-Tree Streets Northeast", f"i-Tree Streets {zone['zone_name']} ({zone['zone']})"
-    )
+    basis_label = basis_label.replace("i-Tree Streets Northeast", f"i-Tree Streets {_zone_words(zone)}")
     if kind == "annual" and record.value_section:  # the section of the law that names this basis
         basis_label = f"{basis_label[:-1]}, {record.value_section})"
     params = make_params(benefit_params, **benefit_kw)
@@ -554,12 +573,17 @@ def assess(
     trees = _prepare_trees(survey.trees)
     # "Pruned 25%": the law in force says which share is excessive pruning, before any rule reads the action
     assumptions.extend(pruning.read_shares(trees, jkey, law))
-    _value_trees(trees, kind, value_of, params, assumptions, appraisal10)
+
+    def value_in(z: str) -> Callable[..., np.ndarray]:
+        return _value_fn(kind, years, make_params(params, zone=z), mortality, appraisal10)
+
+    _value_trees(trees, kind, value_of, params, assumptions, appraisal10, per_tree, value_in)
     trees["harmed"] = trees["action"].isin(HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
     options["mortality_rate"], options["mortality_source"], options["on"] = mortality, mortality_source, str(on_date)
     options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
     _appraisal_assumption(options, schedule, kind, assumptions)
+    _appraisal_zone_assumption(trees, schedule, kind, assumptions)
     options["zone"] = zone
     method = _method(kind, basis_label, options, resolved_params, law, jkey)
     # each argument is named as the field of Context it fills, in the order of its fields
@@ -672,6 +696,26 @@ def _appraisal_assumption(options: dict[str, Any], schedule: Any, kind: str, ass
         )
 
 
+def _appraisal_zone_assumption(trees: pd.DataFrame, schedule: Any, kind: str, assumptions: list[str]) -> None:
+    """Appraised values of trees outside the Northeast read the Northeast's CTLA species parameters (i-Tree
+    Streets publishes them for the Northeast only; no other zone's are held): said wherever they are used."""
+    used = kind == "appraised" or getattr(schedule, "value_basis", "") == "appraised"
+    if not used or "zone" not in trees or not len(trees):
+        return
+    from treecalc import data
+
+    outside = trees["zone"].astype(str)
+    outside = outside[outside != data.DEFAULT_ZONE]
+    if not len(outside):
+        return
+    counts = ", ".join(f"{n} in {z}" for z, n in outside.value_counts().items())
+    assumptions.append(
+        f"appraised values (CTLA) of the {len(outside)} tree(s) outside the Northeast ({counts}) use the Northeast's "
+        "CTLA species parameters (species rating, basic price, replacement tree): i-Tree Streets publishes them for "
+        "the Northeast only; a species the Northeast lacks takes those of its generic row of the same tree type"
+    )
+
+
 def _mortality(opts: AssessOptions, schedule: Any) -> tuple[float, str]:
     """The annual mortality of the projections and the cumulative basis, and where it comes from: the
     option given, else the fee schedule's, else the literature's default (Roman & Scatena 2011)."""
@@ -693,16 +737,30 @@ def _survey_zone(
 
     given = kw.get("zone") or (params.zone if params else None)
     sz = climate_zones.survey_zone(getattr(survey, "trees", None), site, given)
-    if sz.zone != data.DEFAULT_ZONE or sz.source in ("given", "site fact climate_zone"):
-        kw["zone"] = sz.zone
-    if sz.source == "tree coordinates" or sz.placed:  # trees placed in no zone are told so too
+    if sz.zone != data.DEFAULT_ZONE or sz.source in ("given", "site fact climate_zone") or sz.per_tree is not None:
+        kw["zone"] = sz.zone  # trees in several zones: the zones' tables, each tree's own prices
+    if sz.source == "tree coordinates" or sz.placed or sz.per_tree is not None:  # trees placed in no zone too
         warnings.extend(sz.notes)
-    return {
+    out: dict[str, Any] = {
         "zone": sz.zone,
         "zone_name": str(data.zones().at[sz.zone, "name"]),
         "source": sz.source,
         "notes": list(sz.notes),
     }
+    if sz.per_tree is not None:  # trees in several zones, each valued in its own: the zones and their trees
+        out["zones"] = [{"zone": z, "zone_name": str(data.zones().at[z, "name"]), "trees": n} for z, n in sz.counts]
+    return {**out, "per_tree": sz.per_tree}
+
+
+def _zone_words(zone: dict[str, Any]) -> str:
+    """The zone the trees are valued in, in words: ``Piedmont (PiedmtCLT)``; trees in several zones, each in its
+    own: ``climate zones, each tree its own: Piedmont (PiedmtCLT) 3 trees, ...``."""
+    if "zones" not in zone:
+        return f"{zone['zone_name']} ({zone['zone']})"
+    each = ", ".join(
+        f"{z['zone_name']} ({z['zone']}) {z['trees']} {'tree' if z['trees'] == 1 else 'trees'}" for z in zone["zones"]
+    )
+    return f"climate zones, each tree its own: {each}"
 
 
 def _survey_assumptions(survey: Any) -> list[str]:

@@ -119,6 +119,11 @@ class SurveyZone:
     source: str  # "given", "site fact climate_zone", "tree coordinates" or "default"
     notes: tuple[str, ...] = ()
     placed: bool = False  # the trees' coordinates were read (the notes then say where they lie: a warning)
+    #: The zone of each tree (a Series on the trees' index) when the trees lie in more than one zone: each is
+    #: valued in its own, a tree without coordinates or in no zone in :attr:`zone` (the zone most lie in).
+    per_tree: Any = None
+    #: The zones the trees are valued in, with their counts (most first), when they are more than one.
+    counts: tuple[tuple[str, int], ...] = ()
 
     @property
     def is_default(self) -> bool:
@@ -129,15 +134,16 @@ def _trees(n: int) -> str:
     return f"{n} tree lies" if n == 1 else f"{n} trees lie"
 
 
-def _near_note(trees: object, chosen: str, other: str) -> str:
+def _near_note(trees: object, chosen: Any, other: str) -> str:
     """The trees near another zone, and their total annual benefits here and there (default parameters)."""
     n = len(trees)  # type: ignore[arg-type]
     head = f"{_trees(n)} within {NEAR_KM:g} km of the {data.zones().at[other, 'name']} zone ({other}) boundary"
     return _own_zone_note(trees, chosen, other, head)
 
 
-def _own_zone_note(trees: object, chosen: str, other: str, head: str) -> str:
-    """``head`` with the trees' total annual benefits valued in ``other`` and in ``chosen`` (default parameters)."""
+def _own_zone_note(trees: object, chosen: Any, other: str, head: str) -> str:
+    """``head`` with the trees' total annual benefits valued in ``other`` and in ``chosen`` (default parameters):
+    a zone code, or a Series of each tree's own zone (the zones of a survey valued tree by tree)."""
     from treecalc.benefits import compute_benefits
 
     cols = [c for c in ("species_code", "dbh_in", "land_use") if c in trees]  # type: ignore[operator]
@@ -145,7 +151,11 @@ def _own_zone_note(trees: object, chosen: str, other: str, head: str) -> str:
         return head
     frame = trees[cols]  # type: ignore[index]
     try:
-        here = float(compute_benefits(frame, zone=chosen)["usd_total_annual"].sum())
+        if isinstance(chosen, str):
+            here = float(compute_benefits(frame, zone=chosen)["usd_total_annual"].sum())
+        else:  # each tree in its own zone, in the one lookup
+            own = frame.assign(zone=chosen.reindex(frame.index).to_numpy(object))
+            here = float(compute_benefits(own)["usd_total_annual"].sum())
         there = float(compute_benefits(frame, zone=other)["usd_total_annual"].sum())
     except ValueError:  # a tree the benefits cannot value is reported where the trees are valued
         return head
@@ -153,16 +163,81 @@ def _own_zone_note(trees: object, chosen: str, other: str, head: str) -> str:
 
 
 def survey_zone(trees: object, site: dict | None = None, zone: str | None = None) -> SurveyZone:
-    """The zone of a survey: ``zone`` when given, else the site fact ``climate_zone``, else the zone most of
-    the trees with coordinates (latitude/longitude, or x/y with the site fact ``crs``) lie in, else the
-    Northeast (the default, said so). Trees in another zone, outside every zone, or within :data:`NEAR_KM`
-    of another zone are counted in the notes."""
+    """The zone of a survey: ``zone`` when given (every tree's), else the site fact ``climate_zone``, else the
+    zone most of the trees with coordinates (latitude/longitude, or x/y with the site fact ``crs``) lie in, else
+    the Northeast (the default, said so). Trees that lie in several zones are each valued in their own
+    (:attr:`SurveyZone.per_tree`), as are the trees whose zone the survey's ``climate_zone`` column names. Trees
+    in another zone, outside every zone, or within :data:`NEAR_KM` of another zone are counted in the notes."""
+    if zone:
+        return SurveyZone(data.zone_code(zone), "given")
+    column = _zone_column(trees)
+    if column is None:
+        return _found_zone(trees, site)
+    return _with_zone_column(trees, site, column)
+
+
+#: The survey's column of each tree's climate zone (:func:`treecalc.ingest.read_survey`'s ``climate_zone``).
+ZONE_COLUMN = "climate_zone"
+
+
+def _zone_column(trees: object) -> Any:
+    """The zone code of each tree the survey's ``climate_zone`` column names ("" where blank), or None when it
+    has no such column or names none; a zone no code or name of (a table given to the library) is an error
+    naming the column."""
+    import pandas as pd
+
+    if not isinstance(trees, pd.DataFrame) or ZONE_COLUMN not in trees or not len(trees):
+        return None
+    text = trees[ZONE_COLUMN].astype(object).where(trees[ZONE_COLUMN].notna(), "").astype(str).str.strip()
+    if not (text != "").any():
+        return None
+    try:
+        codes = {t: data.zone_code(t) for t in pd.unique(text[text != ""])}
+    except ValueError as e:
+        raise ValueError(f"column {ZONE_COLUMN!r}: {e}") from None
+    return text.map(lambda t: codes.get(t, ""))
+
+
+def _with_zone_column(trees: Any, site: dict | None, column: Any) -> SurveyZone:
+    """:func:`survey_zone` of a survey whose ``climate_zone`` column names the zone of some trees or all: those
+    are valued in it, the others in the zone found for them alone (site fact, coordinates, else the
+    Northeast, said so)."""
+    import pandas as pd
+
+    named = (column != "").to_numpy(bool)
+    zones = data.zones()
+    per_tree = pd.Series(column.to_numpy(object), index=trees.index, dtype=object)
+    notes = [f"{int(named.sum())} of the {len(trees)} trees' climate zones are read from the column {ZONE_COLUMN}"]
+    placed = False
+    if not named.all():
+        rest = trees.loc[~named]
+        found = _found_zone(rest, site)
+        others = found.per_tree if found.per_tree is not None else pd.Series(found.zone, index=rest.index)
+        per_tree.loc[rest.index] = others.to_numpy(object)
+        notes += [f"the other {len(rest)}: {n}" for n in found.notes]
+        placed = found.placed or found.source == "tree coordinates"
+    counts = per_tree.value_counts()
+    chosen = str(counts.index[0])
+    if len(counts) == 1:
+        return SurveyZone(chosen, f"survey column {ZONE_COLUMN}", tuple(notes), placed=placed)
+    listed = tuple((str(z), int(n)) for z, n in counts.items())
+    notes.insert(
+        0,
+        f"the trees lie in {len(listed)} climate zones and each is valued in its own zone's tables and prices: "
+        + ", ".join(f"{n} in the {zones.at[z, 'name']} zone ({z})" for z, n in listed),
+    )
+    return SurveyZone(
+        chosen, f"survey column {ZONE_COLUMN}", tuple(notes), placed=placed, per_tree=per_tree, counts=listed
+    )
+
+
+def _found_zone(trees: object, site: dict | None) -> SurveyZone:
+    """:func:`survey_zone` of trees no zone is given for: the site fact, else their coordinates, else the
+    Northeast."""
     import pandas as pd
 
     from treecalc import geo
 
-    if zone:
-        return SurveyZone(data.zone_code(zone), "given")
     fact = (site or {}).get("climate_zone")
     if fact not in (None, ""):
         try:
@@ -211,14 +286,13 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
             placed=True,
         )
     chosen = str(counts.index[0])
+    if len(counts) > 1:
+        return _per_tree_zones(trees, ok, hits, found, counts, len(ll) - len(ok))
     name = data.zones().at[chosen, "name"]
     notes = [
         f"{int(counts.iloc[0])} of the {len(ok)} trees with coordinates lie in the {name} zone ({chosen}): "
         "its tables value the trees"
     ]
-    for other, n in counts.iloc[1:].items():
-        head = f"{_trees(int(n))} in the {data.zones().at[other, 'name']} zone ({other}), valued in {chosen}"
-        notes.append(_own_zone_note(trees.loc[ok.index[(found == other).to_numpy()]], chosen, other, head))
     if found.isna().any():
         notes.append(f"{_trees(int(found.isna().sum()))} in no zone, valued in {chosen}")
     near: dict[str, list[int]] = {}
@@ -226,7 +300,7 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
         for other in h.near:
             near.setdefault(other, []).append(k)
     for other, rows in sorted(near.items()):
-        if other == chosen:  # trees of another zone near the survey's: already valued here, counted above
+        if other == chosen:  # trees in no zone near the survey's: already valued here
             continue
         notes.append(_near_note(trees.loc[ok.index[rows]], chosen, other))
     if len(ll) > len(ok):
@@ -235,12 +309,81 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
     return SurveyZone(chosen, "tree coordinates", tuple(notes))
 
 
+def _per_tree_zones(trees: Any, ok: Any, hits: list[ZoneAt], found: Any, counts: Any, missing: int) -> SurveyZone:
+    """:func:`survey_zone` of trees lying in more than one zone: each tree valued in the zone it lies in (a tree
+    in no zone, or without coordinates, in the zone most lie in), the zones counted, and the trees within
+    :data:`NEAR_KM` of another zone's boundary warned of with their total there and in their own zones."""
+    import pandas as pd
+
+    chosen = str(counts.index[0])
+    zones = data.zones()
+    per_tree = pd.Series(chosen, index=trees.index, dtype=object)
+    per_tree.loc[ok.index] = found.fillna(chosen).to_numpy(object)
+    listed = [(str(z), int(n)) for z, n in counts.items()]
+    valued = per_tree.value_counts()
+    notes = [
+        f"the trees lie in {len(listed)} climate zones and each is valued in its own zone's tables and prices: "
+        + ", ".join(f"{n} in the {zones.at[z, 'name']} zone ({z})" for z, n in listed)
+    ]
+    if found.isna().any():
+        notes.append(f"{_trees(int(found.isna().sum()))} in no zone, valued in {chosen} (the zone most trees lie in)")
+    if missing:
+        has = "tree has" if missing == 1 else "trees have"
+        notes.append(f"{missing} {has} no coordinates, valued in {chosen} (the zone most trees lie in)")
+    near: dict[str, list[int]] = {}
+    for k, h in enumerate(hits):
+        for other in h.near:
+            near.setdefault(other, []).append(k)
+    for other, rows in sorted(near.items()):
+        notes.append(_near_note(trees.loc[ok.index[rows]], per_tree, other))
+    counted = tuple((str(z), int(n)) for z, n in valued.items())
+    return SurveyZone(chosen, "tree coordinates", tuple(notes), per_tree=per_tree, counts=counted)
+
+
+def _placing(survey: Any) -> Any:
+    """Where a survey's rows lie, to choose the zones it is read in: the trees' coordinates (and climate zone
+    column), and the rejected rows' as written (their cells under the same headers), so that a tree rejected for
+    a species only its own zone lists places the survey too (a crape myrtle in Philadelphia, the rest in the
+    Northeast). Only the zone is found from it; the trees are valued from their own read."""
+    import pandas as pd
+
+    trees = survey.trees
+    fields = [f for f in ("latitude", "longitude", "x", "y", ZONE_COLUMN) if f in trees]
+    rejected = getattr(survey, "rejected", None)
+    source = getattr(survey, "source", None) or {}
+    header = {f: h for h, f in (source.get("column_map") or {}).items() if f in fields}
+    if not fields or rejected is None or not len(rejected) or "raw" not in rejected or len(header) < len(fields):
+        return trees[fields] if fields else trees
+
+    def cell(raw: Any, f: str) -> Any:
+        v = (raw or {}).get(header[f]) if isinstance(raw, dict) else None
+        if f == ZONE_COLUMN:
+            try:
+                return data.zone_code(v) if v not in (None, "") else ""
+            except ValueError:
+                return ""
+        try:
+            t = str(v).strip()
+            return float(t.replace(",", ".") if source.get("decimal_comma") else t)
+        except (TypeError, ValueError):
+            return float("nan")
+
+    more = pd.DataFrame({f: [cell(r, f) for r in rejected["raw"]] for f in fields})
+    return pd.concat([trees[fields], more], ignore_index=True)
+
+
+def _read_zones(found: SurveyZone) -> str | tuple[str, ...]:
+    """The zone a survey is read in (its species lists): the zone found, or the zones of trees in several."""
+    return tuple(z for z, _ in found.counts) if found.counts else found.zone
+
+
 def read_survey_in_zone(source: Any, zone: str | None = None, **kw: Any) -> Survey:
     """:func:`treecalc.ingest.read_survey` in the survey's climate zone, so that a species only that zone's list
     has a code for (crape myrtle in PiedmtCLT) is read and valued there: ``zone`` when given; else, when the
     read rejected such a species, the zone :func:`survey_zone` finds from the site facts (``climate_zone``) or
     the trees' coordinates, and the survey read again in it (only then: the rows the first read accepted place
-    the survey). In the Northeast such rows stay rejected, each saying which zones list it."""
+    the survey). A species the read did not recognise at all (a misspelling) is matched again in that zone, against
+    its own catalogue. In the Northeast such rows stay rejected, each saying which zones list it."""
     from treecalc.ingest import read_survey
     from treecalc.ingest.survey import ZONE_HINT
 
@@ -250,23 +393,27 @@ def read_survey_in_zone(source: Any, zone: str | None = None, **kw: Any) -> Surv
     rejected = getattr(survey, "rejected", None)
     if rejected is None or not len(rejected) or "reason" not in rejected:
         return survey
-    if not rejected["reason"].astype(str).str.contains(ZONE_HINT, regex=False).any():
+    listed = rejected["reason"].astype(str).str.contains(ZONE_HINT, regex=False)
+    # a name no list has as written (a misspelling, "Crape myrtl") may be matched in the zone's own catalogue
+    unknown = rejected["kind"].astype(str).eq("unresolved species") if "kind" in rejected else listed
+    if not (listed | unknown).any():
         return survey
     try:
-        found = survey_zone(survey.trees, survey.site, None)
+        found = survey_zone(_placing(survey), survey.site, None)
     except ValueError:  # an unplaceable survey (x/y without crs) is said where the trees are valued
         return survey
     # Read again in the zone found; the rows that read adds can move the majority to another zone (pistaches
     # near Napa rejected at first, maples near Fairfield placing the survey), so read until the zone that
-    # values the trees is the zone whose list read them (a zone seen twice ends it: the last read stands).
-    seen: set[str] = set()
-    while found.zone != data.DEFAULT_ZONE and found.zone not in seen:
-        seen.add(found.zone)
+    # values the trees is the zone whose list read them (a zone seen twice ends it: the last read stands). Trees
+    # in several zones are read in all of them, the zone most lie in first.
+    seen: set[object] = set()
+    while (read_in := _read_zones(found)) != data.DEFAULT_ZONE and read_in not in seen:
+        seen.add(read_in)
         if hasattr(source, "seek"):
             source.seek(0)
-        survey = read_survey(source, zone=found.zone, **kw)
+        survey = read_survey(source, zone=read_in, **kw)
         try:
-            found = survey_zone(survey.trees, survey.site, None)
+            found = survey_zone(_placing(survey), survey.site, None)
         except ValueError:
             break
     return survey

@@ -107,8 +107,10 @@ def export_frame(
         raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
     chosen = climate_zones.survey_zone(trees, site, zone)
     cols = [c for c in ("species_code", "dbh_in", "land_use", "condition") if c in trees]  # a dead tree: no benefits
-    # valued at the diameters as read; the layouts write every quantity at its precision
-    ben = at_precision(compute_benefits(trees[cols], zone=chosen.zone))
+    frame = trees[cols] if chosen.per_tree is None else trees[cols].assign(zone=chosen.per_tree.to_numpy(object))
+    # valued at the diameters as read, trees in several zones each in its own; the layouts write every quantity
+    # at its precision
+    ben = at_precision(compute_benefits(frame, zone=chosen.zone))
     cat = data.catalogue()
     sci = cat["scientific_name"].reindex(ben["species_code"].astype(str)).to_numpy()
     common = cat["common_name"].reindex(ben["species_code"].astype(str)).to_numpy()

@@ -40,15 +40,25 @@ def _annual_by_year(
     years: int,
     params: dict[str, Any],
     mortality: float = 0.0,
+    zones: np.ndarray | None = None,
 ) -> np.ndarray:
+    """``zones``: each tree's climate zone (trees of a survey in several, each grown and valued in its own)."""
     alive = growth.survival(mortality, years)  # (1 - m)^t, t = 0 .. years
     if len(codes) == 0:
         return np.zeros(years + 1)
-    path = growth.dbh_path(codes, dbh_in, years, params.get("zone"))  # (n, years + 1), inches; the zone's growth
+    if zones is None:
+        path = growth.dbh_path(codes, dbh_in, years, params.get("zone"))  # (n, years + 1), inches; the zone's growth
+    else:  # growth is a table per zone: each zone's trees by theirs (the zones of a survey, few)
+        path = np.empty((len(codes), years + 1))
+        for z in pd.unique(zones):
+            m = zones == z
+            path[m] = growth.dbh_path(codes[m], dbh_in[m], years, str(z))
     n = len(codes)
     frame = pd.DataFrame({"species_code": np.repeat(codes, years + 1), "dbh_in": np.maximum(path.ravel(), 0.1)})
     if land_use is not None:
         frame["land_use"] = np.repeat(land_use, years + 1)
+    if zones is not None:
+        frame["zone"] = np.repeat(zones, years + 1)
     usd = compute_benefits(frame, **params)["usd_total_annual"].to_numpy(float).reshape(n, years + 1)
     return (usd * weights[:, None]).sum(axis=0) * alive
 
@@ -59,6 +69,8 @@ def _parameters(resolved: dict[str, Any]) -> dict[str, Any]:
     from treecalc.benefits import BenefitParams
 
     out = {k: v for k, v in resolved.items() if k in BenefitParams.__dataclass_fields__}
+    if "price_overrides" in resolved:  # the prices given, not the zone's own: trees in another zone take theirs
+        out["prices"] = resolved["price_overrides"]
     if "large_tree_leaf_area_m2_given" in resolved:  # None: the zone's own reference tree applies
         out["large_tree_leaf_area_m2"] = resolved["large_tree_leaf_area_m2_given"]
     return out
@@ -79,6 +91,7 @@ def projection(assessment: Assessment, years: int = 20) -> pd.DataFrame:
     out = []
     if len(counted):
         lu = counted["benefit_land_use"].to_numpy(object) if "benefit_land_use" in counted else None
+        zones = counted["zone"].astype(str).to_numpy(object) if "zone" in counted else None
         v = _annual_by_year(
             counted["species_code"].to_numpy(object),
             counted["dbh_in"].to_numpy(float),
@@ -87,6 +100,7 @@ def projection(assessment: Assessment, years: int = 20) -> pd.DataFrame:
             years,
             params,
             m,
+            zones if zones is not None and len(set(zones)) > 1 else None,  # trees in several zones: each its own
         )
         out.append(pd.DataFrame({"year": np.arange(years + 1), "series": REMOVED, "value_usd": v}))
     if len(plan):

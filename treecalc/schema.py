@@ -162,6 +162,7 @@ TREE_JSON_COLUMNS = (
     "dead",
     "value_usd",
     "usd_total_annual",
+    "zone",  # the climate zone whose tables valued the tree (a survey outside the Northeast, or in several zones)
     "disclosures",
     *TREE_PERMIT_COLUMNS,
     *TREE_OFFENCE_COLUMNS,

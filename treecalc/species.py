@@ -386,22 +386,79 @@ def _zone_keys(text: str) -> tuple[list[str], str]:
     return [text.lower(), *forms, key, _squash(key)], genus
 
 
+@functools.cache
+def _zone_choices(zone: str) -> tuple[list[str], list[str]]:
+    """The keys of :func:`_zone_index` (``zone``'s own species) and their codes, for a fuzzy match."""
+    idx = _zone_index(zone)
+    return list(idx), list(idx.values())
+
+
+def _zone_fuzzy(text: str, zone: str, northeast: Resolution) -> Resolution | None:
+    """A misspelt name ("Lagerstroemia indca") matched against the catalogue of the zone the tree is valued in:
+    the Northeast catalogue's species (valued there too) and ``zone``'s own list together, the best accepted as
+    :func:`resolve_one` accepts a fuzzy match (score and margin). None unless the best is one of the zone's own
+    species (the Northeast's best is ``northeast``'s already)."""
+    keys, codes = _zone_choices(zone)
+    if not keys:
+        return None
+    key = normalize_common(text)
+    own: list[tuple[str, float]] = []
+    for _, score, i in process.extract(key, keys, scorer=fuzz.QRatio, limit=40):
+        if codes[i] not in {c for c, _ in own}:
+            own.append((codes[i], float(score)))
+        if len(own) >= 3:
+            break
+    best = sorted([*own, *_suggest(_index(), key)], key=lambda cs: -cs[1])
+    distinct = [cs for k, cs in enumerate(best) if cs[0] not in {c for c, _ in best[:k]}]
+    if not distinct or distinct[0][0] not in dict(own):
+        return None
+    code, score = distinct[0]
+    if score < FUZZY_ACCEPT or (len(distinct) > 1 and score - distinct[1][1] < FUZZY_MARGIN):
+        return None
+    if northeast.method == "fuzzy" and northeast.score >= score:
+        return None
+    cat = data.catalogue()
+    labels = _index().labels
+    return Resolution(
+        text,
+        code,
+        "fuzzy",
+        score,
+        [f"{labels[c]} {sc:.0f}%" for c, sc in distinct[:3]],
+        f"fuzzy match: {text!r} → {cat.at[code, 'scientific_name']} ({code}) of the {zone} species list, {score:.0f}%",
+    )
+
+
 def _in_zone(text: str, zone: str, keys: tuple[list[str], str] | None = None) -> Resolution | None:
     """``text`` as a species only ``zone``'s list has a code for (exact names, or its genus's row), or None."""
+    hit = _in_zone_exact(text, zone, keys)
+    return hit if hit is not None else _in_zone_genus(text, zone, keys)
+
+
+def _in_zone_exact(text: str, zone: str, keys: tuple[list[str], str] | None = None) -> Resolution | None:
+    """``text`` as a species only ``zone``'s list has a code for, by its exact names, or None."""
     idx = _zone_index(zone)
-    exact, genus = keys or _zone_keys(text)
+    exact, _ = keys or _zone_keys(text)
     code = next((idx[k] for k in exact if k in idx), None)
+    if code is None:
+        return None
     cat = data.catalogue()
-    if code is not None:
-        return Resolution(
-            text,
-            code,
-            "zone",
-            100.0,
-            [],
-            f"{text!r} has no code in the Northeast catalogue: read as {code} {cat.at[code, 'scientific_name']} "
-            f"({cat.at[code, 'common_name']}) of the {zone} species list",
-        )
+    return Resolution(
+        text,
+        code,
+        "zone",
+        100.0,
+        [],
+        f"{text!r} has no code in the Northeast catalogue: read as {code} {cat.at[code, 'scientific_name']} "
+        f"({cat.at[code, 'common_name']}) of the {zone} species list",
+    )
+
+
+def _in_zone_genus(text: str, zone: str, keys: tuple[list[str], str] | None = None) -> Resolution | None:
+    """``text``'s genus as the genus row of ``zone``'s own list, or None."""
+    idx = _zone_index(zone)
+    _, genus = keys or _zone_keys(text)
+    cat = data.catalogue()
     if genus and genus in idx:
         code = idx[genus]
         return Resolution(
@@ -449,14 +506,28 @@ def zones_listing(text: object) -> list[str]:
     return [str(z) for z in data.zones().index if z in found]
 
 
-def resolve_in_zone(name: object, zone: str | None) -> Resolution:
+def resolve_in_zone(name: object, zone: str | tuple[str, ...] | None) -> Resolution:
     """:func:`resolve_one`, and in a zone other than the Northeast, a name it leaves unresolved or only
-    fuzzily matched that the zone's own list names (crape myrtle in PiedmtCLT)."""
+    fuzzily matched that the zone's own list names (crape myrtle in PiedmtCLT). ``zone`` may be the zones of a
+    survey whose trees lie in several (the zone most lie in first): a name is then read in the first whose list
+    has it (exact names in any before a misspelling in any, before a genus row)."""
     r = resolve_one(name)
-    if zone is None or zone == data.DEFAULT_ZONE or r.method not in ("unresolved", "fuzzy"):
+    zones = tuple(z for z in ((zone,) if isinstance(zone, str) else (zone or ())) if z != data.DEFAULT_ZONE)
+    if not zones or r.method not in ("unresolved", "fuzzy") or not r.name:
         return r
-    hit = _in_zone(r.name, zone) if r.name else None
-    return r if hit is None else hit
+    keys = _zone_keys(r.name)
+    # the zone's own names, then a misspelling matched against its catalogue (a species beats its genus's row),
+    # then the genus row
+    for find in (
+        lambda z: _in_zone_exact(r.name, z, keys),
+        lambda z: _zone_fuzzy(r.name, z, r),
+        lambda z: _in_zone_genus(r.name, z, keys),
+    ):
+        for z in zones:
+            hit = find(z)
+            if hit is not None:
+                return hit
+    return r
 
 
 def resolve(name: object) -> str:
@@ -467,7 +538,7 @@ def resolve(name: object) -> str:
     return r.code
 
 
-def resolve_many(names: Iterable[object], zone: str | None = None) -> pd.DataFrame:
+def resolve_many(names: Iterable[object], zone: str | tuple[str, ...] | None = None) -> pd.DataFrame:
     """Resolve each distinct name once (``zone``: see :func:`resolve_in_zone`).
 
     Returns a DataFrame indexed by the distinct input strings with columns

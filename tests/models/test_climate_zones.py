@@ -424,24 +424,24 @@ def test_a_survey_is_read_in_the_zone_it_is_valued_in(tmp_path):
     assert said and "of the CaNCCoJBK species list" in said[0], said
 
 
-def test_the_zone_a_survey_is_valued_in_is_not_named_as_another_zone_near_it(tmp_path):
-    """The two maples lie in InlValMOD 3.5 km from the CaNCCoJBK boundary (zones_at), and are valued in
-    CaNCCoJBK, the survey's zone: a note "within 10 km of the ... (CaNCCoJBK) boundary: valued there ... (here
-    ...)" where there is here compares a figure with itself. The pistaches lie 9.8 km from InlValMOD: that
-    note stays. What the maples would be worth in their own zone is said with their count instead."""
+def test_trees_of_two_zones_are_each_valued_in_their_own_and_warned_of_the_boundary_near_them(tmp_path):
+    """The two maples lie in InlValMOD 3.5 km from the CaNCCoJBK boundary (zones_at), the pistaches in CaNCCoJBK
+    9.8 km from InlValMOD. Each tree is valued in the zone it lies in (the maples no longer in CaNCCoJBK, the
+    survey's majority), the zones are counted, and each boundary note compares the trees' total in the other zone
+    with their total in their own."""
     from treecalc.climate_zones import read_survey_in_zone, survey_zone
 
     s = read_survey_in_zone(_two_zone_survey(tmp_path))
     z = survey_zone(s.trees, s.site)
-    assert z.zone == "CaNCCoJBK"
-    assert not [n for n in z.notes if "(CaNCCoJBK) boundary" in n], z.notes
+    assert z.zone == "CaNCCoJBK" and z.counts == (("CaNCCoJBK", 3), ("InlValMOD", 2))
+    assert z.per_tree.tolist() == ["CaNCCoJBK"] * 3 + ["InlValMOD"] * 2
+    assert "3 in the Northern California Coast zone (CaNCCoJBK), 2 in the Inland Valleys zone (InlValMOD)" in z.notes[0]
+    maples = pd.DataFrame({"species": ["Acer rubrum"] * 2, "dbh_in": [12.0, 12.0]})
+    own = compute_benefits(maples, zone="InlValMOD")["usd_total_annual"].sum()
+    there = compute_benefits(maples, zone="CaNCCoJBK")["usd_total_annual"].sum()
+    near = [n for n in z.notes if n.startswith("2 trees lie within 10 km of the Northern California Coast zone")]
+    assert near and f"total ${there:,.2f} (here ${own:,.2f}" in near[0], z.notes
     assert [n for n in z.notes if "(InlValMOD) boundary" in n], z.notes
-    # two red maples of 12 in: in CaNCCoJBK each is valued as compute_benefits gives; the note says both totals
-    own = [n for n in z.notes if n.startswith("2 trees lie in the Inland Valleys zone (InlValMOD)")]
-    frame = pd.DataFrame({"species": ["Acer rubrum"] * 2, "dbh_in": [12.0, 12.0]})
-    there = compute_benefits(frame, zone="InlValMOD")["usd_total_annual"].sum()
-    here = compute_benefits(frame, zone="CaNCCoJBK")["usd_total_annual"].sum()
-    assert own and f"${there:,.2f}" in own[0] and f"${here:,.2f}" in own[0], own
 
 
 def test_projected_coordinates_none_of_which_lie_on_earth_are_not_called_no_coordinates(tmp_path):

@@ -394,7 +394,10 @@ def _benefits(sha256: str, name: str, read_json: str, benefit_json: str, edits_j
     kw = {k: v for k, v in json.loads(benefit_json).items() if v not in (None, {}, "")}
     if trees.empty:
         return trees.iloc[:0]
-    kw["zone"] = survey_zone(sv, kw.get("zone")).zone  # the zone chosen, else the site fact or the coordinates'
+    found = survey_zone(sv, kw.get("zone"))
+    kw["zone"] = found.zone  # the zone chosen, else the site fact or the coordinates'
+    if found.per_tree is not None:  # trees in several zones: each valued in its own, as assess() does
+        return compute_benefits(trees.assign(zone=found.per_tree.reindex(trees.index).to_numpy(object)), **kw)
     if kw["zone"] == "NoEastXXX" and not json.loads(benefit_json).get("zone"):
         del kw["zone"]  # the Northeast found by default or from coordinates: its own tables, as assess() does
     return compute_benefits(trees, **kw)

@@ -210,6 +210,8 @@ def run(a: argparse.Namespace) -> int:
     summary = s.summary()
     zone = climate_zones.survey_zone(s.trees, s.site, a.zone)
     summary["zone"] = {"zone": zone.zone, "source": zone.source, "notes": list(zone.notes)}
+    if zone.counts:  # trees in several zones, each valued in its own
+        summary["zone"]["zones"] = dict(zone.counts)
     if a.json:
         from treecalc.cli.common import dump_json
 
@@ -242,7 +244,11 @@ def format_summary(d: dict) -> str:
     lines += ["", "site: " + (", ".join(f"{k}={v}" for k, v in d["site"].items()) or "nothing given")]
     if d.get("zone"):
         z = d["zone"]
-        lines.append(f"climate zone: {z['zone']} ({z['source']})")
+        if z.get("zones"):  # trees in several zones, each valued in its own
+            each = ", ".join(f"{c} {n}" for c, n in z["zones"].items())
+            lines.append(f"climate zones, each tree its own: {each} ({z['source']})")
+        else:
+            lines.append(f"climate zone: {z['zone']} ({z['source']})")
         lines += [f"  - {x}" for x in z["notes"]]
     if d["site_assumptions"]:
         lines += ["assumptions:"] + [f"  - {x}" for x in d["site_assumptions"]]

@@ -334,6 +334,17 @@ SYNONYMS: dict[str, list[str]] = {
         "vitality",
         "overall health",
     ),
+    # the i-Tree Streets climate zone of each tree (code or name); not a bare "zone" (a zoning district) nor a
+    # hardiness zone
+    "climate_zone": _n(
+        "climate zone",
+        "i-tree zone",
+        "itree zone",
+        "i-tree region",
+        "itree region",
+        "i-tree climate zone",
+        "itree climate zone",
+    ),
     "land_use": _n(
         "land use",
         "landuse",

@@ -396,6 +396,37 @@ def must_remove_warning(acts: Actions, ok: np.ndarray) -> str:
     )
 
 
+def read_climate_zone(table: Table, mapping: C.Mapping) -> tuple[np.ndarray | None, list[str]]:
+    """Each tree's i-Tree Streets climate zone (its code, any name :func:`treecalc.data.zone_code` reads), None when
+    the survey has no such column; a blank is "" (the tree's zone is then found as the survey's), and a cell that
+    names no zone ("6b", a hardiness zone) is "" with a warning saying so."""
+    from treecalc.data import zone_code
+
+    col = mapping.first("climate_zone")
+    if col is None:
+        return None, [""] * table.n
+    codes, uniq = distinct(table.values(col))
+
+    def code(v: object) -> str | None:
+        if is_blank(v):
+            return ""
+        try:
+            return zone_code(as_text(v))
+        except ValueError:
+            return None
+
+    read = [code(v) for v in uniq]
+    warn = [
+        f"climate zone {as_text(v)!r} in column {col.header!r} is no i-Tree Streets climate zone; the tree is "
+        "valued in the zone found for it as for a tree without one (the site fact climate_zone, its coordinates or "
+        "the survey's other trees; the climate zone notes say which)"
+        if z is None
+        else ""
+        for v, z in zip(uniq, read)
+    ]
+    return spread([z or "" for z in read], codes, object), list(spread(warn, codes, object))
+
+
 def read_percent(
     table: Table, mapping: C.Mapping, field: str, decimal_comma: bool
 ) -> tuple[np.ndarray | None, list[str]]:

@@ -45,6 +45,7 @@ FIELDS = (
     "genus",
     "cultivar",
     "stump_diameter",
+    "climate_zone",
     "latitude",
     "longitude",
     "x",
@@ -293,6 +294,7 @@ def build_mapping(
         "genus",
         "cultivar",
         "stump_diameter",
+        "climate_zone",
         *COORDINATE_FIELDS,
     ):
         same = m.of(f)

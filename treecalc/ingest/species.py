@@ -81,7 +81,7 @@ def _empty() -> pd.DataFrame:
     return pd.DataFrame(columns=_RES_COLUMNS)
 
 
-def resolve(texts: pd.Series | list[str], zone: str | None = None) -> pd.DataFrame:
+def resolve(texts: pd.Series | list[str], zone: str | tuple[str, ...] | None = None) -> pd.DataFrame:
     """Resolution per distinct text (best of the whole text and its parts), indexed by text; in a ``zone``
     other than the Northeast, a species only that zone's list has a code for too."""
     distinct = [s for s in pd.unique(pd.Series(texts, dtype=object)) if s]

@@ -339,7 +339,7 @@ def _species(table: Table, mapping: C.Mapping, species_map: dict[str, str]) -> _
 ZONE_HINT = "give the survey's climate zone"
 
 
-def _resolve_species(rj: _Rejections, table: Table, sp: _Species, zone: str | None = None) -> None:
+def _resolve_species(rj: _Rejections, table: Table, sp: _Species, zone: str | tuple[str, ...] | None = None) -> None:
     """Resolve each distinct text of the rows still accepted (in ``zone``, its own species too); reject the
     ones not recognised, saying which zones list a species the Northeast catalogue has no code for."""
     sp.res = SP.resolve(sp.text[rj.ok & ~sp.numeric], zone)
@@ -353,7 +353,7 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species, zone: str | No
             listed = zones_listing(t)
             if listed:
                 elsewhere[t] = (
-                    f"; the {zone or DEFAULT_ZONE} zone's species list has no code for it, the lists of "
+                    f"; the {_zone_words(zone)} species list has no code for it, the lists of "
                     f"{', '.join(listed)} have; {ZONE_HINT} (‹zone›, the site fact climate_zone or tree "
                     "coordinates) to value it there"
                 )
@@ -366,6 +366,14 @@ def _resolve_species(rj: _Rejections, table: Table, sp: _Species, zone: str | No
             for sr, c, s, num in zip(table.source_row, sp.column, sp.text, sp.numeric)
         ]
         rj.add(unresolved, "unresolved species", sp.column.to_numpy(), texts)
+
+
+def _zone_words(zone: str | tuple[str, ...] | None) -> str:
+    """The zone (or zones) a survey is read in, as its rejections name it: "the PiedmtCLT zone's"."""
+    if isinstance(zone, tuple) and len(zone) > 1:
+        return f"{' and '.join(zone)} zones'"
+    one = zone[0] if isinstance(zone, tuple) and zone else zone
+    return f"{one or DEFAULT_ZONE} zone's"
 
 
 def _lookup(sp: _Species, by_text: pd.Series, default: object) -> list:
@@ -387,8 +395,11 @@ def _totals(table: Table, d: D.DbhRead, mapping: C.Mapping, sp: _Species, tags: 
 
 
 def _check_options(
-    dbh_unit: str | None, max_bytes: object, zone: str | None, species_map: dict[str, str] | None
-) -> tuple[str | None, int, str | None, dict[str, str]]:
+    dbh_unit: str | None,
+    max_bytes: object,
+    zone: str | tuple[str, ...] | None,
+    species_map: dict[str, str] | None,
+) -> tuple[str | None, int, str | tuple[str, ...] | None, dict[str, str]]:
     """The read's options checked (a clear error naming each): the DBH unit, the size bound, the climate zone's
     code and the species map."""
     if dbh_unit is not None:
@@ -403,7 +414,9 @@ def _check_options(
     ):
         raise SurveyError(f"max_bytes {max_bytes!r}: give a positive number of bytes")
     try:
-        code = zone_code(zone) if zone else None
+        code: str | tuple[str, ...] | None = (
+            tuple(zone_code(z) for z in zone) if isinstance(zone, (tuple, list)) else zone_code(zone) if zone else None
+        )
     except ValueError as e:
         raise SurveyError(f"zone: {e}") from None
     return dbh_unit, int(max_bytes), code, SP.parse_species_map(species_map)
@@ -450,7 +463,7 @@ def read_survey(
     limits: Limits | None = None,
     isolated: bool = False,
     meanwhile: Callable[[], None] | None = None,
-    zone: str | None = None,
+    zone: str | tuple[str, ...] | None = None,
 ) -> Survey:
     """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt).
 
@@ -463,7 +476,8 @@ def read_survey(
     native reader cannot take them down); ``meanwhile()``, with ``isolated`` only, runs here while the child reads
     (the command line loads the assessment's tables). ``zone`` (an i-Tree climate zone) reads a species only that
     zone's list has a code for (crape myrtle in PiedmtCLT); elsewhere such a row is rejected saying where it is
-    listed. Raises :class:`SurveyError` for a file it refuses or cannot read.
+    listed. A tuple of zones (a survey whose trees lie in several, the zone most lie in first) reads a name in
+    the first whose list has it. Raises :class:`SurveyError` for a file it refuses or cannot read.
     """
     if meanwhile is not None and not isolated:
         raise TypeError("read_survey: meanwhile is run while an isolated read works; give isolated=True")
@@ -615,6 +629,8 @@ def _trees(
     add_warn(coord_warn)
     must, must_warn = A.read_must_remove(table, mapping, acts)
     add_warn(must_warn)
+    tree_zone, zone_warn = A.read_climate_zone(table, mapping)
+    add_warn(zone_warn)
     limits = {
         f: A.read_percent(table, mapping, f, dec) for f in ("functional_limitation_pct", "external_limitation_pct")
     }
@@ -661,6 +677,9 @@ def _trees(
     if must is not None:  # only when surveyed: the column is the plan's, not the law's
         cols["must_remove"] = must[sel]
         extra.append("must_remove")
+    if tree_zone is not None:  # only when surveyed: each tree is valued in its zone (climate_zones.survey_zone)
+        cols["climate_zone"] = text(tree_zone)
+        extra.append("climate_zone")
     for f, (arr, _) in limits.items():  # only when surveyed: read by the 10th-edition appraisal
         if arr is not None:
             cols[f] = arr[sel]

@@ -208,12 +208,14 @@ def body() -> None:
     zone = str(ben["zone"].iloc[0]) if "zone" in ben and len(ben) else "NoEastXXX"
     from treecalc.data import zones as zone_table
 
-    st.caption(
-        f"{len(ben):,} trees; annual benefits (i-Tree Streets, {zone_table().at[zone, 'name']} climate zone, {zone}"
-        + (", the default" if "zone" not in ben else "")
-        + "). "
-        + views.EQUIVALENTS_SOURCES
+    counts = ben["zone"].astype(str).value_counts() if "zone" in ben else pd.Series(dtype=int)
+    where = (
+        f"{zone_table().at[zone, 'name']} climate zone, {zone}" + (", the default" if "zone" not in ben else "")
+        if len(counts) < 2  # trees in several zones: each valued in its own, the zones counted
+        else "each tree in its own climate zone: "
+        + ", ".join(f"{n:,} in {zone_table().at[z, 'name']} ({z})" for z, n in counts.items())
     )
+    st.caption(f"{len(ben):,} trees; annual benefits (i-Tree Streets, {where}). " + views.EQUIVALENTS_SOURCES)
     names_sorted = sorted(table["common_name"].dropna().astype(str).unique())
     one = st.selectbox(
         "The same answer for one species", names_sorted, index=None, key="w_ben_one", placeholder="Choose a species"

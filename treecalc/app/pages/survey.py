@@ -276,10 +276,15 @@ def body() -> None:
     zone = state.survey_zone(sv, (state.opt("benefit", {}) or {}).get("zone"))
     from treecalc.data import zones as zone_table
 
+    where = (  # trees in several zones: each valued in its own, the zones counted
+        "i-Tree Streets climate zones, each tree its own: "
+        + ", ".join(f"{zone_table().at[z, 'name']} ({z}) {n:,}" for z, n in zone.counts)
+        if zone.counts
+        else f"i-Tree Streets climate zone: {zone_table().at[zone.zone, 'name']} ({zone.zone})"
+    )
     st.caption(
         views.readable(  # the library names the keyword (‹zone›); the app its control
-            f"i-Tree Streets climate zone: {zone_table().at[zone.zone, 'name']} ({zone.zone}), {zone.source}"
-            + ("".join(f"; {n}" for n in zone.notes))
+            f"{where}, {zone.source}" + ("".join(f"; {n}" for n in zone.notes))
         )
         + " (set it on the Benefits page)"
     )
