@@ -164,9 +164,10 @@ def _why(k: str) -> str:
     from treecalc.rules.law_data import law
 
     for key, _ in site_laws():
-        text = (law(key).get("site_why") or {}).get(k)
-        if text:
-            return views.readable(text)
+        if k in (law(key).get("site_why") or {}):
+            # the sentence as the law engine fills it from the law in force (its numbers: "the preceding 12
+            # months"), not the readings' template
+            return views.readable(REGISTRY[key].module.SITE_DEFAULTS[k][1])
     return views.readable(SITE_ASSUMED.get(k, (None, ""))[1])
 
 
