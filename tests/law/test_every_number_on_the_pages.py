@@ -10,7 +10,8 @@ The cases are generated from the files, as in test_every_number_amended.py: each
 Test time: every number is amended at once, to a value that cannot occur by chance, in ONE copy of the data
 folder; the app runs once under the bundled law and once under that copy (two processes, side by side: the rules
 read the law when they are imported), each going through every page and the input states that make a figure
-appear (the Excavation page's wall, placed topsoil, fast rock, a later offence and the Wesley Hills check).
+appear (the Excavation page's wall, placed topsoil, fast rock, a later offence and the Wesley Hills check; a
+small and a large replacement species on the Permit page).
 """
 
 from __future__ import annotations
@@ -186,8 +187,9 @@ def amended_folder(folder: Path) -> Path:
 
 #: Croton-on-Hudson (no jurisdiction named: the app assumes it): eight trees harmed without a permit (more than
 #: three, §208-29B(7); clear cutting, §208-17): 14, 26, 11.5 and 9 in removed, one 6 in and one 5 in topped
-#: (§208-18D), a street tree (§208-29B(4)), a landmark (5) and one in a conservation easement (6); four proposed
-#: removals, in a wetland, a buffer zone and on a slope (§208-19A(3)/(4)/(7)) and one of 31 in.
+#: (§208-18D), a street tree (§208-29B(4)), a landmark (5) and one in a conservation easement (6); a street tree
+#: injured (§208-5C: no §208-18 violation, the §208-29A $250); four proposed removals, in a wetland, a buffer zone
+#: and on a slope (§208-19A(3)/(4)/(7)) and one of 31 in.
 CROTON_LOT = (
     "tag,species,dbh_in,action,condition,wetland,regulated_buffer_zone,slope_over_20pct,street_tree,landmark,"
     "conservation_area\n"
@@ -204,6 +206,7 @@ CROTON_LOT = (
     "111,Quercus alba,20,removed,good,,,,,yes,\n"
     "112,Acer rubrum,10,removed,good,,,,,,yes\n"
     "113,Acer rubrum,5,topped,good,,,,,,\n"
+    "114,Acer rubrum,8,injured,good,,,,yes,,\n"
 )
 #: Wesley Hills (named in the site facts), its residence not given (a vacant lot is assumed, §95-3A(1)(c)): two
 #: trees of 10 in or more removed farther than 200 ft from the house (d), a 7 in tree removed within 20 ft of a lot
@@ -269,6 +272,12 @@ res["excavation+"] = text(at)
 at.radio(key="w_exc_jur").set_value("wesley-hills").run()
 assert not at.exception, [e.value for e in at.exception]
 res["excavation:wesley"] = text(at)
+# a small and a large species as the replacement stock: their §208-6A spacing as the area per tree
+at.switch_page("treecalc/app/pages/permit.py").run()
+for sp in ("COFL", "QURU"):
+    at.selectbox(key="w_repl_species").set_value(sp).run()
+    assert not at.exception, [e.value for e in at.exception]
+    res["permit:" + sp] = text(at)
 at.switch_page("treecalc/app/pages/survey.py").run()
 at.file_uploader(key="w_upload").set_value(("wesley.csv", lots["wesley"].encode(), "text/csv")).run()
 at.session_state["tc_read_opts"] = {"site": {"jurisdiction": "wesley-hills"}}
@@ -331,19 +340,22 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     (((CH208, "permit.clear_cutting_min_trees"),), "violations", "§208-17: 4 or more trees", "§208-17: 6 or more trees"),
     (((CH208, "replacement.min_trees"),), "permit", "under a permit for three or more trees", "under a permit for four or more trees"),
     (((CH208, "replacement.percent"), (CH208, "replacement.violation_percent")), "permit", "(§208-22A/F) 120% and 90% by part", "(§208-22A/F) 130% and 85% by part"),
-    # the parts: §208-22F 120% x $1,176.43 = $1,411.72 -> 130% x 1,176.43 = 1,529.36 (1,529.359, to the cent);
-    # §208-22A 90% x $545.90 = $491.31 -> 85% x 545.90 = 464.02 (464.015, half up)
-    (((CH208, "replacement.violation_percent"),), "permit", "§208-22F 120.0 9 1176.43 1411.72", "§208-22F 130.0 9 1176.43 1529.36"),
+    # the parts: §208-22F at 120% -> 130% on the ten trees harmed; §208-22A 90% x $545.90 = $491.31 -> 85% x 545.90
+    # = 464.02 (464.015, half up) on the four proposed
+    (((CH208, "replacement.violation_percent"),), "permit", "§208-22F 120.0 10 1276.88", "§208-22F 130.0 10 1276.88"),
     (((CH208, "replacement.percent"),), "permit", "§208-22A 90.0 4 545.90 491.31", "§208-22A 85.0 4 545.90 464.02"),
     (((CH208, "replacement.percent"), (CH208, "replacement.violation_percent")), "violations", "the law's 90% (permit) or 120% (after", "the law's 85% (permit) or 130% (after"),
     (((CH208, "replacement.violation_percent"),), "violations", "the replacement is then 120% of their value", "the replacement is then 130% of their value"),
-    # §208-22F payment: 120% x $60,225.81 = $72,270.972, rounded up to the cent $72,270.98 -> 130%: $78,293.553 ->
-    # $78,293.56
-    (((CH208, "replacement.violation_percent"),), "fund", "$72,270.98 §208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. 120% of $60,225.81", "$78,293.56 §208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. 130% of $60,225.81"),
+    # §208-22F payment: 120% x $62,660.30 = $75,192.36 -> 130% x 62,660.30 = $81,458.39
+    (((CH208, "replacement.violation_percent"),), "fund", "$75,192.36 §208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. 120% of $62,660.30", "$81,458.39 §208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. 130% of $62,660.30"),
     (((CH208, "replacement.deciduous_min_dbh_in"), (CH208, "replacement.conifer_min_height_ft")), "permit", "Deciduous trees at least 1.5 in DBH; conifers at least 5 ft tall", "Deciduous trees at least 1.75 in DBH; conifers at least 6.5 ft tall"),
     (((CH208, "replacement.warranty_years"),), "permit", "for three years; replacements that die", "for five years; replacements that die"),
     # the Red maple stock is medium: 40 ft apart, 40 x 40 = 1,600 sq ft a tree -> 44 x 44 = 1,936 sq ft
     (((CH208, "spacing_ft.medium"),), "permit", "True medium 1600.0", "True medium 1936.0"),
+    # a flowering dogwood (small): 30 x 30 = 900 -> 33 x 33 = 1,089; a red oak (large): 50 x 50 = 2,500 -> 57 x 57
+    # = 3,249 sq ft
+    (((CH208, "spacing_ft.small"),), "permit:COFL", "True small 900.0", "True small 1089.0"),
+    (((CH208, "spacing_ft.large"),), "permit:QURU", "True large 2500.0", "True large 3249.0"),
     # --- Chapter 208: the Violations page's tiers (§208-29B), doubling (7) and criminal maxima (§208-29A) ----------
     # per tree: tier, base, maximum (base x the doubling factor: 2, then 3), criminal (§208-18 violation)
     (((CH208, "penalty.civil_tiers[3].usd"), (CH208, "penalty.doubling_factor"), (CH208, "criminal.section_208_18_usd")), "violations", "101 §208-29B(3) 3000 6000 5000", "101 §208-29B(3) 3170 9510 5470"),
@@ -356,12 +368,14 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     (((CH208, "penalty.civil_tiers[4].usd"),), "violations", "110 §208-29B(4) 4000 8000", "110 §208-29B(4) 4260 12780"),
     (((CH208, "penalty.civil_tiers[5].usd"),), "violations", "111 §208-29B(5) 5000 10000", "111 §208-29B(5) 5390 16170"),
     (((CH208, "penalty.civil_tiers[6].usd"),), "violations", "112 §208-29B(6) 7500 15000", "112 §208-29B(6) 7940 23820"),
-    # civil maximum: 2 x (3,000 + 3,000 + 1,500 + 1,500 + 500 + 4,000 + 5,000 + 7,500 + 500) = 2 x 26,500 = 53,000;
-    # amended 3 x (3,170 x 3 + 1,730 x 2 + 4,260 + 5,390 + 7,940 + 530) = 3 x 31,090 = 93,270
-    (((CH208, "penalty.doubling_factor"),), "violations", "Civil penalty, maximum (USD, §208-29B) $53,000.00", "Civil penalty, maximum (USD, §208-29B) $93,270.00"),
+    # the injured street tree: tier (4), and §208-29A's $250 (no §208-18 violation) -> $265
+    (((CH208, "criminal.per_tree_usd"), (CH208, "penalty.civil_tiers[4].usd")), "violations", "114 §208-29B(4) 4000 8000 250", "114 §208-29B(4) 4260 12780 265"),
+    # civil maximum: 2 x (3,000 + 3,000 + 1,500 + 1,500 + 500 + 4,000 + 5,000 + 7,500 + 500 + 4,000) = 2 x 30,500 =
+    # 61,000; amended 3 x (3,170 x 3 + 1,730 x 2 + 4,260 + 5,390 + 7,940 + 530 + 4,260) = 3 x 35,350 = 106,050
+    (((CH208, "penalty.doubling_factor"),), "violations", "Civil penalty, maximum (USD) 61000 ", "Civil penalty, maximum (USD) 106050 "),
     (((CH208, "penalty.doubling_more_than_trees"),), "violations", "more than 3 regulated trees harmed", "more than 2 regulated trees harmed"),
-    # criminal maximum: nine §208-18 violations x $5,000 = 45,000 -> x $5,470 = 49,230
-    (((CH208, "criminal.section_208_18_usd"),), "violations", "Criminal fine, maximum (USD, §208-29A) $45,000.00", "Criminal fine, maximum (USD, §208-29A) $49,230.00"),
+    # criminal maximum: nine §208-18 violations x $5,000 + $250 = 45,250 -> 9 x $5,470 + $265 = 49,495
+    (((CH208, "criminal.section_208_18_usd"), (CH208, "criminal.per_tree_usd")), "violations", "Criminal fine, maximum (USD, §208-29A) $45,250.00", "Criminal fine, maximum (USD, §208-29A) $49,495.00"),
     (((CH208, "criminal.repeat_within_year_usd"),), "violations", "(when given yes: up to $1,000 per tree)", "(when given yes: up to $1,090 per tree)"),
     (((CH208, "criminal.repeat_window_years"),), "violations", "violation within a one-year period'", "violation within a two-year period'"),
     (((CH208, "criminal.repeat_window_years"),), "survey", "no earlier violation within one year is", "no earlier violation within two years is"),
@@ -452,11 +466,6 @@ NOT_SHOWN: dict[tuple[str, str], str] = {
     "prints it",
     (CH208, "conditions.individually_marked_min_dbh_in"): "the §208-20C note is in the JSON and the CLI text; no page "
     "prints it",
-    (CH208, "spacing_ft.small"): "the Permit page shows a spacing only as the area per tree of the stock offered, and "
-    "its default stock (Red maple) is medium-sized; a small tree's spacing shows with small stock alone",
-    (CH208, "spacing_ft.large"): "as spacing_ft.small: shown with large stock alone",
-    (CH208, "criminal.per_tree_usd"): "the Violations page's criminal column shows it only for an offence that is no "
-    "§208-18 violation; the survey's nine offences are all §208-18 violations ($5,000 each, checked above)",
     (CH95, "permit.measured_above_ground_in"): "no page quotes where the diameter is measured from the data: the "
     "Excavation page's Wesley Hills note says 'diameter at 54 in' in the library's own words (a hard-coded number, "
     "see test_the_hard_coded_numbers_left_on_the_pages)",
