@@ -164,10 +164,12 @@ def _why(k: str) -> str:
     from treecalc.rules.law_data import law
 
     for key, _ in site_laws():
-        if k in (law(key).get("site_why") or {}):
+        text = (law(key).get("site_why") or {}).get(k)
+        if text:
             # the sentence as the law engine fills it from the law in force (its numbers: "the preceding 12
             # months"), not the readings' template
-            return views.readable(REGISTRY[key].module.SITE_DEFAULTS[k][1])
+            filled = getattr(REGISTRY[key].module, "SITE_DEFAULTS", {}).get(k, (None, text))[1]
+            return views.readable(filled)
     return views.readable(SITE_ASSUMED.get(k, (None, ""))[1])
 
 
