@@ -190,8 +190,9 @@ def show_check(r: Any) -> pd.DataFrame:
         st.info(f"{e.get('section', '')}: {e.get('explanation', e)}")
     w = r.to_dict()["waiver_eligible"]
     if w is not None:  # a law with a Planning Board waiver (Chapter 95) says whether it is possible
+        waiver = _cellar_numbers()["waiver_volume"]
         st.caption(
-            f"Planning Board waiver (§95-3D(1), under 100 cu yd moved): "
+            f"Planning Board waiver ({waiver.section}, under {_num(waiver.value)} cu yd moved): "
             f"{w if isinstance(w, str) else ('possible' if w else 'not possible')}."
         )
     with st.expander("Review standards that apply, readings and notes"):
@@ -372,6 +373,16 @@ def _cellar_law() -> Any:
     return next(r for r in REGISTRY.values() if "cellar" in r.excavation_inputs)
 
 
+def _cellar_numbers() -> Any:
+    """The numbers of that law's excavation chapter the panel's labels state (its law file's entries)."""
+    return excavation.chapter(_cellar_law().key).LAW
+
+
+def _num(x: Any) -> str:
+    """A number of the law as written: 2, 4.5 (no trailing zeros)."""
+    return f"{x.normalize():f}"
+
+
 def _cellar_panel(exc) -> pd.DataFrame:
     st.subheader(
         f"{views.place(_cellar_law())}: building permit as the filling permit (§95-3C(1)), slopes and topsoil (§95-4E)"
@@ -388,7 +399,10 @@ def _cellar_panel(exc) -> pd.DataFrame:
     r = exc.wesley_hills_building_permit_check(L, W, D, f, e)
     m = st.columns(3)
     m[0].metric("Separate filling permit required", "Yes" if r.separate_permit_required else "No")
-    m[1].metric("Limit, 2 × cellar and foundation (cu yd)", f"{float(r.limit_cy):,.2f}")
+    law = _cellar_numbers()
+    m[1].metric(
+        f"Limit, {_num(law['cellar_multiple'].value)} × cellar and foundation (cu yd)", f"{float(r.limit_cy):,.2f}"
+    )
     m[2].metric("Waiver possible (§95-3D(1))", "Yes" if r.waiver_eligible else "No")
     table = pd.DataFrame([dict(x) for x in r.explanations])
     st.dataframe(table, width="stretch", hide_index=True)
@@ -407,7 +421,10 @@ def _cellar_panel(exc) -> pd.DataFrame:
     (st.success if s["ok"] else st.warning)(
         f"{s['section']}: {'complies' if s['ok'] else 'too steep'} — {s['explanation']}."
     )
-    st.metric("Topsoil needed, 4 in (cu yd)", f"{float(exc.wesley_hills_topsoil_cy(area)):,.2f}")
+    st.metric(
+        f"Topsoil needed, {_num(law['topsoil_depth'].value)} in (cu yd)",
+        f"{float(exc.wesley_hills_topsoil_cy(area)):,.2f}",
+    )
     return table
 
 

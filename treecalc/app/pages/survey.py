@@ -166,7 +166,10 @@ def _why(k: str) -> str:
     for key, _ in site_laws():
         text = (law(key).get("site_why") or {}).get(k)
         if text:
-            return views.readable(text)
+            # the sentence as the law engine fills it from the law in force (its numbers: "the preceding 12
+            # months"), not the readings' template
+            filled = getattr(REGISTRY[key].module, "SITE_DEFAULTS", {}).get(k, (None, text))[1]
+            return views.readable(filled)
     return views.readable(SITE_ASSUMED.get(k, (None, ""))[1])
 
 
