@@ -21,6 +21,7 @@ Value bases (shown on every output):
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -490,6 +491,13 @@ def _value_trees(
 RULES = {key: record.module for key, record in jurisdictions.REGISTRY.items()}
 
 
+def _value_in_zone(
+    kind: Any, years: Any, params: Any, mortality: Any, appraisal10: Any, z: str
+) -> Callable[..., np.ndarray]:
+    """The value function of the trees in the climate zone ``z``."""
+    return _value_fn(kind, years, make_params(params, zone=z), mortality, appraisal10)
+
+
 def assess(
     survey: Any,
     *,
@@ -573,11 +581,9 @@ def assess(
     trees = _prepare_trees(survey.trees)
     # "Pruned 25%": the law in force says which share is excessive pruning, before any rule reads the action
     assumptions.extend(pruning.read_shares(trees, jkey, law))
-
-    def value_in(z: str) -> Callable[..., np.ndarray]:
-        return _value_fn(kind, years, make_params(params, zone=z), mortality, appraisal10)
-
-    _value_trees(trees, kind, value_of, params, assumptions, appraisal10, per_tree, value_in)
+    # trees in several zones: each valued by its own zone's parameters
+    in_zone = functools.partial(_value_in_zone, kind, years, params, mortality, appraisal10)
+    _value_trees(trees, kind, value_of, params, assumptions, appraisal10, per_tree, in_zone)
     trees["harmed"] = trees["action"].isin(HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
     options["mortality_rate"], options["mortality_source"], options["on"] = mortality, mortality_source, str(on_date)
