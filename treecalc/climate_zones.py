@@ -295,10 +295,7 @@ def _found_zone(trees: object, site: dict | None) -> SurveyZone:
     ]
     if found.isna().any():
         notes.append(f"{_trees(int(found.isna().sum()))} in no zone, valued in {chosen}")
-    near: dict[str, list[int]] = {}
-    for k, h in enumerate(hits):
-        for other in h.near:
-            near.setdefault(other, []).append(k)
+    near = _near_rows(hits)
     for other, rows in sorted(near.items()):
         if other == chosen:  # trees in no zone near the survey's: already valued here
             continue
@@ -307,6 +304,15 @@ def _found_zone(trees: object, site: dict | None) -> SurveyZone:
         missing = len(ll) - len(ok)
         notes.append(f"{missing} tree has no coordinates" if missing == 1 else f"{missing} trees have no coordinates")
     return SurveyZone(chosen, "tree coordinates", tuple(notes))
+
+
+def _near_rows(hits: list[ZoneAt]) -> dict[str, list[int]]:
+    """The positions in ``hits`` of the trees within :data:`NEAR_KM` of each other zone, by that zone."""
+    near: dict[str, list[int]] = {}
+    for k, h in enumerate(hits):
+        for other in h.near:
+            near.setdefault(other, []).append(k)
+    return near
 
 
 def _per_tree_zones(trees: Any, ok: Any, hits: list[ZoneAt], found: Any, counts: Any, missing: int) -> SurveyZone:
@@ -330,10 +336,7 @@ def _per_tree_zones(trees: Any, ok: Any, hits: list[ZoneAt], found: Any, counts:
     if missing:
         has = "tree has" if missing == 1 else "trees have"
         notes.append(f"{missing} {has} no coordinates, valued in {chosen} (the zone most trees lie in)")
-    near: dict[str, list[int]] = {}
-    for k, h in enumerate(hits):
-        for other in h.near:
-            near.setdefault(other, []).append(k)
+    near = _near_rows(hits)
     for other, rows in sorted(near.items()):
         notes.append(_near_note(trees.loc[ok.index[rows]], per_tree, other))
     counted = tuple((str(z), int(n)) for z, n in valued.items())

@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from tests.law.test_every_number_amended import CROTON_LOT as AMENDED_LOT
 from treecalc.law import Bracket, Entry, entries
 from treecalc.units import BUNDLED_DATA_DIR, DATA_ENV
 
@@ -191,22 +192,9 @@ def amended_folder(folder: Path) -> Path:
 #: injured (§208-5C: no §208-18 violation, the §208-29A $250); four proposed removals, in a wetland, a buffer zone
 #: and on a slope (§208-19A(3)/(4)/(7)) and one of 31 in.
 CROTON_LOT = (
-    "tag,species,dbh_in,action,condition,wetland,regulated_buffer_zone,slope_over_20pct,street_tree,landmark,"
-    "conservation_area\n"
-    "101,Acer rubrum,14,removed,good,,,,,,\n"
-    "102,Quercus rubra,26,removed,fair,,,,,,\n"
-    "103,Pinus strobus,11.5,removed,good,,,,,,\n"
-    "104,Acer saccharum,9,removed,good,,,,,,\n"
-    "105,Fagus grandifolia,31,remove,good,,,,,,\n"
-    "106,Acer rubrum,6,topped,good,,,,,,\n"
-    "107,Quercus alba,5,remove,good,yes,,,,,\n"
-    "108,Acer rubrum,5,remove,good,,yes,,,,\n"
-    "109,Acer rubrum,5,remove,good,,,yes,,,\n"
-    "110,Acer rubrum,10,removed,good,,,,yes,,\n"
-    "111,Quercus alba,20,removed,good,,,,,yes,\n"
-    "112,Acer rubrum,10,removed,good,,,,,,yes\n"
-    "113,Acer rubrum,5,topped,good,,,,,,\n"
-    "114,Acer rubrum,8,injured,good,,,,yes,,\n"
+    AMENDED_LOT  # the lot the JSON/CLI/statement check amends, and two more trees the pages show
+    + "113,Acer rubrum,5,topped,good,,,,,,\n"
+    + "114,Acer rubrum,8,injured,good,,,,yes,,\n"
 )
 #: Wesley Hills (named in the site facts), its residence not given (a vacant lot is assumed, §95-3A(1)(c)): two
 #: trees of 10 in or more removed farther than 200 ft from the house (d), a 7 in tree removed within 20 ft of a lot
