@@ -265,15 +265,11 @@ def local_cluster(workers: int, threads: int = 1) -> Any:
     import dask
     from distributed import LocalCluster
 
+    # worker processes (the GIL is not shared), no dashboard; a task's error is raised by the client, named: not
+    # logged again with its traceback
+    fixed = {"processes": True, "dashboard_address": None, "silence_logs": logging.CRITICAL, "env": ONE_THREAD}
     with dask.config.set({"distributed.worker.profile.enabled": False}):  # the nanny hands its config on
-        return LocalCluster(  # a task's error is raised by the client, named: not logged again with its traceback
-            n_workers=workers,
-            threads_per_worker=threads,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=logging.CRITICAL,
-            env=ONE_THREAD,
-        )
+        return LocalCluster(n_workers=workers, threads_per_worker=threads, **fixed)
 
 
 def _warm(params: BenefitParams) -> bool:
