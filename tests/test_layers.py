@@ -54,6 +54,7 @@ LAYER_OF = {
     "treecalc.batch": "science",
     "treecalc.planting": "science",
     "treecalc.climate_zones": "science",
+    "treecalc.valuation": "science",
     "treecalc.earthwork": "science",
     "treecalc.earthwork.": "science",
     "treecalc.rules": "law",

@@ -33,15 +33,23 @@ import pandas as pd
 
 from treecalc import data, jurisdictions
 from treecalc.benefits import BenefitParams, compute_benefits, make_params, method_notes
-from treecalc.frames import actions, norm_text, some_tags
+from treecalc.frames import actions, some_tags
 from treecalc.law import in_force_note
 from treecalc.money import round_cents
 from treecalc.results import ChapterSummary, Fund, Penalties, Permit, Replacement, line
 from treecalc.rules import law_data as lawparams
 from treecalc.rules import pruning
-from treecalc.schema import ACTIONS, BENEFIT_SKIP, FLAG_FIELDS, HARMED
+from treecalc.schema import ACTIONS, FLAG_FIELDS, HARMED
 from treecalc.units.money import money, percent_of_up
 from treecalc.units.ranges import in_range
+from treecalc.valuation import (
+    appraised_10th,
+    condition_for_appraisal,
+    parse_value_basis,
+    value_function,
+    value_in_zone,
+    value_trees,
+)
 
 SURVEY_FLAGS = FLAG_FIELDS  # the one list: treecalc.schema
 
@@ -161,7 +169,7 @@ class Context:
 
     def _basis_fn(self, basis: str) -> Callable[..., np.ndarray]:
         kind, years, _ = parse_value_basis(basis)
-        return _value_fn(
+        return value_function(
             kind, years, self.params, self.options.get("mortality_rate", 0.0), self.options.get("appraisal")
         )
 
@@ -174,11 +182,11 @@ class Context:
             return trees["value_usd"].to_numpy(float)[mask]
         kind, _, _ = parse_value_basis(basis)
         if kind == "appraised" and self.options.get("appraisal") is not None:
-            cond = _condition_for_appraisal(trees["condition"][mask])[0]
+            cond = condition_for_appraisal(trees["condition"][mask])[0]
             return round_cents(appraised_10th(trees, mask, self.options["appraisal"], cond))
         fn = self._basis_fn(basis)
         third = (
-            _condition_for_appraisal(trees["condition"][mask])[0]
+            condition_for_appraisal(trees["condition"][mask])[0]
             if kind == "appraised"
             else trees["benefit_land_use"].to_numpy(object)[mask]
         )
@@ -238,96 +246,6 @@ def required_value(removed_value_usd: float, percent: float) -> float:
     law's: 11.16 x 90% = 10.044 -> 10.05 (10.04 would fall short of 90%).
     """
     return float(percent_of_up(float(removed_value_usd), percent))
-
-
-# ------------------------------------------------------------------------------------------
-# value bases
-# ------------------------------------------------------------------------------------------
-def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
-    """``"annual"`` / ``"cumulative:N"`` / ``"appraised"`` → (kind, years, label)."""
-    b = str(basis or "annual").strip().lower()
-    if b == "annual":
-        return (
-            "annual",
-            None,
-            "total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets Northeast)",
-        )
-    if b.startswith("cumulative"):
-        _, sep, n = b.partition(":")
-        try:
-            years = int(n) if sep else -1
-        except ValueError:
-            years = -1
-        if years < 1:
-            raise ValueError(f"value basis {basis!r}: use cumulative:N with N a whole number of years >= 1")
-        return (
-            "cumulative",
-            years,
-            f"benefits over {years} years with growth, USD (i-Tree Streets benefits, UTD growth)",
-        )
-    if b in ("appraised", "appraisal", "ctla"):
-        return (
-            "appraised",
-            None,
-            "CTLA replacement value, USD (trunk formula as i-Tree Streets reports it; Guide for Plant Appraisal, 9th ed.)",
-        )
-    raise ValueError(f"unknown value basis {basis!r}: use annual, cumulative:N or appraised")
-
-
-def _value_fn(
-    kind: str, years: int | None, params: BenefitParams, mortality: float = 0.0, appraisal: dict | None = None
-) -> Callable[..., np.ndarray]:
-    """value(codes, dbh_in, land_use=None, condition=None) -> USD per tree on the basis (``mortality``:
-    the annual rate of the cumulative basis; ``appraisal``: the 10th edition's parameters, None: the 9th)."""
-
-    def annual(codes, dbh, land_use=None):
-        frame = pd.DataFrame({"species_code": np.asarray(codes, dtype=object), "dbh_in": np.asarray(dbh, dtype=float)})
-        if land_use is not None:
-            frame["land_use"] = np.asarray(land_use, dtype=object)
-        return compute_benefits(frame, params)["usd_total_annual"].to_numpy(float)
-
-    def value(codes, dbh, land_use=None, condition=None):
-        if len(codes) == 0:
-            return np.zeros(0)
-        if kind == "annual":
-            return annual(codes, dbh, land_use)
-        if kind == "cumulative":
-            from treecalc.models import growth
-
-            return np.asarray(
-                growth.cumulative_benefits(
-                    np.asarray(codes, dtype=object),
-                    np.asarray(dbh, dtype=float),
-                    years,
-                    lambda c, d: annual(c, d, land_use),
-                    mortality_rate=mortality,
-                    zone=params.zone,  # the trees grow by their zone's DBH-at-age table
-                ),
-                dtype=float,
-            )
-        from treecalc.models import appraisal as ctla
-
-        cond = "good" if condition is None else condition
-        if appraisal is not None:  # Guide for Plant Appraisal, 10th ed.: the trunk formula technique
-            from treecalc.models import appraisal10
-
-            return np.asarray(
-                appraisal10.appraised_value(
-                    np.asarray(codes, dtype=object),
-                    np.asarray(dbh, dtype=float),
-                    cond,
-                    unit_cost=appraisal.get("unit_cost_usd_per_sqin"),
-                    functional_pct=appraisal.get("functional_pct", 100.0),
-                    external_pct=appraisal.get("external_pct", 100.0),
-                ),
-                dtype=float,
-            )
-        return np.asarray(
-            ctla.replacement_value(np.asarray(codes, dtype=object), np.asarray(dbh, dtype=float), cond),
-            dtype=float,
-        )
-
-    return value
 
 
 # ------------------------------------------------------------------------------------------
@@ -391,96 +309,6 @@ def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
     return t
 
 
-def _condition_for_appraisal(cond: pd.Series) -> tuple[np.ndarray, int]:
-    c = norm_text(cond)
-    blank = c == ""
-    return np.where(blank, "good", c).astype(object), int(blank.sum())
-
-
-def appraised_10th(trees: pd.DataFrame, mask: np.ndarray, appraisal: dict[str, Any], condition: Any) -> np.ndarray:
-    """The 10th-edition appraised value of the trees in ``mask``: the fee schedule's unit cost, and each tree's
-    functional and external limitations where the survey gives them (the schedule's otherwise)."""
-    from treecalc.models import appraisal10
-
-    def pct(col: str, key: str) -> np.ndarray:
-        default = float(appraisal.get(key, 100.0))
-        if col not in trees:
-            return np.full(int(np.count_nonzero(mask)), default)
-        v = trees[col].to_numpy(float)[mask]
-        return np.where(np.isnan(v), default, v)
-
-    return np.asarray(
-        appraisal10.appraised_value(
-            trees["species_code"].to_numpy(object)[mask],
-            trees["dbh_in"].to_numpy(float)[mask],
-            condition,
-            unit_cost=appraisal.get("unit_cost_usd_per_sqin"),
-            functional_pct=pct("functional_limitation_pct", "functional_pct"),
-            external_pct=pct("external_limitation_pct", "external_pct"),
-        ),
-        dtype=float,
-    )
-
-
-def _value_trees(
-    trees: pd.DataFrame,
-    kind: str,
-    value_of: Callable[..., np.ndarray],
-    params: BenefitParams,
-    assumptions: list[str],
-    appraisal: dict[str, Any] | None = None,
-    per_tree: pd.Series | None = None,
-    value_in: Callable[[str], Callable[..., np.ndarray]] | None = None,
-) -> None:
-    """Benefits per tree and ``value_usd`` on the value basis, rounded half-up to the cent as arrays.
-
-    ``per_tree``: the climate zone of each tree of a survey whose trees lie in several (each valued in its own,
-    in the one lookup of :func:`compute_benefits`); ``value_in(zone)`` the value function of a zone (the
-    cumulative basis grows each zone's trees by that zone's table)."""
-    if not len(trees):
-        trees["value_usd"] = pd.Series(dtype=float)
-        trees["usd_total_annual"] = pd.Series(dtype=float)
-        trees["dead"] = pd.Series(dtype=bool)
-        return
-    frame = trees[["species_code", "dbh_in", "land_use", "condition"]]
-    if per_tree is not None:
-        frame = frame.assign(zone=per_tree.reindex(trees.index).to_numpy(object))
-    ben = compute_benefits(frame, params)
-    new = ben.drop(columns=[c for c in BENEFIT_SKIP if c in ben]).set_axis(trees.index)
-    new["benefit_land_use"] = ben["land_use"].to_numpy()
-    trees[list(new.columns)] = new  # one assignment for all the benefit columns
-    if kind == "annual":
-        raw = trees["usd_total_annual"].to_numpy(float)
-    elif kind == "cumulative" and per_tree is not None and value_in is not None:
-        # growth is a table per zone: the trees of each zone grown by theirs (the zones a survey holds, few)
-        raw = np.empty(len(trees))
-        zone_of = trees["zone"].astype(str).to_numpy(object)
-        for z in pd.unique(zone_of):
-            m = zone_of == z
-            raw[m] = value_in(str(z))(
-                trees["species_code"].to_numpy(object)[m],
-                trees["dbh_in"].to_numpy(float)[m],
-                land_use=trees["benefit_land_use"].to_numpy(object)[m],
-            )
-    elif kind == "cumulative":
-        raw = value_of(
-            trees["species_code"].to_numpy(object),
-            trees["dbh_in"].to_numpy(float),
-            land_use=trees["benefit_land_use"].to_numpy(object),
-        )
-    else:
-        cond, blanks = _condition_for_appraisal(trees["condition"])
-        if blanks:
-            assumptions.append(f"{blanks} tree(s) without a condition are appraised in good condition (CTLA)")
-        if appraisal is not None:
-            raw = appraised_10th(trees, np.ones(len(trees), dtype=bool), appraisal, cond)
-        else:
-            raw = value_of(trees["species_code"].to_numpy(object), trees["dbh_in"].to_numpy(float), condition=cond)
-    # a dead tree has no leaf area: no environmental value on any basis (appraised: condition 0 %)
-    raw = np.where(trees["dead"].to_numpy(bool), 0.0, raw)
-    trees["value_usd"] = round_cents(raw)
-
-
 # ------------------------------------------------------------------------------------------
 # assess
 # ------------------------------------------------------------------------------------------
@@ -489,13 +317,6 @@ def _value_trees(
 #: Every registered law's rules module, loaded with the assessment: the law files each reads are then read once
 #: per process, so a fingerprint lists the same data files whichever law a process applied first.
 RULES = {key: record.module for key, record in jurisdictions.REGISTRY.items()}
-
-
-def _value_in_zone(
-    kind: Any, years: Any, params: Any, mortality: Any, appraisal10: Any, z: str
-) -> Callable[..., np.ndarray]:
-    """The value function of the trees in the climate zone ``z``."""
-    return _value_fn(kind, years, make_params(params, zone=z), mortality, appraisal10)
 
 
 def assess(
@@ -577,13 +398,13 @@ def assess(
         from treecalc.models.appraisal10 import describe
 
         basis_label = f"appraised value, USD ({describe(appraisal10)})"
-    value_of = _value_fn(kind, years, params, mortality, appraisal10)
+    value_of = value_function(kind, years, params, mortality, appraisal10)
     trees = _prepare_trees(survey.trees)
     # "Pruned 25%": the law in force says which share is excessive pruning, before any rule reads the action
     assumptions.extend(pruning.read_shares(trees, jkey, law))
     # trees in several zones: each valued by its own zone's parameters
-    in_zone = functools.partial(_value_in_zone, kind, years, params, mortality, appraisal10)
-    _value_trees(trees, kind, value_of, params, assumptions, appraisal10, per_tree, in_zone)
+    in_zone = functools.partial(value_in_zone, kind, years, params, mortality, appraisal10)
+    value_trees(trees, kind, value_of, params, assumptions, appraisal10, per_tree, in_zone)
     trees["harmed"] = trees["action"].isin(HARMED).to_numpy(bool)
     options = _options_dict(opts, jkey, kind, years, basis_label, site, resolved_params)
     options["mortality_rate"], options["mortality_source"], options["on"] = mortality, mortality_source, str(on_date)
