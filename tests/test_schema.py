@@ -8,14 +8,14 @@ from treecalc.rules.law_data import law, read_toml
 
 
 def test_each_list_has_one_home():
-    from treecalc import assessment, data
+    from treecalc import assessment, data, valuation
     from treecalc.ingest import columns, survey
     from treecalc.report import cells, statement
 
     assert assessment.SURVEY_FLAGS is schema.FLAG_FIELDS is columns.FLAG_FIELDS
     assert survey.TREE_COLUMNS is schema.TREE_COLUMNS
     assert not hasattr(assessment, "TREE_JSON_COLUMNS")  # the JSON (treecalc.report.json) reads the schema's
-    assert assessment.BENEFIT_SKIP is schema.BENEFIT_SKIP
+    assert valuation.BENEFIT_SKIP is schema.BENEFIT_SKIP
     # the statement's labels are the schema's: DBH in inches with one decimal; a key columns.csv does not name
     # is read from its suffix by the schema too; the statement keeps no registry of its own
     dbh = schema.COLUMNS["dbh_in"]

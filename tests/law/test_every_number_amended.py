@@ -161,6 +161,8 @@ CASES: dict[tuple[str, str], Case] = {
     (CH95, "permit.lot_line_distance_ft"): Case("wesley", 25.0, ["within {g} ft of a lot line"]),
     (CH95, "fine.per_tree_usd"): Case("wesley", 6000, ["up to {usd}"]),
     (CH95, "fine.other_per_day_usd"): Case("wesley", 2600, ["{usd}"]),
+    # (Chapter 95's notes are in the text, the statement and the PDF; the JSON holds its figures only)
+    (CH95, "fine.imprisonment_max_days"): Case("wesley", 20, ["up to {g} days' imprisonment"], ("text",)),
 }
 
 #: The fee schedule's keys that are no number of the Board's: what each is

@@ -17,15 +17,17 @@ SITE_LABELS: dict[str, str] = {
     "has_residence": "A residence stands on the lot (yes/no)",
     "one_family_co_issued": "Certificate of occupancy for a one-family residence issued (yes/no)",
     "site_plan_required": "Site plan approval required (yes/no)",
-    "prior_removals_12mo": "Trees removed on the lot in the previous 12 months (trees)",
     "application_pending": "An application is pending (yes/no)",
-    "prior_violation_within_year": "Another violation within the past year (yes/no)",
     "village_work": "Work by the Village itself (yes/no)",
     "violation": "Trees harmed without a permit (yes/no)",
     "permit_held": "A permit is held (yes/no)",
     "crs": "Coordinate system of x/y (EPSG code)",
     "climate_zone": "i-Tree Streets climate zone (code or name)",
 }
+# a fact whose label quotes a number of the law (a period, a count) is labelled by the law that reads it, its
+# number that of the law files (a rules module's SITE_LABELS); the first law to label a fact labels it
+for _record in reversed(list(REGISTRY.values())):
+    SITE_LABELS.update(getattr(_record.module, "SITE_LABELS", {}))
 
 #: Site facts in running text, as a user reads them (the reader's and the law engine's notes name them
 #: by their Site-sheet field).

@@ -64,6 +64,13 @@ WESLEY_NOTES = [
 ]
 
 
+def _measured_at() -> str:
+    """Where §95-3A(1) measures a tree's diameter (inches above ground), from the clearing chapter's entry."""
+    from treecalc.rules import law_data
+
+    return f"{law_data.law('wesley_hills')['permit']['measured_above_ground_in']:g}"
+
+
 def _wesley_hills_readings(cellar_given: bool) -> tuple[list[str], list[str]]:
     """The notes and the readings of a Wesley Hills excavation check."""
     sec_bp, sec_lawn = LAW["cellar_multiple"].section, "§95-3D(4)"
@@ -73,7 +80,7 @@ def _wesley_hills_readings(cellar_given: bool) -> tuple[list[str], list[str]]:
         + ("" if cellar_given else " (give the cellar to check it)")
         + ".",
         f"{sec_lawn}: the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
-        "§95-3A(1)(c)-(e): tree removal triggers (diameter at 54 in) are evaluated by the tree law.",
+        f"§95-3A(1)(c)-(e): tree removal triggers (diameter at {_measured_at()} in) are evaluated by the tree law.",
         f"{LAW['slope_rise'].section}: rehabilitation: slopes no steeper than {_SLOPE} (rock {_ROCK_SLOPE}); "
         f"{LAW['topsoil_depth'].section}: at least {_fmt(LAW['topsoil_depth'].value)} in of topsoil over "
         "exposed ground.",
