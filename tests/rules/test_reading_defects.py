@@ -13,6 +13,8 @@ day's continued violation shall constitute a separate and additional violation".
 
 from __future__ import annotations
 
+import json
+
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
 
@@ -223,3 +225,21 @@ def test_an_unclear_threatened_or_endangered_cell_needs_a_permit_and_its_offence
     assert r["1"]["depends_on"] == "threatened_endangered is yes (the survey says 'maybe')"
     assert (j["civil_penalty_max_usd"], j["civil_penalty_conditional_usd"]) == (7500, 7500)
     assert (j["criminal_fine_max_usd"], j["criminal_fine_conditional_usd"]) == (250, 250)
+
+
+def test_the_permit_condition_notes_read_a_multi_stem_tree_at_either_figure():
+    # §208-20C: "trees of 22 in DBH and greater" in the areas to be disturbed are marked; §208-21F: a licensed
+    # company may be required for a tree "in excess of 12 inches". Both are conditions a permit may carry, not
+    # charges: a tree meets them when either of its DBH figures does.
+    # Tree 1, stems "21, 6.4" proposed for removal: √(441 + 40.96) = √481.96 = 21.9536 in (under 22), 22.0 in at
+    # the stems' 0.1 in precision (22 or more): §208-20C applies. Both figures are over 12: §208-21F applies.
+    # Tree 2, stems "11.9, 0.5" proposed: √(141.61 + 0.25) = √141.86 = 11.9105 in; 11.9 in: under 12 either way.
+    text = 'Tag,Species,DBH (in),Action\n1,Red oak,"21, 6.4",remove\n'
+    j = assess(survey(text), site=FLAT_HOUSE_LOT, replacement_stock=STOCK).to_json()
+    assert round(j["per_tree"][0]["dbh_in"], 4) == 21.9536
+    notes = json.dumps(j["lines"], ensure_ascii=False)
+    assert "§208-20C: trees of 22 in DBH or more" in notes and "§208-21F: for removing" in notes
+    small = assess(survey('Tag,Species,DBH (in),Action\n2,Red maple,"11.9, 0.5",remove\n'), site=FLAT_HOUSE_LOT,
+                   replacement_stock=STOCK).to_json()  # fmt: skip
+    text_small = json.dumps(small["lines"], ensure_ascii=False)
+    assert "§208-20C" not in text_small and "§208-21F: for removing" not in text_small

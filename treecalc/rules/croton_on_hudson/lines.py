@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.frames import actions_read as _acts
-from treecalc.frames import dbh, flag, set_text
+from treecalc.frames import dbh_range, flag, set_text
 from treecalc.frames import some_tags as _some_tags
 from treecalc.results import Permit
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
@@ -46,7 +46,9 @@ def _site_notes(trees: pd.DataFrame, law: dict[str, Any], off: OffenceResult | N
     """Notes every output carries when they apply (§208-21F, §208-20C, multi-stem DBH). The first two are
     conditions of a permit: the Village's own work (§208-19B(1)) needs none."""
     act = _acts(trees, off)
-    d = dbh(trees)
+    # conditions a permit may carry, not charges: a multi-stem tree meets a bound when either of its two DBH
+    # figures does (√Σd², at the stems' precision), as in the permit preview
+    _, d = dbh_range(trees)
     village = getattr(off, "village", None)
     work = (act != "retain") & (~village if village is not None else True)
     big, marked = law["conditions"]["licensed_company_over_dbh_in"], law["conditions"]["individually_marked_min_dbh_in"]
