@@ -221,11 +221,24 @@ def run(a: argparse.Namespace) -> int:
     return 0
 
 
+def _pruned_words(d: dict) -> str:
+    """The trees counted as retained whose cell states a pruned share: the law decides whether it is excessive."""
+    n = int(d.get("pruned_by_share") or 0)
+    if not n:
+        return ""
+    return (
+        f" ({n} of the retained pruned by a stated share: whether that is excessive pruning is the law's share, "
+        "read when the survey is assessed)"
+    )
+
+
 def format_summary(d: dict) -> str:
     lines = [
         f"{d['file']} ({d['format']}), sheet {d['sheet']!r}, header on row {d['header_row']}",
         f"rows read {d['rows_read']}: {d['trees']} trees, {d['rejected']} rejected",
-        "actions: " + ", ".join(f"{k} {v}" for k, v in d["actions"].items() if v) if d["actions"] else "",
+        "actions: " + ", ".join(f"{k} {v}" for k, v in d["actions"].items() if v) + _pruned_words(d)
+        if d["actions"]
+        else "",
         f"DBH unit: {d['dbh_unit']} ({d['dbh_unit_source']}); multi-stem trees: {d['multi_stem_trees']}",
         "columns: " + ", ".join(f"{h!r}→{f}" for h, f in d["columns"].items()),
     ]

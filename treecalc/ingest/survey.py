@@ -192,6 +192,8 @@ class Survey:
             "warnings": cut(self.grouped_warnings()),
             "warnings_detail": cut(detail),
             "actions": _action_counts(t),
+            # "Pruned 30%": read as retained until the law's excessive-pruning share reads the share (assess)
+            "pruned_by_share": int(t["pruned_percent"].notna().sum()) if "pruned_percent" in t else 0,
             "multi_stem_trees": int((t["stems"] > 1).sum()) if len(t) else 0,
             "dbh_unit": self.source.get("dbh_unit"),
             "dbh_unit_source": self.source.get("dbh_unit_source"),
