@@ -47,8 +47,15 @@ def _pdf_text(data: bytes) -> str:
 
 
 def _download(page, button: str, exact: bool = True) -> bytes:
+    # during a rerun Streamlit shows the old button beside the new one for a moment: wait until one is left (a
+    # page that truly shows two still fails the click, which is strict)
+    found = page.get_by_role("button", name=button, exact=exact)
+    for _ in range(150):
+        if found.count() == 1:
+            break
+        page.wait_for_timeout(200)
     with page.expect_download() as dl:
-        page.get_by_role("button", name=button, exact=exact).click()
+        found.click()
     return Path(dl.value.path()).read_bytes()
 
 

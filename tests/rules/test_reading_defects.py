@@ -243,3 +243,28 @@ def test_the_permit_condition_notes_read_a_multi_stem_tree_at_either_figure():
                    replacement_stock=STOCK).to_json()  # fmt: skip
     text_small = json.dumps(small["lines"], ensure_ascii=False)
     assert "§208-20C" not in text_small and "§208-21F: for removing" not in text_small
+
+
+def test_earlier_removals_of_unknown_permit_make_no_definite_208_18a_offence():
+    # §208-18A: "No person shall cut down or remove more than three (3) trees from any lot within the preceding
+    # twelve (12) months without first obtaining a tree removal permit". A house lot (no §208-19A(2)); two trees
+    # removed now (10 in, and stems "8, 6": √(64 + 36) = 10 in), two proposed, two removed earlier in the 12
+    # months whose permit is not given. 2 + 2 = 4 > 3 only if the earlier two had no permit: the offences are
+    # conditional on that, none definite. If established: civil 2 x tier (2) $1,500 = $3,000; criminal 2 x $5,000
+    # (a violation of §208-18) = $10,000.
+    text = (
+        'Tree #,Common Name,DBH (in.),Action\n101,Red maple,10,Removed\n102,Black cherry,"8, 6",Removed\n'
+        "103,Norway maple,14,Remove\n104,White oak,22,Retain\n105,Sugar maple,6,Remove\n"
+    )
+    site = {**FLAT_HOUSE_LOT, "prior_removals_12mo": 2, "prior_violation_within_year": True}
+    j = assess(survey(text), site=site, replacement_stock=STOCK).to_json()
+    assert (j["offences_definite"], j["offences_conditional"]) == (0, 2)
+    assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (0, 0)
+    assert (j["civil_penalty_conditional_usd"], j["criminal_fine_conditional_usd"]) == (3000, 10000)
+    rows = {r["tag"]: r for r in j["offence_rows"]}
+    assert "2 earlier removal(s) in the preceding 12 months were made without a permit" in rows["101"]["depends_on"]
+    # given that they had none, the same two are definite
+    site["prior_removals_without_permit"] = 2
+    j = assess(survey(text), site=site, replacement_stock=STOCK).to_json()
+    assert (j["offences_definite"], j["offences_conditional"]) == (2, 0)
+    assert j["criminal_fine_max_usd"] == 10000

@@ -223,13 +223,18 @@ def _count_trigger(
     trees, site, p, act, removal = lot
     n = len(trees)
     prior = int(site.get("prior_removals_12mo", 0))
+    # the lot's earlier removals made without a permit: only those count for a removal already made (§208-18A
+    # "without first obtaining a tree removal permit"); which of prior_removals_12mo had one is given by
+    # prior_removals_without_permit alone (within the window: at most prior_removals_12mo of them), so the rest
+    # count for the conditional figures only, never for a definite offence
+    prior_np = min(prior, int(site.get("prior_removals_without_permit", 0) or 0))
     count = int(removal.sum()) + prior
     done_count = int(((act == "removed") & ~village & ~_tree_yes(trees, "permit")).sum()) + prior
     # a removal whose permit or village_work cell is neither yes nor no ("maybe") is counted for the preview; a
     # count that needs it to reach the number rests on that cell: the trigger holds if it is no
     vague = removal & ((unclear(trees, "permit") != "") | (unclear(trees, "village_work") != ""))
     count_given = count - int(vague.sum())
-    done_given = done_count - int((vague & (act == "removed")).sum())
+    done_given = done_count - int((vague & (act == "removed")).sum()) - (prior - prior_np)
     limit = p["more_than_trees_12mo"]
     if not _meets("permit.more_than_trees_12mo", count, limit):
         return count, done_count, done_given, vague, None
@@ -239,7 +244,20 @@ def _count_trigger(
         _meets("permit.more_than_trees_12mo", done_given, limit) or not done_over
     )
     what = TRIGGER_TEXT["§208-19A(1)"].format(n=limit, months=p["window_months"], count=count, prior=prior)
-    return count, done_count, done_given, vague, (on, what, sure, VAGUE_COUNT.format(section="§208-19A(1)"))
+    facts = [VAGUE_COUNT.format(section="§208-19A(1)")] if vague.any() else []
+    if (
+        prior > prior_np
+        and done_over
+        and not _meets("permit.more_than_trees_12mo", done_count - prior + prior_np, limit)
+    ):
+        facts.append(PRIOR_WITHOUT_PERMIT.format(prior=prior, months=p["window_months"]))
+    return (
+        count,
+        done_count,
+        done_given,
+        vague,
+        (on, what, sure, "; ".join(facts) or VAGUE_COUNT.format(section="§208-19A(1)")),
+    )
 
 
 def _flag_triggers(
@@ -327,6 +345,13 @@ def _exceptions(site: dict[str, Any]) -> list[dict[str, str]]:
     """
     return [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
 
+
+#: What a removal already made rests on when only the lot's earlier removals, their permits not given, bring the
+#: count over §208-19A(1)'s number.
+PRIOR_WITHOUT_PERMIT = (
+    "the lot's {prior} earlier removal(s) in the preceding {months:g} months were made without a permit "
+    "(§208-18A: give ‹prior_removals_without_permit=N›)"
+)
 
 VAGUE_COUNT = (
     "permit or village_work is no where the survey's cell is neither yes nor no ({section}: the removals counted)"

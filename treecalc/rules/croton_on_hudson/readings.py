@@ -104,7 +104,10 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             f"('the removal of {clear} or more trees'). A tree already removed under its own permit is no part of the "
             f"count a removal already made is judged on (§208-18A: 'more than {more} ({n_more}) trees ... without first "
             f"obtaining a tree removal permit'): {_words(n_more + 1)} removed, one under its own permit, are {more} "
-            "without one.",
+            "without one. The lot's earlier removals (prior_removals_12mo) count for a removal already made only as "
+            "far as prior_removals_without_permit says they had no permit (at most prior_removals_12mo of them): "
+            "the others count for the conditional figures, an offence resting on them conditional, naming that "
+            "fact; a proposed removal needs a permit on all of them.",
         ),
         (
             "§208-17",
