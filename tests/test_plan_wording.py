@@ -42,7 +42,10 @@ def test_a_wesley_hills_plan_reads_chapter_95s_fines_and_counts_the_trees_remove
     assert k0["penalty_usd"] == k1["penalty_usd"] == 10000
     said = " ".join([*k0["reasons"], *k1["reasons"], *p["notes"], p["cost_basis"]])
     assert "§208" not in said and "civil" not in said, said
-    assert "The definite offences carry up to $10,000.00 in fines (Ch. 95 penalties A)." in k0["reasons"]
+    assert (
+        "The definite offences carry up to $10,000.00 in fines (Ch. 95 penalties A: a fine of not more than $5,000 "
+        "or imprisonment not exceeding 15 days, each tree)." in k0["reasons"]
+    ), k0["reasons"]
     assert k0["reasons"][0].startswith("Removing no tree leaves 2 trees removed or proposed for removal (H1, H2): ")
     assert k1["reasons"][0].startswith("Removing H3 as well makes 3 trees removed or proposed for removal (H1, H2, H3)")
     assert "the fine maximum of definite offences (Ch. 95 penalties A)" in said

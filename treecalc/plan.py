@@ -426,6 +426,21 @@ def _law_permit(a: Any) -> dict[str, Any]:
     return dict(law_data.law(a.jurisdiction, on).get("permit") or {})
 
 
+def _fine_words(a: Any) -> str:
+    """What a law fining each tree removed (its ``fine`` table) says the fine is, from its numbers in force on the
+    assessment's date: ': a fine of not more than $5,000 or imprisonment not exceeding 15 days, each tree'; ""
+    for a law whose table does not hold both."""
+    from treecalc.law.schema import as_date
+    from treecalc.rules import law_data
+
+    on = as_date((getattr(a, "options", None) or {}).get("on"))
+    fine = law_data.law(a.jurisdiction, on).get("fine") or {}
+    per, days = fine.get("per_tree_usd"), fine.get("imprisonment_max_days")
+    if per is None or days is None:
+        return ""
+    return f": a fine of not more than ${int(per):,} or imprisonment not exceeding {int(days)} days, each tree"
+
+
 def reasons(
     a: Any,
     chosen: list[int],
@@ -478,9 +493,9 @@ def reasons(
         out.append(f"It costs {_and(bits)}.")
     if penalty:
         _, _, many, section = _penalty_words(a)
+        cited = f"{section}{_fine_words(a) if many == 'fines' else ''}"
         out.append(
-            f"The definite offences carry up to {_money_text(penalty)} in {many}"
-            + (f" ({section})." if section else ".")
+            f"The definite offences carry up to {_money_text(penalty)} in {many}" + (f" ({cited})." if cited else ".")
         )
     if prev is not None:
         pp, pl, pn = costs(prev[1])
