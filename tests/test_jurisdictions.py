@@ -67,3 +67,11 @@ def test_options_of_another_law_name_the_law_that_reads_them():
         "space): Wesley Hills Chapter 95 has no violation standard, replacement, tree fund or doubling, so they "
         'would not be used; leave them out, or use jurisdiction="croton_on_hudson"'
     )
+
+
+def test_the_offence_section_of_a_record_is_the_one_its_rules_cite():
+    # the reports head each tree's offence with the record's section: it must be the section the rules fine under
+    from treecalc.rules.wesley_hills import PENALTY_SECTION
+
+    assert J.by_key("wesley_hills").sections["offence"] == PENALTY_SECTION == "Ch. 95 penalties A"
+    assert J.by_key("croton_on_hudson").sections["offence"] == "§208-29"

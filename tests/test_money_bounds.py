@@ -243,3 +243,29 @@ def test_a_water_bill_beyond_the_money_limit_is_refused_naming_it():
 
     with pytest.raises(ValueError, match="is too large: it must be under 1,000,000,000,000"):
         ch223_water.penalty_schedule("1e12", "2026-03-02", as_of="2026-04-01")
+
+
+#: what a cumulative basis's N must be, as the range of cumulative_years says it (1 to 200 years)
+_YEARS = "(years) must be a whole number from 1 to 200 years (benefits with growth over up to 200 years)"
+
+
+@pytest.mark.parametrize(
+    "basis, got",
+    [
+        ("cumulative", "'cumulative'"),  # no N: it said "use cumulative:N with N ... >= 1", naming no option
+        ("cumulative:", "'cumulative:'"),
+        ("cumulative:x", "'cumulative:x'"),
+        ("cumulative:0", "'0'"),  # 0 < 1
+        ("cumulative:201", "'201'"),  # 201 > 200
+    ],
+)
+def test_a_cumulative_basis_without_a_good_n_is_refused_naming_the_option_and_the_range(tmp_path, capsys, basis, got):
+    from treecalc.cli import main
+    from treecalc.valuation import parse_value_basis
+
+    with pytest.raises(OutOfRange) as e:
+        parse_value_basis(basis)
+    assert str(e.value) == f"‹value_basis=cumulative:N› {_YEARS}, got {got}"  # the library names the keyword
+    src = _oaks(tmp_path / "s.csv", 1)
+    assert main(["assess", str(src), "--value-basis", basis]) == 2
+    assert capsys.readouterr().err.strip() == f"error: --value-basis cumulative:N {_YEARS}, got {got}"

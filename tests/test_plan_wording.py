@@ -19,3 +19,34 @@ def test_three_removals_with_a_permit_for_two_say_why_there_is_no_replacement():
     first = k1["reasons"][0]
     assert "nothing to replace" not in first, first
     assert "permit is for 2 trees" in first and "3 or more" in first and "§208-22A" in first, first
+
+
+def test_a_wesley_hills_plan_reads_chapter_95s_fines_and_counts_the_trees_removed():
+    # H1: 12 in >= 10, 250 ft > 200 ft from the residence, lot 2.1 >= 1.5 acres: §95-3A(1)(d), removed without the
+    # clearing permit: up to $5,000 (Chapter 95 penalties A, "a fine of not more than $5,000"). H2: 7 in >= 6
+    # within 20 ft of a lot line, no certificate of occupancy: §95-3A(1)(e), removed: up to $5,000. H3 (11 in,
+    # 230 ft) is proposed: a permit, no fine. Definite offences: 2 x $5,000 = $10,000, a fine, not a §208-29B
+    # civil penalty; and the plan said "Removing no tree makes these removals", and cited Chapter 208's planting,
+    # fund and civil penalty in its notes.
+    from treecalc.ingest import read_survey
+    from treecalc.plan import plan
+
+    text = (
+        "Tag,Species,DBH,Action,Within 20 ft of lot line,Distance to residence (ft)\n"
+        "H1,Quercus rubra,12,removed,no,250\nH2,Liriodendron tulipifera,7,removed,yes,80\n"
+        "H3,Quercus rubra,11,remove,no,230\n"
+    )
+    site = {"lot_area_acres": 2.1, "has_residence": True, "one_family_co_issued": False}
+    p = plan(read_survey(text.encode("utf-8"), filename="lot.csv"), jurisdiction="wesley_hills", site=site).to_json()
+    k0, k1 = p["frontier"]
+    assert k0["penalty_usd"] == k1["penalty_usd"] == 10000
+    said = " ".join([*k0["reasons"], *k1["reasons"], *p["notes"], p["cost_basis"]])
+    assert "§208" not in said and "civil" not in said, said
+    assert (
+        "The definite offences carry up to $10,000.00 in fines (Ch. 95 penalties A: a fine of not more than $5,000 "
+        "or imprisonment not exceeding 15 days, each tree)." in k0["reasons"]
+    ), k0["reasons"]
+    assert k0["reasons"][0].startswith("Removing no tree leaves 2 trees removed or proposed for removal (H1, H2): ")
+    assert k1["reasons"][0].startswith("Removing H3 as well makes 3 trees removed or proposed for removal (H1, H2, H3)")
+    assert "the fine maximum of definite offences (Ch. 95 penalties A)" in said
+    assert p["cost_basis"] == "penalty (fine maximum, definite offences), USD"

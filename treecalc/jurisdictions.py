@@ -67,7 +67,8 @@ class Jurisdiction:
     whether the permit is required. ``sections``: the section the reports head each part with (``"permit"``,
     ``"replacement"``, ``"trees_needed"``, ``"planting"``, ``"fund"``; ``"permit_trigger"``: the subsection making a
     tree need the permit, when narrower than ``"permit"``; ``"excavation_permit"``: its excavation chapter's permit
-    triggers); a part the law does not have is absent. Every record declares ``"permit"``.
+    triggers; ``"offence"``: the section fining or penalising a tree harmed without the permit, which the reports
+    head the offence of each tree with); a part the law does not have is absent. Every record declares ``"permit"``.
     ``value_section``: the section naming the annual benefits as the trees' value, cited in its label.
     """
 
@@ -212,6 +213,7 @@ register(
             "trees_needed": "§208-22A",
             "planting": "§208-22D",
             "fund": "§208-24",
+            "offence": "§208-29",
             "excavation_permit": "§120-3A",
         },
     )
@@ -241,7 +243,13 @@ register(
         excavation_inputs={"cellar": ("cellar_multiple", "a building permit stands as the permit")},
         permit_item="Clearing permit required",
         law_files=("ch95_clearing", "ch95_excavation"),
-        sections={"permit": "§95-3", "permit_trigger": "§95-3A(1)", "excavation_permit": "§95-3"},
+        # "offence": the fine of a tree removed without the permit, cited as its rules cite it (PENALTY_SECTION)
+        sections={
+            "permit": "§95-3",
+            "permit_trigger": "§95-3A(1)",
+            "offence": "Ch. 95 penalties A",
+            "excavation_permit": "§95-3",
+        },
     )
 )
 

@@ -155,6 +155,37 @@ def costs(a: Any) -> tuple[Decimal, Decimal, Decimal]:
     return planting, in_lieu, penalty
 
 
+def _penalty_words(a: Any) -> tuple[str, str, str, str]:
+    """What the penalty :func:`costs` counts is, as the assessment's findings name it: its kind, its name, its
+    plural and the section of its statement line: ("civil", "civil penalty", "civil penalties", "§208-29B") of a
+    civil maximum; ("fine", "fine", "fines", "Ch. 95 penalties A") of a law fining each tree ("Fine, maximum")."""
+    civil = a.penalties.civil_penalty_max_usd is not None
+    item = "Civil penalty, maximum" if civil else "Fine, maximum"
+    section = next((str(ln.get("section") or "") for ln in a.lines or [] if ln.get("item") == item), "")
+    return ("civil", "civil penalty", "civil penalties", section) if civil else ("fine", "fine", "fines", section)
+
+
+def _sections(a: Any) -> Any:
+    """The sections of the law applied by part (:attr:`treecalc.jurisdictions.Jurisdiction.sections`)."""
+    from treecalc import jurisdictions
+
+    return jurisdictions.by_key(a.jurisdiction).sections
+
+
+def _cost_parts(a: Any) -> tuple[list[tuple[str, str]], str]:
+    """The parts of a cost under the law of ``a`` as (what, its section): planting and the payment in lieu where
+    the law has them (a section of its record), the penalty maximum of definite offences last; and the penalty's
+    kind (:func:`_penalty_words`)."""
+    sections = _sections(a)
+    kind, name, _, section = _penalty_words(a)
+    parts = [
+        (what, sections[part])
+        for what, part in (("planting", "planting"), ("payment in lieu", "fund"))
+        if sections.get(part)
+    ]
+    return [*parts, (f"the {name} maximum of definite offences", section)], kind
+
+
 def _key(v: Any) -> str:
     return "<NA>" if (not isinstance(v, (list, dict)) and pd.isna(v)) else str(v)
 
@@ -331,9 +362,11 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     if zone:
         # the costs rest on the trees' values, so the zone whose tables gave them is said (as assess says it)
         notes.append(f"the trees are valued in the {zone['zone_name']} climate zone ({zone['zone']}; {zone['source']})")
+    parts, kind = _cost_parts(everything)
     notes.append(
-        "each cost is the assessment of that set of removals: planting (§208-22D) + payment in lieu "
-        "(§208-24) + the civil penalty maximum of definite offences (§208-29B); permit fees are not included"
+        "each cost is the assessment of that set of removals: "
+        + " + ".join(f"{what} ({sec})" if sec else what for what, sec in parts)
+        + "; permit fees are not included"
     )
     notes.append(
         f"exact search: {runs:,} assessments instead of one per subset; the optional trees fall into "
@@ -347,7 +380,7 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
         frontier=steps,
         budget_usd=None if budget is None else float(budget),
         assessments=runs,
-        cost_basis="planting + payment in lieu + penalty (civil maximum, definite offences), USD",
+        cost_basis=" + ".join([*(w for w, _ in parts[:-1]), f"penalty ({kind} maximum, definite offences)"]) + ", USD",
         notes=notes,
         zone=zone.get("zone"),
         cheapest=chosen_assessments,
@@ -371,6 +404,18 @@ def _what_changes(chosen: list[int], prev: tuple[list[int], Any] | None, tags: n
     return f"Removing {_and(added)} instead of {_and(dropped)}"
 
 
+def _removals_left(a: Any, prev: tuple[list[int], Any] | None) -> str:
+    """'leaves 2 trees removed or proposed for removal (H1, H2)' of the first step, 'makes 3 ...' of the others:
+    the trees of the assessment removed or proposed, for a law that counts no removals in a window."""
+    from treecalc.frames import actions
+
+    gone = np.isin(actions(a.trees), ("remove", "removed"))
+    tags = [str(t) for t in a.trees["tag"].to_numpy(object)[gone]]
+    m = len(tags)
+    listed = f" ({', '.join(tags)})" if tags else ""
+    return f"{'leaves' if prev is None else 'makes'} {m} tree{'s' if m != 1 else ''} removed or proposed for removal{listed}"
+
+
 def _law_permit(a: Any) -> dict[str, Any]:
     """The permit numbers in force on the assessment's date (``options["on"]``), not the latest held: a plan
     for an application made before an amendment quotes the number then in force."""
@@ -379,6 +424,21 @@ def _law_permit(a: Any) -> dict[str, Any]:
 
     on = as_date((getattr(a, "options", None) or {}).get("on"))
     return dict(law_data.law(a.jurisdiction, on).get("permit") or {})
+
+
+def _fine_words(a: Any) -> str:
+    """What a law fining each tree removed (its ``fine`` table) says the fine is, from its numbers in force on the
+    assessment's date: ': a fine of not more than $5,000 or imprisonment not exceeding 15 days, each tree'; ""
+    for a law whose table does not hold both."""
+    from treecalc.law.schema import as_date
+    from treecalc.rules import law_data
+
+    on = as_date((getattr(a, "options", None) or {}).get("on"))
+    fine = law_data.law(a.jurisdiction, on).get("fine") or {}
+    per, days = fine.get("per_tree_usd"), fine.get("imprisonment_max_days")
+    if per is None or days is None:
+        return ""
+    return f": a fine of not more than ${int(per):,} or imprisonment not exceeding {int(days)} days, each tree"
 
 
 def reasons(
@@ -413,20 +473,30 @@ def reasons(
             # a jurisdiction without a replacement rule (Wesley Hills Chapter 95) says so in its notes
             why = rep.percent_note or rep.section or "; ".join(rep.notes or [])
         verdict += f" and no replacement ({why})" if why else " and no replacement"
-    out = [f"{_what_changes(chosen, prev, tags, must)} makes {count}: {verdict}."]
+    what = _what_changes(chosen, prev, tags, must)
+    # a law counting no removals in a window says what the step leaves removed, as its trees' actions say
+    out = [f"{what} makes {count}: {verdict}." if n is not None else f"{what} {_removals_left(a, prev)}: {verdict}."]
     planting, in_lieu, penalty = costs(a)
     total = planting + in_lieu + penalty
     if rep.required:
         planted, lieu = rep.trees_planted or 0, rep.trees_in_lieu or 0
-        bits = [f"planting {planted} tree{'s' if planted != 1 else ''} ({_money_text(planting)}, §208-22D)"]
+        sections = _sections(a)
+        sec = sections.get("planting")
+        bits = [
+            f"planting {planted} tree{'s' if planted != 1 else ''} ({_money_text(planting)}{f', {sec}' if sec else ''})"
+        ]
         if lieu or in_lieu:
             bits.append(
                 f"paying {_money_text(in_lieu)} in lieu for {lieu} tree{'s' if lieu != 1 else ''} "
-                f"the site cannot take ({fund.section or '§208-24'})"
+                f"the site cannot take ({fund.section or sections.get('fund', '')})"
             )
         out.append(f"It costs {_and(bits)}.")
     if penalty:
-        out.append(f"The definite offences carry up to {_money_text(penalty)} in civil penalties (§208-29B).")
+        _, _, many, section = _penalty_words(a)
+        cited = f"{section}{_fine_words(a) if many == 'fines' else ''}"
+        out.append(
+            f"The definite offences carry up to {_money_text(penalty)} in {many}" + (f" ({cited})." if cited else ".")
+        )
     if prev is not None:
         pp, pl, pn = costs(prev[1])
         delta = total - (pp + pl + pn)

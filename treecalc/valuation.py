@@ -28,13 +28,7 @@ def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
             "total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets Northeast)",
         )
     if b.startswith("cumulative"):
-        _, sep, n = b.partition(":")
-        try:
-            years = int(n) if sep else -1
-        except ValueError:
-            years = -1
-        if years < 1:
-            raise ValueError(f"value basis {basis!r}: use cumulative:N with N a whole number of years >= 1")
+        years = _cumulative_years(basis, b)
         return (
             "cumulative",
             years,
@@ -47,6 +41,24 @@ def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
             "CTLA replacement value, USD (trunk formula as i-Tree Streets reports it; Guide for Plant Appraisal, 9th ed.)",
         )
     raise ValueError(f"unknown value basis {basis!r}: use annual, cumulative:N or appraised")
+
+
+def _cumulative_years(basis: str, b: str) -> int:
+    """The N of ``cumulative:N`` within its range (:data:`treecalc.units.ranges.RANGES` ``["cumulative_years"]``);
+    :class:`~treecalc.units.ranges.OutOfRange` naming the option and the range, whether N is out of it, not a
+    number or not given (``cumulative`` alone)."""
+    from treecalc.messages import mark
+    from treecalc.units.ranges import OutOfRange, in_range, range_words
+
+    head, sep, n = b.partition(":")
+    name = f"{mark('value_basis', 'cumulative:N')} (years)"
+    try:
+        if head != "cumulative" or not sep:
+            raise ValueError
+        float(n)
+    except ValueError:
+        raise OutOfRange(f"{name} must be {range_words('cumulative_years')}, got {basis!r}") from None
+    return int(in_range(name, n, "cumulative_years"))
 
 
 def value_function(

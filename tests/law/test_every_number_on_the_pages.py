@@ -446,7 +446,7 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     # three removals fined on assumed facts: 3 x 5,000 = 15,000 -> 3 x 5,370 = 16,110
     (((CH95, "fine.per_tree_usd"),), "wesley:violations", "Fine on assumed facts, maximum (USD, Chapter 95) $15,000", "Fine on assumed facts, maximum (USD, Chapter 95) $16,110"),
     (((CH95, "fine.other_per_day_usd"),), "wesley:violations", "up to $2,500, each day's", "up to $2,630, each day's"),
-    (((CH95, "permit.measured_above_ground_in"),), "excavation:wesley", "(diameter at 54 in)", "(diameter at 51 in)"),
+    (((CH95, "permit.measured_above_ground_in"),), "excavation:wesley", "(diameter measured 54 in above ground)", "(diameter measured 51 in above ground)"),
     (((CH95, "fine.imprisonment_max_days"),), "wesley:violations", "up to 15 days' imprisonment", "up to 19 days' imprisonment"),
 ]  # fmt: skip
 

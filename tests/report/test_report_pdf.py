@@ -119,6 +119,42 @@ def test_wesley_hills_report_does_not_cite_chapter_208_for_its_answer():
     assert "Tree Preservation Fund (§208-24)" not in text
 
 
+def _trees_heading(text: str) -> str:
+    """The Trees concerned table's heading row, its wrapped cells joined ("Permit\\ntriggers" -> "Permit triggers")."""
+    return " ".join(text.split("Trees concerned")[1].split("Penalty max")[0].split())
+
+
+@pytest.mark.parametrize("kind", ["permit", "violation"])
+def test_the_trees_table_of_a_wesley_hills_survey_cites_chapter_95(tmp_path, kind):
+    # its columns were headed with Chapter 208's sections (§208-19, §208-22, §208-29) whatever the law applied
+    from treecalc.assessment import assess
+
+    p = tmp_path / "pine.csv"
+    # H1: 12 in >= 10, 250 ft > 200 ft from the residence, lot 2.1 >= 1.5 acres: §95-3A(1)(d), removed: a fine
+    # H2: 7 in >= 6 within 20 ft of a lot line, no certificate of occupancy: §95-3A(1)(e), removed: a fine
+    p.write_text(
+        "Tag,Species,DBH (in),Action,Within 20 ft of lot line,Distance to residence (ft)\n"
+        "H1,Red oak,12,removed,no,250\nH2,Tulip tree,7,removed,yes,80\n"
+    )
+    site = {"lot_area_acres": 2.1, "has_residence": True, "one_family_co_issued": False}
+    a = assess(str(p), jurisdiction="wesley_hills", site=site)
+    assert a.penalties.offences_definite == 2  # the table has the offence column
+    text = pdf_text(report_pdf(report_data(a), kind=kind))
+    heading = _trees_heading(text)
+    assert "Permit triggers (§95-3A(1))" in heading and "Offence (Ch. 95 penalties A)" in heading
+    # Chapter 95 has no replacement: no column counts a tree toward one
+    assert "Counted" not in heading and "Not counted" not in heading
+    assert "§208" not in text
+
+
+def test_the_trees_table_of_a_croton_survey_keeps_chapter_208s_sections(tmp_path):
+    survey = _survey_csv(tmp_path)
+    out = tmp_path / "report.pdf"
+    assert main(["assess", str(survey), "--site", "subdividable=true", "--pdf", str(out)]) == 0
+    heading = _trees_heading(pdf_text(out.read_bytes()))
+    assert "Permit triggers (§208-19) Counted (§208-22) Not counted because Offence (§208-29)" in heading
+
+
 def _survey_csv(tmp_path):
     p = tmp_path / "Hudson St lot 7.csv"
     p.write_text(

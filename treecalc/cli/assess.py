@@ -317,12 +317,10 @@ def _check_numbers(a: argparse.Namespace) -> None:
     for flag, value, kind in checks:
         if value is not None:
             in_range(flag, value, kind)
-    basis = str(a.value_basis or "").strip().lower()
-    if basis.startswith("cumulative:"):
-        in_range("--value-basis cumulative:N (years)", basis.partition(":")[2], "cumulative_years")
     from treecalc.assessment import parse_value_basis
 
-    parse_value_basis(a.value_basis)  # before the survey is read: a bad basis is said at once
+    # before the survey is read: a bad basis is said at once (its N within range, naming the option)
+    parse_value_basis(a.value_basis)
     if a.fee_schedule:
         small_file("--fee-schedule", a.fee_schedule, 1_000_000)
 

@@ -153,22 +153,42 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
     return {"definite": definite, "conditional": conditional}
 
 
-#: per-tree columns the report prints, in order, when present (the offence status only where an offence is read)
+#: per-tree columns the report prints, in order, when present (the offence status only where an offence is read):
+#: key, heading, and the part of the law (:attr:`treecalc.jurisdictions.Jurisdiction.sections`) it is of, whose
+#: section fills the heading's ``{section}``
 TREE_COLUMNS = (
-    ("tag", "Tag"),
-    ("species_label", "Species"),
-    ("dbh_in", "DBH (in)"),
-    ("action", "Action"),
-    ("value_usd", "Value"),
-    ("permit_triggers", "Permit triggers (§208-19)"),
-    ("counted", "Counted (§208-22)"),
-    ("exclusion", "Not counted because"),
-    ("offence", "Offence (§208-29)"),
-    ("offence_status", "Definite / conditional"),
-    ("depends_on", "Depends on"),
-    ("penalty_tier", "Penalty tier"),
-    ("penalty_max_usd", "Penalty max (USD)"),
+    ("tag", "Tag", ""),
+    ("species_label", "Species", ""),
+    ("dbh_in", "DBH (in)", ""),
+    ("action", "Action", ""),
+    ("value_usd", "Value", ""),
+    ("permit_triggers", "Permit triggers ({section})", "permit_trigger"),
+    ("counted", "Counted ({section})", "replacement"),
+    ("exclusion", "Not counted because", "replacement"),
+    ("offence", "Offence ({section})", "offence"),
+    ("offence_status", "Definite / conditional", ""),
+    ("depends_on", "Depends on", ""),
+    ("penalty_tier", "Penalty tier", ""),
+    ("penalty_max_usd", "Penalty max (USD)", ""),
 )
+
+#: the parts whose columns mean nothing under a law without them (counted for a replacement the law does not
+#: require): left out; a column of another part the law's record names no section for is headed without one
+_ONLY_UNDER_THE_PART = frozenset({"replacement"})
+
+
+def tree_columns(d: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The per-tree columns (key, heading) of :data:`TREE_COLUMNS` for the law a report's JSON names, each heading
+    citing that law's own section (:func:`law_record`): the permit triggers its ``permit_trigger`` (else its
+    permit's section), the offence its ``offence``; the columns of a part it does not have are left out."""
+    sections = law_record(d).sections
+    out = []
+    for key, head, part in TREE_COLUMNS:
+        sec = (sections.get(part) or (sections["permit"] if part == "permit_trigger" else "")) if part else ""
+        if part in _ONLY_UNDER_THE_PART and not sec:
+            continue
+        out.append((key, head.format(section=sec) if sec else head.replace(" ({section})", "")))
+    return out
 
 
 def trees_concerned(d: Mapping[str, Any]) -> list[dict[str, Any]]:

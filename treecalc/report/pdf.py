@@ -24,7 +24,6 @@ from fpdf.fonts import FontFace
 from treecalc.messages import shown, voice
 from treecalc.report.content import (
     BASIS_WORDS,
-    TREE_COLUMNS,
     fee_source,
     harm_counts,
     law_record,
@@ -33,6 +32,7 @@ from treecalc.report.content import (
     plain_answer,
     rejected_rows,
     report_data,
+    tree_columns,
     trees_concerned,
 )
 
@@ -341,7 +341,7 @@ def _trees(doc: _Doc, d: Mapping[str, Any]) -> None:
         doc.para("No tree is removed, harmed or needs a permit.")
         return
     unit = (d.get("options") or {}).get("value_unit", "USD")
-    cols = [(k, f"{h} ({unit})" if k == "value_usd" else h) for k, h in TREE_COLUMNS if any(k in r for r in rows)]
+    cols = [(k, f"{h} ({unit})" if k == "value_usd" else h) for k, h in tree_columns(d) if any(k in r for r in rows)]
     doc.grid([h for _, h in cols], [[r.get(k) for k, _ in cols] for r in rows[:MAX_TREE_ROWS]], size=6.5)
     if len(rows) > MAX_TREE_ROWS:
         more = len(rows) - MAX_TREE_ROWS

@@ -128,6 +128,19 @@ class OutOfRange(ValueError):
     """A number outside its documented range (:data:`RANGES`), naming the flag, option or field it came from."""
 
 
+def range_words(kind: str) -> str:
+    """What a number of :data:`RANGES` ``[kind]`` must be, as :func:`in_range` says it: "a whole number from 1 to
+    200 years (benefits with growth over up to 200 years)"."""
+    r = RANGES[kind]
+
+    def shown(x: float) -> str:
+        return f"{int(x):,}" if x == int(x) else f"{x:,g}"
+
+    lo = f"greater than {shown(r.low)} and at most" if r.strict_low else f"from {shown(r.low)} to"
+    span = f"{lo} {shown(r.high)} {r.unit}".rstrip()
+    return f"{'a whole number ' if r.whole else ''}{span} ({r.why})"
+
+
 def in_range(flag: str, value: Any, kind: str) -> float:
     """``value`` checked against :data:`RANGES` ``[kind]``; :class:`OutOfRange` naming ``flag`` and the range."""
     r = RANGES[kind]
@@ -144,13 +157,8 @@ def in_range(flag: str, value: Any, kind: str) -> float:
     except (TypeError, ValueError, OverflowError):
         raise OutOfRange(f"{flag} must be a {'whole ' if r.whole else ''}number, got {value!r}") from None
 
-    def shown(x: float) -> str:
-        return f"{int(x):,}" if x == int(x) else f"{x:,g}"
-
-    lo = f"greater than {shown(r.low)} and at most" if r.strict_low else f"from {shown(r.low)} to"
-    span = f"{lo} {shown(r.high)} {r.unit}".rstrip()
     if not math.isfinite(v) or (v <= r.low if r.strict_low else v < r.low) or v > r.high or (r.whole and v != int(v)):
-        raise OutOfRange(f"{flag} must be {'a whole number ' if r.whole else ''}{span} ({r.why}), got {value!r}")
+        raise OutOfRange(f"{flag} must be {range_words(kind)}, got {value!r}")
     if kind == "usd":  # within range here, so the quantize cannot overflow
         exact = Decimal(text if isinstance(text, str) else repr(text))
         if exact != exact.quantize(CENT):  # a fee or a cost is set in cents: 12.345 a tree is a slip

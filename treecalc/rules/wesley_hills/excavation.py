@@ -80,7 +80,8 @@ def _wesley_hills_readings(cellar_given: bool) -> tuple[list[str], list[str]]:
         + ("" if cellar_given else " (give the cellar to check it)")
         + ".",
         f"{sec_lawn}: the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
-        f"§95-3A(1)(c)-(e): tree removal triggers (diameter at {_measured_at()} in) are evaluated by the tree law.",
+        f"§95-3A(1)(c)-(e): tree removal triggers (diameter measured {_measured_at()} in above ground) are evaluated by "
+        "the tree law.",
         f"{LAW['slope_rise'].section}: rehabilitation: slopes no steeper than {_SLOPE} (rock {_ROCK_SLOPE}); "
         f"{LAW['topsoil_depth'].section}: at least {_fmt(LAW['topsoil_depth'].value)} in of topsoil over "
         "exposed ground.",
