@@ -365,3 +365,32 @@ def _value(raw: dict[str, Any], key: str) -> Any:
     for part in key.split("."):
         t = t[part]
     return t["value"] if isinstance(t, dict) else t
+
+
+#: Two proposed removals of 9 in on a parcel whose facts are not given (§208-19A(2)), nothing else: the plan's
+#: steps count them in §208-19A(1)'s window.
+PLAN_LOT = "tag,species,dbh_in,action\n1,Acer rubrum,9,remove\n2,Acer rubrum,9,remove\n"
+
+
+def test_the_plan_counts_removals_in_the_amended_window(tmp_path):
+    """The plan's reasons say §208-19A(1)'s window from the law file ("2 removals in 12 months"), not a
+    window written into the sentence."""
+    from treecalc.cli.plan import render_text
+    from treecalc.ingest import read_survey
+    from treecalc.plan import plan
+
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+
+    def run() -> tuple[str, str]:
+        p = plan(read_survey(PLAN_LOT.encode("utf-8"), filename="lot.csv"), on="2026-06-01")
+        return json.dumps(p.to_json()), render_text(p)
+
+    before = _in_folder(None, run)
+    _amend(folder, CH208, "permit.window_months", "18")
+    after = _in_folder(folder, run)
+    # k=2: both trees, 2 removals (the window counts the survey's own, no earlier ones given)
+    for out in before:
+        assert "2 removals in 12 months" in out and "18 months" not in out
+    for out in after:
+        assert "2 removals in 18 months" in out and "12 months" not in out
