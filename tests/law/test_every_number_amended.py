@@ -129,7 +129,13 @@ CASES: dict[tuple[str, str], Case] = {
     (CH208, "spacing_ft.medium"): Case("croton", 45, ["medium {g} ft"], ("text",)),
     (CH208, "spacing_ft.large"): Case("croton", 55, ["large {g} ft apart"], ("text",)),
     # the 8 in tree of tier (1) $500 and the 12 in of (2) $1,500: $2,000; up to 7 in, the 8 in is of (2): $3,000
-    (CH208, "penalty.civil_tiers[1].max_dbh_in"): Case("tiers", 7.0, figures={"civil_penalty_max_usd": (2000, 3000)}),
+    # (the multi-stem reading quotes the bound: "'up to and including eight inches', 'greater than eight inches'")
+    (CH208, "penalty.civil_tiers[1].max_dbh_in"): Case(
+        "tiers",
+        7.0,
+        ["json:tier ('up to and including {w} inches', 'greater than {w} inches')"],
+        figures={"civil_penalty_max_usd": (2000, 3000)},
+    ),
     (CH208, "penalty.civil_tiers[1].usd"): Case("croton", 550, ["up to {usd} per tree"]),
     # up to 11 in, the 12 in tree is of (3): $500 + $3,000 = $3,500
     (CH208, "penalty.civil_tiers[2].max_dbh_in"): Case("tiers", 11.0, figures={"civil_penalty_max_usd": (2000, 3500)}),
@@ -394,3 +400,40 @@ def test_the_plan_counts_removals_in_the_amended_window(tmp_path):
         assert "2 removals in 12 months" in out and "18 months" not in out
     for out in after:
         assert "2 removals in 18 months" in out and "12 months" not in out
+
+
+#: Two multi-stem trees removed on a slope over 20% (§208-19A(3): a permit from 4 in, definite offences): stems 6
+#: and 5.3 in are √(36 + 28.09) = 8.0056 in, 8.0 at the stems' 0.1 in; stems 5 and 5.6 in are √(25 + 31.36) =
+#: 7.5073 in, 7.5 at 0.1 in.
+STEMS_LOT = (
+    "tag,species,dbh_in,action,condition,slope_over_20pct\n"
+    '1,Acer rubrum,"6, 5.3",removed,good,yes\n'
+    '2,Acer rubrum,"5, 5.6",removed,good,yes\n'
+)
+
+
+def test_the_multi_stem_tier_note_quotes_the_amended_bound(tmp_path):
+    """The note on a multi-stem tree whose two figures fall in different §208-29B tiers quotes tier (1)'s bound
+    from the law file. Up to 8 in (as held) tree 1 straddles it (8.0056 > 8 >= 8.0); up to 7.5 in, tree 1 is over
+    it both ways and tree 2 straddles it (7.5073 > 7.5 >= 7.5)."""
+    from treecalc.assessment import assess
+    from treecalc.cli.assess import render_text
+
+    lot = tmp_path / "stems.csv"
+    lot.write_text(STEMS_LOT, encoding="utf-8")
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+
+    def run() -> str:
+        a = assess(str(lot), jurisdiction="croton_on_hudson", on="2026-06-01")
+        return " ".join((json.dumps(a.to_json(), ensure_ascii=False) + render_text(a)).split())
+
+    before = _in_folder(None, run)
+    _amend(folder, CH208, "penalty.civil_tiers[1].max_dbh_in", "7.5")
+    after = _in_folder(folder, run)
+    old = "§208-29B(1)-(3) ('up to and including eight inches', 'greater than eight inches'): 1 multi-stem tree(s) (trees 1)"
+    new = (
+        "§208-29B(1)-(3) ('up to and including 7.5 inches', 'greater than 7.5 inches'): 1 multi-stem tree(s) (trees 2)"
+    )
+    assert old in before and new not in before
+    assert new in after and "eight inches" not in after

@@ -22,7 +22,7 @@ from treecalc.rules.croton_on_hudson.readings import (
     OTHER_PROHIBITIONS_208,
     PENDING_LITERAL_NOTE,
 )
-from treecalc.rules.croton_on_hudson.words import _years
+from treecalc.rules.croton_on_hudson.words import _tier_bounds, _years
 from treecalc.schema import DONE
 
 
@@ -321,7 +321,7 @@ def _penalty_findings(
     shifted = _size_tier_shifted(trees, law) & off.offence
     if shifted.any():
         notes.append(
-            f"§208-29B(1)-(3) ('up to and including eight inches', 'greater than eight inches'): {int(shifted.sum())} "
+            f"§208-29B(1)-(3) {_tier_bounds(law)}: {int(shifted.sum())} "
             f"multi-stem tree(s) ({some_tags(tags[shifted])}) whose √Σd² and DBH at the stems' precision fall in "
             "different tiers are priced at the lower in the maximum; the higher tier is in the conditional figures "
             "only (Readings, multi-stem trees)"

@@ -11,7 +11,7 @@ import pandas as pd
 
 from treecalc.ingest.site import site_defaults
 from treecalc.rules import law_data as _law_data
-from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _usd, _words, _years
+from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _tier_bounds, _usd, _words, _years
 
 
 #: Site facts this module reads, with the reading assumed when a fact is not given.
@@ -224,7 +224,7 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "a stem is written with, in its unit): stems 6 and 5.3 in combine to 8.0056 in, 8.0 in at 0.1 in. "
             "Where the two figures fall on different sides of a bound, the permit preview keeps the one that needs "
             "a permit (§208-19A(2)-(4), (7) 'inches or more'), an offence resting on it is conditional, and a "
-            "§208-29B tier ('up to and including eight inches', 'greater than eight inches') is the lower one in "
+            f"§208-29B tier {_tier_bounds(law)} is the lower one in "
             "the maximum, the higher in the conditional figures only.",
         ),
         ("§208-18B", "§208-18B (attaching objects that injure a tree) is not assessed: the survey does not record it."),
