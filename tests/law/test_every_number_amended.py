@@ -24,6 +24,7 @@ import pytest
 
 from treecalc import units
 from treecalc.law import Bracket, Entry, clear_caches, entries
+from treecalc.rules.law_data import multiplied
 from treecalc.units import BUNDLED_DATA_DIR
 
 CH208 = "law/croton_on_hudson/ch208_trees.toml"
@@ -145,7 +146,13 @@ CASES: dict[tuple[str, str], Case] = {
     (CH208, "penalty.civil_tiers[5].usd"): Case("croton", 5500, ["up to {usd} per tree"]),
     (CH208, "penalty.civil_tiers[6].usd"): Case("croton", 7700, ["up to {usd} per tree"]),
     # four trees topped, tier (1), more than three: 4 x $500 x 2 = $4,000; tripled, 4 x $500 x 3 = $6,000
-    (CH208, "penalty.doubling_factor"): Case("doubling", 3, figures={"civil_penalty_max_usd": (4000, 6000)}),
+    # (the line and the reading say the factor: "Fines per tree doubled", "B(7) doubles the fines per tree")
+    (CH208, "penalty.doubling_factor"): Case(
+        "doubling",
+        3,
+        ["Fines per tree {ed}", "json:B(7) {es} the fines per tree"],
+        figures={"civil_penalty_max_usd": (4000, 6000)},
+    ),
     # more than five: four trees are no longer doubled: 4 x $500 = $2,000 (was 4 x $500 x 2 = $4,000)
     (CH208, "penalty.doubling_more_than_trees"): Case(
         "doubling", 5, ["json:more than {w} regulated trees"], figures={"civil_penalty_max_usd": (4000, 2000)}
@@ -227,6 +234,8 @@ def _forms(v: Any) -> dict[str, str]:
         "usd2": f"${x:,.2f}",
         "y": f"{_words(x)} year" + ("" if x == 1 else "s"),
         "d": str(v),  # as written (a fee schedule's "1.0")
+        "ed": multiplied(x)["ed"],  # a factor: "doubled", "tripled"
+        "es": multiplied(x)["es"],
     }
 
 
@@ -437,3 +446,39 @@ def test_the_multi_stem_tier_note_quotes_the_amended_bound(tmp_path):
     )
     assert old in before and new not in before
     assert new in after and "eight inches" not in after
+
+
+#: One 10 in red maple removed while an application was pending, its parcel facts not given: §208-20F (definite)
+#: and §208-19A(2) (conditional on the assumed parcel facts).
+PENDING_LOT = "tag,species,dbh_in,action,condition\n1,Acer rubrum,10,removed,good\n"
+
+
+def test_the_pending_clause_notes_say_the_amended_factor(tmp_path):
+    """The notes on §208-29B(7)'s pending clause say the factor of the law file: read to the letter the one tree
+    harmed while pending has its own fine doubled (2 x $1,500 = $3,000; tripled 3 x $1,500 = $4,500), and the
+    conditional §208-19A(2) offence would double (triple) the fines per tree."""
+    from treecalc.assessment import assess
+    from treecalc.cli.assess import render_text
+
+    lot = tmp_path / "pending.csv"
+    lot.write_text(PENDING_LOT, encoding="utf-8")
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+
+    def run() -> str:
+        a = assess(str(lot), jurisdiction="croton_on_hudson", on="2026-06-01", site={"application_pending": True})
+        return " ".join((json.dumps(a.to_json(), ensure_ascii=False) + render_text(a)).split())
+
+    before = _in_folder(None, run)
+    _amend(folder, CH208, "penalty.doubling_factor", "3")
+    after = _in_folder(folder, run)
+    said = [
+        ("is not {} by itself", "doubled", "tripled"),
+        ("it {} that tree's own fine too: civil maximum ${}", "doubles", "triples"),
+        ("the one tree harmed while pending {} its own fine", "doubles", "triples"),
+        ("the conditional offences would also {} the fines per tree", "double", "triple"),
+    ]
+    for template, old, new in said:
+        was, now = template.format(old, "3,000"), template.format(new, "4,500")
+        assert was in before and now not in before, was
+        assert now in after and was not in after, now

@@ -364,6 +364,10 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     # 61,000; amended 3 x (3,170 x 3 + 1,730 x 2 + 4,260 + 5,390 + 7,940 + 530 + 4,260) = 3 x 35,350 = 106,050
     (((CH208, "penalty.doubling_factor"),), "violations", "Civil penalty, maximum (USD) 61000 ", "Civil penalty, maximum (USD) 106050 "),
     (((CH208, "penalty.doubling_more_than_trees"),), "violations", "more than 3 regulated trees harmed", "more than 2 regulated trees harmed"),
+    # the factor in words: "doubled" (2) -> "tripled" (3)
+    (((CH208, "penalty.doubling_factor"),), "violations", "Doubled (§208-29B(7)) Yes", "Tripled (§208-29B(7)) Yes"),
+    (((CH208, "penalty.doubling_factor"),), "violations", "every per-tree amount doubles when", "every per-tree amount triples when"),
+    (((CH208, "penalty.doubling_factor"),), "violations", "without a permit; doubles the per-tree", "without a permit; triples the per-tree"),
     # criminal maximum: nine §208-18 violations x $5,000 + $250 = 45,250 -> 9 x $5,470 + $265 = 49,495
     (((CH208, "criminal.section_208_18_usd"), (CH208, "criminal.per_tree_usd")), "violations", "Criminal fine, maximum (USD, §208-29A) $45,250.00", "Criminal fine, maximum (USD, §208-29A) $49,495.00"),
     (((CH208, "criminal.repeat_within_year_usd"),), "violations", "(when given yes: up to $1,000 per tree)", "(when given yes: up to $1,090 per tree)"),
