@@ -368,6 +368,8 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     (((CH208, "penalty.doubling_factor"),), "violations", "Doubled (§208-29B(7)) Yes", "Tripled (§208-29B(7)) Yes"),
     (((CH208, "penalty.doubling_factor"),), "violations", "every per-tree amount doubles when", "every per-tree amount triples when"),
     (((CH208, "penalty.doubling_factor"),), "violations", "without a permit; doubles the per-tree", "without a permit; triples the per-tree"),
+    (((CH208, "penalty.doubling_factor"),), "violations", "civil tiers, doubling, continuing", "civil tiers, tripling, continuing"),
+    (((CH208, "penalty.doubling_factor"),), "violations", "Why the amounts double", "Why the amounts triple"),
     # criminal maximum: nine §208-18 violations x $5,000 + $250 = 45,250 -> 9 x $5,470 + $265 = 49,495
     (((CH208, "criminal.section_208_18_usd"), (CH208, "criminal.per_tree_usd")), "violations", "Criminal fine, maximum (USD, §208-29A) $45,250.00", "Criminal fine, maximum (USD, §208-29A) $49,495.00"),
     (((CH208, "criminal.repeat_within_year_usd"),), "violations", "(when given yes: up to $1,000 per tree)", "(when given yes: up to $1,090 per tree)"),

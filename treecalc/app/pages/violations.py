@@ -185,6 +185,12 @@ def _say_conditional(where: Any, a: Assessment, how: str) -> None:
     )
 
 
+def _times(a: Assessment) -> dict[str, str]:
+    """§208-29B(7)'s factor in words ("doubled", "double", "doubling"), from the law in force today, the date the
+    app assesses on."""
+    return multiplied(views.law_today(views.record(a).key)["penalty"]["doubling_factor"])
+
+
 def _fines(a: Assessment) -> bool:
     """A law without replacement (Chapter 95) fines the trees removed; it has no tiers, doubling or criminal
     maxima."""
@@ -215,8 +221,7 @@ def _headline(a: Assessment) -> None:
         return
     c = st.columns(3)
     ui.money_metric(c[0], "Civil penalty, maximum (USD, §208-29B)", pen.civil_penalty_max_usd, help=why["civil"])
-    times = multiplied(views.law_today(views.record(a).key)["penalty"]["doubling_factor"])  # "Doubled"
-    c[1].metric(f"{times['ed'].capitalize()} (§208-29B(7))", "Yes" if pen.doubled else "No")
+    c[1].metric(f"{_times(a)['ed'].capitalize()} (§208-29B(7))", "Yes" if pen.doubled else "No")
     ui.money_metric(c[2], "Criminal fine, maximum (USD, §208-29A)", pen.criminal_fine_max_usd, help="§208-29A maxima.")
     c = st.columns(3)
     ui.alternative_22f(c[0], a)  # after a violation: replant at 120%, or pay this into the Fund
@@ -249,14 +254,14 @@ def body() -> None:
     head.caption(
         f"{views.record(a).chapter}: fines for trees removed without a {views.permit_words(views.record(a))}."
         if _fines(a)
-        else "Chapter 208 §208-29: civil tiers, doubling, continuing days and criminal maxima."
+        else f"Chapter 208 §208-29: civil tiers, {_times(a)['ing']}, continuing days and criminal maxima."
     )
     ui.jurisdiction_note(a)
     pen = a.penalties
     _headline(a)
     reasons = pen.doubling_reasons or []
     if reasons:
-        st.markdown("**Why the amounts double**")
+        st.markdown(f"**Why the amounts {_times(a)['verb']}**")
         for r in reasons:
             st.markdown(f"- {r}")
     st.caption("These are maxima: the court sets the penalty up to them.")
