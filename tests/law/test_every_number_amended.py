@@ -482,3 +482,33 @@ def test_the_pending_clause_notes_say_the_amended_factor(tmp_path):
         was, now = template.format(old, "3,000"), template.format(new, "4,500")
         assert was in before and now not in before, was
         assert now in after and was not in after, now
+
+
+def test_the_flag_columns_are_labelled_with_the_amended_numbers(lots, tmp_path):
+    """The statement's headers of the survey flags that quote a law's number (§208-19A(3)'s "Slope over 20%",
+    §95-3A(1)(e)'s "Within 20 ft of a lot line") and their column map say the law file's numbers."""
+    import openpyxl
+
+    from treecalc.assessment import assess
+    from treecalc.report.statement import statement_bytes
+
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+
+    def cells(lot: str) -> list[str]:
+        a = assess(str(lots[lot]), jurisdiction=LOTS[lot][1])
+        wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))
+        return [str(c.value) for ws in wb for row in ws.iter_rows() for c in row if c.value is not None]
+
+    def run() -> tuple[list[str], list[str]]:
+        return cells("croton"), cells("wesley")
+
+    (croton, wesley) = _in_folder(None, run)
+    _amend(folder, CH208, "permit.slope_percent", "25.0")
+    _amend(folder, CH95, "permit.lot_line_distance_ft", "25.0")
+    (croton2, wesley2) = _in_folder(folder, run)
+    assert "Slope over 20%" in croton and "Slope over 25%" in croton2 and "Slope over 20%" not in croton2
+    assert "Column map › Slope over 25%" in croton2
+    lot_line = "Within {} ft of a lot line"
+    assert lot_line.format(20) in wesley and lot_line.format(25) in wesley2
+    assert lot_line.format(20) not in wesley2

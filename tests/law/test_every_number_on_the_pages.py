@@ -320,6 +320,8 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     # the Survey page's site facts, in the law engine's words filled from the law in force
     (((CH208, "permit.window_months"),), "survey", "in the preceding 12 months besides", "in the preceding 17 months besides"),
     (((CH208, "permit.window_months"),), "survey", "Trees removed on the lot in the previous 12 months", "Trees removed on the lot in the previous 17 months"),
+    # the survey table's flag column, labelled with §208-19A(3)'s percentage
+    (((CH208, "permit.slope_percent"),), "survey", "Street tree Slope over 20% Excessively", "Street tree Slope over 23% Excessively"),
     (((CH208, "permit.parcel_min_dbh_in"),), "permit", "**§208-19A(2)** 8 in DBH or more", "**§208-19A(2)** 7.25 in DBH or more"),
     (((CH208, "permit.slope_min_dbh_in"),), "permit", "**§208-19A(3)** 4 in DBH or more", "**§208-19A(3)** 3.75 in DBH or more"),
     (((CH208, "permit.slope_percent"),), "permit", "on a slope over 20% —", "on a slope over 23% —"),
