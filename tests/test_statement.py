@@ -414,7 +414,7 @@ def test_money_formats_on_other_sheets(book):
     ws = book["Penalties"]
     r = find_row(ws, 1, "Civil penalty, maximum")
     assert r[1].value == pytest.approx(17000.0) and r[1].number_format == "$#,##0.00"
-    assert find_row(ws, 1, "Per-tree amounts doubled")[1].value == "Yes"
+    assert find_row(ws, 1, "Per-tree amounts multiplied")[1].value == "Yes"
     r = find_row(ws, 1, "-2")  # the per-tree table
     assert r[4].value == pytest.approx(3000.0) and r[4].number_format == "$#,##0.00"
     assert ws.auto_filter.ref == f"A{r[0].row - 1}:E{r[0].row}"

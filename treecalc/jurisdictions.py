@@ -108,7 +108,7 @@ class Jurisdiction:
 
 _CHAPTER_208_OPTIONS = {
     "violation": "§208-22F violation standard",
-    "application_pending": "§208-29B(7) doubling",
+    "application_pending": "§208-29B(7) pending application",
     "clear_cutting": "§208-17, §208-29B(7) clear cutting",
     "replacement_percent": "§208-22F replacement percentage",
     "replacement_stock": "§208-22C/D replacement stock",

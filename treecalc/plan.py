@@ -452,13 +452,16 @@ def reasons(
     """The sentences of one step, each filled from the assessment's own findings (their sections and
     figures come from the law data) and citing its section."""
     permit, rep, fund = a.permit, a.replacement, a.fund
-    n = permit.removals_12mo
-    count = f"{n} removal{'s' if n != 1 else ''} in 12 months" if n is not None else "these removals"
+    n, law = permit.removals_12mo, _law_permit(a)
+    # the window is §208-19A(1)'s, in force on the assessment's date
+    months = law.get("window_months")
+    within = f" in {months:g} months" if months is not None else ""
+    count = f"{n} removal{'s' if n != 1 else ''}{within}" if n is not None else "these removals"
     if permit.required:
         secs = list(dict.fromkeys(t["section"] for t in permit.triggers))
         verdict = f"a permit under {_and(secs)}" if secs else "a permit"
     else:
-        limit = _law_permit(a).get("more_than_trees_12mo")
+        limit = law.get("more_than_trees_12mo")
         verdict = "no permit" + (f" (§208-19A(1) needs more than {limit})" if limit is not None else "")
     if rep.required:
         parts = [f"{p.percent:g}% replacement under {p.section}" for p in rep.parts or []]

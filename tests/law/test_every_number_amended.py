@@ -24,6 +24,7 @@ import pytest
 
 from treecalc import units
 from treecalc.law import Bracket, Entry, clear_caches, entries
+from treecalc.rules.law_data import multiplied
 from treecalc.units import BUNDLED_DATA_DIR
 
 CH208 = "law/croton_on_hudson/ch208_trees.toml"
@@ -129,7 +130,13 @@ CASES: dict[tuple[str, str], Case] = {
     (CH208, "spacing_ft.medium"): Case("croton", 45, ["medium {g} ft"], ("text",)),
     (CH208, "spacing_ft.large"): Case("croton", 55, ["large {g} ft apart"], ("text",)),
     # the 8 in tree of tier (1) $500 and the 12 in of (2) $1,500: $2,000; up to 7 in, the 8 in is of (2): $3,000
-    (CH208, "penalty.civil_tiers[1].max_dbh_in"): Case("tiers", 7.0, figures={"civil_penalty_max_usd": (2000, 3000)}),
+    # (the multi-stem reading quotes the bound: "'up to and including eight inches', 'greater than eight inches'")
+    (CH208, "penalty.civil_tiers[1].max_dbh_in"): Case(
+        "tiers",
+        7.0,
+        ["json:tier ('up to and including {w} inches', 'greater than {w} inches')"],
+        figures={"civil_penalty_max_usd": (2000, 3000)},
+    ),
     (CH208, "penalty.civil_tiers[1].usd"): Case("croton", 550, ["up to {usd} per tree"]),
     # up to 11 in, the 12 in tree is of (3): $500 + $3,000 = $3,500
     (CH208, "penalty.civil_tiers[2].max_dbh_in"): Case("tiers", 11.0, figures={"civil_penalty_max_usd": (2000, 3500)}),
@@ -139,7 +146,13 @@ CASES: dict[tuple[str, str], Case] = {
     (CH208, "penalty.civil_tiers[5].usd"): Case("croton", 5500, ["up to {usd} per tree"]),
     (CH208, "penalty.civil_tiers[6].usd"): Case("croton", 7700, ["up to {usd} per tree"]),
     # four trees topped, tier (1), more than three: 4 x $500 x 2 = $4,000; tripled, 4 x $500 x 3 = $6,000
-    (CH208, "penalty.doubling_factor"): Case("doubling", 3, figures={"civil_penalty_max_usd": (4000, 6000)}),
+    # (the line and the reading say the factor: "Fines per tree doubled", "B(7) doubles the fines per tree")
+    (CH208, "penalty.doubling_factor"): Case(
+        "doubling",
+        3,
+        ["Fines per tree {ed}", "json:B(7) {es} the fines per tree"],
+        figures={"civil_penalty_max_usd": (4000, 6000)},
+    ),
     # more than five: four trees are no longer doubled: 4 x $500 = $2,000 (was 4 x $500 x 2 = $4,000)
     (CH208, "penalty.doubling_more_than_trees"): Case(
         "doubling", 5, ["json:more than {w} regulated trees"], figures={"civil_penalty_max_usd": (4000, 2000)}
@@ -221,6 +234,8 @@ def _forms(v: Any) -> dict[str, str]:
         "usd2": f"${x:,.2f}",
         "y": f"{_words(x)} year" + ("" if x == 1 else "s"),
         "d": str(v),  # as written (a fee schedule's "1.0")
+        "ed": multiplied(x)["ed"],  # a factor: "doubled", "tripled"
+        "es": multiplied(x)["es"],
     }
 
 
@@ -365,3 +380,135 @@ def _value(raw: dict[str, Any], key: str) -> Any:
     for part in key.split("."):
         t = t[part]
     return t["value"] if isinstance(t, dict) else t
+
+
+#: Two proposed removals of 9 in on a parcel whose facts are not given (§208-19A(2)), nothing else: the plan's
+#: steps count them in §208-19A(1)'s window.
+PLAN_LOT = "tag,species,dbh_in,action\n1,Acer rubrum,9,remove\n2,Acer rubrum,9,remove\n"
+
+
+def test_the_plan_counts_removals_in_the_amended_window(tmp_path):
+    """The plan's reasons say §208-19A(1)'s window from the law file ("2 removals in 12 months"), not a
+    window written into the sentence."""
+    from treecalc.cli.plan import render_text
+    from treecalc.ingest import read_survey
+    from treecalc.plan import plan
+
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+
+    def run() -> tuple[str, str]:
+        p = plan(read_survey(PLAN_LOT.encode("utf-8"), filename="lot.csv"), on="2026-06-01")
+        return json.dumps(p.to_json()), render_text(p)
+
+    before = _in_folder(None, run)
+    _amend(folder, CH208, "permit.window_months", "18")
+    after = _in_folder(folder, run)
+    # k=2: both trees, 2 removals (the window counts the survey's own, no earlier ones given)
+    for out in before:
+        assert "2 removals in 12 months" in out and "18 months" not in out
+    for out in after:
+        assert "2 removals in 18 months" in out and "12 months" not in out
+
+
+#: Two multi-stem trees removed on a slope over 20% (§208-19A(3): a permit from 4 in, definite offences): stems 6
+#: and 5.3 in are √(36 + 28.09) = 8.0056 in, 8.0 at the stems' 0.1 in; stems 5 and 5.6 in are √(25 + 31.36) =
+#: 7.5073 in, 7.5 at 0.1 in.
+STEMS_LOT = (
+    "tag,species,dbh_in,action,condition,slope_over_20pct\n"
+    '1,Acer rubrum,"6, 5.3",removed,good,yes\n'
+    '2,Acer rubrum,"5, 5.6",removed,good,yes\n'
+)
+
+
+def test_the_multi_stem_tier_note_quotes_the_amended_bound(tmp_path):
+    """The note on a multi-stem tree whose two figures fall in different §208-29B tiers quotes tier (1)'s bound
+    from the law file. Up to 8 in (as held) tree 1 straddles it (8.0056 > 8 >= 8.0); up to 7.5 in, tree 1 is over
+    it both ways and tree 2 straddles it (7.5073 > 7.5 >= 7.5)."""
+    from treecalc.assessment import assess
+    from treecalc.cli.assess import render_text
+
+    lot = tmp_path / "stems.csv"
+    lot.write_text(STEMS_LOT, encoding="utf-8")
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+
+    def run() -> str:
+        a = assess(str(lot), jurisdiction="croton_on_hudson", on="2026-06-01")
+        return " ".join((json.dumps(a.to_json(), ensure_ascii=False) + render_text(a)).split())
+
+    before = _in_folder(None, run)
+    _amend(folder, CH208, "penalty.civil_tiers[1].max_dbh_in", "7.5")
+    after = _in_folder(folder, run)
+    old = "§208-29B(1)-(3) ('up to and including eight inches', 'greater than eight inches'): 1 multi-stem tree(s) (trees 1)"
+    new = (
+        "§208-29B(1)-(3) ('up to and including 7.5 inches', 'greater than 7.5 inches'): 1 multi-stem tree(s) (trees 2)"
+    )
+    assert old in before and new not in before
+    assert new in after and "eight inches" not in after
+
+
+#: One 10 in red maple removed while an application was pending, its parcel facts not given: §208-20F (definite)
+#: and §208-19A(2) (conditional on the assumed parcel facts).
+PENDING_LOT = "tag,species,dbh_in,action,condition\n1,Acer rubrum,10,removed,good\n"
+
+
+def test_the_pending_clause_notes_say_the_amended_factor(tmp_path):
+    """The notes on §208-29B(7)'s pending clause say the factor of the law file: read to the letter the one tree
+    harmed while pending has its own fine doubled (2 x $1,500 = $3,000; tripled 3 x $1,500 = $4,500), and the
+    conditional §208-19A(2) offence would double (triple) the fines per tree."""
+    from treecalc.assessment import assess
+    from treecalc.cli.assess import render_text
+
+    lot = tmp_path / "pending.csv"
+    lot.write_text(PENDING_LOT, encoding="utf-8")
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+
+    def run() -> str:
+        a = assess(str(lot), jurisdiction="croton_on_hudson", on="2026-06-01", site={"application_pending": True})
+        return " ".join((json.dumps(a.to_json(), ensure_ascii=False) + render_text(a)).split())
+
+    before = _in_folder(None, run)
+    _amend(folder, CH208, "penalty.doubling_factor", "3")
+    after = _in_folder(folder, run)
+    said = [
+        ("is not {} by itself", "doubled", "tripled"),
+        ("it {} that tree's own fine too: civil maximum ${}", "doubles", "triples"),
+        ("the one tree harmed while pending {} its own fine", "doubles", "triples"),
+        ("the conditional offences would also {} the fines per tree", "double", "triple"),
+    ]
+    for template, old, new in said:
+        was, now = template.format(old, "3,000"), template.format(new, "4,500")
+        assert was in before and now not in before, was
+        assert now in after and was not in after, now
+
+
+def test_the_flag_columns_are_labelled_with_the_amended_numbers(lots, tmp_path):
+    """The statement's headers of the survey flags that quote a law's number (§208-19A(3)'s "Slope over 20%",
+    §95-3A(1)(e)'s "Within 20 ft of a lot line") and their column map say the law file's numbers."""
+    import openpyxl
+
+    from treecalc.assessment import assess
+    from treecalc.report.statement import statement_bytes
+
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+
+    def cells(lot: str) -> list[str]:
+        a = assess(str(lots[lot]), jurisdiction=LOTS[lot][1])
+        wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))
+        return [str(c.value) for ws in wb for row in ws.iter_rows() for c in row if c.value is not None]
+
+    def run() -> tuple[list[str], list[str]]:
+        return cells("croton"), cells("wesley")
+
+    (croton, wesley) = _in_folder(None, run)
+    _amend(folder, CH208, "permit.slope_percent", "25.0")
+    _amend(folder, CH95, "permit.lot_line_distance_ft", "25.0")
+    (croton2, wesley2) = _in_folder(folder, run)
+    assert "Slope over 20%" in croton and "Slope over 25%" in croton2 and "Slope over 20%" not in croton2
+    assert "Column map › Slope over 25%" in croton2
+    lot_line = "Within {} ft of a lot line"
+    assert lot_line.format(20) in wesley and lot_line.format(25) in wesley2
+    assert lot_line.format(20) not in wesley2

@@ -320,6 +320,8 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     # the Survey page's site facts, in the law engine's words filled from the law in force
     (((CH208, "permit.window_months"),), "survey", "in the preceding 12 months besides", "in the preceding 17 months besides"),
     (((CH208, "permit.window_months"),), "survey", "Trees removed on the lot in the previous 12 months", "Trees removed on the lot in the previous 17 months"),
+    # the survey table's flag column, labelled with §208-19A(3)'s percentage
+    (((CH208, "permit.slope_percent"),), "survey", "Street tree Slope over 20% Excessively", "Street tree Slope over 23% Excessively"),
     (((CH208, "permit.parcel_min_dbh_in"),), "permit", "**§208-19A(2)** 8 in DBH or more", "**§208-19A(2)** 7.25 in DBH or more"),
     (((CH208, "permit.slope_min_dbh_in"),), "permit", "**§208-19A(3)** 4 in DBH or more", "**§208-19A(3)** 3.75 in DBH or more"),
     (((CH208, "permit.slope_percent"),), "permit", "on a slope over 20% —", "on a slope over 23% —"),
@@ -364,6 +366,12 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     # 61,000; amended 3 x (3,170 x 3 + 1,730 x 2 + 4,260 + 5,390 + 7,940 + 530 + 4,260) = 3 x 35,350 = 106,050
     (((CH208, "penalty.doubling_factor"),), "violations", "Civil penalty, maximum (USD) 61000 ", "Civil penalty, maximum (USD) 106050 "),
     (((CH208, "penalty.doubling_more_than_trees"),), "violations", "more than 3 regulated trees harmed", "more than 2 regulated trees harmed"),
+    # the factor in words: "doubled" (2) -> "tripled" (3)
+    (((CH208, "penalty.doubling_factor"),), "violations", "Doubled (§208-29B(7)) Yes", "Tripled (§208-29B(7)) Yes"),
+    (((CH208, "penalty.doubling_factor"),), "violations", "every per-tree amount doubles when", "every per-tree amount triples when"),
+    (((CH208, "penalty.doubling_factor"),), "violations", "without a permit; doubles the per-tree", "without a permit; triples the per-tree"),
+    (((CH208, "penalty.doubling_factor"),), "violations", "civil tiers, doubling, continuing", "civil tiers, tripling, continuing"),
+    (((CH208, "penalty.doubling_factor"),), "violations", "Why the amounts double", "Why the amounts triple"),
     # criminal maximum: nine §208-18 violations x $5,000 + $250 = 45,250 -> 9 x $5,470 + $265 = 49,495
     (((CH208, "criminal.section_208_18_usd"), (CH208, "criminal.per_tree_usd")), "violations", "Criminal fine, maximum (USD, §208-29A) $45,250.00", "Criminal fine, maximum (USD, §208-29A) $49,495.00"),
     (((CH208, "criminal.repeat_within_year_usd"),), "violations", "(when given yes: up to $1,000 per tree)", "(when given yes: up to $1,090 per tree)"),

@@ -9,6 +9,8 @@ from typing import Any
 
 import pandas as pd
 
+from treecalc.rules.law_data import column_labels
+
 #: The per-tree facts the tree table lets the user change, in words. A per-tree permit column is among
 #: them when the survey reader gives one (its name: :data:`PERMIT_COLUMNS`).
 FLAGS = {
@@ -34,9 +36,12 @@ SUGGESTIONS = (
 
 
 def fact_names(trees: pd.DataFrame) -> dict[str, str]:
-    """The facts of this survey the table can change: {column: words}."""
+    """The facts of this survey the table can change: {column: words}; a flag whose words quote a law's number
+    ("slope over 20%") in the words of the law files."""
+    by_law = {c: w[:1].lower() + w[1:] for c, w in column_labels().items()}
+    flags = {c: by_law.get(c, w) for c, w in FLAGS.items()}
     permit = {c: "permit held" for c in PERMIT_COLUMNS if c in trees}
-    return {c: w for c, w in {**FLAGS, **dict(list(permit.items())[:1]), **TEXTS}.items() if c in trees}
+    return {c: w for c, w in {**flags, **dict(list(permit.items())[:1]), **TEXTS}.items() if c in trees}
 
 
 def _said(v: Any) -> str:

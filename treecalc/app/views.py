@@ -149,7 +149,13 @@ APP_UNITS = {"$": "USD", "$/yr": "USD/yr", "$/day": "USD/day", "ft²": "sq ft", 
 def label(name: str) -> str:
     """A column or fact name as a user reads it: the app's label of ``treecalc/columns.csv`` (or a site fact's),
     else the statement's label and unit there ("Payment in lieu to the Fund (USD)"), else the words of the
-    snake_case name."""
+    snake_case name. A survey flag whose label quotes a law's number ("Slope over 20%") is labelled from the law
+    files."""
+    from treecalc.rules.law_data import column_labels
+
+    by_law = column_labels()
+    if str(name) in by_law:
+        return by_law[str(name)]
     if name in COLUMN_LABELS:
         return COLUMN_LABELS[name]
     col = COLUMNS.get(str(name))

@@ -15,6 +15,7 @@ import pandas as pd
 from treecalc.report.xlsx import Grid, as_text, cell_value, is_missing, scalar
 from treecalc.results import Records
 from treecalc.results import records as _records
+from treecalc.rules.law_data import column_labels
 from treecalc.schema import (
     INT,
     NUM,
@@ -48,7 +49,8 @@ __all__ = [
 def key_info(key: Any) -> tuple[str, str, str | None]:
     """(label, unit, number format) of a key, known or inferred from its suffix (:func:`treecalc.schema.describe`)."""
     c = describe(key)
-    return (str(c.label), c.unit, c.fmt)
+    # a survey flag whose label quotes a law's number ("Slope over 20%") is labelled from the law files
+    return (column_labels().get(str(key), str(c.label)), c.unit, c.fmt)
 
 
 def finding_fields(finding: Any) -> dict[str, Any]:

@@ -84,6 +84,38 @@ def fill(texts: dict[str, str], law: dict[str, Any], **words: str) -> dict[str, 
     return {k: v.format_map({**law, **words}) for k, v in texts.items()}
 
 
+def column_labels() -> dict[str, str]:
+    """The labels of the survey columns that quote a number of a law (``[column_labels]`` of
+    ``data/readings/<village>.toml``: "Slope over 20%" is §208-19A(3)'s percentage), filled from the latest law
+    held; the first law of the registry to label a column labels it. Read at call time (an amended data folder
+    relabels them)."""
+    from treecalc.jurisdictions import REGISTRY
+    from treecalc.law.loader import _resolved_cached
+
+    out: dict[str, str] = {}
+    for rec in reversed(list(REGISTRY.values())):
+        held = _resolved_cached(jurisdiction_key(rec.key), None)  # read only: no copy
+        out.update(fill(held.get("column_labels") or {}, held))
+    return out
+
+
+def multiplied(factor: Any) -> dict[str, str]:
+    """How a sentence says amounts multiplied by ``factor`` (§208-29B(7)'s "shall be doubled"): ``{"ed":
+    "doubled", "es": "doubles", "ing": "doubling", "verb": "double"}`` for 2, "tripled" ... for 3, "multiplied by
+    5" ... otherwise, so that an amended factor is never said "doubled"."""
+    f = float(factor)
+    stem = {2.0: "doubl", 3.0: "tripl", 4.0: "quadrupl"}.get(f)
+    if stem:
+        return {"ed": f"{stem}ed", "es": f"{stem}es", "ing": f"{stem}ing", "verb": f"{stem}e"}
+    n = f"{f:g}"
+    return {
+        "ed": f"multiplied by {n}",
+        "es": f"multiplies by {n}",
+        "ing": f"multiplying by {n}",
+        "verb": f"multiply by {n}",
+    }
+
+
 def meets(jurisdiction: str, key: str, x: Any, value: Any, chapter: str | None = None) -> Any:
     """``x <operator> value``: a comparison as the law states it ("more than", "or more", "within"), the
     operator the entry ``key`` of the tree chapter holds (``permit.parcel_min_dbh_in`` ``>=``), or of the file

@@ -14,6 +14,7 @@ from treecalc.app import (
     views,
 )
 from treecalc.jurisdictions import DEFAULT, REGISTRY
+from treecalc.rules.law_data import multiplied
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -38,6 +39,7 @@ def _controls() -> Any:
     rec = views.survey_record()
     now = views.law_today(rec.key)  # in force today, the date the app assesses on
     rep, clear = now["replacement"], now["permit"]["clear_cutting_min_trees"]
+    times = multiplied(now["penalty"]["doubling_factor"])  # §208-29B(7)'s "doubled", from the law in force
     _tri(
         f"Trees were harmed without a permit ({views.place(rec)}'s violation standard, §208-22F)",
         "violation",
@@ -54,14 +56,15 @@ def _controls() -> Any:
             "An application was pending",
             "application_pending",
             "w_pending",
-            "§208-29B(7): every per-tree amount doubles when a tree was harmed while an application was pending.",
+            f"§208-29B(7): every per-tree amount {times['es']} when a tree was harmed while an application was "
+            "pending.",
         )
     with c2:
         _tri(
             "Clear cutting took place",
             "clear_cutting",
             "w_clear_cutting",
-            f"§208-17: {clear} or more trees without a permit; doubles the per-tree amounts (§208-29B(7)).",
+            f"§208-17: {clear} or more trees without a permit; {times['es']} the per-tree amounts (§208-29B(7)).",
         )
     c1, c2 = st.columns(2)
     each = "Each day of a continuing violation is a separate offence (§208-29)."
@@ -182,6 +185,12 @@ def _say_conditional(where: Any, a: Assessment, how: str) -> None:
     )
 
 
+def _times(a: Assessment) -> dict[str, str]:
+    """§208-29B(7)'s factor in words ("doubled", "double", "doubling"), from the law in force today, the date the
+    app assesses on."""
+    return multiplied(views.law_today(views.record(a).key)["penalty"]["doubling_factor"])
+
+
 def _fines(a: Assessment) -> bool:
     """A law without replacement (Chapter 95) fines the trees removed; it has no tiers, doubling or criminal
     maxima."""
@@ -212,7 +221,7 @@ def _headline(a: Assessment) -> None:
         return
     c = st.columns(3)
     ui.money_metric(c[0], "Civil penalty, maximum (USD, §208-29B)", pen.civil_penalty_max_usd, help=why["civil"])
-    c[1].metric("Doubled (§208-29B(7))", "Yes" if pen.doubled else "No")
+    c[1].metric(f"{_times(a)['ed'].capitalize()} (§208-29B(7))", "Yes" if pen.doubled else "No")
     ui.money_metric(c[2], "Criminal fine, maximum (USD, §208-29A)", pen.criminal_fine_max_usd, help="§208-29A maxima.")
     c = st.columns(3)
     ui.alternative_22f(c[0], a)  # after a violation: replant at 120%, or pay this into the Fund
@@ -245,14 +254,14 @@ def body() -> None:
     head.caption(
         f"{views.record(a).chapter}: fines for trees removed without a {views.permit_words(views.record(a))}."
         if _fines(a)
-        else "Chapter 208 §208-29: civil tiers, doubling, continuing days and criminal maxima."
+        else f"Chapter 208 §208-29: civil tiers, {_times(a)['ing']}, continuing days and criminal maxima."
     )
     ui.jurisdiction_note(a)
     pen = a.penalties
     _headline(a)
     reasons = pen.doubling_reasons or []
     if reasons:
-        st.markdown("**Why the amounts double**")
+        st.markdown(f"**Why the amounts {_times(a)['verb']}**")
         for r in reasons:
             st.markdown(f"- {r}")
     st.caption("These are maxima: the court sets the penalty up to them.")

@@ -11,6 +11,7 @@ from treecalc.frames import actions_read as _acts
 from treecalc.frames import dbh_range, flag, set_text
 from treecalc.frames import some_tags as _some_tags
 from treecalc.results import Permit
+from treecalc.rules import law_data as _law_data
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
 from treecalc.rules.croton_on_hudson.penalties import PenaltyResult, _int_column
 from treecalc.rules.croton_on_hudson.permit import _meets, _street_proposed
@@ -267,8 +268,9 @@ def _lines_penalties(
                 f"up to ${int(g.iloc[0]):,} per tree",
             )
         )
+    times = _law_data.multiplied(ctx.law["penalty"]["doubling_factor"])  # §208-29B(7)'s factor, "doubled"
     for r in pen.doubling_reasons:
-        L.append(L_("§208-29B(7)", "Fines per tree doubled", r.replace(" §208-29B(7)", "")))
+        L.append(L_("§208-29B(7)", f"Fines per tree {times['ed']}", r.replace(" §208-29B(7)", "")))
     if pen.days > 1:
         L.append(L_("§208-29B", "Days of continuing violation", pen.days, "days", "each day a separate offence"))
     L.append(L_("§208-29B", "Civil penalty, maximum", pen.civil_total, "USD", "up to; definite offences only"))
@@ -307,7 +309,7 @@ def _lines_penalties(
                 "Civil penalty, other reading of 'harmed while an application is pending'",
                 pen.civil_pending_literal,
                 "USD",
-                "the one tree harmed while pending doubles its own fine (text read to the letter); not applied",
+                f"the one tree harmed while pending {times['es']} its own fine (text read to the letter); not applied",
             )
         )
     L.append(

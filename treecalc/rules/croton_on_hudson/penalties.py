@@ -22,7 +22,8 @@ from treecalc.rules.croton_on_hudson.readings import (
     OTHER_PROHIBITIONS_208,
     PENDING_LITERAL_NOTE,
 )
-from treecalc.rules.croton_on_hudson.words import _years
+from treecalc.rules.croton_on_hudson.words import _tier_bounds, _years
+from treecalc.rules.law_data import multiplied
 from treecalc.schema import DONE
 
 
@@ -303,6 +304,7 @@ def _penalty_findings(
         }
     )
     crim = law["criminal"]
+    times = multiplied(law["penalty"]["doubling_factor"])  # §208-29B(7)'s factor in words: "doubled"
     notes = [
         "maxima: 'up to' — the Planning Board assesses the civil penalty after a hearing (§208-29B) and "
         "may release or compromise it; the court sets a criminal fine (§208-29A)",
@@ -321,7 +323,7 @@ def _penalty_findings(
     shifted = _size_tier_shifted(trees, law) & off.offence
     if shifted.any():
         notes.append(
-            f"§208-29B(1)-(3) ('up to and including eight inches', 'greater than eight inches'): {int(shifted.sum())} "
+            f"§208-29B(1)-(3) {_tier_bounds(law)}: {int(shifted.sum())} "
             f"multi-stem tree(s) ({some_tags(tags[shifted])}) whose √Σd² and DBH at the stems' precision fall in "
             "different tiers are priced at the lower in the maximum; the higher tier is in the conditional figures "
             "only (Readings, multi-stem trees)"
@@ -331,10 +333,10 @@ def _penalty_findings(
     elif off.offence.any():
         notes.append(NOTE_29F + ", once a conditional offence is established")
     if pen.civil_pending_literal is not None:
-        notes.append(PENDING_LITERAL_NOTE.format(usd=pen.civil_pending_literal))
+        notes.append(PENDING_LITERAL_NOTE.format(usd=pen.civil_pending_literal, **times))
     if pen.civil_conditional and pen.doubled_if_assumed and not pen.doubled:
         notes.append(
-            "the conditional offences would also double the fines per tree (§208-29B(7)): "
+            f"the conditional offences would also {times['verb']} the fines per tree (§208-29B(7)): "
             + "; ".join(pen.conditional_reasons)
         )
     return Penalties(

@@ -11,7 +11,7 @@ import pandas as pd
 
 from treecalc.ingest.site import site_defaults
 from treecalc.rules import law_data as _law_data
-from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _usd, _words, _years
+from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _tier_bounds, _usd, _words, _years
 
 
 #: Site facts this module reads, with the reading assumed when a fact is not given.
@@ -91,7 +91,8 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "§208-5B/C/D and §208-11 (which bind persons 'other than the Village of Croton-on-Hudson or its "
             "designated agents'): with village_work given yes (a site fact, or a tree's own cell: 'Village work', 'By"
             " Village', 'Village ROW work') none of those trees is an offence under any provision, they are no part "
-            "of the lot's counts of removals (§208-19A(1), clear cutting §208-17) or of the §208-29B(7) doubling, "
+            "of the lot's counts of removals (§208-19A(1), clear cutting §208-17) or of the §208-29B(7) "
+            f"{_law_data.multiplied(law['penalty']['doubling_factor'])['ing']}, "
             "carry no replacement (§208-22A needs a permit, §208-22F a violation) and hold no building permit "
             "(§208-29F). Under a site-wide exception that needs no permit (§208-19B(1), B(2), E) the removals are not"
             " clear cutting ('without the benefit of a ... permit'), unless the Village Engineer has determined it.",
@@ -145,6 +146,7 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
     """The readings of the penalties, the replacement and the rest (§208-29B on)."""
     _LAW = law
     _C, _R, _P = law["criminal"], law["replacement"], law["penalty"]
+    times = _law_data.multiplied(_P["doubling_factor"])  # §208-29B(7)'s "doubled"
     return [
         (
             "§208-29",
@@ -157,11 +159,11 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
         ),
         (
             "§208-29B",
-            "§208-29B: each offence tree at the highest tier that applies ((1)-(6)); B(7) doubles the fines per tree "
+            f"§208-29B: each offence tree at the highest tier that applies ((1)-(6)); B(7) {times['es']} the fines per tree "
             f"when more than {_words(_P['doubling_more_than_trees'])} regulated trees were harmed without a permit (every tree of (a)-(d), not only "
             "removals), when clear cutting took place, or when any tree was harmed while an application was pending "
             "(the harm that is itself the §208-20F offence is not counted again as its aggravation: the pending "
-            "clause doubles when two or more trees were harmed while pending, or a tree harmed while pending broke "
+            f"clause {times['es']} when two or more trees were harmed while pending, or a tree harmed while pending broke "
             "another provision too). Days of a continuing violation multiply.",
         ),
         (
@@ -227,7 +229,7 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "a stem is written with, in its unit): stems 6 and 5.3 in combine to 8.0056 in, 8.0 in at 0.1 in. "
             "Where the two figures fall on different sides of a bound, the permit preview keeps the one that needs "
             "a permit (§208-19A(2)-(4), (7) 'inches or more'), an offence resting on it is conditional, and a "
-            "§208-29B tier ('up to and including eight inches', 'greater than eight inches') is the lower one in "
+            f"§208-29B tier {_tier_bounds(law)} is the lower one in "
             "the maximum, the higher in the conditional figures only.",
         ),
         ("§208-18B", "§208-18B (attaching objects that injure a tree) is not assessed: the survey does not record it."),
@@ -296,8 +298,8 @@ NOTE_29F = (
 
 PENDING_LITERAL_NOTE = (
     "§208-29B(7) 'if any tree is ... removed ... while an application is pending' is read as an aggravation "
-    "of an offence besides the harm itself, so one tree harmed while pending is not doubled by itself (see "
-    "Readings). Read to the letter, it doubles that tree's own fine too: civil maximum ${usd:,} (definite "
+    "of an offence besides the harm itself, so one tree harmed while pending is not {ed} by itself (see "
+    "Readings). Read to the letter, it {es} that tree's own fine too: civil maximum ${usd:,} (definite "
     "offences); not applied"
 )
 

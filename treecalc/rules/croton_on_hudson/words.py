@@ -34,6 +34,20 @@ def _years(n: Any, adjective: bool = False) -> str:
     return f"{_words(n)} year" + ("" if int(n) == 1 else "s")
 
 
+def _inches(x: Any) -> str:
+    """A DBH bound as §208-29B writes it: "eight inches" (a whole number under ten spelt out), "12 inches",
+    "5.5 inches"."""
+    v = float(x)
+    return f"{_words(v) if v.is_integer() and v < 10 else f'{v:g}'} inches"
+
+
+def _tier_bounds(law: dict[str, Any]) -> str:
+    """§208-29B(1)/(2)'s words for the bound between them, filled from ``law``: "('up to and including eight
+    inches', 'greater than eight inches')"."""
+    bound = _inches(law["penalty"]["tier1_max_dbh_in"])
+    return f"('up to and including {bound}', 'greater than {bound}')"
+
+
 def _words(n: Any) -> str:
     """A count as the ordinance spells it ("three"), digits past twelve."""
     k = int(n)
