@@ -747,8 +747,7 @@ def _assemble(
     assumptions, assumed = S.assumptions(site_final)
     dist_col = mapping.first("distance_to_residence_ft")
     data_assumptions: list[str] = []
-    if not_surveyed:
-        data_assumptions.append(not_surveyed_text(not_surveyed))
+    data_assumptions.extend(not_surveyed_text(list(not_surveyed), site_final.get("jurisdiction")))
     readers = _column_readers("distance_to_residence_ft", site_final.get("jurisdiction"))
     if dist_col is None and readers:
         data_assumptions.append(
@@ -785,13 +784,52 @@ def _assemble(
     )
 
 
-def not_surveyed_text(flags: list[str]) -> str:
-    """The assumption made of the flags a survey has no column for (the law applied may state fewer: the
-    flags it reads, :func:`treecalc.assessment.assess`)."""
-    return (
-        "not surveyed (no column): " + ", ".join(flags) + " — taken as no for every tree; confirm them on "
-        "site, since a tree so flagged carries more obligations"
+#: How every line saying which flags a survey has no column for begins (the assessment restates them for its law).
+NOT_SURVEYED = "not surveyed (no column): "
+_CONFIRM = "confirm them on site, since a tree so flagged carries more obligations"
+
+
+def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str]:
+    """What a tree is taken as for the flags a survey has no column for: as the law ``jurisdiction`` reads them (each
+    taken as no, but those its record takes as yes, :attr:`~treecalc.jurisdictions.Jurisdiction.flags_unsurveyed_yes`),
+    or, the law not known yet, that the law applied decides, as each law does. One line per reading."""
+    from treecalc import jurisdictions
+
+    if not flags:
+        return []
+    record = None
+    if jurisdiction:
+        try:
+            record = jurisdictions.get(str(jurisdiction))
+        except ValueError:
+            pass  # an unknown jurisdiction is the assessment's error
+    if record is not None:
+        yes = [f for f in flags if f in record.flags_unsurveyed_yes]
+        no = [f for f in flags if f not in record.flags_unsurveyed_yes]
+        lines = [f"{NOT_SURVEYED}{', '.join(no)} — taken as no for every tree; {_CONFIRM}"] if no else []
+        if yes:
+            cites = ", ".join(dict.fromkeys(record.flags_unsurveyed_yes[f] for f in yes))
+            lines.append(
+                f"{NOT_SURVEYED}{', '.join(yes)} — taken as yes for every tree ({record.chapter.split(' Chapter ')[0]} "
+                f"{cites}: a tree the survey does not place is read as if flagged); give the column to decide it"
+            )
+        return lines
+    # the law not known yet: what each law takes a tree without the column as
+    readings = []
+    for r in jurisdictions.REGISTRY.values():
+        yes = [f for f in flags if f in r.flags_unsurveyed_yes]
+        if yes:
+            cites = ", ".join(dict.fromkeys(r.flags_unsurveyed_yes[f] for f in yes))
+            readings.append(f"{r.chapter} takes {', '.join(yes)} as yes for every tree ({cites})")
+    others = (
+        "otherwise a tree without the column is taken as no"
+        if readings
+        else "every law takes each as no for every tree"
     )
+    return [
+        f"{NOT_SURVEYED}{', '.join(flags)} — what a tree without the column is taken as is the law's, decided when "
+        f"the survey is assessed: {'; '.join([*readings, others])}; {_CONFIRM}"
+    ]
 
 
 def _column_readers(column: str, jurisdiction: object) -> list[str]:

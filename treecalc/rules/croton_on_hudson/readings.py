@@ -22,7 +22,7 @@ from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _usd, _words, _yea
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 def site_why(law: dict[str, Any]) -> dict[str, str]:
     """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
-    return _law_data.fill(law["site_why"], law, repeat_window=_years(law["criminal"]["repeat_window_years"]))
+    return _law_data.site_why(law)  # the words a survey read before it is assessed states too
 
 
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson", site_why(_LAW))

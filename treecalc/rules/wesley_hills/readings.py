@@ -26,7 +26,7 @@ OTHER_SECTION = "Ch. 95 penalties B"
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 def site_why(law: dict[str, Any]) -> dict[str, str]:
     """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
-    return _law_data.fill(law["site_why"], law)
+    return _law_data.site_why(law)  # the words a survey read before it is assessed states too
 
 
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills", site_why(_law_data.law("wesley_hills")))
