@@ -383,8 +383,10 @@ def assumptions(site: dict) -> tuple[list[str], dict]:
             notes.append(f"{f} not given: {words[f]}")
         elif f == "jurisdiction":
             notes.append(f"{jurisdiction_not_given()}")
+        elif value is None:  # no value assumed: the reason says what is done instead
+            notes.append(f"{f} not given: {why}")
         else:
-            shown = "no value" if value is None else ("yes" if value is True else "no" if value is False else value)
+            shown = "yes" if value is True else "no" if value is False else value
             notes.append(f"{f} not given: assumed {shown} ({why})")
     return notes, assumed
 

@@ -129,6 +129,25 @@ class Survey:
                 f"{len(self.rejected)} rejected"
             )
 
+    def assumptions_under(self, key: str) -> list[str]:
+        """The assumptions as the law ``key`` (a jurisdiction's key) would make them: the site facts it reads, in its
+        words, the jurisdiction left out said as the default applied, and the flags not surveyed as it reads them."""
+        site = {**self.site, "jurisdiction": self.site.get("jurisdiction") or key}
+        facts = S.assumptions(site)[0]
+        if not self.site.get("jurisdiction"):
+            facts.insert(0, S.jurisdiction_not_given())
+        flags = list(self.source.get("flags_not_surveyed") or [])
+        from treecalc.jurisdictions import REGISTRY, by_key
+
+        own = by_key(key).survey_columns  # a column only other laws read is no assumption of this one
+        others = {c for r in REGISTRY.values() for c in r.survey_columns if c not in own}
+        rest = [
+            a
+            for a in self.data_assumptions
+            if not a.startswith(NOT_SURVEYED) and not any(a.startswith(f"{c} not surveyed:") for c in others)
+        ]
+        return facts + not_surveyed_text(flags, key) + rest
+
     def row_warnings(self) -> list[str]:
         """Every tree's warnings, one line per tree: ``"row 4 (tag 12): ..."`` (the detail view)."""
         if not len(self.trees):
@@ -804,6 +823,7 @@ def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str
         except ValueError:
             pass  # an unknown jurisdiction is the assessment's error
     if record is not None:
+        flags = [f for f in flags if f in record.survey_flags]  # a flag only other laws read: nothing assumed of it
         yes = [f for f in flags if f in record.flags_unsurveyed_yes]
         no = [f for f in flags if f not in record.flags_unsurveyed_yes]
         lines = [f"{NOT_SURVEYED}{', '.join(no)} — taken as no for every tree; {_CONFIRM}"] if no else []
