@@ -56,3 +56,30 @@ def test_a_survey_naming_no_law_says_the_default_applied():
     assert "set violation to" not in text and "department_approval=yes" not in text
     assert "“trees harmed without a permit” to yes or no in the site facts" in text
     assert not any("§95" in x for x in listed), listed
+
+
+def _violations_captions(site: dict | None = None) -> list[str]:
+    at = new_app()
+    at.session_state["tc_source"] = state.make_source("w3.csv", SURVEY)
+    at.session_state["tc_read_opts"] = {"site": site} if site else {}
+    at.run()
+    at.switch_page("treecalc/app/pages/violations.py").run()
+    no_exception(at)
+    return [str(c.value) for c in at.caption]
+
+
+def test_the_violations_page_says_the_offences_and_who_sets_the_penalty_as_the_law_does():
+    captions = _violations_captions()
+    rule = next(c for c in captions if "is an offence when" in c)
+    # Chapter 208: offences without a permit trigger too (§208-18D topping, §208-5C/D and §208-14 street trees,
+    # §208-20F harm while an application is pending), not "only when its removal needed a permit"
+    assert all(s in rule for s in ("§208-19A", "§208-18D", "§208-5C/D", "§208-14", "§208-20F")), rule
+    assert not any("only when its removal needed a permit" in c for c in captions)
+    # §208-29B: the Planning Board assesses the civil penalty after a hearing; the court, the criminal fine (§208-29A)
+    maxima = next(c for c in captions if c.startswith("These are maxima"))
+    assert "Planning Board assesses the civil penalty" in maxima and "§208-29A" in maxima, maxima
+    captions = _violations_captions({"jurisdiction": "wesley-hills"})
+    rule = next(c for c in captions if "is an offence when" in c)
+    assert "§95-3A(1) required a clearing permit" in rule and "§208" not in rule, rule
+    maxima = next(c for c in captions if c.startswith("These are maxima"))
+    assert "a court sets the fine" in maxima and "Planning Board" not in maxima, maxima

@@ -274,6 +274,12 @@ NOT_OFFENCE_VILLAGE = (
 )
 
 
+#: Who sets a penalty up to the maxima the statement gives (the Violations page says it under them).
+PENALTY_SETTER = (
+    "the Planning Board assesses the civil penalty after a hearing (§208-29B) and may release or compromise it; "
+    "the court sets a criminal fine (§208-29A)"
+)
+
 OFFENCE_READING_208 = (
     "§208-29: a harmed tree is an offence when, without authorisation, it was removed where "
     "§208-19A required a permit, topped or excessively pruned (§208-18D), a street tree "
