@@ -473,35 +473,9 @@ def _options_not_read(jkey: str, opts: AssessOptions, warnings: list[str], site_
     if unread:
         warnings.append(jurisdictions.OptionsNotRead(jkey, unread).message(refused=False))
     # an option set as a site fact (application_pending) is said once, as the option
+    from treecalc.ingest.site import site_facts_not_read
+
     warnings.extend(site_facts_not_read(jkey, {k: v for k, v in site_in.items() if k not in unread}))
-
-
-def site_facts_not_read(jkey: str, site: dict[str, Any]) -> list[str]:
-    """One warning per other law whose site facts ``site`` gives (the Site sheet's or ``site=``) and the law
-    ``jkey`` does not read: each fact named with the sections its law reads it under (its ``[site_why]``)."""
-    import re
-
-    from treecalc.ingest.site import SITE_FIELDS, law_site_why
-
-    own = jurisdictions.by_key(jkey)
-    by_reader: dict[str, list[str]] = {}
-    for name, v in site.items():
-        if name not in SITE_FIELDS or own.reads_site_fact(name) or v is None or (isinstance(v, str) and not v.strip()):
-            continue
-        reader = next((r for r in jurisdictions.REGISTRY.values() if r.reads_site_fact(name)), None)
-        if reader is not None:
-            by_reader.setdefault(reader.key, []).append(name)
-    out = []
-    for rkey, names in by_reader.items():
-        reader, why = jurisdictions.by_key(rkey), law_site_why(rkey)
-        cites = [", ".join(dict.fromkeys(re.findall(r"§\d+-\d+[A-Z]?(?:\(\w+\))*", why.get(n, "")))) for n in names]
-        named = ", ".join(f"{n} ({c})" if c else n for n, c in zip(names, cites))
-        one = len(names) == 1
-        out.append(
-            f"site fact{'' if one else 's'} {named} {'is' if one else 'are'} read by {reader.chapter}, not by "
-            f"{own.chapter}, the law applied: {'it is' if one else 'they are'} not used"
-        )
-    return out
 
 
 def _law_readings(rules: Any, name: str, law: dict[str, Any]) -> list[tuple[str, str]]:

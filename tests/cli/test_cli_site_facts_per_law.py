@@ -99,6 +99,10 @@ def test_a_site_sheet_fact_the_law_does_not_read_is_said(tmp_path, capsys):
     w = said[0]
     assert "prior_violation_within_year" in w and "not by Wesley Hills Chapter 95" in w and "not used" in w
     assert "§208-19A(1)" in w and "§208-29A" in w
+    # read by `treecalc survey`: said there too, and the Site sheet's law's facts listed alone
+    j = run_json(capsys, ["survey", path, "--json"])
+    assert [x for x in j["warnings"] if "prior_removals_12mo" in x] == [w]
+    assert not any("§208" in x for x in j["site_assumptions"]), j["site_assumptions"]
     # the same facts through the library's site=: the same warning (the command line refuses them as --site)
     a = treecalc.assess(path, site={"subdividable": "no"})
     assert any("subdividable (§208-19A(2))" in x and "not used" in x for x in a.warnings), a.warnings

@@ -409,6 +409,32 @@ def law_site_why(key: str) -> dict[str, str]:
     return site_why(resolved(key, None))
 
 
+def site_facts_not_read(jkey: str, site: dict[str, Any]) -> list[str]:
+    """One warning per other law whose site facts ``site`` gives (the Site sheet's or ``site=``) and the law
+    ``jkey`` does not read: each fact named with the sections its law reads it under (its ``[site_why]``)."""
+    from treecalc import jurisdictions
+
+    own = jurisdictions.by_key(jkey)
+    by_reader: dict[str, list[str]] = {}
+    for name, v in site.items():
+        if name not in SITE_FIELDS or own.reads_site_fact(name) or v is None or (isinstance(v, str) and not v.strip()):
+            continue
+        reader = next((r for r in jurisdictions.REGISTRY.values() if r.reads_site_fact(name)), None)
+        if reader is not None:
+            by_reader.setdefault(reader.key, []).append(name)
+    out = []
+    for rkey, names in by_reader.items():
+        reader, why = jurisdictions.by_key(rkey), law_site_why(rkey)
+        cites = [", ".join(dict.fromkeys(re.findall(r"§\d+-\d+[A-Z]?(?:\(\w+\))*", why.get(n, "")))) for n in names]
+        named = ", ".join(f"{n} ({c})" if c else n for n, c in zip(names, cites))
+        one = len(names) == 1
+        out.append(
+            f"site fact{'' if one else 's'} {named} {'is' if one else 'are'} read by {reader.chapter}, not by "
+            f"{own.chapter}, the law applied: {'it is' if one else 'they are'} not used"
+        )
+    return out
+
+
 # ---------------------------------------------------------------- what a law engine reads of the facts
 #: Site facts read as yes/no or as a number whatever their default (a default of None means
 #: "decided elsewhere": the text of the fact is still parsed, never taken by truthiness).
