@@ -175,7 +175,8 @@ def test_the_app_says_the_controls_it_said_before():
             "Permit page)"
         ),
         "give ‹violation=true/false› (or ‹violation›) to decide it": (
-            "set violation to yes or no in the site facts on the Survey page (or “Trees were harmed without a "
+            "set “trees harmed without a permit” to yes or no in the site facts on the Survey page (or “Trees were "
+            "harmed without a "
             "permit” on the Violations page) to decide it"
         ),
         "(the date of the application or violation: on / ‹on›, today when not given)": (

@@ -373,7 +373,7 @@ def assess(
     jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
     record = jurisdictions.by_key(jkey)
     rules = record.module
-    _other_law_flags(assumptions, survey, tuple(f for f in FLAG_FIELDS if f not in record.survey_flags))
+    _other_law_flags(assumptions, survey, record)
     _other_law_columns(assumptions, record)
     on_date, law = _law_in_force(jkey, opts, assumptions)
     if opts.application_pending is not None:
@@ -419,7 +419,7 @@ def assess(
     if schedule is not None:
         ctx.schedule = schedule
         method["fee_schedule"] = schedule.to_dict()
-    _options_not_read(jkey, opts, warnings)
+    _options_not_read(jkey, opts, warnings, site_in)
     found = rules.assess(ctx)
     _fund_basis_note(found, schedule, appraisal10)
     method["sections_applied"] = list(rules.SECTIONS_APPLIED)
@@ -466,11 +466,16 @@ def _fund_basis_note(found: Any, schedule: Any, appraisal10: Any) -> None:
         found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
 
 
-def _options_not_read(jkey: str, opts: AssessOptions, warnings: list[str]) -> None:
-    """An option only another law reads is never silently dropped: said here (the command line refuses it)."""
+def _options_not_read(jkey: str, opts: AssessOptions, warnings: list[str], site_in: dict[str, Any]) -> None:
+    """An option or a site fact only another law reads is never silently dropped: said here (the command line
+    refuses such an option or ‹site› fact; a Site sheet's is the surveyor's data, said, not refused)."""
     unread = jurisdictions.options_not_read(jkey, opts)
     if unread:
         warnings.append(jurisdictions.OptionsNotRead(jkey, unread).message(refused=False))
+    # an option set as a site fact (application_pending) is said once, as the option
+    from treecalc.ingest.site import site_facts_not_read
+
+    warnings.extend(site_facts_not_read(jkey, {k: v for k, v in site_in.items() if k not in unread}))
 
 
 def _law_readings(rules: Any, name: str, law: dict[str, Any]) -> list[tuple[str, str]]:
@@ -602,24 +607,21 @@ def _survey_assumptions(survey: Any) -> list[str]:
     return list(getattr(survey, "site_assumptions", None) or [])
 
 
-def _other_law_flags(assumptions: list[str], survey: Any, other: tuple[str, ...]) -> None:
-    """The survey's "not surveyed" assumption without the flags only another jurisdiction reads (a Croton-on-Hudson
-    assessment assumes nothing of Wesley Hills' lot-line flag)."""
-    from treecalc.ingest.survey import not_surveyed_text
+def _other_law_flags(assumptions: list[str], survey: Any, record: jurisdictions.Jurisdiction) -> None:
+    """The survey's "not surveyed" assumptions restated for the law applied: only the flags it reads (a
+    Croton-on-Hudson assessment assumes nothing of Wesley Hills' lot-line flag), those it takes as no said so, and
+    none of those it takes as yes (:attr:`~treecalc.jurisdictions.Jurisdiction.flags_unsurveyed_yes`): its rules say
+    those themselves, with the trees they count. The reader wrote them for the law it knew, or for none."""
+    from treecalc.ingest.survey import NOT_SURVEYED, not_surveyed_text
 
     source = getattr(survey, "source", None)
     flags = list(source.get("flags_not_surveyed") or []) if isinstance(source, dict) else []
-    if not other or not set(flags) & set(other):
+    at = [i for i, a in enumerate(assumptions) if a.startswith(NOT_SURVEYED)]
+    if not at or not flags:  # a survey object that does not say which flags it lacked: its words kept
         return
-    said = not_surveyed_text(flags)
-    if said not in assumptions:
-        return
-    kept = [f for f in flags if f not in other]
-    i = assumptions.index(said)
-    if kept:
-        assumptions[i] = not_surveyed_text(kept)
-    else:
-        del assumptions[i]
+    kept = [f for f in flags if f in record.survey_flags and f not in record.flags_unsurveyed_yes]
+    rest = [a for a in assumptions if not a.startswith(NOT_SURVEYED)]
+    assumptions[:] = rest[: at[0]] + not_surveyed_text(kept, record.key) + rest[at[0] :]
 
 
 def _other_law_columns(assumptions: list[str], record: jurisdictions.Jurisdiction) -> None:

@@ -53,7 +53,8 @@ class Jurisdiction:
     ``site_facts``: the facts its rules read (each assumed, when not given, as ``data/law/site_facts.toml``
     says, for the reason its law file's ``[site_why]`` gives). ``survey_flags``: the survey's yes/no flags
     of each tree it reads (:data:`treecalc.schema.FLAG_FIELDS`); a flag only other laws read is assumed
-    nothing of. ``survey_columns``: other columns of the survey its rules read -> the rule citing it (a survey
+    nothing of; one it reads is taken as no for a tree when the survey has no column for it, but those of
+    ``flags_unsurveyed_yes`` (flag -> the section reading it), each taken as yes for every tree. ``survey_columns``: other columns of the survey its rules read -> the rule citing it (a survey
     without one is said to leave it unknown). ``options``: each keyword of :func:`treecalc.assess` only this law reads -> the section and what it
     sets (a law that does not read it names it from here). ``lacks``: why another law's options mean
     nothing under this one (said when they are given). ``chapters``: the name of each chapter by what it
@@ -83,6 +84,7 @@ class Jurisdiction:
     site_facts: tuple[str, ...] = ()
     survey_flags: tuple[str, ...] = ()
     survey_columns: Mapping[str, str] = field(default_factory=dict)
+    flags_unsurveyed_yes: Mapping[str, str] = field(default_factory=dict)
     chapters: Mapping[str, str] = field(default_factory=dict)
     excavation_inputs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     fund_name: str = ""
@@ -239,6 +241,8 @@ register(
         # its "not surveyed" assumption names every flag the survey had no column for, as it always has
         survey_flags=FLAG_FIELDS,
         survey_columns={"distance_to_residence_ft": "Wesley Hills §95-3A(1)(d)"},
+        # a survey without a lot-line column leaves every tree possibly within the distance (§95-3A(1)(e))
+        flags_unsurveyed_yes={"within_20ft_of_lot_line": "§95-3A(1)(e)"},
         chapters={"trees": "Wesley Hills Chapter 95", "excavation": "Wesley Hills Chapter 95"},
         excavation_inputs={"cellar": ("cellar_multiple", "a building permit stands as the permit")},
         permit_item="Clearing permit required",

@@ -21,6 +21,13 @@ SITE_LABELS: dict[str, str] = {
     "village_work": "Work by the Village itself (yes/no)",
     "violation": "Trees harmed without a permit (yes/no)",
     "permit_held": "A permit is held (yes/no)",
+    "department_approval": "The Department's written approval for street-tree work (yes/no)",
+    "prior_removals_without_permit": "Earlier removals on the lot without a permit (trees)",
+    "row_or_emergency": "Right-of-way maintenance, fire control or emergency work (yes/no)",
+    "planning_board_approval": "Covered by an approved plat, site plan or permit (yes/no)",
+    "vacant_lot": "The lot is vacant (yes/no)",
+    "subdivision_plans_approved": "Covered by approved subdivision construction plans (yes/no)",
+    "normal_farming": "Normal farming or horticultural use (yes/no)",
     "crs": "Coordinate system of x/y (EPSG code)",
     "climate_zone": "i-Tree Streets climate zone (code or name)",
 }
@@ -38,6 +45,13 @@ SITE_WORDS: dict[str, str] = {
 }
 
 
+def fact_words(k: str) -> str:
+    """A site fact in running text: its label without the kind of answer, lower-cased ("a residence stands on the
+    lot")."""
+    label = SITE_LABELS.get(k, k.replace("_", " ")).split(" (")[0]
+    return label[:1].lower() + label[1:]
+
+
 def readable(text: str) -> str:
     """``text`` with the keywords it names (``give ‹replacement_cost_usd›``, :mod:`treecalc.messages`) as the
     controls of the app that set them (:mod:`treecalc.app.words`), the snake_case site facts in words, and
@@ -46,6 +60,13 @@ def readable(text: str) -> str:
     from treecalc.app import words as app_words
 
     out = app_words.render(str(text))
+    # a fact named as the subject of a note or of what to set ("crs not given: ...", "set violation to yes"): its
+    # label, also for the facts whose name is a plain word in running text (violation) and is otherwise kept
+    out = re.sub(
+        r"^([a-z]+(?:_[a-z0-9]+)*)(?= not given:)|(?<=\bset )([a-z]+(?:_[a-z0-9]+)*)(?= to )",
+        lambda m: f"“{fact_words(m.group(0))}”" if m.group(0) in SITE_LABELS else m.group(0),
+        out,
+    )
     # a site fact without words of its own (vacant_lot) before "in the site facts": its field name in words
     out = re.sub(
         r"\b([a-z]+(?:_[a-z0-9]+)+)(?= (?:to|=) .{0,12}in the site facts)",

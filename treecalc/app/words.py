@@ -87,6 +87,8 @@ def site_fact(name: str, value: str, give: bool) -> str:
     """A site fact to give with its value: "set has_residence to yes in the site facts on the Survey page"."""
     v = _VALUES.get(value, value)
     where = "in the site facts on the Survey page"
+    if v == "N":  # a number to give ("‹lot_area_acres=N›"): the field, not "set it to N"
+        return f"give {name} {where}"
     return f"set {name} to {v} {where}" if give else f"{name} = {v} {where}"
 
 

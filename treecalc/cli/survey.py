@@ -208,6 +208,10 @@ def run(a: argparse.Namespace) -> int:
                 print(f"  - {render(reason)}", file=sys.stderr)
         return 0
     summary = s.summary()
+    if s.site.get("jurisdiction"):  # a fact only another law reads is said here too, as assess says it
+        from treecalc.ingest.site import site_facts_not_read
+
+        summary["warnings"] = [*summary["warnings"], *site_facts_not_read(str(s.site["jurisdiction"]), s.site)]
     zone = climate_zones.survey_zone(s.trees, s.site, a.zone)
     summary["zone"] = {"zone": zone.zone, "source": zone.source, "notes": list(zone.notes)}
     if zone.counts:  # trees in several zones, each valued in its own

@@ -364,16 +364,75 @@ def apply_overrides(site: dict, overrides: dict | None) -> dict:
 
 
 def assumptions(site: dict) -> tuple[list[str], dict]:
+    """The site facts not given, each with what is assumed of it: under the law the site names (its
+    ``jurisdiction``), only the facts that law reads, in its own words (``[site_why]`` of its readings, as its
+    engine states them); the law not known, every fact, with treecalc's reading (:data:`SITE_ASSUMED`) and the law
+    an assessment would apply."""
+    from treecalc import jurisdictions
+
     notes: list[str] = []
     assumed: dict = {}
+    record = jurisdictions.by_key(str(site["jurisdiction"])) if site.get("jurisdiction") else None
+    words = law_site_why(record.key) if record is not None else {}
     for f in SITE_FIELDS:
-        if f in site:
+        if f in site or (record is not None and not record.reads_site_fact(f)):
             continue
         value, why = SITE_ASSUMED[f]
         assumed[f] = value
-        shown = "no value" if value is None else ("yes" if value is True else "no" if value is False else value)
-        notes.append(f"{f} not given: assumed {shown} ({why})")
+        if f in words:
+            notes.append(f"{f} not given: {words[f]}")
+        elif f == "jurisdiction":
+            notes.append(f"{jurisdiction_not_given()}")
+        elif value is None:  # no value assumed: the reason says what is done instead
+            notes.append(f"{f} not given: {why}")
+        else:
+            shown = "yes" if value is True else "no" if value is False else value
+            notes.append(f"{f} not given: assumed {shown} ({why})")
     return notes, assumed
+
+
+def jurisdiction_not_given() -> str:
+    """What a survey without a jurisdiction is assessed under: the default law (:data:`treecalc.jurisdictions.
+    DEFAULT`), as the assessment says it."""
+    from treecalc import jurisdictions
+
+    default = jurisdictions.by_key(jurisdictions.DEFAULT).chapter
+    return f"jurisdiction not given: an assessment applies {default}, the default (give ‹jurisdiction›: {jurisdiction_choices()})"
+
+
+def law_site_why(key: str) -> dict[str, str]:
+    """Why each site fact the law ``key`` reads is assumed as it is when not given, in its words filled from its law
+    as held (:func:`treecalc.law.words.site_why`: its engine's words)."""
+    from treecalc.law import resolved
+    from treecalc.law.words import site_why
+
+    return site_why(resolved(key, None))
+
+
+def site_facts_not_read(jkey: str, site: dict[str, Any]) -> list[str]:
+    """One warning per other law whose site facts ``site`` gives (the Site sheet's or ``site=``) and the law
+    ``jkey`` does not read: each fact named with the sections its law reads it under (its ``[site_why]``)."""
+    from treecalc import jurisdictions
+
+    own = jurisdictions.by_key(jkey)
+    by_reader: dict[str, list[str]] = {}
+    for name, v in site.items():
+        if name not in SITE_FIELDS or own.reads_site_fact(name) or v is None or (isinstance(v, str) and not v.strip()):
+            continue
+        reader = next((r for r in jurisdictions.REGISTRY.values() if r.reads_site_fact(name)), None)
+        if reader is not None:
+            by_reader.setdefault(reader.key, []).append(name)
+    out = []
+    for rkey, names in by_reader.items():
+        reader, why = jurisdictions.by_key(rkey), law_site_why(rkey)
+        cites = [", ".join(dict.fromkeys(re.findall(r"§\d+-\d+[A-Z]?(?:\(\w+\))*", why.get(n, "")))) for n in names]
+        named = ", ".join(f"{n} ({c})" if c else n for n, c in zip(names, cites))
+        one = len(names) == 1
+        out.append(
+            f"site fact{'' if one else 's'} {named} {'is' if one else 'are'} read by {reader.chapter}, not by "
+            f"{own.chapter}, the law applied: {'it is' if one else 'they are'} not used"
+        )
+    return out
 
 
 # ---------------------------------------------------------------- what a law engine reads of the facts

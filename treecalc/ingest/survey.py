@@ -129,6 +129,25 @@ class Survey:
                 f"{len(self.rejected)} rejected"
             )
 
+    def assumptions_under(self, key: str) -> list[str]:
+        """The assumptions as the law ``key`` (a jurisdiction's key) would make them: the site facts it reads, in its
+        words, the jurisdiction left out said as the default applied, and the flags not surveyed as it reads them."""
+        site = {**self.site, "jurisdiction": self.site.get("jurisdiction") or key}
+        facts = S.assumptions(site)[0]
+        if not self.site.get("jurisdiction"):
+            facts.insert(0, S.jurisdiction_not_given())
+        flags = list(self.source.get("flags_not_surveyed") or [])
+        from treecalc.jurisdictions import REGISTRY, by_key
+
+        own = by_key(key).survey_columns  # a column only other laws read is no assumption of this one
+        others = {c for r in REGISTRY.values() for c in r.survey_columns if c not in own}
+        rest = [
+            a
+            for a in self.data_assumptions
+            if not a.startswith(NOT_SURVEYED) and not any(a.startswith(f"{c} not surveyed:") for c in others)
+        ]
+        return facts + not_surveyed_text(flags, key) + rest
+
     def row_warnings(self) -> list[str]:
         """Every tree's warnings, one line per tree: ``"row 4 (tag 12): ..."`` (the detail view)."""
         if not len(self.trees):
@@ -747,8 +766,7 @@ def _assemble(
     assumptions, assumed = S.assumptions(site_final)
     dist_col = mapping.first("distance_to_residence_ft")
     data_assumptions: list[str] = []
-    if not_surveyed:
-        data_assumptions.append(not_surveyed_text(not_surveyed))
+    data_assumptions.extend(not_surveyed_text(list(not_surveyed), site_final.get("jurisdiction")))
     readers = _column_readers("distance_to_residence_ft", site_final.get("jurisdiction"))
     if dist_col is None and readers:
         data_assumptions.append(
@@ -785,13 +803,53 @@ def _assemble(
     )
 
 
-def not_surveyed_text(flags: list[str]) -> str:
-    """The assumption made of the flags a survey has no column for (the law applied may state fewer: the
-    flags it reads, :func:`treecalc.assessment.assess`)."""
-    return (
-        "not surveyed (no column): " + ", ".join(flags) + " — taken as no for every tree; confirm them on "
-        "site, since a tree so flagged carries more obligations"
+#: How every line saying which flags a survey has no column for begins (the assessment restates them for its law).
+NOT_SURVEYED = "not surveyed (no column): "
+_CONFIRM = "confirm them on site, since a tree so flagged carries more obligations"
+
+
+def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str]:
+    """What a tree is taken as for the flags a survey has no column for: as the law ``jurisdiction`` reads them (each
+    taken as no, but those its record takes as yes, :attr:`~treecalc.jurisdictions.Jurisdiction.flags_unsurveyed_yes`),
+    or, the law not known yet, that the law applied decides, as each law does. One line per reading."""
+    from treecalc import jurisdictions
+
+    if not flags:
+        return []
+    record = None
+    if jurisdiction:
+        try:
+            record = jurisdictions.get(str(jurisdiction))
+        except ValueError:
+            pass  # an unknown jurisdiction is the assessment's error
+    if record is not None:
+        flags = [f for f in flags if f in record.survey_flags]  # a flag only other laws read: nothing assumed of it
+        yes = [f for f in flags if f in record.flags_unsurveyed_yes]
+        no = [f for f in flags if f not in record.flags_unsurveyed_yes]
+        lines = [f"{NOT_SURVEYED}{', '.join(no)} — taken as no for every tree; {_CONFIRM}"] if no else []
+        if yes:
+            cites = ", ".join(dict.fromkeys(record.flags_unsurveyed_yes[f] for f in yes))
+            lines.append(
+                f"{NOT_SURVEYED}{', '.join(yes)} — taken as yes for every tree ({record.chapter.split(' Chapter ')[0]} "
+                f"{cites}: a tree the survey does not place is read as if flagged); give the column to decide it"
+            )
+        return lines
+    # the law not known yet: what each law takes a tree without the column as
+    readings = []
+    for r in jurisdictions.REGISTRY.values():
+        yes = [f for f in flags if f in r.flags_unsurveyed_yes]
+        if yes:
+            cites = ", ".join(dict.fromkeys(r.flags_unsurveyed_yes[f] for f in yes))
+            readings.append(f"{r.chapter} takes {', '.join(yes)} as yes for every tree ({cites})")
+    others = (
+        "otherwise a tree without the column is taken as no"
+        if readings
+        else "every law takes each as no for every tree"
     )
+    return [
+        f"{NOT_SURVEYED}{', '.join(flags)} — what a tree without the column is taken as is the law's, decided when "
+        f"the survey is assessed: {'; '.join([*readings, others])}; {_CONFIRM}"
+    ]
 
 
 def _column_readers(column: str, jurisdiction: object) -> list[str]:

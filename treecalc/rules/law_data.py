@@ -17,6 +17,7 @@ from typing import Any
 
 from treecalc import jurisdictions as _registry
 from treecalc import units
+from treecalc.law.words import period_words, site_why, spelled, spelled_years  # noqa: F401 (the rules read them here)
 
 #: ``law/`` of the one data folder (:data:`treecalc.units.DATA_DIR`: ``TREECALC_DATA`` when set).
 LAW_DIR = units.LAW_DIR

@@ -158,19 +158,34 @@ def _site_groups() -> list[tuple[str, list[str]]]:
     return groups
 
 
-def _why(k: str) -> str:
-    """Why a fact not given is assumed as it is, in the words of the law that reads it."""
-    from treecalc.ingest import SITE_ASSUMED
-    from treecalc.rules.law_data import law
+def applied_law(site: dict) -> str:
+    """The key of the law the pages assess under: the site's jurisdiction, else the default (as the header says)."""
+    from treecalc.jurisdictions import DEFAULT, jurisdiction_key
 
-    for key, _ in site_laws():
-        text = (law(key).get("site_why") or {}).get(k)
-        if text:
-            # the sentence as the law engine fills it from the law in force (its numbers: "the preceding 12
-            # months"), not the readings' template
-            filled = getattr(REGISTRY[key].module, "SITE_DEFAULTS", {}).get(k, (None, text))[1]
-            return views.readable(filled)
-    return views.readable(SITE_ASSUMED.get(k, (None, ""))[1])
+    try:
+        return jurisdiction_key(site["jurisdiction"]) if site.get("jurisdiction") else DEFAULT
+    except ValueError:
+        return DEFAULT
+
+
+def not_given_caption(k: str, applied: str) -> str:
+    """What a fact not given means under the law applied: the law assumed (the jurisdiction), a fact that law does
+    not read, or what it assumes, in its words (a value only when the words do not say it)."""
+    from treecalc.ingest import SITE_ASSUMED
+    from treecalc.ingest.site import law_site_why
+
+    record = REGISTRY[applied]
+    if k == "jurisdiction":
+        return f"Not given: the survey is assessed under {record.chapter}, the default."
+    if not record.reads_site_fact(k):
+        return f"Not given; {record.chapter}, the law applied, does not read it."
+    words = law_site_why(applied).get(k)
+    if words:
+        return f"Not given: {views.readable(words)}."
+    a, why = SITE_ASSUMED.get(k, (None, ""))
+    if a is None:
+        return f"Not given: {views.readable(why)}."
+    return f"Not given: assumed {views.yes_no(a)}, because {views.readable(why)}."
 
 
 def _as_bool(k: str, value) -> bool | None:
@@ -198,10 +213,11 @@ def _site_input(k: str, kind: str, value, key: str):
 def _site(sv) -> None:
     """The site facts as a form: plain labels grouped by the law that reads them, each with where its value
     came from or, when not given, what is assumed and why (the law's own words)."""
-    from treecalc.ingest import SITE_ASSUMED, SITE_FIELDS
+    from treecalc.ingest import SITE_FIELDS
 
     site = dict(getattr(sv, "site", {}) or {})
     overrides = dict(state.read_opts().get("site") or {})
+    applied = applied_law(site)
     st.caption(
         "Site facts from the Site sheet, and what is assumed where a fact is not given. Change one and press *Use these site facts*."
     )
@@ -220,9 +236,7 @@ def _site(sv) -> None:
                     elif k in site:
                         st.caption("From the Site sheet.")
                     else:
-                        a, _ = SITE_ASSUMED.get(k, (None, ""))
-                        what = "no value assumed" if a is None else f"assumed {views.yes_no(a)}"
-                        st.caption(f"Not given: {what}, because {_why(k)}")
+                        st.caption(not_given_caption(k, applied))
         sent = st.form_submit_button("Use these site facts")
     if sent:
         new = {}
@@ -245,9 +259,10 @@ def _site(sv) -> None:
         for k in SITE_FIELDS:
             st.session_state.pop(f"w_site_{k}", None)
         st.rerun()
-    if sv.site_assumptions:
-        with st.expander("The assumptions, as the law engine states them"):
-            for a in sv.site_assumptions:
+    said = sv.assumptions_under(applied) if hasattr(sv, "assumptions_under") else list(sv.site_assumptions)
+    if said:
+        with st.expander(f"The assumptions, as {REGISTRY[applied].chapter} (the law applied) makes them"):
+            for a in said:
                 st.markdown(f"- {views.readable(a)}")
 
 

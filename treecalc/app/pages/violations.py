@@ -13,7 +13,6 @@ from treecalc.app import (
     ui,
     views,
 )
-from treecalc.jurisdictions import DEFAULT, REGISTRY
 from treecalc.rules.law_data import multiplied
 
 if TYPE_CHECKING:
@@ -107,16 +106,10 @@ def _mark_harmed() -> None:
     )
     picker.tree_picker("removed", "Trees found removed", tags, label)
     picker.tree_picker("damaged", "Trees found damaged (topped, excessively pruned, injured, girdled)", tags, label)
-    others = "".join(
-        f"; in {views.place(r)} a {views.permit_words(r)}, {views.permit_trigger_section(r)}"
-        for r in REGISTRY.values()
-        if r.key != DEFAULT
-    )
-    st.caption(
-        f"A harmed tree is an offence only when its removal needed a permit "
-        f"({views.permit_section(REGISTRY[DEFAULT])}{others}) and none was held; "
-        "the law engine decides, tree by tree."
-    )
+    # when a harmed tree is an offence, as the law applied states it (its rules module's OFFENCE_RULE)
+    rule = str(getattr(views.survey_record().module, "OFFENCE_RULE", ""))
+    if rule:
+        st.caption(f"{views.readable(rule[:1].upper() + rule[1:]).rstrip('.')}. The law engine decides, tree by tree.")
 
 
 def _say_in_effect(where: Any, a: Assessment) -> None:
@@ -264,7 +257,8 @@ def body() -> None:
         st.markdown(f"**Why the amounts {_times(a)['verb']}**")
         for r in reasons:
             st.markdown(f"- {r}")
-    st.caption("These are maxima: the court sets the penalty up to them.")
+    setter = str(getattr(views.record(a).module, "PENALTY_SETTER", ""))  # who sets the amount, as the law says
+    st.caption(f"These are maxima: {setter}." if setter else "These are maxima.")
 
     per_tree = views.offence_rows(a)
     st.subheader("Per tree: definite and conditional offences")

@@ -65,6 +65,7 @@ from treecalc.rules.croton_on_hudson.readings import NOTE_STREET_APPROVAL as NOT
 from treecalc.rules.croton_on_hudson.readings import OFFENCE_READING_208 as OFFENCE_READING_208
 from treecalc.rules.croton_on_hudson.readings import OTHER_LAW_FLAGS as OTHER_LAW_FLAGS
 from treecalc.rules.croton_on_hudson.readings import OTHER_PROHIBITIONS_208 as OTHER_PROHIBITIONS_208
+from treecalc.rules.croton_on_hudson.readings import PENALTY_SETTER as PENALTY_SETTER
 from treecalc.rules.croton_on_hudson.readings import PENDING_LITERAL_NOTE as PENDING_LITERAL_NOTE
 from treecalc.rules.croton_on_hudson.readings import READING_ITEMS as READING_ITEMS
 from treecalc.rules.croton_on_hudson.readings import READINGS as READINGS
@@ -89,6 +90,9 @@ from treecalc.rules.croton_on_hudson.words import _pct as _pct
 from treecalc.rules.croton_on_hudson.words import _words as _words
 from treecalc.schema import ACTIONS, DONE, HARMED, PRUNING, REMOVALS
 from treecalc.units import round2
+
+#: When a harmed tree is an offence, as the Violations page says it over its tree pickers (every rules package's name)
+OFFENCE_RULE = OFFENCE_READING_208
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
     from treecalc.assessment import Context

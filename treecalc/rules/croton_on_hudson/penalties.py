@@ -20,6 +20,7 @@ from treecalc.rules.croton_on_hudson.readings import (
     NOTE_29F,
     OFFENCE_READING_208,
     OTHER_PROHIBITIONS_208,
+    PENALTY_SETTER,
     PENDING_LITERAL_NOTE,
 )
 from treecalc.rules.croton_on_hudson.words import _tier_bounds, _years
@@ -306,8 +307,7 @@ def _penalty_findings(
     crim = law["criminal"]
     times = multiplied(law["penalty"]["doubling_factor"])  # §208-29B(7)'s factor in words: "doubled"
     notes = [
-        "maxima: 'up to' — the Planning Board assesses the civil penalty after a hearing (§208-29B) and "
-        "may release or compromise it; the court sets a criminal fine (§208-29A)",
+        f"maxima: 'up to' — {PENALTY_SETTER}",
         "each day of a continuing violation is a separate offence (§208-29A, §208-29B)",
         "penalties collected are deposited in the Tree Fund (§208-29H)",
         OFFENCE_READING_208,

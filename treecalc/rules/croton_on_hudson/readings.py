@@ -22,7 +22,7 @@ from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _tier_bounds, _usd
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 def site_why(law: dict[str, Any]) -> dict[str, str]:
     """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
-    return _law_data.fill(law["site_why"], law, repeat_window=_years(law["criminal"]["repeat_window_years"]))
+    return _law_data.site_why(law)  # the words a survey read before it is assessed states too
 
 
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson", site_why(_LAW))
@@ -278,6 +278,12 @@ NOT_OFFENCE_VILLAGE = (
     "bind persons other than the Village; no offence"
 )
 
+
+#: Who sets a penalty up to the maxima the statement gives (the Violations page says it under them).
+PENALTY_SETTER = (
+    "the Planning Board assesses the civil penalty after a hearing (§208-29B) and may release or compromise it; "
+    "the court sets a criminal fine (§208-29A)"
+)
 
 OFFENCE_READING_208 = (
     "§208-29: a harmed tree is an offence when, without authorisation, it was removed where "

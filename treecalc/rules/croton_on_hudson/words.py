@@ -14,9 +14,6 @@ from treecalc.rules import law_data as _law_data
 _LAW = _law_data.law("croton_on_hudson")
 
 
-_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
-
-
 def _usd(x: Any) -> str:
     """$5,000 (whole dollars as the ordinance writes them), $1,234.50 otherwise."""
     v = Decimal(str(x))
@@ -29,9 +26,7 @@ def _pct(x: Any) -> str:
 
 def _years(n: Any, adjective: bool = False) -> str:
     """A period in years as the ordinance says it: "one year", "three years" ("one-year" as an adjective)."""
-    if adjective:
-        return f"{_words(n)}-year"
-    return f"{_words(n)} year" + ("" if int(n) == 1 else "s")
+    return _law_data.spelled_years(n, adjective)
 
 
 def _inches(x: Any) -> str:
@@ -50,8 +45,7 @@ def _tier_bounds(law: dict[str, Any]) -> str:
 
 def _words(n: Any) -> str:
     """A count as the ordinance spells it ("three"), digits past twelve."""
-    k = int(n)
-    return _WORDS[k] if 0 <= k < len(_WORDS) else str(k)
+    return _law_data.spelled(n)
 
 
 _C, _R, _P = _LAW["criminal"], _LAW["replacement"], _LAW["penalty"]

@@ -25,8 +25,10 @@ from treecalc.rules.wesley_hills.permit import EXCEPTIONS as EXCEPTIONS
 from treecalc.rules.wesley_hills.permit import WesleyHillsResult as WesleyHillsResult
 from treecalc.rules.wesley_hills.permit import evaluate as evaluate
 from treecalc.rules.wesley_hills.readings import NO_REPLACEMENT_RULE as NO_REPLACEMENT_RULE
+from treecalc.rules.wesley_hills.readings import OFFENCE_RULE as OFFENCE_RULE
 from treecalc.rules.wesley_hills.readings import OTHER_SECTION as OTHER_SECTION
 from treecalc.rules.wesley_hills.readings import PENALTY_SECTION as PENALTY_SECTION
+from treecalc.rules.wesley_hills.readings import PENALTY_SETTER as PENALTY_SETTER
 from treecalc.rules.wesley_hills.readings import READINGS as READINGS
 from treecalc.rules.wesley_hills.readings import SECTIONS_APPLIED as SECTIONS_APPLIED
 from treecalc.rules.wesley_hills.readings import SITE_DEFAULTS as SITE_DEFAULTS

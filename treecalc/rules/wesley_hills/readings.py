@@ -20,13 +20,21 @@ PENALTY_SECTION = "Ch. 95 penalties A"  # the section number is not in the extra
 
 OTHER_SECTION = "Ch. 95 penalties B"
 
+#: When a harmed tree is an offence under Chapter 95 (the Violations page says it over its tree pickers).
+OFFENCE_RULE = (
+    f"{PENALTY_SECTION}: a tree is an offence when it was removed where §95-3A(1) required a clearing permit and "
+    f"none was first obtained (each tree a separate violation); other violations ({OTHER_SECTION}) are not assessed"
+)
+#: Who sets a fine up to the maxima the statement gives.
+PENALTY_SETTER = "a court sets the fine (or imprisonment) up to them"
+
 
 #: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
 #: ``data/law/wesley_hills/ch95_clearing.toml``); the assumed values themselves have one home,
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 def site_why(law: dict[str, Any]) -> dict[str, str]:
     """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
-    return _law_data.fill(law["site_why"], law)
+    return _law_data.site_why(law)  # the words a survey read before it is assessed states too
 
 
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills", site_why(_law_data.law("wesley_hills")))
