@@ -138,8 +138,9 @@ def species_choices() -> pd.DataFrame:
 #: Column names of the library's frames -> what a user reads (with the unit).
 COLUMN_LABELS: dict[str, str] = {k: c.app for k, c in COLUMNS.items() if c.app is not None}  # treecalc.schema
 
-
-COLUMN_LABELS.update(SITE_LABELS)
+# a site fact that is also a tree column (department_approval: per tree or for the lot) keeps the column's label
+# in a table; the Site facts form labels the fact
+COLUMN_LABELS.update({k: v for k, v in SITE_LABELS.items() if k not in COLUMN_LABELS})
 
 
 #: The statement's units as the app writes them beside a label (no unit for a share, a factor or sections)
