@@ -167,16 +167,29 @@ class Context:
     schedule: Any = None
     survey_lines: list[dict[str, Any]] = field(default_factory=list)
 
-    def _basis_fn(self, basis: str) -> Callable[..., np.ndarray]:
+    def _basis_fn(self, basis: str, zone: str | None = None) -> Callable[..., np.ndarray]:
+        """The value function of ``basis``; ``zone``: that of the trees in the climate zone ``zone`` (a survey
+        whose trees lie in several values each in its own, as :func:`treecalc.valuation.value_trees` does)."""
         kind, years, _ = parse_value_basis(basis)
+        params = self.params if zone is None else make_params(self.params, zone=zone)
         return value_function(
-            kind, years, self.params, self.options.get("mortality_rate", 0.0), self.options.get("appraisal")
+            kind, years, params, self.options.get("mortality_rate", 0.0), self.options.get("appraisal")
         )
 
-    def capital_value_of(self, trees: pd.DataFrame, mask: np.ndarray, basis: str) -> np.ndarray:
-        """The value of the trees in ``mask`` on a capital basis (appraised or cumulative:N), to the cent.
+    def _zones_of(self, trees: pd.DataFrame, mask: np.ndarray) -> np.ndarray | None:
+        """The climate zone of each tree in ``mask`` when some lie outside the zone of :attr:`params` (None: all in
+        it, valued by :attr:`params` itself)."""
+        if "zone" not in trees:
+            return None
+        zones = trees["zone"].astype(str).to_numpy(object)[mask]
+        own = str(self.params.zone or data.DEFAULT_ZONE)
+        return zones if (zones != own).any() else None
 
-        Each distinct (species, DBH, condition or land use) is valued once.
+    def capital_value_of(self, trees: pd.DataFrame, mask: np.ndarray, basis: str) -> np.ndarray:
+        """The value of the trees in ``mask`` on a capital basis (appraised or cumulative:N), to the cent: each
+        tree in its own climate zone (its zone's benefit tables and DBH-at-age growth).
+
+        Each distinct (species, DBH, condition or land use, zone) is valued once.
         """
         if basis == self.options["value_basis"]:
             return trees["value_usd"].to_numpy(float)[mask]
@@ -184,16 +197,23 @@ class Context:
         if kind == "appraised" and self.options.get("appraisal") is not None:
             cond = condition_for_appraisal(trees["condition"][mask])[0]
             return round_cents(appraised_10th(trees, mask, self.options["appraisal"], cond))
-        fn = self._basis_fn(basis)
         third = (
             condition_for_appraisal(trees["condition"][mask])[0]
             if kind == "appraised"
             else trees["benefit_land_use"].to_numpy(object)[mask]
         )
         c, d, x = trees["species_code"].to_numpy(object)[mask], trees["dbh_in"].to_numpy(float)[mask], third
-        first, codes = _distinct_rows(c, d, x)
-        kw = {"condition": x[first]} if kind == "appraised" else {"land_use": x[first]}
-        values = round_cents(fn(c[first], d[first], **kw))
+        zones = self._zones_of(trees, mask)
+        first, codes = _distinct_rows(c, d, x) if zones is None else _distinct_rows(c, d, x, zones)
+        key = "condition" if kind == "appraised" else "land_use"
+        if zones is None:
+            values = round_cents(self._basis_fn(basis)(c[first], d[first], **{key: x[first]}))
+        else:  # the zones of a survey, few: each zone's trees by its own value function
+            values = np.empty(len(first))
+            zf = zones[first]
+            for z in pd.unique(zf):
+                m = zf == z
+                values[m] = round_cents(self._basis_fn(basis, str(z))(c[first][m], d[first][m], **{key: x[first][m]}))
         return np.where(trees["dead"].to_numpy(bool)[mask], 0.0, values[codes])  # a dead tree: no value
 
     def stock_capital_value(self, code: str, dbh_in: float, basis: str) -> float:
