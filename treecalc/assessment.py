@@ -166,6 +166,8 @@ class Context:
     params: BenefitParams
     schedule: Any = None
     survey_lines: list[dict[str, Any]] = field(default_factory=list)
+    #: the trees (of :attr:`trees`) a finding valued on the appraised basis (:meth:`capital_value_of`), None: none
+    appraised: np.ndarray | None = None
 
     def _basis_fn(self, basis: str, zone: str | None = None) -> Callable[..., np.ndarray]:
         """The value function of ``basis``; ``zone``: that of the trees in the climate zone ``zone`` (a survey
@@ -194,6 +196,9 @@ class Context:
         if basis == self.options["value_basis"]:
             return trees["value_usd"].to_numpy(float)[mask]
         kind, _, _ = parse_value_basis(basis)
+        if kind == "appraised":  # what the assumptions say of appraised values is said of these trees
+            chosen = self.trees.index.isin(trees.index[np.asarray(mask, dtype=bool)])
+            self.appraised = chosen if self.appraised is None else self.appraised | chosen
         if kind == "appraised" and self.options.get("appraisal") is not None:
             cond = condition_for_appraisal(trees["condition"][mask])[0]
             return round_cents(appraised_10th(trees, mask, self.options["appraisal"], cond))
@@ -398,11 +403,10 @@ def assess(
     on_date, law = _law_in_force(jkey, opts, assumptions)
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
-    kind, years, basis_label = parse_value_basis(opts.value_basis)
     zone = _survey_zone(survey, site_in, benefit_params, benefit_kw, warnings)
     per_tree = zone.pop("per_tree")
-    # the label names the zone whose tables value the trees (a Charlotte survey is not valued in the Northeast's)
-    basis_label = basis_label.replace("i-Tree Streets Northeast", f"i-Tree Streets {_zone_words(zone)}")
+    # the label names the zones whose tables value the trees (a Charlotte survey is not valued in the Northeast's)
+    kind, years, basis_label = parse_value_basis(opts.value_basis, _zone_words(zone), zone_codes(zone))
     if kind == "annual" and record.value_section:  # the section of the law that names this basis
         basis_label = f"{basis_label[:-1]}, {record.value_section})"
     params = make_params(benefit_params, **benefit_kw)
@@ -430,7 +434,8 @@ def assess(
     options["mortality_rate"], options["mortality_source"], options["on"] = mortality, mortality_source, str(on_date)
     options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
     _appraisal_assumption(options, schedule, kind, assumptions)
-    _appraisal_zone_assumption(trees, schedule, kind, assumptions)
+    # on the appraised basis every tree is appraised; on another, only those a finding values so (said below)
+    _appraisal_zone_assumption(trees, np.ones(len(trees), dtype=bool) if kind == "appraised" else None, assumptions)
     options["zone"] = zone
     method = _method(kind, basis_label, options, resolved_params, law, jkey)
     # each argument is named as the field of Context it fills, in the order of its fields
@@ -441,6 +446,7 @@ def assess(
         method["fee_schedule"] = schedule.to_dict()
     _options_not_read(jkey, opts, warnings)
     found = rules.assess(ctx)
+    _appraisal_zone_assumption(trees, None if kind == "appraised" else ctx.appraised, assumptions)
     _fund_basis_note(found, schedule, appraisal10)
     method["sections_applied"] = list(rules.SECTIONS_APPLIED)
     items = _law_readings(rules, record.name, law)
@@ -543,15 +549,15 @@ def _appraisal_assumption(options: dict[str, Any], schedule: Any, kind: str, ass
         )
 
 
-def _appraisal_zone_assumption(trees: pd.DataFrame, schedule: Any, kind: str, assumptions: list[str]) -> None:
+def _appraisal_zone_assumption(trees: pd.DataFrame, appraised: np.ndarray | None, assumptions: list[str]) -> None:
     """Appraised values of trees outside the Northeast read the Northeast's CTLA species parameters (i-Tree
-    Streets publishes them for the Northeast only; no other zone's are held): said wherever they are used."""
-    used = kind == "appraised" or getattr(schedule, "value_basis", "") == "appraised"
-    if not used or "zone" not in trees or not len(trees):
+    Streets publishes them for the Northeast only; no other zone's are held): said of the trees ``appraised``
+    (the mask of those whose appraised value is used; None: none), and only when there are any."""
+    if appraised is None or "zone" not in trees or not len(trees):
         return
     from treecalc import data
 
-    outside = trees["zone"].astype(str)
+    outside = trees["zone"].astype(str)[np.asarray(appraised, dtype=bool)]
     outside = outside[outside != data.DEFAULT_ZONE]
     if not len(outside):
         return
@@ -597,6 +603,11 @@ def _survey_zone(
     if sz.per_tree is not None:  # trees in several zones, each valued in its own: the zones and their trees
         out["zones"] = [{"zone": z, "zone_name": str(data.zones().at[z, "name"]), "trees": n} for z, n in sz.counts]
     return {**out, "per_tree": sz.per_tree}
+
+
+def zone_codes(zone: dict[str, Any]) -> list[str]:
+    """The codes of the climate zones the trees are valued in (``options["zone"]``), in the order it lists them."""
+    return [str(z["zone"]) for z in zone["zones"]] if "zones" in zone else [str(zone["zone"])]
 
 
 def _zone_words(zone: dict[str, Any]) -> str:
@@ -684,20 +695,14 @@ def _method(
         "value_basis": options["value_basis"],
         "value_basis_label": basis_label,
         "benefit_parameters": resolved_params,
-        "data_sources": [data.SOURCE_NAME],
+        "data_sources": _zone_sources(options["zone"]),
         "law": f"{law['name']}, {law['chapter']}",
         "law_file": str(lawparams.law_file(jkey)),
         "science_notes": method_notes(resolved_params),
     }
     if kind == "cumulative":
-        zone = resolved_params.get("zone")
-        grown = (
-            f"i-Tree Streets age-class curves of the {zone} zone"
-            if zone and zone != data.DEFAULT_ZONE
-            else "Urban Tree Database (McPherson et al. 2016) and i-Tree Streets age-class curves"
-        )
         method["data_sources"].append(
-            f"growth: {grown}; annual mortality {options['mortality_rate']:.1%} "
+            f"growth: {_growth_source(zone_codes(options['zone']))}; annual mortality {options['mortality_rate']:.1%} "
             f"({options['mortality_source']}); no discounting"
         )
     if kind == "appraised" and options.get("appraisal") is not None:
@@ -709,6 +714,25 @@ def _method(
             "CTLA trunk formula (Guide for Plant Appraisal, 9th ed.) with i-Tree Streets Northeast appraisal parameters"
         )
     return method
+
+
+def _zone_sources(zone: dict[str, Any]) -> list[str]:
+    """The tables and prices of each climate zone the trees are valued in (the Northeast's: its Community Tree
+    Guide's resource tables, :data:`treecalc.data.SOURCE_NAME`)."""
+    from treecalc.benefits import zone_source
+
+    return [data.SOURCE_NAME if z == data.DEFAULT_ZONE else zone_source(z) for z in zone_codes(zone)]
+
+
+def _growth_source(zones: list[str]) -> str:
+    """The growth curves of the cumulative basis in the climate zones ``zones``: the Urban Tree Database equations
+    and the age-class curves in the Northeast, each other zone's own age-class curves."""
+    others = [z for z in zones if z != data.DEFAULT_ZONE]
+    northeast = "Urban Tree Database (McPherson et al. 2016) and i-Tree Streets age-class curves"
+    if not others:
+        return northeast
+    own = f"i-Tree Streets age-class curves of the {' and '.join(others)} zone{'s' if len(others) > 1 else ''}"
+    return own if len(others) == len(zones) else f"{northeast} in the Northeast; {own}"
 
 
 def _options_dict(

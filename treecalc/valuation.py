@@ -6,26 +6,33 @@ Names no village: every law reads the value basis it is given (the basis is an o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from treecalc.benefits import BenefitParams, compute_benefits, make_params
+from treecalc.data import DEFAULT_ZONE
 from treecalc.frames import norm_text
 from treecalc.money import round_cents
 from treecalc.schema import BENEFIT_SKIP
 
 
-def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
-    """``"annual"`` / ``"cumulative:N"`` / ``"appraised"`` → (kind, years, label)."""
+def parse_value_basis(
+    basis: str, zone_words: str = "Northeast", zones: Sequence[str] = ()
+) -> tuple[str, int | None, str]:
+    """``"annual"`` / ``"cumulative:N"`` / ``"appraised"`` → (kind, years, label).
+
+    The label names the climate zones whose tables value the trees: ``zone_words`` in words, ``zones`` their codes
+    (none: the Northeast). The cumulative basis grows a Northeast tree by the Urban Tree Database (UTD) equations
+    where they cover its species, a tree of any other zone by that zone's own DBH-at-age table."""
     b = str(basis or "annual").strip().lower()
     if b == "annual":
         return (
             "annual",
             None,
-            "total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets Northeast)",
+            f"total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets {zone_words})",
         )
     if b.startswith("cumulative"):
         _, sep, n = b.partition(":")
@@ -35,11 +42,7 @@ def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
             years = -1
         if years < 1:
             raise ValueError(f"value basis {basis!r}: use cumulative:N with N a whole number of years >= 1")
-        return (
-            "cumulative",
-            years,
-            f"benefits over {years} years with growth, USD (i-Tree Streets benefits, UTD growth)",
-        )
+        return "cumulative", years, f"benefits over {years} years with growth, USD ({_growth_words(zone_words, zones)})"
     if b in ("appraised", "appraisal", "ctla"):
         return (
             "appraised",
@@ -47,6 +50,20 @@ def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
             "CTLA replacement value, USD (trunk formula as i-Tree Streets reports it; Guide for Plant Appraisal, 9th ed.)",
         )
     raise ValueError(f"unknown value basis {basis!r}: use annual, cumulative:N or appraised")
+
+
+def _growth_words(zone_words: str, zones: Sequence[str]) -> str:
+    """The cumulative basis's benefits and growth, in words, for trees valued in ``zones``."""
+    others = [z for z in zones if z != DEFAULT_ZONE]
+    if not others:
+        return "i-Tree Streets benefits, UTD growth"
+    if len(others) == len(zones):
+        table = "the zone's own" if len(zones) == 1 else "each zone's own"
+        return f"i-Tree Streets benefits, growth by {table} DBH-at-age table; {zone_words}"
+    return (
+        "i-Tree Streets benefits, UTD growth in the Northeast, elsewhere growth by each zone's own DBH-at-age "
+        f"table; {zone_words}"
+    )
 
 
 def value_function(
