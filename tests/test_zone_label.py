@@ -161,6 +161,12 @@ def test_a_two_zone_survey_names_both_zones_tables_in_its_labels_and_sources():
     assert cum.method["data_sources"][2].startswith(
         "growth: i-Tree Streets age-class curves of the PiedmtCLT and MidWstMSP zones;"
     )
+    # the Method & sources notes are each zone's: its tables, its growth table, its land-use tables (none in either)
+    notes = "\n".join(cum.method["science_notes"])
+    for z, name, city in (("PiedmtCLT", "South", "Charlotte, NC"), ("MidWstMSP", "Midwest", "Minneapolis, MN")):
+        assert f"Climate zone: {name} ({z}), the i-Tree Streets tables of its reference city {city}" in notes
+        assert f"data/species/zones/{z}/growth_age_class.csv" in notes
+        assert f"The {name} zone ({z}) publishes no land-use tables" in notes
 
 
 def test_a_survey_partly_in_the_northeast_says_utd_growth_there_and_cites_its_guide():

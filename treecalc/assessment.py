@@ -437,7 +437,7 @@ def assess(
     # on the appraised basis every tree is appraised; on another, only those a finding values so (said below)
     _appraisal_zone_assumption(trees, np.ones(len(trees), dtype=bool) if kind == "appraised" else None, assumptions)
     options["zone"] = zone
-    method = _method(kind, basis_label, options, resolved_params, law, jkey)
+    method = _method(kind, basis_label, options, resolved_params, law, jkey, params)
     # each argument is named as the field of Context it fills, in the order of its fields
     ctx = Context(survey, trees, site_in, law, opts, options, assumptions, warnings, method, value_of, kind, params)
     ctx.survey_lines = _survey_lines(survey, trees, record.name)
@@ -688,9 +688,16 @@ def _jurisdiction(j: str | None, assumptions: list[str]) -> str:
 
 
 def _method(
-    kind: str, basis_label: str, options: dict[str, Any], resolved_params: Any, law: dict[str, Any], jkey: str
+    kind: str,
+    basis_label: str,
+    options: dict[str, Any],
+    resolved_params: Any,
+    law: dict[str, Any],
+    jkey: str,
+    params: BenefitParams | None = None,
 ) -> dict[str, Any]:
-    """The method and sources of an assessment (the statement's Method & sources)."""
+    """The method and sources of an assessment (the statement's Method & sources): the science notes of every
+    climate zone the trees are valued in (``params`` in each of them)."""
     method: dict[str, Any] = {
         "value_basis": options["value_basis"],
         "value_basis_label": basis_label,
@@ -698,7 +705,7 @@ def _method(
         "data_sources": _zone_sources(options["zone"]),
         "law": f"{law['name']}, {law['chapter']}",
         "law_file": str(lawparams.law_file(jkey)),
-        "science_notes": method_notes(resolved_params),
+        "science_notes": _zone_notes(resolved_params, params, zone_codes(options["zone"])),
     }
     if kind == "cumulative":
         method["data_sources"].append(
@@ -722,6 +729,17 @@ def _zone_sources(zone: dict[str, Any]) -> list[str]:
     from treecalc.benefits import zone_source
 
     return [data.SOURCE_NAME if z == data.DEFAULT_ZONE else zone_source(z) for z in zone_codes(zone)]
+
+
+def _zone_notes(resolved_params: Any, params: BenefitParams | None, zones: list[str]) -> list[str]:
+    """The science notes of the parameters, then those of each other zone the trees are valued in (a survey
+    whose trees lie in several: each zone's tables, prices and growth have limits of their own)."""
+    notes = method_notes(resolved_params)
+    own = str(resolved_params.get("zone") or data.DEFAULT_ZONE)
+    for z in zones:
+        if params is not None and z != own:
+            notes += [n for n in method_notes(make_params(params, zone=z).resolved()) if n not in notes]
+    return notes
 
 
 def _growth_source(zones: list[str]) -> str:
