@@ -71,3 +71,136 @@ def test_the_projection_of_a_survey_outside_the_northeast_runs_in_its_zone():
     year0 = float(p[(p["series"] == REMOVED) & (p["year"] == 0)]["value_usd"].iloc[0])
     assert abs(year0 - 509.36) < 0.01, year0
     assert "projection" in a.to_json()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the labels, data sources and assumptions of a survey valued outside the Northeast name its zones' tables
+# ---------------------------------------------------------------------------------------------------------------
+CHARLOTTE, MINNEAPOLIS = (35.2271, -80.8431), (44.9778, -93.2650)
+QUIET = {"has_residence": True, "subdividable": False, "site_plan_required": False}
+
+
+def _maples(points, action="Removed"):
+    """Red maples of 14 in at ``points`` (latitude, longitude)."""
+    from treecalc.ingest import read_survey
+
+    rows = "".join(f"X{i},Red Maple,14,{action},{lat},{lon}\n" for i, (lat, lon) in enumerate(points, start=1))
+    return read_survey(("Tag,Species,DBH,Action,Latitude,Longitude\n" + rows).encode(), filename="lot.csv")
+
+
+def _statement_text(a) -> str:
+    import io
+
+    import openpyxl
+
+    from treecalc.report.statement import write_statement
+
+    ws = openpyxl.load_workbook(io.BytesIO(write_statement(a)))["Method & sources"]
+    return "\n".join(str(c) for row in ws.iter_rows(values_only=True) for c in row if c is not None)
+
+
+def test_the_northeast_labels_and_sources_are_as_before():
+    # the words a Northeast survey has always printed (its statement, JSON and PDF read them)
+    from treecalc import assess, data
+
+    ne = _maples([(41.21, -73.89)])
+    annual = assess(ne, site=QUIET)
+    assert annual.options["value_basis_label"] == (
+        "total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets Northeast (NoEastXXX), "
+        "§208-22B)"
+    )
+    assert annual.method["data_sources"] == [data.SOURCE_NAME] and "McPherson et al. 2007" in data.SOURCE_NAME
+    cum = assess(ne, site=QUIET, value_basis="cumulative:10")
+    assert cum.options["value_basis_label"] == (
+        "benefits over 10 years with growth and 4.3%/yr mortality, USD (i-Tree Streets benefits, UTD growth)"
+    )
+    assert cum.method["data_sources"][1].startswith(
+        "growth: Urban Tree Database (McPherson et al. 2016) and i-Tree Streets age-class curves; annual mortality"
+    )
+
+
+def test_a_charlotte_surveys_cumulative_label_says_the_growth_its_method_says():
+    # PiedmtCLT trees grow by the zone's own DBH-at-age table (the Method & sources sheet: "the Urban Tree Database
+    # equations ... are not used"): the label said "UTD growth"; its data sources cited the Northeast's tables only
+    from treecalc import assess
+    from treecalc.benefits import zone_source
+
+    a = assess(_maples([CHARLOTTE]), site=QUIET, value_basis="cumulative:10")
+    label = a.options["value_basis_label"]
+    assert "UTD" not in label and "Northeast" not in label, label
+    assert label.endswith("(i-Tree Streets benefits, growth by the zone's own DBH-at-age table; South (PiedmtCLT))")
+    assert any(
+        "Urban Tree Database equations, fitted in the Northeast, are not used" in n for n in a.method["science_notes"]
+    )
+    sources = a.method["data_sources"]
+    assert sources[0] == zone_source("PiedmtCLT") and "Charlotte, NC" in sources[0]
+    assert not any("McPherson et al. 2007" in s or "Northeast climate zone" in s for s in sources), sources
+    assert sources[1].startswith("growth: i-Tree Streets age-class curves of the PiedmtCLT zone;")
+    sheet = _statement_text(a)
+    assert zone_source("PiedmtCLT") in sheet and "Northeast Community Tree Guide" not in sheet.split("Data sources")[1]
+
+
+def test_a_two_zone_survey_names_both_zones_tables_in_its_labels_and_sources():
+    from treecalc import assess
+    from treecalc.benefits import zone_source
+    from treecalc.report.content import report_data
+
+    s = _maples([CHARLOTTE, MINNEAPOLIS])
+    a = assess(s, site=QUIET)
+    zones = "climate zones, each tree its own: South (PiedmtCLT) 1 tree, Midwest (MidWstMSP) 1 tree"
+    assert a.options["value_basis_label"] == (
+        f"total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets {zones}, §208-22B)"
+    )
+    both = [zone_source("PiedmtCLT"), zone_source("MidWstMSP")]
+    assert a.method["data_sources"] == both
+    assert report_data(a)["method"]["data_sources"] == both  # the PDF's "Data sources"
+    cum = assess(s, site=QUIET, value_basis="cumulative:10")
+    assert cum.options["value_basis_label"].endswith(
+        f"(i-Tree Streets benefits, growth by each zone's own DBH-at-age table; {zones})"
+    )
+    assert cum.method["data_sources"][2].startswith(
+        "growth: i-Tree Streets age-class curves of the PiedmtCLT and MidWstMSP zones;"
+    )
+    # the Method & sources notes are each zone's: its tables, its growth table, its land-use tables (none in either)
+    notes = "\n".join(cum.method["science_notes"])
+    for z, name, city in (("PiedmtCLT", "South", "Charlotte, NC"), ("MidWstMSP", "Midwest", "Minneapolis, MN")):
+        assert f"Climate zone: {name} ({z}), the i-Tree Streets tables of its reference city {city}" in notes
+        assert f"data/species/zones/{z}/growth_age_class.csv" in notes
+        assert f"The {name} zone ({z}) publishes no land-use tables" in notes
+
+
+def test_a_survey_partly_in_the_northeast_says_utd_growth_there_and_cites_its_guide():
+    from treecalc import assess, data
+    from treecalc.benefits import zone_source
+
+    a = assess(_maples([(41.21, -73.89), CHARLOTTE]), site=QUIET, value_basis="cumulative:10")
+    assert (
+        "UTD growth in the Northeast, elsewhere growth by each zone's own DBH-at-age table"
+        in (a.options["value_basis_label"])
+    )
+    assert a.method["data_sources"][:2] == [data.SOURCE_NAME, zone_source("PiedmtCLT")]
+    assert (
+        "growth: Urban Tree Database (McPherson et al. 2016) and i-Tree Streets age-class curves in the "
+        in (a.method["data_sources"][2])
+    )
+
+
+def test_the_ctla_assumption_is_said_only_when_an_appraised_value_is_used():
+    # Four Charlotte maples removed under a permit applied for (§208-22A's 90%, planted; no offence, no payment in
+    # place of a §208-22F replacement): the fee schedule's capital basis is appraised, but no tree is valued on it,
+    # so the Northeast's CTLA parameters are not said. Removed without a permit (§208-22F), the payment in place of
+    # the replacement appraises all four: said of the 4 trees.
+    from treecalc import assess
+
+    def ctla(a):
+        return [x for x in a.assumptions if x.startswith("appraised values (CTLA)")]
+
+    lot = [(35.2271 + i / 10_000, -80.8431) for i in range(4)]
+    permit = assess(_maples(lot, action="remove"), site=QUIET)
+    assert permit.fund.alternative_22f_usd is None and permit.options["value_basis"] == "annual"
+    assert ctla(permit) == []
+    offence = assess(_maples(lot), site=QUIET)
+    assert offence.fund.alternative_22f_usd is not None
+    said = ctla(offence)
+    assert len(said) == 1
+    assert said[0].startswith("appraised values (CTLA) of the 4 tree(s) outside the Northeast (4 in PiedmtCLT)")

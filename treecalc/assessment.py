@@ -166,34 +166,59 @@ class Context:
     params: BenefitParams
     schedule: Any = None
     survey_lines: list[dict[str, Any]] = field(default_factory=list)
+    #: the trees (of :attr:`trees`) a finding valued on the appraised basis (:meth:`capital_value_of`), None: none
+    appraised: np.ndarray | None = None
 
-    def _basis_fn(self, basis: str) -> Callable[..., np.ndarray]:
+    def _basis_fn(self, basis: str, zone: str | None = None) -> Callable[..., np.ndarray]:
+        """The value function of ``basis``; ``zone``: that of the trees in the climate zone ``zone`` (a survey
+        whose trees lie in several values each in its own, as :func:`treecalc.valuation.value_trees` does)."""
         kind, years, _ = parse_value_basis(basis)
+        params = self.params if zone is None else make_params(self.params, zone=zone)
         return value_function(
-            kind, years, self.params, self.options.get("mortality_rate", 0.0), self.options.get("appraisal")
+            kind, years, params, self.options.get("mortality_rate", 0.0), self.options.get("appraisal")
         )
 
-    def capital_value_of(self, trees: pd.DataFrame, mask: np.ndarray, basis: str) -> np.ndarray:
-        """The value of the trees in ``mask`` on a capital basis (appraised or cumulative:N), to the cent.
+    def _zones_of(self, trees: pd.DataFrame, mask: np.ndarray) -> np.ndarray | None:
+        """The climate zone of each tree in ``mask`` when some lie outside the zone of :attr:`params` (None: all in
+        it, valued by :attr:`params` itself)."""
+        if "zone" not in trees:
+            return None
+        zones = trees["zone"].astype(str).to_numpy(object)[mask]
+        own = str(self.params.zone or data.DEFAULT_ZONE)
+        return zones if (zones != own).any() else None
 
-        Each distinct (species, DBH, condition or land use) is valued once.
+    def capital_value_of(self, trees: pd.DataFrame, mask: np.ndarray, basis: str) -> np.ndarray:
+        """The value of the trees in ``mask`` on a capital basis (appraised or cumulative:N), to the cent: each
+        tree in its own climate zone (its zone's benefit tables and DBH-at-age growth).
+
+        Each distinct (species, DBH, condition or land use, zone) is valued once.
         """
         if basis == self.options["value_basis"]:
             return trees["value_usd"].to_numpy(float)[mask]
         kind, _, _ = parse_value_basis(basis)
+        if kind == "appraised":  # what the assumptions say of appraised values is said of these trees
+            chosen = self.trees.index.isin(trees.index[np.asarray(mask, dtype=bool)])
+            self.appraised = chosen if self.appraised is None else self.appraised | chosen
         if kind == "appraised" and self.options.get("appraisal") is not None:
             cond = condition_for_appraisal(trees["condition"][mask])[0]
             return round_cents(appraised_10th(trees, mask, self.options["appraisal"], cond))
-        fn = self._basis_fn(basis)
         third = (
             condition_for_appraisal(trees["condition"][mask])[0]
             if kind == "appraised"
             else trees["benefit_land_use"].to_numpy(object)[mask]
         )
         c, d, x = trees["species_code"].to_numpy(object)[mask], trees["dbh_in"].to_numpy(float)[mask], third
-        first, codes = _distinct_rows(c, d, x)
-        kw = {"condition": x[first]} if kind == "appraised" else {"land_use": x[first]}
-        values = round_cents(fn(c[first], d[first], **kw))
+        zones = self._zones_of(trees, mask)
+        first, codes = _distinct_rows(c, d, x) if zones is None else _distinct_rows(c, d, x, zones)
+        key = "condition" if kind == "appraised" else "land_use"
+        if zones is None:
+            values = round_cents(self._basis_fn(basis)(c[first], d[first], **{key: x[first]}))
+        else:  # the zones of a survey, few: each zone's trees by its own value function
+            values = np.empty(len(first))
+            zf = zones[first]
+            for z in pd.unique(zf):
+                m = zf == z
+                values[m] = round_cents(self._basis_fn(basis, str(z))(c[first][m], d[first][m], **{key: x[first][m]}))
         return np.where(trees["dead"].to_numpy(bool)[mask], 0.0, values[codes])  # a dead tree: no value
 
     def stock_capital_value(self, code: str, dbh_in: float, basis: str) -> float:
@@ -378,11 +403,10 @@ def assess(
     on_date, law = _law_in_force(jkey, opts, assumptions)
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
-    kind, years, basis_label = parse_value_basis(opts.value_basis)
     zone = _survey_zone(survey, site_in, benefit_params, benefit_kw, warnings)
     per_tree = zone.pop("per_tree")
-    # the label names the zone whose tables value the trees (a Charlotte survey is not valued in the Northeast's)
-    basis_label = basis_label.replace("i-Tree Streets Northeast", f"i-Tree Streets {_zone_words(zone)}")
+    # the label names the zones whose tables value the trees (a Charlotte survey is not valued in the Northeast's)
+    kind, years, basis_label = parse_value_basis(opts.value_basis, _zone_words(zone), zone_codes(zone))
     if kind == "annual" and record.value_section:  # the section of the law that names this basis
         basis_label = f"{basis_label[:-1]}, {record.value_section})"
     params = make_params(benefit_params, **benefit_kw)
@@ -410,9 +434,10 @@ def assess(
     options["mortality_rate"], options["mortality_source"], options["on"] = mortality, mortality_source, str(on_date)
     options["appraisal_edition"], options["appraisal"] = (9, None) if appraisal10 is None else (10, appraisal10)
     _appraisal_assumption(options, schedule, kind, assumptions)
-    _appraisal_zone_assumption(trees, schedule, kind, assumptions)
+    # on the appraised basis every tree is appraised; on another, only those a finding values so (said below)
+    _appraisal_zone_assumption(trees, np.ones(len(trees), dtype=bool) if kind == "appraised" else None, assumptions)
     options["zone"] = zone
-    method = _method(kind, basis_label, options, resolved_params, law, jkey)
+    method = _method(kind, basis_label, options, resolved_params, law, jkey, params)
     # each argument is named as the field of Context it fills, in the order of its fields
     ctx = Context(survey, trees, site_in, law, opts, options, assumptions, warnings, method, value_of, kind, params)
     ctx.survey_lines = _survey_lines(survey, trees, record.name)
@@ -421,6 +446,7 @@ def assess(
         method["fee_schedule"] = schedule.to_dict()
     _options_not_read(jkey, opts, warnings, site_in)
     found = rules.assess(ctx)
+    _appraisal_zone_assumption(trees, None if kind == "appraised" else ctx.appraised, assumptions)
     _fund_basis_note(found, schedule, appraisal10)
     method["sections_applied"] = list(rules.SECTIONS_APPLIED)
     items = _law_readings(rules, record.name, law)
@@ -528,15 +554,15 @@ def _appraisal_assumption(options: dict[str, Any], schedule: Any, kind: str, ass
         )
 
 
-def _appraisal_zone_assumption(trees: pd.DataFrame, schedule: Any, kind: str, assumptions: list[str]) -> None:
+def _appraisal_zone_assumption(trees: pd.DataFrame, appraised: np.ndarray | None, assumptions: list[str]) -> None:
     """Appraised values of trees outside the Northeast read the Northeast's CTLA species parameters (i-Tree
-    Streets publishes them for the Northeast only; no other zone's are held): said wherever they are used."""
-    used = kind == "appraised" or getattr(schedule, "value_basis", "") == "appraised"
-    if not used or "zone" not in trees or not len(trees):
+    Streets publishes them for the Northeast only; no other zone's are held): said of the trees ``appraised``
+    (the mask of those whose appraised value is used; None: none), and only when there are any."""
+    if appraised is None or "zone" not in trees or not len(trees):
         return
     from treecalc import data
 
-    outside = trees["zone"].astype(str)
+    outside = trees["zone"].astype(str)[np.asarray(appraised, dtype=bool)]
     outside = outside[outside != data.DEFAULT_ZONE]
     if not len(outside):
         return
@@ -582,6 +608,11 @@ def _survey_zone(
     if sz.per_tree is not None:  # trees in several zones, each valued in its own: the zones and their trees
         out["zones"] = [{"zone": z, "zone_name": str(data.zones().at[z, "name"]), "trees": n} for z, n in sz.counts]
     return {**out, "per_tree": sz.per_tree}
+
+
+def zone_codes(zone: dict[str, Any]) -> list[str]:
+    """The codes of the climate zones the trees are valued in (``options["zone"]``), in the order it lists them."""
+    return [str(z["zone"]) for z in zone["zones"]] if "zones" in zone else [str(zone["zone"])]
 
 
 def _zone_words(zone: dict[str, Any]) -> str:
@@ -659,27 +690,28 @@ def _jurisdiction(j: str | None, assumptions: list[str]) -> str:
 
 
 def _method(
-    kind: str, basis_label: str, options: dict[str, Any], resolved_params: Any, law: dict[str, Any], jkey: str
+    kind: str,
+    basis_label: str,
+    options: dict[str, Any],
+    resolved_params: Any,
+    law: dict[str, Any],
+    jkey: str,
+    params: BenefitParams | None = None,
 ) -> dict[str, Any]:
-    """The method and sources of an assessment (the statement's Method & sources)."""
+    """The method and sources of an assessment (the statement's Method & sources): the science notes of every
+    climate zone the trees are valued in (``params`` in each of them)."""
     method: dict[str, Any] = {
         "value_basis": options["value_basis"],
         "value_basis_label": basis_label,
         "benefit_parameters": resolved_params,
-        "data_sources": [data.SOURCE_NAME],
+        "data_sources": _zone_sources(options["zone"]),
         "law": f"{law['name']}, {law['chapter']}",
         "law_file": str(lawparams.law_file(jkey)),
-        "science_notes": method_notes(resolved_params),
+        "science_notes": _zone_notes(resolved_params, params, zone_codes(options["zone"])),
     }
     if kind == "cumulative":
-        zone = resolved_params.get("zone")
-        grown = (
-            f"i-Tree Streets age-class curves of the {zone} zone"
-            if zone and zone != data.DEFAULT_ZONE
-            else "Urban Tree Database (McPherson et al. 2016) and i-Tree Streets age-class curves"
-        )
         method["data_sources"].append(
-            f"growth: {grown}; annual mortality {options['mortality_rate']:.1%} "
+            f"growth: {_growth_source(zone_codes(options['zone']))}; annual mortality {options['mortality_rate']:.1%} "
             f"({options['mortality_source']}); no discounting"
         )
     if kind == "appraised" and options.get("appraisal") is not None:
@@ -691,6 +723,36 @@ def _method(
             "CTLA trunk formula (Guide for Plant Appraisal, 9th ed.) with i-Tree Streets Northeast appraisal parameters"
         )
     return method
+
+
+def _zone_sources(zone: dict[str, Any]) -> list[str]:
+    """The tables and prices of each climate zone the trees are valued in (the Northeast's: its Community Tree
+    Guide's resource tables, :data:`treecalc.data.SOURCE_NAME`)."""
+    from treecalc.benefits import zone_source
+
+    return [data.SOURCE_NAME if z == data.DEFAULT_ZONE else zone_source(z) for z in zone_codes(zone)]
+
+
+def _zone_notes(resolved_params: Any, params: BenefitParams | None, zones: list[str]) -> list[str]:
+    """The science notes of the parameters, then those of each other zone the trees are valued in (a survey
+    whose trees lie in several: each zone's tables, prices and growth have limits of their own)."""
+    notes = method_notes(resolved_params)
+    own = str(resolved_params.get("zone") or data.DEFAULT_ZONE)
+    for z in zones:
+        if params is not None and z != own:
+            notes += [n for n in method_notes(make_params(params, zone=z).resolved()) if n not in notes]
+    return notes
+
+
+def _growth_source(zones: list[str]) -> str:
+    """The growth curves of the cumulative basis in the climate zones ``zones``: the Urban Tree Database equations
+    and the age-class curves in the Northeast, each other zone's own age-class curves."""
+    others = [z for z in zones if z != data.DEFAULT_ZONE]
+    northeast = "Urban Tree Database (McPherson et al. 2016) and i-Tree Streets age-class curves"
+    if not others:
+        return northeast
+    own = f"i-Tree Streets age-class curves of the {' and '.join(others)} zone{'s' if len(others) > 1 else ''}"
+    return own if len(others) == len(zones) else f"{northeast} in the Northeast; {own}"
 
 
 def _options_dict(

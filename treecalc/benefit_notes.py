@@ -503,7 +503,8 @@ def _zone_method_notes(p: Mapping[str, Any]) -> list[str]:
     ]
     if not zt.has_variants[k]:
         notes.append(
-            "The zone publishes no land-use tables: energy and avoided emissions read the zone's general tables "
+            f"The {z['name']} zone ({zone}) publishes no land-use tables: energy and avoided emissions read the "
+            "zone's general tables "
             "for every land use"
         )
     for (zn, group), ruling in sorted(data.zone_price_notes().items()):

@@ -6,34 +6,37 @@ Names no village: every law reads the value basis it is given (the basis is an o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from treecalc.benefits import BenefitParams, compute_benefits, make_params
+from treecalc.data import DEFAULT_ZONE
 from treecalc.frames import norm_text
 from treecalc.money import round_cents
 from treecalc.schema import BENEFIT_SKIP
 
 
-def parse_value_basis(basis: str) -> tuple[str, int | None, str]:
-    """``"annual"`` / ``"cumulative:N"`` / ``"appraised"`` → (kind, years, label)."""
+def parse_value_basis(
+    basis: str, zone_words: str = "Northeast", zones: Sequence[str] = ()
+) -> tuple[str, int | None, str]:
+    """``"annual"`` / ``"cumulative:N"`` / ``"appraised"`` → (kind, years, label).
+
+    The label names the climate zones whose tables value the trees: ``zone_words`` in words, ``zones`` their codes
+    (none: the Northeast). The cumulative basis grows a Northeast tree by the Urban Tree Database (UTD) equations
+    where they cover its species, a tree of any other zone by that zone's own DBH-at-age table."""
     b = str(basis or "annual").strip().lower()
     if b == "annual":
         return (
             "annual",
             None,
-            "total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets Northeast)",
+            f"total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets {zone_words})",
         )
     if b.startswith("cumulative"):
         years = _cumulative_years(basis, b)
-        return (
-            "cumulative",
-            years,
-            f"benefits over {years} years with growth, USD (i-Tree Streets benefits, UTD growth)",
-        )
+        return "cumulative", years, f"benefits over {years} years with growth, USD ({_growth_words(zone_words, zones)})"
     if b in ("appraised", "appraisal", "ctla"):
         return (
             "appraised",
@@ -59,6 +62,20 @@ def _cumulative_years(basis: str, b: str) -> int:
     except ValueError:
         raise OutOfRange(f"{name} must be {range_words('cumulative_years')}, got {basis!r}") from None
     return int(in_range(name, n, "cumulative_years"))
+
+
+def _growth_words(zone_words: str, zones: Sequence[str]) -> str:
+    """The cumulative basis's benefits and growth, in words, for trees valued in ``zones``."""
+    others = [z for z in zones if z != DEFAULT_ZONE]
+    if not others:
+        return "i-Tree Streets benefits, UTD growth"
+    if len(others) == len(zones):
+        table = "the zone's own" if len(zones) == 1 else "each zone's own"
+        return f"i-Tree Streets benefits, growth by {table} DBH-at-age table; {zone_words}"
+    return (
+        "i-Tree Streets benefits, UTD growth in the Northeast, elsewhere growth by each zone's own DBH-at-age "
+        f"table; {zone_words}"
+    )
 
 
 def value_function(
