@@ -160,6 +160,7 @@ CASES: dict[tuple[str, str], Case] = {
     (CH208, "criminal.per_tree_usd"): Case("croton", 275, ["up to {usd} per offence tree"], ("json",)),
     (CH208, "criminal.repeat_within_year_usd"): Case("croton", 1100, ["up to {usd} per tree"]),
     (CH208, "criminal.repeat_window_years"): Case("croton", 2, ["within {y}"], ("json",)),
+    (CH208, "criminal.imprisonment_max_days"): Case("croton", 20, ["up to {g} days' imprisonment"], ("text",)),
     (CH208, "criminal.section_208_18_usd"): Case("croton", 5500, ["up to {usd} for each violation"], ("json",)),
     # --- the fee schedule (§208-24C) ---------------------------------------------------------------------------
     (FEES, "fee_per_tree_usd"): Case("croton", Decimal("475.00"), ["x {usd2}"]),

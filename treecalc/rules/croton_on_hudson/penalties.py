@@ -20,8 +20,8 @@ from treecalc.rules.croton_on_hudson.readings import (
     NOTE_29F,
     OFFENCE_READING_208,
     OTHER_PROHIBITIONS_208,
-    PENALTY_SETTER,
     PENDING_LITERAL_NOTE,
+    penalty_setter,
 )
 from treecalc.rules.croton_on_hudson.words import _tier_bounds, _years
 from treecalc.rules.law_data import multiplied
@@ -307,7 +307,7 @@ def _penalty_findings(
     crim = law["criminal"]
     times = multiplied(law["penalty"]["doubling_factor"])  # §208-29B(7)'s factor in words: "doubled"
     notes = [
-        f"maxima: 'up to' — {PENALTY_SETTER}",
+        f"maxima: 'up to' — {penalty_setter(law)}",
         "each day of a continuing violation is a separate offence (§208-29A, §208-29B)",
         "penalties collected are deposited in the Tree Fund (§208-29H)",
         OFFENCE_READING_208,

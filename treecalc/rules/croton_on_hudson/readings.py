@@ -280,10 +280,18 @@ NOT_OFFENCE_VILLAGE = (
 
 
 #: Who sets a penalty up to the maxima the statement gives (the Violations page says it under them).
-PENALTY_SETTER = (
-    "the Planning Board assesses the civil penalty after a hearing (§208-29B) and may release or compromise it; "
-    "the court sets a criminal fine (§208-29A)"
-)
+def penalty_setter(law: dict[str, Any]) -> str:
+    """Who sets a penalty up to the maxima, and the term of imprisonment §208-29A allows, from ``law``."""
+    crim = law["criminal"]
+    return (
+        "the Planning Board assesses the civil penalty after a hearing (§208-29B) and may release or compromise it; "
+        "the court sets a criminal fine (§208-29A; for a subsequent violation within "
+        f"{_years(crim['repeat_window_years'])} or a violation of §208-18, the fine or up to "
+        f"{int(crim['imprisonment_max_days'])} days' imprisonment, or both)"
+    )
+
+
+PENALTY_SETTER = penalty_setter(_LAW)
 
 OFFENCE_READING_208 = (
     "§208-29: a harmed tree is an offence when, without authorisation, it was removed where "

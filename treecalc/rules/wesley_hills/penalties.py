@@ -45,7 +45,7 @@ def _summary(
     days = int(ctx.opts.continuing_days)  # recorded: penalties A has no per-day clause, B is not assessed
     notes = [
         "Wesley Hills Chapter 95: maxima 'not more than'; a court sets the fine (or up to "
-        f"{int(law['fine']['imprisonment_max_days'])} days' imprisonment)",
+        f"{int(law['fine']['imprisonment_max_days'])} days' imprisonment, or both)",
         f"Chapter 95 other violations (not the removal of a tree): up to ${daily:,}, each day's continued "
         f"violation a separate violation ({OTHER_SECTION}); treecalc assesses no other violation",
         "Chapter 95 penalties A has no per-day clause: each tree removed without a clearing permit is one "

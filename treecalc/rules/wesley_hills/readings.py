@@ -26,7 +26,7 @@ OFFENCE_RULE = (
     f"none was first obtained (each tree a separate violation); other violations ({OTHER_SECTION}) are not assessed"
 )
 #: Who sets a fine up to the maxima the statement gives.
-PENALTY_SETTER = "a court sets the fine (or imprisonment) up to them"
+PENALTY_SETTER = "a court sets the fine (or imprisonment, or both) up to them"
 
 
 #: Why each site fact not given is assumed as it is, in this chapter's words (``[site_why]`` of
