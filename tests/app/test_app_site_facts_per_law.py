@@ -14,13 +14,19 @@ from treecalc.ingest import SITE_FIELDS
 SURVEY = b"Tag,Common Name,DBH (in.),Action\nL1,Red Maple,7,Removed\nL2,Sugar Maple,12,Removed\n"
 
 
-def _survey_page(site: dict | None = None):
+def _page(page: str, site: dict | None = None):
+    """The app on SURVEY (its site facts ``site``) at the page ``page``, run without an exception."""
     at = new_app()
     at.session_state["tc_source"] = state.make_source("w3.csv", SURVEY)
     at.session_state["tc_read_opts"] = {"site": site} if site else {}
     at.run()
-    at.switch_page("treecalc/app/pages/survey.py").run()
+    at.switch_page(f"treecalc/app/pages/{page}.py").run()
     no_exception(at)
+    return at
+
+
+def _survey_page(site: dict | None = None):
+    at = _page("survey", site)
     return [str(c.value) for c in at.caption], [str(m.value) for m in at.markdown if str(m.value).startswith("- ")]
 
 
@@ -59,13 +65,7 @@ def test_a_survey_naming_no_law_says_the_default_applied():
 
 
 def _violations_captions(site: dict | None = None) -> list[str]:
-    at = new_app()
-    at.session_state["tc_source"] = state.make_source("w3.csv", SURVEY)
-    at.session_state["tc_read_opts"] = {"site": site} if site else {}
-    at.run()
-    at.switch_page("treecalc/app/pages/violations.py").run()
-    no_exception(at)
-    return [str(c.value) for c in at.caption]
+    return [str(c.value) for c in _page("violations", site).caption]
 
 
 def test_the_violations_page_says_the_offences_and_who_sets_the_penalty_as_the_law_does():

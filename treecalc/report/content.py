@@ -154,23 +154,29 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
 
 
 #: per-tree columns the report prints, in order, when present (the offence status only where an offence is read):
-#: key, heading, and the part of the law (:attr:`treecalc.jurisdictions.Jurisdiction.sections`) it is of, whose
-#: section fills the heading's ``{section}``
-TREE_COLUMNS = (
-    ("tag", "Tag", ""),
-    ("species_label", "Species", ""),
-    ("dbh_in", "DBH (in)", ""),
-    ("action", "Action", ""),
-    ("value_usd", "Value", ""),
-    ("permit_triggers", "Permit triggers ({section})", "permit_trigger"),
-    ("counted", "Counted ({section})", "replacement"),
-    ("exclusion", "Not counted because", "replacement"),
-    ("offence", "Offence ({section})", "offence"),
-    ("offence_status", "Definite / conditional", ""),
-    ("depends_on", "Depends on", ""),
-    ("penalty_tier", "Penalty tier", ""),
-    ("penalty_max_usd", "Penalty max (USD)", ""),
-)
+#: key -> heading; a heading with ``{section}`` cites the section of the part of the law it is of (:data:`PART_OF`)
+TREE_COLUMNS = {
+    "tag": "Tag",
+    "species_label": "Species",
+    "dbh_in": "DBH (in)",
+    "action": "Action",
+    "value_usd": "Value",
+    "permit_triggers": "Permit triggers ({section})",
+    "counted": "Counted ({section})",
+    "exclusion": "Not counted because",
+    "offence": "Offence ({section})",
+    "offence_status": "Definite / conditional",
+    "depends_on": "Depends on",
+    "penalty_tier": "Penalty tier",
+    "penalty_max_usd": "Penalty max (USD)",
+}
+#: the part of the law (:attr:`treecalc.jurisdictions.Jurisdiction.sections`) a column is of
+PART_OF = {
+    "permit_triggers": "permit_trigger",
+    "counted": "replacement",
+    "exclusion": "replacement",
+    "offence": "offence",
+}
 
 #: the parts whose columns mean nothing under a law without them (counted for a replacement the law does not
 #: require): left out; a column of another part the law's record names no section for is headed without one
@@ -183,7 +189,8 @@ def tree_columns(d: Mapping[str, Any]) -> list[tuple[str, str]]:
     permit's section), the offence its ``offence``; the columns of a part it does not have are left out."""
     sections = law_record(d).sections
     out = []
-    for key, head, part in TREE_COLUMNS:
+    for key, head in TREE_COLUMNS.items():
+        part = PART_OF.get(key, "")
         sec = (sections.get(part) or (sections["permit"] if part == "permit_trigger" else "")) if part else ""
         if part in _ONLY_UNDER_THE_PART and not sec:
             continue
