@@ -14,10 +14,10 @@ from treecalc.ingest import SITE_FIELDS
 SURVEY = b"Tag,Common Name,DBH (in.),Action\nL1,Red Maple,7,Removed\nL2,Sugar Maple,12,Removed\n"
 
 
-def _page(page: str, site: dict | None = None):
-    """The app on SURVEY (its site facts ``site``) at the page ``page``, run without an exception."""
+def _page(page: str, site: dict | None = None, survey: bytes = SURVEY):
+    """The app on ``survey`` (its site facts ``site``) at the page ``page``, run without an exception."""
     at = new_app()
-    at.session_state["tc_source"] = state.make_source("w3.csv", SURVEY)
+    at.session_state["tc_source"] = state.make_source("w3.csv", survey)
     at.session_state["tc_read_opts"] = {"site": site} if site else {}
     at.run()
     at.switch_page(f"treecalc/app/pages/{page}.py").run()
@@ -83,3 +83,16 @@ def test_the_violations_page_says_the_offences_and_who_sets_the_penalty_as_the_l
     assert "§95-3A(1) required a clearing permit" in rule and "§208" not in rule, rule
     maxima = next(c for c in captions if c.startswith("These are maxima"))
     assert "a court sets the fine" in maxima and "Planning Board" not in maxima, maxima
+
+
+def test_an_offence_resting_on_earlier_removals_names_the_fact_as_the_pages_control():
+    # a house lot (no §208-19A(2)); two 10 in maples removed now, two removed earlier in the 12 months, their
+    # permit not given: 2 + 2 = 4 > 3 only if those had none (§208-18A), so the offences and their §208-22F
+    # replacement are conditional on it, said by the fact's label, never by the library's keyword marker
+    survey = b"Tag,Species,DBH (in),Action\n1,Red maple,10,removed\n2,Red maple,10,removed\n"
+    site = {"jurisdiction": "croton-on-hudson", "has_residence": "yes", "subdividable": "no",
+            "site_plan_required": "no", "prior_removals_12mo": "2"}  # fmt: skip
+    captions = [str(c.value) for c in _page("violations", site, survey).caption]
+    said = next(c for c in captions if "would be required if" in c)
+    assert "earlier removal(s) in the preceding 12 months were made without a permit" in said, said
+    assert "‹" not in said and "prior_removals_without_permit" not in said, said

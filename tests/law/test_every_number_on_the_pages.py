@@ -504,3 +504,12 @@ def test_the_neutral_site_reasons_quote_no_number_of_a_law():
 
     for fact, (_, why) in SITE_ASSUMED.items():
         assert not re.search(r"\d", re.sub(r"§\s?[\w.()-]+", "", why)), (fact, why)
+
+
+def test_no_page_shows_a_keyword_marker(shown):
+    """The library names an option or a fact as a keyword between markers (‹prior_removals_without_permit=N›);
+    the app says it as the control that sets it (treecalc.app.words): no page shows a marker, under either law."""
+    for folder, runs in shown.items():
+        for run, text in runs.items():
+            i = text.find("‹")
+            assert i < 0, f"{folder} {run}: {text[max(0, i - 120) : i + 80]!r}"

@@ -230,7 +230,7 @@ def _headline(a: Assessment) -> None:
         )
     cond = a.replacement.conditional_22f
     if cond:  # §208-22F on conditional offences: what would be required if established, never in the totals
-        st.caption(str(cond.get("text")))
+        st.caption(views.readable(str(cond.get("text"))))  # the fact it rests on, as the control that gives it
 
 
 def body() -> None:
