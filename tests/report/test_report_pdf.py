@@ -405,3 +405,13 @@ def test_pdf_one_tree_past_the_limit_is_said_in_the_singular():
     trees = [{"tag": str(i), "species": "Red maple", "species_code": "ACRU", "action": "remove"} for i in range(n)]
     text = " ".join(pdf_text(report_pdf(_json(per_tree=trees))).split())
     assert "... and 1 more tree: every tree is in the Excel statement" in text
+
+
+def test_the_pdf_counts_topped_and_excessively_pruned_trees_as_harmed():
+    # the report's first lines: a tree topped or excessively pruned (§208-18D) is harmed, as a removed or damaged
+    # one is; a tree proposed for removal is not yet. Here: removed 1, topped 1, excessively pruned 1, damaged 1
+    # -> 4 done; 1 proposed; 1 retained -> counted in neither.
+    from treecalc.report.content import harm_counts
+
+    acts = ["removed", "topped", "excessively_pruned", "damaged", "remove", "retain"]
+    assert harm_counts({"per_tree": [{"action": a} for a in acts]}) == {"done": 4, "proposed": 1}

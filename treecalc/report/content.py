@@ -216,9 +216,11 @@ def trees_concerned(d: Mapping[str, Any]) -> list[dict[str, Any]]:
 def harm_counts(d: Mapping[str, Any]) -> dict[str, int]:
     """Trees removed or damaged (``done``: the harm has happened) and trees only proposed for removal
     (``proposed``), from the per-tree rows' actions: a tree proposed for removal is not yet harmed."""
+    from treecalc.schema import HARMED
+
     acts = [str(r.get("action") or "") for r in d.get("per_tree") or []]
-    return {
-        "done": sum(a in ("removed", "damaged") for a in acts),
+    return {  # topped and excessively pruned trees are harmed as much as damaged ones (§208-18D)
+        "done": sum(a in HARMED and a != "remove" for a in acts),
         "proposed": sum(a == "remove" for a in acts),
     }
 
