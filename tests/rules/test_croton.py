@@ -267,12 +267,12 @@ def test_done_and_proposed_removals_are_counted_apart():
     assert p.offence.tolist() == [True, True, True, False]
     assert p.civil_total == 3000 and p.criminal_total == 15000
     # the earlier removal's permit not given: it may have had one ("without first obtaining a tree removal
-    # permit"), so §208-18A is conditional on it, none definite (no clear cutting: 3 removals without a permit):
-    # 3 x $500 = $1,500 civil and 3 x $5,000 criminal, conditional
+    # permit"), so §208-18A is conditional on it, none definite, with the clear cutting it would make (4 removals
+    # without a permit, doubled): 3 x $500 x 2 = $3,000 civil and 3 x $5,000 criminal, conditional
     p = pen(rows, prior_removals_12mo=1)
     assert p.offence.tolist() == [True, True, True, False]
     assert (p.civil_total, p.criminal_total) == (0, 0)
-    assert (p.civil_conditional, p.criminal_conditional) == (1500, 15000)
+    assert (p.civil_conditional, p.criminal_conditional) == (3000, 15000)
     # five earlier removals without a permit, one of them in the window: §208-18A counts that one (definite, 3 x
     # $5,000 criminal); clear cutting has no window: 3 + 5 = 8 removals without a permit, doubled (§208-29B(7)):
     # 3 x $500 x 2 = $3,000 civil

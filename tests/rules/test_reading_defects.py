@@ -250,8 +250,9 @@ def test_earlier_removals_of_unknown_permit_make_no_definite_208_18a_offence():
     # twelve (12) months without first obtaining a tree removal permit". A house lot (no §208-19A(2)); two trees
     # removed now (10 in, and stems "8, 6": √(64 + 36) = 10 in), two proposed, two removed earlier in the 12
     # months whose permit is not given. 2 + 2 = 4 > 3 only if the earlier two had no permit: the offences are
-    # conditional on that, none definite. If established: civil 2 x tier (2) $1,500 = $3,000; criminal 2 x $5,000
-    # (a violation of §208-18) = $10,000.
+    # conditional on that, none definite. If established, the four removals without a permit are also clear cutting
+    # (§208-17 "four or more trees"), which doubles the fines per tree (§208-29B(7)): civil 2 x tier (2) $1,500 x 2
+    # = $6,000; criminal 2 x $5,000 (a violation of §208-18) = $10,000.
     text = (
         'Tree #,Common Name,DBH (in.),Action\n101,Red maple,10,Removed\n102,Black cherry,"8, 6",Removed\n'
         "103,Norway maple,14,Remove\n104,White oak,22,Retain\n105,Sugar maple,6,Remove\n"
@@ -260,11 +261,12 @@ def test_earlier_removals_of_unknown_permit_make_no_definite_208_18a_offence():
     j = assess(survey(text), site=site, replacement_stock=STOCK).to_json()
     assert (j["offences_definite"], j["offences_conditional"]) == (0, 2)
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (0, 0)
-    assert (j["civil_penalty_conditional_usd"], j["criminal_fine_conditional_usd"]) == (3000, 10000)
+    assert (j["civil_penalty_conditional_usd"], j["criminal_fine_conditional_usd"]) == (6000, 10000)
+    assert all("§208-18C" in r["offence_sections"] for r in j["offence_rows"])
     rows = {r["tag"]: r for r in j["offence_rows"]}
     assert "2 earlier removal(s) in the preceding 12 months were made without a permit" in rows["101"]["depends_on"]
     # given that they had none, the same two are definite
     site["prior_removals_without_permit"] = 2
     j = assess(survey(text), site=site, replacement_stock=STOCK).to_json()
     assert (j["offences_definite"], j["offences_conditional"]) == (2, 0)
-    assert j["criminal_fine_max_usd"] == 10000
+    assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (6000, 10000)

@@ -87,13 +87,14 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(n, dtype=bool)
     conditional = offence & ~definite
     more_than = _meets("permit.more_than_trees_12mo", pr.done_removals_12mo, law["permit"]["more_than_trees_12mo"])
-    b18_all = (a & (pr.clear_cutting or more_than)) | b  # the § 208-18 breaches if the assumed facts hold
+    cc_all = pr.clear_cutting if pr.clear_cutting_if_assumed is None else pr.clear_cutting_if_assumed
+    b18_all = (a & (cc_all or more_than)) | b  # the § 208-18 breaches if the assumed facts hold
     # a definite offence breaks § 208-18A/C only on counts that leave out the removals whose permit or
     # village_work cell is neither yes nor no
     cc_given = pr.clear_cutting if pr.clear_cutting_given is None else pr.clear_cutting_given
     done_given = pr.done_removals_12mo if pr.done_removals_12mo_given is None else pr.done_removals_12mo_given
     more_given = _meets("permit.more_than_trees_12mo", done_given, law["permit"]["more_than_trees_12mo"])
-    cc_t, more_t = np.where(definite, cc_given, pr.clear_cutting), np.where(definite, more_given, more_than)
+    cc_t, more_t = np.where(definite, cc_given, cc_all), np.where(definite, more_given, more_than)
     b18_pairs = [("§208-18C", a & cc_t), ("§208-18A", a & more_t), ("§208-18D", b)]
     b18 = _labels(b18_pairs, n)
     sec = _labels(

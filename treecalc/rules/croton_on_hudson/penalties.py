@@ -154,7 +154,8 @@ def penalties(
     pending_harm = pending or (site["application_pending"] and bool((done & other).any()))
     pending_harm_given = pending or (site["application_pending"] and bool((done & other_given).any()))
     reasons = _doubling(law, pr, int(off.definite.sum()), pending_harm_given, pr.clear_cutting_given)
-    reasons_all = _doubling(law, pr, int(off.offence.sum()), pending_harm)
+    cc_all = pr.clear_cutting if pr.clear_cutting_if_assumed is None else pr.clear_cutting_if_assumed
+    reasons_all = _doubling(law, pr, int(off.offence.sum()), pending_harm, cc_all)
     f_def = int(pen["doubling_factor"]) if reasons else 1
     f_all = int(pen["doubling_factor"]) if reasons_all else 1
     per_tree = _times_days(np.where(off.definite, base * f_def, base * f_all), days)

@@ -72,6 +72,9 @@ class PermitResult:
     # ("maybe"): what the definite findings may rest on (None: as counted)
     done_removals_12mo_given: int | None = None
     clear_cutting_given: bool | None = None
+    # clear cutting were the lot's earlier removals whose permit is not given made without one (the conditional
+    # figures'; None: as clear_cutting)
+    clear_cutting_if_assumed: bool | None = None
     actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
 
     @property
@@ -173,7 +176,7 @@ def permit(
     for section, mask, what, on_flag_given, facts, cols, size in _flag_triggers(trees, p, (d_lo, d), not_surveyed):
         add(section, mask, what, on_flag_given, facts, cols, size)
     # (8) clear cutting (§ 208-17), and the § 208-19B/E exceptions
-    exceptions, clear_cutting, determined, cc, cc_given = _clear_cutting_facts(lot, vague, clear_cutting)
+    exceptions, clear_cutting, determined, cc, cc_given, cc_if_assumed = _clear_cutting_facts(lot, vague, clear_cutting)
     for k, (mask, what) in enumerate(cc):
         sure_cc = cc_given or not (clear_cutting and k == 0)  # the first pair: the clear cutting done
         add("§208-19A(8)", mask, what, sure_cc, VAGUE_COUNT.format(section="§208-19A(8)"))
@@ -195,6 +198,7 @@ def permit(
         clear_cutting_determined=bool(determined),
         done_removals_12mo_given=done_given,
         clear_cutting_given=cc_given,
+        clear_cutting_if_assumed=cc_if_assumed,
         needed_on_given_facts=needed & given,
         assumed_facts=assumed_used,
         actions=act,
@@ -310,9 +314,10 @@ def _flag_triggers(
 
 def _clear_cutting_facts(
     lot: _Lot, vague: np.ndarray, clear_cutting: bool | None
-) -> tuple[list[dict[str, str]], bool, bool, list[tuple[np.ndarray, str]], bool]:
+) -> tuple[list[dict[str, str]], bool, bool, list[tuple[np.ndarray, str]], bool, bool]:
     """§ 208-19A(8): the § 208-19B/E exceptions, clear cutting found, determined by the Engineer, its (trees,
-    words) pairs, and whether it is found on the removals whose permit or village_work cell is clear."""
+    words) pairs, whether it is found on the removals whose permit or village_work cell is clear, and whether it
+    would be if the lot's earlier removals whose permit is not given had none."""
     trees, site, p, act, removal = lot
     exceptions = _exceptions(site)
     # under a site-wide exception the removals need no permit: no clear cutting unless the Engineer determined it
@@ -333,7 +338,18 @@ def _clear_cutting_facts(
             )
         )
     )
-    return exceptions, bool(found), bool(determined), cc, cc_given
+    # the clear cutting the conditional figures carry: the lot's earlier removals in the window (their permit not
+    # given) taken as made without one, as the conditional §208-18A offences take them
+    prior_all = max(int(site.get("prior_removals_without_permit", 0) or 0), int(site.get("prior_removals_12mo", 0)))
+    done_all = int(((act == "removed") & removal & ~_tree_yes(trees, "permit")).sum())
+    if_assumed = bool(found) or (
+        not exceptions
+        and clear_cutting is None
+        and done_all > 0
+        and not site.get("permit_held", False)
+        and _meets("permit.clear_cutting_min_trees", done_all + prior_all, p["clear_cutting_min_trees"])
+    )
+    return exceptions, bool(found), bool(determined), cc, cc_given, if_assumed
 
 
 def _exceptions(site: dict[str, Any]) -> list[dict[str, str]]:
