@@ -161,7 +161,8 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "§208-29B",
             f"§208-29B: each offence tree at the highest tier that applies ((1)-(6)); B(7) {times['es']} the fines per tree "
             f"when more than {_words(_P['doubling_more_than_trees'])} regulated trees were harmed without a permit (every tree of (a)-(d), not only "
-            "removals), when clear cutting took place, or when any tree was harmed while an application was pending "
+            "removals; the trees of this survey's offences: the lot's earlier removals, not before the Board here, "
+            "count through clear cutting only), when clear cutting took place, or when any tree was harmed while an application was pending "
             "(the harm that is itself the §208-20F offence is not counted again as its aggravation: the pending "
             f"clause {times['es']} when two or more trees were harmed while pending, or a tree harmed while pending broke "
             "another provision too). Days of a continuing violation multiply.",
