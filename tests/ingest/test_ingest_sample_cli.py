@@ -19,7 +19,12 @@ def test_sample_shows_exactly_the_deliberate_errors(capsys):
     assert d["rejected_reasons"] == {"DBH not a number": 1}
     assert d["rejected_rows"][0]["reason"] == "row 23, column 'D.B.H. (in.)': 'twelve' is not a number"
     assert d["unresolved_species"] == []
-    assert d["warnings"] == ["fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%: row 30"]
+    # the Site sheet names Croton-on-Hudson and also gives two facts only Wesley Hills' Chapter 95 reads
+    assert d["warnings"] == [
+        "fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%: row 30",
+        "site facts lot_area_acres (§95-3A(1)(d)), one_family_co_issued (§95-3A(1)(e)) are read by Wesley Hills "
+        "Chapter 95, not by Croton-on-Hudson Chapter 208, the law applied: they are not used",
+    ]
     assert d["warnings_detail"] == ["row 30 (tag 24): fuzzy match: 'Sugar Mapel' → Acer saccharum (ACSA2), 91%"]
     assert d["multi_stem_trees"] == 1
     assert d["actions"] == {
