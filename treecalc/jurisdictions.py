@@ -238,8 +238,9 @@ register(
             "subdivision_plans_approved",
             "normal_farming",
         ),
-        # its "not surveyed" assumption names every flag the survey had no column for, as it always has
-        survey_flags=FLAG_FIELDS,
+        # Chapter 95 reads the lot-line flag only (§95-3A(1)(e)): a Chapter 208 flag the survey lacks (street tree,
+        # wetland, landmark, ...) carries no obligation here, so nothing is said of it
+        survey_flags=("within_20ft_of_lot_line",),
         survey_columns={"distance_to_residence_ft": "Wesley Hills §95-3A(1)(d)"},
         # a survey without a lot-line column leaves every tree possibly within the distance (§95-3A(1)(e))
         flags_unsurveyed_yes={"within_20ft_of_lot_line": "§95-3A(1)(e)"},
