@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from treecalc.jurisdictions import REGISTRY
+from treecalc.rules.law_data import labels
 
 #: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer.
 SITE_LABELS: dict[str, str] = {
@@ -31,10 +32,9 @@ SITE_LABELS: dict[str, str] = {
     "crs": "Coordinate system of x/y (EPSG code)",
     "climate_zone": "i-Tree Streets climate zone (code or name)",
 }
-# a fact whose label quotes a number of the law (a period, a count) is labelled by the law that reads it, its
-# number that of the law files (a rules module's SITE_LABELS); the first law to label a fact labels it
-for _record in reversed(list(REGISTRY.values())):
-    SITE_LABELS.update(getattr(_record.module, "SITE_LABELS", {}))
+# a fact whose label quotes a number of the law (a period, a count) is labelled by the law that reads it
+# ([site_labels] of its readings), its number that of the law files
+SITE_LABELS.update(labels("site_labels"))
 
 #: Site facts in running text, as a user reads them (the reader's and the law engine's notes name them
 #: by their Site-sheet field).

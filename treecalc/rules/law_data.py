@@ -85,19 +85,24 @@ def fill(texts: dict[str, str], law: dict[str, Any], **words: str) -> dict[str, 
     return {k: v.format_map({**law, **words}) for k, v in texts.items()}
 
 
-def column_labels() -> dict[str, str]:
-    """The labels of the survey columns that quote a number of a law (``[column_labels]`` of
-    ``data/readings/<village>.toml``: "Slope over 20%" is §208-19A(3)'s percentage), filled from the latest law
-    held; the first law of the registry to label a column labels it. Read at call time (an amended data folder
-    relabels them)."""
+def labels(table: str) -> dict[str, str]:
+    """The labels that quote a number of a law, of the readings' table ``table`` of every village
+    (``data/readings/<village>.toml``), filled from the latest law held (its numbers, its periods in words: "one
+    year"); the first law of the registry to label a name labels it."""
     from treecalc.jurisdictions import REGISTRY
     from treecalc.law.loader import _resolved_cached
 
     out: dict[str, str] = {}
     for rec in reversed(list(REGISTRY.values())):
         held = _resolved_cached(jurisdiction_key(rec.key), None)  # read only: no copy
-        out.update(fill(held.get("column_labels") or {}, held))
+        out.update(fill(held.get(table) or {}, held, **period_words(held)))
     return out
+
+
+def column_labels() -> dict[str, str]:
+    """The labels of the survey columns that quote a number of a law (``[column_labels]``: "Slope over 20%" is
+    §208-19A(3)'s percentage). Read at call time (an amended data folder relabels them)."""
+    return labels("column_labels")
 
 
 def multiplied(factor: Any) -> dict[str, str]:

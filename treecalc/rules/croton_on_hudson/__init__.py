@@ -71,7 +71,6 @@ from treecalc.rules.croton_on_hudson.readings import READING_ITEMS as READING_IT
 from treecalc.rules.croton_on_hudson.readings import READINGS as READINGS
 from treecalc.rules.croton_on_hudson.readings import SECTIONS_APPLIED as SECTIONS_APPLIED
 from treecalc.rules.croton_on_hudson.readings import SITE_DEFAULTS as SITE_DEFAULTS
-from treecalc.rules.croton_on_hudson.readings import SITE_LABELS as SITE_LABELS
 from treecalc.rules.croton_on_hudson.readings import _blank as _blank
 from treecalc.rules.croton_on_hudson.readings import _not_given as _not_given
 from treecalc.rules.croton_on_hudson.readings import assessment_reading_items as assessment_reading_items

@@ -28,17 +28,6 @@ def site_why(law: dict[str, Any]) -> dict[str, str]:
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson", site_why(_LAW))
 
 
-def site_labels(law: dict[str, Any]) -> dict[str, str]:
-    """The labels of the site facts that quote a number of this chapter (``[site_labels]``), filled from ``law``."""
-    return _law_data.fill(
-        law.get("site_labels") or {}, law, repeat_window=_years(law["criminal"]["repeat_window_years"])
-    )
-
-
-#: The labels a form gives those facts under the law as held (:func:`site_labels`).
-SITE_LABELS: dict[str, str] = site_labels(_LAW)
-
-
 #: Survey flags only another chapter reads (Wesley Hills §95-3A(1)(e)): no assumption of this chapter names them.
 OTHER_LAW_FLAGS = ("within_20ft_of_lot_line",)
 
