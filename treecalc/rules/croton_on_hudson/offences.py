@@ -87,7 +87,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(n, dtype=bool)
     conditional = offence & ~definite
     more_than = _meets("permit.more_than_trees_12mo", pr.done_removals_12mo, law["permit"]["more_than_trees_12mo"])
-    cc_all = pr.clear_cutting if pr.clear_cutting_if_assumed is None else pr.clear_cutting_if_assumed
+    cc_all = pr.clear_cutting_conditional
     b18_all = (a & (cc_all or more_than)) | b  # the § 208-18 breaches if the assumed facts hold
     # a definite offence breaks § 208-18A/C only on counts that leave out the removals whose permit or
     # village_work cell is neither yes nor no

@@ -154,7 +154,7 @@ def penalties(
     pending_harm = pending or (site["application_pending"] and bool((done & other).any()))
     pending_harm_given = pending or (site["application_pending"] and bool((done & other_given).any()))
     reasons = _doubling(law, pr, int(off.definite.sum()), pending_harm_given, pr.clear_cutting_given)
-    cc_all = pr.clear_cutting if pr.clear_cutting_if_assumed is None else pr.clear_cutting_if_assumed
+    cc_all = pr.clear_cutting_conditional
     reasons_all = _doubling(law, pr, int(off.offence.sum()), pending_harm, cc_all)
     f_def = int(pen["doubling_factor"]) if reasons else 1
     f_all = int(pen["doubling_factor"]) if reasons_all else 1

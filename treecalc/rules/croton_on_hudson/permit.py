@@ -82,6 +82,11 @@ class PermitResult:
         return bool(self.permit_needed.any())
 
     @property
+    def clear_cutting_conditional(self) -> bool:
+        """Clear cutting as the conditional figures read it (:attr:`clear_cutting_if_assumed`, else as found)."""
+        return self.clear_cutting if self.clear_cutting_if_assumed is None else self.clear_cutting_if_assumed
+
+    @property
     def triggers(self) -> list[list[str]]:
         return [t.split("; ") if t else [] for t in self.trigger_text]
 
@@ -326,7 +331,8 @@ def _clear_cutting_facts(
         found, determined = False, False
     else:
         found, determined, cc = _clear_cutting(lot, clear_cutting)
-    done_cc = int(((act == "removed") & removal & ~_tree_yes(trees, "permit") & ~vague).sum())
+    done_np = (act == "removed") & removal & ~_tree_yes(trees, "permit")  # removals done without a permit
+    done_cc = int((done_np & ~vague).sum())
     cc_given = bool(found) and (
         bool(determined)
         or (
@@ -341,7 +347,7 @@ def _clear_cutting_facts(
     # the clear cutting the conditional figures carry: the lot's earlier removals in the window (their permit not
     # given) taken as made without one, as the conditional §208-18A offences take them
     prior_all = max(int(site.get("prior_removals_without_permit", 0) or 0), int(site.get("prior_removals_12mo", 0)))
-    done_all = int(((act == "removed") & removal & ~_tree_yes(trees, "permit")).sum())
+    done_all = int(done_np.sum())
     if_assumed = bool(found) or (
         not exceptions
         and clear_cutting is None
