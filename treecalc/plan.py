@@ -416,25 +416,25 @@ def _removals_left(a: Any, prev: tuple[list[int], Any] | None) -> str:
     return f"{'leaves' if prev is None else 'makes'} {m} tree{'s' if m != 1 else ''} removed or proposed for removal{listed}"
 
 
-def _law_permit(a: Any) -> dict[str, Any]:
-    """The permit numbers in force on the assessment's date (``options["on"]``), not the latest held: a plan
-    for an application made before an amendment quotes the number then in force."""
+def _law_in_force(a: Any) -> dict[str, Any]:
+    """The law in force on the assessment's date (``options["on"]``), not the latest held: a plan for an
+    application made before an amendment quotes the numbers then in force."""
     from treecalc.law.schema import as_date
     from treecalc.rules import law_data
 
-    on = as_date((getattr(a, "options", None) or {}).get("on"))
-    return dict(law_data.law(a.jurisdiction, on).get("permit") or {})
+    return law_data.law(a.jurisdiction, as_date((getattr(a, "options", None) or {}).get("on")))
+
+
+def _law_permit(a: Any) -> dict[str, Any]:
+    """The permit numbers in force on the assessment's date (:func:`_law_in_force`)."""
+    return dict(_law_in_force(a).get("permit") or {})
 
 
 def _fine_words(a: Any) -> str:
     """What a law fining each tree removed (its ``fine`` table) says the fine is, from its numbers in force on the
     assessment's date: ': a fine of not more than $5,000 or imprisonment not exceeding 15 days, each tree'; ""
     for a law whose table does not hold both."""
-    from treecalc.law.schema import as_date
-    from treecalc.rules import law_data
-
-    on = as_date((getattr(a, "options", None) or {}).get("on"))
-    fine = law_data.law(a.jurisdiction, on).get("fine") or {}
+    fine = _law_in_force(a).get("fine") or {}
     per, days = fine.get("per_tree_usd"), fine.get("imprisonment_max_days")
     if per is None or days is None:
         return ""
