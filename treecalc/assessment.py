@@ -656,10 +656,10 @@ def _other_law_flags(assumptions: list[str], survey: Any, record: jurisdictions.
 
 
 def _other_law_columns(assumptions: list[str], record: jurisdictions.Jurisdiction) -> None:
-    """Without the survey's "not surveyed" assumption of a column only other laws read (a survey read before its
-    law was known says it for every law that reads the column)."""
-    others = {c for r in jurisdictions.REGISTRY.values() for c in r.survey_columns} - set(record.survey_columns)
-    assumptions[:] = [a for a in assumptions if not any(a.startswith(f"{c} not surveyed:") for c in others)]
+    """Without the survey's "not surveyed" assumption of a column only other laws read."""
+    from treecalc.ingest.survey import without_other_laws_columns
+
+    assumptions[:] = without_other_laws_columns(assumptions, record.key)
 
 
 def prepare(jurisdiction: str | None = None) -> None:

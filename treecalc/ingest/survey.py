@@ -137,15 +137,7 @@ class Survey:
         if not self.site.get("jurisdiction"):
             facts.insert(0, S.jurisdiction_not_given())
         flags = list(self.source.get("flags_not_surveyed") or [])
-        from treecalc.jurisdictions import REGISTRY, by_key
-
-        own = by_key(key).survey_columns  # a column only other laws read is no assumption of this one
-        others = {c for r in REGISTRY.values() for c in r.survey_columns if c not in own}
-        rest = [
-            a
-            for a in self.data_assumptions
-            if not a.startswith(NOT_SURVEYED) and not any(a.startswith(f"{c} not surveyed:") for c in others)
-        ]
+        rest = without_other_laws_columns([a for a in self.data_assumptions if not a.startswith(NOT_SURVEYED)], key)
         return facts + not_surveyed_text(flags, key) + rest
 
     def row_warnings(self) -> list[str]:
@@ -806,6 +798,16 @@ def _assemble(
 #: How every line saying which flags a survey has no column for begins (the assessment restates them for its law).
 NOT_SURVEYED = "not surveyed (no column): "
 _CONFIRM = "confirm them on site, since a tree so flagged carries more obligations"
+
+
+def without_other_laws_columns(lines: list[str], key: str) -> list[str]:
+    """``lines`` without the "not surveyed" assumption of a column only other laws than ``key`` read (a survey
+    read before its law was known says it for every law that reads the column)."""
+    from treecalc.jurisdictions import REGISTRY, by_key
+
+    own = by_key(key).survey_columns
+    others = {c for r in REGISTRY.values() for c in r.survey_columns if c not in own}
+    return [a for a in lines if not any(a.startswith(f"{c} not surveyed:") for c in others)]
 
 
 def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str]:
