@@ -173,10 +173,8 @@ class Context:
         """The value function of ``basis``; ``zone``: that of the trees in the climate zone ``zone`` (a survey
         whose trees lie in several values each in its own, as :func:`treecalc.valuation.value_trees` does)."""
         kind, years, _ = parse_value_basis(basis)
-        params = self.params if zone is None else make_params(self.params, zone=zone)
-        return value_function(
-            kind, years, params, self.options.get("mortality_rate", 0.0), self.options.get("appraisal")
-        )
+        args = (kind, years, self.params, self.options.get("mortality_rate", 0.0), self.options.get("appraisal"))
+        return value_function(*args) if zone is None else value_in_zone(*args, zone)
 
     def _zones_of(self, trees: pd.DataFrame, mask: np.ndarray) -> np.ndarray | None:
         """The climate zone of each tree in ``mask`` when some lie outside the zone of :attr:`params` (None: all in
