@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.app.test_browser import streamlit_server
+from tests.helpers.browser_nav import settle
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -211,8 +212,19 @@ def test_project_save_reload_open_restores_correction_and_site_facts(server, bro
     page.goto(server)
     page.get_by_text("Showing sample_survey.xlsx").first.wait_for()
     page.locator('[data-testid="stSidebar"]').get_by_text("Project", exact=True).click()
-    with page.expect_file_chooser() as fc:
-        page.locator('[data-testid="stSidebar"] [data-testid="stFileUploaderDropzone"] button').first.click()
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    browse = page.locator('[data-testid="stSidebar"] [data-testid="stFileUploaderDropzone"] button').first
+    # a click landing while the sidebar reruns opens no chooser: click again (three tries, then fail)
+    for attempt in range(3):
+        settle(page)
+        try:
+            with page.expect_file_chooser(timeout=20_000) as fc:
+                browse.click()
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
     fc.value.set_files(str(project))
     page.get_by_text(f"Survey: {NAME}").first.wait_for()
     page.get_by_text("1 species corrected by you").first.wait_for(state="attached")  # in the Species tab
