@@ -30,11 +30,22 @@ def _leave(page) -> None:
 def _new_row(page, grid, text: str) -> None:
     """Click the row after an empty data editor's last (it adds a row and opens its first cell's editor) and
     type ``text`` there."""
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    page.mouse.click(box["x"] + 60, box["y"] + 35 + 17)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     editor = page.locator("#portal input").first
-    editor.wait_for()
+    for attempt in range(3):
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        page.mouse.click(box["x"] + 60, box["y"] + 35 + 17)
+        try:
+            # a click that lands while the grid is redrawn after the app's rerun adds no row and opens no
+            # editor: click again (a row it did add is the one clicked, its editor opened)
+            editor.wait_for(timeout=15_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+            _settle(page)
     editor.fill(text)
     page.keyboard.press("Enter")
     _leave(page)

@@ -27,14 +27,23 @@ def test_a_stock_row_without_its_species_is_refused_in_the_browser(server, tmp_p
         _settle(page)
         grid = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').filter(has_text="Unit cost")
         grid = grid.first
-        grid.scroll_into_view_if_needed()
-        box = grid.bounding_box()
-        # the row after the table's one row: a new row, its DBH and unit cost filled by their defaults,
-        # its species not chosen
-        page.mouse.click(box["x"] + 60, box["y"] + 35 + 35 + 17)
-        page.keyboard.press("Escape")
-        _leave(page)
-        expect(page.get_by_text("Replacement stock, row 2: no species").first).to_be_visible()
+        refused = page.get_by_text("Replacement stock, row 2: no species").first
+        for attempt in range(3):
+            grid.scroll_into_view_if_needed()
+            box = grid.bounding_box()
+            # the row after the table's one row: a new row, its DBH and unit cost filled by their defaults,
+            # its species not chosen
+            page.mouse.click(box["x"] + 60, box["y"] + 35 + 35 + 17)
+            page.keyboard.press("Escape")
+            _leave(page)
+            try:
+                # a click that lands while the grid is redrawn after the app's rerun adds no row: click
+                # again (on a row already added the click only selects it)
+                expect(refused).to_be_visible(timeout=15_000)
+                break
+            except AssertionError:
+                if attempt == 2:
+                    raise
         main = page.locator('[data-testid="stMain"]')
         # no plan and no cost that leave the row out
         assert main.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").count() == 0
