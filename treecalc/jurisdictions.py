@@ -216,6 +216,7 @@ register(
             "planting": "§208-22D",
             "fund": "§208-24",
             "offence": "§208-29",
+            "civil_penalty": "§208-29B",
             "excavation_permit": "§120-3A",
         },
     )

@@ -35,3 +35,22 @@ def test_panel_equals_plan(tmp_path):
     assert list(shown["Cost (USD)"]) == pytest.approx([s.cost_usd for s in want.frontier])
     text = " ".join(m.value for m in at.markdown)
     assert want.frontier[-1].reasons[0] in text
+
+
+def test_the_panel_cites_the_sections_of_the_law_applied(monkeypatch, tmp_path):
+    """The panel's caption reads the applied law's record, not Chapter 208 written into the page: a record whose
+    planting, fund and civil-penalty sections are renumbered is cited as renumbered."""
+    import dataclasses
+
+    from treecalc import jurisdictions
+
+    rec = jurisdictions.REGISTRY[jurisdictions.DEFAULT]
+    moved = {**rec.sections, "planting": "§208-52D", "fund": "§208-54", "civil_penalty": "§208-59B"}
+    monkeypatch.setitem(jurisdictions.REGISTRY, rec.key, dataclasses.replace(rec, sections=moved))
+    at = new_app().run()
+    at.file_uploader(key="w_upload").set_value(("six.csv", CSV, "text/csv")).run()
+    at.switch_page(page_path("permit")).run()
+    no_exception(at)
+    said = " ".join(c.value for c in at.caption)
+    assert "(planting, §208-52D + payment in lieu, §208-54 + any civil penalty, §208-59B)" in said
+    assert "§208-22D + payment" not in said

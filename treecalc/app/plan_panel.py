@@ -7,15 +7,18 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import state, ui
+from treecalc.jurisdictions import Jurisdiction
 
 
-def panel() -> None:
-    """For each number of the optional removals, the cheapest set and its cost, with the reasons."""
+def panel(rec: Jurisdiction) -> None:
+    """For each number of the optional removals, the cheapest set and its cost, with the reasons; the sections
+    cited are the applied law's own (``rec.sections``)."""
+    sec = rec.sections
     st.subheader("Which trees to keep: the cheapest plan for each number of removals")
     st.caption(
         "Trees marked 'Must remove' in the survey are always removed; every other proposed removal is "
-        "optional. Each cost is the full assessment of that set of removals (planting, §208-22D + payment in "
-        "lieu, §208-24 + any civil penalty, §208-29B)."
+        f"optional. Each cost is the full assessment of that set of removals (planting, {sec['planting']} + "
+        f"payment in lieu, {sec['fund']} + any civil penalty, {sec.get('civil_penalty', sec['offence'])})."
     )
     c1, c2 = st.columns([1, 1])
     from treecalc.units import RANGES
