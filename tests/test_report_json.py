@@ -255,3 +255,30 @@ def test_a_fund_known_in_dollars_alone_is_in_the_json_in_cents(tmp_path: Path) -
     a.fund = dataclasses.replace(a.fund, fund_in_lieu_usd=None, alternative_22f_usd=None)
     got = assessment_json(a)
     assert got["fund_in_lieu_cents"] is None and got["fund_alternative_22f_cents"] is None
+
+
+def test_the_json_carries_each_findings_notes_under_either_law(tmp_path, capsys):
+    """The text output's "note:" lines are in the JSON's ``notes`` too, finding by finding: a Wesley Hills
+    removal's JSON says who sets the fine and that Chapter 95 has no fund (its notes were in the text only)."""
+    import json
+
+    from treecalc.cli import main
+
+    lot = tmp_path / "wh.csv"
+    # tree 2: 20 in within 20 ft of a lot line, removed (§95-3A(1)(e)); no certificate of occupancy given
+    lot.write_text(
+        "Tag,Species,DBH (in),Action,Within 20 ft of lot line\n1,Acer rubrum,14,Removed,no\n"
+        "2,Quercus rubra,20,Removed,yes\n"
+    )
+    site = {"wesley-hills": ["--site", "has_residence=true", "--site", "lot_area_acres=0.5"], "croton-on-hudson": []}
+    for law, facts in site.items():
+        args = ["assess", str(lot), *facts, "--jurisdiction", law]
+        assert main(args) == 0
+        text = capsys.readouterr().out
+        assert main([*args, "--json"]) == 0
+        notes = json.loads(capsys.readouterr().out)["notes"]
+        said = [ln.removeprefix("note: ") for ln in text.splitlines() if ln.startswith("note: ")]
+        assert said and said == [n for k in ("permit", "replacement", "fund", "penalties") for n in notes[k]], law
+        if law == "wesley-hills":
+            assert notes["fund"] == ["Wesley Hills Chapter 95 has no tree fund or payment in lieu"]
+            assert any("a court sets the fine" in n for n in notes["penalties"])

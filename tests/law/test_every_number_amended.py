@@ -125,10 +125,9 @@ CASES: dict[tuple[str, str], Case] = {
     (CH208, "replacement.deciduous_min_dbh_in"): Case("croton", 1.75, ["minimum {g} in"]),
     (CH208, "replacement.conifer_min_height_ft"): Case("conifer", 6.0, ["height of at least {g} ft"]),
     (CH208, "replacement.warranty_years"): Case("croton", 4, ["for {w} years"]),
-    # (the replacement's notes are in the text; the JSON holds no replacement notes)
-    (CH208, "spacing_ft.small"): Case("croton", 35, ["small {g} ft"], ("text",)),
-    (CH208, "spacing_ft.medium"): Case("croton", 45, ["medium {g} ft"], ("text",)),
-    (CH208, "spacing_ft.large"): Case("croton", 55, ["large {g} ft apart"], ("text",)),
+    (CH208, "spacing_ft.small"): Case("croton", 35, ["small {g} ft"]),
+    (CH208, "spacing_ft.medium"): Case("croton", 45, ["medium {g} ft"]),
+    (CH208, "spacing_ft.large"): Case("croton", 55, ["large {g} ft apart"]),
     # the 8 in tree of tier (1) $500 and the 12 in of (2) $1,500: $2,000; up to 7 in, the 8 in is of (2): $3,000
     # (the multi-stem reading quotes the bound: "'up to and including eight inches', 'greater than eight inches'")
     (CH208, "penalty.civil_tiers[1].max_dbh_in"): Case(
@@ -160,7 +159,7 @@ CASES: dict[tuple[str, str], Case] = {
     (CH208, "criminal.per_tree_usd"): Case("croton", 275, ["up to {usd} per offence tree"], ("json",)),
     (CH208, "criminal.repeat_within_year_usd"): Case("croton", 1100, ["up to {usd} per tree"]),
     (CH208, "criminal.repeat_window_years"): Case("croton", 2, ["within {y}"], ("json",)),
-    (CH208, "criminal.imprisonment_max_days"): Case("croton", 20, ["up to {g} days' imprisonment"], ("text",)),
+    (CH208, "criminal.imprisonment_max_days"): Case("croton", 20, ["up to {g} days' imprisonment"]),
     (CH208, "criminal.section_208_18_usd"): Case("croton", 5500, ["up to {usd} for each violation"], ("json",)),
     # --- the fee schedule (§208-24C) ---------------------------------------------------------------------------
     (FEES, "fee_per_tree_usd"): Case("croton", Decimal("475.00"), ["x {usd2}"]),
@@ -175,8 +174,7 @@ CASES: dict[tuple[str, str], Case] = {
     (CH95, "permit.lot_line_distance_ft"): Case("wesley", 25.0, ["within {g} ft of a lot line"]),
     (CH95, "fine.per_tree_usd"): Case("wesley", 6000, ["up to {usd}"]),
     (CH95, "fine.other_per_day_usd"): Case("wesley", 2600, ["{usd}"]),
-    # (Chapter 95's notes are in the text, the statement and the PDF; the JSON holds its figures only)
-    (CH95, "fine.imprisonment_max_days"): Case("wesley", 20, ["up to {g} days' imprisonment"], ("text",)),
+    (CH95, "fine.imprisonment_max_days"): Case("wesley", 20, ["up to {g} days' imprisonment"]),
 }
 
 #: The fee schedule's keys that are no number of the Board's: what each is

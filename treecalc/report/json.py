@@ -207,6 +207,13 @@ def _assessment_object(
         "per_tree": frame_rows(_per_tree_frame(a.trees, TREE_JSON_COLUMNS)),
         "rejected_rows": frame_rows(a.rejected),
         "lines": a.lines,
+        # what each finding says beside its figures (the text output's "note:" lines), by finding
+        "notes": {
+            "permit": list(a.permit.notes or []),
+            "replacement": list(rep.notes or []),
+            "fund": list(fund.notes or []),
+            "penalties": list(pen.notes or []),
+        },
         # each reading of unclear text this assessment applied, with its section
         "readings": [dict(r) for r in a.method.get("reading_items") or []],
         "assumptions": a.assumptions,
