@@ -420,3 +420,27 @@ def test_a_companion_chapter_amended_on_a_date_reads_the_number_in_force_today(t
     # 4.5 ft is not more than 5 ft: no building permit for the wall; 5.5 ft is
     assert "required if more than 5 ft" in said["5.5"] and "a building permit is required" in said["5.5"]
     assert "a building permit is required" not in said["4.5"]
+
+
+def test_the_headers_that_quote_a_number_say_the_law_of_the_assessments_date(tmp_path):
+    """A §208-19A(3) slope amended from 20% to 25% on 2027-03-01: a statement and a report assessed the day
+    before head the slope flag "Slope over 20%" (the law applied), from the day on "Slope over 25%"; the
+    trigger line says the same percentage as the header each day."""
+    import openpyxl
+
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    _amend(folder, CH208, "[permit.slope_percent]", "value = 20.0", "values = { 2025-01-01 = 20.0, 2027-03-01 = 25.0 }")
+    # tree 1: 14 in on the slope, proposed for removal (§208-19A(3): 4 in or more on a slope over the percentage)
+    (tmp_path / "lot.csv").write_text(
+        "Tag,Species,DBH (in),Action,Slope over 20%\n1,Acer rubrum,14,Remove,yes\n2,Quercus rubra,20,Remove,no\n",
+        encoding="utf-8",
+    )
+    for day, pct in ((DAY_BEFORE, 20), (AMENDED_ON, 25)):
+        out = tmp_path / f"{day}.xlsx"
+        r = _treecalc(folder, "assess", "lot.csv", "--on", day.isoformat(), "--out", str(out), cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        assert f"on a slope over {pct}%" in r.stdout
+        ws = openpyxl.load_workbook(out, read_only=True)["Trees"]
+        said = [str(c) for row in ws.iter_rows(values_only=True) for c in row if c and "Slope over" in str(c)]
+        assert said == [f"Slope over {pct}%"], (day, said)

@@ -486,9 +486,12 @@ def report_pdf(
     reader in force (:func:`treecalc.messages.speaking`: the command line's flags), else the keyword itself."""
     if kind not in KINDS:
         raise ValueError(f"report kind {kind!r}: one of {', '.join(KINDS)}")
+    from treecalc.rules.law_data import labels_on
+
     token = _WORDS.set(words)
     try:
-        return _report(d, survey_name, generated, kind)
+        with labels_on((d.get("options") or {}).get("on")):  # labels quoting a number: the assessment's date
+            return _report(d, survey_name, generated, kind)
     finally:
         _WORDS.reset(token)
 

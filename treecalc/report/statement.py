@@ -764,15 +764,19 @@ def build_workbook(assessment: Assessment, target: Any, *, stream_rows: bool = T
     ``stream_rows=False`` writes the big tables one XlsxWriter call per cell
     instead of streaming whole rows (slower; the tests compare the two).
     """
+    from treecalc.rules.law_data import labels_on
+
     book = Book(target, stream_rows=stream_rows)
-    _summary(book, assessment)
-    _trees(book, assessment)
-    _replacement(book, assessment)
-    _fund(book, assessment)
-    _penalties(book, assessment)
-    _rejected(book, assessment)
-    _method(book, assessment)
-    _fingerprint(book, assessment)
+    # the headers that quote a law's number ("Slope over 20%") say the law of the assessment's date
+    with labels_on((assessment.options or {}).get("on")):
+        _summary(book, assessment)
+        _trees(book, assessment)
+        _replacement(book, assessment)
+        _fund(book, assessment)
+        _penalties(book, assessment)
+        _rejected(book, assessment)
+        _method(book, assessment)
+        _fingerprint(book, assessment)
     book.close(f"Tree statement — {_jurisdiction(assessment)}")
 
 

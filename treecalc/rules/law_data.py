@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import datetime as dt
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -85,23 +88,51 @@ def fill(texts: dict[str, str], law: dict[str, Any], **words: str) -> dict[str, 
     return {k: v.format_map({**law, **words}) for k, v in texts.items()}
 
 
-def labels(table: str) -> dict[str, str]:
+#: The date the labels that quote a law's number are filled on, while an output of an assessment is written
+#: (:func:`labels_on`): the assessment's own date, so that a statement assessed on an earlier date is not
+#: labelled with a later amendment's number
+_LABELS_ON: ContextVar[dt.date | None] = ContextVar("treecalc_labels_on", default=None)
+
+
+@contextmanager
+def labels_on(on: Any) -> Iterator[None]:
+    """Fill the labels that quote a law's number (:func:`labels`) from the law in force on ``on`` (a date or its
+    ISO text: an assessment's ``options["on"]``) while the block runs; ``None`` leaves them on today's."""
+    from treecalc.law.schema import as_date
+
+    token = _LABELS_ON.set(as_date(on) if on else None)
+    try:
+        yield
+    finally:
+        _LABELS_ON.reset(token)
+
+
+def labels(table: str, on: dt.date | None = None) -> dict[str, str]:
     """The labels that quote a number of a law, of the readings' table ``table`` of every village
-    (``data/readings/<village>.toml``), filled from the latest law held (its numbers, its periods in words: "one
-    year"); the first law of the registry to label a name labels it."""
+    (``data/readings/<village>.toml``), filled from the law in force on ``on`` (else the date set by
+    :func:`labels_on`, else today: the date an assessment is made on when none is given) with its numbers and its
+    periods in words ("one year"); a village whose law was not yet in force then is read as its latest held (its
+    labels label nothing that day's assessment reads). The first law of the registry to label a name labels it."""
     from treecalc.jurisdictions import REGISTRY
     from treecalc.law.loader import _resolved_cached
+    from treecalc.law.schema import LawNotInForce
 
+    day = on or _LABELS_ON.get() or dt.date.today()
     out: dict[str, str] = {}
     for rec in reversed(list(REGISTRY.values())):
-        held = _resolved_cached(jurisdiction_key(rec.key), None)  # read only: no copy
+        key = jurisdiction_key(rec.key)
+        try:
+            held = _resolved_cached(key, day)  # read only: no copy
+        except LawNotInForce:
+            held = _resolved_cached(key, None)
         out.update(fill(held.get(table) or {}, held, **period_words(held)))
     return out
 
 
 def column_labels() -> dict[str, str]:
     """The labels of the survey columns that quote a number of a law (``[column_labels]``: "Slope over 20%" is
-    §208-19A(3)'s percentage). Read at call time (an amended data folder relabels them)."""
+    §208-19A(3)'s percentage), of the law in force on the labels' date (:func:`labels`). Read at call time (an
+    amended data folder relabels them)."""
     return labels("column_labels")
 
 
