@@ -204,3 +204,28 @@ def test_the_ctla_assumption_is_said_only_when_an_appraised_value_is_used():
     said = ctla(offence)
     assert len(said) == 1
     assert said[0].startswith("appraised values (CTLA) of the 4 tree(s) outside the Northeast (4 in PiedmtCLT)")
+
+
+def test_a_survey_in_two_zones_says_which_zone_values_the_trees_to_be_planted():
+    # Three trees in the South zone (PiedmtCLT), two in the Midwest (MidWstMSP), by the survey's zone column:
+    # the replacement Red maple 2 in is valued in the zone most lie in, the South: $6.42/yr there (treecalc
+    # benefits --zone PiedmtCLT: 6.4228), not the Midwest's $6.56 (6.5608); the warning says which.
+    from treecalc import assess
+    from treecalc.ingest import read_survey
+
+    text = (
+        "Tag,Species,DBH (in),Action,Climate zone\n1,Acer rubrum,14,Remove,PiedmtCLT\n"
+        "2,Quercus rubra,20,Remove,PiedmtCLT\n3,Acer rubrum,12,Remove,MidWstMSP\n"
+        "4,Quercus rubra,16,Retain,MidWstMSP\n5,Acer rubrum,10,Remove,PiedmtCLT\n"
+    )
+    sv = read_survey(text.encode("utf-8"), filename="two_zones.csv")
+    a = assess(sv, site={"subdividable": False, "has_residence": True})
+    assert a.to_json()["replacement"]["value_per_tree_usd"] == 6.42
+    said = [w for w in a.warnings if "to be planted" in w]
+    assert said == [
+        "the trees to be planted (the replacement stock's value per tree) are valued in the South zone "
+        "(PiedmtCLT), the zone most of the surveyed trees lie in; ‹zone› values every tree in one zone"
+    ]
+    # a law without a replacement plants nothing: nothing said
+    wh = assess(sv, jurisdiction="wesley_hills", site={"has_residence": True, "lot_area_acres": 1.0})
+    assert not [w for w in wh.warnings if "to be planted" in w]

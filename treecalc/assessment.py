@@ -401,7 +401,7 @@ def assess(
     on_date, law = _law_in_force(jkey, opts, assumptions)
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
-    zone = _survey_zone(survey, site_in, benefit_params, benefit_kw, warnings)
+    zone = _survey_zone(survey, site_in, benefit_params, benefit_kw, warnings, "replacement" in record.sections)
     per_tree = zone.pop("per_tree")
     # the label names the zones whose tables value the trees (a Charlotte survey is not valued in the Northeast's)
     kind, years, basis_label = parse_value_basis(opts.value_basis, _zone_words(zone), zone_codes(zone))
@@ -585,10 +585,16 @@ def _mortality(opts: AssessOptions, schedule: Any) -> tuple[float, str]:
 
 
 def _survey_zone(
-    survey: Any, site: dict[str, Any], params: BenefitParams | None, kw: dict[str, Any], warnings: list[str]
+    survey: Any,
+    site: dict[str, Any],
+    params: BenefitParams | None,
+    kw: dict[str, Any],
+    warnings: list[str],
+    plants: bool = False,
 ) -> dict[str, Any]:
     """The climate zone the trees are valued in (:func:`treecalc.climate_zones.survey_zone`): ``kw`` gains it
-    when it is not the Northeast found by default or from coordinates (whose tables are the default's)."""
+    when it is not the Northeast found by default or from coordinates (whose tables are the default's).
+    ``plants``: the law applied has trees planted (a replacement), valued in one zone, which is then said."""
     from treecalc import climate_zones, data
 
     given = kw.get("zone") or (params.zone if params else None)
@@ -597,6 +603,12 @@ def _survey_zone(
         kw["zone"] = sz.zone  # trees in several zones: the zones' tables, each tree's own prices
     if sz.source == "tree coordinates" or sz.placed or sz.per_tree is not None:  # trees placed in no zone too
         warnings.extend(sz.notes)
+    if plants and sz.per_tree is not None:  # a tree to be planted has no zone of its own in the survey
+        name = data.zones().at[sz.zone, "name"]
+        warnings.append(
+            f"the trees to be planted (the replacement stock's value per tree) are valued in the {name} zone "
+            f"({sz.zone}), the zone most of the surveyed trees lie in; ‹zone› values every tree in one zone"
+        )
     out: dict[str, Any] = {
         "zone": sz.zone,
         "zone_name": str(data.zones().at[sz.zone, "name"]),
