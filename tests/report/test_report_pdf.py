@@ -145,6 +145,8 @@ def test_the_trees_table_of_a_wesley_hills_survey_cites_chapter_95(tmp_path, kin
     # Chapter 95 has no replacement: no column counts a tree toward one
     assert "Counted" not in heading and "Not counted" not in heading
     assert "§208" not in text
+    # Chapter 95 fines a tree under one paragraph and has no tiers: the column of the fine is not a "tier"
+    assert "Fine under" in heading and "tier" not in heading
 
 
 def test_the_trees_table_of_a_croton_survey_keeps_chapter_208s_sections(tmp_path):
@@ -153,6 +155,7 @@ def test_the_trees_table_of_a_croton_survey_keeps_chapter_208s_sections(tmp_path
     assert main(["assess", str(survey), "--site", "subdividable=true", "--pdf", str(out)]) == 0
     heading = _trees_heading(pdf_text(out.read_bytes()))
     assert "Permit triggers (§208-19) Counted (§208-22) Not counted because Offence (§208-29)" in heading
+    assert "Penalty tier" in heading and "Fine under" not in heading
 
 
 def _survey_csv(tmp_path):

@@ -178,6 +178,10 @@ PART_OF = {
     "offence": "offence",
 }
 
+#: a column headed otherwise under a law without the part it is of (key -> (part, heading)): under a law without
+#: penalty tiers (Chapter 95) the column holds the section of the fine, not a tier
+_HEAD_WITHOUT = {"penalty_tier": ("civil_penalty", "Fine under")}
+
 #: the parts whose columns mean nothing under a law without them (counted for a replacement the law does not
 #: require): left out; a column of another part the law's record names no section for is headed without one
 _ONLY_UNDER_THE_PART = frozenset({"replacement"})
@@ -194,6 +198,8 @@ def tree_columns(d: Mapping[str, Any]) -> list[tuple[str, str]]:
         sec = (sections.get(part) or (sections["permit"] if part == "permit_trigger" else "")) if part else ""
         if part in _ONLY_UNDER_THE_PART and not sec:
             continue
+        if key in _HEAD_WITHOUT and _HEAD_WITHOUT[key][0] not in sections:
+            head = _HEAD_WITHOUT[key][1]
         out.append((key, head.format(section=sec) if sec else head.replace(" ({section})", "")))
     return out
 
