@@ -12,7 +12,7 @@ import pytest
 from tests.app.test_browser import _metric
 from tests.app.test_browser_user_surveys import _write
 from tests.helpers import app_surveys as surveys
-from tests.helpers.browser_nav import app_page
+from tests.helpers.browser_nav import app_page, until_it_lands
 from tests.helpers.browser_nav import settle as _settle
 
 pytestmark = [pytest.mark.slow]
@@ -27,25 +27,17 @@ def _leave(page) -> None:
     _settle(page)
 
 
+def _click_row(page, grid) -> None:
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 60, box["y"] + 35 + 17)
+
+
 def _new_row(page, grid, text: str) -> None:
     """Click the row after an empty data editor's last (it adds a row and opens its first cell's editor) and
     type ``text`` there."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     editor = page.locator("#portal input").first
-    for attempt in range(3):
-        grid.scroll_into_view_if_needed()
-        box = grid.bounding_box()
-        page.mouse.click(box["x"] + 60, box["y"] + 35 + 17)
-        try:
-            # a click that lands while the grid is redrawn after the app's rerun adds no row and opens no
-            # editor: click again (a row it did add is the one clicked, its editor opened)
-            editor.wait_for(timeout=15_000)
-            break
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
-            _settle(page)
+    until_it_lands(lambda: _click_row(page, grid), lambda: editor.wait_for(timeout=15_000), again=lambda: _settle(page))
     editor.fill(text)
     page.keyboard.press("Enter")
     _leave(page)
@@ -54,27 +46,20 @@ def _new_row(page, grid, text: str) -> None:
 def _type_first_row(page, grid, right: int, text: str) -> None:
     """Type ``text`` into the first row's cell ``right`` columns from its first: the grid focused by a click,
     then moved by the keyboard (a click after the app's rerun may leave the selection where it was)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    editor = page.locator("#portal input").first
-    for attempt in range(3):
-        grid.scroll_into_view_if_needed()
-        box = grid.bounding_box()
-        page.mouse.click(box["x"] + 60, box["y"] + 35 + 17)
+    def select_and_open() -> None:
+        _click_row(page, grid)
         page.wait_for_timeout(300)
         for key in ["ArrowUp"] * 3 + ["ArrowLeft"] * 3 + ["ArrowRight"] * right:
             page.keyboard.press(key)
         page.keyboard.press("Enter")  # the selected cell's editor
-        try:
-            # a click that lands while the grid is redrawn after the app's rerun selects nothing, and
-            # Enter then opens no editor: click again rather than wait out the default timeout
-            editor.wait_for(timeout=15_000)
-            break
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
-            page.keyboard.press("Escape")
-            _settle(page)
+
+    def escape() -> None:
+        page.keyboard.press("Escape")
+        _settle(page)
+
+    editor = page.locator("#portal input").first
+    until_it_lands(select_and_open, lambda: editor.wait_for(timeout=15_000), again=escape)
     editor.fill(text)
     page.keyboard.press("Enter")
     _leave(page)

@@ -12,7 +12,7 @@ import pytest
 from tests.app.test_browser_rows_and_areas import _leave
 from tests.app.test_browser_user_surveys import _write
 from tests.helpers import app_surveys as surveys
-from tests.helpers.browser_nav import app_page
+from tests.helpers.browser_nav import app_page, until_it_lands
 from tests.helpers.browser_nav import nav as _nav
 from tests.helpers.browser_nav import settle as _settle
 
@@ -28,7 +28,8 @@ def test_a_stock_row_without_its_species_is_refused_in_the_browser(server, tmp_p
         grid = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').filter(has_text="Unit cost")
         grid = grid.first
         refused = page.get_by_text("Replacement stock, row 2: no species").first
-        for attempt in range(3):
+
+        def new_row() -> None:
             grid.scroll_into_view_if_needed()
             box = grid.bounding_box()
             # the row after the table's one row: a new row, its DBH and unit cost filled by their defaults,
@@ -36,14 +37,9 @@ def test_a_stock_row_without_its_species_is_refused_in_the_browser(server, tmp_p
             page.mouse.click(box["x"] + 60, box["y"] + 35 + 35 + 17)
             page.keyboard.press("Escape")
             _leave(page)
-            try:
-                # a click that lands while the grid is redrawn after the app's rerun adds no row: click
-                # again (on a row already added the click only selects it)
-                expect(refused).to_be_visible(timeout=15_000)
-                break
-            except AssertionError:
-                if attempt == 2:
-                    raise
+
+        # (clicked again only while no row came: on a row already added a click only selects it)
+        until_it_lands(new_row, lambda: expect(refused).to_be_visible(timeout=15_000))
         main = page.locator('[data-testid="stMain"]')
         # no plan and no cost that leave the row out
         assert main.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").count() == 0

@@ -22,7 +22,7 @@ import pytest
 from tests.app.test_browser import _amount, _metric
 from tests.app.test_browser_user_surveys import _download, _no_errors, _write
 from tests.helpers import app_surveys as surveys
-from tests.helpers.browser_nav import app_page, wait_sidebar
+from tests.helpers.browser_nav import app_page, until_it_lands, wait_sidebar
 from tests.helpers.browser_nav import nav as _nav
 from tests.helpers.browser_nav import settle as _settle
 from tests.helpers.browser_nav import upload as _upload
@@ -85,18 +85,13 @@ def test_a_tick_per_tree_keeps_it_and_the_cost_follows(server, tmp_path):
         grid = page.locator('[data-testid="stDataFrame"]').filter(has_text="Keep it").first
         grid.wait_for()
         kept = page.get_by_text("1 of the 3 trees proposed for removal kept").first
-        for attempt in range(3):
+
+        def tick() -> None:
             grid.scroll_into_view_if_needed()
             _cell_click(page, grid, 2, 85)  # D-3, the 12 in red oak: its "Keep it" box (the column's centre)
             _settle(page)
-            try:
-                # a click that lands while the grid is redrawn ticks nothing: click again (only when no
-                # tick reached the app, so a second click never takes the first one back)
-                expect(kept).to_be_visible(timeout=15_000)
-                break
-            except AssertionError:
-                if attempt == 2:
-                    raise
+
+        until_it_lands(tick, lambda: expect(kept).to_be_visible(timeout=15_000))
         # kept: two removals are left, and the replacement is owed on removals of three or more trees under
         # a permit (§208-22A, 90%): nothing to plant and nothing to pay, where $2,700.00 stood
         expect(page.get_by_text("No replacement is required").first).to_be_visible()

@@ -137,3 +137,24 @@ def click_sidebar_page(page: Any, title: str, *, exact: bool = False, tries: int
         except PlaywrightTimeout:
             if attempt == tries - 1:
                 raise  # its own error says what stood in the way
+
+
+def until_it_lands(act: Any, landed: Any, *, again: Any = None, tries: int = 3) -> None:
+    """``act()`` (a click on a grid, a canvas) and wait on ``landed()`` (it raises when what the act brings has
+    not come: a Playwright timeout or a failed ``expect``); when it has not, ``again()`` (if given) and act again.
+
+    A click that lands while Streamlit redraws the page after a rerun reaches the app as nothing: no row added,
+    no editor opened, no box ticked. Acting again is safe only when the first act did nothing, so ``landed``
+    waits long enough (15 s) that a slow act is not taken for a lost one."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in range(tries):
+        act()
+        try:
+            landed()
+            return
+        except (PlaywrightTimeout, AssertionError):
+            if attempt == tries - 1:
+                raise
+            if again is not None:
+                again()
