@@ -37,8 +37,8 @@ from treecalc.frames import actions, some_tags
 from treecalc.law import in_force_note
 from treecalc.money import round_cents
 from treecalc.results import ChapterSummary, Fund, Penalties, Permit, Replacement, line
+from treecalc.rules import flag_bounds, pruning
 from treecalc.rules import law_data as lawparams
-from treecalc.rules import pruning
 from treecalc.schema import ACTIONS, FLAG_FIELDS, HARMED
 from treecalc.units.money import money, percent_of_up
 from treecalc.units.ranges import in_range
@@ -373,12 +373,11 @@ def assess(
 ) -> Assessment:
     """Apply the tree law to a survey. See the module docstring and :class:`Assessment`.
 
-    ``survey`` is a :class:`treecalc.ingest.Survey` (or any object with ``trees``,
-    ``rejected``, ``site``, ``site_assumptions``, ``warnings``, ``rows_read``) or the path of
-    a survey file. ``site`` overrides the survey's site facts; every field must be one
-    :data:`treecalc.ingest.SITE_FIELDS` knows (an unknown one is an error naming the closest).
-    The keyword options are gathered in :class:`AssessOptions`. ``species_map`` corrects species
-    texts in bulk when a file is read (see :func:`treecalc.ingest.read_survey`).
+    ``survey`` is a :class:`treecalc.ingest.Survey` (or any object with ``trees``, ``rejected``, ``site``,
+    ``site_assumptions``, ``warnings``, ``rows_read``) or the path of a survey file. ``site`` overrides the
+    survey's site facts; every field must be one :data:`treecalc.ingest.SITE_FIELDS` knows (an unknown one is an
+    error naming the closest). The keyword options are gathered in :class:`AssessOptions`. ``species_map``
+    corrects species texts in bulk when a file is read (see :func:`treecalc.ingest.read_survey`).
     """
     arguments = locals()  # the keyword arguments as given: nothing else is bound yet
     opts = AssessOptions(**{f.name: arguments[f.name] for f in fields(AssessOptions)}).validated()
@@ -422,8 +421,9 @@ def assess(
         basis_label = f"appraised value, USD ({describe(appraisal10)})"
     value_of = value_function(kind, years, params, mortality, appraisal10)
     trees = _prepare_trees(survey.trees)
-    # "Pruned 25%": the law in force says which share is excessive pruning, before any rule reads the action
+    # "Pruned 25%", "Slope over 10%": the law in force says what a share or a header's number establishes
     assumptions.extend(pruning.read_shares(trees, jkey, law))
+    warnings.extend(flag_bounds.read_bounds(trees, survey, jkey, law))
     # trees in several zones: each valued by its own zone's parameters
     in_zone = functools.partial(value_in_zone, kind, years, params, mortality, appraisal10)
     value_trees(trees, kind, value_of, params, assumptions, appraisal10, per_tree, in_zone)

@@ -444,3 +444,25 @@ def test_the_headers_that_quote_a_number_say_the_law_of_the_assessments_date(tmp
         ws = openpyxl.load_workbook(out, read_only=True)["Trees"]
         said = [str(c) for row in ws.iter_rows(values_only=True) for c in row if c and "Slope over" in str(c)]
         assert said == [f"Slope over {pct}%"], (day, said)
+
+
+def test_a_slope_column_at_the_old_percentage_makes_no_definite_offence_after_the_amendment(tmp_path):
+    """ "Slope over 20%" answered before the §208-19A(3) slope was amended to 25% (from 2027-03-01): a yes says
+    over 20%, not over 25%. The day before, tree 1 (14 in, removed, tier (3)) is a definite offence, $3,000;
+    from the amendment's day it is conditional, $3,000 summed apart, and the column is said to quote 20."""
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    _amend(folder, CH208, "[permit.slope_percent]", "value = 20.0", "values = { 2025-01-01 = 20.0, 2027-03-01 = 25.0 }")
+    (tmp_path / "crew.csv").write_text(
+        "Tag,Species,DBH (in),Action,Slope over 20%\n1,Acer rubrum,14,Removed,yes\n", encoding="utf-8"
+    )
+    site = ["--site", "subdividable=false", "--site", "has_residence=true", "--site", "site_plan_required=false"]
+    got = {}
+    for day in (DAY_BEFORE, AMENDED_ON):
+        r = _treecalc(folder, "assess", "crew.csv", *site, "--on", day.isoformat(), "--json", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        got[day] = json.loads(r.stdout)
+    before, after = got[DAY_BEFORE], got[AMENDED_ON]
+    assert (before["civil_penalty_max_usd"], before["civil_penalty_conditional_usd"]) == (3000, 0)
+    assert (after["civil_penalty_max_usd"], after["civil_penalty_conditional_usd"]) == (0, 3000)
+    assert any("its number is 20, not 25" in w for w in after["warnings"])

@@ -1,0 +1,73 @@
+"""A flag column whose header quotes a number other than the law's: an answer that does not establish the law's
+fact makes no definite offence (treecalc.rules.flag_bounds).
+
+Croton-on-Hudson §208-19A(3): a permit for trees of 4 in DBH or more "growing on slopes of over 20%"; §208-29B
+tiers: (1) up to 8 in $500, (2) over 8 to 12 in $1,500, (3) over 12 in $3,000; §208-29A $250 per tree. The lot's
+parcel facts are given (not subdividable, a residence, no site plan), so the slope is the only trigger.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from treecalc import assess
+from treecalc.ingest import read_survey
+
+CROTON_SITE = {"subdividable": False, "has_residence": True, "site_plan_required": False}
+#: Wesley Hills §95-3A(1)(e): 6 in or more within 20 ft of a lot line, no one-family certificate of occupancy
+#: (given: none issued); penalties A: up to $5,000 per tree removed without the permit. The lot is under the
+#: §95-3A(1)(d) acreage, so the lot line is the only trigger.
+WESLEY_SITE = {"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": False}
+
+
+def _lot(header: str, rows: str):
+    text = f"Tag,Species,DBH (in),Action,{header}\n{rows}"
+    return read_survey(text.encode("utf-8"), filename="crew.csv")
+
+
+def test_a_yes_under_a_lower_slope_makes_no_definite_offence():
+    # "Slope over 10%": tree 1's yes (over 10%) does not say over 20%: its offence (14 in removed, tier (3),
+    # $3,000; §208-29A $250) is conditional; tree 2's no (10% or less) says not over 20%: no trigger, no offence
+    a = assess(
+        _lot("Slope over 10%", "1,Acer rubrum,14,Removed,yes\n2,Quercus rubra,20,Removed,no\n"), site=CROTON_SITE
+    )
+    pen = a.penalties
+    assert (pen.civil_penalty_max_usd, pen.criminal_fine_max_usd) == (0, 0)
+    assert (pen.civil_penalty_conditional_usd, pen.criminal_fine_conditional_usd) == (3000, 250)
+    assert pen.offences_definite == 0 and pen.offences_conditional == 1
+    (said,) = [w for w in a.warnings if "Slope over 10%" in w]
+    assert "its number is 10, not 20" in said and "§208-19A(3)" in said and "tags 1)" in said
+
+
+def test_a_no_under_a_higher_slope_makes_no_definite_absence_and_a_yes_stays_definite():
+    # "Slope over 30%": tree 1's yes (over 30%) is over 20%: definite, $3,000 + $250; tree 2's no (30% or
+    # less) may still be over 20%: its 20 in removal (tier (3)) is conditional, $3,000 + $250
+    a = assess(
+        _lot("Slope over 30%", "1,Acer rubrum,14,Removed,yes\n2,Quercus rubra,20,Removed,no\n"), site=CROTON_SITE
+    )
+    pen = a.penalties
+    assert (pen.civil_penalty_max_usd, pen.criminal_fine_max_usd) == (3000, 250)
+    assert (pen.civil_penalty_conditional_usd, pen.criminal_fine_conditional_usd) == (3000, 250)
+    (said,) = [w for w in a.warnings if "Slope over 30%" in w]
+    assert "'no' answer(s)" in said and "tags 2)" in said
+
+
+@pytest.mark.parametrize("header", ["Slope over 20%", "Slope >20 %", "Steep slope"])
+def test_a_header_at_the_laws_number_or_without_one_is_read_as_before(header):
+    # over 20% (or no number: the column is the law's flag): tree 1's yes is definite, $3,000 + $250
+    a = assess(_lot(header, "1,Acer rubrum,14,Removed,yes\n2,Quercus rubra,20,Removed,no\n"), site=CROTON_SITE)
+    assert (a.penalties.civil_penalty_max_usd, a.penalties.civil_penalty_conditional_usd) == (3000, 0)
+    assert not [w for w in a.warnings if "its number is" in w]
+
+
+def test_a_yes_within_a_wider_distance_of_the_lot_line_makes_no_definite_fine():
+    # "Within 25 ft of lot line": tree 1's yes (25 ft or nearer) does not say within 20 ft: its fine (12 in,
+    # removed) is conditional, up to $5,000; tree 2's no (farther than 25 ft) says not within 20 ft: no trigger
+    rows = "1,Acer rubrum,12,Removed,yes\n2,Quercus rubra,14,Removed,no\n"
+    a = assess(_lot("Within 25 ft of lot line", rows), jurisdiction="wesley_hills", site=WESLEY_SITE)
+    assert (a.penalties.fine_max_usd, a.penalties.fine_conditional_usd) == (0, 5000)
+    (said,) = [w for w in a.warnings if "Within 25 ft" in w]
+    assert "its number is 25, not 20" in said and "§95-3A(1)(e)" in said
+    # at the law's 20 ft, the same answers are definite: tree 1 up to $5,000
+    b = assess(_lot("Within 20 ft of lot line", rows), jurisdiction="wesley_hills", site=WESLEY_SITE)
+    assert (b.penalties.fine_max_usd, b.penalties.fine_conditional_usd) == (5000, 0)
