@@ -1207,3 +1207,31 @@ def test_the_sheets_read_the_findings_by_attribute_never_as_mappings(monkeypatch
         assert not any(isinstance(f, Mapping) for f in (a.permit, a.replacement, a.fund, a.penalties))
         wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))
         assert wb.sheetnames[: len(SHEETS)] == list(SHEETS)
+
+
+def test_a_wesley_hills_statement_heads_its_fine_columns_in_chapter_95s_words(tmp_path):
+    """Chapter 95 fines a tree removed without a clearing permit under one paragraph, "a fine of not more than
+    $5,000" set by a court (penalties A): the Trees sheet calls it a fine and leaves out Chapter 208's criminal-fine
+    and replacement columns (their 0 and "no" meant nothing there); a Croton statement keeps its own."""
+    import openpyxl
+
+    from treecalc import assess
+    from treecalc.ingest import read_survey
+    from treecalc.report.statement import write_statement
+
+    # tree 1: 12 in, within 20 ft of a lot line, removed, no one-family certificate of occupancy: up to $5,000
+    text = "Tag,Species,DBH (in),Action,Within 20 ft of lot line\n1,Acer rubrum,12,Removed,yes\n"
+    sv = read_survey(text.encode("utf-8"), filename="lot.csv")
+    site = {"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": False}
+    heads = {}
+    for law, kw in (("wesley_hills", {"site": site}), ("croton_on_hudson", {})):
+        out = tmp_path / f"{law}.xlsx"
+        write_statement(assess(sv, jurisdiction=law, **kw), out)
+        rows = list(openpyxl.load_workbook(out, read_only=True)["Trees"].iter_rows(values_only=True))
+        heads[law] = (rows[0][0], dict(zip(rows[1], rows[2], strict=False)))
+    title, wh = heads["wesley_hills"]
+    assert wh["Fine under (section)"] == "Ch. 95 penalties A" and wh["Fine maximum ($)"] == 5000
+    assert not [h for h in wh if h and ("Civil penalty" in h or "Criminal" in h or "ounted" in h)]
+    assert 'fines are maxima ("not more than")' in title
+    _, croton = heads["croton_on_hudson"]
+    assert {"Civil penalty tier", "Criminal fine maximum ($)", "Counted for replacement"} <= set(croton)

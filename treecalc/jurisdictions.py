@@ -93,6 +93,9 @@ class Jurisdiction:
     permit_item: str = "Permit required"
     value_section: str = ""
     sections: Mapping[str, str] = field(default_factory=dict)
+    #: the statement's per-tree columns headed in this law's words where the shared ones (Chapter 208's civil
+    #: penalty tiers) do not fit: column -> heading; None: a column that means nothing under this law, left out
+    tree_headings: Mapping[str, str | None] = field(default_factory=dict)
 
     @property
     def module(self) -> ModuleType:
@@ -255,6 +258,16 @@ register(
             "permit_trigger": "§95-3A(1)",
             "offence": "Ch. 95 penalties A",
             "excavation_permit": "§95-3",
+        },
+        # a fine per tree under one paragraph (penalties A), set by a court: no tiers, no civil penalty beside a
+        # criminal one, no replacement to count a tree toward
+        tree_headings={
+            "penalty_tier": "Fine under (section)",
+            "penalty_base_usd": "Fine per tree, maximum ($)",
+            "penalty_max_usd": "Fine maximum ($)",
+            "criminal_max_usd": None,
+            "counted": None,
+            "exclusion": None,
         },
     )
 )

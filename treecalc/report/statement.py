@@ -362,13 +362,23 @@ def _trees(book: Book, a: Assessment) -> None:
     trees: Any = a.trees
     if not isinstance(trees, pd.DataFrame):
         trees = pd.DataFrame(_records(trees))
+    from treecalc.jurisdictions import REGISTRY
+
     basis = _value_basis(a)
     n = len(trees)
     harmed = int(trees["harmed"].fillna(False).astype(bool).sum()) if "harmed" in trees else None
+    # the columns in the words of the law applied; those that mean nothing under it left out
+    own = REGISTRY[a.jurisdiction].tree_headings if a.jurisdiction in REGISTRY else {}
+    trees = trees.drop(columns=[c for c, h in own.items() if h is None and c in trees])
     heading = (
         f"Trees — {n} surveyed"
         + (f", {harmed} removed or harmed" if harmed is not None else "")
-        + '; benefits per year (i-Tree Streets), value, permit triggers, penalty tier; penalties are maxima ("up to")'
+        + "; benefits per year (i-Tree Streets), value, permit triggers, "
+        + (
+            'penalty tier; penalties are maxima ("up to")'
+            if "penalty_tier" not in own
+            else 'fine; fines are maxima ("not more than")'
+        )
     )
     _table_sheet(
         book,
@@ -377,7 +387,7 @@ def _trees(book: Book, a: Assessment) -> None:
         trees,
         TREE_FIRST,
         _TREE_LAST,
-        headers={"value_usd": f"Value ($, {basis})"},
+        headers={"value_usd": f"Value ($, {basis})", **{c: h for c, h in own.items() if h is not None}},
         freeze_col="C" if "tag" in trees and "source_row" in trees else "B",
         empty_note="no trees",
     )
