@@ -431,19 +431,25 @@ def test_the_headers_that_quote_a_number_say_the_law_of_the_assessments_date(tmp
     folder = tmp_path / "data"
     shutil.copytree(BUNDLED_DATA_DIR, folder)
     _amend(folder, CH208, "[permit.slope_percent]", "value = 20.0", "values = { 2025-01-01 = 20.0, 2027-03-01 = 25.0 }")
+    # §208-19A(1)'s window 12 -> 18 months from the same day: the site fact's label says it
+    _amend(folder, CH208, "[permit.window_months]", "value = 12", "values = { 2025-01-01 = 12, 2027-03-01 = 18 }")
     # tree 1: 14 in on the slope, proposed for removal (§208-19A(3): 4 in or more on a slope over the percentage)
     (tmp_path / "lot.csv").write_text(
         "Tag,Species,DBH (in),Action,Slope over 20%\n1,Acer rubrum,14,Remove,yes\n2,Quercus rubra,20,Remove,no\n",
         encoding="utf-8",
     )
-    for day, pct in ((DAY_BEFORE, 20), (AMENDED_ON, 25)):
+    for day, pct, months in ((DAY_BEFORE, 20, 12), (AMENDED_ON, 25, 18)):
         out = tmp_path / f"{day}.xlsx"
-        r = _treecalc(folder, "assess", "lot.csv", "--on", day.isoformat(), "--out", str(out), cwd=tmp_path)
+        args = ("assess", "lot.csv", "--on", day.isoformat(), "--site", "prior_removals_12mo=0", "--out", str(out))
+        r = _treecalc(folder, *args, cwd=tmp_path)
         assert r.returncode == 0, r.stderr
         assert f"on a slope over {pct}%" in r.stdout
-        ws = openpyxl.load_workbook(out, read_only=True)["Trees"]
-        said = [str(c) for row in ws.iter_rows(values_only=True) for c in row if c and "Slope over" in str(c)]
+        book = openpyxl.load_workbook(out, read_only=True)
+        head = list(book["Trees"].iter_rows(min_row=2, max_row=2, values_only=True))[0]
+        said = [str(c) for c in head if c and "Slope over" in str(c)]
         assert said == [f"Slope over {pct}%"], (day, said)
+        site = [r[1] for r in book["Method & sources"].iter_rows(values_only=True) if r[0] == "Site"]
+        assert f"Trees removed on the lot in the previous {months} months" in site, (day, site)
 
 
 def test_a_slope_column_at_the_old_percentage_makes_no_definite_offence_after_the_amendment(tmp_path):

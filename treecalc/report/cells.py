@@ -5,6 +5,7 @@ Section | Note rows, a sub-table of records)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
@@ -15,7 +16,7 @@ import pandas as pd
 from treecalc.report.xlsx import Grid, as_text, cell_value, is_missing, scalar
 from treecalc.results import Records
 from treecalc.results import records as _records
-from treecalc.rules.law_data import column_labels
+from treecalc.rules.law_data import column_labels, labels
 from treecalc.schema import (
     INT,
     NUM,
@@ -49,8 +50,17 @@ __all__ = [
 def key_info(key: Any) -> tuple[str, str, str | None]:
     """(label, unit, number format) of a key, known or inferred from its suffix (:func:`treecalc.schema.describe`)."""
     c = describe(key)
-    # a survey flag whose label quotes a law's number ("Slope over 20%") is labelled from the law files
-    return (column_labels().get(str(key), str(c.label)), c.unit, c.fmt)
+    # a survey flag or a site fact whose label quotes a law's number ("Slope over 20%", "Trees removed on the lot
+    # in the previous 12 months") is labelled from the law files, of the law in force on the labels' date
+    by_law = column_labels().get(str(key)) or _site_label(str(key))
+    return (by_law or str(c.label), c.unit, c.fmt)
+
+
+def _site_label(key: str) -> str | None:
+    """A site fact's label that quotes a law's number (``[site_labels]``), without its unit in brackets ("(trees)":
+    the statement gives the unit a column of its own)."""
+    said = labels("site_labels").get(key)
+    return re.sub(r"\s*\([^()]*\)$", "", said) if said else None
 
 
 def finding_fields(finding: Any) -> dict[str, Any]:
