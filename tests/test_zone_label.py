@@ -147,11 +147,12 @@ def test_a_two_zone_survey_names_both_zones_tables_in_its_labels_and_sources():
 
     s = _maples([CHARLOTTE, MINNEAPOLIS])
     a = assess(s, site=QUIET)
-    zones = "climate zones, each tree its own: South (PiedmtCLT) 1 tree, Midwest (MidWstMSP) 1 tree"
+    # one tree in each: a tie, listed by code in alphabetical order (MidWstMSP first), not by the rows' order
+    zones = "climate zones, each tree its own: Midwest (MidWstMSP) 1 tree, South (PiedmtCLT) 1 tree"
     assert a.options["value_basis_label"] == (
         f"total annual benefits, USD/yr (National Tree Benefit Calculator / i-Tree Streets {zones}, §208-22B)"
     )
-    both = [zone_source("PiedmtCLT"), zone_source("MidWstMSP")]
+    both = [zone_source("MidWstMSP"), zone_source("PiedmtCLT")]
     assert a.method["data_sources"] == both
     assert report_data(a)["method"]["data_sources"] == both  # the PDF's "Data sources"
     cum = assess(s, site=QUIET, value_basis="cumulative:10")
@@ -159,7 +160,7 @@ def test_a_two_zone_survey_names_both_zones_tables_in_its_labels_and_sources():
         f"(i-Tree Streets benefits, growth by each zone's own DBH-at-age table; {zones})"
     )
     assert cum.method["data_sources"][2].startswith(
-        "growth: i-Tree Streets age-class curves of the PiedmtCLT and MidWstMSP zones;"
+        "growth: i-Tree Streets age-class curves of the MidWstMSP and PiedmtCLT zones;"
     )
     # the Method & sources notes are each zone's: its tables, its growth table, its land-use tables (none in either)
     notes = "\n".join(cum.method["science_notes"])

@@ -400,8 +400,8 @@ def assess(
     on_date, law = _law_in_force(jkey, opts, assumptions)
     if opts.application_pending is not None:
         site_in["application_pending"] = bool(opts.application_pending)
-    zone = _survey_zone(survey, site_in, benefit_params, benefit_kw, warnings, "replacement" in record.sections)
-    per_tree = zone.pop("per_tree")
+    zone = _survey_zone(survey, site_in, benefit_params, benefit_kw, warnings)
+    per_tree, planted = zone.pop("per_tree"), zone.pop("planted")
     # the label names the zones whose tables value the trees (a Charlotte survey is not valued in the Northeast's)
     kind, years, basis_label = parse_value_basis(opts.value_basis, _zone_words(zone), zone_codes(zone))
     if kind == "annual" and record.value_section:  # the section of the law that names this basis
@@ -450,8 +450,7 @@ def assess(
     items = _law_readings(rules, record.name, law)
     method["readings"] = [text for _, text in items]
     method["reading_items"] = [{"section": sec, "reading": text} for sec, text in items]
-    if not len(trees):
-        warnings.append("the survey has no trees")
+    _closing_warnings(trees, found, planted, warnings)
     return Assessment(
         survey=survey,
         jurisdiction=jkey,
@@ -462,6 +461,15 @@ def assess(
         method=method,
         **found._asdict(),  # permit, replacement, fund, penalties, lines, site, summary: treecalc.results.Findings
     )
+
+
+def _closing_warnings(trees: Any, found: Any, planted: list[str], warnings: list[str]) -> None:
+    """What is said once the law is applied: the zone the trees to be planted are valued in (``planted``) only
+    when a replacement is required (there are none to plant otherwise), and a survey without trees."""
+    if getattr(found.replacement, "required", False):
+        warnings.extend(planted)
+    if not len(trees):
+        warnings.append("the survey has no trees")
 
 
 def _unread_columns(survey: Any) -> list[str]:
@@ -590,11 +598,11 @@ def _survey_zone(
     params: BenefitParams | None,
     kw: dict[str, Any],
     warnings: list[str],
-    plants: bool = False,
 ) -> dict[str, Any]:
     """The climate zone the trees are valued in (:func:`treecalc.climate_zones.survey_zone`): ``kw`` gains it
     when it is not the Northeast found by default or from coordinates (whose tables are the default's).
-    ``plants``: the law applied has trees planted (a replacement), valued in one zone, which is then said."""
+    Its ``planted``: trees in several zones, the words of the one zone a tree to be planted is valued in, said by the
+    caller when the law requires a replacement."""
     from treecalc import climate_zones, data
 
     given = kw.get("zone") or (params.zone if params else None)
@@ -603,11 +611,14 @@ def _survey_zone(
         kw["zone"] = sz.zone  # trees in several zones: the zones' tables, each tree's own prices
     if sz.source == "tree coordinates" or sz.placed or sz.per_tree is not None:  # trees placed in no zone too
         warnings.extend(sz.notes)
-    if plants and sz.per_tree is not None:  # a tree to be planted has no zone of its own in the survey
+    else:  # a zone given over the survey's column or a site fact, or the column over the fact: said, not dropped
+        warnings.extend(sz.overrides)
+    planted = []
+    if sz.per_tree is not None:  # a tree to be planted has no zone of its own in the survey
         name = data.zones().at[sz.zone, "name"]
-        warnings.append(
+        planted.append(
             f"the trees to be planted (the replacement stock's value per tree) are valued in the {name} zone "
-            f"({sz.zone}), the zone most of the surveyed trees lie in; ‹zone› values every tree in one zone"
+            f"({sz.zone}), {climate_zones.chosen_words(sz)}; ‹zone› values every tree in one zone"
         )
     out: dict[str, Any] = {
         "zone": sz.zone,
@@ -617,7 +628,7 @@ def _survey_zone(
     }
     if sz.per_tree is not None:  # trees in several zones, each valued in its own: the zones and their trees
         out["zones"] = [{"zone": z, "zone_name": str(data.zones().at[z, "name"]), "trees": n} for z, n in sz.counts]
-    return {**out, "per_tree": sz.per_tree}
+    return {**out, "per_tree": sz.per_tree, "planted": planted}
 
 
 def zone_codes(zone: dict[str, Any]) -> list[str]:

@@ -122,12 +122,52 @@ class SurveyZone:
     #: The zone of each tree (a Series on the trees' index) when the trees lie in more than one zone: each is
     #: valued in its own, a tree without coordinates or in no zone in :attr:`zone` (the zone most lie in).
     per_tree: Any = None
-    #: The zones the trees are valued in, with their counts (most first), when they are more than one.
+    #: The zones the trees are valued in, with their counts (most first, a tie by code), when they are more than one.
     counts: tuple[tuple[str, int], ...] = ()
+    #: The other zones as many trees lie in as in :attr:`zone` (a tie, broken by :func:`by_count`'s rule).
+    tied: tuple[str, ...] = ()
+    #: How many of the trees counted in :attr:`zone` were only defaulted to it (no zone named or found for them).
+    defaulted: int = 0
+    #: What a given zone overrode, or what overrode it (said as warnings; also in :attr:`notes`).
+    overrides: tuple[str, ...] = ()
 
     @property
     def is_default(self) -> bool:
         return self.source == "default"
+
+
+#: How a tie for the most trees is broken, in words (the order of the survey's rows must not choose the zone).
+TIE_RULE = "of zones with as many trees the first by code in alphabetical order is taken"
+
+
+def by_count(counts: Any) -> Any:
+    """``counts`` (trees by zone code) most first, zones with as many trees in alphabetical order of their code:
+    the same order whatever the order of the survey's rows (``value_counts`` breaks a tie by first appearance)."""
+    return counts.sort_index(kind="stable").sort_values(ascending=False, kind="stable")
+
+
+def _tied(counts: Any) -> tuple[str, ...]:
+    """The zones (after the first) with as many trees as the first of ``counts`` (:func:`by_count`'s order)."""
+    return tuple(str(z) for z, n in list(counts.items())[1:] if int(n) == int(counts.iloc[0]))
+
+
+def chosen_words(sz: SurveyZone, lie_in: str = "the zone most of the surveyed trees lie in") -> str:
+    """Why :attr:`SurveyZone.zone` was chosen of a survey's zones, in words: the zone most trees lie in, and when
+    that is a tie, with which zones and how it was broken; trees only defaulted to it are not said to lie in it."""
+    n = dict(sz.counts).get(sz.zone)
+    if sz.defaulted:
+        lie_in = lie_in.replace(" lie in", " are valued in")
+        own = (n or sz.defaulted) - sz.defaulted
+        why = f"{sz.defaulted} {'tree' if sz.defaulted == 1 else 'trees'} with no climate zone given or found, valued there by default"
+        lie_in += f" ({_trees(own)} in it, {why})" if own else f" ({why})"
+    if not sz.tied:
+        return lie_in
+    zones = data.zones()
+    others = " and ".join(f"the {zones.at[z, 'name']} zone ({z})" for z in sz.tied)
+    # the other zone's count: the chosen zone's may include trees in no zone, valued there after the choice
+    tie_n = dict(sz.counts).get(sz.tied[0])
+    each = f", {tie_n} {'tree' if tie_n == 1 else 'trees'} each" if tie_n else ""
+    return f"tied with {others} as {lie_in}{each}: {TIE_RULE}"
 
 
 def _trees(n: int) -> str:
@@ -169,7 +209,9 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
     (:attr:`SurveyZone.per_tree`), as are the trees whose zone the survey's ``climate_zone`` column names. Trees
     in another zone, outside every zone, or within :data:`NEAR_KM` of another zone are counted in the notes."""
     if zone:
-        return SurveyZone(data.zone_code(zone), "given")
+        code = data.zone_code(zone)
+        overrides = _given_over(trees, site, code)
+        return SurveyZone(code, "given", overrides, overrides=overrides)
     column = _zone_column(trees)
     if column is None:
         return _found_zone(trees, site)
@@ -208,7 +250,7 @@ def _with_zone_column(trees: Any, site: dict | None, column: Any) -> SurveyZone:
     zones = data.zones()
     per_tree = pd.Series(column.to_numpy(object), index=trees.index, dtype=object)
     notes = [f"{int(named.sum())} of the {len(trees)} trees' climate zones are read from the column {ZONE_COLUMN}"]
-    placed = False
+    placed, defaulted = False, 0
     if not named.all():
         rest = trees.loc[~named]
         found = _found_zone(rest, site)
@@ -216,10 +258,15 @@ def _with_zone_column(trees: Any, site: dict | None, column: Any) -> SurveyZone:
         per_tree.loc[rest.index] = others.to_numpy(object)
         notes += [f"the other {len(rest)}: {n}" for n in found.notes]
         placed = found.placed or found.source == "tree coordinates"
-    counts = per_tree.value_counts()
+        defaulted = len(rest) if found.is_default else 0
+    overrides = _column_over_fact(per_tree[named], site, len(trees) - int(named.sum()))
+    notes += overrides
+    counts = by_count(per_tree.value_counts())
     chosen = str(counts.index[0])
     if len(counts) == 1:
-        return SurveyZone(chosen, f"survey column {ZONE_COLUMN}", tuple(notes), placed=placed)
+        return SurveyZone(
+            chosen, f"survey column {ZONE_COLUMN}", tuple(notes), placed=placed, overrides=tuple(overrides)
+        )
     listed = tuple((str(z), int(n)) for z, n in counts.items())
     notes.insert(
         0,
@@ -227,8 +274,78 @@ def _with_zone_column(trees: Any, site: dict | None, column: Any) -> SurveyZone:
         + ", ".join(f"{n} in the {zones.at[z, 'name']} zone ({z})" for z, n in listed),
     )
     return SurveyZone(
-        chosen, f"survey column {ZONE_COLUMN}", tuple(notes), placed=placed, per_tree=per_tree, counts=listed
+        chosen,
+        f"survey column {ZONE_COLUMN}",
+        tuple(notes),
+        placed=placed,
+        per_tree=per_tree,
+        counts=listed,
+        tied=_tied(counts),
+        defaulted=defaulted if chosen == data.DEFAULT_ZONE else 0,
+        overrides=tuple(overrides),
     )
+
+
+def _given_over(trees: object, site: dict | None, code: str) -> tuple[str, ...]:
+    """What ‹zone› ``code`` overrides, in words: the zones the survey's ``climate_zone`` column names for its
+    trees and the site fact ``climate_zone``, where they name another zone (every tree is valued in ``code``)."""
+    zones = data.zones()
+    out = []
+    column = _zone_column(trees)
+    if column is not None:
+        other = by_count(column[(column != "") & (column != code)].value_counts())
+        if len(other):
+            out.append(
+                f"‹zone› {code} values every tree in the {zones.at[code, 'name']} zone ({code}), overriding the "
+                f"zones the column {ZONE_COLUMN} names: "
+                + ", ".join(
+                    f"{n} {'tree' if n == 1 else 'trees'} in the {zones.at[z, 'name']} zone ({z})"
+                    for z, n in other.items()
+                )
+            )
+    fact = _fact_code(site)
+    if fact is not None and fact != code:
+        out.append(
+            f"‹zone› {code} values every tree in the {zones.at[code, 'name']} zone ({code}), overriding the site "
+            f"fact climate_zone={fact} ({zones.at[fact, 'name']})"
+        )
+    return tuple(out)
+
+
+def _fact_code(site: dict | None) -> str | None:
+    """The zone code the site fact ``climate_zone`` names, or None; a fact naming no zone is an error naming it."""
+    fact = (site or {}).get("climate_zone")
+    if fact in (None, ""):
+        return None
+    try:
+        return data.zone_code(fact)
+    except ValueError as e:
+        raise ValueError(f"site fact climate_zone: {e}") from None
+
+
+def _column_over_fact(named: Any, site: dict | None, rest: int) -> list[str]:
+    """The site fact ``climate_zone`` beside a survey's ``climate_zone`` column, in words: the column's zone
+    overrides the fact for each tree it names in another zone; the fact values the trees it leaves blank."""
+    fact = _fact_code(site)
+    if fact is None:
+        return []
+    zones = data.zones()
+    other = by_count(named[named != fact].value_counts())
+    out = []
+    if len(other):
+        out.append(
+            f"the column {ZONE_COLUMN} overrides the site fact climate_zone={fact} ({zones.at[fact, 'name']}) for "
+            "the trees it names in another zone: "
+            + ", ".join(
+                f"{n} {'tree' if n == 1 else 'trees'} in the {zones.at[z, 'name']} zone ({z})" for z, n in other.items()
+            )
+        )
+    if rest:
+        out.append(
+            f"the site fact climate_zone={fact} values the {rest} {'tree' if rest == 1 else 'trees'} the column "
+            f"{ZONE_COLUMN} leaves blank in the {zones.at[fact, 'name']} zone ({fact})"
+        )
+    return out
 
 
 def _found_zone(trees: object, site: dict | None) -> SurveyZone:
@@ -238,12 +355,9 @@ def _found_zone(trees: object, site: dict | None) -> SurveyZone:
 
     from treecalc import geo
 
-    fact = (site or {}).get("climate_zone")
-    if fact not in (None, ""):
-        try:
-            return SurveyZone(data.zone_code(fact), "site fact climate_zone")
-        except ValueError as e:
-            raise ValueError(f"site fact climate_zone: {e}") from None
+    fact = _fact_code(site)
+    if fact is not None:
+        return SurveyZone(fact, "site fact climate_zone")
     default = SurveyZone(
         data.DEFAULT_ZONE,
         "default",
@@ -274,7 +388,7 @@ def _found_zone(trees: object, site: dict | None) -> SurveyZone:
         )
     hits = zones_at(ok["latitude_deg"].to_numpy(), ok["longitude_deg"].to_numpy())
     found = pd.Series([h.zone for h in hits], dtype=object)
-    counts = found.dropna().value_counts()
+    counts = by_count(found.dropna().value_counts())
     if not len(counts):
         return SurveyZone(
             data.DEFAULT_ZONE,
@@ -326,21 +440,23 @@ def _per_tree_zones(trees: Any, ok: Any, hits: list[ZoneAt], found: Any, counts:
     per_tree = pd.Series(chosen, index=trees.index, dtype=object)
     per_tree.loc[ok.index] = found.fillna(chosen).to_numpy(object)
     listed = [(str(z), int(n)) for z, n in counts.items()]
-    valued = per_tree.value_counts()
+    valued = by_count(per_tree.value_counts())
     notes = [
         f"the trees lie in {len(listed)} climate zones and each is valued in its own zone's tables and prices: "
         + ", ".join(f"{n} in the {zones.at[z, 'name']} zone ({z})" for z, n in listed)
     ]
+    # the words of the choice, on the counts of the trees placed in a zone (those it was chosen from)
+    why = chosen_words(SurveyZone(chosen, "", counts=tuple(listed), tied=_tied(counts)), "the zone most trees lie in")
     if found.isna().any():
-        notes.append(f"{_trees(int(found.isna().sum()))} in no zone, valued in {chosen} (the zone most trees lie in)")
+        notes.append(f"{_trees(int(found.isna().sum()))} in no zone, valued in {chosen} ({why})")
     if missing:
         has = "tree has" if missing == 1 else "trees have"
-        notes.append(f"{missing} {has} no coordinates, valued in {chosen} (the zone most trees lie in)")
+        notes.append(f"{missing} {has} no coordinates, valued in {chosen} ({why})")
     near = _near_rows(hits)
     for other, rows in sorted(near.items()):
         notes.append(_near_note(trees.loc[ok.index[rows]], per_tree, other))
     counted = tuple((str(z), int(n)) for z, n in valued.items())
-    return SurveyZone(chosen, "tree coordinates", tuple(notes), per_tree=per_tree, counts=counted)
+    return SurveyZone(chosen, "tree coordinates", tuple(notes), per_tree=per_tree, counts=counted, tied=_tied(counts))
 
 
 def _placing(survey: Any) -> Any:
