@@ -50,3 +50,24 @@ def test_a_wesley_hills_plan_reads_chapter_95s_fines_and_counts_the_trees_remove
     assert k1["reasons"][0].startswith("Removing H3 as well makes 3 trees removed or proposed for removal (H1, H2, H3)")
     assert "the fine maximum of definite offences (Ch. 95 penalties A)" in said
     assert p["cost_basis"] == "penalty (fine maximum, definite offences), USD"
+
+
+def test_a_plan_over_two_climate_zones_says_each_tree_is_valued_in_its_own():
+    # two trees in the South zone (PiedmtCLT), two in the Midwest (MidWstMSP), by the survey's zone column: the
+    # assessments value each tree in its own zone, and the plan says so (it said "valued in the South climate
+    # zone"), with the zone the trees to be planted are valued in: a tie, broken by the codes' order (MidWstMSP)
+    from treecalc.ingest import read_survey
+    from treecalc.plan import plan
+
+    text = (
+        "Tag,Species,DBH (in),Action,Climate zone\n1,Acer rubrum,12,remove,PiedmtCLT\n"
+        "2,Quercus rubra,14,remove,PiedmtCLT\n3,Acer saccharum,10,remove,MidWstMSP\n"
+        "4,Pinus strobus,9,remove,MidWstMSP\n"
+    )
+    p = plan(read_survey(text.encode("utf-8"), filename="two_zones.csv"))
+    (said,) = [n for n in p.notes if "climate zone" in n]
+    assert said.startswith(
+        "each tree is valued in its own climate zone (survey column climate_zone): 2 in the Midwest zone "
+        "(MidWstMSP), 2 in the South zone (PiedmtCLT); the trees to be planted"
+    )
+    assert "are valued in the Midwest zone (MidWstMSP), tied with the South zone (PiedmtCLT)" in said

@@ -361,7 +361,7 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     zone = (chosen_assessments[0].options.get("zone") or {}) if chosen_assessments else {}
     if zone:
         # the costs rest on the trees' values, so the zone whose tables gave them is said (as assess says it)
-        notes.append(f"the trees are valued in the {zone['zone_name']} climate zone ({zone['zone']}; {zone['source']})")
+        notes.append(_zone_note(zone, [w for a in chosen_assessments for w in a.warnings]))
     parts, kind = _cost_parts(everything)
     notes.append(
         "each cost is the assessment of that set of removals: "
@@ -384,6 +384,18 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
         notes=notes,
         zone=zone.get("zone"),
         cheapest=chosen_assessments,
+    )
+
+
+def _zone_note(zone: dict[str, Any], warnings: list[str]) -> str:
+    """The zone whose tables valued the trees, as the assessment says it: trees in several zones each in its own,
+    with the zone the trees to be planted are valued in (the assessment's warning) when it says one."""
+    if "zones" not in zone:
+        return f"the trees are valued in the {zone['zone_name']} climate zone ({zone['zone']}; {zone['source']})"
+    each = ", ".join(f"{z['trees']} in the {z['zone_name']} zone ({z['zone']})" for z in zone["zones"])
+    planted = [w for w in warnings if w.startswith("the trees to be planted")]
+    return f"each tree is valued in its own climate zone ({zone['source']}): {each}" + "".join(
+        f"; {w}" for w in planted[:1]
     )
 
 
