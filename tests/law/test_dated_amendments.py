@@ -472,3 +472,21 @@ def test_a_slope_column_at_the_old_percentage_makes_no_definite_offence_after_th
     assert (before["civil_penalty_max_usd"], before["civil_penalty_conditional_usd"]) == (3000, 0)
     assert (after["civil_penalty_max_usd"], after["civil_penalty_conditional_usd"]) == (0, 3000)
     assert any("its number is 20, not 25" in w for w in after["warnings"])
+
+
+def test_a_label_of_a_law_not_yet_in_force_quotes_its_earliest_version_not_a_later_amendment(tmp_path):
+    """A Wesley Hills statement of 2024-06-01 (Chapter 95 carries no effective date) still heads Chapter 208's slope
+    column, whose law takes effect on 2025-01-01 ([effective]) and is amended to 25% on 2027-03-01: the label is the
+    earliest version's "Slope over 20%", never the amendment's 25%."""
+    import openpyxl
+
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    _amend(folder, CH208, "[permit.slope_percent]", "value = 20.0", "values = { 2025-01-01 = 20.0, 2027-03-01 = 25.0 }")
+    (tmp_path / "lot.csv").write_text(WESLEY_LOT, encoding="utf-8")
+    out = tmp_path / "wh.xlsx"
+    args = ("assess", "lot.csv", "--jurisdiction", "wesley-hills", "--on", "2024-06-01", "--out", str(out))
+    r = _treecalc(folder, *args, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    head = list(openpyxl.load_workbook(out, read_only=True)["Trees"].iter_rows(min_row=2, max_row=2, values_only=True))
+    assert "Slope over 20%" in head[0] and "Slope over 25%" not in head[0]

@@ -111,10 +111,10 @@ def labels(table: str, on: dt.date | None = None) -> dict[str, str]:
     """The labels that quote a number of a law, of the readings' table ``table`` of every village
     (``data/readings/<village>.toml``), filled from the law in force on ``on`` (else the date set by
     :func:`labels_on`, else today: the date an assessment is made on when none is given) with its numbers and its
-    periods in words ("one year"); a village whose law was not yet in force then is read as its latest held (its
-    labels label nothing that day's assessment reads). The first law of the registry to label a name labels it."""
+    periods in words ("one year"); a village whose law was not yet in force then is read as its earliest version held
+    (its labels label nothing that day's assessment reads). The first law of the registry to label a name labels it."""
     from treecalc.jurisdictions import REGISTRY
-    from treecalc.law.loader import _resolved_cached
+    from treecalc.law.loader import _resolved_cached, effective
     from treecalc.law.schema import LawNotInForce
 
     day = on or _LABELS_ON.get() or dt.date.today()
@@ -123,8 +123,8 @@ def labels(table: str, on: dt.date | None = None) -> dict[str, str]:
         key = jurisdiction_key(rec.key)
         try:
             held = _resolved_cached(key, day)  # read only: no copy
-        except LawNotInForce:
-            held = _resolved_cached(key, None)
+        except LawNotInForce:  # the earliest version held: the nearest to the day, never a later amendment's
+            held = _resolved_cached(key, effective(key)["date"])
         out.update(fill(held.get(table) or {}, held, **period_words(held)))
     return out
 
