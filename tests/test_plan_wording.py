@@ -56,15 +56,10 @@ def test_a_plan_over_two_climate_zones_says_each_tree_is_valued_in_its_own():
     # two trees in the South zone (PiedmtCLT), two in the Midwest (MidWstMSP), by the survey's zone column: the
     # assessments value each tree in its own zone, and the plan says so (it said "valued in the South climate
     # zone"), with the zone the trees to be planted are valued in: a tie, broken by the codes' order (MidWstMSP)
-    from treecalc.ingest import read_survey
+    from tests.test_zone_ties import MIDWEST, SOUTH, _survey
     from treecalc.plan import plan
 
-    text = (
-        "Tag,Species,DBH (in),Action,Climate zone\n1,Acer rubrum,12,remove,PiedmtCLT\n"
-        "2,Quercus rubra,14,remove,PiedmtCLT\n3,Acer saccharum,10,remove,MidWstMSP\n"
-        "4,Pinus strobus,9,remove,MidWstMSP\n"
-    )
-    p = plan(read_survey(text.encode("utf-8"), filename="two_zones.csv"))
+    p = plan(_survey(SOUTH + MIDWEST))
     (said,) = [n for n in p.notes if "climate zone" in n]
     assert said.startswith(
         "each tree is valued in its own climate zone (survey column climate_zone): 2 in the Midwest zone "

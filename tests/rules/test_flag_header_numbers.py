@@ -20,44 +20,46 @@ CROTON_SITE = {"subdividable": False, "has_residence": True, "site_plan_required
 WESLEY_SITE = {"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": False}
 
 
+#: tree 1: 14 in, removed, yes; tree 2: 20 in, removed, no (both tier (3), over 12 in)
+SLOPE_ROWS = "1,Acer rubrum,14,Removed,yes\n2,Quercus rubra,20,Removed,no\n"
+
+
 def _lot(header: str, rows: str):
     text = f"Tag,Species,DBH (in),Action,{header}\n{rows}"
     return read_survey(text.encode("utf-8"), filename="crew.csv")
 
 
+def _slope(header: str):
+    """The two-tree slope lot under ``header``: the assessment's penalties and the warning naming the header."""
+    a = assess(_lot(header, SLOPE_ROWS), site=CROTON_SITE)
+    return a.penalties, [w for w in a.warnings if header in w]
+
+
 def test_a_yes_under_a_lower_slope_makes_no_definite_offence():
     # "Slope over 10%": tree 1's yes (over 10%) does not say over 20%: its offence (14 in removed, tier (3),
     # $3,000; §208-29A $250) is conditional; tree 2's no (10% or less) says not over 20%: no trigger, no offence
-    a = assess(
-        _lot("Slope over 10%", "1,Acer rubrum,14,Removed,yes\n2,Quercus rubra,20,Removed,no\n"), site=CROTON_SITE
-    )
-    pen = a.penalties
+    pen, (said,) = _slope("Slope over 10%")
     assert (pen.civil_penalty_max_usd, pen.criminal_fine_max_usd) == (0, 0)
     assert (pen.civil_penalty_conditional_usd, pen.criminal_fine_conditional_usd) == (3000, 250)
     assert pen.offences_definite == 0 and pen.offences_conditional == 1
-    (said,) = [w for w in a.warnings if "Slope over 10%" in w]
     assert "its number is 10, not 20" in said and "§208-19A(3)" in said and "tags 1)" in said
 
 
 def test_a_no_under_a_higher_slope_makes_no_definite_absence_and_a_yes_stays_definite():
     # "Slope over 30%": tree 1's yes (over 30%) is over 20%: definite, $3,000 + $250; tree 2's no (30% or
     # less) may still be over 20%: its 20 in removal (tier (3)) is conditional, $3,000 + $250
-    a = assess(
-        _lot("Slope over 30%", "1,Acer rubrum,14,Removed,yes\n2,Quercus rubra,20,Removed,no\n"), site=CROTON_SITE
-    )
-    pen = a.penalties
+    pen, (said,) = _slope("Slope over 30%")
     assert (pen.civil_penalty_max_usd, pen.criminal_fine_max_usd) == (3000, 250)
     assert (pen.civil_penalty_conditional_usd, pen.criminal_fine_conditional_usd) == (3000, 250)
-    (said,) = [w for w in a.warnings if "Slope over 30%" in w]
     assert "'no' answer(s)" in said and "tags 2)" in said
 
 
 @pytest.mark.parametrize("header", ["Slope over 20%", "Slope >20 %", "Steep slope"])
 def test_a_header_at_the_laws_number_or_without_one_is_read_as_before(header):
     # over 20% (or no number: the column is the law's flag): tree 1's yes is definite, $3,000 + $250
-    a = assess(_lot(header, "1,Acer rubrum,14,Removed,yes\n2,Quercus rubra,20,Removed,no\n"), site=CROTON_SITE)
-    assert (a.penalties.civil_penalty_max_usd, a.penalties.civil_penalty_conditional_usd) == (3000, 0)
-    assert not [w for w in a.warnings if "its number is" in w]
+    pen, said = _slope(header)
+    assert (pen.civil_penalty_max_usd, pen.civil_penalty_conditional_usd) == (3000, 0)
+    assert not said
 
 
 def test_a_yes_within_a_wider_distance_of_the_lot_line_makes_no_definite_fine():
