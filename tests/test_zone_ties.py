@@ -87,11 +87,11 @@ def test_a_given_zone_says_which_zones_of_the_column_and_the_site_fact_it_overri
     a = assess(_survey(SOUTH + MIDWEST), site={**QUIET, "climate_zone": "PiedmtCLT"}, zone="MidWstMSP")
     assert a.to_json()["replacement"]["value_per_tree_usd"] == 6.56  # 6.5608 in MidWstMSP
     assert (
-        "‹zone› MidWstMSP values every tree in the Midwest zone (MidWstMSP), overriding the zones the column "
+        "the zone chosen (‹zone› MidWstMSP) values every tree in the Midwest zone (MidWstMSP), overriding the zones the column "
         "climate_zone names: 2 trees in the South zone (PiedmtCLT)"
     ) in a.warnings
     assert (
-        "‹zone› MidWstMSP values every tree in the Midwest zone (MidWstMSP), overriding the site fact "
+        "the zone chosen (‹zone› MidWstMSP) values every tree in the Midwest zone (MidWstMSP), overriding the site fact "
         "climate_zone=PiedmtCLT (South)"
     ) in a.warnings
     # a zone the column names for every tree overrides nothing: nothing said

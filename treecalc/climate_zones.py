@@ -296,7 +296,7 @@ def _given_over(trees: object, site: dict | None, code: str) -> tuple[str, ...]:
         other = by_count(column[(column != "") & (column != code)].value_counts())
         if len(other):
             out.append(
-                f"‹zone› {code} values every tree in the {zones.at[code, 'name']} zone ({code}), overriding the "
+                f"the zone chosen (‹zone› {code}) values every tree in the {zones.at[code, 'name']} zone ({code}), overriding the "
                 f"zones the column {ZONE_COLUMN} names: "
                 + ", ".join(
                     f"{n} {'tree' if n == 1 else 'trees'} in the {zones.at[z, 'name']} zone ({z})"
@@ -306,7 +306,7 @@ def _given_over(trees: object, site: dict | None, code: str) -> tuple[str, ...]:
     fact = _fact_code(site)
     if fact is not None and fact != code:
         out.append(
-            f"‹zone› {code} values every tree in the {zones.at[code, 'name']} zone ({code}), overriding the site "
+            f"the zone chosen (‹zone› {code}) values every tree in the {zones.at[code, 'name']} zone ({code}), overriding the site "
             f"fact climate_zone={fact} ({zones.at[fact, 'name']})"
         )
     return tuple(out)
