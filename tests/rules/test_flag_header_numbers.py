@@ -73,3 +73,44 @@ def test_a_yes_within_a_wider_distance_of_the_lot_line_makes_no_definite_fine():
     # at the law's 20 ft, the same answers are definite: tree 1 up to $5,000
     b = assess(_lot("Within 20 ft of lot line", rows), jurisdiction="wesley_hills", site=WESLEY_SITE)
     assert (b.penalties.fine_max_usd, b.penalties.fine_conditional_usd) == (5000, 0)
+
+
+#: two 6 in trees removed, tree 1 answered yes and tree 2 no: tier (1), up to $500 each (§208-29B(1))
+SMALL_ROWS = "1,Acer rubrum,6,Removed,yes\n2,Acer rubrum,6,Removed,no\n"
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Slope < 20%",  # under 20%: another comparison at the law's own number
+        "Slope under 25%",
+        "Slope 15-25%",  # a band: two numbers
+        "Slope over 11 deg",  # degrees: 11 degrees is about 19.4%, not over 20%
+        "Slope over 11°",
+        "Not on slope over 10%",  # a negation
+        "Slope 20%+",  # 20% or more: exactly 20% is not "over 20%"
+    ],
+)
+def test_a_header_that_says_another_fact_than_the_laws_establishes_neither_answer(header):
+    # neither the yes nor the no says "over 20%": both removals are conditional, $500 + $500, none definite
+    a = assess(_lot(header, SMALL_ROWS), site=CROTON_SITE)
+    assert (a.penalties.civil_penalty_max_usd, a.penalties.civil_penalty_conditional_usd) == (0, 1000)
+    (said,) = [w for w in a.warnings if header in w]
+    assert "its words are not the law's comparison" in said and "tags 1, 2)" in said
+
+
+@pytest.mark.parametrize(
+    "header", ["More than 15 ft from lot line", "Within 10 m of lot line", "Within 8 yds of lot line"]
+)
+def test_a_lot_line_header_in_another_unit_or_sense_establishes_neither_answer(header):
+    # §95-3A(1)(e) within 20 ft: two 8 in trees removed, neither answer says within 20 ft: up to $5,000 each, both
+    # conditional
+    a = assess(_lot(header, SMALL_ROWS.replace(",6,", ",8,")), jurisdiction="wesley_hills", site=WESLEY_SITE)
+    assert (a.penalties.fine_max_usd, a.penalties.fine_conditional_usd) == (0, 10000)
+
+
+@pytest.mark.parametrize("header", ["Slope over 20% (Y/N)", "On steep slope (>20%)?", "Slope", "slope gt 20"])
+def test_a_header_in_the_laws_words_reads_both_answers(header):
+    # over 20% (or the flag without a number): tree 1's yes is a definite offence, $500; tree 2's no none
+    a = assess(_lot(header, SMALL_ROWS), site=CROTON_SITE)
+    assert (a.penalties.civil_penalty_max_usd, a.penalties.civil_penalty_conditional_usd) == (500, 0)
