@@ -46,6 +46,7 @@ from treecalc.valuation import (
     appraised_10th,
     condition_for_appraisal,
     parse_value_basis,
+    value_by_zone,
     value_function,
     value_in_zone,
     value_trees,
@@ -211,12 +212,9 @@ class Context:
         key = "condition" if kind == "appraised" else "land_use"
         if zones is None:
             values = round_cents(self._basis_fn(basis)(c[first], d[first], **{key: x[first]}))
-        else:  # the zones of a survey, few: each zone's trees by its own value function
-            values = np.empty(len(first))
-            zf = zones[first]
-            for z in pd.unique(zf):
-                m = zf == z
-                values[m] = round_cents(self._basis_fn(basis, str(z))(c[first][m], d[first][m], **{key: x[first][m]}))
+        else:  # each zone's trees by its own value function
+            fn = functools.partial(self._basis_fn, basis)
+            values = round_cents(value_by_zone(zones[first], fn, c[first], d[first], **{key: x[first]}))
         return np.where(trees["dead"].to_numpy(bool)[mask], 0.0, values[codes])  # a dead tree: no value
 
     def stock_capital_value(self, code: str, dbh_in: float, basis: str) -> float:
@@ -593,11 +591,7 @@ def _mortality(opts: AssessOptions, schedule: Any) -> tuple[float, str]:
 
 
 def _survey_zone(
-    survey: Any,
-    site: dict[str, Any],
-    params: BenefitParams | None,
-    kw: dict[str, Any],
-    warnings: list[str],
+    survey: Any, site: dict[str, Any], params: BenefitParams | None, kw: dict[str, Any], warnings: list[str]
 ) -> dict[str, Any]:
     """The climate zone the trees are valued in (:func:`treecalc.climate_zones.survey_zone`): ``kw`` gains it
     when it is not the Northeast found by default or from coordinates (whose tables are the default's).
@@ -613,16 +607,16 @@ def _survey_zone(
         warnings.extend(sz.notes)
     else:  # a zone given over the survey's column or a site fact, or the column over the fact: said, not dropped
         warnings.extend(sz.overrides)
+    name = str(data.zones().at[sz.zone, "name"])
     planted = []
     if sz.per_tree is not None:  # a tree to be planted has no zone of its own in the survey
-        name = data.zones().at[sz.zone, "name"]
         planted.append(
             f"the trees to be planted (the replacement stock's value per tree) are valued in the {name} zone "
             f"({sz.zone}), {climate_zones.chosen_words(sz)}; ‹zone› values every tree in one zone"
         )
     out: dict[str, Any] = {
         "zone": sz.zone,
-        "zone_name": str(data.zones().at[sz.zone, "name"]),
+        "zone_name": name,
         "source": sz.source,
         "notes": list(sz.notes),
     }

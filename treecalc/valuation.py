@@ -195,16 +195,14 @@ def value_trees(
     if kind == "annual":
         raw = trees["usd_total_annual"].to_numpy(float)
     elif kind == "cumulative" and per_tree is not None and value_in is not None:
-        # growth is a table per zone: the trees of each zone grown by theirs (the zones a survey holds, few)
-        raw = np.empty(len(trees))
-        zone_of = trees["zone"].astype(str).to_numpy(object)
-        for z in pd.unique(zone_of):
-            m = zone_of == z
-            raw[m] = value_in(str(z))(
-                trees["species_code"].to_numpy(object)[m],
-                trees["dbh_in"].to_numpy(float)[m],
-                land_use=trees["benefit_land_use"].to_numpy(object)[m],
-            )
+        # growth is a table per zone: the trees of each zone grown by theirs
+        raw = value_by_zone(
+            trees["zone"].astype(str).to_numpy(object),
+            value_in,
+            trees["species_code"].to_numpy(object),
+            trees["dbh_in"].to_numpy(float),
+            land_use=trees["benefit_land_use"].to_numpy(object),
+        )
     elif kind == "cumulative":
         raw = value_of(
             trees["species_code"].to_numpy(object),
@@ -222,6 +220,23 @@ def value_trees(
     # a dead tree has no leaf area: no environmental value on any basis (appraised: condition 0 %)
     raw = np.where(trees["dead"].to_numpy(bool), 0.0, raw)
     trees["value_usd"] = round_cents(raw)
+
+
+def value_by_zone(
+    zone_of: np.ndarray,
+    value_in: Callable[[str], Callable[..., np.ndarray]],
+    codes: np.ndarray,
+    dbh: np.ndarray,
+    **per_tree: np.ndarray,
+) -> np.ndarray:
+    """The values of trees each in its own climate zone (``zone_of``): each zone's trees by its value function
+    ``value_in(zone)``, with ``per_tree`` (``land_use=`` or ``condition=``) taken row for row (the zones a survey
+    holds are few: one call per zone)."""
+    out = np.empty(len(codes))
+    for z in pd.unique(zone_of):
+        m = zone_of == z
+        out[m] = value_in(str(z))(codes[m], dbh[m], **{k: v[m] for k, v in per_tree.items()})
+    return out
 
 
 def value_in_zone(
