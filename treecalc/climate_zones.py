@@ -286,29 +286,30 @@ def _with_zone_column(trees: Any, site: dict | None, column: Any) -> SurveyZone:
     )
 
 
+def _counted(counts: Any) -> str:
+    """Trees counted by zone, in words: "2 trees in the South zone (PiedmtCLT), 1 tree in the ..."."""
+    zones = data.zones()
+    return ", ".join(
+        f"{n} {'tree' if n == 1 else 'trees'} in the {zones.at[z, 'name']} zone ({z})" for z, n in counts.items()
+    )
+
+
 def _given_over(trees: object, site: dict | None, code: str) -> tuple[str, ...]:
     """What ‹zone› ``code`` overrides, in words: the zones the survey's ``climate_zone`` column names for its
     trees and the site fact ``climate_zone``, where they name another zone (every tree is valued in ``code``)."""
     zones = data.zones()
+    chosen = (
+        f"the zone chosen (‹zone› {code}) values every tree in the {zones.at[code, 'name']} zone ({code}), overriding"
+    )
     out = []
     column = _zone_column(trees)
     if column is not None:
         other = by_count(column[(column != "") & (column != code)].value_counts())
         if len(other):
-            out.append(
-                f"the zone chosen (‹zone› {code}) values every tree in the {zones.at[code, 'name']} zone ({code}), overriding the "
-                f"zones the column {ZONE_COLUMN} names: "
-                + ", ".join(
-                    f"{n} {'tree' if n == 1 else 'trees'} in the {zones.at[z, 'name']} zone ({z})"
-                    for z, n in other.items()
-                )
-            )
+            out.append(f"{chosen} the zones the column {ZONE_COLUMN} names: {_counted(other)}")
     fact = _fact_code(site)
     if fact is not None and fact != code:
-        out.append(
-            f"the zone chosen (‹zone› {code}) values every tree in the {zones.at[code, 'name']} zone ({code}), overriding the site "
-            f"fact climate_zone={fact} ({zones.at[fact, 'name']})"
-        )
+        out.append(f"{chosen} the site fact climate_zone={fact} ({zones.at[fact, 'name']})")
     return tuple(out)
 
 
@@ -335,10 +336,7 @@ def _column_over_fact(named: Any, site: dict | None, rest: int) -> list[str]:
     if len(other):
         out.append(
             f"the column {ZONE_COLUMN} overrides the site fact climate_zone={fact} ({zones.at[fact, 'name']}) for "
-            "the trees it names in another zone: "
-            + ", ".join(
-                f"{n} {'tree' if n == 1 else 'trees'} in the {zones.at[z, 'name']} zone ({z})" for z, n in other.items()
-            )
+            f"the trees it names in another zone: {_counted(other)}"
         )
     if rest:
         out.append(
