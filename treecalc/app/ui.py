@@ -389,3 +389,11 @@ def jurisdiction_note(a: Any) -> None:
     summary = getattr(a, "summary", None)  # the law's own figures (treecalc.results.ChapterSummary)
     if summary is not None and summary.note:
         st.info(summary.note)
+    # what the assessment warns of beyond the survey's reading (shown on the Survey page): a column whose header
+    # says another number than the law's, the zone the trees to be planted are valued in, a fact no law applied reads
+    read = set(getattr(getattr(a, "survey", None), "warnings", None) or [])
+    said = [w for w in a.warnings or [] if w not in read]
+    if said:
+        with st.expander(f"Warnings of this assessment ({len(said)})", expanded=False):
+            for w in said:
+                st.caption(f"• {views.readable(w)}")
