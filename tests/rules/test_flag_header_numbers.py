@@ -114,3 +114,20 @@ def test_a_header_in_the_laws_words_reads_both_answers(header):
     # over 20% (or the flag without a number): tree 1's yes is a definite offence, $500; tree 2's no none
     a = assess(_lot(header, SMALL_ROWS), site=CROTON_SITE)
     assert (a.penalties.civil_penalty_max_usd, a.penalties.civil_penalty_conditional_usd) == (500, 0)
+
+
+@pytest.mark.parametrize(
+    ("header", "definite", "conditional"),
+    [
+        # a hundredth below the law's 20%: tree 1's yes (over 19.99%) may be 20% or less: conditional $500
+        ("Slope over 19.99%", 0, 500),
+        # on it: the law's own fact, tree 1 definite $500, tree 2's no none
+        ("Slope over 20%", 500, 0),
+        ("Slope over 20.00%", 500, 0),
+        # a hundredth above: tree 1's yes is over 20%, definite; tree 2's no (20.01% or less) may be over 20%
+        ("Slope over 20.01%", 500, 500),
+    ],
+)
+def test_a_header_a_hundredth_either_side_of_the_laws_number(header, definite, conditional):
+    a = assess(_lot(header, SMALL_ROWS), site=CROTON_SITE)
+    assert (a.penalties.civil_penalty_max_usd, a.penalties.civil_penalty_conditional_usd) == (definite, conditional)
