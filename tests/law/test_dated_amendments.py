@@ -471,7 +471,9 @@ def test_a_slope_column_at_the_old_percentage_makes_no_definite_offence_after_th
     before, after = got[DAY_BEFORE], got[AMENDED_ON]
     assert (before["civil_penalty_max_usd"], before["civil_penalty_conditional_usd"]) == (3000, 0)
     assert (after["civil_penalty_max_usd"], after["civil_penalty_conditional_usd"]) == (0, 3000)
-    assert any("its number is 20, not 25" in w for w in after["warnings"])
+    (said,) = [w for w in after["warnings"] if "its number is 20, not 25" in w]
+    # the sentence follows the amended number: the law is quoted at 25%, the 20% only as the column's own header
+    assert "is read as 'Slope over 25%' (§208-19A(3))" in said and said.count("20%") == 1
 
 
 def test_a_label_of_a_law_not_yet_in_force_quotes_its_earliest_version_not_a_later_amendment(tmp_path):

@@ -94,7 +94,7 @@ def _read_header(header: str, flag: str, operator: str, unit: str) -> tuple[str,
 def read_bounds(trees: pd.DataFrame, survey: Any, jurisdiction: str, law: dict[str, Any]) -> list[str]:
     """Mark as unclear (``trees["flags_unclear"]``, the flag taken as yes) the cells of each flag column whose header
     says another fact than the law's, where the answer does not establish the law's fact; returns the warnings
-    that say so, each naming the column, the law's words and section, and the trees."""
+    that say so, each naming the column, the law's label (its number in force) and section, and the trees."""
     from treecalc.law import entry, operator_of
 
     out: list[str] = []
@@ -125,7 +125,7 @@ def read_bounds(trees: pd.DataFrame, survey: Any, jurisdiction: str, law: dict[s
         said = np.where(col.fillna(False).to_numpy(bool), "yes", "no")
         _mark_unclear(trees, flag, doubt, np.char.add(said, f" in the column {header!r}"))
         out.append(
-            f"column {header!r} is read as {label!r} ({e.section}: {e.text!r}), but {why}: its {doubt.sum():,} "
+            f"column {header!r} is read as {label!r} ({e.section}), but {why}: its {doubt.sum():,} "
             f"'{answer}' answer(s) do not establish the law's fact; taken as yes for the permit preview, and what "
             f"rests on them is conditional (tags {', '.join(trees.loc[doubt, 'tag'].astype(str).head(10))}"
             f"{', ...' if doubt.sum() > 10 else ''})"
