@@ -2,7 +2,8 @@
 
 The input is Parquet or CSV, one file or a folder of partitions (``*.parquet``, ``*.csv``), with the columns
 :func:`treecalc.benefits.compute_benefits` reads (``species`` or ``species_code``, ``dbh_in``, optional
-``land_use`` and ``zone``); any other column (a tree id) is carried through. Each partition (whole row groups
+``land_use`` and ``zone``) and the trees' coordinates, by which a tree no zone is given for is valued in the
+zone it lies in (:func:`place_trees`); any other column (a tree id) is carried through. Each partition (whole row groups
 of a Parquet file, or a ``dask.dataframe`` block of CSV) is read on a worker, valued there by
 ``compute_benefits`` itself and written there as its own Parquet file, so a partition's figures are the
 single-process figures cell for cell; the work runs on the :mod:`dask.distributed` scheduler at
@@ -14,12 +15,15 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from treecalc import climate_zones, data
 from treecalc.benefits import BenefitParams, compute_benefits
 
 
@@ -33,6 +37,14 @@ class BatchResult:
     trees_per_second: float
     scheduler: str
     out: str
+    #: Trees valued in each climate zone (most first).
+    zones: dict[str, int] = field(default_factory=dict)
+    #: Trees by how their zone was found (the output's ``zone_from``: :data:`ZONE_FROM`).
+    zone_from: dict[str, int] = field(default_factory=dict)
+    #: Trees valued in the Northeast only by default (no zone given, named or found from coordinates).
+    defaulted: int = 0
+    #: What to tell the user of the zones, in sentences (the defaulted trees and why, among them).
+    notes: tuple[str, ...] = ()
 
 
 def _files(path: Path) -> tuple[str, list[str]]:
@@ -116,11 +128,105 @@ def _arrow_table(frame: pd.DataFrame, carried: Any = None) -> Any:
     return pa.Table.from_arrays(cols, names=names)
 
 
+#: How a tree's zone was found (the output's ``zone_from``), in the order they are tried: the input's ``zone``
+#: column, the zone given (``--zone``) for the trees the column leaves blank, the tree's coordinates, else the
+#: Northeast by default, with why.
+ZONE_FROM = (
+    "zone column",
+    "zone given",
+    "coordinates",
+    "default: no coordinates",
+    "default: coordinates blank",
+    "default: in no zone",
+)
+
+
+def coordinate_columns(columns: Any) -> tuple[str, str] | None:
+    """The input's (latitude, longitude) columns, read by the headers a survey's are ("lat", "Latitude", "lng",
+    ...), or None when it has neither; one without the other, or two of either, is an error naming them."""
+    from treecalc.ingest.columns import match_header
+
+    found: dict[str, list[str]] = {"latitude": [], "longitude": []}
+    for c in columns:
+        f = match_header(c)[0]
+        if f in found:
+            found[f].append(str(c))
+    lat, lon = found["latitude"], found["longitude"]
+    if not lat and not lon:
+        return None
+    for name, cols in found.items():
+        if len(cols) > 1:
+            raise ValueError(f"columns {cols} are each read as the trees' {name}: keep one")
+    if not lat or not lon:
+        has, lacks = ("latitude", "longitude") if lat else ("longitude", "latitude")
+        raise ValueError(f"column {(lat or lon)[0]!r} is read as the trees' {has} but no column as their {lacks}")
+    return lat[0], lon[0]
+
+
+def place_trees(part: pd.DataFrame, params: BenefitParams, coords: tuple[str, str] | None) -> pd.DataFrame:
+    """The partition with each tree's zone code in ``zone`` (categorical) and how it was found in ``zone_from``
+    (:data:`ZONE_FROM`): the ``zone`` column where it names one; else ``params.zone`` (``--zone``); else the zone
+    its coordinates lie in, found by :func:`treecalc.climate_zones.zones_at` as ``assess`` and ``benefits
+    --lat/--lon`` find it; else the Northeast, by default."""
+    from treecalc import climate_zones, geo
+    from treecalc.benefits import _zone_column
+
+    codes = list(data.zones().index)
+    zone = np.full(len(part), -1, dtype=np.intp)
+    how = np.full(len(part), -1, dtype=np.int8)
+    if "zone" in part:
+        text = part["zone"].astype("string").str.strip()
+        named = (text.notna() & (text != "")).to_numpy(bool, na_value=False)
+        if named.any():  # an unknown zone is an error naming the column and its row
+            zone[named] = _zone_column(part["zone"][named], data.DEFAULT_ZONE)
+            how[named] = 0
+    if params.zone is not None:
+        zone[zone < 0] = codes.index(data.zone_code(params.zone))
+        how[how < 0] = 1
+    rest = np.flatnonzero(zone < 0)
+    if len(rest):
+        if coords is None:
+            how[rest] = 3
+        else:
+            ll = geo.tree_lonlat(part.iloc[rest][list(coords)].set_axis(["latitude", "longitude"], axis=1))
+            assert ll is not None  # the frame has latitude and longitude
+            ok = ll["latitude_deg"].notna().to_numpy() & ll["longitude_deg"].notna().to_numpy()
+            how[rest[~ok]] = 4
+            hits = climate_zones.zones_at(ll["latitude_deg"].to_numpy()[ok], ll["longitude_deg"].to_numpy()[ok])
+            found = np.array([-1 if h.zone is None else codes.index(h.zone) for h in hits], dtype=np.intp)
+            placed = rest[ok]
+            zone[placed] = found
+            how[placed] = np.where(found >= 0, 2, 5)
+    zone[zone < 0] = codes.index(data.DEFAULT_ZONE)
+    return part.assign(
+        zone=pd.Categorical.from_codes(zone, categories=codes),
+        zone_from=pd.Categorical.from_codes(how, categories=list(ZONE_FROM)),
+    )
+
+
+def _placed_benefits(part: pd.DataFrame, params: BenefitParams) -> pd.DataFrame:
+    """:func:`compute_benefits` of the partition, each tree in the zone :func:`place_trees` finds for it, with
+    ``zone_from`` after the figures."""
+    placed = place_trees(part, params, coordinate_columns(part.columns))
+    out = compute_benefits(placed.drop(columns=["zone_from"]), params)
+    out["zone_from"] = placed["zone_from"]
+    return out
+
+
 def value_partition(part: pd.DataFrame, params: BenefitParams) -> pd.DataFrame:
-    """One partition's benefits, its other columns carried in front."""
-    out = compute_benefits(part, params)
+    """One partition's benefits, its other columns carried in front, each tree valued in its own zone
+    (:func:`place_trees`), which ``zone`` and ``zone_from`` say."""
+    out = _placed_benefits(part, params)
     keep = part[[c for c in part.columns if c not in out.columns]]
     return pd.concat([keep, out], axis=1)
+
+
+def _counts(valued: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """A partition's trees by zone and by how it was found: all that travels back from its task."""
+    return {
+        "zones": {str(k): int(v) for k, v in valued["zone"].value_counts().items() if v},
+        "from": {str(k): int(v) for k, v in valued["zone_from"].value_counts().items() if v},
+    }
 
 
 #: The most rows one Parquet task reads at once (whole row groups; a file of more rows is split at its row
@@ -150,7 +256,9 @@ def write_benefits(table: Any, path: str) -> None:
     pq.write_table(table, path, use_dictionary=keyed, compression="zstd", write_statistics=stats)
 
 
-def _write_partition(part: pd.DataFrame, params: BenefitParams, path: str, k: int = 0, files: str = "") -> int:
+def _write_partition(
+    part: pd.DataFrame, params: BenefitParams, path: str, k: int = 0, files: str = ""
+) -> dict[str, Any]:
     """Value one CSV partition and write it to ``path`` on the worker that read it; only its row count travels.
 
     A tree it cannot value is an error naming the partition and its file (a row number alone, counted within
@@ -161,7 +269,7 @@ def _write_partition(part: pd.DataFrame, params: BenefitParams, path: str, k: in
     except ValueError as e:
         raise ValueError(f"{read_from or files or 'input'} (partition {k}, rows counted from 0): {e}") from None
     write_benefits(_arrow_table(valued), path)
-    return len(part)
+    return {"trees": len(part), **_counts(valued)}
 
 
 @dataclass(frozen=True)
@@ -228,19 +336,59 @@ def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFram
     return table, frame
 
 
-def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int) -> int:
+def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int) -> dict[str, Any]:
     """Read one piece on the worker, value it and write it to ``path`` there; only its row count travels.
 
     The input's other columns (a tree id) are carried from the Arrow table as read; the benefits are
     :func:`compute_benefits` of the piece, the figures of the single-process call cell for cell."""
     table, frame = _read_piece(piece)
     try:
-        out = compute_benefits(frame, params)
+        out = _placed_benefits(frame, params)
     except ValueError as e:
         raise ValueError(f"{piece.file} (partition {k}, rows counted from 0 in the file): {e}") from None
     carried = table.select([c for c in table.column_names if c not in out.columns])
     write_benefits(_arrow_table(out, carried), path)
-    return len(frame)
+    return {"trees": len(frame), **_counts(out)}
+
+
+def zone_notes(zones: Any, how: Any, coords: tuple[str, str] | None) -> tuple[str, ...]:
+    """What to say of the zones the trees were valued in: the zones with their counts, where the coordinates
+    were read from, and how many trees were valued in the Northeast only by default, and why."""
+    names = data.zones()["name"]
+    out = []
+    if zones:
+        counted = climate_zones.by_count(pd.Series(zones, dtype=int))
+        out.append(
+            "the trees were valued in their zones: "
+            + ", ".join(f"{n} in the {names[z]} zone ({z})" for z, n in counted.items())
+        )
+    if coords is not None and how.get("coordinates"):
+        n = how["coordinates"]
+        out.append(
+            f"{n} {'tree' if n == 1 else 'trees'}' zone found from {'its' if n == 1 else 'their'} "
+            f"coordinates read from the columns {coords[0]!r} and {coords[1]!r} (WGS84 degrees)"
+        )
+    why = {
+        "default: no coordinates": "with no zone named and no latitude/longitude columns in the input",
+        "default: coordinates blank": "with coordinates blank or out of range",
+        "default: in no zone": "with coordinates in no i-Tree Streets climate zone",
+    }
+    parts = [f"{how[k]} {w}" for k, w in why.items() if how.get(k, 0)]
+    total = sum(how.get(k, 0) for k in why)
+    if total:
+        out.append(
+            f"{total} {'tree was' if total == 1 else 'trees were'} valued in the Northeast zone "
+            f"({data.DEFAULT_ZONE}) by default: {', '.join(parts)} (the output's zone_from column says which); "
+            "give their zone in a zone column or with ‹zone›"
+        )
+    return tuple(out)
+
+
+def pq_columns(file: str) -> list[str]:
+    """A Parquet file's column names (its footer only)."""
+    import pyarrow.parquet as pq
+
+    return list(pq.ParquetFile(file).schema_arrow.names)
 
 
 #: What each worker process of a local cluster runs with: one thread in every library that keeps a pool
@@ -272,8 +420,11 @@ def local_cluster(workers: int, threads: int = 1) -> Any:
         return LocalCluster(n_workers=workers, threads_per_worker=threads, **fixed)
 
 
-def _warm(params: BenefitParams) -> bool:
-    """Load the tables (and the derived tables of ``params``) in a worker once, before its partitions."""
+def _warm(params: BenefitParams, placing: bool = False) -> bool:
+    """Load the tables (and the derived tables of ``params``) in a worker once, before its partitions; with
+    ``placing``, the zones' boundaries too (the trees are placed by their coordinates)."""
+    if placing:
+        climate_zones.zones_at([40.0], [-75.0])
     compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0], "zone": ["NoEastXXX"]}), params)
     compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0]}), params)
     return True
@@ -292,8 +443,8 @@ def benefits_batch(
     """Value every tree of ``source`` on Dask and write the benefits per tree to ``out`` (a Parquet folder).
 
     Each task reads its partition from the input files on its worker, values it, and writes its own Parquet
-    file there (``part.<k>.parquet``); nothing but a row count comes back, so neither the client nor the
-    scheduler holds a tree. A Parquet input is read by its own tasks, whole row groups of one file of at most
+    file there (``part.<k>.parquet``); nothing but its counts of trees (by zone, and by how the zone was found)
+    comes back, so neither the client nor the scheduler holds a tree. A Parquet input is read by its own tasks, whole row groups of one file of at most
     ``rows_per_task`` rows each (the client reads only the footers); a CSV input in ``dask.dataframe`` blocks.
     The tables are loaded once per worker process before the partitions (``_warm``). A local cluster runs
     ``workers`` processes (default one per core) of ``threads`` threads (default 1) with every library's
@@ -311,10 +462,11 @@ def benefits_batch(
         if not pieces:
             raise ValueError(f"{source}: no rows")
         try:  # a bad column or species in the first rows is an error here, not on a worker
-            compute_benefits(_read_piece(pieces[0], 5)[1], params)
+            _placed_benefits(_read_piece(pieces[0], 5)[1], params)
         except ValueError as e:
             raise ValueError(f"{pieces[0].file} (partition 0, rows counted from 0 in the file): {e}") from None
         tasks = [(_value_piece, piece) for piece in pieces]
+        coords = coordinate_columns(pq_columns(pieces[0].file))
     else:
         ddf = read_input(source)
         sample, read_from = _without_path(ddf.head(5, npartitions=-1))
@@ -325,8 +477,10 @@ def benefits_batch(
         except ValueError as e:
             raise ValueError(f"{read_from or source} (partition 0, rows counted from 0): {e}") from None
         one_file = str(source) if Path(source).is_file() else ""
+        coords = coordinate_columns([c for c in ddf.columns if c != PATH_COLUMN])
         tasks = [(_write_partition, p, one_file) for p in ddf.to_delayed()]
     target = Path(out)
+    names = [f"part.{k:05d}.parquet" for k in range(len(tasks))]
     target.mkdir(parents=True, exist_ok=True)
     for old in target.glob("part.*.parquet"):  # a rerun into the same folder leaves no partition of the last run
         old.unlink()
@@ -343,17 +497,17 @@ def benefits_batch(
     where = str(scheduler or info.get("address", "local"))
     try:
         t0 = time.perf_counter()
-        client.run(_warm, params)
+        client.run(_warm, params, coords is not None and params.zone is None)
         futures = [
-            client.submit(_value_piece, part, params, str(target / f"part.{k:05d}.parquet"), k, pure=False)
+            client.submit(_value_piece, part, params, str(target / names[k]), k, pure=False)
             if fn is _value_piece  # the piece's read is in its task: no tree passes through the scheduler
             else client.compute(  # a dask.dataframe block: its read is a task the scheduler runs where it is valued
-                dask.delayed(_write_partition)(part, params, str(target / f"part.{k:05d}.parquet"), k, *rest)
+                dask.delayed(_write_partition)(part, params, str(target / names[k]), k, *rest)
             )
             for k, (fn, part, *rest) in enumerate(tasks)
         ]
         try:
-            n = sum(client.gather(futures))
+            counted = client.gather(futures)
         except Exception:
             client.cancel(futures)  # the partitions not started are not valued for nothing
             for done in target.glob("part.*.parquet"):  # the partitions written before the error are no answer
@@ -363,4 +517,21 @@ def benefits_batch(
     finally:
         for o in owned:
             o.close()
-    return BatchResult(n, len(tasks), seconds, n / seconds if seconds else float("inf"), where, str(out))
+    n = sum(c["trees"] for c in counted)
+    zones: Counter[str] = Counter()
+    how: Counter[str] = Counter()
+    for c in counted:
+        zones.update(c["zones"])
+        how.update(c["from"])
+    return BatchResult(
+        n,
+        len(tasks),
+        seconds,
+        n / seconds if seconds else float("inf"),
+        where,
+        str(out),
+        zones=dict(climate_zones.by_count(pd.Series(zones, dtype=int)).items()) if zones else {},
+        zone_from={k: how[k] for k in ZONE_FROM if how[k]},
+        defaulted=sum(v for k, v in how.items() if k.startswith("default")),
+        notes=zone_notes(zones, how, coords),
+    )
