@@ -79,17 +79,17 @@ def test_the_command_names_a_missing_input(tmp_path, capsys):
     assert "--threads 0: give at least 1" in capsys.readouterr().err
 
 
-def test_each_task_writes_its_own_file_and_a_rerun_leaves_no_old_partition(tmp_path, cluster_client):
+def test_each_task_writes_its_own_file(tmp_path, cluster_client):
     inv = _inventory(300)
     src = tmp_path / "in"
     src.mkdir()
     for k in range(3):
         inv.iloc[k * 100 : (k + 1) * 100].to_parquet(src / f"part-{k}.parquet", index=False)
     out = tmp_path / "out"
-    out.mkdir()
-    (out / "part.00007.parquet").write_bytes(b"stale")  # a partition of an earlier, larger run
     r = benefits_batch(src, out, client=cluster_client)
-    assert r.trees == 300 and sorted(p.name for p in out.iterdir()) == [f"part.{k:05d}.parquet" for k in range(3)]
+    assert r.trees == 300 and sorted(p.name for p in out.glob("*.parquet")) == [
+        f"part.{k:05d}.parquet" for k in range(3)
+    ]
     got = pd.read_parquet(out)
     # the disclosure sentences and codes are dictionary columns in the file, read back as categories
     assert isinstance(got["disclosures"].dtype, pd.CategoricalDtype) and len(got) == 300
@@ -304,3 +304,79 @@ def test_a_zone_column_then_the_zone_given_then_coordinates_choose_each_trees_zo
     # no coordinate columns at all: every tree without a zone defaulted, said so per row
     bare = value_partition(frame.drop(columns=["latitude", "longitude"]), BenefitParams())
     assert bare["zone_from"].astype(str).tolist()[1:] == ["default: no coordinates"] * 2
+
+
+# --- the output never touches the input ------------------------------------------------------------------------
+
+
+def _hashes(folder):
+    import hashlib
+
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    assert files  # something to compare
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "out is the input",
+        "out inside the input",
+        "out holds the input",
+        "out holds the input file",
+        "out a link to the input",
+        "input a link to out",
+    ],
+)
+def test_an_output_that_is_holds_or_lies_in_the_input_is_refused_and_nothing_is_touched(tmp_path, capsys, case):
+    # `benefits-batch inv --out inv` (Dask's part.*.parquet) exited 2 and left inv/ empty: the old partitions
+    # of the output folder were deleted before the run, and they were the input
+    from treecalc.cli import main
+
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    inv = _two_zone_inventory(data_dir / "inventory")
+    (tmp_path / "link").symlink_to(inv, target_is_directory=True)
+    source, out = {
+        "out is the input": (inv, inv),
+        "out inside the input": (data_dir, data_dir / "inventory"),
+        "out holds the input": (inv, data_dir),
+        "out holds the input file": (inv / "part.0.parquet", inv),
+        "out a link to the input": (inv, tmp_path / "link"),
+        "input a link to out": (tmp_path / "link", inv),
+    }[case]
+    before = _hashes(data_dir)
+    assert main(["benefits-batch", str(source), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"the input {source}" in err and "give an output folder outside the input" in err, err
+    assert _hashes(data_dir) == before  # every input file, byte for byte
+    assert sorted(p.name for p in data_dir.rglob("*")) == ["inventory", "part.0.parquet", "part.1.parquet"]
+
+
+def test_only_the_files_an_earlier_run_wrote_are_deleted(tmp_path, cluster_client):
+    inv = _inventory(300)
+    src = tmp_path / "in"
+    src.mkdir()
+    for k in range(3):
+        inv.iloc[k * 100 : (k + 1) * 100].to_parquet(src / f"part.{k}.parquet", index=False)
+    out = tmp_path / "out"
+    benefits_batch(src, out, client=cluster_client)
+    (src / "part.2.parquet").unlink()  # a smaller rerun into the same folder: the run's third file is deleted
+    r = benefits_batch(src, out, client=cluster_client)
+    assert r.trees == 200
+    assert sorted(p.name for p in out.glob("*.parquet")) == ["part.00000.parquet", "part.00001.parquet"]
+    assert len(pd.read_parquet(out)) == 200
+    # a part file the tool did not write (no marker names it) is never deleted: the run is refused
+    (out / "part.00007.parquet").write_bytes(b"someone else's")
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match=r"holds files benefits-batch did not write: notes\.txt, part\.00007"):
+        benefits_batch(src, out, client=cluster_client)
+    assert (out / "part.00007.parquet").read_bytes() == b"someone else's" and (out / "notes.txt").exists()
+    # a marker naming a file outside the folder deletes nothing there
+    (out / "part.00007.parquet").unlink()
+    (out / "notes.txt").unlink()
+    marker = next(out.glob("_*"))
+    marker.write_text('{"files": ["../in/part.0.parquet", "part.00000.parquet", "part.00001.parquet"]}')
+    before = _hashes(src)
+    benefits_batch(src, out, client=cluster_client)
+    assert _hashes(src) == before

@@ -13,7 +13,9 @@ single-process figures cell for cell; the work runs on the :mod:`dask.distribute
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -351,6 +353,60 @@ def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int) -> dict
     return {"trees": len(frame), **_counts(out)}
 
 
+#: The file an output folder's run names its partitions in: a rerun deletes only the files it names. It begins
+#: with "_", so Parquet readers of the folder (pyarrow, Dask, Spark) skip it.
+MARKER = "_treecalc_benefits_batch.json"
+_PART = re.compile(r"part\.\d{5}\.parquet")
+
+
+def output_folder(source: str | Path, files: list[str], out: str | Path) -> list[Path]:
+    """Check the output folder before anything is read, written or deleted, and return the files an earlier run
+    of this tool wrote there (those its :data:`MARKER` names, and nothing else).
+
+    An output that is the input, lies inside it or holds it (a file or folder of it, symlinks resolved) is
+    refused: the partitions of the output are deleted on a rerun and written beside the input's. So is a folder
+    holding any file this tool did not write: it is not deleted, and a folder of other files is no table."""
+    src, dst = Path(source), Path(out)
+    where = dst.resolve()
+    for given, real in [(src, src.resolve())] + [(Path(f), Path(f).resolve()) for f in files]:
+        if where == real:
+            rel = "is"
+        elif where.is_relative_to(real):
+            rel = "lies inside"
+        elif real.is_relative_to(where):
+            rel = "holds"
+        else:
+            continue
+        named = f"the input {given}" if given == src else f"the input {src}'s file {given}"
+        links = [f"{p} is {r}" for p, r in ((dst, where), (given, real)) if str(r) != str(p.absolute())]
+        raise ValueError(
+            f"the output folder {dst} {rel} {named}"
+            + (f" ({'; '.join(links)})" if links else "")
+            + ": the output would be written among the input's files; give an output folder outside the input"
+        )
+    if not dst.exists():
+        return []
+    if not dst.is_dir():
+        raise ValueError(f"the output {dst} is a file, not a folder: give a new or empty folder")
+    ours: set[str] = set()
+    marker = dst / MARKER
+    if marker.is_file() and marker.stat().st_size < 1 << 20:
+        try:
+            listed = json.loads(marker.read_text(encoding="utf-8")).get("files", [])
+        except (ValueError, AttributeError, UnicodeDecodeError):
+            listed = []
+        # only a partition's own name: a marker naming another path deletes nothing outside the folder
+        ours = {n for n in listed if isinstance(n, str) and _PART.fullmatch(n)} if isinstance(listed, list) else set()
+    others = sorted(p.name for p in dst.iterdir() if p.name != MARKER and p.name not in ours)
+    if others:
+        shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        raise ValueError(
+            f"the output folder {dst} holds files benefits-batch did not write: {shown}; they are not deleted: "
+            "give a new or empty folder"
+        )
+    return [dst / n for n in sorted(ours) if (dst / n).is_file() or (dst / n).is_symlink()]
+
+
 def zone_notes(zones: Any, how: Any, coords: tuple[str, str] | None) -> tuple[str, ...]:
     """What to say of the zones the trees were valued in: the zones with their counts, where the coordinates
     were read from, and how many trees were valued in the Northeast only by default, and why."""
@@ -444,7 +500,8 @@ def benefits_batch(
 
     Each task reads its partition from the input files on its worker, values it, and writes its own Parquet
     file there (``part.<k>.parquet``); nothing but its counts of trees (by zone, and by how the zone was found)
-    comes back, so neither the client nor the scheduler holds a tree. A Parquet input is read by its own tasks, whole row groups of one file of at most
+    comes back, so neither the client nor the scheduler holds a tree. ``out`` is checked before anything is
+    written (:func:`output_folder`): never in the input, and only the files an earlier run named are deleted. A Parquet input is read by its own tasks, whole row groups of one file of at most
     ``rows_per_task`` rows each (the client reads only the footers); a CSV input in ``dask.dataframe`` blocks.
     The tables are loaded once per worker process before the partitions (``_warm``). A local cluster runs
     ``workers`` processes (default one per core) of ``threads`` threads (default 1) with every library's
@@ -456,6 +513,7 @@ def benefits_batch(
     params = params or BenefitParams()
     params.resolved()  # a bad price or zone is an error before any worker starts
     kind, files = _files(Path(source))
+    earlier = output_folder(source, files, out)  # refused before anything is read, written or deleted
     tasks: list[tuple[Any, ...]]
     if kind == "parquet":
         pieces = parquet_pieces(files, rows_per_task)
@@ -482,8 +540,10 @@ def benefits_batch(
     target = Path(out)
     names = [f"part.{k:05d}.parquet" for k in range(len(tasks))]
     target.mkdir(parents=True, exist_ok=True)
-    for old in target.glob("part.*.parquet"):  # a rerun into the same folder leaves no partition of the last run
-        old.unlink()
+    for old in earlier:  # a rerun into the same folder leaves no partition of its last run
+        old.unlink(missing_ok=True)
+    # named before any is written: a run stopped half-way leaves only files the next run knows to be its own
+    (target / MARKER).write_text(json.dumps({"written_by": "treecalc benefits-batch", "files": names}, indent=1))
     owned: list[Any] = []
     if client is None:
         if scheduler:
@@ -510,8 +570,8 @@ def benefits_batch(
             counted = client.gather(futures)
         except Exception:
             client.cancel(futures)  # the partitions not started are not valued for nothing
-            for done in target.glob("part.*.parquet"):  # the partitions written before the error are no answer
-                done.unlink()
+            for name in names:  # the partitions written before the error are no answer
+                (target / name).unlink(missing_ok=True)
             raise
         seconds = time.perf_counter() - t0
     finally:

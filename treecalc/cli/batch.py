@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
     b.add_argument(
         "--out",
         required=True,
-        help="the Parquet folder to write (one file per partition)",
+        help="the Parquet folder to write (one file per partition), new or of an earlier run; never in the input",
     )
     b.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler (default: a local cluster)")
     b.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
