@@ -380,3 +380,21 @@ def test_only_the_files_an_earlier_run_wrote_are_deleted(tmp_path, cluster_clien
     before = _hashes(src)
     benefits_batch(src, out, client=cluster_client)
     assert _hashes(src) == before
+
+
+def test_a_parquet_column_of_lists_is_refused_naming_it_and_its_type(tmp_path, capsys):
+    # a DBH column of lists (a multi-stem tree's stems) read "dbh_in must be a positive number, got [12. 8.]";
+    # a species column of lists raised "TypeError: unhashable type: 'numpy.ndarray'" with a traceback
+    from treecalc.cli import main
+
+    for column, values in (("dbh_in", [[12.0, 8.0], [10.0]]), ("species", [["Acer rubrum"], ["Quercus rubra"]])):
+        src = tmp_path / column
+        src.mkdir()
+        frame = pd.DataFrame({"tree_id": [1, 2], "species": ["Acer rubrum"] * 2, "dbh_in": [12.0, 10.0]})
+        frame[column] = values
+        frame.to_parquet(src / "part.0.parquet", index=False)
+        assert main(["benefits-batch", str(src), "--out", str(tmp_path / f"out-{column}")]) == 2
+        err = capsys.readouterr().err
+        assert f"column '{column}' holds a list per tree (list<element: " in err, err
+        assert "part.0.parquet" in err and "Traceback" not in err
+        assert not (tmp_path / f"out-{column}").exists()

@@ -285,6 +285,24 @@ class Piece:
     rows: int
 
 
+#: The input's columns the valuation reads (the coordinates besides, :func:`coordinate_columns`).
+READ_COLUMNS = ("species", "species_code", "dbh_in", "land_use", "zone", "condition")
+
+
+def _one_value_per_tree(file: str, schema: Any) -> None:
+    """Refuse a column the valuation reads that holds a list (or a struct, a map) per tree, naming it and its
+    type: no one figure can be read from it. Other such columns are carried through as they are."""
+    import pyarrow as pa
+
+    read = set(READ_COLUMNS) | set(coordinate_columns(schema.names) or ())
+    for f in schema:
+        if f.name in read and pa.types.is_nested(f.type):
+            what = "a list" if "list" in str(f.type) else "several values"
+            raise ValueError(
+                f"{file}: column {f.name!r} holds {what} per tree ({f.type}), not one value: give one value per row"
+            )
+
+
 def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list[Piece]:
     """The tasks of a Parquet input: each file's row groups, grouped in order up to ``rows_per_task`` rows (a
     file of fewer rows is one task). Only the footers are read. Every file must have the first's columns,
@@ -302,6 +320,7 @@ def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list
         schema = meta.schema_arrow.remove_metadata()
         if first is None:
             first = (f, schema)
+            _one_value_per_tree(f, schema)
         elif not schema.equals(first[1]):
             raise ValueError(
                 f"{f}: columns {[f'{x.name} ({x.type})' for x in schema]} differ from {first[0]}'s "
