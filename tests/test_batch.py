@@ -275,7 +275,7 @@ def test_the_command_says_how_many_trees_were_defaulted_and_why(tmp_path, capsys
     assert rc == 0, out
     assert "3 trees in 2 partitions" in out
     assert "2 in the Northeast zone (NoEastXXX), 1 in the South zone (PiedmtCLT)" in out, out
-    assert "2 trees' zone found from their coordinates read from the columns 'lat' and 'lon'" in out, out
+    assert "2 trees' zones found from their coordinates read from the columns 'lat' and 'lon'" in out, out
     assert "warning: 1 tree was valued in the Northeast zone (NoEastXXX) by default" in out, out
     got = pd.read_parquet(tmp_path / "out").sort_values("tree_id")
     assert got["usd_total_annual"].round(2).tolist() == [PIEDMONT_ACRU_12, NE_ACRU_12, NE_ACRU_12]
@@ -398,3 +398,23 @@ def test_a_parquet_column_of_lists_is_refused_naming_it_and_its_type(tmp_path, c
         assert f"column '{column}' holds a list per tree (list<element: " in err, err
         assert "part.0.parquet" in err and "Traceback" not in err
         assert not (tmp_path / f"out-{column}").exists()
+
+
+def test_a_tree_near_another_zones_boundary_is_valued_in_its_own_and_said_so():
+    # Fairfield, CA (38.20 N, 122.10 W) lies in the Inland Valleys zone (InlValMOD), 3.5 km from the Northern
+    # California Coast's (CaNCCoJBK) boundary (tests/models/test_climate_zones.py): valued in InlValMOD, as
+    # `treecalc benefits --lat/--lon` values it, and counted as near another zone
+    from collections import Counter
+
+    from treecalc.batch import zone_notes
+
+    frame = pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0], "Lat": [38.20], "Long": [-122.10]})
+    got = value_partition(frame, BenefitParams())
+    assert got["zone"].astype(str).tolist() == ["InlValMOD"]
+    assert got["zone_from"].astype(str).tolist() == ["coordinates, within 10 km of another zone"]
+    one = treecalc.benefits("ACRU", 12, latitude=38.20, longitude=-122.10)
+    assert got["usd_total_annual"].iloc[0] == pytest.approx(one["dollars"]["total_annual"], abs=1e-9)
+    notes = zone_notes(Counter(got["zone"].astype(str)), Counter(got["zone_from"].astype(str)), ("Lat", "Long"))
+    assert any("1 tree lies within 10 km of another zone's boundary" in n for n in notes), notes
+    assert any("1 tree's zone found from its coordinates read from the columns 'Lat' and 'Long'" in n for n in notes)
+    assert not any("by default" in n for n in notes), notes

@@ -137,6 +137,7 @@ ZONE_FROM = (
     "zone column",
     "zone given",
     "coordinates",
+    f"coordinates, within {climate_zones.NEAR_KM:g} km of another zone",
     "default: no coordinates",
     "default: coordinates blank",
     "default: in no zone",
@@ -170,10 +171,12 @@ def place_trees(part: pd.DataFrame, params: BenefitParams, coords: tuple[str, st
     (:data:`ZONE_FROM`): the ``zone`` column where it names one; else ``params.zone`` (``--zone``); else the zone
     its coordinates lie in, found by :func:`treecalc.climate_zones.zones_at` as ``assess`` and ``benefits
     --lat/--lon`` find it; else the Northeast, by default."""
-    from treecalc import climate_zones, geo
+    from treecalc import geo
     from treecalc.benefits import _zone_column
 
     codes = list(data.zones().index)
+    at = {c: i for i, c in enumerate(codes)}
+    how_of = {w: np.int8(i) for i, w in enumerate(ZONE_FROM)}
     zone = np.full(len(part), -1, dtype=np.intp)
     how = np.full(len(part), -1, dtype=np.int8)
     if "zone" in part:
@@ -181,25 +184,33 @@ def place_trees(part: pd.DataFrame, params: BenefitParams, coords: tuple[str, st
         named = (text.notna() & (text != "")).to_numpy(bool, na_value=False)
         if named.any():  # an unknown zone is an error naming the column and its row
             zone[named] = _zone_column(part["zone"][named], data.DEFAULT_ZONE)
-            how[named] = 0
+            how[named] = how_of["zone column"]
     if params.zone is not None:
-        zone[zone < 0] = codes.index(data.zone_code(params.zone))
-        how[how < 0] = 1
+        zone[zone < 0] = at[data.zone_code(params.zone)]
+        how[how < 0] = how_of["zone given"]
     rest = np.flatnonzero(zone < 0)
     if len(rest):
         if coords is None:
-            how[rest] = 3
+            how[rest] = how_of["default: no coordinates"]
         else:
             ll = geo.tree_lonlat(part.iloc[rest][list(coords)].set_axis(["latitude", "longitude"], axis=1))
             assert ll is not None  # the frame has latitude and longitude
             ok = ll["latitude_deg"].notna().to_numpy() & ll["longitude_deg"].notna().to_numpy()
-            how[rest[~ok]] = 4
+            how[rest[~ok]] = how_of["default: coordinates blank"]
             hits = climate_zones.zones_at(ll["latitude_deg"].to_numpy()[ok], ll["longitude_deg"].to_numpy()[ok])
-            found = np.array([-1 if h.zone is None else codes.index(h.zone) for h in hits], dtype=np.intp)
             placed = rest[ok]
-            zone[placed] = found
-            how[placed] = np.where(found >= 0, 2, 5)
-    zone[zone < 0] = codes.index(data.DEFAULT_ZONE)
+            zone[placed] = [-1 if h.zone is None else at[h.zone] for h in hits]
+            # a tree near another zone's boundary is valued in its own, and said so (the boundaries generalise
+            # climate; they are no line on the ground)
+            how[placed] = [
+                how_of["default: in no zone"]
+                if h.zone is None
+                else how_of[ZONE_FROM[3]]
+                if h.near
+                else how_of["coordinates"]
+                for h in hits
+            ]
+    zone[zone < 0] = at[data.DEFAULT_ZONE]
     return part.assign(
         zone=pd.Categorical.from_codes(zone, categories=codes),
         zone_from=pd.Categorical.from_codes(how, categories=list(ZONE_FROM)),
@@ -437,11 +448,17 @@ def zone_notes(zones: Any, how: Any, coords: tuple[str, str] | None) -> tuple[st
             "the trees were valued in their zones: "
             + ", ".join(f"{n} in the {names[z]} zone ({z})" for z, n in counted.items())
         )
-    if coords is not None and how.get("coordinates"):
-        n = how["coordinates"]
+    n = how.get("coordinates", 0) + how.get(ZONE_FROM[3], 0)
+    if coords is not None and n:
         out.append(
-            f"{n} {'tree' if n == 1 else 'trees'}' zone found from {'its' if n == 1 else 'their'} "
-            f"coordinates read from the columns {coords[0]!r} and {coords[1]!r} (WGS84 degrees)"
+            ("1 tree's zone found from its" if n == 1 else f"{n} trees' zones found from their")
+            + f" coordinates read from the columns {coords[0]!r} and {coords[1]!r} (WGS84 degrees)"
+        )
+    near = how.get(ZONE_FROM[3], 0)
+    if near:
+        out.append(
+            f"{near} {'tree lies' if near == 1 else 'trees lie'} within {climate_zones.NEAR_KM:g} km of another "
+            f"zone's boundary, each valued in the zone it lies in (zone_from: {ZONE_FROM[3]!r})"
         )
     why = {
         "default: no coordinates": "with no zone named and no latitude/longitude columns in the input",
