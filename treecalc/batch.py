@@ -2,7 +2,8 @@
 
 The input is Parquet or CSV, one file or a folder of partitions (``*.parquet``, ``*.csv``), with the columns
 :func:`treecalc.benefits.compute_benefits` reads (``species`` or ``species_code``, ``dbh_in``, optional
-``land_use`` and ``zone``); any other column (a tree id) is carried through. Each partition (whole row groups
+``land_use`` and ``zone``) and the trees' coordinates, by which a tree no zone is given for is valued in the
+zone it lies in (:func:`place_trees`); any other column (a tree id) is carried through. Each partition (whole row groups
 of a Parquet file, or a ``dask.dataframe`` block of CSV) is read on a worker, valued there by
 ``compute_benefits`` itself and written there as its own Parquet file, so a partition's figures are the
 single-process figures cell for cell; the work runs on the :mod:`dask.distributed` scheduler at
@@ -12,14 +13,19 @@ single-process figures cell for cell; the work runs on the :mod:`dask.distribute
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from treecalc import climate_zones, data
 from treecalc.benefits import BenefitParams, compute_benefits
 
 
@@ -33,6 +39,14 @@ class BatchResult:
     trees_per_second: float
     scheduler: str
     out: str
+    #: Trees valued in each climate zone (most first).
+    zones: dict[str, int] = field(default_factory=dict)
+    #: Trees by how their zone was found (the output's ``zone_from``: :data:`ZONE_FROM`).
+    zone_from: dict[str, int] = field(default_factory=dict)
+    #: Trees valued in the Northeast only by default (no zone given, named or found from coordinates).
+    defaulted: int = 0
+    #: What to tell the user of the zones, in sentences (the defaulted trees and why, among them).
+    notes: tuple[str, ...] = ()
 
 
 def _files(path: Path) -> tuple[str, list[str]]:
@@ -116,11 +130,116 @@ def _arrow_table(frame: pd.DataFrame, carried: Any = None) -> Any:
     return pa.Table.from_arrays(cols, names=names)
 
 
+#: How a tree's zone was found (the output's ``zone_from``), in the order they are tried: the input's ``zone``
+#: column, the zone given (``--zone``) for the trees the column leaves blank, the tree's coordinates, else the
+#: Northeast by default, with why.
+ZONE_FROM = (
+    "zone column",
+    "zone given",
+    "coordinates",
+    f"coordinates, within {climate_zones.NEAR_KM:g} km of another zone",
+    "default: no coordinates",
+    "default: coordinates blank",
+    "default: in no zone",
+)
+
+
+def coordinate_columns(columns: Any) -> tuple[str, str] | None:
+    """The input's (latitude, longitude) columns, read by the headers a survey's are ("lat", "Latitude", "lng",
+    ...), or None when it has neither; one without the other, or two of either, is an error naming them."""
+    from treecalc.ingest.columns import match_header
+
+    found: dict[str, list[str]] = {"latitude": [], "longitude": []}
+    for c in columns:
+        f = match_header(c)[0]
+        if f in found:
+            found[f].append(str(c))
+    lat, lon = found["latitude"], found["longitude"]
+    if not lat and not lon:
+        return None
+    for name, cols in found.items():
+        if len(cols) > 1:
+            raise ValueError(f"columns {cols} are each read as the trees' {name}: keep one")
+    if not lat or not lon:
+        has, lacks = ("latitude", "longitude") if lat else ("longitude", "latitude")
+        raise ValueError(f"column {(lat or lon)[0]!r} is read as the trees' {has} but no column as their {lacks}")
+    return lat[0], lon[0]
+
+
+def place_trees(part: pd.DataFrame, params: BenefitParams, coords: tuple[str, str] | None) -> pd.DataFrame:
+    """The partition with each tree's zone code in ``zone`` (categorical) and how it was found in ``zone_from``
+    (:data:`ZONE_FROM`): the ``zone`` column where it names one; else ``params.zone`` (``--zone``); else the zone
+    its coordinates lie in, found by :func:`treecalc.climate_zones.zones_at` as ``assess`` and ``benefits
+    --lat/--lon`` find it; else the Northeast, by default."""
+    from treecalc import geo
+    from treecalc.benefits import _zone_column
+
+    codes = list(data.zones().index)
+    at = {c: i for i, c in enumerate(codes)}
+    how_of = {w: np.int8(i) for i, w in enumerate(ZONE_FROM)}
+    zone = np.full(len(part), -1, dtype=np.intp)
+    how = np.full(len(part), -1, dtype=np.int8)
+    if "zone" in part:
+        text = part["zone"].astype("string").str.strip()
+        named = (text.notna() & (text != "")).to_numpy(bool, na_value=False)
+        if named.any():  # an unknown zone is an error naming the column and its row
+            zone[named] = _zone_column(part["zone"][named], data.DEFAULT_ZONE)
+            how[named] = how_of["zone column"]
+    if params.zone is not None:
+        zone[zone < 0] = at[data.zone_code(params.zone)]
+        how[how < 0] = how_of["zone given"]
+    rest = np.flatnonzero(zone < 0)
+    if len(rest):
+        if coords is None:
+            how[rest] = how_of["default: no coordinates"]
+        else:
+            ll = geo.tree_lonlat(part.iloc[rest][list(coords)].set_axis(["latitude", "longitude"], axis=1))
+            assert ll is not None  # the frame has latitude and longitude
+            ok = ll["latitude_deg"].notna().to_numpy() & ll["longitude_deg"].notna().to_numpy()
+            how[rest[~ok]] = how_of["default: coordinates blank"]
+            hits = climate_zones.zones_at(ll["latitude_deg"].to_numpy()[ok], ll["longitude_deg"].to_numpy()[ok])
+            placed = rest[ok]
+            zone[placed] = [-1 if h.zone is None else at[h.zone] for h in hits]
+            # a tree near another zone's boundary is valued in its own, and said so (the boundaries generalise
+            # climate; they are no line on the ground)
+            how[placed] = [
+                how_of["default: in no zone"]
+                if h.zone is None
+                else how_of[ZONE_FROM[3]]
+                if h.near
+                else how_of["coordinates"]
+                for h in hits
+            ]
+    zone[zone < 0] = at[data.DEFAULT_ZONE]
+    return part.assign(
+        zone=pd.Categorical.from_codes(zone, categories=codes),
+        zone_from=pd.Categorical.from_codes(how, categories=list(ZONE_FROM)),
+    )
+
+
+def _placed_benefits(part: pd.DataFrame, params: BenefitParams) -> pd.DataFrame:
+    """:func:`compute_benefits` of the partition, each tree in the zone :func:`place_trees` finds for it, with
+    ``zone_from`` after the figures."""
+    placed = place_trees(part, params, coordinate_columns(part.columns))
+    out = compute_benefits(placed.drop(columns=["zone_from"]), params)
+    out["zone_from"] = placed["zone_from"]
+    return out
+
+
 def value_partition(part: pd.DataFrame, params: BenefitParams) -> pd.DataFrame:
-    """One partition's benefits, its other columns carried in front."""
-    out = compute_benefits(part, params)
+    """One partition's benefits, its other columns carried in front, each tree valued in its own zone
+    (:func:`place_trees`), which ``zone`` and ``zone_from`` say."""
+    out = _placed_benefits(part, params)
     keep = part[[c for c in part.columns if c not in out.columns]]
     return pd.concat([keep, out], axis=1)
+
+
+def _counts(valued: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """A partition's trees by zone and by how it was found: all that travels back from its task."""
+    return {
+        "zones": {str(k): int(v) for k, v in valued["zone"].value_counts().items() if v},
+        "from": {str(k): int(v) for k, v in valued["zone_from"].value_counts().items() if v},
+    }
 
 
 #: The most rows one Parquet task reads at once (whole row groups; a file of more rows is split at its row
@@ -150,7 +269,9 @@ def write_benefits(table: Any, path: str) -> None:
     pq.write_table(table, path, use_dictionary=keyed, compression="zstd", write_statistics=stats)
 
 
-def _write_partition(part: pd.DataFrame, params: BenefitParams, path: str, k: int = 0, files: str = "") -> int:
+def _write_partition(
+    part: pd.DataFrame, params: BenefitParams, path: str, k: int = 0, files: str = ""
+) -> dict[str, Any]:
     """Value one CSV partition and write it to ``path`` on the worker that read it; only its row count travels.
 
     A tree it cannot value is an error naming the partition and its file (a row number alone, counted within
@@ -161,7 +282,7 @@ def _write_partition(part: pd.DataFrame, params: BenefitParams, path: str, k: in
     except ValueError as e:
         raise ValueError(f"{read_from or files or 'input'} (partition {k}, rows counted from 0): {e}") from None
     write_benefits(_arrow_table(valued), path)
-    return len(part)
+    return {"trees": len(part), **_counts(valued)}
 
 
 @dataclass(frozen=True)
@@ -173,6 +294,24 @@ class Piece:
     row_groups: tuple[int, ...]
     first_row: int
     rows: int
+
+
+#: The input's columns the valuation reads (the coordinates besides, :func:`coordinate_columns`).
+READ_COLUMNS = ("species", "species_code", "dbh_in", "land_use", "zone", "condition")
+
+
+def _one_value_per_tree(file: str, schema: Any) -> None:
+    """Refuse a column the valuation reads that holds a list (or a struct, a map) per tree, naming it and its
+    type: no one figure can be read from it. Other such columns are carried through as they are."""
+    import pyarrow as pa
+
+    read = set(READ_COLUMNS) | set(coordinate_columns(schema.names) or ())
+    for f in schema:
+        if f.name in read and pa.types.is_nested(f.type):
+            what = "a list" if "list" in str(f.type) else "several values"
+            raise ValueError(
+                f"{file}: column {f.name!r} holds {what} per tree ({f.type}), not one value: give one value per row"
+            )
 
 
 def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list[Piece]:
@@ -192,6 +331,7 @@ def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list
         schema = meta.schema_arrow.remove_metadata()
         if first is None:
             first = (f, schema)
+            _one_value_per_tree(f, schema)
         elif not schema.equals(first[1]):
             raise ValueError(
                 f"{f}: columns {[f'{x.name} ({x.type})' for x in schema]} differ from {first[0]}'s "
@@ -228,19 +368,119 @@ def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFram
     return table, frame
 
 
-def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int) -> int:
+def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int) -> dict[str, Any]:
     """Read one piece on the worker, value it and write it to ``path`` there; only its row count travels.
 
     The input's other columns (a tree id) are carried from the Arrow table as read; the benefits are
     :func:`compute_benefits` of the piece, the figures of the single-process call cell for cell."""
     table, frame = _read_piece(piece)
     try:
-        out = compute_benefits(frame, params)
+        out = _placed_benefits(frame, params)
     except ValueError as e:
         raise ValueError(f"{piece.file} (partition {k}, rows counted from 0 in the file): {e}") from None
     carried = table.select([c for c in table.column_names if c not in out.columns])
     write_benefits(_arrow_table(out, carried), path)
-    return len(frame)
+    return {"trees": len(frame), **_counts(out)}
+
+
+#: The file an output folder's run names its partitions in: a rerun deletes only the files it names. It begins
+#: with "_", so Parquet readers of the folder (pyarrow, Dask, Spark) skip it.
+MARKER = "_treecalc_benefits_batch.json"
+_PART = re.compile(r"part\.\d{5}\.parquet")
+
+
+def output_folder(source: str | Path, files: list[str], out: str | Path) -> list[Path]:
+    """Check the output folder before anything is read, written or deleted, and return the files an earlier run
+    of this tool wrote there (those its :data:`MARKER` names, and nothing else).
+
+    An output that is the input, lies inside it or holds it (a file or folder of it, symlinks resolved) is
+    refused: the partitions of the output are deleted on a rerun and written beside the input's. So is a folder
+    holding any file this tool did not write: it is not deleted, and a folder of other files is no table."""
+    src, dst = Path(source), Path(out)
+    where = dst.resolve()
+    for given, real in [(src, src.resolve())] + [(Path(f), Path(f).resolve()) for f in files]:
+        if where == real:
+            rel = "is"
+        elif where.is_relative_to(real):
+            rel = "lies inside"
+        elif real.is_relative_to(where):
+            rel = "holds"
+        else:
+            continue
+        named = f"the input {given}" if given == src else f"the input {src}'s file {given}"
+        links = [f"{p} is {r}" for p, r in ((dst, where), (given, real)) if str(r) != str(p.absolute())]
+        raise ValueError(
+            f"the output folder {dst} {rel} {named}"
+            + (f" ({'; '.join(links)})" if links else "")
+            + ": the output would be written among the input's files; give an output folder outside the input"
+        )
+    if not dst.exists():
+        return []
+    if not dst.is_dir():
+        raise ValueError(f"the output {dst} is a file, not a folder: give a new or empty folder")
+    ours: set[str] = set()
+    marker = dst / MARKER
+    if marker.is_file() and marker.stat().st_size < 1 << 20:
+        try:
+            listed = json.loads(marker.read_text(encoding="utf-8")).get("files", [])
+        except (ValueError, AttributeError, UnicodeDecodeError):
+            listed = []
+        # only a partition's own name: a marker naming another path deletes nothing outside the folder
+        ours = {n for n in listed if isinstance(n, str) and _PART.fullmatch(n)} if isinstance(listed, list) else set()
+    others = sorted(p.name for p in dst.iterdir() if p.name != MARKER and p.name not in ours)
+    if others:
+        shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        raise ValueError(
+            f"the output folder {dst} holds files benefits-batch did not write: {shown}; they are not deleted: "
+            "give a new or empty folder"
+        )
+    return [dst / n for n in sorted(ours) if (dst / n).is_file() or (dst / n).is_symlink()]
+
+
+def zone_notes(zones: Any, how: Any, coords: tuple[str, str] | None) -> tuple[str, ...]:
+    """What to say of the zones the trees were valued in: the zones with their counts, where the coordinates
+    were read from, and how many trees were valued in the Northeast only by default, and why."""
+    names = data.zones()["name"]
+    out = []
+    if zones:
+        counted = climate_zones.by_count(pd.Series(zones, dtype=int))
+        out.append(
+            "the trees were valued in their zones: "
+            + ", ".join(f"{n} in the {names[z]} zone ({z})" for z, n in counted.items())
+        )
+    n = how.get("coordinates", 0) + how.get(ZONE_FROM[3], 0)
+    if coords is not None and n:
+        out.append(
+            ("1 tree's zone found from its" if n == 1 else f"{n} trees' zones found from their")
+            + f" coordinates read from the columns {coords[0]!r} and {coords[1]!r} (WGS84 degrees)"
+        )
+    near = how.get(ZONE_FROM[3], 0)
+    if near:
+        out.append(
+            f"{near} {'tree lies' if near == 1 else 'trees lie'} within {climate_zones.NEAR_KM:g} km of another "
+            f"zone's boundary, each valued in the zone it lies in (zone_from: {ZONE_FROM[3]!r})"
+        )
+    why = {
+        "default: no coordinates": "with no zone named and no latitude/longitude columns in the input",
+        "default: coordinates blank": "with coordinates blank or out of range",
+        "default: in no zone": "with coordinates in no i-Tree Streets climate zone",
+    }
+    parts = [f"{how[k]} {w}" for k, w in why.items() if how.get(k, 0)]
+    total = sum(how.get(k, 0) for k in why)
+    if total:
+        out.append(
+            f"{total} {'tree was' if total == 1 else 'trees were'} valued in the Northeast zone "
+            f"({data.DEFAULT_ZONE}) by default: {', '.join(parts)} (the output's zone_from column says which); "
+            "give their zone in a zone column or with ‹zone›"
+        )
+    return tuple(out)
+
+
+def pq_columns(file: str) -> list[str]:
+    """A Parquet file's column names (its footer only)."""
+    import pyarrow.parquet as pq
+
+    return list(pq.ParquetFile(file).schema_arrow.names)
 
 
 #: What each worker process of a local cluster runs with: one thread in every library that keeps a pool
@@ -272,8 +512,11 @@ def local_cluster(workers: int, threads: int = 1) -> Any:
         return LocalCluster(n_workers=workers, threads_per_worker=threads, **fixed)
 
 
-def _warm(params: BenefitParams) -> bool:
-    """Load the tables (and the derived tables of ``params``) in a worker once, before its partitions."""
+def _warm(params: BenefitParams, placing: bool = False) -> bool:
+    """Load the tables (and the derived tables of ``params``) in a worker once, before its partitions; with
+    ``placing``, the zones' boundaries too (the trees are placed by their coordinates)."""
+    if placing:
+        climate_zones.zones_at([40.0], [-75.0])
     compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0], "zone": ["NoEastXXX"]}), params)
     compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0]}), params)
     return True
@@ -292,8 +535,9 @@ def benefits_batch(
     """Value every tree of ``source`` on Dask and write the benefits per tree to ``out`` (a Parquet folder).
 
     Each task reads its partition from the input files on its worker, values it, and writes its own Parquet
-    file there (``part.<k>.parquet``); nothing but a row count comes back, so neither the client nor the
-    scheduler holds a tree. A Parquet input is read by its own tasks, whole row groups of one file of at most
+    file there (``part.<k>.parquet``); nothing but its counts of trees (by zone, and by how the zone was found)
+    comes back, so neither the client nor the scheduler holds a tree. ``out`` is checked before anything is
+    written (:func:`output_folder`): never in the input, and only the files an earlier run named are deleted. A Parquet input is read by its own tasks, whole row groups of one file of at most
     ``rows_per_task`` rows each (the client reads only the footers); a CSV input in ``dask.dataframe`` blocks.
     The tables are loaded once per worker process before the partitions (``_warm``). A local cluster runs
     ``workers`` processes (default one per core) of ``threads`` threads (default 1) with every library's
@@ -305,16 +549,18 @@ def benefits_batch(
     params = params or BenefitParams()
     params.resolved()  # a bad price or zone is an error before any worker starts
     kind, files = _files(Path(source))
+    earlier = output_folder(source, files, out)  # refused before anything is read, written or deleted
     tasks: list[tuple[Any, ...]]
     if kind == "parquet":
         pieces = parquet_pieces(files, rows_per_task)
         if not pieces:
             raise ValueError(f"{source}: no rows")
         try:  # a bad column or species in the first rows is an error here, not on a worker
-            compute_benefits(_read_piece(pieces[0], 5)[1], params)
+            _placed_benefits(_read_piece(pieces[0], 5)[1], params)
         except ValueError as e:
             raise ValueError(f"{pieces[0].file} (partition 0, rows counted from 0 in the file): {e}") from None
         tasks = [(_value_piece, piece) for piece in pieces]
+        coords = coordinate_columns(pq_columns(pieces[0].file))
     else:
         ddf = read_input(source)
         sample, read_from = _without_path(ddf.head(5, npartitions=-1))
@@ -325,11 +571,15 @@ def benefits_batch(
         except ValueError as e:
             raise ValueError(f"{read_from or source} (partition 0, rows counted from 0): {e}") from None
         one_file = str(source) if Path(source).is_file() else ""
+        coords = coordinate_columns([c for c in ddf.columns if c != PATH_COLUMN])
         tasks = [(_write_partition, p, one_file) for p in ddf.to_delayed()]
     target = Path(out)
+    names = [f"part.{k:05d}.parquet" for k in range(len(tasks))]
     target.mkdir(parents=True, exist_ok=True)
-    for old in target.glob("part.*.parquet"):  # a rerun into the same folder leaves no partition of the last run
-        old.unlink()
+    for old in earlier:  # a rerun into the same folder leaves no partition of its last run
+        old.unlink(missing_ok=True)
+    # named before any is written: a run stopped half-way leaves only files the next run knows to be its own
+    (target / MARKER).write_text(json.dumps({"written_by": "treecalc benefits-batch", "files": names}, indent=1))
     owned: list[Any] = []
     if client is None:
         if scheduler:
@@ -343,24 +593,41 @@ def benefits_batch(
     where = str(scheduler or info.get("address", "local"))
     try:
         t0 = time.perf_counter()
-        client.run(_warm, params)
+        client.run(_warm, params, coords is not None and params.zone is None)
         futures = [
-            client.submit(_value_piece, part, params, str(target / f"part.{k:05d}.parquet"), k, pure=False)
+            client.submit(_value_piece, part, params, str(target / names[k]), k, pure=False)
             if fn is _value_piece  # the piece's read is in its task: no tree passes through the scheduler
             else client.compute(  # a dask.dataframe block: its read is a task the scheduler runs where it is valued
-                dask.delayed(_write_partition)(part, params, str(target / f"part.{k:05d}.parquet"), k, *rest)
+                dask.delayed(_write_partition)(part, params, str(target / names[k]), k, *rest)
             )
             for k, (fn, part, *rest) in enumerate(tasks)
         ]
         try:
-            n = sum(client.gather(futures))
+            counted = client.gather(futures)
         except Exception:
             client.cancel(futures)  # the partitions not started are not valued for nothing
-            for done in target.glob("part.*.parquet"):  # the partitions written before the error are no answer
-                done.unlink()
+            for name in names:  # the partitions written before the error are no answer
+                (target / name).unlink(missing_ok=True)
             raise
         seconds = time.perf_counter() - t0
     finally:
         for o in owned:
             o.close()
-    return BatchResult(n, len(tasks), seconds, n / seconds if seconds else float("inf"), where, str(out))
+    n = sum(c["trees"] for c in counted)
+    zones: Counter[str] = Counter()
+    how: Counter[str] = Counter()
+    for c in counted:
+        zones.update(c["zones"])
+        how.update(c["from"])
+    return BatchResult(
+        n,
+        len(tasks),
+        seconds,
+        n / seconds if seconds else float("inf"),
+        where,
+        str(out),
+        zones=dict(climate_zones.by_count(pd.Series(zones, dtype=int)).items()) if zones else {},
+        zone_from={k: how[k] for k in ZONE_FROM if how[k]},
+        defaulted=sum(v for k, v in how.items() if k.startswith("default")),
+        notes=zone_notes(zones, how, coords),
+    )

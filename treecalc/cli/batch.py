@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from treecalc.cli import words
 from treecalc.cli.common import add_benefit_params, benefit_kwargs, dump_json
 
 
@@ -17,8 +18,16 @@ def register(subparsers: Any) -> None:
         "benefits-batch",
         help="benefits per tree of a Parquet or CSV inventory (a file or a folder of partitions) on Dask",
     )
-    b.add_argument("input", help="a .parquet or .csv file, or a folder of them (species or species_code, dbh_in)")
-    b.add_argument("--out", required=True, help="the Parquet folder to write (one file per partition)")
+    b.add_argument(
+        "input",
+        help="a .parquet or .csv file, or a folder of them (species or species_code, dbh_in; optional "
+        "land_use, zone, latitude/longitude: each tree is valued in its zone, else the zone its coordinates lie in)",
+    )
+    b.add_argument(
+        "--out",
+        required=True,
+        help="the Parquet folder to write (one file per partition), new or of an earlier run; never in the input",
+    )
     b.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler (default: a local cluster)")
     b.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
     b.add_argument("--threads", type=int, default=1, help="threads per worker process of the local cluster (default 1)")
@@ -42,10 +51,12 @@ def _cmd_batch(a: argparse.Namespace) -> int:
         a.input, a.out, scheduler=a.scheduler, workers=a.workers, params=make_params(None, **kw), threads=a.threads
     )
     if a.json:
-        dump_json(asdict(r))
+        dump_json({**asdict(r), "notes": [words.render(n) for n in r.notes]})
         return 0
     print(
         f"{r.trees:,} trees in {r.partitions} partitions valued in {r.seconds:.2f} s "
         f"({r.trees_per_second:,.0f} trees/s) on {r.scheduler}; written to {r.out}"
     )
+    for note in r.notes:  # the trees valued in the Northeast only by default are a warning; the rest says where
+        print(("warning: " if "by default" in note else "") + words.render(note))
     return 0
