@@ -382,10 +382,17 @@ def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = N
     downloads(tables, key=key)
 
 
-def jurisdiction_note(a: Any) -> None:
-    """The value basis the page's figures are on, and the law's own note. Which law applies is said once, in
-    the page's header (:func:`law_header`): a second "Law applied" line said the same thing twice."""
-    st.caption(f"Value basis: {a.options.get('value_basis_label', a.options.get('value_basis'))}.")
+def basis_words(a: Any) -> str:
+    """The value basis an assessment's figures are on, in words."""
+    return str(a.options.get("value_basis_label", a.options.get("value_basis")))
+
+
+def jurisdiction_note(a: Any, basis: bool = True) -> None:
+    """The value basis the page's figures are on (``basis``: False where the page says it beside its answer),
+    and the law's own note. Which law applies is said once, in the page's header (:func:`law_header`): a
+    second "Law applied" line said the same thing twice."""
+    if basis:
+        st.caption(f"Value basis: {basis_words(a)}.")
     summary = getattr(a, "summary", None)  # the law's own figures (treecalc.results.ChapterSummary)
     if summary is not None and summary.note:
         st.info(summary.note)
