@@ -43,8 +43,10 @@ OUTCOMES = {
 }
 BOND_CLOSINGS = {"released", "forfeited"}
 ROLES = ("engineer", "clerk", "viewer")
-#: §208-22G: a replacement planting is inspected on the third anniversary of its provisional acceptance
-INSPECTION_YEARS = 3
+#: The law whose §208-22G warranty the plantings follow and whose §208-23C sends forfeited bonds to the Fund
+PLANTING_LAW = "croton_on_hudson"
+#: §208-22G's periods, by whether the planting is a replant: the entries of the law file that give them
+WARRANTY_ENTRIES = {False: "replacement.warranty_years", True: "replacement.replant_warranty_years"}
 #: columns held in the event by their SHA-256 only (a survey's bytes, an assessment's JSON, a password hash)
 DIGESTED = {("blobs", "content"), ("assessments", "json_text"), ("users", "password_hash")}
 #: largest single amount the register takes (a payment, a bond), USD
@@ -157,12 +159,72 @@ def to_date(value: Any, what: str) -> dt.date:
     return _to_date(value, what)
 
 
-def third_anniversary(d: dt.date, years: int = INSPECTION_YEARS) -> dt.date:
+def anniversary(d: dt.date, years: int) -> dt.date:
     """The same day ``years`` later; 29 February becomes 28 February in a common year."""
     try:
         return d.replace(year=d.year + years)
     except ValueError:
         return d.replace(year=d.year + years, day=28)
+
+
+def planting_law(on: dt.date, what: str = "‹accepted_on›") -> dict[str, Any]:
+    """Chapter 208 in force on ``on`` (with treecalc's readings): the law a planting accepted that day is warranted
+    under; a day before the earliest version held is refused naming it (its warranty is not held)."""
+    from treecalc.law import LawNotInForce, resolved
+
+    try:
+        return resolved(PLANTING_LAW, on)
+    except LawNotInForce as e:
+        raise RegisterError(f"{what} {on.isoformat()}: {e}") from None
+
+
+def warranty_years(on: dt.date, *, replant: bool) -> int:
+    """§208-22G's warranty of a planting provisionally accepted on ``on``, in whole years, of the law in force that
+    day: the replacements' anniversary (``replacement.warranty_years``), or a replant's own period
+    (``replacement.replant_warranty_years``)."""
+    key = WARRANTY_ENTRIES[replant]
+    table, _, name = key.partition(".")
+    years = planting_law(on)[table][name]
+    if isinstance(years, bool) or not float(years).is_integer() or not 0 < float(years) <= 100:
+        raise RegisterError(f"{key} = {years!r} (the law in force on {on}): a whole number of years is needed")
+    return int(years)
+
+
+def warranty_section(replant: bool = False) -> str:
+    """The section of §208-22G's warranty entry (as the law file cites it)."""
+    from treecalc.law import entry
+
+    return entry(PLANTING_LAW, WARRANTY_ENTRIES[replant]).section
+
+
+def warranty_words(years: int, replant: bool) -> str:
+    """A planting's warranty in words: "three years from provisional acceptance", a replant's "from its own"."""
+    from treecalc.law.words import spelled_years
+
+    own = "its own " if replant else ""
+    return f"{spelled_years(years)} from {own}provisional acceptance"
+
+
+def replant_reading(on: dt.date) -> str:
+    """How §208-22G's period of a replant is read (``replacement.replant_warranty_reading`` of the readings), its
+    periods those of the law in force on ``on`` (the latest held for a day before it)."""
+    from treecalc.law import resolved
+    from treecalc.law.words import period_words
+
+    try:
+        held = planting_law(on)
+    except RegisterError:  # a planting recorded before plantings were checked against the law held
+        held = resolved(PLANTING_LAW)
+    return str(held["replacement"]["replant_warranty_reading"]).format_map(period_words(held))
+
+
+def fund_reading() -> dict[str, str]:
+    """How the register reads §208-23C/§208-24B (``[fund]`` of the readings): ``forfeited_bond_sections`` and the
+    ``forfeited_bond_reading`` sentence, filled."""
+    from treecalc.law import resolved
+
+    held = resolved(PLANTING_LAW)["fund"]
+    return {k: str(v).format_map(held) for k, v in held.items()}
 
 
 def law_files(options: dict[str, Any]) -> dict[str, str]:
@@ -413,6 +475,9 @@ class Register:
         if how not in BOND_CLOSINGS:
             raise RegisterError(f"a bond is released or forfeited, not {how!r}")
         day = to_date(on, "‹date›")
+        latest = dt.date.today() + dt.timedelta(days=1)
+        if how == "forfeited" and day > latest:  # a receipt of the Fund, as a payment: recorded once it is forfeited
+            raise RegisterError(f"‹date› {day}: a bond is recorded forfeited once it is, not dated after {latest}")
 
         def do(rec: _Recorder) -> m.Bond:
             bond = rec.session.get(m.Bond, bond_id)
@@ -444,6 +509,9 @@ class Register:
         day = to_date(accepted_on, "‹accepted_on›")
         fits(species, "‹species›", 200)
 
+        # §208-22G in force on the day of acceptance: the first replacements' anniversary, or a replant's period
+        years = warranty_years(day, replant=replant_of is not None)
+
         def replants_this_case(rec: _Recorder) -> None:
             first = rec.session.get(m.Planting, replant_of)
             if first is None or first.case_id != case_id:
@@ -458,7 +526,7 @@ class Register:
             trees=trees,
             species=species,
             accepted_on=day,
-            inspection_due=third_anniversary(day),
+            inspection_due=anniversary(day, years),
             replant_of=replant_of,
         )
 
@@ -657,6 +725,7 @@ class Register:
         a, b = to_date(start, "‹start›"), to_date(end, "‹end›")
         if b < a:
             raise RegisterError(f"‹end› {b} is before ‹start› {a}")
+        sections = {r: warranty_section(r) for r in (False, True)}
         with self.reading() as s:
             rows = _with_case(
                 s,
@@ -677,13 +746,14 @@ class Register:
                     "species": p.species,
                     "accepted": p.accepted_on.isoformat(),
                     "inspection_due": p.inspection_due.isoformat(),
-                    "section": "§208-22G",
+                    "section": sections[p.replant_of is not None],
                 }
                 for p, title in rows
             ]
 
     def fund_ledger(self, start: Any, end: Any) -> dict[str, Any]:
-        """Receipts into the Fund from ``start`` to ``end``: by month, by case, and the total (cents exact)."""
+        """Receipts into the Fund from ``start`` to ``end``: payments, and bonds forfeited (§208-23C: deposited in the
+        Fund, §208-24B), each forfeiture listed with its case; by month, by case, and the total (cents exact)."""
         a, b = to_date(start, "‹start›"), to_date(end, "‹end›")
         if b < a:
             raise RegisterError(f"‹end› {b} is before ‹start› {a}")
@@ -698,21 +768,58 @@ class Register:
             cases = s.execute(
                 select(m.Payment.case_id, func.sum(m.Payment.amount_cents)).where(*within).group_by(m.Payment.case_id)
             ).all()
-        by_month: dict[str, int] = {}
+            forfeited = [
+                (bond.id, bond.case_id, bond.amount_cents, bond.closed_on, title)
+                for bond, title in _with_case(
+                    s,
+                    m.Bond,
+                    where=(m.Bond.status == "forfeited", m.Bond.closed_on >= a, m.Bond.closed_on <= b),
+                    order_by=(m.Bond.closed_on, m.Bond.id),
+                )
+            ]
+        paid: dict[str, int] = {}
         count = 0
         for day, cents, n in days:
             key = f"{day.year:04d}-{day.month:02d}"
-            by_month[key] = by_month.get(key, 0) + int(cents)
+            paid[key] = paid.get(key, 0) + int(cents)
             count += int(n)
         by_case = {int(c): int(v) for c, v in cases}
-        total = sum(by_month.values())
+        # a forfeited bond is a receipt, its full amount, on the day it was forfeited (data/readings: [fund])
+        bonds: dict[str, int] = {}
+        for _, case_id, cents, day, _ in forfeited:
+            key = f"{day.year:04d}-{day.month:02d}"
+            bonds[key] = bonds.get(key, 0) + cents
+            by_case[case_id] = by_case.get(case_id, 0) + cents
+        months = sorted(set(paid) | set(bonds))
+        section = fund_reading()["forfeited_bond_sections"] if forfeited else None
+        total = sum(paid.values()) + sum(bonds.values())
         return {
             "from": a.isoformat(),
             "to": b.isoformat(),
             "total_usd": cents_to_usd(total),
             "payments": count,
-            "by_month": [{"month": k, "usd": cents_to_usd(v)} for k, v in sorted(by_month.items())],
+            "forfeited_bonds": len(forfeited),
+            "by_month": [
+                {
+                    "month": k,
+                    "usd": cents_to_usd(paid.get(k, 0) + bonds.get(k, 0)),
+                    "payments_usd": cents_to_usd(paid.get(k, 0)),
+                    "forfeited_bonds_usd": cents_to_usd(bonds.get(k, 0)),
+                }
+                for k in months
+            ],
             "by_case": [{"case": k, "usd": cents_to_usd(v)} for k, v in sorted(by_case.items())],
+            "forfeitures": [
+                {
+                    "bond": bond,
+                    "case": case_id,
+                    "title": title,
+                    "date": day.isoformat(),
+                    "usd": cents_to_usd(cents),
+                    "section": section,
+                }
+                for bond, case_id, cents, day, title in forfeited
+            ],
         }
 
     def payments(self, start: Any, end: Any) -> list[dict[str, Any]]:
@@ -808,8 +915,18 @@ def _with_case(s: Session, model: Any, *more: Any, where: tuple[Any, ...], order
 
 
 def _records(decisions: Any, bonds: Any, plantings: Any, holds: Any, notes: Any) -> dict[str, Any]:
-    """A case's decisions, bonds, plantings, holds and notes as :meth:`Register.show` gives them."""
+    """A case's decisions, bonds, plantings, holds and notes as :meth:`Register.show` gives them, with the readings
+    of the law they rest on (a replant's warranty, a forfeited bond's receipt)."""
+    sections = {r: warranty_section(r) for r in (False, True)} if plantings else {}
+    readings = []
+    replants = [p.accepted_on for p in plantings if p.replant_of is not None]
+    if replants:
+        readings.append({"section": sections[True], "reading": replant_reading(max(replants))})
+    if any(b.status == "forfeited" for b in bonds):
+        fund = fund_reading()
+        readings.append({"section": fund["forfeited_bond_sections"], "reading": fund["forfeited_bond_reading"]})
     return {
+        "readings": readings,
         "decisions": [
             {
                 "id": d.id,
@@ -839,6 +956,10 @@ def _records(decisions: Any, bonds: Any, plantings: Any, holds: Any, notes: Any)
                 "species": p.species,
                 "accepted": p.accepted_on.isoformat(),
                 "inspection_due": p.inspection_due.isoformat(),
+                # the warranty the inspection was scheduled on (§208-22G, the law in force on the acceptance)
+                "warranty_years": p.inspection_due.year - p.accepted_on.year,
+                "warranty": warranty_words(p.inspection_due.year - p.accepted_on.year, p.replant_of is not None),
+                "section": sections[p.replant_of is not None],
                 "inspected": p.inspected_on.isoformat() if p.inspected_on else None,
                 "trees_dead": p.trees_dead,
                 "replant_of": p.replant_of,
