@@ -38,7 +38,8 @@ def load(reg, cases: int, payments: int, plantings: int) -> None:
     from sqlalchemy.orm import Session
 
     from treecalc.register import models as m
-    from treecalc.register.core import anniversary, canonical, chain_hash, now, warranty_years
+    from treecalc.register.core import anniversary, canonical, chain_hash, now
+    from treecalc.register.readings import warranty_years
 
     rnd = random.Random(24)
     rows: list[tuple[str, dict]] = []

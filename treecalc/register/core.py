@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
 from treecalc.register.db import RegisterError, database_url, make_engine, migrate
+from treecalc.register.readings import case_readings, ledger, warranty_section, warranty_words, warranty_years
 
 CASE_KINDS = {
     "permit_application": "permit application",
@@ -43,10 +44,6 @@ OUTCOMES = {
 }
 BOND_CLOSINGS = {"released", "forfeited"}
 ROLES = ("engineer", "clerk", "viewer")
-#: The law whose §208-22G warranty the plantings follow and whose §208-23C sends forfeited bonds to the Fund
-PLANTING_LAW = "croton_on_hudson"
-#: §208-22G's periods, by whether the planting is a replant: the entries of the law file that give them
-WARRANTY_ENTRIES = {False: "replacement.warranty_years", True: "replacement.replant_warranty_years"}
 #: columns held in the event by their SHA-256 only (a survey's bytes, an assessment's JSON, a password hash)
 DIGESTED = {("blobs", "content"), ("assessments", "json_text"), ("users", "password_hash")}
 #: largest single amount the register takes (a payment, a bond), USD
@@ -165,66 +162,6 @@ def anniversary(d: dt.date, years: int) -> dt.date:
         return d.replace(year=d.year + years)
     except ValueError:
         return d.replace(year=d.year + years, day=28)
-
-
-def planting_law(on: dt.date, what: str = "‹accepted_on›") -> dict[str, Any]:
-    """Chapter 208 in force on ``on`` (with treecalc's readings): the law a planting accepted that day is warranted
-    under; a day before the earliest version held is refused naming it (its warranty is not held)."""
-    from treecalc.law import LawNotInForce, resolved
-
-    try:
-        return resolved(PLANTING_LAW, on)
-    except LawNotInForce as e:
-        raise RegisterError(f"{what} {on.isoformat()}: {e}") from None
-
-
-def warranty_years(on: dt.date, *, replant: bool) -> int:
-    """§208-22G's warranty of a planting provisionally accepted on ``on``, in whole years, of the law in force that
-    day: the replacements' anniversary (``replacement.warranty_years``), or a replant's own period
-    (``replacement.replant_warranty_years``)."""
-    key = WARRANTY_ENTRIES[replant]
-    table, _, name = key.partition(".")
-    years = planting_law(on)[table][name]
-    if isinstance(years, bool) or not float(years).is_integer() or not 0 < float(years) <= 100:
-        raise RegisterError(f"{key} = {years!r} (the law in force on {on}): a whole number of years is needed")
-    return int(years)
-
-
-def warranty_section(replant: bool = False) -> str:
-    """The section of §208-22G's warranty entry (as the law file cites it)."""
-    from treecalc.law import entry
-
-    return entry(PLANTING_LAW, WARRANTY_ENTRIES[replant]).section
-
-
-def warranty_words(years: int, replant: bool) -> str:
-    """A planting's warranty in words: "three years from provisional acceptance", a replant's "from its own"."""
-    from treecalc.law.words import spelled_years
-
-    own = "its own " if replant else ""
-    return f"{spelled_years(years)} from {own}provisional acceptance"
-
-
-def replant_reading(on: dt.date) -> str:
-    """How §208-22G's period of a replant is read (``replacement.replant_warranty_reading`` of the readings), its
-    periods those of the law in force on ``on`` (the latest held for a day before it)."""
-    from treecalc.law import resolved
-    from treecalc.law.words import period_words
-
-    try:
-        held = planting_law(on)
-    except RegisterError:  # a planting recorded before plantings were checked against the law held
-        held = resolved(PLANTING_LAW)
-    return str(held["replacement"]["replant_warranty_reading"]).format_map(period_words(held))
-
-
-def fund_reading() -> dict[str, str]:
-    """How the register reads §208-23C/§208-24B (``[fund]`` of the readings): ``forfeited_bond_sections`` and the
-    ``forfeited_bond_reading`` sentence, filled."""
-    from treecalc.law import resolved
-
-    held = resolved(PLANTING_LAW)["fund"]
-    return {k: str(v).format_map(held) for k, v in held.items()}
 
 
 def law_files(options: dict[str, Any]) -> dict[str, str]:
@@ -777,50 +714,7 @@ class Register:
                     order_by=(m.Bond.closed_on, m.Bond.id),
                 )
             ]
-        paid: dict[str, int] = {}
-        count = 0
-        for day, cents, n in days:
-            key = f"{day.year:04d}-{day.month:02d}"
-            paid[key] = paid.get(key, 0) + int(cents)
-            count += int(n)
-        by_case = {int(c): int(v) for c, v in cases}
-        # a forfeited bond is a receipt, its full amount, on the day it was forfeited (data/readings: [fund])
-        bonds: dict[str, int] = {}
-        for _, case_id, cents, day, _ in forfeited:
-            key = f"{day.year:04d}-{day.month:02d}"
-            bonds[key] = bonds.get(key, 0) + cents
-            by_case[case_id] = by_case.get(case_id, 0) + cents
-        months = sorted(set(paid) | set(bonds))
-        section = fund_reading()["forfeited_bond_sections"] if forfeited else None
-        total = sum(paid.values()) + sum(bonds.values())
-        return {
-            "from": a.isoformat(),
-            "to": b.isoformat(),
-            "total_usd": cents_to_usd(total),
-            "payments": count,
-            "forfeited_bonds": len(forfeited),
-            "by_month": [
-                {
-                    "month": k,
-                    "usd": cents_to_usd(paid.get(k, 0) + bonds.get(k, 0)),
-                    "payments_usd": cents_to_usd(paid.get(k, 0)),
-                    "forfeited_bonds_usd": cents_to_usd(bonds.get(k, 0)),
-                }
-                for k in months
-            ],
-            "by_case": [{"case": k, "usd": cents_to_usd(v)} for k, v in sorted(by_case.items())],
-            "forfeitures": [
-                {
-                    "bond": bond,
-                    "case": case_id,
-                    "title": title,
-                    "date": day.isoformat(),
-                    "usd": cents_to_usd(cents),
-                    "section": section,
-                }
-                for bond, case_id, cents, day, title in forfeited
-            ],
-        }
+        return ledger(a, b, days, cases, forfeited, cents_to_usd)
 
     def payments(self, start: Any, end: Any) -> list[dict[str, Any]]:
         """Every payment from ``start`` to ``end``, in date order."""
@@ -918,15 +812,8 @@ def _records(decisions: Any, bonds: Any, plantings: Any, holds: Any, notes: Any)
     """A case's decisions, bonds, plantings, holds and notes as :meth:`Register.show` gives them, with the readings
     of the law they rest on (a replant's warranty, a forfeited bond's receipt)."""
     sections = {r: warranty_section(r) for r in (False, True)} if plantings else {}
-    readings = []
-    replants = [p.accepted_on for p in plantings if p.replant_of is not None]
-    if replants:
-        readings.append({"section": sections[True], "reading": replant_reading(max(replants))})
-    if any(b.status == "forfeited" for b in bonds):
-        fund = fund_reading()
-        readings.append({"section": fund["forfeited_bond_sections"], "reading": fund["forfeited_bond_reading"]})
     return {
-        "readings": readings,
+        "readings": case_readings(plantings, bonds),
         "decisions": [
             {
                 "id": d.id,
