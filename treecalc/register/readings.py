@@ -33,7 +33,9 @@ def warranty_years(on: dt.date, *, replant: bool) -> int:
     (``replacement.replant_warranty_years``)."""
     key = WARRANTY_ENTRIES[replant]
     table, _, name = key.partition(".")
-    years = planting_law(on)[table][name]
+    years = (planting_law(on).get(table) or {}).get(name)
+    if years is None:
+        raise _lacks(key)
     if isinstance(years, bool) or not float(years).is_integer() or not 0 < float(years) <= 100:
         raise RegisterError(f"{key} = {years!r} (the law in force on {on}): a whole number of years is needed")
     return int(years)
@@ -43,7 +45,19 @@ def warranty_section(replant: bool = False) -> str:
     """The section of §208-22G's warranty entry (as the law file cites it)."""
     from treecalc.law import entry
 
-    return entry(PLANTING_LAW, WARRANTY_ENTRIES[replant]).section
+    try:
+        return entry(PLANTING_LAW, WARRANTY_ENTRIES[replant]).section
+    except KeyError:
+        raise _lacks(WARRANTY_ENTRIES[replant]) from None
+
+
+def _lacks(key: str) -> RegisterError:
+    """The refusal of a data folder copied before the law file held ``key``: names the file and the entry."""
+    from treecalc.law import law_files
+    from treecalc.units import BUNDLED_DATA_DIR
+
+    where = law_files(PLANTING_LAW)[0]
+    return RegisterError(f"{where} of the data folder has no entry {key}: copy it from {BUNDLED_DATA_DIR / where}")
 
 
 def warranty_words(years: int, replant: bool) -> str:
@@ -64,7 +78,7 @@ def replant_reading(on: dt.date) -> str:
         held = planting_law(on)
     except RegisterError:  # a planting recorded before plantings were checked against the law held
         held = resolved(PLANTING_LAW)
-    return str(held["replacement"]["replant_warranty_reading"]).format_map(period_words(held))
+    return _held(held, "replacement", "replant_warranty_reading").format_map(period_words(held))
 
 
 def fund_reading() -> dict[str, str]:
@@ -72,8 +86,22 @@ def fund_reading() -> dict[str, str]:
     ``forfeited_bond_reading`` sentence, filled."""
     from treecalc.law import resolved
 
-    held = resolved(PLANTING_LAW)["fund"]
-    return {k: str(v).format_map(held) for k, v in held.items()}
+    law = resolved(PLANTING_LAW)
+    held = {k: _held(law, "fund", k) for k in ("forfeited_bond_sections", "forfeited_bond_reading")}
+    return {k: v.format_map(held) for k, v in held.items()}
+
+
+def _held(law: dict[str, Any], table: str, key: str) -> str:
+    """A reading's text of the data folder's readings; a folder copied before it was added is refused naming it."""
+    from treecalc.units import BUNDLED_DATA_DIR
+
+    text = (law.get(table) or {}).get(key)
+    if not isinstance(text, str):
+        where = f"readings/{PLANTING_LAW}.toml"
+        raise RegisterError(
+            f"{where} of the data folder has no [{table}] {key}: copy it from {BUNDLED_DATA_DIR / where}"
+        )
+    return text
 
 
 def case_readings(plantings: Any, bonds: Any) -> list[dict[str, str]]:
