@@ -125,6 +125,7 @@ CASES: dict[tuple[str, str], Case] = {
     (CH208, "replacement.deciduous_min_dbh_in"): Case("croton", 1.75, ["minimum {g} in"]),
     (CH208, "replacement.conifer_min_height_ft"): Case("conifer", 6.0, ["height of at least {g} ft"]),
     (CH208, "replacement.warranty_years"): Case("croton", 4, ["for {w} years"]),
+    (CH208, "replacement.replant_warranty_years"): Case("croton", 3, ["warranted for {y} from their own"]),
     (CH208, "spacing_ft.small"): Case("croton", 35, ["small {g} ft"]),
     (CH208, "spacing_ft.medium"): Case("croton", 45, ["medium {g} ft"]),
     (CH208, "spacing_ft.large"): Case("croton", 55, ["large {g} ft apart"]),

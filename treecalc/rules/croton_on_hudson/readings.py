@@ -332,10 +332,10 @@ NOTE_20C = (
 )
 
 
-#: §208-22G, a template: ``years`` the warranty in words (:func:`note_22g`)
+#: §208-22G, a template: ``years`` the warranty in words, ``replant`` a replant's period (:func:`note_22g`)
 NOTE_22G = (
     "§208-22G: the owner warrants the replacements for {years} years; replacements that die are replanted "
-    "in the next growing season"
+    "in the next growing season and warranted for {replant} from their own provisional acceptance"
 )
 
 
@@ -346,7 +346,10 @@ def warranty_years(law: dict[str, Any]) -> str:
 
 def note_22g(law: dict[str, Any]) -> str:
     """The §208-22G note, its warranty that of ``law`` (in force on the date)."""
-    return NOTE_22G.format(years=_words(law["replacement"]["warranty_years"]))
+    from treecalc.law.words import spelled_years
+
+    rep = law["replacement"]
+    return NOTE_22G.format(years=_words(rep["warranty_years"]), replant=spelled_years(rep["replant_warranty_years"]))
 
 
 NOTE_18E = "§208-18E: a prohibited invasive species (6 NYCRR Part 575) may never be installed or planted"
