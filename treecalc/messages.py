@@ -19,7 +19,7 @@ import contextvars
 import re
 from collections.abc import Callable, Iterator
 
-__all__ = ["MARK", "keywords", "mark", "plain", "render", "shown", "speaking", "voice"]
+__all__ = ["MARK", "keywords", "mark", "plain", "quoted", "render", "shown", "speaking", "voice"]
 
 #: A keyword marker: ``‹name›`` or ``‹name=value›`` (the value runs to the closing mark, ``=`` included).
 MARK = re.compile(r"‹([a-z][a-z0-9_]*)(?:=([^›]*))?›")
@@ -78,3 +78,12 @@ def shown(text: str) -> str:
         return s
     v = _VOICE.get()
     return v[1](s) if v else render(s)
+
+
+def quoted(text: object, most: int = 80) -> str:
+    """An input's text as an error quotes it: whole when short, else its first ``most`` characters, an ellipsis
+    and its length (a 5 MB cell echoed whole buries the sentence, and the terminal, under the input)."""
+    s = str(text)
+    if len(s) <= most:
+        return s
+    return f"{s[:most]}… ({len(s):,} characters)"
