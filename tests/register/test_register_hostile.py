@@ -158,3 +158,30 @@ def test_a_replant_of_another_case_s_planting_is_refused_and_nothing_is_written(
         assert rc == 2 and f"--replant-of {first}: no planting {first} on case {case}" in text, text
     assert [p["id"] for p in register.show(1)["plantings"]] == [1] and register.show(2)["plantings"] == []
     assert [register.show(case)["events"] for case in (1, 2)] == before
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["[1, 2, 3]", '{"t": "cases", "r": [1, 2]}', '"cases"', '{"t": ["cases"], "r": {}}', "[" * 100_000],
+    ids=["list", "row-as-list", "string", "table-as-list", "nested-100000"],
+)
+def test_a_backup_line_that_is_no_row_is_refused_and_nothing_restored(reg, capsys, tmp_path, monkeypatch, line):
+    # a backup of the register, one of its rows replaced by a JSON list: restore died with an AttributeError
+    # traceback ('list' object has no attribute 'get')
+    import gzip
+
+    good = tmp_path / "backup.jsonl.gz"
+    assert run(capsys, "case", "backup", str(good))[0] == 0
+    header, first, *rest = gzip.open(good, "rt", encoding="utf-8").read().splitlines()
+    bad = tmp_path / "hostile.jsonl.gz"
+    with gzip.open(bad, "wt", encoding="utf-8") as f:
+        f.write("\n".join([header, first, line, *rest]) + "\n")
+    monkeypatch.setenv("TREECALC_DB", f"sqlite:///{tmp_path / 'empty.db'}")
+    rc, text = run(capsys, "case", "restore", str(bad))
+    assert rc == 2 and "Traceback" not in text, text
+    assert f"restore {bad}" in text and "line 3" in text and "nothing was restored" in text, text
+    assert len(text) < 500  # the line is quoted within bounds, not 100,000 brackets
+    # nothing restored: the empty register is still empty, and the good backup restores into it
+    rc, text = run(capsys, "case", "list")
+    assert rc == 0 and text.strip().lower() == "no cases", text
+    assert run(capsys, "case", "restore", str(good))[0] == 0
