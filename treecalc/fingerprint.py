@@ -404,10 +404,12 @@ def _data_folder() -> dict[str, Path]:
 
 
 def _shown(text: Any, most: int = 80) -> str:
-    """A name a statement gives, quoted within bounds in a message (:func:`treecalc.messages.quoted`)."""
+    """A name a statement gives, within bounds in a message (:func:`treecalc.messages.quoted`, without its quotes
+    when whole: a file name reads as itself)."""
     from treecalc.messages import quoted
 
-    return quoted(str(text), most)
+    s = str(text)
+    return s if len(s) <= most else quoted(s, most)
 
 
 def _file_differences(fp: Mapping[str, Any], fee_schedule: Path | None) -> list[str]:

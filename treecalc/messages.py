@@ -80,10 +80,11 @@ def shown(text: str) -> str:
     return v[1](s) if v else render(s)
 
 
-def quoted(text: object, most: int = 80) -> str:
-    """An input's text as an error quotes it: whole when short, else its first ``most`` characters, an ellipsis
-    and its length (a 5 MB cell echoed whole buries the sentence, and the terminal, under the input)."""
-    s = str(text)
-    if len(s) <= most:
-        return s
-    return f"{s[:most]}… ({len(s):,} characters)"
+def quoted(text: object, limit: int = 80) -> str:
+    """An input's text as an error quotes it: its ``repr`` whole when short, else its first ``limit`` characters,
+    an ellipsis and its length (a 5 MB species name echoed whole buries the sentence, and the terminal). The one
+    place every message quoting a user's cell, argument or line cuts it (:func:`treecalc.ingest.values.short`)."""
+    t = str(text)
+    if len(t) <= limit:
+        return repr(t)
+    return repr(t[:limit]) + f"... ({len(t):,} characters)"
