@@ -197,7 +197,7 @@ def test_a_thousand_optional_removals_are_refused_at_once_naming_the_count(tmp_p
     err = capsys.readouterr().err
     assert "1,000 optional removals" in err and "at least 1,001 assessments" in err and "at most 256" in err
     assert "Traceback" not in err and "--max-assessments" in err
-    assert time.monotonic() - start < 10  # refused before any assessment: reading the survey only
+    assert time.monotonic() - start < 15  # refused before any assessment: reading the survey only (1-3 s)
 
 
 def test_listing_the_sets_of_a_long_chain_does_not_recurse():

@@ -246,7 +246,7 @@ class Register:
         try:
             with Session(self.engine.execution_options(reading=True)) as s, s.begin():
                 yield s
-        except (OperationalError, DBAPIError, OSError) as e:
+        except (OperationalError, DBAPIError) as e:
             # a read on a full disk (SQLite's WAL writes its shared memory even to read) says so, not "disk I/O error"
             said = disk_error(e, self.url)
             if said is None:
