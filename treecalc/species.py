@@ -23,6 +23,7 @@ import pandas as pd
 from rapidfuzz import fuzz, process
 
 from treecalc import data
+from treecalc.messages import quoted
 
 #: Fuzzy matches at or above this score (0-100) are accepted with a warning.
 FUZZY_ACCEPT = 85.0
@@ -40,7 +41,7 @@ class UnknownSpecies(ValueError):
         self.name = name
         self.suggestions = suggestions
         hint = "; ".join(suggestions) if suggestions else "none"
-        super().__init__(f"unknown species {name!r}; closest: {hint}")
+        super().__init__(f"unknown species {quoted(name)}; closest: {hint}")
 
 
 @dataclass(frozen=True)

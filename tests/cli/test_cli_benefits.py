@@ -92,6 +92,15 @@ def test_unknown_species_exits_nonzero_with_suggestions(capsys):
     assert "unknown species" in err and err.count("%") == 3
 
 
+def test_a_5_mb_species_name_is_quoted_cut_with_its_length(capsys):
+    # 5,000,000 characters of species: the error echoed all of them (5 MB on the terminal, the sentence lost)
+    name = "Acer " + "x" * 4_999_995
+    rc, out, err = run(capsys, "benefits", "--species", name, "--dbh", "12")
+    assert rc == 2 and out == ""
+    assert err.startswith("error: unknown species 'Acer xxx") and "... (5,000,000 characters)" in err, err[:300]
+    assert len(err) < 600  # the first 80 characters, the length and the suggestions
+
+
 @pytest.mark.parametrize(
     "argv,msg",
     [
