@@ -386,9 +386,16 @@ def assess(
     site = dict(sorted(site.items())) if site else site
     given = check_site(site or {}, where="‹site›")  # before any work: a misspelt fact is an error
     survey = _load_survey(survey, progress, species_map, _read_zone(benefit_params, benefit_kw, given))
+    from treecalc.ingest.survey import require_trees
+
+    require_trees(survey)  # no tree read: "no permit required" would be said of trees never read
     site_in = {**(getattr(survey, "site", None) or {}), **given}
     assumptions = _survey_assumptions(survey)
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
+    if site_in.get("crs"):  # x/y read as degrees without a crs: with one given they are projected in it
+        from treecalc.geo import XY_AS_WGS84
+
+        warnings = [w for w in warnings if w != XY_AS_WGS84]
     warnings.extend(_unread_columns(survey))
     jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
     record = jurisdictions.by_key(jkey)
