@@ -183,11 +183,12 @@ def test_two_action_columns_that_disagree_are_refused_naming_both(tmp_path, caps
     assert "row 3" in str(e.value)
     code, out, err = _run(capsys, "assess", str(f))
     assert code == 2, out[-300:]
-    assert "'Action' and 'Recommendation'" in err and '--map "Recommendation=ignore"' in err, err
-    # settled with --map: read as the user says
-    code, out, err = _run(capsys, "survey", str(f), "--map", "Action=ignore", "--map", "Recommendation=action")
+    assert "'Action' and 'Recommendation'" in err and '--map "Recommendation=action"' in err, err
+    # settled with --map: read as the user says, the other column said and left out
+    code, out, err = _run(capsys, "survey", str(f), "--map", "Recommendation=action")
     assert code == 0, err
-    assert "remove 1" in out
+    assert "remove 1" in out and "'Recommendation' is used" in out
+    assert list(read_survey(f, column_map={"Action": "action"}).trees["action"]) == ["retain", "retain"]
     assert list(read_survey(f, column_map={"Action": "ignore"}).trees["action"]) == ["retain", "remove"]
 
 
@@ -203,6 +204,9 @@ def test_a_stump_status_beside_an_action_that_says_otherwise_is_refused(tmp_path
     f.write_text("OBJECTID,SPECIES,DBH,STATUS,ACTION\n1,Red maple,10,Stump,Retain\n")
     with pytest.raises(AmbiguousActionError, match="'ACTION' and 'STATUS'"):
         read_survey(f)
+    # the user's word settles it: ACTION is the action, STATUS the tree's state
+    t = read_survey(f, column_map={"ACTION": "action"}).trees
+    assert list(t["action"]) == ["retain"]
 
 
 # ---------------------------------------------------------------- item 3: coordinates in degrees, WKT

@@ -163,8 +163,7 @@ def _refuse(table: Table, a: C.Column, b: C.Column, rows: list[int], va: list, v
     return AmbiguousActionError(
         f"columns {a.header!r} and {b.header!r} could each be the trees' action (the work to be done) and they "
         f"disagree on {len(rows)} {'row' if len(rows) == 1 else 'rows'} ({shown}); treecalc does not choose one: "
-        f'say which is the action, ‹column_map="{b.header}=ignore"› to read {a.header!r}, or '
-        f'‹column_map="{a.header}=ignore"› to read {b.header!r}',
+        f'say which is the action, ‹column_map="{a.header}=action"› or ‹column_map="{b.header}=action"›',
         (a.header, b.header),
     )
 
