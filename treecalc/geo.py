@@ -61,12 +61,13 @@ def xy_are_degrees(x: ArrayLike, y: ArrayLike) -> bool:
     return bool(((xs % 1) != 0).any() or ((ys % 1) != 0).any())
 
 
-def reads_xy_as_degrees(trees: pd.DataFrame, site: Mapping[str, Any] | None = None) -> bool:
-    """Whether :func:`tree_lonlat` reads the trees' x/y as WGS84 degrees (no latitude/longitude, no crs)."""
+def xy_reading(trees: pd.DataFrame, site: Mapping[str, Any] | None = None) -> list[str]:
+    """What the survey reader says of the trees' x/y: :data:`XY_AS_WGS84` when :func:`tree_lonlat` reads them as
+    WGS84 degrees (no latitude/longitude, no crs), else nothing."""
     cols = set(trees.columns)
     if {"latitude", "longitude"} <= cols or not {"x", "y"} <= cols or (site or {}).get("crs"):
-        return False
-    return xy_are_degrees(trees["x"], trees["y"])
+        return []
+    return [XY_AS_WGS84] if xy_are_degrees(trees["x"], trees["y"]) else []
 
 
 def tree_lonlat(trees: pd.DataFrame, site: Mapping[str, Any] | None = None) -> pd.DataFrame | None:

@@ -4,9 +4,9 @@ and why. See :func:`read_survey`.
 """
 
 from treecalc.ingest.columns import FIELDS, FLAG_FIELDS
-from treecalc.ingest.errors import AmbiguousActionError, NoTreeReadError, SurveyError
+from treecalc.ingest.errors import AmbiguousActionError, NoTreeReadError, SurveyError, require_trees
 from treecalc.ingest.site import SITE_ASSUMED, SITE_FIELDS
-from treecalc.ingest.survey import REJECTION_KINDS, Survey, read_survey, require_trees
+from treecalc.ingest.survey import REJECTION_KINDS, Survey, read_survey
 from treecalc.ingest.values import combine_stems
 
 __all__ = [

@@ -69,7 +69,7 @@ GIS_ROW_IDS = frozenset(_n("objectid", "object id", "objectid 1", "fid", "global
 #: tree is in, not the work to be done. Alone it is read as the action (Alive: retain, Stump: removed); beside a
 #: column whose header says the work (Action, Proposed action, Work, Treatment, Recommendation, Disposition) it is
 #: read as the condition and that column is the action.
-STATUS_HEADERS = frozenset(_n("status", "tree status", "current status", "existing status"))
+STATUS_HEADERS = frozenset(_n("status", "tree status"))
 
 
 def gis_row_id(header: object) -> bool:

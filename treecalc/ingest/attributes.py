@@ -273,9 +273,18 @@ def _condition_warning(v: Any, c: str | None) -> str:
     return f"condition {as_text(v)!r} not recognised (excellent, good, fair, poor, dead); left blank"
 
 
-def read_condition(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:
-    """ISA condition class per row ('' when blank or not recognised) and a warning per row (None: none)."""
-    return _read_coded(table, mapping, "condition", V.parse_condition, _condition_warning)
+def read_condition(
+    table: Table, mapping: C.Mapping, acts: Actions | None = None
+) -> tuple[np.ndarray, list[str] | None]:
+    """ISA condition class per row ('' when blank or not recognised) and a warning per row (None: none); where the
+    condition column gives none, the one a status column beside the action states (``acts``, :func:`_read_status`)."""
+    cond, warn = _read_coded(table, mapping, "condition", V.parse_condition, _condition_warning)
+    if acts is None or acts.status_condition is None:
+        return cond, warn
+    cond = np.where(cond == "", acts.status_condition, cond)
+    if acts.status_warn is None or warn is None:
+        return cond, warn or acts.status_warn
+    return cond, ["; ".join(x for x in (a, b) if x) for a, b in zip(warn, acts.status_warn)]
 
 
 def dead_status_condition(cond: np.ndarray, dead: np.ndarray | None) -> list[str] | None:

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.data import DEFAULT_ZONE, zone_code
+from treecalc.geo import xy_reading
 from treecalc.ingest import attributes as A
 from treecalc.ingest import columns as C
 from treecalc.ingest import dbh as D
@@ -43,7 +44,7 @@ from treecalc.ingest import site as S
 from treecalc.ingest import species as SP
 from treecalc.ingest import values as V
 from treecalc.ingest.columns import column_letters
-from treecalc.ingest.errors import IngestInvariantError, NoTreeReadError, SurveyError
+from treecalc.ingest.errors import IngestInvariantError, SurveyError
 from treecalc.ingest.header import HEADER_SCAN_ROWS, SITE_SHEETS, find_header
 from treecalc.ingest.limits import Limits
 from treecalc.ingest.rows import TOTALS_TEXT, Table, data_rows, totals_reason, totals_rows
@@ -72,7 +73,6 @@ MAX_DBH_IN = D.MAX_DBH_IN
 WARN_DBH_IN = D.WARN_DBH_IN
 __all__ = [
     "read_survey",
-    "require_trees",
     "Survey",
     "REJECTION_KINDS",
     "TREE_COLUMNS",
@@ -214,24 +214,6 @@ class Survey:
             "site": self.site,
             "site_assumptions": list(self.site_assumptions),
         }
-
-
-def require_trees(survey: Any) -> None:
-    """Refuse (:class:`NoTreeReadError`) a survey of which no tree could be read: every row rejected, or no row
-    below the header. Its assessment would say "no permit required" of trees it never read. The reader itself
-    returns such a survey (its rejected rows say what to fix); every assessment of it refuses it."""
-    trees = getattr(survey, "trees", None)
-    if trees is None or len(trees):
-        return
-    name = (getattr(survey, "source", None) or {}).get("file") or "the survey"
-    rejected = getattr(survey, "rejected", None)
-    n = 0 if rejected is None else len(rejected)
-    if rejected is None or not n:
-        detail = "no rows below the header"
-    else:
-        first = str(rejected["reason"].iloc[0]) if "reason" in rejected else ""
-        detail = f"{n} {'row' if n == 1 else 'rows'} rejected" + (f", first: {first[:500]}" if first else "")
-    raise NoTreeReadError(f"no tree could be read from {name}: {detail}")
 
 
 class _Rejections:
@@ -642,11 +624,8 @@ def _trees(
         add_warn(_lookup(sp, sp.res["warning"], ""))
     add_warn(SP.disagreements(sp.sources, sp.text, sp.column, sp.code, sp.res))
     add_warn(d.warning)
-    cond, cond_warn = A.read_condition(table, mapping)
+    cond, cond_warn = A.read_condition(table, mapping, acts)
     add_warn(cond_warn)
-    if acts.status_condition is not None:  # a status column beside the action: the condition where none is given
-        cond = np.where(cond == "", acts.status_condition, cond)
-        add_warn(acts.status_warn)
     add_warn(A.dead_status_condition(cond, acts.facts.get(V.DEAD_STATUS)))
     land_use, lu_warn = A.read_land_use(table, mapping)
     add_warn(lu_warn)
@@ -777,10 +756,7 @@ def _assemble(
         site_given, site_warn = S.read_site_rows([list(r) for r in src.rows(site_sheet)], special)
         warnings.extend(site_warn)
     site_final = S.apply_overrides(site_given, site)
-    from treecalc import geo
-
-    if geo.reads_xy_as_degrees(trees, site_final):  # Survey123's POINT_X/POINT_Y: said, a crs given reads them so
-        warnings.append(geo.XY_AS_WGS84)
+    warnings.extend(xy_reading(trees, site_final))  # Survey123's POINT_X/POINT_Y in degrees, no crs: said
     assumptions, assumed = S.assumptions(site_final)
     dist_col = mapping.first("distance_to_residence_ft")
     data_assumptions: list[str] = []
