@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -12,7 +14,8 @@ from treecalc.jurisdictions import REGISTRY
 TREE_FIRST = ("tag", "species", "dbh_in", "action")
 
 
-def _upload():
+def _upload() -> Any:
+    """The upload control and the survey shown; the place the next steps go once the survey is read with trees."""
     up = st.file_uploader(
         f"Upload a tree survey ({', '.join(state.SURVEY_TYPES)}; up to {state.MAX_UPLOAD_MB} MB)",
         type=state.SURVEY_TYPES,
