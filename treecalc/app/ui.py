@@ -47,6 +47,19 @@ def law_header() -> None:
     st.markdown(f":material/gavel: Assessed under **{name}** ({how}; set it in the site facts on the Survey page).")
 
 
+def ask_action(headers: tuple[str, ...]) -> None:
+    """Ask which of the columns that could each be the action is; the survey is read again with the answer (the
+    column map's "Read as" action, as the Columns tab on the Survey page sets it)."""
+    choice = st.radio(
+        "Which column says what is to be done to each tree?", list(headers), index=None, key="w_action_column"
+    )
+    if st.button("Read the survey with this column as the action", disabled=choice is None, key="w_action_apply"):
+        mapping = dict(state.read_opts().get("column_map", {}))
+        mapping[str(choice)] = "action"
+        state.read_opts()["column_map"] = mapping
+        st.rerun()
+
+
 def run_page(title: str, body: Callable[[], None], *, caption: str | None = None, law: bool = False) -> None:
     """Draw a page; any error becomes a message (never a traceback). ``law``: a page about the survey's trees,
     whose header says which law they are assessed under.
@@ -64,6 +77,9 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
     head = st.container() if law else None  # filled once the body ran: an upload on this run is the survey
     try:
         body()
+    except state.ActionChoice as e:  # which column is the action is the user's to say, before any figure
+        st.error(str(e))
+        ask_action(e.headers)
     except state.AppError as e:
         st.error(str(e))
     except Exception as e:  # noqa: BLE001 - the user sees a message, the log keeps the traceback

@@ -196,7 +196,19 @@ def run(a: argparse.Namespace) -> int:
         print(f"error: {render(str(e))}", file=sys.stderr)
         return 2
     from treecalc import climate_zones
+    from treecalc.ingest import NoTreeReadError, require_trees
 
+    try:
+        require_trees(s)
+    except NoTreeReadError as e:  # the summary (without --export) names every rejected row; then the refusal
+        if a.json and not a.export:
+            from treecalc.cli.common import dump_json
+
+            dump_json(s.summary())
+        elif not a.export:
+            print(render(format_summary(s.summary())))
+        print(f"error: {render(str(e))}", file=sys.stderr)
+        return 2
     if a.export:
         from treecalc.exports import export_frame
 
