@@ -164,7 +164,7 @@ def assess(ctx: Context) -> Findings:
     replacement, fund = _replacement_findings(ctx, trees, law, pr, parts)
     permit_f = _permit_findings(trees, pr)
     lines = _lines(ctx, trees, law, permit_f, off, pen, replacement, fund)
-    return Findings(permit_f, replacement, fund, penalties_f, lines, site)
+    return Findings(permit_f, replacement, fund, penalties_f, lines, site, site_assumed=tuple(sorted(assumed)))
 
 
 def _tree_fact_assumptions(assumptions: list[str], trees: pd.DataFrame, site_in: dict[str, Any]) -> None:

@@ -96,8 +96,9 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             f"obtaining a tree removal permit'): {_words(n_more + 1)} removed, one under its own permit, are {more} "
             "without one. The lot's earlier removals (prior_removals_12mo) count for a removal already made only as "
             "far as prior_removals_without_permit says they had no permit (at most prior_removals_12mo of them): "
-            "the others count for the conditional figures, an offence resting on them conditional, naming that "
-            "fact; a proposed removal needs a permit on all of them.",
+            "that fact given (0 included), the others had a permit and count for nothing; not given, they count for "
+            "the conditional figures, an offence resting on them conditional, naming that fact; a proposed removal "
+            "needs a permit on all of them.",
         ),
         (
             "§208-17",
