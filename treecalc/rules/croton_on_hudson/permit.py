@@ -76,6 +76,7 @@ class PermitResult:
     # figures'; None: as clear_cutting)
     clear_cutting_if_assumed: bool | None = None
     actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
+    site_not_given: frozenset[str] = frozenset()  # the site facts not given (resolve_site filled them in)
 
     @property
     def required(self) -> bool:
@@ -213,6 +214,7 @@ def permit(
         actions_of=weakref.ref(trees),
         depends_on=np.where(needed & ~given, depends, "").astype(object),
         village=village,
+        site_not_given=frozenset(assumed),
     )
 
 
