@@ -240,6 +240,8 @@ class Assessment:
     site: dict[str, Any] = field(default_factory=dict)
     #: The law's own figures no other finding holds (:class:`treecalc.results.ChapterSummary`), if it has any.
     summary: ChapterSummary | None = None
+    #: The site facts the law read that were not given (:attr:`treecalc.results.Findings.site_assumed`).
+    site_assumed: tuple[str, ...] = ()
     #: What the assessment was derived from (:mod:`treecalc.fingerprint`), when the caller recorded it.
     fingerprint: dict[str, Any] | None = None
 
@@ -472,7 +474,7 @@ def assess(
         assumptions=_dedupe(assumptions),
         warnings=_dedupe(warnings),
         method=method,
-        **found._asdict(),  # permit, replacement, fund, penalties, lines, site, summary: treecalc.results.Findings
+        **found._asdict(),  # permit, replacement, fund, penalties, lines, site, summary, site_assumed: Findings
     )
 
 

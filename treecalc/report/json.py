@@ -217,6 +217,9 @@ def _assessment_object(
         # each reading of unclear text this assessment applied, with its section
         "readings": [dict(r) for r in a.method.get("reading_items") or []],
         "assumptions": a.assumptions,
+        # the site facts the law read that were not given (an assumed value filled in); a fact given, 0 or no
+        # included, is never listed
+        "site_facts_assumed": list(getattr(a, "site_assumed", ()) or ()),
         "warnings": a.warnings,
         "options": {k: v for k, v in a.options.items() if k != "benefit_params"},
     } | _fingerprint(a)
