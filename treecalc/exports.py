@@ -37,6 +37,10 @@ from treecalc import data, schema
 
 FORMATS = ("benefits", "opentreemap", "itree-eco")
 
+#: The files an export is written as, by the extension of the name given (``--out``); any other name is refused,
+#: never written as CSV under a name that says otherwise.
+OUT_SUFFIXES = {".csv": "CSV", ".xlsx": "an Excel workbook"}
+
 
 #: The decimals each number format of ``columns.csv`` writes; a format not here (a price per unit, a number of
 #: unknown precision, a share) is written as computed.
@@ -144,3 +148,55 @@ def export_frame(
             "i-tree region": ben["zone"].astype(str).to_numpy(),
         }
     )
+
+
+def out_suffix(path: str, flag: str = "--out") -> str:
+    """The extension of ``path`` that says what to write (:data:`OUT_SUFFIXES`); ValueError naming the formats
+    for any other (".geojson", ".json", none), before anything is read or written."""
+    from pathlib import Path
+
+    if not path.strip():
+        raise ValueError(f"{flag} {path!r} is empty (an unset variable?): give a file name ending in .csv or .xlsx")
+    suffix = Path(path).suffix.lower()
+    if suffix not in OUT_SUFFIXES:
+        said = f"{Path(path).suffix!r}" if suffix else "no extension"
+        raise ValueError(
+            f"{flag} {path}: the export is written as CSV (.csv) or an Excel workbook (.xlsx), and this name has "
+            f"{said}; give a file name ending in .csv or .xlsx"
+        )
+    if Path(path).is_dir():
+        raise ValueError(f"{flag} {path} is a folder")
+    return suffix
+
+
+def csv_text(frame: pd.DataFrame) -> str:
+    """``frame`` as CSV text, every text cell guarded against formulas (:func:`treecalc.report.xlsx.csv_frame`)."""
+    from treecalc.report.xlsx import csv_frame
+
+    return csv_frame(frame).to_csv(index=False, lineterminator="\n")
+
+
+def write_table(frame: pd.DataFrame, path: str, sheet: str = "Trees", flag: str = "--out") -> None:
+    """Write ``frame`` to ``path`` in the format its extension names (:func:`out_suffix`): CSV, or an xlsx of one
+    sheet written by the statement's safe writer (texts never formulas, numbers at their columns' formats). The
+    file is written whole or not at all (:class:`treecalc.files.Replacing`)."""
+    from pathlib import Path
+
+    from treecalc.files import Replacing
+
+    suffix = out_suffix(path, flag)
+    with Replacing(path, user_mode=True) as tmp:
+        if suffix == ".csv":
+            Path(tmp).write_text(csv_text(frame), encoding="utf-8", newline="")
+        else:
+            _xlsx(frame, tmp, sheet)
+
+
+def _xlsx(frame: pd.DataFrame, path: str, sheet: str) -> None:
+    from treecalc.report.xlsx import Book
+
+    book = Book(path)
+    ws = book.sheet(sheet)
+    book.header_cells(ws, 0, [str(c) for c in frame.columns])
+    book.table_rows(ws, 1, frame, [schema.describe(c).fmt for c in frame.columns])
+    book.close(sheet)
