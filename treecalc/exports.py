@@ -110,7 +110,7 @@ def export_frame(
 ) -> pd.DataFrame:
     """The trees of a survey (:attr:`treecalc.ingest.Survey.trees`) in layout ``fmt`` (one of :data:`FORMATS`)."""
     from treecalc import climate_zones, geo
-    from treecalc.benefits import compute_benefits, dead_trees
+    from treecalc.benefits import compute_benefits, dead_trees, shown_dollars
 
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
@@ -119,7 +119,8 @@ def export_frame(
     frame = trees[cols] if chosen.per_tree is None else trees[cols].assign(zone=chosen.per_tree.to_numpy(object))
     # valued at the diameters as read, trees in several zones each in its own; the layouts write every quantity
     # at its precision
-    ben = at_precision(compute_benefits(frame, zone=chosen.zone))
+    # (each tree's dollars as every output shows them: the parts add up to the total, shown_dollars)
+    ben = at_precision(shown_dollars(compute_benefits(frame, zone=chosen.zone)))
     cat = data.catalogue()
     sci = cat["scientific_name"].reindex(ben["species_code"].astype(str)).to_numpy()
     common = cat["common_name"].reindex(ben["species_code"].astype(str)).to_numpy()
