@@ -52,15 +52,16 @@ def test_survey_export_keeps_formulas_text(tmp_path, capsys):
     with survey.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["Tag", "Species", "DBH (in)", "Action"])
-        for tag in ('=HYPERLINK("http://x.example","click")', "+SUM(1+1)", "@cmd", "\nline", "-7"):
+        # (the reader strips a cell's surrounding blanks: a tag's leading line break is the register's case, below)
+        for tag in ('=HYPERLINK("http://x.example","click")', "+SUM(1+1)", "@cmd", "-7"):
             w.writerow([tag, "Red maple", "10", "retain"])
     for fmt in ("benefits", "opentreemap", "itree-eco"):
         out = tmp_path / f"{fmt}.csv"
         assert main(["survey", str(survey), "--export", fmt, "--out", str(out)]) == 0
         rows = list(csv.reader(out.open(newline="", encoding="utf-8")))[1:]
-        assert len(rows) == 5, fmt
+        assert len(rows) == 4, fmt
         cells = {c for r in rows for c in r}
-        for tag in ('=HYPERLINK("http://x.example","click")', "+SUM(1+1)", "@cmd", "\nline"):
+        for tag in ('=HYPERLINK("http://x.example","click")', "+SUM(1+1)", "@cmd"):
             assert "'" + tag in cells and tag not in cells, (fmt, tag)
         assert "-7" in cells, fmt  # a tag that is a number is written as one
 
