@@ -297,6 +297,47 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     return pd.concat([ids, values, notes], axis=1)
 
 
+#: The dollar columns of a benefits frame that add up to ``usd_total_annual``, in order.
+USD_PARTS = tuple(f"usd_{k}" for k in DOLLAR_COLUMNS)
+
+
+def shown_dollars(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a benefits frame (:func:`compute_benefits`) with its dollars as every output shows them: each
+    tree's ``usd_total_annual`` rounded once to the cent (half up, as the law engine rounds a tree's value), and
+    its five parts (stormwater, energy, air quality, CO2, property) the whole cents that add up to it, by the
+    largest remainder (:func:`treecalc.money.largest_remainder_cents`). Shown parts then add up to the shown
+    total on every tree, and, summed, to the total of all trees. The one place this is done: the app's pages
+    and downloads, the exports, the statement and the JSON all show these."""
+    from treecalc.money import largest_remainder_cents
+
+    if not len(frame) or not all(c in frame for c in (*USD_PARTS, "usd_total_annual")):
+        return frame.copy()
+    cents = largest_remainder_cents(frame[list(USD_PARTS)].to_numpy(float), frame["usd_total_annual"].to_numpy(float))
+    out = frame.copy()
+    for j, c in enumerate(USD_PARTS):
+        out[c] = cents[:, j] / 100
+    out["usd_total_annual"] = cents.sum(axis=1) / 100
+    return out
+
+
+def shown_tree_dollars(result: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`benefits` of one tree with its dollars as shown (:func:`shown_dollars`): ``dollars`` the parts that
+    add up to the total rounded once, and ``dollars_by_line`` the cents that add up to their part (electricity
+    and natural gas to energy, CO2 sequestered and avoided to CO2)."""
+    from treecalc.money import largest_remainder_cents
+
+    d, by = result["dollars"], result["dollars_by_line"]
+    one = shown_dollars(
+        pd.DataFrame([{**{f"usd_{k}": d[k] for k in DOLLAR_COLUMNS}, "usd_total_annual": d["total_annual"]}])
+    ).iloc[0]
+    dollars = {k: float(one[f"usd_{k}"]) for k in DOLLAR_COLUMNS} | {"total_annual": float(one["usd_total_annual"])}
+    lines = dict(by)
+    for part, keys in (("energy", ("electricity", "natural_gas")), ("co2", ("co2_sequestered", "co2_avoided"))):
+        c = largest_remainder_cents([[by[k] for k in keys]], [dollars[part]])[0]
+        lines.update({k: float(v) / 100 for k, v in zip(keys, c)})
+    return {**result, "dollars": dollars, "dollars_by_line": lines}
+
+
 @functools.cache
 def _northeast_count() -> int:
     """Catalogue rows of the Northeast's own species (those after them only other zones list)."""

@@ -99,7 +99,8 @@ def test_piedmont_red_maple_by_hand_and_the_acceptance_commands(capsys):
         got.append(json.loads(capsys.readouterr().out))
     assert {g["zone"] for g in got} == {"PiedmtCLT"}
     assert len({g["dollars"]["total_annual"] for g in got}) == 1
-    assert got[0]["dollars"]["energy"] == pytest.approx(79.75 * 0.0759 + 321.0 * 0.01046)
+    # the command shows dollars to the cent, its parts adding up to its total (tests/test_benefit_cents.py)
+    assert got[0]["dollars"]["energy"] == pytest.approx(79.75 * 0.0759 + 321.0 * 0.01046, abs=0.005)
 
 
 def test_the_northeast_is_the_default_and_the_same_with_or_without_a_zone():
@@ -326,9 +327,9 @@ def test_survey_exports_benefits_and_opentreemaps_layout(tmp_path, capsys):
     assert round(ben["usd_total_annual"].iloc[0], 2) == 149.82
     assert main(["survey", str(f), "--export", "opentreemap", "--zone", "MidWstMSP"]) == 0
     otm = pd.read_csv(io.StringIO(capsys.readouterr().out))
-    assert list(otm.columns[:3]) == ["point x", "point y", "custom id"]
+    assert list(otm.columns[:3]) == ["point x", "point y", "owner orig id"]  # otm-core importer/fields.py
     assert otm[["genus", "species"]].iloc[0].tolist() == ["Acer", "rubrum"]
-    assert otm["point x"].iloc[0] == -80.84 and otm["i-tree region"].iloc[0] == "MidWstMSP"
+    assert otm["point x"].iloc[0] == -80.84 and "i-tree region" not in otm  # a column the importer does not know
     assert main(["survey", str(f), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["zone"]["zone"] == "PiedmtCLT"
 

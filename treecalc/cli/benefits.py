@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
 
 
 def _cmd_benefits(a: argparse.Namespace) -> int:
-    from treecalc.benefits import benefits
+    from treecalc.benefits import benefits, shown_tree_dollars
     from treecalc.units import in_range
 
     in_range("--dbh", a.dbh, "dbh_in")
@@ -58,6 +58,8 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
         longitude=a.lon,
         **kw,
     )
+    # the dollars as shown everywhere: the parts add up to the total, the lines to their part, to the cent
+    r = shown_tree_dollars(r)
     if a.json:
         dump_json(r)
         return 0

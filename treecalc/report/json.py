@@ -78,6 +78,9 @@ def records(df: pd.DataFrame | None) -> list[dict[str, Any]]:
 
 def _per_tree_frame(trees: pd.DataFrame, tree_columns: tuple[str, ...]) -> pd.DataFrame:
     """The per-tree columns; ``offence_depends_on`` is also given as ``depends_on`` (the offence rows' name)."""
+    from treecalc.benefits import shown_dollars
+
+    trees = shown_dollars(trees)  # a tree's benefit dollars as every output shows them (the total to the cent)
     frame = trees[[c for c in tree_columns if c in trees]]
     if "offence_depends_on" in trees:
         frame = frame.assign(depends_on=trees["offence_depends_on"])
