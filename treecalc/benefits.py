@@ -585,6 +585,8 @@ def _valuations(
             appraisal.replacement_value(np.array([code], dtype=object), np.array([dbh]), condition)[0]
         ),
         "replacement_value_condition": condition,
+        "replacement_value_method": appraisal.EDITION_NAME + ", trunk formula",
+        "replacement_value_parameters": appraisal.trunk_formula_parameters(code, condition),
         "cumulative_usd": 0.0
         if dead
         else float(
