@@ -175,3 +175,34 @@ def test_json_carries_the_disclosures(capsys):
         "energy_tables_zero",
     ]
     assert len(r["disclosures"]) == 5
+
+
+def test_the_replacement_value_names_its_edition_and_the_parameters_it_used(capsys):
+    """It said "CTLA trunk formula" without the edition (the 9th: i-Tree Streets' own) or the species' parameters.
+    Red maple, 12 in, good: the catalogue's ACRU row and the model's condition rating, not retyped here; the value
+    by hand from them: TA = π·36 = 113.097 sq in; [C_r + P_b × (TA − TA_r)] × S × K."""
+    import math
+
+    from treecalc import data
+    from treecalc.models.appraisal import CONDITION_RATING
+
+    assert main(["benefits", "--species", "Acer rubrum", "--dbh", "12"]) == 0
+    out = capsys.readouterr().out
+    head = next(ln for ln in out.splitlines() if ln.startswith("Replacement value"))
+    params = out.splitlines()[out.splitlines().index(head) + 1]
+    assert "Guide for Plant Appraisal, 9th ed." in head
+    row = data.catalogue().loc["ACRU"]
+    k = CONDITION_RATING["good"]
+    assert f"species rating S {row['species_rating_pct']:g}%" in params
+    assert f"basic price ${row['basic_price_usd_per_sqin']:,.2f}/sq in" in params
+    assert f"replacement cost C_r ${row['replacement_cost_usd']:,.2f}" in params
+    assert f"replacement trunk area TA_r {row['replacement_trunk_area_sqin']:.3f} sq in" in params
+    assert f"condition K {k:.0%}" in params and "location L 100%" in params
+    ta = math.pi * 36
+    value = (
+        (row["replacement_cost_usd"] + row["basic_price_usd_per_sqin"] * (ta - row["replacement_trunk_area_sqin"]))
+        * row["species_rating_pct"]
+        / 100
+        * k
+    )
+    assert f"${value:,.2f}" in head  # $5,420.26
