@@ -28,6 +28,7 @@ import decimal
 import hashlib
 import importlib
 import json
+import math
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -500,6 +501,22 @@ def _json_differences(doc: Mapping[str, Any], derived: Any) -> list[str]:
     return out
 
 
+# A spreadsheet keeps a number to 15 significant digits: a statement opened and saved again (Excel, LibreOffice,
+# openpyxl) may write 202.11666666666667 as 202.116666666667. Numbers are compared at that precision, text exactly.
+_SHEET_REL_TOL = 1e-14
+
+
+def _same_cell(x: Any, y: Any) -> bool:
+    numbers = (int, float)
+    if isinstance(x, numbers) and isinstance(y, numbers) and not isinstance(x, bool) and not isinstance(y, bool):
+        return math.isclose(x, y, rel_tol=_SHEET_REL_TOL, abs_tol=1e-12)
+    return bool(x == y)
+
+
+def _same_row(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return len(a) == len(b) and all(_same_cell(x, y) for x, y in zip(a, b))
+
+
 def _xlsx_differences(mine: Mapping[str, list[tuple[Any, ...]]], derived: Any) -> list[str]:
     """The cells of an Excel statement (``mine``: its sheets' rows, read by :func:`read_statement`) that the
     statement written again from the derived assessment does not hold (the first of each sheet that differs); the
@@ -523,8 +540,10 @@ def _xlsx_differences(mine: Mapping[str, list[tuple[Any, ...]]], derived: Any) -
             a, b = mine[name], _rows(again[name])
             for i in range(max(len(a), len(b))):
                 ra, rb = (a[i] if i < len(a) else ()), (b[i] if i < len(b) else ())
-                if ra != rb:
-                    j = next((j for j in range(max(len(ra), len(rb))) if ra[j : j + 1] != rb[j : j + 1]), 0)
+                if not _same_row(ra, rb):
+                    j = next(
+                        (j for j in range(max(len(ra), len(rb))) if not _same_row(ra[j : j + 1], rb[j : j + 1])), 0
+                    )
                     found.append(f"{name}!{get_column_letter(j + 1)}{i + 1}")
                     break
     finally:

@@ -263,6 +263,30 @@ def test_an_edited_cell_of_the_excel_statement_is_named(capsys, lot, tmp_path):
     assert "survey changed" not in out and "result changed" not in out
 
 
+def test_an_excel_statement_saved_again_unedited_verifies_and_a_small_edit_is_still_named(capsys, lot, tmp_path):
+    """Opening a statement and saving it again writes its numbers to fewer digits (202.11666666666667 becomes
+    202.1166666666667 under openpyxl, 202.116666666667 under LibreOffice's 15 significant digits): that is no
+    edit. A figure changed in its tenth significant digit still is."""
+    import openpyxl
+
+    xlsx = tmp_path / "statement.xlsx"
+    _assess(capsys, lot, "--out", str(xlsx))
+    wb = openpyxl.load_workbook(xlsx)
+    floats = [c for ws in wb.worksheets for row in ws.iter_rows() for c in row if type(c.value) is float]
+    assert floats, "the statement holds no fractional figure to round"
+    for c in floats:  # what a spreadsheet keeps: 15 significant digits
+        c.value = float(f"{c.value:.15g}")
+    wb.save(xlsx)
+    rc, out, _ = _verify(capsys, xlsx, lot)
+    assert rc == 0, out
+    target = next(c for c in floats if abs(c.value) > 1)
+    target.value = target.value * (1 + 1e-9)  # $1,000.00 -> $1,000.000001: an edit, however small
+    wb.save(xlsx)
+    rc, out, _ = _verify(capsys, xlsx, lot)
+    assert rc == 1
+    assert f"{target.parent.title}!{target.coordinate}" in out
+
+
 def test_a_pdf_report_with_other_figures_under_a_true_fingerprint_is_named(capsys, lot, tmp_path):
     from treecalc.fingerprint import assess_file, read_fingerprint
     from treecalc.report.content import report_data
