@@ -260,6 +260,8 @@ class Verdict:
     survey: str
     differences: list[str] = field(default_factory=list)
     checked: list[str] = field(default_factory=list)
+    #: the money options recorded that are not the Village's fee schedule in force (a what-if, not what is owed)
+    money: list[str] = field(default_factory=list)
 
     @property
     def matches(self) -> bool:
@@ -390,7 +392,26 @@ def _pdf_differences(path: Path, derived: Any, survey_name: str | None) -> list[
     return ["the report's text differs from the report written again on page " + ", ".join(pages)] if pages else []
 
 
-def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False) -> Verdict:
+def money_options(options: Mapping[str, Any], in_force: Mapping[str, Any] | None = None) -> list[str]:
+    """The money options of a statement (a fee schedule, a fee per tree) that charge otherwise than the Village's
+    schedule in force: the one it records (``fee_schedule_in_force``), else ``in_force`` (the register's), else
+    the data folder's on its date."""
+    import datetime as dt
+
+    from treecalc.rules.croton_on_hudson.schedule import not_in_force
+
+    village = options.get("fee_schedule_in_force") or in_force
+    on = options.get("on")
+    try:
+        day = dt.date.fromisoformat(str(on)) if on else None
+    except ValueError:
+        day = None
+    return not_in_force(options.get("fee_schedule"), options.get("fee_per_tree_usd"), village, day)
+
+
+def verify(
+    statement: str | Path, survey: str | Path, *, isolated: bool = False, in_force: Mapping[str, Any] | None = None
+) -> Verdict:
     """Derive the assessment of ``statement`` again from ``survey`` with the options it records and compare.
 
     Every difference is named: the survey changed, a law, species or data file changed (which one), treecalc's
@@ -418,6 +439,7 @@ def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False)
     options = fp["options"]
     if not isinstance(options, dict):
         raise StatementError(f"{statement}: the fingerprint's options are not a table of keyword arguments")
+    v.money = money_options(options, in_force)
     name = recorded.get("file")
     try:
         with tempfile.TemporaryDirectory(prefix="treecalc-verify-") as td:

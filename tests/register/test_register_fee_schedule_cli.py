@@ -46,8 +46,8 @@ def test_cli_records_as_engineer_and_assess_charges_it(db_url, reg, survey_csv):
     assert a["replacement"]["trees_in_lieu"] == 7
     assert a["fund_in_lieu_usd"] == 7 * 1125 == 7875
     assert a["fund_placeholder"] is False
-    assert a["fund"]["label"] == "Board resolution 2026-41 of 2026-03-02 (§208-24C)"
-    assert a["options"]["fee_schedule"]["resolution_date"] == "2026-03-02"
+    assert a["fund_schedule"] == "Board resolution 2026-41 of 2026-03-02 (§208-24C)"
+    assert a["options"]["fee_schedule_in_force"]["resolution_date"] == "2026-03-02"
     text = treecalc("assess", str(survey_csv), "--plantable", "0", "--on", "2026-06-01", db=db_url).stdout
     assert "Board resolution 2026-41 of 2026-03-02" in text
 

@@ -16,17 +16,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("statement", help="the statement: treecalc assess --json output (.json), --out (.xlsx) or --pdf")
     p.add_argument("survey", help="the survey file the statement says it was derived from")
+    from treecalc.cli.fee_schedule import add_db_flag
+
+    add_db_flag(p)
     p.set_defaults(func=_cmd_verify)
 
 
 def _cmd_verify(a: argparse.Namespace) -> int:
-    from treecalc.fingerprint import verify
+    from treecalc.fingerprint import read_fingerprint, verify
 
-    verdict = verify(a.statement, a.survey, isolated=True)
+    in_force = None
+    from treecalc.cli.fee_schedule import configured
+
+    if configured(a) is not None:  # the Village's schedule in force on the statement's date, from the register
+        from treecalc.cli.fee_schedule import in_force_for
+
+        on = (read_fingerprint(a.statement)[0].get("options") or {}).get("on")
+        in_force = in_force_for(a, str(on)) if on else None
+    verdict = verify(a.statement, a.survey, isolated=True, in_force=in_force)
     if verdict.matches:
         print(f"verified: {a.statement} follows from {a.survey}")
         for item in verdict.checked:
             print(f"  {item}")
+        if verdict.money:  # it follows, but from a fee that is not the Village's: said, never passed as the Fund's
+            print("but its money options are not the Village's fee schedule in force (a what-if, not what is owed):")
+            for m in verdict.money:
+                print(f"  - {m}")
         return 0
     print(f"NOT verified: {a.statement} does not follow from {a.survey}")
     for d in verdict.differences:

@@ -12,7 +12,6 @@ link) is not the one in force: such an assessment is a what-if, never the Villag
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
@@ -149,38 +148,10 @@ def as_option(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _terms(schedule: Any) -> tuple[str, Decimal, Decimal, str]:
-    return (schedule.basis, Decimal(schedule.fee_per_tree_usd), Decimal(schedule.multiplier), schedule.value_basis)
-
-
 def differs(options: dict[str, Any], schedule: dict[str, Any] | None, on: Any = None) -> list[str]:
     """The money options of an assessment (``fee_schedule``, ``fee_per_tree_usd``) that are not the schedule in
     force (``schedule``, :func:`in_force`'s; None: the data folder's), each in a sentence; [] when they are."""
-    from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule
+    from treecalc.rules.croton_on_hudson.schedule import not_in_force
 
-    given, fee = options.get("fee_schedule"), options.get("fee_per_tree_usd")
-    if given in (None, "") and fee in (None, ""):
-        return []
     day = to_date(on, "‹on›") if on not in (None, "") else None
-    try:
-        mine = load_fee_schedule(given or None, fee_per_tree_usd=fee, on=day)
-    except ValueError as e:
-        return [f"the fee schedule given does not read: {e}"]
-    village = load_fee_schedule(schedule or None, on=None if schedule else day)
-    if _terms(mine) == _terms(village):
-        return []
-    what = (
-        f"a fee per tree of ${Decimal(str(fee)):,.2f} (fee_per_tree_usd)"
-        if fee not in (None, "")
-        else f"the fee schedule {given if isinstance(given, str) else '(in line)'}: {_words(mine)}"
-    )
-    return [
-        f"{what} is not the Village's fee schedule in force ({_words(village)}, {village.label}): "
-        "a what-if, not the amount owed"
-    ]
-
-
-def _words(s: Any) -> str:
-    if s.basis == "per_tree":
-        return f"${s.fee_per_tree_usd:,.2f} a tree not planted"
-    return f"the value of the trees not planted ({s.value_basis}) x {s.multiplier}"
+    return not_in_force(options.get("fee_schedule"), options.get("fee_per_tree_usd"), schedule, day)
