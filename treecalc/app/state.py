@@ -296,12 +296,16 @@ def village_schedule() -> dict[str, Any] | None:
     import datetime as dt
     import os
 
-    from treecalc.app import cases
-    from treecalc.register import db, fees
+    from treecalc.register import Register, db, fees
 
     if not os.environ.get(db.ENV) and not db.default_path().is_file():
         return None  # no register configured nor made yet: nothing recorded (and none made just to read a fee)
-    return fees.in_force(cases.register(), dt.date.today())
+    try:  # the register the Cases page opens (its engine is made once per database)
+        return fees.in_force(Register(os.environ.get(db.ENV) or None), dt.date.today())
+    except Exception as e:  # a bad URL, a server down: the fee is not guessed, the page says why
+        from treecalc.app.wording import readable
+
+        raise AppError(f"The Village's fee schedule could not be read from the register: {readable(str(e))}") from e
 
 
 def outside_fee_schedule() -> str | None:
