@@ -1,12 +1,14 @@
 """``treecalc verify STATEMENT SURVEY``: does a statement follow from a survey? (:func:`treecalc.fingerprint.verify`)
 
 Exit 0 when the assessment derived again matches the statement's fingerprint, 1 naming each difference, 2 on bad
-input (a statement without a fingerprint, a missing file). No domain logic here.
+input (a statement without a fingerprint, a missing file, one beyond the bounds a survey is read within). The
+files read are those given here, never one the statement names. No domain logic here.
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,6 +18,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("statement", help="the statement: treecalc assess --json output (.json), --out (.xlsx) or --pdf")
     p.add_argument("survey", help="the survey file the statement says it was derived from")
+    p.add_argument(
+        "--fee-schedule",
+        metavar="F.toml",
+        help="the fee schedule given apart when the statement was made (verify reads only the files it is given)",
+    )
     from treecalc.cli.fee_schedule import add_db_flag
 
     add_db_flag(p)
@@ -23,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _cmd_verify(a: argparse.Namespace) -> int:
-    from treecalc.fingerprint import read_fingerprint, verify
+    from treecalc.fingerprint import verify
 
     in_force = None
     from treecalc.cli.fee_schedule import configured
@@ -31,9 +38,10 @@ def _cmd_verify(a: argparse.Namespace) -> int:
     if configured(a) is not None:  # the Village's schedule in force on the statement's date, from the register
         from treecalc.cli.fee_schedule import in_force_for
 
-        on = (read_fingerprint(a.statement)[0].get("options") or {}).get("on")
-        in_force = in_force_for(a, str(on)) if on else None
-    verdict = verify(a.statement, a.survey, isolated=True, in_force=in_force)
+        def in_force(on: Any) -> Any:
+            return in_force_for(a, str(on))
+
+    verdict = verify(a.statement, a.survey, isolated=True, fee_schedule=a.fee_schedule, in_force=in_force)
     if verdict.matches:
         print(f"verified: {a.statement} follows from {a.survey}")
         for item in verdict.checked:

@@ -28,7 +28,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
-from treecalc.register.db import RegisterError, database_url, make_engine, migrate
+from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate
 from treecalc.register.readings import case_readings, ledger, warranty_section, warranty_words, warranty_years
 
 CASE_KINDS = {
@@ -231,7 +231,10 @@ class Register:
             try:
                 migrate(engine)
             except OperationalError as e:
-                raise RegisterError(f"the register at {_safe(self.url)} could not be opened: {e.orig}") from None
+                said = disk_error(e, self.url)
+                raise RegisterError(
+                    said or f"the register at {_safe(self.url)} could not be opened: {e.orig}"
+                ) from None
             _ENGINES[self.url] = engine
         self.engine = engine
 
@@ -239,8 +242,15 @@ class Register:
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
-        with Session(self.engine.execution_options(reading=True)) as s, s.begin():
-            yield s
+        try:
+            with Session(self.engine.execution_options(reading=True)) as s, s.begin():
+                yield s
+        except (OperationalError, DBAPIError) as e:
+            # a read on a full disk (SQLite's WAL writes its shared memory even to read) says so, not "disk I/O error"
+            said = disk_error(e, self.url)
+            if said is None:
+                raise
+            raise RegisterError(said) from None
 
     def _write(self, by: str, kind: str, case_id: int | None, fn: Callable[[_Recorder], Any]) -> Any:
         """``fn`` in one transaction with its event; retried when the database was locked."""
@@ -259,6 +269,9 @@ class Register:
                     self._append_event(s, head, by, kind, cid if isinstance(cid, int) else None, rec.changes)
                 return result
             except (OperationalError, DBAPIError) as e:
+                said = disk_error(e, self.url)
+                if said is not None:  # the transaction was rolled back: nothing was written
+                    raise RegisterError(f"{said}; nothing was recorded") from None
                 if not _retryable(e) or attempt == 39:
                     raise
                 time.sleep(delay)

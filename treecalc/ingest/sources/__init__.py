@@ -37,7 +37,15 @@ from treecalc.ingest.sources.extent import (
     within_rectangle,
     xlsx_extent,
 )
-from treecalc.ingest.sources.filetype import EXTENSIONS, LOOKS, _describe_ext, _encrypted, read_bytes, sniff
+from treecalc.ingest.sources.filetype import (
+    EXTENSIONS,
+    GIS_KINDS,
+    LOOKS,
+    _describe_ext,
+    _encrypted,
+    read_bytes,
+    sniff,
+)
 from treecalc.ingest.sources.text import (
     MAX_BROKEN_QUOTES,
     _open_text,
@@ -86,6 +94,23 @@ __all__ = [
 ]
 
 
+#: What the reader takes, as a refusal says it.
+READS = "treecalc reads spreadsheets (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt) with a header row and a row per tree"
+
+
+def _export_hint(kind: str) -> str:
+    """How to make a survey of what the file holds."""
+    if kind in GIS_KINDS:
+        return (
+            ", not GIS layers: export the layer's attribute table as CSV or xlsx with each tree's coordinates "
+            "(in QGIS: Export > Save Features As, format CSV, GEOMETRY=AS_XY or AS_WKT; in ArcGIS: Table To Excel "
+            "after Add XY Coordinates) and give that"
+        )
+    if kind == "json":
+        return ": save the records as CSV or xlsx, one row per tree"
+    return ""
+
+
 def open_source(
     path_or_buffer, *, filename: str | None = None, max_bytes: int = 50_000_000, limits: Limits | None = None
 ) -> Source:
@@ -101,6 +126,8 @@ def open_source(
             f"{name} is password-protected (encrypted); open it in Excel and save a copy without "
             "the password (File > Info > Protect Workbook > Encrypt with Password, clear it)"
         )
+    if kind in GIS_KINDS or kind == "json":  # whatever the name says: a GIS layer or records, no spreadsheet
+        raise SurveyError(f"{name}: unsupported file: this looks like {LOOKS[kind]}; {READS}{_export_hint(kind)}")
     if expected is not None and kind != expected:
         hint = ""
         if kind in ("xlsx", "xls", "ods", "xlsb", "text"):
@@ -110,10 +137,7 @@ def open_source(
             hint = "; open it in a spreadsheet program and save it as .xlsx"
         raise SurveyError(f"{name} is not {_describe_ext(ext)} (looks like {LOOKS.get(kind, kind)}){hint}")
     if expected is None and kind not in ("xlsx", "xlsb", "xls", "ods", "text"):
-        raise SurveyError(
-            f"{name}: unsupported file (looks like {LOOKS.get(kind, kind)}); "
-            "give an xlsx, xlsm, xls, ods, csv, tsv or txt survey"
-        )
+        raise SurveyError(f"{name}: unsupported file: this looks like {LOOKS.get(kind, kind)}; {READS}")
     if kind == "text":
         fmt = ext.lstrip(".") if expected == "text" else "csv"
         return _open_text(data, name, fmt, lim)
