@@ -82,6 +82,9 @@ class AssessOptions:
     mortality: float | None = None
     #: the date of the application or violation: the law and fee schedule in force then (None: today)
     on: Any = None
+    #: the Village's fee schedule in force on that date as the register holds it (in line; None: the data
+    #: folder's): the fee charged when no other is given, and the one a fee given is said to differ from
+    fee_schedule_in_force: dict[str, Any] | None = None
 
     def validated(self) -> AssessOptions:
         """The options checked against the ranges the command line applies to its flags
@@ -107,6 +110,10 @@ class AssessOptions:
             setattr(o, key, int(checked) if kind == "plantable" else checked)
         if o.plantable is not None and o.plantable_area_sqft is not None:
             raise ValueError("give plantable (a count) or plantable_area_sqft, not both")
+        if o.fee_schedule_in_force is not None and not isinstance(o.fee_schedule_in_force, Mapping):
+            raise ValueError(
+                "fee_schedule_in_force: the fee schedule in force in line (a dict), as the register gives it"
+            )
         basis = str(o.value_basis or "annual").strip().lower()
         if basis.startswith("cumulative:"):
             in_range("value basis cumulative:N (value_basis, years)", basis.partition(":")[2], "cumulative_years")
@@ -381,6 +388,7 @@ def assess(
     size_waiver: bool = False,
     mortality: float | None = None,
     on: Any = None,
+    fee_schedule_in_force: dict[str, Any] | None = None,
     benefit_params: BenefitParams | None = None,
     progress: Any = None,
     species_map: dict[str, str] | None = None,
@@ -822,6 +830,8 @@ def _options_dict(
         "size_waiver": opts.size_waiver,
         "site": dict(site or {}),
         "benefit_parameters": resolved_params,
+        # the register's schedule in force, where one was read (the resolution its fee was set by)
+        **({"fee_schedule_in_force": dict(opts.fee_schedule_in_force)} if opts.fee_schedule_in_force else {}),
     }
 
 

@@ -31,7 +31,7 @@ import json
 import math
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -385,6 +385,8 @@ class Verdict:
     survey: str
     differences: list[str] = field(default_factory=list)
     checked: list[str] = field(default_factory=list)
+    #: the money options recorded that are not the Village's fee schedule in force (a what-if, not what is owed)
+    money: list[str] = field(default_factory=list)
 
     @property
     def matches(self) -> bool:
@@ -577,12 +579,37 @@ def _pdf_differences(a: list[str], derived: Any, survey_name: str | None) -> lis
     return ["the report's text differs from the report written again on page " + ", ".join(pages)] if pages else []
 
 
+def money_options(
+    options: Mapping[str, Any], in_force: Callable[[Any], Mapping[str, Any] | None] | None = None
+) -> list[str]:
+    """The money options of a statement (a fee schedule, a fee per tree) that charge otherwise than the Village's
+    schedule in force: the one it records (``fee_schedule_in_force``), else ``in_force`` of its date (the
+    register's), else the data folder's on its date. A fee schedule file is the one given to the verifier (the
+    options as :func:`verify` derives with them), never a path the statement names."""
+    import datetime as dt
+
+    from treecalc.rules.croton_on_hudson.schedule import not_in_force
+
+    on = options.get("on")
+    try:
+        day = dt.date.fromisoformat(str(on)) if on else None
+    except ValueError:
+        day = None
+    recorded = options.get("fee_schedule_in_force")
+    village = recorded if isinstance(recorded, Mapping) else (in_force(day) if in_force and day else None)
+    try:
+        return not_in_force(options.get("fee_schedule"), options.get("fee_per_tree_usd"), village, day)
+    except (TypeError, ValueError) as e:  # a forged schedule: said, not a traceback
+        return [f"the money options recorded cannot be compared with the Village's fee schedule in force ({e})"]
+
+
 def verify(
     statement: str | Path,
     survey: str | Path,
     *,
     isolated: bool = False,
     fee_schedule: str | Path | None = None,
+    in_force: Callable[[Any], Mapping[str, Any] | None] | None = None,
 ) -> Verdict:
     """Derive the assessment of ``statement`` again from ``survey`` with the options it records and compare.
 
@@ -618,6 +645,7 @@ def verify(
     fee = _fee_schedule(fp, statement, fee_schedule)
     if fee is not None:
         options = {**options, "fee_schedule": str(fee)}
+    v.money = money_options(options, in_force)
     name = recorded.get("file")
     if not (isinstance(name, str) and 0 < len(name) <= 255 and name not in (".", "..") and "\0" not in name):
         name = None  # no file name (a forged one): derived under the survey's own

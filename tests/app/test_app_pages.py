@@ -179,50 +179,69 @@ def test_violation_page_equals_assess(sample):
     assert fund == pytest.approx(float(want.fund.fund_in_lieu_usd), abs=0.005)
 
 
-def test_fund_page_fee_schedule(sample):
-    from treecalc.assessment import assess
+@pytest.fixture
+def engineer(tmp_path, monkeypatch):
+    """A register of this test's own (TREECALC_DB) with an engineer, and the app's session token for them."""
+    from treecalc.register import Register, auth
 
+    url = f"sqlite:///{tmp_path / 'register.db'}"
+    monkeypatch.setenv("TREECALC_DB", url)
+    reg = Register(url)
+    reg.add_user("eng", "engineer", "correct horse battery", by="setup")
+    return reg, auth.sign_in(reg, "eng", "correct horse battery")[0]
+
+
+def test_fund_page_fee_schedule(sample, engineer):
+    import datetime as dt
+
+    from treecalc.assessment import assess
+    from treecalc.register import fees
+
+    reg, token = engineer
     at = _app()
     at.switch_page("treecalc/app/pages/fund.py").run()
+    # a visitor not signed in sees the schedule in force and no control
+    assert not [w for w in at.number_input if w.key == "w_fee_per_tree"]
+    assert any("PLACEHOLDER" in m.value for m in at.main.markdown)
+    at.session_state["tc_staff_token"] = token
+    at.run()
     # a $0 fee made every page show the assessment's refusal: the control's floor is one cent
     assert at.number_input(key="w_fee_per_tree").min == 0.01
-    at.number_input(key="w_fee_per_tree").set_value(700.0).run()
+    at.number_input(key="w_fee_per_tree").set_value(700.0)
+    at.date_input(key="w_fee_resolution_date").set_value(dt.date(2026, 3, 1))
+    at.button(key="FormSubmitter:w_fee_record-Record the schedule").click().run()
     _ok(at, errors=True)
-    want = assess(
-        sample[1],
-        fee_schedule={"basis": "per_tree", "fee_per_tree_usd": "700.00", "multiplier": "1", "placeholder": True},
-    )
+    (recorded,) = fees.history(reg)
+    want = assess(sample[1], fee_schedule_in_force=fees.as_option(recorded))
+    assert want.fund.fee_per_tree_usd == 700.0
     m = metrics(at)
     assert amount(m["Payment in lieu to the Tree Preservation Fund"]) == pytest.approx(
         float(want.fund.fund_in_lieu_usd), abs=0.005
     )
 
 
-def test_fund_page_records_a_schedule_with_its_board_resolution_date(sample, tmp_path):
+def test_fund_page_records_a_schedule_with_its_board_resolution_date(sample, engineer):
     import datetime as dt
 
-    from treecalc.assessment import assess
-    from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule, record_schedule
-    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
+    from treecalc.register import fees
 
+    reg, token = engineer
+    fees.record(reg, by="eng", resolution_date="2026-03-01", fee_per_tree_usd="600")
     at = _app()
+    at.session_state["tc_staff_token"] = token
     at.switch_page("treecalc/app/pages/fund.py").run()
-    at.number_input(key="w_fee_per_tree").set_value(650.0).run()
-    at.checkbox(key="w_fee_board").check().run()
-    at.date_input(key="w_fee_resolution_date").set_value(dt.date(2026, 3, 1)).run()
+    at.number_input(key="w_fee_per_tree").set_value(650.0)
+    at.date_input(key="w_fee_resolution_date").set_value(dt.date(2026, 6, 1))
+    at.text_input(key="w_fee_resolution").input("2026-77")
+    at.button(key="FormSubmitter:w_fee_record-Record the schedule").click().run()
     _ok(at, errors=True)
-    # the schedule the pages assess with carries its resolution date (§208-24C), and its label says it
-    opt = at.session_state["tc_opts"]["fee_schedule"]
-    assert opt["resolution_date"] == "2026-03-01"
-    assert opt["label"] == "set by Board resolution of 2026-03-01 (§208-24C)"
-    want = assess(sample[1], fee_schedule=opt, on=dt.date(2026, 6, 1))
-    assert want.method["fee_schedule"]["fee_per_tree_usd"] == 650.0
-    # what the page's download holds: the schedule held before (the placeholder) kept, the new one after it
-    f = tmp_path / "fees.toml"
-    f.write_bytes(DEFAULT_FEE_SCHEDULE.read_bytes())
-    record_schedule(f, {k: v for k, v in opt.items() if k != "resolution_date"}, opt["resolution_date"])
-    assert load_fee_schedule(f, on=dt.date(2026, 2, 28)).placeholder  # before the resolution: the one held
-    assert load_fee_schedule(f, on=dt.date(2026, 3, 1)).fee_per_tree_usd == 650
+    # the earlier resolution is kept; each is in force from its own date (§208-24C)
+    assert [r["fee_per_tree_usd"] for r in fees.history(reg)] == ["600.00", "650.00"]
+    assert fees.in_force(reg, "2026-05-31")["fee_per_tree_usd"] == "600.00"
+    now = fees.in_force(reg, "2026-06-01")
+    assert now["fee_per_tree_usd"] == "650.00" and now["label"] == "Board resolution 2026-77 of 2026-06-01 (§208-24C)"
+    history = at.dataframe[0].value
+    assert list(history["Date"]) == ["2026-03-01", "2026-06-01"]
 
 
 def test_statement_downloads_and_opens(expected):

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 from pathlib import Path
 
 import pytest
 
 from tests.app.test_browser import CHROMIUM, streamlit_server, survey_page
+from tests.helpers.app_surveys import BOARD_LABEL, board_register
 
 pytestmark = [
     pytest.mark.slow,
@@ -46,8 +48,10 @@ def test_fund_csv_and_pdf_downloads_carry_the_fixed_text_and_the_log_stays_clean
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
     pypdf = pytest.importorskip("pypdf")
     survey = _survey(tmp_path / "Birch Rd survey.xlsx")
+    # the Board's schedule is the register's (the Fund page has no control of its own): $450.00 a tree
+    env = {**os.environ, "TREECALC_DB": board_register(tmp_path)}
     with (
-        streamlit_server(tmp_path) as (_, url),
+        streamlit_server(tmp_path, env) as (_, url),
         sync_api.sync_playwright() as p,
         survey_page(p, url, survey, timeout_ms=90_000) as page,
     ):
@@ -55,9 +59,7 @@ def test_fund_csv_and_pdf_downloads_carry_the_fixed_text_and_the_log_stays_clean
         page.locator('[data-testid="stDataFrame"]:visible').first.wait_for()  # the rejected rows drawn (canvas)
         page.locator('[data-testid="stSidebarNav"]').get_by_text("Fund").click()
         page.get_by_text("Payment in lieu").first.wait_for()
-        page.get_by_text("These amounts were set by Board resolution").click()
-        page.get_by_text("The fee is a placeholder until the Board sets it").wait_for(state="detached")
-        page.get_by_text("The fee is a PLACEHOLDER").wait_for(state="detached")  # the fund's notes, redrawn
+        page.get_by_text(BOARD_LABEL).first.wait_for()  # the schedule in force, named on the page
         page.wait_for_timeout(1000)
         page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")  # the rerun is over
         with page.expect_download() as dl:
@@ -76,7 +78,7 @@ def test_fund_csv_and_pdf_downloads_carry_the_fixed_text_and_the_log_stays_clean
         "Value not met by planting (USD/yr),",
         "Or: payment in place of the §208-22F replacement (USD),",
         "Basis of payment,a fee per tree not planted",
-        "Fee schedule from,set by Board resolution (§208-24C)",
+        f"Fee schedule from,{BOARD_LABEL}",
     ):
         assert want in fund_csv, want
     for gone in ("Alternative 22f", "given as a dict", "Unmet value (USD)"):

@@ -146,12 +146,15 @@ def _summary_items(blob: bytes) -> dict[str, tuple]:
     return {str(r[1]): r for r in wb["Summary"].iter_rows(values_only=True) if len(r) >= 3 and r[1] is not None}
 
 
-def test_applicant_total_and_fee_source_read_the_same_on_screen_in_excel_and_pdf(server, tmp_path):
+@pytest.fixture
+def board_fee(tmp_path, monkeypatch):
+    """The register's schedule set by the Board (before ``server`` starts: the server reads TREECALC_DB)."""
+    monkeypatch.setenv("TREECALC_DB", surveys.board_register(tmp_path))
+
+
+def test_applicant_total_and_fee_source_read_the_same_on_screen_in_excel_and_pdf(board_fee, server, tmp_path):
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(server, survey, "Fund & fee schedule") as page:
-        page.get_by_text("These amounts were set by Board resolution").click()
-        _settle(page)
-        _nav(page, "Permit & replacement")
+    with app_page(server, survey, "Permit & replacement") as page:
         # 90% of $389.31 = $350.379 -> $350.38; red maple 2 in carries $64.68 (tests/test_assessment.py):
         # 350.38 / 64.68 = 5.42 -> 6 trees x $450 = $2,700.00 planted, nothing in lieu
         total = _metric(page, "Total out of pocket")
@@ -162,7 +165,7 @@ def test_applicant_total_and_fee_source_read_the_same_on_screen_in_excel_and_pdf
     items = _summary_items(statement)
     assert items["Total out of pocket"][2] == pytest.approx(2700.0)
     assert "Total out of pocket: $2,700.00" in pdf and "What this permit costs you" in pdf
-    words = "set by Board resolution (§208-24C)"
+    words = surveys.BOARD_LABEL  # the register's schedule, named by its resolution
     assert items["Basis of payment in lieu"][4] == words
     assert words in pdf and "given as a dict" not in pdf
     for flag in CLI_FLAGS:

@@ -62,6 +62,18 @@ def test_water_page_shows_cents_in_full_below_a_million_and_compact_above():
 SURVEY = b"Tag,Species,DBH (in),Action\n1,Bur oak,20,topped\n2,Red maple,16,topped\n3,Red maple,10,remove\n4,Bur oak,12,retain\n"
 
 
+@pytest.fixture
+def board_fee(tmp_path, monkeypatch):
+    """The register's schedule: the Board's resolution 2026-12 of 2026-03-02 set the fee at $450.00 a tree."""
+    from treecalc.register import Register, fees
+
+    url = f"sqlite:///{tmp_path / 'register.db'}"
+    monkeypatch.setenv("TREECALC_DB", url)
+    reg = Register(url)
+    reg.add_user("eng", "engineer", "correct horse battery", by="setup")
+    fees.record(reg, by="eng", resolution_date="2026-03-02", fee_per_tree_usd="450", resolution="2026-12")
+
+
 def _fund_and_permit_pages():
     from streamlit.testing.v1 import AppTest
 
@@ -70,14 +82,13 @@ def _fund_and_permit_pages():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
     at.file_uploader(key="w_upload").set_value(("Elm Ct lot 4.csv", SURVEY, "text/csv")).run()
     at.switch_page("treecalc/app/pages/fund.py").run()
-    at.checkbox(key="w_fee_board").check().run()  # set by the Board: the schedule is given as a dict
     at.radio(key="w_plantable_kind").set_value("A number of trees").run()
     at.number_input(key="w_plantable").set_value(1).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
 
-def test_fund_csv_labels_are_the_statements_with_per_year_values():
+def test_fund_csv_labels_are_the_statements_with_per_year_values(board_fee):
     at = _fund_and_permit_pages()
     table = at.dataframe[-1].value  # "All fund figures": the table fund.csv is written from
     items = dict(zip(table["Item"], table["Value"]))
@@ -88,11 +99,11 @@ def test_fund_csv_labels_are_the_statements_with_per_year_values():
     assert "Or: payment in place of the §208-22F replacement (USD)" in items  # was "Alternative 22f (USD)"
     assert items["Basis of payment"] == "a fee per tree not planted"  # was "per_tree"
     assert (
-        items["Fee schedule from"] == "set by Board resolution (§208-24C)"
+        items["Fee schedule from"] == "Board resolution 2026-12 of 2026-03-02 (§208-24C)"
     )  # the words on the page, as the statement and the PDF say it
     assert items["Fee is a placeholder"] == "no"
-    # the site takes 1 tree; 6 are paid in lieu at the fee on the page (the default $450.00, here marked set by
-    # the Board): 6 x $450.00 = $2,700.00
+    # the site takes 1 tree; 6 are paid in lieu at the fee on the page (the Board's $450.00, recorded in
+    # the register): 6 x $450.00 = $2,700.00
     assert items["Trees paid for in lieu"] == "6"  # a count the label names: no "(trees)" after it
     assert float(items["Payment in lieu to the Fund (USD)"]) == 2700
     text = "\n".join(map(str, table["Item"]))

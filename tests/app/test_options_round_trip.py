@@ -114,7 +114,9 @@ NAMES = sorted(options._OPTION_CHECKS)
 def test_the_options_are_the_apps_own_and_include_the_fee_schedule_and_mortality():
     assert NAMES and {"fee_schedule", "mortality", "benefit", "tree_facts"} <= set(NAMES)
     set_by_pages = _names_set_by_the_pages()
-    assert {"fee_schedule", "mortality", "violation", "clear_cutting"} <= set_by_pages  # the scan finds them
+    # the scan finds them (a fee schedule is no page's control: the register's is charged; one from outside is
+    # carried with the options, never charged)
+    assert {"mortality", "violation", "clear_cutting"} <= set_by_pages
     # an option a page sets that a reload, a project or a link would leave out ("not understood: mortality")
     assert set_by_pages - set(NAMES) == set()
     assert set(READ_VALUES) == set(options._READ_CHECKS)
@@ -233,15 +235,19 @@ def test_the_apps_options_survive_a_reload_a_project_and_a_link(path, reg):
 
 
 def test_a_dated_fee_schedule_is_the_fee_after_a_reload(reg):
-    # the Fund page's schedule of the Board's resolution of 2026-03-02, $1,125.00 a tree; the reload dropped it
-    # and the Permit page charged the default file's placeholder $450.00 a tree
-    at = _uploaded({"fee_schedule": DATED, "plantable": 0})
+    # the Board's resolution of 2026-03-02, $1,125.00 a tree, recorded in the register: a reload (a fresh session)
+    # charges it; the session's own copy of a schedule (DATED, carried with the options) is never what is charged
+    from treecalc.register import fees
+
+    reg.add_user("eng", "engineer", "correct horse battery", by="setup")
+    fees.record(reg, by="eng", resolution_date="2026-03-02", fee_per_tree_usd="1125")
+    at = _uploaded({"fee_schedule": {**DATED, "fee_per_tree_usd": "0.01"}, "plantable": 0})
     fresh = _reloaded(at)
     fresh.switch_page(page_path("permit")).run()
     no_exception(fresh)
-    assert fresh.session_state[state._OPTS]["fee_schedule"] == DATED
+    assert fresh.session_state[state._OPTS]["fee_schedule"]["fee_per_tree_usd"] == "0.01"  # carried as given
     fund = fresh.session_state[state._MEMO_ASSESS][1].fund
-    assert (fund.fee_per_tree_usd, fund.label) == (1125.0, DATED["label"])
+    assert (fund.fee_per_tree_usd, fund.label) == (1125.0, "Board resolution of 2026-03-02 (§208-24C)")
     assert fund.trees_in_lieu and fund.fund_in_lieu_usd == fund.trees_in_lieu * 1125.0
     shown = " ".join(m.value for m in fresh.main.markdown) + " ".join(str(m.value) for m in fresh.main.metric)
     assert f"{fund.fund_in_lieu_usd:,.0f}" in shown

@@ -161,6 +161,7 @@ def test_every_option_flag_reaches_assess_under_its_keyword(fake_survey, monkeyp
         return real(survey, **kw)
 
     monkeypatch.setattr(assessment, "assess", spy)
+    monkeypatch.delenv("TREECALC_DB", raising=False)
     flags = ["--violation", "--application-pending", "--clear-cutting", "--days", "3", "--value-basis", "appraised"]
     flags += ["--replacement-percent", "130", "--replacement-species", "ACRU", "--replacement-dbh", "3"]
     flags += ["--replacement-height", "6", "--replacement-cost", "450", "--plantable-area", "400", "--size-waiver"]
@@ -184,9 +185,10 @@ def test_every_option_flag_reaches_assess_under_its_keyword(fake_survey, monkeyp
         "fee_schedule": None,
     }
     assert {k: seen[k] for k in given} == given
-    # the options no flag sets are left to assess()'s defaults
+    # the options no flag sets are left to assess()'s defaults; the register's fee schedule in force is given
+    # only where a register is configured (TREECALC_DB or --db: not here)
     options = {f.name for f in fields(assessment.AssessOptions)}
-    assert options - set(seen) == {"replacement_stock", "in_lieu_policy"}
+    assert options - set(seen) == {"replacement_stock", "in_lieu_policy", "fee_schedule_in_force"}
 
 
 # every Chapter 208 flag of `assess`, with a value where it takes one (Wesley Hills Chapter 95 reads none of them)

@@ -358,6 +358,38 @@ def test_a_statement_with_site_facts_given_out_of_alphabetical_order_verifies(tm
     assert main(["verify", str(out), str(survey)]) == 0, capsys.readouterr().out
 
 
+# -- money options that are not the Village's fee schedule --------------------------------------------------------
+def test_a_fee_per_tree_given_is_listed_as_not_the_schedule_in_force(capsys, lot, tmp_path, monkeypatch):
+    monkeypatch.delenv("TREECALC_DB", raising=False)
+    plain = _json_statement(capsys, lot, tmp_path)
+    rc, out, _ = _verify(capsys, plain, lot)
+    assert rc == 0 and "not the Village's fee schedule" not in out  # the data folder's own schedule: nothing to say
+    cheap = tmp_path / "cheap.json"
+    cheap.write_text(_assess(capsys, lot, "--fee-per-tree", "0.01", "--json"), encoding="utf-8")
+    rc, out, _ = _verify(capsys, cheap, lot)
+    # it follows from the survey (exit 0), and the $0.01 fee is said not to be the data folder's $450.00 a tree
+    assert rc == 0 and out.startswith("verified:")
+    assert "not the Village's fee schedule in force" in out
+    assert "$0.01 a tree" in out and "$450.00 a tree" in out
+
+
+def test_verify_names_the_registers_schedule_in_force(capsys, lot, tmp_path, monkeypatch):
+    from treecalc.register import Register, fees
+
+    url = f"sqlite:///{tmp_path / 'register.db'}"
+    reg = Register(url)
+    reg.add_user("eng", "engineer", "correct horse battery", by="setup")
+    fees.record(reg, by="eng", resolution_date="2026-03-02", fee_per_tree_usd="1125", resolution="2026-41")
+    cheap = tmp_path / "cheap.json"
+    # made without the register (the user's own machine), checked against the Village's
+    monkeypatch.delenv("TREECALC_DB", raising=False)
+    cheap.write_text(_assess(capsys, lot, "--fee-per-tree", "0.01", "--on", "2026-06-01", "--json"), encoding="utf-8")
+    monkeypatch.setenv("TREECALC_DB", url)
+    rc, out, _ = _verify(capsys, cheap, lot)
+    assert rc == 0
+    assert "$0.01 a tree" in out and "$1,125.00 a tree" in out and "Board resolution 2026-41 of 2026-03-02" in out
+
+
 # -- hostile statements: refused within bounds, naming the statement; no file read that verify was not given --------
 def _forged(statement: Path, path: Path, change) -> Path:
     doc = json.loads(statement.read_text())

@@ -96,3 +96,20 @@ def mapped_lot_csv() -> bytes:
         b"M3,Sugar maple,14,Retain,Dead,41.20040,-73.90010\n"
         b"M4,White oak,30,Retain,Good,41.20010,-73.90060\n"
     )
+
+
+#: the label the Board's schedule of :func:`board_register` is named by in every output
+BOARD_LABEL = "Board resolution 2026-12 of 2026-03-02 (§208-24C)"
+
+
+def board_register(tmp_path) -> str:
+    """A register (its SQLite URL) in which the Engineer recorded the Board's fee schedule: resolution 2026-12 of
+    2026-03-02, $450.00 a tree not planted (§208-24C). A server started with ``TREECALC_DB`` set to it charges
+    that schedule in every browser (the app's Fund page has no control of its own)."""
+    from treecalc.register import Register, fees
+
+    url = f"sqlite:///{tmp_path / 'register.db'}"
+    reg = Register(url)
+    reg.add_user("eng", "engineer", "correct horse battery", by="setup")
+    fees.record(reg, by="eng", resolution_date="2026-03-02", fee_per_tree_usd="450", resolution="2026-12")
+    return url

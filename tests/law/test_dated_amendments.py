@@ -394,8 +394,12 @@ def test_the_fund_page_shows_the_schedule_in_force_today_not_one_recorded_ahead(
     record_schedule(f, {"basis": "per_tree", "fee_per_tree_usd": "600.00"}, today.replace(year=today.year - 1, day=1))
     record_schedule(f, {"basis": "per_tree", "fee_per_tree_usd": "900.00"}, today.replace(year=today.year + 1, day=1))
     monkeypatch.setattr(law_data, "DEFAULT_FEE_SCHEDULE", f)
-    # the page's controls start from today's schedule, the one the assessment (on today) applies: $600
-    assert fund_page._default_schedule()["fee_per_tree_usd"] == "600.00"
+    from treecalc.register import db
+
+    monkeypatch.delenv("TREECALC_DB", raising=False)  # no register: the data folder's schedules are the fee
+    monkeypatch.setattr(db, "default_path", lambda: tmp_path / "no register.db")
+    # the page shows today's schedule, the one the assessment (on today) applies: $600
+    assert fund_page._in_force()["fee_per_tree_usd"] == "600.00"
 
 
 def test_a_companion_chapter_amended_on_a_date_reads_the_number_in_force_today(tmp_path):

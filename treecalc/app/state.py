@@ -324,17 +324,63 @@ def edited_survey(sv: Any, edits: dict[str, Any]) -> Any:
     return dataclasses.replace(sv, trees=trees, warnings=[*(sv.warnings or []), *changes])
 
 
+def village_schedule() -> dict[str, Any] | None:
+    """The Village's fee schedule in force today as the register holds it (§208-24C, recorded by the Engineer), or
+    None where the register holds none (the data folder's schedule is then charged, its placeholder said)."""
+    import datetime as dt
+    import os
+
+    from treecalc.register import Register, db, fees
+
+    if not os.environ.get(db.ENV) and not db.default_path().is_file():
+        return None  # no register configured nor made yet: nothing recorded (and none made just to read a fee)
+    try:  # the register the Cases page opens (its engine is made once per database)
+        return fees.in_force(Register(os.environ.get(db.ENV) or None), dt.date.today())
+    except Exception as e:  # a bad URL, a server down: the fee is not guessed, the page says why
+        from treecalc.app.wording import readable
+
+        raise AppError(f"The Village's fee schedule could not be read from the register: {readable(str(e))}") from e
+
+
+def outside_fee_schedule() -> str | None:
+    """A sentence when the session's options carry a fee schedule (from a link, a project or an address) that
+    charges otherwise than the Village's: it is kept with the options, never charged (:func:`assess_kwargs`)."""
+    given = opts().get("fee_schedule")
+    if not given:
+        return None
+    import datetime as dt
+
+    from treecalc.rules.croton_on_hudson.schedule import not_in_force
+
+    try:
+        said = not_in_force(given, None, village_schedule(), dt.date.today())
+    except Exception:  # noqa: BLE001 - a schedule that does not read is not charged either: said as such
+        said = ["the fee schedule these options carry does not read"]
+    if not said:
+        return None
+    return (
+        f"{said[0].split(': these figures')[0].replace('(‹fee_schedule›) ', '')}. It came with these options "
+        "(a link, a project or the address) and is not used: every figure here charges the Village's fee schedule "
+        "in force."
+    )
+
+
 def assess_kwargs() -> dict[str, Any]:
-    """The keyword arguments of ``assess`` for the current options."""
+    """The keyword arguments of ``assess`` for the current options. The fee is always the Village's schedule in
+    force (the register's, else the data folder's): a schedule among the options (a link's, a project's, an
+    address's) is never charged, whatever label it carries (:func:`outside_fee_schedule` says so)."""
     o = copy.deepcopy(opts())
     kw: dict[str, Any] = {}
     for k, v in o.items():
         if k == "benefit":
             kw.update({bk: bv for bk, bv in v.items() if bv not in (None, {}, "")})
-        elif k.startswith("_"):
-            continue  # app-only bookkeeping
+        elif k.startswith("_") or k == "fee_schedule":
+            continue  # app-only bookkeeping; a fee schedule from outside the register
         else:
             kw[k] = v
+    village = village_schedule()
+    if village is not None:
+        kw["fee_schedule_in_force"] = village
     return kw
 
 

@@ -91,6 +91,12 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
     if head is not None:
         with head:
             law_header()
+            try:
+                outside = state.outside_fee_schedule()
+            except state.AppError:
+                outside = None  # the register could not be opened: the body said so
+            if outside:
+                st.warning(outside, icon=":material/priority_high:")
 
 
 #: Below this width (px) the sidebar covers the page: it is closed once a page is chosen in it

@@ -56,6 +56,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         )
 
     add_assess_flags(p, outputs, switches)
+    from treecalc.cli.fee_schedule import add_db_flag
+
+    add_db_flag(p)
     p.set_defaults(func=_cmd_assess)
 
 
@@ -410,6 +413,27 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
         )
 
 
+def _village_schedule(a: argparse.Namespace, options: dict[str, Any]) -> None:
+    """The register's fee schedule in force on the date assessed (``fee_schedule_in_force``), where a register is
+    configured; a case (``case new``) is opened on it alone: a fee given that charges otherwise is refused."""
+    from treecalc.cli.fee_schedule import in_force_for
+
+    case = getattr(a, "case_command", None) == "new"
+    village = in_force_for(a, options["on"], always=case)
+    if village is None:
+        return
+    options["fee_schedule_in_force"] = village
+    if case:
+        from treecalc.register import fees
+
+        differs = fees.differs(options, village, options["on"])
+        if differs:
+            raise ValueError(
+                f"a case is opened on the Village's fee schedule in force: {differs[0].split(': these')[0]}; "
+                "leave out --fee-per-tree and --fee-schedule"
+            )
+
+
 def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
     """The flags of :func:`add_assess_flags` checked, and the survey read: (path, survey, the keyword
     arguments of :func:`treecalc.assessment.assess`)."""
@@ -434,6 +458,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
         raise ValueError("--on is empty: give the date YYYY-MM-DD of the application or violation (or leave --on out)")
     options["on"] = (as_date(a.on, "--on") or dt.date.today()).isoformat()
     _check_numbers(a)
+    _village_schedule(a, options)
     if getattr(a, "out", None) is not None:  # "" (an unset variable) is refused, not taken as "no statement"
         _check_out(a.out)  # before any work: a bad path is reported once, cleanly
     if getattr(a, "pdf", None) is not None:

@@ -33,6 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         add_switches(p, ("--json", "print one JSON object"))
 
     add_assess_flags(p, None, switches)
+    from treecalc.cli.fee_schedule import add_db_flag
+
+    add_db_flag(p)
     p.set_defaults(func=_cmd_plan)
 
 

@@ -8,6 +8,7 @@ files read are those given here, never one the statement names. No domain logic 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,17 +23,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="F.toml",
         help="the fee schedule given apart when the statement was made (verify reads only the files it is given)",
     )
+    from treecalc.cli.fee_schedule import add_db_flag
+
+    add_db_flag(p)
     p.set_defaults(func=_cmd_verify)
 
 
 def _cmd_verify(a: argparse.Namespace) -> int:
     from treecalc.fingerprint import verify
 
-    verdict = verify(a.statement, a.survey, isolated=True, fee_schedule=a.fee_schedule)
+    in_force = None
+    from treecalc.cli.fee_schedule import configured
+
+    if configured(a) is not None:  # the Village's schedule in force on the statement's date, from the register
+        from treecalc.cli.fee_schedule import in_force_for
+
+        def in_force(on: Any) -> Any:
+            return in_force_for(a, str(on))
+
+    verdict = verify(a.statement, a.survey, isolated=True, fee_schedule=a.fee_schedule, in_force=in_force)
     if verdict.matches:
         print(f"verified: {a.statement} follows from {a.survey}")
         for item in verdict.checked:
             print(f"  {item}")
+        if verdict.money:  # it follows, but from a fee that is not the Village's: said, never passed as the Fund's
+            print("but its money options are not the Village's fee schedule in force (a what-if, not what is owed):")
+            for m in verdict.money:
+                print(f"  - {m}")
         return 0
     print(f"NOT verified: {a.statement} does not follow from {a.survey}")
     for d in verdict.differences:

@@ -171,6 +171,22 @@ class Link(Base):
     revoked_at: Mapped[str | None] = mapped_column(String(40))
 
 
+class FeeScheduleRecord(Base):
+    """A fee schedule of payments in lieu the Board set (§208-24C), as the Engineer recorded it: one row per
+    resolution, never changed (a later resolution is a new row; the history is the table)."""
+
+    __tablename__ = "fee_schedules"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    basis: Mapped[str] = mapped_column(String(20))  # per_tree | value
+    fee_per_tree_cents: Mapped[int | None] = mapped_column(BigInteger)
+    multiplier: Mapped[str | None] = mapped_column(String(40))  # exact decimal text
+    value_basis: Mapped[str | None] = mapped_column(String(40))
+    resolution_date: Mapped[dt.date] = mapped_column(Date, unique=True)
+    resolution: Mapped[str | None] = mapped_column(String(200))  # the resolution's reference
+    recorded_by: Mapped[str] = mapped_column(String(200))
+    recorded_at: Mapped[str] = mapped_column(String(40))
+
+
 # sign-in state is not part of the record (not chained): throttling and sessions change on every request
 class SignIn(Base):
     __tablename__ = "sign_ins"
@@ -205,4 +221,5 @@ RECORDED = {
     "notes": (Note, "id"),
     "users": (User, "name"),
     "links": (Link, "token_sha256"),
+    "fee_schedules": (FeeScheduleRecord, "id"),
 }

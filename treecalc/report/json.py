@@ -175,6 +175,8 @@ def _assessment_object(
         "fund_in_lieu_usd": fund.fund_in_lieu_usd,
         "fund_basis": fund.basis,
         "fund_placeholder": fund.placeholder,
+        # which schedule the fee is (a Board resolution and its date, or the placeholder): None without a fund
+        "fund_schedule": getattr(fund, "label", None) or None,
         # each amount as the law's findings give it: None where the law has no such penalty or fine
         "civil_penalty_max_usd": pen.civil_penalty_max_usd,
         # doubling (§208-29B(7)) is of civil penalties: said by a law that has them

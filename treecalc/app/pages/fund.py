@@ -1,4 +1,8 @@
-"""Fund & fee schedule (the Engineer's view): §208-24C payments in lieu into the Tree Preservation Fund."""
+"""Fund & fee schedule: §208-24C payments in lieu into the Tree Preservation Fund.
+
+The schedule is the Village's, kept in the register: every visitor sees the one in force and its history; an
+engineer signed in records the Board's next one; no one else has a control (a fee set in one browser only was
+charged in that browser only)."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from typing import Any
 import streamlit as st
 
 from treecalc.app import (
+    cases,
     printable,  # the PDF report
     state,
     ui,
@@ -17,22 +22,19 @@ from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml
 from treecalc.units import RANGES
 
 
-def _held_schedules() -> dict:
-    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE, read_toml
-
-    return read_toml(DEFAULT_FEE_SCHEDULE)
-
-
-def _default_schedule() -> dict:
-    """The schedule of the data folder in force today, the date the app assesses on (a resolution recorded ahead of
-    its date is not yet the fee; the latest held only when none is in force today, which the assessment refuses)."""
+def _in_force() -> dict[str, Any]:
+    """The schedule every assessment charges today: the register's in force (a Board resolution the Engineer
+    recorded), else the data folder's (its placeholder said)."""
     import datetime as dt
 
     from treecalc.law import LawNotInForce
     from treecalc.rules.croton_on_hudson.schedule import schedule_in_force
-    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
+    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE, read_toml
 
-    held = _held_schedules()
+    village = state.village_schedule()
+    if village is not None:
+        return village
+    held = read_toml(DEFAULT_FEE_SCHEDULE)
     try:
         raw, when = schedule_in_force(held, str(DEFAULT_FEE_SCHEDULE), dt.date.today())
     except LawNotInForce:
@@ -40,116 +42,123 @@ def _default_schedule() -> dict:
     return {**raw, **({"resolution_date": when.isoformat()} if when else {})}
 
 
-def _recorded_toml(new: dict) -> bytes:
-    """The data folder's schedules with ``new`` recorded after them (its Board resolution date), earlier kept."""
-    import tempfile
-    from pathlib import Path
-
-    from treecalc.rules.croton_on_hudson.schedule import record_schedule
-    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
-
-    with tempfile.TemporaryDirectory() as tmp:
-        p = Path(tmp) / "fee_schedule.toml"
-        p.write_bytes(DEFAULT_FEE_SCHEDULE.read_bytes())
-        return record_schedule(
-            p, {k: v for k, v in new.items() if k != "resolution_date"}, new["resolution_date"]
-        ).encode()
+def _charge(s: dict[str, Any]) -> str:
+    if str(s.get("basis", "per_tree")) == "per_tree":
+        return f"{ui.usd(float(s.get('fee_per_tree_usd') or 0), cents=True)} for each replacement tree not planted"
+    return f"the value of the trees not planted ({s.get('value_basis') or 'appraised'}) × {s.get('multiplier') or 1}"
 
 
-def _schedule_controls() -> dict:
-    base = _default_schedule()
-    cur = dict(state.opt("fee_schedule") or base)
-    bases = ["per_tree", "value"]
-    c1, c2, c3 = st.columns(3)
-    basis = c1.radio(
-        "Basis of payments in lieu",
-        bases,
-        index=bases.index(str(cur.get("basis", "per_tree"))),
-        key="w_fee_basis",
-        horizontal=True,
-        format_func={"per_tree": "A fee per tree", "value": "The unmet value"}.get,
-        help="per_tree: a fee for each required replacement tree not planted; "
-        "value: the unmet value times a multiplier.",
-    )
-    fee = c2.number_input(
-        "Fee per tree (USD)",
-        # a fee of $0 is no fee schedule at all (the assessment refuses it): the widget cannot go there
-        min_value=0.01,
-        max_value=float(RANGES["usd"].high),  # the range of --fee-per-tree and of a fee schedule (units.RANGES)
-        step=25.0,
-        value=max(0.01, float(cur.get("fee_per_tree_usd", 0) or 0)),
-        key="w_fee_per_tree",
-        disabled=basis != "per_tree",
-        help="More than $0: the fee for each required replacement tree not planted (§208-24C).",
-    )
-    mult = c3.number_input(
-        "Multiplier of the unmet value",
-        min_value=0.0,
-        max_value=float(RANGES["multiplier"].high),
-        step=0.1,
-        value=float(cur.get("multiplier", 1) or 1),
-        key="w_fee_multiplier",
-        disabled=basis != "value",
-    )
-    set_by_board = st.checkbox(
-        "These amounts were set by Board resolution", key="w_fee_board", value=not bool(cur.get("placeholder", True))
-    )
-    resolved_on = None
-    if set_by_board:
-        import datetime as dt
+def _record_form() -> None:
+    """An engineer records the Board's new schedule in the register (the register checks the role again)."""
+    import datetime as dt
 
-        given = cur.get("resolution_date")
-        resolved_on = st.date_input(
-            "Date of the Board resolution (§208-24C)",
-            value=dt.date.fromisoformat(str(given)) if given else None,
-            key="w_fee_resolution_date",
-            help="Recorded with the schedule: an assessment reads the schedule in force on its date; "
-            "the earlier schedules are kept.",
+    from treecalc.register import fees
+
+    who = cases.user()
+    assert who is not None
+    with st.form("w_fee_record"):
+        st.markdown("**Record a schedule the Board set (§208-24C)**: the schedules recorded before are kept.")
+        c1, c2, c3 = st.columns(3)
+        basis = c1.radio(
+            "Basis of payments in lieu",
+            ["per_tree", "value"],
+            key="w_fee_basis",
+            horizontal=True,
+            format_func={"per_tree": "A fee per tree", "value": "The unmet value"}.get,
         )
-    new: dict[str, Any] = {
-        "basis": basis,
-        "fee_per_tree_usd": f"{fee:.2f}",
-        "multiplier": f"{mult:g}",
-        "placeholder": not set_by_board,
-        "label": (
-            (
-                f"set by Board resolution of {resolved_on.isoformat()} (§208-24C)"
-                if resolved_on
-                else "set by Board resolution (§208-24C)"
+        fee = c2.number_input(
+            "Fee per tree (USD)",
+            # a fee of $0 is no fee schedule at all (the assessment refuses it): the widget cannot go there
+            min_value=0.01,
+            max_value=float(RANGES["usd"].high),  # the range of --fee-per-tree (units.RANGES)
+            step=25.0,
+            value=450.0,
+            key="w_fee_per_tree",
+        )
+        mult = c3.number_input(
+            "Multiplier of the unmet value",
+            min_value=0.0,
+            max_value=float(RANGES["multiplier"].high),
+            step=0.1,
+            value=1.0,
+            key="w_fee_multiplier",
+        )
+        d1, d2 = st.columns(2)
+        when = d1.date_input("Date of the Board resolution", value=dt.date.today(), key="w_fee_resolution_date")
+        ref = d2.text_input("Resolution (number or reference)", key="w_fee_resolution", max_chars=200)
+        go = st.form_submit_button("Record the schedule")
+    if go:
+        try:
+            fees.record(
+                cases.register(),
+                by=who[0],
+                resolution_date=when,
+                basis=basis,
+                fee_per_tree_usd=f"{fee:.2f}" if basis == "per_tree" else None,
+                multiplier=f"{mult:g}" if basis == "value" else None,
+                resolution=ref,
             )
-            if set_by_board
-            else "PLACEHOLDER, to be set by Board resolution (§208-24C)"
-        ),
-    }
-    if resolved_on:
-        new["resolution_date"] = resolved_on.isoformat()
-    same = (
-        new["basis"] == str(base.get("basis"))
-        and float(new["fee_per_tree_usd"]) == float(base.get("fee_per_tree_usd", 0))
-        and float(new["multiplier"]) == float(base.get("multiplier", 1))
-        and new["placeholder"] == bool(base.get("placeholder", False))
-        and new.get("resolution_date") == base.get("resolution_date")
-    )
-    state.set_opt("fee_schedule", None if same else new)
-    if new["placeholder"]:
+        except ValueError as e:
+            st.error(views.readable(str(e)))
+            return
+        st.success(f"Recorded: the schedule of the Board resolution of {when.isoformat()}.")
+        st.rerun()
+
+
+def _schedule_section() -> dict[str, Any]:
+    """The schedule in force (every visitor), its history (the register's), and the record form (an engineer)."""
+    from treecalc.register import fees
+
+    now = _in_force()
+    st.markdown(f"**In force today:** {_charge(now)}, {now.get('label') or 'fee schedule'}.")
+    if now.get("placeholder"):
         st.warning("The fee is a placeholder until the Board sets it (§208-24C); every output says so.")
-    return new
+    if not _register_known():
+        return now
+    rows = fees.history(cases.register())
+    if rows:
+        st.dataframe(
+            [
+                {
+                    "Resolution": r["resolution"] or "",
+                    "Date": r["resolution_date"],
+                    "Basis": _charge(r),
+                    "Recorded by": r["recorded_by"],
+                    "Recorded": r["recorded_at"][:10],
+                }
+                for r in rows
+            ],
+            hide_index=True,
+            key="w_fee_history",
+        )
+    who = cases.user()
+    if who is not None and who[1] == fees.ROLE:
+        _record_form()
+    elif who is not None:
+        st.caption(f"Read-only: an account of the {fees.ROLE} role records the Board's schedule (§208-24C).")
+    return now
+
+
+def _register_known() -> bool:
+    import os
+
+    from treecalc.register import db
+
+    return bool(os.environ.get(db.ENV)) or db.default_path().is_file() or cases.user() is not None
 
 
 def body() -> None:
     st.subheader("Fee schedule")
-    schedule = _schedule_controls()
-    dated = bool(schedule.get("resolution_date"))
+    schedule = _schedule_section()
     st.download_button(
         "Fee schedule (TOML)",
-        # with a resolution date: the data folder's schedules with this one recorded after them (earlier kept)
-        data=_recorded_toml(schedule) if dated else fee_schedule_toml(schedule).encode(),
+        data=fee_schedule_toml({k: v for k, v in schedule.items() if k != "source"}).encode(),
         file_name="fee_schedule.toml",
         mime="application/toml",
         key="fund_toml",
         on_click="ignore",
         icon=":material/download:",
-        help="The schedule set above, as a file: keep it with the Village's records.",
+        help="The schedule in force, as a file: keep it with the Village's records.",
     )
     if views.replaces(views.survey_record()):  # a law without replacement (Chapter 95) has no fund
         st.subheader("Planting space on the site")
@@ -198,6 +207,6 @@ def body() -> None:
 ui.run_page(
     "Fund & fee schedule",
     body,
-    caption="§208-24C: the Board sets the basis of payments in lieu; the Engineer keeps it here.",
+    caption="§208-24C: the Board sets the basis of payments in lieu; the Engineer records it in the register.",
     law=True,
 )

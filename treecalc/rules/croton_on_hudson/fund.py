@@ -44,6 +44,15 @@ def _fund_findings(
     )
     if f["placeholder"] and required and pl.trees_in_lieu:
         ctx.warnings.append(f"the fee in lieu is a {schedule.label}")
+    if ctx.opts.fee_schedule_in_force:  # a fee given that is not the Village's schedule in force: said, every output
+        import datetime as dt
+
+        from treecalc.rules.croton_on_hudson.schedule import not_in_force
+
+        day = dt.date.fromisoformat(str(ctx.options["on"]))  # the date assessed on (assess() sets it)
+        ctx.warnings.extend(
+            not_in_force(ctx.opts.fee_schedule, ctx.opts.fee_per_tree_usd, ctx.opts.fee_schedule_in_force, day)
+        )
     alt, alt_how, alt_exact = None, "", None
     f_part = next((p for p in part_list if p.section == "§208-22F"), None)
     if f_part is not None:
@@ -106,4 +115,7 @@ def fee_schedule(opts: Any, on: Any = None) -> Any:
     the one in force on ``on`` (a date; None: the latest)."""
     from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule
 
+    village = getattr(opts, "fee_schedule_in_force", None)
+    if village and opts.fee_schedule in (None, "") and opts.fee_per_tree_usd in (None, ""):
+        return load_fee_schedule(dict(village))  # the Village's, as the register holds it on the date
     return load_fee_schedule(opts.fee_schedule, fee_per_tree_usd=opts.fee_per_tree_usd, on=on)

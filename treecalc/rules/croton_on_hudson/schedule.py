@@ -222,6 +222,43 @@ def record_schedule(path: str | Path, schedule: Mapping[str, Any], resolution_da
     return text
 
 
+def _terms(s: FeeSchedule) -> tuple[str, Decimal, Decimal, str]:
+    """What a schedule charges: two schedules of the same terms charge the same whatever their labels."""
+    return (s.basis, s.fee_per_tree_usd, s.multiplier, s.value_basis)
+
+
+def _charge_words(s: FeeSchedule) -> str:
+    if s.basis == "per_tree":
+        return f"${s.fee_per_tree_usd:,.2f} a tree not planted"
+    return f"the value of the trees not planted ({s.value_basis}) x {s.multiplier}"
+
+
+def not_in_force(
+    given: Any, fee_per_tree_usd: Any, in_force: Mapping[str, Any] | None, on: dt.date | None = None
+) -> list[str]:
+    """The money options an assessment was given (a fee schedule ``given``, a ``fee_per_tree_usd``) that charge
+    otherwise than the Village's schedule in force (``in_force``: the register's, in line; None: the data
+    folder's on ``on``), each said in a sentence; [] when none is given or they charge the same. Such an
+    assessment is a what-if: its labels ("set by Board resolution") are the giver's, not the Board's."""
+    if given in (None, "") and fee_per_tree_usd in (None, ""):
+        return []
+    try:
+        mine = load_fee_schedule(given or None, fee_per_tree_usd=fee_per_tree_usd, on=on)
+    except ValueError as e:
+        return [f"the fee schedule given does not read ({e}), so it is not the Village's fee schedule in force"]
+    village = load_fee_schedule(dict(in_force) if in_force else None, on=None if in_force else on)
+    if _terms(mine) == _terms(village):
+        return []
+    if fee_per_tree_usd not in (None, ""):
+        what = f"the fee per tree given (‹fee_per_tree_usd›), {_charge_words(mine)},"
+    else:
+        what = f"the fee schedule given (‹fee_schedule›), {_charge_words(mine)},"
+    return [
+        f"{what} is not the Village's fee schedule in force ({_charge_words(village)}, {village.label}): "
+        "these figures are a what-if, not the amount owed"
+    ]
+
+
 def _appraisal(raw: dict[str, Any], source: str) -> tuple[int, dict[str, Any] | None]:
     """``appraisal_edition`` (9 or 10) and, for the 10th, its parameters: the unit cost (USD per sq in of the
     nursery tree's trunk; None: the placeholder per species) and the functional and external limitations (%)."""
