@@ -231,10 +231,8 @@ class Register:
             try:
                 migrate(engine)
             except OperationalError as e:
-                said = disk_error(e, self.url)
-                raise RegisterError(
-                    said or f"the register at {_safe(self.url)} could not be opened: {e.orig}"
-                ) from None
+                said = disk_error(e, self.url) or f"the register at {_safe(self.url)} could not be opened: {e.orig}"
+                raise RegisterError(said) from None
             _ENGINES[self.url] = engine
         self.engine = engine
 

@@ -157,10 +157,7 @@ def permit(
     # (1) more than three trees in the preceding twelve months: this survey's removals plus the lot's earlier ones.
     # A tree already removed is judged on the removals already done, a proposed one on all; one removed under its
     # own permit is not "without first obtaining a tree removal permit" (§208-18A): no fact says it was the fourth
-    # prior_removals_without_permit given (0 included) says which of the lot's earlier removals had no permit:
-    # the others had one, and no figure, definite or conditional, rests on them
-    np_given = "prior_removals_without_permit" in site and "prior_removals_without_permit" not in assumed
-    lot = _Lot(trees, site, p, act, removal, np_given)
+    lot = _Lot(trees, site, p, act, removal, "prior_removals_without_permit" in site.keys() - assumed)
     count, done_count, done_given, vague, one = _count_trigger(lot, village)
     if one is not None:
         add("§208-19A(1)", *one)
@@ -168,8 +165,7 @@ def permit(
     reasons = _parcel_reasons(site)
     if reasons:
         on_given = any(k not in assumed for _, k in reasons)
-        if not on_given:
-            assumed_used = [k for _, k in reasons]
+        assumed_used = [] if on_given else [k for _, k in reasons]
         b = p["parcel_min_dbh_in"]
         met = _meets("permit.parcel_min_dbh_in", d, b)
         add(
@@ -227,7 +223,9 @@ class _Lot(NamedTuple):
     p: dict[str, Any]
     act: np.ndarray
     removal: np.ndarray
-    np_given: bool = False  # prior_removals_without_permit given (0 included), not assumed
+    #: prior_removals_without_permit given (0 included), not assumed: the lot's other earlier removals had a
+    #: permit, and no figure, definite or conditional, rests on them
+    np_given: bool = False
 
 
 def _count_trigger(
