@@ -288,7 +288,11 @@ def _read_zone(params: BenefitParams | None, kw: dict[str, Any], site: dict[str,
 
 
 def _load_survey(
-    survey: Any, progress: Any = None, species_map: dict[str, str] | None = None, zone: str | None = None
+    survey: Any,
+    progress: Any = None,
+    species_map: dict[str, str] | None = None,
+    zone: str | None = None,
+    column_map: dict[str, str] | None = None,
 ) -> Any:
     """The survey (read from its path), refused when no tree could be read from it
     (:class:`~treecalc.ingest.NoTreeReadError`): "no permit required" would be said of trees never read."""
@@ -297,7 +301,7 @@ def _load_survey(
     if isinstance(survey, (str, Path)):
         from treecalc.climate_zones import read_survey_in_zone  # a zone's own species read in that zone
 
-        survey = read_survey_in_zone(survey, zone, progress=progress, species_map=species_map)
+        survey = read_survey_in_zone(survey, zone, progress=progress, species_map=species_map, column_map=column_map)
     elif not hasattr(survey, "trees"):
         raise TypeError("assess() needs a Survey (with .trees) or the path of a survey file")
     require_trees(survey)
@@ -392,6 +396,7 @@ def assess(
     benefit_params: BenefitParams | None = None,
     progress: Any = None,
     species_map: dict[str, str] | None = None,
+    column_map: dict[str, str] | None = None,
     **benefit_kw: Any,
 ) -> Assessment:
     """Apply the tree law to a survey. See the module docstring and :class:`Assessment`.
@@ -400,7 +405,8 @@ def assess(
     ``site_assumptions``, ``warnings``, ``rows_read``) or the path of a survey file. ``site`` overrides the
     survey's site facts; every field must be one :data:`treecalc.ingest.SITE_FIELDS` knows (an unknown one is an
     error naming the closest). The keyword options are gathered in :class:`AssessOptions`. ``species_map``
-    corrects species texts in bulk when a file is read (see :func:`treecalc.ingest.read_survey`).
+    corrects species texts in bulk and ``column_map`` says what a column is (``{"Recommendation": "action"}``)
+    when a file is read (see :func:`treecalc.ingest.read_survey`).
     """
     arguments = locals()  # the keyword arguments as given: nothing else is bound yet
     opts = AssessOptions(**{f.name: arguments[f.name] for f in fields(AssessOptions)}).validated()
@@ -410,7 +416,7 @@ def assess(
     # sorted keys, and the assessment derived again from it must list (and hash) the facts as the first did
     site = dict(sorted(site.items())) if site else site
     given = check_site(site or {}, where="‹site›")  # before any work: a misspelt fact is an error
-    survey = _load_survey(survey, progress, species_map, _read_zone(benefit_params, benefit_kw, given))
+    survey = _load_survey(survey, progress, species_map, _read_zone(benefit_params, benefit_kw, given), column_map)
     site_in = {**(getattr(survey, "site", None) or {}), **given}
     assumptions = _survey_assumptions(survey)
     warnings = _survey_warnings(survey, site_in)

@@ -298,7 +298,8 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     """The cheapest lawful plan for each number of optional removals (see the module docstring).
 
     ``survey`` is a read survey or a path; ``options`` are :func:`treecalc.assessment.assess`'s
-    keyword options (site facts, stock, plantable, fee schedule ...), applied to every candidate.
+    keyword options (site facts, stock, plantable, fee schedule ...), applied to every candidate; its reading
+    options (``column_map``, ``species_map``) read the file.
     """
     from treecalc.assessment import _load_survey, assess
 
@@ -306,7 +307,13 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     budget = None if budget_usd is None else money(budget_usd)
     if budget is not None and budget < 0:
         raise ValueError(f"‹budget_usd› must be a sum of money >= 0, got {budget_usd!r}")
-    survey = _load_survey(survey, zone=options.get("zone") or (options.get("site") or {}).get("climate_zone"))
+    # the reading's options read the file once; the candidates are assessed on the survey read
+    survey = _load_survey(
+        survey,
+        species_map=options.pop("species_map", None),
+        zone=options.get("zone") or (options.get("site") or {}).get("climate_zone"),
+        column_map=options.pop("column_map", None),
+    )
     trees = survey.trees.reset_index(drop=True)
     must, optional, notes = _split(trees)
     notes[:0] = _rejected_note(survey)

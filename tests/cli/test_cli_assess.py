@@ -24,7 +24,9 @@ def fake_survey(monkeypatch):
         rows_read=3,
         source={},
     )
-    monkeypatch.setattr(assessment, "_load_survey", lambda path, progress=None, species_map=None, zone=None: s)
+    monkeypatch.setattr(
+        assessment, "_load_survey", lambda path, progress=None, species_map=None, zone=None, column_map=None: s
+    )
     import treecalc.ingest
 
     # the CLI reads the survey itself, in a bounded child process (treecalc.ingest.limits)

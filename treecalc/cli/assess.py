@@ -141,8 +141,9 @@ def add_assess_flags(
     add_limits(p)
     if switches:
         switches()
-    from treecalc.cli.survey import add_species_map
+    from treecalc.cli.survey import add_column_map, add_species_map
 
+    add_column_map(p)
     add_species_map(p)
     add_benefit_params(p)
 
@@ -474,7 +475,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
 
         path = data.sample_survey()
     from treecalc.cli.common import stderr_progress
-    from treecalc.cli.survey import species_map_arg
+    from treecalc.cli.survey import column_map_arg, species_map_arg
     from treecalc.climate_zones import read_survey_in_zone
     from treecalc.ingest.limits import Limits
 
@@ -486,6 +487,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
         isolated=True,
         limits=Limits.parse(a.limit, Limits.from_env()),
         species_map=species_map_arg(a.species_map) or None,
+        column_map=column_map_arg(a.map),
         meanwhile=lambda: prepare(a.jurisdiction),  # the tables load while the child reads
     )
     from treecalc.ingest.errors import require_trees
@@ -506,11 +508,12 @@ def assess_args(a: argparse.Namespace) -> tuple[Any, str]:
     site = kwargs["site"]
     if not a.jurisdiction:  # the jurisdiction the survey's Site sheet named: the same check, before any output
         _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
-    from treecalc.cli.survey import species_map_arg
+    from treecalc.cli.survey import column_map_arg, species_map_arg
     from treecalc.fingerprint import attach
 
     # what `treecalc verify` derives the assessment again with: the keyword arguments given to assess() and the reader
-    call = {**kwargs, "read": {"species_map": species_map_arg(a.species_map) or None}}
+    read = {"species_map": species_map_arg(a.species_map) or None, "column_map": column_map_arg(a.map)}
+    call = {**kwargs, "read": read}
     if Path(path).is_file():  # (a reader given no file, as the tests' stand-in survey, has no bytes to fingerprint)
         attach(result, path, call)
     return result, path

@@ -25,6 +25,17 @@ def _pairs(items: list[str], flag: str) -> dict[str, str]:
     return out
 
 
+def add_column_map(p: argparse.ArgumentParser) -> None:
+    """--map HEADER=FIELD (repeatable): the flag of every command that reads a survey, so that the refusal naming
+    the ``--map`` that settles a reading (two action columns) is settled on the command that gave it."""
+    repeatable(p, "--map", "HEADER=FIELD", 'map a column, e.g. --map "Diam. cm=dbh_cm" (repeatable)')
+
+
+def column_map_arg(items: list[str] | None) -> dict[str, str] | None:
+    """The column map --map gives (None: none given)."""
+    return _pairs(items or [], "--map") or None
+
+
 def check_file_arg(path: str | None) -> None:
     """The survey file argument: left out (the sample) or a name; "" (an unset variable) is not the sample."""
     if path is not None and not path.strip():
@@ -135,7 +146,7 @@ def register(subparsers) -> None:
         help="sheet name (default: a sheet named like Trees/Survey/Inventory, "
         "else the first with a recognisable header)",
     )
-    repeatable(p, "--map", "HEADER=FIELD", 'map a column, e.g. --map "Diam. cm=dbh_cm" (repeatable)')
+    add_column_map(p)
     p.add_argument(
         "--dbh-unit", choices=("in", "cm", "mm", "ft", "m"), help="unit of the DBH column (overrides the file)"
     )
@@ -193,7 +204,7 @@ def run(a: argparse.Namespace) -> int:
             a.file if a.file is not None else data.sample_survey(),
             a.zone,
             sheet=a.sheet,
-            column_map=_pairs(a.map, "--map") or None,
+            column_map=column_map_arg(a.map),
             dbh_unit=a.dbh_unit,
             site=_pairs(a.site, "--site") or None,
             max_bytes=int(a.max_mb * 1e6),

@@ -101,6 +101,8 @@ class Actions:
     # for a status not recognised (None: no status column)
     status_condition: np.ndarray | None = None
     status_warn: list[str] | None = None
+    # the other action columns whose cells stated a fact too (a hazard, must remove), by fact: named where it is said
+    fact_headers: dict[str, list[str]] | None = None
 
 
 def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actions:
@@ -140,18 +142,8 @@ def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actio
         )
     acts = Actions(action, unknown, reasons, facts, col, spread([is_blank(v) for v in uniq], codes, bool), pruned)
     _check_rivals(table, mapping, acts, warnings)
-    _read_status(table, mapping, acts)
+    _read_status(table, mapping, acts, warnings)
     return acts
-
-
-def _readings(table: Table, col: C.Column) -> tuple[list, list[str | None]]:
-    """A column's cells and the action each reads as (blank: retain, None: not recognised)."""
-    vals = table.values(col)
-    read = parse_distinct(
-        vals,
-        lambda v: V.read_action(v, remove_column=col.field == "remove", retain_column=col.field == "retain").action,
-    )
-    return vals, [("retain" if a == "" else a) for a in read]
 
 
 def _refuse(table: Table, a: C.Column, b: C.Column, rows: list[int], va: list, vb: list) -> AmbiguousActionError:
@@ -168,23 +160,71 @@ def _refuse(table: Table, a: C.Column, b: C.Column, rows: list[int], va: list, v
     )
 
 
+def _rows_text(table: Table, rows: np.ndarray) -> str:
+    """ "row 3" / "rows 3, 5, 8 …": the source rows of ``rows`` (positions), the first few."""
+    sr = [str(table.source_row[i]) for i in rows[:5]]
+    return ("row " if len(rows) == 1 else "rows ") + ", ".join(sr) + (" …" if len(rows) > 5 else "")
+
+
+_FACT_WORDS = {"hazardous": "hazard", V.MUST_REMOVE: "must remove", "dead_or_diseased": "dead", "dead": "dead"}
+
+
+def _fill_blank_actions(
+    table: Table, acts: Actions, said: list[str | None], col: C.Column, other: C.Column, warnings: list[str]
+) -> None:
+    """Rows whose action cell is blank take the action the other column says (``said``, None where it says none):
+    what is given is read, and said, rather than the blank taken as retain."""
+    fill = np.array([bool(b and w) for b, w in zip(acts.blank.tolist(), said)], dtype=bool)
+    if not fill.any():
+        return
+    rows = np.flatnonzero(fill)
+    for i in rows:
+        acts.action[i] = said[i]
+    acts.blank[fill] = False
+    what = sorted({str(said[i]) for i in rows})
+    warnings.append(
+        f"{_rows_text(table, rows)}: {col.header!r} blank, {other.header!r} says {' / '.join(what)}: read as "
+        f"{other.header!r} says"
+    )
+
+
 def _check_rivals(table: Table, mapping: C.Mapping, acts: Actions, warnings: list[str]) -> None:
-    """Each other column whose header says the work to be done read as the action is: the same on every row, it is
-    said and left out; a row where they differ refuses the survey (:class:`AmbiguousActionError`)."""
+    """Each other column whose header says the work to be done: where both cells say an action and they differ, the
+    survey is refused (:class:`AmbiguousActionError`); a blank or non-action cell in either is no disagreement. The
+    action left blank is read from the other column, and the qualifiers it states (a hazard, must remove) count
+    with the action's own, each said."""
     col = acts.column
     if col is None:
         return
-    mine: list[str | None] = [a or None for a in acts.action.tolist()]
-    mine = [("retain" if b else a) for a, b in zip(mine, acts.blank.tolist())]
     vals = table.values(col)
     for rival in mapping.rival_actions:
-        rvals, theirs = _readings(table, rival)
-        differ = [i for i, (x, y) in enumerate(zip(mine, theirs)) if x != y]
+        rvals = table.values(rival)
+        codes, uniq = distinct(rvals)
+        read = [
+            V.read_action(v, remove_column=rival.field == "remove", retain_column=rival.field == "retain") for v in uniq
+        ]
+        # the action each cell says; None where blank or not an action word ("see arborist"): it says none
+        theirs: list[str | None] = spread([r.action or None for r in read], codes).tolist()
+        mine = [None if (b or u) else a for a, b, u in zip(acts.action.tolist(), acts.blank.tolist(), acts.unknown)]
+        differ = [i for i, (x, y) in enumerate(zip(mine, theirs)) if x and y and x != y]
         if differ:
             raise _refuse(table, col, rival, differ, vals, rvals)
+        _fill_blank_actions(table, acts, theirs, col, rival, warnings)
         warnings.append(
-            f"column {rival.header!r} says the same action as {col.header!r} on every row; {col.header!r} is read"
+            f"column {rival.header!r} says the same action as {col.header!r} wherever both say one; "
+            f"{col.header!r} is read"
         )
+        for f in dict.fromkeys(f for r in read for f in r.facts):
+            has = spread([f in r.facts for r in read], codes, bool)
+            new = has & ~acts.facts[f] if f in acts.facts else has
+            acts.facts[f] = acts.facts[f] | has if f in acts.facts else has
+            if new.any():
+                warnings.append(
+                    f"{_rows_text(table, np.flatnonzero(new))}: {rival.header!r} says "
+                    f"{_FACT_WORDS.get(f, f.replace('_', ' '))}, read with the action of {col.header!r}"
+                )
+                acts.fact_headers = acts.fact_headers or {}
+                acts.fact_headers.setdefault(f, []).append(rival.header)
 
 
 #: Words of a status column that say the tree's state, not work to be done (a census's Alive / Dead).
@@ -193,7 +233,7 @@ _STATE_WORDS = frozenset(
 )
 
 
-def _read_status(table: Table, mapping: C.Mapping, acts: Actions) -> None:
+def _read_status(table: Table, mapping: C.Mapping, acts: Actions, warnings: list[str]) -> None:
     """The status column beside the action (Alive, Dead, Stump; Good, Fair, Poor): the condition it states, a dead
     tree's facts added to the action's. A status that says work or a removal (Stump, Removed) where the action
     says otherwise refuses the survey, unless the user's column map said which column is which."""
@@ -236,11 +276,12 @@ def _read_status(table: Table, mapping: C.Mapping, acts: Actions) -> None:
     if acts.column is None or mapping.action_mapped:
         return
     said = spread(work, codes).tolist()
-    mine = ["retain" if b else a for a, b in zip(acts.action.tolist(), acts.blank.tolist())]
-    # a row whose action is not recognised is rejected for it already
+    # a row whose action is blank says nothing to disagree with; one not recognised is rejected for it already
+    mine = [None if b else a for a, b in zip(acts.action.tolist(), acts.blank.tolist())]
     differ = [i for i, (w, a) in enumerate(zip(said, mine)) if w is not None and a and w != a]
     if differ:
         raise _refuse(table, acts.column, scol, differ, table.values(acts.column), vals)
+    _fill_blank_actions(table, acts, said, acts.column, scol, warnings)
 
 
 def blank_action_warning(acts: Actions, ok: np.ndarray) -> str:
@@ -506,10 +547,9 @@ def must_remove_warning(acts: Actions, ok: np.ndarray) -> str:
     said = acts.facts.get(V.MUST_REMOVE)
     if acts.column is None or said is None or not (said & ok).any():
         return ""
-    return (
-        f"{int((said & ok).sum())} tree(s) marked must remove in column {acts.column.header!r} "
-        "(a removal treecalc plan never retains)"
-    )
+    heads = [acts.column.header, *(acts.fact_headers or {}).get(V.MUST_REMOVE, [])]
+    where = f"column {heads[0]!r}" if len(heads) == 1 else "columns " + " or ".join(repr(h) for h in heads)
+    return f"{int((said & ok).sum())} tree(s) marked must remove in {where} (a removal treecalc plan never retains)"
 
 
 def read_climate_zone(table: Table, mapping: C.Mapping) -> tuple[np.ndarray | None, list[str]]:

@@ -108,6 +108,21 @@ _RULES: list[tuple[str, re.Pattern]] = [
 
 _UNIT_FIELDS = ("dbh", "distance_to_residence_ft", "stump_diameter")
 
+# A word after the action in a header that makes the column something about the action, not the action itself:
+# "Action by" (a contractor), "Action date", "Action priority" (High / Low), "Action required" (Yes / No).
+_ACTION_QUALIFIER = re.compile(
+    r"\b(?:by|date|dated|due|when|year|time|priority|urgency|required|needed|notes?|comments?|cost|costs|price|"
+    r"estimate|crew|contractor|company|arborist|inspector|completed|complete|done)\b"
+)
+_ACTION_WORD = re.compile(r"\b(?:action|recommend\w*|proposed|disposition|remove|removal|treatment|work)\b")
+
+
+def action_qualified(header: str) -> bool:
+    """Whether a header names something about the action (its date, who does it, its priority), not the action:
+    a word of :data:`_ACTION_QUALIFIER` besides the action word ("Action by", "Proposed action date")."""
+    h = norm_header(header)
+    return bool(_ACTION_WORD.search(h)) and bool(_ACTION_QUALIFIER.search(_ACTION_WORD.sub(" ", h)))
+
 
 def match_header(text: object) -> tuple[str | None, str | None, int | None]:
     """(field or None, unit or None, stem number or None) for one header cell."""
@@ -133,6 +148,8 @@ def match_header(text: object) -> tuple[str | None, str | None, int | None]:
         if rx.search(h):
             if f == "dbh" and _NOT_DBH.search(h):
                 return None, None, None  # "Crown Diameter (ft)", "DBH Class": not the DBH
+            if f in ("action", "remove") and action_qualified(h):
+                return None, None, None  # "Action by", "Removal date": about the action, not the action
             return f, unit if f in ("dbh", "distance_to_residence_ft") else None, None
     return None, None, None
 
@@ -339,6 +356,19 @@ def _choose_action(m: Mapping, user: dict[str, str]) -> None:
     m.action_mapped = any(norm_header(c.header) in mapped for c in [*acts, *m.of("status")])
     if len(acts) < 2:
         return
+    # a header about the action ("Action required": Yes / No) beside one that is the action is not read as it
+    about = [c for c in acts if action_qualified(c.header) and norm_header(c.header) not in mapped]
+    if about and len(about) < len(acts):
+        for c in about:
+            m.columns.remove(c)
+            m.unmapped.append(c.header)
+        acts = [c for c in acts if c not in about]
+        m.warnings.append(
+            f"{', '.join(repr(c.header) for c in about)} not read as the action (a header about the action: "
+            f"its date, who, priority, whether required); {acts[0].header!r} is"
+        )
+        if len(acts) < 2:
+            return
     chosen = [c for c in acts if norm_header(c.header) in mapped]
     status = [c for c in acts if norm_header(c.header) in STATUS_HEADERS and c not in chosen]
     work = [c for c in acts if c not in status]
