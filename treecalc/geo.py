@@ -72,7 +72,7 @@ def _row_name(trees: pd.DataFrame, k: int) -> str:
     """A tree's row as the user counts it: the file's row when the reader kept it, else its position."""
     if "source_row" in trees.columns:
         return f"row {trees['source_row'].iloc[k]}"
-    return f"row {k}"
+    return f"row {trees.index[k]}"
 
 
 def _degree_outlier(trees: pd.DataFrame) -> str | None:
@@ -161,14 +161,22 @@ def swapped_message(where: str, x: float, y: float, zone: str, x_name: str, y_na
 
 
 def xy_reading(
-    trees: pd.DataFrame, site: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None
+    trees: pd.DataFrame,
+    site: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+    check_swap: bool = True,
+    keep_one: str = "",
+    settle_swap: str = "",
 ) -> list[str]:
     """What the survey reader says of the trees' x/y: :data:`XY_AS_WGS84` when :func:`tree_lonlat` reads them as
     WGS84 degrees (no latitude/longitude, no crs); that x/y agree with latitude/longitude where both are given.
 
     A ``ValueError`` (a question for the user, not a pick) when x/y and latitude/longitude place a tree more than
     :data:`AGREE_DEG` apart, when x/y read as degrees look swapped (:func:`swapped_at`), or when one tree's x/y
-    leave the degrees all others keep. ``headers``: the survey's column for each field, to name them."""
+    leave the degrees all others keep. ``headers``: the survey's column for each field, to name them;
+    ``check_swap``: look for swapped columns here (a caller that places the trees anyway looks after placing
+    them, :func:`swapped_at`); ``keep_one``, ``settle_swap``: how the user settles either question (by default
+    with the survey reader's column map)."""
     cols = set(trees.columns)
     names = dict(headers or {})
     if not {"x", "y"} <= cols:
@@ -192,8 +200,12 @@ def xy_reading(
                 f"{_row_name(trees, k)}: the columns {x_name!r}/{y_name!r} place the tree at longitude {lon[k]:g}, "
                 f"latitude {lat[k]:g} and the columns {lon_name!r}/{lat_name!r} at longitude "
                 f"{_numbers(trees['longitude'])[k]:g}, latitude {_numbers(trees['latitude'])[k]:g}: which is the "
-                f'tree\'s place? keep one pair (‹column_map="{x_name}=ignore"› and ‹column_map="{y_name}=ignore"›, '
-                "or the same for the other pair)"
+                "tree's place? keep one pair "
+                + (
+                    keep_one
+                    or f'(‹column_map="{x_name}=ignore"› and ‹column_map="{y_name}=ignore"›, or the same for the '
+                    "other pair)"
+                )
             )
         return [
             f"the columns {x_name!r}/{y_name!r} and {lon_name!r}/{lat_name!r} place every tree alike: "
@@ -201,11 +213,13 @@ def xy_reading(
         ]
     if (site or {}).get("crs") or not xy_are_degrees(trees["x"], trees["y"]):
         return []
-    hit = swapped_at(trees["x"], trees["y"])
+    hit = swapped_at(trees["x"], trees["y"]) if check_swap else None
     if hit is not None:
         k, zone = hit
         raise ValueError(
-            swapped_message(_row_name(trees, k), _numbers(trees["x"])[k], _numbers(trees["y"])[k], zone, x_name, y_name)
+            swapped_message(
+                _row_name(trees, k), _numbers(trees["x"])[k], _numbers(trees["y"])[k], zone, x_name, y_name, settle_swap
+            )
         )
     return [XY_AS_WGS84]
 
