@@ -547,6 +547,7 @@ def read_survey(
     tell(0.45, "reading diameters")
     u = D.units(table, mapping, dbh_unit, column_map, warnings)
     d = D.read_dbh(table, mapping, u, bool(src.decimal_comma))
+    warnings += [w for w in (D.comma_readings(table, u, d, bool(src.decimal_comma)),) if w]
     acts = A.read_actions(table, mapping, warnings)
 
     # --- rejection, in order: totals, unreadable cells, duplicate tag, species/DBH/action checks, species
