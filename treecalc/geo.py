@@ -150,13 +150,14 @@ def swapped_message(where: str, x: float, y: float, zone: str, x_name: str, y_na
     """The refusal of x/y that look swapped (:func:`swapped_at`), saying how to settle it (``settle``, by default
     the survey reader's column map)."""
     settle = settle or (
-        f'‹column_map="{x_name}=latitude"› and ‹column_map="{y_name}=longitude"›, or ‹crs=EPSG:…› if they are projected'
+        f'give ‹column_map="{x_name}=latitude"› and ‹column_map="{y_name}=longitude"›, or ‹crs=EPSG:…› if they are '
+        "projected"
     )
     return (
         f"the columns {x_name!r} and {y_name!r} look swapped: read as longitude ({x_name}) and latitude ({y_name}) "
         f"no tree lies in an i-Tree Streets climate zone, read the other way round {where} (longitude {x:g}, "
         f"latitude {y:g}) lies at latitude {x:g}, longitude {y:g}, in {zone}; if {x_name!r} holds the latitude "
-        f"give {settle}"
+        f"{settle}"
     )
 
 
