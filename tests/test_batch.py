@@ -418,3 +418,98 @@ def test_a_tree_near_another_zones_boundary_is_valued_in_its_own_and_said_so():
     assert any("1 tree lies within 10 km of another zone's boundary" in n for n in notes), notes
     assert any("1 tree's zone found from its coordinates read from the columns 'Lat' and 'Long'" in n for n in notes)
     assert not any("by default" in n for n in notes), notes
+
+
+# ------------------------------------------------------------ x/y read as assess reads them, swapped, not a number
+
+
+def _xy_csv(path, x="x", y="y", rows=((1, CHARLOTTE[1], CHARLOTTE[0]), (2, CROTON[1], CROTON[0]))):
+    path.write_text(f"id,species,dbh_in,{x},{y}\n" + "".join(f"{i},Acer rubrum,12,{a},{b}\n" for i, a, b in rows))
+    return path
+
+
+@pytest.mark.parametrize("x,y", [("x", "y"), ("POINT_X", "POINT_Y")])
+def test_x_y_in_degrees_place_the_trees_as_assess_reads_them(tmp_path, capsys, x, y):
+    # before: the Charlotte tree (x -80.84, y 35.23) was valued in the Northeast ($127.11) with the false warning
+    # "no latitude/longitude columns in the input"; with lat/lon columns it gets the Piedmont's $149.82
+    distributed = pytest.importorskip("distributed")
+    src = _xy_csv(tmp_path / "inv.csv", x, y)
+    from treecalc.cli import main
+
+    with distributed.LocalCluster(n_workers=1, processes=False, protocol="tcp://", dashboard_address=None) as c:
+        rc = main(["benefits-batch", str(src), "--out", str(tmp_path / "out"), "--scheduler", c.scheduler_address])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    got = pd.read_parquet(tmp_path / "out").sort_values("id")
+    assert got["zone"].astype(str).tolist() == ["PiedmtCLT", "NoEastXXX"]
+    assert got["usd_total_annual"].round(2).tolist() == [PIEDMONT_ACRU_12, NE_ACRU_12]
+    assert got["zone_from"].astype(str).tolist() == ["coordinates", "coordinates"]
+    assert "no latitude/longitude columns" not in out and "by default" not in out, out
+    assert f"read from the columns {x!r} and {y!r} (x/y read as WGS84 longitude/latitude" in out, out
+    assert "give --crs EPSG:… if they are projected" in out, out
+
+
+def test_projected_x_y_need_the_crs_and_are_placed_with_it(tmp_path):
+    # EPSG:2263 (NY Long Island, US ft), 1,000,000 ft E / 200,000 ft N: Manhattan, the Northeast
+    src = _xy_csv(tmp_path / "sp.csv", "X", "Y", rows=((1, 1000000.0, 200000.0),))
+    with pytest.raises(ValueError, match=r"x/y coordinates but no --crs"):
+        benefits_batch(src, tmp_path / "out", client=object())
+    got = value_partition(pd.read_csv(src), BenefitParams(), crs="EPSG:2263")
+    assert got["zone"].astype(str).tolist() == ["NoEastXXX"] and got["zone_from"].astype(str).tolist() == [
+        "coordinates"
+    ]
+    # the Charlotte tree in EPSG:2264 (NC, US ft): the Piedmont
+    from pyproj import Transformer
+
+    e, n = Transformer.from_crs("EPSG:4326", "EPSG:2264", always_xy=True).transform(CHARLOTTE[1], CHARLOTTE[0])
+    frame = pd.DataFrame({"species": ["Acer rubrum"], "dbh_in": [12.0], "POINT_X": [e], "POINT_Y": [n]})
+    got = value_partition(frame, BenefitParams(), crs="EPSG:2264")
+    assert got["zone"].astype(str).tolist() == ["PiedmtCLT"]
+    assert got["usd_total_annual"].round(2).tolist() == [PIEDMONT_ACRU_12]
+
+
+def test_swapped_x_y_are_refused_naming_the_columns(tmp_path):
+    # POINT_X/POINT_Y = 35.2271/-80.8431 (Charlotte swapped) read as a point off Antarctica: no zone; swapped, the
+    # Piedmont
+    frame = pd.DataFrame({"species": ["Acer rubrum"], "dbh_in": [12.0], "POINT_X": [35.2271], "POINT_Y": [-80.8431]})
+    with pytest.raises(
+        ValueError, match=r"'POINT_X' and 'POINT_Y' look swapped.*PiedmtCLT.*rename 'POINT_X' to latitude"
+    ):
+        value_partition(frame, BenefitParams())
+
+
+def test_a_latitude_that_is_not_a_number_is_said_so(tmp_path):
+    # before: '41.21N' was counted as "default: coordinates blank"
+    frame = pd.DataFrame(
+        {
+            "species": ["Acer rubrum", "Acer rubrum"],
+            "dbh_in": [12.0, 12.0],
+            "latitude": ["41.21N", ""],
+            "longitude": ["-73.89", ""],
+        }
+    )
+    got = value_partition(frame, BenefitParams())
+    assert got["zone_from"].astype(str).tolist() == ["default: coordinates not a number", "default: coordinates blank"]
+    from collections import Counter
+
+    from treecalc.batch import zone_notes
+
+    said = " ".join(zone_notes(Counter(got["zone"].astype(str)), Counter(got["zone_from"].astype(str)), ("lat", "lon")))
+    assert "1 with a coordinate that is not a number (such as 41.21N" in said, said
+
+
+def test_x_y_beside_latitude_longitude_that_disagree_are_refused_naming_the_row():
+    frame = pd.DataFrame(
+        {
+            "species": ["Acer rubrum", "Acer rubrum"],
+            "dbh_in": [12.0, 12.0],
+            "POINT_X": [CROTON[1], CHARLOTTE[1]],
+            "POINT_Y": [CROTON[0], CHARLOTTE[0]],
+            "lat": [CROTON[0], CROTON[0]],
+            "lon": [CROTON[1], CROTON[1]],
+        }
+    )
+    with pytest.raises(ValueError, match=r"row 1: the columns 'POINT_X'/'POINT_Y' place the tree at longitude -80.84"):
+        value_partition(frame, BenefitParams())
+    frame.loc[1, ["POINT_X", "POINT_Y"]] = [CROTON[1], CROTON[0]]
+    assert value_partition(frame, BenefitParams())["zone"].astype(str).tolist() == ["NoEastXXX"] * 2

@@ -141,36 +141,81 @@ ZONE_FROM = (
     "default: no coordinates",
     "default: coordinates blank",
     "default: in no zone",
+    "default: coordinates not a number",
 )
 
 
-def coordinate_columns(columns: Any) -> tuple[str, str] | None:
-    """The input's (latitude, longitude) columns, read by the headers a survey's are ("lat", "Latitude", "lng",
-    ...), or None when it has neither; one without the other, or two of either, is an error naming them."""
+def coordinate_fields(columns: Any) -> dict[str, str]:
+    """The input's coordinate columns by field (latitude, longitude, x, y), read by the headers a survey's are
+    ("lat", "Latitude", "lng", "POINT_X", "x", ...); one of a pair without the other, or two of one field, is an
+    error naming them."""
     from treecalc.ingest.columns import match_header
 
-    found: dict[str, list[str]] = {"latitude": [], "longitude": []}
+    found: dict[str, list[str]] = {"latitude": [], "longitude": [], "x": [], "y": []}
     for c in columns:
         f = match_header(c)[0]
         if f in found:
             found[f].append(str(c))
-    lat, lon = found["latitude"], found["longitude"]
-    if not lat and not lon:
-        return None
     for name, cols in found.items():
         if len(cols) > 1:
             raise ValueError(f"columns {cols} are each read as the trees' {name}: keep one")
-    if not lat or not lon:
-        has, lacks = ("latitude", "longitude") if lat else ("longitude", "latitude")
-        raise ValueError(f"column {(lat or lon)[0]!r} is read as the trees' {has} but no column as their {lacks}")
-    return lat[0], lon[0]
+    for a, b in (("latitude", "longitude"), ("x", "y")):
+        if bool(found[a]) != bool(found[b]):
+            has, lacks = (a, b) if found[a] else (b, a)
+            raise ValueError(f"column {found[has][0]!r} is read as the trees' {has} but no column as their {lacks}")
+    return {f: cols[0] for f, cols in found.items() if cols}
 
 
-def place_trees(part: pd.DataFrame, params: BenefitParams, coords: tuple[str, str] | None) -> pd.DataFrame:
+def coordinate_columns(columns: Any) -> tuple[str, str] | None:
+    """The two columns that place the trees: (latitude, longitude), else (x, y), else None
+    (:func:`coordinate_fields`)."""
+    fields = coordinate_fields(columns)
+    for pair in (("latitude", "longitude"), ("x", "y")):
+        if pair[0] in fields:
+            return fields[pair[0]], fields[pair[1]]
+    return None
+
+
+#: How to keep one of two coordinate pairs, or settle swapped x/y, in a batch (its input's headers are read
+#: as they are: there is no column map).
+_KEEP_ONE = "(drop or rename one pair's columns)"
+
+
+def _settle_swap(x: str, y: str) -> str:
+    return f"rename {x!r} to latitude and {y!r} to longitude, or give --crs EPSG:… if they are projected"
+
+
+def _lonlat(part: pd.DataFrame, fields: dict[str, str], crs: str | None) -> tuple[pd.DataFrame, np.ndarray, bool]:
+    """The trees' longitude/latitude as ``assess`` reads them (:func:`treecalc.geo.tree_lonlat`, after
+    :func:`treecalc.geo.xy_reading`'s questions), whether a coordinate cell is given but no number (``41.21N``),
+    and whether the trees were placed by x/y read as WGS84 degrees."""
+    from treecalc import geo
+
+    frame = pd.DataFrame({f: part[c].to_numpy() for f, c in fields.items()}, index=part.index)
+    site = {"crs": crs} if crs else {}
+    try:
+        geo.xy_reading(frame, site, fields, check_swap=False, keep_one=_KEEP_ONE)
+        ll = geo.tree_lonlat(frame, site)
+    except ValueError as e:  # the survey's words for a crs are a Site fact; a batch takes --crs
+        raise ValueError(str(e).replace("‹crs=EPSG:…›", "--crs EPSG:…").replace("site fact crs", "--crs")) from None
+    assert ll is not None  # the frame has a pair of coordinates
+    read = frame[["latitude", "longitude"] if "latitude" in frame else ["x", "y"]]
+    blank = read.apply(lambda c: c.astype("string").str.strip().fillna("").eq("")).to_numpy()
+    numbers = read.apply(lambda c: pd.to_numeric(c, errors="coerce")).notna().to_numpy()
+    not_number = (~blank & ~numbers).any(axis=1)
+    degrees = "latitude" not in frame and not crs
+    return ll, not_number, degrees
+
+
+def place_trees(
+    part: pd.DataFrame, params: BenefitParams, coords: dict[str, str] | None, crs: str | None = None
+) -> pd.DataFrame:
     """The partition with each tree's zone code in ``zone`` (categorical) and how it was found in ``zone_from``
     (:data:`ZONE_FROM`): the ``zone`` column where it names one; else ``params.zone`` (``--zone``); else the zone
-    its coordinates lie in, found by :func:`treecalc.climate_zones.zones_at` as ``assess`` and ``benefits
-    --lat/--lon`` find it; else the Northeast, by default."""
+    its coordinates lie in (``coords``: :func:`coordinate_fields`; x/y in ``crs``, or without one WGS84 degrees
+    as ``assess`` reads them), found by :func:`treecalc.climate_zones.zones_at` as ``assess`` and ``benefits
+    --lat/--lon`` find it; else the Northeast, by default. x/y read as degrees that place no tree in any zone
+    but would the other way round are refused as swapped (:func:`treecalc.geo.swapped_at`)."""
     from treecalc import geo
     from treecalc.benefits import _zone_column
 
@@ -190,14 +235,30 @@ def place_trees(part: pd.DataFrame, params: BenefitParams, coords: tuple[str, st
         how[how < 0] = how_of["zone given"]
     rest = np.flatnonzero(zone < 0)
     if len(rest):
-        if coords is None:
+        if not coords:
             how[rest] = how_of["default: no coordinates"]
         else:
-            ll = geo.tree_lonlat(part.iloc[rest][list(coords)].set_axis(["latitude", "longitude"], axis=1))
-            assert ll is not None  # the frame has latitude and longitude
+            ll, not_number, degrees = _lonlat(part.iloc[rest], coords, crs)
             ok = ll["latitude_deg"].notna().to_numpy() & ll["longitude_deg"].notna().to_numpy()
             how[rest[~ok]] = how_of["default: coordinates blank"]
+            how[rest[~ok & not_number]] = how_of["default: coordinates not a number"]
             hits = climate_zones.zones_at(ll["latitude_deg"].to_numpy()[ok], ll["longitude_deg"].to_numpy()[ok])
+            if degrees and hits and all(h.zone is None for h in hits):
+                lon, lat = ll["longitude_deg"].to_numpy(), ll["latitude_deg"].to_numpy()
+                swap = geo.swapped_at(lon, lat)
+                if swap is not None:
+                    k, z = swap
+                    raise ValueError(
+                        geo.swapped_message(
+                            f"row {part.index[rest[k]]}",
+                            lon[k],
+                            lat[k],
+                            z,
+                            coords["x"],
+                            coords["y"],
+                            _settle_swap(coords["x"], coords["y"]),
+                        )
+                    )
             placed = rest[ok]
             zone[placed] = [-1 if h.zone is None else at[h.zone] for h in hits]
             # a tree near another zone's boundary is valued in its own, and said so (the boundaries generalise
@@ -217,19 +278,19 @@ def place_trees(part: pd.DataFrame, params: BenefitParams, coords: tuple[str, st
     )
 
 
-def _placed_benefits(part: pd.DataFrame, params: BenefitParams) -> pd.DataFrame:
-    """:func:`compute_benefits` of the partition, each tree in the zone :func:`place_trees` finds for it, with
-    ``zone_from`` after the figures."""
-    placed = place_trees(part, params, coordinate_columns(part.columns))
+def _placed_benefits(part: pd.DataFrame, params: BenefitParams, crs: str | None = None) -> pd.DataFrame:
+    """:func:`compute_benefits` of the partition, each tree in the zone :func:`place_trees` finds for it (x/y in
+    ``crs``), with ``zone_from`` after the figures."""
+    placed = place_trees(part, params, coordinate_fields(part.columns), crs)
     out = compute_benefits(placed.drop(columns=["zone_from"]), params)
     out["zone_from"] = placed["zone_from"]
     return out
 
 
-def value_partition(part: pd.DataFrame, params: BenefitParams) -> pd.DataFrame:
+def value_partition(part: pd.DataFrame, params: BenefitParams, crs: str | None = None) -> pd.DataFrame:
     """One partition's benefits, its other columns carried in front, each tree valued in its own zone
-    (:func:`place_trees`), which ``zone`` and ``zone_from`` say."""
-    out = _placed_benefits(part, params)
+    (:func:`place_trees`; x/y in ``crs``), which ``zone`` and ``zone_from`` say."""
+    out = _placed_benefits(part, params, crs)
     keep = part[[c for c in part.columns if c not in out.columns]]
     return pd.concat([keep, out], axis=1)
 
@@ -270,7 +331,7 @@ def write_benefits(table: Any, path: str) -> None:
 
 
 def _write_partition(
-    part: pd.DataFrame, params: BenefitParams, path: str, k: int = 0, files: str = ""
+    part: pd.DataFrame, params: BenefitParams, path: str, k: int = 0, files: str = "", crs: str | None = None
 ) -> dict[str, Any]:
     """Value one CSV partition and write it to ``path`` on the worker that read it; only its row count travels.
 
@@ -278,7 +339,7 @@ def _write_partition(
     the partition, does not say where in a folder of files it is)."""
     part, read_from = _without_path(part)
     try:
-        valued = value_partition(part, params)
+        valued = value_partition(part, params, crs)
     except ValueError as e:
         raise ValueError(f"{read_from or files or 'input'} (partition {k}, rows counted from 0): {e}") from None
     write_benefits(_arrow_table(valued), path)
@@ -305,7 +366,7 @@ def _one_value_per_tree(file: str, schema: Any) -> None:
     type: no one figure can be read from it. Other such columns are carried through as they are."""
     import pyarrow as pa
 
-    read = set(READ_COLUMNS) | set(coordinate_columns(schema.names) or ())
+    read = set(READ_COLUMNS) | set(coordinate_fields(schema.names).values())
     for f in schema:
         if f.name in read and pa.types.is_nested(f.type):
             what = "a list" if "list" in str(f.type) else "several values"
@@ -368,14 +429,14 @@ def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFram
     return table, frame
 
 
-def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int) -> dict[str, Any]:
+def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int, crs: str | None = None) -> dict[str, Any]:
     """Read one piece on the worker, value it and write it to ``path`` there; only its row count travels.
 
     The input's other columns (a tree id) are carried from the Arrow table as read; the benefits are
     :func:`compute_benefits` of the piece, the figures of the single-process call cell for cell."""
     table, frame = _read_piece(piece)
     try:
-        out = _placed_benefits(frame, params)
+        out = _placed_benefits(frame, params, crs)
     except ValueError as e:
         raise ValueError(f"{piece.file} (partition {k}, rows counted from 0 in the file): {e}") from None
     carried = table.select([c for c in table.column_names if c not in out.columns])
@@ -437,9 +498,14 @@ def output_folder(source: str | Path, files: list[str], out: str | Path) -> list
     return [dst / n for n in sorted(ours) if (dst / n).is_file() or (dst / n).is_symlink()]
 
 
-def zone_notes(zones: Any, how: Any, coords: tuple[str, str] | None) -> tuple[str, ...]:
+def zone_notes(
+    zones: Any, how: Any, coords: tuple[str, str] | None, crs: str | None = None, xy: bool = False
+) -> tuple[str, ...]:
     """What to say of the zones the trees were valued in: the zones with their counts, where the coordinates
-    were read from, and how many trees were valued in the Northeast only by default, and why."""
+    were read from (``xy``: the columns are x/y, in ``crs`` or else read as WGS84 degrees), and how many trees
+    were valued in the Northeast only by default, and why."""
+    from treecalc import geo
+
     names = data.zones()["name"]
     out = []
     if zones:
@@ -452,7 +518,15 @@ def zone_notes(zones: Any, how: Any, coords: tuple[str, str] | None) -> tuple[st
     if coords is not None and n:
         out.append(
             ("1 tree's zone found from its" if n == 1 else f"{n} trees' zones found from their")
-            + f" coordinates read from the columns {coords[0]!r} and {coords[1]!r} (WGS84 degrees)"
+            + f" coordinates read from the columns {coords[0]!r} and {coords[1]!r} ("
+            + (
+                f"x/y in {crs}"
+                if xy and crs
+                else geo.XY_AS_WGS84.replace("‹crs=EPSG:…›", "--crs EPSG:…")
+                if xy
+                else "WGS84 degrees"
+            )
+            + ")"
         )
     near = how.get(ZONE_FROM[3], 0)
     if near:
@@ -461,8 +535,11 @@ def zone_notes(zones: Any, how: Any, coords: tuple[str, str] | None) -> tuple[st
             f"zone's boundary, each valued in the zone it lies in (zone_from: {ZONE_FROM[3]!r})"
         )
     why = {
-        "default: no coordinates": "with no zone named and no latitude/longitude columns in the input",
+        "default: no coordinates": "with no zone named and no coordinate columns (latitude/longitude or x/y) in "
+        "the input",
         "default: coordinates blank": "with coordinates blank or out of range",
+        "default: coordinates not a number": "with a coordinate that is not a number (such as 41.21N: give "
+        "signed decimal degrees)",
         "default: in no zone": "with coordinates in no i-Tree Streets climate zone",
     }
     parts = [f"{how[k]} {w}" for k, w in why.items() if how.get(k, 0)]
@@ -531,6 +608,7 @@ def benefits_batch(
     client: Any = None,
     threads: int = 1,
     rows_per_task: int = ROWS_PER_TASK,
+    crs: str | None = None,
 ) -> BatchResult:
     """Value every tree of ``source`` on Dask and write the benefits per tree to ``out`` (a Parquet folder).
 
@@ -542,7 +620,9 @@ def benefits_batch(
     The tables are loaded once per worker process before the partitions (``_warm``). A local cluster runs
     ``workers`` processes (default one per core) of ``threads`` threads (default 1) with every library's
     pool at one thread (:data:`ONE_THREAD`): a process per core, each with its own GIL, so two workers use
-    two cores (``benchmarks/batch.py``; README "Beyond one machine")."""
+    two cores (``benchmarks/batch.py``; README "Beyond one machine"). ``crs``: the coordinate reference system of
+    the input's x/y columns (without it x/y are read as ``assess`` reads them: WGS84 degrees when they read as
+    such, else refused asking for it)."""
     import dask
     from distributed import Client
 
@@ -556,23 +636,25 @@ def benefits_batch(
         if not pieces:
             raise ValueError(f"{source}: no rows")
         try:  # a bad column or species in the first rows is an error here, not on a worker
-            _placed_benefits(_read_piece(pieces[0], 5)[1], params)
+            _placed_benefits(_read_piece(pieces[0], 5)[1], params, crs)
         except ValueError as e:
             raise ValueError(f"{pieces[0].file} (partition 0, rows counted from 0 in the file): {e}") from None
         tasks = [(_value_piece, piece) for piece in pieces]
-        coords = coordinate_columns(pq_columns(pieces[0].file))
+        fields = coordinate_fields(pq_columns(pieces[0].file))
     else:
         ddf = read_input(source)
         sample, read_from = _without_path(ddf.head(5, npartitions=-1))
         if not len(sample):
             raise ValueError(f"{source}: no rows")
         try:
-            value_partition(sample, params)
+            value_partition(sample, params, crs)
         except ValueError as e:
             raise ValueError(f"{read_from or source} (partition 0, rows counted from 0): {e}") from None
         one_file = str(source) if Path(source).is_file() else ""
-        coords = coordinate_columns([c for c in ddf.columns if c != PATH_COLUMN])
-        tasks = [(_write_partition, p, one_file) for p in ddf.to_delayed()]
+        fields = coordinate_fields([c for c in ddf.columns if c != PATH_COLUMN])
+        tasks = [(_write_partition, p, one_file, crs) for p in ddf.to_delayed()]
+    coords = coordinate_columns(list(fields.values()))
+    xy = coords is not None and "latitude" not in fields
     target = Path(out)
     names = [f"part.{k:05d}.parquet" for k in range(len(tasks))]
     target.mkdir(parents=True, exist_ok=True)
@@ -595,7 +677,7 @@ def benefits_batch(
         t0 = time.perf_counter()
         client.run(_warm, params, coords is not None and params.zone is None)
         futures = [
-            client.submit(_value_piece, part, params, str(target / names[k]), k, pure=False)
+            client.submit(_value_piece, part, params, str(target / names[k]), k, crs, pure=False)
             if fn is _value_piece  # the piece's read is in its task: no tree passes through the scheduler
             else client.compute(  # a dask.dataframe block: its read is a task the scheduler runs where it is valued
                 dask.delayed(_write_partition)(part, params, str(target / names[k]), k, *rest)
@@ -629,5 +711,5 @@ def benefits_batch(
         zones=dict(climate_zones.by_count(pd.Series(zones, dtype=int)).items()) if zones else {},
         zone_from={k: how[k] for k in ZONE_FROM if how[k]},
         defaulted=sum(v for k, v in how.items() if k.startswith("default")),
-        notes=zone_notes(zones, how, coords),
+        notes=zone_notes(zones, how, coords, crs, xy),
     )

@@ -46,28 +46,183 @@ XY_AS_WGS84 = (
 )
 
 
+def _numbers(v: ArrayLike) -> np.ndarray:
+    return pd.to_numeric(pd.Series(np.asarray(v, dtype=object)), errors="coerce").to_numpy(float)
+
+
+def _in_degrees(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    return (np.abs(xs) <= 180) & (np.abs(ys) <= 90)
+
+
 def xy_are_degrees(x: ArrayLike, y: ArrayLike) -> bool:
     """Whether x/y given without a crs read as WGS84 longitude/latitude, as a Survey123 or QGIS export writes them
     (POINT_X -73.89, POINT_Y 41.21): some value given, every x within ±180 and every y within ±90, and at least one
     with a decimal (whole numbers alone are as likely a local grid)."""
-    xs = pd.to_numeric(pd.Series(np.asarray(x, dtype=object)), errors="coerce").to_numpy(float)
-    ys = pd.to_numeric(pd.Series(np.asarray(y, dtype=object)), errors="coerce").to_numpy(float)
+    xs, ys = _numbers(x), _numbers(y)
     given = np.isfinite(xs) & np.isfinite(ys)
     if not given.any():
         return False
     xs, ys = xs[given], ys[given]
-    if (np.abs(xs) > 180).any() or (np.abs(ys) > 90).any():
+    if not _in_degrees(xs, ys).all():
         return False
     return bool(((xs % 1) != 0).any() or ((ys % 1) != 0).any())
 
 
-def xy_reading(trees: pd.DataFrame, site: Mapping[str, Any] | None = None) -> list[str]:
+def _row_name(trees: pd.DataFrame, k: int) -> str:
+    """A tree's row as the user counts it: the file's row when the reader kept it, else its position."""
+    if "source_row" in trees.columns:
+        return f"row {trees['source_row'].iloc[k]}"
+    return f"row {trees.index[k]}"
+
+
+def _degree_outlier(trees: pd.DataFrame) -> str | None:
+    """The first tree whose x/y leave ±180/±90 when every other tree's read as degrees (one mistyped y such as
+    4121.02 among degrees), said with its row and value: such a file is degrees with a typo, not a projection."""
+    xs, ys = _numbers(trees["x"]), _numbers(trees["y"])
+    given = np.isfinite(xs) & np.isfinite(ys)
+    inside = given & _in_degrees(xs, ys)
+    outside = np.flatnonzero(given & ~inside)
+    if not len(outside) or not inside.any() or len(outside) * 2 > int(given.sum()):
+        return None
+    if not xy_are_degrees(xs[inside], ys[inside]):
+        return None
+    k = int(outside[0])
+    which = "x" if abs(xs[k]) > 180 else "y"
+    value, limit = (xs[k], "a longitude (-180 to 180)") if which == "x" else (ys[k], "a latitude (-90 to 90)")
+    more = f" (and {len(outside) - 1} more)" if len(outside) > 1 else ""
+    return (
+        f"{_row_name(trees, k)}: {which} {value:g} is not {limit}, where the other trees' x/y read as WGS84 "
+        f"longitude/latitude{more}: correct it, or give ‹crs=EPSG:…› if the x/y are projected"
+    )
+
+
+def _xy_lonlat(trees: pd.DataFrame, site: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
+    """Longitude and latitude of the trees' x/y: in ``site['crs']``, or without one as WGS84 degrees when they
+    read as such (:func:`xy_are_degrees`); else a ``ValueError`` naming what is missing."""
+    crs = (site or {}).get("crs")
+    if not crs and xy_are_degrees(trees["x"], trees["y"]):
+        return _numbers(trees["x"]), _numbers(trees["y"])
+    if not crs:
+        typo = _degree_outlier(trees)
+        if typo is not None:
+            raise ValueError(typo)
+        raise ValueError(
+            "the survey has x/y coordinates but no site fact crs (e.g. crs = EPSG:2263): "
+            "give it in the Site sheet or the site facts to place the trees (x/y in WGS84 degrees, every x "
+            "within ±180 and y within ±90 with decimals, are read as longitude/latitude without it)"
+        )
+    return to_wgs84(_numbers(trees["x"]), _numbers(trees["y"]), str(crs))
+
+
+#: Two readings of a tree's place agree within this many degrees (about 0.1 m).
+AGREE_DEG = 1e-6
+
+
+def disagreement(a: tuple[ArrayLike, ArrayLike], b: tuple[ArrayLike, ArrayLike], tol: float = AGREE_DEG) -> int | None:
+    """The position of the first tree the two (x, y) readings ``a`` and ``b`` place more than ``tol`` apart
+    (where both give it), or None when they agree on every tree both give."""
+    ax, ay, bx, by = (_numbers(v) for v in (*a, *b))
+    both = np.isfinite(ax) & np.isfinite(ay) & np.isfinite(bx) & np.isfinite(by)
+    off = both & ((np.abs(ax - bx) > tol) | (np.abs(ay - by) > tol))
+    return int(np.flatnonzero(off)[0]) if off.any() else None
+
+
+def swapped_at(lon: ArrayLike, lat: ArrayLike) -> tuple[int, str] | None:
+    """When x/y read as longitude/latitude place no tree in any i-Tree Streets climate zone but read the other way
+    round place one (a longitude column taken for latitude: Charlotte's 35.2271, -80.8431 read as a point off
+    Antarctica), that tree's position and the zone it then lies in; else None."""
+    from treecalc import climate_zones
+
+    xs, ys = _numbers(lon), _numbers(lat)
+    ok = np.isfinite(xs) & np.isfinite(ys) & _in_degrees(xs, ys)
+    if not ok.any() or (np.abs(xs[ok]) > 90).any():
+        return None
+    pos = np.flatnonzero(ok)
+    if any(h.zone is not None for h in climate_zones.zones_at(ys[ok], xs[ok])):
+        return None
+    for k, h in zip(pos, climate_zones.zones_at(xs[ok], ys[ok])):
+        if h.zone is not None:
+            return int(k), str(h.zone)
+    return None
+
+
+def swapped_message(where: str, x: float, y: float, zone: str, x_name: str, y_name: str, settle: str = "") -> str:
+    """The refusal of x/y that look swapped (:func:`swapped_at`), saying how to settle it (``settle``, by default
+    the survey reader's column map)."""
+    settle = settle or (
+        f'give ‹column_map="{x_name}=latitude"› and ‹column_map="{y_name}=longitude"›, or ‹crs=EPSG:…› if they are '
+        "projected"
+    )
+    return (
+        f"the columns {x_name!r} and {y_name!r} look swapped: read as longitude ({x_name}) and latitude ({y_name}) "
+        f"no tree lies in an i-Tree Streets climate zone, read the other way round {where} (longitude {x:g}, "
+        f"latitude {y:g}) lies at latitude {x:g}, longitude {y:g}, in {zone}; if {x_name!r} holds the latitude "
+        f"{settle}"
+    )
+
+
+def xy_reading(
+    trees: pd.DataFrame,
+    site: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+    check_swap: bool = True,
+    keep_one: str = "",
+    settle_swap: str = "",
+) -> list[str]:
     """What the survey reader says of the trees' x/y: :data:`XY_AS_WGS84` when :func:`tree_lonlat` reads them as
-    WGS84 degrees (no latitude/longitude, no crs), else nothing."""
+    WGS84 degrees (no latitude/longitude, no crs); that x/y agree with latitude/longitude where both are given.
+
+    A ``ValueError`` (a question for the user, not a pick) when x/y and latitude/longitude place a tree more than
+    :data:`AGREE_DEG` apart, when x/y read as degrees look swapped (:func:`swapped_at`), or when one tree's x/y
+    leave the degrees all others keep. ``headers``: the survey's column for each field, to name them;
+    ``check_swap``: look for swapped columns here (a caller that places the trees anyway looks after placing
+    them, :func:`swapped_at`); ``keep_one``, ``settle_swap``: how the user settles either question (by default
+    with the survey reader's column map)."""
     cols = set(trees.columns)
-    if {"latitude", "longitude"} <= cols or not {"x", "y"} <= cols or (site or {}).get("crs"):
+    names = dict(headers or {})
+    if not {"x", "y"} <= cols:
         return []
-    return [XY_AS_WGS84] if xy_are_degrees(trees["x"], trees["y"]) else []
+    x_name, y_name = names.get("x", "x"), names.get("y", "y")
+    if {"latitude", "longitude"} <= cols:
+        lat_name, lon_name = names.get("latitude", "latitude"), names.get("longitude", "longitude")
+        crs = (site or {}).get("crs")
+        if not crs and not xy_are_degrees(trees["x"], trees["y"]):
+            return [
+                f"the columns {x_name!r}/{y_name!r} are not compared with {lon_name!r}/{lat_name!r}: projected "
+                f"without a crs; {lon_name!r}/{lat_name!r} place the trees"
+            ]
+        lon, lat = _xy_lonlat(trees, site)
+        # projected x/y: within a metre (1e-5 degrees) of latitude/longitude rounded from them
+        k = disagreement(
+            (lon, lat), (_numbers(trees["longitude"]), _numbers(trees["latitude"])), AGREE_DEG * (10 if crs else 1)
+        )
+        if k is not None:
+            raise ValueError(
+                f"{_row_name(trees, k)}: the columns {x_name!r}/{y_name!r} place the tree at longitude {lon[k]:g}, "
+                f"latitude {lat[k]:g} and the columns {lon_name!r}/{lat_name!r} at longitude "
+                f"{_numbers(trees['longitude'])[k]:g}, latitude {_numbers(trees['latitude'])[k]:g}: which is the "
+                "tree's place? keep one pair "
+                + (
+                    keep_one
+                    or f'(‹column_map="{x_name}=ignore"› and ‹column_map="{y_name}=ignore"›, or the same for the '
+                    "other pair)"
+                )
+            )
+        return [
+            f"the columns {x_name!r}/{y_name!r} and {lon_name!r}/{lat_name!r} place every tree alike: "
+            f"{lon_name!r}/{lat_name!r} read"
+        ]
+    if (site or {}).get("crs") or not xy_are_degrees(trees["x"], trees["y"]):
+        return []
+    hit = swapped_at(trees["x"], trees["y"]) if check_swap else None
+    if hit is not None:
+        k, zone = hit
+        raise ValueError(
+            swapped_message(
+                _row_name(trees, k), _numbers(trees["x"])[k], _numbers(trees["y"])[k], zone, x_name, y_name, settle_swap
+            )
+        )
+    return [XY_AS_WGS84]
 
 
 def tree_lonlat(trees: pd.DataFrame, site: Mapping[str, Any] | None = None) -> pd.DataFrame | None:
@@ -76,26 +231,14 @@ def tree_lonlat(trees: pd.DataFrame, site: Mapping[str, Any] | None = None) -> p
     ``latitude``/``longitude`` are used as given; else ``x``/``y`` with ``site['crs']``, or without it as WGS84
     longitude/latitude when they read as degrees (:func:`xy_are_degrees`; the reader says so, :data:`XY_AS_WGS84`).
     A tree whose coordinates are missing or out of range gets NaN (the caller says how many). Projected
-    coordinates without a ``crs`` raise ``ValueError``: they cannot be placed without it.
+    coordinates without a ``crs`` raise ``ValueError``: they cannot be placed without it (and one tree's x/y
+    leaving the degrees every other tree's keep is named by its row and value).
     """
     if {"latitude", "longitude"} <= set(trees.columns):
-        lat = pd.to_numeric(trees["latitude"], errors="coerce").to_numpy(float)
-        lon = pd.to_numeric(trees["longitude"], errors="coerce").to_numpy(float)
+        lat = _numbers(trees["latitude"])
+        lon = _numbers(trees["longitude"])
     elif {"x", "y"} <= set(trees.columns):
-        crs = (site or {}).get("crs")
-        if not crs and xy_are_degrees(trees["x"], trees["y"]):
-            lon = pd.to_numeric(trees["x"], errors="coerce").to_numpy(float)
-            lat = pd.to_numeric(trees["y"], errors="coerce").to_numpy(float)
-        elif not crs:
-            raise ValueError(
-                "the survey has x/y coordinates but no site fact crs (e.g. crs = EPSG:2263): "
-                "give it in the Site sheet or the site facts to place the trees (x/y in WGS84 degrees, every x "
-                "within ±180 and y within ±90 with decimals, are read as longitude/latitude without it)"
-            )
-        else:
-            lon, lat = to_wgs84(
-                pd.to_numeric(trees["x"], errors="coerce"), pd.to_numeric(trees["y"], errors="coerce"), str(crs)
-            )
+        lon, lat = _xy_lonlat(trees, site)
     else:
         return None
     bad = ~(np.isfinite(lat) & np.isfinite(lon) & (np.abs(lat) <= 90) & (np.abs(lon) <= 180))

@@ -276,3 +276,114 @@ def test_a_wkt_column_of_polygons_is_refused_naming_the_type_and_row(tmp_path):
     )
     with pytest.raises(SurveyError, match=r"row 3, column 'AS_WKT': a Polygon"):
         read_survey(f)
+
+
+# ------------------------------------------- coordinates swapped, mistyped, in EWKT / MULTIPOINT, or in two places
+
+CHARLOTTE_XY = (-80.8431, 35.2271)  # Charlotte, NC: the Piedmont zone (PiedmtCLT)
+
+
+def test_swapped_point_x_point_y_are_refused_saying_how_to_settle_it(tmp_path, capsys):
+    # before: lon 35.2271, lat -80.8431 (off Antarctica) read as given, valued on the Northeast tables, exit 0
+    f = tmp_path / "swapped.csv"
+    f.write_text(
+        "ObjectID,Species,DBH,Action,POINT_X,POINT_Y\n"
+        f"1,Red maple,12,Remove,{CHARLOTTE_XY[1]},{CHARLOTTE_XY[0]}\n"
+        f"2,Red maple,10,Remove,{CHARLOTTE_XY[1] + 0.001},{CHARLOTTE_XY[0]}\n"
+    )
+    with pytest.raises(SurveyError, match=r"'POINT_X' and 'POINT_Y' look swapped.*row 2.*PiedmtCLT"):
+        read_survey(f)
+    code, _out, err = _run(capsys, "assess", str(f))
+    assert code == 2, err
+    assert "look swapped" in err and '--map "POINT_X=latitude"' in err and '--map "POINT_Y=longitude"' in err, err
+    # the same columns the right way round are read (Charlotte: the Piedmont)
+    f.write_text(
+        f"ObjectID,Species,DBH,Action,POINT_X,POINT_Y\n1,Red maple,12,Remove,{CHARLOTTE_XY[0]},{CHARLOTTE_XY[1]}\n"
+    )
+    assert any("x/y read as WGS84" in w for w in read_survey(f).warnings)
+
+
+def test_one_mistyped_y_among_degrees_is_named_by_row_and_value(tmp_path, capsys):
+    # before: "the survey has x/y coordinates but no site fact crs", naming neither the row nor the value
+    f = tmp_path / "typo.csv"
+    rows = [(x, y) for x, y in LONLAT]
+    rows[2] = (rows[2][0], 4121.02)  # the decimal point dropped in row 4's POINT_Y
+    f.write_text(
+        "ObjectID,Species,DBH,Action,POINT_X,POINT_Y\n"
+        + "".join(f"{i + 1},Red maple,{d},Remove,{x},{y}\n" for i, (d, (x, y)) in enumerate(zip(DBHS, rows)))
+    )
+    code, _out, err = _run(capsys, "assess", str(f))
+    assert code == 2, err
+    assert "row 4: y 4121.02 is not a latitude (-90 to 90)" in err, err
+
+
+def _qgis(tmp_path, cells):
+    f = tmp_path / "qgis.csv"
+    f.write_text(
+        "WKT,fid,Species,DBH,Action\n" + "".join(f'"{c}",{i + 1},Red maple,10,Remove\n' for i, c in enumerate(cells))
+    )
+    return f
+
+
+def test_a_multipoint_of_one_point_and_ewkt_are_read(tmp_path):
+    # before: both refused the whole survey ("a MultiPoint geometry, not a point"; "not WKT geometry")
+    s = read_survey(_qgis(tmp_path, [f"MULTIPOINT (({x} {y}))" for x, y in LONLAT]))
+    assert list(s.trees["x"]) == [x for x, _ in LONLAT] and list(s.trees["y"]) == [y for _, y in LONLAT]
+    s = read_survey(_qgis(tmp_path, [f"SRID=4326;POINT({x} {y})" for x, y in LONLAT]))
+    assert list(s.trees["longitude"]) == [x for x, _ in LONLAT] and list(s.trees["latitude"]) == [y for _, y in LONLAT]
+    # EPSG:2263 (NY Long Island, US ft): 1,000,000 ft E, 200,000 ft N (Manhattan), projected by pyproj as the crs fact would be
+    from treecalc.geo import to_wgs84
+
+    lon, lat = to_wgs84([1000000.0], [200000.0], "EPSG:2263")
+    s = read_survey(_qgis(tmp_path, ["SRID=2263;POINT (1000000 200000)"]))
+    assert s.trees["longitude"].iloc[0] == pytest.approx(lon[0], abs=1e-9)
+    assert s.trees["latitude"].iloc[0] == pytest.approx(lat[0], abs=1e-9)
+    assert 40.6 < lat[0] < 40.8 and -74.1 < lon[0] < -73.9  # Manhattan
+
+
+def test_a_multipoint_of_several_points_is_refused_naming_the_row(tmp_path):
+    f = _qgis(tmp_path, ["POINT (-73.89 41.21)", "MULTIPOINT ((-73.89 41.21), (-73.88 41.22))"])
+    with pytest.raises(SurveyError, match=r"row 3, column 'WKT': a MultiPoint geometry of 2 points"):
+        read_survey(f)
+
+
+def test_a_wkt_column_and_x_y_that_disagree_are_refused_naming_both(tmp_path):
+    # before: X/Y silently won, the WKT column dropped with a warning
+    f = tmp_path / "both.csv"
+    f.write_text(
+        "WKT,fid,Species,DBH,Action,X,Y\n"
+        '"POINT (-73.89 41.21)",1,Red maple,10,Remove,-73.89,41.21\n'
+        '"POINT (-73.89 41.21)",2,Red maple,11,Remove,-73.88,41.21\n'
+    )
+    with pytest.raises(SurveyError, match=r"row 3: the columns 'WKT' give -73.89, 41.21 and the columns 'X'/'Y'"):
+        read_survey(f)
+    f.write_text(
+        "WKT,fid,Species,DBH,Action,X,Y\n"
+        '"POINT (-73.89 41.21)",1,Red maple,10,Remove,-73.89,41.21\n'
+        '"POINT (-73.88 41.21)",2,Red maple,11,Remove,-73.88,41.21\n'
+    )
+    s = read_survey(f)
+    assert any("'WKT' and 'X'/'Y' place every tree alike: 'X'/'Y' read" in w for w in s.warnings), s.warnings
+
+
+def test_point_x_y_beside_latitude_longitude_that_disagree_are_refused(tmp_path, capsys):
+    # before: Latitude/Longitude silently won over POINT_X/POINT_Y, no word
+    f = tmp_path / "both.csv"
+    f.write_text(
+        "ObjectID,Species,DBH,Action,POINT_X,POINT_Y,Latitude,Longitude\n"
+        "1,Red maple,10,Remove,-73.8901,41.2101,41.2101,-73.8901\n"
+        "2,Red maple,11,Remove,-80.8431,35.2271,41.2102,-73.8902\n"
+    )
+    code, _out, err = _run(capsys, "assess", str(f))
+    assert code == 2, err
+    assert "row 3: the columns 'POINT_X'/'POINT_Y' place the tree at longitude -80.8431" in err, err
+    assert "'Longitude'/'Latitude' at longitude -73.8902, latitude 41.2102" in err, err
+    f.write_text(
+        "ObjectID,Species,DBH,Action,POINT_X,POINT_Y,Latitude,Longitude\n"
+        "1,Red maple,10,Remove,-73.8901,41.2101,41.2101,-73.8901\n"
+    )
+    s = read_survey(f)
+    said = [w for w in s.warnings if "place every tree alike" in w]
+    assert said == [
+        "the columns 'POINT_X'/'POINT_Y' and 'Longitude'/'Latitude' place every tree alike: 'Longitude'/'Latitude' read"
+    ], s.warnings

@@ -109,7 +109,7 @@ def test_coordinates_are_kept_and_checked():
         ["Tag", "Species", "DBH", "Latitude", "Longitude", "POINT_X"],
         [[1, "Acer rubrum", 12, 41.2, -73.9, 641000.5], [2, "Acer rubrum", 12, 141.2, "w", None]],
     )
-    coords, warn = A.read_coordinates(table, mapping, False)
+    coords, warn, _notes = A.read_coordinates(table, mapping, False)
     assert list(coords) == ["latitude", "longitude", "x"]
     assert coords["latitude"][0] == 41.2 and np.isnan(coords["latitude"][1]) and np.isnan(coords["x"][1])
     assert "latitude '141.2' in column 'Latitude' is not a latitude (-90 to 90 degrees); left blank" in warn[1]

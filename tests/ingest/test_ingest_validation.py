@@ -372,3 +372,40 @@ def test_numeric_species_has_no_suggestions():
     r = s.rejected.iloc[0]
     assert r["reason"] == "row 2, column 'Species': species '12' not recognised (a number is not a species name)"
     assert r["suggestions"] == "" and s.summary()["unresolved_suggestions"] == {"12": []}
+
+
+def test_a_dbh_comma_that_may_be_decimal_or_a_stem_separator_is_said_with_both_readings(tmp_path):
+    # before: '7,5' was 7.5 in in a TSV (decimal comma) and 8.6 in (two stems) in a CSV, '14,10' 14.1 in in a
+    # semicolon CSV, with no word on the survey. By hand: stems 7 and 5: sqrt(49 + 25) = 8.602 in; stems 14 and 10:
+    # sqrt(196 + 100) = 17.205 in; as decimals 7.5 in and 14.10 in
+    csv = tmp_path / "comma.csv"
+    csv.write_text('Tag,Species,DBH,Action\n1,Red maple,"7,5",Remove\n2,Red maple,12,Remove\n')
+    s = read_survey(csv)
+    assert s.trees["dbh_in"].round(2).tolist() == [8.6, 12.0]
+    said = [w for w in s.warnings if "may be a decimal comma or separate two stems" in w]
+    assert (
+        said
+        and "row 2 '7,5' read as 8.6 in (stems 7 and 5), not 7.5 in (one stem, 7.5 with a decimal comma)" in (said[0])
+    ), s.warnings
+
+    tsv = tmp_path / "comma.tsv"
+    tsv.write_text("Tag\tSpecies\tDBH\tAction\n1\tRed maple\t7,5\tRemove\n2\tRed maple\t14,10\tRemove\n")
+    s = read_survey(tsv)
+    assert s.source["decimal_comma"] and s.trees["dbh_in"].round(2).tolist() == [7.5, 14.1]
+    said = [w for w in s.warnings if "may be a decimal comma or separate two stems" in w]
+    assert said and said[0].startswith("2 DBH cells"), s.warnings
+    assert "row 2 '7,5' read as 7.5 in (one stem, 7.5 with a decimal comma), not 8.6 in (stems 7 and 5)" in said[0]
+    assert (
+        "row 3 '14,10' read as 14.1 in (one stem, 14.10 with a decimal comma), not 17.2 in (stems 14 and 10)"
+        in (said[0])
+    )
+
+    semi = tmp_path / "semi.csv"
+    semi.write_text("Tag;Species;DBH;Action\n1;Red maple;14,10;Remove\n2;Red maple;12;Remove\n")
+    s = read_survey(semi)
+    assert s.trees["dbh_in"].round(2).tolist() == [14.1, 12.0]
+    assert any("row 2 '14,10' read as 14.1 in" in w and "not 17.2 in (stems 14 and 10)" in w for w in s.warnings)
+    # a DBH written plainly says nothing
+    plain = tmp_path / "plain.csv"
+    plain.write_text('Tag,Species,DBH,Action\n1,Red maple,7.5,Remove\n2,Red maple,"14, 10",Remove\n')
+    assert not any("decimal comma or separate" in w for w in read_survey(plain).warnings)

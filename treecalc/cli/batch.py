@@ -21,7 +21,8 @@ def register(subparsers: Any) -> None:
     b.add_argument(
         "input",
         help="a .parquet or .csv file, or a folder of them (species or species_code, dbh_in; optional "
-        "land_use, zone, latitude/longitude: each tree is valued in its zone, else the zone its coordinates lie in)",
+        "land_use, zone, latitude/longitude or x/y: each tree is valued in its zone, else the zone its coordinates "
+        "lie in)",
     )
     b.add_argument(
         "--out",
@@ -31,6 +32,12 @@ def register(subparsers: Any) -> None:
     b.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler (default: a local cluster)")
     b.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
     b.add_argument("--threads", type=int, default=1, help="threads per worker process of the local cluster (default 1)")
+    b.add_argument(
+        "--crs",
+        metavar="EPSG:…",
+        help="coordinate reference system of the input's x/y columns (e.g. EPSG:2263); without it x/y are read "
+        "as WGS84 longitude/latitude when every x is within ±180 and y within ±90 with decimals, else refused",
+    )
     b.add_argument("--json", action="store_true")
     add_benefit_params(b)
     b.set_defaults(func=_cmd_batch)
@@ -55,7 +62,13 @@ def _cmd_batch(a: argparse.Namespace) -> int:
         raise ValueError(f"--threads {a.threads}: give at least 1")
     kw = benefit_kwargs(a)
     r = benefits_batch(
-        a.input, a.out, scheduler=a.scheduler, workers=a.workers, params=make_params(None, **kw), threads=a.threads
+        a.input,
+        a.out,
+        scheduler=a.scheduler,
+        workers=a.workers,
+        params=make_params(None, **kw),
+        threads=a.threads,
+        crs=a.crs,
     )
     if a.json:
         dump_json({**asdict(r), "notes": [words.render(n) for n in r.notes]})

@@ -624,52 +624,111 @@ def read_distance(table: Table, mapping: C.Mapping, decimal_comma: bool) -> tupl
 _COORD_RANGE = {"latitude": 90.0, "longitude": 180.0}
 
 
-def read_wkt(table: Table, col: C.Column) -> tuple[np.ndarray, np.ndarray]:
-    """x and y of each row's WKT point ("POINT (-73.89 41.21)", NaN where blank or POINT EMPTY); a cell that is no
-    WKT, or a geometry that is no point (a canopy polygon), refuses the survey naming the row and the type."""
+_EWKT = re.compile(r"^\s*SRID\s*=\s*(\d+)\s*;(.*)$", re.I | re.S)
+
+
+def read_wkt(table: Table, col: C.Column) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """x, y and EPSG code (NaN where none is given) of each row's WKT point ("POINT (-73.89 41.21)"; PostGIS's
+    EWKT "SRID=4326;POINT (-73.89 41.21)"; a MULTIPOINT of one point, as QGIS writes a MultiPoint layer; NaN
+    where blank or empty). A cell that is no WKT, a geometry that is no point (a canopy polygon) or a MULTIPOINT
+    of several points refuses the survey naming the row and what it holds."""
     from shapely import wkt
     from shapely.errors import ShapelyError
-    from shapely.geometry import Point
+    from shapely.geometry import MultiPoint, Point
 
     from treecalc.ingest.errors import SurveyError
 
-    def one(v: Any) -> tuple[float, float] | tuple[str, str]:
+    def one(v: Any) -> tuple[float, float, float] | tuple[str, str, str]:
         if is_blank(v):
-            return (np.nan, np.nan)
+            return (np.nan, np.nan, np.nan)
+        text, srid = str(v), np.nan
+        m = _EWKT.match(text)
+        if m:
+            text, srid = m.group(2), float(m.group(1))
         try:
-            g = wkt.loads(str(v))
+            g = wkt.loads(text)
         except (ShapelyError, ValueError, TypeError):
-            return ("", "not WKT geometry")
+            return ("", "not WKT geometry", "")
+        if isinstance(g, MultiPoint) and len(g.geoms) == 1:
+            g = g.geoms[0]
+        elif isinstance(g, MultiPoint) and len(g.geoms) > 1:
+            return ("", f"a MultiPoint geometry of {len(g.geoms)} points, not one point", "")
         if not isinstance(g, Point):
-            return ("", g.geom_type)
-        return (np.nan, np.nan) if g.is_empty else (float(g.x), float(g.y))
+            return ("", f"a {g.geom_type} geometry, not a point", "")
+        return (np.nan, np.nan, srid) if g.is_empty else (float(g.x), float(g.y), srid)
 
     vals = table.values(col)
     read = parse_distinct(vals, one)
     for sr, v, r in zip(table.source_row, vals, read):
         if r[0] == "":
-            what = (
-                f"{V.short(as_text(v))} is not WKT geometry"
-                if r[1] == "not WKT geometry"
-                else f"a {r[1]} geometry, not a point"
-            )
+            what = f"{V.short(as_text(v))} is not WKT geometry" if r[1] == "not WKT geometry" else r[1]
             raise SurveyError(
                 f"row {sr}, column {col.header!r}: {what}; treecalc places each tree at a POINT (export a layer of "
                 "points, or each tree's centroid)"
             )
-    return np.array([r[0] for r in read], dtype=float), np.array([r[1] for r in read], dtype=float)
+    return tuple(np.array([r[i] for r in read], dtype=float) for i in range(3))  # type: ignore[return-value]
 
 
-def read_coordinates(table: Table, mapping: C.Mapping, decimal_comma: bool) -> tuple[dict[str, np.ndarray], list[str]]:
+def _wkt_coordinates(table: Table, col: C.Column) -> dict[str, np.ndarray]:
+    """A WKT column's points: ``x``/``y`` (in the crs the site fact gives, or WGS84 degrees) where no SRID is
+    given, ``longitude``/``latitude`` where an EWKT SRID is (4326 as they are, another projected by pyproj)."""
+    from treecalc.geo import to_wgs84
+    from treecalc.ingest.errors import SurveyError
+
+    x, y, srid = read_wkt(table, col)
+    given = np.isfinite(x) & np.isfinite(y)
+    with_srid = given & np.isfinite(srid)
+    if not with_srid.any():
+        return {"x": x, "y": y}
+    if (given & ~with_srid).any():
+        k, j = int(np.flatnonzero(given & ~with_srid)[0]), int(np.flatnonzero(with_srid)[0])
+        raise SurveyError(
+            f"row {table.source_row[k]}, column {col.header!r}: a point without an SRID where row "
+            f"{table.source_row[j]} gives SRID={int(srid[j])}: give every row's SRID, or none (and the site fact crs)"
+        )
+    lon, lat = np.full(len(x), np.nan), np.full(len(x), np.nan)
+    for code in np.unique(srid[with_srid]):
+        at = with_srid & (srid == code)
+        if int(code) == 4326:
+            lon[at], lat[at] = x[at], y[at]
+            continue
+        try:
+            lon[at], lat[at] = to_wgs84(x[at], y[at], f"EPSG:{int(code)}")
+        except ValueError as e:
+            k = int(np.flatnonzero(at)[0])
+            raise SurveyError(f"row {table.source_row[k]}, column {col.header!r}: SRID={int(code)}: {e}") from None
+    return {"longitude": lon, "latitude": lat}
+
+
+def _same_place(table: Table, first: tuple[str, ...], second: tuple[str, ...], a: tuple, b: tuple) -> str:
+    """Two readings of the trees' place from two sets of columns: a refusal naming both and the row where they
+    disagree (beyond 1e-6 degrees, or 1 unit of a projection), else the sentence saying which is read."""
+    from treecalc.geo import AGREE_DEG, disagreement
+    from treecalc.ingest.errors import SurveyError
+
+    degrees = all(np.nanmax(np.abs(v), initial=0) <= 180 for v in (*a, *b))
+    k = disagreement(a, b, AGREE_DEG if degrees else 1.0)
+    one, two = "/".join(repr(h) for h in first), "/".join(repr(h) for h in second)
+    if k is not None:
+        raise SurveyError(
+            f"row {table.source_row[k]}: the columns {one} give {a[0][k]:g}, {a[1][k]:g} and the columns {two} "
+            f"give {b[0][k]:g}, {b[1][k]:g}: which is the tree's place? keep one (e.g. "
+            f'‹column_map="{first[0]}=ignore"›)'
+        )
+    return f"the columns {one} and {two} place every tree alike: {two} read"
+
+
+def read_coordinates(
+    table: Table, mapping: C.Mapping, decimal_comma: bool
+) -> tuple[dict[str, np.ndarray], list[str], list[str]]:
     """The coordinate columns the survey has (latitude, longitude, x, y), as floats; a warning per
-    row for a cell that is not a number or a latitude/longitude out of range (left blank). A WKT column's
-    points are its x and y (:func:`read_wkt`), in the crs the site fact gives or WGS84 degrees
-    (:func:`treecalc.geo.tree_lonlat`)."""
+    row for a cell that is not a number or a latitude/longitude out of range (left blank), and the survey's
+    warnings. A WKT column's points (:func:`_wkt_coordinates`) are its x and y, in the crs the site fact gives or
+    WGS84 degrees (:func:`treecalc.geo.tree_lonlat`), or with an SRID its longitude and latitude; beside columns
+    of the same reading they are compared, and refused where they disagree (a question, not a pick)."""
     out: dict[str, np.ndarray] = {}
     warn = [""] * table.n
-    wkt_col = mapping.first("wkt")
-    if wkt_col is not None:
-        out["x"], out["y"] = read_wkt(table, wkt_col)
+    notes: list[str] = []
     for f in C.COORDINATE_FIELDS:
         col = mapping.first(f)
         if col is None:
@@ -687,4 +746,14 @@ def read_coordinates(table: Table, mapping: C.Mapping, decimal_comma: bool) -> t
             warn[k] = "; ".join(x for x in (warn[k], w + "; left blank") if x)
         arr[bad] = np.nan
         out[f] = arr
-    return out, warn
+    wkt_col = mapping.first("wkt")
+    if wkt_col is not None:
+        points = _wkt_coordinates(table, wkt_col)
+        pair = ("x", "y") if "x" in points else ("longitude", "latitude")
+        if set(pair) <= set(out):
+            heads = tuple(c.header for f in pair if (c := mapping.first(f)) is not None)
+            wkt_pts = (points[pair[0]], points[pair[1]])
+            notes.append(_same_place(table, (wkt_col.header,), heads, wkt_pts, (out[pair[0]], out[pair[1]])))
+        else:
+            out.update(points)
+    return out, warn, notes

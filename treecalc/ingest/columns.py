@@ -327,14 +327,7 @@ def build_mapping(
             warnings.append(f"column {c.header!r} also looks like {f}; only {same[0].header!r} is used")
             m.columns.remove(c)
             unmapped.append(c.header)
-    wkt = m.first("wkt")
-    placed = [c for f in COORDINATE_FIELDS for c in m.of(f)]
-    if wkt is not None and placed:  # the survey's own coordinate columns place the trees; said, not compared
-        warnings.append(
-            f"column {wkt.header!r} (WKT geometry) not read: {', '.join(repr(c.header) for c in placed)} place the trees"
-        )
-        m.columns.remove(wkt)
-        unmapped.append(wkt.header)
+    # a WKT column beside coordinate columns is kept: the reader compares the two (a question where they differ)
     _choose_action(m, user)
     for f in ("condition", "status"):  # one of each, the status column made above among them
         same = m.of(f)

@@ -415,3 +415,37 @@ def _stems_column(table: Table, mapping: C.Mapping, out: DbhRead, decimal_comma:
 
 
 __all__ = ["MAX_DBH_IN", "WARN_DBH_IN", "DBH_REJECTIONS", "Units", "DbhRead", "units", "read_dbh", "SurveyError"]
+
+
+#: A DBH cell whose one comma may be a decimal comma ("7,5" = 7.5) or a stem separator ("7,5" = stems 7 and 5).
+_EITHER_COMMA = re.compile(r"\s*\d+,\d+\s*")
+
+
+def comma_readings(table: Table, u: Units, d: DbhRead, decimal_comma: bool) -> str:
+    """A warning naming the rows whose DBH cell reads two ways by its comma ("7,5": 7.5 in as a decimal comma,
+    8.6 in as stems 7 and 5), with the reading taken and the other; "" when there is none. Whether a comma is
+    decimal is decided for the whole file (its delimiter and its other numbers), so a cell that may be either is
+    said, never read one way in silence."""
+    if not d.main_raw:
+        return ""
+    seen: list[str] = []
+    for k, v in enumerate(d.main_raw):
+        if not isinstance(v, str) or not _EITHER_COMMA.fullmatch(v) or not np.isfinite(d.dbh_in[k]):
+            continue
+        other = V.parse_dbh_text(v, u.per_row[k], not decimal_comma)
+        if other.error or not other.stems_in:
+            continue
+        alt = V.combine_stems(other.stems_in) if len(other.stems_in) > 1 else other.stems_in[0]
+        a, b = v.strip().split(",")
+        as_stems, as_decimal = f"stems {a} and {b}", f"one stem, {a}.{b} with a decimal comma"
+        took, then = (as_decimal, as_stems) if decimal_comma else (as_stems, as_decimal)
+        seen.append(
+            f"row {table.source_row[k]} {v.strip()!r} read as {d.dbh_in[k]:.1f} in ({took}), not {alt:.1f} in ({then})"
+        )
+    if not seen:
+        return ""
+    shown = "; ".join(seen[:5]) + (f"; and {len(seen) - 5} more" if len(seen) > 5 else "")
+    return (
+        f"{len(seen)} DBH {'cell has' if len(seen) == 1 else 'cells have'} a comma that may be a decimal comma or "
+        f"separate two stems: {shown}; check them, and write a decimal with a point or stems as '7; 5'"
+    )

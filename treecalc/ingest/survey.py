@@ -547,6 +547,7 @@ def read_survey(
     tell(0.45, "reading diameters")
     u = D.units(table, mapping, dbh_unit, column_map, warnings)
     d = D.read_dbh(table, mapping, u, bool(src.decimal_comma))
+    warnings += [w for w in (D.comma_readings(table, u, d, bool(src.decimal_comma)),) if w]
     acts = A.read_actions(table, mapping, warnings)
 
     # --- rejection, in order: totals, unreadable cells, duplicate tag, species/DBH/action checks, species
@@ -575,7 +576,9 @@ def read_survey(
 
     tell(0.8, "building the table")
     warnings += [w for w in (A.blank_action_warning(acts, rj.ok), A.must_remove_warning(acts, rj.ok)) if w]
-    trees, not_surveyed, items = _trees(table, mapping, rj, sp, tags, tag_col, d, acts, bool(src.decimal_comma))
+    trees, not_surveyed, items = _trees(
+        table, mapping, rj, sp, tags, tag_col, d, acts, bool(src.decimal_comma), warnings
+    )
     rejected = _rejected(table, rj, sp, tags, d)
     survey = _assemble(src, sheet_name, mapping, table, trees, rejected, site, warnings, not_surveyed, u)
     survey.warning_items = items
@@ -594,6 +597,7 @@ def _trees(
     d: D.DbhRead,
     acts: A.Actions,
     dec: bool,
+    survey_notes: list[str],
 ) -> tuple[pd.DataFrame, list[str], list[tuple[int, str]]]:
     """The accepted rows as the trees frame (:data:`TREE_COLUMNS`, then coordinates when given), the
     flags not surveyed, and each tree's warnings one by one."""
@@ -639,8 +643,9 @@ def _trees(
         add_warn(fw)
     dist, dist_warn = A.read_distance(table, mapping, dec)
     add_warn(dist_warn)
-    coords, coord_warn = A.read_coordinates(table, mapping, dec)
+    coords, coord_warn, coord_notes = A.read_coordinates(table, mapping, dec)
     add_warn(coord_warn)
+    survey_notes.extend(coord_notes)
     must, must_warn = A.read_must_remove(table, mapping, acts)
     add_warn(must_warn)
     tree_zone, zone_warn = A.read_climate_zone(table, mapping)
@@ -756,7 +761,11 @@ def _assemble(
         site_given, site_warn = S.read_site_rows([list(r) for r in src.rows(site_sheet)], special)
         warnings.extend(site_warn)
     site_final = S.apply_overrides(site_given, site)
-    warnings.extend(xy_reading(trees, site_final))  # Survey123's POINT_X/POINT_Y in degrees, no crs: said
+    headers = {f: c.header for f in C.COORDINATE_FIELDS if (c := mapping.first(f)) is not None}
+    try:  # Survey123's POINT_X/POINT_Y in degrees, no crs: said; swapped or disagreeing coordinates: asked
+        warnings.extend(xy_reading(trees, site_final, headers))
+    except ValueError as e:
+        raise SurveyError(str(e)) from None
     assumptions, assumed = S.assumptions(site_final)
     dist_col = mapping.first("distance_to_residence_ft")
     data_assumptions: list[str] = []
