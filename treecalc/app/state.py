@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 #: Largest upload the app accepts, MB (the same as ``.streamlit/config.toml``).
 MAX_UPLOAD_MB = 50
 
-SURVEY_TYPES = ["xlsx", "xlsm", "xls", "ods", "csv", "tsv", "txt"]
+#: spreadsheets, then GIS layers of points (a Shapefile as a .zip of its parts: treecalc.ingest.sources.gis)
+SURVEY_TYPES = ["xlsx", "xlsm", "xls", "ods", "csv", "tsv", "txt", "gpkg", "zip", "geojson", "fgb", "kml"]
 
 _SOURCE = "tc_source"
 _READ = "tc_read_opts"

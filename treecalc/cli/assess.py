@@ -73,10 +73,11 @@ def add_assess_flags(
     ``treecalc case new`` share them); ``outputs`` and ``switches`` add a command's own flags where assess has
     them; ``survey_arg=False`` leaves out the survey argument for a command that names it otherwise."""
     from treecalc.cli.common import add_benefit_params, add_switches, repeatable
-    from treecalc.cli.survey import add_limits
+    from treecalc.cli.survey import add_layer, add_limits
 
     if survey_arg:
-        p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
+        p.add_argument("file", nargs="?", help="survey spreadsheet or GIS layer (default: the sample survey)")
+    add_layer(p)
     p.add_argument("--jurisdiction", help=_jurisdiction_help())
     p.add_argument(
         "--on",
@@ -461,6 +462,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
         isolated=True,
         limits=Limits.parse(a.limit, Limits.from_env()),
         species_map=species_map_arg(a.species_map) or None,
+        layer=a.layer,
         meanwhile=lambda: prepare(a.jurisdiction),  # the tables load while the child reads
     )
     return path, survey, {"jurisdiction": a.jurisdiction, "site": site, **options, **kw}
@@ -482,7 +484,10 @@ def assess_args(a: argparse.Namespace) -> tuple[Any, str]:
     from treecalc.fingerprint import attach
 
     # what `treecalc verify` derives the assessment again with: the keyword arguments given to assess() and the reader
-    call = {**kwargs, "read": {"species_map": species_map_arg(a.species_map) or None}}
+    read: dict[str, Any] = {"species_map": species_map_arg(a.species_map) or None}
+    if a.layer is not None:  # the layer of a GIS file of several: verify reads the same one
+        read["layer"] = a.layer
+    call = {**kwargs, "read": read}
     if Path(path).is_file():  # (a reader given no file, as the tests' stand-in survey, has no bytes to fingerprint)
         attach(result, path, call)
     return result, path

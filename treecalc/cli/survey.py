@@ -95,6 +95,14 @@ def add_species_map(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_layer(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--layer",
+        help="the layer of a GIS file (GeoPackage, Shapefile zip, GeoJSON, FlatGeobuf, KML) that holds the trees "
+        "(default: its only layer)",
+    )
+
+
 def add_limits(p: argparse.ArgumentParser) -> None:
     repeatable(
         p,
@@ -125,7 +133,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "survey",
         help="read a tree survey spreadsheet: trees, rejected rows and why",
-        description="Read a survey (xlsx, xlsm, xls, ods, csv, tsv, txt) and print how many rows became "
+        description="Read a survey (xlsx, xlsm, xls, ods, csv, tsv, txt, or a GIS layer of points: gpkg, zipped "
+        "shp, geojson, fgb, kml) and print how many rows became "
         "trees, every rejected row with its reason, unresolved species with suggestions, "
         "warnings and site facts.",
     )
@@ -135,6 +144,7 @@ def register(subparsers) -> None:
         help="sheet name (default: a sheet named like Trees/Survey/Inventory, "
         "else the first with a recognisable header)",
     )
+    add_layer(p)
     repeatable(p, "--map", "HEADER=FIELD", 'map a column, e.g. --map "Diam. cm=dbh_cm" (repeatable)')
     p.add_argument(
         "--dbh-unit", choices=("in", "cm", "mm", "ft", "m"), help="unit of the DBH column (overrides the file)"
@@ -191,6 +201,7 @@ def run(a: argparse.Namespace) -> int:
             species_map=species_map_arg(a.species_map) or None,
             limits=limits,
             isolated=True,
+            layer=a.layer,
         )
     except SurveyError as e:
         print(f"error: {render(str(e))}", file=sys.stderr)

@@ -477,8 +477,10 @@ def read_survey(
     isolated: bool = False,
     meanwhile: Callable[[], None] | None = None,
     zone: str | tuple[str, ...] | None = None,
+    layer: str | None = None,
 ) -> Survey:
-    """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt).
+    """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt), or a GIS layer of points (GeoPackage,
+    Shapefile, GeoJSON, FlatGeobuf, KML: :mod:`treecalc.ingest.sources.gis`; ``layer`` chooses one of several).
 
     ``column_map`` maps header text to a field (``{"Diam. cm": "dbh_cm"}``; fields:
     :data:`treecalc.ingest.columns.FIELDS`); ``dbh_unit`` ('in', 'cm', 'mm', 'ft', 'm') overrides what the file says;
@@ -509,6 +511,7 @@ def read_survey(
                 "max_bytes": max_bytes,
                 "species_map": species_map,
                 "zone": zone,
+                "layer": layer,
             },
         )
 
@@ -518,7 +521,7 @@ def read_survey(
 
     dbh_unit, max_bytes, zone, fixes = _check_options(dbh_unit, max_bytes, zone, species_map)
     tell(0.0, "opening the file")
-    src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes, limits=limits)
+    src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes, limits=limits, layer=layer)
     tell(0.1, "finding the header row")
     sheet_name, rows, mapping = find_header(src, sheet, column_map)
     tell(0.35, "reading the cells")

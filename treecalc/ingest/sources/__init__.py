@@ -23,6 +23,7 @@ strings), :mod:`.cells` (formula and error cells), :mod:`.workbook` (:class:`Sou
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from treecalc.ingest.errors import SurveyError
@@ -38,6 +39,7 @@ from treecalc.ingest.sources.extent import (
     xlsx_extent,
 )
 from treecalc.ingest.sources.filetype import EXTENSIONS, LOOKS, _describe_ext, _encrypted, read_bytes, sniff
+from treecalc.ingest.sources.gis import GIS_EXTENSIONS, GIS_LOOKS, gis_kind, open_gis, shapefile_parts
 from treecalc.ingest.sources.text import (
     MAX_BROKEN_QUOTES,
     _open_text,
@@ -57,6 +59,8 @@ from treecalc.ingest.sources.zipguard import (
 
 __all__ = [
     "EXTENSIONS",
+    "GIS_EXTENSIONS",
+    "GIS_LOOKS",
     "LOOKS",
     "MAX_BROKEN_QUOTES",
     "MAX_MEMBERS",
@@ -68,6 +72,7 @@ __all__ = [
     "col_index",
     "decode_text",
     "formula_cells_without_value",
+    "gis_kind",
     "mixed_lines",
     "ods_extent",
     "open_source",
@@ -87,8 +92,14 @@ __all__ = [
 
 
 def open_source(
-    path_or_buffer, *, filename: str | None = None, max_bytes: int = 50_000_000, limits: Limits | None = None
+    path_or_buffer,
+    *,
+    filename: str | None = None,
+    max_bytes: int = 50_000_000,
+    limits: Limits | None = None,
+    layer: str | None = None,
 ) -> Source:
+    """The survey file opened: a workbook, a text file, or a GIS layer (``layer`` chooses it: :mod:`.gis`)."""
     lim = limits or DEFAULT_LIMITS
     data, name = read_bytes(path_or_buffer, filename, max_bytes)
     ext = Path(name).suffix.lower()
@@ -96,6 +107,21 @@ def open_source(
     expected = EXTENSIONS.get(ext)
     if kind == "empty":
         raise SurveyError(f"{name} is empty")
+    # GIS layers (GeoPackage, Shapefile, GeoJSON, FlatGeobuf, KML): read before the spreadsheet checks refuse them
+    gis = gis_kind(data, ext)
+    if gis is not None:
+        if gis == "shp" and ext == ".shp":
+            if not isinstance(path_or_buffer, (str, os.PathLike)):
+                raise SurveyError(
+                    f"{name} is a Shapefile's .shp alone; give a .zip holding its .shp, .shx, .dbf and .prj"
+                )
+            data = shapefile_parts(path_or_buffer, max_bytes)
+        return open_gis(data, name, gis, lim, layer, max_bytes)
+    if layer is not None:
+        raise SurveyError(
+            f"{name} is not a GIS file (looks like {LOOKS.get(kind, kind)}): --layer {layer!r} chooses a GIS "
+            "file's layer; a workbook's sheet is chosen with --sheet"
+        )
     if _encrypted(data):
         raise SurveyError(
             f"{name} is password-protected (encrypted); open it in Excel and save a copy without "
@@ -112,7 +138,8 @@ def open_source(
     if expected is None and kind not in ("xlsx", "xlsb", "xls", "ods", "text"):
         raise SurveyError(
             f"{name}: unsupported file (looks like {LOOKS.get(kind, kind)}); "
-            "give an xlsx, xlsm, xls, ods, csv, tsv or txt survey"
+            "give an xlsx, xlsm, xls, ods, csv, tsv or txt survey, or a GIS layer of points (gpkg, zipped shp, geojson, "
+            "fgb, kml)"
         )
     if kind == "text":
         fmt = ext.lstrip(".") if expected == "text" else "csv"
