@@ -246,3 +246,66 @@ def test_without_the_gis_extra_a_layer_is_refused_naming_it(tmp_path, monkeypatc
     monkeypatch.setitem(__import__("sys").modules, "pyogrio", None)  # as if not installed: import raises
     with pytest.raises(SurveyError, match=r"trees.geojson is a GeoJSON file; .*pip install 'treecalc\[gis\]'"):
         read_survey(p)
+
+
+# ------------------------------------------------------------------ writing: --out trees.gpkg / .geojson / .fgb
+
+
+def test_a_survey_written_as_a_geopackage_reads_back_to_the_same_assessment(tmp_path, capsys):
+    # the CSV's four trees, removals and a violation (penalties per tree), a tree with no coordinates among them
+    csv = tmp_path / "trees.csv"
+    frame = TREES.assign(DBH=[f"{d:g}" for d in TREES["DBH"]], latitude=LAT, longitude=LON).iloc[:4]
+    frame.loc[3, ["latitude", "longitude"]] = None  # tree 104 was not located
+    frame.to_csv(csv, index=False)
+    out = tmp_path / "trees.gpkg"
+    before = _assess_json(capsys, str(csv), "--violation", "--out", str(out))
+    import pyogrio
+
+    assert [list(x) for x in pyogrio.list_layers(out)] == [["trees", "Point"], ["summary", None]]
+    layer = pyogrio.read_dataframe(out, layer="trees")
+    assert list(layer["tag"]) == ["101", "102", "103", "104"]  # every tree, 104 without a point
+    assert layer.geometry.isna().tolist() == [False, False, False, True]
+    for i in (0, 1, 2):
+        assert abs(layer.geometry.iloc[i].x - LON[i]) < 1e-7 and abs(layer.geometry.iloc[i].y - LAT[i]) < 1e-7
+    by_tag = {r["tag"]: r for r in before["per_tree"]}
+    assert by_tag, "no trees assessed"
+    for _, r in layer.iterrows():
+        want = by_tag[r["tag"]]
+        for f in ("species_code", "action", "value_usd", "counted", "offence_status", "penalty_tier"):
+            assert r[f] == want[f], (r["tag"], f)
+        assert r["penalty_max_usd"] == pytest.approx(want["penalty_max_usd"])
+        assert r["zone"] == "NoEastXXX"
+    facts = pyogrio.read_dataframe(out, layer="summary").set_index("name")["value"].map(json.loads)
+    assert facts["trees_without_coordinates"] == 1
+    assert facts["fingerprint"]["survey"]["file"] == "trees.csv"
+    assert facts["civil_penalty_max_usd"] == before["civil_penalty_max_usd"]
+    # read back as a survey (the one layer of points is taken without --layer) and assessed again
+    again = _assess_json(capsys, str(out), "--violation")
+    for d in (before, again):
+        d.pop("fingerprint")
+        d["options"].get("read", {}).pop("layer", None)
+    said = [w for w in again["warnings"] if w.startswith("columns not read")]
+    assert len(said) == 1 and "'value_usd'" in said[0]  # the assessment's own columns are not inputs
+    again["warnings"].remove(said[0])
+    _same(again, before)
+
+
+@pytest.mark.parametrize("suffix", [".geojson", ".fgb"])
+def test_geojson_and_flatgeobuf_get_the_summary_beside_them(tmp_path, capsys, suffix):
+    out = tmp_path / f"trees{suffix}"
+    assert main(["assess", str(_csv(tmp_path)), "--out", str(out)]) == 0
+    assert f"the summary to {tmp_path / 'trees.summary.json'}" in capsys.readouterr().out
+    layer = gpd.read_file(out, engine="pyogrio")
+    assert list(layer["tag"]) == ["101", "102", "103", "104"] and layer.crs.equals(4326)
+    assert max(abs(layer.geometry.x - LON[:4]).max(), abs(layer.geometry.y - LAT[:4]).max()) < 1e-7
+    summary = json.loads((tmp_path / "trees.summary.json").read_text())
+    assert summary["trees"] == 4 and summary["rejected"] == 1 and summary["trees_without_coordinates"] == 0
+    assert summary["fingerprint"]["survey"]["file"] == "trees.csv"
+    # the row rejected is no tree (not in the layer): the summary says it, with its reason
+    assert [(r["tag"], r["source_row"]) for r in summary["rejected_rows"]] == [("105", 6)]
+    assert "Zzyzx tree" in summary["rejected_rows"][0]["reason"]
+
+
+def test_out_of_another_kind_is_refused_naming_the_kinds(tmp_path, capsys):
+    assert main(["assess", str(_csv(tmp_path)), "--out", str(tmp_path / "t.shp")]) == 2
+    assert "a GIS layer (.gpkg, .geojson, .fgb)" in capsys.readouterr().err

@@ -44,7 +44,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     def outputs() -> None:
         add_options(
             p,
-            ("--out", "report.xlsx", "write the Excel statement"),
+            (
+                "--out",
+                "FILE",
+                "write the Excel statement (report.xlsx), or the trees as a GIS layer of points with their "
+                "assessment and the summary (trees.gpkg; trees.geojson or trees.fgb with trees.summary.json)",
+            ),
             ("--pdf", "report.pdf", "write the printable report (PDF) to attach and sign"),
         )
 
@@ -344,8 +349,17 @@ def _check_out(
         raise ValueError(f"{flag} {path} is a folder")
 
 
+_OUT_WHAT = "the statement is an Excel workbook (.xlsx), the trees a GIS layer (.gpkg, .geojson, .fgb)"
+
+
 def _write_out(result: Any, path: str) -> None:
-    """Build the workbook in memory, write it to a temporary file beside ``path``, then rename it in place."""
+    """Build the workbook in memory, write it to a temporary file beside ``path``, then rename it in place; a GIS
+    layer (.gpkg, .geojson, .fgb) of the trees and their assessment is written by :mod:`treecalc.report.layers`."""
+    from treecalc.report.layers import FORMATS, write_layers
+
+    if Path(path).suffix.lower() in FORMATS:
+        write_layers(result, path)
+        return
     from treecalc.files import Replacing
     from treecalc.report.statement import statement_bytes
 
@@ -436,7 +450,11 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
     options["on"] = (as_date(a.on, "--on") or dt.date.today()).isoformat()
     _check_numbers(a)
     if getattr(a, "out", None) is not None:  # "" (an unset variable) is refused, not taken as "no statement"
-        _check_out(a.out)  # before any work: a bad path is reported once, cleanly
+        from treecalc.report.layers import FORMATS
+
+        suffix = Path(a.out).suffix.lower()
+        # before any work: a bad path is reported once, cleanly
+        _check_out(a.out, suffix if suffix in FORMATS else ".xlsx", what=_OUT_WHAT)
     if getattr(a, "pdf", None) is not None:
         _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
     from treecalc.cli.survey import check_file_arg
@@ -516,7 +534,13 @@ def _cmd_assess(a: argparse.Namespace) -> int:
 
         print(render(render_text(result, per_tree=a.trees)))
         if a.out:
-            print(f"\nstatement written to {a.out}")
+            from treecalc.report.layers import FORMATS, sidecar
+
+            if Path(a.out).suffix.lower() not in FORMATS:
+                print(f"\nstatement written to {a.out}")
+            else:
+                beside = "" if Path(a.out).suffix.lower() == ".gpkg" else f", the summary to {sidecar(a.out)}"
+                print(f"\ntrees written to {a.out} (one point per tree with its assessment){beside}")
         if getattr(a, "pdf", None):
             print(f"report written to {a.pdf}")
     return 0

@@ -130,8 +130,8 @@ def _gdal_error(name: str, kind: str, e: Exception) -> SurveyError:
 
 
 def _choose_layer(pyogrio: Any, data: bytes, name: str, kind: str, layer: str | None) -> str:
-    """The layer to read: ``layer`` when given (it must be one of the file's), else the only one; a file of
-    several layers and no ``layer`` is refused listing them."""
+    """The layer to read: ``layer`` when given (it must be one of the file's), else the only one, or the only one
+    with a geometry; a file of several such layers and no ``layer`` is refused listing them."""
     try:
         layers = [(str(n), str(t) if t else "no geometry") for n, t in pyogrio.list_layers(data)]
     except Exception as e:  # noqa: BLE001 - GDAL's error types
@@ -144,9 +144,11 @@ def _choose_layer(pyogrio: Any, data: bytes, name: str, kind: str, layer: str | 
         if layer not in names:
             raise SurveyError(f"{name} has no layer {layer!r}; its layers: {listed}")
         return layer
-    if len(layers) > 1:
+    spatial = [n for n, t in layers if t != "no geometry"]
+    if len(layers) > 1 and len(spatial) != 1:
         raise SurveyError(f"{name} holds {len(layers)} layers: {listed}; choose the trees' with --layer NAME")
-    return names[0]
+    # the one layer of points: a table without geometry beside it (a written summary, a lookup) holds no trees
+    return spatial[0] if spatial else names[0]
 
 
 def open_gis(data: bytes, name: str, kind: str, lim: Limits, layer: str | None, max_bytes: int) -> Source:
@@ -228,9 +230,7 @@ def _points(gdf: Any, name: str, shown: str) -> tuple[dict[str, list[Any]], list
     pts = geom.copy()
     if single.any():
         pts[single] = [g.geoms[0] for g in geom[single]]
-    notes = []
-    if missing.any():
-        notes.append(f"{int(missing.sum()):,} feature(s) of {shown} have no geometry: their trees have no coordinates")
+    notes = []  # a feature without geometry: a tree without coordinates, counted where the trees are placed
     if gdf.crs is None:
         notes.append(
             f"{shown} has no coordinate system (a Shapefile without its .prj?): its points are read as x/y; "
