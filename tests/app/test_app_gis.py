@@ -52,3 +52,21 @@ def test_the_survey_page_accepts_gis_files():
     from treecalc.app import state
 
     assert {"gpkg", "zip", "geojson", "fgb", "kml"} <= set(state.SURVEY_TYPES)
+
+
+def test_a_geopackage_of_two_layers_asks_which_holds_the_trees(tmp_path):
+    trees = _gpkg_bytes(tmp_path)
+    p = tmp_path / "lot 7.gpkg"  # the same file with a second layer of points (the lot's street lights)
+    lights = gpd.GeoDataFrame({"Pole": ["L1"]}, geometry=[Point(-73.8915, 41.2080)], crs=4326)
+    lights.to_file(p, layer="lights", engine="pyogrio")
+    assert p.read_bytes() != trees
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at.file_uploader(key="w_upload").set_value(("lot 7.gpkg", p.read_bytes(), "application/geopackage+sqlite3")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    # not read until chosen: the error names both layers and the control, not the command line's flag
+    said = " ".join(e.value for e in at.error)
+    assert "'trees' (Point)" in said and "'lights' (Point)" in said and "the Layer under the upload" in said
+    assert "--layer" not in said
+    at.selectbox(key="w_layer").set_value("trees").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert [m.value for m in at.metric][:2] == ["3", "3"]  # rows read, trees

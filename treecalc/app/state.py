@@ -131,6 +131,29 @@ def set_source(name: str, data: bytes) -> Source:
     return src
 
 
+def gis_layers(src: Source) -> list[tuple[str, str]]:
+    """The layers (name, geometry type) of a GIS upload, listed in the bounded child (a hostile file costs a
+    message); [] for a spreadsheet, or for a file that cannot be listed (its read says why)."""
+    from pathlib import PurePath
+
+    from treecalc.ingest.sources.gis import GIS_EXTENSIONS
+
+    if PurePath(src.name).suffix.lower() not in (*GIS_EXTENSIONS, ".zip"):
+        return []
+    memo = st.session_state.get("tc_gis_layers")
+    if memo is not None and memo[0] == src.sha256:
+        return memo[1]
+    from treecalc import isolated
+    from treecalc.ingest.sources import list_layers
+
+    try:
+        layers = isolated.run(list_layers, src.data, src.name, MAX_UPLOAD_MB * 2**20, what=src.name)
+    except ValueError:
+        layers = []
+    st.session_state["tc_gis_layers"] = (src.sha256, layers)
+    return layers
+
+
 def use_sample() -> None:
     st.session_state.pop(_SOURCE, None)
     st.session_state.pop(NO_SAMPLE, None)

@@ -39,7 +39,14 @@ from treecalc.ingest.sources.extent import (
     xlsx_extent,
 )
 from treecalc.ingest.sources.filetype import EXTENSIONS, LOOKS, _describe_ext, _encrypted, read_bytes, sniff
-from treecalc.ingest.sources.gis import GIS_EXTENSIONS, GIS_LOOKS, gis_kind, open_gis, shapefile_parts
+from treecalc.ingest.sources.gis import (
+    GIS_EXTENSIONS,
+    GIS_LOOKS,
+    gis_kind,
+    list_layers,
+    open_gis,
+    shapefile_parts,
+)
 from treecalc.ingest.sources.text import (
     MAX_BROKEN_QUOTES,
     _open_text,
@@ -73,6 +80,7 @@ __all__ = [
     "decode_text",
     "formula_cells_without_value",
     "gis_kind",
+    "list_layers",
     "mixed_lines",
     "ods_extent",
     "open_source",
@@ -119,8 +127,8 @@ def open_source(
         return open_gis(data, name, gis, lim, layer, max_bytes)
     if layer is not None:
         raise SurveyError(
-            f"{name} is not a GIS file (looks like {LOOKS.get(kind, kind)}): --layer {layer!r} chooses a GIS "
-            "file's layer; a workbook's sheet is chosen with --sheet"
+            f"{name} is not a GIS file (looks like {LOOKS.get(kind, kind)}): ‹layer› {layer!r} chooses a GIS "
+            "file's layer, not a workbook's sheet"
         )
     if _encrypted(data):
         raise SurveyError(

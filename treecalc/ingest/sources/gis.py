@@ -25,6 +25,7 @@ from typing import Any
 
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.limits import Limits, refuse
+from treecalc.ingest.sources.filetype import SIZE_ADVICE
 from treecalc.ingest.sources.workbook import Source
 
 #: what each GIS format is called in a message, by the key :func:`gis_kind` gives
@@ -87,7 +88,7 @@ def shapefile_parts(path: str | os.PathLike[str], max_bytes: int) -> bytes:
     if total > max_bytes:
         raise SurveyError(
             f"{p.name}: the Shapefile's parts add up to {total / 1e6:.1f} MB, over the {max_bytes / 1e6:g} MB "
-            "limit; split the survey or raise the limit with --max-mb N"
+            f"limit; {SIZE_ADVICE}"
         )
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as zf:
@@ -106,7 +107,7 @@ def _check_container(data: bytes, kind: str, name: str, max_bytes: int) -> None:
         if total > max_bytes:
             raise SurveyError(
                 f"{name} refused: it would expand to {total / 1e6:,.1f} MB, over the {max_bytes / 1e6:g} MB "
-                "limit; split the survey or raise the limit with --max-mb N"
+                f"limit; {SIZE_ADVICE}"
             )
     elif kind == "kml":
         import defusedxml
@@ -129,13 +130,37 @@ def _gdal_error(name: str, kind: str, e: Exception) -> SurveyError:
     return SurveyError(f"{name} cannot be read as {GIS_LOOKS[kind]} ({type(e).__name__}: {text[:300]})")
 
 
+def _layers(pyogrio: Any, data: bytes, name: str, kind: str) -> list[tuple[str, str]]:
+    """(name, geometry type or "no geometry") of each layer of the file."""
+    try:
+        return [(str(n), str(t) if t else "no geometry") for n, t in pyogrio.list_layers(data)]
+    except Exception as e:  # noqa: BLE001 - GDAL's error types
+        raise _gdal_error(name, kind, e) from None
+
+
+def list_layers(data: bytes, name: str, max_bytes: int = 50_000_000) -> list[tuple[str, str]]:
+    """The layers of a GIS file's bytes (name, geometry type), once the file passed the container checks; [] for a
+    file that is not one (a spreadsheet). For a caller that lets the user choose one: run it in the bounded child
+    (:func:`treecalc.isolated.run`)."""
+    kind = gis_kind(data, Path(name).suffix.lower())
+    if kind is None:
+        return []
+    try:
+        import pyogrio
+    except ImportError:
+        raise SurveyError(
+            f"{name} is {GIS_LOOKS[kind]}; reading GIS layers needs the gis extra: {INSTALL_HINT}"
+        ) from None
+    _check_container(data, kind, name, max_bytes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _layers(pyogrio, data, name, kind)
+
+
 def _choose_layer(pyogrio: Any, data: bytes, name: str, kind: str, layer: str | None) -> str:
     """The layer to read: ``layer`` when given (it must be one of the file's), else the only one, or the only one
     with a geometry; a file of several such layers and no ``layer`` is refused listing them."""
-    try:
-        layers = [(str(n), str(t) if t else "no geometry") for n, t in pyogrio.list_layers(data)]
-    except Exception as e:  # noqa: BLE001 - GDAL's error types
-        raise _gdal_error(name, kind, e) from None
+    layers = _layers(pyogrio, data, name, kind)
     names = [n for n, _ in layers]
     if not layers:
         raise SurveyError(f"{name} holds no layer")
@@ -146,7 +171,7 @@ def _choose_layer(pyogrio: Any, data: bytes, name: str, kind: str, layer: str | 
         return layer
     spatial = [n for n, t in layers if t != "no geometry"]
     if len(layers) > 1 and len(spatial) != 1:
-        raise SurveyError(f"{name} holds {len(layers)} layers: {listed}; choose the trees' with --layer NAME")
+        raise SurveyError(f"{name} holds {len(layers)} layers: {listed}; choose the trees' layer with ‹layer›")
     # the one layer of points: a table without geometry beside it (a written summary, a lookup) holds no trees
     return spatial[0] if spatial else names[0]
 
@@ -234,7 +259,7 @@ def _points(gdf: Any, name: str, shown: str) -> tuple[dict[str, list[Any]], list
     if gdf.crs is None:
         notes.append(
             f"{shown} has no coordinate system (a Shapefile without its .prj?): its points are read as x/y; "
-            "give the site fact crs (e.g. --site crs=EPSG:2263) to place them"
+            "give the site fact crs (e.g. ‹crs=EPSG:2263›) to place them"
         )
         return {"x": _xy(pts, missing, "x"), "y": _xy(pts, missing, "y")}, notes
     wgs = pts.set_crs(gdf.crs, allow_override=True).to_crs(4326)
