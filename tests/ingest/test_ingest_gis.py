@@ -141,6 +141,8 @@ def test_several_layers_without_layer_exit_2_listing_them(tmp_path, capsys):
     assert "2 layers" in err and "'trees' (Point)" in err and "'lots' (Polygon)" in err and "--layer" in err
     assert main(["assess", str(p), "--layer", "nope"]) == 2
     assert "no layer 'nope'" in capsys.readouterr().err
+    assert main(["survey", str(p), "--layer", "trees"]) == 0
+    assert capsys.readouterr().out.startswith("trees.gpkg (gpkg), layer 'trees'\nrows read 5: 4 trees, 1 rejected")
 
 
 @pytest.mark.parametrize(

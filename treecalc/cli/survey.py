@@ -249,7 +249,9 @@ def _pruned_words(d: dict) -> str:
 
 def format_summary(d: dict) -> str:
     lines = [
-        f"{d['file']} ({d['format']}), sheet {d['sheet']!r}, header on row {d['header_row']}",
+        f"{d['file']} ({d['format']}), layer {d['sheet']!r}"  # a GIS layer's fields are its header
+        if d["format"] in ("gpkg", "shp", "geojson", "fgb", "kml")
+        else f"{d['file']} ({d['format']}), sheet {d['sheet']!r}, header on row {d['header_row']}",
         f"rows read {d['rows_read']}: {d['trees']} trees, {d['rejected']} rejected",
         "actions: " + ", ".join(f"{k} {v}" for k, v in d["actions"].items() if v) + _pruned_words(d)
         if d["actions"]
