@@ -294,6 +294,8 @@ class Piece:
     row_groups: tuple[int, ...]
     first_row: int
     rows: int
+    #: the file's GeoParquet ``geo`` metadata (JSON text), or "" for plain Parquet
+    geo: str = ""
 
 
 #: The input's columns the valuation reads (the coordinates besides, :func:`coordinate_columns`).
@@ -328,6 +330,7 @@ def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list
             meta = pq.ParquetFile(f)
         except Exception as e:  # noqa: BLE001 - Arrow says what is wrong with the file; the error names it
             raise ValueError(f"{f}: not a readable Parquet file ({e})") from None
+        geo = ((meta.schema_arrow.metadata or {}).get(b"geo") or b"").decode("utf-8", "replace")
         schema = meta.schema_arrow.remove_metadata()
         if first is None:
             first = (f, schema)
@@ -342,12 +345,12 @@ def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list
         for g in range(meta.metadata.num_row_groups):
             n = meta.metadata.row_group(g).num_rows
             if groups and rows + n > rows_per_task:
-                pieces.append(Piece(f, tuple(groups), start, rows))
+                pieces.append(Piece(f, tuple(groups), start, rows, geo))
                 groups, start, rows = [], start + rows, 0
             groups.append(g)
             rows += n
         if rows:
-            pieces.append(Piece(f, tuple(groups), start, rows))
+            pieces.append(Piece(f, tuple(groups), start, rows, geo))
     return pieces
 
 
@@ -365,7 +368,55 @@ def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFram
         table = pa.Table.from_batches([batch])
     frame = table.to_pandas()
     frame.index = pd.RangeIndex(piece.first_row, piece.first_row + len(frame))
+    if piece.geo and coordinate_columns(frame.columns) is None:  # GeoParquet: each tree placed by its point
+        lat, lon = geometry_latlon(frame, piece.geo, piece.file)
+        frame = frame.assign(latitude=lat, longitude=lon)  # read to place the trees, never written
     return table, frame
+
+
+def _geo_meta(geo: str, file: str) -> tuple[str, Any]:
+    """The primary geometry column of GeoParquet ``geo`` metadata and its CRS (a pyproj CRS; OGC:CRS84, the
+    specification's default, when the metadata names none); a column not encoded as WKB is refused naming it."""
+    from pyproj import CRS
+
+    try:
+        meta = json.loads(geo)
+        column = str(meta["primary_column"])
+        spec = meta["columns"][column]
+    except (ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{file}: GeoParquet metadata 'geo' is not readable ({type(e).__name__}: {e})") from None
+    if str(spec.get("encoding", "WKB")).upper() != "WKB":
+        raise ValueError(
+            f"{file}: geometry column {column!r} is encoded as {spec.get('encoding')!r}; write it as WKB "
+            "(geopandas to_parquet's default)"
+        )
+    if "crs" in spec and spec["crs"] is None:
+        raise ValueError(
+            f"{file}: geometry column {column!r} has no coordinate system (crs: null): its trees cannot be placed"
+        )
+    crs = CRS.from_user_input(spec["crs"]) if spec.get("crs") is not None else CRS.from_user_input("OGC:CRS84")
+    return column, crs
+
+
+def geometry_latlon(frame: pd.DataFrame, geo: str, file: str) -> tuple[np.ndarray, np.ndarray]:
+    """Each tree's latitude and longitude (WGS84 degrees; NaN without a point) from the GeoParquet geometry column
+    the ``geo`` metadata names, reprojected from its CRS; a tree that is not a point is an error naming its row."""
+    import shapely
+    from pyproj import Transformer
+
+    column, crs = _geo_meta(geo, file)
+    geoms = shapely.from_wkb(frame[column].to_numpy(dtype=object), on_invalid="raise")
+    kinds = shapely.get_type_id(geoms)
+    bad = (kinds != 0) & (kinds != -1) & ~shapely.is_empty(geoms)  # 0: Point, -1: no geometry
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"row {int(frame.index[first])}, column {column!r}: a {geoms[first].geom_type} is not a tree's position "
+            f"({int(bad.sum()):,} such rows); give a point per tree"
+        )
+    x, y = shapely.get_x(geoms), shapely.get_y(geoms)  # NaN for a missing or empty point
+    lon, lat = Transformer.from_crs(crs, "EPSG:4326", always_xy=True).transform(x, y)
+    return np.asarray(lat, dtype=float), np.asarray(lon, dtype=float)
 
 
 def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int) -> dict[str, Any]:
@@ -379,8 +430,20 @@ def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int) -> dict
     except ValueError as e:
         raise ValueError(f"{piece.file} (partition {k}, rows counted from 0 in the file): {e}") from None
     carried = table.select([c for c in table.column_names if c not in out.columns])
-    write_benefits(_arrow_table(out, carried), path)
+    written = _arrow_table(out, carried)
+    if piece.geo:  # the geometry column is carried as read: its GeoParquet metadata with it (a reader maps it)
+        written = written.replace_schema_metadata({b"geo": _without_bbox(piece.geo).encode()})
+    write_benefits(written, path)
     return {"trees": len(frame), **_counts(out)}
+
+
+def _without_bbox(geo: str) -> str:
+    """GeoParquet metadata without the file's bounding boxes: a partition's points lie within a part of it."""
+    meta = json.loads(geo)
+    for spec in (meta.get("columns") or {}).values():
+        if isinstance(spec, dict):
+            spec.pop("bbox", None)
+    return json.dumps(meta)
 
 
 #: The file an output folder's run names its partitions in: a rerun deletes only the files it names. It begins
@@ -561,6 +624,8 @@ def benefits_batch(
             raise ValueError(f"{pieces[0].file} (partition 0, rows counted from 0 in the file): {e}") from None
         tasks = [(_value_piece, piece) for piece in pieces]
         coords = coordinate_columns(pq_columns(pieces[0].file))
+        if coords is None and pieces[0].geo:  # GeoParquet: the trees are placed by their points
+            coords = ("latitude", "longitude")
     else:
         ddf = read_input(source)
         sample, read_from = _without_path(ddf.head(5, npartitions=-1))
