@@ -575,6 +575,35 @@ def local_cluster(workers: int, threads: int = 1) -> Any:
         return LocalCluster(n_workers=workers, threads_per_worker=threads, **fixed)
 
 
+def _can_write(folder: str) -> str:
+    """On a worker: "" when it can create ``folder`` and write a file in it, else why not."""
+    import os
+    import tempfile
+
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".treecalc-probe-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        return e.strerror or str(e)
+    return ""
+
+
+def workers_can_write(client: Any, folder: Path, out: str | Path) -> None:
+    """Refuse an output folder a worker cannot write (a scheduler's workers on other machines see their own file
+    systems), naming the workers and why, before any work starts."""
+    said = client.run(_can_write, str(folder))
+    bad = {w: why for w, why in said.items() if why}
+    if bad:
+        shown = "; ".join(f"{w}: {why}" for w, why in sorted(bad.items())[:3])
+        more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
+        raise ValueError(
+            f"--out {out}: {len(bad)} of the {len(said)} workers cannot write there ({shown}{more}); give a folder "
+            "every worker can write (a file system they share)"
+        )
+
+
 def _warm(params: BenefitParams, placing: bool = False) -> bool:
     """Load the tables (and the derived tables of ``params``) in a worker once, before its partitions; with
     ``placing``, the zones' boundaries too (the trees are placed by their coordinates)."""
@@ -657,6 +686,7 @@ def benefits_batch(
     info: dict[str, Any] = getattr(client, "scheduler_info", dict)()
     where = str(scheduler or info.get("address", "local"))
     try:
+        workers_can_write(client, target, out)  # before any tree is valued: not after the computation
         t0 = time.perf_counter()
         client.run(_warm, params, coords is not None and params.zone is None)
         futures = [
