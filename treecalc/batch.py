@@ -247,6 +247,13 @@ def _counts(valued: pd.DataFrame) -> dict[str, dict[str, int]]:
 ROWS_PER_TASK = 2_000_000
 
 
+#: At most this many trees of a Parquet input are valued in this process, without a cluster (:func:`benefits_batch`):
+#: starting a local cluster's worker processes and loading the tables in each takes seconds, the time these trees take.
+IN_PROCESS_ROWS = 500_000
+#: A CSV input (whose rows are not counted before it is read) of at most this many bytes runs in this process too.
+IN_PROCESS_CSV_BYTES = 25_000_000
+
+
 def write_benefits(table: Any, path: str) -> None:
     """Write one partition's benefits: the categorical and text columns dictionary-encoded, the numbers plain,
     zstd-compressed, statistics for the carried and categorical columns only.
@@ -623,6 +630,8 @@ def benefits_batch(
     client: Any = None,
     threads: int = 1,
     rows_per_task: int = ROWS_PER_TASK,
+    progress: Any = None,
+    in_process_rows: int = IN_PROCESS_ROWS,
 ) -> BatchResult:
     """Value every tree of ``source`` on Dask and write the benefits per tree to ``out`` (a Parquet folder).
 
@@ -634,7 +643,12 @@ def benefits_batch(
     The tables are loaded once per worker process before the partitions (``_warm``). A local cluster runs
     ``workers`` processes (default one per core) of ``threads`` threads (default 1) with every library's
     pool at one thread (:data:`ONE_THREAD`): a process per core, each with its own GIL, so two workers use
-    two cores (``benchmarks/batch.py``; README "Beyond one machine")."""
+    two cores (``benchmarks/batch.py``; README "Beyond one machine").
+
+    A Parquet input of at most ``in_process_rows`` trees (:data:`IN_PROCESS_ROWS`), or a CSV input of at most
+    :data:`IN_PROCESS_CSV_BYTES`, given no scheduler, client nor workers, runs here, piece by piece, without
+    starting a cluster (starting one costs more than valuing it). ``progress(fraction, message)`` is told the
+    trees done and the rate as each piece finishes (the fraction 0 while the total is unknown: a CSV's)."""
     import dask
     from distributed import Client
 
@@ -667,6 +681,12 @@ def benefits_batch(
         one_file = str(source) if Path(source).is_file() else ""
         coords = coordinate_columns([c for c in ddf.columns if c != PATH_COLUMN])
         tasks = [(_write_partition, p, one_file) for p in ddf.to_delayed()]
+    total = sum(p.rows for _, p in tasks) if kind == "parquet" else None
+    small = (
+        total <= in_process_rows
+        if total is not None
+        else sum(Path(f).stat().st_size for f in files) <= IN_PROCESS_CSV_BYTES
+    )
     target = Path(out)
     names = [f"part.{k:05d}.parquet" for k in range(len(tasks))]
     target.mkdir(parents=True, exist_ok=True)
@@ -674,6 +694,9 @@ def benefits_batch(
         old.unlink(missing_ok=True)
     # named before any is written: a run stopped half-way leaves only files the next run knows to be its own
     (target / MARKER).write_text(json.dumps({"written_by": "treecalc benefits-batch", "files": names}, indent=1))
+    tell = _Progress(progress, total)
+    if client is None and scheduler is None and workers is None and small:
+        return _in_process(tasks, params, target, names, tell, coords, str(out), total)
     owned: list[Any] = []
     if client is None:
         if scheduler:
@@ -697,8 +720,15 @@ def benefits_batch(
             )
             for k, (fn, part, *rest) in enumerate(tasks)
         ]
+        dashboard = getattr(client, "dashboard_link", None) if owned else None
+        tell.start(f"Dask dashboard {dashboard}" if dashboard else f"on {where}")
         try:
-            counted = client.gather(futures)
+            from distributed import as_completed
+
+            counted = []
+            for done in as_completed(futures):
+                counted.append(done.result())
+                tell(counted[-1]["trees"])
         except Exception:
             client.cancel(futures)  # the partitions not started are not valued for nothing
             for name in names:  # the partitions written before the error are no answer
@@ -708,6 +738,70 @@ def benefits_batch(
     finally:
         for o in owned:
             o.close()
+    return _result(counted, len(tasks), seconds, where, str(out), coords)
+
+
+class _Progress:
+    """The trees done and the rate, told to ``progress(fraction, message)`` as each piece finishes."""
+
+    def __init__(self, progress: Any, total: int | None) -> None:
+        self.progress, self.total, self.done, self.t0 = progress, total, 0, time.perf_counter()
+
+    def start(self, where: str) -> None:
+        self.t0 = time.perf_counter()
+        if self.progress is not None:
+            self.progress(0.0, f"valuing {self.total:,} trees {where}" if self.total else f"valuing {where}")
+
+    def __call__(self, trees: int) -> None:
+        self.done += trees
+        if self.progress is None:
+            return
+        rate = self.done / max(time.perf_counter() - self.t0, 1e-9)
+        of = f" of {self.total:,}" if self.total else ""
+        fraction = min(self.done / self.total, 1.0) if self.total else 0.0
+        self.progress(fraction, f"{self.done:,}{of} trees valued, {rate:,.0f} trees/s")
+
+
+def _in_process(
+    tasks: list[tuple[Any, ...]],
+    params: BenefitParams,
+    target: Path,
+    names: list[str],
+    tell: _Progress,
+    coords: tuple[str, str] | None,
+    out: str,
+    total: int | None,
+) -> BatchResult:
+    """The tasks run here one after the other (no cluster); a task's error deletes the partitions written."""
+    tell.start("in this process")
+    t0 = time.perf_counter()
+    counted = []
+    try:
+        for k, (fn, part, *rest) in enumerate(tasks):
+            if fn is _value_piece:
+                counted.append(_value_piece(part, params, str(target / names[k]), k))
+            else:
+                counted.append(_write_partition(part.compute(), params, str(target / names[k]), k, *rest))
+            tell(counted[-1]["trees"])
+    except Exception:
+        for name in names:  # the partitions written before the error are no answer
+            (target / name).unlink(missing_ok=True)
+        raise
+    seconds = time.perf_counter() - t0
+    shown = f"{total:,} trees" if total is not None else "a CSV input"
+    where = f"this process ({shown}, under the in-process threshold; no cluster started)"
+    return _result(counted, len(tasks), seconds, where, out, coords)
+
+
+def _result(
+    counted: list[dict[str, Any]],
+    partitions: int,
+    seconds: float,
+    where: str,
+    out: str,
+    coords: tuple[str, str] | None,
+) -> BatchResult:
+    """The run's :class:`BatchResult` from its tasks' counts."""
     n = sum(c["trees"] for c in counted)
     zones: Counter[str] = Counter()
     how: Counter[str] = Counter()
@@ -716,11 +810,11 @@ def benefits_batch(
         how.update(c["from"])
     return BatchResult(
         n,
-        len(tasks),
+        partitions,
         seconds,
         n / seconds if seconds else float("inf"),
         where,
-        str(out),
+        out,
         zones=dict(climate_zones.by_count(pd.Series(zones, dtype=int)).items()) if zones else {},
         zone_from={k: how[k] for k in ZONE_FROM if how[k]},
         defaulted=sum(v for k, v in how.items() if k.startswith("default")),
