@@ -720,8 +720,9 @@ def benefits_batch(
             )
             for k, (fn, part, *rest) in enumerate(tasks)
         ]
-        dashboard = getattr(client, "dashboard_link", None) if owned else None
-        tell.start(f"Dask dashboard {dashboard}" if dashboard else f"on {where}")
+        # the dashboard's address only when the scheduler serves one (the local cluster's is off)
+        served = "dashboard" in (info.get("services") or {})
+        tell.start(f"on {where}" + (f" (Dask dashboard {client.dashboard_link})" if served else ""))
         try:
             from distributed import as_completed
 
