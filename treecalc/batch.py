@@ -49,8 +49,61 @@ class BatchResult:
     notes: tuple[str, ...] = ()
 
 
-def _files(path: Path) -> tuple[str, list[str]]:
-    """The input's format (parquet or csv) and its files."""
+def is_url(source: str | Path) -> bool:
+    """An input named by a URL that fsspec opens (``s3://``, ``gs://``, ``https://``, ``memory://``), not a path."""
+    text = str(source)
+    return isinstance(source, str) and "://" in text and not text.startswith("file://")
+
+
+def _remote_files(url: str) -> tuple[str, list[str]]:
+    """:func:`_files` of a URL, through fsspec (the file system's own package, s3fs or gcsfs, installed)."""
+    import fsspec
+
+    try:
+        fs, root = fsspec.core.url_to_fs(url)
+    except (ImportError, ValueError) as e:  # fsspec names the package a protocol needs
+        raise ValueError(f"{url}: cannot be opened ({e})") from None
+    if fs.isdir(root):
+        for kind, ext in (("parquet", ".parquet"), ("csv", ".csv")):
+            found = sorted(fs.glob(f"{root.rstrip('/')}/**/*{ext}"))
+            if found:
+                return kind, [fs.unstrip_protocol(p) for p in found]
+        raise ValueError(f"{url}: no *.parquet or *.csv partitions in the folder")
+    if not fs.exists(root):
+        raise ValueError(f"{url}: no such file or folder")
+    suffix = Path(root.split("?")[0]).suffix.lower()
+    kind = "parquet" if suffix in (".parquet", ".pq") else "csv" if suffix == ".csv" else ""
+    if not kind:
+        raise ValueError(f"{url}: expected a .parquet or .csv file, or a folder of them")
+    return kind, [url]
+
+
+def _parquet_file(file: str) -> Any:
+    """A Parquet file (a path, or a URL opened through fsspec) for pyarrow to read its footer and row groups."""
+    import pyarrow.parquet as pq
+
+    if is_url(file):
+        import fsspec
+
+        return pq.ParquetFile(fsspec.open(file, "rb").open())
+    return pq.ParquetFile(file)
+
+
+def _size(file: str) -> int:
+    """A file's size in bytes (a path, or a URL through fsspec)."""
+    if is_url(file):
+        import fsspec
+
+        fs, path = fsspec.core.url_to_fs(file)
+        return int(fs.size(path) or 0)
+    return Path(file).stat().st_size
+
+
+def _files(source: str | Path) -> tuple[str, list[str]]:
+    """The input's format (parquet or csv) and its files (paths, or URLs for an input named by one)."""
+    if is_url(source):
+        return _remote_files(str(source))
+    path = Path(source)
     if path.is_dir():
         for kind, pattern in (("parquet", "*.parquet"), ("csv", "*.csv")):
             found = sorted(str(p) for p in path.rglob(pattern))
@@ -69,7 +122,7 @@ def read_input(path: str | Path, blocksize: str = "64MB") -> Any:
     """The input as a ``dask.dataframe`` (one partition per Parquet file or row group, CSV in blocks)."""
     import dask.dataframe as dd
 
-    kind, files = _files(Path(path))
+    kind, files = _files(path)
     if kind == "parquet":
         return dd.read_parquet(files)
 
@@ -328,13 +381,12 @@ def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list
     file of fewer rows is one task). Only the footers are read. Every file must have the first's columns,
     named and typed alike (the output of each is written as its own file, and a folder of files of different
     columns is no table)."""
-    import pyarrow.parquet as pq
 
     pieces: list[Piece] = []
     first: Any = None
     for f in files:
         try:
-            meta = pq.ParquetFile(f)
+            meta = _parquet_file(f)
         except Exception as e:  # noqa: BLE001 - Arrow says what is wrong with the file; the error names it
             raise ValueError(f"{f}: not a readable Parquet file ({e})") from None
         geo = ((meta.schema_arrow.metadata or {}).get(b"geo") or b"").decode("utf-8", "replace")
@@ -365,9 +417,8 @@ def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFram
     """A piece as read (Arrow) and as ``compute_benefits`` reads it (pandas; text as Arrow-backed ``str``),
     indexed by the file's row numbers; ``rows``: only the first rows."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    pf = pq.ParquetFile(piece.file)
+    pf = _parquet_file(piece.file)
     if rows is None:
         table = pf.read_row_groups(list(piece.row_groups))
     else:
@@ -468,7 +519,8 @@ def output_folder(source: str | Path, files: list[str], out: str | Path) -> list
     holding any file this tool did not write: it is not deleted, and a folder of other files is no table."""
     src, dst = Path(source), Path(out)
     where = dst.resolve()
-    for given, real in [(src, src.resolve())] + [(Path(f), Path(f).resolve()) for f in files]:
+    local = [] if is_url(source) else [(src, src.resolve())] + [(Path(f), Path(f).resolve()) for f in files]
+    for given, real in local:  # (a folder here is never inside an input named by a URL)
         if where == real:
             rel = "is"
         elif where.is_relative_to(real):
@@ -548,9 +600,8 @@ def zone_notes(zones: Any, how: Any, coords: tuple[str, str] | None) -> tuple[st
 
 def pq_columns(file: str) -> list[str]:
     """A Parquet file's column names (its footer only)."""
-    import pyarrow.parquet as pq
 
-    return list(pq.ParquetFile(file).schema_arrow.names)
+    return list(_parquet_file(file).schema_arrow.names)
 
 
 #: What each worker process of a local cluster runs with: one thread in every library that keeps a pool
@@ -654,7 +705,7 @@ def benefits_batch(
 
     params = params or BenefitParams()
     params.resolved()  # a bad price or zone is an error before any worker starts
-    kind, files = _files(Path(source))
+    kind, files = _files(source)
     earlier = output_folder(source, files, out)  # refused before anything is read, written or deleted
     tasks: list[tuple[Any, ...]]
     if kind == "parquet":
@@ -678,15 +729,11 @@ def benefits_batch(
             value_partition(sample, params)
         except ValueError as e:
             raise ValueError(f"{read_from or source} (partition 0, rows counted from 0): {e}") from None
-        one_file = str(source) if Path(source).is_file() else ""
+        one_file = str(source) if is_url(source) or Path(source).is_file() else ""
         coords = coordinate_columns([c for c in ddf.columns if c != PATH_COLUMN])
         tasks = [(_write_partition, p, one_file) for p in ddf.to_delayed()]
     total = sum(p.rows for _, p in tasks) if kind == "parquet" else None
-    small = (
-        total <= in_process_rows
-        if total is not None
-        else sum(Path(f).stat().st_size for f in files) <= IN_PROCESS_CSV_BYTES
-    )
+    small = total <= in_process_rows if total is not None else sum(_size(f) for f in files) <= IN_PROCESS_CSV_BYTES
     target = Path(out)
     names = [f"part.{k:05d}.parquet" for k in range(len(tasks))]
     target.mkdir(parents=True, exist_ok=True)
