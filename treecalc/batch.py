@@ -473,6 +473,8 @@ def geometry_latlon(frame: pd.DataFrame, geo: str, file: str) -> tuple[np.ndarra
             f"({int(bad.sum()):,} such rows); give a point per tree"
         )
     x, y = shapely.get_x(geoms), shapely.get_y(geoms)  # NaN for a missing or empty point
+    if crs.equals("OGC:CRS84", ignore_axis_order=True):  # WGS84 longitude/latitude already (most GeoParquet)
+        return np.asarray(y, dtype=float), np.asarray(x, dtype=float)
     lon, lat = Transformer.from_crs(crs, "EPSG:4326", always_xy=True).transform(x, y)
     return np.asarray(lat, dtype=float), np.asarray(lon, dtype=float)
 
