@@ -311,3 +311,11 @@ def test_geojson_and_flatgeobuf_get_the_summary_beside_them(tmp_path, capsys, su
 def test_out_of_another_kind_is_refused_naming_the_kinds(tmp_path, capsys):
     assert main(["assess", str(_csv(tmp_path)), "--out", str(tmp_path / "t.shp")]) == 2
     assert "a GIS layer (.gpkg, .geojson, .fgb)" in capsys.readouterr().err
+
+
+def test_verify_reads_the_same_layer_the_statement_was_made_from(tmp_path, capsys):
+    p = _write(tmp_path, "gpkg")  # two layers: verify must read 'trees' again, as the statement records
+    out = tmp_path / "statement.xlsx"
+    assert main(["assess", str(p), "--layer", "trees", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(out), str(p)]) == 0, capsys.readouterr().err
