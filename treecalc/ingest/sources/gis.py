@@ -218,8 +218,7 @@ def open_gis(data: bytes, name: str, kind: str, lim: Limits, layer: str | None, 
     header = [*coords, *map(str, table.columns)]
     columns = [coords[c] for c in coords] + [_cells(table[c]) for c in table.columns]
     rows = [header, *(list(r) for r in zip(*columns))] if columns else [header]
-    fmt = {"shp": "shp", "gpkg": "gpkg", "geojson": "geojson", "fgb": "fgb", "kml": "kml"}[kind]
-    return Source(name, fmt, [chosen], _text_rows=rows, warnings=notes)
+    return Source(name, kind, [chosen], _text_rows=rows, warnings=notes)  # format: gpkg, shp, geojson, fgb, kml
 
 
 def _cells(col: Any) -> list[Any]:
