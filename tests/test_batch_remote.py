@@ -76,3 +76,12 @@ def test_a_url_that_is_not_there_or_not_openable_is_named(tmp_path, memory, caps
     assert "memory://inventory/none.parquet: no such file or folder" in capsys.readouterr().err
     assert main(["benefits-batch", "nosuchproto://bucket/x.parquet", "--out", str(tmp_path / "o")]) == 2
     assert "nosuchproto://bucket/x.parquet: cannot be opened" in capsys.readouterr().err
+
+
+def test_an_output_named_by_a_url_is_refused_not_written_to_a_local_folder_of_that_name(tmp_path, monkeypatch, capsys):
+    src = tmp_path / "inventory.parquet"
+    _inventory().to_parquet(src, index=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["benefits-batch", str(src), "--out", "s3://bucket/benefits"]) == 2
+    assert "--out s3://bucket/benefits: the output is a folder of a file system" in capsys.readouterr().err
+    assert not (tmp_path / "s3:").exists()

@@ -705,6 +705,11 @@ def benefits_batch(
     import dask
     from distributed import Client
 
+    if is_url(str(out)):  # Path("s3://b/o") is the local folder s3:/b/o: refused, never written there
+        raise ValueError(
+            f"--out {out}: the output is a folder of a file system (local, or one the workers share), not a URL; "
+            "write it there and copy it to the store with the store's own tool"
+        )
     params = params or BenefitParams()
     params.resolved()  # a bad price or zone is an error before any worker starts
     kind, files = _files(source)
