@@ -38,7 +38,8 @@ def load(reg, cases: int, payments: int, plantings: int) -> None:
     from sqlalchemy.orm import Session
 
     from treecalc.register import models as m
-    from treecalc.register.core import canonical, chain_hash, now, third_anniversary
+    from treecalc.register.core import anniversary, canonical, chain_hash, now
+    from treecalc.register.readings import warranty_years
 
     rnd = random.Random(24)
     rows: list[tuple[str, dict]] = []
@@ -72,6 +73,7 @@ def load(reg, cases: int, payments: int, plantings: int) -> None:
                 },
             )
         )
+    years = warranty_years(dt.date.today(), replant=False)  # §208-22G as held now (the days are synthetic)
     for i in range(1, plantings + 1):
         day = start + dt.timedelta(days=rnd.randrange(11 * 365))
         rows.append(
@@ -83,7 +85,7 @@ def load(reg, cases: int, payments: int, plantings: int) -> None:
                     "trees": rnd.randint(1, 12),
                     "species": "ACRU",
                     "accepted_on": day,
-                    "inspection_due": third_anniversary(day),
+                    "inspection_due": anniversary(day, years),
                     "inspected_on": None,
                     "trees_dead": None,
                     "replant_of": None,

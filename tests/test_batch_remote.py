@@ -83,5 +83,5 @@ def test_an_output_named_by_a_url_is_refused_not_written_to_a_local_folder_of_th
     _inventory().to_parquet(src, index=False)
     monkeypatch.chdir(tmp_path)
     assert main(["benefits-batch", str(src), "--out", "s3://bucket/benefits"]) == 2
-    assert "--out s3://bucket/benefits: the output is a folder of a file system" in capsys.readouterr().err
+    assert "the output s3://bucket/benefits: the output is a folder of a file system" in capsys.readouterr().err
     assert not (tmp_path / "s3:").exists()

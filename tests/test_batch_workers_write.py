@@ -31,7 +31,7 @@ def test_a_folder_the_workers_cannot_write_is_refused_before_any_tree_is_valued(
     monkeypatch.setattr(batch, "_can_write", lambda folder: "Read-only file system")
     t0 = time.monotonic()
     with pytest.raises(
-        ValueError, match=r"--out .*out: 2 of the 2 workers cannot write there \(.*Read-only file system"
+        ValueError, match=r"the output folder .*out: 2 of the 2 workers cannot write there \(.*Read-only file system"
     ):
         benefits_batch(src, tmp_path / "out", client=cluster_client)
     assert time.monotonic() - t0 < 10 and valued == []

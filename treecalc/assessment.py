@@ -240,6 +240,8 @@ class Assessment:
     site: dict[str, Any] = field(default_factory=dict)
     #: The law's own figures no other finding holds (:class:`treecalc.results.ChapterSummary`), if it has any.
     summary: ChapterSummary | None = None
+    #: The site facts the law read that were not given (:attr:`treecalc.results.Findings.site_assumed`).
+    site_assumed: tuple[str, ...] = ()
     #: What the assessment was derived from (:mod:`treecalc.fingerprint`), when the caller recorded it.
     fingerprint: dict[str, Any] | None = None
 
@@ -281,13 +283,28 @@ def _read_zone(params: BenefitParams | None, kw: dict[str, Any], site: dict[str,
 def _load_survey(
     survey: Any, progress: Any = None, species_map: dict[str, str] | None = None, zone: str | None = None
 ) -> Any:
+    """The survey (read from its path), refused when no tree could be read from it
+    (:class:`~treecalc.ingest.NoTreeReadError`): "no permit required" would be said of trees never read."""
+    from treecalc.ingest.errors import require_trees
+
     if isinstance(survey, (str, Path)):
         from treecalc.climate_zones import read_survey_in_zone  # a zone's own species read in that zone
 
-        return read_survey_in_zone(survey, zone, progress=progress, species_map=species_map)
-    if not hasattr(survey, "trees"):
+        survey = read_survey_in_zone(survey, zone, progress=progress, species_map=species_map)
+    elif not hasattr(survey, "trees"):
         raise TypeError("assess() needs a Survey (with .trees) or the path of a survey file")
+    require_trees(survey)
     return survey
+
+
+def _survey_warnings(survey: Any, site: dict[str, Any]) -> list[str]:
+    """The survey's warnings, but x/y read as degrees when a crs is given: with one the x/y are projected in it."""
+    warnings: list[str] = list(getattr(survey, "warnings", None) or [])
+    if site.get("crs"):
+        from treecalc.geo import XY_AS_WGS84
+
+        warnings = [w for w in warnings if w != XY_AS_WGS84]
+    return warnings
 
 
 def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
@@ -388,7 +405,7 @@ def assess(
     survey = _load_survey(survey, progress, species_map, _read_zone(benefit_params, benefit_kw, given))
     site_in = {**(getattr(survey, "site", None) or {}), **given}
     assumptions = _survey_assumptions(survey)
-    warnings: list[str] = list(getattr(survey, "warnings", None) or [])
+    warnings = _survey_warnings(survey, site_in)
     warnings.extend(_unread_columns(survey))
     jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
     record = jurisdictions.by_key(jkey)
@@ -457,7 +474,7 @@ def assess(
         assumptions=_dedupe(assumptions),
         warnings=_dedupe(warnings),
         method=method,
-        **found._asdict(),  # permit, replacement, fund, penalties, lines, site, summary: treecalc.results.Findings
+        **found._asdict(),  # permit, replacement, fund, penalties, lines, site, summary, site_assumed: Findings
     )
 
 

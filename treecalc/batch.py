@@ -659,7 +659,8 @@ def workers_can_write(client: Any, folder: Path, out: str | Path) -> None:
         shown = "; ".join(f"{w}: {why}" for w, why in sorted(bad.items())[:3])
         more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
         raise ValueError(
-            f"--out {out}: {len(bad)} of the {len(said)} workers cannot write there ({shown}{more}); give a folder "
+            f"the output folder {out}: {len(bad)} of the {len(said)} workers cannot write there ({shown}{more}); "
+            "give a folder "
             "every worker can write (a file system they share)"
         )
 
@@ -707,7 +708,7 @@ def benefits_batch(
 
     if is_url(str(out)):  # Path("s3://b/o") is the local folder s3:/b/o: refused, never written there
         raise ValueError(
-            f"--out {out}: the output is a folder of a file system (local, or one the workers share), not a URL; "
+            f"the output {out}: the output is a folder of a file system (local, or one the workers share), not a URL; "
             "write it there and copy it to the store with the store's own tool"
         )
     params = params or BenefitParams()

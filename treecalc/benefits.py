@@ -120,8 +120,8 @@ def make_params(params: BenefitParams | None = None, **kw: Any) -> BenefitParams
 def species_positions(species: pd.Series, zones: object = None) -> np.ndarray:
     """Catalogue row position of each species name, resolving each distinct name once.
 
-    ``zones`` (one zone for all trees, or a zone per tree): a name the Northeast catalogue does not resolve is
-    looked up in the tree's zone's own list (crape myrtle in GulfCoCHS), as a survey read in that zone is.
+    ``zones`` (one zone for all trees, or a zone per tree): a name is read in the tree's zone's own list first
+    (Picea pungens is the Lower Midwest's PIPU, crape myrtle GulfCoCHS's LAIN), as a survey read in that zone is.
     Raises :class:`~treecalc.species.UnknownSpecies` for the first name that
     cannot be resolved confidently.
     """
@@ -129,19 +129,19 @@ def species_positions(species: pd.Series, zones: object = None) -> np.ndarray:
     names = ["" if u is None or u is pd.NA or (isinstance(u, float) and np.isnan(u)) else str(u) for u in uniques]
     res = resolve_many(names)
     code = res.loc[names, "code"].to_numpy(dtype=object)[codes]
-    missing = pd.isna(code)
-    if missing.any() and zones is not None:
+    if zones is not None:
         from treecalc.species import resolve_in_zone
 
         zone_at = pd.Series(zones, index=species.index).to_numpy(dtype=object)  # a scalar is every tree's
-        for k in np.flatnonzero(missing):
-            z = zone_at[k]
-            if z is None or (isinstance(z, float) and np.isnan(z)) or not str(z).strip():
-                continue
-            hit = resolve_in_zone(names[codes[k]], data.zone_code(z))
+        blank = pd.isna(zone_at) | (pd.Series(zone_at, dtype=object).astype(str).str.strip() == "").to_numpy()
+        at = np.flatnonzero(~blank)
+        # each distinct (name, zone) once: a state's inventory has millions of trees and a few thousand pairs
+        pair, pairs = pd.factorize(pd.MultiIndex.from_arrays([codes[at], zone_at[at].astype(str)]))
+        for p_k, (name_k, z) in enumerate(pairs):
+            hit = resolve_in_zone(names[name_k], data.zone_code(z))
             if hit.code is not None and hit.method not in ("unresolved", "fuzzy"):
-                code[k] = hit.code
-        missing = pd.isna(code)
+                code[at[pair == p_k]] = hit.code
+    missing = pd.isna(code)
     if missing.any():
         first = names[codes[int(np.flatnonzero(missing)[0])]]
         raise UnknownSpecies(first, list(res.loc[first, "suggestions"]))
@@ -295,6 +295,47 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         index=frame.index,
     )
     return pd.concat([ids, values, notes], axis=1)
+
+
+#: The dollar columns of a benefits frame that add up to ``usd_total_annual``, in order.
+USD_PARTS = tuple(f"usd_{k}" for k in DOLLAR_COLUMNS)
+
+
+def shown_dollars(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a benefits frame (:func:`compute_benefits`) with its dollars as every output shows them: each
+    tree's ``usd_total_annual`` rounded once to the cent (half up, as the law engine rounds a tree's value), and
+    its five parts (stormwater, energy, air quality, CO2, property) the whole cents that add up to it, by the
+    largest remainder (:func:`treecalc.money.largest_remainder_cents`). Shown parts then add up to the shown
+    total on every tree, and, summed, to the total of all trees. The one place this is done: the app's pages
+    and downloads, the exports, the statement and the JSON all show these."""
+    from treecalc.money import largest_remainder_cents
+
+    if not len(frame) or not all(c in frame for c in (*USD_PARTS, "usd_total_annual")):
+        return frame.copy()
+    cents = largest_remainder_cents(frame[list(USD_PARTS)].to_numpy(float), frame["usd_total_annual"].to_numpy(float))
+    out = frame.copy()
+    for j, c in enumerate(USD_PARTS):
+        out[c] = cents[:, j] / 100
+    out["usd_total_annual"] = cents.sum(axis=1) / 100
+    return out
+
+
+def shown_tree_dollars(result: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`benefits` of one tree with its dollars as shown (:func:`shown_dollars`): ``dollars`` the parts that
+    add up to the total rounded once, and ``dollars_by_line`` the cents that add up to their part (electricity
+    and natural gas to energy, CO2 sequestered and avoided to CO2)."""
+    from treecalc.money import largest_remainder_cents
+
+    d, by = result["dollars"], result["dollars_by_line"]
+    one = shown_dollars(
+        pd.DataFrame([{**{f"usd_{k}": d[k] for k in DOLLAR_COLUMNS}, "usd_total_annual": d["total_annual"]}])
+    ).iloc[0]
+    dollars = {k: float(one[f"usd_{k}"]) for k in DOLLAR_COLUMNS} | {"total_annual": float(one["usd_total_annual"])}
+    lines = dict(by)
+    for part, keys in (("energy", ("electricity", "natural_gas")), ("co2", ("co2_sequestered", "co2_avoided"))):
+        c = largest_remainder_cents([[by[k] for k in keys]], [dollars[part]])[0]
+        lines.update({k: float(v) / 100 for k, v in zip(keys, c)})
+    return {**result, "dollars": dollars, "dollars_by_line": lines}
 
 
 @functools.cache
@@ -558,7 +599,8 @@ def benefits(
 #: What a valuation outside the Northeast reads from the Northeast, said with every such figure.
 ZONE_VALUATION_NOTE = (
     "replacement_value_usd uses the Northeast's CTLA species parameters (i-Tree Streets publishes them for the "
-    "Northeast only; a species the Northeast lacks takes those of its generic row of the same tree type); the "
+    "Northeast only; a species the Northeast has only under another code, a cultivar's, takes that row's, and one "
+    "it lacks those of its generic row of the same tree type); the "
     "annual benefits and cumulative_usd's growth (the zone's DBH-at-age table) are the zone's own"
 )
 
@@ -584,6 +626,8 @@ def _valuations(
             appraisal.replacement_value(np.array([code], dtype=object), np.array([dbh]), condition)[0]
         ),
         "replacement_value_condition": condition,
+        "replacement_value_method": appraisal.EDITION_NAME + ", trunk formula",
+        "replacement_value_parameters": appraisal.trunk_formula_parameters(code, condition),
         "cumulative_usd": 0.0
         if dead
         else float(

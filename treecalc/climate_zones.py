@@ -24,11 +24,12 @@ if TYPE_CHECKING:
 #: A tree this close (km) to another zone's polygon is reported with that zone.
 NEAR_KM = 10.0
 _R = 6378137.0  # EPSG:3857's sphere (WGS84 semi-major axis), metres
+_MAX_LAT = 85.05112878  # EPSG:3857's edge: the latitude its square map ends at
 
 
 def to_web_mercator(lat: np.ndarray, lon: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """WGS84 degrees to EPSG:3857 metres (spherical Mercator, the boundaries' own coordinates)."""
-    lat = np.clip(np.asarray(lat, float), -85.05112878, 85.05112878)
+    lat = np.clip(np.asarray(lat, float), -_MAX_LAT, _MAX_LAT)
     x = _R * np.radians(np.asarray(lon, float))
     y = _R * np.log(np.tan(np.pi / 4 + np.radians(lat) / 2))
     return x, y
@@ -80,20 +81,36 @@ def zones_at(lat: object, lon: object, near_km: float = NEAR_KM) -> list[ZoneAt]
     for k, g in enumerate(geoms):
         inside[shapely.intersects_xy(g, x, y)] = k  # a point on two zones' edge takes the later, as the tree did
     points: np.ndarray = np.asarray(shapely.points(x, y))
-    # Mercator stretches lengths by 1/cos(latitude): a search radius in its metres, and back to km
-    scale = np.cos(np.radians(lat_a))
-    radius = near_km * 1000.0 / scale
+    # Mercator stretches lengths by 1/cos(latitude): the search radius in its metres is wider by that factor. Past
+    # its edge (85.05°, a pole) a point is clipped onto the map's top or bottom line and cos(latitude) goes to 0:
+    # every zone came out "0 km" away. No zone reaches there, so such a point is near none.
+    on_map = np.abs(lat_a) <= _MAX_LAT
+    radius: Any = near_km * 1000.0 / np.cos(np.radians(np.where(on_map, lat_a, 0.0)))
     near: list[dict[str, float]] = [{} for _ in range(len(x))]
     for k, g in enumerate(geoms):
-        hit = np.flatnonzero(shapely.dwithin(g, points, radius) & (inside != k))
+        hit = np.flatnonzero(shapely.dwithin(g, points, radius) & (inside != k) & on_map)
         if len(hit):
-            km = shapely.distance(g, points.take(hit)) * scale.take(hit) / 1000.0
+            km = _geodesic_km(g, points.take(hit), lat_a.take(hit), lon_a.take(hit))
             for p_i, d in zip(hit.tolist(), km.tolist()):
-                near[p_i][codes[k]] = round(d, 1)
+                if d <= near_km:
+                    near[p_i][codes[k]] = round(d, 1)
     return [
         ZoneAt(codes[k] if k >= 0 else None, dict(sorted(n.items(), key=lambda kv: kv[1])))
         for k, n in zip(inside.tolist(), near)
     ]
+
+
+def _geodesic_km(g: Any, points: np.ndarray, lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
+    """The distance in km on the WGS84 ellipsoid (pyproj's ``Geod.inv``) from each point to the nearest point of
+    the zone ``g`` (found on the Mercator map, the boundaries' own coordinates)."""
+    import shapely
+    from pyproj import Geod
+
+    ends = shapely.get_coordinates(shapely.shortest_line(g, points)).reshape(-1, 2, 2)[:, 0, :]
+    on_lon = np.degrees(ends[:, 0] / _R)
+    on_lat = np.degrees(2.0 * np.arctan(np.exp(ends[:, 1] / _R)) - np.pi / 2.0)
+    _, _, metres = Geod(ellps="WGS84").inv(lon, lat, on_lon, on_lat)
+    return np.asarray(metres, float) / 1000.0
 
 
 def zone_at(lat: float, lon: float) -> ZoneAt:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -251,7 +252,8 @@ def _outside_northeast(cat: pd.DataFrame) -> pd.DataFrame:
     in every per-species array. ``northeast`` is False: the Northeast reader never resolves them
     (:mod:`treecalc.species`), and in the Northeast's tables they read its generic row of their type, said so.
     Their names are the first zone's that lists them (``region``: every zone that does); their CTLA
-    parameters are the Northeast's generic row of their type (``correction`` says so); not native, not
+    parameters are the Northeast's row of the same species where it has one under another code (a cultivar's),
+    else its generic row of their type; not native, not
     invasive (they are not in ``local_status.csv``)."""
     known = set(cat["code"])
     rows: dict[str, dict[str, Any]] = {}
@@ -269,7 +271,13 @@ def _outside_northeast(cat: pd.DataFrame) -> pd.DataFrame:
     if not rows:
         return cat.iloc[:0]
     out = pd.DataFrame(list(rows.values()))
-    group = cat.set_index("code").reindex([f"{t} OTHER" for t in out["tree_type"]])
+    # the CTLA parameters of the Northeast's row of the same species where it has one under another code (its
+    # cultivar PIPUGL for the Lower Midwest's PIPU, Picea pungens), else of its generic row of the tree type
+    own = cat.loc[~cat["code"].str.endswith(" OTHER") & cat["is_genus"].ne("yes")]
+    twin = _rows_by_name(own["scientific_name"], own["code"])
+    keys = [_name_keys(str(s)) for s in out["scientific_name"]]
+    source = [twin.get(whole, twin.get(two, f"{t} OTHER")) for (whole, two), t in zip(keys, out["tree_type"])]
+    group = cat.set_index("code").reindex(source)
     out["aliases"] = ""
     out["is_genus"] = [
         "yes" if s.rstrip(".").split()[-1].lower() in {"sp", "spp"} else "no" for s in out["scientific_name"]
@@ -489,6 +497,35 @@ class ZoneTables:
     large_tree_leaf_area_m2: np.ndarray
 
 
+_GENUS_WORDS = frozenset({"sp", "spp", "species"})
+
+
+def _name_keys(scientific_name: str) -> tuple[str, str]:
+    """(whole name, genus and epithet) of a species table's scientific name, lower case, for finding one species
+    under another code: "Picea pungens 'glauca'" -> ("picea pungens glauca", "picea pungens"), "Picea species"
+    -> ("picea sp", "picea sp"), "xCupressocyparis leylandii" as "x Cupressocyparis leylandii". The tables' names
+    carry no authorities, so their first two words are the species (:func:`treecalc.species.scientific_forms`
+    reads what people write; it cannot be imported here, it reads this module)."""
+    s = re.sub(r"^[x×](?=[A-Z])", "", scientific_name.strip()).replace("×", " ").lower()
+    words = ["sp" if w in _GENUS_WORDS else w for w in re.findall(r"[a-z][a-z\-]*", s) if w != "x"]
+    words = [w for w in words if w not in {"var", "ssp", "subsp", "cv"}] if len(words) > 2 else words
+    if len(words) > 1 and words[1] == "sp":
+        words = words[:2]
+    return " ".join(words), " ".join(words[:2])
+
+
+def _rows_by_name(names: Any, value_rows: Any) -> dict[str, str]:
+    """Whole name and genus-and-epithet -> value row of a species list, its plain species rows before its
+    cultivars and varieties ("Picea pungens" names PIPU's row where the list has PIPU; where it lists only
+    cultivars, the first cultivar's, as :func:`treecalc.species.resolve_in_zone` reads the name)."""
+    keyed = [(_name_keys(str(n)), str(v)) for n, v in zip(names, value_rows)]
+    out: dict[str, str] = {}
+    for (whole, two), row in sorted(keyed, key=lambda kv: kv[0][0] != kv[0][1]):  # stable: list order kept
+        out.setdefault(whole, row)
+        out.setdefault(two, row)
+    return out
+
+
 def _generic_row(tree_type: str, rows: dict[str, int]) -> int:
     for head in (tree_type[:2], *GENERIC_FALLBACK[tree_type[:2]]):
         name = f"{head}{tree_type[2]} OTHER"
@@ -545,9 +582,16 @@ def zone_tables() -> ZoneTables:
             continue
         sp = pd.read_csv(_zones_file(f"{code}/species.csv"), keep_default_na=False)
         own = dict(zip(sp["code"], sp["value_row"]))
-        for pos, (c, tree_type) in enumerate(zip(cat.index, cat["tree_type"])):
+        # a species the list names under another code (the Northeast's cultivar PIPUGL, the list's PIPU) reads
+        # the list's row for it, not the zone's generic row
+        listed = sp.loc[~sp["code"].str.endswith(" OTHER")]
+        named = _rows_by_name(listed["scientific_name"], listed["value_row"])
+        for pos, (c, tree_type, sci) in enumerate(zip(cat.index, cat["tree_type"], cat["scientific_name"])):
+            whole, two = _name_keys(str(sci)) if c not in own and not c.endswith(" OTHER") else ("", "")
             if c in own:
                 cat_rows[z, pos] = at[own[c]]
+            elif whole in named or two in named:
+                cat_rows[z, pos] = at[named.get(whole, named.get(two, ""))]
             else:
                 cat_rows[z, pos] = _generic_row(str(tree_type), at)
                 substituted[z, pos] = True

@@ -3,10 +3,14 @@
 * ``benefits``: one row per tree: tag, the species read (code, scientific and common name), its i-Tree code
   (the value row its zone reads) and climate zone, DBH, land use, every benefit quantity and dollar figure,
   and the per-tree disclosures.
-* ``opentreemap``: OpenTreeMap's tree import columns, named as its importer reads them (otm-core
-  ``opentreemap/importer/fields.py``, ``trees``: ``point x`` / ``point y`` WGS84 longitude / latitude,
-  ``custom id``, ``genus``, ``species``, ``cultivar``, ``common name``, ``diameter`` in inches), with the
-  i-Tree code OpenTreeMap's species import reads (``i-tree code``, ``fields.py`` ``species``).
+* ``opentreemap``: OpenTreeMap's tree import columns, named exactly as its tree importer reads them (otm-core
+  ``opentreemap/importer/fields.py``, class ``trees``, in the order of its ``ALL``), each that the survey gives:
+  ``point x`` / ``point y`` (WGS84 longitude / latitude), ``owner orig id`` (the tag: the importer's
+  ``EXTERNAL_ID_NUMBER``), ``tree present`` (false for a tree the survey says was removed), ``genus``,
+  ``species`` (the epithet), ``cultivar`` (as the survey writes it, 'Green Mountain', else the catalogue's
+  cultivar row), ``other part of name`` (a variety or subspecies: "var. inermis"), ``common name`` and
+  ``diameter`` (inches). No other column: the tree importer knows no i-Tree code or region (the i-Tree code
+  is a field of its *species* import), and a column it does not know stops the import.
 
 * ``itree-eco``: an existing inventory as i-Tree Eco v6 imports one (i-Tree, "Eco v6.0 Guide: Importing an
   Existing Inventory", 2017): Eco's import wizard maps the file's columns to its variables, of which two are
@@ -27,6 +31,7 @@ written as given.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,6 +41,10 @@ import pandas as pd
 from treecalc import data, schema
 
 FORMATS = ("benefits", "opentreemap", "itree-eco")
+
+#: The files an export is written as, by the extension of the name given (``--out``); any other name is refused,
+#: never written as CSV under a name that says otherwise.
+OUT_SUFFIXES = {".csv": "CSV", ".xlsx": "an Excel workbook"}
 
 
 #: The decimals each number format of ``columns.csv`` writes; a format not here (a price per unit, a number of
@@ -101,7 +110,7 @@ def export_frame(
 ) -> pd.DataFrame:
     """The trees of a survey (:attr:`treecalc.ingest.Survey.trees`) in layout ``fmt`` (one of :data:`FORMATS`)."""
     from treecalc import climate_zones, geo
-    from treecalc.benefits import compute_benefits, dead_trees
+    from treecalc.benefits import compute_benefits, dead_trees, shown_dollars
 
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
@@ -110,7 +119,8 @@ def export_frame(
     frame = trees[cols] if chosen.per_tree is None else trees[cols].assign(zone=chosen.per_tree.to_numpy(object))
     # valued at the diameters as read, trees in several zones each in its own; the layouts write every quantity
     # at its precision
-    ben = at_precision(compute_benefits(frame, zone=chosen.zone))
+    # (each tree's dollars as every output shows them: the parts add up to the total, shown_dollars)
+    ben = at_precision(shown_dollars(compute_benefits(frame, zone=chosen.zone)))
     cat = data.catalogue()
     sci = cat["scientific_name"].reindex(ben["species_code"].astype(str)).to_numpy()
     common = cat["common_name"].reindex(ben["species_code"].astype(str)).to_numpy()
@@ -130,17 +140,93 @@ def export_frame(
         return eco
     genus = [str(s).split()[0] if isinstance(s, str) and s else "" for s in sci]
     epithet = [_epithet(s) for s in sci]
+    written = trees["species"] if "species" in trees else pd.Series("", index=trees.index)
+    # the survey's own cultivar first (the catalogue holds "Acer saccharum 'green mountain'" in lower case, and a
+    # cultivar is valued as its species, so the code read is often the species': ACSA2), else the catalogue's
+    cultivar = [_cultivar(w) or _cultivar(c) for w, c in zip(written.to_numpy(object), sci)]
+    other = [_other_part(w) or _other_part(c) for w, c in zip(written.to_numpy(object), sci)]
+    action = trees["action"].astype(str).to_numpy() if "action" in trees else np.full(len(trees), "")
     return pd.DataFrame(
         {
             "point x": ll["longitude_deg"].to_numpy() if ll is not None else None,
             "point y": ll["latitude_deg"].to_numpy() if ll is not None else None,
-            "custom id": tag.to_numpy(),
+            "owner orig id": tag.to_numpy(),
+            "tree present": [a != "removed" for a in action],
             "genus": genus,
             "species": epithet,
-            "cultivar": "",
+            "cultivar": cultivar,
+            "other part of name": other,
             "common name": common,
             "diameter": ben["dbh_in"].to_numpy(),
-            "i-tree code": ben["value_row"].astype(str).to_numpy(),
-            "i-tree region": ben["zone"].astype(str).to_numpy(),
         }
     )
+
+
+#: A cultivar in a name: quoted ('Green Mountain', "Crimson King", typographic quotes) or after "cv.".
+_CULTIVAR = re.compile(r"['\"‘’“”]([^'\"‘’“”]+)['\"‘’“”]?|\bcv\.?\s+(.+)$")
+#: A rank below the species and its name: "var. inermis", "subsp. saccharum", "f. pendula".
+_RANK = re.compile(r"\b(var|subsp|ssp|f|forma)\.?\s+([a-z][a-z-]+)")
+
+
+def _cultivar(name: object) -> str:
+    """The cultivar a name gives, as written ("Acer saccharum 'Green Mountain'": "Green Mountain"); "" for none."""
+    m = _CULTIVAR.search(name) if isinstance(name, str) else None
+    return (m.group(1) or m.group(2) or "").strip() if m else ""
+
+
+def _other_part(name: object) -> str:
+    """The variety or subspecies a name gives ("Gleditsia triacanthos var. inermis": "var. inermis"); "" for none."""
+    m = _RANK.search(name) if isinstance(name, str) else None
+    return f"{m.group(1)}. {m.group(2)}" if m else ""
+
+
+def out_suffix(path: str, flag: str = "--out") -> str:
+    """The extension of ``path`` that says what to write (:data:`OUT_SUFFIXES`); ValueError naming the formats
+    for any other (".geojson", ".json", none), before anything is read or written."""
+    from pathlib import Path
+
+    if not path.strip():
+        raise ValueError(f"{flag} {path!r} is empty (an unset variable?): give a file name ending in .csv or .xlsx")
+    suffix = Path(path).suffix.lower()
+    if suffix not in OUT_SUFFIXES:
+        said = f"{Path(path).suffix!r}" if suffix else "no extension"
+        raise ValueError(
+            f"{flag} {path}: the export is written as CSV (.csv) or an Excel workbook (.xlsx), and this name has "
+            f"{said}; give a file name ending in .csv or .xlsx"
+        )
+    if Path(path).is_dir():
+        raise ValueError(f"{flag} {path} is a folder")
+    return suffix
+
+
+def csv_text(frame: pd.DataFrame) -> str:
+    """``frame`` as CSV text, every text cell guarded against formulas (:func:`treecalc.report.xlsx.csv_frame`)."""
+    from treecalc.report.xlsx import csv_frame
+
+    return csv_frame(frame).to_csv(index=False, lineterminator="\n")
+
+
+def write_table(frame: pd.DataFrame, path: str, sheet: str = "Trees", flag: str = "--out") -> None:
+    """Write ``frame`` to ``path`` in the format its extension names (:func:`out_suffix`): CSV, or an xlsx of one
+    sheet written by the statement's safe writer (texts never formulas, numbers at their columns' formats). The
+    file is written whole or not at all (:class:`treecalc.files.Replacing`)."""
+    from pathlib import Path
+
+    from treecalc.files import Replacing
+
+    suffix = out_suffix(path, flag)
+    with Replacing(path, user_mode=True) as tmp:
+        if suffix == ".csv":
+            Path(tmp).write_text(csv_text(frame), encoding="utf-8", newline="")
+        else:
+            _xlsx(frame, tmp, sheet)
+
+
+def _xlsx(frame: pd.DataFrame, path: str, sheet: str) -> None:
+    from treecalc.report.xlsx import Book
+
+    book = Book(path)
+    ws = book.sheet(sheet)
+    book.header_cells(ws, 0, [str(c) for c in frame.columns])
+    book.table_rows(ws, 1, frame, [schema.describe(c).fmt for c in frame.columns])
+    book.close(sheet)

@@ -180,73 +180,197 @@ def _checked(fp: Any, where: str) -> dict[str, Any]:
     tables = ("survey", "data_files", "options")
     if not all(isinstance(fp[k], dict) for k in tables) or not isinstance(fp["result_sha256"], str):
         raise StatementError(f"{where}: the fingerprint is malformed ({', '.join(tables)} must be tables)")
+    for rel, sha in fp["data_files"].items():
+        # a path within the data folder, as make_fingerprint writes it: never one leading out of it
+        parts = str(rel).split("/")
+        if not isinstance(sha, str) or str(rel).startswith("/") or "\\" in str(rel) or ".." in parts or "" in parts:
+            raise StatementError(
+                f"{where}: the fingerprint names a data file {_shown(rel)} outside the data folder: not a "
+                "statement treecalc wrote (verify reads only the data folder's own files)"
+            )
+    read = fp["options"].get("read") or {}
+    column_map = read.get("column_map") if isinstance(read, dict) else None
+    if column_map is not None:
+        from treecalc.ingest.limits import Limits
+
+        # a map names the survey's columns, so it has no more entries than a survey may have columns
+        most = Limits.from_env().columns
+        n = len(column_map) if isinstance(column_map, (dict, list, str)) else 0
+        if n > most:
+            raise StatementError(
+                f"{where}: the fingerprint's column map has {n:,} entries, more than the {most:,} columns a survey "
+                "may have (limit columns): not a map treecalc recorded, and verify does not apply it"
+            )
     return fp
 
 
-def _from_json(path: Path) -> tuple[dict[str, Any], dict[str, Any] | None]:
+#: The deepest a statement's JSON nests (a statement is 5 levels deep, its fingerprint 4): deeper is no statement
+#: treecalc wrote, and Python's parser and comparisons take a call per level (100,000 levels overflow its stack).
+MAX_DEPTH = 32
+
+
+def _too_deep(doc: Any) -> bool:
+    """Whether ``doc`` nests deeper than :data:`MAX_DEPTH` (walked with a stack: no recursion to overflow)."""
+    stack = [(doc, 1)]
+    while stack:
+        x, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(x, dict):
+            stack.extend((v, depth + 1) for v in x.values())
+        elif isinstance(x, list):
+            stack.extend((v, depth + 1) for v in x)
+    return False
+
+
+def _loads(text: Any, where: str, what: str) -> Any:
+    """JSON text parsed, refused as ``what`` when it is not JSON or nests deeper than a statement can."""
+    deep = StatementError(f"{where}: {what} nests deeper than {MAX_DEPTH} levels: not a statement treecalc wrote")
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(text.decode("utf-8") if isinstance(text, bytes) else str(text))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise StatementError(f"{path}: not a JSON statement ({e})") from None
+        raise StatementError(f"{where}: {what} is not valid JSON ({e})") from None
+    except RecursionError:
+        raise deep from None
+    if _too_deep(doc):
+        raise deep
+    return doc
+
+
+def _from_json(raw: bytes, where: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    try:
+        doc = _loads(raw, where, "the JSON")
+    except StatementError as e:
+        raise StatementError(str(e).replace("the JSON is not valid JSON", "not a JSON statement")) from None
     if not isinstance(doc, dict) or not doc.get("fingerprint"):
-        raise StatementError(f"{path}: no fingerprint in this JSON (write it with treecalc assess --json)")
-    return _checked(doc["fingerprint"], str(path)), doc
+        raise StatementError(f"{where}: no fingerprint in this JSON (write it with treecalc assess --json)")
+    return _checked(doc["fingerprint"], where), doc
 
 
-def _from_xlsx(path: Path) -> dict[str, Any]:
+def _rows(ws: Any) -> list[tuple[Any, ...]]:
+    out = []
+    for row in ws.iter_rows(values_only=True):
+        row = tuple(row)
+        while row and row[-1] is None:
+            row = row[:-1]
+        out.append(row)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def _from_xlsx(raw: bytes, where: str) -> tuple[dict[str, Any], dict[str, list[tuple[Any, ...]]]]:
+    """The fingerprint of an Excel statement and the rows of its other sheets, once the workbook passed the checks
+    a survey workbook passes (its zip container, the sheets' extent and strings: :mod:`treecalc.ingest.limits`)."""
+    import io
     import zipfile
 
     import openpyxl
 
+    from treecalc.ingest.errors import SurveyError
+    from treecalc.ingest.limits import Limits
+    from treecalc.ingest.sources.extent import preflight
+    from treecalc.ingest.sources.zipguard import check_dimensions, check_zip, xlsx_sheet_parts
+
     try:
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
-        raise StatementError(f"{path}: not an Excel statement ({type(e).__name__}: {e})") from None
+        zf = check_zip(raw, where)
+        parts = xlsx_sheet_parts(zf, where)
+        lim = Limits.from_env()
+        preflight(zf, "xlsx", parts, where, lim, check_dimensions(zf, parts, where, lim))
+        wb = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+    except (SurveyError, zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
+        raise StatementError(f"{where}: not an Excel statement ({type(e).__name__}: {e})") from None
     try:
         if SHEET_NAME not in wb.sheetnames:
-            raise StatementError(f"{path}: no {SHEET_NAME!r} sheet (a statement written before fingerprints?)")
+            raise StatementError(f"{where}: no {SHEET_NAME!r} sheet (a statement written before fingerprints?)")
+        fp = None
         for row in wb[SHEET_NAME].iter_rows(values_only=True):
             if row and row[0] == JSON_ITEM and len(row) > 1:
-                return _checked(_loads(row[1], path), str(path))
+                fp = _checked(_loads(row[1], where, "the fingerprint"), where)
+                break
+        if fp is None:
+            raise StatementError(f"{where}: the {SHEET_NAME!r} sheet has no {JSON_ITEM!r} row")
+        return fp, {name: _rows(wb[name]) for name in wb.sheetnames if name != SHEET_NAME}
     finally:
         wb.close()
-    raise StatementError(f"{path}: the {SHEET_NAME!r} sheet has no {JSON_ITEM!r} row")
 
 
-def _from_pdf(path: Path) -> dict[str, Any]:
+def _pdf_text(pdf: Any) -> list[str]:
+    import re
+
+    from pypdf import PdfReader
+
+    # the date a report was prepared is the day it was written, not a figure of the assessment
+    return [re.sub(r"Prepared \d{4}-\d{2}-\d{2}", "Prepared", p.extract_text() or "") for p in PdfReader(pdf).pages]
+
+
+def _from_pdf(raw: bytes, where: str) -> tuple[dict[str, Any], list[str]]:
+    """The fingerprint attached to a PDF report and the text of its pages."""
+    import io
+
     from pypdf import PdfReader
     from pypdf.errors import PyPdfError
 
     try:
-        files = PdfReader(path).attachments
+        files = PdfReader(io.BytesIO(raw)).attachments
         content = files.get(ATTACHMENT_NAME)
-    except (PyPdfError, OSError, ValueError, KeyError) as e:
-        raise StatementError(f"{path}: not a readable PDF ({type(e).__name__}: {e})") from None
+    except (PyPdfError, OSError, ValueError, KeyError, RecursionError) as e:
+        raise StatementError(f"{where}: not a readable PDF ({type(e).__name__}: {e})") from None
     if not content:
-        raise StatementError(f"{path}: no {ATTACHMENT_NAME} attached (a report written before fingerprints?)")
-    return _checked(_loads(content[0], path), str(path))
-
-
-def _loads(text: Any, path: Path) -> Any:
+        raise StatementError(f"{where}: no {ATTACHMENT_NAME} attached (a report written before fingerprints?)")
+    fp = _checked(_loads(content[0], where, "the fingerprint"), where)
     try:
-        return json.loads(text.decode("utf-8") if isinstance(text, bytes) else str(text))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise StatementError(f"{path}: the fingerprint is not valid JSON ({e})") from None
+        return fp, _pdf_text(io.BytesIO(raw))
+    except (PyPdfError, OSError, ValueError, KeyError, RecursionError) as e:
+        raise StatementError(f"{where}: not a readable PDF ({type(e).__name__}: {e})") from None
 
 
-def read_fingerprint(statement: str | Path) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """The fingerprint a statement carries, and for a JSON statement the whole of it (else None)."""
+def read_statement(statement: str | Path) -> tuple[dict[str, Any], dict[str, Any] | None, Any]:
+    """The fingerprint a statement carries, the whole of a JSON statement (else None), and what the statement shows
+    to be compared: the rows of an Excel statement's sheets (by sheet), the text of a PDF's pages, None for JSON.
+
+    The file is read within bounds, as a survey is: its size (:func:`treecalc.units.files.read_limited`), an Excel
+    statement's zip container and sheets (:func:`treecalc.ingest.sources.extent.preflight`), the nesting of its
+    JSON (:data:`MAX_DEPTH`). :func:`verify` runs it in the bounded child (:mod:`treecalc.isolated`)."""
+    from treecalc.units.files import read_limited
+
     p = Path(statement)
     if not p.is_file():
         raise StatementError(f"statement {p}: no such file")
     suffix = p.suffix.lower()
+    if suffix not in (".json", ".xlsx", ".pdf"):
+        raise StatementError(
+            f"statement {p}: give the JSON (.json), the Excel statement (.xlsx) or the PDF report (.pdf)"
+        )
+    raw = read_limited(p, "statement")
+    where = str(p)
     if suffix == ".json":
-        return _from_json(p)
+        fp, doc = _from_json(raw, where)
+        return fp, doc, None
     if suffix == ".xlsx":
-        return _from_xlsx(p), None
-    if suffix == ".pdf":
-        return _from_pdf(p), None
-    raise StatementError(f"statement {p}: give the JSON (.json), the Excel statement (.xlsx) or the PDF report (.pdf)")
+        fp, sheets = _from_xlsx(raw, where)
+        return fp, None, sheets
+    fp, pages = _from_pdf(raw, where)
+    return fp, None, pages
+
+
+def read_fingerprint(statement: str | Path) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The fingerprint a statement carries, and for a JSON statement the whole of it (else None)."""
+    fp, doc, _ = read_statement(statement)
+    return fp, doc
+
+
+def _read_isolated(statement: str | Path) -> tuple[dict[str, Any], dict[str, Any] | None, Any]:
+    """:func:`read_statement` in the bounded child: a statement made to exhaust memory or time costs a refusal
+    naming it, never the verifier."""
+    from treecalc import isolated
+
+    try:
+        return isolated.run(read_statement, str(statement), what=f"statement {Path(statement).name}")
+    except StatementError:
+        raise
+    except ValueError as e:  # the child's limits (memory, time) or a bound of the file's reading
+        raise StatementError(str(e)) from None
 
 
 # ------------------------------------------------------------------------------------------
@@ -271,24 +395,89 @@ def _kind(rel: str) -> str:
     return {"law": "law file", "species": "species file"}.get(top, "data file")
 
 
-def _file_differences(fp: Mapping[str, Any]) -> list[str]:
+def _data_folder() -> dict[str, Path]:
+    """The files of this verifier's data folder by their path in it: a statement's ``data_files`` are looked up
+    here, never opened by the names it gives (a forged one named ``../../../etc/passwd`` or an 8 GB file)."""
+    from treecalc.units.datafolder import DATA_DIR
+
+    return {p.relative_to(DATA_DIR).as_posix(): p for p in sorted(DATA_DIR.rglob("*")) if p.is_file()}
+
+
+def _shown(text: Any, most: int = 80) -> str:
+    """A name a statement gives, within bounds in a message (:func:`treecalc.messages.quoted`, without its quotes
+    when whole: a file name reads as itself)."""
+    from treecalc.messages import quoted
+
+    s = str(text)
+    return s if len(s) <= most else quoted(s, most)
+
+
+def _file_differences(fp: Mapping[str, Any], fee_schedule: Path | None) -> list[str]:
     from treecalc.units.datafolder import DATA_DIR
 
     out = []
+    folder = _data_folder()
+    missing = []
     for rel, want in sorted((fp.get("data_files") or {}).items()):
-        p = DATA_DIR / rel
-        if not p.is_file():
-            out.append(f"{_kind(rel)} missing: {rel} is not in the data folder {DATA_DIR}")
+        p = folder.get(rel)
+        if p is None:
+            missing.append(rel)
         elif _sha256_file(p) != want:
             out.append(f"{_kind(rel)} changed: {rel} (in {DATA_DIR}) is not the one the statement was derived from")
+    for rel in missing[:5]:
+        out.append(f"{_kind(rel)} missing: {_shown(rel)} is not in the data folder {DATA_DIR}")
+    if len(missing) > 5:
+        out.append(f"and {len(missing) - 5:,} more data files the statement records are not in the data folder")
     fee = fp.get("fee_schedule_file")
-    if fee:
-        p = Path(fee["path"])
-        if not p.is_file():
-            out.append(f"fee schedule missing: {fee['path']}")
-        elif _sha256_file(p) != fee["sha256"]:
-            out.append(f"fee schedule changed: {fee['path']}")
+    if fee and fee_schedule is not None and hashlib.sha256(_fee_bytes(fee_schedule)).hexdigest() != fee.get("sha256"):
+        out.append(f"fee schedule changed: {fee_schedule}")
     return out
+
+
+def _fee_bytes(path: Path) -> bytes:
+    """A fee schedule's bytes, read within the bound its reading has (a schedule is a few lines of TOML)."""
+    from treecalc.units.files import read_limited
+
+    return read_limited(path, "fee schedule", 1_000_000)
+
+
+def _fee_schedule(fp: Mapping[str, Any], statement: str | Path, given: str | Path | None) -> Path | None:
+    """The fee schedule the assessment is derived again with: the file given to the verifier when the statement
+    records one given apart (``fee_schedule_file``), never a path the statement names (a forged one would make
+    the verifier read any file); a schedule of the data folder only from this verifier's data folder."""
+    from treecalc.units.datafolder import DATA_DIR
+
+    recorded = fp.get("fee_schedule_file")
+    named = fp["options"].get("fee_schedule")
+    if recorded:
+        if not isinstance(recorded, dict) or not isinstance(recorded.get("sha256"), str):
+            raise StatementError(f"{statement}: the fingerprint is malformed (fee_schedule_file must be a table)")
+        if given is None:
+            raise StatementError(
+                f"{statement}: the statement was derived with a fee schedule given apart "
+                f"({_shown(Path(str(recorded.get('path'))).name)}); give that file: --fee-schedule FILE "
+                "(verify reads only the files it is given)"
+            )
+        p = Path(given)
+        try:
+            _fee_bytes(p)  # its type and size before the assessment reads it
+        except ValueError as e:
+            raise StatementError(str(e)) from None
+        return p
+    if given is not None:
+        raise StatementError(
+            f"{statement}: the statement records no fee schedule given apart; verify it without --fee-schedule"
+        )
+    if isinstance(named, str) and named:
+        root = DATA_DIR.resolve()
+        if not Path(named).resolve().is_relative_to(root):
+            raise StatementError(
+                f"{statement}: the fingerprint names a fee schedule {_shown(named)} outside the data folder "
+                f"{DATA_DIR} without recording it: verify reads only the files it is given"
+            )
+    elif named is not None and not isinstance(named, dict):
+        raise StatementError(f"{statement}: the fingerprint is malformed (its fee_schedule is neither file nor table)")
+    return None
 
 
 def _json_differences(doc: Mapping[str, Any], derived: Any) -> list[str]:
@@ -311,21 +500,10 @@ def _json_differences(doc: Mapping[str, Any], derived: Any) -> list[str]:
     return out
 
 
-def _rows(ws: Any) -> list[tuple[Any, ...]]:
-    out = []
-    for row in ws.iter_rows(values_only=True):
-        row = tuple(row)
-        while row and row[-1] is None:
-            row = row[:-1]
-        out.append(row)
-    while out and not out[-1]:
-        out.pop()
-    return out
-
-
-def _xlsx_differences(path: Path, derived: Any) -> list[str]:
-    """The cells of an Excel statement that the statement written again from the derived assessment does not hold
-    (the first of each sheet that differs); the Fingerprint sheet is checked apart."""
+def _xlsx_differences(mine: Mapping[str, list[tuple[Any, ...]]], derived: Any) -> list[str]:
+    """The cells of an Excel statement (``mine``: its sheets' rows, read by :func:`read_statement`) that the
+    statement written again from the derived assessment does not hold (the first of each sheet that differs); the
+    Fingerprint sheet is checked apart."""
     import io
 
     import openpyxl
@@ -333,17 +511,16 @@ def _xlsx_differences(path: Path, derived: Any) -> list[str]:
 
     from treecalc.report.statement import statement_bytes
 
-    mine = openpyxl.load_workbook(path, read_only=True, data_only=True)
     again = openpyxl.load_workbook(io.BytesIO(statement_bytes(derived)), read_only=True, data_only=True)
     found = []
     try:
-        for name in dict.fromkeys([*again.sheetnames, *mine.sheetnames]):
+        for name in dict.fromkeys([*again.sheetnames, *mine]):
             if name == SHEET_NAME:
                 continue
-            if name not in mine.sheetnames or name not in again.sheetnames:
-                found.append(f"sheet {name!r} " + ("missing" if name not in mine.sheetnames else "added"))
+            if name not in mine or name not in again.sheetnames:
+                found.append(f"sheet {name!r} " + ("missing" if name not in mine else "added"))
                 continue
-            a, b = _rows(mine[name]), _rows(again[name])
+            a, b = mine[name], _rows(again[name])
             for i in range(max(len(a), len(b))):
                 ra, rb = (a[i] if i < len(a) else ()), (b[i] if i < len(b) else ())
                 if ra != rb:
@@ -351,22 +528,13 @@ def _xlsx_differences(path: Path, derived: Any) -> list[str]:
                     found.append(f"{name}!{get_column_letter(j + 1)}{i + 1}")
                     break
     finally:
-        mine.close()
         again.close()
     return ["the statement's cells differ from the statement written again: " + ", ".join(found)] if found else []
 
 
-def _pdf_text(pdf: Any) -> list[str]:
-    import re
-
-    from pypdf import PdfReader
-
-    # the date a report was prepared is the day it was written, not a figure of the assessment
-    return [re.sub(r"Prepared \d{4}-\d{2}-\d{2}", "Prepared", p.extract_text() or "") for p in PdfReader(pdf).pages]
-
-
-def _pdf_differences(path: Path, derived: Any, survey_name: str | None) -> list[str]:
-    """The pages of a PDF report whose text the report written again from the derived assessment does not have."""
+def _pdf_differences(a: list[str], derived: Any, survey_name: str | None) -> list[str]:
+    """The pages of a PDF report (``a``: their text, read by :func:`read_statement`) whose text the report written
+    again from the derived assessment does not have."""
     import io
 
     from treecalc.report.content import report_data
@@ -385,20 +553,29 @@ def _pdf_differences(path: Path, derived: Any, survey_name: str | None) -> list[
         words = importlib.import_module("treecalc.cli.words").render
     kind = report.get("kind") or "permit"
     again = report_pdf(report_data(derived, survey_name), kind=kind, words=words)
-    a, b = _pdf_text(path), _pdf_text(io.BytesIO(again))
+    b = _pdf_text(io.BytesIO(again))
     pages = [str(i + 1) for i in range(max(len(a), len(b))) if a[i : i + 1] != b[i : i + 1]]
     return ["the report's text differs from the report written again on page " + ", ".join(pages)] if pages else []
 
 
-def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False) -> Verdict:
+def verify(
+    statement: str | Path,
+    survey: str | Path,
+    *,
+    isolated: bool = False,
+    fee_schedule: str | Path | None = None,
+) -> Verdict:
     """Derive the assessment of ``statement`` again from ``survey`` with the options it records and compare.
 
     Every difference is named: the survey changed, a law, species or data file changed (which one), treecalc's
     version changed, the options; and the result, when the assessment derived again differs from the recorded one.
+    The files hashed and read are the survey, ``fee_schedule`` (a schedule given apart, which the statement records
+    by its hash) and the data folder's own files: never a path the statement names. ``isolated``: the statement
+    and the survey are read in the bounded child (:mod:`treecalc.isolated`), as the command line does.
     Raises :class:`StatementError` (a ValueError) for a statement or survey that cannot be checked."""
     from treecalc import __version__
 
-    fp, doc = read_fingerprint(statement)
+    fp, doc, content = _read_isolated(statement) if isolated else read_statement(statement)
     sp = Path(survey)
     if not sp.is_file():
         raise StatementError(f"survey {sp}: no such file")
@@ -408,17 +585,23 @@ def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False)
     if given["sha256"] != recorded.get("sha256"):
         v.differences.append(
             f"survey changed: {sp.name} is not the survey the statement was derived from "
-            f"({recorded.get('file')}, {recorded.get('bytes')} bytes, SHA-256 {str(recorded.get('sha256'))[:12]}…; "
+            f"({_shown(recorded.get('file'))}, {_shown(recorded.get('bytes'))} bytes, SHA-256 {_shown(recorded.get('sha256'), 12)}; "
             f"given: {given['bytes']} bytes, SHA-256 {given['sha256'][:12]}…)"
         )
     if fp["treecalc_version"] != __version__:
         v.differences.append(
-            f"version changed: the statement was derived with treecalc {fp['treecalc_version']}, this is {__version__}"
+            f"version changed: the statement was derived with treecalc {_shown(fp['treecalc_version'])}, this is "
+            f"{__version__}"
         )
     options = fp["options"]
     if not isinstance(options, dict):
         raise StatementError(f"{statement}: the fingerprint's options are not a table of keyword arguments")
+    fee = _fee_schedule(fp, statement, fee_schedule)
+    if fee is not None:
+        options = {**options, "fee_schedule": str(fee)}
     name = recorded.get("file")
+    if not (isinstance(name, str) and 0 < len(name) <= 255 and name not in (".", "..") and "\0" not in name):
+        name = None  # no file name (a forged one): derived under the survey's own
     try:
         with tempfile.TemporaryDirectory(prefix="treecalc-verify-") as td:
             source = sp
@@ -435,7 +618,7 @@ def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False)
             v.differences.append(f"the assessment could not be derived again: {e}")
             return v
         raise StatementError(f"the assessment of {sp} could not be derived again: {e}") from None
-    v.differences.extend(_file_differences(fp))
+    v.differences.extend(_file_differences(fp, fee))
     now = derived.fingerprint or {}
     # the files read are those the process has read so far (a module loaded for another command reads its
     # chapter): one read now and not recorded then is named only where the result differs, as a reason
@@ -446,9 +629,9 @@ def verify(statement: str | Path, survey: str | Path, *, isolated: bool = False)
         # written again with the recorded fingerprint: what is compared is the figures (the fingerprint is apart)
         derived.fingerprint = fp
         if Path(statement).suffix.lower() == ".xlsx":
-            v.differences.extend(_xlsx_differences(Path(statement), derived))
+            v.differences.extend(_xlsx_differences(content, derived))
         else:
-            v.differences.extend(_pdf_differences(Path(statement), derived, name if isinstance(name, str) else None))
+            v.differences.extend(_pdf_differences(content, derived, name))
     if now.get("result_sha256") != fp["result_sha256"]:
         if new_files:
             v.differences.append("data files read now that the statement does not record: " + ", ".join(new_files))

@@ -39,11 +39,43 @@ def to_wgs84(x: ArrayLike, y: ArrayLike, crs: str) -> tuple[np.ndarray, np.ndarr
     return np.asarray(lon, float), np.asarray(lat, float)
 
 
+#: What is said when x/y without a crs are read as degrees (:func:`xy_are_degrees`).
+XY_AS_WGS84 = (
+    "x/y read as WGS84 longitude/latitude (every x within ±180 and y within ±90, with decimals, and no crs given); "
+    "give ‹crs=EPSG:…› if they are projected"
+)
+
+
+def xy_are_degrees(x: ArrayLike, y: ArrayLike) -> bool:
+    """Whether x/y given without a crs read as WGS84 longitude/latitude, as a Survey123 or QGIS export writes them
+    (POINT_X -73.89, POINT_Y 41.21): some value given, every x within ±180 and every y within ±90, and at least one
+    with a decimal (whole numbers alone are as likely a local grid)."""
+    xs = pd.to_numeric(pd.Series(np.asarray(x, dtype=object)), errors="coerce").to_numpy(float)
+    ys = pd.to_numeric(pd.Series(np.asarray(y, dtype=object)), errors="coerce").to_numpy(float)
+    given = np.isfinite(xs) & np.isfinite(ys)
+    if not given.any():
+        return False
+    xs, ys = xs[given], ys[given]
+    if (np.abs(xs) > 180).any() or (np.abs(ys) > 90).any():
+        return False
+    return bool(((xs % 1) != 0).any() or ((ys % 1) != 0).any())
+
+
+def xy_reading(trees: pd.DataFrame, site: Mapping[str, Any] | None = None) -> list[str]:
+    """What the survey reader says of the trees' x/y: :data:`XY_AS_WGS84` when :func:`tree_lonlat` reads them as
+    WGS84 degrees (no latitude/longitude, no crs), else nothing."""
+    cols = set(trees.columns)
+    if {"latitude", "longitude"} <= cols or not {"x", "y"} <= cols or (site or {}).get("crs"):
+        return []
+    return [XY_AS_WGS84] if xy_are_degrees(trees["x"], trees["y"]) else []
+
+
 def tree_lonlat(trees: pd.DataFrame, site: Mapping[str, Any] | None = None) -> pd.DataFrame | None:
     """``longitude_deg``/``latitude_deg`` of each tree (index as ``trees``), or None when there are no coordinates.
 
-    ``latitude``/``longitude`` are used as given; else ``x``/``y`` with ``site['crs']``. A tree whose
-    coordinates are missing or out of range gets NaN (the caller says how many). Projected
+    ``latitude``/``longitude`` are used as given; else ``x``/``y`` with ``site['crs']``, or without it as WGS84
+    longitude/latitude when they read as degrees (:func:`xy_are_degrees`; the reader says so, :data:`XY_AS_WGS84`).
+    A tree whose coordinates are missing or out of range gets NaN (the caller says how many). Projected
     coordinates without a ``crs`` raise ``ValueError``: they cannot be placed without it.
     """
     if {"latitude", "longitude"} <= set(trees.columns):
@@ -51,14 +83,19 @@ def tree_lonlat(trees: pd.DataFrame, site: Mapping[str, Any] | None = None) -> p
         lon = pd.to_numeric(trees["longitude"], errors="coerce").to_numpy(float)
     elif {"x", "y"} <= set(trees.columns):
         crs = (site or {}).get("crs")
-        if not crs:
+        if not crs and xy_are_degrees(trees["x"], trees["y"]):
+            lon = pd.to_numeric(trees["x"], errors="coerce").to_numpy(float)
+            lat = pd.to_numeric(trees["y"], errors="coerce").to_numpy(float)
+        elif not crs:
             raise ValueError(
                 "the survey has x/y coordinates but no site fact crs (e.g. crs = EPSG:2263): "
-                "give it in the Site sheet or the site facts to place the trees"
+                "give it in the Site sheet or the site facts to place the trees (x/y in WGS84 degrees, every x "
+                "within ±180 and y within ±90 with decimals, are read as longitude/latitude without it)"
             )
-        lon, lat = to_wgs84(
-            pd.to_numeric(trees["x"], errors="coerce"), pd.to_numeric(trees["y"], errors="coerce"), str(crs)
-        )
+        else:
+            lon, lat = to_wgs84(
+                pd.to_numeric(trees["x"], errors="coerce"), pd.to_numeric(trees["y"], errors="coerce"), str(crs)
+            )
     else:
         return None
     bad = ~(np.isfinite(lat) & np.isfinite(lon) & (np.abs(lat) <= 90) & (np.abs(lon) <= 180))

@@ -19,7 +19,7 @@ import contextvars
 import re
 from collections.abc import Callable, Iterator
 
-__all__ = ["MARK", "keywords", "mark", "plain", "render", "shown", "speaking", "voice"]
+__all__ = ["MARK", "keywords", "mark", "plain", "quoted", "render", "shown", "speaking", "voice"]
 
 #: A keyword marker: ``‹name›`` or ``‹name=value›`` (the value runs to the closing mark, ``=`` included).
 MARK = re.compile(r"‹([a-z][a-z0-9_]*)(?:=([^›]*))?›")
@@ -78,3 +78,13 @@ def shown(text: str) -> str:
         return s
     v = _VOICE.get()
     return v[1](s) if v else render(s)
+
+
+def quoted(text: object, limit: int = 80) -> str:
+    """An input's text as an error quotes it: its ``repr`` whole when short, else its first ``limit`` characters,
+    an ellipsis and its length (a 5 MB species name echoed whole buries the sentence, and the terminal). The one
+    place every message quoting a user's cell, argument or line cuts it (:func:`treecalc.ingest.values.short`)."""
+    t = str(text)
+    if len(t) <= limit:
+        return repr(t)
+    return repr(t[:limit]) + f"... ({len(t):,} characters)"

@@ -18,6 +18,34 @@ def round_cents(x: Any) -> np.ndarray:
     return np.floor(c + 0.5) / 100
 
 
+def largest_remainder_cents(parts: Any, totals: Any = None) -> np.ndarray:
+    """Whole cents of each part (a row of parts per item) that add up, row by row, to the row's total rounded
+    once to the cent, half up: the largest-remainder method.
+
+    Each part is first cut down to its whole cents; the cents the row still owes (its rounded total less the
+    sum of those) go one each to the parts with the largest cut-off remainders (the first part wins a tie).
+    ``totals`` (dollars, one per row): the amounts to round; default each row's sum. A row whose rounded total
+    cannot be reached so (a total that is not its parts' sum) is a ValueError, never a row that does not add up.
+
+    Example: parts $1.004, $2.004, $3.007 (total $6.015, shown $6.02): cut to 100 + 200 + 300 = 600 cents, owed
+    602 - 600 = 2, remainders 0.4, 0.4, 0.7 cents: the third and (the tie to the first) the first get one:
+    $1.01 + $2.00 + $3.01 = $6.02.
+    """
+    x = np.round(np.atleast_2d(np.asarray(parts, dtype=float)) * 100, 6)  # 100.49999999999999 is 100.5 cents
+    cut = np.floor(x)
+    rem = x - cut
+    t = x.sum(axis=1) / 100 if totals is None else np.asarray(totals, dtype=float).reshape(-1)
+    owed = np.floor(np.round(t * 100, 6) + 0.5) - cut.sum(axis=1)
+    k = x.shape[1]
+    if ((owed < 0) | (owed > k)).any():
+        i = int(np.flatnonzero((owed < 0) | (owed > k))[0])
+        raise ValueError(f"row {i}: a total of {t[i]!r} is not the sum of its parts {x[i] / 100!r}")
+    order = np.argsort(-rem, axis=1, kind="stable")  # largest remainder first, the first part first on a tie
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(k)[None, :].repeat(len(x), axis=0), axis=1)
+    return cut + (rank < owed[:, None])
+
+
 def cents_sum(values: Any, mask: np.ndarray) -> Decimal:
     """The exact sum of amounts already rounded to cents (integer cents, no binary drift, never a wrap).
 

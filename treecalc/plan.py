@@ -219,20 +219,19 @@ def _ideals(members: list[int], value: np.ndarray, dbh: np.ndarray, limit: int) 
         return value[i] <= value[j] and dbh[i] <= dbh[j] and (value[i], dbh[i], i) < (value[j], dbh[j], j)
 
     out: list[list[int]] = []
-
-    def walk(pos: int, chosen: list[int], excluded: list[int]) -> None:
-        if len(out) > limit:
-            return
+    # depth-first over the trees in order, each taken in or left out; an explicit stack, not recursion: a class
+    # holds as many trees as the survey, and a call per tree overflowed Python's stack at about a thousand
+    stack: list[tuple[int, list[int], list[int]]] = [(0, [], [])]
+    while stack and len(out) <= limit:
+        pos, chosen, excluded = stack.pop()
         if pos == len(order):
             out.append(sorted(chosen))
-            return
+            continue
         x = order[pos]
+        stack.append((pos + 1, chosen, [*excluded, x]))
         # x may go in only if every tree that dominates it is in (all of them come earlier in the order)
         if not any(below(e, x) for e in excluded):
-            walk(pos + 1, [*chosen, x], excluded)
-        walk(pos + 1, chosen, [*excluded, x])
-
-    walk(0, [], [])
+            stack.append((pos + 1, [*chosen, x], excluded))
     return sorted(out, key=lambda s: (len(s), s))
 
 
@@ -261,6 +260,24 @@ def _check_limit(max_assessments: Any) -> None:
             f"‹max_assessments={max_assessments:,}›: the plan runs at most {MAX_ASSESSMENTS_CEILING:,} assessments "
             "(each a full assessment, 0.07-0.5 s); mark more trees 'Must remove' or retain some, and plan the rest"
         )
+
+
+def _check_count(optional: int, max_assessments: int) -> None:
+    """``optional`` removals take at least ``optional`` + 1 assessments (one set of each size, 0 to all of them),
+    however the law reads the trees: past the limit the plan is refused at once, before the survey is assessed
+    (a thousand optional trees took seconds per assessment and then listed their sets without end)."""
+    if optional + 1 <= max_assessments:
+        return
+    hint = (
+        "raise the limit: ‹max_assessments›"
+        if optional + 1 <= MAX_ASSESSMENTS_CEILING
+        else f"no limit reaches it: the ceiling is {MAX_ASSESSMENTS_CEILING:,}"
+    )
+    raise ValueError(
+        f"{optional:,} optional removals would take at least {optional + 1:,} assessments (one set of each number "
+        f"of them, 0 to {optional:,}); the plan runs at most {max_assessments:,}: mark more trees 'Must remove' "
+        f"or retain some, and plan the rest (or {hint})"
+    )
 
 
 def _rejected_note(survey: Any) -> list[str]:
@@ -293,6 +310,7 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     trees = survey.trees.reset_index(drop=True)
     must, optional, notes = _split(trees)
     notes[:0] = _rejected_note(survey)
+    _check_count(int(optional.sum()), max_assessments)
     tags = trees["tag"].astype(str).to_numpy(object)
     base_action = trees["action"].to_numpy(object).copy()
     base_action[must] = "remove"  # a must-remove tree not yet removed is proposed
@@ -322,13 +340,19 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     )
     dbh = pd.to_numeric(trees["dbh_in"], errors="coerce").fillna(0.0).to_numpy(float)
     classes = _classes(trees, optional, dead)
-    ideals = [_ideals(c, value, dbh, limit=max_assessments) for c in classes]
-    runs = math.prod(len(i) for i in ideals)
+    # a class of n trees has at least n + 1 sets closed under dominance (the 0..n first of any order): a plan
+    # past the limit by that count alone is refused before its sets are listed
+    least = math.prod(len(c) + 1 for c in classes)
+    ideals = [] if least > max_assessments else [_ideals(c, value, dbh, limit=max_assessments) for c in classes]
+    runs = math.prod(len(i) for i in ideals) if ideals else least
     if runs > max_assessments:
+        # the listing stops one set past the limit: the count is then a lower bound, said as one
+        cut = least > max_assessments or any(len(i) > max_assessments for i in ideals)
         raise ValueError(
             f"{int(optional.sum())} optional removals in {len(classes)} classes of trees the law reads alike "
-            f"would take {runs:,} assessments; the plan runs at most {max_assessments:,}: mark more trees "
-            "'Must remove' or retain some, and plan the rest (or raise the limit: ‹max_assessments›)"
+            f"would take {'at least ' if cut else ''}{runs:,} assessments; the plan runs at most "
+            f"{max_assessments:,}: mark more trees 'Must remove' or retain some, and plan the rest "
+            "(or raise the limit: ‹max_assessments›)"
         )
     for combo in itertools.product(*ideals):
         chosen = sorted(i for part in combo for i in part)

@@ -206,6 +206,9 @@ class Findings(NamedTuple):
     lines: list[dict[str, Any]]
     site: dict[str, Any]
     summary: ChapterSummary | None = None
+    #: The site facts the law read that were not given (its assumed value filled in): a fact given, 0 or no
+    #: included, is never among them.
+    site_assumed: tuple[str, ...] = ()
 
 
 class Records(Sequence[dict[str, Any]]):

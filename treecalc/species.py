@@ -23,6 +23,7 @@ import pandas as pd
 from rapidfuzz import fuzz, process
 
 from treecalc import data
+from treecalc.messages import quoted
 
 #: Fuzzy matches at or above this score (0-100) are accepted with a warning.
 FUZZY_ACCEPT = 85.0
@@ -40,7 +41,7 @@ class UnknownSpecies(ValueError):
         self.name = name
         self.suggestions = suggestions
         hint = "; ".join(suggestions) if suggestions else "none"
-        super().__init__(f"unknown species {name!r}; closest: {hint}")
+        super().__init__(f"unknown species {quoted(name)}; closest: {hint}")
 
 
 @dataclass(frozen=True)
@@ -361,16 +362,21 @@ def _squash(key: str) -> str:
 
 @functools.cache
 def _zone_index(zone: str) -> dict[str, str]:
-    """Names -> code of the species of ``zone``'s list that the Northeast catalogue has no code for (code,
-    scientific forms, a genus row as "<genus> sp", common name with and without its spaces)."""
-    cat = data.catalogue()
+    """Names -> code of every species of ``zone``'s list (code, scientific forms, a genus row as "<genus> sp",
+    common name with and without its spaces): the names the zone's own trees are read by first. Its plain species
+    rows before its cultivars, so that "Picea pungens" names the list's PIPU, and a binomial only cultivars
+    carry names the first of them; the type groups ("CEL OTHER") by their code only."""
     own = pd.read_csv(data.data_file(f"species/zones/{zone}/species.csv", data.SPECIES_DIR.parent), dtype=str)
+    rows = [
+        (code, scientific_forms(sci), common)
+        for code, sci, common in zip(own["code"], own["scientific_name"].fillna(""), own["common_name"].fillna(""))
+    ]
     out: dict[str, str] = {}
-    outside = set(cat.index[~cat["northeast"].to_numpy(bool)])
-    for code, sci, common in zip(own["code"], own["scientific_name"].fillna(""), own["common_name"].fillna("")):
-        if code not in outside:
+    for code, forms, common in sorted(rows, key=lambda r: len(r[1]) > 1):  # stable: the list's order kept
+        if code.endswith(" OTHER"):
+            out.setdefault(code.lower(), code)
             continue
-        keys = [code.lower(), *scientific_forms(sci)]
+        keys = [code.lower(), *forms]
         if common:
             keys += [normalize_common(common), _squash(normalize_common(common))]
         for k in keys:
@@ -436,21 +442,28 @@ def _in_zone(text: str, zone: str, keys: tuple[list[str], str] | None = None) ->
 
 
 def _in_zone_exact(text: str, zone: str, keys: tuple[list[str], str] | None = None) -> Resolution | None:
-    """``text`` as a species only ``zone``'s list has a code for, by its exact names, or None."""
+    """``text`` as a species of ``zone``'s own list, by its exact names, or None."""
     idx = _zone_index(zone)
     exact, _ = keys or _zone_keys(text)
     code = next((idx[k] for k in exact if k in idx), None)
     if code is None:
         return None
     cat = data.catalogue()
+    label = f"{code} {cat.at[code, 'scientific_name']} ({cat.at[code, 'common_name']})"
+    if code.lower() in _index().codes:
+        ne = resolve_one(text)
+        if ne.code == code:  # the Northeast reads it so too: nothing to say
+            return ne
+        return Resolution(
+            text, code, "zone", 100.0, [], f"{text!r} read as {label}, as the {zone} species list names it"
+        )
     return Resolution(
         text,
         code,
         "zone",
         100.0,
         [],
-        f"{text!r} has no code in the Northeast catalogue: read as {code} {cat.at[code, 'scientific_name']} "
-        f"({cat.at[code, 'common_name']}) of the {zone} species list",
+        f"{text!r} read as {label} of the {zone} species list (the Northeast catalogue has no code of its own for it)",
     )
 
 
@@ -513,13 +526,19 @@ def resolve_in_zone(name: object, zone: str | tuple[str, ...] | None) -> Resolut
     has it (exact names in any before a misspelling in any, before a genus row)."""
     r = resolve_one(name)
     zones = tuple(z for z in ((zone,) if isinstance(zone, str) else (zone or ())) if z != data.DEFAULT_ZONE)
-    if not zones or r.method not in ("unresolved", "fuzzy") or not r.name:
+    if not zones or not r.name:
         return r
     keys = _zone_keys(r.name)
-    # the zone's own names, then a misspelling matched against its catalogue (a species beats its genus's row),
-    # then the genus row
+    # the zone's own names first: the Northeast's catalogue names another code for some of them (its cultivar
+    # PIPUGL for "Picea pungens", which the Lower Midwest lists as PIPU) or none (Myrica cerifera, its Morella)
+    for z in zones:
+        hit = _in_zone_exact(r.name, z, keys)
+        if hit is not None:
+            return hit
+    if r.method not in ("unresolved", "fuzzy"):
+        return r
+    # a misspelling matched against the zone's catalogue (a species beats its genus's row), then the genus row
     for find in (
-        lambda z: _in_zone_exact(r.name, z, keys),
         lambda z: _zone_fuzzy(r.name, z, r),
         lambda z: _in_zone_genus(r.name, z, keys),
     ):

@@ -78,7 +78,7 @@ def test_csv_leaves_empty_text_alone_and_guards_formulas():
     df = pd.DataFrame({"a": ["", "=1+1", "-2", "ok", None], "b": [1, 2, 3, 4, 5]})
     text = csv_bytes(df).decode("utf-8-sig").splitlines()
     assert text[1] == ",1", text  # an empty cell stays empty: no lone '
-    assert text[2] == "'=1+1,2" and text[3] == "'-2,3" and text[4] == "ok,4"
+    assert text[2] == "'=1+1,2" and text[3] == "-2,3" and text[4] == "ok,4"  # "-2" is a number, no formula
     assert "'" not in text[5]
 
 

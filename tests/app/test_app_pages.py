@@ -94,17 +94,20 @@ def test_survey_page_counts_equal_read_survey(sample):
 
 def test_benefits_page_totals_equal_compute_benefits(sample, expected):
     from treecalc import compute_benefits
+    from treecalc.benefits import shown_dollars
 
-    ben = compute_benefits(sample[1].trees)
+    ben = shown_dollars(compute_benefits(sample[1].trees))
     at = _app()
     at.switch_page("treecalc/app/pages/benefits.py").run()
     _ok(at)
     m = metrics(at)
-    # one figure per total: each tree's dollars to the cent (as the law engine values it), then summed; the
-    # same as the assessment's annual values summed ("All trees on this basis")
-    assert amount(m["Total (USD/yr)"]) == pytest.approx(ben["usd_total_annual"].round(2).sum(), abs=0.005)
+    # one figure per total: each tree's total to the cent (as the law engine values it) and its parts the cents
+    # that add up to it, then summed; the same as the assessment's annual values summed ("All trees on this basis")
+    assert amount(m["Total (USD/yr)"]) == pytest.approx(ben["usd_total_annual"].sum(), abs=0.005)
     assert amount(m["Total (USD/yr)"]) == pytest.approx(float(expected.trees["value_usd"].sum()), abs=0.005)
-    assert amount(m["Stormwater (USD/yr)"]) == pytest.approx(ben["usd_stormwater"].round(2).sum(), abs=0.005)
+    assert amount(m["Stormwater (USD/yr)"]) == pytest.approx(ben["usd_stormwater"].sum(), abs=0.005)
+    parts = ("Stormwater", "Energy", "Air quality", "CO₂", "Property")
+    assert round(sum(amount(m[f"{p} (USD/yr)"]) for p in parts), 2) == amount(m["Total (USD/yr)"])
 
 
 def test_benefits_sidebar_price_reaches_the_numbers(sample):
@@ -114,9 +117,11 @@ def test_benefits_sidebar_price_reaches_the_numbers(sample):
     at.switch_page("treecalc/app/pages/benefits.py").run()
     at.number_input(key="w_home_price").set_value(250_000.0).run()
     _ok(at)
-    ben = compute_benefits(sample[1].trees, home_price_usd=250_000.0)
-    # each tree's dollars to the cent, then summed (the page's one figure per total)
-    assert amount(metrics(at)["Property (USD/yr)"]) == pytest.approx(ben["usd_property"].round(2).sum(), abs=0.005)
+    from treecalc.benefits import shown_dollars
+
+    ben = shown_dollars(compute_benefits(sample[1].trees, home_price_usd=250_000.0))
+    # each tree's dollars to the cent as shown, then summed (the page's one figure per total)
+    assert amount(metrics(at)["Property (USD/yr)"]) == pytest.approx(ben["usd_property"].sum(), abs=0.005)
 
 
 def _permit_numbers(at: AppTest) -> tuple[float, float]:

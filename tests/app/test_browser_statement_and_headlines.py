@@ -106,3 +106,40 @@ def test_no_headline_is_cut_off(server, tmp_path, width):
                 assert not h["over"], (name, width, h["text"])
                 assert not h["label_cut"], (name, width, h["label"])
     assert any(re.search(r"\d[KM]$", t) for _, t in seen), seen  # the big sums are shown compact
+
+
+def test_the_water_pages_headlines_show_whole_at_1100_px(server, tmp_path):
+    # the relevy date, a fourth metric in its row, showed "2026-0…" at 1,100 px: its text 166 px in a 148 px box
+    with app_page(server, None, "Water bill", width=1100, height=1400) as page:
+        page.locator('[data-testid="stMetric"]').filter(has_text="Relevy date").first.wait_for()
+        _settle(page)
+        heads = _headlines(page)
+        assert len(heads) >= 7, heads  # the amounts owed, the three outstanding figures and the relevy date
+        for h in heads:
+            assert not h["over"] and not h["label_cut"], h
+        # the page's bill of $300.00 due 2026-01-15, unpaid: relevied on the law's 15 April (§223-12F(2)),
+        # 2026-04-15, the first 15 April more than 60 days after the due date (90 days)
+        relevy = [h["text"] for h in heads if h["label"] == "Relevy date"]
+        assert relevy == ["2026-04-15"]
+
+
+def test_the_permit_names_its_value_basis_beside_its_total(server, tmp_path):
+    # the basis was named 869 px below the total, after the card's levers and the table of trees to keep
+    survey = tmp_path / "oaks_on_the_hill.xlsx"
+    survey.write_bytes(BLOB)
+    with app_page(server, survey, "Permit & replacement", width=1100, height=1400) as page:
+        total = page.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").first
+        total.wait_for()
+        _settle(page)
+        basis = page.locator('[data-testid="stCaptionContainer"]').filter(has_text="Value basis:")
+        assert basis.count() == 1  # said once, by the answer
+        assert basis.first.inner_text().startswith("Value basis: ")
+        box, b = total.bounding_box(), basis.first.bounding_box()
+        assert 0 <= b["y"] - (box["y"] + box["height"]) < 120, (box, b)  # right under the total's row
+        # in the answer's own box: the smallest block holding the total and the card's title holds the basis too
+        card = total.evaluate(
+            """e => { let a = e.parentElement;
+                      while (a && !a.innerText.includes('What will this permit cost me?')) a = a.parentElement;
+                      return a ? a.innerText : ''; }"""
+        )
+        assert "Value basis: " in card and "it changes the figures on this page" not in card  # not the radio below

@@ -92,6 +92,15 @@ def test_unknown_species_exits_nonzero_with_suggestions(capsys):
     assert "unknown species" in err and err.count("%") == 3
 
 
+def test_a_5_mb_species_name_is_quoted_cut_with_its_length(capsys):
+    # 5,000,000 characters of species: the error echoed all of them (5 MB on the terminal, the sentence lost)
+    name = "Acer " + "x" * 4_999_995
+    rc, out, err = run(capsys, "benefits", "--species", name, "--dbh", "12")
+    assert rc == 2 and out == ""
+    assert err.startswith("error: unknown species 'Acer xxx") and "... (5,000,000 characters)" in err, err[:300]
+    assert len(err) < 600  # the first 80 characters, the length and the suggestions
+
+
 @pytest.mark.parametrize(
     "argv,msg",
     [
@@ -116,9 +125,12 @@ def test_each_dollar_stands_on_the_line_of_the_benefit_it_values(capsys):
     # energy total 10.0942 + 38.6728 = $48.77
     # CO2 sequestered (37.9 + 64.2)/2 = 51.05 kg = 112.5 lb x $0.00334 = $0.38
     # CO2 avoided (59.4 + 137.4)/2 = 98.4 kg = 216.9 lb x $0.00334 = $0.72; CO2 total $1.10
+    # The lines shown add up to their total (largest remainder, treecalc.benefits.shown_tree_dollars): cut to
+    # whole cents 10.09 + 38.67 = 48.76, a cent short of 48.77; it goes to the larger remainder, electricity's
+    # 0.42 cent (gas's is 0.28): $10.10 + $38.67 = $48.77
     rc, out, _ = run(capsys, "benefits", "--species", "ACRU", "--dbh", "12")
     assert rc == 0
-    assert _line(out, "Energy: electricity").split()[-1] == "10.09"
+    assert _line(out, "Energy: electricity").split()[-1] == "10.10"
     assert _line(out, "Energy: natural gas").split()[-1] == "38.67"
     assert _line(out, "  Energy, total").split()[-1] == "48.77"
     assert _line(out, "CO2 sequestered").split()[-1] == "0.38"
@@ -163,3 +175,34 @@ def test_json_carries_the_disclosures(capsys):
         "energy_tables_zero",
     ]
     assert len(r["disclosures"]) == 5
+
+
+def test_the_replacement_value_names_its_edition_and_the_parameters_it_used(capsys):
+    """It said "CTLA trunk formula" without the edition (the 9th: i-Tree Streets' own) or the species' parameters.
+    Red maple, 12 in, good: the catalogue's ACRU row and the model's condition rating, not retyped here; the value
+    by hand from them: TA = π·36 = 113.097 sq in; [C_r + P_b × (TA − TA_r)] × S × K."""
+    import math
+
+    from treecalc import data
+    from treecalc.models.appraisal import CONDITION_RATING
+
+    assert main(["benefits", "--species", "Acer rubrum", "--dbh", "12"]) == 0
+    out = capsys.readouterr().out
+    head = next(ln for ln in out.splitlines() if ln.startswith("Replacement value"))
+    params = out.splitlines()[out.splitlines().index(head) + 1]
+    assert "Guide for Plant Appraisal, 9th ed." in head
+    row = data.catalogue().loc["ACRU"]
+    k = CONDITION_RATING["good"]
+    assert f"species rating S {row['species_rating_pct']:g}%" in params
+    assert f"basic price ${row['basic_price_usd_per_sqin']:,.2f}/sq in" in params
+    assert f"replacement cost C_r ${row['replacement_cost_usd']:,.2f}" in params
+    assert f"replacement trunk area TA_r {row['replacement_trunk_area_sqin']:.3f} sq in" in params
+    assert f"condition K {k:.0%}" in params and "location L 100%" in params
+    ta = math.pi * 36
+    value = (
+        (row["replacement_cost_usd"] + row["basic_price_usd_per_sqin"] * (ta - row["replacement_trunk_area_sqin"]))
+        * row["species_rating_pct"]
+        / 100
+        * k
+    )
+    assert f"${value:,.2f}" in head  # $5,420.26

@@ -59,9 +59,9 @@ def _json_statement(capsys, survey: Path, tmp_path: Path) -> Path:
     return out
 
 
-def _verify(capsys, statement: Path, survey: Path) -> tuple[int, str, str]:
+def _verify(capsys, statement: Path, survey: Path, *extra: str) -> tuple[int, str, str]:
     capsys.readouterr()
-    rc = main(["verify", str(statement), str(survey)])
+    rc = main(["verify", str(statement), str(survey), *extra])
     got = capsys.readouterr()
     return rc, got.out, got.err
 
@@ -176,10 +176,13 @@ def test_a_changed_fee_schedule_given_apart_is_named(capsys, lot, tmp_path):
         "path": str(fee),
         "sha256": _sha(fee),
     }
-    assert _verify(capsys, statement, lot)[0] == 0
+    assert _verify(capsys, statement, lot, "--fee-schedule", str(fee))[0] == 0
     fee.write_text(fee.read_text() + "\n# a later Board resolution\n")
-    rc, out, _ = _verify(capsys, statement, lot)
+    rc, out, _ = _verify(capsys, statement, lot, "--fee-schedule", str(fee))
     assert rc == 1 and f"fee schedule changed: {fee}" in out
+    # without the file the statement was derived with a schedule verify is not given: it asks for it
+    rc, _, err = _verify(capsys, statement, lot)
+    assert rc == 2 and "fees_2026.toml" in err and "--fee-schedule" in err
 
 
 def _treecalc(data: Path, *argv: str) -> subprocess.CompletedProcess[str]:
@@ -329,3 +332,85 @@ def test_a_statement_with_site_facts_given_out_of_alphabetical_order_verifies(tm
         assert main(["assess", str(survey), *site, "--out", str(out)]) == 0
         capsys.readouterr()
     assert main(["verify", str(out), str(survey)]) == 0, capsys.readouterr().out
+
+
+# -- hostile statements: refused within bounds, naming the statement; no file read that verify was not given --------
+def _forged(statement: Path, path: Path, change) -> Path:
+    doc = json.loads(statement.read_text())
+    change(doc["fingerprint"])
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_forged_json_statements_are_refused_at_once_and_no_file_they_name_is_read(capsys, lot, tmp_path, monkeypatch):
+    import time
+
+    from treecalc import fingerprint
+    from treecalc.units.datafolder import DATA_DIR
+
+    statement = _json_statement(capsys, lot, tmp_path)
+    hashed: list[Path] = []
+    real = fingerprint._sha256_file
+    monkeypatch.setattr(fingerprint, "_sha256_file", lambda p: hashed.append(Path(p)) or real(p))
+    deep = tmp_path / "deep.json"  # 100,000 levels: json.loads died with a RecursionError traceback
+    deep.write_text('{"fingerprint": ' + "[" * 100_000 + "]" * 100_000 + "}")
+
+    def fee_file(fp):  # a schedule "given apart" that is any local file: verify hashed what the statement named
+        fp["fee_schedule_file"] = {"path": "/etc/passwd", "sha256": "0" * 64}
+
+    def fee_option(fp):  # the option alone: the assessment read /etc/passwd as the fee schedule
+        fp["options"]["fee_schedule"] = "/etc/passwd"
+
+    def data_file(fp):  # a data file out of the data folder: verify hashed DATA_DIR / "../../../etc/passwd"
+        fp["data_files"]["../../../../../../etc/passwd"] = "0" * 64
+
+    def column_map(fp):  # 200,000 entries, applied for 27 s and echoed whole in the error
+        fp["options"]["read"] = {"column_map": {f"col{i}": "species" for i in range(200_000)}}
+
+    cases = [
+        (deep, "nests deeper than 32 levels"),
+        (_forged(statement, tmp_path / "fee_file.json", fee_file), "give that file: --fee-schedule"),
+        (_forged(statement, tmp_path / "fee_option.json", fee_option), "names a fee schedule /etc/passwd outside"),
+        (_forged(statement, tmp_path / "data_file.json", data_file), "names a data file ../../../../../../etc/passwd"),
+        (_forged(statement, tmp_path / "column_map.json", column_map), "column map has 200,000 entries"),
+    ]
+    for stmt, said in cases:
+        start = time.monotonic()
+        rc, out, err = _verify(capsys, stmt, lot)
+        assert rc == 2, (stmt, out, err)
+        assert err.startswith(f"error: {stmt}") and said in err and "Traceback" not in err, err
+        assert len(err) < 600 and out == ""  # one sentence, not the 200,000 names
+        assert time.monotonic() - start < 30
+    # nothing was hashed but the survey given and the verifier's own data folder
+    assert all(p == lot or p.resolve().is_relative_to(DATA_DIR.resolve()) for p in hashed), hashed
+    assert Path("/etc/passwd") not in hashed
+
+
+def test_an_excel_statement_reaching_the_last_cell_is_refused_before_it_is_read(capsys, lot, tmp_path):
+    # one cell at XFD1048576 of the Summary sheet: a read-only openpyxl pads every row to 16,384 columns,
+    # 17 billion cells (a 2.9 MB statement grew to 3 GB and died after 117 s); the survey's own limits refuse it
+    import openpyxl
+
+    xlsx = tmp_path / "statement.xlsx"
+    _assess(capsys, lot, "--out", str(xlsx))
+    wb = openpyxl.load_workbook(xlsx)
+    wb["Summary"]["XFD1048576"] = "x"
+    wb.save(xlsx)
+    rc, out, err = _verify(capsys, xlsx, lot)
+    assert rc == 2 and out == ""
+    assert err.startswith(f"error: {xlsx}") and "16,384 columns" in err and "Traceback" not in err, err
+
+
+def test_a_pdf_whose_attached_fingerprint_nests_100000_deep_is_refused(capsys, lot, tmp_path):
+    from pypdf import PdfReader, PdfWriter
+
+    pdf = tmp_path / "report.pdf"
+    _assess(capsys, lot, "--pdf", str(pdf))
+    w = PdfWriter()
+    w.append(PdfReader(pdf))
+    w.add_attachment("treecalc-fingerprint.json", ("[" * 100_000 + "]" * 100_000).encode())
+    forged = tmp_path / "forged.pdf"
+    w.write(forged)
+    rc, out, err = _verify(capsys, forged, lot)
+    assert rc == 2 and out == ""
+    assert err.startswith(f"error: {forged}") and "nests deeper than 32 levels" in err and "Traceback" not in err

@@ -232,3 +232,20 @@ def test_meter_test_help_prints_one_percent_sign(capsys):
         ap.parse_args(["water", "meter-test", "--help"])
     out = capsys.readouterr().out
     assert "±1.5%" in out and "%%" not in out
+
+
+def test_the_water_commands_name_the_law_as_the_registry_does(capsys, monkeypatch):
+    """The water command named its village literally; the registry's record of the law with the water chapter
+    is what it names (a registry whose record calls the chapter otherwise is followed)."""
+    import dataclasses
+
+    from treecalc import jurisdictions
+
+    jurisdictions.by_key(jurisdictions.DEFAULT)
+    key, rec = next((k, r) for k, r in jurisdictions.REGISTRY.items() if "water" in r.chapters)
+    renamed = dataclasses.replace(rec, chapters={**rec.chapters, "water": "Village of Testwater Chapter 223"})
+    monkeypatch.setitem(jurisdictions.REGISTRY, key, renamed)
+    rc, out, err = run(["water-penalty", "--amount", "100", "--due", "2026-01-15", "--as-of", "2026-04-15"], capsys)
+    assert rc == 0, err
+    assert "(Village of Testwater Chapter 223, §223-12F" in out.splitlines()[0]
+    assert "Croton" not in out

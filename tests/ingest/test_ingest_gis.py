@@ -319,3 +319,21 @@ def test_verify_reads_the_same_layer_the_statement_was_made_from(tmp_path, capsy
     assert main(["assess", str(p), "--layer", "trees", "--out", str(out)]) == 0
     capsys.readouterr()
     assert main(["verify", str(out), str(p)]) == 0, capsys.readouterr().err
+
+
+def test_a_geojson_without_a_layer_name_is_read_under_the_files_name(tmp_path):
+    # ArcGIS and hand-written GeoJSON carry no "name": GDAL names the layer after the in-memory copy it reads,
+    # a new name each time it is opened; the layer is read by its place in the file and named by the file
+    features = [
+        {
+            "type": "Feature",
+            "geometry": {"type": "Point", "coordinates": [x, y]},
+            "properties": {"Tag": t, "Species": s, "DBH": d, "Action": a},
+        }
+        for x, y, t, s, d, a in zip(LON, LAT, TREES["Tag"], TREES["Species"], TREES["DBH"], TREES["Action"])
+    ]
+    p = tmp_path / "inventory.geojson"
+    p.write_text(json.dumps({"type": "FeatureCollection", "features": features}))
+    s = read_survey(p)
+    assert s.source["sheet"] == "inventory" and len(s.trees) == 4 and len(s.rejected) == 1
+    assert abs(s.trees["latitude"].iloc[0] - LAT[0]) < 1e-7

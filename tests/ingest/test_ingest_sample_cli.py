@@ -85,7 +85,7 @@ def test_cli_options(tmp_path, capsys):
 
 def test_unresolved_listed_in_text_output(tmp_path, capsys):
     p = write_text(tmp_path / "s.csv", [HEADER, [1, "Quercus rubbra-ish thing", 12, "retain"]])
-    assert main(["survey", str(p)]) == 0
+    assert main(["survey", str(p)]) == 2  # its one row rejected: no tree read, refused after the summary
     out = capsys.readouterr().out
     assert "unresolved species:" in out and "did you mean" in out
 

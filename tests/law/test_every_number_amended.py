@@ -73,7 +73,12 @@ WESLEY_LOT = (
     "4,Tsuga canadensis,12,retain,60,no\n"
 )
 
+#: A 10 in street tree pruned 20 %, short of excessive pruning, without the Department's written approval (given no):
+#: §208-5C, any share of a street tree pruned ("more than 0 %"): tier (4) $4,000, §208-29A $250.
+PRUNED_LOT = "tag,species,dbh_in,action,condition,street_tree\n1,Acer rubrum,10,Pruned 20%,good,yes\n"
+
 LOTS = {"croton": (CROTON_LOT, "croton_on_hudson"), "doubling": (DOUBLING_LOT, "croton_on_hudson")}
+LOTS["pruned"] = (PRUNED_LOT, "croton_on_hudson")
 LOTS["wesley"] = (WESLEY_LOT, "wesley_hills")
 LOTS["tiers"] = (TIERS_LOT, "croton_on_hudson")
 #: the options of each scenario: (lot, assess keywords)
@@ -85,6 +90,17 @@ SCENARIOS: dict[str, tuple[str, dict[str, Any]]] = {
     "tiers": ("tiers", {"site": {"subdividable": True}}),
     "doubling": ("doubling", {}),
     "wesley": ("wesley", {}),
+    "pruned": (
+        "pruned",
+        {
+            "site": {
+                "subdividable": False,
+                "has_residence": True,
+                "site_plan_required": False,
+                "department_approval": False,
+            }
+        },
+    ),
 }
 
 
@@ -117,6 +133,10 @@ CASES: dict[tuple[str, str], Case] = {
     (CH208, "permit.buffer_min_dbh_in"): Case("croton", 3.0, ["{g} in DBH or more in a regulated buffer zone"]),
     (CH208, "permit.clear_cutting_min_trees"): Case("croton", 6, ["§208-17, {g} or more"]),
     (CH208, "conditions.excessive_pruning_min_percent"): Case("croton", 30, ["{g}% or more of its leaf"], ("json",)),
+    # §208-5C's share amended to "more than 25 %": the 20 % pruning no longer reaches it: $4,000 / $250 -> $0 / $0
+    (CH208, "conditions.street_tree_pruning_min_percent"): Case(
+        "pruned", 25, figures={"civil_penalty_max_usd": (4000, 0), "criminal_fine_max_usd": (250, 0)}
+    ),
     (CH208, "conditions.licensed_company_over_dbh_in"): Case("croton", 13.0, ["over {g} in DBH"]),
     (CH208, "conditions.individually_marked_min_dbh_in"): Case("croton", 23.0, ["trees of {g} in DBH or more"]),
     (CH208, "replacement.min_trees"): Case("croton", 4, ["permit for {g} or more trees"]),
@@ -125,6 +145,7 @@ CASES: dict[tuple[str, str], Case] = {
     (CH208, "replacement.deciduous_min_dbh_in"): Case("croton", 1.75, ["minimum {g} in"]),
     (CH208, "replacement.conifer_min_height_ft"): Case("conifer", 6.0, ["height of at least {g} ft"]),
     (CH208, "replacement.warranty_years"): Case("croton", 4, ["for {w} years"]),
+    (CH208, "replacement.replant_warranty_years"): Case("croton", 3, ["warranted for {y} from their own"]),
     (CH208, "spacing_ft.small"): Case("croton", 35, ["small {g} ft"]),
     (CH208, "spacing_ft.medium"): Case("croton", 45, ["medium {g} ft"]),
     (CH208, "spacing_ft.large"): Case("croton", 55, ["large {g} ft apart"]),

@@ -54,6 +54,7 @@ AMENDED: dict[tuple[str, str], Any] = {
     (CH208, "permit.buffer_min_dbh_in"): 3.25,
     (CH208, "permit.clear_cutting_min_trees"): 6,
     (CH208, "conditions.excessive_pruning_min_percent"): 27,
+    (CH208, "conditions.street_tree_pruning_min_percent"): 12.5,
     (CH208, "conditions.licensed_company_over_dbh_in"): 13.5,
     (CH208, "conditions.individually_marked_min_dbh_in"): 23.5,
     (CH208, "replacement.min_trees"): 4,
@@ -62,6 +63,7 @@ AMENDED: dict[tuple[str, str], Any] = {
     (CH208, "replacement.deciduous_min_dbh_in"): 1.75,
     (CH208, "replacement.conifer_min_height_ft"): 6.5,
     (CH208, "replacement.warranty_years"): 5,
+    (CH208, "replacement.replant_warranty_years"): 4,
     (CH208, "spacing_ft.small"): 33,
     (CH208, "spacing_ft.medium"): 44,
     (CH208, "spacing_ft.large"): 57,
@@ -343,6 +345,7 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     (((CH208, "replacement.violation_percent"),), "fund", "$75,192.36 §208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. 120% of $62,660.30", "$81,458.39 §208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. 130% of $62,660.30"),
     (((CH208, "replacement.deciduous_min_dbh_in"), (CH208, "replacement.conifer_min_height_ft")), "permit", "Deciduous trees at least 1.5 in DBH; conifers at least 5 ft tall", "Deciduous trees at least 1.75 in DBH; conifers at least 6.5 ft tall"),
     (((CH208, "replacement.warranty_years"),), "permit", "for three years; replacements that die", "for five years; replacements that die"),
+    (((CH208, "replacement.replant_warranty_years"),), "permit", "warranted for two years from their own", "warranted for four years from their own"),
     # the Red maple stock is medium: 40 ft apart, 40 x 40 = 1,600 sq ft a tree -> 44 x 44 = 1,936 sq ft
     (((CH208, "spacing_ft.medium"),), "permit", "True medium 1600.0", "True medium 1936.0"),
     # a flowering dogwood (small): 30 x 30 = 900 -> 33 x 33 = 1,089; a red oak (large): 50 x 50 = 2,500 -> 57 x 57
@@ -465,6 +468,8 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
 NOT_SHOWN: dict[tuple[str, str], str] = {
     (CH208, "conditions.excessive_pruning_min_percent"): "the §208-17 share decides whether a pruning is excessive; "
     "no page quotes it (the JSON readings do)",
+    (CH208, "conditions.street_tree_pruning_min_percent"): "the §208-5C share decides whether a street tree's "
+    "pruning needs the Department's approval; no page quotes it (its figures are checked in the JSON)",
     (CH208, "conditions.licensed_company_over_dbh_in"): "the §208-21F note is in the JSON and the CLI text; no page "
     "prints it",
     (CH208, "conditions.individually_marked_min_dbh_in"): "the §208-20C note is in the JSON and the CLI text; no page "
@@ -476,8 +481,9 @@ NOT_SHOWN: dict[tuple[str, str], str] = {
 
 def test_every_number_of_the_files_is_shown_or_said_why():
     keys = _law_keys()
-    # 35 of Chapter 208 (the bracket's 8 cells), 2 of the fee schedule, 10 + 6 of Chapter 95, 32 of 120, 6 of 223
-    assert len(keys) == 91
+    # 37 of Chapter 208 (the bracket's 8 cells, the replant's warranty and the §208-5C share among them), 2 of
+    # the fee schedule, 10 + 6 of Chapter 95, 32 of 120, 6 of 223
+    assert len(keys) == 93
     assert sorted(AMENDED) == sorted(keys), "each number of the law files needs its amended value here"
     covered = {k for ks, *_ in CASES for k in ks}
     missing = [k for k in keys if k not in covered and k not in NOT_SHOWN]

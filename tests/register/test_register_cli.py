@@ -76,7 +76,10 @@ def test_case_new_pay_show_to_the_cent(db_url, survey_csv):
 
     # the Fund ledger by month: March 1,250.50 + 0.01 = 1,250.51; April 99.49
     led = json.loads(treecalc("case", "fund", "--from", "2026-01-01", "--to", "2026-12-31", "--json", db=db_url).stdout)
-    assert led["by_month"] == [{"month": "2026-03", "usd": "1250.51"}, {"month": "2026-04", "usd": "99.49"}]
+    assert [(r["month"], r["usd"], r["payments_usd"], r["forfeited_bonds_usd"]) for r in led["by_month"]] == [
+        ("2026-03", "1250.51", "1250.51", "0.00"),
+        ("2026-04", "99.49", "99.49", "0.00"),
+    ]
     assert led["total_usd"] == "1350.00" and led["by_case"] == [{"case": cid, "usd": "1350.00"}]
     listed = json.loads(treecalc("case", "list", "--json", db=db_url, check=True).stdout)
     assert [(c["id"], c["balance_usd"]) for c in listed] == [(cid, "1800.00")]
@@ -91,15 +94,16 @@ def test_plantings_inspections_due_holds_bonds_decisions(db_url, survey_csv):
     reg = Register(db_url)
     # §208-22G: the inspection falls on the third anniversary of provisional acceptance
     p1 = run("case", "plant", str(cid), "--trees", "3", "--accepted", "2025-10-15", "--species", "ACRU")["id"]
-    p2 = reg.plant(cid, by="clerk", trees=2, accepted_on="2024-02-29")  # 2027 has no 29 February
+    p2 = reg.plant(cid, by="clerk", trees=2, accepted_on="2028-02-29")  # 2031 has no 29 February
     due = json.loads(treecalc("case", "due", "--from", "2028-10-01", "--to", "2028-10-31", "--json", db=db_url).stdout)
     assert [(d["planting"], d["inspection_due"]) for d in due] == [(p1, "2028-10-15")]
-    due = json.loads(treecalc("case", "due", "--from", "2027-02-01", "--to", "2027-03-31", "--json", db=db_url).stdout)
-    assert [(d["planting"], d["inspection_due"]) for d in due] == [(p2, "2027-02-28")]
-    run("case", "inspect", str(p2), "--date", "2027-03-01", "--dead", "1")
-    p3 = reg.plant(cid, by="clerk", trees=1, accepted_on="2027-10-20", replant_of=p2)
-    due = json.loads(treecalc("case", "due", "--from", "2027-01-01", "--to", "2030-12-31", "--json", db=db_url).stdout)
-    assert [(d["planting"], d["inspection_due"]) for d in due] == [(p1, "2028-10-15"), (p3, "2030-10-20")]
+    due = json.loads(treecalc("case", "due", "--from", "2031-02-01", "--to", "2031-03-31", "--json", db=db_url).stdout)
+    assert [(d["planting"], d["inspection_due"]) for d in due] == [(p2, "2031-02-28")]
+    run("case", "inspect", str(p2), "--date", "2031-03-01", "--dead", "1")
+    # a replant "survived in a healthy state for two years from" its provisional acceptance (§208-22G)
+    p3 = reg.plant(cid, by="clerk", trees=1, accepted_on="2031-10-20", replant_of=p2)
+    due = json.loads(treecalc("case", "due", "--from", "2028-01-01", "--to", "2033-12-31", "--json", db=db_url).stdout)
+    assert [(d["planting"], d["inspection_due"]) for d in due] == [(p1, "2028-10-15"), (p3, "2033-10-20")]
 
     h = run("case", "hold", "open", str(cid), "--date", "2026-05-01", "--reason", "trees removed without a permit")[
         "id"

@@ -158,3 +158,90 @@ def test_a_replant_of_another_case_s_planting_is_refused_and_nothing_is_written(
         assert rc == 2 and f"--replant-of {first}: no planting {first} on case {case}" in text, text
     assert [p["id"] for p in register.show(1)["plantings"]] == [1] and register.show(2)["plantings"] == []
     assert [register.show(case)["events"] for case in (1, 2)] == before
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["[1, 2, 3]", '{"t": "cases", "r": [1, 2]}', '"cases"', '{"t": ["cases"], "r": {}}', "[" * 100_000],
+    ids=["list", "row-as-list", "string", "table-as-list", "nested-100000"],
+)
+def test_a_backup_line_that_is_no_row_is_refused_and_nothing_restored(reg, capsys, tmp_path, monkeypatch, line):
+    # a backup of the register, one of its rows replaced by a JSON list: restore died with an AttributeError
+    # traceback ('list' object has no attribute 'get')
+    import gzip
+
+    good = tmp_path / "backup.jsonl.gz"
+    assert run(capsys, "case", "backup", str(good))[0] == 0
+    header, first, *rest = gzip.open(good, "rt", encoding="utf-8").read().splitlines()
+    bad = tmp_path / "hostile.jsonl.gz"
+    with gzip.open(bad, "wt", encoding="utf-8") as f:
+        f.write("\n".join([header, first, line, *rest]) + "\n")
+    monkeypatch.setenv("TREECALC_DB", f"sqlite:///{tmp_path / 'empty.db'}")
+    rc, text = run(capsys, "case", "restore", str(bad))
+    assert rc == 2 and "Traceback" not in text, text
+    assert f"restore {bad}" in text and "line 3" in text and "nothing was restored" in text, text
+    assert len(text) < 500  # the line is quoted within bounds, not 100,000 brackets
+    # nothing restored: the empty register is still empty, and the good backup restores into it
+    rc, text = run(capsys, "case", "list")
+    assert rc == 0 and text.strip().lower() == "no cases", text
+    assert run(capsys, "case", "restore", str(good))[0] == 0
+
+
+def _full_disk(monkeypatch, free: int = 0) -> None:
+    """SQLite on a full disk: every read fails with "disk I/O error" (WAL writes its shared-memory file even to
+    read), and the register's folder has ``free`` bytes left. Simulated: no tmpfs to fill here."""
+    import shutil
+    import sqlite3
+    from collections import namedtuple
+
+    from sqlalchemy.exc import OperationalError
+
+    from treecalc.register import core
+
+    class FullDisk:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __enter__(self):
+            raise OperationalError("SELECT", {}, sqlite3.OperationalError("disk I/O error"))
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(core, "Session", FullDisk)
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - free, free))
+
+
+@pytest.mark.parametrize("verb", [["list"], ["show", "1"], ["due", "--from", "2026-01-01", "--to", "2026-12-31"]])
+def test_a_read_on_a_full_disk_names_the_full_disk_and_the_register(reg, capsys, monkeypatch, verb):
+    # read-only commands said "the register's database: disk I/O error", naming neither the disk nor the file
+    db = reg / "reg.db"
+    before = db.read_bytes()
+    _full_disk(monkeypatch)
+    rc, text = run(capsys, "case", *verb)
+    assert rc == 2 and "Traceback" not in text, text
+    assert f"the disk holding {reg} is full (0 bytes free)" in text and f"the register {db}" in text, text
+    assert "disk I/O error" not in text
+    assert db.read_bytes() == before  # nothing changed
+
+
+def test_an_io_error_on_a_disk_with_room_is_not_called_full(reg, capsys, monkeypatch):
+    _full_disk(monkeypatch, free=5 * 2**30)
+    rc, text = run(capsys, "case", "list")
+    assert rc == 2 and f"the register {reg / 'reg.db'}: disk I/O error" in text and "is full" not in text, text
+
+
+def test_no_space_left_while_a_command_writes_names_the_full_disk(reg, capsys, monkeypatch):
+    import errno
+
+    from treecalc.register.core import Register
+
+    out = reg / "cases.csv"
+
+    def no_space(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(out))
+
+    monkeypatch.setattr(Register, "cases", no_space)
+    rc, text = run(capsys, "case", "list")
+    assert rc == 2 and f"the disk is full: {out} could not be written" in text and "Errno" not in text, text

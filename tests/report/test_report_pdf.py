@@ -418,3 +418,27 @@ def test_the_pdf_counts_topped_and_excessively_pruned_trees_as_harmed():
 
     acts = ["removed", "topped", "excessively_pruned", "damaged", "remove", "retain"]
     assert harm_counts({"per_tree": [{"action": a} for a in acts]}) == {"done": 4, "proposed": 1}
+
+
+def test_the_pdf_prints_its_own_words_in_any_script(tmp_path):
+    """The core fonts drew Latin-1 only: "√Σd²" came out "??d²" and "Łukasz Żółw – 银杏" "?ukasz ?ó?w - ??".
+    A Wesley Hills survey (its reading of a multi-stem diameter says √Σd²) named after its arborist, with a ginkgo
+    whose species cell carries its Chinese name, printed through the command line as a user would."""
+    survey = tmp_path / "Łukasz Żółw arborist survey.csv"
+    survey.write_text(
+        "Tag,Species,DBH (in),Action,Within 20 ft of lot line,Distance to residence (ft),Notes\n"
+        "G1,Ginkgo biloba (银杏),12,removed,no,250,银杏 by the gate\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "report.pdf"
+    site = ["--site", "lot_area_acres=2.1", "--site", "has_residence=true", "--site", "one_family_co_issued=false"]
+    assert main(["assess", str(survey), "--jurisdiction", "wesley_hills", *site, "--pdf", str(out)]) == 0
+    text = pdf_text(out.read_bytes())
+    assert "√Σd²" in text  # the reading of a multi-stem tree's diameter, §95-3A(1)
+    assert "Łukasz Żółw" in text  # the survey's name
+    # the CJK fallback font (CFF, two-byte codes under an embedded Identity CMap) is read back by pypdf one byte
+    # at a time: each glyph comes with a NUL (a space in the default mode); the layout mode keeps the NULs apart
+    reader = pypdf.PdfReader(io.BytesIO(out.read_bytes()))
+    layout = "".join(p.extract_text(extraction_mode="layout") for p in reader.pages).replace("\x00", "")
+    assert "(银杏) (GIBI)" in " ".join(layout.split())  # the species as surveyed ("Ginkgo biloba" wraps above)
+    assert "?ukasz" not in text and "??d" not in text

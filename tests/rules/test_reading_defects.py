@@ -137,7 +137,7 @@ def test_a_pruned_share_at_the_law_s_share_is_excessive_pruning():
     )
     w = dict(zip(a.trees["tag"], a.trees["warnings"]))
     assert "pruned 25%: 25% or more of the tree is excessive pruning (§208-17)" in w["1"]
-    assert "pruned 20%: below the 25% of excessive pruning (§208-17): pruning, no offence" in w["3"]
+    assert "pruned 20%: below the 25% of excessive pruning (§208-17): pruning, no excessive pruning" in w["3"]
     assert "pruned over 20%: whether it reached the 25%" in w["4"]
     assert [x["tag"] for x in a.penalties.not_offences] == ["4"]
 

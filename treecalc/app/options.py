@@ -27,6 +27,10 @@ from treecalc.units import OutOfRange
 NOTE = "tc_url_note"
 
 
+class Refused(ValueError):
+    """A value no control of the app holds, said in words beside the option's name."""
+
+
 def _number(lo: float | None = None, hi: float | None = None, whole: bool = False) -> Callable[[Any], Any]:
     """A number field's value within the field's own bounds."""
 
@@ -134,7 +138,10 @@ def _stock(v: Any) -> list[dict[str, Any]]:
 
 
 def _fee_schedule(v: Any) -> dict[str, Any]:
-    if not isinstance(v, dict) or not set(v) <= {"basis", "fee_per_tree_usd", "multiplier", "placeholder", "label"}:
+    """The Fund page's schedule, in its in-line form, with the date of the Board resolution it records (kept as
+    written: a schedule saved with its date and reopened without it charged the fee of another resolution)."""
+    keys = {"basis", "fee_per_tree_usd", "multiplier", "placeholder", "label", "resolution_date"}
+    if not isinstance(v, dict) or not set(v) <= keys:
         raise ValueError("not an in-line fee schedule")
     out = dict(v)
     if "basis" in v:
@@ -150,11 +157,52 @@ def _fee_schedule(v: Any) -> dict[str, Any]:
         _flag(v["placeholder"])
     if "label" in v:
         _text(v["label"])
+    if "resolution_date" in v:
+        from treecalc.law.schema import as_date
+
+        as_date(_text(v["resolution_date"]), "fee schedule resolution_date")
+    return out
+
+
+def _zone(v: Any) -> str:
+    """One of the climate zones the Benefits page offers."""
+    from treecalc import data
+
+    if not isinstance(v, str) or v not in set(data.zones().index):
+        raise ValueError("not a climate zone")
+    return v
+
+
+def _condition(v: Any) -> str:
+    """A condition the survey reader reads (a class, a synonym or a percentage): any other text stopped the
+    assessment on every page of the session."""
+    from treecalc.ingest.values import parse_condition
+
+    if parse_condition(_text(v)) is None:
+        raise Refused(f"condition {v[:60]!r} not recognised (excellent, good, fair, poor, dead)")
+    return v
+
+
+def _tree_fact(column: Any, value: Any) -> Any:
+    if column == "condition":
+        return _condition(value)
+    return value if isinstance(value, bool) else _text(value)
+
+
+def _tree_facts(v: Any) -> dict[str, Any]:
+    """{tag: {column: value}}: yes/no flags and a condition, as the tree table writes them."""
+    out = {}
+    for tag, row in _mapping(v, _keep).items():
+        try:
+            out[tag] = {c: _tree_fact(c, x) for c, x in _mapping(row, _keep, 20).items()}
+        except Refused as e:
+            raise Refused(f"tree {tag[:40]}: {e}") from None
     return out
 
 
 def _benefit(v: Any) -> dict[str, Any]:
     checks = {
+        "zone": _zone,
         "home_price_usd": _ranged("home_price_usd", "home price (USD)"),
         "large_tree_leaf_area_m2": _ranged("leaf_area_m2", "large-tree leaf area (m2)"),
         "land_use": _text,
@@ -183,15 +231,14 @@ _OPTION_CHECKS: dict[str, Callable[[Any], Any]] = {
     "application_pending": _assess("application_pending", _flag),
     "clear_cutting": _assess("clear_cutting", _flag),
     "fee_schedule": _assess("fee_schedule", _fee_schedule),
+    "mortality": _assess("mortality", _any_number),
     "benefit": _benefit,
     "species_fix": lambda v: _mapping(v, _text),
     "actions": lambda v: _mapping(
         v, _one_of("retain", "remove", "removed", "damaged", "topped", "excessively_pruned", "transplant")
     ),
-    # a tree's facts changed in the tree table: yes/no flags and a short text (condition)
-    "tree_facts": lambda v: _mapping(
-        v, lambda row: _mapping(row, lambda x: x if isinstance(x, bool) else _text(x), 20)
-    ),
+    # a tree's facts changed in the tree table: yes/no flags and a condition
+    "tree_facts": _tree_facts,
 }
 #: the read options the app sets (the Survey page's column map and site facts)
 _READ_CHECKS: dict[str, Callable[[Any], Any]] = {
@@ -210,7 +257,7 @@ def checked(given: Any, checks: dict[str, Callable[[Any], Any]]) -> tuple[dict[s
             continue  # the app's own bookkeeping of another version: not an option, nothing to say
         try:
             out[k] = checks[k](v)
-        except OutOfRange as e:  # a number beyond its range: said in the library's words
+        except (OutOfRange, Refused) as e:  # a number beyond its range (in the library's words), a refused text
             left.append(f"{str(k)[:40]} ({str(e)[:300]})")
         except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
             left.append(str(k)[:40])

@@ -63,6 +63,15 @@ class AppError(Exception):
         return readable(super().__str__())
 
 
+class ActionChoice(AppError):
+    """Two columns could each be the trees' action and disagree: the page asks which one is (``headers``) before
+    any figure is shown (:func:`treecalc.app.ui.ask_action`)."""
+
+    def __init__(self, message: str, headers: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.headers = tuple(headers)
+
+
 @dataclass(frozen=True)
 class Source:
     name: str
@@ -259,13 +268,34 @@ def _read_survey(sha256: str, name: str, read_json: str, _data: bytes, _progress
         )
 
 
-def survey(progress: Callable[[float, str], None] | None = None) -> Any:
-    """The :class:`Survey` of the current source (raises :class:`AppError`).
+def survey(progress: Callable[[float, str], None] | None = None, *, empty_ok: bool = False) -> Any:
+    """The :class:`Survey` of the current source (raises :class:`AppError`; :class:`ActionChoice` when two columns
+    could each be the action). A survey of which no tree could be read is refused as an assessment of it is
+    (:func:`treecalc.ingest.require_trees`), but with ``empty_ok`` (the Survey page: its rejected rows say why).
 
     ``progress(fraction, message)`` is called while a file is read (a cache
     miss only). It runs outside the cache's element recording, so a progress
     bar drawn by it is not replayed on later cache hits.
     """
+    sv = _survey(progress)
+    if not empty_ok:
+        require_trees(sv)
+    return sv
+
+
+def require_trees(sv: Any) -> None:
+    """:class:`AppError` for a survey of which no tree could be read, in the library's words."""
+    from treecalc.ingest import NoTreeReadError
+    from treecalc.ingest import require_trees as refuse
+
+    try:
+        refuse(sv)
+    except NoTreeReadError as e:
+        said = str(e)
+        raise AppError(f"{said[:1].upper()}{said[1:]} (the Survey page lists every row and why it was rejected)") from e
+
+
+def _survey(progress: Callable[[float, str], None] | None = None) -> Any:
     src = current()
     cb = None
     if progress is not None:
@@ -285,7 +315,11 @@ def survey(progress: Callable[[float, str], None] | None = None) -> Any:
     except AppError:
         raise
     except Exception as e:  # the reader's own messages are written for people
+        from treecalc.ingest import AmbiguousActionError
+
         said = str(e)  # the reader's message names the file already ("X could not be read: ..."): said once
+        if isinstance(e, AmbiguousActionError):
+            raise ActionChoice(said, e.headers) from e
         raise AppError(said if said.startswith(src.name) else f"{src.name} could not be read: {said}") from e
 
 

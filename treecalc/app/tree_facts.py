@@ -73,6 +73,17 @@ def apply(trees: pd.DataFrame, actions: dict[str, str] | None, facts: dict[str, 
             if col not in names:
                 continue
             was = trees.loc[sel, col].iloc[0]
+            if col == "condition":  # read as the survey reader reads the column: "75%" is good, "Fair " fair
+                from treecalc.ingest.values import parse_condition
+
+                code = parse_condition(value)
+                if code is None:  # a text no condition class reads would stop the assessment: not taken
+                    changes.append(
+                        f"Tree {tag}: condition {str(value)[:60]!r} given in the app is not recognised (excellent, "
+                        f"good, fair, poor, dead); the survey's is kept ({_said(was)})"
+                    )
+                    continue
+                value = code
             if _said(was) == _said(value):
                 continue
             if col in TEXTS:

@@ -47,6 +47,19 @@ def law_header() -> None:
     st.markdown(f":material/gavel: Assessed under **{name}** ({how}; set it in the site facts on the Survey page).")
 
 
+def ask_action(headers: tuple[str, ...]) -> None:
+    """Ask which of the columns that could each be the action is; the survey is read again with the answer (the
+    column map's "Read as" action, as the Columns tab on the Survey page sets it)."""
+    choice = st.radio(
+        "Which column says what is to be done to each tree?", list(headers), index=None, key="w_action_column"
+    )
+    if st.button("Read the survey with this column as the action", disabled=choice is None, key="w_action_apply"):
+        mapping = dict(state.read_opts().get("column_map", {}))
+        mapping[str(choice)] = "action"
+        state.read_opts()["column_map"] = mapping
+        st.rerun()
+
+
 def run_page(title: str, body: Callable[[], None], *, caption: str | None = None, law: bool = False) -> None:
     """Draw a page; any error becomes a message (never a traceback). ``law``: a page about the survey's trees,
     whose header says which law they are assessed under.
@@ -64,6 +77,9 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
     head = st.container() if law else None  # filled once the body ran: an upload on this run is the survey
     try:
         body()
+    except state.ActionChoice as e:  # which column is the action is the user's to say, before any figure
+        st.error(str(e))
+        ask_action(e.headers)
     except state.AppError as e:
         st.error(str(e))
     except Exception as e:  # noqa: BLE001 - the user sees a message, the log keeps the traceback
@@ -259,29 +275,22 @@ def slug(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", s.lower()).strip("_")
 
 
-#: First characters that make a spreadsheet run a cell as a formula (the statement's guard,
-#: ``treecalc.report.xlsx.needs_quote_prefix``, uses the same). ``str.startswith`` of a tuple: the empty
-#: text is never dangerous (``"" in "=+-"`` is True, which put a lone ``'`` in every empty cell).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
-
-
 def csv_bytes(df: pd.DataFrame) -> bytes:
     """A table as UTF-8 CSV (with BOM so that Excel reads accents).
 
-    Text cells that a spreadsheet would run as a formula (``=``, ``+``, ``-``,
-    ``@`` first) get a leading apostrophe: CSV injection. A table labelled from the schema
+    Text cells that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, a tab or line break first,
+    and not a number) get a leading apostrophe: CSV injection (:func:`treecalc.report.xlsx.csv_frame`, the one
+    guard of every CSV written); a number, a credit of "-229.52" among them, stays a number. A table labelled from the schema
     (:func:`views.labelled`: the trees, benefits, plan and penalty tables) writes each number at its column's
     precision (DBH to 0.1 in, dollars to the cent: :func:`treecalc.exports.at_precision`); any other table (the
     water account, an excavation's volumes and grid) is written as computed.
     """
     from treecalc.exports import at_precision
+    from treecalc.report.xlsx import csv_frame
 
     names = df.attrs.get(views.COLUMN_NAMES)
-    out = df.copy() if names is None else at_precision(df, names)
-    for c in out.columns:
-        if out[c].dtype == object or pd.api.types.is_string_dtype(out[c]):
-            out[c] = out[c].map(lambda v: "'" + v if isinstance(v, str) and v.startswith(FORMULA_START) else v)
-    return out.to_csv(index=False).encode("utf-8-sig")
+    out = df if names is None else at_precision(df, names)
+    return csv_frame(out).to_csv(index=False).encode("utf-8-sig")
 
 
 def _statement_or_note(job: Callable[[], bytes]) -> Callable[[], bytes]:
@@ -382,10 +391,17 @@ def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = N
     downloads(tables, key=key)
 
 
-def jurisdiction_note(a: Any) -> None:
-    """The value basis the page's figures are on, and the law's own note. Which law applies is said once, in
-    the page's header (:func:`law_header`): a second "Law applied" line said the same thing twice."""
-    st.caption(f"Value basis: {a.options.get('value_basis_label', a.options.get('value_basis'))}.")
+def basis_words(a: Any) -> str:
+    """The value basis an assessment's figures are on, in words."""
+    return str(a.options.get("value_basis_label", a.options.get("value_basis")))
+
+
+def jurisdiction_note(a: Any, basis: bool = True) -> None:
+    """The value basis the page's figures are on (``basis``: False where the page says it beside its answer),
+    and the law's own note. Which law applies is said once, in the page's header (:func:`law_header`): a
+    second "Law applied" line said the same thing twice."""
+    if basis:
+        st.caption(f"Value basis: {basis_words(a)}.")
     summary = getattr(a, "summary", None)  # the law's own figures (treecalc.results.ChapterSummary)
     if summary is not None and summary.note:
         st.info(summary.note)

@@ -189,6 +189,10 @@ def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:
     """
     if df is None:
         return None
+    if "usd_total_annual" in df.columns:  # a tree's benefit dollars as every output shows them: parts add up
+        from treecalc.benefits import shown_dollars
+
+        df = shown_dollars(df)
     names: dict[Any, str] = {}
     for c in df.columns:
         text = value_label(c, a)

@@ -60,12 +60,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (ValueError, OSError, KeyError) as e:
+        from treecalc.messages import quoted
         from treecalc.species import UnknownSpecies  # (a ValueError) imported only when there is an error
 
         if isinstance(e, UnknownSpecies):
-            print(f"error: unknown species {e.name!r}", file=sys.stderr)
+            print(f"error: unknown species {quoted(e.name)}", file=sys.stderr)
             if e.suggestions:
                 print("did you mean: " + words.render("; ".join(e.suggestions)), file=sys.stderr)
+            return 2
+        import errno
+
+        if isinstance(e, OSError) and e.errno == errno.ENOSPC:  # the disk named, not "[Errno 28]"
+            where = f": {e.filename} could not be written" if e.filename else ""
+            print(f"error: the disk is full{where}; free some space and run it again", file=sys.stderr)
             return 2
         print(f"error: {words.render(e)}", file=sys.stderr)
         return 2

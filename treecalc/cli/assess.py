@@ -483,6 +483,9 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
         layer=a.layer,
         meanwhile=lambda: prepare(a.jurisdiction),  # the tables load while the child reads
     )
+    from treecalc.ingest.errors import require_trees
+
+    require_trees(survey)  # before any work on it (plan, case new): no tree read is refused, exit 2
     return path, survey, {"jurisdiction": a.jurisdiction, "site": site, **options, **kw}
 
 

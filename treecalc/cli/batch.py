@@ -43,10 +43,17 @@ def register(subparsers: Any) -> None:
 
 def _cmd_batch(a: argparse.Namespace) -> int:
     from dataclasses import asdict
+    from pathlib import Path
 
     from treecalc.batch import benefits_batch
     from treecalc.benefits import make_params
 
+    suffix = Path(a.out).suffix.lower()
+    if suffix not in ("", ".parquet"):  # a folder named x.csv holding Parquet files would read as a broken CSV
+        raise ValueError(
+            f"--out {a.out}: benefits-batch writes a folder of Parquet files (one per partition), not "
+            f"{suffix[1:].upper()}; give a folder name without an extension or ending in .parquet"
+        )
     if a.workers is not None and a.workers < 1:
         raise ValueError(f"--workers {a.workers}: give at least 1")
     if a.threads < 1:

@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
 
 
 def _cmd_benefits(a: argparse.Namespace) -> int:
-    from treecalc.benefits import benefits
+    from treecalc.benefits import benefits, shown_tree_dollars
     from treecalc.units import in_range
 
     in_range("--dbh", a.dbh, "dbh_in")
@@ -58,6 +58,8 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
         longitude=a.lon,
         **kw,
     )
+    # the dollars as shown everywhere: the parts add up to the total, the lines to their part, to the cent
+    r = shown_tree_dollars(r)
     if a.json:
         dump_json(r)
         return 0
@@ -96,8 +98,9 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
         "",
         f"Benefits over {r['cumulative_years']} years with growth: ${r['cumulative_usd']:,.2f}"
         f" (annual mortality {r['cumulative_mortality_rate']:.1%})",
-        f"Replacement value (CTLA trunk formula, condition {r['replacement_value_condition']}): "
+        f"Replacement value ({r['replacement_value_method']}, condition {r['replacement_value_condition']}): "
         f"${r['replacement_value_usd']:,.2f}",
+        _ctla_parameters(r["replacement_value_parameters"]),
         "",
         # a value given on the command line is the user's, not the placeholder
         f"Property value: home price ${r['parameters']['home_price_usd']:,.0f} "
@@ -113,3 +116,18 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
 
     print(render("\n".join(lines)))
     return 0
+
+
+def _ctla_parameters(p: dict) -> str:
+    """The trunk formula's parameters of the tree, as the model took them (its species row, the condition)."""
+    palm = p["palm_trunk_cost_usd_per_ft"] > 0
+    price = (
+        f"palm price ${p['palm_trunk_cost_usd_per_ft']:,.2f}/ft"
+        if palm
+        else (f"basic price ${p['basic_price_usd_per_sqin']:,.2f}/sq in")
+    )
+    return (
+        f"  parameters: species rating S {p['species_rating_pct']:g}%, {price}, replacement cost "
+        f"C_r ${p['replacement_cost_usd']:,.2f}, replacement trunk area TA_r {p['replacement_trunk_area_sqin']:.3f} sq in, "
+        f"condition K {p['condition_rating']:.0%}, location L {p['location_rating']:.0%}"
+    )

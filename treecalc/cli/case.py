@@ -104,7 +104,9 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=_bond)
 
     q = sub.add_parser(
-        "plant", help="record replacement trees provisionally accepted (§208-22G inspection on the third anniversary)"
+        "plant",
+        help="record replacement trees provisionally accepted (§208-22G: inspected when the warranty of the law in "
+        "force on that day ends; a replant's own period)",
     )
     q.add_argument("id", type=_number, help="case number")
     q.add_argument("--trees", required=True, type=int, metavar="N")
@@ -164,7 +166,7 @@ def _register_reads(sub: argparse._SubParsersAction) -> None:
     _common(q, writes=False)
     q.set_defaults(func=_due)
 
-    q = sub.add_parser("fund", help="the Fund ledger: receipts by month and by case")
+    q = sub.add_parser("fund", help="the Fund ledger: payments and forfeited bonds (§208-23C), by month and by case")
     q.add_argument("--from", dest="start", required=True, metavar="D", help="first day (YYYY-MM-DD)")
     q.add_argument("--to", dest="end", required=True, metavar="D", help="last day (YYYY-MM-DD)")
     _common(q, writes=False)
@@ -316,9 +318,17 @@ def _show(a: argparse.Namespace) -> int:
         for p in c["payments"]
     ]
     lines += [
-        f"  planting {p['id']}: {p['trees']} trees accepted {p['accepted']}, inspection due {p['inspection_due']} (§208-22G)"
+        f"  planting {p['id']}: {p['trees']} trees accepted {p['accepted']}"
+        + (f", replant of planting {p['replant_of']}" if p["replant_of"] else "")
+        + f", inspection due {p['inspection_due']} ({p['section']}: {p['warranty']})"
         for p in c["plantings"]
     ]
+    lines += [
+        f"  bond {b['id']}: {_usd(b['amount_usd'])} posted {b['posted']}, {b['status']}"
+        + (f" on {b['closed']}" if b["closed"] else "")
+        for b in c["bonds"]
+    ]
+    lines += [f"  reading: {r['reading']}" for r in c["readings"]]
     lines += [f"  event {e['seq']}: {e['kind']} by {e['by']} at {e['at']}" for e in c["events"]]
     return _print(a, c, "\n".join(lines))
 
@@ -340,10 +350,19 @@ def _due(a: argparse.Namespace) -> int:
 
 def _fund(a: argparse.Namespace) -> int:
     led = _reg(a).fund_ledger(a.start, a.end)
-    text = "\n".join(
-        [f"Fund receipts {led['from']} to {led['to']}: {_usd(led['total_usd'])} ({led['payments']} payments)"]
-        + [f"  {r['month']}  {_usd(r['usd'])}" for r in led["by_month"]]
-    )
+    lines = [
+        f"Fund receipts {led['from']} to {led['to']}: {_usd(led['total_usd'])} ({led['payments']} payments, "
+        f"{led['forfeited_bonds']} forfeited bonds)"
+    ]
+    for r in led["by_month"]:
+        lines.append(f"  {r['month']}  {_usd(r['usd'])}")
+        lines += [
+            f"    forfeited bond {f['bond']} of case {f['case']} ({f['title']}): {_usd(f['usd'])} on {f['date']} "
+            f"({f['section']})"
+            for f in led["forfeitures"]
+            if f["date"].startswith(r["month"])
+        ]
+    text = "\n".join(lines)
     return _print(a, led, text)
 
 

@@ -172,7 +172,11 @@ def register(subparsers) -> None:
         "opentreemap (OpenTreeMap's tree import columns) or itree-eco (an existing inventory for i-Tree Eco's "
         "import: tree ID, species, DBH, coordinates, 100 %% dieback for a dead tree)",
     )
-    p.add_argument("--out", help="the CSV file --export writes (default: standard output)")
+    p.add_argument(
+        "--out",
+        help="the file --export writes, CSV (.csv) or an Excel workbook (.xlsx) as its name ends "
+        "(default: CSV on standard output)",
+    )
     p.set_defaults(func=run)
 
 
@@ -185,6 +189,12 @@ def run(a: argparse.Namespace) -> int:
 
     limits = Limits.parse(a.limit, Limits.from_env())
     check_file_arg(a.file)
+    if a.out is not None:  # before the survey is read: a name that cannot be written is said at once
+        from treecalc.exports import out_suffix
+
+        if not a.export:
+            raise ValueError("--out is the file --export writes: give --export benefits, opentreemap or itree-eco")
+        out_suffix(a.out)
     from treecalc.climate_zones import read_survey_in_zone
 
     try:
@@ -207,12 +217,27 @@ def run(a: argparse.Namespace) -> int:
         print(f"error: {render(str(e))}", file=sys.stderr)
         return 2
     from treecalc import climate_zones
+    from treecalc.ingest import NoTreeReadError, require_trees
 
+    try:
+        require_trees(s)
+    except NoTreeReadError as e:  # the summary (without --export) names every rejected row; then the refusal
+        if a.json and not a.export:
+            from treecalc.cli.common import dump_json
+
+            dump_json(s.summary())
+        elif not a.export:
+            print(render(format_summary(s.summary())))
+        print(f"error: {render(str(e))}", file=sys.stderr)
+        return 2
     if a.export:
-        from treecalc.exports import export_frame
+        from treecalc.exports import csv_text, export_frame, write_table
 
         frame = export_frame(s.trees, a.export, s.site, a.zone)
-        frame.to_csv(a.out or sys.stdout, index=False, lineterminator="\n")
+        if a.out:
+            write_table(frame, a.out, sheet=a.export)
+        else:
+            sys.stdout.write(csv_text(frame))
         if len(s.rejected):  # the file holds the trees read; the rows left out are said, each with its reason
             print(f"note: {len(s.rejected)} of the {s.rows_read} rows are not exported (rejected):", file=sys.stderr)
             for reason in s.rejected["reason"]:

@@ -1,7 +1,8 @@
 """``treecalc verify STATEMENT SURVEY``: does a statement follow from a survey? (:func:`treecalc.fingerprint.verify`)
 
 Exit 0 when the assessment derived again matches the statement's fingerprint, 1 naming each difference, 2 on bad
-input (a statement without a fingerprint, a missing file). No domain logic here.
+input (a statement without a fingerprint, a missing file, one beyond the bounds a survey is read within). The
+files read are those given here, never one the statement names. No domain logic here.
 """
 
 from __future__ import annotations
@@ -16,13 +17,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("statement", help="the statement: treecalc assess --json output (.json), --out (.xlsx) or --pdf")
     p.add_argument("survey", help="the survey file the statement says it was derived from")
+    p.add_argument(
+        "--fee-schedule",
+        metavar="F.toml",
+        help="the fee schedule given apart when the statement was made (verify reads only the files it is given)",
+    )
     p.set_defaults(func=_cmd_verify)
 
 
 def _cmd_verify(a: argparse.Namespace) -> int:
     from treecalc.fingerprint import verify
 
-    verdict = verify(a.statement, a.survey, isolated=True)
+    verdict = verify(a.statement, a.survey, isolated=True, fee_schedule=a.fee_schedule)
     if verdict.matches:
         print(f"verified: {a.statement} follows from {a.survey}")
         for item in verdict.checked:

@@ -42,6 +42,15 @@ def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     return bills, payments
 
 
+def _water_law() -> Any:
+    """The law whose water chapter these commands apply (its rules: ``ch223_water``, ``ch223_meter``), from the
+    jurisdiction registry: named as the registry names it, never retyped here."""
+    from treecalc import jurisdictions
+
+    jurisdictions.by_key(jurisdictions.DEFAULT)  # the registry is filled on first use
+    return next(r for r in jurisdictions.REGISTRY.values() if "water" in r.chapters)
+
+
 @guard
 def _cmd_water(a: argparse.Namespace) -> int:
     from treecalc.rules.croton_on_hudson.ch223_water import account_statement, penalty_schedule
@@ -59,7 +68,7 @@ def _cmd_water(a: argparse.Namespace) -> int:
         dump_indented(r.to_dict())
         return 0
     print(
-        f"Water account, {len(scheds)} bill(s), as of {r.as_of}  (Croton-on-Hudson §223-12F; months: "
+        f"Water account, {len(scheds)} bill(s), as of {r.as_of}  ({_water_law().chapters['water']}, §223-12F; months: "
         f"{r.months}, §223-12F(2))"
     )
     print(
@@ -146,17 +155,17 @@ def _penalty_args(w: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any) -> None:
     """Add ``water-penalty`` and ``water`` (``penalty``, ``meter-test``) to ``subparsers``."""
+    chapter = _water_law().chapters["water"]
     try:  # the tolerance is the law's (data/law); a data folder that cannot be read is said when a command runs
         # read from the law file, not the rules module: the rules package imports pandas, and --help imports none
         from treecalc.law.loader import entry
 
-        meter = entry("croton_on_hudson", "meter_tolerance", "ch223_water")
+        meter = entry(_water_law().key, "meter_tolerance", "ch223_water")
         tolerance = f"outside ±{meter.value}% ({meter.section})"
     except (OSError, ValueError, KeyError):
         tolerance = "outside the tolerance of §223-6G"
     desc = (
-        "Penalties, partial payments and relevy to the tax bill of the bills on a water account "
-        "(Croton-on-Hudson Chapter 223, §223-12F)."
+        f"Penalties, partial payments and relevy to the tax bill of the bills on a water account ({chapter}, §223-12F)."
     )
     _penalty_args(
         subparsers.add_parser(
@@ -175,7 +184,7 @@ def register(subparsers: Any) -> None:
         "meter-test",
         help="the bill after a meter accuracy test (§223-6G)",
         # a description is printed as written (only help texts are %-formatted): a single %
-        description="Meter accuracy test (Croton-on-Hudson §223-6G): the flow-rate results are "
+        description=f"Meter accuracy test ({chapter}, §223-6G): the flow-rate results are "
         f"averaged; {tolerance} the tested period's bill is corrected.",
     )
     m.add_argument("--billed", required=True, help="consumption billed for the tested period (bill's unit)")

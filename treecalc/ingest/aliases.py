@@ -65,6 +65,13 @@ def _n(*names: str) -> list[str]:
 GIS_ROW_IDS = frozenset(_n("objectid", "object id", "objectid 1", "fid", "globalid", "global id"))
 
 
+#: Headers of a status column (a municipal inventory's Alive / Dead / Stump, or Good / Fair / Poor): the state the
+#: tree is in, not the work to be done. Alone it is read as the action (Alive: retain, Stump: removed); beside a
+#: column whose header says the work (Action, Proposed action, Work, Treatment, Recommendation, Disposition) it is
+#: read as the condition and that column is the action.
+STATUS_HEADERS = frozenset(_n("status", "tree status"))
+
+
 def gis_row_id(header: object) -> bool:
     """Whether a header names a GIS layer's row id (:data:`GIS_ROW_IDS`), not a surveyor's tree number."""
     h = norm_header(header)
@@ -211,6 +218,8 @@ SYNONYMS: dict[str, list[str]] = {
     "y": _n(
         "point y", "point_y", "y coordinate", "y coord", "northing", "y", "y sp", "y_sp", "ycoord", "y coordinate ft"
     ),
+    # each tree's geometry as WKT text, "POINT (-73.89 41.21)": QGIS's GEOMETRY=AS_WKT export, ogr2ogr's, PostGIS's
+    "wkt": _n("wkt", "as wkt", "as_wkt", "wkt geom", "wkt_geom", "geometry", "geom", "the geom", "the_geom"),
     "dbh_unit": _n(
         "unit", "units", "dbh unit", "dbh units", "diameter unit", "diameter units", "unit of measure", "uom"
     ),

@@ -29,6 +29,7 @@ from numpy.typing import DTypeLike
 
 from treecalc.ingest import columns as C
 from treecalc.ingest import values as V
+from treecalc.ingest.errors import AmbiguousActionError
 from treecalc.ingest.rows import Table
 from treecalc.ingest.values import as_text, is_blank
 
@@ -96,6 +97,10 @@ class Actions:
     blank: np.ndarray  # rows whose action cell is blank
     # per row, the share a cell "Pruned 25%" states (NaN elsewhere) and whether it says "over" it; None: no cell does
     pruned: tuple[np.ndarray, np.ndarray] | None = None
+    # the status column beside the action: the condition it states per row ('' where none) and a warning per row
+    # for a status not recognised (None: no status column)
+    status_condition: np.ndarray | None = None
+    status_warn: list[str] | None = None
 
 
 def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actions:
@@ -133,7 +138,109 @@ def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actio
             spread([r.pruned[0] if r.pruned else np.nan for r in read], codes, float),
             spread([bool(r.pruned and r.pruned[1]) for r in read], codes, bool),
         )
-    return Actions(action, unknown, reasons, facts, col, spread([is_blank(v) for v in uniq], codes, bool), pruned)
+    acts = Actions(action, unknown, reasons, facts, col, spread([is_blank(v) for v in uniq], codes, bool), pruned)
+    _check_rivals(table, mapping, acts, warnings)
+    _read_status(table, mapping, acts)
+    return acts
+
+
+def _readings(table: Table, col: C.Column) -> tuple[list, list[str | None]]:
+    """A column's cells and the action each reads as (blank: retain, None: not recognised)."""
+    vals = table.values(col)
+    read = parse_distinct(
+        vals,
+        lambda v: V.read_action(v, remove_column=col.field == "remove", retain_column=col.field == "retain").action,
+    )
+    return vals, [("retain" if a == "" else a) for a in read]
+
+
+def _refuse(table: Table, a: C.Column, b: C.Column, rows: list[int], va: list, vb: list) -> AmbiguousActionError:
+    """The refusal of two columns that could each be the action and disagree on ``rows`` (positions)."""
+    shown = "; ".join(
+        f"row {table.source_row[i]}: {V.short(as_text(va[i]) or '(blank)')} / {V.short(as_text(vb[i]) or '(blank)')}"
+        for i in rows[:3]
+    ) + ("; …" if len(rows) > 3 else "")
+    return AmbiguousActionError(
+        f"columns {a.header!r} and {b.header!r} could each be the trees' action (the work to be done) and they "
+        f"disagree on {len(rows)} {'row' if len(rows) == 1 else 'rows'} ({shown}); treecalc does not choose one: "
+        f'say which is the action, ‹column_map="{a.header}=action"› or ‹column_map="{b.header}=action"›',
+        (a.header, b.header),
+    )
+
+
+def _check_rivals(table: Table, mapping: C.Mapping, acts: Actions, warnings: list[str]) -> None:
+    """Each other column whose header says the work to be done read as the action is: the same on every row, it is
+    said and left out; a row where they differ refuses the survey (:class:`AmbiguousActionError`)."""
+    col = acts.column
+    if col is None:
+        return
+    mine: list[str | None] = [a or None for a in acts.action.tolist()]
+    mine = [("retain" if b else a) for a, b in zip(mine, acts.blank.tolist())]
+    vals = table.values(col)
+    for rival in mapping.rival_actions:
+        rvals, theirs = _readings(table, rival)
+        differ = [i for i, (x, y) in enumerate(zip(mine, theirs)) if x != y]
+        if differ:
+            raise _refuse(table, col, rival, differ, vals, rvals)
+        warnings.append(
+            f"column {rival.header!r} says the same action as {col.header!r} on every row; {col.header!r} is read"
+        )
+
+
+#: Words of a status column that say the tree's state, not work to be done (a census's Alive / Dead).
+_STATE_WORDS = frozenset(
+    V._key(w) for w in ("alive", "living", "live", "healthy", "standing", "dead", "standing dead", "dying", "existing")
+)
+
+
+def _read_status(table: Table, mapping: C.Mapping, acts: Actions) -> None:
+    """The status column beside the action (Alive, Dead, Stump; Good, Fair, Poor): the condition it states, a dead
+    tree's facts added to the action's. A status that says work or a removal (Stump, Removed) where the action
+    says otherwise refuses the survey, unless the user's column map said which column is which."""
+    scol = mapping.first("status")
+    if scol is None:
+        return
+    vals = table.values(scol)
+    codes, uniq = distinct(vals)
+    # per distinct cell: (condition it states, facts, the action it says (None: the tree's state only), warning)
+    per: list[tuple[str, tuple[str, ...], str | None, str]] = []
+    for v in uniq:
+        k = V._key(v) if not is_blank(v) else ""
+        read = V.read_action(v)
+        c = V.parse_condition(v)
+        if not k:
+            per.append(("", (), None, ""))
+        elif k in _STATE_WORDS or c:
+            per.append((c or "", read.facts if k in _STATE_WORDS else (), None, ""))
+        elif read.action:
+            per.append(("", read.facts, read.action, ""))
+        else:
+            per.append(
+                (
+                    "",
+                    (),
+                    None,
+                    f"status {V.short(as_text(v))} in column {scol.header!r} not recognised (alive, dead, stump, "
+                    "good, fair, poor); left out",
+                )
+            )
+    cond = [p[0] for p in per]
+    facts = [p[1] for p in per]
+    work = [p[2] for p in per]
+    warn = [p[3] for p in per]
+    acts.status_condition = spread(cond, codes)
+    acts.status_warn = _texts(warn, codes)
+    for f in dict.fromkeys(f for fs in facts for f in fs):
+        has = spread([f in fs for fs in facts], codes, bool)
+        acts.facts[f] = acts.facts[f] | has if f in acts.facts else has
+    if acts.column is None or mapping.action_mapped:
+        return
+    said = spread(work, codes).tolist()
+    mine = ["retain" if b else a for a, b in zip(acts.action.tolist(), acts.blank.tolist())]
+    # a row whose action is not recognised is rejected for it already
+    differ = [i for i, (w, a) in enumerate(zip(said, mine)) if w is not None and a and w != a]
+    if differ:
+        raise _refuse(table, acts.column, scol, differ, table.values(acts.column), vals)
 
 
 def blank_action_warning(acts: Actions, ok: np.ndarray) -> str:
@@ -166,9 +273,18 @@ def _condition_warning(v: Any, c: str | None) -> str:
     return f"condition {as_text(v)!r} not recognised (excellent, good, fair, poor, dead); left blank"
 
 
-def read_condition(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:
-    """ISA condition class per row ('' when blank or not recognised) and a warning per row (None: none)."""
-    return _read_coded(table, mapping, "condition", V.parse_condition, _condition_warning)
+def read_condition(
+    table: Table, mapping: C.Mapping, acts: Actions | None = None
+) -> tuple[np.ndarray, list[str] | None]:
+    """ISA condition class per row ('' when blank or not recognised) and a warning per row (None: none); where the
+    condition column gives none, the one a status column beside the action states (``acts``, :func:`_read_status`)."""
+    cond, warn = _read_coded(table, mapping, "condition", V.parse_condition, _condition_warning)
+    if acts is None or acts.status_condition is None:
+        return cond, warn
+    cond = np.where(cond == "", acts.status_condition, cond)
+    if acts.status_warn is None or warn is None:
+        return cond, warn or acts.status_warn
+    return cond, ["; ".join(x for x in (a, b) if x) for a, b in zip(warn, acts.status_warn)]
 
 
 def dead_status_condition(cond: np.ndarray, dead: np.ndarray | None) -> list[str] | None:
@@ -468,11 +584,52 @@ def read_distance(table: Table, mapping: C.Mapping, decimal_comma: bool) -> tupl
 _COORD_RANGE = {"latitude": 90.0, "longitude": 180.0}
 
 
+def read_wkt(table: Table, col: C.Column) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of each row's WKT point ("POINT (-73.89 41.21)", NaN where blank or POINT EMPTY); a cell that is no
+    WKT, or a geometry that is no point (a canopy polygon), refuses the survey naming the row and the type."""
+    from shapely import wkt
+    from shapely.errors import ShapelyError
+    from shapely.geometry import Point
+
+    from treecalc.ingest.errors import SurveyError
+
+    def one(v: Any) -> tuple[float, float] | tuple[str, str]:
+        if is_blank(v):
+            return (np.nan, np.nan)
+        try:
+            g = wkt.loads(str(v))
+        except (ShapelyError, ValueError, TypeError):
+            return ("", "not WKT geometry")
+        if not isinstance(g, Point):
+            return ("", g.geom_type)
+        return (np.nan, np.nan) if g.is_empty else (float(g.x), float(g.y))
+
+    vals = table.values(col)
+    read = parse_distinct(vals, one)
+    for sr, v, r in zip(table.source_row, vals, read):
+        if r[0] == "":
+            what = (
+                f"{V.short(as_text(v))} is not WKT geometry"
+                if r[1] == "not WKT geometry"
+                else f"a {r[1]} geometry, not a point"
+            )
+            raise SurveyError(
+                f"row {sr}, column {col.header!r}: {what}; treecalc places each tree at a POINT (export a layer of "
+                "points, or each tree's centroid)"
+            )
+    return np.array([r[0] for r in read], dtype=float), np.array([r[1] for r in read], dtype=float)
+
+
 def read_coordinates(table: Table, mapping: C.Mapping, decimal_comma: bool) -> tuple[dict[str, np.ndarray], list[str]]:
     """The coordinate columns the survey has (latitude, longitude, x, y), as floats; a warning per
-    row for a cell that is not a number or a latitude/longitude out of range (left blank)."""
+    row for a cell that is not a number or a latitude/longitude out of range (left blank). A WKT column's
+    points are its x and y (:func:`read_wkt`), in the crs the site fact gives or WGS84 degrees
+    (:func:`treecalc.geo.tree_lonlat`)."""
     out: dict[str, np.ndarray] = {}
     warn = [""] * table.n
+    wkt_col = mapping.first("wkt")
+    if wkt_col is not None:
+        out["x"], out["y"] = read_wkt(table, wkt_col)
     for f in C.COORDINATE_FIELDS:
         col = mapping.first(f)
         if col is None:

@@ -10,7 +10,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from treecalc.ingest.aliases import SYNONYMS, gis_row_id, header_unit, norm_header
+from treecalc.ingest.aliases import STATUS_HEADERS, SYNONYMS, gis_row_id, header_unit, norm_header
 from treecalc.ingest.errors import SurveyError
 from treecalc.schema import FLAG_FIELDS, TREE_FACT_FIELDS  # the one lists of survey flags and tree facts
 
@@ -34,6 +34,7 @@ FIELDS = (
     "remove",
     "retain",
     "condition",
+    "status",
     "land_use",
     "notes",
     *FLAG_FIELDS,
@@ -50,6 +51,7 @@ FIELDS = (
     "longitude",
     "x",
     "y",
+    "wkt",
     "ignore",
 )
 #: Coordinate fields: WGS84 degrees (latitude, longitude) or projected (x, y, e.g. POINT_X/POINT_Y).
@@ -150,6 +152,11 @@ class Mapping:
     columns: list[Column]
     unmapped: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: Other columns that could each be the action (their header says the work to be done too): the reader
+    #: compares them with the action row by row and refuses the survey where they disagree.
+    rival_actions: list[Column] = field(default_factory=list)
+    #: Whether the user's column map names the action or the status column: their word settles which is which.
+    action_mapped: bool = False
 
     def of(self, f: str) -> list[Column]:
         return [c for c in self.columns if c.field == f]
@@ -296,19 +303,59 @@ def build_mapping(
         "stump_diameter",
         "climate_zone",
         *COORDINATE_FIELDS,
+        "wkt",
     ):
         same = m.of(f)
         for c in same[1:]:
             warnings.append(f"column {c.header!r} also looks like {f}; only {same[0].header!r} is used")
             m.columns.remove(c)
             unmapped.append(c.header)
-    acts = m.of("action") + m.of("remove") + m.of("retain")
-    for c in acts[1:]:
-        warnings.append(f"column {c.header!r} also looks like an action; only {acts[0].header!r} is used")
-        m.columns.remove(c)
-        unmapped.append(c.header)
+    wkt = m.first("wkt")
+    placed = [c for f in COORDINATE_FIELDS for c in m.of(f)]
+    if wkt is not None and placed:  # the survey's own coordinate columns place the trees; said, not compared
+        warnings.append(
+            f"column {wkt.header!r} (WKT geometry) not read: {', '.join(repr(c.header) for c in placed)} place the trees"
+        )
+        m.columns.remove(wkt)
+        unmapped.append(wkt.header)
+    _choose_action(m, user)
+    for f in ("condition", "status"):  # one of each, the status column made above among them
+        same = m.of(f)
+        for c in same[1:]:
+            warnings.append(f"column {c.header!r} also looks like {f}; only {same[0].header!r} is used")
+            m.columns.remove(c)
+            unmapped.append(c.header)
     _classify_dbh(m, i, merged or {})
     return m
+
+
+def _choose_action(m: Mapping, user: dict[str, str]) -> None:
+    """Of several columns that could be the action: one the user mapped is the action (the others left out);
+    else a column whose header says the work (Action, Treatment...) is, and a status column beside it
+    (:data:`~treecalc.ingest.aliases.STATUS_HEADERS`: Alive / Dead / Stump) is read as the status; the other
+    work columns are rivals, compared with the action row by row (:func:`treecalc.ingest.attributes.read_actions`)."""
+    acts = m.of("action") + m.of("remove") + m.of("retain")
+    mapped = {norm_header(k) for k, f in user.items() if f in ("action", "remove", "retain", "status")}
+    m.action_mapped = any(norm_header(c.header) in mapped for c in [*acts, *m.of("status")])
+    if len(acts) < 2:
+        return
+    chosen = [c for c in acts if norm_header(c.header) in mapped]
+    status = [c for c in acts if norm_header(c.header) in STATUS_HEADERS and c not in chosen]
+    work = [c for c in acts if c not in status]
+    if work and status:
+        for c in status:  # the tree's state beside the work to be done: read as its status, not dropped
+            c.field = "status"
+        acts = work
+    if chosen:
+        acts = [chosen[0], *[c for c in acts if c is not chosen[0]]]
+    first = acts[0]
+    for c in acts[1:]:  # the action is the one of these left in the map
+        m.columns.remove(c)
+        if chosen:  # the user said which one is the action
+            m.warnings.append(f"column {c.header!r} also looks like an action; only {first.header!r} is used")
+            m.unmapped.append(c.header)
+        else:
+            m.rival_actions.append(c)
 
 
 def _choose_tag(m: Mapping, user: dict[str, str]) -> None:

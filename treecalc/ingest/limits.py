@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from treecalc.ingest.errors import SurveyError
+from treecalc.ingest.errors import AmbiguousActionError, SurveyError
 from treecalc.units.datafolder import MissingDataFile
 
 #: Names accepted by ``--limit NAME=VALUE`` and ``TREECALC_LIMITS``, with what each bounds.
@@ -227,6 +227,8 @@ def _child(
     try:
         result = fn(*args, progress=progress, **kwargs)
         payload = pickle.dumps(("ok", result), protocol=pickle.HIGHEST_PROTOCOL)
+    except AmbiguousActionError as e:  # with the two headers: the app asks which one is the action
+        payload = pickle.dumps(("ambiguous", (str(e), e.headers)))
     except SurveyError as e:
         payload = pickle.dumps(("error", str(e)))
     except MissingDataFile as e:  # treecalc's data folder, not the survey, is incomplete: said as such
@@ -330,4 +332,7 @@ def run_isolated(
         return value
     if kind == "data":
         raise MissingDataFile(value)
+    if kind == "ambiguous":
+        said, headers = value
+        raise AmbiguousActionError(said if said.startswith(name) else f"{name}: {said}", headers)
     raise SurveyError(value if value.startswith(name) else f"{name}: {value}")

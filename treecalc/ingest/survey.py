@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.data import DEFAULT_ZONE, zone_code
+from treecalc.geo import xy_reading
 from treecalc.ingest import attributes as A
 from treecalc.ingest import columns as C
 from treecalc.ingest import dbh as D
@@ -624,7 +625,7 @@ def _trees(
         add_warn(_lookup(sp, sp.res["warning"], ""))
     add_warn(SP.disagreements(sp.sources, sp.text, sp.column, sp.code, sp.res))
     add_warn(d.warning)
-    cond, cond_warn = A.read_condition(table, mapping)
+    cond, cond_warn = A.read_condition(table, mapping, acts)
     add_warn(cond_warn)
     add_warn(A.dead_status_condition(cond, acts.facts.get(V.DEAD_STATUS)))
     land_use, lu_warn = A.read_land_use(table, mapping)
@@ -756,6 +757,7 @@ def _assemble(
         site_given, site_warn = S.read_site_rows([list(r) for r in src.rows(site_sheet)], special)
         warnings.extend(site_warn)
     site_final = S.apply_overrides(site_given, site)
+    warnings.extend(xy_reading(trees, site_final))  # Survey123's POINT_X/POINT_Y in degrees, no crs: said
     assumptions, assumed = S.assumptions(site_final)
     dist_col = mapping.first("distance_to_residence_ft")
     data_assumptions: list[str] = []

@@ -161,10 +161,9 @@ def as_texts(values: Iterable[Any]) -> list[str]:
 
 def short(text: object, limit: int = 60) -> str:
     """``repr`` of a cell text, cut to ``limit`` characters (a 100,000-character cell stays readable)."""
-    t = str(text)
-    if len(t) <= limit:
-        return repr(t)
-    return repr(t[:limit]) + f"... ({len(t):,} characters)"
+    from treecalc.messages import quoted
+
+    return quoted(text, limit)
 
 
 def fmt_in(x: float) -> str:

@@ -77,6 +77,20 @@ CONDITION_RATING: dict[str, float] = {
 #: DBH above which the CTLA adjusted trunk area applies, inches.
 ATA_THRESHOLD_IN = 30.0
 
+#: The edition whose trunk formula :func:`replacement_value` applies, as a reader is told it.
+EDITION_NAME = "Guide for Plant Appraisal, 9th ed. (CTLA 2000)"
+
+
+def trunk_formula_parameters(species_code: str, condition: object = "good", location: float = 1.0) -> dict[str, float]:
+    """The parameters :func:`replacement_value` values one tree of ``species_code`` with: the catalogue's
+    appraisal columns of its row (species rating S, basic price P_b, replacement cost C_r, replacement trunk
+    area TA_r, palm price per ft), the condition rating K and the location rating L."""
+    row = data.catalogue().loc[str(species_code)]
+    out = {c: float(row[c]) for c in data.APPRAISAL_COLUMNS}
+    out["condition_rating"] = float(condition_factor(np.atleast_1d(np.asarray(condition, dtype=object)))[0])
+    out["location_rating"] = float(location)
+    return out
+
 
 def trunk_area_sqin(dbh_in: object) -> np.ndarray:
     """Trunk cross-sectional area TA = π (DBH / 2)², sq in (DBH in inches)."""

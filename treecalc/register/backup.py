@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Date, Integer, LargeBinary, delete, func, insert, select, text
+from sqlalchemy.exc import StatementError as SQLAlchemyStatementError
 from sqlalchemy.orm import Session
 
 from treecalc.files import Replacing
+from treecalc.messages import quoted
 from treecalc.register import models as m
 from treecalc.register.core import Register, RegisterError
 
@@ -90,12 +92,14 @@ def restore(reg: Register, path: str | Path) -> dict[str, int]:
     try:
         lines = gzip.open(p, "rt", encoding="utf-8")
         header = json.loads(lines.readline() or "{}")
-    except (OSError, ValueError, EOFError):
+    except (OSError, ValueError, EOFError, RecursionError):
         raise RegisterError(f"restore {path}: not a register backup (not gzip'd JSON lines)") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise RegisterError(f"restore {path}: not a register backup (no format {FORMAT})")
     if header.get("version") != VERSION:
-        raise RegisterError(f"restore {path}: backup version {header.get('version')}; this treecalc reads {VERSION}")
+        raise RegisterError(
+            f"restore {path}: backup version {quoted(header.get('version'))}; this treecalc reads {VERSION}"
+        )
     with Session(reg.engine) as s:
         with s.begin():
             held = s.scalar(select(func.count()).select_from(m.Event))
@@ -105,18 +109,32 @@ def restore(reg: Register, path: str | Path) -> dict[str, int]:
                     "(set TREECALC_DB to a new file or database)"
                 )
             s.execute(delete(m.ChainHead))
+            n = 1  # the line read (the header is line 1)
             try:
-                for line in lines:
+                for n, line in enumerate(lines, start=2):
                     item = json.loads(line)
-                    model = models.get(item.get("t"))
+                    # each line is {"t": table, "r": {column: value}}: anything else (a list, a number) is no row
+                    if not isinstance(item, dict) or not isinstance(item.get("r"), dict):
+                        raise RegisterError(
+                            f'restore {path}: line {n} is not a row of a backup ({{"t": table, "r": {{...}}}}): '
+                            f"{quoted(line.strip())}; nothing was restored"
+                        )
+                    table = item.get("t")
+                    model = models.get(table) if isinstance(table, str) else None
                     if model is None:
-                        raise RegisterError(f"restore {path}: unknown table {item.get('t')!r}")
+                        raise RegisterError(
+                            f"restore {path}: line {n}: unknown table {quoted(repr(item.get('t')))}; nothing was restored"
+                        )
                     cols = {c.key: c for c in model.__table__.columns}
                     row = {k: _load_value(cols[k], v) for k, v in item["r"].items() if k in cols}
                     s.execute(insert(model).values(**row))
                     counts[item["t"]] = counts.get(item["t"], 0) + 1
-            except (OSError, ValueError, EOFError, KeyError) as e:
-                raise RegisterError(f"restore {path}: the file is damaged ({e})") from None
+            except RegisterError:
+                raise
+            except (OSError, ValueError, TypeError, EOFError, KeyError, RecursionError, SQLAlchemyStatementError) as e:
+                raise RegisterError(
+                    f"restore {path}: the file is damaged at line {n} ({quoted(str(e), 200)}); nothing was restored"
+                ) from None
             finally:
                 lines.close()
             if reg.engine.dialect.name == "postgresql":

@@ -28,7 +28,8 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
-from treecalc.register.db import RegisterError, database_url, make_engine, migrate
+from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate
+from treecalc.register.readings import case_readings, ledger, warranty_section, warranty_words, warranty_years
 
 CASE_KINDS = {
     "permit_application": "permit application",
@@ -43,8 +44,6 @@ OUTCOMES = {
 }
 BOND_CLOSINGS = {"released", "forfeited"}
 ROLES = ("engineer", "clerk", "viewer")
-#: §208-22G: a replacement planting is inspected on the third anniversary of its provisional acceptance
-INSPECTION_YEARS = 3
 #: columns held in the event by their SHA-256 only (a survey's bytes, an assessment's JSON, a password hash)
 DIGESTED = {("blobs", "content"), ("assessments", "json_text"), ("users", "password_hash")}
 #: largest single amount the register takes (a payment, a bond), USD
@@ -157,7 +156,7 @@ def to_date(value: Any, what: str) -> dt.date:
     return _to_date(value, what)
 
 
-def third_anniversary(d: dt.date, years: int = INSPECTION_YEARS) -> dt.date:
+def anniversary(d: dt.date, years: int) -> dt.date:
     """The same day ``years`` later; 29 February becomes 28 February in a common year."""
     try:
         return d.replace(year=d.year + years)
@@ -232,7 +231,10 @@ class Register:
             try:
                 migrate(engine)
             except OperationalError as e:
-                raise RegisterError(f"the register at {_safe(self.url)} could not be opened: {e.orig}") from None
+                said = disk_error(e, self.url)
+                raise RegisterError(
+                    said or f"the register at {_safe(self.url)} could not be opened: {e.orig}"
+                ) from None
             _ENGINES[self.url] = engine
         self.engine = engine
 
@@ -240,8 +242,15 @@ class Register:
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
-        with Session(self.engine.execution_options(reading=True)) as s, s.begin():
-            yield s
+        try:
+            with Session(self.engine.execution_options(reading=True)) as s, s.begin():
+                yield s
+        except (OperationalError, DBAPIError) as e:
+            # a read on a full disk (SQLite's WAL writes its shared memory even to read) says so, not "disk I/O error"
+            said = disk_error(e, self.url)
+            if said is None:
+                raise
+            raise RegisterError(said) from None
 
     def _write(self, by: str, kind: str, case_id: int | None, fn: Callable[[_Recorder], Any]) -> Any:
         """``fn`` in one transaction with its event; retried when the database was locked."""
@@ -260,6 +269,9 @@ class Register:
                     self._append_event(s, head, by, kind, cid if isinstance(cid, int) else None, rec.changes)
                 return result
             except (OperationalError, DBAPIError) as e:
+                said = disk_error(e, self.url)
+                if said is not None:  # the transaction was rolled back: nothing was written
+                    raise RegisterError(f"{said}; nothing was recorded") from None
                 if not _retryable(e) or attempt == 39:
                     raise
                 time.sleep(delay)
@@ -413,6 +425,9 @@ class Register:
         if how not in BOND_CLOSINGS:
             raise RegisterError(f"a bond is released or forfeited, not {how!r}")
         day = to_date(on, "‹date›")
+        latest = dt.date.today() + dt.timedelta(days=1)
+        if how == "forfeited" and day > latest:  # a receipt of the Fund, as a payment: recorded once it is forfeited
+            raise RegisterError(f"‹date› {day}: a bond is recorded forfeited once it is, not dated after {latest}")
 
         def do(rec: _Recorder) -> m.Bond:
             bond = rec.session.get(m.Bond, bond_id)
@@ -444,6 +459,9 @@ class Register:
         day = to_date(accepted_on, "‹accepted_on›")
         fits(species, "‹species›", 200)
 
+        # §208-22G in force on the day of acceptance: the first replacements' anniversary, or a replant's period
+        years = warranty_years(day, replant=replant_of is not None)
+
         def replants_this_case(rec: _Recorder) -> None:
             first = rec.session.get(m.Planting, replant_of)
             if first is None or first.case_id != case_id:
@@ -458,7 +476,7 @@ class Register:
             trees=trees,
             species=species,
             accepted_on=day,
-            inspection_due=third_anniversary(day),
+            inspection_due=anniversary(day, years),
             replant_of=replant_of,
         )
 
@@ -657,6 +675,7 @@ class Register:
         a, b = to_date(start, "‹start›"), to_date(end, "‹end›")
         if b < a:
             raise RegisterError(f"‹end› {b} is before ‹start› {a}")
+        sections = {r: warranty_section(r) for r in (False, True)}
         with self.reading() as s:
             rows = _with_case(
                 s,
@@ -677,13 +696,14 @@ class Register:
                     "species": p.species,
                     "accepted": p.accepted_on.isoformat(),
                     "inspection_due": p.inspection_due.isoformat(),
-                    "section": "§208-22G",
+                    "section": sections[p.replant_of is not None],
                 }
                 for p, title in rows
             ]
 
     def fund_ledger(self, start: Any, end: Any) -> dict[str, Any]:
-        """Receipts into the Fund from ``start`` to ``end``: by month, by case, and the total (cents exact)."""
+        """Receipts into the Fund from ``start`` to ``end``: payments, and bonds forfeited (§208-23C: deposited in the
+        Fund, §208-24B), each forfeiture listed with its case; by month, by case, and the total (cents exact)."""
         a, b = to_date(start, "‹start›"), to_date(end, "‹end›")
         if b < a:
             raise RegisterError(f"‹end› {b} is before ‹start› {a}")
@@ -698,22 +718,16 @@ class Register:
             cases = s.execute(
                 select(m.Payment.case_id, func.sum(m.Payment.amount_cents)).where(*within).group_by(m.Payment.case_id)
             ).all()
-        by_month: dict[str, int] = {}
-        count = 0
-        for day, cents, n in days:
-            key = f"{day.year:04d}-{day.month:02d}"
-            by_month[key] = by_month.get(key, 0) + int(cents)
-            count += int(n)
-        by_case = {int(c): int(v) for c, v in cases}
-        total = sum(by_month.values())
-        return {
-            "from": a.isoformat(),
-            "to": b.isoformat(),
-            "total_usd": cents_to_usd(total),
-            "payments": count,
-            "by_month": [{"month": k, "usd": cents_to_usd(v)} for k, v in sorted(by_month.items())],
-            "by_case": [{"case": k, "usd": cents_to_usd(v)} for k, v in sorted(by_case.items())],
-        }
+            forfeited = [
+                (bond.id, bond.case_id, bond.amount_cents, bond.closed_on, title)
+                for bond, title in _with_case(
+                    s,
+                    m.Bond,
+                    where=(m.Bond.status == "forfeited", m.Bond.closed_on >= a, m.Bond.closed_on <= b),
+                    order_by=(m.Bond.closed_on, m.Bond.id),
+                )
+            ]
+        return ledger(a, b, days, cases, forfeited, cents_to_usd)
 
     def payments(self, start: Any, end: Any) -> list[dict[str, Any]]:
         """Every payment from ``start`` to ``end``, in date order."""
@@ -808,8 +822,11 @@ def _with_case(s: Session, model: Any, *more: Any, where: tuple[Any, ...], order
 
 
 def _records(decisions: Any, bonds: Any, plantings: Any, holds: Any, notes: Any) -> dict[str, Any]:
-    """A case's decisions, bonds, plantings, holds and notes as :meth:`Register.show` gives them."""
+    """A case's decisions, bonds, plantings, holds and notes as :meth:`Register.show` gives them, with the readings
+    of the law they rest on (a replant's warranty, a forfeited bond's receipt)."""
+    sections = {r: warranty_section(r) for r in (False, True)} if plantings else {}
     return {
+        "readings": case_readings(plantings, bonds),
         "decisions": [
             {
                 "id": d.id,
@@ -839,6 +856,10 @@ def _records(decisions: Any, bonds: Any, plantings: Any, holds: Any, notes: Any)
                 "species": p.species,
                 "accepted": p.accepted_on.isoformat(),
                 "inspection_due": p.inspection_due.isoformat(),
+                # the warranty the inspection was scheduled on (§208-22G, the law in force on the acceptance)
+                "warranty_years": p.inspection_due.year - p.accepted_on.year,
+                "warranty": warranty_words(p.inspection_due.year - p.accepted_on.year, p.replant_of is not None),
+                "section": sections[p.replant_of is not None],
                 "inspected": p.inspected_on.isoformat() if p.inspected_on else None,
                 "trees_dead": p.trees_dead,
                 "replant_of": p.replant_of,

@@ -72,6 +72,40 @@ def database_url(url: str | None = None) -> str:
     return u.render_as_string(hide_password=False)
 
 
+#: Space left under which SQLite's "disk I/O error" is read as the disk being full: it cannot write the journal
+#: or the shared-memory file a read needs (WAL), and says I/O error rather than "database or disk is full".
+FULL_BYTES = 1 << 20
+
+
+def disk_error(e: BaseException, url: str) -> str | None:
+    """The sentence for a register that could not be read or written because of its disk: the full disk named
+    with the register's path (SQLite's "database or disk is full", an OSError ENOSPC, or "disk I/O error" with
+    under :data:`FULL_BYTES` free), or the I/O error with the path; None for any other error."""
+    import errno
+    import shutil
+
+    orig = getattr(e, "orig", None) or e
+    text = str(orig).strip().lower()
+    nospace = isinstance(orig, OSError) and orig.errno == errno.ENOSPC
+    if not (nospace or "database or disk is full" in text or "disk i/o error" in text):
+        return None
+    u = make_url(url)
+    path = Path(u.database).expanduser() if u.get_backend_name() == "sqlite" and u.database else None
+    where = f"the register {path}" if path is not None else "the register's database server"
+    free = None
+    if path is not None:
+        try:
+            free = shutil.disk_usage(path.parent).free
+        except OSError:
+            free = None
+    if nospace or "database or disk is full" in text or (free is not None and free < FULL_BYTES):
+        left = f" ({free:,} bytes free)" if free is not None else ""
+        disk = f"the disk holding {path.parent}" if path is not None else "the database server's disk"
+        return f"{disk} is full{left}: {where} could not be read or written; free some space and run it again"
+    left = f" ({free:,} bytes free, so not a full disk)" if free is not None else ""
+    return f"{where}: disk I/O error{left}: check the disk and the file's permissions"
+
+
 def _sqlite_pragmas(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_conn: Any, _record: Any) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import re
 from pathlib import Path
 from typing import Any
 
@@ -74,27 +73,26 @@ def _csv(path: str, rows: list[dict[str, Any]]) -> int:
     return len(rows)
 
 
-_NUMBER = re.compile(r"-?\d+(\.\d+)?")
-
-
 def _cell(v: Any) -> Any:
     """A CSV cell: text a spreadsheet would run as a formula (a title "=HYPERLINK(...)" from an applicant's
-    file name) is written with a leading apostrophe; amounts ("-12.50") stay numbers."""
-    if v is None:
-        return ""
-    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@", "\t", "\r") and not _NUMBER.fullmatch(v):
-        return "'" + v
-    return v
+    file name, a note starting with a line break) is written with a leading apostrophe; amounts ("-12.50")
+    stay numbers (:func:`treecalc.report.xlsx.csv_cell`, the one guard of every CSV written)."""
+    from treecalc.report.xlsx import csv_cell
+
+    return "" if v is None else csv_cell(v)
 
 
 def _xlsx(path: str, data: dict[str, list[dict[str, Any]]]) -> int:
     import xlsxwriter
+
+    from treecalc.report.xlsx import needs_quote_prefix
 
     n = 0
     wb = xlsxwriter.Workbook(path)
     try:
         money = wb.add_format({"num_format": "$#,##0.00"})
         bold = wb.add_format({"bold": True})
+        quoted = wb.add_format({"quote_prefix": True})  # text a spreadsheet would run as a formula stays text
         for name, rows in data.items():
             ws = wb.add_worksheet(name.capitalize())
             cols = _columns(rows)
@@ -110,7 +108,7 @@ def _xlsx(path: str, data: dict[str, list[dict[str, Any]]]) -> int:
                     elif isinstance(v, (bool, int, float)):
                         ws.write(i, j, v)
                     else:
-                        ws.write_string(i, j, str(v))
+                        ws.write_string(i, j, str(v), quoted if needs_quote_prefix(str(v)) else None)
             n += len(rows)
     finally:
         wb.close()

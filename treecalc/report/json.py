@@ -78,6 +78,9 @@ def records(df: pd.DataFrame | None) -> list[dict[str, Any]]:
 
 def _per_tree_frame(trees: pd.DataFrame, tree_columns: tuple[str, ...]) -> pd.DataFrame:
     """The per-tree columns; ``offence_depends_on`` is also given as ``depends_on`` (the offence rows' name)."""
+    from treecalc.benefits import shown_dollars
+
+    trees = shown_dollars(trees)  # a tree's benefit dollars as every output shows them (the total to the cent)
     frame = trees[[c for c in tree_columns if c in trees]]
     if "offence_depends_on" in trees:
         frame = frame.assign(depends_on=trees["offence_depends_on"])
@@ -217,6 +220,9 @@ def _assessment_object(
         # each reading of unclear text this assessment applied, with its section
         "readings": [dict(r) for r in a.method.get("reading_items") or []],
         "assumptions": a.assumptions,
+        # the site facts the law read that were not given (an assumed value filled in); a fact given, 0 or no
+        # included, is never listed
+        "site_facts_assumed": list(getattr(a, "site_assumed", ()) or ()),
         "warnings": a.warnings,
         "options": {k: v for k, v in a.options.items() if k != "benefit_params"},
     } | _fingerprint(a)

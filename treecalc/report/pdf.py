@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import datetime as _dt
+import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -77,13 +78,35 @@ _WORDS: contextvars.ContextVar[Callable[[str], str] | None] = contextvars.Contex
 KINDS = ("permit", "violation")
 
 
+#: The report's typeface: Fira Sans (fontpkg-fira-sans: static regular/bold/italic files, Latin with Polish,
+#: Greek, √, ², arrows), and Noto Sans SC (pylopdf-fonts-zh-cn) for what it lacks, Chinese and Japanese names
+#: and notes; both embedded (subset), no system font assumed. The core fonts drew Latin-1 only ("??d²").
+FONT = "firasans"
+_CJK = "notosanssc"
+
+
+def _fonts(doc: FPDF, text: str) -> None:
+    """Embed the report's fonts; the CJK one (8 MB to read) only when ``text`` has a character Fira lacks."""
+    import fontpkg_fira_sans
+
+    files = fontpkg_fira_sans.ROOT / "files"
+    for style, name in (("", "Regular"), ("B", "Bold"), ("I", "Italic"), ("BI", "BoldItalic")):
+        doc.add_font(FONT, style, files / f"FiraSans-{name}.ttf")
+    have: Mapping[int, Any] = getattr(doc.fonts[FONT], "cmap", {})  # a TTFFont's code points -> glyphs
+    if any(ord(ch) not in have for ch in set(text) if ch.isprintable() and not ch.isspace()):
+        import pylopdf_fonts_zh_cn
+
+        doc.add_font(_CJK, "", pylopdf_fonts_zh_cn.sans_path())
+        doc.set_fallback_fonts([_CJK], exact_match=False)
+
+
 def _t(x: Any) -> str:
-    """Text the PDF's core fonts can draw (Latin-1: § and × are in it; dashes and ₂ are mapped)."""
+    """Text as the report draws it (Unicode: the embedded fonts have it; dashes and ₂ are written as before)."""
     s = "" if x is None else str(x)
     if "‹" in s:  # a keyword (treecalc.messages): in the words given, else the reader's in force
         words = _WORDS.get()
         s = words(s) if words is not None else shown(s)
-    return s.translate(_ASCII).encode("latin-1", "replace").decode("latin-1")
+    return s.translate(_ASCII)
 
 
 def usd(x: Any) -> str:
@@ -116,17 +139,17 @@ class _Doc(FPDF):
     title_text = "Tree report"
 
     def header(self) -> None:
-        self.set_font("helvetica", "I", 8)
+        self.set_font(FONT, "I", 8)
         self.cell(0, 5, _t(self.title_text), align="R")
         self.ln(7)
 
     def footer(self) -> None:
         self.set_y(-12)
-        self.set_font("helvetica", "I", 8)
+        self.set_font(FONT, "I", 8)
         self.cell(0, 5, f"page {self.page_no()} of {{nb}}", align="C")
 
     def h1(self, text: str) -> None:
-        self.set_font("helvetica", "B", 16)
+        self.set_font(FONT, "B", 16)
         self.multi_cell(0, 8, _t(text), new_x="LMARGIN", new_y="NEXT")
         self.ln(1)
 
@@ -134,23 +157,23 @@ class _Doc(FPDF):
         if self.get_y() > self.h - 45:
             self.add_page()
         self.ln(3)
-        self.set_font("helvetica", "B", 12)
+        self.set_font(FONT, "B", 12)
         self.multi_cell(0, 7, _t(text), new_x="LMARGIN", new_y="NEXT")
-        self.set_font("helvetica", "", 9)
+        self.set_font(FONT, "", 9)
 
     def para(self, text: str, style: str = "", size: float = 9) -> None:
-        self.set_font("helvetica", style, size)
+        self.set_font(FONT, style, size)
         self.multi_cell(0, 4.5, _t(text), new_x="LMARGIN", new_y="NEXT", align="L")
 
     def bullets(self, items: Iterable[Any]) -> None:
-        self.set_font("helvetica", "", 9)
+        self.set_font(FONT, "", 9)
         for it in items:
             self.multi_cell(0, 4.5, _t(f"- {it}"), new_x="LMARGIN", new_y="NEXT", align="L")
 
     def grid(
         self, head: Sequence[str], rows: Iterable[Sequence[Any]], widths: Sequence[float] | None = None, size: float = 8
     ) -> None:
-        self.set_font("helvetica", "", size)
+        self.set_font(FONT, "", size)
         with self.table(
             col_widths=widths,
             text_align="LEFT",
@@ -429,7 +452,7 @@ def _signatures(doc: _Doc, kind: str = "permit") -> None:
         doc.cell(90, 5, "_" * 45)
         doc.cell(10, 5, "")
         doc.cell(60, 5, "_" * 28, new_x="LMARGIN", new_y="NEXT")
-        doc.set_font("helvetica", "", 8)
+        doc.set_font(FONT, "", 8)
         doc.cell(90, 4, "Signature")
         doc.cell(10, 4, "")
         doc.cell(60, 4, "Date", new_x="LMARGIN", new_y="NEXT")
@@ -447,7 +470,6 @@ def _fingerprint(doc: _Doc, d: Mapping[str, Any], kind: str = "permit") -> None:
     """The fingerprint's figures in a short closing section, and the whole of it attached as JSON, which
     ``treecalc verify`` reads (:mod:`treecalc.fingerprint`), with the report's kind and whether the app's
     words were applied (``report``), so the report can be written again as it was."""
-    import json
 
     from treecalc.report.carriers import ATTACHMENT_NAME
 
@@ -499,6 +521,7 @@ def report_pdf(
 def _report(d: Mapping[str, Any], survey_name: str | None, generated: _dt.date | None, kind: str) -> bytes:
     name = survey_name or d.get("survey_name") or "survey"
     doc = _Doc(format="letter")
+    _fonts(doc, f"{name} {json.dumps(d, ensure_ascii=False, default=str)}")
     violation = kind == "violation"
     doc.title_text = f"treecalc - {name}" + (" - violation report" if violation else "")
     doc.set_title(_t(f"Tree {'violation ' if violation else ''}report: {name}"))

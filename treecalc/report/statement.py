@@ -359,10 +359,13 @@ def _table_sheet(
 
 
 def _trees(book: Book, a: Assessment) -> None:
+    from treecalc.benefits import shown_dollars
+    from treecalc.jurisdictions import REGISTRY
+
     trees: Any = a.trees
     if not isinstance(trees, pd.DataFrame):
         trees = pd.DataFrame(_records(trees))
-    from treecalc.jurisdictions import REGISTRY
+    trees = shown_dollars(trees)  # each tree's benefit parts the cents that add up to its total (as shown)
 
     basis = _value_basis(a)
     n = len(trees)

@@ -55,6 +55,8 @@ __all__ = [
     "display_len",
     "distinct_values",
     "is_missing",
+    "csv_cell",
+    "csv_frame",
     "needs_quote_prefix",
     "safe_text",
     "scalar",
@@ -68,6 +70,9 @@ DATETIME = "yyyy-mm-dd hh:mm"
 
 #: Characters a spreadsheet may read as the start of a formula (OWASP "CSV injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+#: A number as a spreadsheet reads one typed in: a sign, digits, a decimal point, an exponent. Such a text starts
+#: with "-" or "+" and is no formula.
+_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 #: What XML 1.0 cannot hold: C0 controls other than tab/LF/CR, lone surrogates (not encodable as UTF-8),
 #: and the non-characters U+FFFE, U+FFFF (a worksheet holding one is not well-formed: the file will not open).
 _ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -101,8 +106,26 @@ xlsxwriter.workbook.ZipFile = _ZipFile
 
 
 def needs_quote_prefix(text: str) -> bool:
-    """True when ``text`` would be taken for a formula if typed into a cell."""
-    return text.startswith(_FORMULA_START)
+    """True when ``text`` would be taken for a formula if typed into a cell: it starts with ``= + - @``, a tab,
+    CR or LF and is not a number ("-229.52", a credit, is a number and stays one; "-1+2" is a formula)."""
+    return text.startswith(_FORMULA_START) and _NUMBER_TEXT.fullmatch(text) is None
+
+
+def csv_cell(value: Any) -> Any:
+    """A value as a CSV cell: a text :func:`needs_quote_prefix` gets a leading apostrophe (what a spreadsheet
+    user types to keep it text); numbers, and texts that are numbers, are written as they are. Every CSV
+    treecalc writes goes through this (or :func:`csv_frame`)."""
+    return "'" + value if isinstance(value, str) and needs_quote_prefix(value) else value
+
+
+def csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with :func:`csv_cell` applied to its text columns (a copy; number columns are untouched)."""
+    out = frame.copy()
+    for c in out.columns:
+        col = out[c]
+        if isinstance(col, pd.Series) and (col.dtype == object or pd.api.types.is_string_dtype(col)):
+            out[c] = col.map(csv_cell)
+    return out
 
 
 def safe_text(value: Any) -> str:

@@ -17,12 +17,16 @@ import pandas as pd
 from treecalc.rules.law_data import meets
 
 KEY = "conditions.excessive_pruning_min_percent"
+#: The share of a street or public tree whose pruning needs the Department's written approval (Chapter 208:
+#: §208-5C "prune ... any street or public tree ... without written approval by the Department": any share)
+STREET_KEY = "conditions.street_tree_pruning_min_percent"
 
 
 def read_shares(trees: pd.DataFrame, jurisdiction: str, law: dict[str, Any]) -> list[str]:
     """Set ``trees["action"]`` of the trees whose cell states a pruned share: the law's share or more is
     ``excessively_pruned``; "over N %" with N below it is ``damaged`` (whether the share was reached is not given:
-    injury for the Village Engineer, no amount); below it stays ``retain`` (pruning, no offence). Each tree's
+    injury for the Village Engineer, no amount); below it stays ``retain`` (pruning, no excessive pruning: a street tree's
+    pruning may still need an approval, :func:`pruned_short_of_excessive`). Each tree's
     reading is added to its warnings; returns the assumptions to state (a law with no share)."""
     if "pruned_percent" not in trees:
         return []
@@ -56,7 +60,7 @@ def read_shares(trees: pd.DataFrame, jurisdiction: str, law: dict[str, Any]) -> 
         "met": f"{{s}}: {share:g}% or more of the tree is excessive pruning ({section}): read as excessively pruned",
         "unsure": f"{{s}}: whether it reached the {share:g}% of excessive pruning ({section}) is not given: read as "
         "damaged (injury, for the Village Engineer; no amount)",
-        "below": f"{{s}}: below the {share:g}% of excessive pruning ({section}): pruning, no offence; read as retained",
+        "below": f"{{s}}: below the {share:g}% of excessive pruning ({section}): pruning, no excessive pruning; read as retained",
     }
     warn = trees["warnings"].astype(object).where(trees["warnings"].notna(), "").to_numpy(object).copy()
     for name, mask in (("met", met), ("unsure", unsure), ("below", below)):
@@ -65,3 +69,26 @@ def read_shares(trees: pd.DataFrame, jurisdiction: str, law: dict[str, Any]) -> 
             warn[k] = f"{warn[k]}; {w}" if warn[k] else w
     trees["warnings"] = pd.Series(warn, index=trees.index, dtype=object)
     return []
+
+
+def pruned_short_of_excessive(trees: pd.DataFrame, jurisdiction: str, law: dict[str, Any]) -> np.ndarray:
+    """Per tree, pruned by a stated share that :func:`read_shares` left retained (below the excessive-pruning share)
+    and that the law's street-tree pruning share (:data:`STREET_KEY`) reaches: a pruning done, which on a street or
+    public tree without the approval the law asks for is an offence of its own. All False for a law without that
+    entry, or a survey stating no share."""
+    n = len(trees)
+    share = (law.get("conditions") or {}).get(STREET_KEY.split(".", 1)[1])
+    if share is None or "pruned_percent" not in trees:
+        return np.zeros(n, dtype=bool)
+    pct = pd.to_numeric(trees["pruned_percent"], errors="coerce").to_numpy(float)
+    given = ~np.isnan(pct)
+    retained = trees["action"].astype(object).to_numpy(object) == "retain"
+    met = np.asarray(meets(jurisdiction, STREET_KEY, np.where(given, pct, -1.0), share), dtype=bool)
+    return given & retained & met
+
+
+def street_pruning_section(jurisdiction: str) -> str:
+    """The section :data:`STREET_KEY` cites in the law ``jurisdiction`` (§208-5C for Chapter 208)."""
+    from treecalc.law import entry
+
+    return entry(jurisdiction, STREET_KEY).section

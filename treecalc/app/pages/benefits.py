@@ -193,9 +193,11 @@ def body() -> None:
     if ben.empty:
         st.warning("The survey has no trees to value.")
         return
-    # each tree's dollars to the cent, as the law engine values it and the statement writes it: the page's total
-    # is then one figure, the sum of those cents (summed unrounded it read $0.02 off the basis total below)
-    ben = ben.assign(**{c: ben[c].round(2) for c in USD_COLS if c in ben})
+    # each tree's total to the cent, as the law engine values it and the statement writes it, and its parts the
+    # cents that add up to it: the tiles then add up to the total (each part rounded alone they did not)
+    from treecalc.benefits import shown_dollars
+
+    ben = shown_dollars(ben)
     ident = [c for c in ("tag", "species") if c in sv.trees]
     table = pd.concat([sv.trees[ident], ben], axis=1)
     from treecalc.data import reader_names

@@ -40,13 +40,16 @@ def _case_view(c: dict, *, applicant: bool = False) -> None:
         st.markdown("**Payments**")
         st.dataframe(pd.DataFrame(c["payments"]), hide_index=True, width="stretch")
     if c["plantings"]:
-        st.markdown("**Replacement plantings** (inspection on the third anniversary of acceptance, §208-22G)")
+        st.markdown("**Replacement plantings** (each inspected when its §208-22G warranty ends: *warranty*)")
         st.dataframe(pd.DataFrame(c["plantings"]), hide_index=True, width="stretch")
     if not applicant:
         for what in ("bonds", "holds", "decisions", "notes"):
             if c[what]:
                 st.markdown(f"**{what.capitalize()}**")
                 st.dataframe(pd.DataFrame(c[what]), hide_index=True, width="stretch")
+    for r in c["readings"]:  # how the law was read where the case's dates and receipts rest on it
+        st.caption(f"Reading: {r['reading']}")
+    if not applicant:
         with st.expander(f"History ({len(c['events'])} events, hash-chained)"):
             st.dataframe(pd.DataFrame(c["events"]), hide_index=True, width="stretch")
 
@@ -154,6 +157,9 @@ def _ledgers() -> None:
     st.metric(f"Fund receipts {int(year)}", _usd(led["total_usd"]))
     if led["by_month"]:
         st.dataframe(pd.DataFrame(led["by_month"]), hide_index=True)
+    if led["forfeitures"]:
+        st.markdown("**Forfeited bonds received into the Fund**")
+        st.dataframe(pd.DataFrame(led["forfeitures"]), hide_index=True, width="stretch")
     c1, c2 = st.columns(2)
     start = c1.date_input("Inspections due from", value=_today(), key="w_due_from")
     end = c2.date_input("to", value=_today() + dt.timedelta(days=31), key="w_due_to")

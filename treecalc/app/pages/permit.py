@@ -207,7 +207,7 @@ def body() -> None:
         a = state.assessment()
     with head:
         st.caption(_head(views.record(a)))
-    ui.jurisdiction_note(a)
+    ui.jurisdiction_note(a, basis=not _replaces(a))  # a replacement's card names the basis beside its total
     if not _replaces(a):
         _permit_figures(a)
     else:
@@ -240,6 +240,7 @@ def _cost_card(a: Assessment) -> None:
                 f"**No replacement is required** ({rep.percent_note or '§208-22A'}): nothing to plant "
                 "and nothing to pay into the Tree Preservation Fund."
             )
+            _basis_line(a)
             _fewer_removals(a)  # the trees kept so far stay in sight, to be put back
             return
         planted, in_lieu = rep.trees_planted or 0, rep.trees_in_lieu or 0
@@ -264,6 +265,7 @@ def _cost_card(a: Assessment) -> None:
             total,
             help="Planting cost plus the payment in lieu. Permit fees are not included.",
         )
+        _basis_line(a)
         plan = rep.plan or []
         if plan:
             st.markdown(
@@ -299,6 +301,14 @@ def _cost_card(a: Assessment) -> None:
             "lieu (§208-22D, §208-24). Set what it can take under *Replacement stock and planting space*."
         )
         _fewer_removals(a)
+
+
+def _basis_line(a: Assessment) -> None:
+    """The value basis, beside the answer it changes (it sets the value the replacement must carry)."""
+    st.caption(
+        f"Value basis: **{ui.basis_words(a)}** (§208-22B): the value the replacement must carry. "
+        "Change it under this box."
+    )
 
 
 def _keep_edits() -> str:

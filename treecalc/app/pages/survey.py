@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -12,7 +14,8 @@ from treecalc.jurisdictions import REGISTRY
 TREE_FIRST = ("tag", "species", "dbh_in", "action")
 
 
-def _upload() -> None:
+def _upload() -> Any:
+    """The upload control and the survey shown; the place the next steps go once the survey is read with trees."""
     up = st.file_uploader(
         f"Upload a tree survey ({', '.join(state.SURVEY_TYPES)}; up to {state.MAX_UPLOAD_MB} MB)",
         type=state.SURVEY_TYPES,
@@ -48,7 +51,7 @@ def _upload() -> None:
             state.use_sample()
             st.session_state.pop("tc_upload_error", None)
             st.rerun()
-        _next_steps(src.is_sample)
+    return st.container()  # the next steps, drawn once the survey is read with trees
 
 
 def _layer_choice(src: state.Source) -> None:
@@ -292,7 +295,7 @@ def _site(sv) -> None:
 
 
 def body() -> None:
-    _upload()
+    steps = _upload()
     src = state.source()
     if src is None:
         st.info("Upload a survey to begin.")
@@ -303,9 +306,16 @@ def body() -> None:
         bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Reading {src.name}: {message}")
 
     try:
-        sv = state.survey(progress)
+        sv = state.survey(progress, empty_ok=True)
     finally:
         bar.empty()
+    try:
+        state.require_trees(sv)
+    except state.AppError as e:  # no tree read: said, no next step; what was read below says why
+        st.error(str(e))
+    else:
+        with steps:
+            _next_steps(src.is_sample)
     trees, rejected = sv.trees, sv.rejected
     summary = sv.summary()
     warnings = summary.get("warnings") or list(sv.warnings)

@@ -152,14 +152,14 @@ def _schedule() -> pd.DataFrame | None:
     )
     if total_owed is not None:
         money_metric(c[2], "Total owed (water account + tax bill)", total_owed)
-    c = st.columns(4)
+    c = st.columns(3)  # three amounts to the cent; the relevy date on a row of its own (a fourth column cut it off)
     money_metric(c[0], "Charge outstanding", s.charge_outstanding)
     money_metric(c[1], "Penalties outstanding", s.penalties_outstanding)
     money_metric(
         c[2], "Penalties assessed", s.penalties_assessed, help="Each penalty rounded to the cent when assessed."
     )
     nxt = [d for b in s.bills if (d := b.relevy_date or b.scheduled_relevy_date)]
-    c[3].metric(
+    st.metric(
         "Relevy date",
         str(min(nxt)) if nxt else "—",
         # the day and the days overdue are the law's entries (data/law/croton_on_hudson/ch223_water.toml)

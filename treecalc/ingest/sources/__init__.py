@@ -38,10 +38,19 @@ from treecalc.ingest.sources.extent import (
     within_rectangle,
     xlsx_extent,
 )
-from treecalc.ingest.sources.filetype import EXTENSIONS, LOOKS, _describe_ext, _encrypted, read_bytes, sniff
+from treecalc.ingest.sources.filetype import (
+    EXTENSIONS,
+    GIS_KINDS,
+    LOOKS,
+    _describe_ext,
+    _encrypted,
+    read_bytes,
+    sniff,
+)
 from treecalc.ingest.sources.gis import (
     GIS_EXTENSIONS,
     GIS_LOOKS,
+    GIS_READ,
     gis_kind,
     list_layers,
     open_gis,
@@ -99,6 +108,27 @@ __all__ = [
 ]
 
 
+#: What the reader takes, as a refusal says it.
+READS = (
+    "treecalc reads spreadsheets (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt) with a header row and a row per tree, "
+    "and GIS layers of points (GeoPackage, Shapefile, GeoJSON, FlatGeobuf, KML)"
+)
+
+
+def _export_hint(kind: str) -> str:
+    """How to make a survey of what the file holds."""
+    if kind in GIS_KINDS:
+        return (
+            ", not this kind of GIS file: save the layer as a GeoPackage, or export its attribute table as CSV or "
+            "xlsx with each tree's coordinates "
+            "(in QGIS: Export > Save Features As, format CSV, GEOMETRY=AS_XY or AS_WKT; in ArcGIS: Table To Excel "
+            "after Add XY Coordinates) and give that"
+        )
+    if kind == "json":
+        return ": save the records as CSV or xlsx, one row per tree"
+    return ""
+
+
 def open_source(
     path_or_buffer,
     *,
@@ -115,8 +145,8 @@ def open_source(
     expected = EXTENSIONS.get(ext)
     if kind == "empty":
         raise SurveyError(f"{name} is empty")
-    # GIS layers (GeoPackage, Shapefile, GeoJSON, FlatGeobuf, KML): read before the spreadsheet checks refuse them
-    gis = gis_kind(data, ext)
+    # GIS layers (GeoPackage, Shapefile, GeoJSON, FlatGeobuf, KML): read before the refusal of other GIS files
+    gis = GIS_READ.get(kind)
     if gis is not None:
         if gis == "shp" and ext == ".shp":
             if not isinstance(path_or_buffer, (str, os.PathLike)):
@@ -135,6 +165,8 @@ def open_source(
             f"{name} is password-protected (encrypted); open it in Excel and save a copy without "
             "the password (File > Info > Protect Workbook > Encrypt with Password, clear it)"
         )
+    if kind in GIS_KINDS or kind == "json":  # whatever the name says: a GIS layer or records, no spreadsheet
+        raise SurveyError(f"{name}: unsupported file: this looks like {LOOKS[kind]}; {READS}{_export_hint(kind)}")
     if expected is not None and kind != expected:
         hint = ""
         if kind in ("xlsx", "xls", "ods", "xlsb", "text"):
@@ -144,11 +176,7 @@ def open_source(
             hint = "; open it in a spreadsheet program and save it as .xlsx"
         raise SurveyError(f"{name} is not {_describe_ext(ext)} (looks like {LOOKS.get(kind, kind)}){hint}")
     if expected is None and kind not in ("xlsx", "xlsb", "xls", "ods", "text"):
-        raise SurveyError(
-            f"{name}: unsupported file (looks like {LOOKS.get(kind, kind)}); "
-            "give an xlsx, xlsm, xls, ods, csv, tsv or txt survey, or a GIS layer of points (gpkg, zipped shp, geojson, "
-            "fgb, kml)"
-        )
+        raise SurveyError(f"{name}: unsupported file: this looks like {LOOKS.get(kind, kind)}; {READS}")
     if kind == "text":
         fmt = ext.lstrip(".") if expected == "text" else "csv"
         return _open_text(data, name, fmt, lim)

@@ -47,28 +47,16 @@ _KML_DRAWING = ("id", "altitudeMode", "tessellate", "extrude", "visibility", "dr
 _KML_FIELDS = ("Name", "description", "timestamp", "begin", "end", "snippet")
 
 
-def gis_kind(data: bytes, ext: str) -> str | None:
-    """The GIS format the bytes are (a key of :data:`GIS_LOOKS`; a zip holding a .shp is ``"shp"``), or None."""
-    if data.startswith(b"SQLite format 3\x00"):
-        return "gpkg" if data[68:72] == b"GPKG" or ext == ".gpkg" else None
-    if data[:3] == b"fgb" and data[3:4] == b"\x03":
-        return "fgb"
-    if data[:4] == b"\x00\x00\x27\x0a":  # the Shapefile main file's code, 9994
-        return "shp"
-    if data[:4] == b"PK\x03\x04":
-        try:
-            with zipfile.ZipFile(io.BytesIO(data)) as zf:
-                if any(n.lower().endswith(".shp") for n in zf.namelist()):
-                    return "shp"
-        except (zipfile.BadZipFile, OSError, ValueError):
-            return None
-        return None
-    probe = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if probe[:1] == b"{" and (ext in (".geojson", ".json") or b'"FeatureCollection"' in probe or b'"Feature"' in probe):
-        return "geojson"
-    if probe[:1] == b"<" and b"<kml" in probe.lower():
-        return "kml"
-    return None
+#: the kinds :func:`~treecalc.ingest.sources.filetype.sniff` tells that are read here, as the format read
+GIS_READ = {"gpkg": "gpkg", "shp": "shp", "zipped_shp": "shp", "geojson": "geojson", "fgb": "fgb", "kml": "kml"}
+
+
+def gis_kind(data: bytes, ext: str = "") -> str | None:
+    """The GIS format read here that the bytes are (a key of :data:`GIS_LOOKS`; a zip holding a .shp is ``"shp"``),
+    as the reader's sniffing tells it, or None. ``ext`` is not read: the content decides."""
+    from treecalc.ingest.sources.filetype import sniff
+
+    return GIS_READ.get(sniff(data))
 
 
 def shapefile_parts(path: str | os.PathLike[str], max_bytes: int) -> bytes:
@@ -131,11 +119,13 @@ def _gdal_error(name: str, kind: str, e: Exception) -> SurveyError:
 
 
 def _layers(pyogrio: Any, data: bytes, name: str, kind: str) -> list[tuple[str, str]]:
-    """(name, geometry type or "no geometry") of each layer of the file."""
+    """(name, geometry type or "no geometry") of each layer of the file, in the file's order. A layer named after
+    the file (a GeoJSON without a "name") is named by the file's stem: GDAL would name it after the in-memory copy."""
     try:
-        return [(str(n), str(t) if t else "no geometry") for n, t in pyogrio.list_layers(data)]
+        found = [(str(n), str(t) if t else "no geometry") for n, t in pyogrio.list_layers(data)]
     except Exception as e:  # noqa: BLE001 - GDAL's error types
         raise _gdal_error(name, kind, e) from None
+    return [(Path(name).stem if n.startswith("pyogrio_") else n, t) for n, t in found]
 
 
 def list_layers(data: bytes, name: str, max_bytes: int = 50_000_000) -> list[tuple[str, str]]:
@@ -157,23 +147,25 @@ def list_layers(data: bytes, name: str, max_bytes: int = 50_000_000) -> list[tup
         return _layers(pyogrio, data, name, kind)
 
 
-def _choose_layer(pyogrio: Any, data: bytes, name: str, kind: str, layer: str | None) -> str:
-    """The layer to read: ``layer`` when given (it must be one of the file's), else the only one, or the only one
-    with a geometry; a file of several such layers and no ``layer`` is refused listing them."""
+def _choose_layer(pyogrio: Any, data: bytes, name: str, kind: str, layer: str | None) -> tuple[int, str]:
+    """The layer to read, as its index in the file (a layer's name may be the in-memory copy's) and its name:
+    ``layer`` when given (it must be one of the file's), else the only one, or the only one with a geometry; a
+    file of several such layers and no ``layer`` is refused listing them."""
     layers = _layers(pyogrio, data, name, kind)
     names = [n for n, _ in layers]
     if not layers:
-        raise SurveyError(f"{name} holds no layer")
+        raise SurveyError(f"{name} cannot be read as {GIS_LOOKS[kind]}: it holds no layer")
     listed = ", ".join(f"{n!r} ({t})" for n, t in layers)
     if layer is not None:
         if layer not in names:
             raise SurveyError(f"{name} has no layer {layer!r}; its layers: {listed}")
-        return layer
-    spatial = [n for n, t in layers if t != "no geometry"]
+        return names.index(layer), layer
+    spatial = [i for i, (_, t) in enumerate(layers) if t != "no geometry"]
     if len(layers) > 1 and len(spatial) != 1:
         raise SurveyError(f"{name} holds {len(layers)} layers: {listed}; choose the trees' layer with ‹layer›")
     # the one layer of points: a table without geometry beside it (a written summary, a lookup) holds no trees
-    return spatial[0] if spatial else names[0]
+    i = spatial[0] if spatial else 0
+    return i, names[i]
 
 
 def open_gis(data: bytes, name: str, kind: str, lim: Limits, layer: str | None, max_bytes: int) -> Source:
@@ -189,9 +181,9 @@ def open_gis(data: bytes, name: str, kind: str, lim: Limits, layer: str | None, 
     _check_container(data, kind, name, max_bytes)
     with warnings.catch_warnings():  # GDAL's notes (a GeoPackage read from memory has no .gpkg extension)
         warnings.simplefilter("ignore", RuntimeWarning)
-        chosen = _choose_layer(pyogrio, data, name, kind, layer)
+        index, chosen = _choose_layer(pyogrio, data, name, kind, layer)
         try:
-            info = pyogrio.read_info(data, layer=chosen)
+            info = pyogrio.read_info(data, layer=index)
         except Exception as e:  # noqa: BLE001
             raise _gdal_error(name, kind, e) from None
         n, fields = int(info.get("features") or 0), len(info.get("fields", ()))
@@ -203,7 +195,7 @@ def open_gis(data: bytes, name: str, kind: str, lim: Limits, layer: str | None, 
         if (n + 1) * (fields + 2) > lim.cells:
             raise refuse(name, f"{shown} holds {n:,} features × {fields + 2:,} fields", "cells", lim.cells)
         try:
-            gdf = pyogrio.read_dataframe(data, layer=chosen)
+            gdf = pyogrio.read_dataframe(data, layer=index)
         except Exception as e:  # noqa: BLE001
             raise _gdal_error(name, kind, e) from None
     if len(gdf) + 1 > lim.rows:  # a count the driver only estimated

@@ -87,6 +87,7 @@ from treecalc.rules.croton_on_hudson.replacement import replacement_scope as rep
 from treecalc.rules.croton_on_hudson.replacement import required_value as required_value
 from treecalc.rules.croton_on_hudson.words import _pct as _pct
 from treecalc.rules.croton_on_hudson.words import _words as _words
+from treecalc.rules.pruning import pruned_short_of_excessive
 from treecalc.schema import ACTIONS, DONE, HARMED, PRUNING, REMOVALS
 from treecalc.units import round2
 
@@ -132,7 +133,7 @@ def assess(ctx: Context) -> Findings:
     law = ctx.law
     source = getattr(ctx.survey, "source", None)
     not_surveyed = frozenset(source.get("flags_not_surveyed") or ()) if isinstance(source, dict) else frozenset()
-    _tree_fact_assumptions(ctx.assumptions, trees, site_in)
+    _tree_fact_assumptions(ctx.assumptions, trees, site_in, law)
     pr = permit(trees, site, law, clear_cutting=opts.clear_cutting, assumed=assumed, not_surveyed=not_surveyed)
     set_text(trees, "permit_triggers", pr.trigger_text)
     trees["permit_needed"] = pr.permit_needed
@@ -164,19 +165,27 @@ def assess(ctx: Context) -> Findings:
     replacement, fund = _replacement_findings(ctx, trees, law, pr, parts)
     permit_f = _permit_findings(trees, pr)
     lines = _lines(ctx, trees, law, permit_f, off, pen, replacement, fund)
-    return Findings(permit_f, replacement, fund, penalties_f, lines, site)
+    return Findings(permit_f, replacement, fund, penalties_f, lines, site, site_assumed=tuple(sorted(assumed)))
 
 
-def _tree_fact_assumptions(assumptions: list[str], trees: pd.DataFrame, site_in: dict[str, Any]) -> None:
+def _tree_fact_assumptions(
+    assumptions: list[str], trees: pd.DataFrame, site_in: dict[str, Any], law: dict[str, Any]
+) -> None:
     """A per-tree column says what the site fact would: the site fact's assumption is then said of the trees
     whose cell is blank (not given), or not at all when every tree harmed has its cell given."""
     harmed = _isin(actions(trees), HARMED)
-    for fact, col in (("permit_held", "permit"), ("village_work", "village_work")):
+    # the Department's approval is read of street trees only, harmed or pruned short of excessive pruning (§208-5C)
+    street = flag(trees, "street_tree") & (harmed | pruned_short_of_excessive(trees, "croton_on_hudson", law))
+    for fact, col, on in (
+        ("permit_held", "permit", harmed),
+        ("village_work", "village_work", harmed),
+        ("department_approval", "department_approval", street),
+    ):
         if col not in trees or not _not_given(site_in.get(fact)):
             continue
         said = SITE_DEFAULTS[fact][1]
         col_blank = _map_unique(trees[col].astype(object).to_numpy(object), lambda v: "y" if _blank(v) else "")
-        blank = int((harmed & (col_blank == "y")).sum())
+        blank = int((on & (col_blank == "y")).sum())
         i = assumptions.index(said) if said in assumptions else len(assumptions)
         if said in assumptions:
             assumptions.remove(said)

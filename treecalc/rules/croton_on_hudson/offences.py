@@ -16,7 +16,27 @@ from treecalc.frames import labels as _labels
 from treecalc.frames import pick as _pick
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets, _tree_yes, village_work
 from treecalc.rules.croton_on_hudson.readings import NOT_OFFENCE_VILLAGE
+from treecalc.rules.pruning import pruned_short_of_excessive, street_pruning_section
 from treecalc.schema import DONE, PRUNING
+
+#: What a street tree's pruning offence rests on when the Department's approval is not given at all.
+APPROVAL_NOT_GIVEN = (
+    "department_approval is no: the Department's written approval for pruning this street tree is not given "
+    "({section}: give ‹department_approval=yes› or a per-tree approval cell if it was)"
+)
+
+
+def _approval_given(trees: pd.DataFrame, site_given: bool) -> np.ndarray:
+    """Per tree, whether the Department's approval is said at all: the site fact given (yes or no), or the tree's
+    own ``department_approval`` cell not blank."""
+    n = len(trees)
+    if site_given:
+        return np.ones(n, dtype=bool)
+    if "department_approval" not in trees:
+        return np.zeros(n, dtype=bool)
+    s = trees["department_approval"]
+    txt = s.astype(object).where(s.notna(), "").astype(str).str.strip()
+    return (txt != "").to_numpy(bool)
 
 
 @dataclass
@@ -66,7 +86,10 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     a = removed & pr.permit_needed & ~permitted & ~village
     a_given = a & (pr.needed_on_given_facts if pr.needed_on_given_facts is not None else pr.permit_needed)
     b = pruned & ~permitted & ~village
-    c = street & done & ~approved & ~village
+    # a street tree pruned below the share of excessive pruning ("Pruned 20%", read as retained) is still pruned:
+    # § 208-5C forbids any pruning of a street or public tree without the Department's written approval
+    light = pruned_short_of_excessive(trees, "croton_on_hudson", law)
+    c = street & (done | light) & ~approved & ~village
     d = done & ~permitted & ~village if pending else np.zeros(n, dtype=bool)
     offence = a | b | c | d
     # a cell neither yes nor no ("maybe") is no fact given: an offence resting on it (a street tree, §208-5C/D), or
@@ -80,7 +103,13 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     ]
     sure_permit, sure_village, sure_approval = (doubt[0] == ""), (doubt[1] == ""), (doubt[2] == "")
     a_given, b_given = a_given & sure_permit & sure_village, b & sure_permit & sure_village
-    c_given = c & sure_village & sure_approval & (doubt[3] == "")
+    # that approval not given (no site fact, no cell of the tree's own): the pruning's offence rests on it, conditional
+    # (a removal or injury of a street tree is judged as before: the approval is the owner's to show)
+    approval_open = light & c & ~_approval_given(trees, "department_approval" not in pr.site_not_given)
+    doubt.append(
+        np.where(approval_open, APPROVAL_NOT_GIVEN.format(section=street_pruning_section("croton_on_hudson")), "")
+    )
+    c_given = c & sure_village & sure_approval & (doubt[3] == "") & ~approval_open
     d_given = d & sure_permit & sure_village
     definite = a_given | b_given | c_given | d_given
     # § 208-14 forbids removing a *healthy* street tree; a dead one is removed in breach of § 208-5D alone
@@ -102,7 +131,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         + b18_pairs
         + [
             ("§208-11", b & street),
-            ("§208-5C", c & ~removed),
+            (street_pruning_section("croton_on_hudson"), c & ~removed),
             ("§208-5D", c & removed & dead),
             ("§208-5D; §208-14", c & removed & ~dead),
             ("§208-20F", d),

@@ -153,9 +153,11 @@ def penalties(
     pending = site["application_pending"] and int(done.sum()) >= 2
     pending_harm = pending or (site["application_pending"] and bool((done & other).any()))
     pending_harm_given = pending or (site["application_pending"] and bool((done & other_given).any()))
-    reasons = _doubling(law, pr, int(off.definite.sum()), pending_harm_given, pr.clear_cutting_given)
+    # B(7) counts the trees "cut down, removed, topped, excessively pruned, injured, damaged ...": a street tree
+    # pruned short of excessive pruning (§208-5C) is an offence of its own, no such harm
+    reasons = _doubling(law, pr, int((off.definite & done).sum()), pending_harm_given, pr.clear_cutting_given)
     cc_all = pr.clear_cutting_conditional
-    reasons_all = _doubling(law, pr, int(off.offence.sum()), pending_harm, cc_all)
+    reasons_all = _doubling(law, pr, int((off.offence & done).sum()), pending_harm, cc_all)
     f_def = int(pen["doubling_factor"]) if reasons else 1
     f_all = int(pen["doubling_factor"]) if reasons_all else 1
     per_tree = _times_days(np.where(off.definite, base * f_def, base * f_all), days)

@@ -76,6 +76,7 @@ class PermitResult:
     # figures'; None: as clear_cutting)
     clear_cutting_if_assumed: bool | None = None
     actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
+    site_not_given: frozenset[str] = frozenset()  # the site facts not given (resolve_site filled them in)
 
     @property
     def required(self) -> bool:
@@ -156,7 +157,10 @@ def permit(
     # (1) more than three trees in the preceding twelve months: this survey's removals plus the lot's earlier ones.
     # A tree already removed is judged on the removals already done, a proposed one on all; one removed under its
     # own permit is not "without first obtaining a tree removal permit" (§208-18A): no fact says it was the fourth
-    lot = _Lot(trees, site, p, act, removal)
+    # prior_removals_without_permit given (0 included) says which of the lot's earlier removals had no permit:
+    # the others had one, and no figure, definite or conditional, rests on them
+    np_given = "prior_removals_without_permit" in site and "prior_removals_without_permit" not in assumed
+    lot = _Lot(trees, site, p, act, removal, np_given)
     count, done_count, done_given, vague, one = _count_trigger(lot, village)
     if one is not None:
         add("§208-19A(1)", *one)
@@ -210,6 +214,7 @@ def permit(
         actions_of=weakref.ref(trees),
         depends_on=np.where(needed & ~given, depends, "").astype(object),
         village=village,
+        site_not_given=frozenset(assumed),
     )
 
 
@@ -222,6 +227,7 @@ class _Lot(NamedTuple):
     p: dict[str, Any]
     act: np.ndarray
     removal: np.ndarray
+    np_given: bool = False  # prior_removals_without_permit given (0 included), not assumed
 
 
 def _count_trigger(
@@ -229,21 +235,23 @@ def _count_trigger(
 ) -> tuple[int, int, int, np.ndarray, tuple[np.ndarray, str, bool, str] | None]:
     """§ 208-19A(1): the lot's count, the count of removals done, that count on clear cells, the removals whose
     permit or village_work cell is unclear, and the trigger (trees, words, on given facts, facts) if it holds."""
-    trees, site, p, act, removal = lot
+    trees, site, p, act, removal, np_given = lot
     n = len(trees)
     prior = int(site.get("prior_removals_12mo", 0))
     # the lot's earlier removals made without a permit: only those count for a removal already made (§208-18A
     # "without first obtaining a tree removal permit"); which of prior_removals_12mo had one is given by
     # prior_removals_without_permit alone (within the window: at most prior_removals_12mo of them), so the rest
-    # count for the conditional figures only, never for a definite offence
-    prior_np = min(prior, int(site.get("prior_removals_without_permit", 0) or 0))
+    # count for the conditional figures only, never for a definite offence; that fact given, the rest had a permit
+    # and count for no removal already made
+    prior_np = min(prior, _prior_without_permit(site))
+    prior_done = prior_np if np_given else prior
     count = int(removal.sum()) + prior
-    done_count = int(((act == "removed") & ~village & ~_tree_yes(trees, "permit")).sum()) + prior
+    done_count = int(((act == "removed") & ~village & ~_tree_yes(trees, "permit")).sum()) + prior_done
     # a removal whose permit or village_work cell is neither yes nor no ("maybe") is counted for the preview; a
     # count that needs it to reach the number rests on that cell: the trigger holds if it is no
     vague = removal & ((unclear(trees, "permit") != "") | (unclear(trees, "village_work") != ""))
     count_given = count - int(vague.sum())
-    done_given = done_count - int((vague & (act == "removed")).sum()) - (prior - prior_np)
+    done_given = done_count - int((vague & (act == "removed")).sum()) - (prior_done - prior_np)
     limit = p["more_than_trees_12mo"]
     if not _meets("permit.more_than_trees_12mo", count, limit):
         return count, done_count, done_given, vague, None
@@ -255,9 +263,9 @@ def _count_trigger(
     what = TRIGGER_TEXT["§208-19A(1)"].format(n=limit, months=p["window_months"], count=count, prior=prior)
     facts = [VAGUE_COUNT.format(section="§208-19A(1)")] if vague.any() else []
     if (
-        prior > prior_np
+        prior_done > prior_np
         and done_over
-        and not _meets("permit.more_than_trees_12mo", done_count - prior + prior_np, limit)
+        and not _meets("permit.more_than_trees_12mo", done_count - prior_done + prior_np, limit)
     ):
         facts.append(PRIOR_WITHOUT_PERMIT.format(prior=prior, months=p["window_months"]))
     return (
@@ -323,7 +331,7 @@ def _clear_cutting_facts(
     """§ 208-19A(8): the § 208-19B/E exceptions, clear cutting found, determined by the Engineer, its (trees,
     words) pairs, whether it is found on the removals whose permit or village_work cell is clear, and whether it
     would be if the lot's earlier removals whose permit is not given had none."""
-    trees, site, p, act, removal = lot
+    trees, site, p, act, removal, np_given = lot
     exceptions = _exceptions(site)
     # under a site-wide exception the removals need no permit: no clear cutting unless the Engineer determined it
     cc: list[tuple[np.ndarray, str]] = []
@@ -339,14 +347,16 @@ def _clear_cutting_facts(
             done_cc > 0
             and _meets(
                 "permit.clear_cutting_min_trees",
-                done_cc + int(site.get("prior_removals_without_permit", 0) or 0),
+                done_cc + _prior_without_permit(site),
                 p["clear_cutting_min_trees"],
             )
         )
     )
     # the clear cutting the conditional figures carry: the lot's earlier removals in the window (their permit not
-    # given) taken as made without one, as the conditional §208-18A offences take them
-    prior_all = max(int(site.get("prior_removals_without_permit", 0) or 0), int(site.get("prior_removals_12mo", 0)))
+    # given) taken as made without one, as the conditional §208-18A offences take them; their permits given, as given
+    prior_all = _prior_without_permit(site)
+    if not np_given:
+        prior_all = max(prior_all, int(site.get("prior_removals_12mo", 0)))
     done_all = int(done_np.sum())
     if_assumed = bool(found) or (
         not exceptions
@@ -356,6 +366,12 @@ def _clear_cutting_facts(
         and _meets("permit.clear_cutting_min_trees", done_all + prior_all, p["clear_cutting_min_trees"])
     )
     return exceptions, bool(found), bool(determined), cc, cc_given, if_assumed
+
+
+def _prior_without_permit(site: dict[str, Any]) -> int:
+    """The site fact prior_removals_without_permit as resolved (its assumed value filled in when not given)."""
+    v = site.get("prior_removals_without_permit")
+    return 0 if v is None else int(v)
 
 
 def _exceptions(site: dict[str, Any]) -> list[dict[str, str]]:
@@ -416,13 +432,13 @@ def _clear_cutting(lot: _Lot, clear_cutting: bool | None) -> tuple[bool, bool, l
     Clear cutting that took place names the trees removed without a permit; the trees proposed for removal
     are named apart, as removals that would be (more) clear cutting without a permit.
     """
-    trees, site, p, act, removal = lot
+    trees, site, p, act, removal, _ = lot
     # removed without a permit of their own (``removal`` leaves out the Village's work, §208-19B(1)); a tree
     # under its own permit is no part of clear cutting, done or proposed ("without the benefit of ... a permit")
     removal = removal & ~_tree_yes(trees, "permit")
     done_mask = (act == "removed") & removal
     done_removed = int(done_mask.sum())
-    prior_np = int(site.get("prior_removals_without_permit", 0) or 0)
+    prior_np = _prior_without_permit(site)
     determined = clear_cutting is True  # the Village Engineer's determination, applied as given
     if clear_cutting is None:
         clear_cutting = bool(

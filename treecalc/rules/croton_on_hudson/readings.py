@@ -96,8 +96,9 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             f"obtaining a tree removal permit'): {_words(n_more + 1)} removed, one under its own permit, are {more} "
             "without one. The lot's earlier removals (prior_removals_12mo) count for a removal already made only as "
             "far as prior_removals_without_permit says they had no permit (at most prior_removals_12mo of them): "
-            "the others count for the conditional figures, an offence resting on them conditional, naming that "
-            "fact; a proposed removal needs a permit on all of them.",
+            "that fact given (0 included), the others had a permit and count for nothing; not given, they count for "
+            "the conditional figures, an offence resting on them conditional, naming that fact; a proposed removal "
+            "needs a permit on all of them.",
         ),
         (
             "§208-17",
@@ -112,8 +113,10 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             " an offence when, without authorisation: (a) it was removed and §208-19A required a permit (clear "
             f"cutting §208-18C, more than {more} §208-18A); (b) it was topped or excessively pruned — {pruned} or more of "
             "its leaf, stem or root area (§208-17) — whatever its size or place (§208-18D; street and public trees "
-            "also §208-11); (c) it is a street/public tree pruned, removed or otherwise disturbed without the "
-            "Department's written approval (§208-5C/D, §208-14); (d) it was harmed in any way while a permit "
+            "also §208-11); (c) it is a street/public tree pruned (any share, short of excessive pruning too: no "
+            "§208-22F replacement then, and no §208-29B(7) count), removed or otherwise disturbed without the "
+            "Department's written approval (§208-5C/D, §208-14; a pruning's approval not given at all makes its "
+            "offence conditional); (d) it was harmed in any way while a permit "
             "application was pending (§208-20F: 'any tree regulated by this chapter'; the TREE definition covers "
             "every species, so no size or flag is needed); (e) any other injury or damage is not an offence by "
             "itself: it is listed for the Engineer with the reason and no amount.",
@@ -332,10 +335,10 @@ NOTE_20C = (
 )
 
 
-#: §208-22G, a template: ``years`` the warranty in words (:func:`note_22g`)
+#: §208-22G, a template: ``years`` the warranty in words, ``replant`` a replant's period (:func:`note_22g`)
 NOTE_22G = (
     "§208-22G: the owner warrants the replacements for {years} years; replacements that die are replanted "
-    "in the next growing season"
+    "in the next growing season and warranted for {replant} from their own provisional acceptance"
 )
 
 
@@ -346,7 +349,10 @@ def warranty_years(law: dict[str, Any]) -> str:
 
 def note_22g(law: dict[str, Any]) -> str:
     """The §208-22G note, its warranty that of ``law`` (in force on the date)."""
-    return NOTE_22G.format(years=_words(law["replacement"]["warranty_years"]))
+    from treecalc.law.words import spelled_years
+
+    rep = law["replacement"]
+    return NOTE_22G.format(years=_words(rep["warranty_years"]), replant=spelled_years(rep["replant_warranty_years"]))
 
 
 NOTE_18E = "§208-18E: a prohibited invasive species (6 NYCRR Part 575) may never be installed or planted"

@@ -104,8 +104,11 @@ def replacement_parts(
     done = _isin(act, DONE)
     village = pr.village if pr.village is not None else np.zeros(len(trees), dtype=bool)
     own_permit = _tree_yes(trees, "permit")
+    harmed = _isin(act, HARMED)
     if violation is None:  # a fact not given never creates a charge: only definite offences are charged
-        f_scope = off.definite.copy()
+        # the trees §208-22F values are those "cut down, removed, topped, excessively pruned, injured, damaged ...":
+        # a street tree pruned short of that (§208-5C) is an offence, nothing destroyed to replace
+        f_scope = off.definite & harmed
     elif violation:  # the Engineer's finding: every tree harmed, but the Village's work and a tree's own permit
         f_scope = done & ~village & ~own_permit
     else:
@@ -114,12 +117,11 @@ def replacement_parts(
     under_permit = int(a_cand.sum())
     a_min = law["replacement"]["min_trees"]
     a_scope = a_cand if _meets("replacement.min_trees", under_permit, a_min) else np.zeros(len(trees), dtype=bool)
-    harmed = _isin(act, HARMED)
     rest = harmed & ~excluded & ~f_scope & ~a_scope
     removal = _isin(act, REMOVALS)
     removed_own = (act == "removed") & own_permit
     invasive_harmed = harmed & invasive & ~village & ~dead
-    cond = off.conditional & ~f_scope if violation is None else np.zeros(len(trees), dtype=bool)
+    cond = off.conditional & harmed & ~f_scope if violation is None else np.zeros(len(trees), dtype=bool)
     # § 208-22E "not required if ... the approval authority determines that the removal ... is required as part of
     # good forestry practice": a cell neither yes nor no ("maybe", "?") is no such determination given. The exemption
     # read as no keeps the § 208-22A replacement in the permit preview; the § 208-22F replacement, a charge for a

@@ -106,4 +106,4 @@ def assess(ctx: Context) -> Findings:
         notes=wh.notes,
         sections=[PENALTY_SECTION],
     )
-    return Findings(permit, replacement, fund, penalties, _lines(ctx, r, wh, permit), site, wh)
+    return Findings(permit, replacement, fund, penalties, _lines(ctx, r, wh, permit), site, wh, tuple(sorted(assumed)))
