@@ -49,8 +49,61 @@ class BatchResult:
     notes: tuple[str, ...] = ()
 
 
-def _files(path: Path) -> tuple[str, list[str]]:
-    """The input's format (parquet or csv) and its files."""
+def is_url(source: str | Path) -> bool:
+    """An input named by a URL that fsspec opens (``s3://``, ``gs://``, ``https://``, ``memory://``), not a path."""
+    text = str(source)
+    return isinstance(source, str) and "://" in text and not text.startswith("file://")
+
+
+def _remote_files(url: str) -> tuple[str, list[str]]:
+    """:func:`_files` of a URL, through fsspec (the file system's own package, s3fs or gcsfs, installed)."""
+    import fsspec
+
+    try:
+        fs, root = fsspec.core.url_to_fs(url)
+    except (ImportError, ValueError) as e:  # fsspec names the package a protocol needs
+        raise ValueError(f"{url}: cannot be opened ({e})") from None
+    if fs.isdir(root):
+        for kind, ext in (("parquet", ".parquet"), ("csv", ".csv")):
+            found = sorted(fs.glob(f"{root.rstrip('/')}/**/*{ext}"))
+            if found:
+                return kind, [fs.unstrip_protocol(p) for p in found]
+        raise ValueError(f"{url}: no *.parquet or *.csv partitions in the folder")
+    if not fs.exists(root):
+        raise ValueError(f"{url}: no such file or folder")
+    suffix = Path(root.split("?")[0]).suffix.lower()
+    kind = "parquet" if suffix in (".parquet", ".pq") else "csv" if suffix == ".csv" else ""
+    if not kind:
+        raise ValueError(f"{url}: expected a .parquet or .csv file, or a folder of them")
+    return kind, [url]
+
+
+def _parquet_file(file: str) -> Any:
+    """A Parquet file (a path, or a URL opened through fsspec) for pyarrow to read its footer and row groups."""
+    import pyarrow.parquet as pq
+
+    if is_url(file):
+        import fsspec
+
+        return pq.ParquetFile(fsspec.open(file, "rb").open())
+    return pq.ParquetFile(file)
+
+
+def _size(file: str) -> int:
+    """A file's size in bytes (a path, or a URL through fsspec)."""
+    if is_url(file):
+        import fsspec
+
+        fs, path = fsspec.core.url_to_fs(file)
+        return int(fs.size(path) or 0)
+    return Path(file).stat().st_size
+
+
+def _files(source: str | Path) -> tuple[str, list[str]]:
+    """The input's format (parquet or csv) and its files (paths, or URLs for an input named by one)."""
+    if is_url(source):
+        return _remote_files(str(source))
+    path = Path(source)
     if path.is_dir():
         for kind, pattern in (("parquet", "*.parquet"), ("csv", "*.csv")):
             found = sorted(str(p) for p in path.rglob(pattern))
@@ -69,7 +122,7 @@ def read_input(path: str | Path, blocksize: str = "64MB") -> Any:
     """The input as a ``dask.dataframe`` (one partition per Parquet file or row group, CSV in blocks)."""
     import dask.dataframe as dd
 
-    kind, files = _files(Path(path))
+    kind, files = _files(path)
     if kind == "parquet":
         return dd.read_parquet(files)
 
@@ -308,6 +361,13 @@ def _counts(valued: pd.DataFrame) -> dict[str, dict[str, int]]:
 ROWS_PER_TASK = 2_000_000
 
 
+#: At most this many trees of a Parquet input are valued in this process, without a cluster (:func:`benefits_batch`):
+#: starting a local cluster's worker processes and loading the tables in each takes seconds, the time these trees take.
+IN_PROCESS_ROWS = 500_000
+#: A CSV input (whose rows are not counted before it is read) of at most this many bytes runs in this process too.
+IN_PROCESS_CSV_BYTES = 25_000_000
+
+
 def write_benefits(table: Any, path: str) -> None:
     """Write one partition's benefits: the categorical and text columns dictionary-encoded, the numbers plain,
     zstd-compressed, statistics for the carried and categorical columns only.
@@ -355,6 +415,8 @@ class Piece:
     row_groups: tuple[int, ...]
     first_row: int
     rows: int
+    #: the file's GeoParquet ``geo`` metadata (JSON text), or "" for plain Parquet
+    geo: str = ""
 
 
 #: The input's columns the valuation reads (the coordinates besides, :func:`coordinate_columns`).
@@ -380,15 +442,15 @@ def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list
     file of fewer rows is one task). Only the footers are read. Every file must have the first's columns,
     named and typed alike (the output of each is written as its own file, and a folder of files of different
     columns is no table)."""
-    import pyarrow.parquet as pq
 
     pieces: list[Piece] = []
     first: Any = None
     for f in files:
         try:
-            meta = pq.ParquetFile(f)
+            meta = _parquet_file(f)
         except Exception as e:  # noqa: BLE001 - Arrow says what is wrong with the file; the error names it
             raise ValueError(f"{f}: not a readable Parquet file ({e})") from None
+        geo = ((meta.schema_arrow.metadata or {}).get(b"geo") or b"").decode("utf-8", "replace")
         schema = meta.schema_arrow.remove_metadata()
         if first is None:
             first = (f, schema)
@@ -403,12 +465,12 @@ def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list
         for g in range(meta.metadata.num_row_groups):
             n = meta.metadata.row_group(g).num_rows
             if groups and rows + n > rows_per_task:
-                pieces.append(Piece(f, tuple(groups), start, rows))
+                pieces.append(Piece(f, tuple(groups), start, rows, geo))
                 groups, start, rows = [], start + rows, 0
             groups.append(g)
             rows += n
         if rows:
-            pieces.append(Piece(f, tuple(groups), start, rows))
+            pieces.append(Piece(f, tuple(groups), start, rows, geo))
     return pieces
 
 
@@ -416,9 +478,8 @@ def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFram
     """A piece as read (Arrow) and as ``compute_benefits`` reads it (pandas; text as Arrow-backed ``str``),
     indexed by the file's row numbers; ``rows``: only the first rows."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    pf = pq.ParquetFile(piece.file)
+    pf = _parquet_file(piece.file)
     if rows is None:
         table = pf.read_row_groups(list(piece.row_groups))
     else:
@@ -426,7 +487,57 @@ def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFram
         table = pa.Table.from_batches([batch])
     frame = table.to_pandas()
     frame.index = pd.RangeIndex(piece.first_row, piece.first_row + len(frame))
+    if piece.geo and coordinate_columns(frame.columns) is None:  # GeoParquet: each tree placed by its point
+        lat, lon = geometry_latlon(frame, piece.geo, piece.file)
+        frame = frame.assign(latitude=lat, longitude=lon)  # read to place the trees, never written
     return table, frame
+
+
+def _geo_meta(geo: str, file: str) -> tuple[str, Any]:
+    """The primary geometry column of GeoParquet ``geo`` metadata and its CRS (a pyproj CRS; OGC:CRS84, the
+    specification's default, when the metadata names none); a column not encoded as WKB is refused naming it."""
+    from pyproj import CRS
+
+    try:
+        meta = json.loads(geo)
+        column = str(meta["primary_column"])
+        spec = meta["columns"][column]
+    except (ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{file}: GeoParquet metadata 'geo' is not readable ({type(e).__name__}: {e})") from None
+    if str(spec.get("encoding", "WKB")).upper() != "WKB":
+        raise ValueError(
+            f"{file}: geometry column {column!r} is encoded as {spec.get('encoding')!r}; write it as WKB "
+            "(geopandas to_parquet's default)"
+        )
+    if "crs" in spec and spec["crs"] is None:
+        raise ValueError(
+            f"{file}: geometry column {column!r} has no coordinate system (crs: null): its trees cannot be placed"
+        )
+    crs = CRS.from_user_input(spec["crs"]) if spec.get("crs") is not None else CRS.from_user_input("OGC:CRS84")
+    return column, crs
+
+
+def geometry_latlon(frame: pd.DataFrame, geo: str, file: str) -> tuple[np.ndarray, np.ndarray]:
+    """Each tree's latitude and longitude (WGS84 degrees; NaN without a point) from the GeoParquet geometry column
+    the ``geo`` metadata names, reprojected from its CRS; a tree that is not a point is an error naming its row."""
+    import shapely
+    from pyproj import Transformer
+
+    column, crs = _geo_meta(geo, file)
+    geoms = shapely.from_wkb(frame[column].to_numpy(dtype=object), on_invalid="raise")
+    kinds = shapely.get_type_id(geoms)
+    bad = (kinds != 0) & (kinds != -1) & ~shapely.is_empty(geoms)  # 0: Point, -1: no geometry
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"row {int(frame.index[first])}, column {column!r}: a {geoms[first].geom_type} is not a tree's position "
+            f"({int(bad.sum()):,} such rows); give a point per tree"
+        )
+    x, y = shapely.get_x(geoms), shapely.get_y(geoms)  # NaN for a missing or empty point
+    if crs.equals("OGC:CRS84", ignore_axis_order=True):  # WGS84 longitude/latitude already (most GeoParquet)
+        return np.asarray(y, dtype=float), np.asarray(x, dtype=float)
+    lon, lat = Transformer.from_crs(crs, "EPSG:4326", always_xy=True).transform(x, y)
+    return np.asarray(lat, dtype=float), np.asarray(lon, dtype=float)
 
 
 def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int, crs: str | None = None) -> dict[str, Any]:
@@ -440,8 +551,20 @@ def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int, crs: st
     except ValueError as e:
         raise ValueError(f"{piece.file} (partition {k}, rows counted from 0 in the file): {e}") from None
     carried = table.select([c for c in table.column_names if c not in out.columns])
-    write_benefits(_arrow_table(out, carried), path)
+    written = _arrow_table(out, carried)
+    if piece.geo:  # the geometry column is carried as read: its GeoParquet metadata with it (a reader maps it)
+        written = written.replace_schema_metadata({b"geo": _without_bbox(piece.geo).encode()})
+    write_benefits(written, path)
     return {"trees": len(frame), **_counts(out)}
+
+
+def _without_bbox(geo: str) -> str:
+    """GeoParquet metadata without the file's bounding boxes: a partition's points lie within a part of it."""
+    meta = json.loads(geo)
+    for spec in (meta.get("columns") or {}).values():
+        if isinstance(spec, dict):
+            spec.pop("bbox", None)
+    return json.dumps(meta)
 
 
 #: The file an output folder's run names its partitions in: a rerun deletes only the files it names. It begins
@@ -459,7 +582,8 @@ def output_folder(source: str | Path, files: list[str], out: str | Path) -> list
     holding any file this tool did not write: it is not deleted, and a folder of other files is no table."""
     src, dst = Path(source), Path(out)
     where = dst.resolve()
-    for given, real in [(src, src.resolve())] + [(Path(f), Path(f).resolve()) for f in files]:
+    local = [] if is_url(source) else [(src, src.resolve())] + [(Path(f), Path(f).resolve()) for f in files]
+    for given, real in local:  # (a folder here is never inside an input named by a URL)
         if where == real:
             rel = "is"
         elif where.is_relative_to(real):
@@ -555,9 +679,8 @@ def zone_notes(
 
 def pq_columns(file: str) -> list[str]:
     """A Parquet file's column names (its footer only)."""
-    import pyarrow.parquet as pq
 
-    return list(pq.ParquetFile(file).schema_arrow.names)
+    return list(_parquet_file(file).schema_arrow.names)
 
 
 #: What each worker process of a local cluster runs with: one thread in every library that keeps a pool
@@ -589,6 +712,36 @@ def local_cluster(workers: int, threads: int = 1) -> Any:
         return LocalCluster(n_workers=workers, threads_per_worker=threads, **fixed)
 
 
+def _can_write(folder: str) -> str:
+    """On a worker: "" when it can create ``folder`` and write a file in it, else why not."""
+    import os
+    import tempfile
+
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".treecalc-probe-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        return e.strerror or str(e)
+    return ""
+
+
+def workers_can_write(client: Any, folder: Path, out: str | Path) -> None:
+    """Refuse an output folder a worker cannot write (a scheduler's workers on other machines see their own file
+    systems), naming the workers and why, before any work starts."""
+    said = client.run(_can_write, str(folder))
+    bad = {w: why for w, why in said.items() if why}
+    if bad:
+        shown = "; ".join(f"{w}: {why}" for w, why in sorted(bad.items())[:3])
+        more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
+        raise ValueError(
+            f"the output folder {out}: {len(bad)} of the {len(said)} workers cannot write there ({shown}{more}); "
+            "give a folder "
+            "every worker can write (a file system they share)"
+        )
+
+
 def _warm(params: BenefitParams, placing: bool = False) -> bool:
     """Load the tables (and the derived tables of ``params``) in a worker once, before its partitions; with
     ``placing``, the zones' boundaries too (the trees are placed by their coordinates)."""
@@ -609,6 +762,8 @@ def benefits_batch(
     threads: int = 1,
     rows_per_task: int = ROWS_PER_TASK,
     crs: str | None = None,
+    progress: Any = None,
+    in_process_rows: int = IN_PROCESS_ROWS,
 ) -> BatchResult:
     """Value every tree of ``source`` on Dask and write the benefits per tree to ``out`` (a Parquet folder).
 
@@ -622,13 +777,23 @@ def benefits_batch(
     pool at one thread (:data:`ONE_THREAD`): a process per core, each with its own GIL, so two workers use
     two cores (``benchmarks/batch.py``; README "Beyond one machine"). ``crs``: the coordinate reference system of
     the input's x/y columns (without it x/y are read as ``assess`` reads them: WGS84 degrees when they read as
-    such, else refused asking for it)."""
+    such, else refused asking for it).
+
+    A Parquet input of at most ``in_process_rows`` trees (:data:`IN_PROCESS_ROWS`), or a CSV input of at most
+    :data:`IN_PROCESS_CSV_BYTES`, given no scheduler, client nor workers, runs here, piece by piece, without
+    starting a cluster (starting one costs more than valuing it). ``progress(fraction, message)`` is told the
+    trees done and the rate as each piece finishes (the fraction 0 while the total is unknown: a CSV's)."""
     import dask
     from distributed import Client
 
+    if is_url(str(out)):  # Path("s3://b/o") is the local folder s3:/b/o: refused, never written there
+        raise ValueError(
+            f"the output {out}: the output is a folder of a file system (local, or one the workers share), not a URL; "
+            "write it there and copy it to the store with the store's own tool"
+        )
     params = params or BenefitParams()
     params.resolved()  # a bad price or zone is an error before any worker starts
-    kind, files = _files(Path(source))
+    kind, files = _files(source)
     earlier = output_folder(source, files, out)  # refused before anything is read, written or deleted
     tasks: list[tuple[Any, ...]]
     if kind == "parquet":
@@ -641,6 +806,8 @@ def benefits_batch(
             raise ValueError(f"{pieces[0].file} (partition 0, rows counted from 0 in the file): {e}") from None
         tasks = [(_value_piece, piece) for piece in pieces]
         fields = coordinate_fields(pq_columns(pieces[0].file))
+        if not fields and pieces[0].geo:  # GeoParquet: the trees are placed by their points
+            fields = {"latitude": "latitude", "longitude": "longitude"}
     else:
         ddf = read_input(source)
         sample, read_from = _without_path(ddf.head(5, npartitions=-1))
@@ -650,11 +817,13 @@ def benefits_batch(
             value_partition(sample, params, crs)
         except ValueError as e:
             raise ValueError(f"{read_from or source} (partition 0, rows counted from 0): {e}") from None
-        one_file = str(source) if Path(source).is_file() else ""
+        one_file = str(source) if is_url(source) or Path(source).is_file() else ""
         fields = coordinate_fields([c for c in ddf.columns if c != PATH_COLUMN])
         tasks = [(_write_partition, p, one_file, crs) for p in ddf.to_delayed()]
     coords = coordinate_columns(list(fields.values()))
     xy = coords is not None and "latitude" not in fields
+    total = sum(p.rows for _, p in tasks) if kind == "parquet" else None
+    small = total <= in_process_rows if total is not None else sum(_size(f) for f in files) <= IN_PROCESS_CSV_BYTES
     target = Path(out)
     names = [f"part.{k:05d}.parquet" for k in range(len(tasks))]
     target.mkdir(parents=True, exist_ok=True)
@@ -662,6 +831,9 @@ def benefits_batch(
         old.unlink(missing_ok=True)
     # named before any is written: a run stopped half-way leaves only files the next run knows to be its own
     (target / MARKER).write_text(json.dumps({"written_by": "treecalc benefits-batch", "files": names}, indent=1))
+    tell = _Progress(progress, total)
+    if client is None and scheduler is None and workers is None and small:
+        return _in_process(tasks, params, target, names, tell, coords, str(out), total, crs, xy)
     owned: list[Any] = []
     if client is None:
         if scheduler:
@@ -674,6 +846,7 @@ def benefits_batch(
     info: dict[str, Any] = getattr(client, "scheduler_info", dict)()
     where = str(scheduler or info.get("address", "local"))
     try:
+        workers_can_write(client, target, out)  # before any tree is valued: not after the computation
         t0 = time.perf_counter()
         client.run(_warm, params, coords is not None and params.zone is None)
         futures = [
@@ -684,8 +857,16 @@ def benefits_batch(
             )
             for k, (fn, part, *rest) in enumerate(tasks)
         ]
+        # the dashboard's address only when the scheduler serves one (the local cluster's is off)
+        served = "dashboard" in (info.get("services") or {})
+        tell.start(f"on {where}" + (f" (Dask dashboard {client.dashboard_link})" if served else ""))
         try:
-            counted = client.gather(futures)
+            from distributed import as_completed
+
+            counted = []
+            for done in as_completed(futures):
+                counted.append(done.result())
+                tell(counted[-1]["trees"])
         except Exception:
             client.cancel(futures)  # the partitions not started are not valued for nothing
             for name in names:  # the partitions written before the error are no answer
@@ -695,6 +876,75 @@ def benefits_batch(
     finally:
         for o in owned:
             o.close()
+    return _result(counted, len(tasks), seconds, where, str(out), coords, crs, xy)
+
+
+class _Progress:
+    """The trees done and the rate, told to ``progress(fraction, message)`` as each piece finishes."""
+
+    def __init__(self, progress: Any, total: int | None) -> None:
+        self.progress, self.total, self.done, self.t0 = progress, total, 0, time.perf_counter()
+
+    def start(self, where: str) -> None:
+        self.t0 = time.perf_counter()
+        if self.progress is not None:
+            self.progress(0.0, f"valuing {self.total:,} trees {where}" if self.total else f"valuing {where}")
+
+    def __call__(self, trees: int) -> None:
+        self.done += trees
+        if self.progress is None:
+            return
+        rate = self.done / max(time.perf_counter() - self.t0, 1e-9)
+        of = f" of {self.total:,}" if self.total else ""
+        fraction = min(self.done / self.total, 1.0) if self.total else 0.0
+        self.progress(fraction, f"{self.done:,}{of} trees valued, {rate:,.0f} trees/s")
+
+
+def _in_process(
+    tasks: list[tuple[Any, ...]],
+    params: BenefitParams,
+    target: Path,
+    names: list[str],
+    tell: _Progress,
+    coords: tuple[str, str] | None,
+    out: str,
+    total: int | None,
+    crs: str | None = None,
+    xy: bool = False,
+) -> BatchResult:
+    """The tasks run here one after the other (no cluster); a task's error deletes the partitions written."""
+    tell.start("in this process")
+    t0 = time.perf_counter()
+    counted = []
+    try:
+        for k, (fn, part, *rest) in enumerate(tasks):
+            if fn is _value_piece:
+                counted.append(_value_piece(part, params, str(target / names[k]), k, crs))
+            else:
+                counted.append(_write_partition(part.compute(), params, str(target / names[k]), k, *rest))
+            tell(counted[-1]["trees"])
+    except Exception:
+        for name in names:  # the partitions written before the error are no answer
+            (target / name).unlink(missing_ok=True)
+        raise
+    seconds = time.perf_counter() - t0
+    shown = f"{total:,} trees" if total is not None else "a CSV input"
+    where = f"this process ({shown}, under the in-process threshold; no cluster started)"
+    return _result(counted, len(tasks), seconds, where, out, coords, crs, xy)
+
+
+def _result(
+    counted: list[dict[str, Any]],
+    partitions: int,
+    seconds: float,
+    where: str,
+    out: str,
+    coords: tuple[str, str] | None,
+    crs: str | None = None,
+    xy: bool = False,
+) -> BatchResult:
+    """The run's :class:`BatchResult` from its tasks' counts (``crs``, ``xy``: how the coordinates were read,
+    :func:`zone_notes`)."""
     n = sum(c["trees"] for c in counted)
     zones: Counter[str] = Counter()
     how: Counter[str] = Counter()
@@ -703,11 +953,11 @@ def benefits_batch(
         how.update(c["from"])
     return BatchResult(
         n,
-        len(tasks),
+        partitions,
         seconds,
         n / seconds if seconds else float("inf"),
         where,
-        str(out),
+        out,
         zones=dict(climate_zones.by_count(pd.Series(zones, dtype=int)).items()) if zones else {},
         zone_from={k: how[k] for k in ZONE_FROM if how[k]},
         defaulted=sum(v for k, v in how.items() if k.startswith("default")),

@@ -55,7 +55,7 @@ __all__ = [
 
 #: The options of the survey's reading (:func:`treecalc.ingest.read_survey`), recorded under ``options["read"]``:
 #: they change what is assessed.
-READ_OPTIONS = ("sheet", "column_map", "dbh_unit", "site", "species_map")
+READ_OPTIONS = ("sheet", "column_map", "dbh_unit", "site", "species_map", "layer")
 _CHUNK = 1 << 20
 
 

@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 #: Largest upload the app accepts, MB (the same as ``.streamlit/config.toml``).
 MAX_UPLOAD_MB = 50
 
-SURVEY_TYPES = ["xlsx", "xlsm", "xls", "ods", "csv", "tsv", "txt"]
+#: spreadsheets, then GIS layers of points (a Shapefile as a .zip of its parts: treecalc.ingest.sources.gis)
+SURVEY_TYPES = ["xlsx", "xlsm", "xls", "ods", "csv", "tsv", "txt", "gpkg", "zip", "geojson", "fgb", "kml"]
 
 _SOURCE = "tc_source"
 _READ = "tc_read_opts"
@@ -137,6 +138,29 @@ def set_source(name: str, data: bytes) -> Source:
         for k in EDIT_KEYS:  # ... and its own corrections
             opts().pop(k, None)
     return src
+
+
+def gis_layers(src: Source) -> list[tuple[str, str]]:
+    """The layers (name, geometry type) of a GIS upload, listed in the bounded child (a hostile file costs a
+    message); [] for a spreadsheet, or for a file that cannot be listed (its read says why)."""
+    from pathlib import PurePath
+
+    from treecalc.ingest.sources.gis import GIS_EXTENSIONS
+
+    if PurePath(src.name).suffix.lower() not in (*GIS_EXTENSIONS, ".zip"):
+        return []
+    memo = st.session_state.get("tc_gis_layers")
+    if memo is not None and memo[0] == src.sha256:
+        return memo[1]
+    from treecalc import isolated
+    from treecalc.ingest.sources import list_layers
+
+    try:
+        layers = isolated.run(list_layers, src.data, src.name, MAX_UPLOAD_MB * 2**20, what=src.name)
+    except ValueError:
+        layers = []
+    st.session_state["tc_gis_layers"] = (src.sha256, layers)
+    return layers
 
 
 def use_sample() -> None:

@@ -31,6 +31,7 @@ CONTROLS: dict[str, str] = {
     "on": "the date (the app assesses on today's date)",
     "json": "the JSON download",
     "column_map": "the “Read as” column of the Columns tab on the Survey page",
+    "layer": "the Layer under the upload on the Survey page",
     "budget_usd": "the Budget under the cheapest lawful plan on the Permit page",
     "max_assessments": "the limit of assessments (the app plans with the default limit)",
     "lot_area_sqft": "the Lot area on the Excavation page",

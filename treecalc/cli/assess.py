@@ -44,7 +44,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     def outputs() -> None:
         add_options(
             p,
-            ("--out", "report.xlsx", "write the Excel statement"),
+            (
+                "--out",
+                "FILE",
+                "write the Excel statement (report.xlsx), or the trees as a GIS layer of points with their "
+                "assessment and the summary (trees.gpkg; trees.geojson or trees.fgb with trees.summary.json)",
+            ),
             ("--pdf", "report.pdf", "write the printable report (PDF) to attach and sign"),
         )
 
@@ -76,10 +81,11 @@ def add_assess_flags(
     ``treecalc case new`` share them); ``outputs`` and ``switches`` add a command's own flags where assess has
     them; ``survey_arg=False`` leaves out the survey argument for a command that names it otherwise."""
     from treecalc.cli.common import add_benefit_params, add_switches, repeatable
-    from treecalc.cli.survey import add_limits
+    from treecalc.cli.survey import add_layer, add_limits
 
     if survey_arg:
-        p.add_argument("file", nargs="?", help="survey spreadsheet (default: the sample survey)")
+        p.add_argument("file", nargs="?", help="survey spreadsheet or GIS layer (default: the sample survey)")
+    add_layer(p)
     p.add_argument("--jurisdiction", help=_jurisdiction_help())
     p.add_argument(
         "--on",
@@ -347,8 +353,17 @@ def _check_out(
         raise ValueError(f"{flag} {path} is a folder")
 
 
+_OUT_WHAT = "the statement is an Excel workbook (.xlsx), the trees a GIS layer (.gpkg, .geojson, .fgb)"
+
+
 def _write_out(result: Any, path: str) -> None:
-    """Build the workbook in memory, write it to a temporary file beside ``path``, then rename it in place."""
+    """Build the workbook in memory, write it to a temporary file beside ``path``, then rename it in place; a GIS
+    layer (.gpkg, .geojson, .fgb) of the trees and their assessment is written by :mod:`treecalc.report.layers`."""
+    from treecalc.report.layers import FORMATS, write_layers
+
+    if Path(path).suffix.lower() in FORMATS:
+        write_layers(result, path)
+        return
     from treecalc.files import Replacing
     from treecalc.report.statement import statement_bytes
 
@@ -461,7 +476,11 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
     _check_numbers(a)
     _village_schedule(a, options)
     if getattr(a, "out", None) is not None:  # "" (an unset variable) is refused, not taken as "no statement"
-        _check_out(a.out)  # before any work: a bad path is reported once, cleanly
+        from treecalc.report.layers import FORMATS
+
+        suffix = Path(a.out).suffix.lower()
+        # before any work: a bad path is reported once, cleanly
+        _check_out(a.out, suffix if suffix in FORMATS else ".xlsx", what=_OUT_WHAT)
     if getattr(a, "pdf", None) is not None:
         _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
     from treecalc.cli.survey import check_file_arg
@@ -488,6 +507,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
         limits=Limits.parse(a.limit, Limits.from_env()),
         species_map=species_map_arg(a.species_map) or None,
         column_map=column_map_arg(a.map),
+        layer=a.layer,
         meanwhile=lambda: prepare(a.jurisdiction),  # the tables load while the child reads
     )
     from treecalc.ingest.errors import require_trees
@@ -512,7 +532,9 @@ def assess_args(a: argparse.Namespace) -> tuple[Any, str]:
     from treecalc.fingerprint import attach
 
     # what `treecalc verify` derives the assessment again with: the keyword arguments given to assess() and the reader
-    read = {"species_map": species_map_arg(a.species_map) or None, "column_map": column_map_arg(a.map)}
+    read: dict[str, Any] = {"species_map": species_map_arg(a.species_map) or None, "column_map": column_map_arg(a.map)}
+    if a.layer is not None:  # the layer of a GIS file of several: verify reads the same one
+        read["layer"] = a.layer
     call = {**kwargs, "read": read}
     if Path(path).is_file():  # (a reader given no file, as the tests' stand-in survey, has no bytes to fingerprint)
         attach(result, path, call)
@@ -542,7 +564,13 @@ def _cmd_assess(a: argparse.Namespace) -> int:
 
         print(render(render_text(result, per_tree=a.trees)))
         if a.out:
-            print(f"\nstatement written to {a.out}")
+            from treecalc.report.layers import FORMATS, sidecar
+
+            if Path(a.out).suffix.lower() not in FORMATS:
+                print(f"\nstatement written to {a.out}")
+            else:
+                beside = "" if Path(a.out).suffix.lower() == ".gpkg" else f", the summary to {sidecar(a.out)}"
+                print(f"\ntrees written to {a.out} (one point per tree with its assessment){beside}")
         if getattr(a, "pdf", None):
             print(f"report written to {a.pdf}")
     return 0

@@ -29,7 +29,12 @@ def register(subparsers: Any) -> None:
         required=True,
         help="the Parquet folder to write (one file per partition), new or of an earlier run; never in the input",
     )
-    b.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler (default: a local cluster)")
+    b.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="a dask.distributed scheduler (default: a local cluster; an input of at most 500,000 trees runs in "
+        "this process)",
+    )
     b.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
     b.add_argument("--threads", type=int, default=1, help="threads per worker process of the local cluster (default 1)")
     b.add_argument(
@@ -61,6 +66,8 @@ def _cmd_batch(a: argparse.Namespace) -> int:
     if a.threads < 1:
         raise ValueError(f"--threads {a.threads}: give at least 1")
     kw = benefit_kwargs(a)
+    from treecalc.cli.common import stderr_progress
+
     r = benefits_batch(
         a.input,
         a.out,
@@ -69,13 +76,15 @@ def _cmd_batch(a: argparse.Namespace) -> int:
         params=make_params(None, **kw),
         threads=a.threads,
         crs=a.crs,
+        progress=stderr_progress(),  # trees done and the rate (or the dashboard's address) on a terminal
     )
     if a.json:
         dump_json({**asdict(r), "notes": [words.render(n) for n in r.notes]})
         return 0
     print(
         f"{r.trees:,} trees in {r.partitions} partitions valued in {r.seconds:.2f} s "
-        f"({r.trees_per_second:,.0f} trees/s) on {r.scheduler}; written to {r.out}"
+        f"({r.trees_per_second:,.0f} trees/s) {'in' if r.scheduler.startswith('this process') else 'on'} "
+        f"{r.scheduler}; written to {r.out}"
     )
     for note in r.notes:  # the trees valued in the Northeast only by default are a warning; the rest says where
         print(("warning: " if "by default" in note else "") + words.render(note))

@@ -106,6 +106,14 @@ def add_species_map(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_layer(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--layer",
+        help="the layer of a GIS file (GeoPackage, Shapefile zip, GeoJSON, FlatGeobuf, KML) that holds the trees "
+        "(default: its only layer)",
+    )
+
+
 def add_limits(p: argparse.ArgumentParser) -> None:
     repeatable(
         p,
@@ -136,7 +144,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "survey",
         help="read a tree survey spreadsheet: trees, rejected rows and why",
-        description="Read a survey (xlsx, xlsm, xls, ods, csv, tsv, txt) and print how many rows became "
+        description="Read a survey (xlsx, xlsm, xls, ods, csv, tsv, txt, or a GIS layer of points: gpkg, zipped "
+        "shp, geojson, fgb, kml) and print how many rows became "
         "trees, every rejected row with its reason, unresolved species with suggestions, "
         "warnings and site facts.",
     )
@@ -147,6 +156,7 @@ def register(subparsers) -> None:
         "else the first with a recognisable header)",
     )
     add_column_map(p)
+    add_layer(p)
     p.add_argument(
         "--dbh-unit", choices=("in", "cm", "mm", "ft", "m"), help="unit of the DBH column (overrides the file)"
     )
@@ -212,6 +222,7 @@ def run(a: argparse.Namespace) -> int:
             species_map=species_map_arg(a.species_map) or None,
             limits=limits,
             isolated=True,
+            layer=a.layer,
         )
     except SurveyError as e:
         print(f"error: {render(str(e))}", file=sys.stderr)
@@ -274,7 +285,9 @@ def _pruned_words(d: dict) -> str:
 
 def format_summary(d: dict) -> str:
     lines = [
-        f"{d['file']} ({d['format']}), sheet {d['sheet']!r}, header on row {d['header_row']}",
+        f"{d['file']} ({d['format']}), layer {d['sheet']!r}"  # a GIS layer's fields are its header
+        if d["format"] in ("gpkg", "shp", "geojson", "fgb", "kml")
+        else f"{d['file']} ({d['format']}), sheet {d['sheet']!r}, header on row {d['header_row']}",
         f"rows read {d['rows_read']}: {d['trees']} trees, {d['rejected']} rejected",
         "actions: " + ", ".join(f"{k} {v}" for k, v in d["actions"].items() if v) + _pruned_words(d)
         if d["actions"]

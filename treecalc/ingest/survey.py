@@ -478,8 +478,9 @@ def read_survey(
     isolated: bool = False,
     meanwhile: Callable[[], None] | None = None,
     zone: str | tuple[str, ...] | None = None,
+    layer: str | None = None,
 ) -> Survey:
-    """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt).
+    """Read a tree survey (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt; a GIS layer of points, ``layer`` of several).
 
     ``column_map`` maps header text to a field (``{"Diam. cm": "dbh_cm"}``; fields:
     :data:`treecalc.ingest.columns.FIELDS`); ``dbh_unit`` ('in', 'cm', 'mm', 'ft', 'm') overrides what the file says;
@@ -489,9 +490,8 @@ def read_survey(
     reads it in a child process bounded in memory and time (as the command line and the app do: a file that crashes a
     native reader cannot take them down); ``meanwhile()``, with ``isolated`` only, runs here while the child reads
     (the command line loads the assessment's tables). ``zone`` (an i-Tree climate zone) reads a species only that
-    zone's list has a code for (crape myrtle in PiedmtCLT); elsewhere such a row is rejected saying where it is
-    listed. A tuple of zones (a survey whose trees lie in several, the zone most lie in first) reads a name in
-    the first whose list has it. Raises :class:`SurveyError` for a file it refuses or cannot read.
+    zone's list has a code for (crape myrtle in PiedmtCLT); elsewhere such a row is rejected saying where it is listed.
+    A tuple of zones (the trees', most first) reads a name in the first that lists it. :class:`SurveyError`: refused.
     """
     if meanwhile is not None and not isolated:
         raise TypeError("read_survey: meanwhile is run while an isolated read works; give isolated=True")
@@ -510,6 +510,7 @@ def read_survey(
                 "max_bytes": max_bytes,
                 "species_map": species_map,
                 "zone": zone,
+                "layer": layer,
             },
         )
 
@@ -519,7 +520,7 @@ def read_survey(
 
     dbh_unit, max_bytes, zone, fixes = _check_options(dbh_unit, max_bytes, zone, species_map)
     tell(0.0, "opening the file")
-    src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes, limits=limits)
+    src = open_source(path_or_buffer, filename=filename, max_bytes=max_bytes, limits=limits, layer=layer)
     tell(0.1, "finding the header row")
     sheet_name, rows, mapping = find_header(src, sheet, column_map)
     tell(0.35, "reading the cells")

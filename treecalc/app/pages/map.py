@@ -15,8 +15,84 @@ def _site(a) -> dict:
     return site
 
 
+def gpkg_bytes(a) -> bytes:
+    """The trees of ``a`` as a GeoPackage (:func:`treecalc.report.layers.write_layers`: a point per tree with its
+    assessment, and the summary), made when the user clicks."""
+    import tempfile
+    from pathlib import Path
+
+    from treecalc.report.layers import write_layers
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "trees.gpkg"
+        write_layers(a, path)
+        return path.read_bytes()
+
+
+def export_csv(a, fmt: str) -> bytes:
+    """The survey's trees in the layout of ``treecalc survey --export fmt`` (itree-eco, opentreemap), as CSV."""
+    from treecalc.exports import export_frame
+
+    survey = getattr(a, "survey", None)
+    zone = (state.opt("benefit", {}) or {}).get("zone")
+    frame = export_frame(survey.trees if survey is not None else a.trees, fmt, _site(a), zone)
+    return ui.csv_bytes(frame)
+
+
+def _downloads(a) -> None:
+    """The trees as a GeoPackage for QGIS, and the i-Tree Eco and OpenTreeMap imports."""
+    st.subheader("Downloads")
+    src = state.source()
+    stem = ui.slug(src.name.rsplit(".", 1)[0]) if src else "survey"
+    c1, c2, c3 = st.columns(3)
+
+    def made(job, what: str):  # a download that could not be made says why in the file, not a traceback
+        def run() -> bytes:
+            try:
+                return job()
+            except Exception as e:  # noqa: BLE001 - said to the user in the file downloaded
+                return f"The {what} could not be made: {e}".encode()
+
+        return run
+
+    ui.download(
+        c1,
+        "Trees as a GeoPackage",
+        made(lambda: gpkg_bytes(a), "GeoPackage"),
+        f"trees_{stem}.gpkg",
+        "application/geopackage+sqlite3",
+        "w_map_gpkg",
+        icon="map",
+        help="Layer trees: a point per tree (WGS84) with its assessment; table summary: the figures and the "
+        "fingerprint. A tree without coordinates is a row without geometry. Opens in QGIS.",
+    )
+    ui.download(
+        c2,
+        "i-Tree Eco inventory (CSV)",
+        made(lambda: export_csv(a, "itree-eco"), "i-Tree Eco inventory"),
+        f"itree_eco_{stem}.csv",
+        "text/csv",
+        "w_map_eco",
+        help="An existing inventory for i-Tree Eco's import: tree ID, species, DBH, coordinates",
+    )
+    ui.download(
+        c3,
+        "OpenTreeMap import (CSV)",
+        made(lambda: export_csv(a, "opentreemap"), "OpenTreeMap import"),
+        f"opentreemap_{stem}.csv",
+        "text/csv",
+        "w_map_otm",
+        help="OpenTreeMap's tree import columns",
+    )
+
+
 def body() -> None:
     a = state.assessment()
+    _map(a)
+    _downloads(a)
+
+
+def _map(a) -> None:
     choices = tree_map.colour_choices(str(a.jurisdiction))
     label = st.radio(
         "Colour the trees by",

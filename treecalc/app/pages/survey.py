@@ -39,6 +39,8 @@ def _upload() -> Any:
     if err := st.session_state.get("tc_upload_error"):
         st.error(err)
     src = state.source()
+    if src is not None and not src.is_sample:
+        _layer_choice(src)
     c1, c2 = st.columns([3, 1])
     if src is not None:
         c1.markdown(
@@ -50,6 +52,29 @@ def _upload() -> Any:
             st.session_state.pop("tc_upload_error", None)
             st.rerun()
     return st.container()  # the next steps, drawn once the survey is read with trees
+
+
+def _layer_choice(src: state.Source) -> None:
+    """A GIS file of several layers: the layer that holds the trees, read with the survey's other options."""
+    layers = state.gis_layers(src)
+    if len(layers) < 2:
+        return
+    names = [n for n, _ in layers]
+    kinds = dict(layers)
+    current = state.read_opts().get("layer")
+    chosen = st.selectbox(
+        "Layer",
+        names,
+        index=names.index(current) if current in names else None,
+        format_func=lambda n: f"{n} ({kinds[n]})",
+        placeholder="the file holds several layers: choose the trees'",
+        key="w_layer",
+    )
+    if chosen != current:
+        if chosen is None:
+            state.read_opts().pop("layer", None)
+        else:
+            state.read_opts()["layer"] = chosen
 
 
 #: Where each role finds its answer: (who, page, what it answers)

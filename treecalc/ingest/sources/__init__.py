@@ -23,6 +23,7 @@ strings), :mod:`.cells` (formula and error cells), :mod:`.workbook` (:class:`Sou
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from treecalc.ingest.errors import SurveyError
@@ -46,6 +47,15 @@ from treecalc.ingest.sources.filetype import (
     read_bytes,
     sniff,
 )
+from treecalc.ingest.sources.gis import (
+    GIS_EXTENSIONS,
+    GIS_LOOKS,
+    GIS_READ,
+    gis_kind,
+    list_layers,
+    open_gis,
+    shapefile_parts,
+)
 from treecalc.ingest.sources.text import (
     MAX_BROKEN_QUOTES,
     _open_text,
@@ -65,6 +75,8 @@ from treecalc.ingest.sources.zipguard import (
 
 __all__ = [
     "EXTENSIONS",
+    "GIS_EXTENSIONS",
+    "GIS_LOOKS",
     "LOOKS",
     "MAX_BROKEN_QUOTES",
     "MAX_MEMBERS",
@@ -76,6 +88,8 @@ __all__ = [
     "col_index",
     "decode_text",
     "formula_cells_without_value",
+    "gis_kind",
+    "list_layers",
     "mixed_lines",
     "ods_extent",
     "open_source",
@@ -95,14 +109,18 @@ __all__ = [
 
 
 #: What the reader takes, as a refusal says it.
-READS = "treecalc reads spreadsheets (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt) with a header row and a row per tree"
+READS = (
+    "treecalc reads spreadsheets (xlsx, xlsm, xlsb, xls, ods, csv, tsv, txt) with a header row and a row per tree, "
+    "and GIS layers of points (GeoPackage, Shapefile, GeoJSON, FlatGeobuf, KML)"
+)
 
 
 def _export_hint(kind: str) -> str:
     """How to make a survey of what the file holds."""
     if kind in GIS_KINDS:
         return (
-            ", not GIS layers: export the layer's attribute table as CSV or xlsx with each tree's coordinates "
+            ", not this kind of GIS file: save the layer as a GeoPackage, or export its attribute table as CSV or "
+            "xlsx with each tree's coordinates "
             "(in QGIS: Export > Save Features As, format CSV, GEOMETRY=AS_XY or AS_WKT; in ArcGIS: Table To Excel "
             "after Add XY Coordinates) and give that"
         )
@@ -112,8 +130,14 @@ def _export_hint(kind: str) -> str:
 
 
 def open_source(
-    path_or_buffer, *, filename: str | None = None, max_bytes: int = 50_000_000, limits: Limits | None = None
+    path_or_buffer,
+    *,
+    filename: str | None = None,
+    max_bytes: int = 50_000_000,
+    limits: Limits | None = None,
+    layer: str | None = None,
 ) -> Source:
+    """The survey file opened: a workbook, a text file, or a GIS layer (``layer`` chooses it: :mod:`.gis`)."""
     lim = limits or DEFAULT_LIMITS
     data, name = read_bytes(path_or_buffer, filename, max_bytes)
     ext = Path(name).suffix.lower()
@@ -121,6 +145,21 @@ def open_source(
     expected = EXTENSIONS.get(ext)
     if kind == "empty":
         raise SurveyError(f"{name} is empty")
+    # GIS layers (GeoPackage, Shapefile, GeoJSON, FlatGeobuf, KML): read before the refusal of other GIS files
+    gis = GIS_READ.get(kind)
+    if gis is not None:
+        if gis == "shp" and ext == ".shp":
+            if not isinstance(path_or_buffer, (str, os.PathLike)):
+                raise SurveyError(
+                    f"{name} is a Shapefile's .shp alone; give a .zip holding its .shp, .shx, .dbf and .prj"
+                )
+            data = shapefile_parts(path_or_buffer, max_bytes)
+        return open_gis(data, name, gis, lim, layer, max_bytes)
+    if layer is not None:
+        raise SurveyError(
+            f"{name} is not a GIS file (looks like {LOOKS.get(kind, kind)}): ‹layer› {layer!r} chooses a GIS "
+            "file's layer, not a workbook's sheet"
+        )
     if _encrypted(data):
         raise SurveyError(
             f"{name} is password-protected (encrypted); open it in Excel and save a copy without "

@@ -63,6 +63,10 @@ GIS_KINDS = frozenset(
 )
 
 
+#: what to do with a file over the size limit (the reader's own limit, as :func:`read_bytes` says it)
+SIZE_ADVICE = "split the survey or raise the limit with --max-mb N"
+
+
 def _describe_ext(ext: str) -> str:
     kind = EXTENSIONS.get(ext, "")
     return {"text": f"a {ext.lstrip('.').upper()} text file"}.get(kind, f"an {ext.lstrip('.')} workbook")

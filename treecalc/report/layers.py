@@ -1,0 +1,158 @@
+"""The assessment as a GIS layer (``treecalc assess FILE --out trees.gpkg``, ``.geojson``, ``.fgb``): one point per
+tree where it stood, with its assessment, and the summary with the fingerprint beside it.
+
+A GeoPackage holds the trees as the layer ``trees`` and the summary as the table ``summary`` (no geometry: one row
+per figure, ``name`` and ``value`` as JSON text). GeoJSON and FlatGeobuf hold one layer: the summary goes to a
+sidecar JSON file beside it (``trees.summary.json`` for ``trees.geojson``). A tree without coordinates is written
+all the same, without a geometry (a row of the attribute table, not a point on the map); the summary counts them
+under ``trees_without_coordinates``; the rows the survey rejected are no trees, and the summary lists them with
+their reasons (``rejected_rows``). The trees layer reads back as a survey (its tag, species, DBH, action,
+condition and land use columns are the reader's), so a layer written here assesses again to the same figures.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from treecalc.assessment import Assessment
+
+#: the formats written, by the file's suffix: (GDAL driver, where the summary goes)
+FORMATS = {".gpkg": ("GPKG", "layer"), ".geojson": ("GeoJSON", "sidecar"), ".fgb": ("FlatGeobuf", "sidecar")}
+#: the tree's inputs (read back as a survey), then its assessment, as the JSON's per-tree rows name them
+TREE_FIELDS = (
+    "tag",
+    "species",
+    "dbh_in",
+    "stems",
+    "action",
+    "condition",
+    "land_use",
+    "zone",
+    "species_code",
+    "value_usd",
+    "counted",
+    "exclusion",
+    "permit_needed",
+    "permit_triggers",
+    "offence_status",
+    "offence_sections",
+    "offence_depends_on",
+    "penalty_tier",
+    "penalty_base_usd",
+    "penalty_max_usd",
+    "criminal_max_usd",
+    "criminal_section",
+    "source_row",
+)
+
+
+def sidecar(path: str | Path) -> Path:
+    """Where the summary of a GeoJSON or FlatGeobuf layer goes: ``trees.summary.json`` beside ``trees.geojson``."""
+    p = Path(path)
+    return p.with_name(f"{p.stem}.summary.json")
+
+
+def _tree_zones(a: Assessment) -> list[str]:
+    """The climate zone each tree was valued in: the zone given for all, else each tree's own (its column or its
+    coordinates), as the assessment found them."""
+    from treecalc import climate_zones
+
+    zone = a.options.get("zone") or {}
+    if zone.get("source") == "given" or not len(a.trees):
+        return [str(zone.get("zone") or "")] * len(a.trees)
+    sz = climate_zones.survey_zone(a.trees, a.site, None)
+    if sz.per_tree is None:
+        return [str(sz.zone)] * len(a.trees)
+    return [str(z) for z in sz.per_tree.reindex(a.trees.index).fillna(sz.zone)]
+
+
+def _surveyed_inputs(trees: Any, source: dict[str, Any]) -> list[str]:
+    """The survey's own columns of flags and distance a tree was assessed with (those not surveyed are left out:
+    written as "no" they would read back as surveyed)."""
+    from treecalc.ingest.columns import FLAG_FIELDS
+
+    not_surveyed = set(source.get("flags_not_surveyed") or [])
+    out = [f for f in FLAG_FIELDS if f in trees and f not in not_surveyed]
+    if source.get("distance_surveyed") and "distance_to_residence_ft" in trees:
+        out.append("distance_to_residence_ft")
+    return out
+
+
+def _summary(d: dict[str, Any], without: int) -> dict[str, Any]:
+    """The assessment's figures (the scalars of its JSON object), the rows the survey rejected (not trees: not in
+    the layer) with their reasons, the fingerprint and the trees without a point."""
+    out = {k: v for k, v in d.items() if not isinstance(v, (dict, list))}
+    out["trees_without_coordinates"] = without
+    out["zone"] = d.get("zone")
+    out["replacement"] = {k: v for k, v in (d.get("replacement") or {}).items() if k != "plan"}
+    out["rejected_rows"] = [
+        {k: r.get(k) for k in ("source_row", "tag", "reason")} for r in d.get("rejected_rows") or []
+    ]
+    out["fingerprint"] = d.get("fingerprint")
+    return out
+
+
+def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
+    """Write the trees of ``a`` to ``path`` (.gpkg, .geojson or .fgb) with the summary (see the module); returns
+    the summary written. Each file is written beside its place and renamed into it."""
+    import geopandas as gpd
+    import numpy as np
+    import pandas as pd
+    from shapely import points
+
+    from treecalc.files import Replacing
+    from treecalc.geo import tree_lonlat
+
+    p = Path(path)
+    driver, summary_to = FORMATS[p.suffix.lower()]
+    d = a.to_json()
+    rows = pd.DataFrame(d["per_tree"])
+    cols = {f: rows[f] if f in rows else a.trees[f].to_numpy() for f in TREE_FIELDS if f in rows or f in a.trees}
+    cols["zone"] = _tree_zones(a)
+    table = pd.DataFrame({f: cols[f] for f in TREE_FIELDS if f in cols})
+    source = getattr(a.survey, "source", None) or {}
+    for f in _surveyed_inputs(a.trees, source):  # what the survey said of each tree beyond the above: read back
+        table[f] = a.trees[f].to_numpy(dtype=object)
+    ll = tree_lonlat(a.trees, a.site) if len(a.trees) else None
+    if ll is None:
+        lon = lat = np.full(len(table), np.nan)
+    else:
+        lon, lat = ll["longitude_deg"].to_numpy(float), ll["latitude_deg"].to_numpy(float)
+    placed = np.isfinite(lon) & np.isfinite(lat)
+    geom = np.array([None] * len(table), dtype=object)
+    if placed.any():
+        geom[placed] = points(lon[placed], lat[placed])
+    layer = gpd.GeoDataFrame(table, geometry=gpd.GeoSeries(geom, crs="EPSG:4326"))
+    summary = _summary(d, int((~placed).sum()))
+    # written under a temporary name with the format's own suffix (FlatGeobuf makes a folder of a name without it),
+    # then renamed into place: a reader never sees half a file
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=p.suffix, dir=p.parent if str(p.parent) else ".")
+    os.close(fd)
+    os.unlink(tmp)  # GDAL creates the file
+    try:
+        # FlatGeobuf's spatial index would sort the trees along a curve: they keep the survey's order
+        options = {"SPATIAL_INDEX": "NO"} if driver == "FlatGeobuf" else {}
+        layer.to_file(tmp, driver=driver, layer="trees", engine="pyogrio", layer_options=options)
+        if summary_to == "layer":
+            import pyogrio
+
+            facts = pd.DataFrame(
+                {"name": list(summary), "value": [json.dumps(v, default=str) for v in summary.values()]}
+            )
+            pyogrio.write_dataframe(facts, tmp, layer="summary", driver="GPKG", append=True)
+        umask = os.umask(0)  # the user's usual mode (0644 for most), as the statement has
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, p)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    if summary_to == "sidecar":
+        with Replacing(str(sidecar(p)), user_mode=True) as tmp:
+            Path(tmp).write_text(json.dumps(summary, indent=1, default=str) + "\n", encoding="utf-8")
+    return summary
