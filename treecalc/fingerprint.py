@@ -29,6 +29,7 @@ import hashlib
 import importlib
 import json
 import math
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
@@ -337,7 +338,7 @@ def read_statement(statement: str | Path) -> tuple[dict[str, Any], dict[str, Any
 
     p = Path(statement)
     if not p.is_file():
-        raise StatementError(f"statement {p}: no such file")
+        raise _not_a_file("statement", p)
     suffix = p.suffix.lower()
     if suffix not in (".json", ".xlsx", ".pdf"):
         raise StatementError(
@@ -413,6 +414,24 @@ def _shown(text: Any, most: int = 80) -> str:
 
     s = str(text)
     return s if len(s) <= most else quoted(s, most)
+
+
+def _digest(value: Any) -> str:
+    """A SHA-256 a statement records, as a message shows it: its first 12 hex digits, plainly, as the given file's
+    is shown beside it (a hash is no one's words to quote); a value that is no SHA-256 (a forged statement) is said
+    to be none, quoted within bounds."""
+    from treecalc.messages import quoted
+
+    if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value):
+        return f"{value[:12]}…"
+    return f"(not a SHA-256: {quoted(value, 20)})"
+
+
+def _not_a_file(what: str, p: Path) -> StatementError:
+    """The error for a statement or survey given that is no file: a folder is said to be one."""
+    if p.is_dir():
+        return StatementError(f"{what} {p}: a folder, not a file; give the {what} file itself")
+    return StatementError(f"{what} {p}: no such file")
 
 
 def _file_differences(fp: Mapping[str, Any], fee_schedule: Path | None) -> list[str]:
@@ -624,15 +643,15 @@ def verify(
     fp, doc, content = _read_isolated(statement) if isolated else read_statement(statement)
     sp = Path(survey)
     if not sp.is_file():
-        raise StatementError(f"survey {sp}: no such file")
+        raise _not_a_file("survey", sp)
     v = Verdict(str(statement), str(survey))
     recorded = fp["survey"] or {}
     given = _survey_entry(sp, None)
     if given["sha256"] != recorded.get("sha256"):
         v.differences.append(
             f"survey changed: {sp.name} is not the survey the statement was derived from "
-            f"({_shown(recorded.get('file'))}, {_shown(recorded.get('bytes'))} bytes, SHA-256 {_shown(recorded.get('sha256'), 12)}; "
-            f"given: {given['bytes']} bytes, SHA-256 {given['sha256'][:12]}…)"
+            f"({_shown(recorded.get('file'))}, {_shown(recorded.get('bytes'))} bytes, SHA-256 {_digest(recorded.get('sha256'))}; "
+            f"given: {given['bytes']} bytes, SHA-256 {_digest(given['sha256'])})"
         )
     if fp["treecalc_version"] != __version__:
         v.differences.append(
@@ -649,9 +668,9 @@ def verify(
     name = recorded.get("file")
     if not (isinstance(name, str) and 0 < len(name) <= 255 and name not in (".", "..") and "\0" not in name):
         name = None  # no file name (a forged one): derived under the survey's own
+    source = sp
     try:
         with tempfile.TemporaryDirectory(prefix="treecalc-verify-") as td:
-            source = sp
             if isinstance(name, str) and name and Path(name).name == name and name != sp.name:
                 # a survey renamed since is derived under its recorded name, which the statement and report show
                 source = Path(td) / name
@@ -661,10 +680,13 @@ def verify(
         v.differences.append(f"options: this treecalc cannot apply the recorded options ({e})")
         return v
     except ValueError as e:
+        why = str(e)
+        if source != sp:  # read under the recorded name: the refusal names the file the user gave
+            why = why.replace(str(source), str(sp)).replace(source.name, sp.name)
         if v.differences:  # e.g. a changed survey this treecalc refuses: the change is the finding
-            v.differences.append(f"the assessment could not be derived again: {e}")
+            v.differences.append(f"the assessment could not be derived again: {why}")
             return v
-        raise StatementError(f"the assessment of {sp} could not be derived again: {e}") from None
+        raise StatementError(f"the assessment of {sp} could not be derived again: {why}") from None
     v.differences.extend(_file_differences(fp, fee))
     now = derived.fingerprint or {}
     # the files read are those the process has read so far (a module loaded for another command reads its

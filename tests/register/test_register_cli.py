@@ -86,7 +86,13 @@ def test_case_new_pay_show_to_the_cent(db_url, survey_csv):
     assert treecalc("case", "audit", "--verify", db=db_url).returncode == 0
 
 
-def test_plantings_inspections_due_holds_bonds_decisions(db_url, survey_csv):
+def test_plantings_inspections_due_holds_bonds_decisions(db_url, survey_csv, monkeypatch):
+    import datetime as dt
+
+    from treecalc.register import core
+
+    # the plantings below are recorded as on the last day of 2031 (a planting is dated no later than tomorrow)
+    monkeypatch.setattr(core, "latest_day", lambda: dt.date(2031, 12, 31))
     cid = _new(survey_csv, db_url)
     run = lambda *a: json.loads(treecalc(*a, "--by", "clerk", "--json", db=db_url, check=True).stdout)  # noqa: E731
     from treecalc.register import Register

@@ -245,3 +245,42 @@ def test_no_space_left_while_a_command_writes_names_the_full_disk(reg, capsys, m
     monkeypatch.setattr(Register, "cases", no_space)
     rc, text = run(capsys, "case", "list")
     assert rc == 2 and f"the disk is full: {out} could not be written" in text and "Errno" not in text, text
+
+
+def test_a_planting_s_impossible_dates_and_counts_are_refused_and_nothing_is_written(reg, capsys):
+    # planting 1: 3 trees accepted 2025-05-01 (Chapter 208 held from 2025-01-01). Refused, each with a sentence
+    # naming the flag, exit 2, no planting and no event added:
+    # - a replant accepted 2025-03-01, two months before the planting it replaces was accepted;
+    # - a replant of 50 trees for a planting of 3 (it replaces trees of that planting that died: at most 3);
+    # - an acceptance 100 years ahead, past tomorrow, as a payment dated ahead is;
+    # - an acceptance before the law held (2024-06-01): the sentence says to give a later --accepted date, not
+    #   --on, which `case plant` does not have.
+    import datetime as dt
+
+    from treecalc.register import Register
+
+    rc, text = run(capsys, "case", "plant", "1", "--trees", "3", "--accepted", "2025-05-01", "--by", "c")
+    assert rc == 0, text
+    register = Register(f"sqlite:///{reg / 'reg.db'}")
+    plantings = register.show(1)["plantings"]
+    assert [(p["trees"], p["accepted"]) for p in plantings] == [(3, "2025-05-01")], plantings
+    before = register.show(1)["events"]
+    far = (dt.date.today() + dt.timedelta(days=100 * 365)).isoformat()
+    cases = [
+        (["--trees", "1", "--accepted", "2025-03-01", "--replant-of", "1"], ["2025-03-01", "2025-05-01", "planting 1"]),
+        (["--trees", "50", "--accepted", "2026-05-01", "--replant-of", "1"], ["--trees 50", "3 trees", "planting 1"]),
+        (["--trees", "1", "--accepted", far], [far, "--accepted"]),
+        (["--trees", "1", "--accepted", "2024-06-01"], ["2024-06-01", "a later --accepted date"]),
+    ]
+    for args, said in cases:
+        rc, text = run(capsys, "case", "plant", "1", *args, "--by", "c")
+        assert rc == 2, (args, text)
+        assert all(s in text for s in said), (args, text)
+        assert "--on" not in text and "Traceback" not in text, text
+    assert register.show(1)["plantings"] == plantings
+    assert register.show(1)["events"] == before
+    # the same replant within both bounds is recorded: 3 trees, accepted the day of the planting it replaces
+    rc, text = run(
+        capsys, "case", "plant", "1", "--trees", "3", "--accepted", "2025-05-01", "--replant-of", "1", "--by", "c"
+    )
+    assert rc == 0, text

@@ -78,26 +78,26 @@ def test_a_replant_is_inspected_two_years_after_its_own_acceptance(db_url, surve
     from treecalc.law import entry
 
     cid = _new(survey_csv, db_url)
-    p1 = _run(db_url, "case", "plant", str(cid), "--trees", "6", "--accepted", "2027-04-15")["id"]
-    _run(db_url, "case", "inspect", str(p1), "--date", "2030-04-20", "--dead", "1")
-    p2 = _run(db_url, "case", "plant", str(cid), "--trees", "1", "--accepted", "2030-05-01", "--replant-of", str(p1))[
+    p1 = _run(db_url, "case", "plant", str(cid), "--trees", "6", "--accepted", "2025-04-15")["id"]
+    _run(db_url, "case", "inspect", str(p1), "--date", "2026-04-20", "--dead", "1")
+    p2 = _run(db_url, "case", "plant", str(cid), "--trees", "1", "--accepted", "2026-05-01", "--replant-of", str(p1))[
         "id"
     ]
     shown = _run(db_url, "case", "show", str(cid))
     got = {p["id"]: p for p in shown["plantings"]}
-    # §208-22G: the replacements "in a healthy state on the third anniversary" of acceptance: 2027-04-15 + 3 years;
-    # the replant "survived in a healthy state for two years from when ... provisionally accepted": 2030-05-01 + 2
-    assert got[p1]["inspection_due"] == "2030-04-15" and got[p1]["warranty_years"] == 3
-    assert got[p2]["inspection_due"] == "2032-05-01" and got[p2]["warranty_years"] == 2
+    # §208-22G: the replacements "in a healthy state on the third anniversary" of acceptance: 2025-04-15 + 3 years;
+    # the replant "survived in a healthy state for two years from when ... provisionally accepted": 2026-05-01 + 2
+    assert got[p1]["inspection_due"] == "2028-04-15" and got[p1]["warranty_years"] == 3
+    assert got[p2]["inspection_due"] == "2028-05-01" and got[p2]["warranty_years"] == 2
     replant = entry("croton_on_hudson", "replacement.replant_warranty_years")
     assert (replant.value, replant.section) == (2, "§208-22G") and "for two years from when" in replant.text
-    due = _run(db_url, "case", "due", "--from", "2032-05-01", "--to", "2032-05-31")
-    assert [(d["planting"], d["inspection_due"], d["section"]) for d in due] == [(p2, "2032-05-01", "§208-22G")]
-    assert _run(db_url, "case", "due", "--from", "2033-01-01", "--to", "2033-12-31") == []
+    due = _run(db_url, "case", "due", "--from", "2028-05-01", "--to", "2028-05-31")
+    assert [(d["planting"], d["inspection_due"], d["section"]) for d in due] == [(p2, "2028-05-01", "§208-22G")]
+    assert _run(db_url, "case", "due", "--from", "2029-01-01", "--to", "2029-12-31") == []
 
     text = treecalc("case", "show", str(cid), db=db_url, check=True).stdout
     line = next(ln for ln in text.splitlines() if ln.strip().startswith(f"planting {p2}:"))
-    assert "inspection due 2032-05-01" in line and "two years" in line and "§208-22G" in line
+    assert "inspection due 2028-05-01" in line and "two years" in line and "§208-22G" in line
     assert f"replant of planting {p1}" in line
     # the reading is said where it is applied (README "Readings", data/readings/croton_on_hudson.toml)
     assert any(
@@ -127,10 +127,10 @@ def _amend(folder: Path, table: str, new_value: str) -> None:
 
 
 def test_the_inspection_follows_the_warranty_of_the_law_in_force_on_the_acceptance(tmp_path, survey_csv):
-    # an amended data folder: §208-22G's three years become two from 2027-01-01, a replant's two years become one
+    # an amended data folder: §208-22G's three years become two from 2026-01-01, a replant's two years become one
     folder = tmp_path / "data"
     shutil.copytree(BUNDLED_DATA_DIR, folder)
-    _amend(folder, "replacement.warranty_years", "values = { 2025-01-01 = 3, 2027-01-01 = 2 }")
+    _amend(folder, "replacement.warranty_years", "values = { 2025-01-01 = 3, 2026-01-01 = 2 }")
     _amend(folder, "replacement.replant_warranty_years", "value = 1")
     db = f"sqlite:///{tmp_path / 'register.db'}"
     cid = _new(survey_csv, db)
@@ -140,15 +140,15 @@ def test_the_inspection_follows_the_warranty_of_the_law_in_force_on_the_acceptan
         assert r.returncode == 0, r.stderr
         return int(json.loads(r.stdout)["id"])
 
-    before = plant("--trees", "2", "--accepted", "2026-06-01")  # three years then: 2029-06-01
-    after = plant("--trees", "3", "--accepted", "2027-06-01")  # two years from 2027-01-01: 2029-06-01
-    replant = plant("--trees", "1", "--accepted", "2029-10-01", "--replant-of", str(after))  # one year: 2030-10-01
+    before = plant("--trees", "2", "--accepted", "2025-06-01")  # three years then: 2028-06-01
+    after = plant("--trees", "3", "--accepted", "2026-06-01")  # two years from 2026-01-01: 2028-06-01
+    replant = plant("--trees", "1", "--accepted", "2026-10-01", "--replant-of", str(after))  # one year: 2027-10-01
     shown = _run(db, "case", "show", str(cid))
     got = {p["id"]: (p["inspection_due"], p["warranty_years"]) for p in shown["plantings"]}
-    assert got == {before: ("2029-06-01", 3), after: ("2029-06-01", 2), replant: ("2030-10-01", 1)}
+    assert got == {before: ("2028-06-01", 3), after: ("2028-06-01", 2), replant: ("2027-10-01", 1)}
 
     # the assessment under the same copy says the amended warranty too
-    r = _cli(folder, db, "assess", str(survey_csv), "--fee-per-tree", "450", "--on", "2027-06-01", "--json")
+    r = _cli(folder, db, "assess", str(survey_csv), "--fee-per-tree", "450", "--on", "2026-06-01", "--json")
     assert r.returncode == 0, r.stderr
     notes = json.dumps(json.loads(r.stdout)["notes"])
     assert "for two years" in notes and "for three years" not in notes
@@ -176,7 +176,7 @@ def test_a_data_copy_without_the_replant_period_is_refused_naming_the_entry(tmp_
     cid = _new(survey_csv, db)
     first = _cli(folder, db, "case", "plant", str(cid), "--trees", "2", "--accepted", "2026-06-01", "--by", "c")
     assert first.returncode == 0, first.stderr
-    r = _cli(folder, db, "case", "plant", str(cid), "--trees", "1", "--accepted", "2029-10-01", "--replant-of", "1")
+    r = _cli(folder, db, "case", "plant", str(cid), "--trees", "1", "--accepted", "2026-10-01", "--replant-of", "1")
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "has no entry replacement.replant_warranty_years" in r.stderr and "ch208_trees.toml" in r.stderr
     assert [p["id"] for p in _run(db, "case", "show", str(cid))["plantings"]] == [1]

@@ -136,3 +136,55 @@ def test_statement_pdf_and_text_name_the_offence_and_its_section(tmp_path, capsy
     assert main(["assess", str(path), *site, "--json"]) == 0
     j = json.loads(capsys.readouterr().out)
     assert figures(j) == (1, 0, 4000, 250, 0, 0)
+
+
+def _street_tier_and_fine():
+    """§208-29B(4) street trees' civil maximum and §208-29A's criminal fine, as data/law holds them."""
+    from treecalc.law.loader import resolved
+
+    tiers = resolved("croton_on_hudson")["penalty"]["civil_tiers"]
+    (street,) = [t for t in tiers if t["section"] == "§208-29B(4)"]
+    return street["usd"], entry("croton_on_hudson", "criminal.per_tree_usd").value
+
+
+def test_a_street_tree_whose_action_is_prune_is_pruned_for_208_5c():
+    # "Prune" states a pruning without its share. §208-5C forbids any pruning of a street tree without the
+    # Department's written approval, whatever the share (the law's entry: more than 0 %), so the offence does not
+    # wait for the share; §208-17's excessive pruning (25 % or more) is not read into a share not given: no §208-18D.
+    # By hand, one 10 in red maple, street tree, "Prune", approval given no: one definite §208-5C offence,
+    # civil §208-29B(4) up to $4,000 (street trees), criminal §208-29A $250; no doubling (one tree), no replacement.
+    civil, criminal = _street_tier_and_fine()
+    assert (civil, criminal) == (4000, 250)
+    s = survey("S1,Red maple,10,Prune,yes\n")
+    j = assess(s, site={**FLAT_HOUSE_LOT, "department_approval": False}, replacement_stock=STOCK).to_json()
+    assert figures(j) == (1, 0, civil, criminal, 0, 0)
+    rows = j["offence_rows"]
+    assert len(rows) == 1
+    assert (rows[0]["tag"], rows[0]["status"], rows[0]["offence_sections"]) == ("S1", "definite", "§208-5C")
+    assert j["replacement_required"] is False
+    # approval not given: the same figures rest on it, conditional; approval yes: authorised, $0
+    j = assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK).to_json()
+    assert figures(j) == (0, 1, 0, 0, civil, criminal)
+    assert "department_approval" in j["offence_rows"][0]["depends_on"]
+    j = assess(s, site={**FLAT_HOUSE_LOT, "department_approval": True}, replacement_stock=STOCK).to_json()
+    assert figures(j) == (0, 0, 0, 0, 0, 0)
+    # a per-tree approval cell "no" gives it: definite
+    cells = read_survey(
+        b"Tag,Species,DBH (in),Action,Street tree,Department approval\nS1,Red maple,10,Prune,yes,no\n",
+        filename="street_trees.csv",
+    )
+    assert figures(assess(cells, site=FLAT_HOUSE_LOT, replacement_stock=STOCK).to_json()) == (
+        1,
+        0,
+        civil,
+        criminal,
+        0,
+        0,
+    )
+
+
+def test_a_private_tree_to_prune_and_a_street_tree_retained_stay_0():
+    s = survey("P1,Red maple,10,Prune,no\nS2,Red maple,10,Retain,yes\n")
+    j = assess(s, site={**FLAT_HOUSE_LOT, "department_approval": False}, replacement_stock=STOCK).to_json()
+    assert figures(j) == (0, 0, 0, 0, 0, 0)
+    assert j["offence_rows"] == [] or all(r["status"] not in ("definite", "conditional") for r in j["offence_rows"])

@@ -95,8 +95,9 @@ class Actions:
     facts: dict[str, np.ndarray]  # flags stated in the action cell ("Remove – hazard", "Dead")
     column: C.Column | None
     blank: np.ndarray  # rows whose action cell is blank
-    # per row, the share a cell "Pruned 25%" states (NaN elsewhere) and whether it says "over" it; None: no cell does
-    pruned: tuple[np.ndarray, np.ndarray] | None = None
+    # per row, the share a cell "Pruned 25%" states (NaN elsewhere), whether it says "over" it, and whether the cell
+    # states a pruning without its share ("Prune"); None: no cell states a pruning
+    pruned: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     # the status column beside the action: the condition it states per row ('' where none) and a warning per row
     # for a status not recognised (None: no status column)
     status_condition: np.ndarray | None = None
@@ -139,6 +140,7 @@ def read_actions(table: Table, mapping: C.Mapping, warnings: list[str]) -> Actio
         pruned = (
             spread([r.pruned[0] if r.pruned else np.nan for r in read], codes, float),
             spread([bool(r.pruned and r.pruned[1]) for r in read], codes, bool),
+            spread([r.pruned is not None and np.isnan(r.pruned[0]) for r in read], codes, bool),
         )
     acts = Actions(action, unknown, reasons, facts, col, spread([is_blank(v) for v in uniq], codes, bool), pruned)
     _check_rivals(table, mapping, acts, warnings)

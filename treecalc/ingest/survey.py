@@ -689,7 +689,8 @@ def _trees(
         extra.append("flags_unclear")
     if acts.pruned is not None:  # "Pruned 25%": the share, for the law's excessive-pruning share to read
         cols["pruned_percent"], cols["pruned_over"] = acts.pruned[0][sel], acts.pruned[1][sel]
-        extra += ["pruned_percent", "pruned_over"]
+        cols["pruned_share_unknown"] = acts.pruned[2][sel]  # "Prune": pruned, the share not given
+        extra += ["pruned_percent", "pruned_over", "pruned_share_unknown"]
     at_precision = d.at_precision[sel] if len(d.at_precision) == len(d.dbh_in) else np.zeros(0)
     if len(at_precision) and not np.isnan(at_precision).all():  # a multi-stem tree: its DBH at the stems' precision
         cols["dbh_at_precision_in"] = at_precision

@@ -542,7 +542,7 @@ DEAD_STATUS = "dead"
 class Action:
     """One action cell read: the canonical action ('' blank, None not recognised) and the facts it states;
     ``pruned``: the share of the tree pruned ("Pruned 25%": (25.0, False); "pruned over 25%": (25.0, True), more than
-    the share), None when the cell states none."""
+    the share; "Prune": (nan, False), a pruning whose share is not given), None when the cell states no pruning."""
 
     action: str | None
     facts: tuple[str, ...] = ()
@@ -603,6 +603,10 @@ def read_action(value: object, *, remove_column: bool = False, retain_column: bo
         facts += (DEAD_STATUS,)
     if a == "remove" and isinstance(value, str) and _must_remove(_key(value)):
         facts += (MUST_REMOVE,)
+    if a == "retain" and words[:1] == ["prune"]:
+        # "Prune" is work on a kept tree, but a pruning all the same (a street tree's needs the Department's
+        # approval whatever the share): recorded as pruned, its share not given (never read as excessive)
+        return Action(a, facts, (math.nan, False))
     return Action(a, facts)
 
 

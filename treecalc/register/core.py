@@ -55,6 +55,11 @@ def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
+def latest_day() -> dt.date:
+    """The last day a record of something done may bear: tomorrow (a day's grace for time zones)."""
+    return dt.date.today() + dt.timedelta(days=1)
+
+
 def canonical(obj: Any) -> str:
     """The one JSON text of ``obj`` that its hash is taken over: sorted keys, no spaces, UTF-8."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
@@ -396,7 +401,7 @@ class Register:
         fits(reference, "‹reference›", 200)
         # A payment is recorded once received: a date past tomorrow (a day's grace for time zones) is a slip
         # (2062 for 2026), and a receipt dated ahead would sit outside every ledger run until then.
-        latest = dt.date.today() + dt.timedelta(days=1)
+        latest = latest_day()
         if day > latest:
             raise RegisterError(f"‹date› {day}: a payment is recorded once received, not dated after {latest}")
         return self._add_record(m.Payment, case_id, by, "payment", amount_cents=cents, paid_on=day, reference=reference)
@@ -423,7 +428,7 @@ class Register:
         if how not in BOND_CLOSINGS:
             raise RegisterError(f"a bond is released or forfeited, not {how!r}")
         day = to_date(on, "‹date›")
-        latest = dt.date.today() + dt.timedelta(days=1)
+        latest = latest_day()
         if how == "forfeited" and day > latest:  # a receipt of the Fund, as a payment: recorded once it is forfeited
             raise RegisterError(f"‹date› {day}: a bond is recorded forfeited once it is, not dated after {latest}")
 
@@ -456,6 +461,13 @@ class Register:
             raise RegisterError(f"‹trees› {trees!r}: a whole number of trees from 1 to 100,000")
         day = to_date(accepted_on, "‹accepted_on›")
         fits(species, "‹species›", 200)
+        # A planting is recorded once accepted, as a payment once received: a date past tomorrow (a day's grace for
+        # time zones) is a slip, and its inspection would be scheduled on a warranty not yet begun.
+        latest = latest_day()
+        if day > latest:
+            raise RegisterError(
+                f"‹accepted_on› {day}: a planting is recorded once provisionally accepted, not dated after {latest}"
+            )
 
         # §208-22G in force on the day of acceptance: the first replacements' anniversary, or a replant's period
         years = warranty_years(day, replant=replant_of is not None)
@@ -464,6 +476,17 @@ class Register:
             first = rec.session.get(m.Planting, replant_of)
             if first is None or first.case_id != case_id:
                 raise RegisterError(f"‹replant_of› {replant_of}: no planting {replant_of} on case {case_id}")
+            # a replant replaces trees of that planting that died: it comes after it, and no more trees than it had
+            if day < first.accepted_on:
+                raise RegisterError(
+                    f"‹accepted_on› {day}: a replant is accepted after the planting it replaces; planting "
+                    f"{replant_of} was accepted on {first.accepted_on}"
+                )
+            if trees > first.trees:
+                raise RegisterError(
+                    f"‹trees› {trees}: a replant replaces trees of planting {replant_of}, which had "
+                    f"{first.trees} trees: give at most {first.trees}"
+                )
 
         return self._add_record(
             m.Planting,

@@ -24,7 +24,10 @@ def planting_law(on: dt.date, what: str = "‹accepted_on›") -> dict[str, Any]
     try:
         return resolved(PLANTING_LAW, on)
     except LawNotInForce as e:
-        raise RegisterError(f"{what} {on.isoformat()}: {e}") from None
+        # the law's refusal asks for a later assessment date; here the date to give is the one refused
+        from treecalc.messages import mark
+
+        raise RegisterError(f"{what} {on.isoformat()}: {str(e).replace(mark('on'), what)}") from None
 
 
 def warranty_years(on: dt.date, *, replant: bool) -> int:

@@ -73,7 +73,8 @@ def read_shares(trees: pd.DataFrame, jurisdiction: str, law: dict[str, Any]) -> 
 
 def pruned_short_of_excessive(trees: pd.DataFrame, jurisdiction: str, law: dict[str, Any]) -> np.ndarray:
     """Per tree, pruned by a stated share that :func:`read_shares` left retained (below the excessive-pruning share)
-    and that the law's street-tree pruning share (:data:`STREET_KEY`) reaches: a pruning done, which on a street or
+    and that the law's street-tree pruning share (:data:`STREET_KEY`) reaches, or pruned by a share not given
+    ("Prune") under a law that asks approval for any share: a pruning done, which on a street or
     public tree without the approval the law asks for is an offence of its own. All False for a law without that
     entry, or a survey stating no share."""
     n = len(trees)
@@ -84,7 +85,13 @@ def pruned_short_of_excessive(trees: pd.DataFrame, jurisdiction: str, law: dict[
     given = ~np.isnan(pct)
     retained = trees["action"].astype(object).to_numpy(object) == "retain"
     met = np.asarray(meets(jurisdiction, STREET_KEY, np.where(given, pct, -1.0), share), dtype=bool)
-    return given & retained & met
+    # "Prune" (no share given): some share was pruned, so a law asking approval for any pruning (more than 0 %)
+    # is reached; a law with a larger share is not known to be, and the tree stays retained
+    unsaid = np.zeros(n, dtype=bool)
+    if "pruned_share_unknown" in trees:
+        unsaid = trees["pruned_share_unknown"].astype("boolean").fillna(False).to_numpy(bool) & ~given
+    anything = bool(np.asarray(meets(jurisdiction, STREET_KEY, np.array([np.nextafter(0.0, 1.0)]), share))[0])
+    return ((given & met) | (unsaid & anything)) & retained
 
 
 def street_pruning_section(jurisdiction: str) -> str:
