@@ -67,3 +67,81 @@ def test_a_sqlite_backup_holding_a_nul_is_refused_on_restore_naming_the_field(tm
     r = treecalc("case", "restore", tmp_path / "b.gz", db=db_url)
     assert r.returncode == 2 and "notes.text" in r.stderr and "NUL" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+# -- a register damaged behind the program's back: the audit names what, writes are refused ----------------
+
+
+@pytest.fixture
+def paid(tmp_path):
+    """A SQLite register: case 1 (event 1), a payment of $100 (event 2), a note (event 3)."""
+    from treecalc.register import Register
+
+    url = f"sqlite:///{tmp_path / 'register.db'}"
+    reg = Register(url)
+    cid = reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
+    reg.pay(cid, by="bob", amount="100.00", on="2026-02-01")
+    reg.note(cid, by="ann", text="paid by check")
+    assert treecalc("case", "audit", "--verify", db=url).returncode == 0
+    return url
+
+
+def _events(url):
+    engine = create_engine(url)
+    with engine.connect() as c:
+        n = c.exec_driver_sql("SELECT count(*) FROM events").scalar()
+    engine.dispose()
+    return n
+
+
+def test_an_event_stored_as_bytes_is_named_by_the_audit_and_writes_are_refused(paid):
+    _raw(paid, "UPDATE events SET body = CAST(body AS BLOB) WHERE seq = 2")
+    r = treecalc("case", "audit", "--verify", db=paid)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "event 2: events.body is stored as bytes" in r.stderr
+    _raw(paid, "UPDATE events SET body = CAST(body AS TEXT) WHERE seq = 2")  # mended: intact again
+    assert treecalc("case", "audit", "--verify", db=paid).returncode == 0
+    _raw(paid, "UPDATE events SET body = CAST(body AS BLOB) WHERE seq = 3")  # the last event
+    r = treecalc("case", "pay", 1, "--amount", "5", "--date", "2026-02-02", "--by", "bob", db=paid)
+    assert r.returncode == 1 and "event 3: events.body is stored as bytes" in r.stderr, r.stderr
+    assert _events(paid) == 3  # nothing written on top of the damage
+
+
+def test_a_payment_date_that_is_not_a_date_is_named_with_its_event(paid):
+    _raw(paid, "UPDATE payments SET paid_on = 'not-a-date' WHERE id = 1")
+    r = treecalc("case", "audit", "--verify", db=paid)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    # events: 1 case opened, 2 the payment (which wrote paid_on), 3 the note
+    assert "event 2: payments 1: paid_on is 'not-a-date', not a date" in r.stderr
+    r = treecalc("case", "show", 1, db=paid)
+    assert r.returncode == 1 and "payments 1: paid_on is 'not-a-date', not a date" in r.stderr, r.stderr
+
+
+def test_a_damaged_last_page_is_named_and_pay_does_not_write_to_it(paid):
+    """Text that is not UTF-8 where the last event's body was (what a torn last page reads as)."""
+    _raw(paid, "UPDATE events SET body = CAST(X'7b2273657122ff80fe' AS TEXT) WHERE seq = 3")
+    r = treecalc("case", "audit", "--verify", db=paid)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "event 3: events.body is not UTF-8 text" in r.stderr
+    r = treecalc("case", "pay", 1, "--amount", "5", "--date", "2026-02-02", "--by", "bob", db=paid)
+    assert r.returncode == 1 and "event 3: events.body is not UTF-8 text" in r.stderr, r.stderr
+    assert "case audit --verify" in r.stderr
+    assert _events(paid) == 3
+
+
+def test_a_register_of_a_newer_schema_is_refused_with_a_sentence(db_url):
+    from treecalc.register import Register, core
+
+    Register(db_url).new_case(by="ann", title="3 Oak Ln", kind="violation")
+    core._ENGINES.pop(db_url, None)  # a later process, opening it afresh
+    _raw(db_url, "UPDATE alembic_version SET version_num = '0042_bonds_v2'")
+    for args in (
+        ["case", "show", "1"],
+        ["case", "audit", "--verify"],
+        ["case", "note", "1", "--text", "x", "--by", "a"],
+    ):
+        r = treecalc(*args, db=db_url)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        assert "this register was written by a newer treecalc (schema 0042_bonds_v2); upgrade treecalc" in r.stderr, (
+            r.stderr
+        )

@@ -29,6 +29,13 @@ class RegisterError(ValueError):
     """Something about the register the user can fix (a bad URL, a case that does not exist): exit 2."""
 
 
+class RegisterDamaged(RegisterError):
+    """The register holds what no event of the program wrote (a row edited or torn behind its back): the
+    command stops, naming what is broken, and writes nothing on top of it. Exit 1, as the audit that finds it."""
+
+    exit_code = 1
+
+
 def default_path() -> Path:
     import platformdirs
 
@@ -158,13 +165,34 @@ def _at_head(engine: Engine) -> bool:
         return conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
 
 
+def _revision(engine: Engine) -> str | None:
+    from sqlalchemy import inspect, text
+
+    with engine.connect() as conn:
+        if not inspect(conn).has_table("alembic_version"):
+            return None
+        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
 def migrate(engine: Engine) -> None:
-    """The schema at Alembic's head (``alembic.command.upgrade``), run on the given engine's connection."""
+    """The schema at Alembic's head (``alembic.command.upgrade``), run on the given engine's connection.
+    A revision this treecalc does not know is a newer one's: refused with a sentence, never migrated."""
     if _at_head(engine):
         return
     from alembic import command
+    from alembic.script import ScriptDirectory
+    from alembic.script.revision import RevisionError
+    from alembic.util import CommandError
 
     cfg = alembic_config(engine.url.render_as_string(hide_password=False))
+    rev = _revision(engine)
+    if rev is not None:
+        try:
+            known = ScriptDirectory.from_config(cfg).get_revision(rev) is not None
+        except (CommandError, RevisionError):  # "Can't locate revision identified by ..."
+            known = False
+        if not known:
+            raise RegisterError(f"this register was written by a newer treecalc (schema {rev}); upgrade treecalc")
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
