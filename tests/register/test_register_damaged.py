@@ -145,3 +145,27 @@ def test_a_register_of_a_newer_schema_is_refused_with_a_sentence(db_url):
         assert "this register was written by a newer treecalc (schema 0042_bonds_v2); upgrade treecalc" in r.stderr, (
             r.stderr
         )
+
+
+# -- a register file cut to 0 bytes is not a new register -------------------------------------------------
+
+
+def test_a_register_file_cut_to_zero_bytes_is_refused_not_recreated_empty(tmp_path):
+    from treecalc.register import Register, core
+
+    path = tmp_path / "register.db"
+    url = f"sqlite:///{path}"
+    reg = Register(url)
+    reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
+    reg.engine.dispose()
+    core._ENGINES.pop(url, None)  # a later process
+    for extra in ("-wal", "-shm"):
+        (tmp_path / f"register.db{extra}").unlink(missing_ok=True)
+    path.write_bytes(b"")  # cut to 0 bytes
+    for args in (["case", "audit", "--verify"], ["case", "list"], ["case", "note", "1", "--text", "x", "--by", "a"]):
+        r = treecalc(*args, db=url)
+        assert r.returncode == 2 and str(path) in r.stderr and "0 bytes" in r.stderr, r.stderr
+    assert path.stat().st_size == 0  # left as found: no empty register made in its place
+    # a file that does not exist yet is a new register, made on first use
+    fresh = f"sqlite:///{tmp_path / 'new.db'}"
+    assert treecalc("case", "audit", "--verify", db=fresh).returncode == 0

@@ -133,9 +133,22 @@ def _sqlite_pragmas(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get("reading") else "BEGIN IMMEDIATE")
 
 
+def _refuse_emptied(path: Path) -> None:
+    """A register file that exists but holds 0 bytes (and no write-ahead log) was cut or wiped: SQLite would
+    silently make a new, empty register in its place, and the audit would call it intact. A new register's
+    file gets SQLite's header on its first open (WAL mode), so only a file emptied since is refused."""
+    wal = path.with_name(path.name + "-wal")
+    if path.is_file() and path.stat().st_size == 0 and not (wal.is_file() and wal.stat().st_size > 0):
+        raise RegisterError(
+            f"the register {path} is an empty file (0 bytes): it was cut or wiped, not a new register; restore it "
+            "from a backup (treecalc case restore), or delete the file to start an empty register"
+        )
+
+
 def make_engine(url: str) -> Engine:
     u = make_url(url)
     if u.get_backend_name() == "sqlite":
+        _refuse_emptied(Path(u.database or "").expanduser())
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
         _sqlite_pragmas(engine)
         return engine
