@@ -94,3 +94,10 @@ def test_a_right_password_within_the_allowance_signs_in_and_is_recorded_once(db_
     assert auth.session_user(reg, token) == ("ann", "clerk")
     with reg.reading() as s:
         assert [r.ok for r in s.scalars(select(m.SignIn).order_by(m.SignIn.id))] == [0, 0, 1]
+
+
+def test_a_name_longer_than_any_account_s_is_refused_naming_it_not_a_database_error(db_url):
+    from treecalc.register import Register, RegisterError, auth
+
+    with pytest.raises(RegisterError, match="‹name›: at most 200 characters, got 300"):
+        auth.sign_in(Register(db_url), "x" * 300, "wrong password!")

@@ -17,7 +17,7 @@ from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
-from treecalc.register.core import Register, RegisterError, now
+from treecalc.register.core import Register, RegisterError, fits, now
 
 #: failed sign-ins of one name within THROTTLE_WINDOW before the next attempt is refused
 THROTTLE_FAILURES = 3
@@ -62,6 +62,8 @@ def _attempt(reg: Register, name: str) -> int:
     are counted and recorded one at a time (PostgreSQL: a lock on the name; SQLite: ``BEGIN IMMEDIATE``), before
     any password is checked, so attempts released at once cannot all pass the count. A name that does not exist
     goes the same way: the same allowance, the same answers."""
+    # no account has a longer name (add_user), and PostgreSQL would refuse to record it with a bare error
+    fits(name, "‹name›", 200)
     since = (dt.datetime.now(dt.UTC) - THROTTLE_WINDOW).isoformat(timespec="microseconds")
     with Session(reg.engine) as s, s.begin():
         if reg.engine.dialect.name == "postgresql":
