@@ -169,3 +169,35 @@ def test_a_register_file_cut_to_zero_bytes_is_refused_not_recreated_empty(tmp_pa
     # a file that does not exist yet is a new register, made on first use
     fresh = f"sqlite:///{tmp_path / 'new.db'}"
     assert treecalc("case", "audit", "--verify", db=fresh).returncode == 0
+
+
+def test_a_torn_last_page_of_the_file_is_named_and_pay_writes_nothing(tmp_path):
+    """The file's last page overwritten (a torn write): SQLite finds it malformed; every command meeting it
+    says the file is damaged (exit 1) and a payment is not written."""
+    import sqlite3
+
+    from treecalc.register import Register, core
+
+    path = tmp_path / "register.db"
+    url = f"sqlite:///{path}"
+    reg = Register(url)
+    cid = reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
+    for i in range(30):
+        reg.pay(cid, by="bob", amount="1.00", on="2026-02-01", reference=f"r{i}")
+        reg.note(cid, by="ann", text="a note " * 20)
+    reg.engine.dispose()
+    core._ENGINES.pop(url, None)
+    c = sqlite3.connect(path)
+    c.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything in the file itself
+    c.close()
+    size = path.stat().st_size
+    with open(path, "r+b") as f:
+        f.seek(size - 4096)
+        f.write(b"\xff" * 4096)
+    r = treecalc("case", "audit", "--verify", db=url)
+    assert r.returncode == 1 and "its file is damaged (SQLite: database disk image is malformed)" in r.stderr, r.stderr
+    r = treecalc("case", "pay", cid, "--amount", "5", "--date", "2026-02-02", "--by", "bob", db=url)
+    assert r.returncode == 1 and "its file is damaged" in r.stderr and "nothing was written" in r.stderr, r.stderr
+    wal = tmp_path / "register.db-wal"  # where SQLite would have put the payment first
+    assert not wal.exists() or wal.stat().st_size == 0
+    assert path.stat().st_size == size and path.read_bytes()[-4096:] == b"\xff" * 4096

@@ -9,33 +9,24 @@
    named by the event that wrote it.
 3. A value the database cannot hand back as its column's type (SQLite keeps any value in any column: bytes
    where text was, text that is not UTF-8 as a torn page reads, "not-a-date" in a date) is named by table,
-   column and row, and by the event that wrote it (:func:`find_damage`), not raised as the driver's error.
+   column and row, and by the event that wrote it (:func:`treecalc.register.damage.find_damage`), not raised as the driver's error.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import json
-from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Date, Integer, LargeBinary, String, select, text
+from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
-from sqlalchemy.types import TypeDecorator
 
 from treecalc.register import models as m
 from treecalc.register.core import GENESIS, Register, chain_hash, row_values
+from treecalc.register.damage import Broken, find_damage
 
-
-@dataclass
-class Broken:
-    seq: int | None
-    why: str
-
-    def __str__(self) -> str:
-        return (f"event {self.seq}: " if self.seq is not None else "") + self.why
+__all__ = ["Broken", "find_damage", "verify", "verify_session"]
 
 
 def verify(reg: Register) -> Broken | None:
@@ -110,72 +101,6 @@ def _verify(s: Session) -> Broken | None:
             if key not in seen:
                 return Broken(wrote.get((table, key, key_col)), f"{table} {key} was written but is not in the database")
     return None
-
-
-def find_damage(s: Session) -> Broken | None:
-    """The first value of the register that is not of its column's type, named with its table, column and row
-    (and the event that wrote it); None where none is (always on PostgreSQL, whose columns hold their type).
-    Read raw (``typeof``, the bytes), so that what the driver cannot decode is found, not raised."""
-    if s.get_bind().dialect.name != "sqlite":
-        return None
-    tables = [("events", m.Event, "seq"), ("chain_head", m.ChainHead, "id")]
-    tables += [(t, model, key) for t, (model, key) in m.RECORDED.items()]
-    for table, model, key in tables:
-        cols = list(model.__table__.columns)
-        what = ", ".join(f'typeof("{c.name}"), CAST("{c.name}" AS BLOB)' for c in cols)
-        for row in s.execute(text(f'SELECT CAST("{key}" AS BLOB), {what} FROM "{table}"')):  # noqa: S608 (our names)
-            raw_key = bytes(row[0] or b"").decode("utf-8", errors="replace")
-            row_key: Any = int(raw_key) if isinstance(model.__table__.columns[key].type, Integer) else raw_key
-            for i, col in enumerate(cols):
-                why = _not_its_type(col.type, row[1 + 2 * i], row[2 + 2 * i])
-                if why is None:
-                    continue
-                if table == "events":
-                    return Broken(row_key, f"events.{col.name} {why}")
-                if table == "chain_head":
-                    return Broken(None, f"chain_head.{col.name} {why}")
-                return Broken(_writer(s, table, row_key, col.name), f"{table} {row_key}: {col.name} {why}")
-    return None
-
-
-def _not_its_type(typ: Any, kind: str, raw: bytes | None) -> str | None:
-    """Why a value (SQLite's ``typeof`` and its bytes) is not of the column's type, else None."""
-    if kind == "null" or raw is None:
-        return None
-    if isinstance(typ, TypeDecorator):
-        typ = typ.impl_instance
-    if isinstance(typ, LargeBinary):
-        return None
-    if kind == "blob":
-        return "is stored as bytes, not " + ("a number" if isinstance(typ, Integer) else "text")
-    try:
-        value = bytes(raw).decode("utf-8")
-    except UnicodeDecodeError:
-        return "is not UTF-8 text"
-    if isinstance(typ, Integer) and kind != "integer":
-        return f"is {value!r}, not a whole number"
-    if isinstance(typ, Date):
-        try:
-            dt.date.fromisoformat(value)
-        except ValueError:
-            return f"is {value!r}, not a date"
-    elif isinstance(typ, String) and kind != "text":
-        return f"is {value!r} ({kind}), not text"
-    return None
-
-
-def _writer(s: Session, table: str, key: Any, col: str) -> int | None:
-    """The seq of the last event that wrote ``table`` ``key``'s ``col`` (events that do not read are skipped)."""
-    seq = None
-    for n, raw in s.execute(text("SELECT seq, CAST(body AS BLOB) FROM events ORDER BY seq")):
-        try:
-            body = json.loads(bytes(raw).decode("utf-8"))
-        except (ValueError, TypeError):
-            continue
-        for ch in body.get("changes") or []:
-            if ch.get("table") == table and ch.get("key") == key and col in (ch.get("row") or ch.get("set") or {}):
-                seq = n
-    return seq
 
 
 def _show(v: Any) -> str:

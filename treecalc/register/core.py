@@ -28,7 +28,8 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
-from treecalc.register.db import RegisterDamaged, RegisterError, database_url, disk_error, make_engine, migrate
+from treecalc.register.damage import lock_head, naming_damage
+from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate
 from treecalc.register.readings import case_readings, ledger, warranty_section, warranty_words, warranty_years
 
 CASE_KINDS = {
@@ -243,52 +244,14 @@ class Register:
     @contextmanager
     def reading(self) -> Iterator[Session]:
         try:
-            with Session(self.engine.execution_options(reading=True)) as s, s.begin():
+            with Session(self.engine.execution_options(reading=True)) as s, naming_damage(s, writing=False), s.begin():
                 yield s
         except (OperationalError, DBAPIError) as e:
             # a read on a full disk (SQLite's WAL writes its shared memory even to read) says so, not "disk I/O error"
             said = disk_error(e, self.url)
             if said is None:
-                self._raise_if_damaged(e, writing=False)  # text that is not UTF-8: named
                 raise
             raise RegisterError(said) from None
-        except (ValueError, TypeError) as e:  # a value not of its column's type ("not-a-date"): named
-            self._raise_if_damaged(e, writing=False)
-            raise
-
-    def _raise_if_damaged(self, e: BaseException, *, writing: bool) -> None:
-        """:class:`RegisterDamaged` naming the value behind ``e`` when the register holds one that is not of its
-        column's type (a date that is not one, text that is not UTF-8); else nothing (``e`` stands)."""
-        if isinstance(e, RegisterError):
-            return
-        from treecalc.register.audit import find_damage
-
-        with Session(self.engine.execution_options(reading=True)) as s, s.begin():
-            broken = find_damage(s)
-        if broken is not None:
-            raise self._damaged(broken, writing) from e
-
-    @staticmethod
-    def _damaged(broken: Any, writing: bool) -> RegisterDamaged:
-        return RegisterDamaged(
-            f"the register is damaged: {broken}"
-            + ("; nothing was written" if writing else "")
-            + " (treecalc case audit --verify says what else; restore the register from a backup)"
-        )
-
-    def _check_tail(self, s: Session, head: m.ChainHead) -> None:
-        """Refuse to append to a chain whose last event is not what the chain head names, or is not text that
-        hashes to it (edited, or torn with the last page): a write never lands on top of a damaged chain."""
-        if head.seq == 0:
-            return
-        last = s.execute(select(m.Event.prev_hash, m.Event.body, m.Event.hash).where(m.Event.seq == head.seq)).first()
-        if last is not None and isinstance(last.body, str) and isinstance(last.prev_hash, str):
-            if last.hash == head.hash and chain_hash(last.prev_hash, last.body) == head.hash:
-                return
-        from treecalc.register.audit import Broken, find_damage
-
-        broken = find_damage(s) or Broken(head.seq, "the last event is not the one the chain head names (edited)")
-        raise self._damaged(broken, True)
 
     def _write(self, by: str, kind: str, case_id: int | None, fn: Callable[[_Recorder], Any]) -> Any:
         """``fn`` in one transaction with its event; retried when the database was locked."""
@@ -299,28 +262,21 @@ class Register:
         delay = 0.05
         for attempt in range(40):
             try:
-                with Session(self.engine, expire_on_commit=False) as s, s.begin():
-                    head = s.execute(select(m.ChainHead).where(m.ChainHead.id == 1).with_for_update()).scalar_one()
-                    self._check_tail(s, head)
+                with Session(self.engine, expire_on_commit=False) as s, naming_damage(s, writing=True), s.begin():
+                    head = lock_head(s, chain_hash)
                     rec = _Recorder(s)
                     result = fn(rec)
                     cid = case_id if case_id is not None else getattr(result, "id", None)
                     self._append_event(s, head, by, kind, cid if isinstance(cid, int) else None, rec.changes)
                 return result
-            except RegisterError:
-                raise
             except (OperationalError, DBAPIError) as e:
                 said = disk_error(e, self.url)
                 if said is not None:  # the transaction was rolled back: nothing was written
                     raise RegisterError(f"{said}; nothing was recorded") from None
                 if not _retryable(e) or attempt == 39:
-                    self._raise_if_damaged(e, writing=True)
                     raise
                 time.sleep(delay)
                 delay = min(delay * 1.5, 1.0)
-            except (ValueError, TypeError) as e:  # a row of the register that is not of its column's type
-                self._raise_if_damaged(e, writing=True)
-                raise
         raise AssertionError("unreachable")
 
     def _append_event(
