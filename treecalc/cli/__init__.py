@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: the disk is full{where}; free some space and run it again", file=sys.stderr)
             return 2
         print(f"error: {words.render(e)}", file=sys.stderr)
-        return 2
+        return int(getattr(e, "exit_code", 2))  # a damaged register: 1, as the audit that finds it
     except Exception as e:
         if type(e).__module__.startswith("sqlalchemy"):  # the register's database refused or is unreachable
             orig = getattr(e, "orig", None) or e

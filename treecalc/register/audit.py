@@ -7,29 +7,26 @@
    for column; a digested column (a survey's bytes, an assessment's JSON) hashes to what its event says,
    and a file's bytes to the SHA-256 it is kept under. An amount changed with raw SQL is found here, and
    named by the event that wrote it.
+3. A value the database cannot hand back as its column's type (SQLite keeps any value in any column: bytes
+   where text was, text that is not UTF-8 as a torn page reads, "not-a-date" in a date) is named by table,
+   column and row, and by the event that wrote it (:func:`treecalc.register.damage.find_damage`), not raised as the driver's error.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
 from treecalc.register.core import GENESIS, Register, chain_hash, row_values
+from treecalc.register.damage import Broken, find_damage
 
-
-@dataclass
-class Broken:
-    seq: int | None
-    why: str
-
-    def __str__(self) -> str:
-        return (f"event {self.seq}: " if self.seq is not None else "") + self.why
+__all__ = ["Broken", "find_damage", "verify", "verify_session"]
 
 
 def verify(reg: Register) -> Broken | None:
@@ -40,6 +37,16 @@ def verify(reg: Register) -> Broken | None:
 
 def verify_session(s: Session) -> Broken | None:
     """:func:`verify` within a transaction (a restore audits what it wrote before committing it)."""
+    try:
+        return _verify(s)
+    except (ValueError, TypeError, DBAPIError):
+        broken = find_damage(s)
+        if broken is None:  # not a damaged value: the database's own error (unreachable, ...) stands
+            raise
+        return broken
+
+
+def _verify(s: Session) -> Broken | None:
     replay: dict[str, dict[Any, dict[str, Any]]] = {t: {} for t in m.RECORDED}
     wrote: dict[tuple[str, Any, str], int] = {}  # (table, key, column) -> seq of the event that last set it
     prev, last_seq = GENESIS, 0

@@ -10,13 +10,14 @@ import datetime as dt
 import hashlib
 import json
 import secrets
+import threading
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
-from treecalc.register.core import Register, RegisterError, now
+from treecalc.register.core import Register, RegisterError, fits, now
 
 #: failed sign-ins of one name within THROTTLE_WINDOW before the next attempt is refused
 THROTTLE_FAILURES = 3
@@ -51,39 +52,62 @@ class Throttled(RegisterError):
     pass
 
 
+#: passwords checked at once by this process: each argon2 check holds 64 MiB, so a burst of attempts queues
+#: here instead of growing the server's memory by 64 MiB an attempt
+_CHECKING = threading.BoundedSemaphore(2)
+
+
+def _attempt(reg: Register, name: str) -> int:
+    """Record an attempt of ``name`` as failed (its id), or refuse it as :class:`Throttled`: one name's attempts
+    are counted and recorded one at a time (PostgreSQL: a lock on the name; SQLite: ``BEGIN IMMEDIATE``), before
+    any password is checked, so attempts released at once cannot all pass the count. A name that does not exist
+    goes the same way: the same allowance, the same answers."""
+    # no account has a longer name (add_user), and PostgreSQL would refuse to record it with a bare error
+    fits(name, "‹name›", 200)
+    since = (dt.datetime.now(dt.UTC) - THROTTLE_WINDOW).isoformat(timespec="microseconds")
+    with Session(reg.engine) as s, s.begin():
+        if reg.engine.dialect.name == "postgresql":
+            # held to the commit; a 64-bit hash of the name, so that two names rarely share a lock
+            key = bindparam("name", name, type_=m.SignIn.__table__.c.name.type)
+            s.execute(select(func.pg_advisory_xact_lock(func.hashtextextended(key, 0))))
+        failures = s.scalar(select(func.count()).where(m.SignIn.name == name, m.SignIn.ok == 0, m.SignIn.at >= since))
+        if (failures or 0) >= THROTTLE_FAILURES:
+            raise Throttled(
+                f"Too many failed sign-ins for {name}: wait {int(THROTTLE_WINDOW.total_seconds() // 60)} minutes."
+            )
+        row = m.SignIn(name=name, at=now(), ok=0)  # failed until the password is found right
+        s.add(row)
+        s.flush()
+        return int(row.id)
+
+
 def sign_in(reg: Register, name: str, password: str) -> tuple[str, str]:
     """(session token, role) for a right name and password; :class:`Throttled` after
     :data:`THROTTLE_FAILURES` failures in :data:`THROTTLE_WINDOW`; RegisterError for a wrong one."""
     from argon2 import PasswordHasher
     from argon2.exceptions import InvalidHashError, VerificationError
 
-    since = (dt.datetime.now(dt.UTC) - THROTTLE_WINDOW).isoformat(timespec="microseconds")
-    with Session(reg.engine) as s, s.begin():
-        failures = s.scalar(select(func.count()).where(m.SignIn.name == name, m.SignIn.ok == 0, m.SignIn.at >= since))
-        if (failures or 0) >= THROTTLE_FAILURES:
-            raise Throttled(
-                f"Too many failed sign-ins for {name}: wait {int(THROTTLE_WINDOW.total_seconds() // 60)} minutes."
-            )
+    attempt = _attempt(reg, name)  # committed: counted against the name whatever happens next
+    with reg.reading() as s:
         user = s.get(m.User, name)
-        ok = False
-        if user is not None:
+        stored, role = (user.password_hash, user.role) if user is not None else (None, "")
+    ok = False
+    with _CHECKING:
+        if stored is not None:
             try:
-                ok = PasswordHasher().verify(user.password_hash, password)
+                ok = PasswordHasher().verify(stored, password)
             except (VerificationError, InvalidHashError):
                 ok = False
         else:
             hash_password(password)  # the same time spent whether or not the name exists
-        s.add(m.SignIn(name=name, at=now(), ok=int(ok)))
-        if ok:
-            assert user is not None
-            role = user.role
-            token = secrets.token_urlsafe(32)
-            expires = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=SESSION_HOURS)).isoformat(timespec="microseconds")
-            s.execute(delete(m.Session).where(m.Session.expires_at < now()))
-            s.add(m.Session(token_sha256=_sha(token), name=name, expires_at=expires))
-    # raised after the commit: a failed attempt is recorded, so the next ones are throttled
     if not ok:
         raise RegisterError("The name or the password is wrong.")
+    token = secrets.token_urlsafe(32)
+    expires = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=SESSION_HOURS)).isoformat(timespec="microseconds")
+    with Session(reg.engine) as s, s.begin():
+        s.execute(update(m.SignIn).where(m.SignIn.id == attempt).values(ok=1))
+        s.execute(delete(m.Session).where(m.Session.expires_at < now()))
+        s.add(m.Session(token_sha256=_sha(token), name=name, expires_at=expires))
     return token, role
 
 

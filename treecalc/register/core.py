@@ -28,6 +28,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
+from treecalc.register.damage import lock_head, naming_damage
 from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate
 from treecalc.register.readings import case_readings, ledger, warranty_section, warranty_words, warranty_years
 
@@ -246,7 +247,7 @@ class Register:
     @contextmanager
     def reading(self) -> Iterator[Session]:
         try:
-            with Session(self.engine.execution_options(reading=True)) as s, s.begin():
+            with Session(self.engine.execution_options(reading=True)) as s, naming_damage(s, writing=False), s.begin():
                 yield s
         except (OperationalError, DBAPIError) as e:
             # a read on a full disk (SQLite's WAL writes its shared memory even to read) says so, not "disk I/O error"
@@ -264,8 +265,8 @@ class Register:
         delay = 0.05
         for attempt in range(40):
             try:
-                with Session(self.engine, expire_on_commit=False) as s, s.begin():
-                    head = s.execute(select(m.ChainHead).where(m.ChainHead.id == 1).with_for_update()).scalar_one()
+                with Session(self.engine, expire_on_commit=False) as s, naming_damage(s, writing=True), s.begin():
+                    head = lock_head(s, chain_hash)
                     rec = _Recorder(s)
                     result = fn(rec)
                     cid = case_id if case_id is not None else getattr(result, "id", None)

@@ -29,6 +29,13 @@ class RegisterError(ValueError):
     """Something about the register the user can fix (a bad URL, a case that does not exist): exit 2."""
 
 
+class RegisterDamaged(RegisterError):
+    """The register holds what no event of the program wrote (a row edited or torn behind its back): the
+    command stops, naming what is broken, and writes nothing on top of it. Exit 1, as the audit that finds it."""
+
+    exit_code = 1
+
+
 def default_path() -> Path:
     import platformdirs
 
@@ -126,9 +133,22 @@ def _sqlite_pragmas(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get("reading") else "BEGIN IMMEDIATE")
 
 
+def _refuse_emptied(path: Path) -> None:
+    """A register file that exists but holds 0 bytes (and no write-ahead log) was cut or wiped: SQLite would
+    silently make a new, empty register in its place, and the audit would call it intact. A new register's
+    file gets SQLite's header on its first open (WAL mode), so only a file emptied since is refused."""
+    wal = path.with_name(path.name + "-wal")
+    if path.is_file() and path.stat().st_size == 0 and not (wal.is_file() and wal.stat().st_size > 0):
+        raise RegisterError(
+            f"the register {path} is an empty file (0 bytes): it was cut or wiped, not a new register; restore it "
+            "from a backup (treecalc case restore), or delete the file to start an empty register"
+        )
+
+
 def make_engine(url: str) -> Engine:
     u = make_url(url)
     if u.get_backend_name() == "sqlite":
+        _refuse_emptied(Path(u.database or "").expanduser())
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
         _sqlite_pragmas(engine)
         return engine
@@ -158,13 +178,34 @@ def _at_head(engine: Engine) -> bool:
         return conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
 
 
+def _revision(engine: Engine) -> str | None:
+    from sqlalchemy import inspect, text
+
+    with engine.connect() as conn:
+        if not inspect(conn).has_table("alembic_version"):
+            return None
+        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
 def migrate(engine: Engine) -> None:
-    """The schema at Alembic's head (``alembic.command.upgrade``), run on the given engine's connection."""
+    """The schema at Alembic's head (``alembic.command.upgrade``), run on the given engine's connection.
+    A revision this treecalc does not know is a newer one's: refused with a sentence, never migrated."""
     if _at_head(engine):
         return
     from alembic import command
+    from alembic.script import ScriptDirectory
+    from alembic.script.revision import RevisionError
+    from alembic.util import CommandError
 
     cfg = alembic_config(engine.url.render_as_string(hide_password=False))
+    rev = _revision(engine)
+    if rev is not None:
+        try:
+            known = ScriptDirectory.from_config(cfg).get_revision(rev) is not None
+        except (CommandError, RevisionError):  # "Can't locate revision identified by ..."
+            known = False
+        if not known:
+            raise RegisterError(f"this register was written by a newer treecalc (schema {rev}); upgrade treecalc")
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")

@@ -16,9 +16,14 @@ and PostgreSQL, and as they are in the events).
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from sqlalchemy import BigInteger, Date, ForeignKey, Index, Integer, LargeBinary, String, Text
+from sqlalchemy.exc import DontWrapMixin
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+from treecalc.register.db import RegisterError
 
 
 class Base(DeclarativeBase):
@@ -203,9 +208,45 @@ class Session(Base):
     expires_at: Mapped[str] = mapped_column(String(40))
 
 
+class NulInText(RegisterError, DontWrapMixin):
+    """A NUL character given for a text column (not wrapped by SQLAlchemy: the caller sees this refusal)."""
+
+
+class NulFree(TypeDecorator[str]):
+    """A text column that refuses a NUL character, naming the column. SQLite stores one and PostgreSQL refuses
+    it, so a register holding one could not be restored onto PostgreSQL: refused on both, for every value bound
+    to the column (an insert, an update, a restore, a look-up by name)."""
+
+    impl = String
+    cache_ok = True
+
+    def __init__(self, inner: String, where: str) -> None:
+        super().__init__()
+        # the column's own String(n) or Text: the same DDL and comparison (SQLAlchemy types impl as a class here)
+        self.impl = inner  # type: ignore[assignment]
+        self.where = where
+
+    def process_bind_param(self, value: Any, dialect: Any) -> Any:
+        if isinstance(value, str) and "\x00" in value:
+            at = value.index("\x00") + 1
+            raise NulInText(
+                f"{self.where}: a NUL character (\\x00, character {at}) is not kept: PostgreSQL refuses one in text"
+            )
+        return value
+
+
+def _refuse_nul(metadata: Any) -> None:
+    for table in metadata.tables.values():
+        for col in table.columns:
+            if isinstance(col.type, String):
+                col.type = NulFree(col.type, f"{table.name}.{col.name}")
+
+
 Index("ix_payments_case_date", Payment.case_id, Payment.paid_on)
 # the Fund ledger of a period sums from this index alone (covering: no lookup of each payment's row)
 Index("ix_payments_ledger", Payment.paid_on, Payment.case_id, Payment.amount_cents)
+
+_refuse_nul(Base.metadata)
 
 #: the state tables written through events, with their key column (the audit replays them)
 RECORDED = {
