@@ -29,7 +29,8 @@ from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
 from treecalc.register.damage import lock_head, naming_damage
-from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate
+from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate, refuse_disk_error
+from treecalc.register.plantings import check_accepted, check_replant
 from treecalc.register.readings import case_readings, ledger, warranty_section, warranty_words, warranty_years
 
 CASE_KINDS = {
@@ -251,10 +252,8 @@ class Register:
                 yield s
         except (OperationalError, DBAPIError) as e:
             # a read on a full disk (SQLite's WAL writes its shared memory even to read) says so, not "disk I/O error"
-            said = disk_error(e, self.url)
-            if said is None:
-                raise
-            raise RegisterError(said) from None
+            refuse_disk_error(e, self.url)
+            raise
 
     def _write(self, by: str, kind: str, case_id: int | None, fn: Callable[[_Recorder], Any]) -> Any:
         """``fn`` in one transaction with its event; retried when the database was locked."""
@@ -273,9 +272,7 @@ class Register:
                     self._append_event(s, head, by, kind, cid if isinstance(cid, int) else None, rec.changes)
                 return result
             except (OperationalError, DBAPIError) as e:
-                said = disk_error(e, self.url)
-                if said is not None:  # the transaction was rolled back: nothing was written
-                    raise RegisterError(f"{said}; nothing was recorded") from None
+                refuse_disk_error(e, self.url, "; nothing was recorded")  # rolled back: nothing was written
                 if not _retryable(e) or attempt == 39:
                     raise
                 time.sleep(delay)
@@ -462,32 +459,12 @@ class Register:
             raise RegisterError(f"‹trees› {trees!r}: a whole number of trees from 1 to 100,000")
         day = to_date(accepted_on, "‹accepted_on›")
         fits(species, "‹species›", 200)
-        # A planting is recorded once accepted, as a payment once received: a date past tomorrow (a day's grace for
-        # time zones) is a slip, and its inspection would be scheduled on a warranty not yet begun.
-        latest = latest_day()
-        if day > latest:
-            raise RegisterError(
-                f"‹accepted_on› {day}: a planting is recorded once provisionally accepted, not dated after {latest}"
-            )
-
+        check_accepted(day, latest_day())
         # §208-22G in force on the day of acceptance: the first replacements' anniversary, or a replant's period
         years = warranty_years(day, replant=replant_of is not None)
 
         def replants_this_case(rec: _Recorder) -> None:
-            first = rec.session.get(m.Planting, replant_of)
-            if first is None or first.case_id != case_id:
-                raise RegisterError(f"‹replant_of› {replant_of}: no planting {replant_of} on case {case_id}")
-            # a replant replaces trees of that planting that died: it comes after it, and no more trees than it had
-            if day < first.accepted_on:
-                raise RegisterError(
-                    f"‹accepted_on› {day}: a replant is accepted after the planting it replaces; planting "
-                    f"{replant_of} was accepted on {first.accepted_on}"
-                )
-            if trees > first.trees:
-                raise RegisterError(
-                    f"‹trees› {trees}: a replant replaces trees of planting {replant_of}, which had "
-                    f"{first.trees} trees: give at most {first.trees}"
-                )
+            check_replant(rec.session.get(m.Planting, replant_of), case_id, int(replant_of or 0), day, trees)
 
         return self._add_record(
             m.Planting,

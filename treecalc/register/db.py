@@ -113,6 +113,14 @@ def disk_error(e: BaseException, url: str) -> str | None:
     return f"{where}: disk I/O error{left}: check the disk and the file's permissions"
 
 
+def refuse_disk_error(e: BaseException, url: str, then: str = "") -> None:
+    """Raise :func:`disk_error`'s sentence (and ``then``) when ``e`` is the disk's; return for any other error,
+    which the caller raises as it is."""
+    said = disk_error(e, url)
+    if said is not None:
+        raise RegisterError(said + then) from None
+
+
 def _sqlite_pragmas(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_conn: Any, _record: Any) -> None:
