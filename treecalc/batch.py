@@ -235,7 +235,7 @@ _KEEP_ONE = "(drop or rename one pair's columns)"
 
 
 def _settle_swap(x: str, y: str) -> str:
-    return f"rename {x!r} to latitude and {y!r} to longitude, or give --crs EPSG:… if they are projected"
+    return f"rename {x!r} to latitude and {y!r} to longitude, or give ‹crs› EPSG:… if they are projected"
 
 
 def _lonlat(part: pd.DataFrame, fields: dict[str, str], crs: str | None) -> tuple[pd.DataFrame, np.ndarray, bool]:
@@ -249,8 +249,8 @@ def _lonlat(part: pd.DataFrame, fields: dict[str, str], crs: str | None) -> tupl
     try:
         geo.xy_reading(frame, site, fields, check_swap=False, keep_one=_KEEP_ONE)
         ll = geo.tree_lonlat(frame, site)
-    except ValueError as e:  # the survey's words for a crs are a Site fact; a batch takes --crs
-        raise ValueError(str(e).replace("‹crs=EPSG:…›", "--crs EPSG:…").replace("site fact crs", "--crs")) from None
+    except ValueError as e:  # the survey's words for a crs are a Site fact; a batch takes its own option
+        raise ValueError(str(e).replace("‹crs=EPSG:…›", "‹crs› EPSG:…").replace("site fact crs", "‹crs›")) from None
     assert ll is not None  # the frame has a pair of coordinates
     read = frame[["latitude", "longitude"] if "latitude" in frame else ["x", "y"]]
     blank = read.apply(lambda c: c.astype("string").str.strip().fillna("").eq("")).to_numpy()
@@ -646,7 +646,7 @@ def zone_notes(
             + (
                 f"x/y in {crs}"
                 if xy and crs
-                else geo.XY_AS_WGS84.replace("‹crs=EPSG:…›", "--crs EPSG:…")
+                else geo.XY_AS_WGS84.replace("‹crs=EPSG:…›", "‹crs› EPSG:…")
                 if xy
                 else "WGS84 degrees"
             )
