@@ -452,7 +452,7 @@ def test_x_y_in_degrees_place_the_trees_as_assess_reads_them(tmp_path, capsys, x
 def test_projected_x_y_need_the_crs_and_are_placed_with_it(tmp_path):
     # EPSG:2263 (NY Long Island, US ft), 1,000,000 ft E / 200,000 ft N: Manhattan, the Northeast
     src = _xy_csv(tmp_path / "sp.csv", "X", "Y", rows=((1, 1000000.0, 200000.0),))
-    with pytest.raises(ValueError, match=r"x/y coordinates but no --crs"):
+    with pytest.raises(ValueError, match=r"x/y coordinates but no ‹crs›"):
         benefits_batch(src, tmp_path / "out", client=object())
     got = value_partition(pd.read_csv(src), BenefitParams(), crs="EPSG:2263")
     assert got["zone"].astype(str).tolist() == ["NoEastXXX"] and got["zone_from"].astype(str).tolist() == [

@@ -441,13 +441,8 @@ def assess(
     schedule_of = getattr(rules, "fee_schedule", None)
     schedule = schedule_of(opts, on_date) if schedule_of is not None else None
     mortality, mortality_source = _mortality(opts, schedule)
-    if kind == "cumulative":
-        basis_label = basis_label.replace("with growth", f"with growth and {mortality:.1%}/yr mortality")
     appraisal10 = getattr(schedule, "appraisal", None)  # the fee schedule's appraisal_edition = 10
-    if kind == "appraised" and appraisal10 is not None:
-        from treecalc.models.appraisal10 import describe
-
-        basis_label = f"appraised value, USD ({describe(appraisal10)})"
+    basis_label = _basis_label(basis_label, kind, mortality, appraisal10)
     value_of = value_function(kind, years, params, mortality, appraisal10)
     trees = _prepare_trees(survey.trees)
     # "Pruned 25%", "Slope over 10%": the law in force says what a share or a header's number establishes
@@ -490,6 +485,18 @@ def assess(
         method=method,
         **found._asdict(),  # permit, replacement, fund, penalties, lines, site, summary, site_assumed: Findings
     )
+
+
+def _basis_label(label: str, kind: str, mortality: float, appraisal10: Any) -> str:
+    """The value basis's label with the mortality a cumulative value assumes, or the edition an appraisal follows
+    (the fee schedule's ``appraisal_edition = 10``)."""
+    if kind == "cumulative":
+        label = label.replace("with growth", f"with growth and {mortality:.1%}/yr mortality")
+    if kind == "appraised" and appraisal10 is not None:
+        from treecalc.models.appraisal10 import describe
+
+        label = f"appraised value, USD ({describe(appraisal10)})"
+    return label
 
 
 def _closing_warnings(trees: Any, found: Any, planted: list[str], warnings: list[str]) -> None:

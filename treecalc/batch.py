@@ -27,6 +27,8 @@ import pandas as pd
 
 from treecalc import climate_zones, data
 from treecalc.benefits import BenefitParams, compute_benefits
+from treecalc.ingest.columns import coordinate_columns, coordinate_fields
+from treecalc.ingest.sources.geoparquet import geometry_latlon, without_bbox
 
 
 @dataclass(frozen=True)
@@ -198,44 +200,13 @@ ZONE_FROM = (
 )
 
 
-def coordinate_fields(columns: Any) -> dict[str, str]:
-    """The input's coordinate columns by field (latitude, longitude, x, y), read by the headers a survey's are
-    ("lat", "Latitude", "lng", "POINT_X", "x", ...); one of a pair without the other, or two of one field, is an
-    error naming them."""
-    from treecalc.ingest.columns import match_header
-
-    found: dict[str, list[str]] = {"latitude": [], "longitude": [], "x": [], "y": []}
-    for c in columns:
-        f = match_header(c)[0]
-        if f in found:
-            found[f].append(str(c))
-    for name, cols in found.items():
-        if len(cols) > 1:
-            raise ValueError(f"columns {cols} are each read as the trees' {name}: keep one")
-    for a, b in (("latitude", "longitude"), ("x", "y")):
-        if bool(found[a]) != bool(found[b]):
-            has, lacks = (a, b) if found[a] else (b, a)
-            raise ValueError(f"column {found[has][0]!r} is read as the trees' {has} but no column as their {lacks}")
-    return {f: cols[0] for f, cols in found.items() if cols}
-
-
-def coordinate_columns(columns: Any) -> tuple[str, str] | None:
-    """The two columns that place the trees: (latitude, longitude), else (x, y), else None
-    (:func:`coordinate_fields`)."""
-    fields = coordinate_fields(columns)
-    for pair in (("latitude", "longitude"), ("x", "y")):
-        if pair[0] in fields:
-            return fields[pair[0]], fields[pair[1]]
-    return None
-
-
 #: How to keep one of two coordinate pairs, or settle swapped x/y, in a batch (its input's headers are read
 #: as they are: there is no column map).
 _KEEP_ONE = "(drop or rename one pair's columns)"
 
 
 def _settle_swap(x: str, y: str) -> str:
-    return f"rename {x!r} to latitude and {y!r} to longitude, or give --crs EPSG:… if they are projected"
+    return f"rename {x!r} to latitude and {y!r} to longitude, or give ‹crs› EPSG:… if they are projected"
 
 
 def _lonlat(part: pd.DataFrame, fields: dict[str, str], crs: str | None) -> tuple[pd.DataFrame, np.ndarray, bool]:
@@ -249,8 +220,8 @@ def _lonlat(part: pd.DataFrame, fields: dict[str, str], crs: str | None) -> tupl
     try:
         geo.xy_reading(frame, site, fields, check_swap=False, keep_one=_KEEP_ONE)
         ll = geo.tree_lonlat(frame, site)
-    except ValueError as e:  # the survey's words for a crs are a Site fact; a batch takes --crs
-        raise ValueError(str(e).replace("‹crs=EPSG:…›", "--crs EPSG:…").replace("site fact crs", "--crs")) from None
+    except ValueError as e:  # the survey's words for a crs are a Site fact; a batch takes its own option
+        raise ValueError(str(e).replace("‹crs=EPSG:…›", "‹crs› EPSG:…").replace("site fact crs", "‹crs›")) from None
     assert ll is not None  # the frame has a pair of coordinates
     read = frame[["latitude", "longitude"] if "latitude" in frame else ["x", "y"]]
     blank = read.apply(lambda c: c.astype("string").str.strip().fillna("").eq("")).to_numpy()
@@ -493,53 +464,6 @@ def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFram
     return table, frame
 
 
-def _geo_meta(geo: str, file: str) -> tuple[str, Any]:
-    """The primary geometry column of GeoParquet ``geo`` metadata and its CRS (a pyproj CRS; OGC:CRS84, the
-    specification's default, when the metadata names none); a column not encoded as WKB is refused naming it."""
-    from pyproj import CRS
-
-    try:
-        meta = json.loads(geo)
-        column = str(meta["primary_column"])
-        spec = meta["columns"][column]
-    except (ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"{file}: GeoParquet metadata 'geo' is not readable ({type(e).__name__}: {e})") from None
-    if str(spec.get("encoding", "WKB")).upper() != "WKB":
-        raise ValueError(
-            f"{file}: geometry column {column!r} is encoded as {spec.get('encoding')!r}; write it as WKB "
-            "(geopandas to_parquet's default)"
-        )
-    if "crs" in spec and spec["crs"] is None:
-        raise ValueError(
-            f"{file}: geometry column {column!r} has no coordinate system (crs: null): its trees cannot be placed"
-        )
-    crs = CRS.from_user_input(spec["crs"]) if spec.get("crs") is not None else CRS.from_user_input("OGC:CRS84")
-    return column, crs
-
-
-def geometry_latlon(frame: pd.DataFrame, geo: str, file: str) -> tuple[np.ndarray, np.ndarray]:
-    """Each tree's latitude and longitude (WGS84 degrees; NaN without a point) from the GeoParquet geometry column
-    the ``geo`` metadata names, reprojected from its CRS; a tree that is not a point is an error naming its row."""
-    import shapely
-    from pyproj import Transformer
-
-    column, crs = _geo_meta(geo, file)
-    geoms = shapely.from_wkb(frame[column].to_numpy(dtype=object), on_invalid="raise")
-    kinds = shapely.get_type_id(geoms)
-    bad = (kinds != 0) & (kinds != -1) & ~shapely.is_empty(geoms)  # 0: Point, -1: no geometry
-    if bad.any():
-        first = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"row {int(frame.index[first])}, column {column!r}: a {geoms[first].geom_type} is not a tree's position "
-            f"({int(bad.sum()):,} such rows); give a point per tree"
-        )
-    x, y = shapely.get_x(geoms), shapely.get_y(geoms)  # NaN for a missing or empty point
-    if crs.equals("OGC:CRS84", ignore_axis_order=True):  # WGS84 longitude/latitude already (most GeoParquet)
-        return np.asarray(y, dtype=float), np.asarray(x, dtype=float)
-    lon, lat = Transformer.from_crs(crs, "EPSG:4326", always_xy=True).transform(x, y)
-    return np.asarray(lat, dtype=float), np.asarray(lon, dtype=float)
-
-
 def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int, crs: str | None = None) -> dict[str, Any]:
     """Read one piece on the worker, value it and write it to ``path`` there; only its row count travels.
 
@@ -553,18 +477,9 @@ def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int, crs: st
     carried = table.select([c for c in table.column_names if c not in out.columns])
     written = _arrow_table(out, carried)
     if piece.geo:  # the geometry column is carried as read: its GeoParquet metadata with it (a reader maps it)
-        written = written.replace_schema_metadata({b"geo": _without_bbox(piece.geo).encode()})
+        written = written.replace_schema_metadata({b"geo": without_bbox(piece.geo).encode()})
     write_benefits(written, path)
     return {"trees": len(frame), **_counts(out)}
-
-
-def _without_bbox(geo: str) -> str:
-    """GeoParquet metadata without the file's bounding boxes: a partition's points lie within a part of it."""
-    meta = json.loads(geo)
-    for spec in (meta.get("columns") or {}).values():
-        if isinstance(spec, dict):
-            spec.pop("bbox", None)
-    return json.dumps(meta)
 
 
 #: The file an output folder's run names its partitions in: a rerun deletes only the files it names. It begins
@@ -646,7 +561,7 @@ def zone_notes(
             + (
                 f"x/y in {crs}"
                 if xy and crs
-                else geo.XY_AS_WGS84.replace("‹crs=EPSG:…›", "--crs EPSG:…")
+                else geo.XY_AS_WGS84.replace("‹crs=EPSG:…›", "‹crs› EPSG:…")
                 if xy
                 else "WGS84 degrees"
             )
@@ -752,6 +667,23 @@ def _warm(params: BenefitParams, placing: bool = False) -> bool:
     return True
 
 
+def _client(client: Any, scheduler: str | None, workers: int | None, threads: int) -> tuple[Any, list[Any]]:
+    """The client to run on (``client``; else one of the scheduler at ``scheduler``, else of a local cluster) and
+    what this run started, to close after it (the client first)."""
+    from distributed import Client
+
+    owned: list[Any] = []
+    if client is None:
+        if scheduler:
+            client = Client(scheduler)
+        else:
+            cluster = local_cluster(workers or default_workers(), threads)
+            client = Client(cluster)
+            owned.append(cluster)
+        owned.insert(0, client)
+    return client, owned
+
+
 def benefits_batch(
     source: str | Path,
     out: str | Path,
@@ -784,7 +716,6 @@ def benefits_batch(
     starting a cluster (starting one costs more than valuing it). ``progress(fraction, message)`` is told the
     trees done and the rate as each piece finishes (the fraction 0 while the total is unknown: a CSV's)."""
     import dask
-    from distributed import Client
 
     if is_url(str(out)):  # Path("s3://b/o") is the local folder s3:/b/o: refused, never written there
         raise ValueError(
@@ -834,15 +765,7 @@ def benefits_batch(
     tell = _Progress(progress, total)
     if client is None and scheduler is None and workers is None and small:
         return _in_process(tasks, params, target, names, tell, coords, str(out), total, crs, xy)
-    owned: list[Any] = []
-    if client is None:
-        if scheduler:
-            client = Client(scheduler)
-        else:
-            cluster = local_cluster(workers or default_workers(), threads)
-            client = Client(cluster)
-            owned.append(cluster)
-        owned.insert(0, client)
+    client, owned = _client(client, scheduler, workers, threads)
     info: dict[str, Any] = getattr(client, "scheduler_info", dict)()
     where = str(scheduler or info.get("address", "local"))
     try:

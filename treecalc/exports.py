@@ -42,7 +42,7 @@ from treecalc import data, schema
 
 FORMATS = ("benefits", "opentreemap", "itree-eco")
 
-#: The files an export is written as, by the extension of the name given (``--out``); any other name is refused,
+#: The files an export is written as, by the extension of the name given (``‹out›``); any other name is refused,
 #: never written as CSV under a name that says otherwise.
 OUT_SUFFIXES = {".csv": "CSV", ".xlsx": "an Excel workbook"}
 
@@ -180,7 +180,7 @@ def _other_part(name: object) -> str:
     return f"{m.group(1)}. {m.group(2)}" if m else ""
 
 
-def out_suffix(path: str, flag: str = "--out") -> str:
+def out_suffix(path: str, flag: str = "‹out›") -> str:
     """The extension of ``path`` that says what to write (:data:`OUT_SUFFIXES`); ValueError naming the formats
     for any other (".geojson", ".json", none), before anything is read or written."""
     from pathlib import Path
@@ -206,7 +206,7 @@ def csv_text(frame: pd.DataFrame) -> str:
     return csv_frame(frame).to_csv(index=False, lineterminator="\n")
 
 
-def write_table(frame: pd.DataFrame, path: str, sheet: str = "Trees", flag: str = "--out") -> None:
+def write_table(frame: pd.DataFrame, path: str, sheet: str = "Trees", flag: str = "‹out›") -> None:
     """Write ``frame`` to ``path`` in the format its extension names (:func:`out_suffix`): CSV, or an xlsx of one
     sheet written by the statement's safe writer (texts never formulas, numbers at their columns' formats). The
     file is written whole or not at all (:class:`treecalc.files.Replacing`)."""

@@ -340,11 +340,7 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     # every proposed removal made: the trees' values on the assessment's basis (and which are dead)
     everything = run(list(off))
     value = pd.to_numeric(everything.trees["value_usd"], errors="coerce").fillna(0.0).to_numpy(float)
-    dead = (
-        everything.trees["dead"].fillna(False).to_numpy(bool)
-        if "dead" in everything.trees
-        else np.zeros(len(trees), bool)
-    )
+    dead = _dead(everything.trees, len(trees))
     dbh = pd.to_numeric(trees["dbh_in"], errors="coerce").fillna(0.0).to_numpy(float)
     classes = _classes(trees, optional, dead)
     # a class of n trees has at least n + 1 sets closed under dominance (the 0..n first of any order): a plan
@@ -399,11 +395,7 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
         + " + ".join(f"{what} ({sec})" if sec else what for what, sec in parts)
         + "; permit fees are not included"
     )
-    notes.append(
-        f"exact search: {runs:,} assessments instead of one per subset; the optional trees fall into "
-        f"{len(classes)} class(es) the law reads alike but for size, and within a class only sets that hold "
-        "every smaller, less valuable tree of any they hold are assessed (removing such a tree never costs more)"
-    )
+    notes.append(_search_note(runs, len(classes)))
     return Plan(
         jurisdiction=jurisdiction,
         must_remove=[tags[i] for i in np.flatnonzero(must)],
@@ -415,6 +407,22 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
         notes=notes,
         zone=zone.get("zone"),
         cheapest=chosen_assessments,
+    )
+
+
+def _dead(assessed: pd.DataFrame, n: int) -> np.ndarray:
+    """Which of the assessed trees are dead (none of the ``n``, where the assessment has no ``dead`` column)."""
+    if "dead" in assessed:
+        return assessed["dead"].fillna(False).to_numpy(bool)
+    return np.zeros(n, bool)
+
+
+def _search_note(runs: int, classes: int) -> str:
+    """How the plan's search was made exact with ``runs`` assessments over ``classes`` classes of trees."""
+    return (
+        f"exact search: {runs:,} assessments instead of one per subset; the optional trees fall into "
+        f"{classes} class(es) the law reads alike but for size, and within a class only sets that hold "
+        "every smaller, less valuable tree of any they hold are assessed (removing such a tree never costs more)"
     )
 
 

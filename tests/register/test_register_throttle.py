@@ -99,5 +99,5 @@ def test_a_right_password_within_the_allowance_signs_in_and_is_recorded_once(db_
 def test_a_name_longer_than_any_account_s_is_refused_naming_it_not_a_database_error(db_url):
     from treecalc.register import Register, RegisterError, auth
 
-    with pytest.raises(RegisterError, match="‹name›: at most 200 characters, got 300"):
+    with pytest.raises(RegisterError, match="‹by›: at most 200 characters, got 300"):
         auth.sign_in(Register(db_url), "x" * 300, "wrong password!")

@@ -66,6 +66,11 @@ CONTROLS: dict[str, str] = {
     "out": "the register's export file",
     "table": "the register's table exported",
     "db": "the register's database (TREECALC_DB)",
+    "verify": "the register's audit (treecalc case audit)",
+    "resolution_date": "the Date of the Board resolution on the Fund page",
+    "resolution": "the Resolution (number or reference) on the Fund page",
+    # the batch's projected x/y (the app reads a survey's crs from its site facts)
+    "crs": "the crs in the site facts on the Survey page",
 }
 
 #: whole phrases around a keyword that read better said another way in the app (exact text, markers included)
@@ -78,6 +83,7 @@ PHRASES: dict[str, str] = {
         "(give the jurisdiction in the site facts on the Survey page)"
     ),
     "(Site sheet or ‹site›)": "(the site facts on the Survey page)",
+    "treecalc case audit ‹verify› says what else": "an audit of the register (treecalc case audit) says what else",
 }
 
 #: a site fact's value as the app's site facts take it

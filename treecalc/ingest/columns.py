@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from treecalc.ingest.aliases import STATUS_HEADERS, SYNONYMS, gis_row_id, header_unit, norm_header
 from treecalc.ingest.errors import SurveyError
@@ -452,3 +453,32 @@ def _classify_dbh(m: Mapping, i: int, merged: dict[tuple[int, int], tuple[int, i
     if main is not dbhs[0]:
         m.columns.remove(main)
         m.columns.insert(m.columns.index(dbhs[0]), main)
+
+
+def coordinate_fields(columns: Any) -> dict[str, str]:
+    """The input's coordinate columns by field (latitude, longitude, x, y), read by the headers a survey's are
+    ("lat", "Latitude", "lng", "POINT_X", "x", ...); one of a pair without the other, or two of one field, is an
+    error naming them."""
+    found: dict[str, list[str]] = {"latitude": [], "longitude": [], "x": [], "y": []}
+    for c in columns:
+        f = match_header(c)[0]
+        if f in found:
+            found[f].append(str(c))
+    for name, cols in found.items():
+        if len(cols) > 1:
+            raise ValueError(f"columns {cols} are each read as the trees' {name}: keep one")
+    for a, b in (("latitude", "longitude"), ("x", "y")):
+        if bool(found[a]) != bool(found[b]):
+            has, lacks = (a, b) if found[a] else (b, a)
+            raise ValueError(f"column {found[has][0]!r} is read as the trees' {has} but no column as their {lacks}")
+    return {f: cols[0] for f, cols in found.items() if cols}
+
+
+def coordinate_columns(columns: Any) -> tuple[str, str] | None:
+    """The two columns that place the trees: (latitude, longitude), else (x, y), else None
+    (:func:`coordinate_fields`)."""
+    fields = coordinate_fields(columns)
+    for pair in (("latitude", "longitude"), ("x", "y")):
+        if pair[0] in fields:
+            return fields[pair[0]], fields[pair[1]]
+    return None

@@ -49,6 +49,7 @@ from treecalc.ingest.header import HEADER_SCAN_ROWS, SITE_SHEETS, find_header
 from treecalc.ingest.limits import Limits
 from treecalc.ingest.rows import TOTALS_TEXT, Table, data_rows, totals_reason, totals_rows
 from treecalc.ingest.sources import open_source
+from treecalc.ingest.unsurveyed import NOT_SURVEYED, column_readers, not_surveyed_text, without_other_laws_columns
 from treecalc.ingest.values import as_text, is_blank
 from treecalc.schema import TREE_COLUMNS  # the trees frame contract
 from treecalc.species import zones_listing
@@ -463,6 +464,17 @@ def _read_isolated(
     )
 
 
+def _hidden_sheet(src: Any, sheet_name: str, sheet: str | int | None) -> list[str]:
+    """The warning that the tree sheet read is one the workbook hides (none when it is shown)."""
+    if sheet_name not in src.hidden:
+        return []
+    return [
+        f"sheet {sheet_name!r} is {src.hidden[sheet_name]} in the workbook (you may not see it in "
+        "Excel); it was read as the tree sheet"
+        + (" because it was asked for" if sheet is not None else ": no visible sheet has a survey header")
+    ]
+
+
 def read_survey(
     path_or_buffer,
     *,
@@ -524,13 +536,7 @@ def read_survey(
     tell(0.1, "finding the header row")
     sheet_name, rows, mapping = find_header(src, sheet, column_map)
     tell(0.35, "reading the cells")
-    warnings: list[str] = list(src.warnings) + list(mapping.warnings)
-    if sheet_name in src.hidden:
-        warnings.append(
-            f"sheet {sheet_name!r} is {src.hidden[sheet_name]} in the workbook (you may not see it in "
-            "Excel); it was read as the tree sheet"
-            + (" because it was asked for" if sheet is not None else ": no visible sheet has a survey header")
-        )
+    warnings: list[str] = list(src.warnings) + list(mapping.warnings) + _hidden_sheet(src, sheet_name, sheet)
     h = mapping.header_row
     # a formula without a cached value or an Excel error reads as a blank cell: such a row is not blank
     mapped_idx = {c.index for c in mapping.columns}
@@ -636,11 +642,9 @@ def _trees(
     add_warn(lu_warn)
     unclear: dict[str, list[str]] = {}
     flags, not_surveyed, flag_warns = A.read_flags(table, mapping, acts.facts, unclear)
-    for fw in flag_warns:
-        add_warn(fw)
     facts, fact_warns = A.read_tree_facts(table, mapping, unclear)
     unclear_cells = A.unclear_cells(unclear, n)
-    for fw in fact_warns:
+    for fw in [*flag_warns, *fact_warns]:  # the flags' warnings, then the facts'
         add_warn(fw)
     dist, dist_warn = A.read_distance(table, mapping, dec)
     add_warn(dist_warn)
@@ -772,7 +776,7 @@ def _assemble(
     dist_col = mapping.first("distance_to_residence_ft")
     data_assumptions: list[str] = []
     data_assumptions.extend(not_surveyed_text(list(not_surveyed), site_final.get("jurisdiction")))
-    readers = _column_readers("distance_to_residence_ft", site_final.get("jurisdiction"))
+    readers = column_readers("distance_to_residence_ft", site_final.get("jurisdiction"))
     if dist_col is None and readers:
         data_assumptions.append(
             "distance_to_residence_ft not surveyed: unknown for every tree (rules that depend "
@@ -806,79 +810,6 @@ def _assemble(
         },
         site_assumed=assumed,
     )
-
-
-#: How every line saying which flags a survey has no column for begins (the assessment restates them for its law).
-NOT_SURVEYED = "not surveyed (no column): "
-_CONFIRM = "confirm them on site, since a tree so flagged carries more obligations"
-
-
-def without_other_laws_columns(lines: list[str], key: str) -> list[str]:
-    """``lines`` without the "not surveyed" assumption of a column only other laws than ``key`` read (a survey
-    read before its law was known says it for every law that reads the column)."""
-    from treecalc.jurisdictions import REGISTRY, by_key
-
-    own = by_key(key).survey_columns
-    others = {c for r in REGISTRY.values() for c in r.survey_columns if c not in own}
-    return [a for a in lines if not any(a.startswith(f"{c} not surveyed:") for c in others)]
-
-
-def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str]:
-    """What a tree is taken as for the flags a survey has no column for: as the law ``jurisdiction`` reads them (each
-    taken as no, but those its record takes as yes, :attr:`~treecalc.jurisdictions.Jurisdiction.flags_unsurveyed_yes`),
-    or, the law not known yet, that the law applied decides, as each law does. One line per reading."""
-    from treecalc import jurisdictions
-
-    if not flags:
-        return []
-    record = None
-    if jurisdiction:
-        try:
-            record = jurisdictions.get(str(jurisdiction))
-        except ValueError:
-            pass  # an unknown jurisdiction is the assessment's error
-    if record is not None:
-        flags = [f for f in flags if f in record.survey_flags]  # a flag only other laws read: nothing assumed of it
-        yes = [f for f in flags if f in record.flags_unsurveyed_yes]
-        no = [f for f in flags if f not in record.flags_unsurveyed_yes]
-        lines = [f"{NOT_SURVEYED}{', '.join(no)} — taken as no for every tree; {_CONFIRM}"] if no else []
-        if yes:
-            cites = ", ".join(dict.fromkeys(record.flags_unsurveyed_yes[f] for f in yes))
-            lines.append(
-                f"{NOT_SURVEYED}{', '.join(yes)} — taken as yes for every tree ({record.chapter.split(' Chapter ')[0]} "
-                f"{cites}: a tree the survey does not place is read as if flagged); give the column to decide it"
-            )
-        return lines
-    # the law not known yet: what each law takes a tree without the column as
-    readings = []
-    for r in jurisdictions.REGISTRY.values():
-        yes = [f for f in flags if f in r.flags_unsurveyed_yes]
-        if yes:
-            cites = ", ".join(dict.fromkeys(r.flags_unsurveyed_yes[f] for f in yes))
-            readings.append(f"{r.chapter} takes {', '.join(yes)} as yes for every tree ({cites})")
-    others = (
-        "otherwise a tree without the column is taken as no"
-        if readings
-        else "every law takes each as no for every tree"
-    )
-    return [
-        f"{NOT_SURVEYED}{', '.join(flags)} — what a tree without the column is taken as is the law's, decided when "
-        f"the survey is assessed: {'; '.join([*readings, others])}; {_CONFIRM}"
-    ]
-
-
-def _column_readers(column: str, jurisdiction: object) -> list[str]:
-    """The rules that read a survey column, as each law's record cites them: the law the site names, else every
-    law's (the survey may be assessed under any)."""
-    from treecalc import jurisdictions
-
-    records = list(jurisdictions.REGISTRY.values())
-    if jurisdiction:
-        try:
-            records = [jurisdictions.get(str(jurisdiction))]
-        except ValueError:
-            pass  # an unknown jurisdiction is the assessment's error
-    return [r.survey_columns[column] for r in records if column in r.survey_columns]
 
 
 def _action_counts(t: pd.DataFrame) -> dict[str, int]:

@@ -63,7 +63,8 @@ def _attempt(reg: Register, name: str) -> int:
     any password is checked, so attempts released at once cannot all pass the count. A name that does not exist
     goes the same way: the same allowance, the same answers."""
     # no account has a longer name (add_user), and PostgreSQL would refuse to record it with a bare error
-    fits(name, "‹name›", 200)
+    # (named as ‹by›: the account's name, the keyword each reader has words for)
+    fits(name, "‹by›", 200)
     since = (dt.datetime.now(dt.UTC) - THROTTLE_WINDOW).isoformat(timespec="microseconds")
     with Session(reg.engine) as s, s.begin():
         if reg.engine.dialect.name == "postgresql":

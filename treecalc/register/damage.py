@@ -102,7 +102,7 @@ def damaged(broken: Broken, *, writing: bool) -> RegisterDamaged:
     return RegisterDamaged(
         f"the register is damaged: {broken}"
         + ("; nothing was written" if writing else "")
-        + " (treecalc case audit --verify says what else; restore the register from a backup)"
+        + " (treecalc case audit ‹verify› says what else; restore the register from a backup)"
     )
 
 
