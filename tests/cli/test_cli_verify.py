@@ -472,24 +472,21 @@ def test_a_pdf_whose_attached_fingerprint_nests_100000_deep_is_refused(capsys, l
     assert err.startswith(f"error: {forged}") and "nests deeper than 32 levels" in err and "Traceback" not in err
 
 
-def test_the_recorded_hash_is_printed_plainly_and_a_geojson_given_is_named(capsys, lot, tmp_path):
+def test_the_recorded_hash_is_printed_plainly_and_a_topojson_given_is_named(capsys, lot, tmp_path):
     """A hash is no user input: it is printed as a plain prefix, as the given survey's is, never quoted with a
-    length. A GeoJSON given as the survey is refused by its own name, not by the survey's name the statement
+    length. A TopoJSON file (a GIS format treecalc does not read) given as the survey is refused by its own name, not by the survey's name the statement
     records."""
     xlsx = tmp_path / "statement.xlsx"
     _assess(capsys, lot, "--out", str(xlsx))
-    gj = tmp_path / "trees_export.csv"  # a GeoJSON layer saved under a .csv name
+    gj = tmp_path / "trees_export.csv"  # a TopoJSON layer saved under a .csv name
     gj.write_text(
         json.dumps(
             {
-                "type": "FeatureCollection",
-                "features": [
-                    {
-                        "type": "Feature",
-                        "properties": {"Species": "Acer rubrum", "DBH": 14, "Action": "Remove"},
-                        "geometry": {"type": "Point", "coordinates": [-73.89, 41.21]},
-                    }
-                ],
+                "type": "Topology",
+                "objects": {
+                    "trees": {"type": "GeometryCollection", "geometries": [{"type": "Point", "coordinates": [0, 0]}]}
+                },
+                "arcs": [],
             }
         ),
         encoding="utf-8",
@@ -500,7 +497,7 @@ def test_the_recorded_hash_is_printed_plainly_and_a_geojson_given_is_named(capsy
     assert f"SHA-256 {recorded[:12]}…" in out and f"SHA-256 {given[:12]}…" in out, out
     assert "characters)" not in out and f"'{recorded[:12]}'" not in out, out
     (line,) = [x for x in out.splitlines() if "could not be derived again" in x]
-    assert "trees_export.csv: unsupported file" in line and "GeoJSON" in line, line
+    assert "trees_export.csv: unsupported file" in line and "TopoJSON" in line, line
     assert lot.name not in line, line
 
 
