@@ -135,16 +135,24 @@ def list_layers(data: bytes, name: str, max_bytes: int = 50_000_000) -> list[tup
     kind = gis_kind(data, Path(name).suffix.lower())
     if kind is None:
         return []
+    pyogrio = _gis_readers(name, kind)
+    _check_container(data, kind, name, max_bytes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _layers(pyogrio, data, name, kind)
+
+
+def _gis_readers(name: str, kind: str) -> Any:
+    """pyogrio, with geopandas beside it (its read_dataframe returns a GeoDataFrame); without the gis extra, a GIS
+    file is refused naming the extra to install."""
     try:
+        import geopandas  # noqa: F401
         import pyogrio
     except ImportError:
         raise SurveyError(
             f"{name} is {GIS_LOOKS[kind]}; reading GIS layers needs the gis extra: {INSTALL_HINT}"
         ) from None
-    _check_container(data, kind, name, max_bytes)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return _layers(pyogrio, data, name, kind)
+    return pyogrio
 
 
 def _choose_layer(pyogrio: Any, data: bytes, name: str, kind: str, layer: str | None) -> tuple[int, str]:
@@ -171,13 +179,7 @@ def _choose_layer(pyogrio: Any, data: bytes, name: str, kind: str, layer: str | 
 def open_gis(data: bytes, name: str, kind: str, lim: Limits, layer: str | None, max_bytes: int) -> Source:
     """The layer of a GIS file as a one-sheet :class:`Source`: the attribute table's fields as the header, then
     ``latitude``/``longitude`` (or ``x``/``y`` without a coordinate system) of each feature's point."""
-    try:
-        import geopandas  # noqa: F401 - read_dataframe below returns its GeoDataFrame
-        import pyogrio
-    except ImportError:
-        raise SurveyError(
-            f"{name} is {GIS_LOOKS[kind]}; reading GIS layers needs the gis extra: {INSTALL_HINT}"
-        ) from None
+    pyogrio = _gis_readers(name, kind)
     _check_container(data, kind, name, max_bytes)
     with warnings.catch_warnings():  # GDAL's notes (a GeoPackage read from memory has no .gpkg extension)
         warnings.simplefilter("ignore", RuntimeWarning)
