@@ -41,11 +41,14 @@ def _cell(v: Any) -> str:
     return " ".join(str(v).split()).replace("|", "\\|")
 
 
-def _dated(v: Any) -> str:
-    """A value, or the values of a dated table, each from the date it took effect."""
+def _dated(v: Any, op: str = "") -> str:
+    """A value, or the values of a dated table, each from the date it took effect (with the entry's comparison:
+    "> 60", the law's "more than 60")."""
+    said = f"{op} " if op else ""
     if isinstance(v, dict):
-        return "<br>".join(f"{_cell(x)} from {_cell(k)}" for k, x in sorted(v.items(), key=lambda kv: str(kv[0])))
-    return _cell(v)
+        dated = sorted(v.items(), key=lambda kv: str(kv[0]))
+        return "<br>".join(f"{said}{_cell(x)} from {_cell(k)}" for k, x in dated)
+    return f"{said}{_cell(v)}"
 
 
 def _inline_comment(line: str) -> str:
@@ -123,9 +126,7 @@ def _chapter_page(title: str, relpath: str, raw: dict[str, Any], notes: dict[str
     if entries:
         lines += ["## Entries", "", "| entry | section | text | value | unit |", "| --- | --- | --- | --- | --- |"]
         for path, e in entries:
-            value = _dated(e["values"]) if "values" in e else _cell(e["value"])
-            if e.get("operator"):
-                value = f"{e['operator']} {value}"
+            value = _dated(e["values"] if "values" in e else e["value"], e.get("operator") or "")
             row = [f"`{path}`", _cell(e.get("section", "")), _cell(e.get("text", "")), value, _cell(e.get("unit", ""))]
             lines.append("| " + " | ".join(row) + " |")
         lines.append("")

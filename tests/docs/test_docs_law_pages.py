@@ -46,6 +46,16 @@ def test_an_amended_number_is_on_the_generated_page(tmp_path):
     water.write_text(amended, encoding="utf-8")
     row = _row(law_pages(data)["law/croton_on_hudson/ch223_water.md"], "first_penalty_rate")
     assert row[3] == "7.25"
+    # an entry amended from a date (values keyed by the date each took effect): "more than 60 days overdue"
+    # until 2026-12-31, 90 from 2027-01-01, each with its date, the comparison kept
+    text = water.read_text(encoding="utf-8")
+    amended = text.replace(
+        "[relevy_overdue_days]\nvalue = 60\n", "[relevy_overdue_days]\nvalues = { 2025-01-01 = 60, 2027-01-01 = 90 }\n"
+    )
+    assert amended != text
+    water.write_text(amended, encoding="utf-8")
+    row = _row(law_pages(data)["law/croton_on_hudson/ch223_water.md"], "relevy_overdue_days")
+    assert row[3] == "> 60 from 2025-01-01<br>> 90 from 2027-01-01"
     # the §208-29B(3) maximum raised from 2027-03-01 (a dated cell): both values with the date each took effect
     trees = data / "law" / "croton_on_hudson" / "ch208_trees.toml"
     text = trees.read_text(encoding="utf-8")
