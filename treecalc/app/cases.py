@@ -63,8 +63,10 @@ def _cookie_token() -> str | None:
     if st.session_state.get(_OPENED_FROM_LINK, True):  # opened from a link, or not known: never
         return None
     try:
-        token = st.context.cookies.get(server.COOKIE) or None
+        token = st.context.cookies.get(server.COOKIE)
     except Exception:  # no browser request behind this run (a headless test): no cookie
+        return None
+    if not isinstance(token, str) or not token:  # a headless test's stand-in for the request: no cookie
         return None
     return None if token == st.session_state.get(_COOKIE_DEAD) else token
 
