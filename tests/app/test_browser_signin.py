@@ -91,9 +91,26 @@ def test_a_signed_in_reload_stays_signed_in_and_sign_out_ends_it_on_the_server(t
             # the survey is the user's, not the sample, after the reload too
             page.locator('[data-testid="stSidebar"]').get_by_text(survey.name).first.wait_for()
 
+            # a view shared by a link, opened in this same signed-in browser: a link session, never signed in
+            from treecalc.register import Register, auth
+
+            shared = auth.make_link(Register(db), by="ann", kind="view")
+            linked = context.new_page()
+            linked.set_default_timeout(90_000)
+            linked.goto(f"{url}/cases?link={shared}")
+            _main(linked).get_by_role("button", name="Sign in").wait_for()
+            assert _main(linked).get_by_text("Signed in as").count() == 0
+            linked.close()
+
             main.get_by_role("button", name="Sign out").click()
             main.get_by_role("button", name="Sign in").wait_for()
             assert _sessions(db) == []  # ended in the register, not only in this tab
+            for _ in range(100):
+                if not [c for c in context.cookies() if c["name"] == "treecalc_session"]:
+                    break
+                page.wait_for_timeout(200)
+            else:
+                raise AssertionError("the treecalc_session cookie was not cleared by the sign-out")
             page.reload()
             main = _main(page)
             main.get_by_role("button", name="Sign in").wait_for()
