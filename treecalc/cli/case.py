@@ -212,6 +212,12 @@ def _register_accounts(subparsers: argparse._SubParsersAction) -> None:
     q.add_argument("--role", required=True, help="engineer, clerk or viewer")
     _common(q, json_flag=False)
     q.set_defaults(func=_user_add)
+    q = usub.add_parser(
+        "setup",
+        help="print a one-time token that makes the first account of an empty register in the app (30 minutes)",
+    )
+    _common(q, json_flag=False, writes=False)
+    q.set_defaults(func=_user_setup)
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -439,4 +445,16 @@ def _user_add(a: argparse.Namespace) -> int:
         pw = sys.stdin.readline().rstrip("\r\n")
     _reg(a).add_user(a.name, a.role, pw, by=_by(a))
     print(f"account {a.name} ({a.role}) saved")
+    return 0
+
+
+def _user_setup(a: argparse.Namespace) -> int:
+    from treecalc.register import auth
+
+    token = auth.setup_token(_reg(a))
+    print(f"setup token: {token}")
+    print(
+        f"Works once, for {auth.SETUP_MINUTES} minutes: on the app's Cases page, under "
+        "'Make the first account', give it with the engineer's name and password."
+    )
     return 0

@@ -189,8 +189,11 @@ def _body() -> None:
     if token:
         _applicant(token)
         return
+    cases.sync_cookie()
     who = cases.user()
     if who is None:
+        if not cases.has_account():
+            cases.first_account_form()
         cases.sign_in_form()
         return
     c1, c2 = st.columns([4, 1])
