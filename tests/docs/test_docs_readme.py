@@ -40,10 +40,11 @@ def test_the_readme_links_each_role_guide_and_part_of_the_docs():
 
 
 def test_no_test_reads_the_readme():
-    # a test that parses README.md makes its prose a fixture; only the packaging test copies it into the wheel
+    # a test that takes README.md's prose or tables as a fixture makes them a test's data; the tests that read it
+    # check it (its size and links here, its commands parsing with the real parsers) or copy it into the wheel
     readers = sorted(
         p.relative_to(ROOT).as_posix()
         for p in (ROOT / "tests").rglob("*.py")
         if re.search(r"""["']README\.md["']""", p.read_text(encoding="utf-8"))
     )
-    assert readers == ["tests/docs/test_docs_readme.py", "tests/test_packaging.py"]
+    assert readers == ["tests/docs/test_docs_commands.py", "tests/docs/test_docs_readme.py", "tests/test_packaging.py"]
