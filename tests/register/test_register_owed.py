@@ -57,7 +57,11 @@ def test_violation_case_owes_line_by_line(db_url, violation_csv):
     # 202 > 12 in -> (3) up to $3,000; 2 trees, not more than 3: not doubled. Civil up to 1,500 + 3,000 = $4,500.
     # §208-29A: $250 a tree, 2 x 250 = $500.
     pen = c["penalties"]
-    assert (pen["civil_max_usd"], pen["civil_conditional_usd"], pen["criminal_max_usd"]) == ("4500.00", "0.00", "500.00")
+    assert (pen["civil_max_usd"], pen["civil_conditional_usd"], pen["criminal_max_usd"]) == (
+        "4500.00",
+        "0.00",
+        "500.00",
+    )
     trees = [(t["tag"], t["civil_section"], t["civil_max_usd"], t["criminal_max_usd"]) for t in pen["trees"]]
     assert trees == [("201", "§208-29B(2)", "1500.00", "250.00"), ("202", "§208-29B(3)", "3000.00", "250.00")]
     # no decision recorded: the civil penalty is the maximum, said so, and not in the balance
