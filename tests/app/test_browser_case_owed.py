@@ -79,5 +79,28 @@ def test_violation_case_owes_decides_and_reopens(tmp_path):
                 assert "bundled sample" not in side.inner_text()
                 # the case's site facts came with it: both offences are definite, $4,500.00 at most
                 page.wait_for_function("() => document.body.innerText.includes('4,500')")
+
+                # a page that draws the options the case came with leaves them the case's
+                page.locator('[data-testid="stSidebarNav"]').get_by_text("Permit & replacement").click()
+                main = _main(page)
+                field = main.get_by_label("Trees the site can take")
+                assert field.input_value() == "2"
+                main.get_by_text("Read-only: nothing done here changes the case").wait_for()
+                # changed: the page says its figures are no longer the case's
+                field.fill("3")
+                field.press("Tab")
+                main.get_by_text("The options shown are no longer the case's").wait_for()
+                # recorded as a new assessment of the case (signed in as the engineer): the case's again, read-only
+                _go_cases(page)
+                main = _main(page)
+                main.get_by_role("button", name=f"Record them as a new assessment of case {cid}").click()
+                main.get_by_text("Read-only: nothing done here changes the case").wait_for()
+                # 6 trees, 3 on site, 3 in lieu x $450.00 (the Village's schedule) = $1,350.00; + $3,000.00 decided
+                page.wait_for_function(
+                    "() => [...document.querySelectorAll('[data-testid=stMetricValue]')]"
+                    ".some(e => e.innerText === '$4,350.00')"
+                )
+                assert _metric(page, "Payment in lieu assessed") == "$1,350.00"
+            assert len(Register(db).show(cid)["events"]) == 3  # opened, decided, assessed again
         finally:
             browser.close()

@@ -94,11 +94,17 @@ def changed(view: dict[str, Any]) -> bool:
     return not (same(state.read_opts(), view["read"]) and same(now, view["opts"]))
 
 
-def notice() -> None:
-    """Above every page while a case's survey is shown: which case, read-only, and whether the options changed."""
+def notice(where: Any) -> None:
+    """Above every page (in ``where``, a container drawn before the page and filled after it ran, so that a control
+    just changed is counted) while a case's survey is shown: which case, read-only, and whether the options changed."""
     view = viewing()
     if view is None:
         return
+    with where:
+        _notice(view)
+
+
+def _notice(view: dict[str, Any]) -> None:
     head = f"Case {view['case']}: {view['title']}, its survey and options as assessed on {view['made_at'][:10]}."
     if not changed(view):
         st.info(

@@ -55,8 +55,9 @@ def main() -> None:
         survey_label = st.empty()  # filled after the page ran: an upload on this run is already the source
 
     links.main_area_notice()  # a link whose survey is not shown says so here, not in the collapsed sidebar
-    case_survey.notice()  # a case's survey reopened from the Cases page: which case, read-only
+    case_note = st.container()  # a case's survey reopened: filled after the page ran (its options as they are now)
     page.run()
+    case_survey.notice(case_note)
 
     src = state.source()
     if src is None and st.session_state.get(state.NO_SAMPLE):  # a link whose survey is not shown
