@@ -192,6 +192,7 @@ def open_case(title: str, kind: str, address: str | None, lot: str | None) -> in
     if src is None:
         raise state.AppError("No survey yet: upload one on the Survey page.")
     obj = assessment_json(state.assessment())
+    obj["app_options"] = {"read": state.read_opts(), "opts": state.opts()}  # reopened as they were (case_survey)
     return int(
         register().new_case(
             by=who[0],

@@ -18,7 +18,7 @@ def main() -> None:
 
     import streamlit as st
 
-    from treecalc.app import cases, links, projects, state, ui
+    from treecalc.app import case_survey, cases, links, projects, state, ui
 
     st.set_page_config(page_title="treecalc", page_icon=ui.page_icon(), layout="wide")
     with contextlib.suppress(ValueError):  # a bad TREECALC_READ_BUDGET_GB is said by the survey read itself
@@ -56,7 +56,9 @@ def main() -> None:
         survey_label = st.empty()  # filled after the page ran: an upload on this run is already the source
 
     links.main_area_notice()  # a link whose survey is not shown says so here, not in the collapsed sidebar
+    case_note = st.container()  # a case's survey reopened: filled after the page ran (its options as they are now)
     page.run()
+    case_survey.notice(case_note)
 
     src = state.source()
     if src is None and st.session_state.get(state.NO_SAMPLE):  # a link whose survey is not shown

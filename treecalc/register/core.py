@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 from treecalc.register import models as m
 from treecalc.register.damage import lock_head, naming_damage
 from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate, refuse_disk_error
+from treecalc.register.owed import decided_cents, owed_balance, with_owed
 from treecalc.register.plantings import check_accepted, check_replant
 from treecalc.register.readings import case_readings, ledger, warranty_section, warranty_words, warranty_years
 
@@ -593,10 +594,8 @@ class Register:
                 # exact dollars as text: a float would lose cents above ~$9e13
                 "fund_in_lieu_usd": cents_to_usd(fund),
                 "paid_usd": cents_to_usd(int(paid)),
-                "balance_usd": cents_to_usd(None if fund is None else fund - int(paid)),
                 "fund_in_lieu_cents": fund,
                 "paid_cents": int(paid),
-                "balance_cents": None if fund is None else fund - int(paid),
                 "assessment": None
                 if last is None
                 else {
@@ -619,7 +618,7 @@ class Register:
                 **_records(decisions, bonds, plantings, holds, notes),
                 "events": [{"seq": e.seq, "at": e.at, "by": e.by, "kind": e.kind, "hash": e.hash} for e in history],
             }
-            return out
+            return with_owed(s, out, cents_to_usd)  # the penalties, replacement and Board's decision it owes
 
     def assessment_json(self, case_id: int) -> dict[str, Any] | None:
         with self.reading() as s:
@@ -650,6 +649,7 @@ class Register:
                 ).all()
             )
             open_holds = set(s.scalars(select(m.Hold.case_id).where(m.Hold.closed_on.is_(None))).all())
+            penalty = decided_cents(s)  # the Planning Board's civil penalties in force, by case
             out = []
             for c in s.scalars(select(m.Case).order_by(m.Case.id)).all():
                 f, p = fund.get(c.id), int(paid.get(c.id) or 0)
@@ -663,7 +663,7 @@ class Register:
                         "opened_at": c.opened_at,
                         "fund_in_lieu_usd": cents_to_usd(f),
                         "paid_usd": cents_to_usd(p),
-                        "balance_usd": cents_to_usd(None if f is None else f - p),
+                        "balance_usd": cents_to_usd(owed_balance(f, penalty.get(c.id), p)),
                         "holding_certificates": c.id in open_holds,
                     }
                 )
