@@ -23,29 +23,29 @@ def _warnings(log: str) -> list[str]:
     return [line for line in log.splitlines() if "warning" in line.lower()]
 
 
-@pytest.mark.slow  # builds a wheel and an editable wheel: ~15 s, offline
+@pytest.mark.slow  # builds a wheel, and installs the checkout's copy editable in a new venv: ~20 s, offline
 def test_the_wheel_and_the_editable_install_build_without_a_warning(tmp_path):
     # before: the build printed 16 blocks of ~40 lines, "Package 'treecalc._data.species.zones.CaNCCoJBK' is absent
     # from the `packages` configuration", one per climate-zone folder: ~650 lines a newcomer read as a failure
     wheel, log = build_wheel(tmp_path)
     assert "Building wheel for treecalc" in log  # the backend's output is in the log (pip -v)
     assert _warnings(log) == []
-    # `pip install -e .` (make run) calls the backend's build_editable hook: the same packages, the same silence
+    # `pip install -e .` (make run), as a newcomer's pip shows it
     (tmp_path / "editable").mkdir()
     src = _sources(tmp_path / "editable")
-    hook = "import sys; from setuptools import build_meta as b; print(b.build_editable(sys.argv[1]))"
-    r = subprocess.run(
-        [sys.executable, "-W", "default", "-c", hook, str(tmp_path / "editable-dist")],
-        cwd=src,
-        env=fresh_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    venv = _venv_over_this_one(tmp_path)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-v", "--python", str(venv / "bin" / "python")]
+    install = [*pip, "install", "-e", str(src), "--no-deps", "--no-build-isolation", "--no-index"]
+    r = subprocess.run(install, env=fresh_env(), capture_output=True, text=True, timeout=300, check=False)
     assert r.returncode == 0, r.stderr[-3000:]
-    assert r.stdout.strip().endswith(".whl")
-    assert _warnings(r.stdout + r.stderr) == []
+    assert "Building editable for treecalc" in r.stdout + r.stderr
+    said = _warnings(r.stdout + r.stderr)
+    assert not [w for w in said if "absent from the `packages` configuration" in w]
+    # What is left is setuptools' notice, given for every editable install whose packages are not all in one folder
+    # as they are imported (here data/ is mapped in as treecalc._data): "Editable installation. Please be careful
+    # with folders in your working directory with the same name as your package". It goes only when data/ ships
+    # without the mapping; until then it is the one line allowed, and nothing else.
+    assert [w.split("BuildBackendWarning: ")[-1] for w in said] in ([], ["Editable installation."]), said
 
 
 @pytest.mark.slow  # builds a wheel: ~8 s, offline
