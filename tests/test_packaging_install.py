@@ -93,8 +93,9 @@ def test_treecalc_app_serves_the_installed_app_with_no_checkout(tmp_path):
     venv = _venv_over_this_one(tmp_path)
     py = venv / "bin" / "python"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", "--python", str(py)]
-    subprocess.run([*pip, "install", "--no-deps", "--no-index", str(wheel)], check=True, timeout=300)
     env = fresh_env()  # the checkout not on the path: only the installed copy can be found
+    # (pip too: with the checkout on PYTHONPATH it takes treecalc for installed and installs nothing)
+    subprocess.run([*pip, "install", "--no-deps", "--no-index", str(wheel)], check=True, timeout=300, env=env)
     away = tmp_path / "elsewhere"  # no app.py, no checkout: only what the wheel installed
     away.mkdir()
     where = subprocess.run(
