@@ -42,7 +42,7 @@ def void(reg: Register, kind: str, entry_id: Any, *, by: str, reason: str, on: A
     """Void entry ``entry_id`` of ``kind`` (payment, planting, decision, bond) from ``on`` (default today), saying
     why; the void's id. The entry stays in the register and in its event; it no longer counts."""
     k, entry = _entry(kind)
-    row_id(entry_id, f"‹{k}›")
+    row_id(entry_id, k)
     text = (reason or "").strip()
     if not text:
         raise RegisterError("‹reason›: a void says why (the check was returned, recorded on the wrong case, ...)")

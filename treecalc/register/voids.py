@@ -90,7 +90,7 @@ def keep_once(rec: Any, key: Any, row: Any) -> Any:
         return rec.insert(table, row)
     key = str(key).strip()
     if not 1 <= len(key) <= 100:
-        raise RegisterError("‹key›: a form's key of 1 to 100 characters")
+        raise RegisterError("a form's key is of 1 to 100 characters")
     first = rec.session.get(m.FormKey, key)
     if first is not None:
         raise Repeated(first.entry, first.entry_id)
@@ -105,9 +105,7 @@ def first_of(table: str, write: Callable[[], int]) -> int:
         return write()
     except Repeated as r:
         if r.entry != table:
-            raise RegisterError(
-                f"‹key›: this form's key recorded {r.entry} {r.entry_id}; each form has its own"
-            ) from None
+            raise RegisterError(f"this form's key recorded {r.entry} {r.entry_id}; each form has its own") from None
         return r.entry_id
 
 
