@@ -67,7 +67,23 @@ def test_a_voided_payment_stays_listed_with_its_void_and_the_balance_leaves_it_o
     ]
     assert [e["kind"] for e in c["events"]][-3:] == ["payment", "payment", "payment voided"]
     assert [r["balance_usd"] for r in reg.cases()] == ["1250.00"]
+    assert [p["voided"] for p in reg.payments("2026-01-01", "2026-12-31")] == [None, "2026-12-01"]
     assert audit.verify(reg) is None  # the void is an event of the chain; the payment's row and event unchanged
+
+
+def test_a_backup_keeps_the_voids_and_the_keys_and_restores_audited(reg, case, tmp_path):
+    from treecalc.register.backup import backup, restore
+
+    pid = reg.pay(case, by="clk", amount="750.00", on="2026-11-02", key="form-1")
+    void(reg, "payment", pid, by="clk", reason="bounced", on="2026-11-20")
+    backup(reg, tmp_path / "register.backup")
+    copy = Register(f"sqlite:///{tmp_path / 'restored.db'}")
+    restore(copy, tmp_path / "register.backup")
+    c = copy.show(case)
+    assert c["paid_usd"] == "0.00" and c["balance_usd"] == "2000.00"  # 2000.00 - (750.00 voided)
+    assert [v["reason"] for v in c["voids"]] == ["bounced"]
+    assert copy.pay(case, by="clk", amount="750.00", on="2026-11-02", key="form-1") == pid  # the key came along
+    assert audit.verify(copy) is None
 
 
 def test_the_fund_ledger_keeps_the_receipt_and_books_its_reversal_on_the_day_of_the_void(reg, case):

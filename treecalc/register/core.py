@@ -714,7 +714,7 @@ class Register:
         return voids.with_reversals(ledger(a, b, days, cases, forfeited, cents_to_usd), reversed_, cents_to_usd)
 
     def payments(self, start: Any, end: Any) -> list[dict[str, Any]]:
-        """Every payment from ``start`` to ``end``, in date order."""
+        """Every payment from ``start`` to ``end``, in date order; a payment voided says when (``voided``)."""
         a, b = to_date(start, "‹start›"), to_date(end, "‹end›")
         with self.reading() as s:
             rows = s.execute(
@@ -722,6 +722,7 @@ class Register:
                 .where(m.Payment.paid_on >= a, m.Payment.paid_on <= b)
                 .order_by(m.Payment.paid_on, m.Payment.id)
             ).all()
+            gone = voids.voided_on(s, "payment")
         return [
             {
                 "payment": r.id,
@@ -729,6 +730,7 @@ class Register:
                 "amount_usd": cents_to_usd(r.amount_cents),
                 "date": r.paid_on.isoformat(),
                 "reference": r.reference,
+                "voided": gone.get(r.id),
             }
             for r in rows
         ]

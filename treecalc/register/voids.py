@@ -68,6 +68,12 @@ def refuse_voided(s: Session, kind: str, entry_id: int) -> None:
         )
 
 
+def voided_on(s: Session, kind: str) -> dict[int, str]:
+    """The entries of ``kind`` voided: id -> the day its void took effect (ISO)."""
+    rows = s.execute(select(m.Void.entry_id, m.Void.voided_on).where(m.Void.entry == kind)).all()
+    return {int(i): day.isoformat() for i, day in rows}
+
+
 def live(model: Any, kind: str) -> Any:
     """The condition that a row of ``model`` (entries of ``kind``) was not voided, for a query's ``where``."""
     return model.id.not_in(select(m.Void.entry_id).where(m.Void.entry == kind))
