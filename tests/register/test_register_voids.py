@@ -168,6 +168,9 @@ def test_a_form_sent_twice_records_one_payment_and_gives_back_the_first(reg, cas
     assert [e["kind"] for e in c["events"]].count("payment") == 1  # nothing recorded the second time
     other = reg.pay(case, by="clk", amount="250.50", on="2026-11-02", key="form-8b21")  # a new form: a new payment
     assert other != first and reg.show(case)["paid_usd"] == "501.00"  # 250.50 x 2
+    second = reg.new_case(by="eng", title="9 Other Rd", kind="violation")
+    with pytest.raises(RegisterError, match="already recorded row 1 of payments on case 1"):
+        reg.pay(second, by="clk", amount="250.50", on="2026-11-02", key="form-7f3a")  # a key is one form's
     assert audit.verify(reg) is None
 
 

@@ -370,7 +370,7 @@ class Register:
                 check(rec)
             return voids.keep_once(rec, key, model(case_id=case_id, **values))
 
-        return voids.first_of(model.__tablename__, lambda: int(self._write(by, kind, case_id, do).id))
+        return voids.first_of(lambda: int(self._write(by, kind, case_id, do).id))
 
     def pay(self, case_id: int, *, by: str, amount: Any, on: Any, reference: str | None = None, key: Any = None) -> int:
         cents = usd_to_cents(amount, "‹amount›")

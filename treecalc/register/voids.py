@@ -98,6 +98,12 @@ def keep_once(rec: Any, key: Any, row: Any) -> Any:
     if not 1 <= len(key) <= 100:
         raise RegisterError("a form's key is of 1 to 100 characters")
     first = rec.session.get(m.FormKey, key)
+    if first is not None and (first.entry, first.case_id) != (table, row.case_id):
+        # a key is one form's: the same key for another case or kind of entry is a slip, never that first entry
+        raise RegisterError(
+            f"this form's key already recorded row {first.entry_id} of {first.entry} on case {first.case_id}: "
+            "each form has its own key"
+        )
     if first is not None:
         raise Repeated(first.entry, first.entry_id)
     rec.insert(table, row)
@@ -105,13 +111,11 @@ def keep_once(rec: Any, key: Any, row: Any) -> Any:
     return row
 
 
-def first_of(table: str, write: Callable[[], int]) -> int:
+def first_of(write: Callable[[], int]) -> int:
     """``write()``'s id, or the id of the entry its form's key recorded first."""
     try:
         return write()
     except Repeated as r:
-        if r.entry != table:
-            raise RegisterError(f"this form's key recorded {r.entry} {r.entry_id}; each form has its own") from None
         return r.entry_id
 
 
