@@ -70,6 +70,7 @@ LAYER_OF = {
     "treecalc.register": "report",
     "treecalc.register.": "report",
     "treecalc": "front",
+    "treecalc.__main__": "front",  # python -m treecalc: the command line
     "treecalc.cli": "front",
     "treecalc.cli.": "front",
     "treecalc.app": "app",

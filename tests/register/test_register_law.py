@@ -105,7 +105,7 @@ def test_a_replant_is_inspected_two_years_after_its_own_acceptance(db_url, surve
     line = next(ln for ln in text.splitlines() if ln.strip().startswith(f"planting {p2}:"))
     assert "inspection due 2028-05-01" in line and "two years" in line and "§208-22G" in line
     assert f"replant of planting {p1}" in line
-    # the reading is said where it is applied (README "Readings", data/readings/croton_on_hudson.toml)
+    # the reading is said where it is applied (docs/readings.md, data/readings/croton_on_hudson.toml)
     assert any(
         ln.strip().startswith("reading: §208-22G") and "own provisional acceptance" in ln for ln in text.split("\n")
     )

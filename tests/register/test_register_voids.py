@@ -4,6 +4,7 @@ once. On SQLite and on PostgreSQL (``db_url``)."""
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -220,3 +221,32 @@ def test_the_cli_voids_shows_both_and_the_audit_verifies(db_url, survey_csv):
         by = () if "--by" in args else ("--by", "clk")
         r = treecalc("case", "void", *args, *by, db=db_url)
         assert r.returncode == 2 and said in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+
+
+def test_a_civil_penalty_decision_voided_is_listed_and_no_longer_owed(reg, tmp_path):
+    from treecalc.register.decisions import decide_penalty
+
+    survey = tmp_path / "9_Birch_Ln_violation.csv"  # three trees removed without a permit, one retained
+    survey.write_text(
+        "Tag,Species,DBH (in),Action\n201,Red maple,12,removed\n202,Northern red oak,18,removed\n"
+        "203,Sugar maple,7,removed\n204,White pine,16,retain\n"
+    )
+    args = ["case", "new", "--survey", survey, "--fee-per-tree", "450", "--plantable", "2", "--kind", "violation"]
+    site = ("subdividable=true", "has_residence=false", "site_plan_required=true")
+    r = treecalc(*args, *[x for f in site for x in ("--site", f)], "--by", "eng", "--json", db=reg.url, check=True)
+    cid = json.loads(r.stdout)["id"]
+    first = decide_penalty(reg, cid, by="eng", amount="3,000", on="2026-11-20", reference="PB res. 2026-41")
+    later = decide_penalty(reg, cid, by="eng", amount="2500", on="2026-12-03", reference="PB res. 2026-47")
+    # 4 replacement trees in lieu (as tests/register/test_register_owed.py works out) x $450.00 = $1,800.00;
+    # the later decision is the one owed: 1,800.00 + 2,500.00 = 4,300.00
+    assert reg.show(cid)["balance_usd"] == "4300.00"
+    vid = void(reg, "penalty", later, by="eng", reason="minutes of another case", on="2026-12-04")
+    c = reg.show(cid)
+    # the later one voided: the first is owed again, 1,800.00 + 3,000.00 = 4,800.00
+    assert c["balance_usd"] == "4800.00" and c["civil_penalty"]["amount_usd"] == "3000.00"
+    assert [(d["id"], d["voided"]) for d in c["penalty_decisions"]] == [
+        (first, None),
+        (later, {"void": vid, "date": "2026-12-04", "reason": "minutes of another case"}),
+    ]
+    assert next(x for x in reg.cases() if x["id"] == cid)["balance_usd"] == c["balance_usd"]
+    assert audit.verify(reg) is None

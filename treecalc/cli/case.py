@@ -83,17 +83,19 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
     _common(q)
     q.set_defaults(func=_pay)
 
-    q = sub.add_parser("decide", help="record the decision on a case")
+    q = sub.add_parser(
+        "decide",
+        help="record the decision on a case: its outcome (--outcome), or the civil penalty the Planning Board "
+        "assessed after the hearing on a violation (--amount, an engineer's account: §208-29B)",
+    )
     q.add_argument("id", type=_number, help="case number")
-    q.add_argument("--outcome", required=True, help="approved, approved-with-conditions or denied")
+    q.add_argument("--outcome", help="approved, approved-with-conditions or denied")
+    q.add_argument("--amount", metavar="USD", help="the civil penalty the Planning Board assessed (0: released)")
     q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
     q.add_argument("--conditions", metavar="TEXT", help="the conditions of an approval")
+    q.add_argument("--reference", metavar="TEXT", help="the Board's resolution or minutes (with --amount)")
     _common(q)
-    q.set_defaults(
-        func=lambda a: _done(
-            a, id=_reg(a).decide(a.id, by=_by(a), outcome=a.outcome, on=a.date, conditions=a.conditions)
-        )
-    )
+    q.set_defaults(func=_decide)
 
     q = sub.add_parser("bond", help="post, release or forfeit a bond (§208-23)")
     q.add_argument("action", choices=["post", "release", "forfeit"])
@@ -130,7 +132,9 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
         help="void a payment, planting, decision or bond recorded by mistake (it stays in the record, marked voided; "
         "an engineer or a clerk, with a reason)",
     )
-    q.add_argument("kind", metavar="KIND", help="payment, planting, decision or bond")
+    q.add_argument(
+        "kind", metavar="KIND", help="payment, planting, decision, bond or penalty (the civil penalty decided)"
+    )
     q.add_argument("entry", type=_number, metavar="ID", help="the entry's number (as case show lists it)")
     q.add_argument("--reason", required=True, metavar="TEXT", help="why it is voided (kept with the void)")
     q.add_argument("--date", metavar="YYYY-MM-DD", help="the day it stops counting (default: today)")
@@ -224,6 +228,12 @@ def _register_accounts(subparsers: argparse._SubParsersAction) -> None:
     q.add_argument("--role", required=True, help="engineer, clerk or viewer")
     _common(q, json_flag=False)
     q.set_defaults(func=_user_add)
+    q = usub.add_parser(
+        "setup",
+        help="print a one-time token that makes the first account of an empty register in the app (30 minutes)",
+    )
+    _common(q, json_flag=False, writes=False)
+    q.set_defaults(func=_user_setup)
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -333,7 +343,8 @@ def _show(a: argparse.Namespace) -> int:
     c = _reg(a).show(a.id)
     lines = [
         f"case {c['id']}: {c['title']} ({c['kind_words']})",
-        f"  fund in lieu {_usd(c['fund_in_lieu_usd'])}   paid {_usd(c['paid_usd'])}   {_balance(c['balance_usd'])}",
+        f"  owed {_usd(c['owed_usd'])} (fund in lieu {_usd(c['fund_in_lieu_usd'])}, civil penalty "
+        f"{_usd(c['civil_penalty']['amount_usd'])})   paid {_usd(c['paid_usd'])}   {_balance(c['balance_usd'])}",
         f"  decision: {c['decision'] or 'none yet'}"
         + ("   holding building permits and certificates (§208-29F)" if c["holding_certificates"] else ""),
     ]
@@ -362,9 +373,51 @@ def _show(a: argparse.Namespace) -> int:
         + (f" (reversed {_usd(v['reversed_usd'])})" if v["reversed_usd"] else "")
         for v in c["voids"]
     ]
+    lines += _owed_lines(c)
     lines += [f"  reading: {r['reading']}" for r in c["readings"]]
     lines += [f"  event {e['seq']}: {e['kind']} by {e['by']} at {e['at']}" for e in c["events"]]
     return _print(a, c, "\n".join(lines))
+
+
+def _owed_lines(c: dict[str, Any]) -> list[str]:
+    """What the case owes as ``case show`` prints it: penalties per tree, the Board's decisions, the replacement
+    owed against planted, and the balance line by line (as the Cases page shows them)."""
+    out: list[str] = []
+    pen = c["penalties"]
+    if pen and pen["trees"]:
+        out.append(
+            f"  penalties (the assessment's maxima): civil up to {_usd(pen['civil_max_usd'])}"
+            f" (conditional {_usd(pen['civil_conditional_usd'])}), criminal up to {_usd(pen['criminal_max_usd'])}"
+        )
+        out += [
+            f"    tree {t['tag']} {t['species_code']} {t['dbh_in']} in, {t['action']}, {t['status']} "
+            f"({t['offence_sections']}): civil up to {_usd(t['civil_max_usd'])} ({t['civil_section']}), "
+            f"criminal up to {_usd(t['criminal_max_usd'])} ({t['criminal_section']})"
+            for t in pen["trees"]
+        ]
+    out += [
+        f"  civil penalty decision {d['id']}: {_usd(d['amount_usd'])} on {d['date']}"
+        + (f" ({d['reference']})" if d["reference"] else "")
+        + f" {d['section']}, recorded by {d['recorded_by']}"
+        for d in c["penalty_decisions"]
+    ]
+    r = c["replacement_owed"]
+    if r and r["required"]:
+        out.append(
+            f"  replacement owed ({r['sections']}): {r['trees_needed']} trees, {_usd(r['required_value_usd'])} "
+            f"{r['value_unit'] or ''} ({r['trees_on_site']} on site, {r['trees_in_lieu']} in lieu); planted "
+            f"{r['trees_planted']} ({_usd(r['value_planted_usd'])} at {_usd(r['value_per_tree_usd'])} a tree), "
+            f"{r['trees_still_to_plant']} still to plant"
+            + (f", {r['trees_dead_not_replanted']} dead not yet replanted" if r["trees_dead_not_replanted"] else "")
+        )
+    if r and r["conditional"]:
+        out.append(f"  {r['conditional']}")
+    out.append("  balance, line by line:")
+    out += [
+        f"    {ln['item']}" + (f" [{ln['section']}]" if ln["section"] else "") + f": {_usd(ln['usd'])}"
+        for ln in c["balance_lines"]
+    ]
+    return out
 
 
 def _list(a: argparse.Namespace) -> int:
@@ -404,6 +457,28 @@ def _fund(a: argparse.Namespace) -> int:
         ]
     text = "\n".join(lines)
     return _print(a, led, text)
+
+
+def _decide(a: argparse.Namespace) -> int:
+    if (a.outcome is None) == (a.amount is None):
+        raise ValueError("decide: give --outcome (the case's outcome) or --amount (the civil penalty), one of them")
+    if a.amount is None:
+        if a.reference is not None:
+            raise ValueError("--reference goes with --amount (the Planning Board's civil penalty)")
+        return _done(a, id=_reg(a).decide(a.id, by=_by(a), outcome=a.outcome, on=a.date, conditions=a.conditions))
+    if a.conditions is not None:
+        raise ValueError("--conditions go with --outcome (an approval's conditions)")
+    from treecalc.register.decisions import decide_penalty
+
+    reg = _reg(a)
+    did = decide_penalty(reg, a.id, by=_by(a), amount=a.amount, on=a.date, reference=a.reference)
+    show = reg.show(a.id, events=False)
+    return _print(
+        a,
+        {"id": a.id, "decision": did, "civil_penalty": show["civil_penalty"], "balance_usd": show["balance_usd"]},
+        f"civil penalty decision {did} recorded on case {a.id}: {show['civil_penalty']['words']}; "
+        f"{_balance(show['balance_usd'])}",
+    )
 
 
 def _bond(a: argparse.Namespace) -> int:
@@ -479,4 +554,16 @@ def _user_add(a: argparse.Namespace) -> int:
         pw = sys.stdin.readline().rstrip("\r\n")
     _reg(a).add_user(a.name, a.role, pw, by=_by(a))
     print(f"account {a.name} ({a.role}) saved")
+    return 0
+
+
+def _user_setup(a: argparse.Namespace) -> int:
+    from treecalc.register import auth
+
+    token = auth.setup_token(_reg(a))
+    print(f"setup token: {token}")
+    print(
+        f"Works once, for {auth.SETUP_MINUTES} minutes: on the app's Cases page, under "
+        "'Make the first account', give it with the engineer's name and password."
+    )
     return 0

@@ -6,6 +6,18 @@ hash-chained event; :func:`treecalc.register.audit.verify` checks the chain and 
 :mod:`treecalc.register.backup` writes and restores a portable copy; :mod:`treecalc.register.export`
 writes CSV and xlsx; :mod:`treecalc.register.auth` holds the app's accounts, sessions and links;
 :mod:`treecalc.register.fees` the Village's fee schedule (§208-24C), recorded by an engineer.
+
+Examples
+--------
+>>> import pathlib, tempfile
+>>> from treecalc.register import Register
+>>> reg = Register("sqlite:///" + str(pathlib.Path(tempfile.mkdtemp()) / "register.db"))
+>>> case = reg.new_case(by="ann", title="14 Elm St", kind="permit")
+>>> reg.pay(case, by="bob", amount="1,350.00", on="2026-03-02", reference="chk 1001")
+1
+>>> shown = reg.show(case)
+>>> shown["kind_words"], shown["paid_usd"], shown["paid_cents"]
+('permit application', '1350.00', 135000)
 """
 
 from treecalc.register.core import Register, RegisterError

@@ -193,3 +193,50 @@ def revoke_link(reg: Register, token: str, *, by: str) -> None:
         return rec.update("links", link, revoked_at=now())
 
     reg._write(by, "link revoked", None, do)
+
+
+#: how long a setup token made for the first account lasts
+SETUP_MINUTES = 30
+#: the sessions-table name a setup token is kept under: names are stripped (Register.add_user), so no account
+#: can ever be called this and :func:`session_user` never takes a setup token for a sign-in
+_SETUP = " first account"
+
+
+def _has_account(s: Session) -> bool:
+    return s.scalar(select(func.count()).select_from(m.User)) != 0
+
+
+def has_account(reg: Register) -> bool:
+    """Whether the register has an account (none: its first is made with a setup token)."""
+    with reg.reading() as s:
+        return _has_account(s)
+
+
+def setup_token(reg: Register, minutes: float = SETUP_MINUTES) -> str:
+    """A one-time token (shown once; only its SHA-256 is kept) that lets whoever holds it make the first
+    account of a register that has none, within ``minutes``; an earlier setup token stops working."""
+    token = secrets.token_urlsafe(24)
+    expires = (dt.datetime.now(dt.UTC) + dt.timedelta(minutes=minutes)).isoformat(timespec="microseconds")
+    with Session(reg.engine) as s, s.begin():
+        if _has_account(s):
+            raise RegisterError("the register has an account already: an engineer makes the next ones")
+        s.execute(delete(m.Session).where(m.Session.name == _SETUP))
+        s.add(m.Session(token_sha256=_sha(token), name=_SETUP, expires_at=expires))
+    return token
+
+
+def first_account(reg: Register, token: str, name: str, password: str) -> None:
+    """The register's first account (an engineer), made with a live setup token, which is spent by it; refused
+    with a wrong, spent or expired token and once the register has an account."""
+    check_password(password)  # before the token is spent: a short password leaves it to try again
+    with Session(reg.engine) as s, s.begin():
+        if _has_account(s):
+            raise RegisterError("the register has an account already: an engineer makes the next ones")
+        spent = s.execute(
+            delete(m.Session).where(
+                m.Session.token_sha256 == _sha(token or ""), m.Session.name == _SETUP, m.Session.expires_at > now()
+            )
+        )
+    if getattr(spent, "rowcount", 0) != 1:
+        raise RegisterError("The setup token is wrong, used or expired: make a new one on the server's machine.")
+    reg.add_user(name, "engineer", password, by=(name or "").strip() or "first account")

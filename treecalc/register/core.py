@@ -31,6 +31,7 @@ from treecalc.register import voids
 from treecalc.register.damage import lock_head, naming_damage
 from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate, refuse_disk_error
 from treecalc.register.lawfiles import law_files
+from treecalc.register.owed import decided_cents, owed_balance, with_owed
 from treecalc.register.plantings import check_accepted, check_replant
 from treecalc.register.readings import case_readings, ledger, warranty_section, warranty_words, warranty_years
 
@@ -576,10 +577,8 @@ class Register:
                 # exact dollars as text: a float would lose cents above ~$9e13
                 "fund_in_lieu_usd": cents_to_usd(fund),
                 "paid_usd": cents_to_usd(int(paid)),
-                "balance_usd": cents_to_usd(None if fund is None else fund - int(paid)),
                 "fund_in_lieu_cents": fund,
                 "paid_cents": int(paid),
-                "balance_cents": None if fund is None else fund - int(paid),
                 "assessment": None
                 if last is None
                 else {
@@ -602,7 +601,8 @@ class Register:
                 **_records(decisions, bonds, plantings, holds, notes),
                 "events": [{"seq": e.seq, "at": e.at, "by": e.by, "kind": e.kind, "hash": e.hash} for e in history],
             }
-            return voids.into_case(s, out, cents_to_usd)
+            # what voided entries counted taken out, then what it owes (the penalties, replacement, Board's decision)
+            return with_owed(s, voids.into_case(s, out, cents_to_usd), cents_to_usd)
 
     def assessment_json(self, case_id: int) -> dict[str, Any] | None:
         with self.reading() as s:
@@ -633,6 +633,7 @@ class Register:
                 ).all()
             )
             open_holds = set(s.scalars(select(m.Hold.case_id).where(m.Hold.closed_on.is_(None))).all())
+            penalty = decided_cents(s)  # the Planning Board's civil penalties in force, by case
             out = []
             for c in s.scalars(select(m.Case).order_by(m.Case.id)).all():
                 f, p = fund.get(c.id), int(paid.get(c.id) or 0)
@@ -646,7 +647,7 @@ class Register:
                         "opened_at": c.opened_at,
                         "fund_in_lieu_usd": cents_to_usd(f),
                         "paid_usd": cents_to_usd(p),
-                        "balance_usd": cents_to_usd(None if f is None else f - p),
+                        "balance_usd": cents_to_usd(owed_balance(f, penalty.get(c.id), p)),
                         "holding_certificates": c.id in open_holds,
                     }
                 )

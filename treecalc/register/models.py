@@ -103,6 +103,21 @@ class Decision(Base):
     decided_on: Mapped[dt.date] = mapped_column(Date)
 
 
+class PenaltyDecision(Base):
+    """The Planning Board's civil penalty on a violation, assessed after the hearing (the section of the law file's
+    civil penalty bracket, §208-29B): one row per decision, never changed; the latest by date is the one owed."""
+
+    __tablename__ = "penalty_decisions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id"), index=True)
+    amount_cents: Mapped[int] = mapped_column(BigInteger)
+    decided_on: Mapped[dt.date] = mapped_column(Date)
+    reference: Mapped[str | None] = mapped_column(String(200))  # the Board's resolution or minutes
+    section: Mapped[str] = mapped_column(String(40))  # as the law file cites it
+    recorded_by: Mapped[str] = mapped_column(String(200))
+    recorded_at: Mapped[str] = mapped_column(String(40))
+
+
 class Payment(Base):
     __tablename__ = "payments"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -285,6 +300,7 @@ RECORDED = {
     "survey_versions": (SurveyVersion, "id"),
     "assessments": (AssessmentRecord, "id"),
     "decisions": (Decision, "id"),
+    "penalty_decisions": (PenaltyDecision, "id"),
     "payments": (Payment, "id"),
     "bonds": (Bond, "id"),
     "plantings": (Planting, "id"),

@@ -56,6 +56,8 @@ voidable("planting", m.Planting, "accepted_on")
 voidable("decision", m.Decision, "decided_on")
 # a bond is a receipt of the Fund only once forfeited (§208-23C); a bond held or released put nothing in
 voidable("bond", m.Bond, "posted_on", lambda b: int(b.amount_cents) if b.status == "forfeited" else None)
+# the Planning Board's civil penalty on a violation (§208-29B): a voided one is no longer owed
+voidable("penalty", m.PenaltyDecision, "decided_on")
 
 
 def refuse_voided(s: Session, kind: str, entry_id: int) -> None:
@@ -72,6 +74,12 @@ def voided_on(s: Session, kind: str) -> dict[int, str]:
     """The entries of ``kind`` voided: id -> the day its void took effect (ISO)."""
     rows = s.execute(select(m.Void.entry_id, m.Void.voided_on).where(m.Void.entry == kind)).all()
     return {int(i): day.isoformat() for i, day in rows}
+
+
+def marks(s: Session, kind: str) -> dict[int, dict[str, Any]]:
+    """The entries of ``kind`` voided: id -> its void as a case shows it (``{void, date, reason}``)."""
+    rows = s.scalars(select(m.Void).where(m.Void.entry == kind)).all()
+    return {v.entry_id: {"void": v.id, "date": v.voided_on.isoformat(), "reason": v.reason} for v in rows}
 
 
 def live(model: Any, kind: str) -> Any:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from treecalc.app import cases, corrections, state, ui, views
+from treecalc.app import case_survey, cases, corrections, state, ui, views
 
 
 def _usd(v: str | None) -> str:
@@ -27,13 +27,15 @@ def _case_view(c: dict, *, applicant: bool = False) -> None:
         + (f" · lot {c['lot']}" if c.get("lot") else "")
         + f" · opened {c['opened_at'][:10]}"
     )
-    m1, m2, m3 = st.columns(3)
+    m1, m2, m3, m4 = st.columns(4)
     m1.metric("Payment in lieu assessed", _usd(c["fund_in_lieu_usd"]))
-    m2.metric("Paid into the Fund", _usd(c["paid_usd"]))
-    m3.metric("Balance", _usd(c["balance_usd"]))
+    m2.metric("Civil penalty assessed", _usd(c["civil_penalty"]["amount_usd"]))
+    m3.metric("Paid into the Fund", _usd(c["paid_usd"]))
+    m4.metric("Balance", _usd(c["balance_usd"]))
     if c["surveys"]:
         st.markdown("**Survey:** " + ", ".join(ui.md_text(s["name"]) for s in c["surveys"]))
     st.markdown(f"**Decision:** {c['decision'] or 'none yet'}")
+    _owed(c)
     if c["holding_certificates"]:
         st.warning("An open violation holds building permits and certificates of occupancy (§208-29F).")
     if c["payments"]:
@@ -52,9 +54,56 @@ def _case_view(c: dict, *, applicant: bool = False) -> None:
         st.dataframe(pd.DataFrame(c["voids"]), hide_index=True, width="stretch")
     for r in c["readings"]:  # how the law was read where the case's dates and receipts rest on it
         st.caption(f"Reading: {r['reading']}")
+    if not applicant and c["assessment"] and c["assessment"]["survey_sha256"]:
+        if st.button("Open this case's survey in the calculator", key="w_case_reopen"):
+            case_survey.reopen(int(c["id"]))
+            st.success(
+                f"Case {c['id']}'s survey and options are open in the calculator (Survey, Permit, Violations ...), "
+                "read-only."
+            )
     if not applicant:
         with st.expander(f"History ({len(c['events'])} events, hash-chained)"):
             st.dataframe(pd.DataFrame(c["events"]), hide_index=True, width="stretch")
+
+
+def _owed(c: dict) -> None:
+    """What the case owes, as ``treecalc case show`` prints it: the civil penalty, the penalties per tree, the
+    replacement owed against planted, and the balance line by line."""
+    civil = c["civil_penalty"]
+    st.markdown(f"**Civil penalty ({civil['section']}):** {ui.md_text(civil['words'])}")
+    pen = c["penalties"]
+    if pen and pen["trees"]:
+        st.markdown(
+            f"**Penalties of the assessment** (maxima): civil up to {_usd(pen['civil_max_usd'])}, conditional "
+            f"{_usd(pen['civil_conditional_usd'])}; criminal up to {_usd(pen['criminal_max_usd'])}, for a court"
+        )
+        st.dataframe(pd.DataFrame(pen["trees"]), hide_index=True, width="stretch")
+    if c["penalty_decisions"]:
+        st.markdown("**The Planning Board's decisions on the civil penalty**")
+        st.dataframe(pd.DataFrame(c["penalty_decisions"]), hide_index=True, width="stretch")
+    r = c["replacement_owed"]
+    if r and r["required"]:
+        st.markdown(
+            f"**Replacement owed ({r['sections']}):** {r['trees_needed']} trees, {_usd(r['required_value_usd'])} "
+            f"{r['value_unit'] or ''} ({r['trees_on_site']} on site, {r['trees_in_lieu']} in lieu). Planted "
+            f"{r['trees_planted']} ({_usd(r['value_planted_usd'])} at {_usd(r['value_per_tree_usd'])} a tree); "
+            f"{r['trees_still_to_plant']} still to plant"
+            + (f"; {r['trees_dead_not_replanted']} dead, not yet replanted" if r["trees_dead_not_replanted"] else "")
+            + "."
+        )
+    if r and r["conditional"]:
+        st.caption(r["conditional"])
+    st.markdown("**The balance, line by line**")
+    rows = [
+        {
+            "item": ln["item"],
+            "section": ln["section"] or "",
+            "amount": _usd(ln["usd"]),
+            "in the balance": "yes" if ln["in_balance"] else "no",
+        }
+        for ln in c["balance_lines"]
+    ]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
 def _applicant(token: str) -> None:
@@ -126,6 +175,14 @@ def _record(c: dict) -> None:
         day = st.date_input("Date", value=_today(), key="w_dec_date")
         return lambda: reg.decide(cid, by=by, outcome=outcome, on=day, conditions=conditions or None)
 
+    def penalty() -> Callable[[], object]:
+        from treecalc.register.decisions import decide_penalty
+
+        amount = st.text_input("Civil penalty assessed (USD; 0: released)", key="w_pen_amount")
+        day = st.date_input("Date of the decision", value=_today(), key="w_pen_date")
+        ref = st.text_input("Reference (the Board's resolution or minutes)", key="w_pen_ref")
+        return lambda: decide_penalty(reg, cid, by=by, amount=amount, on=day, reference=ref or None)
+
     def plant() -> Callable[[], object]:
         trees = st.number_input("Trees", min_value=1, max_value=100_000, step=1, key="w_plant_trees")
         day = st.date_input("Provisional acceptance", value=_today(), key="w_plant_date")
@@ -142,6 +199,15 @@ def _record(c: dict) -> None:
         _action("w_case_pay", "**Record a payment into the Fund**", "Record the payment", pay)
     if cases.may("decide"):
         _action("w_case_decide", "**Record the decision**", "Record the decision", decide)
+    if cases.may("decide") and c["civil_penalty"]["line"]:
+        section = c["civil_penalty"]["section"]
+        _action("w_case_penalty", f"**Record the Planning Board's civil penalty** ({section})", "Record it", penalty)
+    view = case_survey.viewing()
+    if cases.may("open") and view is not None and view["case"] == cid and case_survey.changed(view):
+        st.markdown("**The calculator's survey and options differ from this case's assessment**")
+        if st.button(f"Record them as a new assessment of case {cid}", key="w_case_reassess"):
+            case_survey.record_new_assessment(cid, by)
+            st.rerun()
     if cases.may("plant"):
         _action("w_case_plant", "**Record a replacement planting** (§208-22G)", "Record the planting", plant)
     if cases.may("inspect") and c["plantings"]:
@@ -203,8 +269,11 @@ def _body() -> None:
     if token:
         _applicant(token)
         return
+    cases.sync_cookie()
     who = cases.user()
     if who is None:
+        if not cases.has_account():
+            cases.first_account_form()
         cases.sign_in_form()
         return
     c1, c2 = st.columns([4, 1])

@@ -1,8 +1,8 @@
 """voids of a case's entries (the entry kept, the void saying it no longer counts) and the keys of forms
 already recorded (a form sent twice records once)
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004_voids
+Revises: 0003_owed
 Create Date: 2026-12-07
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004_voids"
+down_revision = "0003_owed"
 branch_labels = None
 depends_on = None
 
