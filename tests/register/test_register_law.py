@@ -49,7 +49,13 @@ def test_a_forfeited_bond_is_a_receipt_of_the_fund_in_its_month(db_url, survey_c
     assert led["total_usd"] == "2150.25"
     assert (led["payments"], led["forfeited_bonds"]) == (1, 1)
     assert led["by_month"] == [
-        {"month": "2026-08", "usd": "2150.25", "payments_usd": "150.25", "forfeited_bonds_usd": "2000.00"}
+        {
+            "month": "2026-08",
+            "usd": "2150.25",
+            "payments_usd": "150.25",
+            "forfeited_bonds_usd": "2000.00",
+            "reversals_usd": "0.00",  # no receipt voided
+        }
     ]
     assert led["by_case"] == [{"case": cid, "usd": "2150.25"}]
     section = resolved("croton_on_hudson")["fund"]["forfeited_bond_sections"]  # the data's, not this test's

@@ -127,6 +127,20 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
         )
     )
 
+    q = sub.add_parser(
+        "void",
+        help="void a payment, planting, decision or bond recorded by mistake (it stays in the record, marked voided; "
+        "an engineer or a clerk, with a reason)",
+    )
+    q.add_argument(
+        "kind", metavar="KIND", help="payment, planting, decision, bond or penalty (the civil penalty decided)"
+    )
+    q.add_argument("entry", type=_number, metavar="ID", help="the entry's number (as case show lists it)")
+    q.add_argument("--reason", required=True, metavar="TEXT", help="why it is voided (kept with the void)")
+    q.add_argument("--date", metavar="YYYY-MM-DD", help="the day it stops counting (default: today)")
+    _common(q)
+    q.set_defaults(func=_void)
+
     q = sub.add_parser("inspect", help="record the §208-22G inspection of a planting")
     q.add_argument("planting", type=_number, help="planting number")
     q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
@@ -312,6 +326,19 @@ def _pay(a: argparse.Namespace) -> int:
     )
 
 
+def _void(a: argparse.Namespace) -> int:
+    from treecalc.register.corrections import void
+
+    vid = void(_reg(a), a.kind, a.entry, by=_by(a), reason=a.reason, on=a.date)
+    kind = a.kind.strip().lower()
+    return _print(a, {"void": vid, "entry": kind, "entry_id": a.entry}, f"{kind} {a.entry} voided (void {vid})")
+
+
+def _voided(e: dict[str, Any]) -> str:
+    v = e.get("voided")
+    return f" — VOIDED on {v['date']} (void {v['void']}: {v['reason']})" if v else ""
+
+
 def _show(a: argparse.Namespace) -> int:
     c = _reg(a).show(a.id)
     lines = [
@@ -324,18 +351,27 @@ def _show(a: argparse.Namespace) -> int:
     lines += [
         f"  payment {p['id']}: {_usd(p['amount_usd'])} on {p['date']}"
         + (f" ({p['reference']})" if p["reference"] else "")
+        + _voided(p)
         for p in c["payments"]
     ]
     lines += [
         f"  planting {p['id']}: {p['trees']} trees accepted {p['accepted']}"
         + (f", replant of planting {p['replant_of']}" if p["replant_of"] else "")
         + f", inspection due {p['inspection_due']} ({p['section']}: {p['warranty']})"
+        + _voided(p)
         for p in c["plantings"]
     ]
     lines += [
         f"  bond {b['id']}: {_usd(b['amount_usd'])} posted {b['posted']}, {b['status']}"
         + (f" on {b['closed']}" if b["closed"] else "")
+        + _voided(b)
         for b in c["bonds"]
+    ]
+    lines += [f"  decision {d['id']}: {d['outcome_words']} on {d['date']}" + _voided(d) for d in c["decisions"]]
+    lines += [
+        f"  void {v['id']}: {v['entry']} {v['entry_id']} voided from {v['date']} by {v['by']}: {v['reason']}"
+        + (f" (reversed {_usd(v['reversed_usd'])})" if v["reversed_usd"] else "")
+        for v in c["voids"]
     ]
     lines += _owed_lines(c)
     lines += [f"  reading: {r['reading']}" for r in c["readings"]]
@@ -412,6 +448,12 @@ def _fund(a: argparse.Namespace) -> int:
             f"({f['section']})"
             for f in led["forfeitures"]
             if f["date"].startswith(r["month"])
+        ]
+        lines += [
+            f"    reversed: void {v['void']} of {v['entry']} {v['entry_id']} of case {v['case']} ({v['title']}): "
+            f"{_usd(v['usd'])} on {v['date']} ({v['reason']})"
+            for v in led["reversals"]
+            if v["date"].startswith(r["month"])
         ]
     text = "\n".join(lines)
     return _print(a, led, text)

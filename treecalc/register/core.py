@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
@@ -28,8 +27,10 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
+from treecalc.register import voids
 from treecalc.register.damage import lock_head, naming_damage
 from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate, refuse_disk_error
+from treecalc.register.lawfiles import law_files
 from treecalc.register.owed import decided_cents, owed_balance, with_owed
 from treecalc.register.plantings import check_accepted, check_replant
 from treecalc.register.readings import case_readings, ledger, warranty_section, warranty_words, warranty_years
@@ -170,30 +171,6 @@ def anniversary(d: dt.date, years: int) -> dt.date:
         return d.replace(year=d.year + years)
     except ValueError:
         return d.replace(year=d.year + years, day=28)
-
-
-def law_files(options: dict[str, Any]) -> dict[str, str]:
-    """SHA-256 of the law files in force for an assessment: its jurisdiction's TOML, the site facts assumed,
-    and the fee schedule (the file given, an in-line schedule's canonical JSON, or the bundled one)."""
-    from treecalc.law import law_files as village_files
-    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
-    from treecalc.units.datafolder import DATA_DIR
-
-    out: dict[str, str] = {}
-    village = str(options.get("jurisdiction") or "")
-    names = village_files(village) if village in ("croton_on_hudson", "wesley_hills") else ["readings/site_facts.toml"]
-    for name in names:
-        p = DATA_DIR / name
-        if p.is_file():
-            out[name] = hashlib.sha256(p.read_bytes()).hexdigest()
-    fee = options.get("fee_schedule")
-    if isinstance(fee, dict):
-        out["fee_schedule (in line)"] = sha256_text(canonical(fee))
-    elif isinstance(fee, str) and Path(fee).is_file():
-        out[f"fee_schedule {Path(fee).name}"] = hashlib.sha256(Path(fee).read_bytes()).hexdigest()
-    elif DEFAULT_FEE_SCHEDULE.is_file():
-        out["law/croton_on_hudson/fee_schedule.toml"] = hashlib.sha256(DEFAULT_FEE_SCHEDULE.read_bytes()).hexdigest()
-    return out
 
 
 @dataclass
@@ -380,21 +357,23 @@ class Register:
         kind: str,
         *,
         check: Callable[[_Recorder], None] | None = None,
+        key: str | None = None,
         **values: Any,
     ) -> int:
         """A new row ``model(case_id=case_id, **values)`` of the case ``case_id`` (which must exist), written with its
         event ``kind`` by ``by``; its id. The row is built inside the transaction, afresh if a locked database
-        retries it, after ``check`` (which may refuse it by what the register holds) in the same transaction."""
+        retries it, after ``check`` (which may refuse it by what the register holds) in the same transaction; once
+        per form ``key`` (a key recorded before gives back its entry: :func:`voids.keep_once`)."""
         self._case(case_id)
 
         def do(rec: _Recorder) -> Any:
             if check is not None:
                 check(rec)
-            return rec.insert(model.__tablename__, model(case_id=case_id, **values))
+            return voids.keep_once(rec, key, model(case_id=case_id, **values))
 
-        return int(self._write(by, kind, case_id, do).id)
+        return voids.first_of(lambda: int(self._write(by, kind, case_id, do).id))
 
-    def pay(self, case_id: int, *, by: str, amount: Any, on: Any, reference: str | None = None) -> int:
+    def pay(self, case_id: int, *, by: str, amount: Any, on: Any, reference: str | None = None, key: Any = None) -> int:
         cents = usd_to_cents(amount, "‹amount›")
         day = to_date(on, "‹date›")
         fits(reference, "‹reference›", 200)
@@ -403,7 +382,9 @@ class Register:
         latest = latest_day()
         if day > latest:
             raise RegisterError(f"‹date› {day}: a payment is recorded once received, not dated after {latest}")
-        return self._add_record(m.Payment, case_id, by, "payment", amount_cents=cents, paid_on=day, reference=reference)
+        return self._add_record(
+            m.Payment, case_id, by, "payment", key=key, amount_cents=cents, paid_on=day, reference=reference
+        )
 
     def decide(self, case_id: int, *, by: str, outcome: str, on: Any, conditions: str | None = None) -> int:
         key = outcome.strip().lower().replace(" ", "_").replace("-", "_")
@@ -435,6 +416,7 @@ class Register:
             bond = rec.session.get(m.Bond, bond_id)
             if bond is None:
                 raise RegisterError(f"no bond {bond_id} in the register")
+            voids.refuse_voided(rec.session, "bond", bond_id)
             if bond.status != "held":
                 raise RegisterError(f"bond {bond_id} was already {bond.status} on {bond.closed_on}")
             if day < bond.posted_on:
@@ -487,6 +469,7 @@ class Register:
             p = rec.session.get(m.Planting, planting_id)
             if p is None:
                 raise RegisterError(f"no planting {planting_id} in the register")
+            voids.refuse_voided(rec.session, "planting", planting_id)
             if isinstance(dead, bool) or not isinstance(dead, int) or not 0 <= dead <= p.trees:
                 raise RegisterError(f"‹dead› {dead!r}: from 0 to the {p.trees} trees planted")
             return rec.update("plantings", p, inspected_on=day, trees_dead=dead)
@@ -618,7 +601,8 @@ class Register:
                 **_records(decisions, bonds, plantings, holds, notes),
                 "events": [{"seq": e.seq, "at": e.at, "by": e.by, "kind": e.kind, "hash": e.hash} for e in history],
             }
-            return with_owed(s, out, cents_to_usd)  # the penalties, replacement and Board's decision it owes
+            # what voided entries counted taken out, then what it owes (the penalties, replacement, Board's decision)
+            return with_owed(s, voids.into_case(s, out, cents_to_usd), cents_to_usd)
 
     def assessment_json(self, case_id: int) -> dict[str, Any] | None:
         with self.reading() as s:
@@ -633,8 +617,8 @@ class Register:
     def cases(self) -> list[dict[str, Any]]:
         """Every case with its fund in lieu, paid and balance (one query each: grouped sums)."""
         with self.reading() as s:
-            paid = dict(
-                s.execute(select(m.Payment.case_id, func.sum(m.Payment.amount_cents)).group_by(m.Payment.case_id)).all()
+            paid = voids.net_paid(
+                s, s.execute(select(m.Payment.case_id, func.sum(m.Payment.amount_cents)).group_by(m.Payment.case_id))
             )
             latest = (
                 select(m.AssessmentRecord.case_id, func.max(m.AssessmentRecord.id).label("aid"))
@@ -683,6 +667,7 @@ class Register:
                     m.Planting.inspection_due >= a,
                     m.Planting.inspection_due <= b,
                     m.Planting.inspected_on.is_(None),
+                    voids.live(m.Planting, "planting"),
                 ),
                 order_by=(m.Planting.inspection_due, m.Planting.id),
             )
@@ -726,10 +711,11 @@ class Register:
                     order_by=(m.Bond.closed_on, m.Bond.id),
                 )
             ]
-        return ledger(a, b, days, cases, forfeited, cents_to_usd)
+            reversed_ = voids.reversals(s, a, b)  # voided receipts, booked out on the day of their void
+        return voids.with_reversals(ledger(a, b, days, cases, forfeited, cents_to_usd), reversed_, cents_to_usd)
 
     def payments(self, start: Any, end: Any) -> list[dict[str, Any]]:
-        """Every payment from ``start`` to ``end``, in date order."""
+        """Every payment from ``start`` to ``end``, in date order; a payment voided says when (``voided``)."""
         a, b = to_date(start, "‹start›"), to_date(end, "‹end›")
         with self.reading() as s:
             rows = s.execute(
@@ -737,6 +723,7 @@ class Register:
                 .where(m.Payment.paid_on >= a, m.Payment.paid_on <= b)
                 .order_by(m.Payment.paid_on, m.Payment.id)
             ).all()
+            gone = voids.voided_on(s, "payment")
         return [
             {
                 "payment": r.id,
@@ -744,6 +731,7 @@ class Register:
                 "amount_usd": cents_to_usd(r.amount_cents),
                 "date": r.paid_on.isoformat(),
                 "reference": r.reference,
+                "voided": gone.get(r.id),
             }
             for r in rows
         ]
@@ -769,7 +757,8 @@ class Register:
 
     def bonds_held(self) -> dict[str, Any]:
         with self.reading() as s:
-            rows = _with_case(s, m.Bond, where=(m.Bond.status == "held",), order_by=(m.Bond.posted_on, m.Bond.id))
+            held = (m.Bond.status == "held", voids.live(m.Bond, "bond"))
+            rows = _with_case(s, m.Bond, where=held, order_by=(m.Bond.posted_on, m.Bond.id))
             total = sum(b.amount_cents for b, _ in rows)
             return {
                 "total_usd": cents_to_usd(total),

@@ -19,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
+from treecalc.register import voids
 
 #: The law whose Planning Board assesses the civil penalty after a hearing
 PENALTY_LAW = "croton_on_hudson"
@@ -58,7 +59,9 @@ def in_force(decisions: list[Any]) -> Any | None:  # as decided_cents picks it
 
 def decided_cents(s: Session) -> dict[int, int]:
     """Each case's civil penalty in force (cents), for the list of cases: one query."""
-    rows = s.scalars(select(m.PenaltyDecision).order_by(m.PenaltyDecision.case_id)).all()
+    rows = s.scalars(
+        select(m.PenaltyDecision).where(voids.live(m.PenaltyDecision, "penalty")).order_by(m.PenaltyDecision.case_id)
+    ).all()
     by_case: dict[int, list[Any]] = {}
     for r in rows:
         by_case.setdefault(r.case_id, []).append(r)
@@ -265,9 +268,10 @@ def with_owed(s: Session, shown: dict[str, Any], usd: Usd) -> dict[str, Any]:
     decisions = list(
         s.scalars(select(m.PenaltyDecision).where(m.PenaltyDecision.case_id == cid).order_by(m.PenaltyDecision.id))
     )
-    decision = in_force(decisions)
+    gone = voids.marks(s, "penalty")  # a decision voided is listed, marked, and no longer owed
+    decision = in_force([d for d in decisions if d.id not in gone])
     shown["penalties"] = penalties(j, usd)
-    shown["penalty_decisions"] = [_decision_row(d, usd) for d in decisions]
+    shown["penalty_decisions"] = [{**_decision_row(d, usd), "voided": gone.get(d.id)} for d in decisions]
     shown["civil_penalty"] = civil_penalty(shown["penalties"], decision, usd)
     shown["replacement_owed"] = replacement(j, shown, usd)
     penalty = None if decision is None else decision.amount_cents

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from treecalc.app import case_survey, cases, state, ui, views
+from treecalc.app import case_survey, cases, corrections, state, ui, views
 
 
 def _usd(v: str | None) -> str:
@@ -40,15 +40,18 @@ def _case_view(c: dict, *, applicant: bool = False) -> None:
         st.warning("An open violation holds building permits and certificates of occupancy (§208-29F).")
     if c["payments"]:
         st.markdown("**Payments**")
-        st.dataframe(pd.DataFrame(c["payments"]), hide_index=True, width="stretch")
+        st.dataframe(pd.DataFrame(corrections.table_rows(c["payments"])), hide_index=True, width="stretch")
     if c["plantings"]:
         st.markdown("**Replacement plantings** (each inspected when its §208-22G warranty ends: *warranty*)")
-        st.dataframe(pd.DataFrame(c["plantings"]), hide_index=True, width="stretch")
+        st.dataframe(pd.DataFrame(corrections.table_rows(c["plantings"])), hide_index=True, width="stretch")
     if not applicant:
         for what in ("bonds", "holds", "decisions", "notes"):
             if c[what]:
                 st.markdown(f"**{what.capitalize()}**")
-                st.dataframe(pd.DataFrame(c[what]), hide_index=True, width="stretch")
+                st.dataframe(pd.DataFrame(corrections.table_rows(c[what])), hide_index=True, width="stretch")
+    if c["voids"]:  # each entry voided stays listed above; its void, with the reason, here
+        st.markdown("**Voided entries** (kept in the record; they no longer count)")
+        st.dataframe(pd.DataFrame(c["voids"]), hide_index=True, width="stretch")
     for r in c["readings"]:  # how the law was read where the case's dates and receipts rest on it
         st.caption(f"Reading: {r['reading']}")
     if not applicant and c["assessment"] and c["assessment"]["survey_sha256"]:
@@ -145,7 +148,7 @@ def _action(key: str, title: str, submit: str, fields: Callable[[], Callable[[],
     with st.form(key):
         st.markdown(title)
         record = fields()
-        if st.form_submit_button(submit):
+        if st.form_submit_button(submit, key=f"{key}_submit"):
             record()
             st.rerun()
 
@@ -161,7 +164,10 @@ def _record(c: dict) -> None:
         amount = st.text_input("Amount (USD)", key="w_pay_amount")
         day = st.date_input("Date paid", value=_today(), key="w_pay_date")
         ref = st.text_input("Reference (receipt, check)", key="w_pay_ref")
-        return lambda: reg.pay(cid, by=by, amount=amount, on=day, reference=ref or None)
+        key = corrections.form_key("w_case_pay")  # one payment per form drawn, however often it is sent
+        return lambda: corrections.recorded(
+            "w_case_pay", key, reg.pay(cid, by=by, amount=amount, on=day, reference=ref or None, key=key)
+        )
 
     def decide() -> Callable[[], object]:
         outcome = _choose("Outcome", ["approved", "approved_with_conditions", "denied"], "w_dec_outcome")
@@ -206,6 +212,13 @@ def _record(c: dict) -> None:
         _action("w_case_plant", "**Record a replacement planting** (§208-22G)", "Record the planting", plant)
     if cases.may("inspect") and c["plantings"]:
         _action("w_case_inspect", "**Record an inspection**", "Record the inspection", inspect)
+    if corrections.may_void(who[1]):
+        _action(
+            "w_case_void",
+            "**Void an entry** recorded by mistake (it stays in the record, marked voided, with the reason)",
+            "Void the entry",
+            lambda: corrections.void_fields(reg, c, by),
+        )
     if cases.may("link"):
         st.markdown("**Applicant's link** (this case only, read-only)")
         if st.button("Make the applicant's link", key="w_case_link"):
@@ -226,6 +239,7 @@ def _ledgers() -> None:
     if led["forfeitures"]:
         st.markdown("**Forfeited bonds received into the Fund**")
         st.dataframe(pd.DataFrame(led["forfeitures"]), hide_index=True, width="stretch")
+    corrections.reversals(led)
     c1, c2 = st.columns(2)
     start = c1.date_input("Inspections due from", value=_today(), key="w_due_from")
     end = c2.date_input("to", value=_today() + dt.timedelta(days=31), key="w_due_to")
