@@ -19,6 +19,7 @@ What it can and cannot catch is said in docs/register.md.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -64,6 +65,7 @@ def anchor_dir() -> Path:
     return Path(platformdirs.user_state_dir("treecalc", appauthor=False)) / "anchors"
 
 
+@functools.lru_cache(maxsize=64)
 def register_id(url: str) -> str:
     """The register a database URL names: its SHA-256 (first 24 hex) without the password, a SQLite file by
     its absolute path (the same file reached from two folders is one register)."""
@@ -135,6 +137,12 @@ def _mac(key: bytes, register: str, seq: int, head_hash: str, at: str) -> str:
     return hmac.new(key, msg, hashlib.sha256).hexdigest()
 
 
+def signed_line(key: bytes, register: str, seq: int, head_hash: str, at: str) -> tuple[SignedHead, str]:
+    """The signed head of event ``seq`` and its line of the anchor file."""
+    head = SignedHead(seq, head_hash, at, _mac(key, register, seq, head_hash, at))
+    return head, json.dumps({"register": register, **head.as_dict()}, separators=(",", ":")) + "\n"
+
+
 def sign(url: str, seq: int, head_hash: str) -> SignedHead:
     """Append the signed head (``seq``, ``head_hash``) of the register at ``url`` to its anchor file (the key
     made first when there is none)."""
@@ -142,9 +150,7 @@ def sign(url: str, seq: int, head_hash: str) -> SignedHead:
 
     key = _read_key(create=True)
     assert key is not None
-    rid, at = register_id(url), now()
-    head = SignedHead(seq, head_hash, at, _mac(key, rid, seq, head_hash, at))
-    line = json.dumps({"register": rid, **head.as_dict()}, separators=(",", ":")) + "\n"
+    head, line = signed_line(key, register_id(url), seq, head_hash, now())
     path = anchor_file(url)
     path.parent.mkdir(parents=True, exist_ok=True)
     # one write of one line in append mode: lines of writers at once do not interleave
@@ -165,16 +171,27 @@ def sign_current(reg: Any) -> SignedHead | None:
     return sign(reg.url, seq, h) if seq else None
 
 
-def _heads(url: str, key: bytes) -> tuple[list[SignedHead], Broken | None]:
-    """The signed heads of the register at ``url``, each checked against the key; the first line that is not
-    one (edited, forged, another register's) as a break."""
+#: the end of the anchor file read for the latest signed head (the heads of the last few hundred writes)
+TAIL_BYTES = 1 << 16
+
+
+def _heads(url: str, key: bytes, tail: bool = False) -> tuple[list[SignedHead], Broken | None]:
+    """The signed heads of the register at ``url`` (``tail``: of the file's last :data:`TAIL_BYTES` only), each
+    checked against the key; the first line that is not one (edited, forged, another register's) as a break."""
     path, rid = anchor_file(url), register_id(url)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        with open(path, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            start = max(0, size - TAIL_BYTES) if tail else 0
+            f.seek(start)
+            data = f.read()
+        lines = data.decode("utf-8").splitlines()
     except FileNotFoundError:
         return [], None
     except (OSError, UnicodeDecodeError) as e:
         return [], Broken(None, f"the anchor file {path} cannot be read: {getattr(e, 'strerror', None) or e}")
+    if start:
+        lines = lines[1:]  # the first line read is cut
     out = []
     for n, line in enumerate(lines, start=1):
         try:
@@ -197,7 +214,7 @@ def last_head(url: str) -> SignedHead | None:
     key = _read_key(create=False)
     if key is None:
         return None
-    heads, broken = _heads(url, key)
+    heads, broken = _heads(url, key, tail=True)  # the whole file is the audit's to check
     return None if broken is not None or not heads else max(heads, key=lambda h: h.seq)
 
 
