@@ -240,3 +240,15 @@ def test_a_restored_register_is_signed(db_url, tmp_path, paid):
     assert head is not None and head.seq == 3
     assert verify(other) is None
     assert Path(other.url.removeprefix("sqlite:///")).is_file()
+
+
+def test_the_printed_head_is_read_from_the_anchor_files_end(paid, monkeypatch):
+    from treecalc.register import anchor
+
+    reg, _ = paid
+    lines = anchor.anchor_file(reg.url).read_text().splitlines()
+    assert len(lines) == 3
+    # only the end of the file read: the last line whole and the one before cut (its first bytes not read)
+    monkeypatch.setattr(anchor, "TAIL_BYTES", len(lines[2]) + 1 + len(lines[1]) // 2)
+    head = anchor.last_head(reg.url)
+    assert head is not None and head.seq == 3

@@ -152,9 +152,13 @@ def sign(url: str, seq: int, head_hash: str) -> SignedHead:
     assert key is not None
     head, line = signed_line(key, register_id(url), seq, head_hash, now())
     path = anchor_file(url)
-    path.parent.mkdir(parents=True, exist_ok=True)
     # one write of one line in append mode: lines of writers at once do not interleave
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+    try:
+        fd = os.open(path, flags, 0o600)
+    except FileNotFoundError:  # the folder, on the first write (not asked on every write: a payment waits)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, flags, 0o600)
     try:
         os.write(fd, line.encode("utf-8"))
     finally:
@@ -171,8 +175,9 @@ def sign_current(reg: Any) -> SignedHead | None:
     return sign(reg.url, seq, h) if seq else None
 
 
-#: the end of the anchor file read for the latest signed head (the heads of the last few hundred writes)
-TAIL_BYTES = 1 << 16
+#: the end of the anchor file read for the latest signed head: the heads of the last 20 or so writes (writers at
+#: once append theirs out of order by as many as write at once)
+TAIL_BYTES = 1 << 12
 
 
 def _heads(url: str, key: bytes, tail: bool = False) -> tuple[list[SignedHead], Broken | None]:
