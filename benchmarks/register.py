@@ -7,7 +7,8 @@ Method
 ------
 1. A new register (a SQLite file in a temporary folder, or ``--db``, which must be empty) is filled with
    ``--cases`` cases, ``--payments`` payments over 2016-2026 and ``--plantings`` plantings, and in proportion
-   to the cases every other table the program writes: decisions (6 in 10 cases), bonds and links (1 in 5),
+   to the cases every other table the program writes: decisions (6 in 10 cases), the Planning Board's civil
+   penalties (1 in 10), bonds and links (1 in 5),
    holds (1 in 20), notes (1 a case), 5 staff accounts, 11 fee schedules (one Board resolution a year), and
    2 sign-ins a case (an audited event each, and a row of ``sign_ins``). Each row with its hash-chained
    event as :meth:`Register._write` makes it (loaded in bulk: one transaction per 5,000 events, the chain
@@ -89,6 +90,10 @@ def synthetic_rows(cases: int, payments: int, plantings: int) -> list[tuple[str,
     for i in range(1, cases * 6 // 10 + 1):  # most cases decided
         row = {"id": i, "case_id": case(), "outcome": rnd.choice(["approved", "denied"]), "conditions": None}
         rows.append(("decisions", row | {"decided_by": "eng", "decided_on": day()}))
+    for i in range(1, cases // 10 + 1):  # the Planning Board's civil penalty on some violations (§208-29B)
+        row = {"id": i, "case_id": case(), "amount_cents": rnd.randint(50_000, 1_000_000), "decided_on": day()}
+        row |= {"reference": f"PB {i}", "section": "§208-29B", "recorded_by": "eng", "recorded_at": now()}
+        rows.append(("penalty_decisions", row))
     for i in range(1, cases // 5 + 1):
         row = {"id": i, "case_id": case(), "amount_cents": rnd.randint(100_000, 2_000_000), "posted_on": day()}
         status = rnd.choice(["held", "held", "released", "forfeited"])
@@ -123,6 +128,7 @@ def load(reg, cases: int, payments: int, plantings: int) -> None:
     anchors.parent.mkdir(parents=True, exist_ok=True)
     models = {t: model for t, (model, _) in m.RECORDED.items()}
     kinds = {"cases": "case opened", "fee_schedules": "fee schedule", "users": "account", "links": "link made"}
+    kinds["penalty_decisions"] = "civil penalty decided"
     prev, seq = "0" * 64, 0
     rows = synthetic_rows(cases, payments, plantings)
     batch = 5000
