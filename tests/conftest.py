@@ -31,3 +31,9 @@ _own_folder("TREECALC_CACHE", "treecalc-test-cache-")
 # Linux): a test that opens the app or a command without a register of its own must neither write into the
 # user's nor read one that a newer treecalc migrated.
 _own_folder("XDG_DATA_HOME", "treecalc-test-data-", unless_set=False)
+# The register signs its chain's head with a key and into anchor files outside the database
+# (treecalc.register.anchor), by default in the user's config and state folders: the tests' are their own (set
+# before any test runs, so that an app server a test starts inherits them).
+_own_folder("TREECALC_ANCHORS", "treecalc-test-anchors-")
+_own_folder("TREECALC_TEST_KEY_DIR", "treecalc-test-key-")
+os.environ.setdefault("TREECALC_ANCHOR_KEY", os.path.join(os.environ["TREECALC_TEST_KEY_DIR"], "anchor.key"))

@@ -206,6 +206,12 @@ def _register_reads(sub: argparse._SubParsersAction) -> None:
 
     q = sub.add_parser("audit", help="check the event chain and the tables against it")
     q.add_argument("--verify", action="store_true", required=True, help="verify (exit 0 intact, 1 broken)")
+    q.add_argument(
+        "--sign",
+        action="store_true",
+        help="sign the current head once the chain and the tables agree (a register never signed, moved, or whose "
+        "last signed head was lost): read what the audit says first",
+    )
     _common(q, writes=False)
     q.set_defaults(func=_audit)
 
@@ -376,6 +382,7 @@ def _show(a: argparse.Namespace) -> int:
     lines += _owed_lines(c)
     lines += [f"  reading: {r['reading']}" for r in c["readings"]]
     lines += [f"  event {e['seq']}: {e['kind']} by {e['by']} at {e['at']}" for e in c["events"]]
+    lines.append(_signed(a, c))
     return _print(a, c, "\n".join(lines))
 
 
@@ -455,7 +462,7 @@ def _fund(a: argparse.Namespace) -> int:
             for v in led["reversals"]
             if v["date"].startswith(r["month"])
         ]
-    text = "\n".join(lines)
+    text = "\n".join([*lines, _signed(a, led)])
     return _print(a, led, text)
 
 
@@ -479,6 +486,16 @@ def _decide(a: argparse.Namespace) -> int:
         f"civil penalty decision {did} recorded on case {a.id}: {show['civil_penalty']['words']}; "
         f"{_balance(show['balance_usd'])}",
     )
+
+
+def _signed(a: argparse.Namespace, out: dict[str, Any]) -> str:
+    """The register's latest signed head, put in ``out`` and said in a line: a printed statement carries it."""
+    from treecalc.register.anchor import last_head, state
+
+    url = _reg(a).url
+    head = last_head(url)
+    out["signed_head"] = head.as_dict() if head is not None else None
+    return state(url)
 
 
 def _bond(a: argparse.Namespace) -> int:
@@ -507,14 +524,20 @@ def _export(a: argparse.Namespace) -> int:
 
 
 def _audit(a: argparse.Namespace) -> int:
+    from treecalc.register.anchor import last_head, sign_current, state
     from treecalc.register.audit import verify
 
-    broken = verify(_reg(a))
+    reg = _reg(a)
+    if a.sign and verify(reg, anchors=False) is None:
+        sign_current(reg)
+    broken = verify(reg)
     if broken is None:
+        head = last_head(reg.url)
         _print(
             a,
-            {"intact": True},
-            "the register is intact: every event chains to the one before, every row is what its event wrote",
+            {"intact": True, "signed_head": head.as_dict() if head is not None else None},
+            "the register is intact: every event chains to the one before, every row is what its event wrote, "
+            f"every signed head is in the chain\n{state(reg.url)}",
         )
         return 0
     if a.json:

@@ -5,7 +5,8 @@ user's data folder), migrating it with Alembic on first use; every write is one 
 hash-chained event; :func:`treecalc.register.audit.verify` checks the chain and the tables against it;
 :mod:`treecalc.register.backup` writes and restores a portable copy; :mod:`treecalc.register.export`
 writes CSV and xlsx; :mod:`treecalc.register.auth` holds the app's accounts, sessions and links;
-:mod:`treecalc.register.fees` the Village's fee schedule (§208-24C), recorded by an engineer.
+:mod:`treecalc.register.fees` the Village's fee schedule (§208-24C), recorded by an engineer;
+:mod:`treecalc.register.anchor` signs the chain's head after every write, outside the database.
 
 Examples
 --------
@@ -20,6 +21,7 @@ Examples
 ('permit application', '1350.00', 135000)
 """
 
+from treecalc.register import anchor  # noqa: F401 (every committed write signs its head from here on)
 from treecalc.register.core import Register, RegisterError
 
 __all__ = ["Register", "RegisterError"]

@@ -102,13 +102,19 @@ def sign_in(reg: Register, name: str, password: str) -> tuple[str, str]:
         else:
             hash_password(password)  # the same time spent whether or not the name exists
     if not ok:
+        # audited (an event of the chain, no row), as the sign-in and the sign-out are
+        reg._write(name.strip() or "(no name)", "sign-in failed", None, lambda rec: None)
         raise RegisterError("The name or the password is wrong.")
     token = secrets.token_urlsafe(32)
     expires = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=SESSION_HOURS)).isoformat(timespec="microseconds")
-    with Session(reg.engine) as s, s.begin():
+
+    def signed_in(rec: Any) -> None:
+        s = rec.session
         s.execute(update(m.SignIn).where(m.SignIn.id == attempt).values(ok=1))
         s.execute(delete(m.Session).where(m.Session.expires_at < now()))
         s.add(m.Session(token_sha256=_sha(token), name=name, expires_at=expires))
+
+    reg._write(name, "signed in", None, signed_in)
     return token, role
 
 
@@ -125,8 +131,16 @@ def session_user(reg: Register, token: str | None) -> tuple[str, str] | None:
 
 
 def sign_out(reg: Register, token: str) -> None:
-    with Session(reg.engine) as s, s.begin():
-        s.execute(delete(m.Session).where(m.Session.token_sha256 == _sha(token)))
+    with reg.reading() as s:
+        name = s.scalar(select(m.Session.name).where(m.Session.token_sha256 == _sha(token)))
+    if name is None:
+        return  # signed out already (or never in): nothing to record
+    reg._write(
+        name,
+        "signed out",
+        None,
+        lambda rec: rec.session.execute(delete(m.Session).where(m.Session.token_sha256 == _sha(token))),
+    )
 
 
 def make_link(
