@@ -18,7 +18,20 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from treecalc.cli import assess, batch, benefits, case, excavation, fee_schedule, plan, survey, verify, water, words
+from treecalc.cli import (
+    account,
+    assess,
+    batch,
+    benefits,
+    case,
+    excavation,
+    fee_schedule,
+    plan,
+    survey,
+    verify,
+    water,
+    words,
+)
 from treecalc.cli.common import dump_json
 
 __all__ = ["build_parser", "dump_json", "main"]
@@ -36,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--version", action="version", version=f"treecalc {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
-    for command in (benefits, batch, survey, assess, verify, plan, water, excavation, case, fee_schedule):
+    for command in (benefits, batch, survey, assess, verify, plan, water, excavation, case, account, fee_schedule):
         command.register(sub)
     return ap
 
