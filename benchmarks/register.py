@@ -190,6 +190,8 @@ def main() -> int:
         f"{reg.engine.dialect.name}: loaded {a.cases:,} cases, {a.payments:,} payments, {a.plantings:,} plantings "
         f"in {time.perf_counter() - t:.1f} s; load average {os.getloadavg()[0]:.2f}"
     )
+    # every write is an account's, its role checked in the write (treecalc.register.roles): the first account
+    reg.add_user("bench", "engineer", "a benchmark's password", by="bench")
     survey, obj = assessment_fixture()
     rnd = random.Random(1)
     checks = [
