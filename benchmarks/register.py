@@ -244,6 +244,8 @@ def main() -> int:
         f"{reg.engine.dialect.name}: loaded in {time.perf_counter() - t:.1f} s; load average "
         f"{os.getloadavg()[0]:.2f}\n  " + ", ".join(f"{t} {n:,}" for t, n in counts.items() if n)
     )
+    # every write is an account's, its role checked in the write (treecalc.register.roles): the first account
+    reg.add_user("bench", "engineer", "a benchmark's password", by="bench")
     survey, obj = assessment_fixture()
     rnd = random.Random(1)
     checks = [

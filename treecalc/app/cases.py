@@ -3,8 +3,9 @@
 The register is :class:`treecalc.register.Register` (``TREECALC_DB``, else the SQLite file in the user's
 data folder). Staff sign in with an account made by ``treecalc user add NAME --role R``; the session holds
 only the sign-in token (kept in the database as its SHA-256, expiring after
-:data:`treecalc.register.auth.SESSION_HOURS` hours). Roles: an engineer records decisions (and everything a
-clerk does), a clerk records payments, plantings and inspections, a viewer reads.
+:data:`treecalc.register.auth.SESSION_HOURS` hours). What each role may record is the register's
+(:data:`treecalc.register.roles.MATRIX`): a form is drawn only for a role that may use it, and the register
+refuses the act itself whatever the page draws.
 Nothing here computes: the register sums and dates, the library assesses.
 """
 
@@ -21,12 +22,6 @@ _TOKEN = "tc_staff_token"
 _COOKIE_DO = "tc_staff_cookie"  # ("POST", nonce) after a sign-in, ("DELETE", None) after a sign-out
 _OPENED_FROM_LINK = "tc_opened_from_link"
 _COOKIE_DEAD = "tc_staff_cookie_dead"
-#: what each role may record
-MAY = {
-    "engineer": {"open", "decide", "pay", "plant", "inspect", "bond", "hold", "note", "link"},
-    "clerk": {"open", "pay", "plant", "inspect", "note"},
-    "viewer": set(),
-}
 
 
 @st.cache_resource(show_spinner=False)
@@ -88,8 +83,11 @@ def user() -> tuple[str, str] | None:
 
 
 def may(action: str) -> bool:
+    """Whether the signed-in account's role may do ``action`` (an act of the register's role matrix)."""
+    from treecalc.register import roles
+
     who = user()
-    return who is not None and action in MAY.get(who[1], set())
+    return who is not None and roles.may(who[1], action)
 
 
 def sign_in_form() -> None:
@@ -186,8 +184,8 @@ def assessment_json(a: Any) -> dict[str, Any]:
 def open_case(title: str, kind: str, address: str | None, lot: str | None) -> int:
     """A case from the current survey and options: its bytes and its assessment recorded."""
     who = user()
-    if who is None or not may("open"):
-        raise state.AppError("Only an engineer or a clerk opens a case.")
+    if who is None:
+        raise state.AppError("Sign in to open a case.")
     src = state.source()
     if src is None:
         raise state.AppError("No survey yet: upload one on the Survey page.")

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from treecalc.cli import (
     app,
+    account,
     assess,
     batch,
     benefits,
@@ -57,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     # commands, their flags and choices; files where a command takes one), so it never lags behind the flags
     shtab.add_argument_to(ap, ["--print-completion"], help="print the shell completion script (bash, zsh, tcsh)")
     sub = ap.add_subparsers(dest="command", required=True)
-    for command in (benefits, batch, survey, assess, verify, plan, water, excavation, case, fee_schedule, app):
+    for command in (benefits, batch, survey, assess, verify, plan, water, excavation, case, account, fee_schedule, app):
         command.register(sub)
     for name in LONG_COMMANDS:
         sub.choices[name].add_argument(

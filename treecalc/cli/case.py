@@ -1,7 +1,8 @@
-"""``treecalc case ...`` and ``treecalc user add``: the case register from the command line.
+"""``treecalc case ...``: the case register from the command line.
 
 No domain logic here: arguments → :class:`treecalc.register.Register` → text or JSON. ``TREECALC_DB`` (or
-``--db``) picks the database; ``--by NAME`` records who acted (default: the login name). ``case new`` takes
+``--db``) picks the database; a verb that records acts as a signed-in account (``--by NAME`` and its password,
+or a session: :func:`treecalc.cli.account.acting`), whose role the register checks. ``case new`` takes
 every flag of ``treecalc assess`` (:func:`treecalc.cli.assess.add_assess_flags`), assesses with the same
 pipeline and records the survey and the assessment's JSON.
 """
@@ -28,23 +29,14 @@ def _number(text: str) -> int:
     return n
 
 
-def _by_default() -> str:
-    import getpass
-
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return ""
-
-
 def _common(p: argparse.ArgumentParser, *, writes: bool = True, json_flag: bool = True) -> None:
     p.add_argument(
         "--db", metavar="URL", help="the register's database (default: TREECALC_DB, else the user's data folder)"
     )
     if writes:
-        p.add_argument(
-            "--by", metavar="NAME", default=None, help="who acts (recorded in the event; default: your login)"
-        )
+        from treecalc.cli.account import add_by
+
+        add_by(p)
     if json_flag:
         p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -70,7 +62,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     q.set_defaults(func=_new)
     _register_writes(sub)
     _register_reads(sub)
-    _register_accounts(subparsers)
 
 
 def _register_writes(sub: argparse._SubParsersAction) -> None:
@@ -226,22 +217,6 @@ def _register_reads(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=_restore)
 
 
-def _register_accounts(subparsers: argparse._SubParsersAction) -> None:
-    u = subparsers.add_parser("user", help="staff accounts of the app's register pages")
-    usub = u.add_subparsers(dest="user_command", required=True, metavar="VERB")
-    q = usub.add_parser("add", help="create an account (or set its role and password); the password is read from stdin")
-    q.add_argument("name")
-    q.add_argument("--role", required=True, help="engineer, clerk or viewer")
-    _common(q, json_flag=False)
-    q.set_defaults(func=_user_add)
-    q = usub.add_parser(
-        "setup",
-        help="print a one-time token that makes the first account of an empty register in the app (30 minutes)",
-    )
-    _common(q, json_flag=False, writes=False)
-    q.set_defaults(func=_user_setup)
-
-
 # -- helpers ------------------------------------------------------------------------------------------
 
 
@@ -252,10 +227,10 @@ def _reg(a: argparse.Namespace) -> Any:
 
 
 def _by(a: argparse.Namespace) -> str:
-    by = a.by if a.by is not None else _by_default()
-    if not by.strip():
-        raise ValueError("--by: say who acts (a name)")
-    return by
+    """The signed-in account that acts (the register checks its role on the act)."""
+    from treecalc.cli.account import acting
+
+    return acting(a, _reg(a))
 
 
 def _print(a: argparse.Namespace, obj: Any, text: str | None = None) -> int:
@@ -300,8 +275,8 @@ def _new(a: argparse.Namespace) -> int:
     from treecalc.register.db import RegisterError
     from treecalc.report.json_text import assessment_json_text
 
-    by = _by(a)
     reg = _reg(a)  # the database first: a bad TREECALC_DB is said before the survey is read
+    by = _by(a)
     path = Path(a.survey)
     if not path.is_file():  # a folder or a device (/dev/zero) exists: "no such file" would send the clerk looking
         raise RegisterError(f"--survey {a.survey}: " + ("not a file" if path.exists() else "no such file"))
@@ -564,29 +539,3 @@ def _restore(a: argparse.Namespace) -> int:
         {"file": a.file, "rows": counts},
         f"register restored from {a.file} ({counts.get('events', 0)} events, audited)",
     )
-
-
-def _user_add(a: argparse.Namespace) -> int:
-    import getpass
-
-    if sys.stdin.isatty():
-        pw = getpass.getpass(f"password for {a.name}: ")
-        if getpass.getpass("again: ") != pw:
-            raise ValueError("the two passwords differ")
-    else:
-        pw = sys.stdin.readline().rstrip("\r\n")
-    _reg(a).add_user(a.name, a.role, pw, by=_by(a))
-    print(f"account {a.name} ({a.role}) saved")
-    return 0
-
-
-def _user_setup(a: argparse.Namespace) -> int:
-    from treecalc.register import auth
-
-    token = auth.setup_token(_reg(a))
-    print(f"setup token: {token}")
-    print(
-        f"Works once, for {auth.SETUP_MINUTES} minutes: on the app's Cases page, under "
-        "'Make the first account', give it with the engineer's name and password."
-    )
-    return 0

@@ -78,6 +78,9 @@ def _verify(s: Session) -> Broken | None:
             if ch["op"] == "insert":
                 replay[table][key] = dict(ch["row"])
                 cols = ch["row"]
+            elif ch["op"] == "delete":  # an account removed
+                replay[table].pop(key, None)
+                cols = {}
             else:
                 replay[table].setdefault(key, {}).update(ch["set"])
                 cols = ch["set"]

@@ -18,26 +18,13 @@ from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
 from treecalc.register.core import Register, RegisterError, fits, now
+from treecalc.register.passwords import hash_password
 
 #: failed sign-ins of one name within THROTTLE_WINDOW before the next attempt is refused
 THROTTLE_FAILURES = 3
 THROTTLE_WINDOW = dt.timedelta(minutes=15)
 SESSION_HOURS = 8
 LINK_DAYS = 7
-MIN_PASSWORD = 10
-
-
-def hash_password(password: str) -> str:
-    from argon2 import PasswordHasher
-
-    return PasswordHasher().hash(password)
-
-
-def check_password(password: str) -> None:
-    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
-        raise RegisterError(f"a password of at least {MIN_PASSWORD} characters")
-    if len(password) > 1000:
-        raise RegisterError("a password of at most 1,000 characters")
 
 
 def _sha(token: str) -> str:
@@ -92,6 +79,7 @@ def sign_in(reg: Register, name: str, password: str) -> tuple[str, str]:
     with reg.reading() as s:
         user = s.get(m.User, name)
         stored, role = (user.password_hash, user.role) if user is not None else (None, "")
+        disabled = user.disabled_at if user is not None else None
     ok = False
     with _CHECKING:
         if stored is not None:
@@ -105,6 +93,8 @@ def sign_in(reg: Register, name: str, password: str) -> tuple[str, str]:
         # audited (an event of the chain, no row), as the sign-in and the sign-out are
         reg._write(name.strip() or "(no name)", "sign-in failed", None, lambda rec: None)
         raise RegisterError("The name or the password is wrong.")
+    if disabled is not None:  # said only to whoever knows the password
+        raise RegisterError(f"The account {name} was disabled on {disabled[:10]}: it cannot sign in.")
     token = secrets.token_urlsafe(32)
     expires = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=SESSION_HOURS)).isoformat(timespec="microseconds")
 
@@ -127,7 +117,7 @@ def session_user(reg: Register, token: str | None) -> tuple[str, str] | None:
         if row is None or _utc(row.expires_at) <= dt.datetime.now(dt.UTC):
             return None
         user = s.get(m.User, row.name)
-        return None if user is None else (user.name, user.role)
+        return None if user is None or user.disabled_at is not None else (user.name, user.role)
 
 
 def sign_out(reg: Register, token: str) -> None:
@@ -174,7 +164,9 @@ def make_link(
         expires_at=expires,
         revoked_at=None,
     )
-    reg._write(by, "link made", case_id, lambda rec: rec.insert("links", link))
+    # an applicant's link to a case is the engineer's act; a view shared is the links' own (roles.MATRIX)
+    event = "case link made" if kind == "case" else "link made"
+    reg._write(by, event, case_id, lambda rec: rec.insert("links", link))
     return token
 
 
@@ -206,7 +198,10 @@ def revoke_link(reg: Register, token: str, *, by: str) -> None:
             raise RegisterError("no such link")
         return rec.update("links", link, revoked_at=now())
 
-    reg._write(by, "link revoked", None, do)
+    with reg.reading() as s:
+        known = s.get(m.Link, _sha(token))
+        event = "case link revoked" if known is not None and known.kind == "case" else "link revoked"
+    reg._write(by, event, None, do)
 
 
 #: how long a setup token made for the first account lasts

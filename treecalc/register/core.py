@@ -27,9 +27,9 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
-from treecalc.register import voids
+from treecalc.register import roles, voids
 from treecalc.register.damage import lock_head, naming_damage
-from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate, refuse_disk_error
+from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate, now, refuse_disk_error
 from treecalc.register.lawfiles import law_files
 from treecalc.register.owed import decided_cents, owed_balance, with_owed
 from treecalc.register.plantings import check_accepted, check_replant
@@ -47,16 +47,11 @@ OUTCOMES = {
     "denied": "denied",
 }
 BOND_CLOSINGS = {"released", "forfeited"}
-ROLES = ("engineer", "clerk", "viewer")
 #: columns held in the event by their SHA-256 only (a survey's bytes, an assessment's JSON, a password hash)
 DIGESTED = {("blobs", "content"), ("assessments", "json_text"), ("users", "password_hash")}
 #: largest single amount the register takes (a payment, a bond), USD
 MAX_AMOUNT_USD = Decimal("1000000000")
 GENESIS = "0" * 64
-
-
-def now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
 def latest_day() -> dt.date:
@@ -200,6 +195,11 @@ class _Recorder:
         )
         return obj
 
+    def delete(self, table: str, obj: Any) -> None:
+        self.changes.append({"table": table, "op": "delete", "key": _plain(getattr(obj, m.RECORDED[table][1]))})
+        self.session.delete(obj)
+        self.session.flush()
+
 
 _ENGINES: dict[str, Any] = {}
 
@@ -233,8 +233,11 @@ class Register:
             refuse_disk_error(e, self.url)
             raise
 
-    def _write(self, by: str, kind: str, case_id: int | None, fn: Callable[[_Recorder], Any]) -> Any:
-        """``fn`` in one transaction with its event; retried when the database was locked."""
+    def _write(
+        self, by: str, kind: str, case_id: int | None, fn: Callable[[_Recorder], Any], *, act: str | None = None
+    ) -> Any:
+        """``fn`` in one transaction with its event, if the account ``by`` may do ``act`` (default: the act the
+        event ``kind`` records, :mod:`treecalc.register.roles`); retried when the database was locked."""
         by = (by or "").strip()
         if not by:
             raise RegisterError("‹by›: say who acts (a name)")
@@ -244,6 +247,8 @@ class Register:
             try:
                 with Session(self.engine, expire_on_commit=False) as s, naming_damage(s, writing=True), s.begin():
                     head = lock_head(s, chain_hash)
+                    # the role read after the head's lock: an account changed by another writer is seen changed
+                    roles.check(s, by, act or roles.act_of(kind))
                     rec = _Recorder(s)
                     result = fn(rec)
                     cid = case_id if case_id is not None else getattr(result, "id", None)
@@ -777,23 +782,10 @@ class Register:
     # -- accounts (the app's sign-in) -----------------------------------------------------------------
 
     def add_user(self, name: str, role: str, password: str, *, by: str) -> None:
-        from treecalc.register import auth
+        """Make an account, or set its role and password (:func:`treecalc.register.accounts.add`)."""
+        from treecalc.register import accounts
 
-        name = (name or "").strip()
-        if not name or len(name) > 200:
-            raise RegisterError("a user name of 1 to 200 characters")
-        if role not in ROLES:
-            raise RegisterError(f"‹role› {role!r}: one of {', '.join(ROLES)}")
-        auth.check_password(password)
-        hashed = auth.hash_password(password)
-
-        def do(rec: _Recorder) -> m.User:
-            u = rec.session.get(m.User, name)
-            if u is None:
-                return rec.insert("users", m.User(name=name, role=role, password_hash=hashed))
-            return rec.update("users", u, role=role, password_hash=hashed)
-
-        self._write(by, "account", None, do)
+        accounts.add(self, name, role, password, by=by)
 
 
 def _with_case(s: Session, model: Any, *more: Any, where: tuple[Any, ...], order_by: tuple[Any, ...]) -> list[Any]:

@@ -172,6 +172,8 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(200), primary_key=True)
     role: Mapped[str] = mapped_column(String(20))  # engineer | clerk | viewer
     password_hash: Mapped[str] = mapped_column(String(300))
+    # when the account was disabled (it cannot sign in or act; its history stays), else None
+    disabled_at: Mapped[str | None] = mapped_column(String(40), default=None)
 
 
 class Link(Base):
