@@ -51,9 +51,9 @@ def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def may_void(role: str) -> bool:
-    from treecalc.register.corrections import ROLES
+    from treecalc.register import roles
 
-    return role in ROLES
+    return roles.may(role, "void")
 
 
 def void_fields(reg: Any, c: dict[str, Any], by: str) -> Callable[[], object]:

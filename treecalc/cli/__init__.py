@@ -19,8 +19,8 @@ import sys
 from collections.abc import Sequence
 
 from treecalc.cli import (
-    app,
     account,
+    app,
     assess,
     batch,
     benefits,

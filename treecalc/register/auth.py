@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
 from treecalc.register.core import Register, RegisterError, fits, now
-from treecalc.register.passwords import hash_password
+from treecalc.register.passwords import check_password, hash_password
 
 #: failed sign-ins of one name within THROTTLE_WINDOW before the next attempt is refused
 THROTTLE_FAILURES = 3

@@ -9,11 +9,9 @@ from typing import Any
 from sqlalchemy import select
 
 from treecalc.register import models as m
+from treecalc.register import roles
 from treecalc.register.core import Register, RegisterError, fits, latest_day, now, row_id, to_date
 from treecalc.register.voids import VOIDABLE, Entry, live, refuse_voided
-
-#: the roles that void an entry: those that record payments, plantings, decisions and bonds
-ROLES = ("engineer", "clerk")
 
 
 def _entry(kind: str) -> tuple[str, Entry]:
@@ -25,17 +23,6 @@ def _entry(kind: str) -> tuple[str, Entry]:
     if k not in VOIDABLE:
         raise RegisterError(f"‹kind› {kind!r}: one of {', '.join(VOIDABLE)}")
     return k, VOIDABLE[k]
-
-
-def _require_role(reg: Register, by: str) -> str:
-    name = (by or "").strip()
-    with reg.reading() as s:
-        user = s.get(m.User, name) if name else None
-        has = None if user is None else user.role
-    if has not in ROLES:
-        who = f"{name!r} is {'an account of the ' + has + ' role' if has else 'not an account of this register'}"
-        raise RegisterError(f"Voiding an entry needs an account with the engineer or clerk role: {who}")
-    return name
 
 
 def void(reg: Register, kind: str, entry_id: Any, *, by: str, reason: str, on: Any = None) -> int:
@@ -50,7 +37,7 @@ def void(reg: Register, kind: str, entry_id: Any, *, by: str, reason: str, on: A
     day = dt.date.today() if on in (None, "") else to_date(on, "‹date›")
     if day > latest_day():
         raise RegisterError(f"‹date› {day}: a void is recorded once made, not dated after {latest_day()}")
-    by = _require_role(reg, by)
+    by = roles.require(reg, by, "void")
 
     def do(rec: Any) -> m.Void:
         row = rec.session.get(entry.model, entry_id)

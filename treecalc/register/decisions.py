@@ -12,12 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from treecalc.register import models as m
+from treecalc.register import roles
 from treecalc.register.core import Register, RegisterError, cents_to_usd, fits, latest_day, now, to_date, usd_to_cents
-from treecalc.register.fees import require_role
 from treecalc.register.owed import PENALTY_LAW, civil_ceiling, civil_section
-
-#: the role that records the Board's decision (as it records the Board's fee schedule)
-ROLE = "engineer"
 
 
 def _usd(cents: int) -> str:
@@ -33,7 +30,7 @@ def decide_penalty(reg: Register, case_id: int, *, by: str, amount: Any, on: Any
     assessment found no offence with a civil penalty; an amount above the assessment's maximum and conditional
     maximum together (the Board may not assess more than the law allows for the offences found); a date to come."""
     section = civil_section()
-    by = require_role(reg, by, ROLE, f"Recording the Planning Board's civil penalty ({section})")
+    by = roles.require(reg, by, "penalty")
     cents = usd_to_cents(amount, "‹amount›", positive=False)  # $0: the Board released the penalty
     day = to_date(on, "‹date›")
     latest = latest_day()

@@ -59,12 +59,20 @@ MATRIX: dict[str, Act] = {
     ),
     "hold": Act("opening or closing a §208-29F hold", _ENGINEER, ("hold opened", "hold closed")),
     "link": Act("making or revoking an applicant's link to a case", _ENGINEER, ("case link made", "case link revoked")),
+    "penalty": Act("recording the Planning Board's decision on a civil penalty", _ENGINEER, ("civil penalty decided",)),
+    "void": Act(
+        "voiding a payment, planting, decision, penalty or bond entered by mistake, with a reason",
+        _STAFF,
+        tuple(f"{k} voided" for k in ("payment", "planting", "decision", "penalty", "bond")),
+    ),
     "fee_schedule": Act("recording the fee schedule (§208-24C)", _ENGINEER, ("fee schedule recorded",)),
     "accounts": Act(
         "making an account or changing its role or password, disabling or removing one",
         _ENGINEER,
         ("account", "account disabled", "account removed"),
     ),
+    # a sign-in tried, made or ended: recorded for anyone who tries (a failed one under the name tried)
+    "sign_in": Act("signing in or out", frozenset(ROLES), ("signed in", "sign-in failed", "signed out"), anyone=True),
     # a view of a survey shared by a link (the links' own rules say who may share what)
     "share": Act(
         "sharing a view of a survey by a link",
