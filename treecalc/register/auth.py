@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import secrets
 import threading
-from typing import Any
 
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
@@ -19,11 +17,13 @@ from sqlalchemy.orm import Session
 from treecalc.register import models as m
 from treecalc.register.core import Register, RegisterError, fits, now
 
+# the links (made, opened, revoked, who may make which) are treecalc.register.links; named here as they were
+from treecalc.register.links import LinkState, make_link, open_link, revoke_link  # noqa: F401
+
 #: failed sign-ins of one name within THROTTLE_WINDOW before the next attempt is refused
 THROTTLE_FAILURES = 3
 THROTTLE_WINDOW = dt.timedelta(minutes=15)
 SESSION_HOURS = 8
-LINK_DAYS = 7
 MIN_PASSWORD = 10
 
 
@@ -127,69 +127,3 @@ def session_user(reg: Register, token: str | None) -> tuple[str, str] | None:
 def sign_out(reg: Register, token: str) -> None:
     with Session(reg.engine) as s, s.begin():
         s.execute(delete(m.Session).where(m.Session.token_sha256 == _sha(token)))
-
-
-def make_link(
-    reg: Register,
-    *,
-    by: str,
-    kind: str,
-    case_id: int | None = None,
-    survey_sha256: str | None = None,
-    survey_name: str | None = None,
-    params: dict[str, Any] | None = None,
-    days: float = LINK_DAYS,
-    allow_download: bool = False,
-) -> str:
-    """A new link's token (shown once; only its SHA-256 is kept)."""
-    if kind not in ("case", "view"):
-        raise RegisterError(f"a link is to a case or a view, not {kind!r}")
-    if not 0 < days <= 366:
-        raise RegisterError(f"a link lasts from a moment to 366 days, not {days}")
-    token = secrets.token_urlsafe(24)
-    expires = (dt.datetime.now(dt.UTC) + dt.timedelta(days=days)).isoformat(timespec="microseconds")
-    link = m.Link(
-        token_sha256=_sha(token),
-        kind=kind,
-        case_id=case_id,
-        survey_sha256=survey_sha256,
-        survey_name=survey_name,
-        params=json.dumps(params or {}, sort_keys=True),
-        allow_download=int(bool(allow_download)),
-        created_at=now(),
-        expires_at=expires,
-        revoked_at=None,
-    )
-    reg._write(by, "link made", case_id, lambda rec: rec.insert("links", link))
-    return token
-
-
-class LinkState:
-    def __init__(self, link: m.Link | None, why: str | None) -> None:
-        self.link, self.why = link, why
-
-
-def open_link(reg: Register, token: str | None) -> LinkState:
-    """The link of a token, or why it does not open (unknown, expired, revoked)."""
-    if not token:
-        return LinkState(None, "This link has no token.")
-    with reg.reading() as s:
-        link = s.get(m.Link, _sha(token))
-        if link is None:
-            return LinkState(None, "This link is not known to this server: it may have been mistyped.")
-        s.expunge(link)
-    if link.revoked_at:
-        return LinkState(None, f"This link was revoked on {link.revoked_at[:10]}.")
-    if _utc(link.expires_at) <= dt.datetime.now(dt.UTC):
-        return LinkState(None, f"This link expired on {link.expires_at[:10]}.")
-    return LinkState(link, None)
-
-
-def revoke_link(reg: Register, token: str, *, by: str) -> None:
-    def do(rec: Any) -> Any:
-        link = rec.session.get(m.Link, _sha(token))
-        if link is None:
-            raise RegisterError("no such link")
-        return rec.update("links", link, revoked_at=now())
-
-    reg._write(by, "link revoked", None, do)
