@@ -45,8 +45,11 @@ def main() -> None:
     }
 
     page = st.navigation(PAGES)
+    if (case := st.query_params.get("case")) and page.url_path != "cases":
+        st.switch_page(PAGES["Register"][0], query_params={"case": case})  # an applicant's link, wherever pasted
     projects.restore_from_url()  # a reload or a link: the survey and options from the URL
     links.restore_from_link()  # a link made with "Share this view": kept in the register, survives a restart
+    links.recheck()  # a link session checks its link on every run: revoked or expired, its survey goes
     if note := st.session_state.pop(projects._NOTE, None):  # what a link or a project could not give: in the main
         st.warning(note)  # area, above the page, which goes on with the rest
 

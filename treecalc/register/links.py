@@ -149,6 +149,19 @@ def open_link(reg: Register, token: str | None, *, count: bool = False) -> LinkS
     return got
 
 
+def params_of(reg: Register, token: str) -> dict[str, Any]:
+    """The options a view's link carries, open or not (a link that no longer opens still says how it was viewed)."""
+    with reg.reading() as s:
+        link = _row(s, _sha(token))
+    if link is None or link.kind != "view":
+        return {}
+    try:
+        params = json.loads(link.params or "{}")
+    except ValueError:
+        return {}
+    return params if isinstance(params, dict) else {}
+
+
 def survey_of(reg: Register, link: Link) -> bytes | None:
     """The bytes of a view's survey: the copy kept for its links, else a case's; None when neither holds it."""
     if not link.survey_sha256:
