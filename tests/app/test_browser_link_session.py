@@ -41,12 +41,12 @@ def _saved_project(page) -> dict:
 
 def test_a_link_session_stays_a_link_through_pages_and_reloads_and_loses_all_on_revoke(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
-    from treecalc.register import Register, auth
+    from treecalc.register import Register, links
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
     reg = Register(db)
     sha = reg.put_blob(BODY.encode(), by="ann")
-    token = auth.make_link(reg, by="ann", kind="view", survey_sha256=sha, survey_name=NAME, params={})
+    token = links.make_link(reg, by="ann", kind="view", survey_sha256=sha, survey_name=NAME, params={})
     with streamlit_server(tmp_path, {**os.environ, "TREECALC_DB": db}) as (_p, url), sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
@@ -67,7 +67,7 @@ def test_a_link_session_stays_a_link_through_pages_and_reloads_and_loses_all_on_
             saved = _saved_project(page)
             assert saved["meta"]["survey"] is None and not any(n.startswith("survey/") for n in saved["names"])
 
-            auth.revoke_link(reg, token, by="ann")
+            links.revoke_link(reg, token, by="ann")
             nav(page, "Permit & replacement")  # the next run of the same session checks the link again
             main.get_by_text("This link was revoked on", exact=False).first.wait_for()
             settle(page)

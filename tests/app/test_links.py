@@ -30,11 +30,11 @@ def _app(token):
 
 
 def _link(reg, **kw):
-    from treecalc.register import auth
+    from treecalc.register import links
 
     sha = reg.put_blob(SURVEY, by="ann")
     params = {"read": {}, "opts": {"value_basis": "appraised"}}
-    return auth.make_link(reg, by="ann", kind="view", survey_sha256=sha, survey_name="lot 7.csv", params=params, **kw)
+    return links.make_link(reg, by="ann", kind="view", survey_sha256=sha, survey_name="lot 7.csv", params=params, **kw)
 
 
 def test_a_shared_view_opens_its_survey_and_options_without_the_original_file(reg):
@@ -53,11 +53,11 @@ def test_the_original_file_only_when_the_sharer_allowed_it(reg):
 def test_a_revoked_or_expired_link_says_so_in_the_main_area_and_shows_no_survey(reg):
     from sqlalchemy import update
 
-    from treecalc.register import auth
+    from treecalc.register import auth, links
     from treecalc.register import models as m
 
     revoked = _link(reg)
-    auth.revoke_link(reg, revoked, by="ann")
+    links.revoke_link(reg, revoked, by="ann")
     at = _app(revoked)
     assert not at.exception
     assert any("was revoked" in e.value for e in at.main.error), [e.value for e in at.main.error]
@@ -86,13 +86,13 @@ def test_a_random_token_says_it_is_not_known_and_claims_no_restart(reg):
 
 
 def test_a_session_opened_from_a_link_reloads_from_it_so_a_revocation_holds(reg):
-    from treecalc.register import auth
+    from treecalc.register import links
 
     token = _link(reg)
     at = _app(token)
     q = {k: v[0] if isinstance(v, list) else v for k, v in dict(at.query_params).items()}
     assert q.get("link") == token and "resume" not in q  # no reload token of its own beside the link
-    auth.revoke_link(reg, token, by="ann")
+    links.revoke_link(reg, token, by="ann")
     from streamlit.testing.v1 import AppTest
 
     again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
@@ -108,12 +108,12 @@ def _q(at):
 
 
 def test_a_link_session_checks_its_link_on_every_run_and_loses_the_survey_when_revoked(reg):
-    from treecalc.register import auth
+    from treecalc.register import links
 
     token = _link(reg)
     at = _app(token)
     assert at.session_state["tc_source"].name == "lot 7.csv"
-    auth.revoke_link(reg, token, by="ann")
+    links.revoke_link(reg, token, by="ann")
     at.run()  # the same session's next run (a click, another page): the link is opened again
     assert any("was revoked" in e.value for e in at.main.error), [e.value for e in at.main.error]
     assert "tc_source" not in at.session_state and at.session_state["tc_no_sample"] is True

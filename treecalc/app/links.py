@@ -204,9 +204,9 @@ def _share_words(src: state.Source, days: int, allow: bool, signed_in: bool) -> 
     return said
 
 
-def share_sidebar() -> None:
+def share_sidebar(browser: str | None) -> None:
     """ "Share this view": a link to the survey and options as they are now, made on purpose, by a signed-in staff
-    member or by the browser that uploaded the survey."""
+    member or by the browser that uploaded the survey (``browser``: its own key, to count its shares by)."""
     src = state.source()
     with st.expander("Share this view", icon=":material/share:"):
         try:
@@ -248,7 +248,7 @@ def share_sidebar() -> None:
         allow = bool(allow and given)
         st.caption(_share_words(src, int(days), allow, who is not None))
         if st.button("Make a link", key="w_share_make", icon=":material/link:"):
-            _make(src, who, int(days), allow, parent)
+            _make(src, who, int(days), allow, parent, browser)
         made = st.session_state.get(_MADE)
         if made:
             st.code(f"{app_root()}/?link={made}", language=None)
@@ -259,8 +259,9 @@ def share_sidebar() -> None:
                 st.caption("Revoked: the link no longer opens.")
 
 
-def _make(src: state.Source, who: tuple[str, str] | None, days: int, allow: bool, parent: str | None) -> None:
-    from treecalc.app import projects
+def _make(
+    src: state.Source, who: tuple[str, str] | None, days: int, allow: bool, parent: str | None, browser: str | None
+) -> None:
     from treecalc.register import links as shared
 
     reg = cases.register()
@@ -283,7 +284,7 @@ def _make(src: state.Source, who: tuple[str, str] | None, days: int, allow: bool
         else:
             token = shared.share_anonymously(
                 reg,
-                browser=projects.browser_key(),
+                browser=browser,
                 survey=data,
                 survey_name=name,
                 params=params,

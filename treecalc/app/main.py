@@ -72,5 +72,5 @@ def main() -> None:
 
     with st.sidebar:  # after the page: the saved project holds the options the page has just set
         projects.sidebar()
-        links.share_sidebar()
+        links.share_sidebar(projects.browser_key())
     projects.sync_url()

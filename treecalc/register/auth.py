@@ -1,5 +1,6 @@
 """Staff accounts: argon2 password hashes (argon2-cffi), throttled sign-in, expiring sessions, and the
-unguessable links (``secrets.token_urlsafe``) an applicant or a colleague is given.
+unguessable links (``secrets.token_urlsafe``) an applicant or a colleague is given (those are
+:mod:`treecalc.register.links`).
 
 A token is kept only as its SHA-256: whoever reads the database cannot use a link or a session from it.
 """
@@ -16,9 +17,6 @@ from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
 from treecalc.register.core import Register, RegisterError, fits, now
-
-# the links (made, opened, revoked, who may make which) are treecalc.register.links; named here as they were
-from treecalc.register.links import LinkState, make_link, open_link, revoke_link  # noqa: F401
 
 #: failed sign-ins of one name within THROTTLE_WINDOW before the next attempt is refused
 THROTTLE_FAILURES = 3

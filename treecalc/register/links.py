@@ -206,7 +206,7 @@ def make_link(
     ``parent``: the token of the link the maker's session was opened from: the new link shows that link's survey
     only, allows the original file only if that one did, expires no later, and dies with it."""
     _check(kind, days)
-    fits(survey_name, "‹survey›", 500)
+    fits(survey_name, "the survey's file name", 500)
     expires = _until(days)
     parent_sha = None
     if parent is not None:
@@ -266,7 +266,7 @@ def share_anonymously(
     if not browser:
         raise RegisterError("this browser sent no key of its own to count its shares by: sign in to share")
     _check("view", days, ANON_MAX_DAYS)
-    fits(survey_name, "‹survey›", 500)
+    fits(survey_name, "the survey's file name", 500)
     purge(reg)
     who = hashlib.sha256(b"treecalc share\0" + browser.encode("utf-8")).hexdigest()
     token = secrets.token_urlsafe(24)

@@ -55,12 +55,12 @@ def _case_view(c: dict, *, applicant: bool = False) -> None:
 
 
 def _applicant(token: str) -> None:
-    from treecalc.register import auth
+    from treecalc.register import links as shared
 
     reg = cases.register()
     first = st.session_state.get("tc_case_link_opened") != token  # counted once a session, in its maker's list
     st.session_state["tc_case_link_opened"] = token
-    got = auth.open_link(reg, token, count=first)
+    got = shared.open_link(reg, token, count=first)
     if got.link is None or got.link.kind != "case" or got.link.case_id is None:
         st.error(got.why or "This link does not open a case.")
         return
@@ -146,11 +146,11 @@ def _record(c: dict) -> None:
         st.markdown("**Applicant's link** (this case only, read-only)")
         if st.button("Make the applicant's link", key="w_case_link"):
             from treecalc.app import links
-            from treecalc.register import auth
+            from treecalc.register import links as shared
 
             days = links.default_days()
-            token = auth.make_link(reg, by=by, kind="case", case_id=cid, days=days)
-            expires = auth.open_link(reg, token).link
+            token = shared.make_link(reg, by=by, kind="case", case_id=cid, days=days)
+            expires = shared.open_link(reg, token).link
             # the whole address: pasted anywhere it opens this case (a bare ?case= was pasted onto the root)
             st.code(f"{links.app_root()}/cases?case={token}", language=None)
             st.caption(
