@@ -114,7 +114,11 @@ def _state(s: Session, sha: str) -> LinkState:
     """The link under ``sha`` and, when it does not open, why: itself or a link above it revoked or expired."""
     link = _row(s, sha)
     if link is None:
-        return LinkState(None, "This link is not known to this server: it may have been mistyped.")
+        return LinkState(
+            None,
+            "This link is not known to this server: it may have been mistyped, or it ended (revoked or expired) "
+            "and was deleted.",
+        )
     if why := _dead(link):
         return LinkState(None, why)
     above, depth = link.parent_sha256, 0
