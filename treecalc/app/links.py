@@ -131,11 +131,6 @@ def recheck() -> None:
     st.session_state[_FROM] = None
 
 
-def from_link(src: state.Source | None) -> bool:
-    """True in a link session (:func:`session_link`): it reloads from its link, never from a token of its own."""
-    return session_link() is not None
-
-
 def _take(params: dict[str, Any]) -> None:
     options.take(params.get("read") or {}, params.get("opts") or {}, "The link")
 
