@@ -60,7 +60,7 @@ def test_an_expired_or_revoked_shared_link_says_so_in_the_main_area(tmp_path):
 
     from sqlalchemy import update
 
-    from treecalc.register import Register, auth
+    from treecalc.register import Register, auth, links
     from treecalc.register import models as m
 
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
@@ -69,12 +69,12 @@ def test_an_expired_or_revoked_shared_link_says_so_in_the_main_area(tmp_path):
     sha = reg.put_blob(BODY.encode(), by="ann")
 
     def link() -> str:
-        return auth.make_link(
+        return links.make_link(
             reg, by="ann", kind="view", survey_sha256=sha, survey_name="Smith_12_Elm_St.csv", params={}
         )
 
     revoked, expired, live = link(), link(), link()
-    auth.revoke_link(reg, revoked, by="ann")
+    links.revoke_link(reg, revoked, by="ann")
     with reg.engine.begin() as c:
         c.execute(
             update(m.Link)

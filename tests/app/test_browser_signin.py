@@ -92,9 +92,9 @@ def test_a_signed_in_reload_stays_signed_in_and_sign_out_ends_it_on_the_server(t
             page.locator('[data-testid="stSidebar"]').get_by_text(survey.name).first.wait_for()
 
             # a view shared by a link, opened in this same signed-in browser: a link session, never signed in
-            from treecalc.register import Register, auth
+            from treecalc.register import Register, links
 
-            shared = auth.make_link(Register(db), by="ann", kind="view")
+            shared = links.make_link(Register(db), by="ann", kind="view")
             linked = context.new_page()
             linked.set_default_timeout(90_000)
             linked.goto(f"{url}/cases?link={shared}")

@@ -145,13 +145,13 @@ def _through(path: str, opts: dict, read: dict, reg) -> tuple[dict, dict, list[s
         p = projects.read_project(projects.project_bytes(src, read, opts))
         back_read, back = p.read_opts, p.opts
     else:
-        from treecalc.register import auth
+        from treecalc.register import links
 
-        token = auth.make_link(
+        token = links.make_link(
             reg, by="ann", kind="view", survey_sha256=reg.put_blob(SURVEY, by="ann"), survey_name=NAME,
             params={"read": read, "opts": opts},
         )  # fmt: skip
-        params = json.loads(auth.open_link(reg, token).link.params)
+        params = json.loads(links.open_link(reg, token).link.params)
         back_read, back = params["read"], params["opts"]
     taken_read, left_read = options.checked(back_read, options._READ_CHECKS)
     taken, left = options.checked(back, options._OPTION_CHECKS)
@@ -206,6 +206,15 @@ def _project_opened(at):
 
 
 def _link_opened(at):
+    import os
+
+    from treecalc.register import Register, auth
+
+    # shared by a signed-in staff member (a browser not signed in shares by its own cookie, which AppTest has not)
+    reg = Register(os.environ["TREECALC_DB"])
+    reg.add_user("eng", "engineer", "correct horse battery", by="setup")
+    at.session_state["tc_staff_token"] = auth.sign_in(reg, "eng", "correct horse battery")[0]
+    at.run()
     at.button(key="w_share_make").click().run()
     no_exception(at)
     fresh = new_app()

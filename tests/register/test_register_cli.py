@@ -222,7 +222,7 @@ def test_three_failed_sign_ins_throttle_the_fourth_and_sessions_expire(tmp_path)
 
     from sqlalchemy import update
 
-    from treecalc.register import auth
+    from treecalc.register import auth, links
     from treecalc.register import models as m
 
     reg = staff(f"sqlite:///{tmp_path / 'r.db'}", "admin")
@@ -240,8 +240,8 @@ def test_three_failed_sign_ins_throttle_the_fourth_and_sessions_expire(tmp_path)
     with reg2.engine.begin() as c:
         c.execute(update(m.Session).values(expires_at=past))
     assert auth.session_user(reg2, token) is None  # expired
-    link = auth.make_link(reg2, by="admin", kind="case", case_id=None, days=7)
-    assert auth.open_link(reg2, link).link is not None
-    auth.revoke_link(reg2, link, by="admin")
-    assert "revoked" in auth.open_link(reg2, link).why
-    assert "not known" in auth.open_link(reg2, "guess").why
+    link = links.make_link(reg2, by="admin", kind="case", case_id=None, days=7)
+    assert links.open_link(reg2, link).link is not None
+    links.revoke_link(reg2, link, by="admin")
+    assert "revoked" in links.open_link(reg2, link).why
+    assert "not known" in links.open_link(reg2, "guess").why

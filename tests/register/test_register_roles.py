@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from treecalc.register import Register, RegisterError, accounts, auth, fees, roles
+from treecalc.register import Register, RegisterError, accounts, auth, fees, links, roles
 
 PASSWORD = "correct horse battery"
 NAMES = {"engineer": "eng", "clerk": "clk", "viewer": "ro"}
@@ -75,12 +75,12 @@ def _operations() -> list[tuple[str, str, object]]:
         reg.plant(cid, by=by, trees=1, accepted_on="2026-05-20", replant_of=p)
 
     def revoke_case_link(reg, by):
-        t = auth.make_link(reg, by="eng", kind="case", case_id=_case(reg), days=7)
-        auth.revoke_link(reg, t, by=by)
+        t = links.make_link(reg, by="eng", kind="case", case_id=_case(reg), days=7)
+        links.revoke_link(reg, t, by=by)
 
     def revoke_view_link(reg, by):
-        t = auth.make_link(reg, by="eng", kind="view", survey_name="lot 7.csv", days=7)
-        auth.revoke_link(reg, t, by=by)
+        t = links.make_link(reg, by="eng", kind="view", survey_name="lot 7.csv", days=7)
+        links.revoke_link(reg, t, by=by)
 
     def fee(reg, by):
         fees.record(reg, by=by, resolution_date=f"2026-0{1 + next(n) % 9}-1{next(n) % 10}", fee_per_tree_usd="450")
@@ -118,7 +118,7 @@ def _operations() -> list[tuple[str, str, object]]:
         ("close_bond forfeited", "bond", bond_closed("forfeited")),
         ("open_hold", "hold", lambda reg, by: reg.open_hold(_case(reg), by=by, on="2026-05-01")),
         ("close_hold", "hold", hold_closed),
-        ("make_link case", "link", lambda reg, by: auth.make_link(reg, by=by, kind="case", case_id=_case(reg))),
+        ("make_link case", "link", lambda reg, by: links.make_link(reg, by=by, kind="case", case_id=_case(reg))),
         ("revoke_link case", "link", revoke_case_link),
         ("fees.record", "fee_schedule", fee),
         ("add_user", "accounts", lambda reg, by: reg.add_user(f"new{next(n)}", "viewer", PASSWORD, by=by)),
@@ -126,7 +126,7 @@ def _operations() -> list[tuple[str, str, object]]:
         ("accounts.disable", "accounts", account_changed("disable")),
         ("accounts.remove", "accounts", account_changed("remove")),
         ("put_blob", "share", lambda reg, by: reg.put_blob(f"Tag\n{next(n)}\n".encode(), by=by)),
-        ("make_link view", "share", lambda reg, by: auth.make_link(reg, by=by, kind="view", survey_name="lot 7.csv")),
+        ("make_link view", "share", lambda reg, by: links.make_link(reg, by=by, kind="view", survey_name="lot 7.csv")),
         ("revoke_link view", "share", revoke_view_link),
     ]
 

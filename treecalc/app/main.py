@@ -45,9 +45,12 @@ def main() -> None:
     }
 
     page = st.navigation(PAGES)
+    if (case := st.query_params.get("case")) and page.url_path != "cases":
+        st.switch_page(PAGES["Register"][0], query_params={"case": case})  # an applicant's link, wherever pasted
     projects.restore_from_url()  # a reload or a link: the survey and options from the URL
     links.restore_from_link()  # a link made with "Share this view": kept in the register, survives a restart
     cases.remember_opening()  # before any page asks who is signed in: a link's session never takes a cookie's
+    links.recheck()  # a link session checks its link on every run: revoked or expired, its survey goes
     if note := st.session_state.pop(projects._NOTE, None):  # what a link or a project could not give: in the main
         st.warning(note)  # area, above the page, which goes on with the rest
 
@@ -72,5 +75,5 @@ def main() -> None:
 
     with st.sidebar:  # after the page: the saved project holds the options the page has just set
         projects.sidebar()
-        links.share_sidebar()
+        links.share_sidebar(projects.browser_key())
     projects.sync_url()

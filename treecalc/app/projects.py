@@ -10,7 +10,8 @@
   :func:`resume_hours` after its last use, for the browser that uploaded it only. The token is no
   file's hash: holding a copy of a file tells nothing of whether the server has it. It is no link to
   share either: in another browser it does not open (the only way to share a view is "Share this
-  view", :mod:`treecalc.app.links`). The bundled sample needs no keeping.
+  view", :mod:`treecalc.app.links`). The bundled sample needs no keeping, and a session opened from a shared
+  link gets no such token at all: it reloads from its link.
 
 Nothing here computes anything: it moves the user's choices in and out.
 """
@@ -343,20 +344,21 @@ def sync_url() -> None:
     from treecalc.app import links
 
     src = state.source()
-    # a session opened from a shared view reloads from that link (so that its expiry and revocation hold),
-    # not from a token of its own; an upload of its own is kept, and the shared link leaves the address
-    if links.from_link(src):
-        resume = None
-    else:
-        resume = _keep_for_reload(src)
-        if "link" in st.query_params and src is not None and not src.is_sample:
-            del st.query_params["link"]
+    # a session opened from a shared link is a link session for its whole life: its address keeps the link (a
+    # reload opens the link again, so that its expiry and revocation hold) and it never gets a reload token of
+    # its own (one would reopen the link's survey without the link)
+    link = links.session_link()
+    resume = None if link is not None else _keep_for_reload(src)
     want = url_params(src, state.read_opts(), state.opts(), resume)
-    have = {k: st.query_params.get(k) for k in _URL_KEYS if k in st.query_params}
+    keys: tuple[str, ...] = _URL_KEYS
+    if link is not None:
+        want["link"] = link
+        keys = ("link", *_URL_KEYS)
+    have = {k: st.query_params.get(k) for k in keys if k in st.query_params}
     if "survey" in st.query_params:
         del st.query_params["survey"]
     if want != have:
-        for k in _URL_KEYS:
+        for k in keys:
             if k in want:
                 st.query_params[k] = want[k]
             elif k in st.query_params:

@@ -1,5 +1,6 @@
 """Staff accounts: argon2 password hashes (argon2-cffi), throttled sign-in, expiring sessions, and the
-unguessable links (``secrets.token_urlsafe``) an applicant or a colleague is given.
+unguessable links (``secrets.token_urlsafe``) an applicant or a colleague is given (those are
+:mod:`treecalc.register.links`).
 
 A token is kept only as its SHA-256: whoever reads the database cannot use a link or a session from it.
 """
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import secrets
 import threading
 from typing import Any
@@ -24,7 +24,6 @@ from treecalc.register.passwords import check_password, hash_password
 THROTTLE_FAILURES = 3
 THROTTLE_WINDOW = dt.timedelta(minutes=15)
 SESSION_HOURS = 8
-LINK_DAYS = 7
 
 
 def _sha(token: str) -> str:
@@ -131,77 +130,6 @@ def sign_out(reg: Register, token: str) -> None:
         None,
         lambda rec: rec.session.execute(delete(m.Session).where(m.Session.token_sha256 == _sha(token))),
     )
-
-
-def make_link(
-    reg: Register,
-    *,
-    by: str,
-    kind: str,
-    case_id: int | None = None,
-    survey_sha256: str | None = None,
-    survey_name: str | None = None,
-    params: dict[str, Any] | None = None,
-    days: float = LINK_DAYS,
-    allow_download: bool = False,
-) -> str:
-    """A new link's token (shown once; only its SHA-256 is kept)."""
-    if kind not in ("case", "view"):
-        raise RegisterError(f"a link is to a case or a view, not {kind!r}")
-    if not 0 < days <= 366:
-        raise RegisterError(f"a link lasts from a moment to 366 days, not {days}")
-    token = secrets.token_urlsafe(24)
-    expires = (dt.datetime.now(dt.UTC) + dt.timedelta(days=days)).isoformat(timespec="microseconds")
-    link = m.Link(
-        token_sha256=_sha(token),
-        kind=kind,
-        case_id=case_id,
-        survey_sha256=survey_sha256,
-        survey_name=survey_name,
-        params=json.dumps(params or {}, sort_keys=True),
-        allow_download=int(bool(allow_download)),
-        created_at=now(),
-        expires_at=expires,
-        revoked_at=None,
-    )
-    # an applicant's link to a case is the engineer's act; a view shared is the links' own (roles.MATRIX)
-    event = "case link made" if kind == "case" else "link made"
-    reg._write(by, event, case_id, lambda rec: rec.insert("links", link))
-    return token
-
-
-class LinkState:
-    def __init__(self, link: m.Link | None, why: str | None) -> None:
-        self.link, self.why = link, why
-
-
-def open_link(reg: Register, token: str | None) -> LinkState:
-    """The link of a token, or why it does not open (unknown, expired, revoked)."""
-    if not token:
-        return LinkState(None, "This link has no token.")
-    with reg.reading() as s:
-        link = s.get(m.Link, _sha(token))
-        if link is None:
-            return LinkState(None, "This link is not known to this server: it may have been mistyped.")
-        s.expunge(link)
-    if link.revoked_at:
-        return LinkState(None, f"This link was revoked on {link.revoked_at[:10]}.")
-    if _utc(link.expires_at) <= dt.datetime.now(dt.UTC):
-        return LinkState(None, f"This link expired on {link.expires_at[:10]}.")
-    return LinkState(link, None)
-
-
-def revoke_link(reg: Register, token: str, *, by: str) -> None:
-    def do(rec: Any) -> Any:
-        link = rec.session.get(m.Link, _sha(token))
-        if link is None:
-            raise RegisterError("no such link")
-        return rec.update("links", link, revoked_at=now())
-
-    with reg.reading() as s:
-        known = s.get(m.Link, _sha(token))
-        event = "case link revoked" if known is not None and known.kind == "case" else "link revoked"
-    reg._write(by, event, None, do)
 
 
 #: how long a setup token made for the first account lasts

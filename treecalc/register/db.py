@@ -180,7 +180,7 @@ def now() -> str:
 
 
 #: the newest migration (``migrations/versions``); tests/register checks it is Alembic's head
-HEAD = "0005_roles"
+HEAD = "0006_links"
 
 
 def _at_head(engine: Engine) -> bool:

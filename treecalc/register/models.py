@@ -191,6 +191,10 @@ class Link(Base):
     created_at: Mapped[str] = mapped_column(String(40))
     expires_at: Mapped[str] = mapped_column(String(40))
     revoked_at: Mapped[str | None] = mapped_column(String(40))
+    # who made it (their list of links), and the link it was made from (it dies with that one); the survey's
+    # bytes are not in the record: they are kept in shared_files while a link to them is open
+    made_by: Mapped[str | None] = mapped_column(String(200), index=True)
+    parent_sha256: Mapped[str | None] = mapped_column(String(64), index=True)
 
 
 class FeeScheduleRecord(Base):
@@ -253,6 +257,36 @@ class Session(Base):
     token_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
     expires_at: Mapped[str] = mapped_column(String(40))
+
+
+# shares are not part of the record either: an anonymous share (a browser not signed in) lives here, within its
+# browser's quota, and is deleted once expired or revoked; a shared survey's bytes are kept only while a link to
+# them is open (a case keeps its own copy in blobs); how often a link was opened changes on every opening
+class AnonLink(Base):
+    __tablename__ = "anon_links"
+    token_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    browser: Mapped[str] = mapped_column(String(64), index=True)  # a hash of the sharing browser's own key
+    survey_sha256: Mapped[str | None] = mapped_column(String(64))
+    survey_name: Mapped[str | None] = mapped_column(String(500))
+    params: Mapped[str | None] = mapped_column(Text)
+    allow_download: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[str] = mapped_column(String(40))
+    expires_at: Mapped[str] = mapped_column(String(40))
+    revoked_at: Mapped[str | None] = mapped_column(String(40))
+
+
+class SharedFile(Base):
+    __tablename__ = "shared_files"
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    size: Mapped[int] = mapped_column(BigInteger)
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class LinkOpen(Base):
+    __tablename__ = "link_opens"
+    token_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    opened: Mapped[int] = mapped_column(Integer, default=0)
+    last_at: Mapped[str | None] = mapped_column(String(40))
 
 
 class NulInText(RegisterError, DontWrapMixin):

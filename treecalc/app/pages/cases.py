@@ -1,7 +1,7 @@
 """Cases: the Village's register of permits, violations and Tree Preservation Fund payments.
 
-Staff sign in (accounts: ``treecalc user add``); an applicant's link (``?case=TOKEN``) shows one case,
-read-only, without sign-in. Everything shown is what :class:`treecalc.register.Register` returns.
+Staff sign in (accounts: ``treecalc user add``); an applicant's link (the full address ``…/cases?case=TOKEN``,
+also opened from the root) shows one case, read-only, without sign-in. Everything shown is what :class:`treecalc.register.Register` returns.
 """
 
 from __future__ import annotations
@@ -107,10 +107,12 @@ def _owed(c: dict) -> None:
 
 
 def _applicant(token: str) -> None:
-    from treecalc.register import auth
+    from treecalc.register import links as shared
 
     reg = cases.register()
-    got = auth.open_link(reg, token)
+    first = st.session_state.get("tc_case_link_opened") != token  # counted once a session, in its maker's list
+    st.session_state["tc_case_link_opened"] = token
+    got = shared.open_link(reg, token, count=first)
     if got.link is None or got.link.kind != "case" or got.link.case_id is None:
         st.error(got.why or "This link does not open a case.")
         return
@@ -223,10 +225,18 @@ def _record(c: dict) -> None:
         st.markdown("**Applicant's link** (this case only, read-only)")
         if st.button("Make the applicant's link", key="w_case_link"):
             from treecalc.app import links
-            from treecalc.register import auth
+            from treecalc.register import links as shared
 
-            token = auth.make_link(reg, by=by, kind="case", case_id=cid, days=links.default_days())
-            st.code(f"?case={token}", language=None)
+            days = links.default_days()
+            token = shared.make_link(reg, by=by, kind="case", case_id=cid, days=days)
+            expires = shared.open_link(reg, token).link
+            # the whole address: pasted anywhere it opens this case (a bare ?case= was pasted onto the root)
+            st.code(f"{links.app_root()}/cases?case={token}", language=None)
+            st.caption(
+                f"Send this address to the applicant. It opens case {cid} read-only until "
+                f"{expires.expires_at[:10] if expires is not None else 'it expires'} ({days:g} days) unless revoked; "
+                "your links are listed, and revoked, under Share this view in the sidebar."
+            )
 
 
 def _ledgers() -> None:
