@@ -14,7 +14,12 @@ permit (§208-22A), the plan is a whole number of nursery trees carrying a value
 cent, the site takes a limited number and the rest is paid per tree. A MILP would model those rules
 a second time, and its answer would be the model's, not the law engine's.
 
-The search is exact instead, and every cost it reports is an assessment. It rests on one property
+A permit application (nothing harmed already) is answered first by :mod:`treecalc.plan_regimes`: one candidate
+per number of optional removals, *n* + 1 or *n* + 2 assessments for *n* trees, each checked against the law's
+assessment of it (docs/plan.md). Where that method does not hold (Wesley Hills, a tree harmed already, a
+candidate the law reads otherwise) the plan searches as follows.
+
+The search is exact, and every cost it reports is an assessment. It rests on one property
 of the law engine: **removing a smaller or less valuable tree never costs more than removing a
 larger or more valuable one that the law otherwise reads alike** (a penalty tier or permit trigger
 rises with DBH, §208-29B, §208-19A; replacement with value, §208-22A/F; no rule lightens the burden
