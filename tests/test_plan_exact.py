@@ -232,3 +232,26 @@ def test_a_hundred_optional_removals_are_answered_and_no_random_set_is_cheaper(t
         s = copy.copy(survey)
         s.trees = trees.assign(action=["remove" if t in pick else "retain" for t in tags])
         assert float(sum(costs(treecalc.assess(s, site=SITE)))) >= p.frontier[50].cost_usd - 0.001
+
+
+def test_forty_optional_removals_under_wesley_hills_are_answered(tmp_path):
+    # Chapter 95 charges no replacement and fines only what was done: with every proposed removal made the lot
+    # owes nothing, so no set owes anything. 40 optional trees of mixed species and sizes (6-25 in), 20 of them
+    # within 20 ft of a lot line (a permit each, §95-3A(1)(e), 6 in or more). The search over classes refused
+    # it (more than 256 sets closed under dominance); now one candidate per k, each assessed: all $0.00
+    import random
+
+    rnd = random.Random(95)
+    rows = ["Tag,Species,DBH (in),Action,Condition,Within 20 ft of a lot line"]
+    rows += [
+        f"W{i},{rnd.choice(SPECIES[:4])},{rnd.randint(6, 25)},Remove,{rnd.choice(['Good', 'Fair'])},"
+        f"{'Yes' if i % 2 else 'No'}"
+        for i in range(40)
+    ]
+    f = tmp_path / "wh40.csv"
+    f.write_text("\n".join(rows) + "\n")
+    p = plan(read_survey(f), jurisdiction="wesley_hills")
+    assert p.jurisdiction == "wesley_hills" and len(p.optional) == 40 and p.assessments == 41
+    assert any(FAST in n for n in p.notes)
+    assert [s.cost_usd for s in p.frontier] == [0.0] * 41
+    assert p.frontier[40].permit_required  # every tree within 20 ft of a lot line among them

@@ -16,8 +16,9 @@ a second time, and its answer would be the model's, not the law engine's.
 
 A permit application (nothing harmed already) is answered first by :mod:`treecalc.plan_regimes`: one candidate
 per number of optional removals, *n* + 1 or *n* + 2 assessments for *n* trees, each checked against the law's
-assessment of it (docs/plan.md). Where that method does not hold (Wesley Hills, a tree harmed already, a
-candidate the law reads otherwise) the plan searches as follows.
+assessment of it, and a permit application that costs nothing with every removal made (Wesley Hills) likewise
+(docs/plan.md). Where that does not hold (a tree harmed already, a candidate the law reads otherwise) the plan
+searches as follows.
 
 The search is exact, and every cost it reports is an assessment. It rests on one property
 of the law engine: **removing a smaller or less valuable tree never costs more than removing a
@@ -355,11 +356,11 @@ def plan(
 
     # every proposed removal made: the trees' values on the assessment's basis (and which are dead)
     everything = run(list(off))
-    fast = plan_regimes.search(run, trees, must, off, everything, max_assessments - 1, lambda a: costs(a)[2], progress)
+    fast = plan_regimes.search(run, trees, must, off, everything, max_assessments - 1, costs, progress)
     if fast is not None:
-        runs, how = fast + 1, plan_regimes.note(fast + 1)
+        how = f"exact search: {fast[0] + 1:,} assessments, {fast[1]}"
     else:
-        runs, how = _class_search(run, trees, optional, off, everything, max_assessments)
+        _, how = _class_search(run, trees, optional, off, everything, max_assessments)
     steps: list[Step] = []
     chosen_assessments = []
     prev: tuple[list[int], Any] | None = None

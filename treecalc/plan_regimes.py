@@ -4,8 +4,10 @@
 law whose cost of proposed removals is the replacement of the trees counted under the permit (Croton-on-Hudson
 §208-22A) and the payment in lieu for what the site cannot take (§208-22D, §208-24): every tree is retained or
 proposed for removal (nothing harmed already, so no offence, no §208-22F part and no penalty), no tree is the
-Village's own work and no tree's own permit is given. Otherwise it declines (``None``) and the plan falls back
-to its search over the sets closed under dominance.
+Village's own work and no tree's own permit is given. A permit application costing nothing with every removal
+made (Wesley Hills Chapter 95: no replacement, fines only for what was done) costs nothing in any smaller set:
+each *k* takes the trees needing no permit first. Otherwise it declines (``None``) and the plan falls back to its
+search over the sets closed under dominance.
 
 Why one candidate per *k* is exact there. The law engine's assessment with every proposed removal made says,
 per tree, which permit triggers it meets. Two kinds:
@@ -63,14 +65,14 @@ class _Model:
     excluded: np.ndarray  # a removal never counted for replacement (dead, §208-22E)
     weight: np.ndarray  # the tree's value in cents when counted, 0 when excluded
     min_trees: Any  # §208-22A: the fewest trees under a permit that replace
-    penalty: Callable[[Any], Any]  # an assessment's penalty as the plan counts it (treecalc.plan.costs)
+    costs: Callable[[Any], Any]  # an assessment's (planting, in lieu, penalty) (treecalc.plan.costs)
 
 
 def _sections(triggers: pd.Series) -> list[frozenset[str]]:
     return [frozenset(s.strip() for s in str(t).split(";") if s.strip()) for t in triggers.fillna("")]
 
 
-def _model(trees: pd.DataFrame, must: np.ndarray, everything: Any, penalty: Callable[[Any], Any]) -> _Model | None:
+def _model(trees: pd.DataFrame, must: np.ndarray, everything: Any, costs: Callable[[Any], Any]) -> _Model | None:
     """The per-tree facts, or None where the method does not hold (the plan then searches)."""
     t = everything.trees
     if not {"permit_needed", "permit_triggers", "counted", "value_usd"} <= set(t.columns):
@@ -95,7 +97,7 @@ def _model(trees: pd.DataFrame, must: np.ndarray, everything: Any, penalty: Call
     cents = np.rint(pd.to_numeric(t["value_usd"], errors="coerce").fillna(0.0).to_numpy(float) * 100).astype(np.int64)
     own = np.array([bool(s - COUNT_SECTIONS) for s in sections]) & removal
     excluded = removal & ~counted
-    return _Model(everything.jurisdiction, must, own, excluded, np.where(counted, cents, 0), rep.min_trees, penalty)
+    return _Model(everything.jurisdiction, must, own, excluded, np.where(counted, cents, 0), rep.min_trees, costs)
 
 
 def _candidates(m: _Model, off: np.ndarray) -> tuple[Callable[[int], list[int]], Callable[[int], list[int]]]:
@@ -130,7 +132,7 @@ def _holds(m: _Model, a: Any, chosen: list[int], count_trigger: bool) -> bool:
         and np.array_equal(t["permit_needed"].fillna(False).to_numpy(bool) & removal, need)
         and a.replacement.removals_under_permit == under
         and np.array_equal(t["counted"].fillna(False).to_numpy(bool), need & ~m.excluded & replaces)
-        and m.penalty(a) == 0
+        and m.costs(a)[2] == 0
     )
 
 
@@ -141,15 +143,18 @@ def search(
     off: np.ndarray,
     everything: Any,
     limit: int,
-    penalty: Callable[[Any], Any],
+    costs: Callable[[Any], Any],
     progress: Callable[[int, int], None] | None = None,
-) -> int | None:
+) -> tuple[int, str] | None:
     """Assess one cheapest candidate for each number of optional removals (``run`` assesses a set of positions and
     keeps the cheapest of each size; ``everything``, every removal made, is assessed already). Returns the number of
-    assessments made, or None where the method does not hold or would pass ``limit`` assessments (the caller then
-    searches). ``penalty`` is an assessment's penalty as the plan counts it; ``progress(done, of)`` is told after
+    assessments made and how the sets were chosen, or None where the method does not hold or would pass ``limit`` assessments (the caller then
+    searches). ``costs`` is an assessment's (planting, in lieu, penalty) as the plan counts them; ``progress(done, of)`` is told after
     each assessment."""
-    m = _model(trees, must, everything, penalty)
+    if _nothing_to_pay(trees, everything, costs):
+        runs = _free(run, trees, off, everything, limit, costs, progress)
+        return None if runs is None else (runs, FREE_NOTE)
+    m = _model(trees, must, everything, costs)
     if m is None:
         return None
     counted, uncounted = _candidates(m, off)
@@ -172,7 +177,40 @@ def search(
             return None
         runs += 1
         _tell(progress, k + 1, n)
-    return runs
+    return runs, NOTE
+
+
+def _nothing_to_pay(trees: pd.DataFrame, everything: Any, costs: Callable[[Any], Any]) -> bool:
+    """Whether every proposed removal made costs nothing, with no tree harmed already (Wesley Hills Chapter 95
+    charges no replacement, and fines only what was done): a removal never lightens the cost, so every smaller set
+    costs nothing too."""
+    act = actions(everything.trees)
+    harmed = not np.isin(act, ("retain", "remove")).all()
+    return len(everything.trees) == len(trees) and not harmed and sum(costs(everything)) == 0
+
+
+def _free(
+    run: Callable[[list[int]], Any],
+    trees: pd.DataFrame,
+    off: np.ndarray,
+    everything: Any,
+    limit: int,
+    costs: Callable[[Any], Any],
+    progress: Callable[[int, int], None] | None,
+) -> int | None:
+    """Every set costing nothing: for each k the trees needing no permit first (fewer permits to ask for), in
+    survey order; each candidate assessed and checked to cost nothing (None otherwise: the plan searches)."""
+    t = everything.trees
+    need = t["permit_needed"].fillna(False).to_numpy(bool) if "permit_needed" in t else np.zeros(len(t), bool)
+    order = sorted(off.tolist(), key=lambda i: (bool(need[i]), i))
+    n = len(off)
+    if n > limit:
+        return None
+    for k in range(n):
+        if sum(costs(run(sorted(order[:k])))) != 0:
+            return None
+        _tell(progress, k + 1, n)
+    return n
 
 
 def _tell(progress: Callable[[int, int], None] | None, done: int, of: int) -> None:
@@ -180,10 +218,14 @@ def _tell(progress: Callable[[int, int], None] | None, done: int, of: int) -> No
         progress(done, of)
 
 
-def note(runs: int) -> str:
-    """How the plan was made exact with ``runs`` assessments by this method."""
-    return (
-        f"exact search: {runs:,} assessments, one cheapest candidate for each number of optional removals; a "
-        "count trigger of the permit holds or not by that number alone, the trees needing no permit go first "
-        "while none holds, and then the trees of least value to replace (each candidate assessed in full)"
-    )
+#: How the plan chose its candidates, said in its notes after the number of assessments.
+NOTE = (
+    "one cheapest candidate for each number of optional removals; a count trigger of the permit holds or not by "
+    "that number alone, the trees needing no permit go first while none holds, and then the trees of least value "
+    "to replace (each candidate assessed in full)"
+)
+FREE_NOTE = (
+    "one cheapest candidate for each number of optional removals; with every proposed removal made nothing is to "
+    "pay, and a removal never lightens the cost, so no set costs anything: the trees needing no permit go first "
+    "(each candidate assessed in full)"
+)
