@@ -62,6 +62,7 @@ LAYER_OF = {
     "treecalc.fund": "law",
     "treecalc.assessment": "assessment",
     "treecalc.plan": "assessment",
+    "treecalc.plan_regimes": "assessment",
     "treecalc.projection": "assessment",
     "treecalc.report": "report",
     "treecalc.report.": "report",

@@ -52,10 +52,12 @@ def test_cheapest_set_for_every_k_is_brute_forces(tmp_path, plantable):
     brute = _brute_force(tmp_path, **options)
     assert p.must_remove == ["T1", "T2"] and p.optional == OPTIONAL
     assert [s.k for s in p.frontier] == [0, 1, 2, 3, 4]
-    # one class (no flag tells them apart); dominance by value (annual basis) and DBH: T4 (6 in, $78.54/yr)
-    # is below all; T6 (9 in, $106.98) and T3 (10 in, $100.12) are not comparable; T5 (24 in, $251.66) is
-    # above all. Sets closed downward: {}, {T4}, {T4,T3}, {T4,T6}, {T4,T3,T6}, all four: 6, not 2^4 = 16
-    assert p.assessments == 6
+    # no tree has a permit trigger of its own; T1, T2 and k optional make 2 + k removals, more than three
+    # (§208-19A(1)) from k = 2. One candidate per k: k = 0, 1 the first by survey order (no permit, nothing to
+    # replace); k = 2 the first two (T3, T4) make 4 removals, and the two of least value are T4 ($78.54/yr) and
+    # T3 ($100.12) too, so no second candidate; k = 3 adds T6 ($106.98); k = 4 is every removal: 5 assessments
+    # (the search over sets closed under dominance took 6, brute force 2^4 = 16)
+    assert p.assessments == 5
     for s in p.frontier:
         best = min(c for sub, c in brute.items() if len(sub) == s.k)
         assert s.cost_usd == pytest.approx(best, abs=0.001)
@@ -98,10 +100,17 @@ def test_required_removal_header_and_like_trees(tmp_path):
 
 
 def test_too_many_is_refused_with_the_limit(tmp_path):
-    survey = read_survey(_csv(tmp_path / "survey.csv", ROWS))
-    # 6 assessments (the sets closed under dominance, above) against a limit of 5
+    # a 4 in maple removed already (T8): its offence and §208-22F are the search's over the sets closed under
+    # dominance, 6 of them (see above), against a limit of 5
+    done = read_survey(_csv(tmp_path / "done.csv", [*ROWS, ("T8", "Acer rubrum", 12, "Removed", "")]))
     with pytest.raises(ValueError, match="6 assessments; the plan runs at most 5"):
-        plan(survey, site=SITE, max_assessments=5)
+        plan(done, site=SITE, max_assessments=5)
+    # the permit application alone takes one candidate per k: 4 optional removals, 5 assessments, within 5
+    p = plan(read_survey(_csv(tmp_path / "survey.csv", ROWS)), site=SITE, max_assessments=5)
+    assert p.assessments == 5 and [s.k for s in p.frontier] == [0, 1, 2, 3, 4]
+    # fewer than one assessment per number of removals (0..4) is refused before the survey is assessed
+    with pytest.raises(ValueError, match="at least 5 assessments"):
+        plan(read_survey(_csv(tmp_path / "survey.csv", ROWS)), site=SITE, max_assessments=4)
 
 
 def test_cli_plan_json(tmp_path, capsys):
@@ -122,7 +131,7 @@ def test_cli_plan_bad_budget(tmp_path, capsys):
 
 
 def test_cli_refuses_past_the_limit(tmp_path, capsys):
-    f = _csv(tmp_path / "survey.csv", ROWS)
+    f = _csv(tmp_path / "survey.csv", [*ROWS, ("T8", "Acer rubrum", 12, "Removed", "")])
     assert main(["plan", str(f), "--max-assessments", "5"]) == 2
     err = capsys.readouterr().err
     assert "6 assessments" in err and "at most 5" in err and "--max-assessments" in err
@@ -141,9 +150,18 @@ def test_a_huge_limit_is_refused_not_run(tmp_path, capsys):
     assert main(["plan", str(f), "--max-assessments", str(10**20)]) == 2
     err = capsys.readouterr().err
     assert f"at most {MAX_ASSESSMENTS_CEILING:,}" in err and "--max-assessments" in err
-    # at the ceiling itself the survey is read and refused for its 33,554,432 assessments, at once
-    assert main(["plan", str(f), "--max-assessments", str(MAX_ASSESSMENTS_CEILING)]) == 2
+    # with a tree removed already (the search's), at the ceiling itself the survey is read and refused for its
+    # 33,554,432 assessments, at once
+    done = tmp_path / "done.csv"
+    done.write_text("\n".join([*rows, "X,Acer rubrum,10,Removed,Good,80"]) + "\n")
+    assert main(["plan", str(done), "--max-assessments", str(MAX_ASSESSMENTS_CEILING)]) == 2
     assert "33,554,432 assessments" in capsys.readouterr().err
+    # the permit application alone is answered: one candidate for each k = 0..25, 26 assessments. The count of
+    # removals passes three (§208-19A(1)) at k = 4; on a lot with no parcel trigger (SITE, §208-19A(2)) no tree
+    # has a trigger of its own, so k = 0..3 need no permit and cost nothing
+    p = plan(read_survey(f), site=SITE)
+    assert p.assessments == 26 and [s.k for s in p.frontier] == list(range(26))
+    assert [s.cost_usd for s in p.frontier[:4]] == [0.0] * 4 and p.frontier[4].permit_required
     with pytest.raises(ValueError, match="‹max_assessments›"):  # the library names the keyword
         plan(read_survey(f), max_assessments=0)
 

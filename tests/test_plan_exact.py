@@ -124,3 +124,134 @@ def test_wesley_hills_equals_brute_force_and_says_why_nothing_is_replaced(tmp_pa
     # the reason names the chapter's want of a replacement rule, never an empty "()"
     first = p.frontier[0].reasons[0]
     assert "()" not in first and "no replacement-value rule" in first
+
+
+SPECIES = ["Acer rubrum", "Quercus rubra", "Acer saccharum", "Tilia americana", "Ailanthus altissima", "Betula lenta"]
+FAST = "one cheapest candidate for each number of optional removals"  # the note of treecalc.plan_regimes
+
+
+def _random_lot(path, seed, optional, must):
+    """A lot of ``must`` required and ``optional`` proposed removals of mixed species, sizes and conditions, some
+    dead ash, street trees and trees on a slope over 20% (a §208-19A(3) trigger of their own), one tree kept."""
+    import random
+
+    rnd = random.Random(seed)
+    rows = ["Tag,Species,DBH (in),Action,Condition,Must remove,Street tree,Slope over 20%"]
+    for i in range(must + optional):
+        dead = rnd.random() < 0.15
+        sp = "Fraxinus americana" if dead else rnd.choice(SPECIES)
+        cond = "Dead" if dead else rnd.choice(["Good", "Fair", "Poor", "Excellent"])
+        street, slope = rnd.choice(["", "", "Yes"]), rnd.choice(["", "", "Yes"])
+        rows.append(f"R{i},{sp},{rnd.randint(4, 30)},Remove,{cond},{'Yes' if i < must else ''},{street},{slope}")
+    rows.append("K1,Quercus alba,18,Retain,Good,,,")
+    path.write_text("\n".join(rows) + "\n")
+    return read_survey(path)
+
+
+@pytest.mark.parametrize(
+    ("seed", "optional", "must", "prior", "plantable"),
+    [(1, 6, 0, 0, None), (2, 5, 1, 0, 2), (3, 6, 2, 1, None), (4, 5, 0, 2, 1), (5, 6, 1, 0, None)],
+)
+def test_random_lots_equal_brute_force(tmp_path, seed, optional, must, prior, plantable):
+    # the cheapest cost of every k against every subset of the optional trees, each assessed in full; the
+    # regimes' method answers (not the search it falls back to) and the set it names costs what it says
+    survey = _random_lot(tmp_path / f"lot{seed}.csv", seed, optional, must)
+    site = {**SITE, "prior_removals_12mo": prior}
+    options = {"site": site} if plantable is None else {"site": site, "plantable": plantable}
+    p = plan(survey, **options)
+    assert any(FAST in n for n in p.notes), p.notes
+    assert p.assessments <= optional + 2  # one candidate per k, two at the first k a count trigger holds
+    opt = [f"R{i}" for i in range(must, must + optional)]
+    assert p.optional == opt
+    best, cost_of = _brute(survey, opt, **options)
+    assert [s.k for s in p.frontier] == list(range(optional + 1))
+    for s in p.frontier:
+        assert s.cost_usd == pytest.approx(float(best[s.k]), abs=0.001), s.k
+        assert float(cost_of[frozenset(s.remove[must:])]) == pytest.approx(s.cost_usd, abs=0.001)
+
+
+def _lot_of(path, rows):
+    path.write_text("Tag,Species,DBH (in),Action,Condition,Must remove,Slope over 20%\n" + "\n".join(rows) + "\n")
+    return read_survey(path)
+
+
+@pytest.mark.slow
+def test_forty_optional_removals_equal_the_search_over_classes(tmp_path, monkeypatch):
+    # 40 optional removals in three classes the law reads alike but for size: 34 red maples of 5-33 in (values
+    # rising with DBH, $80.87 to $218.81 a year: a chain; past 33 in they fall), 3 red maples on a slope over 20%
+    # (§208-19A(3): a permit each, whatever the count)
+    # and 3 dead ash (§208-22B: never counted). The search over the sets closed under dominance takes
+    # 35 x 4 x 4 = 560 assessments, within its ceiling; the regimes' method at most 42. Both exact: equal costs
+    from treecalc import plan_regimes
+    from treecalc.plan import MAX_ASSESSMENTS_CEILING
+
+    rows = ["M1,Quercus rubra,20,Remove,Good,Yes,"]
+    rows += [f"A{i},Acer rubrum,{d},Remove,Good,," for i, d in enumerate([*range(5, 34), 10, 12, 14, 16, 18])]
+    rows += [f"S{i},Acer rubrum,{6 + 5 * i},Remove,Good,,Yes" for i in range(3)]
+    rows += [f"D{i},Fraxinus americana,{10 + 4 * i},Remove,Dead,," for i in range(3)]
+    survey = _lot_of(tmp_path / "forty.csv", rows)
+    fast = plan(survey, site=SITE)
+    assert len(fast.optional) == 40 and any(FAST in n for n in fast.notes) and fast.assessments <= 42
+    monkeypatch.setattr(plan_regimes, "search", lambda *a, **k: None)
+    slow = plan(survey, site=SITE, max_assessments=MAX_ASSESSMENTS_CEILING)
+    assert slow.assessments == 560
+    assert [s.cost_usd for s in fast.frontier] == [s.cost_usd for s in slow.frontier]
+    # k = 0..2: with M1, 1 + k removals, not more than three (§208-19A(1)): the plain maples need no permit and
+    # cost nothing; k = 3 makes four, a permit for all and 90% replacement (§208-22A): the dead ash go first
+    assert [s.cost_usd for s in fast.frontier[:3]] == [0.0, 0.0, 0.0]
+    assert not any(t.startswith(("S", "D")) for s in fast.frontier[:3] for t in s.remove)
+    assert fast.frontier[3].remove == ["M1", "D0", "D1", "D2"] and fast.frontier[3].permit_required
+
+
+def test_a_hundred_optional_removals_are_answered_and_no_random_set_is_cheaper(tmp_path):
+    # 100 optional removals (the search over classes refused past 255: one set per k at least, and 2^k sets
+    # closed under dominance here); 96 of mixed species and 4 on a slope over 20% with a trigger of their own
+    import random
+
+    rnd = random.Random(100)
+    rows = [
+        f"T{i},{rnd.choice(SPECIES[:4])},{rnd.randint(4, 30)},Remove,{rnd.choice(['Good', 'Fair'])},,"
+        for i in range(96)
+    ]
+    rows += [f"S{i},Acer rubrum,{8 + i},Remove,Good,,Yes" for i in range(4)]
+    survey = _lot_of(tmp_path / "hundred.csv", rows)
+    seen = []
+    p = plan(survey, site=SITE, progress=lambda done, of: seen.append((done, of)))
+    assert len(p.optional) == 100 and [s.k for s in p.frontier] == list(range(101))
+    assert any(FAST in n for n in p.notes) and p.assessments <= 102
+    assert seen and seen[-1] == (100, 100)  # told after each k (the last, every removal, assessed first)
+    # k = 0..3 removals, not more than three (§208-19A(1)): no permit for trees without a trigger of their own,
+    # $0.00, and none of the four slope trees among them
+    assert [s.cost_usd for s in p.frontier[:4]] == [0.0] * 4
+    assert not any(t.startswith("S") for s in p.frontier[:4] for t in s.remove)
+    # k = 50: no set of 50 drawn at random costs less than the plan's (each assessed in full)
+    trees = survey.trees.reset_index(drop=True)
+    tags = trees["tag"].astype(str).tolist()
+    for _ in range(8):
+        pick = set(rnd.sample(tags, 50))
+        s = copy.copy(survey)
+        s.trees = trees.assign(action=["remove" if t in pick else "retain" for t in tags])
+        assert float(sum(costs(treecalc.assess(s, site=SITE)))) >= p.frontier[50].cost_usd - 0.001
+
+
+def test_forty_optional_removals_under_wesley_hills_are_answered(tmp_path):
+    # Chapter 95 charges no replacement and fines only what was done: with every proposed removal made the lot
+    # owes nothing, so no set owes anything. 40 optional trees of mixed species and sizes (6-25 in), 20 of them
+    # within 20 ft of a lot line (a permit each, §95-3A(1)(e), 6 in or more). The search over classes refused
+    # it (more than 256 sets closed under dominance); now one candidate per k, each assessed: all $0.00
+    import random
+
+    rnd = random.Random(95)
+    rows = ["Tag,Species,DBH (in),Action,Condition,Within 20 ft of a lot line"]
+    rows += [
+        f"W{i},{rnd.choice(SPECIES[:4])},{rnd.randint(6, 25)},Remove,{rnd.choice(['Good', 'Fair'])},"
+        f"{'Yes' if i % 2 else 'No'}"
+        for i in range(40)
+    ]
+    f = tmp_path / "wh40.csv"
+    f.write_text("\n".join(rows) + "\n")
+    p = plan(read_survey(f), jurisdiction="wesley_hills")
+    assert p.jurisdiction == "wesley_hills" and len(p.optional) == 40 and p.assessments == 41
+    assert any(FAST in n for n in p.notes)
+    assert [s.cost_usd for s in p.frontier] == [0.0] * 41
+    assert p.frontier[40].permit_required  # every tree within 20 ft of a lot line among them

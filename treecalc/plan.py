@@ -14,7 +14,13 @@ permit (§208-22A), the plan is a whole number of nursery trees carrying a value
 cent, the site takes a limited number and the rest is paid per tree. A MILP would model those rules
 a second time, and its answer would be the model's, not the law engine's.
 
-The search is exact instead, and every cost it reports is an assessment. It rests on one property
+A permit application (nothing harmed already) is answered first by :mod:`treecalc.plan_regimes`: one candidate
+per number of optional removals, *n* + 1 or *n* + 2 assessments for *n* trees, each checked against the law's
+assessment of it, and a permit application that costs nothing with every removal made (Wesley Hills) likewise
+(docs/plan.md). Where that does not hold (a tree harmed already, a candidate the law reads otherwise) the plan
+searches as follows.
+
+The search is exact, and every cost it reports is an assessment. It rests on one property
 of the law engine: **removing a smaller or less valuable tree never costs more than removing a
 larger or more valuable one that the law otherwise reads alike** (a penalty tier or permit trigger
 rises with DBH, §208-29B, §208-19A; replacement with value, §208-22A/F; no rule lightens the burden
@@ -41,6 +47,7 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -48,6 +55,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from treecalc import plan_regimes
 from treecalc.units.money import money
 
 #: The most assessments a plan runs (each a full assessment of the survey: 0.07 s for a lot's
@@ -294,7 +302,14 @@ def _rejected_note(survey: Any) -> list[str]:
     ]
 
 
-def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSESSMENTS, **options: Any) -> Plan:
+def plan(
+    survey: Any,
+    *,
+    budget_usd: Any = None,
+    max_assessments: int = MAX_ASSESSMENTS,
+    progress: Callable[[int, int], None] | None = None,
+    **options: Any,
+) -> Plan:
     """The cheapest lawful plan for each number of optional removals (see the module docstring).
 
     ``survey`` is a read survey or a path; ``options`` are :func:`treecalc.assessment.assess`'s
@@ -323,8 +338,10 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
     base_action[must] = "remove"  # a must-remove tree not yet removed is proposed
     off = np.flatnonzero(optional)
     best: dict[int, tuple[tuple, list[int], Any]] = {}
+    made = [0]  # the assessments run, whichever search ran them
 
     def run(chosen: list[int]) -> Any:
+        made[0] += 1
         action = base_action.copy()
         action[off] = "retain"
         action[chosen] = "remove"
@@ -339,28 +356,11 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
 
     # every proposed removal made: the trees' values on the assessment's basis (and which are dead)
     everything = run(list(off))
-    value = pd.to_numeric(everything.trees["value_usd"], errors="coerce").fillna(0.0).to_numpy(float)
-    dead = _dead(everything.trees, len(trees))
-    dbh = pd.to_numeric(trees["dbh_in"], errors="coerce").fillna(0.0).to_numpy(float)
-    classes = _classes(trees, optional, dead)
-    # a class of n trees has at least n + 1 sets closed under dominance (the 0..n first of any order): a plan
-    # past the limit by that count alone is refused before its sets are listed
-    least = math.prod(len(c) + 1 for c in classes)
-    ideals = [] if least > max_assessments else [_ideals(c, value, dbh, limit=max_assessments) for c in classes]
-    runs = math.prod(len(i) for i in ideals) if ideals else least
-    if runs > max_assessments:
-        # the listing stops one set past the limit: the count is then a lower bound, said as one
-        cut = least > max_assessments or any(len(i) > max_assessments for i in ideals)
-        raise ValueError(
-            f"{int(optional.sum())} optional removals in {len(classes)} classes of trees the law reads alike "
-            f"would take {'at least ' if cut else ''}{runs:,} assessments; the plan runs at most "
-            f"{max_assessments:,}: mark more trees 'Must remove' or retain some, and plan the rest "
-            "(or raise the limit: ‹max_assessments›)"
-        )
-    for combo in itertools.product(*ideals):
-        chosen = sorted(i for part in combo for i in part)
-        if len(chosen) < len(off):  # the full set was assessed above
-            run(chosen)
+    fast = plan_regimes.search(run, trees, must, off, everything, max_assessments - 1, costs, progress)
+    if fast is not None:
+        how = f"exact search: {fast[0] + 1:,} assessments, {fast[1]}"
+    else:
+        _, how = _class_search(run, trees, optional, off, everything, max_assessments)
     steps: list[Step] = []
     chosen_assessments = []
     prev: tuple[list[int], Any] | None = None
@@ -395,19 +395,49 @@ def plan(survey: Any, *, budget_usd: Any = None, max_assessments: int = MAX_ASSE
         + " + ".join(f"{what} ({sec})" if sec else what for what, sec in parts)
         + "; permit fees are not included"
     )
-    notes.append(_search_note(runs, len(classes)))
+    notes.append(how)
     return Plan(
         jurisdiction=jurisdiction,
         must_remove=[tags[i] for i in np.flatnonzero(must)],
         optional=[tags[i] for i in np.flatnonzero(optional)],
         frontier=steps,
         budget_usd=None if budget is None else float(budget),
-        assessments=runs,
+        assessments=made[0],
         cost_basis=" + ".join([*(w for w, _ in parts[:-1]), f"penalty ({kind} maximum, definite offences)"]) + ", USD",
         notes=notes,
         zone=zone.get("zone"),
         cheapest=chosen_assessments,
     )
+
+
+def _class_search(
+    run: Any, trees: pd.DataFrame, optional: np.ndarray, off: np.ndarray, everything: Any, max_assessments: int
+) -> tuple[int, str]:
+    """Assess every combination of the sets closed under dominance in each class of trees the law reads alike (the
+    module docstring); refused past ``max_assessments``. Returns the number of assessments and how it searched."""
+    value = pd.to_numeric(everything.trees["value_usd"], errors="coerce").fillna(0.0).to_numpy(float)
+    dead = _dead(everything.trees, len(trees))
+    dbh = pd.to_numeric(trees["dbh_in"], errors="coerce").fillna(0.0).to_numpy(float)
+    classes = _classes(trees, optional, dead)
+    # a class of n trees has at least n + 1 sets closed under dominance (the 0..n first of any order): a plan
+    # past the limit by that count alone is refused before its sets are listed
+    least = math.prod(len(c) + 1 for c in classes)
+    ideals = [] if least > max_assessments else [_ideals(c, value, dbh, limit=max_assessments) for c in classes]
+    runs = math.prod(len(i) for i in ideals) if ideals else least
+    if runs > max_assessments:
+        # the listing stops one set past the limit: the count is then a lower bound, said as one
+        cut = least > max_assessments or any(len(i) > max_assessments for i in ideals)
+        raise ValueError(
+            f"{int(optional.sum())} optional removals in {len(classes)} classes of trees the law reads alike "
+            f"would take {'at least ' if cut else ''}{runs:,} assessments; the plan runs at most "
+            f"{max_assessments:,}: mark more trees 'Must remove' or retain some, and plan the rest "
+            "(or raise the limit: ‹max_assessments›)"
+        )
+    for combo in itertools.product(*ideals):
+        chosen = sorted(i for part in combo for i in part)
+        if len(chosen) < len(off):  # the full set was assessed above
+            run(chosen)
+    return runs, _search_note(runs, len(classes))
 
 
 def _dead(assessed: pd.DataFrame, n: int) -> np.ndarray:
