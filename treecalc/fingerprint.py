@@ -102,15 +102,26 @@ def _data_files() -> dict[str, str]:
 
 def result_sha256(assessment: Any) -> str:
     """SHA-256 of the assessment's JSON text (as ``treecalc assess --json`` prints it) without the fingerprint."""
-    from treecalc.report.json_text import assessment_json_text
+    from treecalc.report.json_text import assessment_json_chunks
 
     held = getattr(assessment, "fingerprint", None)
     assessment.fingerprint = None
     try:
-        text = assessment_json_text(assessment, default=json_default)
+        chunks = assessment_json_chunks(assessment, default=json_default)
     finally:
         assessment.fingerprint = held
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return text_sha256(chunks)
+
+
+def text_sha256(chunks: list[str]) -> str:
+    """SHA-256 of the UTF-8 of the text ``"".join(chunks)``, encoded a piece at a time (the text of a big
+    survey is never joined nor encoded whole)."""
+    from treecalc.report.json_text import text_pieces
+
+    h = hashlib.sha256()
+    for piece in text_pieces(chunks):
+        h.update(piece.encode("utf-8"))
+    return h.hexdigest()
 
 
 def _plain_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -119,10 +130,16 @@ def _plain_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def make_fingerprint(
-    assessment: Any, survey: bytes | str | Path, options: Mapping[str, Any], survey_name: str | None = None
+    assessment: Any,
+    survey: bytes | str | Path,
+    options: Mapping[str, Any],
+    survey_name: str | None = None,
+    *,
+    result_sha: str | None = None,
 ) -> dict[str, Any]:
     """The fingerprint of ``assessment``, derived from ``survey`` (its path or bytes) with ``options`` (the keyword
-    arguments of :func:`treecalc.assessment.assess`, and under ``"read"`` those of the reading, :data:`READ_OPTIONS`)."""
+    arguments of :func:`treecalc.assessment.assess`, and under ``"read"`` those of the reading, :data:`READ_OPTIONS`).
+    ``result_sha`` is :func:`result_sha256` of it when the caller has it already (it wrote the JSON text)."""
     from treecalc import __version__
 
     opts = _plain_options(options)
@@ -141,15 +158,21 @@ def make_fingerprint(
         "data_files": _data_files(),
         "fee_schedule_file": fee_file,
         "options": opts,
-        "result_sha256": result_sha256(assessment),
+        "result_sha256": result_sha or result_sha256(assessment),
     }
 
 
 def attach(
-    assessment: Any, survey: bytes | str | Path, options: Mapping[str, Any], survey_name: str | None = None
+    assessment: Any,
+    survey: bytes | str | Path,
+    options: Mapping[str, Any],
+    survey_name: str | None = None,
+    *,
+    result_sha: str | None = None,
 ) -> dict[str, Any]:
-    """Compute the fingerprint of ``assessment`` and keep it on it: its JSON, statement and PDF then carry it."""
-    fp = make_fingerprint(assessment, survey, options, survey_name)
+    """Compute the fingerprint of ``assessment`` and keep it on it: its JSON, statement and PDF then carry it
+    (``result_sha``: as :func:`make_fingerprint`)."""
+    fp = make_fingerprint(assessment, survey, options, survey_name, result_sha=result_sha)
     assessment.fingerprint = fp
     return fp
 

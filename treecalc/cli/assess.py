@@ -516,9 +516,13 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
     return path, survey, {"jurisdiction": a.jurisdiction, "site": site, **options, **kw}
 
 
-def assess_args(a: argparse.Namespace) -> tuple[Any, str]:
+def assess_args(a: argparse.Namespace, *, json_out: list[str] | None = None) -> tuple[Any, str]:
     """The assessment the flags of :func:`add_assess_flags` ask for, and the survey file read (``a.file``; the
-    sample when it is None): every flag checked first, naming it (``treecalc assess`` and ``case new``)."""
+    sample when it is None): every flag checked first, naming it (``treecalc assess`` and ``case new``).
+
+    ``json_out``, when given, receives the pieces of the assessment's JSON text without its fingerprint
+    (:func:`treecalc.report.json_text.assessment_json_chunks`): the fingerprint hashes them, and the caller prints
+    them with the fingerprint added, so that the text is written once, not once for the hash and once to print."""
     from treecalc.assessment import AssessOptions, assess
     from treecalc.cli.common import stderr_progress
 
@@ -536,15 +540,25 @@ def assess_args(a: argparse.Namespace) -> tuple[Any, str]:
     if a.layer is not None:  # the layer of a GIS file of several: verify reads the same one
         read["layer"] = a.layer
     call = {**kwargs, "read": read}
+    sha = None
+    if json_out is not None:
+        from treecalc.cli.common import _json_default
+        from treecalc.fingerprint import text_sha256
+        from treecalc.report.json_text import assessment_json_chunks
+
+        json_out[:] = assessment_json_chunks(result, default=_json_default)
+        sha = text_sha256(json_out)
     if Path(path).is_file():  # (a reader given no file, as the tests' stand-in survey, has no bytes to fingerprint)
-        attach(result, path, call)
+        attach(result, path, call, result_sha=sha)
     return result, path
 
 
 def _cmd_assess(a: argparse.Namespace) -> int:
     from treecalc.cli.common import dump_json
 
-    result, path = assess_args(a)
+    # into a pipe or file, the JSON text is written once: hashed for the fingerprint, then printed with it
+    chunks: list[str] | None = [] if a.json and not sys.stdout.isatty() else None
+    result, path = assess_args(a, json_out=chunks)
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):
@@ -556,9 +570,12 @@ def _cmd_assess(a: argparse.Namespace) -> int:
             dump_json(result.to_json())  # indented, for a reader
         else:  # the same text json.dumps gives, written a column at a time (50,000 trees: ~0.25 s, not ~0.8 s)
             from treecalc.cli.common import _json_default
-            from treecalc.report.json_text import assessment_json_text
+            from treecalc.report.json_text import text_pieces, with_fingerprint
 
-            print(assessment_json_text(result, default=_json_default))
+            assert chunks is not None
+            for piece in text_pieces(with_fingerprint(chunks, result.fingerprint, _json_default)):
+                sys.stdout.write(piece)
+            sys.stdout.write("\n")
     else:
         from treecalc.cli.words import render
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -229,6 +229,12 @@ def _finding_text(dump: Dump) -> Callable[[Any], _Chunks]:
 
 def assessment_json_text(a: Assessment, default: Callable[[Any], Any] | None = None) -> str:
     """``json.dumps(assessment_json(a), ensure_ascii=False, default=default)``, the same text, written faster."""
+    return "".join(assessment_json_chunks(a, default))
+
+
+def assessment_json_chunks(a: Assessment, default: Callable[[Any], Any] | None = None) -> list[str]:
+    """The text of :func:`assessment_json_text` in pieces, not joined: hashed and printed piece by piece, the
+    text of a big survey (~1 KB a tree) is never held twice, nor encoded whole."""
 
     def dump(v: Any) -> str:
         return json.dumps(v, ensure_ascii=False, default=default)
@@ -242,4 +248,31 @@ def assessment_json_text(a: Assessment, default: Callable[[Any], Any] | None = N
         else:
             out.append(dump(v))
     out.append("}")
-    return "".join(out)
+    return out
+
+
+def with_fingerprint(chunks: list[str], fingerprint: Any, default: Callable[[Any], Any] | None = None) -> list[str]:
+    """The pieces of an assessment's JSON text made without its fingerprint (:func:`assessment_json_chunks`), with
+    ``fingerprint`` added as the last key, as :func:`treecalc.report.json.assessment_json` puts it: the text
+    :func:`assessment_json_text` gives for the assessment carrying it, without writing the rest again."""
+    if not fingerprint:
+        return chunks
+    if chunks[-1] != "}" or len(chunks) < 2:
+        raise ValueError("not the pieces of an assessment's JSON object")
+    fp = json.dumps(fingerprint, ensure_ascii=False, default=default)
+    return [*chunks[:-1], f", {_encode('fingerprint')}: {fp}", "}"]
+
+
+def text_pieces(chunks: list[str], size: int = 1 << 20) -> Iterator[str]:
+    """``chunks`` joined into pieces of about ``size`` characters (a row of a table is one chunk): what is
+    hashed or written at a time."""
+    batch: list[str] = []
+    held = 0
+    for c in chunks:
+        batch.append(c)
+        held += len(c)
+        if held >= size:
+            yield "".join(batch)
+            batch, held = [], 0
+    if batch:
+        yield "".join(batch)
