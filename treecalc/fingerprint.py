@@ -32,10 +32,10 @@ import math
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from treecalc.report.carriers import ATTACHMENT_NAME, JSON_ITEM, SHEET_NAME
 
@@ -107,20 +107,22 @@ def result_sha256(assessment: Any) -> str:
     held = getattr(assessment, "fingerprint", None)
     assessment.fingerprint = None
     try:
-        chunks = assessment_json_chunks(assessment, default=json_default)
+        return text_sha256(assessment_json_chunks(assessment, default=json_default))
     finally:
         assessment.fingerprint = held
-    return text_sha256(chunks)
 
 
-def text_sha256(chunks: list[str]) -> str:
+def text_sha256(chunks: Iterable[str], sink: BinaryIO | None = None) -> str:
     """SHA-256 of the UTF-8 of the text ``"".join(chunks)``, encoded a piece at a time (the text of a big
-    survey is never joined nor encoded whole)."""
+    survey is never joined nor encoded whole); the UTF-8 is also written to ``sink`` when given."""
     from treecalc.report.json_text import text_pieces
 
     h = hashlib.sha256()
     for piece in text_pieces(chunks):
-        h.update(piece.encode("utf-8"))
+        data = piece.encode("utf-8")
+        h.update(data)
+        if sink is not None:
+            sink.write(data)
     return h.hexdigest()
 
 
@@ -151,6 +153,8 @@ def make_fingerprint(
         read = {p.resolve() for p in data_files_read().values()}
         if Path(fee).resolve() not in read:  # a schedule of the data folder is one of data_files already
             fee_file = {"path": fee, "sha256": _sha256_file(Path(fee))}
+    # the result's text first: writing it reads data files too (the projection's growth table), and they are listed
+    sha = result_sha or result_sha256(assessment)
     return {
         "algorithm": "sha256",
         "treecalc_version": __version__,
@@ -158,7 +162,7 @@ def make_fingerprint(
         "data_files": _data_files(),
         "fee_schedule_file": fee_file,
         "options": opts,
-        "result_sha256": result_sha or result_sha256(assessment),
+        "result_sha256": sha,
     }
 
 

@@ -12,12 +12,12 @@ import hashlib
 import json
 from pathlib import Path
 
-import pytest
+import pandas as pd
 
 import treecalc.report.json_text as json_text
 from treecalc.cli import main
 from treecalc.fingerprint import assess_file, json_default
-from treecalc.report.json import assessment_json
+from treecalc.report.json import assessment_json, records
 
 OPTIONS = ["--jurisdiction", "croton-on-hudson", "--days", "2", "--site", "subdividable=false"]
 
@@ -68,9 +68,24 @@ def test_json_printed_once_is_byte_identical_and_verifies(capsys, tmp_path, monk
     assert main(["verify", str(statement), str(survey)]) == 0
 
 
-def test_with_fingerprint_refuses_what_is_not_an_object_s_pieces():
-    with pytest.raises(ValueError):
-        json_text.with_fingerprint(["[", "]"], {"algorithm": "sha256"})
-    assert json_text.with_fingerprint(["{", '"a": 1', "}"], None) == ["{", '"a": 1', "}"]
-    pieces = json_text.with_fingerprint(["{", '"a": 1', "}"], {"x": "é"})
-    assert "".join(pieces) == json.dumps({"a": 1, "fingerprint": {"x": "é"}}, ensure_ascii=False)
+def test_the_fingerprint_tail_closes_the_object_as_json_dumps_does():
+    body = json.dumps({"a": 1, "b": ["銀杏", "=x"]}, ensure_ascii=False)
+    assert body[:-1] + json_text.fingerprint_tail(None) == body
+    whole = json.dumps({"a": 1, "b": ["銀杏", "=x"], "fingerprint": {"x": "é", "n": 2.5}}, ensure_ascii=False)
+    assert body[:-1] + json_text.fingerprint_tail({"x": "é", "n": 2.5}) == whole
+
+
+def test_a_big_table_is_made_a_block_at_a_time_with_the_same_text(monkeypatch):
+    # three blocks of 2 rows and one of 1: the text is the json module's, as when made in one block
+    frame = pd.DataFrame(
+        {
+            "species": ["銀杏", "=Acer", "銀杏", "-Tilia", "@x", "銀杏", None],
+            "dbh_in": [12.5, -0.0, 3.0, float("nan"), 1e300, 7.25, 2.0],
+            "n": [1, 2, 3, 4, 5, 6, 7],
+            "harmed": [True, False, True, True, False, False, True],
+        }
+    )
+    monkeypatch.setattr(json_text, "_BLOCK_ROWS", 2)
+    text = "".join(json_text._frame_text(json.dumps)(frame))
+    expected = json.dumps(records(frame), ensure_ascii=False)
+    assert text == expected and text.count('"n": ') == 7
