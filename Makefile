@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: run app cli lint test bench species zones sample clean
+.PHONY: run app cli lint test docs bench species zones sample clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ lint: $(STAMP)
 test: lint
 	$(PY) -m pytest -q -n auto --maxprocesses 4 --dist worksteal
 
+# The documentation site (mkdocs.yml): every warning, broken link or missing anchor is an error (--strict).
+# The law pages and the command line reference are generated while it builds (tools/docs_hooks.py).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
 bench: $(STAMP)
 	$(PY) benchmarks/benefits.py
 	$(PY) benchmarks/ingest.py
@@ -53,4 +58,4 @@ sample: $(STAMP)
 	$(PY) tools/make_sample_survey.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis site

@@ -7,3 +7,11 @@ from treecalc.app.main import main
 # app there, outside any session, and the server log filled with "missing ScriptRunContext" warnings.
 if __name__ == "__main__":
     main()
+elif __name__ != "__mp_main__":
+    # `streamlit run app.py` finds this st.App and serves it: Streamlit's server with the app's own route that
+    # keeps a staff sign-in in an HttpOnly cookie (treecalc.app.server)
+    import streamlit as st
+
+    from treecalc.app import server
+
+    app = st.App(__file__, routes=server.routes(), lifespan=server.lifespan)

@@ -8,7 +8,7 @@ Usage::
 Writes ``--trees`` trees (species codes, DBH, land use, one of the 16 zones each) as ``--partitions``
 Parquet files, then runs :func:`treecalc.batch.benefits_batch` on a LocalCluster of each set-up (worker
 processes x threads, in the order given: by default A B B A, so a load that rises or falls favours neither)
-and prints, per run and then per set-up, the figures README "Beyond one machine" quotes:
+and prints, per run and then per set-up, the figures docs/performance.md "Beyond one machine" quotes:
 
 - trees per second (wall clock, from the first task to the last) and the scaling of 2 workers over 1;
 - each worker's CPU seconds per million trees (user + system, from its own ``resource.getrusage``) and its

@@ -18,7 +18,7 @@ million with species codes given (no name resolution) in at most 0.15 s,
 printed beside the peer reference, OpenTreeMap's Go ecobenefits engine: 0.46-
 0.57 s for 1,000,000 trees on this machine (measured by an earlier session,
 not re-run here). This is also the single-partition cost of a county- or
-state-wide run (README, "Beyond one machine").
+state-wide run (docs/performance.md, "Beyond one machine").
 """
 
 from __future__ import annotations

@@ -6,6 +6,34 @@ pytest``); their ``assert`` statements are rewritten like the tests' own, so a f
 shows its values. Worked law cases as data run from :mod:`tests.cases`.
 """
 
+import atexit
+import os
+import shutil
+import tempfile
+
 import pytest
 
 pytest.register_assert_rewrite("tests.helpers")
+
+
+def _own_folder(variable: str, prefix: str, *, unless_set: bool = True) -> None:
+    """``variable`` set to a folder made for this run (removed at its end), unless the caller set it."""
+    if not (unless_set and variable in os.environ):
+        os.environ[variable] = tempfile.mkdtemp(prefix=prefix)
+        atexit.register(shutil.rmtree, os.environ[variable], True)
+
+
+# The built species and zone tables are kept between runs in a cache folder (treecalc.units.table_cache): the
+# tests keep theirs in a folder of their own, so that neither the user's cache nor an earlier run's can stand in
+# for a build the tests mean to make.
+_own_folder("TREECALC_CACHE", "treecalc-test-cache-")
+# The register's default home is the user's data folder (treecalc.register.db: platformdirs, XDG_DATA_HOME on
+# Linux): a test that opens the app or a command without a register of its own must neither write into the
+# user's nor read one that a newer treecalc migrated.
+_own_folder("XDG_DATA_HOME", "treecalc-test-data-", unless_set=False)
+# The register signs its chain's head with a key and into anchor files outside the database
+# (treecalc.register.anchor), by default in the user's config and state folders: the tests' are their own (set
+# before any test runs, so that an app server a test starts inherits them).
+_own_folder("TREECALC_ANCHORS", "treecalc-test-anchors-")
+_own_folder("TREECALC_TEST_KEY_DIR", "treecalc-test-key-")
+os.environ.setdefault("TREECALC_ANCHOR_KEY", os.path.join(os.environ["TREECALC_TEST_KEY_DIR"], "anchor.key"))

@@ -46,4 +46,4 @@ def test_above_the_threshold_a_cluster_is_started(tmp_path, monkeypatch):
     monkeypatch.setattr(batch, "local_cluster", cluster)
     with pytest.raises(Started):
         benefits_batch(src, tmp_path / "out", in_process_rows=9)
-    assert IN_PROCESS_ROWS == 500_000  # the threshold the README and --scheduler's help state
+    assert IN_PROCESS_ROWS == 500_000  # the threshold docs/performance.md and --scheduler's help state

@@ -26,8 +26,6 @@ KNOWN = {
     # the climate zones' note on trees near another zone values them there (climate_zones -> benefits), and
     # one tree's benefits at a position find its zone (benefits -> climate_zones)
     frozenset({"treecalc.benefits", "treecalc.climate_zones"}),
-    # a new account's password is hashed by auth, whose sessions are kept in the register's tables
-    frozenset({"treecalc.register.auth", "treecalc.register.core"}),
 }
 
 

@@ -67,7 +67,12 @@ def test_survey_export_keeps_formulas_text(tmp_path, capsys):
 
 
 def test_register_csv_export_keeps_an_address_starting_with_a_line_break_text(tmp_path, monkeypatch, capsys):
+    from treecalc.register import Register
+
     monkeypatch.setenv("TREECALC_DB", f"sqlite:///{tmp_path / 'reg.db'}")
+    # the register's first account, an engineer's: the CLI acts as it, signed in with its password
+    Register(f"sqlite:///{tmp_path / 'reg.db'}").add_user("c", "engineer", "correct horse battery", by="c")
+    monkeypatch.setenv("TREECALC_PASSWORD", "correct horse battery")
     survey = tmp_path / "s.csv"
     survey.write_text("Tag,Species,DBH (in),Action\n1,Red maple,10,remove\n")
     assert main(["case", "new", "--survey", str(survey), "--address", "\n=1+1", "--by", "c"]) == 0

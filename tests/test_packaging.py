@@ -50,21 +50,41 @@ def test_every_data_file_but_the_readmes_is_in_package_data():
     assert "readings/site_facts.toml" in files and "species/benefit_tables.csv" in files
 
 
-def _wheel(tmp_path: Path) -> Path:
-    """The wheel ``pip wheel .`` builds from a copy of the checkout's sources (offline, this venv's setuptools)."""
-    src = tmp_path / "src"  # a copy: the build writes build/ and *.egg-info beside its sources
+def _sources(tmp_path: Path) -> Path:
+    """A copy of what the build reads (it writes build/ and *.egg-info beside its sources)."""
+    src = tmp_path / "src"
     src.mkdir()
-    shutil.copy(ROOT / "pyproject.toml", src)
-    shutil.copy(ROOT / "README.md", src)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        if (ROOT / name).exists():
+            shutil.copy(ROOT / name, src)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "treecalc", src / "treecalc", ignore=ignore)
     shutil.copytree(ROOT / "data", src / "data", ignore=ignore)
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    return src
+
+
+def fresh_env() -> dict[str, str]:
+    """The environment of a newcomer's shell: no checkout on PYTHONPATH, no data folder named, and byte-compiling
+    left on (a machine that turns it off makes every build print "byte-compiling is disabled")."""
+    drop = {"PYTHONPATH", "TREECALC_DATA", "PYTHONDONTWRITEBYTECODE"}
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
+def build_wheel(tmp_path: Path) -> tuple[Path, str]:
+    """The wheel ``pip wheel .`` builds from a copy of the checkout's sources (offline, this venv's setuptools), and
+    everything the build printed (``-v``: the build backend's own output and warnings included)."""
+    src = _sources(tmp_path)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-v"]
     # this venv's setuptools (the dev extra): the test needs no package index
     build = [*pip, "wheel", str(src), "--no-deps", "--no-build-isolation", "--no-index", "-w", str(tmp_path / "dist")]
-    subprocess.run(build, check=True, timeout=300)
+    r = subprocess.run(build, capture_output=True, text=True, timeout=300, check=False, env=fresh_env())
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     (wheel,) = (tmp_path / "dist").glob("treecalc-*.whl")
-    return wheel
+    return wheel, r.stdout + r.stderr
+
+
+def _wheel(tmp_path: Path) -> Path:
+    return build_wheel(tmp_path)[0]
 
 
 @pytest.mark.slow  # builds a wheel and installs it: ~10 s, offline

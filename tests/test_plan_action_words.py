@@ -1,6 +1,6 @@
 """`treecalc plan` reads a must-remove written in the Action cell, the way an arborist writes it.
 
-The vocabulary (treecalc.ingest.values.MUST_REMOVE_PHRASES, README "The cheapest lawful plan"): an action
+The vocabulary (treecalc.ingest.values.MUST_REMOVE_PHRASES, docs/science/plan.md): an action
 cell beginning "Must remove", "Must be removed", "Remove (required)", "Removal required" or "Required
 removal" is a removal the plan never retains. Any other word stays what it was: a known action, or a
 rejected row whose reason names the cell.

@@ -83,7 +83,7 @@ def test_trees_only_defaulted_to_the_northeast_are_not_said_to_lie_in_it():
 
 
 def test_a_given_zone_says_which_zones_of_the_column_and_the_site_fact_it_overrides():
-    # README's order: ‹zone› values every tree (the column and the site fact are not used), said naming both
+    # docs/science/zones.md's order: ‹zone› values every tree (the column and the site fact are not used), said naming both
     a = assess(_survey(SOUTH + MIDWEST), site={**QUIET, "climate_zone": "PiedmtCLT"}, zone="MidWstMSP")
     assert a.to_json()["replacement"]["value_per_tree_usd"] == 6.56  # 6.5608 in MidWstMSP
     assert (

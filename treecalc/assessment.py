@@ -16,6 +16,16 @@ Value bases (shown on every output):
   Roman & Scatena's 4.3 %/yr; no discounting);
 - ``appraised``: the CTLA replacement value i-Tree Streets reports
   (:func:`treecalc.models.appraisal.replacement_value`, by the tree's condition).
+
+Examples
+--------
+>>> import treecalc
+>>> from treecalc.data import SAMPLE_SURVEY
+>>> a = treecalc.assess(SAMPLE_SURVEY, on="2026-03-01")
+>>> a.rows_read, len(a.trees), len(a.rejected)  # data/examples/README.md: tag 17's DBH 'twelve' rejected
+(40, 39, 1)
+>>> [(part.section, part.trees, part.percent) for part in a.replacement.parts]  # 120 % after a violation
+[('§208-22F', 1, 120.0), ('§208-22A', 8, 90.0)]
 """
 
 from __future__ import annotations

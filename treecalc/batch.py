@@ -707,7 +707,7 @@ def benefits_batch(
     The tables are loaded once per worker process before the partitions (``_warm``). A local cluster runs
     ``workers`` processes (default one per core) of ``threads`` threads (default 1) with every library's
     pool at one thread (:data:`ONE_THREAD`): a process per core, each with its own GIL, so two workers use
-    two cores (``benchmarks/batch.py``; README "Beyond one machine"). ``crs``: the coordinate reference system of
+    two cores (``benchmarks/batch.py``; docs/performance.md "Beyond one machine"). ``crs``: the coordinate reference system of
     the input's x/y columns (without it x/y are read as ``assess`` reads them: WGS84 degrees when they read as
     such, else refused asking for it).
 

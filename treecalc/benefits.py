@@ -56,7 +56,7 @@ from treecalc.units import in_range, number
 
 @dataclass(frozen=True)
 class BenefitParams:
-    """Valuation parameters. Every default is documented in the README."""
+    """Valuation parameters. Every default is documented in docs/science/benefits.md."""
 
     prices: Mapping[str, float] = field(default_factory=dict)
     home_price_usd: float = property_value.DEFAULT_HOME_PRICE_USD
@@ -238,6 +238,18 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
         and the output gains a ``zone`` column; a species its zone's list has no code for is valued by the
         zone's generic row of its tree type and says so in ``disclosures``. Without either, the Northeast
         tables of ``data/species/``, as always.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import treecalc
+    >>> trees = pd.DataFrame({"species": ["red maple", "Quercus palustris"], "dbh_in": [12, 20]})
+    >>> out = treecalc.compute_benefits(trees)
+    >>> list(out["species_code"])
+    ['ACRU', 'QUPA']
+    >>> parts = ["usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property"]
+    >>> bool(((out[parts].sum(axis=1) - out["usd_total_annual"]).abs() < 1e-9).all())
+    True
     """
     prm = make_params(params, **kw)
     if "zone" in frame and prm.zone is None:
@@ -524,6 +536,15 @@ def benefits(
     :mod:`treecalc.models.growth`), ``warnings``, ``parameters`` and ``source``.
     ``valuations=False`` leaves out the replacement value and the cumulative
     benefits (the annual benefits alone, as :func:`compute_benefits` gives).
+
+    Examples
+    --------
+    >>> import treecalc
+    >>> b = treecalc.benefits("red maple", 12)
+    >>> b["species_code"], b["zone_default"]
+    ('ACRU', True)
+    >>> round(b["dollars"]["total_annual"], 2) == round(sum(v for k, v in b["dollars"].items() if k != "total_annual"), 2)
+    True
     """
     from treecalc.species import resolve_in_zone, zones_listing
 

@@ -173,8 +173,35 @@ def _land_use_stack(tables: dict[str, Any], shape: tuple[int, int], where: str) 
     return arr
 
 
+def _tables_out(t: BenefitTables, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+    """``t`` into the arrays and names :mod:`treecalc.units.table_cache` stores."""
+    arrays.update({f"stack.{f}": a for f, a in t.stack.items()})
+    meta.update(value_rows=list(t.value_rows), units=t.units, factors=list(t.stack))
+
+
+def _tables_in(arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> BenefitTables:
+    """The :class:`BenefitTables` :func:`_tables_out` stored."""
+    value_rows = tuple(meta["value_rows"])
+    stack = {f: _readonly(np.asarray(arrays[f"stack.{f}"], dtype=float)) for f in meta["factors"]}
+    return BenefitTables(value_rows, {r: i for i, r in enumerate(value_rows)}, stack, dict(meta["units"]))
+
+
 @functools.cache
 def benefit_tables() -> BenefitTables:
+    """The Northeast's resource tables (``species/benefit_tables.csv``), kept in the user's cache folder between
+    runs (:mod:`treecalc.units.table_cache`)."""
+    from treecalc.units.table_cache import cached_arrays
+
+    def build() -> tuple[dict[str, np.ndarray], Any]:
+        arrays: dict[str, np.ndarray] = {}
+        meta: dict[str, Any] = {}
+        _tables_out(_build_benefit_tables(), arrays, meta)
+        return arrays, meta
+
+    return _tables_in(*cached_arrays("benefit_tables", [Path(__file__), _species_file("benefit_tables.csv")], build))
+
+
+def _build_benefit_tables() -> BenefitTables:
     rows, units, cells = _benefit_table_cells(_species_file("benefit_tables.csv"))
     value_rows = tuple(rows)
     row_index = {r: i for i, r in enumerate(value_rows)}
@@ -215,8 +242,36 @@ def catalogue() -> pd.DataFrame:
     Columns include ``scientific_name``, ``common_name``, ``aliases`` (``"; "``
     separated), ``value_row``, ``tree_type``, ``leaf_type``, ``leaf_habit``,
     ``size_class``, the CTLA appraisal parameters, ``native`` (bool) and
-    ``part575`` (``prohibited``/``regulated``/``none``).
+    ``part575`` (``prohibited``/``regulated``/``none``). Kept in the user's cache folder between runs
+    (:mod:`treecalc.units.table_cache`): the species only other zones list are read from sixteen files.
     """
+    from treecalc.units.table_cache import cached_arrays
+
+    files = [Path(__file__), _species_file("catalogue.csv"), _species_file("local_status.csv")]
+    files += [_zones_file("zones.csv")] + [_zones_file(f"{z}/species.csv") for z in zones().index if z != DEFAULT_ZONE]
+    arrays, meta = cached_arrays("catalogue", files, lambda: _frame_out(_build_catalogue()))
+    return _frame_in(arrays, meta).set_index("code", drop=False)
+
+
+def _frame_out(frame: pd.DataFrame) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """A frame of text, numbers and booleans as arrays (text as NumPy unicode) and each column's dtype."""
+    arrays: dict[str, np.ndarray] = {}
+    for i, col in enumerate(frame[c] for c in frame.columns):
+        kind = col.dtype.kind if isinstance(col.dtype, np.dtype) else "O"
+        arrays[f"c{i}"] = col.to_numpy() if kind in "biuf" else np.array(col.astype(object).tolist(), dtype=np.str_)
+    return arrays, {"columns": list(frame.columns), "dtypes": [str(d) for d in frame.dtypes]}
+
+
+def _frame_in(arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> pd.DataFrame:
+    """The frame :func:`_frame_out` stored, with its dtypes."""
+    cols = {}
+    for i, (name, dtype) in enumerate(zip(meta["columns"], meta["dtypes"])):
+        a = arrays[f"c{i}"]
+        cols[name] = pd.Series(a.tolist() if a.dtype.kind == "U" else a, dtype=dtype)
+    return pd.DataFrame(cols)
+
+
+def _build_catalogue() -> pd.DataFrame:
     cat = pd.read_csv(_species_file("catalogue.csv"), keep_default_na=False, dtype={"code": str, "aliases": str})
     for c in APPRAISAL_COLUMNS:
         cat[c] = cat[c].astype(float)
@@ -237,8 +292,7 @@ def catalogue() -> pd.DataFrame:
     cat["part575_source"] = cat["part575_source"].fillna("not in local_status.csv")
     cat["invasive"] = cat["part575"].isin(["prohibited", "regulated"])
     cat["northeast"] = True
-    cat = pd.concat([cat, _outside_northeast(cat)], ignore_index=True)
-    return cat.set_index("code", drop=False)
+    return pd.concat([cat, _outside_northeast(cat)], ignore_index=True)
 
 
 _LEAF = {"B": "broadleaf", "C": "conifer", "P": "palm"}
@@ -540,8 +594,45 @@ def _zone_m(stack_lsa: np.ndarray, ages: np.ndarray, dbh_at_age: np.ndarray, row
     return float(np.interp(d40, DBH_CLASSES_CM, stack_lsa[0, row]))
 
 
+#: ZoneTables' array fields (the rest, and the stack's factors and units, are stored as names in JSON)
+_ZONE_ARRAYS = ("row_zone", "cat_rows", "substituted", "has_variants", "it_zero", "large_tree_leaf_area_m2")
+
+
+def _zone_table_files() -> list[Path]:
+    """Every file :func:`_build_zone_tables` reads (through :func:`catalogue` too), and this module: a cached copy
+    is used only when built from the same bytes by the same code."""
+    names = ["zones.csv"] + [f"{z}/{f}" for z in zones().index for f in _ZONE_FILES]
+    skip = f"{DEFAULT_ZONE}/species.csv"  # the Northeast reads the catalogue's own rows, never its list
+    return [
+        Path(__file__),
+        _species_file("catalogue.csv"),
+        _species_file("local_status.csv"),
+        *(_zones_file(n) for n in names if n != skip),
+    ]
+
+
+_ZONE_FILES = ("benefit_tables.csv", "growth_age_class.csv", "species.csv")
+
+
 @functools.cache
 def zone_tables() -> ZoneTables:
+    """Every zone's tables (:class:`ZoneTables`), built once per data folder and kept in the user's cache
+    folder between runs (:mod:`treecalc.units.table_cache`): building them is most of a command's start-up."""
+    from treecalc.units.table_cache import cached_arrays
+
+    def build() -> tuple[dict[str, np.ndarray], Any]:
+        t = _build_zone_tables()
+        arrays = {k: getattr(t, k) for k in _ZONE_ARRAYS}
+        meta: dict[str, Any] = {"zones": list(t.zones), "local_rows": list(t.local_rows)}
+        _tables_out(t.tables, arrays, meta)
+        return arrays, meta
+
+    arrays, meta = cached_arrays("zone_tables", _zone_table_files(), build)
+    fields = {k: _readonly(arrays[k]) for k in _ZONE_ARRAYS}
+    return ZoneTables(tuple(meta["zones"]), _tables_in(arrays, meta), tuple(meta["local_rows"]), **fields)
+
+
+def _build_zone_tables() -> ZoneTables:
     codes = tuple(zones().index)
     cat = catalogue()
     n_cat = len(cat)

@@ -96,8 +96,9 @@ def _survey_entry(survey: bytes | str | Path, name: str | None) -> dict[str, Any
 def _data_files() -> dict[str, str]:
     """SHA-256 of every file of the data folder read so far, but the sample survey (the survey is its own entry)."""
     from treecalc.units.datafolder import data_files_read
+    from treecalc.units.table_cache import file_sha256  # once per file and process: the tables' cache hashed them
 
-    return {rel: _sha256_file(p) for rel, p in data_files_read().items() if not rel.startswith("examples/")}
+    return {rel: file_sha256(p) for rel, p in data_files_read().items() if not rel.startswith("examples/")}
 
 
 def result_sha256(assessment: Any) -> str:

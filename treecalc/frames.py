@@ -56,7 +56,7 @@ def dbh_range(trees: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Per tree, the lower and the higher of its DBH figures: a multi-stem tree's √Σd² and that figure at the
     stems' precision (``dbh_at_precision_in``, the survey reader's, only when some tree has stems); one figure
     for every other tree. A bound met by the higher only is met for the permit preview, and an offence or a
-    penalty tier resting on it is conditional (README Readings, "Multi-stem trees")."""
+    penalty tier resting on it is conditional (docs/readings.md and the law pages, "Multi-stem trees")."""
     d = dbh(trees)
     if "dbh_at_precision_in" not in trees:
         return d, d

@@ -304,11 +304,104 @@ class ZoneAt:
     near: dict[str, float] = field(default_factory=dict)
 
 
-def zones_at(lat: object, lon: object, near_km: float = NEAR_KM) -> list[ZoneAt]:
-    """The zone of each point (WGS84 degrees), in one bulk query of the boundaries."""
+#: The side of a cell of :func:`_interior_cells` in degrees of latitude and longitude (~11 km by ~8 km at 42° N)
+GRID_DEG = 0.1
+
+
+#: A cell of :func:`_interior_cells` far from every zone
+_NO_ZONE = -2
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """Cells of ``step`` degrees from (``lat0``, ``lon0``): ``zone[i, j]`` is the index of the one zone that holds
+    every point of cell (i, j) with no zone boundary within the search radius of any of them, :data:`_NO_ZONE`
+    where no zone holds them and none is within that radius, else -1 (the polygons decide)."""
+
+    lat0: float
+    lon0: float
+    step: float
+    zone: np.ndarray
+
+
+@functools.cache
+def _interior_cells(near_km: float = NEAR_KM, step: float = GRID_DEG) -> _Cells:
+    """Which cells of the map lie inside one zone and farther than ``near_km`` from every boundary: a point in one
+    is in that zone and near no other, as :func:`zones_at`'s polygon tests would find, with no test. Built once
+    per boundaries file (kept in the tables' cache: :mod:`treecalc.units.table_cache`)."""
+    from pathlib import Path
+
+    from treecalc.units.table_cache import cached_arrays
+
+    regions = data.data_file("species/zones/regions.csv", data.SPECIES_DIR.parent)
+    name = f"zone_cells_{near_km:g}km_{step:g}deg"
+    arrays, meta = cached_arrays(name, [Path(__file__), regions], lambda: _build_cells(near_km, step))
+    return _Cells(meta["lat0"], meta["lon0"], meta["step"], arrays["zone"])
+
+
+def _build_cells(near_km: float, step: float) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     import shapely
 
-    codes, geoms, _ = _regions()
+    _, geoms, _ = _regions()
+    xmin, ymin, xmax, ymax = shapely.total_bounds(geoms)
+    lon0 = float(np.floor(np.degrees(xmin / _R) / step) * step)
+    lat0 = float(np.floor(_lat_of(ymin) / step) * step)
+    nx = int(np.ceil((np.degrees(xmax / _R) - lon0) / step)) + 1
+    ny = int(np.ceil((_lat_of(ymax) - lat0) / step)) + 1
+    lat_lo = lat0 + step * np.arange(ny)[:, None] + np.zeros(nx)
+    lon_lo = lon0 + step * np.arange(nx)[None, :] + np.zeros((ny, 1))
+    x0, y0 = to_web_mercator(lat_lo, lon_lo)
+    x1, y1 = to_web_mercator(lat_lo + step, lon_lo + step)
+    # every point of a cell is within half its diagonal of its centre, and its own search radius is at most the
+    # radius at the cell's most poleward latitude (Mercator's 1/cos): a centre farther than their sum (with a
+    # margin for rounding) from every boundary has, in every point of its cell, the zones of its centre and no
+    # other zone within the radius
+    poleward = np.maximum(np.abs(lat_lo), np.abs(lat_lo + step))
+    on_map = poleward < _MAX_LAT - step
+    reach = near_km * 1000.0 / np.cos(np.radians(np.where(on_map, poleward, 0.0)))
+    reach = (reach + 0.5 * np.hypot(x1 - x0, y1 - y0)) * 1.001 + 1.0
+    cx, cy = ((x0 + x1) / 2).ravel(), ((y0 + y1) / 2).ravel()
+    segments: list[np.ndarray] = []
+    for line in shapely.get_parts(shapely.boundary(np.asarray(geoms, dtype=object))):
+        for part in shapely.get_parts(line):
+            c = shapely.get_coordinates(part)
+            segments.append(np.asarray(shapely.linestrings(np.stack([c[:-1], c[1:]], axis=1))))
+    tree = shapely.STRtree(np.concatenate(segments))
+    near_one = np.zeros(len(cx), dtype=bool)  # a boundary segment within the cell's reach of its centre
+    near_one[tree.query(shapely.points(cx, cy), predicate="dwithin", distance=reach.ravel())[0]] = True
+    holding = np.zeros(len(cx), dtype=np.intp)
+    zone = np.full(len(cx), -1, dtype=np.int16)
+    for k, g in enumerate(geoms):
+        hit = shapely.intersects_xy(g, cx, cy)
+        holding += hit
+        zone[hit] = k
+    zone[holding == 0] = _NO_ZONE  # far from every zone: in none, and near none
+    zone[(holding > 1) | near_one | ~on_map.ravel()] = -1
+    return {"zone": zone.reshape(ny, nx)}, {"lat0": lat0, "lon0": lon0, "step": step}
+
+
+def _lat_of(y: float) -> float:
+    return float(np.degrees(2.0 * np.arctan(np.exp(y / _R)) - np.pi / 2.0))
+
+
+def _in_interior(cells: _Cells, lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
+    """The zone index of each point whose cell is an interior one (:data:`_NO_ZONE` far from every zone), else -1."""
+    i = np.floor((lat - cells.lat0) / cells.step).astype(np.intp)
+    j = np.floor((lon - cells.lon0) / cells.step).astype(np.intp)
+    ny, nx = cells.zone.shape
+    ok = (i >= 0) & (i < ny) & (j >= 0) & (j < nx)
+    out = np.full(len(lat), -1, dtype=np.intp)
+    out[ok] = cells.zone[i[ok], j[ok]]
+    return out
+
+
+def zones_at(lat: object, lon: object, near_km: float = NEAR_KM) -> list[ZoneAt]:
+    """The zone of each point (WGS84 degrees), in one bulk query of the boundaries.
+
+    A point in a cell of the map that lies wholly inside one zone, far from every boundary (most trees of a
+    state-wide inventory), takes that zone with no polygon test (:func:`_interior_cells`); the rest are tested
+    against the polygons."""
+    codes = _regions()[0]
     lat_a, lon_a = np.atleast_1d(np.asarray(lat, float)), np.atleast_1d(np.asarray(lon, float))
     if lat_a.shape != lon_a.shape:
         raise ValueError("latitude and longitude must be given in pairs")
@@ -316,6 +409,27 @@ def zones_at(lat: object, lon: object, near_km: float = NEAR_KM) -> list[ZoneAt]
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"point {i}: latitude {lat_a[i]:g}, longitude {lon_a[i]:g} is not a WGS84 position")
+    if len(lat_a) < _CELLS_FROM:
+        return _zones_by_polygons(lat_a, lon_a, near_km)
+    inside = _in_interior(_interior_cells(near_km, GRID_DEG), lat_a, lon_a)
+    out = [ZoneAt(codes[k] if k >= 0 else None) for k in inside.tolist()]
+    rest = np.flatnonzero(inside == -1)
+    if len(rest):
+        for i, z in zip(rest.tolist(), _zones_by_polygons(lat_a[rest], lon_a[rest], near_km)):
+            out[i] = z
+    return out
+
+
+#: From this many points on, the cells are read first (one tree's zone is found faster by its polygons than by
+#: reading the cells from the cache)
+_CELLS_FROM = 1000
+
+
+def _zones_by_polygons(lat_a: np.ndarray, lon_a: np.ndarray, near_km: float) -> list[ZoneAt]:
+    """:func:`zones_at` by the polygons themselves."""
+    import shapely
+
+    codes, geoms, _ = _regions()
     x, y = to_web_mercator(lat_a, lon_a)
     # one vectorised test per zone over all the points, against the prepared polygons (16 calls, none per
     # point): 20-25 times faster than a tree query, whose candidates are the large zones' wide bounding boxes

@@ -4,7 +4,8 @@ and still after the server restarts (it is the register's, not a browser's).
 The survey is a developer's own (not the bundled sample): three removals and one tree kept. With no planting space
 ("A number of trees", 0) every replacement tree is paid in lieu: 7 trees (tests/register/test_register_cli.py
 works them out: 413.28 USD/yr required / 64.68 a red maple 2 in = 6.39 -> 7). 7 x $450.00 (the data folder's
-placeholder) = $3,150.00; 7 x $1,125.00 (the Board's, recorded) = $7,875.00.
+placeholder) = $3,150.00; 7 x $1,125.00 (the Board's, recorded) = $7,875.00. The Permit page's total out of pocket is
+the planting cost (0 trees planted: $0.00) plus that payment: $3,150.00, then $7,875.00.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ pytestmark = [
 
 FUND = "Fund & fee schedule"
 IN_LIEU = "Payment in lieu to the Tree Preservation Fund"
+PERMIT = "Permit & replacement"
+TOTAL = "Total out of pocket"
 
 
 def _fresh(browser, url, survey):
@@ -45,6 +48,16 @@ def _in_lieu(page, want: str) -> str:
     return _metric(page, IN_LIEU)
 
 
+def _permit_total(page, want: str) -> str:
+    """The Permit page's total out of pocket (planting + payment in lieu), once it reads ``want``."""
+    nav(page, PERMIT)
+    page.wait_for_function(
+        "(want) => [...document.querySelectorAll('[data-testid=stMetricValue]')].some(e => e.innerText === want)",
+        arg=want,
+    )
+    return _metric(page, TOTAL)
+
+
 def test_a_schedule_recorded_in_one_browser_is_the_fee_in_another_and_after_a_restart(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
     from treecalc.register import Register
@@ -59,6 +72,7 @@ def test_a_schedule_recorded_in_one_browser_is_the_fee_in_another_and_after_a_re
             with streamlit_server(tmp_path, env=env) as (_, url):
                 other = _fresh(browser, url, survey)
                 assert _in_lieu(other, "$3,150.00") == "$3,150.00"  # nothing recorded: the placeholder
+                assert _permit_total(other, "$3,150.00") == "$3,150.00"
 
                 eng = browser.new_context(viewport={"width": 1400, "height": 1800}).new_page()
                 eng.set_default_timeout(90_000)
@@ -77,10 +91,14 @@ def test_a_schedule_recorded_in_one_browser_is_the_fee_in_another_and_after_a_re
                 third = _fresh(browser, url, survey)  # another browser, not signed in
                 assert _in_lieu(third, "$7,875.00") == "$7,875.00"
                 assert "Record the schedule" not in _main(third).inner_text()  # an applicant has no control
+                assert _permit_total(third, "$7,875.00") == "$7,875.00"
+                # the browser opened before the schedule was recorded charges it too, once it reruns
+                assert _permit_total(other, "$7,875.00") == "$7,875.00"
 
             with streamlit_server(tmp_path, env=env) as (_, url):  # the server restarted
                 after = _fresh(browser, url, survey)
                 assert _in_lieu(after, "$7,875.00") == "$7,875.00"
                 assert "Board resolution 2026-99 of" in _main(after).inner_text()
+                assert _permit_total(after, "$7,875.00") == "$7,875.00"
         finally:
             browser.close()

@@ -91,7 +91,7 @@ def test_a_case_from_an_upload_survives_a_restart_with_its_links(tmp_path):
                 side.get_by_text("Share this view").click()
                 shared = re.search(r"\?link=([\w-]+)", _make_share_link(side)).group(1)
             # another case the applicant must not see
-            reg.new_case(by="admin", title="9 Other Rd", kind="violation")
+            reg.new_case(by="ann", title="9 Other Rd", kind="violation")
 
             with streamlit_server(tmp_path, env=env) as (_, url):  # the server restarted
                 page = browser.new_page(viewport={"width": 1400, "height": 1800})
@@ -151,7 +151,9 @@ def test_a_wrong_password_three_times_is_throttled(tmp_path):
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
-    Register(db).add_user("ann", "clerk", PASSWORD, by="admin")
+    reg = Register(db)
+    reg.add_user("admin", "engineer", PASSWORD, by="admin")  # the register's first account is an engineer's
+    reg.add_user("ann", "clerk", PASSWORD, by="admin")
     env = {**os.environ, "TREECALC_DB": db}
     with sync_api.sync_playwright() as p, streamlit_server(tmp_path, env=env) as (_, url):
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)

@@ -53,7 +53,12 @@ def test_plan_and_case_new_take_map(survey, tmp_path, capsys, monkeypatch):
     assert code == 0, err
     # no Must remove column: both proposed removals (tags 1, 2) are optional
     assert "Optional removals: 1, 2" in out, out
+    from treecalc.register import Register
+
     monkeypatch.setenv("TREECALC_DB", f"sqlite:///{tmp_path / 'reg.db'}")
+    # the register's first account, an engineer's: the CLI acts as it, signed in with its password
+    Register(f"sqlite:///{tmp_path / 'reg.db'}").add_user("c", "engineer", "correct horse battery", by="c")
+    monkeypatch.setenv("TREECALC_PASSWORD", "correct horse battery")
     code, out, err = _run(capsys, "case", "new", "--survey", str(survey), "--by", "c")
     assert code == 2 and "Recommendation=action" in err, err
     code, out, err = _run(capsys, "case", "new", "--survey", str(survey), "--by", "c", "--map", "Recommendation=action")

@@ -13,7 +13,7 @@ def test_buckeye_arborist_pin_oak_to_the_dollar():
     # sq in); a 30 in pin oak: basic cost $20,000; condition 80% -> $16,000; functional limitations 75% -> $12,000
     # (checked against the article: it prints $28.31/sq in = 200 / 7.065 and 706.5 sq in for pi x 15^2 = 706.86,
     # rounded figures; exactly 200 / 7.0686 = $28.29 and 28.294 x 706.858 = 200 x (30/3)^2 = $20,000.00).
-    # Not the Guide's own example: none was found (README, "Appraisal: the 9th and the 10th edition")
+    # Not the Guide's own example: none was found (docs/science/appraisal.md, "Appraisal: the 9th and the 10th edition")
     unit = appraisal10.unit_cost_usd_per_sqin(200, 3)
     assert unit == pytest.approx(200 / (math.pi * 1.5**2))  # 28.294 $/sq in
     assert round(float(appraisal10.trunk_formula_technique(30, unit))) == 20_000  # 200 x (30/3)^2

@@ -17,6 +17,24 @@ import pytest
 
 PG_URL = os.environ.get("TREECALC_TEST_PG_URL", "").strip()
 ROOT = Path(__file__).resolve().parents[2]
+#: the password of the accounts :func:`staff` makes (and the CLI's TREECALC_PASSWORD in :func:`treecalc`)
+PASSWORD = "correct horse battery"
+
+
+def staff(db, *names: str, role: str = "engineer"):
+    """The register at ``db`` (a URL or a Register) with accounts ``names`` of ``role`` (password
+    :data:`PASSWORD`; a name that has one already is left as it is): every act of the register is an account's. Made by the register's first engineer (the
+    first name, as an engineer, when it has no account yet)."""
+    from treecalc.register import Register, accounts
+
+    reg = Register(db) if isinstance(db, str) else db
+    for name in names:
+        held = accounts.listing(reg)
+        if name in [a["name"] for a in held]:
+            continue
+        engineers = [a["name"] for a in held if a["role"] == "engineer" and not a["disabled_at"]]
+        reg.add_user(name, role if engineers else "engineer", PASSWORD, by=engineers[0] if engineers else name)
+    return reg
 
 
 def _pg_database():
@@ -72,10 +90,13 @@ def survey_csv(tmp_path):
     return p
 
 
-def treecalc(*args, db: str, stdin: str | None = None, check: bool = False) -> subprocess.CompletedProcess:
+def treecalc(
+    *args, db: str, stdin: str | None = None, check: bool = False, password: str | None = PASSWORD
+) -> subprocess.CompletedProcess:
     """``treecalc ARGS`` with ``TREECALC_DB=db``, run in this process through :func:`treecalc.cli.main` (a
     subprocess per call spent most of these tests' time importing treecalc): its exit code, stdout and stderr
-    as a :class:`subprocess.CompletedProcess`. ``stdin`` is what the command reads (a password); argparse's
+    as a :class:`subprocess.CompletedProcess`. ``stdin`` is what the command reads (a password); ``password``
+    the acting account's (``TREECALC_PASSWORD``, unless the test set it; None: not given); argparse's
     own refusals (SystemExit) come back as their exit code, as from the shell."""
     import contextlib
     import io
@@ -85,6 +106,9 @@ def treecalc(*args, db: str, stdin: str | None = None, check: bool = False) -> s
     out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     old = os.environ.get("TREECALC_DB")
     os.environ["TREECALC_DB"] = db
+    gave_password = password is not None and "TREECALC_PASSWORD" not in os.environ
+    if gave_password:
+        os.environ["TREECALC_PASSWORD"] = str(password)
     saved_stdin = sys.stdin
     sys.stdin = io.StringIO(stdin or "")
     try:
@@ -95,6 +119,8 @@ def treecalc(*args, db: str, stdin: str | None = None, check: bool = False) -> s
                 code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     finally:
         sys.stdin = saved_stdin
+        if gave_password:
+            os.environ.pop("TREECALC_PASSWORD", None)
         if old is None:
             os.environ.pop("TREECALC_DB", None)
         else:

@@ -7,10 +7,12 @@ import math
 
 import pytest
 
-from tests.register.conftest import treecalc
+from tests.register.conftest import staff, treecalc
 
 
 def _new(survey, db, *extra):
+    staff(db, "engineer ann")
+    staff(db, "clerk bob", role="clerk")
     r = treecalc(
         "case",
         "new",
@@ -94,20 +96,20 @@ def test_plantings_inspections_due_holds_bonds_decisions(db_url, survey_csv, mon
     # the plantings below are recorded as on the last day of 2031 (a planting is dated no later than tomorrow)
     monkeypatch.setattr(core, "latest_day", lambda: dt.date(2031, 12, 31))
     cid = _new(survey_csv, db_url)
-    run = lambda *a: json.loads(treecalc(*a, "--by", "clerk", "--json", db=db_url, check=True).stdout)  # noqa: E731
+    run = lambda *a: json.loads(treecalc(*a, "--by", "engineer ann", "--json", db=db_url, check=True).stdout)  # noqa: E731
     from treecalc.register import Register
 
     reg = Register(db_url)
     # §208-22G: the inspection falls on the third anniversary of provisional acceptance
     p1 = run("case", "plant", str(cid), "--trees", "3", "--accepted", "2025-10-15", "--species", "ACRU")["id"]
-    p2 = reg.plant(cid, by="clerk", trees=2, accepted_on="2028-02-29")  # 2031 has no 29 February
+    p2 = reg.plant(cid, by="engineer ann", trees=2, accepted_on="2028-02-29")  # 2031 has no 29 February
     due = json.loads(treecalc("case", "due", "--from", "2028-10-01", "--to", "2028-10-31", "--json", db=db_url).stdout)
     assert [(d["planting"], d["inspection_due"]) for d in due] == [(p1, "2028-10-15")]
     due = json.loads(treecalc("case", "due", "--from", "2031-02-01", "--to", "2031-03-31", "--json", db=db_url).stdout)
     assert [(d["planting"], d["inspection_due"]) for d in due] == [(p2, "2031-02-28")]
     run("case", "inspect", str(p2), "--date", "2031-03-01", "--dead", "1")
     # a replant "survived in a healthy state for two years from" its provisional acceptance (§208-22G)
-    p3 = reg.plant(cid, by="clerk", trees=1, accepted_on="2031-10-20", replant_of=p2)
+    p3 = reg.plant(cid, by="engineer ann", trees=1, accepted_on="2031-10-20", replant_of=p2)
     due = json.loads(treecalc("case", "due", "--from", "2028-01-01", "--to", "2033-12-31", "--json", db=db_url).stdout)
     assert [(d["planting"], d["inspection_due"]) for d in due] == [(p1, "2028-10-15"), (p3, "2033-10-20")]
 
@@ -116,11 +118,11 @@ def test_plantings_inspections_due_holds_bonds_decisions(db_url, survey_csv, mon
     ]
     holds = json.loads(treecalc("case", "holds", "--json", db=db_url).stdout)
     assert [(x["case"], x["section"]) for x in holds] == [(cid, "§208-29F")]
-    reg.close_hold(h, by="clerk", on="2026-06-01")
+    reg.close_hold(h, by="engineer ann", on="2026-06-01")
     assert json.loads(treecalc("case", "holds", "--json", db=db_url).stdout) == []
 
     b1 = run("case", "bond", "post", str(cid), "--amount", "5000", "--date", "2026-05-02")["id"]
-    reg.post_bond(cid, by="clerk", amount="1234.56", on="2026-05-03")
+    reg.post_bond(cid, by="engineer ann", amount="1234.56", on="2026-05-03")
     run("case", "bond", "forfeit", str(b1), "--date", "2026-09-01")
     bonds = json.loads(treecalc("case", "bonds", "--json", db=db_url).stdout)
     assert bonds["total_usd"] == "1234.56"  # 5,000.00 forfeited, 1,234.56 still held
@@ -136,7 +138,7 @@ def test_plantings_inspections_due_holds_bonds_decisions(db_url, survey_csv, mon
         "replant 6",
     )
     shown = json.loads(treecalc("case", "show", str(cid), "--json", db=db_url).stdout)
-    assert shown["decision"] == "approved with conditions" and shown["decisions"][0]["by"] == "clerk"
+    assert shown["decision"] == "approved with conditions" and shown["decisions"][0]["by"] == "engineer ann"
     assert shown["trees_planted"] == 5  # 3 + 2 planted; the replant replaces a dead tree, not a new one
     assert treecalc("case", "audit", "--verify", db=db_url).returncode == 0
 
@@ -144,7 +146,9 @@ def test_plantings_inspections_due_holds_bonds_decisions(db_url, survey_csv, mon
 def test_export_csv_and_xlsx(tmp_path, survey_csv):
     db = f"sqlite:///{tmp_path / 'r.db'}"
     cid = _new(survey_csv, db)
-    treecalc("case", "pay", str(cid), "--amount", "12.34", "--date", "2026-01-05", db=db, check=True)
+    treecalc(
+        "case", "pay", str(cid), "--amount", "12.34", "--date", "2026-01-05", "--by", "clerk bob", db=db, check=True
+    )
     out = tmp_path / "cases.csv"
     treecalc("case", "export", "--out", str(out), db=db, check=True)
     import csv
@@ -163,15 +167,15 @@ def test_export_csv_and_xlsx(tmp_path, survey_csv):
 
 
 BAD = [
-    (["case", "pay", "1", "--amount", "-5", "--date", "2026-01-01"], "above zero"),
-    (["case", "pay", "1", "--amount", "abc", "--date", "2026-01-01"], "--amount"),
-    (["case", "pay", "1", "--amount", "1.005", "--date", "2026-01-01"], "fraction of a cent"),
-    (["case", "pay", "1", "--amount", "5", "--date", "2026-13-01"], "--date"),
-    (["case", "pay", "99", "--amount", "5", "--date", "2026-01-01"], "no case 99"),
+    (["case", "pay", "1", "--amount", "-5", "--date", "2026-01-01", "--by", "ann"], "above zero"),
+    (["case", "pay", "1", "--amount", "abc", "--date", "2026-01-01", "--by", "ann"], "--amount"),
+    (["case", "pay", "1", "--amount", "1.005", "--date", "2026-01-01", "--by", "ann"], "fraction of a cent"),
+    (["case", "pay", "1", "--amount", "5", "--date", "2026-13-01", "--by", "ann"], "--date"),
+    (["case", "pay", "99", "--amount", "5", "--date", "2026-01-01", "--by", "ann"], "no case 99"),
     (["case", "show", "x"], "argument id: 'x' is not a whole number"),
     (["case", "due", "--from", "2026-02-01", "--to", "2026-01-01"], "before --from"),
-    (["case", "new", "--survey", "/nonexistent.csv"], "no such file"),
-    (["case", "bond", "post", "1", "--date", "2026-01-01"], "--amount"),
+    (["case", "new", "--survey", "/nonexistent.csv", "--by", "ann"], "no such file"),
+    (["case", "bond", "post", "1", "--date", "2026-01-01", "--by", "ann"], "--amount"),
     (["case", "export", "--out", "x.pdf"], ".csv or .xlsx"),
 ]
 
@@ -180,7 +184,7 @@ def test_bad_input_exits_2_with_a_clear_message(tmp_path, survey_csv):
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'r.db'}"
-    Register(db).new_case(by="ann", title="14 Elm St", kind="permit")
+    staff(db, "ann").new_case(by="ann", title="14 Elm St", kind="permit")
     for args, words in BAD:
         r = treecalc(*args, db=db)
         assert r.returncode == 2, (args, r.stderr)
@@ -200,13 +204,11 @@ def test_a_bad_database_url_exits_2(tmp_path):
 
 
 def test_user_add_reads_the_password_from_stdin(db_url):
-    r = treecalc(
-        "user", "add", "ann", "--role", "engineer", "--by", "admin", stdin="correct horse battery\n", db=db_url
-    )
+    r = treecalc("user", "add", "ann", "--role", "engineer", stdin="correct horse battery\n", db=db_url)
     assert r.returncode == 0, r.stderr
-    r = treecalc("user", "add", "bob", "--role", "mayor", "--by", "admin", stdin="correct horse battery\n", db=db_url)
+    r = treecalc("user", "add", "bob", "--role", "mayor", "--by", "ann", stdin="correct horse battery\n", db=db_url)
     assert r.returncode == 2 and "engineer, clerk, viewer" in r.stderr
-    r = treecalc("user", "add", "bob", "--role", "clerk", "--by", "admin", stdin="short\n", db=db_url)
+    r = treecalc("user", "add", "bob", "--role", "clerk", "--by", "ann", stdin="short\n", db=db_url)
     assert r.returncode == 2 and "at least 10 characters" in r.stderr
     from treecalc.register import Register, auth
 
@@ -220,17 +222,17 @@ def test_three_failed_sign_ins_throttle_the_fourth_and_sessions_expire(tmp_path)
 
     from sqlalchemy import update
 
-    from treecalc.register import Register, auth
+    from treecalc.register import auth
     from treecalc.register import models as m
 
-    reg = Register(f"sqlite:///{tmp_path / 'r.db'}")
+    reg = staff(f"sqlite:///{tmp_path / 'r.db'}", "admin")
     reg.add_user("ann", "clerk", "correct horse battery", by="admin")
     for _ in range(3):
         with pytest.raises(ValueError, match="wrong"):
             auth.sign_in(reg, "ann", "wrong password!")
     with pytest.raises(auth.Throttled, match="Too many failed sign-ins for ann"):
         auth.sign_in(reg, "ann", "correct horse battery")
-    reg2 = Register(f"sqlite:///{tmp_path / 'r2.db'}")
+    reg2 = staff(f"sqlite:///{tmp_path / 'r2.db'}", "admin")
     reg2.add_user("bob", "viewer", "correct horse battery", by="admin")
     token, role = auth.sign_in(reg2, "bob", "correct horse battery")
     assert auth.session_user(reg2, token) == ("bob", "viewer")
@@ -238,8 +240,8 @@ def test_three_failed_sign_ins_throttle_the_fourth_and_sessions_expire(tmp_path)
     with reg2.engine.begin() as c:
         c.execute(update(m.Session).values(expires_at=past))
     assert auth.session_user(reg2, token) is None  # expired
-    link = auth.make_link(reg2, by="bob", kind="case", case_id=None, days=7)
+    link = auth.make_link(reg2, by="admin", kind="case", case_id=None, days=7)
     assert auth.open_link(reg2, link).link is not None
-    auth.revoke_link(reg2, link, by="bob")
+    auth.revoke_link(reg2, link, by="admin")
     assert "revoked" in auth.open_link(reg2, link).why
     assert "not known" in auth.open_link(reg2, "guess").why

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import create_engine
 
-from tests.register.conftest import treecalc
+from tests.register.conftest import PASSWORD, staff, treecalc
 
 
 def _raw(db_url, sql, *params):
@@ -29,20 +29,20 @@ def _raw(db_url, sql, *params):
             "payments.reference",
         ),
         (lambda reg, cid: reg.open_hold(cid, by="ann", on="2026-02-01", reason="\x00"), "holds.reason"),
-        (lambda reg, cid: reg.note(cid, by="a\x00nn", text="paid"), "events.by"),
+        (lambda reg, cid: reg.note(cid, by="a\x00nn", text="paid"), "users.name"),
         (lambda reg, cid: reg.add_user("eve\x00", "clerk", "correct horse battery", by="ann"), "users.name"),
     ],
 )
 def test_a_nul_character_is_refused_in_every_text_field_naming_it(db_url, write, field):
-    from treecalc.register import Register, RegisterError
+    from treecalc.register import RegisterError
     from treecalc.register.audit import verify
 
-    reg = Register(db_url)
+    reg = staff(db_url, "ann", "bob")
     cid = reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
     with pytest.raises(RegisterError, match=rf"{field}: .*NUL"):
         write(reg, cid)
-    # nothing of it was written: one event (the case), and the register still audits
-    assert reg.show(cid)["events"][-1]["seq"] == 1
+    # nothing of it was written: three events (the two accounts, the case), and the register still audits
+    assert reg.show(cid)["events"][-1]["seq"] == 3
     assert verify(reg) is None
 
 
@@ -56,10 +56,9 @@ def test_a_nul_character_in_a_sign_in_name_is_refused_not_a_database_error(db_ur
 
 def test_a_sqlite_backup_holding_a_nul_is_refused_on_restore_naming_the_field(tmp_path, db_url):
     """A register written before NULs were refused (raw SQL here) backs up; its restore names the field."""
-    from treecalc.register import Register
 
     src = f"sqlite:///{tmp_path / 'old.db'}"
-    reg = Register(src)
+    reg = staff(src, "ann")
     cid = reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
     reg.note(cid, by="ann", text="paid")
     _raw(src, "UPDATE notes SET text = 'pa' || char(0) || 'id'")
@@ -75,10 +74,9 @@ def test_a_sqlite_backup_holding_a_nul_is_refused_on_restore_naming_the_field(tm
 @pytest.fixture
 def paid(tmp_path):
     """A SQLite register: case 1 (event 1), a payment of $100 (event 2), a note (event 3)."""
-    from treecalc.register import Register
 
     url = f"sqlite:///{tmp_path / 'register.db'}"
-    reg = Register(url)
+    reg = staff(url, "ann", "bob")
     cid = reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
     reg.pay(cid, by="bob", amount="100.00", on="2026-02-01")
     reg.note(cid, by="ann", text="paid by check")
@@ -95,44 +93,44 @@ def _events(url):
 
 
 def test_an_event_stored_as_bytes_is_named_by_the_audit_and_writes_are_refused(paid):
-    _raw(paid, "UPDATE events SET body = CAST(body AS BLOB) WHERE seq = 2")
+    _raw(paid, "UPDATE events SET body = CAST(body AS BLOB) WHERE seq = 4")
     r = treecalc("case", "audit", "--verify", db=paid)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
-    assert "event 2: events.body is stored as bytes" in r.stderr
-    _raw(paid, "UPDATE events SET body = CAST(body AS TEXT) WHERE seq = 2")  # mended: intact again
+    assert "event 4: events.body is stored as bytes" in r.stderr
+    _raw(paid, "UPDATE events SET body = CAST(body AS TEXT) WHERE seq = 4")  # mended: intact again
     assert treecalc("case", "audit", "--verify", db=paid).returncode == 0
-    _raw(paid, "UPDATE events SET body = CAST(body AS BLOB) WHERE seq = 3")  # the last event
+    _raw(paid, "UPDATE events SET body = CAST(body AS BLOB) WHERE seq = 5")  # the last event
     r = treecalc("case", "pay", 1, "--amount", "5", "--date", "2026-02-02", "--by", "bob", db=paid)
-    assert r.returncode == 1 and "event 3: events.body is stored as bytes" in r.stderr, r.stderr
-    assert _events(paid) == 3  # nothing written on top of the damage
+    assert r.returncode == 1 and "event 5: events.body is stored as bytes" in r.stderr, r.stderr
+    assert _events(paid) == 5  # nothing written on top of the damage
 
 
 def test_a_payment_date_that_is_not_a_date_is_named_with_its_event(paid):
     _raw(paid, "UPDATE payments SET paid_on = 'not-a-date' WHERE id = 1")
     r = treecalc("case", "audit", "--verify", db=paid)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
-    # events: 1 case opened, 2 the payment (which wrote paid_on), 3 the note
-    assert "event 2: payments 1: paid_on is 'not-a-date', not a date" in r.stderr
+    # events: 1 and 2 the accounts, 3 case opened, 4 the payment (which wrote paid_on), 5 the note
+    assert "event 4: payments 1: paid_on is 'not-a-date', not a date" in r.stderr
     r = treecalc("case", "show", 1, db=paid)
     assert r.returncode == 1 and "payments 1: paid_on is 'not-a-date', not a date" in r.stderr, r.stderr
 
 
 def test_a_damaged_last_page_is_named_and_pay_does_not_write_to_it(paid):
     """Text that is not UTF-8 where the last event's body was (what a torn last page reads as)."""
-    _raw(paid, "UPDATE events SET body = CAST(X'7b2273657122ff80fe' AS TEXT) WHERE seq = 3")
+    _raw(paid, "UPDATE events SET body = CAST(X'7b2273657122ff80fe' AS TEXT) WHERE seq = 5")
     r = treecalc("case", "audit", "--verify", db=paid)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
-    assert "event 3: events.body is not UTF-8 text" in r.stderr
+    assert "event 5: events.body is not UTF-8 text" in r.stderr
     r = treecalc("case", "pay", 1, "--amount", "5", "--date", "2026-02-02", "--by", "bob", db=paid)
-    assert r.returncode == 1 and "event 3: events.body is not UTF-8 text" in r.stderr, r.stderr
+    assert r.returncode == 1 and "event 5: events.body is not UTF-8 text" in r.stderr, r.stderr
     assert "case audit --verify" in r.stderr
-    assert _events(paid) == 3
+    assert _events(paid) == 5
 
 
 def test_a_register_of_a_newer_schema_is_refused_with_a_sentence(db_url):
-    from treecalc.register import Register, core
+    from treecalc.register import core
 
-    Register(db_url).new_case(by="ann", title="3 Oak Ln", kind="violation")
+    staff(db_url, "ann").new_case(by="ann", title="3 Oak Ln", kind="violation")
     core._ENGINES.pop(db_url, None)  # a later process, opening it afresh
     _raw(db_url, "UPDATE alembic_version SET version_num = '0042_bonds_v2'")
     for args in (
@@ -151,11 +149,11 @@ def test_a_register_of_a_newer_schema_is_refused_with_a_sentence(db_url):
 
 
 def test_a_register_file_cut_to_zero_bytes_is_refused_not_recreated_empty(tmp_path):
-    from treecalc.register import Register, core
+    from treecalc.register import core
 
     path = tmp_path / "register.db"
     url = f"sqlite:///{path}"
-    reg = Register(url)
+    reg = staff(url, "ann")
     reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
     reg.engine.dispose()
     core._ENGINES.pop(url, None)  # a later process
@@ -171,20 +169,22 @@ def test_a_register_file_cut_to_zero_bytes_is_refused_not_recreated_empty(tmp_pa
     assert treecalc("case", "audit", "--verify", db=fresh).returncode == 0
 
 
-def test_a_torn_last_page_of_the_file_is_named_and_pay_writes_nothing(tmp_path):
+def test_a_torn_last_page_of_the_file_is_named_and_pay_writes_nothing(tmp_path, monkeypatch):
     """The file's last page overwritten (a torn write): SQLite finds it malformed; every command meeting it
     says the file is damaged (exit 1) and a payment is not written."""
     import sqlite3
 
-    from treecalc.register import Register, core
+    from treecalc.register import auth, core
 
     path = tmp_path / "register.db"
     url = f"sqlite:///{path}"
-    reg = Register(url)
+    reg = staff(url, "ann", "bob")
     cid = reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
     for i in range(30):
         reg.pay(cid, by="bob", amount="1.00", on="2026-02-01", reference=f"r{i}")
         reg.note(cid, by="ann", text="a note " * 20)
+    # bob's session, made before the damage: the command below acts without recording a sign-in
+    token, _ = auth.sign_in(reg, "bob", PASSWORD)
     reg.engine.dispose()
     core._ENGINES.pop(url, None)
     c = sqlite3.connect(path)
@@ -196,7 +196,8 @@ def test_a_torn_last_page_of_the_file_is_named_and_pay_writes_nothing(tmp_path):
         f.write(b"\xff" * 4096)
     r = treecalc("case", "audit", "--verify", db=url)
     assert r.returncode == 1 and "its file is damaged (SQLite: database disk image is malformed)" in r.stderr, r.stderr
-    r = treecalc("case", "pay", cid, "--amount", "5", "--date", "2026-02-02", "--by", "bob", db=url)
+    monkeypatch.setenv("TREECALC_SESSION", token)
+    r = treecalc("case", "pay", cid, "--amount", "5", "--date", "2026-02-02", db=url, password=None)
     assert r.returncode == 1 and "its file is damaged" in r.stderr and "nothing was written" in r.stderr, r.stderr
     wal = tmp_path / "register.db-wal"  # where SQLite would have put the payment first
     assert not wal.exists() or wal.stat().st_size == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.register.conftest import PASSWORD, staff
 from treecalc.cli import main
 
 
@@ -12,6 +13,8 @@ from treecalc.cli import main
 def reg(tmp_path, monkeypatch, survey_csv):
     """A register in tmp_path holding one case: the 4-tree survey (3 removals), 2 trees plantable, $100 a tree."""
     monkeypatch.setenv("TREECALC_DB", f"sqlite:///{tmp_path / 'reg.db'}")
+    monkeypatch.setenv("TREECALC_PASSWORD", PASSWORD)  # the account "c" acts
+    staff(f"sqlite:///{tmp_path / 'reg.db'}", "c")
     assert (
         main(["case", "new", "--survey", str(survey_csv), "--plantable", "2", "--fee-per-tree", "100", "--by", "c"])
         == 0
@@ -116,9 +119,8 @@ def test_a_survey_that_is_not_a_file_says_so(reg, capsys, where):
 def test_a_fund_past_the_float_s_cents_is_recorded_exactly(tmp_path):
     # $999,999,999,999,999.99 (a fee of $1 billion less a cent for ~1,000,000 trees in lieu) is 99,999,999,999,999,999
     # cents; as a float of dollars it is 1e15, a cent too many: the register takes the assessment's exact cents
-    from treecalc.register import Register
 
-    reg = Register(f"sqlite:///{tmp_path / 'r.db'}")
+    reg = staff(f"sqlite:///{tmp_path / 'r.db'}", "c")
     assessment = {"fund_in_lieu_usd": 999999999999999.99, "fund_in_lieu_cents": 99_999_999_999_999_999, "options": {}}
     cid = reg.new_case(by="c", title="big", kind="permit", assessment=assessment)
     shown = reg.show(cid)

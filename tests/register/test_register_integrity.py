@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
-from tests.register.conftest import ROOT, treecalc
+from tests.register.conftest import PASSWORD, ROOT, staff, treecalc
 
 
 def test_alembic_migrates_an_empty_database_to_head(db_url):
@@ -47,9 +47,8 @@ def _raw(db_url, sql):
 
 
 def test_audit_finds_an_amount_altered_with_raw_sql(db_url):
-    from treecalc.register import Register
 
-    reg = Register(db_url)
+    reg = staff(db_url, "ann", "bob")
     cid = reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
     reg.pay(cid, by="bob", amount="100.00", on="2026-02-01")
     reg.pay(cid, by="bob", amount="250.75", on="2026-02-02")
@@ -58,28 +57,27 @@ def test_audit_finds_an_amount_altered_with_raw_sql(db_url):
     _raw(db_url, "UPDATE payments SET amount_cents = 2507 WHERE amount_cents = 25075")  # $250.75 -> $25.07
     r = treecalc("case", "audit", "--verify", db=db_url)
     assert r.returncode == 1
-    # events: 1 case opened, 2 first payment, 3 second payment (the altered one), 4 note
-    assert "event 3: payments 2: amount_cents is 2507 in the database, the event wrote 25075" in r.stderr
+    # events: 1 and 2 the accounts, 3 case opened, 4 first payment, 5 second payment (the altered one), 6 note
+    assert "event 5: payments 2: amount_cents is 2507 in the database, the event wrote 25075" in r.stderr
     assert reg.show(cid, events=False)["paid_usd"] == "125.07"  # what the altered table now sums to
 
 
 def test_audit_finds_an_event_edited_removed_or_a_row_added(db_url):
-    from treecalc.register import Register
     from treecalc.register.audit import verify
 
-    reg = Register(db_url)
+    reg = staff(db_url, "ann", "bob")  # events 1 and 2
     cid = reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
     reg.pay(cid, by="bob", amount="10.00", on="2026-02-01")
     reg.pay(cid, by="bob", amount="20.00", on="2026-02-02")
     # both the row and its event rewritten: the event's hash no longer matches its content
     _raw(db_url, "UPDATE payments SET amount_cents = 1 WHERE id = 1")
-    _raw(db_url, "UPDATE events SET body = REPLACE(body, '\"amount_cents\":1000', '\"amount_cents\":1') WHERE seq = 2")
+    _raw(db_url, "UPDATE events SET body = REPLACE(body, '\"amount_cents\":1000', '\"amount_cents\":1') WHERE seq = 4")
     broken = verify(reg)
-    assert broken is not None and broken.seq == 2 and "does not match its hash" in broken.why
-    _raw(db_url, "DELETE FROM events WHERE seq = 3")
-    assert verify(reg).seq == 2  # still the first break
+    assert broken is not None and broken.seq == 4 and "does not match its hash" in broken.why
+    _raw(db_url, "DELETE FROM events WHERE seq = 5")
+    assert verify(reg).seq == 4  # still the first break
     # a row no event wrote
-    reg2 = Register(db_url.replace("register.db", "other.db")) if db_url.startswith("sqlite") else None
+    reg2 = staff(db_url.replace("register.db", "other.db"), "ann") if db_url.startswith("sqlite") else None
     if reg2 is not None:
         c = reg2.new_case(by="ann", title="x", kind="permit")
         _raw(reg2.url, f"INSERT INTO payments (case_id, amount_cents, paid_on) VALUES ({c}, 500, '2026-01-01')")
@@ -97,15 +95,14 @@ def slow(self, *a, **k):
     return ev
 core.Register._append_event = slow
 reg = core.Register(sys.argv[1])
-reg.pay(1, by="clerk", amount="999.99", on="2026-03-01")
+reg.pay(1, by="bob", amount="999.99", on="2026-03-01")
 """
 
 
 def test_a_writer_killed_mid_write_leaves_the_register_as_it_was(db_url, tmp_path):
-    from treecalc.register import Register
     from treecalc.register.audit import verify
 
-    reg = Register(db_url)
+    reg = staff(db_url, "ann", "bob")
     cid = reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
     reg.pay(cid, by="bob", amount="10.00", on="2026-02-01")
     marker = tmp_path / "marker"
@@ -137,18 +134,17 @@ for i in range(int(sys.argv[3])):
 
 
 def test_concurrent_writers_from_several_processes_all_land(db_url):
-    from treecalc.register import Register
     from treecalc.register.audit import verify
 
-    reg = Register(db_url)
-    cid = reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
     writers, each = 4, 15
+    reg = staff(db_url, "ann", *(f"writer {w}" for w in range(1, writers + 1)))  # events 1 to 5
+    cid = reg.new_case(by="ann", title="3 Oak Ln", kind="violation")
     procs = [
         subprocess.Popen([sys.executable, "-c", _WRITER, db_url, str(w), str(each)], cwd=ROOT)
         for w in range(1, writers + 1)
     ]
     # and two CLI calls at the same time
-    env = {**os.environ, "TREECALC_DB": db_url}
+    env = {**os.environ, "TREECALC_DB": db_url, "TREECALC_USER": "ann", "TREECALC_PASSWORD": PASSWORD}
     clis = [
         subprocess.Popen(
             [sys.executable, "-m", "treecalc.cli", "case", "pay", str(cid), "--amount", "0.50", "--date", "2026-04-02"],
@@ -163,7 +159,8 @@ def test_concurrent_writers_from_several_processes_all_land(db_url):
     # 15 x (1+2+3+4) = 150.00 + 4 x 1.05 = 4.20, + 2 x 0.50 = 1.00 from the CLI: 155.20
     assert len(shown["payments"]) == writers * each + 2
     assert shown["paid_usd"] == "155.20"
-    assert [e["seq"] for e in shown["events"]] == list(range(1, writers * each + 4))
+    # after the 5 accounts' events: the case's, each payment's
+    assert [e["seq"] for e in shown["events"]] == list(range(6, writers * each + 9))
     assert verify(reg) is None
 
 
@@ -171,7 +168,7 @@ def test_backup_and_restore_round_trip(db_url, tmp_path, survey_csv):
     from treecalc.register import Register
     from treecalc.register.audit import verify
 
-    reg = Register(db_url)
+    reg = staff(db_url, "ann", "bob")
     cid = reg.new_case(by="ann", title="14 Elm St", kind="permit", survey=(survey_csv.name, survey_csv.read_bytes()))
     reg.pay(cid, by="bob", amount="1,234.56", on="2026-02-01", reference="chk 7")
     reg.plant(cid, by="bob", trees=4, accepted_on="2026-04-15")
@@ -206,7 +203,7 @@ def test_a_sqlite_backup_restores_onto_postgresql(tmp_path, pg_url, survey_csv):
     from treecalc.register import Register
     from treecalc.register.backup import backup, restore
 
-    src = Register(f"sqlite:///{tmp_path / 'r.db'}")
+    src = staff(f"sqlite:///{tmp_path / 'r.db'}", "ann", "bob")
     cid = src.new_case(by="ann", title="14 Elm St", kind="permit", survey=(survey_csv.name, survey_csv.read_bytes()))
     src.pay(cid, by="bob", amount="99.99", on="2026-02-01")
     backup(src, tmp_path / "b")

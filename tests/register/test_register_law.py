@@ -12,22 +12,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.register.conftest import ROOT, treecalc
+from tests.register.conftest import PASSWORD, ROOT, staff, treecalc
 from treecalc.units import BUNDLED_DATA_DIR, DATA_ENV
 
 CH208 = "law/croton_on_hudson/ch208_trees.toml"
 
 
 def _new(survey, db):
+    staff(db, "eng")
     out = treecalc(
-        "case", "new", "--survey", survey, "--fee-per-tree", "450", "--title", "14 Elm St", "--json", db=db, check=True
-    )
+        "case", "new", "--survey", survey, "--fee-per-tree", "450", "--title", "14 Elm St", "--by", "eng", "--json",
+        db=db, check=True,
+    )  # fmt: skip
     return json.loads(out.stdout)["id"]
 
 
 def _run(db, *args):
-    """A verb that records (as the clerk) or reads, its JSON."""
-    by = ("--by", "clerk") if args[1] in ("bond", "pay", "plant", "inspect") else ()
+    """A verb that records (as the engineer) or reads, its JSON."""
+    by = ("--by", "eng") if args[1] in ("bond", "pay", "plant", "inspect") else ()
     return json.loads(treecalc(*args, *by, "--json", db=db, check=True).stdout)
 
 
@@ -49,7 +51,13 @@ def test_a_forfeited_bond_is_a_receipt_of_the_fund_in_its_month(db_url, survey_c
     assert led["total_usd"] == "2150.25"
     assert (led["payments"], led["forfeited_bonds"]) == (1, 1)
     assert led["by_month"] == [
-        {"month": "2026-08", "usd": "2150.25", "payments_usd": "150.25", "forfeited_bonds_usd": "2000.00"}
+        {
+            "month": "2026-08",
+            "usd": "2150.25",
+            "payments_usd": "150.25",
+            "forfeited_bonds_usd": "2000.00",
+            "reversals_usd": "0.00",  # no receipt voided
+        }
     ]
     assert led["by_case"] == [{"case": cid, "usd": "2150.25"}]
     section = resolved("croton_on_hudson")["fund"]["forfeited_bond_sections"]  # the data's, not this test's
@@ -64,7 +72,7 @@ def test_a_forfeited_bond_is_a_receipt_of_the_fund_in_its_month(db_url, survey_c
 
     # a forfeiture dated ahead would sit outside every ledger run until then: refused, as a payment dated ahead
     b3 = _run(db_url, "case", "bond", "post", str(cid), "--amount", "500", "--date", "2026-03-12")["id"]
-    r = treecalc("case", "bond", "forfeit", str(b3), "--date", "2099-01-01", "--by", "clerk", db=db_url)
+    r = treecalc("case", "bond", "forfeit", str(b3), "--date", "2099-01-01", "--by", "eng", db=db_url)
     assert r.returncode == 2 and "2099-01-01" in r.stderr and "Traceback" not in r.stderr
     # the month before has none of it; the year has it once
     july = _run(db_url, "case", "fund", "--from", "2026-07-01", "--to", "2026-07-31")
@@ -99,7 +107,7 @@ def test_a_replant_is_inspected_two_years_after_its_own_acceptance(db_url, surve
     line = next(ln for ln in text.splitlines() if ln.strip().startswith(f"planting {p2}:"))
     assert "inspection due 2028-05-01" in line and "two years" in line and "§208-22G" in line
     assert f"replant of planting {p1}" in line
-    # the reading is said where it is applied (README "Readings", data/readings/croton_on_hudson.toml)
+    # the reading is said where it is applied (docs/readings.md, data/readings/croton_on_hudson.toml)
     assert any(
         ln.strip().startswith("reading: §208-22G") and "own provisional acceptance" in ln for ln in text.split("\n")
     )
@@ -108,7 +116,7 @@ def test_a_replant_is_inspected_two_years_after_its_own_acceptance(db_url, surve
 
 def _cli(env_data: Path | None, db: str, *args: str) -> subprocess.CompletedProcess:
     """``treecalc ARGS`` in a fresh process (the data folder is read at import), ``TREECALC_DATA`` the copy."""
-    env = {**os.environ, "TREECALC_DB": db, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "TREECALC_DB": db, "PYTHONPATH": str(ROOT), "TREECALC_PASSWORD": PASSWORD}
     env.pop(DATA_ENV, None)
     if env_data is not None:
         env[DATA_ENV] = str(env_data)
@@ -136,7 +144,7 @@ def test_the_inspection_follows_the_warranty_of_the_law_in_force_on_the_acceptan
     cid = _new(survey_csv, db)
 
     def plant(*args: str) -> int:
-        r = _cli(folder, db, "case", "plant", str(cid), "--by", "clerk", "--json", *args)
+        r = _cli(folder, db, "case", "plant", str(cid), "--by", "eng", "--json", *args)
         assert r.returncode == 0, r.stderr
         return int(json.loads(r.stdout)["id"])
 
@@ -156,7 +164,7 @@ def test_the_inspection_follows_the_warranty_of_the_law_in_force_on_the_acceptan
 
 def test_a_planting_before_the_law_held_is_refused_naming_it(db_url, survey_csv):
     cid = _new(survey_csv, db_url)
-    r = treecalc("case", "plant", str(cid), "--trees", "1", "--accepted", "2024-06-01", "--by", "clerk", db=db_url)
+    r = treecalc("case", "plant", str(cid), "--trees", "1", "--accepted", "2024-06-01", "--by", "eng", db=db_url)
     assert r.returncode == 2
     assert "2024-06-01" in r.stderr and re.search(r"effective 2025-01-01", r.stderr), r.stderr
     assert "Traceback" not in r.stderr
@@ -174,9 +182,23 @@ def test_a_data_copy_without_the_replant_period_is_refused_naming_the_entry(tmp_
     path.write_text(text[:head] + text[text.index("\n[", head) + 1 :], encoding="utf-8")
     db = f"sqlite:///{tmp_path / 'register.db'}"
     cid = _new(survey_csv, db)
-    first = _cli(folder, db, "case", "plant", str(cid), "--trees", "2", "--accepted", "2026-06-01", "--by", "c")
+    first = _cli(folder, db, "case", "plant", str(cid), "--trees", "2", "--accepted", "2026-06-01", "--by", "eng")
     assert first.returncode == 0, first.stderr
-    r = _cli(folder, db, "case", "plant", str(cid), "--trees", "1", "--accepted", "2026-10-01", "--replant-of", "1")
+    r = _cli(
+        folder,
+        db,
+        "case",
+        "plant",
+        str(cid),
+        "--trees",
+        "1",
+        "--accepted",
+        "2026-10-01",
+        "--replant-of",
+        "1",
+        "--by",
+        "eng",
+    )
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "has no entry replacement.replant_warranty_years" in r.stderr and "ch208_trees.toml" in r.stderr
     assert [p["id"] for p in _run(db, "case", "show", str(cid))["plantings"]] == [1]

@@ -8,6 +8,8 @@ import threading
 
 import pytest
 
+from tests.register.conftest import staff
+
 
 def _storm(db_url, monkeypatch, name, n):
     """``n`` threads released at once, each signing in as ``name`` with a wrong password: how many passwords
@@ -16,7 +18,7 @@ def _storm(db_url, monkeypatch, name, n):
 
     from treecalc.register import Register, auth
 
-    reg = Register(db_url)
+    reg = staff(db_url, "admin")
     reg.add_user("ann", "clerk", "correct horse battery", by="admin")
     checked, lock = [], threading.Lock()
     verify, hash_password = argon2.PasswordHasher.verify, auth.hash_password
@@ -82,10 +84,10 @@ def test_an_unknown_name_is_throttled_as_a_known_one(db_url, monkeypatch):
 def test_a_right_password_within_the_allowance_signs_in_and_is_recorded_once(db_url):
     from sqlalchemy import select
 
-    from treecalc.register import Register, auth
+    from treecalc.register import auth
     from treecalc.register import models as m
 
-    reg = Register(db_url)
+    reg = staff(db_url, "admin")
     reg.add_user("ann", "clerk", "correct horse battery", by="admin")
     for _ in range(2):
         with pytest.raises(ValueError, match="wrong"):

@@ -10,9 +10,9 @@ import re
 import pytest
 
 import treecalc.cli  # noqa: F401 (gives the keyword table its parsers)
+from tests.register.conftest import staff
 from treecalc.app.wording import readable
 from treecalc.cli import words as cli_words
-from treecalc.register import Register
 from treecalc.register.export import export
 
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
@@ -25,7 +25,7 @@ def _refusal(fn) -> str:
 
 
 def test_each_refusal_names_its_keyword_and_each_reader_says_it_in_its_words(tmp_path):
-    reg = Register(f"sqlite:///{tmp_path / 'register.db'}")
+    reg = staff(f"sqlite:///{tmp_path / 'register.db'}", "clerk")  # an account of the engineer role
     cid = reg.new_case(by="clerk", title="12 Elm St", kind="permit")
     later = dt.date.today() + dt.timedelta(days=30)
     # (the call the CLI or the app makes, the keyword it names, the flag the CLI says, the app's words)

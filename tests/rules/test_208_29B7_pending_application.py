@@ -1,6 +1,6 @@
 """§208-29B(7)'s pending clause on the definite maximum must rest on facts given.
 
-The reading (README, Readings): one tree harmed while an application was pending is not doubled by itself;
+The reading (docs/readings.md): one tree harmed while an application was pending is not doubled by itself;
 the clause doubles when "a tree harmed while pending broke another provision too". When that other provision
 is the §208-19A(2) permit trigger resting on parcel facts NOT given (assumed), the doubling rests on an
 assumed fact: it belongs with the conditional amounts, not in ``civil_penalty_max_usd`` ("definite offences

@@ -6,7 +6,7 @@ showed a conditional $1,000 civil penalty, a $5,000 criminal fine and a conditio
 earlier removals were made without a permit (give prior_removals_without_permit=N)".
 
 Worked by hand (Chapter 208, data/law/croton_on_hudson/ch208_trees.toml):
-- given 0: the removal already made is judged on the removals made without a permit (README "Readings",
+- given 0: the removal already made is judged on the removals made without a permit (docs/readings.md,
   §208-19A(1), (8)): 1 + 0 earlier = 1, not more than 3 (§208-18A) and fewer than 4 (§208-17 clear cutting):
   no permit trigger for it, no offence, definite or conditional: $0 civil, $0 criminal, no replacement.
 - not given: the 3 earlier removals might have had no permit: 1 + 3 = 4, more than 3 (§208-18A) and 4 or more

@@ -18,7 +18,7 @@ def main() -> None:
 
     import streamlit as st
 
-    from treecalc.app import links, projects, state, ui
+    from treecalc.app import case_survey, cases, links, projects, state, ui
 
     st.set_page_config(page_title="treecalc", page_icon=ui.page_icon(), layout="wide")
     with contextlib.suppress(ValueError):  # a bad TREECALC_READ_BUDGET_GB is said by the survey read itself
@@ -47,6 +47,7 @@ def main() -> None:
     page = st.navigation(PAGES)
     projects.restore_from_url()  # a reload or a link: the survey and options from the URL
     links.restore_from_link()  # a link made with "Share this view": kept in the register, survives a restart
+    cases.remember_opening()  # before any page asks who is signed in: a link's session never takes a cookie's
     if note := st.session_state.pop(projects._NOTE, None):  # what a link or a project could not give: in the main
         st.warning(note)  # area, above the page, which goes on with the rest
 
@@ -55,7 +56,9 @@ def main() -> None:
         survey_label = st.empty()  # filled after the page ran: an upload on this run is already the source
 
     links.main_area_notice()  # a link whose survey is not shown says so here, not in the collapsed sidebar
+    case_note = st.container()  # a case's survey reopened: filled after the page ran (its options as they are now)
     page.run()
+    case_survey.notice(case_note)
 
     src = state.source()
     if src is None and st.session_state.get(state.NO_SAMPLE):  # a link whose survey is not shown

@@ -58,6 +58,7 @@ CONTROLS: dict[str, str] = {
     "accepted_on": "the date of Provisional acceptance",
     "species": "the Species planted",
     "replant_of": "the planting replanted",
+    "reason": "the Reason kept with the void",
     "dead": "the Trees found dead",
     "text": "the note's text",
     "start": "the first day (“Inspections due from”)",

@@ -1,5 +1,5 @@
 """Command line: ``treecalc benefits | benefits-batch | survey | assess | verify | plan | water | water-penalty |
-excavation | case | user``.
+excavation | case | user | fee-schedule | app`` (also ``python -m treecalc``).
 
 One module per command (:mod:`treecalc.cli.benefits`, ``survey``, ``assess``, ``plan``, ``water``,
 ``excavation``), each with ``register(subparsers)``; what they share is in
@@ -18,13 +18,32 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from treecalc.cli import assess, batch, benefits, case, excavation, fee_schedule, plan, survey, verify, water, words
+from treecalc.cli import (
+    account,
+    app,
+    assess,
+    batch,
+    benefits,
+    case,
+    excavation,
+    fee_schedule,
+    plan,
+    survey,
+    verify,
+    water,
+    words,
+)
 from treecalc.cli.common import dump_json
 
 __all__ = ["build_parser", "dump_json", "main"]
 
+#: the commands that can run long and draw a progress line on a terminal: --quiet draws none
+LONG_COMMANDS = ("assess", "plan", "benefits-batch", "survey")
+
 
 def build_parser() -> argparse.ArgumentParser:
+    import shtab
+
     from treecalc import __version__
 
     ap = argparse.ArgumentParser(
@@ -35,9 +54,20 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run 'treecalc COMMAND --help' for the options of one command.",
     )
     ap.add_argument("--version", action="version", version=f"treecalc {__version__}")
+    # `treecalc --print-completion bash|zsh`: shtab writes the shell's completion script from this very parser (the
+    # commands, their flags and choices; files where a command takes one), so it never lags behind the flags
+    shtab.add_argument_to(ap, ["--print-completion"], help="print the shell completion script (bash, zsh, tcsh)")
     sub = ap.add_subparsers(dest="command", required=True)
-    for command in (benefits, batch, survey, assess, verify, plan, water, excavation, case, fee_schedule):
+    for command in (benefits, batch, survey, assess, verify, plan, water, excavation, case, account, fee_schedule, app):
         command.register(sub)
+    for name in LONG_COMMANDS:
+        sub.choices[name].add_argument(
+            "-q", "--quiet", action="store_true", help="draw no progress line (errors and notes are still said)"
+        )
+    for parser in sub.choices.values():  # a survey, an inventory or a statement: the shell offers files
+        for action in parser._actions:
+            if not action.option_strings and action.dest in ("file", "input", "statement", "survey"):
+                action.complete = shtab.FILE  # type: ignore[attr-defined]
     return ap
 
 
@@ -47,10 +77,12 @@ words.use_parser(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from treecalc.cli.common import QUIET
     from treecalc.messages import speaking
 
     ap = build_parser()
     a = ap.parse_args(argv)
+    quiet = QUIET.set(bool(getattr(a, "quiet", False)))
     try:
         with speaking("cli", words.render):  # the statement and the report name the flags, as the text does
             return int(a.func(a) or 0)
@@ -82,3 +114,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: the register's database: {str(orig).strip().splitlines()[0][:300]}", file=sys.stderr)
             return 2
         raise
+    finally:
+        QUIET.reset(quiet)

@@ -84,7 +84,11 @@ def add_assess_flags(
     from treecalc.cli.survey import add_layer, add_limits
 
     if survey_arg:
-        p.add_argument("file", nargs="?", help="survey spreadsheet or GIS layer (default: the sample survey)")
+        p.add_argument(
+            "file",
+            nargs="?",
+            help="survey spreadsheet or GIS layer; - reads it from standard input (default: the sample)",
+        )
     add_layer(p)
     p.add_argument("--jurisdiction", help=_jurisdiction_help())
     p.add_argument(
@@ -450,9 +454,9 @@ def _village_schedule(a: argparse.Namespace, options: dict[str, Any]) -> None:
             )
 
 
-def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
-    """The flags of :func:`add_assess_flags` checked, and the survey read: (path, survey, the keyword
-    arguments of :func:`treecalc.assessment.assess`)."""
+def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, Any]]:
+    """The flags of :func:`add_assess_flags` checked, and the survey read: (its path, or the bytes piped in for
+    ``-``; the survey; the keyword arguments of :func:`treecalc.assessment.assess`)."""
     from dataclasses import fields
 
     from treecalc.assessment import AssessOptions, prepare
@@ -493,15 +497,17 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
         from treecalc import data
 
         path = data.sample_survey()
-    from treecalc.cli.common import stderr_progress
+    from treecalc.cli.common import STDIN_NAME, stderr_progress, survey_source
     from treecalc.cli.survey import column_map_arg, species_map_arg
     from treecalc.climate_zones import read_survey_in_zone
     from treecalc.ingest.limits import Limits
 
+    source = survey_source(path)
     # the survey is read in a bounded child process (treecalc.ingest.limits): a hostile file cannot take us down
     survey = read_survey_in_zone(
-        path,
+        source,
         kw.get("zone") or (site or {}).get("climate_zone"),
+        filename=STDIN_NAME if isinstance(source, bytes) else None,
         progress=stderr_progress(),
         isolated=True,
         limits=Limits.parse(a.limit, Limits.from_env()),
@@ -513,7 +519,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str, Any, dict[str, Any]]:
     from treecalc.ingest.errors import require_trees
 
     require_trees(survey)  # before any work on it (plan, case new): no tree read is refused, exit 2
-    return path, survey, {"jurisdiction": a.jurisdiction, "site": site, **options, **kw}
+    return source, survey, {"jurisdiction": a.jurisdiction, "site": site, **options, **kw}
 
 
 def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) -> tuple[Any, str]:
@@ -525,9 +531,9 @@ def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) ->
     with the fingerprint added, so that the text is written once (not once for the hash and once to print) and
     never held whole."""
     from treecalc.assessment import AssessOptions, assess
-    from treecalc.cli.common import stderr_progress
+    from treecalc.cli.common import STDIN_NAME, stderr_progress
 
-    path, survey, kwargs = assess_inputs(a)
+    source, survey, kwargs = assess_inputs(a)
     result = assess(survey, progress=stderr_progress(), **kwargs)
     options = {k: kwargs[k] for k in AssessOptions.__dataclass_fields__ if k in kwargs}
     site = kwargs["site"]
@@ -548,9 +554,12 @@ def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) ->
         from treecalc.report.json_text import assessment_json_chunks
 
         sha = text_sha256(assessment_json_chunks(result, default=_json_default), json_spool)
-    if Path(path).is_file():  # (a reader given no file, as the tests' stand-in survey, has no bytes to fingerprint)
-        attach(result, path, call, result_sha=sha)
-    return result, path
+    if isinstance(source, bytes):  # piped in: the very bytes read, named as read
+        attach(result, source, call, survey_name=STDIN_NAME, result_sha=sha)
+        return result, STDIN_NAME
+    if Path(source).is_file():  # (a reader given no file, as the tests' stand-in survey, has no bytes to fingerprint)
+        attach(result, source, call, result_sha=sha)
+    return result, source
 
 
 def _cmd_assess(a: argparse.Namespace) -> int:

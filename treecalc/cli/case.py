@@ -1,7 +1,8 @@
-"""``treecalc case ...`` and ``treecalc user add``: the case register from the command line.
+"""``treecalc case ...``: the case register from the command line.
 
 No domain logic here: arguments → :class:`treecalc.register.Register` → text or JSON. ``TREECALC_DB`` (or
-``--db``) picks the database; ``--by NAME`` records who acted (default: the login name). ``case new`` takes
+``--db``) picks the database; a verb that records acts as a signed-in account (``--by NAME`` and its password,
+or a session: :func:`treecalc.cli.account.acting`), whose role the register checks. ``case new`` takes
 every flag of ``treecalc assess`` (:func:`treecalc.cli.assess.add_assess_flags`), assesses with the same
 pipeline and records the survey and the assessment's JSON.
 """
@@ -28,23 +29,14 @@ def _number(text: str) -> int:
     return n
 
 
-def _by_default() -> str:
-    import getpass
-
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return ""
-
-
 def _common(p: argparse.ArgumentParser, *, writes: bool = True, json_flag: bool = True) -> None:
     p.add_argument(
         "--db", metavar="URL", help="the register's database (default: TREECALC_DB, else the user's data folder)"
     )
     if writes:
-        p.add_argument(
-            "--by", metavar="NAME", default=None, help="who acts (recorded in the event; default: your login)"
-        )
+        from treecalc.cli.account import add_by
+
+        add_by(p)
     if json_flag:
         p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -70,7 +62,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     q.set_defaults(func=_new)
     _register_writes(sub)
     _register_reads(sub)
-    _register_accounts(subparsers)
 
 
 def _register_writes(sub: argparse._SubParsersAction) -> None:
@@ -83,17 +74,19 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
     _common(q)
     q.set_defaults(func=_pay)
 
-    q = sub.add_parser("decide", help="record the decision on a case")
+    q = sub.add_parser(
+        "decide",
+        help="record the decision on a case: its outcome (--outcome), or the civil penalty the Planning Board "
+        "assessed after the hearing on a violation (--amount, an engineer's account: §208-29B)",
+    )
     q.add_argument("id", type=_number, help="case number")
-    q.add_argument("--outcome", required=True, help="approved, approved-with-conditions or denied")
+    q.add_argument("--outcome", help="approved, approved-with-conditions or denied")
+    q.add_argument("--amount", metavar="USD", help="the civil penalty the Planning Board assessed (0: released)")
     q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
     q.add_argument("--conditions", metavar="TEXT", help="the conditions of an approval")
+    q.add_argument("--reference", metavar="TEXT", help="the Board's resolution or minutes (with --amount)")
     _common(q)
-    q.set_defaults(
-        func=lambda a: _done(
-            a, id=_reg(a).decide(a.id, by=_by(a), outcome=a.outcome, on=a.date, conditions=a.conditions)
-        )
-    )
+    q.set_defaults(func=_decide)
 
     q = sub.add_parser("bond", help="post, release or forfeit a bond (§208-23)")
     q.add_argument("action", choices=["post", "release", "forfeit"])
@@ -124,6 +117,20 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
             ),
         )
     )
+
+    q = sub.add_parser(
+        "void",
+        help="void a payment, planting, decision or bond recorded by mistake (it stays in the record, marked voided; "
+        "an engineer or a clerk, with a reason)",
+    )
+    q.add_argument(
+        "kind", metavar="KIND", help="payment, planting, decision, bond or penalty (the civil penalty decided)"
+    )
+    q.add_argument("entry", type=_number, metavar="ID", help="the entry's number (as case show lists it)")
+    q.add_argument("--reason", required=True, metavar="TEXT", help="why it is voided (kept with the void)")
+    q.add_argument("--date", metavar="YYYY-MM-DD", help="the day it stops counting (default: today)")
+    _common(q)
+    q.set_defaults(func=_void)
 
     q = sub.add_parser("inspect", help="record the §208-22G inspection of a planting")
     q.add_argument("planting", type=_number, help="planting number")
@@ -190,6 +197,12 @@ def _register_reads(sub: argparse._SubParsersAction) -> None:
 
     q = sub.add_parser("audit", help="check the event chain and the tables against it")
     q.add_argument("--verify", action="store_true", required=True, help="verify (exit 0 intact, 1 broken)")
+    q.add_argument(
+        "--sign",
+        action="store_true",
+        help="sign the current head once the chain and the tables agree (a register never signed, moved, or whose "
+        "last signed head was lost): read what the audit says first",
+    )
     _common(q, writes=False)
     q.set_defaults(func=_audit)
 
@@ -204,16 +217,6 @@ def _register_reads(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=_restore)
 
 
-def _register_accounts(subparsers: argparse._SubParsersAction) -> None:
-    u = subparsers.add_parser("user", help="staff accounts of the app's register pages")
-    usub = u.add_subparsers(dest="user_command", required=True, metavar="VERB")
-    q = usub.add_parser("add", help="create an account (or set its role and password); the password is read from stdin")
-    q.add_argument("name")
-    q.add_argument("--role", required=True, help="engineer, clerk or viewer")
-    _common(q, json_flag=False)
-    q.set_defaults(func=_user_add)
-
-
 # -- helpers ------------------------------------------------------------------------------------------
 
 
@@ -224,10 +227,10 @@ def _reg(a: argparse.Namespace) -> Any:
 
 
 def _by(a: argparse.Namespace) -> str:
-    by = a.by if a.by is not None else _by_default()
-    if not by.strip():
-        raise ValueError("--by: say who acts (a name)")
-    return by
+    """The signed-in account that acts (the register checks its role on the act)."""
+    from treecalc.cli.account import acting
+
+    return acting(a, _reg(a))
 
 
 def _print(a: argparse.Namespace, obj: Any, text: str | None = None) -> int:
@@ -272,8 +275,8 @@ def _new(a: argparse.Namespace) -> int:
     from treecalc.register.db import RegisterError
     from treecalc.report.json_text import assessment_json_text
 
-    by = _by(a)
     reg = _reg(a)  # the database first: a bad TREECALC_DB is said before the survey is read
+    by = _by(a)
     path = Path(a.survey)
     if not path.is_file():  # a folder or a device (/dev/zero) exists: "no such file" would send the clerk looking
         raise RegisterError(f"--survey {a.survey}: " + ("not a file" if path.exists() else "no such file"))
@@ -304,33 +307,99 @@ def _pay(a: argparse.Namespace) -> int:
     )
 
 
+def _void(a: argparse.Namespace) -> int:
+    from treecalc.register.corrections import void
+
+    vid = void(_reg(a), a.kind, a.entry, by=_by(a), reason=a.reason, on=a.date)
+    kind = a.kind.strip().lower()
+    return _print(a, {"void": vid, "entry": kind, "entry_id": a.entry}, f"{kind} {a.entry} voided (void {vid})")
+
+
+def _voided(e: dict[str, Any]) -> str:
+    v = e.get("voided")
+    return f" — VOIDED on {v['date']} (void {v['void']}: {v['reason']})" if v else ""
+
+
 def _show(a: argparse.Namespace) -> int:
     c = _reg(a).show(a.id)
     lines = [
         f"case {c['id']}: {c['title']} ({c['kind_words']})",
-        f"  fund in lieu {_usd(c['fund_in_lieu_usd'])}   paid {_usd(c['paid_usd'])}   {_balance(c['balance_usd'])}",
+        f"  owed {_usd(c['owed_usd'])} (fund in lieu {_usd(c['fund_in_lieu_usd'])}, civil penalty "
+        f"{_usd(c['civil_penalty']['amount_usd'])})   paid {_usd(c['paid_usd'])}   {_balance(c['balance_usd'])}",
         f"  decision: {c['decision'] or 'none yet'}"
         + ("   holding building permits and certificates (§208-29F)" if c["holding_certificates"] else ""),
     ]
     lines += [
         f"  payment {p['id']}: {_usd(p['amount_usd'])} on {p['date']}"
         + (f" ({p['reference']})" if p["reference"] else "")
+        + _voided(p)
         for p in c["payments"]
     ]
     lines += [
         f"  planting {p['id']}: {p['trees']} trees accepted {p['accepted']}"
         + (f", replant of planting {p['replant_of']}" if p["replant_of"] else "")
         + f", inspection due {p['inspection_due']} ({p['section']}: {p['warranty']})"
+        + _voided(p)
         for p in c["plantings"]
     ]
     lines += [
         f"  bond {b['id']}: {_usd(b['amount_usd'])} posted {b['posted']}, {b['status']}"
         + (f" on {b['closed']}" if b["closed"] else "")
+        + _voided(b)
         for b in c["bonds"]
     ]
+    lines += [f"  decision {d['id']}: {d['outcome_words']} on {d['date']}" + _voided(d) for d in c["decisions"]]
+    lines += [
+        f"  void {v['id']}: {v['entry']} {v['entry_id']} voided from {v['date']} by {v['by']}: {v['reason']}"
+        + (f" (reversed {_usd(v['reversed_usd'])})" if v["reversed_usd"] else "")
+        for v in c["voids"]
+    ]
+    lines += _owed_lines(c)
     lines += [f"  reading: {r['reading']}" for r in c["readings"]]
     lines += [f"  event {e['seq']}: {e['kind']} by {e['by']} at {e['at']}" for e in c["events"]]
+    lines.append(_signed(a, c))
     return _print(a, c, "\n".join(lines))
+
+
+def _owed_lines(c: dict[str, Any]) -> list[str]:
+    """What the case owes as ``case show`` prints it: penalties per tree, the Board's decisions, the replacement
+    owed against planted, and the balance line by line (as the Cases page shows them)."""
+    out: list[str] = []
+    pen = c["penalties"]
+    if pen and pen["trees"]:
+        out.append(
+            f"  penalties (the assessment's maxima): civil up to {_usd(pen['civil_max_usd'])}"
+            f" (conditional {_usd(pen['civil_conditional_usd'])}), criminal up to {_usd(pen['criminal_max_usd'])}"
+        )
+        out += [
+            f"    tree {t['tag']} {t['species_code']} {t['dbh_in']} in, {t['action']}, {t['status']} "
+            f"({t['offence_sections']}): civil up to {_usd(t['civil_max_usd'])} ({t['civil_section']}), "
+            f"criminal up to {_usd(t['criminal_max_usd'])} ({t['criminal_section']})"
+            for t in pen["trees"]
+        ]
+    out += [
+        f"  civil penalty decision {d['id']}: {_usd(d['amount_usd'])} on {d['date']}"
+        + (f" ({d['reference']})" if d["reference"] else "")
+        + f" {d['section']}, recorded by {d['recorded_by']}"
+        for d in c["penalty_decisions"]
+    ]
+    r = c["replacement_owed"]
+    if r and r["required"]:
+        out.append(
+            f"  replacement owed ({r['sections']}): {r['trees_needed']} trees, {_usd(r['required_value_usd'])} "
+            f"{r['value_unit'] or ''} ({r['trees_on_site']} on site, {r['trees_in_lieu']} in lieu); planted "
+            f"{r['trees_planted']} ({_usd(r['value_planted_usd'])} at {_usd(r['value_per_tree_usd'])} a tree), "
+            f"{r['trees_still_to_plant']} still to plant"
+            + (f", {r['trees_dead_not_replanted']} dead not yet replanted" if r["trees_dead_not_replanted"] else "")
+        )
+    if r and r["conditional"]:
+        out.append(f"  {r['conditional']}")
+    out.append("  balance, line by line:")
+    out += [
+        f"    {ln['item']}" + (f" [{ln['section']}]" if ln["section"] else "") + f": {_usd(ln['usd'])}"
+        for ln in c["balance_lines"]
+    ]
+    return out
 
 
 def _list(a: argparse.Namespace) -> int:
@@ -362,8 +431,46 @@ def _fund(a: argparse.Namespace) -> int:
             for f in led["forfeitures"]
             if f["date"].startswith(r["month"])
         ]
-    text = "\n".join(lines)
+        lines += [
+            f"    reversed: void {v['void']} of {v['entry']} {v['entry_id']} of case {v['case']} ({v['title']}): "
+            f"{_usd(v['usd'])} on {v['date']} ({v['reason']})"
+            for v in led["reversals"]
+            if v["date"].startswith(r["month"])
+        ]
+    text = "\n".join([*lines, _signed(a, led)])
     return _print(a, led, text)
+
+
+def _decide(a: argparse.Namespace) -> int:
+    if (a.outcome is None) == (a.amount is None):
+        raise ValueError("decide: give --outcome (the case's outcome) or --amount (the civil penalty), one of them")
+    if a.amount is None:
+        if a.reference is not None:
+            raise ValueError("--reference goes with --amount (the Planning Board's civil penalty)")
+        return _done(a, id=_reg(a).decide(a.id, by=_by(a), outcome=a.outcome, on=a.date, conditions=a.conditions))
+    if a.conditions is not None:
+        raise ValueError("--conditions go with --outcome (an approval's conditions)")
+    from treecalc.register.decisions import decide_penalty
+
+    reg = _reg(a)
+    did = decide_penalty(reg, a.id, by=_by(a), amount=a.amount, on=a.date, reference=a.reference)
+    show = reg.show(a.id, events=False)
+    return _print(
+        a,
+        {"id": a.id, "decision": did, "civil_penalty": show["civil_penalty"], "balance_usd": show["balance_usd"]},
+        f"civil penalty decision {did} recorded on case {a.id}: {show['civil_penalty']['words']}; "
+        f"{_balance(show['balance_usd'])}",
+    )
+
+
+def _signed(a: argparse.Namespace, out: dict[str, Any]) -> str:
+    """The register's latest signed head, put in ``out`` and said in a line: a printed statement carries it."""
+    from treecalc.register.anchor import last_head, state
+
+    url = _reg(a).url
+    head = last_head(url)
+    out["signed_head"] = head.as_dict() if head is not None else None
+    return state(url)
 
 
 def _bond(a: argparse.Namespace) -> int:
@@ -392,14 +499,20 @@ def _export(a: argparse.Namespace) -> int:
 
 
 def _audit(a: argparse.Namespace) -> int:
+    from treecalc.register.anchor import last_head, sign_current, state
     from treecalc.register.audit import verify
 
-    broken = verify(_reg(a))
+    reg = _reg(a)
+    if a.sign and verify(reg, anchors=False) is None:
+        sign_current(reg)
+    broken = verify(reg)
     if broken is None:
+        head = last_head(reg.url)
         _print(
             a,
-            {"intact": True},
-            "the register is intact: every event chains to the one before, every row is what its event wrote",
+            {"intact": True, "signed_head": head.as_dict() if head is not None else None},
+            "the register is intact: every event chains to the one before, every row is what its event wrote, "
+            f"every signed head is in the chain\n{state(reg.url)}",
         )
         return 0
     if a.json:
@@ -426,17 +539,3 @@ def _restore(a: argparse.Namespace) -> int:
         {"file": a.file, "rows": counts},
         f"register restored from {a.file} ({counts.get('events', 0)} events, audited)",
     )
-
-
-def _user_add(a: argparse.Namespace) -> int:
-    import getpass
-
-    if sys.stdin.isatty():
-        pw = getpass.getpass(f"password for {a.name}: ")
-        if getpass.getpass("again: ") != pw:
-            raise ValueError("the two passwords differ")
-    else:
-        pw = sys.stdin.readline().rstrip("\r\n")
-    _reg(a).add_user(a.name, a.role, pw, by=_by(a))
-    print(f"account {a.name} ({a.role}) saved")
-    return 0

@@ -6,11 +6,19 @@ Standard library only at the top, so ``treecalc --help`` stays fast.
 from __future__ import annotations
 
 import argparse
+import contextvars
 import json
 import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
+
+#: ``--quiet`` of the command running: no progress line, even on a terminal (errors and notes are still said)
+QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("treecalc_cli_quiet", default=False)
+
+#: the survey argument that reads standard input, and the name its bytes go by in messages and the fingerprint
+STDIN = "-"
+STDIN_NAME = "standard input"
 
 
 def _json_default(o: Any) -> Any:
@@ -35,9 +43,9 @@ def dump_json(obj: Any) -> None:
 def stderr_progress() -> Any:
     """A ``progress(fraction, message)`` callback drawing one line on a terminal's stderr.
 
-    None when stderr is not a terminal (CI, pipes), so logs stay clean.
+    None when stderr is not a terminal (CI, pipes), so logs stay clean, and under ``--quiet``.
     """
-    if not sys.stderr.isatty():
+    if QUIET.get() or not sys.stderr.isatty():
         return None
 
     def show(fraction: float, message: str) -> None:
@@ -45,6 +53,20 @@ def stderr_progress() -> Any:
         print(f"\r{fraction:4.0%}  {message[:70]:<70}", end=end, file=sys.stderr, flush=True)
 
     return show
+
+
+def survey_source(path: str, max_bytes: int = 50_000_000) -> str | bytes:
+    """The survey argument as the reader takes it: a file's name, or for ``-`` the bytes piped in, at most
+    ``max_bytes`` and one more (the reader refuses what is larger, naming the limit). Those bytes are read as a
+    file's are: their content says what they are (xlsx, CSV, a GIS layer), there being no name to go by."""
+    if path != STDIN:
+        return path
+    if sys.stdin is None or sys.stdin.isatty():  # waiting on a terminal would look like a hang
+        raise ValueError(
+            "survey '-' reads standard input, but nothing is piped in: pipe the survey in "
+            "(treecalc assess - < survey.xlsx) or give its file name"
+        )
+    return sys.stdin.buffer.read(max_bytes + 1)
 
 
 def repeatable(p: argparse.ArgumentParser | argparse._ArgumentGroup, flag: str, metavar: str, help: str) -> None:

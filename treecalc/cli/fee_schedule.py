@@ -17,6 +17,8 @@ from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from treecalc.cli.account import add_by
+
     p = subparsers.add_parser("fee-schedule", help="record a Tree Preservation Fund fee schedule (§208-24C)")
     sub = p.add_subparsers(dest="fee_command", required=True)
     r = sub.add_parser("record", help="add a schedule set by Board resolution; earlier schedules are kept")
@@ -33,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--label", help="how outputs name the schedule (default: the resolution and its date)")
     r.add_argument("--resolution", metavar="REF", help="the Board resolution's reference (number), as minuted")
     add_db_flag(r)
-    r.add_argument("--by", metavar="NAME", help="who records it: an account of the engineer role in the register")
+    add_by(r)  # an account of the engineer role in the register, signed in
     r.set_defaults(func=_cmd_record)
     q = sub.add_parser("list", help="the schedules recorded in the register, oldest resolution first")
     add_db_flag(q)
@@ -104,11 +106,13 @@ def _record_in_register(a: argparse.Namespace, url: str) -> int:
 
     if a.label is not None:
         raise ValueError("--label: a schedule in the register is named by its resolution (--resolution, its date)")
-    if not (a.by or "").strip():
-        raise ValueError("--by: the account of the engineer role who records the schedule")
+    from treecalc.cli.account import acting
+
+    reg = Register(url)
+    by = acting(a, reg)  # signed in; the register checks the engineer role
     sid = fees.record(
-        Register(url),
-        by=a.by,
+        reg,
+        by=by,
         resolution_date=a.resolution_date,
         basis=a.basis,
         fee_per_tree_usd=a.fee_per_tree_usd,
@@ -116,7 +120,7 @@ def _record_in_register(a: argparse.Namespace, url: str) -> int:
         value_basis=a.value_basis,
         resolution=a.resolution,
     )
-    print(f"fee schedule {sid} of {a.resolution_date} recorded in the register by {a.by.strip()}")
+    print(f"fee schedule {sid} of {a.resolution_date} recorded in the register by {by}")
     return 0
 
 

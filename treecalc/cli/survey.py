@@ -149,7 +149,11 @@ def register(subparsers) -> None:
         "trees, every rejected row with its reason, unresolved species with suggestions, "
         "warnings and site facts.",
     )
-    p.add_argument("file", nargs="?", help="survey file (default: the sample, data/examples/sample_survey.xlsx)")
+    p.add_argument(
+        "file",
+        nargs="?",
+        help="survey file; - reads it from standard input (default: the sample, data/examples/sample_survey.xlsx)",
+    )
     p.add_argument(
         "--sheet",
         help="sheet name (default: a sheet named like Trees/Survey/Inventory, "
@@ -206,18 +210,22 @@ def run(a: argparse.Namespace) -> int:
         if not a.export:
             raise ValueError("--out is the file --export writes: give --export benefits, opentreemap or itree-eco")
         out_suffix(a.out)
+    from treecalc.cli.common import STDIN_NAME, survey_source
     from treecalc.climate_zones import read_survey_in_zone
 
+    max_bytes = int(a.max_mb * 1e6)
+    # the sample of the data folder (TREECALC_DATA) when none is given: a copy without it is named, as with `assess`
+    source = survey_source(a.file, max_bytes) if a.file is not None else data.sample_survey()
     try:
         s = read_survey_in_zone(
-            # the sample of the data folder (TREECALC_DATA): a copy without it is named, as with `assess`
-            a.file if a.file is not None else data.sample_survey(),
+            source,
             a.zone,
+            filename=STDIN_NAME if isinstance(source, bytes) else None,
             sheet=a.sheet,
             column_map=column_map_arg(a.map),
             dbh_unit=a.dbh_unit,
             site=_pairs(a.site, "--site") or None,
-            max_bytes=int(a.max_mb * 1e6),
+            max_bytes=max_bytes,
             progress=stderr_progress(),
             species_map=species_map_arg(a.species_map) or None,
             limits=limits,

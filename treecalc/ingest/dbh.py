@@ -270,7 +270,7 @@ def _combine_row(k: int, parts: list[tuple[str, V.Dbh]], raw_text: str, stem_hdr
         )
     else:
         out.dbh_in[k], out.stems[k] = total, len(stems)
-        if len(stems) > 1:  # the law's bounds compare it at the stems' precision (README Readings)
+        if len(stems) > 1:  # the law's bounds compare it at the stems' precision (docs/readings.md)
             out.at_precision[k] = at_stems_precision(total, stems, raw_text)
         w = [d.warning for _, d in present if d.warning]
         if total > WARN_DBH_IN:

@@ -38,7 +38,7 @@ March/April 2022, pp. 19–21, "pin oak"): the LCANT is a 3 in pin oak at $200, 
 $200 / 7.07 sq in; a 30 in pin oak's trunk is 706.86 sq in, 100 times the LCANT's, so its basic
 cost is $20,000; condition 80 % → $16,000; functional limitations 75 % → $12,000.
 :func:`trunk_formula_technique` reproduces it to the dollar (``tests/models/test_appraisal10.py``).
-The Guide's own appraisal examples were not found (README, "Appraisal: the 9th and the 10th
+The Guide's own appraisal examples were not found (docs/science/appraisal.md, "Appraisal: the 9th and the 10th
 edition", lists the searches and the secondary sources); the figures above are the article's.
 
 References

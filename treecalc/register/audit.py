@@ -10,6 +10,9 @@
 3. A value the database cannot hand back as its column's type (SQLite keeps any value in any column: bytes
    where text was, text that is not UTF-8 as a torn page reads, "not-a-date" in a date) is named by table,
    column and row, and by the event that wrote it (:func:`treecalc.register.damage.find_damage`), not raised as the driver's error.
+4. The anchor: the heads signed outside the database (:mod:`treecalc.register.anchor`) name events the register
+   still holds, with the same hashes, and no event follows the last of them. An edit that recomputed the
+   hashes (an event removed with the head wound back, one rewritten, inserted or appended) is found here.
 """
 
 from __future__ import annotations
@@ -29,10 +32,16 @@ from treecalc.register.damage import Broken, find_damage
 __all__ = ["Broken", "find_damage", "verify", "verify_session"]
 
 
-def verify(reg: Register) -> Broken | None:
-    """The first break found, or None when the register is intact."""
+def verify(reg: Register, *, anchors: bool = True) -> Broken | None:
+    """The first break found, or None when the register is intact; the signed heads checked too (``anchors``)
+    once the chain and the tables agree."""
     with reg.reading() as s:
-        return verify_session(s)
+        broken = verify_session(s)
+    if broken is None and anchors:
+        from treecalc.register.anchor import check
+
+        broken = check(reg)
+    return broken
 
 
 def verify_session(s: Session) -> Broken | None:
@@ -69,6 +78,9 @@ def _verify(s: Session) -> Broken | None:
             if ch["op"] == "insert":
                 replay[table][key] = dict(ch["row"])
                 cols = ch["row"]
+            elif ch["op"] == "delete":  # an account removed
+                replay[table].pop(key, None)
+                cols = {}
             else:
                 replay[table].setdefault(key, {}).update(ch["set"])
                 cols = ch["set"]

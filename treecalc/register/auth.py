@@ -18,26 +18,13 @@ from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
 from treecalc.register.core import Register, RegisterError, fits, now
+from treecalc.register.passwords import check_password, hash_password
 
 #: failed sign-ins of one name within THROTTLE_WINDOW before the next attempt is refused
 THROTTLE_FAILURES = 3
 THROTTLE_WINDOW = dt.timedelta(minutes=15)
 SESSION_HOURS = 8
 LINK_DAYS = 7
-MIN_PASSWORD = 10
-
-
-def hash_password(password: str) -> str:
-    from argon2 import PasswordHasher
-
-    return PasswordHasher().hash(password)
-
-
-def check_password(password: str) -> None:
-    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
-        raise RegisterError(f"a password of at least {MIN_PASSWORD} characters")
-    if len(password) > 1000:
-        raise RegisterError("a password of at most 1,000 characters")
 
 
 def _sha(token: str) -> str:
@@ -92,6 +79,7 @@ def sign_in(reg: Register, name: str, password: str) -> tuple[str, str]:
     with reg.reading() as s:
         user = s.get(m.User, name)
         stored, role = (user.password_hash, user.role) if user is not None else (None, "")
+        disabled = user.disabled_at if user is not None else None
     ok = False
     with _CHECKING:
         if stored is not None:
@@ -102,13 +90,21 @@ def sign_in(reg: Register, name: str, password: str) -> tuple[str, str]:
         else:
             hash_password(password)  # the same time spent whether or not the name exists
     if not ok:
+        # audited (an event of the chain, no row), as the sign-in and the sign-out are
+        reg._write(name.strip() or "(no name)", "sign-in failed", None, lambda rec: None)
         raise RegisterError("The name or the password is wrong.")
+    if disabled is not None:  # said only to whoever knows the password
+        raise RegisterError(f"The account {name} was disabled on {disabled[:10]}: it cannot sign in.")
     token = secrets.token_urlsafe(32)
     expires = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=SESSION_HOURS)).isoformat(timespec="microseconds")
-    with Session(reg.engine) as s, s.begin():
+
+    def signed_in(rec: Any) -> None:
+        s = rec.session
         s.execute(update(m.SignIn).where(m.SignIn.id == attempt).values(ok=1))
         s.execute(delete(m.Session).where(m.Session.expires_at < now()))
         s.add(m.Session(token_sha256=_sha(token), name=name, expires_at=expires))
+
+    reg._write(name, "signed in", None, signed_in)
     return token, role
 
 
@@ -121,12 +117,20 @@ def session_user(reg: Register, token: str | None) -> tuple[str, str] | None:
         if row is None or _utc(row.expires_at) <= dt.datetime.now(dt.UTC):
             return None
         user = s.get(m.User, row.name)
-        return None if user is None else (user.name, user.role)
+        return None if user is None or user.disabled_at is not None else (user.name, user.role)
 
 
 def sign_out(reg: Register, token: str) -> None:
-    with Session(reg.engine) as s, s.begin():
-        s.execute(delete(m.Session).where(m.Session.token_sha256 == _sha(token)))
+    with reg.reading() as s:
+        name = s.scalar(select(m.Session.name).where(m.Session.token_sha256 == _sha(token)))
+    if name is None:
+        return  # signed out already (or never in): nothing to record
+    reg._write(
+        name,
+        "signed out",
+        None,
+        lambda rec: rec.session.execute(delete(m.Session).where(m.Session.token_sha256 == _sha(token))),
+    )
 
 
 def make_link(
@@ -160,7 +164,9 @@ def make_link(
         expires_at=expires,
         revoked_at=None,
     )
-    reg._write(by, "link made", case_id, lambda rec: rec.insert("links", link))
+    # an applicant's link to a case is the engineer's act; a view shared is the links' own (roles.MATRIX)
+    event = "case link made" if kind == "case" else "link made"
+    reg._write(by, event, case_id, lambda rec: rec.insert("links", link))
     return token
 
 
@@ -192,4 +198,54 @@ def revoke_link(reg: Register, token: str, *, by: str) -> None:
             raise RegisterError("no such link")
         return rec.update("links", link, revoked_at=now())
 
-    reg._write(by, "link revoked", None, do)
+    with reg.reading() as s:
+        known = s.get(m.Link, _sha(token))
+        event = "case link revoked" if known is not None and known.kind == "case" else "link revoked"
+    reg._write(by, event, None, do)
+
+
+#: how long a setup token made for the first account lasts
+SETUP_MINUTES = 30
+#: the sessions-table name a setup token is kept under: names are stripped (Register.add_user), so no account
+#: can ever be called this and :func:`session_user` never takes a setup token for a sign-in
+_SETUP = " first account"
+
+
+def _has_account(s: Session) -> bool:
+    return s.scalar(select(func.count()).select_from(m.User)) != 0
+
+
+def has_account(reg: Register) -> bool:
+    """Whether the register has an account (none: its first is made with a setup token)."""
+    with reg.reading() as s:
+        return _has_account(s)
+
+
+def setup_token(reg: Register, minutes: float = SETUP_MINUTES) -> str:
+    """A one-time token (shown once; only its SHA-256 is kept) that lets whoever holds it make the first
+    account of a register that has none, within ``minutes``; an earlier setup token stops working."""
+    token = secrets.token_urlsafe(24)
+    expires = (dt.datetime.now(dt.UTC) + dt.timedelta(minutes=minutes)).isoformat(timespec="microseconds")
+    with Session(reg.engine) as s, s.begin():
+        if _has_account(s):
+            raise RegisterError("the register has an account already: an engineer makes the next ones")
+        s.execute(delete(m.Session).where(m.Session.name == _SETUP))
+        s.add(m.Session(token_sha256=_sha(token), name=_SETUP, expires_at=expires))
+    return token
+
+
+def first_account(reg: Register, token: str, name: str, password: str) -> None:
+    """The register's first account (an engineer), made with a live setup token, which is spent by it; refused
+    with a wrong, spent or expired token and once the register has an account."""
+    check_password(password)  # before the token is spent: a short password leaves it to try again
+    with Session(reg.engine) as s, s.begin():
+        if _has_account(s):
+            raise RegisterError("the register has an account already: an engineer makes the next ones")
+        spent = s.execute(
+            delete(m.Session).where(
+                m.Session.token_sha256 == _sha(token or ""), m.Session.name == _SETUP, m.Session.expires_at > now()
+            )
+        )
+    if getattr(spent, "rowcount", 0) != 1:
+        raise RegisterError("The setup token is wrong, used or expired: make a new one on the server's machine.")
+    reg.add_user(name, "engineer", password, by=(name or "").strip() or "first account")

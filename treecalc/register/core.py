@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
@@ -28,8 +27,11 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
+from treecalc.register import roles, voids
 from treecalc.register.damage import lock_head, naming_damage
-from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate, refuse_disk_error
+from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate, now, refuse_disk_error
+from treecalc.register.lawfiles import law_files
+from treecalc.register.owed import decided_cents, owed_balance, with_owed
 from treecalc.register.plantings import check_accepted, check_replant
 from treecalc.register.readings import case_readings, ledger, warranty_section, warranty_words, warranty_years
 
@@ -45,16 +47,11 @@ OUTCOMES = {
     "denied": "denied",
 }
 BOND_CLOSINGS = {"released", "forfeited"}
-ROLES = ("engineer", "clerk", "viewer")
 #: columns held in the event by their SHA-256 only (a survey's bytes, an assessment's JSON, a password hash)
 DIGESTED = {("blobs", "content"), ("assessments", "json_text"), ("users", "password_hash")}
 #: largest single amount the register takes (a payment, a bond), USD
 MAX_AMOUNT_USD = Decimal("1000000000")
 GENESIS = "0" * 64
-
-
-def now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
 def latest_day() -> dt.date:
@@ -171,30 +168,6 @@ def anniversary(d: dt.date, years: int) -> dt.date:
         return d.replace(year=d.year + years, day=28)
 
 
-def law_files(options: dict[str, Any]) -> dict[str, str]:
-    """SHA-256 of the law files in force for an assessment: its jurisdiction's TOML, the site facts assumed,
-    and the fee schedule (the file given, an in-line schedule's canonical JSON, or the bundled one)."""
-    from treecalc.law import law_files as village_files
-    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
-    from treecalc.units.datafolder import DATA_DIR
-
-    out: dict[str, str] = {}
-    village = str(options.get("jurisdiction") or "")
-    names = village_files(village) if village in ("croton_on_hudson", "wesley_hills") else ["readings/site_facts.toml"]
-    for name in names:
-        p = DATA_DIR / name
-        if p.is_file():
-            out[name] = hashlib.sha256(p.read_bytes()).hexdigest()
-    fee = options.get("fee_schedule")
-    if isinstance(fee, dict):
-        out["fee_schedule (in line)"] = sha256_text(canonical(fee))
-    elif isinstance(fee, str) and Path(fee).is_file():
-        out[f"fee_schedule {Path(fee).name}"] = hashlib.sha256(Path(fee).read_bytes()).hexdigest()
-    elif DEFAULT_FEE_SCHEDULE.is_file():
-        out["law/croton_on_hudson/fee_schedule.toml"] = hashlib.sha256(DEFAULT_FEE_SCHEDULE.read_bytes()).hexdigest()
-    return out
-
-
 @dataclass
 class _Recorder:
     """The rows one write adds or changes, as the event will hold them."""
@@ -221,6 +194,11 @@ class _Recorder:
             {"table": table, "op": "update", "key": _plain(getattr(obj, key)), "set": {k: row[k] for k in values}}
         )
         return obj
+
+    def delete(self, table: str, obj: Any) -> None:
+        self.changes.append({"table": table, "op": "delete", "key": _plain(getattr(obj, m.RECORDED[table][1]))})
+        self.session.delete(obj)
+        self.session.flush()
 
 
 _ENGINES: dict[str, Any] = {}
@@ -255,8 +233,11 @@ class Register:
             refuse_disk_error(e, self.url)
             raise
 
-    def _write(self, by: str, kind: str, case_id: int | None, fn: Callable[[_Recorder], Any]) -> Any:
-        """``fn`` in one transaction with its event; retried when the database was locked."""
+    def _write(
+        self, by: str, kind: str, case_id: int | None, fn: Callable[[_Recorder], Any], *, act: str | None = None
+    ) -> Any:
+        """``fn`` in one transaction with its event, if the account ``by`` may do ``act`` (default: the act the
+        event ``kind`` records, :mod:`treecalc.register.roles`); retried when the database was locked."""
         by = (by or "").strip()
         if not by:
             raise RegisterError("‹by›: say who acts (a name)")
@@ -266,6 +247,8 @@ class Register:
             try:
                 with Session(self.engine, expire_on_commit=False) as s, naming_damage(s, writing=True), s.begin():
                     head = lock_head(s, chain_hash)
+                    # the role read after the head's lock: an account changed by another writer is seen changed
+                    roles.check(s, by, act or roles.act_of(kind))
                     rec = _Recorder(s)
                     result = fn(rec)
                     cid = case_id if case_id is not None else getattr(result, "id", None)
@@ -379,21 +362,23 @@ class Register:
         kind: str,
         *,
         check: Callable[[_Recorder], None] | None = None,
+        key: str | None = None,
         **values: Any,
     ) -> int:
         """A new row ``model(case_id=case_id, **values)`` of the case ``case_id`` (which must exist), written with its
         event ``kind`` by ``by``; its id. The row is built inside the transaction, afresh if a locked database
-        retries it, after ``check`` (which may refuse it by what the register holds) in the same transaction."""
+        retries it, after ``check`` (which may refuse it by what the register holds) in the same transaction; once
+        per form ``key`` (a key recorded before gives back its entry: :func:`voids.keep_once`)."""
         self._case(case_id)
 
         def do(rec: _Recorder) -> Any:
             if check is not None:
                 check(rec)
-            return rec.insert(model.__tablename__, model(case_id=case_id, **values))
+            return voids.keep_once(rec, key, model(case_id=case_id, **values))
 
-        return int(self._write(by, kind, case_id, do).id)
+        return voids.first_of(lambda: int(self._write(by, kind, case_id, do).id))
 
-    def pay(self, case_id: int, *, by: str, amount: Any, on: Any, reference: str | None = None) -> int:
+    def pay(self, case_id: int, *, by: str, amount: Any, on: Any, reference: str | None = None, key: Any = None) -> int:
         cents = usd_to_cents(amount, "‹amount›")
         day = to_date(on, "‹date›")
         fits(reference, "‹reference›", 200)
@@ -402,7 +387,9 @@ class Register:
         latest = latest_day()
         if day > latest:
             raise RegisterError(f"‹date› {day}: a payment is recorded once received, not dated after {latest}")
-        return self._add_record(m.Payment, case_id, by, "payment", amount_cents=cents, paid_on=day, reference=reference)
+        return self._add_record(
+            m.Payment, case_id, by, "payment", key=key, amount_cents=cents, paid_on=day, reference=reference
+        )
 
     def decide(self, case_id: int, *, by: str, outcome: str, on: Any, conditions: str | None = None) -> int:
         key = outcome.strip().lower().replace(" ", "_").replace("-", "_")
@@ -434,6 +421,7 @@ class Register:
             bond = rec.session.get(m.Bond, bond_id)
             if bond is None:
                 raise RegisterError(f"no bond {bond_id} in the register")
+            voids.refuse_voided(rec.session, "bond", bond_id)
             if bond.status != "held":
                 raise RegisterError(f"bond {bond_id} was already {bond.status} on {bond.closed_on}")
             if day < bond.posted_on:
@@ -486,6 +474,7 @@ class Register:
             p = rec.session.get(m.Planting, planting_id)
             if p is None:
                 raise RegisterError(f"no planting {planting_id} in the register")
+            voids.refuse_voided(rec.session, "planting", planting_id)
             if isinstance(dead, bool) or not isinstance(dead, int) or not 0 <= dead <= p.trees:
                 raise RegisterError(f"‹dead› {dead!r}: from 0 to the {p.trees} trees planted")
             return rec.update("plantings", p, inspected_on=day, trees_dead=dead)
@@ -593,10 +582,8 @@ class Register:
                 # exact dollars as text: a float would lose cents above ~$9e13
                 "fund_in_lieu_usd": cents_to_usd(fund),
                 "paid_usd": cents_to_usd(int(paid)),
-                "balance_usd": cents_to_usd(None if fund is None else fund - int(paid)),
                 "fund_in_lieu_cents": fund,
                 "paid_cents": int(paid),
-                "balance_cents": None if fund is None else fund - int(paid),
                 "assessment": None
                 if last is None
                 else {
@@ -619,7 +606,8 @@ class Register:
                 **_records(decisions, bonds, plantings, holds, notes),
                 "events": [{"seq": e.seq, "at": e.at, "by": e.by, "kind": e.kind, "hash": e.hash} for e in history],
             }
-            return out
+            # what voided entries counted taken out, then what it owes (the penalties, replacement, Board's decision)
+            return with_owed(s, voids.into_case(s, out, cents_to_usd), cents_to_usd)
 
     def assessment_json(self, case_id: int) -> dict[str, Any] | None:
         with self.reading() as s:
@@ -634,8 +622,8 @@ class Register:
     def cases(self) -> list[dict[str, Any]]:
         """Every case with its fund in lieu, paid and balance (one query each: grouped sums)."""
         with self.reading() as s:
-            paid = dict(
-                s.execute(select(m.Payment.case_id, func.sum(m.Payment.amount_cents)).group_by(m.Payment.case_id)).all()
+            paid = voids.net_paid(
+                s, s.execute(select(m.Payment.case_id, func.sum(m.Payment.amount_cents)).group_by(m.Payment.case_id))
             )
             latest = (
                 select(m.AssessmentRecord.case_id, func.max(m.AssessmentRecord.id).label("aid"))
@@ -650,6 +638,7 @@ class Register:
                 ).all()
             )
             open_holds = set(s.scalars(select(m.Hold.case_id).where(m.Hold.closed_on.is_(None))).all())
+            penalty = decided_cents(s)  # the Planning Board's civil penalties in force, by case
             out = []
             for c in s.scalars(select(m.Case).order_by(m.Case.id)).all():
                 f, p = fund.get(c.id), int(paid.get(c.id) or 0)
@@ -663,7 +652,7 @@ class Register:
                         "opened_at": c.opened_at,
                         "fund_in_lieu_usd": cents_to_usd(f),
                         "paid_usd": cents_to_usd(p),
-                        "balance_usd": cents_to_usd(None if f is None else f - p),
+                        "balance_usd": cents_to_usd(owed_balance(f, penalty.get(c.id), p)),
                         "holding_certificates": c.id in open_holds,
                     }
                 )
@@ -683,6 +672,7 @@ class Register:
                     m.Planting.inspection_due >= a,
                     m.Planting.inspection_due <= b,
                     m.Planting.inspected_on.is_(None),
+                    voids.live(m.Planting, "planting"),
                 ),
                 order_by=(m.Planting.inspection_due, m.Planting.id),
             )
@@ -726,10 +716,11 @@ class Register:
                     order_by=(m.Bond.closed_on, m.Bond.id),
                 )
             ]
-        return ledger(a, b, days, cases, forfeited, cents_to_usd)
+            reversed_ = voids.reversals(s, a, b)  # voided receipts, booked out on the day of their void
+        return voids.with_reversals(ledger(a, b, days, cases, forfeited, cents_to_usd), reversed_, cents_to_usd)
 
     def payments(self, start: Any, end: Any) -> list[dict[str, Any]]:
-        """Every payment from ``start`` to ``end``, in date order."""
+        """Every payment from ``start`` to ``end``, in date order; a payment voided says when (``voided``)."""
         a, b = to_date(start, "‹start›"), to_date(end, "‹end›")
         with self.reading() as s:
             rows = s.execute(
@@ -737,6 +728,7 @@ class Register:
                 .where(m.Payment.paid_on >= a, m.Payment.paid_on <= b)
                 .order_by(m.Payment.paid_on, m.Payment.id)
             ).all()
+            gone = voids.voided_on(s, "payment")
         return [
             {
                 "payment": r.id,
@@ -744,6 +736,7 @@ class Register:
                 "amount_usd": cents_to_usd(r.amount_cents),
                 "date": r.paid_on.isoformat(),
                 "reference": r.reference,
+                "voided": gone.get(r.id),
             }
             for r in rows
         ]
@@ -769,7 +762,8 @@ class Register:
 
     def bonds_held(self) -> dict[str, Any]:
         with self.reading() as s:
-            rows = _with_case(s, m.Bond, where=(m.Bond.status == "held",), order_by=(m.Bond.posted_on, m.Bond.id))
+            held = (m.Bond.status == "held", voids.live(m.Bond, "bond"))
+            rows = _with_case(s, m.Bond, where=held, order_by=(m.Bond.posted_on, m.Bond.id))
             total = sum(b.amount_cents for b, _ in rows)
             return {
                 "total_usd": cents_to_usd(total),
@@ -788,23 +782,10 @@ class Register:
     # -- accounts (the app's sign-in) -----------------------------------------------------------------
 
     def add_user(self, name: str, role: str, password: str, *, by: str) -> None:
-        from treecalc.register import auth
+        """Make an account, or set its role and password (:func:`treecalc.register.accounts.add`)."""
+        from treecalc.register import accounts
 
-        name = (name or "").strip()
-        if not name or len(name) > 200:
-            raise RegisterError("a user name of 1 to 200 characters")
-        if role not in ROLES:
-            raise RegisterError(f"‹role› {role!r}: one of {', '.join(ROLES)}")
-        auth.check_password(password)
-        hashed = auth.hash_password(password)
-
-        def do(rec: _Recorder) -> m.User:
-            u = rec.session.get(m.User, name)
-            if u is None:
-                return rec.insert("users", m.User(name=name, role=role, password_hash=hashed))
-            return rec.update("users", u, role=role, password_hash=hashed)
-
-        self._write(by, "account", None, do)
+        accounts.add(self, name, role, password, by=by)
 
 
 def _with_case(s: Session, model: Any, *more: Any, where: tuple[Any, ...], order_by: tuple[Any, ...]) -> list[Any]:

@@ -172,8 +172,15 @@ def alembic_config(url: str) -> Any:
     return cfg
 
 
+def now() -> str:
+    """This instant as the register writes one: ISO-8601 UTC text, to the microsecond."""
+    import datetime as dt
+
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
+
+
 #: the newest migration (``migrations/versions``); tests/register checks it is Alembic's head
-HEAD = "0002"
+HEAD = "0005_roles"
 
 
 def _at_head(engine: Engine) -> bool:

@@ -17,24 +17,12 @@ from typing import Any
 from sqlalchemy import select
 
 from treecalc.register import models as m
+from treecalc.register import roles
 from treecalc.register.core import Register, RegisterError, cents_to_usd, fits, now, to_date, usd_to_cents
 
-#: the role that records a fee schedule (the Village Engineer keeps the Board's schedule)
+#: the role that records a fee schedule (the Village Engineer keeps the Board's schedule: roles.MATRIX)
 ROLE = "engineer"
 SECTION = "§208-24C"
-
-
-def require_role(reg: Register, by: str, role: str, act: str) -> str:
-    """``by`` when it names an account of ``role``, else a refusal naming the role (an account that does not
-    exist, or of another role, is refused alike)."""
-    name = (by or "").strip()
-    with reg.reading() as s:
-        user = s.get(m.User, name) if name else None
-        has = None if user is None else user.role
-    if has != role:
-        who = f"{name!r} is {'an account of the ' + has + ' role' if has else 'not an account of this register'}"
-        raise RegisterError(f"{act} needs an account with the {role} role: {who}")
-    return name
 
 
 def _label(when: dt.date, resolution: str | None) -> str:
@@ -59,7 +47,7 @@ def record(
     not read (a fee of $0 on the per-tree basis, a multiplier out of range: the assessment's own checks)."""
     from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule
 
-    by = require_role(reg, by, ROLE, f"Recording the fee schedule ({SECTION})")
+    by = roles.require(reg, by, "fee_schedule")  # said before the schedule is read; the write checks again
     when = to_date(resolution_date, "‹resolution_date›")
     resolution = (resolution or "").strip() or None
     fits(resolution, "‹resolution›", 200)

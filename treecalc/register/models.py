@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import BigInteger, Date, ForeignKey, Index, Integer, LargeBinary, String, Text
+from sqlalchemy import BigInteger, Date, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.exc import DontWrapMixin
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -103,6 +103,21 @@ class Decision(Base):
     decided_on: Mapped[dt.date] = mapped_column(Date)
 
 
+class PenaltyDecision(Base):
+    """The Planning Board's civil penalty on a violation, assessed after the hearing (the section of the law file's
+    civil penalty bracket, §208-29B): one row per decision, never changed; the latest by date is the one owed."""
+
+    __tablename__ = "penalty_decisions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id"), index=True)
+    amount_cents: Mapped[int] = mapped_column(BigInteger)
+    decided_on: Mapped[dt.date] = mapped_column(Date)
+    reference: Mapped[str | None] = mapped_column(String(200))  # the Board's resolution or minutes
+    section: Mapped[str] = mapped_column(String(40))  # as the law file cites it
+    recorded_by: Mapped[str] = mapped_column(String(200))
+    recorded_at: Mapped[str] = mapped_column(String(40))
+
+
 class Payment(Base):
     __tablename__ = "payments"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -157,6 +172,8 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(200), primary_key=True)
     role: Mapped[str] = mapped_column(String(20))  # engineer | clerk | viewer
     password_hash: Mapped[str] = mapped_column(String(300))
+    # when the account was disabled (it cannot sign in or act; its history stays), else None
+    disabled_at: Mapped[str | None] = mapped_column(String(40), default=None)
 
 
 class Link(Base):
@@ -190,6 +207,36 @@ class FeeScheduleRecord(Base):
     resolution: Mapped[str | None] = mapped_column(String(200))  # the resolution's reference
     recorded_by: Mapped[str] = mapped_column(String(200))
     recorded_at: Mapped[str] = mapped_column(String(40))
+
+
+class Void(Base):
+    """An entry of a case (a payment, a planting, a decision, a bond) voided: the entry's row stays as it was
+    written, and this row says it no longer counts, from when, why and by whom. An entry is voided once
+    (the unique pair); a void is never voided (record the entry again instead)."""
+
+    __tablename__ = "voids"
+    __table_args__ = (UniqueConstraint("entry", "entry_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    entry: Mapped[str] = mapped_column(String(20))  # payment | planting | decision | bond
+    entry_id: Mapped[int] = mapped_column(Integer)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id"), index=True)
+    # a payment's or a forfeited bond's amount reversed (a receipt out of the Fund on voided_on), else None
+    amount_cents: Mapped[int | None] = mapped_column(BigInteger)
+    voided_on: Mapped[dt.date] = mapped_column(Date, index=True)
+    reason: Mapped[str] = mapped_column(Text)
+    voided_by: Mapped[str] = mapped_column(String(200))
+    voided_at: Mapped[str] = mapped_column(String(40))
+
+
+class FormKey(Base):
+    """The key of one form as the app drew it, and the entry its first submission recorded: the same form sent
+    again (a double click, a reload that resubmits) finds its key here and records nothing more."""
+
+    __tablename__ = "form_keys"
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    entry: Mapped[str] = mapped_column(String(20))
+    entry_id: Mapped[int] = mapped_column(Integer)
+    case_id: Mapped[int | None] = mapped_column(Integer)
 
 
 # sign-in state is not part of the record (not chained): throttling and sessions change on every request
@@ -255,6 +302,7 @@ RECORDED = {
     "survey_versions": (SurveyVersion, "id"),
     "assessments": (AssessmentRecord, "id"),
     "decisions": (Decision, "id"),
+    "penalty_decisions": (PenaltyDecision, "id"),
     "payments": (Payment, "id"),
     "bonds": (Bond, "id"),
     "plantings": (Planting, "id"),
@@ -263,4 +311,6 @@ RECORDED = {
     "users": (User, "name"),
     "links": (Link, "token_sha256"),
     "fee_schedules": (FeeScheduleRecord, "id"),
+    "voids": (Void, "id"),
+    "form_keys": (FormKey, "key"),
 }

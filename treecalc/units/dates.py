@@ -64,4 +64,6 @@ def add_months(d: _dt.date, months: int) -> _dt.date:
     """``d`` plus whole calendar months, clamped to the last day of the target month."""
     m = d.month - 1 + months
     y, m = d.year + m // 12, m % 12 + 1
+    if d.day <= 28:  # every month has the day (a water account asks this ~12 times a bill a year)
+        return _dt.date(y, m, d.day)
     return _dt.date(y, m, min(d.day, calendar.monthrange(y, m)[1]))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from treecalc.app import cases, state, ui, views
+from treecalc.app import case_survey, cases, corrections, state, ui, views
 
 
 def _usd(v: str | None) -> str:
@@ -27,31 +27,83 @@ def _case_view(c: dict, *, applicant: bool = False) -> None:
         + (f" · lot {c['lot']}" if c.get("lot") else "")
         + f" · opened {c['opened_at'][:10]}"
     )
-    m1, m2, m3 = st.columns(3)
+    m1, m2, m3, m4 = st.columns(4)
     m1.metric("Payment in lieu assessed", _usd(c["fund_in_lieu_usd"]))
-    m2.metric("Paid into the Fund", _usd(c["paid_usd"]))
-    m3.metric("Balance", _usd(c["balance_usd"]))
+    m2.metric("Civil penalty assessed", _usd(c["civil_penalty"]["amount_usd"]))
+    m3.metric("Paid into the Fund", _usd(c["paid_usd"]))
+    m4.metric("Balance", _usd(c["balance_usd"]))
     if c["surveys"]:
         st.markdown("**Survey:** " + ", ".join(ui.md_text(s["name"]) for s in c["surveys"]))
     st.markdown(f"**Decision:** {c['decision'] or 'none yet'}")
+    _owed(c)
     if c["holding_certificates"]:
         st.warning("An open violation holds building permits and certificates of occupancy (§208-29F).")
     if c["payments"]:
         st.markdown("**Payments**")
-        st.dataframe(pd.DataFrame(c["payments"]), hide_index=True, width="stretch")
+        st.dataframe(pd.DataFrame(corrections.table_rows(c["payments"])), hide_index=True, width="stretch")
     if c["plantings"]:
         st.markdown("**Replacement plantings** (each inspected when its §208-22G warranty ends: *warranty*)")
-        st.dataframe(pd.DataFrame(c["plantings"]), hide_index=True, width="stretch")
+        st.dataframe(pd.DataFrame(corrections.table_rows(c["plantings"])), hide_index=True, width="stretch")
     if not applicant:
         for what in ("bonds", "holds", "decisions", "notes"):
             if c[what]:
                 st.markdown(f"**{what.capitalize()}**")
-                st.dataframe(pd.DataFrame(c[what]), hide_index=True, width="stretch")
+                st.dataframe(pd.DataFrame(corrections.table_rows(c[what])), hide_index=True, width="stretch")
+    if c["voids"]:  # each entry voided stays listed above; its void, with the reason, here
+        st.markdown("**Voided entries** (kept in the record; they no longer count)")
+        st.dataframe(pd.DataFrame(c["voids"]), hide_index=True, width="stretch")
     for r in c["readings"]:  # how the law was read where the case's dates and receipts rest on it
         st.caption(f"Reading: {r['reading']}")
+    if not applicant and c["assessment"] and c["assessment"]["survey_sha256"]:
+        if st.button("Open this case's survey in the calculator", key="w_case_reopen"):
+            case_survey.reopen(int(c["id"]))
+            st.success(
+                f"Case {c['id']}'s survey and options are open in the calculator (Survey, Permit, Violations ...), "
+                "read-only."
+            )
     if not applicant:
         with st.expander(f"History ({len(c['events'])} events, hash-chained)"):
             st.dataframe(pd.DataFrame(c["events"]), hide_index=True, width="stretch")
+
+
+def _owed(c: dict) -> None:
+    """What the case owes, as ``treecalc case show`` prints it: the civil penalty, the penalties per tree, the
+    replacement owed against planted, and the balance line by line."""
+    civil = c["civil_penalty"]
+    st.markdown(f"**Civil penalty ({civil['section']}):** {ui.md_text(civil['words'])}")
+    pen = c["penalties"]
+    if pen and pen["trees"]:
+        st.markdown(
+            f"**Penalties of the assessment** (maxima): civil up to {_usd(pen['civil_max_usd'])}, conditional "
+            f"{_usd(pen['civil_conditional_usd'])}; criminal up to {_usd(pen['criminal_max_usd'])}, for a court"
+        )
+        st.dataframe(pd.DataFrame(pen["trees"]), hide_index=True, width="stretch")
+    if c["penalty_decisions"]:
+        st.markdown("**The Planning Board's decisions on the civil penalty**")
+        st.dataframe(pd.DataFrame(c["penalty_decisions"]), hide_index=True, width="stretch")
+    r = c["replacement_owed"]
+    if r and r["required"]:
+        st.markdown(
+            f"**Replacement owed ({r['sections']}):** {r['trees_needed']} trees, {_usd(r['required_value_usd'])} "
+            f"{r['value_unit'] or ''} ({r['trees_on_site']} on site, {r['trees_in_lieu']} in lieu). Planted "
+            f"{r['trees_planted']} ({_usd(r['value_planted_usd'])} at {_usd(r['value_per_tree_usd'])} a tree); "
+            f"{r['trees_still_to_plant']} still to plant"
+            + (f"; {r['trees_dead_not_replanted']} dead, not yet replanted" if r["trees_dead_not_replanted"] else "")
+            + "."
+        )
+    if r and r["conditional"]:
+        st.caption(r["conditional"])
+    st.markdown("**The balance, line by line**")
+    rows = [
+        {
+            "item": ln["item"],
+            "section": ln["section"] or "",
+            "amount": _usd(ln["usd"]),
+            "in the balance": "yes" if ln["in_balance"] else "no",
+        }
+        for ln in c["balance_lines"]
+    ]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
 def _applicant(token: str) -> None:
@@ -96,7 +148,7 @@ def _action(key: str, title: str, submit: str, fields: Callable[[], Callable[[],
     with st.form(key):
         st.markdown(title)
         record = fields()
-        if st.form_submit_button(submit):
+        if st.form_submit_button(submit, key=f"{key}_submit"):
             record()
             st.rerun()
 
@@ -112,13 +164,24 @@ def _record(c: dict) -> None:
         amount = st.text_input("Amount (USD)", key="w_pay_amount")
         day = st.date_input("Date paid", value=_today(), key="w_pay_date")
         ref = st.text_input("Reference (receipt, check)", key="w_pay_ref")
-        return lambda: reg.pay(cid, by=by, amount=amount, on=day, reference=ref or None)
+        key = corrections.form_key("w_case_pay")  # one payment per form drawn, however often it is sent
+        return lambda: corrections.recorded(
+            "w_case_pay", key, reg.pay(cid, by=by, amount=amount, on=day, reference=ref or None, key=key)
+        )
 
     def decide() -> Callable[[], object]:
         outcome = _choose("Outcome", ["approved", "approved_with_conditions", "denied"], "w_dec_outcome")
         conditions = st.text_input("Conditions", key="w_dec_conditions")
         day = st.date_input("Date", value=_today(), key="w_dec_date")
         return lambda: reg.decide(cid, by=by, outcome=outcome, on=day, conditions=conditions or None)
+
+    def penalty() -> Callable[[], object]:
+        from treecalc.register.decisions import decide_penalty
+
+        amount = st.text_input("Civil penalty assessed (USD; 0: released)", key="w_pen_amount")
+        day = st.date_input("Date of the decision", value=_today(), key="w_pen_date")
+        ref = st.text_input("Reference (the Board's resolution or minutes)", key="w_pen_ref")
+        return lambda: decide_penalty(reg, cid, by=by, amount=amount, on=day, reference=ref or None)
 
     def plant() -> Callable[[], object]:
         trees = st.number_input("Trees", min_value=1, max_value=100_000, step=1, key="w_plant_trees")
@@ -136,10 +199,26 @@ def _record(c: dict) -> None:
         _action("w_case_pay", "**Record a payment into the Fund**", "Record the payment", pay)
     if cases.may("decide"):
         _action("w_case_decide", "**Record the decision**", "Record the decision", decide)
+    if cases.may("decide") and c["civil_penalty"]["line"]:
+        section = c["civil_penalty"]["section"]
+        _action("w_case_penalty", f"**Record the Planning Board's civil penalty** ({section})", "Record it", penalty)
+    view = case_survey.viewing()
+    if cases.may("open") and view is not None and view["case"] == cid and case_survey.changed(view):
+        st.markdown("**The calculator's survey and options differ from this case's assessment**")
+        if st.button(f"Record them as a new assessment of case {cid}", key="w_case_reassess"):
+            case_survey.record_new_assessment(cid, by)
+            st.rerun()
     if cases.may("plant"):
         _action("w_case_plant", "**Record a replacement planting** (§208-22G)", "Record the planting", plant)
     if cases.may("inspect") and c["plantings"]:
         _action("w_case_inspect", "**Record an inspection**", "Record the inspection", inspect)
+    if corrections.may_void(who[1]):
+        _action(
+            "w_case_void",
+            "**Void an entry** recorded by mistake (it stays in the record, marked voided, with the reason)",
+            "Void the entry",
+            lambda: corrections.void_fields(reg, c, by),
+        )
     if cases.may("link"):
         st.markdown("**Applicant's link** (this case only, read-only)")
         if st.button("Make the applicant's link", key="w_case_link"):
@@ -160,6 +239,7 @@ def _ledgers() -> None:
     if led["forfeitures"]:
         st.markdown("**Forfeited bonds received into the Fund**")
         st.dataframe(pd.DataFrame(led["forfeitures"]), hide_index=True, width="stretch")
+    corrections.reversals(led)
     c1, c2 = st.columns(2)
     start = c1.date_input("Inspections due from", value=_today(), key="w_due_from")
     end = c2.date_input("to", value=_today() + dt.timedelta(days=31), key="w_due_to")
@@ -189,8 +269,11 @@ def _body() -> None:
     if token:
         _applicant(token)
         return
+    cases.sync_cookie()
     who = cases.user()
     if who is None:
+        if not cases.has_account():
+            cases.first_account_form()
         cases.sign_in_form()
         return
     c1, c2 = st.columns([4, 1])

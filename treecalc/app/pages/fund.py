@@ -132,7 +132,7 @@ def _schedule_section() -> dict[str, Any]:
             key="w_fee_history",
         )
     who = cases.user()
-    if who is not None and who[1] == fees.ROLE:
+    if cases.may("fee_schedule"):
         _record_form()
     elif who is not None:
         st.caption(f"Read-only: an account of the {fees.ROLE} role records the Board's schedule (§208-24C).")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as _dt
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -97,7 +98,12 @@ def relevy_overdue_words() -> str:
 def relevy_min_days_overdue() -> int:
     """The fewest whole days overdue that meet §223-12F(2) ("more than 60 days overdue": 61). A number of days
     overdue that is a maximum (``<``, ``<=``) is no reading of "more than": refused naming the entry."""
-    op, v = _operator("relevy_overdue_days"), int(LAW["relevy_overdue_days"].value)
+    return _min_days(_operator("relevy_overdue_days"), int(LAW["relevy_overdue_days"].value))
+
+
+@functools.cache
+def _min_days(op: str, v: int) -> int:
+    # asked once per comparison and number (every bill's relevy date is found from it)
     if op not in (">", ">="):
         raise ValueError(
             f"data/law/croton_on_hudson/ch223_water.toml: [relevy_overdue_days] states operator {op!r}; the days "
@@ -118,9 +124,17 @@ MONTH_READINGS = {
 
 
 def _interpretation(months: str) -> list[str]:
-    """The readings of §223-12F, built from the law's numbers in data/law."""
+    """The readings of §223-12F, built from the law's numbers in data/law (a new list each call: a schedule may
+    add to its own)."""
+    return list(_interpretation_text(months, relevy_min_days_overdue()))
+
+
+@functools.cache
+def _interpretation_text(months: str, min_days: int) -> tuple[str, ...]:
+    # once per reading and comparison (the law file's, which a test may amend in-process): every bill's
+    # schedule states it
     lf, lm, lr = LAW["first_penalty_rate"], LAW["monthly_penalty_rate"], LAW["relevy_overdue_days"]
-    return [
+    return (
         f"{SEC_NO_PENALTY}: no penalty is assessed if the whole water charge is paid on or before the due "
         "date set forth on the bill.",
         f"{lf.section}: on the day after the due date, {_pct(lf)} of the water charge then unpaid is added "
@@ -134,13 +148,13 @@ def _interpretation(months: str) -> list[str]:
         "charge (the text: 'applied first to penalties'), then the next bill; what exceeds everything owed "
         "is a credit. A penalty falling on a day is assessed before payments received that day.",
         f"{lr.section}: '{lr.text}' on {RELEVY_DAY} {RELEVY_MONTH_NAME} is read as the due date falling at least "
-        f"{relevy_min_days_overdue()} days before that {RELEVY_DAY} {RELEVY_MONTH_NAME}; otherwise the following "
+        f"{min_days} days before that {RELEVY_DAY} {RELEVY_MONTH_NAME}; otherwise the following "
         "year's. On "
         "the relevy date (after that day's penalty and payments) the bill's unpaid charge and penalties are "
         "transferred to the Village tax bill (a lien); no further penalty accrues on the water account for "
         "them. Payments received afterwards go toward the amount relevied (shown as such); any tax-bill "
         "interest is the tax collector's and is not computed here.",
-    ]
+    )
 
 
 INTERPRETATION = _interpretation("anniversary")
@@ -184,7 +198,8 @@ def relevy_date_for(due_date: _dt.date) -> _dt.date:
     d = _dt.date(due_date.year, RELEVY_MONTH, RELEVY_DAY)
     if d <= due_date:
         d = _dt.date(due_date.year + 1, RELEVY_MONTH, RELEVY_DAY)
-    if not _meets("relevy_overdue_days", (d - due_date).days):
+    # "more than 60 days" met from the fewest days that meet it (the entry's number and comparison, asked once)
+    if (d - due_date).days < relevy_min_days_overdue():
         d = _dt.date(d.year + 1, RELEVY_MONTH, RELEVY_DAY)
     return d
 
@@ -403,10 +418,9 @@ class _Account:
         b.pens += pen
         b.assessed += pen
         what = (
-            f"{_pct(LAW['first_penalty_rate'])} of the unpaid water charge {b.charge}, not paid by the due date"
+            f"{_FIRST} of the unpaid water charge {b.charge}, not paid by the due date"
             if n == 0
-            else f"{_pct(LAW['monthly_penalty_rate'])} of the unpaid water charge {b.charge} for succeeding "
-            f"month {n} (or portion)"
+            else f"{_MONTHLY} of the unpaid water charge {b.charge} for succeeding month {n} (or portion)"
         )
         self._add(
             b,

@@ -1,4 +1,4 @@
-"""Chapter 208's readings of unclear text, the sections applied, and the notes the findings carry (README "Readings"),
+"""Chapter 208's readings of unclear text, the sections applied, and the notes the findings carry (the docs' law pages),
 and the site facts it assumes when not given (each in the chapter's words, ``[site_why]``).
 """
 
@@ -32,12 +32,12 @@ SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson", si
 OTHER_LAW_FLAGS = ("within_20ft_of_lot_line",)
 
 
-#: Each reading of unclear text this chapter's assessment applies: (section, reading), stated in README
+#: Each reading of unclear text this chapter's assessment applies: (section, reading), stated on the docs' law pages
 #: ("Readings"), the JSON (``readings``), the statement's Method sheet and the printable report.
 def reading_items(law: dict[str, Any]) -> list[tuple[str, str]]:
     """Each reading of unclear text this chapter's assessment applies: (section, reading), its numbers those of
     ``law`` (the law in force on the assessment's date: an amended number is quoted from its date, the old one
-    before it). Stated in README ("Readings"), the JSON (``readings``), the statement's Method sheet and the
+    before it). Stated on the docs' law pages (generated from it), the JSON (``readings``), the statement's Method sheet and the
     printable report."""
     return _permit_readings(law) + _penalty_readings(law)
 
@@ -369,7 +369,7 @@ def _not_given(v: Any) -> bool:
 
 # ---------------------------------------------------------------- what the assessment reads of this chapter
 def dead_tree_reading(law: dict[str, Any]) -> str:
-    """How Chapter 208 reads a dead tree (README "Readings"), its counts those of ``law`` (in force on the date)."""
+    """How Chapter 208 reads a dead tree (the docs' law pages), its counts those of ``law`` (in force on the date)."""
     more, least = _words(law["permit"]["more_than_trees_12mo"]), _words(law["replacement"]["min_trees"])
     return (
         "§208-22A/B 'environmental value' (i-Tree / National Tree Benefit Calculator): a dead tree (condition dead, "
@@ -384,7 +384,7 @@ def dead_tree_reading(law: dict[str, Any]) -> str:
 DEAD_TREE_READING = dead_tree_reading(_LAW)
 
 
-#: How § 208-22F reads an offence that rests on a fact not given (README "Readings").
+#: How § 208-22F reads an offence that rests on a fact not given (the docs' law pages).
 CONDITIONAL_22F_READING = (
     "§208-22F 'if an applicant has violated this chapter': its replacement standard is charged only on "
     "trees whose offence is definite (facts given). A tree whose offence rests on a fact not given (a conditional offence) "

@@ -1,5 +1,6 @@
-"""README's "Appraisal: the 9th and the 10th edition": the sample's appraised basis under both editions is
-what the assessment says (the table is derived, not pasted), and the two trees it works by hand are right."""
+"""The docs page "Appraisal: the 9th and the 10th edition" (docs/science/appraisal.md): the sample's appraised
+basis under both editions is what the assessment says (the table is derived, not pasted), and the two trees it
+works by hand are right."""
 
 import math
 import re
@@ -11,14 +12,13 @@ import treecalc
 from treecalc.data import SAMPLE_SURVEY
 from treecalc.models import appraisal, appraisal10
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "science" / "appraisal.md"
 TENTH = {"basis": "per_tree", "fee_per_tree_usd": "450", "appraisal_edition": 10}
 
 
 def _table() -> dict[str, tuple[float, float]]:
-    text = README.read_text(encoding="utf-8")
-    part = text[text.index("### Appraisal: the 9th and the 10th edition") :]
-    part = part[part.index("| | 9th edition") : part.index("Why they differ")]
+    text = PAGE.read_text(encoding="utf-8")
+    part = text[text.index("| | 9th edition") : text.index("Why they differ")]
     rows = {}
     for line in part.splitlines()[2:]:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -39,7 +39,7 @@ def _figures(a) -> dict[str, float]:
     }
 
 
-def test_readme_table_is_the_assessment_under_both_editions():
+def test_page_table_is_the_assessment_under_both_editions():
     rows = _table()
     ninth = _figures(treecalc.assess(SAMPLE_SURVEY, value_basis="appraised"))
     tenth = _figures(treecalc.assess(SAMPLE_SURVEY, value_basis="appraised", fee_schedule=TENTH))
@@ -54,7 +54,7 @@ def test_readme_table_is_the_assessment_under_both_editions():
     assert rows["value the replacements must carry"][1] == pytest.approx(1.2 * 22094.52 + 0.9 * 80200.17, abs=0.02)
 
 
-def test_the_two_trees_worked_in_the_readme():
+def test_the_two_trees_worked_on_the_page():
     # 41 in white oak, excellent: TA = pi x 20.5^2 = 1,320.25 sq in; 9th [530 + 66 x (1,320.25 - 7.065)] x 1.00
     # (species) x 1.00 (excellent) = 530 + 86,670.25 = 87,200.49; 10th 75.0176 x 1,320.25 = 99,042.36
     ta = math.pi * 20.5**2
@@ -66,6 +66,6 @@ def test_the_two_trees_worked_in_the_readme():
     assert round(float(appraisal.replacement_value("COFL", 5, "fair")[0]), 2) == 326.31
     assert round(float(appraisal10.appraised_value("COFL", 5, "fair")[0]), 2) == round(unit * math.pi * 6.25 * 0.6, 2)
     assert round(unit * math.pi * 6.25 * 0.6, 2) == 883.78
-    text = README.read_text(encoding="utf-8")
+    text = PAGE.read_text(encoding="utf-8")
     for figure in ("$87,200.49", "$99,042.36", "$326.31", "$883.78"):
         assert figure in text

@@ -1,0 +1,34 @@
+"""The law an assessment was made under, as the register keeps it beside the assessment: each file's SHA-256."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+
+def law_files(options: dict[str, Any]) -> dict[str, str]:
+    """SHA-256 of the law files in force for an assessment: its jurisdiction's TOML, the site facts assumed,
+    and the fee schedule (the file given, an in-line schedule's canonical JSON, or the bundled one)."""
+    from treecalc.law import law_files as village_files
+    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
+    from treecalc.units.datafolder import DATA_DIR
+
+    out: dict[str, str] = {}
+    village = str(options.get("jurisdiction") or "")
+    names = village_files(village) if village in ("croton_on_hudson", "wesley_hills") else ["readings/site_facts.toml"]
+    for name in names:
+        p = DATA_DIR / name
+        if p.is_file():
+            out[name] = hashlib.sha256(p.read_bytes()).hexdigest()
+    fee = options.get("fee_schedule")
+    if isinstance(fee, dict):
+        # the register's canonical JSON (sorted keys, no spaces, UTF-8), as the event's
+        text = json.dumps(fee, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        out["fee_schedule (in line)"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    elif isinstance(fee, str) and Path(fee).is_file():
+        out[f"fee_schedule {Path(fee).name}"] = hashlib.sha256(Path(fee).read_bytes()).hexdigest()
+    elif DEFAULT_FEE_SCHEDULE.is_file():
+        out["law/croton_on_hudson/fee_schedule.toml"] = hashlib.sha256(DEFAULT_FEE_SCHEDULE.read_bytes()).hexdigest()
+    return out

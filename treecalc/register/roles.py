@@ -1,0 +1,143 @@
+"""Who may do what in the register: the role matrix, once, as data, and the one check every write passes.
+
+Every write of the register goes through :meth:`treecalc.register.core.Register._write`, which checks, in the
+write's own transaction, that the account named as the actor (``by``) exists, is not disabled and has a role
+:data:`MATRIX` allows for the act the event records (its ``kind``, read through :data:`KINDS`). So a page or a
+command can only show the refusal: the register makes it. An event kind no act names is refused too, so a new
+kind of write cannot go unchecked.
+
+:func:`require` is the same check for a caller that wants the answer before it writes (a form that should not be
+drawn, a command that should stop early); :func:`may` answers for a role alone (what a page offers).
+
+``treecalc user roles`` prints the matrix (:func:`markdown`) as the Markdown table docs/register.md holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from treecalc.register import models as m
+from treecalc.register.db import RegisterError
+
+if TYPE_CHECKING:
+    from treecalc.register.core import Register
+
+ROLES = ("engineer", "clerk", "viewer")
+_STAFF = frozenset({"engineer", "clerk"})
+_ENGINEER = frozenset({"engineer"})
+
+
+@dataclass(frozen=True)
+class Act:
+    """An act of the register: how it is said, the roles that may do it, the event kinds that record it, and
+    whether a visitor without an account may do it too (``anyone``)."""
+
+    words: str
+    roles: frozenset[str]
+    kinds: tuple[str, ...]
+    anyone: bool = False
+
+
+#: act -> who may do it. The Village Engineer decides and keeps the Board's fee schedule and the accounts; a
+#: clerk records what arrives at the counter (payments, plantings, inspections) and opens cases; a viewer reads.
+MATRIX: dict[str, Act] = {
+    "open": Act("opening a case", _STAFF, ("case opened",)),
+    "assess": Act("recording a new assessment of a case", _STAFF, ("assessed",)),
+    "pay": Act("recording a payment into the Fund", _STAFF, ("payment",)),
+    "plant": Act("recording a replacement planting (§208-22G)", _STAFF, ("planting", "replant")),
+    "inspect": Act("recording an inspection (§208-22G)", _STAFF, ("inspection",)),
+    "note": Act("adding a note to a case", _STAFF, ("note",)),
+    "decide": Act("recording the decision on a case", _ENGINEER, ("decision",)),
+    "bond": Act(
+        "posting, releasing or forfeiting a bond (§208-23)",
+        _ENGINEER,
+        ("bond posted", "bond released", "bond forfeited"),
+    ),
+    "hold": Act("opening or closing a §208-29F hold", _ENGINEER, ("hold opened", "hold closed")),
+    "link": Act("making or revoking an applicant's link to a case", _ENGINEER, ("case link made", "case link revoked")),
+    "penalty": Act("recording the Planning Board's decision on a civil penalty", _ENGINEER, ("civil penalty decided",)),
+    "void": Act(
+        "voiding a payment, planting, decision, penalty or bond entered by mistake, with a reason",
+        _STAFF,
+        tuple(f"{k} voided" for k in ("payment", "planting", "decision", "penalty", "bond")),
+    ),
+    "fee_schedule": Act("recording the fee schedule (§208-24C)", _ENGINEER, ("fee schedule recorded",)),
+    "accounts": Act(
+        "making an account or changing its role or password, disabling or removing one",
+        _ENGINEER,
+        ("account", "account disabled", "account removed"),
+    ),
+    # a sign-in tried, made or ended: recorded for anyone who tries (a failed one under the name tried)
+    "sign_in": Act("signing in or out", frozenset(ROLES), ("signed in", "sign-in failed", "signed out"), anyone=True),
+    # a view of a survey shared by a link (the links' own rules say who may share what)
+    "share": Act(
+        "sharing a view of a survey by a link",
+        frozenset(ROLES),
+        ("file kept", "link made", "link revoked"),
+        anyone=True,
+    ),
+}
+
+#: event kind -> the act it records
+KINDS: dict[str, str] = {kind: name for name, act in MATRIX.items() for kind in act.kinds}
+
+
+def may(role: str | None, act: str) -> bool:
+    """Whether an account of ``role`` may do ``act`` (a key of :data:`MATRIX`)."""
+    return role in MATRIX[act].roles
+
+
+def _roles_words(roles: frozenset[str]) -> str:
+    named = [r for r in ROLES if r in roles]
+    return " or ".join(named) + (" role" if len(named) == 1 else " roles")
+
+
+def check(s: Session, by: str, act: str) -> str:
+    """``by`` (stripped) when it names an enabled account whose role may do ``act``, read in the session ``s`` (a
+    write's own transaction), else a refusal naming the roles that may. The first account of an empty register
+    is made without one (there is no one to make it)."""
+    spec = MATRIX.get(act)
+    if spec is None:  # a write no act names: refused, never let through unchecked
+        raise RegisterError(f"{act!r} is not an act of the register's role matrix: no account may do it")
+    name = (by or "").strip()
+    if spec.anyone:
+        return name
+    user = s.get(m.User, name) if name else None
+    if user is None and act == "accounts" and s.scalar(select(m.User.name).limit(1)) is None:
+        return name
+    if user is not None and user.disabled_at is None and user.role in spec.roles:
+        return name
+    if user is None:
+        who = f"{name!r} is not an account of this register" if name else "no account is named (‹by›)"
+    elif user.disabled_at is not None:
+        who = f"the account {name!r} was disabled on {user.disabled_at[:10]}"
+    else:
+        who = f"{name!r} is an account of the {user.role} role"
+    words = spec.words[0].upper() + spec.words[1:]
+    raise RegisterError(f"{words} needs an account of the {_roles_words(spec.roles)}: {who}.")
+
+
+def require(reg: Register, by: str, act: str) -> str:
+    """:func:`check` in a read of the register ``reg`` (a :class:`treecalc.register.Register`): the account's
+    name when it may do ``act``, else :class:`RegisterError` naming the role. The write itself checks again."""
+    with reg.reading() as s:
+        return check(s, by, act)
+
+
+def act_of(kind: str) -> str:
+    """The act an event ``kind`` records (the kind itself when no act names it: :func:`check` refuses it)."""
+    return KINDS.get(kind, kind)
+
+
+def markdown() -> str:
+    """The matrix as a Markdown table: one row per act, a column per role."""
+    lines = ["| act | " + " | ".join(ROLES) + " |", "| --- |" + " :---: |" * len(ROLES)]
+    for act in MATRIX.values():
+        cells = ["yes" if r in act.roles else "—" for r in ROLES]
+        words = act.words + (" (also a visitor not signed in)" if act.anyone else "")
+        lines.append(f"| {words} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
