@@ -32,10 +32,10 @@ import math
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from treecalc.report.carriers import ATTACHMENT_NAME, JSON_ITEM, SHEET_NAME
 
@@ -103,15 +103,28 @@ def _data_files() -> dict[str, str]:
 
 def result_sha256(assessment: Any) -> str:
     """SHA-256 of the assessment's JSON text (as ``treecalc assess --json`` prints it) without the fingerprint."""
-    from treecalc.report.json_text import assessment_json_text
+    from treecalc.report.json_text import assessment_json_chunks
 
     held = getattr(assessment, "fingerprint", None)
     assessment.fingerprint = None
     try:
-        text = assessment_json_text(assessment, default=json_default)
+        return text_sha256(assessment_json_chunks(assessment, default=json_default))
     finally:
         assessment.fingerprint = held
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def text_sha256(chunks: Iterable[str], sink: BinaryIO | None = None) -> str:
+    """SHA-256 of the UTF-8 of the text ``"".join(chunks)``, encoded a piece at a time (the text of a big
+    survey is never joined nor encoded whole); the UTF-8 is also written to ``sink`` when given."""
+    from treecalc.report.json_text import text_pieces
+
+    h = hashlib.sha256()
+    for piece in text_pieces(chunks):
+        data = piece.encode("utf-8")
+        h.update(data)
+        if sink is not None:
+            sink.write(data)
+    return h.hexdigest()
 
 
 def _plain_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -120,10 +133,16 @@ def _plain_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def make_fingerprint(
-    assessment: Any, survey: bytes | str | Path, options: Mapping[str, Any], survey_name: str | None = None
+    assessment: Any,
+    survey: bytes | str | Path,
+    options: Mapping[str, Any],
+    survey_name: str | None = None,
+    *,
+    result_sha: str | None = None,
 ) -> dict[str, Any]:
     """The fingerprint of ``assessment``, derived from ``survey`` (its path or bytes) with ``options`` (the keyword
-    arguments of :func:`treecalc.assessment.assess`, and under ``"read"`` those of the reading, :data:`READ_OPTIONS`)."""
+    arguments of :func:`treecalc.assessment.assess`, and under ``"read"`` those of the reading, :data:`READ_OPTIONS`).
+    ``result_sha`` is :func:`result_sha256` of it when the caller has it already (it wrote the JSON text)."""
     from treecalc import __version__
 
     opts = _plain_options(options)
@@ -135,6 +154,8 @@ def make_fingerprint(
         read = {p.resolve() for p in data_files_read().values()}
         if Path(fee).resolve() not in read:  # a schedule of the data folder is one of data_files already
             fee_file = {"path": fee, "sha256": _sha256_file(Path(fee))}
+    # the result's text first: writing it reads data files too (the projection's growth table), and they are listed
+    sha = result_sha or result_sha256(assessment)
     return {
         "algorithm": "sha256",
         "treecalc_version": __version__,
@@ -142,15 +163,21 @@ def make_fingerprint(
         "data_files": _data_files(),
         "fee_schedule_file": fee_file,
         "options": opts,
-        "result_sha256": result_sha256(assessment),
+        "result_sha256": sha,
     }
 
 
 def attach(
-    assessment: Any, survey: bytes | str | Path, options: Mapping[str, Any], survey_name: str | None = None
+    assessment: Any,
+    survey: bytes | str | Path,
+    options: Mapping[str, Any],
+    survey_name: str | None = None,
+    *,
+    result_sha: str | None = None,
 ) -> dict[str, Any]:
-    """Compute the fingerprint of ``assessment`` and keep it on it: its JSON, statement and PDF then carry it."""
-    fp = make_fingerprint(assessment, survey, options, survey_name)
+    """Compute the fingerprint of ``assessment`` and keep it on it: its JSON, statement and PDF then carry it
+    (``result_sha``: as :func:`make_fingerprint`)."""
+    fp = make_fingerprint(assessment, survey, options, survey_name, result_sha=result_sha)
     assessment.fingerprint = fp
     return fp
 

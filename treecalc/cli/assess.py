@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 
 def _site_pairs(items: list[str]) -> dict[str, Any]:
@@ -522,9 +522,14 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
     return source, survey, {"jurisdiction": a.jurisdiction, "site": site, **options, **kw}
 
 
-def assess_args(a: argparse.Namespace) -> tuple[Any, str]:
+def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) -> tuple[Any, str]:
     """The assessment the flags of :func:`add_assess_flags` ask for, and the survey file read (``a.file``; the
-    sample when it is None): every flag checked first, naming it (``treecalc assess`` and ``case new``)."""
+    sample when it is None): every flag checked first, naming it (``treecalc assess`` and ``case new``).
+
+    ``json_spool``, when given, receives the UTF-8 of the assessment's JSON text without its fingerprint
+    (:func:`treecalc.report.json_text.assessment_json_chunks`) as the fingerprint hashes it: the caller prints it
+    with the fingerprint added, so that the text is written once (not once for the hash and once to print) and
+    never held whole."""
     from treecalc.assessment import AssessOptions, assess
     from treecalc.cli.common import STDIN_NAME, stderr_progress
 
@@ -542,18 +547,50 @@ def assess_args(a: argparse.Namespace) -> tuple[Any, str]:
     if a.layer is not None:  # the layer of a GIS file of several: verify reads the same one
         read["layer"] = a.layer
     call = {**kwargs, "read": read}
+    sha = None
+    if json_spool is not None:
+        from treecalc.cli.common import _json_default
+        from treecalc.fingerprint import text_sha256
+        from treecalc.report.json_text import assessment_json_chunks
+
+        sha = text_sha256(assessment_json_chunks(result, default=_json_default), json_spool)
     if isinstance(source, bytes):  # piped in: the very bytes read, named as read
-        attach(result, source, call, survey_name=STDIN_NAME)
+        attach(result, source, call, survey_name=STDIN_NAME, result_sha=sha)
         return result, STDIN_NAME
     if Path(source).is_file():  # (a reader given no file, as the tests' stand-in survey, has no bytes to fingerprint)
-        attach(result, source, call)
+        attach(result, source, call, result_sha=sha)
     return result, source
 
 
 def _cmd_assess(a: argparse.Namespace) -> int:
+    import tempfile
+
+    with tempfile.TemporaryFile() as spool:
+        return _assess_command(a, spool)
+
+
+def _print_spooled(spool: BinaryIO, fingerprint: Any) -> None:
+    """The JSON text spooled by :func:`assess_args` (UTF-8, without its fingerprint) printed with the fingerprint
+    added as its last key: the same text ``json.dumps`` gives of the whole object, read back a block at a time."""
+    import codecs
+
+    from treecalc.cli.common import _json_default
+    from treecalc.report.json_text import fingerprint_tail
+
+    end = spool.tell() - 1  # the object's closing "}", which the fingerprint's tail ends with instead
+    spool.seek(0)
+    text = codecs.getincrementaldecoder("utf-8")()
+    while spool.tell() < end:
+        sys.stdout.write(text.decode(spool.read(min(1 << 20, end - spool.tell()))))
+    sys.stdout.write(text.decode(b"", final=True) + fingerprint_tail(fingerprint, _json_default) + "\n")
+
+
+def _assess_command(a: argparse.Namespace, spool: BinaryIO) -> int:
     from treecalc.cli.common import dump_json
 
-    result, path = assess_args(a)
+    # into a pipe or file, the JSON text is written once: hashed for the fingerprint as it is spooled, then printed
+    piped = bool(a.json) and not sys.stdout.isatty()
+    result, path = assess_args(a, json_spool=spool if piped else None)
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):
@@ -561,13 +598,10 @@ def _cmd_assess(a: argparse.Namespace) -> int:
 
         write_pdf(result, a.pdf, survey_name=Path(path).name)
     if a.json:
-        if sys.stdout.isatty():
+        if not piped:
             dump_json(result.to_json())  # indented, for a reader
         else:  # the same text json.dumps gives, written a column at a time (50,000 trees: ~0.25 s, not ~0.8 s)
-            from treecalc.cli.common import _json_default
-            from treecalc.report.json_text import assessment_json_text
-
-            print(assessment_json_text(result, default=_json_default))
+            _print_spooled(spool, getattr(result, "fingerprint", None))
     else:
         from treecalc.cli.words import render
 

@@ -76,11 +76,22 @@ def records(df: pd.DataFrame | None) -> list[dict[str, Any]]:
     return [dict(zip(names, row)) for row in zip(*columns)]
 
 
+def dollars_as_shown(trees: pd.DataFrame) -> pd.DataFrame:
+    """``trees`` with its benefit dollars as every output shows them (:func:`treecalc.benefits.shown_dollars`: a
+    tree's total to the cent, its parts the cents that add up to it), the other columns not copied (a frame of
+    500,000 trees is hundreds of MB; only the six dollar columns are made anew)."""
+    from treecalc.benefits import USD_PARTS, shown_dollars
+
+    dollars = [*USD_PARTS, "usd_total_annual"]
+    if not len(trees) or not all(c in trees for c in dollars):
+        return trees
+    shown = shown_dollars(trees[dollars])
+    return trees.assign(**{c: shown[c] for c in dollars})
+
+
 def _per_tree_frame(trees: pd.DataFrame, tree_columns: tuple[str, ...]) -> pd.DataFrame:
     """The per-tree columns; ``offence_depends_on`` is also given as ``depends_on`` (the offence rows' name)."""
-    from treecalc.benefits import shown_dollars
-
-    trees = shown_dollars(trees)  # a tree's benefit dollars as every output shows them (the total to the cent)
+    trees = dollars_as_shown(trees)  # a tree's benefit dollars as every output shows them (the total to the cent)
     frame = trees[[c for c in tree_columns if c in trees]]
     if "offence_depends_on" in trees:
         frame = frame.assign(depends_on=trees["offence_depends_on"])

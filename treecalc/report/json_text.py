@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -39,9 +39,19 @@ _encode = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) 
 _NONE = type(None)
 
 
-class _Chunks(list[str]):
-    """JSON text already written (a table of the object) in pieces, put in the document as they are: the
-    document is joined once (a 50,000-tree table is ~45 MB; each copy of it costs)."""
+class _Chunks:
+    """JSON text of a table of the object, in pieces made as they are read (a 50,000-tree table is ~45 MB of text:
+    it is written a block of rows at a time, and the document is never joined unless asked for)."""
+
+    def __init__(self, pieces: Iterable[str]) -> None:
+        self.pieces = pieces
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.pieces)
+
+
+#: Rows of a frame made into text at a time: the columns' texts of one block are held, never of the whole table.
+_BLOCK_ROWS = 20_000
 
 
 class _Col(NamedTuple):
@@ -193,14 +203,29 @@ def _rows_chunks(names: list[str], cols: list[_Col], n: int) -> _Chunks:
         return _Chunks(["[]"])
     if not names:
         return _Chunks(["[" + ", ".join(["{}"] * n) + "]"])
+    return _Chunks(["[", *_rows_texts(names, cols, n, first=True), "]"])
+
+
+def _rows_texts(names: list[str], cols: list[_Col], n: int, first: bool) -> list[str]:
+    """The text of ``n`` rows, each but the very first (``first``) after its ", "."""
     heads, columns = _joined(names, cols, n)
     template = "{" + ", ".join(_encode(k).replace("%", "%%") + ": %s" for k in heads) + "}"
     rows = zip(*columns)
-    out = ["[", template % next(rows)]
+    out = [template % next(rows)] if first else []
     template = ", " + template
     out.extend([template % row for row in rows])
-    out.append("]")
-    return _Chunks(out)
+    return out
+
+
+def _frame_rows(df: pd.DataFrame, names: list[str], dump: Dump) -> Iterator[str]:
+    """``[{...}, ...]`` of a frame's rows, a block of :data:`_BLOCK_ROWS` rows at a time (the same text: a row's text
+    does not depend on the rows beside it)."""
+    yield "["
+    for start in range(0, len(df), _BLOCK_ROWS):
+        part = df.iloc[start : start + _BLOCK_ROWS]
+        cols = [_series_col(part.iloc[:, j], dump) for j in range(part.shape[1])]
+        yield from _rows_texts(names, cols, len(part), first=not start)
+    yield "]"
 
 
 def _frame_text(dump: Dump) -> Callable[[pd.DataFrame | None], _Chunks]:
@@ -210,8 +235,9 @@ def _frame_text(dump: Dump) -> Callable[[pd.DataFrame | None], _Chunks]:
         names = list(df.columns)
         if not all(type(c) is str for c in names) or len(set(names)) < len(names):
             return _Chunks([dump(records(df))])  # keys json.dumps writes its own way, or a key twice: the dicts
-        cols = [_series_col(df.iloc[:, j], dump) for j in range(df.shape[1])]
-        return _rows_chunks(names, cols, len(df))
+        if not names:
+            return _Chunks(["[" + ", ".join(["{}"] * len(df)) + "]"])
+        return _Chunks(_frame_rows(df, names, dump))
 
     return text
 
@@ -229,17 +255,46 @@ def _finding_text(dump: Dump) -> Callable[[Any], _Chunks]:
 
 def assessment_json_text(a: Assessment, default: Callable[[Any], Any] | None = None) -> str:
     """``json.dumps(assessment_json(a), ensure_ascii=False, default=default)``, the same text, written faster."""
+    return "".join(assessment_json_chunks(a, default))
+
+
+def assessment_json_chunks(a: Assessment, default: Callable[[Any], Any] | None = None) -> Iterator[str]:
+    """The text of :func:`assessment_json_text` in pieces, made as they are read: hashed or written piece by piece,
+    the text of a big survey (~1 KB a tree) is never held whole, nor encoded whole."""
 
     def dump(v: Any) -> str:
         return json.dumps(v, ensure_ascii=False, default=default)
 
     obj = _assessment_object(a, _frame_text(dump), _finding_text(dump))
-    out = ["{"]
+    yield "{"
     for i, (k, v) in enumerate(obj.items()):
-        out.append(f"{', ' if i else ''}{_encode(k)}: ")
+        yield f"{', ' if i else ''}{_encode(k)}: "
         if isinstance(v, _Chunks):
-            out.extend(v)
+            yield from v
         else:
-            out.append(dump(v))
-    out.append("}")
-    return "".join(out)
+            yield dump(v)
+    yield "}"
+
+
+def fingerprint_tail(fingerprint: Any, default: Callable[[Any], Any] | None = None) -> str:
+    """What follows the text of an assessment's JSON object without its fingerprint (:func:`assessment_json_chunks`)
+    once its closing ``}`` is taken off, for the text :func:`assessment_json_text` gives of the assessment carrying
+    ``fingerprint``: the fingerprint is the object's last key (:func:`treecalc.report.json.assessment_json`)."""
+    if not fingerprint:
+        return "}"
+    return f", {_encode('fingerprint')}: {json.dumps(fingerprint, ensure_ascii=False, default=default)}}}"
+
+
+def text_pieces(chunks: Iterable[str], size: int = 1 << 20) -> Iterator[str]:
+    """``chunks`` joined into pieces of about ``size`` characters (a row of a table is one chunk): what is
+    hashed or written at a time."""
+    batch: list[str] = []
+    held = 0
+    for c in chunks:
+        batch.append(c)
+        held += len(c)
+        if held >= size:
+            yield "".join(batch)
+            batch, held = [], 0
+    if batch:
+        yield "".join(batch)

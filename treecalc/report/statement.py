@@ -45,6 +45,7 @@ import pandas as pd
 
 from treecalc.report.cells import (
     TREE_FIRST,
+    columns_table,
     finding_fields,
     flatten,
     fmt_for_unit,
@@ -359,13 +360,13 @@ def _table_sheet(
 
 
 def _trees(book: Book, a: Assessment) -> None:
-    from treecalc.benefits import shown_dollars
     from treecalc.jurisdictions import REGISTRY
+    from treecalc.report.json import dollars_as_shown
 
     trees: Any = a.trees
     if not isinstance(trees, pd.DataFrame):
         trees = pd.DataFrame(_records(trees))
-    trees = shown_dollars(trees)  # each tree's benefit parts the cents that add up to its total (as shown)
+    trees = dollars_as_shown(trees)  # each tree's benefit parts the cents that add up to its total (as shown)
 
     basis = _value_basis(a)
     n = len(trees)
@@ -601,7 +602,7 @@ def _fund(book: Book, a: Assessment) -> None:
 def _penalties(book: Book, a: Assessment) -> None:
     ws = book.sheet("Penalties")
     pen: Penalties | None = a.penalties
-    given = finding_fields(pen)
+    given = finding_fields(pen, leave=("per_tree", "not_offences"))  # their tables: below, from their columns
     g = Grid()
     sections = (pen.sections if pen is not None else None) or []
     sec_text = as_text(sections) if sections else ""
@@ -636,29 +637,15 @@ def _penalties(book: Book, a: Assessment) -> None:
 
     # definite offences (facts given) and conditional ones (an assumed fact) apart, each tree with
     # its own sections; then the trees harmed that are no offence, with the reason
-    per_tree = _records(pen.per_tree if pen is not None else [])
-    groups = [
-        (
-            "Definite offences (facts given): each tree with the sections it broke",
-            [r for r in per_tree if r.get("status", "definite") == "definite"],
-        ),
-        (
-            "Conditional offences (rest on a fact that was assumed; not in the maxima)",
-            [r for r in per_tree if r.get("status") == "conditional"],
-        ),
-        (
-            "Harmed, not an offence (listed for the Engineer, no amount)",
-            _records(pen.not_offences if pen is not None else []),
-        ),
-    ]
+    per_tree = pen.per_tree if pen is not None else []
     pt_hdr = None
     last_pt = g.next_row - 1
-    for title, rows in groups:
-        if rows:
-            h, last = records_table(g, title, rows)
+    for title, rows in _offence_groups(book, pen):
+        if len(rows):
+            h, last = columns_table(g, title, *rows) if isinstance(rows, tuple) else records_table(g, title, rows)
             if pt_hdr is None:
                 pt_hdr, last_pt = h, last
-        elif per_tree or title.startswith("Definite"):
+        elif len(per_tree) or title.startswith("Definite"):
             g.blank()
             g.subtitle(f"{title}: none")
 
@@ -684,6 +671,40 @@ def _penalties(book: Book, a: Assessment) -> None:
     else:
         ref = cell_range(hdr, last_kv, 5)
     g.write(book, ws, freeze=f"A{hdr + 1}", auto_filter=ref, widths=widths, wrap_cols=(2, 5))
+
+
+def _offence_groups(book: Book, pen: Penalties | None) -> list[tuple[str, Any]]:
+    """The Penalties sheet's tables of trees: definite offences, conditional ones, trees harmed that are no offence;
+    each as (names, columns) when the finding holds its rows as columns (:class:`treecalc.results.Records`) and the
+    rows are streamed, else as records (one dict a row: the per-cell writer, which the tests compare it with)."""
+    from treecalc.report.json import plain_columns
+
+    titles = (
+        "Definite offences (facts given): each tree with the sections it broke",
+        "Conditional offences (rest on a fact that was assumed; not in the maxima)",
+        "Harmed, not an offence (listed for the Engineer, no amount)",
+    )
+    per_tree = pen.per_tree if pen is not None else []
+    not_offences = pen.not_offences if pen is not None else []
+    held = plain_columns(per_tree) if book.stream_rows else None
+    if held is not None:
+        names, values = held
+        status = np.array(values[names.index("status")], dtype=object) if "status" in names else None
+        definite = np.ones(len(per_tree), bool) if status is None else status == "definite"
+        conditional = np.zeros(len(per_tree), bool) if status is None else status == "conditional"
+        cols = [np.array(v, dtype=object) for v in values]
+        rest = plain_columns(not_offences)
+        return [
+            (titles[0], (names, [c[definite] for c in cols]) if definite.any() else []),
+            (titles[1], (names, [c[conditional] for c in cols]) if conditional.any() else []),
+            (titles[2], rest if rest is not None and len(not_offences) else _records(not_offences)),
+        ]
+    rows = _records(per_tree)
+    return [
+        (titles[0], [r for r in rows if r.get("status", "definite") == "definite"]),
+        (titles[1], [r for r in rows if r.get("status") == "conditional"]),
+        (titles[2], _records(not_offences)),
+    ]
 
 
 def _rejected(book: Book, a: Assessment) -> None:

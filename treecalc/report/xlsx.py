@@ -378,25 +378,62 @@ class Book:
                     if v is not None:
                         self.cell(ws, r0 + i, j, v, fmts[j])
 
-    def grid_rows(self, ws: StreamSheet, rows: Sequence[Sequence[tuple[Any, str | None, str | None, bool]]]) -> None:
-        """Rows from the top of a sheet, each a list of (value, number format, style, wrap) cells."""
+    def grid_rows(self, ws: StreamSheet, rows: Sequence[Any]) -> None:
+        """Rows from the top of a sheet, each a list of (value, number format, style, wrap) cells, or a table held
+        as columns (:class:`_Block`, which stands for as many rows as it holds)."""
+        n_rows = sum(len(r) if isinstance(r, _Block) else 1 for r in rows)
+        n_cols = max((len(r.fmts) if isinstance(r, _Block) else len(r) for r in rows), default=0)
+        self.check_size(ws, n_rows, n_cols)
+        at = 0
+        run: list[Any] = []
+        for row in [*rows, None]:
+            if isinstance(row, _Block) or row is None:
+                if run:
+                    self._cell_rows(ws, at, run)
+                    at += len(run)
+                    run = []
+                if row is not None:
+                    self._block_rows(ws, at, row)
+                    at += len(row)
+                continue
+            run.append(row)
+
+    def _block_rows(self, ws: StreamSheet, first_row: int, block: _Block) -> None:
+        """A table held as columns from row ``first_row`` (0-based): the cells :meth:`cell` writes for its values."""
+        frame, fmts, wrap = block.frame, block.fmts, block.wrap
+        if not (self.stream_rows and ws.can_stream()):
+            for i, row in enumerate(zip(*(_column_values(frame.iloc[:, j]) for j in range(frame.shape[1])))):
+                for j, v in enumerate(row):
+                    if v is not None:
+                        w = j in wrap and isinstance(v, str) and len(v) > 40
+                        self.cell(ws, first_row + i, j, v, fmts[j], wrap=w)
+            return
+        ncol = frame.shape[1]
+        for start in range(0, len(frame), _CHUNK_ROWS):
+            part = frame.iloc[start : start + _CHUNK_ROWS]
+            r0 = first_row + start
+            cols = [_xml_column(self, part.iloc[:, j], fmts[j], wrap=j in wrap) for j in range(ncol)]
+            ws.append_rows_xml(r0, r0 + len(part) - 1, max(ncol - 1, 0), _rows_xml(cols, r0, len(part)))
+
+    def _cell_rows(self, ws: StreamSheet, first: int, rows: Sequence[Any]) -> None:
+        """Rows of (value, number format, style, wrap) cells from row ``first`` (0-based)."""
         chunk = _CHUNK_ROWS
-        self.check_size(ws, len(rows), max((len(r) for r in rows), default=0))
         for start in range(0, len(rows), chunk):
             part = rows[start : start + chunk]
+            r0 = first + start
             if not (self.stream_rows and ws.can_stream()):
-                for i, row in enumerate(part, start):
+                for i, row in enumerate(part, r0):
                     for j, (v, f, style, wrap) in enumerate(row):
                         self.cell(ws, i, j, v, f, style=style, wrap=wrap)
                 continue
             xml = []
-            for i, row in enumerate(part, start + 1):
+            for i, row in enumerate(part, r0 + 1):
                 cells = [(j, self.xml_value(v, f, style, wrap)) for j, (v, f, style, wrap) in enumerate(row)]
                 body = "".join([f'<c r="{xl_col_to_name(j)}{i}"{c}' for j, c in cells if c])
                 if body:
                     xml.append(f'<row r="{i}">{body}</row>')
             ncol = max((len(r) for r in part), default=1)
-            ws.append_rows_xml(start, start + len(part) - 1, max(ncol - 1, 0), "".join(xml))
+            ws.append_rows_xml(r0, r0 + len(part) - 1, max(ncol - 1, 0), "".join(xml))
 
     def xml_value(self, v: Any, fmt: str | None, style: str | None, wrap: bool) -> str:
         """:func:`_xml_value`, each distinct text, int or bool with its format and style encoded once."""
@@ -488,12 +525,12 @@ def _xml_value(book: Book, v: Any, fmt: str | None, style: str | None = None, wr
     return f"{sty}><v>{v!r}</v></c>"
 
 
-def _xml_column(book: Book, s: pd.Series, fmt: str | None) -> list[str]:
+def _xml_column(book: Book, s: pd.Series, fmt: str | None, *, wrap: bool = False) -> list[str]:
     """Of each cell of one column, the part of its ``<c>`` element after the ``r`` attribute; "" for no cell.
 
     Each distinct value is encoded once (a column of species names has a few dozen; numbers repeat too):
     numbers exactly (``repr``; floats told apart by their bits, so -0.0 stays -0.0), other values as
-    :func:`_xml_value` writes them.
+    :func:`_xml_value` writes them. With ``wrap``, a text over 40 characters wraps (as in a :class:`Grid` row).
     """
     dtype = s.dtype
     # integers and floats only: a numeric Arrow decimal column (kind "O") holds Decimal objects, whose repr is no number
@@ -517,7 +554,8 @@ def _xml_column(book: Book, s: pd.Series, fmt: str | None) -> list[str]:
     values = _column_values(s)
     if set(map(type, values)) <= {str, type(None)}:  # texts: each distinct one encoded once, in order of appearance
         codes, uniques = pd.factorize(np.array(values, dtype=object))
-        texts = np.array([_xml_value(book, u, fmt) for u in uniques.tolist()] + [""], dtype=object)
+        encoded = [_xml_value(book, u, fmt, None, wrap and len(u) > 40) for u in uniques.tolist()]
+        texts = np.array(encoded + [""], dtype=object)
         return texts[np.where(codes < 0, len(texts) - 1, codes)].tolist()
     bodies = []
     seen: dict[tuple[type, Any], str] = {}
@@ -525,12 +563,15 @@ def _xml_column(book: Book, s: pd.Series, fmt: str | None) -> list[str]:
         if v is None:
             bodies.append("")
             continue
+        t = v.__class__
+        w = wrap and t is str and len(v) > 40
+        if not (t is str or t is int or t is bool):  # floats: -0.0 == 0.0 but is written apart; lists unhashable
+            bodies.append(_xml_value(book, v, fmt, None, w))
+            continue
         try:
-            body = seen[(v.__class__, v)]
+            body = seen[(t, v)]
         except KeyError:
-            body = seen[(v.__class__, v)] = _xml_value(book, v, fmt)
-        except TypeError:  # unhashable (a list of warnings)
-            body = _xml_value(book, v, fmt)
+            body = seen[(t, v)] = _xml_value(book, v, fmt, None, w)
         bodies.append(body)
     return bodies
 
@@ -553,6 +594,21 @@ def _rows_xml(columns: list[list[str]], first_row: int, n: int) -> str:
     return "".join([template % row for row in zip(*parts)])
 
 
+#: A row of :class:`Grid` that is a row of one of its tables held as columns (:meth:`Grid.table`).
+_IN_BLOCK: list[Any] = []
+
+
+class _Block:
+    """A table of :meth:`Grid.table` among the rows :meth:`Book.grid_rows` writes: its ``frame``'s rows, with
+    number formats ``fmts``; text over 40 characters wraps in the 0-based columns ``wrap`` (as in a Grid row)."""
+
+    def __init__(self, frame: pd.DataFrame, fmts: Sequence[str | None], wrap: set[int]) -> None:
+        self.frame, self.fmts, self.wrap = frame, list(fmts), wrap
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+
 class Grid:
     """Rows of a small sheet, collected so that widths are known before writing.
 
@@ -561,6 +617,8 @@ class Grid:
 
     def __init__(self) -> None:
         self.rows: list[list[tuple[Any, str | None, str | None]] | None] = []
+        #: tables held as columns (:meth:`table`), by the index of their first row in ``rows``
+        self.blocks: dict[int, tuple[pd.DataFrame, list[str | None]]] = {}
 
     @property
     def next_row(self) -> int:
@@ -569,6 +627,14 @@ class Grid:
     def add(self, values: Sequence[Any], fmts: Sequence[str | None] | None = None, font: str | None = None) -> int:
         fmts = list(fmts or [None] * len(values))
         self.rows.append([(v, f, font) for v, f in zip(values, fmts + [None] * (len(values) - len(fmts)))])
+        return len(self.rows)
+
+    def table(self, frame: pd.DataFrame, fmts: Sequence[str | None]) -> int:
+        """Rows of plain values held as columns (one row per row of ``frame``, font none): written a column at a
+        time, as the same cells :meth:`add` of each row would make. Returns the last row."""
+        if len(frame):
+            self.blocks[len(self.rows)] = (frame, list(fmts))
+            self.rows.extend([_IN_BLOCK] * len(frame))
         return len(self.rows)
 
     def note(self, label: str, text: Any) -> int:
@@ -597,6 +663,12 @@ class Grid:
 
     def widths(self, minimum: int = 8, maximum: int = 60) -> list[float]:
         w: dict[int, float] = {}
+        for start, (frame, fmts) in self.blocks.items():  # the rows of a table among the first WIDTH_SAMPLE
+            if start < WIDTH_SAMPLE:
+                part = frame.iloc[: WIDTH_SAMPLE - start]
+                for j, f in enumerate(fmts):
+                    n = max((display_len(v, f) for v in distinct_values(part.iloc[:, j])), default=0)
+                    w[j] = max(w.get(j, 0), n)
         for row in self.rows[:WIDTH_SAMPLE]:
             if not row:
                 continue
@@ -625,8 +697,13 @@ class Grid:
         """Write the rows; text in the 1-based columns ``wrap_cols`` wraps (long notes, readings)."""
         book.layout(ws, widths or self.widths(), freeze, auto_filter)
         wrap = {j - 1 for j in wrap_cols}
-        rows = []
-        for row in self.rows:
+        rows: list[Any] = []
+        for i, row in enumerate(self.rows):
+            if i in self.blocks:
+                frame, fmts = self.blocks[i]
+                rows.append(_Block(frame, fmts, wrap))
+            if row is _IN_BLOCK:
+                continue
             header = bool(row and row[0][2] == "header")
             rows.append(
                 [
