@@ -20,7 +20,7 @@ def reg(db_url):
 
     r = Register(db_url)
     r.add_user("eng", "engineer", "correct horse battery", by="setup")
-    r.add_user("clk", "clerk", "correct horse battery", by="setup")
+    r.add_user("clk", "clerk", "correct horse battery", by="eng")  # every later account is an engineer's
     return r
 
 
