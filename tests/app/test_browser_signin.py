@@ -11,6 +11,7 @@ import time
 import pytest
 
 from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server, upload
+from tests.register.conftest import staff
 
 pytestmark = [
     pytest.mark.slow,
@@ -58,7 +59,8 @@ def test_a_signed_in_reload_stays_signed_in_and_sign_out_ends_it_on_the_server(t
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
-    Register(db).add_user("ann", "clerk", PASSWORD, by="admin")
+    # the register's first account is an engineer's ("admin"), who makes the clerk's
+    staff(Register(db), "admin").add_user("ann", "clerk", PASSWORD, by="admin")
     survey = _survey(tmp_path)
     env = {**os.environ, "TREECALC_DB": db}
     with sync_api.sync_playwright() as p, streamlit_server(tmp_path, env=env) as (_, url):

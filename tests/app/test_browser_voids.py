@@ -9,6 +9,7 @@ import pytest
 
 from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server
 from tests.app.test_browser_register import PASSWORD, _go_cases, _main, _metric, _sign_in, _survey
+from tests.register.conftest import staff
 
 pytestmark = [
     pytest.mark.slow,
@@ -33,6 +34,8 @@ def test_a_double_clicked_payment_lands_once_and_a_voided_one_leaves_the_balance
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
     reg = Register(db)
+    # the register's first account is an engineer's ("admin"), who makes the clerk's
+    staff(reg, "admin")
     reg.add_user("ann", "clerk", PASSWORD, by="admin")
     survey = _survey(tmp_path)  # the 4-tree survey of 14 Elm St, not the sample
     # the register records what the assessment said (it never recomputes it): 7 replacements needed, 3

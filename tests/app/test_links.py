@@ -207,8 +207,10 @@ def test_a_signed_in_user_sees_the_links_they_made_and_revokes_one(reg):
 def test_an_applicants_link_pasted_on_the_root_opens_the_case(reg):
     from streamlit.testing.v1 import AppTest
 
+    from tests.register.conftest import staff
     from treecalc.register import links
 
+    staff(reg, "eng")  # every write is an account's: the engineer opens the case and makes its link
     cid = reg.new_case(by="eng", title="12 Elm St", kind="permit", survey=("lot 7.csv", SURVEY))
     token = links.make_link(reg, by="eng", kind="case", case_id=cid, days=14)
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)

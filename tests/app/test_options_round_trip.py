@@ -208,11 +208,12 @@ def _project_opened(at):
 def _link_opened(at):
     import os
 
+    from tests.register.conftest import staff
     from treecalc.register import Register, auth
 
-    # shared by a signed-in staff member (a browser not signed in shares by its own cookie, which AppTest has not)
-    reg = Register(os.environ["TREECALC_DB"])
-    reg.add_user("eng", "engineer", "correct horse battery", by="setup")
+    # shared by a signed-in staff member (a browser not signed in shares by its own cookie, which AppTest has not);
+    # the register may hold accounts already, so the engineer's is made by its first engineer (staff())
+    reg = staff(Register(os.environ["TREECALC_DB"]), "eng")
     at.session_state["tc_staff_token"] = auth.sign_in(reg, "eng", "correct horse battery")[0]
     at.run()
     at.button(key="w_share_make").click().run()

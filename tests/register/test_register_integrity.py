@@ -159,8 +159,19 @@ def test_concurrent_writers_from_several_processes_all_land(db_url):
     # 15 x (1+2+3+4) = 150.00 + 4 x 1.05 = 4.20, + 2 x 0.50 = 1.00 from the CLI: 155.20
     assert len(shown["payments"]) == writers * each + 2
     assert shown["paid_usd"] == "155.20"
-    # after the 5 accounts' events: the case's, each payment's
-    assert [e["seq"] for e in shown["events"]] == list(range(6, writers * each + 9))
+    # after the 5 accounts' events (1-5): the case's (6) and each payment's (62), and each CLI call's sign-in and
+    # sign-out, audited but not the case's (2 x 2): 5 + 1 + 62 + 4 = 72 events, numbered without a gap
+    case_seqs = [e["seq"] for e in shown["events"]]
+    assert case_seqs[0] == 6 and len(case_seqs) == 1 + writers * each + 2 and case_seqs == sorted(case_seqs)
+    from sqlalchemy import select
+
+    from treecalc.register import models as m
+
+    with reg.reading() as s:
+        rows = s.execute(select(m.Event.seq, m.Event.kind, m.Event.by).order_by(m.Event.seq)).all()
+    assert [r.seq for r in rows] == list(range(1, 5 + 1 + writers * each + 2 + 4 + 1))
+    others = sorted((r.kind, r.by) for r in rows if r.seq > 5 and r.seq not in case_seqs)
+    assert others == [("signed in", "ann")] * 2 + [("signed out", "ann")] * 2
     assert verify(reg) is None
 
 

@@ -6,11 +6,14 @@ reads), and docs/register.md holds the table the library prints."""
 
 from __future__ import annotations
 
+import json
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from treecalc.register import Register, RegisterError, accounts, auth, fees, links, roles
+from tests.register.conftest import treecalc
+from treecalc.register import Register, RegisterError, accounts, auth, corrections, decisions, fees, links, roles
 
 PASSWORD = "correct horse battery"
 NAMES = {"engineer": "eng", "clerk": "clk", "viewer": "ro"}
@@ -30,6 +33,12 @@ EXPECTED = {
     "fee_schedule": {"engineer"},
     "accounts": {"engineer"},
     "share": {"engineer", "clerk", "viewer"},
+    # the Planning Board's civil penalty (§208-29B) is recorded by the Engineer; a void of an entry made by
+    # mistake by whoever records entries at the counter or decides; anyone may try to sign in (the attempt is
+    # recorded under the name tried)
+    "penalty": {"engineer"},
+    "void": {"engineer", "clerk"},
+    "sign_in": {"engineer", "clerk", "viewer"},
 }
 
 
@@ -47,6 +56,24 @@ def reg(db_url):
 
 def _case(reg: Register) -> int:
     return reg.new_case(by="eng", title="22 Birch Ln", kind="violation")
+
+
+def _violation(reg: Register) -> int:
+    """A violation case opened by the engineer with its assessment (``treecalc case new``): an owner's clearing of a
+    subdividable lot without a permit, trees 201 (12 in) and 202 (18 in) offences with a civil penalty (§208-29B),
+    as tests/register/test_register_owed.py works out."""
+    survey = Path(tempfile.mkdtemp()) / "9_Birch_Ln_violation.csv"
+    survey.write_text(
+        "Tag,Species,DBH (in),Action\n201,Red maple,12,removed\n202,Northern red oak,18,removed\n"
+        "203,Sugar maple,7,removed\n204,White pine,16,retain\n"
+    )
+    site = ("subdividable=true", "has_residence=false", "site_plan_required=true")
+    r = treecalc(
+        "case", "new", "--survey", survey, "--fee-per-tree", "450", "--plantable", "2", "--kind", "violation",
+        *[x for f in site for x in ("--site", f)], "--title", "9 Birch Ln", "--by", "eng", "--json",
+        db=reg.url, password=PASSWORD, check=True,
+    )  # fmt: skip
+    return int(json.loads(r.stdout)["id"])
 
 
 #: (operation, act, how to do it as ``by``): the prerequisites are made by the engineer first
@@ -82,6 +109,19 @@ def _operations() -> list[tuple[str, str, object]]:
         t = links.make_link(reg, by="eng", kind="view", survey_name="lot 7.csv", days=7)
         links.revoke_link(reg, t, by=by)
 
+    def void_payment(reg, by):
+        p = reg.pay(_case(reg), by="eng", amount="1350", on="2026-03-02")
+        corrections.void(reg, "payment", p, by=by, reason="the check was returned", on="2026-03-09")
+
+    def sign_in_and_out(reg, by):
+        if by not in [a["name"] for a in accounts.listing(reg) if not a["disabled_at"]]:
+            # anyone may try (the matrix lets the attempt be recorded); the password check refuses the sign-in
+            with pytest.raises(RegisterError, match="name or the password is wrong|was disabled"):
+                auth.sign_in(reg, by, PASSWORD)
+            return
+        token, _ = auth.sign_in(reg, by, PASSWORD)
+        auth.sign_out(reg, token)
+
     def fee(reg, by):
         fees.record(reg, by=by, resolution_date=f"2026-0{1 + next(n) % 9}-1{next(n) % 10}", fee_per_tree_usd="450")
 
@@ -113,6 +153,13 @@ def _operations() -> list[tuple[str, str, object]]:
         ("inspect", "inspect", inspect),
         ("note", "note", lambda reg, by: reg.note(_case(reg), by=by, text="site visit")),
         ("decide", "decide", lambda reg, by: reg.decide(_case(reg), by=by, outcome="denied", on="2026-05-01")),
+        (
+            "decide_penalty",
+            "penalty",
+            lambda reg, by: decisions.decide_penalty(reg, _violation(reg), by=by, amount="3000", on="2026-11-20"),
+        ),
+        ("void payment", "void", void_payment),
+        ("sign_in and sign_out", "sign_in", sign_in_and_out),
         ("post_bond", "bond", lambda reg, by: reg.post_bond(_case(reg), by=by, amount="2500", on="2026-05-01")),
         ("close_bond released", "bond", bond_closed("released")),
         ("close_bond forfeited", "bond", bond_closed("forfeited")),
@@ -162,8 +209,8 @@ def test_each_operation_as_each_role(reg):
             else:
                 with pytest.raises(RegisterError, match=why):
                     run(reg, name)
-    # 23 operations x 3 roles, each answered
-    assert len(seen) == 23 * 3
+    # 26 operations x 3 roles, each answered (23 before the civil penalty, voids and sign-ins joined the matrix)
+    assert len(seen) == 26 * 3
     assert ("decide", "clerk", "refused") in seen and ("pay", "clerk", "allowed") in seen
     assert ("add_user", "clerk", "refused") in seen and ("pay", "viewer", "refused") in seen
     assert verify(reg) is None  # refusals wrote nothing: the chain and the tables agree
