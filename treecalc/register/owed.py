@@ -241,9 +241,16 @@ def balance_lines(shown: dict[str, Any], j: dict[str, Any] | None, usd: Usd) -> 
         )
     for p in shown["payments"]:
         ref = f" ({p['reference']})" if p["reference"] else ""
+        v = p.get("voided")
+        if v:  # shown, as the record keeps it, but no longer paid: the lines add up to the balance
+            line(f"payment {p['id']} on {p['date']}{ref}, voided on {v['date']} ({v['reason']})", None, None, False)
+            continue
         line(f"payment {p['id']} on {p['date']}{ref}", None, f"-{p['amount_usd']}", True)
     for b in shown["bonds"]:
-        if b["status"] == "forfeited":
+        if b.get("voided"):
+            v = b["voided"]
+            line(f"bond {b['id']} posted {b['posted']}, voided on {v['date']} ({v['reason']})", None, None, False)
+        elif b["status"] == "forfeited":
             what = f"bond {b['id']} forfeited on {b['closed']}: a receipt of the Fund, not a payment of this balance"
         else:
             what = f"bond {b['id']} posted {b['posted']}, {b['status']}: a security, not a payment"
