@@ -94,6 +94,7 @@ def penalties(j: dict[str, Any] | None, usd: Usd) -> dict[str, Any] | None:
             "civil_max_usd": usd(cents(r.get("max_usd"))),
             "criminal_section": r.get("criminal_section"),
             "criminal_max_usd": usd(cents(r.get("criminal_max_usd"))),
+            "fine_max_usd": usd(cents(r.get("fine_max_usd"))),  # a village whose chapter sets one fine (Ch. 95)
         }
         for r in j.get("offence_rows") or []
     ]
