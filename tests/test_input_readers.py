@@ -118,9 +118,9 @@ def test_unclosed_quotes_cost_at_most_one_cell_each():
     for i in opened:
         lines[i] = f'{i},Acer rubrum,10,"unclosed'
     text = "Tag,Species,DBH,Notes\n" + "\n".join(lines) + "\n"
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: a machine shared with other work must not fail the test
     rows, broken, warnings = read_csv_rows(text, ",", max_record=10_000)
-    took = time.monotonic() - start
+    took = time.process_time() - start
     assert len(rows) == 200_001 and len(broken) == 100 and len(warnings) == 100
     # row k of the text is line k + 1 (the header is line 1): the quote opened on line i + 2
     assert sorted(line for _, line in broken.values()) == [i + 2 for i in opened]

@@ -77,6 +77,14 @@ def _read_account_csv(
         if kind == "bill":
             bills.append((a, d, (str(r.get(cl)).strip() or None) if cl and r.get(cl) else None))
         elif kind == "payment":
+            named = str(r.get(cl) or "").strip() if cl else ""
+            if named and named.lower() != "nan":
+                # a payment is applied to the oldest bill first (the §223-12F(2) reading the statement states):
+                # a bill named on a payment would be silently ignored, so it is refused instead
+                raise ValueError(
+                    f"{where}: a payment names bill {named!r}, but payments are applied to the oldest bill first "
+                    "(its penalties, then its charge); leave the bill column of payment rows blank"
+                )
             pays.append((d, a))
         else:
             raise ValueError(f"{where}: kind must be 'bill' or 'payment', got {r.get(ck)!r}")

@@ -50,19 +50,25 @@ def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**r, "voided": voided_words(r)} for r in rows]
 
 
-def may_void(role: str) -> bool:
+def may_void(role: str, kind: str | None = None) -> bool:
+    """Whether ``role`` may void some entry (``kind`` None) or an entry of ``kind``: the role that records it."""
     from treecalc.register import roles
 
-    return roles.may(role, "void")
+    if kind is None:
+        return roles.may(role, "void") or roles.may(role, "void_ruling")
+    return roles.may(role, roles.act_of(f"{kind} voided"))
 
 
-def void_fields(reg: Any, c: dict[str, Any], by: str) -> Callable[[], object]:
-    """The void form's fields (an entry of the case not voided yet, the reason, the date); what submitting does."""
+def void_fields(reg: Any, c: dict[str, Any], by: str, role: str) -> Callable[[], object]:
+    """The void form's fields (an entry of the case not voided yet that ``role`` may void, the reason, the date);
+    what submitting does."""
     import datetime as dt
 
     from treecalc.register.corrections import void
 
-    choices = [(k, e["id"]) for k, name in LISTS.items() for e in c.get(name) or [] if not e.get("voided")]
+    choices = [
+        (k, e["id"]) for k, name in LISTS.items() if may_void(role, k) for e in c.get(name) or [] if not e.get("voided")
+    ]
     pick = st.selectbox(
         "Entry", choices, key="w_void_entry", format_func=lambda p: f"{p[0]} {p[1]}", index=None, placeholder="Choose"
     )

@@ -361,22 +361,42 @@ def _show(a: argparse.Namespace) -> int:
     return _print(a, c, "\n".join(lines))
 
 
+def _tree_penalty_line(t: dict[str, Any]) -> str:
+    """One offence tree as ``case show`` prints it, with only what the assessment gave (a Wesley Hills offence has
+    one fine and no species or DBH in its row: never a "None")."""
+    what = " ".join(str(v) for v in (t["species_code"], f"{t['dbh_in']} in" if t["dbh_in"] is not None else None) if v)
+    head = ", ".join(x for x in (f"tree {t['tag']}" + (f" {what}" if what else ""), t["action"], t["status"]) if x)
+    amounts = [
+        f"{label} up to {_usd(t[key])}" + (f" ({t[sec]})" if sec and t.get(sec) else "")
+        for label, key, sec in (
+            ("civil", "civil_max_usd", "civil_section"),
+            ("criminal", "criminal_max_usd", "criminal_section"),
+            ("fine", "fine_max_usd", None),
+        )
+        if t.get(key) is not None
+    ]
+    return f"    {head} ({t['offence_sections']}): " + ", ".join(amounts or ["no amount in the assessment"])
+
+
 def _owed_lines(c: dict[str, Any]) -> list[str]:
     """What the case owes as ``case show`` prints it: penalties per tree, the Board's decisions, the replacement
     owed against planted, and the balance line by line (as the Cases page shows them)."""
     out: list[str] = []
     pen = c["penalties"]
     if pen and pen["trees"]:
-        out.append(
-            f"  penalties (the assessment's maxima): civil up to {_usd(pen['civil_max_usd'])}"
-            f" (conditional {_usd(pen['civil_conditional_usd'])}), criminal up to {_usd(pen['criminal_max_usd'])}"
-        )
-        out += [
-            f"    tree {t['tag']} {t['species_code']} {t['dbh_in']} in, {t['action']}, {t['status']} "
-            f"({t['offence_sections']}): civil up to {_usd(t['civil_max_usd'])} ({t['civil_section']}), "
-            f"criminal up to {_usd(t['criminal_max_usd'])} ({t['criminal_section']})"
-            for t in pen["trees"]
-        ]
+        if pen["civil_max_usd"] is None and pen["criminal_max_usd"] is None and pen["fine_max_usd"] is not None:
+            # a chapter with one fine per offence (Wesley Hills Ch. 95): no civil and criminal maxima to print
+            cond = pen["fine_conditional_usd"]
+            out.append(
+                f"  penalties (the assessment's maxima): fine up to {_usd(pen['fine_max_usd'])}"
+                + (f" (conditional {_usd(cond)})" if cond is not None else "")
+            )
+        else:
+            out.append(
+                f"  penalties (the assessment's maxima): civil up to {_usd(pen['civil_max_usd'])}"
+                f" (conditional {_usd(pen['civil_conditional_usd'])}), criminal up to {_usd(pen['criminal_max_usd'])}"
+            )
+        out += [_tree_penalty_line(t) for t in pen["trees"]]
     out += [
         f"  civil penalty decision {d['id']}: {_usd(d['amount_usd'])} on {d['date']}"
         + (f" ({d['reference']})" if d["reference"] else "")

@@ -48,6 +48,15 @@ def _keep_an_engineer(rec: Any, user: m.User, what: str) -> None:
         )
 
 
+def _forgive_failures(rec: Any, name: str) -> None:
+    # a new account or a new password starts with no failed sign-ins against its name: tries under a name not yet
+    # an account (or with the old password) would otherwise lock out the account just made, the first engineer's
+    # too, with no one able to unlock it. The attempts stay in the table, marked forgiven (ok = 2), not counted.
+    from sqlalchemy import update
+
+    rec.session.execute(update(m.SignIn).where(m.SignIn.name == name, m.SignIn.ok == 0).values(ok=2))
+
+
 def add(reg: Register, name: str, role: str, password: str, *, by: str) -> None:
     """Make the account ``name`` of ``role``, or set an existing one's role and password (its sessions end)."""
     name = _name(name)
@@ -64,10 +73,12 @@ def add(reg: Register, name: str, role: str, password: str, *, by: str) -> None:
             )
         u = rec.session.get(m.User, name)
         if u is None:
+            _forgive_failures(rec, name)
             return rec.insert("users", m.User(name=name, role=role, password_hash=hashed, disabled_at=None))
         if role != u.role:
             _keep_an_engineer(rec, u, f"making it a {role}")
         _end_sessions(rec, name)
+        _forgive_failures(rec, name)
         return rec.update("users", u, role=role, password_hash=hashed)
 
     reg._write(by, "account", None, do)

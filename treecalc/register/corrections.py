@@ -37,7 +37,7 @@ def void(reg: Register, kind: str, entry_id: Any, *, by: str, reason: str, on: A
     day = dt.date.today() if on in (None, "") else to_date(on, "‹date›")
     if day > latest_day():
         raise RegisterError(f"‹date› {day}: a void is recorded once made, not dated after {latest_day()}")
-    by = roles.require(reg, by, "void")
+    by = roles.require(reg, by, roles.act_of(f"{k} voided"))
 
     def do(rec: Any) -> m.Void:
         row = rec.session.get(entry.model, entry_id)

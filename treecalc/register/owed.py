@@ -94,6 +94,7 @@ def penalties(j: dict[str, Any] | None, usd: Usd) -> dict[str, Any] | None:
             "civil_max_usd": usd(cents(r.get("max_usd"))),
             "criminal_section": r.get("criminal_section"),
             "criminal_max_usd": usd(cents(r.get("criminal_max_usd"))),
+            "fine_max_usd": usd(cents(r.get("fine_max_usd"))),  # a village whose chapter sets one fine (Ch. 95)
         }
         for r in j.get("offence_rows") or []
     ]
@@ -241,9 +242,16 @@ def balance_lines(shown: dict[str, Any], j: dict[str, Any] | None, usd: Usd) -> 
         )
     for p in shown["payments"]:
         ref = f" ({p['reference']})" if p["reference"] else ""
+        v = p.get("voided")
+        if v:  # shown, as the record keeps it, but no longer paid: the lines add up to the balance
+            line(f"payment {p['id']} on {p['date']}{ref}, voided on {v['date']} ({v['reason']})", None, None, False)
+            continue
         line(f"payment {p['id']} on {p['date']}{ref}", None, f"-{p['amount_usd']}", True)
     for b in shown["bonds"]:
-        if b["status"] == "forfeited":
+        if b.get("voided"):
+            v = b["voided"]
+            line(f"bond {b['id']} posted {b['posted']}, voided on {v['date']} ({v['reason']})", None, None, False)
+        elif b["status"] == "forfeited":
             what = f"bond {b['id']} forfeited on {b['closed']}: a receipt of the Fund, not a payment of this balance"
         else:
             what = f"bond {b['id']} posted {b['posted']}, {b['status']}: a security, not a payment"

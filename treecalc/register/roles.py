@@ -60,10 +60,16 @@ MATRIX: dict[str, Act] = {
     "hold": Act("opening or closing a §208-29F hold", _ENGINEER, ("hold opened", "hold closed")),
     "link": Act("making or revoking an applicant's link to a case", _ENGINEER, ("case link made", "case link revoked")),
     "penalty": Act("recording the Planning Board's decision on a civil penalty", _ENGINEER, ("civil penalty decided",)),
+    # a void needs the role that may record the entry: a clerk cannot undo what only an engineer decides
     "void": Act(
-        "voiding a payment, planting, decision, penalty or bond entered by mistake, with a reason",
+        "voiding a payment or planting entered by mistake, with a reason",
         _STAFF,
-        tuple(f"{k} voided" for k in ("payment", "planting", "decision", "penalty", "bond")),
+        ("payment voided", "planting voided"),
+    ),
+    "void_ruling": Act(
+        "voiding a decision, civil penalty or bond entered by mistake, with a reason",
+        _ENGINEER,
+        ("decision voided", "penalty voided", "bond voided"),
     ),
     "fee_schedule": Act("recording the fee schedule (§208-24C)", _ENGINEER, ("fee schedule recorded",)),
     "accounts": Act(

@@ -219,7 +219,7 @@ def _record(c: dict) -> None:
             "w_case_void",
             "**Void an entry** recorded by mistake (it stays in the record, marked voided, with the reason)",
             "Void the entry",
-            lambda: corrections.void_fields(reg, c, by),
+            lambda: corrections.void_fields(reg, c, by, who[1]),
         )
     if cases.may("link"):
         st.markdown("**Applicant's link** (this case only, read-only)")
