@@ -38,6 +38,9 @@ EXPECTED = {
     # recorded under the name tried)
     "penalty": {"engineer"},
     "void": {"engineer", "clerk"},
+    # a void of a decision, the civil penalty or a bond: only who may record them (a clerk undid the Board's
+    # penalty by voiding it, in a hostile round)
+    "void_ruling": {"engineer"},
     "sign_in": {"engineer", "clerk", "viewer"},
 }
 
@@ -113,6 +116,10 @@ def _operations() -> list[tuple[str, str, object]]:
         p = reg.pay(_case(reg), by="eng", amount="1350", on="2026-03-02")
         corrections.void(reg, "payment", p, by=by, reason="the check was returned", on="2026-03-09")
 
+    def void_bond(reg, by):
+        b = reg.post_bond(_case(reg), by="eng", amount="1,200.00", on="2026-03-02")
+        corrections.void(reg, "bond", b, by=by, reason="posted on the wrong case", on="2026-03-09")
+
     def sign_in_and_out(reg, by):
         if by not in [a["name"] for a in accounts.listing(reg) if not a["disabled_at"]]:
             # anyone may try (the matrix lets the attempt be recorded); the password check refuses the sign-in
@@ -159,6 +166,7 @@ def _operations() -> list[tuple[str, str, object]]:
             lambda reg, by: decisions.decide_penalty(reg, _violation(reg), by=by, amount="3000", on="2026-11-20"),
         ),
         ("void payment", "void", void_payment),
+        ("void bond", "void_ruling", void_bond),
         ("sign_in and sign_out", "sign_in", sign_in_and_out),
         ("post_bond", "bond", lambda reg, by: reg.post_bond(_case(reg), by=by, amount="2500", on="2026-05-01")),
         ("close_bond released", "bond", bond_closed("released")),
@@ -209,8 +217,8 @@ def test_each_operation_as_each_role(reg):
             else:
                 with pytest.raises(RegisterError, match=why):
                     run(reg, name)
-    # 26 operations x 3 roles, each answered (23 before the civil penalty, voids and sign-ins joined the matrix)
-    assert len(seen) == 26 * 3
+    # 27 operations x 3 roles, each answered (23 before the civil penalty, the two voids and sign-ins joined)
+    assert len(seen) == 27 * 3
     assert ("decide", "clerk", "refused") in seen and ("pay", "clerk", "allowed") in seen
     assert ("add_user", "clerk", "refused") in seen and ("pay", "viewer", "refused") in seen
     assert verify(reg) is None  # refusals wrote nothing: the chain and the tables agree
