@@ -46,7 +46,7 @@ GOAL_S = 1.0
 
 
 def make_survey(n: int, seed: int = 6) -> bytes:
-    from treecalc import data
+    from treecalc.reference import data
 
     rng = np.random.default_rng(seed)
     cat = data.catalogue()

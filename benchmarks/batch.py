@@ -6,7 +6,7 @@ Usage::
                                [--setups 1x1,2x1,2x1,1x1]
 
 Writes ``--trees`` trees (species codes, DBH, land use, one of the 16 zones each) as ``--partitions``
-Parquet files, then runs :func:`treecalc.batch.benefits_batch` on a LocalCluster of each set-up (worker
+Parquet files, then runs :func:`treecalc.studies.batch.benefits_batch` on a LocalCluster of each set-up (worker
 processes x threads, in the order given: by default A B B A, so a load that rises or falls favours neither)
 and prints, per run and then per set-up, the figures docs/performance.md "Beyond one machine" quotes:
 
@@ -36,9 +36,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc import data
-from treecalc.batch import _warm, benefits_batch, local_cluster
-from treecalc.benefits import BenefitParams
+from treecalc.models.benefits import BenefitParams
+from treecalc.reference import data
+from treecalc.studies.batch import _warm, benefits_batch, local_cluster
 
 
 def _usage() -> dict[str, float]:

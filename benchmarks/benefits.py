@@ -6,7 +6,7 @@ Usage::
 
 The trees: species drawn uniformly from the catalogue (by scientific name, so
 resolution is part of the work), DBH uniform 1-60 in, land use drawn from the
-six land uses. The loop calls ``treecalc.benefits`` (one tree at a time) on
+six land uses. The loop calls ``treecalc.models.benefits`` (one tree at a time) on
 the first ``--loop`` trees of the same set; both are timed in one run, after
 one warm-up call that loads the tables. The vectorised call runs
 ``--repeat`` times and the median is reported (the first run also pays the
@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 import treecalc
-from treecalc import data
+from treecalc.reference import data
 
 
 def make_trees(n: int, seed: int) -> pd.DataFrame:
@@ -81,7 +81,7 @@ def main() -> None:
     total = 0.0
     for s, d, lu in zip(sub["species"], sub["dbh_in"], sub["land_use"]):
         # the same work as compute_benefits: annual benefits only, no appraisal or growth
-        total += treecalc.benefits(s, d, land_use=lu, valuations=False)["dollars"]["total_annual"]
+        total += treecalc.models.benefits(s, d, land_use=lu, valuations=False)["dollars"]["total_annual"]
     t_loop = time.perf_counter() - t0
 
     check = float(out["usd_total_annual"].head(a.loop).sum())

@@ -69,7 +69,7 @@ def write_batch(folder: Path, n: int, seed: int, rows_per_file: int = 1_000_000)
     import geopandas as gpd
     from shapely import points
 
-    from treecalc import climate_zones
+    from treecalc.ingest import zone as climate_zones
 
     rng = np.random.default_rng(seed)
     geo, zoned = folder / "geo", folder / "zoned"
@@ -93,7 +93,7 @@ def write_batch(folder: Path, n: int, seed: int, rows_per_file: int = 1_000_000)
 
 
 def batch_seconds(source: Path, out: Path) -> float:
-    from treecalc.batch import benefits_batch
+    from treecalc.studies.batch import benefits_batch
 
     return benefits_batch(source, out).seconds
 

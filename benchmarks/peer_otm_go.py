@@ -51,7 +51,7 @@ import numpy as np
 import pandas as pd
 
 import treecalc
-from treecalc import data
+from treecalc.reference import data
 
 DRIVER = r"""
 package main

@@ -1,4 +1,4 @@
-"""The cheapest lawful plan (``treecalc.plan``) of 40 and 100 optional removals, timed.
+"""The cheapest lawful plan (``treecalc.studies.plan``) of 40 and 100 optional removals, timed.
 
 Usage::
 
@@ -61,9 +61,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--classes", action="store_true", help="also the search over classes on a 40-tree lot")
     a = ap.parse_args()
-    from treecalc import plan_regimes
     from treecalc.ingest import read_survey
-    from treecalc.plan import MAX_ASSESSMENTS_CEILING, plan
+    from treecalc.studies import plan_regimes
+    from treecalc.studies.plan import MAX_ASSESSMENTS_CEILING, plan
 
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()}")
     with tempfile.TemporaryDirectory() as tmp:

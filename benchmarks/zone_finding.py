@@ -5,7 +5,7 @@ Usage::
     python benchmarks/zone_finding.py [--points 100000] [--seed 1]
 
 The points are uniform over the contiguous United States (24-49 N, 125-66 W), so about 60 % lie in a zone
-and the rest in the sea, Canada or Mexico. Timed side by side: :func:`treecalc.climate_zones.zones_at`
+and the rest in the sea, Canada or Mexico. Timed side by side: :func:`treecalc.ingest.zone.zones_at`
 (one vectorised ``intersects_xy`` and ``dwithin`` per zone over all points, against the prepared polygons)
 and the bulk ``STRtree`` query it replaced (``query(points, predicate="intersects")`` and
 ``predicate="dwithin"``), wall and CPU seconds, with the load average (this machine's 2 cores are shared).
@@ -24,7 +24,7 @@ def _tree_query(lat: np.ndarray, lon: np.ndarray) -> tuple[np.ndarray, int]:
     """The previous method: the zone of each point and the near pairs, by two bulk tree queries."""
     import shapely
 
-    from treecalc import climate_zones
+    from treecalc.ingest import zone as climate_zones
 
     _, _, tree = climate_zones._regions()
     x, y = climate_zones.to_web_mercator(lat, lon)
@@ -38,7 +38,7 @@ def _tree_query(lat: np.ndarray, lon: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def main() -> None:
-    from treecalc import climate_zones
+    from treecalc.ingest import zone as climate_zones
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--points", type=int, default=100_000)

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 import treecalc
-from treecalc import data
+from treecalc.reference import data
 
 
 def make_trees(n: int, seed: int) -> pd.DataFrame:

@@ -23,7 +23,7 @@ def _own_folder(variable: str, prefix: str, *, unless_set: bool = True) -> None:
         atexit.register(shutil.rmtree, os.environ[variable], True)
 
 
-# The built species and zone tables are kept between runs in a cache folder (treecalc.units.table_cache): the
+# The built species and zone tables are kept between runs in a cache folder (treecalc.reference.table_cache): the
 # tests keep theirs in a folder of their own, so that neither the user's cache nor an earlier run's can stand in
 # for a build the tests mean to make.
 _own_folder("TREECALC_CACHE", "treecalc-test-cache-")

@@ -19,10 +19,10 @@ import pandas as pd
 import pytest
 
 from tests.helpers.rules import make_trees
-from treecalc import data  # noqa: E402
 from treecalc.assessment import AssessOptions, assess, required_value  # noqa: E402
-from treecalc.benefits import compute_benefits  # noqa: E402
-from treecalc.planting import StockOption, plan  # noqa: E402
+from treecalc.models.benefits import compute_benefits  # noqa: E402
+from treecalc.models.planting import StockOption, plan  # noqa: E402
+from treecalc.reference import data  # noqa: E402
 from treecalc.report.statement import statement_bytes  # noqa: E402
 from treecalc.rules.croton_on_hudson import OFFENCE_READING_208 as OFFENCE_READING  # noqa: E402
 from treecalc.rules.croton_on_hudson import OTHER_PROHIBITIONS_208 as OTHER_PROHIBITIONS_NOTE  # noqa: E402

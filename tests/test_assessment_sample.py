@@ -5,7 +5,7 @@ import json
 import openpyxl
 
 from treecalc.cli import main
-from treecalc.data import SAMPLE_SURVEY
+from treecalc.reference.data import SAMPLE_SURVEY
 
 
 def test_assess_sample_writes_statement_and_accounts_for_every_row(tmp_path, capsys):

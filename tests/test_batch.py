@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 import treecalc
-from treecalc.batch import benefits_batch, value_partition
-from treecalc.benefits import BenefitParams, compute_benefits
+from treecalc.models.benefits import BenefitParams, compute_benefits
+from treecalc.studies.batch import benefits_batch, value_partition
 
 
 def _inventory(n: int = 600) -> pd.DataFrame:
@@ -141,7 +141,7 @@ def test_a_species_name_only_its_rows_zone_lists_is_valued_there(tmp_path):
     # crape myrtle has no code in the Northeast catalogue; GulfCoCHS lists it as LAIN (its own value row). A
     # batch row naming it by its scientific or common name with zone GulfCoCHS is that zone's LAIN, as the
     # survey read in GulfCoCHS is; in the Northeast it stays unknown.
-    from treecalc.species import UnknownSpecies
+    from treecalc.reference.species import UnknownSpecies
 
     frame = pd.DataFrame(
         {"species": ["Lagerstroemia indica", "Acer rubrum"], "dbh_in": [6.0, 12.0], "zone": ["GulfCoCHS", "NoEastXXX"]}
@@ -255,7 +255,7 @@ def test_each_tree_is_valued_in_the_zone_its_coordinates_lie_in(tmp_path, cluste
     assert got["zone_from"].astype(str).tolist() == ["coordinates", "coordinates", "default: coordinates blank"]
     # as `treecalc benefits --lat/--lon` values each tree
     for tree, (lat, lon) in ((1, CHARLOTTE), (2, CROTON)):
-        one = treecalc.benefits("Acer rubrum", 12, latitude=lat, longitude=lon)
+        one = treecalc.models.benefits("Acer rubrum", 12, latitude=lat, longitude=lon)
         assert got.loc[tree, "usd_total_annual"] == pytest.approx(one["dollars"]["total_annual"], abs=1e-9)
     assert (r.trees, r.defaulted) == (3, 1)
     assert r.zones == {"NoEastXXX": 2, "PiedmtCLT": 1}
@@ -406,13 +406,13 @@ def test_a_tree_near_another_zones_boundary_is_valued_in_its_own_and_said_so():
     # `treecalc benefits --lat/--lon` values it, and counted as near another zone
     from collections import Counter
 
-    from treecalc.batch import zone_notes
+    from treecalc.studies.batch import zone_notes
 
     frame = pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0], "Lat": [38.20], "Long": [-122.10]})
     got = value_partition(frame, BenefitParams())
     assert got["zone"].astype(str).tolist() == ["InlValMOD"]
     assert got["zone_from"].astype(str).tolist() == ["coordinates, within 10 km of another zone"]
-    one = treecalc.benefits("ACRU", 12, latitude=38.20, longitude=-122.10)
+    one = treecalc.models.benefits("ACRU", 12, latitude=38.20, longitude=-122.10)
     assert got["usd_total_annual"].iloc[0] == pytest.approx(one["dollars"]["total_annual"], abs=1e-9)
     notes = zone_notes(Counter(got["zone"].astype(str)), Counter(got["zone_from"].astype(str)), ("Lat", "Long"))
     assert any("1 tree lies within 10 km of another zone's boundary" in n for n in notes), notes
@@ -492,7 +492,7 @@ def test_a_latitude_that_is_not_a_number_is_said_so(tmp_path):
     assert got["zone_from"].astype(str).tolist() == ["default: coordinates not a number", "default: coordinates blank"]
     from collections import Counter
 
-    from treecalc.batch import zone_notes
+    from treecalc.studies.batch import zone_notes
 
     said = " ".join(zone_notes(Counter(got["zone"].astype(str)), Counter(got["zone_from"].astype(str)), ("lat", "lon")))
     assert "1 with a coordinate that is not a number (such as 41.21N" in said, said

@@ -10,7 +10,7 @@ import pytest
 from shapely.geometry import LineString, Point
 
 from tests.test_batch import CHARLOTTE, CROTON, NE_ACRU_12, PIEDMONT_ACRU_12
-from treecalc.batch import benefits_batch
+from treecalc.studies.batch import benefits_batch
 
 
 @pytest.fixture(scope="module")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-import treecalc.batch as batch
-from treecalc.batch import IN_PROCESS_ROWS, benefits_batch
-from treecalc.benefits import BenefitParams, compute_benefits
+import treecalc.studies.batch as batch
+from treecalc.models.benefits import BenefitParams, compute_benefits
+from treecalc.studies.batch import IN_PROCESS_ROWS, benefits_batch
 
 
 def _inventory(n: int) -> pd.DataFrame:

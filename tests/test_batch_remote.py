@@ -10,8 +10,8 @@ import pytest
 from shapely.geometry import Point
 
 from tests.test_batch import CHARLOTTE, CROTON, NE_ACRU_12, PIEDMONT_ACRU_12
-from treecalc.batch import benefits_batch
 from treecalc.cli import main
+from treecalc.studies.batch import benefits_batch
 
 
 @pytest.fixture

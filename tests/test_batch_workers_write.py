@@ -7,8 +7,8 @@ import time
 import pandas as pd
 import pytest
 
-import treecalc.batch as batch
-from treecalc.batch import benefits_batch
+import treecalc.studies.batch as batch
+from treecalc.studies.batch import benefits_batch
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Shown benefit parts add up to the shown total, in every output (``treecalc.benefits.shown_dollars``): each
+"""Shown benefit parts add up to the shown total, in every output (``treecalc.models.benefits.shown_dollars``): each
 tree's annual total is rounded once to the cent, half up, and its five parts (stormwater, energy, air quality,
 CO2, property) are the whole cents that add up to it, by the largest remainder. Each part rounded on its own,
 19 of a user's 39 trees had parts a cent off their total, and the Benefits tiles summed to $5,761.00 beside a
@@ -111,8 +111,8 @@ def survey(tmp_path_factory):
 @pytest.fixture(scope="module")
 def raw(survey):
     """The 39 trees' unrounded dollars: each part rounded alone misses its total on many of them."""
-    from treecalc.benefits import compute_benefits
     from treecalc.ingest import read_survey
+    from treecalc.models.benefits import compute_benefits
 
     s = read_survey(survey)
     assert len(s.trees) == 39 and not len(s.rejected)

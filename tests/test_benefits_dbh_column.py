@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from treecalc.benefits import compute_benefits
+from treecalc.models.benefits import compute_benefits
 
 
 def test_output_dbh_is_writable_and_not_the_inputs_memory():

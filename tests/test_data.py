@@ -1,4 +1,4 @@
-"""treecalc.data: the tables as the models read them, checked against the published sources by hand."""
+"""treecalc.reference.data: the tables as the models read them, checked against the published sources by hand."""
 
 import shutil
 
@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from treecalc import data
+from treecalc.reference import data
 
 
 def test_dbh_classes_are_the_published_midpoints_and_read_only():
@@ -184,7 +184,7 @@ def test_catalogue_positions_the_same_for_an_arrow_column_and_an_object_array():
     import pandas as pd
     import pytest
 
-    from treecalc import data
+    from treecalc.reference import data
 
     cat = list(data.catalogue().index)
     codes = [cat[3], cat[0], cat[3], cat[-1]]

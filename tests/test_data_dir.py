@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from treecalc.units import datafolder as units
+from treecalc.reference import datafolder
 
 
 def _copy(tmp_path: Path) -> Path:
     """A village's copy of the data folder."""
     folder = tmp_path / "village_data"
-    shutil.copytree(units.BUNDLED_DATA_DIR, folder)
+    shutil.copytree(datafolder.BUNDLED_DATA_DIR, folder)
     return folder
 
 
@@ -32,9 +32,9 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 def _treecalc(folder: Path | None, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != units.DATA_ENV}
+    env = {k: v for k, v in os.environ.items() if k != datafolder.DATA_ENV}
     if folder is not None:
-        env[units.DATA_ENV] = str(folder)
+        env[datafolder.DATA_ENV] = str(folder)
     return subprocess.run(
         [sys.executable, "-m", "treecalc.cli", *argv], capture_output=True, text=True, env=env, timeout=120
     )
@@ -131,14 +131,14 @@ def test_a_table_missing_from_an_old_law_file_is_named(tmp_path):
 
 
 def test_data_file_and_read_data_toml_name_the_folder(tmp_path):
-    with pytest.raises(units.MissingDataFile, match=r"law/none\.toml is missing from the data folder"):
-        units.data_file("law/none.toml", tmp_path)
+    with pytest.raises(datafolder.MissingDataFile, match=r"law/none\.toml is missing from the data folder"):
+        datafolder.data_file("law/none.toml", tmp_path)
     (tmp_path / "readings").mkdir()
     (tmp_path / "readings" / "site_facts.toml").write_text("[other]\nx = 1\n")
-    with pytest.raises(units.MissingDataFile, match=r"site_facts\.toml in the data folder .* lacks \[assumed\]"):
-        units.read_data_toml("readings/site_facts.toml", tmp_path)
+    with pytest.raises(datafolder.MissingDataFile, match=r"site_facts\.toml in the data folder .* lacks \[assumed\]"):
+        datafolder.read_data_toml("readings/site_facts.toml", tmp_path)
     # the shipped folder itself is read as it is
-    assert "assumed" in units.read_data_toml("readings/site_facts.toml", units.BUNDLED_DATA_DIR)
+    assert "assumed" in datafolder.read_data_toml("readings/site_facts.toml", datafolder.BUNDLED_DATA_DIR)
 
 
 def test_treecalc_data_with_a_tilde_is_the_home_folder(tmp_path):
@@ -146,8 +146,8 @@ def test_treecalc_data_with_a_tilde_is_the_home_folder(tmp_path):
     # expands the ~. Before: "readings/site_facts.toml is missing from the data folder ~/village_data", exit 2
     folder = _copy(tmp_path)
     _edit(folder / "law" / "croton_on_hudson" / "ch223_water.toml", 'value = "5"', 'value = "10"')  # §223-12F(2) rate
-    env = {k: v for k, v in os.environ.items() if k != units.DATA_ENV}
-    env.update(HOME=str(tmp_path), **{units.DATA_ENV: "~/village_data"})
+    env = {k: v for k, v in os.environ.items() if k != datafolder.DATA_ENV}
+    env.update(HOME=str(tmp_path), **{datafolder.DATA_ENV: "~/village_data"})
     r = subprocess.run([sys.executable, "-m", "treecalc.cli", *WATER], capture_output=True, text=True, env=env)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["penalties_outstanding"] == "30.00"  # 10% of the unpaid 300.00: the copy's law

@@ -139,11 +139,11 @@ def test_dead_is_zero_on_the_capital_bases_too(tmp_path):
 
 
 def test_one_dead_tree_through_benefits():
-    r = treecalc.benefits("Fraxinus americana", 12, condition="dead")
+    r = treecalc.models.benefits("Fraxinus americana", 12, condition="dead")
     assert r["dead"] is True and r["dollars"]["total_annual"] == 0 and r["replacement_value_usd"] == 0
     assert r["cumulative_usd"] == 0 and r["stormwater_gal"] == 0
     assert r["disclosures"][0].startswith("dead tree")
-    alive = treecalc.benefits("Fraxinus americana", 12)
+    alive = treecalc.models.benefits("Fraxinus americana", 12)
     assert alive["dead"] is False and round(alive["dollars"]["total_annual"], 2) == 138.10
     assert np.isclose(alive["replacement_value_usd"], 2409.00, atol=0.01)
 
@@ -151,7 +151,7 @@ def test_one_dead_tree_through_benefits():
 def test_a_dead_tree_has_no_value_in_any_climate_zone():
     # The same dead 15 in red maple in the Piedmont (zone=) and in two zones given per tree: every benefit
     # column is 0 and the tree is flagged, while the live twin beside it keeps its zone's value (> 0).
-    from treecalc.benefits import OUTPUT_COLUMNS, compute_benefits
+    from treecalc.models.benefits import OUTPUT_COLUMNS, compute_benefits
 
     frame = pd.DataFrame(
         {"species": ["Acer rubrum"] * 2, "dbh_in": [15.0, 15.0], "condition": ["dead", "good"]},

@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from treecalc.benefits import compute_benefits
-from treecalc.exports import at_precision, export_frame
 from treecalc.ingest import read_survey
+from treecalc.models.benefits import compute_benefits
+from treecalc.report.exports import at_precision, export_frame
 
 SURVEY = (
     "Tag,Species,DBH,DBH unit,Action,Condition,Distance to house (ft),Latitude,Longitude\n"

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.bounds import refused, run_capped
+from treecalc.files import InputRefused, count_lines, read_limited
 from treecalc.ingest import SurveyError, read_survey
+from treecalc.ingest.isolated import read_csv_table
 from treecalc.ingest.limits import Limits, MemoryBudget
 from treecalc.ingest.sources import read_csv_rows
-from treecalc.isolated import read_csv_table
 from treecalc.rules.croton_on_hudson import ch223_water
-from treecalc.units.files import InputRefused, count_lines, read_limited
 
 
 @pytest.mark.parametrize(

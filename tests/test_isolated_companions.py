@@ -1,5 +1,5 @@
 """The companions' files are parsed, like the survey, in a child process bounded in memory and time
-(treecalc.isolated): a water account, a grid, sections, surface points (CSV, LandXML), a fee schedule, a species
+(treecalc.ingest.isolated): a water account, a grid, sections, surface points (CSV, LandXML), a fee schedule, a species
 map and a project file. A file that blows up its parser is refused naming it (exit 2, a ValueError), the caller
 carries on; the child's own refusal (a bad row) comes back in its own words."""
 
@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.bounds import SECONDS, run_capped
-from treecalc import isolated, water_account
 from treecalc.earthwork import readers as surfaces
-from treecalc.ingest import SurveyError
+from treecalc.ingest import SurveyError, isolated, water_account
 from treecalc.rules import excavation
 from treecalc.rules.croton_on_hudson import schedule as fund
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from treecalc import jurisdictions as J
+from treecalc.law import registry as J
 from treecalc.schema import FLAG_FIELDS
 
 
@@ -55,7 +55,7 @@ def test_a_record_without_its_permit_section_is_refused(monkeypatch):
 
 
 def test_options_of_another_law_name_the_law_that_reads_them():
-    from treecalc.assessment import AssessOptions
+    from treecalc.rules.context import AssessOptions
 
     # two of Chapter 208's options given for Wesley Hills; the defaults given explicitly never count
     opts = AssessOptions(plantable=2, violation=True, size_waiver=False)

@@ -35,7 +35,7 @@ KNOWN = {
     "treecalc/ingest/limits.py": "reader",
     "treecalc/ingest/sources/filetype.py": "reader",
     # names the command that writes a fingerprinted JSON (`treecalc verify` is the command line's alone)
-    "treecalc/fingerprint.py": "cli-only",
+    "treecalc/report/fingerprint.py": "cli-only",
     # a comment in the fee schedule file the command writes (a TOML comment, not a message)
     "treecalc/rules/croton_on_hudson/schedule.py": "file comment",
 }

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from tests.helpers.bounds import refused, run_capped
 from treecalc.assessment import OPTION_RANGES, AssessOptions
+from treecalc.quantities import RANGES, OutOfRange, in_range
 from treecalc.rules import croton_on_hudson as croton
 from treecalc.rules.croton_on_hudson.schedule import in_lieu, load_fee_schedule
-from treecalc.units.ranges import RANGES, OutOfRange, in_range
 
 PRICES = ["electricity", "natural_gas", "hydro_interception", "co2", "o3", "nox", "pm10", "sox", "voc"]
 AT_MAXIMUM = [x for p in PRICES for x in ("--price", f"{p}=1000000")] + [
@@ -184,9 +184,9 @@ def test_a_price_or_home_price_beyond_its_range_is_refused_by_the_library():
 
     # 1e308 $/kWh made the energy benefit inf - inf = NaN, shown as $0.00
     with pytest.raises(OutOfRange, match="price electricity must be from 0 to 1,000,000 USD per unit"):
-        treecalc.benefits("ACRU", 12, prices={"electricity": 1e308})
+        treecalc.models.benefits("ACRU", 12, prices={"electricity": 1e308})
     with pytest.raises(OutOfRange, match="home price"):
-        treecalc.benefits("ACRU", 12, home_price_usd=1e300)
+        treecalc.models.benefits("ACRU", 12, home_price_usd=1e300)
 
 
 def test_the_command_line_says_the_same_as_the_library(tmp_path):
@@ -261,7 +261,7 @@ _YEARS = "(years) must be a whole number from 1 to 200 years (benefits with grow
 )
 def test_a_cumulative_basis_without_a_good_n_is_refused_naming_the_option_and_the_range(tmp_path, capsys, basis, got):
     from treecalc.cli import main
-    from treecalc.valuation import parse_value_basis
+    from treecalc.models.valuation import parse_value_basis
 
     with pytest.raises(OutOfRange) as e:
         parse_value_basis(basis)

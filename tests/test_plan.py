@@ -1,4 +1,4 @@
-"""The cheapest lawful plan (treecalc.plan): every k checked against brute force over all subsets."""
+"""The cheapest lawful plan (treecalc.studies.plan): every k checked against brute force over all subsets."""
 
 import itertools
 import json
@@ -8,7 +8,7 @@ import pytest
 import treecalc
 from treecalc.cli import main
 from treecalc.ingest import read_survey
-from treecalc.plan import plan
+from treecalc.studies.plan import plan
 
 # six proposed removals, two of them required; one tree kept. No parcel trigger (§208-19A(2)):
 # the lot has a house, cannot be subdivided and needs no site plan; nothing removed earlier.
@@ -141,7 +141,7 @@ def test_a_huge_limit_is_refused_not_run(tmp_path, capsys):
     # 25 optional red maples, each at its own distance from the residence: 25 classes of one tree, 2^25 =
     # 33,554,432 sets closed under dominance. A limit of 10^20 let them all run (at 0.07 s each, a month);
     # past MAX_ASSESSMENTS_CEILING the limit itself is refused, before any assessment
-    from treecalc.plan import MAX_ASSESSMENTS_CEILING
+    from treecalc.studies.plan import MAX_ASSESSMENTS_CEILING
 
     rows = ["Tag,Species,DBH (in),Action,Condition,Distance to residence (ft)"]
     rows += [f"T{i},Acer rubrum,10,Remove,Good,{30 + i}" for i in range(25)]
@@ -222,7 +222,7 @@ def test_listing_the_sets_of_a_long_chain_does_not_recurse():
     # 1,500 trees of one class whose value rises with DBH: a chain, whose first sets come out however long it is
     import numpy as np
 
-    from treecalc.plan import _ideals
+    from treecalc.studies.plan import _ideals
 
     n = 1500
     value, dbh = np.arange(n, dtype=float), np.arange(n, dtype=float)

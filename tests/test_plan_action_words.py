@@ -9,7 +9,7 @@ rejected row whose reason names the cell.
 import pytest
 
 from treecalc.ingest import read_survey
-from treecalc.plan import plan
+from treecalc.studies.plan import plan
 
 # A builder's lot: the house footprint takes T1-T3 (written three ways in the Action column, no
 # "Must remove" column), T4 and T5 are proposed, T6 stays, T7's action says only "Required".

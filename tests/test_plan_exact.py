@@ -11,9 +11,9 @@ import pytest
 
 import treecalc
 from treecalc.assessment import _load_survey
-from treecalc.data import SAMPLE_SURVEY
 from treecalc.ingest import read_survey
-from treecalc.plan import costs, plan
+from treecalc.reference.data import SAMPLE_SURVEY
+from treecalc.studies.plan import costs, plan
 
 SITE = {"subdividable": False, "has_residence": True, "site_plan_required": False, "prior_removals_12mo": 0}
 
@@ -91,11 +91,11 @@ def test_the_sample_is_answered_within_the_default_cap():
 
 def test_the_catalogue_columns_the_rules_read_are_part_of_a_class():
     # a class compares a species by the catalogue columns the rules read; if a rule reads another, the
-    # plan's classes must include it (treecalc.plan.SPECIES_LAW_COLUMNS)
+    # plan's classes must include it (treecalc.studies.plan.SPECIES_LAW_COLUMNS)
     import re
     from pathlib import Path
 
-    from treecalc.plan import SPECIES_LAW_COLUMNS
+    from treecalc.studies.plan import SPECIES_LAW_COLUMNS
 
     rules = Path(treecalc.__file__).parent / "rules"
     read = set()
@@ -127,7 +127,7 @@ def test_wesley_hills_equals_brute_force_and_says_why_nothing_is_replaced(tmp_pa
 
 
 SPECIES = ["Acer rubrum", "Quercus rubra", "Acer saccharum", "Tilia americana", "Ailanthus altissima", "Betula lenta"]
-FAST = "one cheapest candidate for each number of optional removals"  # the note of treecalc.plan_regimes
+FAST = "one cheapest candidate for each number of optional removals"  # the note of treecalc.studies.plan_regimes
 
 
 def _random_lot(path, seed, optional, must):
@@ -182,8 +182,8 @@ def test_forty_optional_removals_equal_the_search_over_classes(tmp_path, monkeyp
     # (§208-19A(3): a permit each, whatever the count)
     # and 3 dead ash (§208-22B: never counted). The search over the sets closed under dominance takes
     # 35 x 4 x 4 = 560 assessments, within its ceiling; the regimes' method at most 42. Both exact: equal costs
-    from treecalc import plan_regimes
-    from treecalc.plan import MAX_ASSESSMENTS_CEILING
+    from treecalc.studies import plan_regimes
+    from treecalc.studies.plan import MAX_ASSESSMENTS_CEILING
 
     rows = ["M1,Quercus rubra,20,Remove,Good,Yes,"]
     rows += [f"A{i},Acer rubrum,{d},Remove,Good,," for i, d in enumerate([*range(5, 34), 10, 12, 14, 16, 18])]

@@ -7,7 +7,7 @@ def test_three_removals_with_a_permit_for_two_say_why_there_is_no_replacement():
     # The permit is for 2 trees, so §208-22A (a permit "for three (3) or more trees") requires no replacement:
     # $0. "3 removals ... a permit ... and no replacement (nothing to replace)" read as if 90% were forgotten.
     from treecalc.ingest import read_survey
-    from treecalc.plan import plan
+    from treecalc.studies.plan import plan
 
     text = (
         "Tag,Species,DBH,Action,Must remove\n"
@@ -29,7 +29,7 @@ def test_a_wesley_hills_plan_reads_chapter_95s_fines_and_counts_the_trees_remove
     # civil penalty; and the plan said "Removing no tree makes these removals", and cited Chapter 208's planting,
     # fund and civil penalty in its notes.
     from treecalc.ingest import read_survey
-    from treecalc.plan import plan
+    from treecalc.studies.plan import plan
 
     text = (
         "Tag,Species,DBH,Action,Within 20 ft of lot line,Distance to residence (ft)\n"
@@ -57,7 +57,7 @@ def test_a_plan_over_two_climate_zones_says_each_tree_is_valued_in_its_own():
     # assessments value each tree in its own zone, and the plan says so (it said "valued in the South climate
     # zone"), with the zone the trees to be planted are valued in: a tie, broken by the codes' order (MidWstMSP)
     from tests.test_zone_ties import MIDWEST, SOUTH, _survey
-    from treecalc.plan import plan
+    from treecalc.studies.plan import plan
 
     p = plan(_survey(SOUTH + MIDWEST))
     (said,) = [n for n in p.notes if "climate zone" in n]

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treecalc import data
-from treecalc.planting import StockOption, plan
+from treecalc.models.planting import StockOption, plan
+from treecalc.reference import data
 from treecalc.rules import law
 from treecalc.rules.croton_on_hudson.planting import area_per_tree_sqft, prepare_stock
 
@@ -135,7 +135,7 @@ def test_prepare_stock_refuses_invasive_and_undersized():
 
 def _milp_only(monkeypatch):
     """Every plan through the MILP: the direct one-entry plan switched off."""
-    import treecalc.planting as planting
+    import treecalc.models.planting as planting
 
     monkeypatch.setattr(planting, "_one_entry_per_tree", lambda *a: None)
 
@@ -152,7 +152,7 @@ def test_one_entry_plan_is_the_milps_over_random_cases(monkeypatch):
     # one stock entry, per-tree fee: the plan is worked out without the MILP; it must be the MILP's, field for field
     import random
 
-    import treecalc.planting as planting
+    import treecalc.models.planting as planting
 
     rng, cases, direct = random.Random(12), [], 0
     for _ in range(120):
@@ -192,7 +192,7 @@ def test_one_entry_plan_by_hand_and_without_scipy():
     import sys
 
     code = (
-        "import sys; from treecalc.planting import plan, StockOption; "
+        "import sys; from treecalc.models.planting import plan, StockOption; "
         "plan([StockOption('ACRU', 'x', 'x', 2.0, 450.0, 64.04, True, 'small', 'broadleaf', 900.0)], 1000, "
         "fee_per_tree_usd=300); print('scipy.optimize' in sys.modules)"
     )
@@ -204,16 +204,16 @@ def _law_copy(tmp_path, monkeypatch, path, old, new):
     """A copy of the bundled data folder with ``old`` replaced by ``new`` once in ``path``, read in this process."""
     import shutil
 
-    from treecalc import units
     from treecalc.law import clear_caches
+    from treecalc.reference import datafolder
 
     folder = tmp_path / "data"
-    shutil.copytree(units.BUNDLED_DATA_DIR, folder)
+    shutil.copytree(datafolder.BUNDLED_DATA_DIR, folder)
     p = folder / path
     s = p.read_text(encoding="utf-8")
     assert s.count(old) == 1, f"{old!r} is not once in {path}"
     p.write_text(s.replace(old, new), encoding="utf-8")
-    monkeypatch.setattr(units, "DATA_DIR", folder)
+    monkeypatch.setattr(datafolder, "DATA_DIR", folder)
     clear_caches()
     return folder
 

@@ -1,6 +1,6 @@
 """The presenters read what the registry and the findings say: none names a village in its code.
 
-Every jurisdiction's name, fund, permit line and sections are in its record (:mod:`treecalc.jurisdictions`);
+Every jurisdiction's name, fund, permit line and sections are in its record (:mod:`treecalc.law.registry`);
 a presenter comparing the jurisdiction with "croton_on_hudson" or "wesley_hills" would leave a third village
 out (its fine None, its sections Croton's). Docstrings and comments may name them; code may not.
 """

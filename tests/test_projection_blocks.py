@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from treecalc import projection
+from treecalc.models import projection
 
 
 def test_blocks_of_trees_give_the_same_projection(tmp_path: Path, monkeypatch):

@@ -13,7 +13,7 @@ import pytest
 
 import treecalc
 from treecalc.ingest import read_survey
-from treecalc.projection import PLANTED, REMOVED, projection, summary
+from treecalc.models.projection import PLANTED, REMOVED, projection, summary
 from treecalc.report.statement import write_statement
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +61,7 @@ def test_statement_has_the_projection_rate_and_payback(lot, tmp_path):
     # at $64.68 a tree = $711.48/yr
     assert a.replacement.plan[0]["count"] == 11
     assert removed[0] == pytest.approx(737.77, abs=0.01) and planted[0] == pytest.approx(11 * 64.68, abs=0.06)
-    # the same figures as the chart's (treecalc.projection), both series under (1 - 0.043)^t
+    # the same figures as the chart's (treecalc.models.projection), both series under (1 - 0.043)^t
     df = projection(a, 20)
     for series, got in ((REMOVED, removed), (PLANTED, planted)):
         want = df[df["series"] == series].sort_values("year")["value_usd"].to_numpy(float)

@@ -1,4 +1,4 @@
-"""The unit conversions: each factor right by its definition, and defined once (treecalc.units.quantities)."""
+"""The unit conversions: each factor right by its definition, and defined once (treecalc.quantities)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from treecalc.units import quantities as q
+from treecalc import quantities as q
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Module-level definitions of a conversion factor outside treecalc/units/quantities.py there are now
+#: Module-level definitions of a conversion factor outside treecalc/quantities.py there are now
 #: ("path: NAME"); do not add to this list, import the factor.
 PENDING: set[str] = set()
 
@@ -50,7 +50,7 @@ def defined_factors(root: Path = ROOT) -> set[str]:
     out = set()
     for path in sorted((root / "treecalc").rglob("*.py")):
         rel = path.relative_to(root).as_posix()
-        if rel == "treecalc/units/quantities.py":
+        if rel == "treecalc/quantities.py":
             continue
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             targets = (
@@ -66,14 +66,12 @@ def defined_factors(root: Path = ROOT) -> set[str]:
 
 def test_each_factor_is_defined_once():
     found = defined_factors()
-    assert sorted(found - PENDING) == [], "import the factor from treecalc.units.quantities"
+    assert sorted(found - PENDING) == [], "import the factor from treecalc.quantities"
     assert sorted(PENDING - found) == [], "gone now: remove it from PENDING"
 
 
 def test_the_check_sees_a_factor_written_again(tmp_path):
     (tmp_path / "treecalc" / "units").mkdir(parents=True)
     (tmp_path / "treecalc" / "units" / "quantities.py").write_text("CM_PER_IN = 2.54\n")
-    (tmp_path / "treecalc" / "model.py").write_text(
-        "from treecalc.units.quantities import LB_PER_KG\nCM_PER_IN = 2.54\n"
-    )
+    (tmp_path / "treecalc" / "model.py").write_text("from treecalc.quantities import LB_PER_KG\nCM_PER_IN = 2.54\n")
     assert defined_factors(tmp_path) == {"treecalc/model.py: CM_PER_IN"}

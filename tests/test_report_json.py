@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from treecalc.assessment import assess
-from treecalc.data import SAMPLE_SURVEY
+from treecalc.reference.data import SAMPLE_SURVEY
 from treecalc.report.json import records
 from treecalc.schema import TREE_JSON_COLUMNS
 
@@ -93,7 +93,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_json_is_the_row_by_row_json(which: str, jurisdiction: str, generated: Path) -> None:
     a = assess(SAMPLE_SURVEY if which == "sample" else generated, jurisdiction=jurisdiction)
     new = a.to_json()
-    from treecalc.benefits import shown_dollars
+    from treecalc.models.benefits import shown_dollars
 
     shown = shown_dollars(a.trees)  # the benefit dollars as every output shows them (tests/test_benefit_cents.py)
     trees = shown[[c for c in TREE_JSON_COLUMNS if c in shown]]

@@ -8,8 +8,10 @@ from treecalc.rules.law_data import law, read_toml
 
 
 def test_each_list_has_one_home():
-    from treecalc import assessment, data, valuation
+    from treecalc import assessment
     from treecalc.ingest import columns, survey
+    from treecalc.models import valuation
+    from treecalc.reference import data
     from treecalc.report import cells, statement
 
     assert assessment.SURVEY_FLAGS is schema.FLAG_FIELDS is columns.FLAG_FIELDS

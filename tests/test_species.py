@@ -3,8 +3,8 @@
 import pandas as pd
 import pytest
 
-from treecalc import data
-from treecalc.species import UnknownSpecies, resolve, resolve_many, resolve_one, scientific_forms
+from treecalc.reference import data
+from treecalc.reference.species import UnknownSpecies, resolve, resolve_many, resolve_one, scientific_forms
 
 
 @pytest.mark.parametrize(

@@ -789,7 +789,7 @@ def test_trees_sheet_holds_the_assessment_numbers_exactly(generated):
     repr: exact to the last bit; the benefit dollars as every output shows them), every flag as Yes/No, every
     missing value as an empty cell."""
     from treecalc.assessment import assess
-    from treecalc.benefits import shown_dollars
+    from treecalc.models.benefits import shown_dollars
 
     for a in (generated[1], assess(SAMPLE)):
         head, rows = _trees_sheet(statement_bytes(a))
@@ -838,7 +838,7 @@ def test_cli_json_is_the_library_json(generated, capsys):
     from treecalc.assessment import assess
     from treecalc.cli import main
     from treecalc.cli.common import _json_default
-    from treecalc.fingerprint import result_sha256
+    from treecalc.report.fingerprint import result_sha256
 
     for path, a in ((generated[0], generated[1]), (SAMPLE, assess(SAMPLE))):
         capsys.readouterr()
@@ -1121,7 +1121,7 @@ def test_a_generated_survey_with_options_changed_is_written_as_assessed(tmp_path
     by_row = {r[col["Source row"]]: r for r in rows}
     assert len(by_row) == len(a.trees) == len(rows)
     checked = 0
-    from treecalc.benefits import shown_dollars
+    from treecalc.models.benefits import shown_dollars
 
     shown = shown_dollars(a.trees)  # benefit dollars as every output shows them (tests/test_benefit_cents.py)
     for key in a.trees.columns:

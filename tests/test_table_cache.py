@@ -1,4 +1,4 @@
-"""The built species and zone tables kept between runs (treecalc.units.table_cache): a cached copy is the very
+"""The built species and zone tables kept between runs (treecalc.reference.table_cache): a cached copy is the very
 table a build gives, an edited data file builds afresh, and a cache that is damaged, read-only or off is only
 slower."""
 
@@ -12,8 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from treecalc import data
-from treecalc.units import table_cache
+from treecalc.reference import data, table_cache
 
 
 @pytest.fixture
@@ -103,7 +102,7 @@ def test_the_fingerprint_lists_the_same_data_files_from_a_cold_and_a_warm_cache(
     survey.write_text("Tag,Species,DBH (in),Action\n1,Red maple,14,Remove\n2,Pin oak,20,Keep\n")
     env = {**__import__("os").environ, table_cache.CACHE_ENV: str(tmp_path / "cache")}
     code = (
-        "import json,sys; from treecalc.fingerprint import assess_file; "
+        "import json,sys; from treecalc.report.fingerprint import assess_file; "
         "a = assess_file(sys.argv[1], {}); print(json.dumps(a.fingerprint['data_files'], sort_keys=True))"
     )
     runs = [

@@ -20,7 +20,7 @@ import pytest
 HERE = Path(__file__).parent / "villages"
 sys.path.insert(0, str(HERE))
 
-from treecalc import jurisdictions  # noqa: E402
+from treecalc.law import registry as jurisdictions  # noqa: E402
 
 #: the village's record, as its own file holds it (read by treecalc through TREECALC_JURISDICTIONS)
 RECORD_FILE = HERE / "elm_grove" / "record.py"

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from treecalc.units.ranges import number
+from treecalc.quantities import number
 
 
 @pytest.mark.parametrize(
@@ -33,7 +33,7 @@ def test_accepted_values():
 
 
 def test_plausible_ranges_name_the_flag_and_the_range():
-    from treecalc.units.ranges import RANGES, in_range
+    from treecalc.quantities import RANGES, in_range
 
     assert in_range("--days", "36500", "days") == 36_500  # 100 years, the top of the range
     assert in_range("--home-price", "$750,000", "home_price_usd") == 750_000
@@ -52,7 +52,7 @@ def test_plausible_ranges_name_the_flag_and_the_range():
 
 
 def test_small_file_refuses_devices_and_big_files(tmp_path):
-    from treecalc.units.ranges import small_file
+    from treecalc.quantities import small_file
 
     with pytest.raises(ValueError, match="--fee-schedule /dev/zero: not a regular file"):
         small_file("--fee-schedule", "/dev/zero", 1_000)
@@ -67,7 +67,7 @@ def test_small_file_refuses_devices_and_big_files(tmp_path):
 def test_money_rounds_half_up_to_the_cent_exactly():
     from decimal import Decimal
 
-    from treecalc.units.money import cents, money, round2
+    from treecalc.money import cents, money, round2
 
     # 2.675 is 2.67499999... as a binary float; through its repr it is the decimal 2.675 -> 2.68 (half up)
     assert round2(2.675) == 2.68
@@ -84,8 +84,8 @@ def test_money_rounds_half_up_to_the_cent_exactly():
 def test_date_times_and_nonnegative_numbers_name_the_input():
     import datetime as dt
 
-    from treecalc.units.dates import to_datetime
-    from treecalc.units.money import nonneg
+    from treecalc.money import nonneg
+    from treecalc.quantities import to_datetime
 
     assert to_datetime("2026-03-07T19:59") == dt.datetime(2026, 3, 7, 19, 59)
     with pytest.raises(ValueError, match="date-time YYYY-MM-DDTHH:MM"):
@@ -95,8 +95,8 @@ def test_date_times_and_nonnegative_numbers_name_the_input():
 
 
 def test_one_range_table_for_the_companions():
+    from treecalc.quantities import RANGES, within
     from treecalc.rules import excavation
-    from treecalc.units.ranges import RANGES, within
 
     # the excavation bounds are rows of the one table, not a table of their own
     assert excavation.MAX_AREA_SQFT == RANGES["earthwork_area_sqft"].high == 100_000_000
@@ -149,7 +149,7 @@ def test_site_facts_have_a_plausible_range(field, value, says):
 def test_at_least_a_percentage_rounds_up_to_the_cent():
     from decimal import Decimal
 
-    from treecalc.units.money import percent_of_up
+    from treecalc.money import percent_of_up
 
     assert percent_of_up(11.16, 90) == Decimal("10.05")  # 11.16 x 0.9 = 10.044 -> up to 10.05
     assert percent_of_up(Decimal("10.00"), 120) == Decimal("12.00")  # exact: no rounding

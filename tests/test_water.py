@@ -252,8 +252,8 @@ def test_two_bill_account_with_one_payment():
 
 
 def test_account_csv(tmp_path):
+    from treecalc.ingest.water_account import read_account_csv
     from treecalc.rules.croton_on_hudson.ch223_water import account_statement
-    from treecalc.water_account import read_account_csv
 
     p = tmp_path / "account.csv"
     p.write_text(
@@ -471,7 +471,7 @@ def test_thousands_separators_still_read():
 def test_account_csv_extra_values_are_refused_not_dropped(tmp_path):
     # 'bill,2026-01-15,1,000.00' (an unquoted thousands separator) split into amount '1' and an
     # unnamed '000.00' that the reader dropped: a $1,000 bill read as $1.00. Refused, naming the row.
-    from treecalc.water_account import read_account_csv
+    from treecalc.ingest.water_account import read_account_csv
 
     p = tmp_path / "account.csv"
     p.write_text("kind,date,amount\nbill,2026-01-15,1,000.00\n")
@@ -485,8 +485,8 @@ def test_account_csv_extra_values_are_refused_not_dropped(tmp_path):
 def test_account_csv_semicolons_and_bom(tmp_path):
     # A spreadsheet's export with a BOM and ';' separators: the same account as test_account_csv
     # (100 due 15 Jan, 200 due 15 Feb, 110 paid 20 Feb -> 206.00 due on 1 March).
+    from treecalc.ingest.water_account import read_account_csv
     from treecalc.rules.croton_on_hudson.ch223_water import account_statement
-    from treecalc.water_account import read_account_csv
 
     p = tmp_path / "account.csv"
     p.write_bytes(

@@ -32,7 +32,7 @@ def test_a_croton_survey_still_says_northeast():
 def test_the_plan_says_the_zone_its_costs_were_valued_in():
     # every cost of the plan rests on the trees' values (90% of them, §208-22A): the Charlotte trees are
     # valued in PiedmtCLT, which the plan must say (JSON zone and a note), as assess does
-    from treecalc.plan import plan
+    from treecalc.studies.plan import plan
 
     p = plan(_survey(35.23, -80.84)).to_json()
     assert p["zone"] == "PiedmtCLT"
@@ -43,7 +43,7 @@ def test_a_latitude_off_the_globe_is_named_as_the_user_wrote_it():
     # --lat 91: the message shows 91 and 0, never numpy's repr "np.float64(91.0)"
     import pytest
 
-    from treecalc.climate_zones import zone_at
+    from treecalc.ingest.zone import zone_at
 
     with pytest.raises(ValueError) as e:
         zone_at(91.0, 0.0)
@@ -58,7 +58,7 @@ def test_the_projection_of_a_survey_outside_the_northeast_runs_in_its_zone():
     # $84.42 = $509.36/yr (as the assessment's §208-22A line values them, PiedmtCLT).
     from treecalc import assess
     from treecalc.ingest import read_survey
-    from treecalc.projection import REMOVED, projection
+    from treecalc.models.projection import REMOVED, projection
 
     text = (
         "Tag,Species,DBH,Action,Latitude,Longitude\n"
@@ -101,7 +101,8 @@ def _statement_text(a) -> str:
 
 def test_the_northeast_labels_and_sources_are_as_before():
     # the words a Northeast survey has always printed (its statement, JSON and PDF read them)
-    from treecalc import assess, data
+    from treecalc import assess
+    from treecalc.reference import data
 
     ne = _maples([(41.21, -73.89)])
     annual = assess(ne, site=QUIET)
@@ -123,7 +124,7 @@ def test_a_charlotte_surveys_cumulative_label_says_the_growth_its_method_says():
     # PiedmtCLT trees grow by the zone's own DBH-at-age table (the Method & sources sheet: "the Urban Tree Database
     # equations ... are not used"): the label said "UTD growth"; its data sources cited the Northeast's tables only
     from treecalc import assess
-    from treecalc.benefits import zone_source
+    from treecalc.models.benefits import zone_source
 
     a = assess(_maples([CHARLOTTE]), site=QUIET, value_basis="cumulative:10")
     label = a.options["value_basis_label"]
@@ -142,7 +143,7 @@ def test_a_charlotte_surveys_cumulative_label_says_the_growth_its_method_says():
 
 def test_a_two_zone_survey_names_both_zones_tables_in_its_labels_and_sources():
     from treecalc import assess
-    from treecalc.benefits import zone_source
+    from treecalc.models.benefits import zone_source
     from treecalc.report.content import report_data
 
     s = _maples([CHARLOTTE, MINNEAPOLIS])
@@ -171,8 +172,9 @@ def test_a_two_zone_survey_names_both_zones_tables_in_its_labels_and_sources():
 
 
 def test_a_survey_partly_in_the_northeast_says_utd_growth_there_and_cites_its_guide():
-    from treecalc import assess, data
-    from treecalc.benefits import zone_source
+    from treecalc import assess
+    from treecalc.models.benefits import zone_source
+    from treecalc.reference import data
 
     a = assess(_maples([(41.21, -73.89), CHARLOTTE]), site=QUIET, value_basis="cumulative:10")
     assert (

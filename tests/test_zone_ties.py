@@ -46,7 +46,7 @@ def test_a_tie_values_the_trees_to_be_planted_in_the_same_zone_whatever_the_rows
 def test_a_tie_by_coordinates_is_broken_by_the_same_rule():
     # one tree in Charlotte (PiedmtCLT), one in Minneapolis (MidWstMSP), in either order: MidWstMSP is the zone a
     # tree without coordinates is valued in, said as a tie
-    from treecalc import climate_zones
+    from treecalc.ingest import zone as climate_zones
 
     rows = [(35.2271, -80.8431), (44.9778, -93.2650)]
     for pts in (rows, rows[::-1]):

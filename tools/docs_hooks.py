@@ -151,8 +151,8 @@ def _chapter_page(title: str, relpath: str, raw: dict[str, Any], notes: dict[str
 def _readings_said(village: str) -> list[tuple[str, str]]:
     """The readings of unclear text a village's assessment states (section, reading), quoting the law in force
     today, as ``treecalc assess --json`` lists them under ``readings``."""
-    from treecalc import jurisdictions
     from treecalc.assessment import reading_items
+    from treecalc.law import registry as jurisdictions
     from treecalc.rules import law_data
 
     try:
@@ -222,7 +222,7 @@ def law_pages(data_dir: Path | None = None) -> dict[str, str]:
     """Every generated law page, ``{path under docs/: Markdown}``, from ``data_dir`` (default: the data folder
     treecalc reads, ``TREECALC_DATA`` or the bundled one). The readings of unclear text are those of the law
     treecalc reads (the same folder when ``data_dir`` is left out)."""
-    from treecalc.units.datafolder import DATA_DIR
+    from treecalc.reference.datafolder import DATA_DIR
 
     folder = Path(data_dir or DATA_DIR)
     pages: dict[str, str] = {}

@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
     from treecalc.assessment import Assessment, assess
-    from treecalc.benefits import BenefitParams, benefits, compute_benefits
     from treecalc.ingest import Survey, SurveyError, read_survey
+    from treecalc.models.benefits import BenefitParams, benefits, compute_benefits
 
 #: Public name -> the module that defines it.
 _LAZY = {
     "Assessment": "treecalc.assessment",
     "assess": "treecalc.assessment",
-    "BenefitParams": "treecalc.benefits",
-    "compute_benefits": "treecalc.benefits",
+    "BenefitParams": "treecalc.models.benefits",
+    "compute_benefits": "treecalc.models.benefits",
     "Survey": "treecalc.ingest",
     "SurveyError": "treecalc.ingest",
     "read_survey": "treecalc.ingest",
@@ -43,7 +43,7 @@ __all__ = [
     "compute_benefits",
     "read_survey",
 ]
-__version__ = "0.1.0"
+from treecalc.schema import __version__ as __version__  # noqa: E402 (stated once, in the schema)
 
 
 def __getattr__(name: str) -> Any:
@@ -60,16 +60,16 @@ def __dir__() -> list[str]:
 
 
 class _Package(types.ModuleType):
-    """``treecalc.benefits`` is the function, as it was when this package imported it eagerly.
+    """``treecalc.models.benefits`` is the function, as it was when this package imported it eagerly.
 
-    Importing the submodule ``treecalc.benefits`` makes Python set the package
+    Importing the submodule ``treecalc.models.benefits`` makes Python set the package
     attribute ``benefits`` to that module; this property keeps the name for the
     function whichever is imported first.
     """
 
     @property
     def benefits(self) -> Any:
-        from treecalc.benefits import benefits as function
+        from treecalc.models.benefits import benefits as function
 
         return function
 

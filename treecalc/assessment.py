@@ -1,9 +1,9 @@
 """``assess(survey, **options) -> Assessment``: what the tree law requires of a survey, section by section.
 
 One entry point for the CLI, the Excel statement and the app. It values every tree
-(:func:`treecalc.benefits.compute_benefits`, on the chosen value basis), applies the
+(:func:`treecalc.models.benefits.compute_benefits`, on the chosen value basis), applies the
 jurisdiction's rules (:mod:`treecalc.rules`), plans the replacement planting
-(:mod:`treecalc.planting`), prices the payment in lieu (Croton-on-Hudson's :mod:`treecalc.rules.croton_on_hudson.schedule`), and
+(:mod:`treecalc.models.planting`), prices the payment in lieu (Croton-on-Hudson's :mod:`treecalc.rules.croton_on_hudson.schedule`), and
 writes the statement as ``lines`` (section, item, value, unit, note) with every
 assumption and warning.
 
@@ -20,7 +20,7 @@ Value bases (shown on every output):
 Examples
 --------
 >>> import treecalc
->>> from treecalc.data import SAMPLE_SURVEY
+>>> from treecalc.reference.data import SAMPLE_SURVEY
 >>> a = treecalc.assess(SAMPLE_SURVEY, on="2026-03-01")
 >>> a.rows_read, len(a.trees), len(a.rejected)  # data/examples/README.md: tag 17's DBH 'twelve' rejected
 (40, 39, 1)
@@ -33,7 +33,6 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import re
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -41,203 +40,29 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc import data, jurisdictions
-from treecalc.benefits import BenefitParams, compute_benefits, make_params, method_notes
 from treecalc.frames import actions, some_tags
 from treecalc.law import in_force_note
-from treecalc.money import round_cents
-from treecalc.results import ChapterSummary, Fund, Penalties, Permit, Replacement, line
-from treecalc.rules import flag_bounds, pruning
-from treecalc.rules import law_data as lawparams
-from treecalc.schema import ACTIONS, FLAG_FIELDS, HARMED
-from treecalc.units.money import money, percent_of_up
-from treecalc.units.ranges import in_range
-from treecalc.valuation import (
-    appraised_10th,
-    condition_for_appraisal,
+from treecalc.law import registry as jurisdictions
+from treecalc.models.benefits import BenefitParams, compute_benefits, make_params, method_notes
+from treecalc.models.valuation import (
     parse_value_basis,
-    value_by_zone,
     value_function,
     value_in_zone,
     value_trees,
 )
+from treecalc.money import money, percent_of_up
+from treecalc.reference import data
+from treecalc.results import ChapterSummary, Fund, Penalties, Permit, Replacement, line
+from treecalc.rules import flag_bounds, pruning, rules_module
+from treecalc.rules import law_data as lawparams
+from treecalc.rules.context import AssessOptions as AssessOptions
+from treecalc.rules.context import Context as Context
+from treecalc.schema import ACTIONS, FLAG_FIELDS, HARMED
 
 SURVEY_FLAGS = FLAG_FIELDS  # the one list: treecalc.schema
 
 #: The statement's line on dead trees (condition dead, or a census status "Dead").
 DEAD_TREE_LINE = "no leaf area, so no environmental value: annual benefits 0 and value 0 on every basis"
-
-
-@dataclass
-class AssessOptions:
-    """What the user chose for an assessment (the keyword arguments of :func:`assess`), validated."""
-
-    violation: bool | None = None
-    application_pending: bool | None = None
-    clear_cutting: bool | None = None
-    continuing_days: int = 1
-    value_basis: str = "annual"
-    replacement_percent: float | None = None
-    replacement_stock: list[dict[str, Any]] | None = None
-    replacement_species: str | None = None
-    replacement_dbh_in: float | None = None
-    replacement_height_ft: float | None = None
-    replacement_cost_usd: Any = None
-    plantable: int | None = None
-    plantable_area_sqft: float | None = None
-    fee_schedule: Any = None
-    fee_per_tree_usd: Any = None
-    in_lieu_policy: str = "plant_first"
-    size_waiver: bool = False
-    mortality: float | None = None
-    #: the date of the application or violation: the law and fee schedule in force then (None: today)
-    on: Any = None
-    #: the Village's fee schedule in force on that date as the register holds it (in line; None: the data
-    #: folder's): the fee charged when no other is given, and the one a fee given is said to differ from
-    fee_schedule_in_force: dict[str, Any] | None = None
-
-    def validated(self) -> AssessOptions:
-        """The options checked against the ranges the command line applies to its flags
-        (:data:`OPTION_RANGES`, :data:`treecalc.units.ranges.RANGES`): a URL, a project file or a caller of the
-        library is refused in the same words, naming the option (:class:`treecalc.units.ranges.OutOfRange`)."""
-        o = AssessOptions(**vars(self))
-        o.continuing_days = whole_days(self.continuing_days)
-        from treecalc.law.schema import as_date
-
-        o.on = as_date(self.on, "‹on› (the date of the application or violation)")
-        if o.mortality is not None:
-            from treecalc.models.growth import mortality_rate
-
-            o.mortality = mortality_rate(o.mortality)
-        for key, (name, kind) in OPTION_RANGES.items():
-            value = getattr(o, key)
-            if value is None:
-                continue
-            if kind == "usd":  # '$1,450.50' as the flag takes it, kept as given (exact: read as money later)
-                in_range(name, value, kind)
-                continue
-            checked = in_range(name, value, kind)
-            setattr(o, key, int(checked) if kind == "plantable" else checked)
-        if o.plantable is not None and o.plantable_area_sqft is not None:
-            raise ValueError("give plantable (a count) or plantable_area_sqft, not both")
-        if o.fee_schedule_in_force is not None and not isinstance(o.fee_schedule_in_force, Mapping):
-            raise ValueError(
-                "fee_schedule_in_force: the fee schedule in force in line (a dict), as the register gives it"
-            )
-        basis = str(o.value_basis or "annual").strip().lower()
-        if basis.startswith("cumulative:"):
-            in_range("value basis cumulative:N (value_basis, years)", basis.partition(":")[2], "cumulative_years")
-        for i, e in enumerate(o.replacement_stock or []):
-            for key, kind in (("unit_cost_usd", "usd"), ("dbh_in", "dbh_in"), ("height_ft", "height_ft")):
-                v = e.get(key) if isinstance(e, Mapping) else None
-                if v is not None:
-                    in_range(f"replacement_stock {i + 1} {key}", v, kind)
-        return o
-
-
-#: Each numeric option of :func:`assess`: its name in messages (the words, then the keyword) and its range in
-#: :data:`treecalc.units.ranges.RANGES` (the range of the command line's flag).
-OPTION_RANGES = {
-    "replacement_percent": ("replacement percentage (replacement_percent)", "percent"),
-    "plantable": ("plantable trees (plantable)", "plantable"),
-    "plantable_area_sqft": ("plantable area (plantable_area_sqft)", "area_sqft"),
-    "replacement_dbh_in": ("replacement DBH (replacement_dbh_in)", "dbh_in"),
-    "replacement_height_ft": ("replacement height (replacement_height_ft)", "height_ft"),
-    "replacement_cost_usd": ("replacement unit cost (replacement_cost_usd)", "usd"),
-    "fee_per_tree_usd": ("fee per tree (fee_per_tree_usd)", "usd"),
-}
-
-
-def whole_days(value: Any) -> int:
-    """Days of a continuing violation: a whole number within :data:`treecalc.units.ranges.RANGES` ``["days"]`` (the
-    range of ``--days``: 2**53 - 1 days is refused naming the option, not multiplied)."""
-    return int(in_range("days of continuing violation (continuing_days)", value, "days"))
-
-
-def _distinct_rows(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The first row of each distinct combination of ``columns`` and each row's combination, numbered in the
-    order they first appear: the groups of ``groupby(sort=False, dropna=False).ngroup()`` and the rows
-    ``drop_duplicates()`` keeps, without building a frame (a column's values factorised, the codes combined)."""
-    combined = np.zeros(len(columns[0]), dtype=np.int64)
-    for col in columns:
-        codes, uniques = pd.factorize(col, use_na_sentinel=False)
-        combined = pd.factorize(combined * len(uniques) + codes)[0]
-    _, first = np.unique(combined, return_index=True)
-    return first, combined
-
-
-@dataclass
-class Context:
-    """What a jurisdiction's rules module reads: the valued trees, site facts, law, options, value functions."""
-
-    survey: Any
-    trees: pd.DataFrame
-    site_in: dict[str, Any]
-    law: dict[str, Any]
-    opts: AssessOptions
-    options: dict[str, Any]
-    assumptions: list[str]
-    warnings: list[str]
-    method: dict[str, Any]
-    value_of: Callable[..., np.ndarray]
-    kind: str
-    params: BenefitParams
-    schedule: Any = None
-    survey_lines: list[dict[str, Any]] = field(default_factory=list)
-    #: the trees (of :attr:`trees`) a finding valued on the appraised basis (:meth:`capital_value_of`), None: none
-    appraised: np.ndarray | None = None
-
-    def _basis_fn(self, basis: str, zone: str | None = None) -> Callable[..., np.ndarray]:
-        """The value function of ``basis``; ``zone``: that of the trees in the climate zone ``zone`` (a survey
-        whose trees lie in several values each in its own, as :func:`treecalc.valuation.value_trees` does)."""
-        kind, years, _ = parse_value_basis(basis)
-        args = (kind, years, self.params, self.options.get("mortality_rate", 0.0), self.options.get("appraisal"))
-        return value_function(*args) if zone is None else value_in_zone(*args, zone)
-
-    def _zones_of(self, trees: pd.DataFrame, mask: np.ndarray) -> np.ndarray | None:
-        """The climate zone of each tree in ``mask`` when some lie outside the zone of :attr:`params` (None: all in
-        it, valued by :attr:`params` itself)."""
-        if "zone" not in trees:
-            return None
-        zones = trees["zone"].astype(str).to_numpy(object)[mask]
-        own = str(self.params.zone or data.DEFAULT_ZONE)
-        return zones if (zones != own).any() else None
-
-    def capital_value_of(self, trees: pd.DataFrame, mask: np.ndarray, basis: str) -> np.ndarray:
-        """The value of the trees in ``mask`` on a capital basis (appraised or cumulative:N), to the cent: each
-        tree in its own climate zone (its zone's benefit tables and DBH-at-age growth).
-
-        Each distinct (species, DBH, condition or land use, zone) is valued once.
-        """
-        if basis == self.options["value_basis"]:
-            return trees["value_usd"].to_numpy(float)[mask]
-        kind, _, _ = parse_value_basis(basis)
-        if kind == "appraised":  # what the assumptions say of appraised values is said of these trees
-            chosen = self.trees.index.isin(trees.index[np.asarray(mask, dtype=bool)])
-            self.appraised = chosen if self.appraised is None else self.appraised | chosen
-        if kind == "appraised" and self.options.get("appraisal") is not None:
-            cond = condition_for_appraisal(trees["condition"][mask])[0]
-            return round_cents(appraised_10th(trees, mask, self.options["appraisal"], cond))
-        third = (
-            condition_for_appraisal(trees["condition"][mask])[0]
-            if kind == "appraised"
-            else trees["benefit_land_use"].to_numpy(object)[mask]
-        )
-        c, d, x = trees["species_code"].to_numpy(object)[mask], trees["dbh_in"].to_numpy(float)[mask], third
-        zones = self._zones_of(trees, mask)
-        first, codes = _distinct_rows(c, d, x) if zones is None else _distinct_rows(c, d, x, zones)
-        key = "condition" if kind == "appraised" else "land_use"
-        if zones is None:
-            values = round_cents(self._basis_fn(basis)(c[first], d[first], **{key: x[first]}))
-        else:  # each zone's trees by its own value function
-            fn = functools.partial(self._basis_fn, basis)
-            values = round_cents(value_by_zone(zones[first], fn, c[first], d[first], **{key: x[first]}))
-        return np.where(trees["dead"].to_numpy(bool)[mask], 0.0, values[codes])  # a dead tree: no value
-
-    def stock_capital_value(self, code: str, dbh_in: float, basis: str) -> float:
-        """One replacement tree (good condition) on a capital basis, to the cent."""
-        v = self._basis_fn(basis)(np.array([code], dtype=object), np.array([float(dbh_in)]))
-        return float(round_cents(v)[0])
 
 
 @dataclass
@@ -259,7 +84,7 @@ class Assessment:
     summary: ChapterSummary | None = None
     #: The site facts the law read that were not given (:attr:`treecalc.results.Findings.site_assumed`).
     site_assumed: tuple[str, ...] = ()
-    #: What the assessment was derived from (:mod:`treecalc.fingerprint`), when the caller recorded it.
+    #: What the assessment was derived from (:mod:`treecalc.report.fingerprint`), when the caller recorded it.
     fingerprint: dict[str, Any] | None = None
 
     # -- summaries -------------------------------------------------------------------------
@@ -309,7 +134,7 @@ def _load_survey(
     from treecalc.ingest.errors import require_trees
 
     if isinstance(survey, (str, Path)):
-        from treecalc.climate_zones import read_survey_in_zone  # a zone's own species read in that zone
+        from treecalc.ingest.zone import read_survey_in_zone  # a zone's own species read in that zone
 
         survey = read_survey_in_zone(survey, zone, progress=progress, species_map=species_map, column_map=column_map)
     elif not hasattr(survey, "trees"):
@@ -322,7 +147,7 @@ def _survey_warnings(survey: Any, site: dict[str, Any]) -> list[str]:
     """The survey's warnings, but x/y read as degrees when a crs is given: with one the x/y are projected in it."""
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
     if site.get("crs"):
-        from treecalc.geo import XY_AS_WGS84
+        from treecalc.reference.geo import XY_AS_WGS84
 
         warnings = [w for w in warnings if w != XY_AS_WGS84]
     return warnings
@@ -348,7 +173,7 @@ def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
             t[c] = pd.array([pd.NA] * len(t), dtype="boolean")
     if "species_code" not in t:
         # a survey read elsewhere may carry names only: resolve them (species, cultivar, genus, common name)
-        from treecalc.species import resolve_many
+        from treecalc.reference.species import resolve_many
 
         names = t["species"].fillna("").astype(str)
         table = resolve_many(names) if len(t) else pd.DataFrame({"code": []})
@@ -375,7 +200,7 @@ def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
 
 #: Every registered law's rules module, loaded with the assessment: the law files each reads are then read once
 #: per process, so a fingerprint lists the same data files whichever law a process applied first.
-RULES = {key: record.module for key, record in jurisdictions.REGISTRY.items()}
+RULES = {key: rules_module(key) for key in jurisdictions.REGISTRY}
 
 
 def assess(
@@ -433,7 +258,7 @@ def assess(
     warnings.extend(_unread_columns(survey))
     jkey = _jurisdiction(jurisdiction or site_in.get("jurisdiction"), assumptions)
     record = jurisdictions.by_key(jkey)
-    rules = record.module
+    rules = rules_module(jkey)
     _other_law_flags(assumptions, survey, record)
     _other_law_columns(assumptions, record)
     on_date, law = _law_in_force(jkey, opts, assumptions)
@@ -612,7 +437,7 @@ def _appraisal_zone_assumption(trees: pd.DataFrame, appraised: np.ndarray | None
     (the mask of those whose appraised value is used; None: none), and only when there are any."""
     if appraised is None or "zone" not in trees or not len(trees):
         return
-    from treecalc import data
+    from treecalc.reference import data
 
     outside = trees["zone"].astype(str)[np.asarray(appraised, dtype=bool)]
     outside = outside[outside != data.DEFAULT_ZONE]
@@ -641,14 +466,16 @@ def _mortality(opts: AssessOptions, schedule: Any) -> tuple[float, str]:
 def _survey_zone(
     survey: Any, site: dict[str, Any], params: BenefitParams | None, kw: dict[str, Any], warnings: list[str]
 ) -> dict[str, Any]:
-    """The climate zone the trees are valued in (:func:`treecalc.climate_zones.survey_zone`): ``kw`` gains it
+    """The climate zone the trees are valued in (:func:`treecalc.ingest.zone.survey_zone`): ``kw`` gains it
     when it is not the Northeast found by default or from coordinates (whose tables are the default's).
     Its ``planted``: trees in several zones, the words of the one zone a tree to be planted is valued in, said by the
     caller when the law requires a replacement."""
-    from treecalc import climate_zones, data
+    from treecalc.ingest.zone import chosen_words
+    from treecalc.models.benefits import survey_zone
+    from treecalc.reference import data
 
     given = kw.get("zone") or (params.zone if params else None)
-    sz = climate_zones.survey_zone(getattr(survey, "trees", None), site, given)
+    sz = survey_zone(getattr(survey, "trees", None), site, given)
     if sz.zone != data.DEFAULT_ZONE or sz.source in ("given", "site fact climate_zone") or sz.per_tree is not None:
         kw["zone"] = sz.zone  # trees in several zones: the zones' tables, each tree's own prices
     if sz.source == "tree coordinates" or sz.placed or sz.per_tree is not None:  # trees placed in no zone too
@@ -660,7 +487,7 @@ def _survey_zone(
     if sz.per_tree is not None:  # a tree to be planted has no zone of its own in the survey
         planted.append(
             f"the trees to be planted (the replacement stock's value per tree) are valued in the {name} zone "
-            f"({sz.zone}), {climate_zones.chosen_words(sz)}; ‹zone› values every tree in one zone"
+            f"({sz.zone}), {chosen_words(sz)}; ‹zone› values every tree in one zone"
         )
     out: dict[str, Any] = {
         "zone": sz.zone,
@@ -704,7 +531,7 @@ def _survey_assumptions(survey: Any) -> list[str]:
 def _other_law_flags(assumptions: list[str], survey: Any, record: jurisdictions.Jurisdiction) -> None:
     """The survey's "not surveyed" assumptions restated for the law applied: only the flags it reads (a
     Croton-on-Hudson assessment assumes nothing of Wesley Hills' lot-line flag), those it takes as no said so, and
-    none of those it takes as yes (:attr:`~treecalc.jurisdictions.Jurisdiction.flags_unsurveyed_yes`): its rules say
+    none of those it takes as yes (:attr:`~treecalc.law.registry.Jurisdiction.flags_unsurveyed_yes`): its rules say
     those themselves, with the trees they count. The reader wrote them for the law it knew, or for none."""
     from treecalc.ingest.survey import NOT_SURVEYED, not_surveyed_text
 
@@ -741,7 +568,7 @@ def prepare(jurisdiction: str | None = None) -> None:
 
 
 def _jurisdiction(j: str | None, assumptions: list[str]) -> str:
-    """The one key of the jurisdiction given, or the default law's (:data:`treecalc.jurisdictions.DEFAULT`),
+    """The one key of the jurisdiction given, or the default law's (:data:`treecalc.law.registry.DEFAULT`),
     said as an assumption."""
     if not j:
         assumptions.append(
@@ -790,8 +617,8 @@ def _method(
 
 def _zone_sources(zone: dict[str, Any]) -> list[str]:
     """The tables and prices of each climate zone the trees are valued in (the Northeast's: its Community Tree
-    Guide's resource tables, :data:`treecalc.data.SOURCE_NAME`)."""
-    from treecalc.benefits import zone_source
+    Guide's resource tables, :data:`treecalc.reference.data.SOURCE_NAME`)."""
+    from treecalc.models.benefits import zone_source
 
     return [data.SOURCE_NAME if z == data.DEFAULT_ZONE else zone_source(z) for z in zone_codes(zone)]
 

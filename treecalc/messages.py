@@ -19,7 +19,19 @@ import contextvars
 import re
 from collections.abc import Callable, Iterator
 
-__all__ = ["MARK", "keywords", "mark", "plain", "quoted", "render", "shown", "speaking", "voice"]
+__all__ = [
+    "MARK",
+    "WORDS_GROUP",
+    "keywords",
+    "mark",
+    "plain",
+    "quoted",
+    "render",
+    "shown",
+    "speaking",
+    "voice",
+    "words_of",
+]
 
 #: A keyword marker: ``‹name›`` or ``‹name=value›`` (the value runs to the closing mark, ``=`` included).
 MARK = re.compile(r"‹([a-z][a-z0-9_]*)(?:=([^›]*))?›")
@@ -88,3 +100,22 @@ def quoted(text: object, limit: int = 80) -> str:
     if len(t) <= limit:
         return repr(t)
     return repr(t[:limit]) + f"... ({len(t):,} characters)"
+
+
+#: The entry-point group each presenter names its renderer in (pyproject.toml ``[project.entry-points]``): a
+#: statement written by the app or the command line is written again in that presenter's words when it is
+#: verified, without the library importing the presenter above it.
+WORDS_GROUP = "treecalc.words"
+
+
+def words_of(presenter: str) -> Callable[[str], str] | None:
+    """The renderer the presenter ``presenter`` (``"app"``, ``"cli"``) declares in :data:`WORDS_GROUP`; None when it
+    is not installed (the app's extra left out)."""
+    from importlib.metadata import entry_points  # read only when a statement is verified
+
+    for ep in entry_points(group=WORDS_GROUP, name=presenter):
+        try:
+            return ep.load()
+        except ImportError:
+            return None
+    return None

@@ -119,7 +119,7 @@ def exact_cents(amount: Any) -> int | None:
     """An amount in USD (Decimal, int or float) as exact integer cents, half up; None stays None."""
     if amount is None:
         return None
-    from treecalc.units import cents
+    from treecalc.money import cents
 
     return int(cents(amount) * 100)
 

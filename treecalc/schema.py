@@ -16,6 +16,10 @@ Standard library only: the CLI's ``--help`` and the app import it cheaply.
 
 from __future__ import annotations
 
+#: treecalc's version, stated once: the package (:data:`treecalc.__version__`), the build (pyproject.toml) and every
+#: output's fingerprint read it here, below the modules that write outputs.
+__version__ = "0.1.0"
+
 import csv
 import re
 from dataclasses import dataclass

@@ -1,5 +1,5 @@
 """A small inventory through benefits-batch: write a 1,000-tree inventory as CSV, value every tree with
-:func:`treecalc.batch.benefits_batch` (the engine of ``treecalc benefits-batch``) and read the Parquet it writes.
+:func:`treecalc.studies.batch.benefits_batch` (the engine of ``treecalc benefits-batch``) and read the Parquet it writes.
 
 A state's inventory is the same call on a folder of Parquet files, with ``scheduler=`` (a Dask scheduler's
 address) or ``workers=`` (a local cluster); an inventory this small is valued in this process, piece by piece,
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from treecalc.batch import benefits_batch
+from treecalc.studies.batch import benefits_batch
 
 out = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
 out.mkdir(parents=True, exist_ok=True)

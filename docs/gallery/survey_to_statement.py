@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import treecalc
-from treecalc.data import SAMPLE_SURVEY
+from treecalc.reference.data import SAMPLE_SURVEY
 from treecalc.report.statement import write_statement
 
 out = Path(sys.argv[1] if len(sys.argv) > 1 else ".")

@@ -55,8 +55,8 @@ def amount(text: str) -> float:
 
 @pytest.fixture(scope="module")
 def sample():
-    from treecalc.data import SAMPLE_SURVEY
     from treecalc.ingest import read_survey
+    from treecalc.reference.data import SAMPLE_SURVEY
 
     return SAMPLE_SURVEY, read_survey(SAMPLE_SURVEY)
 
@@ -94,7 +94,7 @@ def test_survey_page_counts_equal_read_survey(sample):
 
 def test_benefits_page_totals_equal_compute_benefits(sample, expected):
     from treecalc import compute_benefits
-    from treecalc.benefits import shown_dollars
+    from treecalc.models.benefits import shown_dollars
 
     ben = shown_dollars(compute_benefits(sample[1].trees))
     at = _app()
@@ -117,7 +117,7 @@ def test_benefits_sidebar_price_reaches_the_numbers(sample):
     at.switch_page("treecalc/app/pages/benefits.py").run()
     at.number_input(key="w_home_price").set_value(250_000.0).run()
     _ok(at)
-    from treecalc.benefits import shown_dollars
+    from treecalc.models.benefits import shown_dollars
 
     ben = shown_dollars(compute_benefits(sample[1].trees, home_price_usd=250_000.0))
     # each tree's dollars to the cent as shown, then summed (the page's one figure per total)
@@ -319,7 +319,7 @@ def test_marking_trees_harmed_equals_assess_on_the_marked_survey(sample):
 
 
 def test_permit_page_draws_the_20_year_chart(expected):
-    from treecalc.projection import PLANTED, REMOVED, projection
+    from treecalc.models.projection import PLANTED, REMOVED, projection
 
     df = projection(expected, 20)
     assert set(df["series"]) == {REMOVED, PLANTED}

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from tests.law.test_amended_water import WATER_LAW, _amend
-from treecalc.units import BUNDLED_DATA_DIR, DATA_ENV
+from treecalc.reference.datafolder import BUNDLED_DATA_DIR, DATA_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -157,8 +157,8 @@ def _metric(page, label: str) -> str:
 def test_upload_sample_and_read_permit_page(server, tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
     from treecalc.assessment import assess
-    from treecalc.data import SAMPLE_SURVEY
     from treecalc.ingest import read_survey
+    from treecalc.reference.data import SAMPLE_SURVEY
 
     expected = assess(read_survey(SAMPLE_SURVEY))
     want_trees = float(expected.replacement.trees_needed)

@@ -198,8 +198,8 @@ def test_in_lieu_note_of_a_stock_whose_code_has_a_space_or_parentheses_is_in_dol
     # note read "one BDL OTHER (77.12 on this basis)": a bare number, without "$" or "/yr". The law engine now
     # writes the tree's name and its value in dollars itself (the page shows its note as it is).
     from treecalc.assessment import assess
-    from treecalc.data import reader_names
     from treecalc.ingest import read_survey
+    from treecalc.reference.data import reader_names
 
     p = tmp_path / "s.csv"
     # topped without a permit (§208-18D): definite offences, replaced (removed with no parcel facts: conditional)

@@ -1,4 +1,4 @@
-"""The tree map: coordinates to WGS84 (treecalc.geo), the points and colours (treecalc.app.map), the Map page."""
+"""The tree map: coordinates to WGS84 (treecalc.reference.geo), the points and colours (treecalc.app.map), the Map page."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 from treecalc.app import map as tree_map  # noqa: E402
-from treecalc.geo import local_metres, to_wgs84, tree_lonlat  # noqa: E402
+from treecalc.reference.geo import local_metres, to_wgs84, tree_lonlat  # noqa: E402
 
 
 def _trees(**cols) -> pd.DataFrame:

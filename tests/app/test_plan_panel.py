@@ -1,4 +1,4 @@
-"""The Permit page's plan panel shows what treecalc.plan.plan returns for the uploaded survey."""
+"""The Permit page's plan panel shows what treecalc.studies.plan.plan returns for the uploaded survey."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ CSV = (
 
 def test_panel_equals_plan(tmp_path):
     from treecalc.ingest import read_survey
-    from treecalc.plan import plan
+    from treecalc.studies.plan import plan
 
     f = tmp_path / "six.csv"
     f.write_bytes(CSV)
@@ -42,7 +42,7 @@ def test_the_panel_cites_the_sections_of_the_law_applied(monkeypatch, tmp_path):
     planting, fund and civil-penalty sections are renumbered is cited as renumbered."""
     import dataclasses
 
-    from treecalc import jurisdictions
+    from treecalc.law import registry as jurisdictions
 
     rec = jurisdictions.REGISTRY[jurisdictions.DEFAULT]
     moved = {**rec.sections, "planting": "§208-52D", "fund": "§208-54", "civil_penalty": "§208-59B"}

@@ -8,7 +8,7 @@ def test_planting_plan_value_per_tree_says_per_year_on_the_annual_basis():
 
     from treecalc.app import views
 
-    # a row of the Replacement plan (treecalc.planting): value per tree x count = value planted, same basis
+    # a row of the Replacement plan (treecalc.models.planting): value per tree x count = value planted, same basis
     plan = pd.DataFrame(
         {"species_code": ["ACRU"], "value_per_tree_usd": [64.04], "count": [4], "planted_value_usd": [256.16]}
     )

@@ -213,7 +213,7 @@ CROTON_FLAGS = [
 @pytest.mark.parametrize("flag", CROTON_FLAGS, ids=lambda f: f[0])
 def test_a_croton_flag_with_wesley_hills_is_an_error_naming_it(fake_survey, capsys, flag):
     from treecalc.cli.assess import _flag
-    from treecalc.jurisdictions import by_key
+    from treecalc.law.registry import by_key
 
     # before: exit 0 and Chapter 95's findings, the flag dropped without a word
     assert main(["assess", "x.xlsx", "--jurisdiction", "wesley-hills", *flag]) == 2
@@ -230,7 +230,7 @@ def test_a_croton_flag_with_wesley_hills_is_an_error_naming_it(fake_survey, caps
 def test_a_croton_flag_with_wesley_hills_from_the_site_sheet_is_an_error(fake_survey, capsys, tmp_path):
     fake_survey.site["jurisdiction"] = "wesley-hills"  # the law named by the survey, not by a flag
     fee = tmp_path / "fee.toml"
-    from treecalc.units.datafolder import BUNDLED_DATA_DIR
+    from treecalc.reference.datafolder import BUNDLED_DATA_DIR
 
     fee.write_text((BUNDLED_DATA_DIR / "law" / "croton_on_hudson" / "fee_schedule.toml").read_text())
     argv = ["assess", "x.xlsx", "--replacement-percent", "150", "--fee-schedule", str(fee), "--days", "3"]

@@ -16,7 +16,7 @@ import pandas as pd
 
 import treecalc.report.json_text as json_text
 from treecalc.cli import main
-from treecalc.fingerprint import assess_file, json_default
+from treecalc.report.fingerprint import assess_file, json_default
 from treecalc.report.json import assessment_json, records
 
 OPTIONS = ["--jurisdiction", "croton-on-hudson", "--days", "2", "--site", "subdividable=false"]

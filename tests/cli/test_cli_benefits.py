@@ -125,7 +125,7 @@ def test_each_dollar_stands_on_the_line_of_the_benefit_it_values(capsys):
     # energy total 10.0942 + 38.6728 = $48.77
     # CO2 sequestered (37.9 + 64.2)/2 = 51.05 kg = 112.5 lb x $0.00334 = $0.38
     # CO2 avoided (59.4 + 137.4)/2 = 98.4 kg = 216.9 lb x $0.00334 = $0.72; CO2 total $1.10
-    # The lines shown add up to their total (largest remainder, treecalc.benefits.shown_tree_dollars): cut to
+    # The lines shown add up to their total (largest remainder, treecalc.models.benefits.shown_tree_dollars): cut to
     # whole cents 10.09 + 38.67 = 48.76, a cent short of 48.77; it goes to the larger remainder, electricity's
     # 0.42 cent (gas's is 0.28): $10.10 + $38.67 = $48.77
     rc, out, _ = run(capsys, "benefits", "--species", "ACRU", "--dbh", "12")
@@ -144,7 +144,7 @@ def test_each_dollar_stands_on_the_line_of_the_benefit_it_values(capsys):
 def test_json_dollars_by_line_add_up_to_the_benefit():
     import treecalc
 
-    r = treecalc.benefits("ACRU", 12, valuations=False)
+    r = treecalc.models.benefits("ACRU", 12, valuations=False)
     by, d = r["dollars_by_line"], r["dollars"]
     assert by["electricity"] == pytest.approx(72.05 * 0.1401)
     assert by["natural_gas"] == pytest.approx(2746.65 * 0.01408)
@@ -183,8 +183,8 @@ def test_the_replacement_value_names_its_edition_and_the_parameters_it_used(caps
     by hand from them: TA = π·36 = 113.097 sq in; [C_r + P_b × (TA − TA_r)] × S × K."""
     import math
 
-    from treecalc import data
     from treecalc.models.appraisal import CONDITION_RATING
+    from treecalc.reference import data
 
     assert main(["benefits", "--species", "Acer rubrum", "--dbh", "12"]) == 0
     out = capsys.readouterr().out

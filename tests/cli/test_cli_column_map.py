@@ -9,7 +9,7 @@ import pytest
 from treecalc.assessment import assess
 from treecalc.cli import main
 from treecalc.ingest.errors import AmbiguousActionError
-from treecalc.plan import plan
+from treecalc.studies.plan import plan
 
 # two columns that could each be the action, disagreeing on row 3 (the second tree): Retain / Remove
 TWO_ACTIONS = (

@@ -8,9 +8,9 @@ import json
 from openpyxl import Workbook
 
 import treecalc
-from treecalc import jurisdictions
 from treecalc.cli import main
 from treecalc.ingest.site import law_site_why
+from treecalc.law import registry as jurisdictions
 
 WH = ["--site", "jurisdiction=wesley-hills"]
 

@@ -19,7 +19,7 @@ import pytest
 
 from treecalc import __version__
 from treecalc.cli import main
-from treecalc.units.datafolder import BUNDLED_DATA_DIR
+from treecalc.reference.datafolder import BUNDLED_DATA_DIR
 
 #: A lot in Croton-on-Hudson cleared for a house: two trees taken down already, one to come down, two kept.
 CROTON_LOT = (
@@ -288,8 +288,8 @@ def test_an_excel_statement_saved_again_unedited_verifies_and_a_small_edit_is_st
 
 
 def test_a_pdf_report_with_other_figures_under_a_true_fingerprint_is_named(capsys, lot, tmp_path):
-    from treecalc.fingerprint import assess_file, read_fingerprint
     from treecalc.report.content import report_data
+    from treecalc.report.fingerprint import assess_file, read_fingerprint
     from treecalc.report.pdf import report_pdf
 
     pdf = tmp_path / "report.pdf"
@@ -401,8 +401,8 @@ def _forged(statement: Path, path: Path, change) -> Path:
 def test_forged_json_statements_are_refused_at_once_and_no_file_they_name_is_read(capsys, lot, tmp_path, monkeypatch):
     import time
 
-    from treecalc import fingerprint
-    from treecalc.units.datafolder import DATA_DIR
+    from treecalc.reference.datafolder import DATA_DIR
+    from treecalc.report import fingerprint
 
     statement = _json_statement(capsys, lot, tmp_path)
     hashed: list[Path] = []

@@ -239,7 +239,7 @@ def test_the_water_commands_name_the_law_as_the_registry_does(capsys, monkeypatc
     is what it names (a registry whose record calls the chapter otherwise is followed)."""
     import dataclasses
 
-    from treecalc import jurisdictions
+    from treecalc.law import registry as jurisdictions
 
     jurisdictions.by_key(jurisdictions.DEFAULT)
     key, rec = next((k, r) for k, r in jurisdictions.REGISTRY.items() if "water" in r.chapters)

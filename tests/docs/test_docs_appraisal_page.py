@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import treecalc
-from treecalc.data import SAMPLE_SURVEY
 from treecalc.models import appraisal, appraisal10
+from treecalc.reference.data import SAMPLE_SURVEY
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "science" / "appraisal.md"
 TENTH = {"basis": "per_tree", "fee_per_tree_usd": "450", "appraisal_edition": 10}

@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-MODULES = ["treecalc.assessment", "treecalc.benefits", "treecalc.register"]
+MODULES = ["treecalc.assessment", "treecalc.models.benefits", "treecalc.register"]
 
 
 @pytest.mark.parametrize("name", MODULES)

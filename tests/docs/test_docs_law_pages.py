@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tools.docs_hooks import law_pages  # noqa: E402
 from treecalc.law.schema import META_KEYS, is_bracket, is_entry  # noqa: E402
-from treecalc.units.datafolder import BUNDLED_DATA_DIR  # noqa: E402
+from treecalc.reference.datafolder import BUNDLED_DATA_DIR  # noqa: E402
 
 
 def _row(page: str, key: str) -> list[str]:

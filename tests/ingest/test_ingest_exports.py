@@ -10,10 +10,10 @@ import random
 import pytest
 
 from tests.helpers.ingest import write_text
-from treecalc import data
 from treecalc.cli import main
 from treecalc.ingest import read_survey
 from treecalc.ingest.survey import group_warnings
+from treecalc.reference import data
 
 # ------------------------------------------------------------------ a GIS export (ArcGIS / TreeKeeper style)
 

@@ -167,7 +167,7 @@ def test_a_layer_without_a_crs_keeps_x_y_for_the_crs_site_fact(tmp_path):
     s = read_survey(tmp_path / "trees.shp")
     assert {"x", "y"} <= set(s.trees.columns) and "latitude" not in s.trees.columns
     assert any("no coordinate system" in w and "crs=EPSG:2263" in w for w in s.warnings)
-    from treecalc.geo import tree_lonlat
+    from treecalc.reference.geo import tree_lonlat
 
     ll = tree_lonlat(s.trees, {"crs": "EPSG:2263"})
     assert ll is not None and len(ll) == 4

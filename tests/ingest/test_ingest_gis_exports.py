@@ -334,7 +334,7 @@ def test_a_multipoint_of_one_point_and_ewkt_are_read(tmp_path):
     s = read_survey(_qgis(tmp_path, [f"SRID=4326;POINT({x} {y})" for x, y in LONLAT]))
     assert list(s.trees["longitude"]) == [x for x, _ in LONLAT] and list(s.trees["latitude"]) == [y for _, y in LONLAT]
     # EPSG:2263 (NY Long Island, US ft): 1,000,000 ft E, 200,000 ft N (Manhattan), projected by pyproj as the crs fact would be
-    from treecalc.geo import to_wgs84
+    from treecalc.reference.geo import to_wgs84
 
     lon, lat = to_wgs84([1000000.0], [200000.0], "EPSG:2263")
     s = read_survey(_qgis(tmp_path, ["SRID=2263;POINT (1000000 200000)"]))

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from tests.helpers.ingest import HEADER, ROWS, write_text
-from treecalc import data
 from treecalc.cli import main
 from treecalc.ingest import read_survey
+from treecalc.reference import data
 
 
 def test_sample_shows_exactly_the_deliberate_errors(capsys):

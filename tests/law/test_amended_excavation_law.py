@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from treecalc.units import BUNDLED_DATA_DIR, DATA_ENV
+from treecalc.reference.datafolder import BUNDLED_DATA_DIR, DATA_ENV
 
 CH120 = "law/croton_on_hudson/ch120_excavation.toml"
 CH95 = "law/wesley_hills/ch95_excavation.toml"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from treecalc.units import BUNDLED_DATA_DIR, DATA_ENV
+from treecalc.reference.datafolder import BUNDLED_DATA_DIR, DATA_ENV
 
 #: A Croton-on-Hudson lot cleared without a permit: four trees removed (more than three: §208-18A, the
 #: §208-29B(7) doubling and the §208-22F standard), one proposed removal, one topped (§208-18D).

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from treecalc.cli import main
-from treecalc.units import BUNDLED_DATA_DIR, DATA_ENV
+from treecalc.reference.datafolder import BUNDLED_DATA_DIR, DATA_ENV
 
 WATER_LAW = "law/croton_on_hudson/ch223_water.toml"
 

@@ -17,8 +17,8 @@ from decimal import Decimal as D
 
 import pytest
 
-from treecalc import units
 from treecalc.law import clear_caches
+from treecalc.reference import datafolder
 from treecalc.rules.croton_on_hudson.ch223_meter import meter_test
 from treecalc.rules.croton_on_hudson.ch223_water import penalty_schedule, relevy_date_for
 
@@ -30,7 +30,7 @@ def amended(tmp_path, monkeypatch):
     """``amend(table, old, new)``: the law folder copied with ``old`` replaced by ``new`` once in ``[table]`` of
     ch223_water.toml, read from now on in this process (the caches cleared either side)."""
     folder = tmp_path / "data"
-    shutil.copytree(units.BUNDLED_DATA_DIR / "law", folder / "law")
+    shutil.copytree(datafolder.BUNDLED_DATA_DIR / "law", folder / "law")
 
     def amend(table: str, old: str, new: str) -> None:
         p = folder / WATER_LAW
@@ -41,7 +41,7 @@ def amended(tmp_path, monkeypatch):
         part = s[i:end]
         assert part.count(old) == 1, f"{old!r} is not once in [{table}]"
         p.write_text(s[:i] + part.replace(old, new) + s[end:], encoding="utf-8")
-        monkeypatch.setattr(units, "DATA_DIR", folder)
+        monkeypatch.setattr(datafolder, "DATA_DIR", folder)
         clear_caches()
 
     clear_caches()

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from treecalc import units
 from treecalc.law import clear_caches, resolved
-from treecalc.units import BUNDLED_DATA_DIR, DATA_ENV
+from treecalc.reference import datafolder
+from treecalc.reference.datafolder import BUNDLED_DATA_DIR, DATA_ENV
 
 CH208 = "law/croton_on_hudson/ch208_trees.toml"
 CH95 = "law/wesley_hills/ch95_clearing.toml"
@@ -61,7 +61,7 @@ def data_copy(tmp_path, monkeypatch):
     """A copy of the bundled data folder, read in this process in place of the bundled one."""
     folder = tmp_path / "data"
     shutil.copytree(BUNDLED_DATA_DIR, folder)
-    monkeypatch.setattr(units, "DATA_DIR", folder)
+    monkeypatch.setattr(datafolder, "DATA_DIR", folder)
     clear_caches()
     yield folder
     monkeypatch.undo()

@@ -63,8 +63,8 @@ def test_assess_on_a_date_before_the_schedule_or_the_law_is_refused(tmp_path):
 
 
 def test_the_date_is_stated_as_an_assumption_with_the_placeholder_effective_date(tmp_path):
-    from treecalc import data
     from treecalc.assessment import assess
+    from treecalc.reference import data
 
     f = _two_schedules(tmp_path / "fees.toml")
     a = assess(data.SAMPLE_SURVEY, on="2026-10-01", fee_schedule=str(f))

@@ -22,10 +22,10 @@ from typing import Any
 
 import pytest
 
-from treecalc import units
 from treecalc.law import Bracket, Entry, clear_caches, entries
+from treecalc.reference import datafolder
+from treecalc.reference.datafolder import BUNDLED_DATA_DIR
 from treecalc.rules.law_data import multiplied
-from treecalc.units import BUNDLED_DATA_DIR
 
 CH208 = "law/croton_on_hudson/ch208_trees.toml"
 FEES = "law/croton_on_hudson/fee_schedule.toml"
@@ -338,13 +338,13 @@ _BEFORE: dict[tuple[str, str], dict[str, Any]] = {}
 
 def _in_folder(folder: Path | None, fn: Any) -> Any:
     """``fn()`` with the law read from ``folder`` (the bundled data when None), the caches cleared either side."""
-    saved = units.DATA_DIR
-    units.DATA_DIR = folder or BUNDLED_DATA_DIR
+    saved = datafolder.DATA_DIR
+    datafolder.DATA_DIR = folder or BUNDLED_DATA_DIR
     clear_caches()
     try:
         return fn()
     finally:
-        units.DATA_DIR = saved
+        datafolder.DATA_DIR = saved
         clear_caches()
 
 
@@ -412,7 +412,7 @@ def test_the_plan_counts_removals_in_the_amended_window(tmp_path):
     window written into the sentence."""
     from treecalc.cli.plan import render_text
     from treecalc.ingest import read_survey
-    from treecalc.plan import plan
+    from treecalc.studies.plan import plan
 
     folder = tmp_path / "data"
     shutil.copytree(BUNDLED_DATA_DIR, folder)

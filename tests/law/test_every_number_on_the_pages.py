@@ -31,7 +31,7 @@ import pytest
 
 from tests.law.test_every_number_amended import CROTON_LOT as AMENDED_LOT
 from treecalc.law import Bracket, Entry, entries
-from treecalc.units import BUNDLED_DATA_DIR, DATA_ENV
+from treecalc.reference.datafolder import BUNDLED_DATA_DIR, DATA_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 CH208 = "law/croton_on_hudson/ch208_trees.toml"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from treecalc import data
 from treecalc.models import appraisal
+from treecalc.reference import data
 
 CODES = tuple(data.catalogue().index)
 TAR = 7.0650048828125  # catalogue TAr for ACRU (and all broadleaf/conifer rows), sq in

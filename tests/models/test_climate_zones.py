@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from treecalc import climate_zones, data
-from treecalc.benefits import benefits, compute_benefits
+from treecalc.ingest import zone as climate_zones
+from treecalc.models.benefits import benefits, compute_benefits
+from treecalc.reference import data
 
 GAL_PER_M3 = 264.172
 
@@ -436,7 +437,7 @@ def test_a_survey_is_read_in_the_zone_it_is_valued_in(tmp_path):
     """The zone whose species list reads the trees is the zone that values them: a survey read in InlValMOD
     but valued in CaNCCoJBK (3 of 5 trees there) says "of the InlValMOD species list" of trees it values with
     CaNCCoJBK's tables."""
-    from treecalc.climate_zones import read_survey_in_zone, survey_zone
+    from treecalc.ingest.zone import read_survey_in_zone, survey_zone
 
     s = read_survey_in_zone(_two_zone_survey(tmp_path))
     assert len(s.trees) == 5
@@ -451,7 +452,7 @@ def test_trees_of_two_zones_are_each_valued_in_their_own_and_warned_of_the_bound
     9.8 km from InlValMOD. Each tree is valued in the zone it lies in (the maples no longer in CaNCCoJBK, the
     survey's majority), the zones are counted, and each boundary note compares the trees' total in the other zone
     with their total in their own."""
-    from treecalc.climate_zones import read_survey_in_zone, survey_zone
+    from treecalc.ingest.zone import read_survey_in_zone, survey_zone
 
     s = read_survey_in_zone(_two_zone_survey(tmp_path))
     z = survey_zone(s.trees, s.site)
@@ -470,7 +471,7 @@ def test_projected_coordinates_none_of_which_lie_on_earth_are_not_called_no_coor
     """UTM 15N eastings/northings (Minneapolis: 478,712 E, 4,980,764 N) given with crs=EPSG:4326 (degrees) are
     no longitude or latitude: the survey has coordinates, all out of range for its crs, and must say so (and
     name the crs), not that it has none."""
-    from treecalc.climate_zones import survey_zone
+    from treecalc.ingest.zone import survey_zone
 
     trees = pd.DataFrame({"x": [478712.47, 478634.00], "y": [4980764.11, 4980875.46]})
     z = survey_zone(trees, {"crs": "EPSG:4326"})

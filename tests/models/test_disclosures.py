@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from treecalc import data
 from treecalc.models import disclosures as d
 from treecalc.models.disclosures import Flag
 from treecalc.models.itree_streets import dbh_positions
+from treecalc.reference import data
 
 
 def test_zero_from_class_finds_the_zero_tail():

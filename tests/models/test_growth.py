@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treecalc import data
 from treecalc.models import growth
+from treecalc.reference import data
 
 CM = 2.54
 CODES = tuple(data.catalogue().index)

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from treecalc import data
 from treecalc.models import itree_streets as its
+from treecalc.reference import data
 
 
 def acru(factor: str, land_use: str = "unspecified") -> np.ndarray:

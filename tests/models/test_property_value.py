@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from treecalc import data
 from treecalc.models import property_value as pv
+from treecalc.reference import data
 
 
 def test_docstring_example():

@@ -1,4 +1,4 @@
-"""Cells of the map wholly inside one zone (treecalc.geo._interior_cells): a point in one takes that zone with no
+"""Cells of the map wholly inside one zone (treecalc.reference.geo._interior_cells): a point in one takes that zone with no
 polygon test, and the answer is the polygons' own, near-boundary points included."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import shapely
 
-from treecalc import geo
+from treecalc.reference import geo
 
 
 @pytest.fixture

@@ -18,11 +18,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from treecalc import data
-from treecalc.benefits import benefits, compute_benefits
-from treecalc.climate_zones import read_survey_in_zone
 from treecalc.ingest import read_survey
-from treecalc.species import UnknownSpecies, resolve_one
+from treecalc.ingest.zone import read_survey_in_zone
+from treecalc.models.benefits import benefits, compute_benefits
+from treecalc.reference import data
+from treecalc.reference.species import UnknownSpecies, resolve_one
 
 GAL_PER_M3 = 264.172
 

@@ -26,7 +26,7 @@ import openpyxl
 import pandas as pd
 import pytest
 
-from treecalc.benefits import compute_benefits
+from treecalc.models.benefits import compute_benefits
 
 NE_STORM, NE_ENERGY = 6.66 * 264.172 * 0.008, 100.6 * 0.1401 + 3515.5 * 0.01408
 PD_STORM, PD_ENERGY = 13.19 * 264.172 * 0.0099, 112.2 * 0.0759 + 420.6 * 0.01046
@@ -112,7 +112,7 @@ def test_the_projection_grows_and_values_each_removed_tree_in_its_own_zone(two_z
     """The removed N2, N3 (Northeast) and P1 (Piedmont), counted for replacement (three removals, §208-22A): today
     (year 0, no growth yet, all alive) the series is their own-zone totals; P1 valued in the Northeast, as
     before, would make it three times N2's."""
-    from treecalc.projection import REMOVED, projection
+    from treecalc.models.projection import REMOVED, projection
 
     _, a = two_zones
     t = a.trees.set_index("tag")
@@ -143,9 +143,9 @@ def test_a_misspelt_species_is_matched_against_the_catalogue_of_its_zone(tmp_pat
     written; matched against GulfCoCHS's own catalogue they are its common crapemyrtle, LAIN ("Lagerstroemia
     indica", QRatio 97 and 91 %, over the 85 % a fuzzy match needs). Before, "Lagerstroemia indca" fell to the
     genus row LA6_M ('Muskogee') and "Crape myrtl" stayed unrecognised. In the Northeast neither is read."""
-    from treecalc.benefits import benefits
-    from treecalc.climate_zones import read_survey_in_zone
-    from treecalc.species import resolve_in_zone
+    from treecalc.ingest.zone import read_survey_in_zone
+    from treecalc.models.benefits import benefits
+    from treecalc.reference.species import resolve_in_zone
 
     for name in ("Lagerstroemia indca", "Crape myrtl"):
         r = resolve_in_zone(name, "GulfCoCHS")

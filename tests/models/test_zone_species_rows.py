@@ -22,9 +22,9 @@ import sys
 import pandas as pd
 import pytest
 
-from treecalc import data
-from treecalc.benefits import benefits
-from treecalc.species import resolve_in_zone, scientific_forms
+from treecalc.models.benefits import benefits
+from treecalc.reference import data
+from treecalc.reference.species import resolve_in_zone, scientific_forms
 
 GAL_PER_M3 = 264.172
 KWH_12IN = 12.1 + 0.5 * (30.4 - 12.1)  # 21.25
@@ -115,7 +115,7 @@ def test_every_name_of_every_zone_list_lands_on_the_row_that_list_gives(column):
 def test_an_inventory_with_a_zone_column_reads_each_name_in_its_tree_zone():
     """benefits-batch's shape: `species` and a `zone` per tree; the same name is PIPU in the Lower Midwest and the
     Northeast's own PIPUGL in the Northeast."""
-    from treecalc.benefits import compute_benefits
+    from treecalc.models.benefits import compute_benefits
 
     inv = pd.DataFrame({"species": ["Picea pungens", "Picea pungens"], "dbh_in": [12, 12], "zone": ["LoMidWXXX", ""]})
     out = compute_benefits(inv)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from tests.register.conftest import PASSWORD, ROOT, staff, treecalc
-from treecalc.units import BUNDLED_DATA_DIR, DATA_ENV
+from treecalc.reference.datafolder import BUNDLED_DATA_DIR, DATA_ENV
 
 CH208 = "law/croton_on_hudson/ch208_trees.toml"
 

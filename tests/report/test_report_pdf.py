@@ -63,7 +63,7 @@ def test_penalties_keep_definite_and_conditional_apart():
 
 def test_sample_pdf_has_survey_name_total_sections_and_signature():
     from treecalc.assessment import assess
-    from treecalc.data import SAMPLE_SURVEY
+    from treecalc.reference.data import SAMPLE_SURVEY
 
     a = assess(SAMPLE_SURVEY)
     d = report_data(a)
@@ -96,7 +96,7 @@ def test_sample_pdf_has_survey_name_total_sections_and_signature():
 
 def test_pdf_reads_issue9_keys_when_present():
     from treecalc.assessment import assess
-    from treecalc.data import SAMPLE_SURVEY
+    from treecalc.reference.data import SAMPLE_SURVEY
 
     d = report_data(assess(SAMPLE_SURVEY), "my site.xlsx")
     d["civil_penalty_conditional_usd"] = 12345.0
@@ -111,7 +111,7 @@ def test_pdf_reads_issue9_keys_when_present():
 
 def test_wesley_hills_report_does_not_cite_chapter_208_for_its_answer():
     from treecalc.assessment import assess
-    from treecalc.data import SAMPLE_SURVEY
+    from treecalc.reference.data import SAMPLE_SURVEY
 
     text = pdf_text(report_pdf(report_data(assess(SAMPLE_SURVEY, jurisdiction="wesley_hills"))))
     answer = text.split("What this permit costs you")[1].split("Permit triggers")[0]

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.helpers.rules import make_trees
-from treecalc import data
+from treecalc.reference import data
 from treecalc.rules import croton_on_hudson as C
 from treecalc.rules import law
 

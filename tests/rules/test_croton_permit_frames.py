@@ -1,7 +1,7 @@
 """A Chapter 208 rule given a permit result of another frame reads its own frame's actions."""
 
 from tests.helpers.rules import make_trees
-from treecalc import data
+from treecalc.reference import data
 from treecalc.rules import croton_on_hudson as C
 from treecalc.rules import law
 

@@ -26,10 +26,10 @@ import json
 import pytest
 from openpyxl import Workbook
 
-from treecalc import jurisdictions
 from treecalc.assessment import assess
 from treecalc.cli import main
 from treecalc.ingest.site import SITE_FIELDS, law_site_why
+from treecalc.law import registry as jurisdictions
 
 STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
 JURISDICTION = {"croton_on_hudson": "Croton-on-Hudson", "wesley_hills": "Wesley Hills"}

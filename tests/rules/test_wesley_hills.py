@@ -4,7 +4,7 @@ import re
 
 from tests.helpers.rules import make_trees
 from treecalc.ingest.site import resolve_site
-from treecalc.jurisdictions import OptionsNotRead, by_key, check_options
+from treecalc.law.registry import OptionsNotRead, by_key, check_options
 from treecalc.rules import law
 from treecalc.rules import wesley_hills as W
 

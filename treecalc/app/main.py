@@ -1,6 +1,6 @@
 """The app's pages, navigation and sidebar: :func:`main`, run by ``app.py`` (``streamlit run app.py``).
 
-Opens on the bundled sample survey (``treecalc.data.SAMPLE_SURVEY``); upload
+Opens on the bundled sample survey (``treecalc.reference.data.SAMPLE_SURVEY``); upload
 your own on the Survey page. The app holds no domain logic: every number comes
 from the treecalc library (``read_survey``, ``assess``, ``compute_benefits``,
 ``treecalc.rules.croton_on_hudson.ch223_water``, ``treecalc.excavation``,

@@ -2,7 +2,7 @@
 
 Drawn with pydeck (``st.pydeck_chart``) in an orthographic view of east/north metres, so that no
 map tiles or style are fetched: the trees show without a network. Coordinates come from
-:func:`treecalc.geo.tree_lonlat` (latitude/longitude, or x/y with the site fact ``crs``).
+:func:`treecalc.reference.geo.tree_lonlat` (latitude/longitude, or x/y with the site fact ``crs``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.units.quantities import M_PER_FT
+from treecalc.quantities import M_PER_FT
 
 #: Okabe & Ito (2008) colour-blind-safe palette (RGB), then greys for "none"/"unknown"
 PALETTE = [
@@ -35,7 +35,7 @@ COLOUR_BY = {"Action": "action", "Offence (§208-29)": "offence", "Penalty tier"
 def colour_choices(jurisdiction: str) -> dict[str, str]:
     """What the trees can be coloured by, labelled in the words of the law the survey is assessed under: a law
     fining the trees removed (no replacement, no penalty tiers: Chapter 95) its offences and fines."""
-    from treecalc.jurisdictions import DEFAULT, REGISTRY
+    from treecalc.law.registry import DEFAULT, REGISTRY
 
     rec = REGISTRY.get(jurisdiction, REGISTRY[DEFAULT])
     if "replacement" in rec.sections:
@@ -67,7 +67,7 @@ CATEGORY_WORDS = {
 def tier_words() -> dict[str, str]:
     """Chapter 208's civil penalty tiers (§208-29B(1)-(6)) in words, their figures read from the law's data."""
     from treecalc.app.views import law_today
-    from treecalc.jurisdictions import DEFAULT
+    from treecalc.law.registry import DEFAULT
 
     p = law_today(DEFAULT)["penalty"]  # the law with penalty tiers, in force today (the date the app assesses on)
     t1, t2 = float(p["tier1_max_dbh_in"]), float(p["tier2_max_dbh_in"])
@@ -145,9 +145,9 @@ def points(
 
     ``value_unit`` follows each value in the hover text ('/yr' on the annual value basis).
 
-    Returns an empty frame when the survey has no coordinate columns (see :func:`treecalc.geo.tree_lonlat`).
+    Returns an empty frame when the survey has no coordinate columns (see :func:`treecalc.reference.geo.tree_lonlat`).
     """
-    from treecalc.geo import local_metres, tree_lonlat
+    from treecalc.reference.geo import local_metres, tree_lonlat
 
     ll = tree_lonlat(trees, site)
     if ll is None:

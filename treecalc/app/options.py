@@ -20,8 +20,8 @@ from typing import Any
 import streamlit as st
 
 from treecalc.app import state
-from treecalc.assessment import AssessOptions
-from treecalc.units import OutOfRange
+from treecalc.money import OutOfRange
+from treecalc.rules.context import AssessOptions
 
 #: the session key of what a link or a project could not give (said above the page)
 NOTE = "tc_url_note"
@@ -45,9 +45,9 @@ def _number(lo: float | None = None, hi: float | None = None, whole: bool = Fals
 
 
 def _ranged(kind: str, name: str) -> Callable[[Any], Any]:
-    """A number within the range of its flag (:data:`treecalc.units.RANGES`), for the parameters that are no
+    """A number within the range of its flag (:data:`treecalc.quantities.RANGES`), for the parameters that are no
     option of :func:`treecalc.assess` (the benefit prices, a fee schedule's amounts)."""
-    from treecalc.units import RANGES, in_range
+    from treecalc.quantities import RANGES, in_range
 
     def check(v: Any) -> Any:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -60,7 +60,7 @@ def _ranged(kind: str, name: str) -> Callable[[Any], Any]:
 
 def _assess(key: str, form: Callable[[Any], Any], cast: Callable[[Any], Any] | None = None) -> Callable[[Any], Any]:
     """The option ``key`` of :class:`treecalc.assessment.AssessOptions`: in the ``form`` of its control, then
-    validated by the library (its range, in its words: :class:`treecalc.units.OutOfRange` naming the option),
+    validated by the library (its range, in its words: :class:`treecalc.money.OutOfRange` naming the option),
     ``cast`` to the control's type (the library keeps an amount of money as it was given)."""
 
     def check(v: Any) -> Any:
@@ -166,7 +166,7 @@ def _fee_schedule(v: Any) -> dict[str, Any]:
 
 def _zone(v: Any) -> str:
     """One of the climate zones the Benefits page offers."""
-    from treecalc import data
+    from treecalc.reference import data
 
     if not isinstance(v, str) or v not in set(data.zones().index):
         raise ValueError("not a climate zone")

@@ -1,5 +1,5 @@
-"""The Permit page's "cheapest lawful plan" panel (:func:`treecalc.plan.plan` drawn) and the projection's
-mortality control and payback line (:func:`treecalc.projection.summary`): nothing decided here."""
+"""The Permit page's "cheapest lawful plan" panel (:func:`treecalc.studies.plan.plan` drawn) and the projection's
+mortality control and payback line (:func:`treecalc.models.projection.summary`): nothing decided here."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import state, ui
-from treecalc.jurisdictions import Jurisdiction
+from treecalc.law.registry import Jurisdiction
 
 
 def panel(rec: Jurisdiction) -> None:
@@ -21,7 +21,7 @@ def panel(rec: Jurisdiction) -> None:
         f"payment in lieu, {sec['fund']} + any civil penalty, {sec.get('civil_penalty', sec['offence'])})."
     )
     c1, c2 = st.columns([1, 1])
-    from treecalc.units import RANGES
+    from treecalc.quantities import RANGES
 
     budget = c1.number_input(  # the range of treecalc plan --budget (units.RANGES "usd")
         "Budget (USD, optional)",
@@ -81,7 +81,7 @@ def mortality_control() -> None:
 
 def mortality_caption(a) -> str:
     """The rate the chart uses and the payback year, in words."""
-    from treecalc.projection import summary
+    from treecalc.models.projection import summary
 
     s = summary(a)
     return f"Mortality: {s['mortality_rate']:.1%} of the trees die each year. Payback: {s['payback']}."

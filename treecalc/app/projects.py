@@ -150,9 +150,9 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
 
 
 def open_project(data: bytes) -> Project:
-    """:func:`read_project` (unpacking a zip a stranger made) in the bounded child of :mod:`treecalc.isolated`:
+    """:func:`read_project` (unpacking a zip a stranger made) in the bounded child of :mod:`treecalc.ingest.isolated`:
     a project that blows up the unpacking costs its uploader a message, not the server's other sessions."""
-    from treecalc import isolated
+    from treecalc.ingest import isolated
 
     return isolated.run(read_project, data, what="The project file")
 

@@ -89,7 +89,7 @@ def make_source(name: str, data: bytes, is_sample: bool = False) -> Source:
 
 
 def _sample_source() -> Source | None:
-    from treecalc import data
+    from treecalc.reference import data
 
     path = Path(data.SAMPLE_SURVEY)
     if not path.is_file():
@@ -152,7 +152,7 @@ def gis_layers(src: Source) -> list[tuple[str, str]]:
     memo = st.session_state.get("tc_gis_layers")
     if memo is not None and memo[0] == src.sha256:
         return memo[1]
-    from treecalc import isolated
+    from treecalc.ingest import isolated
     from treecalc.ingest.sources import list_layers
 
     try:
@@ -214,8 +214,8 @@ def _canon(d: dict[str, Any]) -> str:
 @st.cache_resource(show_spinner=False)
 def read_budget() -> Any:
     """The server's budget of memory for the reads running at once (``TREECALC_READ_BUDGET_GB``): the survey
-    reads and the companions' parses (:func:`treecalc.isolated.use_budget`) share it."""
-    from treecalc import isolated
+    reads and the companions' parses (:func:`treecalc.ingest.isolated.use_budget`) share it."""
+    from treecalc.ingest import isolated
     from treecalc.ingest.limits import budget_from_env
 
     budget = budget_from_env()
@@ -242,8 +242,8 @@ def _read_survey(sha256: str, name: str, read_json: str, _data: bytes, _progress
     """``read_survey`` on the file (cached on its key (:func:`cache_key`) + the read options), in the climate
     zone chosen on the Benefits page, else the site fact's or the coordinates' (as ``treecalc assess`` reads):
     a species only that zone lists (crape myrtle in PiedmtCLT) is read there, not rejected."""
-    from treecalc.climate_zones import read_survey_in_zone
     from treecalc.ingest.limits import Limits
+    from treecalc.ingest.zone import read_survey_in_zone
 
     limits = Limits.from_env()
 
@@ -420,7 +420,7 @@ def _assess(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes
     sv = _survey if _survey is not None else _read_survey(sha256, name, read_json, _data)
     result = assess(edited_survey(sv, edits), **kw)
     if not any(edits.values()):  # corrections made on screen are not in the file: no fingerprint claims they are
-        from treecalc.fingerprint import attach
+        from treecalc.report.fingerprint import attach
 
         attach(result, _data, {**kw, "read": json.loads(read_json)}, survey_name=name)
     return result
@@ -491,7 +491,7 @@ def statement_job() -> Callable[[], bytes]:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _benefits(sha256: str, name: str, read_json: str, benefit_json: str, edits_json: str, _data: bytes) -> Any:
-    from treecalc.benefits import compute_benefits
+    from treecalc.models.benefits import compute_benefits
 
     sv = edited_survey(_read_survey(sha256, name, read_json, _data), json.loads(edits_json))
     trees = sv.trees
@@ -508,10 +508,10 @@ def _benefits(sha256: str, name: str, read_json: str, benefit_json: str, edits_j
 
 
 def survey_zone(sv: Any, zone: str | None = None) -> Any:
-    """The climate zone of a survey (:func:`treecalc.climate_zones.survey_zone`): chosen, site fact, coordinates."""
-    from treecalc import climate_zones
+    """The climate zone of a survey (:func:`treecalc.ingest.zone.survey_zone`): chosen, site fact, coordinates."""
+    from treecalc.models.benefits import survey_zone as found
 
-    return climate_zones.survey_zone(sv.trees, getattr(sv, "site", None), zone or None)
+    return found(sv.trees, getattr(sv, "site", None), zone or None)
 
 
 def benefits() -> Any:
@@ -543,7 +543,7 @@ def tmp_upload(name: str, data: bytes) -> str:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _projection_part(trees: Any, params_json: str, years: int) -> Any:
-    """``treecalc.projection.projection`` of some trees (``counted``) or of a plan, alone.
+    """``treecalc.models.projection.projection`` of some trees (``counted``) or of a plan, alone.
 
     The page's projection is two series that change apart: the trees removed (they change with the
     survey and the violation facts) and the planting plan (it changes with the replacement species).
@@ -552,7 +552,7 @@ def _projection_part(trees: Any, params_json: str, years: int) -> Any:
     """
     from types import SimpleNamespace
 
-    from treecalc.projection import projection as _proj
+    from treecalc.models.projection import projection as _proj
 
     trees, plan = trees
     view = SimpleNamespace(
@@ -583,8 +583,8 @@ def projection(a: Any = None, years: int = 20) -> Any:
 
 @st.cache_resource(show_spinner=False, max_entries=4)
 def _plan(sha256: str, name: str, read_json: str, opts_json: str, budget: float | None, _data: bytes) -> Any:
-    """``treecalc.plan.plan`` cached on survey + options + budget (each candidate a full assessment)."""
-    from treecalc.plan import plan as _make_plan
+    """``treecalc.studies.plan.plan`` cached on survey + options + budget (each candidate a full assessment)."""
+    from treecalc.studies.plan import plan as _make_plan
 
     kw = json.loads(opts_json)
     edits = {k: kw.pop(k, None) for k in EDIT_KEYS}

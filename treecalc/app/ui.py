@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import state, views
-from treecalc.units import RANGES
+from treecalc.quantities import RANGES
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -34,7 +34,7 @@ def law_header() -> None:
     """Which law the survey is assessed under, in the page's header: the survey's jurisdiction site fact, or
     the law assumed when it names none (change it in the site facts on the Survey page)."""
     try:
-        from treecalc.jurisdictions import DEFAULT
+        from treecalc.law.registry import DEFAULT
         from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key
 
         sv = state.survey()
@@ -229,7 +229,7 @@ def money_metric(
 def number_field(
     where: Any, label: str, within: str | tuple[float, float], value: Any, step: float, key: str, **more: Any
 ) -> Any:
-    """A labelled ``number_input`` bounded by its range: a kind of :data:`treecalc.units.RANGES` (the range
+    """A labelled ``number_input`` bounded by its range: a kind of :data:`treecalc.quantities.RANGES` (the range
     the library and the CLI flag check, whole kinds as ints) or ``(low, high)`` for an input the library
     bounds nowhere else. ``more``: ``help``, ``format``, ``placeholder``."""
     if isinstance(within, str):
@@ -288,10 +288,10 @@ def csv_bytes(df: pd.DataFrame) -> bytes:
     and not a number) get a leading apostrophe: CSV injection (:func:`treecalc.report.xlsx.csv_frame`, the one
     guard of every CSV written); a number, a credit of "-229.52" among them, stays a number. A table labelled from the schema
     (:func:`views.labelled`: the trees, benefits, plan and penalty tables) writes each number at its column's
-    precision (DBH to 0.1 in, dollars to the cent: :func:`treecalc.exports.at_precision`); any other table (the
+    precision (DBH to 0.1 in, dollars to the cent: :func:`treecalc.report.exports.at_precision`); any other table (the
     water account, an excavation's volumes and grid) is written as computed.
     """
-    from treecalc.exports import at_precision
+    from treecalc.report.exports import at_precision
     from treecalc.report.xlsx import csv_frame
 
     names = df.attrs.get(views.COLUMN_NAMES)

@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 
 # re-exported: the pages say views.readable; its home is apart so that state may say the app's words too
 from treecalc.app.wording import SITE_LABELS, SITE_WORDS, readable  # noqa: F401
-from treecalc.jurisdictions import DEFAULT, REGISTRY, Jurisdiction
+from treecalc.law.registry import DEFAULT, REGISTRY, Jurisdiction
+from treecalc.quantities import LB_PER_KG
 from treecalc.schema import COLUMNS
-from treecalc.units.quantities import LB_PER_KG
 
 
 def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
@@ -26,7 +26,7 @@ def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
     date the app assesses on (not the latest held, which may be an amendment not yet in force)."""
     import datetime as dt
 
-    from treecalc.jurisdictions import DEFAULT
+    from treecalc.law.registry import DEFAULT
     from treecalc.rules.law_data import law
 
     return law(jurisdiction or DEFAULT, dt.date.today())
@@ -108,7 +108,7 @@ def species_choices() -> pd.DataFrame:
     The labels only say what the catalogue says (native, NY Part 575 status);
     the law engine decides what it accepts and gives its reason.
     """
-    from treecalc import data
+    from treecalc.reference import data
 
     cat = data.catalogue()
     cat = cat[cat["scientific_name"].astype(str).str.strip() != ""]
@@ -190,7 +190,7 @@ def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:
     if df is None:
         return None
     if "usd_total_annual" in df.columns:  # a tree's benefit dollars as every output shows them: parts add up
-        from treecalc.benefits import shown_dollars
+        from treecalc.models.benefits import shown_dollars
 
         df = shown_dollars(df)
     names: dict[Any, str] = {}
@@ -282,7 +282,7 @@ def default_stock(jurisdiction: str = DEFAULT) -> dict[str, Any]:
 
     d = dict(law(jurisdiction)["replacement"]["default_stock"])
     d["unit_cost_usd"] = float(d["unit_cost_usd"])
-    from treecalc import data
+    from treecalc.reference import data
 
     name = d["species"]
     if d["species"] in data.catalogue().index:
@@ -412,8 +412,8 @@ def survey_record() -> Jurisdiction:
     """The record of the law the survey names in its jurisdiction site fact, known before the assessment (the
     controls drawn above it feed it). Anything unclear counts as the default law: the assessment then says
     what it applies."""
-    from treecalc import jurisdictions
     from treecalc.app import state
+    from treecalc.law import registry as jurisdictions
 
     try:
         j = (getattr(state.survey(), "site", None) or {}).get("jurisdiction")

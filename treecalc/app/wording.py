@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from treecalc.jurisdictions import REGISTRY
+from treecalc.law.registry import REGISTRY
 from treecalc.rules.law_data import labels
 
 #: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer.

@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (ValueError, OSError, KeyError) as e:
         from treecalc.messages import quoted
-        from treecalc.species import UnknownSpecies  # (a ValueError) imported only when there is an error
+        from treecalc.reference.species import UnknownSpecies  # (a ValueError) imported only when there is an error
 
         if isinstance(e, UnknownSpecies):
             print(f"error: unknown species {quoted(e.name)}", file=sys.stderr)

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from treecalc.rules import rules_module
+
 
 def _site_pairs(items: list[str]) -> dict[str, Any]:
     site: dict[str, Any] = {}
@@ -35,8 +37,8 @@ def _site_pairs(items: list[str]) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from treecalc import jurisdictions
     from treecalc.cli.common import add_options, add_switches
+    from treecalc.law import registry as jurisdictions
 
     laws = ", ".join(r.chapter for r in jurisdictions.REGISTRY.values())
     p = subparsers.add_parser("assess", help=f"permits, replacement, fund and penalties for a survey ({laws})")
@@ -68,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _jurisdiction_help() -> str:
-    from treecalc import jurisdictions
+    from treecalc.law import registry as jurisdictions
 
     keys = [k + (" (default)" if k == jurisdictions.DEFAULT else "") for k in jurisdictions.REGISTRY]
     return ", ".join(keys[:-1]) + " or " + keys[-1] if len(keys) > 1 else keys[0]
@@ -166,7 +168,7 @@ def _add_replacement_flags(p: argparse.ArgumentParser) -> None:
     # the defaults the help names, as the law (and treecalc's readings of it) in force today hold them; a data
     # folder that cannot be read is refused by the command itself (exit 2), not while its help is written
     try:
-        from treecalc.jurisdictions import DEFAULT
+        from treecalc.law.registry import DEFAULT
 
         rep = law(DEFAULT)["replacement"]  # the default law's replacement rule, whose defaults the flags take
         pct, species = f"{rep['violation_percent']:g}", rep["default_stock"]["species"]
@@ -308,15 +310,15 @@ def render_text(a: Any, per_tree: bool = False) -> str:
 
 
 def _days(text: Any) -> int:
-    """--days: a whole number of days within :data:`treecalc.units.RANGES` ``["days"]``."""
-    from treecalc.units import in_range
+    """--days: a whole number of days within :data:`treecalc.quantities.RANGES` ``["days"]``."""
+    from treecalc.quantities import in_range
 
     return int(in_range("--days", text, "days"))
 
 
 def _check_numbers(a: argparse.Namespace) -> None:
-    """Every number given within its plausible range (:data:`treecalc.units.RANGES`), naming the flag."""
-    from treecalc.units import in_range, small_file
+    """Every number given within its plausible range (:data:`treecalc.quantities.RANGES`), naming the flag."""
+    from treecalc.quantities import in_range, small_file
 
     checks = (
         ("--replacement-percent", a.replacement_percent, "percent"),
@@ -394,13 +396,13 @@ def _choose(record: Any) -> str:
 
 
 def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[str, Any]) -> None:
-    """An option only another law reads (:func:`treecalc.jurisdictions.check_options`) is an error naming its flag;
-    a ``--site`` fact the law applied does not read (another law's, :attr:`~treecalc.jurisdictions.Jurisdiction.
+    """An option only another law reads (:func:`treecalc.law.registry.check_options`) is an error naming its flag;
+    a ``--site`` fact the law applied does not read (another law's, :attr:`~treecalc.law.registry.Jurisdiction.
     site_facts`) is one too: before the survey is read, and again with the jurisdiction the assessment applied (the
     Site sheet's, or the default law's), before anything is printed or written. The Site sheet's own facts are the
     survey's, not flags: they are not refused."""
-    from treecalc import jurisdictions
     from treecalc.ingest.site import SITE_FIELDS, site_field
+    from treecalc.law import registry as jurisdictions
 
     if not jurisdiction:
         return
@@ -420,7 +422,7 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
         other = readers[unread[0]]
         assert other is not None
         # each with its sections, as the other law's [site_why] cites them ("§208-19A(2)")
-        why = other.module.SITE_DEFAULTS
+        why = rules_module(other.key).SITE_DEFAULTS
         cite = {
             k: ", ".join(re.findall(r"§\d+-\d+[A-Z]?(?:\(\w+\))*", why.get(named_as[k], (None, ""))[1])) for k in unread
         }
@@ -494,13 +496,13 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
     _check_jurisdiction_options(a.jurisdiction, AssessOptions(**options), site)
     path = a.file
     if path is None:  # the sample of the data folder (TREECALC_DATA): a copy without it is named
-        from treecalc import data
+        from treecalc.reference import data
 
         path = data.sample_survey()
     from treecalc.cli.common import STDIN_NAME, stderr_progress, survey_source
     from treecalc.cli.survey import column_map_arg, species_map_arg
-    from treecalc.climate_zones import read_survey_in_zone
     from treecalc.ingest.limits import Limits
+    from treecalc.ingest.zone import read_survey_in_zone
 
     source = survey_source(path)
     # the survey is read in a bounded child process (treecalc.ingest.limits): a hostile file cannot take us down
@@ -540,7 +542,7 @@ def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) ->
     if not a.jurisdiction:  # the jurisdiction the survey's Site sheet named: the same check, before any output
         _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
     from treecalc.cli.survey import column_map_arg, species_map_arg
-    from treecalc.fingerprint import attach
+    from treecalc.report.fingerprint import attach
 
     # what `treecalc verify` derives the assessment again with: the keyword arguments given to assess() and the reader
     read: dict[str, Any] = {"species_map": species_map_arg(a.species_map) or None, "column_map": column_map_arg(a.map)}
@@ -550,7 +552,7 @@ def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) ->
     sha = None
     if json_spool is not None:
         from treecalc.cli.common import _json_default
-        from treecalc.fingerprint import text_sha256
+        from treecalc.report.fingerprint import text_sha256
         from treecalc.report.json_text import assessment_json_chunks
 
         sha = text_sha256(assessment_json_chunks(result, default=_json_default), json_spool)

@@ -1,6 +1,6 @@
 """``treecalc benefits-batch INPUT --out OUT.parquet``: benefits per tree of a large inventory on Dask.
 
-No domain logic here: arguments → :func:`treecalc.batch.benefits_batch` → a line of figures or JSON.
+No domain logic here: arguments → :func:`treecalc.studies.batch.benefits_batch` → a line of figures or JSON.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def _cmd_batch(a: argparse.Namespace) -> int:
     from dataclasses import asdict
     from pathlib import Path
 
-    from treecalc.batch import benefits_batch
-    from treecalc.benefits import make_params
+    from treecalc.models.benefits import make_params
+    from treecalc.studies.batch import benefits_batch
 
     suffix = Path(a.out).suffix.lower()
     if suffix not in ("", ".parquet"):  # a folder named x.csv holding Parquet files would read as a broken CSV

@@ -1,6 +1,6 @@
 """``treecalc benefits``: the annual benefits of one tree (i-Tree Streets, in its climate zone).
 
-No domain logic here: arguments → :func:`treecalc.benefits.benefits` → text or JSON.
+No domain logic here: arguments → :func:`treecalc.models.benefits.benefits` → text or JSON.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ def register(subparsers: Any) -> None:
 
 
 def _cmd_benefits(a: argparse.Namespace) -> int:
-    from treecalc.benefits import benefits, shown_tree_dollars
-    from treecalc.units import in_range
+    from treecalc.models.benefits import benefits, shown_tree_dollars
+    from treecalc.quantities import in_range
 
     in_range("--dbh", a.dbh, "dbh_in")
     in_range("--years", a.years, "years")

@@ -23,8 +23,8 @@ STDIN_NAME = "standard input"
 
 def _json_default(o: Any) -> Any:
     """Exact amounts (Decimal) as their text, dates in ISO form, numpy scalars as Python's: the fingerprint's
-    (:func:`treecalc.fingerprint.json_default`), whose result hash is of this very text."""
-    from treecalc.fingerprint import json_default
+    (:func:`treecalc.report.fingerprint.json_default`), whose result hash is of this very text."""
+    from treecalc.report.fingerprint import json_default
 
     return json_default(o)
 
@@ -117,7 +117,7 @@ def add_benefit_params(p: argparse.ArgumentParser) -> None:
 
 
 def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
-    from treecalc.units import in_range
+    from treecalc.quantities import in_range
 
     prices = {}
     for item in a.price:
@@ -143,7 +143,7 @@ def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
 
 
 def _zone_flag(value: str) -> str:
-    from treecalc import data
+    from treecalc.reference import data
 
     try:
         return data.zone_code(value)

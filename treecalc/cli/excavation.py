@@ -26,7 +26,7 @@ __all__ = ["register"]
 
 def _bnum(s: str, flag: str, what: str, hi: float, unit: str, lo_open: bool = False) -> Decimal:
     """A number from a flag, within 0..hi (refused naming the flag)."""
-    from treecalc.units import bounded
+    from treecalc.quantities import bounded
 
     return bounded(s, f"{flag}: {what}", 0, hi, lo_open=lo_open, unit=unit)
 

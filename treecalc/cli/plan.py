@@ -1,7 +1,7 @@
 """``treecalc plan``: the cheapest set of optional removals for each number of them.
 
 No domain logic here: the assess flags (:func:`treecalc.cli.assess.add_assess_flags`) and
-``--budget`` → :func:`treecalc.plan.plan` → text or JSON.
+``--budget`` → :func:`treecalc.studies.plan.plan` → text or JSON.
 """
 
 from __future__ import annotations
@@ -57,13 +57,13 @@ def render_text(result: Any) -> str:
 def _cmd_plan(a: argparse.Namespace) -> int:
     from treecalc.cli.assess import assess_inputs
     from treecalc.cli.common import dump_json
-    from treecalc.plan import plan
-    from treecalc.units import in_range
+    from treecalc.quantities import in_range
+    from treecalc.studies.plan import plan
 
     if a.budget is not None:
         in_range("--budget", a.budget, "usd")
     _, survey, kwargs = assess_inputs(a)
-    from treecalc.plan import MAX_ASSESSMENTS
+    from treecalc.studies.plan import MAX_ASSESSMENTS
 
     limit = MAX_ASSESSMENTS if a.max_assessments is None else a.max_assessments
     if limit < 1:

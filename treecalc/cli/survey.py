@@ -64,7 +64,7 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
             raise ValueError(
                 f'--species-map {item!r}: expected TEXT=SPECIES (e.g. "Oak sp.=Quercus") or a CSV file of two columns'
             )
-        from treecalc import isolated
+        from treecalc.ingest import isolated
 
         rows = isolated.run(_species_map_rows, str(path), item, what=f"--species-map {item}")
         for n, row in enumerate(rows, start=1):
@@ -79,11 +79,11 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
 
 def _species_map_rows(path: str, item: str) -> list[list[str]]:
     """The rows of a species-map CSV, read through the bounded reader (type and size first: /dev/zero or a FIFO
-    is refused, never read); run in the bounded child of :mod:`treecalc.isolated`."""
+    is refused, never read); run in the bounded child of :mod:`treecalc.ingest.isolated`."""
     import csv
     import io
 
-    from treecalc.units import read_limited
+    from treecalc.files import read_limited
 
     raw = read_limited(path, "--species-map", 10_000_000)
     try:
@@ -125,8 +125,8 @@ def add_limits(p: argparse.ArgumentParser) -> None:
 
 
 def _positive_mb(text: str) -> float:
-    """--max-mb: a positive number of megabytes within :data:`treecalc.units.RANGES` ``["max_mb"]``."""
-    from treecalc.units import RANGES, in_range
+    """--max-mb: a positive number of megabytes within :data:`treecalc.quantities.RANGES` ``["max_mb"]``."""
+    from treecalc.quantities import RANGES, in_range
 
     try:
         x = in_range("--max-mb", text, "max_mb")
@@ -196,22 +196,22 @@ def register(subparsers) -> None:
 
 
 def run(a: argparse.Namespace) -> int:
-    from treecalc import data
     from treecalc.cli.common import stderr_progress
     from treecalc.cli.words import render
     from treecalc.ingest import SurveyError
     from treecalc.ingest.limits import Limits
+    from treecalc.reference import data
 
     limits = Limits.parse(a.limit, Limits.from_env())
     check_file_arg(a.file)
     if a.out is not None:  # before the survey is read: a name that cannot be written is said at once
-        from treecalc.exports import out_suffix
+        from treecalc.report.exports import out_suffix
 
         if not a.export:
             raise ValueError("--out is the file --export writes: give --export benefits, opentreemap or itree-eco")
         out_suffix(a.out)
     from treecalc.cli.common import STDIN_NAME, survey_source
-    from treecalc.climate_zones import read_survey_in_zone
+    from treecalc.ingest.zone import read_survey_in_zone
 
     max_bytes = int(a.max_mb * 1e6)
     # the sample of the data folder (TREECALC_DATA) when none is given: a copy without it is named, as with `assess`
@@ -235,8 +235,8 @@ def run(a: argparse.Namespace) -> int:
     except SurveyError as e:
         print(f"error: {render(str(e))}", file=sys.stderr)
         return 2
-    from treecalc import climate_zones
     from treecalc.ingest import NoTreeReadError, require_trees
+    from treecalc.models.benefits import survey_zone
 
     try:
         require_trees(s)
@@ -250,7 +250,7 @@ def run(a: argparse.Namespace) -> int:
         print(f"error: {render(str(e))}", file=sys.stderr)
         return 2
     if a.export:
-        from treecalc.exports import csv_text, export_frame, write_table
+        from treecalc.report.exports import csv_text, export_frame, write_table
 
         frame = export_frame(s.trees, a.export, s.site, a.zone)
         if a.out:
@@ -267,7 +267,7 @@ def run(a: argparse.Namespace) -> int:
         from treecalc.ingest.site import site_facts_not_read
 
         summary["warnings"] = [*summary["warnings"], *site_facts_not_read(str(s.site["jurisdiction"]), s.site)]
-    zone = climate_zones.survey_zone(s.trees, s.site, a.zone)
+    zone = survey_zone(s.trees, s.site, a.zone)
     summary["zone"] = {"zone": zone.zone, "source": zone.source, "notes": list(zone.notes)}
     if zone.counts:  # trees in several zones, each valued in its own
         summary["zone"]["zones"] = dict(zone.counts)

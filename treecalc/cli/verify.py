@@ -1,4 +1,4 @@
-"""``treecalc verify STATEMENT SURVEY``: does a statement follow from a survey? (:func:`treecalc.fingerprint.verify`)
+"""``treecalc verify STATEMENT SURVEY``: does a statement follow from a survey? (:func:`treecalc.report.fingerprint.verify`)
 
 Exit 0 when the assessment derived again matches the statement's fingerprint, 1 naming each difference, 2 on bad
 input (a statement without a fingerprint, a missing file, one beyond the bounds a survey is read within). The
@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _cmd_verify(a: argparse.Namespace) -> int:
-    from treecalc.fingerprint import verify
+    from treecalc.report.fingerprint import verify
 
     in_force = None
     from treecalc.cli.fee_schedule import configured

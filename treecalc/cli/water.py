@@ -2,7 +2,7 @@
 
 Bad input prints one ``error: ...`` line to stderr and returns 2 (never a traceback). No domain
 logic lives here: see :mod:`treecalc.rules.croton_on_hudson.ch223_water` (§223-12F),
-:mod:`treecalc.rules.croton_on_hudson.ch223_meter` (§223-6G) and :mod:`treecalc.water_account` (the account file).
+:mod:`treecalc.rules.croton_on_hudson.ch223_meter` (§223-6G) and :mod:`treecalc.ingest.water_account` (the account file).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ __all__ = ["register"]
 
 
 def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
-    from treecalc.units import parse_money_cents
-    from treecalc.water_account import read_account_csv
+    from treecalc.ingest.water_account import read_account_csv
+    from treecalc.money import parse_money_cents
 
     bills: list[Any] = []
     payments: list[Any] = []
@@ -46,7 +46,7 @@ def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
 def _water_law() -> Any:
     """The law whose water chapter these commands apply (its rules: ``ch223_water``, ``ch223_meter``), from the
     jurisdiction registry: named as the registry names it, never retyped here."""
-    from treecalc import jurisdictions
+    from treecalc.law import registry as jurisdictions
 
     jurisdictions.by_key(jurisdictions.DEFAULT)  # the registry is filled on first use
     return next(r for r in jurisdictions.REGISTRY.values() if "water" in r.chapters)

@@ -1,6 +1,6 @@
 """An excavation or filling operation described as areas and depths, validated: what a permit check reads.
 
-Each number is refused outside its plausible range (:data:`treecalc.units.RANGES`), naming it; work larger
+Each number is refused outside its plausible range (:data:`treecalc.quantities.RANGES`), naming it; work larger
 than the lot is refused. Areas in square feet, depths in feet, topsoil depths in inches (exact Decimals).
 No law here: the rules that read an :class:`Operation` are in the villages' packages.
 """
@@ -13,12 +13,13 @@ from decimal import Decimal
 from typing import Any
 
 from treecalc.earthwork.quantities import CU_FT_PER_CU_YD, Earthwork, fmt_sqft, inches_to_feet
-from treecalc.units import RANGES, bounded, nonneg
+from treecalc.money import nonneg
+from treecalc.quantities import RANGES, bounded
 
 __all__ = ["Operation", "operation", "MAX_AREA_SQFT", "MAX_DEPTH_FT", "MAX_DEPTH_IN", "MAX_WALL_FT", "MAX_VOLUME_CY"]
 
 #: Bounds of every input (a number outside is refused with a message naming it).
-#: (the one table of plausible ranges: :data:`treecalc.units.RANGES`)
+#: (the one table of plausible ranges: :data:`treecalc.quantities.RANGES`)
 MAX_AREA_SQFT = int(RANGES["earthwork_area_sqft"].high)  # 3.6 sq mi: larger than any lot this chapter governs
 MAX_DEPTH_FT = int(RANGES["depth_ft"].high)
 MAX_DEPTH_IN = int(RANGES["depth_in"].high)

@@ -1,6 +1,6 @@
 """Earthwork quantities: the unit conversions, once, and what every method measures.
 
-- Conversions (defined in :mod:`treecalc.units.quantities`, named here): :data:`IN_PER_FT`, :data:`CU_FT_PER_CU_YD`,
+- Conversions (defined in :mod:`treecalc.quantities`, named here): :data:`IN_PER_FT`, :data:`CU_FT_PER_CU_YD`,
   :data:`M3_PER_CU_YD`, :data:`FT_PER_M`, :data:`SQFT_PER_M2`;
   :func:`cuft_to_cuyd`, :func:`inches_to_feet` (exact :class:`~decimal.Decimal`).
 - :class:`CutFill`: cut and fill in cubic yards, what every earthwork result has.
@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from treecalc.units import CENT
+from treecalc.money import CENT
 
-# the factors are defined once, with their definitions, in treecalc.units.quantities; the earthwork names them
-from treecalc.units.quantities import CU_FT_PER_CU_YD, FT_PER_M, IN_PER_FT, M3_PER_CU_YD, SQFT_PER_M2
+# the factors are defined once, with their definitions, in treecalc.quantities; the earthwork names them
+from treecalc.quantities import CU_FT_PER_CU_YD, FT_PER_M, IN_PER_FT, M3_PER_CU_YD, SQFT_PER_M2
 
 __all__ = [
     "IN_PER_FT",

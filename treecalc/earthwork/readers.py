@@ -1,6 +1,6 @@
 """The earthwork methods' inputs read from files and frames: point CSVs and LandXML surfaces (for the TIN), grid
 CSVs and cross-section CSVs, with the surveyor's headers mapped. Each file is parsed in the bounded child of
-:mod:`treecalc.isolated`; bad input is a ValueError naming the file, row and column.
+:mod:`treecalc.ingest.isolated`; bad input is a ValueError naming the file, row and column.
 
 References
 ----------
@@ -19,7 +19,7 @@ import numpy as np
 from treecalc.earthwork.end_area import EndAreaVolumes, end_area_volumes, parse_station
 from treecalc.earthwork.grid import GridVolumes, grid_volumes
 from treecalc.earthwork.tin import TinVolumes, _clean_points, tin_volumes
-from treecalc.isolated import read_csv_table
+from treecalc.ingest.isolated import read_csv_table
 
 __all__ = [
     "find_columns",
@@ -115,7 +115,7 @@ def _points_from_landxml(
     from defusedxml import ElementTree as ET
     from defusedxml.common import DefusedXmlException
 
-    from treecalc.units import read_limited
+    from treecalc.files import read_limited
 
     try:
         root = ET.fromstring(read_limited(path, f"{role} surface") if data is None else data)
@@ -172,9 +172,9 @@ def read_points(source: str | PathLike[str], role: str = "existing", metric: boo
 
     With ``metric`` given (False: feet, True: metres), a LandXML file that declares other units in
     ``<Units>`` is refused rather than misread. Raises ValueError naming the file and the row or
-    element at fault. The file is parsed in the bounded child of :mod:`treecalc.isolated`.
+    element at fault. The file is parsed in the bounded child of :mod:`treecalc.ingest.isolated`.
     """
-    from treecalc import isolated
+    from treecalc.ingest import isolated
 
     return isolated.run(_read_points, source, role, metric, what=f"{role} surface file {Path(str(source)).name}")
 
@@ -188,7 +188,7 @@ def _read_points(source: str | PathLike[str], role: str = "existing", metric: bo
         path = Path(text)
     if not path.exists():
         raise ValueError(f"{role} surface file not found: {text}")
-    from treecalc.units import read_limited
+    from treecalc.files import read_limited
 
     data = read_limited(path, f"{role} surface")  # by type and size before anything is read
     head = data[:512].lstrip()

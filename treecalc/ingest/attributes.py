@@ -555,10 +555,10 @@ def must_remove_warning(acts: Actions, ok: np.ndarray) -> str:
 
 
 def read_climate_zone(table: Table, mapping: C.Mapping) -> tuple[np.ndarray | None, list[str]]:
-    """Each tree's i-Tree Streets climate zone (its code, any name :func:`treecalc.data.zone_code` reads), None when
+    """Each tree's i-Tree Streets climate zone (its code, any name :func:`treecalc.reference.data.zone_code` reads), None when
     the survey has no such column; a blank is "" (the tree's zone is then found as the survey's), and a cell that
     names no zone ("6b", a hardiness zone) is "" with a warning saying so."""
-    from treecalc.data import zone_code
+    from treecalc.reference.data import zone_code
 
     col = mapping.first("climate_zone")
     if col is None:
@@ -674,8 +674,8 @@ def read_wkt(table: Table, col: C.Column) -> tuple[np.ndarray, np.ndarray, np.nd
 def _wkt_coordinates(table: Table, col: C.Column) -> dict[str, np.ndarray]:
     """A WKT column's points: ``x``/``y`` (in the crs the site fact gives, or WGS84 degrees) where no SRID is
     given, ``longitude``/``latitude`` where an EWKT SRID is (4326 as they are, another projected by pyproj)."""
-    from treecalc.geo import to_wgs84
     from treecalc.ingest.errors import SurveyError
+    from treecalc.reference.geo import to_wgs84
 
     x, y, srid = read_wkt(table, col)
     given = np.isfinite(x) & np.isfinite(y)
@@ -705,8 +705,8 @@ def _wkt_coordinates(table: Table, col: C.Column) -> dict[str, np.ndarray]:
 def _same_place(table: Table, first: tuple[str, ...], second: tuple[str, ...], a: tuple, b: tuple) -> str:
     """Two readings of the trees' place from two sets of columns: a refusal naming both and the row where they
     disagree (beyond 1e-6 degrees, or 1 unit of a projection), else the sentence saying which is read."""
-    from treecalc.geo import AGREE_DEG, disagreement
     from treecalc.ingest.errors import SurveyError
+    from treecalc.reference.geo import AGREE_DEG, disagreement
 
     degrees = all(np.nanmax(np.abs(v), initial=0) <= 180 for v in (*a, *b))
     k = disagreement(a, b, AGREE_DEG if degrees else 1.0)
@@ -726,7 +726,7 @@ def read_coordinates(
     """The coordinate columns the survey has (latitude, longitude, x, y), as floats; a warning per
     row for a cell that is not a number or a latitude/longitude out of range (left blank), and the survey's
     warnings. A WKT column's points (:func:`_wkt_coordinates`) are its x and y, in the crs the site fact gives or
-    WGS84 degrees (:func:`treecalc.geo.tree_lonlat`), or with an SRID its longitude and latitude; beside columns
+    WGS84 degrees (:func:`treecalc.reference.geo.tree_lonlat`), or with an SRID its longitude and latitude; beside columns
     of the same reading they are compared, and refused where they disagree (a question, not a pick)."""
     out: dict[str, np.ndarray] = {}
     warn = [""] * table.n

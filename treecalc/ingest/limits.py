@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from treecalc.ingest.errors import AmbiguousActionError, SurveyError
-from treecalc.units.datafolder import MissingDataFile
+from treecalc.reference.datafolder import MissingDataFile
 
 #: Names accepted by ``--limit NAME=VALUE`` and ``TREECALC_LIMITS``, with what each bounds.
 LIMIT_NAMES = {

@@ -22,10 +22,10 @@ import numpy as np
 
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.values import parse_bool
-from treecalc.jurisdictions import choices as jurisdiction_choices
-from treecalc.jurisdictions import jurisdiction_key
-from treecalc.units.datafolder import DATA_DIR, read_data_toml
-from treecalc.units.ranges import SITE_RANGES, in_range
+from treecalc.law.registry import choices as jurisdiction_choices
+from treecalc.law.registry import jurisdiction_key
+from treecalc.quantities import SITE_RANGES, in_range
+from treecalc.reference.datafolder import DATA_DIR, read_data_toml
 
 #: Site fields and their types.
 SITE_FIELDS: dict[str, str] = {
@@ -50,7 +50,7 @@ SITE_FIELDS: dict[str, str] = {
     "subdivision_plans_approved": "bool",
     "normal_farming": "bool",
     "crs": "text",
-    # the i-Tree Streets climate zone whose tables value the trees (code or name; treecalc.data.zone_code)
+    # the i-Tree Streets climate zone whose tables value the trees (code or name; treecalc.reference.data.zone_code)
     "climate_zone": "text",
 }
 
@@ -328,7 +328,7 @@ def unknown_jurisdiction_message(i: int, row: list, value: object) -> str:
     'croton-on-hudson'?``: the cell (row ``i`` from 0) and the laws known, with the closest."""
     from openpyxl.utils import get_column_letter
 
-    from treecalc import jurisdictions
+    from treecalc.law import registry as jurisdictions
 
     filled = [j for j, c in enumerate(row) if c is not None and str(c).strip() != ""]
     cell = f"cell {get_column_letter(filled[1] + 1)}{i + 1}" if len(filled) > 1 else f"row {i + 1}"
@@ -368,7 +368,7 @@ def assumptions(site: dict) -> tuple[list[str], dict]:
     ``jurisdiction``), only the facts that law reads, in its own words (``[site_why]`` of its readings, as its
     engine states them); the law not known, every fact, with treecalc's reading (:data:`SITE_ASSUMED`) and the law
     an assessment would apply."""
-    from treecalc import jurisdictions
+    from treecalc.law import registry as jurisdictions
 
     notes: list[str] = []
     assumed: dict = {}
@@ -392,9 +392,9 @@ def assumptions(site: dict) -> tuple[list[str], dict]:
 
 
 def jurisdiction_not_given() -> str:
-    """What a survey without a jurisdiction is assessed under: the default law (:data:`treecalc.jurisdictions.
+    """What a survey without a jurisdiction is assessed under: the default law (:data:`treecalc.law.registry.
     DEFAULT`), as the assessment says it."""
-    from treecalc import jurisdictions
+    from treecalc.law import registry as jurisdictions
 
     default = jurisdictions.by_key(jurisdictions.DEFAULT).chapter
     return f"jurisdiction not given: an assessment applies {default}, the default (give ‹jurisdiction›: {jurisdiction_choices()})"
@@ -412,7 +412,7 @@ def law_site_why(key: str) -> dict[str, str]:
 def site_facts_not_read(jkey: str, site: dict[str, Any]) -> list[str]:
     """One warning per other law whose site facts ``site`` gives (the Site sheet's or ``site=``) and the law
     ``jkey`` does not read: each fact named with the sections its law reads it under (its ``[site_why]``)."""
-    from treecalc import jurisdictions
+    from treecalc.law import registry as jurisdictions
 
     own = jurisdictions.by_key(jkey)
     by_reader: dict[str, list[str]] = {}
@@ -498,6 +498,6 @@ def _site_number(key: str, v: Any) -> float:
         raise ValueError(f"site fact {key}: expected a number >= 0, got {v!r}") from None
     if not np.isfinite(n) or n < 0:
         raise ValueError(f"site fact {key}: expected a finite number >= 0, got {v!r}")
-    if key in SITE_RANGES:  # a plausible range (treecalc.units.ranges.RANGES): 1e308 acres is refused, not computed
+    if key in SITE_RANGES:  # a plausible range (treecalc.quantities.RANGES): 1e308 acres is refused, not computed
         in_range(f"site fact {key}", n, SITE_RANGES[key])
     return n

@@ -10,7 +10,7 @@
   resolved as a whole and by its parts; the best resolution wins.
 * A species map (``{"Oak sp.": "Quercus"}``) corrects every row with the same text at once.
 
-Each distinct text is resolved once (:func:`treecalc.species.resolve_many`).
+Each distinct text is resolved once (:func:`treecalc.reference.species.resolve_many`).
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from collections.abc import Mapping as MappingT
 import numpy as np
 import pandas as pd
 
-from treecalc import data
 from treecalc.ingest import columns as C
 from treecalc.ingest import values as V
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.rows import Table
-from treecalc.species import resolve_many, scientific_forms
+from treecalc.reference import data
+from treecalc.reference.species import resolve_many, scientific_forms
 
 # A scientific name beats a common name when a cell gives both and they differ.
 _METHOD_RANK = {

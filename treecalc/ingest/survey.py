@@ -35,8 +35,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.data import DEFAULT_ZONE, zone_code
-from treecalc.geo import xy_reading
 from treecalc.ingest import attributes as A
 from treecalc.ingest import columns as C
 from treecalc.ingest import dbh as D
@@ -51,8 +49,10 @@ from treecalc.ingest.rows import TOTALS_TEXT, Table, data_rows, totals_reason, t
 from treecalc.ingest.sources import open_source
 from treecalc.ingest.unsurveyed import NOT_SURVEYED, column_readers, not_surveyed_text, without_other_laws_columns
 from treecalc.ingest.values import as_text, is_blank
+from treecalc.reference.data import DEFAULT_ZONE, zone_code
+from treecalc.reference.geo import xy_reading
+from treecalc.reference.species import zones_listing
 from treecalc.schema import TREE_COLUMNS  # the trees frame contract
-from treecalc.species import zones_listing
 
 REJECTION_KINDS = (
     "totals row",
@@ -349,7 +349,7 @@ def _species(table: Table, mapping: C.Mapping, species_map: dict[str, str]) -> _
     return _Species(text, column, none, SP._empty(), numeric, map_warn, sources, (codes, uniq))
 
 
-#: What a rejected row of a species only other zones list says (:func:`treecalc.climate_zones.read_survey_in_zone`
+#: What a rejected row of a species only other zones list says (:func:`treecalc.ingest.zone.read_survey_in_zone`
 #: reads the survey again in its zone when a rejection says it).
 ZONE_HINT = "give the survey's climate zone"
 

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from treecalc import data
-from treecalc.units.quantities import IN_PER_UNIT
+from treecalc.quantities import IN_PER_UNIT
+from treecalc.reference import data
 
 #: Conversion to inches (1 ft = 12 in; 1 m = 100 / 2.54 = 39.37 in).
 UNIT_TO_IN = IN_PER_UNIT

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from treecalc import jurisdictions, units
+from treecalc.law import registry as jurisdictions
 from treecalc.law.schema import (
     Bracket,
     Entry,
@@ -33,6 +33,7 @@ from treecalc.law.schema import (
     validate,
     value_on,
 )
+from treecalc.reference import datafolder
 
 __all__ = [
     "CHAPTER_FILES",
@@ -51,7 +52,7 @@ __all__ = [
 
 
 class _Chapters(Mapping[str, Any]):
-    """Each registered village -> its record's chapters (:attr:`treecalc.jurisdictions.Jurisdiction.law_files`),
+    """Each registered village -> its record's chapters (:attr:`treecalc.law.registry.Jurisdiction.law_files`),
     or with ``first`` the tree chapter alone, as the registry holds them now."""
 
     def __init__(self, first: bool = False) -> None:
@@ -100,7 +101,7 @@ def _raw(relpath: str) -> dict[str, Any]:
         with open(Path(held) / relpath, "rb") as f:
             raw = tomllib.load(f)
     else:
-        raw = units.read_data_toml(relpath, units.DATA_DIR)
+        raw = datafolder.read_data_toml(relpath, datafolder.DATA_DIR)
     if relpath.startswith("law/"):
         validate(raw, relpath)
     return raw

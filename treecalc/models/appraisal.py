@@ -60,7 +60,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from treecalc import data
+from treecalc.reference import data
 
 #: Condition class -> condition rating (fraction). Keys are normalised:
 #: lower case, spaces and hyphens as underscores.

@@ -56,8 +56,8 @@ from typing import Any
 
 import numpy as np
 
-from treecalc import data
 from treecalc.models.appraisal import condition_factor, trunk_area_sqin
+from treecalc.reference import data
 
 EDITION_NAME = "Guide for Plant Appraisal, 10th ed. (CTLA/ISA 2019, rev. 2020)"
 

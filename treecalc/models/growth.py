@@ -79,8 +79,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from treecalc import data
-from treecalc.units.quantities import CM_PER_IN
+from treecalc.quantities import CM_PER_IN
+from treecalc.reference import data
 
 #: Age grid on which growth curves are tabulated and inverted, years.
 AGE_GRID_YR = np.round(np.arange(-20.0, 150.0 + 1e-9, 0.05), 10)

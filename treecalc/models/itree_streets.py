@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from treecalc import data
-from treecalc.units.quantities import CM_PER_IN, GAL_PER_M3, KBTU_PER_THERM, LB_PER_KG
+from treecalc.quantities import CM_PER_IN, GAL_PER_M3, KBTU_PER_THERM, LB_PER_KG
+from treecalc.reference import data
 
 #: Factors interpolated for every tree, as named in ``benefit_tables.csv``.
 FACTORS = (
@@ -67,7 +67,7 @@ AIR_QUALITY_PRICE = {
 
 
 def land_use_index(land_use: object) -> np.ndarray:
-    """Index into :data:`treecalc.data.LAND_USES` for each element.
+    """Index into :data:`treecalc.reference.data.LAND_USES` for each element.
 
     Blank, ``None`` and NaN mean ``unspecified``. An unknown land use raises
     ``ValueError`` naming it. Each distinct value is looked up once.
@@ -111,7 +111,7 @@ def interpolate(table: np.ndarray, row: np.ndarray, dbh_cm: np.ndarray, land_use
     Parameters
     ----------
     table : array, shape (n_land_uses, n_value_rows, 9)
-        One factor's table from :func:`treecalc.data.benefit_tables`.
+        One factor's table from :func:`treecalc.reference.data.benefit_tables`.
     row : int array
         Value-row index of each tree.
     dbh_cm : float array
@@ -238,7 +238,7 @@ def resource_units(value_row: np.ndarray, dbh_in: np.ndarray, land_use: object =
     dbh_in : float array
         DBH, inches.
     land_use : array of str, str or None
-        Land use per tree (see :data:`treecalc.data.LAND_USES`).
+        Land use per tree (see :data:`treecalc.reference.data.LAND_USES`).
 
     Returns
     -------
@@ -293,7 +293,7 @@ def resolve_prices(
             close = difflib.get_close_matches(str(k), list(p), n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise ValueError(f"unknown price {k!r}{hint} known: {', '.join(p)}")
-        from treecalc.units import in_range
+        from treecalc.quantities import in_range
 
         # the range of --price (units.RANGES): 1e308 would make inf - inf = NaN benefits, shown as $0.00
         p[k] = in_range(f"price {k}", v, "price_usd")

@@ -9,17 +9,14 @@ enabled engineer is never disabled, removed or given another role: no one could 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import delete, func, select
 
 from treecalc.register import models as m
 from treecalc.register.db import RegisterError, now
 from treecalc.register.passwords import check_password, hash_password
-from treecalc.register.roles import ROLES
-
-if TYPE_CHECKING:
-    from treecalc.register.core import Register
+from treecalc.register.roles import ROLES, Register
 
 
 def _name(name: str) -> str:

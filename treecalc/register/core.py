@@ -96,7 +96,7 @@ def row_values(table: str, obj: Any) -> dict[str, Any]:
 def usd_to_cents(value: Any, what: str = "‹amount›", *, positive: bool = True) -> int:
     """An amount in dollars (``"1,250.50"``, ``1250.5``) as whole cents; a fraction of a cent, a negative or
     zero amount (``positive``) or one over $1 billion is refused naming ``what``."""
-    from treecalc.units.money import parse_money_cents
+    from treecalc.money import parse_money_cents
 
     d = parse_money_cents(value, what)
     if positive and d <= 0:
@@ -120,7 +120,7 @@ def assessed_cents(value: Any) -> int | None:
     """An amount of the assessment's JSON (a float of dollars, or exact text) as cents, half up."""
     if value is None or isinstance(value, bool):
         return None
-    from treecalc.units.money import cents as to_cents
+    from treecalc.money import cents as to_cents
 
     return int(to_cents(Decimal(str(value))) * 100)
 
@@ -155,7 +155,7 @@ def fund_cents(assessment: dict[str, Any]) -> int | None:
 
 
 def to_date(value: Any, what: str) -> dt.date:
-    from treecalc.units.dates import to_date as _to_date
+    from treecalc.quantities import to_date as _to_date
 
     return _to_date(value, what)
 

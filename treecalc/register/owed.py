@@ -47,7 +47,7 @@ def cents(value: Any) -> int | None:
     """An amount of the assessment's JSON (dollars, a number or exact text) as whole cents; None when not given."""
     if value is None or isinstance(value, bool):
         return None
-    from treecalc.units.money import cents as to_cents
+    from treecalc.money import cents as to_cents
 
     return int(to_cents(Decimal(str(value))) * 100)
 

@@ -57,7 +57,7 @@ def warranty_section(replant: bool = False) -> str:
 def _lacks(key: str) -> RegisterError:
     """The refusal of a data folder copied before the law file held ``key``: names the file and the entry."""
     from treecalc.law import law_files
-    from treecalc.units import BUNDLED_DATA_DIR
+    from treecalc.reference.datafolder import BUNDLED_DATA_DIR
 
     where = law_files(PLANTING_LAW)[0]
     return RegisterError(f"{where} of the data folder has no entry {key}: copy it from {BUNDLED_DATA_DIR / where}")
@@ -96,7 +96,7 @@ def fund_reading() -> dict[str, str]:
 
 def _held(law: dict[str, Any], table: str, key: str) -> str:
     """A reading's text of the data folder's readings; a folder copied before it was added is refused naming it."""
-    from treecalc.units import BUNDLED_DATA_DIR
+    from treecalc.reference.datafolder import BUNDLED_DATA_DIR
 
     text = (law.get(table) or {}).get(key)
     if not isinstance(text, str):

@@ -14,8 +14,10 @@ drawn, a command that should stop early); :func:`may` answers for a role alone (
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -23,8 +25,17 @@ from sqlalchemy.orm import Session
 from treecalc.register import models as m
 from treecalc.register.db import RegisterError
 
-if TYPE_CHECKING:
-    from treecalc.register.core import Register
+
+class Register(Protocol):
+    """What the roles and the accounts ask of a register (:class:`treecalc.register.core.Register`), named here so
+    that they need not import the register that checks them on every write."""
+
+    def reading(self) -> AbstractContextManager[Session]: ...
+
+    def _write(
+        self, by: str, kind: str, case_id: int | None, fn: Callable[[Any], Any], *, act: str | None = None
+    ) -> Any: ...
+
 
 ROLES = ("engineer", "clerk", "viewer")
 _STAFF = frozenset({"engineer", "clerk"})

@@ -1,4 +1,4 @@
-"""Where a fingerprint (:mod:`treecalc.fingerprint`) is carried in each output: the names the writers put it
+"""Where a fingerprint (:mod:`treecalc.report.fingerprint`) is carried in each output: the names the writers put it
 under and ``treecalc verify`` reads it from. Here, below both, so that the writers need not import the verifier.
 """
 

@@ -64,9 +64,9 @@ def _num(x: Any) -> float | None:  # any JSON value: a number, text, or somethin
 
 
 def law_record(d: Mapping[str, Any]) -> Any:
-    """The registry's record of the law a report's JSON names (:mod:`treecalc.jurisdictions`; none named: the
+    """The registry's record of the law a report's JSON names (:mod:`treecalc.law.registry`; none named: the
     default law's)."""
-    from treecalc import jurisdictions
+    from treecalc.law import registry as jurisdictions
 
     return jurisdictions.get(d.get("jurisdiction") or jurisdictions.DEFAULT)
 
@@ -170,7 +170,7 @@ TREE_COLUMNS = {
     "penalty_tier": "Penalty tier",
     "penalty_max_usd": "Penalty max (USD)",
 }
-#: the part of the law (:attr:`treecalc.jurisdictions.Jurisdiction.sections`) a column is of
+#: the part of the law (:attr:`treecalc.law.registry.Jurisdiction.sections`) a column is of
 PART_OF = {
     "permit_triggers": "permit_trigger",
     "counted": "replacement",

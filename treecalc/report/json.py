@@ -77,10 +77,10 @@ def records(df: pd.DataFrame | None) -> list[dict[str, Any]]:
 
 
 def dollars_as_shown(trees: pd.DataFrame) -> pd.DataFrame:
-    """``trees`` with its benefit dollars as every output shows them (:func:`treecalc.benefits.shown_dollars`: a
+    """``trees`` with its benefit dollars as every output shows them (:func:`treecalc.models.benefits.shown_dollars`: a
     tree's total to the cent, its parts the cents that add up to it), the other columns not copied (a frame of
     500,000 trees is hundreds of MB; only the six dollar columns are made anew)."""
-    from treecalc.benefits import USD_PARTS, shown_dollars
+    from treecalc.models.benefits import USD_PARTS, shown_dollars
 
     dollars = [*USD_PARTS, "usd_total_annual"]
     if not len(trees) or not all(c in trees for c in dollars):
@@ -116,7 +116,7 @@ def _plan_cost_cents(plan: list[dict[str, Any]]) -> int:
     """The planting plan's cost in exact cents: each row's unit cost (dollars and cents) x its count."""
     from decimal import Decimal
 
-    from treecalc.units import cents
+    from treecalc.money import cents
 
     total = sum((Decimal(repr(float(r["unit_cost_usd"]))) * int(r["count"]) for r in plan), Decimal(0))
     return int(cents(total) * 100)
@@ -128,7 +128,7 @@ def assessment_json(a: Assessment) -> dict[str, Any]:
 
 
 def _fingerprint(a: Assessment) -> dict[str, Any]:
-    """``{"fingerprint": ...}`` when the assessment carries one (:mod:`treecalc.fingerprint`), else nothing."""
+    """``{"fingerprint": ...}`` when the assessment carries one (:mod:`treecalc.report.fingerprint`), else nothing."""
     fp = getattr(a, "fingerprint", None)
     return {"fingerprint": fp} if fp else {}
 
@@ -138,8 +138,8 @@ def _assessment_object(
 ) -> dict[str, Any]:
     """The JSON object, its tables made by ``frame_rows`` (a DataFrame's rows) and ``finding_rows`` (rows a finding
     holds): lists of dicts for :func:`assessment_json`, their JSON text for :func:`assessment_json_text`."""
-    from treecalc.jurisdictions import by_key
-    from treecalc.projection import summary as projection_summary
+    from treecalc.law.registry import by_key
+    from treecalc.models.projection import summary as projection_summary
     from treecalc.schema import TREE_JSON_COLUMNS
 
     rep, fund, pen = a.replacement, a.fund, a.penalties
@@ -218,7 +218,7 @@ def _assessment_object(
             else {}
         ),
         "offences": int(a.trees["offence"].sum()) if n else 0,
-        # the 20-year projection's mortality and payback year (treecalc.projection.summary)
+        # the 20-year projection's mortality and payback year (treecalc.models.projection.summary)
         "projection": projection_summary(a),
         "per_tree": frame_rows(_per_tree_frame(a.trees, TREE_JSON_COLUMNS)),
         "rejected_rows": frame_rows(a.rejected),

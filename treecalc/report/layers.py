@@ -60,7 +60,7 @@ def sidecar(path: str | Path) -> Path:
 def _tree_zones(a: Assessment) -> list[str]:
     """The climate zone each tree was valued in: the zone given for all, else each tree's own (its column or its
     coordinates), as the assessment found them."""
-    from treecalc import climate_zones
+    from treecalc.ingest import zone as climate_zones
 
     zone = a.options.get("zone") or {}
     if zone.get("source") == "given" or not len(a.trees):
@@ -106,7 +106,7 @@ def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
     from shapely import points
 
     from treecalc.files import Replacing
-    from treecalc.geo import tree_lonlat
+    from treecalc.reference.geo import tree_lonlat
 
     p = Path(path)
     driver, summary_to = FORMATS[p.suffix.lower()]

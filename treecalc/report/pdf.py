@@ -468,7 +468,7 @@ def _signatures(doc: _Doc, kind: str = "permit") -> None:
 
 def _fingerprint(doc: _Doc, d: Mapping[str, Any], kind: str = "permit") -> None:
     """The fingerprint's figures in a short closing section, and the whole of it attached as JSON, which
-    ``treecalc verify`` reads (:mod:`treecalc.fingerprint`), with the report's kind and whether the app's
+    ``treecalc verify`` reads (:mod:`treecalc.report.fingerprint`), with the report's kind and whether the app's
     words were applied (``report``), so the report can be written again as it was."""
 
     from treecalc.report.carriers import ATTACHMENT_NAME

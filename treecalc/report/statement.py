@@ -360,7 +360,7 @@ def _table_sheet(
 
 
 def _trees(book: Book, a: Assessment) -> None:
-    from treecalc.jurisdictions import REGISTRY
+    from treecalc.law.registry import REGISTRY
     from treecalc.report.json import dollars_as_shown
 
     trees: Any = a.trees
@@ -529,7 +529,7 @@ def _replacement(book: Book, a: Assessment) -> None:
             for x in items:
                 g.note(name[:-1].capitalize(), as_text(x))
     if plan:  # the replacements against the trees removed, with mortality
-        from treecalc.projection import PLANTED, REMOVED, projection, summary
+        from treecalc.models.projection import PLANTED, REMOVED, projection, summary
 
         ps = summary(a)
         g.blank()
@@ -559,9 +559,9 @@ def _replacement(book: Book, a: Assessment) -> None:
 
 
 def _fund_name(a: Assessment) -> str:
-    """The name of the fund of the law the assessment applied, as its record gives it (:mod:`treecalc.jurisdictions`);
+    """The name of the fund of the law the assessment applied, as its record gives it (:mod:`treecalc.law.registry`);
     "" for a law without one, or a jurisdiction not known."""
-    from treecalc.jurisdictions import get
+    from treecalc.law.registry import get
 
     try:
         return get(a.jurisdiction).fund_name
@@ -728,8 +728,8 @@ def _rejected(book: Book, a: Assessment) -> None:
 
 def _price_units() -> dict[str, str]:
     """Each i-Tree Streets price's unit as the statement writes it ("$/kWh"), from the prices table itself
-    (:func:`treecalc.data.price_units`, "USD/kWh")."""
-    from treecalc.data import price_units
+    (:func:`treecalc.reference.data.price_units`, "USD/kWh")."""
+    from treecalc.reference.data import price_units
 
     return {group: "$/" + unit.removeprefix("USD/") for group, unit in price_units().items()}
 

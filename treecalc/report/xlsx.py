@@ -42,8 +42,8 @@ from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
 
 from treecalc.messages import shown
+from treecalc.quantities import CM_PER_IN
 from treecalc.schema import SHARE, USD, USD_RATE
-from treecalc.units.quantities import CM_PER_IN
 
 __all__ = [
     "Book",

@@ -6,19 +6,21 @@
   (:func:`jurisdiction_key` accepts ``croton-on-hudson``, ``croton_on_hudson``, ``Croton on Hudson`` ...).
 
 :func:`rules_module`: key -> the module whose ``assess(ctx)`` applies that law, as the law's record in
-:mod:`treecalc.jurisdictions` (the one registry) names it.
+:mod:`treecalc.law.registry` (the one registry) names it.
 """
 
+import importlib
 from types import ModuleType
 
+from treecalc.law.registry import get
 from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key, law
 
 
 def rules_module(jurisdiction: str) -> ModuleType:
-    """The rules module of a jurisdiction (any accepted spelling), as its record names it; ValueError if unknown."""
-    from treecalc.jurisdictions import get
-
-    return get(jurisdiction).module
+    """The rules module of a jurisdiction (any accepted spelling), as its record names it (``assess(ctx)``,
+    ``SECTIONS_APPLIED``, ``READING_ITEMS``); ValueError if unknown. Imported here, in the rules, by the name the
+    registry holds: the registry, below the rules, names them without importing them."""
+    return importlib.import_module(get(jurisdiction).rules)
 
 
 __all__ = ["JURISDICTIONS", "jurisdiction_key", "law", "rules_module"]

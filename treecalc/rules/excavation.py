@@ -15,7 +15,6 @@ from os import PathLike
 from types import ModuleType
 from typing import Any
 
-from treecalc import jurisdictions
 from treecalc.earthwork import readers
 from treecalc.earthwork.end_area import EndAreaVolumes, end_area_volumes, parse_station
 from treecalc.earthwork.grid import GridVolumes, grid_volumes
@@ -36,6 +35,7 @@ from treecalc.earthwork.readers import (
     volume_from_sections_csv,
 )
 from treecalc.earthwork.tin import TinVolumes, tin_volumes
+from treecalc.law import registry as jurisdictions
 from treecalc.rules.croton_on_hudson.excavation import (
     CROTON_INTERPRETATION,
     DAMAGED_TEXT_READINGS,
@@ -136,7 +136,7 @@ def volume_between_files(
 
 def one_law_inputs() -> dict[str, tuple[str, str, str]]:
     """Inputs of :func:`check_permit` that one law reads and another does not, as each law's record declares
-    them (:attr:`treecalc.jurisdictions.Jurisdiction.excavation_inputs`): name -> (the law that reads it, its
+    them (:attr:`treecalc.law.registry.Jurisdiction.excavation_inputs`): name -> (the law that reads it, its
     section and what it decides). Given for another law, ``term`` and ``cellar`` are refused (ValueError:
     :func:`one_law_input`); the retaining wall and the lot area, which the app passes for either law, are said
     in the notes. The command line refuses all four (exit 2), naming the flag."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from treecalc.units import round2
+from treecalc.money import round2
 
 __all__ = ["PermitTerm", "PermitCheck", "unknown", "verdict"]
 

@@ -18,22 +18,22 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from treecalc import jurisdictions as _registry
-from treecalc import units
+from treecalc.law import registry as _registry
 from treecalc.law.words import period_words, site_why, spelled, spelled_years  # noqa: F401 (the rules read them here)
+from treecalc.reference import datafolder
 
-#: ``law/`` of the one data folder (:data:`treecalc.units.DATA_DIR`: ``TREECALC_DATA`` when set).
-LAW_DIR = units.LAW_DIR
+#: ``law/`` of the one data folder (:data:`treecalc.reference.datafolder.DATA_DIR`: ``TREECALC_DATA`` when set).
+LAW_DIR = datafolder.LAW_DIR
 DEFAULT_FEE_SCHEDULE = LAW_DIR / "croton_on_hudson" / "fee_schedule.toml"
 
 
 def default_fee_schedule() -> Path:
     """The Engineer's copy of the Board's fee schedule in the data folder read now (:data:`DEFAULT_FEE_SCHEDULE`
     when the folder is the one treecalc started with)."""
-    return units.DATA_DIR / "law" / "croton_on_hudson" / "fee_schedule.toml"
+    return datafolder.DATA_DIR / "law" / "croton_on_hudson" / "fee_schedule.toml"
 
 
-#: Each registered law's key -> its name (the records: :mod:`treecalc.jurisdictions`).
+#: Each registered law's key -> its name (the records: :mod:`treecalc.law.registry`).
 JURISDICTIONS = _registry.NamesView()
 #: How the jurisdictions are named to a user (either spelling of a key is accepted).
 JURISDICTION_CHOICES = _registry.choices()
@@ -42,14 +42,14 @@ jurisdiction_key = _registry.jurisdiction_key
 
 def read_toml(path: str | Path) -> dict[str, Any]:
     """A TOML file; one of the data folder's (``readings/site_facts.toml``) is read by
-    :func:`treecalc.units.read_data_toml`, which names a missing file or table and the folder."""
+    :func:`treecalc.reference.datafolder.read_data_toml`, which names a missing file or table and the folder."""
     p = Path(path)
     try:
-        rel = p.relative_to(units.DATA_DIR)
+        rel = p.relative_to(datafolder.DATA_DIR)
     except ValueError:
         rel = None
     if rel is not None:
-        return units.read_data_toml(rel.as_posix(), units.DATA_DIR)
+        return datafolder.read_data_toml(rel.as_posix(), datafolder.DATA_DIR)
     with open(p, "rb") as f:
         return tomllib.load(f)
 
@@ -113,8 +113,8 @@ def labels(table: str, on: dt.date | None = None) -> dict[str, str]:
     :func:`labels_on`, else today: the date an assessment is made on when none is given) with its numbers and its
     periods in words ("one year"); a village whose law was not yet in force then is read as its earliest version held
     (its labels label nothing that day's assessment reads). The first law of the registry to label a name labels it."""
-    from treecalc.jurisdictions import REGISTRY
     from treecalc.law.loader import _resolved_cached, effective
+    from treecalc.law.registry import REGISTRY
     from treecalc.law.schema import LawNotInForce
 
     day = on or _LABELS_ON.get() or dt.date.today()

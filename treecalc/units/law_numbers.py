@@ -9,7 +9,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from treecalc.units.datafolder import LAW_DIR, read_data_toml
+from treecalc.reference.datafolder import LAW_DIR, read_data_toml
 
 
 @dataclass(frozen=True)

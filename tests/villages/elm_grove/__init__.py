@@ -17,7 +17,7 @@ from treecalc.rules.law_data import law
 from treecalc.schema import DONE, REMOVALS
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
-    from treecalc.assessment import Context
+    from treecalc.rules.context import Context
 
 SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("elm_grove", law("elm_grove")["site_why"])
 SECTIONS_APPLIED = ["§7-2", "§7-3", "§7-5"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from treecalc.jurisdictions import Jurisdiction
+from treecalc.law.registry import Jurisdiction
 
 HERE = Path(__file__).resolve().parent
 if str(HERE.parent) not in sys.path:  # the rules package, ``elm_grove``, is this file's folder

@@ -6,14 +6,14 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import charts, state, ui, views
-from treecalc.units import RANGES
+from treecalc.quantities import RANGES
 
 USD_COLS = ["usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property", "usd_total_annual"]
 
 
 def _sidebar() -> None:
     """Value basis, prices and aesthetic parameters, with their defaults and sources."""
-    from treecalc import data
+    from treecalc.reference import data
 
     with st.sidebar:
         st.subheader("Benefit parameters")
@@ -46,7 +46,7 @@ def _sidebar() -> None:
                 key="w_land_use",
             )
             b["land_use"] = None if lu == "unspecified" else lu
-            from treecalc.benefits import default_large_tree_leaf_area_m2
+            from treecalc.models.benefits import default_large_tree_leaf_area_m2
 
             d_lsa = default_large_tree_leaf_area_m2()
             lsa = st.number_input(
@@ -195,12 +195,12 @@ def body() -> None:
         return
     # each tree's total to the cent, as the law engine values it and the statement writes it, and its parts the
     # cents that add up to it: the tiles then add up to the total (each part rounded alone they did not)
-    from treecalc.benefits import shown_dollars
+    from treecalc.models.benefits import shown_dollars
 
     ben = shown_dollars(ben)
     ident = [c for c in ("tag", "species") if c in sv.trees]
     table = pd.concat([sv.trees[ident], ben], axis=1)
-    from treecalc.data import reader_names
+    from treecalc.reference.data import reader_names
 
     names = reader_names()
     table.insert(len(ident), "common_name", table["species_code"].map(names).fillna(table["species_code"]))
@@ -208,7 +208,7 @@ def body() -> None:
     _cards(ben, f"What these {len(ben):,} trees do each year")
     _totals(ben)
     zone = str(ben["zone"].iloc[0]) if "zone" in ben and len(ben) else "NoEastXXX"
-    from treecalc.data import zones as zone_table
+    from treecalc.reference.data import zones as zone_table
 
     counts = ben["zone"].astype(str).value_counts() if "zone" in ben else pd.Series(dtype=int)
     where = (

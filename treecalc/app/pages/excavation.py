@@ -13,9 +13,9 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import state, ui, views
-from treecalc.jurisdictions import REGISTRY
+from treecalc.law.registry import REGISTRY
+from treecalc.quantities import RANGES
 from treecalc.rules import excavation
-from treecalc.units import RANGES
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

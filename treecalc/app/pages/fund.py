@@ -17,9 +17,9 @@ from treecalc.app import (
     ui,
     views,
 )
-from treecalc.jurisdictions import DEFAULT, REGISTRY
+from treecalc.law.registry import DEFAULT, REGISTRY
+from treecalc.quantities import RANGES
 from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml
-from treecalc.units import RANGES
 
 
 def _in_force() -> dict[str, Any]:

@@ -31,7 +31,7 @@ def gpkg_bytes(a) -> bytes:
 
 def export_csv(a, fmt: str) -> bytes:
     """The survey's trees in the layout of ``treecalc survey --export fmt`` (itree-eco, opentreemap), as CSV."""
-    from treecalc.exports import export_frame
+    from treecalc.report.exports import export_frame
 
     survey = getattr(a, "survey", None)
     zone = (state.opt("benefit", {}) or {}).get("zone")

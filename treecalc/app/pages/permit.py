@@ -218,7 +218,7 @@ def body() -> None:
     plan = _plan(a)
     if _replaces(a):
         _projection(a, a.replacement)
-        plan_panel.panel(views.record(a))  # which optional removals to make: treecalc.plan
+        plan_panel.panel(views.record(a))  # which optional removals to make: treecalc.studies.plan
     ui.page_downloads(
         "permit",
         {

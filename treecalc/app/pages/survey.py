@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import page_path, state, tree_facts, ui, views
-from treecalc.jurisdictions import REGISTRY
+from treecalc.law.registry import REGISTRY
 
 #: The tree table's columns, the figures the survey is about first (in sight at 1,280 px)
 TREE_FIRST = ("tag", "species", "dbh_in", "action")
@@ -188,7 +188,7 @@ def _site_groups() -> list[tuple[str, list[str]]]:
 
 def applied_law(site: dict) -> str:
     """The key of the law the pages assess under: the site's jurisdiction, else the default (as the header says)."""
-    from treecalc.jurisdictions import DEFAULT, jurisdiction_key
+    from treecalc.law.registry import DEFAULT, jurisdiction_key
 
     try:
         return jurisdiction_key(site["jurisdiction"]) if site.get("jurisdiction") else DEFAULT
@@ -327,7 +327,7 @@ def body() -> None:
     if reasons := summary.get("rejected_reasons"):
         st.caption("Rejected: " + "; ".join(f"{k}: {v}" for k, v in reasons.items()))
     zone = state.survey_zone(sv, (state.opt("benefit", {}) or {}).get("zone"))
-    from treecalc.data import zones as zone_table
+    from treecalc.reference.data import zones as zone_table
 
     where = (  # trees in several zones: each valued in its own, the zones counted
         "i-Tree Streets climate zones, each tree its own: "

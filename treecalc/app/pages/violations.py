@@ -13,6 +13,7 @@ from treecalc.app import (
     ui,
     views,
 )
+from treecalc.rules import rules_module
 from treecalc.rules.law_data import multiplied
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ def _mark_harmed() -> None:
     picker.tree_picker("removed", "Trees found removed", tags, label)
     picker.tree_picker("damaged", "Trees found damaged (topped, excessively pruned, injured, girdled)", tags, label)
     # when a harmed tree is an offence, as the law applied states it (its rules module's OFFENCE_RULE)
-    rule = str(getattr(views.survey_record().module, "OFFENCE_RULE", ""))
+    rule = str(getattr(rules_module(views.survey_record().key), "OFFENCE_RULE", ""))
     if rule:
         st.caption(f"{views.readable(rule[:1].upper() + rule[1:]).rstrip('.')}. The law engine decides, tree by tree.")
 
@@ -257,7 +258,9 @@ def body() -> None:
         st.markdown(f"**Why the amounts {_times(a)['verb']}**")
         for r in reasons:
             st.markdown(f"- {r}")
-    setter = str(getattr(views.record(a).module, "PENALTY_SETTER", ""))  # who sets the amount, as the law says
+    setter = str(
+        getattr(rules_module(views.record(a).key), "PENALTY_SETTER", "")
+    )  # who sets the amount, as the law says
     st.caption(f"These are maxima: {setter}." if setter else "These are maxima.")
 
     per_tree = views.offence_rows(a)

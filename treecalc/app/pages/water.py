@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import ui
-from treecalc.jurisdictions import REGISTRY
+from treecalc.law.registry import REGISTRY
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

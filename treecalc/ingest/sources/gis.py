@@ -131,7 +131,7 @@ def _layers(pyogrio: Any, data: bytes, name: str, kind: str) -> list[tuple[str, 
 def list_layers(data: bytes, name: str, max_bytes: int = 50_000_000) -> list[tuple[str, str]]:
     """The layers of a GIS file's bytes (name, geometry type), once the file passed the container checks; [] for a
     file that is not one (a spreadsheet). For a caller that lets the user choose one: run it in the bounded child
-    (:func:`treecalc.isolated.run`)."""
+    (:func:`treecalc.ingest.isolated.run`)."""
     kind = gis_kind(data, Path(name).suffix.lower())
     if kind is None:
         return []

@@ -10,12 +10,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from treecalc.files import count_lines
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.limits import DEFAULT as DEFAULT_LIMITS
 from treecalc.ingest.limits import Limits, refuse
 from treecalc.ingest.sources.filetype import LOOKS
 from treecalc.ingest.sources.workbook import Source
-from treecalc.units.files import count_lines
 
 
 def decode_text(data: bytes) -> tuple[str, str]:

@@ -30,7 +30,7 @@ from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
 from treecalc.ingest.site import fact_bool as parse_bool
 from treecalc.ingest.site import resolve_site, site_defaults
-from treecalc.money import cents_sum
+from treecalc.money import cents_sum, round2
 from treecalc.results import Findings
 from treecalc.rules.croton_on_hudson.fund import _fund_findings as _fund_findings
 from treecalc.rules.croton_on_hudson.fund import fee_schedule as fee_schedule
@@ -89,13 +89,12 @@ from treecalc.rules.croton_on_hudson.words import _pct as _pct
 from treecalc.rules.croton_on_hudson.words import _words as _words
 from treecalc.rules.pruning import pruned_short_of_excessive
 from treecalc.schema import ACTIONS, DONE, HARMED, PRUNING, REMOVALS
-from treecalc.units import round2
 
 #: When a harmed tree is an offence, as the Violations page says it over its tree pickers (every rules package's name)
 OFFENCE_RULE = OFFENCE_READING_208
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
-    from treecalc.assessment import Context
+    from treecalc.rules.context import Context
 
 
 __all__ = [
@@ -118,7 +117,7 @@ def assess(ctx: Context) -> Findings:
 
     Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``.
     """
-    from treecalc import data
+    from treecalc.reference import data
 
     opts = ctx.opts
     site_in = dict(ctx.site_in)

@@ -19,8 +19,9 @@ from typing import Any
 
 from treecalc.law import operator_of
 from treecalc.law.schema import OPERATOR_WORDS
+from treecalc.money import MAX_MONEY, cents, parse_money_cents, to_decimal
 from treecalc.rules.law_data import meets
-from treecalc.units import MAX_MONEY, cents, load_law_numbers, parse_money_cents, to_decimal
+from treecalc.units.law_numbers import load_law_numbers
 
 __all__ = ["METER_TOLERANCE_PCT", "SEC_METER", "MeterTestResult", "meter_test"]
 

@@ -9,7 +9,7 @@ sections in its order: §223-6G (the meter test) in :mod:`treecalc.rules.croton_
   tax bill, and the balance per bill and for the account as of a date (§223-12F).
 - :func:`penalty_schedule`: the same for one bill (the statement of that bill).
 
-The bills and payments of an account file are read by :func:`treecalc.water_account.read_account_csv`.
+The bills and payments of an account file are read by :func:`treecalc.ingest.water_account.read_account_csv`.
 
 Money is in exact cents: each penalty is rounded to the cent (half up) when it is assessed, so
 the event lines add up to the totals and paying the displayed total closes the account. The
@@ -33,18 +33,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from treecalc.ingest.water_account import MAX_ACCOUNT_ROWS
 from treecalc.law import operator_of
 from treecalc.law.schema import OPERATOR_WORDS
+from treecalc.money import MAX_MONEY, cents, parse_money_cents
+from treecalc.quantities import add_months, to_date
 from treecalc.rules.law_data import meets
-from treecalc.units import (
-    MAX_MONEY,
-    add_months,
-    cents,
-    load_law_numbers,
-    parse_money_cents,
-    to_date,
-)
-from treecalc.water_account import MAX_ACCOUNT_ROWS
+from treecalc.units.law_numbers import load_law_numbers
 
 __all__ = [
     "PenaltyEvent",

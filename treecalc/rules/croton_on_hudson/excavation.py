@@ -33,8 +33,10 @@ from typing import Any
 
 from treecalc.earthwork.operation import MAX_WALL_FT, Operation
 from treecalc.earthwork.quantities import CU_FT_PER_CU_YD, IN_PER_FT, PlanAreas, cuft_to_cuyd, fmt_number, fmt_sqft
+from treecalc.money import CENT, nonneg, round2
+from treecalc.quantities import add_months, bounded, in_range, to_date, to_datetime
 from treecalc.rules.excavation_check import PermitCheck, PermitTerm, unknown, verdict
-from treecalc.units import CENT, add_months, bounded, in_range, load_law_numbers, nonneg, round2, to_date, to_datetime
+from treecalc.units.law_numbers import load_law_numbers
 
 __all__ = [
     "LAW",

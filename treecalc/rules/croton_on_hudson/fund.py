@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from treecalc.money import cents_sum
+from treecalc.money import cents, cents_sum
 from treecalc.rules.croton_on_hudson.replacement import ReplacementParts, required_value
-from treecalc.units import cents
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
-    from treecalc.assessment import Context
+    from treecalc.rules.context import Context
 
 
 def _fund_findings(

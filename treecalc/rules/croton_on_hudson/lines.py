@@ -27,7 +27,7 @@ from treecalc.rules.croton_on_hudson.readings import (
 from treecalc.rules.croton_on_hudson.words import _pct
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
-    from treecalc.assessment import Context
+    from treecalc.rules.context import Context
 
 
 def _tree_columns(trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult) -> None:

@@ -2,7 +2,7 @@
 §208-22E no invasive species, §208-6A spacing.
 
 :func:`prepare_stock` accepts or refuses each stock entry offered and values each accepted tree (a
-:class:`~treecalc.planting.StockOption` for the neutral :func:`treecalc.planting.plan`);
+:class:`~treecalc.models.planting.StockOption` for the neutral :func:`treecalc.models.planting.plan`);
 :func:`native_shortfall` says when the natives planted are not the share §208-22C asks for. The numbers are
 the law file's (``data/law/croton_on_hudson/ch208_trees.toml``: ``[replacement.*]``, ``[spacing_ft.*]``), and so
 are the comparisons (each entry's ``operator``); the reading of "predominantly" is treecalc's
@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from treecalc import data
 from treecalc.law.loader import entry
 from treecalc.law.schema import compare
-from treecalc.planting import StockOption
-from treecalc.species import UnknownSpecies, resolve_one
-from treecalc.units import money
+from treecalc.models.planting import StockOption
+from treecalc.money import money
+from treecalc.reference import data
+from treecalc.reference.species import UnknownSpecies, resolve_one
 
 __all__ = ["UNLESS_WAIVED", "WAIVED", "area_per_tree_sqft", "native_shortfall", "prepare_stock"]
 

@@ -16,15 +16,14 @@ from treecalc.frames import actions_read as _acts
 from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
 from treecalc.frames import pick as _pick
-from treecalc.money import cents_sum, round_cents
+from treecalc.money import cents_sum, percent_of_up, round2, round_cents
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets, _tree_yes
 from treecalc.rules.croton_on_hudson.readings import NOTE_18E
 from treecalc.schema import DONE, HARMED, REMOVALS
-from treecalc.units import percent_of_up, round2
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
-    from treecalc.assessment import Context
+    from treecalc.rules.context import Context
 
 
 def replacement_scope(trees: pd.DataFrame, catalogue: pd.DataFrame, *, violation: bool) -> tuple[np.ndarray, list[str]]:
@@ -197,7 +196,7 @@ def conditional_22f(
 ) -> dict[str, Any] | None:
     """§ 208-22F on the trees whose offence is conditional: what would be required if the facts it rests on
     were established (trees to plant, or the payment in their place), never part of what is required."""
-    from treecalc.planting import plan as make_plan
+    from treecalc.models.planting import plan as make_plan
 
     mask = parts.conditional_part
     if mask is None or not mask.any():
@@ -293,8 +292,8 @@ def _parts(ctx: Context, trees: pd.DataFrame, law: dict[str, Any], parts: Replac
 
 def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     """The replacement stock offered (§ 208-22C/D), with what was assumed for what was not given."""
-    from treecalc import data
-    from treecalc.units import money
+    from treecalc.money import money
+    from treecalc.reference import data
 
     assumptions: list[str] = []
     if opts.replacement_stock:
@@ -319,7 +318,7 @@ def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any
             f"{rules['deciduous_min_dbh_in']:g} in)"
         )
     elif dbh_in is None:
-        from treecalc.species import resolve_one
+        from treecalc.reference.species import resolve_one
 
         code = resolve_one(str(species)).code
         if code and data.catalogue().loc[code, "leaf_type"] != "conifer":
@@ -350,7 +349,7 @@ def _stock_hint(stock_report: list[dict[str, Any]], rules: dict[str, Any]) -> st
 
 def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, required: bool) -> dict[str, Any]:
     """§ 208-22C/D: the stock offered, the cheapest planting plan meeting the value, what goes in lieu."""
-    from treecalc.planting import plan as make_plan
+    from treecalc.models.planting import plan as make_plan
     from treecalc.rules.croton_on_hudson.planting import native_shortfall, prepare_stock
 
     opts, rules = ctx.opts, law["replacement"]
@@ -432,7 +431,7 @@ def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, req
             f"large {law['spacing_ft']['large']} ft apart; spacing² per tree)"
         )
     if options_ok and required:
-        from treecalc import data
+        from treecalc.reference import data
 
         first = options_ok[0]
         name = data.reader_names().get(first.species_code, "")

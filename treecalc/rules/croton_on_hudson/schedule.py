@@ -26,8 +26,10 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from treecalc.files import InputRefused, read_limited
+from treecalc.money import cents, money
+from treecalc.quantities import in_range
 from treecalc.rules.law_data import default_fee_schedule, read_toml
-from treecalc.units import InputRefused, cents, in_range, money, read_limited
 
 #: A fee schedule is a few lines of TOML.
 MAX_SCHEDULE_BYTES = 1_000_000
@@ -290,7 +292,7 @@ def _appraisal(raw: dict[str, Any], source: str) -> tuple[int, dict[str, Any] | 
 
 
 def _in_range(value: Any, name: str, kind: str) -> Decimal:
-    """An amount of the schedule, exact, within :data:`treecalc.units.RANGES` ``[kind]`` (the same range and
+    """An amount of the schedule, exact, within :data:`treecalc.quantities.RANGES` ``[kind]`` (the same range and
     words as the command line's flag): a fee of 1e30 is refused naming it, never multiplied."""
     if kind == "usd":
         d = money(value, name)
@@ -321,9 +323,9 @@ def _capital_basis(value: Any, source: str) -> str:
 
 
 def _read_schedule(path: str | Path) -> dict[str, Any]:
-    """The TOML of a fee schedule file, parsed in the bounded child of :mod:`treecalc.isolated`; every error
+    """The TOML of a fee schedule file, parsed in the bounded child of :mod:`treecalc.ingest.isolated`; every error
     names the file (ValueError)."""
-    from treecalc import isolated
+    from treecalc.ingest import isolated
 
     return isolated.run(_parse_schedule, path, what=f"fee schedule {Path(path).name}")
 

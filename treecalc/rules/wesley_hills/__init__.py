@@ -37,7 +37,7 @@ from treecalc.rules.wesley_hills.readings import reading_texts as reading_texts
 from treecalc.rules.wesley_hills.readings import site_why
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
-    from treecalc.assessment import Context
+    from treecalc.rules.context import Context
 
 
 def assess(ctx: Context) -> Findings:

@@ -23,8 +23,10 @@ from typing import Any
 
 from treecalc.earthwork.operation import MAX_AREA_SQFT, MAX_DEPTH_FT, MAX_DEPTH_IN, MAX_VOLUME_CY, Operation
 from treecalc.earthwork.quantities import cuft_to_cuyd, fmt_number, fmt_sqft, inches_to_feet
+from treecalc.money import nonneg, round2
+from treecalc.quantities import bounded
 from treecalc.rules.excavation_check import PermitCheck, unknown
-from treecalc.units import bounded, load_law_numbers, nonneg, round2
+from treecalc.units.law_numbers import load_law_numbers
 
 __all__ = [
     "LAW",

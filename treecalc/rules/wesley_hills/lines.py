@@ -13,7 +13,7 @@ from treecalc.rules.wesley_hills.permit import WesleyHillsResult
 from treecalc.rules.wesley_hills.readings import NO_REPLACEMENT_RULE, OTHER_SECTION, PENALTY_SECTION
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
-    from treecalc.assessment import Context
+    from treecalc.rules.context import Context
 
 
 def _tree_columns(trees: pd.DataFrame, r: WesleyHillsResult) -> None:

@@ -10,7 +10,7 @@ from treecalc.rules.wesley_hills.permit import WesleyHillsResult
 from treecalc.rules.wesley_hills.readings import NO_REPLACEMENT_RULE, OTHER_SECTION
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
-    from treecalc.assessment import Context
+    from treecalc.rules.context import Context
 
 
 @dataclass(eq=False)

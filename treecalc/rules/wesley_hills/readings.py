@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from treecalc.ingest.site import site_defaults
+from treecalc.quantities import IN_PER_FT
 from treecalc.rules import law_data as _law_data
-from treecalc.units.quantities import IN_PER_FT
 
 NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
 

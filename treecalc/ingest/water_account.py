@@ -12,8 +12,9 @@ from decimal import Decimal
 from os import PathLike
 from pathlib import Path
 
-from treecalc.isolated import read_csv_table
-from treecalc.units import parse_money_cents, to_date
+from treecalc.ingest.isolated import read_csv_table
+from treecalc.money import parse_money_cents
+from treecalc.quantities import to_date
 
 __all__ = ["MAX_ACCOUNT_ROWS", "read_account_csv"]
 
@@ -33,9 +34,9 @@ def read_account_csv(
 
     ``kind`` is ``bill`` (``date`` is its due date) or ``payment``; amounts in US dollars and
     cents. Every row is a bill or a payment; anything else is refused naming the row. The file is read and
-    its rows parsed in the bounded child of :mod:`treecalc.isolated`.
+    its rows parsed in the bounded child of :mod:`treecalc.ingest.isolated`.
     """
-    from treecalc import isolated
+    from treecalc.ingest import isolated
 
     return isolated.run(_read_account_csv, path, what=f"account file {Path(str(path)).name}")
 

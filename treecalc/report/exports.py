@@ -38,7 +38,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc import data, schema
+from treecalc import schema
+from treecalc.reference import data
 
 FORMATS = ("benefits", "opentreemap", "itree-eco")
 
@@ -109,12 +110,12 @@ def export_frame(
     trees: pd.DataFrame, fmt: str, site: dict[str, Any] | None = None, zone: str | None = None
 ) -> pd.DataFrame:
     """The trees of a survey (:attr:`treecalc.ingest.Survey.trees`) in layout ``fmt`` (one of :data:`FORMATS`)."""
-    from treecalc import climate_zones, geo
-    from treecalc.benefits import compute_benefits, dead_trees, shown_dollars
+    from treecalc.models.benefits import compute_benefits, dead_trees, shown_dollars, survey_zone
+    from treecalc.reference import geo
 
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    chosen = climate_zones.survey_zone(trees, site, zone)
+    chosen = survey_zone(trees, site, zone)
     cols = [c for c in ("species_code", "dbh_in", "land_use", "condition") if c in trees]  # a dead tree: no benefits
     frame = trees[cols] if chosen.per_tree is None else trees[cols].assign(zone=chosen.per_tree.to_numpy(object))
     # valued at the diameters as read, trees in several zones each in its own; the layouts write every quantity

@@ -7,8 +7,8 @@ read, and dollars with the zone's prices (each overridable) plus the
 aesthetic / property value. It is vectorised: the species are resolved once
 per distinct name and every model runs on whole columns.
 
-The table lookups are in :mod:`treecalc.benefit_tables`, the disclosures and method notes in
-:mod:`treecalc.benefit_notes`; this module chains them and holds the public calls.
+The table lookups are in :mod:`treecalc.models.benefit_tables`, the disclosures and method notes in
+:mod:`treecalc.models.benefit_notes`; this module chains them and holds the public calls.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc import data
-from treecalc.benefit_notes import (  # the disclosures and method notes: callers read them from here
+from treecalc.ingest import zone as climate_zones
+from treecalc.models import appraisal, disclosures, growth, itree_streets, property_value
+from treecalc.models.benefit_notes import (  # the disclosures and method notes: callers read them from here
     _catalogue_text,
     _keys_at,
     _zero_tails,  # noqa: F401  (read by the tests through this module)
@@ -30,10 +31,10 @@ from treecalc.benefit_notes import (  # the disclosures and method notes: caller
     disclosure_masks,
     disclosure_texts,
 )
-from treecalc.benefit_notes import disclosure_keys as disclosure_keys
-from treecalc.benefit_notes import land_use_flags as land_use_flags
-from treecalc.benefit_notes import method_notes as method_notes
-from treecalc.benefit_tables import (  # the table lookups, re-exported likewise
+from treecalc.models.benefit_notes import disclosure_keys as disclosure_keys
+from treecalc.models.benefit_notes import land_use_flags as land_use_flags
+from treecalc.models.benefit_notes import method_notes as method_notes
+from treecalc.models.benefit_tables import (  # the table lookups, re-exported likewise
     NORTHEAST,
     OUTPUT_COLUMNS,
     ZONES,
@@ -48,10 +49,10 @@ from treecalc.benefit_tables import (  # the table lookups, re-exported likewise
     benefit_arrays,
     default_large_tree_leaf_area_m2,
 )
-from treecalc.models import appraisal, disclosures, growth, itree_streets, property_value
+from treecalc.quantities import in_range, number
+from treecalc.reference import data
+from treecalc.reference.species import UnknownSpecies, resolve_many
 from treecalc.schema import BENEFIT_QUANTITY_COLUMNS, DOLLAR_COLUMNS
-from treecalc.species import UnknownSpecies, resolve_many
-from treecalc.units import in_range, number
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def species_positions(species: pd.Series, zones: object = None) -> np.ndarray:
 
     ``zones`` (one zone for all trees, or a zone per tree): a name is read in the tree's zone's own list first
     (Picea pungens is the Lower Midwest's PIPU, crape myrtle GulfCoCHS's LAIN), as a survey read in that zone is.
-    Raises :class:`~treecalc.species.UnknownSpecies` for the first name that
+    Raises :class:`~treecalc.reference.species.UnknownSpecies` for the first name that
     cannot be resolved confidently.
     """
     codes, uniques = pd.factorize(species, use_na_sentinel=False)
@@ -130,7 +131,7 @@ def species_positions(species: pd.Series, zones: object = None) -> np.ndarray:
     res = resolve_many(names)
     code = res.loc[names, "code"].to_numpy(dtype=object)[codes]
     if zones is not None:
-        from treecalc.species import resolve_in_zone
+        from treecalc.reference.species import resolve_in_zone
 
         zone_at = pd.Series(zones, index=species.index).to_numpy(dtype=object)  # a scalar is every tree's
         blank = pd.isna(zone_at) | (pd.Series(zone_at, dtype=object).astype(str).str.strip() == "").to_numpy()
@@ -192,7 +193,7 @@ def _with_dead_note(col: pd.Categorical, dead: np.ndarray) -> pd.Categorical:
 
 
 def _land_use_positions(frame: pd.DataFrame, default: str) -> np.ndarray:
-    """Index into :data:`treecalc.data.LAND_USES` of each tree's ``land_use``; blank or absent: ``default``."""
+    """Index into :data:`treecalc.reference.data.LAND_USES` of each tree's ``land_use``; blank or absent: ``default``."""
     if "land_use" not in frame:
         return np.full(len(frame), data.LAND_USES.index(default), dtype=np.intp)
     exact = data.arrow_index(frame["land_use"], data.LAND_USES)  # every land use named as it is kept
@@ -210,8 +211,8 @@ def compute_benefits(frame: pd.DataFrame, params: BenefitParams | None = None, *
     ----------
     frame : DataFrame
         Columns ``dbh_in`` (inches) and ``species_code`` (i-Tree code) or
-        ``species`` (any name :mod:`treecalc.species` resolves); optional
-        ``land_use`` (see :data:`treecalc.data.LAND_USES`; blank means the
+        ``species`` (any name :mod:`treecalc.reference.species` resolves); optional
+        ``land_use`` (see :data:`treecalc.reference.data.LAND_USES`; blank means the
         ``land_use`` parameter, else unspecified); optional ``condition``: a
         dead tree has no leaf area, so every benefit and dollar is 0.
     params : BenefitParams, optional
@@ -457,8 +458,6 @@ def _benefits_at(
     kw: dict[str, Any],
 ) -> dict[str, Any]:
     """:func:`benefits` of a tree at a position: its zone found there, the zones near it stated."""
-    from treecalc import climate_zones
-
     if latitude is None or longitude is None:
         raise ValueError("give both latitude and longitude (WGS84 degrees)")
     hit = climate_zones.zone_at(float(latitude), float(longitude))
@@ -517,7 +516,7 @@ def benefits(
     """Annual benefits of one tree, as a JSON-ready dict.
 
     ``latitude``/``longitude`` (WGS84), when given without a zone, find the tree's climate zone from the
-    zones' boundaries (:mod:`treecalc.climate_zones`); a tree within 10 km of another zone is warned of,
+    zones' boundaries (:mod:`treecalc.ingest.zone`); a tree within 10 km of another zone is warned of,
     with its total there.
 
     Keys: ``species_code``, ``scientific_name``, ``common_name``,
@@ -540,13 +539,13 @@ def benefits(
     Examples
     --------
     >>> import treecalc
-    >>> b = treecalc.benefits("red maple", 12)
+    >>> b = treecalc.models.benefits("red maple", 12)
     >>> b["species_code"], b["zone_default"]
     ('ACRU', True)
     >>> round(b["dollars"]["total_annual"], 2) == round(sum(v for k, v in b["dollars"].items() if k != "total_annual"), 2)
     True
     """
-    from treecalc.species import resolve_in_zone, zones_listing
+    from treecalc.reference.species import resolve_in_zone, zones_listing
 
     if latitude is not None or longitude is not None:
         return _benefits_at(species, dbh_in, land_use, params, latitude, longitude, locals(), kw)
@@ -664,3 +663,16 @@ def _valuations(
         "cumulative_years": horizon_years,
         "cumulative_mortality_rate": m_rate,
     }
+
+
+def annual_total(trees: pd.DataFrame, zone: str | None) -> float:
+    """The trees' total annual benefits at default parameters, USD/yr: valued in ``zone``, or (None) each tree in
+    the zone of its ``zone`` column. What the survey's zone notes compare a zone's trees by."""
+    valued = compute_benefits(trees, zone=zone) if zone is not None else compute_benefits(trees)
+    return float(valued["usd_total_annual"].sum())
+
+
+def survey_zone(trees: object, site: dict | None = None, zone: str | None = None) -> climate_zones.SurveyZone:
+    """:func:`treecalc.ingest.zone.survey_zone`, the trees near another zone valued here and there
+    (:func:`annual_total`) in its notes."""
+    return climate_zones.survey_zone(trees, site, zone, value_in=annual_total)

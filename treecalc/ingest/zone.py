@@ -10,13 +10,14 @@ line on the ground).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from treecalc import data
+from treecalc.reference import data
 
-# a point's zone is found in treecalc.geo: the survey reader asks it of x/y that look swapped, below the science
-from treecalc.geo import NEAR_KM, ZoneAt, to_web_mercator, zone_at, zones_at
+# a point's zone is found in treecalc.reference.geo: the survey reader asks it of x/y that look swapped, below the science
+from treecalc.reference.geo import NEAR_KM, ZoneAt, to_web_mercator, zone_at, zones_at
 
 if TYPE_CHECKING:
     from treecalc.ingest import Survey
@@ -95,35 +96,41 @@ def _trees(n: int) -> str:
     return f"{n} tree lies" if n == 1 else f"{n} trees lie"
 
 
-def _near_note(trees: object, chosen: Any, other: str) -> str:
+def _near_note(trees: object, chosen: Any, other: str, value_in: ValueIn | None) -> str:
     """The trees near another zone, and their total annual benefits here and there (default parameters)."""
     n = len(trees)  # type: ignore[arg-type]
     head = f"{_trees(n)} within {NEAR_KM:g} km of the {data.zones().at[other, 'name']} zone ({other}) boundary"
-    return _own_zone_note(trees, chosen, other, head)
+    return _own_zone_note(trees, chosen, other, head, value_in)
 
 
-def _own_zone_note(trees: object, chosen: Any, other: str, head: str) -> str:
+#: The trees' total annual benefits in a zone (None: each tree in the zone of its ``zone`` column), as the
+#: models value them (:func:`treecalc.models.benefits.annual_total`): given by the caller, since the survey's
+#: zone is found here, below the models that value the trees.
+ValueIn = Callable[[Any, "str | None"], float]
+
+
+def _own_zone_note(trees: object, chosen: Any, other: str, head: str, value_in: ValueIn | None) -> str:
     """``head`` with the trees' total annual benefits valued in ``other`` and in ``chosen`` (default parameters):
-    a zone code, or a Series of each tree's own zone (the zones of a survey valued tree by tree)."""
-    from treecalc.benefits import compute_benefits
-
+    a zone code, or a Series of each tree's own zone (the zones of a survey valued tree by tree). Without
+    ``value_in`` (the zone found only to read the survey in it) the head alone."""
     cols = [c for c in ("species_code", "dbh_in", "land_use") if c in trees]  # type: ignore[operator]
-    if "species_code" not in cols or "dbh_in" not in cols:
+    if value_in is None or "species_code" not in cols or "dbh_in" not in cols:
         return head
     frame = trees[cols]  # type: ignore[index]
     try:
         if isinstance(chosen, str):
-            here = float(compute_benefits(frame, zone=chosen)["usd_total_annual"].sum())
+            here = value_in(frame, chosen)
         else:  # each tree in its own zone, in the one lookup
-            own = frame.assign(zone=chosen.reindex(frame.index).to_numpy(object))
-            here = float(compute_benefits(own)["usd_total_annual"].sum())
-        there = float(compute_benefits(frame, zone=other)["usd_total_annual"].sum())
+            here = value_in(frame.assign(zone=chosen.reindex(frame.index).to_numpy(object)), None)
+        there = value_in(frame, other)
     except ValueError:  # a tree the benefits cannot value is reported where the trees are valued
         return head
     return f"{head}: valued there their annual benefits would total ${there:,.2f} (here ${here:,.2f}, default prices)"
 
 
-def survey_zone(trees: object, site: dict | None = None, zone: str | None = None) -> SurveyZone:
+def survey_zone(
+    trees: object, site: dict | None = None, zone: str | None = None, value_in: ValueIn | None = None
+) -> SurveyZone:
     """The zone of a survey: ``zone`` when given (every tree's), else the site fact ``climate_zone``, else the
     zone most of the trees with coordinates (latitude/longitude, or x/y with the site fact ``crs``) lie in, else
     the Northeast (the default, said so). Trees that lie in several zones are each valued in their own
@@ -135,8 +142,8 @@ def survey_zone(trees: object, site: dict | None = None, zone: str | None = None
         return SurveyZone(code, "given", overrides, overrides=overrides)
     column = _zone_column(trees)
     if column is None:
-        return _found_zone(trees, site)
-    return _with_zone_column(trees, site, column)
+        return _found_zone(trees, site, value_in)
+    return _with_zone_column(trees, site, column, value_in)
 
 
 #: The survey's column of each tree's climate zone (:func:`treecalc.ingest.read_survey`'s ``climate_zone``).
@@ -161,7 +168,7 @@ def _zone_column(trees: object) -> Any:
     return text.map(lambda t: codes.get(t, ""))
 
 
-def _with_zone_column(trees: Any, site: dict | None, column: Any) -> SurveyZone:
+def _with_zone_column(trees: Any, site: dict | None, column: Any, value_in: ValueIn | None) -> SurveyZone:
     """:func:`survey_zone` of a survey whose ``climate_zone`` column names the zone of some trees or all: those
     are valued in it, the others in the zone found for them alone (site fact, coordinates, else the
     Northeast, said so)."""
@@ -174,7 +181,7 @@ def _with_zone_column(trees: Any, site: dict | None, column: Any) -> SurveyZone:
     placed, defaulted = False, 0
     if not named.all():
         rest = trees.loc[~named]
-        found = _found_zone(rest, site)
+        found = _found_zone(rest, site, value_in)
         others = found.per_tree if found.per_tree is not None else pd.Series(found.zone, index=rest.index)
         per_tree.loc[rest.index] = others.to_numpy(object)
         notes += [f"the other {len(rest)}: {n}" for n in found.notes]
@@ -267,12 +274,12 @@ def _column_over_fact(named: Any, site: dict | None, rest: int) -> list[str]:
     return out
 
 
-def _found_zone(trees: object, site: dict | None) -> SurveyZone:
+def _found_zone(trees: object, site: dict | None, value_in: ValueIn | None) -> SurveyZone:
     """:func:`survey_zone` of trees no zone is given for: the site fact, else their coordinates, else the
     Northeast."""
     import pandas as pd
 
-    from treecalc import geo
+    from treecalc.reference import geo
 
     fact = _fact_code(site)
     if fact is not None:
@@ -320,7 +327,7 @@ def _found_zone(trees: object, site: dict | None) -> SurveyZone:
         )
     chosen = str(counts.index[0])
     if len(counts) > 1:
-        return _per_tree_zones(trees, ok, hits, found, counts, len(ll) - len(ok))
+        return _per_tree_zones(trees, ok, hits, found, counts, len(ll) - len(ok), value_in)
     name = data.zones().at[chosen, "name"]
     notes = [
         f"{int(counts.iloc[0])} of the {len(ok)} trees with coordinates lie in the {name} zone ({chosen}): "
@@ -332,7 +339,7 @@ def _found_zone(trees: object, site: dict | None) -> SurveyZone:
     for other, rows in sorted(near.items()):
         if other == chosen:  # trees in no zone near the survey's: already valued here
             continue
-        notes.append(_near_note(trees.loc[ok.index[rows]], chosen, other))
+        notes.append(_near_note(trees.loc[ok.index[rows]], chosen, other, value_in))
     if len(ll) > len(ok):
         missing = len(ll) - len(ok)
         notes.append(f"{missing} tree has no coordinates" if missing == 1 else f"{missing} trees have no coordinates")
@@ -348,7 +355,9 @@ def _near_rows(hits: list[ZoneAt]) -> dict[str, list[int]]:
     return near
 
 
-def _per_tree_zones(trees: Any, ok: Any, hits: list[ZoneAt], found: Any, counts: Any, missing: int) -> SurveyZone:
+def _per_tree_zones(
+    trees: Any, ok: Any, hits: list[ZoneAt], found: Any, counts: Any, missing: int, value_in: ValueIn | None
+) -> SurveyZone:
     """:func:`survey_zone` of trees lying in more than one zone: each tree valued in the zone it lies in (a tree
     in no zone, or without coordinates, in the zone most lie in), the zones counted, and the trees within
     :data:`NEAR_KM` of another zone's boundary warned of with their total there and in their own zones."""
@@ -373,7 +382,7 @@ def _per_tree_zones(trees: Any, ok: Any, hits: list[ZoneAt], found: Any, counts:
         notes.append(f"{missing} {has} no coordinates, valued in {chosen} ({why})")
     near = _near_rows(hits)
     for other, rows in sorted(near.items()):
-        notes.append(_near_note(trees.loc[ok.index[rows]], per_tree, other))
+        notes.append(_near_note(trees.loc[ok.index[rows]], per_tree, other, value_in))
     counted = tuple((str(z), int(n)) for z, n in valued.items())
     return SurveyZone(chosen, "tree coordinates", tuple(notes), per_tree=per_tree, counts=counted, tied=_tied(counts))
 

@@ -1,7 +1,7 @@
 """Benefits of a state's inventory on Dask: ``treecalc benefits-batch INPUT --out OUT.parquet``.
 
 The input is Parquet or CSV, one file or a folder of partitions (``*.parquet``, ``*.csv``), with the columns
-:func:`treecalc.benefits.compute_benefits` reads (``species`` or ``species_code``, ``dbh_in``, optional
+:func:`treecalc.models.benefits.compute_benefits` reads (``species`` or ``species_code``, ``dbh_in``, optional
 ``land_use`` and ``zone``) and the trees' coordinates, by which a tree no zone is given for is valued in the
 zone it lies in (:func:`place_trees`); any other column (a tree id) is carried through. Each partition (whole row groups
 of a Parquet file, or a ``dask.dataframe`` block of CSV) is read on a worker, valued there by
@@ -25,10 +25,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc import climate_zones, data
-from treecalc.benefits import BenefitParams, compute_benefits
+from treecalc.ingest import zone as climate_zones
 from treecalc.ingest.columns import coordinate_columns, coordinate_fields
 from treecalc.ingest.sources.geoparquet import geometry_latlon, without_bbox
+from treecalc.models.benefits import BenefitParams, compute_benefits
+from treecalc.reference import data
 
 
 @dataclass(frozen=True)
@@ -210,10 +211,10 @@ def _settle_swap(x: str, y: str) -> str:
 
 
 def _lonlat(part: pd.DataFrame, fields: dict[str, str], crs: str | None) -> tuple[pd.DataFrame, np.ndarray, bool]:
-    """The trees' longitude/latitude as ``assess`` reads them (:func:`treecalc.geo.tree_lonlat`, after
-    :func:`treecalc.geo.xy_reading`'s questions), whether a coordinate cell is given but no number (``41.21N``),
+    """The trees' longitude/latitude as ``assess`` reads them (:func:`treecalc.reference.geo.tree_lonlat`, after
+    :func:`treecalc.reference.geo.xy_reading`'s questions), whether a coordinate cell is given but no number (``41.21N``),
     and whether the trees were placed by x/y read as WGS84 degrees."""
-    from treecalc import geo
+    from treecalc.reference import geo
 
     frame = pd.DataFrame({f: part[c].to_numpy() for f, c in fields.items()}, index=part.index)
     site = {"crs": crs} if crs else {}
@@ -237,11 +238,11 @@ def place_trees(
     """The partition with each tree's zone code in ``zone`` (categorical) and how it was found in ``zone_from``
     (:data:`ZONE_FROM`): the ``zone`` column where it names one; else ``params.zone`` (``--zone``); else the zone
     its coordinates lie in (``coords``: :func:`coordinate_fields`; x/y in ``crs``, or without one WGS84 degrees
-    as ``assess`` reads them), found by :func:`treecalc.climate_zones.zones_at` as ``assess`` and ``benefits
+    as ``assess`` reads them), found by :func:`treecalc.ingest.zone.zones_at` as ``assess`` and ``benefits
     --lat/--lon`` find it; else the Northeast, by default. x/y read as degrees that place no tree in any zone
-    but would the other way round are refused as swapped (:func:`treecalc.geo.swapped_at`)."""
-    from treecalc import geo
-    from treecalc.benefits import _zone_column
+    but would the other way round are refused as swapped (:func:`treecalc.reference.geo.swapped_at`)."""
+    from treecalc.models.benefits import _zone_column
+    from treecalc.reference import geo
 
     codes = list(data.zones().index)
     at = {c: i for i, c in enumerate(codes)}
@@ -543,7 +544,7 @@ def zone_notes(
     """What to say of the zones the trees were valued in: the zones with their counts, where the coordinates
     were read from (``xy``: the columns are x/y, in ``crs`` or else read as WGS84 degrees), and how many trees
     were valued in the Northeast only by default, and why."""
-    from treecalc import geo
+    from treecalc.reference import geo
 
     names = data.zones()["name"]
     out = []

@@ -1,6 +1,6 @@
 """The plan's exact method for a permit application: one candidate set per number of optional removals.
 
-:func:`treecalc.plan.plan` asks :func:`search` first; it answers when the survey is a permit application under a
+:func:`treecalc.studies.plan.plan` asks :func:`search` first; it answers when the survey is a permit application under a
 law whose cost of proposed removals is the replacement of the trees counted under the permit (Croton-on-Hudson
 §208-22A) and the payment in lieu for what the site cannot take (§208-22D, §208-24): every tree is retained or
 proposed for removal (nothing harmed already, so no offence, no §208-22F part and no penalty), no tree is the
@@ -65,7 +65,7 @@ class _Model:
     excluded: np.ndarray  # a removal never counted for replacement (dead, §208-22E)
     weight: np.ndarray  # the tree's value in cents when counted, 0 when excluded
     min_trees: Any  # §208-22A: the fewest trees under a permit that replace
-    costs: Callable[[Any], Any]  # an assessment's (planting, in lieu, penalty) (treecalc.plan.costs)
+    costs: Callable[[Any], Any]  # an assessment's (planting, in lieu, penalty) (treecalc.studies.plan.costs)
 
 
 def _sections(triggers: pd.Series) -> list[frozenset[str]]:

@@ -1,4 +1,15 @@
-"""The plausible range of every number a user gives (flags, site facts, companion inputs) and its checks.
+"""Conversions between the units treecalc reads and writes, each stated once.
+
+The exact ones are definitions (1 in = 2.54 cm, 1 ft = 0.3048 m, 1 yd = 0.9144 m: the international yard and
+pound agreement of 1959; 1 therm = 100,000 Btu). Two are rounded: i-Tree Streets' resource units are m³ and kg,
+and the gallons and pounds its benefits are read and priced in are m³ x 264.172 and kg x 2.20462 (six figures;
+exactly 264.172052... and 2.20462262...). OpenTreeMap's treemap code, which prices the same tables, has
+LBS_PER_KG = 2.20462 and GAL_PER_CUBIC_M = 264.172052; benchmarks/peer_otm_go.py compares treecalc's
+benefits with its Go service at these factors. A change here moves every benefit's gallons or pounds.
+
+Dates: ISO dates and date-times from user text, in the years 1900-2200, and calendar-month arithmetic.
+
+The plausible range of every number a user gives (flags, site facts, companion inputs) and its checks.
 
 - :data:`RANGES`, :func:`in_range`, :func:`within`: the one table of ranges; a number outside its range is
   refused with a message naming the flag, option or field (:class:`OutOfRange`).
@@ -8,14 +19,119 @@
 
 from __future__ import annotations
 
+import calendar
+import datetime as _dt
 import math
 import os
+import re
 import stat
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from treecalc.units.money import CENT, number_text, to_decimal
+from treecalc.money import CENT, OutOfRange, number_text, to_decimal
+
+# ----------------------------------------------------------------------------------------- length
+#: 1 in = 2.54 cm exactly.
+CM_PER_IN = 2.54
+#: 1 in = 25.4 mm exactly.
+MM_PER_IN = 25.4
+CM_PER_M = 100
+IN_PER_FT = 12
+#: 1 ft = 0.3048 m exactly.
+M_PER_FT = 0.3048
+FT_PER_M = 1 / M_PER_FT
+#: 1 yd = 0.9144 m exactly.
+M_PER_YD = 0.9144
+
+#: A length in each unit a survey gives a trunk's diameter in, as inches (1 m = 100 / 2.54 = 39.37 in).
+IN_PER_UNIT = {
+    "in": 1.0,
+    "cm": 1 / CM_PER_IN,
+    "mm": 1 / MM_PER_IN,
+    "ft": float(IN_PER_FT),
+    "m": CM_PER_M / CM_PER_IN,
+}
+
+# ------------------------------------------------------------------------------------------- area
+#: 1 m² = 1 / 0.3048² = 10.7639... sq ft.
+SQFT_PER_M2 = 1 / M_PER_FT**2
+
+# ----------------------------------------------------------------------------------------- volume
+#: 1 cu yd = 3 ft x 3 ft x 3 ft.
+CU_FT_PER_CU_YD = 27
+#: 1 cu yd = 0.9144³ m³ = 0.764554857984 m³.
+M3_PER_CU_YD = M_PER_YD**3
+#: US gallons in a cubic metre, as i-Tree rounds it (exactly 1 / 0.003785411784 = 264.172052...).
+GAL_PER_M3 = 264.172
+
+# ----------------------------------------------------------------------------------- energy, mass
+#: 1 therm = 100,000 Btu = 100 kBtu exactly (natural gas is priced per therm, i-Tree gives kBtu).
+KBTU_PER_THERM = 100.0
+#: Pounds in a kilogram, as i-Tree rounds it (exactly 1 / 0.45359237 = 2.20462262...).
+LB_PER_KG = 2.20462
+
+
+#: Dates accepted: a water bill or a permit far outside these years is a typing error, and date
+#: arithmetic (a relevy on the next 15 April, a one-year term) must not overflow year 9999.
+MIN_YEAR, MAX_YEAR = 1900, 2200
+
+
+def to_date(x: Any, name: str = "date") -> _dt.date:
+    """A date from a ``date``, a ``datetime`` or ISO text ``YYYY-MM-DD``, in the years 1900-2200.
+
+    Raises ValueError naming ``name``.
+    """
+    if isinstance(x, _dt.datetime):
+        d = x.date()
+    elif isinstance(x, _dt.date):
+        d = x
+    elif isinstance(x, str):
+        try:
+            d = _dt.date.fromisoformat(x.strip())
+        except ValueError:
+            raise ValueError(_no_such_date(x.strip(), name) or f"{name} must be a date YYYY-MM-DD, got {x!r}") from None
+    else:
+        raise ValueError(f"{name} must be a date, got {x!r}")
+    if not MIN_YEAR <= d.year <= MAX_YEAR:
+        raise ValueError(f"{name} {d.isoformat()} is outside the years {MIN_YEAR}-{MAX_YEAR}")
+    return d
+
+
+def _no_such_date(t: str, name: str) -> str:
+    """For text of the form YYYY-MM-DD naming a day that does not exist (2026-02-29, 2026-04-31), the message
+    saying so; else ""."""
+    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", t)
+    if not m:
+        return ""
+    y, mo, day = (int(g) for g in m.groups())
+    if not 1 <= mo <= 12:
+        return f"{name} {t} does not exist: there is no month {mo}"
+    last = calendar.monthrange(y, mo)[1]
+    if day < 1 or day > last:
+        return f"{name} {t} does not exist: {calendar.month_name[mo]} {y} has {last} days"
+    return ""
+
+
+def to_datetime(x: Any) -> _dt.datetime:
+    """A local date-time from a ``datetime`` or ISO text ``YYYY-MM-DDTHH:MM``; ValueError otherwise."""
+    if isinstance(x, _dt.datetime):
+        return x
+    if isinstance(x, str):
+        try:
+            return _dt.datetime.fromisoformat(x.strip())
+        except ValueError:
+            raise ValueError(f"expected a date-time YYYY-MM-DDTHH:MM, got {x!r}") from None
+    raise ValueError(f"expected a datetime, got {x!r}")
+
+
+def add_months(d: _dt.date, months: int) -> _dt.date:
+    """``d`` plus whole calendar months, clamped to the last day of the target month."""
+    m = d.month - 1 + months
+    y, m = d.year + m // 12, m % 12 + 1
+    if d.day <= 28:  # every month has the day (a water account asks this ~12 times a bill a year)
+        return _dt.date(y, m, d.day)
+    return _dt.date(y, m, min(d.day, calendar.monthrange(y, m)[1]))
 
 
 def bounded(x: Any, name: str, lo: float, hi: float, *, lo_open: bool = False, unit: str = "") -> Decimal:
@@ -122,10 +238,6 @@ SITE_RANGES = {
     "prior_removals_12mo": "tree_count",
     "prior_removals_without_permit": "tree_count",
 }
-
-
-class OutOfRange(ValueError):
-    """A number outside its documented range (:data:`RANGES`), naming the flag, option or field it came from."""
 
 
 def range_words(kind: str) -> str:

@@ -14,7 +14,7 @@ permit (§208-22A), the plan is a whole number of nursery trees carrying a value
 cent, the site takes a limited number and the rest is paid per tree. A MILP would model those rules
 a second time, and its answer would be the model's, not the law engine's.
 
-A permit application (nothing harmed already) is answered first by :mod:`treecalc.plan_regimes`: one candidate
+A permit application (nothing harmed already) is answered first by :mod:`treecalc.studies.plan_regimes`: one candidate
 per number of optional removals, *n* + 1 or *n* + 2 assessments for *n* trees, each checked against the law's
 assessment of it, and a permit application that costs nothing with every removal made (Wesley Hills) likewise
 (docs/plan.md). Where that does not hold (a tree harmed already, a candidate the law reads otherwise) the plan
@@ -55,8 +55,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc import plan_regimes
-from treecalc.units.money import money
+from treecalc.money import money
+from treecalc.studies import plan_regimes
 
 #: The most assessments a plan runs (each a full assessment of the survey: 0.07 s for a lot's
 #: handful of trees, 0.1-0.5 s for the 39-tree sample): under a minute.
@@ -174,8 +174,8 @@ def _penalty_words(a: Any) -> tuple[str, str, str, str]:
 
 
 def _sections(a: Any) -> Any:
-    """The sections of the law applied by part (:attr:`treecalc.jurisdictions.Jurisdiction.sections`)."""
-    from treecalc import jurisdictions
+    """The sections of the law applied by part (:attr:`treecalc.law.registry.Jurisdiction.sections`)."""
+    from treecalc.law import registry as jurisdictions
 
     return jurisdictions.by_key(a.jurisdiction).sections
 
@@ -200,7 +200,7 @@ def _key(v: Any) -> str:
 
 def _classes(trees: pd.DataFrame, optional: np.ndarray, dead: np.ndarray) -> list[list[int]]:
     """The optional trees in classes the law reads alike but for their size and value (positions, survey order)."""
-    from treecalc import data
+    from treecalc.reference import data
 
     cols = [c for c in trees.columns if c not in _NOT_LAW and c not in _SIZE]
     cat = data.catalogue()

@@ -7,9 +7,9 @@ arrays so that no model can modify the shared tables by accident.
 
 Set ``TREECALC_DATA`` to point at another ``data`` folder (for example a
 village's edited copy of ``species/local_status.csv``): the one setting,
-:data:`treecalc.units.datafolder.DATA_DIR`, that the law files (``law/``) are read from too.
+:data:`treecalc.reference.datafolder.DATA_DIR`, that the law files (``law/``) are read from too.
 A file missing from that folder is an error naming it and the folder
-(:class:`treecalc.units.datafolder.MissingDataFile`).
+(:class:`treecalc.reference.datafolder.MissingDataFile`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.units.datafolder import DATA_DIR, data_file
+from treecalc.reference.datafolder import DATA_DIR, data_file
 
 SPECIES_DIR = DATA_DIR / "species"
 EXAMPLES_DIR = DATA_DIR / "examples"
@@ -32,7 +32,7 @@ SAMPLE_SURVEY = EXAMPLES_DIR / "sample_survey.xlsx"
 
 
 def sample_survey() -> Path:
-    """The data folder's sample survey; :class:`treecalc.units.datafolder.MissingDataFile` naming it if the folder lacks it."""
+    """The data folder's sample survey; :class:`treecalc.reference.datafolder.MissingDataFile` naming it if the folder lacks it."""
     return data_file(SAMPLE_SURVEY.relative_to(DATA_DIR).as_posix(), DATA_DIR)
 
 
@@ -98,7 +98,7 @@ class BenefitTables:
 
 
 def _species_file(name: str) -> Path:
-    """``species/<name>`` of the data folder; :class:`treecalc.units.datafolder.MissingDataFile` naming it if absent."""
+    """``species/<name>`` of the data folder; :class:`treecalc.reference.datafolder.MissingDataFile` naming it if absent."""
     return data_file(f"species/{name}", SPECIES_DIR.parent)
 
 
@@ -174,7 +174,7 @@ def _land_use_stack(tables: dict[str, Any], shape: tuple[int, int], where: str) 
 
 
 def _tables_out(t: BenefitTables, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
-    """``t`` into the arrays and names :mod:`treecalc.units.table_cache` stores."""
+    """``t`` into the arrays and names :mod:`treecalc.reference.table_cache` stores."""
     arrays.update({f"stack.{f}": a for f, a in t.stack.items()})
     meta.update(value_rows=list(t.value_rows), units=t.units, factors=list(t.stack))
 
@@ -189,8 +189,8 @@ def _tables_in(arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> BenefitTa
 @functools.cache
 def benefit_tables() -> BenefitTables:
     """The Northeast's resource tables (``species/benefit_tables.csv``), kept in the user's cache folder between
-    runs (:mod:`treecalc.units.table_cache`)."""
-    from treecalc.units.table_cache import cached_arrays
+    runs (:mod:`treecalc.reference.table_cache`)."""
+    from treecalc.reference.table_cache import cached_arrays
 
     def build() -> tuple[dict[str, np.ndarray], Any]:
         arrays: dict[str, np.ndarray] = {}
@@ -243,9 +243,9 @@ def catalogue() -> pd.DataFrame:
     separated), ``value_row``, ``tree_type``, ``leaf_type``, ``leaf_habit``,
     ``size_class``, the CTLA appraisal parameters, ``native`` (bool) and
     ``part575`` (``prohibited``/``regulated``/``none``). Kept in the user's cache folder between runs
-    (:mod:`treecalc.units.table_cache`): the species only other zones list are read from sixteen files.
+    (:mod:`treecalc.reference.table_cache`): the species only other zones list are read from sixteen files.
     """
-    from treecalc.units.table_cache import cached_arrays
+    from treecalc.reference.table_cache import cached_arrays
 
     files = [Path(__file__), _species_file("catalogue.csv"), _species_file("local_status.csv")]
     files += [_zones_file("zones.csv")] + [_zones_file(f"{z}/species.csv") for z in zones().index if z != DEFAULT_ZONE]
@@ -304,7 +304,7 @@ def _outside_northeast(cat: pd.DataFrame) -> pd.DataFrame:
     """The species that have an i-Tree code only in zones other than the Northeast (crape myrtle: LAIN in
     GulfCoCHS, LA6 in PiedmtCLT), after the Northeast's rows, so that a tree read in such a zone has a place
     in every per-species array. ``northeast`` is False: the Northeast reader never resolves them
-    (:mod:`treecalc.species`), and in the Northeast's tables they read its generic row of their type, said so.
+    (:mod:`treecalc.reference.species`), and in the Northeast's tables they read its generic row of their type, said so.
     Their names are the first zone's that lists them (``region``: every zone that does); their CTLA
     parameters are the Northeast's row of the same species where it has one under another code (a cultivar's),
     else its generic row of their type; not native, not
@@ -558,7 +558,7 @@ def _name_keys(scientific_name: str) -> tuple[str, str]:
     """(whole name, genus and epithet) of a species table's scientific name, lower case, for finding one species
     under another code: "Picea pungens 'glauca'" -> ("picea pungens glauca", "picea pungens"), "Picea species"
     -> ("picea sp", "picea sp"), "xCupressocyparis leylandii" as "x Cupressocyparis leylandii". The tables' names
-    carry no authorities, so their first two words are the species (:func:`treecalc.species.scientific_forms`
+    carry no authorities, so their first two words are the species (:func:`treecalc.reference.species.scientific_forms`
     reads what people write; it cannot be imported here, it reads this module)."""
     s = re.sub(r"^[x×](?=[A-Z])", "", scientific_name.strip()).replace("×", " ").lower()
     words = ["sp" if w in _GENUS_WORDS else w for w in re.findall(r"[a-z][a-z\-]*", s) if w != "x"]
@@ -571,7 +571,7 @@ def _name_keys(scientific_name: str) -> tuple[str, str]:
 def _rows_by_name(names: Any, value_rows: Any) -> dict[str, str]:
     """Whole name and genus-and-epithet -> value row of a species list, its plain species rows before its
     cultivars and varieties ("Picea pungens" names PIPU's row where the list has PIPU; where it lists only
-    cultivars, the first cultivar's, as :func:`treecalc.species.resolve_in_zone` reads the name)."""
+    cultivars, the first cultivar's, as :func:`treecalc.reference.species.resolve_in_zone` reads the name)."""
     keyed = [(_name_keys(str(n)), str(v)) for n, v in zip(names, value_rows)]
     out: dict[str, str] = {}
     for (whole, two), row in sorted(keyed, key=lambda kv: kv[0][0] != kv[0][1]):  # stable: list order kept
@@ -617,8 +617,8 @@ _ZONE_FILES = ("benefit_tables.csv", "growth_age_class.csv", "species.csv")
 @functools.cache
 def zone_tables() -> ZoneTables:
     """Every zone's tables (:class:`ZoneTables`), built once per data folder and kept in the user's cache
-    folder between runs (:mod:`treecalc.units.table_cache`): building them is most of a command's start-up."""
-    from treecalc.units.table_cache import cached_arrays
+    folder between runs (:mod:`treecalc.reference.table_cache`): building them is most of a command's start-up."""
+    from treecalc.reference.table_cache import cached_arrays
 
     def build() -> tuple[dict[str, np.ndarray], Any]:
         t = _build_zone_tables()

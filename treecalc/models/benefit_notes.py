@@ -1,4 +1,4 @@
-"""What :mod:`treecalc.benefits` discloses: the flags of each tree (a small integer key per tree, its flags
+"""What :mod:`treecalc.models.benefits` discloses: the flags of each tree (a small integer key per tree, its flags
 and sentences worked out once per distinct key) and the method's notes for "Method & sources".
 """
 
@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc import data
-from treecalc.benefit_tables import (
+from treecalc.models import disclosures, itree_streets, property_value
+from treecalc.models.benefit_tables import (
     NORTHEAST,
     ZONES,
     _catalogue_value_rows,
@@ -23,8 +23,8 @@ from treecalc.benefit_tables import (
     _which,
     _zone_rows,
 )
-from treecalc.models import disclosures, itree_streets, property_value
 from treecalc.models.disclosures import Flag
+from treecalc.reference import data
 
 
 @functools.cache
@@ -53,7 +53,7 @@ def _catalogue_corrected() -> np.ndarray:
 
 
 def land_use_flags(p: Mapping[str, Any]) -> np.ndarray:
-    """Disclosure flags of each land use of :data:`treecalc.data.LAND_USES` under parameters ``p``.
+    """Disclosure flags of each land use of :data:`treecalc.reference.data.LAND_USES` under parameters ``p``.
 
     A land-use factor C the Village set (different from the default) is not
     flagged unverified; a default other than single-family's is.
@@ -131,7 +131,7 @@ def disclosure_keys(
     fewer than 25,000 values, so the per-tree work is a few array operations and
     everything else (flags, text) is computed once per distinct key.
     ``positions``: the DBH positions if already computed. ``zone_idx``: each tree's climate zone
-    (:func:`treecalc.data.zone_positions`), for the zones' table set.
+    (:func:`treecalc.reference.data.zone_positions`), for the zones' table set.
     """
     which = NORTHEAST if zone_idx is None else ZONES
     n_rows, n_cls, _ = _key_sizes(which)

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from treecalc import data
+from treecalc.reference import data
 
 
 def to_wgs84(x: ArrayLike, y: ArrayLike, crs: str) -> tuple[np.ndarray, np.ndarray]:
@@ -260,7 +260,7 @@ def local_metres(lon_deg: np.ndarray, lat_deg: np.ndarray) -> tuple[np.ndarray, 
     return east, north
 
 
-# -- the i-Tree Streets climate zone of a point, from the zones' published boundaries (treecalc.climate_zones
+# -- the i-Tree Streets climate zone of a point, from the zones' published boundaries (treecalc.ingest.zone
 # says the rest: a survey's zone, in words)
 
 #: A tree this close (km) to another zone's polygon is reported with that zone.
@@ -328,10 +328,10 @@ class _Cells:
 def _interior_cells(near_km: float = NEAR_KM, step: float = GRID_DEG) -> _Cells:
     """Which cells of the map lie inside one zone and farther than ``near_km`` from every boundary: a point in one
     is in that zone and near no other, as :func:`zones_at`'s polygon tests would find, with no test. Built once
-    per boundaries file (kept in the tables' cache: :mod:`treecalc.units.table_cache`)."""
+    per boundaries file (kept in the tables' cache: :mod:`treecalc.reference.table_cache`)."""
     from pathlib import Path
 
-    from treecalc.units.table_cache import cached_arrays
+    from treecalc.reference.table_cache import cached_arrays
 
     regions = data.data_file("species/zones/regions.csv", data.SPECIES_DIR.parent)
     name = f"zone_cells_{near_km:g}km_{step:g}deg"

@@ -1,7 +1,7 @@
 """The companions' files parsed where a hostile one cannot hurt the caller: in the survey reader's child.
 
 A water account, an excavation grid, sections, surface points (CSV or LandXML), a fee schedule, a species map
-and an app's project file are each bounded before they are read (:func:`treecalc.units.files.read_limited`: type and
+and an app's project file are each bounded before they are read (:func:`treecalc.files.read_limited`: type and
 size; rows, columns and cells before cells are made). Their parsing runs, as the survey's does, in a child
 process limited in address space and time (:func:`treecalc.ingest.limits.run_isolated`, the limits of
 ``TREECALC_LIMITS``: ``memory_gb``, ``seconds``), so that a parser's blow-up, abort or hang costs the caller a
@@ -95,11 +95,11 @@ def run(fn: Callable[..., T], *args: Any, what: str, **kwargs: Any) -> T:
 def read_csv_table(
     path: str | os.PathLike[str], what: str, max_bytes: int | None = None, max_rows: int | None = None
 ) -> Any:
-    """A CSV as a DataFrame of stripped text cells (:func:`treecalc.units.files.parse_csv_table`), parsed in the bounded
+    """A CSV as a DataFrame of stripped text cells (:func:`treecalc.files.parse_csv_table`), parsed in the bounded
     child (a hostile file costs a refusal naming it, not the caller). It lives here, not in ``units``, so the base
     module that every layer reads never reaches up to the child's limits."""
     from pathlib import Path
 
-    from treecalc.units.files import parse_csv_table
+    from treecalc.files import parse_csv_table
 
     return run(parse_csv_table, path, what, max_bytes, max_rows, what=f"{what} file {Path(path).name}")

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import pandas as pd
 from rapidfuzz import fuzz, process
 
-from treecalc import data
 from treecalc.messages import quoted
+from treecalc.reference import data
 
 #: Fuzzy matches at or above this score (0-100) are accepted with a warning.
 FUZZY_ACCEPT = 85.0

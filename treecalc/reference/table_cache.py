@@ -7,7 +7,7 @@ built arrays are saved once in the cache folder and read back in milliseconds by
 A cached table is used only when it was built from the same bytes: its name carries the SHA-256 of every
 data file it was built from and of the module that builds it, so an edited data folder (``TREECALC_DATA``), an
 amended table or a new treecalc builds afresh and never reads a stale copy. The files are still located
-through :func:`treecalc.units.datafolder.data_file`, so a statement's fingerprint lists them as read.
+through :func:`treecalc.reference.datafolder.data_file`, so a statement's fingerprint lists them as read.
 
 The cache folder is ``TREECALC_CACHE`` when set (``off`` turns the cache off), else the platform's user cache
 folder (platformdirs). A cache that cannot be written or read is only slower: the tables are built as before.

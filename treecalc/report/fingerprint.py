@@ -26,7 +26,6 @@ from __future__ import annotations
 import datetime as _dt
 import decimal
 import hashlib
-import importlib
 import json
 import math
 import re
@@ -95,8 +94,8 @@ def _survey_entry(survey: bytes | str | Path, name: str | None) -> dict[str, Any
 
 def _data_files() -> dict[str, str]:
     """SHA-256 of every file of the data folder read so far, but the sample survey (the survey is its own entry)."""
-    from treecalc.units.datafolder import data_files_read
-    from treecalc.units.table_cache import file_sha256  # once per file and process: the tables' cache hashed them
+    from treecalc.reference.datafolder import data_files_read
+    from treecalc.reference.table_cache import file_sha256  # once per file and process: the tables' cache hashed them
 
     return {rel: file_sha256(p) for rel, p in data_files_read().items() if not rel.startswith("examples/")}
 
@@ -143,13 +142,13 @@ def make_fingerprint(
     """The fingerprint of ``assessment``, derived from ``survey`` (its path or bytes) with ``options`` (the keyword
     arguments of :func:`treecalc.assessment.assess`, and under ``"read"`` those of the reading, :data:`READ_OPTIONS`).
     ``result_sha`` is :func:`result_sha256` of it when the caller has it already (it wrote the JSON text)."""
-    from treecalc import __version__
+    from treecalc.schema import __version__
 
     opts = _plain_options(options)
     fee = opts.get("fee_schedule")
     fee_file = None
     if isinstance(fee, str) and fee:
-        from treecalc.units.datafolder import data_files_read
+        from treecalc.reference.datafolder import data_files_read
 
         read = {p.resolve() for p in data_files_read().values()}
         if Path(fee).resolve() not in read:  # a schedule of the data folder is one of data_files already
@@ -185,7 +184,7 @@ def attach(
 def assess_file(path: str | Path, options: Mapping[str, Any], *, isolated: bool = False) -> Any:
     """Read the survey at ``path`` and assess it with ``options`` (as a fingerprint records them), fingerprinted."""
     from treecalc.assessment import assess
-    from treecalc.climate_zones import read_survey_in_zone  # a zone's own species read in that zone again
+    from treecalc.ingest.zone import read_survey_in_zone  # a zone's own species read in that zone again
 
     opts = dict(options)
     read_kw = dict(opts.pop("read", None) or {})
@@ -359,10 +358,10 @@ def read_statement(statement: str | Path) -> tuple[dict[str, Any], dict[str, Any
     """The fingerprint a statement carries, the whole of a JSON statement (else None), and what the statement shows
     to be compared: the rows of an Excel statement's sheets (by sheet), the text of a PDF's pages, None for JSON.
 
-    The file is read within bounds, as a survey is: its size (:func:`treecalc.units.files.read_limited`), an Excel
+    The file is read within bounds, as a survey is: its size (:func:`treecalc.files.read_limited`), an Excel
     statement's zip container and sheets (:func:`treecalc.ingest.sources.extent.preflight`), the nesting of its
-    JSON (:data:`MAX_DEPTH`). :func:`verify` runs it in the bounded child (:mod:`treecalc.isolated`)."""
-    from treecalc.units.files import read_limited
+    JSON (:data:`MAX_DEPTH`). :func:`verify` runs it in the bounded child (:mod:`treecalc.ingest.isolated`)."""
+    from treecalc.files import read_limited
 
     p = Path(statement)
     if not p.is_file():
@@ -393,7 +392,7 @@ def read_fingerprint(statement: str | Path) -> tuple[dict[str, Any], dict[str, A
 def _read_isolated(statement: str | Path) -> tuple[dict[str, Any], dict[str, Any] | None, Any]:
     """:func:`read_statement` in the bounded child: a statement made to exhaust memory or time costs a refusal
     naming it, never the verifier."""
-    from treecalc import isolated
+    from treecalc.ingest import isolated
 
     try:
         return isolated.run(read_statement, str(statement), what=f"statement {Path(statement).name}")
@@ -430,7 +429,7 @@ def _kind(rel: str) -> str:
 def _data_folder() -> dict[str, Path]:
     """The files of this verifier's data folder by their path in it: a statement's ``data_files`` are looked up
     here, never opened by the names it gives (a forged one named ``../../../etc/passwd`` or an 8 GB file)."""
-    from treecalc.units.datafolder import DATA_DIR
+    from treecalc.reference.datafolder import DATA_DIR
 
     return {p.relative_to(DATA_DIR).as_posix(): p for p in sorted(DATA_DIR.rglob("*")) if p.is_file()}
 
@@ -463,7 +462,7 @@ def _not_a_file(what: str, p: Path) -> StatementError:
 
 
 def _file_differences(fp: Mapping[str, Any], fee_schedule: Path | None) -> list[str]:
-    from treecalc.units.datafolder import DATA_DIR
+    from treecalc.reference.datafolder import DATA_DIR
 
     out = []
     folder = _data_folder()
@@ -486,7 +485,7 @@ def _file_differences(fp: Mapping[str, Any], fee_schedule: Path | None) -> list[
 
 def _fee_bytes(path: Path) -> bytes:
     """A fee schedule's bytes, read within the bound its reading has (a schedule is a few lines of TOML)."""
-    from treecalc.units.files import read_limited
+    from treecalc.files import read_limited
 
     return read_limited(path, "fee schedule", 1_000_000)
 
@@ -495,7 +494,7 @@ def _fee_schedule(fp: Mapping[str, Any], statement: str | Path, given: str | Pat
     """The fee schedule the assessment is derived again with: the file given to the verifier when the statement
     records one given apart (``fee_schedule_file``), never a path the statement names (a forged one would make
     the verifier read any file); a schedule of the data folder only from this verifier's data folder."""
-    from treecalc.units.datafolder import DATA_DIR
+    from treecalc.reference.datafolder import DATA_DIR
 
     recorded = fp.get("fee_schedule_file")
     named = fp["options"].get("fee_schedule")
@@ -609,16 +608,13 @@ def _pdf_differences(a: list[str], derived: Any, survey_name: str | None) -> lis
     from treecalc.report.pdf import report_pdf
 
     report = (derived.fingerprint or {}).get("report") or {}
-    from treecalc.messages import render
+    from treecalc.messages import render, words_of
 
     words: Any = render  # written by the library: its keywords as they are
-    if report.get("words") == "app":  # written by the app, whose words name its controls, not the flags
-        try:  # (imported by name: the library does not depend on the app, which is not always installed)
-            words = importlib.import_module("treecalc.app.views").readable
-        except ImportError:
-            return ["the report was written by the app with its controls' names; the app is not installed here"]
-    elif report.get("words") == "cli":  # written by the command line: its flags
-        words = importlib.import_module("treecalc.cli.words").render
+    if report.get("words") in ("app", "cli"):  # written by a presenter: in its words (the app's controls, the flags)
+        words = words_of(report["words"])
+        if words is None:
+            return [f"the report was written by the {report['words']} with its own words; it is not installed here"]
     kind = report.get("kind") or "permit"
     again = report_pdf(report_data(derived, survey_name), kind=kind, words=words)
     b = _pdf_text(io.BytesIO(again))
@@ -664,9 +660,9 @@ def verify(
     version changed, the options; and the result, when the assessment derived again differs from the recorded one.
     The files hashed and read are the survey, ``fee_schedule`` (a schedule given apart, which the statement records
     by its hash) and the data folder's own files: never a path the statement names. ``isolated``: the statement
-    and the survey are read in the bounded child (:mod:`treecalc.isolated`), as the command line does.
+    and the survey are read in the bounded child (:mod:`treecalc.ingest.isolated`), as the command line does.
     Raises :class:`StatementError` (a ValueError) for a statement or survey that cannot be checked."""
-    from treecalc import __version__
+    from treecalc.schema import __version__
 
     fp, doc, content = _read_isolated(statement) if isolated else read_statement(statement)
     sp = Path(survey)

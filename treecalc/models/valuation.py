@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.benefits import BenefitParams, compute_benefits, make_params
-from treecalc.data import DEFAULT_ZONE
 from treecalc.frames import norm_text
+from treecalc.models.benefits import BenefitParams, compute_benefits, make_params
 from treecalc.money import round_cents
+from treecalc.reference.data import DEFAULT_ZONE
 from treecalc.schema import BENEFIT_SKIP
 
 
@@ -47,11 +47,11 @@ def parse_value_basis(
 
 
 def _cumulative_years(basis: str, b: str) -> int:
-    """The N of ``cumulative:N`` within its range (:data:`treecalc.units.ranges.RANGES` ``["cumulative_years"]``);
-    :class:`~treecalc.units.ranges.OutOfRange` naming the option and the range, whether N is out of it, not a
+    """The N of ``cumulative:N`` within its range (:data:`treecalc.quantities.RANGES` ``["cumulative_years"]``);
+    :class:`~treecalc.quantities.OutOfRange` naming the option and the range, whether N is out of it, not a
     number or not given (``cumulative`` alone)."""
     from treecalc.messages import mark
-    from treecalc.units.ranges import OutOfRange, in_range, range_words
+    from treecalc.quantities import OutOfRange, in_range, range_words
 
     head, sep, n = b.partition(":")
     name = f"{mark('value_basis', 'cumulative:N')} (years)"

@@ -20,7 +20,6 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 
 from treecalc.schema import FLAG_FIELDS
 
@@ -96,11 +95,6 @@ class Jurisdiction:
     #: the statement's per-tree columns headed in this law's words where the shared ones (Chapter 208's civil
     #: penalty tiers) do not fit: column -> heading; None: a column that means nothing under this law, left out
     tree_headings: Mapping[str, str | None] = field(default_factory=dict)
-
-    @property
-    def module(self) -> ModuleType:
-        """The rules module (``assess(ctx)``, ``SECTIONS_APPLIED``, ``READING_ITEMS``)."""
-        return importlib.import_module(self.rules)
 
     @property
     def user_spelling(self) -> str:

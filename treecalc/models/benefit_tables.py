@@ -1,4 +1,4 @@
-"""The table lookups behind :mod:`treecalc.benefits`: the resource tables turned into output tables (reader
+"""The table lookups behind :mod:`treecalc.models.benefits`: the resource tables turned into output tables (reader
 units and dollars) once per parameter set, the Northeast's and the 16 climate zones' stacked, and the row each
 tree reads (:func:`benefit_arrays`, the vectorised core).
 """
@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from treecalc import data
 from treecalc.models import itree_streets, property_value
+from treecalc.reference import data
 from treecalc.schema import BENEFIT_COLUMNS, DOLLAR_COLUMNS
 
 
@@ -155,7 +155,7 @@ def _zone_cells(key: tuple) -> _ZoneCells:
 
 @functools.cache
 def _zone_leaf_areas() -> np.ndarray:
-    """M of every zone (:attr:`treecalc.data.ZoneTables.large_tree_leaf_area_m2`), the Northeast's being
+    """M of every zone (:attr:`treecalc.reference.data.ZoneTables.large_tree_leaf_area_m2`), the Northeast's being
     :func:`default_large_tree_leaf_area_m2` to the last bit, so its figures are the same with or without a zone."""
     zt = data.zone_tables()
     m = zt.large_tree_leaf_area_m2.copy()
@@ -164,7 +164,7 @@ def _zone_leaf_areas() -> np.ndarray:
 
 
 def _default_zone_index(p: Mapping[str, Any], n: int) -> np.ndarray:
-    """The zone of parameters ``p`` (its index in :func:`treecalc.data.zones`) for ``n`` trees."""
+    """The zone of parameters ``p`` (its index in :func:`treecalc.reference.data.zones`) for ``n`` trees."""
     return np.full(n, data.zone_tables().zones.index(p["zone"]), dtype=np.intp)
 
 

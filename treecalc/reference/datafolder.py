@@ -15,7 +15,7 @@ DATA_ENV = "TREECALC_DATA"
 def _bundled_data_dir() -> Path:
     """The data that ships with treecalc: ``treecalc/_data`` in an installed wheel (pyproject.toml maps
     the repository's ``data/`` there), else ``data/`` beside the package in a checkout or editable install."""
-    here = Path(__file__).resolve().parent.parent  # treecalc/, this module being treecalc/units/datafolder.py
+    here = Path(__file__).resolve().parent.parent  # treecalc/, this module being treecalc/reference/datafolder.py
     packaged = here / "_data"
     return packaged if packaged.is_dir() else here.parent / "data"
 
@@ -56,7 +56,7 @@ def data_file(relpath: str, folder: Path | None = None) -> Path:
 
 
 #: Every file of the data folder this process has opened (relative path -> path), for the fingerprint of a
-#: statement (:mod:`treecalc.fingerprint`): tables are cached once read, so a file counts from its first read on.
+#: statement (:mod:`treecalc.report.fingerprint`): tables are cached once read, so a file counts from its first read on.
 _READ: dict[str, Path] = {}
 
 

@@ -1,0 +1,92 @@
+"""The house: at most ten modules at the package root, no import cycle, no import from a lower layer to a higher
+one, every module in a layer. The graph is :mod:`tools.architecture`'s (every import counts: a function's, one
+under ``if TYPE_CHECKING:``, one through ``importlib`` by a written name, and the modules a lazy table names).
+No allow-list: a new cycle or upward import fails here, wherever it is."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import architecture  # noqa: E402 (tools/ is not a package: its script is read from there)
+
+#: The modules that import by a computed name, and why the graph may trust them: the facade and the report's
+#: package resolve their lazy names from a table of module names (counted as imports); the rules import the
+#: village package the registry names (a rules package: the same layer).
+DYNAMIC = {
+    "treecalc": "the facade's lazy names (treecalc.assess ...), each module named in its table",
+    "treecalc.report": "the report's lazy names, each module named in its table",
+    "treecalc.rules": "the village's rules package the registry names",
+    "treecalc.rules.excavation": "the village's excavation rules, in its rules package",
+}
+
+
+def test_at_most_ten_modules_at_the_root():
+    shape = architecture.shape()
+    assert shape.root_modules, "no module found at the root: the check reads nothing"
+    assert len(shape.root_modules) <= 10, shape.root_modules
+
+
+def test_no_import_cycle():
+    shape = architecture.shape()
+    assert shape.internal_imports > 500, "the graph read too few imports to mean anything"
+    assert shape.cycles == []
+
+
+def test_no_import_climbs_a_layer_and_every_module_has_one():
+    shape = architecture.shape()
+    assert shape.upward == []
+    assert shape.unplaced == []
+
+
+def test_imports_by_a_computed_name_are_the_known_dispatchers():
+    found = {d.rpartition(":")[0] for d in architecture.shape().dynamic}
+    assert found, "no dynamic import found: the facade's lazy names are one"
+    assert found <= set(DYNAMIC), found - set(DYNAMIC)
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+
+def test_the_checks_see_each_kind_of_import(tmp_path):
+    """An upward import under TYPE_CHECKING, one through importlib by name, a cycle through a function's import and
+    a module in no layer are each found: the checks can fail."""
+    _write(
+        tmp_path,
+        {
+            "treecalc/__init__.py": "",
+            "treecalc/money.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from treecalc.rules import x\n",
+            "treecalc/rules/__init__.py": "",
+            "treecalc/rules/x.py": "def f():\n    from treecalc.rules import y\n",
+            "treecalc/rules/y.py": "from treecalc.rules import x\n",
+            "treecalc/models/m.py": "import importlib\ndef g():\n    importlib.import_module('treecalc.assessment')\n",
+            "treecalc/assessment.py": "",
+            "treecalc/newroom/thing.py": "",
+        },
+    )
+    shape = architecture.shape(tmp_path)
+    assert shape.upward == [
+        "treecalc.models.m -> treecalc.assessment (models < assessment)",
+        "treecalc.money -> treecalc.rules.x (core < rules)",
+    ]
+    assert shape.cycles == [["treecalc.rules.x", "treecalc.rules.y"]]
+    assert shape.unplaced == ["treecalc.newroom.thing"]
+    assert shape.root_modules == ["__init__.py", "assessment.py", "money.py"]
+
+
+def test_section_literals_are_counted_outside_docstrings(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "treecalc/__init__.py": "",
+            "treecalc/rules/__init__.py": '"""§208-19 in a docstring is not counted."""\nX = "§208-19A(2)"  # §208-17\n',
+        },
+    )
+    assert architecture.shape(tmp_path).section_literals == {"treecalc.rules": 2}

@@ -1,0 +1,324 @@
+"""The shape of the package, measured from its source: modules at the root, import cycles, imports that climb
+from a lower layer to a higher one, section literals in the code, and imports made inside functions.
+
+Run ``python tools/architecture.py`` (``--json`` for the figures as JSON). ``tests/test_architecture.py`` holds
+the package to the goals; ARCHITECTURE.md quotes the figures.
+
+Every import counts: at the top of a module, inside a function, under ``if TYPE_CHECKING:`` (a type named for
+mypy is still a dependency of the design) and through ``importlib.import_module("treecalc....")``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import functools
+import json
+import re
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = "treecalc"
+
+#: The layers, lowest first: a module may import its own layer and those below it. A name ending in "." is a
+#: package prefix; the longest match wins.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "core",
+        (
+            "treecalc.money",
+            "treecalc.quantities",
+            "treecalc.files",
+            "treecalc.schema",
+            "treecalc.frames",
+            "treecalc.messages",
+            "treecalc.results",
+        ),
+    ),
+    ("reference", ("treecalc.reference", "treecalc.reference.")),
+    ("law", ("treecalc.law", "treecalc.law.", "treecalc.units", "treecalc.units.")),
+    ("ingest", ("treecalc.ingest", "treecalc.ingest.")),
+    ("models", ("treecalc.models", "treecalc.models.", "treecalc.earthwork", "treecalc.earthwork.")),
+    ("rules", ("treecalc.rules", "treecalc.rules.")),
+    ("assessment", ("treecalc.assessment",)),
+    ("studies", ("treecalc.studies", "treecalc.studies.")),
+    ("report", ("treecalc.report", "treecalc.report.")),
+    ("register", ("treecalc.register", "treecalc.register.")),
+    ("front", ("treecalc", "treecalc.__main__", "treecalc.cli", "treecalc.cli.")),
+    ("app", ("treecalc.app", "treecalc.app.")),
+)
+RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
+#: A section of a chapter as the code would retype it: "§208-19A(2)", "§ 95-3", "§§208-17".
+SECTION = re.compile(r"§+ ?\d{2,3}-\d+")
+
+
+def layer_of(module: str) -> str | None:
+    best, found = -1, None
+    for name, prefixes in LAYERS:
+        for p in prefixes:
+            if (module == p or (p.endswith(".") and module.startswith(p))) and len(p) > best:
+                best, found = len(p), name
+    return found
+
+
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    out = {}
+    for path in sorted((root / PACKAGE).rglob("*.py")):
+        if "migrations" in path.parts:  # Alembic's revisions: Alembic loads them, nothing imports them
+            continue
+        name = ".".join(path.relative_to(root).with_suffix("").parts)
+        out[name.removesuffix(".__init__")] = path
+    return out
+
+
+@dataclass
+class Import:
+    importer: str
+    imported: str
+    line: int
+    in_function: bool
+    how: str  # "import", "type" (under TYPE_CHECKING), "importlib" (a name written out) or "dynamic" (a name computed)
+
+
+def _is_import_module(func: ast.expr) -> bool:
+    return (isinstance(func, ast.Attribute) and func.attr == "import_module") or (
+        isinstance(func, ast.Name) and func.id == "import_module"
+    )
+
+
+def _resolve(target: str, known: dict[str, Path]) -> str | None:
+    while target and target not in known:
+        target = target.rpartition(".")[0]
+    return target or None
+
+
+@functools.cache
+def _parsed(path: Path) -> tuple[str, ast.Module]:
+    text = path.read_text(encoding="utf-8")
+    return text, ast.parse(text)
+
+
+def imports_of(name: str, path: Path, known: dict[str, Path]) -> list[Import]:
+    tree = _parsed(path)[1]
+    found: list[Import] = []
+    is_pkg = path.name == "__init__.py"
+
+    def targets(node: ast.AST) -> list[str]:
+        if isinstance(node, ast.Import):
+            return [a.name for a in node.names]
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".")
+                base = base[: len(base) - node.level + (1 if is_pkg else 0)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            subs = [f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in known]
+            return subs if len(subs) == len(node.names) else [mod, *subs]
+        if (
+            isinstance(node, ast.Call)
+            and _is_import_module(node.func)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            return [node.args[0].value]
+        return []
+
+    def visit(node: ast.AST, in_function: bool, typing_only: bool) -> None:
+        if (
+            isinstance(node, ast.Call)
+            and _is_import_module(node.func)
+            and node.args
+            and not isinstance(node.args[0], ast.Constant)
+        ):
+            found.append(Import(name, "?", node.lineno, in_function, "dynamic"))
+        for child in ast.iter_child_nodes(node):
+            fn = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            tc = typing_only or (isinstance(child, ast.If) and "TYPE_CHECKING" in ast.dump(child.test))
+            for t in targets(child):
+                if not t.startswith(PACKAGE):
+                    continue
+                r = _resolve(t, known)
+                # a module reading its own package's names is inside it (the facade treecalc/__init__ excepted)
+                if r is None or r == name or (name.startswith(r + ".") and r != PACKAGE):
+                    continue
+                how = "importlib" if isinstance(child, ast.Call) else "type" if tc else "import"
+                found.append(Import(name, r, child.lineno, fn, how))
+            visit(child, fn, tc)
+
+    visit(tree, False, False)
+    if any(i.how == "dynamic" for i in found):  # a module importing by computed names: each module it names in a
+        for node in ast.walk(tree):  # string ("treecalc.assessment" in a table of lazy names) counts as imported
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in known:
+                if node.value != name and not name.startswith(node.value + "."):
+                    found.append(Import(name, node.value, node.lineno, True, "importlib"))
+    return found
+
+
+def graph(known: dict[str, Path]) -> list[Import]:
+    """Every import of a treecalc module by another (imports by a computed name: :attr:`Shape.dynamic`)."""
+    return [i for name, path in known.items() for i in imports_of(name, path, known) if i.how != "dynamic"]
+
+
+def dynamic(known: dict[str, Path]) -> list[str]:
+    """``module:line`` of each ``importlib.import_module`` of a computed name (the graph cannot follow it)."""
+    return [f"{i.importer}:{i.line}" for n, p in known.items() for i in imports_of(n, p, known) if i.how == "dynamic"]
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    counter = 0
+    for root in sorted(set(edges) | {t for ts in edges.values() for t in ts}):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, ()))))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            advanced = False
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(edges.get(w, ())))))
+                    advanced = True
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def _docstring_lines(tree: ast.AST) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                lines |= set(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return lines
+
+
+def section_literals(known: dict[str, Path]) -> dict[str, int]:
+    """Per module, the section numbers written in its code (strings and comments), docstrings left out."""
+    out: dict[str, int] = {}
+    for name, path in known.items():
+        text, tree = _parsed(path)
+        skip = _docstring_lines(tree)
+        n = sum(len(SECTION.findall(line)) for i, line in enumerate(text.splitlines(), 1) if i not in skip)
+        if n:
+            out[name] = n
+    return out
+
+
+@dataclass
+class Shape:
+    root_modules: list[str]
+    cycles: list[list[str]]
+    upward: list[str]
+    section_literals: dict[str, int]
+    internal_imports: int
+    function_local: list[str] = field(default_factory=list)
+    unplaced: list[str] = field(default_factory=list)
+    dynamic: list[str] = field(default_factory=list)
+
+    def figures(self) -> dict[str, int]:
+        return {
+            "modules at the package root": len(self.root_modules),
+            "import cycles": len(self.cycles),
+            "imports from a lower layer to a higher one": len(self.upward),
+            "section literals outside docstrings": sum(self.section_literals.values()),
+            "internal imports": self.internal_imports,
+            "internal imports inside functions": len(self.function_local),
+        }
+
+
+@functools.cache
+def shape(root: Path = ROOT) -> Shape:
+    known = modules(root)
+    found = graph(known)
+    edges: dict[str, set[str]] = defaultdict(set)
+    for i in found:
+        edges[i.importer].add(i.imported)
+    upward = sorted(
+        {
+            f"{i.importer} -> {i.imported} ({layer_of(i.importer)} < {layer_of(i.imported)})"
+            for i in found
+            if layer_of(i.importer) is not None
+            and layer_of(i.imported) is not None
+            and RANK[layer_of(i.importer)] < RANK[layer_of(i.imported)]  # type: ignore[index]
+        }
+    )
+    root_modules = sorted(p.name for p in (root / PACKAGE).glob("*.py"))
+    return Shape(
+        root_modules,
+        cycles(edges),
+        upward,
+        section_literals(known),
+        len(found),
+        sorted(f"{i.importer}:{i.line} -> {i.imported}" for i in found if i.in_function),
+        sorted(m for m in known if layer_of(m) is None),
+        dynamic(known),
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--json", action="store_true", help="the figures as JSON")
+    ap.add_argument("--list", action="store_true", help="list the cycles, upward imports and literals per module")
+    a = ap.parse_args(argv)
+    s = shape()
+    if a.json:
+        print(json.dumps(s.figures(), indent=2))
+        return 0
+    for k, v in s.figures().items():
+        print(f"{v:6d}  {k}")
+    if a.list:
+        print("\nroot modules:", ", ".join(s.root_modules))
+        for c in s.cycles:
+            print("cycle:", " <-> ".join(c))
+        for u in s.upward:
+            print("upward:", u)
+        for m in s.unplaced:
+            print("no layer:", m)
+        for d in s.dynamic:
+            print("import by a computed name:", d)
+        for m, n in sorted(s.section_literals.items(), key=lambda kv: -kv[1]):
+            print(f"literals: {n:4d} {m}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
