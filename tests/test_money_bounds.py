@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers.bounds import refused, run_capped
-from treecalc.assessment import OPTION_RANGES, AssessOptions
+from treecalc.rules.context import OPTION_RANGES, AssessOptions
 from treecalc.quantities import RANGES, OutOfRange, in_range
 from treecalc.rules import croton_on_hudson as croton
 from treecalc.rules.croton_on_hudson.schedule import in_lieu, load_fee_schedule

@@ -51,11 +51,41 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("app", ("treecalc.app", "treecalc.app.")),
 )
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
+#: The modules as they were named before the package root was emptied (2026-12), so that the script measures an
+#: older checkout too (``git worktree add /tmp/old <commit>; python tools/architecture.py --root /tmp/old``).
+FORMERLY = {
+    "treecalc.benefits": "treecalc.models.benefits",
+    "treecalc.benefit_tables": "treecalc.models.benefit_tables",
+    "treecalc.benefit_notes": "treecalc.models.benefit_notes",
+    "treecalc.valuation": "treecalc.models.valuation",
+    "treecalc.planting": "treecalc.models.planting",
+    "treecalc.projection": "treecalc.models.projection",
+    "treecalc.climate_zones": "treecalc.ingest.zone",
+    "treecalc.data": "treecalc.reference.data",
+    "treecalc.species": "treecalc.reference.species",
+    "treecalc.geo": "treecalc.reference.geo",
+    "treecalc.batch": "treecalc.studies.batch",
+    "treecalc.plan": "treecalc.studies.plan",
+    "treecalc.plan_regimes": "treecalc.studies.plan_regimes",
+    "treecalc.exports": "treecalc.report.exports",
+    "treecalc.fingerprint": "treecalc.report.fingerprint",
+    "treecalc.jurisdictions": "treecalc.law.registry",
+    "treecalc.isolated": "treecalc.ingest.isolated",
+    "treecalc.water_account": "treecalc.ingest.water_account",
+    "treecalc.units.datafolder": "treecalc.reference.datafolder",
+    "treecalc.units.table_cache": "treecalc.reference.table_cache",
+    "treecalc.units.money": "treecalc.money",
+    "treecalc.units.files": "treecalc.files",
+    "treecalc.units.quantities": "treecalc.quantities",
+    "treecalc.units.dates": "treecalc.quantities",
+    "treecalc.units.ranges": "treecalc.quantities",
+}
 #: A section of a chapter as the code would retype it: "§208-19A(2)", "§ 95-3", "§§208-17".
 SECTION = re.compile(r"§+ ?\d{2,3}-\d+")
 
 
 def layer_of(module: str) -> str | None:
+    module = FORMERLY.get(module, module)
     best, found = -1, None
     for name, prefixes in LAYERS:
         for p in prefixes:
@@ -294,17 +324,62 @@ def shape(root: Path = ROOT) -> Shape:
     )
 
 
+def survey_walk(root: Path = ROOT) -> dict[str, int]:
+    """Following a survey through :func:`treecalc.assess` (the bundled sample by default): how many calls go from a
+    lower layer up to a higher one (a callback given down, or an import made late), how often the survey is read
+    and how often its climate zone is found."""
+    sys.path.insert(0, str(root))  # the checkout measured, not the one installed
+    import treecalc
+
+    climbs: set[tuple[str, str]] = set()
+    climb_calls = 0
+    counts = {"read_survey": 0, "survey_zone": 0}
+
+    def profile(frame, event, arg):  # type: ignore[no-untyped-def]
+        nonlocal climb_calls
+        if event != "call" or frame.f_back is None:
+            return
+        callee, caller = frame.f_globals.get("__name__", ""), frame.f_back.f_globals.get("__name__", "")
+        callee, caller = FORMERLY.get(callee, callee), FORMERLY.get(caller, caller)
+        if frame.f_code.co_name in counts and callee in ("treecalc.ingest.survey", "treecalc.ingest.zone"):
+            counts[frame.f_code.co_name] += 1
+        lc, le = layer_of(caller), layer_of(callee)
+        if lc and le and RANK[lc] < RANK[le]:
+            climb_calls += 1
+            climbs.add((caller, callee))
+
+    sys.setprofile(profile)
+    try:
+        treecalc.assess(str(root / "data" / "examples" / "sample_survey.xlsx"))
+    finally:
+        sys.setprofile(None)
+    if "--list" in sys.argv:
+        for c in sorted(climbs):
+            print("climb:", " -> ".join(c))
+    return {
+        "calls climbing a layer": climb_calls,
+        "distinct climbs (caller module -> callee module)": len(climbs),
+        "survey reads": counts["read_survey"],
+        "zone findings": counts["survey_zone"],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
     ap.add_argument("--list", action="store_true", help="list the cycles, upward imports and literals per module")
+    ap.add_argument("--walk", action="store_true", help="follow the sample through assess (calls up a layer, reads)")
+    ap.add_argument("--root", type=Path, default=ROOT, help="the checkout to measure (default: this one)")
     a = ap.parse_args(argv)
-    s = shape()
+    s = shape(a.root.resolve())
     if a.json:
         print(json.dumps(s.figures(), indent=2))
         return 0
     for k, v in s.figures().items():
         print(f"{v:6d}  {k}")
+    if a.walk:
+        for k, v in survey_walk(a.root.resolve()).items():
+            print(f"{v:6d}  {k} (the sample through assess)")
     if a.list:
         print("\nroot modules:", ", ".join(s.root_modules))
         for c in s.cycles:

@@ -59,7 +59,7 @@ def _ranged(kind: str, name: str) -> Callable[[Any], Any]:
 
 
 def _assess(key: str, form: Callable[[Any], Any], cast: Callable[[Any], Any] | None = None) -> Callable[[Any], Any]:
-    """The option ``key`` of :class:`treecalc.assessment.AssessOptions`: in the ``form`` of its control, then
+    """The option ``key`` of :class:`treecalc.rules.context.AssessOptions`: in the ``form`` of its control, then
     validated by the library (its range, in its words: :class:`treecalc.money.OutOfRange` naming the option),
     ``cast`` to the control's type (the library keeps an amount of money as it was given)."""
 

@@ -332,7 +332,7 @@ class NamesView(Mapping[str, str]):
 
 def options_given(opts: object) -> list[str]:
     """The options some law reads only (:attr:`Jurisdiction.options`) that ``opts`` (an
-    :class:`treecalc.assessment.AssessOptions`) gives a value other than :func:`treecalc.assess`'s default:
+    :class:`treecalc.rules.context.AssessOptions`) gives a value other than :func:`treecalc.assess`'s default:
     defaults never count, whether left out or given."""
     from dataclasses import fields
 

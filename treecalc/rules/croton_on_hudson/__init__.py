@@ -113,7 +113,7 @@ __all__ = [
 
 
 def assess(ctx: Context) -> Findings:
-    """Chapter 208 on a valued survey (``ctx``: :class:`treecalc.assessment.Context`) -> Assessment parts.
+    """Chapter 208 on a valued survey (``ctx``: :class:`treecalc.rules.context.Context`) -> Assessment parts.
 
     Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``.
     """

@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment ca
 
 
 def assess(ctx: Context) -> Findings:
-    """Chapter 95 on a valued survey (``ctx``: :class:`treecalc.assessment.Context`) -> findings.
+    """Chapter 95 on a valued survey (``ctx``: :class:`treecalc.rules.context.Context`) -> findings.
 
     Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``;
     the summary is Chapter 95's own figures (:class:`Chapter95Summary`).
