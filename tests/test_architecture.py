@@ -5,13 +5,9 @@ No allow-list: a new cycle or upward import fails here, wherever it is."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import architecture  # noqa: E402 (tools/ is not a package: its script is read from there)
+from tools import architecture
 
 #: The modules that import by a computed name, and why the graph may trust them: the facade and the report's
 #: package resolve their lazy names from a table of module names (counted as imports); the rules import the
