@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from treecalc.law import registry as J
+from treecalc.rules import rules_module
 from treecalc.schema import FLAG_FIELDS
 
 
@@ -12,7 +13,7 @@ from treecalc.schema import FLAG_FIELDS
 def test_a_record_declares_the_site_facts_its_rules_read(key):
     record = J.by_key(key)
     # the facts its rules assume when not given (its law file's [site_why]) are the ones it declares
-    assert set(record.site_facts) == set(record.module.SITE_DEFAULTS)
+    assert set(record.site_facts) == set(rules_module(record.key).SITE_DEFAULTS)
     assert set(record.survey_flags) <= set(FLAG_FIELDS)
 
 

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers.bounds import refused, run_capped
-from treecalc.rules.context import OPTION_RANGES, AssessOptions
 from treecalc.quantities import RANGES, OutOfRange, in_range
 from treecalc.rules import croton_on_hudson as croton
+from treecalc.rules.context import OPTION_RANGES, AssessOptions
 from treecalc.rules.croton_on_hudson.schedule import in_lieu, load_fee_schedule
 
 PRICES = ["electricity", "natural_gas", "hydro_interception", "co2", "o3", "nox", "pm10", "sox", "voc"]

@@ -49,7 +49,7 @@ def test_the_licence_file_is_the_standard_text_of_the_licence_declared():
 def test_the_version_is_written_once():
     # before: "0.1.0" in pyproject.toml and again in treecalc/__init__.py, free to disagree
     assert "version" not in PROJECT and "version" in PROJECT["dynamic"]
-    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "treecalc.__version__"}
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "treecalc.schema.__version__"}
     assert re.fullmatch(r"\d+\.\d+\.\d+", treecalc.__version__)
     literal = re.compile(r"""(?:__version__|\bversion)\s*[:=]\s*["']\d+\.\d+""")
     written = [
@@ -57,7 +57,7 @@ def test_the_version_is_written_once():
         for p in [ROOT / "pyproject.toml", ROOT / "CITATION.cff", *sorted((ROOT / "treecalc").rglob("*.py"))]
         if literal.search(p.read_text(encoding="utf-8"))
     ]
-    assert written == ["treecalc/__init__.py"]
+    assert written == ["treecalc/schema.py"]
     out = subprocess.run(
         [sys.executable, "-m", "treecalc", "--version"], capture_output=True, text=True, check=True, timeout=60
     )

@@ -348,8 +348,8 @@ def test_a_projects_survey_name_is_a_plain_file_name_shown_as_itself():
 def test_an_option_from_a_link_is_refused_in_the_words_of_the_librarys_assess_options(key, value):
     # one check: the app takes an assessment option from a link or a project only as AssessOptions.validated
     # takes it (the stock's cost was refused by the app's own check as "replacement_stock unit_cost_usd")
-    from treecalc.rules.context import AssessOptions
     from treecalc.money import OutOfRange
+    from treecalc.rules.context import AssessOptions
 
     with pytest.raises(OutOfRange) as refused:
         AssessOptions(**{key: value}).validated()
