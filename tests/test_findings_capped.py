@@ -1,8 +1,8 @@
 """The hostile round's reproductions, each run as a user would under a 3 GB address space and 30 s (a subprocess
 with ``resource.setrlimit(RLIMIT_AS)``): the command line exits 2 naming the flag, or answers correctly; the
 library raises a ValueError subclass naming the option. Where another test already runs a finding capped, this
-module does not repeat it (see each test's neighbours in tests/test_money_bounds.py, tests/test_input_readers.py,
-tests/cli/test_cli_refusals.py and tests/test_isolated_companions.py)."""
+module does not repeat it (see each test's neighbours in tests/test_money_bounds.py, tests/ingest/test_input_readers.py,
+tests/cli/test_cli_refusals.py and tests/ingest/test_isolated_companions.py)."""
 
 from __future__ import annotations
 

@@ -100,7 +100,7 @@ def test_piedmont_red_maple_by_hand_and_the_acceptance_commands(capsys):
         got.append(json.loads(capsys.readouterr().out))
     assert {g["zone"] for g in got} == {"PiedmtCLT"}
     assert len({g["dollars"]["total_annual"] for g in got}) == 1
-    # the command shows dollars to the cent, its parts adding up to its total (tests/test_benefit_cents.py)
+    # the command shows dollars to the cent, its parts adding up to its total (tests/models/test_benefit_cents.py)
     assert got[0]["dollars"]["energy"] == pytest.approx(79.75 * 0.0759 + 321.0 * 0.01046, abs=0.005)
 
 

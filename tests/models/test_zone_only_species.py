@@ -79,7 +79,7 @@ def test_assess_values_the_crape_myrtles_in_the_zone_found_from_the_coordinates(
     # not by the Northeast's generic row
     one = benefits("Lagerstroemia indica", 6, zone="PiedmtCLT", valuations=False)
     assert one["dollars"]["stormwater"] == pytest.approx(262.41 * 0.0099, abs=0.0001)
-    # (the JSON shows the total to the cent, as every output does: tests/test_benefit_cents.py)
+    # (the JSON shows the total to the cent, as every output does: tests/models/test_benefit_cents.py)
     assert rows["1"]["usd_total_annual"] == pytest.approx(one["dollars"]["total_annual"], abs=0.005)
     ne = compute_benefits(pd.DataFrame({"species_code": ["LA6"], "dbh_in": [6.0]}))["usd_total_annual"].iloc[0]
     assert abs(rows["1"]["usd_total_annual"] - ne) > 1.0

@@ -107,7 +107,7 @@ def _one_entry_per_tree(
     it spares importing scipy.optimize (~0.4 s). None where the MILP must decide: ``v * m`` or
     ``v * (m - 1)`` within ``1e-4 v + 1e-8 R`` of ``R`` (the solver's tolerances could read either way), or
     more than one plan costs the least (a cost of 0, a fee equal to the cost).
-    ``tests/test_planting.py`` checks it gives the MILP's plan over thousands of random cases.
+    ``tests/models/test_planting.py`` checks it gives the MILP's plan over thousands of random cases.
     """
     r = R - 1e-9 * max(R, 1.0)  # the value row's lower bound, as the MILP is given it
     # the solver reads a whole tree's edge within ~1e-6 trees, ~3e-10 of R at millions of trees: kept 100x clear of it

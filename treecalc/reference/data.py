@@ -115,7 +115,7 @@ def _benefit_table_cells(
 
     Read with the csv module: the file is ~19,000 short rows and a DataFrame with a pivot per factor
     and land use cost ~0.3 s on every start of the CLI; this is ~0.03 s. ``float`` of the text is the
-    value ``pandas.read_csv`` gave (``tests/test_data.py`` compares the two bit for bit).
+    value ``pandas.read_csv`` gave (``tests/reference/test_data.py`` compares the two bit for bit).
     """
     class_of: dict[str, int | None] = {f"{c:.2f}": j for j, c in enumerate(DBH_CLASSES_CM)}
     value_rows: dict[str, int] = {}

@@ -3,7 +3,7 @@
 Built column by column from the assessment's frames: a 50,000-tree survey's ``per_tree`` list is
 made from one Python list per column (``Series.tolist``) zipped into dicts, with the per-value
 conversion (:func:`plain`) only on the columns that hold Python objects. The object is the same,
-key for key and value for value, as the per-row conversion it replaces (``tests/test_report_json.py``).
+key for key and value for value, as the per-row conversion it replaces (``tests/report/test_report_json.py``).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ value at a time. The tables of the object (``per_tree``, ``rejected_rows``, ``of
 - each row is then one ``%`` of a row template.
 
 For 50,000 trees this is about a third of building the dicts and dumping them.
-``tests/test_report_json.py`` checks the text is identical.
+``tests/report/test_report_json.py`` checks the text is identical.
 """
 
 from __future__ import annotations

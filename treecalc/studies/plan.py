@@ -35,7 +35,7 @@ across the classes. Trees that differ only in their tag form a chain (counts 0 â
 value rises with their DBH likewise, so 10-20 optional trees take tens of assessments, not 2**n.
 The values come from one assessment of the survey with every proposed removal made (a tree's
 value does not depend on which others go). Past :data:`MAX_ASSESSMENTS` the plan is refused with a
-message saying so. ``tests/test_plan.py`` checks the frontier against brute force over all subsets.
+message saying so. ``tests/studies/test_plan.py`` checks the frontier against brute force over all subsets.
 
 Side constraints: a budget (``budget_usd``: each step says whether it is within it) and the number
 of trees the site can take (``plantable`` / ``plantable_area_sqft``, the assessment's own options:

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from shapely.geometry import LineString, Point
 
-from tests.test_batch import CHARLOTTE, CROTON, NE_ACRU_12, PIEDMONT_ACRU_12
+from tests.studies.test_batch import CHARLOTTE, CROTON, NE_ACRU_12, PIEDMONT_ACRU_12
 from treecalc.studies.batch import benefits_batch
 
 
@@ -41,7 +41,7 @@ def test_each_tree_is_valued_in_the_zone_its_point_lies_in_and_the_geometry_is_k
     written = _geoparquet(src, crs)
     r = benefits_batch(src, tmp_path / "out", client=cluster_client)
     # the Charlotte tree in the South (PiedmtCLT, $149.82 for a 12 in red maple), the Croton tree in the Northeast
-    # ($127.11): tests/test_batch.py works both out from the zones' tables; the third has no point
+    # ($127.11): tests/studies/test_batch.py works both out from the zones' tables; the third has no point
     got = gpd.read_parquet(tmp_path / "out").sort_values("tree_id").set_index("tree_id")
     assert got["zone"].astype(str).tolist() == ["PiedmtCLT", "NoEastXXX", "NoEastXXX"]
     assert got["usd_total_annual"].round(2).tolist() == [PIEDMONT_ACRU_12, NE_ACRU_12, NE_ACRU_12]

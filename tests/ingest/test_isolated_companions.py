@@ -16,7 +16,7 @@ from treecalc.ingest import SurveyError, isolated, water_account
 from treecalc.rules import excavation
 from treecalc.rules.croton_on_hudson import schedule as fund
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -204,7 +204,7 @@ def test_a_parquet_partition_of_other_columns_is_named(tmp_path):
 # Red maple (ACRU) 12 in, unspecified land use, default prices. 12 in = 30.48 cm lies half-way between the
 # tables' 22.86 and 38.10 cm classes ((30.48 - 22.86) / 15.24 = 0.5), so each quantity is the mean of the two.
 #
-# Northeast (NoEastXXX), by hand in tests/test_benefits.py::test_red_maple_12in_dollars_by_hand:
+# Northeast (NoEastXXX), by hand in tests/models/test_benefits.py::test_red_maple_12in_dollars_by_hand:
 #   10.8311 (stormwater) + 48.7670 (energy) + 7.9997 (air) + 1.1005 (CO2) + 58.4069 (property) = 127.1052
 NE_ACRU_12 = 127.11
 # South (PiedmtCLT; data/species/zones/PiedmtCLT/benefit_tables.csv, zones/prices.csv):

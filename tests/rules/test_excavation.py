@@ -716,7 +716,7 @@ def test_overflowing_sections_are_refused_without_numpy_warnings():
             end_area_volumes([0, 1e308], [10, 10], [0, 0])
 
 
-ORDINANCES = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "ordinances"
+ORDINANCES = Path(__file__).resolve().parents[4] / "shared" / "ordinances"
 
 
 @pytest.mark.skipif(
@@ -741,7 +741,7 @@ def test_law_numbers_quote_the_ordinance_verbatim(toml_name, text_file):
 
     base = Path("/work/shared/ordinances") if Path("/work/shared/ordinances").exists() else ORDINANCES
     law = " ".join((base / text_file).read_text(encoding="utf-8").split()).lower()
-    entries = tomllib.loads((Path(__file__).resolve().parent.parent / "data" / "law" / toml_name).read_text())
+    entries = tomllib.loads((Path(__file__).resolve().parents[2] / "data" / "law" / toml_name).read_text())
     for key, e in entries.items():
         quote = re.sub(r"\s*\((damaged text|read)[^)]*\)", "", e["text"])
         for part in quote.split(" ... "):

@@ -56,7 +56,7 @@ def test_a_plan_over_two_climate_zones_says_each_tree_is_valued_in_its_own():
     # two trees in the South zone (PiedmtCLT), two in the Midwest (MidWstMSP), by the survey's zone column: the
     # assessments value each tree in its own zone, and the plan says so (it said "valued in the South climate
     # zone"), with the zone the trees to be planted are valued in: a tie, broken by the codes' order (MidWstMSP)
-    from tests.test_zone_ties import MIDWEST, SOUTH, _survey
+    from tests.ingest.test_zone_ties import MIDWEST, SOUTH, _survey
     from treecalc.studies.plan import plan
 
     p = plan(_survey(SOUTH + MIDWEST))

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from shapely.geometry import Point
 
-from tests.test_batch import CHARLOTTE, CROTON, NE_ACRU_12, PIEDMONT_ACRU_12
+from tests.studies.test_batch import CHARLOTTE, CROTON, NE_ACRU_12, PIEDMONT_ACRU_12
 from treecalc.cli import main
 from treecalc.studies.batch import benefits_batch
 
@@ -44,7 +44,7 @@ def test_a_folder_in_an_fsspec_file_system_gives_the_local_figures(tmp_path, mem
             part.to_parquet(fh, index=False) if kind == "parquet" else fh.write(part.to_csv(index=False).encode())
     r = benefits_batch("memory://inventory", tmp_path / "out")
     got = pd.read_parquet(tmp_path / "out").sort_values("tree_id").set_index("tree_id")
-    # the Charlotte red maple in the South, $149.82; the Croton one in the Northeast, $127.11 (tests/test_batch.py)
+    # the Charlotte red maple in the South, $149.82; the Croton one in the Northeast, $127.11 (tests/studies/test_batch.py)
     assert got.loc[1, "zone"] == "PiedmtCLT" and got.loc[2, "zone"] == "NoEastXXX"
     assert got.loc[[1, 2], "usd_total_annual"].round(2).tolist() == [PIEDMONT_ACRU_12, NE_ACRU_12]
     local = tmp_path / "local"

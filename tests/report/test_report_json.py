@@ -95,7 +95,9 @@ def test_json_is_the_row_by_row_json(which: str, jurisdiction: str, generated: P
     new = a.to_json()
     from treecalc.models.benefits import shown_dollars
 
-    shown = shown_dollars(a.trees)  # the benefit dollars as every output shows them (tests/test_benefit_cents.py)
+    shown = shown_dollars(
+        a.trees
+    )  # the benefit dollars as every output shows them (tests/models/test_benefit_cents.py)
     trees = shown[[c for c in TREE_JSON_COLUMNS if c in shown]]
     if "offence_depends_on" in shown:
         trees = trees.assign(depends_on=shown["offence_depends_on"])

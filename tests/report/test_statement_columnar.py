@@ -14,7 +14,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from tests.test_statement import _assert_same, _both, _cells
+from tests.report.test_statement import _assert_same, _both, _cells
 from treecalc.report import statement, xlsx
 from treecalc.results import Records
 

@@ -16,7 +16,7 @@ from treecalc.ingest import read_survey
 from treecalc.models.projection import PLANTED, REMOVED, projection, summary
 from treecalc.report.statement import write_statement
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CSV = (
     "Tag,Species,DBH (in),Action,Condition\n"
     "L1,Acer rubrum,14,Remove,Good\nL2,Quercus rubra,22,Remove,Fair\nL3,Acer saccharum,11,Remove,Good\n"

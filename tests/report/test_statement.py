@@ -25,7 +25,7 @@ from treecalc.report import cells, statement, xlsx
 from treecalc.report.statement import SHEETS, statement_bytes, write_statement
 from treecalc.results import Fund, Penalties, Permit, Replacement
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "examples" / "sample_survey.xlsx"
 
 INJECTIONS = ['=HYPERLINK("http://x")', "+1+1", "-2", "@SUM(A1)", "\t=1+1", "\r=1+1", "=1+1", "#N/A"]
@@ -797,7 +797,9 @@ def test_trees_sheet_holds_the_assessment_numbers_exactly(generated):
         col = {h: j for j, h in enumerate(head)}
         by_row = {r[col["Source row"]]: r for r in rows}
         checked = 0
-        shown = shown_dollars(a.trees)  # benefit dollars as every output shows them (tests/test_benefit_cents.py)
+        shown = shown_dollars(
+            a.trees
+        )  # benefit dollars as every output shows them (tests/models/test_benefit_cents.py)
         for key in a.trees.columns:
             label = cells.header(key) if key != "value_usd" else f"Value ($, {statement._value_basis(a)})"
             s = shown[key]
@@ -1123,7 +1125,7 @@ def test_a_generated_survey_with_options_changed_is_written_as_assessed(tmp_path
     checked = 0
     from treecalc.models.benefits import shown_dollars
 
-    shown = shown_dollars(a.trees)  # benefit dollars as every output shows them (tests/test_benefit_cents.py)
+    shown = shown_dollars(a.trees)  # benefit dollars as every output shows them (tests/models/test_benefit_cents.py)
     for key in a.trees.columns:
         label = cells.header(key) if key != "value_usd" else f"Value ($, {basis})"
         if label not in col:
