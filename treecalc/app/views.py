@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 # re-exported: the pages say views.readable; its home is apart so that state may say the app's words too
 from treecalc.app.wording import SITE_LABELS, SITE_WORDS, readable  # noqa: F401
 from treecalc.jurisdictions import DEFAULT, REGISTRY, Jurisdiction
+from treecalc.models.equivalents import RAIN_BARREL_GAL, equivalents
 from treecalc.schema import COLUMNS
-from treecalc.units.quantities import LB_PER_KG
 
 
 def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
@@ -372,38 +372,22 @@ def plantable_controls() -> None:
 
 # --- plain-language equivalents (National Tree Benefit Calculator style) ----------------
 
-#: lb of CO₂ from burning one US gallon of gasoline: 8.887 kg (US EPA, Greenhouse Gas Equivalencies
-#: Calculator — Calculations and References, "gallons of gasoline consumed") = 19.59 lb.
-CO2_LB_PER_GALLON_GASOLINE = 8.887 * LB_PER_KG
-#: lb of CO₂ per mile of an average gasoline passenger vehicle: 3.93e-4 t (US EPA, Greenhouse Gas
-#: Equivalencies Calculator, "miles driven by an average gasoline-powered passenger vehicle").
-CO2_LB_PER_VEHICLE_MILE = 3.93e-4 * 2204.62
-#: kWh a year of an average US residential customer: 10,791 kWh (US EIA, "How much electricity does an
-#: American home use?", 2022).
-HOME_KWH_PER_YEAR = 10_791.0
-#: A standard rain barrel, US gallons.
-RAIN_BARREL_GAL = 55.0
-
 
 def plain_benefits(ben: pd.DataFrame) -> dict[str, str]:
     """The year's benefits of the trees in ``ben`` (``compute_benefits`` columns) in plain words, with
-    what they are equivalent to. Sums only; every quantity is the benefit engine's."""
-
-    def s(c: str) -> float:
-        return float(ben[c].sum()) if c in ben else 0.0
-
-    gal, kwh, therms = s("stormwater_gal"), s("electricity_kwh"), s("natural_gas_therms")
-    co2 = s("co2_sequestered_lb") + s("co2_avoided_lb")
+    what they are equivalent to (:func:`treecalc.models.equivalents.equivalents`: the sums and factors are
+    the library's)."""
+    e = equivalents(ben)
     return {
-        "stormwater": f"**{gal:,.0f} gallons** of rainfall intercepted a year — about "
-        f"{gal / RAIN_BARREL_GAL:,.0f} rain barrels (55 gal) kept out of the storm drains.",
-        "energy": f"**{kwh:,.0f} kWh** of electricity and **{therms:,.0f} therms** of heating fuel saved a year — "
-        f"about {kwh / HOME_KWH_PER_YEAR * 365:,.0f} days of an average US home's electricity.",
-        "co2": f"**{co2:,.0f} lb of CO₂** taken up or avoided a year — the CO₂ of "
-        f"{co2 / CO2_LB_PER_GALLON_GASOLINE:,.0f} gallons of gasoline, or "
-        f"{co2 / CO2_LB_PER_VEHICLE_MILE:,.0f} miles in an average car; "
-        f"{s('co2_stored_lb'):,.0f} lb of CO₂ stored in the wood to date.",
-        "air": f"**{s('air_quality_lb'):,.1f} lb** of air pollutants (ozone, NO₂, SO₂, particles) removed or avoided "
+        "stormwater": f"**{e.stormwater_gal:,.0f} gallons** of rainfall intercepted a year — about "
+        f"{e.rain_barrels:,.0f} rain barrels ({RAIN_BARREL_GAL:g} gal) kept out of the storm drains.",
+        "energy": f"**{e.electricity_kwh:,.0f} kWh** of electricity and **{e.natural_gas_therms:,.0f} therms** of "
+        f"heating fuel saved a year — about {e.home_days:,.0f} days of an average US home's electricity.",
+        "co2": f"**{e.co2_lb:,.0f} lb of CO₂** taken up or avoided a year — the CO₂ of "
+        f"{e.gasoline_gal:,.0f} gallons of gasoline, or "
+        f"{e.vehicle_miles:,.0f} miles in an average car; "
+        f"{e.co2_stored_lb:,.0f} lb of CO₂ stored in the wood to date.",
+        "air": f"**{e.air_quality_lb:,.1f} lb** of air pollutants (ozone, NO₂, SO₂, particles) removed or avoided "
         "a year.",
     }
 
@@ -452,13 +436,6 @@ def permit_words(rec: Jurisdiction) -> str:
 def place(rec: Jurisdiction) -> str:
     """The place a law is of, as its chapter names it (``Wesley Hills`` of ``Wesley Hills Chapter 95``)."""
     return rec.chapter.split(" Chapter ")[0]
-
-
-EQUIVALENTS_SOURCES = (
-    "Equivalents: US EPA Greenhouse Gas Equivalencies Calculator (8.887 kg CO₂ per gallon of "
-    "gasoline; 3.93×10⁻⁴ t CO₂ per vehicle mile); US EIA (10,791 kWh a year per US home, 2022); "
-    "a 55-gallon rain barrel."
-)
 
 
 # --- offences: definite or conditional (per-tree keys, read with .get) ----------------------
