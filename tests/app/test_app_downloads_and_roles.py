@@ -275,8 +275,10 @@ def test_donut_uses_a_colour_vision_safe_palette():
     assert spec.get("description"), "the chart has a text description"
 
 
-def test_offences_definite_and_conditional_read_with_get():
-    """Before issue 9 lands: no split is invented; after: each row says which, with the fact it rests on."""
+def test_offences_definite_and_conditional_as_the_library_says_them():
+    """Rows that do not say are shown as they are (no split invented); rows that do, under the library's keys
+    (:func:`treecalc.results.offence_status`: ``status``, ``depends_on``), each with the fact it rests on. A key
+    the rules modules do not write (``offence_kind``) is not guessed at."""
     from types import SimpleNamespace
 
     from treecalc.app.views import offence_rows
@@ -287,15 +289,19 @@ def test_offences_definite_and_conditional_read_with_get():
     )
     rows = offence_rows(before)
     assert "Offence" not in rows and list(rows["tag"]) == ["A1"]
+    guessed = SimpleNamespace(
+        penalties=SimpleNamespace(per_tree=[{"tag": "A1", "offence_kind": "definite"}]), trees=None
+    )
+    assert "Offence" not in offence_rows(guessed)
     after = SimpleNamespace(
         penalties=SimpleNamespace(
             per_tree=[
-                {"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500, "offence_kind": "definite"},
+                {"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500, "status": "definite", "depends_on": ""},
                 {
                     "tag": "A2",
                     "tier": "§208-29B(2)",
                     "max_usd": 1500,
-                    "conditional": True,
+                    "status": "conditional",
                     "depends_on": ["has_residence not given: assumed no"],
                 },
             ]
@@ -305,7 +311,7 @@ def test_offences_definite_and_conditional_read_with_get():
     rows = offence_rows(after)
     assert list(rows["Offence"]) == ["definite", "conditional"]
     assert list(rows["Depends on"]) == ["facts given", "“a residence stands on the lot” not given: assumed no"]
-    assert "conditional" not in rows and "depends_on" not in rows
+    assert "status" not in rows and "depends_on" not in rows
 
 
 def test_the_benefit_cards_say_the_librarys_equivalents():

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 from treecalc.app.wording import SITE_LABELS, SITE_WORDS, readable  # noqa: F401
 from treecalc.jurisdictions import DEFAULT, REGISTRY, Jurisdiction
 from treecalc.models.equivalents import RAIN_BARREL_GAL, equivalents
+from treecalc.results import OFFENCE_DEPENDS_ON, OFFENCE_STATUS, offence_status
 from treecalc.schema import COLUMNS
 
 
@@ -438,38 +439,13 @@ def place(rec: Jurisdiction) -> str:
     return rec.chapter.split(" Chapter ")[0]
 
 
-# --- offences: definite or conditional (per-tree keys, read with .get) ----------------------
-
-#: Keys a per-tree offence row may use to say definite or conditional, and the fact it depends on
-#: (a law engine may say it under any of these; read with .get: a jurisdiction may give none).
-KIND_KEYS = ("offence_kind", "offence_status", "status", "kind", "certainty")
-DEPENDS_KEYS = ("depends_on", "conditional_on", "assumed_fact", "assumed_facts", "fact", "facts")
-
-
-def _kind(row: dict) -> str | None:
-    for k in KIND_KEYS:
-        v = str(row.get(k) or "").lower()
-        if v in ("definite", "conditional"):
-            return v
-    if "conditional" in row and row["conditional"] is not None:
-        return "conditional" if row["conditional"] else "definite"
-    if "definite" in row and row["definite"] is not None:
-        return "definite" if row["definite"] else "conditional"
-    return None
-
-
-def _depends(row: dict) -> str:
-    for k in DEPENDS_KEYS:
-        v = row.get(k)
-        if v:
-            return readable("; ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v))
-    return ""
+# --- offences: definite or conditional (per-tree rows, as the library says them) -------------------------
 
 
 def offence_rows(a: Assessment) -> pd.DataFrame:
     """The offences per tree, with columns "Offence" (definite/conditional) and "Depends on" (the fact)
-    when the law engine says so (its per-tree rows), read with ``.get``; without them, the rows as
-    they are (no split is invented)."""
+    as the law engine says them (:func:`treecalc.results.offence_status`); rows that do not say, as they are (no
+    split is invented)."""
     rows = [dict(r) if isinstance(r, dict) else vars(r) for r in a.penalties.per_tree]
     if not rows:
         trees = a.trees
@@ -491,16 +467,15 @@ def offence_rows(a: Assessment) -> pd.DataFrame:
             rows = trees.loc[trees["offence"].astype(bool), cols].to_dict(orient="records")
     if not rows:
         return pd.DataFrame()
-    kinds = [_kind(r) for r in rows]
-    out = pd.DataFrame(
-        [
-            {k: v for k, v in r.items() if k not in KIND_KEYS + DEPENDS_KEYS and k not in ("conditional", "definite")}
-            for r in rows
-        ]
-    )
-    if any(k is not None for k in kinds):
-        out.insert(1, "Offence", [("conditional" if k == "conditional" else "definite") for k in kinds])
-        out.insert(2, "Depends on", [_depends(r) if k == "conditional" else "facts given" for r, k in zip(rows, kinds)])
+    said = [offence_status(r) for r in rows]
+    out = pd.DataFrame([{k: v for k, v in r.items() if k not in (OFFENCE_STATUS, OFFENCE_DEPENDS_ON)} for r in rows])
+    if any(kind is not None for kind, _ in said):
+        out.insert(1, "Offence", [("conditional" if kind == "conditional" else "definite") for kind, _ in said])
+        out.insert(
+            2,
+            "Depends on",
+            [(readable(dep) if dep else "") if kind == "conditional" else "facts given" for kind, dep in said],
+        )
     return out
 
 
