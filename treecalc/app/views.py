@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 # re-exported: the pages say views.readable; its home is apart so that state may say the app's words too
 from treecalc.app.wording import SITE_LABELS, SITE_WORDS, readable  # noqa: F401
-from treecalc.jurisdictions import DEFAULT, REGISTRY, Jurisdiction
+from treecalc.jurisdictions import DEFAULT, Jurisdiction, get_or_default
 from treecalc.models.equivalents import RAIN_BARREL_GAL, equivalents
 from treecalc.results import OFFENCE_DEPENDS_ON, OFFENCE_STATUS, offence_status
 from treecalc.schema import COLUMNS
@@ -397,19 +397,18 @@ def survey_record() -> Jurisdiction:
     """The record of the law the survey names in its jurisdiction site fact, known before the assessment (the
     controls drawn above it feed it). Anything unclear counts as the default law: the assessment then says
     what it applies."""
-    from treecalc import jurisdictions
     from treecalc.app import state
 
     try:
         j = (getattr(state.survey(), "site", None) or {}).get("jurisdiction")
-        return jurisdictions.get(j) if j else REGISTRY[DEFAULT]
-    except Exception:  # noqa: BLE001 - no survey or an unknown name: the assessment's own message follows
-        return REGISTRY[DEFAULT]
+    except Exception:  # noqa: BLE001 - no survey: the assessment's own message follows
+        j = None
+    return get_or_default(j)
 
 
 def record(a: Any) -> Jurisdiction:
     """The record of the law an assessment applied (the default law's when it names none it knows)."""
-    return REGISTRY.get(str(getattr(a, "jurisdiction", "") or ""), REGISTRY[DEFAULT])
+    return get_or_default(str(getattr(a, "jurisdiction", "") or ""))
 
 
 def replaces(rec: Jurisdiction) -> bool:
