@@ -147,3 +147,18 @@ def test_the_apps_permit_page_assesses_a_survey_naming_elm_grove(elm_grove):
     assert "clearing" not in said.lower() and "A(1)" not in said, said
     # the other laws' words are not this village's: no Croton-on-Hudson fund, no Chapter 208 section
     assert "Tree Preservation Fund" not in said and "§208" not in said, said
+
+
+def test_the_register_keeps_the_hashes_of_elm_groves_law_files(elm_grove):
+    """A case's assessment keeps the SHA-256 of each law file it read (the register's record of the law it was made
+    under): a third village's tree chapter and readings, read from its own folder, and the site facts assumed. A
+    list of two village names kept only the site facts of any other."""
+    import hashlib
+
+    from treecalc.register.lawfiles import law_files
+
+    held = law_files({"jurisdiction": "elm_grove"})
+    data = HERE / "elm_grove" / "data"
+    for name in ("law/elm_grove/ch7_trees.toml", "readings/elm_grove.toml"):
+        assert held[name] == hashlib.sha256((data / name).read_bytes()).hexdigest()
+    assert "readings/site_facts.toml" in held

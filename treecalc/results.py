@@ -178,6 +178,23 @@ class Penalties(_Fields):
     sections: list[str] = field(default_factory=list)
 
 
+#: The keys of a per-tree offence row (:attr:`Penalties.per_tree`, as every rules module writes it) saying what
+#: the offence rests on: ``status`` is "definite" (the facts given make it an offence) or "conditional" (it rests
+#: on a fact not given, assumed), ``depends_on`` names that fact ("" for a definite offence).
+OFFENCE_STATUS = "status"
+OFFENCE_DEPENDS_ON = "depends_on"
+
+
+def offence_status(row: Mapping[str, Any]) -> tuple[str | None, str]:
+    """Of a per-tree offence row: ``"definite"``, ``"conditional"`` or None (a row that does not say, of which no
+    split is made), and the fact(s) it depends on (several joined by "; "; "" when none)."""
+    status = str(row.get(OFFENCE_STATUS) or "").lower()
+    depends = row.get(OFFENCE_DEPENDS_ON) or ""
+    if isinstance(depends, (list, tuple)):
+        depends = "; ".join(map(str, depends))
+    return (status if status in ("definite", "conditional") else None), str(depends)
+
+
 class ChapterSummary:
     """A law's own figures that no other finding holds (Wesley Hills: its fine for other violations per day).
 

@@ -275,8 +275,10 @@ def test_donut_uses_a_colour_vision_safe_palette():
     assert spec.get("description"), "the chart has a text description"
 
 
-def test_offences_definite_and_conditional_read_with_get():
-    """Before issue 9 lands: no split is invented; after: each row says which, with the fact it rests on."""
+def test_offences_definite_and_conditional_as_the_library_says_them():
+    """Rows that do not say are shown as they are (no split invented); rows that do, under the library's keys
+    (:func:`treecalc.results.offence_status`: ``status``, ``depends_on``), each with the fact it rests on. A key
+    the rules modules do not write (``offence_kind``) is not guessed at."""
     from types import SimpleNamespace
 
     from treecalc.app.views import offence_rows
@@ -287,15 +289,19 @@ def test_offences_definite_and_conditional_read_with_get():
     )
     rows = offence_rows(before)
     assert "Offence" not in rows and list(rows["tag"]) == ["A1"]
+    guessed = SimpleNamespace(
+        penalties=SimpleNamespace(per_tree=[{"tag": "A1", "offence_kind": "definite"}]), trees=None
+    )
+    assert "Offence" not in offence_rows(guessed)
     after = SimpleNamespace(
         penalties=SimpleNamespace(
             per_tree=[
-                {"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500, "offence_kind": "definite"},
+                {"tag": "A1", "tier": "§208-29B(2)", "max_usd": 1500, "status": "definite", "depends_on": ""},
                 {
                     "tag": "A2",
                     "tier": "§208-29B(2)",
                     "max_usd": 1500,
-                    "conditional": True,
+                    "status": "conditional",
                     "depends_on": ["has_residence not given: assumed no"],
                 },
             ]
@@ -305,7 +311,37 @@ def test_offences_definite_and_conditional_read_with_get():
     rows = offence_rows(after)
     assert list(rows["Offence"]) == ["definite", "conditional"]
     assert list(rows["Depends on"]) == ["facts given", "“a residence stands on the lot” not given: assumed no"]
-    assert "conditional" not in rows and "depends_on" not in rows
+    assert "status" not in rows and "depends_on" not in rows
+
+
+def test_the_benefit_cards_say_the_librarys_equivalents():
+    """The cards put :func:`treecalc.models.equivalents.equivalents` into words: 220 gal / 55 = 4 barrels;
+    10,791 kWh = 365 days of a home's (10,791 kWh a year); 1,959.245794 lb CO2 / 19.59245794 lb a gallon = 100
+    gallons, / 0.86641566 lb a mile = 2,261 miles."""
+    from treecalc.app.views import plain_benefits
+
+    ben = pd.DataFrame(
+        {
+            "stormwater_gal": [220.0],
+            "electricity_kwh": [10_791.0],
+            "natural_gas_therms": [12.4],
+            "co2_sequestered_lb": [1_959.245794],
+            "co2_stored_lb": [5_000.0],
+            "air_quality_lb": [0.75],
+        }
+    )
+    words = plain_benefits(ben)
+    assert words["stormwater"] == (
+        "**220 gallons** of rainfall intercepted a year — about 4 rain barrels (55 gal) kept out of the storm drains."
+    )
+    assert words["energy"] == (
+        "**10,791 kWh** of electricity and **12 therms** of heating fuel saved a year — about 365 days of an "
+        "average US home's electricity."
+    )
+    assert words["co2"] == (
+        "**1,959 lb of CO₂** taken up or avoided a year — the CO₂ of 100 gallons of gasoline, or 2,261 miles in an "
+        "average car; 5,000 lb of CO₂ stored in the wood to date."
+    )
 
 
 def test_readable_site_facts():

@@ -76,3 +76,41 @@ def test_the_offence_section_of_a_record_is_the_one_its_rules_cite():
 
     assert J.by_key("wesley_hills").sections["offence"] == PENALTY_SECTION == "Ch. 95 penalties A"
     assert J.by_key("croton_on_hudson").sections["offence"] == "§208-29"
+
+
+def test_the_registry_answers_which_law_has_a_part(monkeypatch):
+    """The presenters ask these, and work none of them out: the water and excavation chapters, the fund, the
+    civil penalty tiers, the cellar input, the site facts of each law (their records, treecalc/law/registry.py)."""
+    assert [r.key for r in J.with_chapter("water")] == ["croton_on_hudson"]
+    assert [r.key for r in J.with_chapter("excavation")] == ["croton_on_hudson", "wesley_hills"]
+    assert [r.key for r in J.with_section("fund")] == ["croton_on_hudson"]
+    assert [r.key for r in J.with_section("civil_penalty")] == ["croton_on_hudson"]
+    assert [r.key for r in J.with_excavation_input("cellar")] == ["wesley_hills"]
+    assert J.reader_of_site_fact("vacant_lot").key == "wesley_hills"  # §95-3A(1)(c), "vacant lot"
+    assert J.reader_of_site_fact("subdividable").key == "croton_on_hudson"
+    assert J.reader_of_site_fact("no_such_fact") is None
+    # a third village with a water chapter is found as the first is
+    record = J.Jurisdiction(
+        key="elm_grove",
+        name="Village of Elm Grove, Chapter 7",
+        chapter="Elm Grove Chapter 7",
+        rules="x",
+        chapters={"trees": "Elm Grove Chapter 7", "water": "Elm Grove Chapter 9"},
+        sections={"permit": "§7-2"},
+    )
+    monkeypatch.setitem(J.REGISTRY, "elm_grove", record)
+    assert [r.key for r in J.with_chapter("water")] == ["croton_on_hudson", "elm_grove"]
+    assert J.records()[-1] is record
+
+
+@pytest.mark.parametrize(
+    "name, key",
+    [
+        (None, "croton_on_hudson"),
+        ("", "croton_on_hudson"),
+        ("Wesley Hills", "wesley_hills"),
+        ("Atlantis", "croton_on_hudson"),
+    ],
+)
+def test_a_law_not_named_or_not_known_is_shown_as_the_default(name, key):
+    assert J.get_or_default(name).key == key and J.default().key == J.DEFAULT

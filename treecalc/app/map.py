@@ -35,9 +35,9 @@ COLOUR_BY = {"Action": "action", "Offence (§208-29)": "offence", "Penalty tier"
 def colour_choices(jurisdiction: str) -> dict[str, str]:
     """What the trees can be coloured by, labelled in the words of the law the survey is assessed under: a law
     fining the trees removed (no replacement, no penalty tiers: Chapter 95) its offences and fines."""
-    from treecalc.law.registry import DEFAULT, REGISTRY
+    from treecalc.law.registry import get_or_default
 
-    rec = REGISTRY.get(jurisdiction, REGISTRY[DEFAULT])
+    rec = get_or_default(jurisdiction)
     if "replacement" in rec.sections:
         return COLOUR_BY
     return {
@@ -67,9 +67,10 @@ CATEGORY_WORDS = {
 def tier_words() -> dict[str, str]:
     """Chapter 208's civil penalty tiers (§208-29B(1)-(6)) in words, their figures read from the law's data."""
     from treecalc.app.views import law_today
-    from treecalc.law.registry import DEFAULT
+    from treecalc.law.registry import with_section
 
-    p = law_today(DEFAULT)["penalty"]  # the law with penalty tiers, in force today (the date the app assesses on)
+    # the law with civil penalty tiers, in force today (the date the app assesses on)
+    p = law_today(with_section("civil_penalty")[0].key)["penalty"]
     t1, t2 = float(p["tier1_max_dbh_in"]), float(p["tier2_max_dbh_in"])
     what = {
         1: f"DBH up to {t1:g} in",

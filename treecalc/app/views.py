@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 
 # re-exported: the pages say views.readable; its home is apart so that state may say the app's words too
 from treecalc.app.wording import SITE_LABELS, SITE_WORDS, readable  # noqa: F401
-from treecalc.law.registry import DEFAULT, REGISTRY, Jurisdiction
-from treecalc.quantities import LB_PER_KG
+from treecalc.law.registry import DEFAULT, Jurisdiction, get_or_default
+from treecalc.models.equivalents import RAIN_BARREL_GAL, equivalents
+from treecalc.results import OFFENCE_DEPENDS_ON, OFFENCE_STATUS, offence_status
 from treecalc.schema import COLUMNS
 
 
@@ -372,38 +373,22 @@ def plantable_controls() -> None:
 
 # --- plain-language equivalents (National Tree Benefit Calculator style) ----------------
 
-#: lb of CO₂ from burning one US gallon of gasoline: 8.887 kg (US EPA, Greenhouse Gas Equivalencies
-#: Calculator — Calculations and References, "gallons of gasoline consumed") = 19.59 lb.
-CO2_LB_PER_GALLON_GASOLINE = 8.887 * LB_PER_KG
-#: lb of CO₂ per mile of an average gasoline passenger vehicle: 3.93e-4 t (US EPA, Greenhouse Gas
-#: Equivalencies Calculator, "miles driven by an average gasoline-powered passenger vehicle").
-CO2_LB_PER_VEHICLE_MILE = 3.93e-4 * 2204.62
-#: kWh a year of an average US residential customer: 10,791 kWh (US EIA, "How much electricity does an
-#: American home use?", 2022).
-HOME_KWH_PER_YEAR = 10_791.0
-#: A standard rain barrel, US gallons.
-RAIN_BARREL_GAL = 55.0
-
 
 def plain_benefits(ben: pd.DataFrame) -> dict[str, str]:
     """The year's benefits of the trees in ``ben`` (``compute_benefits`` columns) in plain words, with
-    what they are equivalent to. Sums only; every quantity is the benefit engine's."""
-
-    def s(c: str) -> float:
-        return float(ben[c].sum()) if c in ben else 0.0
-
-    gal, kwh, therms = s("stormwater_gal"), s("electricity_kwh"), s("natural_gas_therms")
-    co2 = s("co2_sequestered_lb") + s("co2_avoided_lb")
+    what they are equivalent to (:func:`treecalc.models.equivalents.equivalents`: the sums and factors are
+    the library's)."""
+    e = equivalents(ben)
     return {
-        "stormwater": f"**{gal:,.0f} gallons** of rainfall intercepted a year — about "
-        f"{gal / RAIN_BARREL_GAL:,.0f} rain barrels (55 gal) kept out of the storm drains.",
-        "energy": f"**{kwh:,.0f} kWh** of electricity and **{therms:,.0f} therms** of heating fuel saved a year — "
-        f"about {kwh / HOME_KWH_PER_YEAR * 365:,.0f} days of an average US home's electricity.",
-        "co2": f"**{co2:,.0f} lb of CO₂** taken up or avoided a year — the CO₂ of "
-        f"{co2 / CO2_LB_PER_GALLON_GASOLINE:,.0f} gallons of gasoline, or "
-        f"{co2 / CO2_LB_PER_VEHICLE_MILE:,.0f} miles in an average car; "
-        f"{s('co2_stored_lb'):,.0f} lb of CO₂ stored in the wood to date.",
-        "air": f"**{s('air_quality_lb'):,.1f} lb** of air pollutants (ozone, NO₂, SO₂, particles) removed or avoided "
+        "stormwater": f"**{e.stormwater_gal:,.0f} gallons** of rainfall intercepted a year — about "
+        f"{e.rain_barrels:,.0f} rain barrels ({RAIN_BARREL_GAL:g} gal) kept out of the storm drains.",
+        "energy": f"**{e.electricity_kwh:,.0f} kWh** of electricity and **{e.natural_gas_therms:,.0f} therms** of "
+        f"heating fuel saved a year — about {e.home_days:,.0f} days of an average US home's electricity.",
+        "co2": f"**{e.co2_lb:,.0f} lb of CO₂** taken up or avoided a year — the CO₂ of "
+        f"{e.gasoline_gal:,.0f} gallons of gasoline, or "
+        f"{e.vehicle_miles:,.0f} miles in an average car; "
+        f"{e.co2_stored_lb:,.0f} lb of CO₂ stored in the wood to date.",
+        "air": f"**{e.air_quality_lb:,.1f} lb** of air pollutants (ozone, NO₂, SO₂, particles) removed or avoided "
         "a year.",
     }
 
@@ -413,18 +398,17 @@ def survey_record() -> Jurisdiction:
     controls drawn above it feed it). Anything unclear counts as the default law: the assessment then says
     what it applies."""
     from treecalc.app import state
-    from treecalc.law import registry as jurisdictions
 
     try:
         j = (getattr(state.survey(), "site", None) or {}).get("jurisdiction")
-        return jurisdictions.get(j) if j else REGISTRY[DEFAULT]
-    except Exception:  # noqa: BLE001 - no survey or an unknown name: the assessment's own message follows
-        return REGISTRY[DEFAULT]
+    except Exception:  # noqa: BLE001 - no survey: the assessment's own message follows
+        j = None
+    return get_or_default(j)
 
 
 def record(a: Any) -> Jurisdiction:
     """The record of the law an assessment applied (the default law's when it names none it knows)."""
-    return REGISTRY.get(str(getattr(a, "jurisdiction", "") or ""), REGISTRY[DEFAULT])
+    return get_or_default(str(getattr(a, "jurisdiction", "") or ""))
 
 
 def replaces(rec: Jurisdiction) -> bool:
@@ -454,45 +438,13 @@ def place(rec: Jurisdiction) -> str:
     return rec.chapter.split(" Chapter ")[0]
 
 
-EQUIVALENTS_SOURCES = (
-    "Equivalents: US EPA Greenhouse Gas Equivalencies Calculator (8.887 kg CO₂ per gallon of "
-    "gasoline; 3.93×10⁻⁴ t CO₂ per vehicle mile); US EIA (10,791 kWh a year per US home, 2022); "
-    "a 55-gallon rain barrel."
-)
-
-
-# --- offences: definite or conditional (per-tree keys, read with .get) ----------------------
-
-#: Keys a per-tree offence row may use to say definite or conditional, and the fact it depends on
-#: (a law engine may say it under any of these; read with .get: a jurisdiction may give none).
-KIND_KEYS = ("offence_kind", "offence_status", "status", "kind", "certainty")
-DEPENDS_KEYS = ("depends_on", "conditional_on", "assumed_fact", "assumed_facts", "fact", "facts")
-
-
-def _kind(row: dict) -> str | None:
-    for k in KIND_KEYS:
-        v = str(row.get(k) or "").lower()
-        if v in ("definite", "conditional"):
-            return v
-    if "conditional" in row and row["conditional"] is not None:
-        return "conditional" if row["conditional"] else "definite"
-    if "definite" in row and row["definite"] is not None:
-        return "definite" if row["definite"] else "conditional"
-    return None
-
-
-def _depends(row: dict) -> str:
-    for k in DEPENDS_KEYS:
-        v = row.get(k)
-        if v:
-            return readable("; ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v))
-    return ""
+# --- offences: definite or conditional (per-tree rows, as the library says them) -------------------------
 
 
 def offence_rows(a: Assessment) -> pd.DataFrame:
     """The offences per tree, with columns "Offence" (definite/conditional) and "Depends on" (the fact)
-    when the law engine says so (its per-tree rows), read with ``.get``; without them, the rows as
-    they are (no split is invented)."""
+    as the law engine says them (:func:`treecalc.results.offence_status`); rows that do not say, as they are (no
+    split is invented)."""
     rows = [dict(r) if isinstance(r, dict) else vars(r) for r in a.penalties.per_tree]
     if not rows:
         trees = a.trees
@@ -514,16 +466,15 @@ def offence_rows(a: Assessment) -> pd.DataFrame:
             rows = trees.loc[trees["offence"].astype(bool), cols].to_dict(orient="records")
     if not rows:
         return pd.DataFrame()
-    kinds = [_kind(r) for r in rows]
-    out = pd.DataFrame(
-        [
-            {k: v for k, v in r.items() if k not in KIND_KEYS + DEPENDS_KEYS and k not in ("conditional", "definite")}
-            for r in rows
-        ]
-    )
-    if any(k is not None for k in kinds):
-        out.insert(1, "Offence", [("conditional" if k == "conditional" else "definite") for k in kinds])
-        out.insert(2, "Depends on", [_depends(r) if k == "conditional" else "facts given" for r, k in zip(rows, kinds)])
+    said = [offence_status(r) for r in rows]
+    out = pd.DataFrame([{k: v for k, v in r.items() if k not in (OFFENCE_STATUS, OFFENCE_DEPENDS_ON)} for r in rows])
+    if any(kind is not None for kind, _ in said):
+        out.insert(1, "Offence", [("conditional" if kind == "conditional" else "definite") for kind, _ in said])
+        out.insert(
+            2,
+            "Depends on",
+            [(readable(dep) if dep else "") if kind == "conditional" else "facts given" for kind, dep in said],
+        )
     return out
 
 

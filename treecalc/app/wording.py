@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 
-from treecalc.law.registry import REGISTRY
+from treecalc.law.registry import records
 from treecalc.rules.law_data import labels
 
 #: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer.
 SITE_LABELS: dict[str, str] = {
-    "jurisdiction": f"Jurisdiction ({' or '.join(r.user_spelling for r in REGISTRY.values())})",
+    "jurisdiction": f"Jurisdiction ({' or '.join(r.user_spelling for r in records())})",
     "lot_area_acres": "Lot area (acres)",
     "subdividable": "The lot could be subdivided (yes/no)",
     "has_residence": "A residence stands on the lot (yes/no)",

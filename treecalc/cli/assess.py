@@ -14,8 +14,6 @@ import sys
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from treecalc.rules import rules_module
-
 
 def _site_pairs(items: list[str]) -> dict[str, Any]:
     site: dict[str, Any] = {}
@@ -40,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from treecalc.cli.common import add_options, add_switches
     from treecalc.law import registry as jurisdictions
 
-    laws = ", ".join(r.chapter for r in jurisdictions.REGISTRY.values())
+    laws = ", ".join(r.chapter for r in jurisdictions.records())
     p = subparsers.add_parser("assess", help=f"permits, replacement, fund and penalties for a survey ({laws})")
 
     def outputs() -> None:
@@ -72,7 +70,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _jurisdiction_help() -> str:
     from treecalc.law import registry as jurisdictions
 
-    keys = [k + (" (default)" if k == jurisdictions.DEFAULT else "") for k in jurisdictions.REGISTRY]
+    default = jurisdictions.default()
+    keys = [r.key + (" (default)" if r is default else "") for r in jurisdictions.records()]
     return ", ".join(keys[:-1]) + " or " + keys[-1] if len(keys) > 1 else keys[0]
 
 
@@ -401,7 +400,7 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
     site_facts`) is one too: before the survey is read, and again with the jurisdiction the assessment applied (the
     Site sheet's, or the default law's), before anything is printed or written. The Site sheet's own facts are the
     survey's, not flags: they are not refused."""
-    from treecalc.ingest.site import SITE_FIELDS, site_field
+    from treecalc.ingest.site import facts_not_read
     from treecalc.law import registry as jurisdictions
 
     if not jurisdiction:
@@ -411,22 +410,11 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
         jurisdictions.check_options(record.key, opts)
     except jurisdictions.OptionsNotRead as e:
         raise ValueError(e.message(word=_flag, choose=_choose)) from None
-    # each --site name as its field ("lot area" is lot_area_acres); an unknown one is assess()'s error
-    named_as = {k: f for k in site if (f := k if k in SITE_FIELDS else site_field(k))}
-    unread = [k for k, f in named_as.items() if not record.reads_site_fact(f)]
-    readers = {
-        k: next((r for r in jurisdictions.REGISTRY.values() if r.reads_site_fact(named_as[k])), None) for k in unread
-    }
-    unread = [k for k in unread if readers[k] is not None]
+    # each --site name as given, with the sections the law reading it cites; an unknown one is assess()'s error
+    unread = facts_not_read(record.key, list(site))
     if unread:
-        other = readers[unread[0]]
-        assert other is not None
-        # each with its sections, as the other law's [site_why] cites them ("§208-19A(2)")
-        why = rules_module(other.key).SITE_DEFAULTS
-        cite = {
-            k: ", ".join(re.findall(r"§\d+-\d+[A-Z]?(?:\(\w+\))*", why.get(named_as[k], (None, ""))[1])) for k in unread
-        }
-        named = ", ".join(f"--site {k}" + (f" ({cite[k]})" if cite[k] else "") for k in unread)
+        other = unread[0].reader
+        named = ", ".join(f"--site {f.given}" + (f" ({f.sections})" if f.sections else "") for f in unread)
         one = len(unread) == 1
         raise ValueError(
             f"{named} {'is a site fact' if one else 'are site facts'} of {other.chapter} that "

@@ -223,19 +223,30 @@ def _cmd_volume(a: argparse.Namespace) -> int:
     return 0
 
 
+def _place(record: Any) -> str:
+    """The place a law is of, as its chapter names it (``Wesley Hills`` of ``Wesley Hills Chapter 95``)."""
+    return str(record.chapter).split(" Chapter ")[0]
+
+
 def _add_site(p: argparse.ArgumentParser) -> None:
     """The flags of the site, which both subcommands check the permit for."""
-    p.add_argument("--jurisdiction", default="croton-on-hudson", help="croton-on-hudson (default) or wesley-hills")
+    from treecalc.law.registry import default, with_chapter
+
+    names = [r.user_spelling + (" (default)" if r is default() else "") for r in with_chapter("excavation")]
+    laws = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+    p.add_argument("--jurisdiction", default=default().user_spelling, help=laws)
     p.add_argument("--lot-area", metavar="AREA_SQFT", help="lot area, for the §120-3A check")
 
 
 def register(subparsers: Any) -> None:
     """Add ``excavation`` (``check``, ``volume``) to ``subparsers``."""
+    from treecalc.law.registry import with_chapter, with_excavation_input
+
+    laws = ", ".join(f"{_place(r)} {r.sections['excavation_permit']}" for r in with_chapter("excavation"))
     e = subparsers.add_parser(
         "excavation",
         help="excavation/fill permit check and earthwork volumes (Chapter 120 / 95)",
-        description="Excavation and filling: permit check (Croton-on-Hudson §120-3A, Wesley Hills "
-        "§95-3) and cut/fill volumes (grid or average end area).",
+        description=f"Excavation and filling: permit check ({laws}) and cut/fill volumes (grid or average end area).",
     )
     sub = e.add_subparsers(dest="excavation_command", metavar="{check,volume}")
     e.set_defaults(func=choose_subcommand(e, "check or volume"))
@@ -263,7 +274,7 @@ def register(subparsers: Any) -> None:
             "topsoil placement; add ':seeded' if immediately seeded and mulched",
         ),
         ("--retaining-wall", "HEIGHT_FT", "height of a retaining wall to be built (§120-8M)"),
-        ("--cellar", "L:W:D", "Wesley Hills: cellar and foundation, feet (§95-3C(1))"),
+        ("--cellar", "L:W:D", f"{_place(with_excavation_input('cellar')[0])}: cellar and foundation, feet (§95-3C(1))"),
         ("--permit-issued", "DATE", "permit issue date (§120-10A)"),
         ("--last-work", "DATE", "last day of work (§120-10A)"),
         ("--as-of", "DATE", "date of the term check (default today)"),

@@ -164,11 +164,13 @@ def register(subparsers) -> None:
     p.add_argument(
         "--dbh-unit", choices=("in", "cm", "mm", "ft", "m"), help="unit of the DBH column (overrides the file)"
     )
+    from treecalc.law.registry import records
+
     repeatable(
         p,
         "--site",
         "FIELD=VALUE",
-        "a site fact, e.g. --site jurisdiction=wesley-hills (repeatable; wins over the Site sheet)",
+        f"a site fact, e.g. --site jurisdiction={records()[-1].user_spelling} (repeatable; wins over the Site sheet)",
     )
     add_species_map(p)
     p.add_argument("--max-mb", type=_positive_mb, default=50.0, help="refuse files larger than this (default 50)")

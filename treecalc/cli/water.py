@@ -48,8 +48,7 @@ def _water_law() -> Any:
     jurisdiction registry: named as the registry names it, never retyped here."""
     from treecalc.law import registry as jurisdictions
 
-    jurisdictions.by_key(jurisdictions.DEFAULT)  # the registry is filled on first use
-    return next(r for r in jurisdictions.REGISTRY.values() if "water" in r.chapters)
+    return jurisdictions.with_chapter("water")[0]
 
 
 def _bill_lines(b: Any) -> str:

@@ -16,14 +16,14 @@ import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.values import parse_bool
+from treecalc.law.registry import Jurisdiction, jurisdiction_key
 from treecalc.law.registry import choices as jurisdiction_choices
-from treecalc.law.registry import jurisdiction_key
 from treecalc.quantities import SITE_RANGES, in_range
 from treecalc.reference.datafolder import DATA_DIR, read_data_toml
 
@@ -409,25 +409,54 @@ def law_site_why(key: str) -> dict[str, str]:
     return site_why(resolved(key, None))
 
 
+class FactNotRead(NamedTuple):
+    """A site fact given that the law applied does not read and another law does."""
+
+    #: the name as given (a field or a synonym of one)
+    given: str
+    field: str
+    #: the first law registered that reads it
+    reader: Jurisdiction
+    #: the sections that law reads it under, as its ``[site_why]`` cites them ("§208-19A(2)"), "" when it cites none
+    sections: str
+
+
+def facts_not_read(jkey: str, names: list[str]) -> list[FactNotRead]:
+    """The site facts ``names`` (fields or their synonyms; a name that is neither is left to :func:`check_site`)
+    that the law ``jkey`` does not read and another law does, in the order given."""
+    from treecalc.law import registry as jurisdictions
+
+    own = jurisdictions.by_key(jkey)
+    out = []
+    for given in names:
+        name = given if given in SITE_FIELDS else site_field(given)
+        if not name or own.reads_site_fact(name):
+            continue
+        reader = jurisdictions.reader_of_site_fact(name)
+        if reader is not None:
+            why = law_site_why(reader.key).get(name, "")
+            sections = ", ".join(dict.fromkeys(re.findall(r"§\d+-\d+[A-Z]?(?:\(\w+\))*", why)))
+            out.append(FactNotRead(given, name, reader, sections))
+    return out
+
+
 def site_facts_not_read(jkey: str, site: dict[str, Any]) -> list[str]:
     """One warning per other law whose site facts ``site`` gives (the Site sheet's or ``site=``) and the law
     ``jkey`` does not read: each fact named with the sections its law reads it under (its ``[site_why]``)."""
     from treecalc.law import registry as jurisdictions
 
     own = jurisdictions.by_key(jkey)
-    by_reader: dict[str, list[str]] = {}
-    for name, v in site.items():
-        if name not in SITE_FIELDS or own.reads_site_fact(name) or v is None or (isinstance(v, str) and not v.strip()):
-            continue
-        reader = next((r for r in jurisdictions.REGISTRY.values() if r.reads_site_fact(name)), None)
-        if reader is not None:
-            by_reader.setdefault(reader.key, []).append(name)
+    given = [
+        n for n, v in site.items() if n in SITE_FIELDS and v is not None and not (isinstance(v, str) and not v.strip())
+    ]
+    by_reader: dict[str, list[FactNotRead]] = {}
+    for fact in facts_not_read(jkey, given):
+        by_reader.setdefault(fact.reader.key, []).append(fact)
     out = []
-    for rkey, names in by_reader.items():
-        reader, why = jurisdictions.by_key(rkey), law_site_why(rkey)
-        cites = [", ".join(dict.fromkeys(re.findall(r"§\d+-\d+[A-Z]?(?:\(\w+\))*", why.get(n, "")))) for n in names]
-        named = ", ".join(f"{n} ({c})" if c else n for n, c in zip(names, cites))
-        one = len(names) == 1
+    for facts in by_reader.values():
+        reader = facts[0].reader
+        named = ", ".join(f"{f.field} ({f.sections})" if f.sections else f.field for f in facts)
+        one = len(facts) == 1
         out.append(
             f"site fact{'' if one else 's'} {named} {'is' if one else 'are'} read by {reader.chapter}, not by "
             f"{own.chapter}, the law applied: {'it is' if one else 'they are'} not used"

@@ -34,7 +34,14 @@ __all__ = [
     "REGISTRY",
     "by_key",
     "choices",
+    "default",
     "get",
+    "get_or_default",
+    "reader_of_site_fact",
+    "records",
+    "with_chapter",
+    "with_excavation_input",
+    "with_section",
     "jurisdiction_key",
     "register",
     "unread_options",
@@ -302,6 +309,46 @@ def by_key(key: str) -> Jurisdiction:
     if key not in REGISTRY:
         _read_records()
     return REGISTRY[key]
+
+
+def records() -> tuple[Jurisdiction, ...]:
+    """Every law registered, in the order registered (the default law first): what the presenters list."""
+    return tuple(REGISTRY.values())
+
+
+def default() -> Jurisdiction:
+    """The record of the law a survey is assessed under when none is given (:data:`DEFAULT`)."""
+    return by_key(DEFAULT)
+
+
+def get_or_default(name: str | None) -> Jurisdiction:
+    """The record of a law named (any accepted spelling), the default law's when none is named or the name is
+    unknown: for what is shown before an assessment, or beside one, whose own message says what it applies."""
+    try:
+        return get(name) if name else default()
+    except ValueError:
+        return default()
+
+
+def with_chapter(governs: str) -> list[Jurisdiction]:
+    """The laws having a chapter governing ``governs`` (``"water"``, ``"excavation"``: :attr:`Jurisdiction.chapters`)."""
+    return [r for r in REGISTRY.values() if governs in r.chapters]
+
+
+def with_excavation_input(name: str) -> list[Jurisdiction]:
+    """The laws whose excavation check reads the input ``name`` (:attr:`Jurisdiction.excavation_inputs`)."""
+    return [r for r in REGISTRY.values() if name in r.excavation_inputs]
+
+
+def with_section(part: str) -> list[Jurisdiction]:
+    """The laws whose record heads a part with a section (``"fund"``, ``"civil_penalty"``: :attr:`Jurisdiction.
+    sections`): the laws having that part."""
+    return [r for r in REGISTRY.values() if part in r.sections]
+
+
+def reader_of_site_fact(name: str) -> Jurisdiction | None:
+    """The first law registered reading the site fact ``name`` (:attr:`Jurisdiction.site_facts`), None if none does."""
+    return next((r for r in REGISTRY.values() if r.reads_site_fact(name)), None)
 
 
 def unread_options(key: str, given: list[str]) -> list[tuple[str, Jurisdiction]]:

@@ -10,16 +10,23 @@ from typing import Any
 
 def law_files(options: dict[str, Any]) -> dict[str, str]:
     """SHA-256 of the law files in force for an assessment: its jurisdiction's TOML, the site facts assumed,
-    and the fee schedule (the file given, an in-line schedule's canonical JSON, or the bundled one)."""
+    and the fee schedule (the file given, an in-line schedule's canonical JSON, or the bundled one). Any law the
+    registry holds has its files hashed, from its own folder for a village held outside the data folder."""
     from treecalc.law import law_files as village_files
+    from treecalc.law import registry as jurisdictions
     from treecalc.reference.datafolder import DATA_DIR
     from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
 
     out: dict[str, str] = {}
     village = str(options.get("jurisdiction") or "")
-    names = village_files(village) if village in ("croton_on_hudson", "wesley_hills") else ["readings/site_facts.toml"]
+    try:
+        record = jurisdictions.by_key(village) if village else None
+    except KeyError:  # a name the assessment refused: only the site facts assumed are the law's
+        record = None
+    names = village_files(record.key) if record is not None else ["readings/site_facts.toml"]
+    held = record.data_dir if record is not None else None
     for name in names:
-        p = DATA_DIR / name
+        p = Path(held) / name if held is not None and (Path(held) / name).is_file() else DATA_DIR / name
         if p.is_file():
             out[name] = hashlib.sha256(p.read_bytes()).hexdigest()
     fee = options.get("fee_schedule")
@@ -30,5 +37,6 @@ def law_files(options: dict[str, Any]) -> dict[str, str]:
     elif isinstance(fee, str) and Path(fee).is_file():
         out[f"fee_schedule {Path(fee).name}"] = hashlib.sha256(Path(fee).read_bytes()).hexdigest()
     elif DEFAULT_FEE_SCHEDULE.is_file():
-        out["law/croton_on_hudson/fee_schedule.toml"] = hashlib.sha256(DEFAULT_FEE_SCHEDULE.read_bytes()).hexdigest()
+        # named by its path in the data folder (law/<village>/fee_schedule.toml), as the law files above are
+        out["/".join(DEFAULT_FEE_SCHEDULE.parts[-3:])] = hashlib.sha256(DEFAULT_FEE_SCHEDULE.read_bytes()).hexdigest()
     return out

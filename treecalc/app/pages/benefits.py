@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import charts, state, ui, views
+from treecalc.models.equivalents import SOURCES as EQUIVALENTS_SOURCES
 from treecalc.quantities import RANGES
 
 USD_COLS = ["usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property", "usd_total_annual"]
@@ -217,7 +218,7 @@ def body() -> None:
         else "each tree in its own climate zone: "
         + ", ".join(f"{n:,} in {zone_table().at[z, 'name']} ({z})" for z, n in counts.items())
     )
-    st.caption(f"{len(ben):,} trees; annual benefits (i-Tree Streets, {where}). " + views.EQUIVALENTS_SOURCES)
+    st.caption(f"{len(ben):,} trees; annual benefits (i-Tree Streets, {where}). " + EQUIVALENTS_SOURCES)
     names_sorted = sorted(table["common_name"].dropna().astype(str).unique())
     one = st.selectbox(
         "The same answer for one species", names_sorted, index=None, key="w_ben_one", placeholder="Choose a species"

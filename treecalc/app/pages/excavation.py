@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import state, ui, views
-from treecalc.law.registry import REGISTRY
+from treecalc.law.registry import with_chapter, with_excavation_input
 from treecalc.quantities import RANGES
 from treecalc.rules import excavation
 
@@ -97,7 +97,7 @@ def _area_table(label: str, key: str, rows: dict[str, list[float]]) -> pd.DataFr
 
 def _excavation_laws() -> list[Any]:
     """The laws with an excavation chapter (the registry's records), in the registry's order."""
-    return [r for r in REGISTRY.values() if "excavation" in r.chapters]
+    return with_chapter("excavation")
 
 
 def _permit_inputs() -> dict[str, Any]:
@@ -370,7 +370,7 @@ def _volumes() -> dict[str, pd.DataFrame | None]:
 
 def _cellar_law() -> Any:
     """The law whose excavation check reads a cellar (a building permit standing as the filling permit, §95-3C(1))."""
-    return next(r for r in REGISTRY.values() if "cellar" in r.excavation_inputs)
+    return with_excavation_input("cellar")[0]
 
 
 def _cellar_numbers() -> Any:

@@ -17,7 +17,7 @@ from treecalc.app import (
     ui,
     views,
 )
-from treecalc.law.registry import DEFAULT, REGISTRY
+from treecalc.law.registry import with_section
 from treecalc.quantities import RANGES
 from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml
 
@@ -174,7 +174,7 @@ def body() -> None:
     fund = a.fund
     rec = views.record(a)
     if not rec.fund_name:
-        funded = REGISTRY[DEFAULT]  # the law whose fee schedule (§208-24C) the page shows
+        funded = with_section("fund")[0]  # the law with a fund, whose fee schedule (§208-24C) the page shows
         st.info(
             f"{rec.chapter} has no tree fund and no payment in lieu: the fee schedule above is "
             f"{views.place(funded)}'s (§208-24C) and does not apply."

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import page_path, state, tree_facts, ui, views
-from treecalc.law.registry import REGISTRY
+from treecalc.law.registry import by_key, get_or_default, records
 
 #: The tree table's columns, the figures the survey is about first (in sight at 1,280 px)
 TREE_FIRST = ("tag", "species", "dbh_in", "action")
@@ -161,7 +161,7 @@ def site_laws() -> list[tuple[str, str]]:
     later with them): (law key, heading)."""
     return [
         (r.key, f"Read by {r.chapters['trees']}" + (" (trees)" if len(set(r.chapters.values())) > 1 else ""))
-        for r in REGISTRY.values()
+        for r in records()
     ]
 
 
@@ -188,12 +188,7 @@ def _site_groups() -> list[tuple[str, list[str]]]:
 
 def applied_law(site: dict) -> str:
     """The key of the law the pages assess under: the site's jurisdiction, else the default (as the header says)."""
-    from treecalc.law.registry import DEFAULT, jurisdiction_key
-
-    try:
-        return jurisdiction_key(site["jurisdiction"]) if site.get("jurisdiction") else DEFAULT
-    except ValueError:
-        return DEFAULT
+    return get_or_default(site.get("jurisdiction")).key
 
 
 def not_given_caption(k: str, applied: str) -> str:
@@ -202,7 +197,7 @@ def not_given_caption(k: str, applied: str) -> str:
     from treecalc.ingest import SITE_ASSUMED
     from treecalc.ingest.site import law_site_why
 
-    record = REGISTRY[applied]
+    record = by_key(applied)
     if k == "jurisdiction":
         return f"Not given: the survey is assessed under {record.chapter}, the default."
     if not record.reads_site_fact(k):
@@ -232,7 +227,7 @@ def _site_input(k: str, kind: str, value, key: str):
         cur = "not given" if b is None else ("yes" if b else "no")
         return st.radio(label, _TRI, index=_TRI.index(cur), horizontal=True, key=key)
     if k == "jurisdiction":
-        names = ["not given", *(r.user_spelling for r in REGISTRY.values())]
+        names = ["not given", *(r.user_spelling for r in records())]
         cur = str(value or "not given").replace("_", "-")
         return st.selectbox(label, names, index=names.index(cur) if cur in names else 0, key=key)
     return st.text_input(label, "" if value is None else str(value), key=key)
@@ -289,7 +284,7 @@ def _site(sv) -> None:
         st.rerun()
     said = sv.assumptions_under(applied) if hasattr(sv, "assumptions_under") else list(sv.site_assumptions)
     if said:
-        with st.expander(f"The assumptions, as {REGISTRY[applied].chapter} (the law applied) makes them"):
+        with st.expander(f"The assumptions, as {by_key(applied).chapter} (the law applied) makes them"):
             for a in said:
                 st.markdown(f"- {views.readable(a)}")
 

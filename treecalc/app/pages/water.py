@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import ui
-from treecalc.law.registry import REGISTRY
+from treecalc.law.registry import with_chapter
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -277,6 +277,5 @@ def body() -> None:
 ui.run_page(
     "Water bill",
     body,
-    caption=f"{' and '.join(r.chapters['water'] for r in REGISTRY.values() if 'water' in r.chapters)}: "
-    "what a late water bill owes today.",
+    caption=f"{' and '.join(r.chapters['water'] for r in with_chapter('water'))}: what a late water bill owes today.",
 )
