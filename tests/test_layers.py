@@ -80,8 +80,6 @@ LAYER_OF = {
 
 #: Upward imports there are now ("importer -> imported (layers)"); do not add to this list, fix the import.
 PENDING: set[str] = {
-    # Assessment.to_json() builds the report's JSON: the JSON writer belongs to the caller
-    "treecalc.assessment -> treecalc.report.json (assessment < report)",
     # the fingerprint reads treecalc.__version__ from the package facade
     "treecalc.fingerprint -> treecalc (report < front)",
 }

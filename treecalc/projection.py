@@ -165,11 +165,8 @@ HORIZON_YEARS = 20
 
 def summary(assessment: Any, years: int = HORIZON_YEARS) -> dict[str, Any]:
     """The projection's figures the outputs state: the mortality (rate and source) and, for a permit with
-    replacement, the payback year (:func:`payback`; None when nothing is replaced). Computed once per
-    assessment."""
-    cached = getattr(assessment, "_projection_summary", None)
-    if cached is not None and cached.get("years") == years:
-        return cached
+    replacement, the payback year (:func:`payback`; None when nothing is replaced). An assessment holds it,
+    computed once (:attr:`treecalc.assessment.Assessment.projection_summary`)."""
     m = mortality_of(assessment)
     options = getattr(assessment, "options", None) or {}
     out: dict[str, Any] = {
@@ -181,10 +178,8 @@ def summary(assessment: Any, years: int = HORIZON_YEARS) -> dict[str, Any]:
     }
     rep = getattr(assessment, "replacement", None)
     if rep is not None and rep.required and rep.plan:
-        pb = payback(projection(assessment, years), years, m)
+        # the assessment's own table over the horizon when it holds one (computed once), else this one
+        held = years == HORIZON_YEARS and getattr(type(assessment), "projection", None) is not None
+        pb = payback(assessment.projection if held else projection(assessment, years), years, m)
         out["payback_year"], out["payback"] = pb["year"], pb["text"]
-    try:
-        assessment._projection_summary = out
-    except AttributeError:  # a read-only stand-in: computed again next time
-        pass
     return out

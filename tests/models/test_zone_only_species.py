@@ -22,6 +22,7 @@ from treecalc import data
 from treecalc.benefits import benefits, compute_benefits
 from treecalc.climate_zones import read_survey_in_zone
 from treecalc.ingest import read_survey
+from treecalc.report.json import assessment_json
 from treecalc.species import UnknownSpecies, resolve_one
 
 GAL_PER_M3 = 264.172
@@ -71,7 +72,7 @@ def test_the_crape_myrtles_are_valued_from_the_piedmont_tables(charlotte):
 def test_assess_values_the_crape_myrtles_in_the_zone_found_from_the_coordinates(charlotte):
     from treecalc.assessment import assess
 
-    j = assess(charlotte).to_json()
+    j = assessment_json(assess(charlotte))
     assert j["zone"] == "PiedmtCLT"
     rows = {r["tag"]: r for r in j["per_tree"]}
     assert rows["1"]["species_code"] == "LA6"
