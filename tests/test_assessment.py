@@ -23,6 +23,7 @@ from treecalc.assessment import AssessOptions, assess, required_value  # noqa: E
 from treecalc.models.benefits import compute_benefits  # noqa: E402
 from treecalc.models.planting import StockOption, plan  # noqa: E402
 from treecalc.reference import data  # noqa: E402
+from treecalc.report.json import assessment_json
 from treecalc.report.statement import statement_bytes  # noqa: E402
 from treecalc.rules.croton_on_hudson import OFFENCE_READING_208 as OFFENCE_READING  # noqa: E402
 from treecalc.rules.croton_on_hudson import OTHER_PROHIBITIONS_208 as OTHER_PROHIBITIONS_NOTE  # noqa: E402
@@ -63,7 +64,7 @@ def test_90_percent_annual():
     assert r.required_value_usd == pytest.approx(343.20)
     assert (r.trees_needed, r.trees_planted, r.trees_in_lieu) == (3, 3, 0)
     assert r.planting_cost_usd == 2700.0 and r.native_share == 1.0
-    j = a.to_json()
+    j = assessment_json(a)
     assert j["permit_triggers"] == ["§208-19A(2)"] and j["replacement"]["value_per_tree_usd"] == ACRU12
     assert j["fund_in_lieu_usd"] == 0.0 and j["civil_penalty_max_usd"] == 0 and j["fine_max_usd"] is None
     json.dumps(j)  # serialisable
@@ -245,7 +246,7 @@ def test_doubling_and_days_in_assessment():
     a = assess(survey(rows, QUIET), continuing_days=2, replacement_stock=STOCK12)
     assert a.penalties.doubled and a.penalties.civil_penalty_max_usd == 8000
     assert a.penalties.criminal_fine_max_usd == 40000
-    assert a.to_json()["civil_penalty_doubled"] is True
+    assert assessment_json(a)["civil_penalty_doubled"] is True
 
 
 def test_application_pending_option_doubles():
@@ -284,7 +285,7 @@ def test_wesley_hills():
         survey(rows, {"has_residence": False, "lot_area_acres": 0.5, "one_family_co_issued": False}),
         jurisdiction="Wesley Hills",
     )
-    j = a.to_json()
+    j = assessment_json(a)
     # tree 1: 12 in on a vacant lot (c); tree 2: 8 in within 20 ft, no CO (e): 2 x $5,000
     assert j["jurisdiction"] == "wesley_hills" and j["fine_max_usd"] == 10000
     assert j["permit_triggers"] == ["§95-3A(1)(c)", "§95-3A(1)(e)"]
@@ -367,7 +368,7 @@ def test_wesley_vacant_lot_false_as_text():
         ),
         jurisdiction="wesley_hills",
     )
-    assert a.to_json()["fine_max_usd"] == 0 and a.to_json()["permit_triggers"] == []
+    assert assessment_json(a)["fine_max_usd"] == 0 and assessment_json(a)["permit_triggers"] == []
     with pytest.raises(ValueError, match="lot_area_acres"):
         assess(bare_survey(rows, {"lot_area_acres": "inf"}), jurisdiction="wesley_hills")
     with pytest.raises(ValueError, match="lot_area_acres"):
@@ -391,8 +392,8 @@ def test_wesley_damaged_not_fined_and_lot_line_not_surveyed():
     )
     a = assess(s, jurisdiction="wesley_hills")
     assert a.trees["permit_triggers"].tolist() == ["§95-3A(1)(e)", ""]
-    assert a.to_json()["fine_max_usd"] == 0 and a.to_json()["fine_conditional_usd"] == 5000
-    assert a.to_json()["offence_rows"][0]["depends_on"].startswith("within_20ft_of_lot_line not given")
+    assert assessment_json(a)["fine_max_usd"] == 0 and assessment_json(a)["fine_conditional_usd"] == 5000
+    assert assessment_json(a)["offence_rows"][0]["depends_on"].startswith("within_20ft_of_lot_line not given")
     assert any("no lot-line column" in x for x in a.assumptions)
     assert any("damaged tree" in x for x in a.summary.notes)
 
@@ -449,7 +450,7 @@ def test_wesley_label_days_and_exceptions():
     rows = [{"species_code": "ACRU", "dbh_in": 12, "action": "removed"}]
     site = {"has_residence": False, "lot_area_acres": 0.5, "one_family_co_issued": True}
     a = assess(bare_survey(rows, site), jurisdiction="wesley_hills", continuing_days=3)
-    j = a.to_json()
+    j = assessment_json(a)
     assert "§208" not in j["value_basis_label"] and not any("§208" in ln["section"] for ln in a.lines)
     # tree fine: 1 x $5,000 (penalties A has no per-day clause: days do not multiply it)
     assert j["fine_max_usd"] == 5000
@@ -459,7 +460,7 @@ def test_wesley_label_days_and_exceptions():
     assert not any(ln["value"] == 7500 for ln in a.lines)
     # §95-3D(2) work by or for the Village: no permit, no fine
     a = assess(bare_survey(rows, {**site, "village_work": "yes"}), jurisdiction="wesley_hills")
-    assert a.to_json()["fine_max_usd"] == 0 and a.permit.exceptions_applied[0]["section"] == "§95-3D(2)"
+    assert assessment_json(a)["fine_max_usd"] == 0 and a.permit.exceptions_applied[0]["section"] == "§95-3D(2)"
 
 
 # -- 10, 11. readings stated ------------------------------------------------------------------------

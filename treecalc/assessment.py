@@ -43,6 +43,7 @@ import pandas as pd
 from treecalc.frames import actions, some_tags
 from treecalc.law import in_force_note
 from treecalc.law import registry as jurisdictions
+from treecalc.models import projection as projections
 from treecalc.models.benefits import BenefitParams, compute_benefits, make_params, method_notes
 from treecalc.models.valuation import (
     parse_value_basis,
@@ -52,8 +53,8 @@ from treecalc.models.valuation import (
 )
 from treecalc.money import money, percent_of_up
 from treecalc.reference import data
-from treecalc.results import ChapterSummary, Fund, Penalties, Permit, Replacement, line
-from treecalc.rules import flag_bounds, pruning, rules_module
+from treecalc.results import ChapterSummary, Fund, Penalties, Permit, QuotedLabels, Replacement, line
+from treecalc.rules import flag_bounds, pruning, quoted, rules_module
 from treecalc.rules import law_data as lawparams
 from treecalc.rules.context import AssessOptions as AssessOptions
 from treecalc.rules.context import Context as Context
@@ -86,8 +87,9 @@ class Assessment:
     site_assumed: tuple[str, ...] = ()
     #: What the assessment was derived from (:mod:`treecalc.report.fingerprint`), when the caller recorded it.
     fingerprint: dict[str, Any] | None = None
+    #: The labels that quote a number of the law, of the law in force on the assessment's date ("Slope over 20%").
+    labels: QuotedLabels = field(default_factory=QuotedLabels)
 
-    # -- summaries -------------------------------------------------------------------------
     @property
     def rows_read(self) -> int:
         return int(getattr(self.survey, "rows_read", len(self.trees)))
@@ -97,11 +99,15 @@ class Assessment:
         r = getattr(self.survey, "rejected", None)
         return r if isinstance(r, pd.DataFrame) else pd.DataFrame()
 
-    def to_json(self) -> dict[str, Any]:
-        """The JSON object of ``treecalc assess --json``: :func:`treecalc.report.json.assessment_json`."""
-        from treecalc.report.json import assessment_json
+    @functools.cached_property
+    def projection(self) -> pd.DataFrame:
+        """:func:`treecalc.models.projection.projection` over its horizon, once, when first read (a plan's are not)."""
+        return projections.projection(self, projections.HORIZON_YEARS)
 
-        return assessment_json(self)
+    @functools.cached_property
+    def projection_summary(self) -> dict[str, Any]:
+        """:func:`treecalc.models.projection.summary` (mortality, payback), once."""
+        return projections.summary(self)
 
 
 def required_value(removed_value_usd: float, percent: float) -> float:
@@ -310,7 +316,9 @@ def assess(
     method["readings"] = [text for _, text in items]
     method["reading_items"] = [{"section": sec, "reading": text} for sec, text in items]
     _closing_warnings(trees, found, planted, warnings)
+    quoted.record_entries(found, jkey, on_date)
     return Assessment(
+        labels=quoted.quoted_labels(on_date),
         survey=survey,
         jurisdiction=jkey,
         options=options,
@@ -335,8 +343,8 @@ def _basis_label(label: str, kind: str, mortality: float, appraisal10: Any) -> s
 
 
 def _closing_warnings(trees: Any, found: Any, planted: list[str], warnings: list[str]) -> None:
-    """What is said once the law is applied: the zone the trees to be planted are valued in (``planted``) only
-    when a replacement is required (there are none to plant otherwise), and a survey without trees."""
+    """What is said once the law is applied: the zone the trees to be planted are valued in (``planted``) when a
+    replacement is required (none are planted otherwise), and a survey without trees."""
     if getattr(found.replacement, "required", False):
         warnings.extend(planted)
     if not len(trees):
@@ -556,9 +564,8 @@ def prepare(jurisdiction: str | None = None) -> None:
     """Load what a first :func:`assess` reads: the i-Tree tables, the species catalogue and index, the
     benefit tables at the default prices and the law of ``jurisdiction`` (Croton-on-Hudson's if not given).
 
-    Nothing is assessed and nothing is returned: the command line calls it while its child process
-    reads the survey, so that work is not waited for afterwards. An unknown jurisdiction is left for
-    :func:`assess` to report.
+    Nothing is assessed or returned: the command line calls it while its child process reads the survey, so
+    that work is not waited for afterwards. An unknown jurisdiction is left for :func:`assess` to report.
     """
     compute_benefits(pd.DataFrame({"species": ["Acer rubrum"], "dbh_in": [10.0], "land_use": ["single_family"]}))
     try:
@@ -568,8 +575,7 @@ def prepare(jurisdiction: str | None = None) -> None:
 
 
 def _jurisdiction(j: str | None, assumptions: list[str]) -> str:
-    """The one key of the jurisdiction given, or the default law's (:data:`treecalc.law.registry.DEFAULT`),
-    said as an assumption."""
+    """The one key of the jurisdiction given, or the default law's (:data:`treecalc.law.registry.DEFAULT`) said."""
     if not j:
         assumptions.append(
             f"jurisdiction not given: the survey is assessed under {jurisdictions.by_key(jurisdictions.DEFAULT).chapter} "

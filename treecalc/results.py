@@ -15,6 +15,8 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from treecalc.law.schema import Bracket, Entry
+
 
 class _Fields:
     """A finding's dataclass turned whole into plain data (``to_dict``) for the JSON; read its fields as attributes."""
@@ -46,6 +48,9 @@ class Permit(_Fields):
     removals_12mo: int | None = None
     clear_cutting: bool = False
     notes: list[str] = field(default_factory=list)
+    #: the law's entries this finding applied (value, unit, section, text), by dotted key, as in force on the
+    #: assessment's date: what the outputs quote of the law is read here, never from the law files again
+    entries: dict[str, Entry | Bracket] = field(default_factory=dict, kw_only=True)
 
     def statement_lines(self, section: str, items: tuple[str, str, str], note: str) -> list[dict[str, Any]]:
         """Its statement lines: each site trigger, each exception, then whether it is required (``section``).
@@ -113,6 +118,22 @@ class Replacement(_Fields):
     #: §208-22F on the trees whose offence is conditional (a fact not given): what would be required if it
     #: were established; never in required, the parts or the totals (None when there is none)
     conditional_22f: dict[str, Any] | None = None
+    #: the law's entries this finding applied (value, unit, section, text), by dotted key, as in force on the
+    #: assessment's date: what the outputs quote of the law is read here, never from the law files again
+    entries: dict[str, Entry | Bracket] = field(default_factory=dict, kw_only=True)
+    #: the sentences the outputs print that quote those entries, written when the finding was made (the
+    #: statement's "under a permit for three or more trees"): by name
+    said: dict[str, str] = field(default_factory=dict, kw_only=True)
+
+
+@dataclass(frozen=True)
+class QuotedLabels:
+    """The labels that quote a number of the law, filled from the law in force on the assessment's date: a survey
+    column's (``columns``: "Slope over 20%", §208-19A(3)) and a site fact's (``site``: "Trees removed on the lot in
+    the previous 12 months (trees)"), by name. The outputs head their columns and facts with these."""
+
+    columns: Mapping[str, str] = field(default_factory=dict)
+    site: Mapping[str, str] = field(default_factory=dict)
 
 
 def exact_cents(amount: Any) -> int | None:
@@ -145,6 +166,9 @@ class Fund(_Fields):
     alternative_22f_calculation: str = ""
     notes: list[str] = field(default_factory=list)
     alternative_22f_exact: Any = None  # alternative_22f_usd as an exact Decimal
+    #: the law's entries this finding applied (value, unit, section, text), by dotted key, as in force on the
+    #: assessment's date: what the outputs quote of the law is read here, never from the law files again
+    entries: dict[str, Entry | Bracket] = field(default_factory=dict, kw_only=True)
 
 
 @dataclass(eq=False, kw_only=True)
@@ -176,6 +200,9 @@ class Penalties(_Fields):
     clear_cutting: bool = False
     notes: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
+    #: the law's entries this finding applied (value, unit, section, text), by dotted key, as in force on the
+    #: assessment's date: what the outputs quote of the law is read here, never from the law files again
+    entries: dict[str, Entry | Bracket] = field(default_factory=dict)
 
 
 #: The keys of a per-tree offence row (:attr:`Penalties.per_tree`, as every rules module writes it) saying what

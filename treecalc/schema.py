@@ -3,7 +3,7 @@
 - :data:`FLAG_FIELDS`: the survey's yes/no site flags of each tree (read by ingest, the rules and the app).
 - :data:`TREE_COLUMNS`: the trees frame that :func:`treecalc.ingest.read_survey` returns, in order.
 - :data:`BENEFIT_SKIP`: columns of the benefits frame already in the trees frame (not joined twice).
-- :data:`TREE_JSON_COLUMNS`: the per-tree rows of ``Assessment.to_json()`` (the public contract).
+- :data:`TREE_JSON_COLUMNS`: the per-tree rows of ``treecalc.report.json.assessment_json`` (the public contract).
 - :data:`COLUMNS`: each column's label and unit as the statement writes them (with its number format),
   and the label the app shows when it differs (:func:`app_label`); one row each in ``columns.csv``,
   read once at import.

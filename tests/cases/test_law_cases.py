@@ -36,6 +36,7 @@ import pytest
 
 import treecalc
 from treecalc.ingest import read_survey
+from treecalc.report.json import assessment_json
 
 HERE = Path(__file__).parent
 FILE_KEYS = {"jurisdiction", "section", "case"}
@@ -103,7 +104,7 @@ def read_case_survey(case: dict[str, Any], tmp: Path) -> Any:
 
 def assess_case(jurisdiction: str, case: dict[str, Any], tmp: Path) -> dict[str, Any]:
     survey = read_case_survey(case, tmp)
-    return treecalc.assess(survey, jurisdiction=jurisdiction, **case.get("options", {})).to_json()
+    return assessment_json(treecalc.assess(survey, jurisdiction=jurisdiction, **case.get("options", {})))
 
 
 def same(got: Any, want: Any) -> bool:

@@ -14,6 +14,7 @@ from treecalc.cli import main
 from treecalc.ingest import read_survey
 from treecalc.ingest.survey import group_warnings
 from treecalc.reference import data
+from treecalc.report.json import assessment_json
 
 # ------------------------------------------------------------------ a GIS export (ArcGIS / TreeKeeper style)
 
@@ -242,7 +243,7 @@ def test_census_assessment_values_the_stump_at_its_stump_diameter(tmp_path):
     from treecalc.assessment import assess
 
     a = assess(str(write_text(tmp_path / "census.csv", _census_rows())))
-    j = a.to_json()
+    j = assessment_json(a)
     assert j["trees_removed"] == 1  # the stump only; no living tree became a proposed removal
     stump = a.trees.set_index("tag").loc["180692"]
     assert stump["dbh_in"] == 16.0 and stump["action"] == "removed"

@@ -3,6 +3,7 @@ same whatever the order of its rows, and the warnings say how it was chosen and 
 
 from treecalc import assess
 from treecalc.ingest import read_survey
+from treecalc.report.json import assessment_json
 
 HEAD = "Tag,Species,DBH (in),Action,Climate zone\n"
 SOUTH = "1,Acer rubrum,12,remove,PiedmtCLT\n2,Quercus rubra,14,remove,PiedmtCLT\n"
@@ -28,11 +29,11 @@ def test_a_tie_values_the_trees_to_be_planted_in_the_same_zone_whatever_the_rows
     found = []
     for rows in (SOUTH + MIDWEST, MIDWEST + SOUTH):
         a = assess(_survey(rows), site=QUIET)
-        j = a.to_json()
+        j = assessment_json(a)
         assert (j["removed_value_usd"], j["required_value_usd"]) == (467.26, 420.54)
         rep = j["replacement"]
         found.append((rep["value_per_tree_usd"], rep["trees_needed"], rep["planting_cost_usd"], _planted(a)))
-        assert [z["zone"] for z in a.to_json()["options"]["zone"]["zones"]] == ["MidWstMSP", "PiedmtCLT"]
+        assert [z["zone"] for z in assessment_json(a)["options"]["zone"]["zones"]] == ["MidWstMSP", "PiedmtCLT"]
     assert found[0] == found[1]
     assert found[0][:3] == (6.56, 65, 29_250.0)
     assert found[0][3] == [
@@ -85,7 +86,7 @@ def test_trees_only_defaulted_to_the_northeast_are_not_said_to_lie_in_it():
 def test_a_given_zone_says_which_zones_of_the_column_and_the_site_fact_it_overrides():
     # docs/science/zones.md's order: ‹zone› values every tree (the column and the site fact are not used), said naming both
     a = assess(_survey(SOUTH + MIDWEST), site={**QUIET, "climate_zone": "PiedmtCLT"}, zone="MidWstMSP")
-    assert a.to_json()["replacement"]["value_per_tree_usd"] == 6.56  # 6.5608 in MidWstMSP
+    assert assessment_json(a)["replacement"]["value_per_tree_usd"] == 6.56  # 6.5608 in MidWstMSP
     assert (
         "the zone chosen (‹zone› MidWstMSP) values every tree in the Midwest zone (MidWstMSP), overriding the zones the column "
         "climate_zone names: 2 trees in the South zone (PiedmtCLT)"
@@ -115,7 +116,7 @@ def test_the_column_over_the_site_fact_is_said_and_the_fact_values_the_blanks():
     ) in a.warnings
     # every tree named in one zone, the fact another: the column's zone values all, the fact said unused
     one = assess(_survey(SOUTH), site={**QUIET, "climate_zone": "MidWstMSP"})
-    assert one.to_json()["replacement"]["value_per_tree_usd"] == 6.42  # PiedmtCLT 6.4228
+    assert assessment_json(one)["replacement"]["value_per_tree_usd"] == 6.42  # PiedmtCLT 6.4228
     assert (
         "the column climate_zone overrides the site fact climate_zone=MidWstMSP (Midwest) for the trees it names "
         "in another zone: 2 trees in the South zone (PiedmtCLT)"

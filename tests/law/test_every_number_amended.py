@@ -25,6 +25,7 @@ import pytest
 from treecalc.law import Bracket, Entry, clear_caches, entries
 from treecalc.reference import datafolder
 from treecalc.reference.datafolder import BUNDLED_DATA_DIR
+from treecalc.report.json import assessment_json
 from treecalc.rules.law_data import multiplied
 
 CH208 = "law/croton_on_hudson/ch208_trees.toml"
@@ -298,7 +299,7 @@ def _outputs(lot: Path, jurisdiction: str, kw: dict[str, Any], kinds: set[str]) 
         said = " ".join(str(refusal.value).split())
         return {"json": said, "text": said, "data": {}, "xlsx": "", "pdf": ""}
     a = assess(str(lot), jurisdiction=jurisdiction, **kw)
-    d = a.to_json()
+    d = assessment_json(a)
     out: dict[str, Any] = {
         "json": json.dumps(d, default=_json_default, ensure_ascii=False),
         "text": render_text(a),
@@ -455,7 +456,7 @@ def test_the_multi_stem_tier_note_quotes_the_amended_bound(tmp_path):
 
     def run() -> str:
         a = assess(str(lot), jurisdiction="croton_on_hudson", on="2026-06-01")
-        return " ".join((json.dumps(a.to_json(), ensure_ascii=False) + render_text(a)).split())
+        return " ".join((json.dumps(assessment_json(a), ensure_ascii=False) + render_text(a)).split())
 
     before = _in_folder(None, run)
     _amend(folder, CH208, "penalty.civil_tiers[1].max_dbh_in", "7.5")
@@ -487,7 +488,7 @@ def test_the_pending_clause_notes_say_the_amended_factor(tmp_path):
 
     def run() -> str:
         a = assess(str(lot), jurisdiction="croton_on_hudson", on="2026-06-01", site={"application_pending": True})
-        return " ".join((json.dumps(a.to_json(), ensure_ascii=False) + render_text(a)).split())
+        return " ".join((json.dumps(assessment_json(a), ensure_ascii=False) + render_text(a)).split())
 
     before = _in_folder(None, run)
     _amend(folder, CH208, "penalty.doubling_factor", "3")

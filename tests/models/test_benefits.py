@@ -9,6 +9,7 @@ import pytest
 import treecalc
 from treecalc.models.benefits import default_large_tree_leaf_area_m2
 from treecalc.reference.species import UnknownSpecies
+from treecalc.report.json import assessment_json
 
 
 def test_default_large_tree_leaf_area():
@@ -295,7 +296,7 @@ def test_disclosures_reach_the_assessment_json_and_method(tmp_path):
         }
     ).to_csv(path, index=False)
     a = treecalc.assess(read_survey(path))
-    notes = [t.get("disclosures") for t in a.to_json()["per_tree"]]
+    notes = [t.get("disclosures") for t in assessment_json(a)["per_tree"]]
     assert notes[0] == "" and "DBH over 45 in" in notes[1]
     assert any("Stormwater is priced" in n for n in a.method["science_notes"])
 

@@ -13,6 +13,7 @@ import pytest
 from treecalc.ingest import zone as climate_zones
 from treecalc.models.benefits import benefits, compute_benefits
 from treecalc.reference import data
+from treecalc.report.json import assessment_json
 
 GAL_PER_M3 = 264.172
 
@@ -303,7 +304,7 @@ def test_a_survey_in_charlotte_is_valued_in_the_piedmont(tmp_path):
         encoding="utf-8",
     )
     a = assess(f)
-    assert a.to_json()["zone"] == "PiedmtCLT" and a.options["zone"]["source"] == "tree coordinates"
+    assert assessment_json(a)["zone"] == "PiedmtCLT" and a.options["zone"]["source"] == "tree coordinates"
     site = assess(f, site={"climate_zone": "Midwest"})
     assert site.options["zone"] == {**site.options["zone"], "zone": "MidWstMSP", "source": "site fact climate_zone"}
     # by hand above: $149.82 a red maple of 12 in in the Piedmont

@@ -31,6 +31,7 @@ import pytest
 
 import treecalc
 from treecalc.ingest import read_survey
+from treecalc.report.json import assessment_json
 
 SURVEY = {
     "Tag #": [101, 102, 103, 104],
@@ -49,7 +50,7 @@ def _survey(tmp_path, **changes):
 
 
 def _rows(a):
-    return {str(t["tag"]): t for t in a.to_json()["per_tree"]}
+    return {str(t["tag"]): t for t in assessment_json(a)["per_tree"]}
 
 
 def test_a_dead_white_ash_has_no_value_and_is_not_counted_toward_208_22a(tmp_path):
@@ -62,7 +63,7 @@ def test_a_dead_white_ash_has_no_value_and_is_not_counted_toward_208_22a(tmp_pat
     assert [rows[t]["dead"] for t in ("101", "102", "103")] == [False, False, False]
     # the live trees, by hand (module docstring): 127.11 + 194.57 + 139.33 = 461.01
     assert [rows[t]["value_usd"] for t in ("101", "102", "103")] == pytest.approx([127.11, 194.57, 139.33], abs=0.01)
-    part = {p["section"]: p for p in a.to_json()["replacement_parts"]}["§208-22A"]
+    part = {p["section"]: p for p in assessment_json(a)["replacement_parts"]}["§208-22A"]
     assert part["trees"] == 3 and part["value_usd"] == pytest.approx(461.01, abs=0.015)
     # 90% of 461.01 = 414.909, rounded up to the cent (at least): 414.91
     assert part["required_value_usd"] == pytest.approx(414.91, abs=0.015)
@@ -73,7 +74,7 @@ def test_a_dead_tree_still_counts_as_a_removal_for_the_permit_and_clear_cutting(
     # four removals, one of them dead: "more than three trees" (§208-19A(1)) and, without a permit,
     # "the removal of four or more trees" (clear cutting, §208-17, §208-19A(8)) both still hold
     a = treecalc.assess(_survey(tmp_path))
-    j = a.to_json()
+    j = assessment_json(a)
     assert j["trees_removed"] == 4 and j["permit_required"] is True
     triggers = {ln["section"]: ln["value"] for ln in j["lines"] if ln["item"] == "Permit trigger"}
     assert "(4, including 0 earlier)" in triggers["§208-19A(1)"]

@@ -8,6 +8,7 @@ import treecalc
 from treecalc.models import growth
 from treecalc.models.projection import PLANTED, REMOVED, payback, projection
 from treecalc.reference.data import SAMPLE_SURVEY
+from treecalc.report.json import assessment_json
 
 
 def test_projection_of_the_sample():
@@ -60,7 +61,7 @@ def test_payback_in_the_json_and_the_fee_schedule_rate():
     a = treecalc.assess(
         SAMPLE_SURVEY, fee_schedule={"basis": "per_tree", "fee_per_tree_usd": "450", "mortality_rate": "0.035"}
     )
-    j = a.to_json()["projection"]
+    j = assessment_json(a)["projection"]
     assert j["mortality_rate"] == 0.035 and j["mortality_source"].startswith("fee schedule")
     df = projection(a, 20)
     assert j["payback_year"] == payback(df, 20, 0.035)["year"]

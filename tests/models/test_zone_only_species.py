@@ -23,6 +23,7 @@ from treecalc.ingest.zone import read_survey_in_zone
 from treecalc.models.benefits import benefits, compute_benefits
 from treecalc.reference import data
 from treecalc.reference.species import UnknownSpecies, resolve_one
+from treecalc.report.json import assessment_json
 
 GAL_PER_M3 = 264.172
 
@@ -71,7 +72,7 @@ def test_the_crape_myrtles_are_valued_from_the_piedmont_tables(charlotte):
 def test_assess_values_the_crape_myrtles_in_the_zone_found_from_the_coordinates(charlotte):
     from treecalc.assessment import assess
 
-    j = assess(charlotte).to_json()
+    j = assessment_json(assess(charlotte))
     assert j["zone"] == "PiedmtCLT"
     rows = {r["tag"]: r for r in j["per_tree"]}
     assert rows["1"]["species_code"] == "LA6"

@@ -27,6 +27,7 @@ import pandas as pd
 import pytest
 
 from treecalc.models.benefits import compute_benefits
+from treecalc.report.json import assessment_json
 
 NE_STORM, NE_ENERGY = 6.66 * 264.172 * 0.008, 100.6 * 0.1401 + 3515.5 * 0.01408
 PD_STORM, PD_ENERGY = 13.19 * 264.172 * 0.0099, 112.2 * 0.0759 + 420.6 * 0.01046
@@ -78,7 +79,7 @@ def test_the_json_and_the_statement_say_each_trees_zone_and_the_surveys_zones(tw
     from treecalc.report.statement import write_statement
 
     _, a = two_zones
-    j = a.to_json()
+    j = assessment_json(a)
     assert {t["tag"]: t["zone"] for t in j["per_tree"]}["P2"] == "PiedmtCLT"
     z = j["options"]["zone"]
     assert z["source"] == "tree coordinates" and z["zone"] == "NoEastXXX"

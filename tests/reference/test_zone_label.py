@@ -1,5 +1,7 @@
 """The value basis names the climate zone whose tables valued the trees, not the Northeast always."""
 
+from treecalc.report.json import assessment_json
+
 
 def _survey(lat: float, lon: float):
     from treecalc.ingest import read_survey
@@ -18,14 +20,14 @@ def test_a_charlotte_survey_says_it_is_valued_in_the_piedmont_tables():
     from treecalc import assess
 
     a = assess(_survey(35.23, -80.84))
-    label = a.to_json()["options"]["value_basis_label"]
+    label = assessment_json(a)["options"]["value_basis_label"]
     assert "Northeast" not in label and "PiedmtCLT" in label, label
 
 
 def test_a_croton_survey_still_says_northeast():
     from treecalc import assess
 
-    label = assess(_survey(41.21, -73.89)).to_json()["options"]["value_basis_label"]
+    label = assessment_json(assess(_survey(41.21, -73.89)))["options"]["value_basis_label"]
     assert "Northeast (NoEastXXX)" in label, label
 
 
@@ -70,7 +72,7 @@ def test_the_projection_of_a_survey_outside_the_northeast_runs_in_its_zone():
     p = projection(a, 20)
     year0 = float(p[(p["series"] == REMOVED) & (p["year"] == 0)]["value_usd"].iloc[0])
     assert abs(year0 - 509.36) < 0.01, year0
-    assert "projection" in a.to_json()
+    assert "projection" in assessment_json(a)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -223,7 +225,7 @@ def test_a_survey_in_two_zones_says_which_zone_values_the_trees_to_be_planted():
     )
     sv = read_survey(text.encode("utf-8"), filename="two_zones.csv")
     a = assess(sv, site={"subdividable": False, "has_residence": True})
-    assert a.to_json()["replacement"]["value_per_tree_usd"] == 6.42
+    assert assessment_json(a)["replacement"]["value_per_tree_usd"] == 6.42
     said = [w for w in a.warnings if "to be planted" in w]
     assert said == [
         "the trees to be planted (the replacement stock's value per tree) are valued in the South zone "

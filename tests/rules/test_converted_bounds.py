@@ -11,6 +11,7 @@ import pytest
 from tests.helpers.rules import STOCK, write_csv
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
+from treecalc.report.json import assessment_json
 
 #: A parcel capable of being subdivided (§208-19A(2) reaches every tree of 8 in or more), with a house.
 SUBDIVIDABLE = {"subdividable": True, "has_residence": True, "site_plan_required": False}
@@ -22,7 +23,9 @@ def test_a_tree_of_exactly_8_in_measured_in_metric_needs_its_permit(tmp_path, he
     # eight (8) inches or more in DBH" required a permit, none held: an offence. §208-29B(1) "up to and
     # including eight inches": civil $500; §208-29A: criminal $250. One tree: no §208-29B(7) doubling.
     rows = [["Tag", "Species", header, "Action"], ["1", "Acer rubrum", cell, "Removed"]]
-    j = assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=SUBDIVIDABLE, replacement_stock=STOCK).to_json()
+    j = assessment_json(
+        assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=SUBDIVIDABLE, replacement_stock=STOCK)
+    )
     t = j["per_tree"][0]
     assert t["permit_triggers"] == "§208-19A(2)"
     assert (t["penalty_tier"], t["penalty_max_usd"], t["criminal_max_usd"]) == ("§208-29B(1)", 500, 250)
@@ -35,7 +38,7 @@ def test_a_tree_of_exactly_4_in_on_a_steep_slope_measured_in_cm(tmp_path):
     # steep" is not said, so not tier (4)); criminal $250.
     rows = [["Tag", "Species", "DBH (cm)", "Action", "Slope > 20%"], ["1", "Acer rubrum", "10.16", "Removed", "Y"]]
     site = {"subdividable": False, "has_residence": True, "site_plan_required": False}
-    j = assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=site, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=site, replacement_stock=STOCK))
     assert j["per_tree"][0]["permit_triggers"] == "§208-19A(3)"
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (500, 250)
 
@@ -46,5 +49,5 @@ def test_wesley_hills_a_tree_of_exactly_10_in_on_a_vacant_lot_measured_in_cm(tmp
     rows = [["Tag", "Species", "DBH (cm)", "Action"], ["1", "Acer rubrum", "25.4", "Removed"]]
     s = read_survey(write_csv(tmp_path / "s.csv", rows))
     site = {"has_residence": False, "lot_area_acres": 0.5}
-    j = assess(s, jurisdiction="wesley_hills", site=site).to_json()
+    j = assessment_json(assess(s, jurisdiction="wesley_hills", site=site))
     assert j["fine_max_usd"] == 5000

@@ -12,6 +12,7 @@ import pytest
 
 from tests.rules.test_croton_offences import STOCK, parts, survey
 from treecalc.assessment import assess
+from treecalc.report.json import assessment_json
 
 REMOVED = [
     {"species_code": "ACRU", "dbh_in": 10, "action": "removed"},
@@ -31,7 +32,7 @@ def test_conditional_only_lot_charges_no_replacement():
     # Before: "Replacement required: yes", §208-22F (113.69 + 140.52) = 254.21 x 1.2 = 305.052 -> $305.06.
     # Now: nothing required; shown apart: 305.06 / 64.68 = 4.72 -> 5 trees of ACRU 2 in would be required.
     a = assess(survey(REMOVED), replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert j["offences_conditional"] == 2 and j["offences_definite"] == 0
     assert j["replacement_required"] is False and j["replacement_parts"] == []
     assert j["required_value_usd"] == 0.0 and j["fund_alternative_22f_usd"] is None
@@ -42,7 +43,7 @@ def test_conditional_only_lot_charges_no_replacement():
     assert (c["value_usd"], c["required_value_usd"], c["trees_needed"]) == (254.21, 305.06, 5)
     assert (c["value_cents"], c["required_value_cents"]) == (25421, 30506)
     # the payment in place of the planting is the one §208-22F would charge were the facts given (below)
-    definite = assess(survey(REMOVED, GIVEN), replacement_stock=STOCK).to_json()
+    definite = assessment_json(assess(survey(REMOVED, GIVEN), replacement_stock=STOCK))
     assert c["payment_usd"] == definite["fund_alternative_22f_usd"] and c["payment_usd"] > 0
     assert c["text"].startswith(f"§208-22F: 5 trees (or ${c['payment_usd']:,.2f}) would be required if subdividable")
     assert "is established" in c["text"] and "subdividable" in c["depends_on"]
@@ -58,7 +59,7 @@ def test_definite_only_lot_is_unchanged():
     # the same trees with the parcel facts given: definite offences, §208-22F 254.21 x 1.2 = $305.06,
     # 305.06 / 64.68 = 4.72 -> 5 trees; no conditional replacement shown
     a = assess(survey(REMOVED, GIVEN), replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert j["offences_definite"] == 2 and j["offences_conditional"] == 0
     assert j["replacement_required"] is True and j["replacement_percent"] == 120
     assert [(p["section"], p["trees"], p["required_value_usd"]) for p in j["replacement_parts"]] == [
@@ -74,7 +75,7 @@ def test_mixed_lot_charges_definite_and_lists_conditional_apart():
     # 209.76 / 64.68 = 3.24 -> 4 trees. The 10 in + 14 in removed (conditional) apart: $305.06, 5 trees.
     # Before: one §208-22F part of 4 trees, (174.80 + 254.21) = 429.01 x 1.2 = 514.812 -> $514.82.
     a = assess(survey(TOPPED + REMOVED), replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert j["replacement_required"] is True
     assert [(p["section"], p["trees"], p["required_value_usd"]) for p in parts(a).values()] == [("§208-22F", 2, 209.76)]
     assert j["required_value_usd"] == 209.76 and j["replacement"]["trees_needed"] == 4
@@ -89,7 +90,7 @@ def test_mixed_lot_charges_definite_and_lists_conditional_apart():
 def test_the_engineers_finding_still_decides(violation, counted):
     # --violation is a fact given: True puts every harmed tree in §208-22F, False none; nothing conditional
     a = assess(survey(TOPPED + REMOVED), replacement_stock=STOCK, violation=violation)
-    j = a.to_json()
+    j = assessment_json(a)
     assert a.replacement.trees_counted == counted and "replacement_conditional" not in j
 
 

@@ -11,6 +11,7 @@ from decimal import ROUND_CEILING, Decimal
 from tests.helpers.rules import FLAT_HOUSE_LOT, STOCK, write_csv
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
+from treecalc.report.json import assessment_json
 
 
 def test_the_22f_payment_stays_at_120_percent_when_the_engineer_sets_150(tmp_path):
@@ -20,8 +21,10 @@ def test_the_22f_payment_stays_at_120_percent_when_the_engineer_sets_150(tmp_pat
     # while the replacement standard moves to 150 % of the trees' value.
     rows = [["Tag", "Species", "DBH", "Action"]] + [[str(k), "Acer rubrum", "10", "Removed"] for k in range(1, 5)]
     path = write_csv(tmp_path / "s.csv", rows)
-    law = assess(read_survey(path), site=FLAT_HOUSE_LOT, replacement_stock=STOCK).to_json()
-    eng = assess(read_survey(path), site=FLAT_HOUSE_LOT, replacement_stock=STOCK, replacement_percent=150).to_json()
+    law = assessment_json(assess(read_survey(path), site=FLAT_HOUSE_LOT, replacement_stock=STOCK))
+    eng = assessment_json(
+        assess(read_survey(path), site=FLAT_HOUSE_LOT, replacement_stock=STOCK, replacement_percent=150)
+    )
     assert eng["replacement_percent"] == 150.0
     # the standard follows the Engineer: 150 % of the removed value, rounded up to the cent
     v = Decimal(str(eng["removed_value_usd"]))
@@ -40,7 +43,7 @@ def test_the_statement_says_the_engineers_percentage_and_the_payments_120(tmp_pa
         replacement_stock=STOCK,
         replacement_percent=150,
     )
-    counted = next(x for x in a.to_json()["lines"] if x["item"] == "Trees counted toward replacement")
+    counted = next(x for x in assessment_json(a)["lines"] if x["item"] == "Trees counted toward replacement")
     assert counted["note"].startswith("150% on trees harmed in offences (§208-22F"), counted["note"]
     pay = [n for n in a.replacement.notes if "may instead pay" in n]
     assert pay and "equivalent to 120% of the value destroyed" in pay[0], pay

@@ -21,6 +21,7 @@ from decimal import ROUND_CEILING, Decimal
 import pytest
 
 from treecalc.assessment import assess
+from treecalc.report.json import assessment_json
 
 FEE_SCHEDULE = """\
 basis = "value"
@@ -88,7 +89,7 @@ def test_a_conditional_offences_payment_values_each_tree_in_its_own_zone(files, 
     fs, _, one_each = files
     south, midwest = _one_tree_value(one_each["south"], fs), _one_tree_value(one_each["midwest"], fs)
     two = _survey(tmp_path / "two.csv", [CHARLOTTE, MINNEAPOLIS])
-    j = assess(two, value_basis="annual", fee_schedule=fs).to_json()
+    j = assessment_json(assess(two, value_basis="annual", fee_schedule=fs))
     c = j["replacement_conditional"]
     assert (c["trees"], j["offences_definite"]) == (2, 0)
     assert Decimal(str(c["payment_usd"])) == _payment([south, midwest]) == Decimal("5828.42")

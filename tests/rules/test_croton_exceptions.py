@@ -13,6 +13,7 @@ from openpyxl import Workbook
 from tests.helpers.rules import FLAT_HOUSE_LOT, STOCK, write_csv
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
+from treecalc.report.json import assessment_json
 
 
 def write_xlsx(path, rows, site):
@@ -30,7 +31,7 @@ def write_xlsx(path, rows, site):
 
 
 def parts(a):
-    return {p["section"]: p for p in a.to_json()["replacement_parts"]}
+    return {p["section"]: p for p in assessment_json(a)["replacement_parts"]}
 
 
 def by_tag(a, col):
@@ -59,7 +60,7 @@ def test_village_work_on_a_street_tree_is_no_offence(tmp_path):
     # Now: no offence, nothing doubled, nothing to replace, no hold, no clear-cutting trigger line.
     path = write_xlsx(tmp_path / "village.xlsx", VILLAGE_ROWS, {**FLAT_HOUSE_LOT, "village_work": "yes"})
     a = assess(read_survey(path), replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (0, 0)
     assert (j["civil_penalty_conditional_usd"], j["criminal_fine_conditional_usd"]) == (0, 0)
     assert j["civil_penalty_doubled"] is False and j["offences"] == 0
@@ -94,7 +95,7 @@ def test_village_work_per_tree_column(tmp_path, header):
     s = read_survey(write_csv(tmp_path / "s.csv", rows))
     assert s.source["column_map"][header] == "village_work"
     a = assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert by_tag(a, "offence") == {"101": False, "102": False, "103": False, "104": True}
     assert j["civil_penalty_max_usd"] == 4000 and j["civil_penalty_doubled"] is False
     assert j["criminal_fine_max_usd"] == 250
@@ -124,7 +125,7 @@ def test_tree_removed_under_its_own_permit_is_no_offence(tmp_path):
     s = read_survey(write_csv(tmp_path / "s.csv", rows))
     assert s.source["column_map"]["Permit #"] == "permit"
     a = assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert by_tag(a, "offence") == {"201": False, "202": True, "203": False, "204": False, "205": False}
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (1500, 250)
     p = parts(a)
@@ -143,7 +144,7 @@ def test_one_tree_under_its_own_permit_alone(tmp_path):
         ["1", "Acer rubrum", "10", "Removed", "Y", "Yes"],
     ]
     a = assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"], j["replacement_parts"]) == (0, 0, [])
     assert "§208-29F" not in [ln["section"] for ln in a.lines]
 
@@ -186,7 +187,7 @@ def test_protected_native_with_no_threatened_column_is_conditional(tmp_path):
     # is §208-19A(5), if it is threatened or endangered — not given (no column): a conditional offence,
     # civil tier (6) $7,500 and criminal $250 summed apart; the maxima $0. Before: $7,500 + $250 definite.
     a = dogwood(tmp_path)
-    j = a.to_json()
+    j = assessment_json(a)
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (0, 0)
     assert (j["civil_penalty_conditional_usd"], j["criminal_fine_conditional_usd"]) == (7500, 250)
     row = j["offence_rows"][0]
@@ -201,7 +202,7 @@ def test_protected_native_not_threatened_is_no_offence(tmp_path):
     # The same dogwood with "T&E" = N: no trigger of §208-19A applies (6 in, flat house lot, 1 removal):
     # no offence, nothing conditional, nothing to replace
     a = dogwood(tmp_path, "T&E", "N")
-    j = a.to_json()
+    j = assessment_json(a)
     assert (j["civil_penalty_max_usd"], j["civil_penalty_conditional_usd"]) == (0, 0)
     assert (j["criminal_fine_max_usd"], j["criminal_fine_conditional_usd"]) == (0, 0)
     assert j["replacement_parts"] == []
@@ -214,7 +215,7 @@ def test_threatened_or_endangered_is_the_trigger(tmp_path, te_header):
     # highest tier: (6) $7,500 (a threatened or endangered plant is a protected native plant) over (1) $500;
     # criminal $250; §208-22F 120% on the one tree
     a = dogwood(tmp_path, te_header, "Y")
-    j = a.to_json()
+    j = assessment_json(a)
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (7500, 250)
     assert j["permit_triggers"] == ["§208-19A(5)"]
     assert (parts(a)["§208-22F"]["trees"], parts(a)["§208-22F"]["percent"]) == (1, 120)
@@ -225,7 +226,7 @@ def test_protected_native_headers(tmp_path, header):
     a = dogwood(tmp_path, "T&E", "N", header=header)
     assert a.survey.source["column_map"][header] == "protected_native"
     assert a.survey.source["column_map"]["T&E"] == "threatened_endangered"
-    assert a.to_json()["civil_penalty_conditional_usd"] == 0
+    assert assessment_json(a)["civil_penalty_conditional_usd"] == 0
 
 
 def test_engineers_violation_finding_leaves_out_own_permits_and_village_work(tmp_path):

@@ -21,6 +21,7 @@ from openpyxl import Workbook
 from tests.helpers.rules import make_trees
 from treecalc.assessment import assess
 from treecalc.cli import main
+from treecalc.report.json import assessment_json
 from treecalc.rules import croton_on_hudson as croton
 
 QUIET = {"subdividable": False, "has_residence": True, "site_plan_required": False}
@@ -40,7 +41,7 @@ def survey(rows, site=None):
 
 
 def parts(a):
-    return {p["section"]: p for p in a.to_json()["replacement_parts"]}
+    return {p["section"]: p for p in assessment_json(a)["replacement_parts"]}
 
 
 def test_three_removed_on_a_slope_12_1_4_0_3_9():
@@ -51,7 +52,7 @@ def test_three_removed_on_a_slope_12_1_4_0_3_9():
     # §208-22F 120% of the first two only: (127.78 + 75.02) = 202.80 x 1.2 = 243.36
     rows = [{"species_code": "ACRU", "dbh_in": d, "slope_over_20pct": True} for d in (12.1, 4.0, 3.9)]
     a = assess(survey(rows, QUIET), replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert j["civil_penalty_max_usd"] == 3500 and not j["civil_penalty_doubled"]
     assert j["criminal_fine_max_usd"] == 500 and j["civil_penalty_conditional_usd"] == 0
     assert list(parts(a)) == ["§208-22F"]
@@ -96,7 +97,7 @@ def test_topped_tree_topped_street_tree_removed_street_tree():
         {"species_code": "ACRU", "dbh_in": 6, "action": "removed", "street_tree": True},
     ]
     a = assess(survey(rows, QUIET), replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert [r["max_usd"] for r in j["offence_rows"]] == [3000, 4000, 4000]
     assert [r["criminal_max_usd"] for r in j["offence_rows"]] == [5000, 5000, 250]
     assert j["civil_penalty_max_usd"] == 11000 and j["criminal_fine_max_usd"] == 10250
@@ -155,7 +156,7 @@ def test_permit_held_in_the_site_sheet_means_no_offence(tmp_path):
         ["site_plan_required", "no"],
     ]
     held = assess(_xlsx(tmp_path / "held.xlsx", trees, base + [["permit_held", "yes"]]), replacement_stock=STOCK)
-    assert held.to_json()["offences"] == 0 and held.penalties.civil_penalty_max_usd == 0
+    assert assessment_json(held)["offences"] == 0 and held.penalties.civil_penalty_max_usd == 0
     assert not held.replacement.required
     # the same workbook without the row: two offences, 10 in tier (2) $1,500 + 6 in tier (1) $500 = $2,000
     not_held = assess(_xlsx(tmp_path / "not.xlsx", trees, base), replacement_stock=STOCK)
@@ -202,7 +203,7 @@ def test_no_site_facts_at_all_gives_conditional_offences_only():
     # maxima (definite) $0; conditional civil 3 x $1,500 (tier (2)) = $4,500, criminal 3 x $250 = $750.
     rows = [{"species_code": "ACRU", "dbh_in": 12}] * 3
     a = assess(survey(rows), replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert j["civil_penalty_max_usd"] == 0 and j["criminal_fine_max_usd"] == 0
     assert j["civil_penalty_conditional_usd"] == 4500 and j["criminal_fine_conditional_usd"] == 750
     assert j["offences_conditional"] == 3 and j["offences_definite"] == 0
@@ -243,7 +244,7 @@ def test_penalties_never_wrap_int64():
     assert a.penalties.civil_penalty_max_usd == 547_500_000
     assert a.penalties.criminal_fine_max_usd == 182_500_000
     assert a.penalties.per_tree[0]["max_usd"] == 547_500_000
-    json.dumps(a.to_json())
+    json.dumps(assessment_json(a))
     with pytest.raises(ValueError, match=r"continuing_days\) must be a whole number from 1 to 36,500"):
         assess(survey(rows, QUIET), continuing_days=9007199254740991, replacement_stock=STOCK)
     # the rules module itself multiplies any day count exactly (Python ints past int64):
@@ -286,10 +287,10 @@ def test_wesley_hills_normal_farming_and_conditional_fines():
     site = {"has_residence": False, "lot_area_acres": 0.5, "one_family_co_issued": True}
     rows = [{"species_code": "ACRU", "dbh_in": 12, "within_20ft_of_lot_line": False}]
     a = assess(survey(rows, site), jurisdiction="wesley-hills")
-    assert a.to_json()["fine_max_usd"] == 5000 and a.to_json()["fine_conditional_usd"] == 0
+    assert assessment_json(a)["fine_max_usd"] == 5000 and assessment_json(a)["fine_conditional_usd"] == 0
     # §95-3D(3) normal farming use given: the chapter does not limit it -> no permit, no fine
     a = assess(survey(rows, {**site, "normal_farming": "yes"}), jurisdiction="wesley_hills")
-    assert a.to_json()["fine_max_usd"] == 0 and not a.permit.required
+    assert assessment_json(a)["fine_max_usd"] == 0 and not a.permit.required
     assert a.permit.exceptions_applied[0]["section"] == "§95-3D(3)"
     assert all("Ch. 95" in ln["item"] or not ln["item"].startswith("Clearing") for ln in a.lines)
 

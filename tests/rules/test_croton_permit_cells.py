@@ -11,6 +11,7 @@ import pytest
 from tests.helpers.rules import FLAT_HOUSE_LOT, STOCK, write_csv
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
+from treecalc.report.json import assessment_json
 
 
 def by_tag(a, col):
@@ -55,7 +56,7 @@ def test_four_removals_one_under_its_own_permit_are_three_without_one(tmp_path):
         ["4", "Acer rubrum", "10", "removed", "no"],
     ]
     a = assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert by_tag(a, "offence") == {"1": False, "2": False, "3": False, "4": False}
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (0, 0)
 
@@ -68,7 +69,7 @@ def test_five_removals_one_under_its_own_permit_are_four_without_one(tmp_path):
         [str(k), "Acer rubrum", "10", "removed", ""] for k in range(2, 6)
     ]
     a = assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert by_tag(a, "offence") == {"1": False, "2": True, "3": True, "4": True, "5": True}
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (12000, 20000)
 
@@ -87,7 +88,7 @@ def test_protected_natives_four_removed_one_under_its_own_permit(tmp_path):
         ["4", "Cornus florida", "6", "removed", "Y", "yes", "TRP-2025-014"],
     ]
     a = assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert by_tag(a, "offence") == {"1": True, "2": True, "3": False, "4": False}
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (7500, 250)
     assert (j["civil_penalty_conditional_usd"], j["criminal_fine_conditional_usd"]) == (7500, 250)
@@ -104,7 +105,7 @@ def test_a_dead_street_tree_removed_without_approval_breaks_208_5D_not_208_14(tm
         ["2", "Acer rubrum", "10", "removed", "Y", "Good"],
     ]
     a = assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     sec = by_tag(a, "offence_sections")
     assert "§208-5D" in sec["1"] and "§208-14" not in sec["1"]
     assert "§208-5D" in sec["2"] and "§208-14" in sec["2"]
@@ -125,7 +126,7 @@ def test_proposed_removals_beside_one_made_under_its_own_permit_are_not_clear_cu
         ["4", "Acer rubrum", "10", "remove", ""],
     ]
     a = assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert j["permit_triggers"] == ["§208-19A(1)"]
     assert by_tag(a, "offence") == {"1": False, "2": False, "3": False, "4": False}
 
@@ -143,7 +144,7 @@ def test_a_threatened_endangered_cell_that_is_not_yes_no_is_not_given(tmp_path, 
     s = read_survey(write_csv(tmp_path / "s.csv", rows))
     assert pd.isna(s.trees["threatened_endangered"].iloc[0])
     a = assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (0, 0)
     assert (j["civil_penalty_conditional_usd"], j["criminal_fine_conditional_usd"]) == (7500, 250)
 
@@ -177,5 +178,5 @@ def test_a_permit_number_column_under_a_longer_header_is_read(tmp_path, header):
     ]
     s = read_survey(write_csv(tmp_path / "s.csv", rows))
     assert s.source["column_map"][header] == "permit"
-    j = assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK))
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (0, 0)

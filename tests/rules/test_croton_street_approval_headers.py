@@ -10,6 +10,7 @@ the removal of a street tree on a flat house lot (no §208-19A trigger) is no of
 from tests.helpers.rules import FLAT_HOUSE_LOT, STOCK, write_csv
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
+from treecalc.report.json import assessment_json
 
 
 def test_dept_approval_column_authorises_the_street_tree_it_says(tmp_path):
@@ -21,7 +22,7 @@ def test_dept_approval_column_authorises_the_street_tree_it_says(tmp_path):
         ["2", "Quercus palustris", "18", "Removed", "Y", "N"],
     ]
     a = assess(read_survey(write_csv(tmp_path / "s.csv", rows)), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert dict(zip(a.trees["tag"].astype(str), a.trees["offence"])) == {"1": False, "2": True}
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (4000, 250)
 

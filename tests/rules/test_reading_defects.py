@@ -17,6 +17,7 @@ import json
 
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
+from treecalc.report.json import assessment_json
 
 FLAT_HOUSE_LOT = {"subdividable": False, "has_residence": True, "site_plan_required": False}
 STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
@@ -34,7 +35,7 @@ def test_wesley_hills_prints_no_other_violation_total_when_none_is_assessed():
     text = "Tag,Species,DBH (in),Action\n1,Red maple,12,removed\n"
     site = {"has_residence": False, "lot_area_acres": 0.5, "one_family_co_issued": True}
     a = assess(survey(text), site=site, jurisdiction="wesley_hills", continuing_days=3)
-    assert a.to_json()["fine_max_usd"] == 5000
+    assert assessment_json(a)["fine_max_usd"] == 5000
     assert a.summary.other_violation_max_usd is None
     assert not [ln for ln in a.lines if "continuing" in str(ln["item"]) or ln["value"] == 7500]
     # the per-day maximum of B stays as the law's figure: $2,500 a day
@@ -74,7 +75,7 @@ def test_croton_prices_a_multi_stem_tree_at_the_tier_its_measurement_supports():
     # Civil: $500 definite, $1,000 + $500 = $1,500 conditional; criminal: $250 definite, $250 conditional.
     text = 'Tag,Species,DBH (in),Action\n1,Red maple,"6, 5.3",removed\n2,Red maple,"5.6, 5.7",removed\n3,Red oak,9,remove\n'
     a = assess(survey(text), site=SUBDIVIDABLE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     r = {x["tag"]: x for x in j["offence_rows"]}
     assert (r["1"]["status"], r["1"]["tier"], r["1"]["base_usd"]) == ("definite", "§208-29B(1)", 500)
     assert (r["2"]["status"], r["2"]["tier"], r["2"]["base_usd"]) == ("conditional", "§208-29B(1)", 500)
@@ -95,7 +96,7 @@ def test_wesley_hills_fines_a_multi_stem_tree_at_its_bound_only_conditionally():
     text = 'Tag,Species,DBH (in),Action,Within 20 ft of lot line\n1,Red maple,"5.9, 1.0",removed,yes\n2,Red maple,"10.5, 1.2",removed,yes\n'
     site = {"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": False}
     a = assess(survey(text), site=site, jurisdiction="wesley_hills")
-    j = a.to_json()
+    j = assessment_json(a)
     assert a.permit.trees_needing_permit == 2
     assert (j["fine_max_usd"], j["fine_conditional_usd"]) == (5000, 5000)
     row = {t["tag"]: t for t in j["per_tree"]}["1"]
@@ -125,7 +126,7 @@ def test_a_pruned_share_at_the_law_s_share_is_excessive_pruning():
     assert s.trees["tag"].tolist() == ["1", "2", "3", "4"]
     assert s.rejected["source_row"].tolist() == [6] and "'Pruned lots' not recognised" in s.rejected["reason"][0]
     a = assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert a.trees["action"].tolist() == ["excessively_pruned", "excessively_pruned", "retain", "damaged"]
     r = {x["tag"]: x for x in j["offence_rows"]}
     assert sorted(r) == ["1", "2"] and r["1"]["offence_sections"] == "§208-18D" == r["2"]["offence_sections"]
@@ -174,7 +175,7 @@ def test_replacement_resting_on_an_unclear_good_forestry_cell_is_conditional():
     # (Before: tree 1 was counted in the §208-22F part as if "maybe" were no.)
     text = "Tag,Species,DBH (in),Action,Good forestry\n1,Red maple,10,topped,maybe\n2,Red maple,12,topped,\n"
     a = assess(survey(text), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     value = dict(zip(a.trees["tag"], a.trees["value_usd"]))
     assert a.trees["counted"].tolist() == [False, True]
     [part] = j["replacement_parts"]
@@ -193,7 +194,7 @@ def test_the_permit_preview_keeps_the_22a_replacement_of_an_unclear_good_forestr
     text = "Tag,Species,DBH (in),Action,Good forestry\n1,Red maple,10,remove,\n2,Red maple,12,remove,\n3,Red oak,14,remove,?\n"
     site = {"subdividable": True, "has_residence": True, "site_plan_required": False}
     a = assess(survey(text), site=site, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert a.trees["counted"].tolist() == [True, True, True]
     [part] = j["replacement_parts"]
     total = round(sum(a.trees["value_usd"]), 2)
@@ -213,7 +214,7 @@ def test_an_unclear_threatened_or_endangered_cell_needs_a_permit_and_its_offence
         "1,Red maple,3,removed,maybe\n2,Red maple,5,remove,probably\n3,Red maple,10,removed,yes\n"
     )
     a = assess(survey(text), site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     assert a.trees["permit_needed"].tolist() == [True, True, True]
     r = {x["tag"]: x for x in j["offence_rows"]}
     assert (r["1"]["status"], r["1"]["tier"], r["3"]["status"], r["3"]["tier"]) == (
@@ -235,12 +236,12 @@ def test_the_permit_condition_notes_read_a_multi_stem_tree_at_either_figure():
     # the stems' 0.1 in precision (22 or more): §208-20C applies. Both figures are over 12: §208-21F applies.
     # Tree 2, stems "11.9, 0.5" proposed: √(141.61 + 0.25) = √141.86 = 11.9105 in; 11.9 in: under 12 either way.
     text = 'Tag,Species,DBH (in),Action\n1,Red oak,"21, 6.4",remove\n'
-    j = assess(survey(text), site=FLAT_HOUSE_LOT, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(survey(text), site=FLAT_HOUSE_LOT, replacement_stock=STOCK))
     assert round(j["per_tree"][0]["dbh_in"], 4) == 21.9536
     notes = json.dumps(j["lines"], ensure_ascii=False)
     assert "§208-20C: trees of 22 in DBH or more" in notes and "§208-21F: for removing" in notes
-    small = assess(survey('Tag,Species,DBH (in),Action\n2,Red maple,"11.9, 0.5",remove\n'), site=FLAT_HOUSE_LOT,
-                   replacement_stock=STOCK).to_json()  # fmt: skip
+    small = assessment_json(assess(survey('Tag,Species,DBH (in),Action\n2,Red maple,"11.9, 0.5",remove\n'), site=FLAT_HOUSE_LOT,
+                   replacement_stock=STOCK))  # fmt: skip
     text_small = json.dumps(small["lines"], ensure_ascii=False)
     assert "§208-20C" not in text_small and "§208-21F: for removing" not in text_small
 
@@ -258,7 +259,7 @@ def test_earlier_removals_of_unknown_permit_make_no_definite_208_18a_offence():
         "103,Norway maple,14,Remove\n104,White oak,22,Retain\n105,Sugar maple,6,Remove\n"
     )
     site = {**FLAT_HOUSE_LOT, "prior_removals_12mo": 2, "prior_violation_within_year": True}
-    j = assess(survey(text), site=site, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(survey(text), site=site, replacement_stock=STOCK))
     assert (j["offences_definite"], j["offences_conditional"]) == (0, 2)
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (0, 0)
     assert (j["civil_penalty_conditional_usd"], j["criminal_fine_conditional_usd"]) == (6000, 10000)
@@ -267,6 +268,6 @@ def test_earlier_removals_of_unknown_permit_make_no_definite_208_18a_offence():
     assert "2 earlier removal(s) in the preceding 12 months were made without a permit" in rows["101"]["depends_on"]
     # given that they had none, the same two are definite
     site["prior_removals_without_permit"] = 2
-    j = assess(survey(text), site=site, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(survey(text), site=site, replacement_stock=STOCK))
     assert (j["offences_definite"], j["offences_conditional"]) == (2, 0)
     assert (j["civil_penalty_max_usd"], j["criminal_fine_max_usd"]) == (6000, 10000)

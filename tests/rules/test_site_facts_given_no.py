@@ -30,6 +30,7 @@ from treecalc.assessment import assess
 from treecalc.cli import main
 from treecalc.ingest.site import SITE_FIELDS, law_site_why
 from treecalc.law import registry as jurisdictions
+from treecalc.report.json import assessment_json
 
 STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
 JURISDICTION = {"croton_on_hudson": "Croton-on-Hudson", "wesley_hills": "Wesley Hills"}
@@ -100,7 +101,7 @@ def assert_given(j, jkey, fact):
 def test_earlier_removals_given_with_a_permit_make_no_conditional_figure(tmp_path, capsys):
     site = [["Jurisdiction", "Croton-on-Hudson"], ["prior_removals_12mo", 3], ["prior_removals_without_permit", 0]]
     one = [["M1", "Red maple", 5, "Removed", "no"]]
-    j = assess(workbook(tmp_path / "lot.xlsx", site, one), replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(workbook(tmp_path / "lot.xlsx", site, one), replacement_stock=STOCK))
     # given 0: 1 removal made without a permit, not more than 3, fewer than 4: no offence at all
     assert (j["offences_definite"], j["offences_conditional"]) == (0, 0)
     assert (j["civil_penalty_max_usd"], j["civil_penalty_conditional_usd"]) == (0, 0)
@@ -142,7 +143,7 @@ def test_each_site_fact_given_no_is_never_assumed(tmp_path, capsys, jkey):
         # on a Site sheet (the library), the earlier removals given where the fact is not itself that count
         extra = [["prior_removals_12mo", 3]] if jkey == "croton_on_hudson" and fact != "prior_removals_12mo" else []
         rows = [*book_rows, *extra, [fact, no_value(fact)]]
-        j = assess(workbook(tmp_path / f"{fact}.xlsx", rows), replacement_stock=STOCK).to_json()
+        j = assessment_json(assess(workbook(tmp_path / f"{fact}.xlsx", rows), replacement_stock=STOCK))
         assert_given(j, jkey, fact)
         # by --site (the CLI's JSON)
         argv = ["assess", path, "--json", "--jurisdiction", jkey, "--site", f"{fact}={no_value(fact)}"]
@@ -171,7 +172,7 @@ def test_every_site_fact_given_no_leaves_nothing_conditional(tmp_path, jkey):
     for r in [["Field", "Value"], *rows]:
         s.append(r)
     wb.save(path)
-    j = assess(str(path), replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(str(path), replacement_stock=STOCK))
     assert j["site_facts_assumed"] == []
     assert j["offences_conditional"] == 0, resting_on(j)
     for key in ("civil_penalty_conditional_usd", "criminal_fine_conditional_usd", "fine_conditional_usd"):

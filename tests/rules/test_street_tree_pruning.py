@@ -31,6 +31,7 @@ from treecalc.assessment import assess
 from treecalc.cli import main
 from treecalc.ingest import read_survey
 from treecalc.law import entry
+from treecalc.report.json import assessment_json
 
 FLAT_HOUSE_LOT = {"subdividable": False, "has_residence": True, "site_plan_required": False}
 STOCK = [{"species": "ACRU", "dbh_in": 2, "unit_cost_usd": 450}]
@@ -62,7 +63,7 @@ def test_the_law_file_holds_the_section_and_its_words():
 def test_street_tree_pruned_20_percent_without_approval_is_a_208_5c_offence():
     s = survey("S1,Red maple,10,Pruned 20%,yes\n")
     a = assess(s, site={**FLAT_HOUSE_LOT, "department_approval": False}, replacement_stock=STOCK)
-    j = a.to_json()
+    j = assessment_json(a)
     # one definite offence: $4,000 civil (§208-29B(4)), $250 criminal (§208-29A), no doubling, no replacement
     assert figures(j) == (1, 0, 4000, 250, 0, 0)
     row = j["offence_rows"][0]
@@ -80,16 +81,16 @@ def test_street_tree_pruned_20_percent_without_approval_is_a_208_5c_offence():
 
 def test_approval_given_or_a_private_tree_is_no_offence():
     s = survey("S1,Red maple,10,Pruned 20%,yes\n")
-    approved = assess(s, site={**FLAT_HOUSE_LOT, "department_approval": True}, replacement_stock=STOCK).to_json()
+    approved = assessment_json(assess(s, site={**FLAT_HOUSE_LOT, "department_approval": True}, replacement_stock=STOCK))
     assert figures(approved) == (0, 0, 0, 0, 0, 0)
     private = survey("P1,Red maple,10,Pruned 20%,no\n")
-    j = assess(private, site={**FLAT_HOUSE_LOT, "department_approval": False}, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(private, site={**FLAT_HOUSE_LOT, "department_approval": False}, replacement_stock=STOCK))
     assert figures(j) == (0, 0, 0, 0, 0, 0)
 
 
 def test_approval_not_given_makes_the_offence_conditional():
     s = survey("S1,Red maple,10,Pruned 20%,yes\n")
-    j = assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK))
     # $4,000 and $250 rest on the approval not given: apart from the maxima, which stay $0
     assert figures(j) == (0, 1, 0, 0, 4000, 250)
     dep = j["offence_rows"][0]["depends_on"]
@@ -101,7 +102,7 @@ def test_approval_not_given_makes_the_offence_conditional():
         filename="street_trees.csv",
     )
     a = assess(cells, site=FLAT_HOUSE_LOT, replacement_stock=STOCK)
-    assert figures(a.to_json()) == (1, 0, 4000, 250, 0, 0)
+    assert figures(assessment_json(a)) == (1, 0, 4000, 250, 0, 0)
     # the tree's own cell gives the approval: it is not said to be assumed
     assert any("written approval is assumed not given" in x for x in j["assumptions"])
     assert not any("written approval is assumed not given" in x for x in a.assumptions), a.assumptions
@@ -109,7 +110,7 @@ def test_approval_not_given_makes_the_offence_conditional():
 
 def test_at_30_percent_the_street_tree_is_still_excessively_pruned():
     s = survey("S1,Red maple,10,Pruned 30%,yes\n")
-    j = assess(s, site={**FLAT_HOUSE_LOT, "department_approval": False}, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(s, site={**FLAT_HOUSE_LOT, "department_approval": False}, replacement_stock=STOCK))
     # §208-18D (and §208-11, §208-5C): tier (4) $4,000; a violation of §208-18: $5,000
     assert figures(j) == (1, 0, 4000, 5000, 0, 0)
     assert j["offence_rows"][0]["offence_sections"] == "§208-18D; §208-11; §208-5C"
@@ -156,24 +157,24 @@ def test_a_street_tree_whose_action_is_prune_is_pruned_for_208_5c():
     civil, criminal = _street_tier_and_fine()
     assert (civil, criminal) == (4000, 250)
     s = survey("S1,Red maple,10,Prune,yes\n")
-    j = assess(s, site={**FLAT_HOUSE_LOT, "department_approval": False}, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(s, site={**FLAT_HOUSE_LOT, "department_approval": False}, replacement_stock=STOCK))
     assert figures(j) == (1, 0, civil, criminal, 0, 0)
     rows = j["offence_rows"]
     assert len(rows) == 1
     assert (rows[0]["tag"], rows[0]["status"], rows[0]["offence_sections"]) == ("S1", "definite", "§208-5C")
     assert j["replacement_required"] is False
     # approval not given: the same figures rest on it, conditional; approval yes: authorised, $0
-    j = assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(s, site=FLAT_HOUSE_LOT, replacement_stock=STOCK))
     assert figures(j) == (0, 1, 0, 0, civil, criminal)
     assert "department_approval" in j["offence_rows"][0]["depends_on"]
-    j = assess(s, site={**FLAT_HOUSE_LOT, "department_approval": True}, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(s, site={**FLAT_HOUSE_LOT, "department_approval": True}, replacement_stock=STOCK))
     assert figures(j) == (0, 0, 0, 0, 0, 0)
     # a per-tree approval cell "no" gives it: definite
     cells = read_survey(
         b"Tag,Species,DBH (in),Action,Street tree,Department approval\nS1,Red maple,10,Prune,yes,no\n",
         filename="street_trees.csv",
     )
-    assert figures(assess(cells, site=FLAT_HOUSE_LOT, replacement_stock=STOCK).to_json()) == (
+    assert figures(assessment_json(assess(cells, site=FLAT_HOUSE_LOT, replacement_stock=STOCK))) == (
         1,
         0,
         civil,
@@ -185,6 +186,6 @@ def test_a_street_tree_whose_action_is_prune_is_pruned_for_208_5c():
 
 def test_a_private_tree_to_prune_and_a_street_tree_retained_stay_0():
     s = survey("P1,Red maple,10,Prune,no\nS2,Red maple,10,Retain,yes\n")
-    j = assess(s, site={**FLAT_HOUSE_LOT, "department_approval": False}, replacement_stock=STOCK).to_json()
+    j = assessment_json(assess(s, site={**FLAT_HOUSE_LOT, "department_approval": False}, replacement_stock=STOCK))
     assert figures(j) == (0, 0, 0, 0, 0, 0)
     assert j["offence_rows"] == [] or all(r["status"] not in ("definite", "conditional") for r in j["offence_rows"])

@@ -15,6 +15,7 @@ import pytest
 
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
+from treecalc.report.json import assessment_json
 
 FLAT_HOUSE_LOT = {"subdividable": False, "has_residence": True, "site_plan_required": False}
 SUBDIVIDABLE_LOT = {"subdividable": True, "has_residence": True, "site_plan_required": False}
@@ -30,7 +31,7 @@ def survey(text: str, **site):
 def run(text: str, site: dict | None = None, jurisdiction: str | None = None):
     kw = {"jurisdiction": jurisdiction} if jurisdiction else {}
     a = assess(survey(text), site=site or {}, replacement_stock=STOCK, **kw)
-    return a, a.to_json()
+    return a, assessment_json(a)
 
 
 def rows(j):

@@ -2,6 +2,8 @@
 
 import pytest
 
+from treecalc.report.json import assessment_json
+
 
 def _read_wh_csv(text: str):
     from treecalc.ingest import read_survey
@@ -25,7 +27,7 @@ def test_a_dont_know_lot_line_cell_is_a_conditional_offence_not_a_definite_one(w
     assert s.trees["within_20ft_of_lot_line"].isna().tolist() == [True, False]
     a = assess(s, jurisdiction="wesley_hills")
     assert a.trees["offence_status"].tolist() == ["conditional", "definite"]
-    j = a.to_json()
+    j = assessment_json(a)
     assert j["fine_max_usd"] == 5000 and j["fine_conditional_usd"] == 5000
 
 

@@ -5,6 +5,7 @@ import re
 from tests.helpers.rules import make_trees
 from treecalc.ingest.site import resolve_site
 from treecalc.law.registry import OptionsNotRead, by_key, check_options
+from treecalc.report.json import assessment_json
 from treecalc.rules import law
 from treecalc.rules import wesley_hills as W
 
@@ -164,7 +165,7 @@ def test_a_croton_only_option_given_for_wesley_hills_is_said_and_check_options_r
     said = f"{name} is a Croton-on-Hudson Chapter 208 option ({section}): {WHY}, so it is not used"
     assert said in a.warnings and said not in plain.warnings
     # the findings are Chapter 95's either way: one tree, 12 in, removed on a vacant lot (c): 1 x $5,000
-    assert a.to_json()["fine_max_usd"] == plain.to_json()["fine_max_usd"] == 5000
+    assert assessment_json(a)["fine_max_usd"] == assessment_json(plain)["fine_max_usd"] == 5000
     # check_options (what the command line applies) refuses it with a ValueError naming it
     with pytest.raises(ValueError, match=rf"^{name} is a Croton-on-Hudson Chapter 208 option \({re.escape(section)}\)"):
         check_options("wesley_hills", AssessOptions(**{name: GIVEN[name]}))
@@ -181,7 +182,7 @@ def test_two_croton_only_options_are_named_together_and_defaults_never_count():
     a = assess(_wh_survey(), jurisdiction="wesley_hills", continuing_days=3, value_basis="appraised", **defaults)
     assert not [w for w in a.warnings if "Croton-on-Hudson Chapter 208 option" in w]
     # one tree, 12 in, removed on a vacant lot (c): 1 x $5,000; no other violation is assessed, so no days total
-    assert a.to_json()["fine_max_usd"] == 5000 and a.summary.other_violation_max_usd is None
+    assert assessment_json(a)["fine_max_usd"] == 5000 and a.summary.other_violation_max_usd is None
 
 
 # -- a blank flag cell is a fact not given, never a "no" --------------------------------------------------------
@@ -211,7 +212,7 @@ def test_blank_lot_line_cell_is_unknown_and_makes_a_conditional_offence():
     a = assess(s, jurisdiction="wesley_hills")
     assert a.trees["permit_triggers"].tolist() == ["§95-3A(1)(e)", "", "§95-3A(1)(e)"]
     assert a.trees["offence_status"].tolist() == ["conditional", "", "definite"]
-    j = a.to_json()
+    j = assessment_json(a)
     assert j["fine_max_usd"] == 5000 and j["fine_conditional_usd"] == 5000
     assert j["offence_rows"][0]["depends_on"].startswith("within_20ft_of_lot_line not given")
     assert any("1 tree(s) without within_20ft_of_lot_line" in x for x in a.assumptions)

@@ -1,5 +1,5 @@
 """The Permit page's "cheapest lawful plan" panel (:func:`treecalc.studies.plan.plan` drawn) and the projection's
-mortality control and payback line (:func:`treecalc.models.projection.summary`): nothing decided here."""
+mortality control and payback line (the assessment's ``projection_summary``): nothing decided here."""
 
 from __future__ import annotations
 
@@ -80,8 +80,6 @@ def mortality_control() -> None:
 
 
 def mortality_caption(a) -> str:
-    """The rate the chart uses and the payback year, in words."""
-    from treecalc.models.projection import summary
-
-    s = summary(a)
+    """The rate the chart uses and the payback year, in words (the assessment's projection, computed once)."""
+    s = a.projection_summary
     return f"Mortality: {s['mortality_rate']:.1%} of the trees die each year. Payback: {s['payback']}."

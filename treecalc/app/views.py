@@ -210,8 +210,12 @@ COLUMN_NAMES = "treecalc_column_names"
 
 
 def value_label(name: str, a: Any = None) -> str:
-    """:func:`label`, per year (USD/yr) for a tree's value when the assessment ``a`` values trees annually."""
-    return _per_year(label(name)) if value_unit(a) and name in VALUE_COLUMNS else label(name)
+    """:func:`label`, per year (USD/yr) for a tree's value when the assessment ``a`` values trees annually; a
+    column whose label quotes a law's number as ``a`` quotes it (:attr:`treecalc.assessment.Assessment.labels`,
+    the law of its date), not as the law read again."""
+    quoted = getattr(getattr(a, "labels", None), "columns", None) or {}
+    said = quoted.get(str(name)) or label(name)
+    return _per_year(said) if value_unit(a) and name in VALUE_COLUMNS else said
 
 
 #: Columns that hold a tree's value on the assessment's value basis (per year on the annual basis).

@@ -17,7 +17,7 @@ year it is planted (its establishment years included). :func:`payback` reads the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -25,8 +25,16 @@ import pandas as pd
 from treecalc.models import growth
 from treecalc.models.benefits import compute_benefits
 
-if TYPE_CHECKING:
-    from treecalc.assessment import Assessment
+
+class Assessment(Protocol):
+    """What the projection reads of an assessment (:class:`treecalc.assessment.Assessment`): its options (benefit
+    parameters, mortality), its trees and its replacement plan. Named here, below the assessment that holds the
+    projection as a field."""
+
+    options: dict[str, Any]
+    trees: pd.DataFrame
+    replacement: Any
+
 
 REMOVED = "Trees removed, had they stayed"
 PLANTED = "Replacement plan"
@@ -165,11 +173,8 @@ HORIZON_YEARS = 20
 
 def summary(assessment: Any, years: int = HORIZON_YEARS) -> dict[str, Any]:
     """The projection's figures the outputs state: the mortality (rate and source) and, for a permit with
-    replacement, the payback year (:func:`payback`; None when nothing is replaced). Computed once per
-    assessment."""
-    cached = getattr(assessment, "_projection_summary", None)
-    if cached is not None and cached.get("years") == years:
-        return cached
+    replacement, the payback year (:func:`payback`; None when nothing is replaced). An assessment holds it,
+    computed once (:attr:`treecalc.assessment.Assessment.projection_summary`)."""
     m = mortality_of(assessment)
     options = getattr(assessment, "options", None) or {}
     out: dict[str, Any] = {
@@ -181,10 +186,8 @@ def summary(assessment: Any, years: int = HORIZON_YEARS) -> dict[str, Any]:
     }
     rep = getattr(assessment, "replacement", None)
     if rep is not None and rep.required and rep.plan:
-        pb = payback(projection(assessment, years), years, m)
+        # the assessment's own table over the horizon when it holds one (computed once), else this one
+        held = years == HORIZON_YEARS and getattr(type(assessment), "projection", None) is not None
+        pb = payback(assessment.projection if held else projection(assessment, years), years, m)
         out["payback_year"], out["payback"] = pb["year"], pb["text"]
-    try:
-        assessment._projection_summary = out
-    except AttributeError:  # a read-only stand-in: computed again next time
-        pass
     return out

@@ -1,4 +1,4 @@
-"""The printable report (PDF) of an assessment: :func:`report_pdf` of ``Assessment.to_json()``.
+"""The printable report (PDF) of an assessment: :func:`report_pdf` of its JSON (:mod:`treecalc.report.json`).
 
 Its names are imported when first used (PEP 562), so that ``treecalc.report.json`` — the JSON of
 every ``treecalc assess --json`` — does not load the PDF library (fpdf2, a second of start-up under load).

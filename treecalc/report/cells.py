@@ -14,9 +14,8 @@ import numpy as np
 import pandas as pd
 
 from treecalc.report.xlsx import Grid, as_text, cell_value, is_missing, scalar
-from treecalc.results import Records
+from treecalc.results import QuotedLabels, Records
 from treecalc.results import records as _records
-from treecalc.rules.law_data import column_labels, labels
 from treecalc.schema import (
     INT,
     NUM,
@@ -47,19 +46,23 @@ __all__ = [
 ]
 
 
-def key_info(key: Any) -> tuple[str, str, str | None]:
-    """(label, unit, number format) of a key, known or inferred from its suffix (:func:`treecalc.schema.describe`)."""
+def key_info(key: Any, labels: QuotedLabels | None = None) -> tuple[str, str, str | None]:
+    """(label, unit, number format) of a key, known or inferred from its suffix (:func:`treecalc.schema.describe`).
+
+    A survey flag or a site fact whose label quotes a law's number ("Slope over 20%", "Trees removed on the lot
+    in the previous 12 months") is labelled as ``labels`` (an assessment's :attr:`~treecalc.assessment.Assessment.labels`:
+    the law of its date) says; without them, as ``treecalc/columns.csv`` does."""
     c = describe(key)
-    # a survey flag or a site fact whose label quotes a law's number ("Slope over 20%", "Trees removed on the lot
-    # in the previous 12 months") is labelled from the law files, of the law in force on the labels' date
-    by_law = column_labels().get(str(key)) or _site_label(str(key))
+    by_law = _quoted(str(key), labels) if labels is not None else None
     return (by_law or str(c.label), c.unit, c.fmt)
 
 
-def _site_label(key: str) -> str | None:
-    """A site fact's label that quotes a law's number (``[site_labels]``), without its unit in brackets ("(trees)":
+def _quoted(key: str, labels: QuotedLabels) -> str | None:
+    """A column's label that quotes a law's number, else a site fact's without its unit in brackets ("(trees)":
     the statement gives the unit a column of its own)."""
-    said = labels("site_labels").get(key)
+    if key in labels.columns:
+        return labels.columns[key]
+    said = labels.site.get(key)
     return re.sub(r"\s*\([^()]*\)$", "", said) if said else None
 
 
@@ -69,6 +72,9 @@ def finding_fields(finding: Any, leave: Iterable[str] = ()) -> dict[str, Any]:
     finding."""
     if finding is None:
         return {}
+    # the law's entries and the sentences quoting them are where the figures come from, not figures: the
+    # statement quotes them where it cites them
+    leave = {*leave, "entries", "said"}
     out = {}
     for f in fields(finding):
         if f.name in leave:
@@ -78,8 +84,8 @@ def finding_fields(finding: Any, leave: Iterable[str] = ()) -> dict[str, Any]:
     return out
 
 
-def header(key: Any, unit_override: str | None = None) -> str:
-    label, unit, _ = key_info(key)
+def header(key: Any, unit_override: str | None = None, labels: QuotedLabels | None = None) -> str:
+    label, unit, _ = key_info(key, labels)
     unit = unit_override if unit_override is not None else unit
     return f"{label} ({unit})" if unit and unit != "share" else label
 
@@ -118,12 +124,12 @@ def unit_text(unit: str, value: Any) -> str:
     return "text"
 
 
-def path_labels(path: Sequence[str]) -> list[str]:
+def path_labels(path: Sequence[str], labels: QuotedLabels | None = None) -> list[str]:
     """Labels of a flattened path; the last key loses its unit suffix (the unit has its own column)."""
     out = [p if p.startswith("[") else humanize(p) for p in path[:-1]]
     if path:
         p = path[-1]
-        out.append(p if p.startswith("[") else key_info(p)[0])
+        out.append(p if p.startswith("[") else key_info(p, labels)[0])
     return out
 
 
@@ -170,13 +176,14 @@ def kv_block(
     default_section: str = "",
     list_rows: Iterable[str] = (),
     tables: list[tuple[str, list[dict[str, Any]]]] | None = None,
+    labels: QuotedLabels | None = None,
 ) -> None:
     """Rows Item | Value | Unit | Section | Note for the scalar entries of ``d``.
 
     Keys in ``list_rows`` get one row per element (notes, warnings).
     Nested dicts are flattened ("parent › child"). A list of dicts is appended
     to ``tables`` as (label, records), for the caller to write as a table
-    after the block (without ``tables`` it is joined into one cell).
+    after the block (without ``tables`` it is joined into one cell). ``labels``: :func:`key_info`'s.
     """
     if not d:
         return
@@ -191,7 +198,7 @@ def kv_block(
             continue  # not applicable here (e.g. no civil penalty in Wesley Hills)
         if isinstance(v, (list, tuple)) and not v:
             continue  # nothing to list (no doubling reasons)
-        label, unit, fmt = key_info(k)
+        label, unit, fmt = key_info(k, labels)
         if k in list_rows and isinstance(v, (list, tuple)):
             for x in v:
                 grid.add([label.rstrip("s") if label.endswith("s") else label, as_text(x), "text", default_section, ""])
@@ -202,7 +209,7 @@ def kv_block(
             continue
         if isinstance(v, Mapping):
             for path, x in flatten(v, [str(k)]):
-                lab = " › ".join(path_labels(path))
+                lab = " › ".join(path_labels(path, labels))
                 _, u2, f2 = key_info(path[-1])
                 x = cell_value(x)
                 grid.add(
@@ -216,21 +223,30 @@ def kv_block(
         )
 
 
-def records_table(g: Grid, title: str, records: list[dict[str, Any]]) -> tuple[int, int]:
-    """A sub-table: heading, header row, one row per record. Returns (header row, last row)."""
+def records_table(
+    g: Grid, title: str, records: list[dict[str, Any]], labels: QuotedLabels | None = None
+) -> tuple[int, int]:
+    """A sub-table: heading, header row, one row per record (headed as :func:`key_info` with ``labels``). Returns
+    (header row, last row)."""
     g.blank()
     g.subtitle(title)
     keys = list(dict.fromkeys(k for r in records for k in r))
     first = [k for k in TREE_FIRST if k in keys]
     keys = first + [k for k in keys if k not in first]
-    h = g.header([header(k) for k in keys])
+    h = g.header([header(k, labels=labels) for k in keys])
     fmts = [key_info(k)[2] for k in keys]
     for r in records:
         g.add([r.get(k) for k in keys], fmts)
     return h, g.next_row - 1
 
 
-def columns_table(g: Grid, title: str, names: Sequence[str], columns: Sequence[Sequence[Any]]) -> tuple[int, int]:
+def columns_table(
+    g: Grid,
+    title: str,
+    names: Sequence[str],
+    columns: Sequence[Sequence[Any]],
+    labels: QuotedLabels | None = None,
+) -> tuple[int, int]:
     """:func:`records_table` of rows held as columns (``columns[j]``: the plain values of the key ``names[j]``, row
     by row), written a column at a time (:meth:`Grid.table`): a dict per row and a tuple per cell cost ~1 KB an
     offence, 17,000 offences at 50,000 trees. The same cells. Returns (header row, last row)."""
@@ -238,7 +254,7 @@ def columns_table(g: Grid, title: str, names: Sequence[str], columns: Sequence[S
     g.subtitle(title)
     first = [k for k in TREE_FIRST if k in names]
     keys = first + [k for k in names if k not in first]
-    h = g.header([header(k) for k in keys])
+    h = g.header([header(k, labels=labels) for k in keys])
     at = {k: j for j, k in enumerate(names)}
     frame = pd.DataFrame({j: pd.Series(columns[at[k]], dtype=object) for j, k in enumerate(keys)})
     return h, g.table(frame, [key_info(k)[2] for k in keys])

@@ -1,4 +1,4 @@
-"""What the printable report says, taken from the assessment's JSON (``Assessment.to_json()``).
+"""What the printable report says, taken from the assessment's JSON (:func:`treecalc.report.json.assessment_json`).
 
 Pure functions of that dict: no law is applied here, figures are only picked, labelled with
 their section and, for the applicant's plain answer, added up (planting cost + payment in lieu).
@@ -12,18 +12,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from treecalc.report.json import assessment_json
+
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
 
 
 def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[str, Any]:
-    """``assessment.to_json()`` plus what the report prints that the JSON does not carry (yet).
+    """``assessment_json(assessment)`` plus what the report prints that the JSON does not carry (yet).
 
     Adds ``survey_name`` (the file's name) and ``method`` (readings, sections applied, data
     sources, the science notes with the stormwater price in force, the law) when the JSON has no such key;
     everything stays JSON-serialisable.
     """
-    d = dict(assessment.to_json())
+    d = dict(assessment_json(assessment))
     if survey_name is None:
         src = getattr(getattr(assessment, "survey", None), "source", None) or {}
         survey_name = src.get("file") if isinstance(src, Mapping) else None

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from treecalc.report.carriers import ATTACHMENT_NAME, JSON_ITEM, SHEET_NAME
+from treecalc.report.json import assessment_json
 
 __all__ = [
     "ATTACHMENT_NAME",
@@ -531,7 +532,7 @@ def _fee_schedule(fp: Mapping[str, Any], statement: str | Path, given: str | Pat
 
 def _json_differences(doc: Mapping[str, Any], derived: Any) -> list[str]:
     """The keys of a JSON statement whose values are not those derived again (the statement was edited)."""
-    again = json.loads(json.dumps(derived.to_json(), default=json_default, ensure_ascii=False))
+    again = json.loads(json.dumps(assessment_json(derived), default=json_default, ensure_ascii=False))
     keys = [k for k in dict.fromkeys([*doc, *again]) if k != "fingerprint" and doc.get(k) != again.get(k)]
     out = []
     if "options" in keys:

@@ -1,4 +1,4 @@
-"""The assessment's JSON object (``treecalc assess --json``, ``Assessment.to_json()``), the public contract.
+"""The assessment's JSON object (``treecalc assess --json``, :func:`assessment_json`), the public contract.
 
 Built column by column from the assessment's frames: a 50,000-tree survey's ``per_tree`` list is
 made from one Python list per column (``Series.tolist``) zipped into dicts, with the per-value
@@ -139,7 +139,6 @@ def _assessment_object(
     """The JSON object, its tables made by ``frame_rows`` (a DataFrame's rows) and ``finding_rows`` (rows a finding
     holds): lists of dicts for :func:`assessment_json`, their JSON text for :func:`assessment_json_text`."""
     from treecalc.law.registry import by_key
-    from treecalc.models.projection import summary as projection_summary
     from treecalc.schema import TREE_JSON_COLUMNS
 
     rep, fund, pen = a.replacement, a.fund, a.penalties
@@ -218,8 +217,8 @@ def _assessment_object(
             else {}
         ),
         "offences": int(a.trees["offence"].sum()) if n else 0,
-        # the 20-year projection's mortality and payback year (treecalc.models.projection.summary)
-        "projection": projection_summary(a),
+        # the 20-year projection's mortality and payback year: the assessment's, computed once
+        "projection": a.projection_summary,
         "per_tree": frame_rows(_per_tree_frame(a.trees, TREE_JSON_COLUMNS)),
         "rejected_rows": frame_rows(a.rejected),
         "lines": a.lines,

@@ -18,6 +18,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from treecalc.report.json import assessment_json
+
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
 
@@ -110,7 +112,7 @@ def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
 
     p = Path(path)
     driver, summary_to = FORMATS[p.suffix.lower()]
-    d = a.to_json()
+    d = assessment_json(a)
     rows = pd.DataFrame(d["per_tree"])
     cols = {f: rows[f] if f in rows else a.trees[f].to_numpy() for f in TREE_FIELDS if f in rows or f in a.trees}
     cols["zone"] = _tree_zones(a)

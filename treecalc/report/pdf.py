@@ -499,7 +499,7 @@ def report_pdf(
     kind: str = "permit",
     words: Callable[[str], str] | None = None,
 ) -> bytes:
-    """The report of an assessment's JSON dict (``Assessment.to_json()`` or :func:`report_data`), as PDF bytes.
+    """The report of an assessment's JSON dict (:func:`treecalc.report.json.assessment_json` or :func:`report_data`), as PDF bytes.
 
     ``kind`` "permit": the applicant's report (what the permit costs, the applicant's and the Engineer's
     signatures); "violation": the violation report for the Engineer (offences and penalties first, no
@@ -508,12 +508,9 @@ def report_pdf(
     reader in force (:func:`treecalc.messages.speaking`: the command line's flags), else the keyword itself."""
     if kind not in KINDS:
         raise ValueError(f"report kind {kind!r}: one of {', '.join(KINDS)}")
-    from treecalc.rules.law_data import labels_on
-
     token = _WORDS.set(words)
     try:
-        with labels_on((d.get("options") or {}).get("on")):  # labels quoting a number: the assessment's date
-            return _report(d, survey_name, generated, kind)
+        return _report(d, survey_name, generated, kind)
     finally:
         _WORDS.reset(token)
 

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from treecalc.models.projection import PLANTED, REMOVED
 from treecalc.report.cells import (
     TREE_FIRST,
     columns_table,
@@ -71,6 +72,7 @@ from treecalc.report.xlsx import (
     safe_text,
     scalar,
 )
+from treecalc.results import QuotedLabels
 from treecalc.results import records as _records
 from treecalc.schema import (
     BENEFIT_COLUMNS,
@@ -116,10 +118,10 @@ def _jurisdiction(a: Assessment) -> str:
     """The jurisdiction's full name ("Village of Croton-on-Hudson, Chapter 208") or the key as given."""
     key = str(a.jurisdiction or "")
     try:
-        from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key
+        from treecalc.law.registry import get
 
-        return JURISDICTIONS.get(jurisdiction_key(key), key)
-    except Exception:  # rules not importable, or an unknown name: show it as given
+        return get(key).name
+    except Exception:  # an unknown name: show it as given
         return key
 
 
@@ -328,8 +330,9 @@ def _table_sheet(
     headers: Mapping[str, str] | None = None,
     freeze_col: str = "A",
     empty_note: str = "",
+    labels: QuotedLabels | None = None,
 ) -> None:
-    """A sheet holding one table (title row 1, header row 2, frozen, filtered)."""
+    """A sheet holding one table (title row 1, header row 2, frozen, filtered; headed as ``labels`` say)."""
     ws = book.sheet(title)
     frame = frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(_records(frame))
     cols = [c for c in frame.columns if not str(c).startswith("_")]
@@ -337,7 +340,7 @@ def _table_sheet(
     order += [c for c in cols if c not in first and c not in last]
     order += [c for c in last if c in cols]
     headers = dict(headers or {})
-    head = [headers.get(c) or header(c) for c in order]
+    head = [headers.get(c) or header(c, labels=labels) for c in order]
     fmts = [key_info(c)[2] for c in order]
     n = len(frame)
     book.check_size(ws, n + 2, len(order))  # title, header, one row per record
@@ -394,6 +397,7 @@ def _trees(book: Book, a: Assessment) -> None:
         headers={"value_usd": f"Value ($, {basis})", **{c: h for c, h in own.items() if h is not None}},
         freeze_col="C" if "tag" in trees and "source_row" in trees else "B",
         empty_note="no trees",
+        labels=a.labels,
     )
 
 
@@ -423,28 +427,6 @@ _FINDING_ORDER = (
 )
 
 
-def _min_trees_words(a: Assessment) -> str:
-    """§208-22A's count of trees under a permit (the law's data), spelt as the ordinance does ("three")."""
-    from treecalc.rules.croton_on_hudson import _words
-    from treecalc.rules.law_data import law
-
-    on = (a.options or {}).get("on")
-    from treecalc.law.schema import as_date
-
-    return _words(law(str(a.jurisdiction), as_date(on))["replacement"]["min_trees"])  # a law with parts
-
-
-def _native_share_note(a: Assessment) -> str:
-    """§208-22C "predominantly be native" as the readings hold it (more than half of the trees planted)."""
-    from treecalc.law.schema import OPERATOR_WORDS, as_date
-    from treecalc.rules.croton_on_hudson.planting import share_words
-    from treecalc.rules.law_data import law
-
-    r = law(str(a.jurisdiction), as_date((a.options or {}).get("on")))["replacement"]
-    op, share = OPERATOR_WORDS[str(r["predominantly_native_operator"])], float(r["predominantly_native_share"])
-    return f"§208-22C: natives should be {op} {share_words(share)} of the trees planted"
-
-
 def _replacement(book: Book, a: Assessment) -> None:
     ws = book.sheet("Replacement plan")
     rep: Replacement | None = a.replacement
@@ -468,12 +450,12 @@ def _replacement(book: Book, a: Assessment) -> None:
     parts = [
         {k: v for k, v in finding_fields(p).items() if k != "tags"} for p in (rep.parts if rep is not None else [])
     ]
-    if parts:
+    if parts and rep is not None:  # the count in the words the finding said it in (digits when it said none)
         tables.insert(
             0,
             (
                 "Replacement parts (§208-22F: trees harmed in offences; §208-22A: proposed removals "
-                f"under a permit for {_min_trees_words(a)} or more trees)",
+                f"under a permit for {rep.said.get('min_trees', rep.min_trees)} or more trees)",
                 parts,
             ),
         )
@@ -485,11 +467,12 @@ def _replacement(book: Book, a: Assessment) -> None:
         row = {k: v for k, v in dict(cond).items() if k not in ("tags", "text")}
         tables.append(("§208-22F on conditional offences: would be required if established, not required", [row]))
     if share is not None and not is_missing(scalar(share)):
-        sv, note = float(scalar(share)), _native_share_note(a)
+        # §208-22C "predominantly be native" as the finding said it (more than half of the trees planted)
+        sv, note = float(scalar(share)), rep.said.get("native_share", "") if rep is not None else ""
         if sv <= 1.0:
-            g.add([key_info("native_share")[0], sv, "share", section, note], [None, SHARE])
+            g.add([key_info("native_share", a.labels)[0], sv, "share", section, note], [None, SHARE])
         else:
-            g.add([key_info("native_share")[0], sv, "%", section, note], [None, NUM])
+            g.add([key_info("native_share", a.labels)[0], sv, "%", section, note], [None, NUM])
     last_kv = g.next_row - 1
 
     plan = _records(rep.plan if rep is not None else [])
@@ -501,7 +484,9 @@ def _replacement(book: Book, a: Assessment) -> None:
         keys += [k for k in plan[0] if k not in keys]
         # the plan's own line totals when it gives them, else count x unit amounts
         own = "cost_usd" in keys or "planted_value_usd" in keys
-        plan_hdr = g.header([header(k) for k in keys] + ([] if own else ["Line cost ($)", "Line value ($)"]))
+        plan_hdr = g.header(
+            [header(k, labels=a.labels) for k in keys] + ([] if own else ["Line cost ($)", "Line value ($)"])
+        )
         for p in plan:
             cnt = scalar(p.get("count"))
             cost = scalar(p.get("unit_cost_usd"))
@@ -516,9 +501,9 @@ def _replacement(book: Book, a: Assessment) -> None:
 
     stock = _records(rep.stock if rep is not None else [])
     if stock:
-        records_table(g, "Replacement stock offered (§208-22D minimum sizes)", stock)
+        records_table(g, "Replacement stock offered (§208-22D minimum sizes)", stock, a.labels)
     for label, records in tables:
-        records_table(g, label, records)
+        records_table(g, label, records, a.labels)
     for name, items in (
         ("warnings", rep.warnings if rep is not None else []),
         ("notes", rep.notes if rep is not None else []),
@@ -528,16 +513,14 @@ def _replacement(book: Book, a: Assessment) -> None:
             g.subtitle(name.capitalize())
             for x in items:
                 g.note(name[:-1].capitalize(), as_text(x))
-    if plan:  # the replacements against the trees removed, with mortality
-        from treecalc.models.projection import PLANTED, REMOVED, projection, summary
-
-        ps = summary(a)
+    if plan:  # the replacements against the trees removed, with mortality (the assessment's, computed once)
+        ps = a.projection_summary
         g.blank()
         g.subtitle(f"{ps['years']}-year projection")
         g.note("Mortality", f"{ps['mortality_rate']:.1%} of the trees die each year ({ps['mortality_source']})")
         g.note("Payback", as_text(ps["payback"]))
         # the chart's figures, year by year (expected annual benefits under that mortality)
-        wide = projection(a, ps["years"]).pivot(index="year", columns="series", values="value_usd")
+        wide = a.projection.pivot(index="year", columns="series", values="value_usd")
         g.header(["Years from now", f"{REMOVED} ($/yr)", f"{PLANTED} ($/yr)"])
         for year, row in wide.iterrows():
             g.add([int(year), float(row.get(REMOVED, 0.0)), float(row.get(PLANTED, 0.0))], [None, USD, USD])
@@ -578,11 +561,11 @@ def _fund(book: Book, a: Assessment) -> None:
     fund_name = _fund_name(a) or "Fund"
     g.title(f"{fund_name} — {_jurisdiction(a)} — payment in lieu of planting{f' ({section})' if section else ''}")
     hdr = kv_header(g, given, "Payment in lieu", "fund")
-    kv_block(g, given, skip=("notes", "section"), order=_FINDING_ORDER, default_section=section)
+    kv_block(g, given, skip=("notes", "section"), order=_FINDING_ORDER, default_section=section, labels=a.labels)
     if fund is not None and fund.placeholder:
         # flag the fee row itself
         for row in g.rows:
-            if row and row[0][0] == key_info("fee_per_tree_usd")[0]:
+            if row and row[0][0] == key_info("fee_per_tree_usd", a.labels)[0]:
                 label = str(fund.label or "")
                 note = (
                     label
@@ -632,6 +615,7 @@ def _penalties(book: Book, a: Assessment) -> None:
         skip=("per_tree", "not_offences", "notes"),
         order=order,
         default_section=sec_text if len(sec_text) < 40 else "",
+        labels=a.labels,
     )
     last_kv = g.next_row - 1
 
@@ -642,7 +626,11 @@ def _penalties(book: Book, a: Assessment) -> None:
     last_pt = g.next_row - 1
     for title, rows in _offence_groups(book, pen):
         if len(rows):
-            h, last = columns_table(g, title, *rows) if isinstance(rows, tuple) else records_table(g, title, rows)
+            h, last = (
+                columns_table(g, title, rows[0], rows[1], a.labels)
+                if isinstance(rows, tuple)
+                else records_table(g, title, rows, a.labels)
+            )
             if pt_hdr is None:
                 pt_hdr, last_pt = h, last
         elif len(per_tree) or title.startswith("Definite"):
@@ -657,9 +645,16 @@ def _penalties(book: Book, a: Assessment) -> None:
         g.subtitle(summary.title)
         g.header(["Item", "Value", "Unit", "Section", "Note"])
         tables: list[tuple[str, list[dict[str, Any]]]] = []
-        kv_block(g, figures, skip=("notes", "warnings"), default_section=summary.default_section, tables=tables)
+        kv_block(
+            g,
+            figures,
+            skip=("notes", "warnings"),
+            default_section=summary.default_section,
+            tables=tables,
+            labels=a.labels,
+        )
         for label, records in tables:
-            records_table(g, f"{summary.short} — {label.lower()}", records)
+            records_table(g, f"{summary.short} — {label.lower()}", records, a.labels)
         for name in ("notes", "warnings"):
             items = figures.get(name, []) or []
             notes += [as_text(x) for x in ([items] if isinstance(items, str) else items)]
@@ -723,6 +718,7 @@ def _rejected(book: Book, a: Assessment) -> None:
         ("source_row", "tag", "species", "dbh", "column", "reason", "kind", "suggestions", "raw"),
         (),
         empty_note="none",
+        labels=a.labels,
     )
 
 
@@ -752,7 +748,7 @@ def _method(book: Book, a: Assessment) -> None:
             if x is None:
                 x, unit = "(not given)", ""
             g.add(
-                [section, " › ".join(path_labels(path)), x, unit_text(unit, x)],
+                [section, " › ".join(path_labels(path, a.labels)), x, unit_text(unit, x)],
                 [None, None, fmt if isinstance(x, (int, float)) else None],
             )
 
@@ -798,19 +794,16 @@ def build_workbook(assessment: Assessment, target: Any, *, stream_rows: bool = T
     ``stream_rows=False`` writes the big tables one XlsxWriter call per cell
     instead of streaming whole rows (slower; the tests compare the two).
     """
-    from treecalc.rules.law_data import labels_on
-
     book = Book(target, stream_rows=stream_rows)
-    # the headers that quote a law's number ("Slope over 20%") say the law of the assessment's date
-    with labels_on((assessment.options or {}).get("on")):
-        _summary(book, assessment)
-        _trees(book, assessment)
-        _replacement(book, assessment)
-        _fund(book, assessment)
-        _penalties(book, assessment)
-        _rejected(book, assessment)
-        _method(book, assessment)
-        _fingerprint(book, assessment)
+    # the headers that quote a law's number ("Slope over 20%") say the law of the assessment's date: its labels
+    _summary(book, assessment)
+    _trees(book, assessment)
+    _replacement(book, assessment)
+    _fund(book, assessment)
+    _penalties(book, assessment)
+    _rejected(book, assessment)
+    _method(book, assessment)
+    _fingerprint(book, assessment)
     book.close(f"Tree statement — {_jurisdiction(assessment)}")
 
 

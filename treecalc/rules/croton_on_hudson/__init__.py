@@ -30,6 +30,7 @@ from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
 from treecalc.ingest.site import fact_bool as parse_bool
 from treecalc.ingest.site import resolve_site, site_defaults
+from treecalc.law.schema import OPERATOR_WORDS
 from treecalc.money import cents_sum, round2
 from treecalc.results import Findings
 from treecalc.rules.croton_on_hudson.fund import _fund_findings as _fund_findings
@@ -52,6 +53,7 @@ from treecalc.rules.croton_on_hudson.permit import _permit_findings as _permit_f
 from treecalc.rules.croton_on_hudson.permit import not_given as not_given
 from treecalc.rules.croton_on_hudson.permit import permit as permit
 from treecalc.rules.croton_on_hudson.permit import village_work as village_work
+from treecalc.rules.croton_on_hudson.planting import share_words
 from treecalc.rules.croton_on_hudson.readings import ASSESSMENT_READING_ITEMS as ASSESSMENT_READING_ITEMS
 from treecalc.rules.croton_on_hudson.readings import DEAD_TREE_READING as DEAD_TREE_READING
 from treecalc.rules.croton_on_hudson.readings import NOT_OFFENCE_VILLAGE as NOT_OFFENCE_VILLAGE
@@ -277,5 +279,17 @@ def _replacement_findings(
         warnings=rep_warnings,
         notes=rep_notes,
         conditional_22f=conditional,
+        said=_replacement_said(law),
     )
     return replacement, fund
+
+
+def _replacement_said(law: dict[str, Any]) -> dict[str, str]:
+    """What the statement says of §208-22A's count and §208-22C's native share, in the law of the assessment's date:
+    ``min_trees`` "three", ``native_share`` "§208-22C: natives should be more than half of the trees planted"."""
+    r = law["replacement"]
+    op, share = OPERATOR_WORDS[str(r["predominantly_native_operator"])], float(r["predominantly_native_share"])
+    return {
+        "min_trees": _words(r["min_trees"]),
+        "native_share": f"§208-22C: natives should be {op} {share_words(share)} of the trees planted",
+    }
