@@ -16,6 +16,7 @@ that binary cannot be found.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import re
 import shutil
@@ -155,7 +156,7 @@ def _metric(page, label: str) -> str:
     reason="Chromium not found at /usr/bin/chromium (.ci/run installs it with apt-get where apt is available)",
 )
 def test_upload_sample_and_read_permit_page(server, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    sync_api = importlib.import_module("playwright.sync_api")
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey
     from treecalc.reference.data import SAMPLE_SURVEY

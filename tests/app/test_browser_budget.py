@@ -8,6 +8,7 @@ child capped to 1 GB of address space, so the children's resident memory togethe
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import threading
@@ -56,7 +57,7 @@ def _upload(page, path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
 def test_three_large_uploads_share_the_budget_and_a_fourth_session_answers(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    sync_api = importlib.import_module("playwright.sync_api")
     files = []
     for k in range(3):  # three different large surveys (different bytes: no cache could serve one)
         f = tmp_path / f"estate_{k}.csv"
@@ -111,7 +112,7 @@ def test_three_large_uploads_share_the_budget_and_a_fourth_session_answers(tmp_p
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
 def test_two_users_uploading_the_same_bytes_each_see_their_own_name(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    sync_api = importlib.import_module("playwright.sync_api")
     body = "Tag,Species,DBH,Action\n1,Acer rubrum,12,remove\n2,Quercus rubra,20,removed\n"
     x = tmp_path / "x" / "Smith_12_Elm_St_client_survey.csv"
     y = tmp_path / "y" / "mine.csv"

@@ -3,6 +3,7 @@ recorded by the engineer, and the case's survey reopened in the calculator, read
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 
@@ -22,7 +23,7 @@ pytestmark = [
 
 
 def test_violation_case_owes_decides_and_reopens(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    sync_api = importlib.import_module("playwright.sync_api")
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'register.db'}"

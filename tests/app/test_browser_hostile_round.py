@@ -9,6 +9,7 @@ such 30 MB CSVs had pushed the server and its children to 8.9 GB).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
@@ -45,7 +46,7 @@ def _hostile(tmp_path: Path) -> list[Path]:
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
 def test_three_hostile_uploads_stay_within_the_budget_while_a_fourth_session_answers(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    sync_api = importlib.import_module("playwright.sync_api")
     files = _hostile(tmp_path)
     env = {**os.environ, "TREECALC_LIMITS": "memory_gb=1", "TREECALC_READ_BUDGET_GB": "2"}
     with streamlit_server(tmp_path, env) as (proc, url), sync_api.sync_playwright() as p:
@@ -90,7 +91,7 @@ def test_three_hostile_uploads_stay_within_the_budget_while_a_fourth_session_ans
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
 def test_a_link_carrying_each_absurd_option_shows_its_refusal_in_the_main_area(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    sync_api = importlib.import_module("playwright.sync_api")
     with streamlit_server(tmp_path) as (_proc, url), sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:

@@ -4,6 +4,8 @@ sample's $9,000.00 permit)."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server
@@ -20,7 +22,7 @@ pytestmark = [
 
 
 def test_a_link_to_a_survey_not_held_says_so_and_keeps_its_options(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api = importlib.import_module("playwright.sync_api")
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)

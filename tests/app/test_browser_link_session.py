@@ -5,6 +5,7 @@ survey and no download of it."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import os
@@ -40,7 +41,7 @@ def _saved_project(page) -> dict:
 
 
 def test_a_link_session_stays_a_link_through_pages_and_reloads_and_loses_all_on_revoke(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    sync_api = importlib.import_module("playwright.sync_api")
     from treecalc.register import Register, links
 
     db = f"sqlite:///{tmp_path / 'register.db'}"

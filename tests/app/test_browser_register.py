@@ -3,6 +3,7 @@ a shared view and an applicant's link that survive it, and sign-in throttling.""
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 
@@ -55,7 +56,7 @@ def _metric(page, label):
 
 
 def test_a_case_from_an_upload_survives_a_restart_with_its_links(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    sync_api = importlib.import_module("playwright.sync_api")
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
@@ -147,7 +148,7 @@ def _wait_failures(db, n):
 
 
 def test_a_wrong_password_three_times_is_throttled(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    sync_api = importlib.import_module("playwright.sync_api")
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'register.db'}"

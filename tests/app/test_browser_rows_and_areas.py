@@ -7,6 +7,8 @@ the app), so a headless test that sets the table's state directly cannot see a r
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from tests.app.test_browser import _metric
@@ -70,7 +72,7 @@ def _errors(page) -> list[str]:
 
 
 def test_a_payment_typed_without_its_amount_is_refused_in_the_browser(server, tmp_path):
-    expect = pytest.importorskip("playwright.sync_api").expect
+    expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
     with app_page(server, survey, "Water bill") as page:
         # $300 due 15 Jan 2026, no payment, as of today (after 15 Apr 2026): 5% = $15.00 on 16 Jan, 1% =
@@ -90,7 +92,7 @@ def test_a_payment_typed_without_its_amount_is_refused_in_the_browser(server, tm
 
 
 def test_an_area_typed_without_its_depth_is_refused_and_areas_read_to_the_hundredth(server, tmp_path):
-    expect = pytest.importorskip("playwright.sync_api").expect
+    expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
     with app_page(server, survey, "Excavation") as page:
         exc, fill = _editor(page, 0), _editor(page, 1)

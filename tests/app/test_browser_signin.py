@@ -4,6 +4,7 @@ account of an empty register is made only with the setup token shown on the serv
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import time
@@ -55,7 +56,7 @@ def _wait_cookie(context, page):
 
 
 def test_a_signed_in_reload_stays_signed_in_and_sign_out_ends_it_on_the_server(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    sync_api = importlib.import_module("playwright.sync_api")
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
@@ -131,7 +132,7 @@ def test_a_signed_in_reload_stays_signed_in_and_sign_out_ends_it_on_the_server(t
 
 
 def test_the_first_account_needs_the_setup_token_from_the_servers_console(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is a dev dependency")
+    sync_api = importlib.import_module("playwright.sync_api")
     from treecalc.register import Register, auth
 
     db = f"sqlite:///{tmp_path / 'register.db'}"

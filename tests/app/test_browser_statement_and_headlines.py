@@ -13,6 +13,7 @@ Uses the ``server`` fixture of ``test_browser.py`` (``streamlit run app.py`` on 
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -43,7 +44,7 @@ def _summary(path: Path) -> tuple[str, dict[str, object]]:
 
 
 def test_statement_download_is_the_upload_and_options_on_screen(server, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api = importlib.import_module("playwright.sync_api")
     survey = tmp_path / "oaks_on_the_hill.xlsx"
     survey.write_bytes(BLOB)
     with app_page(server, survey, width=1400, height=1600) as page:

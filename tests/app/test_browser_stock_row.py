@@ -7,6 +7,8 @@ the app), so a headless test that sets the table's state directly cannot see a r
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from tests.app.test_browser_rows_and_areas import _leave
@@ -20,7 +22,7 @@ pytestmark = [pytest.mark.slow]
 
 
 def test_a_stock_row_without_its_species_is_refused_in_the_browser(server, tmp_path):
-    expect = pytest.importorskip("playwright.sync_api").expect
+    expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
     with app_page(server, survey, "Permit & replacement") as page:
         page.locator('[data-testid="stRadio"]').get_by_text("A stock list").click()

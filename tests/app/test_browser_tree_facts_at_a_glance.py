@@ -9,6 +9,7 @@ Screenshots at 1,280 and 390 px go to ``TREECALC_SCREENSHOT_DIR`` when it is set
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import os
@@ -52,7 +53,7 @@ def _cell_click(page, grid, row: int, col_x: float) -> None:
 
 
 def test_tree_facts_are_edited_in_the_app_and_said_in_the_statement_and_project(server, tmp_path):
-    expect = pytest.importorskip("playwright.sync_api").expect
+    expect = importlib.import_module("playwright.sync_api").expect
     field = _write(tmp_path, "old_post_rd_field_survey.xlsx", surveys.arborist_25())
     with app_page(server, field) as page:
         # the notes' "Street tree – Village ROW" offers the flag; taking it is a change made in the app
@@ -77,7 +78,7 @@ def test_tree_facts_are_edited_in_the_app_and_said_in_the_statement_and_project(
 
 
 def test_a_tick_per_tree_keeps_it_and_the_cost_follows(server, tmp_path):
-    expect = pytest.importorskip("playwright.sync_api").expect
+    expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
     with app_page(server, survey, "Permit & replacement") as page:
         # the applicant's lever: a tick keeps a tree, and the cost is worked out again at once
@@ -125,7 +126,7 @@ def _in_sight(page, grid, names: list[str]) -> None:
 
 
 def test_figures_in_sight_at_1280_one_total_and_the_site_form_by_law(server, tmp_path):
-    expect = pytest.importorskip("playwright.sync_api").expect
+    expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "ridge_rd_slope_violation.xlsx", surveys.slope_violation_5())
     with app_page(server, survey) as page:
         _settle(page)
@@ -162,7 +163,7 @@ def test_figures_in_sight_at_1280_one_total_and_the_site_form_by_law(server, tmp
 
 
 def test_map_legend_in_words_dead_trees_ringed_and_a_scale(server, tmp_path):
-    expect = pytest.importorskip("playwright.sync_api").expect
+    expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "maple_st_mapped.csv", surveys.mapped_lot_csv())
     with app_page(server, survey, "Map") as page:
         page.get_by_text("4 trees placed").first.wait_for()
@@ -259,7 +260,7 @@ def test_phone_first_screen_has_the_total_and_the_sidebar_closes(server, tmp_pat
 
 
 def test_first_visit_says_what_to_do_and_an_upload_the_next_step(server, tmp_path):
-    expect = pytest.importorskip("playwright.sync_api").expect
+    expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "ridge_rd_slope_violation.xlsx", surveys.slope_violation_5())
     with app_page(server) as page:
         expect(page.get_by_text("What to do first.").first).to_be_visible()

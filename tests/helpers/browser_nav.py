@@ -11,6 +11,7 @@ box and transform, not a fixed time), open it when it is closed, then click.
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,9 +40,8 @@ def app_page(
     """The page of a browser test: the app opened at ``url`` (:func:`open_browser`), ``survey`` uploaded and the
     page ``title`` chosen in the sidebar when given (:func:`nav`); the browser closed at exit. Skips the test
     when Playwright is not installed."""
-    import pytest
 
-    sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api = importlib.import_module("playwright.sync_api")
     with sync_api.sync_playwright() as p:
         browser, page = open_browser(p, url, width, height)
         try:

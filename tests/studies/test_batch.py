@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -27,7 +29,7 @@ def _inventory(n: int = 600) -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def cluster_client():
-    distributed = pytest.importorskip("distributed")
+    distributed = importlib.import_module("distributed")
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
     client = distributed.Client(cluster)
     yield client
@@ -265,7 +267,7 @@ def test_each_tree_is_valued_in_the_zone_its_coordinates_lie_in(tmp_path, cluste
 
 
 def test_the_command_says_how_many_trees_were_defaulted_and_why(tmp_path, capsys):
-    distributed = pytest.importorskip("distributed")
+    distributed = importlib.import_module("distributed")
     src = _two_zone_inventory(tmp_path / "inv", lat="lat", lon="lon")  # the headers a GIS export writes
     from treecalc.cli import main
 
@@ -432,7 +434,7 @@ def _xy_csv(path, x="x", y="y", rows=((1, CHARLOTTE[1], CHARLOTTE[0]), (2, CROTO
 def test_x_y_in_degrees_place_the_trees_as_assess_reads_them(tmp_path, capsys, x, y):
     # before: the Charlotte tree (x -80.84, y 35.23) was valued in the Northeast ($127.11) with the false warning
     # "no latitude/longitude columns in the input"; with lat/lon columns it gets the Piedmont's $149.82
-    distributed = pytest.importorskip("distributed")
+    distributed = importlib.import_module("distributed")
     src = _xy_csv(tmp_path / "inv.csv", x, y)
     from treecalc.cli import main
 
