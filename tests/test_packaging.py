@@ -1,6 +1,6 @@
 """Packaging: a wheel (``pip install .``) carries ``data/`` as ``treecalc/_data`` and an installed copy reads it
-without ``TREECALC_DATA`` (pyproject.toml ``[tool.setuptools]``: package-dir maps the folder, package-data
-names its files). ``data/`` itself stays at the top of the repository."""
+without ``TREECALC_DATA`` (pyproject.toml ``[tool.setuptools]``: ``treecalc/_data`` is a symlink to ``data/``,
+package-data names its files). ``data/`` itself stays at the top of the repository."""
 
 from __future__ import annotations
 
@@ -23,10 +23,24 @@ SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
 def test_the_package_list_names_every_subpackage_of_treecalc():
     # the list is written out (discovery cannot find the mapped data folder): a new subpackage must join it
-    found = {p for p in find_namespace_packages(str(ROOT), include=["treecalc", "treecalc.*"]) if "__" not in p}
+    # (the data packages below treecalc/_data are package-data's business, tested below)
+    found = {
+        p
+        for p in find_namespace_packages(str(ROOT), include=["treecalc", "treecalc.*"])
+        if "__" not in p and not p.startswith("treecalc._data")
+    }
     listed = {p for p in SETUPTOOLS["packages"] if not p.startswith("treecalc._data")}
     assert listed == found
-    assert SETUPTOOLS["package-dir"] == {"treecalc._data": "data"}
+
+
+def test_the_data_stays_at_the_top_and_the_package_reaches_it_through_a_link():
+    # data/ is the folder users edit and the docs cite (data/law/<village>/); the package sees it as treecalc/_data.
+    # Before: package-dir mapped data/ in as treecalc._data, and that mapping alone made setuptools give every
+    # `pip install -e .` an import hook and its "Editable installation" warning (test_packaging_install.py).
+    link = ROOT / "treecalc" / "_data"
+    assert link.is_symlink() and os.readlink(link) == "../data"  # relative: the link holds in any clone
+    assert (ROOT / "data").is_dir() and not (ROOT / "data").is_symlink()
+    assert SETUPTOOLS["package-dir"] == {"": "."}  # exactly this: setuptools' quiet .pth editable install
 
 
 def _shipped(rel: str) -> bool:
@@ -58,7 +72,8 @@ def _sources(tmp_path: Path) -> Path:
         if (ROOT / name).exists():
             shutil.copy(ROOT / name, src)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(ROOT / "treecalc", src / "treecalc", ignore=ignore)
+    # symlinks kept, as a clone has them: treecalc/_data stays a link to the copy's data/
+    shutil.copytree(ROOT / "treecalc", src / "treecalc", ignore=ignore, symlinks=True)
     shutil.copytree(ROOT / "data", src / "data", ignore=ignore)
     return src
 
@@ -95,6 +110,8 @@ def test_a_wheel_carries_the_data_and_an_installed_copy_reads_it(tmp_path):
     files = [p.relative_to(ROOT / "data").as_posix() for p in (ROOT / "data").rglob("*") if p.is_file()]
     # before: no file of data/ was in the wheel, so an installed treecalc worked only with TREECALC_DATA
     assert {f"treecalc/_data/{f}" for f in files if _shipped(f)} <= names
+    # and nothing else of the top folder (package-dir is "."): no tests/, tools/ or app.py beside the package
+    assert [n for n in names if not n.startswith(("treecalc/", "treecalc-"))] == []
     assert "treecalc/_data/readings/site_facts.toml" in names and "treecalc/_data/examples/sample_survey.xlsx" in names
 
     target = tmp_path / "site"

@@ -20,7 +20,11 @@ from treecalc import __version__
 
 
 def _warnings(log: str) -> list[str]:
-    return [line for line in log.splitlines() if "warning" in line.lower()]
+    """The lines of a build's log that warn: "warning" in any case (pip's "WARNING:", setuptools' "...Warning:"
+    categories, "warning: build_py"), setuptools' InformationOnly notices (shown as such by an older pip) and the
+    "!!" rule setuptools draws around every notice it prints."""
+    said = ("warning", "informationonly", "deprecat")
+    return [line for line in log.splitlines() if any(s in line.lower() for s in said) or line.strip() == "!!"]
 
 
 @pytest.mark.slow  # builds a wheel, and installs the checkout's copy editable in a new venv: ~20 s, offline
@@ -30,22 +34,29 @@ def test_the_wheel_and_the_editable_install_build_without_a_warning(tmp_path):
     wheel, log = build_wheel(tmp_path)
     assert "Building wheel for treecalc" in log  # the backend's output is in the log (pip -v)
     assert _warnings(log) == []
-    # `pip install -e .` (make run), as a newcomer's pip shows it
+    # `pip install -e .` (make run), as a newcomer's pip shows it and as pip -v shows it (the backend's own output)
     (tmp_path / "editable").mkdir()
     src = _sources(tmp_path / "editable")
     venv = _venv_over_this_one(tmp_path)
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-v", "--python", str(venv / "bin" / "python")]
-    install = [*pip, "install", "-e", str(src), "--no-deps", "--no-build-isolation", "--no-index"]
-    r = subprocess.run(install, env=fresh_env(), capture_output=True, text=True, timeout=300, check=False)
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert "Building editable for treecalc" in r.stdout + r.stderr
-    said = _warnings(r.stdout + r.stderr)
-    assert not [w for w in said if "absent from the `packages` configuration" in w]
-    # What is left is setuptools' notice, given for every editable install whose packages are not all in one folder
-    # as they are imported (here data/ is mapped in as treecalc._data): "Editable installation. Please be careful
-    # with folders in your working directory with the same name as your package". It goes only when data/ ships
-    # without the mapping; until then it is the one line allowed, and nothing else.
-    assert [w.split("BuildBackendWarning: ")[-1] for w in said] in ([], ["Editable installation."]), said
+    py = venv / "bin" / "python"
+    for verbose in ([], ["-v"]):
+        pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", *verbose, "--python", str(py)]
+        install = [*pip, "install", "-e", str(src), "--no-deps", "--no-build-isolation", "--no-index"]
+        r = subprocess.run(install, env=fresh_env(), capture_output=True, text=True, timeout=300, check=False)
+        assert r.returncode == 0, r.stderr[-3000:]
+        assert "Building editable for treecalc" in r.stdout + r.stderr
+        # before: setuptools' ~10-line notice on every editable install, because package-dir mapped data/ in as
+        # treecalc._data: "BuildBackendWarning: Editable installation. !! ... Please be careful with folders in
+        # your working directory with the same name as your package ... !!"
+        assert _warnings(r.stdout + r.stderr) == [], r.stdout + r.stderr
+    # the quiet kind of editable install: a .pth naming the copy's top folder, no import hook
+    purelib = Path(subprocess.run([py, "-c", _PURELIB], capture_output=True, text=True, check=True).stdout.strip())
+    assert [p.name for p in purelib.glob("__editable__*")] == [f"__editable__.treecalc-{__version__}.pth"]
+    assert (purelib / f"__editable__.treecalc-{__version__}.pth").read_text(encoding="utf-8").split() == [str(src)]
+    # and it reads the checkout's data/ (through treecalc/_data), from any folder
+    code = "import treecalc.units.datafolder as u; print(u.__file__); print(u.DATA_DIR)"
+    where = subprocess.run([py, "-c", code], cwd=tmp_path, env=fresh_env(), capture_output=True, text=True, check=True)
+    assert where.stdout.split() == [str(src / "treecalc" / "units" / "datafolder.py"), str(src / "data")]
 
 
 @pytest.mark.slow  # builds a wheel: ~8 s, offline
@@ -68,15 +79,16 @@ def test_the_wheel_carries_the_licence_the_types_marker_and_the_metadata(tmp_pat
     assert "Typing :: Typed" in classifiers and "Programming Language :: Python :: 3.11" in classifiers
 
 
+_PURELIB = "import sysconfig; print(sysconfig.get_path('purelib'))"
+
+
 def _venv_over_this_one(tmp_path: Path) -> Path:
     """A new venv (no pip of its own) that sees this venv's packages (streamlit, pandas) but not its editable
     treecalc: a plain path line in a .pth file adds the folder without running that folder's own .pth files."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     py = venv / "bin" / "python"
-    purelib = subprocess.run(
-        [py, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    purelib = subprocess.run([py, "-c", _PURELIB], capture_output=True, text=True, check=True).stdout.strip()
     Path(purelib, "outer_venv.pth").write_text(sysconfig.get_path("purelib") + "\n", encoding="utf-8")
     return venv
 

@@ -13,11 +13,13 @@ DATA_ENV = "TREECALC_DATA"
 
 
 def _bundled_data_dir() -> Path:
-    """The data that ships with treecalc: ``treecalc/_data`` in an installed wheel (pyproject.toml maps
-    the repository's ``data/`` there), else ``data/`` beside the package in a checkout or editable install."""
+    """The data that ships with treecalc: ``treecalc/_data``, a folder in an installed wheel and a symlink to the
+    repository's ``data/`` in a checkout or editable install (pyproject.toml), else ``data/`` beside the package
+    (a checkout made where git writes symlinks as plain files)."""
     here = Path(__file__).resolve().parent.parent  # treecalc/, this module being treecalc/reference/datafolder.py
     packaged = here / "_data"
-    return packaged if packaged.is_dir() else here.parent / "data"
+    # resolved: in a checkout, messages and the fingerprint name data/law/..., the folder users edit and docs cite
+    return packaged.resolve() if packaged.is_dir() else here.parent / "data"
 
 
 BUNDLED_DATA_DIR = _bundled_data_dir()
