@@ -81,7 +81,7 @@ def main() -> None:
     total = 0.0
     for s, d, lu in zip(sub["species"], sub["dbh_in"], sub["land_use"]):
         # the same work as compute_benefits: annual benefits only, no appraisal or growth
-        total += treecalc.models.benefits(s, d, land_use=lu, valuations=False)["dollars"]["total_annual"]
+        total += treecalc.benefits(s, d, land_use=lu, valuations=False)["dollars"]["total_annual"]
     t_loop = time.perf_counter() - t0
 
     check = float(out["usd_total_annual"].head(a.loop).sum())

@@ -184,9 +184,9 @@ def test_a_price_or_home_price_beyond_its_range_is_refused_by_the_library():
 
     # 1e308 $/kWh made the energy benefit inf - inf = NaN, shown as $0.00
     with pytest.raises(OutOfRange, match="price electricity must be from 0 to 1,000,000 USD per unit"):
-        treecalc.models.benefits("ACRU", 12, prices={"electricity": 1e308})
+        treecalc.benefits("ACRU", 12, prices={"electricity": 1e308})
     with pytest.raises(OutOfRange, match="home price"):
-        treecalc.models.benefits("ACRU", 12, home_price_usd=1e300)
+        treecalc.benefits("ACRU", 12, home_price_usd=1e300)
 
 
 def test_the_command_line_says_the_same_as_the_library(tmp_path):

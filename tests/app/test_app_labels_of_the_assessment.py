@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import shutil
 
-from treecalc import units
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
 from treecalc.law import clear_caches
+from treecalc.reference import datafolder
 from treecalc.reference.datafolder import BUNDLED_DATA_DIR
 
 CH208 = "law/croton_on_hudson/ch208_trees.toml"
@@ -27,7 +27,7 @@ def test_the_trees_table_of_an_assessment_made_before_an_amendment_says_its_slop
     p.write_text(
         s[:j] + "values = { 2025-01-01 = 20.0, 2026-01-01 = 25.0 }" + s[j + len("value = 20.0") :], encoding="utf-8"
     )
-    monkeypatch.setattr(units, "DATA_DIR", folder)
+    monkeypatch.setattr(datafolder, "DATA_DIR", folder)
     clear_caches()
     try:
         lot = "Tag,Species,DBH (in),Action,Slope over 20%\n1,Acer rubrum,14,Remove,yes\n"

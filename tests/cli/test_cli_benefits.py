@@ -144,7 +144,7 @@ def test_each_dollar_stands_on_the_line_of_the_benefit_it_values(capsys):
 def test_json_dollars_by_line_add_up_to_the_benefit():
     import treecalc
 
-    r = treecalc.models.benefits("ACRU", 12, valuations=False)
+    r = treecalc.benefits("ACRU", 12, valuations=False)
     by, d = r["dollars_by_line"], r["dollars"]
     assert by["electricity"] == pytest.approx(72.05 * 0.1401)
     assert by["natural_gas"] == pytest.approx(2746.65 * 0.01408)

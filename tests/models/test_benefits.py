@@ -19,7 +19,7 @@ def test_default_large_tree_leaf_area():
 
 
 def test_red_maple_12in_dollars_by_hand():
-    r = treecalc.models.benefits("Red maple", 12)
+    r = treecalc.benefits("Red maple", 12)
     d = r["dollars"]
     assert r["species_code"] == "ACRU" and r["itree_code"] == "ACRU"
     # energy: 72.05 kWh x 0.1401 + 2746.65 kBtu x 0.01408 = 10.0942 + 38.6728 = 48.767
@@ -38,7 +38,7 @@ def test_red_maple_12in_dollars_by_hand():
 
 
 def test_json_keys():
-    r = treecalc.models.benefits("ACRU", 12)
+    r = treecalc.benefits("ACRU", 12)
     for k in (
         "species_code",
         "scientific_name",
@@ -59,20 +59,18 @@ def test_json_keys():
 
 
 def test_parameters_change_the_property_value():
-    base = treecalc.models.benefits("ACRU", 12)["dollars"]["property"]
-    assert treecalc.models.benefits("ACRU", 12, home_price_usd=1_000_000)["dollars"]["property"] == pytest.approx(
-        2 * base
-    )
-    assert treecalc.models.benefits("ACRU", 12, large_tree_leaf_area_m2=583.8354330708662 / 2)["dollars"][
+    base = treecalc.benefits("ACRU", 12)["dollars"]["property"]
+    assert treecalc.benefits("ACRU", 12, home_price_usd=1_000_000)["dollars"]["property"] == pytest.approx(2 * base)
+    assert treecalc.benefits("ACRU", 12, large_tree_leaf_area_m2=583.8354330708662 / 2)["dollars"][
         "property"
     ] == pytest.approx(2 * base)
     # multi-family: C = 0.75
-    mf = treecalc.models.benefits("ACRU", 12, land_use="multi_family")["dollars"]["property"]
+    mf = treecalc.benefits("ACRU", 12, land_use="multi_family")["dollars"]["property"]
     assert mf == pytest.approx(0.75 * base)
 
 
 def test_tulip_tree_values_come_from_bdl_other():
-    a = treecalc.models.benefits("Tulip tree", 20)
+    a = treecalc.benefits("Tulip tree", 20)
     b = treecalc.compute_benefits(pd.DataFrame({"species_code": ["BDL OTHER"], "dbh_in": [20.0]})).iloc[0]
     assert a["itree_code"] == "BDL OTHER"
     assert a["dollars"]["total_annual"] == pytest.approx(b["usd_total_annual"])
@@ -88,7 +86,7 @@ def test_compute_benefits_equals_single_tree_calls():
     )
     out = treecalc.compute_benefits(frame)
     for i, row in frame.iterrows():
-        one = treecalc.models.benefits(row["species"], row["dbh_in"], land_use=row["land_use"])
+        one = treecalc.benefits(row["species"], row["dbh_in"], land_use=row["land_use"])
         assert out.loc[i, "usd_total_annual"] == pytest.approx(one["dollars"]["total_annual"])
         assert out.loc[i, "stormwater_gal"] == pytest.approx(one["stormwater_gal"])
     assert list(out["land_use"].astype(str)) == ["unspecified", "single_family", "unspecified", "institutional"]
@@ -96,9 +94,9 @@ def test_compute_benefits_equals_single_tree_calls():
 
 def test_errors_name_the_problem():
     with pytest.raises(UnknownSpecies):
-        treecalc.models.benefits("Dragon tree of Mordor", 10)
+        treecalc.benefits("Dragon tree of Mordor", 10)
     with pytest.raises(ValueError, match="positive"):
-        treecalc.models.benefits("ACRU", 0)
+        treecalc.benefits("ACRU", 0)
     with pytest.raises(ValueError, match="row 1"):
         treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU", "ACRU"], "dbh_in": [3, "x"]}))
     # an infinite DBH was valued (as 45 in, $144.46/yr for ACRU) by compute_benefits while benefits() refused it
@@ -106,7 +104,7 @@ def test_errors_name_the_problem():
         with pytest.raises(ValueError, match="row 0: dbh_in must be a positive number"):
             treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [bad]}))
     with pytest.raises(ValueError, match="positive"):
-        treecalc.models.benefits("ACRU", float("inf"))
+        treecalc.benefits("ACRU", float("inf"))
     with pytest.raises(TypeError, match="unknown benefit parameter"):
         treecalc.compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [3]}), colour="red")
 
@@ -119,7 +117,7 @@ def test_million_style_input_types():
 
 
 def test_replacement_value_and_cumulative_are_reported():
-    r = treecalc.models.benefits("ACRU", 12)
+    r = treecalc.benefits("ACRU", 12)
     # CTLA: TA = pi x 6^2 = 113.097 sq in; [530 + 66 x (113.097 - 7.065)] = 7,528.13;
     # x species rating 0.90 x condition good 0.80 = 5,420.26
     assert r["replacement_value_usd"] == pytest.approx(5420.26, abs=0.01)
@@ -128,15 +126,13 @@ def test_replacement_value_and_cumulative_are_reported():
     from treecalc.models import growth
 
     path = growth.dbh_path(["ACRU"], [12.0], 20)[0][:20]
-    expected = sum(
-        treecalc.models.benefits("ACRU", d)["dollars"]["total_annual"] * 0.957**t for t, d in enumerate(path)
-    )
+    expected = sum(treecalc.benefits("ACRU", d)["dollars"]["total_annual"] * 0.957**t for t, d in enumerate(path))
     assert r["cumulative_mortality_rate"] == 0.043
     assert r["cumulative_usd"] == pytest.approx(expected)
-    r0 = treecalc.models.benefits("ACRU", 12, mortality_rate=0)  # no deaths: the plain sum, and the tree grows
+    r0 = treecalc.benefits("ACRU", 12, mortality_rate=0)  # no deaths: the plain sum, and the tree grows
     assert r0["cumulative_usd"] > 20 * r0["dollars"]["total_annual"]
     assert r["cumulative_usd"] < r0["cumulative_usd"]
-    r2 = treecalc.models.benefits("ACRU", 12, mortality_rate=0.05)
+    r2 = treecalc.benefits("ACRU", 12, mortality_rate=0.05)
     assert r2["cumulative_usd"] < r["cumulative_usd"]
 
 
@@ -153,7 +149,7 @@ def test_replacement_value_and_cumulative_are_reported():
 def test_bad_parameters_are_named_not_silently_replaced(kw, msg):
     # a leaf area of 0 used to fall back to the default without a word
     with pytest.raises(ValueError, match=msg):
-        treecalc.models.benefits("ACRU", 12, **kw)
+        treecalc.benefits("ACRU", 12, **kw)
 
 
 # -- the science's limits, disclosed per tree -------------------------------------------------------------------
@@ -193,12 +189,12 @@ def test_large_tree_where_the_source_table_is_zero_is_disclosed_not_silent():
 def test_land_use_with_unverified_factor_is_labelled_and_a_village_value_is_not():
     # multi-family C = 0.75 (unverified default). ACRU 12 in, L = 7.75 m2/yr, M = 500:
     # 7.75 x 0.0088 x 500,000 x 0.75 / 500 = $51.15/yr
-    r = treecalc.models.benefits("ACRU", 12, "multi_family", large_tree_leaf_area_m2=500.0, valuations=False)
+    r = treecalc.benefits("ACRU", 12, "multi_family", large_tree_leaf_area_m2=500.0, valuations=False)
     assert r["dollars"]["property"] == pytest.approx(51.15)
     assert "land_use_factor_unverified" in r["disclosure_flags"]
     assert any("C = 0.75 for multi_family" in x and "unverified" in x for x in r["disclosures"])
     # the Village sets C = 0.8: 7.75 x 4400 x 0.8 / 500 = $54.56, no longer labelled unverified
-    r = treecalc.models.benefits(
+    r = treecalc.benefits(
         "ACRU",
         12,
         "multi_family",
@@ -209,7 +205,7 @@ def test_land_use_with_unverified_factor_is_labelled_and_a_village_value_is_not(
     assert r["dollars"]["property"] == pytest.approx(54.56)
     assert "land_use_factor_unverified" not in r["disclosure_flags"]
     # single-family is C = 1 by definition: nothing to disclose
-    assert treecalc.models.benefits("ACRU", 12, "single_family", valuations=False)["disclosures"] == []
+    assert treecalc.benefits("ACRU", 12, "single_family", valuations=False)["disclosures"] == []
 
 
 def test_small_commercial_is_not_industrial():
@@ -263,7 +259,7 @@ def test_autumn_olive_is_deciduous_with_its_provenance():
     assert cat.at["ELUM", "value_row"] == "BES OTHER"  # benefits stay i-Tree's own
     assert "typed BES in the source" in cat.at["ELUM", "correction"]
     assert (cat["correction"] != "").sum() == 1
-    r = treecalc.models.benefits("Autumn olive", 4, "single_family", valuations=False)
+    r = treecalc.benefits("Autumn olive", 4, "single_family", valuations=False)
     assert any(x.startswith("Autumn olive: typed BES") for x in r["disclosures"])
 
 

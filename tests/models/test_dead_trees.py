@@ -140,11 +140,11 @@ def test_dead_is_zero_on_the_capital_bases_too(tmp_path):
 
 
 def test_one_dead_tree_through_benefits():
-    r = treecalc.models.benefits("Fraxinus americana", 12, condition="dead")
+    r = treecalc.benefits("Fraxinus americana", 12, condition="dead")
     assert r["dead"] is True and r["dollars"]["total_annual"] == 0 and r["replacement_value_usd"] == 0
     assert r["cumulative_usd"] == 0 and r["stormwater_gal"] == 0
     assert r["disclosures"][0].startswith("dead tree")
-    alive = treecalc.models.benefits("Fraxinus americana", 12)
+    alive = treecalc.benefits("Fraxinus americana", 12)
     assert alive["dead"] is False and round(alive["dollars"]["total_annual"], 2) == 138.10
     assert np.isclose(alive["replacement_value_usd"], 2409.00, atol=0.01)
 

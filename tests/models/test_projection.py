@@ -28,7 +28,7 @@ def test_projection_of_the_sample():
     # = 0.838779 x 0.957 = 0.802712 (year 0 is today: 0.957^0 = 1, so the year-0 checks above stand)
     assert a.options["mortality_rate"] == 0.043
     d5 = growth.dbh_path([plan["species_code"]], [plan["dbh_in"]], 5)[0][5]
-    one = treecalc.models.benefits(plan["species_code"], d5, **a.options.get("benefit_parameters", {}))
+    one = treecalc.benefits(plan["species_code"], d5, **a.options.get("benefit_parameters", {}))
     assert planted[5] == pytest.approx(plan["count"] * one["dollars"]["total_annual"] * 0.802712, rel=1e-6)
     assert np.all(np.isfinite(p["value_usd"]))
 

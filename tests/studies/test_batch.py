@@ -257,7 +257,7 @@ def test_each_tree_is_valued_in_the_zone_its_coordinates_lie_in(tmp_path, cluste
     assert got["zone_from"].astype(str).tolist() == ["coordinates", "coordinates", "default: coordinates blank"]
     # as `treecalc benefits --lat/--lon` values each tree
     for tree, (lat, lon) in ((1, CHARLOTTE), (2, CROTON)):
-        one = treecalc.models.benefits("Acer rubrum", 12, latitude=lat, longitude=lon)
+        one = treecalc.benefits("Acer rubrum", 12, latitude=lat, longitude=lon)
         assert got.loc[tree, "usd_total_annual"] == pytest.approx(one["dollars"]["total_annual"], abs=1e-9)
     assert (r.trees, r.defaulted) == (3, 1)
     assert r.zones == {"NoEastXXX": 2, "PiedmtCLT": 1}
@@ -414,7 +414,7 @@ def test_a_tree_near_another_zones_boundary_is_valued_in_its_own_and_said_so():
     got = value_partition(frame, BenefitParams())
     assert got["zone"].astype(str).tolist() == ["InlValMOD"]
     assert got["zone_from"].astype(str).tolist() == ["coordinates, within 10 km of another zone"]
-    one = treecalc.models.benefits("ACRU", 12, latitude=38.20, longitude=-122.10)
+    one = treecalc.benefits("ACRU", 12, latitude=38.20, longitude=-122.10)
     assert got["usd_total_annual"].iloc[0] == pytest.approx(one["dollars"]["total_annual"], abs=1e-9)
     notes = zone_notes(Counter(got["zone"].astype(str)), Counter(got["zone_from"].astype(str)), ("Lat", "Long"))
     assert any("1 tree lies within 10 km of another zone's boundary" in n for n in notes), notes

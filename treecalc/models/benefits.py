@@ -539,7 +539,7 @@ def benefits(
     Examples
     --------
     >>> import treecalc
-    >>> b = treecalc.models.benefits("red maple", 12)
+    >>> b = treecalc.benefits("red maple", 12)
     >>> b["species_code"], b["zone_default"]
     ('ACRU', True)
     >>> round(b["dollars"]["total_annual"], 2) == round(sum(v for k, v in b["dollars"].items() if k != "total_annual"), 2)

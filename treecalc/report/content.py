@@ -68,9 +68,9 @@ def _num(x: Any) -> float | None:  # any JSON value: a number, text, or somethin
 def law_record(d: Mapping[str, Any]) -> Any:
     """The registry's record of the law a report's JSON names (:mod:`treecalc.law.registry`; none named: the
     default law's)."""
-    from treecalc.law import registry as jurisdictions
+    from treecalc.law.registry import DEFAULT, get
 
-    return jurisdictions.get(d.get("jurisdiction") or jurisdictions.DEFAULT)
+    return get(d.get("jurisdiction") or DEFAULT)
 
 
 def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
