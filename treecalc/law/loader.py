@@ -28,6 +28,7 @@ from treecalc.law.schema import (
     LawNotInForce,
     LawSchemaError,
     dated_value,
+    entry_keys,
     is_bracket,
     is_entry,
     validate,
@@ -95,15 +96,38 @@ def _held(relpath: str) -> Path | None:
 
 @functools.cache
 def _raw(relpath: str) -> dict[str, Any]:
+    """A file of the law (or readings) as parsed; a law file validated whole when it is read (every entry's type,
+    sign and range: :func:`~treecalc.law.schema.validate`), and refused naming the entry the shipped copy has and
+    it lacks, so that no rule meets a wrong or missing number later."""
     held = _held(relpath)
+    path = Path(held if held is not None else units.DATA_DIR) / relpath
     if held is not None:
-        with open(Path(held) / relpath, "rb") as f:
+        with open(path, "rb") as f:
             raw = tomllib.load(f)
     else:
         raw = units.read_data_toml(relpath, units.DATA_DIR)
-    if relpath.startswith("law/"):
-        validate(raw, relpath)
+    if relpath.startswith("law/") and not relpath.endswith("/fee_schedule.toml"):  # the Board's schedule: its own
+        validate(raw, str(path))
+        _check_complete(raw, relpath, path)
     return raw
+
+
+def _check_complete(raw: dict[str, Any], relpath: str, path: Path) -> None:
+    """Refuse a village's copy of a law file that lacks an entry of the copy shipped with treecalc (the rules read
+    each one): named with its section, not a bare ``KeyError: 'percent'`` when a rule reaches for it."""
+    shipped = units.BUNDLED_DATA_DIR / relpath
+    if not shipped.is_file() or path.resolve() == shipped.resolve():
+        return
+    with open(shipped, "rb") as f:
+        want = entry_keys(tomllib.load(f))
+    have = entry_keys(raw)
+    missing = [k for k in want if k not in have]
+    if missing:
+        said = ", ".join(f"[{k}] ({want[k]})" for k in missing)
+        raise LawSchemaError(
+            f"{path}: lacks the entr{'y' if len(missing) == 1 else 'ies'} {said} that treecalc applies; "
+            f"copy {'it' if len(missing) == 1 else 'them'} from {shipped}"
+        )
 
 
 def chapter(village: str, name: str | None = None) -> dict[str, Any]:
