@@ -1,6 +1,6 @@
 """The layers of treecalc call only downwards, and its modules import one another without a cycle.
 
-    base        units, schema, data, species, geo, results, files, the law's data loader (law, rules.law_data), ingest,
+    base        units, schema, data, species, geo, results, files, the law's data loader (law), ingest,
                 water_account
     science     benefits, models, batch, planting, climate_zones, earthwork (pure method, no law)
     law         rules (the villages' sections, Ch. 223 water and the excavation chapters' router among them), fund
@@ -39,7 +39,6 @@ LAYER_OF = {
     "treecalc.jurisdictions": "base",
     "treecalc.frames": "base",
     "treecalc.money": "base",
-    "treecalc.rules.law_data": "base",
     "treecalc.law": "base",
     "treecalc.isolated": "base",
     "treecalc.files": "base",

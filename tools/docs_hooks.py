@@ -153,13 +153,13 @@ def _readings_said(village: str) -> list[tuple[str, str]]:
     today, as ``treecalc assess --json`` lists them under ``readings``."""
     from treecalc import jurisdictions
     from treecalc.assessment import reading_items
-    from treecalc.rules import law_data
+    from treecalc.law import access
 
     try:
         record = jurisdictions.by_key(village)
     except (KeyError, ValueError):
         return []
-    law = law_data.law(village)
+    law = access.law(village)
     module = record.module
     whole = getattr(module, "assessment_reading_items", None)
     extra = whole(law) if callable(whole) else getattr(module, "ASSESSMENT_READING_ITEMS", ())

@@ -44,11 +44,11 @@ import pandas as pd
 from treecalc import data, jurisdictions
 from treecalc.benefits import BenefitParams, compute_benefits, make_params, method_notes
 from treecalc.frames import actions, some_tags
+from treecalc.law import access as lawparams
 from treecalc.law import in_force_note
 from treecalc.money import round_cents
 from treecalc.results import ChapterSummary, Fund, Penalties, Permit, Replacement, line
 from treecalc.rules import flag_bounds, pruning
-from treecalc.rules import law_data as lawparams
 from treecalc.schema import ACTIONS, FLAG_FIELDS, HARMED
 from treecalc.units.money import money, percent_of_up
 from treecalc.units.ranges import in_range

@@ -24,7 +24,7 @@ import pytest
 
 from treecalc import units
 from treecalc.law import Bracket, Entry, clear_caches, entries
-from treecalc.rules.law_data import multiplied
+from treecalc.law.access import multiplied
 from treecalc.units import BUNDLED_DATA_DIR
 
 CH208 = "law/croton_on_hudson/ch208_trees.toml"

@@ -35,7 +35,7 @@ def law_header() -> None:
     the law assumed when it names none (change it in the site facts on the Survey page)."""
     try:
         from treecalc.jurisdictions import DEFAULT
-        from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key
+        from treecalc.law.access import JURISDICTIONS, jurisdiction_key
 
         sv = state.survey()
         j = (getattr(sv, "site", None) or {}).get("jurisdiction")

@@ -161,7 +161,7 @@ def add_assess_flags(
 def _add_replacement_flags(p: argparse.ArgumentParser) -> None:
     """The replacement stock's flags (§208-22D/F), their help naming the defaults the law in force today holds."""
     from treecalc.cli.common import add_switches
-    from treecalc.rules.law_data import law
+    from treecalc.law.access import law
 
     # the defaults the help names, as the law (and treecalc's readings of it) in force today hold them; a data
     # folder that cannot be read is refused by the command itself (exit 2), not while its help is written

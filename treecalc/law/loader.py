@@ -287,8 +287,14 @@ def operator_of(village: str, key: str, name: str | None = None) -> str:
     return op
 
 
+#: The caches built on the files read (the typed nodes, a companion's numbers): cleared with them.
+CACHES: list[Any] = []
+
+
 def clear_caches() -> None:
     """Forget the files read (a test that edits the data folder in place)."""
     _raw.cache_clear()
     _resolved_cached.cache_clear()
     operator_of.cache_clear()
+    for cache in CACHES:
+        cache.cache_clear()

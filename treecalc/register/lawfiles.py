@@ -12,7 +12,7 @@ def law_files(options: dict[str, Any]) -> dict[str, str]:
     """SHA-256 of the law files in force for an assessment: its jurisdiction's TOML, the site facts assumed,
     and the fee schedule (the file given, an in-line schedule's canonical JSON, or the bundled one)."""
     from treecalc.law import law_files as village_files
-    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
+    from treecalc.law.access import DEFAULT_FEE_SCHEDULE
     from treecalc.units.datafolder import DATA_DIR
 
     out: dict[str, str] = {}

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from treecalc.law.access import column_labels, labels
 from treecalc.report.xlsx import Grid, as_text, cell_value, is_missing, scalar
 from treecalc.results import Records
 from treecalc.results import records as _records
-from treecalc.rules.law_data import column_labels, labels
 from treecalc.schema import (
     INT,
     NUM,

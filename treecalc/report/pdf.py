@@ -508,7 +508,7 @@ def report_pdf(
     reader in force (:func:`treecalc.messages.speaking`: the command line's flags), else the keyword itself."""
     if kind not in KINDS:
         raise ValueError(f"report kind {kind!r}: one of {', '.join(KINDS)}")
-    from treecalc.rules.law_data import labels_on
+    from treecalc.law.access import labels_on
 
     token = _WORDS.set(words)
     try:

@@ -116,7 +116,7 @@ def _jurisdiction(a: Assessment) -> str:
     """The jurisdiction's full name ("Village of Croton-on-Hudson, Chapter 208") or the key as given."""
     key = str(a.jurisdiction or "")
     try:
-        from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key
+        from treecalc.law.access import JURISDICTIONS, jurisdiction_key
 
         return JURISDICTIONS.get(jurisdiction_key(key), key)
     except Exception:  # rules not importable, or an unknown name: show it as given
@@ -425,8 +425,8 @@ _FINDING_ORDER = (
 
 def _min_trees_words(a: Assessment) -> str:
     """§208-22A's count of trees under a permit (the law's data), spelt as the ordinance does ("three")."""
+    from treecalc.law.access import law
     from treecalc.rules.croton_on_hudson import _words
-    from treecalc.rules.law_data import law
 
     on = (a.options or {}).get("on")
     from treecalc.law.schema import as_date
@@ -436,9 +436,9 @@ def _min_trees_words(a: Assessment) -> str:
 
 def _native_share_note(a: Assessment) -> str:
     """§208-22C "predominantly be native" as the readings hold it (more than half of the trees planted)."""
+    from treecalc.law.access import law
     from treecalc.law.schema import OPERATOR_WORDS, as_date
     from treecalc.rules.croton_on_hudson.planting import share_words
-    from treecalc.rules.law_data import law
 
     r = law(str(a.jurisdiction), as_date((a.options or {}).get("on")))["replacement"]
     op, share = OPERATOR_WORDS[str(r["predominantly_native_operator"])], float(r["predominantly_native_share"])
@@ -798,7 +798,7 @@ def build_workbook(assessment: Assessment, target: Any, *, stream_rows: bool = T
     ``stream_rows=False`` writes the big tables one XlsxWriter call per cell
     instead of streaming whole rows (slower; the tests compare the two).
     """
-    from treecalc.rules.law_data import labels_on
+    from treecalc.law.access import labels_on
 
     book = Book(target, stream_rows=stream_rows)
     # the headers that quote a law's number ("Slope over 20%") say the law of the assessment's date

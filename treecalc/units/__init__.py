@@ -5,12 +5,11 @@
 - :mod:`treecalc.units.ranges`: the one table of plausible ranges of every number a user gives, and its checks.
 - :mod:`treecalc.units.files`: a user's file read within bounds (type, size, a CSV's lines and cells).
 - :mod:`treecalc.units.datafolder`: the one data folder (``TREECALC_DATA``) and its files.
-- :mod:`treecalc.units.law_numbers`: a number of the law with its unit and section.
 - :mod:`treecalc.units.quantities`: every conversion between units, once.
 
 Import from the concept's module. The names below are re-exported for the modules that are being moved
 now and still import them from here (excavation.py, surfaces.py, water.py, planting.py, report/json.py,
-results.py, rules/croton_on_hudson/, law/loader.py, rules/law_data.py, benefits.py, models/itree_streets.py,
+results.py, rules/croton_on_hudson/, law/loader.py, law/access.py, benefits.py, models/itree_streets.py,
 cli/, app_support/, treecalc_app/, tests/law/); once they import from the concept modules, this list goes.
 law/loader.py reads ``treecalc.units.DATA_DIR`` at each call, so a test that sets it here (tests/law) still
 moves the folder the law is read from.
@@ -37,7 +36,6 @@ from treecalc.units.files import (
     parse_csv_table,
     read_limited,
 )
-from treecalc.units.law_numbers import LawNumber, load_law_numbers
 from treecalc.units.money import (
     CENT,
     MAX_MONEY,
@@ -91,8 +89,6 @@ __all__ = [
     "number",
     "small_file",
     "pct",
-    "LawNumber",
-    "load_law_numbers",
     "LAW_DIR",
     "DATA_DIR",
     "DATA_ENV",

@@ -12,8 +12,8 @@ import numpy as np
 
 from treecalc.frames import actions, dbh
 from treecalc.ingest.site import resolve_site, site_defaults
+from treecalc.law.access import law
 from treecalc.results import Findings, Fund, Penalties, Permit, Replacement, line
-from treecalc.rules.law_data import law
 from treecalc.schema import DONE, REMOVALS
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules

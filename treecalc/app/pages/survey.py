@@ -171,7 +171,7 @@ _TRI = ("not given", "yes", "no")
 def _site_groups() -> list[tuple[str, list[str]]]:
     """The site facts grouped by the law that reads them (its ``[site_why]``), each fact once, the first law's."""
     from treecalc.ingest import SITE_FIELDS
-    from treecalc.rules.law_data import law
+    from treecalc.law.access import law
 
     seen = {"jurisdiction"}
     groups = []

@@ -13,7 +13,7 @@ from treecalc.app import (
     ui,
     views,
 )
-from treecalc.rules.law_data import multiplied
+from treecalc.law.access import multiplied
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment

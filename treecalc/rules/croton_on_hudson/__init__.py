@@ -32,6 +32,7 @@ from treecalc.ingest.site import fact_bool as parse_bool
 from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.money import cents_sum
 from treecalc.results import Findings
+from treecalc.rules.croton_on_hudson import readings as _readings
 from treecalc.rules.croton_on_hudson.fund import _fund_findings as _fund_findings
 from treecalc.rules.croton_on_hudson.fund import fee_schedule as fee_schedule
 from treecalc.rules.croton_on_hudson.lines import _lines as _lines
@@ -52,8 +53,6 @@ from treecalc.rules.croton_on_hudson.permit import _permit_findings as _permit_f
 from treecalc.rules.croton_on_hudson.permit import not_given as not_given
 from treecalc.rules.croton_on_hudson.permit import permit as permit
 from treecalc.rules.croton_on_hudson.permit import village_work as village_work
-from treecalc.rules.croton_on_hudson.readings import ASSESSMENT_READING_ITEMS as ASSESSMENT_READING_ITEMS
-from treecalc.rules.croton_on_hudson.readings import DEAD_TREE_READING as DEAD_TREE_READING
 from treecalc.rules.croton_on_hudson.readings import NOT_OFFENCE_VILLAGE as NOT_OFFENCE_VILLAGE
 from treecalc.rules.croton_on_hudson.readings import NOTE_18E as NOTE_18E
 from treecalc.rules.croton_on_hudson.readings import NOTE_20C as NOTE_20C
@@ -65,12 +64,8 @@ from treecalc.rules.croton_on_hudson.readings import NOTE_STREET_APPROVAL as NOT
 from treecalc.rules.croton_on_hudson.readings import OFFENCE_READING_208 as OFFENCE_READING_208
 from treecalc.rules.croton_on_hudson.readings import OTHER_LAW_FLAGS as OTHER_LAW_FLAGS
 from treecalc.rules.croton_on_hudson.readings import OTHER_PROHIBITIONS_208 as OTHER_PROHIBITIONS_208
-from treecalc.rules.croton_on_hudson.readings import PENALTY_SETTER as PENALTY_SETTER
 from treecalc.rules.croton_on_hudson.readings import PENDING_LITERAL_NOTE as PENDING_LITERAL_NOTE
-from treecalc.rules.croton_on_hudson.readings import READING_ITEMS as READING_ITEMS
-from treecalc.rules.croton_on_hudson.readings import READINGS as READINGS
 from treecalc.rules.croton_on_hudson.readings import SECTIONS_APPLIED as SECTIONS_APPLIED
-from treecalc.rules.croton_on_hudson.readings import SITE_DEFAULTS as SITE_DEFAULTS
 from treecalc.rules.croton_on_hudson.readings import _blank as _blank
 from treecalc.rules.croton_on_hudson.readings import _not_given as _not_given
 from treecalc.rules.croton_on_hudson.readings import assessment_reading_items as assessment_reading_items
@@ -183,7 +178,7 @@ def _tree_fact_assumptions(
     ):
         if col not in trees or not _not_given(site_in.get(fact)):
             continue
-        said = SITE_DEFAULTS[fact][1]
+        said = _readings.SITE_DEFAULTS[fact][1]
         col_blank = _map_unique(trees[col].astype(object).to_numpy(object), lambda v: "y" if _blank(v) else "")
         blank = int((on & (col_blank == "y")).sum())
         i = assumptions.index(said) if said in assumptions else len(assumptions)
@@ -280,3 +275,10 @@ def _replacement_findings(
         conditional_22f=conditional,
     )
     return replacement, fund
+
+
+def __getattr__(name: str) -> Any:
+    """The readings filled from the law (``SITE_DEFAULTS``, ``READINGS`` ...), read when asked for, not at import."""
+    if name in _readings._LAZY:
+        return getattr(_readings, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

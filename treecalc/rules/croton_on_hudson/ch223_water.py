@@ -34,13 +34,13 @@ from decimal import Decimal
 from typing import Any
 
 from treecalc.law import operator_of
+from treecalc.law.access import meets
+from treecalc.law.numbers import numbers
 from treecalc.law.schema import OPERATOR_WORDS
-from treecalc.rules.law_data import meets
 from treecalc.units import (
     MAX_MONEY,
     add_months,
     cents,
-    load_law_numbers,
     parse_money_cents,
     to_date,
 )
@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 ZERO = Decimal("0.00")
-LAW = load_law_numbers("croton_on_hudson/ch223_water.toml")
+LAW = numbers("croton_on_hudson", "ch223_water")
 FIRST_PENALTY_RATE = LAW["first_penalty_rate"].value / 100
 MONTHLY_PENALTY_RATE = LAW["monthly_penalty_rate"].value / 100
 RELEVY_MONTH, RELEVY_DAY = int(LAW["relevy_month"].value), int(LAW["relevy_day"].value)

@@ -33,8 +33,9 @@ from typing import Any
 
 from treecalc.earthwork.operation import MAX_WALL_FT, Operation
 from treecalc.earthwork.quantities import CU_FT_PER_CU_YD, IN_PER_FT, PlanAreas, cuft_to_cuyd, fmt_number, fmt_sqft
+from treecalc.law.numbers import numbers
 from treecalc.rules.excavation_check import PermitCheck, PermitTerm, unknown, verdict
-from treecalc.units import CENT, add_months, bounded, in_range, load_law_numbers, nonneg, round2, to_date, to_datetime
+from treecalc.units import CENT, add_months, bounded, in_range, nonneg, round2, to_date, to_datetime
 
 __all__ = [
     "LAW",
@@ -52,7 +53,7 @@ __all__ = [
     "DAMAGED_TEXT_READINGS",
 ]
 
-LAW = load_law_numbers("croton_on_hudson/ch120_excavation.toml")
+LAW = numbers("croton_on_hudson", "ch120_excavation")
 _D27 = Decimal(CU_FT_PER_CU_YD)
 _CENT = CENT
 _cy, _fmt, _sqft = cuft_to_cuyd, fmt_number, fmt_sqft

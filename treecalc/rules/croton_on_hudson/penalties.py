@@ -14,6 +14,7 @@ from treecalc.frames import flag as _flag
 from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
 from treecalc.frames import pick as _pick
+from treecalc.law.access import multiplied
 from treecalc.rules.croton_on_hudson.offences import OffenceResult, offences
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets
 from treecalc.rules.croton_on_hudson.readings import (
@@ -24,7 +25,6 @@ from treecalc.rules.croton_on_hudson.readings import (
     penalty_setter,
 )
 from treecalc.rules.croton_on_hudson.words import _tier_bounds, _years
-from treecalc.rules.law_data import multiplied
 from treecalc.schema import DONE
 
 

@@ -26,7 +26,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from treecalc.rules.law_data import default_fee_schedule, read_toml
+from treecalc.law.access import default_fee_schedule, read_toml
 from treecalc.units import InputRefused, cents, in_range, money, read_limited
 
 #: A fee schedule is a few lines of TOML.

@@ -1,7 +1,8 @@
-"""The law's data: each jurisdiction's numbers (``data/law/<key>/<chapter>.toml``) and the one registry of jurisdictions.
+"""The law as the rules read it: each jurisdiction's plain numbers (``data/law/<key>/<chapter>.toml``), the labels
+that quote them, the comparison each states, and the names of the one registry of jurisdictions.
 
-Thin wrappers over :mod:`treecalc.law` (schema, dated values, readings), kept for the rules that read
-the plain numbers.
+Thin wrappers over the one loader (:mod:`treecalc.law.loader`: schema, dated values, validation), kept for the
+rules that read the plain numbers; the typed entries are :func:`treecalc.law.at`'s.
 
 The rules modules hold no amounts, percentages or DBH thresholds of their own:
 they read them here, so an amendment is an edit of a TOML file. Money is read
