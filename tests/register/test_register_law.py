@@ -34,7 +34,7 @@ def _run(db, *args):
 
 
 def test_a_forfeited_bond_is_a_receipt_of_the_fund_in_its_month(db_url, survey_csv):
-    from treecalc.law import resolved
+    from treecalc.law import readings
 
     cid = _new(survey_csv, db_url)
     b1 = _run(db_url, "case", "bond", "post", str(cid), "--amount", "2,000.00", "--date", "2026-03-10")["id"]
@@ -60,7 +60,7 @@ def test_a_forfeited_bond_is_a_receipt_of_the_fund_in_its_month(db_url, survey_c
         }
     ]
     assert led["by_case"] == [{"case": cid, "usd": "2150.25"}]
-    section = resolved("croton_on_hudson")["fund"]["forfeited_bond_sections"]  # the data's, not this test's
+    section = readings("croton_on_hudson")["fund"]["forfeited_bond_sections"]  # the data's, not this test's
     assert "§208-23C" in section and "§208-24B" in section
     assert led["forfeitures"] == [
         {"bond": b1, "case": cid, "title": "14 Elm St", "date": "2026-08-20", "usd": "2000.00", "section": section}

@@ -278,9 +278,10 @@ def yes_no(v: Any) -> str:
 @st.cache_data(show_spinner=False)
 def default_stock(jurisdiction: str = DEFAULT) -> dict[str, Any]:
     """The law engine's default replacement stock (species, DBH, placeholder unit cost) and its label."""
-    from treecalc.law.access import law
+    from treecalc.law import readings
+    from treecalc.law.access import jurisdiction_key
 
-    d = dict(law(jurisdiction)["replacement"]["default_stock"])
+    d = dict(readings(jurisdiction_key(jurisdiction))["replacement"]["default_stock"])
     d["unit_cost_usd"] = float(d["unit_cost_usd"])
     from treecalc import data
 

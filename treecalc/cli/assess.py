@@ -167,10 +167,12 @@ def _add_replacement_flags(p: argparse.ArgumentParser) -> None:
     # folder that cannot be read is refused by the command itself (exit 2), not while its help is written
     try:
         from treecalc.jurisdictions import DEFAULT
+        from treecalc.law import readings
 
         rep = law(DEFAULT)["replacement"]  # the default law's replacement rule, whose defaults the flags take
-        pct, species = f"{rep['violation_percent']:g}", rep["default_stock"]["species"]
-        dbh, conifer = f"{rep['default_stock']['dbh_in']:g}", f"{rep['conifer_min_height_ft']:g} ft"
+        stock = readings(DEFAULT)["replacement"]["default_stock"]  # treecalc's reading, not the law's
+        pct, species = f"{rep['violation_percent']:g}", stock["species"]
+        dbh, conifer = f"{stock['dbh_in']:g}", f"{rep['conifer_min_height_ft']:g} ft"
     except Exception:  # noqa: BLE001 - any failure to read the data is said by the command's own check
         pct, species, dbh, conifer = "Chapter 208's", "the readings'", "the readings'", "the height Chapter 208 sets"
     replacement: tuple[tuple[str, str, type | None, str, str], ...] = (

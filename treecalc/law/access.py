@@ -116,6 +116,7 @@ def labels(table: str, on: dt.date | None = None) -> dict[str, str]:
     (its labels label nothing that day's assessment reads). The first law of the registry to label a name labels it."""
     from treecalc.jurisdictions import REGISTRY
     from treecalc.law.loader import _resolved_cached, effective
+    from treecalc.law.nodes import readings
     from treecalc.law.schema import LawNotInForce
 
     day = on or _LABELS_ON.get() or dt.date.today()
@@ -126,7 +127,7 @@ def labels(table: str, on: dt.date | None = None) -> dict[str, str]:
             held = _resolved_cached(key, day)  # read only: no copy
         except LawNotInForce:  # the earliest version held: the nearest to the day, never a later amendment's
             held = _resolved_cached(key, effective(key)["date"])
-        out.update(fill(held.get(table) or {}, held, **period_words(held)))
+        out.update(fill(readings(key).get(table) or {}, held, **period_words(held)))
     return out
 
 

@@ -4,7 +4,7 @@
 ``data/readings/<village>.toml``, both in the one data folder (``TREECALC_DATA`` when set).
 
 - :func:`resolved` gives the rules the plain numbers they read (``resolved("croton_on_hudson")["permit"]
-  ["more_than_trees_12mo"] == 3``), the readings merged in, a bracket's cells flattened (``tier1_usd``);
+  ["more_than_trees_12mo"] == 3``), a bracket's cells flattened (``tier1_usd``), the readings not among them;
 - :func:`entries` / :func:`entry` give the :class:`~treecalc.law.schema.Entry` objects (unit, section, text,
   operator) the sentences that cite a number are filled from;
 - :func:`effective` and :func:`in_force_note` say from when a chapter is held, and
@@ -216,14 +216,6 @@ def _bracket(t: dict[str, Any], key: str, on: dt.date | None = None) -> Bracket:
     )
 
 
-def _merge(into: dict[str, Any], extra: dict[str, Any]) -> None:
-    for k, v in extra.items():
-        if isinstance(v, dict) and isinstance(into.get(k), dict):
-            _merge(into[k], v)
-        else:
-            into[k] = copy.deepcopy(v)
-
-
 @functools.cache
 def _resolved_cached(village: str, on: dt.date | None) -> dict[str, Any]:
     name = TREE_CHAPTER[village]
@@ -234,13 +226,12 @@ def _resolved_cached(village: str, on: dt.date | None) -> dict[str, Any]:
         if k in ("name", "chapter", "effective"):
             continue
         out[k] = _resolve(v, on, k)
-    _merge(out, _raw(f"readings/{village}.toml"))
     return out
 
 
 def resolved(village: str, on: dt.date | None = None) -> dict[str, Any]:
-    """The plain numbers of the village's tree chapter in force on ``on`` (None: the latest held), with its
-    readings merged in: the shape the rules read. A fresh copy. :class:`LawNotInForce` for a date before the
+    """The plain numbers of the village's tree chapter in force on ``on`` (None: the latest held): the shape the
+    rules read (treecalc's own readings are apart: :func:`treecalc.law.readings`). A fresh copy. :class:`LawNotInForce` for a date before the
     chapter's effective date."""
     return copy.deepcopy(_resolved_cached(village, on))
 

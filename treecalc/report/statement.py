@@ -436,11 +436,12 @@ def _min_trees_words(a: Assessment) -> str:
 
 def _native_share_note(a: Assessment) -> str:
     """§208-22C "predominantly be native" as the readings hold it (more than half of the trees planted)."""
-    from treecalc.law.access import law
-    from treecalc.law.schema import OPERATOR_WORDS, as_date
+    from treecalc.law import readings
+    from treecalc.law.access import jurisdiction_key
+    from treecalc.law.schema import OPERATOR_WORDS
     from treecalc.rules.croton_on_hudson.planting import share_words
 
-    r = law(str(a.jurisdiction), as_date((a.options or {}).get("on")))["replacement"]
+    r = readings(jurisdiction_key(str(a.jurisdiction)))["replacement"]  # treecalc's reading, not a number of the law
     op, share = OPERATOR_WORDS[str(r["predominantly_native_operator"])], float(r["predominantly_native_share"])
     return f"§208-22C: natives should be {op} {share_words(share)} of the trees planted"
 

@@ -22,7 +22,11 @@ from treecalc.rules.croton_on_hudson.words import _pct, _tier_bounds, _usd, _wor
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 def site_why(law: dict[str, Any]) -> dict[str, str]:
     """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
-    return _access.site_why(law)  # the words a survey read before it is assessed states too
+    from treecalc.law import readings
+
+    return _access.site_why(
+        law, readings("croton_on_hudson")
+    )  # the words a survey read before it is assessed states too
 
 
 #: Survey flags only another chapter reads (Wesley Hills §95-3A(1)(e)): no assumption of this chapter names them.

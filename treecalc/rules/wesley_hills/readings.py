@@ -34,7 +34,9 @@ PENALTY_SETTER = "a court sets the fine (or imprisonment, or both) up to them"
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 def site_why(law: dict[str, Any]) -> dict[str, str]:
     """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
-    return _access.site_why(law)  # the words a survey read before it is assessed states too
+    from treecalc.law import readings
+
+    return _access.site_why(law, readings("wesley_hills"))  # the words a survey read before it is assessed states too
 
 
 #: A survey's DBH is measured at breast height, 4.5 ft above ground: the survey's measure, not Chapter 95's.
