@@ -501,11 +501,11 @@ def test_each_option_is_a_keyword_of_assess_with_the_same_default():
 
 def test_prepare_loads_the_law_and_leaves_an_unknown_jurisdiction_to_assess():
     from treecalc.assessment import prepare
-    from treecalc.rules import law_data
+    from treecalc.law import access
 
-    law_data._law_cached.cache_clear()
+    access._law_cached.cache_clear()
     prepare("Wesley Hills")  # any spelling assess accepts: the law of wesley_hills is now loaded
-    assert law_data._law_cached.cache_info().currsize == 1
+    assert access._law_cached.cache_info().currsize == 1
     prepare("Atlantis")  # not a jurisdiction: nothing raised here; assess() names it
     with pytest.raises(ValueError, match="unknown jurisdiction 'Atlantis'"):
         assess(data.SAMPLE_SURVEY, jurisdiction="Atlantis")

@@ -54,7 +54,7 @@ def test_the_wheel_and_the_editable_install_build_without_a_warning(tmp_path):
     assert [p.name for p in purelib.glob("__editable__*")] == [f"__editable__.treecalc-{__version__}.pth"]
     assert (purelib / f"__editable__.treecalc-{__version__}.pth").read_text(encoding="utf-8").split() == [str(src)]
     # and it reads the checkout's data/ (through treecalc/_data), from any folder
-    code = "import treecalc.units.datafolder as u; print(u.__file__); print(u.DATA_DIR)"
+    code = "import treecalc.reference.datafolder as u; print(u.__file__); print(u.DATA_DIR)"
     where = subprocess.run([py, "-c", code], cwd=tmp_path, env=fresh_env(), capture_output=True, text=True, check=True)
     assert where.stdout.split() == [str(src / "treecalc" / "units" / "datafolder.py"), str(src / "data")]
 

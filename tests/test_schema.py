@@ -4,7 +4,7 @@ import pandas as pd
 
 from treecalc import schema
 from treecalc.ingest.site import SITE_FACTS_FILE
-from treecalc.rules.law_data import law, read_toml
+from treecalc.law.access import law, read_toml
 
 
 def test_each_list_has_one_home():

@@ -110,15 +110,15 @@ def test_one_range_table_for_the_companions():
     ["croton-on-hudson", "croton_on_hudson", "Croton on Hudson", "Village of Croton-on-Hudson, NY", "croton"],
 )
 def test_jurisdiction_spellings_give_one_key(name):
-    from treecalc.rules.law_data import jurisdiction_key
+    from treecalc.law.access import jurisdiction_key
 
     assert jurisdiction_key(name) == "croton_on_hudson"
 
 
 def test_survey_and_excavation_keep_the_one_key(tmp_path):
     from treecalc.ingest.site import coerce
+    from treecalc.law.access import jurisdiction_key
     from treecalc.rules.excavation import check_permit
-    from treecalc.rules.law_data import jurisdiction_key
 
     assert coerce("jurisdiction", "wesley-hills") == coerce("jurisdiction", "wesley_hills") == "wesley_hills"
     assert check_permit(jurisdiction="wesley-hills").jurisdiction == "wesley_hills"

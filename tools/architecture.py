@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("reference", ("treecalc.reference", "treecalc.reference.")),
-    ("law", ("treecalc.law", "treecalc.law.", "treecalc.units", "treecalc.units.")),
+    ("law", ("treecalc.law", "treecalc.law.")),
     ("ingest", ("treecalc.ingest", "treecalc.ingest.")),
     ("models", ("treecalc.models", "treecalc.models.", "treecalc.earthwork", "treecalc.earthwork.")),
     # the typed findings the rules return and the reports read, each naming the law's entries it applied

@@ -152,14 +152,14 @@ def _readings_said(village: str) -> list[tuple[str, str]]:
     """The readings of unclear text a village's assessment states (section, reading), quoting the law in force
     today, as ``treecalc assess --json`` lists them under ``readings``."""
     from treecalc.assessment import reading_items
+    from treecalc.law import access
     from treecalc.law import registry as jurisdictions
-    from treecalc.rules import law_data
 
     try:
         record = jurisdictions.by_key(village)
     except (KeyError, ValueError):
         return []
-    law = law_data.law(village)
+    law = access.law(village)
     module = record.module
     whole = getattr(module, "assessment_reading_items", None)
     extra = whole(law) if callable(whole) else getattr(module, "ASSESSMENT_READING_ITEMS", ())

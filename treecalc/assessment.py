@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.frames import actions, some_tags
+from treecalc.law import access as lawparams
 from treecalc.law import in_force_note
 from treecalc.law import registry as jurisdictions
 from treecalc.models import projection as projections
@@ -55,7 +56,6 @@ from treecalc.money import money, percent_of_up
 from treecalc.reference import data
 from treecalc.results import ChapterSummary, Fund, Penalties, Permit, QuotedLabels, Replacement, line
 from treecalc.rules import flag_bounds, pruning, quoted, rules_module
-from treecalc.rules import law_data as lawparams
 from treecalc.rules.context import AssessOptions as AssessOptions
 from treecalc.rules.context import Context as Context
 from treecalc.schema import ACTIONS, FLAG_FIELDS, HARMED

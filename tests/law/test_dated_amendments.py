@@ -386,7 +386,7 @@ def test_a_dated_value_that_leaves_a_gap_after_the_chapters_effective_date_is_re
 def test_the_fund_page_shows_the_schedule_in_force_today_not_one_recorded_ahead(tmp_path, monkeypatch):
     importlib.import_module("streamlit")
     from treecalc.app.pages import fund as fund_page
-    from treecalc.rules import law_data
+    from treecalc.law import access
     from treecalc.rules.croton_on_hudson.schedule import record_schedule
 
     # the Board set $600 a tree last year and, adopted ahead, $900 from next year (§208-24C)
@@ -394,7 +394,7 @@ def test_the_fund_page_shows_the_schedule_in_force_today_not_one_recorded_ahead(
     f = tmp_path / "fee_schedule.toml"
     record_schedule(f, {"basis": "per_tree", "fee_per_tree_usd": "600.00"}, today.replace(year=today.year - 1, day=1))
     record_schedule(f, {"basis": "per_tree", "fee_per_tree_usd": "900.00"}, today.replace(year=today.year + 1, day=1))
-    monkeypatch.setattr(law_data, "DEFAULT_FEE_SCHEDULE", f)
+    monkeypatch.setattr(access, "DEFAULT_FEE_SCHEDULE", f)
     from treecalc.register import db
 
     monkeypatch.delenv("TREECALC_DB", raising=False)  # no register: the data folder's schedules are the fee

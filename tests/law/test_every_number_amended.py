@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 
 from treecalc.law import Bracket, Entry, clear_caches, entries
+from treecalc.law.access import multiplied
 from treecalc.reference import datafolder
 from treecalc.reference.datafolder import BUNDLED_DATA_DIR
 from treecalc.report.json import assessment_json
-from treecalc.rules.law_data import multiplied
 
 CH208 = "law/croton_on_hudson/ch208_trees.toml"
 FEES = "law/croton_on_hudson/fee_schedule.toml"

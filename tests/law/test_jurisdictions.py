@@ -42,7 +42,7 @@ def test_a_law_registered_is_known_to_every_layer(monkeypatch):
     )
     monkeypatch.setitem(J.REGISTRY, "elm_grove", record)
     assert J.get("Village of Elm Grove") is record and "elm-grove" in J.choices()
-    from treecalc.rules.law_data import JURISDICTIONS
+    from treecalc.law.access import JURISDICTIONS
 
     assert JURISDICTIONS["elm_grove"] == "Village of Elm Grove, Chapter 7"
 

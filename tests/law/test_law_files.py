@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from treecalc.law import LawNotInForce, LawSchemaError, entries, entry, resolved, validate
+from treecalc.law import LawNotInForce, LawSchemaError, entries, entry, readings, resolved, validate
 from treecalc.law.schema import is_bracket, is_entry
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -91,9 +91,10 @@ def test_the_rules_read_the_same_plain_numbers_as_before():
     assert (p["tier1_max_dbh_in"], p["tier1_usd"], p["tier2_max_dbh_in"], p["tier2_usd"]) == (8.0, 500, 12.0, 1500)
     assert (p["tier3_usd"], p["tier4_usd"], p["tier5_usd"], p["tier6_usd"]) == (3000, 4000, 5000, 7500)
     assert "tier3_max_dbh_in" not in p  # (3) is "greater than 12 inches": no upper bound
-    # treecalc's readings are merged in from data/readings/, not written in the law file
-    assert law["replacement"]["conifer_default_dbh_in"] == 1.5
-    assert p["tier6_includes_regulated_buffer_zone"] is False
+    # treecalc's readings (data/readings/) are not the law's numbers: they are read apart (law.readings)
+    assert "conifer_default_dbh_in" not in law["replacement"] and "site_why" not in law
+    assert readings("croton_on_hudson")["replacement"]["conifer_default_dbh_in"] == 1.5
+    assert readings("croton_on_hudson")["penalty"]["tier6_includes_regulated_buffer_zone"] is False
     assert resolved("wesley_hills")["fine"]["per_tree_usd"] == 5000  # "not more than $5,000"
     e = entry("croton_on_hudson", "conditions.licensed_company_over_dbh_in")
     assert (e.value, e.operator, e.section) == (12.0, ">", "§208-21F")

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from treecalc.law import readings
 from treecalc.models.planting import StockOption, plan
 from treecalc.reference import data
 from treecalc.rules import law
@@ -254,15 +255,16 @@ def test_the_native_share_and_its_comparison_are_the_readings():
     from treecalc.rules.croton_on_hudson.planting import native_shortfall
 
     # the reading held: natives > 0.5 x trees planted. 2 of 4: 2 > 2 is false -> warned; 3 of 4: 3 > 2 -> not
-    assert RULES["predominantly_native_share"] == 0.5 and RULES["predominantly_native_operator"] == ">"
-    assert native_shortfall(2, 4, RULES) == (
+    held = readings("croton_on_hudson")["replacement"]
+    assert held["predominantly_native_share"] == 0.5 and held["predominantly_native_operator"] == ">"
+    assert native_shortfall(2, 4, held) == (
         "native species are not more than half of the replacements (2 of 4): "
         "replacement trees should predominantly be native (§208-22C)"
     )
-    assert native_shortfall(3, 4, RULES) is None and native_shortfall(0, 0, RULES) is None
+    assert native_shortfall(3, 4, held) is None and native_shortfall(0, 0, held) is None
     # read as "at least a half" (>=): 2 of 4 is enough; a share of 0.75 (>): 3 of 4 is not (3 > 3 is false)
-    assert native_shortfall(2, 4, {**RULES, "predominantly_native_operator": ">="}) is None
-    assert native_shortfall(3, 4, {**RULES, "predominantly_native_share": 0.75}) is not None
+    assert native_shortfall(2, 4, {**held, "predominantly_native_operator": ">="}) is None
+    assert native_shortfall(3, 4, {**held, "predominantly_native_share": 0.75}) is not None
 
 
 #: Three 12 in red maples removed without a permit on a parcel capable of subdivision (§208-19A(2), §208-18A):
@@ -293,7 +295,7 @@ def test_the_native_share_warning_says_the_share_the_readings_set(tmp_path, monk
         "predominantly_native_share = 0.5",
         "predominantly_native_share = 0.6",
     )
-    rules = law("croton_on_hudson")["replacement"]
+    rules = readings("croton_on_hudson")["replacement"]
     # 3 of 5: 3 > 0.6 x 5 = 3 is false -> warned; 4 of 5: 4 > 3 -> not warned
     assert native_shortfall(3, 5, rules) == (
         "native species are not more than 60% of the replacements (3 of 5): "

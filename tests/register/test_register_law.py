@@ -34,7 +34,7 @@ def _run(db, *args):
 
 
 def test_a_forfeited_bond_is_a_receipt_of_the_fund_in_its_month(db_url, survey_csv):
-    from treecalc.law import resolved
+    from treecalc.law import readings
 
     cid = _new(survey_csv, db_url)
     b1 = _run(db_url, "case", "bond", "post", str(cid), "--amount", "2,000.00", "--date", "2026-03-10")["id"]
@@ -60,7 +60,7 @@ def test_a_forfeited_bond_is_a_receipt_of_the_fund_in_its_month(db_url, survey_c
         }
     ]
     assert led["by_case"] == [{"case": cid, "usd": "2150.25"}]
-    section = resolved("croton_on_hudson")["fund"]["forfeited_bond_sections"]  # the data's, not this test's
+    section = readings("croton_on_hudson")["fund"]["forfeited_bond_sections"]  # the data's, not this test's
     assert "§208-23C" in section and "§208-24B" in section
     assert led["forfeitures"] == [
         {"bond": b1, "case": cid, "title": "14 Elm St", "date": "2026-08-20", "usd": "2000.00", "section": section}
@@ -172,8 +172,9 @@ def test_a_planting_before_the_law_held_is_refused_naming_it(db_url, survey_csv)
 
 
 def test_a_data_copy_without_the_replant_period_is_refused_naming_the_entry(tmp_path, survey_csv):
-    # a data folder copied before Chapter 208's file held a replant's period: a replant is refused, naming the
-    # entry and where to copy it from, never scheduled on the first replacements' period
+    # a data folder copied before Chapter 208's file held a replant's period: refused when the law is loaded, by the
+    # first command that reads it, naming the entry and where to copy it from; no planting is recorded, so none is
+    # ever scheduled on the first replacements' period (before: the first planting was recorded, the replant refused)
     folder = tmp_path / "data"
     shutil.copytree(BUNDLED_DATA_DIR, folder)
     path = folder / CH208
@@ -182,23 +183,8 @@ def test_a_data_copy_without_the_replant_period_is_refused_naming_the_entry(tmp_
     path.write_text(text[:head] + text[text.index("\n[", head) + 1 :], encoding="utf-8")
     db = f"sqlite:///{tmp_path / 'register.db'}"
     cid = _new(survey_csv, db)
-    first = _cli(folder, db, "case", "plant", str(cid), "--trees", "2", "--accepted", "2026-06-01", "--by", "eng")
-    assert first.returncode == 0, first.stderr
-    r = _cli(
-        folder,
-        db,
-        "case",
-        "plant",
-        str(cid),
-        "--trees",
-        "1",
-        "--accepted",
-        "2026-10-01",
-        "--replant-of",
-        "1",
-        "--by",
-        "eng",
-    )
+    r = _cli(folder, db, "case", "plant", str(cid), "--trees", "2", "--accepted", "2026-06-01", "--by", "eng")
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert "has no entry replacement.replant_warranty_years" in r.stderr and "ch208_trees.toml" in r.stderr
-    assert [p["id"] for p in _run(db, "case", "show", str(cid))["plantings"]] == [1]
+    assert f"{path}: lacks the entry [replacement.replant_warranty_years] (§208-22G)" in r.stderr, r.stderr
+    assert f"copy it from {BUNDLED_DATA_DIR / CH208}" in r.stderr
+    assert _run(db, "case", "show", str(cid))["plantings"] == []

@@ -151,7 +151,7 @@ def test_the_report_modules_read_no_law():
         for f in files
         for m in _runtime_imports(f)
         if (
-            m in ("treecalc.rules", "treecalc.rules.law_data.labels_on")
+            m in ("treecalc.rules", "treecalc.law.access.labels_on")
             or m.startswith(("treecalc.rules.", "treecalc.law."))
         )
         and not m.startswith("treecalc.law.registry")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from treecalc.rules.law_data import column_labels
+from treecalc.law.access import column_labels
 
 #: The per-tree facts the tree table lets the user change, in words. A per-tree permit column is among
 #: them when the survey reader gives one (its name: :data:`PERMIT_COLUMNS`).

@@ -34,8 +34,8 @@ def law_header() -> None:
     """Which law the survey is assessed under, in the page's header: the survey's jurisdiction site fact, or
     the law assumed when it names none (change it in the site facts on the Survey page)."""
     try:
+        from treecalc.law.access import JURISDICTIONS, jurisdiction_key
         from treecalc.law.registry import DEFAULT
-        from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key
 
         sv = state.survey()
         j = (getattr(sv, "site", None) or {}).get("jurisdiction")

@@ -27,8 +27,8 @@ def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
     date the app assesses on (not the latest held, which may be an amendment not yet in force)."""
     import datetime as dt
 
+    from treecalc.law.access import law
     from treecalc.law.registry import DEFAULT
-    from treecalc.rules.law_data import law
 
     return law(jurisdiction or DEFAULT, dt.date.today())
 
@@ -81,7 +81,7 @@ def fund_table(fund: Fund, a: Any = None) -> pd.DataFrame:
     if "basis" in d:
         d["basis"] = BASIS_WORDS.get(str(d["basis"]), d["basis"])
     if d.get("source"):
-        from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
+        from treecalc.law.access import DEFAULT_FEE_SCHEDULE
 
         default = {str(DEFAULT_FEE_SCHEDULE): f"the default fee schedule ({DEFAULT_FEE_SCHEDULE.name})"}
         words = {**FEE_SOURCE_WORDS, **default}
@@ -153,7 +153,7 @@ def label(name: str) -> str:
     else the statement's label and unit there ("Payment in lieu to the Fund (USD)"), else the words of the
     snake_case name. A survey flag whose label quotes a law's number ("Slope over 20%") is labelled from the law
     files."""
-    from treecalc.rules.law_data import column_labels
+    from treecalc.law.access import column_labels
 
     by_law = column_labels()
     if str(name) in by_law:
@@ -283,9 +283,10 @@ def yes_no(v: Any) -> str:
 @st.cache_data(show_spinner=False)
 def default_stock(jurisdiction: str = DEFAULT) -> dict[str, Any]:
     """The law engine's default replacement stock (species, DBH, placeholder unit cost) and its label."""
-    from treecalc.rules.law_data import law
+    from treecalc.law import readings
+    from treecalc.law.access import jurisdiction_key
 
-    d = dict(law(jurisdiction)["replacement"]["default_stock"])
+    d = dict(readings(jurisdiction_key(jurisdiction))["replacement"]["default_stock"])
     d["unit_cost_usd"] = float(d["unit_cost_usd"])
     from treecalc.reference import data
 

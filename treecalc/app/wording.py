@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
+from treecalc.law.access import labels
 from treecalc.law.registry import records
-from treecalc.rules.law_data import labels
 
 #: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer.
 SITE_LABELS: dict[str, str] = {

@@ -162,16 +162,18 @@ def add_assess_flags(
 def _add_replacement_flags(p: argparse.ArgumentParser) -> None:
     """The replacement stock's flags (§208-22D/F), their help naming the defaults the law in force today holds."""
     from treecalc.cli.common import add_switches
-    from treecalc.rules.law_data import law
+    from treecalc.law.access import law
 
     # the defaults the help names, as the law (and treecalc's readings of it) in force today hold them; a data
     # folder that cannot be read is refused by the command itself (exit 2), not while its help is written
     try:
+        from treecalc.law import readings
         from treecalc.law.registry import DEFAULT
 
         rep = law(DEFAULT)["replacement"]  # the default law's replacement rule, whose defaults the flags take
-        pct, species = f"{rep['violation_percent']:g}", rep["default_stock"]["species"]
-        dbh, conifer = f"{rep['default_stock']['dbh_in']:g}", f"{rep['conifer_min_height_ft']:g} ft"
+        stock = readings(DEFAULT)["replacement"]["default_stock"]  # treecalc's reading, not the law's
+        pct, species = f"{rep['violation_percent']:g}", stock["species"]
+        dbh, conifer = f"{stock['dbh_in']:g}", f"{rep['conifer_min_height_ft']:g} ft"
     except Exception:  # noqa: BLE001 - any failure to read the data is said by the command's own check
         pct, species, dbh, conifer = "Chapter 208's", "the readings'", "the readings'", "the height Chapter 208 sets"
     replacement: tuple[tuple[str, str, type | None, str, str], ...] = (

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from treecalc.ingest.errors import AmbiguousActionError, SurveyError
+from treecalc.law.schema import LawSchemaError
 from treecalc.reference.datafolder import MissingDataFile
 
 #: Names accepted by ``--limit NAME=VALUE`` and ``TREECALC_LIMITS``, with what each bounds.
@@ -233,6 +234,10 @@ def _child(
         payload = pickle.dumps(("error", str(e)))
     except MissingDataFile as e:  # treecalc's data folder, not the survey, is incomplete: said as such
         payload = pickle.dumps(("data", str(e)))
+    except (
+        LawSchemaError
+    ) as e:  # a law file of the data folder refused when first read here: the law's, not the survey's
+        payload = pickle.dumps(("law", str(e)))
     except MemoryError:
         payload = pickle.dumps(("memory", ""))
     except Exception as e:  # noqa: BLE001 - reported to the parent as a refusal, never a traceback
@@ -332,6 +337,8 @@ def run_isolated(
         return value
     if kind == "data":
         raise MissingDataFile(value)
+    if kind == "law":
+        raise LawSchemaError(value)
     if kind == "ambiguous":
         said, headers = value
         raise AmbiguousActionError(said if said.startswith(name) else f"{name}: {said}", headers)

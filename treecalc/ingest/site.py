@@ -403,10 +403,10 @@ def jurisdiction_not_given() -> str:
 def law_site_why(key: str) -> dict[str, str]:
     """Why each site fact the law ``key`` reads is assumed as it is when not given, in its words filled from its law
     as held (:func:`treecalc.law.words.site_why`: its engine's words)."""
-    from treecalc.law import resolved
+    from treecalc.law import readings, resolved
     from treecalc.law.words import site_why
 
-    return site_why(resolved(key, None))
+    return site_why(resolved(key, None), readings(key))
 
 
 class FactNotRead(NamedTuple):

@@ -4,7 +4,7 @@
 ``data/readings/<village>.toml``, both in the one data folder (``TREECALC_DATA`` when set).
 
 - :func:`resolved` gives the rules the plain numbers they read (``resolved("croton_on_hudson")["permit"]
-  ["more_than_trees_12mo"] == 3``), the readings merged in, a bracket's cells flattened (``tier1_usd``);
+  ["more_than_trees_12mo"] == 3``), a bracket's cells flattened (``tier1_usd``), the readings not among them;
 - :func:`entries` / :func:`entry` give the :class:`~treecalc.law.schema.Entry` objects (unit, section, text,
   operator) the sentences that cite a number are filled from;
 - :func:`effective` and :func:`in_force_note` say from when a chapter is held, and
@@ -28,6 +28,7 @@ from treecalc.law.schema import (
     LawNotInForce,
     LawSchemaError,
     dated_value,
+    entry_keys,
     is_bracket,
     is_entry,
     validate,
@@ -96,15 +97,38 @@ def _held(relpath: str) -> Path | None:
 
 @functools.cache
 def _raw(relpath: str) -> dict[str, Any]:
+    """A file of the law (or readings) as parsed; a law file validated whole when it is read (every entry's type,
+    sign and range: :func:`~treecalc.law.schema.validate`), and refused naming the entry the shipped copy has and
+    it lacks, so that no rule meets a wrong or missing number later."""
     held = _held(relpath)
+    path = Path(held if held is not None else datafolder.DATA_DIR) / relpath
     if held is not None:
-        with open(Path(held) / relpath, "rb") as f:
+        with open(path, "rb") as f:
             raw = tomllib.load(f)
     else:
         raw = datafolder.read_data_toml(relpath, datafolder.DATA_DIR)
-    if relpath.startswith("law/"):
-        validate(raw, relpath)
+    if relpath.startswith("law/") and not relpath.endswith("/fee_schedule.toml"):  # the Board's schedule: its own
+        validate(raw, str(path))
+        _check_complete(raw, relpath, path)
     return raw
+
+
+def _check_complete(raw: dict[str, Any], relpath: str, path: Path) -> None:
+    """Refuse a village's copy of a law file that lacks an entry of the copy shipped with treecalc (the rules read
+    each one): named with its section, not a bare ``KeyError: 'percent'`` when a rule reaches for it."""
+    shipped = datafolder.BUNDLED_DATA_DIR / relpath
+    if not shipped.is_file() or path.resolve() == shipped.resolve():
+        return
+    with open(shipped, "rb") as f:
+        want = entry_keys(tomllib.load(f))
+    have = entry_keys(raw)
+    missing = [k for k in want if k not in have]
+    if missing:
+        said = ", ".join(f"[{k}] ({want[k]})" for k in missing)
+        raise LawSchemaError(
+            f"{path}: lacks the entr{'y' if len(missing) == 1 else 'ies'} {said} that treecalc applies; "
+            f"copy {'it' if len(missing) == 1 else 'them'} from {shipped}"
+        )
 
 
 def chapter(village: str, name: str | None = None) -> dict[str, Any]:
@@ -193,14 +217,6 @@ def _bracket(t: dict[str, Any], key: str, on: dt.date | None = None) -> Bracket:
     )
 
 
-def _merge(into: dict[str, Any], extra: dict[str, Any]) -> None:
-    for k, v in extra.items():
-        if isinstance(v, dict) and isinstance(into.get(k), dict):
-            _merge(into[k], v)
-        else:
-            into[k] = copy.deepcopy(v)
-
-
 @functools.cache
 def _resolved_cached(village: str, on: dt.date | None) -> dict[str, Any]:
     name = TREE_CHAPTER[village]
@@ -211,13 +227,12 @@ def _resolved_cached(village: str, on: dt.date | None) -> dict[str, Any]:
         if k in ("name", "chapter", "effective"):
             continue
         out[k] = _resolve(v, on, k)
-    _merge(out, _raw(f"readings/{village}.toml"))
     return out
 
 
 def resolved(village: str, on: dt.date | None = None) -> dict[str, Any]:
-    """The plain numbers of the village's tree chapter in force on ``on`` (None: the latest held), with its
-    readings merged in: the shape the rules read. A fresh copy. :class:`LawNotInForce` for a date before the
+    """The plain numbers of the village's tree chapter in force on ``on`` (None: the latest held): the shape the
+    rules read (treecalc's own readings are apart: :func:`treecalc.law.readings`). A fresh copy. :class:`LawNotInForce` for a date before the
     chapter's effective date."""
     return copy.deepcopy(_resolved_cached(village, on))
 
@@ -264,8 +279,14 @@ def operator_of(village: str, key: str, name: str | None = None) -> str:
     return op
 
 
+#: The caches built on the files read (the typed nodes, a companion's numbers): cleared with them.
+CACHES: list[Any] = []
+
+
 def clear_caches() -> None:
     """Forget the files read (a test that edits the data folder in place)."""
     _raw.cache_clear()
     _resolved_cached.cache_clear()
     operator_of.cache_clear()
+    for cache in CACHES:
+        cache.cache_clear()

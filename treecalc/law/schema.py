@@ -20,6 +20,7 @@ Modelled on OpenFisca / PolicyEngine parameters (dated values, unit, reference),
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -28,8 +29,9 @@ from typing import Any
 OPERATORS = (">", ">=", "<", "<=")
 #: How each comparison is said in a sentence built from the entry ("more than 60 days overdue").
 OPERATOR_WORDS = {">": "more than", ">=": "at least", "<": "less than", "<=": "at most"}
-#: The keys of an entry, and those it needs.
-ENTRY_KEYS = {"value", "values", "unit", "section", "text", "operator"}
+#: The keys of an entry, and those it needs (``min`` / ``max``: the range the law allows the value, where it is not
+#: its unit's: :data:`UNIT_KINDS`).
+ENTRY_KEYS = {"value", "values", "unit", "section", "text", "operator", "min", "max"}
 ENTRY_NEEDS = ("unit", "section", "text")
 #: The top-level keys that describe the file, not a number.
 META_KEYS = {"name", "chapter", "effective"}
@@ -136,13 +138,94 @@ def _date(k: Any, where: str) -> dt.date:
         raise LawSchemaError(f"{where}: {k!r} is not an ISO date (YYYY-MM-DD)") from None
 
 
-def _number(v: Any, where: str) -> None:
+def _number(v: Any, where: str) -> Decimal:
     if isinstance(v, bool) or not isinstance(v, (int, float, str)):
         raise LawSchemaError(f"{where}: value {v!r} is not a number")
     try:
-        Decimal(str(v))
+        d = Decimal(str(v).strip())
     except ArithmeticError:
         raise LawSchemaError(f"{where}: value {v!r} is not a number") from None
+    if not d.is_finite():  # TOML's nan and inf (or the text "NaN"): no law sets one, and the arithmetic breaks on it
+        raise LawSchemaError(f"{where}: value {v!r} is not a finite number")
+    return d
+
+
+#: Beyond any number a law of a village sets (a length, an area, a multiple, a count): a value past it is a typing
+#: slip (``1e308``), refused before the arithmetic overflows on it.
+LAW_NUMBER_CAP = Decimal(10) ** 9
+#: The most money treecalc computes with (:data:`treecalc.money.MAX_MONEY`, one trillion dollars).
+MONEY_CAP = Decimal(10) ** 12
+
+
+@dataclass(frozen=True)
+class UnitKind:
+    """What a unit's value may be: its lowest (``low_open``: strictly above it) and highest, a whole number or not."""
+
+    starts: tuple[str, ...]  # the words the unit begins with ("USD per offence" is money)
+    name: str
+    low: Decimal
+    high: Decimal
+    integer: bool = False
+    low_open: bool = False
+
+    def said(self) -> str:
+        low = f"more than {self.low}" if self.low_open else f"from {self.low}"
+        whole = ", a whole number" if self.integer else ""
+        return f"{self.name}{whole} {low} to {self.high:,}"
+
+
+#: The kind of each unit of the law files, by the words the unit begins with (the first that matches): the range a
+#: value in it may take unless its entry states its own ``min`` / ``max``. A percentage of the law above 100 (a
+#: violation's 120 % standard) says so in its entry.
+UNIT_KINDS = (
+    UnitKind(("USD",), "an amount of money", Decimal(0), MONEY_CAP),
+    UnitKind(("percent",), "a percentage", Decimal(0), Decimal(100)),
+    UnitKind(("month of the year",), "a month of the year", Decimal(1), Decimal(12), integer=True),
+    UnitKind(("day of the month",), "a day of the month", Decimal(1), Decimal(31), integer=True),
+    UnitKind(("hour of the day",), "an hour of the day", Decimal(0), Decimal(24), integer=True),
+    UnitKind(("trees", "regulated trees"), "a count of trees", Decimal(0), LAW_NUMBER_CAP, integer=True),
+    UnitKind(("months", "days", "years", "year"), "a period", Decimal(1), LAW_NUMBER_CAP, integer=True),
+    UnitKind(
+        ("in", "ft", "sq ft", "cu yd", "acres"), "a length, area or volume", Decimal(0), LAW_NUMBER_CAP, low_open=True
+    ),
+    UnitKind(("times",), "a multiple", Decimal(0), LAW_NUMBER_CAP, low_open=True),
+)
+
+
+def unit_kind(unit: str) -> UnitKind | None:
+    """The kind of ``unit`` ("percent of the environmental value removed" is a percentage); None: not one known."""
+    for kind in UNIT_KINDS:
+        if any(re.match(re.escape(w) + r"\b", unit) for w in kind.starts):
+            return kind
+    return None
+
+
+def check_range(v: Any, unit: str, where: str, t: dict[str, Any] | None = None) -> None:
+    """Refuse a value its unit (or its entry's ``min`` / ``max``) does not allow, naming ``where`` and the range: a
+    percentage of -90 would have been applied as a negative required value, a 3.7-tree threshold compared silently,
+    ``inf`` or ``nan`` met by the arithmetic as a traceback."""
+    kind = unit_kind(unit)
+    if kind is None:
+        known = "; ".join(" / ".join(k.starts) for k in UNIT_KINDS)
+        raise LawSchemaError(
+            f"{where}: unit {unit!r} is not one treecalc knows the range of (it begins with one of: {known})"
+        )
+    t = t or {}
+    low = _number(t["min"], f"{where} min") if "min" in t else kind.low
+    high = _number(t["max"], f"{where} max") if "max" in t else kind.high
+    stated = "min" in t or "max" in t
+    allowed = (
+        f"allowed: {kind.name} from {low} to {high:,} (the entry's min and max)"
+        if stated
+        else f"allowed: {kind.said()}"
+    )
+    try:
+        d = _number(v, where)
+    except LawSchemaError as e:
+        raise LawSchemaError(f"{e}; {allowed}") from None
+    too_low = d <= low if kind.low_open and "min" not in t else d < low
+    if too_low or d > high or (kind.integer and d != d.to_integral_value()):
+        raise LawSchemaError(f"{where}: value {v!r} is out of range; {allowed}")
 
 
 def check_entry(t: dict[str, Any], where: str) -> None:
@@ -157,13 +240,12 @@ def check_entry(t: dict[str, Any], where: str) -> None:
     if "values" in t:
         if not isinstance(t["values"], dict) or not t["values"]:
             raise LawSchemaError(f"{where}: values must be a table keyed by effective date")
-        for k, v in t["values"].items():
+        for k in t["values"]:
             _date(k, where)
-            _number(v, f"{where} values[{k}]")
-    else:
-        _number(t["value"], where)
     if "operator" in t and t["operator"] not in OPERATORS:
         raise LawSchemaError(f"{where}: operator {t['operator']!r} is not one of {', '.join(OPERATORS)}")
+    for k, v in t["values"].items() if "values" in t else [(None, t["value"])]:
+        check_range(v, t["unit"], where if k is None else f"{where} values[{k}]", t)
 
 
 def check_bracket(t: dict[str, Any], where: str) -> None:
@@ -193,9 +275,9 @@ def check_bracket(t: dict[str, Any], where: str) -> None:
                     raise LawSchemaError(f"{w} {c}: a dated cell must be a table keyed by effective date")
                 for k, v in row[c].items():
                     _date(k, f"{w} {c}")
-                    _number(v, f"{w} {c}[{k}]")
+                    check_range(v, t["columns"][c], f"{w} {c}[{k}]")
             elif c in row:
-                _number(row[c], f"{w} {c}")
+                check_range(row[c], t["columns"][c], f"{w} {c}")
 
 
 def validate(raw: dict[str, Any], name: str) -> None:
@@ -223,6 +305,19 @@ def validate(raw: dict[str, Any], name: str) -> None:
                 )
 
 
+def entry_keys(t: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    """Every entry and bracket of a parsed law file by its dotted key (``"replacement.percent"``) -> its section."""
+    out: dict[str, str] = {}
+    for k, v in t.items():
+        if not isinstance(v, dict) or (not prefix and k in META_KEYS):
+            continue
+        if is_entry(v) or is_bracket(v):
+            out[f"{prefix}{k}"] = str(v.get("section", ""))
+        else:
+            out.update(entry_keys(v, f"{prefix}{k}."))
+    return out
+
+
 def _dated(t: dict[str, Any], where: str) -> Any:
     """Every table of dated values in a parsed file: (where, the table keyed by date)."""
     for k, v in t.items():
@@ -242,6 +337,9 @@ def _dated(t: dict[str, Any], where: str) -> Any:
 
 
 def _check_table(t: dict[str, Any], where: str) -> None:
+    if not is_entry(t) and not is_bracket(t) and {"unit", "section", "text"} & set(t):
+        # an entry whose value was deleted: said so, not "its unit is not an entry"
+        raise LawSchemaError(f"{where}: lacks value (an entry has value or values, unit, section, text)")
     if is_entry(t):
         check_entry(t, where)
     elif is_bracket(t):

@@ -49,9 +49,9 @@ def period_words(law: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def site_why(law: dict[str, Any]) -> dict[str, str]:
-    """Why each site fact not given is assumed as it is, in the chapter's words (``[site_why]`` of its readings),
-    filled from the law in force (``law``: :func:`law`; its numbers, its periods in words: :func:`period_words`).
+def site_why(law: dict[str, Any], readings: dict[str, Any]) -> dict[str, str]:
+    """Why each site fact not given is assumed as it is, in the chapter's words (``[site_why]`` of its ``readings``),
+    filled from the law in force (``law``: its numbers, its periods in words: :func:`period_words`).
     The law engine states its assumptions in these words, and so does a survey read before it is assessed."""
     words = {**law, **period_words(law)}
-    return {k: v.format_map(words) for k, v in (law.get("site_why") or {}).items()}
+    return {k: v.format_map(words) for k, v in (readings.get("site_why") or {}).items()}

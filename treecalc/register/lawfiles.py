@@ -14,8 +14,8 @@ def law_files(options: dict[str, Any]) -> dict[str, str]:
     registry holds has its files hashed, from its own folder for a village held outside the data folder."""
     from treecalc.law import law_files as village_files
     from treecalc.law import registry as jurisdictions
+    from treecalc.law.access import DEFAULT_FEE_SCHEDULE
     from treecalc.reference.datafolder import DATA_DIR
-    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE
 
     out: dict[str, str] = {}
     village = str(options.get("jurisdiction") or "")

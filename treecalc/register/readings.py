@@ -74,31 +74,31 @@ def warranty_words(years: int, replant: bool) -> str:
 def replant_reading(on: dt.date) -> str:
     """How §208-22G's period of a replant is read (``replacement.replant_warranty_reading`` of the readings), its
     periods those of the law in force on ``on`` (the latest held for a day before it)."""
-    from treecalc.law import resolved
+    from treecalc.law import readings, resolved
     from treecalc.law.words import period_words
 
     try:
         held = planting_law(on)
     except RegisterError:  # a planting recorded before plantings were checked against the law held
         held = resolved(PLANTING_LAW)
-    return _held(held, "replacement", "replant_warranty_reading").format_map(period_words(held))
+    return _held(readings(PLANTING_LAW), "replacement", "replant_warranty_reading").format_map(period_words(held))
 
 
 def fund_reading() -> dict[str, str]:
     """How the register reads §208-23C/§208-24B (``[fund]`` of the readings): ``forfeited_bond_sections`` and the
     ``forfeited_bond_reading`` sentence, filled."""
-    from treecalc.law import resolved
+    from treecalc.law import readings
 
-    law = resolved(PLANTING_LAW)
+    law = readings(PLANTING_LAW)
     held = {k: _held(law, "fund", k) for k in ("forfeited_bond_sections", "forfeited_bond_reading")}
     return {k: v.format_map(held) for k, v in held.items()}
 
 
-def _held(law: dict[str, Any], table: str, key: str) -> str:
+def _held(read: dict[str, Any], table: str, key: str) -> str:
     """A reading's text of the data folder's readings; a folder copied before it was added is refused naming it."""
     from treecalc.reference.datafolder import BUNDLED_DATA_DIR
 
-    text = (law.get(table) or {}).get(key)
+    text = (read.get(table) or {}).get(key)
     if not isinstance(text, str):
         where = f"readings/{PLANTING_LAW}.toml"
         raise RegisterError(

@@ -508,6 +508,7 @@ def report_pdf(
     reader in force (:func:`treecalc.messages.speaking`: the command line's flags), else the keyword itself."""
     if kind not in KINDS:
         raise ValueError(f"report kind {kind!r}: one of {', '.join(KINDS)}")
+
     token = _WORDS.set(words)
     try:
         return _report(d, survey_name, generated, kind)

@@ -794,6 +794,7 @@ def build_workbook(assessment: Assessment, target: Any, *, stream_rows: bool = T
     ``stream_rows=False`` writes the big tables one XlsxWriter call per cell
     instead of streaming whole rows (slower; the tests compare the two).
     """
+
     book = Book(target, stream_rows=stream_rows)
     # the headers that quote a law's number ("Slope over 20%") say the law of the assessment's date: its labels
     _summary(book, assessment)

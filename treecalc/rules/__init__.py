@@ -2,7 +2,7 @@
 
 - :mod:`treecalc.rules.croton_on_hudson`: Chapter 208 (Local Law Intro. No. 4 of 2025).
 - :mod:`treecalc.rules.wesley_hills`: Chapter 95, § 95-3A(1)(c)-(e) and its fines.
-- :mod:`treecalc.rules.law_data`: the TOML loader, the names and the one key spelling
+- :mod:`treecalc.law.access`: the TOML loader, the names and the one key spelling
   (:func:`jurisdiction_key` accepts ``croton-on-hudson``, ``croton_on_hudson``, ``Croton on Hudson`` ...).
 
 :func:`rules_module`: key -> the module whose ``assess(ctx)`` applies that law, as the law's record in
@@ -12,8 +12,8 @@
 import importlib
 from types import ModuleType
 
+from treecalc.law.access import JURISDICTIONS, jurisdiction_key, law
 from treecalc.law.registry import get
-from treecalc.rules.law_data import JURISDICTIONS, jurisdiction_key, law
 
 
 def rules_module(jurisdiction: str) -> ModuleType:

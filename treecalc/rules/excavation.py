@@ -36,6 +36,7 @@ from treecalc.earthwork.readers import (
 )
 from treecalc.earthwork.tin import TinVolumes, tin_volumes
 from treecalc.law import registry as jurisdictions
+from treecalc.law.access import jurisdiction_key
 from treecalc.rules.croton_on_hudson.excavation import (
     CROTON_INTERPRETATION,
     DAMAGED_TEXT_READINGS,
@@ -48,7 +49,6 @@ from treecalc.rules.croton_on_hudson.excavation import (
     work_time_check,
 )
 from treecalc.rules.excavation_check import PermitCheck, PermitTerm
-from treecalc.rules.law_data import jurisdiction_key
 from treecalc.rules.wesley_hills.excavation import (
     WAIVER_READING,
     WesleyHillsCheck,

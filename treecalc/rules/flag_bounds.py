@@ -95,10 +95,10 @@ def read_bounds(trees: pd.DataFrame, survey: Any, jurisdiction: str, law: dict[s
     """Mark as unclear (``trees["flags_unclear"]``, the flag taken as yes) the cells of each flag column whose header
     says another fact than the law's, where the answer does not establish the law's fact; returns the warnings
     that say so, each naming the column, the law's label (its number in force) and section, and the trees."""
-    from treecalc.law import entry, operator_of
+    from treecalc.law import entry, operator_of, readings
 
     out: list[str] = []
-    for flag, template in (law.get("column_labels") or {}).items():
+    for flag, template in (readings(jurisdiction).get("column_labels") or {}).items():
         header = _header_of(survey, flag)
         quoted = _QUOTED.search(str(template))
         if header is None or quoted is None or flag not in trees:

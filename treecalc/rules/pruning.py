@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.rules.law_data import meets
+from treecalc.law.access import meets
 
 KEY = "conditions.excessive_pruning_min_percent"
 #: The share of a street or public tree whose pruning needs the Department's written approval (Chapter 208:

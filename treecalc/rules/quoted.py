@@ -12,8 +12,8 @@ import datetime as dt
 from typing import Any
 
 from treecalc.law import entries
+from treecalc.law.access import jurisdiction_key, labels
 from treecalc.results import QuotedLabels
-from treecalc.rules.law_data import jurisdiction_key, labels
 
 #: The tables of a tree chapter each finding applies (by the first part of an entry's dotted key): the entries
 #: recorded on the finding. A table no chapter holds records nothing (Wesley Hills has no ``replacement``).

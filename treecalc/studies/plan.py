@@ -500,10 +500,10 @@ def _removals_left(a: Any, prev: tuple[list[int], Any] | None) -> str:
 def _law_in_force(a: Any) -> dict[str, Any]:
     """The law in force on the assessment's date (``options["on"]``), not the latest held: a plan for an
     application made before an amendment quotes the numbers then in force."""
+    from treecalc.law import access
     from treecalc.law.schema import as_date
-    from treecalc.rules import law_data
 
-    return law_data.law(a.jurisdiction, as_date((getattr(a, "options", None) or {}).get("on")))
+    return access.law(a.jurisdiction, as_date((getattr(a, "options", None) or {}).get("on")))
 
 
 def _law_permit(a: Any) -> dict[str, Any]:

@@ -43,8 +43,8 @@ import numpy as np
 import pandas as pd
 
 from treecalc.frames import actions
+from treecalc.law.access import meets
 from treecalc.rules.croton_on_hudson.permit import TRIGGER_TEXT
-from treecalc.rules.law_data import meets
 
 #: The permit triggers that hold on the number of trees removed, not on a tree's own facts: the rules' trigger
 #: texts that state a ``{count}`` (§208-19A(1), §208-19A(8)).

@@ -12,14 +12,14 @@ import numpy as np
 
 from treecalc.frames import actions, dbh
 from treecalc.ingest.site import resolve_site, site_defaults
+from treecalc.law import readings
 from treecalc.results import Findings, Fund, Penalties, Permit, Replacement, line
-from treecalc.rules.law_data import law
 from treecalc.schema import DONE, REMOVALS
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
     from treecalc.rules.context import Context
 
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("elm_grove", law("elm_grove")["site_why"])
+SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("elm_grove", readings("elm_grove")["site_why"])
 SECTIONS_APPLIED = ["§7-2", "§7-3", "§7-5"]
 READING_ITEMS = [("§7-5", "§7-5 'for each tree so removed': a removal proposed is no offence; one done is one")]
 

@@ -28,8 +28,8 @@ def _in_force() -> dict[str, Any]:
     import datetime as dt
 
     from treecalc.law import LawNotInForce
+    from treecalc.law.access import DEFAULT_FEE_SCHEDULE, read_toml
     from treecalc.rules.croton_on_hudson.schedule import schedule_in_force
-    from treecalc.rules.law_data import DEFAULT_FEE_SCHEDULE, read_toml
 
     village = state.village_schedule()
     if village is not None:

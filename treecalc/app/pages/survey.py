@@ -171,12 +171,12 @@ _TRI = ("not given", "yes", "no")
 def _site_groups() -> list[tuple[str, list[str]]]:
     """The site facts grouped by the law that reads them (its ``[site_why]``), each fact once, the first law's."""
     from treecalc.ingest import SITE_FIELDS
-    from treecalc.rules.law_data import law
+    from treecalc.law import readings
 
     seen = {"jurisdiction"}
     groups = []
     for key, title in site_laws():
-        why = law(key).get("site_why") or {}
+        why = readings(key).get("site_why") or {}
         facts = [k for k in SITE_FIELDS if k in why and k not in seen]
         seen.update(facts)
         groups.append((title, facts))

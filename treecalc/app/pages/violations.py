@@ -13,8 +13,8 @@ from treecalc.app import (
     ui,
     views,
 )
+from treecalc.law.access import multiplied
 from treecalc.rules import rules_module
-from treecalc.rules.law_data import multiplied
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment

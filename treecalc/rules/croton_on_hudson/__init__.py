@@ -30,9 +30,11 @@ from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
 from treecalc.ingest.site import fact_bool as parse_bool
 from treecalc.ingest.site import resolve_site, site_defaults
+from treecalc.law import readings as village_readings
 from treecalc.law.schema import OPERATOR_WORDS
 from treecalc.money import cents_sum, round2
 from treecalc.results import Findings
+from treecalc.rules.croton_on_hudson import readings as _readings
 from treecalc.rules.croton_on_hudson.fund import _fund_findings as _fund_findings
 from treecalc.rules.croton_on_hudson.fund import fee_schedule as fee_schedule
 from treecalc.rules.croton_on_hudson.lines import _lines as _lines
@@ -67,12 +69,8 @@ from treecalc.rules.croton_on_hudson.readings import NOTE_STREET_APPROVAL as NOT
 from treecalc.rules.croton_on_hudson.readings import OFFENCE_READING_208 as OFFENCE_READING_208
 from treecalc.rules.croton_on_hudson.readings import OTHER_LAW_FLAGS as OTHER_LAW_FLAGS
 from treecalc.rules.croton_on_hudson.readings import OTHER_PROHIBITIONS_208 as OTHER_PROHIBITIONS_208
-from treecalc.rules.croton_on_hudson.readings import PENALTY_SETTER as PENALTY_SETTER
 from treecalc.rules.croton_on_hudson.readings import PENDING_LITERAL_NOTE as PENDING_LITERAL_NOTE
-from treecalc.rules.croton_on_hudson.readings import READING_ITEMS as READING_ITEMS
-from treecalc.rules.croton_on_hudson.readings import READINGS as READINGS
 from treecalc.rules.croton_on_hudson.readings import SECTIONS_APPLIED as SECTIONS_APPLIED
-from treecalc.rules.croton_on_hudson.readings import SITE_DEFAULTS as SITE_DEFAULTS
 from treecalc.rules.croton_on_hudson.readings import _blank as _blank
 from treecalc.rules.croton_on_hudson.readings import _not_given as _not_given
 from treecalc.rules.croton_on_hudson.readings import assessment_reading_items as assessment_reading_items
@@ -184,7 +182,7 @@ def _tree_fact_assumptions(
     ):
         if col not in trees or not _not_given(site_in.get(fact)):
             continue
-        said = SITE_DEFAULTS[fact][1]
+        said = _readings.SITE_DEFAULTS[fact][1]
         col_blank = _map_unique(trees[col].astype(object).to_numpy(object), lambda v: "y" if _blank(v) else "")
         blank = int((on & (col_blank == "y")).sum())
         i = assumptions.index(said) if said in assumptions else len(assumptions)
@@ -287,9 +285,16 @@ def _replacement_findings(
 def _replacement_said(law: dict[str, Any]) -> dict[str, str]:
     """What the statement says of §208-22A's count and §208-22C's native share, in the law of the assessment's date:
     ``min_trees`` "three", ``native_share`` "§208-22C: natives should be more than half of the trees planted"."""
-    r = law["replacement"]
+    r = village_readings("croton_on_hudson")["replacement"]  # §208-22C's "predominantly": treecalc's reading, not the law
     op, share = OPERATOR_WORDS[str(r["predominantly_native_operator"])], float(r["predominantly_native_share"])
     return {
-        "min_trees": _words(r["min_trees"]),
+        "min_trees": _words(law["replacement"]["min_trees"]),
         "native_share": f"§208-22C: natives should be {op} {share_words(share)} of the trees planted",
     }
+
+
+def __getattr__(name: str) -> Any:
+    """The readings filled from the law (``SITE_DEFAULTS``, ``READINGS`` ...), read when asked for, not at import."""
+    if name in _readings._LAZY:
+        return getattr(_readings, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

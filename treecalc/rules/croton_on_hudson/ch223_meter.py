@@ -18,15 +18,15 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from treecalc.law import operator_of
+from treecalc.law.access import meets
+from treecalc.law.numbers import numbers
 from treecalc.law.schema import OPERATOR_WORDS
 from treecalc.money import MAX_MONEY, cents, parse_money_cents, to_decimal
-from treecalc.rules.law_data import meets
-from treecalc.units.law_numbers import load_law_numbers
 
 __all__ = ["METER_TOLERANCE_PCT", "SEC_METER", "MeterTestResult", "meter_test"]
 
 ZERO = Decimal("0.00")
-LAW = load_law_numbers("croton_on_hudson/ch223_water.toml")
+LAW = numbers("croton_on_hudson", "ch223_water")
 METER_TOLERANCE_PCT = LAW["meter_tolerance"].value
 SEC_METER = LAW["meter_tolerance"].section
 

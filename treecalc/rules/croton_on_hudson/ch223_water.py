@@ -35,11 +35,11 @@ from typing import Any
 
 from treecalc.ingest.water_account import MAX_ACCOUNT_ROWS
 from treecalc.law import operator_of
+from treecalc.law.access import meets
+from treecalc.law.numbers import numbers
 from treecalc.law.schema import OPERATOR_WORDS
 from treecalc.money import MAX_MONEY, cents, parse_money_cents
 from treecalc.quantities import add_months, to_date
-from treecalc.rules.law_data import meets
-from treecalc.units.law_numbers import load_law_numbers
 
 __all__ = [
     "PenaltyEvent",
@@ -56,7 +56,7 @@ __all__ = [
 ]
 
 ZERO = Decimal("0.00")
-LAW = load_law_numbers("croton_on_hudson/ch223_water.toml")
+LAW = numbers("croton_on_hudson", "ch223_water")
 FIRST_PENALTY_RATE = LAW["first_penalty_rate"].value / 100
 MONTHLY_PENALTY_RATE = LAW["monthly_penalty_rate"].value / 100
 RELEVY_MONTH, RELEVY_DAY = int(LAW["relevy_month"].value), int(LAW["relevy_day"].value)

@@ -33,10 +33,10 @@ from typing import Any
 
 from treecalc.earthwork.operation import MAX_WALL_FT, Operation
 from treecalc.earthwork.quantities import CU_FT_PER_CU_YD, IN_PER_FT, PlanAreas, cuft_to_cuyd, fmt_number, fmt_sqft
+from treecalc.law.numbers import numbers
 from treecalc.money import CENT, nonneg, round2
 from treecalc.quantities import add_months, bounded, in_range, to_date, to_datetime
 from treecalc.rules.excavation_check import PermitCheck, PermitTerm, unknown, verdict
-from treecalc.units.law_numbers import load_law_numbers
 
 __all__ = [
     "LAW",
@@ -54,7 +54,7 @@ __all__ = [
     "DAMAGED_TEXT_READINGS",
 ]
 
-LAW = load_law_numbers("croton_on_hudson/ch120_excavation.toml")
+LAW = numbers("croton_on_hudson", "ch120_excavation")
 _D27 = Decimal(CU_FT_PER_CU_YD)
 _CENT = CENT
 _cy, _fmt, _sqft = cuft_to_cuyd, fmt_number, fmt_sqft

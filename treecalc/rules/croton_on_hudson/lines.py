@@ -10,8 +10,8 @@ import pandas as pd
 from treecalc.frames import actions_read as _acts
 from treecalc.frames import dbh_range, flag, set_text
 from treecalc.frames import some_tags as _some_tags
+from treecalc.law import access as _access
 from treecalc.results import Permit
-from treecalc.rules import law_data as _law_data
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
 from treecalc.rules.croton_on_hudson.penalties import PenaltyResult, _int_column
 from treecalc.rules.croton_on_hudson.permit import _meets, _street_proposed
@@ -268,7 +268,7 @@ def _lines_penalties(
                 f"up to ${int(g.iloc[0]):,} per tree",
             )
         )
-    times = _law_data.multiplied(ctx.law["penalty"]["doubling_factor"])  # §208-29B(7)'s factor, "doubled"
+    times = _access.multiplied(ctx.law["penalty"]["doubling_factor"])  # §208-29B(7)'s factor, "doubled"
     for r in pen.doubling_reasons:
         L.append(L_("§208-29B(7)", f"Fines per tree {times['ed']}", r.replace(" §208-29B(7)", "")))
     if pen.days > 1:

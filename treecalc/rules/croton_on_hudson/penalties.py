@@ -14,6 +14,8 @@ from treecalc.frames import flag as _flag
 from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
 from treecalc.frames import pick as _pick
+from treecalc.law import readings
+from treecalc.law.access import multiplied
 from treecalc.rules.croton_on_hudson.offences import OffenceResult, offences
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets
 from treecalc.rules.croton_on_hudson.readings import (
@@ -24,7 +26,6 @@ from treecalc.rules.croton_on_hudson.readings import (
     penalty_setter,
 )
 from treecalc.rules.croton_on_hudson.words import _tier_bounds, _years
-from treecalc.rules.law_data import multiplied
 from treecalc.schema import DONE
 
 
@@ -64,7 +65,9 @@ def civil_tiers(trees: pd.DataFrame, law: dict[str, Any], given_only: bool = Fal
     # (6) DEC protected native plants: threatened and endangered species are protected native plants
     # (ECL § 9-1503, 6 NYCRR 193.3), so the flag that makes trigger § 208-19A(5) is read here too
     t6_cols = ["conservation_area", "protected_native", "threatened_endangered"] + (
-        ["regulated_buffer_zone"] if pen.get("tier6_includes_regulated_buffer_zone") else []
+        ["regulated_buffer_zone"]
+        if readings("croton_on_hudson")["penalty"].get("tier6_includes_regulated_buffer_zone")
+        else []
     )
     # "up to and including" (the bracket's operator): a tree in no earlier row is in the next
     up_to = [_meets("penalty.civil_tiers.max_dbh_in", d, pen[f"tier{i}_max_dbh_in"]) for i in (1, 2)]

@@ -13,9 +13,9 @@ from treecalc.frames import actions, dbh_doubt, dbh_range, flag, flag_given, unc
 from treecalc.frames import actions_read as _acts
 from treecalc.frames import isin as _isin
 from treecalc.frames import labels as _labels
+from treecalc.law.access import meets
 from treecalc.results import Permit
 from treecalc.rules.croton_on_hudson.readings import NOTE_STREET_APPROVAL
-from treecalc.rules.law_data import meets
 from treecalc.schema import REMOVALS
 
 TRIGGER_TEXT = {

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from treecalc.law import readings
 from treecalc.law.loader import entry
 from treecalc.law.schema import compare
 from treecalc.models.planting import StockOption
@@ -158,7 +159,7 @@ def _sizes(
                 f"conifer height not given: taken to meet the {rules['conifer_min_height_ft']:g} ft minimum §208-22D"
             )
         if dbh is None:
-            dbh = float(rules["conifer_default_dbh_in"])
+            dbh = float(readings("croton_on_hudson")["replacement"]["conifer_default_dbh_in"])
             notes.append(
                 f"conifer valued at {dbh:g} in DBH, the documented default for a "
                 f"{rules['conifer_min_height_ft']:g} ft conifer (data/readings/croton_on_hudson.toml)"

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from treecalc.ingest.site import site_defaults
-from treecalc.rules import law_data as _law_data
-from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _tier_bounds, _usd, _words, _years
+from treecalc.law import access as _access
+from treecalc.rules.croton_on_hudson.words import _pct, _tier_bounds, _usd, _words, _years
 
 
 #: Site facts this module reads, with the reading assumed when a fact is not given.
@@ -22,10 +22,11 @@ from treecalc.rules.croton_on_hudson.words import _LAW, _pct, _tier_bounds, _usd
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 def site_why(law: dict[str, Any]) -> dict[str, str]:
     """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
-    return _law_data.site_why(law)  # the words a survey read before it is assessed states too
+    from treecalc.law import readings
 
-
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("croton_on_hudson", site_why(_LAW))
+    return _access.site_why(
+        law, readings("croton_on_hudson")
+    )  # the words a survey read before it is assessed states too
 
 
 #: Survey flags only another chapter reads (Wesley Hills §95-3A(1)(e)): no assumption of this chapter names them.
@@ -81,7 +82,7 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "designated agents'): with village_work given yes (a site fact, or a tree's own cell: 'Village work', 'By"
             " Village', 'Village ROW work') none of those trees is an offence under any provision, they are no part "
             "of the lot's counts of removals (§208-19A(1), clear cutting §208-17) or of the §208-29B(7) "
-            f"{_law_data.multiplied(law['penalty']['doubling_factor'])['ing']}, "
+            f"{_access.multiplied(law['penalty']['doubling_factor'])['ing']}, "
             "carry no replacement (§208-22A needs a permit, §208-22F a violation) and hold no building permit "
             "(§208-29F). Under a site-wide exception that needs no permit (§208-19B(1), B(2), E) the removals are not"
             " clear cutting ('without the benefit of a ... permit'), unless the Village Engineer has determined it.",
@@ -138,7 +139,7 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
     """The readings of the penalties, the replacement and the rest (§208-29B on)."""
     _LAW = law
     _C, _R, _P = law["criminal"], law["replacement"], law["penalty"]
-    times = _law_data.multiplied(_P["doubling_factor"])  # §208-29B(7)'s "doubled"
+    times = _access.multiplied(_P["doubling_factor"])  # §208-29B(7)'s "doubled"
     return [
         (
             "§208-29",
@@ -229,12 +230,6 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-READING_ITEMS: list[tuple[str, str]] = reading_items(_LAW)
-
-
-READINGS = [text for _, text in READING_ITEMS]
-
-
 OTHER_PROHIBITIONS_208 = (
     "Not assessed by treecalc: attaching objects that injure a tree (§208-18B), which the "
     "survey does not record; other damage or injury is listed for the Village Engineer "
@@ -283,8 +278,6 @@ def penalty_setter(law: dict[str, Any]) -> str:
         f"{int(crim['imprisonment_max_days'])} days' imprisonment, or both)"
     )
 
-
-PENALTY_SETTER = penalty_setter(_LAW)
 
 OFFENCE_READING_208 = (
     "§208-29: a harmed tree is an offence when, without authorisation, it was removed where "
@@ -381,9 +374,6 @@ def dead_tree_reading(law: dict[str, Any]) -> str:
     )
 
 
-DEAD_TREE_READING = dead_tree_reading(_LAW)
-
-
 #: How § 208-22F reads an offence that rests on a fact not given (the docs' law pages).
 CONDITIONAL_22F_READING = (
     "§208-22F 'if an applicant has violated this chapter': its replacement standard is charged only on "
@@ -404,4 +394,20 @@ def assessment_reading_items(law: dict[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-ASSESSMENT_READING_ITEMS = assessment_reading_items(_LAW)
+#: The readings above filled from the latest law held, made each time they are asked for (module attributes, PEP
+#: 562): importing this module reads no law, so a village's copy of the data folder that breaks the schema is refused
+#: by the command that reads it (exit 2), and an amended folder is read as it is now.
+_LAZY: dict[str, Any] = {
+    "SITE_DEFAULTS": lambda law: site_defaults("croton_on_hudson", site_why(law)),
+    "READING_ITEMS": reading_items,
+    "READINGS": lambda law: [text for _, text in reading_items(law)],
+    "PENALTY_SETTER": penalty_setter,
+    "DEAD_TREE_READING": dead_tree_reading,
+    "ASSESSMENT_READING_ITEMS": assessment_reading_items,
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return _LAZY[name](_access.law("croton_on_hudson"))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

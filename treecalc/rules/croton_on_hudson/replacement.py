@@ -16,6 +16,7 @@ from treecalc.frames import actions_read as _acts
 from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
 from treecalc.frames import pick as _pick
+from treecalc.law import readings
 from treecalc.money import cents_sum, percent_of_up, round2, round_cents
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets, _tree_yes
@@ -290,6 +291,11 @@ def _parts(ctx: Context, trees: pd.DataFrame, law: dict[str, Any], parts: Replac
     return out
 
 
+def _default_stock() -> dict[str, Any]:
+    """The replacement stock assumed when none is given: treecalc's reading (``data/readings/``), not the law's."""
+    return dict(readings("croton_on_hudson")["replacement"]["default_stock"])
+
+
 def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     """The replacement stock offered (§ 208-22C/D), with what was assumed for what was not given."""
     from treecalc.money import money
@@ -300,13 +306,13 @@ def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any
         entries = [dict(e) for e in opts.replacement_stock]
         for e in entries:
             if e.get("unit_cost_usd") is None:
-                e["unit_cost_usd"] = rules["default_stock"]["unit_cost_usd"]
+                e["unit_cost_usd"] = _default_stock()["unit_cost_usd"]
                 assumptions.append(
                     f"replacement {e.get('species')}: unit cost not given, the placeholder "
                     f"${money(e['unit_cost_usd']):,.2f} is used"
                 )
         return entries, assumptions
-    d = rules["default_stock"]
+    d = _default_stock()
     species = opts.replacement_species or d["species"]
     if opts.replacement_species is None:
         assumptions.append(f"replacement species not given: {d['species']} (red maple, native) is assumed (§208-22C)")
@@ -416,7 +422,7 @@ def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, req
     planted = int(sum(pl.counts))
     native_planted = int(sum(k for o, k in zip(options_ok, pl.counts) if o.native))
     # §208-22C "predominantly" native: read as more than a share of the trees planted (data/readings/)
-    shortfall = native_shortfall(native_planted, planted, law["replacement"])
+    shortfall = native_shortfall(native_planted, planted, readings("croton_on_hudson")["replacement"])
     if shortfall:
         warnings.append(shortfall)
     limited = opts.plantable is not None or opts.plantable_area_sqft is not None

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from treecalc.files import InputRefused, read_limited
+from treecalc.law.access import default_fee_schedule, read_toml
 from treecalc.money import cents, money
 from treecalc.quantities import in_range
-from treecalc.rules.law_data import default_fee_schedule, read_toml
 
 #: A fee schedule is a few lines of TOML.
 MAX_SCHEDULE_BYTES = 1_000_000

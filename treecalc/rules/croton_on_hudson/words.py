@@ -1,5 +1,5 @@
-"""The law's numbers Chapter 208's sentences are filled from (read once, at import, from the data folder), and how
-they are written: dollars and percentages as the ordinance writes them, counts spelt out.
+"""How the law's numbers are written in Chapter 208's sentences: dollars and percentages as the ordinance writes
+them, counts spelt out. The numbers themselves are the law in force that each sentence is given (none is read here).
 """
 
 from __future__ import annotations
@@ -7,11 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from treecalc.rules import law_data as _law_data
-
-#: The law's numbers the sentences below are filled from (a template per sentence: an amendment of the data
-#: changes what they say). Read once, at import, from the data folder (TREECALC_DATA).
-_LAW = _law_data.law("croton_on_hudson")
+from treecalc.law import access as _access
 
 
 def _usd(x: Any) -> str:
@@ -26,7 +22,7 @@ def _pct(x: Any) -> str:
 
 def _years(n: Any, adjective: bool = False) -> str:
     """A period in years as the ordinance says it: "one year", "three years" ("one-year" as an adjective)."""
-    return _law_data.spelled_years(n, adjective)
+    return _access.spelled_years(n, adjective)
 
 
 def _inches(x: Any) -> str:
@@ -45,7 +41,4 @@ def _tier_bounds(law: dict[str, Any]) -> str:
 
 def _words(n: Any) -> str:
     """A count as the ordinance spells it ("three"), digits past twelve."""
-    return _law_data.spelled(n)
-
-
-_C, _R, _P = _LAW["criminal"], _LAW["replacement"], _LAW["penalty"]
+    return _access.spelled(n)

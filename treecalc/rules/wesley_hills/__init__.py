@@ -11,12 +11,13 @@ figures), :mod:`.lines` (the statement's lines), :mod:`.readings`; :func:`assess
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.results import Findings, Permit
+from treecalc.rules.wesley_hills import readings as _readings
 from treecalc.rules.wesley_hills.lines import _lines as _lines
 from treecalc.rules.wesley_hills.lines import _tree_columns as _tree_columns
 from treecalc.rules.wesley_hills.penalties import Chapter95Summary as Chapter95Summary
@@ -29,9 +30,7 @@ from treecalc.rules.wesley_hills.readings import OFFENCE_RULE as OFFENCE_RULE
 from treecalc.rules.wesley_hills.readings import OTHER_SECTION as OTHER_SECTION
 from treecalc.rules.wesley_hills.readings import PENALTY_SECTION as PENALTY_SECTION
 from treecalc.rules.wesley_hills.readings import PENALTY_SETTER as PENALTY_SETTER
-from treecalc.rules.wesley_hills.readings import READINGS as READINGS
 from treecalc.rules.wesley_hills.readings import SECTIONS_APPLIED as SECTIONS_APPLIED
-from treecalc.rules.wesley_hills.readings import SITE_DEFAULTS as SITE_DEFAULTS
 from treecalc.rules.wesley_hills.readings import _not_given as _not_given
 from treecalc.rules.wesley_hills.readings import reading_texts as reading_texts
 from treecalc.rules.wesley_hills.readings import site_why
@@ -107,3 +106,10 @@ def assess(ctx: Context) -> Findings:
         sections=[PENALTY_SECTION],
     )
     return Findings(permit, replacement, fund, penalties, _lines(ctx, r, wh, permit), site, wh, tuple(sorted(assumed)))
+
+
+def __getattr__(name: str) -> Any:
+    """The readings filled from the law (``SITE_DEFAULTS``, ``READINGS`` ...), read when asked for, not at import."""
+    if name in _readings._LAZY:
+        return getattr(_readings, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,10 +23,10 @@ from typing import Any
 
 from treecalc.earthwork.operation import MAX_AREA_SQFT, MAX_DEPTH_FT, MAX_DEPTH_IN, MAX_VOLUME_CY, Operation
 from treecalc.earthwork.quantities import cuft_to_cuyd, fmt_number, fmt_sqft, inches_to_feet
+from treecalc.law.numbers import numbers
 from treecalc.money import nonneg, round2
 from treecalc.quantities import bounded
 from treecalc.rules.excavation_check import PermitCheck, unknown
-from treecalc.units.law_numbers import load_law_numbers
 
 __all__ = [
     "LAW",
@@ -41,7 +41,7 @@ __all__ = [
     "WESLEY_NOTES",
 ]
 
-LAW = load_law_numbers("wesley_hills/ch95_excavation.toml")
+LAW = numbers("wesley_hills", "ch95_excavation")
 _cy, _fmt, _sqft = cuft_to_cuyd, fmt_number, fmt_sqft
 
 
@@ -68,9 +68,9 @@ WESLEY_NOTES = [
 
 def _measured_at() -> str:
     """Where §95-3A(1) measures a tree's diameter (inches above ground), from the clearing chapter's entry."""
-    from treecalc.rules import law_data
+    from treecalc.law import access
 
-    return f"{law_data.law('wesley_hills')['permit']['measured_above_ground_in']:g}"
+    return f"{access.law('wesley_hills')['permit']['measured_above_ground_in']:g}"
 
 
 def _wesley_hills_readings(cellar_given: bool) -> tuple[list[str], list[str]]:

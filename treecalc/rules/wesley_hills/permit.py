@@ -11,7 +11,7 @@ import pandas as pd
 from treecalc.frames import actions, dbh_doubt, dbh_range, unclear_words
 from treecalc.frames import join as _join
 from treecalc.ingest.site import fact_bool as parse_bool
-from treecalc.rules.law_data import meets
+from treecalc.law.access import meets
 from treecalc.schema import REMOVALS
 
 EXCEPTIONS = {

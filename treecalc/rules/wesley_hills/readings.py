@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from treecalc.ingest.site import site_defaults
+from treecalc.law import access as _access
 from treecalc.quantities import IN_PER_FT
-from treecalc.rules import law_data as _law_data
 
 NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
 
@@ -34,17 +34,9 @@ PENALTY_SETTER = "a court sets the fine (or imprisonment, or both) up to them"
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 def site_why(law: dict[str, Any]) -> dict[str, str]:
     """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
-    return _law_data.site_why(law)  # the words a survey read before it is assessed states too
+    from treecalc.law import readings
 
-
-SITE_DEFAULTS: dict[str, tuple[Any, str]] = site_defaults("wesley_hills", site_why(_law_data.law("wesley_hills")))
-
-
-#: The law's numbers the sentences below are filled from (read once, from the data folder).
-_LAW = _law_data.law("wesley_hills")
-
-
-_FINE, _PERMIT = _LAW["fine"], _LAW["permit"]
+    return _access.site_why(law, readings("wesley_hills"))  # the words a survey read before it is assessed states too
 
 
 #: A survey's DBH is measured at breast height, 4.5 ft above ground: the survey's measure, not Chapter 95's.
@@ -103,9 +95,6 @@ def reading_texts(law: dict[str, Any]) -> list[str]:
     ]
 
 
-READINGS = reading_texts(_LAW)
-
-
 SECTIONS_APPLIED = [
     "§95-3A(1)(c)",
     "§95-3A(1)(d)",
@@ -120,3 +109,18 @@ SECTIONS_APPLIED = [
 
 def _not_given(v: Any) -> bool:
     return v is None or (isinstance(v, float) and np.isnan(v)) or (isinstance(v, str) and not v.strip())
+
+
+#: The readings above filled from the latest law held, made each time they are asked for (module attributes, PEP
+#: 562): importing this module reads no law, so a village's copy of the data folder that breaks the schema is refused
+#: by the command that reads it (exit 2), and an amended folder is read as it is now.
+_LAZY: dict[str, Any] = {
+    "SITE_DEFAULTS": lambda law: site_defaults("wesley_hills", site_why(law)),
+    "READINGS": reading_texts,
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return _LAZY[name](_access.law("wesley_hills"))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

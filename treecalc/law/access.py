@@ -1,7 +1,8 @@
-"""The law's data: each jurisdiction's numbers (``data/law/<key>/<chapter>.toml``) and the one registry of jurisdictions.
+"""The law as the rules read it: each jurisdiction's plain numbers (``data/law/<key>/<chapter>.toml``), the labels
+that quote them, the comparison each states, and the names of the one registry of jurisdictions.
 
-Thin wrappers over :mod:`treecalc.law` (schema, dated values, readings), kept for the rules that read
-the plain numbers.
+Thin wrappers over the one loader (:mod:`treecalc.law.loader`: schema, dated values, validation), kept for the
+rules that read the plain numbers; the typed entries are :func:`treecalc.law.at`'s.
 
 The rules modules hold no amounts, percentages or DBH thresholds of their own:
 they read them here, so an amendment is an edit of a TOML file. Money is read
@@ -114,6 +115,7 @@ def labels(table: str, on: dt.date | None = None) -> dict[str, str]:
     periods in words ("one year"); a village whose law was not yet in force then is read as its earliest version held
     (its labels label nothing that day's assessment reads). The first law of the registry to label a name labels it."""
     from treecalc.law.loader import _resolved_cached, effective
+    from treecalc.law.nodes import readings
     from treecalc.law.registry import REGISTRY
     from treecalc.law.schema import LawNotInForce
 
@@ -125,7 +127,7 @@ def labels(table: str, on: dt.date | None = None) -> dict[str, str]:
             held = _resolved_cached(key, day)  # read only: no copy
         except LawNotInForce:  # the earliest version held: the nearest to the day, never a later amendment's
             held = _resolved_cached(key, effective(key)["date"])
-        out.update(fill(held.get(table) or {}, held, **period_words(held)))
+        out.update(fill(readings(key).get(table) or {}, held, **period_words(held)))
     return out
 
 

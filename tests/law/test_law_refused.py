@@ -1,0 +1,153 @@
+"""A village's copy of a law file whose number its unit cannot hold (a negative percentage, a fraction of a tree,
+``inf``, ``nan``, an overflowing ``1e308``) or that lacks an entry a rule applies is refused when the law is loaded:
+exit 2, naming the file, the entry and the range allowed, never applied and never a traceback.
+
+Each case runs the command line in a fresh interpreter on an amended copy of the data folder (``TREECALC_DATA``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from treecalc.law import LawSchemaError, validate
+from treecalc.reference import datafolder
+
+CH208 = Path("law") / "croton_on_hudson" / "ch208_trees.toml"
+CH223 = Path("law") / "croton_on_hudson" / "ch223_water.toml"
+
+
+def _amended(tmp_path: Path, rel: Path, old: str, new: str) -> Path:
+    folder = tmp_path / "village_data"
+    shutil.copytree(datafolder.BUNDLED_DATA_DIR, folder)
+    path = folder / rel
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} is not once in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return folder
+
+
+def _treecalc(folder: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, datafolder.DATA_ENV: str(folder)}
+    return subprocess.run(
+        [sys.executable, "-m", "treecalc.cli", *argv], capture_output=True, text=True, env=env, timeout=180
+    )
+
+
+PERCENT = "[replacement.percent]\nvalue = 90\n"
+WINDOW = "# months before the removal\nvalue = 12\n"
+TREES = "[permit.more_than_trees_12mo]\nvalue = 3\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        # before: applied, the sample's required replacement value -$766.35 (-90 % of the value removed), exit 0
+        (
+            PERCENT,
+            PERCENT.replace("90", "-90"),
+            "[replacement.percent]: value -90 is out of range; allowed: a percentage from 0 to 100",
+        ),
+        # before: decimal.InvalidOperation traceback from percent_of_up
+        (
+            PERCENT,
+            PERCENT.replace("90", "inf"),
+            "[replacement.percent]: value inf is not a finite number; allowed: a percentage from 0 to 100",
+        ),
+        (
+            PERCENT,
+            PERCENT.replace("90", "1e308"),
+            "[replacement.percent]: value 1e+308 is out of range; allowed: a percentage from 0 to 100",
+        ),
+        # before: "cannot convert NaN to integer"
+        (
+            PERCENT,
+            PERCENT.replace("90", "nan"),
+            "[replacement.percent]: value nan is not a finite number; allowed: a percentage",
+        ),
+        # the entry's value deleted, its words kept
+        (PERCENT, "[replacement.percent]\n", "[replacement.percent]: lacks value"),
+        # the whole entry deleted: before, "error: 'percent'" (the KeyError of the rule that reads it)
+        (
+            PERCENT,
+            "[replacement.percent_gone]\nvalue = 90\n",
+            ": lacks the entry [replacement.percent] (§208-22A) that treecalc applies",
+        ),
+        # before: a window of -12 months and a 3.7-tree threshold were compared silently
+        (
+            WINDOW,
+            WINDOW.replace("12", "-12"),
+            "[permit.window_months]: value -12 is out of range; allowed: a period, a whole number from 1 to",
+        ),
+        (
+            TREES,
+            TREES.replace("3", "3.7"),
+            "[permit.more_than_trees_12mo]: value 3.7 is out of range; allowed: a count of trees, a whole number from 0 to",
+        ),
+    ],
+    ids=["minus-90-percent", "inf", "1e308", "nan", "no-value", "no-entry", "minus-12-months", "3.7-trees"],
+)
+def test_a_number_the_law_cannot_hold_is_refused_at_load(tmp_path, old, new, said):
+    folder = _amended(tmp_path, CH208, old, new)
+    r = _treecalc(folder, "assess", "--json")
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
+    assert r.stderr.startswith(f"error: {folder / CH208}"), r.stderr
+    assert said in r.stderr, r.stderr
+
+
+def test_the_water_chapter_is_validated_when_it_loads(tmp_path):
+    # §223-12F(2)'s 5 % penalty rate typed as -5: before, a negative penalty was computed
+    folder = _amended(tmp_path, CH223, 'value = "5"', 'value = "-5"')
+    r = _treecalc(folder, "water-penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-01-20", "--json")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"{folder / CH223} [first_penalty_rate]: value '-5' is out of range; allowed: a percentage" in r.stderr
+
+
+def _entry(unit: str, value: object, **extra: object) -> dict[str, object]:
+    return {"p": {"n": {"value": value, "unit": unit, "section": "§1", "text": "t", **extra}}}
+
+
+def test_each_unit_kind_has_its_range():
+    validate(_entry("percent of x", 0), "x.toml")
+    validate(_entry("percent of x", 100), "x.toml")
+    with pytest.raises(LawSchemaError, match=r"x.toml \[p.n\]: value 101 is out of range; allowed: a percentage"):
+        validate(_entry("percent of x", 101), "x.toml")
+    # a percentage the law sets above 100 (§208-22F's 120 %) states its own range
+    validate(_entry("percent of x", 120, min=0, max=1000), "x.toml")
+    with pytest.raises(LawSchemaError, match=r"from 0 to 1,000 \(the entry's min and max\)"):
+        validate(_entry("percent of x", 1200, min=0, max=1000), "x.toml")
+    with pytest.raises(LawSchemaError, match="allowed: an amount of money from 0"):
+        validate(_entry("USD per tree", -1), "x.toml")
+    with pytest.raises(LawSchemaError, match="allowed: a length, area or volume more than 0"):
+        validate(_entry("in DBH", 0), "x.toml")
+    with pytest.raises(LawSchemaError, match="allowed: a month of the year, a whole number from 1 to 12"):
+        validate(_entry("month of the year", 13), "x.toml")
+    with pytest.raises(LawSchemaError, match="allowed: a period, a whole number"):
+        validate(_entry("years since", 1.5), "x.toml")
+    with pytest.raises(LawSchemaError, match="is not a number"):
+        validate(_entry("trees", True), "x.toml")
+    with pytest.raises(LawSchemaError, match="unit 'furlongs' is not one treecalc knows"):
+        validate(_entry("furlongs", 3), "x.toml")
+    # a dated value is checked as the value is, and a bracket's cell by its column's unit
+    with pytest.raises(LawSchemaError, match=r"values\[2026-01-01\]: value -3 is out of range"):
+        validate(
+            {
+                "p": {
+                    "n": {"values": {"2025-01-01": 3, "2026-01-01": -3}, "unit": "trees", "section": "§1", "text": "t"}
+                }
+            },
+            "x.toml",
+        )
+    bracket = {
+        "columns": {"usd": "USD per tree"},
+        "section": "§1",
+        "rows": [{"section": "§1", "text": "t", "usd": -500}],
+    }
+    with pytest.raises(LawSchemaError, match=r"row 1 usd: value -500 is out of range; allowed: an amount of money"):
+        validate({"p": {"tiers": bracket}}, "x.toml")
