@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from treecalc.app import page_path, state, tree_facts, ui, views
+from treecalc.app import links, page_path, state, tree_facts, ui, views
 from treecalc.jurisdictions import REGISTRY
 
 #: The tree table's columns, the figures the survey is about first (in sight at 1,280 px)
@@ -43,10 +43,14 @@ def _upload() -> Any:
         _layer_choice(src)
     c1, c2 = st.columns([3, 1])
     if src is not None:
-        c1.markdown(
-            f"Showing **{ui.md_text(src.name)}** ({src.size_mb * 1024:,.0f} KB)"
-            + (", the bundled sample survey." if src.is_sample else ", uploaded.")
+        how = (
+            ", the bundled sample survey."
+            if src.is_sample
+            else ": a shared view, opened from a link."
+            if links.shows_link()
+            else ", uploaded."
         )
+        c1.markdown(f"Showing **{ui.md_text(src.name)}** ({src.size_mb * 1024:,.0f} KB){how}")
         if not src.is_sample and c2.button("Back to the sample", key="w_use_sample"):
             state.use_sample()
             st.session_state.pop("tc_upload_error", None)
