@@ -228,8 +228,8 @@ def test_the_meter_test_shows_the_original_bill_and_the_change_as_the_cli_does(c
     at.text_input(key="w_meter_more").set_value("2.9")
     at.number_input(key="w_meter_rate").set_value(0.0125).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    table = next(d.value for d in at.dataframe if "Meter test" in d.value.columns)
-    shown = dict(zip(table["Meter test"], table["Amount"]))
+    table = next(t.value for t in at.table if t.value.index.name == "Meter test")
+    shown = dict(zip(table.index, table["Amount"]))
     # average (3.5 + 2.9) / 2 = 3.2%, over ±1.5%: corrected 18,400 / 1.032 = 17,829.457 -> 17,829.46, change
     # -570.54; at $0.0125: billed 18,400 x 0.0125 = $230.00, corrected 17,829.46 x 0.0125 = 222.868 -> $222.87,
     # change 222.87 - 230.00 = -$7.13
