@@ -34,14 +34,20 @@ def _key() -> tuple[str, str, str, str]:
 def pdf_job(kind: str = "permit") -> Callable[[], bytes]:
     """A call that builds the report of the survey and options *as they are now*: taken in the script run (a
     download's deferred ``data`` runs outside the session, see ``state.statement_job``), built when clicked."""
+    from treecalc.app.wording import PAGE_SAID
+
     state.assessment()  # its errors first, in their own words
     key, data = _key(), state.current().data
+    page = str(st.session_state.get("tc_page_name") or "")  # the page asked from, said as the page says it
 
     def job() -> bytes:
+        said = PAGE_SAID.set(page)
         try:
             return _pdf(*key, data, kind)
         except Exception as e:  # noqa: BLE001 - a download cannot show st.error: the file says why
             return f"The printable report could not be made: {e}".encode()
+        finally:
+            PAGE_SAID.reset(said)
 
     return job
 
