@@ -483,10 +483,8 @@ def test_column_map_correction_re_reads_the_file(sample):
     cmap = sv.source["column_map"]
     header = next(h for h, f in cmap.items() if f == "condition")
     at = _app()
-    headers = [str(h) for h in {**cmap, **{h: "ignore" for h in sv.source.get("unmapped") or []}}]
-    at.session_state["w_colmap"] = _edit({headers.index(header): {"Read as": "ignore"}})
-    at.run()
-    at.button(key="w_colmap_apply").click().run()
+    # the column's own select under the upload: choosing re-reads the file at once
+    at.selectbox(key=f"w_colmap::{header}").set_value("ignore").run()
     _ok(at)
     want = read_survey(path, column_map={header: "ignore"})
     assert at.session_state["tc_read_opts"]["column_map"] == {header: "ignore"}
@@ -523,3 +521,38 @@ def test_the_benefits_page_does_not_call_another_zones_tables_the_northeasts(sam
     texts = [c.value for c in at.caption] + [m.value for m in at.markdown]
     assert any("PiedmtCLT" in t for t in texts), texts
     assert not [t for t in texts if "Northeast tables" in t], texts
+
+
+def test_the_columns_read_are_a_panel_of_plain_selects_under_the_upload():
+    """A GIS export's columns each have a select under the upload, showing what it was read as; choosing another
+    field re-reads the file (no grid, no double-click)."""
+    import io
+
+    from tests.helpers.app_surveys import mapped_lot_csv
+    from treecalc.ingest import read_survey
+
+    at = _app()
+    at.file_uploader(key="w_upload").set_value(("Lot 3 GIS export.csv", mapped_lot_csv(), "text/csv")).run()
+    _ok(at)
+    panel = [e for e in at.expander if e.label.startswith("These columns were read as")]
+    assert panel, [e.label for e in at.expander]
+    shown = {s.label: s.value for s in panel[0].selectbox}
+    assert shown == {
+        "Tag": "tag",
+        "Species": "species",
+        "DBH (in)": "dbh_in",
+        "Action": "action",
+        "Condition": "condition",
+        "Latitude": "latitude",
+        "Longitude": "longitude",
+    }
+    assert not [d for d in at.get("arrow_data_frame") if "Read as" in str(d.proto)]  # the grid is gone
+    at.selectbox(key="w_colmap::Condition").set_value("ignore").run()
+    _ok(at)
+    assert at.session_state["tc_read_opts"]["column_map"] == {"Condition": "ignore"}
+    want = read_survey(
+        io.BytesIO(mapped_lot_csv()), filename="Lot 3 GIS export.csv", column_map={"Condition": "ignore"}
+    )
+    assert "condition" not in want.source["column_map"].values()
+    assert at.selectbox(key="w_colmap::Condition").value == "ignore"
+    assert amount(metrics(at)["Trees"]) == len(want.trees) == 4

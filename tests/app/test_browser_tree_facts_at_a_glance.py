@@ -89,7 +89,9 @@ def test_a_tick_per_tree_keeps_it_and_the_cost_follows(server, tmp_path):
 
         def tick() -> None:
             grid.scroll_into_view_if_needed()
-            _cell_click(page, grid, 2, 85)  # D-3, the 12 in red oak: its "Keep it" box (the column's centre)
+            _cell_click(
+                page, grid, 2, 73
+            )  # D-3, the 12 in red oak: its "Keep it" box (the centre of the column, 147 px wide beside the "If kept" column)
             _settle(page)
 
         until_it_lands(tick, lambda: expect(kept).to_be_visible(timeout=15_000))

@@ -215,3 +215,34 @@ def test_excavation_wesley_hills_panel_gives_the_cli_waiver_answer():
     assert not at.exception, [e.value for e in at.exception]
     cli = excavation.check_permit(excavations=[(810, 2)], fills=[(810, 2)], jurisdiction="wesley-hills")
     assert cli.waiver_eligible is True and _metrics(at)["Waiver possible (§95-3D(1))"] == "Yes"
+
+
+def test_the_meter_test_shows_the_original_bill_and_the_change_as_the_cli_does(capsys):
+    """The meter test says what was billed, what is corrected and the change, in consumption and in dollars (the
+    lines of ``treecalc water meter-test``), not a corrected bill alone."""
+    from treecalc.cli import main
+
+    at = _page("treecalc/app/pages/water.py")
+    at.number_input(key="w_meter_billed").set_value(18_400.0)
+    at.number_input(key="w_meter_error").set_value(3.5)
+    at.text_input(key="w_meter_more").set_value("2.9")
+    at.number_input(key="w_meter_rate").set_value(0.0125).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    table = next(t.value for t in at.table if t.value.index.name == "Meter test")
+    shown = dict(zip(table.index, table["Amount"]))
+    # average (3.5 + 2.9) / 2 = 3.2%, over ±1.5%: corrected 18,400 / 1.032 = 17,829.457 -> 17,829.46, change
+    # -570.54; at $0.0125: billed 18,400 x 0.0125 = $230.00, corrected 17,829.46 x 0.0125 = 222.868 -> $222.87,
+    # change 222.87 - 230.00 = -$7.13
+    assert shown["Consumption billed"] == "18,400.00"
+    assert shown["Corrected consumption"] == "17,829.46"
+    assert shown["Change in consumption"] == "-570.54"
+    assert shown["Original bill (at $0.0125 per unit)"] == "$230.00"
+    assert shown["Corrected bill"] == "$222.87"
+    assert shown["Change in the bill"] == "-$7.13"
+    capsys.readouterr()
+    assert (
+        main(["water", "meter-test", "--billed", "18400", "--result", "3.5", "--result", "2.9", "--rate", "0.0125"])
+        == 0
+    )
+    cli = capsys.readouterr().out
+    assert "230.00" in cli and "222.87   (change -7.13)" in cli and "(change -570.54)" in cli

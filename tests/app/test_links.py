@@ -219,3 +219,30 @@ def test_an_applicants_link_pasted_on_the_root_opens_the_case(reg):
     assert not at.exception
     heads = [h.value for h in at.main.subheader]
     assert any(f"Case {cid}: 12 Elm St" in h for h in heads), heads
+
+
+def test_a_view_shared_from_a_page_opens_on_that_page_and_says_it_is_a_shared_view(reg):
+    """Shared from the Permit page, the link's address is that page's and its view opens there (the bare address
+    too, as the link keeps the page), saying "Shared view of lot 7.csv", never "(uploaded)"."""
+    from streamlit.testing.v1 import AppTest
+
+    from treecalc.app import state
+    from treecalc.register import links
+
+    at = _signed_in(reg, AppTest.from_file(str(ROOT / "app.py"), default_timeout=120))
+    at.session_state["tc_source"] = state.make_source("lot 7.csv", SURVEY)
+    at.run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
+    at.sidebar.button(key="w_share_make").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    made = at.session_state["tc_link_made"]
+    (code,) = [c.value for c in at.sidebar.code]
+    assert code.endswith(f"/permit?link={made}"), code
+    assert links.params_of(reg, made)["page"] == "permit"
+
+    opened = _app(made)  # the bare address ?link=TOKEN: the link knows its page
+    assert not opened.exception, [e.value for e in opened.exception]
+    assert [t.value for t in opened.main.title] == ["Permit & replacement"]
+    said = [str(c.value) for c in opened.sidebar.caption]
+    assert "Shared view of **lot 7.csv**" in said, said
+    assert not any("(uploaded)" in c for c in said)

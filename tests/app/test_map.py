@@ -230,3 +230,65 @@ def test_dot_size_follows_dbh_on_a_wide_survey():
     layer = deck.layers[0]
     assert layer.radius_min_pixels <= 3  # no floor that makes the small trees the same as the big ones
     assert "DBH" in tree_map.SIZE_WORDS and "16 px" in tree_map.SIZE_WORDS and "3 px" in tree_map.SIZE_WORDS
+
+
+#: The map's width on a 390 px phone: 390 px less the page's 16 px padding each side (measured in Chromium by
+#: tests/app/test_browser_next_step.py)
+PHONE_MAP_PX = 358
+
+
+def _on_screen(deck, df, width: float, height: float = 520) -> dict[str, tuple[float, float]]:
+    """Where each tree's dot and the scale label fall in a map ``width`` x ``height`` px at the first view (the
+    orthographic view: x = (east - target) * 2^zoom + width / 2, y up from the middle)."""
+    view = deck.initial_view_state
+    k = 2**view.zoom
+    tx, ty = view.target[0], view.target[1]
+    out = {
+        t: ((e - tx) * k + width / 2, height / 2 - (n - ty) * k)
+        for t, e, n in zip(df["tag"], df["east_m"], df["north_m"])
+    }
+    (label,) = [ly for ly in deck.layers if ly.id == "scale_text"]
+    x, y = label.data[0]["position"]
+    text = label.data[0]["text"]
+    # the label starts at its point and runs right: 13 px type, at most 0.65 em a character
+    out["scale label end"] = ((x - tx) * k + width / 2 + len(text) * 13 * 0.65, height / 2 - (y - ty) * k)
+    out["scale label start"] = ((x - tx) * k + width / 2, height / 2 - (y - ty) * k)
+    return out
+
+
+def test_the_first_view_fits_a_phone_with_its_scale_label_and_tags_label_few_trees():
+    # a lot whose trees lean east of their mean: three trees in the west corner, one 60 m east. About their mean
+    # (15 m east of the corner) 500 px across 1.2 x 60 m put the west trees 15 m x 6.9 px/m = 104 px left of the
+    # middle and the east one 310 px right: off a 358 px phone's map on both sides
+    t = pd.DataFrame(
+        {
+            "tag": ["W1", "W2", "W3", "E1"],
+            "species": ["Red maple"] * 4,
+            "dbh_in": [12.0, 14.0, 20.0, 30.0],
+            "latitude": [41.2000, 41.20005, 41.2001, 41.2000],
+            "longitude": [-73.9000, -73.90005, -73.9000, -73.89929],  # 0.00071° of longitude: ~60 m at 41.2° N
+        }
+    )
+    df, _ = tree_map.points(t, None)
+    deck = tree_map.deck(df)
+    where = _on_screen(deck, df, PHONE_MAP_PX)
+    assert len(where) == 6
+    for name, (x, y) in where.items():
+        assert 0 <= x <= PHONE_MAP_PX and 0 <= y <= 520, (name, x, y)
+    tags = [ly for ly in deck.layers if ly.id == "tree_tags"]
+    assert tags and [d["tag"] for d in tags[0].data] == ["W1", "W2", "W3", "E1"]  # four trees: each labelled
+
+
+def test_a_survey_of_many_trees_is_not_labelled_on_the_map():
+    n = tree_map.LABEL_MAX + 1
+    t = pd.DataFrame(
+        {
+            "tag": [f"T{i}" for i in range(n)],
+            "species": ["Red maple"] * n,
+            "dbh_in": [10.0] * n,
+            "latitude": [41.2 + i * 1e-5 for i in range(n)],
+            "longitude": [-73.9] * n,
+        }
+    )
+    df, _ = tree_map.points(t, None)
+    assert not [ly for ly in tree_map.deck(df).layers if ly.id == "tree_tags"]  # their tags show on hover

@@ -73,6 +73,22 @@ def developer_8() -> bytes:
     return _book(trees, SITE)
 
 
+def keeps_8() -> bytes:
+    """A developer's 8-tree application with a tree that must go and an invasive one: K-1 (red oak, 10 in) marked
+    'Must remove' (in the footprint), K-2 and K-3 (red oaks, 11 and 12 in) and K-4 (a Norway maple, 9 in, invasive,
+    NY Part 575) proposed for removal, four trees kept; on the lot of :data:`SITE` (every removal needs a permit)."""
+    trees = pd.DataFrame(
+        {
+            "Tag": [f"K-{i}" for i in range(1, 9)],
+            "Species": ["Red oak"] * 3 + ["Norway maple", "Sugar maple", "White oak", "Red maple", "Pin oak"],
+            "DBH (in)": [10.0, 11.0, 12.0, 9.0, 14.0, 16.0, 7.0, 18.0],
+            "Action": ["Remove"] * 4 + ["Retain"] * 4,
+            "Must remove": ["yes"] + [""] * 7,
+        }
+    )
+    return _book(trees, SITE)
+
+
 def slope_violation_5() -> bytes:
     trees = pd.DataFrame(
         {

@@ -30,6 +30,7 @@ _DONE = "tc_link_restored"
 _NOTICE = "tc_link_notice"
 _NO_DOWNLOAD = "tc_link_no_download"
 _MADE = "tc_link_made"
+_MADE_ON = "tc_link_made_on"  # the page the link was made on: its address opens that page
 _FROM = "tc_link_survey"  # the hash of the survey a shared view opened (its session's own survey until another)
 _LINK = "tc_link_token"  # the link this session was opened from: it is a link session for its whole life
 _ANON = "app (not signed in)"
@@ -62,15 +63,27 @@ def _shows_link(src: state.Source | None) -> bool:
     return src is not None and session_link() is not None and st.session_state.get(_FROM) == src.sha256
 
 
-def restore_from_link() -> None:
+def shows_link() -> bool:
+    """This session shows the survey of the link it was opened from (a shared view, not the holder's upload)."""
+    return _shows_link(state.source())
+
+
+def address(token: str, page: str = "") -> str:
+    """The address of a link: the page it was shared from (its path; "" the first page), with the token."""
+    return f"{app_root()}/{page}?link={token}" if page else f"{app_root()}/?link={token}"
+
+
+def restore_from_link() -> str | None:
     """Once per session: a ``?link=TOKEN`` opens its view (survey from the register, options from the link), and
-    makes this session a link session."""
+    makes this session a link session. Returns the page the view was shared from (its path, "" the first page;
+    None: no view, or a link made before links kept their page), to be opened: a link pasted as the bare address
+    would otherwise open on the Survey page, not on the answer that was shared."""
     if st.session_state.get(_DONE):
-        return
+        return None
     st.session_state[_DONE] = True
     token = st.query_params.get("link")
     if not token:
-        return
+        return None
     st.session_state[_LINK] = token
     st.session_state[_NO_DOWNLOAD] = True  # until the link is found to allow it
     from treecalc.register import links as shared
@@ -79,16 +92,16 @@ def restore_from_link() -> None:
         reg = cases.register()
     except state.AppError as e:
         not_held(f"This shared view cannot be opened: {e}")
-        return
+        return None
     got = shared.open_link(reg, token, count=True)
     link = got.link
     if link is None:
         # an expired or revoked link still knows its options: keep them, show no survey
         _take(shared.params_of(reg, token))
         not_held(f"{got.why} Its survey is not shown; ask whoever shared it for a new link, or upload the survey.")
-        return
+        return None
     if link.kind != "view":
-        return
+        return None
     params = shared.params_of(reg, token)
     data = shared.survey_of(reg, link)
     if link.survey_sha256 and data is None:
@@ -96,7 +109,7 @@ def restore_from_link() -> None:
         not_held(
             "The survey of this shared view is no longer held by the register. Its options are kept; upload the survey again."
         )
-        return
+        return None
     if data is not None:
         state.set_source(link.survey_name or "survey", data)
     else:
@@ -105,6 +118,8 @@ def restore_from_link() -> None:
     st.session_state[_NO_DOWNLOAD] = not bool(link.allow_download)
     src = state.source()
     st.session_state[_FROM] = src.sha256 if src is not None else None
+    page = params.get("page")
+    return page if isinstance(page, str) else None
 
 
 def recheck() -> None:
@@ -199,9 +214,10 @@ def _share_words(src: state.Source, days: int, allow: bool, signed_in: bool) -> 
     return said
 
 
-def share_sidebar(browser: str | None) -> None:
+def share_sidebar(browser: str | None, page: str = "") -> None:
     """ "Share this view": a link to the survey and options as they are now, made on purpose, by a signed-in staff
-    member or by the browser that uploaded the survey (``browser``: its own key, to count its shares by)."""
+    member or by the browser that uploaded the survey (``browser``: its own key, to count its shares by), that
+    opens on the page it was made on (``page``: its path, "" the first page)."""
     src = state.source()
     with st.expander("Share this view", icon=":material/share:"):
         try:
@@ -243,10 +259,10 @@ def share_sidebar(browser: str | None) -> None:
         allow = bool(allow and given)
         st.caption(_share_words(src, int(days), allow, who is not None))
         if st.button("Make a link", key="w_share_make", icon=":material/link:"):
-            _make(src, who, int(days), allow, parent, browser)
+            _make(src, who, int(days), allow, parent, browser, page)
         made = st.session_state.get(_MADE)
         if made:
-            st.code(f"{app_root()}/?link={made}", language=None)
+            st.code(address(made, str(st.session_state.get(_MADE_ON) or "")), language=None)
             st.caption(f"Send this address. It lasts {int(days)} days unless revoked.")
             if st.button("Revoke this link", key="w_share_revoke"):
                 shared.revoke_link(cases.register(), made, by=who[0] if who else _ANON)
@@ -255,14 +271,21 @@ def share_sidebar(browser: str | None) -> None:
 
 
 def _make(
-    src: state.Source, who: tuple[str, str] | None, days: int, allow: bool, parent: str | None, browser: str | None
+    src: state.Source,
+    who: tuple[str, str] | None,
+    days: int,
+    allow: bool,
+    parent: str | None,
+    browser: str | None,
+    page: str = "",
 ) -> None:
     from treecalc.register import links as shared
 
     reg = cases.register()
     data = None if src.is_sample or parent is not None else src.data
     name = None if src.is_sample else src.name
-    params = {"read": state.read_opts(), "opts": state.opts()}
+    # the page too: a link opened at the bare address (or its page left out when pasted) opens there all the same
+    params = {"read": state.read_opts(), "opts": state.opts(), "page": page}
     try:
         if who is not None:
             token = shared.make_link(
@@ -292,6 +315,7 @@ def _make(
         st.error(readable(str(e)))
         return
     st.session_state[_MADE] = token
+    st.session_state[_MADE_ON] = page
 
 
 def _links_made(name: str) -> None:

@@ -48,7 +48,11 @@ def main() -> None:
     if (case := st.query_params.get("case")) and page.url_path != "cases":
         st.switch_page(PAGES["Register"][0], query_params={"case": case})  # an applicant's link, wherever pasted
     projects.restore_from_url()  # a reload or a link: the survey and options from the URL
-    links.restore_from_link()  # a link made with "Share this view": kept in the register, survives a restart
+    shared_from = links.restore_from_link()  # a link made with "Share this view": kept in the register
+    if shared_from is not None and shared_from != page.url_path:  # it opens on the page it was shared from
+        to = next((p for group in PAGES.values() for p in group if p.url_path == shared_from), None)
+        if to is not None:
+            st.switch_page(to, query_params=dict(st.query_params))
     cases.remember_opening()  # before any page asks who is signed in: a link's session never takes a cookie's
     links.recheck()  # a link session checks its link on every run: revoked or expired, its survey goes
     if note := st.session_state.pop(projects._NOTE, None):  # what a link or a project could not give: in the main
@@ -68,6 +72,8 @@ def main() -> None:
         survey_label.caption("No survey loaded: the link's survey is not shown. Upload one on the Survey page.")
     elif src is None:
         survey_label.caption("No survey loaded: the bundled sample is not there yet. Upload one on the Survey page.")
+    elif links.shows_link():  # a link's survey is no upload of this browser's
+        survey_label.caption(f"Shared view of **{ui.md_text(src.name)}**")
     else:
         survey_label.caption(
             f"Survey: **{ui.md_text(src.name)}**" + (" (bundled sample)" if src.is_sample else " (uploaded)")
@@ -75,5 +81,5 @@ def main() -> None:
 
     with st.sidebar:  # after the page: the saved project holds the options the page has just set
         projects.sidebar()
-        links.share_sidebar(projects.browser_key())
+        links.share_sidebar(projects.browser_key(), page.url_path)
     projects.sync_url()

@@ -213,8 +213,13 @@ SIZE_WORDS = (
     f"dot size: radius in proportion to DBH ({DOT_PX[0]:g} px at {DOT_PX[0] * DOT_IN_PER_PX:g} in or less or "
     f"not given, {DOT_PX[1]:g} px at {DOT_PX[1] * DOT_IN_PER_PX:g} in or more)"
 )
-#: Pixels across the trees' spread at the first view
-VIEW_PX = 500.0
+#: Pixels across the trees' spread at the first view: the map on a 390 px phone is about 358 px wide (the page's
+#: 16 px padding each side), and the trees, with the margin of :func:`px_per_m` and the scale label under them,
+#: fit there (500 px cut the left trees and the scale label); on a wide screen they sit in the middle, to zoom
+VIEW_PX = 280.0
+#: Up to this many trees, each is labelled with its tag on the map (more would cover one another); any tree's
+#: tag shows on hover
+LABEL_MAX = 60
 
 
 def _span(df: pd.DataFrame) -> float:
@@ -251,9 +256,9 @@ def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
     )
     span = _span(df)
     bar = scale_bar(df, span)
-    zoom = float(np.log2(px_per_m(span)))  # ~500 px across the trees
+    zoom = float(np.log2(px_per_m(span)))  # VIEW_PX across the trees
     view = pdk.View(type="OrthographicView", controller=True, flip_y=False)
-    state = pdk.ViewState(target=[0, 0, 0], zoom=zoom, min_zoom=zoom - 4, max_zoom=zoom + 8)
+    state = pdk.ViewState(target=[*view_centre(df, span), 0], zoom=zoom, min_zoom=zoom - 4, max_zoom=zoom + 8)
     tip = {
         "html": "<b>Tree {tag}</b><br/>{species}<br/>DBH {dbh}<br/>Value {value}<br/>"
         f"{colour_label}: {{category_words}}" + ("<br/>{state}" if "state" in data else ""),
@@ -281,14 +286,40 @@ def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
             get_alignment_baseline='"bottom"',
         ),
     ]
+    tags = (
+        [
+            pdk.Layer(
+                "TextLayer",
+                id="tree_tags",
+                data=data[["east_m", "north_m", "tag"]],
+                get_position=["east_m", "north_m"],
+                get_text="tag",
+                get_size=12,
+                get_color=[30, 30, 30],
+                get_text_anchor='"middle"',
+                get_alignment_baseline='"bottom"',
+                get_pixel_offset=[0, -DOT_PX[1] / 2 - 4],  # above the dot (the screen's y runs down)
+            )
+        ]
+        if len(data) <= LABEL_MAX
+        else []
+    )
     return pdk.Deck(
-        layers=[layer, *bar_layers],
+        layers=[layer, *bar_layers, *tags],
         views=[view],
         initial_view_state=state,
         map_provider=None,
         map_style=None,
         tooltip=tip,
     )
+
+
+def view_centre(df: pd.DataFrame, span: float) -> tuple[float, float]:
+    """The first view's centre: the middle of the trees' box with the scale bar under it (east, north metres). The
+    trees' mean (the origin of their metres) put a lot whose trees lean one way off the screen's side."""
+    east, north = df["east_m"].to_numpy(float), df["north_m"].to_numpy(float)
+    low = float(north.min()) - span * 0.08  # the scale bar (scale_bar)
+    return (float(east.min() + east.max()) / 2, (low + float(north.max())) / 2)
 
 
 #: Metres in a foot (the scale bar says both)

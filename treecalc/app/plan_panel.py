@@ -20,6 +20,8 @@ def panel(rec: Jurisdiction) -> None:
         f"optional. Each cost is the full assessment of that set of removals (planting, {sec['planting']} + "
         f"payment in lieu, {sec['fund']} + any civil penalty, {sec.get('civil_penalty', sec['offence'])})."
     )
+    if said := st.session_state.pop(_USED, None):
+        st.success(said, icon=":material/check:")
     c1, c2 = st.columns([1, 1])
     from treecalc.quantities import RANGES
 
@@ -43,6 +45,7 @@ def panel(rec: Jurisdiction) -> None:
         {
             "Optional removals": s.k,
             "Trees removed": ", ".join(s.remove),
+            "Trees kept": ", ".join(s.keep),
             "Cost (USD)": s.cost_usd,
             "Planting (USD)": s.planting_usd,
             "In lieu (USD)": s.in_lieu_usd,
@@ -55,9 +58,33 @@ def panel(rec: Jurisdiction) -> None:
     money = {c: st.column_config.NumberColumn(c, format="$%.2f") for c in rows[0] if "(USD)" in c} if rows else {}
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=money)
     for s in result.frontier:
-        st.markdown(f"**{s.k} optional, {ui.usd(s.cost_usd, cents=True)}**: " + " ".join(s.reasons))
+        text, use = st.columns([5, 1], vertical_alignment="center")
+        text.markdown(f"**{s.k} optional, {ui.usd(s.cost_usd, cents=True)}**: " + " ".join(s.reasons))
+        use.button(
+            "Use this plan",
+            key=f"w_plan_use_{s.k}",
+            on_click=_use,
+            args=(list(s.keep), list(s.remove), f"{s.k} optional, {ui.usd(s.cost_usd, cents=True)}"),
+            help="Keep the trees this plan keeps, in the table of trees kept above: the cost is worked out again.",
+        )
     for n in result.notes:
         st.caption(f"• {n}")
+
+
+_USED = "tc_plan_used"  # the plan applied, said above the panel once
+
+
+def _use(keep: list[str], remove: list[str], which: str) -> None:
+    """Apply a plan's keeps (before the next run draws the page): the trees it keeps are kept, the optional trees
+    it removes are proposed again; the keep table and the cost are drawn from the actions."""
+    actions = dict(state.opt("actions") or {})
+    for t in remove:
+        if actions.get(t) == "retain":
+            actions.pop(t)
+    actions.update({t: "retain" for t in keep})
+    state.set_opt("actions", actions or None)
+    kept = ", ".join(keep) if keep else "no tree"
+    st.session_state[_USED] = f"Plan used ({which}): kept {kept}, in the table of trees kept above."
 
 
 def mortality_control() -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from treecalc.app import state, ui
-
-_READY = "tc_pdf_ready"  # (key of the survey and options, the PDF's bytes)
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -31,41 +31,52 @@ def _key() -> tuple[str, str, str, str]:
     return state.cache_key(src), src.name, state.read_key(), state._canon(state.assess_kwargs())
 
 
-def pdf_bytes(kind: str = "permit") -> bytes:
-    """The report of the current survey and options (built here, in the user's session; cached on both)."""
+def pdf_job(kind: str = "permit") -> Callable[[], bytes]:
+    """A call that builds the report of the survey and options *as they are now*: taken in the script run (a
+    download's deferred ``data`` runs outside the session, see ``state.statement_job``), built when clicked."""
+    from treecalc.app.wording import PAGE_SAID
+
     state.assessment()  # its errors first, in their own words
-    return _pdf(*_key(), state.current().data, kind)
+    key, data = _key(), state.current().data
+    page = str(st.session_state.get("tc_page_name") or "")  # the page asked from, said as the page says it
+
+    def job() -> bytes:
+        said = PAGE_SAID.set(page)
+        try:
+            return _pdf(*key, data, kind)
+        except Exception as e:  # noqa: BLE001 - a download cannot show st.error: the file says why
+            return f"The printable report could not be made: {e}".encode()
+        finally:
+            PAGE_SAID.reset(said)
+
+    return job
 
 
 def pdf_button(key: str) -> None:
-    """The printable report (attach it to the application; the Engineer signs it).
+    """The printable report (attach it to the application; the Engineer signs it): one button that downloads it.
 
-    Built on request (a few seconds on 20,000 trees, so never on every redraw), in this session, for the
-    survey and options on screen; kept until they change, then offered to be built again.
+    Built when clicked (a few seconds on 20,000 trees, so never on every redraw), in this session, for the
+    survey and options on screen: a button that first built the report and then swapped in a second one to
+    download it took two clicks, and the second was easily missed.
     """
     title, kind, stem_head = REPORTS.get(key, APPLICANT)
-    k = (*_key(), kind)
-    slot = st.empty()
-    ready = st.session_state.get(_READY)
-    if not (ready and ready[0] == k):
-        if not slot.button(
-            title,
-            key=f"{key}_pdf_make",
-            icon=":material/picture_as_pdf:",
-            help=(
-                "Build the violation report: offences and penalties, the replacement after a violation, the "
-                "trees concerned, readings and method, each figure with its section, and the Engineer's "
-                "signature line."
-                if kind == "violation"
-                else "Build the applicant's report: what the permit costs, triggers, planting plan, fund, "
-                "penalties, readings and method, each figure with its section, and signature lines, to attach "
-                "to the application."
-            ),
-        ):
-            return
-        with st.spinner("Building the printable report ..."):
-            ready = (k, pdf_bytes(kind))
-        st.session_state[_READY] = ready
-    stem = "".join(ch if ch.isalnum() else "_" for ch in k[1].rsplit(".", 1)[0]).strip("_") or "survey"
-    label, shown = f"Download the {title[:1].lower()}{title[1:]}", "The report of the survey and options on screen."
-    ui.download(slot, label, ready[1], f"{stem_head}_{stem}.pdf", "application/pdf", f"{key}_pdf", help=shown)
+    src = state.current()
+    stem = "".join(ch if ch.isalnum() else "_" for ch in src.name.rsplit(".", 1)[0]).strip("_") or "survey"
+    what = (
+        "The violation report: offences and penalties, the replacement after a violation, the trees concerned, "
+        "readings and method, each figure with its section, and the Engineer's signature line."
+        if kind == "violation"
+        else "The applicant's report: what the permit costs, triggers, planting plan, fund, penalties, readings "
+        "and method, each figure with its section, and signature lines, to attach to the application."
+    )
+    help_ = f"{what} Built for the survey and options on screen when you click (a few seconds on a large survey)."
+    ui.download(
+        st,
+        title,
+        pdf_job(kind),
+        f"{stem_head}_{stem}.pdf",
+        "application/pdf",
+        f"{key}_pdf",
+        icon="picture_as_pdf",
+        help=help_,
+    )

@@ -592,6 +592,29 @@ def _plan(sha256: str, name: str, read_json: str, opts_json: str, budget: float 
     return _make_plan(edited_survey(sv, edits), budget_usd=budget, **kw)
 
 
+@st.cache_data(show_spinner=False, max_entries=8)
+def _keep_limits(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes) -> Any:
+    """``treecalc.studies.plan.keep_limits`` cached on survey + options (a tree the replacement does not count is assessed
+    kept, one assessment each)."""
+    from treecalc.studies.plan import keep_limits as _limits
+
+    kw = json.loads(opts_json)
+    edits = {k: kw.pop(k, None) for k in EDIT_KEYS}
+    return _limits(edited_survey(_read_survey(sha256, name, read_json, _data), edits), **kw)
+
+
+def keep_limits() -> Any:
+    """Which proposed removals of the current survey and options cannot be kept, or change nothing kept
+    (:func:`treecalc.studies.plan.keep_limits`; raises :class:`AppError`)."""
+    src = source()
+    if src is None:
+        raise AppError("No survey yet: upload one on the Survey page.")
+    try:
+        return _keep_limits(src.sha256, src.name, read_key(), _canon(assess_kwargs()), src.data)
+    except ValueError as e:
+        raise AppError(str(e)) from e
+
+
 def plan(budget: float | None = None) -> Any:
     """The cheapest lawful plan of the current survey and options (raises :class:`AppError`)."""
     src = source()

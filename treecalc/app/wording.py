@@ -5,6 +5,7 @@ Apart from :mod:`treecalc.app.views` so that :mod:`treecalc.app.state` (which vi
 
 from __future__ import annotations
 
+import contextvars
 import re
 
 from treecalc.law.access import labels
@@ -80,8 +81,16 @@ def readable(text: str) -> str:
     return out.replace(f" on the {here} page", "") if here else out
 
 
+#: The page a text is said for, set where no session is at hand (a download built when clicked runs in the
+#: server's own thread, where reading the session only logs a warning): "" for none
+PAGE_SAID: contextvars.ContextVar[str] = contextvars.ContextVar("treecalc_app_page_said")
+
+
 def _page_name() -> str | None:
     """The first word of the page being drawn (``ui.run_page`` records it): 'Permit', 'Violations', ..."""
+    given = PAGE_SAID.get(None)
+    if given is not None:
+        return given or None
     try:
         import streamlit as st
 

@@ -107,6 +107,7 @@ class Step:
     permit_required: bool
     removals_12mo: int | None
     reasons: list[str] = field(default_factory=list)
+    keep: list[str] = field(default_factory=list)  # the optional removals this step keeps (retains), survey order
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -381,6 +382,7 @@ def plan(
             permit_required=bool(a.permit.required),
             removals_12mo=a.permit.removals_12mo,
             reasons=reasons(a, chosen, prev, tags, must, budget),
+            keep=[tags[i] for i in off if i not in set(chosen)],
         )
         steps.append(step)
         chosen_assessments.append(a)
@@ -593,3 +595,68 @@ def reasons(
     if budget is not None and total > budget:
         out.append(f"Over the budget of {_money_text(budget)}.")
     return out
+
+
+#: The most trees :func:`keep_limits` assesses kept one at a time (each a full assessment): past it the rest are
+#: not checked, and said so.
+KEEP_CHECKS = 32
+
+
+@dataclass
+class KeepLimits:
+    """What keeping each tree proposed for removal can do (:func:`keep_limits`): by tag, why it is not kept."""
+
+    refused: dict[str, str]  # a 'Must remove' tree: no plan keeps it
+    no_change: dict[str, str]  # keeping it changes neither the permit nor the cost: why, in the law's words
+    notes: list[str] = field(default_factory=list)
+
+
+def keep_limits(survey: Any, *, max_checks: int = KEEP_CHECKS, **options: Any) -> KeepLimits:
+    """Which of the survey's proposed removals a user may keep to any effect, as the law engine reads them.
+
+    A tree marked 'Must remove' is removed in every plan (:func:`plan`): keeping it is refused. A tree the
+    replacement does not count (its ``exclusion``: an invasive species or good forestry, §208-22E; a dead tree)
+    may still count for the permit (§208-19A(1) counts every removal; §208-22A the trees under the permit), so
+    whether keeping it changes anything is asked of the law: the survey is assessed again with that tree retained,
+    and when the permit and the cost (:func:`costs`) are the same, keeping it changes nothing, said with the
+    exclusion. ``options`` are :func:`treecalc.assessment.assess`'s, as for :func:`plan`.
+    """
+    from treecalc.assessment import _load_survey, assess
+
+    survey = _load_survey(
+        survey,
+        species_map=options.pop("species_map", None),
+        zone=options.get("zone") or (options.get("site") or {}).get("climate_zone"),
+        column_map=options.pop("column_map", None),
+    )
+    trees = survey.trees.reset_index(drop=True)
+    must, optional, _ = _split(trees)
+    tags = trees["tag"].astype(str).to_numpy(object)
+    refused = {
+        str(t): "marked 'Must remove' in the survey: it is removed in every plan, so it cannot be kept"
+        for t in tags[must & np.isin(trees["action"].to_numpy(object), ("remove",))]
+    }
+    if not optional.any():
+        return KeepLimits(refused, {})
+    base = assess(survey, **options)
+    exclusion = base.trees["exclusion"] if "exclusion" in base.trees else pd.Series("", index=base.trees.index)
+    why = exclusion.fillna("").astype(str).to_numpy(object)
+    candidates = [i for i in np.flatnonzero(optional) if why[i]]
+    notes = []
+    if len(candidates) > max_checks:
+        notes.append(
+            f"{len(candidates) - max_checks:,} trees the replacement does not count were not checked for what "
+            f"keeping them changes (at most {max_checks:,} assessments)"
+        )
+    before = (costs(base), bool(base.permit.required))
+    no_change: dict[str, str] = {}
+    for i in candidates[:max_checks]:
+        candidate = copy.copy(survey)
+        candidate.trees = trees.assign(action=np.where(np.arange(len(trees)) == i, "retain", trees["action"]))
+        kept = assess(candidate, **options)
+        if (costs(kept), bool(kept.permit.required)) == before:
+            no_change[str(tags[i])] = (
+                f"keeping it changes nothing: the replacement does not count it ({why[i]}), and the permit and "
+                "the cost are the same without its removal"
+            )
+    return KeepLimits(refused, no_change, notes)

@@ -329,14 +329,17 @@ def _fewer_removals(a: Assessment) -> None:
     if proposed.empty:
         return
     values = dict(zip(a.trees["tag"].astype(str), a.trees["value_usd"])) if "value_usd" in a.trees else {}
+    refused, no_change = _keep_limits()
     if "w_keep" not in st.session_state or st.session_state.get("tc_keep_edits") != _keep_edits():
+        tags_proposed = proposed["tag"].astype(str)
         st.session_state["tc_keep_base"] = pd.DataFrame(
             {
-                "keep": [actions.get(t) == "retain" for t in proposed["tag"].astype(str)],
-                "tag": proposed["tag"].astype(str).to_numpy(),
+                "keep": [actions.get(t) == "retain" for t in tags_proposed],
+                "tag": tags_proposed.to_numpy(),
                 "species": proposed["species"].astype(str).to_numpy(),
                 "dbh_in": proposed["dbh_in"].to_numpy(float),
-                "value_usd": [values.get(t) for t in proposed["tag"].astype(str)],
+                "value_usd": [values.get(t) for t in tags_proposed],
+                "if_kept": [refused.get(t) or no_change.get(t) or "" for t in tags_proposed],
             }
         )
         st.session_state.pop("w_keep", None)
@@ -347,19 +350,36 @@ def _fewer_removals(a: Assessment) -> None:
         "species": "Species",
         "dbh_in": "DBH (in)",
         "value_usd": f"Value ({unit})",
+        "if_kept": "If kept",
     }
+    base = st.session_state["tc_keep_base"]
+    # a tree that cannot be kept, or whose keeping changes nothing, is greyed (its tick stays: a plan may keep it)
+    grey = [bool(refused.get(t) or no_change.get(t)) for t in base["tag"]]
+    styled = base.rename(columns=names).style.apply(
+        lambda row: [f"color: {GREYED}" if grey[row.name] else ""] * len(row), axis=1
+    )
+    if said := st.session_state.pop(_KEEP_REFUSED, None):
+        st.warning(said, icon=":material/block:")
     edited = st.data_editor(
-        st.session_state["tc_keep_base"].rename(columns=names),
+        styled,
         key="w_keep",
         hide_index=True,
         width="stretch",
-        disabled=[names[c] for c in ("tag", "species", "dbh_in", "value_usd")],
+        disabled=[names[c] for c in ("tag", "species", "dbh_in", "value_usd", "if_kept")],
         column_config={
             names["keep"]: st.column_config.CheckboxColumn(help="Tick to keep the tree: it leaves the removals."),
             names["dbh_in"]: st.column_config.NumberColumn(format="%.1f"),
             names["value_usd"]: st.column_config.NumberColumn(format="dollar"),
+            names["if_kept"]: st.column_config.TextColumn(
+                help="Why a tree cannot be kept, or why keeping it changes neither the permit nor the cost."
+            ),
         },
     ).rename(columns={v: k for k, v in names.items()})
+    asked = [t for t, keep in zip(edited["tag"], edited["keep"]) if bool(keep) and t in refused]
+    if asked:  # refused: the tick is taken back and the reason said
+        st.session_state[_KEEP_REFUSED] = "; ".join(f"Tree {t} is not kept: {refused[t]}." for t in asked)
+        st.session_state["tc_keep_edits"] = None  # the table drawn again from the actions, without the tick
+        st.rerun()
     new = dict(actions)
     for t, keep in zip(edited["tag"], edited["keep"]):
         if bool(keep):
@@ -377,6 +397,21 @@ def _fewer_removals(a: Assessment) -> None:
         st.session_state["tc_keep_edits"] = _keep_edits()
         st.rerun()  # the cost above, without the trees kept
     st.session_state["tc_keep_edits"] = _keep_edits()
+
+
+#: The text colour of a tree in the keep table that cannot be kept or whose keeping changes nothing
+GREYED = "#8a8a8a"
+_KEEP_REFUSED = "tc_keep_refused"  # why the last tick was taken back, said above the table once
+
+
+def _keep_limits() -> tuple[dict[str, str], dict[str, str]]:
+    """(trees that cannot be kept, trees whose keeping changes nothing), each tag with the reason
+    (:func:`treecalc.studies.plan.keep_limits`); none when the survey cannot be planned (its page says why)."""
+    try:
+        limits = state.keep_limits()
+    except state.AppError:
+        return {}, {}
+    return dict(limits.refused), dict(limits.no_change)
 
 
 def _replacement_figures(a: Assessment) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from treecalc.app import page_path, state, tree_facts, ui, views
+from treecalc.app import links, page_path, state, tree_facts, ui, views
 from treecalc.law.registry import by_key, get_or_default, records
 
 #: The tree table's columns, the figures the survey is about first (in sight at 1,280 px)
@@ -43,10 +43,14 @@ def _upload() -> Any:
         _layer_choice(src)
     c1, c2 = st.columns([3, 1])
     if src is not None:
-        c1.markdown(
-            f"Showing **{ui.md_text(src.name)}** ({src.size_mb * 1024:,.0f} KB)"
-            + (", the bundled sample survey." if src.is_sample else ", uploaded.")
+        how = (
+            ", the bundled sample survey."
+            if src.is_sample
+            else ": a shared view, opened from a link."
+            if links.shows_link()
+            else ", uploaded."
         )
+        c1.markdown(f"Showing **{ui.md_text(src.name)}** ({src.size_mb * 1024:,.0f} KB){how}")
         if not src.is_sample and c2.button("Back to the sample", key="w_use_sample"):
             state.use_sample()
             st.session_state.pop("tc_upload_error", None)
@@ -105,55 +109,63 @@ def _next_steps(sample: bool) -> None:
                 "page shows its figures until you upload."
             )
         else:
-            st.markdown("**Next step.** Check what was read below (columns, species matches, site facts), then:")
+            st.markdown(
+                "**Next step.** Check what was read (the columns above; species matches and site facts below), then:"
+            )
         for who, path, title, what in ROLES:
             c1, c2 = st.columns([2, 3])  # the link's words whole at 1,280 px
             c1.page_link(path, label=f"{who}: {title}", icon=":material/arrow_forward:")
             c2.caption(what)
 
 
-def _columns(sv) -> None:
+def _columns(sv, expanded: bool) -> None:
+    """ "These columns were read as …": a plain select per column of the file, the field it was read as (a header
+    not read is "ignore"); a choice re-reads the file at once. The map was a grid in a tab, changed by a
+    double-click in a cell that nobody found."""
     source = getattr(sv, "source", None) or {}
     cmap = dict(source.get("column_map") or {})
     for h in source.get("unmapped") or []:
         cmap.setdefault(h, "ignore")
+    for h, f in (state.read_opts().get("column_map") or {}).items():  # a column chosen "ignore" stays to choose
+        cmap.setdefault(h, f)
     if not cmap:
         st.caption("The reader did not report its column map.")
         return
     from treecalc.ingest import FIELDS
 
     options = list(dict.fromkeys([*FIELDS, *[str(v) for v in cmap.values() if v]]))
-    st.caption(
-        f"Sheet **{source.get('sheet')}**, header on row {source.get('header_row')}; "
-        f"DBH unit {source.get('dbh_unit')} ({source.get('dbh_unit_source')}). "
-        "How each header was read: correct a field and press *Re-read*."
-    )
-    df = pd.DataFrame(
-        {"Header in the file": [str(h) for h in cmap], "Read as": [str(v or "ignore") for v in cmap.values()]}
-    )
-    edited = st.data_editor(
-        df,
-        key="w_colmap",
-        hide_index=True,
-        width="stretch",
-        disabled=["Header in the file"],
-        column_config={
-            "Read as": st.column_config.SelectboxColumn(
-                "Read as", options=options, required=True, format_func=lambda v: views.label(str(v))
+    if "ignore" not in options:
+        options.append("ignore")
+    read = sum(1 for v in cmap.values() if v and v != "ignore")
+    with st.expander(f"These columns were read as … ({read} of {len(cmap)} columns read)", expanded=expanded):
+        st.caption(
+            f"Sheet **{source.get('sheet')}**, header on row {source.get('header_row')}; "
+            f"DBH unit {source.get('dbh_unit')} ({source.get('dbh_unit_source')}). "
+            "Choose what a column holds, or “ignore”: the file is read again at once."
+        )
+        cells = st.columns(3)
+        changed = {}
+        for n, (header, field) in enumerate(cmap.items()):
+            now = str(field or "ignore")
+            chosen = cells[n % 3].selectbox(
+                str(header),
+                options,
+                index=options.index(now),
+                format_func=lambda v: "ignore (not read)" if v == "ignore" else views.label(str(v)),
+                key=f"w_colmap::{header}",
             )
-        },
-    )
-    changed = {h: f for h, f, f0 in zip(edited["Header in the file"], edited["Read as"], df["Read as"]) if f != f0}
-    c1, c2 = st.columns(2)
-    if c1.button("Re-read with this mapping", disabled=not changed, key="w_colmap_apply"):
-        mapping = dict(state.read_opts().get("column_map", {}))
-        mapping.update(changed)
-        state.read_opts()["column_map"] = mapping
-        st.rerun()
-    if state.read_opts().get("column_map") and c2.button("Reset the mapping", key="w_colmap_reset"):
-        state.read_opts().pop("column_map", None)
-        st.session_state.pop("w_colmap", None)
-        st.rerun()
+            if chosen != now:
+                changed[str(header)] = chosen
+        if changed:
+            mapping = dict(state.read_opts().get("column_map", {}))
+            mapping.update(changed)
+            state.read_opts()["column_map"] = mapping
+            st.rerun()
+        if state.read_opts().get("column_map") and st.button("Reset the mapping", key="w_colmap_reset"):
+            state.read_opts().pop("column_map", None)
+            for header in cmap:
+                st.session_state.pop(f"w_colmap::{header}", None)
+            st.rerun()
 
 
 def site_laws() -> list[tuple[str, str]]:
@@ -304,6 +316,8 @@ def body() -> None:
         sv = state.survey(progress, empty_ok=True)
     finally:
         bar.empty()
+    with steps:  # under the upload, before the next steps: what each column was read as, to correct first
+        _columns(sv, expanded=not src.is_sample)
     try:
         state.require_trees(sv)
     except state.AppError as e:  # no tree read: said, no next step; what was read below says why
@@ -337,21 +351,19 @@ def body() -> None:
         + " (set it on the Benefits page)"
     )
 
-    tabs = st.tabs(["Trees", "Columns", "Rejected rows", "Species matches", "Site facts", "Warnings"])
+    tabs = st.tabs(["Trees", "Rejected rows", "Species matches", "Site facts", "Warnings"])
     with tabs[0]:
         _tree_table(trees)
     with tabs[1]:
-        _columns(sv)
-    with tabs[2]:
         if len(rejected):
             st.dataframe(views.rejected_table(rejected), width="stretch", hide_index=True)
         else:
             st.success("Every row was read.")
-    with tabs[3]:
+    with tabs[2]:
         _species_matches(trees)
-    with tabs[4]:
+    with tabs[3]:
         _site(sv)
-    with tabs[5]:
+    with tabs[4]:
         if warnings:
             for w in warnings:
                 st.markdown(f"- {views.readable(w)}")

@@ -259,11 +259,36 @@ def _meter() -> pd.DataFrame | None:
         help=None if r.corrected_usd is None else f"billed {r.billed_usd}, change {r.bill_change_usd:+}",
     )
     c[3].metric("Test fee refunded", ui.usd(r.fee_refund, cents=True) if r.fee_refunded else "No")
+    _meter_change(r)
     for n in r.notes:
         st.caption(f"• {n}")
     d = r.to_dict()
     d["results_pct"] = ", ".join(d["results_pct"])
     return pd.DataFrame([d]).drop(columns=["notes"])
+
+
+def _signed_usd(x: Decimal) -> str:
+    """A change in dollars with its sign: "+$1.18", "-$7.13", "$0.00"."""
+    return ("+" if x > 0 else "") + ui.usd(x, cents=True)
+
+
+def _meter_change(r) -> None:
+    """What the test changes, beside what was billed (the lines of ``treecalc water meter-test``): the consumption
+    billed and corrected, and, with a rate, the original bill, the corrected bill and the change. A corrected bill
+    alone left the reader to find the original and work out the difference."""
+    rows = [
+        ("Consumption billed", f"{r.billed_consumption:,.2f}"),
+        ("Corrected consumption", f"{r.adjusted_consumption:,.2f}"),
+        ("Change in consumption", f"{r.consumption_change:+,.2f}"),
+    ]
+    if r.corrected_usd is not None and r.billed_usd is not None and r.bill_change_usd is not None:
+        rows += [
+            (f"Original bill (at ${r.rate_usd} per unit)", ui.usd(r.billed_usd, cents=True)),
+            ("Corrected bill", ui.usd(r.corrected_usd, cents=True)),
+            ("Change in the bill", _signed_usd(r.bill_change_usd)),
+        ]
+    # a plain table (text, not a canvas): six short rows a phone shows whole and a screen reader reads
+    st.table(pd.DataFrame(rows, columns=["Meter test", "Amount"]).set_index("Meter test"))
 
 
 def body() -> None:

@@ -285,7 +285,8 @@ def _replacement_findings(
 def _replacement_said(law: dict[str, Any]) -> dict[str, str]:
     """What the statement says of §208-22A's count and §208-22C's native share, in the law of the assessment's date:
     ``min_trees`` "three", ``native_share`` "§208-22C: natives should be more than half of the trees planted"."""
-    r = village_readings("croton_on_hudson")["replacement"]  # §208-22C's "predominantly": treecalc's reading, not the law
+    # §208-22C's "predominantly": treecalc's reading, not the law
+    r = village_readings("croton_on_hudson")["replacement"]
     op, share = OPERATOR_WORDS[str(r["predominantly_native_operator"])], float(r["predominantly_native_share"])
     return {
         "min_trees": _words(law["replacement"]["min_trees"]),
