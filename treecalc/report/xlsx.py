@@ -42,6 +42,7 @@ from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
 
 from treecalc.messages import shown
+from treecalc.report.field_words import said
 from treecalc.schema import SHARE, USD, USD_RATE
 from treecalc.units.quantities import CM_PER_IN
 
@@ -327,7 +328,7 @@ class Book:
                 ws.write_blank(row, col, None, self.format(style))
             return
         if isinstance(v, str):
-            s = safe_text(shown(v))  # a keyword (treecalc.messages) in the words of the reader in force
+            s = safe_text(said(shown(v)))  # a keyword in the reader's words, a field name by its label
             f = self.format(style, quote=needs_quote_prefix(s), wrap=wrap)
             if s.startswith("<r>") and s.endswith("</r>"):
                 # XlsxWriter (constant_memory) copies such a string into the file as raw rich-text XML, unescaped:
@@ -512,7 +513,7 @@ def _xml_value(book: Book, v: Any, fmt: str | None, style: str | None = None, wr
     if v is None or (isinstance(v, str) and not v):
         return f' s="{book.format(style)._get_xf_index()}"/>' if style else ""
     if isinstance(v, str):
-        s = safe_text(shown(v))  # a keyword (treecalc.messages) in the words of the reader in force
+        s = safe_text(said(shown(v)))  # a keyword in the reader's words, a field name by its label
         f = book.format(style, quote=needs_quote_prefix(s), wrap=wrap)
         sty = f' s="{f._get_xf_index()}"' if f is not None else ""
         space = ' xml:space="preserve"' if s[0].isspace() or s[-1].isspace() else ""
