@@ -47,10 +47,10 @@ def problems(texts: Iterable[str], names: set[str]) -> list[str]:
     """Each field name, raw cell and unseparated amount in ``texts`` (a line each, with the text around it)."""
     assert names, "no field names to look for"
     out = []
-    for text in texts:
-        t = str(text)
+    texts = [str(t) for t in texts]
+    for i, t in enumerate(texts):
         if t.strip() in RAW_CELLS:
-            out.append(f"raw cell {t.strip()!r}")
+            out.append(f"raw cell {t.strip()!r} after {texts[max(0, i - 3) : i]!r}")
             continue
         for m in _WORD.finditer(t):
             w = m.group(0).strip(".")

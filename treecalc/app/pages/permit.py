@@ -455,7 +455,7 @@ def _permit_figures(a: Assessment) -> None:
     c = st.columns(3)
     c[0].metric(f"{rec.permit_item} ({views.place(rec)} {sec})", "Yes" if permit.required else "No")
     c[1].metric(f"Trees needing a {views.permit_words(rec)} (trees, {sec})", ui.num(permit.trees_needing_permit))
-    c[2].metric(f"Replacement (Chapter {chapter})", "None", help=summary.note if summary is not None else None)
+    c[2].metric(f"Replacement (Chapter {chapter})", "Not required", help=summary.note if summary is not None else None)
     for n in a.replacement.notes:
         st.caption(f"• {n}")
 
