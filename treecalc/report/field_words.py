@@ -93,7 +93,7 @@ def said(text: object) -> str:
     """``text`` with each field name it names said by its label: a cell that is a field name alone, the label; a
     name in a sentence, its label in running text in quotes, with ``=true`` as " = yes"."""
     s = str(text)
-    if "_" not in s:
+    if "_" not in s or s.lstrip()[:1] in ("{", "["):  # a JSON document (the fingerprint ``verify`` reads): data
         return s
     known = _labels()
     whole = known.get(s.strip()) or _values().get(s.strip())

@@ -800,7 +800,7 @@ def build_workbook(assessment: Assessment, target: Any, *, stream_rows: bool = T
     """
     from treecalc.rules.law_data import labels_on
 
-    book = Book(target, stream_rows=stream_rows)
+    book = Book(target, stream_rows=stream_rows, in_words=True)  # read by a person: fields by their labels
     # the headers that quote a law's number ("Slope over 20%") say the law of the assessment's date
     with labels_on((assessment.options or {}).get("on")):
         _summary(book, assessment)
