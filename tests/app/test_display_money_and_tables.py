@@ -105,7 +105,7 @@ def test_fund_csv_labels_are_the_statements_with_per_year_values(board_fee):
     # the site takes 1 tree; 6 are paid in lieu at the fee on the page (the Board's $450.00, recorded in
     # the register): 6 x $450.00 = $2,700.00
     assert items["Trees paid for in lieu"] == "6"  # a count the label names: no "(trees)" after it
-    assert float(items["Payment in lieu to the Fund (USD)"]) == 2700
+    assert items["Payment in lieu to the Fund (USD)"] == "$2,700.00"  # written by its schema: separator, cents
     text = "\n".join(map(str, table["Item"]))
     assert "given as a dict" not in " ".join(map(str, table["Value"])) and "Alternative 22f" not in text
     assert "Unmet value" not in text

@@ -129,3 +129,17 @@ def board_register(tmp_path) -> str:
     reg.add_user("eng", "engineer", "correct horse battery", by="setup")
     fees.record(reg, by="eng", resolution_date="2026-03-02", fee_per_tree_usd="450", resolution="2026-12")
     return url
+
+
+def wesley_hills_lot() -> bytes:
+    """A Wesley Hills lot of one acre: a red oak (14 in) and a sugar maple (20 in) to remove, a red maple (9 in)
+    kept; no lot-line or residence-distance column (those facts are not given)."""
+    trees = pd.DataFrame(
+        {
+            "Tag": ["W1", "W2", "W3"],
+            "Species": ["Red oak", "Red maple", "Sugar maple"],
+            "DBH (in)": [14.0, 9.0, 20.0],
+            "Action": ["Remove", "Retain", "Remove"],
+        }
+    )
+    return _book(trees, {"jurisdiction": "wesley-hills", "lot_area_acres": 1})

@@ -55,7 +55,7 @@ def panel(rec: Jurisdiction) -> None:
         }
         for s in result.frontier
     ]
-    money = {c: st.column_config.NumberColumn(c, format="$%.2f") for c in rows[0] if "(USD)" in c} if rows else {}
+    money = {c: st.column_config.NumberColumn(c, format="dollar") for c in rows[0] if "(USD)" in c} if rows else {}
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=money)
     for s in result.frontier:
         text, use = st.columns([5, 1], vertical_alignment="center")

@@ -215,15 +215,23 @@ HEADLINE_CHARS = 10
 
 
 def money_metric(
-    where: Any, label: str, x: Any, *, cents: bool = True, help: str | None = None, max_chars: int = HEADLINE_CHARS
+    where: Any,
+    label: str,
+    x: Any,
+    *,
+    cents: bool = True,
+    help: str | None = None,
+    max_chars: int = HEADLINE_CHARS,
+    compact: bool | None = None,
 ) -> None:
-    """``st.metric`` of a dollar amount that fits its column: compact when the full figure is long,
-    the exact figure then first in the help text ("Exactly $2,566,123.45.")."""
+    """``st.metric`` of a dollar amount that fits its column: compact when the full figure is long (or when
+    ``compact`` says so: the tiles of a row are written alike, :func:`money_row`), the exact figure always first in
+    the help text ("Exactly $2,566,123.45.")."""
     full = usd(x, cents=cents)
-    if len(full) <= max_chars:
-        where.metric(label, full, help=help)
-        return
-    where.metric(label, compact_usd(x), help=f"Exactly {full}." + (f" {help}" if help else ""))
+    short = len(full) > max_chars if compact is None else compact
+    exact = f"Exactly {full}." if _number(x) != "—" else None
+    words = " ".join(w for w in (exact, help) if w) or None
+    where.metric(label, compact_usd(x) if short else full, help=words)
 
 
 def number_field(
@@ -249,27 +257,56 @@ def drawn_from(**more: Any) -> str:
     )
 
 
-def money_row(where: Sequence[Any], items: Sequence[tuple[str, Any, str | None] | None], *, cents: bool = True) -> None:
+def money_row(
+    where: Sequence[Any],
+    items: Sequence[tuple[str, Any, str | None] | None],
+    *,
+    cents: bool = True,
+    max_chars: int = HEADLINE_CHARS,
+) -> None:
     """(label, amount, help) as dollar metrics (:func:`money_metric`) side by side, one to a column of ``where``;
-    ``None`` leaves its column empty (a figure the law does not reach)."""
+    ``None`` leaves its column empty (a figure the law does not reach). The row is written in one format: every
+    figure in full when each fits its column, every one compact when one does not ("$102K" beside "$90,000.00"
+    reads as two kinds of number)."""
+    shown = [item for item in items if item is not None]
+    compact = any(len(usd(item[1], cents=cents)) > max_chars for item in shown)
     for col, item in zip(where, items):
         if item is not None:
-            money_metric(col, item[0], item[1], cents=cents, help=item[2])
+            money_metric(col, item[0], item[1], cents=cents, help=item[2], compact=compact)
 
 
 def alternative_22f(where: Any, a: Assessment) -> None:
     """The §208-22F payment alternative as a headline (money), with its calculation under it: after a
     violation the applicant may pay the Tree Preservation Fund instead of replanting."""
+    item = alternative_22f_item(a)
+    if item is not None:
+        money_row([where], [item])
+
+
+def alternative_22f_item(a: Assessment) -> tuple[str, Any, str] | None:
+    """The §208-22F payment alternative as a tile of :func:`money_row` (None when the law does not reach it). Its
+    label says its basis (the law's percentage of the harmed trees' capital value, :func:`alternative_basis`): the
+    page beside it may show annual benefits, and a payment is never an annual figure."""
     alt = a.fund.alternative_22f_usd
     if alt is None:
-        return
-    money_metric(
-        where,
-        "Or pay instead of replacing (USD, §208-22F)",
+        return None
+    return (
+        f"Or pay instead of replacing: {alternative_basis(a)} (USD, §208-22F)",
         alt,
-        help="§208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund "
-        "this sum. " + a.fund.alternative_22f_calculation,
+        "§208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. "
+        + a.fund.alternative_22f_calculation,
     )
+
+
+def alternative_basis(a: Assessment) -> str:
+    """What the §208-22F payment is of, in words: "120% of the appraised value" (the law's percentage in force on
+    the assessment's date and the fee schedule's capital basis, as the law engine's calculation states them)."""
+    how = a.fund.alternative_22f_calculation or ""
+    m = re.match(r"([\d.]+%) of .*?capital basis (appraised|cumulative:(\d+))", how)
+    if m is None:  # a calculation said otherwise: its words stand in the help; the label names the section only
+        return "the harmed trees' value"
+    basis = "appraised value" if m.group(2) == "appraised" else f"value of {m.group(3)} years' benefits"
+    return f"{m.group(1)} of the {basis}"
 
 
 def num(x: Any, digits: int = 0) -> str:

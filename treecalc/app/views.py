@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -19,7 +20,7 @@ from treecalc.app.wording import SITE_LABELS, SITE_WORDS, readable  # noqa: F401
 from treecalc.law.registry import DEFAULT, Jurisdiction, get_or_default
 from treecalc.models.equivalents import RAIN_BARREL_GAL, equivalents
 from treecalc.results import OFFENCE_DEPENDS_ON, OFFENCE_STATUS, offence_status
-from treecalc.schema import COLUMNS
+from treecalc.schema import COLUMNS, describe
 
 
 def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
@@ -54,17 +55,54 @@ def fields_of(finding: Any) -> dict[str, Any]:
 
 
 def kv_table(d: Mapping[str, Any] | None, skip: tuple[str, ...] = ()) -> pd.DataFrame:
-    """A two-column table (item, value) of a dict's scalar entries (rows of trees and lists left out)."""
+    """A two-column table (item, value) of a dict's scalar entries (rows of trees and lists left out), each value
+    written as its field's schema says (:func:`value_text`: dollars with separators and cents, yes/no, blank for
+    none), never its Python form (``28000``, ``None``, ``True``)."""
     rows = [
-        {"Item": k, "Value": v if isinstance(v, (int, float, str, bool)) or v is None else str(v)}
+        {"Item": k, "Value": value_text(k, v)}
         for k, v in (d or {}).items()
         if k not in skip
         and not isinstance(v, (dict, pd.DataFrame))
         and not (isinstance(v, Sequence) and not isinstance(v, str))
     ]
-    df = pd.DataFrame(rows, columns=["Item", "Value"])
-    df["Value"] = df["Value"].astype(str)
-    return df
+    return pd.DataFrame(rows, columns=["Item", "Value"], dtype=object)
+
+
+#: a moment as the register writes it (ISO 8601: "2026-12-07T11:24:31.881+00:00"); shown to the minute
+_MOMENT = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$")
+
+
+def value_text(name: object, v: Any) -> str:
+    """A field's value as a table shows it, by the field's number format (:func:`treecalc.schema.describe`):
+    money "$28,000.00" (the sign first, "-$950.00"), a count "1,200", yes/no, a moment to the minute, "" for none."""
+    from treecalc.schema import INT, NUM0, NUM1, NUM2, USD, USD_RATE
+
+    if v is None or v is pd.NA or (isinstance(v, float) and v != v):
+        return ""
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        x, fmt = float(v), describe(str(name)).fmt
+        if fmt in (USD, USD_RATE):
+            return ("-" if round(x, 2) < 0 else "") + f"${abs(x):,.2f}"
+        digits = {INT: 0, NUM0: 0, NUM1: 1, NUM2: 2}.get(fmt or "")
+        if digits is None:  # a number of no stated precision: as given, with its separators
+            return f"{int(x):,}" if x.is_integer() else f"{x:,.4f}".rstrip("0")
+        return f"{x:,.{digits}f}"
+    m = _MOMENT.match(str(v))
+    if m:
+        return f"{m.group(1)} {m.group(2)}" + (" UTC" if m.group(3) in ("Z", "+00:00", "+0000") else "")
+    return readable(v) if isinstance(v, str) else cell_text(v)
+
+
+def record_table(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """Records (a case's payments, plantings, events) as a table: each column by its label (:func:`label`), each
+    cell by :func:`value_text`; a nested record as its items in words."""
+    names = list(dict.fromkeys(k for r in rows for k in r))
+    cells = [[value_text(k, r.get(k)) for k in names] for r in rows]
+    labels = [label(k) for k in names]
+    heads = [h if labels.count(h) == 1 else f"{h} ({k})" for h, k in zip(labels, names)]  # a table's heads differ
+    return pd.DataFrame(cells, columns=heads, dtype=object)
 
 
 #: Where a fee schedule came from, in words (``treecalc.rules.croton_on_hudson.schedule.load_fee_schedule`` names a schedule given

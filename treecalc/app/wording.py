@@ -8,30 +8,16 @@ from __future__ import annotations
 import contextvars
 import re
 
+from treecalc.ingest import site
 from treecalc.law.access import labels
 from treecalc.law.registry import records
+from treecalc.report.field_words import said
 
-#: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer.
+#: Site facts (the Site sheet's fields) as a user reads them, with the unit or the kind of answer: the data's labels
+#: (data/readings/site_facts.toml), the jurisdiction with the spellings the app takes.
 SITE_LABELS: dict[str, str] = {
-    "jurisdiction": f"Jurisdiction ({' or '.join(r.user_spelling for r in records())})",
-    "lot_area_acres": "Lot area (acres)",
-    "subdividable": "The lot could be subdivided (yes/no)",
-    "has_residence": "A residence stands on the lot (yes/no)",
-    "one_family_co_issued": "Certificate of occupancy for a one-family residence issued (yes/no)",
-    "site_plan_required": "Site plan approval required (yes/no)",
-    "application_pending": "An application is pending (yes/no)",
-    "village_work": "Work by the Village itself (yes/no)",
-    "violation": "Trees harmed without a permit (yes/no)",
-    "permit_held": "A permit is held (yes/no)",
-    "department_approval": "The Department's written approval for street-tree work (yes/no)",
-    "prior_removals_without_permit": "Earlier removals on the lot without a permit (trees)",
-    "row_or_emergency": "Right-of-way maintenance, fire control or emergency work (yes/no)",
-    "planning_board_approval": "Covered by an approved plat, site plan or permit (yes/no)",
-    "vacant_lot": "The lot is vacant (yes/no)",
-    "subdivision_plans_approved": "Covered by approved subdivision construction plans (yes/no)",
-    "normal_farming": "Normal farming or horticultural use (yes/no)",
-    "crs": "Coordinate system of x/y (EPSG code)",
-    "climate_zone": "i-Tree Streets climate zone (code or name)",
+    **site.SITE_LABELS,
+    "jurisdiction": f"{site.SITE_LABELS['jurisdiction']} ({' or '.join(r.user_spelling for r in records())})",
 }
 # a fact whose label quotes a number of the law (a period, a count) is labelled by the law that reads it
 # ([site_labels] of its readings), its number that of the law files
@@ -77,6 +63,7 @@ def readable(text: str) -> str:
     for k, words in SITE_WORDS.items():
         out = re.sub(rf"\b{k}\b", f"“{words}”", out)
     out = out.replace("assumed True", "assumed yes").replace("assumed False", "assumed no")
+    out = said(out)  # any other field named (a survey column, a figure): its label, as the reports say it
     here = _page_name()  # on the page a control is on, the control by its name alone: no "on this page" loop
     return out.replace(f" on the {here} page", "") if here else out
 

@@ -88,6 +88,11 @@ def _read_site_assumed(path: Path) -> dict[str, tuple[object, str]]:
 #: stricter branch or ask.
 SITE_ASSUMED: dict[str, tuple[object, str]] = _read_site_assumed(SITE_FACTS_FILE)
 
+#: Each site fact as a person reads it, with the kind of answer ("A residence stands on the lot (yes/no)"), from
+#: :data:`SITE_FACTS_FILE`; the facts whose label quotes a number of a law are labelled by its readings
+#: (``[site_labels]``, :func:`treecalc.law.access.labels`) and have none here.
+SITE_LABELS: dict[str, str] = {k: f["label"] for k, f in _read_toml(SITE_FACTS_FILE)["assumed"].items() if "label" in f}
+
 _SITE_SYNONYMS = {
     "jurisdiction": ["jurisdiction", "village", "municipality", "town", "municipal jurisdiction"],
     "lot_area_acres": [

@@ -36,6 +36,7 @@ from treecalc.report.content import (
     tree_columns,
     trees_concerned,
 )
+from treecalc.report.field_words import said
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -106,7 +107,7 @@ def _t(x: Any) -> str:
     if "‹" in s:  # a keyword (treecalc.messages): in the words given, else the reader's in force
         words = _WORDS.get()
         s = words(s) if words is not None else shown(s)
-    return s.translate(_ASCII)
+    return said(s).translate(_ASCII)  # a field name named in a note: its label
 
 
 def usd(x: Any) -> str:

@@ -795,7 +795,7 @@ def build_workbook(assessment: Assessment, target: Any, *, stream_rows: bool = T
     instead of streaming whole rows (slower; the tests compare the two).
     """
 
-    book = Book(target, stream_rows=stream_rows)
+    book = Book(target, stream_rows=stream_rows, in_words=True)  # read by a person: fields by their labels
     # the headers that quote a law's number ("Slope over 20%") say the law of the assessment's date: its labels
     _summary(book, assessment)
     _trees(book, assessment)

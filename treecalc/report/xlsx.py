@@ -43,6 +43,7 @@ from xlsxwriter.worksheet import Worksheet
 
 from treecalc.messages import shown
 from treecalc.quantities import CM_PER_IN
+from treecalc.report.field_words import said
 from treecalc.schema import SHARE, USD, USD_RATE
 
 __all__ = [
@@ -268,7 +269,10 @@ class Book:
     ``quotePrefix`` style.
     """
 
-    def __init__(self, target: Any, *, stream_rows: bool = True) -> None:
+    def __init__(self, target: Any, *, stream_rows: bool = True, in_words: bool = False) -> None:
+        # in_words: a field name in a text cell said by its label (a statement, read by a person); an export keeps
+        # its keys (a survey export's header is the field names a program reads back)
+        self.in_words = in_words
         self.wb = xlsxwriter.Workbook(
             target,
             {
@@ -297,6 +301,12 @@ class Book:
                 props.update(text_wrap=True, valign="top")
             self._formats[key] = self.wb.add_format(props) if props else None
         return self._formats[key]
+
+    def words(self, text: str) -> str:
+        """A text cell's words: a keyword (treecalc.messages) in the reader's words; in a statement, a field name
+        by its label (:func:`treecalc.report.field_words.said`)."""
+        s = shown(text)
+        return said(s) if self.in_words else s
 
     def sheet(self, title: str) -> StreamSheet:
         return self.wb.add_worksheet(title, worksheet_class=StreamSheet)
@@ -327,7 +337,7 @@ class Book:
                 ws.write_blank(row, col, None, self.format(style))
             return
         if isinstance(v, str):
-            s = safe_text(shown(v))  # a keyword (treecalc.messages) in the words of the reader in force
+            s = safe_text(self.words(v))
             f = self.format(style, quote=needs_quote_prefix(s), wrap=wrap)
             if s.startswith("<r>") and s.endswith("</r>"):
                 # XlsxWriter (constant_memory) copies such a string into the file as raw rich-text XML, unescaped:
@@ -512,7 +522,7 @@ def _xml_value(book: Book, v: Any, fmt: str | None, style: str | None = None, wr
     if v is None or (isinstance(v, str) and not v):
         return f' s="{book.format(style)._get_xf_index()}"/>' if style else ""
     if isinstance(v, str):
-        s = safe_text(shown(v))  # a keyword (treecalc.messages) in the words of the reader in force
+        s = safe_text(book.words(v))
         f = book.format(style, quote=needs_quote_prefix(s), wrap=wrap)
         sty = f' s="{f._get_xf_index()}"' if f is not None else ""
         space = ' xml:space="preserve"' if s[0].isspace() or s[-1].isspace() else ""

@@ -117,8 +117,8 @@ def _totals(ben: pd.DataFrame) -> None:
     keys = ["usd_total_annual", *USD_COLS[:-1]]
     for row in range(2):  # three to a row: the figures stay whole at 1,100 px
         c = st.columns(3)
-        for col, label, key in zip(c, labels[3 * row : 3 * row + 3], keys[3 * row : 3 * row + 3]):
-            ui.money_metric(col, f"{label} (USD/yr)", ben[key].sum())
+        tiles = zip(labels[3 * row : 3 * row + 3], keys[3 * row : 3 * row + 3])
+        ui.money_row(c, [(f"{label} (USD/yr)", ben[key].sum(), None) for label, key in tiles])
 
 
 def _on_the_basis(table: pd.DataFrame) -> None:
@@ -154,7 +154,7 @@ def _on_the_basis(table: pd.DataFrame) -> None:
             by,
             width="stretch",
             hide_index=True,
-            column_config={f"Value ({unit})": st.column_config.NumberColumn(format="$%.2f")},
+            column_config={f"Value ({unit})": st.column_config.NumberColumn(format="dollar")},
         )
 
 
@@ -170,7 +170,7 @@ def _charts(table: pd.DataFrame, ben: pd.DataFrame) -> None:
             hide_index=True,
             width="stretch",
             column_config={
-                "USD/yr": st.column_config.NumberColumn(format="$%.2f"),
+                "USD/yr": st.column_config.NumberColumn(format="dollar"),
                 "Share": st.column_config.NumberColumn(format="percent"),
             },
         )
@@ -237,7 +237,7 @@ def body() -> None:
     view = table[table["dbh_in"].between(*rng)]
     if pick:
         view = view[view["common_name"].isin(pick)]
-    money = {views.label(c): st.column_config.NumberColumn(format="$%.2f") for c in USD_COLS}
+    money = {views.label(c): st.column_config.NumberColumn(format="dollar") for c in USD_COLS}
     views.show_table(view, first=("tag", "species", "dbh_in", "usd_total_annual"))
 
     st.subheader("By species")

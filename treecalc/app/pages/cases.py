@@ -40,18 +40,18 @@ def _case_view(c: dict, *, applicant: bool = False) -> None:
         st.warning("An open violation holds building permits and certificates of occupancy (§208-29F).")
     if c["payments"]:
         st.markdown("**Payments**")
-        st.dataframe(pd.DataFrame(corrections.table_rows(c["payments"])), hide_index=True, width="stretch")
+        st.dataframe(views.record_table(corrections.table_rows(c["payments"])), hide_index=True, width="stretch")
     if c["plantings"]:
         st.markdown("**Replacement plantings** (each inspected when its §208-22G warranty ends: *warranty*)")
-        st.dataframe(pd.DataFrame(corrections.table_rows(c["plantings"])), hide_index=True, width="stretch")
+        st.dataframe(views.record_table(corrections.table_rows(c["plantings"])), hide_index=True, width="stretch")
     if not applicant:
         for what in ("bonds", "holds", "decisions", "notes"):
             if c[what]:
                 st.markdown(f"**{what.capitalize()}**")
-                st.dataframe(pd.DataFrame(corrections.table_rows(c[what])), hide_index=True, width="stretch")
+                st.dataframe(views.record_table(corrections.table_rows(c[what])), hide_index=True, width="stretch")
     if c["voids"]:  # each entry voided stays listed above; its void, with the reason, here
         st.markdown("**Voided entries** (kept in the record; they no longer count)")
-        st.dataframe(pd.DataFrame(c["voids"]), hide_index=True, width="stretch")
+        st.dataframe(views.record_table(c["voids"]), hide_index=True, width="stretch")
     for r in c["readings"]:  # how the law was read where the case's dates and receipts rest on it
         st.caption(f"Reading: {r['reading']}")
     if not applicant and c["assessment"] and c["assessment"]["survey_sha256"]:
@@ -63,7 +63,7 @@ def _case_view(c: dict, *, applicant: bool = False) -> None:
             )
     if not applicant:
         with st.expander(f"History ({len(c['events'])} events, hash-chained)"):
-            st.dataframe(pd.DataFrame(c["events"]), hide_index=True, width="stretch")
+            st.dataframe(views.record_table(c["events"]), hide_index=True, width="stretch")
 
 
 def _owed(c: dict) -> None:
@@ -77,10 +77,10 @@ def _owed(c: dict) -> None:
             f"**Penalties of the assessment** (maxima): civil up to {_usd(pen['civil_max_usd'])}, conditional "
             f"{_usd(pen['civil_conditional_usd'])}; criminal up to {_usd(pen['criminal_max_usd'])}, for a court"
         )
-        st.dataframe(pd.DataFrame(pen["trees"]), hide_index=True, width="stretch")
+        st.dataframe(views.record_table(pen["trees"]), hide_index=True, width="stretch")
     if c["penalty_decisions"]:
         st.markdown("**The Planning Board's decisions on the civil penalty**")
-        st.dataframe(pd.DataFrame(c["penalty_decisions"]), hide_index=True, width="stretch")
+        st.dataframe(views.record_table(c["penalty_decisions"]), hide_index=True, width="stretch")
     r = c["replacement_owed"]
     if r and r["required"]:
         st.markdown(
@@ -245,10 +245,10 @@ def _ledgers() -> None:
     led = reg.fund_ledger(f"{int(year)}-01-01", f"{int(year)}-12-31")
     st.metric(f"Fund receipts {int(year)}", _usd(led["total_usd"]))
     if led["by_month"]:
-        st.dataframe(pd.DataFrame(led["by_month"]), hide_index=True)
+        st.dataframe(views.record_table(led["by_month"]), hide_index=True)
     if led["forfeitures"]:
         st.markdown("**Forfeited bonds received into the Fund**")
-        st.dataframe(pd.DataFrame(led["forfeitures"]), hide_index=True, width="stretch")
+        st.dataframe(views.record_table(led["forfeitures"]), hide_index=True, width="stretch")
     corrections.reversals(led)
     c1, c2 = st.columns(2)
     start = c1.date_input("Inspections due from", value=_today(), key="w_due_from")
@@ -256,15 +256,15 @@ def _ledgers() -> None:
     due = reg.due(start, end)
     st.markdown(f"**Inspections due (§208-22G):** {len(due)}")
     if due:
-        st.dataframe(pd.DataFrame(due), hide_index=True, width="stretch")
+        st.dataframe(views.record_table(due), hide_index=True, width="stretch")
     holds = reg.holds_open()
     st.markdown(f"**Open violations holding certificates of occupancy (§208-29F):** {len(holds)}")
     if holds:
-        st.dataframe(pd.DataFrame(holds), hide_index=True, width="stretch")
+        st.dataframe(views.record_table(holds), hide_index=True, width="stretch")
     bonds = reg.bonds_held()
     st.markdown(f"**Bonds held:** {_usd(bonds['total_usd'])}")
     if bonds["bonds"]:
-        st.dataframe(pd.DataFrame(bonds["bonds"]), hide_index=True, width="stretch")
+        st.dataframe(views.record_table(bonds["bonds"]), hide_index=True, width="stretch")
 
 
 def body() -> None:
@@ -301,7 +301,7 @@ def _body() -> None:
         if not rows:
             st.caption("No cases yet.")
         else:
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+            st.dataframe(views.record_table(rows), hide_index=True, width="stretch")
             ids = [r["id"] for r in rows]
             pick = st.selectbox(
                 "Case",

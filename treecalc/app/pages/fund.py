@@ -184,9 +184,14 @@ def body() -> None:
     st.subheader("Payment in lieu")
     unit = a.options.get("value_unit", "USD")  # USD/yr on the annual basis
     c = st.columns(3)  # three equal columns: each figure keeps the width the headline check measures
-    ui.money_metric(c[0], "Payment in lieu to the Tree Preservation Fund (USD, §208-24)", fund.fund_in_lieu_usd)
+    ui.money_row(
+        [c[0], c[2]],
+        [
+            ("Payment in lieu to the Tree Preservation Fund (USD, §208-24)", fund.fund_in_lieu_usd, None),
+            (f"Unmet value ({unit}, §208-22D)", fund.unmet_value_usd, None),
+        ],
+    )
     c[1].metric("Trees paid in lieu (trees, §208-22D)", ui.num(fund.trees_in_lieu))
-    ui.money_metric(c[2], f"Unmet value ({unit}, §208-22D)", fund.unmet_value_usd)
     if fund.alternative_22f_usd is not None:
         ui.alternative_22f(st.columns(3)[0], a)
     if fund.trees_in_lieu == 0 and state.opt("plantable") is None and state.opt("plantable_area_sqft") is None:

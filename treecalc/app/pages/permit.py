@@ -75,7 +75,7 @@ def _one_species(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None
         0.5,
         "w_repl_dbh",
         help=_stock_help(),
-        placeholder=f"{d['dbh_in']:g} (default)",
+        placeholder=f"{d['dbh_in']:g}",  # the default, said in the help: a word after it is cut off in the box
     )
     quote = (
         f"Supplied and planted, per tree; empty: ${d['unit_cost_usd']:,.2f}, the law engine's labelled "
@@ -89,7 +89,7 @@ def _one_species(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None
         25.0,
         "w_repl_cost",
         help=quote,
-        placeholder=f"{d['unit_cost_usd']:,.0f} (placeholder)",
+        placeholder=f"{d['unit_cost_usd']:,.0f}",  # the placeholder cost, said in the help
     )
     ok = _invasive_note([] if sp == DEFAULT else [sp], choices, labels)
     state.set_opt("replacement_species", ok[0] if ok else None)
@@ -247,23 +247,25 @@ def _cost_card(a: Assessment) -> None:
         plant_cost, pay = rep.planting_cost_usd or 0.0, fund.fund_in_lieu_usd or 0.0
         total = float(Decimal(str(plant_cost)) + Decimal(str(pay)))  # two cent amounts: exact
         c = st.columns(3)
-        ui.money_metric(
-            c[0],
-            f"Plant {ui.num(planted)} replacement trees (§208-22D)",
-            plant_cost,
-            help="Supplied and planted, at the unit cost of the stock.",
-        )
-        ui.money_metric(
-            c[1],
-            f"Pay for {ui.num(in_lieu)} trees in lieu (§208-24)",
-            pay,
-            help="Into the Tree Preservation Fund, for the trees the site cannot take (§208-22D).",
-        )
-        ui.money_metric(
-            c[2],
-            "Total out of pocket (§208-22D + §208-24)",
-            total,
-            help="Planting cost plus the payment in lieu. Permit fees are not included.",
+        ui.money_row(
+            c,
+            [
+                (
+                    f"Plant {ui.num(planted)} replacement trees (§208-22D)",
+                    plant_cost,
+                    "Supplied and planted, at the unit cost of the stock.",
+                ),
+                (
+                    f"Pay for {ui.num(in_lieu)} trees in lieu (§208-24)",
+                    pay,
+                    "Into the Tree Preservation Fund, for the trees the site cannot take (§208-22D).",
+                ),
+                (
+                    "Total out of pocket (§208-22D + §208-24)",
+                    total,
+                    "Planting cost plus the payment in lieu. Permit fees are not included.",
+                ),
+            ],
         )
         _basis_line(a)
         plan = rep.plan or []
@@ -426,13 +428,17 @@ def _replacement_figures(a: Assessment) -> None:
         help=f"value basis: {rep.value_basis_label or rep.value_basis}",
     )
     c = st.columns(3)
-    ui.money_metric(
-        c[0],
-        f"Removed value ({unit}, §208-22B)",
-        rep.removed_value_usd,
-        help="Value the percentage applies to (invasive and good-forestry removals excluded).",
+    ui.money_row(
+        c[:2],
+        [
+            (
+                f"Removed value ({unit}, §208-22B)",
+                rep.removed_value_usd,
+                "Value the percentage applies to (invasive and good-forestry removals excluded).",
+            ),
+            (f"Required value ({unit}, §208-22A)", rep.required_value_usd, None),
+        ],
     )
-    ui.money_metric(c[1], f"Required value ({unit}, §208-22A)", rep.required_value_usd)
     c[2].metric(
         "Native share of replacements (§208-22C)",
         "—" if rep.native_share is None else f"{float(rep.native_share):.0%}",
@@ -484,7 +490,7 @@ def _permit_figures(a: Assessment) -> None:
     c = st.columns(3)
     c[0].metric(f"{rec.permit_item} ({views.place(rec)} {sec})", "Yes" if permit.required else "No")
     c[1].metric(f"Trees needing a {views.permit_words(rec)} (trees, {sec})", ui.num(permit.trees_needing_permit))
-    c[2].metric(f"Replacement (Chapter {chapter})", "None", help=summary.note if summary is not None else None)
+    c[2].metric(f"Replacement (Chapter {chapter})", "Not required", help=summary.note if summary is not None else None)
     for n in a.replacement.notes:
         st.caption(f"• {n}")
 

@@ -180,14 +180,16 @@ def site_laws() -> list[tuple[str, str]]:
 _TRI = ("not given", "yes", "no")
 
 
-def _site_groups() -> list[tuple[str, list[str]]]:
-    """The site facts grouped by the law that reads them (its ``[site_why]``), each fact once, the first law's."""
+def _site_groups(applied: str | None = None) -> list[tuple[str, list[str]]]:
+    """The site facts grouped by the law that reads them (its ``[site_why]``), each fact once: the law applied
+    (``applied``) first, with every fact it reads, so that a Wesley Hills lot's facts are not below twelve that
+    only Croton-on-Hudson reads; then the other laws, in the registry's order."""
     from treecalc.ingest import SITE_FIELDS
     from treecalc.law import readings
 
     seen = {"jurisdiction"}
     groups = []
-    for key, title in site_laws():
+    for key, title in sorted(site_laws(), key=lambda kt: kt[0] != applied):  # a stable sort: the rest keep order
         why = readings(key).get("site_why") or {}
         facts = [k for k in SITE_FIELDS if k in why and k not in seen]
         seen.update(facts)
@@ -258,7 +260,7 @@ def _site(sv) -> None:
     )
     values: dict[str, object] = {}
     with st.form("w_site_form", border=True):
-        groups = [("Which law", ["jurisdiction"]), *_site_groups()]
+        groups = [("Which law", ["jurisdiction"]), *_site_groups(applied)]
         for title, facts in groups:
             st.markdown(f"**{title}**")
             cols = st.columns(2)

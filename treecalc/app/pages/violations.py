@@ -214,21 +214,22 @@ def _headline(a: Assessment) -> None:
         ui.money_row(st.columns(2), [fine, None if pen.fine_conditional_usd is None else assumed], cents=False)
         return
     c = st.columns(3)
-    ui.money_metric(c[0], "Civil penalty, maximum (USD, §208-29B)", pen.civil_penalty_max_usd, help=why["civil"])
+    ui.money_row(
+        [c[0], c[2]],
+        [
+            ("Civil penalty, maximum (USD, §208-29B)", pen.civil_penalty_max_usd, why["civil"]),
+            ("Criminal fine, maximum (USD, §208-29A)", pen.criminal_fine_max_usd, "§208-29A maxima."),
+        ],
+    )
     c[1].metric(f"{_times(a)['ed'].capitalize()} (§208-29B(7))", "Yes" if pen.doubled else "No")
-    ui.money_metric(c[2], "Criminal fine, maximum (USD, §208-29A)", pen.criminal_fine_max_usd, help="§208-29A maxima.")
-    c = st.columns(3)
-    ui.alternative_22f(c[0], a)  # after a violation: replant at 120%, or pay this into the Fund
+    row = [ui.alternative_22f_item(a), None, None]  # after a violation: replant at 120%, or pay this into the Fund
     if pen.civil_penalty_conditional_usd is not None:  # the criminal one is shown only beside the civil one
         civil = pen.civil_penalty_conditional_usd, why["civil_conditional"]
         criminal = pen.criminal_fine_conditional_usd, why["criminal_conditional"]
-        ui.money_row(
-            c[1:],
-            [
-                ("Civil penalty on assumed facts, maximum (USD, §208-29B)", *civil),
-                None if criminal[0] is None else ("Criminal fine on assumed facts, maximum (USD, §208-29A)", *criminal),
-            ],
-        )
+        row[1] = ("Civil penalty on assumed facts, maximum (USD, §208-29B)", *civil)
+        if criminal[0] is not None:
+            row[2] = ("Criminal fine on assumed facts, maximum (USD, §208-29A)", *criminal)
+    ui.money_row(st.columns(3), row)
     cond = a.replacement.conditional_22f
     if cond:  # §208-22F on conditional offences: what would be required if established, never in the totals
         st.caption(views.readable(str(cond.get("text"))))  # the fact it rests on, as the control that gives it
