@@ -32,8 +32,8 @@ def _labels() -> dict[str, str]:
     """Every field name's label (the site facts', the columns', the assessment's figures'), first found wins."""
     from treecalc import results, schema
     from treecalc.ingest.site import SITE_FIELDS, SITE_LABELS
-    from treecalc.reference import data
     from treecalc.law.access import labels  # the facts whose label quotes a number: today's law (see below)
+    from treecalc.reference import data
     from treecalc.schema import COLUMNS, describe
 
     out: dict[str, str] = {}
