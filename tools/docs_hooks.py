@@ -154,13 +154,14 @@ def _readings_said(village: str) -> list[tuple[str, str]]:
     from treecalc.assessment import reading_items
     from treecalc.law import access
     from treecalc.law import registry as jurisdictions
+    from treecalc.rules import rules_module
 
     try:
         record = jurisdictions.by_key(village)
     except (KeyError, ValueError):
         return []
     law = access.law(village)
-    module = record.module
+    module = rules_module(record.key)
     whole = getattr(module, "assessment_reading_items", None)
     extra = whole(law) if callable(whole) else getattr(module, "ASSESSMENT_READING_ITEMS", ())
     return reading_items(module, record.chapter, law) + [(str(s), str(t)) for s, t in extra]

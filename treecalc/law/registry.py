@@ -7,8 +7,8 @@ command line, the app and the reports read these records, never a village's name
 read an option, a site fact or an input says so from here, and a new village is a record, its data
 folder and its rules package (:func:`register`).
 
-Standard library only, and no import of a rules module (:attr:`Jurisdiction.module` imports it when
-asked): every layer may read the registry.
+Standard library only, and no import of a rules module (:func:`treecalc.rules.rules_module` imports the one a
+record names): every layer may read the registry.
 """
 
 from __future__ import annotations
