@@ -234,6 +234,7 @@ def test_no_raw_identifiers_in_the_tables_people_read():
     ):
         at.switch_page(page).run()
         _ok(at)
+        assert at.dataframe, "nothing to check: the loop below would pass on no item"
         for df in at.dataframe:
             cols = [str(c) for c in df.value.columns]
             raw = [

@@ -95,6 +95,7 @@ def test_a_link_carrying_each_absurd_option_shows_its_refusal_in_the_main_area(t
     with streamlit_server(tmp_path) as (_proc, url), sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
+            assert ABSURD, "nothing to check: the loop below would pass on no item"
             for opts, words in ABSURD:
                 page = browser.new_context().new_page()
                 page.set_default_timeout(60_000)

@@ -151,6 +151,7 @@ def test_volume_errors(tmp_path, grid_csv, sections_csv, capsys):
     empty = tmp_path / "empty.csv"
     empty.write_text("")
     cases.append((["--sections", str(empty)], "empty"))
+    assert cases, "nothing to check: the loop below would pass on no item"
     for argv, msg in cases:
         rc, out, err = run(["excavation", "volume", *argv], capsys)
         assert rc == 2 and err.startswith("error: ") and msg in err, (argv, err)

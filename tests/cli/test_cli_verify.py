@@ -240,6 +240,7 @@ def test_bad_input_is_one_error_line(capsys, lot, tmp_path):
         (old_pdf, lot, "no treecalc-fingerprint.json attached"),
         (statement, tmp_path / "missing.csv", "missing.csv: no such file"),
     ]
+    assert cases, "nothing to check: the loop below would pass on no item"
     for stmt, survey, said in cases:
         rc, out, err = _verify(capsys, stmt, survey)
         assert rc == 2, (stmt, out, err)

@@ -499,6 +499,7 @@ def test_the_pending_clause_notes_say_the_amended_factor(tmp_path):
         ("the one tree harmed while pending {} its own fine", "doubles", "triples"),
         ("the conditional offences would also {} the fines per tree", "double", "triple"),
     ]
+    assert said, "nothing to check: the loop below would pass on no item"
     for template, old, new in said:
         was, now = template.format(old, "3,000"), template.format(new, "4,500")
         assert was in before and now not in before, was

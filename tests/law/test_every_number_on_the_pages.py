@@ -508,6 +508,7 @@ def test_the_neutral_site_reasons_quote_no_number_of_a_law():
     quote no number of a law (a period, an area); each law's [site_why] says its own, from its data."""
     from treecalc.ingest import SITE_ASSUMED
 
+    assert len(SITE_ASSUMED), "nothing to check: the loop below would pass on no item"
     for fact, (_, why) in SITE_ASSUMED.items():
         assert not re.search(r"\d", re.sub(r"§\s?[\w.()-]+", "", why)), (fact, why)
 
@@ -515,7 +516,9 @@ def test_the_neutral_site_reasons_quote_no_number_of_a_law():
 def test_no_page_shows_a_keyword_marker(shown):
     """The library names an option or a fact as a keyword between markers (‹prior_removals_without_permit=N›);
     the app says it as the control that sets it (treecalc.app.words): no page shows a marker, under either law."""
+    assert len(shown), "nothing to check: the loop below would pass on no item"
     for folder, runs in shown.items():
+        assert len(runs), "nothing to check: the loop below would pass on no item"
         for run, text in runs.items():
             i = text.find("‹")
             assert i < 0, f"{folder} {run}: {text[max(0, i - 120) : i + 80]!r}"

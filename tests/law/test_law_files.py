@@ -65,7 +65,9 @@ def test_every_entry_quotes_the_ordinance(rel):
     # aside), but a stated reading of damaged text in parentheses
     law = " ".join((ORDINANCES / TEXT_OF[rel]).read_text(encoding="utf-8").split()).lower()
     raw = tomllib.loads((DATA / "law" / rel).read_text(encoding="utf-8"))
-    for key, e in _walk(raw, ""):
+    walked = list(_walk(raw, ""))
+    assert walked, f"{rel} holds no entry to check"
+    for key, e in walked:
         quote = re.sub(r"\s*\((damaged text|read)[^)]*\)", "", e["text"])
         for part in quote.split("..."):
             part = " ".join(part.split()).lower().strip(" .")

@@ -742,6 +742,7 @@ def test_law_numbers_quote_the_ordinance_verbatim(toml_name, text_file):
     base = Path("/work/shared/ordinances") if Path("/work/shared/ordinances").exists() else ORDINANCES
     law = " ".join((base / text_file).read_text(encoding="utf-8").split()).lower()
     entries = tomllib.loads((Path(__file__).resolve().parents[2] / "data" / "law" / toml_name).read_text())
+    assert len(entries), "nothing to check: the loop below would pass on no item"
     for key, e in entries.items():
         quote = re.sub(r"\s*\((damaged text|read)[^)]*\)", "", e["text"])
         for part in quote.split(" ... "):
