@@ -18,6 +18,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from treecalc import __version__
 from treecalc.cli import (
     account,
     app,
@@ -33,7 +34,7 @@ from treecalc.cli import (
     water,
     words,
 )
-from treecalc.cli.common import dump_json
+from treecalc.cli.common import QUIET, dump_json
 
 __all__ = ["build_parser", "dump_json", "main"]
 
@@ -43,8 +44,6 @@ LONG_COMMANDS = ("assess", "plan", "benefits-batch", "survey")
 
 def build_parser() -> argparse.ArgumentParser:
     import shtab
-
-    from treecalc import __version__
 
     ap = argparse.ArgumentParser(
         prog="treecalc",
@@ -77,7 +76,6 @@ words.use_parser(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from treecalc.cli.common import QUIET
     from treecalc.messages import speaking
 
     ap = build_parser()
