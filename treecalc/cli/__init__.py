@@ -18,7 +18,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from treecalc import __version__
 from treecalc.cli import (
     account,
     app,
@@ -34,7 +33,7 @@ from treecalc.cli import (
     water,
     words,
 )
-from treecalc.cli.common import QUIET, dump_json
+from treecalc.cli.common import dump_json
 
 __all__ = ["build_parser", "dump_json", "main"]
 
@@ -44,6 +43,8 @@ LONG_COMMANDS = ("assess", "plan", "benefits-batch", "survey")
 
 def build_parser() -> argparse.ArgumentParser:
     import shtab
+
+    from treecalc import __version__
 
     ap = argparse.ArgumentParser(
         prog="treecalc",
@@ -76,6 +77,7 @@ words.use_parser(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from treecalc.cli.common import QUIET
     from treecalc.messages import speaking
 
     ap = build_parser()
