@@ -129,7 +129,7 @@ def test_a_wheel_carries_the_data_and_an_installed_copy_reads_it(tmp_path):
         return r.stdout
 
     where = run("-c", "import treecalc.reference.datafolder as u; print(u.__file__); print(u.DATA_DIR)").split()
-    assert where == [str(target / "treecalc" / "units" / "datafolder.py"), str(target / "treecalc" / "_data")]
+    assert where == [str(target / "treecalc" / "reference" / "datafolder.py"), str(target / "treecalc" / "_data")]
     # the law and the species tables of the installed copy: the sample survey assessed under Chapter 208,
     # and the water companion's §223-12F(2) 5% of an unpaid 300.00 = 15.00
     assert json.loads(run("-m", "treecalc.cli", "assess", "--json"))["jurisdiction"] == "croton_on_hudson"

@@ -56,7 +56,7 @@ def test_the_wheel_and_the_editable_install_build_without_a_warning(tmp_path):
     # and it reads the checkout's data/ (through treecalc/_data), from any folder
     code = "import treecalc.reference.datafolder as u; print(u.__file__); print(u.DATA_DIR)"
     where = subprocess.run([py, "-c", code], cwd=tmp_path, env=fresh_env(), capture_output=True, text=True, check=True)
-    assert where.stdout.split() == [str(src / "treecalc" / "units" / "datafolder.py"), str(src / "data")]
+    assert where.stdout.split() == [str(src / "treecalc" / "reference" / "datafolder.py"), str(src / "data")]
 
 
 @pytest.mark.slow  # builds a wheel: ~8 s, offline

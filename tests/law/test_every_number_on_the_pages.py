@@ -342,7 +342,7 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     (((CH208, "replacement.percent"), (CH208, "replacement.violation_percent")), "violations", "the law's 90% (permit) or 120% (after", "the law's 85% (permit) or 130% (after"),
     (((CH208, "replacement.violation_percent"),), "violations", "the replacement is then 120% of their value", "the replacement is then 130% of their value"),
     # §208-22F payment: 120% x $62,660.30 = $75,192.36 -> 130% x 62,660.30 = $81,458.39
-    (((CH208, "replacement.violation_percent"),), "fund", "$75,192.36 §208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. 120% of $62,660.30", "$81,458.39 §208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. 130% of $62,660.30"),
+    (((CH208, "replacement.violation_percent"),), "fund", "Exactly $75,192.36. §208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. 120% of $62,660.30", "Exactly $81,458.39. §208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. 130% of $62,660.30"),
     (((CH208, "replacement.deciduous_min_dbh_in"), (CH208, "replacement.conifer_min_height_ft")), "permit", "Deciduous trees at least 1.5 in DBH; conifers at least 5 ft tall", "Deciduous trees at least 1.75 in DBH; conifers at least 6.5 ft tall"),
     (((CH208, "replacement.warranty_years"),), "permit", "for three years; replacements that die", "for five years; replacements that die"),
     (((CH208, "replacement.replant_warranty_years"),), "permit", "warranted for two years from their own", "warranted for four years from their own"),
@@ -368,7 +368,7 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     (((CH208, "criminal.per_tree_usd"), (CH208, "penalty.civil_tiers[4].usd")), "violations", "114 §208-29B(4) 4000 8000 250", "114 §208-29B(4) 4260 12780 265"),
     # civil maximum: 2 x (3,000 + 3,000 + 1,500 + 1,500 + 500 + 4,000 + 5,000 + 7,500 + 500 + 4,000) = 2 x 30,500 =
     # 61,000; amended 3 x (3,170 x 3 + 1,730 x 2 + 4,260 + 5,390 + 7,940 + 530 + 4,260) = 3 x 35,350 = 106,050
-    (((CH208, "penalty.doubling_factor"),), "violations", "Civil penalty, maximum (USD) 61000 ", "Civil penalty, maximum (USD) 106050 "),
+    (((CH208, "penalty.doubling_factor"),), "violations", "Civil penalty, maximum (USD, §208-29B) $61,000.00", "Civil penalty, maximum (USD, §208-29B) $106,050.00"),
     (((CH208, "penalty.doubling_more_than_trees"),), "violations", "more than 3 regulated trees harmed", "more than 2 regulated trees harmed"),
     # the factor in words: "doubled" (2) -> "tripled" (3)
     (((CH208, "penalty.doubling_factor"),), "violations", "Doubled (§208-29B(7)) Yes", "Tripled (§208-29B(7)) Yes"),
@@ -384,8 +384,8 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     (((CH208, "criminal.repeat_window_years"),), "survey", "An earlier violation within one year", "An earlier violation within two years"),
     # --- the fee schedule (§208-24C), on the Fund page -----------------------------------------------------------
     (((FEES, "fee_per_tree_usd"),), "fund", "**Calculation:** 0 tree(s) x $450.00", "**Calculation:** 0 tree(s) x $473.00"),
-    (((FEES, "fee_per_tree_usd"),), "fund", "Fee per tree not planted (USD) 450.0", "Fee per tree not planted (USD) 473.0"),
-    (((FEES, "multiplier"),), "fund", "Multiplier of unmet value 1.0 ", "Multiplier of unmet value 1.35 "),
+    (((FEES, "fee_per_tree_usd"),), "fund", "Fee per tree not planted (USD) $450.00", "Fee per tree not planted (USD) $473.00"),
+    (((FEES, "multiplier"),), "fund", "Multiplier of unmet value 1 ", "Multiplier of unmet value 1.35 "),
     # --- Chapter 223, on the Water page (a $300.00 bill due 15 January, the page's own) ---------------------------
     (((CH223, "first_penalty_rate"),), "water", "the day after the due date, 5% of", "the day after the due date, 6% of"),
     (((CH223, "first_penalty_rate"), (CH223, "monthly_penalty_rate")), "water", "+5% on 16 Jan, +1% on 16 Feb", "+6% on 16 Jan, +2% on 16 Feb"),

@@ -454,7 +454,8 @@ def test_trees_of_two_zones_are_each_valued_in_their_own_and_warned_of_the_bound
     9.8 km from InlValMOD. Each tree is valued in the zone it lies in (the maples no longer in CaNCCoJBK, the
     survey's majority), the zones are counted, and each boundary note compares the trees' total in the other zone
     with their total in their own."""
-    from treecalc.ingest.zone import read_survey_in_zone, survey_zone
+    from treecalc.ingest.zone import read_survey_in_zone
+    from treecalc.models.benefits import survey_zone  # the zone's notes with the trees valued here and there
 
     s = read_survey_in_zone(_two_zone_survey(tmp_path))
     z = survey_zone(s.trees, s.site)
