@@ -16,6 +16,8 @@ import dataclasses
 import functools
 import re
 
+from treecalc.schema import COLUMNS, describe
+
 __all__ = ["field_label", "field_names", "said"]
 
 #: A snake_case name standing alone: not in a path or a file name ("data/law/croton_on_hudson/fund.toml"), not
@@ -34,7 +36,6 @@ def _labels() -> dict[str, str]:
     from treecalc.ingest.site import SITE_FIELDS, SITE_LABELS
     from treecalc.law.access import labels  # the facts whose label quotes a number: today's law (see below)
     from treecalc.reference import data
-    from treecalc.schema import COLUMNS, describe
 
     out: dict[str, str] = {}
     for k, v in {**SITE_LABELS, **labels("site_labels")}.items():
