@@ -368,7 +368,7 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     (((CH208, "criminal.per_tree_usd"), (CH208, "penalty.civil_tiers[4].usd")), "violations", "114 §208-29B(4) 4000 8000 250", "114 §208-29B(4) 4260 12780 265"),
     # civil maximum: 2 x (3,000 + 3,000 + 1,500 + 1,500 + 500 + 4,000 + 5,000 + 7,500 + 500 + 4,000) = 2 x 30,500 =
     # 61,000; amended 3 x (3,170 x 3 + 1,730 x 2 + 4,260 + 5,390 + 7,940 + 530 + 4,260) = 3 x 35,350 = 106,050
-    (((CH208, "penalty.doubling_factor"),), "violations", "Civil penalty, maximum (USD, §208-29B) $61,000.00", "Civil penalty, maximum (USD, §208-29B) $106,050.00"),
+    (((CH208, "penalty.doubling_factor"),), "violations", "Civil penalty, maximum (USD, §208-29B) $61,000.00 Exactly $61,000.00", "Civil penalty, maximum (USD, §208-29B) $106K Exactly $106,050.00"),
     (((CH208, "penalty.doubling_more_than_trees"),), "violations", "more than 3 regulated trees harmed", "more than 2 regulated trees harmed"),
     # the factor in words: "doubled" (2) -> "tripled" (3)
     (((CH208, "penalty.doubling_factor"),), "violations", "Doubled (§208-29B(7)) Yes", "Tripled (§208-29B(7)) Yes"),
@@ -377,7 +377,7 @@ CASES: list[tuple[tuple[tuple[str, str], ...], str, str, str]] = [
     (((CH208, "penalty.doubling_factor"),), "violations", "civil tiers, doubling, continuing", "civil tiers, tripling, continuing"),
     (((CH208, "penalty.doubling_factor"),), "violations", "Why the amounts double", "Why the amounts triple"),
     # criminal maximum: nine §208-18 violations x $5,000 + $250 = 45,250 -> 9 x $5,470 + $265 = 49,495
-    (((CH208, "criminal.section_208_18_usd"), (CH208, "criminal.per_tree_usd")), "violations", "Criminal fine, maximum (USD, §208-29A) $45,250.00", "Criminal fine, maximum (USD, §208-29A) $49,495.00"),
+    (((CH208, "criminal.section_208_18_usd"), (CH208, "criminal.per_tree_usd")), "violations", "Criminal fine, maximum (USD, §208-29A) $45,250.00 Exactly $45,250.00", "Criminal fine, maximum (USD, §208-29A) $49.5K Exactly $49,495.00"),
     (((CH208, "criminal.repeat_within_year_usd"),), "violations", "(when given yes: up to $1,000 per tree)", "(when given yes: up to $1,090 per tree)"),
     (((CH208, "criminal.repeat_window_years"),), "violations", "violation within a one-year period'", "violation within a two-year period'"),
     (((CH208, "criminal.repeat_window_years"),), "survey", "no earlier violation within one year is", "no earlier violation within two years is"),
