@@ -312,3 +312,16 @@ def test_a_wesley_hills_site_fact_with_croton_is_an_error_naming_it(fake_survey,
     # and with --jurisdiction wesley-hills the Chapter 95 facts are read
     assert main([*argv, "--jurisdiction", "wesley-hills", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["jurisdiction"] == "wesley_hills"
+
+
+def test_an_output_naming_the_survey_read_is_refused_and_the_survey_kept(capsys, tmp_path):
+    # the survey written over by its own statement would be lost: refused before any work, by any path to it
+    survey = tmp_path / "lot.xlsx"
+    pd.DataFrame({"Tag": [1], "Species": ["Red maple"], "DBH (in)": [12], "Action": ["Remove"]}).to_excel(
+        survey, index=False
+    )
+    before = survey.read_bytes()
+    (tmp_path / "link.xlsx").symlink_to(survey)
+    assert main(["assess", str(survey), "--out", str(tmp_path / "link.xlsx")]) == 2
+    assert "is the survey being read" in capsys.readouterr().err
+    assert survey.read_bytes() == before

@@ -377,6 +377,17 @@ def _check_out(
         raise ValueError(f"{flag} {path} is a folder")
 
 
+def _check_not_the_survey(a: Any) -> None:
+    """--out or --pdf naming the survey read (the same file, by any path or link): refused before any work, since
+    writing the statement there would replace the survey it was derived from."""
+    if not a.file or a.file == "-" or not Path(a.file).exists():
+        return
+    survey = Path(a.file).resolve()
+    for flag, out in (("--out", getattr(a, "out", None)), ("--pdf", getattr(a, "pdf", None))):
+        if out and Path(out).exists() and Path(out).resolve() == survey:
+            raise ValueError(f"{flag} {out} is the survey being read: write the output to another file")
+
+
 _OUT_WHAT = "the statement is an Excel workbook (.xlsx), the trees a GIS layer (.gpkg, .geojson, .fgb)"
 
 
@@ -496,6 +507,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
         _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
 
     check_file_arg(a.file)
+    _check_not_the_survey(a)
     site = _site_pairs(a.site)
     _check_jurisdiction_options(a.jurisdiction, AssessOptions(**options), site)
     path = a.file
