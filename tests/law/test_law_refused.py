@@ -89,8 +89,32 @@ TREES = "[permit.more_than_trees_12mo]\nvalue = 3\n"
             TREES.replace("3", "3.7"),
             "[permit.more_than_trees_12mo]: value 3.7 is out of range; allowed: a count of trees, a whole number from 0 to",
         ),
+        # the rules compute §208-29B(7)'s multiple and §208-29A's fines in whole units: before, a factor of 1.5 was
+        # charged as int(1.5) = 1 (the sample's civil maximum $10,500, not $15,750) and $5,000.50 as $5,000, exit 0
+        (
+            'value = 2\nunit = "times the fine per tree"',
+            'value = 1.5\nunit = "times the fine per tree"',
+            "[penalty.doubling_factor]: value 1.5 is out of range; allowed: a multiple more than 0 to 1,000,000,000; "
+            "a whole number (the rules compute it in whole units)",
+        ),
+        (
+            'value = 5000\nunit = "USD per offence (not more than)"',
+            'value = 5000.50\nunit = "USD per offence (not more than)"',
+            "[criminal.section_208_18_usd]: value 5000.5 is out of range",
+        ),
     ],
-    ids=["minus-90-percent", "inf", "1e308", "nan", "no-value", "no-entry", "minus-12-months", "3.7-trees"],
+    ids=[
+        "minus-90-percent",
+        "inf",
+        "1e308",
+        "nan",
+        "no-value",
+        "no-entry",
+        "minus-12-months",
+        "3.7-trees",
+        "1.5-times",
+        "cents-criminal",
+    ],
 )
 def test_a_number_the_law_cannot_hold_is_refused_at_load(tmp_path, old, new, said):
     folder = _amended(tmp_path, CH208, old, new)

@@ -31,7 +31,7 @@ OPERATORS = (">", ">=", "<", "<=")
 OPERATOR_WORDS = {">": "more than", ">=": "at least", "<": "less than", "<=": "at most"}
 #: The keys of an entry, and those it needs (``min`` / ``max``: the range the law allows the value, where it is not
 #: its unit's: :data:`UNIT_KINDS`).
-ENTRY_KEYS = {"value", "values", "unit", "section", "text", "operator", "min", "max"}
+ENTRY_KEYS = {"value", "values", "unit", "section", "text", "operator", "min", "max", "whole"}
 ENTRY_NEEDS = ("unit", "section", "text")
 #: The top-level keys that describe the file, not a number.
 META_KEYS = {"name", "chapter", "effective"}
@@ -223,8 +223,13 @@ def check_range(v: Any, unit: str, where: str, t: dict[str, Any] | None = None) 
         d = _number(v, where)
     except LawSchemaError as e:
         raise LawSchemaError(f"{e}; {allowed}") from None
+    # ``whole = true``: the rules compute with this number in whole units (whole dollars, a whole multiple), so a
+    # fraction the unit would allow is refused rather than cut off (5000.50 would be charged as 5000)
+    whole = kind.integer or t.get("whole") is True
+    if t.get("whole") is True:
+        allowed += "; a whole number (the rules compute it in whole units)"
     too_low = d <= low if kind.low_open and "min" not in t else d < low
-    if too_low or d > high or (kind.integer and d != d.to_integral_value()):
+    if too_low or d > high or (whole and d != d.to_integral_value()):
         raise LawSchemaError(f"{where}: value {v!r} is out of range; {allowed}")
 
 
@@ -249,9 +254,13 @@ def check_entry(t: dict[str, Any], where: str) -> None:
 
 
 def check_bracket(t: dict[str, Any], where: str) -> None:
-    unknown = sorted(set(t) - {"rows", "section", "columns", "flatten", "text", "operators"})
+    unknown = sorted(set(t) - {"rows", "section", "columns", "flatten", "text", "operators", "whole"})
     if unknown:
         raise LawSchemaError(f"{where}: unknown keys {unknown}")
+    # the columns the rules compute with in whole units (``whole = ["usd"]``): a fraction is refused, not cut off
+    whole = set(t.get("whole") or ())
+    if not whole <= set(t.get("columns") or {}):
+        raise LawSchemaError(f"{where}: whole = {sorted(whole)}: not all columns of the bracket")
     for c, op in (t.get("operators") or {}).items():  # a column's comparison: "up to and including" is <=
         if c not in (t.get("columns") or {}) or op not in OPERATORS:
             raise LawSchemaError(f"{where}: operators.{c} = {op!r}: not a column with one of {', '.join(OPERATORS)}")
@@ -275,9 +284,9 @@ def check_bracket(t: dict[str, Any], where: str) -> None:
                     raise LawSchemaError(f"{w} {c}: a dated cell must be a table keyed by effective date")
                 for k, v in row[c].items():
                     _date(k, f"{w} {c}")
-                    check_range(v, t["columns"][c], f"{w} {c}[{k}]")
+                    check_range(v, t["columns"][c], f"{w} {c}[{k}]", {"whole": c in whole})
             elif c in row:
-                check_range(row[c], t["columns"][c], f"{w} {c}")
+                check_range(row[c], t["columns"][c], f"{w} {c}", {"whole": c in whole})
 
 
 def validate(raw: dict[str, Any], name: str) -> None:
