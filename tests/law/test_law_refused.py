@@ -175,3 +175,10 @@ def test_each_unit_kind_has_its_range():
     }
     with pytest.raises(LawSchemaError, match=r"row 1 usd: value -500 is out of range; allowed: an amount of money"):
         validate({"p": {"tiers": bracket}}, "x.toml")
+
+
+def test_an_hour_of_24_is_refused_at_load():
+    # before: allowed (0-24), then said "12:00 p.m." (noon) for the end of work and a traceback in work_time_check
+    with pytest.raises(LawSchemaError, match=r"value 24 is out of range; allowed: an hour of the day, a whole number"):
+        validate(_entry("hour of the day, local time (work stops at)", 24), "x.toml")
+    validate(_entry("hour of the day, local time (work stops at)", 23), "x.toml")

@@ -182,7 +182,7 @@ UNIT_KINDS = (
     UnitKind(("percent",), "a percentage", Decimal(0), Decimal(100)),
     UnitKind(("month of the year",), "a month of the year", Decimal(1), Decimal(12), integer=True),
     UnitKind(("day of the month",), "a day of the month", Decimal(1), Decimal(31), integer=True),
-    UnitKind(("hour of the day",), "an hour of the day", Decimal(0), Decimal(24), integer=True),
+    UnitKind(("hour of the day",), "an hour of the day", Decimal(0), Decimal(23), integer=True),
     UnitKind(("trees", "regulated trees"), "a count of trees", Decimal(0), LAW_NUMBER_CAP, integer=True),
     UnitKind(("months", "days", "years", "year"), "a period", Decimal(1), LAW_NUMBER_CAP, integer=True),
     UnitKind(
