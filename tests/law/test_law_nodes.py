@@ -91,3 +91,16 @@ def test_no_tree_rules_module_reads_the_law_when_imported(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
+
+
+def test_the_law_is_asked_for_as_assess_is():
+    # a date as ISO text or a date-time, and a village under any spelling the registry takes, as treecalc.assess
+    # accepts them: before, a TypeError for the text or the date-time and a bare KeyError for the hyphens
+    import datetime as dt
+
+    from treecalc import law
+
+    held = law.at("croton_on_hudson", dt.date(2026, 7, 1)).replacement.percent
+    assert law.at("croton-on-hudson", "2026-07-01").replacement.percent == held
+    assert law.at("croton_on_hudson", dt.datetime(2026, 7, 1, 9, 30)).replacement.percent == held
+    assert held.value == 90 and held.section == "§208-22A"

@@ -17,7 +17,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Union
 
 from treecalc.law.loader import CACHES, TREE_CHAPTER, _bracket, _check_date, _raw, law_path
-from treecalc.law.schema import META_KEYS, Bracket, Entry, is_bracket, is_entry, value_on
+from treecalc.law.registry import jurisdiction_key
+from treecalc.law.schema import META_KEYS, Bracket, Entry, as_date, is_bracket, is_entry, value_on
 
 
 class MissingEntry(KeyError, AttributeError):
@@ -93,17 +94,23 @@ def _node(t: dict[str, Any], file: str, key: str, on: dt.date | None) -> Node:
     return Node(file, key, items)
 
 
+def at(village: str, on: dt.date | str | None = None, chapter: str | None = None) -> Node:
+    """The chapter (the tree chapter when ``chapter`` is not given: ``"ch223_water"`` another) of ``village`` (any
+    spelling the registry accepts: ``"croton-on-hudson"``) in force on ``on`` (a date, a date-time or ISO text as
+    :func:`treecalc.assess` takes it; None: the latest held) as typed nodes, validated when read;
+    :class:`~treecalc.law.schema.LawNotInForce` for a date before the chapter's effective date. Read-only: the
+    nodes and entries are shared."""
+    return _at(jurisdiction_key(village), as_date(on, "on"), chapter)
+
+
 @functools.cache
-def at(village: str, on: dt.date | None = None, chapter: str | None = None) -> Node:
-    """The chapter (the tree chapter when ``chapter`` is not given: ``"ch223_water"`` another) of ``village`` in
-    force on ``on`` (None: the latest held) as typed nodes, validated when read; :class:`~treecalc.law.schema.
-    LawNotInForce` for a date before the chapter's effective date. Read-only: the nodes and entries are shared."""
+def _at(village: str, on: dt.date | None, chapter: str | None) -> Node:
     name = chapter or TREE_CHAPTER[village]
     _check_date(village, name, on)
     return _node(_raw(law_path(village, name)), law_path(village, name), "", on)
 
 
-CACHES.append(at)
+CACHES.append(_at)
 
 
 def readings(village: str) -> dict[str, Any]:
