@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import re
 
+from treecalc.law.loader import CACHES
 from treecalc.schema import COLUMNS, describe
 
 __all__ = ["field_label", "field_names", "said"]
@@ -38,7 +39,9 @@ def _labels() -> dict[str, str]:
     from treecalc.reference import data
 
     out: dict[str, str] = {}
-    for k, v in {**SITE_LABELS, **labels("site_labels")}.items():
+    # the labels that quote a number of a law (a column's "Slope over 20%", a fact's "within one year") from the
+    # law's readings first, filled from its numbers: an amended law relabels them; the data's fixed labels after
+    for k, v in {**SITE_LABELS, **labels("site_labels"), **labels("column_labels")}.items():
         out[k] = v
     for k, c in COLUMNS.items():
         out.setdefault(k, c.app or c.label or describe(k).label or k)
@@ -52,6 +55,10 @@ def _labels() -> dict[str, str]:
     for k in [*SITE_FIELDS, *surveyed, *figures, *data.LAND_USES]:
         out.setdefault(k, describe(k).label or k)
     return {k: v for k, v in out.items() if "_" in k}
+
+
+# an amended data folder read in the same process (treecalc.law.clear_caches) relabels the fields too
+CACHES.append(_labels)
 
 
 @functools.cache
