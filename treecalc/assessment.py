@@ -41,23 +41,11 @@ import numpy as np
 import pandas as pd
 
 from treecalc.frames import actions, some_tags
-from treecalc.ingest.errors import require_trees
-from treecalc.ingest.site import check_site, site_facts_not_read
-from treecalc.ingest.survey import NOT_SURVEYED, not_surveyed_text, without_other_laws_columns
-from treecalc.ingest.zone import chosen_words
 from treecalc.law import access as lawparams
 from treecalc.law import in_force_note
 from treecalc.law import registry as jurisdictions
-from treecalc.models import growth
 from treecalc.models import projection as projections
-from treecalc.models.benefits import (
-    BenefitParams,
-    compute_benefits,
-    make_params,
-    method_notes,
-    survey_zone,
-    zone_source,
-)
+from treecalc.models.benefits import BenefitParams, compute_benefits, make_params, method_notes
 from treecalc.models.valuation import (
     parse_value_basis,
     value_function,
@@ -149,6 +137,7 @@ def _load_survey(
 ) -> Any:
     """The survey (read from its path), refused when no tree could be read from it
     (:class:`~treecalc.ingest.NoTreeReadError`): "no permit required" would be said of trees never read."""
+    from treecalc.ingest.errors import require_trees
 
     if isinstance(survey, (str, Path)):
         from treecalc.ingest.zone import read_survey_in_zone  # a zone's own species read in that zone
@@ -262,6 +251,7 @@ def assess(
     """
     arguments = locals()  # the keyword arguments as given: nothing else is bound yet
     opts = AssessOptions(**{f.name: arguments[f.name] for f in fields(AssessOptions)}).validated()
+    from treecalc.ingest.site import check_site
 
     # the facts in one order whatever order they were given in: a statement's fingerprint keeps its options with
     # sorted keys, and the assessment derived again from it must list (and hash) the facts as the first did
@@ -394,6 +384,7 @@ def _options_not_read(jkey: str, opts: AssessOptions, warnings: list[str], site_
     if unread:
         warnings.append(jurisdictions.OptionsNotRead(jkey, unread).message(refused=False))
     # an option set as a site fact (application_pending) is said once, as the option
+    from treecalc.ingest.site import site_facts_not_read
 
     warnings.extend(site_facts_not_read(jkey, {k: v for k, v in site_in.items() if k not in unread}))
 
@@ -454,6 +445,7 @@ def _appraisal_zone_assumption(trees: pd.DataFrame, appraised: np.ndarray | None
     (the mask of those whose appraised value is used; None: none), and only when there are any."""
     if appraised is None or "zone" not in trees or not len(trees):
         return
+    from treecalc.reference import data
 
     outside = trees["zone"].astype(str)[np.asarray(appraised, dtype=bool)]
     outside = outside[outside != data.DEFAULT_ZONE]
@@ -470,6 +462,7 @@ def _appraisal_zone_assumption(trees: pd.DataFrame, appraised: np.ndarray | None
 def _mortality(opts: AssessOptions, schedule: Any) -> tuple[float, str]:
     """The annual mortality of the projections and the cumulative basis, and where it comes from: the
     option given, else the fee schedule's, else the literature's default (Roman & Scatena 2011)."""
+    from treecalc.models import growth
 
     if opts.mortality is not None:
         return opts.mortality, "given"
@@ -485,6 +478,9 @@ def _survey_zone(
     when it is not the Northeast found by default or from coordinates (whose tables are the default's).
     Its ``planted``: trees in several zones, the words of the one zone a tree to be planted is valued in, said by the
     caller when the law requires a replacement."""
+    from treecalc.ingest.zone import chosen_words
+    from treecalc.models.benefits import survey_zone
+    from treecalc.reference import data
 
     given = kw.get("zone") or (params.zone if params else None)
     sz = survey_zone(getattr(survey, "trees", None), site, given)
@@ -545,6 +541,7 @@ def _other_law_flags(assumptions: list[str], survey: Any, record: jurisdictions.
     Croton-on-Hudson assessment assumes nothing of Wesley Hills' lot-line flag), those it takes as no said so, and
     none of those it takes as yes (:attr:`~treecalc.law.registry.Jurisdiction.flags_unsurveyed_yes`): its rules say
     those themselves, with the trees they count. The reader wrote them for the law it knew, or for none."""
+    from treecalc.ingest.survey import NOT_SURVEYED, not_surveyed_text
 
     source = getattr(survey, "source", None)
     flags = list(source.get("flags_not_surveyed") or []) if isinstance(source, dict) else []
@@ -558,6 +555,7 @@ def _other_law_flags(assumptions: list[str], survey: Any, record: jurisdictions.
 
 def _other_law_columns(assumptions: list[str], record: jurisdictions.Jurisdiction) -> None:
     """Without the survey's "not surveyed" assumption of a column only other laws read."""
+    from treecalc.ingest.survey import without_other_laws_columns
 
     assumptions[:] = without_other_laws_columns(assumptions, record.key)
 
@@ -626,6 +624,7 @@ def _method(
 def _zone_sources(zone: dict[str, Any]) -> list[str]:
     """The tables and prices of each climate zone the trees are valued in (the Northeast's: its Community Tree
     Guide's resource tables, :data:`treecalc.reference.data.SOURCE_NAME`)."""
+    from treecalc.models.benefits import zone_source
 
     return [data.SOURCE_NAME if z == data.DEFAULT_ZONE else zone_source(z) for z in zone_codes(zone)]
 

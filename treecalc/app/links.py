@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from treecalc.app import PAGES_DIR, cases, options, state
+from treecalc.app import cases, options, state
 
 _DONE = "tc_link_restored"
 _NOTICE = "tc_link_notice"
@@ -172,6 +172,8 @@ def app_root() -> str:
     """The app's own address (scheme, host, port and any base path), without the page or the query: where a link
     made here opens. ``TREECALC_PUBLIC_URL`` when the server is reached under another address (a proxy)."""
     import urllib.parse
+
+    from treecalc.app import PAGES_DIR
 
     public = os.environ.get("TREECALC_PUBLIC_URL", "").strip()
     if public:

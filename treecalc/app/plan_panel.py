@@ -8,7 +8,6 @@ import streamlit as st
 
 from treecalc.app import state, ui
 from treecalc.law.registry import Jurisdiction
-from treecalc.quantities import RANGES
 
 
 def panel(rec: Jurisdiction) -> None:
@@ -24,6 +23,7 @@ def panel(rec: Jurisdiction) -> None:
     if said := st.session_state.pop(_USED, None):
         st.success(said, icon=":material/check:")
     c1, c2 = st.columns([1, 1])
+    from treecalc.quantities import RANGES
 
     budget = c1.number_input(  # the range of treecalc plan --budget (units.RANGES "usd")
         "Budget (USD, optional)",

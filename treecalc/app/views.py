@@ -17,19 +17,19 @@ if TYPE_CHECKING:
 
 # re-exported: the pages say views.readable; its home is apart so that state may say the app's words too
 from treecalc.app.wording import SITE_LABELS, SITE_WORDS, readable  # noqa: F401
-from treecalc.law import readings
-from treecalc.law.access import column_labels, jurisdiction_key, law
 from treecalc.law.registry import DEFAULT, Jurisdiction, get_or_default
 from treecalc.models.equivalents import RAIN_BARREL_GAL, equivalents
-from treecalc.reference import data
 from treecalc.results import OFFENCE_DEPENDS_ON, OFFENCE_STATUS, offence_status
-from treecalc.schema import COLUMNS, INT, NUM0, NUM1, NUM2, USD, USD_RATE, describe
+from treecalc.schema import COLUMNS, describe
 
 
 def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
     """The law a page's help texts state (the registry's default law unless one is named): in force today, the
     date the app assesses on (not the latest held, which may be an amendment not yet in force)."""
     import datetime as dt
+
+    from treecalc.law.access import law
+    from treecalc.law.registry import DEFAULT
 
     return law(jurisdiction or DEFAULT, dt.date.today())
 
@@ -75,6 +75,7 @@ _MOMENT = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)
 def value_text(name: object, v: Any) -> str:
     """A field's value as a table shows it, by the field's number format (:func:`treecalc.schema.describe`):
     money "$28,000.00" (the sign first, "-$950.00"), a count "1,200", yes/no, a moment to the minute, "" for none."""
+    from treecalc.schema import INT, NUM0, NUM1, NUM2, USD, USD_RATE
 
     if v is None or v is pd.NA or (isinstance(v, float) and v != v):
         return ""
@@ -146,6 +147,7 @@ def species_choices() -> pd.DataFrame:
     The labels only say what the catalogue says (native, NY Part 575 status);
     the law engine decides what it accepts and gives its reason.
     """
+    from treecalc.reference import data
 
     cat = data.catalogue()
     cat = cat[cat["scientific_name"].astype(str).str.strip() != ""]
@@ -189,6 +191,7 @@ def label(name: str) -> str:
     else the statement's label and unit there ("Payment in lieu to the Fund (USD)"), else the words of the
     snake_case name. A survey flag whose label quotes a law's number ("Slope over 20%") is labelled from the law
     files."""
+    from treecalc.law.access import column_labels
 
     by_law = column_labels()
     if str(name) in by_law:
@@ -318,9 +321,12 @@ def yes_no(v: Any) -> str:
 @st.cache_data(show_spinner=False)
 def default_stock(jurisdiction: str = DEFAULT) -> dict[str, Any]:
     """The law engine's default replacement stock (species, DBH, placeholder unit cost) and its label."""
+    from treecalc.law import readings
+    from treecalc.law.access import jurisdiction_key
 
     d = dict(readings(jurisdiction_key(jurisdiction))["replacement"]["default_stock"])
     d["unit_cost_usd"] = float(d["unit_cost_usd"])
+    from treecalc.reference import data
 
     name = d["species"]
     if d["species"] in data.catalogue().index:

@@ -33,7 +33,7 @@ from treecalc.cli import (
     water,
     words,
 )
-from treecalc.cli.common import QUIET, dump_json
+from treecalc.cli.common import dump_json
 
 __all__ = ["build_parser", "dump_json", "main"]
 
@@ -77,6 +77,7 @@ words.use_parser(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from treecalc.cli.common import QUIET
     from treecalc.messages import speaking
 
     ap = build_parser()

@@ -14,8 +14,6 @@ import os
 import sys
 from typing import Any
 
-from treecalc.cli.common import dump_json
-
 BY_HELP = (
     "the account that acts (default: TREECALC_USER); its password from TREECALC_PASSWORD or asked for on a "
     "terminal, or a session from 'treecalc user login' (TREECALC_SESSION)"
@@ -192,6 +190,7 @@ def _roles(a: argparse.Namespace) -> int:
 
 
 def _list(a: argparse.Namespace) -> int:
+    from treecalc.cli.common import dump_json
     from treecalc.register import accounts
 
     rows = accounts.listing(_reg(a))

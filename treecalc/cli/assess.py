@@ -14,29 +14,6 @@ import sys
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from treecalc.cli.common import (
-    STDIN_NAME,
-    _json_default,
-    add_benefit_params,
-    add_options,
-    add_switches,
-    benefit_kwargs,
-    dump_json,
-    repeatable,
-    stderr_progress,
-    survey_source,
-)
-from treecalc.cli.fee_schedule import add_db_flag, in_force_for
-from treecalc.cli.survey import (
-    add_column_map,
-    add_layer,
-    add_limits,
-    add_species_map,
-    check_file_arg,
-    column_map_arg,
-    species_map_arg,
-)
-
 
 def _site_pairs(items: list[str]) -> dict[str, Any]:
     site: dict[str, Any] = {}
@@ -58,6 +35,7 @@ def _site_pairs(items: list[str]) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from treecalc.cli.common import add_options, add_switches
     from treecalc.law import registry as jurisdictions
 
     laws = ", ".join(r.chapter for r in jurisdictions.records())
@@ -83,6 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         )
 
     add_assess_flags(p, outputs, switches)
+    from treecalc.cli.fee_schedule import add_db_flag
 
     add_db_flag(p)
     p.set_defaults(func=_cmd_assess)
@@ -102,6 +81,8 @@ def add_assess_flags(
     """The survey argument and every flag of an assessment (``treecalc assess``, ``treecalc plan`` and
     ``treecalc case new`` share them); ``outputs`` and ``switches`` add a command's own flags where assess has
     them; ``survey_arg=False`` leaves out the survey argument for a command that names it otherwise."""
+    from treecalc.cli.common import add_benefit_params, add_switches, repeatable
+    from treecalc.cli.survey import add_layer, add_limits
 
     if survey_arg:
         p.add_argument(
@@ -171,6 +152,7 @@ def add_assess_flags(
     add_limits(p)
     if switches:
         switches()
+    from treecalc.cli.survey import add_column_map, add_species_map
 
     add_column_map(p)
     add_species_map(p)
@@ -179,6 +161,7 @@ def add_assess_flags(
 
 def _add_replacement_flags(p: argparse.ArgumentParser) -> None:
     """The replacement stock's flags (§208-22D/F), their help naming the defaults the law in force today holds."""
+    from treecalc.cli.common import add_switches
     from treecalc.law.access import law
 
     # the defaults the help names, as the law (and treecalc's readings of it) in force today hold them; a data
@@ -456,6 +439,7 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
 def _village_schedule(a: argparse.Namespace, options: dict[str, Any]) -> None:
     """The register's fee schedule in force on the date assessed (``fee_schedule_in_force``), where a register is
     configured; a case (``case new``) is opened on it alone: a fee given that charges otherwise is refused."""
+    from treecalc.cli.fee_schedule import in_force_for
 
     case = getattr(a, "case_command", None) == "new"
     village = in_force_for(a, options["on"], always=case)
@@ -479,6 +463,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
     from dataclasses import fields
 
     from treecalc.assessment import AssessOptions, prepare
+    from treecalc.cli.common import benefit_kwargs
 
     kw = benefit_kwargs(a)
     land_use = kw.pop("land_use")
@@ -505,6 +490,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
         _check_out(a.out, suffix if suffix in FORMATS else ".xlsx", what=_OUT_WHAT)
     if getattr(a, "pdf", None) is not None:
         _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
+    from treecalc.cli.survey import check_file_arg
 
     check_file_arg(a.file)
     _check_not_the_survey(a)
@@ -515,6 +501,8 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
         from treecalc.reference import data
 
         path = data.sample_survey()
+    from treecalc.cli.common import STDIN_NAME, stderr_progress, survey_source
+    from treecalc.cli.survey import column_map_arg, species_map_arg
     from treecalc.ingest.limits import Limits
     from treecalc.ingest.zone import read_survey_in_zone
 
@@ -547,6 +535,7 @@ def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) ->
     with the fingerprint added, so that the text is written once (not once for the hash and once to print) and
     never held whole."""
     from treecalc.assessment import AssessOptions, assess
+    from treecalc.cli.common import STDIN_NAME, stderr_progress
 
     source, survey, kwargs = assess_inputs(a)
     result = assess(survey, progress=stderr_progress(), **kwargs)
@@ -554,6 +543,7 @@ def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) ->
     site = kwargs["site"]
     if not a.jurisdiction:  # the jurisdiction the survey's Site sheet named: the same check, before any output
         _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
+    from treecalc.cli.survey import column_map_arg, species_map_arg
     from treecalc.report.fingerprint import attach
 
     # what `treecalc verify` derives the assessment again with: the keyword arguments given to assess() and the reader
@@ -588,6 +578,7 @@ def _print_spooled(spool: BinaryIO, fingerprint: Any) -> None:
     added as its last key: the same text ``json.dumps`` gives of the whole object, read back a block at a time."""
     import codecs
 
+    from treecalc.cli.common import _json_default
     from treecalc.report.json_text import fingerprint_tail
 
     end = spool.tell() - 1  # the object's closing "}", which the fingerprint's tail ends with instead
@@ -599,6 +590,7 @@ def _print_spooled(spool: BinaryIO, fingerprint: Any) -> None:
 
 
 def _assess_command(a: argparse.Namespace, spool: BinaryIO) -> int:
+    from treecalc.cli.common import dump_json
 
     # into a pipe or file, the JSON text is written once: hashed for the fingerprint as it is spooled, then printed
     piped = bool(a.json) and not sys.stdout.isatty()

@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 from treecalc.cli import words
-from treecalc.cli.common import add_benefit_params, benefit_kwargs, dump_json, stderr_progress
+from treecalc.cli.common import add_benefit_params, benefit_kwargs, dump_json
 
 
 def register(subparsers: Any) -> None:
@@ -66,6 +66,7 @@ def _cmd_batch(a: argparse.Namespace) -> int:
     if a.threads < 1:
         raise ValueError(f"--threads {a.threads}: give at least 1")
     kw = benefit_kwargs(a)
+    from treecalc.cli.common import stderr_progress
 
     r = benefits_batch(
         a.input,

@@ -9,7 +9,6 @@ import argparse
 from typing import Any
 
 from treecalc.cli.common import add_benefit_params, benefit_kwargs, dump_json
-from treecalc.cli.words import render
 
 
 def register(subparsers: Any) -> None:
@@ -113,6 +112,7 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
     if r.get("disclosures"):
         lines += ["", "Limits of the model for this tree:"] + [f"  - {x}" for x in r["disclosures"]]
     lines += [f"warning: {w}" for w in r["warnings"]]
+    from treecalc.cli.words import render
 
     print(render("\n".join(lines)))
     return 0

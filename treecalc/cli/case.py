@@ -13,10 +13,6 @@ import argparse
 import sys
 from typing import Any
 
-from treecalc.cli.account import acting
-from treecalc.cli.assess import add_assess_flags, assess_args
-from treecalc.cli.common import _json_default, dump_json
-
 #: The largest row number a database integer (SQLite INTEGER, PostgreSQL BIGINT) holds: a bigger one would
 #: escape from the driver as an OverflowError instead of "no case N".
 MAX_ID = 2**63 - 1
@@ -46,6 +42,7 @@ def _common(p: argparse.ArgumentParser, *, writes: bool = True, json_flag: bool 
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from treecalc.cli.assess import add_assess_flags
 
     p = subparsers.add_parser("case", help="the case register: permits, violations, Fund payments, plantings")
     sub = p.add_subparsers(dest="case_command", required=True, metavar="VERB")
@@ -231,11 +228,13 @@ def _reg(a: argparse.Namespace) -> Any:
 
 def _by(a: argparse.Namespace) -> str:
     """The signed-in account that acts (the register checks its role on the act)."""
+    from treecalc.cli.account import acting
 
     return acting(a, _reg(a))
 
 
 def _print(a: argparse.Namespace, obj: Any, text: str | None = None) -> int:
+    from treecalc.cli.common import dump_json
 
     if getattr(a, "json", False) or text is None:
         dump_json(obj)
@@ -271,6 +270,8 @@ def _new(a: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
+    from treecalc.cli.assess import assess_args
+    from treecalc.cli.common import _json_default
     from treecalc.register.db import RegisterError
     from treecalc.report.json_text import assessment_json_text
 

@@ -13,8 +13,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from treecalc.cli.words import flags, render
-
 #: ``--quiet`` of the command running: no progress line, even on a terminal (errors and notes are still said)
 QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("treecalc_cli_quiet", default=False)
 
@@ -154,6 +152,7 @@ def _zone_flag(value: str) -> str:
 
 
 def error(msg: str) -> int:
+    from treecalc.cli.words import render
 
     print(f"error: {render(msg)}", file=sys.stderr)
     return 2
@@ -186,6 +185,7 @@ _SAID = (
 
 def _as_flags(msg: str) -> str:
     """``msg`` with the parameter name it starts with replaced by the CLI flag."""
+    from treecalc.cli.words import flags
 
     table = flags()  # a parameter no flag gives stays as the library said it (tests/cli hold both lists to it)
     for pat, key, said in _SAID:
@@ -238,6 +238,7 @@ class HasReadings(Protocol):
 
 def print_readings(r: HasReadings) -> None:
     """The notes and the interpretation of unclear text every companion result carries."""
+    from treecalc.cli.words import render
 
     for n in r.notes:
         print(f"note: {render(n)}")

@@ -20,7 +20,6 @@ from treecalc.cli.common import (
     repeatable,
     split_parts,
 )
-from treecalc.cli.words import render
 
 __all__ = ["register"]
 
@@ -120,6 +119,7 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
 
 def _say(text: object = "") -> None:
     """A line of the output, with the library's keywords as this command's flags."""
+    from treecalc.cli.words import render
 
     print(render(str(text)))
 

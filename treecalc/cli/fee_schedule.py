@@ -15,12 +15,9 @@ import os
 import re
 from typing import Any
 
-from treecalc.cli.account import acting, add_by
-from treecalc.cli.common import dump_json
-from treecalc.cli.words import flags
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from treecalc.cli.account import add_by
 
     p = subparsers.add_parser("fee-schedule", help="record a Tree Preservation Fund fee schedule (§208-24C)")
     sub = p.add_subparsers(dest="fee_command", required=True)
@@ -75,6 +72,7 @@ def in_force_for(a: argparse.Namespace, on: str, *, always: bool = False) -> dic
 
 
 def _cmd_list(a: argparse.Namespace) -> int:
+    from treecalc.cli.common import dump_json
     from treecalc.register import Register, fees
 
     rows = fees.history(Register(configured(a)))
@@ -96,6 +94,7 @@ def _cmd_list(a: argparse.Namespace) -> int:
 def _in_flags(message: str) -> str:
     """A message about the schedule being recorded, its keys said as the flags that gave them (the keyword
     table's: :mod:`treecalc.cli.words`)."""
+    from treecalc.cli.words import flags
 
     given = "fee schedule given as a dict: "
     message = re.sub(re.escape(given) + r"([a-z_]+)", lambda m: flags().get(m.group(1), m.group(1)), message)
@@ -107,6 +106,7 @@ def _record_in_register(a: argparse.Namespace, url: str) -> int:
 
     if a.label is not None:
         raise ValueError("--label: a schedule in the register is named by its resolution (--resolution, its date)")
+    from treecalc.cli.account import acting
 
     reg = Register(url)
     by = acting(a, reg)  # signed in; the register checks the engineer role

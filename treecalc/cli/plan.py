@@ -9,12 +9,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from treecalc.cli.assess import add_assess_flags, assess_inputs
-from treecalc.cli.common import add_switches, dump_json
-from treecalc.cli.fee_schedule import add_db_flag
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from treecalc.cli.assess import add_assess_flags
+    from treecalc.cli.common import add_switches
 
     p = subparsers.add_parser(
         "plan",
@@ -35,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         add_switches(p, ("--json", "print one JSON object"))
 
     add_assess_flags(p, None, switches)
+    from treecalc.cli.fee_schedule import add_db_flag
 
     add_db_flag(p)
     p.set_defaults(func=_cmd_plan)
@@ -56,6 +55,8 @@ def render_text(result: Any) -> str:
 
 
 def _cmd_plan(a: argparse.Namespace) -> int:
+    from treecalc.cli.assess import assess_inputs
+    from treecalc.cli.common import dump_json
     from treecalc.quantities import in_range
     from treecalc.studies.plan import plan
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from treecalc.cli.common import STDIN_NAME, repeatable, stderr_progress, survey_source
-from treecalc.cli.words import render
+from treecalc.cli.common import repeatable
 
 
 def _pairs(items: list[str], flag: str) -> dict[str, str]:
@@ -199,6 +198,8 @@ def register(subparsers) -> None:
 
 
 def run(a: argparse.Namespace) -> int:
+    from treecalc.cli.common import stderr_progress
+    from treecalc.cli.words import render
     from treecalc.ingest import SurveyError
     from treecalc.ingest.limits import Limits
     from treecalc.reference import data
@@ -211,6 +212,7 @@ def run(a: argparse.Namespace) -> int:
         if not a.export:
             raise ValueError("--out is the file --export writes: give --export benefits, opentreemap or itree-eco")
         out_suffix(a.out)
+    from treecalc.cli.common import STDIN_NAME, survey_source
     from treecalc.ingest.zone import read_survey_in_zone
 
     max_bytes = int(a.max_mb * 1e6)

@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from treecalc.cli.fee_schedule import add_db_flag, configured
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -25,6 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="F.toml",
         help="the fee schedule given apart when the statement was made (verify reads only the files it is given)",
     )
+    from treecalc.cli.fee_schedule import add_db_flag
 
     add_db_flag(p)
     p.set_defaults(func=_cmd_verify)
@@ -34,6 +33,7 @@ def _cmd_verify(a: argparse.Namespace) -> int:
     from treecalc.report.fingerprint import verify
 
     in_force = None
+    from treecalc.cli.fee_schedule import configured
 
     if configured(a) is not None:  # the Village's schedule in force on the statement's date, from the register
         from treecalc.cli.fee_schedule import in_force_for

@@ -19,8 +19,6 @@ import numpy as np
 from treecalc.earthwork.end_area import EndAreaVolumes, end_area_volumes, parse_station
 from treecalc.earthwork.grid import GridVolumes, grid_volumes
 from treecalc.earthwork.tin import TinVolumes, _clean_points, tin_volumes
-from treecalc.files import read_limited
-from treecalc.ingest import isolated
 from treecalc.ingest.isolated import read_csv_table
 
 __all__ = [
@@ -117,6 +115,8 @@ def _points_from_landxml(
     from defusedxml import ElementTree as ET
     from defusedxml.common import DefusedXmlException
 
+    from treecalc.files import read_limited
+
     try:
         root = ET.fromstring(read_limited(path, f"{role} surface") if data is None else data)
     except (ET.ParseError, DefusedXmlException) as e:
@@ -174,6 +174,7 @@ def read_points(source: str | PathLike[str], role: str = "existing", metric: boo
     ``<Units>`` is refused rather than misread. Raises ValueError naming the file and the row or
     element at fault. The file is parsed in the bounded child of :mod:`treecalc.ingest.isolated`.
     """
+    from treecalc.ingest import isolated
 
     return isolated.run(_read_points, source, role, metric, what=f"{role} surface file {Path(str(source)).name}")
 
@@ -187,6 +188,7 @@ def _read_points(source: str | PathLike[str], role: str = "existing", metric: bo
         path = Path(text)
     if not path.exists():
         raise ValueError(f"{role} surface file not found: {text}")
+    from treecalc.files import read_limited
 
     data = read_limited(path, f"{role} surface")  # by type and size before anything is read
     head = data[:512].lstrip()

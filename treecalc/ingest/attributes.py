@@ -29,11 +29,9 @@ from numpy.typing import DTypeLike
 
 from treecalc.ingest import columns as C
 from treecalc.ingest import values as V
-from treecalc.ingest.errors import AmbiguousActionError, SurveyError
+from treecalc.ingest.errors import AmbiguousActionError
 from treecalc.ingest.rows import Table
 from treecalc.ingest.values import as_text, is_blank
-from treecalc.reference.data import zone_code
-from treecalc.reference.geo import AGREE_DEG, disagreement, to_wgs84
 
 T = TypeVar("T")
 
@@ -560,6 +558,7 @@ def read_climate_zone(table: Table, mapping: C.Mapping) -> tuple[np.ndarray | No
     """Each tree's i-Tree Streets climate zone (its code, any name :func:`treecalc.reference.data.zone_code` reads), None when
     the survey has no such column; a blank is "" (the tree's zone is then found as the survey's), and a cell that
     names no zone ("6b", a hardiness zone) is "" with a warning saying so."""
+    from treecalc.reference.data import zone_code
 
     col = mapping.first("climate_zone")
     if col is None:
@@ -639,6 +638,8 @@ def read_wkt(table: Table, col: C.Column) -> tuple[np.ndarray, np.ndarray, np.nd
     from shapely.errors import ShapelyError
     from shapely.geometry import MultiPoint, Point
 
+    from treecalc.ingest.errors import SurveyError
+
     def one(v: Any) -> tuple[float, float, float] | tuple[str, str, str]:
         if is_blank(v):
             return (np.nan, np.nan, np.nan)
@@ -673,6 +674,8 @@ def read_wkt(table: Table, col: C.Column) -> tuple[np.ndarray, np.ndarray, np.nd
 def _wkt_coordinates(table: Table, col: C.Column) -> dict[str, np.ndarray]:
     """A WKT column's points: ``x``/``y`` (in the crs the site fact gives, or WGS84 degrees) where no SRID is
     given, ``longitude``/``latitude`` where an EWKT SRID is (4326 as they are, another projected by pyproj)."""
+    from treecalc.ingest.errors import SurveyError
+    from treecalc.reference.geo import to_wgs84
 
     x, y, srid = read_wkt(table, col)
     given = np.isfinite(x) & np.isfinite(y)
@@ -702,6 +705,8 @@ def _wkt_coordinates(table: Table, col: C.Column) -> dict[str, np.ndarray]:
 def _same_place(table: Table, first: tuple[str, ...], second: tuple[str, ...], a: tuple, b: tuple) -> str:
     """Two readings of the trees' place from two sets of columns: a refusal naming both and the row where they
     disagree (beyond 1e-6 degrees, or 1 unit of a projection), else the sentence saying which is read."""
+    from treecalc.ingest.errors import SurveyError
+    from treecalc.reference.geo import AGREE_DEG, disagreement
 
     degrees = all(np.nanmax(np.abs(v), initial=0) <= 180 for v in (*a, *b))
     k = disagreement(a, b, AGREE_DEG if degrees else 1.0)

@@ -22,9 +22,6 @@ import pickle
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from treecalc.files import parse_csv_table
-from treecalc.ingest.limits import Limits, run_isolated
-
 T = TypeVar("T")
 
 #: True in the child process (set there before the work runs): a nested call works in place
@@ -80,6 +77,7 @@ def run(fn: Callable[..., T], *args: Any, what: str, **kwargs: Any) -> T:
     child that runs out of memory or time. ``fn`` and its result must pickle (a module-level function)."""
     if _IN_CHILD:
         return fn(*args, **kwargs)
+    from treecalc.ingest.limits import Limits, run_isolated
 
     limits = Limits.from_env()
     held = _BUDGET.reserve(limits.memory_gb) if _BUDGET is not None else contextlib.nullcontext(limits.memory_gb)
@@ -101,5 +99,7 @@ def read_csv_table(
     child (a hostile file costs a refusal naming it, not the caller). It lives here, not in ``units``, so the base
     module that every layer reads never reaches up to the child's limits."""
     from pathlib import Path
+
+    from treecalc.files import parse_csv_table
 
     return run(parse_csv_table, path, what, max_bytes, max_rows, what=f"{what} file {Path(path).name}")

@@ -3,9 +3,6 @@ rules that read a survey column, as each law's record cites them."""
 
 from __future__ import annotations
 
-from treecalc.law import registry as jurisdictions
-from treecalc.law.registry import REGISTRY, by_key
-
 __all__ = ["NOT_SURVEYED", "column_readers", "not_surveyed_text", "without_other_laws_columns"]
 
 
@@ -17,6 +14,7 @@ _CONFIRM = "confirm them on site, since a tree so flagged carries more obligatio
 def without_other_laws_columns(lines: list[str], key: str) -> list[str]:
     """``lines`` without the "not surveyed" assumption of a column only other laws than ``key`` read (a survey
     read before its law was known says it for every law that reads the column)."""
+    from treecalc.law.registry import REGISTRY, by_key
 
     own = by_key(key).survey_columns
     others = {c for r in REGISTRY.values() for c in r.survey_columns if c not in own}
@@ -27,6 +25,7 @@ def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str
     """What a tree is taken as for the flags a survey has no column for: as the law ``jurisdiction`` reads them (each
     taken as no, but those its record takes as yes, :attr:`~treecalc.law.registry.Jurisdiction.flags_unsurveyed_yes`),
     or, the law not known yet, that the law applied decides, as each law does. One line per reading."""
+    from treecalc.law import registry as jurisdictions
 
     if not flags:
         return []
@@ -69,6 +68,7 @@ def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str
 def column_readers(column: str, jurisdiction: object) -> list[str]:
     """The rules that read a survey column, as each law's record cites them: the law the site names, else every
     law's (the survey may be assessed under any)."""
+    from treecalc.law import registry as jurisdictions
 
     records = list(jurisdictions.REGISTRY.values())
     if jurisdiction:

@@ -14,9 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from treecalc.ingest import read_survey
-from treecalc.ingest.survey import ZONE_HINT
-from treecalc.reference import data, geo
+from treecalc.reference import data
 
 # a point's zone is found in treecalc.reference.geo: the survey reader asks it of x/y that look swapped, below the science
 from treecalc.reference.geo import NEAR_KM, ZoneAt, to_web_mercator, zone_at, zones_at
@@ -281,6 +279,8 @@ def _found_zone(trees: object, site: dict | None, value_in: ValueIn | None) -> S
     Northeast."""
     import pandas as pd
 
+    from treecalc.reference import geo
+
     fact = _fact_code(site)
     if fact is not None:
         return SurveyZone(fact, "site fact climate_zone")
@@ -431,6 +431,8 @@ def read_survey_in_zone(source: Any, zone: str | None = None, **kw: Any) -> Surv
     the trees' coordinates, and the survey read again in it (only then: the rows the first read accepted place
     the survey). A species the read did not recognise at all (a misspelling) is matched again in that zone, against
     its own catalogue. In the Northeast such rows stay rejected, each saying which zones list it."""
+    from treecalc.ingest import read_survey
+    from treecalc.ingest.survey import ZONE_HINT
 
     survey = read_survey(source, zone=zone, **kw)
     if zone:

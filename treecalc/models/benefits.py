@@ -49,11 +49,9 @@ from treecalc.models.benefit_tables import (  # the table lookups, re-exported l
     benefit_arrays,
     default_large_tree_leaf_area_m2,
 )
-from treecalc.models.growth import mortality_rate as _rate
-from treecalc.money import largest_remainder_cents
 from treecalc.quantities import in_range, number
 from treecalc.reference import data
-from treecalc.reference.species import UnknownSpecies, resolve_in_zone, resolve_many, zones_listing
+from treecalc.reference.species import UnknownSpecies, resolve_many
 from treecalc.schema import BENEFIT_QUANTITY_COLUMNS, DOLLAR_COLUMNS
 
 
@@ -323,6 +321,7 @@ def shown_dollars(frame: pd.DataFrame) -> pd.DataFrame:
     largest remainder (:func:`treecalc.money.largest_remainder_cents`). Shown parts then add up to the shown
     total on every tree, and, summed, to the total of all trees. The one place this is done: the app's pages
     and downloads, the exports, the statement and the JSON all show these."""
+    from treecalc.money import largest_remainder_cents
 
     if not len(frame) or not all(c in frame for c in (*USD_PARTS, "usd_total_annual")):
         return frame.copy()
@@ -338,6 +337,7 @@ def shown_tree_dollars(result: Mapping[str, Any]) -> dict[str, Any]:
     """:func:`benefits` of one tree with its dollars as shown (:func:`shown_dollars`): ``dollars`` the parts that
     add up to the total rounded once, and ``dollars_by_line`` the cents that add up to their part (electricity
     and natural gas to energy, CO2 sequestered and avoided to CO2)."""
+    from treecalc.money import largest_remainder_cents
 
     d, by = result["dollars"], result["dollars_by_line"]
     one = shown_dollars(
@@ -545,6 +545,7 @@ def benefits(
     >>> round(b["dollars"]["total_annual"], 2) == round(sum(v for k, v in b["dollars"].items() if k != "total_annual"), 2)
     True
     """
+    from treecalc.reference.species import resolve_in_zone, zones_listing
 
     if latitude is not None or longitude is not None:
         return _benefits_at(species, dbh_in, land_use, params, latitude, longitude, locals(), kw)
@@ -637,6 +638,7 @@ def _valuations(
 ) -> dict[str, Any]:
     """:func:`benefits`' replacement value (CTLA at ``condition``) and cumulative benefits (with growth and
     mortality; None: the literature's default rate); a dead tree's are 0."""
+    from treecalc.models.growth import mortality_rate as _rate
 
     m_rate = _rate(mortality_rate)
     return {

@@ -13,11 +13,8 @@ import numpy as np
 import pandas as pd
 
 from treecalc.frames import norm_text
-from treecalc.messages import mark
-from treecalc.models import appraisal as ctla
 from treecalc.models.benefits import BenefitParams, compute_benefits, make_params
 from treecalc.money import round_cents
-from treecalc.quantities import OutOfRange, in_range, range_words
 from treecalc.reference.data import DEFAULT_ZONE
 from treecalc.schema import BENEFIT_SKIP
 
@@ -53,6 +50,8 @@ def _cumulative_years(basis: str, b: str) -> int:
     """The N of ``cumulative:N`` within its range (:data:`treecalc.quantities.RANGES` ``["cumulative_years"]``);
     :class:`~treecalc.quantities.OutOfRange` naming the option and the range, whether N is out of it, not a
     number or not given (``cumulative`` alone)."""
+    from treecalc.messages import mark
+    from treecalc.quantities import OutOfRange, in_range, range_words
 
     head, sep, n = b.partition(":")
     name = f"{mark('value_basis', 'cumulative:N')} (years)"
@@ -110,6 +109,7 @@ def value_function(
                 ),
                 dtype=float,
             )
+        from treecalc.models import appraisal as ctla
 
         cond = "good" if condition is None else condition
         if appraisal is not None:  # Guide for Plant Appraisal, 10th ed.: the trunk formula technique

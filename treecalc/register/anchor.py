@@ -35,7 +35,6 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
-from treecalc.register.core import now
 from treecalc.register.damage import Broken
 from treecalc.register.db import RegisterError
 
@@ -147,6 +146,7 @@ def signed_line(key: bytes, register: str, seq: int, head_hash: str, at: str) ->
 def sign(url: str, seq: int, head_hash: str) -> SignedHead:
     """Append the signed head (``seq``, ``head_hash``) of the register at ``url`` to its anchor file (the key
     made first when there is none)."""
+    from treecalc.register.core import now
 
     key = _read_key(create=True)
     assert key is not None

@@ -24,7 +24,6 @@ from sqlalchemy.orm import Session
 from treecalc.files import Replacing
 from treecalc.messages import quoted
 from treecalc.register import models as m
-from treecalc.register.anchor import sign_current
 from treecalc.register.core import Register, RegisterError
 
 FORMAT = "treecalc-register-backup"
@@ -152,6 +151,7 @@ def restore(reg: Register, path: str | Path) -> dict[str, int]:
             broken = verify_session(s)  # before the commit: a restore that does not audit is not kept
             if broken is not None:
                 raise RegisterError(f"restore {path}: the restored register does not pass the audit: {broken}")
+    from treecalc.register.anchor import sign_current
 
     sign_current(reg)  # the restored head, audited, signed for this database
     return counts

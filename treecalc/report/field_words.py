@@ -17,7 +17,6 @@ import functools
 import re
 
 from treecalc.law.loader import CACHES
-from treecalc.schema import COLUMNS, describe
 
 __all__ = ["field_label", "field_names", "said"]
 
@@ -37,6 +36,7 @@ def _labels() -> dict[str, str]:
     from treecalc.ingest.site import SITE_FIELDS, SITE_LABELS
     from treecalc.law.access import labels  # the facts whose label quotes a number: today's law (see below)
     from treecalc.reference import data
+    from treecalc.schema import COLUMNS, describe
 
     out: dict[str, str] = {}
     # the labels that quote a number of a law (a column's "Slope over 20%", a fact's "within one year") from the

@@ -36,11 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from treecalc.reference.datafolder import DATA_DIR, data_files_read
 from treecalc.report.carriers import ATTACHMENT_NAME, JSON_ITEM, SHEET_NAME
 from treecalc.report.json import assessment_json
-from treecalc.results import plain
-from treecalc.schema import __version__
 
 __all__ = [
     "ATTACHMENT_NAME",
@@ -69,6 +66,7 @@ class StatementError(ValueError):
 
 def json_default(o: Any) -> Any:
     """Exact amounts (Decimal) as their text, dates in ISO form, numpy scalars as Python's: the JSON of ``--json``."""
+    from treecalc.results import plain
 
     if isinstance(o, decimal.Decimal):
         return str(o)
@@ -97,6 +95,7 @@ def _survey_entry(survey: bytes | str | Path, name: str | None) -> dict[str, Any
 
 def _data_files() -> dict[str, str]:
     """SHA-256 of every file of the data folder read so far, but the sample survey (the survey is its own entry)."""
+    from treecalc.reference.datafolder import data_files_read
     from treecalc.reference.table_cache import file_sha256  # once per file and process: the tables' cache hashed them
 
     return {rel: file_sha256(p) for rel, p in data_files_read().items() if not rel.startswith("examples/")}
@@ -144,6 +143,7 @@ def make_fingerprint(
     """The fingerprint of ``assessment``, derived from ``survey`` (its path or bytes) with ``options`` (the keyword
     arguments of :func:`treecalc.assessment.assess`, and under ``"read"`` those of the reading, :data:`READ_OPTIONS`).
     ``result_sha`` is :func:`result_sha256` of it when the caller has it already (it wrote the JSON text)."""
+    from treecalc.schema import __version__
 
     opts = _plain_options(options)
     fee = opts.get("fee_schedule")
@@ -430,6 +430,7 @@ def _kind(rel: str) -> str:
 def _data_folder() -> dict[str, Path]:
     """The files of this verifier's data folder by their path in it: a statement's ``data_files`` are looked up
     here, never opened by the names it gives (a forged one named ``../../../etc/passwd`` or an 8 GB file)."""
+    from treecalc.reference.datafolder import DATA_DIR
 
     return {p.relative_to(DATA_DIR).as_posix(): p for p in sorted(DATA_DIR.rglob("*")) if p.is_file()}
 
@@ -462,6 +463,7 @@ def _not_a_file(what: str, p: Path) -> StatementError:
 
 
 def _file_differences(fp: Mapping[str, Any], fee_schedule: Path | None) -> list[str]:
+    from treecalc.reference.datafolder import DATA_DIR
 
     out = []
     folder = _data_folder()
@@ -493,6 +495,7 @@ def _fee_schedule(fp: Mapping[str, Any], statement: str | Path, given: str | Pat
     """The fee schedule the assessment is derived again with: the file given to the verifier when the statement
     records one given apart (``fee_schedule_file``), never a path the statement names (a forged one would make
     the verifier read any file); a schedule of the data folder only from this verifier's data folder."""
+    from treecalc.reference.datafolder import DATA_DIR
 
     recorded = fp.get("fee_schedule_file")
     named = fp["options"].get("fee_schedule")
@@ -660,6 +663,7 @@ def verify(
     by its hash) and the data folder's own files: never a path the statement names. ``isolated``: the statement
     and the survey are read in the bounded child (:mod:`treecalc.ingest.isolated`), as the command line does.
     Raises :class:`StatementError` (a ValueError) for a statement or survey that cannot be checked."""
+    from treecalc.schema import __version__
 
     fp, doc, content = _read_isolated(statement) if isolated else read_statement(statement)
     sp = Path(survey)

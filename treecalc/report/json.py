@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from treecalc.law.registry import by_key
 from treecalc.results import exact_cents, plain
-from treecalc.schema import TREE_JSON_COLUMNS
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -140,6 +138,8 @@ def _assessment_object(
 ) -> dict[str, Any]:
     """The JSON object, its tables made by ``frame_rows`` (a DataFrame's rows) and ``finding_rows`` (rows a finding
     holds): lists of dicts for :func:`assessment_json`, their JSON text for :func:`assessment_json_text`."""
+    from treecalc.law.registry import by_key
+    from treecalc.schema import TREE_JSON_COLUMNS
 
     rep, fund, pen = a.replacement, a.fund, a.penalties
     plan = rep.plan or []

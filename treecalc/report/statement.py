@@ -43,9 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from treecalc.law.registry import REGISTRY, get
 from treecalc.models.projection import PLANTED, REMOVED
-from treecalc.reference.data import price_units
 from treecalc.report.cells import (
     TREE_FIRST,
     columns_table,
@@ -365,6 +363,7 @@ def _table_sheet(
 
 
 def _trees(book: Book, a: Assessment) -> None:
+    from treecalc.law.registry import REGISTRY
     from treecalc.report.json import dollars_as_shown
 
     trees: Any = a.trees
@@ -545,6 +544,7 @@ def _replacement(book: Book, a: Assessment) -> None:
 def _fund_name(a: Assessment) -> str:
     """The name of the fund of the law the assessment applied, as its record gives it (:mod:`treecalc.law.registry`);
     "" for a law without one, or a jurisdiction not known."""
+    from treecalc.law.registry import get
 
     try:
         return get(a.jurisdiction).fund_name
@@ -725,6 +725,7 @@ def _rejected(book: Book, a: Assessment) -> None:
 def _price_units() -> dict[str, str]:
     """Each i-Tree Streets price's unit as the statement writes it ("$/kWh"), from the prices table itself
     (:func:`treecalc.reference.data.price_units`, "USD/kWh")."""
+    from treecalc.reference.data import price_units
 
     return {group: "$/" + unit.removeprefix("USD/") for group, unit in price_units().items()}
 

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.law.schema import as_date
 from treecalc.models.benefits import BenefitParams
 from treecalc.models.valuation import (
     appraised_10th,
@@ -62,6 +61,7 @@ class AssessOptions:
         library is refused in the same words, naming the option (:class:`treecalc.quantities.OutOfRange`)."""
         o = AssessOptions(**vars(self))
         o.continuing_days = whole_days(self.continuing_days)
+        from treecalc.law.schema import as_date
 
         o.on = as_date(self.on, "‹on› (the date of the application or violation)")
         if o.mortality is not None:

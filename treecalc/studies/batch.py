@@ -28,8 +28,8 @@ import pandas as pd
 from treecalc.ingest import zone as climate_zones
 from treecalc.ingest.columns import coordinate_columns, coordinate_fields
 from treecalc.ingest.sources.geoparquet import geometry_latlon, without_bbox
-from treecalc.models.benefits import BenefitParams, _zone_column, compute_benefits
-from treecalc.reference import data, geo
+from treecalc.models.benefits import BenefitParams, compute_benefits
+from treecalc.reference import data
 
 
 @dataclass(frozen=True)
@@ -214,6 +214,7 @@ def _lonlat(part: pd.DataFrame, fields: dict[str, str], crs: str | None) -> tupl
     """The trees' longitude/latitude as ``assess`` reads them (:func:`treecalc.reference.geo.tree_lonlat`, after
     :func:`treecalc.reference.geo.xy_reading`'s questions), whether a coordinate cell is given but no number (``41.21N``),
     and whether the trees were placed by x/y read as WGS84 degrees."""
+    from treecalc.reference import geo
 
     frame = pd.DataFrame({f: part[c].to_numpy() for f, c in fields.items()}, index=part.index)
     site = {"crs": crs} if crs else {}
@@ -240,6 +241,8 @@ def place_trees(
     as ``assess`` reads them), found by :func:`treecalc.ingest.zone.zones_at` as ``assess`` and ``benefits
     --lat/--lon`` find it; else the Northeast, by default. x/y read as degrees that place no tree in any zone
     but would the other way round are refused as swapped (:func:`treecalc.reference.geo.swapped_at`)."""
+    from treecalc.models.benefits import _zone_column
+    from treecalc.reference import geo
 
     codes = list(data.zones().index)
     at = {c: i for i, c in enumerate(codes)}
@@ -541,6 +544,7 @@ def zone_notes(
     """What to say of the zones the trees were valued in: the zones with their counts, where the coordinates
     were read from (``xy``: the columns are x/y, in ``crs`` or else read as WGS84 degrees), and how many trees
     were valued in the Northeast only by default, and why."""
+    from treecalc.reference import geo
 
     names = data.zones()["name"]
     out = []

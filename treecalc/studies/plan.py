@@ -55,12 +55,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.frames import actions
-from treecalc.law import access
-from treecalc.law import registry as jurisdictions
-from treecalc.law.schema import as_date
 from treecalc.money import money
-from treecalc.reference import data
 from treecalc.studies import plan_regimes
 
 #: The most assessments a plan runs (each a full assessment of the survey: 0.07 s for a lot's
@@ -181,6 +176,7 @@ def _penalty_words(a: Any) -> tuple[str, str, str, str]:
 
 def _sections(a: Any) -> Any:
     """The sections of the law applied by part (:attr:`treecalc.law.registry.Jurisdiction.sections`)."""
+    from treecalc.law import registry as jurisdictions
 
     return jurisdictions.by_key(a.jurisdiction).sections
 
@@ -205,6 +201,7 @@ def _key(v: Any) -> str:
 
 def _classes(trees: pd.DataFrame, optional: np.ndarray, dead: np.ndarray) -> list[list[int]]:
     """The optional trees in classes the law reads alike but for their size and value (positions, survey order)."""
+    from treecalc.reference import data
 
     cols = [c for c in trees.columns if c not in _NOT_LAW and c not in _SIZE]
     cat = data.catalogue()
@@ -249,6 +246,7 @@ def _ideals(members: list[int], value: np.ndarray, dbh: np.ndarray, limit: int) 
 
 def _split(trees: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(must-remove mask, optional mask, notes): the survey's proposed removals, read as the law reads them."""
+    from treecalc.frames import actions
 
     act = actions(trees)
     must = trees["must_remove"].fillna(False).to_numpy(bool) if "must_remove" in trees else np.zeros(len(trees), bool)
@@ -492,6 +490,7 @@ def _what_changes(chosen: list[int], prev: tuple[list[int], Any] | None, tags: n
 def _removals_left(a: Any, prev: tuple[list[int], Any] | None) -> str:
     """'leaves 2 trees removed or proposed for removal (H1, H2)' of the first step, 'makes 3 ...' of the others:
     the trees of the assessment removed or proposed, for a law that counts no removals in a window."""
+    from treecalc.frames import actions
 
     gone = np.isin(actions(a.trees), ("remove", "removed"))
     tags = [str(t) for t in a.trees["tag"].to_numpy(object)[gone]]
@@ -503,6 +502,8 @@ def _removals_left(a: Any, prev: tuple[list[int], Any] | None) -> str:
 def _law_in_force(a: Any) -> dict[str, Any]:
     """The law in force on the assessment's date (``options["on"]``), not the latest held: a plan for an
     application made before an amendment quotes the numbers then in force."""
+    from treecalc.law import access
+    from treecalc.law.schema import as_date
 
     return access.law(a.jurisdiction, as_date((getattr(a, "options", None) or {}).get("on")))
 

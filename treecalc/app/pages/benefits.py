@@ -8,15 +8,13 @@ import streamlit as st
 from treecalc.app import charts, state, ui, views
 from treecalc.models.equivalents import SOURCES as EQUIVALENTS_SOURCES
 from treecalc.quantities import RANGES
-from treecalc.reference import data
-from treecalc.reference.data import reader_names
-from treecalc.reference.data import zones as zone_table
 
 USD_COLS = ["usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property", "usd_total_annual"]
 
 
 def _sidebar() -> None:
     """Value basis, prices and aesthetic parameters, with their defaults and sources."""
+    from treecalc.reference import data
 
     with st.sidebar:
         st.subheader("Benefit parameters")
@@ -203,6 +201,7 @@ def body() -> None:
     ben = shown_dollars(ben)
     ident = [c for c in ("tag", "species") if c in sv.trees]
     table = pd.concat([sv.trees[ident], ben], axis=1)
+    from treecalc.reference.data import reader_names
 
     names = reader_names()
     table.insert(len(ident), "common_name", table["species_code"].map(names).fillna(table["species_code"]))
@@ -210,6 +209,7 @@ def body() -> None:
     _cards(ben, f"What these {len(ben):,} trees do each year")
     _totals(ben)
     zone = str(ben["zone"].iloc[0]) if "zone" in ben and len(ben) else "NoEastXXX"
+    from treecalc.reference.data import zones as zone_table
 
     counts = ben["zone"].astype(str).value_counts() if "zone" in ben else pd.Series(dtype=int)
     where = (

@@ -17,17 +17,19 @@ from treecalc.app import (
     ui,
     views,
 )
-from treecalc.law import LawNotInForce
-from treecalc.law.access import DEFAULT_FEE_SCHEDULE, read_toml
 from treecalc.law.registry import with_section
 from treecalc.quantities import RANGES
-from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml, schedule_in_force
+from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml
 
 
 def _in_force() -> dict[str, Any]:
     """The schedule every assessment charges today: the register's in force (a Board resolution the Engineer
     recorded), else the data folder's (its placeholder said)."""
     import datetime as dt
+
+    from treecalc.law import LawNotInForce
+    from treecalc.law.access import DEFAULT_FEE_SCHEDULE, read_toml
+    from treecalc.rules.croton_on_hudson.schedule import schedule_in_force
 
     village = state.village_schedule()
     if village is not None:

@@ -25,7 +25,7 @@ from typing import Any
 
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.limits import Limits, refuse
-from treecalc.ingest.sources.filetype import SIZE_ADVICE, sniff
+from treecalc.ingest.sources.filetype import SIZE_ADVICE
 from treecalc.ingest.sources.workbook import Source
 
 #: what each GIS format is called in a message, by the key :func:`gis_kind` gives
@@ -54,6 +54,7 @@ GIS_READ = {"gpkg": "gpkg", "shp": "shp", "zipped_shp": "shp", "geojson": "geojs
 def gis_kind(data: bytes, ext: str = "") -> str | None:
     """The GIS format read here that the bytes are (a key of :data:`GIS_LOOKS`; a zip holding a .shp is ``"shp"``),
     as the reader's sniffing tells it, or None. ``ext`` is not read: the content decides."""
+    from treecalc.ingest.sources.filetype import sniff
 
     return GIS_READ.get(sniff(data))
 

@@ -33,8 +33,7 @@ from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.law import readings as village_readings
 from treecalc.law.schema import OPERATOR_WORDS
 from treecalc.money import cents_sum, round2
-from treecalc.reference import data
-from treecalc.results import Findings, Replacement
+from treecalc.results import Findings
 from treecalc.rules.croton_on_hudson import readings as _readings
 from treecalc.rules.croton_on_hudson.fund import _fund_findings as _fund_findings
 from treecalc.rules.croton_on_hudson.fund import fee_schedule as fee_schedule
@@ -57,6 +56,8 @@ from treecalc.rules.croton_on_hudson.permit import not_given as not_given
 from treecalc.rules.croton_on_hudson.permit import permit as permit
 from treecalc.rules.croton_on_hudson.permit import village_work as village_work
 from treecalc.rules.croton_on_hudson.planting import share_words
+from treecalc.rules.croton_on_hudson.readings import ASSESSMENT_READING_ITEMS as ASSESSMENT_READING_ITEMS
+from treecalc.rules.croton_on_hudson.readings import DEAD_TREE_READING as DEAD_TREE_READING
 from treecalc.rules.croton_on_hudson.readings import NOT_OFFENCE_VILLAGE as NOT_OFFENCE_VILLAGE
 from treecalc.rules.croton_on_hudson.readings import NOTE_18E as NOTE_18E
 from treecalc.rules.croton_on_hudson.readings import NOTE_20C as NOTE_20C
@@ -116,6 +117,7 @@ def assess(ctx: Context) -> Findings:
 
     Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``.
     """
+    from treecalc.reference import data
 
     opts = ctx.opts
     site_in = dict(ctx.site_in)
@@ -193,6 +195,7 @@ def _tree_fact_assumptions(
 def _replacement_findings(
     ctx: Context, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult, parts: ReplacementParts
 ) -> tuple[Any, Any]:
+    from treecalc.results import Replacement
 
     rules = law["replacement"]
     opts = ctx.opts

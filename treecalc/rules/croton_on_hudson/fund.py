@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 
 from treecalc.money import cents, cents_sum
-from treecalc.results import Fund
 from treecalc.rules.croton_on_hudson.replacement import ReplacementParts, required_value
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
@@ -25,6 +24,7 @@ def _fund_findings(
     part_list: list[Any],
 ) -> Any:
     """§ 208-22D/F, § 208-24: the payment in lieu, on the fee schedule's capital basis when it is "value"."""
+    from treecalc.results import Fund
     from treecalc.rules.croton_on_hudson.schedule import in_lieu
 
     schedule = ctx.schedule

@@ -12,7 +12,6 @@ from treecalc.frames import dbh_range, flag, set_text
 from treecalc.frames import some_tags as _some_tags
 from treecalc.law import access as _access
 from treecalc.results import Permit
-from treecalc.results import line as L_
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
 from treecalc.rules.croton_on_hudson.penalties import PenaltyResult, _int_column
 from treecalc.rules.croton_on_hudson.permit import _meets, _street_proposed
@@ -75,6 +74,7 @@ def _lines(
     rep: Any,
     fund: Any,
 ) -> list[dict[str, Any]]:
+    from treecalc.results import line as L_
 
     L = list(ctx.survey_lines)
     unit = ctx.options["value_unit"]
@@ -139,6 +139,7 @@ def _lines(
 
 
 def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str, law: dict[str, Any]) -> None:
+    from treecalc.results import line as L_
 
     if rep.percent is not None:
         L.append(
@@ -227,6 +228,7 @@ def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str, 
 def _lines_penalties(
     L: list[dict[str, Any]], trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult, ctx: Context
 ) -> None:
+    from treecalc.results import line as L_
 
     L.append(
         L_(

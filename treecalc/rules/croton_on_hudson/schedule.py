@@ -27,9 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from treecalc.files import InputRefused, read_limited
-from treecalc.law import LawNotInForce
 from treecalc.law.access import default_fee_schedule, read_toml
-from treecalc.law.schema import as_date
 from treecalc.money import cents, money
 from treecalc.quantities import in_range
 
@@ -133,6 +131,7 @@ def load_fee_schedule(
 
 
 def _resolution(raw: Mapping[str, Any], source: str) -> dt.date | None:
+    from treecalc.law.schema import as_date
 
     try:
         return as_date(raw.get("resolution_date"), f"fee schedule {source}: resolution_date")
@@ -148,6 +147,7 @@ def schedule_in_force(raw: Mapping[str, Any], source: str, on: dt.date | None) -
     placeholder, is in force from the first). A date before every schedule held is refused naming the earliest
     (:class:`treecalc.law.LawNotInForce`): the fee then in force is not the one the Board set later.
     """
+    from treecalc.law import LawNotInForce
 
     many = raw.get("schedule")
     if many is None:
@@ -184,6 +184,7 @@ def record_schedule(path: str | Path, schedule: Mapping[str, Any], resolution_da
     """Add ``schedule`` (its keys as :func:`fee_schedule_toml` writes them), set by Board resolution of
     ``resolution_date``, to the schedules of the file at ``path``; the earlier ones are kept. Returns the new
     text (what is written reads back, every schedule). A second schedule of the same date is refused."""
+    from treecalc.law.schema import as_date
 
     when = as_date(resolution_date, "resolution_date (the Board resolution's date, §208-24C)")
     if when is None:

@@ -10,7 +10,6 @@ import numpy as np
 
 from treecalc.ingest.site import site_defaults
 from treecalc.law import access as _access
-from treecalc.law import readings
 from treecalc.quantities import IN_PER_FT
 
 NO_REPLACEMENT_RULE = "Wesley Hills Chapter 95 has no replacement-value rule"
@@ -35,6 +34,7 @@ PENALTY_SETTER = "a court sets the fine (or imprisonment, or both) up to them"
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 def site_why(law: dict[str, Any]) -> dict[str, str]:
     """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
+    from treecalc.law import readings
 
     return _access.site_why(law, readings("wesley_hills"))  # the words a survey read before it is assessed states too
 
