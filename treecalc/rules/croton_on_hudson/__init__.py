@@ -56,8 +56,6 @@ from treecalc.rules.croton_on_hudson.permit import not_given as not_given
 from treecalc.rules.croton_on_hudson.permit import permit as permit
 from treecalc.rules.croton_on_hudson.permit import village_work as village_work
 from treecalc.rules.croton_on_hudson.planting import share_words
-from treecalc.rules.croton_on_hudson.readings import ASSESSMENT_READING_ITEMS as ASSESSMENT_READING_ITEMS
-from treecalc.rules.croton_on_hudson.readings import DEAD_TREE_READING as DEAD_TREE_READING
 from treecalc.rules.croton_on_hudson.readings import NOT_OFFENCE_VILLAGE as NOT_OFFENCE_VILLAGE
 from treecalc.rules.croton_on_hudson.readings import NOTE_18E as NOTE_18E
 from treecalc.rules.croton_on_hudson.readings import NOTE_20C as NOTE_20C
