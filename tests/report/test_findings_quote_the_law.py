@@ -142,13 +142,8 @@ def _runtime_imports(path: Path) -> list[str]:
 def test_the_report_modules_read_no_law():
     """treecalc/report/ imports neither the rules nor the law's loader (its types only, for mypy): what it prints
     of the law is in the findings. A module that reached for the law again (``labels_on``, ``law()``) fails here."""
-    # the verifier (fingerprint.py) derives the assessment again, through the rules, to compare it; field_words.py
-    # says a field named in running text by its label, and the few site facts whose label quotes a number of the
-    # law (the 12-month window) take it from the law in force today, not the assessment's (the tables' headers
-    # are the assessment's own, a.labels): a known gap, the one law read left in report/
-    files = sorted(
-        f for f in (ROOT / "treecalc" / "report").glob("*.py") if f.name not in ("fingerprint.py", "field_words.py")
-    )
+    # the verifier (fingerprint.py) derives the assessment again, through the rules, to compare it
+    files = sorted(f for f in (ROOT / "treecalc" / "report").glob("*.py") if f.name != "fingerprint.py")
     assert len(files) >= 5  # json, statement, pdf, content, cells at least
     # the registry (treecalc.law.registry) names the villages and their records, not their law's numbers
     bad = {

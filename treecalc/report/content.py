@@ -30,6 +30,8 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
         src = getattr(getattr(assessment, "survey", None), "source", None) or {}
         survey_name = src.get("file") if isinstance(src, Mapping) else None
     d.setdefault("survey_name", survey_name)
+    labels = getattr(assessment, "labels", None)  # the labels quoting its law's numbers, of the assessment's date
+    d.setdefault("quoted_labels", {**(labels.columns if labels else {}), **(labels.site if labels else {})})
     m = getattr(assessment, "method", None) or {}
     d.setdefault(
         "method",

@@ -12,13 +12,14 @@ statement and the app's pages say them here, at the one place each writes its te
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import functools
 import re
+from collections.abc import Iterator, Mapping
 
-from treecalc.law.loader import CACHES
-
-__all__ = ["field_label", "field_names", "said"]
+__all__ = ["field_label", "field_names", "quoting", "said"]
 
 #: A snake_case name standing alone: not in a path or a file name ("data/law/croton_on_hudson/fund.toml"), not
 #: a command line's ``--site name=value`` (a user types it as written), with its ``=value`` when it has one
@@ -34,15 +35,10 @@ def _labels() -> dict[str, str]:
     """Every field name's label (the site facts', the columns', the assessment's figures'), first found wins."""
     from treecalc import results, schema
     from treecalc.ingest.site import SITE_FIELDS, SITE_LABELS
-    from treecalc.law.access import labels  # the facts whose label quotes a number: today's law (see below)
     from treecalc.reference import data
     from treecalc.schema import COLUMNS, describe
 
-    out: dict[str, str] = {}
-    # the labels that quote a number of a law (a column's "Slope over 20%", a fact's "within one year") from the
-    # law's readings first, filled from its numbers: an amended law relabels them; the data's fixed labels after
-    for k, v in {**SITE_LABELS, **labels("site_labels"), **labels("column_labels")}.items():
-        out[k] = v
+    out: dict[str, str] = dict(SITE_LABELS)
     for k, c in COLUMNS.items():
         out.setdefault(k, c.app or c.label or describe(k).label or k)
     figures = [
@@ -57,8 +53,22 @@ def _labels() -> dict[str, str]:
     return {k: v for k, v in out.items() if "_" in k}
 
 
-# an amended data folder read in the same process (treecalc.law.clear_caches) relabels the fields too
-CACHES.append(_labels)
+#: The labels that quote a number of the law (a column's "Slope over 20%", a fact's "within one year"), of the
+#: assessment whose output is being written (:attr:`treecalc.assessment.Assessment.labels`, filled from the law of
+#: its date): set by the statement and the report while they write, read before the data's fixed labels
+_QUOTED: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar(
+    "treecalc_quoted_labels", default=None
+)
+
+
+@contextlib.contextmanager
+def quoting(labels: Mapping[str, str]) -> Iterator[None]:
+    """Say the fields whose label quotes a number of the law by ``labels`` (an assessment's) while the block runs."""
+    token = _QUOTED.set(dict(labels))
+    try:
+        yield
+    finally:
+        _QUOTED.reset(token)
 
 
 @functools.cache
@@ -88,7 +98,7 @@ def field_names() -> frozenset[str]:
 
 def field_label(name: str) -> str | None:
     """The label of the field ``name`` ("A residence stands on the lot (yes/no)"), None for no field."""
-    return _labels().get(name)
+    return (_QUOTED.get() or {}).get(name) or _labels().get(name)
 
 
 def _running(label: str) -> str:
@@ -104,7 +114,8 @@ def said(text: object) -> str:
     s = str(text)
     if "_" not in s or s.lstrip()[:1] in ("{", "["):  # a JSON document (the fingerprint ``verify`` reads): data
         return s
-    known = _labels()
+    quoted = _QUOTED.get()
+    known = {**_labels(), **quoted} if quoted else _labels()
     whole = known.get(s.strip()) or _values().get(s.strip())
     if whole is not None:
         return whole

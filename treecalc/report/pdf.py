@@ -36,7 +36,7 @@ from treecalc.report.content import (
     tree_columns,
     trees_concerned,
 )
-from treecalc.report.field_words import said
+from treecalc.report.field_words import quoting, said
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -512,7 +512,8 @@ def report_pdf(
 
     token = _WORDS.set(words)
     try:
-        return _report(d, survey_name, generated, kind)
+        with quoting(d.get("quoted_labels") or {}):  # a field named in a note: by the assessment's labels
+            return _report(d, survey_name, generated, kind)
     finally:
         _WORDS.reset(token)
 

@@ -58,6 +58,7 @@ from treecalc.report.cells import (
     records_table,
     unit_text,
 )
+from treecalc.report.field_words import quoting
 from treecalc.report.xlsx import (
     WIDTH_SAMPLE,
     Book,
@@ -796,16 +797,24 @@ def build_workbook(assessment: Assessment, target: Any, *, stream_rows: bool = T
     """
 
     book = Book(target, stream_rows=stream_rows, in_words=True)  # read by a person: fields by their labels
-    # the headers that quote a law's number ("Slope over 20%") say the law of the assessment's date: its labels
-    _summary(book, assessment)
-    _trees(book, assessment)
-    _replacement(book, assessment)
-    _fund(book, assessment)
-    _penalties(book, assessment)
-    _rejected(book, assessment)
-    _method(book, assessment)
-    _fingerprint(book, assessment)
-    book.close(f"Tree statement — {_jurisdiction(assessment)}")
+    # the headers that quote a law's number ("Slope over 20%") say the law of the assessment's date: its labels,
+    # and a field named in a note is said by them too
+    with quoting(quoted_labels(assessment)):
+        _summary(book, assessment)
+        _trees(book, assessment)
+        _replacement(book, assessment)
+        _fund(book, assessment)
+        _penalties(book, assessment)
+        _rejected(book, assessment)
+        _method(book, assessment)
+        _fingerprint(book, assessment)
+        book.close(f"Tree statement — {_jurisdiction(assessment)}")
+
+
+def quoted_labels(a: Assessment) -> dict[str, str]:
+    """The labels of an assessment that quote a number of its law, columns' and site facts' (its ``labels``)."""
+    labels = getattr(a, "labels", None)
+    return {**(labels.columns if labels else {}), **(labels.site if labels else {})}
 
 
 def _fingerprint(book: Book, a: Assessment) -> None:
