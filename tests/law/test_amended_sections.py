@@ -159,3 +159,48 @@ def test_the_offence_rule_and_the_sections_applied_read_the_renumbered_data(tmp_
         "Ch. 95 penalties B",
     ]
     assert "removed where §95-9A(1) required a clearing permit" in rule
+
+
+def test_the_excavation_check_cites_the_renumbered_entries(tmp_path):
+    """The excavation rules read their law at import: a fresh process on the renumbered copy (TREECALC_DATA)."""
+    import os
+    import subprocess
+    import sys
+
+    from treecalc.reference.datafolder import DATA_ENV
+
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    for rel, table, section in RENUMBERED:
+        _renumber(folder, rel, table, section)
+    excavation = "law/wesley_hills/ch95_excavation.toml"
+    for table, section in (
+        ("cellar_multiple", "§95-9C(1)"),
+        ("slope_rise", "§95-9E(1)(a)"),
+        ("rock_slope", "§95-9E(1)(b)"),
+        ("topsoil_depth", "§95-9E(1)(c)"),
+    ):
+        _renumber(folder, excavation, table, section)
+    code = (
+        "import json\n"
+        "from treecalc.rules.wesley_hills import excavation as x\n"
+        "c = x.wesley_hills_building_permit_check(40, 30, 8, 900, 700)\n"
+        "notes, readings = x._wesley_hills_readings(True)\n"
+        "try:\n"
+        "    x.wesley_hills_topsoil_cy(100, 2)\n"
+        "except ValueError as e:\n"
+        "    topsoil = str(e)\n"
+        "print(json.dumps({'sections': [e['section'] for e in c.explanations], 'notes': c.notes + notes,\n"
+        "    'slope': x.wesley_hills_slope_check(1, 1)['section'],\n"
+        "    'rock': x.wesley_hills_slope_check(7, 1, rock=True)['section'], 'topsoil': topsoil}))\n"
+    )
+    env = {**os.environ, DATA_ENV: str(folder)}
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    # two comparisons of the building-permit rule (fill, excavated material), then the waiver's own entry
+    assert got["sections"][:2] == ["§95-9C(1)", "§95-9C(1)"]
+    assert any(n.startswith("§95-9C(1) read as: the fill added") for n in got["notes"])
+    assert any(n.startswith("§95-9A(1)(c)-(e): tree removal triggers") for n in got["notes"])
+    assert (got["slope"], got["rock"]) == ("§95-9E(1)(a)", "§95-9E(1)(b)")
+    assert "minimum of §95-9E(1)(c), got 2" in got["topsoil"]
