@@ -30,6 +30,7 @@ RENUMBERED = [
     (CH95, "permit.vacant_lot_min_dbh_in", "§95-9A(1)(c)"),
     (CH95, "permit.large_lot_min_dbh_in", "§95-9A(1)(d)"),
     (CH95, "permit.lot_line_min_dbh_in", "§95-9A(1)(e)"),
+    (READINGS, "sections.operation", "§95-9A(1)(a)"),
     (READINGS, "sections.building_permit", "§95-9C(1)"),
     (READINGS, "sections.subdivision_plans_approved", "§95-9C(2)"),
     (READINGS, "sections.site_plan_approved", "§95-9C(3)"),
@@ -204,3 +205,12 @@ def test_the_excavation_check_cites_the_renumbered_entries(tmp_path):
     assert any(n.startswith("§95-9A(1)(c)-(e): tree removal triggers") for n in got["notes"])
     assert (got["slope"], got["rock"]) == ("§95-9E(1)(a)", "§95-9E(1)(b)")
     assert "minimum of §95-9E(1)(c), got 2" in got["topsoil"]
+    # a fill is an operation (§95-3A(1)(a)); topsoil placed alone may be the lawns-and-gardens exception (§95-3D(4))
+    cli = [sys.executable, "-m", "treecalc.cli", "excavation", "check", "--jurisdiction", "wesley-hills", "--json"]
+    fill = subprocess.run([*cli, "--fill", "200:2"], env=env, capture_output=True, text=True, timeout=120)
+    assert fill.returncode == 0, fill.stderr
+    assert json.loads(fill.stdout)["triggers"] == ["§95-9A(1)(a)"]
+    top = subprocess.run([*cli, "--place-topsoil", "100:2"], env=env, capture_output=True, text=True, timeout=120)
+    assert top.returncode == 0, top.stderr
+    assert "§95-9D(4)" in top.stdout
+    assert "§95-3D(4)" not in top.stdout and "§95-3A(1)(a)" not in fill.stdout + top.stdout

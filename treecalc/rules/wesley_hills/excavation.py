@@ -27,7 +27,7 @@ from treecalc.law.numbers import numbers
 from treecalc.money import nonneg, round2
 from treecalc.quantities import bounded
 from treecalc.rules.excavation_check import PermitCheck, unknown
-from treecalc.rules.wesley_hills.readings import cited
+from treecalc.rules.wesley_hills.readings import cited, provision
 
 __all__ = [
     "LAW",
@@ -82,7 +82,7 @@ def _tree_triggers() -> str:
 
 def _wesley_hills_readings(cellar_given: bool) -> tuple[list[str], list[str]]:
     """The notes and the readings of a Wesley Hills excavation check."""
-    sec_bp, sec_lawn = LAW["cellar_multiple"].section, "§95-3D(4)"
+    sec_bp, sec_lawn = LAW["cellar_multiple"].section, provision("lawns_and_gardens")
     notes = [
         f"{sec_bp}: a building permit stands as the permit while added fill and excavated material removed each "
         f"stay within {_fmt(LAW['cellar_multiple'].value)} times the cellar-and-foundation volume"
@@ -118,8 +118,8 @@ def check(o: Operation, *, cellar: tuple[Any, Any, Any] | None = None, **_not_re
     fnd = sum((a * d for a, d in o.foundations), Decimal(0))
     exc_cuft, fill_cuft = o.exc_cuft() + fnd, o.fill_cuft()
     any_op = o.any or fnd > 0
-    sec_op, sec_bp, sec_w = "§95-3A(1)(a)", LAW["cellar_multiple"].section, LAW["waiver_volume"].section
-    sec_lawn = "§95-3D(4)"  # no number: the section and its words live here
+    sec_op, sec_bp, sec_w = provision("operation"), LAW["cellar_multiple"].section, LAW["waiver_volume"].section
+    sec_lawn = provision("lawns_and_gardens")  # no number: a record of the readings' [sections]
     explanations: list[dict[str, Any]] = [
         {
             "section": sec_op,
