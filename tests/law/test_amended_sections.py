@@ -177,6 +177,7 @@ def test_the_excavation_check_cites_the_renumbered_entries(tmp_path):
     excavation = "law/wesley_hills/ch95_excavation.toml"
     for table, section in (
         ("cellar_multiple", "§95-9C(1)"),
+        ("waiver_volume", "§95-9D(1)"),
         ("slope_rise", "§95-9E(1)(a)"),
         ("rock_slope", "§95-9E(1)(b)"),
         ("topsoil_depth", "§95-9E(1)(c)"),
@@ -203,6 +204,9 @@ def test_the_excavation_check_cites_the_renumbered_entries(tmp_path):
     assert got["sections"][:2] == ["§95-9C(1)", "§95-9C(1)"]
     assert any(n.startswith("§95-9C(1) read as: the fill added") for n in got["notes"])
     assert any(n.startswith("§95-9A(1)(c)-(e): tree removal triggers") for n in got["notes"])
+    assert "Wesley Hills section numbers (§95-9A, §95-9C(1), §95-9D(1), §95-9E) are reconstructed" in " ".join(
+        got["notes"]
+    )
     assert (got["slope"], got["rock"]) == ("§95-9E(1)(a)", "§95-9E(1)(b)")
     assert "minimum of §95-9E(1)(c), got 2" in got["topsoil"]
     # a fill is an operation (§95-3A(1)(a)); topsoil placed alone may be the lawns-and-gardens exception (§95-3D(4))

@@ -39,7 +39,6 @@ __all__ = [
     "wesley_hills_slope_check",
     "wesley_hills_topsoil_cy",
     "WAIVER_READING",
-    "WESLEY_NOTES",
 ]
 
 LAW = numbers("wesley_hills", "ch95_excavation")
@@ -61,10 +60,25 @@ _SLOPE = _slope(LAW["slope_rise"].value, LAW["slope_run"].value)
 _ROCK_SLOPE = _slope(LAW["rock_slope"].value, Decimal(1))
 
 
-WESLEY_NOTES = [
-    "Wesley Hills section numbers (§95-3A, §95-3C(1), §95-3D(1), §95-4E) are reconstructed: the "
-    "extracted text of Chapter 95 lost its section headings.",
-]
+def _wesley_notes() -> list[str]:
+    """The note every Wesley Hills excavation answer carries: its section numbers are reconstructed (each cited as
+    the data gives it: the operation's record, the building-permit and waiver entries, the rehabilitation rule's)."""
+
+    def head(section: str) -> str:  # the section a subsection is of ("(1)(a)" left off)
+        return section.split("(")[0]
+
+    cited_here = [head(provision("operation")), LAW["cellar_multiple"].section, LAW["waiver_volume"].section]
+    return [
+        f"Wesley Hills section numbers ({', '.join([*cited_here, head(LAW['slope_rise'].section)])}) are "
+        "reconstructed: the extracted text of Chapter 95 lost its section headings.",
+    ]
+
+
+def __getattr__(name: str) -> Any:
+    """``WESLEY_NOTES``, the notes filled from the data when asked for (PEP 562)."""
+    if name == "WESLEY_NOTES":
+        return _wesley_notes()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _measured_at() -> str:
@@ -94,7 +108,7 @@ def _wesley_hills_readings(cellar_given: bool) -> tuple[list[str], list[str]]:
         f"{LAW['slope_rise'].section}: rehabilitation: slopes no steeper than {_SLOPE} (rock {_ROCK_SLOPE}); "
         f"{LAW['topsoil_depth'].section}: at least {_fmt(LAW['topsoil_depth'].value)} in of topsoil over "
         "exposed ground.",
-        *WESLEY_NOTES,
+        *_wesley_notes(),
     ]
     interp = [
         WAIVER_READING,
@@ -373,7 +387,7 @@ def wesley_hills_building_permit_check(
         f"{_times(multiple)} the volume ('shall specify ... the maximum volumes of added fill and/or excavated "
         f"material'); exactly {_fmt(multiple)}x is within the rule ('does not exceed').",
         WAIVER_READING,
-        *WESLEY_NOTES,
+        *_wesley_notes(),
     ]
     return WesleyHillsCheck(vol, limit, f, e, suffices, not suffices, waiver, expl, notes, multiple)
 
