@@ -26,14 +26,12 @@ from treecalc.rules.wesley_hills.permit import EXCEPTIONS as EXCEPTIONS
 from treecalc.rules.wesley_hills.permit import WesleyHillsResult as WesleyHillsResult
 from treecalc.rules.wesley_hills.permit import evaluate as evaluate
 from treecalc.rules.wesley_hills.readings import NO_REPLACEMENT_RULE as NO_REPLACEMENT_RULE
-from treecalc.rules.wesley_hills.readings import OFFENCE_RULE as OFFENCE_RULE
 from treecalc.rules.wesley_hills.readings import OTHER_SECTION as OTHER_SECTION
 from treecalc.rules.wesley_hills.readings import PENALTY_SECTION as PENALTY_SECTION
 from treecalc.rules.wesley_hills.readings import PENALTY_SETTER as PENALTY_SETTER
-from treecalc.rules.wesley_hills.readings import SECTIONS_APPLIED as SECTIONS_APPLIED
 from treecalc.rules.wesley_hills.readings import _not_given as _not_given
+from treecalc.rules.wesley_hills.readings import clearing_permit_section, site_why
 from treecalc.rules.wesley_hills.readings import reading_texts as reading_texts
-from treecalc.rules.wesley_hills.readings import site_why
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
     from treecalc.rules.context import Context
@@ -68,7 +66,7 @@ def assess(ctx: Context) -> Findings:
         triggers=r.site_triggers,
         exceptions_applied=r.exceptions_applied,
         trees_needing_permit=int(r.permit_needed.sum()),
-        approving_authority="Planning Board (clearing permit, Wesley Hills Chapter 95, §95-3A(1))",
+        approving_authority=f"Planning Board (clearing permit, Wesley Hills Chapter 95, {clearing_permit_section()})",
     )
     replacement = Replacement(
         required=False,
@@ -94,7 +92,7 @@ def assess(ctx: Context) -> Findings:
         }
         for i in np.flatnonzero(r.offence)
     ]
-    penalties = Penalties(  # Chapter 95 has fines only: no §208-29 civil penalty, criminal fine or doubling
+    penalties = Penalties(  # Chapter 95 has fines only: no Chapter 208 civil penalty, criminal fine or doubling
         fine_max_usd=fine_def,
         fine_conditional_usd=fine_cond,
         continuing_days=ctx.opts.continuing_days,
@@ -109,7 +107,8 @@ def assess(ctx: Context) -> Findings:
 
 
 def __getattr__(name: str) -> Any:
-    """The readings filled from the law (``SITE_DEFAULTS``, ``READINGS`` ...), read when asked for, not at import."""
+    """The readings filled from the law (``SITE_DEFAULTS``, ``READINGS``, ``SECTIONS_APPLIED``, ``OFFENCE_RULE``),
+    read when asked for, not at import."""
     if name in _readings._LAZY:
         return getattr(_readings, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -27,6 +27,7 @@ from treecalc.law.numbers import numbers
 from treecalc.money import nonneg, round2
 from treecalc.quantities import bounded
 from treecalc.rules.excavation_check import PermitCheck, unknown
+from treecalc.rules.wesley_hills.readings import cited, provision
 
 __all__ = [
     "LAW",
@@ -38,7 +39,6 @@ __all__ = [
     "wesley_hills_slope_check",
     "wesley_hills_topsoil_cy",
     "WAIVER_READING",
-    "WESLEY_NOTES",
 ]
 
 LAW = numbers("wesley_hills", "ch95_excavation")
@@ -55,15 +55,30 @@ def _slope(rise: Decimal, run: Decimal) -> str:
     return f"{_fmt(rise)}V:{_fmt(run)}H"
 
 
-#: The steepest finished slope of §95-4E(1)(a), and that of a surface excavated to fast rock (per 1 ft horizontal).
+#: The steepest finished slope of the rehabilitation rule (``slope_rise``, ``slope_run``), and that of a surface excavated to fast rock (per 1 ft horizontal).
 _SLOPE = _slope(LAW["slope_rise"].value, LAW["slope_run"].value)
 _ROCK_SLOPE = _slope(LAW["rock_slope"].value, Decimal(1))
 
 
-WESLEY_NOTES = [
-    "Wesley Hills section numbers (§95-3A, §95-3C(1), §95-3D(1), §95-4E) are reconstructed: the "
-    "extracted text of Chapter 95 lost its section headings.",
-]
+def _wesley_notes() -> list[str]:
+    """The note every Wesley Hills excavation answer carries: its section numbers are reconstructed (each cited as
+    the data gives it: the operation's record, the building-permit and waiver entries, the rehabilitation rule's)."""
+
+    def head(section: str) -> str:  # the section a subsection is of ("(1)(a)" left off)
+        return section.split("(")[0]
+
+    cited_here = [head(provision("operation")), LAW["cellar_multiple"].section, LAW["waiver_volume"].section]
+    return [
+        f"Wesley Hills section numbers ({', '.join([*cited_here, head(LAW['slope_rise'].section)])}) are "
+        "reconstructed: the extracted text of Chapter 95 lost its section headings.",
+    ]
+
+
+def __getattr__(name: str) -> Any:
+    """``WESLEY_NOTES``, the notes filled from the data when asked for (PEP 562)."""
+    if name == "WESLEY_NOTES":
+        return _wesley_notes()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _measured_at() -> str:
@@ -73,21 +88,27 @@ def _measured_at() -> str:
     return f"{access.law('wesley_hills')['permit']['measured_above_ground_in']:g}"
 
 
+def _tree_triggers() -> str:
+    """§95-3A(1)(c) to (e), the tree removal triggers, from the clearing chapter's entries."""
+    c, e = cited("permit.vacant_lot_min_dbh_in"), cited("permit.lot_line_min_dbh_in")
+    return f"{c}-{e[e.rfind('(') :]}"
+
+
 def _wesley_hills_readings(cellar_given: bool) -> tuple[list[str], list[str]]:
     """The notes and the readings of a Wesley Hills excavation check."""
-    sec_bp, sec_lawn = LAW["cellar_multiple"].section, "§95-3D(4)"
+    sec_bp, sec_lawn = LAW["cellar_multiple"].section, provision("lawns_and_gardens")
     notes = [
         f"{sec_bp}: a building permit stands as the permit while added fill and excavated material removed each "
         f"stay within {_fmt(LAW['cellar_multiple'].value)} times the cellar-and-foundation volume"
         + ("" if cellar_given else " (give the cellar to check it)")
         + ".",
         f"{sec_lawn}: the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
-        f"§95-3A(1)(c)-(e): tree removal triggers (diameter measured {_measured_at()} in above ground) are evaluated by "
+        f"{_tree_triggers()}: tree removal triggers (diameter measured {_measured_at()} in above ground) are evaluated by "
         "the tree law.",
         f"{LAW['slope_rise'].section}: rehabilitation: slopes no steeper than {_SLOPE} (rock {_ROCK_SLOPE}); "
         f"{LAW['topsoil_depth'].section}: at least {_fmt(LAW['topsoil_depth'].value)} in of topsoil over "
         "exposed ground.",
-        *WESLEY_NOTES,
+        *_wesley_notes(),
     ]
     interp = [
         WAIVER_READING,
@@ -111,8 +132,8 @@ def check(o: Operation, *, cellar: tuple[Any, Any, Any] | None = None, **_not_re
     fnd = sum((a * d for a, d in o.foundations), Decimal(0))
     exc_cuft, fill_cuft = o.exc_cuft() + fnd, o.fill_cuft()
     any_op = o.any or fnd > 0
-    sec_op, sec_bp, sec_w = "§95-3A(1)(a)", LAW["cellar_multiple"].section, LAW["waiver_volume"].section
-    sec_lawn = "§95-3D(4)"  # no number: the section and its words live here
+    sec_op, sec_bp, sec_w = provision("operation"), LAW["cellar_multiple"].section, LAW["waiver_volume"].section
+    sec_lawn = provision("lawns_and_gardens")  # no number: a record of the readings' [sections]
     explanations: list[dict[str, Any]] = [
         {
             "section": sec_op,
@@ -123,7 +144,7 @@ def check(o: Operation, *, cellar: tuple[Any, Any, Any] | None = None, **_not_re
         }
     ]
     m = o.measured
-    # the topsoil placement is the only operation given: §95-3D(4) may leave it unlimited
+    # the topsoil placement is the only operation given: the lawns-and-gardens exception may leave it unlimited
     topsoil_only = bool(
         o.top
         and o.top[0] > 0
@@ -151,7 +172,7 @@ def check(o: Operation, *, cellar: tuple[Any, Any, Any] | None = None, **_not_re
     bp = None
     if cellar is not None and any_op:
         L, W, D = cellar
-        # the §95-3D(1) waiver is the one decided above (it also knows the stripping): one answer per check
+        # the Planning Board's waiver is the one decided above (it also knows the stripping): one answer per check
         bp = wesley_hills_building_permit_check(L, W, D, _cy(fill_cuft), _cy(exc_cuft), waiver=waiver).to_dict()
         explanations += [{**e, "holds": e["holds"]} for e in bp["explanations"]]
         if bp["building_permit_suffices"]:
@@ -219,7 +240,7 @@ def wesley_hills_waiver_eligible(material_cy: Any) -> bool:
     return nonneg(material_cy, "material_cy") < LAW["waiver_volume"].value
 
 
-#: The one reading of §95-3D(1) "an excavation or filling operation involving less than 100 cubic yards of
+#: The one reading of the waiver (``waiver_volume``) "an excavation or filling operation involving less than 100 cubic yards of
 #: material", used by :func:`check_permit` and :func:`wesley_hills_building_permit_check` alike.
 WAIVER_READING = (
     f"{LAW['waiver_volume'].section}: 'less than {_fmt(LAW['waiver_volume'].value)} cubic yards of material' "
@@ -336,36 +357,37 @@ def wesley_hills_building_permit_check(
     vol = _cy(L * W * D)
     multiple = LAW["cellar_multiple"].value
     limit = multiple * vol
-    # §95-3C(1): "does not exceed two times" -> <= 2x, each of fill and removed material.
+    # the building-permit rule: "does not exceed two times" -> <= 2x, each of fill and removed material.
+    sec = LAW["cellar_multiple"].section
     fill_ok, exc_ok = f <= limit, e <= limit
     suffices = fill_ok and exc_ok
     expl = [
         {
-            "section": "§95-3C(1)",
+            "section": sec,
             "holds": fill_ok,
             "explanation": f"added fill {round2(f):,.2f} cu yd vs {_fmt(multiple)} x cellar and foundation "
             f"{round2(vol):,.2f} cu yd = "
             f"{round2(limit):,.2f} cu yd ({'within' if fill_ok else 'exceeds'})",
         },
         {
-            "section": "§95-3C(1)",
+            "section": sec,
             "holds": exc_ok,
             "explanation": f"excavated material removed {round2(e):,.2f} cu yd vs limit {round2(limit):,.2f} cu yd "
             f"({'within' if exc_ok else 'exceeds'})",
         },
     ]
-    if waiver is None:  # §95-3D(1): "less than 100 cubic yards", the one reading, decided once
+    if waiver is None:  # the waiver: "less than 100 cubic yards", the one reading, decided once
         w = wesley_hills_waiver(e, f)
         waiver = w["eligible"]
         expl.append({"section": w["section"], "holds": waiver, "explanation": w["explanation"]})
     notes = [
         f"cellar and foundation volume {_fmt(L)} x {_fmt(W)} x {_fmt(D)} ft = {_fmt(L * W * D)} cu ft = "
         f"{round2(vol):,.2f} cu yd (outside dimensions, cellar floor to top of foundation)",
-        "§95-3C(1) read as: the fill added and the excavated material removed are each compared with "
+        f"{sec} read as: the fill added and the excavated material removed are each compared with "
         f"{_times(multiple)} the volume ('shall specify ... the maximum volumes of added fill and/or excavated "
         f"material'); exactly {_fmt(multiple)}x is within the rule ('does not exceed').",
         WAIVER_READING,
-        *WESLEY_NOTES,
+        *_wesley_notes(),
     ]
     return WesleyHillsCheck(vol, limit, f, e, suffices, not suffices, waiver, expl, notes, multiple)
 
@@ -402,7 +424,7 @@ def wesley_hills_slope_check(rise_ft: Any, run_ft: Any, rock: bool = False, reta
     what = f"rock: no steeper than {_ROCK_SLOPE}" if rock else f"no steeper than {_SLOPE}"
     return {
         "ok": bool(ok),
-        "section": "§95-4E(1)(a)",
+        "section": LAW["rock_slope" if rock else "slope_rise"].section,
         "max_rise_per_run": float(limit),
         "rise_per_run": None if ratio is None else float(ratio),
         "explanation": f"slope {_fmt(rise)} ft rise over {_fmt(run)} ft run; {what}"
@@ -422,6 +444,6 @@ def wesley_hills_topsoil_cy(exposed_area_sqft: Any, depth_in: Any = None) -> Dec
     d = LAW["topsoil_depth"].value if depth_in is None else bounded(depth_in, "depth_in", 0, MAX_DEPTH_IN, unit="in")
     if d < LAW["topsoil_depth"].value:
         raise ValueError(
-            f"depth_in must be at least the {_fmt(LAW['topsoil_depth'].value)} in minimum of §95-4E(1)(c), got {depth_in!r}"
+            f"depth_in must be at least the {_fmt(LAW['topsoil_depth'].value)} in minimum of {LAW['topsoil_depth'].section}, got {depth_in!r}"
         )
     return _cy(inches_to_feet(a * d))

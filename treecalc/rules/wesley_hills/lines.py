@@ -10,7 +10,12 @@ import pandas as pd
 from treecalc.results import Permit
 from treecalc.rules.wesley_hills.penalties import Chapter95Summary
 from treecalc.rules.wesley_hills.permit import WesleyHillsResult
-from treecalc.rules.wesley_hills.readings import NO_REPLACEMENT_RULE, OTHER_SECTION, PENALTY_SECTION
+from treecalc.rules.wesley_hills.readings import (
+    NO_REPLACEMENT_RULE,
+    OTHER_SECTION,
+    PENALTY_SECTION,
+    clearing_permit_section,
+)
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
     from treecalc.rules.context import Context
@@ -51,7 +56,7 @@ def _lines(ctx: Context, r: WesleyHillsResult, wh: Chapter95Summary, permit: Per
         "Exception (Wesley Hills Ch. 95)",
         "Clearing permit required (Wesley Hills Ch. 95)",
     )
-    L += permit.statement_lines("§95-3A(1)", items, f"{permit.trees_needing_permit} tree(s)")
+    L += permit.statement_lines(clearing_permit_section(), items, f"{permit.trees_needing_permit} tree(s)")
     L.append(line("Ch. 95", "Replacement", "none", "", NO_REPLACEMENT_RULE))
     L.append(line(PENALTY_SECTION, "Trees removed without a required clearing permit", wh.offences, "trees"))
     L.append(

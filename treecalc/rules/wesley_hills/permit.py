@@ -12,26 +12,20 @@ from treecalc.frames import actions, dbh_doubt, dbh_range, unclear_words
 from treecalc.frames import join as _join
 from treecalc.ingest.site import fact_bool as parse_bool
 from treecalc.law.access import meets
+from treecalc.rules.wesley_hills.readings import cited, provision
 from treecalc.schema import REMOVALS
 
+#: The exceptions a site fact gives, as the outputs say them; each cited by its provision in the readings'
+#: ``[sections]`` (keyed by the same site fact), where the ordinance's words are.
 EXCEPTIONS = {
-    "village_work": (
-        "§95-3D(2)",
-        "operations conducted by or for the Village of Wesley Hills: Chapter 95 does "
-        "not apply, no clearing permit required",
-    ),
-    "normal_farming": (
-        "§95-3D(3)",
-        "normal use of land for farming, gardening or similar agricultural or "
-        "horticultural uses: Chapter 95 does not prohibit or limit it",
-    ),
-    "subdivision_plans_approved": (
-        "§95-3C(2)",
-        "approved subdivision construction plans deemed a duly issued "
-        "permit (removals within the street rights-of-way, slope rights "
-        "and drainage areas, or shown on the approved, bonded grading "
-        "plan)",
-    ),
+    "village_work": "operations conducted by or for the Village of Wesley Hills: Chapter 95 does "
+    "not apply, no clearing permit required",
+    "normal_farming": "normal use of land for farming, gardening or similar agricultural or "
+    "horticultural uses: Chapter 95 does not prohibit or limit it",
+    "subdivision_plans_approved": "approved subdivision construction plans deemed a duly issued "
+    "permit (removals within the street rights-of-way, slope rights "
+    "and drainage areas, or shown on the approved, bonded grading "
+    "plan)",
 }
 
 
@@ -104,22 +98,23 @@ def evaluate(
     vacant = (not parse_bool(site.get("has_residence", False))) if vacant is None else parse_bool(vacant)
     # (c) 10 in or more on any vacant lot
     if vacant:
+        sec = cited("permit.vacant_lot_min_dbh_in")
         add(
-            "§95-3A(1)(c)",
+            sec,
             _meets("permit.vacant_lot_min_dbh_in", d, p["vacant_lot_min_dbh_in"]),
             f"{p['vacant_lot_min_dbh_in']:g} in or more on a vacant lot",
-            "vacant lot (has_residence not given, §95-3A(1)(c))" if vacant_assumed else "",
+            f"vacant lot (has_residence not given, {sec})" if vacant_assumed else "",
             "vacant_lot_min_dbh_in",
         )
     survey = _Survey(add, trees, site, p, d, harmed, assumptions, assumed)
     _large_lot(survey)
     _lot_line(survey, flags_not_surveyed)
     needed = harmed & (text != "")
-    exceptions = [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
+    exceptions = [{"section": provision(k), "text": EXCEPTIONS[k]} for k in EXCEPTIONS if site.get(k)]
     if site.get("village_work") or site.get("normal_farming"):
-        needed = np.zeros(n, dtype=bool)  # § 95-3D(2), (3): the chapter does not apply / limit
+        needed = np.zeros(n, dtype=bool)  # work by or for the Village, farming: the chapter does not apply / limit
     held = bool(site.get("permit_held", False)) or bool(site.get("subdivision_plans_approved"))
-    # the tree's own clearing permit, and work by or for the Village (§95-3D(2)), where the survey says them per
+    # the tree's own clearing permit, and work by or for the Village (village_work), where the survey says them per
     # tree; a cell neither yes nor no is not given: the removal it would excuse is a conditional offence
     own = _tree_yes(trees, "permit") | _tree_yes(trees, "village_work")
     offence = needed & (act == "removed") & (not held) & ~own
@@ -161,6 +156,7 @@ def _large_lot(s: _Survey) -> None:
     """(d) lot of 1.5 acres or more: 10 in or more farther than 200 ft from an existing one-family residence."""
     add, trees, site, p, d = s.add, s.trees, s.site, s.p, s.d
     harmed, assumptions = s.harmed, s.assumptions
+    sec = cited("permit.large_lot_min_dbh_in")
     area = site.get("lot_area_acres")
     if area is not None and not _meets("permit.large_lot_min_acres", float(area), p["large_lot_min_acres"]):
         return
@@ -174,14 +170,14 @@ def _large_lot(s: _Survey) -> None:
     if unknown.any():
         assumptions.append(
             f"{int(unknown.sum())} tree(s) without distance_to_residence_ft are assumed farther "
-            f"than {p['large_lot_residence_distance_ft']:g} ft from a residence (§95-3A(1)(d))"
+            f"than {p['large_lot_residence_distance_ft']:g} ft from a residence ({sec})"
         )
     far = np.isnan(dist) | _meets("permit.large_lot_residence_distance_ft", dist, p["large_lot_residence_distance_ft"])
-    dep = np.where(np.isnan(dist), "distance_to_residence_ft not given (§95-3A(1)(d))", "")
+    dep = np.where(np.isnan(dist), f"distance_to_residence_ft not given ({sec})", "")
     if area is None:
-        dep = np.where(dep == "", "lot_area_acres not given (§95-3A(1)(d))", "lot_area_acres and " + dep.astype(object))
+        dep = np.where(dep == "", f"lot_area_acres not given ({sec})", "lot_area_acres and " + dep.astype(object))
     add(
-        "§95-3A(1)(d)",
+        sec,
         big & far,
         f"{p['large_lot_min_dbh_in']:g} in or more, farther than {p['large_lot_residence_distance_ft']:g} ft "
         f"from a one-family residence, on a lot of {p['large_lot_min_acres']:g} acres or more",
@@ -194,6 +190,7 @@ def _lot_line(s: _Survey, flags_not_surveyed: Any) -> None:
     """(e) 6 in or more within 20 ft of a lot line on a lot without a one-family certificate of occupancy."""
     add, trees, site, p, d = s.add, s.trees, s.site, s.p, s.d
     harmed, assumptions, assumed = s.harmed, s.assumptions, s.assumed
+    sec = cited("permit.lot_line_min_dbh_in")
     if site.get("one_family_co_issued", False):
         return
     n = len(trees)
@@ -211,18 +208,18 @@ def _lot_line(s: _Survey, flags_not_surveyed: Any) -> None:
         why = "the survey has no lot-line column: " if not_surveyed else ""
         assumptions.append(
             f"{why}{int(unknown.sum())} tree(s) without within_20ft_of_lot_line are assumed "
-            f"within {p['lot_line_distance_ft']:g} ft of a lot line (§95-3A(1)(e))"
+            f"within {p['lot_line_distance_ft']:g} ft of a lot line ({sec})"
         )
-    dep = np.where(blank, "within_20ft_of_lot_line not given (§95-3A(1)(e))", "").astype(object)
+    dep = np.where(blank, f"within_20ft_of_lot_line not given ({sec})", "").astype(object)
     # a cell neither yes nor no ("maybe"): the permit is needed if it is yes, the offence conditional
     vague = unclear_words(trees, np.ones(n, dtype=bool), "within_20ft_of_lot_line")
-    dep = np.where(vague == "", dep, vague + " (§95-3A(1)(e))").astype(object)
+    dep = np.where(vague == "", dep, vague + f" ({sec})").astype(object)
     if "one_family_co_issued" in assumed:
         dep = np.where(
-            dep == "", "one_family_co_issued not given (§95-3A(1)(e))", dep + "; one_family_co_issued not given"
+            dep == "", f"one_family_co_issued not given ({sec})", dep + "; one_family_co_issued not given"
         ).astype(object)
     add(
-        "§95-3A(1)(e)",
+        sec,
         regulated & near,
         f"{p['lot_line_min_dbh_in']:g} in or more within {p['lot_line_distance_ft']:g} ft of a lot line, "
         f"no one-family certificate of occupancy",
