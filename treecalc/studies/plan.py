@@ -317,19 +317,14 @@ def plan(
     keyword options (site facts, stock, plantable, fee schedule ...), applied to every candidate; its reading
     options (``column_map``, ``species_map``) read the file.
     """
-    from treecalc.assessment import _load_survey, assess
+    from treecalc.assessment import assess
 
     _check_limit(max_assessments)
     budget = None if budget_usd is None else money(budget_usd)
     if budget is not None and budget < 0:
         raise ValueError(f"‹budget_usd› must be a sum of money >= 0, got {budget_usd!r}")
     # the reading's options read the file once; the candidates are assessed on the survey read
-    survey = _load_survey(
-        survey,
-        species_map=options.pop("species_map", None),
-        zone=options.get("zone") or (options.get("site") or {}).get("climate_zone"),
-        column_map=options.pop("column_map", None),
-    )
+    survey = _survey_read(survey, options)
     trees = survey.trees.reset_index(drop=True)
     must, optional, notes = _split(trees)
     notes[:0] = _rejected_note(survey)
@@ -621,14 +616,9 @@ def keep_limits(survey: Any, *, max_checks: int = KEEP_CHECKS, **options: Any) -
     and when the permit and the cost (:func:`costs`) are the same, keeping it changes nothing, said with the
     exclusion. ``options`` are :func:`treecalc.assessment.assess`'s, as for :func:`plan`.
     """
-    from treecalc.assessment import _load_survey, assess
+    from treecalc.assessment import assess
 
-    survey = _load_survey(
-        survey,
-        species_map=options.pop("species_map", None),
-        zone=options.get("zone") or (options.get("site") or {}).get("climate_zone"),
-        column_map=options.pop("column_map", None),
-    )
+    survey = _survey_read(survey, options)
     trees = survey.trees.reset_index(drop=True)
     must, optional, _ = _split(trees)
     tags = trees["tag"].astype(str).to_numpy(object)
@@ -660,3 +650,16 @@ def keep_limits(survey: Any, *, max_checks: int = KEEP_CHECKS, **options: Any) -
                 "the cost are the same without its removal"
             )
     return KeepLimits(refused, no_change, notes)
+
+
+def _survey_read(survey: Any, options: dict[str, Any]) -> Any:
+    """The survey read once with the reading's options (taken out of ``options``: the candidates are assessed on the
+    survey read, not the file), in the zone the options or the site facts name."""
+    from treecalc.assessment import _load_survey
+
+    return _load_survey(
+        survey,
+        species_map=options.pop("species_map", None),
+        zone=options.get("zone") or (options.get("site") or {}).get("climate_zone"),
+        column_map=options.pop("column_map", None),
+    )
