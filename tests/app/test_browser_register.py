@@ -97,9 +97,9 @@ def test_a_case_from_an_upload_survives_a_restart_with_its_links(tmp_path):
             with streamlit_server(tmp_path, env=env) as (_, url):  # the server restarted
                 page = browser.new_page(viewport={"width": 1400, "height": 1800})
                 page.set_default_timeout(90_000)
-                page.goto(f"{url}/?link={shared}")
-                _main(page).get_by_text(f"Showing {survey.name}").first.wait_for()
+                page.goto(f"{url}/?link={shared}")  # opens on the page it was shared from, saying whose view
                 side = page.locator('[data-testid="stSidebar"]')
+                side.get_by_text("Shared view of").first.wait_for()
                 side.get_by_text(survey.name).first.wait_for()
                 assert "bundled sample" not in side.inner_text()
 

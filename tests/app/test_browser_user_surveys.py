@@ -179,10 +179,10 @@ def test_violations_pdf_is_the_engineers_report_and_the_22f_payment_a_headline(s
         for name in ("Survey", "Benefits", "Map", "Permit & replacement", "Fund & fee schedule"):
             _nav(page, name)
             shown[name] = page.locator('[data-testid="stMain"]').inner_text()
-        fund_alt = _metric(page, "Or pay instead of replacing (USD, §208-22F)")
+        fund_alt = _metric(page, "Or pay instead of replacing: 120% of the appraised value (USD, §208-22F)")
         _nav(page, "Violations & penalties")
         shown["Violations"] = page.locator('[data-testid="stMain"]').inner_text()
-        viol_alt = _metric(page, "Or pay instead of replacing (USD, §208-22F)")
+        viol_alt = _metric(page, "Or pay instead of replacing: 120% of the appraised value (USD, §208-22F)")
         civil = _metric(page, "Civil penalty, maximum (USD, §208-29B)")
         pdf = _pdf_text(_pdf(page, "Violation report for the Engineer (PDF)"))
         _no_errors(page)

@@ -320,7 +320,8 @@ def test_disclosures_reach_the_statement(tmp_path):
     head = next(r for r in rows if "Disclosures" in r)
     col = head.index("Disclosures")
     cells = [r[col] for r in rows[rows.index(head) + 1 :]]
-    assert "C = 0.75 for multi_family" in cells[0] and "unverified" in cells[0]
+    # the statement says the land use by its label, for a person
+    assert "C = 0.75 for “multi family”" in cells[0] and "unverified" in cells[0]
     assert "DBH over 45 in" in cells[1] and "Autumn olive: typed BES in the source" in cells[1]
     method = [r for r in wb["Method & sources"].iter_rows(values_only=True) if r and r[0] == "Science notes"]
     assert any("Stormwater is priced at $0.008/gal" in str(r[2]) for r in method)

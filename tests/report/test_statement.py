@@ -1120,6 +1120,12 @@ def test_a_generated_survey_with_options_changed_is_written_as_assessed(tmp_path
     assert len(by_row) == len(a.trees) == len(rows)
     checked = 0
     from treecalc.models.benefits import shown_dollars
+    from treecalc.report.field_words import quoting, said
+    from treecalc.report.statement import quoted_labels
+
+    def in_words(s: str) -> str:
+        with quoting(quoted_labels(a)):
+            return said(s)
 
     shown = shown_dollars(a.trees)  # benefit dollars as every output shows them (tests/models/test_benefit_cents.py)
     for key in a.trees.columns:
@@ -1135,12 +1141,12 @@ def test_a_generated_survey_with_options_changed_is_written_as_assessed(tmp_path
             elif isinstance(v, (int, float)):
                 assert got == v, (key, src, got, v)
                 checked += 1
-            elif isinstance(v, str):
-                assert got == (v or None), (key, src)
+            elif isinstance(v, str):  # text said for a person: a field named in it by its label
+                assert got == (in_words(v) or None), (key, src)
                 checked += key == "disclosures"
     assert checked >= 20 * len(a.trees)
-    lu = options["land_use"]
-    assert all(f"for {lu}" in (r[col["Disclosures"]] or "") for r in rows)  # every tree's C is unverified
+    lu = in_words(f"for {options['land_use']}")  # 'for “multi family”'
+    assert all(lu in (r[col["Disclosures"]] or "") for r in rows)  # every tree's C is unverified
 
 
 def test_findings_rows_follow_the_reckoning_whatever_the_order_of_their_keys():

@@ -40,7 +40,9 @@ def _labels() -> dict[str, str]:
 
     out: dict[str, str] = dict(SITE_LABELS)
     for k, c in COLUMNS.items():
-        out.setdefault(k, c.app or c.label or describe(k).label or k)
+        # the statement's label, not the app's (which names the default law's sections: a village of its own would
+        # read another law's section)
+        out.setdefault(k, c.label or c.app or describe(k).label or k)
     figures = [
         f.name
         for cls in vars(results).values()
