@@ -78,10 +78,99 @@ def test_a_url_that_is_not_there_or_not_openable_is_named(tmp_path, memory, caps
     assert "nosuchproto://bucket/x.parquet: cannot be opened" in capsys.readouterr().err
 
 
-def test_an_output_named_by_a_url_is_refused_not_written_to_a_local_folder_of_that_name(tmp_path, monkeypatch, capsys):
+def _memory_figures(memory, folder: str) -> pd.DataFrame:
+    files = sorted(memory.glob(f"{folder}/part.*.parquet"))
+    return pd.concat([pd.read_parquet(memory.open(f, "rb")) for f in files]).sort_values("tree_id").set_index("tree_id")
+
+
+def test_an_output_named_by_a_url_is_written_there_with_the_local_figures(tmp_path, memory, monkeypatch):
     src = tmp_path / "inventory.parquet"
     _inventory().to_parquet(src, index=False)
     monkeypatch.chdir(tmp_path)
-    assert main(["benefits-batch", str(src), "--out", "s3://bucket/benefits"]) == 2
-    assert "the output s3://bucket/benefits: the output is a folder of a file system" in capsys.readouterr().err
-    assert not (tmp_path / "s3:").exists()
+    r = benefits_batch(src, "memory://inventory/out")
+    assert r.out == "memory://inventory/out" and not (tmp_path / "memory:").exists()  # never a local folder
+    got = _memory_figures(memory, "/inventory/out")
+    # the Charlotte red maple in the South, $149.82; the Croton one in the Northeast, $127.11 (tests/studies/test_batch.py)
+    assert got.loc[[1, 2], "usd_total_annual"].round(2).tolist() == [PIEDMONT_ACRU_12, NE_ACRU_12]
+    benefits_batch(src, tmp_path / "local")
+    want = pd.read_parquet(tmp_path / "local").sort_values("tree_id").set_index("tree_id")
+    pd.testing.assert_frame_equal(
+        got.astype({"zone": str, "zone_from": str}), want.astype({"zone": str, "zone_from": str})
+    )
+    assert memory.exists("/inventory/out/_treecalc_benefits_batch.json")
+
+
+def test_a_rerun_to_a_url_deletes_only_its_own_partitions_and_refuses_a_folder_of_others(tmp_path, memory):
+    inv = _inventory()
+    src = tmp_path / "in"
+    src.mkdir()
+    for k in range(3):
+        inv.iloc[[k]].to_parquet(src / f"part.{k}.parquet", index=False)
+    benefits_batch(src, "memory://inventory/out")
+    assert len(memory.glob("/inventory/out/part.*.parquet")) == 3
+    (src / "part.2.parquet").unlink()  # a smaller rerun: the earlier run's third file is deleted
+    benefits_batch(src, "memory://inventory/out")
+    assert sorted(p.rsplit("/", 1)[-1] for p in memory.glob("/inventory/out/part.*.parquet")) == [
+        "part.00000.parquet",
+        "part.00001.parquet",
+    ]
+    memory.pipe_file("/inventory/other/notes.txt", b"mine")
+    with pytest.raises(
+        ValueError, match=r"memory://inventory/other holds files benefits-batch did not write: notes\.txt"
+    ):
+        benefits_batch(src, "memory://inventory/other")
+    assert memory.cat_file("/inventory/other/notes.txt") == b"mine"
+    memory.pipe_file("/inventory/afile", b"x")
+    with pytest.raises(ValueError, match=r"the output memory://inventory/afile is a file, not a folder"):
+        benefits_batch(src, "memory://inventory/afile")
+
+
+@pytest.mark.parametrize(
+    ("out", "rel"),
+    [
+        ("memory://inventory/in", "is"),
+        ("memory://inventory/in/sub", "lies inside"),
+        ("memory://inventory", "holds"),
+    ],
+)
+def test_an_output_url_that_is_in_holds_or_is_the_input_url_is_refused_before_any_write(tmp_path, memory, out, rel):
+    with memory.open("/inventory/in/part.0.parquet", "wb") as fh:
+        _inventory().to_parquet(fh, index=False)
+    before = sorted(memory.find("/inventory"))
+    with pytest.raises(ValueError, match=rf"the output folder {out} {rel} the input memory://inventory/in"):
+        benefits_batch("memory://inventory/in", out)
+    assert sorted(memory.find("/inventory")) == before  # nothing written, nothing deleted
+
+
+def test_an_output_url_the_workers_cannot_write_is_refused_before_any_tree_is_valued(tmp_path, memory, monkeypatch):
+    import distributed
+
+    import treecalc.studies.batch as batch
+
+    src = tmp_path / "inventory.parquet"
+    _inventory().to_parquet(src, index=False)
+    valued: list[object] = []
+    monkeypatch.setattr(batch, "_value_piece", lambda *a, **k: valued.append(a) or {})
+
+    def cannot(folder: str) -> str:  # the workers (elsewhere) have no credentials for the store
+        return f"Access Denied to {folder}"
+
+    monkeypatch.setattr(batch, "_can_write", cannot)
+    with (
+        distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as c,
+        distributed.Client(c) as cl,
+    ):
+        with pytest.raises(
+            ValueError,
+            match=r"memory://inventory/out: 1 of the 1 workers cannot write there .*Access Denied to memory://inventory/out\)",
+        ):
+            benefits_batch(src, "memory://inventory/out", client=cl)
+    assert valued == []  # (the probe, run on each worker, was given the URL itself: the message says so)
+
+
+def test_the_probe_writes_and_deletes_one_file_in_the_store(memory):
+    from treecalc.studies.batch import _can_write
+
+    assert _can_write("memory://inventory/probed") == ""
+    assert memory.find("/inventory/probed") == []  # the probe is gone
+    assert "cannot be opened" in _can_write("nosuchproto://bucket/out")

@@ -27,16 +27,19 @@ def register(subparsers: Any) -> None:
     b.add_argument(
         "--out",
         required=True,
-        help="the Parquet folder to write (one file per partition), new or of an earlier run; never in the input",
+        help="the Parquet folder to write (one file per partition), new or of an earlier run; never in the input; "
+        "a local path or a URL (s3://, gs://: the store's extra installed)",
     )
     b.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="a dask.distributed scheduler (default: a local cluster; an input of at most 500,000 trees runs in "
-        "this process)",
+        help="a dask.distributed scheduler to run on (default: this process, streamed by row group; see README "
+        '"Batch" for when a cluster pays)',
     )
-    b.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
-    b.add_argument("--threads", type=int, default=1, help="threads per worker process of the local cluster (default 1)")
+    b.add_argument(
+        "--workers", type=int, help="start a local Dask cluster of N worker processes (default: none, this process)"
+    )
+    b.add_argument("--threads", type=int, default=1, help="threads per worker process of a local cluster (default 1)")
     b.add_argument(
         "--crs",
         metavar="EPSG:…",

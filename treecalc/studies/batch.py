@@ -92,16 +92,6 @@ def _parquet_file(file: str) -> Any:
     return pq.ParquetFile(file)
 
 
-def _size(file: str) -> int:
-    """A file's size in bytes (a path, or a URL through fsspec)."""
-    if is_url(file):
-        import fsspec
-
-        fs, path = fsspec.core.url_to_fs(file)
-        return int(fs.size(path) or 0)
-    return Path(file).stat().st_size
-
-
 def _files(source: str | Path) -> tuple[str, list[str]]:
     """The input's format (parquet or csv) and its files (paths, or URLs for an input named by one)."""
     if is_url(source):
@@ -243,6 +233,7 @@ def place_trees(
     but would the other way round are refused as swapped (:func:`treecalc.reference.geo.swapped_at`)."""
     from treecalc.models.benefits import _zone_column
     from treecalc.reference import geo
+    from treecalc.reference.zone_grid import zone_index_at
 
     codes = list(data.zones().index)
     at = {c: i for i, c in enumerate(codes)}
@@ -267,8 +258,10 @@ def place_trees(
             ok = ll["latitude_deg"].notna().to_numpy() & ll["longitude_deg"].notna().to_numpy()
             how[rest[~ok]] = how_of["default: coordinates blank"]
             how[rest[~ok & not_number]] = how_of["default: coordinates not a number"]
-            hits = climate_zones.zones_at(ll["latitude_deg"].to_numpy()[ok], ll["longitude_deg"].to_numpy()[ok])
-            if degrees and hits and all(h.zone is None for h in hits):
+            # the grid of cells decides most trees with no polygon test (:mod:`treecalc.reference.zone_grid`): the
+            # same answers as zones_at's, a few microseconds a tree instead of tens
+            found, near = zone_index_at(ll["latitude_deg"].to_numpy()[ok], ll["longitude_deg"].to_numpy()[ok])
+            if degrees and len(found) and (found < 0).all():
                 lon, lat = ll["longitude_deg"].to_numpy(), ll["latitude_deg"].to_numpy()
                 swap = geo.swapped_at(lon, lat)
                 if swap is not None:
@@ -285,17 +278,15 @@ def place_trees(
                         )
                     )
             placed = rest[ok]
-            zone[placed] = [-1 if h.zone is None else at[h.zone] for h in hits]
+            ours = np.array([at[c] for c in geo._regions()[0]] + [-1], dtype=np.intp)  # -1 (in none) last
+            zone[placed] = ours[found]
             # a tree near another zone's boundary is valued in its own, and said so (the boundaries generalise
             # climate; they are no line on the ground)
-            how[placed] = [
-                how_of["default: in no zone"]
-                if h.zone is None
-                else how_of[ZONE_FROM[3]]
-                if h.near
-                else how_of["coordinates"]
-                for h in hits
-            ]
+            how[placed] = np.where(
+                found < 0,
+                how_of["default: in no zone"],
+                np.where(near, how_of[ZONE_FROM[3]], how_of["coordinates"]),
+            )
     zone[zone < 0] = at[data.DEFAULT_ZONE]
     return part.assign(
         zone=pd.Categorical.from_codes(zone, categories=codes),
@@ -333,33 +324,65 @@ def _counts(valued: pd.DataFrame) -> dict[str, dict[str, int]]:
 ROWS_PER_TASK = 2_000_000
 
 
-#: At most this many trees of a Parquet input are valued in this process, without a cluster (:func:`benefits_batch`):
-#: starting a local cluster's worker processes and loading the tables in each takes seconds, the time these trees take.
-IN_PROCESS_ROWS = 500_000
-#: A CSV input (whose rows are not counted before it is read) of at most this many bytes runs in this process too.
-IN_PROCESS_CSV_BYTES = 25_000_000
+def _write_options(schema: Any) -> dict[str, Any]:
+    """How a partition's benefits are written (:func:`write_benefits`)."""
+    import pyarrow as pa
+
+    keyed = [
+        f.name
+        for f in schema
+        if pa.types.is_dictionary(f.type) or pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
+    ]
+    floats = {f.name for f in schema if pa.types.is_floating(f.type)}
+    stats = [n for n in schema.names if n not in floats or n == "dbh_in"]
+    return {"use_dictionary": keyed, "compression": "zstd", "write_statistics": stats}
 
 
 def write_benefits(table: Any, path: str) -> None:
-    """Write one partition's benefits: the categorical and text columns dictionary-encoded, the numbers plain,
-    zstd-compressed, statistics for the carried and categorical columns only.
+    """Write one partition's benefits (to a path, or a URL through fsspec): the categorical and text columns
+    dictionary-encoded, the numbers plain, zstd-compressed, statistics for the carried and categorical columns only.
 
     Dictionary-encoding the float columns (Parquet's default for every column) was half the CPU of the write
     (it hashes each of the ~20 float columns of every tree) for files ~25 % smaller; zstd wins most of the size
     back for less. The min/max statistics of 20 float columns cost another fifth of the write and serve no
     filter a reader of benefits runs; the tree ids, codes and zones keep theirs (``benchmarks/batch.py``
     prints the size and the CPU of the write)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    with _PartWriter(path) as w:
+        w.write(table)
 
-    keyed = [
-        f.name
-        for f in table.schema
-        if pa.types.is_dictionary(f.type) or pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
-    ]
-    floats = {f.name for f in table.schema if pa.types.is_floating(f.type)}
-    stats = [n for n in table.column_names if n not in floats or n == "dbh_in"]
-    pq.write_table(table, path, use_dictionary=keyed, compression="zstd", write_statistics=stats)
+
+class _PartWriter:
+    """One output file written a batch of rows at a time (a row group each), to a path or a URL (fsspec)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.writer: Any = None
+        self.schema: Any = None
+        self.fh: Any = None
+
+    def write(self, table: Any) -> None:
+        import pyarrow.parquet as pq
+
+        if self.writer is None:
+            self.schema = table.schema
+            where: Any = self.path
+            if is_url(self.path):
+                import fsspec
+
+                self.fh = where = fsspec.open(self.path, "wb").open()
+            self.writer = pq.ParquetWriter(where, table.schema, **_write_options(table.schema))
+        elif not table.schema.equals(self.schema):  # a column all blank in one batch is read as nulls: cast
+            table = table.cast(self.schema)
+        self.writer.write_table(table)
+
+    def __enter__(self) -> _PartWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        if self.fh is not None:
+            self.fh.close()
 
 
 def _write_partition(
@@ -446,9 +469,20 @@ def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list
     return pieces
 
 
+def _frame_of(table: Any, piece: Piece, first_row: int) -> pd.DataFrame:
+    """Rows of a piece as ``compute_benefits`` reads them (pandas; text as Arrow-backed ``str``), indexed by the
+    file's row numbers from ``first_row``; a GeoParquet piece's points as latitude/longitude."""
+    frame = table.to_pandas()
+    frame.index = pd.RangeIndex(first_row, first_row + len(frame))
+    if piece.geo and coordinate_columns(frame.columns) is None:  # GeoParquet: each tree placed by its point
+        lat, lon = geometry_latlon(frame, piece.geo, piece.file)
+        frame = frame.assign(latitude=lat, longitude=lon)  # read to place the trees, never written
+    return frame
+
+
 def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFrame]:
-    """A piece as read (Arrow) and as ``compute_benefits`` reads it (pandas; text as Arrow-backed ``str``),
-    indexed by the file's row numbers; ``rows``: only the first rows."""
+    """A piece as read (Arrow) and as ``compute_benefits`` reads it (:func:`_frame_of`); ``rows``: only the first
+    rows."""
     import pyarrow as pa
 
     pf = _parquet_file(piece.file)
@@ -457,30 +491,47 @@ def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFram
     else:
         batch = next(pf.iter_batches(batch_size=rows, row_groups=list(piece.row_groups)))
         table = pa.Table.from_batches([batch])
-    frame = table.to_pandas()
-    frame.index = pd.RangeIndex(piece.first_row, piece.first_row + len(frame))
-    if piece.geo and coordinate_columns(frame.columns) is None:  # GeoParquet: each tree placed by its point
-        lat, lon = geometry_latlon(frame, piece.geo, piece.file)
-        frame = frame.assign(latitude=lat, longitude=lon)  # read to place the trees, never written
-    return table, frame
+    return table, _frame_of(table, piece, piece.first_row)
 
 
-def _value_piece(piece: Piece, params: BenefitParams, path: str, k: int, crs: str | None = None) -> dict[str, Any]:
-    """Read one piece on the worker, value it and write it to ``path`` there; only its row count travels.
+#: The most rows of a piece read, valued and written at once (a row group of the output each): what bounds a
+#: task's memory whatever its input's row groups (a piece of one 10-million-row group is streamed in batches).
+STREAM_ROWS = 262_144
+
+
+def _value_piece(
+    piece: Piece, params: BenefitParams, path: str, k: int, crs: str | None = None, batch_rows: int = STREAM_ROWS
+) -> dict[str, Any]:
+    """Read one piece on the worker (or here), value it and write it to ``path`` there, ``batch_rows`` rows at a
+    time; only its counts travel.
 
     The input's other columns (a tree id) are carried from the Arrow table as read; the benefits are
     :func:`compute_benefits` of the piece, the figures of the single-process call cell for cell."""
-    table, frame = _read_piece(piece)
-    try:
-        out = _placed_benefits(frame, params, crs)
-    except ValueError as e:
-        raise ValueError(f"{piece.file} (partition {k}, rows counted from 0 in the file): {e}") from None
-    carried = table.select([c for c in table.column_names if c not in out.columns])
-    written = _arrow_table(out, carried)
-    if piece.geo:  # the geometry column is carried as read: its GeoParquet metadata with it (a reader maps it)
-        written = written.replace_schema_metadata({b"geo": without_bbox(piece.geo).encode()})
-    write_benefits(written, path)
-    return {"trees": len(frame), **_counts(out)}
+    import pyarrow as pa
+
+    pf = _parquet_file(piece.file)
+    geo = {b"geo": without_bbox(piece.geo).encode()} if piece.geo else None
+    counts: Counter[str] = Counter()
+    zones: Counter[str] = Counter()
+    first = piece.first_row
+    with _PartWriter(path) as w:
+        for batch in pf.iter_batches(batch_size=batch_rows, row_groups=list(piece.row_groups)):
+            table = pa.Table.from_batches([batch])
+            frame = _frame_of(table, piece, first)
+            first += len(frame)
+            try:
+                out = _placed_benefits(frame, params, crs)
+            except ValueError as e:
+                raise ValueError(f"{piece.file} (partition {k}, rows counted from 0 in the file): {e}") from None
+            carried = table.select([c for c in table.column_names if c not in out.columns])
+            written = _arrow_table(out, carried)
+            if geo:  # the geometry column is carried as read: its GeoParquet metadata with it (a reader maps it)
+                written = written.replace_schema_metadata(geo)
+            w.write(written)
+            c = _counts(out)
+            zones.update(c["zones"])
+            counts.update(c["from"])
+    return {"trees": first - piece.first_row, "zones": dict(zones), "from": dict(counts)}
 
 
 #: The file an output folder's run names its partitions in: a rerun deletes only the files it names. It begins
@@ -489,13 +540,16 @@ MARKER = "_treecalc_benefits_batch.json"
 _PART = re.compile(r"part\.\d{5}\.parquet")
 
 
-def output_folder(source: str | Path, files: list[str], out: str | Path) -> list[Path]:
+def output_folder(source: str | Path, files: list[str], out: str | Path) -> list[str]:
     """Check the output folder before anything is read, written or deleted, and return the files an earlier run
     of this tool wrote there (those its :data:`MARKER` names, and nothing else).
 
     An output that is the input, lies inside it or holds it (a file or folder of it, symlinks resolved) is
     refused: the partitions of the output are deleted on a rerun and written beside the input's. So is a folder
-    holding any file this tool did not write: it is not deleted, and a folder of other files is no table."""
+    holding any file this tool did not write: it is not deleted, and a folder of other files is no table. An
+    output named by a URL is checked alike on its file system (:func:`_remote_output_folder`)."""
+    if is_url(str(out)):
+        return _remote_output_folder(source, files, str(out))
     src, dst = Path(source), Path(out)
     where = dst.resolve()
     local = [] if is_url(source) else [(src, src.resolve())] + [(Path(f), Path(f).resolve()) for f in files]
@@ -519,23 +573,129 @@ def output_folder(source: str | Path, files: list[str], out: str | Path) -> list
         return []
     if not dst.is_dir():
         raise ValueError(f"the output {dst} is a file, not a folder: give a new or empty folder")
-    ours: set[str] = set()
     marker = dst / MARKER
-    if marker.is_file() and marker.stat().st_size < 1 << 20:
-        try:
-            listed = json.loads(marker.read_text(encoding="utf-8")).get("files", [])
-        except (ValueError, AttributeError, UnicodeDecodeError):
-            listed = []
-        # only a partition's own name: a marker naming another path deletes nothing outside the folder
-        ours = {n for n in listed if isinstance(n, str) and _PART.fullmatch(n)} if isinstance(listed, list) else set()
-    others = sorted(p.name for p in dst.iterdir() if p.name != MARKER and p.name not in ours)
+    text = marker.read_bytes() if marker.is_file() and marker.stat().st_size < 1 << 20 else b""
+    ours = _marked(text)
+    _only_ours(str(dst), [p.name for p in dst.iterdir()], ours)
+    return [str(dst / n) for n in sorted(ours) if (dst / n).is_file() or (dst / n).is_symlink()]
+
+
+def _marked(text: bytes) -> set[str]:
+    """The partitions a :data:`MARKER` file's text names (only a partition's own name: a marker naming another path
+    deletes nothing outside the folder)."""
+    try:
+        listed = json.loads(text.decode("utf-8")).get("files", []) if text else []
+    except (ValueError, AttributeError, UnicodeDecodeError):
+        listed = []
+    return {n for n in listed if isinstance(n, str) and _PART.fullmatch(n)} if isinstance(listed, list) else set()
+
+
+def _only_ours(dst: str, names: list[str], ours: set[str]) -> None:
+    """Refuse an output folder holding a file (of ``names``) neither the marker nor a partition it names."""
+    others = sorted(n for n in names if n != MARKER and n not in ours)
     if others:
         shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
         raise ValueError(
             f"the output folder {dst} holds files benefits-batch did not write: {shown}; they are not deleted: "
             "give a new or empty folder"
         )
-    return [dst / n for n in sorted(ours) if (dst / n).is_file() or (dst / n).is_symlink()]
+
+
+def _out_fs(out: str) -> tuple[Any, str]:
+    """The file system of an output named by a URL and the folder's path on it (fsspec; the store's package, s3fs
+    or gcsfs, installed)."""
+    import fsspec
+
+    try:
+        return fsspec.core.url_to_fs(out)
+    except (ImportError, ValueError) as e:  # fsspec names the package a protocol needs
+        raise ValueError(f"the output {out}: cannot be opened ({e})") from None
+
+
+def _remote_output_folder(source: str | Path, files: list[str], out: str) -> list[str]:
+    """:func:`output_folder` of an output named by a URL: never the input, inside it nor holding it when both are on
+    the same file system (the same protocol: an ``s3://`` output and a local input never meet), a file there
+    refused, and only the partitions its :data:`MARKER` names returned (as URLs)."""
+    fs, root = _out_fs(out)
+    root = root.rstrip("/")
+    if is_url(str(source)):
+        src_fs, _ = _out_fs(str(source))
+        if type(src_fs) is type(fs):
+            dst_key = root + "/"
+            for given in [str(source), *files]:
+                key = fs._strip_protocol(given).rstrip("/") + "/"
+                rel = (
+                    "is"
+                    if key == dst_key
+                    else "lies inside"
+                    if dst_key.startswith(key)
+                    else "holds"
+                    if key.startswith(dst_key)
+                    else ""
+                )
+                if rel:
+                    named = f"the input {source}" if given == str(source) else f"the input {source}'s file {given}"
+                    raise ValueError(
+                        f"the output folder {out} {rel} {named}: the output would be written among the input's "
+                        "files; give an output folder outside the input"
+                    )
+    try:
+        if fs.isfile(root):
+            raise ValueError(f"the output {out} is a file, not a folder: give a new or empty folder")
+        if not fs.isdir(root):
+            return []
+        names = [str(p).rstrip("/").rsplit("/", 1)[-1] for p in fs.ls(root, detail=False)]
+        marker = f"{root}/{MARKER}"
+        text = fs.cat_file(marker) if MARKER in names and (fs.size(marker) or 0) < 1 << 20 else b""
+    except OSError as e:  # a bucket that is not there, no right to list it: said before any work
+        raise ValueError(f"the output {out}: cannot be read ({e})") from None
+    ours = _marked(text)
+    _only_ours(out, names, ours)
+    return [_join(out, n) for n in sorted(ours) if n in names]
+
+
+def _join(out: str, name: str) -> str:
+    """The file ``name`` in the output folder ``out`` (a path or a URL)."""
+    return f"{out.rstrip('/')}/{name}" if is_url(out) else str(Path(out) / name)
+
+
+#: Object stores: no folders to make (a key's prefix is its folder), and making one of a bucket that is not there
+#: would create the bucket; an output there is written as keys, a missing bucket refused by the first write.
+_OBJECT_STORES = {"s3", "s3a", "gs", "gcs", "abfs", "az", "adl"}
+
+
+def _make_folder(fs: Any, root: str) -> None:
+    """Make an output folder on a file system that has folders (never a bucket of an object store)."""
+    protocols = {fs.protocol} if isinstance(fs.protocol, str) else set(fs.protocol)
+    if not protocols & _OBJECT_STORES:
+        fs.makedirs(root, exist_ok=True)
+
+
+def _remove(path: str) -> None:
+    """Delete one output file (a path or a URL) if it is there."""
+    if is_url(path):
+        fs, p = _out_fs(path)
+        if fs.exists(p):
+            fs.rm_file(p)
+    else:
+        Path(path).unlink(missing_ok=True)
+
+
+def _start_output(out: str, names: list[str]) -> None:
+    """Create the output folder and name the run's partitions in its :data:`MARKER` before any is written (a run
+    stopped half-way leaves only files the next run knows to be its own). For a URL this is the first write to the
+    store: one this process cannot write is refused here, before any work."""
+    text = json.dumps({"written_by": "treecalc benefits-batch", "files": names}, indent=1)
+    if not is_url(out):
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / MARKER).write_text(text)
+        return
+    fs, root = _out_fs(out)
+    try:
+        _make_folder(fs, root.rstrip("/"))
+        fs.pipe_file(f"{root.rstrip('/')}/{MARKER}", text.encode())
+    except OSError as e:
+        raise ValueError(f"the output {out}: cannot be written ({e}); give a folder you can write") from None
 
 
 def zone_notes(
@@ -629,10 +789,23 @@ def local_cluster(workers: int, threads: int = 1) -> Any:
 
 
 def _can_write(folder: str) -> str:
-    """On a worker: "" when it can create ``folder`` and write a file in it, else why not."""
+    """On a worker: "" when it can create ``folder`` (a path, or a URL through fsspec) and write a file in it, else
+    why not."""
     import os
     import tempfile
 
+    if is_url(folder):
+        import uuid
+
+        try:
+            fs, root = _out_fs(folder)
+            probe = f"{root.rstrip('/')}/.treecalc-probe-{uuid.uuid4().hex}"
+            _make_folder(fs, root.rstrip("/"))
+            fs.pipe_file(probe, b"")
+            fs.rm_file(probe)
+        except (OSError, ValueError) as e:
+            return str(e) or type(e).__name__
+        return ""
     try:
         os.makedirs(folder, exist_ok=True)
         fd, probe = tempfile.mkstemp(prefix=".treecalc-probe-", dir=folder)
@@ -643,7 +816,7 @@ def _can_write(folder: str) -> str:
     return ""
 
 
-def workers_can_write(client: Any, folder: Path, out: str | Path) -> None:
+def workers_can_write(client: Any, folder: str | Path, out: str | Path) -> None:
     """Refuse an output folder a worker cannot write (a scheduler's workers on other machines see their own file
     systems), naming the workers and why, before any work starts."""
     said = client.run(_can_write, str(folder))
@@ -662,7 +835,10 @@ def _warm(params: BenefitParams, placing: bool = False) -> bool:
     """Load the tables (and the derived tables of ``params``) in a worker once, before its partitions; with
     ``placing``, the zones' boundaries too (the trees are placed by their coordinates)."""
     if placing:
+        from treecalc.reference.zone_grid import zone_grid
+
         climate_zones.zones_at([40.0], [-75.0])
+        zone_grid()  # built by the client before the workers start (:func:`benefits_batch`): read from the cache
     compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0], "zone": ["NoEastXXX"]}), params)
     compute_benefits(pd.DataFrame({"species_code": ["ACRU"], "dbh_in": [12.0]}), params)
     return True
@@ -696,7 +872,6 @@ def benefits_batch(
     rows_per_task: int = ROWS_PER_TASK,
     crs: str | None = None,
     progress: Any = None,
-    in_process_rows: int = IN_PROCESS_ROWS,
 ) -> BatchResult:
     """Value every tree of ``source`` on Dask and write the benefits per tree to ``out`` (a Parquet folder).
 
@@ -712,17 +887,17 @@ def benefits_batch(
     the input's x/y columns (without it x/y are read as ``assess`` reads them: WGS84 degrees when they read as
     such, else refused asking for it).
 
-    A Parquet input of at most ``in_process_rows`` trees (:data:`IN_PROCESS_ROWS`), or a CSV input of at most
-    :data:`IN_PROCESS_CSV_BYTES`, given no scheduler, client nor workers, runs here, piece by piece, without
-    starting a cluster (starting one costs more than valuing it). ``progress(fraction, message)`` is told the
-    trees done and the rate as each piece finishes (the fraction 0 while the total is unknown: a CSV's)."""
+    Given no scheduler, client nor workers, the run is in this process, piece by piece, each piece streamed
+    :data:`STREAM_ROWS` rows at a time (memory bounded whatever the input's size), with no cluster: on one
+    machine a cluster's worker processes gain only where cores are idle, and pay their start, the tables loaded in
+    each and the scheduler's traffic (README "Batch": the measured figures). ``progress(fraction, message)`` is
+    told the trees done and the rate as each piece finishes (the fraction 0 while the total is unknown: a CSV's).
+
+    ``out`` may be a URL (``s3://``, ``gs://``, ``memory://``: fsspec, the store's package installed): checked
+    alike, its marker written first (so a store this process cannot write is refused before any work), and on a
+    cluster each worker's write there probed before any tree is valued."""
     import dask
 
-    if is_url(str(out)):  # Path("s3://b/o") is the local folder s3:/b/o: refused, never written there
-        raise ValueError(
-            f"the output {out}: the output is a folder of a file system (local, or one the workers share), not a URL; "
-            "write it there and copy it to the store with the store's own tool"
-        )
     params = params or BenefitParams()
     params.resolved()  # a bad price or zone is an error before any worker starts
     kind, files = _files(source)
@@ -755,17 +930,18 @@ def benefits_batch(
     coords = coordinate_columns(list(fields.values()))
     xy = coords is not None and "latitude" not in fields
     total = sum(p.rows for _, p in tasks) if kind == "parquet" else None
-    small = total <= in_process_rows if total is not None else sum(_size(f) for f in files) <= IN_PROCESS_CSV_BYTES
-    target = Path(out)
+    target = str(out)
     names = [f"part.{k:05d}.parquet" for k in range(len(tasks))]
-    target.mkdir(parents=True, exist_ok=True)
     for old in earlier:  # a rerun into the same folder leaves no partition of its last run
-        old.unlink(missing_ok=True)
-    # named before any is written: a run stopped half-way leaves only files the next run knows to be its own
-    (target / MARKER).write_text(json.dumps({"written_by": "treecalc benefits-batch", "files": names}, indent=1))
+        _remove(old)
+    _start_output(target, names)
     tell = _Progress(progress, total)
-    if client is None and scheduler is None and workers is None and small:
+    if client is None and scheduler is None and workers is None:
         return _in_process(tasks, params, target, names, tell, coords, str(out), total, crs, xy)
+    if coords is not None and params.zone is None:  # built (once, then cached) here, not by every worker at once
+        from treecalc.reference.zone_grid import zone_grid
+
+        zone_grid()
     client, owned = _client(client, scheduler, workers, threads)
     info: dict[str, Any] = getattr(client, "scheduler_info", dict)()
     where = str(scheduler or info.get("address", "local"))
@@ -774,10 +950,10 @@ def benefits_batch(
         t0 = time.perf_counter()
         client.run(_warm, params, coords is not None and params.zone is None)
         futures = [
-            client.submit(_value_piece, part, params, str(target / names[k]), k, crs, pure=False)
+            client.submit(_value_piece, part, params, _join(target, names[k]), k, crs, pure=False)
             if fn is _value_piece  # the piece's read is in its task: no tree passes through the scheduler
             else client.compute(  # a dask.dataframe block: its read is a task the scheduler runs where it is valued
-                dask.delayed(_write_partition)(part, params, str(target / names[k]), k, *rest)
+                dask.delayed(_write_partition)(part, params, _join(target, names[k]), k, *rest)
             )
             for k, (fn, part, *rest) in enumerate(tasks)
         ]
@@ -794,7 +970,7 @@ def benefits_batch(
         except Exception:
             client.cancel(futures)  # the partitions not started are not valued for nothing
             for name in names:  # the partitions written before the error are no answer
-                (target / name).unlink(missing_ok=True)
+                _remove(_join(target, name))
             raise
         seconds = time.perf_counter() - t0
     finally:
@@ -827,7 +1003,7 @@ class _Progress:
 def _in_process(
     tasks: list[tuple[Any, ...]],
     params: BenefitParams,
-    target: Path,
+    target: str,
     names: list[str],
     tell: _Progress,
     coords: tuple[str, str] | None,
@@ -843,17 +1019,17 @@ def _in_process(
     try:
         for k, (fn, part, *rest) in enumerate(tasks):
             if fn is _value_piece:
-                counted.append(_value_piece(part, params, str(target / names[k]), k, crs))
+                counted.append(_value_piece(part, params, _join(target, names[k]), k, crs))
             else:
-                counted.append(_write_partition(part.compute(), params, str(target / names[k]), k, *rest))
+                counted.append(_write_partition(part.compute(), params, _join(target, names[k]), k, *rest))
             tell(counted[-1]["trees"])
     except Exception:
         for name in names:  # the partitions written before the error are no answer
-            (target / name).unlink(missing_ok=True)
+            _remove(_join(target, name))
         raise
     seconds = time.perf_counter() - t0
     shown = f"{total:,} trees" if total is not None else "a CSV input"
-    where = f"this process ({shown}, under the in-process threshold; no cluster started)"
+    where = f"this process ({shown}; no cluster: give --workers or --scheduler for one)"
     return _result(counted, len(tasks), seconds, where, out, coords, crs, xy)
 
 
