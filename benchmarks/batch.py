@@ -1,9 +1,13 @@
-"""``benefits-batch`` throughput on 1 and 2 local workers, each worker's CPU per tree, and its peak memory.
+"""``benefits-batch`` throughput in one process (the default) and on 1 and 2 local workers, each worker's CPU per
+tree, and its peak memory.
 
 Usage::
 
     python benchmarks/batch.py [--trees 20000000] [--partitions 20] [--folder /tmp/treecalc-batch]
-                               [--setups 1x1,2x1,2x1,1x1]
+                               [--setups 0x0,1x1,2x1,2x1,1x1,0x0]
+
+Set-up ``0x0`` is the command's default: no cluster, the run in one process (here a fresh child process, so its
+CPU and peak memory are its own), streamed by row group.
 
 Writes ``--trees`` trees (species codes, DBH, land use, one of the 16 zones each) as ``--partitions``
 Parquet files, then runs :func:`treecalc.studies.batch.benefits_batch` on a LocalCluster of each set-up (worker
@@ -117,12 +121,49 @@ def run(src: Path, out: Path, workers: int, threads: int) -> dict[str, Any]:
     }
 
 
+def run_here(src: Path, out: Path) -> dict[str, Any]:
+    """One run of ``benefits_batch`` with no cluster (the default), in a fresh child process: its figures."""
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, resource, sys\n"
+        "from treecalc.models.benefits import BenefitParams\n"
+        "from treecalc.studies.batch import _warm, benefits_batch\n"
+        "_warm(BenefitParams())\n"
+        "u = resource.getrusage(resource.RUSAGE_SELF); c0 = u.ru_utime + u.ru_stime\n"
+        "r = benefits_batch(sys.argv[1], sys.argv[2])\n"
+        "u = resource.getrusage(resource.RUSAGE_SELF)\n"
+        "print(json.dumps({'trees': r.trees, 'seconds': r.seconds, 'rate': r.trees_per_second,\n"
+        "  'cpu': u.ru_utime + u.ru_stime - c0, 'startup': c0, 'rss_mb': u.ru_maxrss / 1024}))\n"
+    )
+    load0 = _load()
+    done = subprocess.run([sys.executable, "-c", code, str(src), str(out)], capture_output=True, text=True, check=True)
+    load1 = _load()
+    f = json.loads(done.stdout.strip().splitlines()[-1])
+    return {
+        **f,
+        "cpu_per_m": f["cpu"] / f["trees"] * 1e6,
+        "startup": [f["startup"]],
+        "wait": [0.0],
+        "ran": [f["cpu"]],
+        "worker_cpu": [f["cpu"]],
+        "out_mb": sum(p.stat().st_size for p in out.glob("part.*.parquet")) / 1e6,
+        "load": (load0, load1),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trees", type=int, default=20_000_000)
     ap.add_argument("--partitions", type=int, default=20)
     ap.add_argument("--folder", type=Path, default=Path("/tmp/treecalc-batch"))
-    ap.add_argument("--setups", default="1x1,2x1,2x1,1x1", help="worker processes x threads per run, in order")
+    ap.add_argument(
+        "--setups",
+        default="0x0,1x1,2x1,2x1,1x1,0x0",
+        help="worker processes x threads per run, in order (0x0: one process, no cluster)",
+    )
     a = ap.parse_args()
     src = a.folder / "in"
     shutil.rmtree(a.folder, ignore_errors=True)
@@ -136,7 +177,8 @@ def main() -> None:
     runs: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for setup in a.setups.split(","):
         workers, threads = (int(x) for x in setup.split("x"))
-        f = run(src, a.folder / f"out-{setup}", workers, threads)
+        out = a.folder / f"out-{setup}"
+        f = run_here(src, out) if workers == 0 else run(src, out, workers, threads)
         runs.setdefault((workers, threads), []).append(f)
         print(
             f"{workers} worker(s) x {threads} thread(s): {f['trees']:,} trees in {f['seconds']:.2f} s = "
@@ -159,6 +201,12 @@ def main() -> None:
             f"{statistics.mean(f['cpu_per_m'] for f in fs):.2f} | "
             f"{statistics.mean(statistics.mean(f['wait']) for f in fs):.1f} | "
             f"{max(f['rss_mb'] for f in fs):,.0f} |"
+        )
+    if (0, 0) in mean and (2, 1) in mean:
+        cpu = {k: statistics.mean(f["cpu_per_m"] for f in runs[k]) for k in ((0, 0), (2, 1))}
+        print(
+            f"one process vs 2 workers: {mean[0, 0]:,.0f} vs {mean[2, 1]:,.0f} trees/s; "
+            f"{cpu[0, 0]:.2f} vs {cpu[2, 1]:.2f} CPU s per million trees"
         )
     if (1, 1) in mean and (2, 1) in mean:
         print(f"scaling 1 -> 2 worker processes: {mean[2, 1] / mean[1, 1]:.2f} x of the mean rates (goal >= 1.7 x)")
