@@ -27,7 +27,7 @@ import pandas as pd
 
 from treecalc.ingest import zone as climate_zones
 from treecalc.ingest.columns import coordinate_columns, coordinate_fields
-from treecalc.ingest.sources.geoparquet import geometry_latlon, without_bbox
+from treecalc.ingest.sources.geoparquet import arrow_latlon, primary_column, without_bbox
 from treecalc.models.benefits import BenefitParams, compute_benefits
 from treecalc.reference import data
 
@@ -215,9 +215,12 @@ def _lonlat(part: pd.DataFrame, fields: dict[str, str], crs: str | None) -> tupl
         raise ValueError(str(e).replace("‹crs=EPSG:…›", "‹crs› EPSG:…").replace("site fact crs", "‹crs›")) from None
     assert ll is not None  # the frame has a pair of coordinates
     read = frame[["latitude", "longitude"] if "latitude" in frame else ["x", "y"]]
-    blank = read.apply(lambda c: c.astype("string").str.strip().fillna("").eq("")).to_numpy()
-    numbers = read.apply(lambda c: pd.to_numeric(c, errors="coerce")).notna().to_numpy()
-    not_number = (~blank & ~numbers).any(axis=1)
+    if all(read[c].dtype.kind in "fiu" for c in read):  # numbers already (Parquet, GeoParquet): blank is NaN
+        not_number = np.zeros(len(read), dtype=bool)  # (turning a million floats into text to ask cost seconds)
+    else:
+        blank = read.apply(lambda c: c.astype("string").str.strip().fillna("").eq("")).to_numpy()
+        numbers = read.apply(lambda c: pd.to_numeric(c, errors="coerce")).notna().to_numpy()
+        not_number = (~blank & ~numbers).any(axis=1)
     degrees = "latitude" not in frame and not crs
     return ll, not_number, degrees
 
@@ -471,12 +474,15 @@ def parquet_pieces(files: list[str], rows_per_task: int = ROWS_PER_TASK) -> list
 
 def _frame_of(table: Any, piece: Piece, first_row: int) -> pd.DataFrame:
     """Rows of a piece as ``compute_benefits`` reads them (pandas; text as Arrow-backed ``str``), indexed by the
-    file's row numbers from ``first_row``; a GeoParquet piece's points as latitude/longitude."""
-    frame = table.to_pandas()
-    frame.index = pd.RangeIndex(first_row, first_row + len(frame))
-    if piece.geo and coordinate_columns(frame.columns) is None:  # GeoParquet: each tree placed by its point
-        lat, lon = geometry_latlon(frame, piece.geo, piece.file)
+    file's row numbers from ``first_row``; a GeoParquet piece's points as latitude/longitude, its geometry column
+    left in Arrow (carried from there into the output, never made a Python object per tree)."""
+    if piece.geo and coordinate_columns(table.column_names) is None:  # GeoParquet: each tree placed by its point
+        lat, lon = arrow_latlon(table, piece.geo, piece.file, first_row)
+        frame = table.drop_columns([primary_column(piece.geo, piece.file)]).to_pandas()
         frame = frame.assign(latitude=lat, longitude=lon)  # read to place the trees, never written
+    else:
+        frame = table.to_pandas()
+    frame.index = pd.RangeIndex(first_row, first_row + len(frame))
     return frame
 
 
