@@ -206,9 +206,36 @@ def zone_index_at(lat: object, lon: object, near_km: float = geo.NEAR_KM) -> tup
     near = (value % 2).astype(bool)
     rest = np.flatnonzero(value == UNDECIDED)
     if len(rest):
-        codes = geo._regions()[0]
-        at = {c: k for k, c in enumerate(codes)}
-        hits = geo._zones_by_polygons(lat_a[rest], lon_a[rest], near_km)
-        zone[rest] = [-1 if h.zone is None else at[h.zone] for h in hits]
-        near[rest] = [bool(h.near) for h in hits]
+        zone[rest], near[rest] = _by_polygons(lat_a[rest], lon_a[rest], near_km)
     return zone.astype(np.intp), near
+
+
+def _by_polygons(lat: np.ndarray, lon: np.ndarray, near_km: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`treecalc.reference.geo._zones_by_polygons`'s zone and whether any other zone is near, with the
+    geodesic distance measured only where the map leaves it in doubt: a zone nearer on the map than
+    :data:`SURE_NEAR` of the radius at the point's latitude is within it on the ellipsoid too (the margin of the
+    grid's own "surely near" cells), and the distances themselves are not wanted here."""
+    import shapely
+
+    _, geoms, _ = geo._regions()
+    x, y = geo.to_web_mercator(lat, lon)
+    inside = np.full(len(x), -1, dtype=np.intp)
+    for k, g in enumerate(geoms):
+        inside[shapely.intersects_xy(g, x, y)] = k  # a point on two zones' edge takes the later, as there
+    points: np.ndarray = np.asarray(shapely.points(x, y))
+    on_map = np.abs(lat) <= geo._MAX_LAT
+    scale = 1.0 / np.cos(np.radians(np.where(on_map, lat, 0.0)))
+    radius: Any = near_km * 1000.0 * scale
+    sure_r: Any = SURE_NEAR * near_km * 1000.0 * scale
+    near = np.zeros(len(x), dtype=bool)
+    for k, g in enumerate(geoms):
+        hit = shapely.dwithin(g, points, radius) & (inside != k) & on_map & ~near
+        if not hit.any():
+            continue
+        sure = hit & shapely.dwithin(g, points, sure_r)
+        near |= sure
+        doubt = np.flatnonzero(hit & ~sure)
+        if len(doubt):
+            km = geo._geodesic_km(g, points.take(doubt), lat.take(doubt), lon.take(doubt))
+            near[doubt[km <= near_km]] = True
+    return inside, near
