@@ -8,12 +8,10 @@ import urllib.request
 
 import pandas as pd
 import pytest
+from moto import server as moto_server
 
 from tests.studies.test_batch import CHARLOTTE, CROTON, NE_ACRU_12, PIEDMONT_ACRU_12
 from treecalc.studies.batch import benefits_batch
-
-pytest.importorskip("s3fs")
-moto_server = pytest.importorskip("moto.server")
 
 
 @pytest.fixture
