@@ -174,3 +174,12 @@ def test_the_probe_writes_and_deletes_one_file_in_the_store(memory):
     assert _can_write("memory://inventory/probed") == ""
     assert memory.find("/inventory/probed") == []  # the probe is gone
     assert "cannot be opened" in _can_write("nosuchproto://bucket/out")
+
+
+def test_file_urls_are_the_local_paths_they_name(tmp_path, monkeypatch):
+    src = tmp_path / "inventory.parquet"
+    _inventory().to_parquet(src, index=False)
+    monkeypatch.chdir(tmp_path)
+    r = benefits_batch(f"file://{src}", f"file://{tmp_path / 'out'}")
+    assert r.trees == 3 and (tmp_path / "out" / "part.00000.parquet").is_file()
+    assert not (tmp_path / "file:").exists()  # never a relative folder named after the scheme

@@ -653,6 +653,8 @@ def benefits_batch(
     cluster each worker's write there probed before any tree is valued."""
     import dask
 
+    # a file:// URL is the local path it names (Path() of it would be a relative folder named "file:")
+    source, out = (p[len("file://") :] if isinstance(p, str) and p.startswith("file://") else p for p in (source, out))
     params = params or BenefitParams()
     params.resolved()  # a bad price or zone is an error before any worker starts
     kind, files = _files(source)
