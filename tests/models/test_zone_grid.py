@@ -75,6 +75,10 @@ def test_the_grid_gives_the_polygons_answer_point_for_point(grid, monkeypatch):
     decided = value != zg.UNDECIDED
     assert (decided & want_near).sum() > 100 and (decided & ~want_near & (want_zone >= 0)).sum() > 1000
     assert (decided & (want_zone < 0)).sum() > 500  # in no zone: the sea, Canada, Mexico
+    # the world beyond the grid is decided too (in no zone, near none) but for a margin around it
+    world = slice(4000, 5000)
+    off = (lat[world] < grid.lat0 - 2) | (lat[world] > grid.lat0 + grid.coarse.shape[0] * grid.step + 2)
+    assert off.sum() > 300 and (value[world][off] == 0).all()
 
 
 def test_a_few_points_are_tested_by_their_polygons_alone(monkeypatch):

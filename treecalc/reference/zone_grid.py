@@ -161,13 +161,19 @@ def _reach(
     return (radius + 0.5 * np.hypot(x1 - x0, y1 - y0)) * 1.001 + 1.0
 
 
-def cell_values(grid: ZoneGrid, lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
+def cell_values(grid: ZoneGrid, lat: np.ndarray, lon: np.ndarray, near_km: float = geo.NEAR_KM) -> np.ndarray:
     """Each point's cell value (:func:`_code`), :data:`UNDECIDED` where the polygons must decide (off the grid too)."""
     i = np.floor((lat - grid.lat0) / grid.step).astype(np.intp)
     j = np.floor((lon - grid.lon0) / grid.step).astype(np.intp)
     ny, nx = grid.coarse.shape
     on = (i >= 0) & (i < ny) & (j >= 0) & (j < nx)
     out = np.full(len(lat), UNDECIDED, dtype=np.int16)
+    # off the grid, which spans every zone: a point farther beyond it than the search radius at 85° (the map's edge
+    # at 85.05°; a degree of latitude or longitude is at least 111.32 km of map) is in no zone and near none
+    margin = near_km * 1000.0 / np.cos(np.radians(geo._MAX_LAT)) / 111_320.0 + 0.5  # degrees: 1.54 for 10 km
+    lat_end, lon_end = grid.lat0 + ny * grid.step, grid.lon0 + nx * grid.step
+    far = (lat < grid.lat0 - margin) | (lat > lat_end + margin) | (lon < grid.lon0 - margin) | (lon > lon_end + margin)
+    out[far & ~on] = _code(np.array(-1), np.array(0))
     ii, jj = i[on], j[on]
     value = grid.coarse[ii, jj]
     s = grid.slot[ii, jj]
@@ -201,7 +207,7 @@ def zone_index_at(lat: object, lon: object, near_km: float = geo.NEAR_KM) -> tup
     if len(lat_a) < GRID_FROM:
         value = np.full(len(lat_a), UNDECIDED, dtype=np.int16)
     else:
-        value = cell_values(zone_grid(near_km), lat_a, lon_a)
+        value = cell_values(zone_grid(near_km), lat_a, lon_a, near_km)
     zone = value // 2 - 1
     near = (value % 2).astype(bool)
     rest = np.flatnonzero(value == UNDECIDED)
