@@ -1,7 +1,6 @@
 """The plan against brute force on many small random lots of both villages: every k's cheapest cost equal to the
-least cost over every subset of the optional trees (each assessed in full), the set it names costing what it says
-with the permit it says, and the method one candidate per k wherever it answered (never more than n + 2
-assessments). The lots mix what the regimes must tell apart: trees harmed already (removed, topped, damaged:
+least cost over every subset of the optional trees (each assessed in full), and the set it names costing what it
+says with the permit it says, whichever method answered (one candidate per k, or the search over classes). The lots mix what the regimes must tell apart: trees harmed already (removed, topped, damaged:
 offences, §208-22F and penalties), required removals, earlier removals in the window, a site taking few trees,
 dead ash, invasives, street trees and slope triggers (Croton-on-Hudson), lot-line trees (Wesley Hills)."""
 
@@ -20,7 +19,7 @@ from treecalc.studies.plan import costs, plan
 
 SPECIES = ["Acer rubrum", "Quercus rubra", "Acer saccharum", "Tilia americana", "Ailanthus altissima", "Betula lenta"]
 HARMS = ["Removed", "Topped", "Damaged"]
-#: The notes of the regimes' methods (treecalc.studies.plan_regimes): one candidate per k
+#: The note of the regimes' methods (treecalc.studies.plan_regimes): one candidate per k
 FAST = ("one cheapest candidate for each number of optional removals",)
 
 
@@ -120,17 +119,43 @@ def test_many_random_lots_equal_brute_force(tmp_path, village, seed, optional, m
     _check(tmp_path, village, seed, optional, must, harmed, prior, plantable)
 
 
-@pytest.mark.parametrize("village", ["croton", "wesley_hills"])
-def test_a_lot_with_harm_done_is_answered_one_candidate_per_k(tmp_path, village):
-    # a tree removed and one topped already (offences, §208-22F, penalties) with 12 optional removals: the search
-    # over classes refused it (at least 864 assessments past 256); the regimes answer it with one candidate per k
+def _harm_done_lot(tmp_path, village):
+    """The 13-tree lot of seed 12 with R1 removed and R2 topped already: R0 required, 10 optional removals."""
     rnd = random.Random(12)
-    f = tmp_path / "harmed.csv"
+    f = tmp_path / f"harmed_{village}.csv"
     text = (_croton if village == "croton" else _wesley)(rnd, 12, 1, 0).splitlines()
     text[2] = text[2].replace(",Remove,", ",Removed,")
     text[3] = text[3].replace(",Remove,", ",Topped,")
     f.write_text("\n".join(text) + "\n")
-    options: dict = {"site": {"prior_removals_12mo": 0}} if village == "croton" else {"jurisdiction": "wesley_hills"}
-    p = plan(read_survey(f), **options)
-    assert len(p.optional) == 10 and p.assessments <= 12 + 1
-    assert any(n.startswith(("exact search: 1", "exact search: 2")) and FAST[0] in n for n in p.notes), p.notes
+    return read_survey(f)
+
+
+def test_a_croton_lot_with_harm_done_is_answered_one_candidate_per_k(tmp_path, monkeypatch):
+    # a tree removed and one topped already (offences, §208-22F, penalties) with 10 optional removals in 6 classes
+    # the law reads alike: the search over classes would take 384 assessments, past the 256 it runs, and refused
+    # the lot; one candidate per k takes 12 (every removal, then k = 0..9, one k taking two)
+    from treecalc.studies import plan_regimes
+
+    survey = _harm_done_lot(tmp_path, "croton")
+    site = {"prior_removals_12mo": 0}
+    p = plan(survey, site=site)
+    assert len(p.optional) == 10 and p.assessments == 12
+    assert any(FAST[0] in n for n in p.notes), p.notes
+    assert [s.k for s in p.frontier] == list(range(11)) and all(s.penalty_usd > 0 for s in p.frontier)
+    monkeypatch.setattr(plan_regimes, "search", lambda *a, **k: None)
+    with pytest.raises(ValueError, match="would take 384 assessments; the plan runs at most 256"):
+        plan(survey, site=site)
+
+
+def test_a_wesley_hills_lot_with_harm_done_is_answered_one_candidate_per_k(tmp_path, monkeypatch):
+    # under Chapter 95 the lot owes the same with every proposed removal made as with none: one candidate per k,
+    # 11 assessments (every removal, then k = 0..9), where the search over classes took more, to the same costs
+    from treecalc.studies import plan_regimes
+
+    survey = _harm_done_lot(tmp_path, "wesley_hills")
+    p = plan(survey, jurisdiction="wesley_hills")
+    assert len(p.optional) == 10 and p.assessments == 11
+    assert any(FAST[0] in n for n in p.notes), p.notes
+    monkeypatch.setattr(plan_regimes, "search", lambda *a, **k: None)
+    q = plan(survey, jurisdiction="wesley_hills")
+    assert q.assessments > 11 and [s.cost_usd for s in q.frontier] == [s.cost_usd for s in p.frontier]
