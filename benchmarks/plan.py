@@ -2,15 +2,18 @@
 
 Usage::
 
-    python benchmarks/plan.py [--sizes 40 100] [--repeat 3] [--classes]
+    python benchmarks/plan.py [--sizes 40 100] [--repeat 3] [--classes] [--brute 8]
 
-Goal: exact for 40 and 100 optional trees, 40 in at most 10 s. A lot of mixed species, sizes and conditions
-(some dead ash, street trees and trees on a slope over 20%, two required removals) per size; each plan in
-this process (the tables loaded once by a first plan), wall and CPU time, medians of ``--repeat`` runs, and the
-assessments it made. ``--classes`` also runs the search over the sets closed under dominance within classes
-(the method before, now the fallback) on a 40-tree lot it can still finish (three classes, 560 assessments),
-interleaved with the new method, and says whether the costs agree. The machine's load is printed with the
-figures: on a shared machine the times are an upper bound. Printed, never asserted.
+Goal: exact for 40 and 100 optional trees, 40 in at most 10 s. Two lots per size, of mixed species, sizes and
+conditions (some dead ash, street trees and trees on a slope over 20%, two required removals): a permit
+application, and the same lot with two trees harmed already (one removed, one topped: offences, §208-22F,
+penalties). Each plan in this process (the tables loaded once by a first plan), the lots interleaved within each
+of ``--repeat`` rounds; wall and CPU time (medians) and the assessments made. ``--classes`` also runs the search
+over the sets closed under dominance within classes (the method before, now the fallback) on a 40-tree lot it can
+still finish (three classes, 560 assessments), interleaved with the new method, and says whether the costs
+agree. ``--brute N`` holds the plan of an N-tree lot with harm done to brute force over its 2^N subsets (each
+assessed) and says whether every k's cost is the least. The machine's load is printed with the figures: on a
+shared machine the times are an upper bound. Printed, never asserted.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ SITE = {"subdividable": False, "has_residence": True, "site_plan_required": Fals
 SPECIES = ["Acer rubrum", "Quercus rubra", "Acer saccharum", "Tilia americana", "Ailanthus altissima", "Betula lenta"]
 
 
-def mixed_lot(path: Path, optional: int, seed: int = 1) -> None:
+def mixed_lot(path: Path, optional: int, seed: int = 1, harmed: bool = False) -> None:
     rnd = random.Random(seed)
     rows = ["Tag,Species,DBH (in),Action,Condition,Must remove,Street tree,Slope over 20%"]
     for i in range(optional + 2):
@@ -37,7 +40,36 @@ def mixed_lot(path: Path, optional: int, seed: int = 1) -> None:
         cond = "Dead" if dead else rnd.choice(["Good", "Fair", "Poor", "Excellent"])
         street, slope = rnd.choice(["", "", "", "Yes"]), rnd.choice(["", "", "", "Yes"])
         rows.append(f"T{i},{sp},{rnd.randint(4, 30)},Remove,{cond},{'Yes' if i < 2 else ''},{street},{slope}")
+    if harmed:  # done already: the 16 in oak removed, the 22 in maple topped
+        rows += ["H1,Quercus rubra,16,Removed,Good,,,", "H2,Acer saccharum,22,Topped,Good,,,"]
     path.write_text("\n".join(rows) + "\n")
+
+
+def brute(survey, options):  # type: ignore[no-untyped-def]
+    """The least cost of each k over every subset of the optional trees, each assessed in full."""
+    import copy
+    import itertools
+
+    import numpy as np
+
+    import treecalc
+    from treecalc.studies.plan import _split, costs
+
+    trees = survey.trees.reset_index(drop=True)
+    _, optional, _ = _split(trees)
+    off = np.flatnonzero(optional)
+    base = trees["action"].to_numpy(object).copy()
+    base[off] = "retain"
+    best: dict[int, object] = {}
+    for k in range(len(off) + 1):
+        for subset in itertools.combinations(off, k):
+            action = base.copy()
+            action[list(subset)] = "remove"
+            s = copy.copy(survey)
+            s.trees = trees.assign(action=action)
+            total = float(sum(costs(treecalc.assess(s, **options))))
+            best[k] = min(best.get(k, total), total)  # type: ignore[call-overload]
+    return best
 
 
 def classes_lot(path: Path) -> None:
@@ -60,6 +92,7 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[40, 100])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--classes", action="store_true", help="also the search over classes on a 40-tree lot")
+    ap.add_argument("--brute", type=int, default=0, help="also brute force on a lot of this many optional trees")
     a = ap.parse_args()
     from treecalc.ingest import read_survey
     from treecalc.studies import plan_regimes
@@ -70,21 +103,40 @@ def main() -> None:
         warm = Path(tmp) / "warm.csv"
         mixed_lot(warm, 4)
         plan(read_survey(warm), site=SITE)  # the tables and the law loaded once, as in a session
+        lots = {}
         for n in a.sizes:
-            f = Path(tmp) / f"lot{n}.csv"
-            mixed_lot(f, n)
-            survey = read_survey(f)
-            walls, cpus, runs = [], [], 0
-            for _ in range(a.repeat):
+            for harmed in (False, True):
+                f = Path(tmp) / f"lot{n}{'h' if harmed else ''}.csv"
+                mixed_lot(f, n, harmed=harmed)
+                lots[(n, harmed)] = read_survey(f)
+        walls: dict[tuple[int, bool], list[float]] = {k: [] for k in lots}
+        cpus: dict[tuple[int, bool], list[float]] = {k: [] for k in lots}
+        made: dict[tuple[int, bool], object] = {}
+        for _ in range(a.repeat):  # interleaved: each round runs every lot once
+            for key, survey in lots.items():
                 p, wall, cpu = _timed(lambda s=survey: plan(s, site=SITE))
-                walls.append(wall)
-                cpus.append(cpu)
-                runs = p.assessments
-            fast = any("one cheapest candidate" in x for x in p.notes)
+                walls[key].append(wall)
+                cpus[key].append(cpu)
+                made[key] = p
+        for (n, harmed), p in made.items():
+            w, c = statistics.median(walls[(n, harmed)]), statistics.median(cpus[(n, harmed)])
+            fast = any("one cheapest candidate" in x for x in p.notes)  # type: ignore[attr-defined]
+            runs = p.assessments  # type: ignore[attr-defined]
             print(
-                f"{n} optional: {statistics.median(walls):.2f} s wall, {statistics.median(cpus):.2f} s CPU "
-                f"(median of {a.repeat}), {runs} assessments, {statistics.median(walls) / runs * 1000:.0f} ms each; "
+                f"{n} optional{', 2 harmed already' if harmed else ''}: {w:.2f} s wall, {c:.2f} s CPU "
+                f"(median of {a.repeat}), {runs} assessments, {c / runs * 1000:.0f} ms CPU each; "
                 f"method: {'one candidate per k' if fast else 'search over classes'}"
+            )
+        if a.brute:
+            f = Path(tmp) / "brute.csv"
+            mixed_lot(f, a.brute, seed=2, harmed=True)
+            survey = read_survey(f)
+            p, wall, _ = _timed(lambda: plan(survey, site=SITE))
+            b, bwall, _ = _timed(lambda: brute(survey, {"site": SITE}))
+            same = [abs(s.cost_usd - b[s.k]) < 0.005 for s in p.frontier]  # type: ignore[index]
+            print(
+                f"{a.brute} optional, 2 harmed already: plan {wall:.2f} s ({p.assessments} assessments), brute force "
+                f"{bwall:.2f} s ({2**a.brute} subsets); every k's cost the least: {all(same) and len(same) == a.brute + 1}"
             )
         if a.classes:
             f = Path(tmp) / "classes40.csv"

@@ -131,7 +131,15 @@ def test_cli_plan_bad_budget(tmp_path, capsys):
 
 
 def test_cli_refuses_past_the_limit(tmp_path, capsys):
-    f = _csv(tmp_path / "survey.csv", [*ROWS, ("T8", "Acer rubrum", 12, "Removed", "")])
+    # T8 removed under a permit of its own (the Permit column): §208-18A takes it out of the lot's count, which is
+    # then no longer the number of removals, so the plan searches over the classes (a tree harmed already alone is
+    # answered one candidate per k); the search needs 6 assessments
+    f = tmp_path / "survey.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Action,Must remove,Permit\n"
+        + "".join(f"{t},{sp},{d},{a},{m},\n" for t, sp, d, a, m in ROWS)
+        + "T8,Acer rubrum,12,Removed,,Yes\n"
+    )
     assert main(["plan", str(f), "--max-assessments", "5"]) == 2
     err = capsys.readouterr().err
     assert "6 assessments" in err and "at most 5" in err and "--max-assessments" in err
@@ -150,10 +158,13 @@ def test_a_huge_limit_is_refused_not_run(tmp_path, capsys):
     assert main(["plan", str(f), "--max-assessments", str(10**20)]) == 2
     err = capsys.readouterr().err
     assert f"at most {MAX_ASSESSMENTS_CEILING:,}" in err and "--max-assessments" in err
-    # with a tree removed already (the search's), at the ceiling itself the survey is read and refused for its
+    # with a tree removed already under a permit of its own (a Permit column, §208-18A: the lot's count is then not
+    # the number of removals, so the plan searches), at the ceiling itself the survey is read and refused for its
     # 33,554,432 assessments, at once
     done = tmp_path / "done.csv"
-    done.write_text("\n".join([*rows, "X,Acer rubrum,10,Removed,Good,80"]) + "\n")
+    done.write_text(
+        "\n".join([rows[0] + ",Permit", *(r + "," for r in rows[1:]), "X,Acer rubrum,10,Removed,Good,80,Yes"]) + "\n"
+    )
     assert main(["plan", str(done), "--max-assessments", str(MAX_ASSESSMENTS_CEILING)]) == 2
     assert "33,554,432 assessments" in capsys.readouterr().err
     # the permit application alone is answered: one candidate for each k = 0..25, 26 assessments. The count of

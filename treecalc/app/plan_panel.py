@@ -3,6 +3,8 @@ mortality control and payback line (the assessment's ``projection_summary``): no
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -34,12 +36,11 @@ def panel(rec: Jurisdiction) -> None:
         key="w_plan_budget",
     )
     if not c2.button("Find the cheapest plans", key="w_plan_run"):
+        if st.session_state.pop(_CANCELLED, False):
+            st.info("The plan was cancelled: nothing was kept. Find the cheapest plans again to start over.")
         return
-    try:
-        with st.spinner("Assessing the candidate sets of removals…"):
-            result = state.plan(budget)
-    except state.AppError as e:
-        st.info(str(e))
+    result = _run(budget)
+    if result is None:
         return
     rows = [
         {
@@ -72,6 +73,35 @@ def panel(rec: Jurisdiction) -> None:
 
 
 _USED = "tc_plan_used"  # the plan applied, said above the panel once
+_CANCELLED = "tc_plan_cancelled"  # the plan's Cancel pressed, said once on the run it starts
+
+
+def _run(budget: float | None) -> Any:
+    """The plan, with a progress bar told after each candidate assessed and a Cancel button. Pressing Cancel (or
+    any other widget) asks Streamlit for a new run of the page, which stops this one at its next drawing, the
+    progress bar's: the plan stops within one assessment and nothing is kept. None when refused (said here)."""
+    bar, stop = st.empty(), st.empty()
+    stop.button("Cancel", key="w_plan_cancel", on_click=_cancel, help="Stop the plan; nothing is kept.")
+    shown = bar.progress(0.0, text="Assessing the candidate sets of removals…")
+
+    def told(done: int, of: int) -> None:
+        shown.progress(
+            min(done / max(of, 1), 1.0),
+            text=f"Assessed {done:,} of {of:,} candidate sets of removals (each a full assessment)…",
+        )
+
+    try:
+        return state.plan(budget, progress=told)
+    except state.AppError as e:
+        st.info(str(e))
+        return None
+    finally:
+        bar.empty()
+        stop.empty()
+
+
+def _cancel() -> None:
+    st.session_state[_CANCELLED] = True
 
 
 def _use(keep: list[str], remove: list[str], which: str) -> None:

@@ -581,15 +581,29 @@ def projection(a: Any = None, years: int = 20) -> Any:
     return pd.concat([removed, planted], ignore_index=True)
 
 
-@st.cache_resource(show_spinner=False, max_entries=4)
-def _plan(sha256: str, name: str, read_json: str, opts_json: str, budget: float | None, _data: bytes) -> Any:
-    """``treecalc.studies.plan.plan`` cached on survey + options + budget (each candidate a full assessment)."""
+#: The plans made, newest last (at most :data:`_PLANS_KEPT`), on survey + options + budget. Not ``st.cache_resource``:
+#: the plan tells the page its progress as it goes, and an element drawn inside a cached function is recorded
+#: to be drawn again from the cache, where the page's progress bar no longer exists.
+_PLANS: dict[tuple[Any, ...], Any] = {}
+_PLANS_KEPT = 4
+
+
+def _plan(key: tuple[Any, ...], data: bytes, progress: Callable[[int, int], None] | None = None) -> Any:
+    """``treecalc.studies.plan.plan`` kept on survey + options + budget (each candidate a full assessment);
+    ``progress(done, of)`` is told as the plan goes (it may raise to stop it: nothing is then kept)."""
     from treecalc.studies.plan import plan as _make_plan
 
+    if key in _PLANS:
+        return _PLANS[key]
+    sha256, name, read_json, opts_json, budget = key
     kw = json.loads(opts_json)
     edits = {k: kw.pop(k, None) for k in EDIT_KEYS}
-    sv = _read_survey(sha256, name, read_json, _data)
-    return _make_plan(edited_survey(sv, edits), budget_usd=budget, **kw)
+    sv = _read_survey(sha256, name, read_json, data)
+    made = _make_plan(edited_survey(sv, edits), budget_usd=budget, progress=progress, **kw)
+    _PLANS[key] = made
+    while len(_PLANS) > _PLANS_KEPT:
+        _PLANS.pop(next(iter(_PLANS)))
+    return made
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -615,12 +629,13 @@ def keep_limits() -> Any:
         raise AppError(str(e)) from e
 
 
-def plan(budget: float | None = None) -> Any:
-    """The cheapest lawful plan of the current survey and options (raises :class:`AppError`)."""
+def plan(budget: float | None = None, progress: Callable[[int, int], None] | None = None) -> Any:
+    """The cheapest lawful plan of the current survey and options (raises :class:`AppError`); ``progress(done, of)``
+    is told as it goes (:func:`treecalc.studies.plan.plan`)."""
     src = source()
     if src is None:
         raise AppError("No survey yet: upload one on the Survey page.")
     try:
-        return _plan(src.sha256, src.name, read_key(), _canon(assess_kwargs()), budget, src.data)
+        return _plan((src.sha256, src.name, read_key(), _canon(assess_kwargs()), budget), src.data, progress)
     except ValueError as e:  # the plan's own refusal (too many optional removals) is written for people
         raise AppError(str(e)) from e

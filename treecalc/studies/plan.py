@@ -14,11 +14,12 @@ permit (§208-22A), the plan is a whole number of nursery trees carrying a value
 cent, the site takes a limited number and the rest is paid per tree. A MILP would model those rules
 a second time, and its answer would be the model's, not the law engine's.
 
-A permit application (nothing harmed already) is answered first by :mod:`treecalc.studies.plan_regimes`: one candidate
-per number of optional removals, *n* + 1 or *n* + 2 assessments for *n* trees, each checked against the law's
-assessment of it, and a permit application that costs nothing with every removal made (Wesley Hills) likewise
-(docs/plan.md). Where that does not hold (a tree harmed already, a candidate the law reads otherwise) the plan
-searches as follows.
+A survey whose trees are retained, proposed for removal or harmed already is answered first by
+:mod:`treecalc.studies.plan_regimes`: one candidate per number of optional removals, *n* + 1 or *n* + 2 assessments
+for *n* trees, each checked against the law's assessment of it, and a lot owing the same with every removal made as
+with none (Wesley Hills) likewise (docs/plan.md). Where that does not hold (a tree's own permit or the Village's work
+given per tree, a candidate the law reads otherwise) the plan searches as follows, and this search is the oracle the
+tests hold the regimes' method to.
 
 The search is exact, and every cost it reports is an assessment. It rests on one property
 of the law engine: **removing a smaller or less valuable tree never costs more than removing a
@@ -315,7 +316,8 @@ def plan(
 
     ``survey`` is a read survey or a path; ``options`` are :func:`treecalc.assessment.assess`'s
     keyword options (site facts, stock, plantable, fee schedule ...), applied to every candidate; its reading
-    options (``column_map``, ``species_map``) read the file.
+    options (``column_map``, ``species_map``) read the file. ``progress(done, of)`` is told after each candidate
+    (``of`` the number the method will assess); an exception it raises stops the plan (the app's Cancel).
     """
     from treecalc.assessment import assess
 
@@ -356,7 +358,7 @@ def plan(
     if fast is not None:
         how = f"exact search: {fast[0] + 1:,} assessments, {fast[1]}"
     else:
-        _, how = _class_search(run, trees, optional, off, everything, max_assessments)
+        _, how = _class_search(run, trees, optional, off, everything, max_assessments, progress)
     steps: list[Step] = []
     chosen_assessments = []
     prev: tuple[list[int], Any] | None = None
@@ -408,10 +410,17 @@ def plan(
 
 
 def _class_search(
-    run: Any, trees: pd.DataFrame, optional: np.ndarray, off: np.ndarray, everything: Any, max_assessments: int
+    run: Any,
+    trees: pd.DataFrame,
+    optional: np.ndarray,
+    off: np.ndarray,
+    everything: Any,
+    max_assessments: int,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[int, str]:
     """Assess every combination of the sets closed under dominance in each class of trees the law reads alike (the
-    module docstring); refused past ``max_assessments``. Returns the number of assessments and how it searched."""
+    module docstring); refused past ``max_assessments``. Returns the number of assessments and how it searched;
+    ``progress(done, of)`` is told after each combination."""
     value = pd.to_numeric(everything.trees["value_usd"], errors="coerce").fillna(0.0).to_numpy(float)
     dead = _dead(everything.trees, len(trees))
     dbh = pd.to_numeric(trees["dbh_in"], errors="coerce").fillna(0.0).to_numpy(float)
@@ -430,10 +439,12 @@ def _class_search(
             f"{max_assessments:,}: mark more trees 'Must remove' or retain some, and plan the rest "
             "(or raise the limit: ‹max_assessments›)"
         )
-    for combo in itertools.product(*ideals):
+    for done, combo in enumerate(itertools.product(*ideals), start=1):
         chosen = sorted(i for part in combo for i in part)
         if len(chosen) < len(off):  # the full set was assessed above
             run(chosen)
+        if progress is not None:
+            progress(done, runs)
     return runs, _search_note(runs, len(classes))
 
 

@@ -1,13 +1,20 @@
-"""The plan's exact method for a permit application: one candidate set per number of optional removals.
+"""The plan's exact method: one candidate set per number of optional removals, polynomial in the trees.
 
-:func:`treecalc.studies.plan.plan` asks :func:`search` first; it answers when the survey is a permit application under a
-law whose cost of proposed removals is the replacement of the trees counted under the permit (Croton-on-Hudson
-§208-22A) and the payment in lieu for what the site cannot take (§208-22D, §208-24): every tree is retained or
-proposed for removal (nothing harmed already, so no offence, no §208-22F part and no penalty), no tree is the
-Village's own work and no tree's own permit is given. A permit application costing nothing with every removal
-made (Wesley Hills Chapter 95: no replacement, fines only for what was done) costs nothing in any smaller set:
-each *k* takes the trees needing no permit first. Otherwise it declines (``None``) and the plan falls back to its
-search over the sets closed under dominance.
+:func:`treecalc.studies.plan.plan` asks :func:`search` first; it answers when the cost of the proposed removals is
+the replacement of the trees counted under the permit (Croton-on-Hudson §208-22A) and the payment in lieu for what
+the site cannot take (§208-22D, §208-24), on top of what the trees harmed already owe: every tree is retained,
+proposed for removal or harmed already (removed, topped, pruned, damaged), no tree is the Village's own work and no
+tree's own permit is given. A harm done is no choice of the plan: its offence, its §208-22F part and its penalty
+turn on what was done and on the lot's count of removals, never on which proposed trees go. A lot owing the same
+with every proposed removal made as with none (Wesley Hills Chapter 95: no replacement, fines only for what was
+done) owes it with any set between: each *k* takes the trees needing no permit first. Otherwise it declines
+(``None``) and the plan falls back to its search over the sets closed under dominance.
+
+Why not a MILP. Once the number *k* fixes the regime (below), the cost of a set rises with two sums only, the value
+to replace and the number of trees under the permit, and one set of each size has the least of both at once: a
+sort finds it, exactly, in O(*n* log *n*). A MILP (binaries for the §208-19A(1) count, §208-22A's three-tree
+minimum, whole nursery trees, the site's room) would reach the same set by a second model of the law; here each
+candidate is the law engine's own assessment, checked against the regime it was chosen under.
 
 Why one candidate per *k* is exact there. The law engine's assessment with every proposed removal made says,
 per tree, which permit triggers it meets. Two kinds:
@@ -28,8 +35,8 @@ payment in lieu rise with the value to replace (a whole number of nursery trees,
 
 Each candidate is assessed in full by the law engine, and the assessment is checked against the regime it was
 chosen under: the trees needing a permit, the count under the permit, the trees counted for replacement and a
-penalty of nothing. A candidate the law reads otherwise makes the method decline, and the plan searches as
-before; so the costs reported are always the law's own assessments. *n* optional removals take *n* + 1 or *n* + 2
+penalty of nothing where nothing was harmed. A candidate the law reads otherwise makes the method decline, and the
+plan searches as before; so the costs reported are always the law's own assessments. *n* optional removals take *n* + 1 or *n* + 2
 assessments (the count trigger's first *k* may take two), not one per set closed under dominance.
 """
 
@@ -45,6 +52,7 @@ import pandas as pd
 from treecalc.frames import actions
 from treecalc.law.access import meets
 from treecalc.rules.croton_on_hudson.permit import TRIGGER_TEXT
+from treecalc.schema import DONE
 
 #: The permit triggers that hold on the number of trees removed, not on a tree's own facts: the rules' trigger
 #: texts that state a ``{count}`` (§208-19A(1), §208-19A(8)).
@@ -65,6 +73,7 @@ class _Model:
     excluded: np.ndarray  # a removal never counted for replacement (dead, §208-22E)
     weight: np.ndarray  # the tree's value in cents when counted, 0 when excluded
     min_trees: Any  # §208-22A: the fewest trees under a permit that replace
+    harmed: bool  # a tree harmed already (its offence and penalty are the same whichever proposed trees go)
     costs: Callable[[Any], Any]  # an assessment's (planting, in lieu, penalty) (treecalc.studies.plan.costs)
 
 
@@ -80,8 +89,12 @@ def _model(trees: pd.DataFrame, must: np.ndarray, everything: Any, costs: Callab
     if any(c in trees.columns for c in _OUT_OF_COUNT) or len(t) != len(trees):
         return None
     act = actions(t)
-    if not np.isin(act, ("retain", "remove")).all():
-        return None  # a tree harmed already: offences, §208-22F and penalties are the search's
+    if not np.isin(act, ("retain", "remove", *DONE)).all():
+        return None  # an action the regimes do not know
+    # a tree harmed already is no choice of the plan: its offence, §208-22F part and penalty turn on what was done
+    # and on the lot's count (the number k), never on which proposed trees go; §208-22A's count under the permit is
+    # of the proposed removals alone unless the Engineer's finding of no violation joins the removals made to it
+    # (then the count below differs, and the method declines)
     removal = act == "remove"
     sections = _sections(t["permit_triggers"])
     fired = np.array([bool(s & COUNT_SECTIONS) for s in sections])
@@ -97,7 +110,9 @@ def _model(trees: pd.DataFrame, must: np.ndarray, everything: Any, costs: Callab
     cents = np.rint(pd.to_numeric(t["value_usd"], errors="coerce").fillna(0.0).to_numpy(float) * 100).astype(np.int64)
     own = np.array([bool(s - COUNT_SECTIONS) for s in sections]) & removal
     excluded = removal & ~counted
-    return _Model(everything.jurisdiction, must, own, excluded, np.where(counted, cents, 0), rep.min_trees, costs)
+    weight = np.where(counted & removal, cents, 0)
+    harmed = bool(np.isin(act, DONE).any())
+    return _Model(everything.jurisdiction, must, own, excluded, weight, rep.min_trees, harmed, costs)
 
 
 def _candidates(m: _Model, off: np.ndarray) -> tuple[Callable[[int], list[int]], Callable[[int], list[int]]]:
@@ -127,12 +142,14 @@ def _holds(m: _Model, a: Any, chosen: list[int], count_trigger: bool) -> bool:
     need = removal & (m.own | count_trigger)
     under = int(need.sum())
     replaces = bool(meets(m.jurisdiction, "replacement.min_trees", under, m.min_trees))
+    proposed = np.isin(actions(t), ("retain", "remove"))  # a tree harmed already is counted under §208-22F
+    counted = t["counted"].fillna(False).to_numpy(bool)
     return (
         fired == count_trigger
         and np.array_equal(t["permit_needed"].fillna(False).to_numpy(bool) & removal, need)
         and a.replacement.removals_under_permit == under
-        and np.array_equal(t["counted"].fillna(False).to_numpy(bool), need & ~m.excluded & replaces)
-        and m.costs(a)[2] == 0
+        and np.array_equal(counted[proposed], (need & ~m.excluded & replaces)[proposed])
+        and (m.harmed or m.costs(a)[2] == 0)
     )
 
 
@@ -151,10 +168,15 @@ def search(
     assessments made and how the sets were chosen, or None where the method does not hold or would pass ``limit`` assessments (the caller then
     searches). ``costs`` is an assessment's (planting, in lieu, penalty) as the plan counts them; ``progress(done, of)`` is told after
     each assessment."""
-    if _nothing_to_pay(trees, everything, costs):
-        runs = _free(run, trees, off, everything, limit, costs, progress)
-        return None if runs is None else (runs, FREE_NOTE)
     m = _model(trees, must, everything, costs)
+    if sum(costs(everything)) == 0 or (m is None and "counted" not in everything.trees):
+        # a lot owing the same with every proposed removal made as with none owes it with any set between
+        if not _known_actions(trees, everything):
+            return None
+        runs = _free(run, off, everything, limit, costs, progress)
+        if runs is None:
+            return None
+        return runs, FREE_NOTE if sum(costs(everything)) == 0 else SAME_NOTE
     if m is None:
         return None
     counted, uncounted = _candidates(m, off)
@@ -166,7 +188,7 @@ def search(
             chosen = uncounted(k)
             a = run(chosen)
             runs += 1
-            count_trigger = any(s & COUNT_SECTIONS for s in _sections(a.trees["permit_triggers"]))
+            count_trigger = _count_fired(a)
             if not _holds(m, a, chosen, count_trigger):
                 return None
             if not count_trigger or counted(k) == chosen:
@@ -180,34 +202,40 @@ def search(
     return runs, NOTE
 
 
-def _nothing_to_pay(trees: pd.DataFrame, everything: Any, costs: Callable[[Any], Any]) -> bool:
-    """Whether every proposed removal made costs nothing, with no tree harmed already (Wesley Hills Chapter 95
-    charges no replacement, and fines only what was done): a removal never lightens the cost, so every smaller set
-    costs nothing too."""
+def _count_fired(a: Any) -> bool:
+    """Whether a count trigger holds for the proposed removals of ``a`` (a tree harmed already may meet one of its
+    own, on the removals already made, whatever is proposed)."""
+    proposed = actions(a.trees) == "remove"
+    return any(s & COUNT_SECTIONS for s, p in zip(_sections(a.trees["permit_triggers"]), proposed, strict=True) if p)
+
+
+def _known_actions(trees: pd.DataFrame, everything: Any) -> bool:
+    """Whether every tree of the assessment is the survey's, retained, proposed for removal or harmed already (a
+    harm done is no choice of the plan: what it owes is the same whichever proposed trees go)."""
     act = actions(everything.trees)
-    harmed = not np.isin(act, ("retain", "remove")).all()
-    return len(everything.trees) == len(trees) and not harmed and sum(costs(everything)) == 0
+    return len(everything.trees) == len(trees) and bool(np.isin(act, ("retain", "remove", *DONE)).all())
 
 
 def _free(
     run: Callable[[list[int]], Any],
-    trees: pd.DataFrame,
     off: np.ndarray,
     everything: Any,
     limit: int,
     costs: Callable[[Any], Any],
     progress: Callable[[int, int], None] | None,
 ) -> int | None:
-    """Every set costing nothing: for each k the trees needing no permit first (fewer permits to ask for), in
-    survey order; each candidate assessed and checked to cost nothing (None otherwise: the plan searches)."""
+    """Every set costing what every proposed removal made costs (nothing, under Wesley Hills Chapter 95 no more than
+    the fines of what was done): a removal never lightens the cost, so when no removal costs the same, every set
+    between does. For each k the trees needing no permit first (fewer permits to ask for), in survey order; each
+    candidate assessed and checked to cost that (None otherwise, at the first that does not: the plan searches)."""
     t = everything.trees
     need = t["permit_needed"].fillna(False).to_numpy(bool) if "permit_needed" in t else np.zeros(len(t), bool)
     order = sorted(off.tolist(), key=lambda i: (bool(need[i]), i))
-    n = len(off)
+    n, total = len(off), sum(costs(everything))
     if n > limit:
         return None
     for k in range(n):
-        if sum(costs(run(sorted(order[:k])))) != 0:
+        if sum(costs(run(sorted(order[:k])))) != total:
             return None
         _tell(progress, k + 1, n)
     return n
@@ -223,6 +251,11 @@ NOTE = (
     "one cheapest candidate for each number of optional removals; a count trigger of the permit holds or not by "
     "that number alone, the trees needing no permit go first while none holds, and then the trees of least value "
     "to replace (each candidate assessed in full)"
+)
+SAME_NOTE = (
+    "one cheapest candidate for each number of optional removals; with every proposed removal made the lot owes what "
+    "it owes with none (for what was done), and a removal never lightens the cost, so every set owes the same: the "
+    "trees needing no permit go first (each candidate assessed in full)"
 )
 FREE_NOTE = (
     "one cheapest candidate for each number of optional removals; with every proposed removal made nothing is to "
