@@ -49,27 +49,14 @@ from treecalc.rules.croton_on_hudson.penalties import _times_days as _times_days
 from treecalc.rules.croton_on_hudson.penalties import civil_tiers as civil_tiers
 from treecalc.rules.croton_on_hudson.penalties import penalties as penalties
 from treecalc.rules.croton_on_hudson.permit import EXCEPTIONS as EXCEPTIONS
-from treecalc.rules.croton_on_hudson.permit import TE_NOT_GIVEN as TE_NOT_GIVEN
-from treecalc.rules.croton_on_hudson.permit import TRIGGER_TEXT as TRIGGER_TEXT
+from treecalc.rules.croton_on_hudson.permit import TRIGGERS as TRIGGERS
 from treecalc.rules.croton_on_hudson.permit import PermitResult as PermitResult
 from treecalc.rules.croton_on_hudson.permit import _permit_findings as _permit_findings
 from treecalc.rules.croton_on_hudson.permit import not_given as not_given
 from treecalc.rules.croton_on_hudson.permit import permit as permit
 from treecalc.rules.croton_on_hudson.permit import village_work as village_work
 from treecalc.rules.croton_on_hudson.planting import share_words
-from treecalc.rules.croton_on_hudson.readings import NOT_OFFENCE_VILLAGE as NOT_OFFENCE_VILLAGE
-from treecalc.rules.croton_on_hudson.readings import NOTE_18E as NOTE_18E
-from treecalc.rules.croton_on_hudson.readings import NOTE_20C as NOTE_20C
-from treecalc.rules.croton_on_hudson.readings import NOTE_21F as NOTE_21F
-from treecalc.rules.croton_on_hudson.readings import NOTE_22G as NOTE_22G
-from treecalc.rules.croton_on_hudson.readings import NOTE_29F as NOTE_29F
-from treecalc.rules.croton_on_hudson.readings import NOTE_MULTISTEM as NOTE_MULTISTEM
-from treecalc.rules.croton_on_hudson.readings import NOTE_STREET_APPROVAL as NOTE_STREET_APPROVAL
-from treecalc.rules.croton_on_hudson.readings import OFFENCE_READING_208 as OFFENCE_READING_208
 from treecalc.rules.croton_on_hudson.readings import OTHER_LAW_FLAGS as OTHER_LAW_FLAGS
-from treecalc.rules.croton_on_hudson.readings import OTHER_PROHIBITIONS_208 as OTHER_PROHIBITIONS_208
-from treecalc.rules.croton_on_hudson.readings import PENDING_LITERAL_NOTE as PENDING_LITERAL_NOTE
-from treecalc.rules.croton_on_hudson.readings import SECTIONS_APPLIED as SECTIONS_APPLIED
 from treecalc.rules.croton_on_hudson.readings import _blank as _blank
 from treecalc.rules.croton_on_hudson.readings import _not_given as _not_given
 from treecalc.rules.croton_on_hudson.readings import assessment_reading_items as assessment_reading_items
@@ -89,7 +76,6 @@ from treecalc.rules.pruning import pruned_short_of_excessive
 from treecalc.schema import ACTIONS, DONE, HARMED, PRUNING, REMOVALS
 
 #: When a harmed tree is an offence, as the Violations page says it over its tree pickers (every rules package's name)
-OFFENCE_RULE = OFFENCE_READING_208
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
     from treecalc.rules.context import Context

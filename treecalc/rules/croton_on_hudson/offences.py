@@ -16,7 +16,7 @@ from treecalc.frames import labels as _labels
 from treecalc.frames import pick as _pick
 from treecalc.rules.croton_on_hudson.cite import cited, provision, subsection, tier, whole
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets, _tree_yes, village_work
-from treecalc.rules.croton_on_hudson.readings import NOT_OFFENCE_VILLAGE
+from treecalc.rules.croton_on_hudson.readings import not_offence_village
 from treecalc.rules.pruning import pruned_short_of_excessive, street_pruning_section
 from treecalc.schema import DONE, PRUNING
 
@@ -42,7 +42,7 @@ def _approval_given(trees: pd.DataFrame, site_given: bool) -> np.ndarray:
 
 @dataclass
 class OffenceResult:
-    """§ 208-29: which harmed trees are offences (a-d of the offence reading, OFFENCE_READING_208) and on what."""
+    """§ 208-29: which harmed trees are offences (a-d of the offence reading, offence_reading_208()) and on what."""
 
     offence: np.ndarray  # per tree
     definite: np.ndarray  # an offence resting only on facts given
@@ -158,7 +158,7 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         [~done | offence, village, act == "damaged", authorised, removed & native_only, removed],
         [
             "",
-            NOT_OFFENCE_VILLAGE,
+            not_offence_village(),
             f"injury or damage is not an offence by itself ({whole(cited('criminal.per_tree_usd'))}): for the "
             "Village Engineer to assess, no amount",
             "authorised: permit held or the Department's written approval given",

@@ -20,11 +20,11 @@ from treecalc.rules.croton_on_hudson.cite import cited, provision, through, tier
 from treecalc.rules.croton_on_hudson.offences import OffenceResult, offences
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets
 from treecalc.rules.croton_on_hudson.readings import (
-    NOTE_29F,
-    OFFENCE_READING_208,
-    OTHER_PROHIBITIONS_208,
-    PENDING_LITERAL_NOTE,
+    note_29f,
+    offence_reading_208,
+    other_prohibitions_208,
     penalty_setter,
+    pending_literal_note,
 )
 from treecalc.rules.croton_on_hudson.words import _tier_bounds, _years
 from treecalc.schema import DONE
@@ -327,8 +327,8 @@ def _penalty_findings(
         f"maxima: 'up to' — {penalty_setter(law)}",
         f"each day of a continuing violation is a separate offence ({a29}, {b29})",
         f"penalties collected are deposited in the Tree Fund ({provision('penalties_to_fund')})",
-        OFFENCE_READING_208,
-        OTHER_PROHIBITIONS_208,
+        offence_reading_208(),
+        other_prohibitions_208(),
         "definite offences rest only on facts given (survey columns, the Site sheet, flags); a conditional "
         "offence rests on an assumed fact, named per tree, and its amount is summed apart "
         "(civil_penalty_conditional_usd); the maxima count definite offences only",
@@ -346,11 +346,11 @@ def _penalty_findings(
             "only (Readings, multi-stem trees)"
         )
     if off.definite.any():
-        notes.append(NOTE_29F)
+        notes.append(note_29f())
     elif off.offence.any():
-        notes.append(NOTE_29F + ", once a conditional offence is established")
+        notes.append(note_29f() + ", once a conditional offence is established")
     if pen.civil_pending_literal is not None:
-        notes.append(PENDING_LITERAL_NOTE.format(usd=pen.civil_pending_literal, **times))
+        notes.append(pending_literal_note().format(usd=pen.civil_pending_literal, **times))
     if pen.civil_conditional and pen.doubled_if_assumed and not pen.doubled:
         notes.append(
             f"the conditional offences would also {times['verb']} the fines per tree ({cited('penalty.doubling_factor')}): "

@@ -21,7 +21,7 @@ from treecalc.money import cents_sum, percent_of_up, round2, round_cents
 from treecalc.rules.croton_on_hudson.cite import cited, paragraph, provision, subsection
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets, _tree_yes
-from treecalc.rules.croton_on_hudson.readings import NOTE_18E
+from treecalc.rules.croton_on_hudson.readings import note_18e
 from treecalc.schema import DONE, HARMED, REMOVALS
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
@@ -467,7 +467,7 @@ def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, req
     if ctx.kind == "annual":
         notes.append("the value compared is annual benefits (USD/yr): removed and replacement trees on the same basis")
     if any("invasive" in w or "575" in w for w in warnings):
-        notes.append(NOTE_18E)
+        notes.append(note_18e())
     return {
         "plan": pl,
         "rows": rows,
