@@ -125,13 +125,10 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     done_given = pr.done_removals_12mo if pr.done_removals_12mo_given is None else pr.done_removals_12mo_given
     more_given = _meets("permit.more_than_trees_12mo", done_given, law["permit"]["more_than_trees_12mo"])
     cc_t, more_t = np.where(definite, cc_given, cc_all), np.where(definite, more_given, more_than)
-    b18_pairs = [
-        (provision("clear_cutting_prohibited"), a & cc_t),
-        (provision("more_than_three_prohibited"), a & more_t),
-        (provision("topping_prohibited"), b),
-    ]
+    cc_p, more_p, top_p = (provision(f"{k}_prohibited") for k in ("clear_cutting", "more_than_three", "topping"))
+    b18_pairs = [(cc_p, a & cc_t), (more_p, a & more_t), (top_p, b)]
     b18 = _labels(b18_pairs, n)
-    street_removal = provision("street_removal")
+    street_removal, parcel = provision("street_removal"), cited("permit.parcel_min_dbh_in")
     sec = _labels(
         [(subsection(cited("permit.more_than_trees_12mo")), a)]
         + b18_pairs
@@ -147,7 +144,6 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     if pr.depends_on is not None:
         depends = np.where(conditional, pr.depends_on, "").astype(object)
     else:
-        parcel = cited("permit.parcel_min_dbh_in")
         depends = _pick([conditional], [", ".join(pr.assumed_facts) + f" ({parcel} parcel facts, not given)"])
     for w in doubt:
         w = np.where(conditional, w, "")

@@ -221,9 +221,8 @@ def permit(
     if reasons:
         on_given = any(k not in assumed for _, k in reasons)
         assumed_used = [] if on_given else [k for _, k in reasons]
-        b = p["parcel_min_dbh_in"]
+        b, parcel = p["parcel_min_dbh_in"], trigger("parcel")
         met = _meets("permit.parcel_min_dbh_in", d, b)
-        parcel = trigger("parcel")
         add(
             parcel,
             met,
