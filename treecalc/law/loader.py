@@ -298,22 +298,8 @@ def operator_of(village: str, key: str, name: str | None = None) -> str:
     return op
 
 
-@functools.cache
-def _cite(village: str, key: str, name: str | None = None) -> str:
-    """The section of an entry (``"replacement.percent"``) or a provision's record (``"sections.fund"``) of a
-    village's chapter (the tree chapter when ``name`` is None), as the registry's records cite them."""
-    if key.startswith("sections."):
-        return provision(village, key.removeprefix("sections."), name)
-    found = entries(village, name).get(key)
-    if found is None:
-        raise KeyError(f"{law_path(village, name or TREE_CHAPTER[village])} has no entry {key}")
-    return found.section
-
-
-jurisdictions.CITE = _cite
-
 #: The caches built on the files read (the typed nodes, a companion's numbers): cleared with them.
-CACHES: list[Any] = [_cite]
+CACHES: list[Any] = []
 
 
 def clear_caches() -> None:

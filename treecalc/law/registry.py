@@ -52,57 +52,6 @@ __all__ = [
 COMMON_SITE_FACTS = ("jurisdiction", "crs", "climate_zone")
 
 
-#: How a section is read from a village's law file (set by :mod:`treecalc.law.loader`, which reads the files and
-#: imports this registry of the villages it reads: the registry is below it, and asks it when a section is read).
-CITE: Callable[[str, str, str | None], str] | None = None
-
-#: A template's citation: ``{replacement.percent}`` the section of an entry of the village's tree chapter,
-#: ``{sections.fund}`` a provision's record, ``{ch120_excavation/deep_cut_depth}`` another chapter's entry; after
-#: ``|``, the part of it said: ``whole`` (the section), ``subsection`` (without its paragraphs), ``letter`` (the
-#: subsection's letter alone, as a run of them writes the second: "C/D").
-_CITATION = re.compile(r"\{(?:([a-z0-9_]+)/)?([a-z0-9_.]+)(?:\|(whole|subsection|letter))?\}")
-_SECTION = re.compile(r"^(§ ?\d+-\d+)([A-Z]*)")
-
-
-def cited(village: str, template: str) -> str:
-    """``template`` with each citation filled from the village's law file (:data:`_CITATION`)."""
-
-    def fill(m: re.Match[str]) -> str:
-        if CITE is None:
-            raise RuntimeError("the law's loader is not imported: no section can be read")
-        section = CITE(village, m.group(2), m.group(1))
-        head = _SECTION.match(section)
-        if m.group(3) == "whole" and head:
-            return head.group(1)
-        if m.group(3) == "subsection" and head:
-            return head.group(0)
-        if m.group(3) == "letter" and head:
-            return head.group(2)
-        return section
-
-    return _CITATION.sub(fill, template)
-
-
-class Cited(Mapping[str, str]):
-    """A record's sections by what they head (templates of :func:`cited`), read from the village's law file when
-    asked for: a village whose copy renumbers its chapter is cited with its numbers."""
-
-    def __init__(self, village: str, templates: Mapping[str, str]) -> None:
-        self.village, self.templates = village, dict(templates)
-
-    def __getitem__(self, key: str) -> str:
-        return cited(self.village, self.templates[key])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.templates)
-
-    def __len__(self) -> int:
-        return len(self.templates)
-
-    def __repr__(self) -> str:
-        return f"Cited({self.village!r}, {self.templates!r})"
-
-
 @dataclass(frozen=True)
 class Jurisdiction:
     """What one law is and what it reads.
@@ -127,8 +76,7 @@ class Jurisdiction:
     tree need the permit, when narrower than ``"permit"``; ``"excavation_permit"``: its excavation chapter's permit
     triggers; ``"offence"``: the section fining or penalising a tree harmed without the permit, which the reports
     head the offence of each tree with); a part the law does not have is absent. Every record declares ``"permit"``.
-    ``value_section``: the section naming the annual benefits as the trees' value, cited in its label (from the
-    template ``value_cite``, :func:`cited`).
+    ``value_section``: the section naming the annual benefits as the trees' value, cited in its label.
     """
 
     key: str
@@ -149,16 +97,11 @@ class Jurisdiction:
     law_files: tuple[str, ...] = ()
     data_dir: Path | None = None
     permit_item: str = "Permit required"
-    value_cite: str = ""
+    value_section: str = ""
     sections: Mapping[str, str] = field(default_factory=dict)
     #: the statement's per-tree columns headed in this law's words where the shared ones (Chapter 208's civil
     #: penalty tiers) do not fit: column -> heading; None: a column that means nothing under this law, left out
     tree_headings: Mapping[str, str | None] = field(default_factory=dict)
-
-    @property
-    def value_section(self) -> str:
-        """The section naming the annual benefits as the trees' value, read from the law file ("" for none)."""
-        return cited(self.key, self.value_cite)
 
     @property
     def user_spelling(self) -> str:
@@ -169,28 +112,23 @@ class Jurisdiction:
         return name in self.site_facts or name in COMMON_SITE_FACTS
 
 
-_STOCK = "{replacement.deciduous_min_dbh_in} replacement stock"
-_CHAPTER_208_OPTIONS = Cited(
-    "croton_on_hudson",
-    {
-        "violation": "{replacement.violation_percent} violation standard",
-        "application_pending": "{penalty.doubling_factor} pending application",
-        "clear_cutting": "{permit.clear_cutting_min_trees}, {penalty.doubling_factor} clear cutting",
-        "replacement_percent": "{replacement.violation_percent} replacement percentage",
-        # the native share's subsection and the minimum sizes' letter after it
-        "replacement_stock": "{sections.native_species}/{replacement.deciduous_min_dbh_in|letter} replacement stock",
-        "replacement_species": _STOCK,
-        "replacement_dbh_in": _STOCK,
-        "replacement_height_ft": _STOCK,
-        "replacement_cost_usd": _STOCK,
-        "plantable": "{sections.in_lieu} planting space",
-        "plantable_area_sqft": "{spacing_ft.small|subsection}, {sections.in_lieu} planting space",
-        "fee_schedule": "{sections.fee_schedule} Tree Preservation Fund",
-        "fee_per_tree_usd": "{sections.fee_schedule} Tree Preservation Fund",
-        "in_lieu_policy": "{sections.in_lieu} payment in lieu",
-        "size_waiver": "{replacement.deciduous_min_dbh_in} replacement size",
-    },
-)
+_CHAPTER_208_OPTIONS = {
+    "violation": "§208-22F violation standard",
+    "application_pending": "§208-29B(7) pending application",
+    "clear_cutting": "§208-17, §208-29B(7) clear cutting",
+    "replacement_percent": "§208-22F replacement percentage",
+    "replacement_stock": "§208-22C/D replacement stock",
+    "replacement_species": "§208-22D replacement stock",
+    "replacement_dbh_in": "§208-22D replacement stock",
+    "replacement_height_ft": "§208-22D replacement stock",
+    "replacement_cost_usd": "§208-22D replacement stock",
+    "plantable": "§208-22D planting space",
+    "plantable_area_sqft": "§208-6A, §208-22D planting space",
+    "fee_schedule": "§208-24C Tree Preservation Fund",
+    "fee_per_tree_usd": "§208-24C Tree Preservation Fund",
+    "in_lieu_policy": "§208-22D payment in lieu",
+    "size_waiver": "§208-22D replacement size",
+}
 
 #: The law a survey is assessed under when none is given (said as an assumption).
 DEFAULT = "croton_on_hudson"
@@ -202,8 +140,7 @@ REGISTRY: dict[str, Jurisdiction] = {}
 def register(record: Jurisdiction) -> Jurisdiction:
     """Add (or replace) a law's record; every layer finds it from then on. A record names its permit's section
     (``sections["permit"]``): the reports and the app cite it, and guess none."""
-    declared = record.sections.templates if isinstance(record.sections, Cited) else record.sections
-    if not declared.get("permit"):  # declared, not read: registering reads no law file
+    if not record.sections.get("permit"):
         raise ValueError(f"jurisdiction {record.key}: its record declares no permit section (sections['permit'])")
     REGISTRY[record.key] = record
     return record
@@ -257,7 +194,7 @@ register(
             "row_or_emergency",
             "planning_board_approval",
         ),
-        # every flag but Wesley Hills' lot line, of which Chapter 208 assumes nothing
+        # every flag but Wesley Hills' lot line (§95-3A(1)(e)), of which Chapter 208 assumes nothing
         survey_flags=tuple(f for f in FLAG_FIELDS if f != "within_20ft_of_lot_line"),
         chapters={
             "trees": "Croton-on-Hudson Chapter 208",
@@ -275,22 +212,17 @@ register(
         fund_name="Tree Preservation Fund",
         law_files=("ch208_trees", "ch120_excavation", "ch223_water"),
         permit_item="Tree removal permit required",
-        value_cite="{sections.valuation_method}",  # "environmental value", the National Tree Benefit Calculator
-        sections=Cited(
-            "croton_on_hudson",
-            {
-                "permit": "{permit.more_than_trees_12mo|whole}",
-                "replacement": "{replacement.percent|whole}",
-                "trees_needed": "{replacement.percent}",
-                "planting": "{sections.in_lieu}",
-                "fund": "{sections.fund}",
-                "offence": "{criminal.per_tree_usd|whole}",
-                "civil_penalty": "{penalty.civil_tiers}",
-                # Chapter 120's (a companion chapter): read from its file, every tree assessment would read that file
-                # and name it in its fingerprint
-                "excavation_permit": "§120-3A",
-            },
-        ),
+        value_section="§208-22B",  # "environmental value", the National Tree Benefit Calculator
+        sections={
+            "permit": "§208-19",
+            "replacement": "§208-22",
+            "trees_needed": "§208-22A",
+            "planting": "§208-22D",
+            "fund": "§208-24",
+            "offence": "§208-29",
+            "civil_penalty": "§208-29B",
+            "excavation_permit": "§120-3A",
+        },
     )
 )
 register(
@@ -311,28 +243,23 @@ register(
             "subdivision_plans_approved",
             "normal_farming",
         ),
-        # Chapter 95 reads the lot-line flag only: a Chapter 208 flag the survey lacks (street tree,
+        # Chapter 95 reads the lot-line flag only (§95-3A(1)(e)): a Chapter 208 flag the survey lacks (street tree,
         # wetland, landmark, ...) carries no obligation here, so nothing is said of it
         survey_flags=("within_20ft_of_lot_line",),
-        survey_columns=Cited(
-            "wesley_hills", {"distance_to_residence_ft": "Wesley Hills {permit.large_lot_min_dbh_in}"}
-        ),
-        # a survey without a lot-line column leaves every tree possibly within the distance
-        flags_unsurveyed_yes=Cited("wesley_hills", {"within_20ft_of_lot_line": "{permit.lot_line_min_dbh_in}"}),
+        survey_columns={"distance_to_residence_ft": "Wesley Hills §95-3A(1)(d)"},
+        # a survey without a lot-line column leaves every tree possibly within the distance (§95-3A(1)(e))
+        flags_unsurveyed_yes={"within_20ft_of_lot_line": "§95-3A(1)(e)"},
         chapters={"trees": "Wesley Hills Chapter 95", "excavation": "Wesley Hills Chapter 95"},
         excavation_inputs={"cellar": ("cellar_multiple", "a building permit stands as the permit")},
         permit_item="Clearing permit required",
         law_files=("ch95_clearing", "ch95_excavation"),
         # "offence": the fine of a tree removed without the permit, cited as its rules cite it (PENALTY_SECTION)
-        sections=Cited(
-            "wesley_hills",
-            {
-                "permit": "{permit.measured_above_ground_in|whole}",
-                "permit_trigger": "{permit.measured_above_ground_in}",
-                "offence": "Ch. 95 penalties A",
-                "excavation_permit": "{permit.measured_above_ground_in|whole}",
-            },
-        ),
+        sections={
+            "permit": "§95-3",
+            "permit_trigger": "§95-3A(1)",
+            "offence": "Ch. 95 penalties A",
+            "excavation_permit": "§95-3",
+        },
         # a fine per tree under one paragraph (penalties A), set by a court: no tiers, no civil penalty beside a
         # criminal one, no replacement to count a tree toward
         tree_headings={
