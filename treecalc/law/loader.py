@@ -48,6 +48,7 @@ __all__ = [
     "in_force_note",
     "law_files",
     "operator_of",
+    "provision",
     "resolved",
 ]
 
@@ -113,6 +114,13 @@ def _raw(relpath: str) -> dict[str, Any]:
     return raw
 
 
+def _cited(raw: dict[str, Any]) -> dict[str, str]:
+    """A parsed law file's entries and brackets, and its provisions' records (``sections.<key>``): each -> section."""
+    out = entry_keys(raw)
+    out.update({f"sections.{k}": str(r.get("section", "")) for k, r in raw.get("sections", {}).items()})
+    return out
+
+
 def _check_complete(raw: dict[str, Any], relpath: str, path: Path) -> None:
     """Refuse a village's copy of a law file that lacks an entry of the copy shipped with treecalc (the rules read
     each one): named with its section, not a bare ``KeyError: 'percent'`` when a rule reaches for it."""
@@ -120,8 +128,8 @@ def _check_complete(raw: dict[str, Any], relpath: str, path: Path) -> None:
     if not shipped.is_file() or path.resolve() == shipped.resolve():
         return
     with open(shipped, "rb") as f:
-        want = entry_keys(tomllib.load(f))
-    have = entry_keys(raw)
+        shipped_raw = tomllib.load(f)
+    want, have = _cited(shipped_raw), _cited(raw)
     missing = [k for k in want if k not in have]
     if missing:
         said = ", ".join(f"[{k}] ({want[k]})" for k in missing)
@@ -224,7 +232,7 @@ def _resolved_cached(village: str, on: dt.date | None) -> dict[str, Any]:
     raw = _raw(law_path(village, name))
     out: dict[str, Any] = {"name": raw.get("name", ""), "chapter": raw.get("chapter", "")}
     for k, v in raw.items():
-        if k in ("name", "chapter", "effective"):
+        if k in ("name", "chapter", "effective", "sections"):  # the numbers only
             continue
         out[k] = _resolve(v, on, k)
     return out
@@ -267,6 +275,17 @@ def entry(village: str, key: str, name: str | None = None, on: dt.date | None = 
 
 
 @functools.cache
+def provision(village: str, key: str, name: str | None = None) -> str:
+    """The section of a provision of a chapter that states no number (an exception, a definition: its record
+    ``[sections.<key>]``), as a rule applying it cites it; LawSchemaError naming the file when it has none."""
+    path = law_path(village, name or TREE_CHAPTER[village])
+    record = _raw(path).get("sections", {}).get(key)
+    if record is None:
+        raise LawSchemaError(f"{path}: has no [sections.{key}] (the section and words of the provision applied)")
+    return str(record["section"])
+
+
+@functools.cache
 def operator_of(village: str, key: str, name: str | None = None) -> str:
     """The comparison an entry states (``">="``), or a bracket's column (``"penalty.civil_tiers.max_dbh_in"``);
     LawSchemaError naming the entry when it states none."""
@@ -288,5 +307,6 @@ def clear_caches() -> None:
     _raw.cache_clear()
     _resolved_cached.cache_clear()
     operator_of.cache_clear()
+    provision.cache_clear()
     for cache in CACHES:
         cache.cache_clear()

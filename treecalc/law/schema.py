@@ -14,6 +14,10 @@ other table is one of:
   the ISO date each value took effect (``usd = { 2025-01-01 = 3000, 2027-03-01 = 3500 }``), as ``values`` is;
 - a **group** of entries and brackets (``[permit]``, ``[penalty]``).
 
+``[sections.<name>]`` records cite a provision the rules apply that states no number (an exception, a definition,
+an offence): its ``section`` and ``text`` (the ordinance's words), so that a rule cites it from the data as it cites
+an entry's section.
+
 Modelled on OpenFisca / PolicyEngine parameters (dated values, unit, reference), kept in TOML.
 """
 
@@ -34,7 +38,9 @@ OPERATOR_WORDS = {">": "more than", ">=": "at least", "<": "less than", "<=": "a
 ENTRY_KEYS = {"value", "values", "unit", "section", "text", "operator", "min", "max", "whole"}
 ENTRY_NEEDS = ("unit", "section", "text")
 #: The top-level keys that describe the file, not a number.
-META_KEYS = {"name", "chapter", "effective"}
+META_KEYS = {"name", "chapter", "effective", "sections"}
+#: The keys of a ``[sections.<name>]`` record, all of them needed.
+SECTION_KEYS = ("section", "text")
 
 
 class LawSchemaError(ValueError):
@@ -297,6 +303,7 @@ def validate(raw: dict[str, Any], name: str) -> None:
             raise LawSchemaError(f"{name}: [effective] must be a table")
         if "date" in eff:
             _date(eff["date"], f"{name} [effective]")
+    _check_sections(raw.get("sections", {}), name)
     for k, v in raw.items():
         if k in META_KEYS:
             continue
@@ -312,6 +319,22 @@ def validate(raw: dict[str, Any], name: str) -> None:
                     f"{where}: its earliest value takes effect {first.isoformat()}, after the chapter's effective "
                     f"date {since.isoformat()}; give the value in force from {since.isoformat()} as well"
                 )
+
+
+def _check_sections(t: Any, name: str) -> None:
+    """Each ``[sections.<name>]`` record has a non-blank section and the ordinance's words, and nothing else."""
+    if not isinstance(t, dict):
+        raise LawSchemaError(f"{name}: [sections] must be a table of records (section, text)")
+    for k, r in t.items():
+        where = f"{name} [sections.{k}]"
+        if not isinstance(r, dict):
+            raise LawSchemaError(f"{where}: {r!r} is not a record (section, text)")
+        for need in SECTION_KEYS:
+            if not isinstance(r.get(need), str) or not r[need].strip():
+                raise LawSchemaError(f"{where}: lacks {need} (a record has section and text, the ordinance's words)")
+        extra = sorted(set(r) - set(SECTION_KEYS))
+        if extra:
+            raise LawSchemaError(f"{where}: {', '.join(extra)} is not a key of a record (section, text)")
 
 
 def entry_keys(t: dict[str, Any], prefix: str = "") -> dict[str, str]:

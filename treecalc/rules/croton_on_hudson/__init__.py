@@ -35,6 +35,7 @@ from treecalc.law.schema import OPERATOR_WORDS
 from treecalc.money import cents_sum, round2
 from treecalc.results import Findings
 from treecalc.rules.croton_on_hudson import readings as _readings
+from treecalc.rules.croton_on_hudson.cite import cited, provision, whole
 from treecalc.rules.croton_on_hudson.fund import _fund_findings as _fund_findings
 from treecalc.rules.croton_on_hudson.fund import fee_schedule as fee_schedule
 from treecalc.rules.croton_on_hudson.lines import _lines as _lines
@@ -48,34 +49,20 @@ from treecalc.rules.croton_on_hudson.penalties import _times_days as _times_days
 from treecalc.rules.croton_on_hudson.penalties import civil_tiers as civil_tiers
 from treecalc.rules.croton_on_hudson.penalties import penalties as penalties
 from treecalc.rules.croton_on_hudson.permit import EXCEPTIONS as EXCEPTIONS
-from treecalc.rules.croton_on_hudson.permit import TE_NOT_GIVEN as TE_NOT_GIVEN
-from treecalc.rules.croton_on_hudson.permit import TRIGGER_TEXT as TRIGGER_TEXT
+from treecalc.rules.croton_on_hudson.permit import TRIGGERS as TRIGGERS
 from treecalc.rules.croton_on_hudson.permit import PermitResult as PermitResult
 from treecalc.rules.croton_on_hudson.permit import _permit_findings as _permit_findings
 from treecalc.rules.croton_on_hudson.permit import not_given as not_given
 from treecalc.rules.croton_on_hudson.permit import permit as permit
 from treecalc.rules.croton_on_hudson.permit import village_work as village_work
 from treecalc.rules.croton_on_hudson.planting import share_words
-from treecalc.rules.croton_on_hudson.readings import NOT_OFFENCE_VILLAGE as NOT_OFFENCE_VILLAGE
-from treecalc.rules.croton_on_hudson.readings import NOTE_18E as NOTE_18E
-from treecalc.rules.croton_on_hudson.readings import NOTE_20C as NOTE_20C
-from treecalc.rules.croton_on_hudson.readings import NOTE_21F as NOTE_21F
-from treecalc.rules.croton_on_hudson.readings import NOTE_22G as NOTE_22G
-from treecalc.rules.croton_on_hudson.readings import NOTE_29F as NOTE_29F
-from treecalc.rules.croton_on_hudson.readings import NOTE_MULTISTEM as NOTE_MULTISTEM
-from treecalc.rules.croton_on_hudson.readings import NOTE_STREET_APPROVAL as NOTE_STREET_APPROVAL
-from treecalc.rules.croton_on_hudson.readings import OFFENCE_READING_208 as OFFENCE_READING_208
 from treecalc.rules.croton_on_hudson.readings import OTHER_LAW_FLAGS as OTHER_LAW_FLAGS
-from treecalc.rules.croton_on_hudson.readings import OTHER_PROHIBITIONS_208 as OTHER_PROHIBITIONS_208
-from treecalc.rules.croton_on_hudson.readings import PENDING_LITERAL_NOTE as PENDING_LITERAL_NOTE
-from treecalc.rules.croton_on_hudson.readings import SECTIONS_APPLIED as SECTIONS_APPLIED
 from treecalc.rules.croton_on_hudson.readings import _blank as _blank
 from treecalc.rules.croton_on_hudson.readings import _not_given as _not_given
 from treecalc.rules.croton_on_hudson.readings import assessment_reading_items as assessment_reading_items
 from treecalc.rules.croton_on_hudson.readings import dead_tree_reading as dead_tree_reading
 from treecalc.rules.croton_on_hudson.readings import note_22g, site_why
 from treecalc.rules.croton_on_hudson.readings import reading_items as reading_items
-from treecalc.rules.croton_on_hudson.replacement import DEAD_EXCLUSION as DEAD_EXCLUSION
 from treecalc.rules.croton_on_hudson.replacement import ReplacementParts as ReplacementParts
 from treecalc.rules.croton_on_hudson.replacement import _parts as _parts
 from treecalc.rules.croton_on_hudson.replacement import conditional_22f as conditional_22f
@@ -89,7 +76,6 @@ from treecalc.rules.pruning import pruned_short_of_excessive
 from treecalc.schema import ACTIONS, DONE, HARMED, PRUNING, REMOVALS
 
 #: When a harmed tree is an offence, as the Violations page says it over its tree pickers (every rules package's name)
-OFFENCE_RULE = OFFENCE_READING_208
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
     from treecalc.rules.context import Context
@@ -154,7 +140,8 @@ def assess(ctx: Context) -> Findings:
     parts = replacement_parts(trees, data.catalogue(), law, pr, off, violation=site.get("violation"))
     if parts.forestry_kept is not None:
         ctx.assumptions.append(
-            f"§208-22E: {int(parts.forestry_kept.sum())} tree(s) counted toward the §208-22A replacement though "
+            f"{provision('good_forestry')}: {int(parts.forestry_kept.sum())} tree(s) counted toward the "
+            f"{cited('replacement.percent')} replacement though "
             "their good_forestry cell is neither yes nor no (named in their warnings): no determination of good "
             "forestry practice is given, so the permit preview keeps the replacement"
         )
@@ -171,7 +158,8 @@ def _tree_fact_assumptions(
     """A per-tree column says what the site fact would: the site fact's assumption is then said of the trees
     whose cell is blank (not given), or not at all when every tree harmed has its cell given."""
     harmed = _isin(actions(trees), HARMED)
-    # the Department's approval is read of street trees only, harmed or pruned short of excessive pruning (§208-5C)
+    # the Department's approval is read of street trees only, harmed or pruned short of excessive pruning (the
+    # approval conditions.street_tree_pruning_min_percent asks for)
     street = flag(trees, "street_tree") & (harmed | pruned_short_of_excessive(trees, "croton_on_hudson", law))
     for fact, col, on in (
         ("permit_held", "permit", harmed),
@@ -197,6 +185,7 @@ def _replacement_findings(
 
     rules = law["replacement"]
     opts = ctx.opts
+    a_22a, a_22f = cited("replacement.percent"), cited("replacement.violation_percent")
     counted = parts.violation_part | parts.permit_part
     trees["counted"] = counted
     set_text(trees, "exclusion", parts.exclusion)
@@ -209,10 +198,10 @@ def _replacement_findings(
     removed_usd = float(Decimal(removed_cents) / 100)
     if opts.replacement_percent is not None and not parts.violation_part.any():
         ctx.warnings.append(
-            "a replacement percentage was given but applies only after a violation (§208-22F): "
-            f"{rules['percent']}% (§208-22A) is used"
+            f"a replacement percentage was given but applies only after a violation ({a_22f}): "
+            f"{rules['percent']}% ({a_22a}) is used"
         )
-    section = "; ".join(p.section for p in part_list) or ("§208-22F" if parts.violation else "§208-22A")
+    section = "; ".join(p.section for p in part_list) or (a_22f if parts.violation else a_22a)
     percent = part_list[0].percent if len(part_list) == 1 else None
     pct_note = "; ".join(f"{p.section}: {p.reason}" for p in part_list) or "nothing to replace"
     plan_out = plan_replacement(ctx, law, required_usd if required else 0.0, required)
@@ -221,11 +210,11 @@ def _replacement_findings(
     pl, rep_warnings, rep_notes = plan_out["plan"], plan_out["warnings"], plan_out["notes"]
     if parts.violation_part.any() and required:
         rep_notes.append(
-            "§208-22F: the applicant may instead pay the Tree Preservation Fund a sum equivalent to "
+            f"{a_22f}: the applicant may instead pay the Tree Preservation Fund a sum equivalent to "
             f"{_pct(rules['violation_percent'])} of the value destroyed, or combine planting and payment"
         )
     rep_notes.append(
-        f"§208-22: {_pct(law['replacement']['violation_percent'])} (or the Engineer's percentage) only on the "
+        f"{whole(a_22a)}: {_pct(law['replacement']['violation_percent'])} (or the Engineer's percentage) only on the "
         f"trees harmed in offences, {_pct(law['replacement']['percent'])} on the removals proposed under a permit "
         f"for {_words(law['replacement']['min_trees'])} or more trees; a lawful removal that needs no "
         "permit, or a tree only damaged without an offence, carries nothing"
@@ -283,12 +272,12 @@ def _replacement_findings(
 def _replacement_said(law: dict[str, Any]) -> dict[str, str]:
     """What the statement says of §208-22A's count and §208-22C's native share, in the law of the assessment's date:
     ``min_trees`` "three", ``native_share`` "§208-22C: natives should be more than half of the trees planted"."""
-    # §208-22C's "predominantly": treecalc's reading, not the law
+    # the native share's "predominantly": treecalc's reading, not the law
     r = village_readings("croton_on_hudson")["replacement"]
     op, share = OPERATOR_WORDS[str(r["predominantly_native_operator"])], float(r["predominantly_native_share"])
     return {
         "min_trees": _words(law["replacement"]["min_trees"]),
-        "native_share": f"§208-22C: natives should be {op} {share_words(share)} of the trees planted",
+        "native_share": f"{provision('native_species')}: natives should be {op} {share_words(share)} of the trees planted",
     }
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.money import cents, cents_sum
+from treecalc.rules.croton_on_hudson.cite import cited, provision
 from treecalc.rules.croton_on_hudson.replacement import ReplacementParts, required_value
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
@@ -53,7 +54,7 @@ def _fund_findings(
             not_in_force(ctx.opts.fee_schedule, ctx.opts.fee_per_tree_usd, ctx.opts.fee_schedule_in_force, day)
         )
     alt, alt_how, alt_exact = None, "", None
-    f_part = next((p for p in part_list if p.section == "§208-22F"), None)
+    f_part = next((p for p in part_list if p.section == cited("replacement.violation_percent")), None)
     if f_part is not None:
         values = ctx.capital_value_of(trees, parts.violation_part, schedule.value_basis)
         base = cents_sum(values, np.ones(len(values), dtype=bool))
@@ -63,7 +64,8 @@ def _fund_findings(
         alt = float(alt_exact)
         alt_how = (
             f"{pay_pct:g}% of ${base:,.2f}, the value of the {f_part.trees} tree(s) harmed in "
-            f"offences on the capital basis {schedule.value_basis} (§208-22F, §208-24), rounded up to the cent"
+            f"offences on the capital basis {schedule.value_basis} ({cited('replacement.violation_percent')}, "
+            f"{provision('fund')}), rounded up to the cent"
         )
     return Fund(
         basis=f["basis"],

@@ -12,16 +12,17 @@ from treecalc.frames import dbh_range, flag, set_text
 from treecalc.frames import some_tags as _some_tags
 from treecalc.law import access as _access
 from treecalc.results import Permit
+from treecalc.rules.croton_on_hudson.cite import cited, paragraph, provision, subsection, whole
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
 from treecalc.rules.croton_on_hudson.penalties import PenaltyResult, _int_column
 from treecalc.rules.croton_on_hudson.permit import _meets, _street_proposed
 from treecalc.rules.croton_on_hudson.readings import (
-    NOTE_20C,
-    NOTE_21F,
-    NOTE_29F,
-    NOTE_MULTISTEM,
-    NOTE_STREET_APPROVAL,
+    note_20c,
+    note_21f,
     note_22g,
+    note_29f,
+    note_multistem,
+    note_street_approval,
     warranty_years,
 )
 from treecalc.rules.croton_on_hudson.words import _pct
@@ -56,11 +57,11 @@ def _site_notes(trees: pd.DataFrame, law: dict[str, Any], off: OffenceResult | N
     # the comparisons as the law states them ("in excess of", "and greater"): the entries' operators
     notes = []
     if (work & (_meets("conditions.licensed_company_over_dbh_in", d, big) | flag(trees, "landmark"))).any():
-        notes.append(NOTE_21F.format(dbh=big))
+        notes.append(note_21f().format(dbh=big))
     if (work & (act == "remove") & _meets("conditions.individually_marked_min_dbh_in", d, marked)).any():
-        notes.append(NOTE_20C.format(dbh=marked))
+        notes.append(note_20c().format(dbh=marked))
     if "stems" in trees and (pd.to_numeric(trees["stems"], errors="coerce").fillna(1) > 1).any():
-        notes.append(NOTE_MULTISTEM)
+        notes.append(note_multistem())
     return notes
 
 
@@ -78,20 +79,24 @@ def _lines(
 
     L = list(ctx.survey_lines)
     unit = ctx.options["value_unit"]
-    L.append(L_("§208-22B", "Value basis", ctx.options["value_basis_label"], "", "every value below is on this basis"))
+    valuation, sec_f = provision("valuation_method"), cited("replacement.violation_percent")
+    L.append(L_(valuation, "Value basis", ctx.options["value_basis_label"], "", "every value below is on this basis"))
     items = ("Permit trigger", "Exception", "Tree removal permit required")
-    L += permit.statement_lines("§208-19", items, f"{permit.trees_needing_permit} tree(s) need a permit")
+    L += permit.statement_lines(
+        whole(cited("permit.more_than_trees_12mo")), items, f"{permit.trees_needing_permit} tree(s) need a permit"
+    )
     if _street_proposed(trees, off).any():
-        L.append(L_("§208-14; §208-5D", "Department's written approval", "required", "", NOTE_STREET_APPROVAL))
+        approval = f"{provision('healthy_street_tree')}; {provision('street_removal')}"
+        L.append(L_(approval, "Department's written approval", "required", "", note_street_approval()))
     L.append(
         L_(
-            "§208-22",
+            whole(cited("replacement.percent")),
             "Trees counted toward replacement",
             int(rep.trees_counted),
             "trees",
             f"{_violation_pct_words(ctx, law)}, "
             f"{_pct(law['replacement']['percent'])} on removals proposed under a permit for "
-            f"{law['replacement']['min_trees']} or more trees (§208-22A)",
+            f"{law['replacement']['min_trees']} or more trees ({cited('replacement.percent')})",
         )
     )
     ex = trees["exclusion"].to_numpy(object)
@@ -118,13 +123,13 @@ def _lines(
                 f"{p.value_usd:,.2f} x {p.percent:g}%, rounded up to the cent (at least); {p.reason}",
             )
         )
-    L.append(L_("§208-22B", "Value of the trees removed", rep.removed_value_usd, unit))
+    L.append(L_(valuation, "Value of the trees removed", rep.removed_value_usd, unit))
     L.append(L_(rep.section, "Replacement required", "yes" if rep.required else "no", "", rep.percent_note))
     cond = getattr(rep, "conditional_22f", None)
-    if cond:  # §208-22F on conditional offences: what would be required, never what is
+    if cond:  # the violation's standard on conditional offences: what would be required, never what is
         L.append(
             L_(
-                "§208-22F",
+                sec_f,
                 "Replacement, conditional offences (if established)",
                 cond["trees_needed"],
                 "trees",
@@ -133,7 +138,7 @@ def _lines(
         )
     if rep.required:
         _lines_replacement(L, rep, fund, unit, law)
-    L.append(L_("§208-23C", "Forfeited bonds", "to the Tree Preservation Fund"))
+    L.append(L_(provision("bond_forfeited"), "Forfeited bonds", "to the Tree Preservation Fund"))
     _lines_penalties(L, trees, off, pen, ctx)
     return L
 
@@ -141,6 +146,7 @@ def _lines(
 def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str, law: dict[str, Any]) -> None:
     from treecalc.results import line as L_
 
+    in_lieu, sec_f = provision("in_lieu"), cited("replacement.violation_percent")
     if rep.percent is not None:
         L.append(
             L_(
@@ -172,7 +178,7 @@ def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str, 
         )
         L.append(
             L_(
-                "§208-22D",
+                cited("replacement.deciduous_min_dbh_in"),
                 "Replacement stock",
                 f"{r.get('species_code')} {r.get('dbh_in', 0):g} in"
                 + (f", {r['height_ft']:g} ft" if r.get("height_ft") is not None else ""),
@@ -183,7 +189,7 @@ def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str, 
     for p in rep.plan:
         L.append(
             L_(
-                "§208-22D",
+                in_lieu,
                 f"Plant {p['species_code']} {p['dbh_in']:g} in",
                 p["count"],
                 "trees",
@@ -192,13 +198,13 @@ def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str, 
             )
         )
     L.append(L_(rep.section, "Replacement trees needed", rep.trees_needed, "trees"))
-    L.append(L_("§208-22D", "Trees planted", rep.trees_planted, "trees"))
-    L.append(L_("§208-22D", "Trees not planted (in lieu)", rep.trees_in_lieu, "trees"))
-    L.append(L_("§208-22D", "Planting cost", rep.planting_cost_usd, "USD"))
+    L.append(L_(in_lieu, "Trees planted", rep.trees_planted, "trees"))
+    L.append(L_(in_lieu, "Trees not planted (in lieu)", rep.trees_in_lieu, "trees"))
+    L.append(L_(in_lieu, "Planting cost", rep.planting_cost_usd, "USD"))
     if rep.native_share is not None:
         L.append(
             L_(
-                "§208-22C",
+                provision("native_species"),
                 "Native share of the replacements",
                 round(rep.native_share * 100, 1),
                 "%",
@@ -208,21 +214,31 @@ def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str, 
     # a schedule given directly (the app's Fund page) is known by the words it was set with ("set by Board
     # resolution ..."), the same in the app, the statement and the PDF; a file by its path
     named = fund.placeholder or (fund.source.startswith("given as a dict") and fund.label != "fee schedule")
-    L.append(L_("§208-24C", "Basis of payment in lieu", fund.basis, "", fund.label if named else fund.source))
     L.append(
-        L_("§208-24", "Payment in lieu to the Tree Preservation Fund", fund.fund_in_lieu_usd, "USD", fund.calculation)
+        L_(provision("fee_schedule"), "Basis of payment in lieu", fund.basis, "", fund.label if named else fund.source)
+    )
+    L.append(
+        L_(
+            provision("fund"),
+            "Payment in lieu to the Tree Preservation Fund",
+            fund.fund_in_lieu_usd,
+            "USD",
+            fund.calculation,
+        )
     )
     if fund.alternative_22f_usd is not None:
         L.append(
             L_(
-                "§208-22F",
-                "Or: payment in place of the §208-22F replacement",
+                sec_f,
+                f"Or: payment in place of the {sec_f} replacement",
                 fund.alternative_22f_usd,
                 "USD",
                 fund.alternative_22f_calculation,
             )
         )
-    L.append(L_("§208-22G", "Warranty of the replacements", warranty_years(law), "", note_22g(law)))
+    L.append(
+        L_(cited("replacement.warranty_years"), "Warranty of the replacements", warranty_years(law), "", note_22g(law))
+    )
 
 
 def _lines_penalties(
@@ -230,20 +246,26 @@ def _lines_penalties(
 ) -> None:
     from treecalc.results import line as L_
 
+    a29, b29, b7 = cited("criminal.per_tree_usd"), cited("penalty.civil_tiers"), cited("penalty.doubling_factor")
+    offences = whole(a29)
+    more, cc = provision("more_than_three_prohibited"), provision("clear_cutting_prohibited")
+    street = cited("conditions.street_tree_pruning_min_percent")
     L.append(
         L_(
-            "§208-29",
+            offences,
             "Offences, definite (facts given)",
             int(off.definite.sum()),
             "trees",
-            "a–d: removal needing a permit (§208-19A, §208-18A/C), topping or excessive pruning (§208-18D), "
-            "street tree without the Department's approval (§208-5C/D, §208-14), harm while an application "
-            "was pending (§208-20F)",
+            f"a–d: removal needing a permit ({subsection(cited('permit.more_than_trees_12mo'))}, "
+            f"{more}/{paragraph(cc)}), topping or excessive pruning ({provision('topping_prohibited')}), "
+            f"street tree without the Department's approval ({street}/{paragraph(provision('street_removal'))}, "
+            f"{provision('healthy_street_tree')}), harm while an application "
+            f"was pending ({provision('pending_application')})",
         )
     )
     L.append(
         L_(
-            "§208-29",
+            offences,
             "Offences, conditional (on assumed facts)",
             int(off.conditional.sum()),
             "trees",
@@ -255,7 +277,7 @@ def _lines_penalties(
     e = int(((off.not_offence_reason != "") & (_acts(trees, off) == "damaged")).sum())
     if e:
         L.append(
-            L_("§208-29", "Damaged, not an offence by itself", e, "trees", "listed for the Village Engineer, no amount")
+            L_(offences, "Damaged, not an offence by itself", e, "trees", "listed for the Village Engineer, no amount")
         )
     tiers = pd.Series(pen.base_usd[off.definite], index=pen.tier[off.definite])
     for tier, g in tiers.groupby(level=0, sort=True):
@@ -268,15 +290,15 @@ def _lines_penalties(
                 f"up to ${int(g.iloc[0]):,} per tree",
             )
         )
-    times = _access.multiplied(ctx.law["penalty"]["doubling_factor"])  # §208-29B(7)'s factor, "doubled"
+    times = _access.multiplied(ctx.law["penalty"]["doubling_factor"])  # the doubling's factor, "doubled"
     for r in pen.doubling_reasons:
-        L.append(L_("§208-29B(7)", f"Fines per tree {times['ed']}", r.replace(" §208-29B(7)", "")))
+        L.append(L_(b7, f"Fines per tree {times['ed']}", r.replace(f" {b7}", "")))
     if pen.days > 1:
-        L.append(L_("§208-29B", "Days of continuing violation", pen.days, "days", "each day a separate offence"))
-    L.append(L_("§208-29B", "Civil penalty, maximum", pen.civil_total, "USD", "up to; definite offences only"))
+        L.append(L_(b29, "Days of continuing violation", pen.days, "days", "each day a separate offence"))
+    L.append(L_(b29, "Civil penalty, maximum", pen.civil_total, "USD", "up to; definite offences only"))
     L.append(
         L_(
-            "§208-29B",
+            b29,
             "Civil penalty, conditional offences",
             pen.civil_conditional,
             "USD",
@@ -286,7 +308,7 @@ def _lines_penalties(
     secs = sorted(set(pen.criminal_section[off.definite]))
     L.append(
         L_(
-            "§208-29A",
+            a29,
             "Criminal fine, maximum",
             pen.criminal_total,
             "USD",
@@ -295,7 +317,7 @@ def _lines_penalties(
     )
     L.append(
         L_(
-            "§208-29A",
+            a29,
             "Criminal fine, conditional offences",
             pen.criminal_conditional,
             "USD",
@@ -305,7 +327,7 @@ def _lines_penalties(
     if pen.civil_pending_literal is not None:
         L.append(
             L_(
-                "§208-29B(7)",
+                b7,
                 "Civil penalty, other reading of 'harmed while an application is pending'",
                 pen.civil_pending_literal,
                 "USD",
@@ -314,7 +336,7 @@ def _lines_penalties(
         )
     L.append(
         L_(
-            "§208-29A",
+            cited("criminal.repeat_within_year_usd"),
             "Criminal fine, other reading of 'subsequent violation'",
             pen.criminal_alternative,
             "USD",
@@ -324,23 +346,24 @@ def _lines_penalties(
     if off.offence.any():  # a conditional offence holds nothing until its facts are established
         L.append(
             L_(
-                "§208-29F",
+                provision("no_building_permit"),
                 "Building permit / certificate of occupancy",
                 "withheld while the violation is open"
                 if off.definite.any()
                 else "withheld only if a conditional offence is established",
                 "",
-                NOTE_29F,
+                note_29f(),
             )
         )
-    L.append(L_("§208-29H", "Penalties collected", "to the Tree Fund"))
+    L.append(L_(provision("penalties_to_fund"), "Penalties collected", "to the Tree Fund"))
     for n in _site_notes(trees, ctx.law, off):
-        L.append(L_(n.split(":")[0] if n.startswith("§") else "§208-17", "Note", n))
+        L.append(L_(n.split(":")[0] if n.startswith("§") else provision("definitions"), "Note", n))
 
 
 def _violation_pct_words(ctx: Any, law: dict[str, Any]) -> str:
     """The §208-22F percentage applied: the Village Engineer's when given ("such other percentage"), else the law's."""
     given = ctx.opts.replacement_percent
+    sec_f = cited("replacement.violation_percent")
     if given is None:
-        return f"{_pct(law['replacement']['violation_percent'])} on trees harmed in offences (§208-22F)"
-    return f"{_pct(given)} on trees harmed in offences (§208-22F, the Village Engineer's percentage)"
+        return f"{_pct(law['replacement']['violation_percent'])} on trees harmed in offences ({sec_f})"
+    return f"{_pct(given)} on trees harmed in offences ({sec_f}, the Village Engineer's percentage)"

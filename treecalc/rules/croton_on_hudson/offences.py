@@ -14,8 +14,9 @@ from treecalc.frames import flag, flag_given, unclear_words
 from treecalc.frames import isin as _isin
 from treecalc.frames import labels as _labels
 from treecalc.frames import pick as _pick
+from treecalc.rules.croton_on_hudson.cite import cited, provision, subsection, tier, whole
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets, _tree_yes, village_work
-from treecalc.rules.croton_on_hudson.readings import NOT_OFFENCE_VILLAGE
+from treecalc.rules.croton_on_hudson.readings import not_offence_village
 from treecalc.rules.pruning import pruned_short_of_excessive, street_pruning_section
 from treecalc.schema import DONE, PRUNING
 
@@ -41,21 +42,21 @@ def _approval_given(trees: pd.DataFrame, site_given: bool) -> np.ndarray:
 
 @dataclass
 class OffenceResult:
-    """§ 208-29: which harmed trees are offences (a-d of the offence reading, OFFENCE_READING_208) and on what."""
+    """§ 208-29: which harmed trees are offences (a-d of the offence reading, offence_reading_208()) and on what."""
 
     offence: np.ndarray  # per tree
     definite: np.ndarray  # an offence resting only on facts given
     conditional: np.ndarray  # an offence resting on an assumed fact
     sections: np.ndarray  # per tree, the provisions broken ("; "-joined)
     depends_on: np.ndarray  # per tree, the assumed fact(s) a conditional offence rests on
-    breaks_208_18: np.ndarray  # per tree, the § 208-18 prohibition it broke ("" if none)
-    not_offence_reason: np.ndarray  # per tree harmed that is no offence: why (§208-29 e)
-    other_than_pending: np.ndarray | None = None  # an offence under (a)-(c), besides any § 208-20F
+    breaks_208_18: np.ndarray  # per tree, the prohibition it broke ("" if none)
+    not_offence_reason: np.ndarray  # per tree harmed that is no offence: why (e of the offence reading)
+    other_than_pending: np.ndarray | None = None  # an offence under (a)-(c), besides any while an application pends
     other_than_pending_given: np.ndarray | None = None  # the same, on facts given only (not a conditional (a))
     actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
     actions_of: Any = field(default=None, repr=False, compare=False)  # weakref to the frame they were read from
-    village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (§208-19B(1))
-    breaks_208_18_if_assumed: np.ndarray | None = None  # per tree, a § 208-18 breach if the assumed facts hold
+    village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (no permit needed)
+    breaks_208_18_if_assumed: np.ndarray | None = None  # per tree, a prohibition's breach if the assumed facts hold
 
 
 def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr: PermitResult) -> OffenceResult:
@@ -80,19 +81,19 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     approved = bool(site.get("department_approval", False)) | _tree_yes(trees, "department_approval")
     street = flag(trees, "street_tree")
     pending = bool(site.get("application_pending", False))
-    # § 208-19B(1): work done by or on behalf of the Village needs no permit, and § 208-5B/C/D and § 208-11 bind
-    # persons "other than the Village ... or its designated agents": none of its trees is an offence
+    # work done by or on behalf of the Village needs no permit, and the street-tree provisions bind persons "other
+    # than the Village ... or its designated agents": none of its trees is an offence
     village = pr.village if pr.village is not None else village_work(trees, site)
     a = removed & pr.permit_needed & ~permitted & ~village
     a_given = a & (pr.needed_on_given_facts if pr.needed_on_given_facts is not None else pr.permit_needed)
     b = pruned & ~permitted & ~village
     # a street tree pruned below the share of excessive pruning ("Pruned 20%", read as retained) is still pruned:
-    # § 208-5C forbids any pruning of a street or public tree without the Department's written approval
+    # the law forbids any pruning of a street or public tree without the Department's written approval
     light = pruned_short_of_excessive(trees, "croton_on_hudson", law)
     c = street & (done | light) & ~approved & ~village
     d = done & ~permitted & ~village if pending else np.zeros(n, dtype=bool)
     offence = a | b | c | d
-    # a cell neither yes nor no ("maybe") is no fact given: an offence resting on it (a street tree, §208-5C/D), or
+    # a cell neither yes nor no ("maybe") is no fact given: an offence resting on it (a street tree), or
     # one its authorisation would excuse (the tree's permit, the Department's approval, the Village's work), is
     # conditional, never definite
     doubt = [
@@ -112,36 +113,38 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
     c_given = c & sure_village & sure_approval & (doubt[3] == "") & ~approval_open
     d_given = d & sure_permit & sure_village
     definite = a_given | b_given | c_given | d_given
-    # § 208-14 forbids removing a *healthy* street tree; a dead one is removed in breach of § 208-5D alone
+    # the law forbids removing a *healthy* street tree; a dead one is removed in breach of the street removal alone
     dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(n, dtype=bool)
     conditional = offence & ~definite
     more_than = _meets("permit.more_than_trees_12mo", pr.done_removals_12mo, law["permit"]["more_than_trees_12mo"])
     cc_all = pr.clear_cutting_conditional
-    b18_all = (a & (cc_all or more_than)) | b  # the § 208-18 breaches if the assumed facts hold
-    # a definite offence breaks § 208-18A/C only on counts that leave out the removals whose permit or
+    b18_all = (a & (cc_all or more_than)) | b  # the prohibitions' breaches if the assumed facts hold
+    # a definite offence breaks the prohibitions that count removals only on counts that leave out those whose permit or
     # village_work cell is neither yes nor no
     cc_given = pr.clear_cutting if pr.clear_cutting_given is None else pr.clear_cutting_given
     done_given = pr.done_removals_12mo if pr.done_removals_12mo_given is None else pr.done_removals_12mo_given
     more_given = _meets("permit.more_than_trees_12mo", done_given, law["permit"]["more_than_trees_12mo"])
     cc_t, more_t = np.where(definite, cc_given, cc_all), np.where(definite, more_given, more_than)
-    b18_pairs = [("§208-18C", a & cc_t), ("§208-18A", a & more_t), ("§208-18D", b)]
+    cc_p, more_p, top_p = (provision(f"{k}_prohibited") for k in ("clear_cutting", "more_than_three", "topping"))
+    b18_pairs = [(cc_p, a & cc_t), (more_p, a & more_t), (top_p, b)]
     b18 = _labels(b18_pairs, n)
+    street_removal, parcel = provision("street_removal"), cited("permit.parcel_min_dbh_in")
     sec = _labels(
-        [("§208-19A", a)]
+        [(subsection(cited("permit.more_than_trees_12mo")), a)]
         + b18_pairs
         + [
-            ("§208-11", b & street),
+            (provision("street_topping"), b & street),
             (street_pruning_section("croton_on_hudson"), c & ~removed),
-            ("§208-5D", c & removed & dead),
-            ("§208-5D; §208-14", c & removed & ~dead),
-            ("§208-20F", d),
+            (street_removal, c & removed & dead),
+            (f"{street_removal}; {provision('healthy_street_tree')}", c & removed & ~dead),
+            (provision("pending_application"), d),
         ],
         n,
     )
     if pr.depends_on is not None:
         depends = np.where(conditional, pr.depends_on, "").astype(object)
     else:
-        depends = _pick([conditional], [", ".join(pr.assumed_facts) + " (§208-19A(2) parcel facts, not given)"])
+        depends = _pick([conditional], [", ".join(pr.assumed_facts) + f" ({parcel} parcel facts, not given)"])
     for w in doubt:
         w = np.where(conditional, w, "")
         depends = np.where(w == "", depends, np.where(depends == "", w, depends + "; " + w)).astype(object)
@@ -151,12 +154,14 @@ def offences(trees: pd.DataFrame, site: dict[str, Any], law: dict[str, Any], pr:
         [~done | offence, village, act == "damaged", authorised, removed & native_only, removed],
         [
             "",
-            NOT_OFFENCE_VILLAGE,
-            "injury or damage is not an offence by itself (§208-29): for the Village Engineer to assess, no amount",
+            not_offence_village(),
+            f"injury or damage is not an offence by itself ({whole(cited('criminal.per_tree_usd'))}): for the "
+            "Village Engineer to assess, no amount",
             "authorised: permit held or the Department's written approval given",
-            "a DEC protected native plant, not threatened or endangered: no permit trigger (§208-19A(5)); "
-            "§208-29B(6) prices an offence, it makes none",
-            "removal that needed no permit (§208-19A) and broke no other provision",
+            "a DEC protected native plant, not threatened or endangered: no permit trigger "
+            f"({provision('threatened_endangered')}); {tier(6)} prices an offence, it makes none",
+            f"removal that needed no permit ({subsection(cited('permit.more_than_trees_12mo'))}) and broke no other "
+            "provision",
         ],
     )
     return OffenceResult(

@@ -16,14 +16,15 @@ from treecalc.frames import map_unique as _map_unique
 from treecalc.frames import pick as _pick
 from treecalc.law import readings
 from treecalc.law.access import multiplied
+from treecalc.rules.croton_on_hudson.cite import cited, provision, through, tier
 from treecalc.rules.croton_on_hudson.offences import OffenceResult, offences
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets
 from treecalc.rules.croton_on_hudson.readings import (
-    NOTE_29F,
-    OFFENCE_READING_208,
-    OTHER_PROHIBITIONS_208,
-    PENDING_LITERAL_NOTE,
+    note_29f,
+    offence_reading_208,
+    other_prohibitions_208,
     penalty_setter,
+    pending_literal_note,
 )
 from treecalc.rules.croton_on_hudson.words import _tier_bounds, _years
 from treecalc.schema import DONE
@@ -45,7 +46,7 @@ class PenaltyResult:
     criminal_total: int = 0
     criminal_conditional: int = 0
     criminal_alternative: int = 0  # "second and each subsequent" read per tree of one event
-    # § 208-29B(7) read to the letter: the one tree harmed while an application was pending doubles its own
+    # the doubling read to the letter: the one tree harmed while an application was pending doubles its own
     # fine (None: that reading gives the same figure as the one applied)
     civil_pending_literal: int | None = None
     doubled_if_assumed: bool = False
@@ -63,7 +64,7 @@ def civil_tiers(trees: pd.DataFrame, law: dict[str, Any], given_only: bool = Fal
     d = d_lo if given_only else d_hi
     n = len(trees)
     # (6) DEC protected native plants: threatened and endangered species are protected native plants
-    # (ECL § 9-1503, 6 NYCRR 193.3), so the flag that makes trigger § 208-19A(5) is read here too
+    # (ECL § 9-1503, 6 NYCRR 193.3), so the flag of the threatened-or-endangered permit trigger is read here too
     t6_cols = ["conservation_area", "protected_native", "threatened_endangered"] + (
         ["regulated_buffer_zone"]
         if readings("croton_on_hudson")["penalty"].get("tier6_includes_regulated_buffer_zone")
@@ -76,7 +77,7 @@ def civil_tiers(trees: pd.DataFrame, law: dict[str, Any], given_only: bool = Fal
         [pen["tier1_usd"], pen["tier2_usd"]],
         pen["tier3_usd"],
     ).astype(np.int64)
-    size_sec = _pick(up_to, ["§208-29B(1)", "§208-29B(2)"], "§208-29B(3)")
+    size_sec = _pick(up_to, [tier(1), tier(2)], tier(3))
     amounts = np.column_stack(
         [
             size,
@@ -86,7 +87,7 @@ def civil_tiers(trees: pd.DataFrame, law: dict[str, Any], given_only: bool = Fal
         ]
     ).astype(np.int64)
     pick = amounts.argmax(axis=1) if n else np.zeros(0, dtype=int)
-    labels = np.array(["", "§208-29B(4)", "§208-29B(5)", "§208-29B(6)"], dtype=object)[pick]
+    labels = np.array(["", tier(4), tier(5), tier(6)], dtype=object)[pick]
     labels = np.where(pick == 0, size_sec, labels)
     return labels.astype(object), amounts[np.arange(n), pick] if n else np.zeros(0, dtype=np.int64)
 
@@ -96,19 +97,20 @@ def _doubling(
 ) -> list[str]:
     """§ 208-29B(7): the reasons the fines per tree are doubled (empty: not doubled)."""
     pen = law["penalty"]
+    b7, clear_cutting_def = cited("penalty.doubling_factor"), cited("permit.clear_cutting_min_trees")
     reasons = []
     if _meets("penalty.doubling_more_than_trees", n_off, pen["doubling_more_than_trees"]):
         reasons.append(
-            f"more than {pen['doubling_more_than_trees']} regulated trees harmed without a permit ({n_off}) §208-29B(7)"
+            f"more than {pen['doubling_more_than_trees']} regulated trees harmed without a permit ({n_off}) {b7}"
         )
     if pr.clear_cutting if clear_cutting is None else clear_cutting:
         reasons.append(
-            "clear cutting determined by the Village Engineer (§208-17) §208-29B(7)"
+            f"clear cutting determined by the Village Engineer ({clear_cutting_def}) {b7}"
             if pr.clear_cutting_determined
-            else "clear cutting took place (§208-17) §208-29B(7)"
+            else f"clear cutting took place ({clear_cutting_def}) {b7}"
         )
     if pending_harm:
-        reasons.append("trees harmed while a permit application was pending (§208-20F) §208-29B(7)")
+        reasons.append(f"trees harmed while a permit application was pending ({provision('pending_application')}) {b7}")
     return reasons if n_off else []
 
 
@@ -146,10 +148,10 @@ def penalties(
     tier = np.where(off.definite, tier_g, tier_all)
     base = np.where(off.definite, base_g, base_all).astype(np.int64)
     # B(7) "if any tree is ... removed ... while an application is pending": the harm that is itself the
-    # § 208-20F offence is not counted again as its aggravation. It doubles when two or more trees were harmed
+    # pending application's own offence is not counted again as its aggravation. It doubles when two or more trees were harmed
     # while pending, or a tree harmed while pending broke another provision too.
     done = _isin(act, DONE)
-    # the other provision broken must rest on facts given for the definite maximum (a § 208-19A(2) breach on
+    # the other provision broken must rest on facts given for the definite maximum (a parcel trigger's breach on
     # assumed parcel facts doubles only the conditional figure)
     other = off.other_than_pending if off.other_than_pending is not None else off.offence
     other_given = off.other_than_pending_given if off.other_than_pending_given is not None else off.definite
@@ -157,7 +159,7 @@ def penalties(
     pending_harm = pending or (site["application_pending"] and bool((done & other).any()))
     pending_harm_given = pending or (site["application_pending"] and bool((done & other_given).any()))
     # B(7) counts the trees "cut down, removed, topped, excessively pruned, injured, damaged ...": a street tree
-    # pruned short of excessive pruning (§208-5C) is an offence of its own, no such harm
+    # pruned short of excessive pruning (without the Department's approval) is an offence of its own, no such harm
     reasons = _doubling(law, pr, int((off.definite & done).sum()), pending_harm_given, pr.clear_cutting_given)
     cc_all = pr.clear_cutting_conditional
     reasons_all = _doubling(law, pr, int((off.offence & done).sum()), pending_harm, cc_all)
@@ -169,15 +171,17 @@ def penalties(
     if site["application_pending"] and not reasons and bool((done & off.definite).any()):
         literal = civil_def * int(pen["doubling_factor"])
     civil_all = int(base_all[off.offence].sum()) * f_all * days
-    # § 208-29A criminal maxima: § 208-18 violations (18A, 18C removals; 18D topping/excessive pruning) up to
-    # $5,000 per tree; otherwise $250, or $1,000 for a second violation within one year (given)
+    # the criminal maxima: violations of the prohibitions (more than three and clear cutting removals; topping or
+    # excessive pruning) up to the higher maximum per tree; otherwise the plain one, or the repeat one for a second
+    # violation within the window (given)
     crim = law["criminal"]
     per = int(crim["per_tree_usd"])
-    sec = "§208-29A"
+    sec = cited("criminal.per_tree_usd")
     if site.get("prior_violation_within_year"):
         per, sec = (
             int(crim["repeat_within_year_usd"]),
-            f"§208-29A (second violation within {_years(crim['repeat_window_years'])})",
+            f"{cited('criminal.repeat_within_year_usd')} (second violation within "
+            f"{_years(crim['repeat_window_years'])})",
         )
     per18 = max(per, int(crim["section_208_18_usd"]))
     broke = off.breaks_208_18 != ""  # a definite offence's on counts of facts given (no unclear cell)
@@ -189,7 +193,7 @@ def penalties(
     crim_def = int(amount[off.definite].sum()) * days
     crim_all = int(amount_all[off.offence].sum()) * days
     # the other reading of "second and each subsequent violation": every definite tree after the first
-    # of this event (not a § 208-18 violation) at the repeat maximum
+    # of this event (not a violation of the prohibitions) at the repeat maximum
     k = int((off.definite & ~broke).sum())
     alt = (
         int(amount[off.definite & broke].sum()) + (per + int(crim["repeat_within_year_usd"]) * (k - 1) if k else 0)
@@ -239,12 +243,18 @@ def _times_days(per_day: np.ndarray, days: int) -> np.ndarray:
     return per_day.astype(object) * days
 
 
+#: The prohibitions whose violation has the higher criminal maximum (``criminal.section_208_18_usd``), by their
+#: records: more than three removals, clear cutting, topping or excessive pruning (the ones an offence can break).
+PROHIBITIONS = ("more_than_three_prohibited", "clear_cutting_prohibited", "topping_prohibited")
+
+
 def _criminal_section(sections: str, plain: str) -> str:
     """§ 208-29A for one tree: "(violation of §208-18x)" when it broke § 208-18, else the provisions broken."""
     if not sections:
         return ""
-    b18 = [x for x in sections.split("; ") if x.startswith("§208-18")]
-    return f"§208-29A (violation of {'; '.join(b18)})" if b18 else f"{plain} ({sections})"
+    prohibitions = {provision(k) for k in PROHIBITIONS}
+    b18 = [x for x in sections.split("; ") if x in prohibitions]
+    return f"{cited('criminal.section_208_18_usd')} (violation of {'; '.join(b18)})" if b18 else f"{plain} ({sections})"
 
 
 def _int_column(values: np.ndarray) -> np.ndarray:
@@ -311,17 +321,18 @@ def _penalty_findings(
         }
     )
     crim = law["criminal"]
-    times = multiplied(law["penalty"]["doubling_factor"])  # §208-29B(7)'s factor in words: "doubled"
+    times = multiplied(law["penalty"]["doubling_factor"])  # the doubling's factor in words: "doubled"
+    a29, b29 = cited("criminal.per_tree_usd"), cited("penalty.civil_tiers")
     notes = [
         f"maxima: 'up to' — {penalty_setter(law)}",
-        "each day of a continuing violation is a separate offence (§208-29A, §208-29B)",
-        "penalties collected are deposited in the Tree Fund (§208-29H)",
-        OFFENCE_READING_208,
-        OTHER_PROHIBITIONS_208,
+        f"each day of a continuing violation is a separate offence ({a29}, {b29})",
+        f"penalties collected are deposited in the Tree Fund ({provision('penalties_to_fund')})",
+        offence_reading_208(),
+        other_prohibitions_208(),
         "definite offences rest only on facts given (survey columns, the Site sheet, flags); a conditional "
         "offence rests on an assumed fact, named per tree, and its amount is summed apart "
         "(civil_penalty_conditional_usd); the maxima count definite offences only",
-        f"§208-29A 'second and each subsequent violation within a {_years(crim['repeat_window_years'], True)} period' is read from the site fact "
+        f"{cited('criminal.repeat_within_year_usd')} 'second and each subsequent violation within a {_years(crim['repeat_window_years'], True)} period' is read from the site fact "
         f"prior_violation_within_year (when given yes: up to ${int(crim['repeat_within_year_usd']):,} per tree). Other "
         f"reading: every tree after the first of this event is a subsequent violation: "
         f"${pen.criminal_alternative:,} (definite offences)",
@@ -329,20 +340,20 @@ def _penalty_findings(
     shifted = _size_tier_shifted(trees, law) & off.offence
     if shifted.any():
         notes.append(
-            f"§208-29B(1)-(3) {_tier_bounds(law)}: {int(shifted.sum())} "
+            f"{through(tier(1), tier(3))} {_tier_bounds(law)}: {int(shifted.sum())} "
             f"multi-stem tree(s) ({some_tags(tags[shifted])}) whose √Σd² and DBH at the stems' precision fall in "
             "different tiers are priced at the lower in the maximum; the higher tier is in the conditional figures "
             "only (Readings, multi-stem trees)"
         )
     if off.definite.any():
-        notes.append(NOTE_29F)
+        notes.append(note_29f())
     elif off.offence.any():
-        notes.append(NOTE_29F + ", once a conditional offence is established")
+        notes.append(note_29f() + ", once a conditional offence is established")
     if pen.civil_pending_literal is not None:
-        notes.append(PENDING_LITERAL_NOTE.format(usd=pen.civil_pending_literal, **times))
+        notes.append(pending_literal_note().format(usd=pen.civil_pending_literal, **times))
     if pen.civil_conditional and pen.doubled_if_assumed and not pen.doubled:
         notes.append(
-            f"the conditional offences would also {times['verb']} the fines per tree (§208-29B(7)): "
+            f"the conditional offences would also {times['verb']} the fines per tree ({cited('penalty.doubling_factor')}): "
             + "; ".join(pen.conditional_reasons)
         )
     return Penalties(
@@ -350,7 +361,7 @@ def _penalty_findings(
         civil_penalty_conditional_usd=pen.civil_conditional,
         criminal_fine_max_usd=pen.criminal_total,
         criminal_fine_conditional_usd=pen.criminal_conditional,
-        fine_max_usd=None,  # Chapter 95's: §208-29 has civil penalties and criminal fines instead
+        fine_max_usd=None,  # Chapter 95's: Chapter 208 has civil penalties and criminal fines instead
         fine_conditional_usd=None,
         doubled=pen.doubled,
         doubling_reasons=pen.doubling_reasons,
@@ -360,9 +371,9 @@ def _penalty_findings(
         offences_conditional=int(off.conditional.sum()),
         per_tree=per_tree,
         not_offences=not_off,
-        criminal_sections=["§208-29A"] + [s for s in crim_secs if s != "§208-29A"],
+        criminal_sections=[a29] + [s for s in crim_secs if s != a29],
         criminal_alternative_usd=pen.criminal_alternative,
         clear_cutting=pr.clear_cutting,
         notes=notes,
-        sections=["§208-29A", "§208-29B", "§208-29F", "§208-29H"],
+        sections=[a29, b29, provision("no_building_permit"), provision("penalties_to_fund")],
     )

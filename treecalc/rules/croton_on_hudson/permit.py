@@ -15,22 +15,78 @@ from treecalc.frames import isin as _isin
 from treecalc.frames import labels as _labels
 from treecalc.law.access import meets
 from treecalc.results import Permit
-from treecalc.rules.croton_on_hudson.readings import NOTE_STREET_APPROVAL
+from treecalc.rules.croton_on_hudson.cite import cited, provision, subsection
+from treecalc.rules.croton_on_hudson.readings import note_street_approval
 from treecalc.schema import REMOVALS
 
-TRIGGER_TEXT = {
-    "§208-19A(1)": "more than {n} trees removed on the lot within {months:g} months ({count}, including {prior} earlier)",
-    "§208-19A(2)": "{dbh:g} in DBH or more on a parcel that {why}",
-    "§208-19A(3)": "{dbh:g} in DBH or more on a slope over {slope:g}%",
-    "§208-19A(4)": "{dbh:g} in DBH or more in a wetland, watercourse or their buffer (§227-3)",
-    "§208-19A(5)": "threatened or endangered species (NYS DEC), any size",
-    "§208-19A(5) if": "a DEC protected native plant whose threatened or endangered status is not given: a permit, "
+#: Each permit trigger's words, by the trigger: its section is its entry's or its record's (:func:`trigger`).
+TRIGGERS = {
+    "more_than": "more than {n} trees removed on the lot within {months:g} months ({count}, including {prior} earlier)",
+    "parcel": "{dbh:g} in DBH or more on a parcel that {why}",
+    "slope": "{dbh:g} in DBH or more on a slope over {slope:g}%",
+    "wetland": "{dbh:g} in DBH or more in a wetland, watercourse or their buffer ({wetland_defined})",
+    "threatened": "threatened or endangered species (NYS DEC), any size",
+    "threatened_if": "a DEC protected native plant whose threatened or endangered status is not given: a permit, "
     "any size, if it is threatened or endangered",
-    "§208-19A(6)": "landmark tree, any size",
-    "§208-19A(7)": "{dbh:g} in DBH or more in a regulated buffer zone",
-    "§208-19A(8)": "clear cutting: {count} trees removed without a permit{prior} (§208-17, {n} or more)",
-    "§208-19A(8) determined": "clear cutting determined by the Village Engineer (§208-17)",
+    "landmark": "landmark tree, any size",
+    "buffer": "{dbh:g} in DBH or more in a regulated buffer zone",
+    "clear_cutting": "clear cutting: {count} trees removed without a permit{prior} ({clear_cutting_defined}, {n} or "
+    "more)",
+    "clear_cutting_determined": "clear cutting determined by the Village Engineer ({clear_cutting_defined})",
 }
+
+#: The trigger whose section is an entry's (a number of the law), by the entry; the others are records.
+_TRIGGER_ENTRY = {
+    "more_than": "permit.more_than_trees_12mo",
+    "parcel": "permit.parcel_min_dbh_in",
+    "slope": "permit.slope_min_dbh_in",
+    "wetland": "permit.wetland_min_dbh_in",
+    "buffer": "permit.buffer_min_dbh_in",
+}
+_TRIGGER_RECORD = {
+    "threatened": "threatened_endangered",
+    "threatened_if": "threatened_endangered",
+    "landmark": "landmark",
+    "clear_cutting": "clear_cutting",
+    "clear_cutting_determined": "clear_cutting",
+}
+
+
+def trigger(name: str) -> str:
+    """The section of the permit trigger ``name`` (a key of :data:`TRIGGERS`)."""
+    return cited(_TRIGGER_ENTRY[name]) if name in _TRIGGER_ENTRY else provision(_TRIGGER_RECORD[name])
+
+
+def trigger_words(name: str, **fill: Any) -> str:
+    """The trigger's words filled, the sections they name (wetland, clear cutting) from the law file."""
+    return TRIGGERS[name].format(
+        wetland_defined=provision("wetland_defined"),
+        clear_cutting_defined=cited("permit.clear_cutting_min_trees"),
+        **fill,
+    )
+
+
+def trigger_text() -> dict[str, str]:
+    """The triggers' words by section, their other blanks left to fill ("§208-19A(5) if" and "§208-19A(8)
+    determined" name the conditional and the determined ones), as the studies read them."""
+    suffix = {"threatened_if": " if", "clear_cutting_determined": " determined"}
+    named = {
+        "{wetland_defined}": provision("wetland_defined"),
+        "{clear_cutting_defined}": cited("permit.clear_cutting_min_trees"),
+    }
+    out = {}
+    for k, v in TRIGGERS.items():
+        for blank, section in named.items():
+            v = v.replace(blank, section)
+        out[trigger(k) + suffix.get(k, "")] = v
+    return out
+
+
+def __getattr__(name: str) -> Any:
+    """``TRIGGER_TEXT``, the triggers' words by section, read from the law file when asked for (not at import)."""
+    if name == "TRIGGER_TEXT":
+        return trigger_text()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _meets(key: str, x: Any, value: Any) -> Any:
@@ -38,16 +94,15 @@ def _meets(key: str, x: Any, value: Any) -> Any:
     return meets("croton_on_hudson", key, x, value)
 
 
+#: The exceptions by the site fact that gives each; each one's section is its record of the law file's [sections].
 EXCEPTIONS = {
-    "village_work": ("§208-19B(1)", "work done by or on behalf of the Village: no permit required"),
+    "village_work": "work done by or on behalf of the Village: no permit required",
     "row_or_emergency": (
-        "§208-19B(2)",
-        "right-of-way maintenance, fire control or emergency removal by the appropriate agency: no permit required",
+        "right-of-way maintenance, fire control or emergency removal by the appropriate agency: no permit required"
     ),
     "planning_board_approval": (
-        "§208-19E",
         "removal in conjunction with an approved subdivision plat, site "
-        "plan, wetlands or steep slope permit: no separate permit required",
+        "plan, wetlands or steep slope permit: no separate permit required"
     ),
 }
 
@@ -67,7 +122,7 @@ class PermitResult:
     assumed_facts: list[str] = field(default_factory=list)  # the facts a trigger rests on, assumed
     actions: np.ndarray | None = None  # per tree, the action as normalised once (see _acts)
     depends_on: np.ndarray | None = None  # per tree needing a permit on assumed facts only: the facts, in words
-    village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (§208-19B(1))
+    village: np.ndarray | None = None  # per tree, work done by or on behalf of the Village (no permit needed)
     # the counts of (1) and (8) without the removals whose permit or village_work cell is neither yes nor no
     # ("maybe"): what the definite findings may rest on (None: as counted)
     done_removals_12mo_given: int | None = None
@@ -156,38 +211,38 @@ def permit(
 
     # (1) more than three trees in the preceding twelve months: this survey's removals plus the lot's earlier ones.
     # A tree already removed is judged on the removals already done, a proposed one on all; one removed under its
-    # own permit is not "without first obtaining a tree removal permit" (§208-18A): no fact says it was the fourth
+    # own permit is not "without first obtaining a tree removal permit": no fact says it was the fourth
     lot = _Lot(trees, site, p, act, removal, "prior_removals_without_permit" in site.keys() - assumed)
     count, done_count, done_given, vague, one = _count_trigger(lot, village)
     if one is not None:
-        add("§208-19A(1)", *one)
+        add(trigger("more_than"), *one)
     # (2) 8 in or more on a parcel capable of subdivision / without a residence / needing site plan approval
     reasons = _parcel_reasons(site)
     if reasons:
         on_given = any(k not in assumed for _, k in reasons)
         assumed_used = [] if on_given else [k for _, k in reasons]
-        b = p["parcel_min_dbh_in"]
+        b, parcel = p["parcel_min_dbh_in"], trigger("parcel")
         met = _meets("permit.parcel_min_dbh_in", d, b)
         add(
-            "§208-19A(2)",
+            parcel,
             met,
-            TRIGGER_TEXT["§208-19A(2)"].format(dbh=b, why=", ".join(w for w, _ in reasons))
+            trigger_words("parcel", dbh=b, why=", ".join(w for w, _ in reasons))
             + ("" if on_given else " (assumed: " + ", ".join(assumed_used) + " not given)"),
             on_given,
-            ", ".join(assumed_used) + " (§208-19A(2) parcel facts, not given)",
-            size=dbh_doubt(trees, _meets("permit.parcel_min_dbh_in", d_lo, b), met, f"{b:g} in or more (§208-19A(2))"),
+            ", ".join(assumed_used) + f" ({parcel} parcel facts, not given)",
+            size=dbh_doubt(trees, _meets("permit.parcel_min_dbh_in", d_lo, b), met, f"{b:g} in or more ({parcel})"),
         )
     # (3) to (7): the trees' own flags
     for section, mask, what, on_flag_given, facts, cols, size in _flag_triggers(trees, p, (d_lo, d), not_surveyed):
         add(section, mask, what, on_flag_given, facts, cols, size)
-    # (8) clear cutting (§ 208-17), and the § 208-19B/E exceptions
+    # (8) clear cutting, and the exceptions
     exceptions, clear_cutting, determined, cc, cc_given, cc_if_assumed = _clear_cutting_facts(lot, vague, clear_cutting)
     for k, (mask, what) in enumerate(cc):
         sure_cc = cc_given or not (clear_cutting and k == 0)  # the first pair: the clear cutting done
-        add("§208-19A(8)", mask, what, sure_cc, VAGUE_COUNT.format(section="§208-19A(8)"))
+        add(trigger("clear_cutting"), mask, what, sure_cc, VAGUE_COUNT.format(section=trigger("clear_cutting")))
 
     text = _labels(pairs, n)
-    needed = removal & (text != "")  # never the Village's work (§208-19B(1))
+    needed = removal & (text != "")  # never the Village's work
     if exceptions:
         needed = np.zeros(n, dtype=bool)
     depends = _labels(assumed_pairs, n)
@@ -236,7 +291,7 @@ def _count_trigger(
     trees, site, p, act, removal, np_given = lot
     n = len(trees)
     prior = int(site.get("prior_removals_12mo", 0))
-    # the lot's earlier removals made without a permit: only those count for a removal already made (§208-18A
+    # the lot's earlier removals made without a permit: only those count for a removal already made (the prohibition's
     # "without first obtaining a tree removal permit"); which of prior_removals_12mo had one is given by
     # prior_removals_without_permit alone (within the window: at most prior_removals_12mo of them), so the rest
     # count for the conditional figures only, never for a definite offence; that fact given, the rest had a permit
@@ -258,20 +313,24 @@ def _count_trigger(
     sure = _meets("permit.more_than_trees_12mo", count_given, limit) and (
         _meets("permit.more_than_trees_12mo", done_given, limit) or not done_over
     )
-    what = TRIGGER_TEXT["§208-19A(1)"].format(n=limit, months=p["window_months"], count=count, prior=prior)
-    facts = [VAGUE_COUNT.format(section="§208-19A(1)")] if vague.any() else []
+    what = trigger_words("more_than", n=limit, months=p["window_months"], count=count, prior=prior)
+    facts = [VAGUE_COUNT.format(section=trigger("more_than"))] if vague.any() else []
     if (
         prior_done > prior_np
         and done_over
         and not _meets("permit.more_than_trees_12mo", done_count - prior_done + prior_np, limit)
     ):
-        facts.append(PRIOR_WITHOUT_PERMIT.format(prior=prior, months=p["window_months"]))
+        facts.append(
+            PRIOR_WITHOUT_PERMIT.format(
+                prior=prior, months=p["window_months"], prohibition=provision("more_than_three_prohibited")
+            )
+        )
     return (
         count,
         done_count,
         done_given,
         vague,
-        (on, what, sure, "; ".join(facts) or VAGUE_COUNT.format(section="§208-19A(1)")),
+        (on, what, sure, "; ".join(facts) or VAGUE_COUNT.format(section=trigger("more_than"))),
     )
 
 
@@ -286,20 +345,21 @@ def _flag_triggers(
     one of a multi-stem tree's figures only (``dbhs``: the lower and the higher, :func:`dbh_range`))."""
     d_lo, d = dbhs
     te = flag(trees, "threatened_endangered")
-    # (5) threatened or endangered species, any size. A DEC protected native plant (§208-29B(6)) is a tier, no
+    # (5) threatened or endangered species, any size. A DEC protected native plant (a civil tier) is a tier, no
     # trigger: its threatened or endangered status not given, a trigger rests on that status (conditional)
     te_unknown = flag(trees, "protected_native") & ~te & not_given(trees, "threatened_endangered", not_surveyed)
 
     def sized(
-        section: str, key: str, cols: tuple[str, ...], **words: Any
+        name: str, key: str, cols: tuple[str, ...], **words: Any
     ) -> tuple[str, np.ndarray, str, bool, str, tuple[str, ...], np.ndarray | None]:
         """A trigger of a size (``key``, inches DBH) and a flag: (3), (4) and (7) read alike."""
+        section = trigger(name)
         met = _meets(f"permit.{key}", d, p[key])
         size = dbh_doubt(trees, _meets(f"permit.{key}", d_lo, p[key]), met, f"{p[key]:g} in or more ({section})")
         return (
             section,
             met & flag(trees, *cols),
-            TRIGGER_TEXT[section].format(dbh=p[key], **words),
+            trigger_words(name, dbh=p[key], **words),
             True,
             "",
             cols,
@@ -308,18 +368,16 @@ def _flag_triggers(
 
     return [
         # (3) 4 in or more on slopes over 20%
-        sized(
-            "§208-19A(3)", "slope_min_dbh_in", ("slope_over_20pct", "excessively_steep_slope"), slope=p["slope_percent"]
-        ),
+        sized("slope", "slope_min_dbh_in", ("slope_over_20pct", "excessively_steep_slope"), slope=p["slope_percent"]),
         # (4) 4 in or more within a wetland, watercourse or wetland/watercourse buffer
-        sized("§208-19A(4)", "wetland_min_dbh_in", ("wetland",)),
+        sized("wetland", "wetland_min_dbh_in", ("wetland",)),
         # a cell neither yes nor no ("maybe") is taken as yes here: the offence resting on it is conditional
-        ("§208-19A(5)", te, TRIGGER_TEXT["§208-19A(5)"], True, "", ("threatened_endangered",), None),
-        ("§208-19A(5)", te_unknown, TRIGGER_TEXT["§208-19A(5) if"], False, TE_NOT_GIVEN, (), None),
+        (trigger("threatened"), te, TRIGGERS["threatened"], True, "", ("threatened_endangered",), None),
+        (trigger("threatened_if"), te_unknown, TRIGGERS["threatened_if"], False, te_not_given(), (), None),
         # (6) landmark trees, regardless of size
-        ("§208-19A(6)", flag(trees, "landmark"), TRIGGER_TEXT["§208-19A(6)"], True, "", ("landmark",), None),
+        (trigger("landmark"), flag(trees, "landmark"), TRIGGERS["landmark"], True, "", ("landmark",), None),
         # (7) 4 in or more, trunk wholly or partly in a regulated buffer zone
-        sized("§208-19A(7)", "buffer_min_dbh_in", ("regulated_buffer_zone",)),
+        sized("buffer", "buffer_min_dbh_in", ("regulated_buffer_zone",)),
     ]
 
 
@@ -351,7 +409,8 @@ def _clear_cutting_facts(
         )
     )
     # the clear cutting the conditional figures carry: the lot's earlier removals in the window (their permit not
-    # given) taken as made without one, as the conditional §208-18A offences take them; their permits given, as given
+    # given) taken as made without one, as the conditional more-than-three offences take them; their permits given,
+    # as given
     prior_all = _prior_without_permit(site)
     if not np_given:
         prior_all = max(prior_all, int(site.get("prior_removals_12mo", 0)))
@@ -379,23 +438,27 @@ def _exceptions(site: dict[str, Any]) -> list[dict[str, str]]:
     (§ 208-17): under a site-wide exception the removals need no permit, so they are no clear cutting unless the
     Village Engineer has determined it (:func:`permit`).
     """
-    return [{"section": EXCEPTIONS[k][0], "text": EXCEPTIONS[k][1]} for k in EXCEPTIONS if site.get(k)]
+    return [{"section": provision(k), "text": EXCEPTIONS[k]} for k in EXCEPTIONS if site.get(k)]
 
 
 #: What a removal already made rests on when only the lot's earlier removals, their permits not given, bring the
-#: count over §208-19A(1)'s number.
+#: count over the more-than-three trigger's number ({prohibition}: the prohibition of more than three removals).
 PRIOR_WITHOUT_PERMIT = (
     "the lot's {prior} earlier removal(s) in the preceding {months:g} months were made without a permit "
-    "(§208-18A: give ‹prior_removals_without_permit=N›)"
+    "({prohibition}: give ‹prior_removals_without_permit=N›)"
 )
 
 VAGUE_COUNT = (
     "permit or village_work is no where the survey's cell is neither yes nor no ({section}: the removals counted)"
 )
 
-TE_NOT_GIVEN = (
-    "threatened_endangered (§208-19A(5): the protected native plant's threatened or endangered status, not given)"
-)
+
+def te_not_given() -> str:
+    """What a trigger on a protected native plant whose threatened or endangered status is not given rests on."""
+    return (
+        f"threatened_endangered ({trigger('threatened')}: the protected native plant's threatened or endangered "
+        "status, not given)"
+    )
 
 
 def _parcel_reasons(site: dict[str, Any]) -> list[tuple[str, str]]:
@@ -431,7 +494,7 @@ def _clear_cutting(lot: _Lot, clear_cutting: bool | None) -> tuple[bool, bool, l
     are named apart, as removals that would be (more) clear cutting without a permit.
     """
     trees, site, p, act, removal, _ = lot
-    # removed without a permit of their own (``removal`` leaves out the Village's work, §208-19B(1)); a tree
+    # removed without a permit of their own (``removal`` leaves out the Village's work); a tree
     # under its own permit is no part of clear cutting, done or proposed ("without the benefit of ... a permit")
     removal = removal & ~_tree_yes(trees, "permit")
     done_mask = (act == "removed") & removal
@@ -449,11 +512,11 @@ def _clear_cutting(lot: _Lot, clear_cutting: bool | None) -> tuple[bool, bool, l
         return bool(clear_cutting), determined, []
     prior_txt = f", including {prior_np} earlier" if prior_np else ""
     if determined:  # the Engineer's determination is of the property: every removal
-        return True, True, [(removal, TRIGGER_TEXT["§208-19A(8) determined"])]
+        return True, True, [(removal, trigger_words("clear_cutting_determined"))]
     out = []
     if clear_cutting:
-        what = TRIGGER_TEXT["§208-19A(8)"].format(
-            count=done_removed + prior_np, prior=prior_txt, n=p["clear_cutting_min_trees"]
+        what = trigger_words(
+            "clear_cutting", count=done_removed + prior_np, prior=prior_txt, n=p["clear_cutting_min_trees"]
         )
         out.append((done_mask, what))
     proposing = (act == "remove") & removal
@@ -461,7 +524,7 @@ def _clear_cutting(lot: _Lot, clear_cutting: bool | None) -> tuple[bool, bool, l
     if proposed:  # the proposed trees named: with the removals already made, the count they would bring
         whole = f"{total} in all{prior_txt}, " if total != proposed else ""
         count = f"the {proposed} proposed trees" if whole else f"{proposed} trees"
-        would = f"removing {count} ({whole}{n} or more) without a permit would be clear cutting (§208-17)"
+        would = f"removing {count} ({whole}{n} or more) without a permit would be clear cutting ({cited('permit.clear_cutting_min_trees')})"
         out.append((proposing, would))
     return bool(clear_cutting), determined, out
 
@@ -481,11 +544,11 @@ def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
     notes = []
     street_prop = _street_proposed(trees, pr)
     if street_prop.any():
-        notes.append(NOTE_STREET_APPROVAL + f" ({int(street_prop.sum())} street tree(s) proposed)")
-    te_open = int((pr.permit_needed & (pr.depends_on == TE_NOT_GIVEN)).sum()) if pr.depends_on is not None else 0
+        notes.append(note_street_approval() + f" ({int(street_prop.sum())} street tree(s) proposed)")
+    te_open = int((pr.permit_needed & (pr.depends_on == te_not_given())).sum()) if pr.depends_on is not None else 0
     if te_open:
         notes.append(
-            f"§208-19A(5) applied to {te_open} DEC protected native plant(s) whose threatened or endangered status "
+            f"{trigger('threatened')} applied to {te_open} DEC protected native plant(s) whose threatened or endangered status "
             "is not given: the permit preview keeps the reading that needs a permit; penalties on it are conditional"
         )
     vague = (
@@ -499,12 +562,12 @@ def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
     )
     if vague:
         notes.append(
-            f"§208-19A applied to {vague} tree(s) on a flag cell neither yes nor no (named in its warnings): the permit "
+            f"{subsection(trigger('more_than'))} applied to {vague} tree(s) on a flag cell neither yes nor no (named in its warnings): the permit "
             "preview keeps the reading that needs a permit; offences and penalties resting on it are conditional"
         )
     if pr.assumed_facts and pr.required:
         notes.append(
-            "§208-19A(2) applied on parcel facts not given (" + ", ".join(pr.assumed_facts) + "): the "
+            f"{trigger('parcel')} applied on parcel facts not given (" + ", ".join(pr.assumed_facts) + "): the "
             "permit preview keeps the reading that needs a permit; penalties on it are conditional"
         )
     return Permit(
@@ -513,7 +576,7 @@ def _permit_findings(trees: pd.DataFrame, pr: PermitResult) -> Permit:
         exceptions_applied=pr.exceptions_applied,
         trees_needing_permit=int(pr.permit_needed.sum()),
         approving_authority="Village Engineer, or the Planning Board where a site plan, subdivision, "
-        "wetlands or steep slopes application is pending (§208-19C)",
+        f"wetlands or steep slopes application is pending ({provision('approving_authority')})",
         removals_12mo=pr.removals_12mo,
         clear_cutting=pr.clear_cutting,
         notes=notes,

@@ -24,12 +24,23 @@ from treecalc.models.planting import StockOption
 from treecalc.money import money
 from treecalc.reference import data
 from treecalc.reference.species import UnknownSpecies, resolve_one
+from treecalc.rules.croton_on_hudson.cite import cited, provision
 
-__all__ = ["UNLESS_WAIVED", "WAIVED", "area_per_tree_sqft", "native_shortfall", "prepare_stock"]
+__all__ = ["UNLESS_WAIVED", "area_per_tree_sqft", "native_shortfall", "prepare_stock", "waived"]
 
-#: § 208-22D: the minimum sizes hold "unless the Village Engineer provides a waiver or permits modifications"
+#: the minimum sizes of the replacement entries hold "unless the Village Engineer provides a waiver or permits
+#: modifications" (the entries' own section)
 UNLESS_WAIVED = ", unless the Village Engineer waives the minimum size (‹size_waiver›; assess(size_waiver=True))"
-WAIVED = "accepted under the Village Engineer's waiver of the minimum size §208-22D"
+
+
+def _minimum_size() -> str:
+    """The section of the replacements' minimum sizes (the deciduous DBH's entry; the conifer height's is the same)."""
+    return cited("replacement.deciduous_min_dbh_in")
+
+
+def waived() -> str:
+    """How a stock tree accepted under the Engineer's waiver of the minimum size is said."""
+    return f"accepted under the Village Engineer's waiver of the minimum size {_minimum_size()}"
 
 
 def area_per_tree_sqft(size_class: str, spacing_ft: dict[str, float]) -> float:
@@ -79,8 +90,10 @@ def prepare_stock(
         cost = float(money(e["unit_cost_usd"], f"replacement stock {name!r} unit_cost_usd"))
         row["unit_cost_usd"] = cost
         if bool(c["invasive"]):
-            # § 208-22E: "in no event shall any invasive species of trees or plants be planted as replacements"
-            row["refusals"].append(f"invasive (6 NYCRR 575 {c['part575']}): never accepted as a replacement §208-22E")
+            # "in no event shall any invasive species of trees or plants be planted as replacements"
+            row["refusals"].append(
+                f"invasive (6 NYCRR 575 {c['part575']}): never accepted as a replacement {provision('invasive')}"
+            )
         conifer = c["leaf_type"] == "conifer"
         height = e.get("height_ft")
         height = None if height is None or (isinstance(height, float) and math.isnan(height)) else float(height)
@@ -141,22 +154,23 @@ def _sizes(
     DBH), a refusal added to ``refusals`` unless waived; the DBH it is valued at and the notes said."""
     notes: list[str] = []
     if conifer:
-        # § 208-22D: conifers at least five feet tall; benefits need a DBH
+        # conifers have a minimum height, not a DBH; benefits need a DBH
         if height is not None and not _meets("conifer_min_height_ft", height, rules):
             if size_waiver:
                 notes.append(
                     f"{height:g} ft, {_short('conifer_min_height_ft')} the {rules['conifer_min_height_ft']:g} ft "
-                    f"minimum: {WAIVED}"
+                    f"minimum: {waived()}"
                 )
             else:
                 refusals.append(
                     f"conifer {height:g} ft is {_short('conifer_min_height_ft')} the "
-                    f"{rules['conifer_min_height_ft']:g} ft minimum §208-22D"
+                    f"{rules['conifer_min_height_ft']:g} ft minimum {cited('replacement.conifer_min_height_ft')}"
                     f"{UNLESS_WAIVED}"
                 )
         if height is None:
             notes.append(
-                f"conifer height not given: taken to meet the {rules['conifer_min_height_ft']:g} ft minimum §208-22D"
+                f"conifer height not given: taken to meet the {rules['conifer_min_height_ft']:g} ft minimum "
+                f"{cited('replacement.conifer_min_height_ft')}"
             )
         if dbh is None:
             dbh = float(readings("croton_on_hudson")["replacement"]["conifer_default_dbh_in"])
@@ -171,18 +185,18 @@ def _sizes(
             if size_waiver:
                 notes.append(
                     f"{dbh:g} in DBH, {_short('deciduous_min_dbh_in')} the {rules['deciduous_min_dbh_in']:g} in "
-                    f"minimum: {WAIVED}"
+                    f"minimum: {waived()}"
                 )
             else:
                 refusals.append(
                     f"{dbh:g} in DBH is {_short('deciduous_min_dbh_in')} the {rules['deciduous_min_dbh_in']:g} "
                     "in minimum "
-                    f"for deciduous trees §208-22D{UNLESS_WAIVED}"
+                    f"for deciduous trees {cited('replacement.deciduous_min_dbh_in')}{UNLESS_WAIVED}"
                 )
     return dbh, notes
 
 
-#: How a size short of a §208-22D minimum is said, by the minimum's comparison.
+#: How a size short of a replacement's minimum is said, by the minimum's comparison.
 _SHORT = {">=": "under", ">": "not over"}
 
 
@@ -209,7 +223,7 @@ def _short(key: str) -> str:
     return _SHORT[_operator(key)]
 
 
-#: How natives short of the §208-22C share are said, by the reading's comparison (natives <op> share x planted):
+#: How natives short of the native share are said, by the reading's comparison (natives <op> share x planted):
 #: ">" unmet is "not more than half", ">=" unmet is "fewer than half".
 _NOT_SHARE = {">": "not more than", ">=": "fewer than", "<": "not fewer than", "<=": "more than"}
 
@@ -228,5 +242,5 @@ def native_shortfall(native_planted: int, planted: int, rules: dict[str, Any]) -
         return None
     return (
         f"native species are {_NOT_SHARE[op]} {share_words(share)} of the replacements ({native_planted} of "
-        f"{planted}): replacement trees should predominantly be native (§208-22C)"
+        f"{planted}): replacement trees should predominantly be native ({provision('native_species')})"
     )

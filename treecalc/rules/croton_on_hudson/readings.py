@@ -4,6 +4,7 @@ and the site facts it assumes when not given (each in the chapter's words, ``[si
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,68 @@ import pandas as pd
 
 from treecalc.ingest.site import site_defaults
 from treecalc.law import access as _access
+from treecalc.rules.croton_on_hudson.cite import cited, paragraph, provision, subsection, through, tier, whole
 from treecalc.rules.croton_on_hudson.words import _pct, _tier_bounds, _usd, _words, _years
+
+
+def _s() -> SimpleNamespace:
+    """The sections these readings name, each from its entry or its record of the law file (never written here),
+    and the runs of them the readings write ("§208-5C/D")."""
+    e = {k: cited(k) for k in ("permit.more_than_trees_12mo", "permit.parcel_min_dbh_in")}
+    n = SimpleNamespace(
+        street_planting=provision("street_planting"),
+        street_pruning=cited("conditions.street_tree_pruning_min_percent"),
+        street_removal=provision("street_removal"),
+        street_topping=provision("street_topping"),
+        healthy_street_tree=provision("healthy_street_tree"),
+        definitions=provision("definitions"),
+        more_than_three_prohibited=provision("more_than_three_prohibited"),
+        attachments=provision("attachments_prohibited"),
+        clear_cutting_prohibited=provision("clear_cutting_prohibited"),
+        topping=provision("topping_prohibited"),
+        invasive_install=provision("invasive_install_prohibited"),
+        more_than=e["permit.more_than_trees_12mo"],
+        parcel=e["permit.parcel_min_dbh_in"],
+        threatened=provision("threatened_endangered"),
+        clear_cutting=provision("clear_cutting"),
+        permit_required=subsection(e["permit.more_than_trees_12mo"]),
+        village_work=provision("village_work"),
+        exceptions=subsection(provision("village_work")),
+        hazardous=provision("hazardous_tree"),
+        dead=provision("dead_tree"),
+        planning_board=provision("planning_board_approval"),
+        pending=provision("pending_application"),
+        marked=cited("conditions.individually_marked_min_dbh_in"),
+        licensed=cited("conditions.licensed_company_over_dbh_in"),
+        replacement_a=cited("replacement.percent"),
+        valuation=provision("valuation_method"),
+        in_lieu=provision("in_lieu"),
+        good_forestry=provision("good_forestry"),
+        replacement_f=cited("replacement.violation_percent"),
+        warranty=cited("replacement.warranty_years"),
+        replacement=whole(cited("replacement.percent")),
+        spacing=subsection(cited("spacing_ft.small")),
+        bond_forfeited=provision("bond_forfeited"),
+        fund=provision("fund"),
+        criminal=cited("criminal.per_tree_usd"),
+        tier6=tier(6),
+        doubling=cited("penalty.doubling_factor"),
+        civil=cited("penalty.civil_tiers"),
+        no_building_permit=provision("no_building_permit"),
+        penalties_to_fund=provision("penalties_to_fund"),
+        offences=whole(cited("criminal.per_tree_usd")),
+        prohibitions=whole(provision("more_than_three_prohibited")),
+    )
+    n.street_cd = f"{n.street_pruning}/{paragraph(n.street_removal)}"
+    n.street_bcd = f"{n.street_planting}/{paragraph(n.street_pruning)}/{paragraph(n.street_removal)}"
+    n.more_than_and_cc = f"{n.more_than}, {n.clear_cutting[n.clear_cutting.rfind('(') :]}"
+    buffer = cited("permit.buffer_min_dbh_in")
+    n.sized_triggers = f"{through(n.parcel, cited('permit.wetland_min_dbh_in'))}, {buffer[buffer.rfind('(') :]}"
+    n.replacement_all = f"{n.replacement_a}-{paragraph(n.warranty)}"
+    n.valued = f"{n.replacement_a}/{paragraph(n.valuation)}"
+    n.in_lieu_f = f"{n.in_lieu}/{paragraph(n.replacement_f)}"
+    n.offence_penalties = f"{n.criminal}/{paragraph(n.civil)}"
+    return n
 
 
 #: Site facts this module reads, with the reading assumed when a fact is not given.
@@ -29,7 +91,7 @@ def site_why(law: dict[str, Any]) -> dict[str, str]:
     )  # the words a survey read before it is assessed states too
 
 
-#: Survey flags only another chapter reads (Wesley Hills §95-3A(1)(e)): no assumption of this chapter names them.
+#: Survey flags only another chapter reads (Wesley Hills' lot-line trigger): no assumption of this chapter names them.
 OTHER_LAW_FLAGS = ("within_20ft_of_lot_line",)
 
 
@@ -50,18 +112,19 @@ def _months(law: dict[str, Any]) -> str:
 
 def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
     """The readings of what needs a permit and what is an offence (§208-17 to §208-29A/B)."""
-    pruned = _pct(law["conditions"]["excessive_pruning_min_percent"])  # §208-17 EXCESSIVE PRUNING
+    s = _s()
+    pruned = _pct(law["conditions"]["excessive_pruning_min_percent"])  # the definition of EXCESSIVE PRUNING
     more, n_more = _words(law["permit"]["more_than_trees_12mo"]), int(law["permit"]["more_than_trees_12mo"])
     clear = _words(law["permit"]["clear_cutting_min_trees"])
     return [
         (
-            "§208-17",
-            "§208-17 REGULATED BUFFER ZONE: the widths per zoning district were lost in the text received; treecalc "
+            f"{s.definitions}",
+            f"{s.definitions} REGULATED BUFFER ZONE: the widths per zoning district were lost in the text received; treecalc "
             "reads the survey's regulated_buffer_zone flag as given.",
         ),
         (
-            "§208-19A(5)",
-            "§208-19A(5) 'any threatened or endangered species of tree ... as defined by the New York State "
+            f"{s.threatened}",
+            f"{s.threatened} 'any threatened or endangered species of tree ... as defined by the New York State "
             "Department of Environmental Conservation' is read from the survey flag threatened_endangered (headers "
             "'Threatened or endangered', 'T&E', 'Endangered'). A DEC protected native plant (protected_native: 'DEC "
             "protected native plant', 'Protected native', 'Exploitably vulnerable') is no trigger: a wider list "
@@ -70,30 +133,30 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "a blank cell) the offence is conditional on that status.",
         ),
         (
-            "§208-19B",
-            "§208-19B: the exceptions of Intro. 4 of 2025 are Village work (B(1)) and right-of-way, fire and "
-            "emergency removals (B(2)), with Planning Board approvals deemed permits (§208-19E); dead, diseased and "
-            "hazardous trees are standards for granting a permit (§208-19D(1), (5)), not exceptions.",
+            f"{s.exceptions}",
+            f"{s.exceptions}: the exceptions of Intro. 4 of 2025 are Village work (B(1)) and right-of-way, fire and "
+            f"emergency removals (B(2)), with Planning Board approvals deemed permits ({s.planning_board}); dead, diseased and "
+            f"hazardous trees are standards for granting a permit ({s.hazardous}, (5)), not exceptions.",
         ),
         (
-            "§208-19B(1)",
-            "§208-19B(1) ('no tree removal permit shall be required for work done by or on behalf of the Village'), "
-            "§208-5B/C/D and §208-11 (which bind persons 'other than the Village of Croton-on-Hudson or its "
+            f"{s.village_work}",
+            f"{s.village_work} ('no tree removal permit shall be required for work done by or on behalf of the Village'), "
+            f"{s.street_bcd} and {s.street_topping} (which bind persons 'other than the Village of Croton-on-Hudson or its "
             "designated agents'): with village_work given yes (a site fact, or a tree's own cell: 'Village work', 'By"
             " Village', 'Village ROW work') none of those trees is an offence under any provision, they are no part "
-            "of the lot's counts of removals (§208-19A(1), clear cutting §208-17) or of the §208-29B(7) "
+            f"of the lot's counts of removals ({s.more_than}, clear cutting {s.definitions}) or of the {s.doubling} "
             f"{_access.multiplied(law['penalty']['doubling_factor'])['ing']}, "
-            "carry no replacement (§208-22A needs a permit, §208-22F a violation) and hold no building permit "
-            "(§208-29F). Under a site-wide exception that needs no permit (§208-19B(1), B(2), E) the removals are not"
+            f"carry no replacement ({s.replacement_a} needs a permit, {s.replacement_f} a violation) and hold no building permit "
+            f"({s.no_building_permit}). Under a site-wide exception that needs no permit ({s.village_work}, B(2), E) the removals are not"
             " clear cutting ('without the benefit of a ... permit'), unless the Village Engineer has determined it.",
         ),
         (
-            "§208-19A(1), (8)",
-            "§208-19A(1) and (8): a tree already removed is judged on the removals already done (with the lot's "
+            f"{s.more_than_and_cc}",
+            f"{s.more_than} and (8): a tree already removed is judged on the removals already done (with the lot's "
             "earlier ones); a proposed removal on all removals, proposed included. Both count removals only: a topped"
             f" or damaged tree still stands and is no part of 'more than {more} trees' removed or of clear cutting "
             f"('the removal of {clear} or more trees'). A tree already removed under its own permit is no part of the "
-            f"count a removal already made is judged on (§208-18A: 'more than {more} ({n_more}) trees ... without first "
+            f"count a removal already made is judged on ({s.more_than_three_prohibited}: 'more than {more} ({n_more}) trees ... without first "
             f"obtaining a tree removal permit'): {_words(n_more + 1)} removed, one under its own permit, are {more} "
             "without one. The lot's earlier removals (prior_removals_12mo) count for a removal already made only as "
             "far as prior_removals_without_permit says they had no permit (at most prior_removals_12mo of them): "
@@ -102,33 +165,33 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "needs a permit on all of them.",
         ),
         (
-            "§208-17",
-            f"§208-17 CLEAR CUTTING ('removal of {clear} or more trees from a property without ... a current and valid "
+            f"{s.definitions}",
+            f"{s.definitions} CLEAR CUTTING ('removal of {clear} or more trees from a property without ... a current and valid "
             f"tree removal permit') has no {_months(law)} window and counts only removals made without a permit: the "
             "survey's removals plus the site fact prior_removals_without_permit (default 0). Where the Village "
             "Engineer has determined clear cutting (‹clear_cutting›), that determination is applied as given.",
         ),
         (
-            "§208-29A/B",
-            "§208-29A/B reach anyone who 'otherwise violates any of the provisions of this chapter'. A harmed tree is"
-            " an offence when, without authorisation: (a) it was removed and §208-19A required a permit (clear "
-            f"cutting §208-18C, more than {more} §208-18A); (b) it was topped or excessively pruned — {pruned} or more of "
-            "its leaf, stem or root area (§208-17) — whatever its size or place (§208-18D; street and public trees "
-            "also §208-11); (c) it is a street/public tree pruned (any share, short of excessive pruning too: no "
-            "§208-22F replacement then, and no §208-29B(7) count), removed or otherwise disturbed without the "
-            "Department's written approval (§208-5C/D, §208-14; a pruning's approval not given at all makes its "
+            f"{s.offence_penalties}",
+            f"{s.offence_penalties} reach anyone who 'otherwise violates any of the provisions of this chapter'. A harmed tree is"
+            f" an offence when, without authorisation: (a) it was removed and {s.permit_required} required a permit (clear "
+            f"cutting {s.clear_cutting_prohibited}, more than {more} {s.more_than_three_prohibited}); (b) it was topped or excessively pruned — {pruned} or more of "
+            f"its leaf, stem or root area ({s.definitions}) — whatever its size or place ({s.topping}; street and public trees "
+            f"also {s.street_topping}); (c) it is a street/public tree pruned (any share, short of excessive pruning too: no "
+            f"{s.replacement_f} replacement then, and no {s.doubling} count), removed or otherwise disturbed without the "
+            f"Department's written approval ({s.street_cd}, {s.healthy_street_tree}; a pruning's approval not given at all makes its "
             "offence conditional); (d) it was harmed in any way while a permit "
-            "application was pending (§208-20F: 'any tree regulated by this chapter'; the TREE definition covers "
+            f"application was pending ({s.pending}: 'any tree regulated by this chapter'; the TREE definition covers "
             "every species, so no size or flag is needed); (e) any other injury or damage is not an offence by "
             "itself: it is listed for the Engineer with the reason and no amount.",
         ),
         (
-            "§208-29",
+            f"{s.offences}",
             "Authorisation: the site fact permit_held (a current, valid permit covering the work) or the tree's own "
             "permit cell (headers 'Permit', 'Permit no.', 'Permit #', 'Permitted', 'Under permit'; yes/no, a permit "
             "number reads yes) authorises (a), (b) and (d); the Department's written approval (site fact or per-tree "
             "department_approval) authorises (c). A tree removed under its own permit is no offence and carries "
-            "nothing; proposed under it, only the §208-22A part. A permit or approval not given (a blank cell "
+            f"nothing; proposed under it, only the {s.replacement_a} part. A permit or approval not given (a blank cell "
             "included) is taken as not held (it is the owner's to show) and the assumption is stated. A transplanted "
             "tree is not a removal.",
         ),
@@ -137,34 +200,35 @@ def _permit_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
     """The readings of the penalties, the replacement and the rest (§208-29B on)."""
+    s = _s()
     _LAW = law
     _C, _R, _P = law["criminal"], law["replacement"], law["penalty"]
-    times = _access.multiplied(_P["doubling_factor"])  # §208-29B(7)'s "doubled"
+    times = _access.multiplied(_P["doubling_factor"])  # the doubling's "doubled"
     return [
         (
-            "§208-29",
+            f"{s.offences}",
             "Penalties only on established facts: an offence whose permit trigger rests on a fact that was assumed "
-            "(the parcel facts of §208-19A(2), a protected native plant's threatened or endangered status) is "
+            f"(the parcel facts of {s.parcel}, a protected native plant's threatened or endangered status) is "
             "conditional: listed with the fact it depends on, its amount summed apart (civil_penalty_conditional_usd,"
-            " criminal_fine_conditional_usd). The maxima count definite offences only, and §208-29F withholds "
+            f" criminal_fine_conditional_usd). The maxima count definite offences only, and {s.no_building_permit} withholds "
             "building permits only once an offence is established. The permit preview keeps the reading that needs a "
             "permit.",
         ),
         (
-            "§208-29B",
-            f"§208-29B: each offence tree at the highest tier that applies ((1)-(6)); B(7) {times['es']} the fines per tree "
+            f"{s.civil}",
+            f"{s.civil}: each offence tree at the highest tier that applies ((1)-(6)); B(7) {times['es']} the fines per tree "
             f"when more than {_words(_P['doubling_more_than_trees'])} regulated trees were harmed without a permit (every tree of (a)-(d), not only "
             "removals; the trees of this survey's offences: the lot's earlier removals, not before the Board here, "
             "count through clear cutting only), when clear cutting took place, or when any tree was harmed while an application was pending "
-            "(the harm that is itself the §208-20F offence is not counted again as its aggravation: the pending "
+            f"(the harm that is itself the {s.pending} offence is not counted again as its aggravation: the pending "
             f"clause {times['es']} when two or more trees were harmed while pending, or a tree harmed while pending broke "
             "another provision too). Days of a continuing violation multiply.",
         ),
         (
-            "§208-29A",
-            f"§208-29A: up to {_usd(_C['per_tree_usd'])} per offence tree; up to {_usd(_C['section_208_18_usd'])} for "
-            "each violation of §208-18 (topping or excessive pruning §208-18D, more than "
-            f"{_words(_LAW['permit']['more_than_trees_12mo'])} removals §208-18A, clear cutting §208-18C); up to "
+            f"{s.criminal}",
+            f"{s.criminal}: up to {_usd(_C['per_tree_usd'])} per offence tree; up to {_usd(_C['section_208_18_usd'])} for "
+            f"each violation of {s.prohibitions} (topping or excessive pruning {s.topping}, more than "
+            f"{_words(_LAW['permit']['more_than_trees_12mo'])} removals {s.more_than_three_prohibited}, clear cutting {s.clear_cutting_prohibited}); up to "
             f"{_usd(_C['repeat_within_year_usd'])} per tree when"
             f" a prior violation within {_years(_C['repeat_window_years'])} is given (prior_violation_within_year). The other reading of 'second "
             f"and each subsequent violation' (every tree after the first of the same event at "
@@ -172,167 +236,189 @@ def _penalty_readings(law: dict[str, Any]) -> list[tuple[str, str]]:
             "note with its figure.",
         ),
         (
-            "§208-22",
-            f"§208-22: required value = {_pct(_R['violation_percent'])} (or the Engineer's percentage, §208-22F) of "
+            f"{s.replacement}",
+            f"{s.replacement}: required value = {_pct(_R['violation_percent'])} (or the Engineer's percentage, {s.replacement_f}) of "
             "the value of the trees harmed"
-            f" in offences plus {_pct(_R['percent'])} (§208-22A) of the value of the trees proposed for removal under a "
+            f" in offences plus {_pct(_R['percent'])} ({s.replacement_a}) of the value of the trees proposed for removal under a "
             f"permit covering {_words(_R['min_trees'])} or more trees. A lawful removal that needs no permit carries nothing; a tree only damaged without "
-            "an offence carries nothing. The §208-22E exclusions (invasive, good forestry) apply to both parts.",
+            f"an offence carries nothing. The {s.good_forestry} exclusions (invasive, good forestry) apply to both parts.",
         ),
         (
-            "§208-22F",
-            "§208-22F ('if an applicant has violated this chapter ... the replacement tree standard is "
+            f"{s.replacement_f}",
+            f"{s.replacement_f} ('if an applicant has violated this chapter ... the replacement tree standard is "
             f"{_pct(_R['violation_percent'])} of the "
             "environmental value of the trees cut down, removed, topped ...') measures the trees harmed in the "
             f"violation. An earlier violation within {_years(_C['repeat_window_years'])} (prior_violation_within_year) whose trees are not in "
-            "this survey does not raise the replacement of this survey's proposed removals (they stay at §208-22A); "
-            "it raises the §208-29A criminal maximum.",
+            f"this survey does not raise the replacement of this survey's proposed removals (they stay at {s.replacement_a}); "
+            f"it raises the {s.criminal} criminal maximum.",
         ),
         (
-            "§208-22D/F, §208-24",
-            "§208-22D/F, §208-24: a payment 'equivalent to the value of the trees which cannot be planted' is a "
+            f"{s.in_lieu_f}, {s.fund}",
+            f"{s.in_lieu_f}, {s.fund}: a payment 'equivalent to the value of the trees which cannot be planted' is a "
             "capital sum. With fee-schedule basis value, the schedule names its capital basis (value_basis = "
             "appraised, the default, or cumulative:N), independent of the assessment's value basis; an annual $/yr "
-            "figure is never charged as a one-off payment. The §208-22F alternative payment "
+            f"figure is never charged as a one-off payment. The {s.replacement_f} alternative payment "
             f"({_pct(_R['violation_percent'])} of the harmed "
             "trees' value) is on the same capital basis.",
         ),
         (
-            "§208-29B(6)",
-            "§208-29B(6) 'trees designated by the New York State Department of Environmental Conservation as a "
+            f"{s.tier6}",
+            f"{s.tier6} 'trees designated by the New York State Department of Environmental Conservation as a "
             "protected native plant' prices an offence, it creates none: tier (6) reads protected_native, and "
             "threatened_endangered too (threatened and endangered species are protected native plants, 6 NYCRR "
             "193.3).",
         ),
         (
-            "§208-29B(6)",
-            "§208-29B(6) 'Designated Buffer Areas' is not defined in Chapter 208: the regulated buffer zone is not "
+            f"{s.tier6}",
+            f"{s.tier6} 'Designated Buffer Areas' is not defined in Chapter 208: the regulated buffer zone is not "
             "read as one unless data/readings/croton_on_hudson.toml says so.",
         ),
         (
-            "§208-22E",
-            "§208-22E good forestry exempts from replacement: a cell neither yes nor no ('maybe', '?', 'unsure') is no "
-            "determination given. The permit preview keeps a proposed removal's §208-22A replacement; the §208-22F "
+            f"{s.good_forestry}",
+            f"{s.good_forestry} good forestry exempts from replacement: a cell neither yes nor no ('maybe', '?', 'unsure') is no "
+            f"determination given. The permit preview keeps a proposed removal's {s.replacement_a} replacement; the {s.replacement_f} "
             "replacement of a tree harmed in a violation rests on the exemption not applying and is conditional, "
             "shown apart, naming the cell.",
         ),
         (
-            "§208-17 TREE",
+            f"{s.definitions} TREE",
             "Multi-stem trees: the legal DBH thresholds use √Σd² of the stems (the TREE definition says 'in "
             "combination' without a method), compared at the precision the stems were measured (the most decimals "
             "a stem is written with, in its unit): stems 6 and 5.3 in combine to 8.0056 in, 8.0 in at 0.1 in. "
             "Where the two figures fall on different sides of a bound, the permit preview keeps the one that needs "
-            "a permit (§208-19A(2)-(4), (7) 'inches or more'), an offence resting on it is conditional, and a "
-            f"§208-29B tier {_tier_bounds(law)} is the lower one in "
+            f"a permit ({s.sized_triggers} 'inches or more'), an offence resting on it is conditional, and a "
+            f"{s.civil} tier {_tier_bounds(law)} is the lower one in "
             "the maximum, the higher in the conditional figures only.",
         ),
-        ("§208-18B", "§208-18B (attaching objects that injure a tree) is not assessed: the survey does not record it."),
+        (
+            f"{s.attachments}",
+            f"{s.attachments} (attaching objects that injure a tree) is not assessed: the survey does not record it.",
+        ),
     ]
 
 
-OTHER_PROHIBITIONS_208 = (
-    "Not assessed by treecalc: attaching objects that injure a tree (§208-18B), which the "
-    "survey does not record; other damage or injury is listed for the Village Engineer "
-    "with no amount (§208-29)."
-)
+def other_prohibitions_208() -> str:
+    s = _s()
+    return (
+        f"Not assessed by treecalc: attaching objects that injure a tree ({s.attachments}), which the "
+        "survey does not record; other damage or injury is listed for the Village Engineer "
+        f"with no amount ({s.offences})."
+    )
 
 
-SECTIONS_APPLIED = [
-    "§208-5C",
-    "§208-5D",
-    "§208-11",
-    "§208-14",
-    "§208-17",
-    "§208-18A",
-    "§208-18C",
-    "§208-18D",
-    "§208-19A",
-    "§208-19B",
-    "§208-19E",
-    "§208-20F",
-    "§208-22A-G",
-    "§208-6A",
-    "§208-23C",
-    "§208-24",
-    "§208-29A",
-    "§208-29B",
-    "§208-29F",
-    "§208-29H",
-]
+def sections_applied() -> list[str]:
+    s = _s()
+    return [
+        f"{s.street_pruning}",
+        f"{s.street_removal}",
+        f"{s.street_topping}",
+        f"{s.healthy_street_tree}",
+        f"{s.definitions}",
+        f"{s.more_than_three_prohibited}",
+        f"{s.clear_cutting_prohibited}",
+        f"{s.topping}",
+        f"{s.permit_required}",
+        f"{s.exceptions}",
+        f"{s.planning_board}",
+        f"{s.pending}",
+        f"{s.replacement_all}",
+        f"{s.spacing}",
+        f"{s.bond_forfeited}",
+        f"{s.fund}",
+        f"{s.criminal}",
+        f"{s.civil}",
+        f"{s.no_building_permit}",
+        f"{s.penalties_to_fund}",
+    ]
 
 
-NOT_OFFENCE_VILLAGE = (
-    "work done by or on behalf of the Village: no permit required (§208-19B(1)), and §208-5B/C/D and §208-11 "
-    "bind persons other than the Village; no offence"
-)
+def not_offence_village() -> str:
+    s = _s()
+    return (
+        f"work done by or on behalf of the Village: no permit required ({s.village_work}), and {s.street_bcd} and {s.street_topping} "
+        "bind persons other than the Village; no offence"
+    )
 
 
 #: Who sets a penalty up to the maxima the statement gives (the Violations page says it under them).
 def penalty_setter(law: dict[str, Any]) -> str:
     """Who sets a penalty up to the maxima, and the term of imprisonment §208-29A allows, from ``law``."""
+    s = _s()
     crim = law["criminal"]
     return (
-        "the Planning Board assesses the civil penalty after a hearing (§208-29B) and may release or compromise it; "
-        "the court sets a criminal fine (§208-29A; for a subsequent violation within "
-        f"{_years(crim['repeat_window_years'])} or a violation of §208-18, the fine or up to "
+        f"the Planning Board assesses the civil penalty after a hearing ({s.civil}) and may release or compromise it; "
+        f"the court sets a criminal fine ({s.criminal}; for a subsequent violation within "
+        f"{_years(crim['repeat_window_years'])} or a violation of {s.prohibitions}, the fine or up to "
         f"{int(crim['imprisonment_max_days'])} days' imprisonment, or both)"
     )
 
 
-OFFENCE_READING_208 = (
-    "§208-29: a harmed tree is an offence when, without authorisation, it was removed where "
-    "§208-19A required a permit, topped or excessively pruned (§208-18D), a street tree "
-    "disturbed without the Department's approval (§208-5C/D, §208-14), or harmed while an "
-    "application was pending (§208-20F); other damage is listed for the Engineer, no amount."
-)
+def offence_reading_208() -> str:
+    s = _s()
+    return (
+        f"{s.offences}: a harmed tree is an offence when, without authorisation, it was removed where "
+        f"{s.permit_required} required a permit, topped or excessively pruned ({s.topping}), a street tree "
+        f"disturbed without the Department's approval ({s.street_cd}, {s.healthy_street_tree}), or harmed while an "
+        f"application was pending ({s.pending}); other damage is listed for the Engineer, no amount."
+    )
 
 
 # ------------------------------------------------------------------------------------------
 # the assessment under Chapter 208: findings and statement lines
 # ------------------------------------------------------------------------------------------
-NOTE_29F = (
-    "§208-29F: no building permit, temporary certificate of occupancy or certificate of occupancy is "
-    "issued for the property while a violation of Chapter 208 served is open"
-)
+def note_29f() -> str:
+    s = _s()
+    return (
+        f"{s.no_building_permit}: no building permit, temporary certificate of occupancy or certificate of occupancy is "
+        "issued for the property while a violation of Chapter 208 served is open"
+    )
 
 
-PENDING_LITERAL_NOTE = (
-    "§208-29B(7) 'if any tree is ... removed ... while an application is pending' is read as an aggravation "
-    "of an offence besides the harm itself, so one tree harmed while pending is not {ed} by itself (see "
-    "Readings). Read to the letter, it {es} that tree's own fine too: civil maximum ${usd:,} (definite "
-    "offences); not applied"
-)
+def pending_literal_note() -> str:
+    s = _s()
+    return (
+        f"{s.doubling} 'if any tree is ... removed ... while an application is pending' is read as an aggravation "
+        "of an offence besides the harm itself, so one tree harmed while pending is not {ed} by itself (see "
+        "Readings). Read to the letter, it {es} that tree's own fine too: civil maximum ${usd:,} (definite "
+        "offences); not applied"
+    )
 
 
-NOTE_MULTISTEM = (
-    "multi-stem trees: the legal DBH thresholds are applied to √Σd² of the stems (the TREE "
-    "definition says 'in combination' without a method; the reading treecalc applies), at the stems' precision; "
-    "a bound met by only one of the two figures is met for the permit preview and conditional for penalties "
-    "(§208-19A, §208-29B)"
-)
+def note_multistem() -> str:
+    s = _s()
+    return (
+        "multi-stem trees: the legal DBH thresholds are applied to √Σd² of the stems (the TREE "
+        "definition says 'in combination' without a method; the reading treecalc applies), at the stems' precision; "
+        "a bound met by only one of the two figures is met for the permit preview and conditional for penalties "
+        f"({s.permit_required}, {s.civil})"
+    )
 
 
-NOTE_STREET_APPROVAL = (
-    "§208-14, §208-5D: removing a street/public tree needs the Department's written approval besides any permit"
-)
+def note_street_approval() -> str:
+    s = _s()
+    return f"{s.healthy_street_tree}, {s.street_removal}: removing a street/public tree needs the Department's written approval besides any permit"
 
 
-NOTE_21F = (
-    "§208-21F: for removing, pruning or topping a tree over {dbh:g} in DBH or a landmark tree, the approving "
-    "authority may require, as a condition of the permit, that a licensed professional tree care company do the work"
-)
+def note_21f() -> str:
+    s = _s()
+    return (
+        f"{s.licensed}: for removing, pruning or topping a tree over {{dbh:g}} in DBH or a landmark tree, the approving "
+        "authority may require, as a condition of the permit, that a licensed professional tree care company do the work"
+    )
 
 
-NOTE_20C = (
-    "§208-20C: trees of {dbh:g} in DBH or more in the areas to be disturbed are individually identified and marked"
-)
+def note_20c() -> str:
+    s = _s()
+    return f"{s.marked}: trees of {{dbh:g}} in DBH or more in the areas to be disturbed are individually identified and marked"
 
 
-#: §208-22G, a template: ``years`` the warranty in words, ``replant`` a replant's period (:func:`note_22g`)
-NOTE_22G = (
-    "§208-22G: the owner warrants the replacements for {years} years; replacements that die are replanted "
-    "in the next growing season and warranted for {replant} from their own provisional acceptance"
-)
+#: The warranty's note, a template: ``years`` the warranty in words, ``replant`` a replant's period (:func:`note_22g`)
+def _note_22g_template() -> str:
+    s = _s()
+    return (
+        f"{s.warranty}: the owner warrants the replacements for {{years}} years; replacements that die are replanted "
+        "in the next growing season and warranted for {replant} from their own provisional acceptance"
+    )
 
 
 def warranty_years(law: dict[str, Any]) -> str:
@@ -345,10 +431,14 @@ def note_22g(law: dict[str, Any]) -> str:
     from treecalc.law.words import spelled_years
 
     rep = law["replacement"]
-    return NOTE_22G.format(years=_words(rep["warranty_years"]), replant=spelled_years(rep["replant_warranty_years"]))
+    return _note_22g_template().format(
+        years=_words(rep["warranty_years"]), replant=spelled_years(rep["replant_warranty_years"])
+    )
 
 
-NOTE_18E = "§208-18E: a prohibited invasive species (6 NYCRR Part 575) may never be installed or planted"
+def note_18e() -> str:
+    s = _s()
+    return f"{s.invasive_install}: a prohibited invasive species (6 NYCRR Part 575) may never be installed or planted"
 
 
 def _blank(v: Any) -> bool:
@@ -363,34 +453,38 @@ def _not_given(v: Any) -> bool:
 # ---------------------------------------------------------------- what the assessment reads of this chapter
 def dead_tree_reading(law: dict[str, Any]) -> str:
     """How Chapter 208 reads a dead tree (the docs' law pages), its counts those of ``law`` (in force on the date)."""
+    s = _s()
     more, least = _words(law["permit"]["more_than_trees_12mo"]), _words(law["replacement"]["min_trees"])
     return (
-        "§208-22A/B 'environmental value' (i-Tree / National Tree Benefit Calculator): a dead tree (condition dead, "
+        f"{s.valued} 'environmental value' (i-Tree / National Tree Benefit Calculator): a dead tree (condition dead, "
         "or a census status 'Dead') has no leaf area, so its annual benefits, its value on every basis and its CTLA "
-        "appraisal (condition 0%) are 0, and it is not counted toward the §208-22A or §208-22F replacement. Its "
-        f"removal still counts as a tree removed for §208-19A(1) ('more than {more} trees'), for clear cutting "
-        f"(§208-17, §208-19A(8)) and among the trees a permit is issued for (§208-22A '{least} or more trees'); "
-        "§208-19D(5) makes it a standard for granting the permit, not an exception."
+        f"appraisal (condition 0%) are 0, and it is not counted toward the {s.replacement_a} or {s.replacement_f} replacement. Its "
+        f"removal still counts as a tree removed for {s.more_than} ('more than {more} trees'), for clear cutting "
+        f"({s.definitions}, {s.clear_cutting}) and among the trees a permit is issued for ({s.replacement_a} '{least} or more trees'); "
+        f"{s.dead} makes it a standard for granting the permit, not an exception."
     )
 
 
-#: How § 208-22F reads an offence that rests on a fact not given (the docs' law pages).
-CONDITIONAL_22F_READING = (
-    "§208-22F 'if an applicant has violated this chapter': its replacement standard is charged only on "
-    "trees whose offence is definite (facts given). A tree whose offence rests on a fact not given (a conditional offence) "
-    "carries no replacement: what §208-22F would require of it (trees, or the payment in their place) is shown "
-    "apart, 'would be required if' the fact is established, never in 'Replacement required' or the totals."
-)
+#: How the violation's replacement standard reads an offence that rests on a fact not given (the docs' law pages).
+def conditional_22f_reading() -> str:
+    s = _s()
+    return (
+        f"{s.replacement_f} 'if an applicant has violated this chapter': its replacement standard is charged only on "
+        "trees whose offence is definite (facts given). A tree whose offence rests on a fact not given (a conditional offence) "
+        f"carries no replacement: what {s.replacement_f} would require of it (trees, or the payment in their place) is shown "
+        "apart, 'would be required if' the fact is established, never in 'Replacement required' or the totals."
+    )
 
 
 #: Readings of the assessment as a whole, stated after :data:`READING_ITEMS` (``method["readings"]``).
 def assessment_reading_items(law: dict[str, Any]) -> list[tuple[str, str]]:
     """Readings of the assessment as a whole under ``law`` (in force on the date), after :func:`reading_items`."""
+    s = _s()
     return [
-        ("§208-29", OFFENCE_READING_208),
-        ("§208-18B", OTHER_PROHIBITIONS_208),
-        ("§208-22B", dead_tree_reading(law)),
-        ("§208-22F, §208-29", CONDITIONAL_22F_READING),
+        (f"{s.offences}", offence_reading_208()),
+        (f"{s.attachments}", other_prohibitions_208()),
+        (f"{s.valuation}", dead_tree_reading(law)),
+        (f"{s.replacement_f}, {s.offences}", conditional_22f_reading()),
     ]
 
 
@@ -404,6 +498,19 @@ _LAZY: dict[str, Any] = {
     "PENALTY_SETTER": penalty_setter,
     "DEAD_TREE_READING": dead_tree_reading,
     "ASSESSMENT_READING_ITEMS": assessment_reading_items,
+    "OFFENCE_RULE": lambda law: offence_reading_208(),
+    "OTHER_PROHIBITIONS_208": lambda law: other_prohibitions_208(),
+    "SECTIONS_APPLIED": lambda law: sections_applied(),
+    "NOT_OFFENCE_VILLAGE": lambda law: not_offence_village(),
+    "OFFENCE_READING_208": lambda law: offence_reading_208(),
+    "NOTE_29F": lambda law: note_29f(),
+    "PENDING_LITERAL_NOTE": lambda law: pending_literal_note(),
+    "NOTE_MULTISTEM": lambda law: note_multistem(),
+    "NOTE_STREET_APPROVAL": lambda law: note_street_approval(),
+    "NOTE_21F": lambda law: note_21f(),
+    "NOTE_20C": lambda law: note_20c(),
+    "NOTE_18E": lambda law: note_18e(),
+    "CONDITIONAL_22F_READING": lambda law: conditional_22f_reading(),
 }
 
 

@@ -18,9 +18,10 @@ from treecalc.frames import map_unique as _map_unique
 from treecalc.frames import pick as _pick
 from treecalc.law import readings
 from treecalc.money import cents_sum, percent_of_up, round2, round_cents
+from treecalc.rules.croton_on_hudson.cite import cited, paragraph, provision, subsection
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets, _tree_yes
-from treecalc.rules.croton_on_hudson.readings import NOTE_18E
+from treecalc.rules.croton_on_hudson.readings import note_18e
 from treecalc.schema import DONE, HARMED, REMOVALS
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
@@ -36,13 +37,14 @@ def replacement_scope(trees: pd.DataFrame, catalogue: pd.DataFrame, *, violation
     scope = _isin(act, HARMED) if violation else _isin(act, REMOVALS)
     invasive, forestry, part575 = _exclusions(trees, catalogue)
     harmed = _isin(act, HARMED)
+    a, f = cited("replacement.percent"), cited("replacement.violation_percent")
     exclusion = np.where(
         harmed & invasive,
-        "invasive (6 NYCRR 575 " + part575 + ") §208-22E",
+        "invasive (6 NYCRR 575 " + part575 + f") {provision('invasive')}",
         np.where(
             harmed & forestry,
-            "good forestry §208-22E",
-            np.where(harmed & ~scope, "damaged, not removed: counted only after a violation §208-22A/F", ""),
+            f"good forestry {provision('good_forestry')}",
+            np.where(harmed & ~scope, f"damaged, not removed: counted only after a violation {a}/{paragraph(f)}", ""),
         ),
     )
     return scope & ~invasive & ~forestry, list(exclusion)
@@ -57,26 +59,29 @@ def _exclusions(trees: pd.DataFrame, catalogue: pd.DataFrame) -> tuple[np.ndarra
     return invasive, flag(trees, "good_forestry"), part575
 
 
-DEAD_EXCLUSION = "dead tree: no leaf area, no environmental value §208-22B; not counted §208-22A/F"
+def dead_exclusion() -> str:
+    """Why a dead tree is not counted: it has no environmental value as the law measures it."""
+    a, f = cited("replacement.percent"), cited("replacement.violation_percent")
+    return f"dead tree: no leaf area, no environmental value {provision('valuation_method')}; not counted {a}/{paragraph(f)}"
 
 
 @dataclass
 class ReplacementParts:
     """§ 208-22: the trees counted in each part, and why each harmed tree is not counted."""
 
-    violation_part: np.ndarray  # § 208-22F: trees harmed in offences (or all harmed, violation given)
-    permit_part: np.ndarray  # § 208-22A: proposed removals under a permit for three or more trees
+    violation_part: np.ndarray  # after a violation: trees harmed in offences (or all harmed, violation given)
+    permit_part: np.ndarray  # proposed removals under a permit for the minimum number of trees or more
     exclusion: np.ndarray  # per tree: why a harmed tree is not counted
     removals_under_permit: int
     violation: bool
-    # § 208-22F on a conditional offence (resting on a fact not given), or on a tree whose good-forestry cell is
-    # neither yes nor no (§208-22E would exempt it): shown apart, never charged
+    # the violation's standard on a conditional offence (resting on a fact not given), or on a tree whose
+    # good-forestry cell is neither yes nor no (good forestry would exempt it): shown apart, never charged
     conditional_part: np.ndarray | None = None
     depends_on: np.ndarray | None = None  # per tree, the fact(s) not given its offence or its count rests on
-    # § 208-22A: trees counted though their good-forestry cell is neither yes nor no (the permit preview keeps the
+    # the permit's standard: trees counted though their good-forestry cell is neither yes nor no (the permit preview keeps the
     # replacement); None: none
     forestry_kept: np.ndarray | None = None
-    forestry_conditional: np.ndarray | None = None  # § 208-22F trees resting on such a cell (conditional_part)
+    forestry_conditional: np.ndarray | None = None  # violation trees resting on such a cell (conditional_part)
 
 
 def replacement_parts(
@@ -96,9 +101,10 @@ def replacement_parts(
     only damaged without an offence. § 208-22E exclusions apply to both parts.
     """
     act = _acts(trees, pr)
+    sec_a, sec_f = cited("replacement.percent"), cited("replacement.violation_percent")
     invasive, forestry, part575 = _exclusions(trees, catalogue)
-    # a dead tree has no environmental value (§208-22B): not counted, though its removal still counts for
-    # §208-19A(1), clear cutting and the number of trees a permit is issued for (§208-22A)
+    # a dead tree has no environmental value: not counted, though its removal still counts for the permit's
+    # more-than-three trigger, clear cutting and the number of trees a permit is issued for
     dead = trees["dead"].fillna(False).to_numpy(bool) if "dead" in trees else np.zeros(len(trees), dtype=bool)
     excluded = invasive | forestry | dead
     done = _isin(act, DONE)
@@ -106,8 +112,8 @@ def replacement_parts(
     own_permit = _tree_yes(trees, "permit")
     harmed = _isin(act, HARMED)
     if violation is None:  # a fact not given never creates a charge: only definite offences are charged
-        # the trees §208-22F values are those "cut down, removed, topped, excessively pruned, injured, damaged ...":
-        # a street tree pruned short of that (§208-5C) is an offence, nothing destroyed to replace
+        # the trees the violation's standard values are those "cut down, removed, topped, excessively pruned,
+        # injured, damaged ...": a street tree pruned short of that is an offence, nothing destroyed to replace
         f_scope = off.definite & harmed
     elif violation:  # the Engineer's finding: every tree harmed, but the Village's work and a tree's own permit
         f_scope = done & ~village & ~own_permit
@@ -122,9 +128,9 @@ def replacement_parts(
     removed_own = (act == "removed") & own_permit
     invasive_harmed = harmed & invasive & ~village & ~dead
     cond = off.conditional & harmed & ~f_scope if violation is None else np.zeros(len(trees), dtype=bool)
-    # § 208-22E "not required if ... the approval authority determines that the removal ... is required as part of
-    # good forestry practice": a cell neither yes nor no ("maybe", "?") is no such determination given. The exemption
-    # read as no keeps the § 208-22A replacement in the permit preview; the § 208-22F replacement, a charge for a
+    # "not required if ... the approval authority determines that the removal ... is required as part of good
+    # forestry practice": a cell neither yes nor no ("maybe", "?") is no such determination given. The exemption
+    # read as no keeps the permit's replacement in the permit preview; the violation's replacement, a charge for a
     # violation, rests on it being no: conditional, naming the cell
     forestry_doubt = unclear_words(trees, harmed & ~excluded, "good_forestry", "no")
     doubtful = forestry_doubt != ""
@@ -142,25 +148,29 @@ def replacement_parts(
             rest,
         ],
         [
-            "work by or for the Village: no permit, nothing to replace §208-19B(1)",
-            DEAD_EXCLUSION,
+            f"work by or for the Village: no permit, nothing to replace {provision('village_work')}",
+            dead_exclusion(),
             "",  # the invasive trees' reasons, per tree, below
-            "good forestry §208-22E",
-            "offence conditional on facts not given: replaced only if it is established §208-22F",
+            f"good forestry {provision('good_forestry')}",
+            f"offence conditional on facts not given: replaced only if it is established {sec_f}",
             f"permit for {under_permit} tree(s): replacement only for {law['replacement']['min_trees']} or more "
-            f"§208-22A",
-            "removed under its own permit: no offence, nothing to replace here §208-22A",
-            "no permit needed for this tree §208-19A",
-            "harmed, no offence: nothing to replace §208-22F",
+            f"{sec_a}",
+            f"removed under its own permit: no offence, nothing to replace here {sec_a}",
+            f"no permit needed for this tree {subsection(cited('permit.more_than_trees_12mo'))}",
+            f"harmed, no offence: nothing to replace {sec_f}",
         ],
     )
     if invasive_harmed.any():
-        why[invasive_harmed] = _map_unique(part575[invasive_harmed], lambda p: f"invasive (6 NYCRR 575 {p}) §208-22E")
+        invasive_sec = provision("invasive")
+        why[invasive_harmed] = _map_unique(
+            part575[invasive_harmed], lambda p: f"invasive (6 NYCRR 575 {p}) {invasive_sec}"
+        )
     depends = off.depends_on
     if f_doubt.any():
         why = why.astype(object)
         why[f_doubt] = _map_unique(
-            forestry_doubt[f_doubt], lambda w: f"replaced only if {w}: good forestry exempts it §208-22E/F"
+            forestry_doubt[f_doubt],
+            lambda w: f"replaced only if {w}: good forestry exempts it {provision('good_forestry')}/{paragraph(sec_f)}",
         )
         base = depends if depends is not None else np.full(len(trees), "", dtype=object)
         depends = np.where(f_doubt, np.where(base == "", forestry_doubt, base + "; " + forestry_doubt), base).astype(
@@ -218,7 +228,7 @@ def conditional_22f(
         )
         needed = int(sum(pl.counts)) + int(pl.trees_in_lieu)
     capital = ctx.capital_value_of(trees, mask, schedule.value_basis)
-    # §208-22F: the payment is "equivalent to 120%" as written, whatever percentage the Engineer sets the standard at
+    # the payment is "equivalent to 120%" as written, whatever percentage the Engineer sets the standard at
     pay_pct = float(law["replacement"]["violation_percent"])
     payment = required_value(cents_sum(capital, np.ones(len(capital), dtype=bool)), pay_pct)
     depends = parts.depends_on[mask] if parts.depends_on is not None else np.array([], dtype=object)
@@ -228,7 +238,7 @@ def conditional_22f(
     fc = parts.forestry_conditional
     also = " or whose good-forestry cell is neither yes nor no" if fc is not None and (fc & mask).any() else ""
     return {
-        "section": "§208-22F",
+        "section": cited("replacement.violation_percent"),
         "percent": pct,
         "trees": n,
         "tags": trees["tag"].to_numpy(object)[mask].astype(str).tolist(),
@@ -241,7 +251,7 @@ def conditional_22f(
         "payment_cents": int(payment * 100),
         "depends_on": facts,
         "text": (
-            f"§208-22F: {trees_text} (or ${payment:,.2f}) would be required if {facts} is established "
+            f"{cited('replacement.violation_percent')}: {trees_text} (or ${payment:,.2f}) would be required if {facts} is established "
             f"({n} tree(s) whose offence is conditional{also}, {pct:g}% of ${value:,.2f}); not required, not in "
             "the totals"
         ),
@@ -255,21 +265,22 @@ def _parts(ctx: Context, trees: pd.DataFrame, law: dict[str, Any], parts: Replac
     pct_f = _violation_percent(ctx, rules)
     out = []
     tags = trees["tag"].to_numpy(object)
+    sec_a, sec_f = cited("replacement.percent"), cited("replacement.violation_percent")
     for section, pct, mask, reason in (
         (
-            "§208-22F",
+            sec_f,
             pct_f,
             parts.violation_part,
-            "the Village Engineer's percentage §208-22F"
+            f"the Village Engineer's percentage {sec_f}"
             if ctx.opts.replacement_percent is not None
-            else f"{rules['violation_percent']}% of the value of the trees harmed in offences §208-22F",
+            else f"{rules['violation_percent']}% of the value of the trees harmed in offences {sec_f}",
         ),
         (
-            "§208-22A",
+            sec_a,
             float(rules["percent"]),
             parts.permit_part,
             f"{rules['percent']}% of the value of the trees proposed for removal under a permit for "
-            f"{parts.removals_under_permit} trees ({rules['min_trees']} or more) §208-22A",
+            f"{parts.removals_under_permit} trees ({rules['min_trees']} or more) {sec_a}",
         ),
     ):
         if not mask.any():
@@ -315,12 +326,14 @@ def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any
     d = _default_stock()
     species = opts.replacement_species or d["species"]
     if opts.replacement_species is None:
-        assumptions.append(f"replacement species not given: {d['species']} (red maple, native) is assumed (§208-22C)")
+        assumptions.append(
+            f"replacement species not given: {d['species']} (red maple, native) is assumed ({provision('native_species')})"
+        )
     dbh_in = opts.replacement_dbh_in
     if dbh_in is None and opts.replacement_species is None:
         dbh_in = d["dbh_in"]
         assumptions.append(
-            f"replacement size not given: {d['dbh_in']:g} in DBH is assumed (§208-22D minimum "
+            f"replacement size not given: {d['dbh_in']:g} in DBH is assumed ({cited('replacement.deciduous_min_dbh_in')} minimum "
             f"{rules['deciduous_min_dbh_in']:g} in)"
         )
     elif dbh_in is None:
@@ -347,9 +360,12 @@ def _stock_hint(stock_report: list[dict[str, Any]], rules: dict[str, Any]) -> st
     the reason, another species otherwise."""
     reasons = [x for r in stock_report for x in r["refusals"]]
     if reasons and all("minimum for deciduous" in x for x in reasons):
-        return f"give a replacement DBH of at least {rules['deciduous_min_dbh_in']:g} in (§208-22D)"
+        return f"give a replacement DBH of at least {rules['deciduous_min_dbh_in']:g} in ({cited('replacement.deciduous_min_dbh_in')})"
     if reasons and all("conifer" in x for x in reasons):
-        return f"give a conifer replacement height of at least {rules['conifer_min_height_ft']:g} ft (§208-22D)"
+        return (
+            f"give a conifer replacement height of at least {rules['conifer_min_height_ft']:g} ft "
+            f"({cited('replacement.conifer_min_height_ft')})"
+        )
     return "give another replacement species"
 
 
@@ -421,7 +437,7 @@ def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, req
     ]
     planted = int(sum(pl.counts))
     native_planted = int(sum(k for o, k in zip(options_ok, pl.counts) if o.native))
-    # §208-22C "predominantly" native: read as more than a share of the trees planted (data/readings/)
+    # "predominantly" native: read as more than a share of the trees planted (data/readings/)
     shortfall = native_shortfall(native_planted, planted, readings("croton_on_hudson")["replacement"])
     if shortfall:
         warnings.append(shortfall)
@@ -429,10 +445,12 @@ def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, req
     if required and not limited:
         notes.append("no limit on plantable trees given: every needed tree is planted")
     if required and limited and pl.trees_in_lieu:
-        notes.append(f"the site can take {planted} tree(s): the rest goes to the Tree Preservation Fund (§208-22D)")
+        notes.append(
+            f"the site can take {planted} tree(s): the rest goes to the Tree Preservation Fund ({provision('in_lieu')})"
+        )
     if opts.plantable_area_sqft is not None:
         notes.append(
-            "plantable area divided by the §208-6A spacing of each tree's size class "
+            f"plantable area divided by the {subsection(cited('spacing_ft.small'))} spacing of each tree's size class "
             f"(small {law['spacing_ft']['small']} ft, medium {law['spacing_ft']['medium']} ft, "
             f"large {law['spacing_ft']['large']} ft apart; spacing² per tree)"
         )
@@ -449,7 +467,7 @@ def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, req
     if ctx.kind == "annual":
         notes.append("the value compared is annual benefits (USD/yr): removed and replacement trees on the same basis")
     if any("invasive" in w or "575" in w for w in warnings):
-        notes.append(NOTE_18E)
+        notes.append(note_18e())
     return {
         "plan": pl,
         "rows": rows,

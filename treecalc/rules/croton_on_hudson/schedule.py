@@ -30,18 +30,45 @@ from treecalc.files import InputRefused, read_limited
 from treecalc.law.access import default_fee_schedule, read_toml
 from treecalc.money import cents, money
 from treecalc.quantities import in_range
+from treecalc.rules.croton_on_hudson.cite import cited, provision, whole
 
 #: A fee schedule is a few lines of TOML.
 MAX_SCHEDULE_BYTES = 1_000_000
 
-PLACEHOLDER_LABEL = "PLACEHOLDER, to be set by Board resolution (§208-24C)"
 
-NOTES = [
-    "Payments in lieu go to the Tree Preservation Fund for trees that cannot be planted on site "
-    "(§208-22D) and for replacement after a violation (§208-22F); §208-24B.",
-    "Forfeited bonds and securities are also deposited in the Tree Preservation Fund (§208-23C).",
-    "Monetary penalties collected under §208-29 are deposited in the Tree Fund (§208-29H).",
-]
+def _board() -> str:
+    """The section that leaves the fee or basis of payments in lieu to the Board of Trustees."""
+    return provision("fee_schedule")
+
+
+def placeholder_label() -> str:
+    """The label of a fee the Board has not set."""
+    return f"PLACEHOLDER, to be set by Board resolution ({_board()})"
+
+
+def _fund_sections() -> tuple[str, str, str]:
+    """The payment in lieu, the payment after a violation and the Fund, as the fund's notes cite them."""
+    return provision("in_lieu"), cited("replacement.violation_percent"), provision("fund")
+
+
+def fund_notes() -> list[str]:
+    """What the Tree Preservation Fund receives, as the fund's notes say it."""
+    d, f, _ = _fund_sections()
+    return [
+        "Payments in lieu go to the Tree Preservation Fund for trees that cannot be planted on site "
+        f"({d}) and for replacement after a violation ({f}); {provision('fund_purpose')}.",
+        f"Forfeited bonds and securities are also deposited in the Tree Preservation Fund ({provision('bond_forfeited')}).",
+        f"Monetary penalties collected under {whole(cited('criminal.per_tree_usd'))} are deposited in the Tree Fund "
+        f"({provision('penalties_to_fund')}).",
+    ]
+
+
+def _toml_head() -> list[str]:
+    """The first lines of a fee schedule file written: what it is and who sets it."""
+    return [
+        f"# Tree Preservation Fund: payments in lieu of replanting ({', '.join(_fund_sections())}).",
+        f"# {_board()}: the Board of Trustees sets the fee or basis of payments in lieu.",
+    ]
 
 
 @dataclass(frozen=True)
@@ -59,7 +86,7 @@ class FeeSchedule:
     #: 2019, rev. 2020) and the 10th edition's parameters (treecalc.models.appraisal10)
     appraisal_edition: int = 9
     appraisal: dict[str, Any] | None = None
-    #: the date of the Board resolution that set the schedule (§208-24C; None: not recorded)
+    #: the date of the Board resolution that set the schedule (None: not recorded)
     resolution_date: dt.date | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -105,7 +132,7 @@ def load_fee_schedule(
     fee = _in_range(raw.get("fee_per_tree_usd", 0), f"fee schedule {source}: fee_per_tree_usd", "usd")
     mult = _in_range(raw.get("multiplier", 1), f"fee schedule {source}: multiplier", "multiplier")
     placeholder = bool(raw.get("placeholder", False))
-    label = str(raw.get("label", PLACEHOLDER_LABEL if placeholder else "fee schedule"))
+    label = str(raw.get("label", placeholder_label() if placeholder else "fee schedule"))
     if fee_per_tree_usd is not None:
         fee = _in_range(fee_per_tree_usd, "‹fee_per_tree_usd›", "usd")
         basis, placeholder, label = "per_tree", False, "fee per tree given by the user"
@@ -114,7 +141,7 @@ def load_fee_schedule(
     if basis == "per_tree" and fee == 0:
         raise ValueError(
             f"fee schedule {source}: fee_per_tree_usd must be more than $0 for basis per_tree (a fee of $0 "
-            "is no payment in lieu; give the fee the Board set, §208-24C)"
+            f"is no payment in lieu; give the fee the Board set, {_board()})"
         )
     mortality = None
     if raw.get("mortality_rate") is not None:
@@ -166,7 +193,7 @@ def schedule_in_force(raw: Mapping[str, Any], source: str, on: dt.date | None) -
     if twice:  # which of two resolutions of one day is in force is not for treecalc to guess
         raise ValueError(
             f"fee schedule {source}: more than one schedule set by Board resolution of {', '.join(twice)}; "
-            "keep the one the Board adopted (§208-24C)"
+            f"keep the one the Board adopted ({_board()})"
         )
     in_force = [(d, s) for d, s in dated if on is None or d <= on]
     if in_force:
@@ -175,7 +202,7 @@ def schedule_in_force(raw: Mapping[str, Any], source: str, on: dt.date | None) -
         return dict(undated[0]), None
     raise LawNotInForce(
         f"fee schedule {source}: no schedule in force on {on.isoformat() if on else on}: the earliest held was "
-        f"set by Board resolution of {dated[0][0].isoformat()} (§208-24C); give the schedule then in force "
+        f"set by Board resolution of {dated[0][0].isoformat()} ({_board()}); give the schedule then in force "
         "(‹fee_schedule›) or a later ‹on› date"
     )
 
@@ -186,9 +213,9 @@ def record_schedule(path: str | Path, schedule: Mapping[str, Any], resolution_da
     text (what is written reads back, every schedule). A second schedule of the same date is refused."""
     from treecalc.law.schema import as_date
 
-    when = as_date(resolution_date, "resolution_date (the Board resolution's date, §208-24C)")
+    when = as_date(resolution_date, f"resolution_date (the Board resolution's date, {_board()})")
     if when is None:
-        raise ValueError("a fee schedule is recorded with the date of its Board resolution (§208-24C)")
+        raise ValueError(f"a fee schedule is recorded with the date of its Board resolution ({_board()})")
     p = Path(path)
     old = _read_schedule(p) if p.exists() else None
     held: list[dict[str, Any]] = []
@@ -200,9 +227,10 @@ def record_schedule(path: str | Path, schedule: Mapping[str, Any], resolution_da
     load_fee_schedule(dict(new))  # the new schedule must read on its own
     held.append(new)
     held.sort(key=lambda s: str(s.get("resolution_date", "")))
+    head = _toml_head()
     lines = [
-        "# Tree Preservation Fund: payments in lieu of replanting (§208-22D, §208-22F, §208-24).",
-        "# §208-24C: the Board of Trustees sets the fee or basis of payments in lieu. Each [[schedule]] is one",
+        *head[:-1],
+        f"{head[-1][:-1]}. Each [[schedule]] is one",
         "# Board resolution (resolution_date); an assessment reads the one in force on its date (--on).",
     ]
     for s in held:
@@ -361,8 +389,7 @@ def fee_schedule_toml(schedule: Mapping[str, Any]) -> str:
     Money and multipliers are written as strings so they stay exact decimals.
     """
     lines = [
-        "# Tree Preservation Fund: payments in lieu of replanting (§208-22D, §208-22F, §208-24).",
-        "# §208-24C: the Board of Trustees sets the fee or basis of payments in lieu.",
+        *_toml_head(),
         '# basis = "per_tree": fee_per_tree_usd for each required replacement tree not planted.',
         '# basis = "value":    the value of the trees not planted, on the capital basis value_basis',
         "#                    (appraised, the default, or cumulative:N), x multiplier.",
@@ -403,7 +430,7 @@ def in_lieu(
         how = f"${capital:,} value of the trees not planted ({schedule.value_basis}) x {schedule.multiplier}" + (
             f"; {capital_how}" if capital_how else ""
         )
-    notes = list(NOTES)
+    notes = fund_notes()
     if schedule.placeholder:
         notes.insert(0, f"The fee is a {schedule.label}: not an amount the Board has set.")
     return {
@@ -420,6 +447,6 @@ def in_lieu(
         "fund_in_lieu_usd": float(amount),
         "fund_in_lieu_exact": amount,
         "calculation": how,
-        "section": "§208-22D; §208-22F; §208-24",
+        "section": "; ".join(_fund_sections()),
         "notes": notes,
     }
