@@ -51,12 +51,16 @@ import pandas as pd
 
 from treecalc.frames import actions
 from treecalc.law.access import meets
-from treecalc.rules.croton_on_hudson.permit import TRIGGER_TEXT
+from treecalc.rules.croton_on_hudson.permit import trigger_text
 from treecalc.schema import DONE
 
-#: The permit triggers that hold on the number of trees removed, not on a tree's own facts: the rules' trigger
-#: texts that state a ``{count}`` (§208-19A(1), §208-19A(8)).
-COUNT_SECTIONS = frozenset(k for k, text in TRIGGER_TEXT.items() if "{count}" in text)
+
+def _count_sections() -> frozenset[str]:
+    """The permit triggers that hold on the number of trees removed, not on a tree's own facts: the rules' trigger
+    texts that state a ``{count}`` (§208-19A(1), §208-19A(8)), by their sections in the law read when asked (a
+    renumbered section is the law file's, and importing the studies reads no law)."""
+    return frozenset(k for k, text in trigger_text().items() if "{count}" in text)
+
 
 #: Per-tree columns that can take a removal out of the lot's count or out of the permit (§208-19B(1), §208-18A):
 #: with them the count is no longer the number of removals, and the plan searches instead.
@@ -97,7 +101,8 @@ def _model(trees: pd.DataFrame, must: np.ndarray, everything: Any, costs: Callab
     # (then the count below differs, and the method declines)
     removal = act == "remove"
     sections = _sections(t["permit_triggers"])
-    fired = np.array([bool(s & COUNT_SECTIONS) for s in sections])
+    counting = _count_sections()
+    fired = np.array([bool(s & counting) for s in sections])
     rep = everything.replacement
     # with every removal made a count trigger must hold for all of them, the permit be for all of them and
     # replace: then the trees not counted are the excluded ones
@@ -108,7 +113,7 @@ def _model(trees: pd.DataFrame, must: np.ndarray, everything: Any, costs: Callab
         return None
     counted = t["counted"].fillna(False).to_numpy(bool)
     cents = np.rint(pd.to_numeric(t["value_usd"], errors="coerce").fillna(0.0).to_numpy(float) * 100).astype(np.int64)
-    own = np.array([bool(s - COUNT_SECTIONS) for s in sections]) & removal
+    own = np.array([bool(s - counting) for s in sections]) & removal
     excluded = removal & ~counted
     weight = np.where(counted & removal, cents, 0)
     harmed = bool(np.isin(act, DONE).any())
@@ -138,7 +143,8 @@ def _holds(m: _Model, a: Any, chosen: list[int], count_trigger: bool) -> bool:
     if len(t) != len(removal) or not np.array_equal(actions(t) == "remove", removal):
         return False
     sections = _sections(t["permit_triggers"])
-    fired = any(sections[i] & COUNT_SECTIONS for i in np.flatnonzero(removal))
+    counting = _count_sections()
+    fired = any(sections[i] & counting for i in np.flatnonzero(removal))
     need = removal & (m.own | count_trigger)
     under = int(need.sum())
     replaces = bool(meets(m.jurisdiction, "replacement.min_trees", under, m.min_trees))
@@ -206,7 +212,8 @@ def _count_fired(a: Any) -> bool:
     """Whether a count trigger holds for the proposed removals of ``a`` (a tree harmed already may meet one of its
     own, on the removals already made, whatever is proposed)."""
     proposed = actions(a.trees) == "remove"
-    return any(s & COUNT_SECTIONS for s, p in zip(_sections(a.trees["permit_triggers"]), proposed, strict=True) if p)
+    counting = _count_sections()
+    return any(s & counting for s, p in zip(_sections(a.trees["permit_triggers"]), proposed, strict=True) if p)
 
 
 def _known_actions(trees: pd.DataFrame, everything: Any) -> bool:
