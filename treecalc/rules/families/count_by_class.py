@@ -170,9 +170,17 @@ def assess(ctx: Context) -> Findings:
         in_lieu = required - planted
         _, exact = _shares(tally.counted, credit + planted)
     fund_usd = float(exact) if exact is not None else None
-    lines = _lines(ctx, sec, town, tally, required, credit, planted, in_lieu, fund_usd) + [
-        line("", "Not held", n) for n in not_held
-    ]
+    permit = _permit(ctx, key, town, sec["permit"], removed, not_held)
+    item = record.permit_item
+    if permit.required is None:
+        said = [line(sec["permit"], item, f"not held for {town}: see {sec['permit']}")]
+    else:
+        said = permit.statement_lines(sec["permit"], ("Permit trigger", "Exception", item), permit.approving_authority)
+    lines = (
+        said
+        + _lines(ctx, sec, town, tally, required, credit, planted, in_lieu, fund_usd)
+        + [line("", "Not held", n) for n in not_held]
+    )
     replacement = Replacement(
         required=bool(required) if required is not None else True,
         percent=None,
@@ -201,7 +209,6 @@ def assess(ctx: Context) -> Findings:
         if plantable is not None
         else ["give ‹plantable› (the replacement trees planted on site) for the amount in lieu"],
     )
-    permit = Permit(None, [], [], 0, f"not held for {town}: see {sec['permit']}", notes=not_held[:1])
     penalties = Penalties(
         fine_max_usd=None,
         fine_conditional_usd=None,
@@ -212,12 +219,26 @@ def assess(ctx: Context) -> Findings:
         per_tree=[],
         notes=[n for n in not_held if "penalt" in n],
     )
-    # no offence is found: the penalties are not held, and a fact not given never makes one; whether a tree needs
-    # a permit is left unknown (NA), the permit section not being held
+    # no offence is found: the family's data holds no penalties, and a fact not given never makes one
     ctx.trees["offence"] = False
-    ctx.trees["permit_needed"] = pd.array([pd.NA] * len(ctx.trees), dtype="boolean")
     ctx.warnings.extend(warnings)
     return Findings(permit, replacement, fund, penalties, ctx.survey_lines + lines, site)
+
+
+def _permit(ctx: Context, key: str, town: str, section: str, removed: np.ndarray, not_held: list[str]) -> Permit:
+    """The permit a removal needs when the town's law file holds its threshold (``[permit.min_dbh_in]``); else not
+    held: neither yes nor no, and each tree's need of it unknown (NA)."""
+    from treecalc.law.loader import entries
+
+    e = entries(key, on=ctx.opts.on).get("permit.min_dbh_in")
+    if not isinstance(e, Entry):
+        ctx.trees["permit_needed"] = pd.array([pd.NA] * len(ctx.trees), dtype="boolean")
+        return Permit(None, [], [], 0, f"not held for {town}: see {section}", notes=not_held[:1])
+    needs = removed & compare(e.operator or ">=", dbh(ctx.trees), e.value)
+    ctx.trees["permit_needed"] = needs
+    tags = [str(t) for t in ctx.trees["tag"][needs]]
+    triggers = [{"section": e.section, "text": e.text, "tags": tags}] if tags else []
+    return Permit(bool(needs.any()), triggers, [], int(needs.sum()), section)
 
 
 def _lines(
