@@ -69,7 +69,9 @@ def test_the_cli_json_counts_by_class(birch_hollow, capsys):
     assert d["fund_in_lieu_usd"] == 1200.0 and d["fund_in_lieu_cents"] == 120000
     # §9-2: trees 2-6 removed at 8 in or more need the permit (6, hazardous, too: §9-5 exempts replacement only)
     assert d["permit_required"] is True and d["permit_triggers"] == ["§9-2"]
-    assert d["not_held"] == ["not held for Birch Hollow: see Ch. 9 (penalties) (the penalties for removing a tree without a permit)"]
+    assert d["not_held"] == [
+        "not held for Birch Hollow: see Ch. 9 (penalties) (the penalties for removing a tree without a permit)"
+    ]
     assert not [w for w in d["warnings"] if "Croton" in w or "Wesley" in w]
 
 
