@@ -151,3 +151,14 @@ def test_the_app_assesses_a_survey_naming_birch_hollow(birch_hollow):
     # 0 + 1 + 1 + 2 + 3 + 0 = 7 replacement trees (§9-4), the figure of the metric
     counts = [v for k, v in metrics.items() if k.startswith("Replacement trees required")]
     assert counts == ["7"], metrics
+
+
+def test_jurisdictions_says_each_town_and_what_is_not_held(capsys):
+    from treecalc.cli import main
+
+    assert main(["jurisdictions"]) == 0
+    out = capsys.readouterr().out
+    assert "milltown: Borough of Milltown, NJ, Chapter 201" in out
+    assert "  family: count_by_class; chapter: Manalapan Chapter 222; effective: no date held" in out
+    # Milltown's exemptions are not in the text read: said, with the section to see
+    assert "  not held: the exemptions from replacement" in out and "see Ch. 201 (exemptions)" in out
