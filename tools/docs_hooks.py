@@ -219,6 +219,19 @@ def _village_title(vdir: Path) -> str:
     return vdir.name.replace("_", " ").title()
 
 
+def _family_said(village: str) -> list[str]:
+    """The law's replacement family and what of its text is not held (``treecalc jurisdictions``), for the index; []
+    for a folder no law registered reads."""
+    from treecalc.law import registry, towns
+
+    if village not in registry.REGISTRY:
+        return []
+    row = towns.summary(village)
+    out = [f"Replacement family: `{row['family']}`.", ""]
+    out += [f"- Not held: {_cell(n)}" for n in row["not_held"]]
+    return out + ([""] if row["not_held"] else [])
+
+
 def law_pages(data_dir: Path | None = None) -> dict[str, str]:
     """Every generated law page, ``{path under docs/: Markdown}``, from ``data_dir`` (default: the data folder
     treecalc reads, ``TREECALC_DATA`` or the bundled one). The readings of unclear text are those of the law
@@ -234,7 +247,7 @@ def law_pages(data_dir: Path | None = None) -> dict[str, str]:
     for vdir in villages:
         village = vdir.name
         vtitle = _village_title(vdir)
-        index += [f"## {vtitle}", ""]
+        index += [f"## {vtitle}", ""] + _family_said(village)
         for f in sorted(vdir.glob("*.toml")):
             text = f.read_text(encoding="utf-8")
             raw = tomllib.loads(text)

@@ -40,7 +40,8 @@ class _Fields:
 class Permit(_Fields):
     """The permit the removals need (§208-19 Croton; §95-3A(1) Wesley Hills)."""
 
-    required: bool
+    #: None: the law's permit section is not held (the output says so, and neither yes nor no)
+    required: bool | None
     triggers: list[dict[str, Any]]
     exceptions_applied: list[dict[str, str]]
     trees_needing_permit: int
@@ -112,6 +113,10 @@ class Replacement(_Fields):
     status: str = ""
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: a count-by-class law's replacement trees for each removed tree by tag (None: the text leaves it undecided)
+    trees_by_tag: dict[str, int | None] | None = None
+    #: what of the law is not held, each "not held for <town>: see <section> (...)": said, with no amount
+    not_held: list[str] = field(default_factory=list)
     #: removed_value_usd and required_value_usd in exact integer cents
     removed_value_cents: int | None = None
     required_value_cents: int | None = None

@@ -22,6 +22,9 @@ A file::
     trees = [ { tag = "1", species = "Red maple", dbh_in = 12.01, action = "removed", slope_over_20pct = "yes" } ]
     expect = { civil_penalty_max_usd = 3000 }                                  # top-level JSON keys
     expect_trees = { "1" = { penalty_tier = "§208-29B(3)", penalty_max_usd = 3000 } }   # per_tree rows by tag
+
+TOML has no null: ``"null"`` expects the JSON's null (a count the law's text leaves undecided is given as none).
+A table expected is compared key by key, each value as above, and must have the same keys.
 """
 
 from __future__ import annotations
@@ -107,8 +110,17 @@ def assess_case(jurisdiction: str, case: dict[str, Any], tmp: Path) -> dict[str,
     return assessment_json(treecalc.assess(survey, jurisdiction=jurisdiction, **case.get("options", {})))
 
 
+#: how a case expects the JSON's null (TOML has none)
+NULL = "null"
+
+
 def same(got: Any, want: Any) -> bool:
-    """Equal, a float to the cent (figures are compared at the precision the law states them)."""
+    """Equal, a float to the cent (figures are compared at the precision the law states them); ``"null"`` is None,
+    a table equal key by key."""
+    if want == NULL:
+        return got is None
+    if isinstance(want, dict):
+        return isinstance(got, dict) and set(got) == set(want) and all(same(got[k], want[k]) for k in want)
     if isinstance(want, bool) or isinstance(got, bool):  # True == 1 in Python: a yes/no is matched by a yes/no only
         return type(got) is type(want) and got == want
     if isinstance(want, float) or isinstance(got, float):
@@ -145,8 +157,16 @@ def test_worked_case(jurisdiction, case, tmp_path):
     assert mismatches(assess_case(jurisdiction, case, tmp_path), case) == [], case["arithmetic"]
 
 
-def test_both_villages_have_cases():
-    assert {j for _, j, _ in CASES} == {"croton_on_hudson", "wesley_hills"}
+def test_every_law_held_has_cases():
+    # the two villages with their own rules and the towns of the count-by-class family, held as data alone
+    assert {j for _, j, _ in CASES} == {"croton_on_hudson", "wesley_hills", "milltown", "manalapan"}
+    assert sum(j == "milltown" for _, j, _ in CASES) >= 8 and sum(j == "manalapan" for _, j, _ in CASES) >= 8
+
+
+def test_null_and_a_table_are_compared_as_the_case_says():
+    # a count left undecided (None) is not 0, and a table per tag must match key by key
+    assert same(None, "null") and not same(0, "null") and not same("null", None)
+    assert same({"1": 1, "2": None}, {"1": 1, "2": "null"}) and not same({"1": 1}, {"1": 1, "2": "null"})
 
 
 def test_a_wrong_expectation_fails(tmp_path):

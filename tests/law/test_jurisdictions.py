@@ -25,6 +25,10 @@ def test_a_record_declares_the_site_facts_its_rules_read(key):
         ("Village of Croton-on-Hudson, NY", "croton_on_hudson"),
         ("wesley-hills", "wesley_hills"),
         ("The Village of Wesley Hills", "wesley_hills"),
+        # the towns held as data alone, by the names their codes give them
+        ("Borough of Milltown, NJ", "milltown"),
+        ("Milltown", "milltown"),
+        ("Township of Manalapan, NJ", "manalapan"),
     ],
 )
 def test_every_spelling_is_one_key(name, key):
@@ -32,7 +36,10 @@ def test_every_spelling_is_one_key(name, key):
 
 
 def test_an_unknown_law_is_refused_naming_those_known():
-    with pytest.raises(ValueError, match=r"unknown jurisdiction 'Nyack': not one of croton-on-hudson, wesley-hills"):
+    with pytest.raises(
+        ValueError,
+        match=r"unknown jurisdiction 'Nyack': not one of croton-on-hudson, wesley-hills, manalapan, milltown",
+    ):
         J.jurisdiction_key("Nyack")
 
 
@@ -83,7 +90,8 @@ def test_the_registry_answers_which_law_has_a_part(monkeypatch):
     civil penalty tiers, the cellar input, the site facts of each law (their records, treecalc/law/registry.py)."""
     assert [r.key for r in J.with_chapter("water")] == ["croton_on_hudson"]
     assert [r.key for r in J.with_chapter("excavation")] == ["croton_on_hudson", "wesley_hills"]
-    assert [r.key for r in J.with_section("fund")] == ["croton_on_hudson"]
+    # the towns of the count-by-class family pay a fee per tree in lieu (to a fund named or not held)
+    assert [r.key for r in J.with_section("fund")] == ["croton_on_hudson", "manalapan", "milltown"]
     assert [r.key for r in J.with_section("civil_penalty")] == ["croton_on_hudson"]
     assert [r.key for r in J.with_excavation_input("cellar")] == ["wesley_hills"]
     assert J.reader_of_site_fact("vacant_lot").key == "wesley_hills"  # §95-3A(1)(c), "vacant lot"

@@ -26,13 +26,22 @@ TEXT_OF = {
 }
 
 
+#: the towns held as data alone: each law file -> the text treecalc read of it, kept beside this test as read (the
+#: address and the date in its first lines); what the text does not show is the town's [[not_held]], not an entry
+READ_OF = {
+    "milltown/ch201_trees.toml": "milltown_ch201.txt",
+    "manalapan/ch222_trees.toml": "manalapan_ch222.txt",
+}
+TEXTS_READ = Path(__file__).parent / "texts_read"
+
+
 def _rel(p: Path) -> str:
     return p.relative_to(DATA / "law").as_posix()
 
 
 def test_the_law_folder_holds_one_folder_per_village_and_no_loose_file():
     assert not list((DATA / "law").glob("*.toml")), "a law file belongs in its village's folder"
-    assert {_rel(p) for p in LAW_FILES} == {*TEXT_OF, "croton_on_hudson/fee_schedule.toml"}
+    assert {_rel(p) for p in LAW_FILES} == {*TEXT_OF, *READ_OF, "croton_on_hudson/fee_schedule.toml"}
 
 
 def _walk(t, where):
@@ -72,6 +81,25 @@ def test_every_entry_quotes_the_ordinance(rel):
         for part in quote.split("..."):
             part = " ".join(part.split()).lower().strip(" .")
             assert part in law, f"{rel} {key}: {part!r} is not in {TEXT_OF[rel]}"
+
+
+@pytest.mark.parametrize("rel", sorted(READ_OF))
+def test_every_entry_of_a_town_quotes_the_text_read(rel):
+    # each part of an entry's text between " ... " occurs in the text read (whitespace and case aside), and the
+    # readings name the address it was read at, which the text read begins with
+    read = (TEXTS_READ / READ_OF[rel]).read_text(encoding="utf-8")
+    said = " ".join(read.split()).lower()
+    raw = tomllib.loads((DATA / "law" / rel).read_text(encoding="utf-8"))
+    validate(raw, rel)
+    walked = list(_walk(raw, ""))
+    assert len(walked) >= 5, f"{rel}: too few entries to be the table"
+    for key, e in walked:
+        assert e["section"].startswith(("§", "Ch. ")), key
+        for part in e["text"].split("..."):
+            part = " ".join(part.split()).lower().strip(" .")
+            assert part and part in said, f"{rel} {key}: {part!r} is not in {READ_OF[rel]}"
+    town = rel.split("/")[0]
+    assert readings(town)["record"]["source"] in read.splitlines()[0]
 
 
 def test_a_plain_number_without_unit_or_section_is_refused():

@@ -17,10 +17,20 @@ def panel(rec: Jurisdiction) -> None:
     cited are the applied law's own (``rec.sections``)."""
     sec = rec.sections
     st.subheader("Which trees to keep: the cheapest plan for each number of removals")
+    # each part of the cost under the section the law heads it with; a part the law has not (a town whose
+    # penalties are not held) is not named
+    parts = [
+        f"{what}, {sec[k]}"
+        for what, k in (
+            ("planting", "planting"),
+            ("payment in lieu", "fund"),
+            ("any civil penalty", "civil_penalty" if "civil_penalty" in sec else "offence"),
+        )
+        if k in sec
+    ]
     st.caption(
         "Trees marked 'Must remove' in the survey are always removed; every other proposed removal is "
-        f"optional. Each cost is the full assessment of that set of removals (planting, {sec['planting']} + "
-        f"payment in lieu, {sec['fund']} + any civil penalty, {sec.get('civil_penalty', sec['offence'])})."
+        f"optional. Each cost is the full assessment of that set of removals ({' + '.join(parts)})."
     )
     if said := st.session_state.pop(_USED, None):
         st.success(said, icon=":material/check:")

@@ -27,6 +27,7 @@ from treecalc.cli import (
     case,
     excavation,
     fee_schedule,
+    jurisdictions,
     plan,
     survey,
     verify,
@@ -58,7 +59,21 @@ def build_parser() -> argparse.ArgumentParser:
     # commands, their flags and choices; files where a command takes one), so it never lags behind the flags
     shtab.add_argument_to(ap, ["--print-completion"], help="print the shell completion script (bash, zsh, tcsh)")
     sub = ap.add_subparsers(dest="command", required=True)
-    for command in (benefits, batch, survey, assess, verify, plan, water, excavation, case, account, fee_schedule, app):
+    for command in (
+        benefits,
+        batch,
+        survey,
+        assess,
+        verify,
+        plan,
+        water,
+        excavation,
+        case,
+        account,
+        fee_schedule,
+        jurisdictions,
+        app,
+    ):
         command.register(sub)
     for name in LONG_COMMANDS:
         sub.choices[name].add_argument(

@@ -49,6 +49,10 @@ SITE_FIELDS: dict[str, str] = {
     "vacant_lot": "bool",
     "subdivision_plans_approved": "bool",
     "normal_farming": "bool",
+    # the NJ count-by-class towns: a farmland wood lot under an approved forest management plan, and the trees
+    # preserved in stands that earn a replacement credit (their readings say which town reads which)
+    "farmland_woodlot_forest_plan": "bool",
+    "preserved_stand_trees": "int",
     "crs": "text",
     # the i-Tree Streets climate zone whose tables value the trees (code or name; treecalc.reference.data.zone_code)
     "climate_zone": "text",

@@ -15,6 +15,7 @@
 """
 
 from treecalc.law import loader
+from treecalc.law import towns as towns  # registers the towns held as data alone
 from treecalc.law.loader import *  # noqa: F403 (the loader's names, listed once: its __all__)
 from treecalc.law.nodes import MissingEntry, Node, at, readings
 from treecalc.law.schema import Bracket, Entry, LawSchemaError, validate

@@ -102,6 +102,9 @@ class Jurisdiction:
     #: the statement's per-tree columns headed in this law's words where the shared ones (Chapter 208's civil
     #: penalty tiers) do not fit: column -> heading; None: a column that means nothing under this law, left out
     tree_headings: Mapping[str, str | None] = field(default_factory=dict)
+    #: how the law prices replacement (``"count_by_class"``: trees per DBH class, a fee per tree in lieu); "" for a
+    #: law whose family :mod:`treecalc.law.towns` names (the two chapters with their own rules packages)
+    family: str = ""
 
     @property
     def user_spelling(self) -> str:
@@ -151,6 +154,9 @@ def register(record: Jurisdiction) -> Jurisdiction:
 #: a bounded child reading a survey (which is given the caller's ``TREECALC_*`` settings) knows them too.
 RECORDS_ENV = "TREECALC_JURISDICTIONS"
 _records_read: set[str] = set()
+#: Further sources of records, each registering those it holds not registered yet and saying whether it did (a
+#: town held as a data folder alone: :mod:`treecalc.law.towns`); asked with :data:`RECORDS_ENV`'s files.
+RECORD_SOURCES: list[Callable[[], bool]] = []
 
 
 def _read_records() -> bool:
@@ -168,6 +174,8 @@ def _read_records() -> bool:
         for record in getattr(mod, "RECORDS", ()):
             register(record)
             added = True
+    for source in RECORD_SOURCES:
+        added = source() or added
     return added
 
 

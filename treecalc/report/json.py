@@ -156,10 +156,15 @@ def _assessment_object(
         # removals proposed and done; a damaged (topped, injured) tree stands, so it is in trees_harmed only
         "trees_removed": int(a.trees["action"].isin(["remove", "removed"]).sum()) if n else 0,
         "trees_harmed": int(a.trees["harmed"].sum()) if n else 0,
-        "permit_required": bool(a.permit.required),
+        # None: the law's permit section is not held (a count-by-class town read in part)
+        "permit_required": None if a.permit.required is None else bool(a.permit.required),
         "permit_triggers": permit_sections,
         "permit_exceptions": [e["section"] for e in a.permit.exceptions_applied],
         "replacement_required": bool(rep.required),
+        # the count of replacement trees the law requires (None: not computed, or the text leaves a tree undecided)
+        "replacement_trees_required": rep.trees_needed,
+        "replacement_trees_by_tag": rep.trees_by_tag,
+        "not_held": list(rep.not_held),
         "replacement_percent": rep.percent,
         "value_basis": a.options["value_basis"],
         "value_basis_label": a.options["value_basis_label"],

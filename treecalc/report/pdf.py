@@ -196,13 +196,14 @@ def _answer(doc: _Doc, d: Mapping[str, Any]) -> None:
     p = plain_answer(d)
     doc.h2("What this permit costs you")
     s = p["sections"]
+    fund = law_record(d).fund_name
     rows = [
         (s["permit_required"], "Permit required", _cell(p["permit_required"])),
         (s["trees_needed"], "Replacement trees required", _cell(p["trees_needed"])),
         (s["trees_to_plant"], "Replacement trees to plant", _cell(p["trees_to_plant"])),
         (s["planting_cost_usd"], "Cost of planting them (supplied and planted)", usd(p["planting_cost_usd"])),
         (s["trees_in_lieu"], "Trees the site cannot take (paid in lieu)", _cell(p["trees_in_lieu"])),
-        (s["fund_in_lieu_usd"], "Payment to the Tree Preservation Fund", usd(p["fund_in_lieu_usd"])),
+        (s["fund_in_lieu_usd"], f"Payment to the {fund}" if fund else "Payment in lieu", usd(p["fund_in_lieu_usd"])),
     ]
     rows = [r for r in rows if r[0] != "-"]  # a figure the law applied does not have (Wesley Hills: no fund)
     total_sec = " + ".join(x for x in (s["planting_cost_usd"], s["fund_in_lieu_usd"]) if x != "-") or "no charge"
@@ -328,10 +329,11 @@ def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
     if not law.fund_name:
         return  # no fund in this law
     doc.h2(f"{law.fund_name} ({law.sections.get('fund', '')})")
+    own = law.sections.get("fund", "")  # a law other than Chapter 208 heads its fund lines with its own section
     rows = [
         (ln.get("section"), ln.get("item"), _line_value(ln), _line_note(ln))
         for ln in d.get("lines") or []
-        if str(ln.get("section", "")).startswith("§208-24") or str(ln.get("section", "")).startswith("§208-23")
+        if str(ln.get("section", "")).startswith(("§208-24", "§208-23")) or (own and ln.get("section") == own)
     ]
     if not rows:
         rows = [("§208-24", "Payment in lieu to the Tree Preservation Fund", usd(d.get("fund_in_lieu_usd")), "")]

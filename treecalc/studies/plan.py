@@ -105,7 +105,7 @@ class Step:
     in_lieu_usd: float
     penalty_usd: float
     within_budget: bool
-    permit_required: bool
+    permit_required: bool | None  # None: the law's permit section is not held
     removals_12mo: int | None
     reasons: list[str] = field(default_factory=list)
     keep: list[str] = field(default_factory=list)  # the optional removals this step keeps (retains), survey order
@@ -376,7 +376,7 @@ def plan(
             in_lieu_usd=float(in_lieu),
             penalty_usd=float(penalty),
             within_budget=budget is None or total <= budget,
-            permit_required=bool(a.permit.required),
+            permit_required=None if a.permit.required is None else bool(a.permit.required),
             removals_12mo=a.permit.removals_12mo,
             reasons=reasons(a, chosen, prev, tags, must, budget),
             keep=[tags[i] for i in off if i not in set(chosen)],
@@ -546,7 +546,9 @@ def reasons(
     months = law.get("window_months")
     within = f" in {months:g} months" if months is not None else ""
     count = f"{n} removal{'s' if n != 1 else ''}{within}" if n is not None else "these removals"
-    if permit.required:
+    if permit.required is None:  # the law's permit section is not held: neither yes nor no
+        verdict = f"a permit {permit.approving_authority}"
+    elif permit.required:
         secs = list(dict.fromkeys(t["section"] for t in permit.triggers))
         verdict = f"a permit under {_and(secs)}" if secs else "a permit"
     else:
@@ -554,6 +556,11 @@ def reasons(
         verdict = "no permit" + (f" (§208-19A(1) needs more than {limit})" if limit is not None else "")
     if rep.required:
         parts = [f"{p.percent:g}% replacement under {p.section}" for p in rep.parts or []]
+        if not parts:  # a count-by-class law: its count of trees (or not held, said by its warnings)
+            counted = rep.trees_needed
+            parts = [
+                f"{counted if counted is not None else 'an undecided number of'} replacement trees under {rep.section}"
+            ]
         verdict += " and " + _and(parts)
     elif permit.required:
         under, least = rep.removals_under_permit, rep.min_trees
@@ -574,9 +581,9 @@ def reasons(
         planted, lieu = rep.trees_planted or 0, rep.trees_in_lieu or 0
         sections = _sections(a)
         sec = sections.get("planting")
-        bits = [
-            f"planting {planted} tree{'s' if planted != 1 else ''} ({_money_text(planting)}{f', {sec}' if sec else ''})"
-        ]
+        # a law pricing no planting stock (a count-by-class town) leaves the planting's cost out, not at $0
+        price = _money_text(planting) if rep.planting_cost_usd is not None else "its cost not counted"
+        bits = [f"planting {planted} tree{'s' if planted != 1 else ''} ({price}{f', {sec}' if sec else ''})"]
         if lieu or in_lieu:
             bits.append(
                 f"paying {_money_text(in_lieu)} in lieu for {lieu} tree{'s' if lieu != 1 else ''} "

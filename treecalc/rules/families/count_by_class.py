@@ -1,0 +1,276 @@
+"""Replacement trees by DBH class, a fee per tree in lieu: one implementation for every town of the family.
+
+A town's law file holds the table (``[replacement.classes]``: each class's DBH bounds with the comparisons its
+words state, the trees to replant for each tree removed and the fee of that tree), the street-tree threshold of
+its first class when it has one, the caliper of the replacements and its credits (``[credit]``); its readings say
+its exemptions (``[exemptions]``: held ones applied from the survey's flags or a site fact, those not held naming
+their section) and what else of the ordinance is not held. A tree the law's text leaves undecided (an exemption
+not held, a DBH between two classes) gets no count, and the total is then not given: a count the text does not
+support is never printed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from treecalc.frames import actions, dbh, flag
+from treecalc.ingest.site import resolve_site, site_defaults
+from treecalc.law import readings
+from treecalc.law.registry import by_key
+from treecalc.law.schema import Entry, compare
+from treecalc.results import Findings, Fund, Penalties, Permit, Replacement, line
+from treecalc.schema import REMOVALS
+
+if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
+    from treecalc.rules.context import Context
+
+SECTIONS_APPLIED: list[str] = []
+READING_ITEMS: list[tuple[str, str]] = []
+
+
+def town_key(ctx: Context) -> str:
+    """The key of the town assessed (the rules module serves every town of the family)."""
+    return str(ctx.options["jurisdiction"])
+
+
+def classify(d: float, rows: list[dict[str, Any]], ops: dict[str, str], street: tuple[str, float] | None) -> Any:
+    """The index of the class of a tree of DBH ``d``, ``"below"`` under the table's lowest bound, ``"between"`` in
+    no class (between two classes' bounds). ``street``: (comparison, DBH) from which a tree flagged a street tree is
+    in the first class, None for a tree not flagged or a table without a street-tree bound."""
+    for i, row in enumerate(rows):
+        low = street if i == 0 and street is not None else (ops["min_dbh_in"], row["min_dbh_in"])
+        if not compare(low[0], d, low[1]):
+            continue
+        if "max_dbh_in" in row and not compare(ops["max_dbh_in"], d, row["max_dbh_in"]):
+            continue
+        return i
+    low = street if street is not None else (ops["min_dbh_in"], rows[0]["min_dbh_in"])
+    return "between" if compare(low[0], d, low[1]) else "below"
+
+
+def _shares(counts: list[tuple[int, Decimal]], less: int) -> tuple[list[Decimal], Decimal]:
+    """Each replacement tree's share of its removed tree's fee, dearest first, ``less`` of them taken away (credited
+    or planted, against the dearest first: the town's readings say so); the rest and their sum."""
+    units = sorted((fee / n for n, fee in counts for _ in range(n)), reverse=True)
+    rest = units[less:]
+    return rest, sum(rest, Decimal(0))
+
+
+@dataclass
+class Tally:
+    """The table applied to the removed trees: each tree's count (None: undecided), the trees counted with their
+    class's trees and fee, the trees removed in each class, and why each undecided tree is."""
+
+    by_tree: dict[str, int | None] = field(default_factory=dict)
+    counted: list[tuple[int, Decimal]] = field(default_factory=list)
+    per_class: list[int] = field(default_factory=list)
+    undecided: dict[str, str] = field(default_factory=dict)
+    exempt_all: str = ""
+
+    @property
+    def total(self) -> int:
+        return sum(n for n, _ in self.counted)
+
+
+def _exemptions(ctx: Context, read: dict[str, Any], site: dict[str, Any], town: str, removed: np.ndarray) -> Tally:
+    """The exemptions of the town's readings applied: a held one read from a site fact exempts every tree, one read
+    from a flag the trees flagged; a flagged tree under an exemption not held is undecided, naming its section."""
+    tally = Tally()
+    tags = [str(t) for t in ctx.trees["tag"]]
+    for ex in (read.get("exemptions") or {}).values():
+        if "site_fact" in ex and ex.get("held") and site.get(ex["site_fact"]):
+            tally.exempt_all = f"{ex['section']}: {ex['text']}"
+        elif "flag" in ex:
+            for i in np.flatnonzero(removed & flag(ctx.trees, ex["flag"])):
+                if ex.get("held"):  # exempt: no replacement for the tree
+                    tally.by_tree.setdefault(tags[i], 0)
+                else:
+                    tally.undecided.setdefault(tags[i], f"not held for {town}: see {ex['section']} ({ex['what']})")
+    return tally
+
+
+def _count(ctx: Context, key: str, tally: Tally, removed: np.ndarray, section: str) -> None:
+    """Each removed tree's class and its replacement trees, into ``tally``."""
+    from treecalc.law.loader import entries
+
+    rows = ctx.law["replacement"]["classes"]
+    found = entries(key, on=ctx.opts.on)
+    ops = found["replacement.classes"].operators  # type: ignore[union-attr]
+    street_entry = found.get("replacement.street_tree_min_dbh_in")
+    street_low = (street_entry.operator or ">=", street_entry.value) if isinstance(street_entry, Entry) else None
+    d, street = dbh(ctx.trees), flag(ctx.trees, "street_tree")
+    tags = [str(t) for t in ctx.trees["tag"]]
+    tally.per_class = [0] * len(rows)
+    for i in np.flatnonzero(removed):
+        tag = tags[i]
+        if tally.exempt_all or tag in tally.by_tree:
+            tally.by_tree[tag] = 0
+            continue
+        if tag in tally.undecided:
+            tally.by_tree[tag] = None
+            continue
+        c = classify(float(d[i]), rows, ops, street_low if street[i] else None)
+        if c == "below":
+            tally.by_tree[tag] = 0
+        elif c == "between":
+            tally.by_tree[tag] = None
+            tally.undecided[tag] = (
+                f"tree {tag}: its DBH, {d[i]:g} in, is in no class of {section} (between two classes)"
+            )
+        else:
+            n = int(rows[c]["trees"])
+            tally.by_tree[tag] = n
+            tally.per_class[c] += 1
+            tally.counted.append((n, Decimal(str(rows[c]["usd"]))))
+
+
+def _credit(law: dict[str, Any], site: dict[str, Any], total: int, section: str, warnings: list[str]) -> int:
+    """The replacement trees credited for preserved stands (a town whose law file has ``[credit]``), at most
+    ``total``."""
+    if "credit" not in law:
+        return 0
+    given = int(site.get("preserved_stand_trees") or 0)
+    least = int(law["credit"]["stand_min_trees"])
+    if 0 < given < least:
+        warnings.append(f"{given} trees preserved cannot make a stand of {least} or more ({section}): no credit")
+        return 0
+    return min(given, total)
+
+
+def assess(ctx: Context) -> Findings:
+    key = town_key(ctx)
+    record = by_key(key)
+    read = readings(key)
+    town = read["record"].get("town", record.name)
+    site, assumed = resolve_site(ctx.site_in, site_defaults(key, read.get("site_why") or {}))
+    ctx.assumptions.extend(assumed)
+    # the town's readings of its text where the words leave a choice, each stated as the assessment's assumption
+    ctx.assumptions.extend(f"{record.chapter}: {v}" for v in (read.get("readings") or {}).values())
+    sec = record.sections
+    warnings: list[str] = []
+    not_held = [f"not held for {town}: see {n['section']} ({n['what']})" for n in read.get("not_held", [])]
+    removed = np.isin(actions(ctx.trees), REMOVALS)
+    tally = _exemptions(ctx, read, site, town, removed)
+    _count(ctx, key, tally, removed, sec["replacement"])
+    credit = _credit(ctx.law, site, tally.total, sec.get("credit", ""), warnings)
+    required = None if tally.undecided else tally.total - credit
+    for tag, why in tally.undecided.items():
+        warnings.append(f"{why}: no replacement count is given for tree {tag}, so none for the site")
+
+    plantable = ctx.opts.plantable
+    exact: Decimal | None = None
+    planted = in_lieu = None
+    if required is not None and plantable is not None:
+        planted = min(int(plantable), required)
+        in_lieu = required - planted
+        _, exact = _shares(tally.counted, credit + planted)
+    fund_usd = float(exact) if exact is not None else None
+    permit = _permit(ctx, key, town, sec["permit"], removed, not_held)
+    item = record.permit_item
+    if permit.required is None:
+        said = [line(sec["permit"], item, f"not held for {town}: see {sec['permit']}")]
+    else:
+        said = permit.statement_lines(sec["permit"], ("Permit trigger", "Exception", item), permit.approving_authority)
+    lines = (
+        said
+        + _lines(ctx, sec, town, tally, required, credit, planted, in_lieu, fund_usd)
+        + [line("", "Not held", n) for n in not_held]
+    )
+    replacement = Replacement(
+        required=bool(required) if required is not None else True,
+        percent=None,
+        section=sec["replacement"],
+        value_basis=ctx.options["value_basis"],
+        value_basis_label=ctx.options["value_basis_label"],
+        removed_value_usd=None,
+        required_value_usd=None,
+        trees_counted=len(tally.counted),
+        trees_needed=required,
+        trees_planted=planted,
+        trees_in_lieu=in_lieu,
+        notes=[f"exempt from replacement: {tally.exempt_all}"] if tally.exempt_all else [],
+        warnings=warnings,
+        trees_by_tag=tally.by_tree,
+        not_held=not_held,
+    )
+    fund = Fund(
+        basis="count_by_class" if exact is not None else None,
+        fund_in_lieu_usd=fund_usd,
+        section=sec["fund"],
+        trees_in_lieu=in_lieu,
+        fund_in_lieu_exact=exact,
+        label=record.fund_name,
+        notes=[]
+        if plantable is not None
+        else ["give ‹plantable› (the replacement trees planted on site) for the amount in lieu"],
+    )
+    penalties = Penalties(
+        fine_max_usd=None,
+        fine_conditional_usd=None,
+        continuing_days=ctx.opts.continuing_days,
+        offences=0,
+        offences_definite=0,
+        offences_conditional=0,
+        per_tree=[],
+        notes=[n for n in not_held if "penalt" in n],
+    )
+    # no offence is found: the family's data holds no penalties, and a fact not given never makes one
+    ctx.trees["offence"] = False
+    ctx.warnings.extend(warnings)
+    return Findings(permit, replacement, fund, penalties, ctx.survey_lines + lines, site)
+
+
+def _permit(ctx: Context, key: str, town: str, section: str, removed: np.ndarray, not_held: list[str]) -> Permit:
+    """The permit a removal needs when the town's law file holds its threshold (``[permit.min_dbh_in]``); else not
+    held: neither yes nor no, and each tree's need of it unknown (NA)."""
+    from treecalc.law.loader import entries
+
+    e = entries(key, on=ctx.opts.on).get("permit.min_dbh_in")
+    if not isinstance(e, Entry):
+        ctx.trees["permit_needed"] = pd.array([pd.NA] * len(ctx.trees), dtype="boolean")
+        return Permit(None, [], [], 0, f"not held for {town}: see {section}", notes=not_held[:1])
+    needs = removed & compare(e.operator or ">=", dbh(ctx.trees), e.value)
+    ctx.trees["permit_needed"] = needs
+    tags = [str(t) for t in ctx.trees["tag"][needs]]
+    triggers = [{"section": e.section, "text": e.text, "tags": tags}] if tags else []
+    return Permit(bool(needs.any()), triggers, [], int(needs.sum()), section)
+
+
+def _lines(
+    ctx: Context,
+    sec: Any,
+    town: str,
+    tally: Tally,
+    required: int | None,
+    credit: int,
+    planted: int | None,
+    in_lieu: int | None,
+    fund_usd: float | None,
+) -> list[dict[str, Any]]:
+    """The statement's lines: the trees removed in each class, the replacement trees required (or not held), the
+    credit, the trees planted and the amount in lieu."""
+    rows = ctx.law["replacement"]["classes"]
+    out = [
+        line(row["section"], "Trees removed in the class", tally.per_class[c], "trees", row["text"])
+        for c, row in enumerate(rows)
+        if tally.per_class[c]
+    ]
+    cap = ctx.law["replacement"].get("caliper_min_in")
+    said = required if required is not None else f"not held for {town}: see {sec['replacement']}"
+    note = f"caliper at least {cap:g} in" if cap else ""
+    if required is None and tally.counted:  # what the text does decide: the trees counted, a floor for the site
+        note = f"{tally.total} for the trees the table decides, before credits; {note}".rstrip("; ")
+    out.append(
+        line(sec["replacement"], "Replacement trees required", said, "trees" if required is not None else "", note)
+    )
+    if credit:
+        out.append(line(sec.get("credit", ""), "Credit for preserved stands", credit, "trees"))
+    if planted is not None:
+        out.append(line(sec.get("planting", sec["replacement"]), "Replacement trees planted on site", planted, "trees"))
+        out.append(line(sec["fund"], "Paid in lieu", fund_usd, "USD", f"{in_lieu} trees not planted"))
+    return out
