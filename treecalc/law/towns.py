@@ -30,7 +30,7 @@ FAMILIES: dict[str, tuple[str, str]] = {
 }
 #: The families of the chapters applied by their own rules packages (their records predate families).
 _OWN_RULES = {
-    "croton_on_hudson": "share_of_value",  # §208-22A: replacement at a share of the environmental value removed
+    "croton_on_hudson": "share_of_value",  # Chapter 208: replacement at a share of the environmental value removed
     "wesley_hills": "no_replacement",  # Chapter 95: a clearing permit and fines, no replacement
 }
 TOWNS_ENV = "TREECALC_TOWNS"
