@@ -8,8 +8,8 @@ Usage::
 A survey workbook is written (``end_to_end.write_survey``). Each round runs, one after the other: the bare read
 (``python_calamine``'s rows of the sheet, in this process), then ``treecalc assess`` as a whole process with
 ``--json`` and with ``--out`` for this checkout and, with ``--before DIR`` (a checkout of the code to compare, e.g.
-``git worktree add DIR main``), for that one too, so that the shared machine's load falls on all alike. Each
-command's ratio to the bare read of its own round is taken, and the median of ``--repeat`` rounds printed, of CPU
+``git worktree add DIR main``), for that one too, each first in every other round, so that the shared machine's
+load falls on all alike. Each command's ratio to the bare read of its own round is taken, and the median of ``--repeat`` rounds printed, of CPU
 time (user + system: on a shared machine the wall time mostly measures the queue for the cores) and of wall time.
 The process's peak resident memory is printed beside, and the load average.
 """
@@ -44,7 +44,8 @@ def run(code: Path, args: list[str], out: Path) -> tuple[float, float, float]:
     env = {**os.environ, "PYTHONPATH": str(code)}
     t0 = time.perf_counter()
     with open(out, "wb") as sink:
-        proc = subprocess.Popen([sys.executable, "-m", "treecalc.cli", *args], stdout=sink, env=env)
+        # run from the checkout's folder: ``-m`` puts the working folder ahead of PYTHONPATH on the path
+        proc = subprocess.Popen([sys.executable, "-m", "treecalc.cli", *args], stdout=sink, env=env, cwd=code)
         _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) != 0:
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
 
     codes = [("after", ROOT)] + ([("before", a.before.resolve())] if a.before else [])
     with tempfile.TemporaryDirectory() as tmp:
-        folder = a.keep or Path(tmp)
+        folder = (a.keep or Path(tmp)).resolve()
         folder.mkdir(parents=True, exist_ok=True)
         survey = folder / f"survey_{a.trees}.xlsx"
         if not survey.exists():
@@ -73,10 +74,10 @@ def main(argv: list[str] | None = None) -> int:
         base = ["assess", str(survey), "--jurisdiction", "croton-on-hudson"]
         ratios: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
         bare: list[tuple[float, float]] = []
-        for _ in range(a.repeat):
+        for i in range(a.repeat):
             wall0, cpu0 = bare_read(survey)
             bare.append((wall0, cpu0))
-            for name, code in codes:
+            for name, code in codes if i % 2 == 0 else codes[::-1]:  # each code first in every other round
                 for cmd, extra in (("json", ["--json"]), ("out", ["--out", str(folder / f"{name}.xlsx")])):
                     wall, cpu, rss = run(code, [*base, *extra], folder / f"{name}_{cmd}.txt")
                     ratios.setdefault((name, cmd), []).append((cpu / cpu0, wall / wall0, rss))
