@@ -31,7 +31,8 @@ def run(code: Path, args: list[str], out: Path) -> tuple[float, float]:
     """(peak RSS in MB, CPU s) of ``python -m treecalc.cli *args`` with ``code`` first on the path."""
     env = {**os.environ, "PYTHONPATH": str(code)}
     with open(out, "wb") as sink:
-        proc = subprocess.Popen([sys.executable, "-m", "treecalc.cli", *args], stdout=sink, env=env)
+        # run from the checkout's folder: ``-m`` puts the working folder ahead of PYTHONPATH on the path
+        proc = subprocess.Popen([sys.executable, "-m", "treecalc.cli", *args], stdout=sink, env=env, cwd=code)
         _, status, usage = os.wait4(proc.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"treecalc {' '.join(args)} failed (exit {os.waitstatus_to_exitcode(status)})")
@@ -50,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
 
     codes = [("after", ROOT)] + ([("before", a.before.resolve())] if a.before else [])
     with tempfile.TemporaryDirectory() as tmp:
-        folder = a.keep or Path(tmp)
+        folder = (a.keep or Path(tmp)).resolve()
         folder.mkdir(parents=True, exist_ok=True)
         print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores shared)")
         print(f"{'trees':>8}  {'code':<7}{'command':<8}{'peak MB':>9}{'CPU s':>8}")
@@ -58,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
             survey = folder / f"survey_{n}.xlsx"
             if not survey.exists():
                 write_survey(survey, n)
-            base = [str(survey), "--jurisdiction", "croton-on-hudson"]
+            # (the read may take an hour: on a loaded shared machine 500,000 rows can take longer than the default limit)
+            base = [str(survey), "--jurisdiction", "croton-on-hudson", "--limit", "seconds=3600"]
             results: dict[tuple[str, str], list[tuple[float, float]]] = {}
             for _ in range(a.repeat):
                 for name, code in codes:  # interleaved: each code's run of a command beside the other's

@@ -861,14 +861,23 @@ def test_empty_text_stays_empty_and_gets_no_apostrophe():
 
 
 def test_the_statement_is_streamed_in_constant_memory(generated):
-    """XlsxWriter's constant_memory mode: strings are inline (no shared-string table holding every
-    tree's text) and rows reach the file in order."""
+    """XlsxWriter's constant_memory mode: rows reach the file in order, and the shared-string table holds only
+    text that repeats (species, Yes/No, disclosures), not every tree's tag; its count is of the cells that refer
+    to it."""
+    import re
     import zipfile
 
     with zipfile.ZipFile(io.BytesIO(statement_bytes(generated[1]))) as z:
-        assert "xl/sharedStrings.xml" not in z.namelist()
+        sst = z.read("xl/sharedStrings.xml").decode()
+        sheets = [z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/sheet")]
         xml = z.read("xl/worksheets/sheet2.xml").decode()
-    import re
+    refs = sum(x.count(' t="s"><v>') for x in sheets)
+    assert int(re.search(r' count="(\d+)"', sst)[1]) == refs > len(generated[1].trees)
+    shared = set(re.findall(r"<t(?: [^>]*)?>([^<]*)</t>", sst))
+    assert "Yes" in shared and len(shared) < len(generated[1].trees)
+    # the Trees sheet's tags, each met once, stay inline strings: the table would only add a lookup
+    assert xml.count(' t="inlineStr"') >= len(generated[1].trees)
+    assert 't="inlineStr"' in xml
 
     rows = [int(r) for r in re.findall(r'<row r="(\d+)"', xml)]
     assert rows == sorted(rows) and len(rows) == len(set(rows)) == len(generated[1].trees) + 2

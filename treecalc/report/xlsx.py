@@ -30,7 +30,9 @@ import decimal
 import math
 import os
 import re
+import shutil
 import zipfile
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -87,6 +89,8 @@ _MAX_COLS = 16_384
 WIDTH_SAMPLE = 2000  # rows looked at to size a column
 _CHUNK_ROWS = 5000  # rows encoded at a time (bounds the memory of the encoded XML)
 _ZIP_LEVEL = 1  # deflate level of the .xlsx (see _ZipFile)
+#: What a cell that refers to the shared-string table holds after its style (``<c r="A1" t="s"><v>3</v></c>``).
+_SHARED_REF = ' t="s"><v>'
 
 
 class _ZipFile(zipfile.ZipFile):
@@ -232,11 +236,29 @@ class StreamSheet(Worksheet):
             hasattr(self, n) for n in ("_write_single_row", "_check_dimensions", "previous_row", "fh")
         )
 
+    def _write_optimized_sheet_data(self) -> None:
+        """XlsxWriter's copy of the streamed rows into the sheet's file, as bytes: its own reads them as text, 64 KB
+        at a time, decoding and encoding again ~100 MB of a 50,000-tree Trees sheet."""
+        rows, out = self.row_data_fh, self.fh
+        if self.dim_rowmin is None or not (hasattr(rows, "buffer") and hasattr(out, "buffer")):
+            super()._write_optimized_sheet_data()
+            return
+        self._xml_start_tag("sheetData")
+        rows.flush()
+        out.flush()
+        rows.buffer.seek(0)
+        shutil.copyfileobj(rows.buffer, out.buffer, 1 << 20)
+        rows.close()
+        os.unlink(self.row_data_filename)
+        self._xml_end_tag("sheetData")
+
     def append_rows_xml(self, first_row: int, last_row: int, last_col: int, xml: str) -> None:
         """Append rows ``first_row..last_row`` (0-based) given as ``<row>`` elements."""
         self._write_single_row(first_row)  # flush the row XlsxWriter holds; it now expects first_row
         self._check_dimensions(first_row, 0)
         self._check_dimensions(last_row, last_col)
+        # the shared-string table's count is of the cells that refer to it (text is escaped: no "<v>" in it)
+        self.str_table.count += xml.count(_SHARED_REF)
         self.fh.write(xml)
         self.previous_row = last_row + 1  # the next row written through the public API follows these
 
@@ -301,6 +323,15 @@ class Book:
                 props.update(text_wrap=True, valign="top")
             self._formats[key] = self.wb.add_format(props) if props else None
         return self._formats[key]
+
+    def shared_index(self, text: str) -> int:
+        """The index of ``text`` in the workbook's shared-string table (added when new). Each cell that refers to
+        it is counted as its row is appended (:meth:`StreamSheet.append_rows_xml`), not here: a column's text is
+        encoded once however many cells hold it."""
+        table = self.wb.str_table
+        index = table._get_shared_string_index(text)
+        table.count -= 1
+        return int(index)
 
     def words(self, text: str) -> str:
         """A text cell's words: a keyword (treecalc.messages) in the reader's words; in a statement, a field name
@@ -437,23 +468,28 @@ class Book:
                         self.cell(ws, i, j, v, f, style=style, wrap=wrap)
                 continue
             xml = []
+            texts = Counter(v for row in part for v, *_ in row if v.__class__ is str)
+            once = {v for v, n in texts.items() if n == 1}  # (a tag in a table of offences: an inline string)
             for i, row in enumerate(part, r0 + 1):
-                cells = [(j, self.xml_value(v, f, style, wrap)) for j, (v, f, style, wrap) in enumerate(row)]
+                cells = [
+                    (j, self.xml_value(v, f, style, wrap, shared=v.__class__ is not str or v not in once))
+                    for j, (v, f, style, wrap) in enumerate(row)
+                ]
                 body = "".join([f'<c r="{xl_col_to_name(j)}{i}"{c}' for j, c in cells if c])
                 if body:
                     xml.append(f'<row r="{i}">{body}</row>')
             ncol = max((len(r) for r in part), default=1)
             ws.append_rows_xml(r0, r0 + len(part) - 1, max(ncol - 1, 0), "".join(xml))
 
-    def xml_value(self, v: Any, fmt: str | None, style: str | None, wrap: bool) -> str:
+    def xml_value(self, v: Any, fmt: str | None, style: str | None, wrap: bool, *, shared: bool = True) -> str:
         """:func:`_xml_value`, each distinct text, int or bool with its format and style encoded once."""
         t = v.__class__
         if not (t is str or t is int or t is bool):  # floats: -0.0 == 0.0 but is written apart
             return _xml_value(self, v, fmt, style, wrap)
-        key = (t, v, fmt, style, wrap)
+        key = (t, v, fmt, style, wrap, shared)
         body = self._xml_values.get(key)
         if body is None:
-            body = self._xml_values[key] = _xml_value(self, v, fmt, style, wrap)
+            body = self._xml_values[key] = _xml_value(self, v, fmt, style, wrap, shared)
         return body
 
     def bar_chart(
@@ -515,8 +551,14 @@ def _xml_escape(s: str) -> str:
     return s.replace("\r", "&#13;") if "\r" in s else s  # a raw CR would be read back as LF
 
 
-def _xml_value(book: Book, v: Any, fmt: str | None, style: str | None = None, wrap: bool = False) -> str:
-    """The part of a ``<c>`` element after its ``r`` attribute, or "" for no cell (what :meth:`Book.cell` writes)."""
+def _xml_value(
+    book: Book, v: Any, fmt: str | None, style: str | None = None, wrap: bool = False, shared: bool = True
+) -> str:
+    """The part of a ``<c>`` element after its ``r`` attribute, or "" for no cell (what :meth:`Book.cell` writes).
+
+    A text is a reference to the workbook's shared-string table when ``shared`` (text that repeats: a species, Yes,
+    a disclosure is then written once in the file, not in every cell), else an inline string (text met once, as a
+    tag: the table would only add a lookup)."""
     if v.__class__ is not str:
         v = cell_value(v)
     if v is None or (isinstance(v, str) and not v):
@@ -525,6 +567,8 @@ def _xml_value(book: Book, v: Any, fmt: str | None, style: str | None = None, wr
         s = safe_text(book.words(v))
         f = book.format(style, quote=needs_quote_prefix(s), wrap=wrap)
         sty = f' s="{f._get_xf_index()}"' if f is not None else ""
+        if shared and not (s.startswith("<r>") and s.endswith("</r>")):  # (XlsxWriter copies such a one unescaped)
+            return f"{sty}{_SHARED_REF}{book.shared_index(s)}</v></c>"
         space = ' xml:space="preserve"' if s[0].isspace() or s[-1].isspace() else ""
         return f'{sty} t="inlineStr"><is><t{space}>{_xml_escape(s)}</t></is></c>'
     if isinstance(v, (_dt.date, _dt.time)):
@@ -552,7 +596,10 @@ def _xml_column(book: Book, s: pd.Series, fmt: str | None, *, wrap: bool = False
             missing = np.isnan(arr) if dtype.kind == "f" else np.zeros(len(arr), dtype=bool)
             codes, uniques = pd.factorize(arr.view(np.int64) if dtype == np.float64 else arr)
             values = uniques.view(np.float64) if dtype == np.float64 else uniques
-            texts = np.array([f"{head}{v!r}</v></c>" for v in values.tolist()] + [""], dtype=object)
+            texts = np.empty(len(values) + 1, dtype=object)
+            texts[:-1] = list(map(repr, values.tolist()))
+            texts[:-1] = head + texts[:-1] + "</v></c>"
+            texts[-1] = ""
             return texts[np.where(missing, len(texts) - 1, codes)].tolist()
     if getattr(dtype, "kind", "O") in "iuf":
         arr = s.to_numpy(dtype=float, na_value=np.nan)
@@ -561,12 +608,19 @@ def _xml_column(book: Book, s: pd.Series, fmt: str | None, *, wrap: bool = False
             head = f' s="{f._get_xf_index()}"><v>' if f is not None else "><v>"
             vals = s.astype(object).where(s.notna(), None).tolist()
             return ["" if v is None else f"{head}{v!r}</v></c>" for v in vals]
+    if pd.api.types.infer_dtype(s, skipna=True) in ("string", "boolean", "categorical", "empty"):
+        # texts or flags (Yes/No): each distinct one encoded once, in order of appearance; a categorical's codes
+        # are its own
+        codes, uniques = pd.factorize(s)
+        shared = 2 * len(uniques) <= int((codes >= 0).sum())  # text that repeats (not a column of tags)
+        distinct = np.asarray(uniques, dtype=object).tolist()
+        if all(u.__class__ in (str, bool) for u in distinct):
+            encoded = [
+                _xml_value(book, u, fmt, None, wrap and u.__class__ is str and len(u) > 40, shared) for u in distinct
+            ]
+            texts = np.array(encoded + [""], dtype=object)
+            return texts[np.where(codes < 0, len(texts) - 1, codes)].tolist()
     values = _column_values(s)
-    if set(map(type, values)) <= {str, type(None)}:  # texts: each distinct one encoded once, in order of appearance
-        codes, uniques = pd.factorize(np.array(values, dtype=object))
-        encoded = [_xml_value(book, u, fmt, None, wrap and len(u) > 40) for u in uniques.tolist()]
-        texts = np.array(encoded + [""], dtype=object)
-        return texts[np.where(codes < 0, len(texts) - 1, codes)].tolist()
     bodies = []
     seen: dict[tuple[type, Any], str] = {}
     for v in values:
