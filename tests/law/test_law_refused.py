@@ -182,3 +182,39 @@ def test_an_hour_of_24_is_refused_at_load():
     with pytest.raises(LawSchemaError, match=r"value 24 is out of range; allowed: an hour of the day, a whole number"):
         validate(_entry("hour of the day, local time (work stops at)", 24), "x.toml")
     validate(_entry("hour of the day, local time (work stops at)", 23), "x.toml")
+
+
+def test_a_deleted_tier_row_is_refused_naming_the_row(tmp_path):
+    # §208-29B(6)'s row (protected native plant, up to $7,500) deleted from a village's copy: before, the civil
+    # penalty reached for tier6_usd and said only "error: 'tier6_usd'"
+    folder = _amended(
+        tmp_path,
+        CH208,
+        '[[penalty.civil_tiers.rows]]\ntier = 6\nusd = 7500\nsection = "§208-29B(6)"\n'
+        'text = "as a protected native plant: up to $7,500."\n',
+        "",
+    )
+    r = _treecalc(folder, "assess", "--json")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stdout == "", r.stderr
+    assert r.stderr.startswith(f"error: {folder / CH208}: lacks the row §208-29B(6) of [penalty.civil_tiers]"), r.stderr
+    assert "(tier6_usd), which treecalc applies; copy it from " in r.stderr, r.stderr
+
+
+def test_a_relevy_day_not_in_its_month_is_refused_at_load(tmp_path):
+    # §223-12F(2)'s "April 15" typed as day 31: before, "error: day is out of range for month" naming nothing
+    folder = _amended(tmp_path, CH223, 'value = 15\nunit = "day of the month"', 'value = 31\nunit = "day of the month"')
+    r = _treecalc(folder, "water-penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-01-20", "--json")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert (
+        f"{folder / CH223} [relevy_day]: day 31 is not a day of April (the month of relevy_month, 4); "
+        "allowed: a day of the month from 1 to 30"
+    ) in r.stderr, r.stderr
+
+
+def test_a_day_of_february_is_one_of_every_year():
+    # 29 February is a day of the month only in a leap year: a relevy set on it would fail three years in four
+    month = {"value": 2, "unit": "month of the year", "section": "§1", "text": "t"}
+    day = {"value": 29, "unit": "day of the month", "section": "§1", "text": "t"}
+    with pytest.raises(LawSchemaError, match=r"x.toml \[g.d\]: day 29 is not a day of February .* from 1 to 28"):
+        validate({"g": {"m": month, "d": day}}, "x.toml")
+    validate({"g": {"m": month, "d": {**day, "value": 28}}}, "x.toml")

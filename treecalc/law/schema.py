@@ -289,6 +289,33 @@ def check_bracket(t: dict[str, Any], where: str) -> None:
                 check_range(row[c], t["columns"][c], f"{w} {c}", {"whole": c in whole})
 
 
+def _check_day_of_month(t: dict[str, Any], where: str) -> None:
+    """A table's day of the month and month of the year (§223-12F(2)'s "April 15") make a date of every year: the
+    day exists in that month (31 April does not; 29 February not every year)."""
+    import calendar
+
+    def of(kind: str) -> list[tuple[str, dict[str, Any]]]:
+        return [
+            (k, v)
+            for k, v in t.items()
+            if isinstance(v, dict) and is_entry(v) and str(v.get("unit", "")).startswith(kind)
+        ]
+
+    months, days = of("month of the year"), of("day of the month")
+    if len(months) != 1 or len(days) != 1:
+        return
+    (mk, m), (dk, d) = months[0], days[0]
+    for month in m["values"].values() if "values" in m else [m["value"]]:
+        for day in d["values"].values() if "values" in d else [d["value"]]:
+            last = calendar.monthrange(2023, int(month))[1]  # a year not leap: the date falls every year
+            if int(day) > last:
+                at = f"{where[:-1]}.{dk}]" if where.endswith("]") else f"{where} [{dk}]"
+                raise LawSchemaError(
+                    f"{at}: day {day} is not a day of {calendar.month_name[int(month)]} (the month of {mk}, "
+                    f"{month}); allowed: a day of the month from 1 to {last}"
+                )
+
+
 def validate(raw: dict[str, Any], name: str) -> None:
     """Raise :class:`LawSchemaError` naming ``name`` and the key where ``raw`` (a parsed law file) breaks the schema."""
     eff = raw.get("effective")
@@ -303,6 +330,7 @@ def validate(raw: dict[str, Any], name: str) -> None:
         if not isinstance(v, dict):
             raise LawSchemaError(f"{name}: {k} = {v!r} is not an entry (value, unit, section, text)")
         _check_table(v, f"{name} [{k}]")
+    _check_day_of_month(raw, name)
     since = _date(eff["date"], f"{name} [effective]") if isinstance(eff, dict) and "date" in eff else None
     if since is not None:
         for where, dated in _dated(raw, name):
@@ -354,6 +382,7 @@ def _check_table(t: dict[str, Any], where: str) -> None:
     elif is_bracket(t):
         check_bracket(t, where)
     else:
+        _check_day_of_month(t, where)
         for k, v in t.items():
             if not isinstance(v, dict):
                 raise LawSchemaError(
