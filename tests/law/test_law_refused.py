@@ -7,6 +7,7 @@ Each case runs the command line in a fresh interpreter on an amended copy of the
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -218,3 +219,50 @@ def test_a_day_of_february_is_one_of_every_year():
     with pytest.raises(LawSchemaError, match=r"x.toml \[g.d\]: day 29 is not a day of February .* from 1 to 28"):
         validate({"g": {"m": month, "d": day}}, "x.toml")
     validate({"g": {"m": month, "d": {**day, "value": 28}}}, "x.toml")
+
+
+CH120 = Path("law") / "croton_on_hudson" / "ch120_excavation.toml"
+
+
+def _amend(folder: Path, rel: Path, old: str, new: str) -> None:
+    path = folder / rel
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} is not once in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_numbers_the_law_may_set_are_loaded(tmp_path):
+    # each was refused at load before (a period from 1, a percentage to 100, a length more than 0), though a law may
+    # set it: no imprisonment (0 days), a slope steeper than 45 degrees (150 % = 1.5 ft rise per ft run), "in excess
+    # of zero feet" (any depth), "more than 0 days overdue"
+    folder = _amended(
+        tmp_path, CH208, 'value = 15\nunit = "days (not more than)"', 'value = 0\nunit = "days (not more than)"'
+    )
+    _amend(folder, CH208, 'value = 20.0\nunit = "percent slope"', 'value = 150.0\nunit = "percent slope"')
+    _amend(folder, CH120, "[cut_depth]\nvalue = 2", "[cut_depth]\nvalue = 0")
+    _amend(folder, CH120, "[imprisonment_max]\nvalue = 15", "[imprisonment_max]\nvalue = 0")
+    _amend(folder, CH223, 'value = 60\nunit = "days overdue"', 'value = 0\nunit = "days overdue"')
+    r = _treecalc(folder, "assess", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "on a slope over 150%" in r.stdout and "up to 0 days' imprisonment" in r.stdout
+    # 600 sq ft dug 1 ft deep: 1 ft > 0 ft over 600 sq ft >= 500 sq ft is §120-3A(2)'s permit (at 2 ft, none)
+    r = _treecalc(folder, "excavation", "check", "--lot-area", "20000", "--excavate", "600:1", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["triggers"] == ["§120-3A(2)"]
+    # due 10 April 2026: 15 April 2026 is 5 days after, more than 0 days overdue, so that day's relevy (at more than
+    # 60 days, 15 April 2027)
+    r = _treecalc(folder, "water-penalty", "--amount", "300", "--due", "2026-04-10", "--as-of", "2026-05-20", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["relevy_date"] == "2026-04-15"
+
+
+def test_a_length_bounded_at_least_or_measured_is_still_more_than_0():
+    # a slope's run divides its rise (§95-4E(1)(a)): 0 ft horizontal per ft vertical is refused, as a length measured
+    with pytest.raises(LawSchemaError, match="allowed: a length, area or volume more than 0"):
+        validate(_entry("ft horizontal per 1 ft vertical (at least)", 0, operator=">="), "x.toml")
+    validate(_entry("ft (strictly deeper than)", 0, operator=">"), "x.toml")
+    with pytest.raises(LawSchemaError, match=r"allowed: a length, area or volume from 0 to .*says more than"):
+        validate(_entry("ft (strictly deeper than)", -1, operator=">"), "x.toml")
+    # a window of months is still a period of at least one
+    with pytest.raises(LawSchemaError, match="allowed: a period, a whole number from 1"):
+        validate(_entry("months preceding the removal", 0), "x.toml")

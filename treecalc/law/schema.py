@@ -179,12 +179,16 @@ class UnitKind:
 #: violation's 120 % standard) says so in its entry.
 UNIT_KINDS = (
     UnitKind(("USD",), "an amount of money", Decimal(0), MONEY_CAP),
+    # a slope's percentage is rise over run: 100 % is 45 degrees, and a steeper slope is more
+    UnitKind(("percent slope",), "a slope in percent (rise over run)", Decimal(0), LAW_NUMBER_CAP),
     UnitKind(("percent",), "a percentage", Decimal(0), Decimal(100)),
     UnitKind(("month of the year",), "a month of the year", Decimal(1), Decimal(12), integer=True),
     UnitKind(("day of the month",), "a day of the month", Decimal(1), Decimal(31), integer=True),
     UnitKind(("hour of the day",), "an hour of the day", Decimal(0), Decimal(23), integer=True),
     UnitKind(("trees", "regulated trees"), "a count of trees", Decimal(0), LAW_NUMBER_CAP, integer=True),
-    UnitKind(("months", "days", "years", "year"), "a period", Decimal(1), LAW_NUMBER_CAP, integer=True),
+    # a number of days may be none: a term of imprisonment of not more than 0 days (none), more than 0 days overdue
+    UnitKind(("days",), "a number of days", Decimal(0), LAW_NUMBER_CAP, integer=True),
+    UnitKind(("months", "years", "year"), "a period", Decimal(1), LAW_NUMBER_CAP, integer=True),
     UnitKind(
         ("in", "ft", "sq ft", "cu yd", "acres"), "a length, area or volume", Decimal(0), LAW_NUMBER_CAP, low_open=True
     ),
@@ -198,6 +202,12 @@ def unit_kind(unit: str) -> UnitKind | None:
         if any(re.match(re.escape(w) + r"\b", unit) for w in kind.starts):
             return kind
     return None
+
+
+def _exceeded(t: dict[str, Any]) -> bool:
+    """A length the law says "more than" (``>``: "excavation in excess of four feet") may be 0 ("in excess of zero
+    feet" is any depth); a length it measures, divides by or bounds "at least" / "at most" is more than 0."""
+    return t.get("operator") == ">"
 
 
 def check_range(v: Any, unit: str, where: str, t: dict[str, Any] | None = None) -> None:
@@ -217,6 +227,8 @@ def check_range(v: Any, unit: str, where: str, t: dict[str, Any] | None = None) 
     allowed = (
         f"allowed: {kind.name} from {low} to {high:,} (the entry's min and max)"
         if stated
+        else f"allowed: {kind.name} from {low} to {high:,} (a threshold the law says more than)"
+        if kind.low_open and _exceeded(t)
         else f"allowed: {kind.said()}"
     )
     try:
@@ -228,7 +240,7 @@ def check_range(v: Any, unit: str, where: str, t: dict[str, Any] | None = None) 
     whole = kind.integer or t.get("whole") is True
     if t.get("whole") is True:
         allowed += "; a whole number (the rules compute it in whole units)"
-    too_low = d <= low if kind.low_open and "min" not in t else d < low
+    too_low = d <= low if kind.low_open and "min" not in t and not _exceeded(t) else d < low
     if too_low or d > high or (whole and d != d.to_integral_value()):
         raise LawSchemaError(f"{where}: value {v!r} is out of range; {allowed}")
 
