@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -266,3 +269,51 @@ def test_a_length_bounded_at_least_or_measured_is_still_more_than_0():
     # a window of months is still a period of at least one
     with pytest.raises(LawSchemaError, match="allowed: a period, a whole number from 1"):
         validate(_entry("months preceding the removal", 0), "x.toml")
+
+
+def _ch208() -> dict[str, Any]:
+    with open(datafolder.BUNDLED_DATA_DIR / CH208, "rb") as f:
+        return tomllib.load(f)
+
+
+def test_numbers_that_contradict_each_other_are_refused_naming_both(tmp_path):
+    # §120-12A "a fine of not less than $500 nor more than $1,000", the minimum typed 1500: before, a fine range
+    # of $1,500 to $1,000 was said without a word
+    folder = _amended(tmp_path, CH120, "[fine_first_min]\nvalue = 500", "[fine_first_min]\nvalue = 1500")
+    r = _treecalc(folder, "excavation", "check", "--lot-area", "20000", "--excavate", "600:3", "--json")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert (
+        f"{folder / CH120} [fine_first_min]: the minimum 1500 is more than the maximum 1000 of [fine_first_max]"
+    ) in r.stderr, r.stderr
+
+
+def test_tiers_out_of_order_are_refused_naming_both_rows():
+    # §208-29B(1)-(3) are DBH classes: up to 8 in $500, over 8 up to 12 in $1,500, over 12 in $3,000
+    raw = _ch208()
+    raw["penalty"]["civil_tiers"]["rows"][1]["max_dbh_in"] = 8.0  # (2)'s bound typed as (1)'s: no tree is in (2)
+    with pytest.raises(
+        LawSchemaError,
+        match=re.escape(
+            "[penalty.civil_tiers]: row 2 (§208-29B(2)) max_dbh_in 8.0 is not more than row 1's (§208-29B(1)) 8.0"
+        ),
+    ):
+        validate(raw, "x.toml")
+    raw = _ch208()
+    raw["penalty"]["civil_tiers"]["rows"][2]["usd"] = 1000  # over 12 in fined less than 8-12 in
+    with pytest.raises(
+        LawSchemaError,
+        match=re.escape("row 3 (§208-29B(3)) usd 1000 is less than row 2's (§208-29B(2)) 1500"),
+    ):
+        validate(raw, "x.toml")
+    # an amendment that puts them out of order from its date on is refused naming that date
+    raw = _ch208()
+    raw["penalty"]["civil_tiers"]["rows"][2]["usd"] = {"2025-01-01": 3000, "2027-03-01": 1400}
+    with pytest.raises(
+        LawSchemaError, match=re.escape("usd 1400 is less than row 2's (§208-29B(2)) 1500 (in force from 2027-03-01)")
+    ):
+        validate(raw, "x.toml")
+    # equal amounts are in order (a larger tree fined no less); the categories (4)-(6) are not classes of size
+    raw = _ch208()
+    raw["penalty"]["civil_tiers"]["rows"][2]["usd"] = 1500
+    raw["penalty"]["civil_tiers"]["rows"][4]["usd"] = 100
+    validate(raw, "x.toml")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -328,6 +329,73 @@ def _check_day_of_month(t: dict[str, Any], where: str) -> None:
                 )
 
 
+def _on_each_date(cells: list[Any], where: str) -> Iterator[tuple[dt.date | None, list[Any]]]:
+    """``cells`` (plain values, or tables keyed by the date each took effect) as in force on every date one of them
+    changes, and on the latest: two numbers that contradict each other on any day are refused."""
+    days = sorted({_date(k, where) for c in cells if isinstance(c, dict) for k in c})
+    for on in [*days, None]:
+        try:
+            yield on, [dated_value(c, on, where)[0] if isinstance(c, dict) else c for c in cells]
+        except LawNotInForce:  # a day before one of them took effect: nothing to compare
+            continue
+
+
+def _said_on(on: dt.date | None) -> str:
+    return f" (in force from {on.isoformat()})" if on is not None else ""
+
+
+def _check_order(t: dict[str, Any], where: str) -> None:
+    """Numbers of one table the law orders: a minimum no more than its maximum (``fine_first_min`` /
+    ``fine_first_max``: "not less than $500 nor more than $1,000"); a bracket's upper bounds (a column compared
+    ``<=`` or ``<``: §208-29B's "up to and including eight inches", then 12) increasing row by row, and its
+    amounts not decreasing over those classes and the class above the last bound (a larger tree is fined no
+    less). Each refused naming both entries."""
+    for k, v in t.items():
+        if not isinstance(v, dict) or k in META_KEYS:
+            continue
+        at = f"{where[:-1]}.{k}]" if where.endswith("]") else f"{where} [{k}]"
+        if is_bracket(v):
+            _check_bracket_order(v, at)
+        elif not is_entry(v):
+            _check_order(v, at)
+        elif k.endswith("_min") and isinstance(t.get(f"{k[:-4]}_max"), dict) and is_entry(t[f"{k[:-4]}_max"]):
+            hi_key = f"{k[:-4]}_max"
+            hi = t[hi_key]
+            cells = [v["values"] if "values" in v else v["value"], hi["values"] if "values" in hi else hi["value"]]
+            for on, (low, high) in _on_each_date(cells, at):
+                if _number(low, at) > _number(high, at):
+                    other = f"{where[:-1]}.{hi_key}]" if where.endswith("]") else f"[{hi_key}]"
+                    raise LawSchemaError(
+                        f"{at}: the minimum {low} is more than the maximum {high} of {other}{_said_on(on)}; a "
+                        "minimum is at most its maximum"
+                    )
+
+
+def _check_bracket_order(t: dict[str, Any], where: str) -> None:
+    ops = t.get("operators") or {}
+    for bound in [c for c in t["columns"] if ops.get(c) in ("<", "<=")]:
+        rows = t["rows"]
+        bounded = [i for i, r in enumerate(rows) if bound in r]
+        if not bounded or bounded != list(range(bounded[0], bounded[-1] + 1)):
+            continue  # the classes are consecutive rows; any other layout is not one treecalc orders
+        classes = bounded + ([bounded[-1] + 1] if bounded[-1] + 1 < len(rows) else [])
+        for col in t["columns"]:
+            seq = [(i, rows[i][col]) for i in (bounded if col == bound else classes) if col in rows[i]]
+            for (i, a), (j, b) in zip(seq, seq[1:]):
+                for on, (x, y) in _on_each_date([a, b], f"{where} row {j + 1} {col}"):
+                    if _number(y, where) > _number(x, where) or (
+                        col != bound and _number(y, where) == _number(x, where)
+                    ):
+                        continue
+                    rising = "upper bounds increase" if col == bound else "amounts do not decrease"
+                    raise LawSchemaError(
+                        f"{where}: row {j + 1} ({rows[j].get('section', '')}) {col} {y} is "
+                        f"{'not more than' if col == bound else 'less than'} row {i + 1}'s "
+                        f"({rows[i].get('section', '')}) {x}{_said_on(on)}; over the classes of {bound} the "
+                        f"{rising} row by row"
+                    )
+
+
 def validate(raw: dict[str, Any], name: str) -> None:
     """Raise :class:`LawSchemaError` naming ``name`` and the key where ``raw`` (a parsed law file) breaks the schema."""
     eff = raw.get("effective")
@@ -343,6 +411,7 @@ def validate(raw: dict[str, Any], name: str) -> None:
             raise LawSchemaError(f"{name}: {k} = {v!r} is not an entry (value, unit, section, text)")
         _check_table(v, f"{name} [{k}]")
     _check_day_of_month(raw, name)
+    _check_order(raw, name)
     since = _date(eff["date"], f"{name} [effective]") if isinstance(eff, dict) and "date" in eff else None
     if since is not None:
         for where, dated in _dated(raw, name):
