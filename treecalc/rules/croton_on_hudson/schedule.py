@@ -30,6 +30,7 @@ from treecalc.files import InputRefused, read_limited
 from treecalc.law.access import default_fee_schedule, read_toml
 from treecalc.money import cents, money
 from treecalc.quantities import in_range
+from treecalc.reference.datafolder import in_folder
 
 #: A fee schedule is a few lines of TOML.
 MAX_SCHEDULE_BYTES = 1_000_000
@@ -125,6 +126,8 @@ def load_fee_schedule(
         except ValueError as e:
             raise ValueError(f"fee schedule {source}: {e}") from None
     edition, appraisal = _appraisal(raw, source)
+    if spec is None:  # recorded by its place in the data folder: a statement reads the same on another install
+        source = source.replace(str(default), in_folder(default), 1)
     return FeeSchedule(
         basis, fee, mult, placeholder, label, source, value_basis, mortality, edition, appraisal, resolution
     )
