@@ -122,7 +122,10 @@ def _cmd_meter(a: argparse.Namespace) -> int:
 
     if not a.result:
         raise ValueError("give at least one --result PCT (the registration error at a tested flow rate)")
-    r = meter_test(a.billed, list(a.result), a.fee, a.rate)
+    from treecalc.quantities import to_date  # with the command, as the others here (start-up time)
+
+    on = to_date(a.on, "--on") if a.on else None
+    r = meter_test(a.billed, list(a.result), a.fee, a.rate, on=on)
     if a.json:
         dump_indented(r.to_dict())
         return 0
@@ -138,6 +141,10 @@ def _cmd_meter(a: argparse.Namespace) -> int:
         print(f"billed amount          {r.billed_usd:>14,}   at {r.rate_usd} USD per unit")
         print(f"corrected bill         {r.corrected_usd:>14,}   (change {r.bill_change_usd:+,})")
     print(f"test fee refunded      {r.fee_refund if r.fee_refunded else 'no'}")
+    if on is None:  # the date the tolerance is read on, said when it was not given
+        print(
+            f"note: the law in force today ({_dt.date.today().isoformat()}) is applied; give --on DATE for the test's"
+        )
     for n in r.notes:
         print(f"note: {n}")
     return 0
@@ -199,5 +206,6 @@ def register(subparsers: Any) -> None:
     repeatable(m, "--result", "PCT", "registration error at one tested flow rate, %% (+ over-registers; repeatable)")
     m.add_argument("--fee", default="0", help="test fee paid, USD (default 0)")
     m.add_argument("--rate", help="water rate, USD per billing unit: gives the corrected bill in dollars")
+    m.add_argument("--on", help="date of the test, YYYY-MM-DD: the tolerance of the law then in force (default today)")
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(func=_cmd_meter)
