@@ -1,5 +1,6 @@
 """Tree Preservation Fund in lieu under both bases (§208-22D, §208-24C)."""
 
+import datetime as dt
 from decimal import Decimal
 
 import pytest
@@ -104,3 +105,28 @@ def test_value_basis_names_a_capital_basis(tmp_path):
         unmet_capital_usd=Decimal("8672.60"),
     )
     assert f["fund_in_lieu_exact"] == Decimal("17345.20") and f["capital_value_basis"] == "appraised"
+
+
+def test_an_unknown_key_of_a_schedule_is_refused_naming_it(tmp_path):
+    # before: "multiplyer" was not read, so the default multiple 1 was charged: $58.12 x 1 = $58.12 instead of
+    # $58.12 x 3 = $174.36, without a word
+    with pytest.raises(
+        ValueError, match=r"unknown key 'multiplyer' \(did you mean 'multiplier'\?\); a schedule's keys"
+    ):
+        load_fee_schedule({"basis": "value", "multiplyer": "3"})
+    p = tmp_path / "fees.toml"
+    p.write_text(
+        '[[schedule]]\nresolution_date = 2026-01-05\nbasis = "per_tree"\nfee_per_tree_usd = "500"\n\n'
+        '[[schedule]]\nresolution_date = 2026-06-01\nbasis = "value"\nmultiplyer = "3"\n'
+    )
+    # the record named by its place and resolution, whichever schedule is in force on the date asked
+    said = r"fees\.toml \[\[schedule\]\] 2 \(resolution_date 2026-06-01\): unknown key 'multiplyer'"
+    for on in (None, dt.date(2026, 2, 1)):
+        with pytest.raises(ValueError, match=said):
+            load_fee_schedule(p, on=on)
+    # a key no schedule holds and none is close to: the keys allowed are said, no guess
+    with pytest.raises(ValueError, match=r"unknown key 'colour'; a schedule's keys are basis, fee_per_tree_usd"):
+        load_fee_schedule({"basis": "value", "colour": "green"})
+    # the written keys still read: $58.12 x 3 = $174.36
+    f = in_lieu(load_fee_schedule({"basis": "value", "multiplier": "3"}), trees_in_lieu=0, unmet_value_usd=58.12)
+    assert f["fund_in_lieu_exact"] == Decimal("174.36")

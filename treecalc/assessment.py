@@ -53,7 +53,7 @@ from treecalc.models.valuation import (
     value_trees,
 )
 from treecalc.money import money, percent_of_up
-from treecalc.reference import data
+from treecalc.reference import data, datafolder
 from treecalc.results import ChapterSummary, Fund, Penalties, Permit, QuotedLabels, Replacement, line
 from treecalc.rules import flag_bounds, pruning, quoted, rules_module
 from treecalc.rules.context import AssessOptions as AssessOptions
@@ -602,7 +602,7 @@ def _method(
         "benefit_parameters": resolved_params,
         "data_sources": _zone_sources(options["zone"]),
         "law": f"{law['name']}, {law['chapter']}",
-        "law_file": str(lawparams.law_file(jkey)),
+        "law_file": datafolder.in_folder(lawparams.law_file(jkey)),
         "science_notes": _zone_notes(resolved_params, params, zone_codes(options["zone"])),
     }
     if kind == "cumulative":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -128,3 +129,28 @@ def test_shell_completion_scripts_name_every_command(capsys, shell):
     assert "treecalc" in script
     for command in ("assess", "benefits-batch", "survey", "plan", "water", "app", "case"):
         assert command in script, command
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("assess", "data/examples/sample_survey.xlsx", "--on", "2026-11-01"),
+        ("water-penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-05-20", "--json"),
+        ("excavation", "check", "--lot-area", "20000", "--excavate", "600:3", "--json"),
+    ],
+    ids=["assess", "water-penalty", "excavation"],
+)
+def test_output_into_a_pipe_closed_early_ends_quietly(args, tmp_path):
+    # `treecalc ... | head -1`: the reader has gone before the output is written. Before, the companions said
+    # "error: [Errno 32] Broken pipe" and exit 2 (their guard read the pipe as bad input), and a last flush at exit
+    # could end in a traceback; now nothing is said and the exit is 0
+    read, write = os.pipe()
+    os.close(read)  # every write to the pipe fails with EPIPE, as after `head` has exited
+    root = Path(__file__).resolve().parents[2]
+    try:
+        r = subprocess.run(
+            [sys.executable, "-m", "treecalc", *args], stdout=write, stderr=subprocess.PIPE, cwd=root, timeout=300
+        )
+    finally:
+        os.close(write)
+    assert r.stderr.decode() == "" and r.returncode == 0, r.stderr.decode()

@@ -60,3 +60,10 @@ def test_a_fee_schedule_with_a_decimal_comma_is_refused(capsys, survey, tmp_path
     rc, text = run(capsys, "assess", str(survey), "--plantable", "0", "--fee-schedule", str(fee), "--json")
     assert rc == 2, text
     assert "fee_per_tree_usd" in text and "comma" in text, text
+
+
+def test_one_tree_is_said_in_the_singular():
+    from treecalc.cli.assess import _fmt
+
+    # before: "1 trees"
+    assert (_fmt(1, "trees"), _fmt(2, "trees"), _fmt(0, "trees")) == ("1 tree", "2 trees", "0 trees")

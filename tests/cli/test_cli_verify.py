@@ -513,3 +513,55 @@ def test_a_folder_given_is_said_to_be_a_folder(capsys, lot, tmp_path):
         rc, out, err = _verify(capsys, stmt, survey)
         assert (rc, out) == (2, ""), (stmt, out, err)
         assert said in err and "no such file" not in err, err
+
+
+def test_a_statement_verifies_on_another_copy_of_the_checkout_and_of_the_data(capsys, lot, tmp_path):
+    # before: the Excel statement recorded the law file and the fee schedule by their absolute paths
+    # (/home/.../data/law/croton_on_hudson/ch208_trees.toml), so verifying it where treecalc or its data folder
+    # lives elsewhere said "the statement's cells differ ...: Fund!B11, Method & sources!C28" (exit 1)
+    import openpyxl
+
+    xlsx, pdf = tmp_path / "statement.xlsx", tmp_path / "report.pdf"
+    _assess(capsys, lot, "--out", str(xlsx), "--pdf", str(pdf))
+    cells = [
+        c
+        for r in openpyxl.load_workbook(xlsx, read_only=True)["Method & sources"].iter_rows(values_only=True)
+        for c in r
+    ]
+    assert "law/croton_on_hudson/ch208_trees.toml" in cells and str(BUNDLED_DATA_DIR) not in str(cells)
+    checkout = Path(__file__).resolve().parents[2]
+    copy = tmp_path / "elsewhere" / "treecalc-checkout"
+    shutil.copytree(
+        checkout / "treecalc", copy / "treecalc", symlinks=True, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    shutil.copytree(BUNDLED_DATA_DIR, copy / "data")
+    data_copy = tmp_path / "another data folder"
+    shutil.copytree(BUNDLED_DATA_DIR, data_copy)
+    base = {k: v for k, v in os.environ.items() if k != "TREECALC_DATA"}
+    for label, env in (
+        ("another checkout", {**base, "PYTHONPATH": str(copy)}),
+        ("another data folder", {**base, "TREECALC_DATA": str(data_copy)}),
+    ):
+        where = subprocess.run(
+            [sys.executable, "-c", "import treecalc.reference.datafolder as d; print(d.DATA_DIR)"],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=120,
+        ).stdout.strip()
+        assert Path(where).resolve() != BUNDLED_DATA_DIR.resolve(), label  # the copy is the one read
+        for statement in (xlsx, pdf):
+            r = subprocess.run(
+                [sys.executable, "-m", "treecalc.cli", "verify", str(statement), str(lot)],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=tmp_path,
+                timeout=300,
+            )
+            assert (r.returncode, r.stderr) == (0, ""), (label, statement.name, r.stdout)
+    # the data folder is recorded by what it holds: the same SHA-256 wherever it is
+    fp = json.loads(_assess(capsys, lot, "--json"))["fingerprint"]
+    files = json.dumps(fp["data_files"], sort_keys=True).encode("utf-8")
+    assert fp["data_folder_sha256"] == hashlib.sha256(files).hexdigest()

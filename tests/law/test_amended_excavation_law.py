@@ -217,3 +217,33 @@ def test_the_plan_areas_are_reported_at_the_amended_depths(outputs):
     amended = ["0", "2.25", "2.5", "4.25", "4.75"]
     assert a["cut_area_deeper_than_ft_sqft"] == dict.fromkeys(amended, 900.0)
     assert a["fill_area_deeper_than_ft_sqft"] == dict.fromkeys(amended, 0.0)
+
+
+def test_a_check_applies_the_chapter_in_force_on_its_date(tmp_path):
+    # §120-3A(2) "in excess of two feet over an area of 500 square feet or more", amended to three feet from
+    # 1 July 2026. 500 sq ft dug 2.5 ft deep: 2.5 > 2 over 500 sq ft, a permit (§120-3A(2)) under the old text; 2.5
+    # is not in excess of 3 under the new (its volume, 1,250 cu ft = 46.30 cu yd, is within §120-3A(4)'s 50). Before, the module read the law in force when imported (today's) for every check, whatever
+    # the date of the application, and the command took no date
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    law = folder / CH120
+    text = law.read_text(encoding="utf-8")
+    old = "[cut_depth]\nvalue = 2\n"
+    assert text.count(old) == 1
+    law.write_text(text.replace(old, "[cut_depth]\nvalues = { 2000-01-01 = 2, 2026-07-01 = 3 }\n"), "utf-8")
+    env = {**os.environ, DATA_ENV: str(folder)}
+    dig = ["excavation", "check", "--lot-area", "20000", "--excavate", "500:2.5"]
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        r = subprocess.run(
+            [sys.executable, "-m", "treecalc.cli", *dig, *extra], capture_output=True, text=True, env=env, timeout=300
+        )
+        assert r.returncode == 0, r.stderr
+        return r
+
+    assert json.loads(run("--on", "2026-03-01", "--json").stdout)["triggers"] == ["§120-3A(2)"]
+    assert json.loads(run("--on", "2026-08-01", "--json").stdout)["triggers"] == []
+    # a permit issued in March is checked under the law of its date
+    assert json.loads(run("--permit-issued", "2026-03-01", "--json").stdout)["triggers"] == ["§120-3A(2)"]
+    # no date: today's law, said so
+    assert "the law in force today" in run().stdout

@@ -187,3 +187,31 @@ def test_an_amended_number_shows_everywhere_and_the_old_one_nowhere(case, tmp_pa
     # the statement carries every amended number the JSON does
     for word in must_show["json"]:
         assert word in after["xlsx"], f"{case} xlsx: the amended {word} is not in the statement"
+
+
+def test_a_replacement_share_of_0_percent_requires_nothing(tmp_path):
+    # §208-22A's share amended to 0 %: three removals proposed under a permit (3 or more) are counted, but 0 % of
+    # their value is $0.00, so nothing is required. Before: "Replacement required: yes" with $0.00 to replace.
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    law = folder / "law" / "croton_on_hudson" / "ch208_trees.toml"
+    text = law.read_text(encoding="utf-8")
+    assert text.count("[replacement.percent]\nvalue = 90\n") == 1
+    law.write_text(text.replace("[replacement.percent]\nvalue = 90\n", "[replacement.percent]\nvalue = 0\n"), "utf-8")
+    survey = tmp_path / "lot.csv"
+    survey.write_text(
+        "tag,species,dbh_in,action\n1,Quercus rubra,10,remove\n2,Quercus rubra,11,remove\n3,Quercus rubra,12,remove\n"
+        "4,Acer rubrum,9,retain\n"
+    )
+    env = {**os.environ, DATA_ENV: str(folder)}
+    base = [sys.executable, "-m", "treecalc.cli", "assess", str(survey), "--on", "2026-11-01"]
+    r = subprocess.run([*base, "--json"], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    import json
+
+    d = json.loads(r.stdout)
+    assert [(p["section"], p["percent"], p["trees"]) for p in d["replacement_parts"]] == [("§208-22A", 0.0, 3)]
+    assert d["replacement_required"] is False and d["required_value_usd"] == 0.0
+    r = subprocess.run(base, capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "Replacement required: no" in r.stdout and "Replacement required: yes" not in r.stdout

@@ -165,3 +165,66 @@ def test_the_meter_test_help_reads_the_amended_tolerance(tmp_path):
     )
     help_text = " ".join(r.stdout.split())
     assert r.returncode == 0 and "outside ±2.5% (§223-6G)" in help_text and "1.5" not in help_text
+
+
+def test_a_bill_is_charged_the_law_in_force_on_its_due_date(tmp_path):
+    # §223-12F(2)'s 5 % amended to 6 % from 1 July 2026. Before, the rate in force today (6 %) was applied to every
+    # bill, whenever it fell due, as the module read the law when imported
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    law = folder / WATER_LAW
+    text = law.read_text(encoding="utf-8")
+    old = '[first_penalty_rate]\nvalue = "5"\n'
+    assert text.count(old) == 1
+    law.write_text(
+        text.replace(old, '[first_penalty_rate]\nvalues = { 2020-01-01 = "5", 2026-07-01 = "6" }\n'), "utf-8"
+    )
+    env = {**os.environ, DATA_ENV: str(folder)}
+
+    def first_penalty(due: str, as_of: str) -> dict:
+        r = subprocess.run(
+            [sys.executable, "-m", "treecalc.cli", *BILL[:3], "100", "--due", due, "--as-of", as_of, "--json"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+
+    # due 10 March 2026, before the amendment: 11 Mar 5 % of $100.00 = $5.00
+    before = first_penalty("2026-03-10", "2026-03-20")
+    assert before["penalties_assessed"] == "5.00"
+    assert any("5% of the unpaid water charge 100.00" in e["description"] for e in before["events"]), before["events"]
+    # due 10 August 2026, after it: 11 Aug 6 % of $100.00 = $6.00
+    after = first_penalty("2026-08-10", "2026-08-20")
+    assert after["penalties_assessed"] == "6.00"
+
+
+def test_a_meter_test_reads_the_tolerance_in_force_on_its_date(tmp_path):
+    # §223-6G's ±1.5 % amended to ±3 % from 1 July 2026: a meter 2 % fast tested in March is beyond 1.5 %, so the
+    # bill is adjusted (10,000 / 1.02 = 9,803.92) and the fee returned; tested in August it is within 3 %: no
+    # adjustment, fee retained. Before, the tolerance in force today applied to every test (and there was no --on)
+    folder = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, folder)
+    law = folder / WATER_LAW
+    text = law.read_text(encoding="utf-8")
+    old = '[meter_tolerance]\nvalue = "1.5"\n'
+    assert text.count(old) == 1
+    law.write_text(text.replace(old, '[meter_tolerance]\nvalues = { 2020-01-01 = "1.5", 2026-07-01 = "3" }\n'), "utf-8")
+    env = {**os.environ, DATA_ENV: str(folder)}
+    test = ["water", "meter-test", "--billed", "10000", "--result", "2", "--fee", "50"]
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        r = subprocess.run(
+            [sys.executable, "-m", "treecalc.cli", *test, *extra], capture_output=True, text=True, env=env, timeout=300
+        )
+        assert r.returncode == 0, r.stderr
+        return r
+
+    march = json.loads(run("--on", "2026-03-01", "--json").stdout)
+    assert (march["adjusted"], march["adjusted_consumption"], march["tolerance_pct"]) == (True, "9803.92", "1.5")
+    august = json.loads(run("--on", "2026-08-01", "--json").stdout)
+    assert (august["adjusted"], august["adjusted_consumption"], august["tolerance_pct"]) == (False, "10000", "3")
+    # without --on, today's law, said so
+    assert "the law in force today" in run().stdout

@@ -7,11 +7,15 @@ Each case runs the command line in a fresh interpreter on an amended copy of the
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -182,3 +186,134 @@ def test_an_hour_of_24_is_refused_at_load():
     with pytest.raises(LawSchemaError, match=r"value 24 is out of range; allowed: an hour of the day, a whole number"):
         validate(_entry("hour of the day, local time (work stops at)", 24), "x.toml")
     validate(_entry("hour of the day, local time (work stops at)", 23), "x.toml")
+
+
+def test_a_deleted_tier_row_is_refused_naming_the_row(tmp_path):
+    # §208-29B(6)'s row (protected native plant, up to $7,500) deleted from a village's copy: before, the civil
+    # penalty reached for tier6_usd and said only "error: 'tier6_usd'"
+    folder = _amended(
+        tmp_path,
+        CH208,
+        '[[penalty.civil_tiers.rows]]\ntier = 6\nusd = 7500\nsection = "§208-29B(6)"\n'
+        'text = "as a protected native plant: up to $7,500."\n',
+        "",
+    )
+    r = _treecalc(folder, "assess", "--json")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stdout == "", r.stderr
+    assert r.stderr.startswith(f"error: {folder / CH208}: lacks the row §208-29B(6) of [penalty.civil_tiers]"), r.stderr
+    assert "(tier6_usd), which treecalc applies; copy it from " in r.stderr, r.stderr
+
+
+def test_a_relevy_day_not_in_its_month_is_refused_at_load(tmp_path):
+    # §223-12F(2)'s "April 15" typed as day 31: before, "error: day is out of range for month" naming nothing
+    folder = _amended(tmp_path, CH223, 'value = 15\nunit = "day of the month"', 'value = 31\nunit = "day of the month"')
+    r = _treecalc(folder, "water-penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-01-20", "--json")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert (
+        f"{folder / CH223} [relevy_day]: day 31 is not a day of April (the month of relevy_month, 4); "
+        "allowed: a day of the month from 1 to 30"
+    ) in r.stderr, r.stderr
+
+
+def test_a_day_of_february_is_one_of_every_year():
+    # 29 February is a day of the month only in a leap year: a relevy set on it would fail three years in four
+    month = {"value": 2, "unit": "month of the year", "section": "§1", "text": "t"}
+    day = {"value": 29, "unit": "day of the month", "section": "§1", "text": "t"}
+    with pytest.raises(LawSchemaError, match=r"x.toml \[g.d\]: day 29 is not a day of February .* from 1 to 28"):
+        validate({"g": {"m": month, "d": day}}, "x.toml")
+    validate({"g": {"m": month, "d": {**day, "value": 28}}}, "x.toml")
+
+
+CH120 = Path("law") / "croton_on_hudson" / "ch120_excavation.toml"
+
+
+def _amend(folder: Path, rel: Path, old: str, new: str) -> None:
+    path = folder / rel
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} is not once in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_numbers_the_law_may_set_are_loaded(tmp_path):
+    # each was refused at load before (a period from 1, a percentage to 100, a length more than 0), though a law may
+    # set it: no imprisonment (0 days), a slope steeper than 45 degrees (150 % = 1.5 ft rise per ft run), "in excess
+    # of zero feet" (any depth), "more than 0 days overdue"
+    folder = _amended(
+        tmp_path, CH208, 'value = 15\nunit = "days (not more than)"', 'value = 0\nunit = "days (not more than)"'
+    )
+    _amend(folder, CH208, 'value = 20.0\nunit = "percent slope"', 'value = 150.0\nunit = "percent slope"')
+    _amend(folder, CH120, "[cut_depth]\nvalue = 2", "[cut_depth]\nvalue = 0")
+    _amend(folder, CH120, "[imprisonment_max]\nvalue = 15", "[imprisonment_max]\nvalue = 0")
+    _amend(folder, CH223, 'value = 60\nunit = "days overdue"', 'value = 0\nunit = "days overdue"')
+    r = _treecalc(folder, "assess", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "on a slope over 150%" in r.stdout and "up to 0 days' imprisonment" in r.stdout
+    # 600 sq ft dug 1 ft deep: 1 ft > 0 ft over 600 sq ft >= 500 sq ft is §120-3A(2)'s permit (at 2 ft, none)
+    r = _treecalc(folder, "excavation", "check", "--lot-area", "20000", "--excavate", "600:1", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["triggers"] == ["§120-3A(2)"]
+    # due 10 April 2026: 15 April 2026 is 5 days after, more than 0 days overdue, so that day's relevy (at more than
+    # 60 days, 15 April 2027)
+    r = _treecalc(folder, "water-penalty", "--amount", "300", "--due", "2026-04-10", "--as-of", "2026-05-20", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["relevy_date"] == "2026-04-15"
+
+
+def test_a_length_bounded_at_least_or_measured_is_still_more_than_0():
+    # a slope's run divides its rise (§95-4E(1)(a)): 0 ft horizontal per ft vertical is refused, as a length measured
+    with pytest.raises(LawSchemaError, match="allowed: a length, area or volume more than 0"):
+        validate(_entry("ft horizontal per 1 ft vertical (at least)", 0, operator=">="), "x.toml")
+    validate(_entry("ft (strictly deeper than)", 0, operator=">"), "x.toml")
+    with pytest.raises(LawSchemaError, match=r"allowed: a length, area or volume from 0 to .*says more than"):
+        validate(_entry("ft (strictly deeper than)", -1, operator=">"), "x.toml")
+    # a window of months is still a period of at least one
+    with pytest.raises(LawSchemaError, match="allowed: a period, a whole number from 1"):
+        validate(_entry("months preceding the removal", 0), "x.toml")
+
+
+def _ch208() -> dict[str, Any]:
+    with open(datafolder.BUNDLED_DATA_DIR / CH208, "rb") as f:
+        return tomllib.load(f)
+
+
+def test_numbers_that_contradict_each_other_are_refused_naming_both(tmp_path):
+    # §120-12A "a fine of not less than $500 nor more than $1,000", the minimum typed 1500: before, a fine range
+    # of $1,500 to $1,000 was said without a word
+    folder = _amended(tmp_path, CH120, "[fine_first_min]\nvalue = 500", "[fine_first_min]\nvalue = 1500")
+    r = _treecalc(folder, "excavation", "check", "--lot-area", "20000", "--excavate", "600:3", "--json")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert (
+        f"{folder / CH120} [fine_first_min]: the minimum 1500 is more than the maximum 1000 of [fine_first_max]"
+    ) in r.stderr, r.stderr
+
+
+def test_tiers_out_of_order_are_refused_naming_both_rows():
+    # §208-29B(1)-(3) are DBH classes: up to 8 in $500, over 8 up to 12 in $1,500, over 12 in $3,000
+    raw = _ch208()
+    raw["penalty"]["civil_tiers"]["rows"][1]["max_dbh_in"] = 8.0  # (2)'s bound typed as (1)'s: no tree is in (2)
+    with pytest.raises(
+        LawSchemaError,
+        match=re.escape(
+            "[penalty.civil_tiers]: row 2 (§208-29B(2)) max_dbh_in 8.0 is not more than row 1's (§208-29B(1)) 8.0"
+        ),
+    ):
+        validate(raw, "x.toml")
+    raw = _ch208()
+    raw["penalty"]["civil_tiers"]["rows"][2]["usd"] = 1000  # over 12 in fined less than 8-12 in
+    with pytest.raises(
+        LawSchemaError,
+        match=re.escape("row 3 (§208-29B(3)) usd 1000 is less than row 2's (§208-29B(2)) 1500"),
+    ):
+        validate(raw, "x.toml")
+    # an amendment that puts them out of order from its date on is refused naming that date
+    raw = _ch208()
+    raw["penalty"]["civil_tiers"]["rows"][2]["usd"] = {"2025-01-01": 3000, "2027-03-01": 1400}
+    with pytest.raises(
+        LawSchemaError, match=re.escape("usd 1400 is less than row 2's (§208-29B(2)) 1500 (in force from 2027-03-01)")
+    ):
+        validate(raw, "x.toml")
+    # equal amounts are in order (a larger tree fined no less); the categories (4)-(6) are not classes of size
+    raw = _ch208()
+    raw["penalty"]["civil_tiers"]["rows"][2]["usd"] = 1500
+    raw["penalty"]["civil_tiers"]["rows"][4]["usd"] = 100
+    validate(raw, "x.toml")

@@ -443,3 +443,33 @@ def test_the_pdf_prints_its_own_words_in_any_script(tmp_path):
     layout = "".join(p.extract_text(extraction_mode="layout") for p in reader.pages).replace("\x00", "")
     assert "(银杏) (GIBI)" in " ".join(layout.split())  # the species as surveyed ("Ginkgo biloba" wraps above)
     assert "?ukasz" not in text and "??d" not in text
+
+
+def test_statement_rows_say_one_tree_and_whole_dollars_to_the_cent():
+    from treecalc.report.pdf import statement_rows
+
+    lines = [
+        {"section": "§208-22E", "item": "Not counted", "value": 1, "unit": "trees", "note": ""},
+        {"section": "§208-22E", "item": "Counted", "value": 2, "unit": "trees", "note": ""},
+        # 6 trees x $4,000 (§208-29B(4)) = $24,000, an int: before, "24000 USD" beside "9,900.00 USD"
+        {"section": "§208-29B", "item": "Civil penalty, maximum", "value": 24000, "unit": "USD", "note": "up to"},
+    ]
+    assert statement_rows(lines) == [
+        ("§208-22E", "Not counted", "1", "tree", ""),
+        ("§208-22E", "Counted", "2", "trees", ""),
+        ("§208-29B", "Civil penalty, maximum", "24,000.00", "USD", "up to"),
+    ]
+
+
+def test_the_pdf_has_the_users_usual_mode(tmp_path, capsys):
+    # before: 0600 (the temporary file's), unlike the statement beside it; the umask 022 gives 0644
+    import os
+    import stat
+
+    out = tmp_path / "report.pdf"
+    old = os.umask(0o022)
+    try:
+        assert main(["assess", str(_survey_csv(tmp_path)), "--pdf", str(out)]) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644

@@ -100,7 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     quiet = QUIET.set(bool(getattr(a, "quiet", False)))
     try:
         with speaking("cli", words.render):  # the statement and the report name the flags, as the text does
-            return int(a.func(a) or 0)
+            rc = int(a.func(a) or 0)
+        sys.stdout.flush()  # a pipe closed early is met here, below, not as a traceback when the interpreter exits
+        return rc
     except BrokenPipeError:  # output piped into `head` and closed early: not an error
         import os
 

@@ -233,7 +233,9 @@ def _fmt(v: Any, unit: str) -> str:
     if isinstance(v, float):
         return f"{v:,.2f} {unit}".rstrip()
     if isinstance(v, int):
-        return f"{v:,} {unit}".rstrip()
+        from treecalc.report.content import count_unit  # the report's words, read only when a line is printed
+
+        return f"{v:,} {count_unit(v, unit)}".rstrip()
     return f"{v} {unit}".rstrip()
 
 

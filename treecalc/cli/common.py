@@ -205,6 +205,8 @@ def guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespa
     def run(args: argparse.Namespace) -> int:
         try:
             return fn(args)
+        except BrokenPipeError:  # output piped into `head` and closed early: the command's caller ends quietly
+            raise
         except KeyError as e:  # str() of a KeyError is the repr of its key: say the key itself
             return error(_as_flags(str(e.args[0]) if e.args else "") or e.__class__.__name__)
         except (ValueError, OSError) as e:

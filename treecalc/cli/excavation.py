@@ -7,6 +7,7 @@ logic lives here: see :mod:`treecalc.rules.excavation`.
 from __future__ import annotations
 
 import argparse
+import datetime as _dt
 from decimal import Decimal
 from typing import Any
 
@@ -113,6 +114,10 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
     elif getattr(a, "last_work", None) is not None:
         _check_one_law_flags(a)  # with Wesley Hills, --last-work is refused as such: not "give --permit-issued"
         raise ValueError("--last-work needs --permit-issued (§120-10A counts from the permit)")
+    if getattr(a, "on", None) is not None:
+        from treecalc.quantities import to_date  # with the command, as the others here (start-up time)
+
+        kw["on"] = to_date(a.on, "--on")
     _check_one_law_flags(a)  # each value read and checked first: a malformed one is said as such
     return kw
 
@@ -164,6 +169,8 @@ def _cmd_check(a: argparse.Namespace) -> int:
         dump_indented(r.to_dict())
         return 0
     _print_check(r)
+    if a.on is None and a.permit_issued is None:  # the date the law is read on, said when it was not given
+        print(f"note: the law in force today ({_dt.date.today().isoformat()}) is applied; give --on DATE for another")
     print_readings(r)
     return 0
 
@@ -278,6 +285,7 @@ def register(subparsers: Any) -> None:
         ("--permit-issued", "DATE", "permit issue date (§120-10A)"),
         ("--last-work", "DATE", "last day of work (§120-10A)"),
         ("--as-of", "DATE", "date of the term check (default today)"),
+        ("--on", "DATE", "date of the application or the work: the law then in force (default the permit's or today)"),
     )
     add_switches(c, ("--json", "print JSON"))
     c.set_defaults(func=_cmd_check)

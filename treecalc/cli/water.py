@@ -51,6 +51,15 @@ def _water_law() -> Any:
     return jurisdictions.with_chapter("water")[0]
 
 
+def _section(key: str, whole: bool = False) -> str:
+    """The section of the entry ``key`` of the water chapter (``relevy_overdue_days``: "§223-12F(2)"), or with
+    ``whole`` the section it is a paragraph of ("§223-12F"): cited from the law file, never retyped here."""
+    from treecalc.law.loader import entry
+
+    section = entry(_water_law().key, key, "ch223_water").section
+    return section.split("(")[0] if whole else section
+
+
 def _bill_lines(b: Any) -> str:
     """A bill's balance as the statement prints it, after a blank line."""
     out = (
@@ -58,7 +67,7 @@ def _bill_lines(b: Any) -> str:
         f"  charge outstanding     {b.charge_outstanding:>10}\n"
         f"  penalties outstanding  {b.penalties_outstanding:>10}   (assessed {b.penalties_assessed})\n"
         f"  total due              {b.total_due:>10}   (on the water account)\n"
-        f"  total owed             {b.total_owed:>10}   (water account + tax bill, §223-12F(2))\n"
+        f"  total owed             {b.total_owed:>10}   (water account + tax bill, {_section('relevy_overdue_days')})\n"
     )
     if b.relevy_date:
         out += (
@@ -86,8 +95,8 @@ def _cmd_water(a: argparse.Namespace) -> int:
         dump_indented(r.to_dict())
         return 0
     print(
-        f"Water account, {len(scheds)} bill(s), as of {r.as_of}  ({_water_law().chapters['water']}, §223-12F; months: "
-        f"{r.months}, §223-12F(2))"
+        f"Water account, {len(scheds)} bill(s), as of {r.as_of}  ({_water_law().chapters['water']}, "
+        f"{_section('monthly_penalty_rate', whole=True)}; months: {r.months}, {_section('monthly_penalty_rate')})"
     )
     print(
         f"{'date':<10}  {'bill':<20}  {'kind':<8}  {'amount':>10}  {'charge':>10}  {'penalties':>10}  "
@@ -109,7 +118,9 @@ def _cmd_water(a: argparse.Namespace) -> int:
         print()
         print(f"account total due      {r.total_due:>10}   (on the water account)")
         print(f"still owed on tax bill {r.relevy_outstanding:>10}")
-        print(f"account total owed     {r.total_owed:>10}   (water account + tax bill, §223-12F(2))")
+        print(
+            f"account total owed     {r.total_owed:>10}   (water account + tax bill, {_section('relevy_overdue_days')})"
+        )
     if r.credit:
         print(f"credit                 {r.credit:>10}")
     print_readings(r)
@@ -122,7 +133,10 @@ def _cmd_meter(a: argparse.Namespace) -> int:
 
     if not a.result:
         raise ValueError("give at least one --result PCT (the registration error at a tested flow rate)")
-    r = meter_test(a.billed, list(a.result), a.fee, a.rate)
+    from treecalc.quantities import to_date  # with the command, as the others here (start-up time)
+
+    on = to_date(a.on, "--on") if a.on else None
+    r = meter_test(a.billed, list(a.result), a.fee, a.rate, on=on)
     if a.json:
         dump_indented(r.to_dict())
         return 0
@@ -138,6 +152,10 @@ def _cmd_meter(a: argparse.Namespace) -> int:
         print(f"billed amount          {r.billed_usd:>14,}   at {r.rate_usd} USD per unit")
         print(f"corrected bill         {r.corrected_usd:>14,}   (change {r.bill_change_usd:+,})")
     print(f"test fee refunded      {r.fee_refund if r.fee_refunded else 'no'}")
+    if on is None:  # the date the tolerance is read on, said when it was not given
+        print(
+            f"note: the law in force today ({_dt.date.today().isoformat()}) is applied; give --on DATE for the test's"
+        )
     for n in r.notes:
         print(f"note: {n}")
     return 0
@@ -199,5 +217,6 @@ def register(subparsers: Any) -> None:
     repeatable(m, "--result", "PCT", "registration error at one tested flow rate, %% (+ over-registers; repeatable)")
     m.add_argument("--fee", default="0", help="test fee paid, USD (default 0)")
     m.add_argument("--rate", help="water rate, USD per billing unit: gives the corrected bill in dollars")
+    m.add_argument("--on", help="date of the test, YYYY-MM-DD: the tolerance of the law then in force (default today)")
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(func=_cmd_meter)

@@ -23,6 +23,7 @@ from typing import Any
 
 from treecalc.law import registry as jurisdictions
 from treecalc.law.schema import (
+    META_KEYS,
     Bracket,
     Entry,
     LawNotInForce,
@@ -137,6 +138,38 @@ def _check_complete(raw: dict[str, Any], relpath: str, path: Path) -> None:
             f"{path}: lacks the entr{'y' if len(missing) == 1 else 'ies'} {said} that treecalc applies; "
             f"copy {'it' if len(missing) == 1 else 'them'} from {shipped}"
         )
+    # a bracket's row deleted: the rules read its cells by name (tier6_usd), so it is named here, with its section,
+    # not met as a bare KeyError when a penalty is computed
+    want_cells, have_cells = _cells(shipped_raw), _cells(raw)
+    lost = {cell: where for cell, where in want_cells.items() if cell not in have_cells}
+    if lost:
+        rows = sorted(set(lost.values()))
+        said = "; ".join(
+            f"the row {sec} of [{b}] ({', '.join(c for c, w in lost.items() if w == (b, sec))})" for b, sec in rows
+        )
+        raise LawSchemaError(
+            f"{path}: lacks {said}, which treecalc applies; copy {'it' if len(rows) == 1 else 'them'} from {shipped}"
+        )
+
+
+def _cells(t: dict[str, Any], prefix: str = "") -> dict[str, tuple[str, str]]:
+    """Each cell of the brackets of a parsed law file by the name the rules read it by (``tier6_usd``) -> the
+    bracket's dotted key and its row's section."""
+    out: dict[str, tuple[str, str]] = {}
+    for k, v in t.items():
+        if not isinstance(v, dict) or (not prefix and k in META_KEYS) or is_entry(v):
+            continue
+        if is_bracket(v):
+            for row in v["rows"] if v.get("flatten") else ():
+                for c in v["columns"]:
+                    if c in row:
+                        try:
+                            out[v["flatten"].format(column=c, **row)] = (f"{prefix}{k}", str(row.get("section", "")))
+                        except (KeyError, IndexError, ValueError):
+                            continue
+        else:
+            out.update(_cells(v, f"{prefix}{k}."))
+    return out
 
 
 def chapter(village: str, name: str | None = None) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """The numbers of a companion chapter (Ch. 223 water, the excavation chapters) as exact decimals, each with its unit
 and section: a view of the one loader's entries (:func:`treecalc.law.loader.entries`, validated when the file is
-read), the value in force today (these chapters' commands take no date of their own).
+read), the value in force on the date concerned: the one :func:`law_on` sets while a bill or a permit is worked
+out (a bill's due date), today otherwise.
 
 ``LAW = numbers("croton_on_hudson", "ch223_water")`` reads nothing when the module that holds it is imported: the
 file is read, and refused if it breaks the schema, the first time a number of it is asked for.
@@ -11,6 +12,8 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -32,7 +35,7 @@ class LawNumber:
 
 
 @functools.cache
-def _numbers(village: str, chapter: str, on: _dt.date) -> dict[str, LawNumber]:
+def _numbers(village: str, chapter: str, on: _dt.date | None) -> dict[str, LawNumber]:
     return {
         key: LawNumber(Decimal(str(e.value)), e.unit, e.section, e.text)
         for key, e in entries(village, chapter, on).items()
@@ -40,7 +43,28 @@ def _numbers(village: str, chapter: str, on: _dt.date) -> dict[str, LawNumber]:
     }
 
 
+@functools.cache
+def _amended_on(village: str, chapter: str) -> tuple[_dt.date, ...]:
+    """The dates on which a number of the chapter took effect, in order."""
+    dated = {d for e in entries(village, chapter).values() if isinstance(e, Entry) for d, _ in e.values}
+    return tuple(sorted(dated))
+
+
 CACHES.append(_numbers)
+CACHES.append(_amended_on)
+
+#: The date whose law a companion's numbers are read on while a bill or a permit is worked out (None: today).
+_ON: ContextVar[_dt.date | None] = ContextVar("treecalc_companion_law_on", default=None)
+
+
+@contextmanager
+def law_on(on: _dt.date | None) -> Iterator[None]:
+    """Read the companions' numbers (:class:`LawNumbers`) in force on ``on`` while the block runs (None: today)."""
+    token = _ON.set(on)
+    try:
+        yield
+    finally:
+        _ON.reset(token)
 
 
 class LawNumbers(Mapping[str, LawNumber]):
@@ -50,7 +74,11 @@ class LawNumbers(Mapping[str, LawNumber]):
         self.village, self.chapter = village, chapter
 
     def _held(self) -> dict[str, LawNumber]:
-        return _numbers(self.village, self.chapter, _dt.date.today())
+        on = _ON.get() or _dt.date.today()
+        # read once per version of the chapter, not once per date: a bill's due date maps to the amendment in force
+        amended = _amended_on(self.village, self.chapter)
+        held = [d for d in amended if d <= on]
+        return _numbers(self.village, self.chapter, held[-1] if held else on if amended else None)
 
     def __getitem__(self, key: str) -> LawNumber:
         held = self._held()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -185,12 +186,16 @@ class UnitKind:
 #: violation's 120 % standard) says so in its entry.
 UNIT_KINDS = (
     UnitKind(("USD",), "an amount of money", Decimal(0), MONEY_CAP),
+    # a slope's percentage is rise over run: 100 % is 45 degrees, and a steeper slope is more
+    UnitKind(("percent slope",), "a slope in percent (rise over run)", Decimal(0), LAW_NUMBER_CAP),
     UnitKind(("percent",), "a percentage", Decimal(0), Decimal(100)),
     UnitKind(("month of the year",), "a month of the year", Decimal(1), Decimal(12), integer=True),
     UnitKind(("day of the month",), "a day of the month", Decimal(1), Decimal(31), integer=True),
     UnitKind(("hour of the day",), "an hour of the day", Decimal(0), Decimal(23), integer=True),
     UnitKind(("trees", "regulated trees"), "a count of trees", Decimal(0), LAW_NUMBER_CAP, integer=True),
-    UnitKind(("months", "days", "years", "year"), "a period", Decimal(1), LAW_NUMBER_CAP, integer=True),
+    # a number of days may be none: a term of imprisonment of not more than 0 days (none), more than 0 days overdue
+    UnitKind(("days",), "a number of days", Decimal(0), LAW_NUMBER_CAP, integer=True),
+    UnitKind(("months", "years", "year"), "a period", Decimal(1), LAW_NUMBER_CAP, integer=True),
     UnitKind(
         ("in", "ft", "sq ft", "cu yd", "acres"), "a length, area or volume", Decimal(0), LAW_NUMBER_CAP, low_open=True
     ),
@@ -204,6 +209,12 @@ def unit_kind(unit: str) -> UnitKind | None:
         if any(re.match(re.escape(w) + r"\b", unit) for w in kind.starts):
             return kind
     return None
+
+
+def _exceeded(t: dict[str, Any]) -> bool:
+    """A length the law says "more than" (``>``: "excavation in excess of four feet") may be 0 ("in excess of zero
+    feet" is any depth); a length it measures, divides by or bounds "at least" / "at most" is more than 0."""
+    return t.get("operator") == ">"
 
 
 def check_range(v: Any, unit: str, where: str, t: dict[str, Any] | None = None) -> None:
@@ -223,6 +234,8 @@ def check_range(v: Any, unit: str, where: str, t: dict[str, Any] | None = None) 
     allowed = (
         f"allowed: {kind.name} from {low} to {high:,} (the entry's min and max)"
         if stated
+        else f"allowed: {kind.name} from {low} to {high:,} (a threshold the law says more than)"
+        if kind.low_open and _exceeded(t)
         else f"allowed: {kind.said()}"
     )
     try:
@@ -234,7 +247,7 @@ def check_range(v: Any, unit: str, where: str, t: dict[str, Any] | None = None) 
     whole = kind.integer or t.get("whole") is True
     if t.get("whole") is True:
         allowed += "; a whole number (the rules compute it in whole units)"
-    too_low = d <= low if kind.low_open and "min" not in t else d < low
+    too_low = d <= low if kind.low_open and "min" not in t and not _exceeded(t) else d < low
     if too_low or d > high or (whole and d != d.to_integral_value()):
         raise LawSchemaError(f"{where}: value {v!r} is out of range; {allowed}")
 
@@ -295,6 +308,100 @@ def check_bracket(t: dict[str, Any], where: str) -> None:
                 check_range(row[c], t["columns"][c], f"{w} {c}", {"whole": c in whole})
 
 
+def _check_day_of_month(t: dict[str, Any], where: str) -> None:
+    """A table's day of the month and month of the year (§223-12F(2)'s "April 15") make a date of every year: the
+    day exists in that month (31 April does not; 29 February not every year)."""
+    import calendar
+
+    def of(kind: str) -> list[tuple[str, dict[str, Any]]]:
+        return [
+            (k, v)
+            for k, v in t.items()
+            if isinstance(v, dict) and is_entry(v) and str(v.get("unit", "")).startswith(kind)
+        ]
+
+    months, days = of("month of the year"), of("day of the month")
+    if len(months) != 1 or len(days) != 1:
+        return
+    (mk, m), (dk, d) = months[0], days[0]
+    for month in m["values"].values() if "values" in m else [m["value"]]:
+        for day in d["values"].values() if "values" in d else [d["value"]]:
+            last = calendar.monthrange(2023, int(month))[1]  # a year not leap: the date falls every year
+            if int(day) > last:
+                at = f"{where[:-1]}.{dk}]" if where.endswith("]") else f"{where} [{dk}]"
+                raise LawSchemaError(
+                    f"{at}: day {day} is not a day of {calendar.month_name[int(month)]} (the month of {mk}, "
+                    f"{month}); allowed: a day of the month from 1 to {last}"
+                )
+
+
+def _on_each_date(cells: list[Any], where: str) -> Iterator[tuple[dt.date | None, list[Any]]]:
+    """``cells`` (plain values, or tables keyed by the date each took effect) as in force on every date one of them
+    changes, and on the latest: two numbers that contradict each other on any day are refused."""
+    days = sorted({_date(k, where) for c in cells if isinstance(c, dict) for k in c})
+    for on in [*days, None]:
+        try:
+            yield on, [dated_value(c, on, where)[0] if isinstance(c, dict) else c for c in cells]
+        except LawNotInForce:  # a day before one of them took effect: nothing to compare
+            continue
+
+
+def _said_on(on: dt.date | None) -> str:
+    return f" (in force from {on.isoformat()})" if on is not None else ""
+
+
+def _check_order(t: dict[str, Any], where: str) -> None:
+    """Numbers of one table the law orders: a minimum no more than its maximum (``fine_first_min`` /
+    ``fine_first_max``: "not less than $500 nor more than $1,000"); a bracket's upper bounds (a column compared
+    ``<=`` or ``<``: §208-29B's "up to and including eight inches", then 12) increasing row by row, and its
+    amounts not decreasing over those classes and the class above the last bound (a larger tree is fined no
+    less). Each refused naming both entries."""
+    for k, v in t.items():
+        if not isinstance(v, dict) or k in META_KEYS:
+            continue
+        at = f"{where[:-1]}.{k}]" if where.endswith("]") else f"{where} [{k}]"
+        if is_bracket(v):
+            _check_bracket_order(v, at)
+        elif not is_entry(v):
+            _check_order(v, at)
+        elif k.endswith("_min") and isinstance(t.get(f"{k[:-4]}_max"), dict) and is_entry(t[f"{k[:-4]}_max"]):
+            hi_key = f"{k[:-4]}_max"
+            hi = t[hi_key]
+            cells = [v["values"] if "values" in v else v["value"], hi["values"] if "values" in hi else hi["value"]]
+            for on, (low, high) in _on_each_date(cells, at):
+                if _number(low, at) > _number(high, at):
+                    other = f"{where[:-1]}.{hi_key}]" if where.endswith("]") else f"[{hi_key}]"
+                    raise LawSchemaError(
+                        f"{at}: the minimum {low} is more than the maximum {high} of {other}{_said_on(on)}; a "
+                        "minimum is at most its maximum"
+                    )
+
+
+def _check_bracket_order(t: dict[str, Any], where: str) -> None:
+    ops = t.get("operators") or {}
+    for bound in [c for c in t["columns"] if ops.get(c) in ("<", "<=")]:
+        rows = t["rows"]
+        bounded = [i for i, r in enumerate(rows) if bound in r]
+        if not bounded or bounded != list(range(bounded[0], bounded[-1] + 1)):
+            continue  # the classes are consecutive rows; any other layout is not one treecalc orders
+        classes = bounded + ([bounded[-1] + 1] if bounded[-1] + 1 < len(rows) else [])
+        for col in t["columns"]:
+            seq = [(i, rows[i][col]) for i in (bounded if col == bound else classes) if col in rows[i]]
+            for (i, a), (j, b) in zip(seq, seq[1:]):
+                for on, (x, y) in _on_each_date([a, b], f"{where} row {j + 1} {col}"):
+                    if _number(y, where) > _number(x, where) or (
+                        col != bound and _number(y, where) == _number(x, where)
+                    ):
+                        continue
+                    rising = "upper bounds increase" if col == bound else "amounts do not decrease"
+                    raise LawSchemaError(
+                        f"{where}: row {j + 1} ({rows[j].get('section', '')}) {col} {y} is "
+                        f"{'not more than' if col == bound else 'less than'} row {i + 1}'s "
+                        f"({rows[i].get('section', '')}) {x}{_said_on(on)}; over the classes of {bound} the "
+                        f"{rising} row by row"
+                    )
+
+
 def validate(raw: dict[str, Any], name: str) -> None:
     """Raise :class:`LawSchemaError` naming ``name`` and the key where ``raw`` (a parsed law file) breaks the schema."""
     eff = raw.get("effective")
@@ -310,6 +417,8 @@ def validate(raw: dict[str, Any], name: str) -> None:
         if not isinstance(v, dict):
             raise LawSchemaError(f"{name}: {k} = {v!r} is not an entry (value, unit, section, text)")
         _check_table(v, f"{name} [{k}]")
+    _check_day_of_month(raw, name)
+    _check_order(raw, name)
     since = _date(eff["date"], f"{name} [effective]") if isinstance(eff, dict) and "date" in eff else None
     if since is not None:
         for where, dated in _dated(raw, name):
@@ -377,6 +486,7 @@ def _check_table(t: dict[str, Any], where: str) -> None:
     elif is_bracket(t):
         check_bracket(t, where)
     else:
+        _check_day_of_month(t, where)
         for k, v in t.items():
             if not isinstance(v, dict):
                 raise LawSchemaError(

@@ -62,6 +62,16 @@ def data_file(relpath: str, folder: Path | None = None) -> Path:
 _READ: dict[str, Path] = {}
 
 
+def in_folder(path: str | Path) -> str:
+    """``path`` as an output records it: relative to the data folder (``law/croton_on_hudson/ch208_trees.toml``)
+    when it is in it, so that a statement reads the same on another install or data path (``treecalc verify``);
+    as given otherwise (a file the user named, a village's own folder)."""
+    try:
+        return Path(path).resolve().relative_to(DATA_DIR.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def data_files_read() -> dict[str, Path]:
     """The data files read so far (``"law/croton_on_hudson/ch208_trees.toml"``, ``"species/catalogue.csv"``), sorted."""
     return dict(sorted(_READ.items()))

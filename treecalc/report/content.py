@@ -53,6 +53,13 @@ BASIS_WORDS = {"per_tree": "a fee per tree not planted", "value": "the unmet val
 FEE_SOURCE_WORDS = {"given as a dict": "given by the user (in the app: set on the Fund page)"}
 
 
+def count_unit(value: Any, unit: Any) -> str:
+    """A statement line's unit as said after its value: one "tree", not "1 trees"."""
+    unit = "" if unit is None else str(unit)
+    one = not isinstance(value, bool) and isinstance(value, (int, float)) and value == 1
+    return unit[:-1] if one and unit.endswith("trees") else unit
+
+
 def fee_source(text: Any, words: Mapping[str, str] = FEE_SOURCE_WORDS) -> str:
     """A fee schedule's source in ``words`` ("given as a dict; fee per tree overridden" keeps its tail)."""
     s = "" if text is None else str(text)

@@ -156,11 +156,14 @@ def make_fingerprint(
             fee_file = {"path": fee, "sha256": _sha256_file(Path(fee))}
     # the result's text first: writing it reads data files too (the projection's growth table), and they are listed
     sha = result_sha or result_sha256(assessment)
+    files = _data_files()
     return {
         "algorithm": "sha256",
         "treecalc_version": __version__,
         "survey": _survey_entry(survey, survey_name),
-        "data_files": _data_files(),
+        "data_files": files,
+        # the data folder by what it holds, not where it is: its files' paths in it and their SHA-256s, hashed
+        "data_folder_sha256": hashlib.sha256(json.dumps(files, sort_keys=True).encode("utf-8")).hexdigest(),
         "fee_schedule_file": fee_file,
         "options": opts,
         "result_sha256": sha,

@@ -14,7 +14,6 @@ import contextvars
 import datetime as _dt
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from fpdf.fonts import FontFace
 from treecalc.messages import shown, voice
 from treecalc.report.content import (
     BASIS_WORDS,
+    count_unit,
     fee_source,
     harm_counts,
     law_record,
@@ -315,6 +315,8 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
 def _line_value(ln: Mapping[str, Any]) -> str:
     """A statement line's value as the report prints it (the fee schedule's basis in words)."""
     v = ln.get("value")
+    if str(ln.get("unit") or "").startswith("USD") and isinstance(v, int) and not isinstance(v, bool):
+        v = float(v)  # whole dollars to the cent, as every amount of the report: 4,000.00 USD, not 4000 USD
     return _cell(BASIS_WORDS.get(str(v), v) if str(ln.get("item")).startswith("Basis of payment") else v)
 
 
@@ -402,7 +404,7 @@ def statement_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
     for ln in lines:
         item, sec = str(ln.get("item")), str(ln.get("section"))
         if counts[item] <= MAX_REPEATED_LINES:
-            rows.append((sec, item, _line_value(ln), ln.get("unit"), _line_note(ln)))
+            rows.append((sec, item, _line_value(ln), count_unit(ln.get("value"), ln.get("unit")), _line_note(ln)))
         elif (sec, item) not in done:
             done.add((sec, item))
             n = sum(1 for x in lines if str(x.get("item")) == item and str(x.get("section")) == sec)
@@ -564,13 +566,9 @@ def _report(d: Mapping[str, Any], survey_name: str | None, generated: _dt.date |
 
 def write_pdf(assessment: Assessment, path: str | os.PathLike[str], survey_name: str | None = None) -> None:
     """Write the report of ``assessment`` to ``path`` (via a temporary file renamed in place)."""
+    from treecalc.files import Replacing
+
     data = report_pdf(report_data(assessment, survey_name))
-    p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # the user's usual mode (0644 for most), as the statement has: a report is a file meant to be shared
+    with Replacing(path, user_mode=True) as tmp:
+        Path(tmp).write_bytes(data)

@@ -9,6 +9,7 @@ the laws measure (:func:`plan_depths_ft`). The command line and the app call the
 
 from __future__ import annotations
 
+import datetime as _dt
 import importlib
 from collections.abc import Iterable
 from os import PathLike
@@ -37,9 +38,9 @@ from treecalc.earthwork.readers import (
 from treecalc.earthwork.tin import TinVolumes, tin_volumes
 from treecalc.law import registry as jurisdictions
 from treecalc.law.access import jurisdiction_key
+from treecalc.law.numbers import law_on
+from treecalc.quantities import to_date
 from treecalc.rules.croton_on_hudson.excavation import (
-    CROTON_INTERPRETATION,
-    DAMAGED_TEXT_READINGS,
     LAW,
     permit_term_check,
     review_standards,
@@ -50,7 +51,6 @@ from treecalc.rules.croton_on_hudson.excavation import (
 )
 from treecalc.rules.excavation_check import PermitCheck, PermitTerm
 from treecalc.rules.wesley_hills.excavation import (
-    WAIVER_READING,
     WesleyHillsCheck,
     wesley_hills_building_permit_check,
     wesley_hills_slope_check,
@@ -60,9 +60,7 @@ from treecalc.rules.wesley_hills.excavation import (
 )
 
 __all__ = [  # sorted: the names the command line, the app and the tests call
-    "CROTON_INTERPRETATION",
     "CU_FT_PER_CU_YD",
-    "DAMAGED_TEXT_READINGS",
     "Earthwork",
     "EndAreaVolumes",
     "GridVolumes",
@@ -76,7 +74,6 @@ __all__ = [  # sorted: the names the command line, the app and the tests call
     "PermitCheck",
     "PermitTerm",
     "TinVolumes",
-    "WAIVER_READING",
     "WesleyHillsCheck",
     "chapter",
     "check_permit",
@@ -182,6 +179,7 @@ def check_permit(
     measured: Earthwork | None = None,
     cellar: tuple[Any, Any, Any] | None = None,
     term: PermitTerm | None = None,
+    on: _dt.date | None = None,
 ) -> PermitCheck:
     """Say whether an excavation and filling permit is required, which items hold, and what is unknown.
 
@@ -206,6 +204,9 @@ def check_permit(
         Wesley Hills: cellar and foundation of the building permit (§95-3C(1)).
     term : PermitTerm, optional
         The permit's dates, for its term and idle time (§120-10A).
+    on : datetime.date, optional
+        The date of the application or of the work: the chapter in force then is applied (default: the permit's
+        issue date when ``term`` is given, else today).
 
     Returns
     -------
@@ -239,7 +240,10 @@ def check_permit(
         why = one_law_input(name, jur) if given[name] is not None else ""
         if why:
             raise ValueError(why)
-    r = chapter(jur).check(o, retaining_wall_height_ft=retaining_wall_height_ft, term=term, cellar=cellar)
+    if on is None and term is not None:
+        on = to_date(term.issued, "permit_issued")
+    with law_on(on):  # the chapter in force on the date concerned, never the one read when the module was imported
+        r = chapter(jur).check(o, retaining_wall_height_ft=retaining_wall_height_ft, term=term, cellar=cellar)
     noted = {"retaining_wall_height_ft": retaining_wall_height_ft, "lot_area_sqft": lot_area_sqft}
     r.notes.extend(n for n in (one_law_input(k, jur, refused=False) for k in _NOTED if noted[k] is not None) if n)
     return r

@@ -245,7 +245,7 @@ def _meter() -> pd.DataFrame | None:
     c[0].metric(
         "Bill adjusted",
         "Yes" if r.adjusted else "No",
-        help=f"Average error {r.registration_error_pct.quantize(Decimal('0.01')):+}% (limit ±{water.METER_TOLERANCE_PCT.normalize():f}%)",
+        help=f"Average error {r.registration_error_pct.quantize(Decimal('0.01')):+}% (limit ±{r.tolerance_pct.normalize():f}%)",
     )
     c[1].metric(
         "Adjusted consumption",

@@ -190,7 +190,7 @@ def _replacement_findings(
     trees["counted"] = counted
     set_text(trees, "exclusion", parts.exclusion)
     part_list = _parts(ctx, trees, law, parts)
-    required = bool(part_list)
+    required = any(p.percent > 0 for p in part_list)  # a 0 % share of any value requires nothing
     # summed in exact cents (the parts' floats lose the cents of a very large value)
     required_cents = sum(int(p.required_value_cents or 0) for p in part_list)
     removed_cents = sum(int(p.value_cents or 0) for p in part_list)

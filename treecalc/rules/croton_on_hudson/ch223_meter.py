@@ -13,22 +13,31 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime as _dt
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from treecalc.law import operator_of
 from treecalc.law.access import meets
-from treecalc.law.numbers import numbers
+from treecalc.law.numbers import law_on, numbers
 from treecalc.law.schema import OPERATOR_WORDS
 from treecalc.money import MAX_MONEY, cents, parse_money_cents, to_decimal
 
-__all__ = ["METER_TOLERANCE_PCT", "SEC_METER", "MeterTestResult", "meter_test"]
+__all__ = ["MeterTestResult", "meter_test"]
 
 ZERO = Decimal("0.00")
 LAW = numbers("croton_on_hudson", "ch223_water")
-METER_TOLERANCE_PCT = LAW["meter_tolerance"].value
-SEC_METER = LAW["meter_tolerance"].section
+
+
+def __getattr__(name: str) -> Any:
+    # the tolerance as constants read in force today (the presenters' labels); a test reads the law in force on its
+    # date (:func:`meter_test`'s ``on``), and nothing is read when this module is imported
+    if name == "METER_TOLERANCE_PCT":
+        return LAW["meter_tolerance"].value
+    if name == "SEC_METER":
+        return LAW["meter_tolerance"].section
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _operator() -> str:
@@ -45,7 +54,8 @@ def _operator() -> str:
 def _beyond(error_pct: Decimal) -> bool:
     """``error_pct <operator> tolerance`` as §223-6G states it ("more than 1.5%"): both from the law file."""
     _operator()
-    return bool(meets("croton_on_hudson", "meter_tolerance", error_pct, METER_TOLERANCE_PCT, chapter="ch223_water"))
+    tolerance = LAW["meter_tolerance"].value
+    return bool(meets("croton_on_hudson", "meter_tolerance", error_pct, tolerance, chapter="ch223_water"))
 
 
 @dataclass(frozen=True)
@@ -69,6 +79,8 @@ class MeterTestResult:
     rate_usd: Decimal | None = None
     billed_usd: Decimal | None = None
     corrected_usd: Decimal | None = None
+    #: the tolerance of the law in force on the test's date (§223-6G)
+    tolerance_pct: Decimal = field(kw_only=True)
 
     @property
     def bill_change_usd(self) -> Decimal | None:
@@ -82,7 +94,7 @@ class MeterTestResult:
             "billed_consumption": str(self.billed_consumption),
             "results_pct": [str(r) for r in self.results_pct],
             "registration_error_pct": str(self.registration_error_pct),
-            "tolerance_pct": str(METER_TOLERANCE_PCT),
+            "tolerance_pct": str(self.tolerance_pct),
             "adjusted": self.adjusted,
             "adjusted_consumption": str(self.adjusted_consumption),
             "consumption_change": str(self.consumption_change),
@@ -115,6 +127,7 @@ def _meter_results(registration_error_pct: Any) -> tuple[Decimal, ...]:
 
 def _meter_notes(n_results: int, tol: str) -> list[str]:
     op = _operator()
+    section = LAW["meter_tolerance"].section
     beyond = f"{OPERATOR_WORDS[op]} {tol}"
     exactly = (
         f"an error of exactly {tol} is read as no error (the text says 'less than {tol}' is no error and 'more "
@@ -123,20 +136,24 @@ def _meter_notes(n_results: int, tol: str) -> list[str]:
         else f"an error of exactly {tol} is an error: the bill is adjusted"
     )
     return [
-        f"{SEC_METER}: the bill is increased or decreased only when the registration error is {beyond} "
+        f"{section}: the bill is increased or decreased only when the registration error is {beyond} "
         f"(plus or minus); {exactly}.",
-        f"{SEC_METER}: the error is the average of the {n_results} flow-rate result(s) as the test reports them "
+        f"{section}: the error is the average of the {n_results} flow-rate result(s) as the test reports them "
         "(arithmetic mean of the percent errors, each + when the meter over-registers).",
-        f"{SEC_METER}: the corrected consumption is billed / (1 + error/100), i.e. what actually passed through "
+        f"{section}: the corrected consumption is billed / (1 + error/100), i.e. what actually passed through "
         "the meter, rounded to 0.01 of the billing unit, for the tested (disputed) billing period only: 'no "
         "retroactive reimbursement shall be made ... for previous billing period(s)'.",
-        f"{SEC_METER}: the test fee is returned only if the meter over-registers by {beyond} (positive "
+        f"{section}: the test fee is returned only if the meter over-registers by {beyond} (positive "
         "error); otherwise the Department retains it.",
     ]
 
 
 def meter_test(
-    billed_consumption: Any, registration_error_pct: Any, test_fee: Any, rate_usd_per_unit: Any = None
+    billed_consumption: Any,
+    registration_error_pct: Any,
+    test_fee: Any,
+    rate_usd_per_unit: Any = None,
+    on: _dt.date | None = None,
 ) -> MeterTestResult:
     """Adjust a disputed bill after a meter accuracy test (§223-6G).
 
@@ -151,6 +168,8 @@ def meter_test(
         The fee paid for the test, US dollars and cents (>= 0).
     rate_usd_per_unit : number, optional
         The water rate, US dollars per billing unit: gives the billed and corrected bill.
+    on : datetime.date, optional
+        The date of the test: the tolerance of the law in force then (default today).
 
     Returns
     -------
@@ -163,6 +182,13 @@ def meter_test(
     ----------
     .. [1] Croton-on-Hudson Code §223-6G.
     """
+    with law_on(on):
+        return _meter_test(billed_consumption, registration_error_pct, test_fee, rate_usd_per_unit)
+
+
+def _meter_test(
+    billed_consumption: Any, registration_error_pct: Any, test_fee: Any, rate_usd_per_unit: Any
+) -> MeterTestResult:
     billed = to_decimal(billed_consumption, "billed_consumption")
     results = _meter_results(registration_error_pct)
     fee = parse_money_cents(test_fee, "test_fee")
@@ -191,7 +217,8 @@ def meter_test(
         if rate < 0:
             raise ValueError(f"rate_usd_per_unit must not be negative, got {rate_usd_per_unit!r}")
         billed_usd, corrected = cents(billed * rate), cents(true * rate)
-    notes = _meter_notes(len(results), f"{METER_TOLERANCE_PCT.normalize():f}%")
+    tolerance = LAW["meter_tolerance"]
+    notes = _meter_notes(len(results), f"{tolerance.value.normalize():f}%")
     return MeterTestResult(
         billed,
         err.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP),
@@ -200,10 +227,11 @@ def meter_test(
         true - billed,
         refunded,
         fee if refunded else ZERO,
-        SEC_METER,
+        tolerance.section,
         notes,
         results_pct=results,
         rate_usd=rate,
         billed_usd=billed_usd,
         corrected_usd=corrected,
+        tolerance_pct=tolerance.value,
     )

@@ -36,7 +36,7 @@ from typing import Any
 from treecalc.ingest.water_account import MAX_ACCOUNT_ROWS
 from treecalc.law import operator_of
 from treecalc.law.access import meets
-from treecalc.law.numbers import numbers
+from treecalc.law.numbers import law_on, numbers
 from treecalc.law.schema import OPERATOR_WORDS
 from treecalc.money import MAX_MONEY, cents, parse_money_cents
 from treecalc.quantities import add_months, to_date
@@ -51,23 +51,58 @@ __all__ = [
     "relevy_min_days_overdue",
     "relevy_overdue_words",
     "period_start_dates",
-    "MONTH_READINGS",
     "LAW",
 ]
 
 ZERO = Decimal("0.00")
 LAW = numbers("croton_on_hudson", "ch223_water")
-FIRST_PENALTY_RATE = LAW["first_penalty_rate"].value / 100
-MONTHLY_PENALTY_RATE = LAW["monthly_penalty_rate"].value / 100
-RELEVY_MONTH, RELEVY_DAY = int(LAW["relevy_month"].value), int(LAW["relevy_day"].value)
 MAX_AMOUNT = MAX_MONEY
 
+#: What no entry of the chapter names: the whole charge paid by the due date carries no penalty.
 SEC_NO_PENALTY = "§223-12F(1)(a)"
-SEC_PENALTY = LAW["first_penalty_rate"].section
-SEC_PARTIAL = f"{SEC_PENALTY} (partial payments)"
-SEC_RELEVY = f"{LAW['relevy_overdue_days'].section} (relevy to Village tax bill)"
-#: The month of the relevy by its name ("April"), for the sentences that cite it.
-RELEVY_MONTH_NAME = calendar.month_name[RELEVY_MONTH]
+
+
+# The chapter's numbers are read when a bill is worked out, in force on its due date (:func:`law_on`), never when
+# this module is imported: an amendment applies to the bills due from its date, not to those due before it.
+def _rate(key: str) -> Decimal:
+    return LAW[key].value / 100
+
+
+def _relevy_month_day() -> tuple[int, int]:
+    return int(LAW["relevy_month"].value), int(LAW["relevy_day"].value)
+
+
+def _sec_penalty() -> str:
+    return LAW["first_penalty_rate"].section
+
+
+def _sec_partial() -> str:
+    return f"{_sec_penalty()} (partial payments)"
+
+
+def _sec_relevy() -> str:
+    return f"{LAW['relevy_overdue_days'].section} (relevy to Village tax bill)"
+
+
+#: The names the chapter's numbers had as constants, read in force today (the presenters' labels).
+_TODAY = {
+    "FIRST_PENALTY_RATE": lambda: _rate("first_penalty_rate"),
+    "MONTHLY_PENALTY_RATE": lambda: _rate("monthly_penalty_rate"),
+    "RELEVY_MONTH": lambda: _relevy_month_day()[0],
+    "RELEVY_DAY": lambda: _relevy_month_day()[1],
+    "RELEVY_MONTH_NAME": lambda: calendar.month_name[_relevy_month_day()[0]],
+    "SEC_PENALTY": _sec_penalty,
+    "SEC_PARTIAL": _sec_partial,
+    "SEC_RELEVY": _sec_relevy,
+    "MONTH_READINGS": lambda: _month_readings(),
+    "INTERPRETATION": lambda: _interpretation("anniversary"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TODAY:
+        return _TODAY[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _pct(n: Any) -> str:
@@ -108,42 +143,45 @@ def _min_days(op: str, v: int) -> int:
 
 
 # --------------------------------------------------------------------------- §223-12F penalties
-_FIRST, _MONTHLY = _pct(LAW["first_penalty_rate"]), _pct(LAW["monthly_penalty_rate"])
-MONTH_READINGS = {
-    "anniversary": f"each succeeding month is counted from the day after the due date (due 15 Jan: +{_FIRST} on "
-    f"16 Jan, +{_MONTHLY} on 16 Feb, 16 Mar, ...), clamped to the last day of a shorter month",
-    "calendar": f"each succeeding month is a calendar month: +{_MONTHLY} on the first day of every calendar month "
-    f"after the month of the {_FIRST} penalty (due 15 Jan: +{_FIRST} on 16 Jan, +{_MONTHLY} on 1 Feb, 1 Mar, ...), "
-    "as a clerk whose billing posts on the first of the month reads it",
-}
+def _month_readings() -> dict[str, str]:
+    first, monthly = _pct(LAW["first_penalty_rate"]), _pct(LAW["monthly_penalty_rate"])
+    return {
+        "anniversary": f"each succeeding month is counted from the day after the due date (due 15 Jan: +{first} on "
+        f"16 Jan, +{monthly} on 16 Feb, 16 Mar, ...), clamped to the last day of a shorter month",
+        "calendar": f"each succeeding month is a calendar month: +{monthly} on the first day of every calendar month "
+        f"after the month of the {first} penalty (due 15 Jan: +{first} on 16 Jan, +{monthly} on 1 Feb, 1 Mar, ...), "
+        "as a clerk whose billing posts on the first of the month reads it",
+    }
 
 
 def _interpretation(months: str) -> list[str]:
     """The readings of §223-12F, built from the law's numbers in data/law (a new list each call: a schedule may
     add to its own)."""
-    return list(_interpretation_text(months, relevy_min_days_overdue()))
+    return list(_interpretation_text(months, relevy_min_days_overdue(), tuple(LAW.values())))
 
 
 @functools.cache
-def _interpretation_text(months: str, min_days: int) -> tuple[str, ...]:
-    # once per reading and comparison (the law file's, which a test may amend in-process): every bill's
-    # schedule states it
+def _interpretation_text(months: str, min_days: int, held: tuple[Any, ...]) -> tuple[str, ...]:
+    # once per reading, comparison and version of the law (``held``, its numbers in force on the bill's due date):
+    # every bill's schedule states it
     lf, lm, lr = LAW["first_penalty_rate"], LAW["monthly_penalty_rate"], LAW["relevy_overdue_days"]
+    relevy_month, relevy_day = _relevy_month_day()
+    month_name = calendar.month_name[relevy_month]
     return (
         f"{SEC_NO_PENALTY}: no penalty is assessed if the whole water charge is paid on or before the due "
         "date set forth on the bill.",
         f"{lf.section}: on the day after the due date, {_pct(lf)} of the water charge then unpaid is added "
         f"('{lf.text}').",
         f"{lm.section}: 'each succeeding month or any portion thereof' — months reading '{months}': "
-        f"{MONTH_READINGS[months]}. A month is charged if any part of the water charge is unpaid at its "
+        f"{_month_readings()[months]}. A month is charged if any part of the water charge is unpaid at its "
         f"start; the {_pct(lm)} is taken on the unpaid water charge, not on penalties (no compounding).",
         f"{lm.section}: each penalty is rounded to the cent, half up, when it is assessed; every line of the "
         "statement is in cents and the lines add up to the totals.",
-        f"{SEC_PARTIAL}: payments are applied to the oldest bill first: its penalties, then its water "
+        f"{_sec_partial()}: payments are applied to the oldest bill first: its penalties, then its water "
         "charge (the text: 'applied first to penalties'), then the next bill; what exceeds everything owed "
         "is a credit. A penalty falling on a day is assessed before payments received that day.",
-        f"{lr.section}: '{lr.text}' on {RELEVY_DAY} {RELEVY_MONTH_NAME} is read as the due date falling at least "
-        f"{min_days} days before that {RELEVY_DAY} {RELEVY_MONTH_NAME}; otherwise the following "
+        f"{lr.section}: '{lr.text}' on {relevy_day} {month_name} is read as the due date falling at least "
+        f"{min_days} days before that {relevy_day} {month_name}; otherwise the following "
         "year's. On "
         "the relevy date (after that day's penalty and payments) the bill's unpaid charge and penalties are "
         "transferred to the Village tax bill (a lien); no further penalty accrues on the water account for "
@@ -152,13 +190,10 @@ def _interpretation_text(months: str, min_days: int) -> tuple[str, ...]:
     )
 
 
-INTERPRETATION = _interpretation("anniversary")
-
-
 # --------------------------------------------------------------------------- dates
 def _check_months(months: str) -> str:
     m = str(months).strip().lower()
-    if m not in MONTH_READINGS:
+    if m not in ("anniversary", "calendar"):
         raise ValueError(f"months must be 'anniversary' or 'calendar', got {months!r}")
     return m
 
@@ -190,13 +225,15 @@ def relevy_date_for(due_date: _dt.date) -> _dt.date:
     overdue, i.e. the due date is at least 61 days earlier; otherwise the following year's. The day, the days
     and the comparison ("more than": ``>``) are the law file's entries.
     """
-    d = _dt.date(due_date.year, RELEVY_MONTH, RELEVY_DAY)
-    if d <= due_date:
-        d = _dt.date(due_date.year + 1, RELEVY_MONTH, RELEVY_DAY)
-    # "more than 60 days" met from the fewest days that meet it (the entry's number and comparison, asked once)
-    if (d - due_date).days < relevy_min_days_overdue():
-        d = _dt.date(d.year + 1, RELEVY_MONTH, RELEVY_DAY)
-    return d
+    with law_on(due_date):  # the law in force on the bill's due date
+        month, day = _relevy_month_day()
+        d = _dt.date(due_date.year, month, day)
+        if d <= due_date:
+            d = _dt.date(due_date.year + 1, month, day)
+        # "more than 60 days" met from the fewest days that meet it (the entry's number and comparison, asked once)
+        if (d - due_date).days < relevy_min_days_overdue():
+            d = _dt.date(d.year + 1, month, day)
+        return d
 
 
 # --------------------------------------------------------------------------- results
@@ -408,21 +445,23 @@ class _Account:
         n = b.periods.get(day)
         if n is None or b.charge <= 0 or b.relevy_date is not None:
             return
-        rate = FIRST_PENALTY_RATE if n == 0 else MONTHLY_PENALTY_RATE
+        with law_on(b.due):  # the rates in force on the bill's due date
+            entry = LAW["first_penalty_rate" if n == 0 else "monthly_penalty_rate"]
+        rate = entry.value / 100
         pen = cents(b.charge * rate)
         b.pens += pen
         b.assessed += pen
         what = (
-            f"{_FIRST} of the unpaid water charge {b.charge}, not paid by the due date"
+            f"{_pct(entry)} of the unpaid water charge {b.charge}, not paid by the due date"
             if n == 0
-            else f"{_MONTHLY} of the unpaid water charge {b.charge} for succeeding month {n} (or portion)"
+            else f"{_pct(entry)} of the unpaid water charge {b.charge} for succeeding month {n} (or portion)"
         )
         self._add(
             b,
             PenaltyEvent(
                 day,
                 "penalty",
-                SEC_PENALTY,
+                entry.section,
                 what,
                 pen,
                 b.charge,
@@ -472,12 +511,14 @@ class _Account:
         bits.append(f"{a['cr']} to credit")
         whole = "" if part == amount else f" (part of a payment of {amount})"
         desc = f"payment {part}{whole}" + (f" on {b.label}" if b else "") + ": " + ", ".join(bits)
+        with law_on(b.due if b else None):  # the bill's law (a payment wholly to credit: today's)
+            section = _sec_partial()
         self._add(
             b,
             PenaltyEvent(
                 day,
                 "payment",
-                SEC_PARTIAL,
+                section,
                 desc,
                 part,
                 b.charge if b else ZERO,
@@ -498,17 +539,18 @@ class _Account:
         if day != b.relevy_on or b.relevy_date is not None or b.charge + b.pens <= 0:
             return
         moved = b.charge + b.pens
-        desc = (
-            f"water charge {b.charge} and penalties {b.pens}, {relevy_overdue_words()} ({(day - b.due).days} days), "
-            "transferred "
-            "to the Village tax bill (lien)"
-        )
+        with law_on(b.due):  # the law in force on the bill's due date
+            section = _sec_relevy()
+            desc = (
+                f"water charge {b.charge} and penalties {b.pens}, {relevy_overdue_words()} ({(day - b.due).days} "
+                "days), transferred to the Village tax bill (lien)"
+            )
         b.charge, b.pens, b.relevied = ZERO, ZERO, b.relevied + moved
         b.relevy_date, b.relevy_amount = day, moved
         self._add(
             b,
             PenaltyEvent(
-                day, "relevy", SEC_RELEVY, desc, moved, ZERO, ZERO, self.credit, bill=b.label, relevied_after=b.relevied
+                day, "relevy", section, desc, moved, ZERO, ZERO, self.credit, bill=b.label, relevied_after=b.relevied
             ),
         )
 
@@ -595,7 +637,13 @@ def _bill_schedule(
     events: list[PenaltyEvent] | None = None,
     notes: list[str] | None = None,
 ) -> PenaltySchedule:
-    notes = list(notes or [])
+    with law_on(b.due):  # the notes and readings of the law in force on the bill's due date
+        return _bill_schedule_on(b, asof, credit, months, events, list(notes or []))
+
+
+def _bill_schedule_on(
+    b: _Bill, asof: _dt.date, credit: Decimal, months: str, events: list[PenaltyEvent] | None, notes: list[str]
+) -> PenaltySchedule:
     if b.amount == 0:
         notes.append(f"{b.label} is for $0.00: nothing can be owed")
     elif b.assessed == 0 and b.charge == 0 and b.relevy_date is None:
@@ -604,12 +652,12 @@ def _bill_schedule(
     if b.relevy_date is None and b.charge + b.pens > 0:
         scheduled = b.relevy_on
         notes.append(
-            f"{SEC_RELEVY}: if {b.label} is still unpaid on {b.relevy_on.isoformat()}, its unpaid "
+            f"{_sec_relevy()}: if {b.label} is still unpaid on {b.relevy_on.isoformat()}, its unpaid "
             "charge and penalties will be transferred to the Village tax bill"
         )
     if b.relevy_date is not None:
         notes.append(
-            f"{SEC_RELEVY}: {b.relevy_amount} of {b.label} was transferred to the Village tax bill on "
+            f"{_sec_relevy()}: {b.relevy_amount} of {b.label} was transferred to the Village tax bill on "
             f"{b.relevy_date.isoformat()}; {b.relevied} of it is still unpaid (collected with the "
             "taxes, not in total_due)"
         )
@@ -652,7 +700,7 @@ def account_statement(
     as_of : datetime.date or ISO str, optional
         The date of the statement (default: today).
     months : {'anniversary', 'calendar'}
-        The reading of "each succeeding month" in §223-12F(2) (see :data:`MONTH_READINGS`).
+        The reading of "each succeeding month" in §223-12F(2) (see :func:`_month_readings`).
 
     Returns
     -------
@@ -688,7 +736,7 @@ def account_statement(
         credit=acct.credit,
         penalties_assessed=sum((b.assessed for b in acct.bills), ZERO),
         payments_total=acct.paid,
-        interpretation=_interpretation(months),
+        interpretation=scheds[-1].interpretation,  # the readings of the law in force on the latest bill's due date
         notes=notes,
     )
 

@@ -47,11 +47,6 @@ __all__ = [
     "work_time_allowed",
     "permit_term_check",
     "violation_penalties",
-    "CUT_DEPTHS_FT",
-    "FILL_DEPTHS_FT",
-    "PLAN_DEPTHS_FT",
-    "CROTON_INTERPRETATION",
-    "DAMAGED_TEXT_READINGS",
 ]
 
 LAW = numbers("croton_on_hudson", "ch120_excavation")
@@ -82,15 +77,30 @@ def _damaged_text_readings() -> list[str]:
     ]
 
 
-DAMAGED_TEXT_READINGS = _damaged_text_readings()
+def _depths(*keys: str) -> tuple[float, ...]:
+    return tuple(float(_v(k)) for k in keys)
 
 
-#: The depths the plan areas are measured deeper than: §120-3A(2) and (1) for a cut, (6) and (5) for a fill.
-CUT_DEPTHS_FT = (float(_v("cut_depth")), float(_v("deep_cut_depth")))
-FILL_DEPTHS_FT = (float(_v("fill_depth")), float(_v("deep_fill_depth")))
-#: Any depth (0) and every depth the chapter measures a cut or fill deeper than: the keys of the plan areas
-#: a measured volume reports.
-PLAN_DEPTHS_FT = tuple(sorted({0.0, *CUT_DEPTHS_FT, *FILL_DEPTHS_FT}))
+# The chapter's numbers as constants, read when asked for (PEP 562), in force on the date a check is made for
+# (:func:`treecalc.law.numbers.law_on`, today otherwise): nothing is read when this module is imported.
+#: CUT_DEPTHS_FT / FILL_DEPTHS_FT: the depths the plan areas are measured deeper than, §120-3A(2) and (1) for a
+#: cut, (6) and (5) for a fill; PLAN_DEPTHS_FT: any depth (0) and each of them, the keys of the plan areas a
+#: measured volume reports.
+_LAZY = {
+    "DAMAGED_TEXT_READINGS": lambda: _damaged_text_readings(),
+    "CUT_DEPTHS_FT": lambda: _depths("cut_depth", "deep_cut_depth"),
+    "FILL_DEPTHS_FT": lambda: _depths("fill_depth", "deep_fill_depth"),
+    "PLAN_DEPTHS_FT": lambda: tuple(
+        sorted({0.0, *_depths("cut_depth", "deep_cut_depth", "fill_depth", "deep_fill_depth")})
+    ),
+    "CROTON_INTERPRETATION": lambda: _croton_interpretation(),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return _LAZY[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _croton_interpretation() -> list[str]:
@@ -121,9 +131,6 @@ def _croton_interpretation() -> list[str]:
         "on its own. The building permit stays subject to §120-8. §120-3C (Planning Board approvals) is not "
         "evaluated.",
     ]
-
-
-CROTON_INTERPRETATION = _croton_interpretation()
 
 
 def _area_rule(
@@ -342,7 +349,7 @@ def _croton_notes(o: Operation) -> list[str]:
         "the grading area and a "
         f"{_fmt(_v('tree_survey_strip'))}-ft strip around it.",
         _penalty_note(),
-        *DAMAGED_TEXT_READINGS,
+        *_damaged_text_readings(),
     ]
     m = o.measured
     if m is not None:
@@ -392,7 +399,7 @@ def check(
         fill_area_sqft=fill_area,
         review_standards=standards,
         exemptions=exemptions,
-        interpretation=list(CROTON_INTERPRETATION),
+        interpretation=_croton_interpretation(),
         notes=notes,
         missing_facts=missing,
         term=permit_term_check(term.issued, term.as_of, term.last_work) if term else None,

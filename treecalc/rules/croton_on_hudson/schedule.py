@@ -30,6 +30,7 @@ from treecalc.files import InputRefused, read_limited
 from treecalc.law.access import default_fee_schedule, read_toml
 from treecalc.money import cents, money
 from treecalc.quantities import in_range
+from treecalc.reference.datafolder import in_folder
 from treecalc.rules.croton_on_hudson.cite import cited, provision, whole
 
 #: A fee schedule is a few lines of TOML.
@@ -152,6 +153,8 @@ def load_fee_schedule(
         except ValueError as e:
             raise ValueError(f"fee schedule {source}: {e}") from None
     edition, appraisal = _appraisal(raw, source)
+    if spec is None:  # recorded by its place in the data folder: a statement reads the same on another install
+        source = source.replace(str(default), in_folder(default), 1)
     return FeeSchedule(
         basis, fee, mult, placeholder, label, source, value_basis, mortality, edition, appraisal, resolution
     )
@@ -166,6 +169,41 @@ def _resolution(raw: Mapping[str, Any], source: str) -> dt.date | None:
         raise ValueError(str(e)) from None
 
 
+#: The keys a schedule may hold. Any other is refused: a misspelt ``multiplyer`` read as absent would charge the
+#: default multiple without a word.
+SCHEDULE_KEYS = (
+    "basis",
+    "fee_per_tree_usd",
+    "multiplier",
+    "value_basis",
+    "placeholder",
+    "label",
+    "resolution_date",
+    "mortality_rate",
+    "appraisal_edition",
+    "appraisal_unit_cost_usd_per_sqin",
+    "appraisal_unit_cost_placeholder",
+    "appraisal_functional_pct",
+    "appraisal_external_pct",
+)
+
+
+def _check_keys(raw: Mapping[str, Any], where: str, allowed: tuple[str, ...] = SCHEDULE_KEYS) -> None:
+    import difflib
+
+    unknown = [str(k) for k in raw if k not in allowed]
+    if not unknown:
+        return
+    said = []
+    for k in unknown:
+        near = difflib.get_close_matches(k, allowed, n=1, cutoff=0.7)
+        said.append(f"{k!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
+    raise ValueError(
+        f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(said)}; a schedule's keys are "
+        f"{', '.join(allowed)}"
+    )
+
+
 def schedule_in_force(raw: Mapping[str, Any], source: str, on: dt.date | None) -> tuple[dict[str, Any], dt.date | None]:
     """The schedule of ``raw`` in force on ``on`` and its Board resolution date (§208-24C).
 
@@ -178,11 +216,15 @@ def schedule_in_force(raw: Mapping[str, Any], source: str, on: dt.date | None) -
 
     many = raw.get("schedule")
     if many is None:
+        _check_keys(raw, f"fee schedule {source}")
         one = {k: v for k, v in raw.items() if k != "resolution_date"}
         held = [(_resolution(raw, source), one)]
     else:
         if not isinstance(many, list) or not many or not all(isinstance(s, dict) for s in many):
             raise ValueError(f"fee schedule {source}: [[schedule]] must be one or more tables")
+        _check_keys(raw, f"fee schedule {source}", ("schedule",))
+        for i, s in enumerate(many, 1):
+            _check_keys(s, f"fee schedule {source} [[schedule]] {i} (resolution_date {s.get('resolution_date', '-')})")
         held = [(_resolution(s, source), {k: v for k, v in s.items() if k != "resolution_date"}) for s in many]
     undated = [s for d, s in held if d is None]
     if len(undated) > 1:

@@ -38,7 +38,6 @@ __all__ = [
     "wesley_hills_waiver_eligible",
     "wesley_hills_slope_check",
     "wesley_hills_topsoil_cy",
-    "WAIVER_READING",
 ]
 
 LAW = numbers("wesley_hills", "ch95_excavation")
@@ -55,9 +54,9 @@ def _slope(rise: Decimal, run: Decimal) -> str:
     return f"{_fmt(rise)}V:{_fmt(run)}H"
 
 
-#: The steepest finished slope of the rehabilitation rule (``slope_rise``, ``slope_run``), and that of a surface excavated to fast rock (per 1 ft horizontal).
-_SLOPE = _slope(LAW["slope_rise"].value, LAW["slope_run"].value)
-_ROCK_SLOPE = _slope(LAW["rock_slope"].value, Decimal(1))
+# The steepest finished slope of the rehabilitation rule (``slope_rise``, ``slope_run``), and that of a surface excavated to fast rock (per 1 ft horizontal).
+def _slopes() -> tuple[str, str]:
+    return _slope(LAW["slope_rise"].value, LAW["slope_run"].value), _slope(LAW["rock_slope"].value, Decimal(1))
 
 
 def _wesley_notes() -> list[str]:
@@ -75,9 +74,12 @@ def _wesley_notes() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
-    """``WESLEY_NOTES``, the notes filled from the data when asked for (PEP 562)."""
+    """``WESLEY_NOTES`` and ``WAIVER_READING``, filled from the data when asked for (PEP 562), in force on the date
+    a check is made for: nothing is read when this module is imported."""
     if name == "WESLEY_NOTES":
         return _wesley_notes()
+    if name == "WAIVER_READING":
+        return _waiver_reading()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -105,13 +107,13 @@ def _wesley_hills_readings(cellar_given: bool) -> tuple[list[str], list[str]]:
         f"{sec_lawn}: the normal addition of topsoil to lawns and gardens is not limited by the chapter.",
         f"{_tree_triggers()}: tree removal triggers (diameter measured {_measured_at()} in above ground) are evaluated by "
         "the tree law.",
-        f"{LAW['slope_rise'].section}: rehabilitation: slopes no steeper than {_SLOPE} (rock {_ROCK_SLOPE}); "
+        f"{LAW['slope_rise'].section}: rehabilitation: slopes no steeper than {_slopes()[0]} (rock {_slopes()[1]}); "
         f"{LAW['topsoil_depth'].section}: at least {_fmt(LAW['topsoil_depth'].value)} in of topsoil over "
         "exposed ground.",
         *_wesley_notes(),
     ]
     interp = [
-        WAIVER_READING,
+        _waiver_reading(),
         f"{sec_bp}: with a cellar given, the excavation volume is taken as removed from the property and the "
         f"fill as added to it (the most it can be); exactly {_times(LAW['cellar_multiple'].value)} the volume is "
         "within the rule. A foundation "
@@ -242,13 +244,14 @@ def wesley_hills_waiver_eligible(material_cy: Any) -> bool:
 
 #: The one reading of the waiver (``waiver_volume``) "an excavation or filling operation involving less than 100 cubic yards of
 #: material", used by :func:`check_permit` and :func:`wesley_hills_building_permit_check` alike.
-WAIVER_READING = (
-    f"{LAW['waiver_volume'].section}: 'less than {_fmt(LAW['waiver_volume'].value)} cubic yards of material' "
-    "is read as the amount moved (imported, exported or excavated): excavated soil placed as fill on the same site "
-    "is counted once, so the amount is the larger of the excavation and the fill volume, strictly below the limit. "
-    "The waiver is the Planning Board's discretion: permit_required stays true and waiver_eligible is reported "
-    "('not applicable' when there is no operation)."
-)
+def _waiver_reading() -> str:
+    return (
+        f"{LAW['waiver_volume'].section}: 'less than {_fmt(LAW['waiver_volume'].value)} cubic yards of material' "
+        "is read as the amount moved (imported, exported or excavated): excavated soil placed as fill on the same site "
+        "is counted once, so the amount is the larger of the excavation and the fill volume, strictly below the limit. "
+        "The waiver is the Planning Board's discretion: permit_required stays true and waiver_eligible is reported "
+        "('not applicable' when there is no operation)."
+    )
 
 
 def wesley_hills_waiver(excavation_cy: Any, fill_cy: Any) -> dict[str, Any]:
@@ -386,7 +389,7 @@ def wesley_hills_building_permit_check(
         f"{sec} read as: the fill added and the excavated material removed are each compared with "
         f"{_times(multiple)} the volume ('shall specify ... the maximum volumes of added fill and/or excavated "
         f"material'); exactly {_fmt(multiple)}x is within the rule ('does not exceed').",
-        WAIVER_READING,
+        _waiver_reading(),
         *_wesley_notes(),
     ]
     return WesleyHillsCheck(vol, limit, f, e, suffices, not suffices, waiver, expl, notes, multiple)
@@ -421,7 +424,7 @@ def wesley_hills_slope_check(rise_ft: Any, run_ft: Any, rock: bool = False, reta
         ok = rise <= limit * run
     if retained and not rock:
         ok = True
-    what = f"rock: no steeper than {_ROCK_SLOPE}" if rock else f"no steeper than {_SLOPE}"
+    what = f"rock: no steeper than {_slopes()[1]}" if rock else f"no steeper than {_slopes()[0]}"
     return {
         "ok": bool(ok),
         "section": LAW["rock_slope" if rock else "slope_rise"].section,
