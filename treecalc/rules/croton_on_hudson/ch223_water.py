@@ -183,24 +183,25 @@ def period_start_dates(due_date: _dt.date, until: _dt.date, months: str = "anniv
         k += 1
 
 
-def relevy_date_for(due_date: _dt.date) -> _dt.date:
+def relevy_date_for(due_date: _dt.date, min_days: int | None = None) -> _dt.date:
     """The 15 April on which an unpaid bill is relevied to the tax bill (§223-12F(2)).
 
     The next 15 April strictly after the due date on which the bill is more than 60 days
     overdue, i.e. the due date is at least 61 days earlier; otherwise the following year's. The day, the days
-    and the comparison ("more than": ``>``) are the law file's entries.
+    and the comparison ("more than": ``>``) are the law file's entries. ``min_days``: the
+    :func:`relevy_min_days_overdue` the caller has read already (an account reads it once, not once a bill).
     """
     d = _dt.date(due_date.year, RELEVY_MONTH, RELEVY_DAY)
     if d <= due_date:
         d = _dt.date(due_date.year + 1, RELEVY_MONTH, RELEVY_DAY)
     # "more than 60 days" met from the fewest days that meet it (the entry's number and comparison, asked once)
-    if (d - due_date).days < relevy_min_days_overdue():
+    if (d - due_date).days < (relevy_min_days_overdue() if min_days is None else min_days):
         d = _dt.date(d.year + 1, RELEVY_MONTH, RELEVY_DAY)
     return d
 
 
 # --------------------------------------------------------------------------- results
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class PenaltyEvent:
     """One event of a water account: a penalty, a payment (or its part for one bill), or a relevy.
 
@@ -226,6 +227,46 @@ class PenaltyEvent:
     bill: str | None = None
     to_relevied: Decimal = ZERO
     relevied_after: Decimal = ZERO
+
+    def __init__(
+        self,
+        date: _dt.date,
+        kind: str,
+        section: str,
+        description: str,
+        amount: Decimal,
+        charge_after: Decimal,
+        penalties_after: Decimal,
+        credit_after: Decimal,
+        to_penalties: Decimal = ZERO,
+        to_charge: Decimal = ZERO,
+        to_credit: Decimal = ZERO,
+        base: Decimal | None = None,
+        rate: Decimal | None = None,
+        bill: str | None = None,
+        to_relevied: Decimal = ZERO,
+        relevied_after: Decimal = ZERO,
+    ) -> None:
+        # the fields set in one step: the frozen dataclass's own __init__ sets them one at a time through
+        # object.__setattr__, and an account of 10,000 bills makes ~75,000 events (frozen all the same after)
+        self.__dict__.update(
+            date=date,
+            kind=kind,
+            section=section,
+            description=description,
+            amount=amount,
+            charge_after=charge_after,
+            penalties_after=penalties_after,
+            credit_after=credit_after,
+            to_penalties=to_penalties,
+            to_charge=to_charge,
+            to_credit=to_credit,
+            base=base,
+            rate=rate,
+            bill=bill,
+            to_relevied=to_relevied,
+            relevied_after=relevied_after,
+        )
 
     @property
     def total_after(self) -> Decimal:
@@ -396,16 +437,18 @@ class _Account:
         self.credit = ZERO
         self.paid = ZERO
         self.events: list[PenaltyEvent] = []
+        self.overdue_words = relevy_overdue_words()  # the law's words read once, said on every relevy
 
     def _add(self, b: _Bill | None, e: PenaltyEvent) -> None:
         self.events.append(e)
         if b is not None:
             b.events.append(e)
 
-    def penalty(self, b: _Bill, day: _dt.date) -> None:
+    def penalty(self, b: _Bill, day: _dt.date, n: int | None = None) -> None:
         # §223-12F(2): 5% the day after the due date, then 1% for each succeeding month or portion
         # thereof, on the unpaid water charge at the start of the period; rounded to the cent now.
-        n = b.periods.get(day)
+        # ``n``: the period that starts on ``day``, when the caller found the bill by its periods already
+        n = b.periods.get(day) if n is None else n
         if n is None or b.charge <= 0 or b.relevy_date is not None:
             return
         rate = FIRST_PENALTY_RATE if n == 0 else MONTHLY_PENALTY_RATE
@@ -499,7 +542,7 @@ class _Account:
             return
         moved = b.charge + b.pens
         desc = (
-            f"water charge {b.charge} and penalties {b.pens}, {relevy_overdue_words()} ({(day - b.due).days} days), "
+            f"water charge {b.charge} and penalties {b.pens}, {self.overdue_words} ({(day - b.due).days} days), "
             "transferred "
             "to the Village tax bill (lien)"
         )
@@ -540,6 +583,7 @@ def _payments(payments: Iterable[Any] | None, asof: _dt.date, notes: list[str]) 
 
 def _bills(bills: Iterable[Any], asof: _dt.date, months: str) -> list[_Bill]:
     out: list[_Bill] = []
+    min_days = relevy_min_days_overdue()  # the law's entry read once for the account, not once a bill
     for i, b in enumerate(bills):
         if i >= MAX_ACCOUNT_ROWS:
             raise ValueError(f"an account takes at most {MAX_ACCOUNT_ROWS:,} bills (monthly bills for over 800 years)")
@@ -553,7 +597,7 @@ def _bills(bills: Iterable[Any], asof: _dt.date, months: str) -> list[_Bill]:
         d = to_date(due, f"bill {i + 1} due date")
         label = str(rest[0]) if rest and rest[0] else f"bill due {d.isoformat()}"
         periods = {p: n for n, p in enumerate(period_start_dates(d, asof, months))}
-        out.append(_Bill(label, amount, d, periods, relevy_date_for(d), charge=amount))
+        out.append(_Bill(label, amount, d, periods, relevy_date_for(d, min_days), charge=amount))
     if not out:
         raise ValueError("an account needs at least one bill")
     labels = [b.label for b in out]
@@ -568,18 +612,19 @@ def _walk(acct: _Account, pays: list[tuple[_dt.date, Decimal]], asof: _dt.date) 
     """Every day on which something happens, in order: penalties, then payments, then relevies."""
     # each day's bills found by the day (bills in their order), not by asking every bill on every day: the
     # walk is linear in the periods, payments and bills (10,000 bills took minutes when it was quadratic)
-    pen_on: dict[_dt.date, list[_Bill]] = {}
+    pen_on: dict[_dt.date, list[tuple[_Bill, int]]] = {}
     relevy_on: dict[_dt.date, list[_Bill]] = {}
     for b in acct.bills:
-        for d in b.periods:
-            pen_on.setdefault(d, []).append(b)
+        for d, n in b.periods.items():
+            pen_on.setdefault(d, []).append((b, n))
         if b.relevy_on <= asof:
             relevy_on.setdefault(b.relevy_on, []).append(b)
     days = set(pen_on) | set(relevy_on) | {d for d, _ in pays}
     k = 0
     for day in sorted(days):
-        for b in pen_on.get(day, ()):
-            acct.penalty(b, day)
+        for b, n in pen_on.get(day, ()):
+            if b.charge > 0 and b.relevy_date is None:  # (a bill paid or relevied owes no penalty: not asked)
+                acct.penalty(b, day, n)
         while k < len(pays) and pays[k][0] == day:
             acct.payment(day, pays[k][1])
             k += 1
@@ -594,7 +639,10 @@ def _bill_schedule(
     months: str,
     events: list[PenaltyEvent] | None = None,
     notes: list[str] | None = None,
+    readings: tuple[str, ...] | None = None,
 ) -> PenaltySchedule:
+    """The statement of one walked bill; ``readings``: the §223-12F readings the caller has built already (an
+    account builds them once for all its bills, from the law's entries)."""
     notes = list(notes or [])
     if b.amount == 0:
         notes.append(f"{b.label} is for $0.00: nothing can be owed")
@@ -627,7 +675,7 @@ def _bill_schedule(
         relevy_date=b.relevy_date,
         relevy_amount=b.relevy_amount,
         scheduled_relevy_date=scheduled,
-        interpretation=_interpretation(months),
+        interpretation=_interpretation(months) if readings is None else list(readings),
         notes=notes,
         relevy_outstanding=b.relevied,
         months=months,
@@ -669,7 +717,8 @@ def account_statement(
     pays = _payments(payments, asof, notes)
     acct = _Account(_bills(bills, asof, months))
     _walk(acct, pays, asof)
-    scheds = [_bill_schedule(b, asof, ZERO, months) for b in acct.bills]
+    readings = tuple(_interpretation(months))
+    scheds = [_bill_schedule(b, asof, ZERO, months, readings=readings) for b in acct.bills]
     if acct.credit > 0:
         notes.append(f"payments exceed what the account owed: credit of {acct.credit}")
     not_due = [b.label for b in acct.bills if b.due >= asof]
