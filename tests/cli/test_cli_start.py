@@ -3,6 +3,7 @@ command runs (pandas, numpy, scipy, openpyxl are imported by the command)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -48,3 +49,31 @@ def test_version(capsys):
 def test_python_dash_m_runs_the_cli():
     r = subprocess.run([sys.executable, "-m", "treecalc.cli", "water"], capture_output=True, text=True)
     assert r.returncode == 2 and "choose a subcommand: penalty or meter-test" in r.stderr
+
+
+def test_assess_json_of_a_csv_survey_imports_only_what_it_uses(tmp_path):
+    # the libraries a one-tree CSV survey never needs: shtab (a completion script), rapidfuzz (a misspelt name),
+    # defusedxml (a workbook's XML), and the writers, the register and the GIS stack; each cost start-up
+    survey = tmp_path / "one.csv"
+    survey.write_text("Tag,Species,DBH (in),Action\n1,Red maple,14,Remove\n")
+    unused = ("shtab", "rapidfuzz", "defusedxml", "openpyxl", "xlsxwriter", "sqlalchemy", "dask", "pyproj", "shapely")
+    code = (
+        "import sys, contextlib, io\n"
+        "from treecalc.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        f"    rc = main(['assess', {str(survey)!r}, '--json'])\n"
+        "assert rc == 0 and out.getvalue().startswith('{'), rc\n"
+        f"print(sorted(m for m in {unused!r} if m in sys.modules))\n"
+    )
+    env = {**os.environ, "TREECALC_CACHE": str(tmp_path / "cache"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+def test_the_completion_option_still_refuses_an_unknown_shell(capsys):
+    # shtab is imported only when a script is asked for: the shells it knows are checked then
+    with pytest.raises(SystemExit) as e:
+        main(["--print-completion", "cmd.exe"])
+    assert e.value.code == 2
+    assert "--print-completion cmd.exe: give one of bash, zsh" in capsys.readouterr().err
