@@ -75,7 +75,11 @@ _EVENT_LINES = "%-10s  %-20s  %-8s  %10s  %10s  %10s  %9s  %9s\n            %s: 
 
 @guard
 def _cmd_water(a: argparse.Namespace) -> int:
-    from treecalc.rules.croton_on_hudson.ch223_water import account_statement, penalty_schedule
+    from treecalc.rules import standalone_module
+
+    # not through Croton's package, whose __init__ (Chapter 208) imports pandas: the account needs none of it
+    water = standalone_module("treecalc.rules.croton_on_hudson", "ch223_water")
+    account_statement, penalty_schedule = water.account_statement, water.penalty_schedule
 
     bills, payments = _bills_and_payments(a)
     as_of = a.as_of or _dt.date.today()
@@ -135,7 +139,9 @@ def _cmd_water(a: argparse.Namespace) -> int:
 
 @guard
 def _cmd_meter(a: argparse.Namespace) -> int:
-    from treecalc.rules.croton_on_hudson.ch223_meter import meter_test
+    from treecalc.rules import standalone_module
+
+    meter_test = standalone_module("treecalc.rules.croton_on_hudson", "ch223_meter").meter_test
 
     if not a.result:
         raise ValueError("give at least one --result PCT (the registration error at a tested flow rate)")
