@@ -15,6 +15,7 @@ from tools import architecture
 DYNAMIC = {
     "treecalc": "the facade's lazy names (treecalc.assess ...), each module named in its table",
     "treecalc.report": "the report's lazy names, each module named in its table",
+    "treecalc.ingest": "the survey reader's lazy names, each module named in its table",
     "treecalc.rules": "the village's rules package the registry names",
     "treecalc.rules.excavation": "the village's excavation rules, in its rules package",
 }

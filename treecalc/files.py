@@ -167,7 +167,19 @@ def _decode(raw: bytes) -> str:
 def parse_csv_table(
     path: str | PathLike[str], what: str, max_bytes: int | None = None, max_rows: int | None = None
 ) -> Any:
-    """A CSV as a DataFrame of stripped text cells; ``index + 2`` is each row's line in the file.
+    """A CSV as a DataFrame of stripped text cells; ``index + 2`` is each row's line in the file
+    (:func:`parse_csv_rows`, its rules)."""
+    import pandas as pd
+
+    header, rows, lines = parse_csv_rows(path, what, max_bytes, max_rows)
+    return pd.DataFrame(rows, columns=header, index=lines, dtype=str)
+
+
+def parse_csv_rows(
+    path: str | PathLike[str], what: str, max_bytes: int | None = None, max_rows: int | None = None
+) -> tuple[list[str], list[list[str]], list[int]]:
+    """A CSV as its header, its rows of stripped text cells (each as long as the header) and each row's line in
+    the file less 2, without pandas (a reader that needs no frame imports none).
 
     UTF-8 (with or without BOM) or Windows-1252; the separator (',', ';' or tab) is the one the
     header uses most. Blank lines are skipped; a row with more values than the header is refused
@@ -177,8 +189,6 @@ def parse_csv_table(
     ValueError naming ``what`` and the file.
     """
     import io
-
-    import pandas as pd
 
     name = Path(path).name
     raw = read_limited(path, what, max_bytes)
@@ -234,4 +244,4 @@ def parse_csv_table(
     except csv.Error as e:
         raise ValueError(f"{what} file {name} is not a readable CSV: {e}") from None
     assert header is not None
-    return pd.DataFrame(rows, columns=header, index=lines, dtype=str)
+    return header, rows, lines

@@ -249,3 +249,20 @@ def test_the_water_commands_name_the_law_as_the_registry_does(capsys, monkeypatc
     assert rc == 0, err
     assert "(Village of Testwater Chapter 223, §223-12F" in out.splitlines()[0]
     assert "Croton" not in out
+
+
+def test_water_penalty_event_lines_keep_their_columns(capsys):
+    # Due 15 Jan, 300.00 unpaid, as of 16 Feb: 16 Jan +5% of 300.00 = 15.00; 16 Feb +1% of 300.00 = 3.00
+    # (the charge, not the penalties). Each event is a line of fixed columns (date 10 wide, bill 20, kind 8,
+    # amount/charge/penalties 10, tax bill/credit 9, two spaces between) and its section's line under it.
+    rc, out, _ = run(["water-penalty", "--amount", "300", "--due", "2026-01-15", "--as-of", "2026-02-16"], capsys)
+    assert rc == 0
+    lines = out.splitlines()
+    first = lines.index(
+        "2026-01-16  bill 1                penalty        15.00      300.00       15.00       0.00       0.00"
+    )
+    assert lines[first + 1] == "            §223-12F(2): 5% of the unpaid water charge 300.00, not paid by the due date"
+    assert lines[first + 2] == (
+        "2026-02-16  bill 1                penalty         3.00      300.00       18.00       0.00       0.00"
+    )
+    assert lines[first + 3].startswith("            §223-12F(2): 1% of the unpaid water charge 300.00 for succeeding")

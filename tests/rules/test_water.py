@@ -532,3 +532,21 @@ def test_a_single_bill_before_its_due_date_is_not_yet_late():
 def test_a_date_that_does_not_exist_is_said_so():
     with pytest.raises(ValueError, match=r"2026-02-29 does not exist.*28 days"):
         penalty_schedule("300", "2026-02-29", [], as_of="2026-07-01")
+
+
+def test_a_penalty_event_is_frozen_and_equal_by_its_fields():
+    # the event sets its fields in one step (an account of 10,000 bills makes ~75,000 of them): still frozen,
+    # its defaults filled, equal to an event of the same fields and hashable as a frozen dataclass is
+    from dataclasses import FrozenInstanceError, fields
+
+    from treecalc.rules.croton_on_hudson.ch223_water import PenaltyEvent
+
+    day = dt.date(2026, 1, 16)
+    e = PenaltyEvent(day, "penalty", "§223-12F(2)", "5%", D("15.00"), D("300.00"), D("15.00"), D("0"), bill="b")
+    assert e == PenaltyEvent(day, "penalty", "§223-12F(2)", "5%", D("15.00"), D("300.00"), D("15.00"), D("0"), bill="b")
+    assert e != PenaltyEvent(day, "penalty", "§223-12F(2)", "5%", D("15.01"), D("300.00"), D("15.00"), D("0"), bill="b")
+    assert (e.to_penalties, e.base, e.rate, e.relevied_after) == (D("0"), None, None, D("0"))
+    assert [f.name for f in fields(e)] == list(vars(e))  # every field set, in the dataclass's order
+    with pytest.raises(FrozenInstanceError):
+        e.amount = D("0")  # type: ignore[misc]
+    assert hash(e) == hash(PenaltyEvent(**vars(e)))

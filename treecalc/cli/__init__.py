@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from treecalc.cli import (
     account,
@@ -42,9 +43,22 @@ __all__ = ["build_parser", "dump_json", "main"]
 LONG_COMMANDS = ("assess", "plan", "benefits-batch", "survey")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    import shtab
+class _PrintCompletion(argparse.Action):
+    """``--print-completion SHELL``: the script is written by shtab from a parser built with shtab's own option
+    (:func:`build_parser` ``completion=True``), so shtab is imported only when a script is asked for."""
 
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: str | None = None) -> None:
+        import shtab  # only when a completion script is asked for: it cost every command ~0.08 s (start-up)
+
+        if values not in shtab.SUPPORTED_SHELLS:
+            parser.error(f"--print-completion {values}: give one of {', '.join(shtab.SUPPORTED_SHELLS)}")
+        print(shtab.complete(build_parser(completion=True), values))
+        parser.exit(0)
+
+
+def build_parser(completion: bool = False) -> argparse.ArgumentParser:
+    """The command line's parser; ``completion``: with shtab's ``--print-completion`` and the files each command
+    completes, from which shtab writes the shell's script (imported only then: start-up)."""
     from treecalc import __version__
 
     ap = argparse.ArgumentParser(
@@ -57,7 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"treecalc {__version__}")
     # `treecalc --print-completion bash|zsh`: shtab writes the shell's completion script from this very parser (the
     # commands, their flags and choices; files where a command takes one), so it never lags behind the flags
-    shtab.add_argument_to(ap, ["--print-completion"], help="print the shell completion script (bash, zsh, tcsh)")
+    help_ = "print the shell completion script (bash, zsh, tcsh)"
+    if completion:
+        import shtab  # only when a completion script is asked for (start-up)
+
+        shtab.add_argument_to(ap, ["--print-completion"], help=help_)
+    else:
+        ap.add_argument("--print-completion", action=_PrintCompletion, metavar="SHELL", help=help_)
     sub = ap.add_subparsers(dest="command", required=True)
     for command in (
         benefits,
@@ -79,10 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
         sub.choices[name].add_argument(
             "-q", "--quiet", action="store_true", help="draw no progress line (errors and notes are still said)"
         )
-    for parser in sub.choices.values():  # a survey, an inventory or a statement: the shell offers files
-        for action in parser._actions:
-            if not action.option_strings and action.dest in ("file", "input", "statement", "survey"):
-                action.complete = shtab.FILE  # type: ignore[attr-defined]
+    if completion:
+        for parser in sub.choices.values():  # a survey, an inventory or a statement: the shell offers files
+            for action in parser._actions:
+                if not action.option_strings and action.dest in ("file", "input", "statement", "survey"):
+                    action.complete = shtab.FILE  # type: ignore[attr-defined]
     return ap
 
 

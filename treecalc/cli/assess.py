@@ -585,10 +585,20 @@ def _print_spooled(spool: BinaryIO, fingerprint: Any) -> None:
 
     end = spool.tell() - 1  # the object's closing "}", which the fingerprint's tail ends with instead
     spool.seek(0)
+    tail = fingerprint_tail(fingerprint, _json_default) + "\n"
+    out = getattr(sys.stdout, "buffer", None)
+    if out is not None and codecs.lookup(sys.stdout.encoding or "ascii").name == "utf-8":
+        # the spooled UTF-8 copied as it is: decoded and encoded again it cost ~0.15 s of 50 MB at 50,000 trees
+        sys.stdout.flush()
+        while spool.tell() < end:
+            out.write(spool.read(min(1 << 20, end - spool.tell())))
+        out.write(tail.encode("utf-8"))
+        out.flush()
+        return
     text = codecs.getincrementaldecoder("utf-8")()
     while spool.tell() < end:
         sys.stdout.write(text.decode(spool.read(min(1 << 20, end - spool.tell()))))
-    sys.stdout.write(text.decode(b"", final=True) + fingerprint_tail(fingerprint, _json_default) + "\n")
+    sys.stdout.write(text.decode(b"", final=True) + tail)
 
 
 def _assess_command(a: argparse.Namespace, spool: BinaryIO) -> int:

@@ -78,9 +78,17 @@ def _bill_lines(b: Any) -> str:
     return out
 
 
+#: An event's two lines: date, bill, kind, amount and the balances after it; then its section and what happened
+_EVENT_LINES = "%-10s  %-20s  %-8s  %10s  %10s  %10s  %9s  %9s\n            %s: %s\n"
+
+
 @guard
 def _cmd_water(a: argparse.Namespace) -> int:
-    from treecalc.rules.croton_on_hudson.ch223_water import account_statement, penalty_schedule
+    from treecalc.rules import standalone_module
+
+    # not through Croton's package, whose __init__ (Chapter 208) imports pandas: the account needs none of it
+    water = standalone_module("treecalc.rules.croton_on_hudson", "ch223_water")
+    account_statement, penalty_schedule = water.account_statement, water.penalty_schedule
 
     bills, payments = _bills_and_payments(a)
     as_of = a.as_of or _dt.date.today()
@@ -102,13 +110,26 @@ def _cmd_water(a: argparse.Namespace) -> int:
         f"{'date':<10}  {'bill':<20}  {'kind':<8}  {'amount':>10}  {'charge':>10}  {'penalties':>10}  "
         f"{'tax bill':>9}  {'credit':>9}"
     )
-    # the events written as one text (an account of 10,000 bills has ~200,000 lines: a print each cost seconds)
+    # the events written as one text (an account of 10,000 bills has ~200,000 lines: a print each cost seconds),
+    # each by one %-format of the amounts' str() (an f-string formatting six Decimals a line cost twice the time)
     sys.stdout.write(
         "".join(
-            f"{e.date.isoformat():<10}  {(e.bill or '-')[:20]:<20}  {e.kind:<8}  {e.amount:>10}  "
-            f"{e.charge_after:>10}  {e.penalties_after:>10}  {e.relevied_after:>9}  {e.credit_after:>9}\n"
-            f"{'':<10}  {e.section}: {e.description}\n"
-            for e in r.events
+            [
+                _EVENT_LINES
+                % (
+                    e.date.isoformat(),
+                    (e.bill or "-")[:20],
+                    e.kind,
+                    e.amount,
+                    e.charge_after,
+                    e.penalties_after,
+                    e.relevied_after,
+                    e.credit_after,
+                    e.section,
+                    e.description,
+                )
+                for e in r.events
+            ]
         )
     )
     if not r.events:
@@ -129,7 +150,9 @@ def _cmd_water(a: argparse.Namespace) -> int:
 
 @guard
 def _cmd_meter(a: argparse.Namespace) -> int:
-    from treecalc.rules.croton_on_hudson.ch223_meter import meter_test
+    from treecalc.rules import standalone_module
+
+    meter_test = standalone_module("treecalc.rules.croton_on_hudson", "ch223_meter").meter_test
 
     if not a.result:
         raise ValueError("give at least one --result PCT (the registration error at a tested flow rate)")

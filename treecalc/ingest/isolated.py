@@ -103,3 +103,15 @@ def read_csv_table(
     from treecalc.files import parse_csv_table
 
     return run(parse_csv_table, path, what, max_bytes, max_rows, what=f"{what} file {Path(path).name}")
+
+
+def read_csv_rows(
+    path: str | os.PathLike[str], what: str, max_bytes: int | None = None, max_rows: int | None = None
+) -> tuple[list[str], list[list[str]], list[int]]:
+    """:func:`read_csv_table`'s header, rows and lines as lists (:func:`treecalc.files.parse_csv_rows`), for a reader
+    that needs no frame: neither process imports pandas for it."""
+    from pathlib import Path
+
+    from treecalc.files import parse_csv_rows
+
+    return run(parse_csv_rows, path, what, max_bytes, max_rows, what=f"{what} file {Path(path).name}")

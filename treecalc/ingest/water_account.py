@@ -12,7 +12,7 @@ from decimal import Decimal
 from os import PathLike
 from pathlib import Path
 
-from treecalc.ingest.isolated import read_csv_table
+from treecalc.ingest.isolated import read_csv_rows
 from treecalc.money import parse_money_cents
 from treecalc.quantities import to_date
 
@@ -44,16 +44,17 @@ def read_account_csv(
 def _read_account_csv(
     path: str | PathLike[str],
 ) -> tuple[list[tuple[Decimal, _dt.date, str | None]], list[tuple[_dt.date, Decimal]]]:
-    df = read_csv_table(path, "account", max_rows=MAX_ACCOUNT_ROWS)
-    if not len(df):
+    header, cells, lines = read_csv_rows(path, "account", max_rows=MAX_ACCOUNT_ROWS)
+    if not cells:
         raise ValueError(f"account file {path} has no rows")
-    if len(df) > MAX_ACCOUNT_ROWS:  # before a row is read: a million rows took minutes to be refused
+    if len(cells) > MAX_ACCOUNT_ROWS:  # before a row is read: a million rows took minutes to be refused
         raise ValueError(
-            f"account file {path} has {len(df):,} rows, over the limit of {MAX_ACCOUNT_ROWS:,} bills and payments "
-            "for one account (monthly bills for over 800 years); split the account"
+            f"account file {path} has {len(cells):,} rows, over the limit of {MAX_ACCOUNT_ROWS:,} bills and "
+            "payments for one account (monthly bills for over 800 years); split the account"
         )
-    cols = {str(c).strip().lower(): c for c in df.columns}
-    rows = [(int(i) + 2, r) for i, r in zip(df.index, df.to_dict("records"))]
+    cols = {str(c).strip().lower(): c for c in header}
+    # each row as a record of the header's names (a name given twice: its last cell, as a frame's records gave)
+    rows: list[tuple[int, dict[str | None, str]]] = [(i + 2, dict(zip(header, r))) for i, r in zip(lines, cells)]
 
     def col(names: Sequence[str], required: bool = True) -> str | None:
         for n in names:

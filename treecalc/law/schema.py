@@ -109,14 +109,22 @@ def compare(op: str, x: Any, v: Any) -> Any:
 
     A float within :data:`SAME_AS_BOUND_RTOL` of ``v`` is ``v``: a tree measured 20.32 cm is "eight (8) inches
     or more" (§208-19A(2)) and "up to and including eight inches" (§208-29B(1)), not 7.999999999999999 in."""
+    import math
     import operator
-
-    import numpy as np
 
     fn = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}.get(op)
     if fn is None:
         raise LawSchemaError(f"operator {op!r} is not one of {', '.join(OPERATORS)}")
     out = fn(x, v)
+    if isinstance(v, (bool, Decimal)) or (type(x) is int and type(v) in (int, float)):  # as below, without numpy
+        return out
+    if type(x) is float and type(v) in (int, float):  # numpy's isclose(x, v, rtol, atol=0), as below
+        vf = float(v)
+        finite = abs(x) < math.inf and abs(vf) < math.inf  # not finite: close only when equal (never NaN)
+        return op in (">=", "<=") if (abs(x - vf) <= SAME_AS_BOUND_RTOL * abs(vf) if finite else x == vf) else out
+
+    import numpy as np
+
     xa = np.asarray(x)
     if xa.dtype.kind != "f" or isinstance(v, bool) or not isinstance(v, (int, float, np.number)):
         return out

@@ -20,7 +20,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import pandas as pd
-from rapidfuzz import fuzz, process
 
 from treecalc.messages import quoted
 from treecalc.reference import data
@@ -215,6 +214,7 @@ def _suggest_batch(idx: _Index, keys: list[str], n: int = 3) -> dict[str, list[t
     """:func:`_suggest` of many keys at once (one score matrix per 2,000 keys: five times faster than
     a search per key, which kept a survey of 20,000 distinct unknown names reading for many seconds)."""
     import numpy as np
+    from rapidfuzz import fuzz, process  # only when a name is not found exactly (start-up of every command)
 
     out: dict[str, list[tuple[str, float]]] = {}
     for start in range(0, len(keys), 2000):
@@ -247,6 +247,8 @@ def _suggest_batch(idx: _Index, keys: list[str], n: int = 3) -> dict[str, list[t
 def _suggest(idx: _Index, key: str, n: int = 3) -> list[tuple[str, float]]:
     if n == 3 and key in _BATCH:
         return _BATCH[key]
+    from rapidfuzz import fuzz, process  # only when a name is not found exactly (start-up of every command)
+
     out: list[tuple[str, float]] = []
     seen: set[str] = set()
     for _, score, i in process.extract(key, idx.choices, scorer=fuzz.QRatio, limit=40):
@@ -408,6 +410,8 @@ def _zone_fuzzy(text: str, zone: str, northeast: Resolution) -> Resolution | Non
     if not keys:
         return None
     key = normalize_common(text)
+    from rapidfuzz import fuzz, process  # only when a name is not found exactly (start-up of every command)
+
     own: list[tuple[str, float]] = []
     for _, score, i in process.extract(key, keys, scorer=fuzz.QRatio, limit=40):
         if codes[i] not in {c for c, _ in own}:

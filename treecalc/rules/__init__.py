@@ -10,6 +10,9 @@
 """
 
 import importlib
+import importlib.util
+import sys
+from pathlib import Path
 from types import ModuleType
 
 from treecalc.law.access import JURISDICTIONS, jurisdiction_key, law
@@ -23,4 +26,35 @@ def rules_module(jurisdiction: str) -> ModuleType:
     return importlib.import_module(get(jurisdiction).rules)
 
 
-__all__ = ["JURISDICTIONS", "jurisdiction_key", "law", "rules_module"]
+def standalone_module(package: str, name: str) -> ModuleType:
+    """Module ``name`` of rules package ``package`` (``"treecalc.rules.croton_on_hudson"``, ``"ch223_water"``),
+    imported without running the package's ``__init__`` when the package is not imported yet.
+
+    Croton's package ``__init__`` is Chapter 208: it imports pandas and every section module (~0.5 s of CPU), and
+    the water and meter modules of Chapter 223 need none of it (they import only the law, money and dates). The
+    module is the same object the package would give: kept in ``sys.modules`` under its full name, so a later
+    ``import`` of the package finds it there (``from package import name`` and pickling work as before). Only
+    for a module that imports nothing of its own package: its imports run as written, so one that did would
+    import the package anyway (correct, only slower)."""
+    full = f"{package}.{name}"
+    if full in sys.modules:
+        return sys.modules[full]
+    if package in sys.modules:
+        return importlib.import_module(full)
+    parent = importlib.util.find_spec(package)  # imports the package's parents, not the package
+    locations = (parent.submodule_search_locations if parent is not None else None) or ()
+    path = next((Path(p) / f"{name}.py" for p in locations if (Path(p) / f"{name}.py").is_file()), None)
+    spec = importlib.util.spec_from_file_location(full, path) if path else None
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no module {full}")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[full] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except BaseException:
+        sys.modules.pop(full, None)
+        raise
+    return mod
+
+
+__all__ = ["JURISDICTIONS", "jurisdiction_key", "law", "rules_module", "standalone_module"]

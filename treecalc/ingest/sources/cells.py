@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 import zipfile
 
-import defusedxml.ElementTree as DET
-
 from treecalc.ingest.sources.zipguard import _local, parse_ref
 
 _FORMULA = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
@@ -114,6 +112,8 @@ def _formula_cells_parsed(
     formula = None
     value = None
     is_error = False
+    import defusedxml.ElementTree as DET  # only for a sheet with formulas or errors (start-up of every command)
+
     with zf.open(part) as fh:
         for ev, el in DET.iterparse(fh, events=("start", "end"), forbid_dtd=True):
             tag = _local(el.tag)

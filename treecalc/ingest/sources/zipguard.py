@@ -10,9 +10,6 @@ import re
 import zipfile
 from pathlib import PurePosixPath
 
-import defusedxml
-import defusedxml.ElementTree as DET
-
 from treecalc.ingest import limits as L
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.limits import DEFAULT as DEFAULT_LIMITS
@@ -20,6 +17,8 @@ from treecalc.ingest.limits import Limits, refuse
 
 
 def _forbidden(e: Exception) -> bool:
+    import defusedxml  # imported with the first workbook read, not by every command (start-up)
+
     return isinstance(
         e,
         (
@@ -34,6 +33,8 @@ def _forbidden(e: Exception) -> bool:
 def _iter_xml(zf: zipfile.ZipFile, member: str, name: str, event: str = "start"):
     """Elements of one XML part at their ``event`` ("start", or "end" when their content
     is needed), parsed by defusedxml (no DTD, no entities)."""
+    import defusedxml.ElementTree as DET  # imported with the first workbook read, not by every command (start-up)
+
     try:
         with zf.open(member) as fh:
             for _, el in DET.iterparse(fh, events=(event,), forbid_dtd=True):
