@@ -123,7 +123,7 @@ def test_statement_pdf_and_text_name_the_offence_and_its_section(tmp_path, capsy
     xlsx, pdf = tmp_path / "s.xlsx", tmp_path / "s.pdf"
     assert main(["assess", str(path), *site, "--out", str(xlsx), "--pdf", str(pdf)]) == 0
     text = capsys.readouterr().out
-    assert "§208-29B(4)      Civil penalty tier (definite offences): 1 trees  [up to $4,000 per tree]" in text
+    assert "§208-29B(4)      Civil penalty tier (definite offences): 1 tree  [up to $4,000 per tree]" in text
     assert "Criminal fine, maximum: $250" in text and "§208-29A (§208-5C)" in text
     # the statement's Penalties sheet: the tree, its section, its tier and amounts
     wb = openpyxl.load_workbook(xlsx)

@@ -786,7 +786,7 @@ def _in_process(
         raise
     seconds = time.perf_counter() - t0
     shown = f"{total:,} trees" if total is not None else "a CSV input"
-    where = f"this process ({shown}; no cluster: give --workers or --scheduler for one)"
+    where = f"this process ({shown}; no cluster asked for)"
     return _result(counted, len(tasks), seconds, where, out, coords, crs, xy)
 
 
