@@ -50,8 +50,18 @@ def _amended_on(village: str, chapter: str) -> tuple[_dt.date, ...]:
     return tuple(sorted(dated))
 
 
+@functools.cache
+def _held_on(village: str, chapter: str, on: _dt.date) -> dict[str, LawNumber]:
+    """The numbers in force on ``on``: read once per version of the chapter, not once per date (a bill's due date
+    maps to the amendment in force), and looked up once per date (an account asks for them on every bill)."""
+    amended = _amended_on(village, chapter)
+    held = [d for d in amended if d <= on]
+    return _numbers(village, chapter, held[-1] if held else on if amended else None)
+
+
 CACHES.append(_numbers)
 CACHES.append(_amended_on)
+CACHES.append(_held_on)
 
 #: The date whose law a companion's numbers are read on while a bill or a permit is worked out (None: today).
 _ON: ContextVar[_dt.date | None] = ContextVar("treecalc_companion_law_on", default=None)
@@ -74,11 +84,7 @@ class LawNumbers(Mapping[str, LawNumber]):
         self.village, self.chapter = village, chapter
 
     def _held(self) -> dict[str, LawNumber]:
-        on = _ON.get() or _dt.date.today()
-        # read once per version of the chapter, not once per date: a bill's due date maps to the amendment in force
-        amended = _amended_on(self.village, self.chapter)
-        held = [d for d in amended if d <= on]
-        return _numbers(self.village, self.chapter, held[-1] if held else on if amended else None)
+        return _held_on(self.village, self.chapter, _ON.get() or _dt.date.today())
 
     def __getitem__(self, key: str) -> LawNumber:
         held = self._held()

@@ -461,6 +461,9 @@ class _Bill:
     relevy_date: _dt.date | None = None
     relevy_amount: Decimal | None = None
     events: list[PenaltyEvent] = field(default_factory=list)
+    #: the first and the monthly penalty rates in force on the due date, read at the bill's first penalty (an
+    #: account of many bills would otherwise look the dated law up for every month of every bill)
+    rates: tuple[Any, Any] | None = None
 
     def owed(self) -> Decimal:
         return self.pens + self.charge + self.relevied
@@ -486,8 +489,10 @@ class _Account:
         n = b.periods.get(day) if n is None else n
         if n is None or b.charge <= 0 or b.relevy_date is not None:
             return
-        with law_on(b.due):  # the rates in force on the bill's due date
-            entry = LAW["first_penalty_rate" if n == 0 else "monthly_penalty_rate"]
+        if b.rates is None:
+            with law_on(b.due):  # the rates in force on the bill's due date
+                b.rates = (LAW["first_penalty_rate"], LAW["monthly_penalty_rate"])
+        entry = b.rates[0 if n == 0 else 1]
         rate = entry.value / 100
         pen = cents(b.charge * rate)
         b.pens += pen
