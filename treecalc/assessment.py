@@ -318,7 +318,7 @@ def assess(
     _closing_warnings(trees, found, planted, warnings)
     quoted.record_entries(found, jkey, on_date)
     return Assessment(
-        labels=quoted.quoted_labels(on_date),
+        labels=quoted.quoted_labels(on_date, jkey),
         survey=survey,
         jurisdiction=jkey,
         options=options,

@@ -134,6 +134,9 @@ class QuotedLabels:
 
     columns: Mapping[str, str] = field(default_factory=dict)
     site: Mapping[str, str] = field(default_factory=dict)
+    #: every section the assessment's law cites, by its entry's or provision's key (``"provisions.value_basis"``:
+    #: :func:`treecalc.law.cites.sections`), as in force on the assessment's date: the outputs cite these
+    sections: Mapping[str, str] = field(default_factory=dict)
 
 
 def exact_cents(amount: Any) -> int | None:

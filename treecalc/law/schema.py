@@ -34,7 +34,12 @@ OPERATOR_WORDS = {">": "more than", ">=": "at least", "<": "less than", "<=": "a
 ENTRY_KEYS = {"value", "values", "unit", "section", "text", "operator", "min", "max", "whole"}
 ENTRY_NEEDS = ("unit", "section", "text")
 #: The top-level keys that describe the file, not a number.
-META_KEYS = {"name", "chapter", "effective"}
+META_KEYS = {"name", "chapter", "effective", "provisions"}
+#: The table of a law file holding the provisions its outputs cite that set no number (the §208-22B value basis,
+#: the §208-29F hold): each a section, the ordinance's words and the source they are quoted from. Not entries (they
+#: have no value to amend), so apart from them: :func:`treecalc.law.cites.section` reads them.
+PROVISIONS = "provisions"
+PROVISION_KEYS = ("section", "text", "source")
 
 
 class LawSchemaError(ValueError):
@@ -297,6 +302,7 @@ def validate(raw: dict[str, Any], name: str) -> None:
             raise LawSchemaError(f"{name}: [effective] must be a table")
         if "date" in eff:
             _date(eff["date"], f"{name} [effective]")
+    _check_provisions(raw.get(PROVISIONS, {}), name)
     for k, v in raw.items():
         if k in META_KEYS:
             continue
@@ -343,6 +349,18 @@ def _dated(t: dict[str, Any], where: str) -> Any:
                         yield f"{w} row {i} {c}", cell
         else:
             yield from _dated(v, w)
+
+
+def _check_provisions(t: Any, name: str) -> None:
+    if not isinstance(t, dict):
+        raise LawSchemaError(f"{name}: [{PROVISIONS}] must be a table of provisions (section, text, source)")
+    for k, v in t.items():
+        where = f"{name} [{PROVISIONS}.{k}]"
+        if not isinstance(v, dict) or set(v) != set(PROVISION_KEYS):
+            raise LawSchemaError(f"{where}: a provision has exactly {', '.join(PROVISION_KEYS)}")
+        blank = [x for x in PROVISION_KEYS if not isinstance(v[x], str) or not v[x].strip()]
+        if blank:
+            raise LawSchemaError(f"{where}: lacks {', '.join(blank)}")
 
 
 def _check_table(t: dict[str, Any], where: str) -> None:
