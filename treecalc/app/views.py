@@ -34,6 +34,17 @@ def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
     return law(jurisdiction or DEFAULT, dt.date.today())
 
 
+def cite(key: str, a: Assessment | None = None) -> str:
+    """The section a page cites for ``key`` (an entry's dotted key, ``"replacement.percent"``, or a provision's,
+    ``"provisions.value_basis"``): as the assessment ``a`` recorded it, else as the default law in force today
+    cites it (:func:`treecalc.law.cites.cite`), never retyped."""
+    import datetime as dt
+
+    from treecalc.law import cites
+
+    return cites.cite(a.labels.sections if a is not None else None, key, dt.date.today())
+
+
 def frame(x: Any) -> pd.DataFrame:
     """A DataFrame from a DataFrame, a list of dicts/objects, or a dict of lists."""
     if x is None:
