@@ -115,7 +115,7 @@ class Replacement(_Fields):
     #: removed_value_usd and required_value_usd in exact integer cents
     removed_value_cents: int | None = None
     required_value_cents: int | None = None
-    #: §208-22F on the trees whose offence is conditional (a fact not given): what would be required if it
+    #: the violation standard on the trees whose offence is conditional (a fact not given): what would be required if it
     #: were established; never in required, the parts or the totals (None when there is none)
     conditional_22f: dict[str, Any] | None = None
     #: the law's entries this finding applied (value, unit, section, text), by dotted key, as in force on the

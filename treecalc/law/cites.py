@@ -17,7 +17,7 @@ from treecalc.law.loader import CACHES, TREE_CHAPTER, _raw, entries, law_path
 from treecalc.law.registry import jurisdiction_key
 from treecalc.law.schema import PROVISIONS, Bracket
 
-#: "§208-22A(1)" -> ("§208-22", "A", "(1)"): the section, its subsection's letter, the paragraph
+#: a section, its subsection's letter, its paragraphs: "§NNN-NNA(1)" -> ("§NNN-NN", "A", "(1)")
 _PARTS = re.compile(r"^(§+ ?\d+-\d+)([A-Z]?)((?:\(\w+\))*)$")
 #: a bracket's row by its ``tier`` (``penalty.civil_tiers[3]``)
 _ROW = re.compile(r"^(.+)\[(\w+)\]$")

@@ -35,8 +35,8 @@ ENTRY_KEYS = {"value", "values", "unit", "section", "text", "operator", "min", "
 ENTRY_NEEDS = ("unit", "section", "text")
 #: The top-level keys that describe the file, not a number.
 META_KEYS = {"name", "chapter", "effective", "provisions"}
-#: The table of a law file holding the provisions its outputs cite that set no number (the §208-22B value basis,
-#: the §208-29F hold): each a section, the ordinance's words and the source they are quoted from. Not entries (they
+#: The table of a law file holding the provisions its outputs cite that set no number (Chapter 208's value basis,
+#: its hold on building permits): each a section, the ordinance's words and the source they are quoted from. Not entries (they
 #: have no value to amend), so apart from them: :func:`treecalc.law.cites.section` reads them.
 PROVISIONS = "provisions"
 PROVISION_KEYS = ("section", "text", "source")

@@ -47,11 +47,11 @@ from treecalc.law.access import meets
 from treecalc.rules.croton_on_hudson.permit import TRIGGER_TEXT
 
 #: The permit triggers that hold on the number of trees removed, not on a tree's own facts: the rules' trigger
-#: texts that state a ``{count}`` (§208-19A(1), §208-19A(8)).
+#: texts that state a ``{count}`` (the count triggers: more than N removals in the window, clear cutting).
 COUNT_SECTIONS = frozenset(k for k, text in TRIGGER_TEXT.items() if "{count}" in text)
 
-#: Per-tree columns that can take a removal out of the lot's count or out of the permit (§208-19B(1), §208-18A):
-#: with them the count is no longer the number of removals, and the plan searches instead.
+#: Per-tree columns that can take a removal out of the lot's count or out of the permit (the Village's own work, a
+#: removal with a permit): with them the count is no longer the number of removals, and the plan searches instead.
 _OUT_OF_COUNT = ("village_work", "permit")
 
 
@@ -62,9 +62,9 @@ class _Model:
     jurisdiction: str
     must: np.ndarray  # the must-remove trees (always removed)
     own: np.ndarray  # a permit needed by the tree's own triggers
-    excluded: np.ndarray  # a removal never counted for replacement (dead, §208-22E)
+    excluded: np.ndarray  # a removal never counted for replacement (dead, invasive, good forestry)
     weight: np.ndarray  # the tree's value in cents when counted, 0 when excluded
-    min_trees: Any  # §208-22A: the fewest trees under a permit that replace
+    min_trees: Any  # replacement.min_trees: the fewest trees under a permit that replace
     costs: Callable[[Any], Any]  # an assessment's (planting, in lieu, penalty) (treecalc.studies.plan.costs)
 
 
@@ -81,7 +81,7 @@ def _model(trees: pd.DataFrame, must: np.ndarray, everything: Any, costs: Callab
         return None
     act = actions(t)
     if not np.isin(act, ("retain", "remove")).all():
-        return None  # a tree harmed already: offences, §208-22F and penalties are the search's
+        return None  # a tree harmed already: offences, the violation standard and penalties are the search's
     removal = act == "remove"
     sections = _sections(t["permit_triggers"])
     fired = np.array([bool(s & COUNT_SECTIONS) for s in sections])
