@@ -34,7 +34,15 @@ WARRANTY, HOLD = "replacement.warranty_years", "provisions.hold"
 
 
 def _cite(key: str) -> str:
-    """The section ``key`` cites in the law in force today (the register's law: the default one)."""
+    """The section a verb's help cites for ``key``, in the law in force today (the register's law: the default one)."""
+    from treecalc.cli.common import help_section
+
+    return help_section(key)
+
+
+def _said(key: str) -> str:
+    """The section a line of the register's output cites for ``key``, in the law in force today (a data folder that
+    cannot be read is refused, exit 2, as every read of it)."""
     import datetime as dt
 
     from treecalc.law.cites import cite
@@ -343,7 +351,7 @@ def _show(a: argparse.Namespace) -> int:
         f"  owed {_usd(c['owed_usd'])} (fund in lieu {_usd(c['fund_in_lieu_usd'])}, civil penalty "
         f"{_usd(c['civil_penalty']['amount_usd'])})   paid {_usd(c['paid_usd'])}   {_balance(c['balance_usd'])}",
         f"  decision: {c['decision'] or 'none yet'}"
-        + (f"   holding building permits and certificates ({_cite(HOLD)})" if c["holding_certificates"] else ""),
+        + (f"   holding building permits and certificates ({_said(HOLD)})" if c["holding_certificates"] else ""),
     ]
     lines += [
         f"  payment {p['id']}: {_usd(p['amount_usd'])} on {p['date']}"
@@ -448,7 +456,7 @@ def _due(a: argparse.Namespace) -> int:
     rows = _reg(a).due(a.start, a.end)
     text = "\n".join(
         f"{r['inspection_due']}  case {r['case']} planting {r['planting']}: {r['trees']} trees ({r['title']}) "
-        + _cite(WARRANTY)
+        + _said(WARRANTY)
         for r in rows
     )
     return _print(a, rows, text or f"no inspections due from {a.start} to {a.end}")

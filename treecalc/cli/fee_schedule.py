@@ -28,8 +28,10 @@ def _section(on: Any = None) -> str:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from treecalc.cli.account import add_by
+    from treecalc.cli.common import help_section
 
-    p = subparsers.add_parser("fee-schedule", help=f"record a Tree Preservation Fund fee schedule ({_section()})")
+    said = help_section("provisions.fee_schedule")
+    p = subparsers.add_parser("fee-schedule", help=f"record a Tree Preservation Fund fee schedule ({said})")
     sub = p.add_subparsers(dest="fee_command", required=True)
     r = sub.add_parser("record", help="add a schedule set by Board resolution; earlier schedules are kept")
     r.add_argument(
