@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from treecalc.law.cites import cite
 from treecalc.report.json import assessment_json
 
 if TYPE_CHECKING:
@@ -78,10 +77,11 @@ def law_record(d: Mapping[str, Any]) -> Any:
     return get(d.get("jurisdiction") or DEFAULT)
 
 
-def cited(d: Mapping[str, Any], key: str) -> str:
+def cited(d: Mapping[str, Any], key: str, default: str = "the law") -> str:
     """The section ``key`` cites (an entry's or a provision's key), as the assessment of ``d`` recorded it
-    (:func:`report_data`'s ``sections``), else as the default law holds it."""
-    return cite(d.get("sections"), key)
+    (:func:`report_data`'s ``sections``): the report reads no law. ``default`` for a key the assessment's law does
+    not hold (a village of data alone): never another village's section."""
+    return str((d.get("sections") or {}).get(key, default))
 
 
 def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
@@ -152,8 +152,9 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
     """
     lines = list(d.get("lines") or [])
     # the maximum's own line: the tiers ("Civil penalty tier", one paragraph each) come first in the statement
-    civil = section_of(lines, "Civil penalty, maximum", cited(d, "penalty.civil_tiers"))
-    criminal = section_of(lines, "Criminal fine, maximum", cited(d, "criminal.per_tree_usd"))
+    # (a law without civil penalties or criminal fines has no section of them: its rows are not printed)
+    civil = section_of(lines, "Civil penalty, maximum", cited(d, "penalty.civil_tiers", ""))
+    criminal = section_of(lines, "Criminal fine, maximum", cited(d, "criminal.per_tree_usd", ""))
     fine = section_of(lines, "Fine, maximum", "Ch. 95 penalties A")
     definite: list[tuple[str, str, float | None]] = []
     conditional: list[tuple[str, str, float | None]] = []

@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING, Any
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
-from treecalc.law.cites import joined, letter
-from treecalc.messages import shown, voice
+from treecalc.messages import joined, letter, shown, voice
 from treecalc.report.content import (
     BASIS_WORDS,
     cited,

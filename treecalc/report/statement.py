@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from treecalc.law.cites import cite
 from treecalc.models.projection import PLANTED, REMOVED
 from treecalc.report.cells import (
     TREE_FIRST,
@@ -407,6 +406,12 @@ def _trees(book: Book, a: Assessment) -> None:
 VIOLATION, PERCENT = "replacement.violation_percent", "replacement.percent"
 
 
+def _cited(a: Assessment, key: str) -> str:
+    """The section of ``key`` as the assessment recorded it (the statement reads no law); a law without that entry
+    (a village of data alone) is said as "the law", never another village's section."""
+    return str(a.labels.sections.get(key, "the law"))
+
+
 #: The first rows of the Replacement plan and Fund sheets, in the order of the replacement's reckoning: what is
 #: required, the trees needed and planted, the fee for trees not planted, the values planted and unmet, the
 #: cost, the natives, the payment to the Fund. Each sheet shows the keys its
@@ -461,8 +466,8 @@ def _replacement(book: Book, a: Assessment) -> None:
         tables.insert(
             0,
             (
-                f"Replacement parts ({cite(a.labels.sections, VIOLATION)}: trees harmed in offences; "
-                f"{cite(a.labels.sections, PERCENT)}: proposed removals "
+                f"Replacement parts ({_cited(a, VIOLATION)}: trees harmed in offences; "
+                f"{_cited(a, PERCENT)}: proposed removals "
                 f"under a permit for {rep.said.get('min_trees', rep.min_trees)} or more trees)",
                 parts,
             ),
@@ -473,7 +478,7 @@ def _replacement(book: Book, a: Assessment) -> None:
     cond = rep.conditional_22f if rep is not None else None
     if cond:  # the violation standard on conditional offences: apart, never in the required value above
         row = {k: v for k, v in dict(cond).items() if k not in ("tags", "text")}
-        said = f"{cite(a.labels.sections, VIOLATION)} on conditional offences: would be required if established, not required"
+        said = f"{_cited(a, VIOLATION)} on conditional offences: would be required if established, not required"
         tables.append((said, [row]))
     if share is not None and not is_missing(scalar(share)):
         # "predominantly be native" as the finding said it (more than half of the trees planted)
@@ -510,7 +515,7 @@ def _replacement(book: Book, a: Assessment) -> None:
 
     stock = _records(rep.stock if rep is not None else [])
     if stock:
-        sizes = cite(a.labels.sections, "replacement.deciduous_min_dbh_in")
+        sizes = _cited(a, "replacement.deciduous_min_dbh_in")
         records_table(g, f"Replacement stock offered ({sizes} minimum sizes)", stock, a.labels)
     for label, records in tables:
         records_table(g, label, records, a.labels)
