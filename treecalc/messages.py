@@ -128,9 +128,11 @@ _PARTS = re.compile(r"^(§+ ?\d+-\d+)([A-Z]?)((?:\(\w+\))*)$")
 
 
 def _parts(section: str) -> tuple[str, str, str]:
+    """A section's parts; a citation that is no numbered section ("the law", "Chapter 95 penalties, A") is its own
+    whole, with no letter or paragraph to add."""
     m = _PARTS.match(section.strip())
     if not m:
-        raise ValueError(f"{section!r} is not a section (§NNN-NN, a subsection letter, paragraphs in brackets)")
+        return section, "", ""
     return m[1], m[2], m[3]
 
 
@@ -156,5 +158,5 @@ def joined(first: str, *more: str) -> str:
     the whole of it ("§208-22D/§208-24")."""
     out = first
     for s in more:
-        out += "/" + (letter(s) if head(s) == head(first) else s)
+        out += "/" + (letter(s) if letter(s) and head(s) == head(first) else s)
     return out
