@@ -278,7 +278,7 @@ def assess(
         basis_label = f"{basis_label[:-1]}, {record.value_section})"
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
-    # a law with a fund reads its fee schedule in force on the date (Croton-on-Hudson §208-24C); one without has none
+    # a law with a fund reads its fee schedule in force on the date (Croton-on-Hudson's Board sets it); one without has none
     schedule_of = getattr(rules, "fee_schedule", None)
     schedule = schedule_of(opts, on_date) if schedule_of is not None else None
     mortality, mortality_source = _mortality(opts, schedule)
@@ -318,7 +318,7 @@ def assess(
     _closing_warnings(trees, found, planted, warnings)
     quoted.record_entries(found, jkey, on_date)
     return Assessment(
-        labels=quoted.quoted_labels(on_date),
+        labels=quoted.quoted_labels(on_date, jkey),
         survey=survey,
         jurisdiction=jkey,
         options=options,

@@ -119,3 +119,44 @@ def words_of(presenter: str) -> Callable[[str], str] | None:
         except ImportError:
             return None
     return None
+
+
+# --- how a sentence cites sections (read from the law file: treecalc.law.cites) --------------------------------
+
+#: a section, its subsection's letter, its paragraphs: "§NNN-NNA(1)" -> ("§NNN-NN", "A", "(1)")
+_PARTS = re.compile(r"^(§+ ?\d+-\d+)([A-Z]?)((?:\(\w+\))*)$")
+
+
+def _parts(section: str) -> tuple[str, str, str]:
+    """A section's parts; a citation that is no numbered section ("the law", "Chapter 95 penalties, A") is its own
+    whole, with no letter or paragraph to add."""
+    m = _PARTS.match(section.strip())
+    if not m:
+        return section, "", ""
+    return m[1], m[2], m[3]
+
+
+def head(section: str) -> str:
+    """The whole section a subsection is of: "§208-22A" -> "§208-22", "§208-29B(7)" -> "§208-29"."""
+    return _parts(section)[0]
+
+
+def subsection(section: str) -> str:
+    """The subsection a paragraph is of: "§208-29B(7)" -> "§208-29B", "§208-6A(1)" -> "§208-6A"."""
+    whole, letter, _ = _parts(section)
+    return whole + letter
+
+
+def letter(section: str) -> str:
+    """A subsection's letter and paragraph as a sentence adds it to another of the same section ("F", "B(7)")."""
+    _, sub, para = _parts(section)
+    return sub + para
+
+
+def joined(first: str, *more: str) -> str:
+    """Subsections of one section cited together: ("§208-22A", "§208-22F") -> "§208-22A/F"; of another section,
+    the whole of it ("§208-22D/§208-24")."""
+    out = first
+    for s in more:
+        out += "/" + (letter(s) if letter(s) and head(s) == head(first) else s)
+    return out

@@ -120,7 +120,7 @@ class Replacement(_Fields):
     #: removed_value_usd and required_value_usd in exact integer cents
     removed_value_cents: int | None = None
     required_value_cents: int | None = None
-    #: §208-22F on the trees whose offence is conditional (a fact not given): what would be required if it
+    #: the violation standard on the trees whose offence is conditional (a fact not given): what would be required if it
     #: were established; never in required, the parts or the totals (None when there is none)
     conditional_22f: dict[str, Any] | None = None
     #: the law's entries this finding applied (value, unit, section, text), by dotted key, as in force on the
@@ -139,6 +139,9 @@ class QuotedLabels:
 
     columns: Mapping[str, str] = field(default_factory=dict)
     site: Mapping[str, str] = field(default_factory=dict)
+    #: every section the assessment's law cites, by its entry's or provision's key (``"sections.valuation_method"``:
+    #: :func:`treecalc.law.cites.sections`), as in force on the assessment's date: the outputs cite these
+    sections: Mapping[str, str] = field(default_factory=dict)
 
 
 def exact_cents(amount: Any) -> int | None:

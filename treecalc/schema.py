@@ -81,8 +81,8 @@ FLAG_FIELDS = (
     "excessively_steep_slope",
     "landmark",
     "conservation_area",
-    "threatened_endangered",  # §208-19A(5): a permit for any size
-    "protected_native",  # §208-29B(6): a penalty tier, no permit trigger
+    "threatened_endangered",  # Chapter 208: a permit for any size
+    "protected_native",  # Chapter 208: a penalty tier, no permit trigger
     "regulated_buffer_zone",
     "hazardous",
     "dead_or_diseased",
@@ -91,8 +91,8 @@ FLAG_FIELDS = (
 )
 
 #: What a survey may say of the work on each tree, yes or no, a blank cell not given (NA): its own tree
-#: removal permit (a permit number reads yes), work by or for the Village (§208-19B(1)), the Department's
-#: written approval (§208-5C/D). In the trees frame only when the survey has the column.
+#: removal permit (a permit number reads yes), work by or for the Village (a permit exception), the Department's
+#: written approval (of work on a street tree). In the trees frame only when the survey has the column.
 TREE_FACT_FIELDS = ("permit", "village_work", "department_approval")
 
 #: The columns that name a surveyed tree, first in the trees frame, the statement's Trees sheet and the JSON.

@@ -22,8 +22,12 @@ def pdf_text(data: bytes) -> str:
 
 
 def _json(**over):
+    from treecalc.law import cites
+
     d = {
         "jurisdiction": "croton_on_hudson",
+        # the sections the assessment recorded, as report_data carries them (the report reads no law)
+        "sections": cites.sections("croton_on_hudson"),
         "permit_required": True,
         "fund_in_lieu_usd": 900.0,
         "fund_placeholder": True,

@@ -7,12 +7,14 @@ map tiles or style are fetched: the trees show without a network. Coordinates co
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from treecalc.law import cites
 from treecalc.quantities import M_PER_FT
 
 #: Okabe & Ito (2008) colour-blind-safe palette (RGB), then greys for "none"/"unknown"
@@ -28,9 +30,6 @@ PALETTE = [
 ]
 NONE_COLOUR = (170, 170, 170)
 
-#: what the trees can be coloured by: label -> column of the assessment's trees
-COLOUR_BY = {"Action": "action", "Offence (§208-29)": "offence", "Penalty tier": "penalty_tier"}
-
 
 def colour_choices(jurisdiction: str) -> dict[str, str]:
     """What the trees can be coloured by, labelled in the words of the law the survey is assessed under: a law
@@ -39,7 +38,8 @@ def colour_choices(jurisdiction: str) -> dict[str, str]:
 
     rec = get_or_default(jurisdiction)
     if "replacement" in rec.sections:
-        return COLOUR_BY
+        offence = cites.head(cites.cite(_cited(rec.key), "criminal.per_tree_usd", dt.date.today()))
+        return {"Action": "action", f"Offence ({offence})": "offence", "Penalty tier": "penalty_tier"}
     return {
         "Action": "action",
         f"Offence (Chapter {rec.chapter.split(' Chapter ')[-1]})": "offence",
@@ -64,8 +64,22 @@ CATEGORY_WORDS = {
 }
 
 
+def _cited(village: str) -> dict[str, str]:
+    """The sections ``village``'s law cites, in force today (the date the app assesses on)."""
+    return cites.sections(village, dt.date.today())
+
+
+def _tier_sections() -> dict[int, str]:
+    """Each civil penalty tier of the law with tiers, by its number: the section its row cites."""
+    from treecalc.law.registry import with_section
+
+    held = _cited(with_section("civil_penalty")[0].key)
+    return {n: held[f"penalty.civil_tiers[{n}]"] for n in TIER_COLOURS}
+
+
 def tier_words() -> dict[str, str]:
-    """Chapter 208's civil penalty tiers (§208-29B(1)-(6)) in words, their figures read from the law's data."""
+    """Chapter 208's civil penalty tiers in words, by the section each row cites, their figures read from the law's
+    data."""
     from treecalc.app.views import law_today
     from treecalc.law.registry import with_section
 
@@ -80,15 +94,16 @@ def tier_words() -> dict[str, str]:
         5: "landmark tree",
         6: "conservation easement, buffer area or DEC-protected native",
     }
-    return {f"§208-29B({n})": f"§208-29B({n}): {w}, up to ${int(p[f'tier{n}_usd']):,}" for n, w in what.items()}
+    sec = _tier_sections()
+    return {sec[n]: f"{sec[n]}: {w}, up to ${int(p[f'tier{n}_usd']):,}" for n, w in what.items()}
 
 
 def words(category: str) -> str:
     """A legend category in words: an action or an offence said plainly, a penalty tier with what it covers."""
     c = str(category)
-    if c.startswith("§208-29B("):
-        return tier_words().get(c, c)
-    return CATEGORY_WORDS.get(c, c)
+    if c in CATEGORY_WORDS:
+        return CATEGORY_WORDS[c]
+    return tier_words().get(c, c)
 
 
 def _category(s: pd.Series, column: str) -> pd.Series:
@@ -117,13 +132,9 @@ FIXED_COLOURS = {
     "offence": 5,
     "definite offence": 5,
     "conditional offence": 1,
-    "§208-29B(1)": 4,
-    "§208-29B(2)": 0,
-    "§208-29B(3)": 2,
-    "§208-29B(4)": 1,
-    "§208-29B(5)": 3,
-    "§208-29B(6)": 5,
 }
+#: The colour of each civil penalty tier (a PALETTE index), by its number: keyed by the section its row cites
+TIER_COLOURS = {1: 4, 2: 0, 3: 2, 4: 1, 5: 3, 6: 5}
 GREY_CATEGORIES = ("none", "no offence", "retain")
 
 
@@ -132,7 +143,8 @@ def colour_table(categories: pd.Series) -> dict[str, tuple[int, int, int]]:
     offence'/'retain', and the palette's unused colours for any other, in the order of their names."""
     cats = sorted(set(categories.astype(str)))
     out = {c: NONE_COLOUR for c in cats if c in GREY_CATEGORIES}
-    out.update({c: PALETTE[FIXED_COLOURS[c]] for c in cats if c in FIXED_COLOURS and c not in out})
+    fixed = {**FIXED_COLOURS, **{s: TIER_COLOURS[n] for n, s in _tier_sections().items()}}
+    out.update({c: PALETTE[fixed[c]] for c in cats if c in fixed and c not in out})
     free = [p for p in PALETTE if p not in out.values()] or PALETTE
     others = [c for c in cats if c not in out]
     out.update({c: free[i % len(free)] for i, c in enumerate(others)})

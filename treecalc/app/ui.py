@@ -290,10 +290,11 @@ def alternative_22f_item(a: Assessment) -> tuple[str, Any, str] | None:
     alt = a.fund.alternative_22f_usd
     if alt is None:
         return None
+    f = views.cite("replacement.violation_percent", a)
     return (
-        f"Or pay instead of replacing: {alternative_basis(a)} (USD, §208-22F)",
+        f"Or pay instead of replacing: {alternative_basis(a)} (USD, {f})",
         alt,
-        "§208-22F: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. "
+        f"{f}: instead of the replacement trees the applicant may pay the Tree Preservation Fund this sum. "
         + a.fund.alternative_22f_calculation,
     )
 

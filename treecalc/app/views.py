@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 # re-exported: the pages say views.readable; its home is apart so that state may say the app's words too
 from treecalc.app.wording import SITE_LABELS, SITE_WORDS, readable  # noqa: F401
+from treecalc.law import cites
 from treecalc.law.registry import DEFAULT, Jurisdiction, get_or_default
 from treecalc.models.equivalents import RAIN_BARREL_GAL, equivalents
 from treecalc.results import OFFENCE_DEPENDS_ON, OFFENCE_STATUS, offence_status
@@ -32,6 +33,15 @@ def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
     from treecalc.law.registry import DEFAULT
 
     return law(jurisdiction or DEFAULT, dt.date.today())
+
+
+def cite(key: str, a: Assessment | None = None) -> str:
+    """The section a page cites for ``key`` (an entry's dotted key, ``"replacement.percent"``, or a provision's,
+    ``"sections.valuation_method"``): as the assessment ``a`` recorded it, else as the default law in force today
+    cites it (:func:`treecalc.law.cites.cite`), never retyped."""
+    import datetime as dt
+
+    return cites.cite(a.labels.sections if a is not None else None, key, dt.date.today())
 
 
 def frame(x: Any) -> pd.DataFrame:
@@ -336,7 +346,7 @@ def default_stock(jurisdiction: str = DEFAULT) -> dict[str, Any]:
     return d
 
 
-#: The value bases the law may compare (§208-22B), in words
+#: The value bases the law may compare (its value basis provision), in words
 BASIS_KINDS = {
     "annual": "Annual benefits (USD/yr)",
     "cumulative": "Benefits over a lifetime of years (USD)",
@@ -355,14 +365,14 @@ def basis_control(page: str = "") -> None:
     c1, c2 = st.columns([3, 1])
     cur = basis.split(":")[0]
     kind = c1.radio(
-        "Value basis (§208-22B: what the replacement must carry)"
+        f"Value basis ({cite('sections.valuation_method')}: what the replacement must carry)"
         + ("" if not page else " — it changes the figures on this page"),
         list(BASIS_KINDS),
         index=list(BASIS_KINDS).index(cur) if cur in BASIS_KINDS else 0,
         format_func=BASIS_KINDS.get,
         key=f"w_basis_kind{sfx}",
         horizontal=True,
-        help="Annual: the National Tree Benefit Calculator's total annual benefits (§208-22B). "
+        help=f"Annual: the National Tree Benefit Calculator's total annual benefits ({cite('sections.valuation_method')}). "
         "Over N years: each year's benefits as the tree grows, summed for the share still alive (the annual "
         "mortality set on the Permit page; its default from Roman & Scatena 2011), no discounting. Appraised: the CTLA replacement value. The permit, violations, fund and statement use it; "
         "it is one setting, the same on every page.",
@@ -386,7 +396,7 @@ def plantable_controls() -> None:
     # the same widget keys on every page: a page switch drops the widgets of the page left, and the next
     # page draws them again from the shared option
     kind = st.radio(
-        "The site can take (§208-22D: what it cannot take is paid into the fund)",
+        f"The site can take ({cite('sections.in_lieu')}: what it cannot take is paid into the fund)",
         kinds,
         index=cur,
         horizontal=True,
@@ -405,7 +415,7 @@ def plantable_controls() -> None:
             step=100.0,
             value=float(state.opt("plantable_area_sqft") or 0.0),
             key="w_plantable_area",
-            help="Divided by the §208-6A spacing of each size class.",
+            help=f"Divided by the {cites.subsection(cite('spacing_ft.small'))} spacing of each size class.",
         )
         state.set_opt("plantable_area_sqft", float(a))
         state.set_opt("plantable", None)

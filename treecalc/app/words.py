@@ -16,7 +16,7 @@ CONTROLS: dict[str, str] = {
     "replacement_percent": "the replacement stock on the Permit page",
     "plantable": "the planting space on the Permit page",
     "plantable_area_sqft": "the planting space on the Permit page",
-    "size_waiver": "the Engineer's waiver of the minimum size (§208-22D)",
+    "size_waiver": "the Engineer's waiver of the minimum size ({size_waiver})",
     "value_basis": "the Value basis on the Benefits page",
     "zone": "the climate zone on the Benefits page",
     "prices": "a price under “Prices” on the Benefits page",
@@ -100,6 +100,18 @@ def site_fact(name: str, value: str, give: bool) -> str:
     return f"set {name} to {v} {where}" if give else f"{name} = {v} {where}"
 
 
+def _cited(words: str) -> str:
+    """A control's words with the section it cites (``{size_waiver}``: the provision's) as the default law in force
+    today holds it, never retyped."""
+    if "{" not in words:
+        return words
+    import datetime as dt
+
+    from treecalc.law.cites import cite
+
+    return words.format(size_waiver=cite(None, "sections.in_lieu", dt.date.today()))
+
+
 def render(text: str) -> str:
     """``text`` with every keyword marker as the control that sets it (a marker without one: a KeyError, caught
     by the tests over every message)."""
@@ -120,7 +132,7 @@ def render(text: str) -> str:
             return site_fact(name, value, bool(give))
         if value is not None and name == "column_map":  # "Header=field": that column read as that field
             header, _, field = value.strip('"').rpartition("=")
-            return f"{give or ''}“{header}” read as {field} in {CONTROLS[name]}"
-        return (give or "") + CONTROLS[name]
+            return f"{give or ''}“{header}” read as {field} in {_cited(CONTROLS[name])}"
+        return (give or "") + _cited(CONTROLS[name])
 
     return re.sub(r"(give )?" + MARK.pattern, one, s)

@@ -11,6 +11,7 @@ import functools
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -106,11 +107,19 @@ def add_assess_flags(
         "normal_farming=true (repeatable; the Site sheet takes the same fields)",
     )
     # yes/no facts: None when the flag is not given, so the survey's Site sheet or the default applies
+    sec = _cited()
+    b7 = sec("penalty.doubling_factor")
     add_switches(
         p,
-        ("--violation", "apply the §208-22F violation standard (default: when trees were harmed without a permit)"),
-        ("--application-pending", "a permit application was pending when trees were harmed (§208-29B(7))"),
-        ("--clear-cutting", "clear cutting has been determined to have taken place (§208-17, §208-29B(7))"),
+        (
+            "--violation",
+            f"apply the {sec(VIOLATION)} violation standard (default: when trees were harmed without a permit)",
+        ),
+        ("--application-pending", f"a permit application was pending when trees were harmed ({b7})"),
+        (
+            "--clear-cutting",
+            f"clear cutting has been determined to have taken place ({sec('permit.clear_cutting_min_trees')}, {b7})",
+        ),
         default=None,
     )
     # the dest of every option of the assessment is its keyword of treecalc.assess (see _cmd_assess)
@@ -123,7 +132,7 @@ def add_assess_flags(
         metavar="B",
         help="annual (default), cumulative:N (N years with growth) or appraised (CTLA)",
     )
-    _add_replacement_flags(p)
+    _add_replacement_flags(p, sec)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--plantable", type=int, metavar="N", help="how many replacement trees the site can take")
     g.add_argument(
@@ -131,7 +140,7 @@ def add_assess_flags(
         dest="plantable_area_sqft",
         type=float,
         metavar="SQFT",
-        help="plantable area, sq ft (divided by the §208-6 spacing of each size class)",
+        help=f"plantable area, sq ft (divided by the {sec('spacing_ft.small', _whole)} spacing of each size class)",
     )
     p.add_argument(
         "--mortality",
@@ -140,7 +149,9 @@ def add_assess_flags(
         help="annual tree mortality, 0-1, of the projection, payback and cumulative basis "
         "(default 0.043, Roman & Scatena 2011; or the fee schedule's mortality_rate)",
     )
-    p.add_argument("--fee-schedule", metavar="F.toml", help="fee schedule for payments in lieu (§208-24C)")
+    p.add_argument(
+        "--fee-schedule", metavar="F.toml", help=f"fee schedule for payments in lieu ({sec('sections.fee_schedule')})"
+    )
     p.add_argument(
         "--fee-per-tree",
         dest="fee_per_tree_usd",
@@ -159,7 +170,40 @@ def add_assess_flags(
     add_benefit_params(p)
 
 
-def _add_replacement_flags(p: argparse.ArgumentParser) -> None:
+#: The entries of the law the flags' help cites (their sections read from the law, never retyped)
+VIOLATION, CONIFER = "replacement.violation_percent", "replacement.conifer_min_height_ft"
+
+
+def _cited() -> Callable[..., str]:
+    """The sections the flags' help cites, of the default law in force today: ``sec(key)`` (``sec(key, head)`` the
+    whole section); a data folder that cannot be read is refused by the command itself (exit 2), and its help
+    names the chapter instead."""
+    import datetime as dt
+
+    from treecalc.law import cites
+    from treecalc.law.registry import DEFAULT
+
+    try:
+        held = cites.sections(DEFAULT, dt.date.today())
+    except Exception:  # noqa: BLE001 - any failure to read the data is said by the command's own check
+        held = {}
+
+    def sec(key: str, form: Callable[[str], str] | None = None) -> str:
+        if key not in held:
+            return "Chapter 208"
+        return form(held[key]) if form else held[key]
+
+    return sec
+
+
+def _whole(section: str) -> str:
+    """The whole section a subsection is of (:func:`treecalc.law.cites.head`)."""
+    from treecalc.law.cites import head as whole
+
+    return whole(section)
+
+
+def _add_replacement_flags(p: argparse.ArgumentParser, sec: Callable[..., str]) -> None:
     """The replacement stock's flags (§208-22D/F), their help naming the defaults the law in force today holds."""
     from treecalc.cli.common import add_switches
     from treecalc.law.access import law
@@ -182,7 +226,7 @@ def _add_replacement_flags(p: argparse.ArgumentParser) -> None:
             "replacement_percent",
             float,
             "PCT",
-            f"the Village Engineer's percentage after a violation (§208-22F; default {pct})",
+            f"the Village Engineer's percentage after a violation ({sec(VIOLATION)}; default {pct})",
         ),
         (
             "--replacement-species",
@@ -203,7 +247,7 @@ def _add_replacement_flags(p: argparse.ArgumentParser) -> None:
             "replacement_height_ft",
             float,
             "FT",
-            f"replacement height, feet (a conifer must be at least {conifer}, §208-22D)",
+            f"replacement height, feet (a conifer must be at least {conifer}, {sec(CONIFER)})",
         ),
         (
             "--replacement-cost",
@@ -219,7 +263,7 @@ def _add_replacement_flags(p: argparse.ArgumentParser) -> None:
         p,
         (
             "--size-waiver",
-            "the Village Engineer has waived the minimum size of the replacement trees (§208-22D)",
+            f"the Village Engineer has waived the minimum size of the replacement trees ({sec('sections.in_lieu')})",
         ),
     )
 

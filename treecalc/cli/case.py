@@ -29,6 +29,27 @@ def _number(text: str) -> int:
     return n
 
 
+#: The entries and provisions of the register's law the verbs cite (their sections read from the law, never retyped)
+WARRANTY, HOLD = "replacement.warranty_years", "sections.no_building_permit"
+
+
+def _cite(key: str) -> str:
+    """The section a verb's help cites for ``key``, in the law in force today (the register's law: the default one)."""
+    from treecalc.cli.common import help_section
+
+    return help_section(key)
+
+
+def _said(key: str) -> str:
+    """The section a line of the register's output cites for ``key``, in the law in force today (a data folder that
+    cannot be read is refused, exit 2, as every read of it)."""
+    import datetime as dt
+
+    from treecalc.law.cites import cite
+
+    return cite(None, key, dt.date.today())
+
+
 def _common(p: argparse.ArgumentParser, *, writes: bool = True, json_flag: bool = True) -> None:
     p.add_argument(
         "--db", metavar="URL", help="the register's database (default: TREECALC_DB, else the user's data folder)"
@@ -77,7 +98,7 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
     q = sub.add_parser(
         "decide",
         help="record the decision on a case: its outcome (--outcome), or the civil penalty the Planning Board "
-        "assessed after the hearing on a violation (--amount, an engineer's account: §208-29B)",
+        f"assessed after the hearing on a violation (--amount, an engineer's account: {_cite('penalty.civil_tiers')})",
     )
     q.add_argument("id", type=_number, help="case number")
     q.add_argument("--outcome", help="approved, approved-with-conditions or denied")
@@ -88,7 +109,7 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
     _common(q)
     q.set_defaults(func=_decide)
 
-    q = sub.add_parser("bond", help="post, release or forfeit a bond (§208-23)")
+    q = sub.add_parser("bond", help=f"post, release or forfeit a bond ({_cite('sections.bond')})")
     q.add_argument("action", choices=["post", "release", "forfeit"])
     q.add_argument("id", type=_number, help="case number (post) or bond number (release, forfeit)")
     q.add_argument("--amount", metavar="USD", help="the bond's amount (post)")
@@ -98,7 +119,7 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
 
     q = sub.add_parser(
         "plant",
-        help="record replacement trees provisionally accepted (§208-22G: inspected when the warranty of the law in "
+        help=f"record replacement trees provisionally accepted ({_cite(WARRANTY)}: inspected when the warranty of the law in "
         "force on that day ends; a replant's own period)",
     )
     q.add_argument("id", type=_number, help="case number")
@@ -132,7 +153,7 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
     _common(q)
     q.set_defaults(func=_void)
 
-    q = sub.add_parser("inspect", help="record the §208-22G inspection of a planting")
+    q = sub.add_parser("inspect", help=f"record the {_cite(WARRANTY)} inspection of a planting")
     q.add_argument("planting", type=_number, help="planting number")
     q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
     q.add_argument("--dead", type=int, default=0, metavar="N", help="trees found dead (to be replanted)")
@@ -141,7 +162,7 @@ def _register_writes(sub: argparse._SubParsersAction) -> None:
         func=lambda a: _done(a, id=_reg(a).inspect(a.planting, by=_by(a), on=a.date, dead=a.dead) or a.planting)
     )
 
-    q = sub.add_parser("hold", help="open or close a §208-29F hold on building permits and certificates")
+    q = sub.add_parser("hold", help=f"open or close a {_cite(HOLD)} hold on building permits and certificates")
     q.add_argument("action", choices=["open", "close"])
     q.add_argument("id", type=_number, help="case number (open) or hold number (close)")
     q.add_argument("--date", required=True, metavar="YYYY-MM-DD")
@@ -167,19 +188,22 @@ def _register_reads(sub: argparse._SubParsersAction) -> None:
     _common(q, writes=False)
     q.set_defaults(func=_list)
 
-    q = sub.add_parser("due", help="§208-22G inspections due in a period")
+    q = sub.add_parser("due", help=f"{_cite(WARRANTY)} inspections due in a period")
     q.add_argument("--from", dest="start", required=True, metavar="D", help="first day (YYYY-MM-DD)")
     q.add_argument("--to", dest="end", required=True, metavar="D", help="last day (YYYY-MM-DD)")
     _common(q, writes=False)
     q.set_defaults(func=_due)
 
-    q = sub.add_parser("fund", help="the Fund ledger: payments and forfeited bonds (§208-23C), by month and by case")
+    q = sub.add_parser(
+        "fund",
+        help=f"the Fund ledger: payments and forfeited bonds ({_cite('sections.bond_forfeited')}), by month and by case",
+    )
     q.add_argument("--from", dest="start", required=True, metavar="D", help="first day (YYYY-MM-DD)")
     q.add_argument("--to", dest="end", required=True, metavar="D", help="last day (YYYY-MM-DD)")
     _common(q, writes=False)
     q.set_defaults(func=_fund)
 
-    q = sub.add_parser("holds", help="open violations holding building permits and certificates (§208-29F)")
+    q = sub.add_parser("holds", help=f"open violations holding building permits and certificates ({_cite(HOLD)})")
     _common(q, writes=False)
     q.set_defaults(func=lambda a: _print(a, _reg(a).holds_open()))
 
@@ -327,7 +351,7 @@ def _show(a: argparse.Namespace) -> int:
         f"  owed {_usd(c['owed_usd'])} (fund in lieu {_usd(c['fund_in_lieu_usd'])}, civil penalty "
         f"{_usd(c['civil_penalty']['amount_usd'])})   paid {_usd(c['paid_usd'])}   {_balance(c['balance_usd'])}",
         f"  decision: {c['decision'] or 'none yet'}"
-        + ("   holding building permits and certificates (§208-29F)" if c["holding_certificates"] else ""),
+        + (f"   holding building permits and certificates ({_said(HOLD)})" if c["holding_certificates"] else ""),
     ]
     lines += [
         f"  payment {p['id']}: {_usd(p['amount_usd'])} on {p['date']}"
@@ -431,7 +455,8 @@ def _list(a: argparse.Namespace) -> int:
 def _due(a: argparse.Namespace) -> int:
     rows = _reg(a).due(a.start, a.end)
     text = "\n".join(
-        f"{r['inspection_due']}  case {r['case']} planting {r['planting']}: {r['trees']} trees ({r['title']}) §208-22G"
+        f"{r['inspection_due']}  case {r['case']} planting {r['planting']}: {r['trees']} trees ({r['title']}) "
+        + _said(WARRANTY)
         for r in rows
     )
     return _print(a, rows, text or f"no inspections due from {a.start} to {a.end}")

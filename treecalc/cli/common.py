@@ -80,6 +80,20 @@ def add_options(p: argparse.ArgumentParser, *flags: tuple[str, str, str]) -> Non
         p.add_argument(flag, metavar=metavar, help=why)
 
 
+def help_section(key: str) -> str:
+    """The section a flag's help cites for ``key`` (an entry's or a provision's key), as the default law in force
+    today cites it. Help is written for every command before any runs: a data folder that cannot be read is refused
+    by the command itself (exit 2), so its help names the chapter instead of failing here."""
+    import datetime as dt
+
+    from treecalc.law.cites import cite
+
+    try:
+        return cite(None, key, dt.date.today())
+    except Exception:  # noqa: BLE001 - any failure to read the data is said by the command's own check
+        return "the chapter"
+
+
 def add_switches(p: argparse.ArgumentParser, *flags: tuple[str, str], default: bool | None = False) -> None:
     """Yes/no flags from ``(flag, help)`` rows: True when given, else ``default`` (None: "not said")."""
     for flag, why in flags:

@@ -16,10 +16,22 @@ import re
 from typing import Any
 
 
+def _section(on: Any = None) -> str:
+    """The section under which the Board sets the fee schedule, as the default law in force on ``on`` (a date; today
+    when not given) cites it, never retyped."""
+    import datetime as dt
+
+    from treecalc.law.cites import cite
+
+    return cite(None, "sections.fee_schedule", on or dt.date.today())
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     from treecalc.cli.account import add_by
+    from treecalc.cli.common import help_section
 
-    p = subparsers.add_parser("fee-schedule", help="record a Tree Preservation Fund fee schedule (§208-24C)")
+    said = help_section("sections.fee_schedule")
+    p = subparsers.add_parser("fee-schedule", help=f"record a Tree Preservation Fund fee schedule ({said})")
     sub = p.add_subparsers(dest="fee_command", required=True)
     r = sub.add_parser("record", help="add a schedule set by Board resolution; earlier schedules are kept")
     r.add_argument(
@@ -80,7 +92,7 @@ def _cmd_list(a: argparse.Namespace) -> int:
         dump_json({"fee_schedules": rows})
         return 0
     if not rows:
-        print("no fee schedule is recorded in the register: assessments charge the data folder's (§208-24C)")
+        print(f"no fee schedule is recorded in the register: assessments charge the data folder's ({_section()})")
     for r in rows:
         fee = (
             f"${float(r['fee_per_tree_usd']):,.2f} a tree"
@@ -150,7 +162,7 @@ def _cmd_record(a: argparse.Namespace) -> int:
     if a.value_basis is not None:
         schedule["value_basis"] = a.value_basis
     schedule["placeholder"] = False
-    schedule["label"] = a.label or f"Board resolution of {when.isoformat()} (§208-24C)"
+    schedule["label"] = a.label or f"Board resolution of {when.isoformat()} ({_section(when)})"
     try:
         record_schedule(a.file, schedule, when)
     except ValueError as e:

@@ -485,8 +485,8 @@ SYNONYMS: dict[str, list[str]] = {
         "in easement",
         "conservation easement designated buffer",
     ),
-    # § 208-19A(5) "threatened or endangered species of tree ... as defined by the New York State DEC": a
-    # permit trigger; a DEC "protected native plant" (§ 208-29B(6)) is a penalty tier only (a wider list:
+    # Chapter 208's permit trigger "threatened or endangered species of tree ... as defined by the New York State DEC": a
+    # permit trigger; a DEC "protected native plant" (a civil penalty tier) is a penalty tier only (a wider list:
     # endangered, threatened, rare and exploitably vulnerable plants, ECL § 9-1503), so a column that says
     # only "protected" or "DEC" is read as that tier, never as the trigger.
     "threatened_endangered": _n(

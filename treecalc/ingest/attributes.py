@@ -367,9 +367,17 @@ def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
     return notes.to_numpy()
 
 
+def _forestry_sections() -> str:
+    """The sections of good forestry's exclusion and of the violation standard it would excuse, as the default law
+    cites them ("§208-22E/F"): the survey is read before the law that applies is known."""
+    from treecalc.law.cites import cite, joined
+
+    return joined(cite(None, "sections.good_forestry"), cite(None, "replacement.violation_percent"))
+
+
 #: Flags whose cell, when neither yes nor no, is read as not given with a reading of its own in the rules (a DEC
-#: protected native plant's threatened or endangered status, §208-19A(5): "Unknown", "not assessed"), unless it
-#: leans to yes ("maybe", "probably": :data:`_HEDGED`): that is taken as yes for the permit preview, as in every
+#: protected native plant's threatened or endangered status, the permit trigger of any size: "Unknown", "not
+#: assessed"), unless it leans to yes ("maybe", "probably": :data:`_HEDGED`): that is taken as yes for the permit preview, as in every
 #: flag column, and recorded as unclear (the offence resting on it conditional).
 _NOT_GIVEN_IF_UNREAD = frozenset({"threatened_endangered"})
 _HEDGED = re.compile(
@@ -378,7 +386,7 @@ _HEDGED = re.compile(
     re.I,
 )
 #: Flags whose cell saying the fact is not known ("?", "unsure") is recorded as unclear besides: read as not
-#: given (no), what rests on it is conditional (good forestry: the §208-22F replacement it would excuse).
+#: given (no), what rests on it is conditional (good forestry: the violation's replacement it would excuse).
 _UNCLEAR_IF_NOT_KNOWN = frozenset({"good_forestry"})
 
 
@@ -410,8 +418,9 @@ def read_flags(
         conservative = f not in C.EXEMPTING_FLAGS
         codes, uniq = distinct(table.values(fc))
         read = [V.parse_bool(v, risk_words=(f == "hazardous")) for v in uniq]
-        # a status that is not yes/no ("Unknown") is that status not given: the rules make the removal resting
-        # on it conditional (§208-19A(5)), where a "yes" would make it a definite offence on a fact no one gave;
+        # a status that is not yes/no ("Unknown") is that status not given: the rules make the removal resting on
+        # it conditional (the threatened or endangered trigger), where a "yes" would make it a definite offence on a
+        # fact no one gave;
         # a cell saying the fact is not known ("?", "TBD") is not given in every flag column
         blank = [
             is_blank(v)
@@ -426,7 +435,7 @@ def read_flags(
         says = f"taken as {'yes' if conservative else 'no'} for the permit preview; " + (
             "offences resting on it are conditional"
             if conservative
-            else "the replacement it would excuse after a violation is conditional (§208-22E/F)"
+            else f"the replacement it would excuse after a violation is conditional ({_forestry_sections()})"
             if f == "good_forestry"
             else "an offence it would excuse is conditional"
         )

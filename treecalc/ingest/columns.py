@@ -199,10 +199,13 @@ def _user_map(column_map: dict | None) -> dict[str, str]:
         if re.fullmatch(r"dbh_stem\d*", f):
             f = "dbh_stem"
         if f == "dec_protected":  # the one field it was is two readings of the law: the user says which
+            from treecalc.law.cites import cite  # the law's modules load when a refusal cites it (start-up time)
+
             raise SurveyError(
                 f"column map {k!r}={v!r}: dec_protected is two fields now: threatened_endangered (a permit for "
-                f"any size, §208-19A(5)) or protected_native (a DEC protected native plant, the §208-29B(6) "
-                f"penalty tier only); map the column to the one it records"
+                f"any size, {cite(None, 'sections.threatened_endangered')}) or protected_native (a DEC protected "
+                f"native plant, the {cite(None, 'penalty.civil_tiers[6]')} penalty tier only); map the column to the "
+                "one it records"
             )
         if f not in FIELDS:
             close = difflib.get_close_matches(f, FIELDS, n=1, cutoff=0.6)

@@ -372,12 +372,14 @@ def _stump_diameters(
         if _given(d) and not (not d.error and d.stems_in and d.dbh_in == 0):
             continue
         main[k], main_raw[k], main_hdr[k] = s, raw[k], col.header
+        from treecalc.law.cites import cite  # the law's modules load when a stump is read (start-up time)
+
         warn[k] = "; ".join(
             w
             for w in (
                 warn[k],
                 f"stump: DBH {V.fmt_in(s.dbh_in)} in taken from column "
-                f"{col.header!r} (§208-17: DBH at the highest measurable point "
+                f"{col.header!r} ({cite(None, 'sections.definitions')}: DBH at the highest measurable point "
                 "of the remaining stump)",
             )
             if w

@@ -426,7 +426,8 @@ class FactNotRead(NamedTuple):
     field: str
     #: the first law registered that reads it
     reader: Jurisdiction
-    #: the sections that law reads it under, as its ``[site_why]`` cites them ("§208-19A(2)"), "" when it cites none
+    #: the sections that law reads it under, as its ``[site_why]`` cites them (a section of the law file), "" when it
+    #: cites none
     sections: str
 
 

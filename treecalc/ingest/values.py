@@ -326,7 +326,7 @@ _FALSE = {
     "offset from curb",
 }
 #: Words a surveyor writes for a fact not known: the fact is not given, as a blank cell is (never a "yes"
-#: taken for the text not being yes/no, which under Wesley Hills §95-3A(1)(e) made a definite offence).
+#: taken for the text not being yes/no, which under Wesley Hills' lot-line trigger made a definite offence).
 _NOT_KNOWN = {
     "?",
     "??",
@@ -481,7 +481,7 @@ _ACTION_WORDS = {
         "removed complete",
         "removed completed",
     ],
-    # topping and excessive pruning are offences of their own (§208-18D); transplanting is no removal
+    # topping and excessive pruning are offences of their own (Chapter 208); transplanting is no removal
     "topped": ["topped", "topping", "tree topped"],
     "excessively_pruned": [
         "excessively pruned",
@@ -555,7 +555,7 @@ _PRUNE_VERB = (
 )
 _SHARE = r"(?P<over>(?:over|more\s+than|above)\s+)?(?P<n>\d+(?:[.,]\d+)?)\s*(?:%|percent|per\s+cent)"
 #: "Pruned 25%", "Pruned 30 %", "pruned over 25%", "crown reduced 40%", "crown reduction of 40%", "25% crown
-#: reduction": pruning of a stated share of the tree (§208-17 EXCESSIVE PRUNING is a share of it)
+#: reduction": pruning of a stated share of the tree (Chapter 208's EXCESSIVE PRUNING is a share of it)
 _PRUNED_SHARE = (
     re.compile(rf"^{_PRUNE_VERB}\s+(?:by\s+|of\s+)?{_SHARE}$", re.I),
     re.compile(rf"^{_SHARE}\s+{_PRUNE_VERB}$", re.I),

@@ -40,8 +40,14 @@ ENTRY_KEYS = {"value", "values", "unit", "section", "text", "operator", "min", "
 ENTRY_NEEDS = ("unit", "section", "text")
 #: The top-level keys that describe the file, not a number.
 META_KEYS = {"name", "chapter", "effective", "sections"}
-#: The keys of a ``[sections.<name>]`` record, all of them needed.
+#: The keys of a ``[sections.<name>]`` record, all of them needed: a provision the rules apply or the outputs cite
+#: that sets no number (an exception, a definition, the value basis, the hold on building permits). Not entries
+#: (they have no value to amend): :func:`treecalc.law.cites.section` and the rules' ``cite`` read them.
 SECTION_KEYS = ("section", "text")
+#: What a record may also say: the text it was quoted from, where that is not the chapter's own source.
+SECTION_MAY = ("source",)
+#: The table of records, and the prefix of their keys among the sections an assessment cites.
+PROVISIONS = "sections"
 
 
 class LawSchemaError(ValueError):
@@ -449,9 +455,9 @@ def _check_sections(t: Any, name: str) -> None:
         for need in SECTION_KEYS:
             if not isinstance(r.get(need), str) or not r[need].strip():
                 raise LawSchemaError(f"{where}: lacks {need} (a record has section and text, the ordinance's words)")
-        extra = sorted(set(r) - set(SECTION_KEYS))
+        extra = sorted(set(r) - set(SECTION_KEYS) - set(SECTION_MAY))
         if extra:
-            raise LawSchemaError(f"{where}: {', '.join(extra)} is not a key of a record (section, text)")
+            raise LawSchemaError(f"{where}: {', '.join(extra)} is not a key of a record (section, text, source)")
 
 
 def entry_keys(t: dict[str, Any], prefix: str = "") -> dict[str, str]:

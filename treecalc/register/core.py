@@ -448,7 +448,7 @@ class Register:
         day = to_date(accepted_on, "‹accepted_on›")
         fits(species, "‹species›", 200)
         check_accepted(day, latest_day())
-        # §208-22G in force on the day of acceptance: the first replacements' anniversary, or a replant's period
+        # the warranty in force on the day of acceptance: the first replacements' anniversary, or a replant's period
         years = warranty_years(day, replant=replant_of is not None)
 
         def replants_this_case(rec: _Recorder) -> None:
@@ -747,6 +747,7 @@ class Register:
             rows = _with_case(
                 s, m.Hold, m.Case.kind, where=(m.Hold.closed_on.is_(None),), order_by=(m.Hold.opened_on, m.Hold.id)
             )
+            hold = _hold_section()
             return [
                 {
                     "hold": h.id,
@@ -755,7 +756,7 @@ class Register:
                     "kind": kind,
                     "opened": h.opened_on.isoformat(),
                     "reason": h.reason,
-                    "section": "§208-29F",
+                    "section": hold,
                 }
                 for h, title, kind in rows
             ]
@@ -786,6 +787,14 @@ class Register:
         from treecalc.register import accounts
 
         accounts.add(self, name, role, password, by=by)
+
+
+def _hold_section() -> str:
+    """The section of the hold on building permits and certificates, as the register's law in force today cites it."""
+    from treecalc.law.cites import section
+    from treecalc.register.readings import PLANTING_LAW
+
+    return section(PLANTING_LAW, "sections.no_building_permit", dt.date.today())
 
 
 def _with_case(s: Session, model: Any, *more: Any, where: tuple[Any, ...], order_by: tuple[Any, ...]) -> list[Any]:
@@ -836,7 +845,7 @@ def _records(decisions: Any, bonds: Any, plantings: Any, holds: Any, notes: Any)
                 "species": p.species,
                 "accepted": p.accepted_on.isoformat(),
                 "inspection_due": p.inspection_due.isoformat(),
-                # the warranty the inspection was scheduled on (§208-22G, the law in force on the acceptance)
+                # the warranty the inspection was scheduled on (the law in force on the acceptance)
                 "warranty_years": p.inspection_due.year - p.accepted_on.year,
                 "warranty": warranty_words(p.inspection_due.year - p.accepted_on.year, p.replant_of is not None),
                 "section": sections[p.replant_of is not None],

@@ -22,12 +22,22 @@ from treecalc.register.core import Register, RegisterError, cents_to_usd, fits, 
 
 #: the role that records a fee schedule (the Village Engineer keeps the Board's schedule: roles.MATRIX)
 ROLE = "engineer"
-SECTION = "§208-24C"
+#: the provision of the law under which the Board sets the schedule (its section read from the law, never retyped)
+PROVISION = "sections.fee_schedule"
+
+
+def section(on: dt.date | None = None) -> str:
+    """The section under which the Board sets the fee schedule, as the register's law in force on ``on`` (today
+    when not given) cites it."""
+    from treecalc.law.cites import section as cited
+    from treecalc.register.readings import PLANTING_LAW
+
+    return cited(PLANTING_LAW, PROVISION, on or dt.date.today())
 
 
 def _label(when: dt.date, resolution: str | None) -> str:
     ref = f" {resolution}" if resolution else ""
-    return f"Board resolution{ref} of {when.isoformat()} ({SECTION})"
+    return f"Board resolution{ref} of {when.isoformat()} ({section(when)})"
 
 
 def record(

@@ -10,9 +10,9 @@ from typing import Any
 
 from treecalc.register.db import RegisterError
 
-#: The law whose §208-22G warranty the plantings follow and whose §208-23C sends forfeited bonds to the Fund
+#: The law whose warranty the plantings follow and which sends forfeited bonds to the Fund
 PLANTING_LAW = "croton_on_hudson"
-#: §208-22G's periods, by whether the planting is a replant: the entries of the law file that give them
+#: The warranty's periods, by whether the planting is a replant: the entries of the law file that give them
 WARRANTY_ENTRIES = {False: "replacement.warranty_years", True: "replacement.replant_warranty_years"}
 
 

@@ -51,24 +51,42 @@ class Act:
     roles: frozenset[str]
     kinds: tuple[str, ...]
     anyone: bool = False
+    #: the entry or provision of the register's law whose section ``{section}`` in ``words`` says (read from the law
+    #: when the act is said, never retyped)
+    cites: str = ""
+
+    def said(self) -> str:
+        """How the act is said, the section it cites as the law in force today holds it."""
+        if not self.cites:
+            return self.words
+        import datetime as dt
+
+        from treecalc.law.cites import section
+        from treecalc.register.readings import PLANTING_LAW
+
+        return self.words.format(section=section(PLANTING_LAW, self.cites, dt.date.today()))
 
 
 #: act -> who may do it. The Village Engineer decides and keeps the Board's fee schedule and the accounts; a
 #: clerk records what arrives at the counter (payments, plantings, inspections) and opens cases; a viewer reads.
+WARRANTY = "replacement.warranty_years"
 MATRIX: dict[str, Act] = {
     "open": Act("opening a case", _STAFF, ("case opened",)),
     "assess": Act("recording a new assessment of a case", _STAFF, ("assessed",)),
     "pay": Act("recording a payment into the Fund", _STAFF, ("payment",)),
-    "plant": Act("recording a replacement planting (§208-22G)", _STAFF, ("planting", "replant")),
-    "inspect": Act("recording an inspection (§208-22G)", _STAFF, ("inspection",)),
+    "plant": Act("recording a replacement planting ({section})", _STAFF, ("planting", "replant"), cites=WARRANTY),
+    "inspect": Act("recording an inspection ({section})", _STAFF, ("inspection",), cites=WARRANTY),
     "note": Act("adding a note to a case", _STAFF, ("note",)),
     "decide": Act("recording the decision on a case", _ENGINEER, ("decision",)),
     "bond": Act(
-        "posting, releasing or forfeiting a bond (§208-23)",
+        "posting, releasing or forfeiting a bond ({section})",
         _ENGINEER,
         ("bond posted", "bond released", "bond forfeited"),
+        cites="sections.bond",
     ),
-    "hold": Act("opening or closing a §208-29F hold", _ENGINEER, ("hold opened", "hold closed")),
+    "hold": Act(
+        "opening or closing a {section} hold", _ENGINEER, ("hold opened", "hold closed"), cites="sections.no_building_permit"
+    ),
     "link": Act("making or revoking an applicant's link to a case", _ENGINEER, ("case link made", "case link revoked")),
     "penalty": Act("recording the Planning Board's decision on a civil penalty", _ENGINEER, ("civil penalty decided",)),
     # a void needs the role that may record the entry: a clerk cannot undo what only an engineer decides
@@ -82,7 +100,9 @@ MATRIX: dict[str, Act] = {
         _ENGINEER,
         ("decision voided", "penalty voided", "bond voided"),
     ),
-    "fee_schedule": Act("recording the fee schedule (§208-24C)", _ENGINEER, ("fee schedule recorded",)),
+    "fee_schedule": Act(
+        "recording the fee schedule ({section})", _ENGINEER, ("fee schedule recorded",), cites="sections.fee_schedule"
+    ),
     "accounts": Act(
         "making an account or changing its role or password, disabling or removing one",
         _ENGINEER,
@@ -134,7 +154,8 @@ def check(s: Session, by: str, act: str) -> str:
         who = f"the account {name!r} was disabled on {user.disabled_at[:10]}"
     else:
         who = f"{name!r} is an account of the {user.role} role"
-    words = spec.words[0].upper() + spec.words[1:]
+    said = spec.said()
+    words = said[0].upper() + said[1:]
     raise RegisterError(f"{words} needs an account of the {_roles_words(spec.roles)}: {who}.")
 
 
@@ -155,6 +176,6 @@ def markdown() -> str:
     lines = ["| act | " + " | ".join(ROLES) + " |", "| --- |" + " :---: |" * len(ROLES)]
     for act in MATRIX.values():
         cells = ["yes" if r in act.roles else "—" for r in ROLES]
-        words = act.words + (" (also a visitor not signed in)" if act.anyone else "")
+        words = act.said() + (" (also a visitor not signed in)" if act.anyone else "")
         lines.append(f"| {words} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

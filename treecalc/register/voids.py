@@ -54,9 +54,9 @@ def voidable(kind: str, model: Any, day: str, receipt: Callable[[Any], int | Non
 voidable("payment", m.Payment, "paid_on", lambda p: int(p.amount_cents))
 voidable("planting", m.Planting, "accepted_on")
 voidable("decision", m.Decision, "decided_on")
-# a bond is a receipt of the Fund only once forfeited (§208-23C); a bond held or released put nothing in
+# a bond is a receipt of the Fund only once forfeited (sections.bond_forfeited); a bond held or released put nothing in
 voidable("bond", m.Bond, "posted_on", lambda b: int(b.amount_cents) if b.status == "forfeited" else None)
-# the Planning Board's civil penalty on a violation (§208-29B): a voided one is no longer owed
+# the Planning Board's civil penalty on a violation: a voided one is no longer owed
 voidable("penalty", m.PenaltyDecision, "decided_on")
 
 

@@ -32,6 +32,8 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
     d.setdefault("survey_name", survey_name)
     labels = getattr(assessment, "labels", None)  # the labels quoting its law's numbers, of the assessment's date
     d.setdefault("quoted_labels", {**(labels.columns if labels else {}), **(labels.site if labels else {})})
+    # the sections its law cites, as recorded on the assessment's date: the report cites these, never retyped
+    d.setdefault("sections", dict(labels.sections) if labels else {})
     m = getattr(assessment, "method", None) or {}
     d.setdefault(
         "method",
@@ -82,6 +84,13 @@ def law_record(d: Mapping[str, Any]) -> Any:
     return get(d.get("jurisdiction") or DEFAULT)
 
 
+def cited(d: Mapping[str, Any], key: str, default: str = "the law") -> str:
+    """The section ``key`` cites (an entry's or a provision's key), as the assessment of ``d`` recorded it
+    (:func:`report_data`'s ``sections``): the report reads no law. ``default`` for a key the assessment's law does
+    not hold (a village of data alone): never another village's section."""
+    return str((d.get("sections") or {}).get(key, default))
+
+
 def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
     """What the permit costs the applicant: trees to plant and their cost, the fund payment, the total.
 
@@ -102,7 +111,10 @@ def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
     if planted and any("PLACEHOLDER" in str(s) and "cost" in str(s) for s in d.get("assumptions") or []):
         placeholders.append("the unit cost of a replacement tree is a placeholder: give your nursery's price")
     if d.get("fund_placeholder") and rep.get("trees_in_lieu"):
-        placeholders.append("the fee per tree paid in lieu is a placeholder until the Board sets it (§208-24C)")
+        placeholders.append(
+            "the fee per tree paid in lieu is a placeholder until the Board sets it "
+            f"({cited(d, 'sections.fee_schedule')})"
+        )
     lines = d.get("lines") or []
     law = law_record(d)
     # each answer's section as its statement line gives it, else the part of the law it is (none: "-")
@@ -146,9 +158,10 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
     list is empty).
     """
     lines = list(d.get("lines") or [])
-    # the maximum's own line: the tiers ("Civil penalty tier", §208-29B(1) ...) come first in the statement
-    civil = section_of(lines, "Civil penalty, maximum", "§208-29B")
-    criminal = section_of(lines, "Criminal fine, maximum", "§208-29A")
+    # the maximum's own line: the tiers ("Civil penalty tier", one paragraph each) come first in the statement
+    # (a law without civil penalties or criminal fines has no section of them: its rows are not printed)
+    civil = section_of(lines, "Civil penalty, maximum", cited(d, "penalty.civil_tiers", ""))
+    criminal = section_of(lines, "Criminal fine, maximum", cited(d, "criminal.per_tree_usd", ""))
     fine = section_of(lines, "Fine, maximum", "Ch. 95 penalties A")
     definite: list[tuple[str, str, float | None]] = []
     conditional: list[tuple[str, str, float | None]] = []
@@ -236,7 +249,7 @@ def harm_counts(d: Mapping[str, Any]) -> dict[str, int]:
     from treecalc.schema import HARMED
 
     acts = [str(r.get("action") or "") for r in d.get("per_tree") or []]
-    return {  # topped and excessively pruned trees are harmed as much as damaged ones (§208-18D)
+    return {  # topped and excessively pruned trees are harmed as much as damaged ones (offences of their own)
         "done": sum(a in HARMED and a != "remove" for a in acts),
         "proposed": sum(a == "remove" for a in acts),
     }

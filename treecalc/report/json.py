@@ -194,7 +194,7 @@ def _assessment_object(
         "fund_schedule": getattr(fund, "label", None) or None,
         # each amount as the law's findings give it: None where the law has no such penalty or fine
         "civil_penalty_max_usd": pen.civil_penalty_max_usd,
-        # doubling (§208-29B(7)) is of civil penalties: said by a law that has them
+        # the doubling is of civil penalties: said by a law that has them
         "civil_penalty_doubled": pen.doubled if pen.civil_penalty_max_usd is not None else None,
         "criminal_fine_max_usd": pen.criminal_fine_max_usd,
         "fine_max_usd": pen.fine_max_usd,
@@ -215,7 +215,7 @@ def _assessment_object(
             for p in (rep.parts or [])
         ],
         "fund_alternative_22f_usd": fund.alternative_22f_usd,
-        # §208-22F on conditional offences, apart from the parts and totals; present only when there are some
+        # the violation standard on conditional offences, apart from the parts and totals; present only when there are some
         **(
             {"replacement_conditional": {k: plain(v) for k, v in rep.conditional_22f.items()}}
             if rep.conditional_22f

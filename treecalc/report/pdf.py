@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
-from treecalc.messages import shown, voice
+from treecalc.messages import joined, letter, shown, voice
 from treecalc.report.content import (
     BASIS_WORDS,
+    cited,
     count_unit,
     fee_source,
     harm_counts,
@@ -252,19 +253,24 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
             )
         )
         return
+    pct = cited(d, "replacement.percent")
     doc.grid(
         ["Section", "Item", "Value"],
         [
-            ("§208-22A", "Replacement required", _cell(d.get("replacement_required"))),
-            ("§208-22B", f"Value of the trees removed ({unit})", _cell(d.get("removed_value_usd"))),
+            (pct, "Replacement required", _cell(d.get("replacement_required"))),
             (
-                "§208-22A/F",
+                cited(d, "sections.valuation_method"),
+                f"Value of the trees removed ({unit})",
+                _cell(d.get("removed_value_usd")),
+            ),
+            (
+                joined(pct, cited(d, "replacement.violation_percent")),
                 "Replacement percentage",
                 percent_text(d.get("replacement_percent"), d.get("replacement_parts")),
             ),
-            ("§208-22A", f"Value required of the replacements ({unit})", _cell(d.get("required_value_usd"))),
+            (pct, f"Value required of the replacements ({unit})", _cell(d.get("required_value_usd"))),
             (
-                "§208-22C",
+                cited(d, "sections.native_species"),
                 "Native share of the replacements",
                 "" if rep.get("native_share") is None else f"{float(rep['native_share']):.0%}",
             ),
@@ -307,7 +313,8 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
             ],
             widths=(48, 18, 16, 24, 26, 26, 22),
         )
-        doc.para("Plan: the cheapest mix of the stock offered that carries the required value (§208-22A, D).")
+        d_ = letter(cited(d, "sections.in_lieu"))
+        doc.para(f"Plan: the cheapest mix of the stock offered that carries the required value ({pct}, {d_}).")
     else:
         doc.para("No planting plan: nothing to replace.")
 
@@ -331,17 +338,24 @@ def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
     if not law.fund_name:
         return  # no fund in this law
     doc.h2(f"{law.fund_name} ({law.sections.get('fund', '')})")
-    own = law.sections.get("fund", "")  # a law other than Chapter 208 heads its fund lines with its own section
+    # the lines of the Fund's section and of the bond's (forfeited bonds go to the Fund), as the law numbers them;
+    # a law other than Chapter 208 heads its fund lines with its own section
+    fund, bond = cited(d, "sections.fund"), cited(d, "sections.bond")
+    own = law.sections.get("fund", "")
     rows = [
         (ln.get("section"), ln.get("item"), _line_value(ln), _line_note(ln))
         for ln in d.get("lines") or []
-        if str(ln.get("section", "")).startswith(("§208-24", "§208-23")) or (own and ln.get("section") == own)
+        if str(ln.get("section", "")).startswith((fund, bond)) or (own and ln.get("section") == own)
     ]
     if not rows:
-        rows = [("§208-24", "Payment in lieu to the Tree Preservation Fund", usd(d.get("fund_in_lieu_usd")), "")]
+        rows = [(own or fund, f"Payment in lieu to the {law.fund_name}", usd(d.get("fund_in_lieu_usd")), "")]
     doc.grid(["Section", "Item", "Value", "Note"], rows, widths=(25, 65, 35, 55))
     if d.get("fund_placeholder"):
-        doc.para("The fee per tree is a placeholder until the Village Board sets it by resolution (§208-24C).", "I")
+        doc.para(
+            "The fee per tree is a placeholder until the Village Board sets it by resolution "
+            f"({cited(d, 'sections.fee_schedule')}).",
+            "I",
+        )
 
 
 def _penalties(doc: _Doc, d: Mapping[str, Any]) -> None:

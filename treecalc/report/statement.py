@@ -402,9 +402,19 @@ def _trees(book: Book, a: Assessment) -> None:
     )
 
 
-#: The first rows of the Replacement plan and Fund sheets, in the order of the §208-22 reckoning: what is
-#: required, the trees needed and planted, the fee for trees not planted (§208-22D), the values planted and
-#: unmet, the cost, the natives (§208-22C), the payment to the Fund (§208-24). Each sheet shows the keys its
+#: The entries of the replacement the sheets cite (their sections as the assessment recorded them)
+VIOLATION, PERCENT = "replacement.violation_percent", "replacement.percent"
+
+
+def _cited(a: Assessment, key: str) -> str:
+    """The section of ``key`` as the assessment recorded it (the statement reads no law); a law without that entry
+    (a village of data alone) is said as "the law", never another village's section."""
+    return str(a.labels.sections.get(key, "the law"))
+
+
+#: The first rows of the Replacement plan and Fund sheets, in the order of the replacement's reckoning: what is
+#: required, the trees needed and planted, the fee for trees not planted, the values planted and unmet, the
+#: cost, the natives, the payment to the Fund. Each sheet shows the keys its
 #: finding has (:class:`treecalc.results.Replacement`, :class:`treecalc.results.Fund`), then the rest in
 #: their own order.
 _FINDING_ORDER = (
@@ -447,7 +457,8 @@ def _replacement(book: Book, a: Assessment) -> None:
         default_section=section,
         tables=tables,
     )
-    # the parts of §208-22 (120% on trees harmed in offences, 90% on removals proposed under a permit)
+    # the parts of the replacement (the violation percentage on trees harmed in offences, the percentage on
+    # removals proposed under a permit), each cited as the assessment recorded its entry
     parts = [
         {k: v for k, v in finding_fields(p).items() if k != "tags"} for p in (rep.parts if rep is not None else [])
     ]
@@ -455,7 +466,8 @@ def _replacement(book: Book, a: Assessment) -> None:
         tables.insert(
             0,
             (
-                "Replacement parts (§208-22F: trees harmed in offences; §208-22A: proposed removals "
+                f"Replacement parts ({_cited(a, VIOLATION)}: trees harmed in offences; "
+                f"{_cited(a, PERCENT)}: proposed removals "
                 f"under a permit for {rep.said.get('min_trees', rep.min_trees)} or more trees)",
                 parts,
             ),
@@ -464,11 +476,12 @@ def _replacement(book: Book, a: Assessment) -> None:
     if excluded:
         tables.append(("Trees harmed, not counted (with the reason)", excluded))
     cond = rep.conditional_22f if rep is not None else None
-    if cond:  # §208-22F on conditional offences: apart, never in the required value above
+    if cond:  # the violation standard on conditional offences: apart, never in the required value above
         row = {k: v for k, v in dict(cond).items() if k not in ("tags", "text")}
-        tables.append(("§208-22F on conditional offences: would be required if established, not required", [row]))
+        said = f"{_cited(a, VIOLATION)} on conditional offences: would be required if established, not required"
+        tables.append((said, [row]))
     if share is not None and not is_missing(scalar(share)):
-        # §208-22C "predominantly be native" as the finding said it (more than half of the trees planted)
+        # "predominantly be native" as the finding said it (more than half of the trees planted)
         sv, note = float(scalar(share)), rep.said.get("native_share", "") if rep is not None else ""
         if sv <= 1.0:
             g.add([key_info("native_share", a.labels)[0], sv, "share", section, note], [None, SHARE])
@@ -502,7 +515,8 @@ def _replacement(book: Book, a: Assessment) -> None:
 
     stock = _records(rep.stock if rep is not None else [])
     if stock:
-        records_table(g, "Replacement stock offered (§208-22D minimum sizes)", stock, a.labels)
+        sizes = _cited(a, "replacement.deciduous_min_dbh_in")
+        records_table(g, f"Replacement stock offered ({sizes} minimum sizes)", stock, a.labels)
     for label, records in tables:
         records_table(g, label, records, a.labels)
     for name, items in (

@@ -18,7 +18,7 @@ from treecalc.law.access import meets
 
 KEY = "conditions.excessive_pruning_min_percent"
 #: The share of a street or public tree whose pruning needs the Department's written approval (Chapter 208:
-#: §208-5C "prune ... any street or public tree ... without written approval by the Department": any share)
+#: Chapter 208 "prune ... any street or public tree ... without written approval by the Department": any share)
 STREET_KEY = "conditions.street_tree_pruning_min_percent"
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from treecalc.law import entries
 from treecalc.law.access import jurisdiction_key, labels
+from treecalc.law.cites import sections
 from treecalc.results import QuotedLabels
 
 #: The tables of a tree chapter each finding applies (by the first part of an entry's dotted key): the entries
@@ -36,7 +37,8 @@ def record_entries(found: Any, jurisdiction: str, on: dt.date) -> None:
         finding.entries = {**own, **finding.entries}
 
 
-def quoted_labels(on: dt.date) -> QuotedLabels:
+def quoted_labels(on: dt.date, jurisdiction: str | None = None) -> QuotedLabels:
     """The labels that quote a number of the law (``[column_labels]``, ``[site_labels]`` of every village's
-    readings), filled from the law in force on ``on``."""
-    return QuotedLabels(columns=labels("column_labels", on), site=labels("site_labels", on))
+    readings), filled from the law in force on ``on``, and the sections the law ``jurisdiction`` cites then."""
+    held = sections(jurisdiction, on) if jurisdiction else {}
+    return QuotedLabels(columns=labels("column_labels", on), site=labels("site_labels", on), sections=held)

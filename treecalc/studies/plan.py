@@ -90,7 +90,7 @@ _NOT_LAW = (
 #: What sets a tree's value and size, compared by dominance within a class, not by equality.
 _SIZE = ("species_code", "dbh_in", "condition")
 
-#: The species catalogue's columns the rules read (§208-22E: invasive, 6 NYCRR Part 575), part of a class.
+#: The species catalogue's columns the rules read (invasive, 6 NYCRR Part 575: never accepted as replacement stock), part of a class.
 SPECIES_LAW_COLUMNS = ("invasive", "part575")
 
 
@@ -542,7 +542,7 @@ def reasons(
     figures come from the law data) and citing its section."""
     permit, rep, fund = a.permit, a.replacement, a.fund
     n, law = permit.removals_12mo, _law_permit(a)
-    # the window is §208-19A(1)'s, in force on the assessment's date
+    # the window is the count trigger's (permit.window_months), in force on the assessment's date
     months = law.get("window_months")
     within = f" in {months:g} months" if months is not None else ""
     count = f"{n} removal{'s' if n != 1 else ''}{within}" if n is not None else "these removals"
@@ -553,7 +553,10 @@ def reasons(
         verdict = f"a permit under {_and(secs)}" if secs else "a permit"
     else:
         limit = law.get("more_than_trees_12mo")
-        verdict = "no permit" + (f" (§208-19A(1) needs more than {limit})" if limit is not None else "")
+        from treecalc.law.cites import cite  # the law's modules load when a plan is said (start-up time)
+
+        count_trigger = cite(a.labels.sections, "permit.more_than_trees_12mo")
+        verdict = "no permit" + (f" ({count_trigger} needs more than {limit})" if limit is not None else "")
     if rep.required:
         parts = [f"{p.percent:g}% replacement under {p.section}" for p in rep.parts or []]
         if not parts:  # a count-by-class law: its count of trees (or not held, said by its warnings)
@@ -565,7 +568,7 @@ def reasons(
     elif permit.required:
         under, least = rep.removals_under_permit, rep.min_trees
         if under is not None and least is not None and under < least:
-            # the removals counted above include trees needing no permit: §208-22A counts the permit's own trees
+            # the removals counted above include trees needing no permit: replacement counts the permit's own trees
             plural = "s" if under != 1 else ""
             why = f"the permit is for {under} tree{plural}; {rep.section} replaces under a permit for {least} or more"
         else:

@@ -62,8 +62,8 @@ def _count_sections() -> frozenset[str]:
     return frozenset(k for k, text in trigger_text().items() if "{count}" in text)
 
 
-#: Per-tree columns that can take a removal out of the lot's count or out of the permit (§208-19B(1), §208-18A):
-#: with them the count is no longer the number of removals, and the plan searches instead.
+#: Per-tree columns that can take a removal out of the lot's count or out of the permit (the Village's own work, a
+#: removal with a permit): with them the count is no longer the number of removals, and the plan searches instead.
 _OUT_OF_COUNT = ("village_work", "permit")
 
 
@@ -74,9 +74,9 @@ class _Model:
     jurisdiction: str
     must: np.ndarray  # the must-remove trees (always removed)
     own: np.ndarray  # a permit needed by the tree's own triggers
-    excluded: np.ndarray  # a removal never counted for replacement (dead, §208-22E)
+    excluded: np.ndarray  # a removal never counted for replacement (dead, invasive, good forestry)
     weight: np.ndarray  # the tree's value in cents when counted, 0 when excluded
-    min_trees: Any  # §208-22A: the fewest trees under a permit that replace
+    min_trees: Any  # replacement.min_trees: the fewest trees under a permit that replace
     harmed: bool  # a tree harmed already (its offence and penalty are the same whichever proposed trees go)
     costs: Callable[[Any], Any]  # an assessment's (planting, in lieu, penalty) (treecalc.studies.plan.costs)
 
@@ -95,8 +95,8 @@ def _model(trees: pd.DataFrame, must: np.ndarray, everything: Any, costs: Callab
     act = actions(t)
     if not np.isin(act, ("retain", "remove", *DONE)).all():
         return None  # an action the regimes do not know
-    # a tree harmed already is no choice of the plan: its offence, §208-22F part and penalty turn on what was done
-    # and on the lot's count (the number k), never on which proposed trees go; §208-22A's count under the permit is
+    # a tree harmed already is no choice of the plan: its offence, its part of the replacement for harm done and its penalty turn on what was done
+    # and on the lot's count (the number k), never on which proposed trees go; the count of trees under the permit is
     # of the proposed removals alone unless the Engineer's finding of no violation joins the removals made to it
     # (then the count below differs, and the method declines)
     removal = act == "remove"
@@ -148,7 +148,8 @@ def _holds(m: _Model, a: Any, chosen: list[int], count_trigger: bool) -> bool:
     need = removal & (m.own | count_trigger)
     under = int(need.sum())
     replaces = bool(meets(m.jurisdiction, "replacement.min_trees", under, m.min_trees))
-    proposed = np.isin(actions(t), ("retain", "remove"))  # a tree harmed already is counted under §208-22F
+    # a tree harmed already is counted under the replacement for harm done
+    proposed = np.isin(actions(t), ("retain", "remove"))
     counted = t["counted"].fillna(False).to_numpy(bool)
     return (
         fired == count_trigger

@@ -14,6 +14,9 @@ import streamlit as st
 
 from treecalc.app import case_survey, cases, corrections, state, ui, views
 
+#: The warranty's entry and the hold's provision the register's pages cite (their sections read from the law)
+WARRANTY, HOLD = "replacement.warranty_years", "sections.no_building_permit"
+
 
 def _usd(v: str | None) -> str:
     return "—" if v is None else ui.usd(float(v), cents=True)
@@ -37,12 +40,14 @@ def _case_view(c: dict, *, applicant: bool = False) -> None:
     st.markdown(f"**Decision:** {c['decision'] or 'none yet'}")
     _owed(c)
     if c["holding_certificates"]:
-        st.warning("An open violation holds building permits and certificates of occupancy (§208-29F).")
+        st.warning(f"An open violation holds building permits and certificates of occupancy ({views.cite(HOLD)}).")
     if c["payments"]:
         st.markdown("**Payments**")
         st.dataframe(views.record_table(corrections.table_rows(c["payments"])), hide_index=True, width="stretch")
     if c["plantings"]:
-        st.markdown("**Replacement plantings** (each inspected when its §208-22G warranty ends: *warranty*)")
+        st.markdown(
+            f"**Replacement plantings** (each inspected when its {views.cite(WARRANTY)} warranty ends: *warranty*)"
+        )
         st.dataframe(views.record_table(corrections.table_rows(c["plantings"])), hide_index=True, width="stretch")
     if not applicant:
         for what in ("bonds", "holds", "decisions", "notes"):
@@ -211,7 +216,8 @@ def _record(c: dict) -> None:
             case_survey.record_new_assessment(cid, by)
             st.rerun()
     if cases.may("plant"):
-        _action("w_case_plant", "**Record a replacement planting** (§208-22G)", "Record the planting", plant)
+        said = f"**Record a replacement planting** ({views.cite(WARRANTY)})"
+        _action("w_case_plant", said, "Record the planting", plant)
     if cases.may("inspect") and c["plantings"]:
         _action("w_case_inspect", "**Record an inspection**", "Record the inspection", inspect)
     if corrections.may_void(who[1]):
@@ -254,11 +260,11 @@ def _ledgers() -> None:
     start = c1.date_input("Inspections due from", value=_today(), key="w_due_from")
     end = c2.date_input("to", value=_today() + dt.timedelta(days=31), key="w_due_to")
     due = reg.due(start, end)
-    st.markdown(f"**Inspections due (§208-22G):** {len(due)}")
+    st.markdown(f"**Inspections due ({views.cite(WARRANTY)}):** {len(due)}")
     if due:
         st.dataframe(views.record_table(due), hide_index=True, width="stretch")
     holds = reg.holds_open()
-    st.markdown(f"**Open violations holding certificates of occupancy (§208-29F):** {len(holds)}")
+    st.markdown(f"**Open violations holding certificates of occupancy ({views.cite(HOLD)}):** {len(holds)}")
     if holds:
         st.dataframe(views.record_table(holds), hide_index=True, width="stretch")
     bonds = reg.bonds_held()

@@ -21,6 +21,9 @@ from treecalc.law.registry import with_section
 from treecalc.quantities import RANGES
 from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml
 
+#: The provisions of the law the page cites (their sections read from the law, never retyped)
+FEE, IN_LIEU, FUND = "sections.fee_schedule", "sections.in_lieu", "sections.fund"
+
 
 def _in_force() -> dict[str, Any]:
     """The schedule every assessment charges today: the register's in force (a Board resolution the Engineer
@@ -57,7 +60,7 @@ def _record_form() -> None:
     who = cases.user()
     assert who is not None
     with st.form("w_fee_record"):
-        st.markdown("**Record a schedule the Board set (§208-24C)**: the schedules recorded before are kept.")
+        st.markdown(f"**Record a schedule the Board set ({views.cite(FEE)})**: the schedules recorded before are kept.")
         c1, c2, c3 = st.columns(3)
         basis = c1.radio(
             "Basis of payments in lieu",
@@ -112,7 +115,7 @@ def _schedule_section() -> dict[str, Any]:
     now = _in_force()
     st.markdown(f"**In force today:** {_charge(now)}, {now.get('label') or 'fee schedule'}.")
     if now.get("placeholder"):
-        st.warning("The fee is a placeholder until the Board sets it (§208-24C); every output says so.")
+        st.warning(f"The fee is a placeholder until the Board sets it ({views.cite(FEE)}); every output says so.")
     if not _register_known():
         return now
     rows = fees.history(cases.register())
@@ -135,7 +138,7 @@ def _schedule_section() -> dict[str, Any]:
     if cases.may("fee_schedule"):
         _record_form()
     elif who is not None:
-        st.caption(f"Read-only: an account of the {fees.ROLE} role records the Board's schedule (§208-24C).")
+        st.caption(f"Read-only: an account of the {fees.ROLE} role records the Board's schedule ({views.cite(FEE)}).")
     return now
 
 
@@ -164,7 +167,7 @@ def body() -> None:
         st.subheader("Planting space on the site")
         st.caption(
             "The same setting as on the Permit page: the fund is paid for the replacement trees the site "
-            "cannot take (§208-22D)."
+            f"cannot take ({views.cite(IN_LIEU)})."
         )
         views.plantable_controls()
         views.basis_control("fund")  # the unmet value and a payment on the value are on this basis
@@ -174,10 +177,10 @@ def body() -> None:
     fund = a.fund
     rec = views.record(a)
     if not rec.fund_name:
-        funded = with_section("fund")[0]  # the law with a fund, whose fee schedule (§208-24C) the page shows
+        funded = with_section("fund")[0]  # the law with a fund, whose fee schedule the page shows
         st.info(
             f"{rec.chapter} has no tree fund and no payment in lieu: the fee schedule above is "
-            f"{views.place(funded)}'s (§208-24C) and does not apply."
+            f"{views.place(funded)}'s ({views.cite(FEE)}) and does not apply."
         )
         ui.page_downloads("fund")
         return
@@ -187,11 +190,15 @@ def body() -> None:
     ui.money_row(
         [c[0], c[2]],
         [
-            ("Payment in lieu to the Tree Preservation Fund (USD, §208-24)", fund.fund_in_lieu_usd, None),
-            (f"Unmet value ({unit}, §208-22D)", fund.unmet_value_usd, None),
+            (
+                f"Payment in lieu to the Tree Preservation Fund (USD, {views.cite(FUND, a)})",
+                fund.fund_in_lieu_usd,
+                None,
+            ),
+            (f"Unmet value ({unit}, {views.cite(IN_LIEU, a)})", fund.unmet_value_usd, None),
         ],
     )
-    c[1].metric("Trees paid in lieu (trees, §208-22D)", ui.num(fund.trees_in_lieu))
+    c[1].metric(f"Trees paid in lieu (trees, {views.cite(IN_LIEU, a)})", ui.num(fund.trees_in_lieu))
     if fund.alternative_22f_usd is not None:
         ui.alternative_22f(st.columns(3)[0], a)
     if fund.trees_in_lieu == 0 and state.opt("plantable") is None and state.opt("plantable_area_sqft") is None:
@@ -212,6 +219,6 @@ def body() -> None:
 ui.run_page(
     "Fund & fee schedule",
     body,
-    caption="§208-24C: the Board sets the basis of payments in lieu; the Engineer records it in the register.",
+    caption=f"{views.cite(FEE)}: the Board sets the basis of payments in lieu; the Engineer records it in the register.",
     law=True,
 )

@@ -98,7 +98,7 @@ def _map(a) -> None:
         "Colour the trees by",
         list(choices),
         horizontal=True,
-        key="w_map_colour" if choices is tree_map.COLOUR_BY else "w_map_colour_wh",
+        key="w_map_colour" if "Penalty tier" in choices else "w_map_colour_wh",
     )
     try:
         df, missing = tree_map.points(a.trees, _site(a), choices[label], views.value_unit(a))

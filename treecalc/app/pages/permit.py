@@ -16,6 +16,7 @@ from treecalc.app import (
     ui,
     views,
 )
+from treecalc.law import cites
 from treecalc.report.content import percent_text
 
 if TYPE_CHECKING:
@@ -32,10 +33,13 @@ def _stock_help() -> str:
     rep = views.law_today()["replacement"]
     return (
         f"Deciduous trees at least {float(rep['deciduous_min_dbh_in']):g} in DBH; conifers at least "
-        f"{float(rep['conifer_min_height_ft']):g} ft tall (§208-22D)."
+        f"{float(rep['conifer_min_height_ft']):g} ft tall ({views.cite('replacement.conifer_min_height_ft')})."
     )
 
 
+#: The entries and provisions of the law the page cites (their sections read from the law, never retyped)
+PERCENT, PERMIT = "replacement.percent", "permit.more_than_trees_12mo"
+VALUE_BASIS, IN_LIEU, FUND, INVASIVE = (f"sections.{k}" for k in ("valuation_method", "in_lieu", "fund", "invasive"))
 DEFAULT = "__default__"  # the law engine's default stock (its label says which species and size)
 STOCK_COLUMNS = ["species", "dbh_in", "unit_cost_usd"]
 #: The figures the permit is about, at the left of its tables (in sight at 1,280 px)
@@ -48,7 +52,7 @@ def _invasive_note(codes: list[str], choices: pd.DataFrame, labels: dict[str, st
     bad = [c for c in codes if c in invasive]
     for c in bad:
         st.error(
-            f"**{labels.get(c, c)}** is listed as invasive (NY Part 575): §208-22E does not accept it as "
+            f"**{labels.get(c, c)}** is listed as invasive (NY Part 575): {views.cite(INVASIVE)} does not accept it as "
             "replacement stock. The figures below leave it out; choose another species.",
             icon=":material/block:",
         )
@@ -65,7 +69,7 @@ def _one_species(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None
         index=codes.index(cur) if cur in codes else 0,
         format_func=lambda c: d["label"] if c == DEFAULT else labels.get(c, c),
         key="w_repl_species",
-        help="Natives first; invasive species (NY Part 575) are refused by §208-22E.",
+        help=f"Natives first; invasive species (NY Part 575) are refused by {views.cite(INVASIVE)}.",
     )
     dbh = ui.number_field(
         c2,
@@ -125,7 +129,7 @@ def _stock_list(choices: pd.DataFrame, labels: dict[str, str], d: dict) -> None:
             "species": st.column_config.SelectboxColumn(
                 "Species",
                 options=list(choices["code"]),
-                help="natives first; invasives are refused (§208-22E)",
+                help=f"natives first; invasives are refused ({views.cite(INVASIVE)})",
             ),
             "dbh_in": st.column_config.NumberColumn("DBH (in)", min_value=0.1, step=0.5, default=d["dbh_in"]),
             "unit_cost_usd": st.column_config.NumberColumn(
@@ -237,13 +241,14 @@ def _cost_card(a: Assessment) -> None:
         st.markdown("#### What will this permit cost me?")
         if not rep.required:
             st.markdown(
-                f"**No replacement is required** ({rep.percent_note or '§208-22A'}): nothing to plant "
+                f"**No replacement is required** ({rep.percent_note or views.cite(PERCENT, a)}): nothing to plant "
                 "and nothing to pay into the Tree Preservation Fund."
             )
             _basis_line(a)
             _fewer_removals(a)  # the trees kept so far stay in sight, to be put back
             return
         planted, in_lieu = rep.trees_planted or 0, rep.trees_in_lieu or 0
+        d, fund_s = views.cite(IN_LIEU, a), views.cite(FUND, a)
         plant_cost, pay = rep.planting_cost_usd or 0.0, fund.fund_in_lieu_usd or 0.0
         total = float(Decimal(str(plant_cost)) + Decimal(str(pay)))  # two cent amounts: exact
         c = st.columns(3)
@@ -251,17 +256,17 @@ def _cost_card(a: Assessment) -> None:
             c,
             [
                 (
-                    f"Plant {ui.num(planted)} replacement trees (§208-22D)",
+                    f"Plant {ui.num(planted)} replacement trees ({d})",
                     plant_cost,
                     "Supplied and planted, at the unit cost of the stock.",
                 ),
                 (
-                    f"Pay for {ui.num(in_lieu)} trees in lieu (§208-24)",
+                    f"Pay for {ui.num(in_lieu)} trees in lieu ({fund_s})",
                     pay,
-                    "Into the Tree Preservation Fund, for the trees the site cannot take (§208-22D).",
+                    f"Into the Tree Preservation Fund, for the trees the site cannot take ({d}).",
                 ),
                 (
-                    "Total out of pocket (§208-22D + §208-24)",
+                    f"Total out of pocket ({d} + {fund_s})",
                     total,
                     "Planting cost plus the payment in lieu. Permit fees are not included.",
                 ),
@@ -284,23 +289,24 @@ def _cost_card(a: Assessment) -> None:
         for p in placeholders:
             st.warning(views.readable(p[:1].upper() + p[1:]), icon=":material/priority_high:")
         first = plan[0] if plan else {}
+        size = views.cite("replacement.deciduous_min_dbh_in", a)
         st.markdown("**What would change it**")
         st.markdown(
             f"- *Fewer removals*: the replacement must carry {percent_text(rep.percent, [{'percent': p.percent} for p in rep.parts])} "
             "of the value of the trees "
             f"counted ({ui.usd(rep.removed_value_usd, cents=True)} {unit}, "
-            f"{rep.section or '§208-22A'}); each tree kept off the list lowers it by its own value "
+            f"{rep.section or views.cite(PERCENT, a)}); each tree kept off the list lowers it by its own value "
             "(the table of triggered trees below).\n"
             + (
                 f"- *A larger replacement size*: one {first.get('common_name') or first.get('species_code')} of "
                 f"{first.get('dbh_in', 0):g} in "
                 f"carries {ui.usd(first.get('value_per_tree_usd'), cents=True)} {unit}; a larger tree carries more, "
-                "so fewer are needed (§208-22D), each at a higher price.\n"
+                f"so fewer are needed ({size}), each at a higher price.\n"
                 if first
                 else ""
             )
             + f"- *The planting space*: the site takes {ui.num(planted)} here; every tree it cannot take is paid in "
-            "lieu (§208-22D, §208-24). Set what it can take under *Replacement stock and planting space*."
+            f"lieu ({d}, {fund_s}). Set what it can take under *Replacement stock and planting space*."
         )
         _fewer_removals(a)
 
@@ -308,7 +314,7 @@ def _cost_card(a: Assessment) -> None:
 def _basis_line(a: Assessment) -> None:
     """The value basis, beside the answer it changes (it sets the value the replacement must carry)."""
     st.caption(
-        f"Value basis: **{ui.basis_words(a)}** (§208-22B): the value the replacement must carry. "
+        f"Value basis: **{ui.basis_words(a)}** ({views.cite(VALUE_BASIS, a)}): the value the replacement must carry. "
         "Change it under this box."
     )
 
@@ -419,11 +425,12 @@ def _keep_limits() -> tuple[dict[str, str], dict[str, str]]:
 def _replacement_figures(a: Assessment) -> None:
     permit, rep, fund = a.permit, a.replacement, a.fund
     unit = a.options.get("value_unit", "USD")  # USD/yr on the annual basis
+    pct, whole = views.cite(PERCENT, a), cites.head(views.cite(PERCENT, a))
     c: Sequence[DeltaGenerator] = st.columns(3)
-    c[0].metric("Permit required (§208-19)", "Yes" if permit.required else "No")
-    c[1].metric("Replacement required (§208-22)", "Yes" if rep.required else "No")
+    c[0].metric(f"Permit required ({cites.head(views.cite(PERMIT, a))})", "Yes" if permit.required else "No")
+    c[1].metric(f"Replacement required ({whole})", "Yes" if rep.required else "No")
     c[2].metric(
-        "Replacement percentage (§208-22A/F)",
+        f"Replacement percentage ({cites.joined(pct, views.cite('replacement.violation_percent', a))})",
         percent_text(rep.percent, [{"percent": p.percent} for p in rep.parts]),
         help=f"value basis: {rep.value_basis_label or rep.value_basis}",
     )
@@ -432,19 +439,19 @@ def _replacement_figures(a: Assessment) -> None:
         c[:2],
         [
             (
-                f"Removed value ({unit}, §208-22B)",
+                f"Removed value ({unit}, {views.cite(VALUE_BASIS, a)})",
                 rep.removed_value_usd,
                 "Value the percentage applies to (invasive and good-forestry removals excluded).",
             ),
-            (f"Required value ({unit}, §208-22A)", rep.required_value_usd, None),
+            (f"Required value ({unit}, {pct})", rep.required_value_usd, None),
         ],
     )
     c[2].metric(
-        "Native share of replacements (§208-22C)",
+        f"Native share of replacements ({views.cite('sections.native_species', a)})",
         "—" if rep.native_share is None else f"{float(rep.native_share):.0%}",
     )
     parts = rep.parts
-    if parts:  # 120% on trees harmed in offences (§208-22F) + 90% on proposed removals (§208-22A)
+    if parts:  # the violation percentage on trees harmed in offences + the percentage on proposed removals
         st.dataframe(
             views.labelled(
                 pd.DataFrame(
@@ -459,11 +466,13 @@ def _replacement_figures(a: Assessment) -> None:
             hide_index=True,
         )
     c = st.columns(3)  # labels carry unit and section: three to a row keeps them whole
-    c[0].metric("Replacement trees required (trees, §208-22)", ui.num(rep.trees_needed))
-    c[1].metric("Trees planted (trees, §208-22D)", ui.num(rep.trees_planted))
-    c[2].metric("Trees paid in lieu (trees, §208-22D)", ui.num(rep.trees_in_lieu))
+    d = views.cite(IN_LIEU, a)
+    c[0].metric(f"Replacement trees required (trees, {whole})", ui.num(rep.trees_needed))
+    c[1].metric(f"Trees planted (trees, {d})", ui.num(rep.trees_planted))
+    c[2].metric(f"Trees paid in lieu (trees, {d})", ui.num(rep.trees_in_lieu))
     c = st.columns([2, 1])
-    ui.money_metric(c[0], "Payment in lieu to the Tree Preservation Fund (USD, §208-24)", fund.fund_in_lieu_usd)
+    fund_label = f"Payment in lieu to the Tree Preservation Fund (USD, {views.cite(FUND, a)})"
+    ui.money_metric(c[0], fund_label, fund.fund_in_lieu_usd)
     for w in rep.warnings or []:
         st.warning(views.readable(w))
     for n in rep.notes or []:
@@ -531,7 +540,7 @@ def _plan(a: Assessment) -> pd.DataFrame:
     if not _replaces(a):
         return pd.DataFrame()
     rep = a.replacement
-    st.subheader("Planting plan (§208-22)")
+    st.subheader(f"Planting plan ({cites.head(views.cite(PERCENT, a))})")
     plan = views.frame(rep.plan)
     if len(plan):
         views.show_table(plan, a)
@@ -548,7 +557,7 @@ def _plan(a: Assessment) -> pd.DataFrame:
 
 
 def _trigger_trees(trees: pd.DataFrame | None) -> pd.DataFrame | None:
-    """The trees for which a §208-19 trigger holds, with the sections."""
+    """The trees for which a permit trigger holds, with the sections."""
     if not isinstance(trees, pd.DataFrame) or "permit_triggers" not in trees:
         return None
     has = trees["permit_triggers"].fillna("").astype(str).str.strip() != ""

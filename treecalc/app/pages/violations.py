@@ -13,6 +13,7 @@ from treecalc.app import (
     ui,
     views,
 )
+from treecalc.law import cites
 from treecalc.law.access import multiplied
 from treecalc.rules import rules_module
 
@@ -23,6 +24,12 @@ if TYPE_CHECKING:
 TRI = {"As the survey shows": None, "Yes": True, "No": False}
 #: The figures of an offence, at the left of its table (in sight at 1,280 px)
 OFFENCE_FIRST = ("tag", "tier", "base_usd", "max_usd", "criminal_max_usd", "Offence", "Depends on")
+
+
+#: The entries of the law the page cites (their sections read from the law, never retyped)
+VIOLATION, PERCENT = "replacement.violation_percent", "replacement.percent"
+CIVIL, CRIMINAL, DOUBLING = "penalty.civil_tiers", "criminal.per_tree_usd", "penalty.doubling_factor"
+CLEAR_CUTTING = "permit.clear_cutting_min_trees"
 
 
 def _tri(label: str, opt: str, key: str, help: str) -> None:
@@ -39,13 +46,14 @@ def _controls() -> Any:
     rec = views.survey_record()
     now = views.law_today(rec.key)  # in force today, the date the app assesses on
     rep, clear = now["replacement"], now["permit"]["clear_cutting_min_trees"]
-    times = multiplied(now["penalty"]["doubling_factor"])  # §208-29B(7)'s "doubled", from the law in force
+    times = multiplied(now["penalty"]["doubling_factor"])  # the doubling's "doubled", from the law in force
+    f, b7, offence = views.cite(VIOLATION), views.cite(DOUBLING), cites.head(views.cite(CRIMINAL))
     _tri(
-        f"Trees were harmed without a permit ({views.place(rec)}'s violation standard, §208-22F)",
+        f"Trees were harmed without a permit ({views.place(rec)}'s violation standard, {f})",
         "violation",
         "w_violation",
         "As the survey shows: trees marked removed or damaged without a required permit make it a violation; "
-        f"the replacement is then {rep['violation_percent']:g}% of their value (§208-22F). The §208-29 penalties "
+        f"the replacement is then {rep['violation_percent']:g}% of their value ({f}). The {offence} penalties "
         "follow the trees "
         "harmed without a required permit, tree by tree.",
     )
@@ -56,18 +64,18 @@ def _controls() -> Any:
             "An application was pending",
             "application_pending",
             "w_pending",
-            f"§208-29B(7): every per-tree amount {times['es']} when a tree was harmed while an application was "
-            "pending.",
+            f"{b7}: every per-tree amount {times['es']} when a tree was harmed while an application was pending.",
         )
     with c2:
         _tri(
             "Clear cutting took place",
             "clear_cutting",
             "w_clear_cutting",
-            f"§208-17: {clear} or more trees without a permit; {times['es']} the per-tree amounts (§208-29B(7)).",
+            f"{views.cite(CLEAR_CUTTING)}: {clear} or more trees without a permit; {times['es']} the per-tree amounts "
+            f"({b7}).",
         )
     c1, c2 = st.columns(2)
-    each = "Each day of a continuing violation is a separate offence (§208-29)."
+    each = f"Each day of a continuing violation is a separate offence ({offence})."
     days = ui.number_field(  # the range of --days
         c1, "Days the violation continued", "days", int(state.opt("continuing_days", 1)), 1, "w_days", help=each
     )
@@ -131,10 +139,10 @@ def _say_in_effect(where: Any, a: Assessment) -> None:
         return
     where.info(
         f"In effect ({how}): **{'a violation' if on else 'no violation'}** — "
-        f"{picker.trees_in_words(offences)} harmed without a required permit (§208-29)"
+        f"{picker.trees_in_words(offences)} harmed without a required permit ({cites.head(views.cite(CRIMINAL, a))})"
         + _of_which_conditional(pen)
         + ". "
-        + ("The replacement standard is §208-22F." if on else "The replacement standard is §208-22A."),
+        + f"The replacement standard is {views.cite(VIOLATION if on else PERCENT, a)}.",
         icon=":material/gavel:",
     )
 
@@ -163,24 +171,28 @@ def _say_conditional(where: Any, a: Assessment, how: str) -> None:
     civil, criminal = pen.civil_penalty_conditional_usd, pen.criminal_fine_conditional_usd
     maxima = " and ".join(
         f"{ui.usd(x)} {words}"
-        for x, words in ((civil, "civil (§208-29B)"), (criminal, "criminal (§208-29A)"))
+        for x, words in (
+            (civil, f"civil ({views.cite(CIVIL, a)})"),
+            (criminal, f"criminal ({views.cite(CRIMINAL, a)})"),
+        )
         if x is not None
     )
     cond_22f = a.replacement.conditional_22f if a.replacement is not None else None
     n = int(pen.offences_conditional or 0)
     where.warning(
         f"In effect ({how}): **conditional offences only** — {picker.trees_in_words(n)} harmed without a "
-        "required permit (§208-29) if facts that were not given are established; none on the facts given "
+        f"required permit ({cites.head(views.cite(CRIMINAL, a))}) if facts that were not given are established; none "
+        "on the facts given "
         f"alone. They rest on: {on_what}. "
         + (f"On those assumed facts, up to {maxima}, kept apart from the definite amounts. " if maxima else "")
-        + "The replacement standard stays §208-22A; §208-22F would apply once an offence is established"
-        + (" (below)." if cond_22f else "."),
+        + f"The replacement standard stays {views.cite(PERCENT, a)}; {views.cite(VIOLATION, a)} would apply once an "
+        "offence is established" + (" (below)." if cond_22f else "."),
         icon=":material/help:",
     )
 
 
 def _times(a: Assessment) -> dict[str, str]:
-    """§208-29B(7)'s factor in words ("doubled", "double", "doubling"), from the law in force today, the date the
+    """The doubling's factor in words ("doubled", "double", "doubling"), from the law in force today, the date the
     app assesses on."""
     return multiplied(views.law_today(views.record(a).key)["penalty"]["doubling_factor"])
 
@@ -196,7 +208,7 @@ def _headline(a: Assessment) -> None:
     why = {
         "definite": "Definite offences: removals that rest only on facts given.",
         "conditional": "Conditional offences: each rests on a fact that was not given.",
-        "civil": '§208-29B amounts are maxima ("up to"); definite offences only once conditional '
+        "civil": f'{views.cite(CIVIL, a)} amounts are maxima ("up to"); definite offences only once conditional '
         "offences are reported apart.",
         "civil_conditional": "Conditional offences: each rests on a fact that was not given (see the table below); "
         "kept apart from the definite amount.",
@@ -213,25 +225,28 @@ def _headline(a: Assessment) -> None:
         )
         ui.money_row(st.columns(2), [fine, None if pen.fine_conditional_usd is None else assumed], cents=False)
         return
+    b, a_ = views.cite(CIVIL, a), views.cite(CRIMINAL, a)
     c = st.columns(3)
     ui.money_row(
         [c[0], c[2]],
         [
-            ("Civil penalty, maximum (USD, §208-29B)", pen.civil_penalty_max_usd, why["civil"]),
-            ("Criminal fine, maximum (USD, §208-29A)", pen.criminal_fine_max_usd, "§208-29A maxima."),
+            (f"Civil penalty, maximum (USD, {b})", pen.civil_penalty_max_usd, why["civil"]),
+            (f"Criminal fine, maximum (USD, {a_})", pen.criminal_fine_max_usd, f"{a_} maxima."),
         ],
     )
-    c[1].metric(f"{_times(a)['ed'].capitalize()} (§208-29B(7))", "Yes" if pen.doubled else "No")
+    c[1].metric(f"{_times(a)['ed'].capitalize()} ({views.cite(DOUBLING, a)})", "Yes" if pen.doubled else "No")
     row = [ui.alternative_22f_item(a), None, None]  # after a violation: replant at 120%, or pay this into the Fund
     if pen.civil_penalty_conditional_usd is not None:  # the criminal one is shown only beside the civil one
         civil = pen.civil_penalty_conditional_usd, why["civil_conditional"]
         criminal = pen.criminal_fine_conditional_usd, why["criminal_conditional"]
-        row[1] = ("Civil penalty on assumed facts, maximum (USD, §208-29B)", *civil)
+        row[1] = (f"Civil penalty on assumed facts, maximum (USD, {b})", *civil)
         if criminal[0] is not None:
-            row[2] = ("Criminal fine on assumed facts, maximum (USD, §208-29A)", *criminal)
+            row[2] = (f"Criminal fine on assumed facts, maximum (USD, {a_})", *criminal)
     ui.money_row(st.columns(3), row)
     cond = a.replacement.conditional_22f
-    if cond:  # §208-22F on conditional offences: what would be required if established, never in the totals
+    if (
+        cond
+    ):  # the violation standard on conditional offences: what would be required if established, never in the totals
         st.caption(views.readable(str(cond.get("text"))))  # the fact it rests on, as the control that gives it
 
 
@@ -241,7 +256,7 @@ def body() -> None:
         # Chapter 95 has no violation standard, doubling, clear cutting, per-day count or replacement percentage
         in_effect = _controls() if views.replaces(views.survey_record()) else st.empty()
         _mark_harmed()
-    if views.replaces(views.survey_record()):  # the §208-22F replacement and its payment are on this basis
+    if views.replaces(views.survey_record()):  # the violation's replacement and its payment are on this basis
         views.basis_control("violations")
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
@@ -249,7 +264,8 @@ def body() -> None:
     head.caption(
         f"{views.record(a).chapter}: fines for trees removed without a {views.permit_words(views.record(a))}."
         if _fines(a)
-        else f"Chapter 208 §208-29: civil tiers, {_times(a)['ing']}, continuing days and criminal maxima."
+        else f"Chapter 208 {cites.head(views.cite(CRIMINAL, a))}: civil tiers, {_times(a)['ing']}, continuing days and "
+        "criminal maxima."
     )
     ui.jurisdiction_note(a)
     pen = a.penalties
