@@ -130,3 +130,22 @@ def test_an_unknown_key_of_a_schedule_is_refused_naming_it(tmp_path):
     # the written keys still read: $58.12 x 3 = $174.36
     f = in_lieu(load_fee_schedule({"basis": "value", "multiplier": "3"}), trees_in_lieu=0, unmet_value_usd=58.12)
     assert f["fund_in_lieu_exact"] == Decimal("174.36")
+
+
+def test_a_multiple_of_0_and_a_quoted_placeholder_are_refused():
+    # before: basis value with multiplier "0" charged $8,228.65 x 0 = $0.00 in lieu for 22 trees; a fee of $0 per tree
+    # was refused already for the same reason (no payment in lieu is none)
+    with pytest.raises(ValueError, match=r"multiplier must be more than 0 for basis value"):
+        load_fee_schedule({"basis": "value", "multiplier": "0"})
+    # a per-tree schedule does not multiply: its multiplier of 0 charges nothing wrong ($450 x 2 trees = $900)
+    f = in_lieu(
+        load_fee_schedule({"basis": "per_tree", "fee_per_tree_usd": "450", "multiplier": "0"}),
+        trees_in_lieu=2,
+        unmet_value_usd=0,
+    )
+    assert f["fund_in_lieu_exact"] == Decimal("900.00")
+    # before: placeholder = "no" was read as bool("no"), True: the schedule said PLACEHOLDER though its writer said no
+    for word in ("no", "false", 0):
+        with pytest.raises(ValueError, match=r"placeholder must be true or false \(unquoted\)"):
+            load_fee_schedule({"basis": "per_tree", "fee_per_tree_usd": "450", "placeholder": word})
+    assert load_fee_schedule({"basis": "per_tree", "fee_per_tree_usd": "450", "placeholder": False}).placeholder is False

@@ -132,7 +132,9 @@ def load_fee_schedule(
         raise ValueError(f"fee schedule {source}: basis must be 'per_tree' or 'value', got {basis!r}")
     fee = _in_range(raw.get("fee_per_tree_usd", 0), f"fee schedule {source}: fee_per_tree_usd", "usd")
     mult = _in_range(raw.get("multiplier", 1), f"fee schedule {source}: multiplier", "multiplier")
-    placeholder = bool(raw.get("placeholder", False))
+    placeholder = raw.get("placeholder", False)
+    if not isinstance(placeholder, bool):  # bool("no") is True: a quoted word would flip the schedule's standing
+        raise ValueError(f"fee schedule {source}: placeholder must be true or false (unquoted), got {placeholder!r}")
     label = str(raw.get("label", placeholder_label() if placeholder else "fee schedule"))
     if fee_per_tree_usd is not None:
         fee = _in_range(fee_per_tree_usd, "‹fee_per_tree_usd›", "usd")
@@ -143,6 +145,11 @@ def load_fee_schedule(
         raise ValueError(
             f"fee schedule {source}: fee_per_tree_usd must be more than $0 for basis per_tree (a fee of $0 "
             f"is no payment in lieu; give the fee the Board set, {_board()})"
+        )
+    if basis == "value" and mult == 0:
+        raise ValueError(
+            f"fee schedule {source}: multiplier must be more than 0 for basis value (a multiple of 0 is no "
+            f"payment in lieu; give the multiple the Board set, {_board()})"
         )
     mortality = None
     if raw.get("mortality_rate") is not None:
