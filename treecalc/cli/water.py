@@ -184,7 +184,7 @@ def _cmd_meter(a: argparse.Namespace) -> int:
     return 0
 
 
-def _penalty_args(w: argparse.ArgumentParser) -> None:
+def _penalty_args(w: argparse.ArgumentParser, monthly: str) -> None:
     w.add_argument("--amount", help="water charge on the bill, USD (with --due)")
     w.add_argument("--due", help="due date on the bill, YYYY-MM-DD")
     repeatable(w, "--bill", "AMOUNT:DUE[:LABEL]", "a bill on the account, e.g. 123.45:2026-01-15 (repeatable)")
@@ -195,7 +195,7 @@ def _penalty_args(w: argparse.ArgumentParser) -> None:
         "--months",
         choices=["anniversary", "calendar"],
         default="anniversary",
-        help="§223-12F(2) 'each succeeding month': counted from the day after the due date "
+        help=f"{monthly} 'each succeeding month': counted from the day after the due date "
         "(anniversary, default) or the first of each calendar month (calendar)",
     )
     w.add_argument("--json", action="store_true", help="print JSON")
@@ -205,35 +205,42 @@ def _penalty_args(w: argparse.ArgumentParser) -> None:
 def register(subparsers: Any) -> None:
     """Add ``water-penalty`` and ``water`` (``penalty``, ``meter-test``) to ``subparsers``."""
     chapter = _water_law().chapters["water"]
-    try:  # the tolerance is the law's (data/law); a data folder that cannot be read is said when a command runs
-        # read from the law file, not the rules module: the rules package imports pandas, and --help imports none
+    try:  # the tolerance and the sections are the law's (data/law); a data folder that cannot be read is said when
+        # a command runs. Read from the law file, not the rules module: the rules package imports pandas, and --help
+        # imports none
         from treecalc.law.loader import entry
 
         meter = entry(_water_law().key, "meter_tolerance", "ch223_water")
-        tolerance = f"outside ±{meter.value}% ({meter.section})"
+        tolerance, meter_sec = f"outside ±{meter.value}% ({meter.section})", meter.section
+        penalty_sec, monthly_sec = _section("first_penalty_rate", whole=True), _section("monthly_penalty_rate")
     except (OSError, ValueError, KeyError):
-        tolerance = "outside the tolerance of §223-6G"
+        tolerance, meter_sec = "outside the law's tolerance", "the meter test"
+        penalty_sec, monthly_sec = "the late-payment penalties", "The law's"
     desc = (
-        f"Penalties, partial payments and relevy to the tax bill of the bills on a water account ({chapter}, §223-12F)."
+        "Penalties, partial payments and relevy to the tax bill of the bills on a water account "
+        f"({chapter}, {penalty_sec})."
     )
     _penalty_args(
         subparsers.add_parser(
             "water-penalty", help="late-payment penalties of a water bill (alias of 'water penalty')", description=desc
-        )
+        ),
+        monthly_sec,
     )
     w = subparsers.add_parser(
         "water",
         help="water account penalties and the meter test (Chapter 223)",
-        description="Water: penalties (§223-12F) and the meter test (§223-6G).",
+        description=f"Water: penalties ({penalty_sec}) and the meter test ({meter_sec}).",
     )
     sub = w.add_subparsers(dest="water_command", metavar="{penalty,meter-test}")
     w.set_defaults(func=choose_subcommand(w, "penalty or meter-test"))
-    _penalty_args(sub.add_parser("penalty", help="penalties and balance of a water account", description=desc))
+    _penalty_args(
+        sub.add_parser("penalty", help="penalties and balance of a water account", description=desc), monthly_sec
+    )
     m = sub.add_parser(
         "meter-test",
-        help="the bill after a meter accuracy test (§223-6G)",
+        help=f"the bill after a meter accuracy test ({meter_sec})",
         # a description is printed as written (only help texts are %-formatted): a single %
-        description=f"Meter accuracy test ({chapter}, §223-6G): the flow-rate results are "
+        description=f"Meter accuracy test ({chapter}, {meter_sec}): the flow-rate results are "
         f"averaged; {tolerance} the tested period's bill is corrected.",
     )
     m.add_argument("--billed", required=True, help="consumption billed for the tested period (bill's unit)")

@@ -81,7 +81,7 @@ def _read_account_csv(
         elif kind == "payment":
             named = str(r.get(cl) or "").strip() if cl else ""
             if named and named.lower() != "nan":
-                # a payment is applied to the oldest bill first (the §223-12F(2) reading the statement states):
+                # a payment is applied to the oldest bill first (the partial-payment reading the statement states):
                 # a bill named on a payment would be silently ignored, so it is refused instead
                 raise ValueError(
                     f"{where}: a payment names bill {named!r}, but payments are applied to the oldest bill first "

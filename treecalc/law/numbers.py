@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 
-from treecalc.law.loader import CACHES, entries
+from treecalc.law.loader import CACHES, entries, provision
 from treecalc.law.schema import Entry
 
 
@@ -97,6 +97,11 @@ class LawNumbers(Mapping[str, LawNumber]):
 
     def __len__(self) -> int:
         return len(self._held())
+
+    def provision(self, key: str) -> str:
+        """The section of a provision of the chapter that states no number (an exception, a definition: its record
+        ``[sections.<key>]``), as a sentence applying it cites it; LawSchemaError naming the file when it has none."""
+        return provision(self.village, key, self.chapter)
 
 
 def numbers(village: str, chapter: str) -> LawNumbers:

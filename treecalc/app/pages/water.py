@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import ui
+from treecalc.law.numbers import law_on
 from treecalc.law.registry import with_chapter
 
 if TYPE_CHECKING:
@@ -105,7 +106,10 @@ def _events_table(events: list[Any]) -> pd.DataFrame:
 def _schedule() -> pd.DataFrame | None:
     from treecalc.rules.croton_on_hudson import ch223_water as water
 
-    st.subheader("Late payment (§223-12F)")
+    # the sections are the law file's entries and records (data/law/croton_on_hudson/ch223_water.toml)
+    monthly = water.LAW["monthly_penalty_rate"].section
+    whole = monthly.split("(")[0]  # the section the paragraph is of
+    st.subheader(f"Late payment ({whole})")
     try:
         bills = _bills(dt.date(2026, 1, 15))
     except Incomplete:
@@ -115,7 +119,7 @@ def _schedule() -> pd.DataFrame | None:
     due = min(b[1] for b in bills)
     as_of = c1.date_input("Balance as of", value=max(dt.date.today(), due), key="w_water_asof")
     months = c2.radio(
-        "Each succeeding month (§223-12F(2))",
+        f"Each succeeding month ({monthly})",
         list(MONTHS),
         format_func=MONTHS.get,
         key="w_water_months",
@@ -128,7 +132,9 @@ def _schedule() -> pd.DataFrame | None:
         st.warning("The balance is worked out once every payment row has its date and amount.")
         return None
     if as_of < due:  # an answer, as the library and the command line give it: no penalty yet
-        st.info(f"Not yet late on {as_of}: the bill is due {due}; no penalty before the due date (§223-12F(1)(a)).")
+        with law_on(due):  # the provision in force on the bill's due date
+            no_penalty = water.LAW.provision("no_penalty")
+        st.info(f"Not yet late on {as_of}: the bill is due {due}; no penalty before the due date ({no_penalty}).")
     try:
         s = water.account_statement(bills, pays, as_of=as_of, months=months)
     except ValueError as e:
@@ -144,7 +150,7 @@ def _schedule() -> pd.DataFrame | None:
         c[1],
         "Still owed on the tax bill",
         s.relevy_outstanding if relevied else 0,
-        help="Relevied to the Village tax bill (§223-12F): owed there, not on the water account. "
+        help=f"Relevied to the Village tax bill ({whole}): owed there, not on the water account. "
         + (
             "; ".join(f"{b.bill}: {b.relevy_amount} relevied on {b.relevy_date}" for b in relevied)
             or "Nothing relevied."
@@ -201,7 +207,7 @@ def _schedule() -> pd.DataFrame | None:
         )
     else:
         st.caption("No penalty, payment or relevy by that date.")
-    with st.expander("How §223-12F is read"):
+    with st.expander(f"How {whole} is read"):
         for line in [*s.interpretation, *s.notes]:
             st.markdown(f"- {line}")
     return events
@@ -215,7 +221,7 @@ RATE_HELP = "0: no dollar figures."
 def _meter() -> pd.DataFrame | None:
     from treecalc.rules.croton_on_hudson import ch223_meter as water
 
-    st.subheader("Meter accuracy test (§223-6G)")
+    st.subheader(f"Meter accuracy test ({water.LAW['meter_tolerance'].section})")
     c1, c2, c3 = st.columns(3)
     billed = ui.number_field(
         c1, "Billed consumption, tested period", (0.0, 1e12), 12_000.0, 100.0, "w_meter_billed", help=UNIT_HELP

@@ -79,7 +79,7 @@ class MeterTestResult:
     rate_usd: Decimal | None = None
     billed_usd: Decimal | None = None
     corrected_usd: Decimal | None = None
-    #: the tolerance of the law in force on the test's date (§223-6G)
+    #: the tolerance of the law in force on the test's date (meter_tolerance)
     tolerance_pct: Decimal = field(kw_only=True)
 
     @property
@@ -199,7 +199,7 @@ def _meter_test(
     err = sum(results, Decimal(0)) / len(results)
     if err <= -100:
         raise ValueError(f"the average registration error must be greater than -100%, got {err}")
-    # §223-6G: "an error in registration (more than 1.5%, plus or minus)" -> bill adjusted.
+    # meter_tolerance: "an error in registration (more than 1.5%, plus or minus)" -> bill adjusted.
     adjusted = _beyond(abs(err))
     if adjusted and billed / (1 + err / 100) >= MAX_MONEY:  # -99.999...% would make 28-digit cents
         name = "registration_error_pct" if len(results) == 1 else "the average registration error"
@@ -208,7 +208,7 @@ def _meter_test(
             f"(under {MAX_MONEY:,}); a meter registering this little is stopped, not slow: check the test result"
         )
     true = cents(billed / (1 + err / 100)) if adjusted else billed
-    # §223-6G: "over-registering by more than the aforesaid allowable rate" -> test fee returned: the same
+    # meter_tolerance: "over-registering by more than the aforesaid allowable rate" -> test fee returned: the same
     # entry's number and comparison ("the aforesaid allowable rate").
     refunded = _beyond(err)
     rate = billed_usd = corrected = None

@@ -58,9 +58,6 @@ ZERO = Decimal("0.00")
 LAW = numbers("croton_on_hudson", "ch223_water")
 MAX_AMOUNT = MAX_MONEY
 
-#: What no entry of the chapter names: the whole charge paid by the due date carries no penalty.
-SEC_NO_PENALTY = "§223-12F(1)(a)"
-
 
 # The chapter's numbers are read when a bill is worked out, in force on its due date (:func:`law_on`), never when
 # this module is imported: an amendment applies to the bills due from its date, not to those due before it.
@@ -84,6 +81,12 @@ def _sec_relevy() -> str:
     return f"{LAW['relevy_overdue_days'].section} (relevy to Village tax bill)"
 
 
+def _sec_no_penalty() -> str:
+    """What no number of the chapter states: the whole charge paid by the due date carries no penalty (its
+    ``[sections.no_penalty]`` record)."""
+    return LAW.provision("no_penalty")
+
+
 #: The names the chapter's numbers had as constants, read in force today (the presenters' labels).
 _TODAY = {
     "FIRST_PENALTY_RATE": lambda: _rate("first_penalty_rate"),
@@ -94,6 +97,7 @@ _TODAY = {
     "SEC_PENALTY": _sec_penalty,
     "SEC_PARTIAL": _sec_partial,
     "SEC_RELEVY": _sec_relevy,
+    "SEC_NO_PENALTY": _sec_no_penalty,
     "MONTH_READINGS": lambda: _month_readings(),
     "INTERPRETATION": lambda: _interpretation("anniversary"),
 }
@@ -142,7 +146,7 @@ def _min_days(op: str, v: int) -> int:
     return next(n for n in (v, v + 1) if _meets("relevy_overdue_days", n))
 
 
-# --------------------------------------------------------------------------- §223-12F penalties
+# --------------------------------------------------------------------------- the penalties
 def _month_readings() -> dict[str, str]:
     first, monthly = _pct(LAW["first_penalty_rate"]), _pct(LAW["monthly_penalty_rate"])
     return {
@@ -168,7 +172,7 @@ def _interpretation_text(months: str, min_days: int, held: tuple[Any, ...]) -> t
     relevy_month, relevy_day = _relevy_month_day()
     month_name = calendar.month_name[relevy_month]
     return (
-        f"{SEC_NO_PENALTY}: no penalty is assessed if the whole water charge is paid on or before the due "
+        f"{_sec_no_penalty()}: no penalty is assessed if the whole water charge is paid on or before the due "
         "date set forth on the bill.",
         f"{lf.section}: on the day after the due date, {_pct(lf)} of the water charge then unpaid is added "
         f"('{lf.text}').",
@@ -483,7 +487,7 @@ class _Account:
             b.events.append(e)
 
     def penalty(self, b: _Bill, day: _dt.date, n: int | None = None) -> None:
-        # §223-12F(2): 5% the day after the due date, then 1% for each succeeding month or portion
+        # the first penalty the day after the due date, then the monthly one for each succeeding month or portion
         # thereof, on the unpaid water charge at the start of the period; rounded to the cent now.
         # ``n``: the period that starts on ``day``, when the caller found the bill by its periods already
         n = b.periods.get(day) if n is None else n
@@ -520,7 +524,7 @@ class _Account:
         )
 
     def payment(self, day: _dt.date, amount: Decimal) -> None:
-        # §223-12F(2): "such payments shall be applied first to penalties"; oldest bill first (reading).
+        # the partial payments: "such payments shall be applied first to penalties"; oldest bill first (reading).
         self.paid += amount
         left = amount
         last: tuple[_Bill, dict[str, Decimal]] | None = None
@@ -580,7 +584,7 @@ class _Account:
         )
 
     def relevy(self, b: _Bill, day: _dt.date) -> None:
-        # §223-12F(2): on the next succeeding April 15 unpaid rents and penalties more than 60 days
+        # relevy_overdue_days: on the next succeeding April 15 unpaid rents and penalties more than 60 days
         # overdue are added to the Village tax bills and become a lien (relevy_on: relevy_date_for).
         if day != b.relevy_on or b.relevy_date is not None or b.charge + b.pens <= 0:
             return
@@ -694,7 +698,7 @@ def _bill_schedule_on(
     if b.amount == 0:
         notes.append(f"{b.label} is for $0.00: nothing can be owed")
     elif b.assessed == 0 and b.charge == 0 and b.relevy_date is None:
-        notes.append(f"{SEC_NO_PENALTY}: {b.label} paid in full by the due date; no penalty assessed")
+        notes.append(f"{_sec_no_penalty()}: {b.label} paid in full by the due date; no penalty assessed")
     scheduled = None
     if b.relevy_date is None and b.charge + b.pens > 0:
         scheduled = b.relevy_on
@@ -838,7 +842,8 @@ def penalty_schedule(
     # before (or on) the due date the bill is not yet late: said, as for an account of several bills
     notes = [n for n in s.notes if not n.startswith("not yet late")]
     if due >= asof:
-        notes.append(f"not yet late on {asof.isoformat()}: due {due.isoformat()}, no penalty (§223-12F(1)(a))")
+        with law_on(due):  # the provision in force on the bill's due date
+            notes.append(f"not yet late on {asof.isoformat()}: due {due.isoformat()}, no penalty ({_sec_no_penalty()})")
     return _bill_schedule_from(b, s, notes)
 
 
