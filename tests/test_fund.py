@@ -148,4 +148,6 @@ def test_a_multiple_of_0_and_a_quoted_placeholder_are_refused():
     for word in ("no", "false", 0):
         with pytest.raises(ValueError, match=r"placeholder must be true or false \(unquoted\)"):
             load_fee_schedule({"basis": "per_tree", "fee_per_tree_usd": "450", "placeholder": word})
-    assert load_fee_schedule({"basis": "per_tree", "fee_per_tree_usd": "450", "placeholder": False}).placeholder is False
+    assert (
+        load_fee_schedule({"basis": "per_tree", "fee_per_tree_usd": "450", "placeholder": False}).placeholder is False
+    )

@@ -85,7 +85,10 @@ MATRIX: dict[str, Act] = {
         cites="sections.bond",
     ),
     "hold": Act(
-        "opening or closing a {section} hold", _ENGINEER, ("hold opened", "hold closed"), cites="sections.no_building_permit"
+        "opening or closing a {section} hold",
+        _ENGINEER,
+        ("hold opened", "hold closed"),
+        cites="sections.no_building_permit",
     ),
     "link": Act("making or revoking an applicant's link to a case", _ENGINEER, ("case link made", "case link revoked")),
     "penalty": Act("recording the Planning Board's decision on a civil penalty", _ENGINEER, ("civil penalty decided",)),
