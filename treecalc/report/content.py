@@ -88,7 +88,9 @@ def law_parts(d: Mapping[str, Any]) -> dict[str, str]:
     """The section heading each part of the law a report's JSON names (:meth:`~treecalc.law.registry.Jurisdiction.
     parts`), said as the assessment recorded its law's sections (:func:`report_data`'s ``sections``): the report
     reads no law, and a renumbered section heads its part as the law in force on the date numbers it."""
-    return dict(law_record(d).parts(d.get("sections") or {}))
+    held = d.get("sections") or {}
+    # an assessment recording no sections at all (one built by hand, not by assess()) heads its parts with none
+    return dict(law_record(d).parts(held)) if held else {}
 
 
 def cited(d: Mapping[str, Any], key: str, default: str = "the law") -> str:
