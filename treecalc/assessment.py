@@ -42,7 +42,7 @@ import pandas as pd
 
 from treecalc.frames import actions, some_tags
 from treecalc.law import access as lawparams
-from treecalc.law import in_force_note
+from treecalc.law import cites, in_force_note
 from treecalc.law import registry as jurisdictions
 from treecalc.models import projection as projections
 from treecalc.models.benefits import BenefitParams, compute_benefits, make_params, method_notes
@@ -274,8 +274,9 @@ def assess(
     per_tree, planted = zone.pop("per_tree"), zone.pop("planted")
     # the label names the zones whose tables value the trees (a Charlotte survey is not valued in the Northeast's)
     kind, years, basis_label = parse_value_basis(opts.value_basis, _zone_words(zone), zone_codes(zone))
-    if kind == "annual" and record.value_section:  # the section of the law that names this basis
-        basis_label = f"{basis_label[:-1]}, {record.value_section})"
+    if kind == "annual" and record.value_section:  # the section of the law that names this basis, on the date
+        named = jurisdictions.said(record.value_section, cites.sections(jkey, on_date))
+        basis_label = f"{basis_label[:-1]}, {named})"
     params = make_params(benefit_params, **benefit_kw)
     resolved_params = params.resolved()
     # a law with a fund reads its fee schedule in force on the date (Croton-on-Hudson's Board sets it); one without has none
@@ -307,7 +308,7 @@ def assess(
     if schedule is not None:
         ctx.schedule = schedule
         method["fee_schedule"] = schedule.to_dict()
-    _options_not_read(jkey, opts, warnings, site_in)
+    _options_not_read(jkey, opts, warnings, site_in, on_date)
     found = rules.assess(ctx)
     _appraisal_zone_assumption(trees, None if kind == "appraised" else ctx.appraised, assumptions)
     _fund_basis_note(found, schedule, appraisal10)
@@ -377,12 +378,16 @@ def _fund_basis_note(found: Any, schedule: Any, appraisal10: Any) -> None:
         found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
 
 
-def _options_not_read(jkey: str, opts: AssessOptions, warnings: list[str], site_in: dict[str, Any]) -> None:
+def _options_not_read(
+    jkey: str, opts: AssessOptions, warnings: list[str], site_in: dict[str, Any], on: _dt.date
+) -> None:
     """An option or a site fact only another law reads is never silently dropped: said here (the command line
     refuses such an option or ‹site› fact; a Site sheet's is the surveyor's data, said, not refused)."""
     unread = jurisdictions.options_not_read(jkey, opts)
     if unread:
-        warnings.append(jurisdictions.OptionsNotRead(jkey, unread).message(refused=False))
+        # each option's label cites its law's sections in force on the date assessed
+        said = jurisdictions.OptionsNotRead(jkey, unread, lambda k: cites.sections(k, on))
+        warnings.append(said.message(refused=False))
     # an option set as a site fact (application_pending) is said once, as the option
     from treecalc.ingest.site import site_facts_not_read
 

@@ -213,13 +213,15 @@ CROTON_FLAGS = [
 @pytest.mark.parametrize("flag", CROTON_FLAGS, ids=lambda f: f[0])
 def test_a_croton_flag_with_wesley_hills_is_an_error_naming_it(fake_survey, capsys, flag):
     from treecalc.cli.assess import _flag
-    from treecalc.law.registry import by_key
+    from treecalc.law import cites
+    from treecalc.law.registry import by_key, said
 
     # before: exit 0 and Chapter 95's findings, the flag dropped without a word
     assert main(["assess", "x.xlsx", "--jurisdiction", "wesley-hills", *flag]) == 2
     out, err = capsys.readouterr()
     name = flag[0]
-    section = next(s for k, s in by_key("croton_on_hudson").options.items() if _flag(k) == name)
+    held = cites.sections("croton_on_hudson")
+    section = next(said(s, held) for k, s in by_key("croton_on_hudson").options.items() if _flag(k) == name)
     assert out == "" and err == (
         f"error: {name} is a Croton-on-Hudson Chapter 208 option ({section}): Wesley Hills Chapter 95 has no "
         "violation standard, replacement, tree fund or doubling, so it would not be used; leave it out, or give "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from treecalc.law import cites
 from treecalc.law import registry as J
 from treecalc.rules import rules_module
 from treecalc.schema import FLAG_FIELDS
@@ -69,7 +70,7 @@ def test_options_of_another_law_name_the_law_that_reads_them():
     opts = AssessOptions(plantable=2, violation=True, size_waiver=False)
     assert J.options_not_read("wesley_hills", opts) == ["violation", "plantable"]
     assert J.options_not_read("croton_on_hudson", opts) == []
-    e = J.OptionsNotRead("wesley_hills", ["violation", "plantable"])
+    e = J.OptionsNotRead("wesley_hills", ["violation", "plantable"], cites.sections)
     assert str(e) == (
         "violation, plantable are Croton-on-Hudson Chapter 208 options (§208-22F violation standard; §208-22D planting "
         "space): Wesley Hills Chapter 95 has no violation standard, replacement, tree fund or doubling, so they "
@@ -81,8 +82,31 @@ def test_the_offence_section_of_a_record_is_the_one_its_rules_cite():
     # the reports head each tree's offence with the record's section: it must be the section the rules fine under
     from treecalc.rules.wesley_hills import PENALTY_SECTION
 
-    assert J.by_key("wesley_hills").sections["offence"] == PENALTY_SECTION == "Ch. 95 penalties A"
-    assert J.by_key("croton_on_hudson").sections["offence"] == "§208-29"
+    def offence(key: str) -> str:
+        return J.by_key(key).parts(cites.sections(key))["offence"]
+
+    assert offence("wesley_hills") == PENALTY_SECTION == "Ch. 95 penalties A"
+    # the whole section of the civil penalty tiers (§208-29B)
+    assert offence("croton_on_hudson") == "§208-29"
+
+
+def test_a_record_cites_its_law_by_entry_never_by_number():
+    """A record names the entries whose sections it cites, said through the sections given (an amendment
+    renumbering one is an edit of the law file alone); an entry the sections lack is an error, never left unsaid."""
+    held = {"replacement.percent": "§208-22A", "replacement.violation_percent": "§208-22F", "x": "§208-6A(1)"}
+    assert J.said("{replacement.percent} and {head:replacement.percent}", held) == "§208-22A and §208-22"
+    assert J.said("{joined:replacement.percent,replacement.violation_percent}", held) == "§208-22A/F"
+    assert J.said("{subsection:x} planting space", held) == "§208-6A planting space"
+    assert J.said("§12-3 as a town's record holds it", {}) == "§12-3 as a town's record holds it"
+    with pytest.raises(KeyError, match="replacement.min_trees"):
+        J.said("{replacement.min_trees}", held)
+    # every word of the two chapters' records is said by the sections their law files hold
+    for key in ("croton_on_hudson", "wesley_hills"):
+        rec, every = J.by_key(key), cites.every_chapter(key)
+        words = [*rec.options.values(), *rec.survey_columns.values(), *rec.flags_unsurveyed_yes.values()]
+        said = [J.said(w, every) for w in [*words, rec.value_section]]
+        assert all("{" not in w for w in said), said
+        assert set(rec.parts(every)) == set(rec.sections)
 
 
 def test_the_registry_answers_which_law_has_a_part(monkeypatch):

@@ -178,3 +178,55 @@ def test_the_app_labels_cite_the_renumbered_sections(renumbered, page, expected)
     labels = _labels(page)
     assert set(expected) <= set(labels), labels
     _only_new(labels)
+
+
+def test_the_part_headings_cite_the_renumbered_sections(renumbered, tmp_path):
+    """The headings of the report's parts (the registry's record names the entries they cite) follow the amendment:
+    the replacement part §208-92 (the whole section of ``replacement.percent``, §208-92A), the Fund §208-94, each
+    tree's offence §208-99 (the whole section of the civil penalty tiers, §208-99B), the value basis §208-92B."""
+    from pypdf import PdfReader
+
+    from treecalc.assessment import assess
+    from treecalc.report.content import law_parts, plain_answer, report_data, tree_columns
+    from treecalc.report.pdf import write_pdf
+
+    survey = tmp_path / "lot.csv"
+    survey.write_text(LOT, encoding="utf-8")
+    a = assess(str(survey), site={"subdividable": True}, replacement_species="Quercus alba")
+    d = report_data(a)
+    parts = law_parts(d)
+    assert {k: parts[k] for k in ("replacement", "trees_needed", "planting", "fund", "offence", "civil_penalty")} == {
+        "replacement": "§208-92",
+        "trees_needed": "§208-92A",
+        "planting": "§208-92D",
+        "fund": "§208-94",
+        "offence": "§208-99",
+        "civil_penalty": "§208-99B",
+    }
+    assert parts["permit"] == "§208-19"  # not renumbered: §208-19 stays
+    headings = dict(tree_columns(d))
+    assert headings["offence"] == "Offence (§208-99)" and headings["counted"] == "Counted (§208-92)"
+    assert a.options["value_basis_label"].endswith(", §208-92B)")
+    pdf = tmp_path / "lot.pdf"
+    write_pdf(a, pdf)
+    text = " ".join("\n".join(p.extract_text() for p in PdfReader(pdf).pages).split())
+    assert "Replacement and the planting plan (§208-92)" in text and "Tree Preservation Fund (§208-94)" in text
+    _only_new([*headings.values(), *plain_answer(d)["sections"].values(), a.options["value_basis_label"], text])
+
+
+def test_the_option_labels_cite_the_renumbered_sections(renumbered, tmp_path, capsys):
+    """An option of Chapter 208 given under Wesley Hills is named with its section as the amended law numbers it:
+    refused by the command line, said in the library's warnings."""
+    from treecalc.assessment import assess
+    from treecalc.cli import main
+
+    survey = tmp_path / "lot.csv"
+    survey.write_text(LOT, encoding="utf-8")
+    argv = ["assess", str(survey), "--jurisdiction", "wesley-hills", "--violation", "--fee-per-tree", "10"]
+    assert main(argv) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert "options (§208-92F violation standard; §208-94C Tree Preservation Fund)" in said, said
+    a = assess(str(survey), jurisdiction="wesley_hills", violation=True, application_pending=True)
+    warned = [w for w in a.warnings if "Chapter 208 options" in w]
+    assert len(warned) == 1 and "(§208-92F violation standard; §208-99B(7) pending application)" in warned[0]
+    _only_new([said, *warned])

@@ -4,7 +4,8 @@ import re
 
 from tests.helpers.rules import make_trees
 from treecalc.ingest.site import resolve_site
-from treecalc.law.registry import OptionsNotRead, by_key, check_options
+from treecalc.law import cites
+from treecalc.law.registry import OptionsNotRead, by_key, check_options, said
 from treecalc.report.json import assessment_json
 from treecalc.rules import law
 from treecalc.rules import wesley_hills as W
@@ -144,7 +145,10 @@ GIVEN = {
 
 
 #: The options only Croton-on-Hudson Chapter 208 reads, as its record declares them (keyword -> section, what).
-CHAPTER_208_OPTIONS = by_key("croton_on_hudson").options
+#: each option's label as the law in force today numbers its sections (the record names the entries)
+CHAPTER_208_OPTIONS = {
+    k: said(w, cites.sections("croton_on_hudson")) for k, w in by_key("croton_on_hudson").options.items()
+}
 
 
 def test_every_croton_only_option_has_a_given_value_here():
@@ -168,17 +172,17 @@ def test_a_croton_only_option_given_for_wesley_hills_is_said_and_check_options_r
     assert assessment_json(a)["fine_max_usd"] == assessment_json(plain)["fine_max_usd"] == 5000
     # check_options (what the command line applies) refuses it with a ValueError naming it
     with pytest.raises(ValueError, match=rf"^{name} is a Croton-on-Hudson Chapter 208 option \({re.escape(section)}\)"):
-        check_options("wesley_hills", AssessOptions(**{name: GIVEN[name]}))
+        check_options("wesley_hills", AssessOptions(**{name: GIVEN[name]}), cites.sections)
 
 
 def test_two_croton_only_options_are_named_together_and_defaults_never_count():
     from treecalc.assessment import AssessOptions, assess
 
     with pytest.raises(OptionsNotRead, match=r"^plantable, fee_per_tree_usd are Croton-on-Hudson Chapter 208 "):
-        check_options("wesley_hills", AssessOptions(fee_per_tree_usd="300", plantable=2))
+        check_options("wesley_hills", AssessOptions(fee_per_tree_usd="300", plantable=2), cites.sections)
     # the defaults given explicitly, and the options Chapter 95 reads (days: other violations; value basis)
     defaults = {"replacement_percent": None, "in_lieu_policy": "plant_first", "size_waiver": False}
-    check_options("wesley_hills", AssessOptions(continuing_days=3, value_basis="appraised", **defaults))
+    check_options("wesley_hills", AssessOptions(continuing_days=3, value_basis="appraised", **defaults), cites.sections)
     a = assess(_wh_survey(), jurisdiction="wesley_hills", continuing_days=3, value_basis="appraised", **defaults)
     assert not [w for w in a.warnings if "Croton-on-Hudson Chapter 208 option" in w]
     # one tree, 12 in, removed on a vacant lot (c): 1 x $5,000; no other violation is assessed, so no days total

@@ -12,10 +12,10 @@ from treecalc.app import state, ui
 from treecalc.law.registry import Jurisdiction
 
 
-def panel(rec: Jurisdiction) -> None:
+def panel(rec: Jurisdiction, a: Any) -> None:
     """For each number of the optional removals, the cheapest set and its cost, with the reasons; the sections
-    cited are the applied law's own (``rec.sections``)."""
-    sec = rec.sections
+    cited are the applied law's own (``rec.sections``), as the assessment ``a`` recorded them on its date."""
+    sec = rec.parts(a.labels.sections)
     st.subheader("Which trees to keep: the cheapest plan for each number of removals")
     # each part of the cost under the section the law heads it with; a part the law has not (a town whose
     # penalties are not held) is not named

@@ -470,15 +470,26 @@ def replaces(rec: Jurisdiction) -> bool:
     return "replacement" in rec.sections
 
 
-def permit_section(rec: Jurisdiction) -> str:
-    """The section a law's permit triggers are in, as its record declares it (``sections["permit"]``)."""
-    return rec.sections["permit"]
+def parts(rec: Jurisdiction, a: Any = None) -> dict[str, str]:
+    """The section heading each part of a law (:meth:`~treecalc.law.registry.Jurisdiction.parts`): as the
+    assessment ``a`` recorded its law's sections on its date, else (a page's words before any assessment) as the
+    law's chapters in force today, the date the app assesses on, number them."""
+    import datetime as dt
+
+    held = a.labels.sections if a is not None else cites.every_chapter(rec.key, dt.date.today())
+    return rec.parts(held)
 
 
-def permit_trigger_section(rec: Jurisdiction) -> str:
-    """The section that makes a tree need the permit (Wesley Hills §95-3A(1)), as its record declares it
-    (``sections["permit_trigger"]``), else the permit's own section."""
-    return rec.sections.get("permit_trigger") or permit_section(rec)
+def permit_section(rec: Jurisdiction, a: Any = None) -> str:
+    """The section a law's permit triggers are in, as its record declares it (``sections["permit"]``), said as
+    :func:`parts` says it."""
+    return parts(rec, a)["permit"]
+
+
+def permit_trigger_section(rec: Jurisdiction, a: Any = None) -> str:
+    """The section that makes a tree need the permit (Wesley Hills' subsection of lot sizes and distances), as its
+    record declares it (``sections["permit_trigger"]``), else the permit's own section."""
+    return parts(rec, a).get("permit_trigger") or permit_section(rec, a)
 
 
 def permit_words(rec: Jurisdiction) -> str:

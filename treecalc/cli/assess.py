@@ -459,14 +459,19 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
     site_facts`) is one too: before the survey is read, and again with the jurisdiction the assessment applied (the
     Site sheet's, or the default law's), before anything is printed or written. The Site sheet's own facts are the
     survey's, not flags: they are not refused."""
+    import datetime as dt
+
     from treecalc.ingest.site import facts_not_read
+    from treecalc.law import cites
     from treecalc.law import registry as jurisdictions
 
     if not jurisdiction:
         return
     record = jurisdictions.get(jurisdiction)
+    # the options' labels cite each law's sections in force on the date assessed
+    on = dt.date.fromisoformat(str(opts.on)[:10]) if getattr(opts, "on", None) else dt.date.today()
     try:
-        jurisdictions.check_options(record.key, opts)
+        jurisdictions.check_options(record.key, opts, lambda k: cites.sections(k, on))
     except jurisdictions.OptionsNotRead as e:
         raise ValueError(e.message(word=_flag, choose=_choose)) from None
     # each --site name as given, with the sections the law reading it cites; an unknown one is assess()'s error

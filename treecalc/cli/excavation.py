@@ -245,16 +245,36 @@ def _add_site(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lot-area", metavar="AREA_SQFT", help="lot area, for the §120-3A check")
 
 
+def _description() -> str:
+    """What ``treecalc excavation --help`` says, each law's excavation permit as its chapters in force today (the
+    help is written before any check) number it."""
+    from treecalc.law import cites
+    from treecalc.law.registry import with_chapter
+
+    laws = ", ".join(
+        f"{_place(r)} {r.parts(cites.every_chapter(r.key, _dt.date.today()))['excavation_permit']}"
+        for r in with_chapter("excavation")
+    )
+    return f"Excavation and filling: permit check ({laws}) and cut/fill volumes (grid or average end area)."
+
+
 def register(subparsers: Any) -> None:
     """Add ``excavation`` (``check``, ``volume``) to ``subparsers``."""
-    from treecalc.law.registry import with_chapter, with_excavation_input
+    from treecalc.law.registry import with_excavation_input
 
-    laws = ", ".join(f"{_place(r)} {r.sections['excavation_permit']}" for r in with_chapter("excavation"))
     e = subparsers.add_parser(
         "excavation",
         help="excavation/fill permit check and earthwork volumes (Chapter 120 / 95)",
-        description=f"Excavation and filling: permit check ({laws}) and cut/fill volumes (grid or average end area).",
     )
+    # the description cites each law's excavation chapter: read when the help is asked for, not on every command
+    # (a command would otherwise read two chapters it does not apply, and its fingerprint would list them)
+    formatted = e.format_help
+
+    def format_help() -> str:
+        e.description = _description()
+        return formatted()
+
+    e.format_help = format_help
     sub = e.add_subparsers(dest="excavation_command", metavar="{check,volume}")
     e.set_defaults(func=choose_subcommand(e, "check or volume"))
 

@@ -3,6 +3,9 @@ rules that read a survey column, as each law's record cites them."""
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any
+
 __all__ = ["NOT_SURVEYED", "column_readers", "not_surveyed_text", "without_other_laws_columns"]
 
 
@@ -41,7 +44,7 @@ def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str
         no = [f for f in flags if f not in record.flags_unsurveyed_yes]
         lines = [f"{NOT_SURVEYED}{', '.join(no)} — taken as no for every tree; {_CONFIRM}"] if no else []
         if yes:
-            cites = ", ".join(dict.fromkeys(record.flags_unsurveyed_yes[f] for f in yes))
+            cites = _cited(record, [record.flags_unsurveyed_yes[f] for f in yes])
             lines.append(
                 f"{NOT_SURVEYED}{', '.join(yes)} — taken as yes for every tree ({record.chapter.split(' Chapter ')[0]} "
                 f"{cites}: a tree the survey does not place is read as if flagged); give the column to decide it"
@@ -52,7 +55,7 @@ def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str
     for r in jurisdictions.REGISTRY.values():
         yes = [f for f in flags if f in r.flags_unsurveyed_yes]
         if yes:
-            cites = ", ".join(dict.fromkeys(r.flags_unsurveyed_yes[f] for f in yes))
+            cites = _cited(r, [r.flags_unsurveyed_yes[f] for f in yes])
             readings.append(f"{r.chapter} takes {', '.join(yes)} as yes for every tree ({cites})")
     others = (
         "otherwise a tree without the column is taken as no"
@@ -76,4 +79,14 @@ def column_readers(column: str, jurisdiction: object) -> list[str]:
             records = [jurisdictions.get(str(jurisdiction))]
         except ValueError:
             pass  # an unknown jurisdiction is the assessment's error
-    return [r.survey_columns[column] for r in records if column in r.survey_columns]
+    return [_cited(r, [r.survey_columns[column]]) for r in records if column in r.survey_columns]
+
+
+def _cited(record: Any, words: list[str]) -> str:
+    """A record's citations (:func:`treecalc.law.registry.said`) as the law in force today numbers them: a survey is
+    read before the date it is assessed on is known to these lines, which the assessment restates for its law."""
+    from treecalc.law import cites
+    from treecalc.law.registry import said
+
+    held = cites.sections(record.key, dt.date.today())
+    return ", ".join(dict.fromkeys(said(w, held) for w in words))

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from treecalc.law.loader import CACHES, TREE_CHAPTER, _raw, entries, law_path
-from treecalc.law.registry import jurisdiction_key
+from treecalc.law.registry import by_key, jurisdiction_key
 from treecalc.law.schema import PROVISIONS, Bracket
 from treecalc.messages import head, joined, letter, subsection
 
-__all__ = ["cite", "head", "joined", "letter", "of", "provisions", "section", "sections", "subsection"]
+__all__ = ["cite", "every_chapter", "head", "joined", "letter", "of", "provisions", "section", "sections", "subsection"]
 
 #: a bracket's row by its ``tier`` (``penalty.civil_tiers[3]``)
 _ROW = re.compile(r"^(.+)\[(\w+)\]$")
@@ -52,6 +52,18 @@ def _sections(key: str, on: dt.date | None) -> dict[str, str]:
 
 
 CACHES.append(_sections)
+
+
+def every_chapter(village: str, on: dt.date | None = None) -> dict[str, str]:
+    """:func:`sections`, and each entry of the village's other chapters by ``<file>:<key>``
+    (``"ch120_excavation:deep_cut_depth"``): what a page or a command about another chapter cites a record's
+    words with (:func:`treecalc.law.registry.said`)."""
+    key = jurisdiction_key(village)
+    out = dict(sections(key, on))
+    for name in by_key(key).law_files:
+        if name != TREE_CHAPTER[key]:
+            out.update({f"{name}:{k}": e.section for k, e in entries(key, name, on=on).items()})
+    return out
 
 
 def section(village: str, key: str, on: dt.date | None = None) -> str:

@@ -7,8 +7,13 @@ command line, the app and the reports read these records, never a village's name
 read an option, a site fact or an input says so from here, and a new village is a record, its data
 folder and its rules package (:func:`register`).
 
-Standard library only, and no import of a rules module (:func:`treecalc.rules.rules_module` imports the one a
-record names): every layer may read the registry.
+Standard library only (and treecalc's lowest modules), and no import of a rules module (:func:`treecalc.rules.
+rules_module` imports the one a record names): every layer may read the registry. So a record holds no section
+either: where it cites one, it names the entry or ``[sections.<name>]`` record of its law file whose section it is
+(``"{replacement.violation_percent} violation standard"``), and a reader says it through the sections of the law an
+assessment applied (:attr:`treecalc.results.QuotedLabels.sections`) or of the law in force today
+(:func:`treecalc.law.cites.sections`), with :func:`said`: an amendment renumbering a section is an edit of the law
+file alone.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from treecalc.messages import head, joined, subsection
 from treecalc.schema import FLAG_FIELDS
 
 __all__ = [
@@ -38,6 +44,7 @@ __all__ = [
     "get",
     "get_or_default",
     "reader_of_site_fact",
+    "said",
     "records",
     "with_chapter",
     "with_excavation_input",
@@ -77,6 +84,8 @@ class Jurisdiction:
     triggers; ``"offence"``: the section fining or penalising a tree harmed without the permit, which the reports
     head the offence of each tree with); a part the law does not have is absent. Every record declares ``"permit"``.
     ``value_section``: the section naming the annual benefits as the trees' value, cited in its label.
+
+    Every section these name is an entry's key in braces (:func:`said`; ``sections`` said whole by :meth:`parts`).
     """
 
     key: str
@@ -111,26 +120,41 @@ class Jurisdiction:
         """How the command line and the app name it (``croton-on-hudson``)."""
         return self.spelling or self.key.replace("_", "-")
 
+    def parts(self, held: Mapping[str, str]) -> dict[str, str]:
+        """:attr:`sections` said as the sections ``held`` gives (:func:`said`): the section heading each part.
+        A part citing another chapter's entry (``excavation_permit``: ``<file>:<key>``) is left out unless ``held``
+        holds it; any other entry ``held`` lacks is a KeyError (a heading is never dropped unsaid)."""
+        return {
+            part: said(words, held)
+            for part, words in self.sections.items()
+            if all(k in held or ":" not in k for m in _CITED.finditer(words) for k in m[2].split(","))
+        }
+
     def reads_site_fact(self, name: str) -> bool:
         return name in self.site_facts or name in COMMON_SITE_FACTS
 
 
+#: each option's label: the entries (or ``[sections]`` records) of the law file whose sections it is read under,
+#: in braces (:func:`said`), and what it sets
+_STOCK = "{replacement.deciduous_min_dbh_in} replacement stock"
+_PLANTING = "planting space"
+_FUND = "{sections.fee_schedule} Tree Preservation Fund"
 _CHAPTER_208_OPTIONS = {
-    "violation": "§208-22F violation standard",
-    "application_pending": "§208-29B(7) pending application",
-    "clear_cutting": "§208-17, §208-29B(7) clear cutting",
-    "replacement_percent": "§208-22F replacement percentage",
-    "replacement_stock": "§208-22C/D replacement stock",
-    "replacement_species": "§208-22D replacement stock",
-    "replacement_dbh_in": "§208-22D replacement stock",
-    "replacement_height_ft": "§208-22D replacement stock",
-    "replacement_cost_usd": "§208-22D replacement stock",
-    "plantable": "§208-22D planting space",
-    "plantable_area_sqft": "§208-6A, §208-22D planting space",
-    "fee_schedule": "§208-24C Tree Preservation Fund",
-    "fee_per_tree_usd": "§208-24C Tree Preservation Fund",
-    "in_lieu_policy": "§208-22D payment in lieu",
-    "size_waiver": "§208-22D replacement size",
+    "violation": "{replacement.violation_percent} violation standard",
+    "application_pending": "{penalty.doubling_factor} pending application",
+    "clear_cutting": "{sections.definitions}, {penalty.doubling_factor} clear cutting",
+    "replacement_percent": "{replacement.violation_percent} replacement percentage",
+    "replacement_stock": "{joined:sections.native_species,replacement.deciduous_min_dbh_in} replacement stock",
+    "replacement_species": _STOCK,
+    "replacement_dbh_in": _STOCK,
+    "replacement_height_ft": _STOCK,
+    "replacement_cost_usd": _STOCK,
+    "plantable": "{replacement.deciduous_min_dbh_in} " + _PLANTING,
+    "plantable_area_sqft": "{subsection:spacing_ft.small}, {replacement.deciduous_min_dbh_in} " + _PLANTING,
+    "fee_schedule": _FUND,
+    "fee_per_tree_usd": _FUND,
+    "in_lieu_policy": "{sections.in_lieu} payment in lieu",
+    "size_waiver": "{replacement.deciduous_min_dbh_in} replacement size",
 }
 
 #: The law a survey is assessed under when none is given (said as an assumption).
@@ -202,7 +226,7 @@ register(
             "row_or_emergency",
             "planning_board_approval",
         ),
-        # every flag but Wesley Hills' lot line (§95-3A(1)(e)), of which Chapter 208 assumes nothing
+        # every flag but Wesley Hills' lot line, of which Chapter 208 assumes nothing
         survey_flags=tuple(f for f in FLAG_FIELDS if f != "within_20ft_of_lot_line"),
         chapters={
             "trees": "Croton-on-Hudson Chapter 208",
@@ -220,16 +244,16 @@ register(
         fund_name="Tree Preservation Fund",
         law_files=("ch208_trees", "ch120_excavation", "ch223_water"),
         permit_item="Tree removal permit required",
-        value_section="§208-22B",  # "environmental value", the National Tree Benefit Calculator
+        value_section="{sections.valuation_method}",  # "environmental value", the National Tree Benefit Calculator
         sections={
-            "permit": "§208-19",
-            "replacement": "§208-22",
-            "trees_needed": "§208-22A",
-            "planting": "§208-22D",
-            "fund": "§208-24",
-            "offence": "§208-29",
-            "civil_penalty": "§208-29B",
-            "excavation_permit": "§120-3A",
+            "permit": "{head:permit.more_than_trees_12mo}",
+            "replacement": "{head:replacement.percent}",
+            "trees_needed": "{replacement.percent}",
+            "planting": "{replacement.deciduous_min_dbh_in}",
+            "fund": "{sections.fund}",
+            "offence": "{head:penalty.civil_tiers}",
+            "civil_penalty": "{penalty.civil_tiers}",
+            "excavation_permit": "{subsection:ch120_excavation:deep_cut_depth}",
         },
     )
 )
@@ -251,22 +275,22 @@ register(
             "subdivision_plans_approved",
             "normal_farming",
         ),
-        # Chapter 95 reads the lot-line flag only (§95-3A(1)(e)): a Chapter 208 flag the survey lacks (street tree,
+        # Chapter 95 reads the lot-line flag only: a Chapter 208 flag the survey lacks (street tree,
         # wetland, landmark, ...) carries no obligation here, so nothing is said of it
         survey_flags=("within_20ft_of_lot_line",),
-        survey_columns={"distance_to_residence_ft": "Wesley Hills §95-3A(1)(d)"},
-        # a survey without a lot-line column leaves every tree possibly within the distance (§95-3A(1)(e))
-        flags_unsurveyed_yes={"within_20ft_of_lot_line": "§95-3A(1)(e)"},
+        survey_columns={"distance_to_residence_ft": "Wesley Hills {permit.large_lot_residence_distance_ft}"},
+        # a survey without a lot-line column leaves every tree possibly within the distance
+        flags_unsurveyed_yes={"within_20ft_of_lot_line": "{permit.lot_line_min_dbh_in}"},
         chapters={"trees": "Wesley Hills Chapter 95", "excavation": "Wesley Hills Chapter 95"},
         excavation_inputs={"cellar": ("cellar_multiple", "a building permit stands as the permit")},
         permit_item="Clearing permit required",
         law_files=("ch95_clearing", "ch95_excavation"),
         # "offence": the fine of a tree removed without the permit, cited as its rules cite it (PENALTY_SECTION)
         sections={
-            "permit": "§95-3",
-            "permit_trigger": "§95-3A(1)",
+            "permit": "{head:permit.measured_above_ground_in}",
+            "permit_trigger": "{permit.measured_above_ground_in}",
             "offence": "Ch. 95 penalties A",
-            "excavation_permit": "§95-3",
+            "excavation_permit": "{head:ch95_excavation:cellar_multiple}",
         },
         # a fine per tree under one paragraph (penalties A), set by a court: no tiers, no civil penalty beside a
         # criminal one, no replacement to count a tree toward
@@ -280,6 +304,30 @@ register(
         },
     )
 )
+
+
+#: a citation in a record's words: ``{key}`` (an entry's dotted key, a ``[sections]`` record's ``sections.<name>``,
+#: another chapter's entry as ``<file>:<key>``), said as a form of it (``{head:key}``: its whole section,
+#: ``{subsection:key}``), or several of one section cited together (``{joined:key,key}``: its subsections joined)
+_CITED = re.compile(r"\{(?:(head|subsection|joined):)?([^{}]+)\}")
+_FORMS: Mapping[str, Callable[[str], str]] = {"head": head, "subsection": subsection}
+
+
+def said(words: str, held: Mapping[str, str]) -> str:
+    """A record's words (an option's label, a part's heading) with each entry it names in braces said as the
+    section ``held`` gives it (the sections of the law by key: an assessment's :attr:`~treecalc.results.
+    QuotedLabels.sections`, or :func:`treecalc.law.cites.sections`); KeyError naming an entry ``held`` lacks."""
+
+    def one(m: re.Match[str]) -> str:
+        form, keys = m[1], m[2].split(",")
+        missing = [k for k in keys if k not in held]
+        if missing:
+            raise KeyError(f"the sections given hold no {', '.join(missing)} (cited in {words!r})")
+        if form == "joined":
+            return joined(*(held[k] for k in keys))
+        return _FORMS[form](held[keys[0]]) if form else held[keys[0]]
+
+    return _CITED.sub(one, words)
 
 
 def _flat(name: str | None) -> str:
@@ -409,8 +457,10 @@ class OptionsNotRead(ValueError):
     (``choose``: its words for choosing a law).
     """
 
-    def __init__(self, key: str, names: list[str]) -> None:
-        self.key, self.names = key, names
+    def __init__(self, key: str, names: list[str], sections: Callable[[str], Mapping[str, str]]) -> None:
+        """``sections``: a law's key -> its sections by entry (:func:`treecalc.law.cites.sections` on the date
+        assessed), which the options' labels are said with (:func:`said`)."""
+        self.key, self.names, self.sections = key, names, sections
         super().__init__(self.message())
 
     def message(
@@ -429,7 +479,8 @@ class OptionsNotRead(ValueError):
         for rkey, names in by_reader.items():
             reader = REGISTRY[rkey]
             named = [word(n) for n in names]
-            what = "; ".join(dict.fromkeys(reader.options[n] for n in names))
+            held = self.sections(rkey)
+            what = "; ".join(dict.fromkeys(said(reader.options[n], held) for n in names))
             one = len(named) == 1
             it = "it" if one else "them"
             if refused:
@@ -444,9 +495,10 @@ class OptionsNotRead(ValueError):
         return "; ".join(out)
 
 
-def check_options(key: str, opts: object) -> None:
-    """:class:`OptionsNotRead` (a ValueError) naming the options given that the law ``key`` does not read: the
-    command line refuses them (exit 2); :func:`treecalc.assess` says them in its warnings."""
+def check_options(key: str, opts: object, sections: Callable[[str], Mapping[str, str]]) -> None:
+    """:class:`OptionsNotRead` (a ValueError) naming the options given that the law ``key`` does not read (their
+    labels said with ``sections``, as :class:`OptionsNotRead` takes it): the command line refuses them (exit 2);
+    :func:`treecalc.assess` says them in its warnings."""
     given = options_not_read(key, opts)
     if given:
-        raise OptionsNotRead(key, given)
+        raise OptionsNotRead(key, given, sections)

@@ -84,6 +84,15 @@ def law_record(d: Mapping[str, Any]) -> Any:
     return get(d.get("jurisdiction") or DEFAULT)
 
 
+def law_parts(d: Mapping[str, Any]) -> dict[str, str]:
+    """The section heading each part of the law a report's JSON names (:meth:`~treecalc.law.registry.Jurisdiction.
+    parts`), said as the assessment recorded its law's sections (:func:`report_data`'s ``sections``): the report
+    reads no law, and a renumbered section heads its part as the law in force on the date numbers it."""
+    held = d.get("sections") or {}
+    # an assessment recording no sections at all (one built by hand, not by assess()) heads its parts with none
+    return dict(law_record(d).parts(held)) if held else {}
+
+
 def cited(d: Mapping[str, Any], key: str, default: str = "the law") -> str:
     """The section ``key`` cites (an entry's or a provision's key), as the assessment of ``d`` recorded it
     (:func:`report_data`'s ``sections``): the report reads no law. ``default`` for a key the assessment's law does
@@ -116,10 +125,10 @@ def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
             f"({cited(d, 'sections.fee_schedule')})"
         )
     lines = d.get("lines") or []
-    law = law_record(d)
+    law, parts = law_record(d), law_parts(d)
     # each answer's section as its statement line gives it, else the part of the law it is (none: "-")
     sec = {
-        k: section_of(lines, item, law.sections.get(part, "-"))
+        k: section_of(lines, item, parts.get(part, "-"))
         for k, item, part in (
             ("permit_required", law.permit_item, "permit"),
             ("trees_needed", "Replacement trees needed", "trees_needed"),
@@ -215,7 +224,7 @@ def tree_columns(d: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The per-tree columns (key, heading) of :data:`TREE_COLUMNS` for the law a report's JSON names, each heading
     citing that law's own section (:func:`law_record`): the permit triggers its ``permit_trigger`` (else its
     permit's section), the offence its ``offence``; the columns of a part it does not have are left out."""
-    sections = law_record(d).sections
+    sections = law_parts(d)
     out = []
     for key, head in TREE_COLUMNS.items():
         part = PART_OF.get(key, "")

@@ -28,6 +28,7 @@ from treecalc.report.content import (
     count_unit,
     fee_source,
     harm_counts,
+    law_parts,
     law_record,
     penalties,
     percent_text,
@@ -220,7 +221,7 @@ def _answer(doc: _Doc, d: Mapping[str, Any]) -> None:
 
 
 def _triggers(doc: _Doc, d: Mapping[str, Any]) -> None:
-    permit = law_record(d).sections.get("permit")
+    permit = law_parts(d).get("permit")
     doc.h2("Permit triggers" + (f" ({permit})" if permit else ""))
     lines = [
         ln
@@ -242,7 +243,7 @@ def _triggers(doc: _Doc, d: Mapping[str, Any]) -> None:
 def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
     rep = d.get("replacement") or {}
     unit = (d.get("options") or {}).get("value_unit", "USD")
-    section = law_record(d).sections.get("replacement")  # a law with no replacement rule has no plan
+    section = law_parts(d).get("replacement")  # a law with no replacement rule has no plan
     doc.h2("Replacement and the planting plan" + (f" ({section})" if section else ""))
     if not section:
         doc.para(
@@ -337,11 +338,11 @@ def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
     law = law_record(d)
     if not law.fund_name:
         return  # no fund in this law
-    doc.h2(f"{law.fund_name} ({law.sections.get('fund', '')})")
+    own = law_parts(d).get("fund", "")
+    doc.h2(f"{law.fund_name} ({own})")
     # the lines of the Fund's section and of the bond's (forfeited bonds go to the Fund), as the law numbers them;
     # a law other than Chapter 208 heads its fund lines with its own section
     fund, bond = cited(d, "sections.fund"), cited(d, "sections.bond")
-    own = law.sections.get("fund", "")
     rows = [
         (ln.get("section"), ln.get("item"), _line_value(ln), _line_note(ln))
         for ln in d.get("lines") or []

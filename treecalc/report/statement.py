@@ -247,6 +247,7 @@ def _out_of_pocket(a: Assessment) -> tuple[str, str, float, str, str] | None:
             "trees_in_lieu": rep.trees_in_lieu,
         },
         "fund_in_lieu_usd": fund.fund_in_lieu_usd if fund is not None else None,
+        "sections": dict(a.labels.sections),  # as the assessment recorded its law's on its date
     }
     p = plain_answer(d)
     if p["total_usd"] is None:

@@ -176,10 +176,11 @@ def _penalty_words(a: Any) -> tuple[str, str, str, str]:
 
 
 def _sections(a: Any) -> Any:
-    """The sections of the law applied by part (:attr:`treecalc.law.registry.Jurisdiction.sections`)."""
+    """The sections of the law applied by part (:attr:`treecalc.law.registry.Jurisdiction.sections`), as the
+    assessment recorded its law's sections on its date."""
     from treecalc.law import registry as jurisdictions
 
-    return jurisdictions.by_key(a.jurisdiction).sections
+    return jurisdictions.by_key(a.jurisdiction).parts(a.labels.sections)
 
 
 def _cost_parts(a: Any) -> tuple[list[tuple[str, str]], str]:

@@ -109,7 +109,7 @@ def _permit_inputs() -> dict[str, Any]:
         key="w_exc_jur",
         format_func=lambda k: (
             f"{views.place(laws[k])}, {laws[k].chapters['excavation'].split(views.place(laws[k]) + ' ')[-1]} "
-            f"({laws[k].sections.get('excavation_permit', '-')})"
+            f"({views.parts(laws[k]).get('excavation_permit', '-')})"
         ),
     )
     c1, c2, c3 = st.columns(3)

@@ -210,7 +210,7 @@ def body() -> None:
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     with head:
-        st.caption(_head(views.record(a)))
+        st.caption(_head(views.record(a), a))
     ui.jurisdiction_note(a, basis=not _replaces(a))  # a replacement's card names the basis beside its total
     if not _replaces(a):
         _permit_figures(a)
@@ -222,7 +222,7 @@ def body() -> None:
     plan = _plan(a)
     if _replaces(a):
         _projection(a, a.replacement)
-        plan_panel.panel(views.record(a))  # which optional removals to make: treecalc.studies.plan
+        plan_panel.panel(views.record(a), a)  # which optional removals to make: treecalc.studies.plan
     ui.page_downloads(
         "permit",
         {
@@ -479,15 +479,15 @@ def _replacement_figures(a: Assessment) -> None:
         st.caption(f"• {views.readable(n)}")
 
 
-def _head(rec) -> str:
+def _head(rec, a: Assessment) -> str:
     """What the page applies, in the words of the law's record."""
     chapter, of = rec.chapter.split(" Chapter ")[-1], views.place(rec)
     if not views.replaces(rec):
         return (
-            f"Chapter {chapter} of the Village of {of}: {views.permit_section(rec)} {views.permit_words(rec)} triggers. Chapter "
+            f"Chapter {chapter} of the Village of {of}: {views.permit_section(rec, a)} {views.permit_words(rec)} triggers. Chapter "
             f"{chapter} has no replacement rule and no tree fund."
         )
-    s = rec.sections
+    s = views.parts(rec, a)
     return (
         f"Chapter {chapter} of {of}: {s['permit']} permit triggers, {s['replacement']} replacement, the cheapest plan."
     )
@@ -495,7 +495,7 @@ def _head(rec) -> str:
 
 def _permit_figures(a: Assessment) -> None:
     permit, summary, rec = a.permit, a.summary, views.record(a)
-    sec, chapter = views.permit_trigger_section(rec), rec.chapter.split(" Chapter ")[-1]
+    sec, chapter = views.permit_trigger_section(rec, a), rec.chapter.split(" Chapter ")[-1]
     c = st.columns(3)
     c[0].metric(f"{rec.permit_item} ({views.place(rec)} {sec})", "Yes" if permit.required else "No")
     c[1].metric(f"Trees needing a {views.permit_words(rec)} (trees, {sec})", ui.num(permit.trees_needing_permit))
@@ -507,7 +507,7 @@ def _permit_figures(a: Assessment) -> None:
 def _triggers(a: Assessment) -> pd.DataFrame | None:
     permit = a.permit
     rec = views.record(a)
-    sec, replaces = views.permit_section(rec), views.replaces(rec)
+    sec, replaces = views.permit_section(rec, a), views.replaces(rec)
     st.subheader(
         f"Permit triggers ({sec})"
         if replaces

@@ -11,6 +11,7 @@ support is never printed.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ import pandas as pd
 
 from treecalc.frames import actions, dbh, flag
 from treecalc.ingest.site import resolve_site, site_defaults
-from treecalc.law import readings
+from treecalc.law import cites, readings
 from treecalc.law.registry import by_key
 from treecalc.law.schema import Entry, compare
 from treecalc.results import Findings, Fund, Penalties, Permit, Replacement, line
@@ -151,7 +152,8 @@ def assess(ctx: Context) -> Findings:
     ctx.assumptions.extend(assumed)
     # the town's readings of its text where the words leave a choice, each stated as the assessment's assumption
     ctx.assumptions.extend(f"{record.chapter}: {v}" for v in (read.get("readings") or {}).values())
-    sec = record.sections
+    # the sections heading its parts, as its law in force on the date numbers them
+    sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
     warnings: list[str] = []
     not_held = [f"not held for {town}: see {n['section']} ({n['what']})" for n in read.get("not_held", [])]
     removed = np.isin(actions(ctx.trees), REMOVALS)
