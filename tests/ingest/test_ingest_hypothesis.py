@@ -273,3 +273,11 @@ def test_a_title_of_markup_or_delimiter_characters_is_a_title(tmp_path, title, r
     f.write_text(f"{title}\nSpecies,DBH\n" + "Acer rubrum,12\n" * rows, encoding="utf-8")
     s = read_survey(f)
     assert s.rows_read == rows and list(s.trees["dbh_in"]) == [12.0] * rows
+
+
+def test_a_title_with_commas_above_a_semicolon_header_is_read_by_semicolons():
+    # found by test_random_csv_surveys: the title "0,;," splits by ',' into three cells (one line) and by ';' into
+    # two, the header "Species;DBH;Action" only by ';' — so ';' splits two lines and ',' one: ';' is the delimiter
+    s = read_survey(b"0,;,\nSpecies;DBH;Action\nAcer rubrum;12;Retain\n", filename="title.csv")
+    assert s.source["header_row"] == 2
+    assert list(s.trees["dbh_in"]) == [12.0]

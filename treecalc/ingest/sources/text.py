@@ -88,7 +88,9 @@ def sniff_delimiter(text: str) -> str:
         if not multi:
             continue
         mode, n = Counter(multi).most_common(1)[0]
-        score = n + 0.01 * mode
+        # the lines that split at all count beside the most common width: a title "0,;," splits by ',' as one
+        # line of three cells, but by ';' it and the header below it both split (a width each, one line apiece)
+        score = n + len(multi) + 0.01 * mode
         if score > best_score:
             best, best_score = d, score
     return best
