@@ -337,3 +337,13 @@ def test_a_geojson_without_a_layer_name_is_read_under_the_files_name(tmp_path):
     s = read_survey(p)
     assert s.source["sheet"] == "inventory" and len(s.trees) == 4 and len(s.rejected) == 1
     assert abs(s.trees["latitude"].iloc[0] - LAT[0]) < 1e-7
+
+
+def test_a_layer_without_a_header_is_called_a_layer_not_a_sheet(tmp_path):
+    # a layer's attribute table has no sheets: the message names the layer, as the user's GIS shows it
+    g = gpd.GeoDataFrame({"Note": ["a", "b"]}, geometry=[Point(LON[0], LAT[0]), Point(LON[1], LAT[1])], crs=4326)
+    p = tmp_path / "points.gpkg"
+    g.to_file(p, layer="Tree Points", engine="pyogrio")
+    with pytest.raises(SurveyError) as e:
+        read_survey(p)
+    assert "of layer 'Tree Points'" in str(e.value) and "sheet" not in str(e.value)
