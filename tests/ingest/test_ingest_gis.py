@@ -347,3 +347,44 @@ def test_a_layer_without_a_header_is_called_a_layer_not_a_sheet(tmp_path):
     with pytest.raises(SurveyError) as e:
         read_survey(p)
     assert "of layer 'Tree Points'" in str(e.value) and "sheet" not in str(e.value)
+
+
+def _zip_in_folders(tmp_path: Path, folders: list[str]) -> Path:
+    """A zipped Shapefile whose parts sit in a folder inside the zip (Windows' "Send to > Compressed folder" on a
+    folder makes it), one Shapefile per folder."""
+    src = tmp_path / "shp"
+    src.mkdir()
+    _layer(2263).to_file(src / "trees.shp", engine="pyogrio")
+    p = tmp_path / "survey123.zip"
+    with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED) as zf:
+        for folder in folders:
+            for part in sorted(src.iterdir()):
+                zf.write(part, f"{folder}/{folder.rsplit('/', 1)[-1]}{part.suffix}")
+    return p
+
+
+def test_a_zipped_shapefile_in_a_folder_is_read(tmp_path, capsys):
+    p = _zip_in_folders(tmp_path, ["Tree_Survey_0"])
+    s = read_survey(p)
+    assert len(s.trees) == 4 and abs(s.trees["latitude"].iloc[0] - LAT[0]) < 1e-7
+    assert s.source["sheet"] == "Tree_Survey_0"
+
+
+def test_a_zip_of_several_shapefiles_is_refused_naming_them_unless_one_is_chosen(tmp_path, capsys):
+    p = _zip_in_folders(tmp_path, ["a/Trees_2024", "b/Trees_2025"])
+    assert main(["assess", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "a/Trees_2024/Trees_2024.shp" in err and "b/Trees_2025/Trees_2025.shp" in err and "--layer" in err
+    assert "vsizip" not in err and "pyogrio_" not in err
+    assert len(read_survey(p, layer="Trees_2025").trees) == 4
+
+
+def test_a_damaged_zipped_shapefile_names_the_file_not_gdals_copy(tmp_path, capsys):
+    p = tmp_path / "broken.zip"
+    with zipfile.ZipFile(p, "w") as zf:
+        zf.writestr("x/broken.shp", b"not a shapefile" * 10)
+        zf.writestr("x/broken.shx", b"nope")
+        zf.writestr("x/broken.dbf", b"nope")
+    assert main(["assess", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "broken.zip" in err and "vsizip" not in err and "pyogrio_" not in err
