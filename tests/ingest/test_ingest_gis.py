@@ -16,6 +16,7 @@ from shapely.geometry import LineString, Point, Polygon
 
 from treecalc.cli import main
 from treecalc.ingest import SurveyError, read_survey
+from treecalc.report.layers import sidecar
 
 # Four trees on a lot in Croton-on-Hudson and a row whose species no list knows (rejected in every format).
 TREES = pd.DataFrame(
@@ -388,3 +389,28 @@ def test_a_damaged_zipped_shapefile_names_the_file_not_gdals_copy(tmp_path, caps
     assert main(["assess", str(p)]) == 2
     err = capsys.readouterr().err
     assert "broken.zip" in err and "vsizip" not in err and "pyogrio_" not in err
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".geojson"])
+def test_a_projected_layer_is_written_back_in_its_own_crs_and_says_which_rows_are_left_out(tmp_path, capsys, suffix):
+    # a zipped Shapefile in EPSG:2263 (US feet): the assessed layer lies over it in QGIS, each point where it was
+    src = _write(tmp_path, "shp")
+    out = tmp_path / f"assessed{suffix}"
+    assert main(["assess", str(src), "--out", str(out)]) == 0, capsys.readouterr().err
+    import pyogrio
+
+    want = _layer(2263).set_index("Tag")
+    got = pyogrio.read_dataframe(out, layer="trees")
+    assert got.crs.equals(2263)
+    assert list(got["tag"]) == ["101", "102", "103", "104"]
+    for _, r in got.iterrows():  # 4326 and back moves a point by far less than a thousandth of a foot
+        p = want.geometry[r["tag"]]
+        assert abs(r.geometry.x - p.x) < 1e-3 and abs(r.geometry.y - p.y) < 1e-3, r["tag"]
+    # tree 105 (an unknown species) is no tree of the layer: the layer's description and the summary say so
+    said = "1 row of the survey is not in this layer: row 6 (tag 105)"
+    assert said in pyogrio.read_info(out, layer="trees")["layer_metadata"]["DESCRIPTION"]
+    if suffix == ".gpkg":
+        summary = pyogrio.read_dataframe(out, layer="summary").set_index("name")["value"].map(json.loads)
+    else:
+        summary = json.loads(sidecar(out).read_text())
+    assert summary["rows_left_out"].startswith(said) and "Zzyzx tree" in summary["rows_left_out"]

@@ -260,7 +260,13 @@ def open_gis(data: bytes, name: str, kind: str, lim: Limits, layer: str | None, 
     header = [*coords, *map(str, table.columns)]
     columns = [coords[c] for c in coords] + [_cells(table[c]) for c in table.columns]
     rows = [header, *(list(r) for r in zip(*columns))] if columns else [header]
-    return Source(name, kind, [chosen], _text_rows=rows, warnings=notes)  # format: gpkg, shp, geojson, fgb, kml
+    crs = None
+    if gdf.crs is not None:
+        auth = gdf.crs.to_authority()
+        crs = f"{auth[0]}:{auth[1]}" if auth else gdf.crs.to_wkt()
+    return Source(
+        name, kind, [chosen], _text_rows=rows, warnings=notes, crs=crs
+    )  # format: gpkg, shp, geojson, fgb, kml
 
 
 def _cells(col: Any) -> list[Any]:
