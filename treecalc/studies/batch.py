@@ -705,9 +705,7 @@ def benefits_batch(
         one_file = str(source) if is_url(source) or Path(source).is_file() else ""
         fields = coordinate_fields([c for c in ddf.columns if c != PATH_COLUMN])
         tasks = [(_write_partition, p, one_file, crs) for p in ddf.to_delayed()]
-    coords: tuple[str, ...] | None = coordinate_columns(list(fields.values()))
-    if geometry is not None:  # the points of the geometry column, not columns of their own, placed the trees
-        coords = (geometry,)
+    coords: tuple[str, ...] | None = (geometry,) if geometry else coordinate_columns(list(fields.values()))
     xy = coords is not None and "latitude" not in fields
     total = sum(p.rows for _, p in tasks) if kind == "parquet" else None
     target = str(out)
