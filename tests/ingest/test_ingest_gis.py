@@ -407,7 +407,7 @@ def test_a_projected_layer_is_written_back_in_its_own_crs_and_says_which_rows_ar
         p = want.geometry[r["tag"]]
         assert abs(r.geometry.x - p.x) < 1e-3 and abs(r.geometry.y - p.y) < 1e-3, r["tag"]
     # tree 105 (an unknown species) is no tree of the layer: the layer's description and the summary say so
-    said = "1 row of the survey is not in this layer: row 6 (tag 105)"
+    said = "1 row of the survey is not in this layer: tag 105, row 6, column 'Species': "
     assert said in pyogrio.read_info(out, layer="trees")["layer_metadata"]["DESCRIPTION"]
     if suffix == ".gpkg":
         summary = pyogrio.read_dataframe(out, layer="summary").set_index("name")["value"].map(json.loads)

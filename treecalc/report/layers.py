@@ -109,10 +109,13 @@ def left_out(rejected: list[dict[str, Any]]) -> str:
     if not rejected:
         return "every row of the survey is a tree of this layer"
     n = len(rejected)
-    rows = "; ".join(
-        f"row {r.get('source_row')}" + (f" (tag {r['tag']})" if r.get("tag") else "") + f": {r.get('reason')}"
-        for r in rejected
-    )
+
+    def one(r: dict[str, Any]) -> str:  # a reason names its row already ("row 6, column 'Species': ...")
+        reason = str(r.get("reason"))
+        said = reason if reason.startswith("row ") else f"row {r.get('source_row')}: {reason}"
+        return f"tag {r['tag']}, {said}" if r.get("tag") else said
+
+    rows = "; ".join(one(r) for r in rejected)
     return f"{n} row{'s' if n > 1 else ''} of the survey {'are' if n > 1 else 'is'} not in this layer: {rows}"
 
 
