@@ -16,6 +16,7 @@ from shapely.geometry import LineString, Point, Polygon
 
 from treecalc.cli import main
 from treecalc.ingest import SurveyError, read_survey
+from treecalc.report.layers import sidecar
 
 # Four trees on a lot in Croton-on-Hudson and a row whose species no list knows (rejected in every format).
 TREES = pd.DataFrame(
@@ -337,3 +338,79 @@ def test_a_geojson_without_a_layer_name_is_read_under_the_files_name(tmp_path):
     s = read_survey(p)
     assert s.source["sheet"] == "inventory" and len(s.trees) == 4 and len(s.rejected) == 1
     assert abs(s.trees["latitude"].iloc[0] - LAT[0]) < 1e-7
+
+
+def test_a_layer_without_a_header_is_called_a_layer_not_a_sheet(tmp_path):
+    # a layer's attribute table has no sheets: the message names the layer, as the user's GIS shows it
+    g = gpd.GeoDataFrame({"Note": ["a", "b"]}, geometry=[Point(LON[0], LAT[0]), Point(LON[1], LAT[1])], crs=4326)
+    p = tmp_path / "points.gpkg"
+    g.to_file(p, layer="Tree Points", engine="pyogrio")
+    with pytest.raises(SurveyError) as e:
+        read_survey(p)
+    assert "of layer 'Tree Points'" in str(e.value) and "sheet" not in str(e.value)
+
+
+def _zip_in_folders(tmp_path: Path, folders: list[str]) -> Path:
+    """A zipped Shapefile whose parts sit in a folder inside the zip (Windows' "Send to > Compressed folder" on a
+    folder makes it), one Shapefile per folder."""
+    src = tmp_path / "shp"
+    src.mkdir()
+    _layer(2263).to_file(src / "trees.shp", engine="pyogrio")
+    p = tmp_path / "survey123.zip"
+    with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED) as zf:
+        for folder in folders:
+            for part in sorted(src.iterdir()):
+                zf.write(part, f"{folder}/{folder.rsplit('/', 1)[-1]}{part.suffix}")
+    return p
+
+
+def test_a_zipped_shapefile_in_a_folder_is_read(tmp_path, capsys):
+    p = _zip_in_folders(tmp_path, ["Tree_Survey_0"])
+    s = read_survey(p)
+    assert len(s.trees) == 4 and abs(s.trees["latitude"].iloc[0] - LAT[0]) < 1e-7
+    assert s.source["sheet"] == "Tree_Survey_0"
+
+
+def test_a_zip_of_several_shapefiles_is_refused_naming_them_unless_one_is_chosen(tmp_path, capsys):
+    p = _zip_in_folders(tmp_path, ["a/Trees_2024", "b/Trees_2025"])
+    assert main(["assess", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "a/Trees_2024/Trees_2024.shp" in err and "b/Trees_2025/Trees_2025.shp" in err and "--layer" in err
+    assert "vsizip" not in err and "pyogrio_" not in err
+    assert len(read_survey(p, layer="Trees_2025").trees) == 4
+
+
+def test_a_damaged_zipped_shapefile_names_the_file_not_gdals_copy(tmp_path, capsys):
+    p = tmp_path / "broken.zip"
+    with zipfile.ZipFile(p, "w") as zf:
+        zf.writestr("x/broken.shp", b"not a shapefile" * 10)
+        zf.writestr("x/broken.shx", b"nope")
+        zf.writestr("x/broken.dbf", b"nope")
+    assert main(["assess", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "broken.zip" in err and "vsizip" not in err and "pyogrio_" not in err
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".geojson"])
+def test_a_projected_layer_is_written_back_in_its_own_crs_and_says_which_rows_are_left_out(tmp_path, capsys, suffix):
+    # a zipped Shapefile in EPSG:2263 (US feet): the assessed layer lies over it in QGIS, each point where it was
+    src = _write(tmp_path, "shp")
+    out = tmp_path / f"assessed{suffix}"
+    assert main(["assess", str(src), "--out", str(out)]) == 0, capsys.readouterr().err
+    import pyogrio
+
+    want = _layer(2263).set_index("Tag")
+    got = pyogrio.read_dataframe(out, layer="trees")
+    assert got.crs.equals(2263)
+    assert list(got["tag"]) == ["101", "102", "103", "104"]
+    for _, r in got.iterrows():  # 4326 and back moves a point by far less than a thousandth of a foot
+        p = want.geometry[r["tag"]]
+        assert abs(r.geometry.x - p.x) < 1e-3 and abs(r.geometry.y - p.y) < 1e-3, r["tag"]
+    # tree 105 (an unknown species) is no tree of the layer: the layer's description and the summary say so
+    said = "1 row of the survey is not in this layer: tag 105, row 6, column 'Species': "
+    assert said in pyogrio.read_info(out, layer="trees")["layer_metadata"]["DESCRIPTION"]
+    if suffix == ".gpkg":
+        summary = pyogrio.read_dataframe(out, layer="summary").set_index("name")["value"].map(json.loads)
+    else:
+        summary = json.loads(sidecar(out).read_text())
+    assert summary["rows_left_out"].startswith(said) and "Zzyzx tree" in summary["rows_left_out"]

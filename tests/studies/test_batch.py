@@ -454,7 +454,9 @@ def test_x_y_in_degrees_place_the_trees_as_assess_reads_them(tmp_path, capsys, x
 def test_projected_x_y_need_the_crs_and_are_placed_with_it(tmp_path):
     # EPSG:2263 (NY Long Island, US ft), 1,000,000 ft E / 200,000 ft N: Manhattan, the Northeast
     src = _xy_csv(tmp_path / "sp.csv", "X", "Y", rows=((1, 1000000.0, 200000.0),))
-    with pytest.raises(ValueError, match=r"x/y coordinates but no ‹crs›"):
+    with pytest.raises(
+        ValueError, match=r"x/y coordinates but no coordinate system \(‹crs›\) for them: give ‹crs› EPSG"
+    ):
         benefits_batch(src, tmp_path / "out", client=object())
     got = value_partition(pd.read_csv(src), BenefitParams(), crs="EPSG:2263")
     assert got["zone"].astype(str).tolist() == ["NoEastXXX"] and got["zone_from"].astype(str).tolist() == [
@@ -515,3 +517,27 @@ def test_x_y_beside_latitude_longitude_that_disagree_are_refused_naming_the_row(
         value_partition(frame, BenefitParams())
     frame.loc[1, ["POINT_X", "POINT_Y"]] = [CROTON[1], CROTON[0]]
     assert value_partition(frame, BenefitParams())["zone"].astype(str).tolist() == ["NoEastXXX"] * 2
+
+
+def test_an_unknown_species_names_its_row(tmp_path):
+    # the third data row (index 2) holds the name no list knows: the row counted from 0, as the DBH error says it
+    src = tmp_path / "inv.csv"
+    src.write_text("species,dbh_in\nAcer rubrum,12\nQuercus alba,10\nBogus tree,8\n")
+    with pytest.raises(
+        ValueError, match=r"rows counted from 0\): row 2, column 'species': unknown species 'Bogus tree'"
+    ):
+        benefits_batch(src, tmp_path / "out")
+
+
+def test_projected_x_y_without_a_crs_ask_for_the_coordinate_system_not_a_site_sheet(tmp_path, capsys):
+    from treecalc.cli import main
+
+    src = tmp_path / "xy.csv"
+    src.write_text("species,dbh_in,x,y\nAcer rubrum,12,672345.5,912345.2\n")
+    with pytest.raises(ValueError) as e:
+        benefits_batch(src, tmp_path / "out")
+    # the library names the input by its keyword (tests/test_messages.py), the command line by its flag
+    assert "coordinate system (‹crs›" in str(e.value) and "Site sheet" not in str(e.value), e.value
+    assert main(["benefits-batch", str(src), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "give --crs EPSG:…" in err and "Site sheet" not in err and "site fact" not in err, err

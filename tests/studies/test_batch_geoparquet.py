@@ -71,3 +71,12 @@ def test_plain_parquet_with_a_geometry_named_column_is_not_geoparquet(tmp_path, 
     r = benefits_batch(src, tmp_path / "out", client=cluster_client)
     assert r.zone_from == {"default: no coordinates": 1}
     assert np.isclose(pd.read_parquet(tmp_path / "out")["usd_total_annual"].round(2).iloc[0], NE_ACRU_12)
+
+
+def test_the_note_says_the_zones_came_from_the_geometry(tmp_path):
+    # a GeoParquet without latitude/longitude columns: the trees were placed by their points, and the note says so
+    src = tmp_path / "inventory.parquet"
+    _geoparquet(src)
+    r = benefits_batch(src, tmp_path / "out")
+    said = [n for n in r.notes if "found from" in n]
+    assert said == ["2 trees' zones found from their points in the column 'geometry' (WGS84 degrees)"], r.notes

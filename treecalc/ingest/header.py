@@ -13,6 +13,7 @@ import re
 from treecalc.ingest import columns as C
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.sources import Source
+from treecalc.ingest.sources.gis import GIS_LOOKS
 from treecalc.ingest.values import as_text, is_blank
 
 HEADER_SCAN_ROWS = 30
@@ -90,7 +91,9 @@ def find_header(src: Source, sheet: str | int | None, column_map: dict | None) -
             rows = [list(r) for r in rows]
             fill_merges(rows, merges)
         return name, rows, m
-    where = f"sheet {tried[0]!r}" if len(tried) == 1 else f"any sheet ({', '.join(tried)})"
+    # a GIS file's one table is the layer the user's GIS names, not a sheet
+    unit = "layer" if src.format in GIS_LOOKS else "sheet"
+    where = f"{unit} {tried[0]!r}" if len(tried) == 1 else f"any {unit} ({', '.join(tried)})"
     if column_map:
         seen = {C.norm_header(as_text(v)) for name in tried for r in src.rows(name, nrows=HEADER_SCAN_ROWS) for v in r}
         missing = [k for k in column_map if C.norm_header(k) not in seen]

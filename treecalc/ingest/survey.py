@@ -807,6 +807,7 @@ def _assemble(
             "flags_not_surveyed": list(not_surveyed),
             "distance_surveyed": dist_col is not None,
             "coordinates": [f for f in C.COORDINATE_FIELDS if f in trees.columns],
+            **({"crs": src.crs} if src.crs else {}),  # a GIS layer's own (a spreadsheet's source is unchanged)
         },
         site_assumed=assumed,
     )

@@ -111,8 +111,8 @@ def _xy_lonlat(trees: pd.DataFrame, site: Mapping[str, Any] | None) -> tuple[np.
         if typo is not None:
             raise ValueError(typo)
         raise ValueError(
-            "the survey has x/y coordinates but no site fact crs (e.g. crs = EPSG:2263): "
-            "give it in the Site sheet or the site facts to place the trees (x/y in WGS84 degrees, every x "
+            "the survey has x/y coordinates but no site fact crs, the coordinate system they are in: "
+            "give ‹crs=EPSG:…› (e.g. EPSG:2263) to place the trees (x/y in WGS84 degrees, every x "
             "within ±180 and y within ±90 with decimals, are read as longitude/latitude without it)"
         )
     return to_wgs84(_numbers(trees["x"]), _numbers(trees["y"]), str(crs))

@@ -3,10 +3,13 @@ tree where it stood, with its assessment, and the summary with the fingerprint b
 
 A GeoPackage holds the trees as the layer ``trees`` and the summary as the table ``summary`` (no geometry: one row
 per figure, ``name`` and ``value`` as JSON text). GeoJSON and FlatGeobuf hold one layer: the summary goes to a
-sidecar JSON file beside it (``trees.summary.json`` for ``trees.geojson``). A tree without coordinates is written
+sidecar JSON file beside it (``trees.summary.json`` for ``trees.geojson``). The points are in WGS84, or, when the
+survey was a GIS layer with a coordinate system of its own (a State Plane Shapefile), in that system: opened over
+the input in QGIS, each point lies on its tree's. A tree without coordinates is written
 all the same, without a geometry (a row of the attribute table, not a point on the map); the summary counts them
 under ``trees_without_coordinates``; the rows the survey rejected are no trees, and the summary lists them with
-their reasons (``rejected_rows``). The trees layer reads back as a survey (its tag, species, DBH, action,
+their reasons (``rejected_rows``, and in a sentence ``rows_left_out``, which the GeoPackage and GeoJSON layer's
+description repeats). The trees layer reads back as a survey (its tag, species, DBH, action,
 condition and land use columns are the reader's), so a layer written here assesses again to the same figures.
 """
 
@@ -95,8 +98,25 @@ def _summary(d: dict[str, Any], without: int) -> dict[str, Any]:
     out["rejected_rows"] = [
         {k: r.get(k) for k in ("source_row", "tag", "reason")} for r in d.get("rejected_rows") or []
     ]
+    out["rows_left_out"] = left_out(out["rejected_rows"])
     out["fingerprint"] = d.get("fingerprint")
     return out
+
+
+def left_out(rejected: list[dict[str, Any]]) -> str:
+    """The survey's rows not in the layer, in a sentence: a user counting the points against the rows sees why
+    they differ without opening the summary's JSON."""
+    if not rejected:
+        return "every row of the survey is a tree of this layer"
+    n = len(rejected)
+
+    def one(r: dict[str, Any]) -> str:  # a reason names its row already ("row 6, column 'Species': ...")
+        reason = str(r.get("reason"))
+        said = reason if reason.startswith("row ") else f"row {r.get('source_row')}: {reason}"
+        return f"tag {r['tag']}, {said}" if r.get("tag") else said
+
+    rows = "; ".join(one(r) for r in rejected)
+    return f"{n} row{'s' if n > 1 else ''} of the survey {'are' if n > 1 else 'is'} not in this layer: {rows}"
 
 
 def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
@@ -130,6 +150,8 @@ def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
     if placed.any():
         geom[placed] = points(lon[placed], lat[placed])
     layer = gpd.GeoDataFrame(table, geometry=gpd.GeoSeries(geom, crs="EPSG:4326"))
+    if source.get("crs"):  # a GIS layer's trees go back in its own system: over the input where QGIS drew them
+        layer = layer.to_crs(source["crs"])
     summary = _summary(d, int((~placed).sum()))
     # written under a temporary name with the format's own suffix (FlatGeobuf makes a folder of a name without it),
     # then renamed into place: a reader never sees half a file
@@ -138,7 +160,9 @@ def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
     os.unlink(tmp)  # GDAL creates the file
     try:
         # FlatGeobuf's spatial index would sort the trees along a curve: they keep the survey's order
-        options = {"SPATIAL_INDEX": "NO"} if driver == "FlatGeobuf" else {}
+        options: dict[str, Any] = {"SPATIAL_INDEX": "NO"} if driver == "FlatGeobuf" else {}
+        if driver in ("GPKG", "GeoJSON"):  # the layer itself says which rows are not among its points
+            options["DESCRIPTION"] = summary["rows_left_out"]
         layer.to_file(tmp, driver=driver, layer="trees", engine="pyogrio", layer_options=options)
         if summary_to == "layer":
             import pyogrio

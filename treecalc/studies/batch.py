@@ -214,7 +214,12 @@ def _lonlat(part: pd.DataFrame, fields: dict[str, str], crs: str | None) -> tupl
         geo.xy_reading(frame, site, fields, check_swap=False, keep_one=_KEEP_ONE)
         ll = geo.tree_lonlat(frame, site)
     except ValueError as e:  # the survey's words for a crs are a Site fact; a batch takes its own option
-        raise ValueError(str(e).replace("‹crs=EPSG:…›", "‹crs› EPSG:…").replace("site fact crs", "‹crs›")) from None
+        raise ValueError(
+            str(e)
+            .replace("site fact crs, the coordinate system they are in", "coordinate system (‹crs›) for them")
+            .replace("‹crs=EPSG:…›", "‹crs› EPSG:…")
+            .replace("site fact crs", "‹crs›")
+        ) from None
     assert ll is not None  # the frame has a pair of coordinates
     read = frame[["latitude", "longitude"] if "latitude" in frame else ["x", "y"]]
     if all(read[c].dtype.kind in "fiu" for c in read):  # numbers already (Parquet, GeoParquet): blank is NaN
@@ -302,8 +307,18 @@ def place_trees(
 def _placed_benefits(part: pd.DataFrame, params: BenefitParams, crs: str | None = None) -> pd.DataFrame:
     """:func:`compute_benefits` of the partition, each tree in the zone :func:`place_trees` finds for it (x/y in
     ``crs``), with ``zone_from`` after the figures."""
+    from treecalc.reference.species import UnknownSpecies
+
     placed = place_trees(part, params, coordinate_fields(part.columns), crs)
-    out = compute_benefits(placed.drop(columns=["zone_from"]), params)
+    try:
+        out = compute_benefits(placed.drop(columns=["zone_from"]), params)
+    except UnknownSpecies as e:  # the name alone does not say where among a million rows it is: its first row does
+        if "species" not in part:
+            raise
+        at = np.flatnonzero(part["species"].to_numpy(dtype=object) == e.name)
+        if not len(at):
+            raise
+        raise ValueError(f"row {part.index[at[0]]}, column 'species': {e}") from None
     out["zone_from"] = placed["zone_from"]
     return out
 
@@ -482,10 +497,10 @@ def _value_piece(
 
 
 def zone_notes(
-    zones: Any, how: Any, coords: tuple[str, str] | None, crs: str | None = None, xy: bool = False
+    zones: Any, how: Any, coords: tuple[str, ...] | None, crs: str | None = None, xy: bool = False
 ) -> tuple[str, ...]:
     """What to say of the zones the trees were valued in: the zones with their counts, where the coordinates
-    were read from (``xy``: the columns are x/y, in ``crs`` or else read as WGS84 degrees), and how many trees
+    were read from (``coords``: the two columns, or a GeoParquet's geometry column alone; ``xy``: the columns are x/y, in ``crs`` or else read as WGS84 degrees), and how many trees
     were valued in the Northeast only by default, and why."""
     from treecalc.reference import geo
 
@@ -501,7 +516,11 @@ def zone_notes(
     if coords is not None and n:
         out.append(
             ("1 tree's zone found from its" if n == 1 else f"{n} trees' zones found from their")
-            + f" coordinates read from the columns {coords[0]!r} and {coords[1]!r} ("
+            + (  # one column: a GeoParquet's geometry, each tree's point
+                f" points in the column {coords[0]!r} ("
+                if len(coords) == 1
+                else f" coordinates read from the columns {coords[0]!r} and {coords[1]!r} ("
+            )
             + (
                 f"x/y in {crs}"
                 if xy and crs
@@ -660,6 +679,7 @@ def benefits_batch(
     kind, files = _files(source)
     earlier = output_folder(source, files, out)  # refused before anything is read, written or deleted
     tasks: list[tuple[Any, ...]]
+    geometry: str | None = None
     if kind == "parquet":
         pieces = parquet_pieces(files, rows_per_task)
         if not pieces:
@@ -672,6 +692,7 @@ def benefits_batch(
         fields = coordinate_fields(pq_columns(pieces[0].file))
         if not fields and pieces[0].geo:  # GeoParquet: the trees are placed by their points
             fields = {"latitude": "latitude", "longitude": "longitude"}
+            geometry = primary_column(pieces[0].geo, pieces[0].file)
     else:
         ddf = read_input(source)
         sample, read_from = _without_path(ddf.head(5, npartitions=-1))
@@ -684,7 +705,7 @@ def benefits_batch(
         one_file = str(source) if is_url(source) or Path(source).is_file() else ""
         fields = coordinate_fields([c for c in ddf.columns if c != PATH_COLUMN])
         tasks = [(_write_partition, p, one_file, crs) for p in ddf.to_delayed()]
-    coords = coordinate_columns(list(fields.values()))
+    coords: tuple[str, ...] | None = (geometry,) if geometry else coordinate_columns(list(fields.values()))
     xy = coords is not None and "latitude" not in fields
     total = sum(p.rows for _, p in tasks) if kind == "parquet" else None
     target = str(out)
@@ -763,7 +784,7 @@ def _in_process(
     target: str,
     names: list[str],
     tell: _Progress,
-    coords: tuple[str, str] | None,
+    coords: tuple[str, ...] | None,
     out: str,
     total: int | None,
     crs: str | None = None,
@@ -796,7 +817,7 @@ def _result(
     seconds: float,
     where: str,
     out: str,
-    coords: tuple[str, str] | None,
+    coords: tuple[str, ...] | None,
     crs: str | None = None,
     xy: bool = False,
 ) -> BatchResult:

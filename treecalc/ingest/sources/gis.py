@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import warnings
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from treecalc.ingest.errors import SurveyError
@@ -113,9 +114,48 @@ def _check_container(data: bytes, kind: str, name: str, max_bytes: int) -> None:
             ) from None
 
 
+#: GDAL's name of the in-memory copy it reads (``/vsizip/pyogrio_….zip``, ``/vsimem/pyogrio_…``): the user never
+#: saw it, so a message names the user's file instead
+_GDAL_COPY = re.compile(r"'?(?:/vsi[a-z]+/)+[^\s';,]*'?|\bpyogrio_[0-9a-f]{8,}\S*")
+
+
 def _gdal_error(name: str, kind: str, e: Exception) -> SurveyError:
-    text = str(e).replace("/vsimem/", "").strip()
+    text = _GDAL_COPY.sub(repr(name), str(e)).strip()
     return SurveyError(f"{name} cannot be read as {GIS_LOOKS[kind]} ({type(e).__name__}: {text[:300]})")
+
+
+def _shapefile_at_root(data: bytes, name: str, layer: str | None) -> bytes:
+    """A zipped Shapefile as GDAL reads it, its parts at the top of the zip: a zip whose .shp sits in a folder
+    (Windows' "Send to > Compressed folder" on a folder makes one) is repacked with that .shp's parts at the top.
+    A zip of several .shp is read with ``layer`` naming one (by its name, without folder or .shp), else refused
+    listing them. A zip with its one .shp at the top is returned as it is."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        members = [i for i in zf.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
+        shps = [i.filename for i in members if i.filename.lower().endswith(".shp")]
+        if len(shps) > 1:
+            stems = {PurePosixPath(s).stem: s for s in shps}
+            if layer is None or layer not in stems:
+                listed = ", ".join(shps)
+                if layer is not None:
+                    raise SurveyError(f"{name} has no layer {layer!r}; it holds {len(shps)} Shapefiles: {listed}")
+                raise SurveyError(
+                    f"{name} holds {len(shps)} Shapefiles: {listed}; choose the trees' layer with ‹layer› "
+                    "(its name, without folder or .shp)"
+                )
+            shps = [stems[layer]]
+        if len(shps) != 1 or "/" not in shps[0]:
+            return data  # none (GDAL says what it is not), or one at the top already
+        shp = PurePosixPath(shps[0])
+        parts = [
+            i
+            for i in members
+            if PurePosixPath(i.filename).parent == shp.parent and PurePosixPath(i.filename).stem == shp.stem
+        ]
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as out:
+            for i in parts:  # sizes already checked against the limits by the container checks
+                out.writestr(PurePosixPath(i.filename).name, zf.read(i))
+        return buf.getvalue()
 
 
 def _layers(pyogrio: Any, data: bytes, name: str, kind: str) -> list[tuple[str, str]]:
@@ -137,6 +177,12 @@ def list_layers(data: bytes, name: str, max_bytes: int = 50_000_000) -> list[tup
         return []
     pyogrio = _gis_readers(name, kind)
     _check_container(data, kind, name, max_bytes)
+    if data[:4] == b"PK\x03\x04" and kind == "shp":
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            shps = [PurePosixPath(n) for n in zf.namelist() if n.lower().endswith(".shp")]
+        if len(shps) > 1:  # each Shapefile is a layer, by its name
+            return [(s.stem, "Shapefile") for s in shps]
+        data = _shapefile_at_root(data, name, None)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return _layers(pyogrio, data, name, kind)
@@ -181,6 +227,8 @@ def open_gis(data: bytes, name: str, kind: str, lim: Limits, layer: str | None, 
     ``latitude``/``longitude`` (or ``x``/``y`` without a coordinate system) of each feature's point."""
     pyogrio = _gis_readers(name, kind)
     _check_container(data, kind, name, max_bytes)
+    if data[:4] == b"PK\x03\x04" and kind == "shp":
+        data = _shapefile_at_root(data, name, layer)
     with warnings.catch_warnings():  # GDAL's notes (a GeoPackage read from memory has no .gpkg extension)
         warnings.simplefilter("ignore", RuntimeWarning)
         index, chosen = _choose_layer(pyogrio, data, name, kind, layer)
@@ -212,7 +260,13 @@ def open_gis(data: bytes, name: str, kind: str, lim: Limits, layer: str | None, 
     header = [*coords, *map(str, table.columns)]
     columns = [coords[c] for c in coords] + [_cells(table[c]) for c in table.columns]
     rows = [header, *(list(r) for r in zip(*columns))] if columns else [header]
-    return Source(name, kind, [chosen], _text_rows=rows, warnings=notes)  # format: gpkg, shp, geojson, fgb, kml
+    crs = None
+    if gdf.crs is not None:
+        auth = gdf.crs.to_authority()
+        crs = f"{auth[0]}:{auth[1]}" if auth else gdf.crs.to_wkt()
+    return Source(
+        name, kind, [chosen], _text_rows=rows, warnings=notes, crs=crs
+    )  # format: gpkg, shp, geojson, fgb, kml
 
 
 def _cells(col: Any) -> list[Any]:

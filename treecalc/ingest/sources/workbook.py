@@ -43,6 +43,9 @@ class Source:
     _plain: set[str] = field(default_factory=set)
     #: {sheet: "hidden" | "very hidden"} of the workbook's sheets a user does not see.
     hidden: dict[str, str] = field(default_factory=dict)
+    #: A GIS layer's own coordinate system (``EPSG:3424``, or its WKT), its points read from: an output layer is
+    #: written in it, over the input where a GIS user drew it. None: a spreadsheet, or a layer without one.
+    crs: str | None = None
 
     def _sheet(self, sheet: str) -> CalamineSheet:
         if sheet not in self._sheets:
