@@ -87,7 +87,7 @@ def _cmd_water(a: argparse.Namespace) -> int:
     from treecalc.rules import standalone_module
 
     # not through Croton's package, whose __init__ (Chapter 208) imports pandas: the account needs none of it
-    water = standalone_module("treecalc.rules.croton_on_hudson", "ch223_water")
+    water = standalone_module(_water_law().rules, "ch223_water")
     account_statement, penalty_schedule = water.account_statement, water.penalty_schedule
 
     bills, payments = _bills_and_payments(a)
@@ -152,7 +152,7 @@ def _cmd_water(a: argparse.Namespace) -> int:
 def _cmd_meter(a: argparse.Namespace) -> int:
     from treecalc.rules import standalone_module
 
-    meter_test = standalone_module("treecalc.rules.croton_on_hudson", "ch223_meter").meter_test
+    meter_test = standalone_module(_water_law().rules, "ch223_meter").meter_test
 
     if not a.result:
         raise ValueError("give at least one --result PCT (the registration error at a tested flow rate)")
