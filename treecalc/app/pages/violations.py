@@ -269,7 +269,8 @@ def _not_held(rec: Any) -> None:
 def body() -> None:
     head = st.empty()  # which law's penalties, once the assessment says which law applies
     rec = views.survey_record()
-    if "penalty" not in views.law_today(rec.key):  # a town whose penalties its text read does not hold
+    now = views.law_today(rec.key)
+    if "penalty" not in now and "fine" not in now:  # a town whose penalties its text read does not hold
         _not_held(rec)
         return
     with st.expander("Violation facts", expanded=True):
