@@ -162,3 +162,35 @@ def test_jurisdictions_says_each_town_and_what_is_not_held(capsys):
     assert "  family: count_by_class; chapter: Manalapan Chapter 222; effective: no date held" in out
     # Milltown's exemptions are not in the text read: said, with the section to see
     assert "  not held: the exemptions from replacement" in out and "see Ch. 201 (exemptions)" in out
+
+
+def test_a_rejected_removal_leaves_the_site_count_undetermined(tmp_path, capsys):
+    # Manalapan: tree 1 (14 in, over 12 up to 18) -> 2 replacement trees; row 3 (tree 2, removed, no DBH) is
+    # rejected: its count is unknown, so the site's is too (2 would be a floor, not the total)
+    from treecalc.cli import main
+
+    f = tmp_path / "s.csv"
+    f.write_text(
+        "Tag,Common Name,DBH (in.),Action\n1,Red Maple,14,Removed\n2,Red Maple,,Removed\n3,Red Maple,,Retain\n"
+    )
+    main(["assess", str(f), "--jurisdiction", "manalapan", "--json", "--plantable", "0"])
+    d = json.loads(capsys.readouterr().out)
+    assert d["replacement_trees_required"] is None and d["fund_in_lieu_usd"] is None, d["replacement_trees_required"]
+    said = [w for w in d["warnings"] if "row 3" in w]
+    assert said and "none for the site" in said[0], d["warnings"]
+    assert not [w for w in d["warnings"] if "row 4" in w and "none for the site" in w]  # the retained row
+
+
+def test_plan_without_the_trees_planted_says_the_cost_is_not_determined(tmp_path, capsys):
+    # Manalapan: removing trees 2 (20 in) and 3 (30 in) needs 3 + 4 replacement trees; what they cost depends on
+    # how many the site takes ($350 or $362.50 each in lieu, C): without ‹plantable› no cost is known, not $0.00
+    from treecalc.cli import main
+
+    f = tmp_path / "p.csv"
+    f.write_text(
+        "Tag,Species,DBH,Action\n1,Acer rubrum,14,Removed\n2,Quercus rubra,20,Remove\n3,Quercus rubra,30,Remove\n"
+    )
+    rc = main(["plan", str(f), "--jurisdiction", "manalapan"])
+    out, err = capsys.readouterr()
+    assert rc == 2 and "$0.00" not in out, out
+    assert "not determined" in err and "trees planted on site" in err, err

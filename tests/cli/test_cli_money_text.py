@@ -67,3 +67,21 @@ def test_one_tree_is_said_in_the_singular():
 
     # before: "1 trees"
     assert (_fmt(1, "trees"), _fmt(2, "trees"), _fmt(0, "trees")) == ("1 tree", "2 trees", "0 trees")
+
+
+def test_tree_lines_print_dbh_at_the_precision_given():
+    # 12.99 in is in Milltown's 6-12.99 class; "13.0 in" would print it across the bound into 13-22.99
+    import pandas as pd
+
+    from treecalc.cli.assess import tree_lines
+
+    trees = pd.DataFrame(
+        {
+            "tag": ["A", "B", "C"],
+            "species_code": ["ACRU"] * 3,
+            "dbh_in": [12.99, 12.0, 12.995],
+            "action": ["remove"] * 3,
+        }
+    )
+    out = "\n".join(tree_lines(trees))
+    assert " 12.99 in" in out and "  12.0 in" in out and "12.995 in" in out and "13.0 in" not in out, out

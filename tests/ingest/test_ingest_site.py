@@ -120,3 +120,11 @@ def test_every_law_fact_is_a_site_sheet_field(tmp_path):
         "normal_farming": False,
         "violation": False,
     }
+
+
+def test_every_listed_site_field_is_read_by_its_own_name():
+    # the refusal lists SITE_FIELDS as the valid fields: each must then be read (Manalapan's preserved_stand_trees
+    # and farmland_woodlot_forest_plan were listed and refused)
+    from treecalc.ingest.site import site_field
+
+    assert [f for f in SITE_FIELDS if site_field(f) != f] == []

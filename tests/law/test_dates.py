@@ -89,3 +89,18 @@ def test_fee_schedule_record_command_keeps_the_earlier_schedule(tmp_path):
         "fee-schedule", "record", str(f), "--resolution-date", "2026-3-1", "--fee-per-tree", "1", cwd=tmp_path
     )
     assert r.returncode == 2 and "--resolution-date must be a date YYYY-MM-DD" in r.stderr
+
+
+@pytest.mark.parametrize(("town", "on"), [("manalapan", "2006-01-01"), ("milltown", "1950-01-01")])
+def test_a_date_before_a_new_jersey_text_was_read_is_refused(tmp_path, town, on):
+    # neither chapter's adoption date is held (Manalapan's data says a 2005 ordinance set other amounts): today's
+    # amounts are known from the day the text was read (2026-12-07), not on an earlier date -> exit 2, saying why
+    survey = tmp_path / "s.csv"
+    survey.write_text("Tag,Common Name,DBH (in.),Action\n1,Red Maple,14,Removed\n")
+    r = _treecalc("assess", str(survey), "--jurisdiction", town, "--on", on, "--json", cwd=tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"the law in force on {on} is not held" in r.stderr and "read on 2026-12-07" in r.stderr, r.stderr
+    assert "adoption date" in r.stderr, r.stderr
+    # on or after the day read: assessed (the text read is the law then held)
+    r = _treecalc("assess", str(survey), "--jurisdiction", town, "--on", "2026-12-07", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr

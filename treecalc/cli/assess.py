@@ -310,6 +310,12 @@ def summarise_lines(lines: list[dict[str, Any]], first: int = 12) -> list[dict[s
     return out
 
 
+def _dbh(d: float) -> str:
+    """A DBH as given: one decimal at least (as before), more when the survey gave more (12.99 is not 13.0, which is
+    across a class bound)."""
+    return f"{d:.1f}" if d == round(d, 1) else f"{d:g}"
+
+
 def tree_lines(trees: Any) -> list[str]:
     """One line per tree: tag, species, DBH, action, value, and what the law found for it."""
     cols = [c for c in ("permit_triggers", "exclusion", "offence_sections", "offence_status") if c in trees]
@@ -318,7 +324,7 @@ def tree_lines(trees: Any) -> list[str]:
         value = getattr(r, "value_usd", None)
         found = "; ".join(str(getattr(r, c)) for c in cols if str(getattr(r, c, "") or "").strip())
         out.append(
-            f"  tree {r.tag!s:<10} {r.species_code!s:<9} {r.dbh_in:6.1f} in  {r.action:<18} "
+            f"  tree {r.tag!s:<10} {r.species_code!s:<9} {_dbh(r.dbh_in):>6} in  {r.action:<18} "
             + (f"${value:,.2f}" if isinstance(value, (int, float)) and value == value else "")
             + (f"  [{found}]" if found else "")
         )

@@ -166,6 +166,17 @@ _SITE_SYNONYMS = {
         "approved subdivision plans",
     ],
     "normal_farming": ["normal_farming", "normal farming", "farming", "agricultural use", "horticultural use"],
+    "farmland_woodlot_forest_plan": [
+        "farmland_woodlot_forest_plan",
+        "farmland woodlot forest plan",
+        "farmland wood lot forest plan",
+        "farmland woodlot",
+    ],
+    "preserved_stand_trees": [
+        "preserved_stand_trees",
+        "preserved stand trees",
+        "trees preserved in stands",
+    ],
     "crs": ["crs", "coordinate system", "epsg", "spatial reference", "projection"],
     # not a bare "zone": a Site sheet's zone is the zoning district
     "climate_zone": ["climate_zone", "climate zone", "i-tree zone", "itree zone", "i-tree region", "itree region"],

@@ -188,6 +188,17 @@ def effective(village: str, name: str | None = None) -> dict[str, Any]:
 
 def _check_date(village: str, name: str | None, on: dt.date | None) -> None:
     eff = effective(village, name)
+    read = eff.get("read")
+    if on is not None and eff["date"] is None and read is not None and on < read:
+        # no adoption date held: the amounts are known as of the day the text was read, and an earlier version
+        # may have set others, so an earlier date gets no answer rather than today's amounts
+        raw = _raw(law_path(village, name or TREE_CHAPTER[village]))
+        raise LawNotInForce(
+            f"the law in force on {on.isoformat()} is not held: {raw.get('name', village)}, "
+            f"{raw.get('chapter', name)} is held as read on {read.isoformat()}, and its adoption date is not in the "
+            "text read (an earlier version may have set other amounts); give an ‹on› date on or after "
+            f"{read.isoformat()}"
+        )
     if on is not None and eff["date"] is not None and on < eff["date"]:
         raw = _raw(law_path(village, name or TREE_CHAPTER[village]))
         held = f"{raw.get('name', village)}, {raw.get('chapter', name)}"

@@ -424,6 +424,8 @@ def validate(raw: dict[str, Any], name: str) -> None:
             raise LawSchemaError(f"{name}: [effective] must be a table")
         if "date" in eff:
             _date(eff["date"], f"{name} [effective]")
+        if "read" in eff:  # the day the text was read: a chapter whose adoption date is not held is known from it
+            _date(eff["read"], f"{name} [effective] read")
     _check_sections(raw.get("sections", {}), name)
     for k, v in raw.items():
         if k in META_KEYS:

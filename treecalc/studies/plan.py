@@ -305,6 +305,23 @@ def _rejected_note(survey: Any) -> list[str]:
     ]
 
 
+def _check_determined(a: Any) -> None:
+    """A ValueError when the candidate's cost is not determined: replacement trees required, but neither the trees
+    planted on site nor a planting price nor an amount in lieu known (a count-by-class town without ‹plantable›), so
+    any sum would print $0.00 for what the law makes owed."""
+    rep = a.replacement
+    if (
+        rep.trees_needed
+        and rep.trees_planted is None
+        and rep.planting_cost_usd is None
+        and a.fund.fund_in_lieu_usd is None
+    ):
+        raise ValueError(
+            f"the cost of a set of removals is not determined without the trees planted on site ({rep.section} "
+            "requires replacement trees, planted or paid in lieu): give ‹plantable›"
+        )
+
+
 def plan(
     survey: Any,
     *,
@@ -347,6 +364,7 @@ def plan(
         candidate = copy.copy(survey)
         candidate.trees = trees.assign(action=action)
         a = assess(candidate, **options)
+        _check_determined(a)
         planting, in_lieu, penalty = costs(a)
         rank = (planting + in_lieu + penalty, sorted(chosen))
         if len(chosen) not in best or rank < best[len(chosen)][0]:

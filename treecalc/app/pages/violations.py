@@ -250,8 +250,29 @@ def _headline(a: Assessment) -> None:
         st.caption(views.readable(str(cond.get("text"))))  # the fact it rests on, as the control that gives it
 
 
+def _not_held(rec: Any) -> None:
+    """The page under a law whose penalties (and violation facts) the text read does not hold: it says so, naming
+    the sections to see, and gives no amount, no offence and no "no penalty"."""
+    from treecalc.law import readings
+
+    read = readings(rec.key)
+    town = read.get("record", {}).get("town", rec.name)
+    said = [f"not held for {town}: see {n['section']} ({n['what']})" for n in read.get("not_held", [])]
+    st.warning(
+        f"{rec.chapter}: the penalties are not held for {town}: no offence or amount is given. "
+        "See the ordinance for what applies."
+    )
+    for n in said:
+        st.caption(f"• {n}")
+
+
 def body() -> None:
     head = st.empty()  # which law's penalties, once the assessment says which law applies
+    rec = views.survey_record()
+    now = views.law_today(rec.key)
+    if "penalty" not in now and "fine" not in now:  # a town whose penalties its text read does not hold
+        _not_held(rec)
+        return
     with st.expander("Violation facts", expanded=True):
         # Chapter 95 has no violation standard, doubling, clear cutting, per-day count or replacement percentage
         in_effect = _controls() if views.replaces(views.survey_record()) else st.empty()

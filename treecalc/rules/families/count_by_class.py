@@ -130,6 +130,23 @@ def _count(ctx: Context, key: str, tally: Tally, removed: np.ndarray, section: s
             tally.counted.append((n, Decimal(str(rows[c]["usd"]))))
 
 
+def _rejected(ctx: Context, tally: Tally) -> None:
+    """A rejected row (no DBH, an unknown species) not marked retained has no class, so no count: the site's total
+    is then not given, as for a tree between two classes (a sum without it would be a floor printed as the total)."""
+    from treecalc.ingest.values import parse_action
+
+    rej = getattr(ctx.survey, "rejected", None)
+    if not isinstance(rej, pd.DataFrame) or rej.empty:
+        return
+    for r in rej.itertuples(index=False):
+        raw = r.raw if isinstance(r.raw, dict) else {}
+        if any(parse_action(v) == "retain" for v in raw.values() if isinstance(v, str)):
+            continue
+        tally.undecided.setdefault(
+            f"row {r.source_row}", f"row {r.source_row} was rejected ({r.kind}): no replacement count for it"
+        )
+
+
 def _credit(law: dict[str, Any], site: dict[str, Any], total: int, section: str, warnings: list[str]) -> int:
     """The replacement trees credited for preserved stands (a town whose law file has ``[credit]``), at most
     ``total``."""
@@ -159,10 +176,14 @@ def assess(ctx: Context) -> Findings:
     removed = np.isin(actions(ctx.trees), REMOVALS)
     tally = _exemptions(ctx, read, site, town, removed)
     _count(ctx, key, tally, removed, sec["replacement"])
+    _rejected(ctx, tally)
     credit = _credit(ctx.law, site, tally.total, sec.get("credit", ""), warnings)
     required = None if tally.undecided else tally.total - credit
     for tag, why in tally.undecided.items():
-        warnings.append(f"{why}: no replacement count is given for tree {tag}, so none for the site")
+        if tag.startswith("row "):  # a rejected row: no tag to name
+            warnings.append(f"{why}, so none for the site")
+        else:
+            warnings.append(f"{why}: no replacement count is given for tree {tag}, so none for the site")
 
     plantable = ctx.opts.plantable
     exact: Decimal | None = None

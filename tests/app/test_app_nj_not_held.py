@@ -1,0 +1,32 @@
+"""The app's pages under a town whose penalties and permit its text read does not hold (Manalapan Ch. 222, Milltown
+Ch. 201): the page says what is not held, never crashes on a Chapter 208 entry the town's law has not."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.headless import new_app, no_exception
+from treecalc.app import state
+
+# one 14 in maple removed: Manalapan's table counts it (over 12 up to 24 in -> 2 trees), Milltown's too
+SURVEY = b"Tag,Common Name,DBH (in.),Action\nL1,Red Maple,14,Removed\n"
+
+
+def _page(page: str, town: str):
+    at = new_app()
+    at.session_state["tc_source"] = state.make_source("nj.csv", SURVEY)
+    at.session_state["tc_read_opts"] = {"site": {"jurisdiction": town}}
+    at.run()
+    at.switch_page(f"treecalc/app/pages/{page}.py").run()
+    no_exception(at)
+    return at
+
+
+@pytest.mark.parametrize(("town", "name"), [("manalapan", "Manalapan"), ("milltown", "Milltown")])
+def test_the_violations_page_says_the_penalties_are_not_held(town, name):
+    at = _page("violations", town)
+    text = "\n".join(str(x.value) for x in list(at.caption) + list(at.markdown) + list(at.warning))
+    assert f"not held for {name}" in text, text
+    # no Chapter 208 control, no "no penalty" said for a law whose penalties are not held
+    assert "§208" not in text and "Chapter 208" not in text, text
+    assert "no penalty" not in text.lower(), text
