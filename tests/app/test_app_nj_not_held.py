@@ -30,3 +30,27 @@ def test_the_violations_page_says_the_penalties_are_not_held(town, name):
     # no Chapter 208 control, no "no penalty" said for a law whose penalties are not held
     assert "§208" not in text and "Chapter 208" not in text, text
     assert "no penalty" not in text.lower(), text
+
+
+@pytest.mark.parametrize(("town", "name"), [("manalapan", "Manalapan"), ("milltown", "Milltown")])
+def test_the_permit_page_shows_no_figure_where_the_law_is_not_held(town, name):
+    # before: "Plant 0 replacement trees … $0.00 · Total out of pocket $0.00" and "Permit required: No" beside
+    # "Replacement trees required 2" (the permit and the fee's condition are not held for either town)
+    at = _page("permit", town)
+    said = "\n".join(str(x.value) for x in list(at.warning) + list(at.markdown))
+    assert "shows no amount to pay" in said and f"not held for {name}" in said, said
+    shown = "\n".join(str(m.value) for m in at.metric)
+    assert "$0.00" not in shown, shown
+
+
+@pytest.mark.parametrize("flag", ["--pdf", "--out"])
+def test_the_statement_and_report_are_refused_where_the_law_is_not_held(tmp_path, flag, capsys):
+    from treecalc.cli import main
+
+    survey = tmp_path / "nj.csv"
+    survey.write_bytes(SURVEY)
+    target = tmp_path / ("r.pdf" if flag == "--pdf" else "s.xlsx")
+    # before: written, with "Offences: 0", "Total out of pocket $0.00" for a law whose permit and penalties are not held
+    assert main(["assess", str(survey), "--jurisdiction", "milltown", flag, str(target)]) == 2
+    assert "not held for Milltown" in capsys.readouterr().err
+    assert not target.exists()

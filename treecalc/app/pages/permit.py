@@ -212,11 +212,21 @@ def body() -> None:
     with head:
         st.caption(_head(views.record(a), a))
     ui.jurisdiction_note(a, basis=not _replaces(a))  # a replacement's card names the basis beside its total
+    held_not = list(a.replacement.not_held or [])
+    if held_not:
+        # the cost card would say $0.00 where the fee's condition or the planting is not held: the page says what is
+        # not held and shows no amount rather than one the text does not support
+        st.warning(
+            f"Parts of the law applied ({views.record(a).name}) are not held, so this page shows no amount to pay: "
+            "the command line's text and JSON give the replacement trees by class and say what is not held."
+        )
+        st.markdown("\n".join(f"- {why}" for why in held_not))
     if not _replaces(a):
         _permit_figures(a)
     else:
-        with card:
-            _cost_card(a)
+        if not held_not:
+            with card:
+                _cost_card(a)
         _replacement_figures(a)
     per_tree = _triggers(a)
     plan = _plan(a)
