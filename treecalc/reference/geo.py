@@ -395,13 +395,9 @@ def _in_interior(cells: _Cells, lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
     return out
 
 
-def zones_at(lat: object, lon: object, near_km: float = NEAR_KM) -> list[ZoneAt]:
-    """The zone of each point (WGS84 degrees), in one bulk query of the boundaries.
-
-    A point in a cell of the map that lies wholly inside one zone, far from every boundary (most trees of a
-    state-wide inventory), takes that zone with no polygon test (:func:`_interior_cells`); the rest are tested
-    against the polygons."""
-    codes = _regions()[0]
+def wgs84_points(lat: object, lon: object) -> tuple[np.ndarray, np.ndarray]:
+    """Latitudes and longitudes as float arrays of one shape; ValueError naming the first point that is no WGS84
+    position (not finite, beyond ±90° or ±180°)."""
     lat_a, lon_a = np.atleast_1d(np.asarray(lat, float)), np.atleast_1d(np.asarray(lon, float))
     if lat_a.shape != lon_a.shape:
         raise ValueError("latitude and longitude must be given in pairs")
@@ -409,6 +405,17 @@ def zones_at(lat: object, lon: object, near_km: float = NEAR_KM) -> list[ZoneAt]
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"point {i}: latitude {lat_a[i]:g}, longitude {lon_a[i]:g} is not a WGS84 position")
+    return lat_a, lon_a
+
+
+def zones_at(lat: object, lon: object, near_km: float = NEAR_KM) -> list[ZoneAt]:
+    """The zone of each point (WGS84 degrees), in one bulk query of the boundaries.
+
+    A point in a cell of the map that lies wholly inside one zone, far from every boundary (most trees of a
+    state-wide inventory), takes that zone with no polygon test (:func:`_interior_cells`); the rest are tested
+    against the polygons."""
+    codes = _regions()[0]
+    lat_a, lon_a = wgs84_points(lat, lon)
     if len(lat_a) < _CELLS_FROM:
         return _zones_by_polygons(lat_a, lon_a, near_km)
     inside = _in_interior(_interior_cells(near_km, GRID_DEG), lat_a, lon_a)

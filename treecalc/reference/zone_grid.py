@@ -197,13 +197,7 @@ def zone_index_at(lat: object, lon: object, near_km: float = geo.NEAR_KM) -> tup
     """Each point's zone, as its index in the boundaries' codes (``geo._regions()[0]``; -1: in no zone), and
     whether another zone lies within ``near_km`` of it: :func:`treecalc.reference.geo.zones_at`'s answer, without
     the distances, from the grid where a cell decides it and from the polygons elsewhere."""
-    lat_a, lon_a = np.atleast_1d(np.asarray(lat, float)), np.atleast_1d(np.asarray(lon, float))
-    if lat_a.shape != lon_a.shape:
-        raise ValueError("latitude and longitude must be given in pairs")
-    bad = ~np.isfinite(lat_a) | ~np.isfinite(lon_a) | (np.abs(lat_a) > 90) | (np.abs(lon_a) > 180)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"point {i}: latitude {lat_a[i]:g}, longitude {lon_a[i]:g} is not a WGS84 position")
+    lat_a, lon_a = geo.wgs84_points(lat, lon)
     if len(lat_a) < GRID_FROM:
         value = np.full(len(lat_a), UNDECIDED, dtype=np.int16)
     else:
