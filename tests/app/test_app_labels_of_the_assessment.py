@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 
+from tests.helpers.headless import forget_app_caches
 from treecalc.assessment import assess
 from treecalc.ingest import read_survey
 from treecalc.law import clear_caches
@@ -29,6 +30,7 @@ def test_the_trees_table_of_an_assessment_made_before_an_amendment_says_its_slop
     )
     monkeypatch.setattr(datafolder, "DATA_DIR", folder)
     clear_caches()
+    forget_app_caches()
     try:
         lot = "Tag,Species,DBH (in),Action,Slope over 20%\n1,Acer rubrum,14,Remove,yes\n"
         a = assess(read_survey(lot.encode("utf-8"), filename="lot.csv"), on="2025-06-01")
@@ -38,3 +40,4 @@ def test_the_trees_table_of_an_assessment_made_before_an_amendment_says_its_slop
     finally:
         monkeypatch.undo()
         clear_caches()
+        forget_app_caches()

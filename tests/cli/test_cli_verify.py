@@ -86,6 +86,52 @@ def test_the_json_records_the_survey_the_law_files_the_version_and_the_options(c
     assert len(fp["result_sha256"]) == 64
 
 
+_FILES_OF = (
+    "import json, sys\n"
+    "from treecalc.reference.datafolder import data_files_read\n"
+    "from treecalc.report.fingerprint import assess_file\n"
+    "if sys.argv[2] == 'busy':  # a server that assessed other towns and companions before\n"
+    "    from treecalc.cli import main\n"
+    "    main(['assess', sys.argv[3], '--jurisdiction', 'wesley-hills', '--json'])\n"
+    "    main(['assess', sys.argv[3], '--jurisdiction', 'milltown', '--json'])\n"
+    "    main(['excavation', 'check', '--jurisdiction', 'wesley-hills', '--excavate', '500:3', '--json'])\n"
+    "    main(['benefits', '--species', 'Acer rubrum', '--dbh', '12', '--zone', 'PiedmtCLT', '--json'])\n"
+    "a = assess_file(sys.argv[1], {'jurisdiction': 'croton-on-hudson'})\n"
+    "print(json.dumps({'listed': sorted(a.fingerprint['data_files']), 'read': sorted(data_files_read())}))\n"
+)
+
+
+def test_the_files_listed_are_the_same_in_a_fresh_process_and_after_other_towns_were_assessed(lot, tmp_path):
+    # a server assesses every town; a Croton statement made there must list what one made in a fresh process
+    # lists (else it depends on the process's history), and never another town's law or readings (else an
+    # amendment of Milltown's law would stop Croton's statements from verifying)
+    other = tmp_path / "other.csv"
+    other.write_text("Tag,Species,DBH (in),Action\n1,Red maple,14,remove\n", encoding="utf-8")
+    runs = {
+        how: json.loads(
+            subprocess.run(
+                [sys.executable, "-c", _FILES_OF, str(lot), how, str(other)],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.splitlines()[-1]
+        )
+        for how in ("fresh", "busy")
+    }
+    fresh, busy = runs["fresh"], runs["busy"]
+    assert fresh["listed"] == busy["listed"]
+    # the busy process did read the other towns' files: the test sees the history it must be immune to
+    assert "law/milltown/ch201_trees.toml" in busy["read"] and "law/wesley_hills/ch95_clearing.toml" in busy["read"]
+    assert not [f for f in fresh["listed"] if f.startswith(("law/milltown", "law/wesley_hills", "law/manalapan"))]
+    assert not {"readings/milltown.toml", "readings/wesley_hills.toml"} & set(fresh["listed"])
+    # every file the fresh assessment read is listed, but the other towns' (the registry reads every town's law
+    # to know its name and sections; none of their numbers enters a Croton assessment)
+    others = ("law/milltown/", "law/wesley_hills/", "law/manalapan/", "readings/milltown", "readings/wesley_hills")
+    used = {f for f in fresh["read"] if not f.startswith((*others, "readings/manalapan"))}
+    assert used <= set(fresh["listed"]), used - set(fresh["listed"])
+    assert "law/croton_on_hudson/ch208_trees.toml" in fresh["listed"]
+
+
 # -- exit 0 ----------------------------------------------------------------------------------------------------------
 def test_a_json_statement_verifies_against_its_survey(capsys, lot, tmp_path):
     rc, out, err = _verify(capsys, _json_statement(capsys, lot, tmp_path), lot)

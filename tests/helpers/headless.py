@@ -25,3 +25,13 @@ def page_path(name: str) -> str:
 def no_exception(at: AppTest) -> None:
     """The last run raised nothing (the exceptions' texts in the failure)."""
     assert not at.exception, [e.value for e in at.exception]
+
+
+def forget_app_caches() -> None:
+    """Empty the app's ``st.cache_data`` and ``st.cache_resource``: they live as long as the process, so a test that
+    reads another data folder (an amended copy) would otherwise get assessments and labels an earlier test in the
+    same worker cached from the bundled law."""
+    import streamlit as st
+
+    st.cache_data.clear()
+    st.cache_resource.clear()

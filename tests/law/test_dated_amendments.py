@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.headless import forget_app_caches
 from treecalc.law import clear_caches, resolved
 from treecalc.reference import datafolder
 from treecalc.reference.datafolder import BUNDLED_DATA_DIR, DATA_ENV
@@ -64,9 +65,11 @@ def data_copy(tmp_path, monkeypatch):
     shutil.copytree(BUNDLED_DATA_DIR, folder)
     monkeypatch.setattr(datafolder, "DATA_DIR", folder)
     clear_caches()
+    forget_app_caches()
     yield folder
     monkeypatch.undo()
     clear_caches()
+    forget_app_caches()
 
 
 def _treecalc(folder: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

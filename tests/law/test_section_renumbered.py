@@ -17,7 +17,7 @@ import shutil
 import openpyxl
 import pytest
 
-from tests.helpers.headless import new_app, no_exception, page_path
+from tests.helpers.headless import forget_app_caches, new_app, no_exception, page_path
 from treecalc.law import clear_caches
 from treecalc.reference import datafolder
 from treecalc.reference.datafolder import BUNDLED_DATA_DIR
@@ -56,9 +56,11 @@ def renumbered(tmp_path, monkeypatch):
     monkeypatch.setattr(datafolder, "DATA_DIR", folder)
     monkeypatch.setenv("TREECALC_DATA", str(folder))
     clear_caches()
+    forget_app_caches()
     yield folder
     monkeypatch.undo()
     clear_caches()
+    forget_app_caches()
 
 
 def _cited(texts: list[str]) -> list[str]:

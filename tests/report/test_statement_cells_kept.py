@@ -65,6 +65,16 @@ def statement_cells(path: Path) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _same(got: Any, want: Any) -> bool:
+    """A cell as kept: the same text, format and quote prefix, and a number equal to 12 significant digits (a sum
+    of floats may differ in its last bit with the order numpy adds in, far below the cent the cells show)."""
+    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want) == 3:
+        return _same(got[0], want[0]) and got[1:] == want[1:]
+    if isinstance(got, float) and isinstance(want, (int, float)) and not isinstance(want, bool):
+        return got == pytest.approx(want, rel=1e-12, abs=1e-12)
+    return bool(got == want)
+
+
 def _statement(tmp_path: Path, name: str) -> Path:
     survey, extra = CASES[name]
     out = tmp_path / f"{name}.xlsx"
@@ -81,7 +91,7 @@ def test_every_cell_of_the_statement_is_kept(tmp_path, name, capsys):
     assert sum(len(cells) for cells in want.values()) > 100  # the fixture holds the statement, not an empty shell
     for sheet, cells in want.items():
         assert got[sheet].keys() == cells.keys(), sheet
-        diff = {k: (got[sheet][k], v) for k, v in cells.items() if got[sheet][k] != v}
+        diff = {k: (got[sheet][k], v) for k, v in cells.items() if not _same(got[sheet][k], v)}
         assert not diff, (sheet, dict(list(diff.items())[:5]))
     # the statement still proves what it was derived from
     capsys.readouterr()

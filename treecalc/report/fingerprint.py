@@ -4,8 +4,9 @@ The fingerprint says what an assessment was derived from, so that anyone holding
 again and see whether the statement follows from it:
 
 - ``survey``: the survey file's name, size and SHA-256 (of its bytes, as given);
-- ``data_files``: the SHA-256 of each file of the data folder treecalc read (``law/*.toml``,
-  ``species/*.csv``; the folder ``TREECALC_DATA`` names, else treecalc's own), by its path in the folder;
+- ``data_files``: the SHA-256 of each file of the data folder the assessment may read (the species tables, the
+  shared readings, its jurisdiction's law and readings; the folder ``TREECALC_DATA`` names, else treecalc's own),
+  by its path in the folder;
 - ``fee_schedule_file``: the SHA-256 of a fee schedule given outside the data folder (``--fee-schedule``);
 - ``treecalc_version`` and ``options``: the keyword arguments the survey was read and assessed with;
 - ``result_sha256``: the SHA-256 of the assessment's JSON text (``treecalc assess --json``) without its
@@ -93,12 +94,34 @@ def _survey_entry(survey: bytes | str | Path, name: str | None) -> dict[str, Any
     return {"file": name or p.name, "bytes": p.stat().st_size, "sha256": _sha256_file(p)}
 
 
-def _data_files() -> dict[str, str]:
-    """SHA-256 of every file of the data folder read so far, but the sample survey (the survey is its own entry)."""
-    from treecalc.reference.datafolder import data_files_read
+#: The kinds of file an assessment reads from the data folder (a copy may hold notes and backups beside them).
+_DATA_SUFFIXES = (".toml", ".csv")
+
+
+def _data_files(jurisdiction: str) -> dict[str, str]:
+    """SHA-256 of each file of the data folder an assessment under ``jurisdiction`` may read, by its path there:
+    the species tables (every zone's: a name is looked up across the zones), the readings shared by every law
+    (``readings/site_facts.toml``), and the jurisdiction's own law folder and readings. Listed from the folder,
+    not from what this process happened to read before, so that a statement's files are the same in a fresh
+    process and in a server that has assessed other towns, and another town's amended law never stops a
+    statement from verifying."""
+    from treecalc.law import registry
+    from treecalc.reference.datafolder import DATA_DIR
     from treecalc.reference.table_cache import file_sha256  # once per file and process: the tables' cache hashed them
 
-    return {rel: file_sha256(p) for rel, p in data_files_read().items() if not rel.startswith("examples/")}
+    towns = {r.key for r in registry.records()}
+    record = registry.by_key(jurisdiction) if jurisdiction in towns else None
+    own = record.data_dir if record is not None and record.data_dir is not None else DATA_DIR
+    files: dict[str, Path] = {}
+    for base, top in ((DATA_DIR, "species"), (DATA_DIR, "readings"), (own, "readings"), (own, f"law/{jurisdiction}")):
+        for p in sorted((base / top).rglob("*")) if (base / top).is_dir() else ():
+            rel = p.relative_to(base).as_posix()
+            if not p.is_file() or p.suffix not in _DATA_SUFFIXES:
+                continue
+            if top == "readings" and p.stem in towns and p.stem != jurisdiction:
+                continue  # another town's readings
+            files[rel] = p
+    return {rel: file_sha256(p) for rel, p in sorted(files.items())}
 
 
 def result_sha256(assessment: Any) -> str:
@@ -156,7 +179,7 @@ def make_fingerprint(
             fee_file = {"path": fee, "sha256": _sha256_file(Path(fee))}
     # the result's text first: writing it reads data files too (the projection's growth table), and they are listed
     sha = result_sha or result_sha256(assessment)
-    files = _data_files()
+    files = _data_files(assessment.jurisdiction)
     return {
         "algorithm": "sha256",
         "treecalc_version": __version__,
