@@ -716,9 +716,15 @@ def benefits_batch(
     tell = _Progress(progress, total)
     if client is None and scheduler is None and workers is None:
         return _in_process(tasks, params, target, names, tell, coords, str(out), total, crs, xy)
-    if coords is not None and params.zone is None:  # built (once, then cached) here, not by every worker at once
-        from treecalc.reference.zone_grid import zone_grid
+    # the grid of zones (a quarter of a minute to build, then cached) pays only where a partition has enough trees
+    # to be placed through it (:data:`~treecalc.reference.zone_grid.GRID_FROM`); fewer are placed by the polygons
+    from treecalc.reference.zone_grid import GRID_FROM, zone_grid
 
+    rows_at_most = total
+    if rows_at_most is None and one_file and not is_url(one_file):  # a text file's line holds a tree in 8 bytes or more
+        rows_at_most = Path(one_file).stat().st_size // 8
+    gridded = coords is not None and params.zone is None and (rows_at_most is None or rows_at_most >= GRID_FROM)
+    if gridded:  # built (once, then cached) here, not by every worker at once
         zone_grid()
     client, owned = _client(client, scheduler, workers, threads)
     info: dict[str, Any] = getattr(client, "scheduler_info", dict)()
@@ -726,7 +732,7 @@ def benefits_batch(
     try:
         workers_can_write(client, target, out)  # before any tree is valued: not after the computation
         t0 = time.perf_counter()
-        client.run(_warm, params, coords is not None and params.zone is None)
+        client.run(_warm, params, gridded)
         futures = [
             client.submit(_value_piece, part, params, _join(target, names[k]), k, crs, pure=False)
             if fn is _value_piece  # the piece's read is in its task: no tree passes through the scheduler
