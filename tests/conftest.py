@@ -37,3 +37,19 @@ _own_folder("XDG_DATA_HOME", "treecalc-test-data-", unless_set=False)
 _own_folder("TREECALC_ANCHORS", "treecalc-test-anchors-")
 _own_folder("TREECALC_TEST_KEY_DIR", "treecalc-test-key-")
 os.environ.setdefault("TREECALC_ANCHOR_KEY", os.path.join(os.environ["TREECALC_TEST_KEY_DIR"], "anchor.key"))
+
+
+def _scan_installed_components_once() -> None:
+    """Streamlit scans the metadata of every installed distribution for components each time a script runner
+    starts: a third of a second per ``AppTest`` (a server does it once). The installed packages do not change
+    during a test run, so the answer is kept after its first scan."""
+    import functools
+
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:  # a streamlit without components v2 scans nothing
+        return
+    manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
+
+
+_scan_installed_components_once()
