@@ -140,6 +140,7 @@ def _numbers(texts: dict[str, str]) -> set[str]:
 
 
 def test_the_copy_renumbers_every_section_of_chapter_120(folder, monkeypatch):
+    from treecalc.law import cites
     from treecalc.law.numbers import numbers
 
     law = numbers("croton_on_hudson", "ch120_excavation")
@@ -149,8 +150,15 @@ def test_the_copy_renumbers_every_section_of_chapter_120(folder, monkeypatch):
         assert law["permit_term"].section == "§120-910A"
         assert law.provision("excavation_defined") == "§120-92"
         assert law.provision("penalty_review") == "§120-912D"
+        # as a help reads them, from the file without the rules: an entry, a record; none for a key no chapter holds
+        assert cites.companion("croton_on_hudson", "permit_term") == "§120-910A"
+        assert cites.companion("croton_on_hudson", "sections.building_permit") == "§120-93B"
+        assert cites.companion("wesley_hills", "cellar_multiple") == "§95-3C(1)"
+        with pytest.raises(KeyError, match="no_such_entry"):
+            cites.companion("croton_on_hudson", "no_such_entry")
     with _reading(None, monkeypatch):
         assert law["deep_cut_depth"].section == "§120-3A(1)"
+        assert cites.companion("croton_on_hudson", "sections.building_permit") == "§120-3B"
 
 
 def test_the_cli_cites_the_renumbered_sections_and_not_the_old(folder, monkeypatch, capsys, tmp_path):

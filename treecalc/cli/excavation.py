@@ -67,14 +67,18 @@ def _check_one_law_flags(a: argparse.Namespace) -> None:
         if why:
             raise ValueError(why)
     if getattr(a, "as_of", None) and not getattr(a, "permit_issued", None):
-        raise ValueError(f"--as-of needs --permit-issued (the {_term_section()} term is counted from the permit)")
+        raise ValueError(f"--as-of needs --permit-issued (the {_read_under('term')} term is counted from the permit)")
 
 
-def _term_section() -> str:
-    """The section of the permit's term, as the law reading ``--permit-issued`` states it (its law file's)."""
-    from treecalc.rules.excavation import one_law_inputs
+def _read_under(name: str) -> str:
+    """The section the check's input ``name`` (``"term"``) is read under, as the law reading it states it: the entry
+    its record names (:attr:`treecalc.law.registry.Jurisdiction.excavation_inputs`), from its law file (its rules,
+    and pandas with them, are not imported for a help)."""
+    from treecalc.law import cites
+    from treecalc.law.registry import with_excavation_input
 
-    return one_law_inputs()["term"][1]
+    law = with_excavation_input(name)[0]
+    return cites.companion(law.key, law.excavation_inputs[name][0], _dt.date.today())
 
 
 def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
@@ -121,7 +125,7 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
         kw["term"] = PermitTerm(a.permit_issued, last_work=a.last_work, as_of=a.as_of)
     elif getattr(a, "last_work", None) is not None:
         _check_one_law_flags(a)  # with Wesley Hills, --last-work is refused as such: not "give --permit-issued"
-        raise ValueError(f"--last-work needs --permit-issued ({_term_section()} counts from the permit)")
+        raise ValueError(f"--last-work needs --permit-issued ({_read_under('term')} counts from the permit)")
     if getattr(a, "on", None) is not None:
         from treecalc.quantities import to_date  # with the command, as the others here (start-up time)
 
@@ -255,21 +259,20 @@ def _add_site(p: argparse.ArgumentParser) -> None:
 
 
 def _cited_in_help() -> dict[str, str]:
-    """The sections the options' helps cite, by name: each one-law input's as the law reading it states it
-    (:func:`treecalc.rules.excavation.one_law_inputs`; ``lot_area``: the subsection of the threshold it is read
-    under), and the default law's records of the definition of excavation and of the building permit standing as
-    the permit (its law file's ``[sections]``)."""
+    """The sections the options' helps cite, by name: each one-law input's (:func:`_read_under`; ``lot_area``: the
+    subsection of the threshold it is read under), and the default law's records of the definition of excavation
+    and of the building permit standing as the permit (its excavation chapter's ``[sections]``)."""
+    from treecalc.law import cites
     from treecalc.law.registry import default
     from treecalc.messages import subsection
-    from treecalc.rules import excavation as ex
 
-    inputs = {name: section for name, (_, section, _) in ex.one_law_inputs().items()}
-    law = ex.chapter(default().key).LAW
+    inputs = {name: _read_under(name) for name in dict.fromkeys(name for _, _, name in _ONE_LAW_FLAGS)}
+    law, today = default().key, _dt.date.today()
     return {
         **inputs,
         "lot_area": subsection(inputs["lot_area_sqft"]),
-        "excavation_defined": law.provision("excavation_defined"),
-        "building_permit": law.provision("building_permit"),
+        "excavation_defined": cites.companion(law, "sections.excavation_defined", today),
+        "building_permit": cites.companion(law, "sections.building_permit", today),
     }
 
 
