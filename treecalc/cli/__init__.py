@@ -35,7 +35,7 @@ from treecalc.cli import (
     water,
     words,
 )
-from treecalc.cli.common import dump_json
+from treecalc.cli.common import dump_json, say_helps
 
 __all__ = ["build_parser", "dump_json", "main"]
 
@@ -100,6 +100,7 @@ def build_parser(completion: bool = False) -> argparse.ArgumentParser:
             "-q", "--quiet", action="store_true", help="draw no progress line (errors and notes are still said)"
         )
     if completion:
+        say_helps(ap)  # the excavation options' sections, read from the law when a help is written
         for parser in sub.choices.values():  # a survey, an inventory or a statement: the shell offers files
             for action in parser._actions:
                 if not action.option_strings and action.dest in ("file", "input", "statement", "survey"):

@@ -94,6 +94,41 @@ def help_section(key: str) -> str:
         return "the chapter"
 
 
+#: the attribute of a parser holding what writes its helps that cite the law (:func:`helps_cite_the_law`)
+_SAY_HELPS = "_treecalc_say_helps"
+
+
+def helps_cite_the_law(p: argparse.ArgumentParser, cited: Callable[[], dict[str, str]]) -> None:
+    """The helps of ``p``'s options naming a section as ``{name}`` are written with ``cited()`` (name -> section)
+    when a help is asked for, not when the parser is built: the command line is built for every command, and a
+    command reads no law file it does not apply. A completion script writes them first (:func:`say_helps`)."""
+    written = {a: a.help for a in p._actions if a.help and "{" in a.help}
+
+    def say() -> None:
+        held = cited()
+        for action, words in written.items():
+            action.help = words.format(**held)
+
+    formatted = p.format_help
+
+    def format_help() -> str:
+        say()
+        return formatted()
+
+    p.format_help = format_help  # type: ignore[method-assign]
+    setattr(p, _SAY_HELPS, say)
+
+
+def say_helps(p: argparse.ArgumentParser) -> None:
+    """The helps of ``p`` and its subcommands written as their ``--help`` writes them (:func:`helps_cite_the_law`):
+    for shtab, which reads the helps as they stand."""
+    getattr(p, _SAY_HELPS, lambda: None)()
+    for a in p._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for child in a.choices.values():
+                say_helps(child)
+
+
 def add_switches(p: argparse.ArgumentParser, *flags: tuple[str, str], default: bool | None = False) -> None:
     """Yes/no flags from ``(flag, help)`` rows: True when given, else ``default`` (None: "not said")."""
     for flag, why in flags:

@@ -17,6 +17,7 @@ from treecalc.cli.common import (
     choose_subcommand,
     dump_indented,
     guard,
+    helps_cite_the_law,
     print_readings,
     repeatable,
     split_parts,
@@ -66,7 +67,18 @@ def _check_one_law_flags(a: argparse.Namespace) -> None:
         if why:
             raise ValueError(why)
     if getattr(a, "as_of", None) and not getattr(a, "permit_issued", None):
-        raise ValueError("--as-of needs --permit-issued (the §120-10A term is counted from the permit)")
+        raise ValueError(f"--as-of needs --permit-issued (the {_read_under('term')} term is counted from the permit)")
+
+
+def _read_under(name: str) -> str:
+    """The section the check's input ``name`` (``"term"``) is read under, as the law reading it states it: the entry
+    its record names (:attr:`treecalc.law.registry.Jurisdiction.excavation_inputs`), from its law file (its rules,
+    and pandas with them, are not imported for a help)."""
+    from treecalc.law import cites
+    from treecalc.law.registry import with_excavation_input
+
+    law = with_excavation_input(name)[0]
+    return cites.companion(law.key, law.excavation_inputs[name][0], _dt.date.today())
 
 
 def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
@@ -113,7 +125,7 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
         kw["term"] = PermitTerm(a.permit_issued, last_work=a.last_work, as_of=a.as_of)
     elif getattr(a, "last_work", None) is not None:
         _check_one_law_flags(a)  # with Wesley Hills, --last-work is refused as such: not "give --permit-issued"
-        raise ValueError("--last-work needs --permit-issued (§120-10A counts from the permit)")
+        raise ValueError(f"--last-work needs --permit-issued ({_read_under('term')} counts from the permit)")
     if getattr(a, "on", None) is not None:
         from treecalc.quantities import to_date  # with the command, as the others here (start-up time)
 
@@ -145,11 +157,12 @@ def _print_check(r: Any) -> None:
         _say(f"  {'exempt' if e['applies'] else 'no exemption'}: {e['section']}: {e['explanation']}")
     if d["waiver_eligible"] is not None:  # a law with a waiver says it ("not applicable" with no operation)
         w = d["waiver_eligible"]
-        _say(f"  waiver possible (§95-3D(1)): {w if isinstance(w, str) else ('yes' if w else 'no')}")
+        _say(f"  waiver possible ({r.cited['waiver']}): {w if isinstance(w, str) else ('yes' if w else 'no')}")
     if r.building_permit:
         bp = r.building_permit
         _say(
-            f"  §95-3C(1): building permit {'suffices' if bp['building_permit_suffices'] else 'does not suffice'}"
+            f"  {r.cited['building_permit']}: building permit "
+            f"{'suffices' if bp['building_permit_suffices'] else 'does not suffice'}"
             f" (limit {bp['limit_cy']:,.2f} cu yd = {bp['cellar_multiple']:g} x cellar {bp['cellar_volume_cy']:,.2f} cu yd)"
         )
     if r.term:
@@ -208,7 +221,7 @@ def _volume(a: argparse.Namespace) -> tuple[Any, str]:
 def _cmd_volume(a: argparse.Namespace) -> int:
     from treecalc.rules.excavation import check_permit
 
-    _check_one_law_flags(a)  # --lot-area is Croton-on-Hudson's (§120-3A(3)): refused with Wesley Hills
+    _check_one_law_flags(a)  # --lot-area is one law's input: refused with another, before any file is read
     r, head = _volume(a)
     kw: dict[str, Any] = {"jurisdiction": a.jurisdiction}
     if a.lot_area is not None:
@@ -242,7 +255,25 @@ def _add_site(p: argparse.ArgumentParser) -> None:
     names = [r.user_spelling + (" (default)" if r is default() else "") for r in with_chapter("excavation")]
     laws = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
     p.add_argument("--jurisdiction", default=default().user_spelling, help=laws)
-    p.add_argument("--lot-area", metavar="AREA_SQFT", help="lot area, for the §120-3A check")
+    p.add_argument("--lot-area", metavar="AREA_SQFT", help="lot area, for the {lot_area} check")
+
+
+def _cited_in_help() -> dict[str, str]:
+    """The sections the options' helps cite, by name: each one-law input's (:func:`_read_under`; ``lot_area``: the
+    subsection of the threshold it is read under), and the default law's records of the definition of excavation
+    and of the building permit standing as the permit (its excavation chapter's ``[sections]``)."""
+    from treecalc.law import cites
+    from treecalc.law.registry import default
+    from treecalc.messages import subsection
+
+    inputs = {name: _read_under(name) for name in dict.fromkeys(name for _, _, name in _ONE_LAW_FLAGS)}
+    law, today = default().key, _dt.date.today()
+    return {
+        **inputs,
+        "lot_area": subsection(inputs["lot_area_sqft"]),
+        "excavation_defined": cites.companion(law, "sections.excavation_defined", today),
+        "building_permit": cites.companion(law, "sections.building_permit", today),
+    }
 
 
 def _description() -> str:
@@ -286,28 +317,33 @@ def register(subparsers: Any) -> None:
         c,
         "--foundation",
         "AREA_SQFT:DEPTH_FT",
-        "excavation for a foundation under a building permit (§120-3B; repeatable)",
+        "excavation for a foundation under a building permit ({building_permit}; repeatable)",
     )
     add_options(
         c,
         (
             "--strip-topsoil",
             "AREA_SQFT[:DEPTH_IN]",
-            "area where topsoil is stripped, and its depth in inches (stripping is excavation, §120-2)",
+            "area where topsoil is stripped, and its depth in inches (stripping is excavation, {excavation_defined})",
         ),
         (
             "--place-topsoil",
             "AREA_SQFT:DEPTH_IN[:seeded]",
             "topsoil placement; add ':seeded' if immediately seeded and mulched",
         ),
-        ("--retaining-wall", "HEIGHT_FT", "height of a retaining wall to be built (§120-8M)"),
-        ("--cellar", "L:W:D", f"{_place(with_excavation_input('cellar')[0])}: cellar and foundation, feet (§95-3C(1))"),
-        ("--permit-issued", "DATE", "permit issue date (§120-10A)"),
-        ("--last-work", "DATE", "last day of work (§120-10A)"),
+        ("--retaining-wall", "HEIGHT_FT", "height of a retaining wall to be built ({retaining_wall_height_ft})"),
+        (
+            "--cellar",
+            "L:W:D",
+            f"{_place(with_excavation_input('cellar')[0])}: cellar and foundation, feet ({{cellar}})",
+        ),
+        ("--permit-issued", "DATE", "permit issue date ({term})"),
+        ("--last-work", "DATE", "last day of work ({term})"),
         ("--as-of", "DATE", "date of the term check (default today)"),
         ("--on", "DATE", "date of the application or the work: the law then in force (default the permit's or today)"),
     )
     add_switches(c, ("--json", "print JSON"))
+    helps_cite_the_law(c, _cited_in_help)
     c.set_defaults(func=_cmd_check)
 
     v = sub.add_parser("volume", help="cut and fill volumes in cubic yards")
@@ -329,4 +365,5 @@ def register(subparsers: Any) -> None:
         ("--prismoidal", "prismoidal volumes (--sections with cut_mid_area/fill_mid_area or center_height/width)"),
         ("--json", "print JSON"),
     )
+    helps_cite_the_law(v, _cited_in_help)
     v.set_defaults(func=_cmd_volume)

@@ -18,16 +18,29 @@ from treecalc.law.registry import by_key, jurisdiction_key
 from treecalc.law.schema import PROVISIONS, Bracket
 from treecalc.messages import head, joined, letter, subsection
 
-__all__ = ["cite", "every_chapter", "head", "joined", "letter", "of", "provisions", "section", "sections", "subsection"]
+__all__ = [
+    "cite",
+    "companion",
+    "every_chapter",
+    "head",
+    "joined",
+    "letter",
+    "of",
+    "provisions",
+    "section",
+    "sections",
+    "subsection",
+]
 
 #: a bracket's row by its ``tier`` (``penalty.civil_tiers[3]``)
 _ROW = re.compile(r"^(.+)\[(\w+)\]$")
 
 
-def provisions(village: str) -> dict[str, str]:
-    """The sections of the tree chapter's ``[sections]`` records of ``village`` by name (``"valuation_method"``: "§208-22B")."""
+def provisions(village: str, chapter: str | None = None) -> dict[str, str]:
+    """The sections of the ``[sections]`` records of ``village``'s tree chapter (or of its file ``chapter``,
+    ``"ch120_excavation"``) by name (``"valuation_method"``: "§208-22B")."""
     key = jurisdiction_key(village)
-    raw = _raw(law_path(key, TREE_CHAPTER[key])).get(PROVISIONS) or {}
+    raw = _raw(law_path(key, chapter or TREE_CHAPTER[key])).get(PROVISIONS) or {}
     return {k: v["section"] for k, v in raw.items()}
 
 
@@ -55,15 +68,27 @@ CACHES.append(_sections)
 
 
 def every_chapter(village: str, on: dt.date | None = None) -> dict[str, str]:
-    """:func:`sections`, and each entry of the village's other chapters by ``<file>:<key>``
-    (``"ch120_excavation:deep_cut_depth"``): what a page or a command about another chapter cites a record's
-    words with (:func:`treecalc.law.registry.said`)."""
+    """:func:`sections`, and each entry and provision's record of the village's other chapters by ``<file>:<key>``
+    (``"ch120_excavation:deep_cut_depth"``, ``"ch120_excavation:sections.building_permit"``): what a page or a
+    command about another chapter cites a record's words with (:func:`treecalc.law.registry.said`)."""
     key = jurisdiction_key(village)
     out = dict(sections(key, on))
     for name in by_key(key).law_files:
         if name != TREE_CHAPTER[key]:
             out.update({f"{name}:{k}": e.section for k, e in entries(key, name, on=on).items()})
+            out.update({f"{name}:{PROVISIONS}.{k}": s for k, s in provisions(key, name).items()})
     return out
+
+
+def companion(village: str, key: str, on: dt.date | None = None) -> str:
+    """The section of the entry or provision ``key`` (``"permit_term"``, ``"sections.building_permit"``) of the one
+    chapter of ``village`` beside its tree chapter that holds it (its excavation or water chapter), read from the
+    law file without the chapter's rules (a command's help cites it); KeyError naming the key when no chapter, or
+    more than one, holds it."""
+    found = [s for k, s in every_chapter(village, on).items() if ":" in k and k.partition(":")[2] == key]
+    if len(found) != 1:
+        raise KeyError(f"{key}: {len(found)} chapters of {village} beside its tree chapter hold it, not one")
+    return found[0]
 
 
 def section(village: str, key: str, on: dt.date | None = None) -> str:

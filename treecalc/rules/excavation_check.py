@@ -55,6 +55,9 @@ class PermitCheck:
     building_permit: dict[str, Any] | None = None
     #: the law has a waiver: with no operation, ``waiver_eligible`` is said "not applicable"
     has_waiver: bool = False
+    #: the sections of what a reader says beside the rules, by what it is (``"waiver"``, ``"building_permit"``),
+    #: each as the law's file gives it; not in :meth:`to_dict` (each rule's section is in its explanation)
+    cited: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {

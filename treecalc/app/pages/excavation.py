@@ -14,6 +14,7 @@ import streamlit as st
 
 from treecalc.app import state, ui, views
 from treecalc.law.registry import with_chapter, with_excavation_input
+from treecalc.messages import head, subsection
 from treecalc.quantities import RANGES
 from treecalc.rules import excavation
 
@@ -22,8 +23,15 @@ if TYPE_CHECKING:
 
     from streamlit.delta_generator import DeltaGenerator
 
-#: Chapter 120's numbers the help texts state (data/law/croton_on_hudson/ch120_excavation.toml)
+#: Chapter 120's numbers the help texts state, and the sections the page's headings and labels cite (its entries'
+#: and its ``[sections]`` records: data/law/croton_on_hudson/ch120_excavation.toml)
 _LAW120 = excavation.LAW
+
+
+def _foundation_label() -> str:
+    """The foundation table's label, citing the building permit that stands as the permit for it."""
+    return f"Foundation under a building permit ({_LAW120.provision('building_permit')})"
+
 
 MAX_HEATMAP_CELLS = 80  # per axis: larger grids are shown block-summed (display only)
 VERDICT = {True: "Yes", False: "No", "unknown": "Unknown"}
@@ -118,14 +126,14 @@ def _permit_inputs() -> dict[str, Any]:
     with c2:
         fill_df = _area_table("Fill areas", "w_fill_areas", {"area_sqft": [], "depth_ft": []})
     with c3:
-        fnd_df = _area_table(
-            "Foundation under a building permit (§120-3B)", "w_exc_found", {"area_sqft": [], "depth_ft": []}
-        )
+        fnd_df = _area_table(_foundation_label(), "w_exc_found", {"area_sqft": [], "depth_ft": []})
     c1, c2, c3, c4 = st.columns(4)
     law, wall_h = _LAW120, excavation.LAW["retaining_wall_height"]
     why = {
-        "depth": "0: not given (§120-2: stripping topsoil is excavation, so its volume counts toward §120-3A(4)).",
-        "lot": f"For §120-3A(3): {law['lowering_area'].value:,} sq ft or {law['lowering_lot_percent'].value}% of "
+        "depth": f"0: not given ({law.provision('excavation_defined')}: stripping topsoil is excavation, so its volume "
+        f"counts toward {law['excavation_volume'].section}).",
+        "lot": f"For {law['lowering_area'].section}: {law['lowering_area'].value:,} sq ft or "
+        f"{law['lowering_lot_percent'].value}% of "
         "the lot, whichever is less. 0: not given (the answer may then be Unknown).",
         "wall": f"{wall_h.section}: over {wall_h.value.normalize():f} ft needs a building permit. 0: none.",
     }
@@ -136,7 +144,7 @@ def _permit_inputs() -> dict[str, Any]:
     kw: dict[str, Any] = {
         "excavations": _pairs(exc_df, "Excavation areas"),
         "fills": _pairs(fill_df, "Fill areas"),
-        "foundations": _pairs(fnd_df, "Foundation under a building permit (§120-3B)"),
+        "foundations": _pairs(fnd_df, _foundation_label()),
         "strip_topsoil_sqft": strip,
         "strip_topsoil_depth_in": sdepth if strip and sdepth else None,
         "lot_area_sqft": lot or None,
@@ -210,7 +218,10 @@ def _permit(exc: Any) -> pd.DataFrame | None:
 
 
 def _standards(exc) -> pd.DataFrame:
-    st.subheader("Review standards (§120-8) and work hours (§120-8G)")
+    st.subheader(
+        f"Review standards ({_LAW120.provision('review_standards')}) and work hours "
+        f"({_LAW120['work_start_hour'].section})"
+    )
     c1, c2, c3, c4 = st.columns(4)
     ft, inch = (0.0, float(excavation.MAX_DEPTH_FT)), (0.0, float(excavation.MAX_DEPTH_IN))
     depth = ui.number_field(c1, "Deepest excavation below surrounding grade (ft)", ft, 5.0, 0.5, "w_std_depth")
@@ -356,7 +367,8 @@ def _volumes() -> dict[str, pd.DataFrame | None]:
         out["Section volumes"] = pd.DataFrame(d["segments"])
         st.dataframe(out["Section volumes"], width="stretch", hide_index=True)
     out["Volumes"] = pd.DataFrame([{k: v for k, v in d.items() if not isinstance(v, (list, dict))}])
-    st.markdown("**Does this grading need a permit?** (§120-3A from the measured volumes and areas)")
+    thresholds = subsection(_LAW120["deep_cut_area"].section)
+    st.markdown(f"**Does this grading need a permit?** ({thresholds} from the measured volumes and areas)")
     lot = float(st.session_state.get("w_exc_lot") or 0.0)  # one lot, one area: the one given on the Permit tab
     st.caption(
         f"Lot area: {lot:,.2f} sq ft, as given on the Permit tab."
@@ -384,8 +396,10 @@ def _num(x: Any) -> str:
 
 
 def _cellar_panel(exc) -> pd.DataFrame:
+    law = _cellar_numbers()
     st.subheader(
-        f"{views.place(_cellar_law())}: building permit as the filling permit (§95-3C(1)), slopes and topsoil (§95-4E)"
+        f"{views.place(_cellar_law())}: building permit as the filling permit ({law['cellar_multiple'].section}), "
+        f"slopes and topsoil ({subsection(law['slope_rise'].section)})"
     )
     c: Sequence[DeltaGenerator] = st.columns(5)
     # the maxima of the excavation's own inputs (units.RANGES): a side or a depth of 1,000 ft, and the volume of
@@ -399,11 +413,10 @@ def _cellar_panel(exc) -> pd.DataFrame:
     r = exc.wesley_hills_building_permit_check(L, W, D, f, e)
     m = st.columns(3)
     m[0].metric("Separate filling permit required", "Yes" if r.separate_permit_required else "No")
-    law = _cellar_numbers()
     m[1].metric(
         f"Limit, {_num(law['cellar_multiple'].value)} × cellar and foundation (cu yd)", f"{float(r.limit_cy):,.2f}"
     )
-    m[2].metric("Waiver possible (§95-3D(1))", "Yes" if r.waiver_eligible else "No")
+    m[2].metric(f"Waiver possible ({law['waiver_volume'].section})", "Yes" if r.waiver_eligible else "No")
     table = pd.DataFrame([dict(x) for x in r.explanations])
     st.dataframe(table, width="stretch", hide_index=True)
     c = st.columns(4)
@@ -429,9 +442,9 @@ def _cellar_panel(exc) -> pd.DataFrame:
 
 
 def _penalties(exc) -> pd.DataFrame:
-    st.subheader("Penalties (§120-12)")
+    st.subheader(f"Penalties ({head(_LAW120['fine_first_min'].section)})")
     c1, c2 = st.columns(2)
-    # §120-12 has a first and a "second and subsequent" offence: any number past 2 reads as the second
+    # the chapter has a first and a "second and subsequent" offence: any number past 2 reads as the second
     n = c1.number_input("Offence number", min_value=1, max_value=1_000, value=1, step=1, key="w_exc_offence")
     days = c2.number_input("Days", min_value=1, max_value=int(RANGES["days"].high), value=1, step=1, key="w_exc_days")
     p = exc.violation_penalties(int(n), int(days))

@@ -34,6 +34,7 @@ from typing import Any
 from treecalc.earthwork.operation import MAX_WALL_FT, Operation
 from treecalc.earthwork.quantities import CU_FT_PER_CU_YD, IN_PER_FT, PlanAreas, cuft_to_cuyd, fmt_number, fmt_sqft
 from treecalc.law.numbers import numbers
+from treecalc.messages import head, subsection
 from treecalc.money import CENT, nonneg, round2
 from treecalc.quantities import add_months, bounded, in_range, to_date, to_datetime
 from treecalc.rules.excavation_check import PermitCheck, PermitTerm, unknown, verdict
@@ -59,6 +60,31 @@ def _v(key: str) -> Decimal:
     return LAW[key].value
 
 
+def _sec(key: str) -> str:
+    """The section of the entry ``key`` (the number a sentence applies)."""
+    return LAW[key].section
+
+
+def _record(key: str) -> str:
+    """The section of a provision of Chapter 120 that sets no number (its ``[sections.<key>]`` record)."""
+    return LAW.provision(key)
+
+
+def _paragraph(section: str) -> str:
+    """A paragraph as said after another of its subsection: "§120-3A(5)" -> "(5)"."""
+    return section[len(subsection(section)) :]
+
+
+def _thresholds() -> str:
+    """The subsection of the permit thresholds (an exempt foundation is left out of it): "§120-3A"."""
+    return subsection(_sec("deep_cut_area"))
+
+
+def _fill_items() -> str:
+    """The fill thresholds the topsoil proviso leaves a placement out of, as paragraphs: "(5)-(7)"."""
+    return f"{_paragraph(_sec('deep_fill_area'))}-{_paragraph(_sec('any_fill_area'))}"
+
+
 def _clock(hour: Decimal) -> str:
     """An hour of the day (0-23, the law's data) as the ordinance writes it: 20 -> '8:00 p.m.'."""
     h = int(hour)
@@ -73,7 +99,8 @@ def _damaged_text_readings() -> list[str]:
         f"Damaged numbers in the extracted text of Chapter 120, read as: '$2,0' ({later.section}) = "
         f"${_fmt(later.value)}; '$3,0' ({civil.section}) = ${_fmt(civil.value)}; '8:0 a.m.' / '10:0 a.m.' "
         f"({hours.section}) = {_clock(hours.value)} / {_clock(_v('sunday_start_hour'))}; "
-        "CPLR 'Article 7' (§120-9A, §120-12D) = Article 78. Check against the official code.",
+        f"CPLR 'Article 7' ({_record('appeal_review')}, {_record('penalty_review')}) = Article 78. Check against "
+        "the official code.",
     ]
 
 
@@ -83,9 +110,9 @@ def _depths(*keys: str) -> tuple[float, ...]:
 
 # The chapter's numbers as constants, read when asked for (PEP 562), in force on the date a check is made for
 # (:func:`treecalc.law.numbers.law_on`, today otherwise): nothing is read when this module is imported.
-#: CUT_DEPTHS_FT / FILL_DEPTHS_FT: the depths the plan areas are measured deeper than, §120-3A(2) and (1) for a
-#: cut, (6) and (5) for a fill; PLAN_DEPTHS_FT: any depth (0) and each of them, the keys of the plan areas a
-#: measured volume reports.
+#: CUT_DEPTHS_FT / FILL_DEPTHS_FT: the depths the plan areas are measured deeper than, the permit thresholds'
+#: paragraphs (2) and (1) for a cut, (6) and (5) for a fill; PLAN_DEPTHS_FT: any depth (0) and each of them, the
+#: keys of the plan areas a measured volume reports.
 _LAZY = {
     "DAMAGED_TEXT_READINGS": lambda: _damaged_text_readings(),
     "CUT_DEPTHS_FT": lambda: _depths("cut_depth", "deep_cut_depth"),
@@ -119,16 +146,19 @@ def _croton_interpretation() -> list[str]:
         "lot area and below the fixed threshold, the answer depends on the lot area and is reported as unknown, "
         "naming the lot size below which a permit is required.",
         f"{L['excavation_volume'].section}: 'in excess of {_fmt(_v('excavation_volume'))} cubic yards' is strictly "
-        f"more than {_fmt(_v('excavation_volume') * _D27)} cu ft. Stripping topsoil is excavation (§120-2 EXCAVATION: "
-        "'the stripping of topsoil'), so its volume (area x depth) counts; without its depth the volume is unknown.",
+        f"more than {_fmt(_v('excavation_volume') * _D27)} cu ft. Stripping topsoil is excavation "
+        f"({_record('excavation_defined')} EXCAVATION: 'the stripping of topsoil'), so its volume (area x depth) "
+        "counts; without its depth the volume is unknown.",
         f"{L['any_fill_area'].section}: filling over {_fmt(_v('any_fill_area'))} sq ft or more at any depth > 0.",
         f"{L['topsoil_proviso_depth'].section}: placing topsoil not over {_fmt(_v('topsoil_proviso_depth'))} in deep "
         f"over not more than {_fmt(_v('topsoil_proviso_area'))} sq ft, immediately seeded and mulched, is left out "
-        f"of (5)-(7); otherwise it counts as fill (depth in / {IN_PER_FT} ft). fill_cy includes placed topsoil.",
-        "§120-3B: excavation for a foundation under a building permit (given as a foundation) is covered by the "
-        "building permit ('a building permit shall constitute the excavation and filling permit ... strictly "
-        "essential for ... the foundation, walls and basement') and is left out of §120-3A; other work is tested "
-        "on its own. The building permit stays subject to §120-8. §120-3C (Planning Board approvals) is not "
+        f"of {_fill_items()}; otherwise it counts as fill (depth in / {IN_PER_FT} ft). fill_cy includes placed "
+        "topsoil.",
+        f"{_record('building_permit')}: excavation for a foundation under a building permit (given as a foundation) "
+        "is covered by the building permit ('a building permit shall constitute the excavation and filling permit "
+        "... strictly essential for ... the foundation, walls and basement') and is left out of "
+        f"{_thresholds()}; other work is tested on its own. The building permit stays subject to "
+        f"{_record('review_standards')}. {_record('planning_board_approval')} (Planning Board approvals) is not "
         "evaluated.",
     ]
 
@@ -206,7 +236,7 @@ def _rule_volume(o: Operation, missing: list[str]) -> dict[str, Any]:
         sv = o.strip_cuft()
         text += (
             f"; includes topsoil stripping {_sqft(o.strip)} sq ft x {_fmt(o.strip_depth_in)} in = {_fmt(sv)} cu ft "
-            "(§120-2: stripping topsoil is excavation)"
+            f"({_record('excavation_defined')}: stripping topsoil is excavation)"
             if sv is not None and o.strip_depth_in is not None
             else f"; plus topsoil stripping over {_sqft(o.strip)} sq ft of unknown depth"
         )
@@ -240,7 +270,7 @@ def _topsoil_items(o: Operation, exemptions: list[dict[str, Any]]) -> list[tuple
                 "section": sec,
                 "applies": True,
                 "explanation": why + f": not over {_fmt(dmax)} in, not over {_fmt(amax)} sq ft, seeded and "
-                "mulched; left out of §120-3A(5)-(7)",
+                f"mulched; left out of {subsection(_sec('deep_fill_area'))}{_fill_items()}",
             }
         )
         return []
@@ -263,7 +293,7 @@ def _topsoil_items(o: Operation, exemptions: list[dict[str, Any]]) -> list[tuple
     return [(top[0], top[1] / IN_PER_FT)]
 
 
-#: The §120 area rules on cuts and fills: (area limit, depth limit or None for any depth); the measured plan
+#: The chapter's area rules on cuts and fills: (area limit, depth limit or None for any depth); the measured plan
 #: area is read at the depth limit.
 _CUT_AREA_RULES: tuple[tuple[str, str | None], ...] = (
     ("deep_cut_area", "deep_cut_depth"),
@@ -310,12 +340,12 @@ def _foundation_exemption(o: Operation) -> list[dict[str, Any]]:
     cuft = sum((a * d for a, d in o.foundations), Decimal(0))
     return [
         {
-            "section": "§120-3B",
+            "section": _record("building_permit"),
             "applies": True,
             "explanation": f"foundation excavation {_sqft(sum((a for a, _ in o.foundations), Decimal(0)))} sq ft, "
             f"{_fmt(cuft)} cu ft = {round2(_cy(cuft)):,.2f} cu yd, under a building permit: the building "
-            "permit constitutes the excavation and filling permit for it (subject to §120-8); left "
-            "out of §120-3A",
+            f"permit constitutes the excavation and filling permit for it (subject to {_record('review_standards')}); "
+            f"left out of {_thresholds()}",
         }
     ]
 
@@ -325,7 +355,7 @@ def _croton_areas_and_standards(
 ) -> tuple[Decimal, Decimal, list[dict[str, Any]]]:
     """Excavated and filled areas (sq ft) and the §120-8 review standards they bring."""
     m = o.measured
-    # §120-3B: the building permit stays subject to §120-8, so foundation depths count for the fence of §120-8A
+    # a building permit stays subject to the review standards, so foundation depths count for the fence
     measured_depth = [m.max_cut_ft] if m and m.max_cut_ft is not None else []
     max_depth = max([d for a, d in o.exc + o.foundations if a > 0] + measured_depth, default=Decimal(0))
     exc_area = sum((a for a, d in o.exc if d > 0), Decimal(0)) + (m.cut.total_sqft if m and m.cut else 0)
@@ -344,7 +374,8 @@ def _croton_areas_and_standards(
 def _croton_notes(o: Operation) -> list[str]:
     """The notes of a Croton-on-Hudson check: the §120-5E tree survey, the penalty, the readings."""
     notes = [
-        f"§120-5E: the site plan must locate every live tree {_fmt(_v('tree_survey_diameter'))} in or more in "
+        f"{_sec('tree_survey_diameter')}: the site plan must locate every live tree "
+        f"{_fmt(_v('tree_survey_diameter'))} in or more in "
         f"diameter measured {_fmt(_v('tree_survey_height'))} ft above existing ground (not DBH at 4.5 ft) within "
         "the grading area and a "
         f"{_fmt(_v('tree_survey_strip'))}-ft strip around it.",
@@ -362,7 +393,7 @@ def _croton_notes(o: Operation) -> list[str]:
         notes.insert(
             0,
             "only foundation excavation under a building permit was given: the building permit is the "
-            "excavation and filling permit (§120-3B)",
+            f"excavation and filling permit ({_record('building_permit')})",
         )
     return notes
 
@@ -408,7 +439,7 @@ def check(
 
 def _penalty_note() -> str:
     return (
-        f"§120-12: without a required permit, a fine of ${_fmt(_v('fine_first_min'))}-"
+        f"{head(_sec('fine_first_min'))}: without a required permit, a fine of ${_fmt(_v('fine_first_min'))}-"
         f"${_fmt(_v('fine_first_max'))} "
         f"(first offence) or ${_fmt(_v('fine_later_min'))}-${_fmt(_v('fine_later_max'))} and/or up to "
         f"{_fmt(_v('imprisonment_max'))} days (later offences), and a civil penalty up to "
@@ -420,14 +451,14 @@ def _retaining_wall(height: Any) -> list[dict[str, Any]]:
     if height is None:
         return []
     h = bounded(height, "retaining_wall_height_ft", 0, MAX_WALL_FT, unit="ft")
-    lim = _v("retaining_wall_height")
+    lim, sec = _v("retaining_wall_height"), _sec("retaining_wall_height")
     need = h > lim
     return [
         {
-            "section": LAW["retaining_wall_height"].section,
+            "section": sec,
             "building_permit_required": bool(need),
             "requirement": f"retaining wall {_fmt(h)} ft high: a building permit is "
-            f"{'required' if need else 'not required by §120-8M'} (required if more than "
+            f"{'required' if need else f'not required by {sec}'} (required if more than "
             f"{_fmt(lim)} ft); sheet piling and bracing as necessary until permanent supports",
         }
     ]
@@ -488,40 +519,45 @@ def _applicable_standards(
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if max_exc_depth_ft > _v("fence_depth"):
-        # §120-8A: excavation below surrounding grade deeper than four feet -> fence with gates.
+        # excavation below surrounding grade deeper than the fence depth -> fence with gates
         out.append(
             {
-                "section": "§120-8A",
+                "section": _sec("fence_depth"),
                 "requirement": f"excavation deeper than {_fmt(_v('fence_depth'))} ft below surrounding "
                 "grade: substantial fence of proper height and strength with gates, locked when "
                 "the property is not being worked (permanent fence if the authority requires)",
             }
         )
     if excavation:
-        # §120-8C: standing water at most one foot during construction, none after.
+        # standing water at most the law's depth during construction, none after
         out.append(
             {
-                "section": "§120-8C",
+                "section": _sec("standing_water_during"),
                 "requirement": "excavations drained: standing water at most "
                 f"{_fmt(_v('standing_water_during'))} ft deep during construction, none after construction",
             }
         )
     if fill:
-        out.append({"section": "§120-8D", "requirement": "clean fill, smooth transition to adjoining grade, reseeded"})
-    if stripping:
-        # §120-8E: at least two inches of topsoil left where topsoil is removed.
         out.append(
             {
-                "section": "§120-8E",
+                "section": _record("clean_fill"),
+                "requirement": "clean fill, smooth transition to adjoining grade, reseeded",
+            }
+        )
+    if stripping:
+        # at least the law's depth of topsoil left where topsoil is removed
+        out.append(
+            {
+                "section": _sec("topsoil_left"),
                 "requirement": f"at least {_fmt(_v('topsoil_left'))} in of topsoil left on the surface "
                 "from which topsoil is removed; reseeded and mulched",
             }
         )
     if excavation or fill or stripping:
-        # §120-8G: hours.
+        # the hours of work
         out.append(
             {
-                "section": "§120-8G",
+                "section": _sec("work_start_hour"),
                 "requirement": f"no work {_clock(_v('work_end_hour'))}-{_clock(_v('work_start_hour'))} any day, "
                 f"nor {_clock(_v('work_end_hour'))} Saturday-{_clock(_v('sunday_start_hour'))} Sunday "
                 "(text reads '8:0 a.m.', '10:0 a.m.')",
@@ -529,7 +565,7 @@ def _applicable_standards(
         )
         out.append(
             {
-                "section": "§120-8H",
+                "section": _record("stable_slopes"),
                 "requirement": "slopes no steeper than the permanent stable "
                 "slope of the material; exposed slopes seeded or protected",
             }
@@ -537,7 +573,7 @@ def _applicable_standards(
     return out
 
 
-# =========================================================================== §120-8
+# =========================================================================== the review standards
 def review_standards(
     max_excavation_depth_ft: Any = 0,
     standing_water_ft: Any = None,
@@ -572,11 +608,11 @@ def review_standards(
     """
     depth = nonneg(max_excavation_depth_ft, "max_excavation_depth_ft")
     out: list[dict[str, Any]] = []
-    # §120-8A: "to a depth greater than four feet" -> fence (strictly greater).
+    # "to a depth greater than four feet" -> fence (strictly greater)
     fence_needed = depth > _v("fence_depth")
     out.append(
         {
-            "section": "§120-8A",
+            "section": _sec("fence_depth"),
             "requirement": f"fence with locked gates if deeper than {_fmt(_v('fence_depth'))} ft",
             "fence_required": fence_needed,
             "complies": (True if not fence_needed else fence_provided),
@@ -586,11 +622,11 @@ def review_standards(
     )
     if standing_water_ft is not None:
         w = nonneg(standing_water_ft, "standing_water_ft")
-        # §120-8C: "not greater in depth than one foot" during; "no standing water" after.
+        # "not greater in depth than one foot" during; "no standing water" after
         limit = Decimal(0) if after_construction else _v("standing_water_during")
         out.append(
             {
-                "section": "§120-8C",
+                "section": _sec("standing_water_during"),
                 "requirement": f"standing water <= {_fmt(_v('standing_water_during'))} ft during construction, "
                 "none after",
                 "complies": w <= limit,
@@ -601,10 +637,10 @@ def review_standards(
         )
     if topsoil_left_in is not None:
         t = nonneg(topsoil_left_in, "topsoil_left_in")
-        # §120-8E: "at least two inches of topsoil shall be left".
+        # "at least two inches of topsoil shall be left"
         out.append(
             {
-                "section": "§120-8E",
+                "section": _sec("topsoil_left"),
                 "requirement": f"at least {_fmt(_v('topsoil_left'))} in of topsoil left",
                 "complies": t >= _v("topsoil_left"),
                 "explanation": f"{_fmt(t)} in of topsoil left (minimum {_fmt(_v('topsoil_left'))} in)",
@@ -629,8 +665,9 @@ def work_time_check(when: Any) -> dict[str, Any]:
     t = dt.time()
     keys = ("work_start_hour", "work_end_hour", "sunday_start_hour")
     said_start, said_end, said_sunday = (_clock(_v(k)) for k in keys)
+    sec = _sec("work_start_hour")
     interp = (
-        f"§120-8G read as: work allowed from {said_start} (Sunday {said_sunday}) up to but not "
+        f"{sec} read as: work allowed from {said_start} (Sunday {said_sunday}) up to but not "
         f"including {said_end}, local time; the text's '8:0 a.m.' and '10:0 a.m.' read as "
         f"{said_start} and {said_sunday}"
     )
@@ -639,20 +676,20 @@ def work_time_check(when: Any) -> dict[str, Any]:
     if t >= end or t < start:
         return {
             "allowed": False,
-            "section": "§120-8G",
+            "section": sec,
             "interpretation": interp,
             "reason": f"{day} {t:%H:%M} is between {said_end} and {said_start}",
         }
     if dt.weekday() == 6 and t < sunday:
         return {
             "allowed": False,
-            "section": "§120-8G",
+            "section": sec,
             "interpretation": interp,
             "reason": f"Sunday {t:%H:%M} is between {said_end} Saturday and {said_sunday} Sunday",
         }
     return {
         "allowed": True,
-        "section": "§120-8G",
+        "section": sec,
         "interpretation": interp,
         "reason": f"{day} {t:%H:%M} is within the allowed hours",
     }
@@ -674,7 +711,7 @@ def work_time_allowed(when: Any) -> bool:
     return bool(work_time_check(when)["allowed"])
 
 
-# =========================================================================== §120-5E, §120-12
+# =========================================================================== the tree survey, the penalties
 def tree_survey_required(diameter_in: Any, distance_outside_grading_area_ft: Any = 0) -> dict[str, Any]:
     """Whether a tree must be shown on the §120-5E site plan.
 
@@ -732,18 +769,19 @@ def violation_penalties(offense_number: int = 1, days: int = 1) -> dict[str, Any
     if not isinstance(days, int) or days < 1:
         raise ValueError(f"days must be an integer >= 1, got {days!r}")
     days = int(in_range("days", days, "days"))  # the range of --days (units.RANGES), for every caller alike
-    # §120-12A: a range for a first offence, another for a second and subsequent (its maximum damaged in the
+    # the criminal fines: a range for a first offence, another for a second and subsequent (its maximum damaged in the
     # text: "$2,0"), or imprisonment, or both.
     lo, hi = (
         (_v("fine_first_min"), _v("fine_first_max"))
         if offense_number == 1
         else (_v("fine_later_min"), _v("fine_later_max"))
     )
-    # §120-12B: a civil penalty up to a maximum (damaged in the text: "$3,0") per violation; each day separate.
+    # the civil penalty: up to a maximum (damaged in the text: "$3,0") per violation; each day separate.
     civil = _v("civil_penalty_max")
+    criminal_sec, civil_sec = _sec("fine_first_min"), _sec("civil_penalty_max")
     return {
-        "section_criminal": "§120-12A",
-        "section_civil": "§120-12B",
+        "section_criminal": criminal_sec,
+        "section_civil": civil_sec,
         "criminal_fine_min_per_day": lo,
         "criminal_fine_max_per_day": hi,
         "imprisonment_max_days": int(_v("imprisonment_max")) if offense_number > 1 else 0,
@@ -754,6 +792,6 @@ def violation_penalties(offense_number: int = 1, days: int = 1) -> dict[str, Any
         "notes": [
             f"{LAW['fine_later_max'].section}: the extracted text reads '$2,0'; read as ${_fmt(_v('fine_later_max'))}.",
             f"{LAW['civil_penalty_max'].section}: the extracted text reads '$3,0'; read as ${_fmt(civil)}.",
-            "Each day's continuance is a separate offence (§120-12A) / violation (§120-12B).",
+            f"Each day's continuance is a separate offence ({criminal_sec}) / violation ({civil_sec}).",
         ],
     }

@@ -232,6 +232,7 @@ def check(o: Operation, *, cellar: tuple[Any, Any, Any] | None = None, **_not_re
         missing_facts=missing,
         building_permit=bp,
         has_waiver=True,
+        cited={"waiver": sec_w, "building_permit": sec_bp},
     )
 
 
