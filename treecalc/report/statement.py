@@ -173,7 +173,11 @@ def _summary(book: Book, a: Assessment) -> None:
     permit = a.permit
     triggers = _records(permit.triggers if permit is not None else [])
     g.blank()
-    g.subtitle("Permit triggers that hold" + ("" if triggers else ": none"))
+    held_not = permit.not_held if permit is not None else None
+    if held_not is not None:  # the permit's section is not held: neither its triggers nor "none" can be said
+        g.subtitle(f"Permit triggers: {held_not.short}")
+    else:
+        g.subtitle("Permit triggers that hold" + ("" if triggers else ": none"))
     if triggers:
         g.header(["Section", "Trigger", "Trees (tags)", "", ""])
         for t in triggers:
@@ -379,14 +383,19 @@ def _trees(book: Book, a: Assessment) -> None:
     # the columns in the words of the law applied; those that mean nothing under it left out
     own = REGISTRY[a.jurisdiction].tree_headings if a.jurisdiction in REGISTRY else {}
     trees = trees.drop(columns=[c for c, h in own.items() if h is None and c in trees])
+    trees, said = _tree_parts_not_held(a, trees)
     heading = (
         f"Trees — {n} surveyed"
         + (f", {harmed} removed or harmed" if harmed is not None else "")
-        + "; benefits per year (i-Tree Streets), value, permit triggers, "
+        + "; benefits per year (i-Tree Streets), value, "
         + (
-            'penalty tier; penalties are maxima ("up to")'
-            if "penalty_tier" not in own
-            else 'fine; fines are maxima ("not more than")'
+            said
+            or "permit triggers, "
+            + (
+                'penalty tier; penalties are maxima ("up to")'
+                if "penalty_tier" not in own
+                else 'fine; fines are maxima ("not more than")'
+            )
         )
     )
     _table_sheet(
@@ -401,6 +410,26 @@ def _trees(book: Book, a: Assessment) -> None:
         empty_note="no trees",
         labels=a.labels,
     )
+
+
+def _tree_parts_not_held(a: Assessment, trees: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The Trees sheet's columns of a part of the law that is not held (whether a tree needs the permit, whether its
+    removal is an offence) saying so in every cell, never the empty or "no" the finding's columns hold; and the
+    heading's words for those parts ("" when every part is held)."""
+    permit, pen = a.permit, a.penalties
+    held: list[str] = []
+    for column, part, what in (
+        ("permit_needed", permit.not_held if permit is not None else None, "the permit"),
+        ("offence", pen.not_held if pen is not None else None, "the penalties"),
+    ):
+        if part is None:
+            continue
+        held.append(f"{what}: {part.short}")
+        if column in trees:
+            trees = trees.assign(**{column: pd.Series(part.short, index=trees.index, dtype=object)})
+    if not held:
+        return trees, ""
+    return trees, ("permit triggers; " if permit is not None and permit.not_held is None else "") + "; ".join(held)
 
 
 #: The entries of the replacement the sheets cite (their sections as the assessment recorded them)
@@ -457,6 +486,9 @@ def _replacement(book: Book, a: Assessment) -> None:
         order=_FINDING_ORDER,
         default_section=section,
         tables=tables,
+        list_rows=("not_held",),
+        not_held=_replacement_not_held(a),
+        skip_empty_text=_counts_trees(a),
     )
     # the parts of the replacement (the violation percentage on trees harmed in offences, the percentage on
     # removals proposed under a permit), each cited as the assessment recorded its entry
@@ -492,7 +524,14 @@ def _replacement(book: Book, a: Assessment) -> None:
 
     plan = _records(rep.plan if rep is not None else [])
     g.blank()
-    g.subtitle("Planting plan (the cheapest mix that meets the requirement)" + ("" if plan else ": no trees to plant"))
+    if not plan and rep is not None and rep.trees_by_tag is not None:
+        # a law counting trees by class prices no stock: no mix is made, and "no trees to plant" would contradict the
+        # trees it requires (above)
+        g.subtitle(f"Planting plan: none is made under {section or 'this law'}, which counts the trees to replant")
+    else:
+        g.subtitle(
+            "Planting plan (the cheapest mix that meets the requirement)" + ("" if plan else ": no trees to plant")
+        )
     plan_hdr = None
     if plan:
         keys = ["species_code", "scientific_name", "dbh_in", "unit_cost_usd", "value_per_tree_usd", "count", "native"]
@@ -557,6 +596,24 @@ def _replacement(book: Book, a: Assessment) -> None:
         )
 
 
+def _counts_trees(a: Assessment) -> bool:
+    """Whether the law applied counts replacement trees by class (its finding gives each tree's count): the share
+    of value's texts (the percentage note, the policy, the fee schedule's label and calculation) are then empty, and
+    no rows."""
+    return a.replacement is not None and a.replacement.trees_by_tag is not None
+
+
+def _replacement_not_held(a: Assessment) -> dict[str, Any]:
+    """The replacement's figures resting on a part of the law that is not held: whether it is a violation (the
+    penalties'), the removals under a permit (the permit's)."""
+    out: dict[str, Any] = {}
+    if a.penalties is not None and a.penalties.not_held is not None:
+        out["violation"] = a.penalties.not_held
+    if a.permit is not None and a.permit.not_held is not None:
+        out["removals_under_permit"] = a.permit.not_held
+    return out
+
+
 def _fund_name(a: Assessment) -> str:
     """The name of the fund of the law the assessment applied, as its record gives it (:mod:`treecalc.law.registry`);
     "" for a law without one, or a jurisdiction not known."""
@@ -574,10 +631,25 @@ def _fund(book: Book, a: Assessment) -> None:
     given = finding_fields(fund)
     section = (fund.section if fund is not None else "") or ""
     g = Grid()
-    fund_name = _fund_name(a) or "Fund"
+    held_not = fund.not_held if fund is not None else None
+    fund_name = _fund_name(a) or ("Fund " + held_not.short if held_not is not None else "Fund")
     g.title(f"{fund_name} — {_jurisdiction(a)} — payment in lieu of planting{f' ({section})' if section else ''}")
     hdr = kv_header(g, given, "Payment in lieu", "fund")
-    kv_block(g, given, skip=("notes", "section"), order=_FINDING_ORDER, default_section=section, labels=a.labels)
+    if held_not is not None:  # the fund is named not held, first: the amount below is the law's, its fund is not
+        g.add(["Fund paid into", held_not.short, "text", held_not.section, held_not.what])
+    kv_block(
+        g,
+        given,
+        skip=("notes", "section", "not_held"),
+        order=_FINDING_ORDER,
+        default_section=section,
+        labels=a.labels,
+        skip_empty_text=_counts_trees(a),
+    )
+    if held_not is not None:
+        for row in g.rows:
+            if row and row[0][0] == key_info("fund_in_lieu_usd", a.labels)[0]:
+                row[4] = (f"the fund it is paid into: {held_not.short}", None, None)
     if fund is not None and fund.placeholder:
         # flag the fee row itself
         for row in g.rows:
@@ -605,11 +677,17 @@ def _penalties(book: Book, a: Assessment) -> None:
     g = Grid()
     sections = (pen.sections if pen is not None else None) or []
     sec_text = as_text(sections) if sections else ""
-    g.title(
-        f'Penalties — {_jurisdiction(a)} — maxima ("up to") on definite offences; conditional ones apart'
-        + (f" ({sec_text})" if sec_text else "")
-    )
+    held_not = pen.not_held if pen is not None else None
+    if held_not is not None:  # no offence is found and no amount given: each figure says so, never 0 or "no"
+        g.title(f"Penalties — {_jurisdiction(a)} — {held_not.short}")
+    else:
+        g.title(
+            f'Penalties — {_jurisdiction(a)} — maxima ("up to") on definite offences; conditional ones apart'
+            + (f" ({sec_text})" if sec_text else "")
+        )
     hdr = kv_header(g, given, "Penalties", "penalty")
+    if held_not is not None:
+        g.add(["Penalties", held_not.short, "text", held_not.section, held_not.what])
     order = (
         "civil_penalty_max_usd",
         "civil_penalty_conditional_usd",
@@ -628,10 +706,14 @@ def _penalties(book: Book, a: Assessment) -> None:
     kv_block(
         g,
         given,
-        skip=("per_tree", "not_offences", "notes"),
+        skip=("per_tree", "not_offences", "notes", "not_held"),
         order=order,
         default_section=sec_text if len(sec_text) < 40 else "",
         labels=a.labels,
+        # the counts, the doubling, the clear cutting, the days: figures of penalties that are not held
+        not_held={k: held_not for k, v in given.items() if isinstance(v, (bool, int, float))}
+        if held_not is not None
+        else None,
     )
     last_kv = g.next_row - 1
 
@@ -640,7 +722,7 @@ def _penalties(book: Book, a: Assessment) -> None:
     per_tree = pen.per_tree if pen is not None else []
     pt_hdr = None
     last_pt = g.next_row - 1
-    for title, rows in _offence_groups(book, pen):
+    for title, rows in [] if held_not is not None else _offence_groups(book, pen):
         if len(rows):
             h, last = (
                 columns_table(g, title, rows[0], rows[1], a.labels)
@@ -652,6 +734,9 @@ def _penalties(book: Book, a: Assessment) -> None:
         elif len(per_tree) or title.startswith("Definite"):
             g.blank()
             g.subtitle(f"{title}: none")
+    if held_not is not None:  # not "none": whether a tree's removal is an offence is what is not held
+        g.blank()
+        g.subtitle(f"Offences, tree by tree: {held_not.short}")
 
     notes = [as_text(n) for n in ((pen.notes if pen is not None else None) or [])]
     summary = a.summary
