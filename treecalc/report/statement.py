@@ -246,10 +246,12 @@ def _out_of_pocket(a: Assessment) -> tuple[str, str, float, str, str] | None:
         "jurisdiction": a.jurisdiction,
         "lines": _records(a.lines),
         "replacement": {
+            "trees_needed": rep.trees_needed,
             "trees_planted": rep.trees_planted,
             "planting_cost_usd": rep.planting_cost_usd,
             "trees_in_lieu": rep.trees_in_lieu,
         },
+        "replacement_trees_by_tag": rep.trees_by_tag,
         "fund_in_lieu_usd": fund.fund_in_lieu_usd if fund is not None else None,
         "sections": dict(a.labels.sections),  # as the assessment recorded its law's on its date
     }
