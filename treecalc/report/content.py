@@ -73,7 +73,11 @@ def counts_trees(d: Mapping[str, Any]) -> bool:
 
 
 #: the fee schedule's basis (its TOML key's values) in words
-BASIS_WORDS = {"per_tree": "a fee per tree not planted", "value": "the unmet value times a multiplier"}
+BASIS_WORDS = {
+    "per_tree": "a fee per tree not planted",
+    "value": "the unmet value times a multiplier",
+    "count_by_class": "the table's fee for each replacement tree not planted",
+}
 
 
 #: where a fee schedule came from, in words: treecalc.rules.croton_on_hudson.schedule names one given as a dict (as the app gives the one
