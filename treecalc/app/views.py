@@ -478,13 +478,11 @@ def record(a: Any) -> Jurisdiction:
 
 def trees_as_held(a: Assessment) -> pd.DataFrame:
     """The assessment's trees with the columns of a part of its law that is not held saying so in every row
-    (whether a tree needs the permit, whether its removal is an offence): never the empty or "no" the finding's
-    columns hold for them."""
-    trees = a.trees
-    for column, held_not in (("permit_needed", a.permit.not_held), ("offence", a.penalties.not_held)):
-        if held_not is not None and column in trees:
-            trees = trees.assign(**{column: pd.Series(held_not.short, index=trees.index, dtype=object)})
-    return trees
+    (:func:`treecalc.report.held.trees_as_held`: whether a tree needs the permit, whether its removal is an
+    offence), never the empty or "no" the finding's columns hold for them."""
+    from treecalc.report.held import trees_as_held as said
+
+    return said(a, a.trees)
 
 
 def prices_stock(rec: Jurisdiction) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from treecalc.report.held import parts_not_held
 from treecalc.report.json import assessment_json
 
 if TYPE_CHECKING:
@@ -36,7 +37,13 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
     d.setdefault("sections", dict(labels.sections) if labels else {})
     # the parts of its law that are not held (the permit, the fund, the penalties), as its findings name them: the
     # report says so where their figures would stand
-    d.setdefault("parts_not_held", _parts_not_held(assessment))
+    d.setdefault(
+        "parts_not_held",
+        {
+            part: {"short": n.short, "section": n.section, "what": n.what, "said": str(n)}
+            for part, n in parts_not_held(assessment).items()
+        },
+    )
     m = getattr(assessment, "method", None) or {}
     d.setdefault(
         "method",
@@ -47,17 +54,6 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
         },
     )
     return d
-
-
-def _parts_not_held(a: Assessment) -> dict[str, dict[str, str]]:
-    """Each part of the law the findings say is not held -> its words in the place of a figure (``short``: "not held
-    (see <section>)"), its ``section``, ``what`` is not held and the whole sentence (``said``)."""
-    out = {}
-    for part, finding in (("permit", a.permit), ("fund", a.fund), ("penalties", a.penalties)):
-        n = getattr(finding, "not_held", None)
-        if n is not None:
-            out[part] = {"short": n.short, "section": n.section, "what": n.what, "said": str(n)}
-    return out
 
 
 def not_held(d: Mapping[str, Any], part: str) -> dict[str, str] | None:

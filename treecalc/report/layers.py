@@ -140,9 +140,9 @@ def _tree_parts(a: Assessment, table: Any) -> Any:
     law's text leaves undecided, the assessment's warnings saying why)."""
     import pandas as pd
 
-    permit = a.permit.not_held
-    if permit is not None and "permit_needed" in table:
-        table = table.assign(permit_needed=pd.Series(permit.short, index=table.index, dtype=object))
+    from treecalc.report.held import trees_as_held
+
+    table = trees_as_held(a, table)
     by_tag = a.replacement.trees_by_tag
     if by_tag is not None and "tag" in table:
         counts = [by_tag.get(str(t)) for t in table["tag"]]
