@@ -105,6 +105,13 @@ def test_the_statement_and_the_pdf_are_birch_hollows(birch_hollow):
     assert "Town of Birch Hollow, Chapter 9" in text and "Replacement trees required" in text
     assert "§9-4" in cells and "7" in cells  # 7 replacement trees
     assert "Tree Preservation Fund" not in text and "§208" not in text and "Wesley" not in text
+    # its permit is held (§9-2: trees 2-6, 8 in or more, removed), its penalties are not (the readings' part)
+    trees = list(wb["Trees"].iter_rows(values_only=True))
+    need, offence = trees[1].index("Permit needed"), trees[1].index("Offence (no permit held)")
+    assert [r[need] for r in trees[2:]] == ["No", "Yes", "Yes", "Yes", "Yes", "Yes", "No"]
+    assert {r[offence] for r in trees[2:]} == {"not held (see Ch. 9 (penalties))"}
+    penalties = {r[0]: r[1] for r in wb["Penalties"].iter_rows(values_only=True) if r[0]}
+    assert penalties["Offences"] == penalties["Offences definite"] == "not held (see Ch. 9 (penalties))"
     import pypdf
 
     pdf = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(report_pdf(report_data(a)))).pages)
@@ -194,3 +201,30 @@ def test_plan_without_the_trees_planted_says_the_cost_is_not_determined(tmp_path
     out, err = capsys.readouterr()
     assert rc == 2 and "$0.00" not in out, out
     assert "not determined" in err and "trees planted on site" in err, err
+
+
+def test_a_not_held_part_the_outputs_do_not_know_is_refused(tmp_path, monkeypatch):
+    # a [[not_held]] whose part stands beside no figure of the outputs would leave that figure printed as found
+    # (0, "no"): the town's readings are refused, naming the entry and the parts known
+    import shutil
+
+    from treecalc.assessment import assess
+
+    folder = tmp_path / "data"
+    shutil.copytree(FOLDER, folder)
+    readings = folder / "readings" / "birch_hollow.toml"
+    readings.write_text(readings.read_text().replace('part = "penalties"', 'part = "fines"'))
+    record = towns.record_of("birch_hollow", tomllib_load(readings), folder)
+    monkeypatch.setitem(registry.REGISTRY, "birch_hollow", record)
+    survey = tmp_path / "birch.csv"
+    survey.write_text(SURVEY)
+    from treecalc.law.loader import clear_caches
+
+    clear_caches()  # the files read are kept by their path in the folder: the copy's readings, read afresh
+    try:
+        with pytest.raises(
+            ValueError, match="part 'fines' is not one of permit, exemptions, fund, penalties, adoption"
+        ):
+            assess(str(survey), jurisdiction="birch_hollow")
+    finally:
+        clear_caches()  # and forgotten: the next test reads Birch Hollow's own

@@ -36,6 +36,31 @@ class _Fields:
         return out
 
 
+#: The parts of a law an output gives figures for, as a town's readings name what of its ordinance is not held
+#: (``[[not_held]]`` ``part``): the permit (required or not, its triggers), the exemptions from replacement, the
+#: fund payments in lieu are paid into, the penalties (offences and their amounts), the adoption date.
+NOT_HELD_PARTS = ("permit", "exemptions", "fund", "penalties", "adoption")
+
+
+@dataclass(frozen=True)
+class NotHeld(_Fields):
+    """A part of a law treecalc has not read: the outputs say so where its figure would stand, never 0 or "no"."""
+
+    town: str
+    section: str
+    what: str
+    #: which part it is (:data:`NOT_HELD_PARTS`; "" for one a town's readings do not name)
+    part: str = ""
+
+    def __str__(self) -> str:
+        return f"not held for {self.town}: see {self.section} ({self.what})"
+
+    @property
+    def short(self) -> str:
+        """In the place of a figure: "not held (see Ch. 201 (penalties))"."""
+        return f"not held (see {self.section})"
+
+
 @dataclass(eq=False)
 class Permit(_Fields):
     """The permit the removals need (§208-19 Croton; §95-3A(1) Wesley Hills)."""
@@ -52,6 +77,8 @@ class Permit(_Fields):
     #: the law's entries this finding applied (value, unit, section, text), by dotted key, as in force on the
     #: assessment's date: what the outputs quote of the law is read here, never from the law files again
     entries: dict[str, Entry | Bracket] = field(default_factory=dict, kw_only=True)
+    #: the permit's part of the law is not held (``required`` is then None): what the outputs say in its place
+    not_held: NotHeld | None = field(default=None, kw_only=True)
 
     def statement_lines(self, section: str, items: tuple[str, str, str], note: str) -> list[dict[str, Any]]:
         """Its statement lines: each site trigger, each exception, then whether it is required (``section``).
@@ -177,6 +204,8 @@ class Fund(_Fields):
     #: the law's entries this finding applied (value, unit, section, text), by dotted key, as in force on the
     #: assessment's date: what the outputs quote of the law is read here, never from the law files again
     entries: dict[str, Entry | Bracket] = field(default_factory=dict, kw_only=True)
+    #: the fund the payment is made into is not held (the amount, when given, is the law's: only its fund is not)
+    not_held: NotHeld | None = field(default=None, kw_only=True)
 
 
 @dataclass(eq=False, kw_only=True)
@@ -211,6 +240,9 @@ class Penalties(_Fields):
     #: the law's entries this finding applied (value, unit, section, text), by dotted key, as in force on the
     #: assessment's date: what the outputs quote of the law is read here, never from the law files again
     entries: dict[str, Entry | Bracket] = field(default_factory=dict)
+    #: the penalties' part of the law is not held: no offence is found and no amount given, and the outputs say
+    #: this in the place of the counts and amounts (never 0 offences, never "no offence")
+    not_held: NotHeld | None = None
 
 
 #: The keys of a per-tree offence row (:attr:`Penalties.per_tree`, as every rules module writes it) saying what

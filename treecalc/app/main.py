@@ -24,13 +24,14 @@ def main() -> None:
     with contextlib.suppress(ValueError):  # a bad TREECALC_READ_BUDGET_GB is said by the survey read itself
         state.read_budget()  # the server's read budget, before any page reads a file (companions too)
 
+    group = law_group()
     PAGES = {
         "Trees": [
             st.Page(page_path("survey"), title="Survey", icon=":material/upload_file:", default=True),
             st.Page(page_path("benefits"), title="Benefits", icon=":material/eco:"),
             st.Page(page_path("map"), title="Map", icon=":material/map:"),
         ],
-        "Chapter 208": [
+        group: [
             st.Page(page_path("permit"), title="Permit & replacement", icon=":material/forest:"),
             st.Page(page_path("violations"), title="Violations & penalties", icon=":material/gavel:"),
             st.Page(page_path("fund"), title="Fund & fee schedule", icon=":material/account_balance:"),
@@ -83,3 +84,17 @@ def main() -> None:
         projects.sidebar()
         links.share_sidebar(projects.browser_key(), page.url_path)
     projects.sync_url()
+    if law_group() != group:  # the page read a survey under another law (an upload, a site fact): named at once
+        st.rerun()
+
+
+def law_group() -> str:
+    """The navigation's heading of the pages of the tree law: the chapter of the law the survey last read names
+    (its jurisdiction site fact, or the chooser on the Survey page), the default law's before any; the default law
+    by its chapter's number alone ("Chapter 208"), another by its place too ("Milltown Chapter 201")."""
+    from treecalc.app import state
+    from treecalc.law.registry import DEFAULT, get_or_default
+
+    sv = state.last_survey()
+    rec = get_or_default((getattr(sv, "site", None) or {}).get("jurisdiction"))
+    return f"Chapter {rec.chapter.split(' Chapter ')[-1]}" if rec.key == DEFAULT else rec.chapter

@@ -283,6 +283,13 @@ def survey(progress: Callable[[float, str], None] | None = None, *, empty_ok: bo
     return sv
 
 
+def last_survey() -> Any:
+    """The survey this session read last (None before any): what the navigation names its law by, known before a
+    page runs without reading a file again (a large one is read by its page, with its progress bar)."""
+    memo = st.session_state.get(_MEMO_SURVEY)
+    return memo[1] if memo is not None else None
+
+
 def require_trees(sv: Any) -> None:
     """:class:`AppError` for a survey of which no tree could be read, in the library's words."""
     from treecalc.ingest import NoTreeReadError

@@ -60,9 +60,12 @@ def ask_action(headers: tuple[str, ...]) -> None:
         st.rerun()
 
 
-def run_page(title: str, body: Callable[[], None], *, caption: str | None = None, law: bool = False) -> None:
+def run_page(
+    title: str, body: Callable[[], None], *, caption: str | Callable[[], str | None] | None = None, law: bool = False
+) -> None:
     """Draw a page; any error becomes a message (never a traceback). ``law``: a page about the survey's trees,
-    whose header says which law they are assessed under.
+    whose header says which law they are assessed under. ``caption``: under the title; a function of the survey's
+    law gives it (None: no caption), so that it cites that law, not the default's.
 
     Streamlit's own control flow (``st.rerun``, ``st.stop``) derives from
     ``BaseException`` and passes through.
@@ -72,6 +75,11 @@ def run_page(title: str, body: Callable[[], None], *, caption: str | None = None
     # leaves " on the Permit page" out on the Permit page itself
     st.session_state["tc_page_name"] = title.split()[0]
     st.title(title)
+    if callable(caption):
+        try:
+            caption = caption()
+        except Exception:  # noqa: BLE001 - no survey yet: the body says why
+            caption = None
     if caption:
         st.caption(caption)
     head = st.container() if law else None  # filled once the body ran: an upload on this run is the survey
@@ -428,7 +436,7 @@ def page_downloads(key: str, extra: Mapping[str, pd.DataFrame | None] | None = N
     tables: dict[str, pd.DataFrame | None] = {}
     try:
         a = state.assessment()
-        tables["Assessed trees"] = views.labelled(a.trees, a)
+        tables["Assessed trees"] = views.labelled(views.trees_as_held(a), a)
     except Exception:  # noqa: BLE001 - the page has already said why
         pass
     tables.update(extra or {})

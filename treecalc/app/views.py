@@ -126,6 +126,8 @@ def fund_table(fund: Fund, a: Any = None) -> pd.DataFrame:
     from treecalc.report.content import BASIS_WORDS, fee_source
 
     d = fields_of(fund)
+    if d.get("not_held") is not None:  # the fund paid into, not held: said in words
+        d["not_held"] = str(d["not_held"])
     if "basis" in d:
         d["basis"] = BASIS_WORDS.get(str(d["basis"]), d["basis"])
     if d.get("source"):
@@ -386,19 +388,29 @@ def basis_control(page: str = "") -> None:
         state.set_opt("value_basis", None if kind == "annual" else kind)
 
 
-def plantable_controls() -> None:
+def plantable_controls(rec: Jurisdiction | None = None) -> None:
     """How many replacement trees the site can take: one shared option for every page that needs it
-    (``plantable`` or ``plantable_area_sqft``), so the Permit and Fund pages show the same figures."""
+    (``plantable`` or ``plantable_area_sqft``), so the Permit and Fund pages show the same figures. ``rec``: a law
+    that prices no replacement stock (a count of trees by class) takes a number of trees only, under its own
+    section; without it, the default law's words."""
     from treecalc.app import state
 
     kinds = ["Every tree needed", "A number of trees", "An area (sq ft)"]
+    label = f"The site can take ({cite('sections.in_lieu')}: what it cannot take is paid into the fund)"
+    if rec is not None and not prices_stock(rec):
+        # its payment is for the trees not planted: "every tree needed" would say none is paid, which is the
+        # planting space given as every tree, not a figure of the law; the area is read by a spacing it has not
+        kinds = ["Not given", "A number of trees"]
+        s = parts(rec)
+        label = f"The site can take ({s.get('planting') or s.get('replacement')}: what it cannot take is paid in lieu)"
+        state.set_opt("plantable_area_sqft", None)
     cur = 1 if state.opt("plantable") is not None else 2 if state.opt("plantable_area_sqft") is not None else 0
     # the same widget keys on every page: a page switch drops the widgets of the page left, and the next
     # page draws them again from the shared option
     kind = st.radio(
-        f"The site can take ({cite('sections.in_lieu')}: what it cannot take is paid into the fund)",
+        label,
         kinds,
-        index=cur,
+        index=min(cur, len(kinds) - 1),
         horizontal=True,
         key="w_plantable_kind",
     )
@@ -408,7 +420,7 @@ def plantable_controls() -> None:
         )
         state.set_opt("plantable", int(n))
         state.set_opt("plantable_area_sqft", None)
-    elif kind == kinds[2]:
+    elif len(kinds) > 2 and kind == kinds[2]:
         a = st.number_input(
             "Plantable area (sq ft)",
             min_value=0.0,
@@ -462,6 +474,31 @@ def survey_record() -> Jurisdiction:
 def record(a: Any) -> Jurisdiction:
     """The record of the law an assessment applied (the default law's when it names none it knows)."""
     return get_or_default(str(getattr(a, "jurisdiction", "") or ""))
+
+
+def trees_as_held(a: Assessment) -> pd.DataFrame:
+    """The assessment's trees with the columns of a part of its law that is not held saying so in every row
+    (:func:`treecalc.report.held.trees_as_held`: whether a tree needs the permit, whether its removal is an
+    offence), never the empty or "no" the finding's columns hold for them."""
+    from treecalc.report.held import trees_as_held as said
+
+    return said(a, a.trees)
+
+
+def prices_stock(rec: Jurisdiction) -> bool:
+    """Whether the law prices its replacement by the value of the stock planted (a share of the value removed: a
+    stock to choose, a value basis, a cheapest plan, a fee schedule), as against a count of trees by class."""
+    return "replacement_stock" in rec.options
+
+
+def fund_words(a: Assessment) -> str:
+    """The fund a payment in lieu goes into under the law the assessment applied: its name, or that it is not held
+    (naming the section to see), or "the fund" for a law that names none."""
+    rec = record(a)
+    held_not = a.fund.not_held if a.fund is not None else None
+    if held_not is not None:
+        return f"a fund {held_not.short}"
+    return f"the {rec.fund_name}" if rec.fund_name else "the fund"
 
 
 def replaces(rec: Jurisdiction) -> bool:

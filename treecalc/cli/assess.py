@@ -662,16 +662,6 @@ def _assess_command(a: argparse.Namespace, spool: BinaryIO) -> int:
     # into a pipe or file, the JSON text is written once: hashed for the fingerprint as it is spooled, then printed
     piped = bool(a.json) and not sys.stdout.isatty()
     result, path = assess_args(a, json_spool=spool if piped else None)
-    held_not = list(getattr(result.replacement, "not_held", None) or [])
-    if held_not and (a.out or getattr(a, "pdf", None)):
-        # the statement, the report and the layers still print a figure (0, "no offence") where a law leaves a part
-        # not held: refused rather than written, until they say "not held" as the text and the JSON do
-        raise ValueError(
-            f"--out/--pdf not written: parts of this law are not held ({held_not[0]}"
-            + (f"; and {len(held_not) - 1} more" if len(held_not) > 1 else "")
-            + "), and the statement, the PDF and the GIS layers would print 0 or 'no' for them; "
-            "read the text output or --json, which say what is not held"
-        )
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.report.xlsx import Grid, as_text, cell_value, is_missing, scalar
-from treecalc.results import QuotedLabels, Records
+from treecalc.results import NotHeld, QuotedLabels, Records
 from treecalc.results import records as _records
 from treecalc.schema import (
     INT,
@@ -177,6 +177,8 @@ def kv_block(
     list_rows: Iterable[str] = (),
     tables: list[tuple[str, list[dict[str, Any]]]] | None = None,
     labels: QuotedLabels | None = None,
+    not_held: Mapping[str, NotHeld] | None = None,
+    skip_empty_text: bool = False,
 ) -> None:
     """Rows Item | Value | Unit | Section | Note for the scalar entries of ``d``.
 
@@ -184,11 +186,15 @@ def kv_block(
     Nested dicts are flattened ("parent › child"). A list of dicts is appended
     to ``tables`` as (label, records), for the caller to write as a table
     after the block (without ``tables`` it is joined into one cell). ``labels``: :func:`key_info`'s.
+    A key of ``not_held`` (its part of the law not held) says so in the place of its figure, under the section to
+    see, with what is not held beside it: never the 0 or "no" the finding holds for it. ``skip_empty_text``: an
+    empty text is no row (a field of another law's reckoning the law applied leaves empty).
     """
     if not d:
         return
     skip = set(skip)
     list_rows = set(list_rows)
+    not_held = dict(not_held or {})
     keys = [k for k in order if k in d] + [k for k in d if k not in order]
     for k in keys:
         if k in skip:
@@ -198,7 +204,12 @@ def kv_block(
             continue  # not applicable here (e.g. no civil penalty in Wesley Hills)
         if isinstance(v, (list, tuple)) and not v:
             continue  # nothing to list (no doubling reasons)
+        if skip_empty_text and isinstance(v, str) and not v:
+            continue  # a text the law applied has none of (no percentage note under a count of trees)
         label, unit, fmt = key_info(k, labels)
+        if k in not_held:
+            grid.add([label, not_held[k].short, "text", not_held[k].section, not_held[k].what])
+            continue
         if k in list_rows and isinstance(v, (list, tuple)):
             for x in v:
                 grid.add([label.rstrip("s") if label.endswith("s") else label, as_text(x), "text", default_section, ""])

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from treecalc.report.held import parts_not_held
 from treecalc.report.json import assessment_json
 
 if TYPE_CHECKING:
@@ -34,6 +35,15 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
     d.setdefault("quoted_labels", {**(labels.columns if labels else {}), **(labels.site if labels else {})})
     # the sections its law cites, as recorded on the assessment's date: the report cites these, never retyped
     d.setdefault("sections", dict(labels.sections) if labels else {})
+    # the parts of its law that are not held (the permit, the fund, the penalties), as its findings name them: the
+    # report says so where their figures would stand
+    d.setdefault(
+        "parts_not_held",
+        {
+            part: {"short": n.short, "section": n.section, "what": n.what, "said": str(n)}
+            for part, n in parts_not_held(assessment).items()
+        },
+    )
     m = getattr(assessment, "method", None) or {}
     d.setdefault(
         "method",
@@ -46,8 +56,24 @@ def report_data(assessment: Assessment, survey_name: str | None = None) -> dict[
     return d
 
 
+def not_held(d: Mapping[str, Any], part: str) -> dict[str, str] | None:
+    """The words of ``part`` ("permit", "fund", "penalties") of the law a report's dict names when it is not held
+    (:func:`report_data`'s ``parts_not_held``), else None."""
+    return (d.get("parts_not_held") or {}).get(part)
+
+
+def counts_trees(d: Mapping[str, Any]) -> bool:
+    """Whether the law of a report's dict counts replacement trees by class (it gives each tree's count): it prices
+    no stock, so the planting is not costed and no plan is made."""
+    return d.get("replacement_trees_by_tag") is not None
+
+
 #: the fee schedule's basis (its TOML key's values) in words
-BASIS_WORDS = {"per_tree": "a fee per tree not planted", "value": "the unmet value times a multiplier"}
+BASIS_WORDS = {
+    "per_tree": "a fee per tree not planted",
+    "value": "the unmet value times a multiplier",
+    "count_by_class": "the table's fee for each replacement tree not planted",
+}
 
 
 #: where a fee schedule came from, in words: treecalc.rules.croton_on_hudson.schedule names one given as a dict (as the app gives the one
@@ -110,11 +136,20 @@ def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
     rep = d.get("replacement") or {}
     planted = rep.get("trees_planted")
     cost = _num(rep.get("planting_cost_usd"))
-    if cost is None and not planted:
-        cost = 0.0  # nothing to plant costs nothing
     fund = _num(d.get("fund_in_lieu_usd"))
-    if fund is None and not rep.get("trees_in_lieu"):
-        fund = 0.0
+    if counts_trees(d):
+        # a count of trees: nothing is 0 but what the count makes so (no tree required, none planted, none in lieu);
+        # the planting space not given leaves both the planting and the payment not determined, not $0.00
+        none_needed = rep.get("trees_needed") == 0
+        if cost is None and (planted == 0 or none_needed):
+            cost = 0.0
+        if fund is None and (rep.get("trees_in_lieu") == 0 or none_needed):
+            fund = 0.0
+    else:
+        if cost is None and not planted:
+            cost = 0.0  # nothing to plant costs nothing
+        if fund is None and not rep.get("trees_in_lieu"):
+            fund = 0.0
     total = None if cost is None or fund is None else round(cost + fund, 2)
     placeholders = []
     if planted and any("PLACEHOLDER" in str(s) and "cost" in str(s) for s in d.get("assumptions") or []):

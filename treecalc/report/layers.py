@@ -103,6 +103,53 @@ def _summary(d: dict[str, Any], without: int) -> dict[str, Any]:
     return out
 
 
+#: the summary's figures of the penalties: under a law whose penalties are not held, each says so (never 0 offences)
+PENALTY_FIGURES = (
+    "civil_penalty_max_usd",
+    "civil_penalty_doubled",
+    "criminal_fine_max_usd",
+    "fine_max_usd",
+    "civil_penalty_conditional_usd",
+    "criminal_fine_conditional_usd",
+    "fine_conditional_usd",
+    "offences_definite",
+    "offences_conditional",
+    "offences",
+)
+
+
+def _say_not_held(summary: dict[str, Any], a: Assessment) -> dict[str, Any]:
+    """The summary with each figure of a part of the law that is not held saying so ("not held (see <section>)"),
+    never the null, 0 or false its finding holds: whether a permit is required, the penalties, the fund a payment goes
+    into; and what is not held, each in a sentence (``not_held``). A law held whole: the summary as it is."""
+    permit, pen, fund = a.permit.not_held, a.penalties.not_held, a.fund.not_held
+    if permit is not None:
+        summary["permit_required"] = permit.short
+    if pen is not None:
+        summary.update({k: pen.short for k in PENALTY_FIGURES if k in summary})
+    if fund is not None:
+        summary["fund_paid_into"] = fund.short
+    if a.replacement.not_held:
+        summary["not_held"] = list(a.replacement.not_held)
+    return summary
+
+
+def _tree_parts(a: Assessment, table: Any) -> Any:
+    """The trees' attributes of a law read in part or counting trees: whether a tree's removal needs the permit,
+    not held (the words, not an empty or "no" value), and each removed tree's replacement trees (empty for one the
+    law's text leaves undecided, the assessment's warnings saying why)."""
+    import pandas as pd
+
+    from treecalc.report.held import trees_as_held
+
+    table = trees_as_held(a, table)
+    by_tag = a.replacement.trees_by_tag
+    if by_tag is not None and "tag" in table:
+        counts = [by_tag.get(str(t)) for t in table["tag"]]
+        table = table.assign(replacement_trees=pd.array(counts, dtype="Int64"))
+    return table
+
+
 def left_out(rejected: list[dict[str, Any]]) -> str:
     """The survey's rows not in the layer, in a sentence: a user counting the points against the rows sees why
     they differ without opening the summary's JSON."""
@@ -137,6 +184,7 @@ def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
     cols = {f: rows[f] if f in rows else a.trees[f].to_numpy() for f in TREE_FIELDS if f in rows or f in a.trees}
     cols["zone"] = _tree_zones(a)
     table = pd.DataFrame({f: cols[f] for f in TREE_FIELDS if f in cols})
+    table = _tree_parts(a, table)
     source = getattr(a.survey, "source", None) or {}
     for f in _surveyed_inputs(a.trees, source):  # what the survey said of each tree beyond the above: read back
         table[f] = a.trees[f].to_numpy(dtype=object)
@@ -152,7 +200,7 @@ def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
     layer = gpd.GeoDataFrame(table, geometry=gpd.GeoSeries(geom, crs="EPSG:4326"))
     if source.get("crs"):  # a GIS layer's trees go back in its own system: over the input where QGIS drew them
         layer = layer.to_crs(source["crs"])
-    summary = _summary(d, int((~placed).sum()))
+    summary = _say_not_held(_summary(d, int((~placed).sum())), a)
     # written under a temporary name with the format's own suffix (FlatGeobuf makes a folder of a name without it),
     # then renamed into place: a reader never sees half a file
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=p.suffix, dir=p.parent if str(p.parent) else ".")

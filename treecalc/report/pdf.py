@@ -26,10 +26,12 @@ from treecalc.report.content import (
     BASIS_WORDS,
     cited,
     count_unit,
+    counts_trees,
     fee_source,
     harm_counts,
     law_parts,
     law_record,
+    not_held,
     penalties,
     percent_text,
     plain_answer,
@@ -199,13 +201,20 @@ def _answer(doc: _Doc, d: Mapping[str, Any]) -> None:
     doc.h2("What this permit costs you")
     s = p["sections"]
     fund = law_record(d).fund_name
+    permit, into = not_held(d, "permit"), not_held(d, "fund")
     rows = [
-        (s["permit_required"], "Permit required", _cell(p["permit_required"])),
+        (s["permit_required"], "Permit required", permit["short"] if permit else _cell(p["permit_required"])),
         (s["trees_needed"], "Replacement trees required", _cell(p["trees_needed"])),
         (s["trees_to_plant"], "Replacement trees to plant", _cell(p["trees_to_plant"])),
         (s["planting_cost_usd"], "Cost of planting them (supplied and planted)", usd(p["planting_cost_usd"])),
         (s["trees_in_lieu"], "Trees the site cannot take (paid in lieu)", _cell(p["trees_in_lieu"])),
-        (s["fund_in_lieu_usd"], f"Payment to the {fund}" if fund else "Payment in lieu", usd(p["fund_in_lieu_usd"])),
+        (
+            s["fund_in_lieu_usd"],
+            f"Payment to the {fund}"
+            if fund
+            else "Payment in lieu" + (f"; the fund it is paid into: {into['short']}" if into else ""),
+            usd(p["fund_in_lieu_usd"]),
+        ),
     ]
     rows = [r for r in rows if r[0] != "-"]  # a figure the law applied does not have (Wesley Hills: no fund)
     total_sec = " + ".join(x for x in (s["planting_cost_usd"], s["fund_in_lieu_usd"]) if x != "-") or "no charge"
@@ -245,6 +254,9 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
     unit = (d.get("options") or {}).get("value_unit", "USD")
     section = law_parts(d).get("replacement")  # a law with no replacement rule has no plan
     doc.h2("Replacement and the planting plan" + (f" ({section})" if section else ""))
+    if section and counts_trees(d):
+        _count_by_class(doc, d, section)
+        return
     if not section:
         doc.para(
             "; ".join(
@@ -320,6 +332,24 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
         doc.para("No planting plan: nothing to replace.")
 
 
+def _count_by_class(doc: _Doc, d: Mapping[str, Any], section: str) -> None:
+    """The replacement of a law counting trees by class: its statement lines (the trees removed in each class, the
+    trees required, planted and paid for in lieu), not the share of value's percentage and values it has not."""
+    rows = [
+        (
+            ln.get("section"),
+            ln.get("item"),
+            _line_value(ln),
+            count_unit(ln.get("value"), ln.get("unit")),
+            ln.get("note"),
+        )
+        for ln in d.get("lines") or []
+        if str(ln.get("section") or "").startswith(section) or str(ln.get("item") or "").startswith("Replacement")
+    ]
+    doc.grid(["Section", "Item", "Value", "Unit", "Note"], rows, widths=(30, 40, 25, 15, 70))
+    doc.para(f"No planting plan is made under {section}: it counts the trees to replant, it prices no stock.")
+
+
 def _line_value(ln: Mapping[str, Any]) -> str:
     """A statement line's value as the report prints it (the fee schedule's basis in words)."""
     v = ln.get("value")
@@ -336,6 +366,19 @@ def _line_note(ln: Mapping[str, Any]) -> Any:
 
 def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
     law = law_record(d)
+    into = not_held(d, "fund")
+    if into is not None:  # the payment is the law's, the fund it goes into is not held
+        own = law_parts(d).get("fund", "") or into["section"]
+        doc.h2(f"Payment in lieu ({own})")
+        doc.grid(
+            ["Section", "Item", "Value", "Note"],
+            [
+                (into["section"], "Fund paid into", into["short"], into["what"]),
+                (own, "Payment in lieu", usd(d.get("fund_in_lieu_usd")), _in_lieu_note(d)),
+            ],
+            widths=(25, 65, 35, 55),
+        )
+        return
     if not law.fund_name:
         return  # no fund in this law
     own = law_parts(d).get("fund", "")
@@ -359,7 +402,25 @@ def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
         )
 
 
+def _in_lieu_note(d: Mapping[str, Any]) -> str:
+    """Why a payment in lieu is what it is, or why it is not determined (the statement line's note, else the fund
+    finding's note)."""
+    for ln in d.get("lines") or []:
+        if str(ln.get("item") or "").startswith("Paid in lieu"):
+            return str(ln.get("note") or "")
+    return "; ".join(map(str, (d.get("notes") or {}).get("fund") or []))
+
+
 def _penalties(doc: _Doc, d: Mapping[str, Any]) -> None:
+    held_not = not_held(d, "penalties")
+    if held_not is not None:  # no offence is found and no amount given: never "Offences: 0" nor "none"
+        doc.h2(f"Penalties ({held_not['section']})")
+        doc.para(
+            f"Penalties: {held_not['short']}: {held_not['what']}. Whether a removal is an offence, and what it would "
+            "cost, is not given.",
+            "B",
+        )
+        return
     pen = penalties(d)
     doc.h2("Penalties")
     doc.para(f"Offences (trees harmed without a required permit): {_cell(d.get('offences'))}.")
@@ -384,11 +445,40 @@ def _trees(doc: _Doc, d: Mapping[str, Any]) -> None:
         doc.para("No tree is removed, harmed or needs a permit.")
         return
     unit = (d.get("options") or {}).get("value_unit", "USD")
+    rows = _tree_parts(d, rows)
     cols = [(k, f"{h} ({unit})" if k == "value_usd" else h) for k, h in tree_columns(d) if any(k in r for r in rows)]
+    # the columns only a law read in part, or counting trees, has: beside the action
+    at = next((i + 1 for i, (k, _) in enumerate(cols) if k == "action"), len(cols))
+    parts = law_parts(d)
+    if not_held(d, "permit") is not None:
+        cols.insert(at, ("permit_needed", f"Permit needed ({parts.get('permit', '')})".replace(" ()", "")))
+    if counts_trees(d):
+        cols.insert(at, ("replacement_trees", f"Replacement trees ({parts.get('replacement', '')})".replace(" ()", "")))
     doc.grid([h for _, h in cols], [[r.get(k) for k, _ in cols] for r in rows[:MAX_TREE_ROWS]], size=6.5)
     if len(rows) > MAX_TREE_ROWS:
         more = len(rows) - MAX_TREE_ROWS
         doc.para(f"... and {more:,} more tree{'s' if more > 1 else ''}: every tree is in the Excel statement.", "I")
+
+
+def _tree_parts(d: Mapping[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The trees' rows with what the law's parts not held leave undecided said so (whether a removal needs the
+    permit, whether it is an offence: not held, never "no"), and a count-by-class law's replacement trees of each."""
+    said: dict[str, Any] = {}
+    for key, part in (("permit_needed", "permit"), ("offence", "penalties")):
+        held_not = not_held(d, part)
+        if held_not is not None:
+            said[key] = held_not["short"]
+    by_tag = d.get("replacement_trees_by_tag")
+    if not said and by_tag is None:
+        return rows
+    out = []
+    for r in rows:
+        r = {**r, **{k: v for k, v in said.items() if k in r}}
+        if by_tag is not None and str(r.get("tag")) in by_tag:
+            n = by_tag[str(r.get("tag"))]
+            r["replacement_trees"] = "undecided (see the warnings)" if n is None else n
+        out.append(r)
+    return out
 
 
 def _rejected(doc: _Doc, d: Mapping[str, Any]) -> None:
@@ -458,13 +548,14 @@ def _method(doc: _Doc, d: Mapping[str, Any]) -> None:
             doc.bullets(where[key])
 
 
-def _signatures(doc: _Doc, kind: str = "permit") -> None:
+def _signatures(doc: _Doc, kind: str = "permit", permit: Mapping[str, str] | None = None) -> None:
+    """The signatures; ``permit``: the permit's part of the law is not held, so who grants it is not known (the
+    approving authority is said not held, never another law's Village Engineer)."""
     if doc.get_y() > doc.h - 80:
         doc.add_page()
     doc.h2("Signatures" if kind == "permit" else "Signature")
-    signers = (
-        ("Applicant (or the applicant's arborist)", "Village Engineer") if kind == "permit" else ("Village Engineer",)
-    )
+    authority = "Village Engineer" if permit is None else f"Approving authority: {permit['short']}"
+    signers = ("Applicant (or the applicant's arborist)", authority) if kind == "permit" else (authority,)
     for who in signers:
         doc.ln(4)
         doc.para(who, "B")
@@ -480,10 +571,11 @@ def _signatures(doc: _Doc, kind: str = "permit") -> None:
         doc.cell(90, 5, "_" * 45, new_x="LMARGIN", new_y="NEXT")
         doc.para("Name (print)", size=8)
     doc.ln(3)
+    who = "Engineer's" if permit is None else "The authority's"
     if kind == "permit":
-        doc.para("Engineer's decision:  [ ] approved   [ ] approved with conditions   [ ] denied", size=9)
+        doc.para(f"{who} decision:  [ ] approved   [ ] approved with conditions   [ ] denied", size=9)
     else:
-        doc.para("Engineer's finding:  [ ] violation found   [ ] no violation", size=9)
+        doc.para(f"{who} finding:  [ ] violation found   [ ] no violation", size=9)
 
 
 def _fingerprint(doc: _Doc, d: Mapping[str, Any], kind: str = "permit") -> None:
@@ -574,7 +666,7 @@ def _report(d: Mapping[str, Any], survey_name: str | None, generated: _dt.date |
     )
     for part in parts:
         part(doc, d)
-    _signatures(doc, kind)
+    _signatures(doc, kind, not_held(d, "permit"))
     _fingerprint(doc, d, kind)
     return bytes(doc.output())
 

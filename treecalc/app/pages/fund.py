@@ -150,20 +150,35 @@ def _register_known() -> bool:
     return bool(os.environ.get(db.ENV)) or db.default_path().is_file() or cases.user() is not None
 
 
+def _has_schedule(rec: Any) -> bool:
+    """Whether the law charges payments in lieu by the Village's fee schedule (a Board resolution recorded in the
+    register): a law whose own table sets the fee has none to show or record."""
+    return "fee_schedule" in rec.options
+
+
+def _caption() -> str | None:
+    """The page's caption: the fee schedule's section, under the law that has one."""
+    if not _has_schedule(views.survey_record()):
+        return None
+    return f"{views.cite(FEE)}: the Board sets the basis of payments in lieu; the Engineer records it in the register."
+
+
 def body() -> None:
-    st.subheader("Fee schedule")
-    schedule = _schedule_section()
-    st.download_button(
-        "Fee schedule (TOML)",
-        data=fee_schedule_toml({k: v for k, v in schedule.items() if k != "source"}).encode(),
-        file_name="fee_schedule.toml",
-        mime="application/toml",
-        key="fund_toml",
-        on_click="ignore",
-        icon=":material/download:",
-        help="The schedule in force, as a file: keep it with the Village's records.",
-    )
-    if views.replaces(views.survey_record()):  # a law without replacement (Chapter 95) has no fund
+    rec = views.survey_record()
+    if _has_schedule(rec):
+        st.subheader("Fee schedule")
+        schedule = _schedule_section()
+        st.download_button(
+            "Fee schedule (TOML)",
+            data=fee_schedule_toml({k: v for k, v in schedule.items() if k != "source"}).encode(),
+            file_name="fee_schedule.toml",
+            mime="application/toml",
+            key="fund_toml",
+            on_click="ignore",
+            icon=":material/download:",
+            help="The schedule in force, as a file: keep it with the Village's records.",
+        )
+    if views.replaces(rec) and views.prices_stock(rec):  # a law without replacement (Chapter 95) has no fund
         st.subheader("Planting space on the site")
         st.caption(
             "The same setting as on the Permit page: the fund is paid for the replacement trees the site "
@@ -171,11 +186,18 @@ def body() -> None:
         )
         views.plantable_controls()
         views.basis_control("fund")  # the unmet value and a payment on the value are on this basis
+    elif views.replaces(rec):  # a count of trees by class: the table's fee for each tree not planted
+        st.subheader("Planting space on the site")
+        st.caption("The same setting as on the Permit page: the payment in lieu is for the trees the site cannot take.")
+        views.plantable_controls(rec)
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
-    ui.jurisdiction_note(a)
+    ui.jurisdiction_note(a, basis=views.prices_stock(views.record(a)))
     fund = a.fund
     rec = views.record(a)
+    if not views.prices_stock(rec) and views.replaces(rec):
+        _count_payment(a)
+        return
     if not rec.fund_name:
         funded = with_section("fund")[0]  # the law with a fund, whose fee schedule the page shows
         st.info(
@@ -216,9 +238,46 @@ def body() -> None:
     printable.pdf_button("fund")  # the printable report (PDF) of this page's figures
 
 
-ui.run_page(
-    "Fund & fee schedule",
-    body,
-    caption=f"{views.cite(FEE)}: the Board sets the basis of payments in lieu; the Engineer records it in the register.",
-    law=True,
-)
+def _count_payment(a: Any) -> None:
+    """The payment in lieu under a law counting replacement trees by class: the table's fee for each tree not
+    planted, with the fund it goes into (named, or said not held), each figure with its section; a figure not
+    given says why, never $0.00."""
+    rep, fund = a.replacement, a.fund
+    s = views.parts(views.record(a), a)
+    paid = s.get("fund") or s["replacement"]
+    st.subheader(f"Payment in lieu ({paid})")
+    c = st.columns(3)
+    ui.money_row(
+        c[:1],
+        [(f"Payment in lieu (USD, {paid})", fund.fund_in_lieu_usd, "The table's fee for each tree not planted.")],
+    )
+    c[1].metric(
+        f"Trees paid for in lieu (trees, {paid})",
+        "not given" if fund.trees_in_lieu is None else ui.num(fund.trees_in_lieu),
+    )
+    if fund.not_held is not None:
+        c[2].metric(f"Fund paid into ({fund.not_held.section})", "Not held", help=str(fund.not_held))
+    else:
+        c[2].metric(f"Fund paid into ({paid})", views.record(a).fund_name or "—")
+    if rep.trees_needed is None:
+        st.warning("No payment is given: the text read leaves a tree undecided (the Permit page names it).")
+    elif fund.fund_in_lieu_usd is None:
+        st.caption(
+            "Set the trees the site can take above: the payment is the table's fee for each tree it cannot take."
+        )
+    classes = [ln for ln in a.lines if ln.get("item") == "Trees removed in the class"]
+    if classes:
+        st.markdown("**The table's fees**")
+        for ln in classes:
+            st.markdown(f"- {ln['section']}: {ln['note']} ({ui.num(ln['value'])} removed)")
+    for n in fund.notes:
+        st.markdown(f"- {views.readable(n)}")
+    table = views.fund_table(fund, a)
+    table = table[table["Item"] != views.FUND_ITEMS["label"]]  # the fund's name (above), not a fee schedule
+    with st.expander("All fund figures"):
+        st.dataframe(table, width="stretch", hide_index=True)
+    ui.page_downloads("fund", {"Fund": table})
+    printable.pdf_button("fund")  # the printable report (PDF) of this page's figures
+
+
+ui.run_page("Fund & fee schedule", body, caption=_caption, law=True)

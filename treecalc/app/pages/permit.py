@@ -202,36 +202,37 @@ def _replaces(a: Assessment) -> bool:
 def body() -> None:
     head = st.container()  # the law's name, once the assessment says which law applies
     card = st.container()  # the applicant's answer first (a phone shows it in its first screen), above the controls
-    if views.replaces(views.survey_record()):  # a law without replacement (Chapter 95) has nothing to choose
+    rec = views.survey_record()
+    if views.replaces(rec) and views.prices_stock(rec):  # a law without replacement (Chapter 95): nothing to choose
         views.basis_control("permit")  # it turns the required value, the plan and the payment above and below
         with st.expander("Replacement stock and planting space", expanded=True):
             _stock_controls()
             plan_panel.mortality_control()
+    elif views.replaces(rec):  # a count of trees by class: no stock, no value basis; the planting space alone
+        with st.expander("Planting space", expanded=True):
+            views.plantable_controls(rec)
     with st.spinner("Assessing the survey…"):
         a = state.assessment()
     with head:
         st.caption(_head(views.record(a), a))
-    ui.jurisdiction_note(a, basis=not _replaces(a))  # a replacement's card names the basis beside its total
-    held_not = list(a.replacement.not_held or [])
-    if held_not:
-        # the cost card would say $0.00 where the fee's condition or the planting is not held: the page says what is
-        # not held and shows no amount rather than one the text does not support
-        st.warning(
-            f"Parts of the law applied ({views.record(a).name}) are not held, so this page shows no amount to pay: "
-            "the command line's text and JSON give the replacement trees by class and say what is not held."
-        )
-        st.markdown("\n".join(f"- {why}" for why in held_not))
+    counts = _replaces(a) and not views.prices_stock(views.record(a))
+    # a replacement's card names the basis beside its total; a count of trees is on no value basis
+    ui.jurisdiction_note(a, basis=not _replaces(a))
     if not _replaces(a):
         _permit_figures(a)
+    elif counts:
+        with card:
+            _count_card(a)
+        _count_figures(a)
     else:
-        if not held_not:
-            with card:
-                _cost_card(a)
+        with card:
+            _cost_card(a)
         _replacement_figures(a)
     per_tree = _triggers(a)
     plan = _plan(a)
     if _replaces(a):
-        _projection(a, a.replacement)
+        if not counts:  # the replacements' benefits against the removed trees': a plan of stock to project
+            _projection(a, a.replacement)
         plan_panel.panel(views.record(a), a)  # which optional removals to make: treecalc.studies.plan
     ui.page_downloads(
         "permit",
@@ -319,6 +320,83 @@ def _cost_card(a: Assessment) -> None:
             f"lieu ({d}, {fund_s}). Set what it can take under *Replacement stock and planting space*."
         )
         _fewer_removals(a)
+
+
+def _count_card(a: Assessment) -> None:
+    """The applicant's answer under a law counting replacement trees by class: the trees its table requires, those
+    planted and paid for in lieu, and the payment (the table's fees for the trees not planted), each with its
+    section; what the law's text read does not hold (the permit, the fund) said so, never as "no" or $0.00."""
+    rep, fund, permit = a.replacement, a.fund, a.permit
+    s = views.parts(views.record(a), a)
+    table, planting, paid = s["replacement"], s.get("planting") or s["replacement"], s.get("fund") or s["replacement"]
+    with st.container(border=True):
+        st.markdown("#### What will this permit cost me?")
+        if permit.not_held is not None:
+            st.markdown(f"**Permit:** {permit.not_held} — whether these removals need one is not said here.")
+        c = st.columns(3)
+        c[0].metric(f"Replacement trees required (trees, {table})", _count_or_not_given(rep.trees_needed))
+        c[1].metric(f"Planted on site (trees, {planting})", _count_or_not_given(rep.trees_planted))
+        c[2].metric(f"Paid for in lieu (trees, {paid})", _count_or_not_given(rep.trees_in_lieu))
+        if rep.trees_needed is None:
+            st.warning(
+                "The replacement trees are not given for the site: the text read leaves a tree undecided (below), "
+                "so no count and no payment is given."
+            )
+        elif fund.fund_in_lieu_usd is not None:
+            c = st.columns(3)
+            ui.money_row(
+                c[:1],
+                [
+                    (
+                        f"Payment in lieu (USD, {paid})",
+                        fund.fund_in_lieu_usd,
+                        f"The table's fee for each replacement tree not planted on site, paid into "
+                        f"{views.fund_words(a)}.",
+                    )
+                ],
+            )
+            c[1].markdown(f"Paid into {views.fund_words(a)}.")
+        else:
+            st.caption(
+                f"Set the trees the site can take under *Planting space*: the payment in lieu ({paid}) is the table's "
+                "fee for each replacement tree not planted on site."
+            )
+        if rep.trees_planted:
+            st.caption(
+                f"The table sets no price for the {ui.num(rep.trees_planted)} trees planted on site: their cost is the "
+                "nursery's quote, not a figure of the law. Permit fees are not included."
+            )
+        _fewer_removals(a)  # the trees kept so far stay in sight, to be put back
+
+
+def _count_or_not_given(n: int | None) -> str:
+    return "not given" if n is None else ui.num(n)
+
+
+def _count_figures(a: Assessment) -> None:
+    """The table applied: the trees removed in each class with the class's words, each removed tree's count, the
+    warnings (a tree the text leaves undecided) and what of the law is not held."""
+    rep = a.replacement
+    classes = [ln for ln in a.lines if ln.get("item") == "Trees removed in the class"]
+    if classes:
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "Section": [ln["section"] for ln in classes],
+                    "Trees removed (trees)": [ln["value"] for ln in classes],
+                    "The table's words": [ln["note"] for ln in classes],
+                }
+            ),
+            width="stretch",
+            hide_index=True,
+        )
+    for w in rep.warnings or []:
+        st.warning(views.readable(w))
+    for n in rep.notes or []:
+        st.caption(f"• {views.readable(n)}")
+    if rep.not_held:
+        with st.expander(f"Not held: what of {views.record(a).chapter} the text read does not give"):
+            st.markdown("\n".join(f"- {why}" for why in rep.not_held))
 
 
 def _basis_line(a: Assessment) -> None:
@@ -498,6 +576,11 @@ def _head(rec, a: Assessment) -> str:
             f"{chapter} has no replacement rule and no tree fund."
         )
     s = views.parts(rec, a)
+    if not views.prices_stock(rec):
+        return (
+            f"Chapter {chapter} of {of}: {s['permit']} permit, {s['replacement']} replacement trees by DBH class, "
+            "paid for in lieu where the site cannot take them."
+        )
     return (
         f"Chapter {chapter} of {of}: {s['permit']} permit triggers, {s['replacement']} replacement, the cheapest plan."
     )
@@ -524,7 +607,9 @@ def _triggers(a: Assessment) -> pd.DataFrame | None:
         else f"{views.permit_words(rec).capitalize()} triggers ({rec.chapter}, {sec})"
     )
     triggers = permit.triggers or []
-    if triggers:
+    if permit.not_held is not None:  # neither a trigger nor "no trigger holds": the permit's section is not held
+        st.caption(f"{permit.not_held}: which removals need the permit is not said here.")
+    elif triggers:
         for t in triggers:
             if isinstance(t, str):
                 st.markdown(f"- {t}")
@@ -550,6 +635,11 @@ def _plan(a: Assessment) -> pd.DataFrame:
     if not _replaces(a):
         return pd.DataFrame()
     rep = a.replacement
+    if not views.prices_stock(views.record(a)):  # a count of trees prices no stock: no mix is made
+        section = views.parts(views.record(a), a)["replacement"]
+        st.subheader(f"Planting plan ({section})")
+        st.caption(f"No planting plan is made under {section}: it counts the trees to replant, it prices no stock.")
+        return pd.DataFrame()
     st.subheader(f"Planting plan ({cites.head(views.cite(PERCENT, a))})")
     plan = views.frame(rep.plan)
     if len(plan):

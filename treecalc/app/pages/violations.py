@@ -252,18 +252,28 @@ def _headline(a: Assessment) -> None:
 
 def _not_held(rec: Any) -> None:
     """The page under a law whose penalties (and violation facts) the text read does not hold: it says so, naming
-    the sections to see, and gives no amount, no offence and no "no penalty"."""
-    from treecalc.law import readings
-
-    read = readings(rec.key)
-    town = read.get("record", {}).get("town", rec.name)
-    said = [f"not held for {town}: see {n['section']} ({n['what']})" for n in read.get("not_held", [])]
+    the sections to see as the assessment's findings name them, and gives no amount, no offence and no "no
+    penalty"."""
+    with st.spinner("Assessing the survey…"):
+        a = state.assessment()
+    pen, permit = a.penalties, a.permit
+    said = str(pen.not_held) if pen.not_held is not None else f"the penalties of {rec.chapter} are not held"
     st.warning(
-        f"{rec.chapter}: the penalties are not held for {town}: no offence or amount is given. "
-        "See the ordinance for what applies."
+        f"{views.record(a).chapter}: {said}. No offence is found and no amount is given: whether a removal is an "
+        "offence, and what it would cost, is the ordinance's to say."
     )
-    for n in said:
+    c = st.columns(2)
+    c[0].metric(
+        f"Trees harmed without a required permit ({pen.not_held.section if pen.not_held else rec.chapter})",
+        "Not held",
+        help=said,
+    )
+    if permit.not_held is not None:  # a violation is a removal without a required permit: neither is held
+        c[1].metric(f"Permit required ({permit.not_held.section})", "Not held", help=str(permit.not_held))
+    for n in a.replacement.not_held:
         st.caption(f"• {n}")
+    ui.page_downloads("violations")
+    printable.pdf_button("violations")  # the report says the penalties are not held, as this page does
 
 
 def body() -> None:
@@ -323,7 +333,9 @@ def body() -> None:
             views.show_table(per_tree, a, first=OFFENCE_FIRST)
     else:
         st.caption("No tree was harmed without a permit: no penalty.")
-    other = views.kv_table(views.fields_of(pen), skip=("per_tree", "trees", "doubling_reasons", "not_offences"))
+    other = views.kv_table(
+        views.fields_of(pen), skip=("per_tree", "trees", "doubling_reasons", "not_offences", "not_held")
+    )
     other["Item"] = other["Item"].map(views.label)
     with st.expander("All penalty figures"):
         st.dataframe(other, width="stretch", hide_index=True)

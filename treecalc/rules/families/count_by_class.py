@@ -24,7 +24,7 @@ from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.law import cites, readings
 from treecalc.law.registry import by_key
 from treecalc.law.schema import Entry, compare
-from treecalc.results import Findings, Fund, Penalties, Permit, Replacement, line
+from treecalc.results import NOT_HELD_PARTS, Findings, Fund, NotHeld, Penalties, Permit, Replacement, line
 from treecalc.schema import REMOVALS
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
@@ -172,7 +172,8 @@ def assess(ctx: Context) -> Findings:
     # the sections heading its parts, as its law in force on the date numbers them
     sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
     warnings: list[str] = []
-    not_held = [f"not held for {town}: see {n['section']} ({n['what']})" for n in read.get("not_held", [])]
+    held_not = _held_not(read, town, key)
+    not_held = [str(n) for n in held_not]
     removed = np.isin(actions(ctx.trees), REMOVALS)
     tally = _exemptions(ctx, read, site, town, removed)
     _count(ctx, key, tally, removed, sec["replacement"])
@@ -193,7 +194,10 @@ def assess(ctx: Context) -> Findings:
         in_lieu = required - planted
         _, exact = _shares(tally.counted, credit + planted)
     fund_usd = float(exact) if exact is not None else None
-    permit = _permit(ctx, key, town, sec["permit"], removed, not_held)
+    # the family finds no offence and gives no amount for one: its towns' penalties are not held, whether or not
+    # their readings say so (a town's readings that name none are said in the chapter's words)
+    penalties_not_held = _part(held_not, "penalties") or NotHeld(town, record.chapter, "the penalties", "penalties")
+    permit = _permit(ctx, key, town, sec["permit"], removed, _part(held_not, "permit"))
     item = record.permit_item
     if permit.required is None:
         said = [line(sec["permit"], item, f"not held for {town}: see {sec['permit']}")]
@@ -231,6 +235,7 @@ def assess(ctx: Context) -> Findings:
         notes=[]
         if plantable is not None
         else ["give ‹plantable› (the replacement trees planted on site) for the amount in lieu"],
+        not_held=_part(held_not, "fund"),
     )
     penalties = Penalties(
         fine_max_usd=None,
@@ -240,7 +245,8 @@ def assess(ctx: Context) -> Findings:
         offences_definite=0,
         offences_conditional=0,
         per_tree=[],
-        notes=[n for n in not_held if "penalt" in n],
+        notes=[str(penalties_not_held)],
+        not_held=penalties_not_held,
     )
     # no offence is found: the family's data holds no penalties, and a fact not given never makes one
     ctx.trees["offence"] = False
@@ -248,7 +254,27 @@ def assess(ctx: Context) -> Findings:
     return Findings(permit, replacement, fund, penalties, ctx.survey_lines + lines, site)
 
 
-def _permit(ctx: Context, key: str, town: str, section: str, removed: np.ndarray, not_held: list[str]) -> Permit:
+def _held_not(read: dict[str, Any], town: str, key: str) -> list[NotHeld]:
+    """The town's ``[[not_held]]``, each a :class:`~treecalc.results.NotHeld` naming its part; ValueError for a part
+    the outputs do not know (it would stand beside no figure)."""
+    out = []
+    for n in read.get("not_held", []):
+        part = str(n.get("part", ""))
+        if part and part not in NOT_HELD_PARTS:
+            raise ValueError(
+                f"readings/{key}.toml [[not_held]] {n.get('what')!r}: part {part!r} is not one of "
+                + ", ".join(NOT_HELD_PARTS)
+            )
+        out.append(NotHeld(town, str(n["section"]), str(n["what"]), part))
+    return out
+
+
+def _part(held_not: list[NotHeld], part: str) -> NotHeld | None:
+    """The town's not-held entry of ``part``, None when its readings name none."""
+    return next((n for n in held_not if n.part == part), None)
+
+
+def _permit(ctx: Context, key: str, town: str, section: str, removed: np.ndarray, held_not: NotHeld | None) -> Permit:
     """The permit a removal needs when the town's law file holds its threshold (``[permit.min_dbh_in]``); else not
     held: neither yes nor no, and each tree's need of it unknown (NA)."""
     from treecalc.law.loader import entries
@@ -256,7 +282,8 @@ def _permit(ctx: Context, key: str, town: str, section: str, removed: np.ndarray
     e = entries(key, on=ctx.opts.on).get("permit.min_dbh_in")
     if not isinstance(e, Entry):
         ctx.trees["permit_needed"] = pd.array([pd.NA] * len(ctx.trees), dtype="boolean")
-        return Permit(None, [], [], 0, f"not held for {town}: see {section}", notes=not_held[:1])
+        said = held_not or NotHeld(town, section, "the permit", "permit")
+        return Permit(None, [], [], 0, f"not held for {town}: see {section}", notes=[str(said)], not_held=said)
     needs = removed & compare(e.operator or ">=", dbh(ctx.trees), e.value)
     ctx.trees["permit_needed"] = needs
     tags = [str(t) for t in ctx.trees["tag"][needs]]
