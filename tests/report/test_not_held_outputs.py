@@ -317,3 +317,20 @@ def test_manalapan_geojson_sidecar(manalapan):
     assert {t: counts[t] for t in MANALAPAN_BY_TAG} == MANALAPAN_BY_TAG
     assert counts["N8"] != counts["N8"]  # retained: null
     assert set(layer["permit_needed"]) == {MANALAPAN_PERMIT}
+
+
+@pytest.mark.parametrize(("town", "survey"), [("milltown", MILLTOWN_CSV), ("manalapan", MANALAPAN_CSV)])
+def test_the_json_counts_no_offence_where_the_penalties_are_not_held(tmp_path, capsys, town, survey):
+    # both towns' penalties are not held: every tree was removed without a word of a permit, yet the JSON may not say
+    # "0 offences" nor "offence: false" (a finding the text does not support); it says null, and its notes why
+    src = tmp_path / "lot.csv"
+    src.write_text(survey, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["assess", str(src), "--jurisdiction", town, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["offences"] is None and doc["offences_definite"] is None and doc["offences_conditional"] is None
+    assert len(doc["per_tree"]) == survey.count("\n") - 1  # every tree of the survey (the header line apart)
+    assert [t["offence"] for t in doc["per_tree"]] == [None] * len(doc["per_tree"])
+    assert any("not held" in n for n in doc["notes"]["penalties"]), doc["notes"]["penalties"]
+    # the replacement trees are held: counted (17 and 16, worked out above)
+    assert doc["replacement_trees_required"] == {"milltown": 17, "manalapan": 16}[town]

@@ -146,6 +146,9 @@ def _assessment_object(
     first = plan[0] if plan else (rep.stock or [{}])[0]
     permit_sections = list(dict.fromkeys(t["section"] for t in a.permit.triggers))
     n = len(a.trees)
+    # a law whose penalties are not held counts no offence: null, never 0 or false (its notes say what is not held)
+    offences_held = a.penalties is None or a.penalties.not_held is None
+    per_tree = a.trees if offences_held or "offence" not in a.trees else a.trees.assign(offence=None)
     return {
         "jurisdiction": a.jurisdiction,
         "jurisdiction_name": by_key(a.jurisdiction).name,
@@ -205,8 +208,8 @@ def _assessment_object(
         "civil_penalty_conditional_usd": pen.civil_penalty_conditional_usd,
         "criminal_fine_conditional_usd": pen.criminal_fine_conditional_usd,
         "fine_conditional_usd": pen.fine_conditional_usd,
-        "offences_definite": pen.offences_definite,
-        "offences_conditional": pen.offences_conditional,
+        "offences_definite": pen.offences_definite if offences_held else None,
+        "offences_conditional": pen.offences_conditional if offences_held else None,
         "offence_rows": finding_rows(pen.per_tree),
         "not_offences": finding_rows(pen.not_offences),
         "replacement_parts": [
@@ -224,10 +227,10 @@ def _assessment_object(
             if rep.conditional_22f
             else {}
         ),
-        "offences": int(a.trees["offence"].sum()) if n else 0,
+        "offences": (int(a.trees["offence"].sum()) if n else 0) if offences_held else None,
         # the 20-year projection's mortality and payback year: the assessment's, computed once
         "projection": a.projection_summary,
-        "per_tree": frame_rows(_per_tree_frame(a.trees, TREE_JSON_COLUMNS)),
+        "per_tree": frame_rows(_per_tree_frame(per_tree, TREE_JSON_COLUMNS)),
         "rejected_rows": frame_rows(a.rejected),
         "lines": a.lines,
         # what each finding says beside its figures (the text output's "note:" lines), by finding
