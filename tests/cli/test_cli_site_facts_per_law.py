@@ -63,8 +63,9 @@ def test_survey_lists_only_the_facts_of_the_law_named(tmp_path, capsys):
     j = run_json(capsys, ["survey", path, "--json", *WH, "--site", "has_residence=true"])
     listed = {a.split(" not given")[0] for a in j["site_assumptions"] if " not given" in a}
     record = jurisdictions.get("wesley-hills")
-    # Chapter 95's facts and the ones every law reads, but has_residence (given) and the jurisdiction (given)
-    assert listed == (set(record.site_facts) | {"crs", "climate_zone"}) - {"has_residence"}
+    # Chapter 95's facts and the ones every law reads, but has_residence (given), the jurisdiction (given) and the
+    # crs (what x/y columns are in: the survey has none)
+    assert listed == (set(record.site_facts) | {"climate_zone"}) - {"has_residence"}
     text = " ".join(j["site_assumptions"])
     assert "§208" not in text and "subdividable" not in text and "Croton" not in text
     # in Chapter 95's words ([site_why] of data/readings/wesley_hills.toml, filled from the law)

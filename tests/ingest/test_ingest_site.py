@@ -70,8 +70,31 @@ def test_missing_facts_are_conservative_assumptions(tmp_path):
     assert s.site_assumed["village_work"] is False
     assert s.site_assumed["prior_removals_12mo"] == 0
     assert s.site_assumed["jurisdiction"] is None
+    # every fact but the crs, which says what x/y columns are in: this survey has none, so nothing is assumed of it
+    assert "crs" in SITE_FIELDS and "crs" not in s.site_assumed
     for f in SITE_FIELDS:
-        assert any(a.startswith(f"{f} not given") for a in s.site_assumptions)
+        assert any(a.startswith(f"{f} not given") for a in s.site_assumptions) is (f != "crs"), f
+
+
+def test_the_crs_is_said_not_given_only_for_a_survey_with_x_y(tmp_path):
+    # x/y in WGS84 degrees are read without a crs (Survey123's POINT_X/POINT_Y): the crs not given is then said
+    xy = read_survey(
+        write_text(
+            tmp_path / "xy.csv",
+            [["Tag", "Species", "DBH", "Action", "x", "y"], ["1", "Red maple", 14, "remove", -73.9, 41.2]],
+        )
+    )
+    assert any(a.startswith("crs not given") for a in xy.site_assumptions)
+    ll = read_survey(
+        write_text(
+            tmp_path / "ll.csv",
+            [
+                ["Tag", "Species", "DBH", "Action", "latitude", "longitude"],
+                ["1", "Red maple", 14, "remove", 41.2, -73.9],
+            ],
+        )
+    )
+    assert not any(a.startswith("crs") for a in ll.site_assumptions), ll.site_assumptions
 
 
 def test_bad_site_sheet_value_is_a_warning(tmp_path):

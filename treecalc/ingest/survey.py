@@ -773,6 +773,10 @@ def _assemble(
     except ValueError as e:
         raise SurveyError(str(e)) from None
     assumptions, assumed = S.assumptions(site_final)
+    if not {"x", "y"} & set(headers):  # the crs says what x/y are in: a survey without them (a layer's points are
+        # reprojected by their own CRS, latitude/longitude are degrees) assumes nothing of it
+        assumptions = [a for a in assumptions if not a.startswith("crs not given")]
+        assumed.pop("crs", None)
     dist_col = mapping.first("distance_to_residence_ft")
     data_assumptions: list[str] = []
     data_assumptions.extend(not_surveyed_text(list(not_surveyed), site_final.get("jurisdiction")))
