@@ -58,10 +58,9 @@ _ONE_LAW_FLAGS = (
 def _check_one_law_flags(a: argparse.Namespace) -> None:
     """A flag the chosen law does not read is an error naming it (never silently dropped): ``--permit-issued``
     with Wesley Hills (§120-10A is Croton-on-Hudson's), ``--cellar`` with Croton-on-Hudson (§95-3C(1))."""
-    from treecalc.law.access import jurisdiction_key
-    from treecalc.rules.excavation import one_law_input
+    from treecalc.rules.excavation import excavation_law, one_law_input
 
-    jur = jurisdiction_key(a.jurisdiction)
+    jur = excavation_law(a.jurisdiction)  # a law without an excavation chapter: refused before any file is read
     for flag, attr, name in _ONE_LAW_FLAGS:
         why = one_law_input(name, jur, shown=flag) if getattr(a, attr, None) is not None else ""
         if why:

@@ -79,6 +79,7 @@ __all__ = [  # sorted: the names the command line, the app and the tests call
     "check_permit",
     "end_area_volumes",
     "end_area_volumes_from_frame",
+    "excavation_law",
     "grid_volumes",
     "grid_volumes_from_frame",
     "one_law_input",
@@ -109,9 +110,26 @@ _REFUSED = ("term", "cellar")
 _NOTED = ("retaining_wall_height_ft", "lot_area_sqft")
 
 
+def excavation_law(name: str | None) -> str:
+    """The key of the law ``name`` (any accepted spelling) when its record has an excavation chapter; a law without
+    one (a tree chapter only) is refused naming those that have one, never looked for rules it does not have."""
+    laws = jurisdictions.with_chapter("excavation")
+    having = ", ".join(r.user_spelling for r in laws)
+    try:
+        key = jurisdiction_key(name)
+    except ValueError:
+        raise ValueError(f"unknown jurisdiction {name!r}: the laws with an excavation chapter are {having}") from None
+    if key not in {r.key for r in laws}:
+        raise ValueError(
+            f"{jurisdictions.by_key(key).user_spelling} has no excavation chapter in treecalc: "
+            f"the laws with one are {having}"
+        )
+    return key
+
+
 def chapter(key: str) -> ModuleType:
     """The excavation rules of the law ``key`` (its record's rules package, module ``excavation``)."""
-    return importlib.import_module(f"{jurisdictions.by_key(key).rules}.excavation")
+    return importlib.import_module(f"{jurisdictions.by_key(excavation_law(key)).rules}.excavation")
 
 
 def plan_depths_ft() -> tuple[float, ...]:
@@ -224,7 +242,7 @@ def check_permit(
     .. [1] Croton-on-Hudson Code §120-2, §120-3A, §120-3B, §120-8, §120-10A; Wesley Hills Code
        §95-3A(1), §95-3C(1), §95-3D(1).
     """
-    jur = jurisdiction_key(jurisdiction)
+    jur = excavation_law(jurisdiction)
     o = operation(
         excavations,
         fills,
