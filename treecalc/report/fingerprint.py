@@ -300,6 +300,8 @@ def _from_json(raw: bytes, where: str) -> tuple[dict[str, Any], dict[str, Any]]:
         raise StatementError(str(e).replace("the JSON is not valid JSON", "not a JSON statement")) from None
     if not isinstance(doc, dict) or not doc.get("fingerprint"):
         raise StatementError(f"{where}: no fingerprint in this JSON (write it with treecalc assess --json)")
+    if "per_tree" not in doc and "rows_left_out" in doc:  # a layer's summary: not the statement it resembles
+        raise StatementError(f"{where}: {_LAYER}")
     return _checked(doc["fingerprint"], where), doc
 
 
@@ -381,6 +383,14 @@ def _from_pdf(raw: bytes, where: str) -> tuple[dict[str, Any], list[str]]:
         raise StatementError(f"{where}: not a readable PDF ({type(e).__name__}: {e})") from None
 
 
+#: Why a GIS output is refused: its summary holds the fingerprint, but only the figures of the assessment's JSON
+#: (none of its per-tree rows), so comparing it with the JSON derived again would call an untouched file tampered.
+_LAYER = (
+    "a GIS layer or its summary (treecalc assess --out .gpkg/.geojson/.fgb) is not a statement verify can check: "
+    "give the JSON (treecalc assess --json), the Excel statement (--out .xlsx) or the PDF report (--pdf) of the survey"
+)
+
+
 def read_statement(statement: str | Path) -> tuple[dict[str, Any], dict[str, Any] | None, Any]:
     """The fingerprint a statement carries, the whole of a JSON statement (else None), and what the statement shows
     to be compared: the rows of an Excel statement's sheets (by sheet), the text of a PDF's pages, None for JSON.
@@ -394,6 +404,8 @@ def read_statement(statement: str | Path) -> tuple[dict[str, Any], dict[str, Any
     if not p.is_file():
         raise _not_a_file("statement", p)
     suffix = p.suffix.lower()
+    if suffix in (".gpkg", ".geojson", ".fgb"):
+        raise StatementError(f"statement {p}: {_LAYER}")
     if suffix not in (".json", ".xlsx", ".pdf"):
         raise StatementError(
             f"statement {p}: give the JSON (.json), the Excel statement (.xlsx) or the PDF report (.pdf)"
