@@ -32,7 +32,7 @@ from typing import Any
 
 from treecalc.ingest.errors import AmbiguousActionError, SurveyError
 from treecalc.law.schema import LawSchemaError
-from treecalc.reference.datafolder import MissingDataFile
+from treecalc.reference.datafolder import DamagedDataFile, MissingDataFile
 
 #: Names accepted by ``--limit NAME=VALUE`` and ``TREECALC_LIMITS``, with what each bounds.
 LIMIT_NAMES = {
@@ -234,6 +234,8 @@ def _child(
         payload = pickle.dumps(("error", str(e)))
     except MissingDataFile as e:  # treecalc's data folder, not the survey, is incomplete: said as such
         payload = pickle.dumps(("data", str(e)))
+    except DamagedDataFile as e:  # a data file an edit broke, first read here: the file named, not the survey
+        payload = pickle.dumps(("damaged", str(e)))
     except (
         LawSchemaError
     ) as e:  # a law file of the data folder refused when first read here: the law's, not the survey's
@@ -337,6 +339,8 @@ def run_isolated(
         return value
     if kind == "data":
         raise MissingDataFile(value)
+    if kind == "damaged":
+        raise DamagedDataFile(value)
     if kind == "law":
         raise LawSchemaError(value)
     if kind == "ambiguous":

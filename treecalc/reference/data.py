@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from treecalc.reference.datafolder import DATA_DIR, data_file
+from treecalc.reference.datafolder import DATA_DIR, damaged_if_unreadable, data_file
 
 SPECIES_DIR = DATA_DIR / "species"
 EXAMPLES_DIR = DATA_DIR / "examples"
@@ -202,7 +202,8 @@ def benefit_tables() -> BenefitTables:
 
 
 def _build_benefit_tables() -> BenefitTables:
-    rows, units, cells = _benefit_table_cells(_species_file("benefit_tables.csv"))
+    with damaged_if_unreadable("species/benefit_tables.csv"):
+        rows, units, cells = _benefit_table_cells(_species_file("benefit_tables.csv"))
     value_rows = tuple(rows)
     row_index = {r: i for i, r in enumerate(value_rows)}
     shape = (len(value_rows), len(DBH_CLASSES_CM))
@@ -215,14 +216,16 @@ def _build_benefit_tables() -> BenefitTables:
 @functools.cache
 def prices() -> dict[str, float]:
     """The zone's default benefit prices, USD per unit (see ``prices.csv``)."""
-    p = pd.read_csv(_species_file("prices.csv"))
-    return {r.factor_group: float(r.price_usd_per_unit) for r in p.itertuples()}
+    with damaged_if_unreadable("species/prices.csv"):
+        p = pd.read_csv(_species_file("prices.csv"))
+        return {r.factor_group: float(r.price_usd_per_unit) for r in p.itertuples()}
 
 
 @functools.cache
 def price_units() -> dict[str, str]:
-    p = pd.read_csv(_species_file("prices.csv"))
-    return {r.factor_group: f"USD/{r.unit}" for r in p.itertuples()}
+    with damaged_if_unreadable("species/prices.csv"):
+        p = pd.read_csv(_species_file("prices.csv"))
+        return {r.factor_group: f"USD/{r.unit}" for r in p.itertuples()}
 
 
 #: The catalogue's CTLA appraisal parameters (numbers, per species).
@@ -272,13 +275,15 @@ def _frame_in(arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> pd.DataFra
 
 
 def _build_catalogue() -> pd.DataFrame:
-    cat = pd.read_csv(_species_file("catalogue.csv"), keep_default_na=False, dtype={"code": str, "aliases": str})
-    for c in APPRAISAL_COLUMNS:
-        cat[c] = cat[c].astype(float)
+    with damaged_if_unreadable("species/catalogue.csv"):  # an edit that breaks a number: the file's fault, named
+        cat = pd.read_csv(_species_file("catalogue.csv"), keep_default_na=False, dtype={"code": str, "aliases": str})
+        for c in APPRAISAL_COLUMNS:
+            cat[c] = cat[c].astype(float)
     # required: without it no species is native or invasive, and the numbers change without a word
     status_path = _species_file("local_status.csv")
-    st = pd.read_csv(status_path, keep_default_na=False, dtype=str)
-    bad = st.loc[~st["native"].str.lower().isin(["yes", "no"]), "code"].tolist()
+    with damaged_if_unreadable("species/local_status.csv"):
+        st = pd.read_csv(status_path, keep_default_na=False, dtype=str)
+        bad = st.loc[~st["native"].str.lower().isin(["yes", "no"]), "code"].tolist()
     if bad:
         raise ValueError(f"{status_path}: column 'native' must be yes or no (codes {bad[:5]})")
     bad = st.loc[~st["part575"].str.lower().isin(["prohibited", "regulated", "none"]), "code"].tolist()
@@ -314,8 +319,10 @@ def _outside_northeast(cat: pd.DataFrame) -> pd.DataFrame:
     for zone in zones().index:
         if zone == DEFAULT_ZONE:
             continue
-        sp = pd.read_csv(_zones_file(f"{zone}/species.csv"), keep_default_na=False, dtype=str)
-        for code, sci, common, tt in zip(sp["code"], sp["scientific_name"], sp["common_name"], sp["tree_type"]):
+        with damaged_if_unreadable(f"species/zones/{zone}/species.csv"):
+            sp = pd.read_csv(_zones_file(f"{zone}/species.csv"), keep_default_na=False, dtype=str)
+            named = list(zip(sp["code"], sp["scientific_name"], sp["common_name"], sp["tree_type"]))
+        for code, sci, common, tt in named:
             if code in known:
                 continue
             if code in rows:
@@ -361,8 +368,9 @@ def growth_utd() -> pd.DataFrame:
     ``min_dbh_cm`` / ``max_dbh_cm`` bound the DBH range of each equation (the
     source calls them min_age / max_age, but they hold DBH).
     """
-    g = pd.read_csv(_species_file("growth_utd.csv"))
-    return g.set_index("species_code")
+    with damaged_if_unreadable("species/growth_utd.csv"):
+        g = pd.read_csv(_species_file("growth_utd.csv"))
+        return g.set_index("species_code")
 
 
 @functools.cache
@@ -370,7 +378,7 @@ def mortality() -> dict:
     """The default annual street-tree mortality and its source (``species/mortality.toml``)."""
     import tomllib
 
-    with open(_species_file("mortality.toml"), "rb") as f:
+    with damaged_if_unreadable("species/mortality.toml"), open(_species_file("mortality.toml"), "rb") as f:
         return tomllib.load(f)
 
 
@@ -380,10 +388,11 @@ def growth_age_class() -> tuple[np.ndarray, np.ndarray]:
 
     Rows follow :attr:`BenefitTables.value_rows`.
     """
-    g = pd.read_csv(_species_file("growth_age_class.csv"))
     rows = benefit_tables().value_rows
-    wide = g.pivot(index="value_row", columns="age_yr", values="dbh_cm").reindex(index=list(rows))
-    return _readonly(wide.columns.to_numpy(float)), _readonly(wide.to_numpy(float))
+    with damaged_if_unreadable("species/growth_age_class.csv"):
+        g = pd.read_csv(_species_file("growth_age_class.csv"))
+        wide = g.pivot(index="value_row", columns="age_yr", values="dbh_cm").reindex(index=list(rows))
+        return _readonly(wide.columns.to_numpy(float)), _readonly(wide.to_numpy(float))
 
 
 @functools.lru_cache(maxsize=8)
@@ -487,7 +496,8 @@ def _zones_file(name: str) -> Path:
 @functools.cache
 def zones() -> pd.DataFrame:
     """The climate zones, indexed by code as the data spells them: ``name``, ``reference_city``, ..."""
-    return pd.read_csv(_zones_file("zones.csv"), keep_default_na=False).set_index("zone", drop=False)
+    with damaged_if_unreadable("species/zones/zones.csv"):
+        return pd.read_csv(_zones_file("zones.csv"), keep_default_na=False).set_index("zone", drop=False)
 
 
 @functools.cache
@@ -514,10 +524,11 @@ def zone_code(zone: object) -> str:
 def zone_prices() -> dict[str, dict[str, float]]:
     """Default prices of every zone (USD per unit, see ``zones/prices.csv``). The Northeast's are
     ``data/species/prices.csv`` (:func:`prices`), the table its figures have always read."""
-    p = pd.read_csv(_zones_file("prices.csv"), keep_default_na=False)
     out: dict[str, dict[str, float]] = {}
-    for r in p.itertuples():
-        out.setdefault(str(r.zone), {})[str(r.factor_group)] = float(r.price_usd_per_unit)
+    with damaged_if_unreadable("species/zones/prices.csv"):
+        p = pd.read_csv(_zones_file("prices.csv"), keep_default_na=False)
+        for r in p.itertuples():
+            out.setdefault(str(r.zone), {})[str(r.factor_group)] = float(r.price_usd_per_unit)
     out[DEFAULT_ZONE] = dict(prices())
     return out
 

@@ -3,8 +3,10 @@ a missing file or table said clearly, and the record of the files read (for a st
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +34,32 @@ class MissingDataFile(FileNotFoundError):
     """A data file or one of its tables is missing from the data folder (an old or incomplete copy)."""
 
 
-def _where(folder: Path) -> str:
+class DamagedDataFile(ValueError):
+    """A data file is there but cannot be read as its table (an edit broke it): the data folder's fault, never
+    the survey's, so the message names the file and the folder."""
+
+
+@contextlib.contextmanager
+def damaged_if_unreadable(relpath: str, folder: Path | None = None) -> Iterator[None]:
+    """Reading and converting ``relpath`` of the data folder: a failure in it (a cell that is no number, a column
+    missing, a line the CSV parser refuses) is :class:`DamagedDataFile` naming that file, not an error of the
+    survey being assessed when the table is first read."""
+    try:
+        yield
+    except (DamagedDataFile, MissingDataFile):
+        raise
+    except (ValueError, TypeError, LookupError, tomllib.TOMLDecodeError) as e:
+        base = DATA_DIR if folder is None else folder
+        raise DamagedDataFile(
+            f"{relpath} in {_where(base, 'an edited copy?')} is damaged: it could not be read as its table "
+            f"({type(e).__name__}: {e}); "
+            + (f"copy it again from {BUNDLED_DATA_DIR / relpath}" if BUNDLED_DATA_DIR != base else "reinstall treecalc")
+        ) from None
+
+
+def _where(folder: Path, why: str = "an old or incomplete copy?") -> str:
     if os.environ.get(DATA_ENV) and folder == DATA_DIR:
-        return f"the data folder {folder} ({DATA_ENV} points there; an old or incomplete copy?)"
+        return f"the data folder {folder} ({DATA_ENV} points there; {why})"
     return f"the data folder {folder} (treecalc's own data: the installation is incomplete)"
 
 
