@@ -35,7 +35,7 @@ from treecalc.cli import (
     water,
     words,
 )
-from treecalc.cli.common import dump_json, say_helps
+from treecalc.cli.common import Parser, dump_json, say_helps
 
 __all__ = ["build_parser", "dump_json", "main"]
 
@@ -61,7 +61,7 @@ def build_parser(completion: bool = False) -> argparse.ArgumentParser:
     completes, from which shtab writes the shell's script (imported only then: start-up)."""
     from treecalc import __version__
 
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog="treecalc",
         description="Tree survey to environmental value (i-Tree Streets, 16 US climate zones), Chapter 208 permits, "
         "replacement, Tree Preservation Fund and penalties; companions for water-bill penalties "

@@ -11,7 +11,7 @@ import json
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 #: ``--quiet`` of the command running: no progress line, even on a terminal (errors and notes are still said)
 QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("treecalc_cli_quiet", default=False)
@@ -198,6 +198,35 @@ def _zone_flag(value: str) -> str:
         return data.zone_code(value)
     except ValueError as e:
         raise ValueError(f"--zone: {e}") from None
+
+
+#: What a flag of each argparse type takes, in the words of the one-line error for a value that is not one.
+_TAKES = {"int": "a whole number", "float": "a number"}
+
+
+class Parser(argparse.ArgumentParser):
+    """The command line's parser: a flag's value that argparse cannot take is one ``error:`` line naming the flag
+    and what it takes (exit 2), as the commands' own checks say theirs, not the usage of every flag and then the
+    error; a value starting with ``-`` and a digit (``--excavate -100:4``, ``--cellar -3:25:8``) is the flag's
+    value, refused by the flag's own range check, never taken for an unknown option."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # argparse's own: -5 and -.5 only; no flag of treecalc's looks like a number, so none is shadowed
+        self._negative_number_matcher = re.compile(r"^-\.?\d[\d.:,eE+-]*$")
+
+    def error(self, message: str) -> NoReturn:
+        said = re.fullmatch(r"argument (\S+?)(?:/\S+)?: (?:invalid (\w+) value: (.*)|(expected one argument))", message)
+        if said is None:
+            super().error(message)  # usage, then the error: a command given without what it needs
+        flag, kind, value, missing = said.groups()
+        action = self._option_string_actions.get(flag)
+        if missing:
+            metavar = getattr(action, "metavar", None) or "a value"
+            print(f"error: {flag} takes {metavar}, and none was given", file=sys.stderr)
+        else:
+            print(f"error: {flag} takes {_TAKES.get(kind, f'a {kind} value')}, got {value}", file=sys.stderr)
+        self.exit(2)
 
 
 def error(msg: str) -> int:
