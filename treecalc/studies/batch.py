@@ -605,6 +605,21 @@ def workers_can_write(client: Any, folder: str | Path, out: str | Path) -> None:
         )
 
 
+def _grid_if_it_pays(total: int | None, text_file: str) -> bool:
+    """Build the grid of zones (a quarter of a minute, then cached) here, once, not by every worker at once, and say
+    so, where it pays: only where a partition can have enough trees to be placed through it
+    (:data:`~treecalc.reference.zone_grid.GRID_FROM`); fewer are placed by the polygons. ``total``: the trees, when
+    known (Parquet); else a local text file's size bounds them (a line holds a tree in 8 bytes or more)."""
+    from treecalc.reference.zone_grid import GRID_FROM, zone_grid
+
+    if total is None and text_file and not is_url(text_file):
+        total = Path(text_file).stat().st_size // 8
+    if total is not None and total < GRID_FROM:
+        return False
+    zone_grid()
+    return True
+
+
 def _warm(params: BenefitParams, placing: bool = False) -> bool:
     """Load the tables (and the derived tables of ``params``) in a worker once, before its partitions; with
     ``placing``, the zones' boundaries too (the trees are placed by their coordinates)."""
@@ -680,6 +695,7 @@ def benefits_batch(
     earlier = output_folder(source, files, out)  # refused before anything is read, written or deleted
     tasks: list[tuple[Any, ...]]
     geometry: str | None = None
+    one_file = ""  # a CSV read whole from one file (its size bounds its trees)
     if kind == "parquet":
         pieces = parquet_pieces(files, rows_per_task)
         if not pieces:
@@ -716,16 +732,7 @@ def benefits_batch(
     tell = _Progress(progress, total)
     if client is None and scheduler is None and workers is None:
         return _in_process(tasks, params, target, names, tell, coords, str(out), total, crs, xy)
-    # the grid of zones (a quarter of a minute to build, then cached) pays only where a partition has enough trees
-    # to be placed through it (:data:`~treecalc.reference.zone_grid.GRID_FROM`); fewer are placed by the polygons
-    from treecalc.reference.zone_grid import GRID_FROM, zone_grid
-
-    rows_at_most = total
-    if rows_at_most is None and one_file and not is_url(one_file):  # a text file's line holds a tree in 8 bytes or more
-        rows_at_most = Path(one_file).stat().st_size // 8
-    gridded = coords is not None and params.zone is None and (rows_at_most is None or rows_at_most >= GRID_FROM)
-    if gridded:  # built (once, then cached) here, not by every worker at once
-        zone_grid()
+    gridded = coords is not None and params.zone is None and _grid_if_it_pays(total, one_file)
     client, owned = _client(client, scheduler, workers, threads)
     info: dict[str, Any] = getattr(client, "scheduler_info", dict)()
     where = str(scheduler or info.get("address", "local"))
