@@ -640,8 +640,15 @@ def _trees(
     add_warn(A.dead_status_condition(cond, acts.facts.get(V.DEAD_STATUS)))
     land_use, lu_warn = A.read_land_use(table, mapping)
     add_warn(lu_warn)
+    # a condition "Dead", "Dying" or "Diseased" states dead_or_diseased as an action cell "Remove – dead" does
+    stated = dict(acts.facts)
+    by_condition, condition_fact_warn = A.condition_dead_or_diseased(table, mapping)
+    add_warn(condition_fact_warn)
+    if by_condition is not None:
+        said = stated.get("dead_or_diseased")
+        stated["dead_or_diseased"] = by_condition if said is None else said | by_condition
     unclear: dict[str, list[str]] = {}
-    flags, not_surveyed, flag_warns = A.read_flags(table, mapping, acts.facts, unclear)
+    flags, not_surveyed, flag_warns = A.read_flags(table, mapping, stated, unclear)
     facts, fact_warns = A.read_tree_facts(table, mapping, unclear)
     unclear_cells = A.unclear_cells(unclear, n)
     for fw in [*flag_warns, *fact_warns]:  # the flags' warnings, then the facts'
