@@ -119,3 +119,46 @@ def test_a_blank_hazardous_cell_leaves_the_count_open_where_it_matters(tmp_path:
     said = [w for w in got["warnings"] if "no replacement count is given for tree 4," in w]
     assert len(said) == 1
     assert "Ch. 201 (exemptions)" in said[0] and "whether tree 4 is hazardous is not given" in said[0]
+
+
+def _assess_with_data(data: Path, survey: Path) -> dict[str, Any]:
+    """``treecalc assess --json`` in a fresh interpreter: the data folder (TREECALC_DATA) is chosen at import."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "TREECALC_DATA": str(data)}
+    code = "import sys; from treecalc.cli import main; sys.exit(main(sys.argv[1:]))"
+    argv = ["assess", str(survey), "--jurisdiction", "milltown", "--plantable", "0", "--json"]
+    r = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return dict(json.loads(r.stdout))
+
+
+def test_the_fee_reading_states_the_shares_of_the_law_file(tmp_path: Path) -> None:
+    import shutil
+
+    from treecalc.reference.datafolder import BUNDLED_DATA_DIR
+
+    survey = tmp_path / "s.csv"
+    survey.write_text("Tag,Species,DBH,Action\n1,Acer rubrum,15,Remove\n", encoding="utf-8")  # Category 2: 2 trees
+    data = tmp_path / "data"
+    shutil.copytree(BUNDLED_DATA_DIR, data, ignore=shutil.ignore_patterns("examples"))
+    got = _assess_with_data(data, survey)
+    # as shipped: $250 / 1, $500 / 2, $750 / 3, $1,000 / 4 = $250 in every category; 2 in lieu x $250 = $500
+    fee = [a for a in got["assumptions"] if "Tree Replacement Fee" in a]
+    assert len(fee) == 1 and "for each: $250 in every class;" in fee[0]
+    assert got["fund_in_lieu_usd"] == pytest.approx(500.0)
+    # the copy's Category 2 fee raised to $600: its share $600 / 2 = $300, the others still $250 a tree; 2 in lieu
+    # x $300 = $600, and the reading says the new share, not the $250 of the text as shipped
+    law = data / "law" / "milltown" / "ch201_trees.toml"
+    text = law.read_text(encoding="utf-8")
+    assert text.count("usd = 500\n") == 1
+    law.write_text(text.replace("usd = 500\n", "usd = 600\n"), encoding="utf-8")
+    got = _assess_with_data(data, survey)
+    assert got["fund_in_lieu_usd"] == pytest.approx(600.0)
+    fee = [a for a in got["assumptions"] if "Tree Replacement Fee" in a]
+    assert len(fee) == 1
+    assert "$250 in 2.5 (for street trees) or 6 (for non-street trees) to 12.99; $300 in 13 to 22.99; " in fee[0]
+    assert "$250 in every class" not in fee[0]

@@ -382,6 +382,18 @@ def condition_dead_or_diseased(table: Table, mapping: C.Mapping) -> tuple[np.nda
     return spread([r[0] for r in read], codes, bool), _texts([r[1] for r in read], codes)
 
 
+def stated_facts(table: Table, mapping: C.Mapping, acts: Actions) -> tuple[dict[str, np.ndarray], list[str] | None]:
+    """The flags the survey states outside their own columns, per row: the action cell's ("Remove – dead"), and
+    ``dead_or_diseased`` where the condition says "Dead", "Dying" or "Diseased"
+    (:func:`condition_dead_or_diseased`, with its warnings)."""
+    stated = dict(acts.facts)
+    by_condition, warn = condition_dead_or_diseased(table, mapping)
+    if by_condition is not None:
+        said = stated.get("dead_or_diseased")
+        stated["dead_or_diseased"] = by_condition if said is None else said | by_condition
+    return stated, warn
+
+
 def read_land_use(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:
     return _read_coded(
         table,

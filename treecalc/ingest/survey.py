@@ -640,18 +640,12 @@ def _trees(
     add_warn(A.dead_status_condition(cond, acts.facts.get(V.DEAD_STATUS)))
     land_use, lu_warn = A.read_land_use(table, mapping)
     add_warn(lu_warn)
-    # a condition "Dead", "Dying" or "Diseased" states dead_or_diseased as an action cell "Remove – dead" does
-    stated = dict(acts.facts)
-    by_condition, condition_fact_warn = A.condition_dead_or_diseased(table, mapping)
-    add_warn(condition_fact_warn)
-    if by_condition is not None:
-        said = stated.get("dead_or_diseased")
-        stated["dead_or_diseased"] = by_condition if said is None else said | by_condition
+    stated, condition_warn = A.stated_facts(table, mapping, acts)  # "Remove – dead", a condition "Dying"
     unclear: dict[str, list[str]] = {}
     flags, not_surveyed, flag_warns = A.read_flags(table, mapping, stated, unclear)
     facts, fact_warns = A.read_tree_facts(table, mapping, unclear)
     unclear_cells = A.unclear_cells(unclear, n)
-    for fw in [*flag_warns, *fact_warns]:  # the flags' warnings, then the facts'
+    for fw in [condition_warn, *flag_warns, *fact_warns]:  # the condition's fact, the flags', then the facts'
         add_warn(fw)
     dist, dist_warn = A.read_distance(table, mapping, dec)
     add_warn(dist_warn)

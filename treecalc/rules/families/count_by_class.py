@@ -23,6 +23,7 @@ import pandas as pd
 from treecalc.frames import actions, dbh, flag_given, flag_open, unclear
 from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.law import cites, readings
+from treecalc.law.access import fill
 from treecalc.law.registry import by_key
 from treecalc.law.schema import Entry, compare
 from treecalc.results import NOT_HELD_PARTS, Findings, Fund, NotHeld, Penalties, Permit, Replacement, line
@@ -53,6 +54,23 @@ def classify(d: float, rows: list[dict[str, Any]], ops: dict[str, str], street: 
         return i
     low = street if street is not None else (ops["min_dbh_in"], rows[0]["min_dbh_in"])
     return "between" if compare(low[0], d, low[1]) else "below"
+
+
+def _usd(x: Decimal) -> str:
+    """An amount in dollars as the readings write it: "$250", "$362.50", "$1,450"."""
+    return f"${x:,.0f}" if x == x.to_integral_value() else f"${x:,.2f}"
+
+
+def _shares_words(rows: list[dict[str, Any]]) -> str:
+    """Each class's replacement-tree share of its fee (the fee divided by the trees to replant), in words, from the
+    law in force: "$250 in every class" when they are one amount, else each class's, its row's DBH words named."""
+    shares = [Decimal(str(r["usd"])) / int(r["trees"]) for r in rows]
+    if len(set(shares)) == 1:
+        return f"{_usd(shares[0])} in every class"
+    return "; ".join(
+        f"{_usd(x)} in {str(r.get('text', '')).split(' | ')[0] or f'class {i + 1}'}"
+        for i, (x, r) in enumerate(zip(shares, rows))
+    )
 
 
 def _shares(counts: list[tuple[int, Decimal]], less: int) -> tuple[list[Decimal], Decimal]:
@@ -212,7 +230,9 @@ def assess(ctx: Context) -> Findings:
     site, assumed = resolve_site(ctx.site_in, site_defaults(key, read.get("site_why") or {}))
     ctx.assumptions.extend(assumed)
     # the town's readings of its text where the words leave a choice, each stated as the assessment's assumption
-    ctx.assumptions.extend(f"{record.chapter}: {v}" for v in (read.get("readings") or {}).values())
+    # (their numbers filled from the law in force: ``{shares}``, each class's share of its fee; ``{replacement[...]}``)
+    reading = fill(read.get("readings") or {}, ctx.law, shares=_shares_words(ctx.law["replacement"]["classes"]))
+    ctx.assumptions.extend(f"{record.chapter}: {v}" for v in reading.values())
     # the sections heading its parts, as its law in force on the date numbers them
     sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
     warnings: list[str] = []
