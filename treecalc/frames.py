@@ -38,6 +38,15 @@ def flag_given(trees: pd.DataFrame, *cols: str) -> np.ndarray:
     return res
 
 
+def flag_open(trees: pd.DataFrame, col: str) -> np.ndarray:
+    """Per tree, the flag ``col`` left open by a column the survey has: its cell blank or saying the fact is not
+    known (NA), or neither yes nor no ("maybe", :func:`unclear`). A survey without the column leaves none open: its
+    law's reading of a flag not surveyed is stated apart."""
+    if col not in trees:
+        return np.zeros(len(trees), dtype=bool)
+    return trees[col].isna().to_numpy(bool) | (unclear(trees, col) != "")
+
+
 def unclear_words(trees: pd.DataFrame, mask: np.ndarray, col: str, reading: str = "yes") -> np.ndarray:
     """Per tree of ``mask`` whose ``col`` cell is unclear, the fact a conditional finding rests on, in words:
     "street_tree is yes (the survey says 'maybe')"; "" elsewhere."""

@@ -311,7 +311,7 @@ def _read_coded(
 def _condition_warning(v: Any, c: str | None) -> str:
     if c == "dead":
         return "dead tree"
-    if c is not None:
+    if c is not None or _condition_says_dead_or_diseased(v)[0]:  # "Diseased": said by condition_dead_or_diseased
         return ""
     return f"condition {as_text(v)!r} not recognised (excellent, good, fair, poor, dead); left blank"
 
@@ -343,6 +343,55 @@ def dead_status_condition(cond: np.ndarray, dead: np.ndarray | None) -> list[str
     ]
     cond[dead] = "dead"
     return warn
+
+
+#: Words of a condition cell that say the tree is dying or diseased besides its class ("Dying" is class poor,
+#: "Diseased" no class): with the class dead they are the fact ``dead_or_diseased``, as an action cell's
+#: "Remove – dying" states it.
+_DYING_WORDS = frozenset({"dying", "diseased"})
+_NEGATIONS = frozenset({"no", "not", "non"})
+
+
+def _condition_says_dead_or_diseased(v: Any) -> tuple[bool, str]:
+    """One condition cell: whether it says the tree is dead, dying or diseased, and the warning that says how it
+    is read when its class alone does not say so (a dead tree's own warning is :func:`_condition_warning`'s)."""
+    if is_blank(v):
+        return False, ""
+    c = V.parse_condition(v)
+    if c == "dead":
+        return True, ""
+    words = V._key(v).split()
+    if _NEGATIONS & set(words) or not _DYING_WORDS & set(words):
+        return False, ""
+    cls = f"condition class {c}" if c else "no condition class"
+    return True, f"condition {as_text(v)!r}: {cls}, and the tree read as dead, dying or diseased (dead_or_diseased)"
+
+
+def condition_dead_or_diseased(table: Table, mapping: C.Mapping) -> tuple[np.ndarray | None, list[str] | None]:
+    """Per row, whether the condition column says the tree is dead, dying or diseased: the survey's fact
+    ``dead_or_diseased``, as the action cell's "Remove – dead" states it, so that a tree the condition column calls
+    dead is not taken as a tree no one said was dead (None: no column, or no cell says so); and a warning per row
+    whose cell says dying or diseased (a class poor or none would not show it)."""
+    col = mapping.first("condition")
+    if col is None:
+        return None, None
+    codes, uniq = distinct(table.values(col))
+    read = [_condition_says_dead_or_diseased(v) for v in uniq]
+    if not any(r[0] for r in read):
+        return None, None
+    return spread([r[0] for r in read], codes, bool), _texts([r[1] for r in read], codes)
+
+
+def stated_facts(table: Table, mapping: C.Mapping, acts: Actions) -> tuple[dict[str, np.ndarray], list[str] | None]:
+    """The flags the survey states outside their own columns, per row: the action cell's ("Remove – dead"), and
+    ``dead_or_diseased`` where the condition says "Dead", "Dying" or "Diseased"
+    (:func:`condition_dead_or_diseased`, with its warnings)."""
+    stated = dict(acts.facts)
+    by_condition, warn = condition_dead_or_diseased(table, mapping)
+    if by_condition is not None:
+        said = stated.get("dead_or_diseased")
+        stated["dead_or_diseased"] = by_condition if said is None else said | by_condition
+    return stated, warn
 
 
 def read_land_use(table: Table, mapping: C.Mapping) -> tuple[np.ndarray, list[str] | None]:

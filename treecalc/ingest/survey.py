@@ -640,11 +640,12 @@ def _trees(
     add_warn(A.dead_status_condition(cond, acts.facts.get(V.DEAD_STATUS)))
     land_use, lu_warn = A.read_land_use(table, mapping)
     add_warn(lu_warn)
+    stated, condition_warn = A.stated_facts(table, mapping, acts)  # "Remove – dead", a condition "Dying"
     unclear: dict[str, list[str]] = {}
-    flags, not_surveyed, flag_warns = A.read_flags(table, mapping, acts.facts, unclear)
+    flags, not_surveyed, flag_warns = A.read_flags(table, mapping, stated, unclear)
     facts, fact_warns = A.read_tree_facts(table, mapping, unclear)
     unclear_cells = A.unclear_cells(unclear, n)
-    for fw in [*flag_warns, *fact_warns]:  # the flags' warnings, then the facts'
+    for fw in [condition_warn, *flag_warns, *fact_warns]:  # the condition's fact, the flags', then the facts'
         add_warn(fw)
     dist, dist_warn = A.read_distance(table, mapping, dec)
     add_warn(dist_warn)

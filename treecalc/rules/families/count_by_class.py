@@ -5,8 +5,9 @@ words state, the trees to replant for each tree removed and the fee of that tree
 its first class when it has one, the caliper of the replacements and its credits (``[credit]``); its readings say
 its exemptions (``[exemptions]``: held ones applied from the survey's flags or a site fact, those not held naming
 their section) and what else of the ordinance is not held. A tree the law's text leaves undecided (an exemption
-not held, a DBH between two classes) gets no count, and the total is then not given: a count the text does not
-support is never printed.
+not held, a DBH between two classes) gets no count, and so does one whose count rests on a fact its survey column
+leaves open (a Street Tree, Hazardous or Dead cell blank, "Unknown" or "maybe", where the two answers give two
+counts); the total is then not given: a count the text does not support is never printed.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from treecalc.frames import actions, dbh, flag
+from treecalc.frames import actions, dbh, flag_given, flag_open, unclear
 from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.law import cites, readings
+from treecalc.law.access import fill
 from treecalc.law.registry import by_key
 from treecalc.law.schema import Entry, compare
 from treecalc.results import NOT_HELD_PARTS, Findings, Fund, NotHeld, Penalties, Permit, Replacement, line
@@ -54,6 +56,23 @@ def classify(d: float, rows: list[dict[str, Any]], ops: dict[str, str], street: 
     return "between" if compare(low[0], d, low[1]) else "below"
 
 
+def _usd(x: Decimal) -> str:
+    """An amount in dollars as the readings write it: "$250", "$362.50", "$1,450"."""
+    return f"${x:,.0f}" if x == x.to_integral_value() else f"${x:,.2f}"
+
+
+def _shares_words(rows: list[dict[str, Any]]) -> str:
+    """Each class's replacement-tree share of its fee (the fee divided by the trees to replant), in words, from the
+    law in force: "$250 in every class" when they are one amount, else each class's, its row's DBH words named."""
+    shares = [Decimal(str(r["usd"])) / int(r["trees"]) for r in rows]
+    if len(set(shares)) == 1:
+        return f"{_usd(shares[0])} in every class"
+    return "; ".join(
+        f"{_usd(x)} in {str(r.get('text', '')).split(' | ')[0] or f'class {i + 1}'}"
+        for i, (x, r) in enumerate(zip(shares, rows))
+    )
+
+
 def _shares(counts: list[tuple[int, Decimal]], less: int) -> tuple[list[Decimal], Decimal]:
     """Each replacement tree's share of its removed tree's fee, dearest first, ``less`` of them taken away (credited
     or planted, against the dearest first: the town's readings say so); the rest and their sum."""
@@ -65,38 +84,58 @@ def _shares(counts: list[tuple[int, Decimal]], less: int) -> tuple[list[Decimal]
 @dataclass
 class Tally:
     """The table applied to the removed trees: each tree's count (None: undecided), the trees counted with their
-    class's trees and fee, the trees removed in each class, and why each undecided tree is."""
+    class's trees and fee, the trees removed in each class, why each undecided tree is, and why each tree whose
+    exemption flag is left open may be exempt (undecided unless the table gives it no tree either way)."""
 
     by_tree: dict[str, int | None] = field(default_factory=dict)
     counted: list[tuple[int, Decimal]] = field(default_factory=list)
     per_class: list[int] = field(default_factory=list)
     undecided: dict[str, str] = field(default_factory=dict)
     exempt_all: str = ""
+    may_be_exempt: dict[str, str] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
         return sum(n for n, _ in self.counted)
 
 
+def _open_cell(trees: pd.DataFrame, col: str, i: int) -> str:
+    """How tree ``i``'s ``col`` cell leaves the fact open, in words: its text when neither yes nor no."""
+    said = str(unclear(trees, col)[i])
+    return f"the survey says {said!r}" if said else "its cell is blank or says it is not known"
+
+
 def _exemptions(ctx: Context, read: dict[str, Any], site: dict[str, Any], town: str, removed: np.ndarray) -> Tally:
     """The exemptions of the town's readings applied: a held one read from a site fact exempts every tree, one read
-    from a flag the trees flagged; a flagged tree under an exemption not held is undecided, naming its section."""
+    from a flag the trees flagged; a flagged tree under an exemption not held is undecided, naming its section. A
+    tree whose flag cell is left open (blank, "Unknown", "maybe") may be exempt: :func:`_count` decides it only where
+    the table gives it no tree either way."""
     tally = Tally()
-    tags = [str(t) for t in ctx.trees["tag"]]
+    trees = ctx.trees
+    tags = [str(t) for t in trees["tag"]]
     for ex in (read.get("exemptions") or {}).values():
         if "site_fact" in ex and ex.get("held") and site.get(ex["site_fact"]):
             tally.exempt_all = f"{ex['section']}: {ex['text']}"
         elif "flag" in ex:
-            for i in np.flatnonzero(removed & flag(ctx.trees, ex["flag"])):
+            f = ex["flag"]
+            held = f"{ex['section']}: {ex.get('text', '')}"
+            said = held if ex.get("held") else f"not held for {town}: see {ex['section']} ({ex['what']})"
+            for i in np.flatnonzero(removed & flag_given(trees, f)).tolist():
                 if ex.get("held"):  # exempt: no replacement for the tree
                     tally.by_tree.setdefault(tags[i], 0)
                 else:
-                    tally.undecided.setdefault(tags[i], f"not held for {town}: see {ex['section']} ({ex['what']})")
+                    tally.undecided.setdefault(tags[i], said)
+            for i in np.flatnonzero(removed & flag_open(trees, f)).tolist():
+                tally.may_be_exempt.setdefault(
+                    tags[i], f"{said}, and whether tree {tags[i]} is {f} is not given ({_open_cell(trees, f, i)})"
+                )
     return tally
 
 
 def _count(ctx: Context, key: str, tally: Tally, removed: np.ndarray, section: str) -> None:
-    """Each removed tree's class and its replacement trees, into ``tally``."""
+    """Each removed tree's class and its replacement trees, into ``tally``. A tree whose street-tree cell is left
+    open is classed both ways, and one that may be exempt is decided only when the table gives it no tree: a count
+    that rests on a fact not given is not given."""
     from treecalc.law.loader import entries
 
     rows = ctx.law["replacement"]["classes"]
@@ -104,10 +143,11 @@ def _count(ctx: Context, key: str, tally: Tally, removed: np.ndarray, section: s
     ops = found["replacement.classes"].operators  # type: ignore[union-attr]
     street_entry = found.get("replacement.street_tree_min_dbh_in")
     street_low = (street_entry.operator or ">=", street_entry.value) if isinstance(street_entry, Entry) else None
-    d, street = dbh(ctx.trees), flag(ctx.trees, "street_tree")
+    d, street = dbh(ctx.trees), flag_given(ctx.trees, "street_tree")
+    street_open = flag_open(ctx.trees, "street_tree")
     tags = [str(t) for t in ctx.trees["tag"]]
     tally.per_class = [0] * len(rows)
-    for i in np.flatnonzero(removed):
+    for i in np.flatnonzero(removed).tolist():
         tag = tags[i]
         if tally.exempt_all or tag in tally.by_tree:
             tally.by_tree[tag] = 0
@@ -115,19 +155,41 @@ def _count(ctx: Context, key: str, tally: Tally, removed: np.ndarray, section: s
         if tag in tally.undecided:
             tally.by_tree[tag] = None
             continue
-        c = classify(float(d[i]), rows, ops, street_low if street[i] else None)
-        if c == "below":
-            tally.by_tree[tag] = 0
+        ways = [True, False] if street_open[i] and street_low is not None else [bool(street[i])]
+        found_c = {s: classify(float(d[i]), rows, ops, street_low if s else None) for s in ways}
+        c = found_c[ways[0]]
+        if len(set(found_c.values())) > 1:
+            tally.by_tree[tag] = None
+            tally.undecided[tag] = (
+                f"tree {tag}: whether it is a street tree is not given ({_open_cell(ctx.trees, 'street_tree', i)}), "
+                f"and its count rests on it: {_said(found_c[True], rows)} as a street tree, "
+                f"{_said(found_c[False], rows)} otherwise ({section})"
+            )
         elif c == "between":
             tally.by_tree[tag] = None
             tally.undecided[tag] = (
                 f"tree {tag}: its DBH, {d[i]:g} in, is in no class of {section} (between two classes)"
             )
+        elif c == "below":
+            tally.by_tree[tag] = 0
+        elif tag in tally.may_be_exempt:  # exempt or not, the count differs: not given
+            tally.by_tree[tag] = None
+            tally.undecided[tag] = tally.may_be_exempt[tag]
         else:
             n = int(rows[c]["trees"])
             tally.by_tree[tag] = n
             tally.per_class[c] += 1
             tally.counted.append((n, Decimal(str(rows[c]["usd"]))))
+
+
+def _said(c: Any, rows: list[dict[str, Any]]) -> str:
+    """A class found (:func:`classify`) as the count it gives, in words."""
+    if c == "below":
+        return "no replacement tree"
+    if c == "between":
+        return "no class (between two classes)"
+    n = int(rows[c]["trees"])
+    return f"{n} replacement tree{'s' if n != 1 else ''}"
 
 
 def _rejected(ctx: Context, tally: Tally) -> None:
@@ -168,7 +230,9 @@ def assess(ctx: Context) -> Findings:
     site, assumed = resolve_site(ctx.site_in, site_defaults(key, read.get("site_why") or {}))
     ctx.assumptions.extend(assumed)
     # the town's readings of its text where the words leave a choice, each stated as the assessment's assumption
-    ctx.assumptions.extend(f"{record.chapter}: {v}" for v in (read.get("readings") or {}).values())
+    # (their numbers filled from the law in force: ``{shares}``, each class's share of its fee; ``{replacement[...]}``)
+    reading = fill(read.get("readings") or {}, ctx.law, shares=_shares_words(ctx.law["replacement"]["classes"]))
+    ctx.assumptions.extend(f"{record.chapter}: {v}" for v in reading.values())
     # the sections heading its parts, as its law in force on the date numbers them
     sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
     warnings: list[str] = []
