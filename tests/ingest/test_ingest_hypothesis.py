@@ -281,3 +281,12 @@ def test_a_title_with_commas_above_a_semicolon_header_is_read_by_semicolons():
     s = read_survey(b"0,;,\nSpecies;DBH;Action\nAcer rubrum;12;Retain\n", filename="title.csv")
     assert s.source["header_row"] == 2
     assert list(s.trees["dbh_in"]) == [12.0]
+
+
+def test_titles_split_by_pipes_above_a_comma_header_are_read_by_commas():
+    # found by test_random_csv_surveys: two titles "0|0" split by '|' (two lines alike) and the header "Species,DBH"
+    # only by ',' (one line); '|' won on lines split and no header was found. The line that reads as a header of a
+    # species and a DBH settles the delimiter.
+    s = read_survey(b"0|0\n0|0\nSpecies,DBH\nAcer rubrum,12\nQuercus alba,20.5\n", filename="titles.csv")
+    assert s.source["header_row"] == 3
+    assert list(s.trees["dbh_in"]) == [12.0, 20.5]

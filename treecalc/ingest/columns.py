@@ -240,6 +240,11 @@ def _score(matches) -> tuple[int, bool]:
     return len(fields), (bool(fields & {"species", "genus"}) and has_dbh)
 
 
+def names_species_and_dbh(row: list) -> bool:
+    """Whether ``row`` reads as a header naming both a species and a DBH column (no column map given)."""
+    return _score(_map_row(row, {}))[1]
+
+
 def find_header(
     rows: list[list],
     column_map: dict | None = None,

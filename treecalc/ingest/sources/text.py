@@ -79,6 +79,10 @@ def _allow_fields(size: int) -> None:
 
 
 def sniff_delimiter(text: str) -> str:
+    """The delimiter of a CSV text: the one under which a line of the first 30 reads as a header naming a species
+    and a DBH column, else the one splitting the most lines alike (titles above the header split too)."""
+    from treecalc.ingest.columns import names_species_and_dbh
+
     lines = [ln for ln in text.splitlines()[:60] if ln.strip()]
     best, best_score = ",", -1.0
     for d in ("\t", ";", ",", "|"):
@@ -91,6 +95,9 @@ def sniff_delimiter(text: str) -> str:
         # the lines that split at all count beside the most common width: a title "0,;," splits by ',' as one
         # line of three cells, but by ';' it and the header below it both split (a width each, one line apiece)
         score = n + len(multi) + 0.01 * mode
+        # a header the reader recognises settles it: titles "0|0" above "Species,DBH" split by "|" as often
+        if any(len(r) > 1 and names_species_and_dbh(r) for r in csv.reader(lines[:30], delimiter=d)):
+            score += 1000
         if score > best_score:
             best, best_score = d, score
     return best
