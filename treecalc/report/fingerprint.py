@@ -98,8 +98,8 @@ def _survey_entry(survey: bytes | str | Path, name: str | None) -> dict[str, Any
 _DATA_SUFFIXES = (".toml", ".csv")
 
 
-def _data_files(jurisdiction: str) -> dict[str, str]:
-    """SHA-256 of each file of the data folder an assessment under ``jurisdiction`` may read, by its path there:
+def _data_paths(jurisdiction: str) -> dict[str, Path]:
+    """Each file of the data folder an assessment under ``jurisdiction`` may read, by its path there:
     the species tables (every zone's: a name is looked up across the zones), the readings shared by every law
     (``readings/site_facts.toml``), and the jurisdiction's own law folder and readings. Listed from the folder,
     not from what this process happened to read before, so that a statement's files are the same in a fresh
@@ -107,7 +107,6 @@ def _data_files(jurisdiction: str) -> dict[str, str]:
     statement from verifying."""
     from treecalc.law import registry
     from treecalc.reference.datafolder import DATA_DIR
-    from treecalc.reference.table_cache import file_sha256  # once per file and process: the tables' cache hashed them
 
     towns = {r.key for r in registry.records()}
     record = registry.by_key(jurisdiction) if jurisdiction in towns else None
@@ -121,7 +120,7 @@ def _data_files(jurisdiction: str) -> dict[str, str]:
             if top == "readings" and p.stem in towns and p.stem != jurisdiction:
                 continue  # another town's readings
             files[rel] = p
-    return {rel: file_sha256(p) for rel, p in sorted(files.items())}
+    return dict(sorted(files.items()))
 
 
 def result_sha256(assessment: Any) -> str:
@@ -166,20 +165,18 @@ def make_fingerprint(
     """The fingerprint of ``assessment``, derived from ``survey`` (its path or bytes) with ``options`` (the keyword
     arguments of :func:`treecalc.assessment.assess`, and under ``"read"`` those of the reading, :data:`READ_OPTIONS`).
     ``result_sha`` is :func:`result_sha256` of it when the caller has it already (it wrote the JSON text)."""
+    from treecalc.reference.table_cache import file_sha256  # once per file and process: the tables' cache hashed them
     from treecalc.schema import __version__
 
     opts = _plain_options(options)
+    paths = _data_paths(assessment.jurisdiction)
     fee = opts.get("fee_schedule")
     fee_file = None
-    if isinstance(fee, str) and fee:
-        from treecalc.reference.datafolder import data_files_read
-
-        read = {p.resolve() for p in data_files_read().values()}
-        if Path(fee).resolve() not in read:  # a schedule of the data folder is one of data_files already
-            fee_file = {"path": fee, "sha256": _sha256_file(Path(fee))}
-    # the result's text first: writing it reads data files too (the projection's growth table), and they are listed
+    # a schedule among the files listed is hashed with them; any other (given apart, or another town's) on its own
+    if isinstance(fee, str) and fee and Path(fee).resolve() not in {p.resolve() for p in paths.values()}:
+        fee_file = {"path": fee, "sha256": _sha256_file(Path(fee))}
     sha = result_sha or result_sha256(assessment)
-    files = _data_files(assessment.jurisdiction)
+    files = {rel: file_sha256(p) for rel, p in paths.items()}
     return {
         "algorithm": "sha256",
         "treecalc_version": __version__,
