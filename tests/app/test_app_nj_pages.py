@@ -79,6 +79,11 @@ def _open(town: str, how: str, page: str, plantable: int | None, monkeypatch) ->
     return at, headings
 
 
+def _figures(at) -> dict[str, str]:
+    """The page's metrics by their label without its unit and section ("Payment in lieu (USD, ...)")."""
+    return {m.label.split(" (")[0]: m.value for m in at.metric}
+
+
 def _texts(at) -> list[str]:
     """Every text of the page and the sidebar: titles, markdown, captions, alerts, metrics' labels and values,
     widgets' labels and help, tables' cells."""
@@ -120,7 +125,7 @@ def test_the_pages_name_the_towns_law_never_crotons(town, how, page, monkeypatch
 def test_the_permit_page_shows_what_the_table_requires_and_costs(town, monkeypatch):
     _, permit, required, payment, _ = TOWNS[town]
     at, _ = _open(town, "chooser", "permit", 4, monkeypatch)
-    metrics = {m.label.split(" (")[0]: m.value for m in at.metric}
+    metrics = _figures(at)
     assert metrics["Replacement trees required"] == required
     assert metrics["Planted on site"] == "4"
     assert metrics["Paid for in lieu"] == str(int(required) - 4)
@@ -140,7 +145,7 @@ def test_the_permit_page_shows_what_the_table_requires_and_costs(town, monkeypat
 def test_the_fund_page_names_the_fund_or_says_it_is_not_held(town, monkeypatch):
     _, _, required, payment, fund = TOWNS[town]
     at, _ = _open(town, "site fact", "fund", 4, monkeypatch)
-    metrics = {m.label.split(" (")[0]: m.value for m in at.metric}
+    metrics = _figures(at)
     assert metrics["Payment in lieu"] == payment
     assert metrics["Trees paid for in lieu"] == str(int(required) - 4)
     assert metrics["Fund paid into"] == fund
@@ -154,7 +159,7 @@ def test_the_fund_page_names_the_fund_or_says_it_is_not_held(town, monkeypatch):
 def test_the_violations_page_gives_no_offence_nor_amount(town, monkeypatch):
     name, _, _, _, _ = TOWNS[town]
     at, _ = _open(town, "chooser", "violations", None, monkeypatch)
-    metrics = {m.label.split(" (")[0]: m.value for m in at.metric}
+    metrics = _figures(at)
     assert metrics == {"Trees harmed without a required permit": "Not held", "Permit required": "Not held"}
     said = "\n".join(_texts(at))
     assert f"not held for {name}: see Ch. {'201' if town == 'milltown' else '222'} (penalties)" in said
