@@ -139,6 +139,7 @@ def _assessment_object(
     """The JSON object, its tables made by ``frame_rows`` (a DataFrame's rows) and ``finding_rows`` (rows a finding
     holds): lists of dicts for :func:`assessment_json`, their JSON text for :func:`assessment_json_text`."""
     from treecalc.law.registry import by_key
+    from treecalc.report.held import parts_not_held
     from treecalc.schema import TREE_JSON_COLUMNS
 
     rep, fund, pen = a.replacement, a.fund, a.penalties
@@ -147,7 +148,7 @@ def _assessment_object(
     permit_sections = list(dict.fromkeys(t["section"] for t in a.permit.triggers))
     n = len(a.trees)
     # a law whose penalties are not held counts no offence: null, never 0 or false (its notes say what is not held)
-    offences_held = a.penalties is None or a.penalties.not_held is None
+    offences_held = "penalties" not in parts_not_held(a)
     per_tree = a.trees if offences_held or "offence" not in a.trees else a.trees.assign(offence=None)
     return {
         "jurisdiction": a.jurisdiction,
