@@ -131,3 +131,22 @@ def test_a_header_in_the_laws_words_reads_both_answers(header):
 def test_a_header_a_hundredth_either_side_of_the_laws_number(header, definite, conditional):
     a = assess(_lot(header, SMALL_ROWS), site=CROTON_SITE)
     assert (a.penalties.civil_penalty_max_usd, a.penalties.civil_penalty_conditional_usd) == (definite, conditional)
+
+
+@pytest.mark.parametrize(
+    ("header", "jurisdiction", "site", "definite"),
+    [
+        # treecalc's own column names, as its exports and JSON write them: the law's flag at the law's number.
+        # §208-19A(3): tree 1's yes is a definite offence, 6 in tier (1) $500; tree 2's no none
+        ("slope_over_20pct", "croton_on_hudson", CROTON_SITE, 500),
+        # §95-3A(1)(e): tree 1 (6 in, within 20 ft, no certificate) removed: up to $5,000; tree 2's no none
+        ("within_20ft_of_lot_line", "wesley_hills", WESLEY_SITE, 5000),
+    ],
+)
+def test_a_snake_case_header_at_the_laws_number_reads_both_answers(header, jurisdiction, site, definite):
+    a = assess(_lot(header, SMALL_ROWS), jurisdiction=jurisdiction, site=site)
+    pen = a.penalties
+    got = pen.fine_max_usd if jurisdiction == "wesley_hills" else pen.civil_penalty_max_usd
+    conditional = pen.fine_conditional_usd if jurisdiction == "wesley_hills" else pen.civil_penalty_conditional_usd
+    assert (got, conditional) == (definite, 0)
+    assert not [w for w in a.warnings if header in w]

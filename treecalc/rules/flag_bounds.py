@@ -73,7 +73,9 @@ def _read_header(header: str, flag: str, operator: str, unit: str) -> tuple[str,
     """How a flag column's header is read against the law: ``("law", None)`` a header that names the flag without a
     number (read as the law's flag); ``("number", n)`` the law's comparison at the number ``n`` (in the law's unit);
     ``("other", None)`` a header that says another fact (another comparison, word, unit, or two numbers)."""
-    text = _YES_NO.sub(" ", header)
+    # a snake_case header (treecalc's own column names, as its exports write them) is read as words: "20ft_of" would
+    # otherwise hide the unit from ``ft\b``
+    text = _YES_NO.sub(" ", header.replace("_", " "))
     numbers = list(_NUMBER.finditer(text))
     units = next((u for k, u in _UNITS.items() if unit.startswith(k)), set())
     for m in reversed(numbers):
